@@ -1,0 +1,37 @@
+# The gram toolchain. `make test` runs every test; `make demo` builds gramc and
+# runs it on the shipped examples.
+GO ?= go
+
+.PHONY: all build test race vet fmt-check fuzz bench conformance demo
+
+all: build
+
+build:
+	$(GO) build -o bin/gramc ./cmd/gramc
+
+# Everything a change must pass: formatting, vet, tests with the race detector, and a
+# short fuzz run of the parser.
+test: fmt-check vet race fuzz
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+race:
+	$(GO) test -race ./...
+
+fuzz:
+	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s
+
+bench:
+	$(GO) test ./parser -run '^$$' -bench . -benchmem
+
+# The reference grammar's corpus (needs ../shared beside the clone).
+conformance:
+	../shared/bin/conformance
+
+demo: build
+	./bin/gramc parse --format json testdata/parse/lowering.gram

@@ -1,0 +1,90 @@
+// Command gramc is the gram toolchain's command line: it parses, checks and
+// compiles .gram agent files.
+//
+//	gramc parse [--format sexp|json|gram] FILE...|-
+//
+// Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
+// errors in the input, 2 usage or I/O errors.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Version is the toolchain version reported by --version and in JSON output.
+const Version = "0.1.0"
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+type command struct {
+	name, summary string
+	run           func(env *env, args []string) int
+}
+
+// env is what a command reads and writes.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"parse", "parse gram files and print their syntax tree or patterns", runParse},
+	}
+}
+
+const usage = `gramc: the gram toolchain
+
+Usage:
+  gramc COMMAND [flags] [arguments]
+
+Commands:
+%s
+Run 'gramc COMMAND --help' for a command's flags.
+Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O errors.
+`
+
+func printUsage(w io.Writer) {
+	var b strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, usage, b.String())
+}
+
+// Main runs gramc with the given arguments and streams and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		printUsage(stdout)
+		return exitOK
+	case "--version", "version":
+		fmt.Fprintf(stdout, "gramc %s\n", Version)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "gramc: unknown command %q\n\n", args[0])
+	printUsage(stderr)
+	return exitUsage
+}

@@ -1,0 +1,266 @@
+// This file renders diagnostics as text for a terminal.
+//
+// Each diagnostic is a header line ("path:line:col: error[code]: message"),
+// optionally followed by the first source line of its span with a caret
+// underline, a "= help:" line for its Detail, and one "note:" line per
+// related location. Source lines are shown with tabs expanded to four spaces
+// and with control characters and invalid UTF-8 replaced by visible
+// stand-ins, so the underline stays aligned and nothing written can be taken
+// for a terminal escape sequence. Alignment counts every rune as one cell
+// except a tab, which is four.
+
+package diag
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// tabWidth is the number of spaces a tab expands to in source excerpts.
+const tabWidth = 4
+
+// ANSI escape sequences used when colour is on.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiBlue   = "\x1b[1;34m"
+)
+
+// TextOptions controls WriteTextOptions.
+type TextOptions struct {
+	// Color turns on ANSI colour and bold text.
+	Color bool
+	// Context prints, after each diagnostic's header, the source line where
+	// its span starts with a caret underline.
+	Context bool
+}
+
+// UseColor reports whether diagnostics written to w should be coloured: w
+// must be an *os.File that is a terminal (a character device), the
+// environment variable NO_COLOR must be unset or empty, and TERM must not be
+// "dumb".
+func UseColor(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeCharDevice != 0
+}
+
+// WriteText writes the diagnostics in l, which belong to f, to w in the
+// human-readable format, with source context and caret underlines, in
+// colour if color is set. Diagnostics are written in the order of l; see
+// List.Normalize. It is WriteTextOptions with Context set.
+func WriteText(w io.Writer, f *File, l List, color bool) error {
+	return WriteTextOptions(w, f, l, TextOptions{Color: color, Context: true})
+}
+
+// WriteTextOptions writes the diagnostics in l, which belong to f, to w in
+// the human-readable format:
+//
+//	path:line:col: error[code]: message
+//	   12 | (a)-[r]=>(b)
+//	      |    ^^^^^^^^
+//	   = help: detail text
+//	path:line:col: note: related message
+//
+// Lines and columns are 1-based and count runes (see Position). The source
+// line and underline appear only if opts.Context is set, the help line only
+// if Detail is not empty, and the "[code]" part only if Code is not empty.
+// An empty Path is shown as "<input>". Without opts.Color the output
+// contains no escape bytes. Everything is written with a single call to
+// w.Write.
+func WriteTextOptions(w io.Writer, f *File, l List, opts TextOptions) error {
+	if f == nil {
+		f = &File{}
+	}
+	p := textPrinter{f: f, color: opts.Color, path: clean(f.Path, false)}
+	if p.path == "" {
+		p.path = "<input>"
+	}
+	for _, d := range l {
+		p.diagnostic(d, opts.Context)
+	}
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// textPrinter accumulates the text output for one file.
+type textPrinter struct {
+	b     strings.Builder
+	f     *File
+	path  string
+	color bool
+}
+
+// style writes s wrapped in the escape sequence esc and a reset, or just s
+// without colour.
+func (p *textPrinter) style(esc, s string) {
+	if p.color && s != "" {
+		p.b.WriteString(esc)
+		p.b.WriteString(s)
+		p.b.WriteString(ansiReset)
+		return
+	}
+	p.b.WriteString(s)
+}
+
+// severityColor returns the escape sequence for s.
+func severityColor(s Severity) string {
+	switch s {
+	case Error:
+		return ansiRed
+	case Warning:
+		return ansiYellow
+	case Info, Hint:
+		return ansiBlue
+	}
+	return ansiBold
+}
+
+// location writes "path:line:col:" for the offset off.
+func (p *textPrinter) location(off int) {
+	pos := p.f.OffsetPosition(off)
+	p.style(ansiBold, p.path+":"+strconv.Itoa(pos.Line)+":"+strconv.Itoa(pos.Column)+":")
+}
+
+// diagnostic writes one diagnostic.
+func (p *textPrinter) diagnostic(d Diagnostic, context bool) {
+	col := severityColor(d.Severity)
+	label := d.Severity.String()
+	if d.Code != "" {
+		label += "[" + clean(d.Code, false) + "]"
+	}
+	p.location(d.Span.Start)
+	p.b.WriteByte(' ')
+	p.style(col, label)
+	p.b.WriteString(": ")
+	p.b.WriteString(clean(d.Message, true))
+	p.b.WriteByte('\n')
+
+	if context {
+		p.excerpt(d.Span, col)
+	}
+	if d.Detail != "" {
+		p.b.WriteString("   = help: ")
+		lines := strings.Split(clean(d.Detail, true), "\n")
+		for i, line := range lines {
+			if i > 0 {
+				p.b.WriteString("           ")
+			}
+			p.b.WriteString(line)
+			p.b.WriteByte('\n')
+		}
+	}
+	for _, r := range d.Related {
+		p.location(r.Span.Start)
+		p.b.WriteByte(' ')
+		p.style(ansiBold, "note")
+		p.b.WriteString(": ")
+		p.b.WriteString(clean(r.Message, true))
+		p.b.WriteByte('\n')
+	}
+}
+
+// excerpt writes the source line on which s starts and a caret line under
+// the part of s on that line.
+func (p *textPrinter) excerpt(s Span, col string) {
+	f := p.f
+	f.index()
+	start := f.clamp(s.Start)
+	end := max(start, f.clamp(s.End))
+	line0 := f.lineOf(start)
+	lineStart, lineEnd := f.lines[line0], f.lineEnd(line0)
+	end = min(end, lineEnd)
+
+	var src strings.Builder
+	pad, width := 0, 0
+	for off := lineStart; off < lineEnd; {
+		r, size := utf8.DecodeRune(f.Text[off:lineEnd])
+		cells := 1
+		if r == '\t' {
+			cells = tabWidth
+			src.WriteString("    ")
+		} else {
+			src.WriteRune(visible(r, size))
+		}
+		switch {
+		case off+size <= start:
+			pad += cells
+		case off < end:
+			width += cells
+		}
+		off += size
+	}
+	width = max(width, 1)
+
+	num := strconv.Itoa(line0 + 1)
+	gutter := strings.Repeat(" ", len(num))
+	p.b.WriteString("   " + num + " |")
+	if src.Len() > 0 {
+		p.b.WriteByte(' ')
+		p.b.WriteString(src.String())
+	}
+	p.b.WriteByte('\n')
+	p.b.WriteString("   " + gutter + " | " + strings.Repeat(" ", pad))
+	p.style(col, strings.Repeat("^", width))
+	p.b.WriteByte('\n')
+}
+
+// visible returns what to show for the rune r, decoded from size bytes of
+// source text: invalid UTF-8 and C1 control characters become U+FFFD, C0
+// control characters and DEL become their Unicode control pictures
+// (U+2400-U+2421), and everything else is itself.
+func visible(r rune, size int) rune {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return utf8.RuneError
+	case r < 0x20:
+		return 0x2400 + r
+	case r == 0x7f:
+		return 0x2421
+	case r >= 0x80 && r < 0xa0:
+		return utf8.RuneError
+	}
+	return r
+}
+
+// clean makes s safe to print: control characters other than tab (and
+// newline, if keepNewline is set) and invalid UTF-8 are replaced as by
+// visible.
+func clean(s string, keepNewline bool) string {
+	keep := func(r rune, size int) bool {
+		if r == '\t' || keepNewline && r == '\n' {
+			return true
+		}
+		return !(r == utf8.RuneError && size == 1) && visible(r, size) == r
+	}
+	var b strings.Builder
+	done := 0 // s[:done] has been copied to b
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !keep(r, size) {
+			b.WriteString(s[done:i])
+			b.WriteRune(visible(r, size))
+			done = i + size
+		}
+		i += size
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}

@@ -1,0 +1,521 @@
+// Subjects, labels, records and values, parsed by hand through participle's
+// Parseable interface.
+//
+//	subject = ident [ labels ] [ record ] | labels [ record ] | record
+//	ident   = SYMBOL | BACKTICK_NAME | INTEGER
+//	labels  = label { label } ;  label = ( ":" | "::" ) ( SYMBOL | BACKTICK_NAME )
+//	record = "{" [ key (":" | "::") value { "," key (":" | "::") value } ] "}"
+//	map    = "{" [ key ":" scalar { "," key ":" scalar } ] "}"      value position only
+//	array  = "[" scalar { "," scalar } "]"
+//	value  = scalar | array | map
+//	scalar = range | number | bool | tagged | symbol | string
+//	range  = number ".." number | number "..." | "..." number
+
+package grammar
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// SyntaxError is a parse error with an exact span, a message and a remedy. It
+// implements participle.Error.
+type SyntaxError struct {
+	Span   diag.Span
+	Msg    string
+	Detail string
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// Message returns the error message.
+func (e *SyntaxError) Message() string { return e.Msg }
+
+// Position returns the start of the error.
+func (e *SyntaxError) Position() lexer.Position { return lexer.Position{Offset: e.Span.Start} }
+
+var _ participle.Error = (*SyntaxError)(nil)
+
+// Describe names a token for an error message.
+func Describe(t *lexer.Token) string {
+	switch t.Type {
+	case EOF:
+		return "end of file"
+	case Error:
+		return "invalid text"
+	case Punct:
+		return "'" + t.Value + "'"
+	case String, Backtick, Fenced, Tagged, TaggedFenced:
+		return "string " + abbreviate(t.Value)
+	case Bool:
+		return "boolean " + t.Value
+	}
+	return strings.ToLower(TypeName(t.Type)) + " " + abbreviate(t.Value)
+}
+
+func abbreviate(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + "…"
+	}
+	if len(s) > 24 {
+		s = s[:21] + "…"
+	}
+	return "'" + s + "'"
+}
+
+func unexpected(t *lexer.Token, want, detail string) *SyntaxError {
+	sp := TokenSpan(*t)
+	if t.Type == EOF {
+		return &SyntaxError{Span: sp, Msg: "unexpected end of file: expected " + want, Detail: detail}
+	}
+	return &SyntaxError{Span: sp, Msg: fmt.Sprintf("unexpected %s: expected %s", Describe(t), want), Detail: detail}
+}
+
+// Tok is a token kept in the syntax tree: its text (a substring of the source), its
+// byte offset and its type.
+type Tok struct {
+	Value string
+	Off   int32
+	Type  lexer.TokenType
+}
+
+func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: t.Type} }
+
+// Valid reports whether the token is present (the zero Tok is absent).
+func (t Tok) Valid() bool { return t.Value != "" }
+
+// Start returns the token's byte offset.
+func (t Tok) Start() int { return int(t.Off) }
+
+// End returns the offset just past the token.
+func (t Tok) End() int { return int(t.Off) + len(t.Value) }
+
+// Span returns the token's byte span.
+func (t Tok) Span() diag.Span { return diag.Span{Start: int(t.Off), End: int(t.Off) + len(t.Value)} }
+
+// Text returns what the token denotes (see [TokenText]).
+func (t Tok) Text() string { return TokenText(t.Type, t.Value) }
+
+// Subject is an identifier, labels and a record, each optional but in this order and
+// at least one present.
+type Subject struct {
+	Ident      Tok // Symbol, Backtick or Integer; zero when absent
+	Labels     []Label
+	Record     *Record
+	Start, End int32
+}
+
+// Span returns the subject's byte span.
+func (s *Subject) Span() diag.Span { return diag.Span{Start: int(s.Start), End: int(s.End)} }
+
+// Label is `:Name` or `::Name` (the separators mean the same).
+type Label struct {
+	Sep  Tok // ":" or "::"
+	Name Tok // Symbol or Backtick
+}
+
+// Span returns the label's byte span, separator included.
+func (l Label) Span() diag.Span { return diag.Span{Start: l.Sep.Start(), End: l.Name.End()} }
+
+// LabelsSpan returns the span covering all labels of s (zero if it has none).
+func (s *Subject) LabelsSpan() diag.Span {
+	if len(s.Labels) == 0 {
+		return diag.Span{}
+	}
+	return diag.Span{Start: s.Labels[0].Sep.Start(), End: s.Labels[len(s.Labels)-1].Name.End()}
+}
+
+func isIdent(t *lexer.Token) bool {
+	return t.Type == Symbol || t.Type == Backtick || t.Type == Integer
+}
+
+// Parse implements participle.Parseable.
+func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	start := t.Pos.Offset
+	end := -1
+	if isIdent(t) {
+		s.Ident = tok(lex.Next())
+		end = s.Ident.End()
+		t = lex.Peek()
+	}
+	for isPunct(t, ":") || isPunct(t, "::") {
+		sep := tok(lex.Next())
+		name := lex.Peek()
+		if name.Type != Symbol && name.Type != Backtick {
+			return unexpected(name, "a label name after '"+sep.Value+"'", "labels are names, e.g. :Person or ::String")
+		}
+		s.Labels = append(s.Labels, Label{Sep: sep, Name: tok(lex.Next())})
+		end = s.Labels[len(s.Labels)-1].Name.End()
+		t = lex.Peek()
+	}
+	if isPunct(t, "{") {
+		r := &Record{}
+		if err := r.Parse(lex); err != nil {
+			return err
+		}
+		s.Record = r
+		end = int(r.End)
+		t = lex.Peek()
+	}
+	if end < 0 {
+		return participle.NextMatch
+	}
+	s.Start, s.End = int32(start), int32(end)
+	// Out-of-order parts get a clear message here rather than a generic one later.
+	switch {
+	case isIdent(t) && (s.Labels != nil || s.Record != nil):
+		return &SyntaxError{Span: TokenSpan(*t), Msg: "the identifier must come first in a subject",
+			Detail: "write identifier, then labels, then record: (a:Label {k: 1})"}
+	case (isPunct(t, ":") || isPunct(t, "::")) && s.Record != nil:
+		return &SyntaxError{Span: TokenSpan(*t), Msg: "labels must come before the record",
+			Detail: "write identifier, then labels, then record: (a:Label {k: 1})"}
+	}
+	return nil
+}
+
+// Ref is a bare identifier in an element list: a reference to a pattern.
+type Ref struct{ Tok }
+
+// Parse implements participle.Parseable.
+func (r *Ref) Parse(lex *lexer.PeekingLexer) error {
+	if !isIdent(lex.Peek()) {
+		return participle.NextMatch
+	}
+	r.Tok = tok(lex.Next())
+	return nil
+}
+
+// Name is a symbol token (the key of a property annotation).
+type Name struct{ Tok }
+
+// Parse implements participle.Parseable.
+func (n *Name) Parse(lex *lexer.PeekingLexer) error {
+	if lex.Peek().Type != Symbol {
+		return participle.NextMatch
+	}
+	n.Tok = tok(lex.Next())
+	return nil
+}
+
+// ValueKind classifies a [Value].
+type ValueKind int
+
+// Value kinds. Scalars carry one token; ranges, arrays and maps have parts.
+const (
+	ScalarValue ValueKind = iota
+	RangeValue
+	ArrayValue
+	MapValue
+)
+
+// Value is a property value: a scalar token, a range, an array of scalars or a map
+// of scalars.
+type Value struct {
+	Kind ValueKind
+	// Tok is the scalar's token (ScalarValue only); its Type tells the scalar kind.
+	// For a range, Tok is the lower bound and Upper the upper bound; either may be
+	// absent (an open end).
+	Tok   Tok
+	Upper Tok
+	// Items are the elements of an array.
+	Items []Value
+	// Entries are the entries of a map.
+	Entries []Entry
+	// Start and End delimit the value in bytes.
+	Start, End int32
+}
+
+// Span returns the value's byte span.
+func (v *Value) Span() diag.Span { return diag.Span{Start: int(v.Start), End: int(v.End)} }
+
+// Entry is one `key: value` of a record or map.
+type Entry struct {
+	Key   Tok // Symbol, String (double quotes) or Backtick
+	Sep   Tok // ":" or "::"
+	Value Value
+}
+
+// Span returns the entry's byte span.
+func (e *Entry) Span() diag.Span { return diag.Span{Start: e.Key.Start(), End: int(e.Value.End)} }
+
+// KeyName returns the key's text with quotes removed.
+func (e *Entry) KeyName() string { return e.Key.Text() }
+
+// Record is `{ key: value, ... }` attached to a subject, or the file's header.
+type Record struct {
+	Entries    []Entry
+	Start, End int32
+}
+
+// Span returns the record's byte span, braces included.
+func (r *Record) Span() diag.Span { return diag.Span{Start: int(r.Start), End: int(r.End)} }
+
+func isPunct(t *lexer.Token, s string) bool { return t.Type == Punct && t.Value == s }
+
+// Parse implements participle.Parseable.
+func (r *Record) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if !isPunct(t, "{") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	r.Start = int32(t.Pos.Offset)
+	entries, end, err := parseEntries(lex, true)
+	r.Entries = entries
+	r.End = int32(end)
+	return err
+}
+
+// parseEntries parses the inside of a record (record=true) or map after "{",
+// through the closing "}". It returns the offset after "}".
+func parseEntries(lex *lexer.PeekingLexer, record bool) ([]Entry, int, error) {
+	what := "map"
+	if record {
+		what = "record"
+	}
+	var entries []Entry
+	t := lex.Peek()
+	if isPunct(t, "}") {
+		lex.Next()
+		return entries, t.Pos.Offset + 1, nil
+	}
+	for {
+		k := lex.Peek()
+		switch {
+		case k.Type == Symbol || k.Type == Backtick:
+		case k.Type == String && k.Value[0] == '"':
+		case k.Type == String:
+			return entries, 0, &SyntaxError{Span: TokenSpan(*k), Msg: "a key cannot be single-quoted",
+				Detail: "quote keys with double quotes or backticks, e.g. \"my key\": 1"}
+		case k.Type == Bool:
+			// true/false are valid symbols in key position.
+		default:
+			detail := "keys are names (title), or quoted with \" or ` (\"my key\")"
+			if isPunct(k, "}") {
+				detail = "remove the trailing comma"
+			}
+			return entries, 0, unexpected(k, "a "+what+" key", detail)
+		}
+		key := tok(lex.Next())
+		sep := lex.Peek()
+		if !(isPunct(sep, ":") || (isPunct(sep, "::"))) {
+			return entries, 0, unexpected(sep, "':' after the key "+abbreviate(k.Value), "write key: value")
+		}
+		if !record && sep.Value == "::" {
+			return entries, 0, &SyntaxError{Span: TokenSpan(*sep), Msg: "a map entry uses ':', not '::'",
+				Detail: "'::' is for records attached to a subject; write key: value"}
+		}
+		e := Entry{Key: key, Sep: tok(lex.Next())}
+		var err error
+		if record {
+			err = parseValue(lex, &e.Value)
+		} else {
+			err = parseScalar(lex, "a map", &e.Value)
+		}
+		if err != nil {
+			return entries, 0, err
+		}
+		entries = append(entries, e)
+		t := lex.Peek()
+		if isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if isPunct(t, "}") {
+			lex.Next()
+			return entries, t.Pos.Offset + 1, nil
+		}
+		return entries, 0, unexpected(t, "',' or '}' in the "+what, "separate entries with commas and close the "+what+" with }")
+	}
+}
+
+// Parse implements participle.Parseable: a full value (scalar, array or map).
+func (v *Value) Parse(lex *lexer.PeekingLexer) error {
+	if !startsValue(lex.Peek()) {
+		return participle.NextMatch
+	}
+	return parseValue(lex, v)
+}
+
+func startsValue(t *lexer.Token) bool {
+	switch t.Type {
+	case Symbol, Integer, Decimal, Hex, Octal, Measurement, Bool, String, Backtick, Fenced, Tagged, TaggedFenced:
+		return true
+	case Punct:
+		return t.Value == "[" || t.Value == "{" || t.Value == "..."
+	}
+	return false
+}
+
+func isNumber(t lexer.TokenType) bool {
+	switch t {
+	case Integer, Decimal, Hex, Octal, Measurement:
+		return true
+	}
+	return false
+}
+
+func parseValue(lex *lexer.PeekingLexer, v *Value) error {
+	t := lex.Peek()
+	if isPunct(t, "[") {
+		return parseArray(lex, v)
+	}
+	if isPunct(t, "{") {
+		lex.Next()
+		entries, end, err := parseEntries(lex, false)
+		*v = Value{Kind: MapValue, Entries: entries, Start: int32(t.Pos.Offset), End: int32(end)}
+		return err
+	}
+	return parseScalar(lex, "a value", v)
+}
+
+func parseArray(lex *lexer.PeekingLexer, v *Value) error {
+	open := lex.Next()
+	*v = Value{Kind: ArrayValue, Start: int32(open.Pos.Offset)}
+	if t := lex.Peek(); isPunct(t, "]") {
+		return &SyntaxError{Span: diag.Span{Start: open.Pos.Offset, End: t.Pos.Offset + 1},
+			Msg:    "an array needs at least one value: [] is not an empty array",
+			Detail: "write at least one value, e.g. [\"a\"], or leave the property out"}
+	}
+	for {
+		var item Value
+		if err := parseScalar(lex, "an array", &item); err != nil {
+			return err
+		}
+		v.Items = append(v.Items, item)
+		t := lex.Peek()
+		if isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if isPunct(t, "]") {
+			lex.Next()
+			v.End = int32(t.Pos.Offset + 1)
+			return nil
+		}
+		return unexpected(t, "',' or ']' in the array", "separate values with commas and close the array with ]")
+	}
+}
+
+// parseScalar parses a scalar into v; in names the container for messages.
+func parseScalar(lex *lexer.PeekingLexer, in string, v *Value) error {
+	t := lex.Peek()
+	switch {
+	case isPunct(t, "..."):
+		lex.Next()
+		u := lex.Peek()
+		if !isNumber(u.Type) {
+			return unexpected(u, "a number after '...'", "an open range is written ...100 or 1...")
+		}
+		*v = Value{Kind: RangeValue, Upper: tok(lex.Next()), Start: int32(t.Pos.Offset), End: int32(u.Pos.Offset + len(u.Value))}
+		return nil
+	case isNumber(t.Type):
+		lower := tok(lex.Next())
+		n := lex.Peek()
+		if isPunct(n, "..") {
+			lex.Next()
+			u := lex.Peek()
+			if !isNumber(u.Type) {
+				return unexpected(u, "a number after '..'", "a range is written 1..10")
+			}
+			*v = Value{Kind: RangeValue, Tok: lower, Upper: tok(lex.Next()), Start: lower.Off, End: int32(u.Pos.Offset + len(u.Value))}
+			return nil
+		}
+		if isPunct(n, "...") {
+			lex.Next()
+			*v = Value{Kind: RangeValue, Tok: lower, Start: lower.Off, End: int32(n.Pos.Offset + 3)}
+			return nil
+		}
+		*v = Value{Tok: lower, Start: lower.Off, End: int32(lower.End())}
+		return nil
+	case t.Type == Symbol || t.Type == Bool || t.Type == String || t.Type == Backtick ||
+		t.Type == Fenced || t.Type == Tagged || t.Type == TaggedFenced:
+		x := tok(lex.Next())
+		*v = Value{Tok: x, Start: x.Off, End: int32(x.End())}
+		return nil
+	case in != "a value" && (isPunct(t, "[") || isPunct(t, "{")):
+		kind := "an array"
+		if t.Value == "{" {
+			kind = "a map"
+		}
+		return &SyntaxError{Span: TokenSpan(*t), Msg: fmt.Sprintf("%s cannot contain %s", in, kind),
+			Detail: "arrays and maps hold scalar values only (strings, numbers, booleans, symbols, ranges)"}
+	}
+	return unexpected(t, "a value", "values are strings, numbers, booleans, symbols, ranges, arrays or maps")
+}
+
+// TokenText returns the text a token denotes: quotes removed and escapes decoded
+// for quoted strings and names, the content of fenced and tagged strings, the text
+// itself for other tokens.
+func TokenText(typ lexer.TokenType, s string) string {
+	switch typ {
+	case String, Backtick:
+		return unescape(s[1 : len(s)-1])
+	case Tagged:
+		i := strings.IndexByte(s, '`')
+		return unescape(s[i+1 : len(s)-1])
+	case Fenced, TaggedFenced:
+		return FencedContent(s)
+	}
+	return s
+}
+
+// Tag returns the tag of a tagged string token (inline or fenced), or "".
+func Tag(t Tok) string {
+	s := t.Value
+	switch t.Type {
+	case Tagged:
+		return s[:strings.IndexByte(s, '`')]
+	case TaggedFenced:
+		i := strings.IndexByte(s, '\n')
+		return strings.TrimRight(s[3:i], "\r")
+	}
+	return ""
+}
+
+// FencedContent returns the text between the line of the opening ``` and the
+// closing ``` of a fenced string, as written.
+func FencedContent(s string) string {
+	i := strings.IndexByte(s, '\n')
+	if i < 0 || len(s) < i+1+3 {
+		return ""
+	}
+	return s[i+1 : len(s)-3]
+}
+
+func unescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,479 @@
+// Lowering to Pattern<Subject> and the gram-level checks.
+//
+// Every construct denotes a pattern: a subject (identity, labels, properties) and
+// an ordered list of element patterns. Nodes have no elements; a relationship has
+// its two endpoints (left arrows reverse them); a multi-hop path becomes a walk (an
+// anonymous pattern labelled Gram.Walk holding the relationships in order);
+// annotations wrap the pattern they annotate; the header record becomes a first
+// anonymous pattern.
+//
+// Identities are defined once per scope: the top level of the file is one scope and
+// the element list of each subject pattern opens a nested one. Subject patterns
+// always define; a path node defines its identity at its first occurrence and
+// references it afterwards (repeating labels or a record is a duplicate); a
+// relationship identity reused with the same endpoints is a reference; a bare
+// identifier in an element list references, resolved from the innermost scope
+// outwards, forward references included.
+
+package parser
+
+import (
+	"sort"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// WalkLabel labels the pattern a multi-hop path lowers to.
+const WalkLabel = "Gram.Walk"
+
+// Kind tells which construct a lowered pattern came from.
+type Kind int
+
+// Pattern kinds.
+const (
+	HeaderKind       Kind = iota // the header record
+	NodeKind                     // (n)
+	RelationshipKind             // (a)-[r]->(b)
+	WalkKind                     // (a)-->(b)-->(c)
+	GroupKind                    // [s | ...]
+	AnnotatedKind                // @k(v) p
+	ReferenceKind                // a bare identifier in an element list
+)
+
+// Subject is a pattern's value.
+type Subject struct {
+	Identity   string
+	Labels     []string   // in source order, without duplicates
+	Properties []Property // in source order, without duplicate keys
+}
+
+// Property is one key and value of a subject.
+type Property struct {
+	Key     string
+	KeySpan diag.Span
+	Value   *grammar.Value
+}
+
+// Prop returns the property with the given key, or nil.
+func (s *Subject) Prop(key string) *Property {
+	for i := range s.Properties {
+		if s.Properties[i].Key == key {
+			return &s.Properties[i]
+		}
+	}
+	return nil
+}
+
+// HasLabel reports whether the subject has the label.
+func (s *Subject) HasLabel(l string) bool {
+	for _, x := range s.Labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Pattern is a lowered Pattern<Subject>.
+type Pattern struct {
+	Subject  Subject
+	Elements []*Pattern
+	Kind     Kind
+	// Span is the source of the construct; IdentSpan where its identity is
+	// written (empty when anonymous).
+	Span, IdentSpan diag.Span
+	// Syntax is the syntax node the pattern came from: *grammar.Record for the
+	// header, *grammar.TopPattern for an annotated pattern, *grammar.SubjectPattern,
+	// *grammar.NodePattern, *grammar.Path (relationships and walks) or
+	// *grammar.Ref.
+	Syntax grammar.Node
+	// Def is, for a reference (a bare identifier, or a path node or relationship
+	// that repeats an identity), the pattern that defines the identity; nil when
+	// the pattern defines it or the reference is undefined.
+	Def *Pattern
+}
+
+// IsReference reports whether the pattern refers to an identity defined elsewhere.
+func (p *Pattern) IsReference() bool { return p.Kind == ReferenceKind || p.Def != nil }
+
+type scope struct {
+	parent *scope
+	defs   map[string]*Pattern
+	owner  *Pattern // the subject pattern whose elements this scope holds
+}
+
+func (s *scope) lookup(id string) *Pattern {
+	for ; s != nil; s = s.parent {
+		if p, ok := s.defs[id]; ok {
+			return p
+		}
+	}
+	return nil
+}
+
+type lowerer struct {
+	diags diag.List
+	// deferred bare references, resolved after all definitions are known.
+	refs []pendingRef
+	// nodes whose identity must be resolved after strong definitions are known.
+	nodes []pendingRef
+}
+
+type pendingRef struct {
+	p        *Pattern
+	sc       *scope
+	ancestor []*Pattern
+}
+
+// lower builds doc.Lowered and returns gram-level diagnostics.
+func (doc *Document) lower() diag.List {
+	l := &lowerer{}
+	top := &scope{defs: map[string]*Pattern{}}
+	var out []*Pattern
+	if doc.Header != nil {
+		h := &Pattern{Kind: HeaderKind, Span: doc.Header.Span(), Syntax: doc.Header}
+		h.Subject.Properties = l.record(doc.Header)
+		out = append(out, h)
+	}
+	for _, tp := range doc.Patterns {
+		out = append(out, l.top(tp, top))
+	}
+	l.resolve()
+	doc.Lowered = out
+	return l.diags
+}
+
+func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
+	var inner *Pattern
+	if tp.Subject != nil {
+		inner = l.group(tp.Subject, sc, nil)
+	} else {
+		inner = l.path(tp.Path, sc, nil)
+	}
+	a := tp.Annotations
+	if a == nil {
+		return inner
+	}
+	w := &Pattern{Kind: AnnotatedKind, Span: tp.Span(), Syntax: tp, Elements: []*Pattern{inner}}
+	if id := a.Identified; id != nil {
+		l.subject(&w.Subject, id.Subject)
+		w.IdentSpan = id.Subject.Ident.Span()
+		if w.Subject.Identity != "" {
+			l.define(sc, w)
+		}
+	}
+	seen := map[string]diag.Span{}
+	for _, pa := range a.Properties {
+		k := pa.Key.Value
+		ks := pa.Key.Span()
+		if first, dup := seen[k]; dup {
+			l.dupKey(k, ks, first)
+			continue
+		}
+		seen[k] = ks
+		w.Subject.Properties = append(w.Subject.Properties, Property{Key: k, KeySpan: ks, Value: pa.Value})
+	}
+	return w
+}
+
+func (l *lowerer) dupKey(k string, at, first diag.Span) {
+	d := diag.Errorf("duplicate-key", at, "duplicate key %q", k)
+	d.Detail = "each key may appear once; remove or rename this one"
+	d.Related = []diag.Related{{Span: first, Message: "first use of " + k}}
+	l.diags.Add(d)
+}
+
+// record lowers a record's entries, reporting duplicate keys (quoted and bare keys
+// with the same text collide) in it and in its maps.
+func (l *lowerer) record(r *grammar.Record) []Property {
+	if r == nil || len(r.Entries) == 0 {
+		return nil
+	}
+	props := make([]Property, 0, len(r.Entries))
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		k := e.KeyName()
+		dup := false
+		for _, p := range props {
+			if p.Key == k {
+				l.dupKey(k, e.Key.Span(), p.KeySpan)
+				dup = true
+				break
+			}
+		}
+		if e.Value.Kind == grammar.MapValue {
+			l.mapKeys(&e.Value)
+		}
+		if !dup {
+			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+		}
+	}
+	return props
+}
+
+func (l *lowerer) mapKeys(v *grammar.Value) {
+	for i := range v.Entries {
+		for j := 0; j < i; j++ {
+			if v.Entries[i].KeyName() == v.Entries[j].KeyName() {
+				l.dupKey(v.Entries[i].KeyName(), v.Entries[i].Key.Span(), v.Entries[j].Key.Span())
+				break
+			}
+		}
+	}
+}
+
+func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
+	if s == nil {
+		return
+	}
+	if s.Ident.Valid() {
+		out.Identity = s.Ident.Text()
+	}
+	if len(s.Labels) > 0 {
+		out.Labels = make([]string, 0, len(s.Labels))
+		for _, lb := range s.Labels {
+			name := lb.Name.Text()
+			dup := false
+			for _, x := range out.Labels {
+				if x == name {
+					dup = true
+				}
+			}
+			if !dup {
+				out.Labels = append(out.Labels, name)
+			}
+		}
+	}
+	out.Properties = l.record(s.Record)
+}
+
+func hasDefinition(s *grammar.Subject) bool {
+	return s != nil && (len(s.Labels) > 0 || s.Record != nil)
+}
+
+func (l *lowerer) define(sc *scope, p *Pattern) {
+	id := p.Subject.Identity
+	if first, ok := sc.defs[id]; ok {
+		d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
+		d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+		l.diags.Add(d)
+		return
+	}
+	sc.defs[id] = p
+}
+
+// group lowers a subject pattern [s | elements].
+func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *Pattern {
+	p := &Pattern{Kind: GroupKind, Span: sp.Span(), Syntax: sp}
+	l.subject(&p.Subject, sp.Subject)
+	if sp.Subject != nil {
+		p.IdentSpan = sp.Subject.Ident.Span()
+	}
+	if p.Subject.Identity != "" {
+		l.define(sc, p)
+	}
+	if len(sp.Elements) == 0 {
+		return p
+	}
+	inner := &scope{parent: sc, defs: map[string]*Pattern{}, owner: p}
+	anc = append(anc[:len(anc):len(anc)], p)
+	p.Elements = make([]*Pattern, 0, len(sp.Elements))
+	for _, e := range sp.Elements {
+		var ep *Pattern
+		switch {
+		case e.Subject != nil:
+			ep = l.group(e.Subject, inner, anc)
+		case e.Path != nil:
+			ep = l.path(e.Path, inner, anc)
+		default:
+			ep = &Pattern{Kind: ReferenceKind, Span: e.Ref.Span(), IdentSpan: e.Ref.Span(), Syntax: e.Ref}
+			ep.Subject.Identity = e.Ref.Text()
+			l.refs = append(l.refs, pendingRef{p: ep, sc: inner, ancestor: anc})
+		}
+		p.Elements = append(p.Elements, ep)
+	}
+	return p
+}
+
+// path lowers a path: a node, a relationship, or a walk.
+func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
+	left := l.node(pt.Left, sc, anc)
+	if pt.Arrow == nil {
+		return left
+	}
+	var rels []*Pattern
+	for p := pt; p.Arrow != nil; p = p.Right {
+		right := l.node(p.Right.Left, sc, anc)
+		r := &Pattern{Kind: RelationshipKind, Span: diag.Span{Start: left.Span.Start, End: right.Span.End}, Syntax: p}
+		l.subject(&r.Subject, p.Arrow.Subject)
+		if p.Arrow.Subject != nil {
+			r.IdentSpan = p.Arrow.Subject.Ident.Span()
+		}
+		if p.Arrow.Kind() == grammar.Left {
+			r.Elements = []*Pattern{right, left}
+		} else {
+			r.Elements = []*Pattern{left, right}
+		}
+		if r.Subject.Identity != "" {
+			l.relationship(sc, r, p.Arrow.Subject)
+		}
+		rels = append(rels, r)
+		left = right
+	}
+	if len(rels) == 1 {
+		return rels[0]
+	}
+	w := &Pattern{Kind: WalkKind, Span: pt.Span(), Syntax: pt, Elements: rels}
+	w.Subject.Labels = []string{WalkLabel}
+	return w
+}
+
+// relationship defines or references a relationship identity.
+func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
+	id := r.Subject.Identity
+	first := sc.lookup(id)
+	if first == nil {
+		sc.defs[id] = r
+		return
+	}
+	if !hasDefinition(s) && sameEndpoints(first, r) {
+		r.Def = first
+		return
+	}
+	d := diag.Errorf("duplicate-definition", r.IdentSpan, "%q is already defined", id)
+	if !hasDefinition(s) {
+		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
+	}
+	d.Detail = "a relationship identity is reused only between the same two nodes; rename this one"
+	d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+	l.diags.Add(d)
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+func endpointID(p *Pattern) string { return p.Subject.Identity }
+
+func sameEndpoints(a, b *Pattern) bool {
+	if len(a.Elements) != 2 || len(b.Elements) != 2 {
+		return false
+	}
+	for i := 0; i < 2; i++ {
+		x, y := endpointID(a.Elements[i]), endpointID(b.Elements[i])
+		if x == "" || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// node lowers a node pattern; identities are resolved later (see resolve).
+func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Pattern {
+	p := &Pattern{Kind: NodeKind, Span: n.Span(), Syntax: n}
+	l.subject(&p.Subject, n.Subject)
+	if n.Subject != nil && n.Subject.Ident.Valid() {
+		p.IdentSpan = n.Subject.Ident.Span()
+		if hasDefinition(n.Subject) {
+			l.define(sc, p)
+		} else {
+			l.nodes = append(l.nodes, pendingRef{p: p, sc: sc})
+		}
+	}
+	return p
+}
+
+// resolve settles bare path nodes (reference or first definition) and bare
+// element references, now that every labelled definition is known.
+func (l *lowerer) resolve() {
+	for _, r := range l.nodes {
+		id := r.p.Subject.Identity
+		if def := r.sc.lookup(id); def != nil {
+			if def != r.p {
+				r.p.Def = def
+			}
+			continue
+		}
+		r.sc.defs[id] = r.p
+	}
+	for _, r := range l.refs {
+		id := r.p.Subject.Identity
+		for _, a := range r.ancestor {
+			if a.Subject.Identity == id && r.sc.lookup(id) == a {
+				d := diag.Errorf("self-reference", r.p.Span, "%q refers to itself: a pattern cannot contain itself", id)
+				d.Detail = "remove the reference, or refer to another pattern"
+				d.Related = []diag.Related{{Span: a.IdentSpan, Message: "the pattern " + id}}
+				l.diags.Add(d)
+				goto next
+			}
+		}
+		if def := r.sc.lookup(id); def != nil {
+			r.p.Def = def
+		} else {
+			d := diag.Errorf("undefined-reference", r.p.Span, "%q is not defined", id)
+			d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
+			if s := suggest(id, r.sc); s != "" {
+				d.Detail = "did you mean " + quote(s) + "?"
+				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span, NewText: s}}}}
+			}
+			l.diags.Add(d)
+		}
+	next:
+	}
+}
+
+// suggest returns the visible identity closest to id, if one is close.
+func suggest(id string, sc *scope) string {
+	var names []string
+	for s := sc; s != nil; s = s.parent {
+		for k := range s.defs {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return Closest(id, names)
+}
+
+// Closest returns the candidate with the smallest edit distance to s, if that
+// distance is small for the length of s (at most a third of it, at least 1), else "".
+func Closest(s string, candidates []string) string {
+	best, bestD := "", len(s)/3+1
+	if bestD < 2 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD || (d == bestD && best == "" && d <= len(s)/3) {
+			if d < bestD {
+				best, bestD = c, d
+			}
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if lower(a[i-1]) == lower(b[j-1]) {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 32
+	}
+	return c
+}

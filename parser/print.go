@@ -1,0 +1,427 @@
+// Printers for lowered patterns: canonical JSON and gram pattern notation.
+
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gramlang/gram/grammar"
+)
+
+// WriteJSON writes the lowered patterns as canonical JSON: an array with one
+// object per pattern, `{"subject": {"identity", "labels", "properties"},
+// "elements": [...]}`, labels sorted, property keys sorted, two-space indent.
+func (doc *Document) WriteJSON(w io.Writer) error {
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, p := range doc.Lowered {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  ")
+		writePatternJSON(&b, p, 1)
+	}
+	if len(doc.Lowered) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func indent(b *bytes.Buffer, depth int) {
+	b.WriteByte('\n')
+	for i := 0; i < depth; i++ {
+		b.WriteString("  ")
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s)
+	b.Write(enc)
+}
+
+func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
+	b.WriteString("{")
+	indent(b, d+1)
+	b.WriteString(`"subject": {`)
+	indent(b, d+2)
+	b.WriteString(`"identity": `)
+	writeString(b, p.Subject.Identity)
+	b.WriteString(",")
+	indent(b, d+2)
+	b.WriteString(`"labels": [`)
+	labels := append([]string(nil), p.Subject.Labels...)
+	sort.Strings(labels)
+	for i, l := range labels {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeString(b, l)
+	}
+	b.WriteString("],")
+	indent(b, d+2)
+	b.WriteString(`"properties": {`)
+	props := append([]Property(nil), p.Subject.Properties...)
+	sort.Slice(props, func(i, j int) bool { return props[i].Key < props[j].Key })
+	for i, pr := range props {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		indent(b, d+3)
+		writeString(b, pr.Key)
+		b.WriteString(": ")
+		b.WriteString(ValueJSON(pr.Value))
+	}
+	if len(props) > 0 {
+		indent(b, d+2)
+	}
+	b.WriteString("}")
+	indent(b, d+1)
+	b.WriteString("},")
+	indent(b, d+1)
+	b.WriteString(`"elements": [`)
+	for i, e := range p.Elements {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		indent(b, d+2)
+		writePatternJSON(b, e, d+2)
+	}
+	if len(p.Elements) > 0 {
+		indent(b, d+1)
+	}
+	b.WriteString("]")
+	indent(b, d)
+	b.WriteString("}")
+}
+
+// NumberJSON returns the JSON number a numeric token denotes (hexadecimal and
+// octal converted to decimal), and the unit of a measurement.
+func NumberJSON(t grammar.Tok) (num, unit string) {
+	s := t.Value
+	switch t.Type {
+	case grammar.Hex:
+		n, _ := new(big.Int).SetString(s[2:], 16)
+		return n.String(), ""
+	case grammar.Octal:
+		n, _ := new(big.Int).SetString(s[1:], 8)
+		return n.String(), ""
+	case grammar.Measurement:
+		i := len(s)
+		for i > 0 && (s[i-1]|0x20 >= 'a' && s[i-1]|0x20 <= 'z') {
+			i--
+		}
+		return s[:i], s[i:]
+	}
+	return s, ""
+}
+
+// ValueJSON returns the canonical JSON of a value: strings as JSON strings,
+// numbers as JSON numbers, booleans, symbols as {"type":"symbol","value":...},
+// tagged strings as {"type":"tagged","tag":...,"content":...}, ranges as
+// {"type":"range","lower":...,"upper":...} (null for an open end), measurements as
+// {"type":"measurement","unit":...,"value":...}, arrays and maps (keys sorted).
+func ValueJSON(v *grammar.Value) string {
+	var b bytes.Buffer
+	writeValueJSON(&b, v)
+	return b.String()
+}
+
+func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
+	switch v.Kind {
+	case grammar.RangeValue:
+		b.WriteString(`{"type": "range", "lower": `)
+		writeBound(b, v.Tok)
+		b.WriteString(`, "upper": `)
+		writeBound(b, v.Upper)
+		b.WriteString("}")
+	case grammar.ArrayValue:
+		b.WriteString("[")
+		for i := range v.Items {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValueJSON(b, &v.Items[i])
+		}
+		b.WriteString("]")
+	case grammar.MapValue:
+		idx := make([]int, len(v.Entries))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return v.Entries[idx[i]].KeyName() < v.Entries[idx[j]].KeyName() })
+		b.WriteString("{")
+		seen := map[string]bool{}
+		first := true
+		for _, i := range idx {
+			k := v.Entries[i].KeyName()
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if !first {
+				b.WriteString(", ")
+			}
+			first = false
+			writeString(b, k)
+			b.WriteString(": ")
+			writeValueJSON(b, &v.Entries[i].Value)
+		}
+		b.WriteString("}")
+	default:
+		writeScalarJSON(b, v.Tok)
+	}
+}
+
+func writeBound(b *bytes.Buffer, t grammar.Tok) {
+	if !t.Valid() {
+		b.WriteString("null")
+		return
+	}
+	writeScalarJSON(b, t)
+}
+
+func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
+	switch t.Type {
+	case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal:
+		n, _ := NumberJSON(t)
+		b.WriteString(n)
+	case grammar.Measurement:
+		n, unit := NumberJSON(t)
+		b.WriteString(`{"type": "measurement", "unit": `)
+		writeString(b, unit)
+		b.WriteString(`, "value": ` + n + "}")
+	case grammar.Bool:
+		b.WriteString(t.Value)
+	case grammar.Symbol:
+		b.WriteString(`{"type": "symbol", "value": `)
+		writeString(b, t.Value)
+		b.WriteString("}")
+	case grammar.Tagged, grammar.TaggedFenced:
+		b.WriteString(`{"type": "tagged", "tag": `)
+		writeString(b, grammar.Tag(t))
+		b.WriteString(`, "content": `)
+		writeString(b, t.Text())
+		b.WriteString("}")
+	default:
+		writeString(b, t.Text())
+	}
+}
+
+// WriteGram writes the lowered patterns back as gram in pattern notation, one
+// top-level pattern per line: `[id:Label {k: v} | element, ...]`. Parsing the
+// output gives the same canonical JSON.
+func (doc *Document) WriteGram(w io.Writer) error {
+	var b bytes.Buffer
+	for i, p := range doc.Lowered {
+		if p.Kind == HeaderKind && i == 0 {
+			writeRecordGram(&b, p.Subject.Properties)
+			b.WriteByte('\n')
+			continue
+		}
+		writePatternGram(&b, p, true)
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
+	// A bare identifier element refers; written as such to keep it a reference.
+	if !top && p.IsReference() && len(p.Subject.Labels) == 0 && len(p.Subject.Properties) == 0 && len(p.Elements) == 0 {
+		b.WriteString(GramIdent(p.Subject.Identity))
+		return
+	}
+	b.WriteByte('[')
+	s := &p.Subject
+	sep := ""
+	if s.Identity != "" {
+		b.WriteString(GramIdent(s.Identity))
+		sep = " "
+	}
+	for _, l := range s.Labels {
+		b.WriteString(":" + GramName(l))
+		sep = " "
+	}
+	if len(s.Properties) > 0 {
+		b.WriteString(sep)
+		writeRecordGram(b, s.Properties)
+	}
+	if len(p.Elements) > 0 {
+		b.WriteString(" | ")
+		for i, e := range p.Elements {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writePatternGram(b, e, false)
+		}
+	}
+	b.WriteByte(']')
+}
+
+func writeRecordGram(b *bytes.Buffer, props []Property) {
+	b.WriteByte('{')
+	for i, p := range props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(GramKey(p.Key))
+		b.WriteString(": ")
+		writeValueGram(b, p.Value)
+	}
+	b.WriteByte('}')
+}
+
+func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
+	switch v.Kind {
+	case grammar.RangeValue:
+		if v.Tok.Valid() {
+			b.WriteString(v.Tok.Value)
+		}
+		if v.Tok.Valid() && v.Upper.Valid() {
+			b.WriteString("..")
+		} else {
+			b.WriteString("...")
+		}
+		if v.Upper.Valid() {
+			b.WriteString(v.Upper.Value)
+		}
+	case grammar.ArrayValue:
+		b.WriteByte('[')
+		for i := range v.Items {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValueGram(b, &v.Items[i])
+		}
+		b.WriteByte(']')
+	case grammar.MapValue:
+		b.WriteByte('{')
+		for i := range v.Entries {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(GramKey(v.Entries[i].KeyName()))
+			b.WriteString(": ")
+			writeValueGram(b, &v.Entries[i].Value)
+		}
+		b.WriteByte('}')
+	default:
+		switch v.Tok.Type {
+		case grammar.String, grammar.Backtick, grammar.Fenced:
+			b.WriteString(GramString(v.Tok.Text()))
+		case grammar.Tagged, grammar.TaggedFenced:
+			c := v.Tok.Text()
+			if strings.ContainsAny(c, "`\n\\") {
+				// Fenced form keeps any text except three backticks.
+				b.WriteString("```" + grammar.Tag(v.Tok) + "\n" + c + "```")
+			} else {
+				b.WriteString(grammar.Tag(v.Tok) + "`" + c + "`")
+			}
+		default:
+			b.WriteString(v.Tok.Value)
+		}
+	}
+}
+
+// GramString quotes s as a double-quoted gram string, or as a fenced string when it
+// spans lines.
+func GramString(s string) string {
+	if strings.Contains(s, "\n") && !strings.Contains(s, "```") && !strings.HasSuffix(s, "`") {
+		return "```\n" + s + "```"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// IsSymbol reports whether s is a valid bare symbol.
+func IsSymbol(s string) bool {
+	if s == "" || s == "true" || s == "false" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c|0x20 >= 'a' && c|0x20 <= 'z'
+		if i == 0 && !(letter || c == '_') {
+			return false
+		}
+		if !(letter || c == '_' || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '@') {
+			return false
+		}
+	}
+	return true
+}
+
+// GramName writes a label or key name: bare when it is a symbol, else backticked.
+func GramName(s string) string {
+	if IsSymbol(s) {
+		return s
+	}
+	return backtick(s)
+}
+
+// GramKey writes a record key.
+func GramKey(s string) string { return GramName(s) }
+
+// GramIdent writes an identity: a symbol, an integer, or a backticked name.
+func GramIdent(s string) string {
+	if IsSymbol(s) {
+		return s
+	}
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil && (s == "0" || (s[0] != '0' && !strings.HasPrefix(s, "-0") && s[0] != '+')) {
+		return s
+	}
+	return backtick(s)
+}
+
+func backtick(s string) string {
+	var b strings.Builder
+	b.WriteByte('`')
+	for _, r := range s {
+		switch r {
+		case '`':
+			b.WriteString("\\`")
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('`')
+	return b.String()
+}

@@ -1,0 +1,274 @@
+// The reference grammar's S-expression form of the syntax tree.
+
+package parser
+
+import (
+	"io"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// sx is a node of the printed tree.
+type sx struct {
+	kind, field string
+	span        diag.Span
+	kids        []*sx
+}
+
+func (n *sx) add(field, kind string, span diag.Span, kids ...*sx) *sx {
+	c := &sx{kind: kind, field: field, span: span, kids: kids}
+	n.kids = append(n.kids, c)
+	return c
+}
+
+// WriteSexp writes the syntax tree as the reference grammar (tree-sitter-gram)
+// prints it: node kinds from its node-types table, with field names and comments.
+func (doc *Document) WriteSexp(w io.Writer) error {
+	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
+	if doc.Header != nil {
+		sxRecord(root, "root", doc.Header)
+	}
+	for _, p := range doc.Patterns {
+		sxTop(root, p)
+	}
+	for _, c := range doc.Comments {
+		placeComment(root, c.Span)
+	}
+	var b strings.Builder
+	printSx(&b, root, 0)
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func placeComment(n *sx, sp diag.Span) {
+	for {
+		var into *sx
+		for _, k := range n.kids {
+			if k.kind != "comment" && k.span.Start <= sp.Start && sp.End <= k.span.End {
+				into = k
+				break
+			}
+		}
+		if into == nil {
+			break
+		}
+		n = into
+	}
+	c := &sx{kind: "comment", span: sp}
+	i := len(n.kids)
+	for i > 0 && n.kids[i-1].span.Start > sp.Start {
+		i--
+	}
+	n.kids = append(n.kids, nil)
+	copy(n.kids[i+1:], n.kids[i:])
+	n.kids[i] = c
+}
+
+func printSx(b *strings.Builder, n *sx, depth int) {
+	if depth > 0 {
+		b.WriteByte('\n')
+		for i := 0; i < depth; i++ {
+			b.WriteString("  ")
+		}
+	}
+	if n.field != "" {
+		b.WriteString(n.field)
+		b.WriteString(": ")
+	}
+	b.WriteByte('(')
+	b.WriteString(n.kind)
+	for _, k := range n.kids {
+		printSx(b, k, depth+1)
+	}
+	b.WriteByte(')')
+}
+
+func sxTop(root *sx, p *grammar.TopPattern) {
+	parent := root
+	field := ""
+	if a := p.Annotations; a != nil {
+		parent = root.add("", "annotated_pattern", p.Span())
+		as := parent.add("annotations", "annotations", a.Span())
+		if id := a.Identified; id != nil {
+			ia := as.add("", "identified_annotation", id.Span())
+			sxSubject(ia, id.Subject)
+		}
+		for _, pa := range a.Properties {
+			n := as.add("", "property_annotation", pa.Span())
+			n.add("key", "symbol", pa.Key.Span())
+			sxValue(n, "value", pa.Value)
+		}
+		field = "elements"
+	}
+	if p.Subject != nil {
+		sxSubjectPattern(parent, field, p.Subject)
+	} else {
+		sxPath(parent, field, p.Path)
+	}
+}
+
+func sxSubjectPattern(parent *sx, field string, sp *grammar.SubjectPattern) {
+	n := parent.add(field, "subject_pattern", sp.Span())
+	sxSubject(n, sp.Subject)
+	if len(sp.Elements) > 0 {
+		first, last := sp.Elements[0], sp.Elements[len(sp.Elements)-1]
+		es := n.add("elements", "subject_pattern_elements", diag.Span{Start: first.Span().Start, End: last.Span().End})
+		for _, e := range sp.Elements {
+			switch {
+			case e.Subject != nil:
+				sxSubjectPattern(es, "", e.Subject)
+			case e.Path != nil:
+				sxPath(es, "", e.Path)
+			default:
+				r := es.add("", "pattern_reference", e.Ref.Span())
+				sxIdent(r, e.Ref.Tok)
+			}
+		}
+	}
+}
+
+func sxPath(parent *sx, field string, p *grammar.Path) {
+	if p.Arrow == nil {
+		sxNode(parent, field, p.Left)
+		return
+	}
+	n := parent.add(field, "relationship_pattern", p.Span())
+	sxNode(n, "left", p.Left)
+	a := n.add("kind", p.Arrow.Kind().String(), p.Arrow.Span())
+	sxSubject(a, p.Arrow.Subject)
+	sxPath(n, "right", p.Right)
+}
+
+func sxNode(parent *sx, field string, np *grammar.NodePattern) {
+	n := parent.add(field, "node_pattern", np.Span())
+	sxSubject(n, np.Subject)
+}
+
+func sxSubject(n *sx, s *grammar.Subject) {
+	if s == nil {
+		return
+	}
+	if s.Ident.Valid() {
+		sxIdent(n, s.Ident)
+	}
+	if len(s.Labels) > 0 {
+		ls := n.add("labels", "labels", s.LabelsSpan())
+		for _, l := range s.Labels {
+			sxName(ls, "", l.Name)
+		}
+	}
+	if s.Record != nil {
+		sxRecord(n, "record", s.Record)
+	}
+}
+
+func sxIdent(n *sx, t grammar.Tok) {
+	switch t.Type {
+	case grammar.Integer:
+		n.add("identifier", "integer", t.Span())
+	default:
+		sxName(n, "identifier", t)
+	}
+}
+
+// sxName prints a symbol or a quoted name.
+func sxName(n *sx, field string, t grammar.Tok) {
+	switch t.Type {
+	case grammar.Backtick:
+		sxQuoted(n, field, "quoted_name", t)
+	case grammar.String:
+		sxQuoted(n, field, "double_quoted_name", t)
+	default:
+		n.add(field, "symbol", t.Span())
+	}
+}
+
+func sxQuoted(n *sx, field, kind string, t grammar.Tok) {
+	q := n.add(field, kind, t.Span())
+	if len(t.Value) > 2 {
+		q.add("content", "string_content", diag.Span{Start: t.Start() + 1, End: t.End() - 1})
+	}
+}
+
+func sxRecord(n *sx, field string, r *grammar.Record) {
+	rec := n.add(field, "record", r.Span())
+	sxEntries(rec, "record_property", r.Entries)
+}
+
+func sxEntries(n *sx, kind string, entries []grammar.Entry) {
+	for i := range entries {
+		e := &entries[i]
+		p := n.add("", kind, e.Span())
+		sxName(p, "key", e.Key)
+		sxValue(p, "value", &e.Value)
+	}
+}
+
+func sxValue(n *sx, field string, v *grammar.Value) {
+	switch v.Kind {
+	case grammar.RangeValue:
+		r := n.add(field, "range", v.Span())
+		if v.Tok.Valid() {
+			sxScalar(r, "lower", v.Tok)
+		}
+		if v.Upper.Valid() {
+			sxScalar(r, "upper", v.Upper)
+		}
+	case grammar.ArrayValue:
+		a := n.add(field, "array", v.Span())
+		for i := range v.Items {
+			sxValue(a, "", &v.Items[i])
+		}
+	case grammar.MapValue:
+		m := n.add(field, "map", v.Span())
+		sxEntries(m, "map_entry", v.Entries)
+	default:
+		sxScalar(n, field, v.Tok)
+	}
+}
+
+func sxScalar(n *sx, field string, t grammar.Tok) {
+	sp := t.Span()
+	switch t.Type {
+	case grammar.Integer:
+		n.add(field, "integer", sp)
+	case grammar.Decimal:
+		n.add(field, "decimal", sp)
+	case grammar.Hex:
+		n.add(field, "hexadecimal", sp)
+	case grammar.Octal:
+		n.add(field, "octal", sp)
+	case grammar.Measurement:
+		n.add(field, "measurement", sp)
+	case grammar.Bool:
+		n.add(field, "boolean_literal", sp)
+	case grammar.Symbol:
+		n.add(field, "symbol", sp)
+	case grammar.String, grammar.Backtick:
+		sxQuoted(n, field, "string_literal", t)
+	case grammar.Fenced:
+		s := n.add(field, "string_literal", sp)
+		if c := grammar.FencedContent(t.Value); c != "" {
+			off := t.End() - 3 - len(c)
+			s.add("content", "string_content", diag.Span{Start: off, End: off + len(c)})
+		}
+	case grammar.Tagged:
+		s := n.add(field, "tagged_string", sp)
+		tag := grammar.Tag(t)
+		s.add("tag", "symbol", diag.Span{Start: t.Start(), End: t.Start() + len(tag)})
+		if len(t.Value) > len(tag)+2 {
+			s.add("content", "string_content", diag.Span{Start: t.Start() + len(tag) + 1, End: t.End() - 1})
+		}
+	case grammar.TaggedFenced:
+		s := n.add(field, "tagged_string", sp)
+		tag := grammar.Tag(t)
+		s.add("tag", "symbol", diag.Span{Start: t.Start() + 3, End: t.Start() + 3 + len(tag)})
+		if c := grammar.FencedContent(t.Value); c != "" {
+			off := t.End() - 3 - len(c)
+			s.add("content", "string_content", diag.Span{Start: off, End: off + len(c)})
+		}
+	}
+}
