@@ -1,8 +1,8 @@
 // Syntax tree of gram notation.
 //
 // The structural productions (units, top-level patterns, annotations, subject
-// patterns, elements, paths, nodes, arrows) are participle grammar structs: their
-// tags are the grammar. The hot productions (subjects, labels, records, maps,
+// patterns, elements, paths, nodes) are participle grammar structs: their tags are
+// the grammar. The hot productions (arrows, subjects, labels, records, maps,
 // arrays, scalars) implement participle's Parseable interface by hand, which keeps
 // time and memory low where most of a file's tokens are (see values.go).
 //
@@ -128,28 +128,24 @@ type NodePattern struct {
 // Span returns the node's byte span, parentheses included.
 func (n *NodePattern) Span() diag.Span { return posSpan(n.Pos, n.EndPos) }
 
-// Arrow is an opening half, an optional bracketed subject and a closing half.
-// Which halves may pair is checked after parsing (see [Arrow.Kind]).
+// Arrow is an opening half, an optional bracketed subject and a closing half
+// (parsed by hand, see values.go). Which halves may pair is checked after parsing
+// (see [Arrow.Kind]).
 type Arrow struct {
-	Pos, EndPos lexer.Position
-	Open        string   `@( "-" | "=" | "~" | "<-" | "<=" | "<~" )`
-	Bracket     bool     `( @"["`
-	Subject     *Subject `  @@? "]" )?`
-	Close       string   `@( "-" | "=" | "~" | "->" | "=>" | "~>" )`
+	Open, Close Tok
+	Bracket     bool // the arrow has brackets, possibly empty: -[]->
+	Subject     *Subject
+	Start, End  int32
 }
 
 // Span returns the arrow's byte span.
-func (a *Arrow) Span() diag.Span { return posSpan(a.Pos, a.EndPos) }
+func (a *Arrow) Span() diag.Span { return diag.Span{Start: int(a.Start), End: int(a.End)} }
 
 // OpenSpan returns the span of the opening half.
-func (a *Arrow) OpenSpan() diag.Span {
-	return diag.Span{Start: a.Pos.Offset, End: a.Pos.Offset + len(a.Open)}
-}
+func (a *Arrow) OpenSpan() diag.Span { return a.Open.Span() }
 
 // CloseSpan returns the span of the closing half.
-func (a *Arrow) CloseSpan() diag.Span {
-	return diag.Span{Start: a.EndPos.Offset - len(a.Close), End: a.EndPos.Offset}
-}
+func (a *Arrow) CloseSpan() diag.Span { return a.Close.Span() }
 
 // ArrowKind is the direction of an arrow.
 type ArrowKind int
@@ -180,20 +176,20 @@ func (k ArrowKind) String() string {
 
 // Family returns the arrow family character: '-', '=' or '~'.
 func (a *Arrow) Family() byte {
-	if a.Open[0] == '<' {
-		return a.Open[1]
+	if a.Open.Value[0] == '<' {
+		return a.Open.Value[1]
 	}
-	return a.Open[0]
+	return a.Open.Value[0]
 }
 
 // Kind returns the arrow's direction, or BadArrow when the halves are of different
 // families (`-[r]=>`).
 func (a *Arrow) Kind() ArrowKind {
-	if a.Close[0] != a.Family() {
+	if a.Close.Value[0] != a.Family() {
 		return BadArrow
 	}
-	left := a.Open[0] == '<'
-	right := len(a.Close) == 2
+	left := a.Open.Value[0] == '<'
+	right := len(a.Close.Value) == 2
 	switch {
 	case left && right:
 		return Bidirectional

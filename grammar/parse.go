@@ -41,6 +41,23 @@ func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
 	return u, nil
 }
 
+// ParseNext parses the unit at the cursor of pl, which must end just before the
+// token at index end of toks (the token slice pl reads: see
+// lexer.PeekingLexer.Range). On success pl is left at end. It reports false when
+// the unit does not parse, or does not end at end; pl is then left anywhere, and
+// the caller should parse the unit again with [ParseUnit] for its error.
+func ParseNext(pl *lexer.PeekingLexer, toks []lexer.Token, end int) (*Unit, bool) {
+	u, err := unitParser.ParseFromLexer(pl, participle.AllowTrailing(true))
+	if err != nil || int(pl.RawCursor()) != end {
+		return nil, false
+	}
+	fixEnds(u, toks)
+	if check(u) != nil {
+		return nil, false
+	}
+	return u, true
+}
+
 func toSyntaxError(err error, toks []lexer.Token, eof int) *SyntaxError {
 	var se *SyntaxError
 	if errors.As(err, &se) {
@@ -109,9 +126,6 @@ func fixPath(p *Path, end func(*lexer.Position)) {
 	for ; p != nil; p = p.Right {
 		end(&p.EndPos)
 		end(&p.Left.EndPos)
-		if p.Arrow != nil {
-			end(&p.Arrow.EndPos)
-		}
 	}
 }
 
@@ -154,12 +168,12 @@ func checkPath(p *Path) *SyntaxError {
 	for ; p != nil; p = p.Right {
 		if a := p.Arrow; a != nil && a.Kind() == BadArrow {
 			want := string(a.Family())
-			if len(a.Close) == 2 {
+			if len(a.Close.Value) == 2 {
 				want += ">"
 			}
 			return &SyntaxError{Span: a.Span(),
-				Msg:    fmt.Sprintf("arrow halves %q and %q are of different families", a.Open, a.Close),
-				Detail: fmt.Sprintf("both halves use the same line: close %q with %q", a.Open, want)}
+				Msg:    fmt.Sprintf("arrow halves %q and %q are of different families", a.Open.Value, a.Close.Value),
+				Detail: fmt.Sprintf("both halves use the same line: close %q with %q", a.Open.Value, want)}
 		}
 	}
 	return nil

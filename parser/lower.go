@@ -116,8 +116,6 @@ type lowerer struct {
 	diags diag.List
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
-	// nodes whose identity must be resolved after strong definitions are known.
-	nodes []pendingRef
 }
 
 type pendingRef struct {
@@ -374,28 +372,26 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Patte
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
 		p.IdentSpan = n.Subject.Ident.Span()
-		if hasDefinition(n.Subject) {
-			l.define(sc, p)
-		} else {
-			l.nodes = append(l.nodes, pendingRef{p: p, sc: sc})
+		id := p.Subject.Identity
+		first := sc.lookup(id)
+		switch {
+		case first == nil:
+			sc.defs[id] = p
+		case hasDefinition(n.Subject):
+			d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+			d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
+			d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+			l.diags.Add(d)
+		default:
+			p.Def = first
 		}
 	}
 	return p
 }
 
-// resolve settles bare path nodes (reference or first definition) and bare
-// element references, now that every labelled definition is known.
+// resolve settles bare element references, now that every definition is known
+// (forward references are allowed).
 func (l *lowerer) resolve() {
-	for _, r := range l.nodes {
-		id := r.p.Subject.Identity
-		if def := r.sc.lookup(id); def != nil {
-			if def != r.p {
-				r.p.Def = def
-			}
-			continue
-		}
-		r.sc.defs[id] = r.p
-	}
 	for _, r := range l.refs {
 		id := r.p.Subject.Identity
 		for _, a := range r.ancestor {

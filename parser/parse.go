@@ -15,6 +15,7 @@
 package parser
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -46,6 +47,10 @@ type Document struct {
 // parallelMin is the input size from which units are parsed on several cores.
 const parallelMin = 64 << 10
 
+// MaxDepth is the deepest bracket nesting a unit may have. Deeper units get a
+// diagnostic instead of a parse (hand-written gram never comes close).
+const MaxDepth = 1000
+
 // batchTokens is roughly how many tokens a worker receives at a time.
 const batchTokens = 8192
 
@@ -56,11 +61,56 @@ type unitResult struct {
 }
 
 type batch struct {
-	toks  []lexer.Token
-	cuts  []int // unit boundaries as indices into toks: unit i is toks[cuts[i]:cuts[i+1]]
-	ends  []int // eof offset for each unit (start of the next token)
-	out   []unitResult
-	index int
+	pl   *lexer.PeekingLexer
+	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
+	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
+	deep []int
+	out  []unitResult
+}
+
+// batchLexer feeds a batch's PeekingLexer straight from the scanner, finding unit
+// boundaries as it goes; it ends the batch at the first boundary after
+// batchTokens tokens.
+type batchLexer struct {
+	sc      *grammar.Scanner
+	sp      *splitter
+	pending lexer.Token
+	held    bool
+	b       *batch
+	n       int
+	done    bool
+}
+
+func (bl *batchLexer) cut() {
+	bl.b.cuts = append(bl.b.cuts, bl.n)
+	bl.b.deep = append(bl.b.deep, bl.sp.tooDeep)
+	bl.sp.tooDeep = -1
+}
+
+func (bl *batchLexer) Next() (lexer.Token, error) {
+	var t lexer.Token
+	if bl.held {
+		t = bl.pending
+		bl.held = false
+	} else {
+		t = bl.sc.Next()
+		if t.Type == grammar.EOF {
+			bl.done = true
+			if bl.n > 0 {
+				bl.cut()
+			}
+			return t, nil
+		}
+		if bl.sp.boundary(&t) && bl.n > 0 {
+			bl.cut()
+			if bl.n >= batchTokens {
+				bl.pending, bl.held = t, true
+				return lexer.Token{Type: grammar.EOF, Pos: t.Pos}, nil
+			}
+		}
+	}
+	bl.n++
+	return t, nil
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed
@@ -95,38 +145,22 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 			}()
 		}
 	}
-	flush := func(b *batch) {
+	sp := splitter{tooDeep: -1}
+	bl := &batchLexer{sc: sc, sp: &sp}
+	for !bl.done {
+		b := &batch{}
+		bl.b, bl.n = b, 0
+		pl, _ := lexer.Upgrade(bl)
+		if bl.n == 0 {
+			break
+		}
+		b.pl = pl
 		batches = append(batches, b)
 		if parallel {
 			work <- b
 		} else {
 			b.parse(src)
 		}
-	}
-
-	var sp splitter
-	b := &batch{toks: make([]lexer.Token, 0, batchTokens+64)}
-	for {
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			if len(b.toks) > 0 {
-				b.cuts = append(b.cuts, len(b.toks))
-				b.ends = append(b.ends, t.Pos.Offset)
-			}
-			break
-		}
-		if sp.boundary(&t) && len(b.toks) > 0 {
-			b.cuts = append(b.cuts, len(b.toks))
-			b.ends = append(b.ends, t.Pos.Offset)
-			if len(b.toks) >= batchTokens {
-				flush(b)
-				b = &batch{toks: make([]lexer.Token, 0, batchTokens+64)}
-			}
-		}
-		b.toks = append(b.toks, t)
-	}
-	if len(b.toks) > 0 {
-		flush(b)
 	}
 	close(work)
 	wg.Wait()
@@ -170,6 +204,7 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 				doc.Patterns = append(doc.Patterns, u.Pattern)
 			}
 		}
+		b.pl = nil
 	}
 	return doc, diags
 }
@@ -187,11 +222,35 @@ func errorTokenAt(off int, sc *grammar.Scanner) bool {
 
 // parse parses every unit of the batch.
 func (b *batch) parse(src string) {
+	pl := b.pl
+	toks := pl.Range(0, lexer.RawCursor(b.cuts[len(b.cuts)-1]+1)) // with the closing EOF
 	start := 0
 	for i, cut := range b.cuts {
-		b.parseUnit(src, b.toks[start:cut], b.ends[i])
+		cp := pl.MakeCheckpoint()
+		if off := b.deep[i]; off >= 0 {
+			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: &grammar.SyntaxError{
+				Span:   diag.Span{Start: off, End: off + 1},
+				Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
+				Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
+			}})
+			pl.FastForward(lexer.RawCursor(cut - 1))
+		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
+			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
+		} else {
+			// Parse the unit on its own for a precise error, and recover.
+			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
+			pl.LoadCheckpoint(cp)
+			if cut > start {
+				pl.FastForward(lexer.RawCursor(cut - 1))
+			}
+		}
 		start = cut
 	}
+}
+
+func tokSpan(toks []lexer.Token) diag.Span {
+	last := toks[len(toks)-1]
+	return diag.Span{Start: toks[0].Pos.Offset, End: last.Pos.Offset + len(last.Value)}
 }
 
 func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
@@ -254,6 +313,7 @@ type splitter struct {
 	annot    int
 	annDepth int
 	started  bool
+	tooDeep  int // offset of the first bracket deeper than MaxDepth, or -1
 }
 
 // boundary feeds t and reports whether t starts a new unit.
@@ -293,6 +353,9 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 		switch v {
 		case "(", "[", "{":
 			s.depth++
+			if s.depth > MaxDepth && s.tooDeep < 0 {
+				s.tooDeep = t.Pos.Offset
+			}
 		case ")", "]", "}":
 			if s.depth > 0 {
 				s.depth--
@@ -355,6 +418,22 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			case ")", "]", "}":
 				depth--
 			}
+		}
+	}
+	var next *lexer.Token
+	if i+1 < len(toks) {
+		next = &toks[i+1]
+	}
+	if p("|") && next != nil {
+		// Participle stops at the bar when the element after it is wrong.
+		t, prev = next, t
+		p = func(s string) bool { return t.Type == grammar.Punct && t.Value == s }
+		pp = func(s string) bool { return s == "|" }
+		e.Span = grammar.TokenSpan(*t)
+		if !p("]") && !p("@") && !p("@@") {
+			e.Msg = "expected an element after '|', found " + grammar.Describe(t)
+			e.Detail = "elements are subject patterns [..], paths (a)-->(b), or names of patterns"
+			return &e
 		}
 	}
 	switch {

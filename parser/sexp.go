@@ -26,6 +26,16 @@ func (n *sx) add(field, kind string, span diag.Span, kids ...*sx) *sx {
 // WriteSexp writes the syntax tree as the reference grammar (tree-sitter-gram)
 // prints it: node kinds from its node-types table, with field names and comments.
 func (doc *Document) WriteSexp(w io.Writer) error {
+	root := doc.sexpTree()
+	var b strings.Builder
+	printSx(&b, root, 0)
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// sexpTree builds the printed tree, comments included.
+func (doc *Document) sexpTree() *sx {
 	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
 	if doc.Header != nil {
 		sxRecord(root, "root", doc.Header)
@@ -36,11 +46,7 @@ func (doc *Document) WriteSexp(w io.Writer) error {
 	for _, c := range doc.Comments {
 		placeComment(root, c.Span)
 	}
-	var b strings.Builder
-	printSx(&b, root, 0)
-	b.WriteByte('\n')
-	_, err := io.WriteString(w, b.String())
-	return err
+	return root
 }
 
 func placeComment(n *sx, sp diag.Span) {

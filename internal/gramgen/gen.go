@@ -1,0 +1,82 @@
+// Package gramgen generates large, valid gram documents for benchmarks: a mix of
+// every construct (nodes with records, relationships of all arrow kinds, subject
+// patterns, annotations, agents with fenced instructions, tools with signatures,
+// records, comments).
+package gramgen
+
+import (
+	"fmt"
+	"strings"
+)
+
+var arrows = [][2]string{
+	{"-", "->"}, {"<-", "-"}, {"-", "-"}, {"<-", "->"},
+	{"=", "=>"}, {"<=", "="}, {"=", "="}, {"<=", "=>"},
+	{"~", "~>"}, {"<~", "~"}, {"~", "~"}, {"<~", "~>"},
+}
+
+// Mixed returns a document of at least size bytes mixing every construct. Every
+// identity is unique, so the document parses without diagnostics.
+func Mixed(size int) string {
+	var b strings.Builder
+	b.Grow(size + 4096)
+	b.WriteString("{ kind: \"benchmark\", version: 1.0 }\n\n")
+	for i := 0; b.Len() < size; i++ {
+		writeBlock(&b, i)
+	}
+	return b.String()
+}
+
+func writeBlock(b *strings.Builder, i int) {
+	a := arrows[i%len(arrows)]
+	fmt.Fprintf(b, "// block %d: people and places\n", i)
+	fmt.Fprintf(b, "(p%d:Person {name: \"Person %d\", age: %d, height: 1%dcm, score: 0.%d, active: true})\n", i, i, 20+i%60, i%90+10, i%97)
+	fmt.Fprintf(b, "(q%d:Person:Employee {name: 'Q %d', tags: [\"a\", \"b\", \"c\"], level: 0x%X, rank: 0%o})\n", i, i, i%4096, i%512+8)
+	fmt.Fprintf(b, "(p%d)%s[r%d:KNOWS {since: %d, weight: 1..%d}]%s(q%d)  // relationship\n", i, a[0], i, 1990+i%30, i%100+2, a[1], i)
+	fmt.Fprintf(b, "(p%d)%s%s(c%d:City {at: point`%d %d`})%s%s(s%d:State {code: ST, window: ...%d})\n", i, a[0], a[1], i, i%90, i%180, a[0], a[1], i, i%50+1)
+	fmt.Fprintf(b, "@source(\"import-%d\") @rank(%d)\n[g%d:Group {title: `Group %d`, meta: {owner: \"x\", size: %d}} | p%d, q%d, (m%d)-->(n%d)]\n\n", i, i, i, i, i, i, i, i, i)
+	if i%4 == 0 {
+		fmt.Fprintf(b, "[tool%d:Tool {description: \"Looks up item %d by id\"} |\n  (id%d::Integer {description: \"The id\"})==>(limit::Integer {default: 10, minimum: 1})==>(::String)\n]\n\n", i, i, i)
+		fmt.Fprintf(b, "[agent%d:Agent {\n  description: \"Agent number %d\",\n  model: \"OpenAI/gpt-4o-mini\",\n  maxIterations: 5,\n  instruction: ```\n    You are agent %d. Answer the user's questions about items, briefly and politely.\n    When the user asks about an item, call the tool%d tool with the item's id,\n    then summarise what it returns in one or two sentences.\n    ```\n} |\n  tool%d\n]\n\n", i, i, i, i, i)
+	}
+}
+
+// AgentFile returns an agent file of about n lines: agents with inline and shared
+// tools, records and comments, the shape of what people edit.
+func AgentFile(lines int) string {
+	var b strings.Builder
+	b.WriteString("{ kind: \"agents\" }\n\n")
+	count := 1
+	for i := 0; count < lines; i++ {
+		block := fmt.Sprintf(`// Tools and agent %[1]d
+[lookup%[1]d:Tool {description: "Finds record %[1]d by its id and returns the fields the caller asks for, or all of them"} |
+  (id::Integer {description: "The id", minimum: 1})==>(fields::Array {items: String, optional: true})==>(::Item%[1]d)
+]
+
+[Item%[1]d:Record {description: "An item"} |
+  (id::Integer), (status::String {enum: ["open", "closed"]}), (total::Number)
+]
+
+[agent%[1]d:Agent {
+  description: "Answers questions about items (%[1]d)",
+  model: "OpenAI/gpt-4o-mini",
+  maxIterations: 5,
+  temperature: 0.2,
+  instruction: `+"```"+`
+    You are a helpful assistant for the items of the store, and you answer briefly and politely.
+    When the user asks about an item, use the lookup%[1]d tool to find it by its id, then
+    summarise its status and total in one or two sentences; never invent an item or a total.
+    `+"```"+`
+} |
+  lookup%[1]d,
+  [greet%[1]d:Tool {description: "Greets someone"} |
+    (personName::String {default: "world"})==>(::String)
+  ]
+]
+
+`, i)
+		b.WriteString(block)
+		count += strings.Count(block, "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,96 @@
+package parser
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+var (
+	mixedOnce sync.Once
+	mixedSrc  []byte
+)
+
+func mixed10MB() []byte {
+	mixedOnce.Do(func() { mixedSrc = []byte(gramgen.Mixed(10 << 20)) })
+	return mixedSrc
+}
+
+// peakHeap samples the live heap every millisecond while f runs and returns the
+// largest value seen above the heap in use before f started.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > peak {
+				peak = v
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// BenchmarkParse10MB parses a generated ~10 MB document mixing every construct:
+// lexing, parsing and lowering, end to end. It reports MB/s (as the standard
+// throughput), bytes and allocations per op, and the peak live heap as a multiple
+// of the input size.
+func BenchmarkParse10MB(b *testing.B) {
+	src := mixed10MB()
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	var doc *Document
+	var diags diag.List
+	peak := peakHeap(func() {
+		doc, diags = Parse(diag.NewFile("bench.gram", src))
+	})
+	if diags.HasErrors() || len(doc.Lowered) == 0 {
+		b.Fatalf("generated document has errors: %v", diags[:min(3, len(diags))])
+	}
+	doc = nil
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Parse(diag.NewFile("bench.gram", src))
+	}
+	b.ReportMetric(float64(peak)/float64(len(src)), "peak-heap/input")
+}
+
+// BenchmarkParseAgentFile5000 parses a 5,000-line agent file, as an editor does
+// on every change.
+func BenchmarkParseAgentFile5000(b *testing.B) {
+	src := []byte(gramgen.AgentFile(5000))
+	b.ReportMetric(float64(len(src)), "file-bytes")
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_, diags := Parse(diag.NewFile("agents.gram", src))
+		if diags.HasErrors() {
+			b.Fatal(diags[0].Message)
+		}
+	}
+}
