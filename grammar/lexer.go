@@ -25,21 +25,21 @@ import (
 // Token types produced by [Lex]. Punctuation and arrow halves are all of type
 // Punct and are told apart by their text.
 const (
-	EOF           lexer.TokenType = lexer.EOF
-	Error         lexer.TokenType = iota + 1 // a lexical error; see the lexer's diagnostics
-	Symbol                                   // [a-zA-Z_][0-9a-zA-Z_.\-@]*
-	Integer                                  // -?(0|[1-9][0-9]*)
-	Decimal                                  // -?(0|[1-9][0-9]*)\.[0-9]+
-	Hex                                      // 0x[0-9a-fA-F]+
-	Octal                                    // 0[0-7]+
-	Measurement                              // -?(0|[1-9][0-9]*)[a-zA-Z]+
-	Bool                                     // true, false
-	String                                   // '...' or "..."
-	Backtick                                 // `...` on one line
-	Fenced                                   // ``` NEWLINE text ```
-	Tagged                                   // symbol`text`
-	TaggedFenced                             // ```symbol NEWLINE text ```
-	Punct                                    // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
+	EOF          lexer.TokenType = lexer.EOF
+	Error        lexer.TokenType = iota + 1 // a lexical error; see the lexer's diagnostics
+	Symbol                                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
+	Integer                                 // -?(0|[1-9][0-9]*)
+	Decimal                                 // -?(0|[1-9][0-9]*)\.[0-9]+
+	Hex                                     // 0x[0-9a-fA-F]+
+	Octal                                   // 0[0-7]+
+	Measurement                             // -?(0|[1-9][0-9]*)[a-zA-Z]+
+	Bool                                    // true, false
+	String                                  // '...' or "..."
+	Backtick                                // `...` on one line
+	Fenced                                  // ``` NEWLINE text ```
+	Tagged                                  // symbol`text`
+	TaggedFenced                            // ```symbol NEWLINE text ```
+	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
 )
 
 var symbols = map[string]lexer.TokenType{
