@@ -19,6 +19,13 @@ import (
 	"unicode/utf8"
 )
 
+// maxExcerpt is the longest source line, in bytes, shown whole; a longer one is
+// shown as a window of excerptContext bytes on either side of the span.
+const (
+	maxExcerpt     = 200
+	excerptContext = 60
+)
+
 // tabWidth is the number of spaces a tab expands to in source excerpts.
 const tabWidth = 4
 
@@ -185,8 +192,27 @@ func (p *textPrinter) excerpt(s Span, col string) {
 	lineStart, lineEnd := f.lines[line0], f.lineEnd(line0)
 	end = min(end, lineEnd)
 
+	// A long line is shown as a window around the span.
 	var src strings.Builder
 	pad, width := 0, 0
+	suffix := false
+	if lineEnd-lineStart > maxExcerpt {
+		from := max(lineStart, start-excerptContext)
+		for from > lineStart && !utf8.RuneStart(f.Text[from]) {
+			from--
+		}
+		to := min(lineEnd, max(end, start+1)+excerptContext)
+		for to < lineEnd && !utf8.RuneStart(f.Text[to]) {
+			to++
+		}
+		if from > lineStart {
+			src.WriteString("…")
+			pad++
+		}
+		suffix = to < lineEnd
+		lineStart, lineEnd = from, to
+		end = min(end, lineEnd)
+	}
 	for off := lineStart; off < lineEnd; {
 		r, size := utf8.DecodeRune(f.Text[off:lineEnd])
 		cells := 1
@@ -205,6 +231,9 @@ func (p *textPrinter) excerpt(s Span, col string) {
 		off += size
 	}
 	width = max(width, 1)
+	if suffix {
+		src.WriteString("…")
+	}
 
 	num := strconv.Itoa(line0 + 1)
 	gutter := strings.Repeat(" ", len(num))

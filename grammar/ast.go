@@ -34,8 +34,8 @@ func posSpan(start, end lexer.Position) diag.Span {
 // recovery and lets independent units be parsed concurrently.
 type Unit struct {
 	Pos, EndPos lexer.Position
-	Header      *Record     `  @@`
-	Pattern     *TopPattern `| @@`
+	Header      *Record     `parser:"  @@"`
+	Pattern     *TopPattern `parser:"| @@"`
 }
 
 // Span returns the unit's byte span.
@@ -45,9 +45,9 @@ func (u *Unit) Span() diag.Span { return posSpan(u.Pos, u.EndPos) }
 // preceded by annotations.
 type TopPattern struct {
 	Pos, EndPos lexer.Position
-	Annotations *Annotations    `@@?`
-	Subject     *SubjectPattern `( @@`
-	Path        *Path           `| @@ )`
+	Annotations *Annotations    `parser:"@@?"`
+	Subject     *SubjectPattern `parser:"( @@"`
+	Path        *Path           `parser:"| @@ )"`
 }
 
 // Span returns the pattern's byte span, annotations included.
@@ -57,8 +57,8 @@ func (p *TopPattern) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
 // property annotations (`@k(v)`); at least one is present.
 type Annotations struct {
 	Pos, EndPos lexer.Position
-	Identified  *IdentifiedAnnotation `( @@`
-	Properties  []*PropertyAnnotation `  @@* | @@+ )`
+	Identified  *IdentifiedAnnotation `parser:"( @@"`
+	Properties  []*PropertyAnnotation `parser:"  @@* | @@+ )"`
 }
 
 // Span returns the annotations' byte span.
@@ -68,7 +68,7 @@ func (a *Annotations) Span() diag.Span { return posSpan(a.Pos, a.EndPos) }
 // subject without a record (checked after parsing).
 type IdentifiedAnnotation struct {
 	Pos, EndPos lexer.Position
-	Subject     *Subject `"@@" @@`
+	Subject     *Subject `parser:"\"@@\" @@"`
 }
 
 // Span returns the annotation's byte span.
@@ -77,8 +77,8 @@ func (a *IdentifiedAnnotation) Span() diag.Span { return posSpan(a.Pos, a.EndPos
 // PropertyAnnotation is `@key(value)`.
 type PropertyAnnotation struct {
 	Pos, EndPos lexer.Position
-	Key         *Name  `"@" @@`
-	Value       *Value `"(" @@ ")"`
+	Key         *Name  `parser:"\"@\" @@"`
+	Value       *Value `parser:"\"(\" @@ \")\""`
 }
 
 // Span returns the annotation's byte span.
@@ -87,9 +87,9 @@ func (a *PropertyAnnotation) Span() diag.Span { return posSpan(a.Pos, a.EndPos) 
 // SubjectPattern is `[ subject | element, ... ]`.
 type SubjectPattern struct {
 	Pos, EndPos lexer.Position
-	Subject     *Subject   `"[" @@?`
-	Bar         bool       `( @"|"`
-	Elements    []*Element `  @@ ( "," @@ )* )? "]"`
+	Subject     *Subject   `parser:"\"[\" @@?"`
+	Bar         bool       `parser:"( @\"|\""`
+	Elements    []*Element `parser:"  @@ ( \",\" @@ )* )? \"]\""`
 }
 
 // Span returns the pattern's byte span, brackets included.
@@ -99,9 +99,9 @@ func (p *SubjectPattern) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
 // or a bare identifier (a reference).
 type Element struct {
 	Pos, EndPos lexer.Position
-	Subject     *SubjectPattern `  @@`
-	Path        *Path           `| @@`
-	Ref         *Ref            `| @@`
+	Subject     *SubjectPattern `parser:"  @@"`
+	Path        *Path           `parser:"| @@"`
+	Ref         *Ref            `parser:"| @@"`
 }
 
 // Span returns the element's byte span.
@@ -111,9 +111,9 @@ func (e *Element) Span() diag.Span { return posSpan(e.Pos, e.EndPos) }
 // (right-recursive, as the reference grammar's relationship_pattern).
 type Path struct {
 	Pos, EndPos lexer.Position
-	Left        *NodePattern `@@`
-	Arrow       *Arrow       `( @@`
-	Right       *Path        `  @@ )?`
+	Left        *NodePattern `parser:"@@"`
+	Arrow       *Arrow       `parser:"( @@"`
+	Right       *Path        `parser:"  @@ )?"`
 }
 
 // Span returns the path's byte span.
@@ -122,7 +122,7 @@ func (p *Path) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
 // NodePattern is `( subject )`.
 type NodePattern struct {
 	Pos, EndPos lexer.Position
-	Subject     *Subject `"(" @@? ")"`
+	Subject     *Subject `parser:"\"(\" @@? \")\""`
 }
 
 // Span returns the node's byte span, parentheses included.
