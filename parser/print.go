@@ -42,8 +42,10 @@ func indent(b *bytes.Buffer, depth int) {
 	}
 }
 
+// writeString writes s as a JSON string. Invalid UTF-8 is replaced by U+FFFD
+// first, so the output does not depend on whether the replacement was already made.
 func writeString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s)
+	enc, _ := json.Marshal(strings.ToValidUTF8(s, "\uFFFD"))
 	b.Write(enc)
 }
 
