@@ -2,6 +2,8 @@
 // compiles .gram agent files.
 //
 //	gramc parse [--format sexp|json|gram] FILE...|-
+//	gramc check [--format text|json|sarif] [--strict] PATH...|-
+//	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors.
@@ -42,6 +44,8 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"parse", "parse gram files and print their syntax tree or patterns", runParse},
+		{"check", "check gram agent files and report their diagnostics", runCheck},
+		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
 	}
 }
 

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] PATH...|-
+
+Checks gram agent files: their syntax, gram-level problems (duplicate
+definitions, undefined references, ...) and the agent language (agents, tools,
+signatures, records, types). A directory is searched recursively for *.gram
+files (skipping hidden directories); - reads standard input. Files are checked
+concurrently; they are reported in the order given, a directory's files in
+path order. Diagnostics go to standard output:
+
+  text   diagnostics with the source line (the default); a summary goes to
+         standard error
+  json   one JSON report listing every file and its diagnostics
+  sarif  SARIF 2.1.0, for code-scanning UIs
+
+Warnings (unknown-property, unused-tool, ...) do not fail the check unless
+--strict is given. Exit codes: 0 clean, 1 errors (or warnings with --strict),
+2 usage or I/O errors.
+
+Flags:
+`
+
+// checkInput is one file to check: a path, or standard input's contents.
+type checkInput struct {
+	path  string
+	stdin []byte
+	isStd bool
+}
+
+// checkResult is what checking one input gives.
+type checkResult struct {
+	file  *diag.File
+	diags diag.List
+	err   error
+}
+
+func runCheck(e *env, args []string) int {
+	fs := newFlags(e, "check", checkHelp)
+	format := fs.String("format", "text", "output format: text, json or sarif")
+	strict := fs.Bool("strict", false, "fail on warnings too")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	switch *format {
+	case "text", "json", "sarif":
+	default:
+		fmt.Fprintf(e.stderr, "gramc check: unknown format %q (want text, json or sarif)\n", *format)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "gramc check: no input (give files, directories, or - for standard input)")
+		return exitUsage
+	}
+	code := exitOK
+	inputs, ioErr := collectInputs(e, fs.Args())
+	if ioErr {
+		code = exitUsage
+	}
+	results := checkAll(inputs)
+
+	var reports []diag.FileReport
+	var errs, warns, dirty int
+	for _, r := range results {
+		if r.err != nil {
+			fmt.Fprintf(e.stderr, "gramc check: %v\n", r.err)
+			code = exitUsage
+			continue
+		}
+		reports = append(reports, diag.FileReport{File: r.file, Diagnostics: r.diags})
+		errs += r.diags.Count(diag.Error)
+		warns += r.diags.Count(diag.Warning)
+		if len(r.diags) > 0 {
+			dirty++
+		}
+	}
+	var err error
+	switch *format {
+	case "text":
+		color := diag.UseColor(e.stdout)
+		for _, r := range reports {
+			if len(r.Diagnostics) > 0 {
+				if err = diag.WriteText(e.stdout, r.File, r.Diagnostics, color); err != nil {
+					break
+				}
+			}
+		}
+		if errs+warns > 0 {
+			fmt.Fprintf(e.stderr, "gramc check: %s and %s in %d of %s\n",
+				plural(errs, "error"), plural(warns, "warning"), dirty, plural(len(reports), "file"))
+		}
+	case "json":
+		err = diag.WriteJSON(e.stdout, "gramc/"+Version, reports)
+	case "sarif":
+		err = writeSARIF(e.stdout, reports)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc check: writing output: %v\n", err)
+		return exitUsage
+	}
+	if code == exitOK && (errs > 0 || *strict && warns > 0) {
+		code = exitError
+	}
+	return code
+}
+
+// plural returns "1 error", "2 errors".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// collectInputs expands the arguments into inputs: files as given,
+// directories walked for *.gram files in path order, - as standard input.
+// Paths are cleaned and listed once. It reports whether an argument could
+// not be read.
+func collectInputs(e *env, args []string) ([]checkInput, bool) {
+	var inputs []checkInput
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			inputs = append(inputs, checkInput{path: p})
+		}
+	}
+	bad := false
+	stdinRead := false
+	for _, arg := range args {
+		if arg == "-" {
+			if stdinRead {
+				continue
+			}
+			stdinRead = true
+			b, err := io.ReadAll(e.stdin)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "gramc check: reading standard input: %v\n", err)
+				bad = true
+				continue
+			}
+			inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
+			continue
+		}
+		p := filepath.Clean(arg)
+		info, err := os.Stat(p)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gramc check: %v\n", err)
+			bad = true
+			continue
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(d.Name(), ".gram") {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gramc check: %v\n", err)
+			bad = true
+		}
+	}
+	return inputs, bad
+}
+
+// checkAll checks the inputs on all cores; results are in input order.
+func checkAll(inputs []checkInput) []checkResult {
+	results := make([]checkResult, len(inputs))
+	workers := min(runtime.GOMAXPROCS(0), len(inputs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = checkOne(inputs[i])
+			}
+		}()
+	}
+	for i := range inputs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// checkOne reads, parses and compiles one input.
+func checkOne(in checkInput) checkResult {
+	var f *diag.File
+	if in.isStd {
+		f = diag.NewFile(in.path, in.stdin)
+	} else {
+		b, err := os.ReadFile(in.path)
+		if err != nil {
+			return checkResult{err: err}
+		}
+		f = diag.NewFile(in.path, b)
+	}
+	return checkResult{file: f, diags: checkFile(f)}
+}
+
+// checkFile returns all diagnostics of a file: the parser's and the
+// compiler's, merged and sorted.
+func checkFile(f *diag.File) diag.List {
+	doc, parsed := parser.Parse(f)
+	_, compiled := schema.Compile(doc)
+	return schema.Merge(parsed, compiled)
+}

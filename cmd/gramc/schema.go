@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
+
+Prints the JSON Schemas of the tools of a gram agent file: by default every
+tool of the file (those of all agents and the standalone ones), with --agent
+the tools of one agent, with --tool one tool.
+
+  openai      the "tools" array of an OpenAI chat completion request (default)
+  mcp         an array of Model Context Protocol tool definitions (name,
+              description, inputSchema, outputSchema)
+  jsonschema  an array of draft 2020-12 schemas of each tool's arguments, or
+              just the one schema with --tool
+
+--strict writes OpenAI's strict variant: every property required, optional
+ones nullable, and "strict": true on OpenAI tools. Injected parameters are
+never included. A file with errors prints its diagnostics on standard error
+and no schemas. Exit codes: 0 success, 1 errors in the file, 2 usage or I/O
+errors (including an unknown agent or tool).
+
+Flags:
+`
+
+func runSchema(e *env, args []string) int {
+	fs := newFlags(e, "schema", schemaHelp)
+	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp or jsonschema")
+	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
+	agentName := fs.String("agent", "", "print only the tools of this agent")
+	toolName := fs.String("tool", "", "print only this tool")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	var names []string
+	for _, f := range schema.Formats {
+		names = append(names, string(f))
+	}
+	if !slices.Contains(names, *format) {
+		fmt.Fprintf(e.stderr, "gramc schema: unknown format %q (want %s)\n", *format, strings.Join(names, ", "))
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "gramc schema: give exactly one file (or - for standard input)")
+		return exitUsage
+	}
+	f, err := readInput(e, fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc schema: %v\n", err)
+		return exitUsage
+	}
+	doc, parsed := parser.Parse(f)
+	prog, compiled := schema.Compile(doc)
+	diags := schema.Merge(parsed, compiled)
+	if len(diags) > 0 {
+		writeDiags(e, f, diags)
+	}
+	if diags.HasErrors() {
+		return exitError
+	}
+
+	tools := prog.Tools
+	scope := "the file"
+	if *agentName != "" {
+		a := prog.Agent(*agentName)
+		if a == nil {
+			var agents []string
+			for _, a := range prog.Agents {
+				agents = append(agents, a.Name)
+			}
+			fmt.Fprintf(e.stderr, "gramc schema: no agent %q in %s; %s\n", *agentName, f.Path, available("agents", agents))
+			return exitUsage
+		}
+		tools = a.Tools
+		scope = "agent " + a.Name
+	}
+	if *toolName != "" {
+		var found *schema.Tool
+		var all []string
+		for _, t := range tools {
+			all = append(all, t.Name)
+			if t.Name == *toolName && found == nil {
+				found = t
+			}
+		}
+		if found == nil {
+			fmt.Fprintf(e.stderr, "gramc schema: no tool %q in %s; %s\n", *toolName, scope, available("tools", all))
+			return exitUsage
+		}
+		tools = []*schema.Tool{found}
+	}
+
+	var out any = schema.Emit(schema.Format(*format), tools, *strict)
+	if *toolName != "" && schema.Format(*format) == schema.FormatJSONSchema {
+		out = out.([]schema.Object)[0]
+	}
+	b, err := schema.MarshalIndent(out)
+	if err == nil {
+		_, err = e.stdout.Write(b)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc schema: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// available lists names for an error message: "the agents are: a, b".
+func available(what string, names []string) string {
+	if len(names) == 0 {
+		return "there are no " + what
+	}
+	return "the " + what + " are: " + strings.Join(names, ", ")
+}

@@ -1,0 +1,128 @@
+// The catalogue of diagnostic codes the compiler reports, and the merging of
+// parser and compiler diagnostics.
+
+package schema
+
+import (
+	"github.com/gramlang/gram/diag"
+)
+
+// Diagnostic codes reported by [Compile]. Codes are stable: they may be added
+// to, never renamed.
+const (
+	CodeMissingInstruction   = "missing-instruction"
+	CodeMissingModel         = "missing-model"
+	CodeInvalidModel         = "invalid-model"
+	CodeUnknownProvider      = "unknown-provider"
+	CodeUnknownProperty      = "unknown-property"
+	CodeInvalidPropertyValue = "invalid-property-value"
+	CodeInapplicableProperty = "inapplicable-property"
+	CodeMissingName          = "missing-name"
+	CodeConflictingLabels    = "conflicting-labels"
+	CodeInvalidAgentElement  = "invalid-agent-element"
+	CodeInvalidToolName      = "invalid-tool-name"
+	CodeDuplicateTool        = "duplicate-tool"
+	CodeMissingDescription   = "missing-description"
+	CodeMissingSignature     = "missing-signature"
+	CodeInvalidSignature     = "invalid-signature"
+	CodeReversedArrow        = "reversed-arrow"
+	CodeMissingReturnType    = "missing-return-type"
+	CodeUnnamedParameter     = "unnamed-parameter"
+	CodeMissingType          = "missing-type"
+	CodeMultipleTypes        = "multiple-types"
+	CodeUnknownType          = "unknown-type"
+	CodeDuplicateParameter   = "duplicate-parameter"
+	CodeDefaultTypeMismatch  = "default-type-mismatch"
+	CodeEnumTypeMismatch     = "enum-type-mismatch"
+	CodeInvalidDefault       = "invalid-default"
+	CodeInvalidRecordName    = "invalid-record-name"
+	CodeInvalidRecordField   = "invalid-record-field"
+	CodeDuplicateField       = "duplicate-field"
+	CodeRecordCycle          = "record-cycle"
+	CodeUnusedTool           = "unused-tool"
+)
+
+// CodeInfo describes a diagnostic code.
+type CodeInfo struct {
+	Code     string
+	Severity diag.Severity
+	// Summary says in a few words what the code is about.
+	Summary string
+}
+
+// Codes lists every code [Compile] reports, with its severity and a summary.
+var Codes = []CodeInfo{
+	{CodeMissingInstruction, diag.Error, "An agent needs a non-empty instruction (its system prompt)."},
+	{CodeMissingModel, diag.Error, "An agent needs a model, written \"Provider/model-id\"."},
+	{CodeInvalidModel, diag.Error, "A model is written \"Provider/model-id\"."},
+	{CodeUnknownProvider, diag.Error, "The model's provider is not OpenAI, Ollama or OpenAICompatible."},
+	{CodeUnknownProperty, diag.Warning, "A property that the agent language does not know; it is ignored."},
+	{CodeInvalidPropertyValue, diag.Error, "A property's value has the wrong type or is out of range."},
+	{CodeInapplicableProperty, diag.Warning, "A property that does not apply to this type or place; it is ignored."},
+	{CodeMissingName, diag.Error, "An agent or record needs a name."},
+	{CodeConflictingLabels, diag.Error, "A pattern can be only one of Agent, Tool and Record."},
+	{CodeInvalidAgentElement, diag.Error, "An agent's elements must be tools: inline Tool patterns or references to them."},
+	{CodeInvalidToolName, diag.Error, "A tool name must match ^[a-zA-Z0-9_-]{1,64}$."},
+	{CodeDuplicateTool, diag.Error, "A tool name is used twice in an agent or defined twice in a file."},
+	{CodeMissingDescription, diag.Error, "A tool needs a non-empty description."},
+	{CodeMissingSignature, diag.Error, "A tool needs a signature, such as (name::String)==>(::String)."},
+	{CodeInvalidSignature, diag.Error, "A tool has exactly one element, its signature path."},
+	{CodeReversedArrow, diag.Error, "Every arrow of a signature points right."},
+	{CodeMissingReturnType, diag.Error, "The last node of a signature is the return type, such as (::String)."},
+	{CodeUnnamedParameter, diag.Error, "A parameter needs a name."},
+	{CodeMissingType, diag.Error, "A parameter or field needs a type label."},
+	{CodeMultipleTypes, diag.Error, "A parameter or field has exactly one type label."},
+	{CodeUnknownType, diag.Error, "A type that is neither built in nor a record of the file."},
+	{CodeDuplicateParameter, diag.Error, "Two parameters of a tool have the same name."},
+	{CodeDefaultTypeMismatch, diag.Error, "A default value does not match the parameter's type."},
+	{CodeEnumTypeMismatch, diag.Error, "An enum member does not match the parameter's type."},
+	{CodeInvalidDefault, diag.Error, "A default value is not one of the enum's members."},
+	{CodeInvalidRecordName, diag.Error, "A record cannot be named like a built-in type."},
+	{CodeInvalidRecordField, diag.Error, "A record's elements must be field nodes, such as (id::Integer)."},
+	{CodeDuplicateField, diag.Error, "Two fields of a record have the same name."},
+	{CodeRecordCycle, diag.Error, "A record contains itself, directly or through other records."},
+	{CodeUnusedTool, diag.Warning, "A top-level tool that no agent uses."},
+}
+
+// CodeSummary returns the summary of a code from [Codes], or "".
+func CodeSummary(code string) string {
+	for _, c := range Codes {
+		if c.Code == code {
+			return c.Summary
+		}
+	}
+	return ""
+}
+
+// supersedes maps a compiler code to the parser code it replaces at the same
+// span: the compiler's diagnostic says the same thing in the agent language's
+// terms.
+var supersedes = map[string]string{
+	CodeDuplicateParameter: "duplicate-definition",
+	CodeDuplicateField:     "duplicate-definition",
+	CodeDuplicateTool:      "duplicate-definition",
+}
+
+// Merge returns the parser's and the compiler's diagnostics of one file as
+// one sorted list without duplicates. A parser diagnostic that a more specific
+// compiler diagnostic at the same span replaces (a duplicate-definition of a
+// parameter is a duplicate-parameter) is dropped.
+func Merge(parsed, compiled diag.List) diag.List {
+	drop := map[diag.Span]map[string]bool{}
+	for _, d := range compiled {
+		if old, ok := supersedes[d.Code]; ok {
+			if drop[d.Span] == nil {
+				drop[d.Span] = map[string]bool{}
+			}
+			drop[d.Span][old] = true
+		}
+	}
+	out := make(diag.List, 0, len(parsed)+len(compiled))
+	for _, d := range parsed {
+		if !drop[d.Span][d.Code] {
+			out = append(out, d)
+		}
+	}
+	out = append(out, compiled...)
+	return out.Dedup()
+}

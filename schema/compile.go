@@ -1,0 +1,536 @@
+// The compiler's driver: finding the Agent, Tool and Record declarations of a
+// document, compiling them in dependency order (records, then top-level
+// tools, then agents with their inline tools), and the file-wide checks
+// (record cycles, duplicate and unused tools).
+
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// The labels that give a pattern meaning in the agent language.
+const (
+	AgentLabel  = "Agent"
+	ToolLabel   = "Tool"
+	RecordLabel = "Record"
+)
+
+// The known properties of each kind of declaration, in the order they are
+// suggested.
+var (
+	agentProps  = []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls"}
+	toolProps   = []string{"description"}
+	recordProps = []string{"description"}
+	returnProps = []string{"description", "items"}
+)
+
+// ValidToolName reports whether name follows the rule for tool names,
+// ^[a-zA-Z0-9_-]{1,64}$.
+func ValidToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if !(ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+type compiler struct {
+	doc   *parser.Document
+	prog  *Program
+	diags diag.List
+	// records maps record names to records (the first of a name).
+	records map[string]*Record
+	// tools maps tool patterns to their compiled tools.
+	tools map[*parser.Pattern]*Tool
+	// used marks the tools that an agent lists.
+	used map[*Tool]bool
+}
+
+// decl is a top-level declaration.
+type decl struct {
+	p     *parser.Pattern
+	s     *grammar.Subject // nil for an anonymous pattern
+	label string
+}
+
+// Compile compiles a parsed document. It returns the program, partial when
+// there are errors, and the compiler's diagnostics, sorted; the parser's
+// diagnostics are not included (see [Merge]). Patterns whose labels include
+// none of Agent, Tool and Record are plain gram and are not looked at.
+func Compile(doc *parser.Document) (*Program, diag.List) {
+	c := &compiler{
+		doc:     doc,
+		prog:    &Program{File: doc.File},
+		records: map[string]*Record{},
+		tools:   map[*parser.Pattern]*Tool{},
+		used:    map[*Tool]bool{},
+	}
+	var decls []decl
+	for _, p := range doc.Lowered {
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
+		}
+		if d, ok := c.declOf(p); ok {
+			decls = append(decls, d)
+		}
+	}
+	// Records first: parameter types refer to them.
+	var recs []*Record
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			recs = append(recs, c.declareRecord(d))
+		}
+	}
+	i := 0
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.recordFields(recs[i], d)
+			i++
+		}
+	}
+	c.checkCycles()
+	for _, d := range decls {
+		if d.label == ToolLabel {
+			t := c.tool(d, true)
+			c.tools[d.p] = t
+		}
+	}
+	agents := 0
+	for _, d := range decls {
+		if d.label == AgentLabel {
+			c.agent(d)
+			agents++
+		}
+	}
+	c.fileChecks(agents > 0)
+	return c.prog, c.diags.Sorted()
+}
+
+// subjectOf returns the syntax of a group's or node's subject, or nil.
+func subjectOf(p *parser.Pattern) *grammar.Subject {
+	switch s := p.Syntax.(type) {
+	case *grammar.SubjectPattern:
+		return s.Subject
+	case *grammar.NodePattern:
+		return s.Subject
+	}
+	return nil
+}
+
+// declOf tells whether a pattern is a declaration of the agent language and
+// which, reporting conflicting labels.
+func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
+	if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
+		return decl{}, false
+	}
+	var found []string
+	for _, l := range p.Subject.Labels {
+		if l == AgentLabel || l == ToolLabel || l == RecordLabel {
+			found = append(found, l)
+		}
+	}
+	if len(found) == 0 {
+		return decl{}, false
+	}
+	s := subjectOf(p)
+	if len(found) > 1 {
+		d := diag.Errorf(CodeConflictingLabels, s.LabelsSpan(), "a pattern cannot be both %s and %s", found[0], found[1])
+		d.Detail = "keep one of the labels " + strings.Join(found, ", ") + "; it is read as " + found[0] + " for now"
+		c.diags.Add(d)
+	}
+	return decl{p: p, s: s, label: found[0]}, true
+}
+
+// headSpan is where a diagnostic about a declaration as a whole goes: its
+// name, else its labels, else the pattern.
+func headSpan(d decl) diag.Span {
+	if d.p.IdentSpan.Len() > 0 {
+		return d.p.IdentSpan
+	}
+	if d.s != nil && len(d.s.Labels) > 0 {
+		return d.s.LabelsSpan()
+	}
+	return d.p.Span
+}
+
+// elements returns the syntax of a group's elements (none for a node).
+func elements(p *parser.Pattern) []*grammar.Element {
+	if sp, ok := p.Syntax.(*grammar.SubjectPattern); ok {
+		return sp.Elements
+	}
+	return nil
+}
+
+// agent compiles an agent declaration and adds it to the program.
+func (c *compiler) agent(d decl) {
+	p := d.p
+	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
+	c.prog.Agents = append(c.prog.Agents, a)
+	if a.Name == "" {
+		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
+		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"
+		c.diags.Add(dg)
+	}
+	where := "an agent"
+	var hasModel, hasInstruction bool
+	for i := range p.Subject.Properties {
+		pr := &p.Subject.Properties[i]
+		switch pr.Key {
+		case "description":
+			a.Description, _ = c.str(pr)
+		case "instruction":
+			hasInstruction = true
+			if s, ok := c.str(pr); ok {
+				a.Instruction = s
+				if strings.TrimSpace(s) == "" {
+					dg := diag.Errorf(CodeMissingInstruction, pr.Value.Span(), "the instruction of agent %s is empty", a.Name)
+					dg.Detail = "write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""
+					c.diags.Add(dg)
+				}
+			}
+		case "model":
+			hasModel = true
+			c.model(a, pr)
+		case "maxIterations":
+			if n, ok := c.integer(pr, 1, 10); ok {
+				a.Settings.MaxIterations = n
+			}
+		case "temperature":
+			if f, ok := c.number(pr, 0, 2); ok {
+				a.Settings.Temperature = &f
+			}
+		case "maxTokens":
+			if n, ok := c.integer(pr, 1, 1024); ok {
+				a.Settings.MaxTokens = n
+			}
+		case "timeout":
+			if t, ok := c.duration(pr); ok {
+				a.Settings.Timeout = t
+			}
+		case "parallelToolCalls":
+			if b, ok := c.boolean(pr); ok {
+				a.Settings.ParallelToolCalls = b
+			}
+		default:
+			c.unknownProp(pr, where, agentProps)
+		}
+	}
+	if !hasInstruction {
+		dg := diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", a.Name)
+		dg.Detail = "add the system prompt to its record: {instruction: \"You are a helpful assistant.\", ...}"
+		c.diags.Add(dg)
+	}
+	if !hasModel {
+		dg := diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", a.Name)
+		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
+		c.diags.Add(dg)
+	}
+	seen := map[string]*Tool{}
+	seenSpan := map[string]diag.Span{}
+	for _, e := range p.Elements {
+		var t *Tool
+		switch {
+		case e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel):
+			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
+				t = c.tool(ed, false)
+				c.tools[e] = t
+			} else {
+				c.notATool(e, ed.label)
+				continue
+			}
+		case e.Kind == parser.ReferenceKind:
+			if e.Def == nil {
+				continue // undefined: reported by the parser
+			}
+			t = c.tools[e.Def]
+			if t == nil {
+				dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s is not a tool", e.Subject.Identity)
+				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
+				dg.Related = []diag.Related{{Span: e.Def.IdentSpan, Message: "definition of " + e.Subject.Identity}}
+				c.diags.Add(dg)
+				continue
+			}
+		default:
+			label := ""
+			if ed, ok := c.declOf(e); ok {
+				label = ed.label
+			}
+			c.notATool(e, label)
+			continue
+		}
+		c.used[t] = true
+		span := e.IdentSpan
+		if span.Len() == 0 {
+			span = e.Span
+		}
+		if first, dup := seen[t.Name]; dup && t.Name != "" {
+			if first == t {
+				dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", a.Name, t.Name)
+				dg.Detail = "tool names are unique within an agent: remove this one"
+				dg.Related = []diag.Related{{Span: seenSpan[t.Name], Message: "first use of " + t.Name}}
+				c.diags.Add(dg)
+			} // two definitions of one name are reported by fileChecks
+			continue
+		}
+		seen[t.Name], seenSpan[t.Name] = t, span
+		a.Tools = append(a.Tools, t)
+	}
+}
+
+// notATool reports an agent element that is not a tool.
+func (c *compiler) notATool(e *parser.Pattern, label string) {
+	var dg diag.Diagnostic
+	switch {
+	case label == AgentLabel:
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain another agent")
+		dg.Detail = "define each agent at the top level of the file"
+	case label == RecordLabel:
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a record")
+		dg.Detail = "define the record at the top level of the file, where every tool can use it"
+	case label == ToolLabel:
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an inline tool is written in brackets")
+		dg.Detail = "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"
+	default:
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent's elements must be tools")
+		dg.Detail = "write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"
+	}
+	c.diags.Add(dg)
+}
+
+// model decodes an agent's model, "Provider/model-id".
+func (c *compiler) model(a *Agent, pr *parser.Property) {
+	s, ok := c.str(pr)
+	if !ok {
+		return
+	}
+	a.Model.Span = pr.Value.Span()
+	i := strings.IndexByte(s, '/')
+	if i <= 0 || i == len(s)-1 {
+		dg := diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s)
+		dg.Detail = "write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama and OpenAICompatible"
+		c.diags.Add(dg)
+		return
+	}
+	prov, id := s[:i], s[i+1:]
+	a.Model.Provider, a.Model.ID = Provider(prov), id
+	for _, p := range Providers {
+		if string(p) == prov {
+			return
+		}
+	}
+	span := stringSpan(pr.Value, 0, i)
+	dg := diag.Errorf(CodeUnknownProvider, span, "unknown model provider %q", prov)
+	names := make([]string, len(Providers))
+	for i, p := range Providers {
+		names[i] = string(p)
+	}
+	if sug := parser.Closest(prov, names); sug != "" && span != pr.Value.Span() {
+		suggestFix(&dg, sug, span)
+		dg.Detail += " The providers are " + strings.Join(names, ", ")
+	} else {
+		dg.Detail = "the providers are " + strings.Join(names, ", ") + ", e.g. model: \"OpenAI/gpt-4o-mini\""
+	}
+	c.diags.Add(dg)
+}
+
+// tool compiles a tool declaration and adds it to the program.
+func (c *compiler) tool(d decl, top bool) *Tool {
+	p := d.p
+	t := &Tool{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, TopLevel: top, Props: props(&p.Subject)}
+	c.prog.Tools = append(c.prog.Tools, t)
+	if !ValidToolName(t.Name) {
+		var dg diag.Diagnostic
+		if t.Name == "" {
+			dg = diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name")
+			dg.Detail = "name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name"
+		} else {
+			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan, "invalid tool name %q", t.Name)
+			dg.Detail = "a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
+			if fixed := fixToolName(t.Name); fixed != "" {
+				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan, NewText: fixed}}}}
+			}
+		}
+		c.diags.Add(dg)
+	}
+	hasDesc := false
+	for i := range p.Subject.Properties {
+		pr := &p.Subject.Properties[i]
+		switch pr.Key {
+		case "description":
+			hasDesc = true
+			if s, ok := c.str(pr); ok {
+				t.Description = s
+				if strings.TrimSpace(s) == "" {
+					dg := diag.Errorf(CodeMissingDescription, pr.Value.Span(), "the description of tool %s is empty", t.Name)
+					dg.Detail = "say what the tool does: the model reads it to decide when to call the tool"
+					c.diags.Add(dg)
+				}
+			}
+		default:
+			c.unknownProp(pr, "a tool", toolProps)
+		}
+	}
+	if !hasDesc {
+		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", t.Name)
+		dg.Detail = "add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool"
+		c.diags.Add(dg)
+	}
+	els := elements(p)
+	if len(els) == 0 {
+		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", t.Name)
+		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
+		c.diags.Add(dg)
+		return t
+	}
+	if len(els) > 1 {
+		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
+			"tool %s has more than one element", t.Name)
+		dg.Detail = "a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)"
+		c.diags.Add(dg)
+	}
+	e := els[0]
+	if e.Path == nil {
+		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", t.Name)
+		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
+		c.diags.Add(dg)
+		return t
+	}
+	t.SignatureSpan = e.Path.Span()
+	c.signature(t, e.Path)
+	return t
+}
+
+// text returns the source text of a span.
+func (c *compiler) text(s diag.Span) string {
+	t := c.doc.File.Text
+	if s.Start < 0 || s.End > len(t) || s.End < s.Start {
+		return ""
+	}
+	return string(t[s.Start:s.End])
+}
+
+// orName returns s, or def when s is empty.
+func orName(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// fixToolName returns name with invalid characters replaced by '_' and cut to
+// 64 bytes, or "" if that does not give a valid name.
+func fixToolName(name string) string {
+	b := []byte(name)
+	for i, ch := range b {
+		if !(ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	if s := string(b); ValidToolName(s) {
+		return s
+	}
+	return ""
+}
+
+// declareRecord creates a record and makes its name a type.
+func (c *compiler) declareRecord(d decl) *Record {
+	p := d.p
+	r := &Record{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Props: props(&p.Subject)}
+	c.prog.Records = append(c.prog.Records, r)
+	switch {
+	case r.Name == "":
+		dg := diag.Errorf(CodeMissingName, headSpan(d), "the record has no name")
+		dg.Detail = "name it before its label: [MyType:Record {...} | (field::String)]; the name is the type"
+		c.diags.Add(dg)
+	case IsBuiltinType(r.Name):
+		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan, "a record cannot be named %s, a built-in type", r.Name)
+		dg.Detail = "give the record another name"
+		c.diags.Add(dg)
+	case c.records[r.Name] == nil:
+		c.records[r.Name] = r
+	}
+	for i := range p.Subject.Properties {
+		pr := &p.Subject.Properties[i]
+		switch pr.Key {
+		case "description":
+			r.Description, _ = c.str(pr)
+		default:
+			c.unknownProp(pr, "a record", recordProps)
+		}
+	}
+	return r
+}
+
+// recordFields compiles a record's fields.
+func (c *compiler) recordFields(r *Record, d decl) {
+	seen := map[string]*Param{}
+	for _, e := range elements(d.p) {
+		if e.Path == nil || e.Path.Arrow != nil {
+			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", orName(r.Name, "the record"))
+			dg.Detail = "write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})"
+			c.diags.Add(dg)
+			continue
+		}
+		f := c.param(e.Path.Left, true)
+		if f == nil {
+			continue
+		}
+		if first := seen[f.Name]; first != nil {
+			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "record %s has two fields named %s", r.Name, f.Name)
+			dg.Detail = "field names are unique within a record: rename or remove one"
+			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
+			c.diags.Add(dg)
+			continue
+		}
+		seen[f.Name] = f
+		r.Fields = append(r.Fields, f)
+	}
+}
+
+// fileChecks reports tools defined twice in the file and, in files with
+// agents, top-level tools no agent uses.
+func (c *compiler) fileChecks(hasAgents bool) {
+	first := map[string]*Tool{}
+	for _, t := range c.prog.Tools {
+		if t.Name == "" {
+			continue
+		}
+		f := first[t.Name]
+		if f == nil {
+			first[t.Name] = t
+			continue
+		}
+		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", t.Name)
+		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
+		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
+		c.diags.Add(dg)
+	}
+	if !hasAgents {
+		return
+	}
+	for _, t := range c.prog.Tools {
+		if t.TopLevel && !c.used[t] {
+			span := t.NameSpan
+			if span.Len() == 0 {
+				span = t.Span
+			}
+			dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", orName(t.Name, "(unnamed)"))
+			dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
+			c.diags.Add(dg)
+		}
+	}
+}

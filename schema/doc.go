@@ -1,0 +1,33 @@
+// Package schema is the compiler of the gram agent language: it gives meaning
+// to the patterns of a parsed gram file labelled Agent, Tool and Record, and
+// turns tool signatures into JSON Schema.
+//
+// # Entry points
+//
+//   - [Compile] turns a [parser.Document] into a [Program] (its agents, tools
+//     and records) and the agent-level diagnostics. It always returns a
+//     program, partial when the file has errors.
+//   - [Merge] combines the parser's diagnostics with the compiler's, dropping
+//     generic ones that a more specific compiler diagnostic replaces.
+//   - [Emit], [OpenAITool], [MCPTool], [JSONSchema] and [ParametersSchema]
+//     write a tool's signature as JSON Schema draft 2020-12, in the shapes the
+//     OpenAI chat completions API, the Model Context Protocol and plain JSON
+//     Schema tools expect. Output is an [Object], a JSON object that keeps its
+//     members in order, so the same file always gives the same bytes.
+//   - [ValidateArgs] checks the arguments a model sends for a tool call
+//     against the tool's schema, applying defaults first; [InjectArgs] adds
+//     the host-supplied (injected) parameters.
+//
+// # The language
+//
+// An agent is a top-level group `[name:Agent {properties} | tools]`; a tool is
+// `[name:Tool {description: "..."} | signature]`, at the top level (and then
+// shared by reference) or inline in an agent; a record is
+// `[Name:Record {description: "..."} | (field::Type {props}), ...]`. A
+// signature is a curried path `(p1::T1)==>(p2::T2)==>(::R)`: every node but
+// the last is a parameter, the last is the return type. Patterns with other
+// labels are plain gram and are left alone.
+//
+// Every element of a [Program] keeps the byte span it came from, so editors
+// can hover and jump on them. Diagnostics use the codes listed in [Codes].
+package schema

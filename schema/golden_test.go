@@ -1,0 +1,199 @@
+package schema
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gramlang/gram/diag"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestGolden compiles every testdata/schema/*.gram file and compares the
+// diagnostics, a summary of the program and the emitted schemas with the
+// .golden file beside it. A first line `// formats: openai mcp jsonschema
+// strict` chooses the schema sections (default: mcp). Run
+// `go test ./schema -update` to rewrite them, then review the diff.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("../testdata/schema/*.gram")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".gram")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, codes := renderGolden(t, filepath.Base(path), string(src))
+			for _, c := range codes {
+				seen[c] = true
+			}
+			golden := strings.TrimSuffix(path, ".gram") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./schema -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
+			}
+		})
+	}
+	// Every code of the catalogue is shown by at least one golden case.
+	for _, c := range Codes {
+		if !seen[c.Code] {
+			t.Errorf("no golden case reports %s", c.Code)
+		}
+	}
+}
+
+func renderGolden(t *testing.T, name, src string) (string, []string) {
+	t.Helper()
+	prog, f, diags := compileSource(t, name, src)
+	var b bytes.Buffer
+	b.WriteString("-- diagnostics --\n")
+	if err := diag.WriteText(&b, f, diags, false); err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, d := range diags {
+		codes = append(codes, d.Code)
+		checkSpan(t, f, d)
+	}
+	b.WriteString("-- program --\n")
+	describe(&b, prog)
+	checkToolSchemas(t, prog)
+	formats := []string{"mcp"}
+	strict := false
+	if first, _, _ := strings.Cut(src, "\n"); strings.HasPrefix(first, "// formats:") {
+		formats = strings.Fields(strings.TrimPrefix(first, "// formats:"))
+		if i := slices.Index(formats, "strict"); i >= 0 {
+			strict = true
+			formats = slices.Delete(formats, i, i+1)
+		}
+	}
+	for _, fm := range formats {
+		for _, s := range []bool{false, true} {
+			if s && !strict {
+				continue
+			}
+			label := fm
+			if s {
+				label += " strict"
+			}
+			fmt.Fprintf(&b, "-- %s --\n", label)
+			out, err := MarshalIndent(Emit(Format(fm), prog.Tools, s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(out)
+		}
+	}
+	return b.String(), codes
+}
+
+// checkSpan checks that a diagnostic's span is inside the file and not
+// empty, and so are its fixes' edits.
+func checkSpan(t *testing.T, f *diag.File, d diag.Diagnostic) {
+	t.Helper()
+	n := len(f.Text)
+	if d.Span.Start < 0 || d.Span.End > n || d.Span.Len() <= 0 {
+		t.Errorf("%s: bad span %v", d.Code, d.Span)
+	}
+	for _, fx := range d.Fixes {
+		for _, e := range fx.Edits {
+			if e.Span.Start < 0 || e.Span.End > n || e.Span.End < e.Span.Start {
+				t.Errorf("%s: bad edit span %v", d.Code, e.Span)
+			}
+		}
+	}
+	if d.Message == "" || d.Detail == "" {
+		t.Errorf("%s: a diagnostic needs a message and a detail saying how to fix it", d.Code)
+	}
+}
+
+// describe writes a readable summary of a program, with the text behind
+// every span, so a golden file shows where each element points.
+func describe(b *bytes.Buffer, p *Program) {
+	text := func(s diag.Span) string {
+		if s.Start < 0 || s.End > len(p.File.Text) || s.End < s.Start {
+			return "<bad span>"
+		}
+		t := string(p.File.Text[s.Start:s.End])
+		if i := strings.IndexByte(t, '\n'); i >= 0 {
+			t = t[:i] + "…"
+		}
+		return strconv.Quote(t)
+	}
+	for _, a := range p.Agents {
+		fmt.Fprintf(b, "agent %s at %s\n", a.Name, text(a.NameSpan))
+		fmt.Fprintf(b, "  model: %s (%s)\n", a.Model, text(a.Model.Span))
+		if a.Description != "" {
+			fmt.Fprintf(b, "  description: %q\n", a.Description)
+		}
+		fmt.Fprintf(b, "  instruction: %q\n", a.Instruction)
+		s := a.Settings
+		fmt.Fprintf(b, "  settings: maxIterations=%d timeout=%s parallelToolCalls=%v", s.MaxIterations, s.Timeout, s.ParallelToolCalls)
+		if s.Temperature != nil {
+			fmt.Fprintf(b, " temperature=%g", *s.Temperature)
+		}
+		if s.MaxTokens != 0 {
+			fmt.Fprintf(b, " maxTokens=%d", s.MaxTokens)
+		}
+		b.WriteString("\n  tools:")
+		for _, t := range a.Tools {
+			b.WriteString(" " + t.Name)
+		}
+		b.WriteString("\n")
+	}
+	for _, t := range p.Tools {
+		where := "inline"
+		if t.TopLevel {
+			where = "top-level"
+		}
+		fmt.Fprintf(b, "tool %s (%s) at %s\n", t.Name, where, text(t.NameSpan))
+		for _, pa := range t.Params {
+			describeParam(b, pa, text)
+		}
+		if t.Returns != nil {
+			fmt.Fprintf(b, "  returns %s at %s\n", t.Returns, text(t.Returns.Span))
+		}
+	}
+	for _, r := range p.Records {
+		fmt.Fprintf(b, "record %s at %s\n", r.Name, text(r.NameSpan))
+		for _, f := range r.Fields {
+			describeParam(b, f, text)
+		}
+	}
+}
+
+func describeParam(b *bytes.Buffer, p *Param, text func(diag.Span) string) {
+	fmt.Fprintf(b, "  %s %s at %s", p.Name, p.Type, text(p.NameSpan))
+	if p.Type.Kind != InvalidType {
+		fmt.Fprintf(b, ", type at %s", text(p.Type.Span))
+	}
+	switch {
+	case p.Injected:
+		b.WriteString(", injected")
+	case !p.Required():
+		b.WriteString(", optional")
+	}
+	b.WriteString("\n")
+}

@@ -1,0 +1,346 @@
+// The compiled model: a Program holds agents, tools and records; a tool's
+// signature is a list of parameters and a return type. Every element records
+// the byte spans it came from.
+
+package schema
+
+import (
+	"time"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// Program is a compiled gram agent file.
+type Program struct {
+	// File is the source.
+	File *diag.File
+	// Agents are the file's agents in source order.
+	Agents []*Agent
+	// Tools are all tool definitions of the file in source order: top-level
+	// tools and tools written inline in an agent. A tool shared by several
+	// agents appears once.
+	Tools []*Tool
+	// Records are the file's record types in source order.
+	Records []*Record
+}
+
+// Agent returns the agent with the given name, or nil.
+func (p *Program) Agent(name string) *Agent {
+	for _, a := range p.Agents {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Tool returns the first tool definition with the given name, or nil.
+func (p *Program) Tool(name string) *Tool {
+	for _, t := range p.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Record returns the record type with the given name, or nil.
+func (p *Program) Record(name string) *Record {
+	for _, r := range p.Records {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Agent is an LLM agent: a model, a system instruction, run settings and the
+// tools it may call.
+type Agent struct {
+	// Name is the agent's identity.
+	Name string
+	// Description is for people (hovers, listings); it is never sent to the
+	// model.
+	Description string
+	// Model is the model that runs the agent.
+	Model Model
+	// Instruction is the system prompt, dedented if it was a fenced string.
+	Instruction string
+	// Settings are the run settings, defaults filled in.
+	Settings Settings
+	// Tools are the agent's tools in the order listed. A tool shared with
+	// other agents is the same *Tool.
+	Tools []*Tool
+	// Span is the whole agent pattern; NameSpan its identity.
+	Span, NameSpan diag.Span
+	// Props are the agent's properties as written.
+	Props []Prop
+}
+
+// Tool returns the agent's tool with the given name, or nil.
+func (a *Agent) Tool(name string) *Tool {
+	for _, t := range a.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Prop is a property as written in the source: its key and where the key and
+// the value are.
+type Prop struct {
+	Key                string
+	KeySpan, ValueSpan diag.Span
+}
+
+// PropSpan returns the span of the property with the given key in props, and
+// whether there is one.
+func PropSpan(props []Prop, key string) (diag.Span, bool) {
+	for _, p := range props {
+		if p.Key == key {
+			return p.KeySpan, true
+		}
+	}
+	return diag.Span{}, false
+}
+
+// Provider names a model provider.
+type Provider string
+
+// The known providers.
+const (
+	// OpenAI is the OpenAI API (key OPENAI_API_KEY, base URL OPENAI_BASE_URL).
+	OpenAI Provider = "OpenAI"
+	// Ollama is a local Ollama server (no key; OLLAMA_HOST, by default
+	// http://localhost:11434/v1).
+	Ollama Provider = "Ollama"
+	// OpenAICompatible is any server speaking the OpenAI API; its base URL
+	// is required at run time.
+	OpenAICompatible Provider = "OpenAICompatible"
+)
+
+// Providers lists the known providers.
+var Providers = []Provider{OpenAI, Ollama, OpenAICompatible}
+
+// Model is an agent's model, written "Provider/model-id".
+type Model struct {
+	// Provider is the provider; it is one of [Providers] when the file
+	// compiled without errors.
+	Provider Provider
+	// ID is the provider's model name, e.g. "gpt-4o-mini".
+	ID string
+	// Span is the model string.
+	Span diag.Span
+}
+
+// String returns "Provider/ID", or "" when the model is not set.
+func (m Model) String() string {
+	if m.Provider == "" && m.ID == "" {
+		return ""
+	}
+	return string(m.Provider) + "/" + m.ID
+}
+
+// Default run settings.
+const (
+	DefaultMaxIterations = 10
+	DefaultTimeout       = 60 * time.Second
+)
+
+// Settings are an agent's run settings.
+type Settings struct {
+	// MaxIterations is the number of LLM calls allowed per user turn (at
+	// least 1; default 10).
+	MaxIterations int
+	// Temperature is passed to the model when set (0..2).
+	Temperature *float64
+	// MaxTokens is passed to the model when non-zero.
+	MaxTokens int
+	// Timeout limits each LLM call (default 60s).
+	Timeout time.Duration
+	// ParallelToolCalls runs the tool calls of one response concurrently
+	// (default true).
+	ParallelToolCalls bool
+}
+
+// DefaultSettings returns the settings of an agent that sets none.
+func DefaultSettings() Settings {
+	return Settings{MaxIterations: DefaultMaxIterations, Timeout: DefaultTimeout, ParallelToolCalls: true}
+}
+
+// Tool is a tool declaration: a name the model calls, a description and a
+// signature. Its implementation is bound at run time, by name.
+type Tool struct {
+	// Name is what the model calls; it matches ^[a-zA-Z0-9_-]{1,64}$ when
+	// the file compiled without errors.
+	Name string
+	// Description tells the model what the tool does.
+	Description string
+	// Params are the parameters in signature order, injected ones included.
+	Params []*Param
+	// Returns is the return type; nil if the signature has none.
+	Returns *Type
+	// ReturnDescription is the description given on the return node, if any.
+	ReturnDescription string
+	// TopLevel is set for a tool defined at the top level of the file (as
+	// opposed to inline in an agent).
+	TopLevel bool
+	// Span is the whole tool pattern, NameSpan its identity and
+	// SignatureSpan the signature path.
+	Span, NameSpan, SignatureSpan diag.Span
+	// ReturnSpan is the return node.
+	ReturnSpan diag.Span
+	// Props are the tool's properties as written.
+	Props []Prop
+
+	validators validators
+}
+
+// Param returns the parameter with the given name, or nil.
+func (t *Tool) Param(name string) *Param {
+	for _, p := range t.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ModelParams returns the parameters the model supplies: all but the
+// injected ones.
+func (t *Tool) ModelParams() []*Param {
+	out := make([]*Param, 0, len(t.Params))
+	for _, p := range t.Params {
+		if !p.Injected {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Param is a tool parameter or a record field.
+type Param struct {
+	// Name is the parameter's identity.
+	Name string
+	// Type is its type; never nil (a missing or unknown type is
+	// [InvalidType]).
+	Type *Type
+	// Description tells the model what to pass.
+	Description string
+	// Default is the default value, as a JSON value (see [Object] for the
+	// forms), when HasDefault is set.
+	Default    any
+	HasDefault bool
+	// Optional is set by `optional: true`.
+	Optional bool
+	// Injected parameters are supplied by the host at run time, never by
+	// the model, and are left out of the schemas sent to models.
+	Injected bool
+	// Enum lists the allowed values as JSON values, if given.
+	Enum []any
+	// Constraints are the validation keywords (minimum, maxLength, ...) in
+	// the order of [ConstraintKeywords], with JSON values.
+	Constraints []Member
+	// Span is the parameter's node, NameSpan its identity.
+	Span, NameSpan diag.Span
+	// Props are the parameter's properties as written.
+	Props []Prop
+}
+
+// Required reports whether the parameter must be given: it has neither a
+// default nor `optional: true`.
+func (p *Param) Required() bool { return !p.HasDefault && !p.Optional }
+
+// Record is a named object type.
+type Record struct {
+	// Name is the type name.
+	Name string
+	// Description documents the type; it becomes the object schema's
+	// description.
+	Description string
+	// Fields are the record's fields in order.
+	Fields []*Param
+	// Span is the whole record pattern, NameSpan its identity.
+	Span, NameSpan diag.Span
+	// Props are the record's properties as written.
+	Props []Prop
+}
+
+// Field returns the field with the given name, or nil.
+func (r *Record) Field(name string) *Param {
+	for _, f := range r.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// TypeKind classifies a [Type].
+type TypeKind int
+
+// Type kinds. InvalidType stands for a missing or unknown type; its schema
+// accepts anything.
+const (
+	InvalidType TypeKind = iota
+	StringType
+	IntegerType
+	NumberType
+	BooleanType
+	ObjectType
+	ArrayType
+	RecordType
+)
+
+// String returns the canonical type name ("String", "Integer", ..., "Record"
+// for record types, "invalid").
+func (k TypeKind) String() string {
+	switch k {
+	case StringType:
+		return "String"
+	case IntegerType:
+		return "Integer"
+	case NumberType:
+		return "Number"
+	case BooleanType:
+		return "Boolean"
+	case ObjectType:
+		return "Object"
+	case ArrayType:
+		return "Array"
+	case RecordType:
+		return "Record"
+	}
+	return "invalid"
+}
+
+// Type is a parameter, field or return type.
+type Type struct {
+	Kind TypeKind
+	// Name is the type as written ("Text", "Order", ...).
+	Name string
+	// Items is the element type of an Array, nil when not given (any
+	// element).
+	Items *Type
+	// Record is the record of a RecordType.
+	Record *Record
+	// Span is where the type name is written.
+	Span diag.Span
+}
+
+// String returns the type as written, with the element type of an array:
+// "String", "Array<Order>", "Order".
+func (t *Type) String() string {
+	if t == nil {
+		return "invalid"
+	}
+	name := t.Name
+	if name == "" {
+		name = t.Kind.String()
+	}
+	if t.Kind == ArrayType && t.Items != nil {
+		return name + "<" + t.Items.String() + ">"
+	}
+	return name
+}

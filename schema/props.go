@@ -1,0 +1,140 @@
+// Decoding of property values: strings, integers, numbers, booleans and
+// durations, each reporting invalid-property-value with a remedy when the
+// value has the wrong form; and unknown properties with a did-you-mean.
+
+package schema
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// invalidValue reports a property value of the wrong form.
+func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
+	d := diag.Errorf(CodeInvalidPropertyValue, p.Value.Span(), "%s", msg)
+	d.Detail = detail
+	c.diags.Add(d)
+}
+
+// unknownProp reports a property that is not one of known, which describes
+// where it is ("an agent").
+func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
+	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
+	if s := parser.Closest(p.Key, known); s != "" {
+		suggestFix(&d, s, p.KeySpan)
+	} else {
+		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
+	}
+	c.diags.Add(d)
+}
+
+// str decodes a string property; fenced strings are dedented.
+func (c *compiler) str(p *parser.Property) (string, bool) {
+	v := p.Value
+	if v.Kind == grammar.ScalarValue && isStringTok(v.Tok) {
+		return stringText(v.Tok), true
+	}
+	c.invalidValue(p, fmt.Sprintf("%s must be a string, not %s", p.Key, describeValue(v)),
+		fmt.Sprintf(`write %s: "..."`, p.Key))
+	return "", false
+}
+
+// boolean decodes a boolean property.
+func (c *compiler) boolean(p *parser.Property) (bool, bool) {
+	v := p.Value
+	if v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
+		return v.Tok.Value == "true", true
+	}
+	c.invalidValue(p, fmt.Sprintf("%s must be true or false, not %s", p.Key, describeValue(v)),
+		fmt.Sprintf("write %s: true or %s: false, without quotes", p.Key, p.Key))
+	return false, false
+}
+
+// integer decodes an integer property that must be at least min; eg is an
+// example value for messages.
+func (c *compiler) integer(p *parser.Property, min, eg int) (int, bool) {
+	v := p.Value
+	if v.Kind == grammar.ScalarValue && isIntegerTok(v.Tok) {
+		n, err := strconv.Atoi(string(numberJSON(v.Tok)))
+		if err == nil && n >= min {
+			return n, true
+		}
+		c.invalidValue(p, fmt.Sprintf("%s must be at least %d", p.Key, min), fmt.Sprintf("write an integer of %d or more", min))
+		return 0, false
+	}
+	c.invalidValue(p, fmt.Sprintf("%s must be an integer, not %s", p.Key, describeValue(v)),
+		fmt.Sprintf("write an integer of %d or more, e.g. %s: %d", min, p.Key, eg))
+	return 0, false
+}
+
+// number decodes a number property in [lo, hi].
+func (c *compiler) number(p *parser.Property, lo, hi float64) (float64, bool) {
+	v := p.Value
+	if v.Kind == grammar.ScalarValue && (isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
+		f, err := strconv.ParseFloat(string(numberJSON(v.Tok)), 64)
+		if err == nil && f >= lo && f <= hi && !math.IsNaN(f) {
+			return f, true
+		}
+		c.invalidValue(p, fmt.Sprintf("%s must be between %g and %g", p.Key, lo, hi), fmt.Sprintf("write a number from %g to %g", lo, hi))
+		return 0, false
+	}
+	c.invalidValue(p, fmt.Sprintf("%s must be a number, not %s", p.Key, describeValue(v)),
+		fmt.Sprintf("write a number from %g to %g, e.g. %s: 0.7", lo, hi, p.Key))
+	return 0, false
+}
+
+// duration decodes a measurement in ms, s or m.
+func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
+	v := p.Value
+	const detail = "write a positive duration with a unit: ms, s or m, e.g. timeout: 30s"
+	if v.Kind != grammar.ScalarValue || v.Tok.Type != grammar.Measurement {
+		c.invalidValue(p, fmt.Sprintf("%s must be a duration, not %s", p.Key, describeValue(v)), detail)
+		return 0, false
+	}
+	num, unit := parser.NumberJSON(v.Tok)
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	var u time.Duration
+	switch unit {
+	case "ms":
+		u = time.Millisecond
+	case "s":
+		u = time.Second
+	case "m":
+		u = time.Minute
+	default:
+		c.invalidValue(p, fmt.Sprintf("unknown unit %q for %s", unit, p.Key), detail)
+		return 0, false
+	}
+	if err != nil || n <= 0 || n > int64(math.MaxInt64/u) {
+		c.invalidValue(p, fmt.Sprintf("%s must be positive", p.Key), detail)
+		return 0, false
+	}
+	return time.Duration(n) * u, true
+}
+
+// props records the properties of a subject as written.
+func props(s *parser.Subject) []Prop {
+	out := make([]Prop, 0, len(s.Properties))
+	for _, p := range s.Properties {
+		out = append(out, Prop{Key: p.Key, KeySpan: p.KeySpan, ValueSpan: p.Value.Span()})
+	}
+	return out
+}
+
+// stringSpan returns the span of the text s[i:j] inside a quoted string
+// token, or the whole value's span when offsets inside it are not exact
+// (escapes, fenced strings).
+func stringSpan(v *grammar.Value, i, j int) diag.Span {
+	t := v.Tok
+	if (t.Type == grammar.String || t.Type == grammar.Backtick) && !strings.ContainsRune(t.Value, '\\') {
+		return diag.Span{Start: t.Start() + 1 + i, End: t.Start() + 1 + j}
+	}
+	return v.Span()
+}

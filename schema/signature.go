@@ -1,0 +1,387 @@
+// Signatures and parameters: reading a tool's curried signature path
+// `(p1::T1 {props})==>...==>(::R)` from the syntax tree, and the parameter
+// (and record field) properties.
+
+package schema
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// ConstraintKeywords are the JSON Schema validation keywords a parameter may
+// carry, in the order they are written to schemas.
+var ConstraintKeywords = []string{"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
+
+// paramProps are the known properties of parameters and fields.
+var paramProps = []string{"description", "default", "optional", "enum", "items", "minimum", "maximum",
+	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
+
+// constraintApplies tells which type kinds a constraint keyword applies to.
+func constraintApplies(key string, k TypeKind) bool {
+	switch key {
+	case "minimum", "maximum":
+		return k == IntegerType || k == NumberType
+	case "minLength", "maxLength", "pattern", "format":
+		return k == StringType
+	case "minItems", "maxItems":
+		return k == ArrayType
+	}
+	return false
+}
+
+// rightArrow returns the right-pointing arrow of the family of a.
+func rightArrow(a *grammar.Arrow) string {
+	f := string(a.Family())
+	return f + f + ">"
+}
+
+// signature reads the parameters and return type of t from its path.
+func (c *compiler) signature(t *Tool, path *grammar.Path) {
+	var nodes []*grammar.NodePattern
+	for p := path; p != nil; p = p.Right {
+		nodes = append(nodes, p.Left)
+		a := p.Arrow
+		if a == nil {
+			break
+		}
+		switch a.Kind() {
+		case grammar.Right:
+			if a.Bracket {
+				dg := diag.Errorf(CodeInvalidSignature, a.Span(), "the arrows of a signature have no names, labels or properties")
+				dg.Detail = "write a plain arrow, " + rightArrow(a) + "; describe the tool in its record and the parameters in theirs"
+				dg.Fixes = []diag.Fix{{Title: "Write " + rightArrow(a), Edits: []diag.Edit{{Span: a.Span(), NewText: rightArrow(a)}}}}
+				c.diags.Add(dg)
+			}
+		case grammar.BadArrow:
+			// A syntax error, reported by the parser.
+		default:
+			what := map[grammar.ArrowKind]string{
+				grammar.Left:          "points left",
+				grammar.Undirected:    "has no direction",
+				grammar.Bidirectional: "points both ways",
+			}[a.Kind()]
+			dg := diag.Errorf(CodeReversedArrow, a.Span(), "this arrow %s, but every arrow of a signature points right", what)
+			dg.Detail = "write " + rightArrow(a) + ": the parameters come first, in order, and the return type last"
+			if !a.Bracket {
+				dg.Fixes = []diag.Fix{{Title: "Write " + rightArrow(a), Edits: []diag.Edit{{Span: a.Span(), NewText: rightArrow(a)}}}}
+			}
+			c.diags.Add(dg)
+		}
+	}
+	if len(nodes) == 1 {
+		n := nodes[0]
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the signature of tool %s has no return type", t.Name)
+		switch s := n.Subject; {
+		case s != nil && s.Ident.Valid():
+			dg.Detail = "add the return type after the parameters: " + c.text(n.Span()) + "==>(::String)"
+			if p := c.param(n, false); p != nil {
+				t.Params = append(t.Params, p)
+			}
+		case s != nil && len(s.Labels) > 0:
+			dg.Detail = "a tool without parameters is written ()==>(::" + s.Labels[0].Name.Value + ")"
+			dg.Fixes = []diag.Fix{{Title: "Make it a tool without parameters", Edits: []diag.Edit{{Span: diag.Span{Start: n.Span().Start, End: n.Span().Start}, NewText: "()==>"}}}}
+		default:
+			dg.Detail = "write the parameters and the return type, e.g. (name::String)==>(::String), or ()==>(::String) without parameters"
+		}
+		c.diags.Add(dg)
+		return
+	}
+	params, ret := nodes[:len(nodes)-1], nodes[len(nodes)-1]
+	if len(params) == 1 && params[0].Subject == nil {
+		params = nil // ()==>(::R): no parameters
+	}
+	seen := map[string]*Param{}
+	for _, n := range params {
+		p := c.param(n, false)
+		if p == nil {
+			continue
+		}
+		if first := seen[p.Name]; first != nil {
+			dg := diag.Errorf(CodeDuplicateParameter, p.NameSpan, "tool %s has two parameters named %s", t.Name, p.Name)
+			dg.Detail = "parameter names are unique within a tool: rename one of them"
+			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first parameter " + p.Name}}
+			c.diags.Add(dg)
+			continue
+		}
+		seen[p.Name] = p
+		t.Params = append(t.Params, p)
+	}
+	c.returnType(t, ret)
+}
+
+// returnType reads the return node of a signature.
+func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
+	t.ReturnSpan = n.Span()
+	s := n.Subject
+	if s == nil || len(s.Labels) == 0 {
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the return node of tool %s has no type", t.Name)
+		dg.Detail = "the last node of a signature is the return type: write it as (::String), or the name of a record"
+		if s != nil && s.Ident.Valid() {
+			dg.Detail = "the last node of a signature is the return type; if " + s.Ident.Value + " is a parameter, give it a type and add the return type after it: ==>(::String)"
+		}
+		c.diags.Add(dg)
+		return
+	}
+	if s.Ident.Valid() {
+		name := s.Ident.Value
+		dg := diag.Errorf(CodeMissingReturnType, s.Ident.Span(), "the last node of a signature is the return type, which has no name, but this one is named %s", name)
+		dg.Detail = "if " + name + " is a parameter, add the return type after it: ==>(::String); otherwise remove the name"
+		dg.Fixes = []diag.Fix{{Title: "Remove the name " + name, Edits: []diag.Edit{{Span: s.Ident.Span(), NewText: ""}}}}
+		c.diags.Add(dg)
+	}
+	c.multipleTypes(s, "the return type of tool", t.Name)
+	t.Returns = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
+	for _, pr := range subjectProps(s.Record) {
+		switch pr.Key {
+		case "description":
+			t.ReturnDescription, _ = c.str(pr)
+		case "items":
+			c.items(t.Returns, pr)
+		default:
+			c.unknownProp(pr, "a return type", returnProps)
+		}
+	}
+}
+
+// recordProps returns the properties of a subject's record, the first of
+// each key (duplicates are reported by the parser).
+func subjectProps(r *grammar.Record) []*parser.Property {
+	if r == nil {
+		return nil
+	}
+	out := make([]*parser.Property, 0, len(r.Entries))
+	seen := map[string]bool{}
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		k := e.KeyName()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, &parser.Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+	}
+	return out
+}
+
+// multipleTypes reports labels after the first of a parameter, field or
+// return node; what and name say whose.
+func (c *compiler) multipleTypes(s *grammar.Subject, what, name string) {
+	if len(s.Labels) < 2 {
+		return
+	}
+	span := diag.Span{Start: s.Labels[1].Span().Start, End: s.LabelsSpan().End}
+	dg := diag.Errorf(CodeMultipleTypes, span, "%s %s has more than one type", what, name)
+	dg.Detail = "keep one type label; for a list of values use Array {items: " + s.Labels[0].Name.Value + "}"
+	dg.Fixes = []diag.Fix{{Title: "Remove the extra types", Edits: []diag.Edit{{Span: span, NewText: ""}}}}
+	c.diags.Add(dg)
+}
+
+// param reads a parameter (or, with field set, a record field) from its
+// node. It returns nil for a node without a name.
+func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
+	what := "parameter"
+	if field {
+		what = "field"
+	}
+	s := n.Subject
+	if s == nil || !s.Ident.Valid() {
+		code := CodeUnnamedParameter
+		if field {
+			code = CodeInvalidRecordField
+		}
+		typ := "String"
+		if s != nil && len(s.Labels) > 0 {
+			typ = s.Labels[0].Name.Value
+		}
+		dg := diag.Errorf(code, n.Span(), "this %s has no name", what)
+		dg.Detail = "write a name before the type: (name::" + typ + ")"
+		if !field && s == nil {
+			dg.Detail = "() stands for \"no parameters\" only as the sole parameter, ()==>(::String); write each parameter as (name::Type)"
+		}
+		c.diags.Add(dg)
+		return nil
+	}
+	p := &Param{Name: s.Ident.Text(), Span: n.Span(), NameSpan: s.Ident.Span()}
+	if len(s.Labels) == 0 {
+		p.Type = &Type{Kind: InvalidType, Span: p.NameSpan}
+		dg := diag.Errorf(CodeMissingType, p.NameSpan, "%s %s has no type", what, p.Name)
+		dg.Detail = "add a type label after the name, e.g. (" + s.Ident.Value + "::String); the types are String, Integer, Number, Boolean, Object, Array and the records of the file"
+		c.diags.Add(dg)
+	} else {
+		c.multipleTypes(s, what, p.Name)
+		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
+	}
+	c.paramProps(p, subjectProps(s.Record), field)
+	return p
+}
+
+// paramProps reads the properties of a parameter or field.
+func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
+	what := "parameter"
+	where := "a parameter"
+	if field {
+		what, where = "field", "a record field"
+	}
+	p.Props = make([]Prop, 0, len(prs))
+	var dflt, enum *parser.Property
+	for _, pr := range prs {
+		p.Props = append(p.Props, Prop{Key: pr.Key, KeySpan: pr.KeySpan, ValueSpan: pr.Value.Span()})
+		if pr.Key == "items" {
+			c.items(p.Type, pr) // first: defaults and enums are checked against the element type
+		}
+	}
+	for _, pr := range prs {
+		switch pr.Key {
+		case "items":
+		case "description":
+			p.Description, _ = c.str(pr)
+		case "optional":
+			p.Optional, _ = c.boolean(pr)
+		case "injected":
+			if field {
+				dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "injected applies to tool parameters, not to record fields; it is ignored")
+				dg.Detail = "remove it, or make the value a parameter of the tool: (name::Type {injected: true})"
+				c.diags.Add(dg)
+				continue
+			}
+			p.Injected, _ = c.boolean(pr)
+		case "default":
+			dflt = pr
+		case "enum":
+			enum = pr
+		case "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems":
+			c.constraint(p, pr, what)
+		default:
+			c.unknownProp(pr, where, paramProps)
+		}
+	}
+	slices.SortStableFunc(p.Constraints, func(a, b Member) int {
+		return slices.Index(ConstraintKeywords, a.Key) - slices.Index(ConstraintKeywords, b.Key)
+	})
+	if enum != nil {
+		c.enum(p, enum, what)
+	}
+	if dflt != nil {
+		v, m := valueFor(dflt.Value, p.Type)
+		if m != nil {
+			dg := diag.Errorf(CodeDefaultTypeMismatch, m.span, "the default of %s %s is %s", what, p.Name, m.msg)
+			dg.Detail = m.detail
+			if m.fix != nil {
+				dg.Fixes = []diag.Fix{*m.fix}
+			}
+			c.diags.Add(dg)
+			return
+		}
+		p.Default, p.HasDefault = v, true
+		if p.Enum != nil && !slices.ContainsFunc(p.Enum, func(x any) bool { return jsonEqual(x, v) }) {
+			dg := diag.Errorf(CodeInvalidDefault, dflt.Value.Span(), "the default of %s %s is not one of its enum members", what, p.Name)
+			dg.Detail = "use one of the enum's members as the default, or add the default to the enum"
+			dg.Related = []diag.Related{{Span: enum.Value.Span(), Message: "the enum of " + p.Name}}
+			c.diags.Add(dg)
+		}
+	}
+}
+
+// items sets the element type of an Array from `items: T`.
+func (c *compiler) items(t *Type, pr *parser.Property) {
+	v := pr.Value
+	if v.Kind != grammar.ScalarValue || (v.Tok.Type != grammar.Symbol && v.Tok.Type != grammar.Backtick) {
+		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "items must be a type name, not %s", describeValue(v))
+		dg.Detail = "write the element type without quotes, e.g. items: String"
+		if v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.String {
+			name := v.Tok.Text()
+			dg.Fixes = []diag.Fix{{Title: "Write " + name, Edits: []diag.Edit{{Span: v.Span(), NewText: name}}}}
+		}
+		c.diags.Add(dg)
+		return
+	}
+	it := c.resolveType(v.Tok.Text(), v.Tok.Span())
+	switch t.Kind {
+	case ArrayType:
+		t.Items = it
+	case InvalidType:
+	default:
+		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "items applies to Array types, not to %s; it is ignored", t.String())
+		dg.Detail = "make the type Array, (name::Array {items: " + v.Tok.Value + "}), or remove items"
+		c.diags.Add(dg)
+	}
+}
+
+// enum reads `enum: [...]`, checking each member against the type.
+func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
+	v := pr.Value
+	if v.Kind != grammar.ArrayValue {
+		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "enum must be an array of the allowed values, not %s", describeValue(v))
+		dg.Detail = "write enum: [" + example(p.Type) + ", ...]"
+		c.diags.Add(dg)
+		return
+	}
+	out := make([]any, 0, len(v.Items))
+	ok := true
+	for i := range v.Items {
+		x, m := valueFor(&v.Items[i], p.Type)
+		if m != nil {
+			dg := diag.Errorf(CodeEnumTypeMismatch, m.span, "an enum member of %s %s is %s", what, p.Name, m.msg)
+			dg.Detail = m.detail
+			if m.fix != nil {
+				dg.Fixes = []diag.Fix{*m.fix}
+			}
+			c.diags.Add(dg)
+			ok = false
+			continue
+		}
+		out = append(out, x)
+	}
+	if ok {
+		p.Enum = out
+	}
+}
+
+// constraint reads a validation keyword.
+func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
+	v := pr.Value
+	var val any
+	switch pr.Key {
+	case "minimum", "maximum":
+		if v.Kind != grammar.ScalarValue || !(isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
+			c.invalidValue(pr, fmt.Sprintf("%s must be a number, not %s", pr.Key, describeValue(v)), "write a number, e.g. "+pr.Key+": 0")
+			return
+		}
+		val = numberJSON(v.Tok)
+	case "minLength", "maxLength", "minItems", "maxItems":
+		n, ok := c.integer(pr, 0, 1)
+		if !ok {
+			return
+		}
+		val = n
+	case "pattern":
+		s, ok := c.str(pr)
+		if !ok {
+			return
+		}
+		if _, err := regexp.Compile(s); err != nil {
+			c.invalidValue(pr, "pattern is not a valid regular expression: "+err.Error(), "write a regular expression, e.g. pattern: \"^[a-z]+$\"")
+			return
+		}
+		val = s
+	case "format":
+		s, ok := c.str(pr)
+		if !ok {
+			return
+		}
+		val = s
+	}
+	if k := p.Type.Kind; k != InvalidType && !constraintApplies(pr.Key, k) {
+		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String())
+		dg.Detail = "minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array"
+		c.diags.Add(dg)
+		return
+	}
+	p.Constraints = append(p.Constraints, Member{pr.Key, val})
+}

@@ -1,0 +1,411 @@
+// Types: the built-in types and their aliases, record types, and the type
+// checking of property values (defaults and enum members) against them.
+
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// builtinTypes maps the built-in type names and their aliases to kinds.
+var builtinTypes = map[string]TypeKind{
+	"String":  StringType,
+	"Integer": IntegerType,
+	"Number":  NumberType,
+	"Boolean": BooleanType,
+	"Object":  ObjectType,
+	"Array":   ArrayType,
+	"Text":    StringType,
+	"Int":     IntegerType,
+	"Double":  NumberType,
+	"Bool":    BooleanType,
+}
+
+// BuiltinTypes lists the built-in type names followed by their aliases.
+var BuiltinTypes = []string{"String", "Integer", "Number", "Boolean", "Object", "Array", "Text", "Int", "Double", "Bool"}
+
+// IsBuiltinType reports whether name is a built-in type or an alias of one.
+func IsBuiltinType(name string) bool {
+	_, ok := builtinTypes[name]
+	return ok
+}
+
+// typeNames returns the type names visible in the program, for did-you-mean
+// suggestions: the built-ins, then the records in source order.
+func (c *compiler) typeNames() []string {
+	names := slices.Clone(BuiltinTypes)
+	for _, r := range c.prog.Records {
+		if r.Name != "" {
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
+// resolveType returns the type named by a label or an `items:` symbol,
+// reporting unknown-type (with a did-you-mean) at span if there is none.
+func (c *compiler) resolveType(name string, span diag.Span) *Type {
+	t := &Type{Name: name, Span: span}
+	if k, ok := builtinTypes[name]; ok {
+		t.Kind = k
+		return t
+	}
+	if r := c.records[name]; r != nil {
+		t.Kind = RecordType
+		t.Record = r
+		return t
+	}
+	d := diag.Errorf(CodeUnknownType, span, "unknown type %q", name)
+	if s := parser.Closest(name, c.typeNames()); s != "" {
+		suggestFix(&d, s, span)
+	} else {
+		d.Detail = "the types are String, Integer, Number, Boolean, Object and Array, the aliases Text, Int, Double and Bool"
+		if len(c.prog.Records) > 0 {
+			d.Detail += ", and the records of this file (" + strings.Join(c.typeNames()[len(BuiltinTypes):], ", ") + ")"
+		} else {
+			d.Detail += ", and the name of any [Name:Record | ...] defined in the file"
+		}
+	}
+	c.diags.Add(d)
+	return t
+}
+
+// suggestFix sets a did-you-mean detail on d and a fix replacing span by s.
+func suggestFix(d *diag.Diagnostic, s string, span diag.Span) {
+	d.Detail = fmt.Sprintf("did you mean %q?", s)
+	d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}}}
+}
+
+// mismatch describes a value that does not fit a type.
+type mismatch struct {
+	span   diag.Span
+	msg    string // completes "... is <msg>"
+	detail string
+	fix    *diag.Fix
+}
+
+func isStringTok(t grammar.Tok) bool {
+	switch t.Type {
+	case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
+		return true
+	}
+	return false
+}
+
+func isIntegerTok(t grammar.Tok) bool {
+	switch t.Type {
+	case grammar.Integer, grammar.Hex, grammar.Octal:
+		return true
+	}
+	return false
+}
+
+// stringText returns the text a string token denotes; fenced strings are
+// dedented.
+func stringText(t grammar.Tok) string {
+	if t.Type == grammar.Fenced || t.Type == grammar.TaggedFenced {
+		return Dedent(t.Text())
+	}
+	return t.Text()
+}
+
+// describeValue names the kind of a value for messages: "a string", "an
+// integer", ...
+func describeValue(v *grammar.Value) string {
+	switch v.Kind {
+	case grammar.RangeValue:
+		return "a range"
+	case grammar.ArrayValue:
+		return "an array"
+	case grammar.MapValue:
+		return "a map"
+	}
+	switch t := v.Tok; {
+	case isStringTok(t):
+		return "a string"
+	case isIntegerTok(t):
+		return "an integer"
+	case t.Type == grammar.Decimal:
+		return "a decimal number"
+	case t.Type == grammar.Measurement:
+		return "a measurement"
+	case t.Type == grammar.Bool:
+		return "a boolean"
+	case t.Type == grammar.Symbol:
+		return "the symbol " + t.Value
+	}
+	return "a value"
+}
+
+// example returns an example value of a type, written in gram.
+func example(t *Type) string {
+	switch t.Kind {
+	case StringType:
+		return `"text"`
+	case IntegerType:
+		return "1"
+	case NumberType:
+		return "1.5"
+	case BooleanType:
+		return "true"
+	case ArrayType:
+		if t.Items != nil && t.Items.Kind != ArrayType && t.Items.Kind != ObjectType && t.Items.Kind != RecordType {
+			e := example(t.Items)
+			return "[" + e + ", " + e + "]"
+		}
+		return `["a", "b"]`
+	case ObjectType:
+		return `{key: "value"}`
+	case RecordType:
+		if t.Record != nil && len(t.Record.Fields) > 0 {
+			f := t.Record.Fields[0]
+			return "{" + f.Name + ": " + example(f.Type) + "}"
+		}
+		return "{field: value}"
+	}
+	return `"text"`
+}
+
+// article returns a type name with "a" or "an" in front.
+func article(t *Type) string {
+	name := t.String()
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// numberJSON returns the JSON number a numeric token denotes.
+func numberJSON(t grammar.Tok) json.Number {
+	n, _ := parser.NumberJSON(t)
+	return json.Number(n)
+}
+
+// valueFor returns the JSON value of v checked against t, or what is wrong.
+// An invalid type accepts any value that has a JSON form.
+func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
+	if t == nil || t.Kind == InvalidType {
+		return genericJSON(v)
+	}
+	bad := func() *mismatch {
+		m := &mismatch{span: v.Span(), msg: describeValue(v) + ", not " + article(t),
+			detail: "write " + article(t) + ", e.g. " + example(t)}
+		if t.Kind == StringType && v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.Symbol {
+			q := `"` + v.Tok.Value + `"`
+			m.detail = "strings are quoted: write " + q
+			m.fix = &diag.Fix{Title: "Quote " + v.Tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}
+		}
+		return m
+	}
+	switch t.Kind {
+	case StringType, IntegerType, NumberType, BooleanType:
+		if v.Kind != grammar.ScalarValue {
+			return nil, bad()
+		}
+		tok := v.Tok
+		switch {
+		case t.Kind == StringType && isStringTok(tok):
+			return stringText(tok), nil
+		case t.Kind == IntegerType && isIntegerTok(tok):
+			return numberJSON(tok), nil
+		case t.Kind == NumberType && (isIntegerTok(tok) || tok.Type == grammar.Decimal):
+			return numberJSON(tok), nil
+		case t.Kind == BooleanType && tok.Type == grammar.Bool:
+			return tok.Value == "true", nil
+		}
+		return nil, bad()
+	case ArrayType:
+		if v.Kind != grammar.ArrayValue {
+			return nil, bad()
+		}
+		out := make([]any, 0, len(v.Items))
+		for i := range v.Items {
+			x, m := valueFor(&v.Items[i], t.Items)
+			if m != nil {
+				return nil, m
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	case ObjectType:
+		if v.Kind != grammar.MapValue {
+			return nil, bad()
+		}
+		return genericJSON(v)
+	case RecordType:
+		if v.Kind != grammar.MapValue {
+			return nil, bad()
+		}
+		return recordJSON(v, t)
+	}
+	return nil, bad()
+}
+
+// recordJSON checks a map against a record's fields.
+func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
+	r := t.Record
+	if r == nil {
+		return genericJSON(v)
+	}
+	var out Object
+	seen := map[string]bool{}
+	for i := range v.Entries {
+		e := &v.Entries[i]
+		k := e.KeyName()
+		if seen[k] {
+			continue // reported by the parser as a duplicate key
+		}
+		seen[k] = true
+		f := r.Field(k)
+		if f == nil {
+			names := make([]string, 0, len(r.Fields))
+			for _, f := range r.Fields {
+				names = append(names, f.Name)
+			}
+			m := &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
+				detail: "the fields of " + r.Name + " are " + strings.Join(names, ", ")}
+			return nil, m
+		}
+		x, m := valueFor(&e.Value, f.Type)
+		if m != nil {
+			return nil, m
+		}
+		out = append(out, Member{k, x})
+	}
+	for _, f := range r.Fields {
+		if f.Required() && !seen[f.Name] {
+			return nil, &mismatch{span: v.Span(), msg: fmt.Sprintf("a map without the required field %q of %s", f.Name, r.Name),
+				detail: fmt.Sprintf("add %s: %s", f.Name, example(f.Type))}
+		}
+	}
+	return out, nil
+}
+
+// genericJSON returns the JSON value of v without a type to check against.
+// Symbols, measurements and ranges have no JSON form here.
+func genericJSON(v *grammar.Value) (any, *mismatch) {
+	switch v.Kind {
+	case grammar.RangeValue:
+		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
+	case grammar.ArrayValue:
+		out := make([]any, 0, len(v.Items))
+		for i := range v.Items {
+			x, m := genericJSON(&v.Items[i])
+			if m != nil {
+				return nil, m
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	case grammar.MapValue:
+		var out Object
+		seen := map[string]bool{}
+		for i := range v.Entries {
+			e := &v.Entries[i]
+			if seen[e.KeyName()] {
+				continue
+			}
+			seen[e.KeyName()] = true
+			x, m := genericJSON(&e.Value)
+			if m != nil {
+				return nil, m
+			}
+			out = append(out, Member{e.KeyName(), x})
+		}
+		if out == nil {
+			out = Object{}
+		}
+		return out, nil
+	}
+	tok := v.Tok
+	switch {
+	case isStringTok(tok):
+		return stringText(tok), nil
+	case isIntegerTok(tok), tok.Type == grammar.Decimal:
+		return numberJSON(tok), nil
+	case tok.Type == grammar.Bool:
+		return tok.Value == "true", nil
+	case tok.Type == grammar.Symbol:
+		q := `"` + tok.Value + `"`
+		return nil, &mismatch{span: v.Span(), msg: "the symbol " + tok.Value + ", which has no JSON value",
+			detail: "write a string instead: " + q,
+			fix:    &diag.Fix{Title: "Quote " + tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}}
+	}
+	return nil, &mismatch{span: v.Span(), msg: describeValue(v) + ", which has no JSON value", detail: "write a number without a unit"}
+}
+
+// jsonEqual reports whether two JSON values built by valueFor are equal.
+func jsonEqual(a, b any) bool {
+	x, err1 := MarshalIndent(a)
+	y, err2 := MarshalIndent(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// recordEdges returns the record types a type refers to, through arrays.
+func recordEdges(t *Type, out []*Type) []*Type {
+	switch {
+	case t == nil:
+	case t.Kind == RecordType:
+		out = append(out, t)
+	case t.Kind == ArrayType:
+		out = recordEdges(t.Items, out)
+	}
+	return out
+}
+
+// checkCycles reports every record that contains itself and breaks the cycle
+// (the closing reference becomes a plain Object), so schemas stay finite.
+func (c *compiler) checkCycles() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*Record]int{}
+	var stack []*Record
+	var visit func(r *Record)
+	visit = func(r *Record) {
+		color[r] = grey
+		stack = append(stack, r)
+		for _, f := range r.Fields {
+			for _, e := range recordEdges(f.Type, nil) {
+				if e.Record == nil {
+					continue
+				}
+				switch color[e.Record] {
+				case white:
+					visit(e.Record)
+				case grey:
+					i := slices.Index(stack, e.Record)
+					cyc := stack[i:]
+					names := make([]string, 0, len(cyc)+1)
+					for _, x := range cyc {
+						names = append(names, x.Name)
+					}
+					names = append(names, e.Record.Name)
+					d := diag.Errorf(CodeRecordCycle, e.Span, "record %s contains itself: %s", e.Record.Name, strings.Join(names, " → "))
+					d.Detail = "a record cannot contain itself, even through other records or arrays: give this field another type, such as Object, or refer to the other record by an id"
+					for _, x := range cyc {
+						d.Related = append(d.Related, diag.Related{Span: x.NameSpan, Message: "record " + x.Name})
+					}
+					c.diags.Add(d)
+					e.Kind, e.Record = ObjectType, nil
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[r] = black
+	}
+	for _, r := range c.prog.Records {
+		if color[r] == white {
+			visit(r)
+		}
+	}
+}
