@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/grammar"
 )
@@ -42,10 +43,14 @@ func indent(b *bytes.Buffer, depth int) {
 	}
 }
 
-// writeString writes s as a JSON string. Invalid UTF-8 is replaced by U+FFFD
-// first, so the output does not depend on whether the replacement was already made.
+// writeString writes s as a JSON string. Each invalid UTF-8 byte is replaced by
+// U+FFFD first (as the gram printer does), so the output does not depend on
+// whether the replacement was already made.
 func writeString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(strings.ToValidUTF8(s, "\uFFFD"))
+	if !utf8.ValidString(s) {
+		s = strings.Map(func(r rune) rune { return r }, s)
+	}
+	enc, _ := json.Marshal(s)
 	b.Write(enc)
 }
 
