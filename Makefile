@@ -24,14 +24,15 @@ race:
 	$(GO) test -race ./...
 
 fuzz:
-	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s
+	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s -fuzzminimizetime 2s
 
 bench:
-	$(GO) test ./parser -run '^$$' -bench . -benchmem
+	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
 
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:
 	../shared/bin/conformance
 
 demo: build
-	./bin/gramc parse --format json testdata/parse/lowering.gram
+	./bin/gramc check examples/
+	./bin/gramc schema examples/hello.gram

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // File is a source text together with a line index that is built on first
@@ -40,6 +41,15 @@ type File struct {
 // built on first use. The caller must not modify text afterwards.
 func NewFile(path string, text []byte) *File {
 	return &File{Path: path, Text: text}
+}
+
+// Source returns Text as a string without copying it; like Text, it must not be
+// modified (the string shares Text's memory, which is why Text must not change).
+func (f *File) Source() string {
+	if len(f.Text) == 0 {
+		return ""
+	}
+	return unsafe.String(&f.Text[0], len(f.Text))
 }
 
 // index builds the line index once.

@@ -1,8 +1,8 @@
 // Syntax tree of gram notation.
 //
 // The structural productions (units, top-level patterns, annotations, subject
-// patterns, elements, paths, nodes) are participle grammar structs: their tags are
-// the grammar. The hot productions (arrows, subjects, labels, records, maps,
+// patterns, elements) are participle grammar structs: their tags are the grammar.
+// The hot productions (paths, nodes, arrows, subjects, labels, records, maps,
 // arrays, scalars) implement participle's Parseable interface by hand, which keeps
 // time and memory low where most of a file's tokens are (see values.go).
 //
@@ -108,25 +108,26 @@ type Element struct {
 func (e *Element) Span() diag.Span { return posSpan(e.Pos, e.EndPos) }
 
 // Path is a node, optionally followed by an arrow and the rest of the path
-// (right-recursive, as the reference grammar's relationship_pattern).
+// (right-recursive, as the reference grammar's relationship_pattern). Paths are
+// parsed by hand (see values.go).
 type Path struct {
-	Pos, EndPos lexer.Position
-	Left        *NodePattern `parser:"@@"`
-	Arrow       *Arrow       `parser:"( @@"`
-	Right       *Path        `parser:"  @@ )?"`
+	Left       *NodePattern
+	Arrow      *Arrow // nil for a single node
+	Right      *Path  // the rest of the path when Arrow is set
+	Start, End int32
 }
 
 // Span returns the path's byte span.
-func (p *Path) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
+func (p *Path) Span() diag.Span { return diag.Span{Start: int(p.Start), End: int(p.End)} }
 
 // NodePattern is `( subject )`.
 type NodePattern struct {
-	Pos, EndPos lexer.Position
-	Subject     *Subject `parser:"\"(\" @@? \")\""`
+	Subject    *Subject
+	Start, End int32
 }
 
 // Span returns the node's byte span, parentheses included.
-func (n *NodePattern) Span() diag.Span { return posSpan(n.Pos, n.EndPos) }
+func (n *NodePattern) Span() diag.Span { return diag.Span{Start: int(n.Start), End: int(n.End)} }
 
 // Arrow is an opening half, an optional bracketed subject and a closing half
 // (parsed by hand, see values.go). Which halves may pair is checked after parsing

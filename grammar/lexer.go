@@ -39,6 +39,7 @@ const (
 	Fenced                                  // ``` NEWLINE text ```
 	Tagged                                  // symbol`text`
 	TaggedFenced                            // ```symbol NEWLINE text ```
+	RecordText                              // a whole balanced { ... }, parsed by Record and Value
 	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
 )
 
@@ -57,6 +58,7 @@ var symbols = map[string]lexer.TokenType{
 	"Fenced":       Fenced,
 	"Tagged":       Tagged,
 	"TaggedFenced": TaggedFenced,
+	"RecordText":   RecordText,
 	"Punct":        Punct,
 }
 
@@ -112,14 +114,25 @@ type Scanner struct {
 	pos  int
 	buf  []lexer.Token
 	head int
+	// base is added to every offset (for scanners over part of a text).
+	base int
+	// coarse makes the scanner emit a balanced { ... } as one RecordText token.
+	coarse bool
 	// Comments seen so far, in source order.
 	Comments []Comment
 	// Diags holds one diagnostic per lexical error seen so far.
 	Diags diag.List
 }
 
-// NewScanner returns a scanner over src.
-func NewScanner(src string) *Scanner { return &Scanner{src: src} }
+// NewScanner returns a scanner over src. It emits each balanced record or map
+// `{ ... }` as one RecordText token (its comments and lexical errors are still
+// collected): records hold most of a file's tokens, and they are parsed by hand
+// from the token's text (see [Record.Parse]), so participle never handles them.
+func NewScanner(src string) *Scanner { return &Scanner{src: src, coarse: true} }
+
+// newSubScanner returns a scanner over text, which starts at byte offset base of
+// the file, emitting every token (no RecordText).
+func newSubScanner(text string, base int) *Scanner { return &Scanner{src: text, base: base} }
 
 // Next returns the next significant token; at the end it returns EOF tokens.
 func (l *Scanner) Next() lexer.Token {
@@ -127,7 +140,7 @@ func (l *Scanner) Next() lexer.Token {
 		l.buf = l.buf[:0]
 		l.head = 0
 		if l.pos >= len(l.src) {
-			return lexer.Token{Type: EOF, Pos: lexer.Position{Offset: len(l.src)}}
+			return lexer.Token{Type: EOF, Pos: lexer.Position{Offset: l.base + len(l.src)}}
 		}
 		l.pos = l.step(l.pos)
 	}
@@ -137,7 +150,7 @@ func (l *Scanner) Next() lexer.Token {
 }
 
 func (l *Scanner) emit(t lexer.TokenType, start, end int) {
-	l.buf = append(l.buf, lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: start}})
+	l.buf = append(l.buf, lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: l.base + start}})
 }
 
 func (l *Scanner) fail(start, end int, msg, detail string) {
@@ -197,7 +210,17 @@ func (l *Scanner) step(i int) int {
 			}
 			l.fail(i, i+1, "unexpected '/'", "comments start with '//'")
 			i++
-		case '(', ')', '[', ']', '{', '}', ',', '|':
+		case '{':
+			if l.coarse {
+				if end := l.record(i); end > 0 {
+					l.emit(RecordText, i, end)
+					i = end
+					continue
+				}
+			}
+			l.emit(Punct, i, i+1)
+			i++
+		case '(', ')', '[', ']', '}', ',', '|':
 			l.emit(Punct, i, i+1)
 			i++
 		case ':':
@@ -295,6 +318,46 @@ func (l *Scanner) step(i int) int {
 		}
 	}
 	return i
+}
+
+// record lexes ahead from the '{' at i to its matching '}' and returns the offset
+// after it, keeping the comments and lexical errors seen on the way. It returns 0,
+// having kept nothing, when a token that cannot stand in a record comes first (the
+// record is not closed): the caller then lexes the '{' on its own, and the rest of
+// the text is lexed token by token, which keeps broken input linear.
+func (l *Scanner) record(i int) int {
+	nc, nd := len(l.Comments), len(l.Diags)
+	l.coarse = false
+	ok := false
+	defer func() { l.coarse = ok }()
+	depth := 0
+	j := i
+	for j < len(l.src) {
+		j = l.step(j)
+		for _, t := range l.buf {
+			if t.Type != Punct {
+				continue
+			}
+			switch t.Value {
+			case "{":
+				depth++
+			case "}":
+				depth--
+			case "(", ")", "|", "@", "@@", "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
+				depth = -1
+			}
+		}
+		l.buf = l.buf[:0]
+		if depth == 0 {
+			ok = true
+			return j
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
+	return 0
 }
 
 // number lexes the longest numeric token at i (which holds a digit or a '-'

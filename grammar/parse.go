@@ -47,6 +47,21 @@ func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
 // the unit does not parse, or does not end at end; pl is then left anywhere, and
 // the caller should parse the unit again with [ParseUnit] for its error.
 func ParseNext(pl *lexer.PeekingLexer, toks []lexer.Token, end int) (*Unit, bool) {
+	if t := pl.Peek(); t.Type == Punct && t.Value == "(" {
+		// A unit that opens with '(' is a path: parse the Path production
+		// directly and wrap it as the grammar does, without the generic
+		// machinery around it.
+		p := &Path{}
+		if err := p.Parse(pl); err != nil || int(pl.RawCursor()) != end {
+			return nil, false
+		}
+		if checkPath(p) != nil {
+			return nil, false
+		}
+		pos := lexer.Position{Offset: int(p.Start)}
+		endPos := lexer.Position{Offset: int(p.End)}
+		return &Unit{Pos: pos, EndPos: endPos, Pattern: &TopPattern{Pos: pos, EndPos: endPos, Path: p}}, true
+	}
 	u, err := unitParser.ParseFromLexer(pl, participle.AllowTrailing(true))
 	if err != nil || int(pl.RawCursor()) != end {
 		return nil, false
@@ -103,9 +118,6 @@ func fixEnds(u *Unit, toks []lexer.Token) {
 		if p.Subject != nil {
 			fixSubjectPattern(p.Subject, end)
 		}
-		if p.Path != nil {
-			fixPath(p.Path, end)
-		}
 	}
 }
 
@@ -116,16 +128,7 @@ func fixSubjectPattern(sp *SubjectPattern, end func(*lexer.Position)) {
 		switch {
 		case e.Subject != nil:
 			fixSubjectPattern(e.Subject, end)
-		case e.Path != nil:
-			fixPath(e.Path, end)
 		}
-	}
-}
-
-func fixPath(p *Path, end func(*lexer.Position)) {
-	for ; p != nil; p = p.Right {
-		end(&p.EndPos)
-		end(&p.Left.EndPos)
 	}
 }
 

@@ -16,6 +16,7 @@ package grammar
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -54,6 +55,8 @@ func Describe(t *lexer.Token) string {
 		return "string " + abbreviate(t.Value)
 	case Bool:
 		return "boolean " + t.Value
+	case RecordText:
+		return "record " + abbreviate(t.Value)
 	}
 	return strings.ToLower(TypeName(t.Type)) + " " + abbreviate(t.Value)
 }
@@ -154,7 +157,7 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 		end = s.Labels[len(s.Labels)-1].Name.End()
 		t = lex.Peek()
 	}
-	if isPunct(t, "{") {
+	if isOpenBrace(t) {
 		r := &Record{}
 		if err := r.Parse(lex); err != nil {
 			return err
@@ -177,6 +180,80 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 			Detail: "write identifier, then labels, then record: (a:Label {k: 1})"}
 	}
 	return nil
+}
+
+// Parse implements participle.Parseable:
+//
+//	path = node [ arrow path ]
+//	node = "(" [ subject ] ")"
+//
+// The chain is parsed in a loop, so long paths use no stack.
+func (p *Path) Parse(lex *lexer.PeekingLexer) error {
+	if !isPunct(lex.Peek(), "(") {
+		return participle.NextMatch
+	}
+	cur := p
+	var chain []*Path
+	for {
+		n, err := parseNode(lex)
+		if err != nil {
+			return err
+		}
+		cur.Left = n
+		cur.Start = n.Start
+		chain = append(chain, cur)
+		a := &Arrow{}
+		switch err := a.Parse(lex); err {
+		case participle.NextMatch:
+			// The path ends here: set every end, innermost first.
+			for _, q := range chain {
+				q.End = n.End
+			}
+			return nil
+		case nil:
+		default:
+			return err
+		}
+		cur.Arrow = a
+		if t := lex.Peek(); !isPunct(t, "(") {
+			detail := "an arrow leads to a node: (a)-->(b)"
+			if isPunct(t, "[") {
+				detail = "brackets cannot be part of a path: write (a)-->(b), and group paths with [g | ...]"
+			}
+			return unexpected(t, "a node '(' after the arrow", detail)
+		}
+		cur.Right = &Path{}
+		cur = cur.Right
+	}
+}
+
+func parseNode(lex *lexer.PeekingLexer) (*NodePattern, error) {
+	open := lex.Next()
+	n := &NodePattern{Start: int32(open.Pos.Offset)}
+	t := lex.Peek()
+	if !isPunct(t, ")") {
+		s := &Subject{}
+		switch err := s.Parse(lex); err {
+		case nil:
+			n.Subject = s
+		case participle.NextMatch:
+		default:
+			return nil, err
+		}
+		t = lex.Peek()
+		if !isPunct(t, ")") {
+			switch {
+			case t.Type == Punct && (t.Value == "@" || t.Value == "@@"):
+				return nil, &SyntaxError{Span: TokenSpan(*t), Msg: "annotations are only allowed before a top-level pattern",
+					Detail: "move the annotation in front of the whole pattern, or use the node's record: (a {k: v})"}
+			case isIdent(t) && n.Subject == nil:
+			}
+			return nil, unexpected(t, "')' to close the node", "a node holds an identifier, labels and a record, in that order: (a:Label {k: v})")
+		}
+	}
+	lex.Next()
+	n.End = int32(t.Pos.Offset + 1)
+	return n, nil
 }
 
 func isOpenHalf(t *lexer.Token) bool {
@@ -269,7 +346,7 @@ func (n *Name) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // ValueKind classifies a [Value].
-type ValueKind int
+type ValueKind uint8
 
 // Value kinds. Scalars carry one token; ranges, arrays and maps have parts.
 const (
@@ -280,34 +357,84 @@ const (
 )
 
 // Value is a property value: a scalar token, a range, an array of scalars or a map
-// of scalars.
+// of scalars. Scalars, the most common values, are just a token; the parts of
+// ranges, arrays and maps live behind a pointer.
 type Value struct {
+	// Tok is the scalar's token (ScalarValue only; its Type tells the scalar kind),
+	// or the lower bound of a range (zero when open).
+	Tok  Tok
 	Kind ValueKind
-	// Tok is the scalar's token (ScalarValue only); its Type tells the scalar kind.
-	// For a range, Tok is the lower bound and Upper the upper bound; either may be
-	// absent (an open end).
-	Tok   Tok
-	Upper Tok
-	// Items are the elements of an array.
-	Items []Value
-	// Entries are the entries of a map.
-	Entries []Entry
-	// Start and End delimit the value in bytes.
-	Start, End int32
+	more *valueParts
+}
+
+type valueParts struct {
+	upper      Tok
+	items      []Value
+	entries    []Entry
+	start, end int32
+}
+
+func (v *Value) parts() *valueParts {
+	if v.more == nil {
+		v.more = &valueParts{}
+	}
+	return v.more
+}
+
+// Upper returns the upper bound of a range (zero when open).
+func (v *Value) Upper() Tok {
+	if v.more == nil {
+		return Tok{}
+	}
+	return v.more.upper
+}
+
+// Items returns the elements of an array.
+func (v *Value) Items() []Value {
+	if v.more == nil {
+		return nil
+	}
+	return v.more.items
+}
+
+// Entries returns the entries of a map.
+func (v *Value) Entries() []Entry {
+	if v.more == nil {
+		return nil
+	}
+	return v.more.entries
 }
 
 // Span returns the value's byte span.
-func (v *Value) Span() diag.Span { return diag.Span{Start: int(v.Start), End: int(v.End)} }
-
-// Entry is one `key: value` of a record or map.
-type Entry struct {
-	Key   Tok // Symbol, String (double quotes) or Backtick
-	Sep   Tok // ":" or "::"
-	Value Value
+func (v *Value) Span() diag.Span {
+	if v.more == nil {
+		return v.Tok.Span()
+	}
+	return diag.Span{Start: int(v.more.start), End: int(v.more.end)}
 }
 
+// Entry is one `key: value` (or `key :: value`) of a record or map.
+type Entry struct {
+	Key    Tok // Symbol, String (double quotes) or Backtick
+	sepOff int32
+	decl   bool // the separator is "::"
+	Value  Value
+}
+
+// SepSpan returns the span of the separator.
+func (e *Entry) SepSpan() diag.Span {
+	n := 1
+	if e.decl {
+		n = 2
+	}
+	return diag.Span{Start: int(e.sepOff), End: int(e.sepOff) + n}
+}
+
+// Declared reports whether the separator is "::" rather than ":".
+func (e *Entry) Declared() bool { return e.decl }
+
 // Span returns the entry's byte span.
-func (e *Entry) Span() diag.Span { return diag.Span{Start: e.Key.Start(), End: int(e.Value.End)} }
+func (e *Entry) Span() diag.Span { return diag.Span{Start: e.Key.Start(), End: e.Value.Span().End} }
 
 // KeyName returns the key's text with quotes removed.
 func (e *Entry) KeyName() string { return e.Key.Text() }
@@ -323,28 +450,107 @@ func (r *Record) Span() diag.Span { return diag.Span{Start: int(r.Start), End: i
 
 func isPunct(t *lexer.Token, s string) bool { return t.Type == Punct && t.Value == s }
 
+func isOpenBrace(t *lexer.Token) bool { return t.Type == RecordText || isPunct(t, "{") }
+
+// tokens is what the hand-written productions read: participle's PeekingLexer, or
+// the tokens of one RecordText. A token pointer stays valid after Next.
+type tokens interface {
+	Peek() *lexer.Token
+	Next() *lexer.Token
+}
+
+// sliceTokens reads a token slice that ends with an EOF token.
+type sliceTokens struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (s *sliceTokens) Peek() *lexer.Token { return &s.toks[s.i] }
+
+func (s *sliceTokens) Next() *lexer.Token {
+	t := &s.toks[s.i]
+	if s.i < len(s.toks)-1 {
+		s.i++
+	}
+	return t
+}
+
+var tokenBuffers = sync.Pool{New: func() any { return &sliceTokens{toks: make([]lexer.Token, 0, 64)} }}
+
+// parseRecordText parses the entries of a RecordText token (a record when record
+// is true, else a map) and returns them with the offset after the closing '}'.
+func parseRecordText(t *lexer.Token, record bool) ([]Entry, int, error) {
+	st := tokenBuffers.Get().(*sliceTokens)
+	defer tokenBuffers.Put(st)
+	sc := Scanner{src: t.Value, base: t.Pos.Offset}
+	st.toks, st.i = st.toks[:0], 0
+	for {
+		x := sc.Next()
+		st.toks = append(st.toks, x)
+		if x.Type == EOF {
+			break
+		}
+	}
+	st.Next() // the '{'
+	// Size the entries exactly: one per separator at the top of the braces.
+	n, depth := 0, 0
+	for i := range st.toks {
+		if t := &st.toks[i]; t.Type == Punct {
+			switch t.Value {
+			case "{", "[":
+				depth++
+			case "}", "]":
+				depth--
+			case ":", "::":
+				if depth == 1 {
+					n++
+				}
+			}
+		}
+	}
+	entries, end, err := parseEntries(st, record, n)
+	clear(st.toks) // drop references to the text
+	return entries, end, err
+}
+
 // Parse implements participle.Parseable.
 func (r *Record) Parse(lex *lexer.PeekingLexer) error {
+	return r.parse(lex)
+}
+
+func (r *Record) parse(lex tokens) error {
 	t := lex.Peek()
-	if !isPunct(t, "{") {
+	if !isOpenBrace(t) {
 		return participle.NextMatch
 	}
 	lex.Next()
 	r.Start = int32(t.Pos.Offset)
-	entries, end, err := parseEntries(lex, true)
+	entries, end, err := parseBraced(lex, t, true)
 	r.Entries = entries
 	r.End = int32(end)
 	return err
 }
 
+// parseBraced parses the entries of a record or map whose opening token t (a
+// RecordText, or a '{' followed by the entries on lex) was just read.
+func parseBraced(lex tokens, t *lexer.Token, record bool) ([]Entry, int, error) {
+	if t.Type == RecordText {
+		return parseRecordText(t, record)
+	}
+	return parseEntries(lex, record, 0)
+}
+
 // parseEntries parses the inside of a record (record=true) or map after "{",
 // through the closing "}". It returns the offset after "}".
-func parseEntries(lex *lexer.PeekingLexer, record bool) ([]Entry, int, error) {
+func parseEntries(lex tokens, record bool, size int) ([]Entry, int, error) {
 	what := "map"
 	if record {
 		what = "record"
 	}
 	var entries []Entry
+	if size > 0 {
+		entries = make([]Entry, 0, size)
+	}
 	t := lex.Peek()
 	if isPunct(t, "}") {
 		lex.Next()
@@ -376,7 +582,8 @@ func parseEntries(lex *lexer.PeekingLexer, record bool) ([]Entry, int, error) {
 			return entries, 0, &SyntaxError{Span: TokenSpan(*sep), Msg: "a map entry uses ':', not '::'",
 				Detail: "'::' is for records attached to a subject; write key: value"}
 		}
-		e := Entry{Key: key, Sep: tok(lex.Next())}
+		st := lex.Next()
+		e := Entry{Key: key, sepOff: int32(st.Pos.Offset), decl: st.Value == "::"}
 		var err error
 		if record {
 			err = parseValue(lex, &e.Value)
@@ -414,6 +621,8 @@ func startsValue(t *lexer.Token) bool {
 		return true
 	case Punct:
 		return t.Value == "[" || t.Value == "{" || t.Value == "..."
+	case RecordText:
+		return true
 	}
 	return false
 }
@@ -426,23 +635,23 @@ func isNumber(t lexer.TokenType) bool {
 	return false
 }
 
-func parseValue(lex *lexer.PeekingLexer, v *Value) error {
+func parseValue(lex tokens, v *Value) error {
 	t := lex.Peek()
 	if isPunct(t, "[") {
 		return parseArray(lex, v)
 	}
-	if isPunct(t, "{") {
+	if isOpenBrace(t) {
 		lex.Next()
-		entries, end, err := parseEntries(lex, false)
-		*v = Value{Kind: MapValue, Entries: entries, Start: int32(t.Pos.Offset), End: int32(end)}
+		entries, end, err := parseBraced(lex, t, false)
+		*v = Value{Kind: MapValue, more: &valueParts{entries: entries, start: int32(t.Pos.Offset), end: int32(end)}}
 		return err
 	}
 	return parseScalar(lex, "a value", v)
 }
 
-func parseArray(lex *lexer.PeekingLexer, v *Value) error {
+func parseArray(lex tokens, v *Value) error {
 	open := lex.Next()
-	*v = Value{Kind: ArrayValue, Start: int32(open.Pos.Offset)}
+	*v = Value{Kind: ArrayValue, more: &valueParts{start: int32(open.Pos.Offset)}}
 	if t := lex.Peek(); isPunct(t, "]") {
 		return &SyntaxError{Span: diag.Span{Start: open.Pos.Offset, End: t.Pos.Offset + 1},
 			Msg:    "an array needs at least one value: [] is not an empty array",
@@ -453,7 +662,7 @@ func parseArray(lex *lexer.PeekingLexer, v *Value) error {
 		if err := parseScalar(lex, "an array", &item); err != nil {
 			return err
 		}
-		v.Items = append(v.Items, item)
+		v.more.items = append(v.more.items, item)
 		t := lex.Peek()
 		if isPunct(t, ",") {
 			lex.Next()
@@ -461,7 +670,7 @@ func parseArray(lex *lexer.PeekingLexer, v *Value) error {
 		}
 		if isPunct(t, "]") {
 			lex.Next()
-			v.End = int32(t.Pos.Offset + 1)
+			v.more.end = int32(t.Pos.Offset + 1)
 			return nil
 		}
 		return unexpected(t, "',' or ']' in the array", "separate values with commas and close the array with ]")
@@ -469,7 +678,7 @@ func parseArray(lex *lexer.PeekingLexer, v *Value) error {
 }
 
 // parseScalar parses a scalar into v; in names the container for messages.
-func parseScalar(lex *lexer.PeekingLexer, in string, v *Value) error {
+func parseScalar(lex tokens, in string, v *Value) error {
 	t := lex.Peek()
 	switch {
 	case isPunct(t, "..."):
@@ -478,7 +687,7 @@ func parseScalar(lex *lexer.PeekingLexer, in string, v *Value) error {
 		if !isNumber(u.Type) {
 			return unexpected(u, "a number after '...'", "an open range is written ...100 or 1...")
 		}
-		*v = Value{Kind: RangeValue, Upper: tok(lex.Next()), Start: int32(t.Pos.Offset), End: int32(u.Pos.Offset + len(u.Value))}
+		*v = Value{Kind: RangeValue, more: &valueParts{upper: tok(lex.Next()), start: int32(t.Pos.Offset), end: int32(u.Pos.Offset + len(u.Value))}}
 		return nil
 	case isNumber(t.Type):
 		lower := tok(lex.Next())
@@ -489,24 +698,23 @@ func parseScalar(lex *lexer.PeekingLexer, in string, v *Value) error {
 			if !isNumber(u.Type) {
 				return unexpected(u, "a number after '..'", "a range is written 1..10")
 			}
-			*v = Value{Kind: RangeValue, Tok: lower, Upper: tok(lex.Next()), Start: lower.Off, End: int32(u.Pos.Offset + len(u.Value))}
+			*v = Value{Kind: RangeValue, Tok: lower, more: &valueParts{upper: tok(lex.Next()), start: lower.Off, end: int32(u.Pos.Offset + len(u.Value))}}
 			return nil
 		}
 		if isPunct(n, "...") {
 			lex.Next()
-			*v = Value{Kind: RangeValue, Tok: lower, Start: lower.Off, End: int32(n.Pos.Offset + 3)}
+			*v = Value{Kind: RangeValue, Tok: lower, more: &valueParts{start: lower.Off, end: int32(n.Pos.Offset + 3)}}
 			return nil
 		}
-		*v = Value{Tok: lower, Start: lower.Off, End: int32(lower.End())}
+		*v = Value{Tok: lower}
 		return nil
 	case t.Type == Symbol || t.Type == Bool || t.Type == String || t.Type == Backtick ||
 		t.Type == Fenced || t.Type == Tagged || t.Type == TaggedFenced:
-		x := tok(lex.Next())
-		*v = Value{Tok: x, Start: x.Off, End: int32(x.End())}
+		*v = Value{Tok: tok(lex.Next())}
 		return nil
-	case in != "a value" && (isPunct(t, "[") || isPunct(t, "{")):
+	case in != "a value" && (isPunct(t, "[") || isOpenBrace(t)):
 		kind := "an array"
-		if t.Value == "{" {
+		if t.Value[0] == '{' {
 			kind = "a map"
 		}
 		return &SyntaxError{Span: TokenSpan(*t), Msg: fmt.Sprintf("%s cannot contain %s", in, kind),

@@ -211,10 +211,11 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 }
 
 func (l *lowerer) mapKeys(v *grammar.Value) {
-	for i := range v.Entries {
+	entries := v.Entries()
+	for i := range entries {
 		for j := 0; j < i; j++ {
-			if v.Entries[i].KeyName() == v.Entries[j].KeyName() {
-				l.dupKey(v.Entries[i].KeyName(), v.Entries[i].Key.Span(), v.Entries[j].Key.Span())
+			if entries[i].KeyName() == entries[j].KeyName() {
+				l.dupKey(entries[i].KeyName(), entries[i].Key.Span(), entries[j].Key.Span())
 				break
 			}
 		}
@@ -373,17 +374,22 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Patte
 	if n.Subject != nil && n.Subject.Ident.Valid() {
 		p.IdentSpan = n.Subject.Ident.Span()
 		id := p.Subject.Identity
-		first := sc.lookup(id)
-		switch {
-		case first == nil:
-			sc.defs[id] = p
-		case hasDefinition(n.Subject):
-			d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
-			d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
-			d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
-			l.diags.Add(d)
-		default:
+		if hasDefinition(n.Subject) {
+			// Labels or a record define the identity in this scope; it clashes
+			// only with a definition in the same scope.
+			if first, ok := sc.defs[id]; ok {
+				d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
+				d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+				l.diags.Add(d)
+			} else {
+				sc.defs[id] = p
+			}
+		} else if first := sc.lookup(id); first != nil {
+			// A bare node refers to the nearest definition, inner scopes first.
 			p.Def = first
+		} else {
+			sc.defs[id] = p
 		}
 	}
 	return p

@@ -52,7 +52,7 @@ const parallelMin = 64 << 10
 const MaxDepth = 1000
 
 // batchTokens is roughly how many tokens a worker receives at a time.
-const batchTokens = 8192
+const batchTokens = 256
 
 type unitResult struct {
 	unit *grammar.Unit
@@ -125,7 +125,7 @@ func Parse(f *diag.File) (*Document, diag.List) {
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
 // document's Lowered field is empty.
 func ParseSyntax(f *diag.File) (*Document, diag.List) {
-	src := string(f.Text)
+	src := f.Source()
 	sc := grammar.NewScanner(src)
 	doc := &Document{File: f}
 
@@ -320,12 +320,16 @@ type splitter struct {
 func (s *splitter) boundary(t *lexer.Token) bool {
 	isP := t.Type == grammar.Punct
 	v := t.Value
+	if t.Type == grammar.RecordText {
+		// A whole balanced record: it opens and closes at once.
+		isP, v = true, "{}"
+	}
 	split := false
 	if s.depth == 0 && s.started && isP {
 		switch v {
-		case "(", "[", "{", "@", "@@":
+		case "(", "[", "{", "{}", "@", "@@":
 			switch s.prev {
-			case ")", "]", "}", ",":
+			case ")", "]", "}", "{}", ",":
 				split = true
 			}
 		}

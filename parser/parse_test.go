@@ -45,6 +45,9 @@ func TestValidator(t *testing.T) {
 		{`[a | [b | a]]`, "self-reference"},
 		{`[g | x] [h | (x:L)]`, "undefined-reference"},
 		{`(x:L) [h | x]`, ""},
+		{`[search:Tool | (search::String)==>(::String)]`, ""},
+		{`(a:L) [g | (a:M)]`, ""},
+		{`(a:L) [g | (a)-->(b)]`, ""},
 		// Repeating labels or a record on a later occurrence defines again.
 		{`(a:L) (a:M)`, "duplicate-definition"},
 		{`(a) (a {k: 1})`, "duplicate-definition"},

@@ -147,28 +147,30 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 		b.WriteString(`{"type": "range", "lower": `)
 		writeBound(b, v.Tok)
 		b.WriteString(`, "upper": `)
-		writeBound(b, v.Upper)
+		writeBound(b, v.Upper())
 		b.WriteString("}")
 	case grammar.ArrayValue:
 		b.WriteString("[")
-		for i := range v.Items {
+		items := v.Items()
+		for i := range items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeValueJSON(b, &v.Items[i])
+			writeValueJSON(b, &items[i])
 		}
 		b.WriteString("]")
 	case grammar.MapValue:
-		idx := make([]int, len(v.Entries))
+		entries := v.Entries()
+		idx := make([]int, len(entries))
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.SliceStable(idx, func(i, j int) bool { return v.Entries[idx[i]].KeyName() < v.Entries[idx[j]].KeyName() })
+		sort.SliceStable(idx, func(i, j int) bool { return entries[idx[i]].KeyName() < entries[idx[j]].KeyName() })
 		b.WriteString("{")
 		seen := map[string]bool{}
 		first := true
 		for _, i := range idx {
-			k := v.Entries[i].KeyName()
+			k := entries[i].KeyName()
 			if seen[k] {
 				continue
 			}
@@ -179,7 +181,7 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 			first = false
 			writeString(b, k)
 			b.WriteString(": ")
-			writeValueJSON(b, &v.Entries[i].Value)
+			writeValueJSON(b, &entries[i].Value)
 		}
 		b.WriteString("}")
 	default:
@@ -292,32 +294,34 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 		if v.Tok.Valid() {
 			b.WriteString(v.Tok.Value)
 		}
-		if v.Tok.Valid() && v.Upper.Valid() {
+		if v.Tok.Valid() && v.Upper().Valid() {
 			b.WriteString("..")
 		} else {
 			b.WriteString("...")
 		}
-		if v.Upper.Valid() {
-			b.WriteString(v.Upper.Value)
+		if v.Upper().Valid() {
+			b.WriteString(v.Upper().Value)
 		}
 	case grammar.ArrayValue:
 		b.WriteByte('[')
-		for i := range v.Items {
+		items := v.Items()
+		for i := range items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeValueGram(b, &v.Items[i])
+			writeValueGram(b, &items[i])
 		}
 		b.WriteByte(']')
 	case grammar.MapValue:
 		b.WriteByte('{')
-		for i := range v.Entries {
+		entries := v.Entries()
+		for i := range entries {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(GramKey(v.Entries[i].KeyName()))
+			b.WriteString(GramKey(entries[i].KeyName()))
 			b.WriteString(": ")
-			writeValueGram(b, &v.Entries[i].Value)
+			writeValueGram(b, &entries[i].Value)
 		}
 		b.WriteByte('}')
 	default:

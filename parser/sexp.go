@@ -220,17 +220,17 @@ func sxValue(n *sx, field string, v *grammar.Value) {
 		if v.Tok.Valid() {
 			sxScalar(r, "lower", v.Tok)
 		}
-		if v.Upper.Valid() {
-			sxScalar(r, "upper", v.Upper)
+		if v.Upper().Valid() {
+			sxScalar(r, "upper", v.Upper())
 		}
 	case grammar.ArrayValue:
 		a := n.add(field, "array", v.Span())
-		for i := range v.Items {
-			sxValue(a, "", &v.Items[i])
+		for i, items := 0, v.Items(); i < len(items); i++ {
+			sxValue(a, "", &items[i])
 		}
 	case grammar.MapValue:
 		m := n.add(field, "map", v.Span())
-		sxEntries(m, "map_entry", v.Entries)
+		sxEntries(m, "map_entry", v.Entries())
 	default:
 		sxScalar(n, field, v.Tok)
 	}

@@ -131,8 +131,20 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 // declOf tells whether a pattern is a declaration of the agent language and
 // which, reporting conflicting labels.
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
+	d, found := c.declOfQuiet(p)
+	if len(found) > 1 {
+		dg := diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found[0], found[1])
+		dg.Detail = "keep one of the labels " + strings.Join(found, ", ") + "; it is read as " + found[0] + " for now"
+		c.diags.Add(dg)
+	}
+	return d, len(found) > 0
+}
+
+// declOfQuiet is declOf without diagnostics; it also returns the agent
+// language labels found.
+func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
-		return decl{}, false
+		return decl{}, nil
 	}
 	var found []string
 	for _, l := range p.Subject.Labels {
@@ -141,15 +153,9 @@ func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 		}
 	}
 	if len(found) == 0 {
-		return decl{}, false
+		return decl{}, nil
 	}
-	s := subjectOf(p)
-	if len(found) > 1 {
-		d := diag.Errorf(CodeConflictingLabels, s.LabelsSpan(), "a pattern cannot be both %s and %s", found[0], found[1])
-		d.Detail = "keep one of the labels " + strings.Join(found, ", ") + "; it is read as " + found[0] + " for now"
-		c.diags.Add(d)
-	}
-	return decl{p: p, s: s, label: found[0]}, true
+	return decl{p: p, s: subjectOf(p), label: found[0]}, found
 }
 
 // headSpan is where a diagnostic about a declaration as a whole goes: its
@@ -194,7 +200,7 @@ func (c *compiler) agent(d decl) {
 			if s, ok := c.str(pr); ok {
 				a.Instruction = s
 				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingInstruction, pr.Value.Span(), "the instruction of agent %s is empty", a.Name)
+					dg := diag.Errorf(CodeMissingInstruction, pr.Value.Span(), "the instruction of agent %s is empty", disp(a.Name))
 					dg.Detail = "write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""
 					c.diags.Add(dg)
 				}
@@ -227,14 +233,22 @@ func (c *compiler) agent(d decl) {
 		}
 	}
 	if !hasInstruction {
-		dg := diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", a.Name)
+		dg := diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", disp(a.Name))
 		dg.Detail = "add the system prompt to its record: {instruction: \"You are a helpful assistant.\", ...}"
 		c.diags.Add(dg)
 	}
 	if !hasModel {
-		dg := diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", a.Name)
+		dg := diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", disp(a.Name))
 		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
 		c.diags.Add(dg)
+	}
+	// Inline tools first, so that a reference may come before the tool.
+	for _, e := range p.Elements {
+		if e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel) {
+			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
+				c.tools[e] = c.tool(ed, false)
+			}
+		}
 	}
 	seen := map[string]*Tool{}
 	seenSpan := map[string]diag.Span{}
@@ -242,10 +256,8 @@ func (c *compiler) agent(d decl) {
 		var t *Tool
 		switch {
 		case e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel):
-			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
-				t = c.tool(ed, false)
-				c.tools[e] = t
-			} else {
+			if t = c.tools[e]; t == nil {
+				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
 				continue
 			}
@@ -276,7 +288,7 @@ func (c *compiler) agent(d decl) {
 		}
 		if first, dup := seen[t.Name]; dup && t.Name != "" {
 			if first == t {
-				dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", a.Name, t.Name)
+				dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
 				dg.Detail = "tool names are unique within an agent: remove this one"
 				dg.Related = []diag.Related{{Span: seenSpan[t.Name], Message: "first use of " + t.Name}}
 				c.diags.Add(dg)
@@ -372,7 +384,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 			if s, ok := c.str(pr); ok {
 				t.Description = s
 				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingDescription, pr.Value.Span(), "the description of tool %s is empty", t.Name)
+					dg := diag.Errorf(CodeMissingDescription, pr.Value.Span(), "the description of tool %s is empty", disp(t.Name))
 					dg.Detail = "say what the tool does: the model reads it to decide when to call the tool"
 					c.diags.Add(dg)
 				}
@@ -382,26 +394,26 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		}
 	}
 	if !hasDesc {
-		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", t.Name)
+		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name))
 		dg.Detail = "add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool"
 		c.diags.Add(dg)
 	}
 	els := elements(p)
 	if len(els) == 0 {
-		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", t.Name)
+		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name))
 		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
 		c.diags.Add(dg)
 		return t
 	}
 	if len(els) > 1 {
 		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
-			"tool %s has more than one element", t.Name)
+			"tool %s has more than one element", disp(t.Name))
 		dg.Detail = "a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)"
 		c.diags.Add(dg)
 	}
 	e := els[0]
 	if e.Path == nil {
-		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", t.Name)
+		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name))
 		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
 		c.diags.Add(dg)
 		return t
@@ -419,6 +431,9 @@ func (c *compiler) text(s diag.Span) string {
 	}
 	return string(t[s.Start:s.End])
 }
+
+// disp returns a declaration's name for messages.
+func disp(name string) string { return orName(name, "(unnamed)") }
 
 // orName returns s, or def when s is empty.
 func orName(s, def string) string {
@@ -480,7 +495,7 @@ func (c *compiler) recordFields(r *Record, d decl) {
 	seen := map[string]*Param{}
 	for _, e := range elements(d.p) {
 		if e.Path == nil || e.Path.Arrow != nil {
-			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", orName(r.Name, "the record"))
+			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name))
 			dg.Detail = "write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})"
 			c.diags.Add(dg)
 			continue
@@ -490,7 +505,7 @@ func (c *compiler) recordFields(r *Record, d decl) {
 			continue
 		}
 		if first := seen[f.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "record %s has two fields named %s", r.Name, f.Name)
+			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "record %s has two fields named %s", disp(r.Name), f.Name)
 			dg.Detail = "field names are unique within a record: rename or remove one"
 			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
 			c.diags.Add(dg)
@@ -514,7 +529,7 @@ func (c *compiler) fileChecks(hasAgents bool) {
 			first[t.Name] = t
 			continue
 		}
-		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", t.Name)
+		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
 		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
 		c.diags.Add(dg)
@@ -528,7 +543,7 @@ func (c *compiler) fileChecks(hasAgents bool) {
 			if span.Len() == 0 {
 				span = t.Span
 			}
-			dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", orName(t.Name, "(unnamed)"))
+			dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name))
 			dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
 			c.diags.Add(dg)
 		}

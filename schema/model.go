@@ -94,7 +94,7 @@ type Prop struct {
 	KeySpan, ValueSpan diag.Span
 }
 
-// PropSpan returns the span of the property with the given key in props, and
+// PropSpan returns the span of the key of the property named key in props, and
 // whether there is one.
 func PropSpan(props []Prop, key string) (diag.Span, bool) {
 	for _, p := range props {

@@ -76,7 +76,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 	}
 	if len(nodes) == 1 {
 		n := nodes[0]
-		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the signature of tool %s has no return type", t.Name)
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the signature of tool %s has no return type", disp(t.Name))
 		switch s := n.Subject; {
 		case s != nil && s.Ident.Valid():
 			dg.Detail = "add the return type after the parameters: " + c.text(n.Span()) + "==>(::String)"
@@ -103,7 +103,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 			continue
 		}
 		if first := seen[p.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateParameter, p.NameSpan, "tool %s has two parameters named %s", t.Name, p.Name)
+			dg := diag.Errorf(CodeDuplicateParameter, p.NameSpan, "tool %s has two parameters named %s", disp(t.Name), p.Name)
 			dg.Detail = "parameter names are unique within a tool: rename one of them"
 			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first parameter " + p.Name}}
 			c.diags.Add(dg)
@@ -120,7 +120,7 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 	t.ReturnSpan = n.Span()
 	s := n.Subject
 	if s == nil || len(s.Labels) == 0 {
-		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the return node of tool %s has no type", t.Name)
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the return node of tool %s has no type", disp(t.Name))
 		dg.Detail = "the last node of a signature is the return type: write it as (::String), or the name of a record"
 		if s != nil && s.Ident.Valid() {
 			dg.Detail = "the last node of a signature is the return type; if " + s.Ident.Value + " is a parameter, give it a type and add the return type after it: ==>(::String)"
@@ -322,10 +322,10 @@ func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 		c.diags.Add(dg)
 		return
 	}
-	out := make([]any, 0, len(v.Items))
+	out := make([]any, 0, len(v.Items()))
 	ok := true
-	for i := range v.Items {
-		x, m := valueFor(&v.Items[i], p.Type)
+	for i := range v.Items() {
+		x, m := valueFor(&v.Items()[i], p.Type)
 		if m != nil {
 			dg := diag.Errorf(CodeEnumTypeMismatch, m.span, "an enum member of %s %s is %s", what, p.Name, m.msg)
 			dg.Detail = m.detail

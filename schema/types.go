@@ -225,9 +225,9 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if v.Kind != grammar.ArrayValue {
 			return nil, bad()
 		}
-		out := make([]any, 0, len(v.Items))
-		for i := range v.Items {
-			x, m := valueFor(&v.Items[i], t.Items)
+		out := make([]any, 0, len(v.Items()))
+		for i := range v.Items() {
+			x, m := valueFor(&v.Items()[i], t.Items)
 			if m != nil {
 				return nil, m
 			}
@@ -256,8 +256,8 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 	}
 	var out Object
 	seen := map[string]bool{}
-	for i := range v.Entries {
-		e := &v.Entries[i]
+	for i := range v.Entries() {
+		e := &v.Entries()[i]
 		k := e.KeyName()
 		if seen[k] {
 			continue // reported by the parser as a duplicate key
@@ -295,9 +295,9 @@ func genericJSON(v *grammar.Value) (any, *mismatch) {
 	case grammar.RangeValue:
 		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
 	case grammar.ArrayValue:
-		out := make([]any, 0, len(v.Items))
-		for i := range v.Items {
-			x, m := genericJSON(&v.Items[i])
+		out := make([]any, 0, len(v.Items()))
+		for i := range v.Items() {
+			x, m := genericJSON(&v.Items()[i])
 			if m != nil {
 				return nil, m
 			}
@@ -307,8 +307,8 @@ func genericJSON(v *grammar.Value) (any, *mismatch) {
 	case grammar.MapValue:
 		var out Object
 		seen := map[string]bool{}
-		for i := range v.Entries {
-			e := &v.Entries[i]
+		for i := range v.Entries() {
+			e := &v.Entries()[i]
 			if seen[e.KeyName()] {
 				continue
 			}
