@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance demo
+.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 
 # Everything a change must pass: formatting, vet, tests with the race detector, and a
 # short fuzz run of the parser.
-test: fmt-check vet race fuzz
+test: fmt-check vet race fuzz vscode
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -36,3 +36,16 @@ conformance:
 demo: build
 	./bin/gramc check examples/
 	./bin/gramc schema examples/hello.gram
+
+# The VS Code extension: type check, bundle, grammar tests, package and its listing.
+VSCODE = editors/vscode
+vscode:
+	cd $(VSCODE) && npm ci --no-audit --no-fund && npm test
+
+# A platform package for Linux x64 with gram-lsp inside: installing the .vsix is
+# all a Linux user needs.
+vsix:
+	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run build
+	mkdir -p $(VSCODE)/bin
+	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
+	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
