@@ -2,13 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -68,7 +62,7 @@ func runCheck(e *env, args []string) int {
 		return exitUsage
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, fs.Args())
+	inputs, ioErr := collectInputs(e, "check", fs.Args())
 	if ioErr {
 		code = exitUsage
 	}
@@ -127,91 +121,9 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// collectInputs expands the arguments into inputs: files as given,
-// directories walked for *.gram files in path order, - as standard input.
-// Paths are cleaned and listed once. It reports whether an argument could
-// not be read.
-func collectInputs(e *env, args []string) ([]checkInput, bool) {
-	var inputs []checkInput
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			inputs = append(inputs, checkInput{path: p})
-		}
-	}
-	bad := false
-	stdinRead := false
-	for _, arg := range args {
-		if arg == "-" {
-			if stdinRead {
-				continue
-			}
-			stdinRead = true
-			b, err := io.ReadAll(e.stdin)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "gramc check: reading standard input: %v\n", err)
-				bad = true
-				continue
-			}
-			inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
-			continue
-		}
-		p := filepath.Clean(arg)
-		info, err := os.Stat(p)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc check: %v\n", err)
-			bad = true
-			continue
-		}
-		if !info.IsDir() {
-			add(p)
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(d.Name(), ".gram") {
-				add(path)
-			}
-			return nil
-		})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc check: %v\n", err)
-			bad = true
-		}
-	}
-	return inputs, bad
-}
-
 // checkAll checks the inputs on all cores; results are in input order.
 func checkAll(inputs []checkInput) []checkResult {
-	results := make([]checkResult, len(inputs))
-	workers := min(runtime.GOMAXPROCS(0), len(inputs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = checkOne(inputs[i])
-			}
-		}()
-	}
-	for i := range inputs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return results
+	return parallelMap(inputs, checkOne)
 }
 
 // checkOne reads, parses and compiles one input.

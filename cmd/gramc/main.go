@@ -4,9 +4,13 @@
 //	gramc parse [--format sexp|json|gram] FILE...|-
 //	gramc check [--format text|json|sarif] [--strict] PATH...|-
 //	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
+//	gramc fmt [-w] [-l] [-d] [--check] PATH...|-
+//	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
-// errors in the input, 2 usage or I/O errors.
+// errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
+// agent or model error and 3 on a configuration error (such as a missing API
+// key).
 package main
 
 import (
@@ -46,6 +50,8 @@ func commands() []command {
 		{"parse", "parse gram files and print their syntax tree or patterns", runParse},
 		{"check", "check gram agent files and report their diagnostics", runCheck},
 		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
+		{"fmt", "format gram files in the canonical style", runFmt},
+		{"run", "run an agent: a conversation with a model and its tools", runRun},
 	}
 }
 
