@@ -51,6 +51,7 @@ func commands() []command {
 		{"check", "check gram agent files and report their diagnostics", runCheck},
 		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
 		{"fmt", "format gram files in the canonical style", runFmt},
+		{"run", "run an agent: a conversation with a model and its tools", runRun},
 	}
 }
 

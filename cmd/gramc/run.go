@@ -1,0 +1,598 @@
+package main
+
+// gramc run: run an agent of a gram file, one conversation, turn by turn.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// exitConfig is the exit code of configuration errors (a missing API key,
+// no base URL for the provider).
+const exitConfig = 3
+
+// replayBaseURL is the base URL used with --replay; nothing is ever sent to
+// it.
+const replayBaseURL = "http://replay.invalid/v1"
+
+const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]...
+                 [--json] [--trace] [--record FILE | --replay FILE]
+                 [--base-url URL] [--max-iterations N] [flags]
+
+Runs an agent of a gram file. Each -m is one user turn of one conversation;
+without -m, turns are read from standard input, one per line, and on a
+terminal gramc starts an interactive conversation (Ctrl-D ends it). Tool
+calls are printed as they happen, then the agent's answer.
+
+Tools are bound by name to the built-in library (sayHello, sayGoodbye,
+currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
+with sh -c, reads the validated arguments as a JSON object on standard input
+and prints its result on standard output (JSON if it parses as JSON, text
+otherwise); a non-zero exit is a tool error with standard error as message.
+
+The model comes from the agent's "Provider/model-id": OpenAI needs
+OPENAI_API_KEY (OPENAI_BASE_URL changes the server); Ollama uses OLLAMA_HOST
+or http://localhost:11434/v1; OpenAICompatible needs --base-url or
+OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
+(a URL without a path gets /v1), and then no key is needed.
+
+--record FILE saves every model request and response (API keys redacted);
+--replay FILE answers from such a file with no network and no key, and fails
+if a request differs from the recorded one. --trace prints each request and
+response on standard error. --json prints each turn's response as JSON.
+
+Exit codes: 0 every turn completed; 1 errors in the file, or an agent or
+model error (including a turn that reached its iteration limit); 2 usage or
+I/O errors; 3 configuration errors (e.g. OPENAI_API_KEY not set).
+
+Flags:
+`
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+// String implements flag.Value.
+func (l *listFlag) String() string { return strings.Join(*l, ", ") }
+
+// Set implements flag.Value: each use of the flag adds a value.
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// runOptions are the parsed flags of gramc run.
+type runOptions struct {
+	file, agent    string
+	messages       listFlag
+	tools          listFlag
+	injects        listFlag
+	json, trace    bool
+	record, replay string
+	baseURL        string
+	maxIterations  int
+	noSummary      bool
+	logLevel       string
+	toolTimeout    time.Duration
+	resultLimit    int
+}
+
+func runRun(e *env, args []string) int {
+	fs := newFlags(e, "run", runHelp)
+	var o runOptions
+	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
+	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
+	fs.Var(&o.messages, "message", "same as -m")
+	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
+	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
+	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
+	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
+	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
+	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+	fs.IntVar(&o.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
+	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
+	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
+	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run")
+	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
+	files, code := parseInterleaved(e, fs, args)
+	if code >= 0 {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "gramc run: "+format+"\n", a...)
+		return exitUsage
+	}
+	if len(files) != 1 {
+		return usageErr("give exactly one agent file (see gramc run --help)")
+	}
+	o.file = files[0]
+	if o.record != "" && o.replay != "" {
+		return usageErr("--record and --replay cannot be used together")
+	}
+	if o.maxIterations < 0 {
+		return usageErr("--max-iterations must be at least 1")
+	}
+	logger, err := newLogger(e.stderr, o.logLevel)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	injected, err := parseInjects(o.injects)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	lib := runtime.Builtins()
+	for _, spec := range o.tools {
+		name, command, ok := strings.Cut(spec, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.TrimSpace(command) == "" {
+			return usageErr("--tool %q: write NAME=COMMAND", spec)
+		}
+		_ = lib.Register(runtime.ExecTool(name, command, o.toolTimeout))
+	}
+	if o.file == "-" && len(o.messages) == 0 {
+		return usageErr("with the agent file on standard input, give the messages with -m")
+	}
+
+	// The agent.
+	f, err := readInput(e, o.file)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	doc, parsed := parser.Parse(f)
+	prog, compiled := schema.Compile(doc)
+	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
+		writeDiags(e, f, diags)
+		return exitError
+	}
+	agent, msg := pickAgent(prog, o.agent, f.Path)
+	if agent == nil {
+		return usageErr("%s", msg)
+	}
+	if _, err := lib.Bind(agent.Tools); err != nil {
+		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
+		fmt.Fprintln(e.stderr, "  hint: bind a missing tool to a program with --tool NAME=COMMAND")
+		return exitError
+	}
+
+	// The model.
+	model, replayer, code := makeModel(e, agent, o, logger)
+	if code >= 0 {
+		return code
+	}
+
+	// The conversation.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opts := []runtime.Option{
+		runtime.WithModel(model),
+		runtime.WithLogger(logger),
+		runtime.WithResultLimit(o.resultLimit),
+		runtime.WithSummary(!o.noSummary),
+	}
+	if o.maxIterations > 0 {
+		opts = append(opts, runtime.WithMaxIterations(o.maxIterations))
+	}
+	if injected != nil {
+		opts = append(opts, runtime.WithInjected(injected))
+	}
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts}
+	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
+		s.spin = newSpinner(e.stderr)
+	}
+	code = s.converse(ctx)
+	if replayer != nil && code == exitOK {
+		if n := replayer.Remaining(); n > 0 {
+			fmt.Fprintf(e.stderr, "gramc run: warning: the recording has %d more requests than this run made\n", n)
+		}
+	}
+	return code
+}
+
+// parseInterleaved parses flags and positional arguments in any order
+// ("FILE -m hi" as well as "-m hi FILE"); after "--" everything is
+// positional. It returns the positional arguments, and an exit code or -1.
+func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, int) {
+	var pos []string
+	for {
+		if code := parseFlags(e, fs, args); code >= 0 {
+			return nil, code
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), -1
+		}
+		if len(rest) == 0 {
+			return pos, -1
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// newLogger returns a text logger on w at the named level, or a logger that
+// drops everything for "off".
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "off", "":
+		return slog.New(slog.DiscardHandler), nil
+	case "debug":
+		l = slog.LevelDebug
+	case "info":
+		l = slog.LevelInfo
+	case "warn", "warning":
+		l = slog.LevelWarn
+	case "error":
+		l = slog.LevelError
+	default:
+		return nil, fmt.Errorf("unknown log level %q (want debug, info, warn, error or off)", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// parseInjects reads NAME=VALUE pairs; a VALUE that parses as JSON is that
+// JSON value, otherwise the text.
+func parseInjects(list []string) (map[string]any, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := map[string]any{}
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--inject %q: write NAME=VALUE", kv)
+		}
+		var x any
+		dec := json.NewDecoder(strings.NewReader(v))
+		dec.UseNumber()
+		if err := dec.Decode(&x); err != nil || dec.More() {
+			x = v
+		}
+		out[strings.TrimSpace(k)] = x
+	}
+	return out, nil
+}
+
+// pickAgent returns the named agent, or the file's only agent; otherwise nil
+// and what is wrong.
+func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) {
+	var names []string
+	for _, a := range prog.Agents {
+		names = append(names, a.Name)
+	}
+	switch {
+	case name != "":
+		if a := prog.Agent(name); a != nil {
+			return a, ""
+		}
+		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", names))
+	case len(prog.Agents) == 1:
+		return prog.Agents[0], ""
+	case len(prog.Agents) == 0:
+		return nil, fmt.Sprintf("%s has no agent", path)
+	}
+	return nil, fmt.Sprintf("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))
+}
+
+// makeModel builds the model client with its transports: replay or the
+// network, then recording, then tracing. It returns an exit code on
+// failure, -1 otherwise.
+func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, int) {
+	key := os.Getenv("OPENAI_API_KEY")
+	var transport http.RoundTripper = http.DefaultTransport
+	var replayer *runtime.Replayer
+	if o.replay != "" {
+		rp, err := runtime.NewReplayer(o.replay)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gramc run: --replay: %v\n", err)
+			return nil, nil, exitUsage
+		}
+		replayer, transport = rp, rp
+	}
+	if o.record != "" {
+		transport = runtime.NewRecorder(o.record, transport, key)
+	}
+	if o.trace {
+		transport = runtime.NewTracer(e.stderr, transport, key)
+	}
+	client := &http.Client{Transport: transport}
+	var (
+		model runtime.Model
+		err   error
+	)
+	if replayer != nil {
+		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
+			HTTPClient: client, Logger: logger})
+	} else {
+		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger})
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
+		var ce *runtime.ConfigError
+		if errors.As(err, &ce) {
+			if ce.Hint != "" {
+				fmt.Fprintf(e.stderr, "  hint: %s\n", ce.Hint)
+			}
+			fmt.Fprintln(e.stderr, "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1;")
+			fmt.Fprintln(e.stderr, "        to try the agent without a model, replay a recording with --replay FILE")
+			return nil, nil, exitConfig
+		}
+		return nil, nil, exitError
+	}
+	return model, replayer, -1
+}
+
+// session is one conversation with an agent.
+type session struct {
+	e     *env
+	o     runOptions
+	agent *schema.Agent
+	lib   *runtime.Library
+	opts  []runtime.Option
+	spin  *spinner
+	conv  runtime.Conversation
+	mu    sync.Mutex // serializes output from tool hooks
+}
+
+// converse runs the turns and returns the exit code: the worst of the
+// turns'. A turn that fails (as opposed to reaching its iteration limit)
+// ends a non-interactive session; an interactive one goes on unless the
+// configuration is wrong.
+func (s *session) converse(ctx context.Context) int {
+	worst := exitOK
+	if len(s.o.messages) > 0 {
+		for _, m := range s.o.messages {
+			code, failed := s.turn(ctx, m)
+			worst = max(worst, code)
+			if failed || ctx.Err() != nil {
+				break
+			}
+		}
+		return worst
+	}
+	interactive := isTerminal(s.e.stdin)
+	if interactive {
+		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
+	}
+	sc := bufio.NewScanner(s.e.stdin)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for {
+		if interactive {
+			fmt.Fprint(s.e.stderr, "> ")
+		}
+		if !sc.Scan() {
+			break
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		code, failed := s.turn(ctx, line)
+		worst = max(worst, code)
+		if ctx.Err() != nil || code == exitConfig || failed && !interactive {
+			return worst
+		}
+	}
+	if interactive {
+		fmt.Fprintln(s.e.stderr)
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(s.e.stderr, "gramc run: reading standard input: %v\n", err)
+		return max(worst, exitUsage)
+	}
+	return worst
+}
+
+// turn runs one user turn, prints it, and returns its exit code and
+// whether it failed with an error.
+func (s *session) turn(ctx context.Context, input string) (int, bool) {
+	hooks := runtime.Hooks{
+		ModelStart: func(int) { s.spin.start() },
+		ModelDone:  func(int, error) { s.spin.stop() },
+	}
+	if !s.o.json {
+		hooks.ToolDone = func(u runtime.ToolUse) { s.printTool(u) }
+	}
+	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
+	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
+	s.spin.stop()
+	if resp != nil && err == nil {
+		s.conv = resp.Conversation
+	}
+	if s.o.json {
+		enc := json.NewEncoder(s.e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(resp)
+	} else if resp != nil && resp.Content != "" {
+		fmt.Fprintln(s.e.stdout, resp.Content)
+	}
+	if resp != nil {
+		for _, w := range resp.Warnings {
+			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+		var (
+			ce *runtime.ConfigError
+			ve *runtime.ValidationError
+		)
+		switch {
+		case errors.As(err, &ce):
+			if ce.Hint != "" {
+				fmt.Fprintf(s.e.stderr, "  hint: %s\n", ce.Hint)
+			}
+			return exitConfig, true
+		case errors.As(err, &ve):
+			return exitUsage, true
+		}
+		return exitError, true
+	}
+	if resp.Status != runtime.StatusCompleted {
+		return exitError, false
+	}
+	return exitOK, false
+}
+
+// printTool prints a finished tool call: `name {"arg":1} → result`.
+func (s *session) printTool(u runtime.ToolUse) {
+	s.spin.pause()
+	defer s.spin.resume()
+	args := strings.TrimSpace(u.RawArguments)
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(args)); err == nil && args != "" {
+		args = b.String()
+	}
+	if args == "" {
+		args = "{}"
+	}
+	var line string
+	if u.Failed() {
+		line = fmt.Sprintf("%s %s ✗ %s", u.Name, clip(args, 200), clip(u.Error, 300))
+	} else {
+		res, err := json.Marshal(u.Result)
+		if raw, ok := u.Result.(json.RawMessage); ok {
+			res, err = raw, nil
+		}
+		if err != nil {
+			res = []byte(fmt.Sprint(u.Result))
+		}
+		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
+	}
+	s.mu.Lock()
+	fmt.Fprintln(s.e.stdout, line)
+	s.mu.Unlock()
+}
+
+// clip shortens s to n runes with an ellipsis.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// isTerminal reports whether x is a terminal (a character device other
+// than the null device).
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
+}
+
+// spinner shows activity on a terminal while the model thinks. A nil
+// spinner does nothing.
+type spinner struct {
+	w       io.Writer
+	mu      sync.Mutex
+	running bool
+	paused  bool
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func newSpinner(w io.Writer) *spinner { return &spinner{w: w} }
+
+var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// start shows the spinner until stop.
+func (sp *spinner) start() {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.running {
+		return
+	}
+	sp.running = true
+	sp.done = make(chan struct{})
+	sp.wg.Add(1)
+	go sp.loop(sp.done)
+}
+
+func (sp *spinner) loop(done chan struct{}) {
+	defer sp.wg.Done()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for i := 0; ; i++ {
+		sp.mu.Lock()
+		if !sp.paused {
+			fmt.Fprintf(sp.w, "\r%s thinking…", spinFrames[i%len(spinFrames)])
+		}
+		sp.mu.Unlock()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stop hides the spinner.
+func (sp *spinner) stop() {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	if !sp.running {
+		sp.mu.Unlock()
+		return
+	}
+	sp.running = false
+	close(sp.done)
+	sp.mu.Unlock()
+	sp.wg.Wait()
+	sp.mu.Lock()
+	fmt.Fprint(sp.w, "\r\033[K")
+	sp.mu.Unlock()
+}
+
+// pause and resume keep the spinner off the screen while a line is printed.
+func (sp *spinner) pause() {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	sp.paused = true
+	if sp.running {
+		fmt.Fprint(sp.w, "\r\033[K")
+	}
+	sp.mu.Unlock()
+}
+
+func (sp *spinner) resume() {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	sp.paused = false
+	sp.mu.Unlock()
+}

@@ -1,0 +1,127 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/schema"
+)
+
+// benchIterations is the number of tool-calling iterations per turn; the
+// turn then ends with a text answer.
+const benchIterations = 5
+
+// benchServer answers with a sayHello call until the request carries
+// benchIterations tool results, then with text.
+func benchServer(b *testing.B) *fakeopenai.Server {
+	srv := fakeopenai.New(b)
+	srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
+		n := len(toolMessages(req))
+		if n < benchIterations {
+			return fakeopenai.Calls(call("sayHello", fmt.Sprintf(`{"personName":"P%d"}`, n)))(req)
+		}
+		return fakeopenai.Text("done")(req)
+	}
+	return srv
+}
+
+// BenchmarkLoop measures one turn of benchIterations tool-calling
+// iterations against the in-process server: "gram" through Run, "bare"
+// with a minimal openai-go loop making the same requests. Their ratio is
+// the loop's own overhead (binding, validation, logging, bookkeeping).
+func BenchmarkLoop(b *testing.B) {
+	b.Run("gram", benchGram)
+	b.Run("bare", benchBare)
+}
+
+func benchGram(b *testing.B) {
+	srv := benchServer(b)
+	agent := compile(b, loopSrc).Agents[0]
+	agent.Settings.MaxIterations = benchIterations + 1
+	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey, Logger: discard()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib := runtime.Builtins()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := runtime.Run(ctx, agent, lib, nil, "greet", runtime.WithModel(m), runtime.WithLogger(discard()))
+		if err != nil || resp.Iterations != benchIterations+1 {
+			b.Fatalf("%v %+v", err, resp)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(benchIterations+1)), "ns/iteration")
+}
+
+func benchBare(b *testing.B) {
+	srv := benchServer(b)
+	agent := compile(b, loopSrc).Agents[0]
+	svc := openai.NewChatCompletionService(option.WithBaseURL(srv.URL), option.WithAPIKey(testKey),
+		option.WithMaxRetries(0), option.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
+	params := shared.FunctionParameters{}
+	for _, m := range schema.ParametersSchema(agent.Tools[0], false) {
+		params[m.Key] = m.Value
+	}
+	tools := []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+		Name: "sayHello", Description: openai.String(agent.Tools[0].Description), Parameters: params,
+	})}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(agent.Instruction), openai.UserMessage("greet")}
+		for i := 0; ; i++ {
+			comp, err := svc.New(ctx, openai.ChatCompletionNewParams{Model: shared.ChatModel(agent.Model.ID), Messages: msgs, Tools: tools})
+			if err != nil {
+				b.Fatal(err)
+			}
+			msg := comp.Choices[0].Message
+			if len(msg.ToolCalls) == 0 {
+				if i != benchIterations {
+					b.Fatalf("answer after %d iterations", i)
+				}
+				break
+			}
+			msgs = append(msgs, msg.ToParam())
+			for _, tc := range msg.ToolCalls {
+				var args map[string]any
+				if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil {
+					b.Fatal(err)
+				}
+				out, _ := runtime.SayHello().Invoke(ctx, args)
+				msgs = append(msgs, openai.ToolMessage(out.(string), tc.ID))
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(benchIterations+1)), "ns/iteration")
+}
+
+// TestLoopOverhead checks that the loop costs at most 1.2 times a bare
+// openai-go loop. Timing is only meaningful without the race detector and
+// on a quiet machine, so it runs only when GRAM_OVERHEAD_TEST=1.
+func TestLoopOverhead(t *testing.T) {
+	if os.Getenv("GRAM_OVERHEAD_TEST") != "1" {
+		t.Skip("set GRAM_OVERHEAD_TEST=1 to measure")
+	}
+	best := 1e9
+	for range 3 {
+		g := testing.Benchmark(benchGram)
+		b := testing.Benchmark(benchBare)
+		ratio := float64(g.NsPerOp()) / float64(b.NsPerOp())
+		t.Logf("gram %d ns/op, bare %d ns/op, ratio %.3f", g.NsPerOp(), b.NsPerOp(), ratio)
+		best = min(best, ratio)
+	}
+	if best > 1.2 {
+		t.Errorf("the loop costs %.2f times a bare openai-go loop, want at most 1.2", best)
+	}
+}

@@ -1,0 +1,236 @@
+// Schema comparison for binding: two JSON Schemas agree when they validate
+// the same way. Annotations are ignored; "required", "type" and "enum" are
+// compared as sets; numbers by value; an absent "properties" or "required"
+// equals an empty one and an absent "additionalProperties" equals true.
+
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// annotations are the keywords that do not validate.
+var annotations = map[string]bool{
+	"description": true, "default": true, "title": true, "examples": true,
+	"$schema": true, "$comment": true, "$id": true, "deprecated": true,
+	"readOnly": true, "writeOnly": true, "contentMediaType": true,
+}
+
+// schemaKeywords are keywords whose value is a schema.
+var schemaKeywords = map[string]bool{
+	"items": true, "additionalProperties": true, "not": true, "contains": true,
+	"propertyNames": true, "if": true, "then": true, "else": true,
+	"unevaluatedItems": true, "unevaluatedProperties": true,
+}
+
+// schemaListKeywords are keywords whose value is a list of schemas.
+var schemaListKeywords = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
+
+// diffSchemas returns the places where spec and impl (generic JSON) do not
+// validate the same way, each as "at POINTER: what differs".
+func diffSchemas(spec, impl any, ptr string) []string {
+	var out []string
+	add := func(at, format string, args ...any) {
+		if at == "" {
+			at = "/"
+		}
+		out = append(out, "at "+at+": "+fmt.Sprintf(format, args...))
+	}
+	sm, ok1 := spec.(map[string]any)
+	im, ok2 := impl.(map[string]any)
+	if !ok1 || !ok2 {
+		if !jsonEqual(spec, impl) {
+			add(ptr, "the specification has %s, the implementation %s", compact(spec), compact(impl))
+		}
+		return out
+	}
+	for _, k := range unionKeys(sm, im) {
+		if annotations[k] {
+			continue
+		}
+		at := ptr + "/" + escapePointer(k)
+		sv, sok := sm[k]
+		iv, iok := im[k]
+		switch {
+		case k == "properties":
+			sp, _ := sv.(map[string]any)
+			ip, _ := iv.(map[string]any)
+			for _, n := range unionKeys(sp, ip) {
+				pat := at + "/" + escapePointer(n)
+				a, aok := sp[n]
+				b, bok := ip[n]
+				switch {
+				case !bok:
+					add(pat, "the specification has the parameter %q, the implementation does not", n)
+				case !aok:
+					add(pat, "the implementation has the parameter %q, the specification does not", n)
+				default:
+					out = append(out, diffSchemas(a, b, pat)...)
+				}
+			}
+		case k == "required" || k == "type" || k == "enum":
+			a, b := asSet(sv), asSet(iv)
+			if k == "required" || sok && iok {
+				missing, extra := setDiff(a, b)
+				if k == "type" && len(missing)+len(extra) > 0 {
+					add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
+					continue
+				}
+				if len(missing)+len(extra) > 0 {
+					var parts []string
+					if len(missing) > 0 {
+						parts = append(parts, "the specification has "+strings.Join(missing, ", ")+" and the implementation does not")
+					}
+					if len(extra) > 0 {
+						parts = append(parts, "the implementation has "+strings.Join(extra, ", ")+" and the specification does not")
+					}
+					add(at, "%s", strings.Join(parts, "; "))
+				}
+				continue
+			}
+			add(at, "%s", presence(sok, sv, iv))
+		case k == "additionalProperties":
+			if !sok {
+				sv = true
+			}
+			if !iok {
+				iv = true
+			}
+			out = append(out, diffSchemas(sv, iv, at)...)
+		case !sok || !iok:
+			add(at, "%s", presence(sok, sv, iv))
+		case schemaKeywords[k]:
+			out = append(out, diffSchemas(sv, iv, at)...)
+		case schemaListKeywords[k]:
+			sl, _ := sv.([]any)
+			il, _ := iv.([]any)
+			if len(sl) != len(il) {
+				add(at, "the specification lists %d schemas, the implementation %d", len(sl), len(il))
+				continue
+			}
+			for i := range sl {
+				out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
+			}
+		default:
+			if !jsonEqual(sv, iv) {
+				add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
+			}
+		}
+	}
+	return out
+}
+
+// presence describes a keyword present on one side only.
+func presence(inSpec bool, sv, iv any) string {
+	if inSpec {
+		return "the specification has " + compact(sv) + ", the implementation nothing"
+	}
+	return "the implementation has " + compact(iv) + ", the specification nothing"
+}
+
+// asSet returns the members of a JSON value read as a set, as canonical
+// JSON: an array's elements, or the value itself.
+func asSet(v any) []string {
+	if v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		list = []any{v}
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		out = append(out, compact(x))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// setDiff returns the members of a missing from b and of b missing from a.
+func setDiff(a, b []string) (missing, extra []string) {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			missing = append(missing, x)
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			extra = append(extra, x)
+		}
+	}
+	return missing, extra
+}
+
+// jsonEqual compares generic JSON values, numbers by value.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		rx, ok1 := new(big.Rat).SetString(string(x))
+		ry, ok2 := new(big.Rat).SetString(string(y))
+		if ok1 && ok2 {
+			return rx.Cmp(ry) == 0
+		}
+		return x == y
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// compact returns v as compact JSON (map keys sorted).
+func compact(v any) string {
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// escapePointer escapes a JSON pointer reference token.
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// unionKeys returns the keys of a and b, each once, sorted.
+func unionKeys(a, b map[string]any) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}

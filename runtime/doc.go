@@ -1,0 +1,50 @@
+// Package runtime runs the agents of a compiled gram file: it binds each
+// tool specification of an agent to an implementation from a tool library,
+// then drives the model's tool-calling loop until the model answers.
+//
+// # Entry points
+//
+//   - [Library] holds tool implementations ([Tool]) by name. [Library.Bind]
+//     binds an agent's tool specifications to them (late binding: the same
+//     agent file runs against different implementations, e.g. for A/B
+//     tests), checking that the implementation's JSON Schema agrees with the
+//     specification's on every keyword that validates.
+//   - [Run] executes one user turn of a conversation: it sends the agent's
+//     instruction, the conversation and the tool definitions to a [Model],
+//     runs the tool calls of each response (concurrently when the agent
+//     allows it), feeds results and errors back, and stops on a text answer
+//     or after the agent's maxIterations model calls. The [Response] keeps
+//     the answer, every tool use, the status, token usage and the updated
+//     [Conversation] for the next turn.
+//   - Models: [OpenAIModel] speaks the OpenAI Chat Completions API through
+//     github.com/openai/openai-go/v3 (OpenAI, Ollama and any
+//     OpenAI-compatible server; see [NewModel] for how a provider is
+//     configured); [Scripted] answers from a queue of replies, for tests and
+//     demos. [Recorder], [Replayer] and [Tracer] are HTTP transports that
+//     record a session to a file, answer from such a file without a network,
+//     and print every request and response.
+//   - [Builtins] is the library the gramc command starts from (sayHello,
+//     sayGoodbye, currentTime); [ExecTool] binds a tool to an external
+//     program.
+//   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
+//     OpenAI-compatible server for tests, benchmarks and recording demos.
+//
+// # Errors
+//
+// Every error [Run] returns is one of [*ValidationError] (empty input),
+// [*ConfigError] (missing API key, unknown provider, no base URL),
+// [*LLMError] (network, HTTP status, rate limit after retries, timeout) or
+// [*ToolError] (a tool missing from the library or whose schema disagrees
+// with its specification), or the context's error. Each has a short message
+// for end users ([UserError]) and wraps its technical cause. Failures of
+// single tool calls (bad JSON, invalid arguments, unknown tool, a tool
+// error or panic) are not errors of the run: they are fed back to the model,
+// which may correct itself.
+//
+// # Logging and secrets
+//
+// The loop logs with log/slog: model calls, tool calls and durations at
+// INFO, limits (maximum iterations, repeated calls, truncated results,
+// retries) at WARN, failures at ERROR; tool arguments and results only at
+// DEBUG. API keys never appear in logs, errors, traces or recordings.
+package runtime

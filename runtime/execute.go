@@ -1,0 +1,243 @@
+// Tool calls: for each call of a reply, look the tool up, block a call
+// repeated a third time, parse the arguments, apply defaults and validate
+// them, set the injected parameters, invoke the tool (recovering panics) and
+// turn the result or the failure into the tool message's content. The calls
+// of one reply run concurrently when the agent allows it; results keep the
+// order of the calls.
+
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// RepeatLimit is the number of times the same call (same tool, same
+// arguments) may be made in one turn; the next ones are blocked.
+const RepeatLimit = 2
+
+// callResult is a finished tool call: its record and the content sent to
+// the model.
+type callResult struct {
+	use     ToolUse
+	content string
+}
+
+// execute runs the tool calls of one reply.
+func (r *runner) execute(ctx context.Context, iter int, calls []ToolCall) []callResult {
+	blocked := make([]bool, len(calls))
+	for i, c := range calls {
+		key := c.Name + "\x00" + canonicalJSON([]byte(c.Arguments))
+		r.seen[key]++
+		blocked[i] = r.seen[key] > RepeatLimit
+	}
+	results := make([]callResult, len(calls))
+	if r.agent.Settings.ParallelToolCalls && len(calls) > 1 {
+		var wg sync.WaitGroup
+		for i := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = r.callTool(ctx, iter, calls[i], blocked[i])
+			}()
+		}
+		wg.Wait()
+	} else {
+		for i := range calls {
+			results[i] = r.callTool(ctx, iter, calls[i], blocked[i])
+		}
+	}
+	return results
+}
+
+// callTool runs one tool call; every failure becomes an error result.
+func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked bool) callResult {
+	start := time.Now()
+	use := ToolUse{Iteration: iter, CallID: call.ID, Name: call.Name, RawArguments: call.Arguments}
+	result, err := r.invoke(ctx, call, blocked, &use)
+	var content string
+	if err == nil {
+		use.Result = result
+		content, err = resultContent(call.Name, result)
+	}
+	if err != nil {
+		use.Result = nil
+		use.Error = err.Error()
+		content = errorContent(use.Error)
+	}
+	if limit := r.cfg.resultLimit; limit > 0 && len(content) > limit {
+		content = truncate(content, limit)
+		use.Truncated = true
+		r.log.Warn("tool result truncated", "tool", call.Name, "iteration", iter, "limit", limit)
+	}
+	use.Duration = time.Since(start)
+	if err != nil {
+		r.log.Error("tool call failed", "tool", call.Name, "iteration", iter, "callId", call.ID, "duration", use.Duration, "error", use.Error)
+	} else if r.log.Enabled(ctx, slog.LevelInfo) {
+		r.log.Info("tool call", "tool", call.Name, "iteration", iter, "callId", call.ID, "duration", use.Duration)
+	}
+	if r.log.Enabled(ctx, slog.LevelDebug) {
+		r.log.Debug("tool call details", "tool", call.Name, "callId", call.ID, "arguments", call.Arguments, "result", content)
+	}
+	if h := r.cfg.hooks.ToolDone; h != nil {
+		r.hook(func() { h(use) })
+	}
+	return callResult{use: use, content: content}
+}
+
+// invoke checks and runs one call.
+func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) (result any, err error) {
+	b, ok := r.tools.Lookup(call.Name)
+	if !ok {
+		avail := "this agent has no tools"
+		if names := r.tools.Names(); len(names) > 0 {
+			avail = "the available tools are: " + strings.Join(names, ", ")
+		}
+		return nil, &ToolError{Tool: call.Name, Message: "unknown tool; " + avail}
+	}
+	if blocked {
+		r.log.Warn("repeated tool call blocked", "tool", call.Name, "limit", RepeatLimit)
+		return nil, &ToolError{Tool: call.Name, Message: fmt.Sprintf(
+			"blocked: this exact call (same arguments) was already made %d times in this turn; use the earlier results or change the arguments", RepeatLimit)}
+	}
+	args, err := r.arguments(b.Spec, call.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	use.Arguments = args
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Debug("tool panic", "tool", call.Name, "stack", string(debug.Stack()))
+			result, err = nil, &ToolError{Tool: call.Name, Message: fmt.Sprintf("the tool panicked: %v", p)}
+		}
+	}()
+	result, err = b.Tool.Invoke(ctx, args)
+	if err != nil {
+		var te *ToolError
+		if errors.As(err, &te) && te.Tool == call.Name {
+			return nil, err
+		}
+		return nil, &ToolError{Tool: call.Name, Message: "failed", Err: err}
+	}
+	return result, nil
+}
+
+// arguments parses, completes and validates the model's arguments and sets
+// the injected parameters. Values the model sent for injected parameters
+// are dropped first: the host's values always win.
+func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error) {
+	data := []byte(raw)
+	var injected map[string]any
+	for _, p := range spec.Params {
+		if !p.Injected {
+			continue
+		}
+		if v, ok := r.cfg.injected[p.Name]; ok {
+			if injected == nil {
+				injected = map[string]any{}
+			}
+			injected[p.Name] = v
+		}
+		if strings.Contains(raw, `"`+p.Name+`"`) {
+			if v, err := decodeJSON(data); err == nil {
+				if obj, ok := v.(map[string]any); ok {
+					if _, sent := obj[p.Name]; sent {
+						delete(obj, p.Name)
+						r.log.Warn("the model sent a value for an injected parameter; it is ignored", "tool", spec.Name, "parameter", p.Name)
+						if b, err := marshalNoEscape(obj); err == nil {
+							data, raw = b, string(b)
+						}
+					}
+				}
+			}
+		}
+	}
+	args, err := schema.ValidateArgs(spec, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := schema.InjectArgs(spec, args, injected); err != nil {
+		var ae *schema.ArgsError
+		if errors.As(err, &ae) {
+			return nil, &ToolError{Tool: spec.Name, Message: "the host did not supply valid injected parameters (" + problemsText(ae) + ")"}
+		}
+		return nil, err
+	}
+	return args, nil
+}
+
+// problemsText lists the problems of an ArgsError.
+func problemsText(e *schema.ArgsError) string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = strings.TrimSpace(p.Pointer + " " + p.Message)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// resultContent is the text sent to the model for a result: a string as
+// is, JSON text as is, anything else encoded as JSON.
+func resultContent(tool string, v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case json.RawMessage:
+		if len(x) == 0 {
+			return "null", nil
+		}
+		return string(x), nil
+	case []byte:
+		return string(x), nil
+	case nil:
+		return "null", nil
+	}
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		return "", &ToolError{Tool: tool, Message: "its result cannot be encoded as JSON", Err: err}
+	}
+	return string(b), nil
+}
+
+// errorContent is the content of an error result.
+func errorContent(msg string) string {
+	b, _ := marshalNoEscape(map[string]string{"error": msg})
+	return string(b)
+}
+
+// truncate cuts s to at most limit bytes, keeping its head and tail around
+// a marker, on UTF-8 boundaries.
+func truncate(s string, limit int) string {
+	marker := fmt.Sprintf("\n[... truncated: the full result has %d bytes ...]\n", len(s))
+	room := limit - len(marker)
+	if room < 2 {
+		return cutRunes(s, limit)
+	}
+	head := cutRunes(s, room/2)
+	tail := s[len(s)-(room-len(head)):]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return head + marker + tail
+}
+
+// cutRunes returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

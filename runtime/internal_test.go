@@ -1,0 +1,75 @@
+package runtime
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestTruncate(t *testing.T) {
+	for _, s := range []string{strings.Repeat("é", 5000), strings.Repeat("a", 3) + strings.Repeat("😀", 3000) + "b"} {
+		for _, limit := range []int{10, 100, 1001, 4096} {
+			got := truncate(s, limit)
+			if len(got) > limit || !utf8.ValidString(got) {
+				t.Errorf("limit %d: %d bytes, valid %v", limit, len(got), utf8.ValidString(got))
+			}
+			if limit > 200 && (!strings.Contains(got, "truncated") || got[len(got)-1] != s[len(s)-1]) {
+				t.Errorf("limit %d: no marker or tail: %q", limit, got)
+			}
+		}
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		h    http.Header
+		want time.Duration
+		ok   bool
+	}{
+		{http.Header{"Retry-After": {"3"}}, 3 * time.Second, true},
+		{http.Header{"Retry-After": {"0.25"}}, 250 * time.Millisecond, true},
+		{http.Header{"Retry-After-Ms": {"40"}, "Retry-After": {"9"}}, 40 * time.Millisecond, true},
+		{http.Header{"Retry-After": {now.Add(5 * time.Second).Format(http.TimeFormat)}}, 5 * time.Second, true},
+		{http.Header{"Retry-After": {"soon"}}, 0, false},
+		{http.Header{"Retry-After": {"-1"}}, 0, false},
+		{nil, 0, false},
+	} {
+		got, ok := retryAfter(tc.h, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%v: %v %v, want %v %v", tc.h, got, ok, tc.want, tc.ok)
+		}
+	}
+	p := RetryPolicy{}.withDefaults()
+	if none := (RetryPolicy{MaxRetries: -1}).withDefaults(); p.MaxRetries != 2 || none.MaxRetries != 0 {
+		t.Error("retry defaults")
+	}
+	for n := range 6 {
+		if d := DefaultBackoff(n); d <= 0 || d > 8*time.Second {
+			t.Errorf("backoff %d: %v", n, d)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	r := newRedactor("secret-value-1", "ab")
+	got := r.String("key=secret-value-1 token sk-proj-ABCdef123456 ab")
+	if strings.Contains(got, "secret-value-1") || strings.Contains(got, "ABCdef") || !strings.HasSuffix(got, " ab") {
+		t.Errorf("redacted %q", got)
+	}
+	h := redactHeaders(http.Header{"Authorization": {"Bearer x"}, "X-Api-Key": {"y"}, "Content-Type": {"application/json"}}, r)
+	if h.Get("Authorization") != Redacted || h.Get("X-Api-Key") != Redacted || h.Get("Content-Type") != "application/json" {
+		t.Errorf("headers %v", h)
+	}
+}
+
+func TestCanonicalJSON(t *testing.T) {
+	if a, b := canonicalJSON([]byte(`{ "b":1, "a" : [1, 2] }`)), canonicalJSON([]byte(`{"a":[1,2],"b":1}`)); a != b {
+		t.Errorf("%s != %s", a, b)
+	}
+	if got := canonicalJSON([]byte(" not json ")); got != "not json" {
+		t.Errorf("%q", got)
+	}
+}

@@ -1,0 +1,245 @@
+// The tool library: implementations registered by name, and the binding of
+// an agent's tool specifications to them.
+
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// Tool is a tool implementation.
+type Tool struct {
+	// Name is the name the specification uses.
+	Name string
+	// Description documents the implementation. It may differ from the
+	// specification's (the model sees the specification's); binding then
+	// reports a warning.
+	Description string
+	// Parameters is the JSON Schema of the arguments object the tool
+	// accepts, injected parameters included: a [schema.Object], a
+	// map[string]any, or JSON text as json.RawMessage, []byte or string.
+	// Nil means the tool accepts whatever schema the specification
+	// declares.
+	Parameters any
+	// Invoke runs the tool with validated arguments (defaults applied,
+	// injected parameters set; numbers are json.Number). A returned string
+	// is sent to the model as is, a json.RawMessage as JSON text, anything
+	// else as its JSON encoding. An error is fed back to the model as the
+	// tool's failure.
+	Invoke func(ctx context.Context, args map[string]any) (any, error)
+}
+
+// Library is a set of tool implementations, keyed by name. It is safe for
+// concurrent use.
+type Library struct {
+	mu    sync.RWMutex
+	tools map[string]entry
+}
+
+// entry is a registered tool and its schema in generic JSON form.
+type entry struct {
+	tool   Tool
+	params any // nil: accepts the spec's schema
+}
+
+// NewLibrary returns a library holding the given tools. It panics if one
+// cannot be registered (see [Library.Register]).
+func NewLibrary(tools ...Tool) *Library {
+	l := &Library{}
+	for _, t := range tools {
+		if err := l.Register(t); err != nil {
+			panic(err)
+		}
+	}
+	return l
+}
+
+// Register adds t to the library, replacing any tool of the same name. It
+// fails if t has no name or no Invoke function, or if its Parameters are
+// not a JSON object.
+func (l *Library) Register(t Tool) error {
+	if t.Name == "" {
+		return errors.New("runtime: registering a tool without a name")
+	}
+	if t.Invoke == nil {
+		return fmt.Errorf("runtime: tool %q has no Invoke function", t.Name)
+	}
+	var params any
+	if t.Parameters != nil {
+		p, err := genericJSON(t.Parameters)
+		if err != nil {
+			return fmt.Errorf("runtime: tool %q: parameters: %w", t.Name, err)
+		}
+		if _, ok := p.(map[string]any); !ok {
+			return fmt.Errorf("runtime: tool %q: parameters must be a JSON Schema object", t.Name)
+		}
+		params = p
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tools == nil {
+		l.tools = map[string]entry{}
+	}
+	l.tools[t.Name] = entry{tool: t, params: params}
+	return nil
+}
+
+// Lookup returns the tool registered under name.
+func (l *Library) Lookup(name string) (Tool, bool) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	e, ok := l.tools[name]
+	return e.tool, ok
+}
+
+// Names returns the names of the registered tools, sorted.
+func (l *Library) Names() []string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	names := make([]string, 0, len(l.tools))
+	for n := range l.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Clone returns a new library with the same tools, to which more can be
+// registered without changing l.
+func (l *Library) Clone() *Library {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	c := &Library{tools: make(map[string]entry, len(l.tools))}
+	for k, v := range l.tools {
+		c.tools[k] = v
+	}
+	return c
+}
+
+// Binding is a tool specification bound to its implementation.
+type Binding struct {
+	// Spec is the tool as the agent file declares it.
+	Spec *schema.Tool
+	// Tool is the implementation.
+	Tool Tool
+}
+
+// Toolset is the result of [Library.Bind]: an agent's tools, bound.
+type Toolset struct {
+	// Bindings are in the order of the specifications.
+	Bindings []Binding
+	// Warnings report differences that do not prevent binding, such as a
+	// tool description that differs from the specification's.
+	Warnings []string
+}
+
+// Lookup returns the binding of the tool called name.
+func (s *Toolset) Lookup(name string) (*Binding, bool) {
+	for i := range s.Bindings {
+		if s.Bindings[i].Spec.Name == name {
+			return &s.Bindings[i], true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the names of the bound tools, in order.
+func (s *Toolset) Names() []string {
+	names := make([]string, len(s.Bindings))
+	for i, b := range s.Bindings {
+		names[i] = b.Spec.Name
+	}
+	return names
+}
+
+// Bind binds each specification to the library's tool of the same name.
+// The implementation's parameter schema must agree with the
+// specification's (all its parameters, injected ones included) on every
+// keyword that validates: type, properties, required, items, enum,
+// additionalProperties and the constraints. Annotations (description,
+// default, title, examples, ...) may differ. A differing tool description
+// is a warning. Every tool that is missing or disagrees gives a
+// [*ToolError]; the error returned joins them.
+func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
+	set := &Toolset{Bindings: make([]Binding, 0, len(specs))}
+	var errs []error
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for _, spec := range specs {
+		e, ok := l.tools[spec.Name]
+		if !ok {
+			msg := "is not in the tool library"
+			if len(l.tools) == 0 {
+				msg += ", which is empty"
+			} else {
+				names := make([]string, 0, len(l.tools))
+				for n := range l.tools {
+					names = append(names, n)
+				}
+				slices.Sort(names)
+				msg += " (it has " + strings.Join(names, ", ") + ")"
+			}
+			errs = append(errs, &ToolError{Tool: spec.Name, Message: msg})
+			continue
+		}
+		if e.params != nil {
+			want := schema.ToAny(schema.FullParametersSchema(spec))
+			if diffs := diffSchemas(want, e.params, ""); len(diffs) > 0 {
+				errs = append(errs, &ToolError{Tool: spec.Name,
+					Message: "the implementation's parameter schema differs from the specification's: " + strings.Join(diffs, "; ")})
+				continue
+			}
+		}
+		if e.tool.Description != "" && e.tool.Description != spec.Description {
+			set.Warnings = append(set.Warnings, fmt.Sprintf("tool %q: the implementation's description %q differs from the specification's %q; the model sees the specification's",
+				spec.Name, e.tool.Description, spec.Description))
+		}
+		set.Bindings = append(set.Bindings, Binding{Spec: spec, Tool: e.tool})
+	}
+	if len(errs) > 0 {
+		if len(errs) == 1 {
+			return set, errs[0]
+		}
+		return set, errors.Join(errs...)
+	}
+	return set, nil
+}
+
+// genericJSON converts a JSON value given as an Object, a Go value or JSON
+// text into the generic form of encoding/json, numbers as json.Number.
+func genericJSON(v any) (any, error) {
+	var data []byte
+	switch x := v.(type) {
+	case json.RawMessage:
+		data = x
+	case []byte:
+		data = x
+	case string:
+		data = []byte(x)
+	case schema.Object:
+		return schema.ToAny(x), nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

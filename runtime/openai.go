@@ -1,0 +1,279 @@
+// The openai-go model: Chat Completions with tools, against OpenAI, Ollama
+// or any OpenAI-compatible server. The client is built without reading the
+// environment (every setting comes from OpenAIConfig) and with the SDK's own
+// retries off: this file retries, so that waits are logged, configurable and
+// testable, and failures are classified into LLMError kinds.
+
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// OpenAIConfig configures an [OpenAIModel].
+type OpenAIConfig struct {
+	// Provider names the provider in logs and errors; with [schema.OpenAI]
+	// the token limit is sent as max_completion_tokens, otherwise as
+	// max_tokens.
+	Provider schema.Provider
+	// BaseURL is the API's base URL, including the version path
+	// ("https://api.openai.com/v1", "http://localhost:11434/v1").
+	BaseURL string
+	// APIKey is sent as a bearer token when not empty.
+	APIKey string
+	// HTTPClient makes the requests; nil means a client with
+	// http.DefaultTransport. Its transport may be a [Recorder], a
+	// [Replayer] or a [Tracer].
+	HTTPClient *http.Client
+	// Retry says how failed calls are retried.
+	Retry RetryPolicy
+	// Logger receives retry warnings; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// OpenAIModel is a [Model] on the OpenAI Chat Completions API, through
+// github.com/openai/openai-go/v3. It is safe for concurrent use.
+type OpenAIModel struct {
+	cfg    OpenAIConfig
+	svc    openai.ChatCompletionService
+	retry  RetryPolicy
+	redact redactor
+	log    *slog.Logger
+}
+
+// NewOpenAIModel returns a model for the server at cfg.BaseURL. It returns
+// a [*ConfigError] if the base URL is not an absolute http(s) URL.
+func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
+	if err := checkBaseURL(cfg.BaseURL); err != nil {
+		return nil, err
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{Transport: http.DefaultTransport}
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(0),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &OpenAIModel{
+		cfg:    cfg,
+		svc:    openai.NewChatCompletionService(opts...),
+		retry:  cfg.Retry.withDefaults(),
+		redact: newRedactor(cfg.APIKey),
+		log:    log,
+	}, nil
+}
+
+// BaseURL returns the base URL the model talks to.
+func (m *OpenAIModel) BaseURL() string { return m.cfg.BaseURL }
+
+// checkBaseURL reports a base URL that cannot work.
+func checkBaseURL(base string) error {
+	if base == "" {
+		return &ConfigError{Message: "no base URL", Hint: "give the server's base URL, including its /v1 path"}
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &ConfigError{Message: fmt.Sprintf("the base URL %q is not an http or https URL", base),
+			Hint: "give an absolute URL such as http://localhost:11434/v1"}
+	}
+	return nil
+}
+
+// Complete implements [Model]. Each attempt is limited by req.Timeout;
+// failed attempts are retried as the [RetryPolicy] says.
+func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error) {
+	params := m.params(req)
+	for attempt := 1; ; attempt++ {
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if req.Timeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, req.Timeout)
+		}
+		comp, err := m.svc.New(actx, params)
+		cancel()
+		if err == nil {
+			return m.reply(comp, attempt)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		lerr, retry := m.classify(err, attempt, req.Timeout)
+		if !retry || attempt > m.retry.MaxRetries {
+			return nil, lerr
+		}
+		var h http.Header
+		var apiErr *openai.Error
+		if errors.As(err, &apiErr) && apiErr.Response != nil {
+			h = apiErr.Response.Header
+		}
+		wait, told := retryAfter(h, time.Now())
+		if told && wait > m.retry.MaxRetryAfter {
+			m.log.Warn("model asks to wait longer than allowed; not retrying",
+				"provider", string(m.cfg.Provider), "wait", wait, "max", m.retry.MaxRetryAfter)
+			return nil, lerr
+		}
+		if !told {
+			wait = m.retry.Backoff(attempt - 1)
+		}
+		m.log.Warn("model call failed; retrying", "provider", string(m.cfg.Provider),
+			"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
+		if err := m.retry.Sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// classify turns an error of the SDK into an LLMError and says whether it
+// is worth retrying.
+func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
+	var apiErr *openai.Error
+	var replay *ReplayError
+	switch {
+	case errors.As(err, &replay):
+		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replay}, false
+	case errors.Is(err, context.DeadlineExceeded):
+		return &LLMError{Kind: LLMTimeout, Attempts: attempt, Timeout: timeout, Err: context.DeadlineExceeded}, false
+	case errors.As(err, &apiErr):
+		kind := LLMStatus
+		if apiErr.StatusCode == http.StatusTooManyRequests {
+			kind = LLMRateLimit
+		}
+		msg := apiErr.Message
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return &LLMError{Kind: kind, StatusCode: apiErr.StatusCode, Attempts: attempt,
+			Message: m.redact.String(msg), Err: errors.New(m.redact.String(apiErr.Error()))}, retryableStatus(apiErr.StatusCode)
+	}
+	return &LLMError{Kind: LLMNetwork, Attempts: attempt, Err: errors.New(m.redact.String(err.Error()))}, true
+}
+
+// params builds the SDK's request.
+func (m *OpenAIModel) params(req *Request) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{
+		Model:    shared.ChatModel(req.Model),
+		Messages: make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)),
+	}
+	for _, msg := range req.Messages {
+		p.Messages = append(p.Messages, messageParam(msg))
+	}
+	if len(req.Tools) > 0 {
+		p.Tools = make([]openai.ChatCompletionToolUnionParam, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: functionParameters(t.Parameters)}
+			if t.Description != "" {
+				fn.Description = openai.String(t.Description)
+			}
+			p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
+		}
+		if req.ToolChoice != "" {
+			p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(req.ToolChoice)}
+		}
+		if req.ParallelToolCalls != nil {
+			p.ParallelToolCalls = openai.Bool(*req.ParallelToolCalls)
+		}
+	}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.MaxTokens > 0 {
+		if m.cfg.Provider == schema.OpenAI {
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			p.MaxTokens = openai.Int(int64(req.MaxTokens))
+		}
+	}
+	return p
+}
+
+// functionParameters keeps the members of a schema in order: the top level
+// becomes a map (the SDK's type), its values stay Objects, which marshal in
+// order.
+func functionParameters(o schema.Object) shared.FunctionParameters {
+	if o == nil {
+		return nil
+	}
+	fp := make(shared.FunctionParameters, len(o))
+	for _, mem := range o {
+		fp[mem.Key] = mem.Value
+	}
+	return fp
+}
+
+// messageParam converts a message to the SDK's form.
+func messageParam(msg Message) openai.ChatCompletionMessageParamUnion {
+	switch msg.Role {
+	case RoleSystem:
+		return openai.SystemMessage(msg.Content)
+	case RoleTool:
+		return openai.ToolMessage(msg.Content, msg.ToolCallID)
+	case RoleAssistant:
+		a := &openai.ChatCompletionAssistantMessageParam{}
+		if msg.Content != "" || len(msg.ToolCalls) == 0 {
+			a.Content.OfString = param.NewOpt(msg.Content)
+		}
+		for _, c := range msg.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: a}
+	}
+	return openai.UserMessage(msg.Content)
+}
+
+// reply converts the SDK's answer.
+func (m *OpenAIModel) reply(comp *openai.ChatCompletion, attempts int) (*Reply, error) {
+	if comp == nil || len(comp.Choices) == 0 {
+		return nil, &LLMError{Kind: LLMBadResponse, Attempts: attempts, Err: errors.New("the response has no choices")}
+	}
+	ch := comp.Choices[0]
+	r := &Reply{
+		Message:      Message{Role: RoleAssistant, Content: ch.Message.Content},
+		FinishReason: string(ch.FinishReason),
+		Usage: Usage{
+			PromptTokens:     comp.Usage.PromptTokens,
+			CompletionTokens: comp.Usage.CompletionTokens,
+			TotalTokens:      comp.Usage.TotalTokens,
+		},
+	}
+	for i, tc := range ch.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		id := tc.ID
+		if id == "" {
+			// Some compatible servers leave ids out; the tool message needs one.
+			id = fmt.Sprintf("call_%d", i+1)
+		}
+		r.Message.ToolCalls = append(r.Message.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	if r.Message.Content == "" && len(r.Message.ToolCalls) == 0 && ch.Message.Refusal != "" {
+		r.Message.Content = ch.Message.Refusal
+	}
+	return r, nil
+}

@@ -1,0 +1,149 @@
+// Providers: how an agent's "Provider/model-id" becomes a model client.
+//
+//	OpenAI            key OPENAI_API_KEY, base URL OPENAI_BASE_URL or
+//	                  https://api.openai.com/v1
+//	Ollama            no key, OLLAMA_HOST or http://localhost:11434/v1
+//	OpenAICompatible  base URL required (ModelConfig.BaseURL or
+//	                  OPENAI_BASE_URL), key OPENAI_API_KEY if set
+//
+// An unknown provider is an error, never a silent fallback.
+
+package runtime
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// Default base URLs.
+const (
+	OpenAIBaseURL = "https://api.openai.com/v1"
+	OllamaBaseURL = "http://localhost:11434/v1"
+)
+
+// ModelConfig configures the model client [NewModel] makes for a provider.
+type ModelConfig struct {
+	// BaseURL overrides the provider's base URL. A URL without a path gets
+	// "/v1".
+	BaseURL string
+	// APIKey overrides the key read from the environment.
+	APIKey string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// HTTPClient makes the requests (see [OpenAIConfig.HTTPClient]).
+	HTTPClient *http.Client
+	// Retry says how failed calls are retried.
+	Retry RetryPolicy
+	// Logger receives retry warnings; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// NewModel returns the client for a model's provider, configured from cfg
+// and the environment. It returns a [*ConfigError] for an unknown provider,
+// a missing OPENAI_API_KEY (for OpenAI's own API) or a missing base URL
+// (OpenAICompatible).
+func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	base := withVersionPath(cfg.BaseURL)
+	key := cfg.APIKey
+	switch m.Provider {
+	case schema.OpenAI:
+		if base == "" {
+			base = withVersionPath(getenv("OPENAI_BASE_URL"))
+		}
+		if base == "" {
+			base = OpenAIBaseURL
+		}
+		if key == "" {
+			key = getenv("OPENAI_API_KEY")
+		}
+		if key == "" && sameHost(base, OpenAIBaseURL) {
+			return nil, &ConfigError{
+				Message: "OPENAI_API_KEY is not set",
+				Hint:    "set it to your OpenAI API key: export OPENAI_API_KEY=...",
+			}
+		}
+	case schema.Ollama:
+		if base == "" {
+			base = ollamaURL(getenv("OLLAMA_HOST"))
+		}
+		if key == "" {
+			key = "ollama" // Ollama ignores it; the header keeps proxies that expect one happy
+		}
+	case schema.OpenAICompatible:
+		if base == "" {
+			base = withVersionPath(getenv("OPENAI_BASE_URL"))
+		}
+		if base == "" {
+			return nil, &ConfigError{
+				Message: "the OpenAICompatible provider needs a base URL",
+				Hint:    "give the server's base URL (e.g. http://localhost:8000/v1), or set OPENAI_BASE_URL",
+			}
+		}
+		if key == "" {
+			key = getenv("OPENAI_API_KEY")
+		}
+	default:
+		names := make([]string, len(schema.Providers))
+		for i, p := range schema.Providers {
+			names[i] = string(p)
+		}
+		return nil, &ConfigError{
+			Message: fmt.Sprintf("unknown provider %q", string(m.Provider)),
+			Hint:    "write the model as Provider/model-id with one of the providers " + strings.Join(names, ", "),
+		}
+	}
+	return NewOpenAIModel(OpenAIConfig{
+		Provider:   m.Provider,
+		BaseURL:    base,
+		APIKey:     key,
+		HTTPClient: cfg.HTTPClient,
+		Retry:      cfg.Retry,
+		Logger:     cfg.Logger,
+	})
+}
+
+// withVersionPath adds "/v1" to a URL without a path.
+func withVersionPath(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return s
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1"
+	}
+	return u.String()
+}
+
+// ollamaURL returns the base URL for an OLLAMA_HOST value, which is often
+// written without a scheme ("127.0.0.1:11434") and never with the /v1 path.
+func ollamaURL(host string) string {
+	host = strings.TrimSpace(host)
+	if host == "" {
+		return OllamaBaseURL
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	return withVersionPath(host)
+}
+
+// sameHost reports whether two URLs have the same host.
+func sameHost(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && strings.EqualFold(ua.Host, ub.Host)
+}

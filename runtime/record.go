@@ -1,0 +1,438 @@
+// Record and replay: HTTP transports that save every request and response
+// of a session to a JSON file, and answer from such a file with no network.
+// Credentials are never written: credential headers are replaced by
+// [Redacted] and the secrets given to the recorder are masked everywhere.
+// Headers that change from run to run (user agent, SDK versions, retry
+// counts, idempotency keys, dates) are left out so recordings are stable.
+
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// RecordingVersion is the version of the recording format.
+const RecordingVersion = 1
+
+// Recording is the content of a record/replay file.
+type Recording struct {
+	// Version is [RecordingVersion].
+	Version int `json:"version"`
+	// Interactions are the requests and responses in the order they were
+	// made.
+	Interactions []Interaction `json:"interactions"`
+}
+
+// Interaction is one HTTP exchange.
+type Interaction struct {
+	Request  RecordedRequest   `json:"request"`
+	Response *RecordedResponse `json:"response,omitempty"`
+	// Error is the transport error, when there was no response.
+	Error string `json:"error,omitempty"`
+}
+
+// RecordedRequest is a request as recorded.
+type RecordedRequest struct {
+	Method string `json:"method"`
+	// Path is the URL's path and query; the host is not recorded.
+	Path   string      `json:"path"`
+	Header http.Header `json:"header,omitempty"`
+	// Body is a JSON body; BodyText any other body.
+	Body     json.RawMessage `json:"body,omitempty"`
+	BodyText string          `json:"bodyText,omitempty"`
+}
+
+// RecordedResponse is a response as recorded.
+type RecordedResponse struct {
+	Status   int             `json:"status"`
+	Header   http.Header     `json:"header,omitempty"`
+	Body     json.RawMessage `json:"body,omitempty"`
+	BodyText string          `json:"bodyText,omitempty"`
+}
+
+// volatileHeader reports headers left out of recordings.
+func volatileHeader(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "user-agent", "idempotency-key", "content-length", "accept-encoding", "date":
+		return true
+	}
+	return strings.HasPrefix(n, "x-stainless-")
+}
+
+// recordHeaders returns the recorded form of h.
+func recordHeaders(h http.Header, r redactor) http.Header {
+	out := http.Header{}
+	for k, vs := range redactHeaders(h, r) {
+		if !volatileHeader(k) {
+			out[k] = vs
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// setBody stores a body as JSON when it is JSON, as text otherwise.
+func setBody(b []byte, body *json.RawMessage, text *string) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return
+	}
+	if json.Valid(b) {
+		var buf bytes.Buffer
+		if json.Compact(&buf, b) == nil {
+			*body = buf.Bytes()
+			return
+		}
+	}
+	*text = string(b)
+}
+
+// bodyBytes returns a recorded body.
+func bodyBytes(body json.RawMessage, text string) []byte {
+	if len(body) > 0 {
+		return body
+	}
+	return []byte(text)
+}
+
+// readRequestBody reads a request's body and leaves it readable.
+func readRequestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	if req.GetBody != nil {
+		rc, err := req.GetBody()
+		if err == nil {
+			defer rc.Close()
+			return io.ReadAll(rc)
+		}
+	}
+	b, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return b, err
+}
+
+// Recorder is an http.RoundTripper that passes requests to Next and saves
+// every exchange to a file, rewritten after each one so an interrupted
+// session keeps what it did. It is safe for concurrent use.
+type Recorder struct {
+	path   string
+	next   http.RoundTripper
+	redact redactor
+
+	mu  sync.Mutex
+	rec Recording
+}
+
+// NewRecorder returns a recorder writing to path through next (nil means
+// http.DefaultTransport). The secrets (API keys) are masked wherever they
+// appear.
+func NewRecorder(path string, next http.RoundTripper, secrets ...string) *Recorder {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &Recorder{path: path, next: next, redact: newRedactor(secrets...),
+		rec: Recording{Version: RecordingVersion, Interactions: []Interaction{}}}
+}
+
+// Recording returns a copy of what has been recorded.
+func (r *Recorder) Recording() Recording {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Recording{Version: r.rec.Version, Interactions: slices.Clone(r.rec.Interactions)}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	reqBody, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	it := Interaction{Request: RecordedRequest{
+		Method: req.Method,
+		Path:   r.redact.String(req.URL.RequestURI()),
+		Header: recordHeaders(req.Header, r.redact),
+	}}
+	setBody(r.redact.Bytes(reqBody), &it.Request.Body, &it.Request.BodyText)
+	resp, rtErr := r.next.RoundTrip(req)
+	if rtErr != nil {
+		it.Error = r.redact.String(rtErr.Error())
+	} else {
+		respBody, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(respBody))
+		rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
+		setBody(r.redact.Bytes(respBody), &rr.Body, &rr.BodyText)
+		it.Response = rr
+	}
+	if err := r.append(it); err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
+	}
+	return resp, rtErr
+}
+
+// append adds an interaction and rewrites the file.
+func (r *Recorder) append(it Interaction) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.rec.Interactions = append(r.rec.Interactions, it)
+	return WriteRecording(r.path, r.rec)
+}
+
+// WriteRecording writes rec to path as indented JSON, replacing the file
+// atomically.
+func WriteRecording(path string, rec Recording) error {
+	b, err := MarshalRecording(rec)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("recording: %w", err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("recording: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("recording: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("recording: %w", err)
+	}
+	return nil
+}
+
+// MarshalRecording returns rec as indented JSON with a final newline.
+func MarshalRecording(rec Recording) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ReadRecording reads a recording file.
+func ReadRecording(path string) (Recording, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Recording{}, err
+	}
+	var rec Recording
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return Recording{}, fmt.Errorf("%s is not a recording: %w", path, err)
+	}
+	if rec.Version != RecordingVersion {
+		return Recording{}, fmt.Errorf("%s is a recording of version %d; this gramc reads version %d", path, rec.Version, RecordingVersion)
+	}
+	return rec, nil
+}
+
+// ReplayError is a request a [Replayer] cannot answer: it differs from the
+// recorded one, or the recording has no more requests.
+type ReplayError struct {
+	// Index is the request's number in the session, from 1.
+	Index int
+	// Method and Path identify the request.
+	Method, Path string
+	// Pointer is the JSON pointer in the request body where it first
+	// differs from the recording ("" when the method, path or count
+	// differ).
+	Pointer string
+	// Detail says what differs.
+	Detail string
+}
+
+// Error says which request differs and where.
+func (e *ReplayError) Error() string {
+	s := fmt.Sprintf("replay: request %d (%s %s) ", e.Index, e.Method, e.Path)
+	if e.Pointer != "" {
+		return s + "differs from the recording at " + e.Pointer + ": " + e.Detail
+	}
+	return s + e.Detail
+}
+
+// Replayer is an http.RoundTripper that answers from a [Recording], with
+// no network: the n-th request must match the n-th recorded one (method,
+// path and JSON body, compared as JSON values), and gets its recorded
+// response. A request that differs fails with a [*ReplayError] saying
+// where. It is safe for concurrent use.
+type Replayer struct {
+	mu   sync.Mutex
+	rec  Recording
+	next int
+}
+
+// NewReplayer returns a replayer for the recording in the file at path.
+func NewReplayer(path string) (*Replayer, error) {
+	rec, err := ReadRecording(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Replayer{rec: rec}, nil
+}
+
+// NewReplayerFrom returns a replayer for rec.
+func NewReplayerFrom(rec Recording) *Replayer { return &Replayer{rec: rec} }
+
+// Remaining returns the number of recorded interactions not replayed yet.
+func (r *Replayer) Remaining() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.rec.Interactions) - r.next
+}
+
+// RoundTrip implements http.RoundTripper.
+func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rerr := &ReplayError{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
+	if r.next >= len(r.rec.Interactions) {
+		rerr.Detail = fmt.Sprintf("is not in the recording, which has only %d requests", len(r.rec.Interactions))
+		return nil, rerr
+	}
+	it := r.rec.Interactions[r.next]
+	if it.Request.Method != req.Method || it.Request.Path != req.URL.RequestURI() {
+		rerr.Detail = fmt.Sprintf("differs from the recording, which has %s %s", it.Request.Method, it.Request.Path)
+		return nil, rerr
+	}
+	if ptr, detail, ok := diffBodies(bodyBytes(it.Request.Body, it.Request.BodyText), body); !ok {
+		rerr.Pointer, rerr.Detail = ptr, detail
+		return nil, rerr
+	}
+	r.next++
+	if it.Response == nil {
+		msg := it.Error
+		if msg == "" {
+			msg = "the recording has no response"
+		}
+		return nil, errors.New("replayed transport error: " + msg)
+	}
+	b := bodyBytes(it.Response.Body, it.Response.BodyText)
+	h := it.Response.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	return &http.Response{
+		Status:        strconv.Itoa(it.Response.Status) + " " + http.StatusText(it.Response.Status),
+		StatusCode:    it.Response.Status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(b)),
+		ContentLength: int64(len(b)),
+		Request:       req,
+	}, nil
+}
+
+// diffBodies compares a recorded body with a request's: as JSON values
+// when both are JSON, as text otherwise. It returns where they first differ.
+func diffBodies(recorded, got []byte) (ptr, detail string, same bool) {
+	a, err1 := decodeJSON(recorded)
+	b, err2 := decodeJSON(got)
+	if len(bytes.TrimSpace(recorded)) == 0 && len(bytes.TrimSpace(got)) == 0 {
+		return "", "", true
+	}
+	if err1 != nil || err2 != nil {
+		if bytes.Equal(recorded, got) {
+			return "", "", true
+		}
+		return "", "has a different body", false
+	}
+	if p, d, ok := firstDiff(a, b, ""); !ok {
+		if p == "" {
+			p = "/"
+		}
+		return p, d, false
+	}
+	return "", "", true
+}
+
+// firstDiff returns the first place where two generic JSON values differ,
+// visiting object keys in sorted order.
+func firstDiff(a, b any, ptr string) (string, string, bool) {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return ptr, "recorded an object, got " + short(b), false
+		}
+		for _, k := range unionKeys(x, y) {
+			p := ptr + "/" + escapePointer(k)
+			xv, xok := x[k]
+			yv, yok := y[k]
+			switch {
+			case !yok:
+				return p, "recorded " + short(xv) + ", got nothing", false
+			case !xok:
+				return p, "recorded nothing, got " + short(yv), false
+			}
+			if p, d, ok := firstDiff(xv, yv, p); !ok {
+				return p, d, false
+			}
+		}
+		return "", "", true
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return ptr, "recorded an array, got " + short(b), false
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if p, d, ok := firstDiff(x[i], y[i], ptr+"/"+strconv.Itoa(i)); !ok {
+				return p, d, false
+			}
+		}
+		if len(x) != len(y) {
+			return ptr, fmt.Sprintf("recorded %d items, got %d", len(x), len(y)), false
+		}
+		return "", "", true
+	}
+	if !jsonEqual(a, b) {
+		return ptr, "recorded " + short(a) + ", got " + short(b), false
+	}
+	return "", "", true
+}
+
+// short returns a value as JSON, cut to a readable length.
+func short(v any) string {
+	s := compact(v)
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+// The result of a run: the answer, the tool uses, the status and the
+// updated conversation.
+
+package runtime
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status says how a run ended.
+type Status string
+
+// The statuses of a [Response].
+const (
+	// StatusCompleted: the model answered with text.
+	StatusCompleted Status = "completed"
+	// StatusMaxIterations: the agent's maxIterations model calls were made
+	// without a final answer. Everything produced so far is kept; by default
+	// the content is a summary of the progress asked of the model in one
+	// last call without tools.
+	StatusMaxIterations Status = "max_iterations_reached"
+	// StatusError: the run failed; [Response.Error] has the user-facing
+	// message and [Run] returns the error.
+	StatusError Status = "error"
+)
+
+// Response is the result of one user turn.
+type Response struct {
+	// Content is the model's final answer.
+	Content string `json:"content"`
+	// Status says how the run ended.
+	Status Status `json:"status"`
+	// Iterations is the number of model calls with tools made in this turn
+	// (the summary call at the iteration limit is not counted).
+	Iterations int `json:"iterations"`
+	// ToolsUsed lists every tool call of the turn, in the order the model
+	// made them.
+	ToolsUsed []ToolUse `json:"toolsUsed"`
+	// Usage is the token usage of the turn's model calls.
+	Usage Usage `json:"usage"`
+	// Conversation is the conversation given to [Run] followed by this
+	// turn's messages: the user input, the assistant messages with their
+	// tool calls, the tool results and the final answer.
+	Conversation Conversation `json:"conversation"`
+	// Warnings are things the caller should know: a tool description that
+	// differs from its specification, the iteration limit reached, ...
+	Warnings []string `json:"warnings,omitempty"`
+	// Error is the user-facing message of the error when Status is
+	// [StatusError].
+	Error string `json:"error,omitempty"`
+}
+
+// ToolUse is one tool call and its outcome.
+type ToolUse struct {
+	// Iteration is the model call (from 1) that asked for the tool.
+	Iteration int `json:"iteration"`
+	// CallID is the model's id of the call.
+	CallID string `json:"callId"`
+	// Name is the tool called.
+	Name string `json:"name"`
+	// RawArguments is what the model sent, unchanged.
+	RawArguments string `json:"rawArguments"`
+	// Arguments are the arguments the tool received: defaults applied and
+	// injected parameters set. Nil when the call failed before validation.
+	Arguments map[string]any `json:"arguments,omitempty"`
+	// Result is the tool's result, in full even when the copy sent to the
+	// model was truncated.
+	Result any `json:"result,omitempty"`
+	// Error says why the call failed; the same text was sent to the model.
+	Error string `json:"error,omitempty"`
+	// Truncated is set when the result sent to the model was cut to the
+	// result limit.
+	Truncated bool `json:"truncated,omitempty"`
+	// Duration is how long the call took, validation included.
+	Duration time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the tool use with its duration in milliseconds as
+// "durationMs".
+func (u ToolUse) MarshalJSON() ([]byte, error) {
+	type plain ToolUse
+	return json.Marshal(struct {
+		plain
+		DurationMs float64 `json:"durationMs"`
+	}{plain(u), float64(u.Duration.Microseconds()) / 1000})
+}
+
+// Failed reports whether the call failed.
+func (u ToolUse) Failed() bool { return u.Error != "" }

@@ -1,0 +1,308 @@
+// Run: the tool-calling loop of one user turn.
+//
+// A turn appends the user's input to the conversation, then calls the model
+// with the agent's instruction, the conversation and the tool definitions.
+// When the reply asks for tools, the calls are executed (see execute.go),
+// their results appended as tool messages in call order, and the model is
+// called again; a reply without tool calls is the answer. After the agent's
+// maxIterations calls the turn stops with StatusMaxIterations and, unless
+// turned off, one last call without tools asks the model to sum up.
+
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// DefaultResultLimit is the default size limit, in bytes, of a tool result
+// sent to the model.
+const DefaultResultLimit = 16 << 10
+
+// summaryPrompt asks for a summary when the iteration limit is reached.
+const summaryPrompt = "You have reached the maximum number of steps for this request. " +
+	"Do not call any tools. Briefly tell the user what you have done and found so far, " +
+	"and what remains to be done."
+
+// Option configures [Run].
+type Option func(*runConfig)
+
+type runConfig struct {
+	model         Model
+	modelConfig   ModelConfig
+	injected      map[string]any
+	logger        *slog.Logger
+	resultLimit   int
+	summary       bool
+	maxIterations int
+	hooks         Hooks
+}
+
+// Hooks are called as a run progresses, for progress displays. Calls are
+// serialized; a hook must not block for long.
+type Hooks struct {
+	// ModelStart is called before each model call, with the iteration
+	// (from 1; the summary call at the limit has iteration 0).
+	ModelStart func(iteration int)
+	// ModelDone is called after each model call.
+	ModelDone func(iteration int, err error)
+	// ToolDone is called when a tool call finishes, successful or not.
+	ToolDone func(use ToolUse)
+}
+
+// WithModel sets the model; by default [Run] makes one with [NewModel] for
+// the agent's provider.
+func WithModel(m Model) Option { return func(c *runConfig) { c.model = m } }
+
+// WithModelConfig configures the model [Run] makes when [WithModel] is not
+// given.
+func WithModelConfig(cfg ModelConfig) Option { return func(c *runConfig) { c.modelConfig = cfg } }
+
+// WithInjected sets the values of injected parameters, by parameter name
+// (e.g. the authenticated user's id as "userId"). Each tool receives the
+// values of its own injected parameters; they override anything the model
+// sent and never appear in the schema the model sees.
+func WithInjected(values map[string]any) Option {
+	return func(c *runConfig) { c.injected = values }
+}
+
+// WithLogger sets the logger; the default is slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(c *runConfig) { c.logger = l } }
+
+// WithResultLimit sets the size limit, in bytes, of a tool result sent to
+// the model (default [DefaultResultLimit]; 0 or less means no limit).
+// Longer results keep their head and tail around a marker; the full result
+// stays in [Response.ToolsUsed].
+func WithResultLimit(n int) Option { return func(c *runConfig) { c.resultLimit = n } }
+
+// WithSummary turns on or off (it is on by default) the last model call,
+// without tools, that asks for a summary of the progress when the iteration
+// limit is reached.
+func WithSummary(on bool) Option { return func(c *runConfig) { c.summary = on } }
+
+// WithMaxIterations overrides the agent's maxIterations.
+func WithMaxIterations(n int) Option { return func(c *runConfig) { c.maxIterations = n } }
+
+// WithHooks sets progress hooks.
+func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
+
+// Run executes one user turn of agent: input is the user's message and conv
+// the conversation so far (nil for a new one). Tools are bound from lib by
+// name before anything is sent.
+//
+// Run always returns a Response. On error its Status is [StatusError], its
+// Error the user-facing message, and it keeps everything produced before
+// the failure; the error is a [*ValidationError], [*ConfigError],
+// [*LLMError], [*ToolError] (binding) or the context's error.
+func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (*Response, error) {
+	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	log := cfg.logger
+	if log == nil {
+		log = slog.Default()
+	}
+	resp := &Response{Conversation: conv.Clone(), ToolsUsed: []ToolUse{}}
+	r := &runner{cfg: cfg, log: log, resp: resp}
+	if agent == nil {
+		return r.fail(&ValidationError{Field: "agent", Message: "no agent given"})
+	}
+	r.agent = agent
+	r.log = log.With("agent", agent.Name)
+	if strings.TrimSpace(input) == "" {
+		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
+	}
+	if lib == nil {
+		lib = &Library{}
+	}
+	tools, err := lib.Bind(agent.Tools)
+	if err != nil {
+		return r.fail(err)
+	}
+	r.tools = tools
+	for _, w := range tools.Warnings {
+		r.warn(w)
+	}
+	if cfg.model == nil {
+		mc := cfg.modelConfig
+		if mc.Logger == nil {
+			mc.Logger = log
+		}
+		m, err := NewModel(agent.Model, mc)
+		if err != nil {
+			return r.fail(err)
+		}
+		r.cfg.model = m
+	}
+	return r.run(ctx, input)
+}
+
+// runner holds the state of one turn.
+type runner struct {
+	cfg    runConfig
+	agent  *schema.Agent
+	tools  *Toolset
+	log    *slog.Logger
+	resp   *Response
+	hookMu sync.Mutex
+	seen   map[string]int // canonical call -> times asked, for the repeat guard
+}
+
+// fail ends the turn with an error.
+func (r *runner) fail(err error) (*Response, error) {
+	r.resp.Status = StatusError
+	r.resp.Error = UserMessage(err)
+	r.log.Error("run failed", "error", err)
+	return r.resp, err
+}
+
+// warn records a warning and logs it.
+func (r *runner) warn(msg string) {
+	r.resp.Warnings = append(r.resp.Warnings, msg)
+	r.log.Warn(msg)
+}
+
+// hook runs f with the hooks serialized.
+func (r *runner) hook(f func()) {
+	r.hookMu.Lock()
+	defer r.hookMu.Unlock()
+	f()
+}
+
+func (r *runner) run(ctx context.Context, input string) (*Response, error) {
+	resp := r.resp
+	resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
+	defs := make([]ToolDefinition, len(r.tools.Bindings))
+	for i, b := range r.tools.Bindings {
+		defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
+	}
+	maxIter := r.cfg.maxIterations
+	if maxIter <= 0 {
+		maxIter = r.agent.Settings.MaxIterations
+	}
+	if maxIter <= 0 {
+		maxIter = schema.DefaultMaxIterations
+	}
+	r.seen = map[string]int{}
+	start := time.Now()
+	for iter := 1; iter <= maxIter; iter++ {
+		resp.Iterations = iter
+		reply, err := r.call(ctx, iter, defs, "", nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		msg := reply.Message
+		msg.Role = RoleAssistant
+		resp.Conversation = append(resp.Conversation, msg)
+		if len(msg.ToolCalls) == 0 {
+			resp.Content = msg.Content
+			resp.Status = StatusCompleted
+			r.log.Info("run completed", "iterations", iter, "toolCalls", len(resp.ToolsUsed),
+				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
+			return resp, nil
+		}
+		for _, res := range r.execute(ctx, iter, msg.ToolCalls) {
+			resp.ToolsUsed = append(resp.ToolsUsed, res.use)
+			resp.Conversation = append(resp.Conversation, Message{
+				Role: RoleTool, Content: res.content, ToolCallID: res.use.CallID, Name: res.use.Name,
+			})
+		}
+	}
+	resp.Status = StatusMaxIterations
+	r.log.Warn("maximum iterations reached", "maxIterations", maxIter, "toolCalls", len(resp.ToolsUsed))
+	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", maxIter)
+	if r.cfg.summary {
+		extra := []Message{{Role: RoleUser, Content: summaryPrompt}}
+		reply, err := r.call(ctx, 0, defs, "none", extra)
+		switch {
+		case err != nil:
+			r.log.Error("summary call failed", "error", err)
+			msg += "; asking the model for a summary failed: " + UserMessage(err)
+		case reply.Message.Content == "":
+			msg += "; the model gave no summary"
+		default:
+			resp.Content = reply.Message.Content
+			resp.Conversation = append(resp.Conversation, Message{Role: RoleAssistant, Content: reply.Message.Content})
+			msg += "; the answer is the model's summary of its progress"
+		}
+	}
+	resp.Warnings = append(resp.Warnings, msg)
+	return resp, nil
+}
+
+// call makes one model call: iteration 0 is the summary call, with
+// toolChoice "none" and the extra messages appended to the request only.
+func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, toolChoice string, extra []Message) (*Reply, error) {
+	s := r.agent.Settings
+	req := &Request{
+		Model:       r.agent.Model.ID,
+		Messages:    make([]Message, 0, len(r.resp.Conversation)+1+len(extra)),
+		Tools:       defs,
+		ToolChoice:  toolChoice,
+		Temperature: s.Temperature,
+		MaxTokens:   s.MaxTokens,
+		Timeout:     s.Timeout,
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = schema.DefaultTimeout
+	}
+	if !s.ParallelToolCalls && len(defs) > 0 {
+		no := false
+		req.ParallelToolCalls = &no
+	}
+	if r.agent.Instruction != "" {
+		req.Messages = append(req.Messages, Message{Role: RoleSystem, Content: r.agent.Instruction})
+	}
+	req.Messages = append(req.Messages, r.resp.Conversation...)
+	req.Messages = append(req.Messages, extra...)
+
+	if h := r.cfg.hooks.ModelStart; h != nil {
+		r.hook(func() { h(iter) })
+	}
+	info := r.log.Enabled(ctx, slog.LevelInfo)
+	if info {
+		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
+	}
+	start := time.Now()
+	reply, err := r.cfg.model.Complete(ctx, req)
+	d := time.Since(start)
+	if err == nil && reply == nil {
+		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}
+	}
+	if err != nil {
+		err = asRunError(err)
+	}
+	if h := r.cfg.hooks.ModelDone; h != nil {
+		r.hook(func() { h(iter, err) })
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.resp.Usage.Add(reply.Usage)
+	if info {
+		r.log.Info("model answered", "iteration", iter, "duration", d, "toolCalls", len(reply.Message.ToolCalls),
+			"finishReason", reply.FinishReason, "totalTokens", reply.Usage.TotalTokens)
+	}
+	return reply, nil
+}
+
+// asRunError keeps the typed errors and context errors, and wraps anything
+// else a Model returns in an LLMError.
+func asRunError(err error) error {
+	var (
+		le *LLMError
+		ce *ConfigError
+	)
+	if errors.As(err, &le) || errors.As(err, &ce) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &LLMError{Kind: LLMNetwork, Attempts: 1, Err: err}
+}

@@ -1,0 +1,712 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/schema"
+)
+
+// TestOneToolCallThenAnswer drives the real openai-go client against the
+// fake server: the request carries the tool definitions compiled from the
+// agent file, the tool message answers the call by its id, and the response
+// records the tool use, the iterations, the usage and the conversation.
+func TestOneToolCallThenAnswer(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(fakeopenai.Call{ID: "call_abc", Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
+		fakeopenai.Textf(func(req *fakeopenai.Request) string { return "Answer: " + fakeopenai.LastToolResult(req) }),
+	)
+	prog := compile(t, helloSrc)
+	agent := prog.Agents[0]
+	resp := h.mustRun(t, agent, runtime.Builtins(), nil, "Hi, I'm Bob")
+
+	if resp.Status != runtime.StatusCompleted || resp.Iterations != 2 {
+		t.Errorf("status %s, iterations %d; want completed, 2", resp.Status, resp.Iterations)
+	}
+	if want := "Answer: Hello, Bob! Nice to meet you."; resp.Content != want {
+		t.Errorf("content %q, want %q", resp.Content, want)
+	}
+	if len(resp.ToolsUsed) != 1 {
+		t.Fatalf("tools used: %+v", resp.ToolsUsed)
+	}
+	u := resp.ToolsUsed[0]
+	if u.Name != "sayHello" || u.CallID != "call_abc" || u.Error != "" || u.Result != "Hello, Bob! Nice to meet you." ||
+		u.Iteration != 1 || u.Duration <= 0 || u.RawArguments != `{"personName":"Bob"}` {
+		t.Errorf("tool use: %+v", u)
+	}
+	if diff := cmp.Diff(map[string]any{"personName": "Bob"}, u.Arguments); diff != "" {
+		t.Errorf("arguments (-want +got):\n%s", diff)
+	}
+	wantUsage := runtime.Usage{PromptTokens: 2 * fakeopenai.PromptTokens, CompletionTokens: 2 * fakeopenai.CompletionTokens,
+		TotalTokens: 2 * (fakeopenai.PromptTokens + fakeopenai.CompletionTokens)}
+	if resp.Usage != wantUsage {
+		t.Errorf("usage %+v, want %+v", resp.Usage, wantUsage)
+	}
+
+	reqs := h.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	first := reqs[0]
+	if got := first.Header.Get("Authorization"); got != "Bearer "+testKey {
+		t.Errorf("authorization header %q", got)
+	}
+	if first.Body.Model != "gpt-4o-mini" {
+		t.Errorf("model %q", first.Body.Model)
+	}
+	// The tools are exactly what `gramc schema` emits for the agent.
+	var gotTools, wantTools any
+	toolsJSON, _ := json.Marshal(first.Body.Tools)
+	_ = json.Unmarshal(toolsJSON, &gotTools)
+	wantJSON, _ := json.Marshal(schema.Emit(schema.FormatOpenAI, agent.Tools, false))
+	_ = json.Unmarshal(wantJSON, &wantTools)
+	if diff := cmp.Diff(wantTools, gotTools); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	msgs := first.Body.Messages
+	if len(msgs) != 2 || msgs[0].Role != "system" || msgs[0].Text() != agent.Instruction || msgs[1].Role != "user" || msgs[1].Text() != "Hi, I'm Bob" {
+		t.Errorf("first request messages: %+v", msgs)
+	}
+	second := reqs[1].Body.Messages
+	if len(second) != 4 {
+		t.Fatalf("second request has %d messages: %+v", len(second), second)
+	}
+	a := second[2]
+	if a.Role != "assistant" || len(a.ToolCalls) != 1 || a.ToolCalls[0].ID != "call_abc" ||
+		a.ToolCalls[0].Function.Name != "sayHello" || a.ToolCalls[0].Function.Arguments != `{"personName":"Bob"}` {
+		t.Errorf("assistant message: %+v", a)
+	}
+	if tm := second[3]; tm.Role != "tool" || tm.ToolCallID != "call_abc" || tm.Text() != "Hello, Bob! Nice to meet you." {
+		t.Errorf("tool message: %+v", tm)
+	}
+
+	var roles []runtime.Role
+	for _, m := range resp.Conversation {
+		roles = append(roles, m.Role)
+	}
+	if diff := cmp.Diff([]runtime.Role{"user", "assistant", "tool", "assistant"}, roles); diff != "" {
+		t.Errorf("conversation roles (-want +got):\n%s", diff)
+	}
+	if resp.Conversation[2].ToolCallID != "call_abc" || resp.Conversation[3].Content != resp.Content {
+		t.Errorf("conversation: %+v", resp.Conversation)
+	}
+}
+
+// TestDefaultFromSpec: an omitted argument takes the default the agent file
+// declares before the tool runs.
+func TestDefaultFromSpec(t *testing.T) {
+	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("done"))
+	src := strings.Replace(helloSrc, `default: "world"`, `default: "friend"`, 1)
+	resp := h.mustRun(t, compile(t, src).Agents[0], runtime.Builtins(), nil, "hello")
+	if got := resp.ToolsUsed[0].Result; got != "Hello, friend! Nice to meet you." {
+		t.Errorf("result %q", got)
+	}
+}
+
+const barrierSrc = `
+[slow:Tool {description: "Waits for its sibling"} | (n::Integer)==>(::String)]
+[par:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Call slow twice."} | slow]
+[seq:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Call slow twice.", parallelToolCalls: false} | slow]
+`
+
+// TestParallelToolCalls: the two calls of one response run concurrently
+// (each waits until both have started) and their results come back in call
+// order with their ids.
+func TestParallelToolCalls(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(call("slow", `{"n":1}`), call("slow", `{"n":2}`)),
+		fakeopenai.Text("both done"),
+	)
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	both := make(chan struct{})
+	go func() { arrived.Wait(); close(both) }()
+	lib := runtime.NewLibrary(toolFunc("slow", nil, func(ctx context.Context, args map[string]any) (any, error) {
+		arrived.Done()
+		select {
+		case <-both:
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the other call never started: calls are not concurrent")
+		}
+		if args["n"] == json.Number("1") {
+			time.Sleep(20 * time.Millisecond) // finish second, still listed first
+		}
+		return fmt.Sprintf("done %v", args["n"]), nil
+	}))
+	resp := h.mustRun(t, compile(t, barrierSrc).Agent("par"), lib, nil, "go")
+	if len(resp.ToolsUsed) != 2 {
+		t.Fatalf("tools used: %+v", resp.ToolsUsed)
+	}
+	for i, u := range resp.ToolsUsed {
+		if u.Error != "" || u.Result != fmt.Sprintf("done %d", i+1) || u.CallID != fmt.Sprintf("call_1_%d", i+1) {
+			t.Errorf("tool use %d: %+v", i, u)
+		}
+	}
+	tms := toolMessages(h.srv.Requests()[1])
+	if len(tms) != 2 || tms[0].ToolCallID != "call_1_1" || tms[0].Text() != "done 1" || tms[1].ToolCallID != "call_1_2" || tms[1].Text() != "done 2" {
+		t.Errorf("tool messages: %+v", tms)
+	}
+	if p := h.srv.Requests()[0].Body.ParallelToolCalls; p != nil {
+		t.Errorf("parallel_tool_calls sent as %v; want it left to the default", *p)
+	}
+}
+
+// TestSequentialToolCalls: with parallelToolCalls: false the calls run one
+// at a time and the model is told so.
+func TestSequentialToolCalls(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(call("slow", `{"n":1}`), call("slow", `{"n":2}`), call("slow", `{"n":3}`)),
+		fakeopenai.Text("done"),
+	)
+	var running, peak atomic.Int32
+	lib := runtime.NewLibrary(toolFunc("slow", nil, func(ctx context.Context, args map[string]any) (any, error) {
+		n := running.Add(1)
+		if n > peak.Load() {
+			peak.Store(n)
+		}
+		time.Sleep(5 * time.Millisecond)
+		running.Add(-1)
+		return "ok", nil
+	}))
+	h.mustRun(t, compile(t, barrierSrc).Agent("seq"), lib, nil, "go")
+	if peak.Load() != 1 {
+		t.Errorf("%d calls ran at once", peak.Load())
+	}
+	if p := h.srv.Requests()[0].Body.ParallelToolCalls; p == nil || *p {
+		t.Errorf("parallel_tool_calls = %v, want false", p)
+	}
+}
+
+const failSrc = `
+[sayHello:Tool {description: "Greets"} | (personName::String {default: "world"})==>(::String)]
+[lookupOrder:Tool {description: "Finds an order"} | (orderId::Integer {minimum: 1})==>(::String)]
+[failing:Tool {description: "Always fails"} | ()==>(::String)]
+[panicking:Tool {description: "Always panics"} | ()==>(::String)]
+[a:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Try everything."} | sayHello, lookupOrder, failing, panicking]
+`
+
+// TestToolFailuresAreFedBack: bad JSON, invalid arguments, an unknown
+// tool, a tool error and a tool panic each become an error result naming
+// the tool (and the failing field), and the run completes.
+func TestToolFailuresAreFedBack(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(
+			call("sayHello", `{"personName":`),
+			call("lookupOrder", `{"orderId":"seven"}`),
+			call("lookupOrder", `{"orderId":0,"extra":true}`),
+			call("nosuch", `{}`),
+			call("failing", `{}`),
+			call("panicking", `{}`),
+		),
+		fakeopenai.Text("Sorry, everything failed."),
+	)
+	lib := runtime.NewLibrary(
+		runtime.SayHello(),
+		toolFunc("lookupOrder", nil, func(context.Context, map[string]any) (any, error) { return "order", nil }),
+		toolFunc("failing", nil, func(context.Context, map[string]any) (any, error) { return nil, errors.New("disk on fire") }),
+		toolFunc("panicking", nil, func(context.Context, map[string]any) (any, error) { panic("boom") }),
+	)
+	resp := h.mustRun(t, compile(t, failSrc).Agents[0], lib, nil, "try")
+	if resp.Status != runtime.StatusCompleted || resp.Content != "Sorry, everything failed." {
+		t.Errorf("status %s, content %q", resp.Status, resp.Content)
+	}
+	tms := toolMessages(h.srv.Requests()[1])
+	want := [][]string{
+		{`tool \"sayHello\"`, "not valid JSON"},
+		{`tool \"lookupOrder\"`, "/orderId: must be integer, not string"},
+		{`tool \"lookupOrder\"`, "/extra: is not a parameter of the tool", "/orderId: must be at least 1"},
+		{`tool \"nosuch\"`, "unknown tool", "the available tools are: sayHello, lookupOrder, failing, panicking"},
+		{`tool \"failing\"`, "disk on fire"},
+		{`tool \"panicking\"`, "panicked: boom"},
+	}
+	if len(tms) != len(want) {
+		t.Fatalf("%d tool messages, want %d", len(tms), len(want))
+	}
+	for i, parts := range want {
+		got := tms[i].Text()
+		if !strings.HasPrefix(got, `{"error":`) {
+			t.Errorf("tool message %d is not an error result: %s", i, got)
+		}
+		for _, p := range parts {
+			if !strings.Contains(got, p) {
+				t.Errorf("tool message %d = %s; want it to contain %q", i, got, p)
+			}
+		}
+		if tms[i].ToolCallID != fmt.Sprintf("call_1_%d", i+1) {
+			t.Errorf("tool message %d answers %q", i, tms[i].ToolCallID)
+		}
+		if !resp.ToolsUsed[i].Failed() {
+			t.Errorf("tool use %d did not fail: %+v", i, resp.ToolsUsed[i])
+		}
+	}
+	if !strings.Contains(h.logs.String(), "level=ERROR msg=\"tool call failed\"") {
+		t.Errorf("no ERROR log for the failed calls:\n%s", h.logs.String())
+	}
+}
+
+const loopSrc = `
+[sayHello:Tool {description: "Greets"} | (personName::String {default: "world"})==>(::String)]
+[looper:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Greet forever.", maxIterations: 2} | sayHello]
+`
+
+// TestMaxIterations: after maxIterations model calls the run stops with
+// its partial transcript; by default one last call without tools asks for
+// a summary, which becomes the content.
+func TestMaxIterations(t *testing.T) {
+	agent := compile(t, loopSrc).Agents[0]
+	t.Run("summary", func(t *testing.T) {
+		h := newHarness(t,
+			fakeopenai.Calls(call("sayHello", `{"personName":"A"}`)),
+			fakeopenai.Calls(call("sayHello", `{"personName":"B"}`)),
+			fakeopenai.Text("I greeted A and B."),
+		)
+		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet")
+		if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 2 || len(resp.ToolsUsed) != 2 {
+			t.Errorf("status %s, iterations %d, %d tools used", resp.Status, resp.Iterations, len(resp.ToolsUsed))
+		}
+		if resp.Content != "I greeted A and B." {
+			t.Errorf("content %q", resp.Content)
+		}
+		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 2 model calls") || !strings.Contains(resp.Warnings[0], "summary") {
+			t.Errorf("warnings %q", resp.Warnings)
+		}
+		var roles []runtime.Role
+		for _, m := range resp.Conversation {
+			roles = append(roles, m.Role)
+		}
+		if diff := cmp.Diff([]runtime.Role{"user", "assistant", "tool", "assistant", "tool", "assistant"}, roles); diff != "" {
+			t.Errorf("conversation (-want +got):\n%s", diff)
+		}
+		reqs := h.srv.Requests()
+		if len(reqs) != 3 {
+			t.Fatalf("%d requests", len(reqs))
+		}
+		last := reqs[2].Body
+		if last.ToolChoice != "none" {
+			t.Errorf("summary request tool_choice %v, want none", last.ToolChoice)
+		}
+		if m := last.Messages[len(last.Messages)-1]; m.Role != "user" || !strings.Contains(m.Text(), "Do not call any tools") {
+			t.Errorf("summary request ends with %+v", m)
+		}
+		if !strings.Contains(h.logs.String(), `level=WARN msg="maximum iterations reached"`) {
+			t.Errorf("no WARN log:\n%s", h.logs.String())
+		}
+	})
+	t.Run("no summary", func(t *testing.T) {
+		h := newHarness(t,
+			fakeopenai.Calls(call("sayHello", `{"personName":"A"}`)),
+			fakeopenai.Calls(call("sayHello", `{"personName":"B"}`)),
+		)
+		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet", runtime.WithSummary(false))
+		if resp.Status != runtime.StatusMaxIterations || resp.Content != "" || len(h.srv.Requests()) != 2 {
+			t.Errorf("status %s, content %q, %d requests", resp.Status, resp.Content, len(h.srv.Requests()))
+		}
+		if n := len(resp.Conversation); n != 5 || resp.Conversation[n-1].Role != runtime.RoleTool {
+			t.Errorf("conversation: %+v", resp.Conversation)
+		}
+	})
+}
+
+// TestRepeatedCallBlocked: the same call (same tool, same canonical
+// arguments) made a third time in one turn is not run.
+func TestRepeatedCallBlocked(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)),
+		fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)),
+		fakeopenai.Calls(call("sayHello", `{ "personName" : "Bob" }`), call("sayHello", `{"personName":"Ann"}`)),
+		fakeopenai.Text("ok"),
+	)
+	var n atomic.Int32
+	lib := runtime.NewLibrary(toolFunc("sayHello", nil, func(_ context.Context, args map[string]any) (any, error) {
+		n.Add(1)
+		return "hi " + args["personName"].(string), nil
+	}))
+	resp := h.mustRun(t, compile(t, helloSrc).Agents[0], lib, nil, "hi", runtime.WithMaxIterations(5))
+	if n.Load() != 3 {
+		t.Errorf("the tool ran %d times, want 3 (Bob twice, Ann once)", n.Load())
+	}
+	u := resp.ToolsUsed[2]
+	if !strings.Contains(u.Error, "blocked") {
+		t.Errorf("third call: %+v", u)
+	}
+	if resp.ToolsUsed[3].Error != "" {
+		t.Errorf("a different call was blocked: %+v", resp.ToolsUsed[3])
+	}
+	tms := toolMessages(h.srv.Requests()[3])
+	if got := tms[2].Text(); !strings.Contains(got, "blocked") || !strings.Contains(got, "sayHello") {
+		t.Errorf("blocked call fed back as %s", got)
+	}
+	if !strings.Contains(h.logs.String(), `level=WARN msg="repeated tool call blocked"`) {
+		t.Error("no WARN log for the blocked call")
+	}
+}
+
+// TestRetryAfterHonoured: 429 twice then success; the waits are the ones
+// Retry-After asks for, not the backoff.
+func TestRetryAfterHonoured(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Error(http.StatusTooManyRequests, "slow down", "Retry-After", "2"),
+		fakeopenai.Error(http.StatusTooManyRequests, "slow down", "Retry-After", "3"),
+		fakeopenai.Text("hello"),
+	)
+	resp := h.mustRun(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+	if resp.Content != "hello" || len(h.srv.Requests()) != 3 {
+		t.Errorf("content %q after %d requests", resp.Content, len(h.srv.Requests()))
+	}
+	if diff := cmp.Diff([]time.Duration{2 * time.Second, 3 * time.Second}, h.sleeps.get()); diff != "" {
+		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(h.logs.String(), "level=WARN msg=\"model call failed; retrying\"") {
+		t.Errorf("no WARN log of the retries:\n%s", h.logs.String())
+	}
+}
+
+// TestRetryAfterRealWait: with the default sleep, a retry really waits as
+// long as Retry-After-Ms says.
+func TestRetryAfterRealWait(t *testing.T) {
+	srv := fakeopenai.New(t, fakeopenai.Error(http.StatusTooManyRequests, "slow down", "Retry-After-Ms", "80"), fakeopenai.Text("hello"))
+	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{BaseURL: srv.URL, APIKey: testKey, Logger: discard()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi",
+		runtime.WithModel(m), runtime.WithLogger(discard()))
+	if err != nil || resp.Content != "hello" {
+		t.Fatalf("%v %+v", err, resp)
+	}
+	if d := time.Since(start); d < 80*time.Millisecond {
+		t.Errorf("retried after %v, before the 80ms the server asked for", d)
+	}
+}
+
+// TestRetriesRunOut: 500 until the retries run out gives an LLM API error
+// after three attempts with backoff between them; 429 likewise gives a
+// rate-limit error.
+func TestRetriesRunOut(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		kind   runtime.LLMErrorKind
+		user   string
+	}{
+		{http.StatusInternalServerError, runtime.LLMStatus, "trouble connecting"},
+		{http.StatusTooManyRequests, runtime.LLMRateLimit, "high demand"},
+	} {
+		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+			e := fakeopenai.Error(tc.status, "nope")
+			h := newHarness(t, e, e, e)
+			resp, err := h.run(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+			var le *runtime.LLMError
+			if !errors.As(err, &le) {
+				t.Fatalf("error %v (%T), want an LLMError", err, err)
+			}
+			if le.Kind != tc.kind || le.StatusCode != tc.status || le.Attempts != 3 {
+				t.Errorf("LLMError %+v", le)
+			}
+			if len(h.srv.Requests()) != 3 {
+				t.Errorf("%d requests, want 3", len(h.srv.Requests()))
+			}
+			if diff := cmp.Diff([]time.Duration{10 * time.Millisecond, 20 * time.Millisecond}, h.sleeps.get()); diff != "" {
+				t.Errorf("backoff (-want +got):\n%s", diff)
+			}
+			if resp == nil || resp.Status != runtime.StatusError || !strings.Contains(resp.Error, tc.user) || !strings.Contains(runtime.UserMessage(err), tc.user) {
+				t.Errorf("response %+v", resp)
+			}
+			if !strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "after 3 attempts") {
+				t.Errorf("error text %q", err)
+			}
+		})
+	}
+}
+
+// TestNotRetried: a 400 is not retried.
+func TestNotRetried(t *testing.T) {
+	h := newHarness(t, fakeopenai.Error(http.StatusBadRequest, "bad request"))
+	_, err := h.run(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+	var le *runtime.LLMError
+	if !errors.As(err, &le) || le.Kind != runtime.LLMStatus || le.Attempts != 1 || len(h.srv.Requests()) != 1 {
+		t.Errorf("error %v, %d requests", err, len(h.srv.Requests()))
+	}
+}
+
+// TestPerCallTimeout: a server slower than the agent's timeout gives a
+// timeout error, promptly.
+func TestPerCallTimeout(t *testing.T) {
+	h := newHarness(t, fakeopenai.Slow(10*time.Second, fakeopenai.Text("late")))
+	src := strings.Replace(helloSrc, "maxIterations: 3,", "maxIterations: 3, timeout: 100ms,", 1)
+	agent := compile(t, src).Agents[0]
+	if agent.Settings.Timeout != 100*time.Millisecond {
+		t.Fatalf("timeout %v", agent.Settings.Timeout)
+	}
+	start := time.Now()
+	resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
+	var le *runtime.LLMError
+	if !errors.As(err, &le) || le.Kind != runtime.LLMTimeout || le.Timeout != 100*time.Millisecond {
+		t.Fatalf("error %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the timeout took %v", d)
+	}
+	if !strings.Contains(resp.Error, "took too long") {
+		t.Errorf("user message %q", resp.Error)
+	}
+}
+
+// TestTypedErrors: empty input, a missing key, an unknown provider and an
+// OpenAICompatible model without base URL give their typed errors, and no
+// request is made.
+func TestTypedErrors(t *testing.T) {
+	prog := compile(t, helloSrc)
+	noEnv := runtime.WithModelConfig(runtime.ModelConfig{Getenv: func(string) string { return "" }})
+	withProvider := func(p schema.Provider) *schema.Agent {
+		a := *prog.Agents[0]
+		a.Model.Provider = p
+		return &a
+	}
+	ctx := context.Background()
+	lib := runtime.Builtins()
+
+	resp, err := runtime.Run(ctx, prog.Agents[0], lib, nil, "  \n", runtime.WithLogger(discard()), noEnv)
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "input" || resp.Status != runtime.StatusError || resp.Error != "Please enter a message." {
+		t.Errorf("empty input: %v %+v", err, resp)
+	}
+
+	var ce *runtime.ConfigError
+	_, err = runtime.Run(ctx, prog.Agents[0], lib, nil, "hi", runtime.WithLogger(discard()), noEnv)
+	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "OPENAI_API_KEY is not set") || !strings.Contains(ce.Hint, "OPENAI_API_KEY") {
+		t.Errorf("missing key: %v", err)
+	}
+	_, err = runtime.Run(ctx, withProvider("Acme"), lib, nil, "hi", runtime.WithLogger(discard()), noEnv)
+	if !errors.As(err, &ce) || !strings.Contains(ce.Message, `unknown provider "Acme"`) {
+		t.Errorf("unknown provider: %v", err)
+	}
+	_, err = runtime.Run(ctx, withProvider(schema.OpenAICompatible), lib, nil, "hi", runtime.WithLogger(discard()), noEnv)
+	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "base URL") {
+		t.Errorf("OpenAICompatible without base URL: %v", err)
+	}
+	if msg := runtime.UserMessage(err); msg == "" || strings.Contains(msg, "OpenAICompatible") {
+		t.Errorf("user message %q", msg)
+	}
+}
+
+// TestProviders checks the base URL and key each provider gets.
+func TestProviders(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		provider schema.Provider
+		cfg      runtime.ModelConfig
+		want     string
+	}{
+		{schema.OpenAI, runtime.ModelConfig{Getenv: env("OPENAI_API_KEY", "k")}, "https://api.openai.com/v1"},
+		{schema.OpenAI, runtime.ModelConfig{Getenv: env("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", "http://proxy:8080/v1")}, "http://proxy:8080/v1"},
+		{schema.OpenAI, runtime.ModelConfig{Getenv: env(), BaseURL: "http://localhost:11434"}, "http://localhost:11434/v1"},
+		{schema.Ollama, runtime.ModelConfig{Getenv: env()}, "http://localhost:11434/v1"},
+		{schema.Ollama, runtime.ModelConfig{Getenv: env("OLLAMA_HOST", "10.0.0.2:11434")}, "http://10.0.0.2:11434/v1"},
+		{schema.OpenAICompatible, runtime.ModelConfig{Getenv: env(), BaseURL: "https://llm.example/api/v1"}, "https://llm.example/api/v1"},
+	} {
+		m, err := runtime.NewModel(schema.Model{Provider: tc.provider, ID: "m"}, tc.cfg)
+		if err != nil {
+			t.Errorf("%s %+v: %v", tc.provider, tc.cfg.BaseURL, err)
+			continue
+		}
+		if m.BaseURL() != tc.want {
+			t.Errorf("%s: base URL %q, want %q", tc.provider, m.BaseURL(), tc.want)
+		}
+	}
+	_, err := runtime.NewModel(schema.Model{Provider: schema.OpenAI, ID: "m"}, runtime.ModelConfig{Getenv: env(), BaseURL: "localhost:11434"})
+	var ce *runtime.ConfigError
+	if !errors.As(err, &ce) {
+		t.Errorf("a base URL without scheme: %v", err)
+	}
+}
+
+const injectSrc = `
+[lookupOrder:Tool {description: "Finds one of the user's orders"} |
+  (orderId::Integer)==>(userId::String {injected: true, description: "The signed-in user"})==>(::String)
+]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Look orders up."} | lookupOrder]
+`
+
+// TestInjectedUserID: the host's userId reaches the tool even when the
+// model sends another one, and the model never sees the parameter.
+func TestInjectedUserID(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(call("lookupOrder", `{"orderId":7,"userId":"mallory"}`), call("lookupOrder", `{"orderId":8}`)),
+		fakeopenai.Text("done"),
+	)
+	var mu sync.Mutex
+	var seen []string
+	lib := runtime.NewLibrary(toolFunc("lookupOrder", map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"orderId": map[string]any{"type": "integer"},
+			"userId":  map[string]any{"type": "string"},
+		},
+		"required":             []string{"orderId", "userId"},
+		"additionalProperties": false,
+	}, func(_ context.Context, args map[string]any) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, fmt.Sprintf("%v:%v", args["orderId"], args["userId"]))
+		return "ok", nil
+	}))
+	resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice", "other": 1}))
+	mu.Lock()
+	got := strings.Join(seen, ",")
+	mu.Unlock()
+	if got != "7:alice,8:alice" && got != "8:alice,7:alice" {
+		t.Errorf("the tool saw %s", got)
+	}
+	for _, u := range resp.ToolsUsed {
+		if u.Error != "" || u.Arguments["userId"] != "alice" {
+			t.Errorf("tool use %+v", u)
+		}
+	}
+	params := string(h.srv.Requests()[0].Body.Tools[0].Function.Parameters)
+	if strings.Contains(params, "userId") || !strings.Contains(params, "orderId") {
+		t.Errorf("the model saw the parameters %s", params)
+	}
+	if !strings.Contains(h.logs.String(), "injected parameter") {
+		t.Error("no warning about the value the model sent for userId")
+	}
+}
+
+// TestInjectedMissing: without the host's value, the call fails and says
+// so; the model is told, and the run goes on.
+func TestInjectedMissing(t *testing.T) {
+	h := newHarness(t, fakeopenai.Calls(call("lookupOrder", `{"orderId":7}`)), fakeopenai.Text("sorry"))
+	lib := runtime.NewLibrary(toolFunc("lookupOrder", nil, func(context.Context, map[string]any) (any, error) { return "ok", nil }))
+	resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders")
+	if e := resp.ToolsUsed[0].Error; !strings.Contains(e, "injected") || !strings.Contains(e, "/userId") {
+		t.Errorf("error %q", e)
+	}
+}
+
+// TestABLibraries: the same agent run with two libraries whose sayHello
+// differ gives each implementation's output.
+func TestABLibraries(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	variant := func(greeting string) *runtime.Library {
+		return runtime.NewLibrary(toolFunc("sayHello", nil, func(_ context.Context, args map[string]any) (any, error) {
+			return greeting + ", " + args["personName"].(string), nil
+		}))
+	}
+	got := map[string]string{}
+	for name, lib := range map[string]*runtime.Library{"A": variant("Hello from A"), "B": variant("Howdy from B")} {
+		h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)), fakeopenai.Textf(fakeopenai.LastToolResult))
+		resp := h.mustRun(t, agent, lib, nil, "Hi, I'm Bob")
+		got[name] = resp.Content
+		if tm := toolMessages(h.srv.Requests()[1]); len(tm) != 1 || tm[0].Text() != resp.ToolsUsed[0].Result {
+			t.Errorf("%s: tool messages %+v", name, tm)
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"A": "Hello from A, Bob", "B": "Howdy from B, Bob"}, got); diff != "" {
+		t.Errorf("A/B (-want +got):\n%s", diff)
+	}
+}
+
+// TestMultiTurn: the second turn's request carries the first turn's tool
+// call and result.
+func TestMultiTurn(t *testing.T) {
+	h := newHarness(t,
+		fakeopenai.Calls(fakeopenai.Call{ID: "call_first", Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
+		fakeopenai.Text("Hello Bob!"),
+		fakeopenai.Text("Goodbye Bob!"),
+	)
+	agent := compile(t, helloSrc).Agents[0]
+	r1 := h.mustRun(t, agent, runtime.Builtins(), nil, "Hi, I'm Bob")
+	r2 := h.mustRun(t, agent, runtime.Builtins(), r1.Conversation, "Bye now")
+	if r2.Content != "Goodbye Bob!" || r2.Iterations != 1 || len(r2.ToolsUsed) != 0 {
+		t.Errorf("second turn %+v", r2)
+	}
+	if len(r1.Conversation) != 4 || len(r2.Conversation) != 6 {
+		t.Errorf("conversations of %d and %d messages", len(r1.Conversation), len(r2.Conversation))
+	}
+	msgs := h.srv.Requests()[2].Body.Messages
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role)
+	}
+	if diff := cmp.Diff([]string{"system", "user", "assistant", "tool", "assistant", "user"}, roles); diff != "" {
+		t.Fatalf("second turn roles (-want +got):\n%s", diff)
+	}
+	if c := msgs[2].ToolCalls; len(c) != 1 || c[0].ID != "call_first" || c[0].Function.Name != "sayHello" {
+		t.Errorf("first turn's call: %+v", msgs[2])
+	}
+	if msgs[3].ToolCallID != "call_first" || msgs[3].Text() != "Hello, Bob! Nice to meet you." {
+		t.Errorf("first turn's result: %+v", msgs[3])
+	}
+	if msgs[4].Text() != "Hello Bob!" || msgs[5].Text() != "Bye now" {
+		t.Errorf("messages %+v", msgs[4:])
+	}
+}
+
+// TestResultTruncated: a result over the limit reaches the model as head,
+// marker and tail; ToolsUsed keeps it whole.
+func TestResultTruncated(t *testing.T) {
+	big := strings.Repeat("a", 20000) + strings.Repeat("é", 10000) + strings.Repeat("z", 20000)
+	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("ok"),
+		fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("ok"))
+	lib := runtime.NewLibrary(toolFunc("sayHello", nil, func(context.Context, map[string]any) (any, error) { return big, nil }))
+	agent := compile(t, helloSrc).Agents[0]
+	resp := h.mustRun(t, agent, lib, nil, "hi")
+	got := toolMessages(h.srv.Requests()[1])[0].Text()
+	if len(got) > runtime.DefaultResultLimit || !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "zzzz") ||
+		!strings.Contains(got, fmt.Sprintf("the full result has %d bytes", len(big))) {
+		t.Errorf("truncated result: %d bytes, %q...%q", len(got), got[:10], got[len(got)-10:])
+	}
+	u := resp.ToolsUsed[0]
+	if !u.Truncated || u.Result != big {
+		t.Errorf("tool use: truncated %v, result of %d bytes", u.Truncated, len(fmt.Sprint(u.Result)))
+	}
+	h.mustRun(t, agent, lib, nil, "hi", runtime.WithResultLimit(1000))
+	if got := toolMessages(h.srv.Requests()[3])[0].Text(); len(got) > 1000 || len(got) < 900 {
+		t.Errorf("limit 1000: %d bytes", len(got))
+	}
+}
+
+// TestLogLevels: INFO has iterations, tool calls and durations but no
+// arguments or results; DEBUG adds them.
+func TestLogLevels(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Zebulon"}`)), fakeopenai.Text("done"))
+		var buf logBuffer
+		logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))
+		h.mustRun(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi", runtime.WithLogger(logger))
+		logs := buf.String()
+		for _, want := range []string{`msg="model call"`, "iteration=1", "iteration=2", `msg="tool call"`, "tool=sayHello", "duration="} {
+			if !strings.Contains(logs, want) {
+				t.Errorf("%v: logs lack %q:\n%s", level, want, logs)
+			}
+		}
+		if has := strings.Contains(logs, "Zebulon"); has != (level == slog.LevelDebug) {
+			t.Errorf("%v: arguments in the logs: %v\n%s", level, has, logs)
+		}
+	}
+}
+
+// discard returns a logger that drops everything.
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
