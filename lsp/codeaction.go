@@ -1,0 +1,275 @@
+// Code actions and commands.
+//
+// Quick fixes come from the diagnostics in the requested range: each
+// suggested edit a diagnostic carries (did-you-mean for unknown properties,
+// types, providers and references; the right arrow; a valid tool name; ...)
+// becomes a quick fix, and the server adds its own for the problems whose fix
+// needs the file's layout: adding a missing description, instruction or
+// model, and removing an unused tool. On a tool, a source action runs the
+// "show JSON Schema" command, which answers with the tool's schema.
+
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/schema"
+)
+
+// CodeAction answers textDocument/codeAction.
+func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	span := spanOf(an.File, p.Range)
+	want := func(k protocol.CodeActionKind) bool {
+		if len(p.Context.Only) == 0 {
+			return true
+		}
+		for _, o := range p.Context.Only {
+			if k == o || strings.HasPrefix(string(k), string(o)+".") {
+				return true
+			}
+		}
+		return false
+	}
+	out := []protocol.CodeAction{}
+	if want(protocol.QuickFix) {
+		for _, d := range an.Diags {
+			if d.Span.Start > span.End || d.Span.End < span.Start {
+				continue
+			}
+			out = append(out, an.quickFixes(snap.URI, d)...)
+		}
+	}
+	if want(protocol.Source) {
+		if t := an.toolAt(span.Start); t != nil && t.Name != "" {
+			out = append(out, protocol.CodeAction{
+				Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
+				Kind:  protocol.Source,
+				Command: &protocol.Command{
+					Title:     "Show JSON Schema",
+					Command:   CommandToolSchema,
+					Arguments: []any{string(snap.URI), t.Name},
+				},
+			})
+		}
+	}
+	return out, nil
+}
+
+// quickFixes returns the quick fixes of a diagnostic.
+func (a *Analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
+	var out []protocol.CodeAction
+	ld := toLSPDiagnostic(a.File, u, d)
+	fix := func(title string, edits []diag.Edit, preferred bool) {
+		tes := make([]protocol.TextEdit, 0, len(edits))
+		for _, e := range edits {
+			tes = append(tes, protocol.TextEdit{Range: rangeOf(a.File, e.Span), NewText: e.NewText})
+		}
+		out = append(out, protocol.CodeAction{
+			Title:       title,
+			Kind:        protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{ld},
+			IsPreferred: preferred,
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: tes}},
+		})
+	}
+	for _, f := range d.Fixes {
+		fix(f.Title, f.Edits, len(d.Fixes) == 1)
+	}
+	if len(d.Fixes) > 0 {
+		return out
+	}
+	switch d.Code {
+	case schema.CodeMissingDescription:
+		if e, ok := a.addProperty(d.Span, "description", `"What the tool does"`); ok {
+			fix("Add a description", []diag.Edit{e}, true)
+		}
+	case schema.CodeMissingInstruction:
+		if e, ok := a.addProperty(d.Span, "instruction", `"You are a helpful assistant."`); ok {
+			fix("Add an instruction", []diag.Edit{e}, true)
+		}
+	case schema.CodeMissingModel:
+		if e, ok := a.addProperty(d.Span, "model", `"OpenAI/gpt-4o-mini"`); ok {
+			fix("Add a model", []diag.Edit{e}, true)
+		}
+	case schema.CodeUnusedTool:
+		if dl := a.index().byName[d.Span]; dl != nil && dl.role == roleTool {
+			fix("Remove the unused tool "+dl.tool.Name, []diag.Edit{a.removal(dl.tool.Span)}, false)
+		}
+	}
+	return out
+}
+
+// addProperty returns an edit adding key: value to the record of the
+// declaration named at name (the span a missing-property diagnostic is
+// reported at), and whether there is one: the property is missing, not just
+// empty.
+func (a *Analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
+	d := a.index().byName[name]
+	if d == nil {
+		return diag.Edit{}, false
+	}
+	var s *grammar.Subject
+	switch d.role {
+	case roleAgent, roleTool, roleRecord:
+		p := a.index().defs[name]
+		if p == nil {
+			return diag.Edit{}, false
+		}
+		sp, ok := p.Syntax.(*grammar.SubjectPattern)
+		if !ok || sp.Subject == nil {
+			return diag.Edit{}, false
+		}
+		s = sp.Subject
+	default:
+		return diag.Edit{}, false
+	}
+	entry := key + ": " + value
+	r := s.Record
+	if r == nil {
+		at := s.Ident.End()
+		if len(s.Labels) > 0 {
+			at = s.LabelsSpan().End
+		}
+		return diag.Edit{Span: diag.Span{Start: at, End: at}, NewText: " {" + entry + "}"}, true
+	}
+	for i := range r.Entries {
+		if r.Entries[i].KeyName() == key {
+			return diag.Edit{}, false
+		}
+	}
+	if len(r.Entries) == 0 {
+		at := r.Span().Start + 1
+		return diag.Edit{Span: diag.Span{Start: at, End: at}, NewText: entry}, true
+	}
+	first := r.Entries[0].Key.Start()
+	f := a.File
+	if f.OffsetLSP(first).Line != f.OffsetLSP(r.Span().Start).Line {
+		// One entry per line: add a line like the first entry's.
+		ls := f.LineStart(f.OffsetLSP(first).Line)
+		indent := string(f.Text[ls:first])
+		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Text) + indent}, true
+	}
+	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
+}
+
+// lineEnding returns the line ending of text's first line.
+func lineEnding(text []byte) string {
+	for i, c := range text {
+		if c == '\n' {
+			if i > 0 && text[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}
+
+// removal returns an edit deleting a top-level pattern with its line, and
+// one blank line after it.
+func (a *Analysis) removal(s diag.Span) diag.Edit {
+	t := a.File.Text
+	start, end := s.Start, s.End
+	ls := start
+	for ls > 0 && (t[ls-1] == ' ' || t[ls-1] == '\t') {
+		ls--
+	}
+	if ls == 0 || t[ls-1] == '\n' {
+		start = ls
+	}
+	e := end
+	for e < len(t) && (t[e] == ' ' || t[e] == '\t' || t[e] == '\r') {
+		e++
+	}
+	if e < len(t) && t[e] == '\n' && start == ls {
+		end = e + 1
+		// And one blank line after it.
+		b := end
+		for b < len(t) && (t[b] == ' ' || t[b] == '\t' || t[b] == '\r') {
+			b++
+		}
+		if b < len(t) && t[b] == '\n' {
+			end = b + 1
+		}
+	}
+	return diag.Edit{Span: diag.Span{Start: start, End: end}}
+}
+
+// toolAt returns the innermost tool whose pattern contains off, or the tool
+// named under the cursor.
+func (a *Analysis) toolAt(off int) *schema.Tool {
+	ix := a.index()
+	if o, ok := ix.at(off); ok && o.resolved() {
+		if d := ix.byName[o.def]; d != nil && d.role == roleTool {
+			return d.tool
+		}
+	}
+	var best *schema.Tool
+	for _, t := range a.Prog.Tools {
+		if t.Span.Start <= off && off <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
+			best = t
+		}
+	}
+	return best
+}
+
+// ExecuteCommand answers workspace/executeCommand. The tool schema command
+// takes the document URI, then a position ({line, character}) or a tool
+// name, then optionally a format (jsonschema, openai or mcp); it answers
+// with the schema as JSON, or null when there is no tool there.
+func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	switch p.Command {
+	case CommandToolSchema, CommandShowToolSchema:
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
+	}
+	if len(p.Arguments) < 2 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command takes a document URI and a position or a tool name")
+	}
+	u, ok := p.Arguments[0].(string)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
+	}
+	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	var t *schema.Tool
+	switch arg := p.Arguments[1].(type) {
+	case string:
+		t = an.Prog.Tool(arg)
+	case map[string]any:
+		line, _ := arg["line"].(float64)
+		char, _ := arg["character"].(float64)
+		t = an.toolAt(offsetOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)}))
+	default:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
+	}
+	if t == nil {
+		return nil, nil
+	}
+	f := schema.FormatJSONSchema
+	if len(p.Arguments) > 2 {
+		if s, ok := p.Arguments[2].(string); ok && s != "" {
+			f = schema.Format(s)
+		}
+	}
+	out := schema.Emit(f, []*schema.Tool{t}, false)
+	if out == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown format %q: use jsonschema, openai or mcp", f)
+	}
+	return out[0], nil
+}

@@ -1,0 +1,631 @@
+// Completion, by context. The text being typed is usually not valid gram, so
+// the context is read from tokens, not from the syntax tree: the top-level
+// unit around the cursor is lexed up to the cursor, and a stack of open
+// brackets says where the cursor is:
+//
+//   - after ':' or '::' in a subject: labels (Agent, Tool, Record, the types
+//     and the records of the file);
+//   - at a key of an agent's, tool's, record's, parameter's, field's or
+//     return type's record: its properties not yet written, with docs;
+//   - at a value: type names after `items:`, true/false for boolean
+//     properties;
+//   - inside `model: "`: the providers and some of their models;
+//   - in an agent's element list: the top-level tools it does not list yet,
+//     and an inline tool snippet;
+//   - at the top level: snippets for a new agent, tool and record.
+//
+// The analysis is only used for the names the file defines.
+
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// Completion answers textDocument/completion.
+func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	items := an.complete(offsetOf(an.File, p.Position))
+	if items == nil {
+		items = []protocol.CompletionItem{}
+	}
+	return &protocol.CompletionList{Items: items}, nil
+}
+
+// frame is an open bracket before the cursor.
+type frame struct {
+	open byte // '[' subject pattern, '(' node, 'a' arrow brackets, '{' record, 'm' map, 'v' array value
+	// The subject of '[', '(' and 'a'.
+	ident  string
+	labels []string
+	// bar is set once a subject pattern's '|' is seen; elems are the bare
+	// identifiers of its element list.
+	bar   bool
+	elems []string
+	// Records and maps: the keys written, the key being written and
+	// whether its separator was seen.
+	keys     []string
+	key      string
+	afterSep bool
+}
+
+// hasLabel reports whether the frame's subject has the label.
+func (f *frame) hasLabel(l string) bool { return slices.Contains(f.labels, l) }
+
+// cursorContext is what the tokens before the cursor say.
+type cursorContext struct {
+	stack []*frame
+	prev  *lexer.Token // the last token before the word being typed, or nil
+	word  diag.Span    // the word being typed (empty at the cursor when none)
+	// labelSep is set right after a ':' or '::' outside records.
+	labelSep bool
+}
+
+// top returns the innermost open frame, or nil at the top level.
+func (c *cursorContext) top() *frame {
+	if len(c.stack) == 0 {
+		return nil
+	}
+	return c.stack[len(c.stack)-1]
+}
+
+// below returns the frame under the innermost, or nil.
+func (c *cursorContext) below() *frame {
+	if len(c.stack) < 2 {
+		return nil
+	}
+	return c.stack[len(c.stack)-2]
+}
+
+// prevIs reports whether the token before the word is the punctuation s.
+func (c *cursorContext) prevIs(s ...string) bool {
+	return c.prev != nil && c.prev.Type == grammar.Punct && slices.Contains(s, c.prev.Value)
+}
+
+// modelPrefix matches the text before the cursor inside the string of a
+// model property.
+var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
+
+// complete returns the completion items at off.
+func (a *Analysis) complete(off int) []protocol.CompletionItem {
+	text := a.File.Text
+	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
+	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
+		return a.completeModel(diag.Span{Start: lineStart + m[2], End: off})
+	}
+	c, ok := a.cursor(off)
+	if !ok {
+		return nil
+	}
+	wr := rangeOf(a.File, c.word)
+	f := c.top()
+	switch {
+	case f == nil:
+		return snippetItems(wr, false)
+	case f.open == '{' && !f.afterSep:
+		if c.prev != nil && !c.prevIs("{", ",") {
+			return nil
+		}
+		r := a.recordOwner(c)
+		if r == roleOther {
+			return nil
+		}
+		present := append(slices.Clone(f.keys), a.keysAfter(off)...)
+		return keyItems(r, present, wr)
+	case f.open == '{' && f.afterSep:
+		if !c.prevIs(":", "::") {
+			return nil
+		}
+		switch f.key {
+		case "items":
+			return a.typeItems(wr, false)
+		case "optional", "injected", "parallelToolCalls":
+			return valueItems(wr, "true", "false")
+		}
+		return nil
+	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar && c.prevIs(":", "::"):
+		return a.typeItems(wr, f.open == '[')
+	case f.open == '[' && f.bar && c.prevIs("|", ","):
+		if f.hasLabel(schema.AgentLabel) {
+			return a.toolItems(f, wr)
+		}
+		return a.referenceItems(wr)
+	}
+	return nil
+}
+
+// regionStart returns where the top-level unit containing or preceding off
+// starts.
+func (a *Analysis) regionStart(off int) int {
+	starts := a.unitStarts()
+	i := sort.SearchInts(starts, off) // first start >= off
+	if i == 0 {
+		return 0
+	}
+	return starts[i-1]
+}
+
+// unitStarts returns the sorted start offsets of the file's units, good and
+// bad.
+func (a *Analysis) unitStarts() []int {
+	a.startsOnce.Do(func() {
+		var s []int
+		if h := a.Doc.Header; h != nil {
+			s = append(s, h.Span().Start)
+		}
+		for _, p := range a.Doc.Patterns {
+			s = append(s, p.Span().Start)
+		}
+		for _, b := range a.Doc.Bad {
+			s = append(s, b.Start)
+		}
+		sort.Ints(s)
+		a.starts = s
+	})
+	return a.starts
+}
+
+// cursor lexes the unit around off up to off and reads the context. It
+// reports false when the cursor is in a comment or a string.
+func (a *Analysis) cursor(off int) (*cursorContext, bool) {
+	start := a.regionStart(off)
+	src := a.File.Source()[start:off]
+	sc := grammar.NewScanner(src)
+	var toks []lexer.Token
+	for {
+		t := sc.Next()
+		if t.Type == grammar.EOF {
+			break
+		}
+		t.Pos.Offset += start
+		toks = append(toks, t)
+	}
+	if n := len(sc.Comments); n > 0 && sc.Comments[n-1].Span.End == len(src) {
+		return nil, false // in a comment
+	}
+	c := &cursorContext{word: diag.Span{Start: off, End: off}}
+	if n := len(toks); n > 0 {
+		last := &toks[n-1]
+		end := last.Pos.Offset + len(last.Value)
+		switch {
+		case end == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
+			c.word = diag.Span{Start: last.Pos.Offset, End: off}
+			toks = toks[:n-1]
+		case end == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
+			return nil, false // in a string or a number
+		}
+	}
+	for i := range toks {
+		c.feed(&toks[i], i > 0 && isArrowOpen(&toks[i-1]))
+	}
+	if n := len(toks); n > 0 {
+		c.prev = &toks[n-1]
+	}
+	return c, true
+}
+
+// isArrowOpen reports whether t is the opening half of an arrow.
+func isArrowOpen(t *lexer.Token) bool {
+	if t.Type != grammar.Punct {
+		return false
+	}
+	switch t.Value {
+	case "-", "=", "~", "<-", "<=", "<~":
+		return true
+	}
+	return false
+}
+
+// feed updates the bracket stack with one token; afterArrow says whether
+// it follows an arrow's opening half.
+func (c *cursorContext) feed(t *lexer.Token, afterArrow bool) {
+	f := c.top()
+	inRecord := f != nil && (f.open == '{' || f.open == 'm')
+	wasSep := c.labelSep
+	c.labelSep = false
+	if t.Type == grammar.Punct {
+		switch t.Value {
+		case "[":
+			switch {
+			case inRecord:
+				c.stack = append(c.stack, &frame{open: 'v'})
+			case afterArrow:
+				c.stack = append(c.stack, &frame{open: 'a'})
+			default:
+				c.stack = append(c.stack, &frame{open: '['})
+			}
+			if inRecord {
+				f.key, f.afterSep = "", false
+			}
+		case "(":
+			c.stack = append(c.stack, &frame{open: '('})
+		case "{":
+			if inRecord {
+				c.stack = append(c.stack, &frame{open: 'm'})
+			} else {
+				c.stack = append(c.stack, &frame{open: '{'})
+			}
+		case "]", ")", "}":
+			want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[t.Value]
+			for len(c.stack) > 0 {
+				top := c.stack[len(c.stack)-1]
+				c.stack = c.stack[:len(c.stack)-1]
+				if strings.IndexByte(want, top.open) >= 0 {
+					break
+				}
+			}
+			if g := c.top(); g != nil && (g.open == '{' || g.open == 'm') {
+				g.key, g.afterSep = "", false // a value just closed
+			}
+		case "|":
+			if f != nil && f.open == '[' {
+				f.bar = true
+			}
+		case ",":
+			if inRecord {
+				f.key, f.afterSep = "", false
+			}
+		case ":", "::":
+			if inRecord && f.key != "" && !f.afterSep {
+				f.afterSep = true
+			}
+			c.labelSep = !inRecord
+		}
+		return
+	}
+	if f == nil {
+		return
+	}
+	switch {
+	case inRecord:
+		if t.Type == grammar.RecordText {
+			f.key, f.afterSep = "", false
+			return
+		}
+		if !f.afterSep {
+			if t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.String || t.Type == grammar.Backtick {
+				k := grammar.TokenText(t.Type, t.Value)
+				f.key = k
+				f.keys = append(f.keys, k)
+			}
+			return
+		}
+		f.key, f.afterSep = "", false
+	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar:
+		if t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer {
+			if wasSep {
+				f.labels = append(f.labels, grammar.TokenText(t.Type, t.Value))
+			} else if f.ident == "" && len(f.labels) == 0 {
+				f.ident = grammar.TokenText(t.Type, t.Value)
+			}
+		}
+	case f.open == '[' && f.bar:
+		if t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer {
+			f.elems = append(f.elems, grammar.TokenText(t.Type, t.Value))
+		}
+	}
+}
+
+// recordOwner returns the role of the declaration whose record the cursor
+// is in.
+func (a *Analysis) recordOwner(c *cursorContext) role {
+	b := c.below()
+	if b == nil {
+		return roleOther
+	}
+	switch b.open {
+	case '[':
+		switch {
+		case b.hasLabel(schema.AgentLabel):
+			return roleAgent
+		case b.hasLabel(schema.ToolLabel):
+			return roleTool
+		case b.hasLabel(schema.RecordLabel):
+			return roleRecord
+		}
+	case '(':
+		// The node's group: the innermost '[' below it.
+		for i := len(c.stack) - 3; i >= 0; i-- {
+			g := c.stack[i]
+			if g.open != '[' {
+				continue
+			}
+			switch {
+			case g.hasLabel(schema.ToolLabel) && b.ident != "":
+				return roleParam
+			case g.hasLabel(schema.ToolLabel):
+				return roleReturn
+			case g.hasLabel(schema.RecordLabel):
+				return roleField
+			}
+			break
+		}
+	}
+	return roleOther
+}
+
+// keysAfter returns the keys of the record the cursor is in that follow the
+// cursor (the word under the cursor excluded).
+func (a *Analysis) keysAfter(off int) []string {
+	end := len(a.File.Text)
+	if starts := a.unitStarts(); len(starts) > 0 {
+		if i := sort.SearchInts(starts, off+1); i < len(starts) {
+			end = starts[i]
+		}
+	}
+	end = min(end, off+64<<10)
+	src := a.File.Source()[off:end]
+	sc := grammar.NewScanner(src)
+	var keys []string
+	depth := 0
+	var prev lexer.Token
+	first := true
+	for {
+		t := sc.Next()
+		if t.Type == grammar.EOF {
+			return keys
+		}
+		if first && t.Pos.Offset == 0 && (t.Type == grammar.Symbol || t.Type == grammar.Bool) {
+			first = false
+			prev = lexer.Token{Type: grammar.Punct, Value: ","}
+			// The rest of the word being typed: its separator does not
+			// make it a key already present.
+			if n := sc.Next(); n.Type == grammar.EOF {
+				return keys
+			} else if n.Type != grammar.Punct || (n.Value != ":" && n.Value != "::") {
+				t = n
+			} else {
+				continue
+			}
+		}
+		first = false
+		if t.Type == grammar.Punct {
+			switch t.Value {
+			case "[", "(", "{":
+				depth++
+			case "]", ")", "}":
+				if depth == 0 {
+					return keys
+				}
+				depth--
+			case ":", "::":
+				if depth == 0 && (prev.Type == grammar.Symbol || prev.Type == grammar.Bool || prev.Type == grammar.String || prev.Type == grammar.Backtick) {
+					keys = append(keys, grammar.TokenText(prev.Type, prev.Value))
+				}
+			}
+		}
+		prev = t
+	}
+}
+
+// keyItems completes the property keys of a declaration that are not
+// present yet.
+func keyItems(r role, present []string, wr protocol.Range) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for i, k := range propertyKeys(r) {
+		if slices.Contains(present, k) {
+			continue
+		}
+		out = append(out, protocol.CompletionItem{
+			Label:            k,
+			Kind:             protocol.CompletionItemKindProperty,
+			Detail:           r.String() + " property",
+			Documentation:    protocol.MarkupContent{Kind: protocol.Markdown, Value: propDocs[r][k]},
+			SortText:         fmt.Sprintf("%02d", i),
+			FilterText:       k,
+			InsertTextFormat: protocol.InsertTextFormatSnippet,
+			TextEdit:         &protocol.TextEdit{Range: wr, NewText: keySnippet(k)},
+		})
+	}
+	return out
+}
+
+// keySnippet is what completing a key inserts.
+func keySnippet(k string) string {
+	switch k {
+	case "instruction", "description", "pattern", "format":
+		return k + `: "$1"`
+	case "model":
+		return k + `: "${1:OpenAI/gpt-4o-mini}"`
+	case "optional", "injected":
+		return k + ": ${1:true}"
+	case "parallelToolCalls":
+		return k + ": ${1:false}"
+	case "enum":
+		return k + ": [$1]"
+	case "items":
+		return k + ": ${1:String}"
+	case "timeout":
+		return k + ": ${1:30s}"
+	}
+	return k + ": $1"
+}
+
+// typeItems completes type names (and, for a subject pattern, the labels of
+// the agent language first).
+func (a *Analysis) typeItems(wr protocol.Range, group bool) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	n := 0
+	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
+		out = append(out, protocol.CompletionItem{
+			Label:         label,
+			Kind:          kind,
+			Detail:        detail,
+			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
+			SortText:      fmt.Sprintf("%03d", n),
+			TextEdit:      &protocol.TextEdit{Range: wr, NewText: label},
+		})
+		n++
+	}
+	if group {
+		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
+			add(l, protocol.CompletionItemKindKeyword, "label", labelDoc(l))
+		}
+	}
+	for _, t := range schema.BuiltinTypes {
+		add(t, protocol.CompletionItemKindTypeParameter, "type: JSON "+builtinJSON[t], typeDoc(t))
+	}
+	for _, r := range a.Prog.Records {
+		if r.Name != "" {
+			add(r.Name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(r))
+		}
+	}
+	return out
+}
+
+// valueItems completes literal values.
+func valueItems(wr protocol.Range, values ...string) []protocol.CompletionItem {
+	out := make([]protocol.CompletionItem, 0, len(values))
+	for _, v := range values {
+		out = append(out, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindValue, TextEdit: &protocol.TextEdit{Range: wr, NewText: v}})
+	}
+	return out
+}
+
+// models are the model suggestions for each provider.
+var models = []struct {
+	provider schema.Provider
+	ids      []string
+}{
+	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}},
+	{schema.Ollama, []string{"llama3.2", "qwen2.5"}},
+	{schema.OpenAICompatible, nil},
+}
+
+// completeModel completes the text of a model string; content is the part
+// of the string before the cursor.
+func (a *Analysis) completeModel(content diag.Span) []protocol.CompletionItem {
+	wr := rangeOf(a.File, content)
+	var out []protocol.CompletionItem
+	n := 0
+	for _, m := range models {
+		doc := modelDoc(schema.Model{Provider: m.provider})
+		out = append(out, protocol.CompletionItem{
+			Label:         string(m.provider) + "/",
+			Kind:          protocol.CompletionItemKindModule,
+			Detail:        "model provider",
+			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
+			SortText:      fmt.Sprintf("%02d", n),
+			TextEdit:      &protocol.TextEdit{Range: wr, NewText: string(m.provider) + "/"},
+		})
+		n++
+		for _, id := range m.ids {
+			full := string(m.provider) + "/" + id
+			out = append(out, protocol.CompletionItem{
+				Label:         full,
+				Kind:          protocol.CompletionItemKindValue,
+				Detail:        "model",
+				Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
+				SortText:      fmt.Sprintf("%02d", n),
+				TextEdit:      &protocol.TextEdit{Range: wr, NewText: full},
+			})
+			n++
+		}
+	}
+	return out
+}
+
+// toolItems completes the tools an agent may list: the top-level tools it
+// does not list yet, then a snippet for an inline tool.
+func (a *Analysis) toolItems(f *frame, wr protocol.Range) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	seen := map[string]bool{}
+	for _, e := range f.elems {
+		seen[e] = true
+	}
+	for _, t := range a.Prog.Tools {
+		if !t.TopLevel || t.Name == "" || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		out = append(out, protocol.CompletionItem{
+			Label:         t.Name,
+			Kind:          protocol.CompletionItemKindFunction,
+			Detail:        signature(t),
+			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description},
+			SortText:      "0" + t.Name,
+			TextEdit:      &protocol.TextEdit{Range: wr, NewText: t.Name},
+		})
+	}
+	for _, it := range snippetItems(wr, true) {
+		it.SortText = "1" + it.Label
+		out = append(out, it)
+	}
+	return out
+}
+
+// referenceItems completes references to the file's top-level identities.
+func (a *Analysis) referenceItems(wr protocol.Range) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	seen := map[string]bool{}
+	for _, p := range a.Doc.Lowered {
+		id := p.Subject.Identity
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, protocol.CompletionItem{
+			Label:    id,
+			Kind:     protocol.CompletionItemKindReference,
+			TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(id)},
+		})
+	}
+	return out
+}
+
+// snippets are the declarations offered at the top level.
+var snippets = []struct{ label, detail, body string }{
+	{"agent", "a new agent", "[${1:my_agent}:Agent {\n  description: \"${2:What the agent is for}\",\n  model: \"${3:OpenAI/gpt-4o-mini}\",\n  instruction: ```\n    ${4:You are a helpful assistant.}\n    ```\n} |\n  ${5:tool_name}\n]"},
+	{"tool", "a new tool", "[${1:my_tool}:Tool {description: \"${2:What the tool does}\"} |\n  (${3:param}::${4:String} {description: \"${5}\"})==>(::${6:String})\n]"},
+	{"record", "a new record type", "[${1:MyRecord}:Record {description: \"${2:What it holds}\"} |\n  (${3:field}::${4:String})\n]"},
+}
+
+// snippetItems returns the declaration snippets; inline (in an agent's
+// element list) offers the tool only.
+func snippetItems(wr protocol.Range, inline bool) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for i, s := range snippets {
+		if inline && s.label != "tool" {
+			continue
+		}
+		body := s.body
+		if inline {
+			body = strings.ReplaceAll(body, "\n", "\n  ")
+		}
+		out = append(out, protocol.CompletionItem{
+			Label:            s.label,
+			Kind:             protocol.CompletionItemKindSnippet,
+			Detail:           s.detail,
+			Documentation:    protocol.MarkupContent{Kind: protocol.Markdown, Value: "```gram\n" + snippetPreview(s.body) + "\n```"},
+			SortText:         fmt.Sprintf("%02d", i),
+			InsertTextFormat: protocol.InsertTextFormatSnippet,
+			TextEdit:         &protocol.TextEdit{Range: wr, NewText: body},
+		})
+	}
+	return out
+}
+
+// snippetPlaceholder matches a snippet placeholder.
+var snippetPlaceholder = regexp.MustCompile(`\$\{\d+:?([^}]*)\}`)
+
+// snippetPreview returns a snippet's text with placeholders filled in.
+func snippetPreview(body string) string {
+	return snippetPlaceholder.ReplaceAllString(body, "$1")
+}

@@ -1,0 +1,131 @@
+// Diagnostics: computed off the request path and published with the version
+// they were computed for.
+//
+// Each open document has at most one worker goroutine. A change (or a save)
+// sets the document's pending snapshot and starts the worker if it is idle.
+// The worker takes the newest pending snapshot, analyses it, and publishes
+// its diagnostics unless a newer snapshot arrived meanwhile; then it looks
+// for more work. So an edit made while the server is idle is analysed at
+// once, a burst of edits is analysed once (for its last version), and
+// diagnostics are never published for a text the client no longer has.
+
+package lsp
+
+import (
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
+)
+
+// publishParams are the parameters of textDocument/publishDiagnostics. The
+// protocol package's type leaves out version 0, a valid version; this one
+// always sends the version it has.
+type publishParams struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+// schedule asks for the diagnostics of snap, the newest snapshot of d.
+func (s *Server) schedule(d *document, snap *Snapshot) {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return
+	}
+	d.pending = snap
+	if d.running {
+		d.mu.Unlock()
+		return
+	}
+	d.running = true
+	d.mu.Unlock()
+	go s.diagnose(d)
+}
+
+// diagnose is a document's diagnostics worker.
+func (s *Server) diagnose(d *document) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic while computing diagnostics", "uri", d.uri, "panic", r)
+			d.mu.Lock()
+			d.running = false
+			d.mu.Unlock()
+		}
+	}()
+	for {
+		d.mu.Lock()
+		snap := d.pending
+		d.pending = nil
+		if snap == nil || d.closed {
+			d.running = false
+			d.mu.Unlock()
+			return
+		}
+		d.mu.Unlock()
+
+		an := snap.Analysis()
+		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, an.Diags)}
+
+		d.pubMu.Lock()
+		d.mu.Lock()
+		stale := d.pending != nil || d.closed
+		d.mu.Unlock()
+		if !stale {
+			s.notify("textDocument/publishDiagnostics", params)
+		}
+		d.pubMu.Unlock()
+	}
+}
+
+// toLSPDiagnostics converts diagnostics of f to the protocol's form. The
+// result is never nil.
+func toLSPDiagnostics(f *diag.File, u protocol.DocumentURI, ds diag.List) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, toLSPDiagnostic(f, u, d))
+	}
+	return out
+}
+
+// toLSPDiagnostic converts one diagnostic. The detail (how to fix the
+// problem) follows the message on a line of its own; the code is the
+// diagnostic's stable code; unused tools are tagged unnecessary, which
+// editors show faded.
+func toLSPDiagnostic(f *diag.File, u protocol.DocumentURI, d diag.Diagnostic) protocol.Diagnostic {
+	msg := d.Message
+	if d.Detail != "" {
+		msg += "\n" + d.Detail
+	}
+	pd := protocol.Diagnostic{
+		Range:    rangeOf(f, d.Span),
+		Severity: lspSeverity(d.Severity),
+		Code:     d.Code,
+		Source:   "gram",
+		Message:  msg,
+	}
+	for _, r := range d.Related {
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: u, Range: rangeOf(f, r.Span)},
+			Message:  r.Message,
+		})
+	}
+	if d.Code == schema.CodeUnusedTool {
+		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
+	return pd
+}
+
+// lspSeverity converts a severity.
+func lspSeverity(s diag.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case diag.Error:
+		return protocol.DiagnosticSeverityError
+	case diag.Warning:
+		return protocol.DiagnosticSeverityWarning
+	case diag.Info:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityHint
+}

@@ -1,0 +1,441 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+func TestDiagnosticsLifecycle(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/life.gram")
+	c.open(uri, "[t:Tool {description: \"d\"} | (x::Strin)==>(::String)]\n")
+	p := c.waitDiagnostics(uri, 1)
+	want := []protocol.Diagnostic{{
+		Range:    rng(0, 33, 0, 38),
+		Severity: protocol.DiagnosticSeverityError,
+		Code:     "unknown-type",
+		Source:   "gram",
+		Message:  "unknown type \"Strin\"\ndid you mean \"String\"?",
+	}}
+	if diff := cmp.Diff(want, p.Diagnostics); diff != "" {
+		t.Errorf("version 1 (-want +got):\n%s", diff)
+	}
+	// An incremental change: fix the type.
+	c.edit(uri, 2, rng(0, 38, 0, 38), "g")
+	if p := c.waitDiagnostics(uri, 2); len(p.Diagnostics) != 0 {
+		t.Errorf("version 2: %+v", p.Diagnostics)
+	}
+	// Related information and tags: a duplicate and an unused tool.
+	c.change(uri, 3, "[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[t:Tool {description: \"d\"} | ()==>(::String)]\n[u:Tool {description: \"d\"} | ()==>(::String)]\n[t:Tool {description: \"e\"} | ()==>(::String)]\n")
+	p = c.waitDiagnostics(uri, 3)
+	var codes []string
+	for _, d := range p.Diagnostics {
+		codes = append(codes, d.Code.(string))
+	}
+	if diff := cmp.Diff([]string{"unused-tool", "duplicate-tool", "unused-tool"}, codes); diff != "" {
+		t.Fatalf("codes (-want +got):\n%s", diff)
+	}
+	if d := p.Diagnostics[0]; d.Severity != protocol.DiagnosticSeverityWarning || !slices.Equal(d.Tags, []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}) || d.Range != rng(2, 1, 2, 2) {
+		t.Errorf("unused tool: %+v", d)
+	}
+	dup := p.Diagnostics[1]
+	wantRel := []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: uri, Range: rng(1, 1, 1, 2)}, Message: "first definition of t"}}
+	if diff := cmp.Diff(wantRel, dup.RelatedInformation); diff != "" {
+		t.Errorf("related (-want +got):\n%s", diff)
+	}
+	// Saving publishes again, for the same version.
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	waitFor(t, func() bool { return countVersion(c.publications(), uri, 3) == 2 })
+	// Closing clears them, without a version.
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	waitFor(t, func() bool {
+		pubs := c.publications()
+		last := pubs[len(pubs)-1]
+		return last.URI == uri && last.Version == nil && len(last.Diagnostics) == 0
+	})
+	var h *protocol.Hover
+	if err := c.call("textDocument/hover", tdp(uri, protocol.Position{}), &h); err == nil {
+		t.Error("hover on a closed document succeeded")
+	}
+}
+
+// countVersion counts the publications of a version of a document.
+func countVersion(pubs []publishParams, uri protocol.DocumentURI, v int32) int {
+	n := 0
+	for _, p := range pubs {
+		if p.URI == uri && p.Version != nil && *p.Version == v {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor polls cond for up to 10 seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 2000; i++ {
+		if cond() {
+			return
+		}
+		sleep()
+	}
+	t.Fatal("condition not met")
+}
+
+func TestDiagnosticsPositions(t *testing.T) {
+	// CRLF line ends and characters outside the BMP before the problem: the
+	// ranges are in UTF-16 units and do not count the \r.
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/emoji.gram")
+	text := strings.ReplaceAll(readTestdata(t, "emoji.gram"), "\n", "\r\n")
+	c.open(uri, text)
+	p := c.waitDiagnostics(uri, 1)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range != rng(1, 91, 1, 96) {
+		t.Fatalf("diagnostics = %+v", p.Diagnostics)
+	}
+	// Hover after the emoji, on the parameter who.
+	h := hoverAt(t, c, uri, protocol.Position{Line: 1, Character: 50})
+	if h == nil || h.Range == nil || *h.Range != rng(1, 49, 1, 52) || !strings.Contains(h.Contents.Value, "**parameter** `who`") {
+		t.Fatalf("hover on who = %+v", h)
+	}
+	// Quick fix of the type after three emoji.
+	var actions []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(1, 93, 1, 93), "context": map[string]any{"diagnostics": []any{}}}, &actions)
+	if len(actions) == 0 || actions[0].Edit.Changes[uri][0].Range != rng(1, 91, 1, 96) {
+		t.Fatalf("actions = %+v", actions)
+	}
+	// An edit after the emoji, in UTF-16 positions: fix the type.
+	c.edit(uri, 2, rng(1, 94, 1, 94), "i")
+	if p := c.waitDiagnostics(uri, 2); len(p.Diagnostics) != 0 {
+		t.Fatalf("after the fix: %+v", p.Diagnostics)
+	}
+	// Definition from the agent's reference, line 2, to greet on line 1.
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", tdp(uri, docPos(t, text, "| greet", 0, 3)), &locs)
+	if len(locs) != 1 || locs[0].Range != rng(1, 1, 1, 6) {
+		t.Errorf("definition = %+v", locs)
+	}
+	// Semantic tokens after the emoji are in UTF-16 units.
+	var st protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &st)
+	found := false
+	for _, tk := range decodeTokens(st.Data) {
+		if tk[0] == 1 && tk[1] == 49 && tk[2] == 3 && tk[3] == tokParameter {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no parameter token for who at 1:49: %v", decodeTokens(st.Data))
+	}
+}
+
+// gramcReport runs gramc check --format json on files.
+func gramcReport(t *testing.T, files []string) diag.JSONReport {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds gramc")
+	}
+	bin := filepath.Join(t.TempDir(), "gramc")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", bin, "./cmd/gramc")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building gramc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, append([]string{"check", "--format", "json"}, files...)...).Output()
+	var exit *exec.ExitError
+	if err != nil && !(errorsAs(err, &exit) && exit.ExitCode() == 1) {
+		t.Fatalf("gramc check: %v", err)
+	}
+	var rep diag.JSONReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("gramc check output: %v", err)
+	}
+	return rep
+}
+
+func TestParityWithGramcCheck(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(filepath.Join("..", "testdata"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".gram") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d files under testdata", len(files))
+	}
+	rep := gramcReport(t, files)
+	if len(rep.Files) != len(files) {
+		t.Fatalf("gramc reported %d files of %d", len(rep.Files), len(files))
+	}
+	c := newTestClient(t, nil)
+	total := 0
+	for i, jf := range rep.Files {
+		text, err := os.ReadFile(jf.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		uri := pathURI(jf.Path)
+		c.open(uri, string(text))
+		got := c.waitDiagnostics(uri, 1).Diagnostics
+		want := make([]protocol.Diagnostic, 0, len(jf.Diagnostics))
+		for _, d := range jf.Diagnostics {
+			want = append(want, fromJSON(uri, d))
+		}
+		// Tags are the one addition of the server.
+		for j := range got {
+			got[j].Tags = nil
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (file %d): published diagnostics differ from gramc check (-gramc +lsp):\n%s", jf.Path, i, diff)
+		}
+		total += len(want)
+	}
+	if total < 50 {
+		t.Errorf("only %d diagnostics compared", total)
+	}
+}
+
+// fromJSON converts a diagnostic of gramc's JSON report to what the server
+// publishes.
+func fromJSON(uri protocol.DocumentURI, d diag.JSONDiagnostic) protocol.Diagnostic {
+	sev := map[string]protocol.DiagnosticSeverity{"error": 1, "warning": 2, "info": 3, "hint": 4}[d.Severity]
+	msg := d.Message
+	if d.Detail != "" {
+		msg += "\n" + d.Detail
+	}
+	r := func(j diag.JSONRange) protocol.Range {
+		return rng(uint32(j.Start.Line), uint32(j.Start.Character), uint32(j.End.Line), uint32(j.End.Character))
+	}
+	pd := protocol.Diagnostic{Range: r(d.Range), Severity: sev, Code: d.Code, Source: "gram", Message: msg}
+	for _, rel := range d.Related {
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri, Range: r(rel.Range)}, Message: rel.Message,
+		})
+	}
+	return pd
+}
+
+// utf16Offset converts an LSP position to a byte offset independently of
+// diag.File: lines end at \n, a \r before it is not part of the line, and
+// characters are UTF-16 units.
+func utf16Offset(text string, p protocol.Position) int {
+	off := 0
+	for line := uint32(0); line < p.Line; line++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	if end > off && text[end-1] == '\r' {
+		end--
+	}
+	units := 0
+	for i, r := range text[off:end] {
+		if units >= int(p.Character) {
+			return off + i
+		}
+		units += len(utf16.Encode([]rune{r}))
+	}
+	return end
+}
+
+// boundary moves off back to the start of its rune, and out of a "\r\n"
+// pair.
+func boundary(text string, off int) int {
+	for off > 0 && off < len(text) && (!utf8.RuneStart(text[off]) || text[off] == '\n' && text[off-1] == '\r') {
+		off--
+	}
+	return off
+}
+
+// utf16Position converts a byte offset to an LSP position independently of
+// diag.File.
+func utf16Position(text string, off int) protocol.Position {
+	line := strings.Count(text[:off], "\n")
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	return protocol.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(text[start:off]))))}
+}
+
+// fragments are inserted by the random edits: gram pieces, broken ones,
+// non-ASCII text and line ends.
+var fragments = []string{
+	"", "(", ")", "[", "]", "{", "}", "|", ",", ":", "::", "\"", "`", "```\n", "-->", "==>", "<--", "-[r]->",
+	"(a)", "[t:Tool {description: \"x\"} | (p::String)==>(::String)]", "lookup", "Order", "Integer", "Strng",
+	"{description: \"é\"}", " ", "\n", "\r\n", "// comment\n", "👋", "ünï", "@k(1) ", "{items: String}", "agent1",
+	"[x:Agent {model: \"OpenAI/m\", instruction: \"i\"} | lookup0]", "0x1F", "1..2", "true",
+}
+
+func TestRandomEdits(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/random.gram")
+	text := gramgen.AgentFile(60) + "\n// 👋 naïve\n(a)-->(b)\n"
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for v := int32(2); v < int32(n)+2; v++ {
+		// A random range, from a random character to a nearby one (never
+		// inside a "\r\n" pair, which no editor does).
+		a := boundary(text, rnd.IntN(len(text)+1))
+		b := a
+		if rnd.IntN(3) == 0 {
+			b = boundary(text, min(len(text), a+rnd.IntN(80)))
+		}
+		l1, l2 := utf16Position(text, a), utf16Position(text, b)
+		if utf16Offset(text, l1) != a || utf16Offset(text, l2) != b {
+			t.Fatalf("test bug: %d and %d do not round-trip", a, b)
+		}
+		ins := fragments[rnd.IntN(len(fragments))]
+		c.edit(uri, v, protocol.Range{Start: l1, End: l2}, ins)
+		text = text[:a] + ins + text[b:]
+
+		got := c.waitDiagnostics(uri, v).Diagnostics
+		oracle := analyze(diag.NewFile(displayPath(uri), []byte(text)))
+		want := toLSPDiagnostics(oracle.File, uri, oracle.Diags)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("edit %d (%q at %v-%v): diagnostics differ from a full parse (-want +got):\n%s\ntext:\n%s", v, ins, l1, l2, diff, text)
+		}
+	}
+	// The server's text is the test's text: a hover still answers, and the
+	// whole text round-trips through a full change.
+	var syms []protocol.DocumentSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
+	snap, err := c.srv.snapshot(t.Context(), uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(snap.File.Text) != text {
+		t.Fatalf("the server's text differs from the client's")
+	}
+}
+
+func TestRapidEditsAreCoalesced(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/big.gram")
+	text := gramgen.AgentFile(5000)
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	const edits = 30
+	for v := int32(2); v < edits+2; v++ {
+		// Append to the last line: a comment that grows.
+		f := diag.NewFile("", []byte(text))
+		end := positionOf(f, len(text))
+		ins := fmt.Sprintf("// %d\n", v)
+		c.edit(uri, v, protocol.Range{Start: end, End: end}, ins)
+		text += ins
+	}
+	last := c.waitDiagnostics(uri, edits+1)
+	if len(last.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %+v", last.Diagnostics)
+	}
+	sleep()
+	var versions []int32
+	for _, p := range c.publications() {
+		if p.URI == uri {
+			versions = append(versions, *p.Version)
+		}
+	}
+	if !slices.IsSorted(versions) {
+		t.Errorf("versions published out of order: %v", versions)
+	}
+	if len(versions) >= edits {
+		t.Errorf("%d publications for %d rapid edits: not coalesced (%v)", len(versions), edits+1, versions)
+	}
+	if versions[len(versions)-1] != edits+1 {
+		t.Errorf("last publication is for version %d", versions[len(versions)-1])
+	}
+}
+
+// TestFeaturesOnBrokenText runs every feature at random places of randomly
+// broken texts: none may panic, and every range must lie in the text.
+func TestFeaturesOnBrokenText(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	text := readTestdata(t, "desk.gram") + readTestdata(t, "mistakes.gram") + readTestdata(t, "emoji.gram")
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for i := 0; i < n; i++ {
+		a := boundary(text, rnd.IntN(len(text)+1))
+		b := boundary(text, min(len(text), a+rnd.IntN(30)))
+		text = text[:a] + fragments[rnd.IntN(len(fragments))] + text[b:]
+		an := analyze(diag.NewFile("x.gram", []byte(text)))
+		lines := uint32(an.File.LineCount())
+		check := func(what string, r protocol.Range) {
+			if r.Start.Line >= lines || r.End.Line >= lines || r.End.Line < r.Start.Line {
+				t.Fatalf("%s: range %+v outside %d lines", what, r, lines)
+			}
+		}
+		for k := 0; k < 10; k++ {
+			off := boundary(text, rnd.IntN(len(text)+1))
+			an.hover(off)
+			for _, it := range an.complete(off) {
+				if it.TextEdit != nil {
+					check("completion", it.TextEdit.Range)
+				}
+			}
+			an.renameTarget(off)
+			an.toolAt(off)
+			sr := an.selectionRange(off)
+			for r := &sr; r != nil; r = r.Parent {
+				check("selection", r.Range)
+			}
+		}
+		toks, _ := an.semanticTokens(t.Context())
+		encodeTokens(an.File, toks)
+		for _, f := range an.foldingRanges() {
+			if f.EndLine >= lines || f.EndLine <= f.StartLine {
+				t.Fatalf("folding range %+v", f)
+			}
+		}
+		var walk func([]protocol.DocumentSymbol)
+		walk = func(ss []protocol.DocumentSymbol) {
+			for _, s := range ss {
+				check("symbol", s.Range)
+				walk(s.Children)
+			}
+		}
+		walk(an.documentSymbols())
+		an.inlayHints(diag.Span{Start: 0, End: len(text)})
+		for _, d := range an.Diags {
+			for _, a := range an.quickFixes("file:///x.gram", d) {
+				for _, e := range a.Edit.Changes["file:///x.gram"] {
+					check("fix", e.Range)
+				}
+			}
+		}
+	}
+}

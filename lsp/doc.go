@@ -1,0 +1,41 @@
+// Package lsp is gram-lsp, the language server of the gram toolchain: it
+// speaks the Language Server Protocol (3.17, UTF-16 positions) to an editor
+// over any byte stream, and presents what the parser and the compiler find in
+// `.gram` agent files.
+//
+// # Entry points
+//
+// [Serve] runs a server on a connection (standard input and output for the
+// gram-lsp command) until the client says exit or goes away. [Options] sets
+// the version reported to the client and where the log goes.
+//
+// # How it is built
+//
+// The protocol types and the standard request dispatch come from
+// go.lsp.dev/protocol, the framing and JSON-RPC from go.lsp.dev/jsonrpc2.
+// Around them, server.go reads every message in order on one goroutine:
+// notifications (open, change, close, save) are applied there, in order, and
+// only record a new immutable [Snapshot] of the document; each request takes
+// the snapshots as they are when it arrives and runs on its own goroutine, so
+// a slow request never holds up the next message, and $/cancelRequest can stop
+// it. A panic in a handler is recovered, logged and answered with an error;
+// the server keeps serving. Unknown methods get MethodNotFound; the LSP 3.17
+// methods the protocol package predates (inlay hints, selection ranges) are
+// routed before its dispatcher.
+//
+// A snapshot is analysed at most once, on first use ([Snapshot.Analysis]):
+// parse (parser.Parse), compile (schema.Compile), merge the diagnostics
+// (schema.Merge, exactly what `gramc check` reports), and, lazily, an index
+// of every identity occurrence for navigation. Each analysis parses the whole
+// text (about 10 ms for 5,000 lines); a change that leaves the text as it was
+// shares the previous analysis. Diagnostics are computed off
+// the request path by one worker per document that always takes the newest
+// version: edits that arrive while a version is being analysed replace it,
+// so a burst of typing is analysed once, and a superseded result is never
+// published. Every publication carries the version it was computed for.
+//
+// The features live one per file: hover.go, definition.go, references.go,
+// completion.go, symbols.go, folding.go, selection.go, rename.go, format.go,
+// codeaction.go (with the "show tool schema" command), semantic.go and
+// inlay.go.
+package lsp

@@ -1,0 +1,148 @@
+// Folding ranges: every subject pattern, record and fenced string that spans
+// several lines, and runs of comment lines. A range ends on the line before
+// its closing bracket when that bracket starts its line, so the bracket stays
+// visible when folded.
+
+package lsp
+
+import (
+	"context"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// FoldingRanges answers textDocument/foldingRange.
+func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Analysis().foldingRanges(), nil
+}
+
+// foldingRanges returns the document's folding ranges, sorted.
+func (a *Analysis) foldingRanges() []protocol.FoldingRange {
+	f := a.File
+	var out []protocol.FoldingRange
+	seen := map[[2]uint32]bool{}
+	add := func(s diag.Span, closing int, kind protocol.FoldingRangeKind) {
+		start, end := f.OffsetLSP(s.Start), f.OffsetLSP(max(s.Start, s.End-1))
+		endLine := end.Line
+		if closing > 0 && endLine > start.Line && onlySpaceBefore(f, s.End-closing) {
+			endLine--
+		}
+		if endLine <= start.Line {
+			return
+		}
+		key := [2]uint32{uint32(start.Line), uint32(endLine)}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, protocol.FoldingRange{StartLine: uint32(start.Line), EndLine: uint32(endLine), Kind: kind})
+	}
+	if h := a.Doc.Header; h != nil {
+		add(h.Span(), 1, protocol.RegionFoldingRange)
+	}
+	for _, tp := range a.Doc.Patterns {
+		foldTop(tp, add)
+	}
+	// Runs of comment lines.
+	cs := a.Doc.Comments
+	for i := 0; i < len(cs); {
+		j := i
+		for j+1 < len(cs) && f.OffsetLSP(cs[j+1].Span.Start).Line == f.OffsetLSP(cs[j].Span.Start).Line+1 {
+			j++
+		}
+		if j > i {
+			add(diag.Span{Start: cs[i].Span.Start, End: cs[j].Span.End}, 0, protocol.CommentFoldingRange)
+		}
+		i = j + 1
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].StartLine != out[j].StartLine {
+			return out[i].StartLine < out[j].StartLine
+		}
+		return out[i].EndLine > out[j].EndLine
+	})
+	return out
+}
+
+// onlySpaceBefore reports whether only blanks precede off on its line. The
+// closing argument of add is the length of the construct's closing token (0
+// for none).
+func onlySpaceBefore(f *diag.File, off int) bool {
+	start := f.LineStart(f.OffsetLSP(off).Line)
+	for _, c := range f.Text[start:off] {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// foldTop adds the ranges of a top-level pattern.
+func foldTop(tp *grammar.TopPattern, add func(diag.Span, int, protocol.FoldingRangeKind)) {
+	add(tp.Span(), 1, protocol.RegionFoldingRange)
+	var group func(sp *grammar.SubjectPattern)
+	var path func(p *grammar.Path)
+	subject := func(s *grammar.Subject) {
+		if s == nil || s.Record == nil {
+			return
+		}
+		add(s.Record.Span(), 1, protocol.RegionFoldingRange)
+		for i := range s.Record.Entries {
+			foldValue(&s.Record.Entries[i].Value, add)
+		}
+	}
+	group = func(sp *grammar.SubjectPattern) {
+		add(sp.Span(), 1, protocol.RegionFoldingRange)
+		subject(sp.Subject)
+		for _, e := range sp.Elements {
+			switch {
+			case e.Subject != nil:
+				group(e.Subject)
+			case e.Path != nil:
+				path(e.Path)
+			}
+		}
+	}
+	path = func(p *grammar.Path) {
+		for q := p; q != nil; q = q.Right {
+			if q.Left != nil {
+				subject(q.Left.Subject)
+			}
+			if q.Arrow != nil {
+				subject(q.Arrow.Subject)
+			}
+		}
+	}
+	if a := tp.Annotations; a != nil {
+		for _, pa := range a.Properties {
+			if pa.Value != nil {
+				foldValue(pa.Value, add)
+			}
+		}
+	}
+	if tp.Subject != nil {
+		group(tp.Subject)
+	} else if tp.Path != nil {
+		path(tp.Path)
+	}
+}
+
+// foldValue adds fenced strings and multi-line maps and arrays.
+func foldValue(v *grammar.Value, add func(diag.Span, int, protocol.FoldingRangeKind)) {
+	switch v.Kind {
+	case grammar.ScalarValue:
+		if v.Tok.Type == grammar.Fenced || v.Tok.Type == grammar.TaggedFenced {
+			add(v.Tok.Span(), 3, protocol.RegionFoldingRange)
+		}
+	case grammar.ArrayValue, grammar.MapValue:
+		add(v.Span(), 1, protocol.RegionFoldingRange)
+	}
+}

@@ -1,0 +1,88 @@
+// Inlay hints (textDocument/inlayHint, LSP 3.17; routed here as the protocol
+// package predates it): after each tool parameter, the JSON type the model
+// sees and whether the parameter is optional or injected.
+
+package lsp
+
+import (
+	"context"
+	"sort"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// inlayHintParams are the parameters of textDocument/inlayHint.
+type inlayHintParams struct {
+	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	Range        protocol.Range                  `json:"range"`
+}
+
+// inlayHint is an InlayHint.
+type inlayHint struct {
+	Position    protocol.Position       `json:"position"`
+	Label       string                  `json:"label"`
+	Kind        int                     `json:"kind,omitempty"`
+	Tooltip     *protocol.MarkupContent `json:"tooltip,omitempty"`
+	PaddingLeft bool                    `json:"paddingLeft,omitempty"`
+}
+
+// inlayHintKindType is the InlayHintKind of type hints.
+const inlayHintKindType = 1
+
+// inlayHint answers textDocument/inlayHint.
+func (s *Server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var p inlayHintParams
+	if err := rawParams(req, &p); err != nil {
+		return reply(ctx, nil, err)
+	}
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return reply(ctx, nil, err)
+	}
+	an := snap.Analysis()
+	return reply(ctx, an.inlayHints(spanOf(an.File, p.Range)), nil)
+}
+
+// inlayHints returns the hints of the parameters whose node ends in span,
+// in source order.
+func (a *Analysis) inlayHints(span diag.Span) []inlayHint {
+	type hint struct {
+		off int
+		h   inlayHint
+	}
+	var hs []hint
+	for _, t := range a.Prog.Tools {
+		if t.Span.End < span.Start || t.Span.Start > span.End {
+			continue
+		}
+		for _, p := range t.Params {
+			end := p.Span.End
+			if end < span.Start || end > span.End {
+				continue
+			}
+			label := jsonType(p.Type)
+			switch {
+			case p.Injected:
+				label += ", injected"
+			case !p.Required():
+				label += ", optional"
+			}
+			hs = append(hs, hint{end, inlayHint{
+				Position:    positionOf(a.File, end),
+				Label:       label,
+				Kind:        inlayHintKindType,
+				Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: "`" + p.Name + "` " + paramSummary(p)},
+				PaddingLeft: true,
+			}})
+		}
+	}
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].off < hs[j].off })
+	out := make([]inlayHint, len(hs))
+	for i, h := range hs {
+		out[i] = h.h
+	}
+	return out
+}

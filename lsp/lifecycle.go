@@ -1,0 +1,183 @@
+// The lifecycle: initialize (and the capabilities the server announces),
+// initialized, shutdown; exit is in server.go. Workspace folders are kept for
+// workspace symbols.
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Commands the server executes (workspace/executeCommand).
+const (
+	// CommandToolSchema returns the JSON Schema of a tool. Its arguments
+	// are the document URI, then a position in it ({line, character}) or a
+	// tool name, then optionally a format: "jsonschema" (the default),
+	// "openai" or "mcp".
+	CommandToolSchema = "gram.toolSchema"
+	// CommandShowToolSchema is CommandToolSchema under the name the VS Code
+	// extension sends. It is accepted but not announced, so that the
+	// extension's own command of that name does not clash with the one a
+	// language client registers for each announced command.
+	CommandShowToolSchema = "gram.showToolSchema"
+)
+
+// capabilities are the server capabilities: the protocol package's, with
+// the LSP 3.16-3.17 fields it predates.
+type capabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding  string `json:"positionEncoding,omitempty"`
+	InlayHintProvider bool   `json:"inlayHintProvider,omitempty"`
+}
+
+// initializeResult is the answer to initialize.
+type initializeResult struct {
+	Capabilities capabilities         `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+// serverCapabilities lists what the server does.
+func serverCapabilities() capabilities {
+	return capabilities{
+		ServerCapabilities: protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+				Save:      &protocol.SaveOptions{},
+			},
+			HoverProvider:             true,
+			DefinitionProvider:        true,
+			ReferencesProvider:        true,
+			DocumentHighlightProvider: true,
+			CompletionProvider: &protocol.CompletionOptions{
+				TriggerCharacters: []string{":", "{", ",", "|", "\"", "/", " "},
+			},
+			DocumentSymbolProvider:          true,
+			WorkspaceSymbolProvider:         true,
+			FoldingRangeProvider:            true,
+			SelectionRangeProvider:          true,
+			RenameProvider:                  &protocol.RenameOptions{PrepareProvider: true},
+			DocumentFormattingProvider:      true,
+			DocumentRangeFormattingProvider: true,
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Source},
+			},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandToolSchema}},
+			SemanticTokensProvider: map[string]any{
+				"legend": semanticLegend(),
+				"full":   true,
+				"range":  false,
+			},
+			Workspace: &protocol.ServerCapabilitiesWorkspace{
+				WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: true},
+			},
+		},
+		PositionEncoding:  "utf-16",
+		InlayHintProvider: true,
+	}
+}
+
+// initialize answers the initialize request.
+func (s *Server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var p protocol.InitializeParams
+	if len(req.Params()) > 0 && !decode(ctx, reply, req, &p) {
+		return nil
+	}
+	var folders []string
+	for _, f := range p.WorkspaceFolders {
+		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
+			folders = append(folders, path)
+		}
+	}
+	if len(folders) == 0 {
+		if path := uriPath(p.RootURI); path != "" {
+			folders = append(folders, path)
+		} else if p.RootPath != "" {
+			folders = append(folders, p.RootPath)
+		}
+	}
+	s.ws.setFolders(folders)
+	s.state.Store(int32(stateRunning))
+	s.log.Info("initialize", "folders", folders)
+	version := s.opts.Version
+	if version == "" {
+		version = "devel"
+	}
+	return reply(ctx, initializeResult{
+		Capabilities: serverCapabilities(),
+		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: version},
+	}, nil)
+}
+
+// initialized handles the initialized notification.
+func (s *Server) initialized(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error {
+	return nil
+}
+
+// shutdown answers the shutdown request: diagnostics stop, and every later
+// request but exit is refused.
+func (s *Server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
+	s.sawShutdown.Store(true)
+	s.state.Store(int32(stateShutdown))
+	s.docs.closeAll()
+	return reply(ctx, nil, nil)
+}
+
+// Initialize implements [protocol.Server]; initialize is answered by the
+// server's own handler, which announces LSP 3.17 capabilities.
+func (s *Server) Initialize(context.Context, *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	return &protocol.InitializeResult{Capabilities: serverCapabilities().ServerCapabilities}, nil
+}
+
+// DidChangeWorkspaceFolders updates the folders searched for workspace
+// symbols.
+func (s *Server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
+	var add, remove []string
+	for _, f := range p.Event.Added {
+		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
+			add = append(add, path)
+		}
+	}
+	for _, f := range p.Event.Removed {
+		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
+			remove = append(remove, path)
+		}
+	}
+	s.ws.updateFolders(add, remove)
+	return nil
+}
+
+// DidChangeWatchedFiles forgets what the server knows of changed files.
+func (s *Server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	for _, c := range p.Changes {
+		if path := uriPath(c.URI); path != "" {
+			s.ws.forget(path)
+		}
+	}
+	return nil
+}
+
+// DidChangeConfiguration accepts configuration changes; the server has no
+// settings.
+func (s *Server) DidChangeConfiguration(context.Context, *protocol.DidChangeConfigurationParams) error {
+	return nil
+}
+
+// SetTrace accepts a trace setting; the server's log is set by its options.
+func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+
+// rawParams decodes the raw parameters of a request the protocol package
+// does not know.
+func rawParams(req jsonrpc2.Request, v any) error {
+	if len(req.Params()) == 0 {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
+	}
+	if err := json.Unmarshal(req.Params(), v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+// References and document highlights: every occurrence of the identity under
+// the cursor, its definition included (for references, only when the client
+// asks for the declaration).
+
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+// References answers textDocument/references.
+func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	snap, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
+	if err != nil || occs == nil {
+		return nil, err
+	}
+	var out []protocol.Location
+	for i, r := range occs {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r.isDef && !p.Context.IncludeDeclaration {
+			continue
+		}
+		out = append(out, protocol.Location{URI: snap.URI, Range: rangeOf(an.File, r.span)})
+	}
+	return out, nil
+}
+
+// DocumentHighlight answers textDocument/documentHighlight: the definition
+// is a write, the references are reads.
+func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	_, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
+	if err != nil || occs == nil {
+		return nil, err
+	}
+	var out []protocol.DocumentHighlight
+	for _, r := range occs {
+		kind := protocol.DocumentHighlightKindRead
+		if r.isDef {
+			kind = protocol.DocumentHighlightKindWrite
+		}
+		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.span), Kind: kind})
+	}
+	return out, nil
+}
+
+// occurrencesAt returns every occurrence of the identity at pos (its
+// definition and its references), or nil when no resolved identity is there.
+func (s *Server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*Snapshot, *Analysis, []*occurrence, error) {
+	snap, err := s.snapshot(ctx, uri)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	an := snap.Analysis()
+	ix := an.index()
+	o, ok := ix.at(offsetOf(an.File, pos))
+	if !ok || !o.resolved() {
+		return snap, an, nil, nil
+	}
+	return snap, an, ix.occurrencesOf(o.def), nil
+}

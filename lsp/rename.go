@@ -1,0 +1,137 @@
+// Rename of an identity: every occurrence in the file (the definition, the
+// references, and for a record the types that name it) is rewritten.
+// prepareRename says what will be renamed, or why nothing can be: the labels
+// and type names of the agent language are keywords, not identities. The new
+// name must be a valid name for what it names (a tool name matches
+// ^[a-zA-Z0-9_-]{1,64}$, a record is not named like a built-in type), must
+// not be a keyword, and must not be taken by another top-level identity.
+
+package lsp
+
+import (
+	"context"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// PrepareRename answers textDocument/prepareRename with the range of the
+// identity under the cursor.
+func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	o, err := an.renameTarget(offsetOf(an.File, p.Position))
+	if err != nil {
+		return nil, err
+	}
+	r := rangeOf(an.File, o.span)
+	return &r, nil
+}
+
+// Rename answers textDocument/rename.
+func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	o, err := an.renameTarget(offsetOf(an.File, p.Position))
+	if err != nil {
+		return nil, err
+	}
+	text, err := an.checkNewName(o, p.NewName)
+	if err != nil {
+		return nil, err
+	}
+	var edits []protocol.TextEdit
+	for _, r := range an.index().occurrencesOf(o.def) {
+		edits = append(edits, protocol.TextEdit{Range: rangeOf(an.File, r.span), NewText: text})
+	}
+	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: edits}}, nil
+}
+
+// keywords are the names a user cannot give an identity by renaming: the
+// labels of the agent language, the built-in types, and the literals.
+func isKeyword(name string) bool {
+	switch name {
+	case schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, "true", "false", "null":
+		return true
+	}
+	return schema.IsBuiltinType(name)
+}
+
+// renameTarget returns the occurrence to rename at off, or an error saying
+// why there is none.
+func (a *Analysis) renameTarget(off int) (*occurrence, error) {
+	if o, ok := a.index().at(off); ok {
+		if !o.resolved() {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not defined in this file, so it cannot be renamed", o.name)
+		}
+		return o, nil
+	}
+	if it, ok := a.locate(off); ok && it.kind == synLabel {
+		name := it.tok.Text()
+		if isKeyword(name) {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s is a keyword of the agent language, not a name that can be renamed", name)
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "the label %s is not an identity; only identities can be renamed", name)
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "there is no identity to rename here")
+}
+
+// checkNewName validates a new name for o and returns how to write it.
+func (a *Analysis) checkNewName(o *occurrence, name string) (string, error) {
+	bad := func(format string, args ...any) (string, error) {
+		return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
+	}
+	switch {
+	case name == "":
+		return bad("the new name is empty")
+	case isKeyword(name):
+		return bad("%s is a keyword of the agent language: choose another name", name)
+	case o.role == roleTool && !schema.ValidToolName(name):
+		return bad("%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
+	case o.role == roleRecord && !parser.IsSymbol(name):
+		return bad("%q is not a valid type name: use letters, digits and '_', starting with a letter", name)
+	case !parser.IsSymbol(name):
+		return bad("%q is not a valid name: use letters, digits, '_', '-' and '.', starting with a letter or '_'", name)
+	}
+	if name == o.name {
+		return name, nil
+	}
+	ix := a.index()
+	if o.role == roleTool && a.Prog.Tool(name) != nil {
+		return bad("a tool named %s already exists", name)
+	}
+	// Top-level identities share one scope; parameters share their tool's.
+	if d := ix.defs[o.def]; d != nil && slices.Contains(a.Doc.Lowered, d) || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
+		for _, p := range a.Doc.Lowered {
+			q := p
+			for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+				q = q.Elements[0]
+			}
+			if q.Subject.Identity == name || p.Subject.Identity == name {
+				return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(q.IdentSpan.Start).Line)
+			}
+		}
+	}
+	if d := ix.byName[o.def]; d != nil && (d.role == roleParam || d.role == roleField) {
+		var taken bool
+		if d.tool != nil {
+			taken = d.tool.Param(name) != nil
+		} else if d.record != nil {
+			taken = d.record.Field(name) != nil
+		}
+		if taken {
+			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s %s already exists", d.role, name)
+		}
+	}
+	return name, nil
+}

@@ -1,0 +1,336 @@
+// Semantic tokens (full): every identity by what it names (agent, tool,
+// parameter, field, record, node, relationship), labels (the agent
+// language's as keywords, built-in types as default-library types, records
+// as structs), property keys, strings, numbers, booleans, comments, arrows and
+// annotations. Definitions carry the "declaration" modifier.
+//
+// Patterns that parse are read from the syntax tree and the identity index,
+// so a name is coloured by what it is, not by where it stands. Text that
+// does not parse is lexed and coloured by token. Tokens never span lines:
+// a fenced string gives one token per line.
+
+package lsp
+
+import (
+	"context"
+	"sort"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/schema"
+)
+
+// Semantic token types, by index in the legend.
+const (
+	tokAgent        = iota // class
+	tokTool                // function
+	tokParameter           // parameter
+	tokField               // property (a record field)
+	tokRecord              // struct
+	tokNode                // variable
+	tokRelationship        // event
+	tokPattern             // namespace (another named pattern)
+	tokLabel               // type
+	tokKeyword             // keyword
+	tokKey                 // property (a record key)
+	tokString              // string
+	tokNumber              // number
+	tokComment             // comment
+	tokArrow               // operator
+	tokAnnotation          // decorator
+	tokSymbol              // enumMember (a symbol value)
+)
+
+// Semantic token modifiers, as bits.
+const (
+	modDeclaration    = 1 << iota // declaration
+	modDefaultLibrary             // defaultLibrary
+	modReadonly                   // readonly (a reference to a tool)
+)
+
+// semanticLegend is the legend announced in the capabilities.
+func semanticLegend() protocol.SemanticTokensLegend {
+	return protocol.SemanticTokensLegend{
+		TokenTypes: []protocol.SemanticTokenTypes{
+			protocol.SemanticTokenClass,
+			protocol.SemanticTokenFunction,
+			protocol.SemanticTokenParameter,
+			protocol.SemanticTokenProperty,
+			protocol.SemanticTokenStruct,
+			protocol.SemanticTokenVariable,
+			protocol.SemanticTokenEvent,
+			protocol.SemanticTokenNamespace,
+			protocol.SemanticTokenType,
+			protocol.SemanticTokenKeyword,
+			protocol.SemanticTokenProperty,
+			protocol.SemanticTokenString,
+			protocol.SemanticTokenNumber,
+			protocol.SemanticTokenComment,
+			protocol.SemanticTokenOperator,
+			"decorator",
+			protocol.SemanticTokenEnumMember,
+		},
+		TokenModifiers: []protocol.SemanticTokenModifiers{
+			protocol.SemanticTokenModifierDeclaration,
+			protocol.SemanticTokenModifierDefaultLibrary,
+			protocol.SemanticTokenModifierReadonly,
+		},
+	}
+}
+
+// SemanticTokensFull answers textDocument/semanticTokens/full.
+func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	toks, err := snap.Analysis().semanticTokens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.SemanticTokens{Data: encodeTokens(snap.Analysis().File, toks)}, nil
+}
+
+// semToken is a token before encoding.
+type semToken struct {
+	span diag.Span
+	typ  uint32
+	mods uint32
+}
+
+// semanticTokens returns the document's tokens in source order.
+func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
+	ix := a.index()
+	var out []semToken
+	add := func(s diag.Span, typ, mods uint32) {
+		if s.Len() > 0 {
+			out = append(out, semToken{s, typ, mods})
+		}
+	}
+	visit := func(it synItem) {
+		s := it.tok.Span()
+		switch it.kind {
+		case synIdent, synRef:
+			typ, mods := uint32(tokPattern), uint32(0)
+			if o := ix.exact(s); o != nil {
+				typ = roleToken(o.role)
+				if o.isDef {
+					mods |= modDeclaration
+				}
+			}
+			add(s, typ, mods)
+		case synLabel:
+			name := it.tok.Text()
+			switch {
+			case name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel:
+				add(s, tokKeyword, 0)
+			case ix.exact(s) != nil:
+				add(s, tokRecord, 0)
+			case schema.IsBuiltinType(name):
+				add(s, tokLabel, modDefaultLibrary)
+			default:
+				add(s, tokLabel, 0)
+			}
+		case synKey:
+			add(s, tokKey, 0)
+		case synValue:
+			add(s, valueToken(it, ix), 0)
+		case synArrow:
+			add(s, tokArrow, 0)
+		case synAnnotKey, synAnnotMark:
+			add(s, tokAnnotation, 0)
+		}
+	}
+	if h := a.Doc.Header; h != nil {
+		walkHeader(h, visit)
+	}
+	for i, tp := range a.Doc.Patterns {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		walkTop(tp, visit)
+	}
+	for _, c := range a.Doc.Comments {
+		add(c.Span, tokComment, 0)
+	}
+	for _, b := range a.Doc.Bad {
+		out = append(out, a.lexTokens(b)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].span.Start < out[j].span.Start })
+	// Drop overlaps (a comment inside text that did not parse, say).
+	kept := out[:0]
+	end := -1
+	for _, t := range out {
+		if t.span.Start < end {
+			continue
+		}
+		kept = append(kept, t)
+		end = t.span.End
+	}
+	return kept, nil
+}
+
+// exact returns the occurrence whose span is s, or nil.
+func (ix *index) exact(s diag.Span) *occurrence {
+	i := sort.Search(len(ix.occs), func(i int) bool { return ix.occs[i].span.Start >= s.Start })
+	if i < len(ix.occs) && ix.occs[i].span == s {
+		return &ix.occs[i]
+	}
+	return nil
+}
+
+// roleToken returns the token type of an identity's role.
+func roleToken(r role) uint32 {
+	switch r {
+	case roleAgent:
+		return tokAgent
+	case roleTool:
+		return tokTool
+	case roleParam:
+		return tokParameter
+	case roleField:
+		return tokField
+	case roleRecord:
+		return tokRecord
+	case roleNode:
+		return tokNode
+	case roleRelationship:
+		return tokRelationship
+	}
+	return tokPattern
+}
+
+// valueToken returns the token type of a value.
+func valueToken(it synItem, ix *index) uint32 {
+	switch it.tok.Type {
+	case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
+		return tokString
+	case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal, grammar.Measurement:
+		return tokNumber
+	case grammar.Bool:
+		return tokKeyword
+	}
+	if it.key == "items" && !it.nested {
+		if ix.exact(it.tok.Span()) != nil {
+			return tokRecord
+		}
+		return tokLabel
+	}
+	return tokSymbol
+}
+
+// lexTokens colours text that did not parse, token by token.
+func (a *Analysis) lexTokens(s diag.Span) []semToken {
+	var out []semToken
+	var lex func(src string, base int, inRecord bool)
+	lex = func(src string, base int, inRecord bool) {
+		sc := grammar.NewScanner(src)
+		var toks []lexer.Token
+		for {
+			t := sc.Next()
+			if t.Type == grammar.EOF {
+				break
+			}
+			toks = append(toks, t)
+		}
+		for i, t := range toks {
+			span := diag.Span{Start: base + t.Pos.Offset, End: base + t.Pos.Offset + len(t.Value)}
+			next := func(v ...string) bool {
+				if i+1 >= len(toks) || toks[i+1].Type != grammar.Punct {
+					return false
+				}
+				for _, x := range v {
+					if toks[i+1].Value == x {
+						return true
+					}
+				}
+				return false
+			}
+			prevSep := i > 0 && toks[i-1].Type == grammar.Punct && (toks[i-1].Value == ":" || toks[i-1].Value == "::")
+			switch t.Type {
+			case grammar.RecordText:
+				lex(t.Value[1:len(t.Value)-1], span.Start+1, true)
+			case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
+				if inRecord && next(":", "::") {
+					out = append(out, semToken{span, tokKey, 0})
+				} else {
+					out = append(out, semToken{span, tokString, 0})
+				}
+			case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal, grammar.Measurement:
+				out = append(out, semToken{span, tokNumber, 0})
+			case grammar.Bool:
+				out = append(out, semToken{span, tokKeyword, 0})
+			case grammar.Symbol:
+				switch {
+				case inRecord && next(":", "::"):
+					out = append(out, semToken{span, tokKey, 0})
+				case !inRecord && prevSep:
+					if t.Value == schema.AgentLabel || t.Value == schema.ToolLabel || t.Value == schema.RecordLabel {
+						out = append(out, semToken{span, tokKeyword, 0})
+					} else {
+						out = append(out, semToken{span, tokLabel, 0})
+					}
+				case inRecord:
+					out = append(out, semToken{span, tokSymbol, 0})
+				default:
+					out = append(out, semToken{span, tokPattern, 0})
+				}
+			case grammar.Punct:
+				switch t.Value {
+				case "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
+					out = append(out, semToken{span, tokArrow, 0})
+				case "@", "@@":
+					out = append(out, semToken{span, tokAnnotation, 0})
+				case "{":
+					inRecord = true
+				case "}":
+					inRecord = false
+				}
+			}
+		}
+	}
+	lex(a.File.Source()[s.Start:s.End], s.Start, false)
+	return out
+}
+
+// encodeTokens encodes tokens, in source order, as the protocol's relative
+// integers, splitting multi-line tokens into one per line.
+func encodeTokens(f *diag.File, toks []semToken) []uint32 {
+	data := make([]uint32, 0, len(toks)*5)
+	var prevLine, prevChar uint32
+	emit := func(line, char, length int, typ, mods uint32) {
+		if length <= 0 {
+			return
+		}
+		l, c := uint32(line), uint32(char)
+		dl, dc := l-prevLine, c
+		if dl == 0 {
+			dc = c - prevChar
+		}
+		data = append(data, dl, dc, uint32(length), typ, mods)
+		prevLine, prevChar = l, c
+	}
+	for _, t := range toks {
+		start := f.OffsetLSP(t.span.Start)
+		end := f.OffsetLSP(t.span.End)
+		if start.Line == end.Line {
+			emit(start.Line, start.Character, end.Character-start.Character, t.typ, t.mods)
+			continue
+		}
+		for line := start.Line; line <= end.Line; line++ {
+			from := 0
+			if line == start.Line {
+				from = start.Character
+			}
+			to := end.Character
+			if line != end.Line {
+				to = f.OffsetLSP(f.LineEnd(line)).Character
+			}
+			emit(line, from, to-from, t.typ, t.mods)
+		}
+	}
+	return data
+}

@@ -1,0 +1,354 @@
+// The server: the connection, the order in which messages are handled, the
+// routing of methods to handlers, cancellation and panic recovery.
+//
+// Every incoming message is read on the connection's goroutine, in order, and
+// handed to Server.handle:
+//
+//   - $/cancelRequest and exit act at once;
+//   - before initialize, a request gets ServerNotInitialized and a
+//     notification is dropped; after shutdown, a request gets
+//     InvalidRequest;
+//   - a notification runs right there, in order (document changes are cheap:
+//     they only record a snapshot);
+//   - a request takes the current document snapshots (so it sees the state
+//     the client had when it sent it) and runs on a goroutine of its own,
+//     with a context that $/cancelRequest cancels.
+//
+// Handlers run under protect, which turns a panic into a logged error reply.
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Options configure a server.
+type Options struct {
+	// Version is the server version reported to the client.
+	Version string
+	// Logger receives the server's log: each request with its duration at
+	// debug level, recovered panics at error level. Nil discards the log.
+	Logger *slog.Logger
+}
+
+// ErrNoShutdown is returned by [Serve] when the connection ended, or the
+// client sent exit, without a shutdown request first. The LSP specification
+// asks the server process to exit with status 1 then.
+var ErrNoShutdown = errors.New("gram-lsp: the client did not send shutdown before exit")
+
+// state is where the server is in its lifecycle.
+type state int32
+
+const (
+	stateNew          state = iota // before initialize
+	stateInitializing              // initialize is being answered
+	stateRunning                   // initialized
+	stateShutdown                  // after shutdown
+)
+
+// Server is a gram language server for one client connection. It implements
+// [protocol.Server]; the methods it does not implement come from
+// [Unimplemented]. Use [Serve] to run one.
+type Server struct {
+	Unimplemented
+
+	opts Options
+	log  *slog.Logger
+	conn jsonrpc2.Conn
+	// lib dispatches the methods the protocol package knows to the Server's
+	// methods.
+	lib jsonrpc2.Handler
+	// table is routes(), built once.
+	table map[string]route
+
+	state       atomic.Int32
+	sawShutdown atomic.Bool
+	exited      chan struct{}
+	exitOnce    sync.Once
+
+	docs *store
+	ws   *workspace
+
+	reqMu   sync.Mutex
+	running map[jsonrpc2.ID]context.CancelFunc
+
+	// hook, when set (by tests), runs before every handler with its context
+	// and method name; it may block or panic.
+	hook func(ctx context.Context, method string)
+}
+
+// Serve runs a language server on rwc, which carries LSP messages framed by
+// Content-Length headers (standard input and output for the gram-lsp
+// command), until the client sends exit or the connection closes. It returns
+// nil after a shutdown request followed by exit, [ErrNoShutdown] otherwise.
+// Cancelling ctx closes the connection.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	return newServer(opts).serve(ctx, rwc)
+}
+
+// serve runs s on rwc; see Serve.
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
+	s.conn = conn
+	conn.Go(ctx, s.handle)
+	select {
+	case <-s.exited:
+	case <-conn.Done():
+	case <-ctx.Done():
+	}
+	s.docs.closeAll()
+	_ = conn.Close()
+	if s.sawShutdown.Load() {
+		return nil
+	}
+	return ErrNoShutdown
+}
+
+// newServer returns a server that is not yet connected.
+func newServer(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts:    opts,
+		log:     log,
+		exited:  make(chan struct{}),
+		running: map[jsonrpc2.ID]context.CancelFunc{},
+		ws:      newWorkspace(),
+	}
+	s.docs = newStore(s)
+	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
+	s.table = s.routes()
+	return s
+}
+
+// handler handles one message. Handlers reply through reply exactly once
+// for a request (replies to notifications are dropped).
+type handler func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error
+
+// route says how a method is handled.
+type route struct {
+	// h handles the method; nil means the protocol package's dispatcher.
+	h handler
+	// inline handlers run on the reading goroutine, in message order; the
+	// others run on a goroutine of their own.
+	inline bool
+}
+
+// routes lists every method the server handles. Methods the protocol
+// package dispatches to the Server's methods have a nil handler; the others
+// (LSP 3.17 methods it predates, and those whose parameters it cannot
+// decode faithfully) are handled here, before its dispatcher. Anything else
+// is MethodNotFound.
+func (s *Server) routes() map[string]route {
+	return map[string]route{
+		"initialize":                          {h: s.initialize, inline: true},
+		"initialized":                         {h: s.initialized, inline: true},
+		"shutdown":                            {h: s.shutdown, inline: true},
+		"textDocument/didOpen":                {inline: true},
+		"textDocument/didChange":              {h: s.didChange, inline: true},
+		"textDocument/didClose":               {inline: true},
+		"textDocument/didSave":                {inline: true},
+		"workspace/didChangeWatchedFiles":     {inline: true},
+		"workspace/didChangeWorkspaceFolders": {inline: true},
+		"workspace/didChangeConfiguration":    {inline: true},
+		"$/setTrace":                          {inline: true},
+		"textDocument/hover":                  {},
+		"textDocument/definition":             {},
+		"textDocument/references":             {},
+		"textDocument/documentHighlight":      {},
+		"textDocument/completion":             {},
+		"textDocument/documentSymbol":         {},
+		"workspace/symbol":                    {},
+		"textDocument/foldingRange":           {},
+		"textDocument/selectionRange":         {h: s.selectionRange},
+		"textDocument/prepareRename":          {},
+		"textDocument/rename":                 {},
+		"textDocument/formatting":             {},
+		"textDocument/rangeFormatting":        {},
+		"textDocument/codeAction":             {},
+		"workspace/executeCommand":            {},
+		"textDocument/semanticTokens/full":    {},
+		"textDocument/inlayHint":              {h: s.inlayHint},
+	}
+}
+
+// route returns how method is handled, and whether it is handled at all.
+func (s *Server) route(method string) (route, bool) {
+	r, ok := s.table[method]
+	return r, ok
+}
+
+// handle is the connection's handler; it always returns nil, since an error
+// would close the connection.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	method := req.Method()
+	call, isCall := req.(*jsonrpc2.Call)
+	start := time.Now()
+	reply = s.replier(method, start, reply)
+	switch method {
+	case "$/cancelRequest":
+		s.cancelRequest(req.Params())
+		return nil
+	case "exit":
+		s.exit()
+		return nil
+	}
+	st := state(s.state.Load())
+	switch {
+	case st == stateNew && method != "initialize":
+		if isCall {
+			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+		}
+		return nil
+	case st != stateNew && method == "initialize":
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
+		return nil
+	case st == stateShutdown:
+		if isCall {
+			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
+		}
+		return nil
+	}
+	r, ok := s.route(method)
+	if !ok {
+		if isCall {
+			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method))
+		}
+		return nil // unknown notifications, $/ ones included, are ignored
+	}
+	h := r.h
+	if h == nil {
+		h = handler(s.lib)
+	}
+	if r.inline || !isCall {
+		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	id := call.ID()
+	s.reqMu.Lock()
+	s.running[id] = cancel
+	s.reqMu.Unlock()
+	ctx = withView(ctx, s.docs.current())
+	go func() {
+		defer func() {
+			s.reqMu.Lock()
+			delete(s.running, id)
+			s.reqMu.Unlock()
+			cancel()
+		}()
+		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
+	}()
+	return nil
+}
+
+// protect runs f, turning a panic into a logged InternalError reply.
+func (s *Server) protect(ctx context.Context, method string, reply jsonrpc2.Replier, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in handler", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r))
+		}
+	}()
+	if s.hook != nil {
+		s.hook(ctx, method)
+	}
+	f()
+}
+
+// replier wraps a reply function: it replies at most once, on a context that
+// is not cancelled (a cancelled request still gets its answer), turns errors
+// into JSON-RPC errors with a code, and logs the request.
+func (s *Server) replier(method string, start time.Time, reply jsonrpc2.Replier) jsonrpc2.Replier {
+	var done atomic.Bool
+	return func(ctx context.Context, result any, err error) error {
+		if !done.CompareAndSwap(false, true) {
+			return nil
+		}
+		if err != nil {
+			err = rpcError(err)
+			s.log.Debug("request failed", "method", method, "error", err, "duration", time.Since(start))
+		} else {
+			s.log.Debug("request", "method", method, "duration", time.Since(start))
+		}
+		return reply(context.WithoutCancel(ctx), result, err)
+	}
+}
+
+// rpcError gives every error a JSON-RPC code.
+func rpcError(err error) error {
+	var re *jsonrpc2.Error
+	switch {
+	case errors.As(err, &re):
+		return re
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return protocol.ErrRequestCancelled
+	}
+	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+}
+
+// cancelRequest cancels the context of a request in progress.
+func (s *Server) cancelRequest(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.ID) == 0 {
+		return
+	}
+	var id jsonrpc2.ID
+	if id.UnmarshalJSON(p.ID) != nil {
+		return
+	}
+	s.reqMu.Lock()
+	cancel := s.running[id]
+	s.reqMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// exit ends the server.
+func (s *Server) exit() {
+	s.exitOnce.Do(func() { close(s.exited) })
+}
+
+// notify sends a notification to the client.
+func (s *Server) notify(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.log.Debug("notification not sent", "method", method, "error", err)
+	}
+}
+
+// decode unmarshals a request's parameters, answering InvalidParams when
+// they do not decode.
+func decode(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, v any) bool {
+	if err := json.Unmarshal(req.Params(), v); err != nil {
+		_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: %v", req.Method(), err))
+		return false
+	}
+	return true
+}
+
+// errNoDocument is the error of a request about a document that is not open.
+func errNoDocument(uri protocol.DocumentURI) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", uri)
+}
+
+// notFound is the error of a method the server does not implement.
+func notFound(method string) error {
+	return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not implemented: %s", method)
+}

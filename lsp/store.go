@@ -1,0 +1,244 @@
+// The document store and text synchronization.
+//
+// The store maps each open document to its latest Snapshot. Its current state
+// is also kept as an immutable view (a map from URI to snapshot, replaced on
+// every change), which a request takes when it arrives: the request then
+// answers about the text the client had when it asked, even if edits arrive
+// while it runs.
+//
+// Changes may be full texts or ranges (incremental sync); a range is in
+// UTF-16 positions of the text as it was before that change.
+
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// view is the set of open documents at one moment. It is never modified.
+type view map[protocol.DocumentURI]*Snapshot
+
+type viewKey struct{}
+
+// withView attaches v to ctx.
+func withView(ctx context.Context, v view) context.Context {
+	return context.WithValue(ctx, viewKey{}, v)
+}
+
+// store holds the open documents.
+type store struct {
+	srv *Server
+	mu  sync.Mutex
+	// docs are the open documents.
+	docs map[protocol.DocumentURI]*document
+	cur  atomic.Pointer[view]
+}
+
+// document is an open document: its latest snapshot and its diagnostics
+// worker.
+type document struct {
+	uri  protocol.DocumentURI
+	snap *Snapshot // guarded by store.mu
+
+	mu      sync.Mutex
+	pending *Snapshot // the newest snapshot waiting for diagnostics
+	running bool      // a worker is running
+	closed  bool
+	// pubMu orders publications, so that clearing on close comes last.
+	pubMu sync.Mutex
+}
+
+func newStore(s *Server) *store {
+	st := &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
+	st.cur.Store(&view{})
+	return st
+}
+
+// current returns the current view.
+func (st *store) current() view { return *st.cur.Load() }
+
+// publishView stores a new view from docs; st.mu must be held.
+func (st *store) publishView() {
+	v := make(view, len(st.docs))
+	for u, d := range st.docs {
+		v[u] = d.snap
+	}
+	st.cur.Store(&v)
+}
+
+// snapshot returns the snapshot of a document as the request in ctx sees it.
+func (s *Server) snapshot(ctx context.Context, u protocol.DocumentURI) (*Snapshot, error) {
+	v, ok := ctx.Value(viewKey{}).(view)
+	if !ok {
+		v = s.docs.current()
+	}
+	if snap := v[u]; snap != nil {
+		return snap, nil
+	}
+	return nil, errNoDocument(u)
+}
+
+// open records a newly opened document.
+func (st *store) open(u protocol.DocumentURI, version int32, text []byte) {
+	st.mu.Lock()
+	if old := st.docs[u]; old != nil {
+		old.close()
+	}
+	d := &document{uri: u, snap: newSnapshot(u, version, text)}
+	st.docs[u] = d
+	st.publishView()
+	st.mu.Unlock()
+	st.srv.schedule(d, d.snap)
+}
+
+// change applies changes to a document.
+func (st *store) change(u protocol.DocumentURI, version int32, changes []changeEvent) error {
+	st.mu.Lock()
+	d := st.docs[u]
+	if d == nil {
+		st.mu.Unlock()
+		return errNoDocument(u)
+	}
+	old := d.snap
+	text := applyChanges(old.File.Text, changes)
+	d.snap = newSnapshot(u, version, text)
+	if bytes.Equal(text, old.File.Text) {
+		d.snap.File, d.snap.same = old.File, old
+	}
+	st.publishView()
+	snap := d.snap
+	st.mu.Unlock()
+	st.srv.schedule(d, snap)
+	return nil
+}
+
+// save re-publishes a document's diagnostics.
+func (st *store) save(u protocol.DocumentURI) {
+	st.mu.Lock()
+	d := st.docs[u]
+	st.mu.Unlock()
+	if d != nil {
+		st.srv.schedule(d, d.currentSnapshot(st))
+	}
+}
+
+// currentSnapshot returns d's latest snapshot.
+func (d *document) currentSnapshot(st *store) *Snapshot {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return d.snap
+}
+
+// close forgets a document and clears its diagnostics.
+func (st *store) close(u protocol.DocumentURI) {
+	st.mu.Lock()
+	d := st.docs[u]
+	delete(st.docs, u)
+	st.publishView()
+	st.mu.Unlock()
+	if d == nil {
+		return
+	}
+	d.close()
+	d.pubMu.Lock()
+	st.srv.notify("textDocument/publishDiagnostics", publishParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	d.pubMu.Unlock()
+}
+
+// closeAll stops every document's diagnostics worker.
+func (st *store) closeAll() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, d := range st.docs {
+		d.close()
+	}
+}
+
+// close stops the document's diagnostics worker.
+func (d *document) close() {
+	d.mu.Lock()
+	d.closed = true
+	d.pending = nil
+	d.mu.Unlock()
+}
+
+// changeEvent is a TextDocumentContentChangeEvent. The protocol package's
+// type has a Range that cannot be absent, which cannot tell a full-text
+// change from an insertion at the start of the file; this one can.
+type changeEvent struct {
+	Range *protocol.Range `json:"range,omitempty"`
+	Text  string          `json:"text"`
+}
+
+// didChangeParams are the parameters of textDocument/didChange.
+type didChangeParams struct {
+	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []changeEvent                            `json:"contentChanges"`
+}
+
+// applyChanges returns text with the changes applied in order, in a new
+// slice.
+func applyChanges(text []byte, changes []changeEvent) []byte {
+	for _, c := range changes {
+		if c.Range == nil {
+			text = []byte(c.Text)
+			continue
+		}
+		f := newSnapshot("", 0, text).File
+		sp := spanOf(f, *c.Range)
+		out := make([]byte, 0, len(text)-sp.Len()+len(c.Text))
+		out = append(out, text[:sp.Start]...)
+		out = append(out, c.Text...)
+		out = append(out, text[sp.End:]...)
+		text = out
+	}
+	return text
+}
+
+// DidOpen records an opened document and schedules its diagnostics.
+func (s *Server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	return nil
+}
+
+// didChange handles textDocument/didChange (decoded here: see changeEvent).
+func (s *Server) didChange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var p didChangeParams
+	if err := json.Unmarshal(req.Params(), &p); err != nil {
+		s.log.Warn("invalid didChange parameters", "error", err)
+		return nil
+	}
+	if err := s.docs.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges); err != nil {
+		s.log.Warn("didChange of a document that is not open", "uri", p.TextDocument.URI)
+	}
+	return nil
+}
+
+// DidChange implements [protocol.Server]; changes arrive through didChange.
+func (s *Server) DidChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	changes := make([]changeEvent, len(p.ContentChanges))
+	for i, c := range p.ContentChanges {
+		r := c.Range
+		changes[i] = changeEvent{Range: &r, Text: c.Text}
+	}
+	return s.docs.change(p.TextDocument.URI, p.TextDocument.Version, changes)
+}
+
+// DidClose forgets a document and clears its diagnostics.
+func (s *Server) DidClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.docs.close(p.TextDocument.URI)
+	return nil
+}
+
+// DidSave re-publishes a document's diagnostics.
+func (s *Server) DidSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	s.docs.save(p.TextDocument.URI)
+	return nil
+}

@@ -1,0 +1,413 @@
+// Document and workspace symbols.
+//
+// The outline of a document is hierarchical: agents hold their tools (inline
+// tools with their parameters, and references to shared tools), tools hold
+// their parameters, records their fields, and other named patterns of plain
+// gram appear under their identity. Workspace symbols search the open
+// documents and the `.gram` files of the workspace folders; files on disk are
+// parsed once and again only when they change.
+
+package lsp
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// DocumentSymbol answers textDocument/documentSymbol with the document's
+// outline.
+func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	syms := snap.Analysis().documentSymbols()
+	out := make([]any, len(syms))
+	for i := range syms {
+		out[i] = syms[i]
+	}
+	return out, nil
+}
+
+// documentSymbols returns the outline.
+func (a *Analysis) documentSymbols() []protocol.DocumentSymbol {
+	ix := a.index()
+	var out []protocol.DocumentSymbol
+	for _, p := range a.Doc.Lowered {
+		if p.Kind == parser.HeaderKind {
+			continue
+		}
+		out = append(out, a.patternSymbols(ix, p, true)...)
+	}
+	return out
+}
+
+// patternSymbols returns the symbols of a pattern: one for a named pattern
+// (with its named elements as children), or those of its elements for an
+// anonymous one.
+func (a *Analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
+	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
+		p = p.Elements[0]
+	}
+	if d := ix.bySpan[p.Span]; d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
+		switch d.role {
+		case roleAgent:
+			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.agent, p)}
+		case roleTool:
+			return []protocol.DocumentSymbol{a.toolSymbol(d.tool)}
+		case roleRecord:
+			return []protocol.DocumentSymbol{a.recordSymbol(d.record)}
+		}
+	}
+	var children []protocol.DocumentSymbol
+	for _, e := range p.Elements {
+		if e.IsReference() {
+			continue
+		}
+		children = append(children, a.patternSymbols(ix, e, false)...)
+	}
+	if p.Subject.Identity == "" || p.IsReference() {
+		return children
+	}
+	kind := protocol.SymbolKindObject
+	switch p.Kind {
+	case parser.NodeKind:
+		kind = protocol.SymbolKindVariable
+	case parser.RelationshipKind:
+		kind = protocol.SymbolKindEvent
+	}
+	return []protocol.DocumentSymbol{{
+		Name:           p.Subject.Identity,
+		Detail:         labelsText(p.Subject.Labels),
+		Kind:           kind,
+		Range:          rangeOf(a.File, p.Span),
+		SelectionRange: rangeOf(a.File, p.IdentSpan),
+		Children:       children,
+	}}
+}
+
+// labelsText writes labels as in gram: ":A:B".
+func labelsText(labels []string) string {
+	var b strings.Builder
+	for _, l := range labels {
+		b.WriteString(":" + l)
+	}
+	return b.String()
+}
+
+// nameOr returns name, or "(unnamed)".
+func nameOr(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	return name
+}
+
+// selection returns the span to select for a declaration: its name, or the
+// whole pattern when it has none.
+func selection(name, whole diag.Span) diag.Span {
+	if name.Len() > 0 {
+		return name
+	}
+	return whole
+}
+
+// agentSymbol returns an agent with its tools.
+func (a *Analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
+	sym := protocol.DocumentSymbol{
+		Name:           nameOr(ag.Name),
+		Detail:         ag.Model.String(),
+		Kind:           protocol.SymbolKindClass,
+		Range:          rangeOf(a.File, ag.Span),
+		SelectionRange: rangeOf(a.File, selection(ag.NameSpan, ag.Span)),
+	}
+	for _, e := range p.Elements {
+		switch {
+		case e.Kind == parser.ReferenceKind:
+			sym.Children = append(sym.Children, protocol.DocumentSymbol{
+				Name:           e.Subject.Identity,
+				Detail:         "tool reference",
+				Kind:           protocol.SymbolKindFunction,
+				Range:          rangeOf(a.File, e.Span),
+				SelectionRange: rangeOf(a.File, e.Span),
+			})
+		default:
+			if d := ix.bySpan[e.Span]; d != nil && d.role == roleTool {
+				sym.Children = append(sym.Children, a.toolSymbol(d.tool))
+			}
+		}
+	}
+	return sym
+}
+
+// toolSymbol returns a tool with its parameters.
+func (a *Analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
+	sym := protocol.DocumentSymbol{
+		Name:           nameOr(t.Name),
+		Detail:         signature(t),
+		Kind:           protocol.SymbolKindFunction,
+		Range:          rangeOf(a.File, t.Span),
+		SelectionRange: rangeOf(a.File, selection(t.NameSpan, t.Span)),
+	}
+	for _, p := range t.Params {
+		sym.Children = append(sym.Children, protocol.DocumentSymbol{
+			Name:           p.Name,
+			Detail:         typeText(p.Type),
+			Kind:           protocol.SymbolKindVariable,
+			Range:          rangeOf(a.File, p.Span),
+			SelectionRange: rangeOf(a.File, p.NameSpan),
+		})
+	}
+	return sym
+}
+
+// recordSymbol returns a record with its fields.
+func (a *Analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
+	sym := protocol.DocumentSymbol{
+		Name:           nameOr(r.Name),
+		Detail:         "record",
+		Kind:           protocol.SymbolKindStruct,
+		Range:          rangeOf(a.File, r.Span),
+		SelectionRange: rangeOf(a.File, selection(r.NameSpan, r.Span)),
+	}
+	for _, f := range r.Fields {
+		sym.Children = append(sym.Children, protocol.DocumentSymbol{
+			Name:           f.Name,
+			Detail:         typeText(f.Type),
+			Kind:           protocol.SymbolKindField,
+			Range:          rangeOf(a.File, f.Span),
+			SelectionRange: rangeOf(a.File, f.NameSpan),
+		})
+	}
+	return sym
+}
+
+// Symbols answers workspace/symbol: the symbols of the open documents and of
+// the workspace folders' .gram files whose names match the query (letters in
+// order, ignoring case).
+func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+	v, _ := ctx.Value(viewKey{}).(view)
+	open := map[string]bool{}
+	var out []protocol.SymbolInformation
+	uris := make([]protocol.DocumentURI, 0, len(v))
+	for u := range v {
+		uris = append(uris, u)
+	}
+	sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
+	for _, u := range uris {
+		if path := uriPath(u); path != "" {
+			open[filepath.Clean(path)] = true
+		}
+		out = appendMatching(out, p.Query, u, v[u].Analysis().documentSymbols(), "")
+	}
+	files, err := s.ws.files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, path := range files {
+		if open[path] {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		syms := s.ws.symbols(path)
+		out = appendMatching(out, p.Query, pathURI(path), syms, "")
+		if len(out) >= maxWorkspaceSymbols {
+			break
+		}
+	}
+	if len(out) > maxWorkspaceSymbols {
+		out = out[:maxWorkspaceSymbols]
+	}
+	return out, nil
+}
+
+// maxWorkspaceSymbols caps the answer to workspace/symbol.
+const maxWorkspaceSymbols = 1000
+
+// appendMatching flattens document symbols into symbol information, keeping
+// those that match the query.
+func appendMatching(out []protocol.SymbolInformation, query string, u protocol.DocumentURI, syms []protocol.DocumentSymbol, container string) []protocol.SymbolInformation {
+	for _, s := range syms {
+		if s.Detail != "tool reference" && fuzzyMatch(query, s.Name) {
+			out = append(out, protocol.SymbolInformation{
+				Name:          s.Name,
+				Kind:          s.Kind,
+				Location:      protocol.Location{URI: u, Range: s.SelectionRange},
+				ContainerName: container,
+			})
+		}
+		out = appendMatching(out, query, u, s.Children, s.Name)
+	}
+	return out
+}
+
+// fuzzyMatch reports whether the letters of query appear in name in order,
+// ignoring case.
+func fuzzyMatch(query, name string) bool {
+	q := []rune(strings.ToLower(strings.TrimSpace(query)))
+	if len(q) == 0 {
+		return true
+	}
+	i := 0
+	for _, r := range strings.ToLower(name) {
+		if unicode.ToLower(r) == q[i] {
+			i++
+			if i == len(q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// workspace is what the server knows of the workspace folders.
+type workspace struct {
+	mu      sync.Mutex
+	folders []string
+	cache   map[string]*wsFile
+	// list caches the folders' .gram files for a short while.
+	list     []string
+	listedAt time.Time
+}
+
+// wsFile is the outline of a file on disk, as of its modification time and
+// size.
+type wsFile struct {
+	mod  time.Time
+	size int64
+	syms []protocol.DocumentSymbol
+}
+
+func newWorkspace() *workspace { return &workspace{cache: map[string]*wsFile{}} }
+
+// setFolders replaces the workspace folders.
+func (w *workspace) setFolders(folders []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.folders = nil
+	for _, f := range folders {
+		w.folders = append(w.folders, filepath.Clean(f))
+	}
+	w.list = nil
+}
+
+// updateFolders adds and removes workspace folders.
+func (w *workspace) updateFolders(add, remove []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range remove {
+		r = filepath.Clean(r)
+		for i, f := range w.folders {
+			if f == r {
+				w.folders = append(w.folders[:i], w.folders[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, a := range add {
+		w.folders = append(w.folders, filepath.Clean(a))
+	}
+	w.list = nil
+}
+
+// forget drops what is known of a file.
+func (w *workspace) forget(path string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.cache, filepath.Clean(path))
+	w.list = nil
+}
+
+// listTTL is how long a listing of the folders is reused.
+const listTTL = 2 * time.Second
+
+// maxWorkspaceFiles bounds the files searched for workspace symbols.
+const maxWorkspaceFiles = 20000
+
+// files lists the .gram files of the folders (skipping hidden directories
+// and node_modules), in path order.
+func (w *workspace) files(ctx context.Context) ([]string, error) {
+	w.mu.Lock()
+	if w.list != nil && time.Since(w.listedAt) < listTTL {
+		l := w.list
+		w.mu.Unlock()
+		return l, nil
+	}
+	folders := append([]string(nil), w.folders...)
+	w.mu.Unlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, root := range folders {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable: skip
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(d.Name(), ".gram") && !seen[path] {
+				seen[path] = true
+				out = append(out, filepath.Clean(path))
+				if len(out) >= maxWorkspaceFiles {
+					return filepath.SkipAll
+				}
+			}
+			return nil
+		})
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	sort.Strings(out)
+	w.mu.Lock()
+	w.list, w.listedAt = out, time.Now()
+	w.mu.Unlock()
+	return out, nil
+}
+
+// symbols returns the outline of a file on disk, parsing it if it is new or
+// changed.
+func (w *workspace) symbols(path string) []protocol.DocumentSymbol {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	w.mu.Lock()
+	c := w.cache[path]
+	w.mu.Unlock()
+	if c != nil && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
+		return c.syms
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	snap := newSnapshot(pathURI(path), 0, text)
+	syms := snap.Analysis().documentSymbols()
+	w.mu.Lock()
+	w.cache[path] = &wsFile{mod: info.ModTime(), size: info.Size(), syms: syms}
+	w.mu.Unlock()
+	return syms
+}
