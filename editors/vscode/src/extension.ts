@@ -15,8 +15,11 @@ import {
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 
-/** The command the server runs for "Show Tool Schema". */
-const schemaCommand = "gram.showToolSchema";
+/**
+ * The server command behind "Show Tool Schema": it takes the document URI and
+ * a position, and answers with the JSON Schema of the tool there (or null).
+ */
+const schemaCommand = "gram.toolSchema";
 
 /** Finds an executable on the PATH, or returns undefined. */
 function onPath(name: string): string | undefined {
@@ -38,6 +41,22 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
+/** Restores the executable bit, which unpacking a package may drop. */
+function ensureExecutable(file: string): void {
+  if (process.platform === "win32") {
+    return;
+  }
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(file, 0o755);
+    } catch {
+      // starting it reports the problem
+    }
+  }
+}
+
 /**
  * Resolves the server command from the settings: an explicit path, gram-lsp on
  * the PATH, or the binary bundled in the platform package.
@@ -56,6 +75,7 @@ function resolveServer(context: vscode.ExtensionContext): { command: string; arg
   if (setting === "gram-lsp") {
     const bundled = context.asAbsolutePath(path.join("bin", process.platform === "win32" ? "gram-lsp.exe" : "gram-lsp"));
     if (fs.existsSync(bundled)) {
+      ensureExecutable(bundled);
       return { command: bundled, args, found: true };
     }
   }

@@ -15,7 +15,7 @@ import {
   createMessageConnection,
   StreamMessageReader,
   StreamMessageWriter,
-} from "vscode-languageserver-protocol/node.js";
+} from "vscode-languageserver-protocol/node";
 
 const repo = join(import.meta.dirname, "..", "..", "..");
 let server;
@@ -46,6 +46,8 @@ function diagnosticsFor(uri, ok) {
 
 before(async () => {
   server = spawn(serverPath(), [], { stdio: ["pipe", "pipe", "inherit"] });
+  // The server closes its input when it exits; a late write must not fail the run.
+  server.stdin.on("error", () => {});
   conn = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
   conn.onNotification("textDocument/publishDiagnostics", (p) => {
     diagnostics.set(p.uri, p.diagnostics);
@@ -76,14 +78,16 @@ before(async () => {
 });
 
 after(async () => {
-  if (conn) {
-    await conn.sendRequest("shutdown");
-    conn.sendNotification("exit");
-    conn.dispose();
+  if (!conn) {
+    server?.kill();
+    return;
   }
-  if (server) {
-    server.kill();
-  }
+  await conn.sendRequest("shutdown");
+  const exited = new Promise((resolve) => server.once("exit", (code) => resolve(code)));
+  conn.sendNotification("exit");
+  // After shutdown, exit must end the server with status 0 (LSP lifecycle).
+  assert.equal(await exited, 0);
+  conn.dispose();
 });
 
 const uri = "file:///tmp/e2e/agents.gram";
@@ -105,7 +109,7 @@ test("opening a document publishes its diagnostics", async () => {
   const diags = await diagnosticsFor(uri, (d) => d.length > 0);
   const unknown = diags.find((d) => d.code === "unknown-type");
   assert.ok(unknown, `an unknown-type diagnostic: ${JSON.stringify(diags)}`);
-  assert.deepEqual(unknown.range, { start: { line: 1, character: 13 }, end: { line: 1, character: 19 } });
+  assert.deepEqual(unknown.range, { start: { line: 1, character: 12 }, end: { line: 1, character: 18 } });
 });
 
 test("hover on a tool reference shows its description", async () => {
@@ -116,6 +120,16 @@ test("hover on a tool reference shows its description", async () => {
   assert.ok(hover, "a hover");
   const value = typeof hover.contents === "string" ? hover.contents : hover.contents.value;
   assert.match(value, /Finds an order by its id/);
+});
+
+test("the tool schema command answers with the tool's JSON Schema", async () => {
+  const schema = await conn.sendRequest("workspace/executeCommand", {
+    command: "gram.toolSchema",
+    arguments: [uri, { line: 0, character: 2 }],
+  });
+  assert.ok(schema, "a schema for the tool at the cursor");
+  const text = JSON.stringify(schema);
+  assert.match(text, /orderId/);
 });
 
 test("completion after :: offers types", async () => {
