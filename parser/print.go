@@ -5,6 +5,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gramlang/gram/internal/gramtext"
 	"io"
 	"math/big"
 	"sort"
@@ -348,57 +349,14 @@ func GramString(s string) string {
 	if strings.Contains(s, "\n") && !strings.Contains(s, "```") && !strings.HasSuffix(s, "`") {
 		return "```\n" + s + "```"
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return gramtext.Quote(s)
 }
 
 // IsSymbol reports whether s is a valid bare symbol.
-func IsSymbol(s string) bool {
-	if s == "" || s == "true" || s == "false" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c|0x20 >= 'a' && c|0x20 <= 'z'
-		if i == 0 && !(letter || c == '_') {
-			return false
-		}
-		if !(letter || c == '_' || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '@') {
-			return false
-		}
-	}
-	return true
-}
+func IsSymbol(s string) bool { return gramtext.IsSymbol(s) }
 
 // GramName writes a label or key name: bare when it is a symbol, else backticked.
-func GramName(s string) string {
-	if IsSymbol(s) {
-		return s
-	}
-	return backtick(s)
-}
+func GramName(s string) string { return gramtext.Name(s) }
 
 // GramKey writes a record key.
 func GramKey(s string) string { return GramName(s) }
@@ -411,28 +369,5 @@ func GramIdent(s string) string {
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil && (s == "0" || (s[0] != '0' && !strings.HasPrefix(s, "-0") && s[0] != '+')) {
 		return s
 	}
-	return backtick(s)
-}
-
-func backtick(s string) string {
-	var b strings.Builder
-	b.WriteByte('`')
-	for _, r := range s {
-		switch r {
-		case '`':
-			b.WriteString("\\`")
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('`')
-	return b.String()
+	return gramtext.Backtick(s)
 }

@@ -26,6 +26,11 @@
 //   - [Builtins] is the library the gramc command starts from (sayHello,
 //     sayGoodbye, currentTime); [ExecTool] binds a tool to an external
 //     program.
+//   - MCP: [ConnectMCP] reaches an MCP server (a command over stdio, or a
+//     streamable HTTP URL) and adds its tools to a [Library], bound like any
+//     other implementation; [ImportMCPTools] writes gram Tool declarations
+//     for a server's tools; [NewMCPServer] serves a file's agents as MCP
+//     tools.
 //   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
 //     OpenAI-compatible server for tests, benchmarks and recording demos.
 //

@@ -1,11 +1,14 @@
-// Command gramc is the gram toolchain's command line: it parses, checks and
-// compiles .gram agent files.
+// Command gramc is the gram toolchain's command line: it parses, checks,
+// formats and compiles .gram agent files, runs agents, and connects them to MCP
+// servers and hosts.
 //
 //	gramc parse [--format sexp|json|gram] FILE...|-
 //	gramc check [--format text|json|sarif] [--strict] PATH...|-
 //	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
 //	gramc fmt [-w] [-l] [-d] [--check] PATH...|-
-//	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]
+//	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]
+//	gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
+//	gramc mcp serve FILE [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
@@ -52,6 +55,7 @@ func commands() []command {
 		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
 		{"fmt", "format gram files in the canonical style", runFmt},
 		{"run", "run an agent: a conversation with a model and its tools", runRun},
+		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
 	}
 }
 

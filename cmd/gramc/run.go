@@ -34,6 +34,7 @@ const exitConfig = 3
 const replayBaseURL = "http://replay.invalid/v1"
 
 const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]...
+                 [--mcp COMMAND]... [--mcp-url URL]...
                  [--json] [--trace] [--record FILE | --replay FILE]
                  [--base-url URL] [--max-iterations N] [flags]
 
@@ -47,6 +48,13 @@ currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
 with sh -c, reads the validated arguments as a JSON object on standard input
 and prints its result on standard output (JSON if it parses as JSON, text
 otherwise); a non-zero exit is a tool error with standard error as message.
+--mcp COMMAND starts an MCP server (COMMAND runs with sh -c and speaks MCP on
+its standard input and output) and --mcp-url URL reaches one over streamable
+HTTP; their tools are bound too. A name is bound to the first source that has
+it: the built-in tools and --tool programs, then the MCP servers in the order
+given. A server's inputSchema must agree with the agent file's declaration
+(see gramc mcp import); the server runs for the whole session and is shut
+down at the end or on Ctrl-C.
 
 The model comes from the agent's "Provider/model-id": OpenAI needs
 OPENAI_API_KEY (OPENAI_BASE_URL changes the server); Ollama uses OLLAMA_HOST
@@ -75,11 +83,13 @@ func (l *listFlag) String() string { return strings.Join(*l, ", ") }
 // Set implements flag.Value: each use of the flag adds a value.
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-// runOptions are the parsed flags of gramc run.
+// runOptions are the parsed flags of gramc run and gramc mcp serve.
 type runOptions struct {
+	cmd            string // the command, for messages: "gramc run"
 	file, agent    string
 	messages       listFlag
 	tools          listFlag
+	mcp            []mcpSource
 	injects        listFlag
 	json, trace    bool
 	record, replay string
@@ -91,15 +101,42 @@ type runOptions struct {
 	resultLimit    int
 }
 
-func runRun(e *env, args []string) int {
-	fs := newFlags(e, "run", runHelp)
-	var o runOptions
-	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
-	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
-	fs.Var(&o.messages, "message", "same as -m")
+// mcpSource is an MCP server named on the command line: a command
+// (--mcp) or a URL (--mcp-url).
+type mcpSource struct {
+	command, url string
+}
+
+// mcpFlag collects --mcp and --mcp-url values in one list, in the order
+// given.
+type mcpFlag struct {
+	list *[]mcpSource
+	url  bool
+}
+
+// String implements flag.Value.
+func (f mcpFlag) String() string { return "" }
+
+// Set implements flag.Value.
+func (f mcpFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("empty value")
+	}
+	if f.url {
+		*f.list = append(*f.list, mcpSource{url: v})
+	} else {
+		*f.list = append(*f.list, mcpSource{command: v})
+	}
+	return nil
+}
+
+// addSharedFlags registers the flags gramc run and gramc mcp serve share:
+// the tool library, the model and the runs.
+func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
+	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
+	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
-	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
@@ -107,77 +144,102 @@ func runRun(e *env, args []string) int {
 	fs.IntVar(&o.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
-	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run")
+	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run and MCP tool call")
 	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
-	files, code := parseInterleaved(e, fs, args)
-	if code >= 0 {
-		return code
-	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "gramc run: "+format+"\n", a...)
-		return exitUsage
-	}
-	if len(files) != 1 {
-		return usageErr("give exactly one agent file (see gramc run --help)")
-	}
-	o.file = files[0]
+}
+
+// usageErr prints a usage error and returns its exit code.
+func (o *runOptions) usageErr(e *env, format string, a ...any) int {
+	fmt.Fprintf(e.stderr, o.cmd+": "+format+"\n", a...)
+	return exitUsage
+}
+
+// setup checks the shared flags and returns the logger and the injected
+// values, or an exit code (-1 to go on).
+func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, int) {
 	if o.record != "" && o.replay != "" {
-		return usageErr("--record and --replay cannot be used together")
+		return nil, nil, o.usageErr(e, "--record and --replay cannot be used together")
 	}
 	if o.maxIterations < 0 {
-		return usageErr("--max-iterations must be at least 1")
+		return nil, nil, o.usageErr(e, "--max-iterations must be at least 1")
+	}
+	for _, spec := range o.tools {
+		name, command, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
+			return nil, nil, o.usageErr(e, "--tool %q: write NAME=COMMAND", spec)
+		}
 	}
 	logger, err := newLogger(e.stderr, o.logLevel)
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, nil, o.usageErr(e, "%v", err)
 	}
 	injected, err := parseInjects(o.injects)
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, nil, o.usageErr(e, "%v", err)
 	}
-	lib := runtime.Builtins()
-	for _, spec := range o.tools {
-		name, command, ok := strings.Cut(spec, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.TrimSpace(command) == "" {
-			return usageErr("--tool %q: write NAME=COMMAND", spec)
-		}
-		_ = lib.Register(runtime.ExecTool(name, command, o.toolTimeout))
-	}
-	if o.file == "-" && len(o.messages) == 0 {
-		return usageErr("with the agent file on standard input, give the messages with -m")
-	}
+	return logger, injected, -1
+}
 
-	// The agent.
-	f, err := readInput(e, o.file)
+// loadProgram reads and compiles an agent file; on errors it prints the
+// diagnostics and returns an exit code (-1 to go on).
+func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
+	f, err := readInput(e, path)
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, o.usageErr(e, "%v", err)
 	}
 	doc, parsed := parser.Parse(f)
 	prog, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
 		writeDiags(e, f, diags)
-		return exitError
+		return nil, exitError
 	}
-	agent, msg := pickAgent(prog, o.agent, f.Path)
-	if agent == nil {
-		return usageErr("%s", msg)
-	}
-	if _, err := lib.Bind(agent.Tools); err != nil {
-		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
-		fmt.Fprintln(e.stderr, "  hint: bind a missing tool to a program with --tool NAME=COMMAND")
-		return exitError
-	}
+	return prog, -1
+}
 
-	// The model.
-	model, replayer, code := makeModel(e, agent, o, logger)
-	if code >= 0 {
-		return code
+// toolLibrary builds the tool library: the built-in tools, replaced by the
+// --tool programs of the same name, then the tools of the MCP servers in
+// the order given, each adding the names not bound yet. It starts the
+// servers; call the returned function to close them. On failure it
+// returns an exit code (-1 to go on).
+func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), int) {
+	lib := runtime.Builtins()
+	for _, spec := range o.tools {
+		name, command, _ := strings.Cut(spec, "=")
+		_ = lib.Register(runtime.ExecTool(strings.TrimSpace(name), command, o.toolTimeout))
 	}
+	var clients []*runtime.MCPClient
+	closeAll := func() {
+		for i := len(clients) - 1; i >= 0; i-- {
+			if err := clients[i].Close(); err != nil {
+				logger.Warn("closing the MCP session", "server", clients[i].Name(), "error", err)
+			}
+		}
+	}
+	var serverStderr io.Writer
+	if o.logLevel != "off" && o.logLevel != "" {
+		serverStderr = e.stderr
+	}
+	for _, src := range o.mcp {
+		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger})
+		if err != nil {
+			closeAll()
+			if ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "%s: interrupted\n", o.cmd)
+				return nil, nil, exitError
+			}
+			fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
+			return nil, nil, exitError
+		}
+		clients = append(clients, c)
+		added := c.AddTo(lib)
+		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
+	}
+	return lib, closeAll, -1
+}
 
-	// The conversation.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+// runtimeOptions returns the options of every run.
+func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, injected map[string]any) []runtime.Option {
 	opts := []runtime.Option{
 		runtime.WithModel(model),
 		runtime.WithLogger(logger),
@@ -190,7 +252,76 @@ func runRun(e *env, args []string) int {
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts}
+	return opts
+}
+
+// printBindHint follows a binding error with how to fix it.
+func printBindHint(e *env, err error) {
+	msg := err.Error()
+	if strings.Contains(msg, "is not in the tool library") {
+		fmt.Fprintln(e.stderr, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
+	}
+	if strings.Contains(msg, "differs from the specification") {
+		fmt.Fprintln(e.stderr, "  hint: make the declaration agree with the implementation; for an MCP server, gramc mcp import prints declarations that do")
+	}
+}
+
+func runRun(e *env, args []string) int {
+	fs := newFlags(e, "run", runHelp)
+	o := runOptions{cmd: "gramc run"}
+	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
+	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
+	fs.Var(&o.messages, "message", "same as -m")
+	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	o.addSharedFlags(fs)
+	files, code := parseInterleaved(e, fs, args)
+	if code >= 0 {
+		return code
+	}
+	if len(files) != 1 {
+		return o.usageErr(e, "give exactly one agent file (see gramc run --help)")
+	}
+	o.file = files[0]
+	logger, injected, code := o.setup(e)
+	if code >= 0 {
+		return code
+	}
+	if o.file == "-" && len(o.messages) == 0 {
+		return o.usageErr(e, "with the agent file on standard input, give the messages with -m")
+	}
+
+	// The agent.
+	prog, code := o.loadProgram(e, o.file)
+	if code >= 0 {
+		return code
+	}
+	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
+	if agent == nil {
+		return o.usageErr(e, "%s", msg)
+	}
+
+	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
+	if code >= 0 {
+		return code
+	}
+	defer closeTools()
+	if _, err := lib.Bind(agent.Tools); err != nil {
+		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
+		printBindHint(e, err)
+		return exitError
+	}
+
+	// The model.
+	model, replayer, code := makeModel(e, agent, o, logger)
+	if code >= 0 {
+		return code
+	}
+
+	// The conversation.
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected)}
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
@@ -290,17 +421,28 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 	return nil, fmt.Sprintf("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))
 }
 
-// makeModel builds the model client with its transports: replay or the
-// network, then recording, then tracing. It returns an exit code on
-// failure, -1 otherwise.
+// makeModel builds the model client of agent with its transports; see
+// modelTransport and newModel.
 func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, int) {
+	transport, replayer, code := modelTransport(e, o)
+	if code >= 0 {
+		return nil, nil, code
+	}
+	model, code := newModel(e, agent, o, transport, replayer != nil, logger)
+	return model, replayer, code
+}
+
+// modelTransport returns the HTTP transport of the model clients: replay
+// or the network, then recording, then tracing. It returns an exit code on
+// failure, -1 otherwise.
+func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer, int) {
 	key := os.Getenv("OPENAI_API_KEY")
 	var transport http.RoundTripper = http.DefaultTransport
 	var replayer *runtime.Replayer
 	if o.replay != "" {
 		rp, err := runtime.NewReplayer(o.replay)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc run: --replay: %v\n", err)
+			fmt.Fprintf(e.stderr, "%s: --replay: %v\n", o.cmd, err)
 			return nil, nil, exitUsage
 		}
 		replayer, transport = rp, rp
@@ -311,19 +453,26 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 	if o.trace {
 		transport = runtime.NewTracer(e.stderr, transport, key)
 	}
+	return transport, replayer, -1
+}
+
+// newModel returns the model client of agent on transport (replaying a
+// recording when replay is set). It returns an exit code on failure, -1
+// otherwise.
+func newModel(e *env, agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, int) {
 	client := &http.Client{Transport: transport}
 	var (
 		model runtime.Model
 		err   error
 	)
-	if replayer != nil {
+	if replay {
 		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
 			HTTPClient: client, Logger: logger})
 	} else {
 		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger})
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
+		fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
 		var ce *runtime.ConfigError
 		if errors.As(err, &ce) {
 			if ce.Hint != "" {
@@ -331,11 +480,11 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 			}
 			fmt.Fprintln(e.stderr, "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1;")
 			fmt.Fprintln(e.stderr, "        to try the agent without a model, replay a recording with --replay FILE")
-			return nil, nil, exitConfig
+			return nil, exitConfig
 		}
-		return nil, nil, exitError
+		return nil, exitError
 	}
-	return model, replayer, -1
+	return model, -1
 }
 
 // session is one conversation with an agent.
@@ -370,30 +519,67 @@ func (s *session) converse(ctx context.Context) int {
 	if interactive {
 		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
 	}
-	sc := bufio.NewScanner(s.e.stdin)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	// Lines are read in the background, so that Ctrl-C at the prompt ends
+	// the session (and shuts the MCP servers down) at once.
+	lines := make(chan string)
+	next := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(s.e.stdin)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-next:
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr = sc.Err()
+	}()
 	for {
 		if interactive {
 			fmt.Fprint(s.e.stderr, "> ")
 		}
-		if !sc.Scan() {
+		var (
+			text string
+			ok   bool
+		)
+		select {
+		case text, ok = <-lines:
+		case <-ctx.Done():
+			if interactive {
+				fmt.Fprintln(s.e.stderr)
+			}
+			return worst
+		}
+		if !ok {
 			break
 		}
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+		line := strings.TrimSpace(text)
+		if line != "" {
+			code, failed := s.turn(ctx, line)
+			worst = max(worst, code)
+			if ctx.Err() != nil || code == exitConfig || failed && !interactive {
+				return worst
+			}
 		}
-		code, failed := s.turn(ctx, line)
-		worst = max(worst, code)
-		if ctx.Err() != nil || code == exitConfig || failed && !interactive {
+		select {
+		case next <- struct{}{}:
+		case <-ctx.Done():
 			return worst
 		}
 	}
 	if interactive {
 		fmt.Fprintln(s.e.stderr)
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(s.e.stderr, "gramc run: reading standard input: %v\n", err)
+	if readErr != nil {
+		fmt.Fprintf(s.e.stderr, "gramc run: reading standard input: %v\n", readErr)
 		return max(worst, exitUsage)
 	}
 	return worst

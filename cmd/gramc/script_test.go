@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -26,7 +27,8 @@ var update = flag.Bool("update", false, "rewrite the expected files of the scrip
 // TestMain lets the test binary run as gramc inside the scripts.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gramc": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"gramc":           func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"mcp-demo-server": func() { os.Exit(mcptest.Main(os.Args[1:], os.Stderr)) },
 	})
 }
 

@@ -1,0 +1,327 @@
+package main
+
+// gramc mcp: the Model Context Protocol commands. import writes gram
+// declarations for the tools of an MCP server; serve exposes the agents of
+// a gram file as the tools of an MCP server on standard input and output.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+const mcpHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]... [flags]
+       gramc mcp serve FILE [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
+
+Model Context Protocol (MCP) commands:
+
+  import  print gram Tool declarations (and Records) for the tools of an MCP
+          server, to write agents against it
+  serve   serve the agents of a gram file as MCP tools on standard input and
+          output, for any MCP host
+
+Run 'gramc mcp import --help' or 'gramc mcp serve --help' for the flags.
+`
+
+func runMCP(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, mcpHelp)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprint(e.stdout, mcpHelp)
+		return exitOK
+	case "import":
+		return runMCPImport(e, args[1:])
+	case "serve":
+		return runMCPServe(e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "gramc mcp: unknown command %q\n\n", args[0])
+	fmt.Fprint(e.stderr, mcpHelp)
+	return exitUsage
+}
+
+const mcpImportHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
+                        [--injected NAME]... [--agent NAME [--model MODEL]]
+
+Connects to an MCP server, started by COMMAND (run with sh -c, speaking MCP on
+its standard input and output) or reached at URL (streamable HTTP), and prints
+a gram file declaring its tools: a Tool per tool, with the parameters of its
+inputSchema in order and the return type of its outputSchema, and a Record per
+object with properties. Bind the tools to the server at run time with
+gramc run FILE --mcp COMMAND (or --mcp-url URL).
+
+--tool imports only the named tools. --injected NAME declares the parameters
+called NAME injected: the host supplies them (gramc run --inject NAME=VALUE)
+and the model never sees them. --agent NAME adds an agent listing every
+imported tool, to edit.
+
+What JSON Schema constructs have no gram form (oneOf, nullable types,
+exclusive bounds, constraints on array elements, ...) are approximated and
+reported as warnings on standard error and as comments above the tool. For
+every tool imported without a warning, gramc schema --format mcp gives back an
+inputSchema that agrees with the server's on every validating keyword, so the
+tool binds.
+
+Exit codes: 0 success (warnings included), 1 the server cannot be used, 2
+usage errors.
+
+Flags:
+`
+
+func runMCPImport(e *env, args []string) int {
+	fs := newFlags(e, "mcp import", mcpImportHelp)
+	var (
+		sources          []mcpSource
+		tools, injected  listFlag
+		agent, modelName string
+		logLevel         string
+	)
+	fs.Var(mcpFlag{list: &sources}, "mcp", "the `COMMAND` that starts the MCP server (stdio)")
+	fs.Var(mcpFlag{list: &sources, url: true}, "mcp-url", "the `URL` of the MCP server (streamable HTTP)")
+	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
+	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
+	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
+	fs.StringVar(&modelName, "model", runtime.DefaultImportModel, "the `MODEL` of the agent added with --agent")
+	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "gramc mcp import: "+format+"\n", a...)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		return usageErr("unexpected argument %q (see gramc mcp import --help)", fs.Arg(0))
+	}
+	if len(sources) != 1 {
+		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
+	}
+	if agent != "" && !symbolName.MatchString(agent) {
+		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
+	}
+	logger, err := newLogger(e.stderr, logLevel)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	src := sources[0]
+	var serverStderr io.Writer
+	if logLevel != "off" {
+		serverStderr = e.stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	client, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
+		return exitError
+	}
+	defer client.Close()
+
+	name := client.Name()
+	how := "--mcp " + shellQuote(src.command)
+	if src.url != "" {
+		how = "--mcp-url " + shellQuote(src.url)
+	}
+	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
+	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{
+		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName,
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
+		return exitUsage
+	}
+	for _, w := range imp.Warnings {
+		fmt.Fprintf(e.stderr, "gramc mcp import: warning: %s\n", w)
+	}
+	out := imp.Source
+	if formatted, diags := format.Format(out); !diags.HasErrors() {
+		out = formatted
+	}
+	// The declarations must compile and, where no warning says otherwise,
+	// agree with the server's schemas.
+	f := diag.NewFile("imported.gram", out)
+	doc, parsed := parser.Parse(f)
+	prog, compiled := schema.Compile(doc)
+	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
+		writeDiags(e, f, diags)
+		fmt.Fprintln(e.stderr, "gramc mcp import: the generated declarations do not compile; please report this")
+		return exitError
+	}
+	warned := map[string]bool{}
+	for _, w := range imp.Warnings {
+		warned[w.Tool] = true
+	}
+	for _, t := range client.Tools() {
+		spec := prog.Tool(t.Name)
+		if spec == nil || warned[t.Name] {
+			continue
+		}
+		if diffs, err := runtime.SchemaDiff(schema.FullParametersSchema(spec), t.InputSchema); err != nil || len(diffs) > 0 {
+			fmt.Fprintf(e.stderr, "gramc mcp import: warning: tool %q: the declaration differs from the server's inputSchema: %s\n", t.Name, strings.Join(diffs, "; "))
+		}
+	}
+	if _, err := e.stdout.Write(out); err != nil {
+		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// symbolName matches a gram symbol, the form of an agent name.
+var symbolName = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_.\-@]*$`)
+
+// shellQuote quotes s for sh when it has characters sh would read.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// quoteString returns s in double quotes, on one line.
+func quoteString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(s) + `"`
+}
+
+const mcpServeHelp = `Usage: gramc mcp serve FILE [--agent NAME]... [--tool NAME=COMMAND]...
+                       [--mcp COMMAND]... [--mcp-url URL]... [--inject NAME=VALUE]...
+                       [--base-url URL] [--replay FILE | --record FILE] [flags]
+
+Serves the agents of a gram file as the tools of an MCP server speaking on
+standard input and output, so any MCP host (an IDE, a desktop assistant,
+another agent) can call them. Each agent is a tool named after it, with the
+input {"message": string}; a call runs one turn of a new conversation and its
+result is the agent's answer (a failed run is a result flagged isError).
+--agent serves only the named agents.
+
+The agents' tools are bound as gramc run binds them: the built-in tools,
+--tool programs, then the tools of the --mcp and --mcp-url servers, which are
+started once and shut down when the host closes the connection or on Ctrl-C.
+The model is configured as for gramc run (OPENAI_API_KEY, --base-url,
+--replay, ...). Logs and the tools' standard error go to standard error,
+never to standard output, which carries the protocol.
+
+A host's configuration, for example:
+
+  {"mcpServers": {"my-agents": {"command": "gramc",
+     "args": ["mcp", "serve", "/path/to/agents.gram"],
+     "env": {"OPENAI_API_KEY": "sk-..."}}}}
+
+Exit codes: 0 the host closed the connection, 1 errors in the file or its
+tools, 2 usage errors, 3 configuration errors (e.g. OPENAI_API_KEY not set).
+
+Flags:
+`
+
+func runMCPServe(e *env, args []string) int {
+	fs := newFlags(e, "mcp serve", mcpServeHelp)
+	o := runOptions{cmd: "gramc mcp serve"}
+	var agents listFlag
+	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
+	o.addSharedFlags(fs)
+	files, code := parseInterleaved(e, fs, args)
+	if code >= 0 {
+		return code
+	}
+	if len(files) != 1 || files[0] == "-" {
+		return o.usageErr(e, "give exactly one agent file (standard input carries the protocol)")
+	}
+	o.file = files[0]
+	logger, injected, code := o.setup(e)
+	if code >= 0 {
+		return code
+	}
+	prog, code := o.loadProgram(e, o.file)
+	if code >= 0 {
+		return code
+	}
+	served := prog.Agents
+	if len(agents) > 0 {
+		served = nil
+		for _, name := range agents {
+			a := prog.Agent(name)
+			if a == nil {
+				var names []string
+				for _, a := range prog.Agents {
+					names = append(names, a.Name)
+				}
+				return o.usageErr(e, "no agent %q in %s; %s", name, o.file, available("agents", names))
+			}
+			if !slices.Contains(served, a) {
+				served = append(served, a)
+			}
+		}
+	}
+	if len(served) == 0 {
+		return o.usageErr(e, "%s has no agent to serve", o.file)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
+	if code >= 0 {
+		return code
+	}
+	defer closeTools()
+	failed := false
+	var bindErr error
+	for _, a := range served {
+		if _, err := lib.Bind(a.Tools); err != nil {
+			fmt.Fprintf(e.stderr, "gramc mcp serve: agent %s: %v\n", a.Name, err)
+			failed = true
+			bindErr = errors.Join(bindErr, err)
+		}
+	}
+	if failed {
+		printBindHint(e, bindErr)
+		return exitError
+	}
+	transport, _, code := modelTransport(e, o)
+	if code >= 0 {
+		return code
+	}
+	var list []runtime.ServedAgent
+	for _, a := range served {
+		model, code := newModel(e, a, o, transport, o.replay != "", logger)
+		if code >= 0 {
+			return code
+		}
+		list = append(list, runtime.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+	}
+	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
+	server := runtime.NewMCPServer(impl, list, logger)
+	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
+	err := server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// nopWriteCloser is a writer whose Close does nothing: closing the
+// session must not close the process's standard output.
+type nopWriteCloser struct{ io.Writer }
+
+// Close implements io.Closer.
+func (nopWriteCloser) Close() error { return nil }

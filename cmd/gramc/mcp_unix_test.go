@@ -1,0 +1,59 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestMCPRunInterrupt: Ctrl-C at the prompt of an interactive run ends it
+// at once and shuts the MCP server down cleanly.
+func TestMCPRunInterrupt(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the MCP server")
+	}
+	quickExit(t)
+	ar, err := txtar.ParseFile("testdata/script/run_mcp.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "tasks.gram")
+	if err := os.WriteFile(file, member(ar, "tasks.gram"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var stderr logSink
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"run", file, "--mcp", "mcp-demo-server", "--base-url", "http://127.0.0.1:1/v1", "--log-level", "info"}, inR, io.Discard, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stderr.String(), "mcp-demo-server: serving") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not start:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// gramc has been listening for the signal since before it started the
+	// server.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("gramc run did not stop on Ctrl-C")
+	}
+	if !strings.Contains(stderr.String(), "mcp-demo-server: stopped") {
+		t.Errorf("the server was not shut down cleanly:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,463 @@
+// MCP tool libraries: a session with a Model Context Protocol server, whose
+// tools become library tools. The server is reached over stdio (a command
+// this package starts, once, in its own process group) or streamable HTTP
+// (a URL), or over any go-sdk transport. Each tool's parameter schema is the
+// server's inputSchema, so binding checks it against the gram spec like any
+// other implementation; calls go through CallTool, and a result flagged
+// isError, a protocol error or a server that stopped become tool errors,
+// which the loop feeds back to the model.
+
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// DefaultMCPCallTimeout limits an MCP tool call when no timeout is given.
+const DefaultMCPCallTimeout = 60 * time.Second
+
+// mcpTerminateWait is how long closing a server started by a command waits
+// for it to exit after its standard input is closed, before signalling it.
+const mcpTerminateWait = 2 * time.Second
+
+// stderrWait bounds the wait for the standard error of a server that
+// failed.
+const stderrWait = time.Second
+
+// MCPServer says how to reach an MCP server and how to use it. Exactly one
+// of Command, URL and Transport is set.
+type MCPServer struct {
+	// Command is a shell command line, run with `sh -c`, that starts a
+	// server speaking MCP on its standard input and output (the stdio
+	// transport). The process starts in its own process group, with this
+	// process's environment (without OPENAI_API_KEY) plus Env; closing the
+	// client closes its standard input, then signals and finally kills the
+	// group if it does not exit.
+	Command string
+	// URL is the endpoint of a server speaking the streamable HTTP
+	// transport.
+	URL string
+	// Transport is any other go-sdk transport, such as one of
+	// mcp.NewInMemoryTransports.
+	Transport mcp.Transport
+
+	// Name names the server in messages; by default the command, the URL
+	// or "MCP server".
+	Name string
+	// Env adds KEY=VALUE variables to the command's environment.
+	Env []string
+	// Stderr receives the command's standard error; nil discards it. The
+	// last lines are kept either way, to explain a server that fails.
+	Stderr io.Writer
+	// HTTPClient makes the requests to URL; nil means
+	// http.DefaultClient's transport.
+	HTTPClient *http.Client
+	// CallTimeout limits each tool call: 0 means [DefaultMCPCallTimeout],
+	// a negative value no limit.
+	CallTimeout time.Duration
+	// Logger logs the session; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// name returns the server's name for messages.
+func (s MCPServer) name() string {
+	switch {
+	case s.Name != "":
+		return s.Name
+	case s.Command != "":
+		return s.Command
+	case s.URL != "":
+		return s.URL
+	}
+	return "MCP server"
+}
+
+// MCPError is a failure to start, reach or use an MCP server.
+type MCPError struct {
+	// Server names the server.
+	Server string
+	// Op says what failed ("starting", "listing the tools", ...).
+	Op string
+	// Stderr is the end of the server's standard error, when it ran as a
+	// command.
+	Stderr string
+	// Err is the cause.
+	Err error
+
+	quiet bool // Op says it all: Error leaves the cause out
+}
+
+// Error returns `MCP server "NAME": OP: CAUSE`, with the end of the
+// server's standard error.
+func (e *MCPError) Error() string {
+	s := fmt.Sprintf("MCP server %q: %s", e.Server, e.Op)
+	if e.Err != nil && !e.quiet {
+		s += ": " + e.Err.Error()
+	}
+	if e.Stderr != "" {
+		s += " (its standard error ends with: " + e.Stderr + ")"
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *MCPError) Unwrap() error { return e.Err }
+
+// UserMessage implements [UserError].
+func (e *MCPError) UserMessage() string {
+	return "One of my tools isn't available right now. Please try again later."
+}
+
+// MCPClient is a session with an MCP server and the tools it listed when
+// the session began. It is safe for concurrent use. Close it when done.
+type MCPClient struct {
+	name    string
+	session *mcp.ClientSession
+	tools   []*mcp.Tool
+	schemas map[string]schema.Object // inputSchema, references inlined
+	cmd     *exec.Cmd
+	stderr  *tailBuffer
+	// stderrDone is closed when the command's standard error is closed.
+	stderrDone chan struct{}
+	timeout    time.Duration
+	log        *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// ConnectMCP starts or reaches the server, initializes a session and lists
+// its tools. Cancelling ctx stops the connection attempt; a session that
+// began lives until [MCPClient.Close]. Errors are [*MCPError]s.
+func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
+	c := &MCPClient{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
+	if c.timeout == 0 {
+		c.timeout = DefaultMCPCallTimeout
+	}
+	if c.log == nil {
+		c.log = slog.Default()
+	}
+	c.log = c.log.With("mcpServer", c.name)
+	capture := &toolCapture{}
+	var transport mcp.Transport
+	n := 0
+	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Transport != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, &MCPError{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
+	}
+	switch {
+	case srv.Command != "":
+		cmd := exec.Command("sh", "-c", srv.Command)
+		cmd.Env = append(execEnv(), srv.Env...)
+		var stderr io.Writer = c.stderr
+		if srv.Stderr != nil {
+			stderr = io.MultiWriter(c.stderr, srv.Stderr)
+		}
+		// The standard error is copied here rather than by os/exec, so
+		// that an error can wait for the last words of a server that
+		// stopped.
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return nil, &MCPError{Server: c.name, Op: "starting the server", Err: err}
+		}
+		cmd.Stderr = pw
+		c.stderrDone = make(chan struct{})
+		go func() {
+			_, _ = io.Copy(stderr, pr)
+			pr.Close()
+			close(c.stderrDone)
+		}()
+		cmd.WaitDelay = time.Second
+		newProcessGroup(cmd)
+		c.cmd = cmd
+		transport = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
+			capture: capture, started: func() { pw.Close() }}
+	case srv.URL != "":
+		var base http.RoundTripper = http.DefaultTransport
+		hc := srv.HTTPClient
+		if hc != nil && hc.Transport != nil {
+			base = hc.Transport
+		}
+		client := &http.Client{Transport: &captureRoundTripper{inner: base, capture: capture}}
+		if hc != nil {
+			client.Timeout, client.Jar, client.CheckRedirect = hc.Timeout, hc.Jar, hc.CheckRedirect
+		}
+		transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}
+	default:
+		transport = &captureTransport{inner: srv.Transport, capture: capture}
+	}
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		c.killGroup()
+		return nil, c.fail("starting the session", err)
+	}
+	c.session = session
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			_ = c.Close()
+			return nil, c.fail("listing the tools", err)
+		}
+		c.tools = append(c.tools, t)
+	}
+	c.schemas = map[string]schema.Object{}
+	for _, t := range c.tools {
+		if raw, ok := capture.lookup(t.Name); ok {
+			if len(raw.input) > 0 {
+				t.InputSchema = raw.input
+			}
+			if len(raw.output) > 0 {
+				t.OutputSchema = raw.output
+			}
+		}
+		s, unresolved, err := toolSchema(t.InputSchema)
+		if err != nil {
+			c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
+			continue
+		}
+		if len(unresolved) > 0 {
+			c.log.Warn("the tool's input schema has references that cannot be inlined", "tool", t.Name, "at", strings.Join(unresolved, ", "))
+		}
+		c.schemas[t.Name] = s
+	}
+	c.log.Info("MCP session started", "tools", len(c.tools))
+	return c, nil
+}
+
+// fail returns an MCPError for op, with the end of the server's standard
+// error.
+func (c *MCPClient) fail(op string, err error) *MCPError {
+	e := &MCPError{Server: c.name, Op: op, Err: err}
+	if c.cmd != nil {
+		// Wait for what the process wrote last, if it stopped.
+		select {
+		case <-c.stderrDone:
+		case <-time.After(stderrWait):
+		}
+		e.Stderr = c.stderr.tail(400)
+	}
+	return e
+}
+
+// Name returns the server's name, as messages give it.
+func (c *MCPClient) Name() string { return c.name }
+
+// Tools returns the tools the server listed, in its order. Their
+// InputSchema and OutputSchema are JSON text (json.RawMessage) as the
+// server sent them, keys in the server's order, when the transport let
+// them be captured; maps otherwise.
+func (c *MCPClient) Tools() []*mcp.Tool { return c.tools }
+
+// Tool returns the server's tool called name as a library tool. Its
+// Parameters are the tool's inputSchema (local references inlined), its
+// Description the server's, and Invoke calls the tool on the server.
+func (c *MCPClient) Tool(name string) (Tool, bool) {
+	for _, t := range c.tools {
+		if t.Name == name {
+			s, ok := c.schemas[name]
+			if !ok {
+				return Tool{}, false
+			}
+			return Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
+				return c.Call(ctx, name, args)
+			}}, true
+		}
+	}
+	return Tool{}, false
+}
+
+// AddTo registers in lib each of the server's tools whose name lib does not
+// have yet (so that sources added earlier win), and returns the names
+// registered, in the server's order.
+func (c *MCPClient) AddTo(lib *Library) []string {
+	var added []string
+	for _, t := range c.tools {
+		if _, ok := lib.Lookup(t.Name); ok {
+			c.log.Debug("a tool of this name is already in the library; the server's is not used", "tool", t.Name)
+			continue
+		}
+		tool, ok := c.Tool(t.Name)
+		if !ok {
+			continue
+		}
+		if err := lib.Register(tool); err != nil {
+			c.log.Warn("the tool cannot be registered", "tool", t.Name, "error", err)
+			continue
+		}
+		added = append(added, t.Name)
+	}
+	return added
+}
+
+// Library returns a new library holding the server's tools.
+func (c *MCPClient) Library() *Library {
+	lib := &Library{}
+	c.AddTo(lib)
+	return lib
+}
+
+// Call calls the server's tool name with args. A structured result
+// (structuredContent) is returned as JSON text (json.RawMessage), otherwise
+// the text of the content; a result flagged isError is an error whose
+// message is that text. Protocol errors, a timeout and a server that
+// stopped are errors too.
+func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (any, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return nil, fmt.Errorf("the MCP server %q did not answer within %v", c.name, c.timeout)
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) ||
+			errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE):
+			e := c.fail("the server is no longer running", err)
+			e.quiet = true
+			return nil, e
+		}
+		return nil, fmt.Errorf("the MCP server %q failed: %w", c.name, err)
+	}
+	text := contentText(res.Content)
+	if res.IsError {
+		if text == "" {
+			text = "the tool failed without a message"
+		}
+		return nil, errors.New(text)
+	}
+	if res.StructuredContent != nil {
+		b, err := marshalNoEscape(res.StructuredContent)
+		if err != nil {
+			return nil, fmt.Errorf("the structured result cannot be encoded: %w", err)
+		}
+		return json.RawMessage(b), nil
+	}
+	return text, nil
+}
+
+// contentText returns the text of a tool result's content: the text
+// parts, joined by newlines, and a short description of the others.
+func contentText(content []mcp.Content) string {
+	parts := make([]string, 0, len(content))
+	for _, c := range content {
+		switch x := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, x.Text)
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", x.MIMEType, len(x.Data)))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", x.MIMEType, len(x.Data)))
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s]", x.URI))
+		case *mcp.EmbeddedResource:
+			if r := x.Resource; r != nil && r.Text != "" {
+				parts = append(parts, r.Text)
+			} else if r != nil {
+				parts = append(parts, fmt.Sprintf("[resource %s, %d bytes]", r.URI, len(r.Blob)))
+			}
+		default:
+			if b, err := json.Marshal(c); err == nil {
+				parts = append(parts, string(b))
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Close ends the session. A server started by a command has its standard
+// input closed and is given a moment to exit before it is signalled, then
+// killed with its process group. Close may be called several times.
+func (c *MCPClient) Close() error {
+	c.closeOnce.Do(func() {
+		if c.session != nil {
+			err := c.session.Close()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) && !errors.Is(err, mcp.ErrConnectionClosed) {
+				c.closeErr = err
+			}
+		}
+		c.killGroup()
+		c.log.Info("MCP session closed")
+	})
+	return c.closeErr
+}
+
+// killGroup kills whatever is left of the command's process group.
+func (c *MCPClient) killGroup() {
+	if c.cmd != nil {
+		killProcessGroup(c.cmd)
+	}
+}
+
+// tailBuffer keeps the last bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 4 << 10
+
+// Write implements io.Writer.
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return len(p), nil
+}
+
+// tail returns about the last n bytes, on one line: the last lines,
+// joined by " | ".
+func (t *tailBuffer) tail(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var lines []string
+	size := 0
+	all := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	for i := len(all) - 1; i >= 0 && size < n; i-- {
+		l := strings.Join(strings.Fields(all[i]), " ")
+		if l == "" {
+			continue
+		}
+		if size+len(l) > n {
+			l = "…" + l[len(l)-(n-size):]
+			for len(l) > len("…") && !utf8.RuneStart(l[len("…")]) {
+				l = "…" + l[len("…")+1:]
+			}
+		}
+		lines = append([]string{l}, lines...)
+		size += len(l)
+	}
+	return strings.Join(lines, " | ")
+}

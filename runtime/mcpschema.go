@@ -1,0 +1,223 @@
+// JSON Schemas of MCP tools: decoding with the key order kept (so imported
+// parameters come in the server's order), inlining of local references
+// ($ref to $defs or definitions), so that a server whose schema shares
+// definitions still binds to the self-contained schema a gram spec gives,
+// and the comparison of two schemas on their validating keywords.
+
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// SchemaDiff compares two JSON Schemas the way binding does: on every
+// keyword that validates, annotations (description, default, title, ...)
+// ignored. Each schema is a [schema.Object], a Go value or JSON text (see
+// [Tool.Parameters]). It returns the differences, each as "at POINTER:
+// what differs", none when the schemas agree.
+func SchemaDiff(spec, impl any) ([]string, error) {
+	a, err := genericJSON(spec)
+	if err != nil {
+		return nil, fmt.Errorf("the first schema: %w", err)
+	}
+	b, err := genericJSON(impl)
+	if err != nil {
+		return nil, fmt.Errorf("the second schema: %w", err)
+	}
+	return diffSchemas(a, b, ""), nil
+}
+
+// orderedJSON returns a JSON value with its objects as [schema.Object],
+// members in the order written: from JSON text as is, from any other Go
+// value through its JSON encoding (map keys then come sorted). Numbers are
+// json.Number.
+func orderedJSON(v any) (any, error) {
+	var data []byte
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		data = x
+	case []byte:
+		data = x
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	out, err := decodeOrdered(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON: data after the value")
+	}
+	return out, nil
+}
+
+// decodeOrdered decodes the next JSON value of dec.
+func decodeOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := schema.Object{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := k.(string)
+				v, err := decodeOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				obj.Set(key, v)
+			}
+			_, err := dec.Token() // '}'
+			return obj, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token() // ']'
+			return list, err
+		}
+		return nil, fmt.Errorf("invalid JSON: unexpected %v", t)
+	}
+	return tok, nil
+}
+
+// maxRefDepth bounds the inlining of references, against cycles.
+const maxRefDepth = 32
+
+// inlineRefs returns the schema root with every local reference
+// ("#/$defs/NAME" or "#/definitions/NAME") replaced by the schema it names,
+// and the definitions dropped when nothing refers to them any more. A
+// reference that cannot be inlined (a cycle, another document, a missing
+// definition) is left as it is and reported in unresolved, by JSON pointer.
+// The members next to a "$ref" are merged over the definition. Objects are
+// [schema.Object]; the input is not modified.
+func inlineRefs(root any) (out any, unresolved []string) {
+	obj, ok := root.(schema.Object)
+	if !ok {
+		return root, nil
+	}
+	defs := map[string]any{}
+	for _, key := range []string{"$defs", "definitions"} {
+		if d, ok := obj.Get(key); ok {
+			if m, ok := d.(schema.Object); ok {
+				for _, mem := range m {
+					defs["#/"+key+"/"+escapePointer(mem.Key)] = mem.Value
+				}
+			}
+		}
+	}
+	var walk func(v any, ptr string, depth int, stack []string) any
+	walk = func(v any, ptr string, depth int, stack []string) any {
+		switch x := v.(type) {
+		case schema.Object:
+			if ref, ok := x.Get("$ref"); ok {
+				r, _ := ref.(string)
+				def, found := defs[r]
+				cyclic := false
+				for _, s := range stack {
+					if s == r {
+						cyclic = true
+					}
+				}
+				if found && !cyclic && depth < maxRefDepth {
+					merged := walk(def, ptr, depth+1, append(stack, r))
+					if m, ok := merged.(schema.Object); ok && len(x) > 1 {
+						m = append(schema.Object(nil), m...)
+						for _, mem := range x {
+							if mem.Key != "$ref" {
+								m.Set(mem.Key, walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack))
+							}
+						}
+						return m
+					}
+					return merged
+				}
+				unresolved = append(unresolved, ptr+"/$ref")
+			}
+			o := make(schema.Object, 0, len(x))
+			for _, mem := range x {
+				if depth == 0 && ptr == "" && (mem.Key == "$defs" || mem.Key == "definitions") {
+					o = append(o, mem) // decided below
+					continue
+				}
+				o = append(o, schema.Member{Key: mem.Key, Value: walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack)})
+			}
+			return o
+		case []any:
+			l := make([]any, len(x))
+			for i := range x {
+				l[i] = walk(x[i], fmt.Sprintf("%s/%d", ptr, i), depth, stack)
+			}
+			return l
+		}
+		return v
+	}
+	res := walk(obj, "", 0, nil).(schema.Object)
+	if len(unresolved) == 0 {
+		kept := res[:0:0]
+		for _, m := range res {
+			if m.Key != "$defs" && m.Key != "definitions" {
+				kept = append(kept, m)
+			}
+		}
+		res = kept
+	}
+	return res, unresolved
+}
+
+// toolSchema decodes an MCP tool's schema (as the client received it)
+// with its key order and its local references inlined. It returns nil for
+// a nil schema.
+func toolSchema(v any) (schema.Object, []string, error) {
+	o, err := orderedJSON(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o == nil {
+		return nil, nil, nil
+	}
+	obj, ok := o.(schema.Object)
+	if !ok {
+		return nil, nil, errors.New("the schema is not a JSON object")
+	}
+	res, unresolved := inlineRefs(obj)
+	return res.(schema.Object), unresolved, nil
+}
+
+// pointerJoin appends reference tokens to a JSON pointer.
+func pointerJoin(ptr string, tokens ...string) string {
+	var b strings.Builder
+	b.WriteString(ptr)
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	return b.String()
+}

@@ -1,0 +1,64 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/runtime"
+)
+
+// TestMCPServer serves an agent over MCP in memory: the tool's schema, an
+// answer, a failed run (isError, with the error) and invalid arguments.
+func TestMCPServer(t *testing.T) {
+	agent := exampleAgent()
+	model := runtime.NewScripted(
+		runtime.CallReply(runtime.Call("sayHello", `{"personName":"Ann"}`)),
+		runtime.TextReply("Hello, Ann!"),
+	)
+	model.PushError(errors.New("the model is down"))
+	srv := runtime.NewMCPServer(&mcp.Implementation{Name: "agents", Version: "1"},
+		[]runtime.ServedAgent{{Agent: agent, Library: exampleLibrary(), Options: []runtime.Option{runtime.WithModel(model), quiet}}}, quietLog)
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) != 1 || list.Tools[0].Name != "greeter" {
+		t.Fatalf("tools: %v %+v", err, list)
+	}
+	if in := string(mustJSON(t, list.Tools[0].InputSchema)); !strings.Contains(in, `"required":["message"]`) {
+		t.Errorf("input schema %s", in)
+	}
+	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Hi, I'm Ann"}})
+	if err != nil || res.IsError || text(res) != "Hello, Ann!" {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	if reqs := model.Requests(); len(reqs) != 2 || reqs[0].Messages[len(reqs[0].Messages)-1].Content != "Hi, I'm Ann" {
+		t.Errorf("model requests: %+v", reqs)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Again"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "the model is down") {
+		t.Errorf("failed run: %v %+v", err, res)
+	}
+	for _, args := range []map[string]any{{}, {"message": "  "}, {"message": "hi", "extra": 1}} {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: args})
+		if err != nil || !res.IsError || !strings.Contains(text(res), "invalid arguments") {
+			t.Errorf("%v: %v %+v", args, err, res)
+		}
+	}
+}
