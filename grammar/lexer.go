@@ -118,6 +118,9 @@ type Scanner struct {
 	base int
 	// coarse makes the scanner emit a balanced { ... } as one RecordText token.
 	coarse bool
+	// fineFrom is the offset from which the scanner lexes records token by
+	// token (after a record it could not close), or -1.
+	fineFrom int
 	// Comments seen so far, in source order.
 	Comments []Comment
 	// Diags holds one diagnostic per lexical error seen so far.
@@ -128,11 +131,32 @@ type Scanner struct {
 // `{ ... }` as one RecordText token (its comments and lexical errors are still
 // collected): records hold most of a file's tokens, and they are parsed by hand
 // from the token's text (see [Record.Parse]), so participle never handles them.
-func NewScanner(src string) *Scanner { return &Scanner{src: src, coarse: true} }
+func NewScanner(src string) *Scanner { return &Scanner{src: src, coarse: true, fineFrom: -1} }
+
+// NewScannerAt returns a scanner over src that starts at byte offset pos, which
+// must not be inside a token, a string or a comment; with fine set, it lexes
+// records token by token from the start (see [Scanner.FineFrom]).
+func NewScannerAt(src string, pos int, fine bool) *Scanner {
+	s := &Scanner{src: src, pos: pos, coarse: !fine, fineFrom: -1}
+	if fine {
+		s.fineFrom = pos
+	}
+	return s
+}
+
+// FineFrom returns the offset from which the scanner lexes records token by
+// token rather than as RecordText tokens (it does so after a record it could
+// not close), or -1. Tokens before it are coarse, tokens at or after it fine.
+func (l *Scanner) FineFrom() int { return l.fineFrom }
+
+// Coarse reports whether the scanner currently lexes records as RecordText.
+func (l *Scanner) Coarse() bool { return l.coarse }
 
 // newSubScanner returns a scanner over text, which starts at byte offset base of
 // the file, emitting every token (no RecordText).
-func newSubScanner(text string, base int) *Scanner { return &Scanner{src: text, base: base} }
+func newSubScanner(text string, base int) *Scanner {
+	return &Scanner{src: text, base: base, fineFrom: -1}
+}
 
 // Next returns the next significant token; at the end it returns EOF tokens.
 func (l *Scanner) Next() lexer.Token {
@@ -357,6 +381,9 @@ func (l *Scanner) record(i int) int {
 		}
 	}
 	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
+	if l.fineFrom < 0 {
+		l.fineFrom = i
+	}
 	return 0
 }
 

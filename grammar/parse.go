@@ -80,8 +80,8 @@ func toSyntaxError(err error, toks []lexer.Token, eof int) *SyntaxError {
 	}
 	var ue *participle.UnexpectedTokenError
 	if errors.As(err, &ue) {
-		t := ue.Unexpected
-		return &SyntaxError{Span: TokenSpan(t), Msg: "unexpected " + Describe(&t)}
+		t := ErrorToken(&ue.Unexpected)
+		return &SyntaxError{Span: TokenSpan(*t), Msg: "unexpected " + Describe(t)}
 	}
 	var pe participle.Error
 	if errors.As(err, &pe) {

@@ -72,6 +72,7 @@ func abbreviate(s string) string {
 }
 
 func unexpected(t *lexer.Token, want, detail string) *SyntaxError {
+	t = ErrorToken(t)
 	sp := TokenSpan(*t)
 	if t.Type == EOF {
 		return &SyntaxError{Span: sp, Msg: "unexpected end of file: expected " + want, Detail: detail}
@@ -345,6 +346,15 @@ func (n *Name) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// ErrorToken returns the token an error at t names: a whole record reads as its
+// opening brace, so messages do not depend on how the record was lexed.
+func ErrorToken(t *lexer.Token) *lexer.Token {
+	if t.Type != RecordText {
+		return t
+	}
+	return &lexer.Token{Type: Punct, Value: "{", Pos: t.Pos}
+}
+
 // ValueKind classifies a [Value].
 type ValueKind uint8
 
@@ -482,7 +492,7 @@ var tokenBuffers = sync.Pool{New: func() any { return &sliceTokens{toks: make([]
 func parseRecordText(t *lexer.Token, record bool) ([]Entry, int, error) {
 	st := tokenBuffers.Get().(*sliceTokens)
 	defer tokenBuffers.Put(st)
-	sc := Scanner{src: t.Value, base: t.Pos.Offset}
+	sc := Scanner{src: t.Value, base: t.Pos.Offset, fineFrom: -1}
 	st.toks, st.i = st.toks[:0], 0
 	for {
 		x := sc.Next()

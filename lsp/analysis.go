@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/protocol"
 
@@ -32,9 +33,13 @@ type Snapshot struct {
 
 	once sync.Once
 	an   *Analysis
+	done atomic.Bool // an is computed
 	// same is an earlier snapshot with the same text, whose analysis this
 	// one shares (an edit undone, a change that changed nothing).
 	same *Snapshot
+	// base is an earlier snapshot of the document; when its analysis is done,
+	// this one's is computed incrementally from it (see parser.Reparse).
+	base atomic.Pointer[Snapshot]
 }
 
 // newSnapshot returns a snapshot of text, which the caller must not modify
@@ -47,13 +52,36 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *Snapshot {
 // safe for concurrent use; concurrent callers share one computation.
 func (s *Snapshot) Analysis() *Analysis {
 	s.once.Do(func() {
+		defer s.done.Store(true)
 		if s.same != nil {
 			s.an, s.same = s.same.Analysis(), nil
+			s.base.Store(nil)
 			return
 		}
-		s.an = analyze(s.File)
+		var prev *Analysis
+		if b := s.base.Swap(nil); b != nil && b.done.Load() {
+			prev = b.an
+		}
+		s.an = analyze(s.File, prev)
 	})
 	return s.an
+}
+
+// analyzed reports whether the snapshot's analysis is computed.
+func (s *Snapshot) analyzed() bool { return s.done.Load() }
+
+// changedSpan returns the part of old that differs from text, as an edit of
+// old: the span it replaces and the length of what replaces it.
+func changedSpan(old, text []byte) (diag.Span, int) {
+	p := 0
+	for p < len(old) && p < len(text) && old[p] == text[p] {
+		p++
+	}
+	q := 0
+	for q < len(old)-p && q < len(text)-p && old[len(old)-1-q] == text[len(text)-1-q] {
+		q++
+	}
+	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
 }
 
 // CodeInternalError is the code of the diagnostic reported when analysing a
@@ -79,8 +107,9 @@ type Analysis struct {
 	starts     []int
 }
 
-// analyze parses and compiles f.
-func analyze(f *diag.File) (an *Analysis) {
+// analyze parses and compiles f; with prev, the analysis of an earlier text of
+// the same document, it re-parses only what the change between them touches.
+func analyze(f *diag.File, prev *Analysis) (an *Analysis) {
 	defer func() {
 		if r := recover(); r != nil {
 			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
@@ -88,7 +117,16 @@ func analyze(f *diag.File) (an *Analysis) {
 			an = &Analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
 		}
 	}()
-	doc, parsed := parser.Parse(f)
+	var (
+		doc    *parser.Document
+		parsed diag.List
+	)
+	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
+		edit, n := changedSpan(prev.File.Text, f.Text)
+		doc, parsed = parser.Reparse(prev.Doc, f, edit, n)
+	} else {
+		doc, parsed = parser.Parse(f)
+	}
 	prog, compiled := schema.Compile(doc)
 	return &Analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
 }

@@ -111,6 +111,15 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 	d.snap = newSnapshot(u, version, text)
 	if bytes.Equal(text, old.File.Text) {
 		d.snap.File, d.snap.same = old.File, old
+	} else {
+		// Re-parse incrementally from the latest analysed snapshot: the
+		// previous one, or, when edits come faster than analyses, the one
+		// before it (so no chain of old texts builds up).
+		base := old
+		if b := old.base.Load(); !old.analyzed() && b != nil {
+			base = b
+		}
+		d.snap.base.Store(base)
 	}
 	st.publishView()
 	snap := d.snap

@@ -42,6 +42,14 @@ type Document struct {
 	Lowered []*Pattern
 	// Bad holds the spans of units that did not parse.
 	Bad []diag.Span
+
+	// units are the parse results of the top-level units, in source order, and
+	// lexDiags the lexical errors: what Reparse reuses.
+	units    []unitResult
+	lexDiags diag.List
+	// fineFrom is where the lexer switched to lexing records token by token,
+	// or -1 (see grammar.Scanner.FineFrom).
+	fineFrom int
 }
 
 // parallelMin is the input size from which units are parsed on several cores.
@@ -58,6 +66,9 @@ type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
 	err  *grammar.SyntaxError
+	// split is set when the unit starts where the splitter started one (not
+	// where recovery split a broken unit): a place parsing can restart from.
+	split bool
 }
 
 type batch struct {
@@ -165,54 +176,65 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	close(work)
 	wg.Wait()
 
-	doc.Comments = sc.Comments
-	diags := sc.Diags
-	lastErrLine := -1
-	sawPattern := false
+	var units []unitResult
 	for _, b := range batches {
-		for _, r := range b.out {
-			if r.err != nil {
-				doc.Bad = append(doc.Bad, r.span)
-				sawPattern = true
-				if errorTokenAt(r.err.Span.Start, sc) {
-					continue
-				}
-				line := f.OffsetPosition(r.err.Span.Start).Line
-				if line == lastErrLine {
-					continue // a follow-on error on the same line
-				}
-				lastErrLine = line
-				d := diag.Errorf("syntax-error", r.err.Span, "%s", r.err.Msg)
-				d.Detail = r.err.Detail
-				diags.Add(d)
-				continue
-			}
-			u := r.unit
-			switch {
-			case u.Header != nil && !sawPattern && doc.Header == nil:
-				doc.Header = u.Header
-			case u.Header != nil:
-				d := diag.Errorf("syntax-error", u.Header.Span(), "a record can only stand first in a file, as its header")
-				d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
-				if doc.Header != nil {
-					d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}
-				}
-				diags.Add(d)
-				doc.Bad = append(doc.Bad, r.span)
-			default:
-				sawPattern = true
-				doc.Patterns = append(doc.Patterns, u.Pattern)
-			}
-		}
+		units = append(units, b.out...)
 		b.pl = nil
 	}
-	return doc, diags
+	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = units, sc.Diags, sc.Comments, sc.FineFrom()
+	return doc, doc.assemble()
+}
+
+// assemble fills the document's header, patterns and bad spans from its units,
+// and returns the syntax diagnostics: lexical errors, one error per broken unit
+// (but none that repeats a lexical error or follows another on the same line),
+// and misplaced records.
+func (doc *Document) assemble() diag.List {
+	doc.Header, doc.Patterns, doc.Bad = nil, nil, nil
+	diags := append(diag.List(nil), doc.lexDiags...)
+	lastErrLine := -1
+	sawPattern := false
+	for _, r := range doc.units {
+		if r.err != nil {
+			doc.Bad = append(doc.Bad, r.span)
+			sawPattern = true
+			if errorTokenAt(r.err.Span.Start, doc.lexDiags) {
+				continue
+			}
+			line := doc.File.OffsetPosition(r.err.Span.Start).Line
+			if line == lastErrLine {
+				continue // a follow-on error on the same line
+			}
+			lastErrLine = line
+			d := diag.Errorf("syntax-error", r.err.Span, "%s", r.err.Msg)
+			d.Detail = r.err.Detail
+			diags.Add(d)
+			continue
+		}
+		u := r.unit
+		switch {
+		case u.Header != nil && !sawPattern && doc.Header == nil:
+			doc.Header = u.Header
+		case u.Header != nil:
+			d := diag.Errorf("syntax-error", u.Header.Span(), "a record can only stand first in a file, as its header")
+			d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
+			if doc.Header != nil {
+				d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}
+			}
+			diags.Add(d)
+			doc.Bad = append(doc.Bad, r.span)
+		default:
+			sawPattern = true
+			doc.Patterns = append(doc.Patterns, u.Pattern)
+		}
+	}
+	return diags
 }
 
 // errorTokenAt reports whether a lexical error starts at off (so a parse error
 // there repeats it).
-func errorTokenAt(off int, sc *grammar.Scanner) bool {
-	for _, d := range sc.Diags {
+func errorTokenAt(off int, lexDiags diag.List) bool {
+	for _, d := range lexDiags {
 		if d.Span.Start <= off && off < d.Span.End {
 			return true
 		}
@@ -226,13 +248,10 @@ func (b *batch) parse(src string) {
 	toks := pl.Range(0, lexer.RawCursor(b.cuts[len(b.cuts)-1]+1)) // with the closing EOF
 	start := 0
 	for i, cut := range b.cuts {
+		first := len(b.out)
 		cp := pl.MakeCheckpoint()
 		if off := b.deep[i]; off >= 0 {
-			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: &grammar.SyntaxError{
-				Span:   diag.Span{Start: off, End: off + 1},
-				Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
-				Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
-			}})
+			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off)})
 			pl.FastForward(lexer.RawCursor(cut - 1))
 		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
 			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
@@ -244,7 +263,19 @@ func (b *batch) parse(src string) {
 				pl.FastForward(lexer.RawCursor(cut - 1))
 			}
 		}
+		if first < len(b.out) {
+			b.out[first].split = true
+		}
 		start = cut
+	}
+}
+
+// deepError reports brackets nested past MaxDepth at offset off.
+func deepError(off int) *grammar.SyntaxError {
+	return &grammar.SyntaxError{
+		Span:   diag.Span{Start: off, End: off + 1},
+		Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
+		Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
 	}
 }
 
@@ -405,9 +436,13 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			e.Msg = "unexpected end of the pattern"
 		}
 		e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
-		// Point at the unit's last token rather than at white space.
+		// Point at the unit's last token rather than at white space (at the
+		// closing brace of a record lexed whole, as when lexed token by token).
 		if len(toks) > 0 {
 			e.Span = grammar.TokenSpan(toks[len(toks)-1])
+			if toks[len(toks)-1].Type == grammar.RecordText {
+				e.Span.Start = e.Span.End - 1
+			}
 		}
 		return &e
 	}
@@ -430,7 +465,7 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 	}
 	if p("|") && next != nil {
 		// Participle stops at the bar when the element after it is wrong.
-		t, prev = next, t
+		t, prev = grammar.ErrorToken(next), t
 		p = func(s string) bool { return t.Type == grammar.Punct && t.Value == s }
 		pp = func(s string) bool { return s == "|" }
 		e.Span = grammar.TokenSpan(*t)

@@ -1,0 +1,5 @@
+package parser
+
+import "unsafe"
+
+func unsafeStringData(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
