@@ -2,7 +2,7 @@ package format
 
 import (
 	"bytes"
-	"flag"
+	"github.com/gramlang/gram/internal/golden"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,8 +16,6 @@ import (
 	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/parser"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // canonicalJSON returns the canonical JSON of src's lowered patterns.
 func canonicalJSON(t testing.TB, src []byte) string {
@@ -97,22 +95,9 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%s has errors: %v", path, diags)
 			}
 			got := checkFormat(t, name, src)
-			golden := strings.TrimSuffix(path, ".gram") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./format -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
-			if again, _ := Format(want); !bytes.Equal(again, want) {
-				t.Errorf("%s does not format to itself:\n%s", golden, cmp.Diff(string(want), string(again)))
+			golden.Check(t, path, got)
+			if again, _ := Format(got); !bytes.Equal(again, got) {
+				t.Errorf("the output for %s does not format to itself:\n%s", path, cmp.Diff(string(got), string(again)))
 			}
 		})
 	}

@@ -2,49 +2,25 @@ package parser
 
 import (
 	"bytes"
-	"flag"
+	"github.com/gramlang/gram/internal/golden"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/gramlang/gram/diag"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestGolden parses every testdata/parse/*.gram file and compares its
 // diagnostics, syntax tree, canonical JSON and gram output with the .golden file
 // beside it. Run `go test ./parser -update` to rewrite them, then review the diff.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/parse/*.gram")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden inputs: %v", err)
-	}
-	for _, path := range files {
-		name := strings.TrimSuffix(filepath.Base(path), ".gram")
-		t.Run(name, func(t *testing.T) {
+	for _, path := range golden.Inputs(t, "../testdata/parse/*.gram") {
+		t.Run(golden.Name(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := render(t, filepath.Base(path), src)
-			golden := strings.TrimSuffix(path, ".gram") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parser -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, path, []byte(render(t, filepath.Base(path), src)))
 		})
 	}
 }

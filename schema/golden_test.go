@@ -2,8 +2,8 @@ package schema
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	"github.com/gramlang/gram/internal/golden"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,12 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/gramlang/gram/diag"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestGolden compiles every testdata/schema/*.gram file and compares the
 // diagnostics, a summary of the program and the emitted schemas with the
@@ -40,20 +36,7 @@ func TestGolden(t *testing.T) {
 			for _, c := range codes {
 				seen[c] = true
 			}
-			golden := strings.TrimSuffix(path, ".gram") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./schema -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, path, []byte(got))
 		})
 	}
 	// Every code of the catalogue is shown by at least one golden case.

@@ -123,36 +123,11 @@ func writeJSON(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte('}')
 	case []any:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeJSON(b, x); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return writeArray(b, v)
 	case []Object:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeJSON(b, x); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return writeArray(b, v)
 	case []string:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, x)
-		}
-		b.WriteByte(']')
+		return writeArray(b, v)
 	default:
 		return fmt.Errorf("schema: cannot write %T as JSON", v)
 	}
@@ -200,4 +175,19 @@ func ToAny(v any) any {
 		return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
 	}
 	return v
+}
+
+// writeArray writes a JSON array of values writeJSON can write.
+func writeArray[T any](b *bytes.Buffer, items []T) error {
+	b.WriteByte('[')
+	for i, x := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeJSON(b, x); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	return nil
 }
