@@ -110,3 +110,27 @@ func sameMemory(sub, whole string) bool {
 	w := unsafeStringData(whole)
 	return s >= w && s < w+uintptr(len(whole))
 }
+
+// FuzzReparse checks that re-parsing after any edit of any text gives exactly
+// what a full parse gives.
+func FuzzReparse(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/parse/*.gram")
+	for _, s := range seeds {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(string(b), uint16(10), uint16(3), "(x)-->")
+		}
+	}
+	f.Add("(a) (b)", uint16(3), uint16(0), "-->")
+	f.Add("{k: 1}\n[g | a] (a)", uint16(0), uint16(1), "")
+	f.Fuzz(func(t *testing.T, text string, at, n uint16, ins string) {
+		start := int(at) % (len(text) + 1)
+		end := start + int(n)%(len(text)-start+1)
+		doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+		next := text[:start] + ins + text[end:]
+		got, gotDiags := Reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
+		want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
+		if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
+			t.Fatalf("replacing [%d,%d) of %q with %q: Reparse differs from Parse (-want +got):\n%s", start, end, text, ins, diff)
+		}
+	})
+}
