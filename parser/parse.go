@@ -416,7 +416,7 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 // to fix it, for the mistakes people make most.
 func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.SyntaxError {
 	if err.Detail != "" {
-		return err
+		return atLastToken(err, toks)
 	}
 	// Find the token the error is at.
 	i := 0
@@ -509,6 +509,26 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 		if strings.HasPrefix(e.Msg, "unexpected") {
 			e.Detail = "check the pattern's syntax near here"
 		}
+	}
+	return &e
+}
+
+// atLastToken moves an error found past the unit's last token (at the end of
+// the file or of the unit) onto that token, rather than onto the white space or
+// empty line after it; on a record lexed whole, onto its closing brace, as when
+// lexed token by token.
+func atLastToken(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
+	if len(toks) == 0 {
+		return err
+	}
+	last := grammar.TokenSpan(toks[len(toks)-1])
+	if err.Span.Start < last.End {
+		return err
+	}
+	e := *err
+	e.Span = last
+	if toks[len(toks)-1].Type == grammar.RecordText {
+		e.Span.Start = e.Span.End - 1
 	}
 	return &e
 }
