@@ -406,6 +406,14 @@ func (c *MCPClient) Close() error {
 			}
 		}
 		c.killGroup()
+		// The server is gone: wait for the last of its standard error to be
+		// copied, so nothing it wrote is lost.
+		if c.stderrDone != nil {
+			select {
+			case <-c.stderrDone:
+			case <-time.After(time.Second):
+			}
+		}
 		c.log.Info("MCP session closed")
 	})
 	return c.closeErr
