@@ -137,7 +137,7 @@ func ExampleLibrary_Bind() {
 	_, err := lib.Bind(agent.Tools[:1])
 	fmt.Println(err)
 	// Output:
-	// tool "sayHello": the implementation's parameter schema differs from the specification's: at /properties/personName/type: the specification has "string", the implementation "integer"
+	// tool "sayHello": the specification accepts arguments the implementation's parameter schema refuses: at /properties/personName/type: the declaration is looser: it accepts string, the implementation only integer
 }
 
 // A failed tool call is fed back to the model, which can correct itself.

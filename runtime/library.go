@@ -163,13 +163,29 @@ func (s *Toolset) Names() []string {
 }
 
 // Bind binds each specification to the library's tool of the same name.
-// The implementation's parameter schema must agree with the
-// specification's (all its parameters, injected ones included) on every
-// keyword that validates: type, properties, required, items, enum,
-// additionalProperties and the constraints. Annotations (description,
-// default, title, examples, ...) may differ. A differing tool description
-// is a warning. Every tool that is missing or disagrees gives a
-// [*ToolError]; the error returned joins them.
+//
+// The rule is compatibility, not equality: a specification binds to an
+// implementation that declares a parameter schema when every arguments
+// object the specification accepts (all its parameters, injected ones
+// included) is accepted by the implementation's schema, that is when the
+// specification's argument set is a subset of the implementation's. The
+// specification may be stricter (forbid extra properties the
+// implementation tolerates, narrow an enum, tighten a bound or a length,
+// require a parameter the implementation has as optional, take integers
+// where the implementation takes numbers) but never looser (a parameter
+// the implementation does not know while it forbids others, a type or a
+// value it refuses, a parameter it requires left optional). See
+// [SchemaCompatible] for how each keyword is read. Annotations
+// (description, default, title, examples, ...) may differ. Arguments are
+// still validated against the specification before every call, so the
+// implementation only ever receives what the specification accepts.
+//
+// A parameter with a default counts as required, since the default is
+// filled in before the call. A tool without a schema (Parameters nil) accepts whatever the
+// specification declares. A differing tool description is a warning.
+// Every tool that is missing or incompatible gives a [*ToolError] naming
+// the JSON pointer in the specification's schema where it is looser; the
+// error returned joins them.
 func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 	set := &Toolset{Bindings: make([]Binding, 0, len(specs))}
 	var errs []error
@@ -193,10 +209,10 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 			continue
 		}
 		if e.params != nil {
-			want := schema.ToAny(schema.FullParametersSchema(spec))
-			if diffs := diffSchemas(want, e.params, ""); len(diffs) > 0 {
+			want := sentArguments(spec)
+			if bad := compatible(want, e.params, ""); len(bad) > 0 {
 				errs = append(errs, &ToolError{Tool: spec.Name,
-					Message: "the implementation's parameter schema differs from the specification's: " + strings.Join(diffs, "; ")})
+					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + incompatText(bad)})
 				continue
 			}
 		}
@@ -213,6 +229,26 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 		return set, errors.Join(errs...)
 	}
 	return set, nil
+}
+
+// sentArguments returns the schema of the arguments objects a call of
+// spec sends to its implementation: the specification's full parameter
+// schema, where a parameter with a default is required, as the default is
+// filled in before the call.
+func sentArguments(spec *schema.Tool) any {
+	want := schema.ToAny(schema.FullParametersSchema(spec))
+	m, ok := want.(map[string]any)
+	if !ok {
+		return want
+	}
+	req, _ := m["required"].([]any)
+	for _, p := range spec.Params {
+		if p.HasDefault && !slices.Contains(req, any(p.Name)) {
+			req = append(req, p.Name)
+		}
+	}
+	m["required"] = req
+	return m
 }
 
 // genericJSON converts a JSON value given as an Object, a Go value or JSON

@@ -55,20 +55,32 @@ func TestBindAgrees(t *testing.T) {
 	}
 }
 
-// TestBindDisagrees: each change to a validating keyword fails binding
-// with a ToolError naming the tool and the place.
-func TestBindDisagrees(t *testing.T) {
+// TestBindCompatibility: an implementation whose schema accepts everything
+// the specification does binds, however much more it accepts; one that
+// refuses something the specification accepts fails binding with a
+// ToolError naming the tool, the place and what the declaration allows.
+func TestBindCompatibility(t *testing.T) {
 	spec := compile(t, bindSrc).Agents[0].Tools
 	for _, tc := range []struct{ old, new, want string }{
-		{`"sku": {"type": "string"`, `"sku": {"type": "integer"`, `at /properties/items/items/properties/sku/type: the specification has "string", the implementation "integer"`},
-		{`"minimum": 1.0`, `"minimum": 0`, "at /properties/items/items/properties/qty/minimum: the specification has 1, the implementation 0"},
-		{`"enum": ["high", "low"]`, `"enum": ["high", "low", "urgent"]`, `at /properties/priority/enum: the implementation has "urgent" and the specification does not`},
-		{`"required": ["userId", "items"]`, `"required": ["items"]`, `at /required: the specification has "userId" and the implementation does not`},
-		{`"userId": {"type": "string"}`, `"user": {"type": "string"}`, `at /properties/user: the implementation has the parameter "user"`},
-		{`"minItems": 1, `, ``, "at /properties/items/minItems: the specification has 1, the implementation nothing"},
+		// The implementation is stricter: no binding.
+		{`"sku": {"type": "string"`, `"sku": {"type": "integer"`, `at /properties/items/items/properties/sku/type: the declaration is looser: it accepts string, the implementation only integer`},
+		{`"minimum": 1.0`, `"minimum": 2`, "at /properties/items/items/properties/qty/minimum: the declaration is looser: it has a bound of 1 and accepts numbers below what the implementation allows (≥ 2)"},
+		{`"enum": ["high", "low"]`, `"enum": ["high"]`, `at /properties/priority/enum: the declaration is looser: it allows "low", which the implementation refuses`},
+		{`"userId": {"type": "string"}`, `"user": {"type": "string"}`, `at /properties/userId: the declaration is looser: it has the parameter "userId", which the implementation does not accept`},
+		{`"minItems": 1, `, `"minItems": 2, `, "at /properties/items/minItems: the declaration is looser: it accepts 1 items, the implementation at least 2"},
+		{`"pattern": "^[A-Z]+$"`, `"pattern": "^[A-Z]*$"`, "at /properties/items/items/properties/sku/pattern: the declaration is looser: its pattern is"},
+		{`"required": ["qty", "sku"],`, `"required": ["qty", "sku", "note"], "maxProperties": 1,`, `at /properties/items/items/required: the declaration is looser: it has no parameter "note", which the implementation requires`},
+		// The implementation is looser: binding.
+		{`"sku": {"type": "string", "pattern": "^[A-Z]+$"}`, `"sku": {"type": "string"}`, ""},
+		{`"minimum": 1.0`, `"minimum": 0`, ""},
+		{`"enum": ["high", "low"]`, `"enum": ["high", "low", "urgent"]`, ""},
+		{`"required": ["userId", "items"]`, `"required": ["items"]`, ""},
+		{`"minItems": 1, `, ``, ""},
 		{`"required": ["userId", "items"],
-  "additionalProperties": false`, `"required": ["userId", "items"]`, "at /additionalProperties: the specification has false, the implementation true"},
-		{`"pattern": "^[A-Z]+$"`, `"pattern": "^[A-Z]*$"`, "/properties/sku/pattern"},
+  "additionalProperties": false`, `"required": ["userId", "items"]`, ""},
+		{`"qty": {"type": "integer"`, `"qty": {"type": "number"`, ""},
+		// A parameter with a default is always sent: it may be required.
+		{`"required": ["userId", "items"]`, `"required": ["userId", "items", "priority"]`, ""},
 	} {
 		src := strings.Replace(orderSchema(), tc.old, tc.new, 1)
 		if src == orderSchema() {
@@ -76,6 +88,12 @@ func TestBindDisagrees(t *testing.T) {
 		}
 		lib := runtime.NewLibrary(runtime.Tool{Name: "order", Parameters: src, Invoke: nop})
 		_, err := lib.Bind(spec)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.new, err)
+			}
+			continue
+		}
 		var te *runtime.ToolError
 		if !errors.As(err, &te) {
 			t.Errorf("%s: error %v, want a ToolError", tc.new, err)

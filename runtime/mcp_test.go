@@ -206,11 +206,12 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// TestMCPSchemaMismatch: a spec that disagrees with the server's
-// inputSchema does not bind; the error names the tool and the pointer.
+// TestMCPSchemaMismatch: a spec that accepts arguments the server's
+// inputSchema refuses does not bind; the error names the tool, the pointer
+// and what the declaration allows. A stricter spec binds.
 func TestMCPSchemaMismatch(t *testing.T) {
 	_, client := inMemory(t, mcptest.Options{})
-	src := strings.Replace(tasksSrc, "maxLength: 200", "maxLength: 100", 1)
+	src := strings.Replace(tasksSrc, "maxLength: 200", "maxLength: 300", 1)
 	src = strings.Replace(src, "(task_id::Integer {minimum: 1})", "(task_id::String)", 1)
 	agent := compile(t, src).Agent("tasks")
 	_, err := client.Library().Bind(agent.Tools)
@@ -219,13 +220,18 @@ func TestMCPSchemaMismatch(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		`tool "add_task"`, `at /properties/title/maxLength: the specification has 100, the implementation 200`,
-		`tool "complete_task"`, `at /properties/task_id/type`, `at /properties/task_id/minimum`,
+		`tool "add_task"`, `at /properties/title/maxLength: the declaration is looser: it accepts up to 300 characters, the implementation at most 200`,
+		`tool "complete_task"`, `at /properties/task_id/type: the declaration is looser: it accepts string, the implementation only integer`,
 		`tool "echo": is not in the tool library`,
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the error lacks %q:\n%s", want, msg)
 		}
+	}
+	stricter := strings.Replace(tasksSrc, "maxLength: 200", "maxLength: 20", 1)
+	stricter = strings.Replace(stricter, "(task_id::Integer {minimum: 1})", "(task_id::Integer {minimum: 5, maximum: 9})", 1)
+	if _, err := client.Library().Bind(compile(t, stricter).Agent("tasks").Tools[:2]); err != nil {
+		t.Errorf("a stricter declaration does not bind: %v", err)
 	}
 	// Run reports the same, before calling the model.
 	model := runtime.NewScripted()

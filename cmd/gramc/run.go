@@ -261,8 +261,8 @@ func printBindHint(e *env, err error) {
 	if strings.Contains(msg, "is not in the tool library") {
 		fmt.Fprintln(e.stderr, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
 	}
-	if strings.Contains(msg, "differs from the specification") {
-		fmt.Fprintln(e.stderr, "  hint: make the declaration agree with the implementation; for an MCP server, gramc mcp import prints declarations that do")
+	if strings.Contains(msg, "the declaration is looser") {
+		fmt.Fprintln(e.stderr, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
 	}
 }
 
