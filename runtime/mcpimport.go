@@ -1,11 +1,15 @@
 // Import of MCP tools as gram declarations: each tool's inputSchema becomes
 // a Tool whose signature lists the properties in the server's order, object
 // properties become Records, and the outputSchema gives the return type.
-// What gram cannot write (oneOf, nullable types, exclusive bounds, extra
-// properties, element constraints, ...) is approximated and reported as an
-// [ImportWarning], also written as a comment above the tool. A tool
-// imported without warnings gives back, through [schema.MCPTool], an
-// inputSchema that agrees with the server's on every validating keyword.
+// What gram cannot write (oneOf, nullable types, exclusive bounds, typed
+// extra properties, element constraints, dropped defaults, ...) is
+// approximated and reported as an [ImportWarning], written once as a
+// comment above each tool it concerns. What loses nothing is not reported:
+// an absent or true additionalProperties becomes gram's closed parameter
+// list, which is stricter than the server and so binds (see
+// [Library.Bind]). A tool imported without warnings gives back, through
+// [schema.MCPTool], an inputSchema that accepts exactly the server's
+// arguments, or fewer where the declaration is closed.
 
 package runtime
 
@@ -47,6 +51,13 @@ type ImportOptions struct {
 	// Model is the added agent's model, "Provider/model-id"; empty means
 	// [DefaultImportModel].
 	Model string
+	// Compile, when set, compiles a generated file (this package does not
+	// parse gram) so that each declaration is checked against the server's
+	// inputSchema by the binding rule ([SchemaCompatible]). Where an
+	// approximation made a declaration accept arguments the server
+	// refuses, the tool gets a warning: it will not bind until the
+	// declaration is narrowed. An error skips the check.
+	Compile func(source []byte) ([]*schema.Tool, error)
 }
 
 // ImportWarning is a construct of a tool's schema that has no gram form:
@@ -119,7 +130,7 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 	if opts.Agent != "" && slices.ContainsFunc(selected, func(t *mcp.Tool) bool { return t.Name == opts.Agent }) {
 		return nil, fmt.Errorf("the agent cannot be called %q: a tool has that name", opts.Agent)
 	}
-	g := &importer{opts: opts, taken: map[string]bool{}, recordByKey: map[string]string{}}
+	g := &importer{opts: opts, taken: map[string]bool{}, recordByKey: map[string]string{}, recordWarned: map[string]bool{}}
 	for _, n := range schema.BuiltinTypes {
 		g.taken[n] = true
 	}
@@ -129,8 +140,8 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 	if opts.Agent != "" {
 		g.taken[opts.Agent] = true
 	}
-	var decls []string
 	imp := &Import{}
+	var decls []importedTool
 	for _, t := range selected {
 		g.tool = t.Name
 		g.warnings = nil
@@ -140,16 +151,67 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 			continue
 		}
 		decl := g.toolDecl(t)
-		imp.Warnings = append(imp.Warnings, g.warnings...)
-		var b strings.Builder
-		for _, w := range g.warnings {
-			b.WriteString("// warning: " + oneLine(strings.TrimPrefix(w.String(), fmt.Sprintf("tool %q: ", t.Name))) + "\n")
-		}
-		b.WriteString(decl)
-		decls = append(decls, b.String())
+		decls = append(decls, importedTool{tool: t, decl: decl, warnings: g.warnings})
 		imp.Tools = append(imp.Tools, t.Name)
 	}
+	src := g.render(decls, imp.Tools)
+	if opts.Compile != nil {
+		if specs, err := opts.Compile(src); err == nil {
+			changed := false
+			for i, d := range decls {
+				if w := looserThanServer(d.tool, specs); len(w) > 0 {
+					decls[i].warnings = append(decls[i].warnings, w...)
+					changed = true
+				}
+			}
+			if changed {
+				src = g.render(decls, imp.Tools)
+			}
+		}
+	}
+	for _, d := range decls {
+		imp.Warnings = append(imp.Warnings, d.warnings...)
+	}
+	imp.Source = src
+	return imp, nil
+}
 
+// importedTool is a tool's declaration and what it approximates.
+type importedTool struct {
+	tool     *mcp.Tool
+	decl     string
+	warnings []ImportWarning
+}
+
+// looserThanServer checks the declaration of a tool, compiled, against the
+// server's inputSchema, and returns a warning for each place where the
+// declaration accepts what the server refuses.
+func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []ImportWarning {
+	var spec *schema.Tool
+	for _, s := range specs {
+		if s.Name == t.Name {
+			spec = s
+		}
+	}
+	if spec == nil {
+		return nil
+	}
+	in, _, err := toolSchema(t.InputSchema)
+	if err != nil || in == nil {
+		return nil
+	}
+	var out []ImportWarning
+	for _, c := range compatible(sentArguments(spec), schema.ToAny(in), "") {
+		out = append(out, ImportWarning{Tool: t.Name, Pointer: c.Pointer, Message: "the declaration is looser than the server here (" + c.Message +
+			"), so the tool will not bind; narrow the declaration"})
+	}
+	return out
+}
+
+// render writes the file: the opening comment, the records, each tool with
+// its warnings as comments, and the agent.
+func (g *importer) render(decls []importedTool, tools []string) []byte {
+	opts := g.opts
 	var out strings.Builder
 	comment := opts.Comment
 	if comment == "" {
@@ -165,26 +227,29 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 		out.WriteString("\n" + r + "\n")
 	}
 	for _, d := range decls {
-		out.WriteString("\n" + d + "\n")
+		out.WriteString("\n")
+		for _, w := range d.warnings {
+			out.WriteString("// warning: " + oneLine(strings.TrimPrefix(w.String(), fmt.Sprintf("tool %q: ", d.tool.Name))) + "\n")
+		}
+		out.WriteString(d.decl + "\n")
 	}
-	if opts.Agent != "" && len(imp.Tools) > 0 {
+	if opts.Agent != "" && len(tools) > 0 {
 		model := opts.Model
 		if model == "" {
 			model = DefaultImportModel
 		}
 		instr := "Help the user with your tools. Use them to look things up and to act; never guess what they would return."
 		fmt.Fprintf(&out, "\n[%s:Agent {\n  model: %s,\n  instruction: %s\n} |\n", ident(opts.Agent), gramString(model), gramString(instr))
-		for i, t := range imp.Tools {
+		for i, t := range tools {
 			sep := ","
-			if i == len(imp.Tools)-1 {
+			if i == len(tools)-1 {
 				sep = ""
 			}
 			fmt.Fprintf(&out, "  %s%s\n", ident(t), sep)
 		}
 		out.WriteString("]\n")
 	}
-	imp.Source = []byte(out.String())
-	return imp, nil
+	return []byte(out.String())
 }
 
 // importer holds the state of one import.
@@ -192,10 +257,12 @@ type importer struct {
 	opts        ImportOptions
 	taken       map[string]bool   // top-level identities and type names
 	recordByKey map[string]string // canonical schema JSON -> record name
-	records     []string          // record declarations, in order
-	tool        string            // the tool being imported
-	output      bool              // reading the outputSchema
-	warnings    []ImportWarning
+	// recordWarned holds the keys of the records that approximate.
+	recordWarned map[string]bool
+	records      []string // record declarations, in order
+	tool         string   // the tool being imported
+	output       bool     // reading the outputSchema
+	warnings     []ImportWarning
 }
 
 func (g *importer) warn(ptr, format string, args ...any) {
@@ -308,12 +375,11 @@ func (g *importer) objectMembers(s schema.Object, ptr, owner string, top bool) [
 	if typ, ok := s.Get("type"); ok && typ != "object" {
 		g.warn(pointerJoin(ptr, "type"), "the schema's type is %s, not object; read as an object", compact(typ))
 	}
-	if ap, ok := s.Get("additionalProperties"); !ok || ap != false {
-		what := "the schema does not set additionalProperties to false"
-		if ok {
-			what = "additionalProperties allows properties beyond those listed"
-		}
-		g.warn(ptr, "%s; gram objects accept the listed properties only", what)
+	// An absent or true additionalProperties loses nothing: the
+	// declaration is stricter, which binds. Only extra properties of a
+	// given kind (a map beside the listed properties) are lost.
+	if ap, ok := val(s, "additionalProperties").(schema.Object); ok && len(ap) > 0 {
+		g.warn(pointerJoin(ptr, "additionalProperties"), "extra properties of a given kind (additionalProperties %s) have no gram form; the declaration accepts the listed properties only", clipText(compact(ap), 60))
 	}
 	props, _ := val(s, "properties").(schema.Object)
 	required := stringList(val(s, "required"))
@@ -570,6 +636,10 @@ func (g *importer) kindOf(s schema.Object, ptr string) string {
 func (g *importer) record(s schema.Object, ptr, hint string) string {
 	key := compact(s)
 	if name, ok := g.recordByKey[key]; ok {
+		if g.recordWarned[key] {
+			// The same approximations, at this use's place.
+			g.objectMembers(s, ptr, name, false)
+		}
 		return name
 	}
 	if title, ok := val(s, "title").(string); ok && isSymbol(pascal(title)) {
@@ -589,8 +659,8 @@ func (g *importer) record(s schema.Object, ptr, hint string) string {
 	before := len(g.warnings)
 	fields := g.objectMembers(s, ptr, name, false)
 	if len(g.warnings) > before {
-		// Another use of the same schema must report the same problems.
-		delete(g.recordByKey, key)
+		// Another use of the same schema reports the same problems.
+		g.recordWarned[key] = true
 	}
 	var b strings.Builder
 	b.WriteString("[" + name + ":Record")

@@ -3,9 +3,11 @@ package runtime_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramlang/gram/diag"
@@ -16,9 +18,9 @@ import (
 )
 
 // TestMCPImport imports the demo server's tools: the file compiles without
-// a diagnostic, every tool imported without warnings agrees with the
-// server's inputSchema, and the tools with constructs gram cannot write
-// are reported.
+// a diagnostic, every declaration binds to the server's inputSchema, those
+// imported without warnings validate exactly as the server's, and the
+// tools with constructs gram cannot write are reported.
 func TestMCPImport(t *testing.T) {
 	_, client := inMemory(t, mcptest.Options{Extra: true})
 	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
@@ -60,6 +62,9 @@ func TestMCPImport(t *testing.T) {
 		if warned[mt.Name] != (len(diffs) > 0) {
 			t.Errorf("%s: warned %v, differences %v", mt.Name, warned[mt.Name], diffs)
 		}
+		if bad, err := runtime.SchemaCompatible(schema.FullParametersSchema(spec), mt.InputSchema); err != nil || len(bad) > 0 {
+			t.Errorf("%s does not bind: %v %v", mt.Name, bad, err)
+		}
 	}
 	if a := prog.Agent("tasks"); a == nil || len(a.Tools) != 5 {
 		t.Errorf("agent: %+v", a)
@@ -99,8 +104,10 @@ func TestMCPImportConstructs(t *testing.T) {
 			want: []string{`(meta::Object {optional: true, description: "Free-form"})`, `(empty::Array {items: String, optional: true})`},
 			warn: []string{"/properties/empty/items/enum: enum has no gram form here", "/properties/empty/default: the default [] cannot be written"}},
 		{name: "open_object", input: `{"type":"object","properties":{"p":{"type":"object","properties":{"q":{"type":"string"}}}}}`,
-			want: []string{"[P:Record |\n  (q::String {optional: true})\n]", "(p::P {optional: true})"},
-			warn: []string{"at /: the schema does not set additionalProperties to false", "/properties/p: the schema does not set additionalProperties"}},
+			want: []string{"[P:Record |\n  (q::String {optional: true})\n]", "(p::P {optional: true})"}},
+		{name: "typed_extras", input: `{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":{"type":"string"}}`,
+			want: []string{"(q::String {optional: true})"},
+			warn: []string{`/additionalProperties: extra properties of a given kind (additionalProperties {"type":"string"}) have no gram form`}},
 		{name: "record_default", input: obj(`"p":{"type":"object","properties":{"q":{"type":"string"},"r":{"type":"integer"}},"required":["q"],"additionalProperties":false,"default":{"q":"x","r":2}}`, ``),
 			want: []string{`(p::P {default: {q: "x", r: 2}})`}},
 		{name: "pattern", input: obj(`"a":{"type":"string","pattern":"^(?=x)"},"b":{"type":"string","pattern":"^[a-z\\d]+$","description":"line\none \"q\""}`, `,"required":["a","b"]`),
@@ -157,14 +164,85 @@ func TestMCPImportConstructs(t *testing.T) {
 				t.Fatalf("diagnostics:\n%s\n%s", b.String(), src)
 			}
 			if spec := prog.Tool(c.name); spec != nil && len(imp.Warnings) == 0 {
-				diffs, err := runtime.SchemaDiff(schema.FullParametersSchema(spec), tool.InputSchema)
-				if err != nil || len(diffs) > 0 {
-					t.Errorf("round trip: %v %v", diffs, err)
+				bad, err := runtime.SchemaCompatible(schema.FullParametersSchema(spec), tool.InputSchema)
+				if err != nil || len(bad) > 0 {
+					t.Errorf("round trip: %v %v", bad, err)
 				}
 			}
 		})
 	}
 	if _, err := runtime.ImportMCPTools(nil, runtime.ImportOptions{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// compileTools compiles a generated file for [runtime.ImportOptions].
+func compileTools(src []byte) ([]*schema.Tool, error) {
+	doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
+	prog, compiled := schema.Compile(doc)
+	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
+		return nil, errors.New("does not compile")
+	}
+	return prog.Tools, nil
+}
+
+// TestMCPImportLooser: with Compile, a declaration that an approximation
+// made looser than the server (an exclusive bound on a number, which gram
+// cannot write) gets a warning saying it will not bind; one made stricter
+// (a oneOf read as its first alternative) does not.
+func TestMCPImportLooser(t *testing.T) {
+	tools := []*mcp.Tool{
+		{Name: "pay", Description: "Pays", InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0}},"required":["amount"]}`)},
+		{Name: "when", Description: "When", InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["at"]}`)},
+	}
+	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range imp.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`tool "pay": inputSchema at /properties/amount/exclusiveMinimum: exclusiveMinimum has no gram form here; it is left out`,
+		`tool "pay": inputSchema at /properties/amount/exclusiveMinimum: the declaration is looser than the server here (it has no exclusiveMinimum and accepts numbers below what the implementation allows (> 0)), so the tool will not bind; narrow the declaration`,
+		`tool "when": inputSchema at /properties/at/oneOf: oneOf has no gram form; approximated by its first alternative`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	src := string(imp.Source)
+	if n := strings.Count(src, "// warning: "); n != 3 || !strings.Contains(src, "// warning: inputSchema at /properties/amount/exclusiveMinimum: the declaration is looser") {
+		t.Errorf("comments:\n%s", src)
+	}
+}
+
+// TestMCPImportSharedRecord: a record two tools share is declared once; its
+// approximations are reported for each tool that uses it, at that tool's
+// place, once.
+func TestMCPImportSharedRecord(t *testing.T) {
+	edit := `{"type":"object","properties":{"old":{"type":"string"},"when":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["old"]}`
+	tools := []*mcp.Tool{
+		{Name: "one", Description: "One", InputSchema: json.RawMessage(`{"type":"object","properties":{"edit":` + edit + `},"required":["edit"]}`)},
+		{Name: "two", Description: "Two", InputSchema: json.RawMessage(`{"type":"object","properties":{"edits":{"type":"array","items":` + edit + `}},"required":["edits"]}`)},
+	}
+	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range imp.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`tool "one": inputSchema at /properties/edit/properties/when/anyOf: a nullable value (anyOf with null) has no gram form; null is not accepted`,
+		`tool "two": inputSchema at /properties/edits/items/properties/when/anyOf: a nullable value (anyOf with null) has no gram form; null is not accepted`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	src := string(imp.Source)
+	if strings.Count(src, ":Record") != 1 || strings.Count(src, "// warning: ") != 2 {
+		t.Errorf("source:\n%s", src)
 	}
 }
