@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,6 +73,7 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 	}
 	if err != nil {
 		use.Result = nil
+		use.Images = nil
 		use.Error = err.Error()
 		content = errorContent(use.Error)
 	}
@@ -128,6 +130,14 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 			return nil, err
 		}
 		return nil, &ToolError{Tool: call.Name, Message: "failed", Err: err}
+	}
+	if tr := asToolResult(result); tr != nil {
+		result = tr.forSpec(b.Spec)
+		for _, img := range tr.Images {
+			if slices.Contains(ImageMIMETypes, img.MIMEType) {
+				use.Images = append(use.Images, img)
+			}
+		}
 	}
 	return result, nil
 }
@@ -186,7 +196,8 @@ func problemsText(e *schema.ArgsError) string {
 }
 
 // resultContent is the text sent to the model for a result: a string as
-// is, JSON text as is, anything else encoded as JSON.
+// is, JSON text as is, anything else encoded as JSON. A [ToolResult] has
+// been reduced to one of its forms before.
 func resultContent(tool string, v any) (string, error) {
 	switch x := v.(type) {
 	case string:

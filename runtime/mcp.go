@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -318,12 +319,15 @@ func (c *MCPClient) Library() *Library {
 	return lib
 }
 
-// Call calls the server's tool name with args. A structured result
-// (structuredContent) is returned as JSON text (json.RawMessage), otherwise
-// the text of the content; a result flagged isError is an error whose
-// message is that text. Protocol errors, a timeout and a server that
-// stopped are errors too.
-func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (any, error) {
+// Call calls the server's tool name with args and returns its result in
+// every form it has (see [ToolResult]): the text of the content, where
+// parts other than text are described by kind, MIME type and size; the
+// structuredContent as JSON text; the images. [Run] gives the model the
+// structured form when the tool's declaration returns a record type, the
+// text otherwise, and shows it the images after the tool messages. A
+// result flagged isError is an error whose message is its text. Protocol
+// errors, a timeout and a server that stopped are errors too.
+func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -347,42 +351,71 @@ func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) 
 		}
 		return nil, fmt.Errorf("the MCP server %q failed: %w", c.name, err)
 	}
-	text := contentText(res.Content)
+	out := contentResult(res.Content)
 	if res.IsError {
-		if text == "" {
-			text = "the tool failed without a message"
+		if out.Text == "" {
+			out.Text = "the tool failed without a message"
 		}
-		return nil, errors.New(text)
+		return nil, errors.New(out.Text)
 	}
 	if res.StructuredContent != nil {
 		b, err := marshalNoEscape(res.StructuredContent)
 		if err != nil {
 			return nil, fmt.Errorf("the structured result cannot be encoded: %w", err)
 		}
-		return json.RawMessage(b), nil
+		out.Structured = json.RawMessage(b)
 	}
-	return text, nil
+	return out, nil
 }
 
-// contentText returns the text of a tool result's content: the text
-// parts, joined by newlines, and a short description of the others.
-func contentText(content []mcp.Content) string {
+// contentResult reads a tool result's content: the text parts, joined by
+// newlines, a short description of every other part (kind, MIME type,
+// size, and the text of an embedded text resource), and the images the
+// chat API accepts.
+func contentResult(content []mcp.Content) *ToolResult {
+	out := &ToolResult{}
 	parts := make([]string, 0, len(content))
 	for _, c := range content {
 		switch x := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, x.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", x.MIMEType, len(x.Data)))
+			desc := fmt.Sprintf("[image: %s, %s", orUnknown(x.MIMEType), byteSize(len(x.Data)))
+			if slices.Contains(ImageMIMETypes, x.MIMEType) {
+				out.Images = append(out.Images, Image{MIMEType: x.MIMEType, Data: x.Data})
+				desc += "; shown to you after the tool results"
+			}
+			parts = append(parts, desc+"]")
 		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", x.MIMEType, len(x.Data)))
+			parts = append(parts, fmt.Sprintf("[audio: %s, %s]", orUnknown(x.MIMEType), byteSize(len(x.Data))))
 		case *mcp.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[resource %s]", x.URI))
+			desc := "[resource link: " + x.URI
+			var about []string
+			if x.Name != "" && x.Name != x.URI {
+				about = append(about, fmt.Sprintf("%q", x.Name))
+			}
+			if x.MIMEType != "" {
+				about = append(about, x.MIMEType)
+			}
+			if x.Size != nil {
+				about = append(about, byteSize(int(*x.Size)))
+			}
+			if len(about) > 0 {
+				desc += " (" + strings.Join(about, ", ") + ")"
+			}
+			if d := strings.TrimSpace(x.Description); d != "" {
+				desc += ": " + clipText(oneLine(d), 200)
+			}
+			parts = append(parts, desc+"]")
 		case *mcp.EmbeddedResource:
-			if r := x.Resource; r != nil && r.Text != "" {
-				parts = append(parts, r.Text)
-			} else if r != nil {
-				parts = append(parts, fmt.Sprintf("[resource %s, %d bytes]", r.URI, len(r.Blob)))
+			r := x.Resource
+			if r == nil {
+				continue
+			}
+			if r.Blob == nil {
+				parts = append(parts, fmt.Sprintf("[embedded resource: %s (%s, %s), its text follows]\n%s", r.URI, orUnknown(r.MIMEType), byteSize(len(r.Text)), r.Text))
+			} else {
+				parts = append(parts, fmt.Sprintf("[embedded resource: %s (%s, %s)]", r.URI, orUnknown(r.MIMEType), byteSize(len(r.Blob))))
 			}
 		default:
 			if b, err := json.Marshal(c); err == nil {
@@ -390,7 +423,24 @@ func contentText(content []mcp.Content) string {
 			}
 		}
 	}
-	return strings.Join(parts, "\n")
+	out.Text = strings.Join(parts, "\n")
+	return out
+}
+
+// orUnknown returns the MIME type, or says there is none.
+func orUnknown(mime string) string {
+	if mime == "" {
+		return "unknown type"
+	}
+	return mime
+}
+
+// byteSize writes a size in bytes.
+func byteSize(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Close ends the session. A server started by a command has its standard

@@ -33,6 +33,10 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	// Name is the tool of a tool message.
 	Name string `json:"name,omitempty"`
+	// Images follow the text of a user message, as image parts. [Run]
+	// adds such a message after the tool messages of a step whose tools
+	// returned images, as tool messages carry text only.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolCall is a model's request to call a tool.
@@ -60,6 +64,9 @@ func (c Conversation) Clone() Conversation {
 	for i, m := range c {
 		if m.ToolCalls != nil {
 			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)
+		}
+		if m.Images != nil {
+			m.Images = append([]Image(nil), m.Images...)
 		}
 		out[i] = m
 	}

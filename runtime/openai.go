@@ -243,6 +243,13 @@ func messageParam(msg Message) openai.ChatCompletionMessageParamUnion {
 		}
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: a}
 	}
+	if len(msg.Images) > 0 {
+		parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(msg.Content)}
+		for _, img := range msg.Images {
+			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.DataURL()}))
+		}
+		return openai.UserMessage(parts)
+	}
 	return openai.UserMessage(msg.Content)
 }
 

@@ -67,6 +67,9 @@ type ToolUse struct {
 	// Result is the tool's result, in full even when the copy sent to the
 	// model was truncated.
 	Result any `json:"result,omitempty"`
+	// Images are the images of the result (see [ToolResult]), shown to the
+	// model after the step's tool messages.
+	Images []Image `json:"images,omitempty"`
 	// Error says why the call failed; the same text was sent to the model.
 	Error string `json:"error,omitempty"`
 	// Truncated is set when the result sent to the model was cut to the

@@ -3,8 +3,9 @@
 // A turn appends the user's input to the conversation, then calls the model
 // with the agent's instruction, the conversation and the tool definitions.
 // When the reply asks for tools, the calls are executed (see execute.go),
-// their results appended as tool messages in call order, and the model is
-// called again; a reply without tool calls is the answer. After the agent's
+// their results appended as tool messages in call order (followed by a user
+// message with the images they returned, if any), and the model is called
+// again; a reply without tool calls is the answer. After the agent's
 // maxIterations calls the turn stops with StatusMaxIterations and, unless
 // turned off, one last call without tools asks the model to sum up.
 
@@ -209,11 +210,19 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
 			return resp, nil
 		}
-		for _, res := range r.execute(ctx, iter, msg.ToolCalls) {
+		results := r.execute(ctx, iter, msg.ToolCalls)
+		uses := make([]ToolUse, len(results))
+		for i, res := range results {
+			uses[i] = res.use
 			resp.ToolsUsed = append(resp.ToolsUsed, res.use)
 			resp.Conversation = append(resp.Conversation, Message{
 				Role: RoleTool, Content: res.content, ToolCallID: res.use.CallID, Name: res.use.Name,
 			})
+		}
+		// Tool messages carry text only: images follow them in a user
+		// message.
+		if m, ok := imagesMessage(uses); ok {
+			resp.Conversation = append(resp.Conversation, m)
 		}
 	}
 	resp.Status = StatusMaxIterations

@@ -15,6 +15,10 @@
 // and, with [Options.Extra], echo (plain text content), schedule (whose
 // schema uses oneOf and a nullable type, which gram cannot write) and, when
 // [Options.Crash] is set, crash (which calls it: the subprocess exits).
+// With [Options.Media]: snapshot (a result of every kind of content: text,
+// a PNG image, an SVG image, audio, a resource link, an embedded text
+// resource and an embedded blob) and weather (structured content whose
+// text form differs from it).
 package mcptest
 
 import (
@@ -95,6 +99,8 @@ const (
 type Options struct {
 	// Extra adds the echo and schedule tools.
 	Extra bool
+	// Media adds the snapshot and weather tools.
+	Media bool
 	// Crash, when set, adds the crash tool, which calls it (to stop the
 	// server process).
 	Crash func()
@@ -149,6 +155,9 @@ func NewServer(opts Options) *Server {
 		s.add("schedule", "Schedules a note", scheduleInput, "", func(args map[string]any) (any, error) {
 			return text(fmt.Sprintf("scheduled at %v", args["when"])), nil
 		})
+	}
+	if opts.Media {
+		s.addMedia()
 	}
 	if opts.Crash != nil {
 		s.add("crash", "Stops the server", crashInput, "", func(map[string]any) (any, error) {
@@ -206,6 +215,35 @@ func (s *Server) add(name, desc, input, output string, h func(map[string]any) (a
 			return nil, err
 		}
 		return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
+}
+
+// TinyPNG is the PNG image the snapshot tool returns (1×1 pixel).
+var TinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// addMedia adds the snapshot and weather tools.
+func (s *Server) addMedia() {
+	empty := &mcp.Tool{Name: "snapshot", Description: "Returns content of every kind", InputSchema: json.RawMessage(crashInput)}
+	s.MCP.AddTool(empty, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		size := int64(2048)
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "Here is everything."},
+			&mcp.ImageContent{MIMEType: "image/png", Data: TinyPNG},
+			&mcp.ImageContent{MIMEType: "image/svg+xml", Data: []byte("<svg/>")},
+			&mcp.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 44)},
+			&mcp.ResourceLink{URI: "file:///docs/report.pdf", Name: "report", MIMEType: "application/pdf", Size: &size, Description: "The quarterly report"},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://notes/1", MIMEType: "text/plain", Text: "Note one."}},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://blobs/1", MIMEType: "application/octet-stream", Blob: []byte{1, 2, 3}}},
+		}}, nil
+	})
+	weather := &mcp.Tool{Name: "weather", Description: "The weather in a city",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"}},"required":["temperature","conditions"]}`)}
+	s.MCP.AddTool(weather, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{
+			StructuredContent: json.RawMessage(`{"temperature":22.5,"conditions":"Sunny"}`),
+			Content:           []mcp.Content{&mcp.TextContent{Text: "Sunny, 22.5 °C"}},
+		}, nil
 	})
 }
 
