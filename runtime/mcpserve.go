@@ -56,24 +56,15 @@ func NewMCPServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.L
 // agentHandler runs the agent for one call.
 func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var in struct {
-			Message *string `json:"message"`
-		}
 		fail := func(msg string) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
-		if len(req.Params.Arguments) > 0 {
-			dec := json.NewDecoder(strings.NewReader(string(req.Params.Arguments)))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&in); err != nil {
-				return fail(`invalid arguments: send {"message": "..."}: ` + err.Error())
-			}
-		}
-		if in.Message == nil || strings.TrimSpace(*in.Message) == "" {
-			return fail(`invalid arguments: send {"message": "..."} with a non-empty message`)
+		message, problem := agentMessage(req.Params.Arguments)
+		if problem != "" {
+			return fail(`invalid arguments: ` + problem + `; send {"message": "..."}, an object whose only property "message" is a non-empty string`)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
-		resp, err := Run(ctx, a.Agent, a.Library, nil, *in.Message, a.Options...)
+		resp, err := Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
 		if err != nil {
 			return fail(err.Error())
 		}
@@ -83,4 +74,54 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	}
+}
+
+// agentMessage reads the arguments of an agent call: the message, or what
+// is wrong with them, in JSON's terms.
+func agentMessage(raw json.RawMessage) (string, string) {
+	if len(raw) == 0 {
+		return "", "no arguments"
+	}
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return "", "the arguments are not valid JSON"
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return "", "the arguments are " + jsonKindName(v) + ", not an object"
+	}
+	for k := range obj {
+		if k != "message" {
+			return "", fmt.Sprintf("unknown property %q", k)
+		}
+	}
+	m, ok := obj["message"]
+	if !ok {
+		return "", `"message" is missing`
+	}
+	s, ok := m.(string)
+	if !ok {
+		return "", `"message" is ` + jsonKindName(m) + `, not a string`
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", `"message" is empty`
+	}
+	return s, ""
+}
+
+// jsonKindName names the JSON type of a decoded value, with an article.
+func jsonKindName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
 }

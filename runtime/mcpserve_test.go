@@ -55,10 +55,25 @@ func TestMCPServer(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(text(res), "the model is down") {
 		t.Errorf("failed run: %v %+v", err, res)
 	}
-	for _, args := range []map[string]any{{}, {"message": "  "}, {"message": "hi", "extra": 1}} {
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: args})
-		if err != nil || !res.IsError || !strings.Contains(text(res), "invalid arguments") {
-			t.Errorf("%v: %v %+v", args, err, res)
+	for _, tc := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{}, `"message" is missing`},
+		{map[string]any{"message": "  "}, `"message" is empty`},
+		{map[string]any{"message": "hi", "extra": 1}, `unknown property "extra"`},
+		{map[string]any{"message": 42}, `"message" is a number, not a string`},
+		{map[string]any{"message": nil}, `"message" is null, not a string`},
+		{map[string]any{"message": []any{"hi"}}, `"message" is an array, not a string`},
+	} {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: tc.args})
+		if err != nil || !res.IsError {
+			t.Errorf("%v: %v %+v", tc.args, err, res)
+			continue
+		}
+		want := "invalid arguments: " + tc.want + `; send {"message": "..."}, an object whose only property "message" is a non-empty string`
+		if got := text(res); got != want {
+			t.Errorf("%v:\n got %s\nwant %s", tc.args, got, want)
 		}
 	}
 }
