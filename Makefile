@@ -49,3 +49,14 @@ vsix:
 	mkdir -p $(VSCODE)/bin
 	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
 	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
+
+# The MCP reference servers and the TypeScript SDK client that the
+# interoperability tests in cmd/gramc run against, at the versions pinned in
+# internal/mcptest/node/package-lock.json. Without them those tests skip
+# (outside CI) or fail (CI=true).
+MCPNODE = internal/mcptest/node
+.PHONY: mcp-deps
+mcp-deps:
+	cd $(MCPNODE) && npm ci --no-audit --no-fund
+
+race: mcp-deps
