@@ -1,5 +1,6 @@
-// Schema comparison for binding: two JSON Schemas agree when they validate
-// the same way. Annotations are ignored; "required", "type" and "enum" are
+// Schema equality: two JSON Schemas agree when they validate the same way
+// (binding asks less, see compat.go; equality tells whether an import
+// round-trips exactly). Annotations are ignored; "required", "type" and "enum" are
 // compared as sets; numbers by value; an absent "properties" or "required"
 // equals an empty one and an absent "additionalProperties" equals true.
 

@@ -7,8 +7,10 @@
 //   - [Library] holds tool implementations ([Tool]) by name. [Library.Bind]
 //     binds an agent's tool specifications to them (late binding: the same
 //     agent file runs against different implementations, e.g. for A/B
-//     tests), checking that the implementation's JSON Schema agrees with the
-//     specification's on every keyword that validates.
+//     tests), checking that the implementation's JSON Schema is compatible
+//     with the specification's: every arguments object the specification
+//     accepts must be accepted by the implementation (the specification may
+//     be stricter, never looser; see [SchemaCompatible]).
 //   - [Run] executes one user turn of a conversation: it sends the agent's
 //     instruction, the conversation and the tool definitions to a [Model],
 //     runs the tool calls of each response (concurrently when the agent
@@ -28,7 +30,9 @@
 //     program.
 //   - MCP: [ConnectMCP] reaches an MCP server (a command over stdio, or a
 //     streamable HTTP URL) and adds its tools to a [Library], bound like any
-//     other implementation; [ImportMCPTools] writes gram Tool declarations
+//     other implementation; their results ([ToolResult]) keep their text,
+//     structured and image forms, and the model gets the one the
+//     declaration asks for; [ImportMCPTools] writes gram Tool declarations
 //     for a server's tools; [NewMCPServer] serves a file's agents as MCP
 //     tools.
 //   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
@@ -39,8 +43,8 @@
 // Every error [Run] returns is one of [*ValidationError] (empty input),
 // [*ConfigError] (missing API key, unknown provider, no base URL),
 // [*LLMError] (network, HTTP status, rate limit after retries, timeout) or
-// [*ToolError] (a tool missing from the library or whose schema disagrees
-// with its specification), or the context's error. Each has a short message
+// [*ToolError] (a tool missing from the library or whose schema refuses
+// arguments its specification accepts), or the context's error. Each has a short message
 // for end users ([UserError]) and wraps its technical cause. Failures of
 // single tool calls (bad JSON, invalid arguments, unknown tool, a tool
 // error or panic) are not errors of the run: they are fed back to the model,

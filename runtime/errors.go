@@ -174,7 +174,7 @@ func (e *LLMError) UserMessage() string {
 }
 
 // ToolError is a tool that cannot be used: missing from the library, or
-// with a schema that disagrees with its specification. The same type
+// with a schema that refuses arguments its specification accepts. The same type
 // describes a failed tool call in logs.
 type ToolError struct {
 	// Tool is the tool's name.

@@ -2,7 +2,7 @@
 // tools become library tools. The server is reached over stdio (a command
 // this package starts, once, in its own process group) or streamable HTTP
 // (a URL), or over any go-sdk transport. Each tool's parameter schema is the
-// server's inputSchema, so binding checks it against the gram spec like any
+// server's inputSchema, so binding checks the gram spec against it like any
 // other implementation; calls go through CallTool, and a result flagged
 // isError, a protocol error or a server that stopped become tool errors,
 // which the loop feeds back to the model.

@@ -2,7 +2,7 @@
 // parameters come in the server's order), inlining of local references
 // ($ref to $defs or definitions), so that a server whose schema shares
 // definitions still binds to the self-contained schema a gram spec gives,
-// and the comparison of two schemas on their validating keywords.
+// and the equality of two schemas on their validating keywords.
 
 package runtime
 
@@ -17,9 +17,9 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// SchemaDiff compares two JSON Schemas the way binding does: on every
-// keyword that validates, annotations (description, default, title, ...)
-// ignored. Each schema is a [schema.Object], a Go value or JSON text (see
+// SchemaDiff compares two JSON Schemas for equality: on every keyword that
+// validates, annotations (description, default, title, ...) ignored.
+// Binding asks less, compatibility (see [SchemaCompatible]). Each schema is a [schema.Object], a Go value or JSON text (see
 // [Tool.Parameters]). It returns the differences, each as "at POINTER:
 // what differs", none when the schemas agree.
 func SchemaDiff(spec, impl any) ([]string, error) {

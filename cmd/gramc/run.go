@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,9 +53,17 @@ otherwise); a non-zero exit is a tool error with standard error as message.
 its standard input and output) and --mcp-url URL reaches one over streamable
 HTTP; their tools are bound too. A name is bound to the first source that has
 it: the built-in tools and --tool programs, then the MCP servers in the order
-given. A server's inputSchema must agree with the agent file's declaration
-(see gramc mcp import); the server runs for the whole session and is shut
-down at the end or on Ctrl-C.
+given. A server runs for the whole session and is shut down at the end or on
+Ctrl-C.
+
+--tool-schema NAME=FILE gives the JSON Schema of the arguments the --tool
+program NAME accepts. An implementation with a schema (an MCP tool's
+inputSchema, a --tool-schema) binds when it accepts every arguments object
+the declaration accepts: the declaration may be stricter (no extra
+properties, a narrower enum, tighter bounds, a parameter required that the
+implementation has as optional), never looser. Otherwise the run stops before
+the first model call, naming the tool and the JSON pointer where the
+declaration is looser. gramc mcp import prints declarations that bind.
 
 The model comes from the agent's "Provider/model-id": OpenAI needs
 OPENAI_API_KEY (OPENAI_BASE_URL changes the server); Ollama uses OLLAMA_HOST
@@ -89,6 +98,7 @@ type runOptions struct {
 	file, agent    string
 	messages       listFlag
 	tools          listFlag
+	toolSchemas    listFlag
 	mcp            []mcpSource
 	injects        listFlag
 	json, trace    bool
@@ -134,6 +144,7 @@ func (f mcpFlag) Set(v string) error {
 // the tool library, the model and the runs.
 func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
+	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
@@ -167,6 +178,18 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, int) {
 		name, command, ok := strings.Cut(spec, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
 			return nil, nil, o.usageErr(e, "--tool %q: write NAME=COMMAND", spec)
+		}
+	}
+	for _, spec := range o.toolSchemas {
+		name, file, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
+			return nil, nil, o.usageErr(e, "--tool-schema %q: write NAME=FILE", spec)
+		}
+		if !slices.ContainsFunc(o.tools, func(t string) bool {
+			n, _, _ := strings.Cut(t, "=")
+			return strings.TrimSpace(n) == strings.TrimSpace(name)
+		}) {
+			return nil, nil, o.usageErr(e, "--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
 		}
 	}
 	logger, err := newLogger(e.stderr, o.logLevel)
@@ -203,9 +226,27 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
 // returns an exit code (-1 to go on).
 func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), int) {
 	lib := runtime.Builtins()
+	schemas := map[string]string{}
+	for _, spec := range o.toolSchemas {
+		name, file, _ := strings.Cut(spec, "=")
+		schemas[strings.TrimSpace(name)] = file
+	}
 	for _, spec := range o.tools {
 		name, command, _ := strings.Cut(spec, "=")
-		_ = lib.Register(runtime.ExecTool(strings.TrimSpace(name), command, o.toolTimeout))
+		name = strings.TrimSpace(name)
+		tool := runtime.ExecTool(name, command, o.toolTimeout)
+		if file, ok := schemas[name]; ok {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "%s: --tool-schema %s: %v\n", o.cmd, name, err)
+				return nil, nil, exitUsage
+			}
+			tool.Parameters = json.RawMessage(data)
+		}
+		if err := lib.Register(tool); err != nil {
+			fmt.Fprintf(e.stderr, "%s: --tool-schema %s=%s: %v\n", o.cmd, name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
+			return nil, nil, exitUsage
+		}
 	}
 	var clients []*runtime.MCPClient
 	closeAll := func() {
