@@ -199,10 +199,7 @@ func TestMCPImportLooser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, w := range imp.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningTexts(imp)
 	want := []string{
 		`tool "pay": inputSchema at /properties/amount/exclusiveMinimum: exclusiveMinimum has no gram form here; it is left out`,
 		`tool "pay": inputSchema at /properties/amount/exclusiveMinimum: the declaration is looser than the server here (it has no exclusiveMinimum and accepts numbers below what the implementation allows (> 0)), so the tool will not bind; narrow the declaration`,
@@ -230,10 +227,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, w := range imp.Warnings {
-		got = append(got, w.String())
-	}
+	got := warningTexts(imp)
 	want := []string{
 		`tool "one": inputSchema at /properties/edit/properties/when/anyOf: a nullable value (anyOf with null) has no gram form; null is not accepted`,
 		`tool "two": inputSchema at /properties/edits/items/properties/when/anyOf: a nullable value (anyOf with null) has no gram form; null is not accepted`,
@@ -245,4 +239,13 @@ func TestMCPImportSharedRecord(t *testing.T) {
 	if strings.Count(src, ":Record") != 1 || strings.Count(src, "// warning: ") != 2 {
 		t.Errorf("source:\n%s", src)
 	}
+}
+
+// warningTexts returns an import's warnings as text.
+func warningTexts(imp *runtime.Import) []string {
+	var out []string
+	for _, w := range imp.Warnings {
+		out = append(out, w.String())
+	}
+	return out
 }

@@ -111,17 +111,14 @@ func agentMessage(raw json.RawMessage) (string, string) {
 
 // jsonKindName names the JSON type of a decoded value, with an article.
 func jsonKindName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number, float64:
+	switch k := jsonKind(v); k {
+	case "null":
+		return k
+	case "integer", "number":
 		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
+	case "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
 	}
-	return "an object"
 }
