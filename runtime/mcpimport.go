@@ -431,7 +431,10 @@ func (g *importer) member(name string, v any, ptr string, required, param bool, 
 	}
 	used["default"] = true
 	hasDefault := false
-	if d, ok := s.Get("default"); ok && !required {
+	if d, ok := s.Get("default"); ok && !required && !emptyValue(d) {
+		// An empty array or object has no gram form, but leaving it out
+		// loses nothing: the parameter stays optional, and the server fills
+		// in its own default when it is left out.
 		if text, ok := g.defaultValue(d, ty, s, pointerJoin(ptr, "default")); ok {
 			props = append(props, "default: "+text)
 			hasDefault = true
@@ -853,6 +856,17 @@ func (g *importer) defaultValue(d any, ty gtype, s schema.Object, ptr string) (s
 		return fail()
 	}
 	return t, true
+}
+
+// emptyValue reports whether a JSON value is [] or {}.
+func emptyValue(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		return len(x) == 0
+	case schema.Object:
+		return len(x) == 0
+	}
+	return false
 }
 
 // scalarFor writes a JSON scalar as a gram value of the given JSON type.

@@ -154,7 +154,12 @@ func TestInteropFilesystem(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "escape.txt")
 	server := serverCommand(dir, "mcp-server-filesystem", root)
 
-	file, _ := importCheck(t, server, "files")
+	file, errOut := importCheck(t, server, "files")
+	// The one construct of this version's schemas gram cannot write: an
+	// anyOf in read_media_file's outputSchema.
+	if n := strings.Count(errOut, "warning:"); n != 1 || !strings.Contains(errOut, `warning: tool "read_media_file": outputSchema at /properties/content/items/anyOf: anyOf has no gram form`) {
+		t.Errorf("import warnings:\n%s", errOut)
+	}
 	src, _ := os.ReadFile(file)
 	for _, want := range []string{"[read_text_file:Tool", "[list_directory:Tool", "[write_file:Tool", "(path::String)"} {
 		if !strings.Contains(string(src), want) {
