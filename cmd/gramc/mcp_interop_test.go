@@ -135,9 +135,10 @@ func toolMessages(reqs []*fakeopenai.Request) []string {
 
 // TestInteropFilesystem: import → check --strict → run against
 // @modelcontextprotocol/server-filesystem: the model reads a file the test
-// wrote (and answers from its contents), lists a directory, and a write
+// wrote (and answers from its contents), lists a directory, a write
 // outside the allowed directory is refused by the server and fed back to
-// the model as a tool error.
+// the model as a tool error, and arguments the declaration does not accept
+// are refused before they reach the server.
 func TestInteropFilesystem(t *testing.T) {
 	dir := interop(t)
 	root, err := filepath.EvalSymlinks(t.TempDir())
@@ -175,6 +176,9 @@ func TestInteropFilesystem(t *testing.T) {
 		call("read_text_file", map[string]any{"path": note}),
 		call("list_directory", map[string]any{"path": root}),
 		call("write_file", map[string]any{"path": outside, "content": "out"}),
+		// Arguments are validated against the declaration before the call:
+		// an extra property (which the server would ignore) is refused.
+		call("read_text_file", map[string]any{"path": note, "encoding": "latin1"}),
 		fakeopenai.Textf(func(req *fakeopenai.Request) string {
 			// Answer from what the read returned.
 			var read struct{ Content string }
@@ -188,8 +192,11 @@ func TestInteropFilesystem(t *testing.T) {
 		t.Errorf("the answer is not the file's contents:\n%s", out)
 	}
 	results := toolMessages(reqs)
-	if len(results) != 3 {
+	if len(results) != 4 {
 		t.Fatalf("tool messages: %q", results)
+	}
+	if !strings.Contains(results[3], `tool \"read_text_file\": invalid arguments`) || !strings.Contains(results[3], "encoding") {
+		t.Errorf("an argument the declaration does not accept: %s", results[3])
 	}
 	// read_text_file declares a record return (its outputSchema): the
 	// model gets the structured content.
