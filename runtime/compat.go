@@ -116,7 +116,7 @@ var compatKeywords = map[string]bool{
 	"type": true, "enum": true, "const": true, "nullable": true,
 	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
 	"minLength": true, "maxLength": true, "pattern": true, "format": true,
-	"items": true, "prefixItems": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"items": true, "prefixItems": true, "additionalItems": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
 	"propertyNames": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
 	"allOf": true, "anyOf": true, "oneOf": true, "not": true,
@@ -383,12 +383,12 @@ func compatible(d, i any, ptr string) []Incompatibility {
 		out = append(out, boundCompatible(dm, im, ptr, onlyInt, false)...)
 		if m, ok := number(im["multipleOf"]); ok {
 			dmul, dok := number(dm["multipleOf"])
-			okMul := dok && isInteger(new(big.Rat).Quo(dmul, m))
-			if !okMul && onlyInt && isInteger(new(big.Rat).Quo(big.NewRat(1, 1), m)) {
+			okMul := dok && new(big.Rat).Quo(dmul, m).IsInt()
+			if !okMul && onlyInt && new(big.Rat).Quo(big.NewRat(1, 1), m).IsInt() {
 				okMul = true
 			}
 			if !okMul {
-				bad(pointerJoin(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", m.RatString())
+				bad(pointerJoin(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", ratText(m))
 			}
 		}
 	}
@@ -479,8 +479,6 @@ func number(v any) (*big.Rat, bool) {
 	}
 	return new(big.Rat).SetString(string(n))
 }
-
-func isInteger(r *big.Rat) bool { return r.IsInt() }
 
 // bound is a lower or upper bound: its value and whether it is exclusive.
 type bound struct {
@@ -630,8 +628,24 @@ func itemAt(m map[string]any, n int) any {
 	return true
 }
 
+// tupleForm rewrites the draft 4–7 tuple form of items (an array of
+// schemas, then additionalItems) as prefixItems and items.
+func tupleForm(m map[string]any) map[string]any {
+	list, ok := m["items"].([]any)
+	if !ok {
+		return m
+	}
+	out := without(m, "items", "additionalItems")
+	out["prefixItems"] = list
+	if a, ok := m["additionalItems"]; ok {
+		out["items"] = a
+	}
+	return out
+}
+
 // arrayCompatible checks the array keywords.
 func arrayCompatible(dm, im map[string]any, ptr string) []Incompatibility {
+	dm, im = tupleForm(dm), tupleForm(im)
 	out := sizeCompatible(dm, im, ptr, "minItems", "maxItems", "items")
 	dp, _ := dm["prefixItems"].([]any)
 	ip, _ := im["prefixItems"].([]any)
@@ -757,7 +771,7 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 		for _, key := range unionKeys(deps, nil) {
 			need := stringSet(deps[key])
 			_, declared := dProps[key]
-			if closed && !declared || slices.Contains(dReq, key) && subset(need, dReq) || subset(need, dReq) || subset(need, stringSet(dDeps[key])) {
+			if closed && !declared || subset(need, dReq) || subset(need, stringSet(dDeps[key])) {
 				continue
 			}
 			bad(pointerJoin(ptr, "dependentRequired", key), "it accepts %q without %s, which the implementation requires with it", key, strings.Join(need, ", "))
