@@ -22,6 +22,8 @@ type Program struct {
 	Tools []*Tool
 	// Records are the file's record types in source order.
 	Records []*Record
+	// Tests are the file's agent tests in source order.
+	Tests []*Test
 }
 
 // Agent returns the agent with the given name, or nil.
