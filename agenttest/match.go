@@ -164,6 +164,10 @@ func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got
 		if len(got) != len(want) {
 			ok = false
 		}
+		if !ok {
+			// The diff aligns the longest run of calls that match in order.
+			match = align(want, got)
+		}
 	case schema.TrajectoryAnyOrder:
 		match = bipartite(want, got)
 		for _, m := range match {
@@ -234,6 +238,42 @@ func bipartite(want []*schema.CallExpectation, got []Call) []int {
 	return match
 }
 
+// align matches expectations to calls in order, as many as possible (a
+// longest common subsequence); it returns the call of each expectation or
+// -1.
+func align(want []*schema.CallExpectation, got []Call) []int {
+	n, m := len(want), len(got)
+	// l[i][j] is the longest alignment of want[i:] and got[j:].
+	l := make([][]int, n+1)
+	for i := range l {
+		l[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			l[i][j] = max(l[i+1][j], l[i][j+1])
+			if matchCall(want[i], got[j]) == "" {
+				l[i][j] = max(l[i][j], l[i+1][j+1]+1)
+			}
+		}
+	}
+	match := make([]int, n)
+	i, j := 0, 0
+	for i < n {
+		switch {
+		case j < m && matchCall(want[i], got[j]) == "" && l[i][j] == l[i+1][j+1]+1:
+			match[i] = j
+			i++
+			j++
+		case j < m && l[i][j+1] >= l[i+1][j]:
+			j++
+		default:
+			match[i] = -1
+			i++
+		}
+	}
+	return match
+}
+
 // trajectoryMessage says in one line why the trajectory does not match.
 func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
 	missing := 0
@@ -286,19 +326,19 @@ func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got 
 			continue
 		}
 		reason := "not called"
-		for _, c := range got {
+		for j, c := range got {
 			if c.Name == w.Tool {
-				reason = "closest call " + c.String() + ": " + matchCall(w, c)
+				if why := matchCall(w, c); why != "" {
+					reason = "closest call " + c.String() + ": " + why
+				} else if mode == schema.TrajectoryAnyOrder {
+					reason = fmt.Sprintf("call %d matches it, but another expectation has it", j+1)
+				} else {
+					reason = fmt.Sprintf("made as call %d, out of the expected order", j+1)
+				}
 				break
 			}
 		}
-		if mode == schema.TrajectoryExact && i < len(got) && got[i].Name != w.Tool {
-			reason = fmt.Sprintf("call %d is %s", i+1, got[i].Name)
-		}
 		pos := last + 0.5
-		if mode == schema.TrajectoryExact {
-			pos = float64(i) - 0.5
-		}
 		rows = append(rows, row{pos, fmt.Sprintf("- %s   (%s)", DescribeCall(w), reason)})
 		last = pos
 	}

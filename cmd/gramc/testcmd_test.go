@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// TestTestCommand runs the scripts in testdata/testcmd, the cases of gramc
+// test. Besides the commands of TestScript they have `fake-openai FILE`,
+// which starts an in-process OpenAI-compatible server answering with the
+// steps in FILE and points OPENAI_BASE_URL at it (with OPENAI_API_KEY set to
+// a secret that must never be written anywhere), and `junit-valid FILE`,
+// which checks a JUnit report with a strict parser.
+func TestTestCommand(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/testcmd",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("OPENAI_API_KEY", "")
+			env.Setenv("OPENAI_BASE_URL", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":      cmdStatus,
+			"fake-openai": cmdFakeOpenAI,
+			"junit-valid": cmdJUnitValid,
+		},
+	})
+}
+
+// fakeKey is the API key scripts give the fake server's clients.
+const fakeKey = "sk-fake-5ecret-never-written"
+
+// fakeStep is one line of a fake-openai script: the model answers with
+// text, asks for tool calls, or fails with an HTTP status.
+type fakeStep struct {
+	Text  *string `json:"text"`
+	Calls []struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"calls"`
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
+// that does not start with # is a JSON step, {"text": "..."},
+// {"calls": [{"name": "tool", "arguments": "{...}"}]} or {"status": 500,
+// "message": "..."}. With -cycle the steps start over when they run out
+// (for runs of several tests), otherwise the server answers 400 then. The
+// server requires the key it sets, and stops when the script ends.
+func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
+	cycle := len(args) > 0 && args[0] == "-cycle"
+	if cycle {
+		args = args[1:]
+	}
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fake-openai [-cycle] FILE")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var steps []fakeopenai.Step
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var st fakeStep
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			ts.Fatalf("fake-openai: %s: %v", line, err)
+		}
+		switch {
+		case st.Text != nil:
+			steps = append(steps, fakeopenai.Text(*st.Text))
+		case len(st.Calls) > 0:
+			var calls []fakeopenai.Call
+			for _, c := range st.Calls {
+				calls = append(calls, fakeopenai.Call{Name: c.Name, Arguments: c.Arguments})
+			}
+			steps = append(steps, fakeopenai.Calls(calls...))
+		case st.Status != 0:
+			steps = append(steps, fakeopenai.Error(st.Status, st.Message))
+		default:
+			ts.Fatalf("fake-openai: a step needs text, calls or status: %s", line)
+		}
+	}
+	ts.Check(sc.Err())
+	if cycle {
+		one := steps
+		for range 200 {
+			steps = append(steps, one...)
+		}
+	}
+	srv := fakeopenai.New(nil, steps...)
+	srv.APIKey = fakeKey
+	ts.Defer(srv.Close)
+	ts.Setenv("OPENAI_BASE_URL", srv.URL)
+	ts.Setenv("OPENAI_API_KEY", fakeKey)
+	ts.Setenv("FAKE_OPENAI_KEY", fakeKey)
+}
+
+// cmdJUnitValid implements `junit-valid FILE`.
+func cmdJUnitValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: junit-valid FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	err = validateJUnit(b)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("invalid JUnit XML: %v", err)
+	case err == nil && neg:
+		ts.Fatalf("the JUnit XML is valid")
+	case err != nil:
+		fmt.Fprintf(ts.Stdout(), "invalid: %v\n", err)
+	}
+}
