@@ -431,7 +431,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 		keys := make([]string, 0, len(c.Args))
 		for k := range c.Args {
-			if _, ok := want[k]; !ok {
+			if _, ok := want[k]; !ok && !fieldNamed(w, k) {
 				keys = append(keys, k)
 			}
 		}
@@ -456,6 +456,16 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 	}
 	return ""
+}
+
+// fieldNamed reports whether a field matcher of w is about argument k.
+func fieldNamed(w *schema.CallExpectation, k string) bool {
+	for _, m := range w.Fields {
+		if m.Path[0] == k {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupPath returns the value at a path in args, and whether there is one.

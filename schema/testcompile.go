@@ -422,7 +422,15 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 				continue
 			}
 			ce.Mode, argsSpan = mode, pr.KeySpan
-			ce.Args = c.argValues(tool, pr, mode == ArgsExact)
+			// Arguments with a matcher of their own need not be in args.
+			matched := map[string]bool{}
+			for _, f := range e.Elements {
+				if f.Kind == parser.NodeKind {
+					top, _, _ := strings.Cut(f.Subject.Identity, ".")
+					matched[top] = true
+				}
+			}
+			ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
 		default:
 			c.unknownProp(pr, "a Call", callProps)
 		}
@@ -486,8 +494,8 @@ func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bo
 
 // argValues compiles the map of an args or argsInclude property, checking
 // every value against its parameter's schema; exact also checks that every
-// required parameter is there.
-func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool) Object {
+// required parameter is there or has a matcher (matched).
+func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matched map[string]bool) Object {
 	out := Object{}
 	seen := map[string]bool{}
 	for i := range pr.Value.Entries() {
@@ -517,9 +525,9 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool) Object
 	}
 	if exact && tool != nil {
 		for _, p := range tool.ModelParams() {
-			if p.Required() && !seen[p.Name] {
+			if p.Required() && !seen[p.Name] && !matched[p.Name] {
 				dg := diag.Errorf(CodeInvalidArgumentValue, pr.Value.Span(), "args lists every argument of the call, but not %s, which %s requires", p.Name, tool.Name)
-				dg.Detail = fmt.Sprintf("add %s: %s, or write argsInclude to list only some arguments", p.Name, example(p.Type))
+				dg.Detail = fmt.Sprintf("add %s: %s (or a matcher node (%s {any: true}) to the Call), or write argsInclude to list only some arguments", p.Name, example(p.Type), p.Name)
 				c.diags.Add(dg)
 			}
 		}

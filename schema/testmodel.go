@@ -90,7 +90,8 @@ const (
 	// ArgsAny: any arguments (only field matchers, if any, apply).
 	ArgsAny ArgsMode = iota
 	// ArgsExact: the arguments the model sends equal Args exactly (as JSON
-	// values; no other argument may be sent).
+	// values); no other argument may be sent, except those that a field
+	// matcher names.
 	ArgsExact
 	// ArgsSubset: every member of Args is sent with an equal value; other
 	// arguments may be sent too.
