@@ -25,6 +25,12 @@ func ValidateValue(sch Object, v any) []Problem {
 	}
 	if err := s.Validate(ToAny(v)); err != nil {
 		if ae, ok := argsError("", err).(*ArgsError); ok {
+			// The value is not a tool's arguments object.
+			for i := range ae.Problems {
+				if ae.Problems[i].Message == "is not a parameter of the tool" {
+					ae.Problems[i].Message = "is not a field of this object"
+				}
+			}
 			return ae.Problems
 		}
 		return []Problem{{Message: err.Error()}}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,12 +51,18 @@ type fakeStep struct {
 	} `json:"calls"`
 	Status  int    `json:"status"`
 	Message string `json:"message"`
+	// On makes the step a rule: it answers every request, once the steps
+	// without one are used, whose last message, written "ROLE: TEXT",
+	// matches this regular expression. The first rule that matches
+	// answers.
+	On string `json:"on"`
 }
 
 // cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
 // that does not start with # is a JSON step, {"text": "..."},
 // {"calls": [{"name": "tool", "arguments": "{...}"}]} or {"status": 500,
-// "message": "..."}. With -cycle the steps start over when they run out
+// "message": "..."}, each optionally with "on": REGEX (see fakeStep.On).
+// With -cycle the steps start over when they run out
 // (for runs of several tests), otherwise the server answers 400 then. The
 // server requires the key it sets, and stops when the script ends.
 func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
@@ -70,6 +77,11 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	defer f.Close()
 	var steps []fakeopenai.Step
+	type rule struct {
+		re   *regexp.Regexp
+		step fakeopenai.Step
+	}
+	var rules []rule
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -80,20 +92,28 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 		if err := json.Unmarshal([]byte(line), &st); err != nil {
 			ts.Fatalf("fake-openai: %s: %v", line, err)
 		}
+		var step fakeopenai.Step
 		switch {
 		case st.Text != nil:
-			steps = append(steps, fakeopenai.Text(*st.Text))
+			step = fakeopenai.Text(*st.Text)
 		case len(st.Calls) > 0:
 			var calls []fakeopenai.Call
 			for _, c := range st.Calls {
 				calls = append(calls, fakeopenai.Call{Name: c.Name, Arguments: c.Arguments})
 			}
-			steps = append(steps, fakeopenai.Calls(calls...))
+			step = fakeopenai.Calls(calls...)
 		case st.Status != 0:
-			steps = append(steps, fakeopenai.Error(st.Status, st.Message))
+			step = fakeopenai.Error(st.Status, st.Message)
 		default:
 			ts.Fatalf("fake-openai: a step needs text, calls or status: %s", line)
 		}
+		if st.On != "" {
+			re, err := regexp.Compile(st.On)
+			ts.Check(err)
+			rules = append(rules, rule{re, step})
+			continue
+		}
+		steps = append(steps, step)
 	}
 	ts.Check(sc.Err())
 	if cycle {
@@ -104,6 +124,21 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	srv := fakeopenai.New(nil, steps...)
 	srv.APIKey = fakeKey
+	if len(rules) > 0 {
+		srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
+			msgs := req.Body.Messages
+			last := ""
+			if len(msgs) > 0 {
+				last = msgs[len(msgs)-1].Role + ": " + msgs[len(msgs)-1].Text()
+			}
+			for _, r := range rules {
+				if r.re.MatchString(last) {
+					return r.step(req)
+				}
+			}
+			return fakeopenai.Error(400, "no rule answers "+last)(req)
+		}
+	}
 	ts.Defer(srv.Close)
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
 	ts.Setenv("OPENAI_API_KEY", fakeKey)
