@@ -228,9 +228,12 @@ func (a *Analysis) toolAt(off int) *schema.Tool {
 // ExecuteCommand answers workspace/executeCommand. The tool schema command
 // takes the document URI, then a position ({line, character}) or a tool
 // name, then optionally a format (jsonschema, openai or mcp); it answers
-// with the schema as JSON, or null when there is no tool there.
+// with the schema as JSON, or null when there is no tool there. The run
+// test command is described at [CommandRunTest].
 func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
+	case CommandRunTest:
+		return s.runTestCommand(ctx, p)
 	case CommandToolSchema, CommandShowToolSchema:
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
