@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"net"
 	"net/mail"
 	"net/url"
@@ -433,7 +432,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 			if !ok {
 				return k + " is not sent"
 			}
-			if !jsonEqual(v, g) {
+			if !runtime.JSONEqual(v, g) {
 				return fmt.Sprintf("%s is %s, not %s", k, compactJSON(g), compactJSON(v))
 			}
 		}
@@ -453,7 +452,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 			if !ok {
 				return m.Key + " is not sent"
 			}
-			if v := schema.ToAny(m.Value); !jsonEqual(v, g) {
+			if v := schema.ToAny(m.Value); !runtime.JSONEqual(v, g) {
 				return fmt.Sprintf("%s is %s, not %s", m.Key, compactJSON(g), compactJSON(v))
 			}
 		}
@@ -517,7 +516,7 @@ func matchField(m *schema.FieldMatcher, args map[string]any) string {
 	case schema.MatchAny:
 		return ""
 	case schema.MatchEquals:
-		if !jsonEqual(schema.ToAny(m.Value), v) {
+		if !runtime.JSONEqual(schema.ToAny(m.Value), v) {
 			return fmt.Sprintf("%s is %s, not %s", name, compactJSON(v), compactJSON(m.Value))
 		}
 	case schema.MatchRegex:
@@ -557,57 +556,6 @@ func number(v any) (float64, bool) {
 		return float64(x), true
 	}
 	return 0, false
-}
-
-// jsonEqual compares two generic JSON values; numbers compare by value
-// (1 equals 1.0).
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if w, ok := y[k]; !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	if ra, ok := rat(a); ok {
-		rb, ok := rat(b)
-		return ok && ra.Cmp(rb) == 0
-	}
-	return a == b
-}
-
-// rat returns a JSON number as an exact rational.
-func rat(v any) (*big.Rat, bool) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case float64:
-		s = strconv.FormatFloat(x, 'g', -1, 64)
-	case int:
-		s = strconv.Itoa(x)
-	default:
-		return nil, false
-	}
-	r, ok := new(big.Rat).SetString(s)
-	return r, ok
 }
 
 // checkAnswer checks the final answer.
