@@ -150,3 +150,17 @@ func TestSubjectPath(t *testing.T) {
 		}
 	}
 }
+
+func TestCassettePath(t *testing.T) {
+	r := &Runner{}
+	for name, want := range map[string]string{
+		"greets":        "x/cassettes/a_test/greets.json",
+		"../../etc/pw":  "x/cassettes/a_test/.._.._etc_pw.json",
+		"..":            "x/cassettes/a_test/_...json",
+		"h\u00e9 there": "x/cassettes/a_test/h___there.json",
+	} {
+		if got := r.CassettePath("x/a_test.gram", name); got != want {
+			t.Errorf("CassettePath(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

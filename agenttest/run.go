@@ -139,7 +139,23 @@ func (r *Runner) CassettePath(path, test string) string {
 		dir = filepath.Join(filepath.Dir(path), "cassettes")
 	}
 	stem := strings.TrimSuffix(filepath.Base(path), ".gram")
-	return filepath.Join(dir, stem, test+".json")
+	return filepath.Join(dir, stem, fileName(test)+".json")
+}
+
+// fileName turns a test's name into a file name: characters other than
+// letters, digits, '_', '-', '.' and '@' (a name in backticks may have any)
+// become '_', so a name never leads out of the cassettes directory.
+func fileName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '@') {
+			b[i] = '_'
+		}
+	}
+	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
+		return s
+	}
+	return "_" + string(b)
 }
 
 // Job is a test to run, with the file it comes from.
