@@ -7,8 +7,8 @@
 // agent) come with the diagnostics. Tests appear in the outline with their
 // turns. Above each test a code lens runs it: the gram.runTest command runs
 // the test with the built-in tools, replaying its cassette when there is one
-// (as `gramc test` does), and answers with the result; a failure is also
-// shown to the user with its diff.
+// (as `gramc test` does), answers with the result, and shows the outcome
+// to the user (a failure with its diff).
 
 package lsp
 
@@ -151,9 +151,13 @@ func (s *Server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	r := &agenttest.Runner{Library: runtime.Builtins(), Repeat: 1, Parallel: 1,
 		Options: []runtime.Option{runtime.WithLogger(s.log)}}
 	res := r.Run(ctx, an.File.Path, t)
-	if res.Status != agenttest.Pass && s.conn != nil {
-		msg := fmt.Sprintf("Test %s: %s\n%s", name, res.Status, agenttest.Explain(res))
-		_ = s.conn.Notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+	if s.conn != nil {
+		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
+		if res.Status != agenttest.Pass {
+			msg.Type = protocol.MessageTypeWarning
+			msg.Message = fmt.Sprintf("Test %s: %s (%s)\n%s", name, res.Status, res.Source, agenttest.Explain(res))
+		}
+		_ = s.conn.Notify(ctx, protocol.MethodWindowShowMessage, msg)
 	}
 	return res, nil
 }

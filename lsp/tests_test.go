@@ -135,6 +135,12 @@ func TestAgentTests(t *testing.T) {
 	if err := json.Unmarshal(res, &got); err != nil || got.Test != "greets" || got.Status != "pass" || got.Source != "replay" {
 		t.Errorf("run = %s", res)
 	}
+	c.mu.Lock()
+	shown := strings.Contains(strings.Join(c.other, " "), "window/showMessage")
+	c.mu.Unlock()
+	if !shown {
+		t.Error("the outcome was not shown")
+	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("the fake model got %d requests, want the 2 of the recording only", n)
 	}
