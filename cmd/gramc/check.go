@@ -16,9 +16,9 @@ Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
 signatures, records, types). A directory is searched recursively for *.gram
 files (skipping hidden directories); - reads standard input. A NAME_test.gram
-file is checked with the agents, tools and records of NAME.gram beside it. Files are checked
-concurrently; they are reported in the order given, a directory's files in
-path order. Diagnostics go to standard output:
+file is checked with the agents, tools and records of NAME.gram beside it.
+Files are checked concurrently; they are reported in the order given, a
+directory's files in path order. Diagnostics go to standard output:
 
   text   diagnostics with the source line (the default); a summary goes to
          standard error
