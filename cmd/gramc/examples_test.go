@@ -41,8 +41,7 @@ func TestExampleTests(t *testing.T) {
 	}
 	args := exampleTestArgs(t, dir)
 	if *update {
-		srv := fakeopenai.New(t)
-		srv.Default = exampleModel
+		srv := fakeopenai.New(t, repeatStep(exampleModel, 1000)...)
 		var out, errOut bytes.Buffer
 		code := Main(append(args, "--record", "--base-url", srv.URL, dir), nil, &out, &errOut)
 		if code != exitOK {

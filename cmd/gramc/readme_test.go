@@ -91,8 +91,7 @@ func TestReadmeTests(t *testing.T) {
 	}
 
 	// The failure shown.
-	srv := fakeopenai.New(t)
-	srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
+	model := func(req *fakeopenai.Request) fakeopenai.Response {
 		msgs := req.Body.Messages
 		last := msgs[len(msgs)-1]
 		switch s := last.Text(); {
@@ -105,6 +104,7 @@ func TestReadmeTests(t *testing.T) {
 		}
 		return fakeopenai.Text(last.Text())(req)
 	}
+	srv := fakeopenai.New(t, repeatStep(model, 100)...)
 	out.Reset()
 	errOut.Reset()
 	if code := Main([]string{"test", "--base-url", srv.URL, "greeter_test.gram"}, nil, &out, &errOut); code != exitError {

@@ -18,7 +18,7 @@ import (
 // test. Besides the commands of TestScript they have `fake-openai FILE`,
 // which starts an in-process OpenAI-compatible server answering with the
 // steps in FILE and points OPENAI_BASE_URL at it (with OPENAI_API_KEY set to
-// a secret that must never be written anywhere), and `junit-valid FILE`,
+// a secret that must never be written anywhere, and is sent to the server), and `junit-valid FILE`,
 // which checks a JUnit report with a strict parser.
 func TestTestCommand(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -62,9 +62,9 @@ type fakeStep struct {
 // that does not start with # is a JSON step, {"text": "..."},
 // {"calls": [{"name": "tool", "arguments": "{...}"}]} or {"status": 500,
 // "message": "..."}, each optionally with "on": REGEX (see fakeStep.On).
-// With -cycle the steps start over when they run out
-// (for runs of several tests), otherwise the server answers 400 then. The
-// server requires the key it sets, and stops when the script ends.
+// With -cycle the steps start over when they run out (for runs of several
+// tests), otherwise the server answers 400 then. It stops when the script
+// ends.
 func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	cycle := len(args) > 0 && args[0] == "-cycle"
 	if cycle {
@@ -122,10 +122,9 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 			steps = append(steps, one...)
 		}
 	}
-	srv := fakeopenai.New(nil, steps...)
-	srv.APIKey = fakeKey
 	if len(rules) > 0 {
-		srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
+		// The rules answer as many requests as a script makes.
+		answer := func(req *fakeopenai.Request) fakeopenai.Response {
 			msgs := req.Body.Messages
 			last := ""
 			if len(msgs) > 0 {
@@ -138,11 +137,14 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			return fakeopenai.Error(400, "no rule answers "+last)(req)
 		}
+		steps = append(steps, repeatStep(answer, 1000)...)
 	}
+	// Everything is set before the server starts: requests come from other
+	// processes, which the race detector cannot see synchronize with us.
+	srv := fakeopenai.New(nil, steps...)
 	ts.Defer(srv.Close)
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
 	ts.Setenv("OPENAI_API_KEY", fakeKey)
-	ts.Setenv("FAKE_OPENAI_KEY", fakeKey)
 }
 
 // cmdJUnitValid implements `junit-valid FILE`.
@@ -161,4 +163,14 @@ func cmdJUnitValid(ts *testscript.TestScript, neg bool, args []string) {
 	case err != nil:
 		fmt.Fprintf(ts.Stdout(), "invalid: %v\n", err)
 	}
+}
+
+// repeatStep returns n copies of a step, for a server that must answer
+// every request with it: the steps are all given when the server starts.
+func repeatStep(step fakeopenai.Step, n int) []fakeopenai.Step {
+	out := make([]fakeopenai.Step, n)
+	for i := range out {
+		out[i] = step
+	}
+	return out
 }
