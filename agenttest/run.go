@@ -351,7 +351,12 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 			}
 			// A model or network failure (a request that differs from
 			// the cassette among them) fails the turn.
-			out.failures = append(out.failures, Failure{Turn: i + 1, Kind: "error", Message: err.Error()})
+			msg := err.Error()
+			var re *runtime.ReplayError
+			if errors.As(err, &re) {
+				msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
+			}
+			out.failures = append(out.failures, Failure{Turn: i + 1, Kind: "error", Message: msg})
 			return out
 		}
 		conv = resp.Conversation
