@@ -49,6 +49,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 				continue
 			}
 			out = append(out, an.quickFixes(snap.URI, d)...)
+			out = append(out, an.subjectFixes(snap.URI, d)...)
 		}
 	}
 	if want(protocol.Source) {

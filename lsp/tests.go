@@ -4,7 +4,9 @@
 // NAME.gram beside it (read from disk), so its tests are checked as `gramc
 // check` and `gramc test` check them; the quick fixes of their diagnostics
 // (did-you-mean for agents, tools, arguments and labels, adding a tool to an
-// agent) come with the diagnostics. Tests appear in the outline with their
+// agent) come with the diagnostics, and a test expecting a call of a tool
+// that the agent of NAME.gram does not list gets a fix adding it there.
+// Tests appear in the outline with their
 // turns. Above each test a code lens runs it: the gram.runTest command runs
 // the test with the built-in tools, replaying its cassette when there is one
 // (as `gramc test` does), answers with the result, and shows the outcome
@@ -16,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -160,4 +163,47 @@ func (s *Server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		_ = s.conn.Notify(ctx, protocol.MethodWindowShowMessage, msg)
 	}
 	return res, nil
+}
+
+// subjectFixes returns the quick fixes of a diagnostic that edit the agent
+// file a _test.gram document tests: a tool a test expects, added to the
+// agent's tools.
+func (a *Analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
+	if d.Code != schema.CodeToolNotAvailable {
+		return nil
+	}
+	sp := agenttest.SubjectPath(a.File.Path)
+	if sp == "" {
+		return nil
+	}
+	for _, t := range a.Prog.Tests {
+		if t.Agent == nil || a.Prog.Agent(t.Agent.Name) == t.Agent {
+			continue // no agent, or one of this file (whose fix comes with the diagnostic)
+		}
+		for _, turn := range t.Turns {
+			for _, c := range turn.Calls {
+				if c.ToolSpan != d.Span {
+					continue
+				}
+				b, err := os.ReadFile(sp)
+				if err != nil {
+					return nil
+				}
+				edit, ok := t.Agent.AddToolEdit(c.Tool)
+				f := diag.NewFile(sp, b)
+				if !ok || edit.Span.End > len(f.Text) {
+					return nil
+				}
+				return []protocol.CodeAction{{
+					Title:       fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp)),
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{toLSPDiagnostic(a.File, u, d)},
+					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+						pathURI(sp): {{Range: rangeOf(f, edit.Span), NewText: edit.NewText}},
+					}},
+				}}
+			}
+		}
+	}
+	return nil
 }

@@ -85,9 +85,16 @@ func TestAgentTests(t *testing.T) {
 	if diff := cmp.Diff([]string{"Change to Answer: Answer"}, fixes(rng(9, 5, 9, 5))); diff != "" {
 		t.Errorf("misspelt label (-want +got):\n%s", diff)
 	}
-	// The agent is in another file: no fix adds the tool to it.
-	if got := fixes(rng(8, 18, 8, 18)); len(got) != 0 {
-		t.Errorf("tool not available: fixes %v", got)
+	// The agent is in the other file: the fix adds the tool there.
+	var as []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri}, "range": rng(8, 18, 8, 18),
+		"context": map[string]any{"diagnostics": []any{}, "only": []protocol.CodeActionKind{protocol.QuickFix}},
+	}, &as)
+	agentURI := pathURI(filepath.Join(dir, "greeter.gram"))
+	if len(as) != 1 || as[0].Title != "Add sayGoodbye to agent greeter in greeter.gram" ||
+		!cmp.Equal(as[0].Edit.Changes[agentURI], []protocol.TextEdit{{Range: rng(6, 85, 6, 85), NewText: ",\n  sayGoodbye"}}) {
+		t.Errorf("tool not available: %+v", as)
 	}
 
 	// The outline.

@@ -205,6 +205,11 @@ func (c *compiler) agent(d decl) {
 	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
 	c.prog.Agents = append(c.prog.Agents, a)
 	c.agentPats[a] = p
+	if els := elements(p); len(els) > 0 {
+		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
+	} else if p.Kind == parser.GroupKind && p.Span.Len() > 0 {
+		a.addAt, a.addSep = p.Span.End-1, " | "
+	}
 	if a.Name == "" {
 		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
 		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"

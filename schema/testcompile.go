@@ -386,23 +386,17 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	dg := diag.Errorf(CodeToolNotAvailable, span, "agent %s cannot call %s: it is not one of its tools", disp(a.Name), tool.Name)
 	dg.Detail = "the model only sees the agent's tools (" + strings.Join(toolNames(a), ", ") + "); add " + tool.Name +
 		" to the agent's elements, or expect another tool"
-	if ap := c.agentPats[a]; ap != nil && tool.TopLevel {
-		els := elements(ap)
-		var edit diag.Edit
-		if len(els) > 0 {
-			at := els[len(els)-1].Span().End
-			edit = diag.Edit{Span: diag.Span{Start: at, End: at}, NewText: ",\n  " + tool.Name}
-		} else {
-			at := ap.Span.End - 1
-			edit = diag.Edit{Span: diag.Span{Start: at, End: at}, NewText: " | " + tool.Name}
-		}
+	local := c.agentPats[a] != nil
+	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
 	}
 	if s := parser.Closest(tool.Name, toolNames(a)); s != "" {
 		dg.Detail += fmt.Sprintf("; did you mean %q?", s)
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}})
 	}
-	dg.Related = []diag.Related{{Span: a.NameSpan, Message: "agent " + a.Name}}
+	if local {
+		dg.Related = []diag.Related{{Span: a.NameSpan, Message: "agent " + a.Name}}
+	}
 	c.diags.Add(dg)
 }
 
