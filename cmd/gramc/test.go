@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"strings"
@@ -26,8 +27,8 @@ const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay
 
 Runs the agent tests declared in gram files: patterns labelled Test, in an
 agent's file or in a NAME_test.gram file beside NAME.gram. A directory is
-searched recursively for *.gram files; without a PATH the current directory
-is. Each test's user turns go through the same runtime as gramc run, with the
+searched recursively for *.gram files, skipping hidden directories and those
+named testdata; without a PATH the current directory is. Each test's user turns go through the same runtime as gramc run, with the
 same tool binding (built-in tools, --tool programs, --mcp servers, --inject
 values), and its expectations are checked: tool calls and their arguments
 (trajectory exact, inOrder or anyOrder), tools not called, the answer, and
@@ -195,6 +196,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	if ioErr {
 		return nil, exitUsage
 	}
+	inputs = skipTestdata(paths, inputs)
 	var jobs []agenttest.Job
 	bad, files := false, 0
 	reported := map[string]bool{}
@@ -243,6 +245,31 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		return nil, exitError
 	}
 	return jobs, -1
+}
+
+// skipTestdata drops the files found in directories named testdata below a
+// directory given on the command line (fixtures, as for go test); files
+// given by name are kept.
+func skipTestdata(paths []string, inputs []checkInput) []checkInput {
+	out := inputs[:0]
+	for _, in := range inputs {
+		skip := false
+		for _, p := range paths {
+			rel, err := filepath.Rel(filepath.Clean(p), in.path)
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+				if el == "testdata" {
+					skip = true
+				}
+			}
+		}
+		if !skip {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // exitCode prints the hints of configuration errors and returns the exit
