@@ -127,7 +127,7 @@ func analyze(f *diag.File, prev *Analysis) (an *Analysis) {
 	} else {
 		doc, parsed = parser.Parse(f)
 	}
-	prog, compiled := schema.Compile(doc)
+	prog, compiled := compileDocument(f, doc)
 	return &Analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
 }
 

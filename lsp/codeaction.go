@@ -49,6 +49,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 				continue
 			}
 			out = append(out, an.quickFixes(snap.URI, d)...)
+			out = append(out, an.subjectFixes(snap.URI, d)...)
 		}
 	}
 	if want(protocol.Source) {
@@ -228,9 +229,12 @@ func (a *Analysis) toolAt(off int) *schema.Tool {
 // ExecuteCommand answers workspace/executeCommand. The tool schema command
 // takes the document URI, then a position ({line, character}) or a tool
 // name, then optionally a format (jsonschema, openai or mcp); it answers
-// with the schema as JSON, or null when there is no tool there.
+// with the schema as JSON, or null when there is no tool there. The run
+// test command is described at [CommandRunTest].
 func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
+	case CommandRunTest:
+		return s.runTestCommand(ctx, p)
 	case CommandToolSchema, CommandShowToolSchema:
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)

@@ -36,6 +36,7 @@
 //
 // The features live one per file: hover.go, definition.go, references.go,
 // completion.go, symbols.go, folding.go, selection.go, rename.go, format.go,
-// codeaction.go (with the "show tool schema" command), semantic.go and
-// inlay.go.
+// codeaction.go (with the "show tool schema" command), semantic.go,
+// inlay.go and tests.go (agent tests: a NAME_test.gram document compiled with
+// NAME.gram, tests in the outline, a code lens and command that run one).
 package lsp

@@ -66,7 +66,8 @@ func serverCapabilities() capabilities {
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Source},
 			},
-			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandToolSchema}},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandToolSchema, CommandRunTest}},
+			CodeLensProvider:       &protocol.CodeLensOptions{},
 			SemanticTokensProvider: map[string]any{
 				"legend": semanticLegend(),
 				"full":   true,

@@ -104,7 +104,7 @@ func TestUnknownMethod(t *testing.T) {
 	if m := rc.readReply(1); errorCode(m) != -32601 {
 		t.Errorf("unknown method: %v", m)
 	}
-	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeLens", "params": map[string]any{"textDocument": map[string]any{"uri": "file:///x"}}})
+	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentLink", "params": map[string]any{"textDocument": map[string]any{"uri": "file:///x"}}})
 	if m := rc.readReply(2); errorCode(m) != -32601 {
 		t.Errorf("a method the server does not implement: %v", m)
 	}
@@ -213,7 +213,7 @@ func TestCancelRequest(t *testing.T) {
 	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "workspace/symbol", "params": map[string]any{"query": ""}})
 	<-started
 	// The slow request does not hold up the next one.
-	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "method": "textDocument/codeLens", "params": map[string]any{}})
+	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "method": "textDocument/documentLink", "params": map[string]any{}})
 	if m := rc.readReply(10); errorCode(m) != -32601 {
 		t.Errorf("request behind a slow one: %v", m)
 	}

@@ -181,6 +181,7 @@ func (s *Server) routes() map[string]route {
 		"textDocument/rangeFormatting":        {},
 		"textDocument/codeAction":             {},
 		"workspace/executeCommand":            {},
+		"textDocument/codeLens":               {},
 		"textDocument/semanticTokens/full":    {},
 		"textDocument/inlayHint":              {h: s.inlayHint},
 	}

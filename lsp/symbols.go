@@ -72,6 +72,11 @@ func (a *Analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 			return []protocol.DocumentSymbol{a.recordSymbol(d.record)}
 		}
 	}
+	if p.Kind == parser.GroupKind && p.Subject.HasLabel(schema.TestLabel) {
+		if sym, ok := a.testSymbol(p); ok {
+			return []protocol.DocumentSymbol{sym}
+		}
+	}
 	var children []protocol.DocumentSymbol
 	for _, e := range p.Elements {
 		if e.IsReference() {

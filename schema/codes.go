@@ -40,6 +40,17 @@ const (
 	CodeDuplicateField       = "duplicate-field"
 	CodeRecordCycle          = "record-cycle"
 	CodeUnusedTool           = "unused-tool"
+
+	// Codes of test declarations.
+	CodeUnknownAgent         = "unknown-agent"
+	CodeUnknownTool          = "unknown-tool"
+	CodeToolNotAvailable     = "tool-not-available"
+	CodeUnknownArgument      = "unknown-argument"
+	CodeInvalidArgumentValue = "invalid-argument-value"
+	CodeMatcherTypeMismatch  = "matcher-type-mismatch"
+	CodeInvalidTestElement   = "invalid-test-element"
+	CodeMissingTestProperty  = "missing-test-property"
+	CodeEmptyTest            = "empty-test"
 )
 
 // CodeInfo describes a diagnostic code.
@@ -82,6 +93,15 @@ var Codes = []CodeInfo{
 	{CodeDuplicateField, diag.Error, "Two fields of a record have the same name."},
 	{CodeRecordCycle, diag.Error, "A record contains itself, directly or through other records."},
 	{CodeUnusedTool, diag.Warning, "A top-level tool that no agent uses."},
+	{CodeUnknownAgent, diag.Error, "A test or rubric names an agent that is not defined."},
+	{CodeUnknownTool, diag.Error, "A test expects a call of a tool that is not declared."},
+	{CodeToolNotAvailable, diag.Error, "A test expects a call of a tool that the agent does not list, so it can never be called."},
+	{CodeUnknownArgument, diag.Error, "A test matches an argument or field the tool does not have, or an injected one."},
+	{CodeInvalidArgumentValue, diag.Error, "A test expects an argument value that the tool's schema does not allow."},
+	{CodeMatcherTypeMismatch, diag.Error, "An argument matcher does not apply to the argument's type (matches on a number, range on a string)."},
+	{CodeInvalidTestElement, diag.Error, "A test's elements are User turns and Call, NoCall, Answer and Rubric expectations."},
+	{CodeMissingTestProperty, diag.Error, "A test or one of its elements lacks a property it needs (agent, says, tool, judge, criterion, a matcher)."},
+	{CodeEmptyTest, diag.Error, "A test has no user turn."},
 }
 
 // CodeSummary returns the summary of a code from [Codes], or "".

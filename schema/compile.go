@@ -55,6 +55,11 @@ type compiler struct {
 	tools map[*parser.Pattern]*Tool
 	// used marks the tools that an agent lists.
 	used map[*Tool]bool
+	// env are the programs whose declarations tests may use besides the
+	// file's own (see [CompileWith]).
+	env []*Program
+	// agentPats maps the file's agents to their patterns.
+	agentPats map[*Agent]*parser.Pattern
 }
 
 // decl is a top-level declaration.
@@ -69,12 +74,22 @@ type decl struct {
 // diagnostics are not included (see [Merge]). Patterns whose labels include
 // none of Agent, Tool and Record are plain gram and are not looked at.
 func Compile(doc *parser.Document) (*Program, diag.List) {
+	return CompileWith(doc)
+}
+
+// CompileWith is [Compile] for a file whose tests may also test the agents,
+// and use the tools and records, of other programs: a greeter_test.gram file
+// is compiled with the program of greeter.gram beside it. Declarations of
+// the file come first; the other programs are searched in order.
+func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c := &compiler{
-		doc:     doc,
-		prog:    &Program{File: doc.File},
-		records: map[string]*Record{},
-		tools:   map[*parser.Pattern]*Tool{},
-		used:    map[*Tool]bool{},
+		doc:       doc,
+		prog:      &Program{File: doc.File},
+		records:   map[string]*Record{},
+		tools:     map[*parser.Pattern]*Tool{},
+		used:      map[*Tool]bool{},
+		env:       env,
+		agentPats: map[*Agent]*parser.Pattern{},
 	}
 	var decls []decl
 	for _, p := range doc.Lowered {
@@ -114,6 +129,12 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 		}
 	}
 	c.fileChecks(agents > 0)
+	// Tests last: they refer to agents, tools and records.
+	for _, d := range decls {
+		if d.label == TestLabel {
+			c.test(d)
+		}
+	}
 	return c.prog, c.diags.Sorted()
 }
 
@@ -148,7 +169,7 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	}
 	var found []string
 	for _, l := range p.Subject.Labels {
-		if l == AgentLabel || l == ToolLabel || l == RecordLabel {
+		if l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel {
 			found = append(found, l)
 		}
 	}
@@ -183,6 +204,12 @@ func (c *compiler) agent(d decl) {
 	p := d.p
 	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
 	c.prog.Agents = append(c.prog.Agents, a)
+	c.agentPats[a] = p
+	if els := elements(p); len(els) > 0 {
+		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
+	} else if p.Kind == parser.GroupKind && p.Span.Len() > 0 {
+		a.addAt, a.addSep = p.Span.End-1, " | "
+	}
 	if a.Name == "" {
 		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
 		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"
@@ -307,6 +334,9 @@ func (c *compiler) notATool(e *parser.Pattern, label string) {
 	case label == AgentLabel:
 		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain another agent")
 		dg.Detail = "define each agent at the top level of the file"
+	case label == TestLabel:
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a test")
+		dg.Detail = "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"
 	case label == RecordLabel:
 		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a record")
 		dg.Detail = "define the record at the top level of the file, where every tool can use it"

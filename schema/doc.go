@@ -4,9 +4,12 @@
 //
 // # Entry points
 //
-//   - [Compile] turns a [parser.Document] into a [Program] (its agents, tools
-//     and records) and the agent-level diagnostics. It always returns a
-//     program, partial when the file has errors.
+//   - [Compile] turns a [parser.Document] into a [Program] (its agents, tools,
+//     records and tests) and the agent-level diagnostics. It always returns a
+//     program, partial when the file has errors. [CompileWith] also resolves
+//     the names a file's tests use in other programs.
+//   - [ValidateValue] and [ValidateJSON] check one value against a schema or
+//     a type (the expected arguments and the JSON answers of tests).
 //   - [Merge] combines the parser's diagnostics with the compiler's, dropping
 //     generic ones that a more specific compiler diagnostic replaces.
 //   - [Emit], [OpenAITool], [MCPTool], [JSONSchema] and [ParametersSchema]
@@ -27,6 +30,14 @@
 // signature is a curried path `(p1::T1)==>(p2::T2)==>(::R)`: every node but
 // the last is a parameter, the last is the return type. Patterns with other
 // labels are plain gram and are left alone.
+//
+// A test is a top-level group `[name:Test {agent: a, trajectory: inOrder} |
+// (:User {says: "..."}), expectations...]` whose expectations are
+// `(:Call {tool: t, args: {...}})` (or argsInclude, or argument matcher nodes
+// in a group), `(:NoCall {tool: t})`, `(:Answer {contains: "..."})` and
+// `(:Rubric {judge: j, criterion: "..."})`; [CompileWith] compiles a test file
+// with the program of the agent file it tests. Tests are checked against the
+// agent's tools and their schemas; package agenttest runs them.
 //
 // Every element of a [Program] keeps the byte span it came from, so editors
 // can hover and jump on them. Diagnostics use the codes listed in [Codes].

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gramlang/gram/diag"
@@ -24,6 +25,11 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if subject, ok := strings.CutSuffix(path, "_test.gram"); ok {
+				// Tests are compiled with the agent file they test.
+				checkExampleTests(t, path, src, subject+".gram")
+				return
+			}
 			prog, f, diags := compileSource(t, path, string(src))
 			if len(diags) > 0 {
 				var b bytes.Buffer
@@ -35,6 +41,33 @@ func TestExamples(t *testing.T) {
 			}
 			checkToolSchemas(t, prog)
 		})
+	}
+}
+
+// checkExampleTests checks that an example test file compiles without any
+// diagnostic against the agent file it tests, and has tests.
+func checkExampleTests(t *testing.T, path string, src []byte, subjectPath string) {
+	sub, err := os.ReadFile(subjectPath)
+	if err != nil {
+		t.Fatalf("the agent file of %s: %v", path, err)
+	}
+	sdoc, _ := parser.Parse(diag.NewFile(subjectPath, sub))
+	subject, _ := Compile(sdoc)
+	f := diag.NewFile(path, src)
+	doc, parsed := parser.Parse(f)
+	prog, compiled := CompileWith(doc, subject)
+	if diags := Merge(parsed, compiled); len(diags) > 0 {
+		var b bytes.Buffer
+		_ = diag.WriteText(&b, f, diags, false)
+		t.Fatalf("diagnostics:\n%s", b.String())
+	}
+	if len(prog.Tests) == 0 {
+		t.Error("a test file without tests")
+	}
+	for _, tc := range prog.Tests {
+		if tc.Agent == nil || tc.Agent != subject.Agent(tc.AgentName) {
+			t.Errorf("test %s does not test an agent of %s", tc.Name, subjectPath)
+		}
 	}
 }
 

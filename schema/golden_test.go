@@ -60,6 +60,9 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 		codes = append(codes, d.Code)
 		checkSpan(t, f, d)
 	}
+	if strings.HasPrefix(name, "test_") {
+		writeFixes(&b, f, diags)
+	}
 	b.WriteString("-- program --\n")
 	describe(&b, prog)
 	checkToolSchemas(t, prog)
@@ -164,6 +167,9 @@ func describe(b *bytes.Buffer, p *Program) {
 		for _, f := range r.Fields {
 			describeParam(b, f, text)
 		}
+	}
+	for _, t := range p.Tests {
+		describeTest(b, t, text)
 	}
 }
 

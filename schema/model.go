@@ -22,6 +22,8 @@ type Program struct {
 	Tools []*Tool
 	// Records are the file's record types in source order.
 	Records []*Record
+	// Tests are the file's agent tests in source order.
+	Tests []*Test
 }
 
 // Agent returns the agent with the given name, or nil.
@@ -75,6 +77,20 @@ type Agent struct {
 	Span, NameSpan diag.Span
 	// Props are the agent's properties as written.
 	Props []Prop
+
+	// addAt is where AddToolEdit inserts; addSep is written before the name.
+	addAt  int
+	addSep string
+}
+
+// AddToolEdit returns the edit of the agent's source that adds a reference
+// to the top-level tool name to its elements, and false for an agent that
+// was not compiled from source.
+func (a *Agent) AddToolEdit(name string) (diag.Edit, bool) {
+	if a.addSep == "" {
+		return diag.Edit{}, false
+	}
+	return diag.Edit{Span: diag.Span{Start: a.addAt, End: a.addAt}, NewText: a.addSep + name}, true
 }
 
 // Tool returns the agent's tool with the given name, or nil.

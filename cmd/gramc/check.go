@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -14,9 +15,10 @@ const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] PATH
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
 signatures, records, types). A directory is searched recursively for *.gram
-files (skipping hidden directories); - reads standard input. Files are checked
-concurrently; they are reported in the order given, a directory's files in
-path order. Diagnostics go to standard output:
+files (skipping hidden directories); - reads standard input. A NAME_test.gram
+file is checked with the agents, tools and records of NAME.gram beside it.
+Files are checked concurrently; they are reported in the order given, a
+directory's files in path order. Diagnostics go to standard output:
 
   text   diagnostics with the source line (the default); a summary goes to
          standard error
@@ -137,6 +139,14 @@ func checkOne(in checkInput) checkResult {
 			return checkResult{err: err}
 		}
 		f = diag.NewFile(in.path, b)
+	}
+	if sp := agenttest.SubjectPath(in.path); sp != "" && !in.isStd {
+		// A _test.gram file is checked with the agent file it tests.
+		if b, err := os.ReadFile(sp); err == nil {
+			subject, _ := agenttest.Compile(diag.NewFile(sp, b), nil)
+			_, diags := agenttest.Compile(f, subject)
+			return checkResult{file: f, diags: diags}
+		}
 	}
 	return checkResult{file: f, diags: checkFile(f)}
 }

@@ -7,13 +7,14 @@
 //	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
 //	gramc fmt [-w] [-l] [-d] [--check] PATH...|-
 //	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]
+//	gramc test [PATH...] [--run REGEX] [--record | --replay] [--repeat N --pass-rate P] [--parallel N] [--format text|json|junit|tap]
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
 //	gramc mcp serve FILE [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
 // agent or model error and 3 on a configuration error (such as a missing API
-// key).
+// key); `gramc test` exits 1 when a test fails and 3 on a configuration error.
 package main
 
 import (
@@ -55,6 +56,7 @@ func commands() []command {
 		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
 		{"fmt", "format gram files in the canonical style", runFmt},
 		{"run", "run an agent: a conversation with a model and its tools", runRun},
+		{"test", "run the agent tests declared in gram files", runTest},
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
 	}
 }

@@ -141,16 +141,22 @@ func (f mcpFlag) Set(v string) error {
 }
 
 // addSharedFlags registers the flags gramc run and gramc mcp serve share:
-// the tool library, the model and the runs.
+// the tool library, the model, recording and the runs.
 func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
+	o.addBindingFlags(fs)
+	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
+	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
+}
+
+// addBindingFlags registers the flags of the tool library, the model and
+// the runs, which gramc test shares too.
+func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
-	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
-	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.IntVar(&o.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")

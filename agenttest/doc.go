@@ -1,0 +1,71 @@
+// Package agenttest runs the agent tests declared in gram files: it loads a
+// file and the agents it tests, runs each test's user turns through the same
+// runtime as `gramc run` ([runtime.Run], the same tool library and model
+// clients), checks the agent's tool calls and answers against the test's
+// expectations, asks judge agents to score rubrics, and records or replays
+// the model traffic of each test as a cassette so that tests run offline
+// and in CI with no API key. The gramc test command is a thin layer over it.
+//
+// # Tests in gram
+//
+// A test is a top-level pattern labelled Test, in the agent's file or in a
+// file named after it with _test.gram (greeter_test.gram tests the agents of
+// greeter.gram, and may use its tools and records):
+//
+//	[greets_bob:Test {agent: greeter, trajectory: inOrder} |
+//	  (:User {says: "Hi, I'm Bob"}),
+//	  (:Call {tool: sayHello, args: {personName: "Bob"}}),
+//	  (:NoCall {tool: sayGoodbye}),
+//	  (:Answer {contains: "Bob"}),
+//	  (:Rubric {judge: critic, criterion: "The reply is friendly", threshold: 0.8})
+//	]
+//
+// Its elements are read in order: each User starts a turn (one call of the
+// agent with what the user says, the conversation carried over from the turn
+// before), and the expectations after it are about that turn:
+//
+//   - (:Call {tool: t}) expects a call of t. args: {...} gives every argument
+//     of the call (no other may be sent); argsInclude: {...} gives some of
+//     them. Written as a group, a Call holds argument matchers, nodes named
+//     after the argument (a dotted path reaches inside arrays and records,
+//     items.0.sku) with one matcher each: equals: v, any: true, matches:
+//     "regex", range: 1..10 (open ends 5... and ...10), format: "email"
+//     (see [schema.ValueFormats]) or absent: true.
+//   - The test's trajectory property says how a turn's calls compare with the
+//     agent's: exact (these calls in this order and no others), inOrder (the
+//     default: these calls in this order, others allowed around them) or
+//     anyOrder (each expected call matched by a different actual call).
+//   - (:NoCall {tool: t}) fails the turn if t is called at all.
+//   - (:Answer {...}) checks the final answer: contains: "text", matches:
+//     "regex", equals: "text" (white space at the ends aside), json: Type
+//     (the answer is JSON valid against a record or built-in type).
+//   - (:Rubric {judge: agent, criterion: "...", threshold: 0.7}) asks the
+//     judge agent, declared like any agent, to score the turn from 0 to 1
+//     against the criterion; the turn passes when the score reaches the
+//     threshold (default [schema.DefaultThreshold]).
+//
+// The compiler ([schema.Compile], [schema.CompileWith]) checks tests like
+// agents: the agent, tools, arguments, argument values against the tools'
+// schemas, and the matchers against the arguments' types.
+//
+// # Entry points
+//
+//   - [Load] reads a file and, for a _test.gram file, the agent file it is
+//     named after, and compiles them into a [Suite].
+//   - [Runner] runs tests: [Runner.Run] runs one test (repeated
+//     [Runner.Repeat] times, passing when at least [Runner.PassRate] of the
+//     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.
+//   - [Evaluate] checks one turn's [runtime.Response] against a
+//     [schema.Turn]'s expectations, without a model.
+//   - [WriteText], [WriteJSON], [WriteJUnit] and [WriteTAP] report results.
+//
+// # Cassettes
+//
+// A cassette is a [runtime.Recording] of every model request and response
+// of one run of one test, the judge's included, API keys redacted. Its path
+// is CASSETTES/STEM/TEST.json, where STEM is the test file's name without
+// .gram and CASSETTES is the cassettes directory beside the file (or
+// [Runner.Cassettes]). [ModeRecord] records them, [ModeReplay] answers from
+// them with no network, and [ModeAuto] replays a test whose cassette exists
+// and runs the others against the model.
+package agenttest

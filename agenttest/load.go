@@ -1,0 +1,83 @@
+// Loading test files: a file and, for name_test.gram, the agent file
+// name.gram beside it.
+
+package agenttest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// TestFileSuffix ends the name of a file of tests kept beside the agent
+// file they test.
+const TestFileSuffix = "_test.gram"
+
+// Suite is a compiled file with its tests.
+type Suite struct {
+	// File is the file's source.
+	File *diag.File
+	// Program is the compiled file; its Tests are the tests to run.
+	Program *schema.Program
+	// Subject is the program of the agent file a _test.gram file is named
+	// after, nil for other files.
+	Subject *schema.Program
+	// Diags are the diagnostics of the file (and of its subject), merged.
+	Diags diag.List
+	// SubjectFile is the subject's source, for printing its diagnostics.
+	SubjectFile *diag.File
+	// SubjectDiags are the subject's diagnostics.
+	SubjectDiags diag.List
+}
+
+// SubjectPath returns the agent file a test file is named after
+// (greeter_test.gram gives greeter.gram), or "" when path is not a
+// _test.gram file.
+func SubjectPath(path string) string {
+	if !strings.HasSuffix(path, TestFileSuffix) || len(filepath.Base(path)) == len(TestFileSuffix) {
+		return ""
+	}
+	return strings.TrimSuffix(path, TestFileSuffix) + ".gram"
+}
+
+// Compile parses and compiles f; when subject is not nil, the file's tests
+// may use its agents, tools and records.
+func Compile(f *diag.File, subject *schema.Program) (*schema.Program, diag.List) {
+	doc, parsed := parser.Parse(f)
+	var env []*schema.Program
+	if subject != nil {
+		env = append(env, subject)
+	}
+	prog, compiled := schema.CompileWith(doc, env...)
+	return prog, schema.Merge(parsed, compiled)
+}
+
+// Load reads and compiles the file at path. A _test.gram file is compiled
+// with the agent file it is named after, when that file exists. The error
+// is for I/O; problems in the files are diagnostics.
+func Load(path string) (*Suite, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Suite{File: diag.NewFile(path, b)}
+	if sp := SubjectPath(path); sp != "" {
+		sb, err := os.ReadFile(sp)
+		switch {
+		case err == nil:
+			s.SubjectFile = diag.NewFile(sp, sb)
+			s.Subject, s.SubjectDiags = Compile(s.SubjectFile, nil)
+		case !os.IsNotExist(err):
+			return nil, err
+		}
+	}
+	s.Program, s.Diags = Compile(s.File, s.Subject)
+	return s, nil
+}
+
+// HasErrors reports whether the file or its subject has errors.
+func (s *Suite) HasErrors() bool { return s.Diags.HasErrors() || s.SubjectDiags.HasErrors() }

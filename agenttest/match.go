@@ -1,0 +1,651 @@
+// Checking a turn: the agent's tool calls against the expected trajectory,
+// the calls it must not make, and its answer; failures carry a diff of
+// what was expected and what happened.
+
+package agenttest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// Failure is one expectation a run did not meet.
+type Failure struct {
+	// Turn is the turn's number, from 1 (0 for the whole run).
+	Turn int `json:"turn"`
+	// Kind is "trajectory", "no-call", "answer", "rubric", "status" or
+	// "error".
+	Kind string `json:"kind"`
+	// Message says what failed in one line.
+	Message string `json:"message"`
+	// Diff shows the expected against the actual, line by line: "  " for
+	// lines both have, "- " for the expected only, "+ " for the actual
+	// only.
+	Diff string `json:"diff,omitempty"`
+}
+
+// Call is a tool call the agent made, as checked.
+type Call struct {
+	Name string `json:"name"`
+	// Args are the arguments the model sent, decoded (numbers are
+	// json.Number); nil when they were not a JSON object.
+	Args map[string]any `json:"args"`
+	// Raw is the arguments as sent.
+	Raw string `json:"-"`
+}
+
+// String writes the call as `name {"arg":1}`.
+func (c Call) String() string {
+	if c.Args == nil {
+		return c.Name + " " + strings.TrimSpace(c.Raw)
+	}
+	return c.Name + " " + compactJSON(c.Args)
+}
+
+// callsOf returns the calls of a turn's response.
+func callsOf(resp *runtime.Response) []Call {
+	if resp == nil {
+		return nil
+	}
+	out := make([]Call, 0, len(resp.ToolsUsed))
+	for _, u := range resp.ToolsUsed {
+		c := Call{Name: u.Name, Raw: u.RawArguments}
+		raw := strings.TrimSpace(u.RawArguments)
+		if raw == "" {
+			c.Args = map[string]any{}
+		} else {
+			dec := json.NewDecoder(strings.NewReader(raw))
+			dec.UseNumber()
+			var m map[string]any
+			if dec.Decode(&m) == nil && !dec.More() && m != nil {
+				c.Args = m
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// compactJSON writes a value as compact JSON with sorted keys and no HTML
+// escaping.
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(schema.ToAny(v)); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// Evaluate checks the response of one turn (number n, from 1) against the
+// turn's expectations and the test's trajectory mode. Rubrics are not
+// checked here (they need a judge; see [Runner]).
+func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) []Failure {
+	var out []Failure
+	if resp == nil {
+		return []Failure{{Turn: n, Kind: "error", Message: "the turn gave no response"}}
+	}
+	if resp.Status != runtime.StatusCompleted {
+		msg := "the agent did not finish the turn: " + string(resp.Status)
+		if resp.Error != "" {
+			msg += ": " + resp.Error
+		}
+		out = append(out, Failure{Turn: n, Kind: "status", Message: msg})
+	}
+	calls := callsOf(resp)
+	if f, ok := checkTrajectory(t.Trajectory, turn.Calls, calls); !ok {
+		f.Turn = n
+		out = append(out, f)
+	}
+	for _, nc := range turn.NoCalls {
+		var made []string
+		for i, c := range calls {
+			if c.Name == nc.Tool {
+				made = append(made, fmt.Sprintf("+ %d. %s", i+1, c))
+			}
+		}
+		if len(made) > 0 {
+			out = append(out, Failure{Turn: n, Kind: "no-call",
+				Message: fmt.Sprintf("%s was called %s, but the test expects no call of it", nc.Tool, times(len(made))),
+				Diff:    strings.Join(made, "\n")})
+		}
+	}
+	for _, a := range turn.Answers {
+		if f, ok := checkAnswer(a, resp.Content); !ok {
+			f.Turn = n
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// times returns "once", "twice", "3 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
+}
+
+// checkTrajectory compares the expected calls with the actual ones.
+func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got []Call) (Failure, bool) {
+	// match[i] is the actual call matched to expectation i, or -1.
+	match := make([]int, len(want))
+	for i := range match {
+		match[i] = -1
+	}
+	ok := true
+	switch mode {
+	case schema.TrajectoryExact:
+		for i := range want {
+			if i < len(got) && matchCall(want[i], got[i]) == "" {
+				match[i] = i
+			} else {
+				ok = false
+			}
+		}
+		if len(got) != len(want) {
+			ok = false
+		}
+		if !ok {
+			// The diff aligns the longest run of calls that match in order.
+			match = align(want, got)
+		}
+	case schema.TrajectoryAnyOrder:
+		match = bipartite(want, got)
+		for _, m := range match {
+			if m < 0 {
+				ok = false
+			}
+		}
+	default: // in order
+		j := 0
+		for i := range want {
+			for j < len(got) && matchCall(want[i], got[j]) != "" {
+				j++
+			}
+			if j == len(got) {
+				ok = false
+				break
+			}
+			match[i] = j
+			j++
+		}
+	}
+	if ok {
+		return Failure{}, true
+	}
+	return Failure{Kind: "trajectory", Message: trajectoryMessage(mode, want, got, match),
+		Diff: trajectoryDiff(mode, want, got, match)}, false
+}
+
+// bipartite matches expectations to distinct calls (any order), maximising
+// the number matched; it returns the call of each expectation or -1.
+func bipartite(want []*schema.CallExpectation, got []Call) []int {
+	owner := make([]int, len(got)) // expectation matched to each call
+	for j := range owner {
+		owner[j] = -1
+	}
+	ok := make([][]bool, len(want))
+	for i := range want {
+		ok[i] = make([]bool, len(got))
+		for j := range got {
+			ok[i][j] = matchCall(want[i], got[j]) == ""
+		}
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j := range got {
+			if ok[i][j] && !seen[j] {
+				seen[j] = true
+				if owner[j] < 0 || try(owner[j], seen) {
+					owner[j] = i
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range want {
+		try(i, make([]bool, len(got)))
+	}
+	match := make([]int, len(want))
+	for i := range match {
+		match[i] = -1
+	}
+	for j, i := range owner {
+		if i >= 0 {
+			match[i] = j
+		}
+	}
+	return match
+}
+
+// align matches expectations to calls in order, as many as possible (a
+// longest common subsequence); it returns the call of each expectation or
+// -1.
+func align(want []*schema.CallExpectation, got []Call) []int {
+	n, m := len(want), len(got)
+	// l[i][j] is the longest alignment of want[i:] and got[j:].
+	l := make([][]int, n+1)
+	for i := range l {
+		l[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			l[i][j] = max(l[i+1][j], l[i][j+1])
+			if matchCall(want[i], got[j]) == "" {
+				l[i][j] = max(l[i][j], l[i+1][j+1]+1)
+			}
+		}
+	}
+	match := make([]int, n)
+	i, j := 0, 0
+	for i < n {
+		switch {
+		case j < m && matchCall(want[i], got[j]) == "" && l[i][j] == l[i+1][j+1]+1:
+			match[i] = j
+			i++
+			j++
+		case j < m && l[i][j+1] >= l[i+1][j]:
+			j++
+		default:
+			match[i] = -1
+			i++
+		}
+	}
+	return match
+}
+
+// trajectoryMessage says in one line why the trajectory does not match.
+func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
+	missing := 0
+	for _, m := range match {
+		if m < 0 {
+			missing++
+		}
+	}
+	switch {
+	case missing > 0:
+		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, calls(len(got)))
+	case mode == schema.TrajectoryExact && len(got) > len(want):
+		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", calls(len(got)), len(want))
+	}
+	return fmt.Sprintf("the tool calls differ from the expected ones (trajectory %s)", mode)
+}
+
+// calls returns "1 tool call", "2 tool calls".
+func calls(n int) string {
+	if n == 1 {
+		return "1 tool call"
+	}
+	return strconv.Itoa(n) + " tool calls"
+}
+
+// trajectoryDiff lists the expected and actual calls: matched ones once,
+// missing expectations with "-" and the reason the closest call of the
+// same tool does not match, unmatched calls with "+".
+func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
+	var lines []string
+	matched := make([]bool, len(got))
+	for _, m := range match {
+		if m >= 0 {
+			matched[m] = true
+		}
+	}
+	// Walk the actual calls in order, placing each expectation at its
+	// matched call, and unmatched expectations where they were expected.
+	type row struct {
+		pos  float64
+		text string
+	}
+	var rows []row
+	for j, c := range got {
+		mark := "+ "
+		note := ""
+		if matched[j] {
+			mark = "  "
+		} else if mode != schema.TrajectoryExact {
+			note = "   (an extra call, allowed)"
+		}
+		rows = append(rows, row{float64(j), fmt.Sprintf("%s%s%s", mark, c, note)})
+	}
+	last := -1.0
+	for i, w := range want {
+		if match[i] >= 0 {
+			last = float64(match[i])
+			continue
+		}
+		reason := "not called"
+		for j, c := range got {
+			if c.Name == w.Tool {
+				if why := matchCall(w, c); why != "" {
+					reason = "closest call " + c.String() + ": " + why
+				} else if mode == schema.TrajectoryAnyOrder {
+					reason = fmt.Sprintf("call %d matches it, but another expectation has it", j+1)
+				} else {
+					reason = fmt.Sprintf("made as call %d, out of the expected order", j+1)
+				}
+				break
+			}
+		}
+		pos := last + 0.5
+		rows = append(rows, row{pos, fmt.Sprintf("- %s   (%s)", DescribeCall(w), reason)})
+		last = pos
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].pos < rows[b].pos })
+	for _, r := range rows {
+		lines = append(lines, r.text)
+	}
+	if len(lines) == 0 {
+		return "  (no calls)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// DescribeCall writes an expected call as it reads in a diff:
+// `sayHello {"personName":"Bob"}`, `getOrder {orderId: range 1..5}`.
+func DescribeCall(w *schema.CallExpectation) string {
+	var parts []string
+	switch w.Mode {
+	case schema.ArgsExact:
+		parts = append(parts, compactJSON(w.Args))
+	case schema.ArgsSubset:
+		parts = append(parts, "including "+compactJSON(w.Args))
+	}
+	for _, m := range w.Fields {
+		parts = append(parts, m.Name()+" "+describeMatcher(m))
+	}
+	if len(parts) == 0 {
+		return w.Tool + " (any arguments)"
+	}
+	return w.Tool + " " + strings.Join(parts, ", ")
+}
+
+// describeMatcher writes a matcher: `equals "Bob"`, `matches ^B`,
+// `in 1..5`, `is an email`, `is sent`, `is not sent`.
+func describeMatcher(m *schema.FieldMatcher) string {
+	switch m.Kind {
+	case schema.MatchAny:
+		return "is sent"
+	case schema.MatchAbsent:
+		return "is not sent"
+	case schema.MatchRegex:
+		return "matches " + m.Regex.String()
+	case schema.MatchRange:
+		return "in " + rangeText(m)
+	case schema.MatchFormat:
+		return "is a " + m.Format
+	}
+	return "equals " + compactJSON(m.Value)
+}
+
+// rangeText writes a range matcher's bounds as gram does: 1..5, 5..., ...5.
+func rangeText(m *schema.FieldMatcher) string {
+	f := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'g', -1, 64)
+	}
+	switch {
+	case m.Min == nil:
+		return "..." + f(m.Max)
+	case m.Max == nil:
+		return f(m.Min) + "..."
+	}
+	return f(m.Min) + ".." + f(m.Max)
+}
+
+// matchCall returns "" when c meets the expectation, else why not.
+func matchCall(w *schema.CallExpectation, c Call) string {
+	if c.Name != w.Tool {
+		return "another tool"
+	}
+	if c.Args == nil {
+		if w.Mode == schema.ArgsAny && len(w.Fields) == 0 {
+			return ""
+		}
+		return "its arguments are not a JSON object"
+	}
+	switch w.Mode {
+	case schema.ArgsExact:
+		want := schema.ToAny(w.Args).(map[string]any)
+		for k, v := range want {
+			g, ok := c.Args[k]
+			if !ok {
+				return k + " is not sent"
+			}
+			if !runtime.JSONEqual(v, g) {
+				return fmt.Sprintf("%s is %s, not %s", k, compactJSON(g), compactJSON(v))
+			}
+		}
+		keys := make([]string, 0, len(c.Args))
+		for k := range c.Args {
+			if _, ok := want[k]; !ok && !fieldNamed(w, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) > 0 {
+			sort.Strings(keys)
+			return "it also sends " + strings.Join(keys, ", ")
+		}
+	case schema.ArgsSubset:
+		for _, m := range w.Args {
+			g, ok := c.Args[m.Key]
+			if !ok {
+				return m.Key + " is not sent"
+			}
+			if v := schema.ToAny(m.Value); !runtime.JSONEqual(v, g) {
+				return fmt.Sprintf("%s is %s, not %s", m.Key, compactJSON(g), compactJSON(v))
+			}
+		}
+	}
+	for _, m := range w.Fields {
+		if why := matchField(m, c.Args); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// fieldNamed reports whether a field matcher of w is about argument k.
+func fieldNamed(w *schema.CallExpectation, k string) bool {
+	for _, m := range w.Fields {
+		if m.Path[0] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupPath returns the value at a path in args, and whether there is one.
+func lookupPath(args map[string]any, path []string) (any, bool) {
+	var cur any = args
+	for _, seg := range path {
+		switch x := cur.(type) {
+		case map[string]any:
+			v, ok := x[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			cur = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// matchField returns "" when the argument meets the matcher, else why not.
+func matchField(m *schema.FieldMatcher, args map[string]any) string {
+	name := m.Name()
+	v, ok := lookupPath(args, m.Path)
+	if m.Kind == schema.MatchAbsent {
+		if ok && v != nil {
+			return fmt.Sprintf("%s is sent (%s), the test expects it not to be", name, compactJSON(v))
+		}
+		return ""
+	}
+	if !ok {
+		return name + " is not sent"
+	}
+	switch m.Kind {
+	case schema.MatchAny:
+		return ""
+	case schema.MatchEquals:
+		if !runtime.JSONEqual(schema.ToAny(m.Value), v) {
+			return fmt.Sprintf("%s is %s, not %s", name, compactJSON(v), compactJSON(m.Value))
+		}
+	case schema.MatchRegex:
+		s, isStr := v.(string)
+		if !isStr {
+			return fmt.Sprintf("%s is %s, not a string matching %s", name, compactJSON(v), m.Regex)
+		}
+		if !m.Regex.MatchString(s) {
+			return fmt.Sprintf("%s is %s, which does not match %s", name, compactJSON(v), m.Regex)
+		}
+	case schema.MatchRange:
+		f, isNum := number(v)
+		if !isNum {
+			return fmt.Sprintf("%s is %s, not a number in %s", name, compactJSON(v), rangeText(m))
+		}
+		if m.Min != nil && f < *m.Min || m.Max != nil && f > *m.Max {
+			return fmt.Sprintf("%s is %s, not in %s", name, compactJSON(v), rangeText(m))
+		}
+	case schema.MatchFormat:
+		s, isStr := v.(string)
+		if !isStr || !HasFormat(m.Format, s) {
+			return fmt.Sprintf("%s is %s, not a valid %s", name, compactJSON(v), m.Format)
+		}
+	}
+	return ""
+}
+
+// number returns a JSON number as a float64.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// checkAnswer checks the final answer.
+func checkAnswer(a *schema.AnswerCheck, answer string) (Failure, bool) {
+	f := Failure{Kind: "answer"}
+	switch a.Kind {
+	case schema.AnswerContains:
+		if strings.Contains(answer, a.Text) {
+			return f, true
+		}
+		f.Message = fmt.Sprintf("the answer does not contain %q", a.Text)
+		f.Diff = "- contains " + strconv.Quote(a.Text) + "\n" + prefixLines("+ ", answer)
+	case schema.AnswerMatches:
+		if a.Regex.MatchString(answer) {
+			return f, true
+		}
+		f.Message = fmt.Sprintf("the answer does not match %s", a.Regex)
+		f.Diff = "- matches " + a.Regex.String() + "\n" + prefixLines("+ ", answer)
+	case schema.AnswerEquals:
+		if strings.TrimSpace(answer) == strings.TrimSpace(a.Text) {
+			return f, true
+		}
+		f.Message = "the answer differs from the expected one"
+		f.Diff = prefixLines("- ", strings.TrimSpace(a.Text)) + "\n" + prefixLines("+ ", strings.TrimSpace(answer))
+	case schema.AnswerJSON:
+		probs := schema.ValidateJSON(a.Type, []byte(answer))
+		if len(probs) == 0 {
+			return f, true
+		}
+		var msgs []string
+		for _, p := range probs {
+			where := "the answer"
+			if p.Pointer != "" {
+				where = p.Pointer
+			}
+			msgs = append(msgs, where+" "+p.Message)
+		}
+		f.Message = fmt.Sprintf("the answer is not JSON of type %s: %s", a.Type, strings.Join(msgs, "; "))
+		f.Diff = "- JSON of type " + a.Type.String() + "\n" + prefixLines("+ ", answer)
+	}
+	return f, false
+}
+
+// prefixLines puts prefix before every line of s.
+func prefixLines(prefix, s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HasFormat reports whether s is a valid value of a format of
+// [schema.ValueFormats].
+func HasFormat(format, s string) bool {
+	switch format {
+	case "date-time":
+		_, err := time.Parse(time.RFC3339Nano, s)
+		return err == nil
+	case "date":
+		_, err := time.Parse("2006-01-02", s)
+		return err == nil
+	case "time":
+		for _, layout := range []string{"15:04:05Z07:00", "15:04:05.999999999Z07:00", "15:04:05", "15:04"} {
+			if _, err := time.Parse(layout, s); err == nil {
+				return true
+			}
+		}
+		return false
+	case "email":
+		a, err := mail.ParseAddress(s)
+		return err == nil && a.Address == s && a.Name == ""
+	case "uri":
+		u, err := url.Parse(s)
+		return err == nil && u.Scheme != ""
+	case "uuid":
+		return uuidRE.MatchString(s)
+	case "ipv4":
+		ip := net.ParseIP(s)
+		return ip != nil && ip.To4() != nil && !strings.Contains(s, ":")
+	case "ipv6":
+		ip := net.ParseIP(s)
+		return ip != nil && strings.Contains(s, ":")
+	case "hostname":
+		return hostnameRE.MatchString(s) && len(s) <= 253
+	}
+	return false
+}
+
+var (
+	uuidRE     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	hostnameRE = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`)
+)

@@ -1,0 +1,257 @@
+// Reports of test results: text for people, JSON for programs, JUnit XML
+// for CI dashboards, and TAP.
+
+package agenttest
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Summary counts results.
+type Summary struct {
+	Passed, Failed, Errors int
+}
+
+// Summarize counts the results by status.
+func Summarize(results []Result) Summary {
+	var s Summary
+	for _, r := range results {
+		switch r.Status {
+		case Pass:
+			s.Passed++
+		case Fail:
+			s.Failed++
+		default:
+			s.Errors++
+		}
+	}
+	return s
+}
+
+// runsText says how many runs passed, when there were several.
+func runsText(r Result) string {
+	if r.Runs <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d/%d runs passed, %s needed)", r.Passed, r.Runs, percent(r.PassRate))
+}
+
+// percent writes a share as a percentage.
+func percent(f float64) string {
+	return strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+}
+
+// Explain writes the failures of a result (or its error) as indented text:
+// each failure's message and diff, then what the agent did.
+func Explain(r Result) string {
+	var b strings.Builder
+	if r.Error != "" {
+		fmt.Fprintf(&b, "    error: %s\n", r.Error)
+		return b.String()
+	}
+	for _, f := range r.Failures {
+		where := ""
+		if f.Turn > 0 {
+			where = fmt.Sprintf("turn %d: ", f.Turn)
+		}
+		fmt.Fprintf(&b, "    %s%s\n", where, f.Message)
+		if f.Diff != "" {
+			b.WriteString(prefixLines("        ", f.Diff))
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// WriteText writes one line per test (ok, FAIL or ERROR with the file, the
+// test, the source of the answers and the time), the failures of each
+// failed test with their diffs, and a closing line "N passed, N failed".
+func WriteText(w io.Writer, results []Result) error {
+	var b strings.Builder
+	for _, r := range results {
+		label := map[Status]string{Pass: "ok   ", Fail: "FAIL ", Error: "ERROR"}[r.Status]
+		fmt.Fprintf(&b, "%s %s: %s [%s]%s\n", label, r.File, r.Test, r.Source, runsText(r))
+		if r.Status != Pass {
+			b.WriteString(Explain(r))
+		}
+	}
+	s := Summarize(results)
+	fmt.Fprintf(&b, "%d passed, %d failed", s.Passed, s.Failed+s.Errors)
+	if s.Errors > 0 {
+		fmt.Fprintf(&b, " (%d could not run)", s.Errors)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// jsonReport is the JSON report's shape.
+type jsonReport struct {
+	Tests  []Result `json:"tests"`
+	Passed int      `json:"passed"`
+	Failed int      `json:"failed"`
+	Errors int      `json:"errors"`
+}
+
+// WriteJSON writes the results as one JSON object: "tests" (each a
+// [Result]), and the counts "passed", "failed" and "errors".
+func WriteJSON(w io.Writer, results []Result) error {
+	s := Summarize(results)
+	if results == nil {
+		results = []Result{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonReport{Tests: results, Passed: s.Passed, Failed: s.Failed, Errors: s.Errors})
+}
+
+// JUnit XML, in the shape of the JUnit schema that CI servers read:
+// testsuites holding one testsuite per file, holding one testcase per test,
+// with a failure or error element when it did not pass.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Time     string       `xml:"time,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Skipped  int         `xml:"skipped,attr"`
+		Time     string      `xml:"time,attr"`
+		Cases    []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		ClassName string        `xml:"classname,attr"`
+		Time      string        `xml:"time,attr"`
+		Failure   *junitProblem `xml:"failure,omitempty"`
+		Error     *junitProblem `xml:"error,omitempty"`
+		SystemOut string        `xml:"system-out,omitempty"`
+	}
+	junitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+)
+
+// seconds writes a duration in seconds for JUnit.
+func seconds(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
+
+// WriteJUnit writes the results as JUnit XML: a testsuite per file, a
+// testcase per test (classname the file, name the test), failures with
+// their diffs as text.
+func WriteJUnit(w io.Writer, results []Result) error {
+	root := junitSuites{Name: "gramc test"}
+	index := map[string]int{}
+	var total float64
+	for _, r := range results {
+		i, ok := index[r.File]
+		if !ok {
+			i = len(root.Suites)
+			index[r.File] = i
+			root.Suites = append(root.Suites, junitSuite{Name: r.File})
+		}
+		s := &root.Suites[i]
+		c := junitCase{Name: r.Test, ClassName: r.File, Time: seconds(r.Seconds)}
+		s.Tests++
+		root.Tests++
+		switch r.Status {
+		case Fail:
+			msg := "failed"
+			if len(r.Failures) > 0 {
+				msg = r.Failures[0].Message
+			}
+			c.Failure = &junitProblem{Message: msg + runsText(r), Type: "failure", Text: Explain(r)}
+			s.Failures++
+			root.Failures++
+		case Error:
+			c.Error = &junitProblem{Message: r.Error, Type: "error", Text: Explain(r)}
+			s.Errors++
+			root.Errors++
+		}
+		if r.Source != "" {
+			c.SystemOut = "answers from: " + r.Source + runsText(r)
+		}
+		var st float64
+		for _, x := range s.Cases {
+			st += parseSeconds(x.Time)
+		}
+		s.Time = seconds(st + r.Seconds)
+		total += r.Seconds
+		s.Cases = append(s.Cases, c)
+	}
+	root.Time = seconds(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func parseSeconds(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+// WriteTAP writes the results in the Test Anything Protocol, version 14: a
+// plan, then "ok N - FILE: TEST" or "not ok N - ..." with a YAML block of
+// the failures.
+func WriteTAP(w io.Writer, results []Result) error {
+	var b strings.Builder
+	b.WriteString("TAP version 14\n")
+	fmt.Fprintf(&b, "1..%d\n", len(results))
+	for i, r := range results {
+		if r.Status == Pass {
+			fmt.Fprintf(&b, "ok %d - %s: %s\n", i+1, r.File, r.Test)
+			continue
+		}
+		fmt.Fprintf(&b, "not ok %d - %s: %s\n", i+1, r.File, r.Test)
+		b.WriteString("  ---\n")
+		fmt.Fprintf(&b, "  status: %s\n", r.Status)
+		if r.Runs > 1 {
+			fmt.Fprintf(&b, "  runs: %d\n  passed: %d\n", r.Runs, r.Passed)
+		}
+		if r.Error != "" {
+			fmt.Fprintf(&b, "  message: %s\n", yamlString(r.Error))
+		}
+		if len(r.Failures) > 0 {
+			b.WriteString("  failures:\n")
+			for _, f := range r.Failures {
+				fmt.Fprintf(&b, "    - turn: %d\n      kind: %s\n      message: %s\n", f.Turn, f.Kind, yamlString(f.Message))
+				if f.Diff != "" {
+					b.WriteString("      diff: |\n")
+					b.WriteString(prefixLines("        ", f.Diff))
+					b.WriteString("\n")
+				}
+			}
+		}
+		b.WriteString("  ...\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// yamlString quotes a string for YAML as a JSON string, which YAML reads.
+func yamlString(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
+}

@@ -1,0 +1,390 @@
+// Running tests: each run of a test is a conversation with the agent,
+// turn by turn through runtime.Run, on a model whose HTTP traffic goes to
+// the network, to a cassette being recorded, or comes from a cassette.
+
+package agenttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// Mode says where the model's answers come from.
+type Mode int
+
+// The modes.
+const (
+	// ModeAuto replays a test whose cassette exists and runs the others
+	// against the model, recording nothing.
+	ModeAuto Mode = iota
+	// ModeRecord runs every test against the model and saves its cassette.
+	ModeRecord
+	// ModeReplay answers every test from its cassette, with no network; a
+	// missing cassette is a configuration error.
+	ModeReplay
+)
+
+// replayBaseURL is the base URL of models that replay; nothing is sent to
+// it.
+const replayBaseURL = "http://replay.invalid/v1"
+
+// Runner runs tests. Its fields are read-only once a run starts.
+type Runner struct {
+	// Library holds the tool implementations (nil: none).
+	Library *runtime.Library
+	// Options are passed to every [runtime.Run] (logger, injected values,
+	// limits); the model is set by the runner.
+	Options []runtime.Option
+	// Mode says where answers come from.
+	Mode Mode
+	// Cassettes is the directory of cassettes; "" means the directory
+	// "cassettes" beside each test file.
+	Cassettes string
+	// BaseURL, when set, points every model at an OpenAI-compatible server
+	// (then no API key is needed).
+	BaseURL string
+	// Getenv reads the environment (API keys, base URLs); nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// Transport wraps the HTTP transport of each run (e.g. a tracer); nil
+	// leaves it alone.
+	Transport func(http.RoundTripper) http.RoundTripper
+	// Repeat is the number of runs of each test (at least 1).
+	Repeat int
+	// PassRate is the share of runs that must pass, from 0 to 1 (0 means
+	// 1: every run).
+	PassRate float64
+	// Parallel is the number of runs at once (at least 1).
+	Parallel int
+}
+
+// Status is the outcome of a test.
+type Status string
+
+// The outcomes.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	// Error: the test could not run (configuration, a missing cassette, a
+	// tool that cannot be bound, a model or network failure).
+	Error Status = "error"
+)
+
+// Result is the outcome of one test over its runs.
+type Result struct {
+	// File is the test file's path, Test the test's name, Agent the agent's.
+	File  string `json:"file"`
+	Test  string `json:"test"`
+	Agent string `json:"agent"`
+	// Status is the outcome.
+	Status Status `json:"status"`
+	// Source says where the model's answers came from: "replay", "record"
+	// or "live".
+	Source string `json:"source"`
+	// Runs is the number of runs, Passed how many passed, and PassRate the
+	// share that had to.
+	Runs     int     `json:"runs"`
+	Passed   int     `json:"passed"`
+	PassRate float64 `json:"passRate"`
+	// Failures are those of the first run that did not pass.
+	Failures []Failure `json:"failures,omitempty"`
+	// Error says why the test could not run (Status Error).
+	Error string `json:"error,omitempty"`
+	// Config is set when the error is one of configuration: a missing API
+	// key or cassette, a tool that cannot be bound.
+	Config bool `json:"-"`
+	// Turns are the turns of the first failing run (or of the first run),
+	// as the agent played them.
+	Turns []TurnRecord `json:"turns,omitempty"`
+	// Cassette is the cassette's path.
+	Cassette string `json:"cassette,omitempty"`
+	// Duration is the time of all runs.
+	Duration time.Duration `json:"-"`
+	// Seconds is Duration in seconds, for the JSON report.
+	Seconds float64 `json:"seconds"`
+}
+
+// TurnRecord is what the agent did in a turn.
+type TurnRecord struct {
+	User   string `json:"user"`
+	Calls  []Call `json:"calls"`
+	Answer string `json:"answer"`
+	Status string `json:"status"`
+	// Scores are the rubric scores given by the judges.
+	Scores []float64 `json:"scores,omitempty"`
+}
+
+// runOutcome is one run of a test.
+type runOutcome struct {
+	failures []Failure
+	turns    []TurnRecord
+	err      error
+}
+
+// CassettePath returns the cassette of a test of the file at path.
+func (r *Runner) CassettePath(path, test string) string {
+	dir := r.Cassettes
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(path), "cassettes")
+	}
+	stem := strings.TrimSuffix(filepath.Base(path), ".gram")
+	return filepath.Join(dir, stem, fileName(test)+".json")
+}
+
+// fileName turns a test's name into a file name: characters other than
+// letters, digits, '_', '-', '.' and '@' (a name in backticks may have any)
+// become '_', so a name never leads out of the cassettes directory.
+func fileName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '@') {
+			b[i] = '_'
+		}
+	}
+	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
+		return s
+	}
+	return "_" + string(b)
+}
+
+// Job is a test to run, with the file it comes from.
+type Job struct {
+	Path string
+	Test *schema.Test
+}
+
+// RunAll runs the jobs, Parallel runs at a time, and returns their results
+// in the jobs' order.
+func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
+	n := max(r.Repeat, 1)
+	type unit struct{ job, rep int }
+	outcomes := make([][]runOutcome, len(jobs))
+	sources := make([]string, len(jobs))
+	durations := make([]time.Duration, len(jobs))
+	for i := range jobs {
+		outcomes[i] = make([]runOutcome, n)
+		sources[i] = r.source(r.CassettePath(jobs[i].Path, jobs[i].Test.Name))
+	}
+	work := make(chan unit)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < max(r.Parallel, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				start := time.Now()
+				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep == 0)
+				mu.Lock()
+				outcomes[u.job][u.rep] = o
+				durations[u.job] += time.Since(start)
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		for k := 0; k < n; k++ {
+			work <- unit{i, k}
+		}
+	}
+	close(work)
+	wg.Wait()
+	out := make([]Result, len(jobs))
+	for i, j := range jobs {
+		out[i] = r.result(j, sources[i], outcomes[i], durations[i])
+	}
+	return out
+}
+
+// Run runs one test Repeat times and returns its result.
+func (r *Runner) Run(ctx context.Context, path string, t *schema.Test) Result {
+	return r.RunAll(ctx, []Job{{Path: path, Test: t}})[0]
+}
+
+// source says where the answers of a test come from.
+func (r *Runner) source(cassette string) string {
+	switch r.Mode {
+	case ModeRecord:
+		return "record"
+	case ModeReplay:
+		return "replay"
+	}
+	if _, err := os.Stat(cassette); err == nil {
+		return "replay"
+	}
+	return "live"
+}
+
+// passRate returns the share of runs that must pass.
+func (r *Runner) passRate() float64 {
+	if r.PassRate <= 0 || r.PassRate > 1 {
+		return 1
+	}
+	return r.PassRate
+}
+
+// result sums the runs of a test up.
+func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration) Result {
+	res := Result{File: j.Path, Test: j.Test.Name, Agent: j.Test.AgentName, Source: source, Runs: len(runs),
+		PassRate: r.passRate(), Duration: d, Seconds: math.Round(d.Seconds()*1000) / 1000}
+	if source != "live" {
+		res.Cassette = r.CassettePath(j.Path, j.Test.Name)
+	}
+	var firstBad *runOutcome
+	for i := range runs {
+		o := &runs[i]
+		if o.err != nil {
+			res.Status, res.Error = Error, o.err.Error()
+			var ce *runtime.ConfigError
+			var te *runtime.ToolError
+			res.Config = errors.As(o.err, &ce) || errors.As(o.err, &te) || errors.Is(o.err, errNoCassette)
+			res.Turns = o.turns
+			return res
+		}
+		if len(o.failures) == 0 {
+			res.Passed++
+		} else if firstBad == nil {
+			firstBad = o
+		}
+	}
+	if len(runs) > 0 {
+		res.Turns = runs[0].turns
+	}
+	if firstBad != nil {
+		res.Failures, res.Turns = firstBad.failures, firstBad.turns
+	}
+	// A small tolerance keeps 0.8 of 5 runs (4/5) from failing on
+	// rounding.
+	if float64(res.Passed)/float64(max(len(runs), 1))+1e-9 >= res.PassRate {
+		res.Status = Pass
+	} else {
+		res.Status = Fail
+	}
+	return res
+}
+
+// errNoCassette marks a missing cassette in replay mode.
+var errNoCassette = errors.New("no cassette")
+
+// runOnce runs a test once. The first run of a test records its cassette
+// in record mode; later runs of it go to the model without recording.
+func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) runOutcome {
+	t := j.Test
+	if t.Agent == nil {
+		return runOutcome{err: fmt.Errorf("test %s: agent %q is not defined", t.Name, t.AgentName)}
+	}
+	cassette := r.CassettePath(j.Path, t.Name)
+	var transport http.RoundTripper = http.DefaultTransport
+	var replayer *runtime.Replayer
+	switch source {
+	case "replay":
+		rp, err := runtime.NewReplayer(cassette)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return runOutcome{err: fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)}
+			}
+			return runOutcome{err: &runtime.ConfigError{Message: "reading the cassette of test " + t.Name, Err: err}}
+		}
+		replayer, transport = rp, rp
+	case "record":
+		if first {
+			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
+				return runOutcome{err: err}
+			}
+			transport = runtime.NewRecorder(cassette, transport, r.secrets()...)
+		}
+	}
+	if r.Transport != nil {
+		transport = r.Transport(transport)
+	}
+	client := &http.Client{Transport: transport}
+	models := map[*schema.Agent]runtime.Model{}
+	model := func(a *schema.Agent) (runtime.Model, error) {
+		if m := models[a]; m != nil {
+			return m, nil
+		}
+		var (
+			m   runtime.Model
+			err error
+		)
+		if replayer != nil {
+			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client})
+		} else {
+			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client})
+		}
+		if err == nil {
+			models[a] = m
+		}
+		return m, err
+	}
+	m, err := model(t.Agent)
+	if err != nil {
+		return runOutcome{err: err}
+	}
+	var out runOutcome
+	var conv runtime.Conversation
+	for i, turn := range t.Turns {
+		opts := append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m))
+		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
+		rec := TurnRecord{User: turn.Input}
+		if resp != nil {
+			rec.Calls, rec.Answer, rec.Status = callsOf(resp), resp.Content, string(resp.Status)
+		}
+		out.turns = append(out.turns, rec)
+		if err != nil {
+			var ce *runtime.ConfigError
+			var te *runtime.ToolError
+			if errors.As(err, &ce) || errors.As(err, &te) {
+				out.err = err
+				return out
+			}
+			// A model or network failure (a request that differs from
+			// the cassette among them) fails the turn.
+			msg := err.Error()
+			var re *runtime.ReplayError
+			if errors.As(err, &re) {
+				msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
+			}
+			out.failures = append(out.failures, Failure{Turn: i + 1, Kind: "error", Message: msg})
+			return out
+		}
+		conv = resp.Conversation
+		out.failures = append(out.failures, Evaluate(t, i+1, turn, resp)...)
+		for _, rb := range turn.Rubrics {
+			score, f := r.judge(ctx, model, rb, conv, i+1)
+			out.turns[i].Scores = append(out.turns[i].Scores, score)
+			if f != nil {
+				out.failures = append(out.failures, *f)
+			}
+		}
+	}
+	if replayer != nil && replayer.Remaining() > 0 && len(out.failures) == 0 {
+		out.failures = append(out.failures, Failure{Kind: "trajectory",
+			Message: fmt.Sprintf("the cassette has %d more model requests than this run made: the agent or the test changed since it was recorded (record it again with --record)", replayer.Remaining())})
+	}
+	return out
+}
+
+// secrets returns the API keys to redact from recordings.
+func (r *Runner) secrets() []string {
+	getenv := r.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var out []string
+	if k := getenv("OPENAI_API_KEY"); k != "" {
+		out = append(out, k)
+	}
+	return out
+}

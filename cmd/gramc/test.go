@@ -1,0 +1,302 @@
+package main
+
+// gramc test: run the agent tests declared in gram files.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	goruntime "runtime"
+	"strings"
+
+	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/runtime"
+)
+
+const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
+                  [--repeat N --pass-rate P] [--parallel N]
+                  [--format text|json|junit|tap] [--cassettes DIR]
+                  [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
+                  [--inject NAME=VALUE]... [--base-url URL] [flags]
+
+Runs the agent tests declared in gram files: patterns labelled Test, in an
+agent's file or in a NAME_test.gram file beside NAME.gram. A directory is
+searched recursively for *.gram files, skipping hidden directories and those
+named testdata; without a PATH the current directory is. Each test's user turns go through the same runtime as gramc run, with the
+same tool binding (built-in tools, --tool programs, --mcp servers, --inject
+values), and its expectations are checked: tool calls and their arguments
+(trajectory exact, inOrder or anyOrder), tools not called, the answer, and
+rubrics scored by judge agents.
+
+Where the answers come from:
+  (default)  a test whose cassette exists is replayed, the others run
+             against the model
+  --record   every test runs against the model and its cassette is saved
+             (one per test, API keys redacted)
+  --replay   every test answers from its cassette, with no network and no
+             API key; a missing cassette is a configuration error
+A test's cassette is CASSETTES/FILE/TEST.json, where CASSETTES is the
+directory "cassettes" beside the test file (or --cassettes DIR) and FILE the
+test file's name without .gram.
+
+--repeat N runs each test N times and --pass-rate P (0 to 1, default 1) is
+the share of runs that must pass, for models that do not always answer the
+same. --parallel N runs N tests at once. --run REGEX runs the tests whose
+name (or FILE:NAME) matches.
+
+Results go to standard output: text (one line per test, the failures with a
+diff of the expected and the actual calls and answer, and a closing count),
+json, junit (JUnit XML for CI) or tap (TAP version 14). Problems in the
+files go to standard error.
+
+Exit codes: 0 every test passed; 1 a test failed or a file has errors; 2
+usage or I/O errors; 3 configuration errors (a missing API key or cassette,
+a tool that cannot be bound).
+
+Flags:
+`
+
+// testOptions are the flags of gramc test.
+type testOptions struct {
+	runOptions
+	run            string
+	record, replay bool
+	repeat         int
+	passRate       float64
+	parallel       int
+	format         string
+	cassettes      string
+}
+
+func runTest(e *env, args []string) int {
+	fs := newFlags(e, "test", testHelp)
+	o := testOptions{runOptions: runOptions{cmd: "gramc test"}}
+	o.addBindingFlags(fs)
+	fs.StringVar(&o.run, "run", "", "run only the tests whose name matches `REGEX`")
+	fs.BoolVar(&o.record, "record", false, "run against the model and save each test's cassette")
+	fs.BoolVar(&o.replay, "replay", false, "answer every test from its cassette, with no network")
+	fs.IntVar(&o.repeat, "repeat", 1, "run each test `N` times")
+	fs.Float64Var(&o.passRate, "pass-rate", 1, "the share of a test's runs that must pass, from 0 to 1")
+	fs.IntVar(&o.parallel, "parallel", goruntime.GOMAXPROCS(0), "run `N` tests at once")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json, junit or tap")
+	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
+	paths, code := parseInterleaved(e, fs, args)
+	if code >= 0 {
+		return code
+	}
+	if code := o.check(e); code >= 0 {
+		return code
+	}
+	var runRE *regexp.Regexp
+	if o.run != "" {
+		re, err := regexp.Compile(o.run)
+		if err != nil {
+			return o.usageErr(e, "--run: %v", err)
+		}
+		runRE = re
+	}
+	logger, injected, code := o.setup(e)
+	if code >= 0 {
+		return code
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+
+	// The tests.
+	jobs, code := o.collect(e, paths, runRE)
+	if code >= 0 {
+		return code
+	}
+
+	// The tools.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
+	if code >= 0 {
+		return code
+	}
+	defer closeTools()
+
+	r := &agenttest.Runner{
+		Library:   lib,
+		Options:   o.runtimeOptions(nil, logger, injected), // the runner sets the model
+		Cassettes: o.cassettes,
+		BaseURL:   o.baseURL,
+		Repeat:    o.repeat,
+		PassRate:  o.passRate,
+		Parallel:  o.parallel,
+	}
+	switch {
+	case o.record:
+		r.Mode = agenttest.ModeRecord
+	case o.replay:
+		r.Mode = agenttest.ModeReplay
+	}
+	if o.trace {
+		key := os.Getenv("OPENAI_API_KEY")
+		r.Transport = func(t http.RoundTripper) http.RoundTripper { return runtime.NewTracer(e.stderr, t, key) }
+	}
+	results := r.RunAll(ctx, jobs)
+
+	var err error
+	switch o.format {
+	case "json":
+		err = agenttest.WriteJSON(e.stdout, results)
+	case "junit":
+		err = agenttest.WriteJUnit(e.stdout, results)
+	case "tap":
+		err = agenttest.WriteTAP(e.stdout, results)
+	default:
+		err = agenttest.WriteText(e.stdout, results)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gramc test: writing the report: %v\n", err)
+		return exitUsage
+	}
+	return o.exitCode(e, results)
+}
+
+// check validates the flags of gramc test, returning an exit code or -1.
+func (o *testOptions) check(e *env) int {
+	switch o.format {
+	case "text", "json", "junit", "tap":
+	default:
+		return o.usageErr(e, "unknown format %q (want text, json, junit or tap)", o.format)
+	}
+	switch {
+	case o.record && o.replay:
+		return o.usageErr(e, "--record and --replay cannot be used together")
+	case o.repeat < 1:
+		return o.usageErr(e, "--repeat must be at least 1")
+	case o.passRate <= 0 || o.passRate > 1:
+		return o.usageErr(e, "--pass-rate must be more than 0 and at most 1, e.g. 0.8")
+	case o.parallel < 1:
+		return o.usageErr(e, "--parallel must be at least 1")
+	}
+	return -1
+}
+
+// collect loads the files under paths and returns the tests to run, in
+// file order. Files with errors are reported on standard error and give
+// exit code 1.
+func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]agenttest.Job, int) {
+	for _, p := range paths {
+		if p == "-" {
+			return nil, o.usageErr(e, "tests are read from files, not standard input")
+		}
+	}
+	inputs, ioErr := collectInputs(e, "test", paths)
+	if ioErr {
+		return nil, exitUsage
+	}
+	inputs = skipTestdata(paths, inputs)
+	var jobs []agenttest.Job
+	bad, files := false, 0
+	reported := map[string]bool{}
+	report := func(f *diag.File, diags diag.List) {
+		if len(diags) == 0 || reported[f.Path] {
+			return
+		}
+		reported[f.Path] = true
+		_ = diag.WriteText(e.stderr, f, diags, diag.UseColor(e.stderr))
+	}
+	for _, in := range inputs {
+		s, err := agenttest.Load(in.path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gramc test: %v\n", err)
+			return nil, exitUsage
+		}
+		if len(s.Program.Tests) == 0 {
+			continue
+		}
+		files++
+		if s.SubjectFile != nil {
+			report(s.SubjectFile, s.SubjectDiags)
+		}
+		report(s.File, s.Diags)
+		if s.HasErrors() {
+			bad = true
+			continue
+		}
+		for _, t := range s.Program.Tests {
+			if runRE != nil && !runRE.MatchString(t.Name) && !runRE.MatchString(in.path+":"+t.Name) {
+				continue
+			}
+			jobs = append(jobs, agenttest.Job{Path: in.path, Test: t})
+		}
+	}
+	if bad {
+		fmt.Fprintln(e.stderr, "gramc test: fix the errors above (gramc check shows them too); no test was run")
+		return nil, exitError
+	}
+	if len(jobs) == 0 {
+		if files == 0 {
+			fmt.Fprintf(e.stderr, "gramc test: no tests in %s; declare one with [name:Test {agent: ...} | (:User {says: \"...\"}), ...]\n", strings.Join(paths, ", "))
+		} else {
+			fmt.Fprintf(e.stderr, "gramc test: no test matches --run %q\n", o.run)
+		}
+		return nil, exitError
+	}
+	return jobs, -1
+}
+
+// skipTestdata drops the files found in directories named testdata below a
+// directory given on the command line (fixtures, as for go test); files
+// given by name are kept.
+func skipTestdata(paths []string, inputs []checkInput) []checkInput {
+	out := inputs[:0]
+	for _, in := range inputs {
+		skip := false
+		for _, p := range paths {
+			rel, err := filepath.Rel(filepath.Clean(p), in.path)
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+				if el == "testdata" {
+					skip = true
+				}
+			}
+		}
+		if !skip {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// exitCode prints the hints of configuration errors and returns the exit
+// code of the results.
+func (o *testOptions) exitCode(e *env, results []agenttest.Result) int {
+	code := exitOK
+	hinted := map[string]bool{}
+	for _, r := range results {
+		switch {
+		case r.Status == agenttest.Error && r.Config:
+			code = exitConfig
+			if !hinted[r.Error] {
+				hinted[r.Error] = true
+				fmt.Fprintf(e.stderr, "gramc test: %s: %s\n", r.Test, r.Error)
+				printTestHint(e, r.Error)
+			}
+		case r.Status != agenttest.Pass && code == exitOK:
+			code = exitError
+		}
+	}
+	return code
+}
+
+// printTestHint follows a configuration error with how to fix it.
+func printTestHint(e *env, msg string) {
+	printBindHint(e, errors.New(msg))
+	if strings.Contains(msg, "OPENAI_API_KEY") {
+		fmt.Fprintln(e.stderr, "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay")
+	}
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// TestTestCommand runs the scripts in testdata/testcmd, the cases of gramc
+// test. Besides the commands of TestScript they have `fake-openai FILE`,
+// which starts an in-process OpenAI-compatible server answering with the
+// steps in FILE and points OPENAI_BASE_URL at it (with OPENAI_API_KEY set to
+// a secret that must never be written anywhere, and is sent to the server), and `junit-valid FILE`,
+// which checks a JUnit report with a strict parser.
+func TestTestCommand(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/testcmd",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("OPENAI_API_KEY", "")
+			env.Setenv("OPENAI_BASE_URL", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":      cmdStatus,
+			"fake-openai": cmdFakeOpenAI,
+			"junit-valid": cmdJUnitValid,
+		},
+	})
+}
+
+// fakeKey is the API key scripts give the fake server's clients.
+const fakeKey = "sk-fake-5ecret-never-written"
+
+// fakeStep is one line of a fake-openai script: the model answers with
+// text, asks for tool calls, or fails with an HTTP status.
+type fakeStep struct {
+	Text  *string `json:"text"`
+	Calls []struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"calls"`
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+	// On makes the step a rule: it answers every request, once the steps
+	// without one are used, whose last message, written "ROLE: TEXT",
+	// matches this regular expression. The first rule that matches
+	// answers.
+	On string `json:"on"`
+}
+
+// cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
+// that does not start with # is a JSON step, {"text": "..."},
+// {"calls": [{"name": "tool", "arguments": "{...}"}]} or {"status": 500,
+// "message": "..."}, each optionally with "on": REGEX (see fakeStep.On).
+// With -cycle the steps start over when they run out (for runs of several
+// tests), otherwise the server answers 400 then. It stops when the script
+// ends.
+func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
+	cycle := len(args) > 0 && args[0] == "-cycle"
+	if cycle {
+		args = args[1:]
+	}
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fake-openai [-cycle] FILE")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	var steps []fakeopenai.Step
+	type rule struct {
+		re   *regexp.Regexp
+		step fakeopenai.Step
+	}
+	var rules []rule
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var st fakeStep
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			ts.Fatalf("fake-openai: %s: %v", line, err)
+		}
+		var step fakeopenai.Step
+		switch {
+		case st.Text != nil:
+			step = fakeopenai.Text(*st.Text)
+		case len(st.Calls) > 0:
+			var calls []fakeopenai.Call
+			for _, c := range st.Calls {
+				calls = append(calls, fakeopenai.Call{Name: c.Name, Arguments: c.Arguments})
+			}
+			step = fakeopenai.Calls(calls...)
+		case st.Status != 0:
+			step = fakeopenai.Error(st.Status, st.Message)
+		default:
+			ts.Fatalf("fake-openai: a step needs text, calls or status: %s", line)
+		}
+		if st.On != "" {
+			re, err := regexp.Compile(st.On)
+			ts.Check(err)
+			rules = append(rules, rule{re, step})
+			continue
+		}
+		steps = append(steps, step)
+	}
+	ts.Check(sc.Err())
+	if cycle {
+		one := steps
+		for range 200 {
+			steps = append(steps, one...)
+		}
+	}
+	if len(rules) > 0 {
+		// The rules answer as many requests as a script makes.
+		answer := func(req *fakeopenai.Request) fakeopenai.Response {
+			msgs := req.Body.Messages
+			last := ""
+			if len(msgs) > 0 {
+				last = msgs[len(msgs)-1].Role + ": " + msgs[len(msgs)-1].Text()
+			}
+			for _, r := range rules {
+				if r.re.MatchString(last) {
+					return r.step(req)
+				}
+			}
+			return fakeopenai.Error(400, "no rule answers "+last)(req)
+		}
+		steps = append(steps, repeatStep(answer, 1000)...)
+	}
+	// Everything is set before the server starts: requests come from other
+	// processes, which the race detector cannot see synchronize with us.
+	srv := fakeopenai.New(nil, steps...)
+	ts.Defer(srv.Close)
+	ts.Setenv("OPENAI_BASE_URL", srv.URL)
+	ts.Setenv("OPENAI_API_KEY", fakeKey)
+}
+
+// cmdJUnitValid implements `junit-valid FILE`.
+func cmdJUnitValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: junit-valid FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	err = validateJUnit(b)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("invalid JUnit XML: %v", err)
+	case err == nil && neg:
+		ts.Fatalf("the JUnit XML is valid")
+	case err != nil:
+		fmt.Fprintf(ts.Stdout(), "invalid: %v\n", err)
+	}
+}
+
+// repeatStep returns n copies of a step, for a server that must answer
+// every request with it: the steps are all given when the server starts.
+func repeatStep(step fakeopenai.Step, n int) []fakeopenai.Step {
+	out := make([]fakeopenai.Step, n)
+	for i := range out {
+		out[i] = step
+	}
+	return out
+}

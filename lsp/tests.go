@@ -1,0 +1,209 @@
+// Agent tests in the editor.
+//
+// A NAME_test.gram document is compiled with the agents, tools and records of
+// NAME.gram beside it (read from disk), so its tests are checked as `gramc
+// check` and `gramc test` check them; the quick fixes of their diagnostics
+// (did-you-mean for agents, tools, arguments and labels, adding a tool to an
+// agent) come with the diagnostics, and a test expecting a call of a tool
+// that the agent of NAME.gram does not list gets a fix adding it there.
+// Tests appear in the outline with their
+// turns. Above each test a code lens runs it: the gram.runTest command runs
+// the test with the built-in tools, replaying its cassette when there is one
+// (as `gramc test` does), answers with the result, and shows the outcome
+// to the user (a failure with its diff).
+
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// CommandRunTest runs a test of a document. Its arguments are the document
+// URI and the test's name; it answers with the test's result (an
+// agenttest.Result as JSON).
+const CommandRunTest = "gram.runTest"
+
+// compileDocument compiles a parsed document: a _test.gram file with the
+// agent file it is named after, when that file can be read.
+func compileDocument(f *diag.File, doc *parser.Document) (*schema.Program, diag.List) {
+	if sp := agenttest.SubjectPath(f.Path); sp != "" {
+		if b, err := os.ReadFile(sp); err == nil {
+			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
+			subject, _ := schema.Compile(sdoc)
+			return schema.CompileWith(doc, subject)
+		}
+	}
+	return schema.Compile(doc)
+}
+
+// testSymbol returns the outline entry of a test: its agent as detail, and
+// its turns as children.
+func (a *Analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool) {
+	t := a.Prog.Test(p.Subject.Identity)
+	if t == nil || t.Span != p.Span {
+		return protocol.DocumentSymbol{}, false
+	}
+	sym := protocol.DocumentSymbol{
+		Name:           nameOr(t.Name),
+		Detail:         "test of " + nameOr(t.AgentName),
+		Kind:           protocol.SymbolKindMethod,
+		Range:          rangeOf(a.File, t.Span),
+		SelectionRange: rangeOf(a.File, selectSpan(t.NameSpan, t.Span)),
+	}
+	for i, turn := range t.Turns {
+		var parts []string
+		for _, c := range turn.Calls {
+			parts = append(parts, "calls "+c.Tool)
+		}
+		for _, n := range turn.NoCalls {
+			parts = append(parts, "no "+n.Tool)
+		}
+		if len(turn.Answers) > 0 {
+			parts = append(parts, fmt.Sprintf("%d answer checks", len(turn.Answers)))
+		}
+		if len(turn.Rubrics) > 0 {
+			parts = append(parts, fmt.Sprintf("%d rubrics", len(turn.Rubrics)))
+		}
+		sym.Children = append(sym.Children, protocol.DocumentSymbol{
+			Name:           fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60)),
+			Detail:         strings.Join(parts, ", "),
+			Kind:           protocol.SymbolKindEvent,
+			Range:          rangeOf(a.File, turn.Span),
+			SelectionRange: rangeOf(a.File, turn.Span),
+		})
+	}
+	return sym, true
+}
+
+// selectSpan returns name, or whole when name is empty.
+func selectSpan(name, whole diag.Span) diag.Span {
+	if name.Len() > 0 {
+		return name
+	}
+	return whole
+}
+
+// clipText shortens s to n runes, on one line.
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// CodeLens answers textDocument/codeLens: "Run test" above every test.
+func (s *Server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	out := []protocol.CodeLens{}
+	for _, t := range an.Prog.Tests {
+		if t.Name == "" {
+			continue
+		}
+		out = append(out, protocol.CodeLens{
+			Range: rangeOf(an.File, selectSpan(t.NameSpan, t.Span)),
+			Command: &protocol.Command{
+				Title:     "▶ Run test " + t.Name,
+				Command:   CommandRunTest,
+				Arguments: []any{string(snap.URI), t.Name},
+			},
+		})
+	}
+	return out, nil
+}
+
+// runTestCommand runs gram.runTest.
+func (s *Server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	if len(p.Arguments) < 2 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name")
+	}
+	u, ok1 := p.Arguments[0].(string)
+	name, ok2 := p.Arguments[1].(string)
+	if !ok1 || !ok2 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name, as strings")
+	}
+	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
+	if err != nil {
+		return nil, err
+	}
+	an := snap.Analysis()
+	t := an.Prog.Test(name)
+	if t == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no test %q in %s", name, an.File.Path)
+	}
+	if an.Diags.HasErrors() {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s has errors: fix them before running test %s", an.File.Path, name)
+	}
+	r := &agenttest.Runner{Library: runtime.Builtins(), Repeat: 1, Parallel: 1,
+		Options: []runtime.Option{runtime.WithLogger(s.log)}}
+	res := r.Run(ctx, an.File.Path, t)
+	if s.conn != nil {
+		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
+		if res.Status != agenttest.Pass {
+			msg.Type = protocol.MessageTypeWarning
+			msg.Message = fmt.Sprintf("Test %s: %s (%s)\n%s", name, res.Status, res.Source, agenttest.Explain(res))
+		}
+		_ = s.conn.Notify(ctx, protocol.MethodWindowShowMessage, msg)
+	}
+	return res, nil
+}
+
+// subjectFixes returns the quick fixes of a diagnostic that edit the agent
+// file a _test.gram document tests: a tool a test expects, added to the
+// agent's tools.
+func (a *Analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
+	if d.Code != schema.CodeToolNotAvailable {
+		return nil
+	}
+	sp := agenttest.SubjectPath(a.File.Path)
+	if sp == "" {
+		return nil
+	}
+	for _, t := range a.Prog.Tests {
+		if t.Agent == nil || a.Prog.Agent(t.Agent.Name) == t.Agent {
+			continue // no agent, or one of this file (whose fix comes with the diagnostic)
+		}
+		for _, turn := range t.Turns {
+			for _, c := range turn.Calls {
+				if c.ToolSpan != d.Span {
+					continue
+				}
+				b, err := os.ReadFile(sp)
+				if err != nil {
+					return nil
+				}
+				edit, ok := t.Agent.AddToolEdit(c.Tool)
+				f := diag.NewFile(sp, b)
+				if !ok || edit.Span.End > len(f.Text) {
+					return nil
+				}
+				return []protocol.CodeAction{{
+					Title:       fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp)),
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{toLSPDiagnostic(a.File, u, d)},
+					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+						pathURI(sp): {{Range: rangeOf(f, edit.Span), NewText: edit.NewText}},
+					}},
+				}}
+			}
+		}
+	}
+	return nil
+}
