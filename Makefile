@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix
+.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix nvim workbench
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 
 # Everything a change must pass: formatting, vet, tests with the race detector, and a
 # short fuzz run of the parser.
-test: fmt-check vet race fuzz vscode
+test: fmt-check vet race fuzz vscode nvim workbench
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -49,3 +49,8 @@ vsix:
 	mkdir -p $(VSCODE)/bin
 	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
 	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
+
+# The README's Neovim set-up in a headless Neovim 0.7 (Debian's, installed when
+# missing): diagnostics, hover and document symbols from gram-lsp.
+nvim:
+	GO=$(GO) editors/neovim/test.sh
