@@ -44,11 +44,15 @@ vscode: vsix
 
 # A platform package for Linux x64 with gram-lsp inside: installing the .vsix is
 # all a Linux user needs.
+# The server is built into bin/ only for this package (.vscodeignore-linux-x64
+# lets it in) and removed afterwards, so the platform-neutral package that
+# `npm run package` builds never carries it.
 vsix:
 	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run build
 	mkdir -p $(VSCODE)/bin
 	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
-	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
+	cd $(VSCODE) && npx vsce package --no-dependencies --ignoreFile .vscodeignore-linux-x64 --target linux-x64 --out gram-linux-x64.vsix; \
+	  status=$$?; rm -rf bin; exit $$status
 
 # The README's Neovim set-up in a headless Neovim 0.7 (Debian's, installed when
 # missing): diagnostics, hover and document symbols from gram-lsp.
