@@ -58,3 +58,10 @@ vsix:
 # missing): diagnostics, hover and document symbols from gram-lsp.
 nvim:
 	GO=$(GO) editors/neovim/test.sh
+
+# The packaged extension in a real VS Code (code-server, driven by Debian's
+# Chromium): highlighting, diagnostics, hover and Show Tool Schema. install.sh
+# installs what it needs; screenshots go to editors/vscode/build/workbench.
+workbench: vsix
+	$(VSCODE)/test/workbench/install.sh
+	timeout 900 node $(VSCODE)/test/workbench/run.mjs $(VSCODE)/gram-linux-x64.vsix

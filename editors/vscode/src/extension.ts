@@ -230,9 +230,45 @@ async function showToolSchema(context: vscode.ExtensionContext, ...args: unknown
     return;
   }
   const content = typeof result === "string" ? result : JSON.stringify(result, null, 2) + "\n";
-  const doc = await vscode.workspace.openTextDocument({ language: "json", content });
+  const uri = schemaDocs.put(editor.document.uri, position, choice, content);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== "json") {
+    await vscode.languages.setTextDocumentLanguage(doc, "json");
+  }
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }
+
+/**
+ * The schemas shown by "Show Tool Schema", as read-only documents of the
+ * gram-schema scheme: closing one never asks to save it.
+ */
+class SchemaDocuments implements vscode.TextDocumentContentProvider {
+  static readonly scheme = "gram-schema";
+  private readonly docs = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  /** Stores a schema and returns the URI of its document. */
+  put(source: vscode.Uri, pos: { line: number; character: number }, choice: SchemaChoice, content: string): vscode.Uri {
+    const base = source.path.split("/").pop()?.replace(/\.gram$/, "") || "schema";
+    const name = `${base}-${pos.line + 1}-${pos.character + 1}.${choice.format}${choice.strict ? ".strict" : ""}.json`;
+    const uri = vscode.Uri.from({ scheme: SchemaDocuments.scheme, path: "/" + name, query: source.toString() });
+    this.docs.set(uri.toString(), content);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.docs.get(uri.toString()) ?? "";
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.docs.clear();
+  }
+}
+
+const schemaDocs = new SchemaDocuments();
 
 /**
  * Keeps the context key that shows "Show Tool Schema" in the editor's context
@@ -302,6 +338,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     output,
     status,
+    schemaDocs,
+    vscode.workspace.registerTextDocumentContentProvider(SchemaDocuments.scheme, schemaDocs),
     vscode.commands.registerCommand("gram.restartServer", async () => {
       await stopClient();
       await startClient(context);
