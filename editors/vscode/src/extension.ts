@@ -101,6 +101,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     return;
   }
   output.appendLine(`Starting ${server.command} ${server.args.join(" ")} (${server.source})`);
+  const where = { setting: "from gram.server.path", path: "from the PATH", bundled: "bundled", none: "" }[server.source];
   const serverOptions: ServerOptions = {
     command: server.command,
     args: server.args,
@@ -124,14 +125,14 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       return;
     }
     if (e.newState === State.Running) {
-      showState("running", server.command);
+      showState("running", where);
     } else if (e.newState === State.Starting) {
-      showState("starting", server.command);
+      showState("starting", where);
     } else if (e.newState === State.Stopped) {
-      showState(stopping ? "stopped" : "crashed", server.command);
+      showState(stopping ? "stopped" : "crashed", where);
     }
   });
-  showState("starting", server.command);
+  showState("starting", where);
   try {
     await c.start();
   } catch (err) {

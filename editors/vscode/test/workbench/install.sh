@@ -7,6 +7,12 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 
+major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$major" != 20 ]; then
+  echo "workbench: code-server 4.100 (VS Code 1.100) needs Node.js 20; this is Node.js $(node --version)" >&2
+  exit 1
+fi
+
 # Debian packages, installed only when missing.
 need=()
 command -v chromium >/dev/null || need+=(chromium)

@@ -360,6 +360,40 @@ async function main() {
   log("(c) hover over lookup shows its JSON Schema");
   await shot(page, "c-hover.png");
 
+  // The language status item: the server runs, with its version.
+  await page.keyboard.press("Escape");
+  const langStatus = await page.$("[id='status.languageStatus']");
+  if (!langStatus) {
+    fail("the status bar has no language status item");
+  }
+  let statusText = "";
+  for (let attempt = 0; attempt < 5 && !statusText; attempt++) {
+    await page.mouse.move(10, 10);
+    await langStatus.hover();
+    statusText = await page
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll(".hover-language-status")]
+            .map((h) => h.textContent)
+            .find((t) => t.includes("gram-lsp") && t.includes("running")),
+        { timeout: 5000 },
+      )
+      .then((h) => h.jsonValue())
+      .catch(() => "");
+  }
+  if (!statusText) {
+    fail("the language status does not show gram-lsp running");
+  }
+  if (!/gram-lsp \S+ running/.test(statusText)) {
+    fail(`the language status does not show the server's version: ${statusText}`);
+  }
+  if (!statusText.includes("bundled")) {
+    fail(`the language status does not show the bundled server in use: ${statusText}`);
+  }
+  log(`language status: ${statusText}`);
+  await shot(page, "status.png");
+  await page.mouse.move(10, 10);
+
   // (d) Gram: Show Tool Schema, with the cursor on the tool's name, picking
   // OpenAI and strict.
   await page.keyboard.press("Escape");
