@@ -9,8 +9,8 @@ all: build
 build:
 	$(GO) build -o bin/gramc ./cmd/gramc
 
-# Everything a change must pass: formatting, vet, tests with the race detector, and a
-# short fuzz run of the parser.
+# Everything a change must pass: formatting, vet, tests with the race detector, a
+# short fuzz run of the parser, and the editor tests (VS Code and Neovim).
 test: fmt-check vet race fuzz vscode nvim workbench
 
 fmt-check:
@@ -43,8 +43,7 @@ vscode: vsix
 	cd $(VSCODE) && npm test
 
 # A platform package for Linux x64 with gram-lsp inside: installing the .vsix is
-# all a Linux user needs.
-# The server is built into bin/ only for this package (.vscodeignore-linux-x64
+# all a Linux user needs. The server is built into bin/ only for this package (.vscodeignore-linux-x64
 # lets it in) and removed afterwards, so the platform-neutral package that
 # `npm run package` builds never carries it.
 vsix:

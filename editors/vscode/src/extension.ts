@@ -39,6 +39,9 @@ const schemaCommand = "gram.toolSchema";
 /** The context key that shows "Show Tool Schema" in the editor's context menu. */
 const contextKey = "gram.onToolOrAgent";
 
+/** Fetches the outline of the active gram document again (set by trackToolOrAgent). */
+let refreshOutline: () => void = () => {};
+
 type ServerState = "starting" | "running" | "stopped" | "crashed" | "missing";
 
 /** Shows the server's state in the language status item. */
@@ -126,6 +129,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     }
     if (e.newState === State.Running) {
       showState("running", where);
+      refreshOutline();
     } else if (e.newState === State.Starting) {
       showState("starting", where);
     } else if (e.newState === State.Stopped) {
@@ -278,7 +282,7 @@ const schemaDocs = new SchemaDocuments();
  * it.
  */
 function trackToolOrAgent(context: vscode.ExtensionContext): void {
-  const outlines = new Map<string, { version: number; symbols: OutlineSymbol[] }>();
+  const outlines = new Map<string, OutlineSymbol[]>();
   let pending: ReturnType<typeof setTimeout> | undefined;
 
   const update = (editor: vscode.TextEditor | undefined) => {
@@ -286,7 +290,7 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
     if (editor && editor.document.languageId === "gram") {
       const outline = outlines.get(editor.document.uri.toString());
       if (outline) {
-        on = onToolOrAgent(outline.symbols, editor.selection.active);
+        on = onToolOrAgent(outline, editor.selection.active);
       }
     }
     void vscode.commands.executeCommand("setContext", contextKey, on);
@@ -298,7 +302,6 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
     }
     clearTimeout(pending);
     pending = setTimeout(async () => {
-      const version = doc.version;
       let symbols: OutlineSymbol[] = [];
       try {
         symbols =
@@ -306,7 +309,7 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
       } catch {
         // no outline yet
       }
-      outlines.set(doc.uri.toString(), { version, symbols });
+      outlines.set(doc.uri.toString(), symbols);
       if (vscode.window.activeTextEditor?.document === doc) {
         update(vscode.window.activeTextEditor);
       }
@@ -325,9 +328,12 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidCloseTextDocument((doc) => outlines.delete(doc.uri.toString())),
     { dispose: () => clearTimeout(pending) },
   );
-  if (vscode.window.activeTextEditor) {
-    refresh(vscode.window.activeTextEditor.document);
-  }
+  refreshOutline = () => {
+    if (vscode.window.activeTextEditor) {
+      refresh(vscode.window.activeTextEditor.document);
+    }
+  };
+  refreshOutline();
 }
 
 /** Activates the extension when a gram file is opened. */

@@ -394,6 +394,28 @@ async function main() {
   await shot(page, "status.png");
   await page.mouse.move(10, 10);
 
+  // The editor's context menu offers Show Tool Schema on a tool, not elsewhere.
+  const menuHas = async (at, label) => {
+    await page.keyboard.press("Escape");
+    await page.mouse.click(at.x, at.y);
+    await new Promise((r) => setTimeout(r, 500));
+    await page.mouse.click(at.x, at.y, { button: "right" });
+    // The workbench draws its context menu in a shadow root.
+    await page.waitForSelector("pierce/.monaco-menu .action-label", { visible: true, timeout: step });
+    const labels = await page.$$eval("pierce/.monaco-menu .action-label", (ls) => ls.map((l) => l.textContent.trim()));
+    await page.keyboard.press("Escape");
+    return labels.includes(label) ? labels : null;
+  };
+  const onTool = await menuHas(name, "Show Tool Schema");
+  if (!onTool) {
+    fail("the context menu on the tool's name has no Show Tool Schema");
+  }
+  const kind = await tokenCentre(page, "kind");
+  if (await menuHas(kind, "Show Tool Schema")) {
+    fail("the context menu outside tools and agents offers Show Tool Schema");
+  }
+  log("context menu: Show Tool Schema on the tool, not on the header");
+
   // (d) Gram: Show Tool Schema, with the cursor on the tool's name, picking
   // OpenAI and strict.
   await page.keyboard.press("Escape");
