@@ -1,15 +1,14 @@
 // The snippets, expanded with their default choices, make a file that
 // `gramc check` accepts without errors: what a user gets by tabbing through
-// them is valid gram. gramc is built from ../../cmd/gramc, or taken from GRAMC.
+// them is valid gram. gramc is built from cmd/gramc, or taken from GRAMC.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { goBuild } from "./gobuild.mjs";
 
 const root = join(import.meta.dirname, "..");
-const repo = join(root, "..", "..");
 const snippets = JSON.parse(readFileSync(join(root, "snippets", "gram.code-snippets"), "utf8"));
 
 /** Expands a snippet body: each placeholder or choice becomes its default, tab stops vanish. */
@@ -23,15 +22,6 @@ export function expand(body) {
   return text.replace(/\$\{?\d+\}?/g, "");
 }
 
-function gramc() {
-  if (process.env.GRAMC) {
-    return process.env.GRAMC;
-  }
-  const out = join(mkdtempSync(join(tmpdir(), "gramc-")), "gramc");
-  execFileSync("go", ["build", "-o", out, "./cmd/gramc"], { cwd: repo, stdio: "inherit" });
-  return out;
-}
-
 test("expanding placeholders and choices", () => {
   assert.equal(expand(["[${1:a}:${2|X,Y|} ${3:x ${4:k}}]$0", "  ${5}"]), "[a:X x k]\n  ");
 });
@@ -41,7 +31,7 @@ test("the snippets expand to gram that checks without errors", () => {
   assert.deepEqual(Object.keys(snippets).sort(), [...order].sort());
   const text = '{kind: "agents"}\n\n' + order.map((name) => expand(snippets[name].body)).join("\n") + "\n";
   assert.doesNotMatch(text, /\$\{?\d/, "a placeholder was left unexpanded");
-  const r = spawnSync(gramc(), ["check", "--format", "json", "-"], { input: text, encoding: "utf8" });
+  const r = spawnSync(goBuild("gramc", "GRAMC"), ["check", "--format", "json", "-"], { input: text, encoding: "utf8" });
   const report = JSON.parse(r.stdout);
   const errors = report.files.flatMap((f) => f.diagnostics).filter((d) => d.severity === "error");
   assert.deepEqual(errors, [], `the expanded snippets:\n${text}`);
