@@ -56,7 +56,10 @@ local function run()
   dofile(neovim .. "/" .. snippet)
   ok("loaded " .. snippet .. " on Neovim " .. tostring(vim.version().major) .. "." .. tostring(vim.version().minor))
 
-  local dir = vim.fn.tempname()
+  -- A project with a .git folder; the file is in a subfolder of it.
+  local project = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(project .. "/.git", "p")
+  local dir = project .. "/agents"
   vim.fn.mkdir(dir, "p")
   local file = dir .. "/orders.gram"
   local lines = {
@@ -86,9 +89,11 @@ local function run()
     end
     return false
   end)
-  local info = client.server_capabilities or client.resolved_capabilities
-  ok("gram-lsp started and attached (" .. (client.name or "?") .. ")")
-  assert(info, "no server capabilities")
+  ok("gram-lsp started and attached")
+  if client.config.root_dir ~= project then
+    error("root_dir is " .. tostring(client.config.root_dir) .. ", want the folder holding .git: " .. project, 0)
+  end
+  ok("root_dir is the folder holding .git")
 
   -- A clean file has no errors.
   wait("diagnostics of the clean file", function()
