@@ -100,7 +100,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   if (!server.found) {
     output.appendLine(`gram-lsp not found: ${server.command}`);
     showState("missing", server.command);
-    await reportMissing(server.command);
+    void reportMissing(server.command);
     return;
   }
   output.appendLine(`Starting ${server.command} ${server.args.join(" ")} (${server.source})`);
