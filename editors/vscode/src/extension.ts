@@ -282,15 +282,22 @@ const schemaDocs = new SchemaDocuments();
  * it.
  */
 function trackToolOrAgent(context: vscode.ExtensionContext): void {
-  const outlines = new Map<string, OutlineSymbol[]>();
+  /** The outline of each gram document, with the version it is of and when it was fetched. */
+  const outlines = new Map<string, { version: number; at: number; symbols: OutlineSymbol[] }>();
   let pending: ReturnType<typeof setTimeout> | undefined;
 
   const update = (editor: vscode.TextEditor | undefined) => {
     let on = false;
     if (editor && editor.document.languageId === "gram") {
-      const outline = outlines.get(editor.document.uri.toString());
+      const doc = editor.document;
+      const outline = outlines.get(doc.uri.toString());
       if (outline) {
-        on = onToolOrAgent(outline, editor.selection.active);
+        on = onToolOrAgent(outline.symbols, editor.selection.active);
+      }
+      // An outline that is missing, out of date, or empty because the server
+      // was not ready yet, is fetched again.
+      if (!outline || outline.version !== doc.version || (outline.symbols.length === 0 && Date.now() - outline.at > 1000)) {
+        refresh(doc);
       }
     }
     void vscode.commands.executeCommand("setContext", contextKey, on);
@@ -302,6 +309,7 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
     }
     clearTimeout(pending);
     pending = setTimeout(async () => {
+      const version = doc.version;
       let symbols: OutlineSymbol[] = [];
       try {
         symbols =
@@ -309,21 +317,17 @@ function trackToolOrAgent(context: vscode.ExtensionContext): void {
       } catch {
         // no outline yet
       }
-      outlines.set(doc.uri.toString(), symbols);
-      if (vscode.window.activeTextEditor?.document === doc) {
-        update(vscode.window.activeTextEditor);
+      outlines.set(doc.uri.toString(), { version, at: Date.now(), symbols });
+      const editor = vscode.window.activeTextEditor;
+      if (editor?.document === doc && doc.version === version) {
+        update(editor);
       }
-    }, 300);
+    }, 200);
   };
 
   context.subscriptions.push(
     vscode.window.onDidChangeTextEditorSelection((e) => update(e.textEditor)),
-    vscode.window.onDidChangeActiveTextEditor((e) => {
-      if (e) {
-        refresh(e.document);
-      }
-      update(e);
-    }),
+    vscode.window.onDidChangeActiveTextEditor((e) => update(e)),
     vscode.workspace.onDidChangeTextDocument((e) => refresh(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => outlines.delete(doc.uri.toString())),
     { dispose: () => clearTimeout(pending) },

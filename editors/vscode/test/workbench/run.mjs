@@ -7,7 +7,10 @@
 //   (b) the broken file shows an error squiggle and a Problems entry with the
 //       diagnostic's code;
 //   (c) hovering a tool's name shows its schema;
-//   (d) "Gram: Show Tool Schema" opens a JSON document.
+//   (d) "Gram: Show Tool Schema" opens a JSON document;
+// and that the language status shows the bundled server running, the context
+// menu offers Show Tool Schema on a tool only, and a ```gram block in a
+// Markdown file is highlighted.
 // Screenshots of each step go to build/workbench/screenshots.
 //
 // Usage: node run.mjs PATH/TO/gram-linux-x64.vsix (install.sh first).
@@ -406,7 +409,11 @@ async function main() {
     await page.keyboard.press("Escape");
     return labels.includes(label) ? labels : null;
   };
-  const onTool = await menuHas(name, "Show Tool Schema");
+  // The extension learns the outline from the server once it runs: allow it a few tries.
+  let onTool = null;
+  for (let attempt = 0; attempt < 5 && !onTool; attempt++) {
+    onTool = await menuHas(name, "Show Tool Schema");
+  }
   if (!onTool) {
     fail("the context menu on the tool's name has no Show Tool Schema");
   }
@@ -465,6 +472,27 @@ async function main() {
   );
   log(`(b) error squiggle; Problems: ${problem}`);
   await shot(page, "b-diagnostics.png");
+
+  // A ```gram block in a Markdown file is highlighted as gram.
+  page = await openFile(page, base, host, "notes.md");
+  const blockClasses = await page
+    .waitForFunction(
+      () => {
+        const line = [...document.querySelectorAll(".monaco-editor .view-line")].find((l) =>
+          l.textContent.startsWith("[lookup:Tool"),
+        );
+        if (!line) {
+          return false;
+        }
+        const cls = new Set([...line.querySelectorAll("span[class*='mtk']")].map((s) => s.className));
+        return cls.size >= 3 && [...cls];
+      },
+      { timeout: step },
+    )
+    .then((h) => h.jsonValue())
+    .catch(() => fail("the ```gram block in notes.md is not highlighted as gram"));
+  log(`Markdown: the gram block's line carries ${blockClasses.length} colour classes`);
+  await shot(page, "markdown.png");
 }
 
 const timer = setTimeout(() => {
