@@ -2,16 +2,16 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix
+.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix nvim workbench
 
 all: build
 
 build:
 	$(GO) build -o bin/gramc ./cmd/gramc
 
-# Everything a change must pass: formatting, vet, tests with the race detector, and a
-# short fuzz run of the parser.
-test: fmt-check vet race fuzz vscode
+# Everything a change must pass: formatting, vet, tests with the race detector, a
+# short fuzz run of the parser, and the editor tests (VS Code and Neovim).
+test: fmt-check vet race fuzz vscode nvim workbench
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -43,12 +43,27 @@ vscode: vsix
 	cd $(VSCODE) && npm test
 
 # A platform package for Linux x64 with gram-lsp inside: installing the .vsix is
-# all a Linux user needs.
+# all a Linux user needs. The server is built into bin/ only for this package (.vscodeignore-linux-x64
+# lets it in) and removed afterwards, so the platform-neutral package that
+# `npm run package` builds never carries it.
 vsix:
 	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run build
 	mkdir -p $(VSCODE)/bin
 	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
-	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
+	cd $(VSCODE) && npx vsce package --no-dependencies --ignoreFile .vscodeignore-linux-x64 --target linux-x64 --out gram-linux-x64.vsix; \
+	  status=$$?; rm -rf bin; exit $$status
+
+# The README's Neovim set-up in a headless Neovim 0.7 (Debian's, installed when
+# missing): diagnostics, hover and document symbols from gram-lsp.
+nvim:
+	GO=$(GO) editors/neovim/test.sh
+
+# The packaged extension in a real VS Code (code-server, driven by Debian's
+# Chromium): highlighting, diagnostics, hover and Show Tool Schema. install.sh
+# installs what it needs; screenshots go to editors/vscode/build/workbench.
+workbench: vsix
+	$(VSCODE)/test/workbench/install.sh
+	timeout 900 node $(VSCODE)/test/workbench/run.mjs $(VSCODE)/gram-linux-x64.vsix
 
 # The MCP reference servers and the TypeScript SDK client that the
 # interoperability tests in cmd/gramc run against, at the versions pinned in

@@ -227,9 +227,11 @@ func (a *Analysis) toolAt(off int) *schema.Tool {
 }
 
 // ExecuteCommand answers workspace/executeCommand. The tool schema command
-// takes the document URI, then a position ({line, character}) or a tool
-// name, then optionally a format (jsonschema, openai or mcp); it answers
-// with the schema as JSON, or null when there is no tool there. The run
+// takes the document URI, then a position ({line, character}) or a tool or
+// agent name, then optionally a format (jsonschema, openai or mcp) and
+// strict (a boolean, OpenAI's strict mode); it answers with the tool's
+// schema, with the array of an agent's tools' schemas when the position is
+// on an agent outside its tools, or null when there is neither. The run
 // test command is described at [CommandRunTest].
 func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
@@ -252,17 +254,25 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	}
 	an := snap.Analysis()
 	var t *schema.Tool
+	var ag *schema.Agent
 	switch arg := p.Arguments[1].(type) {
 	case string:
 		t = an.Prog.Tool(arg)
+		if t == nil {
+			ag = an.Prog.Agent(arg)
+		}
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)
-		t = an.toolAt(offsetOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)}))
+		off := offsetOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
+		t = an.toolAt(off)
+		if t == nil {
+			ag = agentAt(an.Prog, off)
+		}
 	default:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
 	}
-	if t == nil {
+	if t == nil && ag == nil {
 		return nil, nil
 	}
 	f := schema.FormatJSONSchema
@@ -271,9 +281,34 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 			f = schema.Format(s)
 		}
 	}
-	out := schema.Emit(f, []*schema.Tool{t}, false)
+	strict := false
+	if len(p.Arguments) > 3 {
+		b, ok := p.Arguments[3].(bool)
+		if !ok {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")
+		}
+		strict = b
+	}
+	tools := []*schema.Tool{t}
+	if t == nil {
+		tools = ag.Tools
+	}
+	out := schema.Emit(f, tools, strict)
 	if out == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown format %q: use jsonschema, openai or mcp", f)
 	}
+	if t == nil {
+		return out, nil
+	}
 	return out[0], nil
+}
+
+// agentAt returns the agent whose pattern contains off, or nil.
+func agentAt(prog *schema.Program, off int) *schema.Agent {
+	for _, a := range prog.Agents {
+		if a.Span.Start <= off && off <= a.Span.End {
+			return a
+		}
+	}
+	return nil
 }

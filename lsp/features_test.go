@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -733,7 +734,40 @@ func TestExecuteCommand(t *testing.T) {
 	if !strings.HasPrefix(string(raw), `{"type":"function","function":{"name":"getOrder"`) || strings.Contains(string(raw), "customerId") {
 		t.Errorf("openai schema of getOrder: %s", raw)
 	}
-	// No tool there: null.
+	// Strict OpenAI mode: every property required, the function marked strict.
+	c.mustCall("workspace/executeCommand", map[string]any{
+		"command": CommandToolSchema, "arguments": []any{string(deskURI), "findOrders", "openai", true},
+	}, &raw)
+	if !strings.Contains(string(raw), `"strict":true`) || !strings.Contains(string(raw), `"required":["limit","status"]`) {
+		t.Errorf("strict openai schema of findOrders: %s", raw)
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{
+		"command": CommandToolSchema, "arguments": []any{string(deskURI), "findOrders", "openai", false},
+	}, &raw)
+	if strings.Contains(string(raw), `"strict"`) {
+		t.Errorf("non-strict openai schema of findOrders: %s", raw)
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{
+		"command": CommandToolSchema, "arguments": []any{string(deskURI), "findOrders", "openai", "yes"},
+	}, &raw); err == nil || !strings.Contains(err.Error(), "strict") {
+		t.Errorf("a strict that is not a boolean: %v", err)
+	}
+	// On an agent, outside its tools: the schemas of all its tools, in order;
+	// on a tool reference or inside an inline tool it is that tool (above).
+	for _, arg := range []any{protocol.Position{Line: 24, Character: 3}, protocol.Position{Line: 25, Character: 4}, "desk"} {
+		var tools []map[string]any
+		c.mustCall("workspace/executeCommand", map[string]any{
+			"command": CommandToolSchema, "arguments": []any{string(deskURI), arg, "mcp"},
+		}, &tools)
+		var names []string
+		for _, tool := range tools {
+			names = append(names, fmt.Sprint(tool["name"]))
+		}
+		if got := strings.Join(names, ","); got != "getOrder,findOrders,cancel" {
+			t.Errorf("schemas of the agent at %v: tools %q", arg, got)
+		}
+	}
+	// No tool or agent there: null.
 	raw = nil
 	c.mustCall("workspace/executeCommand", map[string]any{
 		"command": CommandToolSchema, "arguments": []any{string(deskURI), protocol.Position{Line: 40, Character: 2}},

@@ -293,3 +293,41 @@ out = os.path.join(here, "..", "syntaxes", "gram.tmLanguage.json")
 with open(out, "w") as f:
     json.dump(grammar, f, indent=2)
     f.write("\n")
+
+# The injection grammar: ```gram (or ~~~gram) fenced code blocks inside
+# Markdown files are highlighted with the gram grammar. The fence may be
+# indented and longer than three characters; the closing fence is the same
+# characters, at least as many.
+markdown_injection = {
+    "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
+    "name": "Gram code blocks in Markdown",
+    "scopeName": "markdown.gram.codeblock",
+    "injectionSelector": "L:text.html.markdown",
+    "patterns": [{"include": "#gram-code-block"}],
+    "repository": {
+        "gram-code-block": {
+            "name": "markup.fenced_code.block.markdown",
+            "begin": r"(^|\G)(\s*)(`{3,}|~{3,})\s*(?i:(gram)((?:\s+|:|,|\{|\?)[^`]*)?$)",
+            "end": r"(^|\G)(\2|\s{0,3})(\3)\s*$",
+            "beginCaptures": {
+                "3": {"name": "punctuation.definition.markdown"},
+                "4": {"name": "fenced_code.block.language.markdown"},
+                "5": {"name": "fenced_code.block.language.attributes.markdown"},
+            },
+            "endCaptures": {"3": {"name": "punctuation.definition.markdown"}},
+            "patterns": [
+                {
+                    "begin": r"(^|\G)(\s*)(.*)",
+                    "while": r"(^|\G)(?!\s*([`~]{3,})\s*$)",
+                    "contentName": "meta.embedded.block.gram",
+                    "patterns": [{"include": "source.gram"}],
+                }
+            ],
+        }
+    },
+}
+
+out = os.path.join(here, "..", "syntaxes", "gram.markdown.tmLanguage.json")
+with open(out, "w") as f:
+    json.dump(markdown_injection, f, indent=2)
+    f.write("\n")

@@ -6,9 +6,7 @@
 // GRAM_LSP when that is set.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -16,6 +14,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { goBuild } from "./gobuild.mjs";
 
 const repo = join(import.meta.dirname, "..", "..", "..");
 let server;
@@ -23,14 +22,6 @@ let conn;
 const diagnostics = new Map();
 const waiters = [];
 
-function serverPath() {
-  if (process.env.GRAM_LSP) {
-    return process.env.GRAM_LSP;
-  }
-  const out = join(mkdtempSync(join(tmpdir(), "gram-lsp-")), "gram-lsp");
-  execFileSync("go", ["build", "-o", out, "./cmd/gram-lsp"], { cwd: repo, stdio: "inherit" });
-  return out;
-}
 
 /** Resolves with the first diagnostics published for uri that satisfy ok. */
 function diagnosticsFor(uri, ok) {
@@ -45,7 +36,7 @@ function diagnosticsFor(uri, ok) {
 }
 
 before(async () => {
-  server = spawn(serverPath(), [], { stdio: ["pipe", "pipe", "inherit"] });
+  server = spawn(goBuild("gram-lsp", "GRAM_LSP"), [], { stdio: ["pipe", "pipe", "inherit"] });
   // The server closes its input when it exits; a late write must not fail the run.
   server.stdin.on("error", () => {});
   conn = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
