@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -35,6 +33,7 @@ type checkInput struct {
 	path  string
 	stdin []byte
 	isStd bool
+	limit int64 // the size limit of a file
 }
 
 // checkResult is what checking one input gives.
@@ -132,7 +131,7 @@ func checkOne(in checkInput) checkResult {
 	if in.isStd {
 		f = diag.NewFile(in.path, in.stdin)
 	} else {
-		b, err := os.ReadFile(in.path)
+		b, err := in.read()
 		if err != nil {
 			return checkResult{err: err}
 		}
@@ -144,7 +143,7 @@ func checkOne(in checkInput) checkResult {
 // checkFile returns all diagnostics of a file: the parser's and the
 // compiler's, merged and sorted.
 func checkFile(f *diag.File) diag.List {
-	doc, parsed := parser.Parse(f)
+	doc, parsed := parseInput(f, false)
 	_, compiled := schema.Compile(doc)
 	return schema.Merge(parsed, compiled)
 }

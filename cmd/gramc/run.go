@@ -20,7 +20,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -187,7 +186,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
 	if err != nil {
 		return nil, o.usageErr(e, "%v", err)
 	}
-	doc, parsed := parser.Parse(f)
+	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
 		writeDiags(e, f, diags)
