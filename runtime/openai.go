@@ -42,6 +42,10 @@ type OpenAIConfig struct {
 	Retry RetryPolicy
 	// Logger receives retry warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// Secrets are the other secrets of the process (credential headers,
+	// MCP tokens): like APIKey, they are masked in the server's answers
+	// before anything reads them, and in errors.
+	Secrets []string
 }
 
 // OpenAIModel is a [Model] on the OpenAI Chat Completions API, through
@@ -50,7 +54,7 @@ type OpenAIModel struct {
 	cfg    OpenAIConfig
 	svc    openai.ChatCompletionService
 	retry  RetryPolicy
-	redact redactor
+	redact Redactor
 	log    *slog.Logger
 }
 
@@ -64,6 +68,16 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 	if client == nil {
 		client = &http.Client{Transport: http.DefaultTransport}
 	}
+	secrets := cfg.Secrets
+	if !(cfg.Provider == schema.Ollama && cfg.APIKey == ollamaPlaceholderKey) {
+		secrets = append([]string{cfg.APIKey}, secrets...)
+	}
+	redact := NewRedactor(secrets...)
+	// Whatever a server echoes (the Authorization header, a key inside a
+	// tool call's arguments) is masked before the answer is read.
+	masked := *client
+	masked.Transport = redact.Transport(client.Transport)
+	client = &masked
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithHTTPClient(client),
@@ -80,7 +94,7 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 		cfg:    cfg,
 		svc:    openai.NewChatCompletionService(opts...),
 		retry:  cfg.Retry.withDefaults(),
-		redact: newRedactor(cfg.APIKey),
+		redact: redact,
 		log:    log,
 	}, nil
 }

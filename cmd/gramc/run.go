@@ -98,6 +98,8 @@ type runOptions struct {
 	logLevel       string
 	toolTimeout    time.Duration
 	resultLimit    int
+	headers        http.Header // --header, sent to the --mcp-url servers
+	secrets        []string    // every secret the process holds
 }
 
 // mcpSource is an MCP server named on the command line: a command
@@ -135,6 +137,7 @@ func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
+	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers (repeatable; the value is masked in all output)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
@@ -156,6 +159,7 @@ func (o *runOptions) usageErr(e *env, format string, a ...any) int {
 // setup checks the shared flags and returns the logger and the injected
 // values, or an exit code (-1 to go on).
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, int) {
+	o.secrets = o.protect(e)
 	if o.record != "" && o.replay != "" {
 		return nil, nil, o.usageErr(e, "--record and --replay cannot be used together")
 	}
@@ -218,9 +222,13 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	if o.logLevel != "off" && o.logLevel != "" {
 		serverStderr = e.stderr
 	}
+	var mcpHTTP *http.Client
+	if len(o.headers) > 0 {
+		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
+	}
 	for _, src := range o.mcp {
 		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger})
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
@@ -446,11 +454,12 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer,
 		}
 		replayer, transport = rp, rp
 	}
+	secrets := append([]string{key}, o.secrets...)
 	if o.record != "" {
-		transport = runtime.NewRecorder(o.record, transport, key)
+		transport = runtime.NewRecorder(o.record, transport, secrets...)
 	}
 	if o.trace {
-		transport = runtime.NewTracer(e.stderr, transport, key)
+		transport = runtime.NewTracer(e.stderr, transport, secrets...)
 	}
 	return transport, replayer, -1
 }
@@ -466,9 +475,9 @@ func newModel(e *env, agent *schema.Agent, o runOptions, transport http.RoundTri
 	)
 	if replay {
 		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
-			HTTPClient: client, Logger: logger})
+			HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	} else {
-		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger})
+		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
