@@ -62,15 +62,8 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 		fail := func(msg string) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
-		if len(req.Params.Arguments) > 0 {
-			dec := json.NewDecoder(strings.NewReader(string(req.Params.Arguments)))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&in); err != nil {
-				return fail(`invalid arguments: send {"message": "..."}: ` + err.Error())
-			}
-		}
-		if in.Message == nil || strings.TrimSpace(*in.Message) == "" {
-			return fail(`invalid arguments: send {"message": "..."} with a non-empty message`)
+		if msg := decodeAgentArgs(req.Params.Arguments, &in.Message); msg != "" {
+			return fail("invalid arguments: " + msg)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
 		resp, err := Run(ctx, a.Agent, a.Library, nil, *in.Message, a.Options...)
@@ -78,9 +71,50 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(err.Error())
 		}
 		text := resp.Content
-		if resp.Status == StatusMaxIterations && text == "" {
-			text = "The agent reached its step limit without an answer."
+		if resp.Status != StatusCompleted {
+			// The host must not take a partial answer for the answer.
+			note := strings.Join(resp.Warnings, "; ")
+			if note == "" {
+				note = fmt.Sprintf("the run ended with status %s", resp.Status)
+			}
+			if text == "" {
+				text = "The agent gave no answer: " + note
+			} else {
+				text = "The agent did not finish (" + note + "). What it gave:\n\n" + text
+			}
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	}
+}
+
+// decodeAgentArgs reads the arguments of an agent's call, {"message":
+// "..."}, into *msg; it returns what is wrong with them, or "".
+func decodeAgentArgs(raw json.RawMessage, msg **string) string {
+	const want = "arguments must be an object with a string `message`, e.g. {\"message\": \"Hello\"}"
+	var fields map[string]json.RawMessage
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
+		return want
+	}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return want
+	}
+	for k := range fields {
+		if k != "message" {
+			return fmt.Sprintf("unknown argument %q: %s", k, want)
+		}
+	}
+	m, ok := fields["message"]
+	if !ok {
+		return want
+	}
+	var s string
+	if err := json.Unmarshal(m, &s); err != nil {
+		return "`message` must be a string: " + want
+	}
+	if strings.TrimSpace(s) == "" {
+		return "`message` is empty: " + want
+	}
+	*msg = &s
+	return ""
 }
