@@ -250,16 +250,26 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	var t *schema.Tool
 	switch arg := p.Arguments[1].(type) {
 	case string:
-		t = an.Prog.Tool(arg)
+		if t = an.Prog.Tool(arg); t == nil {
+			var names []string
+			for _, tool := range an.Prog.Tools {
+				names = append(names, tool.Name)
+			}
+			known := "the document declares no tool"
+			if len(names) > 0 {
+				known = "the tools are: " + strings.Join(names, ", ")
+			}
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s; %s", arg, u, known)
+		}
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)
 		t = an.toolAt(offsetOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)}))
+		if t == nil {
+			return nil, nil // no tool at the cursor: the editor says so
+		}
 	default:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
-	}
-	if t == nil {
-		return nil, nil
 	}
 	f := schema.FormatJSONSchema
 	if len(p.Arguments) > 2 {
