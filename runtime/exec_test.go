@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
-	"strings"
 	goruntime "runtime"
+	"strings"
 	"testing"
 	"time"
 
