@@ -279,6 +279,10 @@ func runMCPServe(e *env, args []string) int {
 	if len(served) == 0 {
 		return o.usageErr(e, "%s has no agent to serve", o.file)
 	}
+	injected, err := coerceInjects(e, o.cmd, served, o.injects, injected)
+	if err != nil {
+		return o.usageErr(e, "%v", err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -315,7 +319,7 @@ func runMCPServe(e *env, args []string) int {
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
 	server := runtime.NewMCPServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err := runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	err = runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
 		return exitError
