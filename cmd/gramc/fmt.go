@@ -148,7 +148,7 @@ func formatAll(inputs []checkInput) []fmtResult {
 	return parallelMap(inputs, formatOne)
 }
 
-// formatOne reads and formats one input. A leading byte order mark is kept.
+// formatOne reads and formats one input.
 func formatOne(in checkInput) fmtResult {
 	text, err := in.read()
 	if err != nil {
@@ -159,11 +159,5 @@ func formatOne(in checkInput) fmtResult {
 		return fmtResult{file: f, diags: diag.List{binaryDiag(at)}}
 	}
 	out, diags := format.Format(text)
-	if bytes.HasPrefix(text, utf8BOM) && !bytes.HasPrefix(out, utf8BOM) && !diags.HasErrors() {
-		out = append(append([]byte(nil), utf8BOM...), out...)
-	}
 	return fmtResult{file: f, out: out, diags: diags}
 }
-
-// utf8BOM is the UTF-8 byte order mark.
-var utf8BOM = []byte("\uFEFF")
