@@ -14,7 +14,6 @@ package runtime
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -32,8 +31,13 @@ var keyLike = regexp.MustCompile(`\bsk(?:-|\\+u002[dD]|%2[dD])[A-Za-z0-9_*.\-]{6
 
 // Redactor masks secrets in text. The zero Redactor masks key-like tokens
 // only. A Redactor is immutable and safe for concurrent use.
+//
+// Matching takes time linear in the text: the text is decoded once (JSON
+// escapes of ASCII characters, \/ and %XX undone, with the offset of each
+// decoded byte in the original kept), each secret and base64 fragment is
+// searched for in the decoded text, and the original spans are masked.
 type Redactor struct {
-	re *regexp.Regexp // every form of every secret, or nil
+	needles []string // the secrets and their base64 fragments, longest first
 }
 
 // minSecret is the length below which a string is not taken as a secret:
@@ -46,12 +50,12 @@ const minEncoded = 8
 // NewRedactor returns a redactor for the given secrets; empty and very
 // short ones are ignored.
 func NewRedactor(secrets ...string) Redactor {
-	var alts []string
+	var needles []string
 	seen := map[string]bool{}
 	add := func(s string) {
 		if !seen[s] {
 			seen[s] = true
-			alts = append(alts, s)
+			needles = append(needles, s)
 		}
 	}
 	for _, s := range secrets {
@@ -59,48 +63,13 @@ func NewRedactor(secrets ...string) Redactor {
 			continue
 		}
 		add(s)
-		if len(s) >= minEncoded/2 {
-			for _, enc := range base64Fragments(s) {
-				add(enc)
-			}
+		for _, enc := range base64Fragments(s) {
+			add(enc)
 		}
-	}
-	if len(alts) == 0 {
-		return Redactor{}
 	}
 	// Longest first, so a secret containing another is masked whole.
-	slices.SortStableFunc(alts, func(a, b string) int { return len(b) - len(a) })
-	pats := make([]string, len(alts))
-	for i, a := range alts {
-		pats[i] = encodedPattern(a)
-	}
-	return Redactor{re: regexp.MustCompile(strings.Join(pats, "|"))}
-}
-
-// encodedPattern returns a pattern matching s with any of its characters
-// JSON-escaped (\u00XX, \/ for /, with any number of backslashes) or
-// URL-encoded (%XX).
-func encodedPattern(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		hex := fmt.Sprintf("%02x", c)
-		var h strings.Builder
-		for _, d := range hex {
-			if d >= 'a' {
-				fmt.Fprintf(&h, "[%c%c]", d, d-'a'+'A')
-			} else {
-				h.WriteRune(d)
-			}
-		}
-		b.WriteString(`(?:`)
-		b.WriteString(regexp.QuoteMeta(string(c)))
-		if c == '/' {
-			b.WriteString(`|\\+/`)
-		}
-		fmt.Fprintf(&b, `|\\+u00%s|%%%s)`, h.String(), h.String())
-	}
-	return b.String()
+	slices.SortStableFunc(needles, func(a, b string) int { return len(b) - len(a) })
+	return Redactor{needles: needles}
 }
 
 // base64Fragments returns the parts of the base64 encodings of s that do
@@ -129,23 +98,120 @@ func base64Fragments(s string) []string {
 
 // String returns s with every secret masked.
 func (r Redactor) String(s string) string {
-	if r.re != nil {
-		s = r.re.ReplaceAllLiteralString(s, Redacted)
-	}
-	return keyLike.ReplaceAllLiteralString(s, Redacted)
+	b := r.Bytes([]byte(s))
+	return string(b)
 }
 
 // Bytes returns b with every secret masked (b itself when it holds none).
 func (r Redactor) Bytes(b []byte) []byte {
-	out := b
-	if r.re != nil {
-		out = r.re.ReplaceAllLiteral(out, []byte(Redacted))
+	spans := r.find(b)
+	for _, loc := range keyLike.FindAllIndex(b, -1) {
+		spans = append(spans, [2]int{loc[0], loc[1]})
 	}
-	out = keyLike.ReplaceAllLiteral(out, []byte(Redacted))
-	if bytes.Equal(out, b) {
+	if len(spans) == 0 {
 		return b
 	}
-	return out
+	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
+	out := make([]byte, 0, len(b))
+	last := 0
+	for _, sp := range spans {
+		if sp[0] < last {
+			// Overlaps the span masked before: extend it.
+			if sp[1] > last {
+				last = sp[1]
+			}
+			continue
+		}
+		out = append(out, b[last:sp[0]]...)
+		out = append(out, Redacted...)
+		last = sp[1]
+	}
+	return append(out, b[last:]...)
+}
+
+// find returns the spans of b holding a secret, in any of its forms.
+func (r Redactor) find(b []byte) [][2]int {
+	if len(r.needles) == 0 {
+		return nil
+	}
+	dec, offs := decodeEscapes(b)
+	var spans [][2]int
+	for _, n := range r.needles {
+		for from := 0; ; {
+			i := bytes.Index(dec[from:], []byte(n))
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(n)
+			if offs == nil {
+				spans = append(spans, [2]int{start, end})
+			} else {
+				spans = append(spans, [2]int{int(offs[start]), int(offs[end])})
+			}
+			from = end
+		}
+	}
+	return spans
+}
+
+// decodeEscapes undoes the escapes a secret may be hidden by: JSON's
+// \u00XX for ASCII characters and \/ (behind any number of backslashes, as
+// in JSON inside JSON), and URL encoding's %XX. It returns the decoded text
+// and, when it differs from b, the offset in b of each decoded byte (and of
+// the end).
+func decodeEscapes(b []byte) ([]byte, []int32) {
+	if bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, '%') < 0 {
+		return b, nil
+	}
+	dec := make([]byte, 0, len(b))
+	offs := make([]int32, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		c, n := b[i], 1
+		switch b[i] {
+		case '\\':
+			j := i
+			for j < len(b) && b[j] == '\\' {
+				j++
+			}
+			switch {
+			case j+5 <= len(b) && b[j] == 'u' && b[j+1] == '0' && b[j+2] == '0' && isHexDigit(b[j+3]) && isHexDigit(b[j+4]) && unhex(b[j+3]) < 8:
+				c, n = unhex(b[j+3])<<4|unhex(b[j+4]), j+5-i
+			case j < len(b) && b[j] == '/':
+				c, n = '/', j+1-i
+			default:
+				// Backslashes that escape nothing here: kept, in one step.
+				for k := i; k < j; k++ {
+					dec = append(dec, '\\')
+					offs = append(offs, int32(k))
+				}
+				i = j
+				continue
+			}
+		case '%':
+			if i+2 < len(b) && isHexDigit(b[i+1]) && isHexDigit(b[i+2]) {
+				c, n = unhex(b[i+1])<<4|unhex(b[i+2]), 3
+			}
+		}
+		dec = append(dec, c)
+		offs = append(offs, int32(i))
+		i += n
+	}
+	offs = append(offs, int32(len(b)))
+	return dec, offs
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // Writer returns a writer that masks the secrets in each write before

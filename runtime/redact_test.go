@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,22 @@ func allPercent(s string) string {
 		b.WriteString("%" + strings.ToUpper(string("0123456789abcdef"[s[i]>>4])+string("0123456789abcdef"[s[i]&15])))
 	}
 	return b.String()
+}
+
+// BenchmarkRedact masks three secrets in a megabyte of JSON-like text
+// without any (the common case: traces and outputs), with escapes and with
+// secrets, to show the time is linear in the text: compare MB/s across the
+// sizes.
+func BenchmarkRedact(b *testing.B) {
+	r := NewRedactor("sk-canary-5f4e3d2c1b0a9988", "hdr-canary-77aa66bb55cc", "another-secret-value-123456")
+	line := `{"role":"user","content":"ordinary text, a path \/usr\/bin and 50%25 off, key sk\u002dcanary\u002d5f4e3d2c1b0a9988"},`
+	for _, n := range []int{1 << 16, 1 << 18, 1 << 20, 1 << 22} {
+		text := []byte(strings.Repeat(line, n/len(line)+1)[:n])
+		b.Run(strconv.Itoa(n>>10)+"KiB", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for range b.N {
+				r.Bytes(text)
+			}
+		})
+	}
 }
