@@ -114,6 +114,8 @@ func runMCPImport(e *env, args []string) int {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
+	red := runtime.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
+	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !symbolName.MatchString(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
 	}

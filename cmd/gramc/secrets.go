@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/runtime"
@@ -34,8 +35,20 @@ func (f headerFlag) Set(v string) error {
 	return nil
 }
 
-// secretEnvWords mark environment variables that hold credentials.
-var secretEnvWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"}
+// secretWords mark the names (of environment variables, of URL query
+// parameters) that hold credentials: a name holds one when one of its words
+// (separated by _ or -) is one of these.
+var secretWords = []string{"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL", "CREDENTIALS", "AUTH", "PAT", "SIG", "SIGNATURE"}
+
+// secretName reports whether a name looks like a credential's.
+func secretName(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if slices.Contains(secretWords, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // processSecrets returns every secret the process holds: OPENAI_API_KEY and
 // the other environment variables named like credentials, the --header
@@ -49,13 +62,8 @@ func processSecrets(environ []string, headers http.Header, urls ...string) []str
 		}
 	}
 	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(name)
-		for _, w := range secretEnvWords {
-			if strings.Contains(up, w) {
-				add(value)
-				break
-			}
+		if name, value, _ := strings.Cut(kv, "="); secretName(name) {
+			add(value)
 		}
 	}
 	for _, vs := range headers {
@@ -75,13 +83,9 @@ func processSecrets(environ []string, headers http.Header, urls ...string) []str
 			add(p)
 		}
 		for k, vs := range u.Query() {
-			up := strings.ToUpper(k)
-			for _, w := range secretEnvWords {
-				if strings.Contains(up, w) {
-					for _, v := range vs {
-						add(v)
-					}
-					break
+			if secretName(k) || strings.EqualFold(k, "apikey") || strings.EqualFold(k, "access_token") {
+				for _, v := range vs {
+					add(v)
 				}
 			}
 		}
