@@ -824,6 +824,9 @@ func (s *session) printTool(u runtime.ToolUse) {
 			res = []byte(fmt.Sprint(u.Result))
 		}
 		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
+		if u.Truncated {
+			line += fmt.Sprintf(" [cut: %d bytes, over the result limit]", len(res))
+		}
 	}
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
