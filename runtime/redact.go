@@ -224,6 +224,10 @@ type redactWriter struct {
 	r Redactor
 }
 
+// Unwrap returns the writer written to, so that callers can tell whether
+// it is a terminal.
+func (rw redactWriter) Unwrap() io.Writer { return rw.w }
+
 // Write implements io.Writer: it reports the length of p when the masked
 // text was written.
 func (rw redactWriter) Write(p []byte) (int, error) {

@@ -845,6 +845,13 @@ func clip(s string, n int) string {
 // isTerminal reports whether x is a terminal (a character device other
 // than the null device).
 func isTerminal(x any) bool {
+	for {
+		u, ok := x.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
 	f, ok := x.(*os.File)
 	if !ok || f == nil {
 		return false
