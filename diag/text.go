@@ -48,10 +48,20 @@ type TextOptions struct {
 }
 
 // UseColor reports whether diagnostics written to w should be coloured: w
-// must be an *os.File that is a terminal (a character device), the
+// must be an *os.File that is a terminal (a character device), or a writer
+// whose Unwrap() io.Writer method leads to one, the
 // environment variable NO_COLOR must be unset or empty, and TERM must not be
 // "dumb".
 func UseColor(w io.Writer) bool {
+	// See through writers that filter what they pass on (such as one that
+	// masks secrets) to the file they write to.
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok || f == nil {
 		return false

@@ -19,8 +19,15 @@ func Format(src []byte) ([]byte, diag.List) {
 	p := newPrinter(lineEnding(src), len(src)+len(src)/8+16)
 	b.document(items, len(src), p)
 	p.finish()
+	if bytes.HasPrefix(src, utf8BOM) && !bytes.HasPrefix(p.out, utf8BOM) {
+		// A byte order mark at the start is kept, as editors saved it.
+		p.out = append(append(make([]byte, 0, len(utf8BOM)+len(p.out)), utf8BOM...), p.out...)
+	}
 	return p.out, diags
 }
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\uFEFF")
 
 // FormatRange formats only the top-level items (the header record and the
 // top-level patterns) of src that intersect r, with the comments between and

@@ -15,6 +15,7 @@ package grammar
 import (
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -195,6 +196,45 @@ func (l *Scanner) fail(start, end int, msg, detail string) {
 	l.emit(Error, start, end)
 }
 
+// checkUTF8 reports an invalid-utf8 error when the text of a string at j
+// (a byte that is not ASCII) is not UTF-8, and returns the length of the
+// rune or byte there. The string stays a string: only the byte is wrong.
+func (l *Scanner) checkUTF8(j int) int {
+	r, size := utf8.DecodeRuneInString(l.src[j:])
+	if r == utf8.RuneError && size == 1 {
+		d := diag.Errorf("invalid-utf8", diag.Span{Start: j, End: j + 1}, "invalid UTF-8 byte 0x%02x in a string", l.src[j])
+		d.Detail = "the file must be UTF-8 text: re-save it as UTF-8"
+		l.Diags.Add(d)
+	}
+	return size
+}
+
+// bom is the UTF-8 byte order mark, allowed at the start of a file.
+const bom = "\uFEFF"
+
+// unexpectedHelp says what to write instead of a character that cannot
+// start a token.
+func unexpectedHelp(r rune) string {
+	switch r {
+	case '>':
+		return "arrows are written with two characters on each side: -->, ==>, ~~>, or -[label]-> (see the arrow table of gram notation)"
+	case '#':
+		return "comments start with //"
+	case ';':
+		return "gram has no semicolons: patterns follow each other on new lines, elements are separated by commas"
+	case '*', '+', '%', '^', '&', '!', '$', '\\':
+		return fmt.Sprintf("gram has no operators; to use %q as text, quote it: \"%c\"", r, r)
+	case '?':
+		return "to make a parameter optional, give it a default or write {optional: true}, e.g. (p::String {optional: true}); in text, quote it"
+	case utf8.RuneError:
+		return "the file must be UTF-8 text; re-save it as UTF-8"
+	}
+	if r < utf8.RuneSelf {
+		return fmt.Sprintf("%q cannot appear here; quote text with \"...\"", r)
+	}
+	return "identifiers are ASCII; quote other text with backticks, e.g. (`naïve`)"
+}
+
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isSymbolStart(c byte) bool {
@@ -330,13 +370,15 @@ func (l *Scanner) step(i int) int {
 					l.emit(Symbol, i, j)
 				}
 				i = j
+			case i == 0 && l.base == 0 && strings.HasPrefix(src, bom):
+				i += len(bom) // a byte order mark at the start is ignored
 			default:
 				r, size := utf8.DecodeRuneInString(src[i:])
 				msg := fmt.Sprintf("unexpected character %q", r)
 				if r == utf8.RuneError && size == 1 {
 					msg = "invalid UTF-8 byte"
 				}
-				l.fail(i, i+size, msg, "identifiers are ASCII; quote other text with backticks, e.g. (`naïve`)")
+				l.fail(i, i+size, msg, unexpectedHelp(r))
 				i += size
 			}
 		}
@@ -485,6 +527,8 @@ func (l *Scanner) scanQuoted(j int, q byte) (end int, badAt int, msg, detail str
 					"the escapes are \\\\ \\' \\\" \\` \\/ \\b \\f \\n \\r \\t"
 			}
 			j += 2
+		case c >= utf8.RuneSelf:
+			j += l.checkUTF8(j)
 		default:
 			j++
 		}
@@ -568,6 +612,10 @@ func (l *Scanner) fenced(i int) int {
 	}
 	j++
 	for k := j; k+2 < n; k++ {
+		if src[k] >= utf8.RuneSelf {
+			k += l.checkUTF8(k) - 1
+			continue
+		}
 		if src[k] == '`' && src[k+1] == '`' && src[k+2] == '`' {
 			l.emit(typ, i, k+3)
 			return k + 3

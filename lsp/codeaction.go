@@ -261,6 +261,17 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		if t == nil {
 			ag = an.Prog.Agent(arg)
 		}
+		if t == nil && ag == nil {
+			var names []string
+			for _, tool := range an.Prog.Tools {
+				names = append(names, tool.Name)
+			}
+			known := "the document declares no tool"
+			if len(names) > 0 {
+				known = "the tools are: " + strings.Join(names, ", ")
+			}
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool or agent %q in %s; %s", arg, u, known)
+		}
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)

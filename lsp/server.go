@@ -19,6 +19,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,15 +105,20 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
 	s.conn = conn
 	conn.Go(ctx, s.handle)
+	var readErr error
 	select {
 	case <-s.exited:
 	case <-conn.Done():
+		readErr = conn.Err()
 	case <-ctx.Done():
 	}
 	s.docs.closeAll()
 	_ = conn.Close()
 	if s.sawShutdown.Load() {
 		return nil
+	}
+	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrClosedPipe) {
+		return fmt.Errorf("%w; reading its messages failed: %v", ErrNoShutdown, readErr)
 	}
 	return ErrNoShutdown
 }
@@ -231,6 +238,13 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return nil // unknown notifications, $/ ones included, are ignored
 	}
+	if p := bytes.TrimSpace(req.Params()); len(p) > 0 && p[0] != '{' && string(p) != "null" {
+		s.log.Warn("invalid parameters", "method", method)
+		if isCall {
+			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: they must be an object", method))
+		}
+		return nil
+	}
 	h := r.h
 	if h == nil {
 		h = handler(s.lib)
@@ -296,6 +310,10 @@ func rpcError(err error) error {
 	switch {
 	case errors.As(err, &re):
 		return re
+	case strings.HasPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "):
+		// The protocol package's dispatcher could not decode the
+		// parameters (it wraps the message of ErrParse, not ErrParse).
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid parameters: "+strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return protocol.ErrRequestCancelled
 	}

@@ -4,8 +4,9 @@
 // is not valid JSON-RPC. This one answers such a message with a JSON-RPC
 // error (ParseError for bad JSON, InvalidRequest for JSON that is not a
 // request) and reads on, so a client bug costs one message, not the session.
-// Only the end of the input, or a header block without a usable
-// Content-Length, ends it.
+// A header block without a usable Content-Length is logged as an error,
+// answered with a ParseError and skipped: reading resumes at the next
+// Content-Length header. Only the end of the input ends the session.
 
 package lsp
 
@@ -61,24 +62,66 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if err == nil {
 			return msg, total, nil
 		}
-		s.log.Warn("invalid message", "error", err, "message", abbreviate(body))
+		s.log.Error("invalid message", "error", err, "message", abbreviate(body))
 		s.reject(body, err)
 	}
 }
 
-// frame reads one header block and the body it announces.
+// frame reads one header block and the body it announces. A header block
+// without a usable Content-Length (missing, not a number, negative, over
+// maxMessage) is a framing error: it is logged, answered with a ParseError,
+// and the stream resynchronises on the next Content-Length header. Bytes
+// before a header (the rest of a body whose Content-Length was too short)
+// are skipped the same way.
 func (s *stream) frame() ([]byte, int64, error) {
+	var total int64
+	for {
+		body, n, err := s.frameOnce()
+		total += n
+		var fe framingError
+		if !errors.As(err, &fe) {
+			return body, total, err
+		}
+		s.log.Error("framing error: skipping to the next Content-Length header", "error", fe.msg)
+		s.rejectFrame(fe.msg)
+	}
+}
+
+// framingError is a header block that announces no usable body.
+type framingError struct{ msg string }
+
+func (e framingError) Error() string { return e.msg }
+
+// contentLength is the header that starts a frame, as searched for when
+// resynchronising.
+const contentLength = "content-length:"
+
+// frameOnce reads one header block and its body.
+func (s *stream) frameOnce() ([]byte, int64, error) {
 	var total int64
 	length := int64(-1)
 	headers := false
+	bad := ""
+	skipped := 0
 	for {
-		line, err := s.in.ReadString('\n')
-		total += int64(len(line))
+		line, n, err := s.line()
+		total += n
 		if err != nil {
 			if err == io.EOF && (headers || strings.TrimSpace(line) != "") {
 				err = io.ErrUnexpectedEOF
 			}
+			if skipped > 0 {
+				s.log.Error("input ended inside bytes that are not a message", "bytes", skipped)
+			}
 			return nil, total, err
+		}
+		if !headers {
+			// Before a header block: skip what is not a header, keeping a
+			// Content-Length header glued to its end.
+			if i := strings.Index(strings.ToLower(line), contentLength); i > 0 {
+				skipped += i
+				line = line[i:]
+			}
 		}
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -87,28 +130,95 @@ func (s *stream) frame() ([]byte, int64, error) {
 			}
 			break
 		}
-		headers = true
 		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			s.log.Warn("invalid header line", "line", line)
+		if !ok || !headerName(name) {
+			if headers {
+				s.log.Warn("invalid header line", "line", abbreviate([]byte(line)))
+			} else {
+				skipped += len(line)
+			}
 			continue
 		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 || n > maxMessage {
-				return nil, total, fmt.Errorf("invalid Content-Length %q", value)
+		if skipped > 0 {
+			s.log.Error("skipped bytes that are not a message", "bytes", skipped)
+			skipped = 0
+		}
+		headers = true
+		if strings.EqualFold(name, "Content-Length") {
+			v := strings.TrimSpace(value)
+			n, err := strconv.ParseInt(v, 10, 64)
+			switch {
+			case err != nil:
+				bad = fmt.Sprintf("Content-Length %q is not a number", v)
+			case n < 0:
+				bad = fmt.Sprintf("Content-Length %d is negative", n)
+			case n > maxMessage:
+				bad = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessage)
+			default:
+				length, bad = n, ""
 			}
-			length = n
 		}
 	}
+	if bad != "" {
+		return nil, total, framingError{bad}
+	}
 	if length < 0 {
-		return nil, total, errors.New("a message has no Content-Length header")
+		return nil, total, framingError{"a header block has no Content-Length"}
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(s.in, body); err != nil {
-		return nil, total, fmt.Errorf("reading a message body: %w", err)
+		return nil, total, fmt.Errorf("reading a message body of %d bytes: %w", length, err)
 	}
 	return body, total + length, nil
+}
+
+// headerName reports whether a header name is an HTTP token.
+func headerName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// maxLine is the longest header line kept whole; longer lines (the rest of
+// a body, when resynchronising) are read in pieces and only their end kept.
+const maxLine = 64 << 10
+
+// line reads a line; of a longer line than maxLine, only the last part is
+// returned (enough to find a Content-Length header at its end), with n the
+// number of bytes read.
+func (s *stream) line() (string, int64, error) {
+	var keep []byte
+	var n int64
+	for {
+		chunk, err := s.in.ReadSlice('\n')
+		n += int64(len(chunk))
+		if err == bufio.ErrBufferFull {
+			keep = append(keep[:0], chunk[max(0, len(chunk)-64):]...)
+			continue
+		}
+		keep = append(keep, chunk...)
+		return string(keep), n, err
+	}
+}
+
+// rejectFrame answers a framing error with a ParseError: no id can be known.
+func (s *stream) rejectFrame(msg string) {
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc2.Error  `json:"error"`
+	}{"2.0", json.RawMessage("null"), jsonrpc2.Error{Code: jsonrpc2.ParseError, Message: "framing error: " + msg + "; the message was skipped"}})
+	if err == nil {
+		if werr := s.write(data); werr != nil {
+			s.log.Debug("error reply not sent", "error", werr)
+		}
+	}
 }
 
 // reject answers a message that is not valid JSON-RPC.

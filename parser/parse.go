@@ -251,7 +251,7 @@ func (b *batch) parse(src string) {
 		first := len(b.out)
 		cp := pl.MakeCheckpoint()
 		if off := b.deep[i]; off >= 0 {
-			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off)})
+			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off, toks[start:cut])})
 			pl.FastForward(lexer.RawCursor(cut - 1))
 		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
 			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
@@ -270,8 +270,35 @@ func (b *batch) parse(src string) {
 	}
 }
 
-// deepError reports brackets nested past MaxDepth at offset off.
-func deepError(off int) *grammar.SyntaxError {
+// deepError reports brackets nested past MaxDepth at offset off, in the unit
+// of tokens toks. When brackets of the unit are left open at its end, the
+// nesting is most likely a mistake rather than intended: the first bracket
+// never closed is reported instead.
+func deepError(off int, toks []lexer.Token) *grammar.SyntaxError {
+	var open []lexer.Token
+	for _, t := range toks {
+		if t.Type != grammar.Punct {
+			continue
+		}
+		switch t.Value {
+		case "(", "[", "{":
+			open = append(open, t)
+		case ")", "]", "}":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) > 0 {
+		t := open[0]
+		closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
+		return &grammar.SyntaxError{
+			Span: grammar.TokenSpan(t),
+			Msg:  fmt.Sprintf("'%s' is never closed", t.Value),
+			Detail: fmt.Sprintf("close it with '%s'; %d brackets opened after it are not closed either, nesting more than %d levels deep",
+				closer, len(open)-1, MaxDepth),
+		}
+	}
 	return &grammar.SyntaxError{
 		Span:   diag.Span{Start: off, End: off + 1},
 		Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),

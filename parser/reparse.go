@@ -142,7 +142,7 @@ func (r unitResult) shifted(src string, delta int) unitResult {
 func (b *batch) parseIsolated(src string, toks []lexer.Token, eof, tooDeep int) {
 	first := len(b.out)
 	if tooDeep >= 0 {
-		b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(tooDeep)})
+		b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(tooDeep, toks)})
 	} else {
 		b.parseUnit(src, toks, eof)
 	}

@@ -18,6 +18,17 @@ import (
 // DefaultExecTimeout limits an exec tool's run when no timeout is given.
 const DefaultExecTimeout = 30 * time.Second
 
+// DefaultExecOutputLimit bounds what is read of an exec tool's standard
+// output when the run has no result limit.
+const DefaultExecOutputLimit = 16 << 20
+
+// execSlack is what is read past the result limit, to know that the output
+// was longer.
+const execSlack = 4 << 10
+
+// maxExecStderr is what is kept of an exec tool's standard error.
+const maxExecStderr = 64 << 10
+
 // ExecTool returns a tool called name that runs command with `sh -c`. The
 // program receives the validated arguments (defaults applied, injected
 // parameters set) as a JSON object on its standard input and prints its
@@ -27,6 +38,12 @@ const DefaultExecTimeout = 30 * time.Second
 // error. A run longer than timeout (0 means [DefaultExecTimeout]) is killed
 // and fails. The program inherits the environment without OPENAI_API_KEY,
 // plus GRAM_TOOL set to the tool's name.
+//
+// Output is read up to the run's result limit (see [WithResultLimit]) and
+// a little more, or [DefaultExecOutputLimit] without one: a program that
+// writes more is stopped, and the result is the text it wrote up to there
+// followed by a note that says it was cut. Only the first 64 KiB of its
+// standard error are kept.
 //
 // The tool has no schema of its own: it accepts whatever the specification
 // declares.
@@ -41,20 +58,28 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		}
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
 		cmd.Stdin = bytes.NewReader(append(in, '\n'))
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout = &stdout
-		cmd.Stderr = &stderr
+		stdout := &capWriter{max: execOutputLimit(ctx), full: stop}
+		stderr := &capWriter{max: maxExecStderr}
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
 		cmd.Env = append(execEnv(), "GRAM_TOOL="+name)
 		cmd.WaitDelay = time.Second
 		killGroup(cmd)
 		err = cmd.Run()
+		if stdout.cut {
+			// Stopped for writing too much: what it wrote is the result.
+			return fmt.Sprintf("%s\n[output cut: the program wrote more than %d bytes; the rest was not read and the program was stopped]",
+				strings.ToValidUTF8(stdout.b.String(), ""), stdout.max), nil
+		}
 		if ctx.Err() == context.DeadlineExceeded {
 			return nil, fmt.Errorf("the program did not finish within %v", timeout)
 		}
 		if err != nil {
-			msg := strings.TrimSpace(stderr.String())
+			msg := strings.TrimSpace(stderr.b.String())
 			if len(msg) > 2000 {
 				msg = msg[:2000] + "…"
 			}
@@ -67,7 +92,7 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 			}
 			return nil, fmt.Errorf("running the program: %w", err)
 		}
-		out := bytes.TrimRight(stdout.Bytes(), "\r\n")
+		out := bytes.TrimRight(stdout.b.Bytes(), "\r\n")
 		if t := bytes.TrimSpace(out); len(t) > 0 && json.Valid(t) {
 			var b bytes.Buffer
 			if json.Compact(&b, t) == nil {
@@ -76,6 +101,52 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		}
 		return string(out), nil
 	}}
+}
+
+// capWriter keeps the first max bytes written to it and drops the rest;
+// at the first byte past max it sets cut and calls full.
+type capWriter struct {
+	b    bytes.Buffer
+	max  int
+	cut  bool
+	full func()
+}
+
+// Write implements io.Writer. It never fails, so the program's writes do
+// not block while it is being stopped.
+func (w *capWriter) Write(p []byte) (int, error) {
+	room := w.max - w.b.Len()
+	if room >= len(p) {
+		w.b.Write(p)
+		return len(p), nil
+	}
+	if room > 0 {
+		w.b.Write(p[:room])
+	}
+	if !w.cut {
+		w.cut = true
+		if w.full != nil {
+			w.full()
+		}
+	}
+	return len(p), nil
+}
+
+// resultLimitKey is the context key of the run's result limit.
+type resultLimitKey struct{}
+
+// withResultLimit returns ctx carrying the result limit of the run, which
+// bounds what tools read.
+func withResultLimit(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, resultLimitKey{}, n)
+}
+
+// execOutputLimit is what is read of an exec tool's output in ctx.
+func execOutputLimit(ctx context.Context) int {
+	if n, ok := ctx.Value(resultLimitKey{}).(int); ok && n > 0 {
+		return n + execSlack
+	}
+	return DefaultExecOutputLimit
 }
 
 // execEnv returns the environment of exec tools: this process's, without

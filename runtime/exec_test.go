@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
 func needShell(t *testing.T) {
@@ -90,5 +92,40 @@ func TestBuiltins(t *testing.T) {
 [c:Agent {model: "OpenAI/m", instruction: "i"} | currentTime, sayGoodbye]`)
 	if _, err := runtime.Builtins().Bind(prog.Agents[0].Tools); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestExecToolOutputBounded: a program that writes without end (yes) or
+// writes hundreds of megabytes is stopped once its output passes the result
+// limit; the result is its first bytes and a note that it was cut, and the
+// memory used stays near the limit, not the output's size.
+func TestExecToolOutputBounded(t *testing.T) {
+	needShell(t)
+	for _, prog := range []string{"yes", "head -c 300000000 /dev/zero | tr '\\000' a"} {
+		h := newHarness(t,
+			fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)),
+			fakeopenai.Text("done"),
+		)
+		lib := runtime.Builtins()
+		_ = lib.Register(runtime.ExecTool("sayHello", prog, time.Minute))
+		var before, after goruntime.MemStats
+		goruntime.GC()
+		goruntime.ReadMemStats(&before)
+		resp, err := h.run(t, compile(t, helloSrc).Agents[0], lib, nil, "hi", runtime.WithResultLimit(16<<10))
+		goruntime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", prog, err)
+		}
+		res, _ := resp.ToolsUsed[0].Result.(string)
+		if !strings.Contains(res, "[output cut: the program wrote more than") || len(res) > 32<<10 {
+			t.Errorf("%s: result of %d bytes ends %q", prog, len(res), res[max(0, len(res)-200):])
+		}
+		sent := fakeopenai.LastToolResult(h.srv.Requests()[1])
+		if !strings.Contains(sent, "output cut") {
+			t.Errorf("%s: the model was not told the output was cut: %.300q", prog, sent)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("%s: %d MB allocated for a 16 KB result", prog, grew>>20)
+		}
 	}
 }

@@ -123,7 +123,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 			result, err = nil, &ToolError{Tool: call.Name, Message: fmt.Sprintf("the tool panicked: %v", p)}
 		}
 	}()
-	result, err = b.Tool.Invoke(ctx, args)
+	result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
 	if err != nil {
 		var te *ToolError
 		if errors.As(err, &te) && te.Tool == call.Name {

@@ -54,7 +54,7 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
-	r := newRedactor("secret-value-1", "ab")
+	r := NewRedactor("secret-value-1", "ab")
 	got := r.String("key=secret-value-1 token sk-proj-ABCdef123456 ab")
 	if strings.Contains(got, "secret-value-1") || strings.Contains(got, "ABCdef") || !strings.HasSuffix(got, " ab") {
 		t.Errorf("redacted %q", got)

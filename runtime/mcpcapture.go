@@ -88,7 +88,16 @@ type captureTransport struct {
 
 // Connect implements mcp.Transport.
 func (t *captureTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	conn, err := t.inner.Connect(ctx)
+	var (
+		conn mcp.Connection
+		err  error
+	)
+	if ct, ok := t.inner.(*mcp.CommandTransport); ok {
+		// A server process: quote its output if it is not JSON-RPC.
+		conn, _, err = sniffConnect(ctx, ct)
+	} else {
+		conn, err = t.inner.Connect(ctx)
+	}
 	if t.started != nil {
 		t.started()
 	}

@@ -61,7 +61,7 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 		}
 		message, problem := agentMessage(req.Params.Arguments)
 		if problem != "" {
-			return fail(`invalid arguments: ` + problem + `; send {"message": "..."}, an object whose only property "message" is a non-empty string`)
+			return fail(`invalid arguments: ` + problem + agentArgsShape)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
 		resp, err := Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
@@ -69,12 +69,26 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(err.Error())
 		}
 		text := resp.Content
-		if resp.Status == StatusMaxIterations && text == "" {
-			text = "The agent reached its step limit without an answer."
+		if resp.Status != StatusCompleted {
+			// The host must not take a partial answer for the answer.
+			note := strings.Join(resp.Warnings, "; ")
+			if note == "" {
+				note = fmt.Sprintf("the run ended with status %s", resp.Status)
+			}
+			if text == "" {
+				text = "The agent gave no answer: " + note
+			} else {
+				text = "The agent did not finish (" + note + "). What it gave:\n\n" + text
+			}
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	}
 }
+
+// agentArgsShape ends every complaint about an agent call's arguments: the
+// shape the host must send, in JSON's terms.
+const agentArgsShape = "; arguments must be an object with a string `message`, e.g. {\"message\": \"...\"}, and no other property"
 
 // agentMessage reads the arguments of an agent call: the message, or what
 // is wrong with them, in JSON's terms.

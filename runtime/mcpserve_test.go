@@ -71,7 +71,7 @@ func TestMCPServer(t *testing.T) {
 			t.Errorf("%v: %v %+v", tc.args, err, res)
 			continue
 		}
-		want := "invalid arguments: " + tc.want + `; send {"message": "..."}, an object whose only property "message" is a non-empty string`
+		want := "invalid arguments: " + tc.want + "; arguments must be an object with a string `message`, e.g. {\"message\": \"...\"}, and no other property"
 		if got := text(res); got != want {
 			t.Errorf("%v:\n got %s\nwant %s", tc.args, got, want)
 		}

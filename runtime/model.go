@@ -57,4 +57,7 @@ type Reply struct {
 	// FinishReason is the provider's reason for stopping ("stop",
 	// "tool_calls", "length", ...).
 	FinishReason string
+	// NoMessage is set when the answer had no message at all ("message":
+	// null or left out), rather than an empty one.
+	NoMessage bool
 }

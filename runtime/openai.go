@@ -7,12 +7,16 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -42,6 +46,10 @@ type OpenAIConfig struct {
 	Retry RetryPolicy
 	// Logger receives retry warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// Secrets are the other secrets of the process (credential headers,
+	// MCP tokens): like APIKey, they are masked in the server's answers
+	// before anything reads them, and in errors.
+	Secrets []string
 }
 
 // OpenAIModel is a [Model] on the OpenAI Chat Completions API, through
@@ -50,7 +58,7 @@ type OpenAIModel struct {
 	cfg    OpenAIConfig
 	svc    openai.ChatCompletionService
 	retry  RetryPolicy
-	redact redactor
+	redact Redactor
 	log    *slog.Logger
 }
 
@@ -64,6 +72,16 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 	if client == nil {
 		client = &http.Client{Transport: http.DefaultTransport}
 	}
+	secrets := cfg.Secrets
+	if !(cfg.Provider == schema.Ollama && cfg.APIKey == ollamaPlaceholderKey) {
+		secrets = append([]string{cfg.APIKey}, secrets...)
+	}
+	redact := NewRedactor(secrets...)
+	// Whatever a server echoes (the Authorization header, a key inside a
+	// tool call's arguments) is masked before the answer is read.
+	masked := *client
+	masked.Transport = redact.Transport(answerCheck{next: client.Transport})
+	client = &masked
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithHTTPClient(client),
@@ -80,7 +98,7 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 		cfg:    cfg,
 		svc:    openai.NewChatCompletionService(opts...),
 		retry:  cfg.Retry.withDefaults(),
-		redact: newRedactor(cfg.APIKey),
+		redact: redact,
 		log:    log,
 	}, nil
 }
@@ -149,9 +167,14 @@ func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error
 func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
 	var apiErr *openai.Error
 	var replay *ReplayError
+	var invalid *InvalidAnswerError
 	switch {
 	case errors.As(err, &replay):
 		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replay}, false
+	case errors.As(err, &invalid):
+		// The server answered: asking again would most likely get the same.
+		return &LLMError{Kind: LLMBadResponse, StatusCode: invalid.Status, Attempts: attempt,
+			Err: errors.New(m.redact.String(invalid.Error()))}, false
 	case errors.Is(err, context.DeadlineExceeded):
 		return &LLMError{Kind: LLMTimeout, Attempts: attempt, Timeout: timeout, Err: context.DeadlineExceeded}, false
 	case errors.As(err, &apiErr):
@@ -167,6 +190,59 @@ func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*
 			Message: m.redact.String(msg), Err: errors.New(m.redact.String(apiErr.Error()))}, retryableStatus(apiErr.StatusCode)
 	}
 	return &LLMError{Kind: LLMNetwork, Attempts: attempt, Err: errors.New(m.redact.String(err.Error()))}, true
+}
+
+// InvalidAnswerError is a successful (2xx) answer whose body is not a JSON
+// object: empty, cut off, or text such as an HTML page.
+type InvalidAnswerError struct {
+	// Status is the HTTP status.
+	Status int
+	// ContentType is the answer's Content-Type.
+	ContentType string
+	// Head is the start of the body.
+	Head string
+}
+
+// Error says what the server answered.
+func (e *InvalidAnswerError) Error() string {
+	ct := ""
+	if e.ContentType != "" && !strings.Contains(e.ContentType, "json") {
+		ct = ", Content-Type " + e.ContentType
+	}
+	if strings.TrimSpace(e.Head) == "" {
+		return fmt.Sprintf("the server answered %d %s with an empty body%s", e.Status, http.StatusText(e.Status), ct)
+	}
+	return fmt.Sprintf("the server answered with invalid JSON (first bytes: %q%s)", e.Head, ct)
+}
+
+// answerCheck is a transport that turns a 2xx answer whose body is not a
+// JSON object into an [InvalidAnswerError], which is not retried (the SDK
+// would report a decoding error, retried as a network failure).
+type answerCheck struct{ next http.RoundTripper }
+
+// RoundTrip implements http.RoundTripper.
+func (t answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := t.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	resp, err := next.RoundTrip(req)
+	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 || resp.Body == nil {
+		return resp, err
+	}
+	body, rerr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if rerr == nil {
+		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			return resp, nil
+		}
+	}
+	head := body[:min(len(body), 60)]
+	if len(body) > 60 {
+		head = append(head[:len(head):len(head)], "…"...)
+	}
+	return nil, &InvalidAnswerError{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Head: strings.ToValidUTF8(string(head), "?")}
 }
 
 // params builds the SDK's request.
@@ -262,6 +338,7 @@ func (m *OpenAIModel) reply(comp *openai.ChatCompletion, attempts int) (*Reply, 
 	r := &Reply{
 		Message:      Message{Role: RoleAssistant, Content: ch.Message.Content},
 		FinishReason: string(ch.FinishReason),
+		NoMessage:    !ch.JSON.Message.Valid(),
 		Usage: Usage{
 			PromptTokens:     comp.Usage.PromptTokens,
 			CompletionTokens: comp.Usage.CompletionTokens,

@@ -42,7 +42,14 @@ type ModelConfig struct {
 	Retry RetryPolicy
 	// Logger receives retry warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// Secrets are the other secrets of the process (see
+	// [OpenAIConfig.Secrets]).
+	Secrets []string
 }
+
+// ollamaPlaceholderKey is the key sent to Ollama, which ignores it (the
+// header keeps proxies that expect one happy). It is no secret.
+const ollamaPlaceholderKey = "ollama"
 
 // NewModel returns the client for a model's provider, configured from cfg
 // and the environment. It returns a [*ConfigError] for an unknown provider,
@@ -77,7 +84,7 @@ func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
 			base = ollamaURL(getenv("OLLAMA_HOST"))
 		}
 		if key == "" {
-			key = "ollama" // Ollama ignores it; the header keeps proxies that expect one happy
+			key = ollamaPlaceholderKey
 		}
 	case schema.OpenAICompatible:
 		if base == "" {
@@ -108,6 +115,7 @@ func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
 		APIKey:     key,
 		HTTPClient: cfg.HTTPClient,
 		Retry:      cfg.Retry,
+		Secrets:    cfg.Secrets,
 		Logger:     cfg.Logger,
 	})
 }

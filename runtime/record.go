@@ -72,7 +72,7 @@ func volatileHeader(name string) bool {
 }
 
 // recordHeaders returns the recorded form of h.
-func recordHeaders(h http.Header, r redactor) http.Header {
+func recordHeaders(h http.Header, r Redactor) http.Header {
 	out := http.Header{}
 	for k, vs := range redactHeaders(h, r) {
 		if !volatileHeader(k) {
@@ -132,7 +132,7 @@ func readRequestBody(req *http.Request) ([]byte, error) {
 type Recorder struct {
 	path   string
 	next   http.RoundTripper
-	redact redactor
+	redact Redactor
 
 	mu  sync.Mutex
 	rec Recording
@@ -145,7 +145,7 @@ func NewRecorder(path string, next http.RoundTripper, secrets ...string) *Record
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	return &Recorder{path: path, next: next, redact: newRedactor(secrets...),
+	return &Recorder{path: path, next: next, redact: NewRedactor(secrets...),
 		rec: Recording{Version: RecordingVersion, Interactions: []Interaction{}}}
 }
 

@@ -1,12 +1,23 @@
-// Redaction: API keys never leave the process in logs, errors, traces or
-// recordings.
+// Redaction: secrets never leave the process. One [Redactor] masks every
+// secret the process holds (the model's API key, credential headers, MCP
+// bearer tokens) wherever text leaves: errors, logs, traces, recordings,
+// what the model's answers carry into tool input and output, MCP replies.
+//
+// A secret is recognised in the forms a server or a program may echo it in:
+// plain; JSON-escaped, any character as \u00XX (also with the backslash
+// itself escaped, as in JSON inside JSON) and / as \/; URL-encoded (%XX, in
+// either case); and base64 (standard and URL alphabets, padded or not, at
+// any alignment inside a longer encoded text such as a Basic credential).
 
 package runtime
 
 import (
+	"bytes"
+	"encoding/base64"
+	"io"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -14,42 +25,247 @@ import (
 const Redacted = "[REDACTED]"
 
 // keyLike matches tokens that look like API keys ("sk-...", "sk-proj-...",
-// including the masked forms some APIs echo in error messages).
-var keyLike = regexp.MustCompile(`\bsk-[A-Za-z0-9_*.\-]{6,}`)
+// including the masked forms some APIs echo in error messages, and the
+// dash JSON- or URL-encoded), whether or not the process holds them.
+var keyLike = regexp.MustCompile(`\bsk(?:-|\\+u002[dD]|%2[dD])[A-Za-z0-9_*.\-]{6,}`)
 
-// redactor masks known secrets and key-like tokens in text.
-type redactor struct{ secrets []string }
+// Redactor masks secrets in text. The zero Redactor masks key-like tokens
+// only. A Redactor is immutable and safe for concurrent use.
+//
+// Matching takes time linear in the text: the text is decoded once (JSON
+// escapes of ASCII characters, \/ and %XX undone, with the offset of each
+// decoded byte in the original kept), each secret and base64 fragment is
+// searched for in the decoded text, and the original spans are masked.
+type Redactor struct {
+	needles []string // the secrets and their base64 fragments, longest first
+}
 
-// newRedactor returns a redactor for the given secrets; empty and very short
-// ones are ignored.
-func newRedactor(secrets ...string) redactor {
-	var r redactor
+// minSecret is the length below which a string is not taken as a secret:
+// masking it would mask ordinary text.
+const minSecret = 4
+
+// minEncoded is the shortest base64 fragment of a secret that is masked.
+const minEncoded = 8
+
+// NewRedactor returns a redactor for the given secrets; empty and very
+// short ones are ignored.
+func NewRedactor(secrets ...string) Redactor {
+	var needles []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			needles = append(needles, s)
+		}
+	}
 	for _, s := range secrets {
-		if len(s) >= 4 {
-			r.secrets = append(r.secrets, s)
+		if len(s) < minSecret {
+			continue
+		}
+		add(s)
+		for _, enc := range base64Fragments(s) {
+			add(enc)
 		}
 	}
 	// Longest first, so a secret containing another is masked whole.
-	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
-	return r
+	slices.SortStableFunc(needles, func(a, b string) int { return len(b) - len(a) })
+	return Redactor{needles: needles}
+}
+
+// base64Fragments returns the parts of the base64 encodings of s that do
+// not depend on what surrounds s: for each of the three alignments of s in
+// the encoded text and each alphabet, the characters made of s's bits only.
+func base64Fragments(s string) []string {
+	var out []string
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for k := 0; k < 3; k++ {
+			e := enc.EncodeToString(append(make([]byte, k), s...))
+			e = strings.TrimRight(e, "=")
+			// Leading characters that hold bits of the k padding bytes.
+			skip := []int{0, 2, 3}[k]
+			// A trailing character that holds bits of what follows s.
+			end := len(e)
+			if (k+len(s))%3 != 0 {
+				end--
+			}
+			if end-skip >= minEncoded {
+				out = append(out, e[skip:end])
+			}
+		}
+	}
+	return out
 }
 
 // String returns s with every secret masked.
-func (r redactor) String(s string) string {
-	for _, k := range r.secrets {
-		s = strings.ReplaceAll(s, k, Redacted)
-	}
-	return keyLike.ReplaceAllString(s, Redacted)
+func (r Redactor) String(s string) string {
+	b := r.Bytes([]byte(s))
+	return string(b)
 }
 
-// Bytes returns b with every secret masked.
-func (r redactor) Bytes(b []byte) []byte {
-	s := string(b)
-	t := r.String(s)
-	if t == s {
+// Bytes returns b with every secret masked (b itself when it holds none).
+func (r Redactor) Bytes(b []byte) []byte {
+	spans := r.find(b)
+	for _, loc := range keyLike.FindAllIndex(b, -1) {
+		spans = append(spans, [2]int{loc[0], loc[1]})
+	}
+	if len(spans) == 0 {
 		return b
 	}
-	return []byte(t)
+	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
+	out := make([]byte, 0, len(b))
+	last := 0
+	for _, sp := range spans {
+		if sp[0] < last {
+			// Overlaps the span masked before: extend it.
+			if sp[1] > last {
+				last = sp[1]
+			}
+			continue
+		}
+		out = append(out, b[last:sp[0]]...)
+		out = append(out, Redacted...)
+		last = sp[1]
+	}
+	return append(out, b[last:]...)
+}
+
+// find returns the spans of b holding a secret, in any of its forms.
+func (r Redactor) find(b []byte) [][2]int {
+	if len(r.needles) == 0 {
+		return nil
+	}
+	dec, offs := decodeEscapes(b)
+	var spans [][2]int
+	for _, n := range r.needles {
+		for from := 0; ; {
+			i := bytes.Index(dec[from:], []byte(n))
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(n)
+			if offs == nil {
+				spans = append(spans, [2]int{start, end})
+			} else {
+				spans = append(spans, [2]int{int(offs[start]), int(offs[end])})
+			}
+			from = end
+		}
+	}
+	return spans
+}
+
+// decodeEscapes undoes the escapes a secret may be hidden by: JSON's
+// \u00XX for ASCII characters and \/ (behind any number of backslashes, as
+// in JSON inside JSON), and URL encoding's %XX. It returns the decoded text
+// and, when it differs from b, the offset in b of each decoded byte (and of
+// the end).
+func decodeEscapes(b []byte) ([]byte, []int32) {
+	if bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, '%') < 0 {
+		return b, nil
+	}
+	dec := make([]byte, 0, len(b))
+	offs := make([]int32, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		c, n := b[i], 1
+		switch b[i] {
+		case '\\':
+			j := i
+			for j < len(b) && b[j] == '\\' {
+				j++
+			}
+			switch {
+			case j+5 <= len(b) && b[j] == 'u' && b[j+1] == '0' && b[j+2] == '0' && isHexDigit(b[j+3]) && isHexDigit(b[j+4]) && unhex(b[j+3]) < 8:
+				c, n = unhex(b[j+3])<<4|unhex(b[j+4]), j+5-i
+			case j < len(b) && b[j] == '/':
+				c, n = '/', j+1-i
+			default:
+				// Backslashes that escape nothing here: kept, in one step.
+				for k := i; k < j; k++ {
+					dec = append(dec, '\\')
+					offs = append(offs, int32(k))
+				}
+				i = j
+				continue
+			}
+		case '%':
+			if i+2 < len(b) && isHexDigit(b[i+1]) && isHexDigit(b[i+2]) {
+				c, n = unhex(b[i+1])<<4|unhex(b[i+2]), 3
+			}
+		}
+		dec = append(dec, c)
+		offs = append(offs, int32(i))
+		i += n
+	}
+	offs = append(offs, int32(len(b)))
+	return dec, offs
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// Writer returns a writer that masks the secrets in each write before
+// passing it to w. Each write must hold whole secrets, as the writes of
+// lines, log records and protocol messages do.
+func (r Redactor) Writer(w io.Writer) io.Writer { return redactWriter{w: w, r: r} }
+
+type redactWriter struct {
+	w io.Writer
+	r Redactor
+}
+
+// Unwrap returns the writer written to, so that callers can tell whether
+// it is a terminal.
+func (rw redactWriter) Unwrap() io.Writer { return rw.w }
+
+// Write implements io.Writer: it reports the length of p when the masked
+// text was written.
+func (rw redactWriter) Write(p []byte) (int, error) {
+	if _, err := rw.w.Write(rw.r.Bytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Transport returns an http.RoundTripper that sends requests through next
+// (nil means http.DefaultTransport) and masks the secrets in the response
+// bodies, so that nothing a server echoes (an Authorization header, the
+// key inside a tool call's arguments) reaches the rest of the process.
+func (r Redactor) Transport(next http.RoundTripper) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return redactTransport{next: next, r: r}
+}
+
+type redactTransport struct {
+	next http.RoundTripper
+	r    Redactor
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	body, rerr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	body = t.r.Bytes(body)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, rerr
 }
 
 // sensitiveHeader reports whether a header carries credentials.
@@ -65,7 +281,7 @@ func sensitiveHeader(name string) bool {
 
 // redactHeaders returns a copy of h with credential headers replaced by
 // [Redacted] and secrets masked in the others.
-func redactHeaders(h http.Header, r redactor) http.Header {
+func redactHeaders(h http.Header, r Redactor) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
 		if sensitiveHeader(k) {

@@ -23,6 +23,15 @@ const (
 	// StatusError: the run failed; [Response.Error] has the user-facing
 	// message and [Run] returns the error.
 	StatusError Status = "error"
+	// StatusTruncated: the model's answer was cut short at its token limit
+	// (finish_reason "length"); the content is what it wrote.
+	StatusTruncated Status = "truncated"
+	// StatusFiltered: the provider's content filter withheld or cut the
+	// answer (finish_reason "content_filter").
+	StatusFiltered Status = "content_filtered"
+	// StatusNoMessage: the server answered without a message ("message":
+	// null).
+	StatusNoMessage Status = "no_message"
 )
 
 // Response is the result of one user turn.

@@ -206,6 +206,10 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		if len(msg.ToolCalls) == 0 {
 			resp.Content = msg.Content
 			resp.Status = StatusCompleted
+			if st, warning := finishStatus(reply); st != StatusCompleted {
+				resp.Status = st
+				r.warn(warning)
+			}
 			r.log.Info("run completed", "iterations", iter, "toolCalls", len(resp.ToolsUsed),
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
 			return resp, nil
@@ -245,6 +249,20 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
+}
+
+// finishStatus returns the status of a final answer and, when it is not
+// complete, the warning that says why.
+func finishStatus(reply *Reply) (Status, string) {
+	switch {
+	case reply.NoMessage:
+		return StatusNoMessage, "the server's answer had no message (\"message\": null): there is no answer"
+	case reply.FinishReason == "length":
+		return StatusTruncated, "the answer was cut short at the model's token limit (finish_reason \"length\"); raise the agent's maxTokens or ask for less"
+	case reply.FinishReason == "content_filter":
+		return StatusFiltered, "the provider's content filter withheld or cut the answer (finish_reason \"content_filter\")"
+	}
+	return StatusCompleted, ""
 }
 
 // call makes one model call: iteration 0 is the summary call, with

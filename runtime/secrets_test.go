@@ -94,3 +94,42 @@ func TestCanaryKeyNeverLeaks(t *testing.T) {
 		t.Errorf("the API's message is not kept (redacted):\n%s", strings.Join(seen, "\n"))
 	}
 }
+
+// TestCanaryEncodedEcho: a server that echoes the key JSON-escaped, URL-
+// encoded and in base64 in a successful answer gets none of it into the
+// trace, the recording or the response (the run's content, its
+// conversation and its tool calls' arguments).
+func TestCanaryEncodedEcho(t *testing.T) {
+	escaped := strings.ReplaceAll(canary, "-", `\u002d`)
+	b64 := "c2stY2FuYXJ5LTdkMWYwYzllNWIzYTQ4MjE=" // base64 of the canary
+	srv := fakeopenai.New(t,
+		fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"sayHello","arguments":"{\"personName\":\"`+strings.ReplaceAll(escaped, `\`, `\\`)+`\"}"}}]}`), "tool_calls"),
+		fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":"key `+escaped+` or sk%2Dcanary%2D7d1f0c9e5b3a4821 or `+b64+`"}`), "stop"),
+	)
+	srv.APIKey = canary
+	recPath := filepath.Join(t.TempDir(), "session.json")
+	var trace bytes.Buffer
+	transport := runtime.NewTracer(&trace, runtime.NewRecorder(recPath, nil, canary), canary)
+	m, err := runtime.NewModel(schema.Model{Provider: schema.OpenAI, ID: "gpt-4o-mini"}, runtime.ModelConfig{
+		APIKey: canary, BaseURL: srv.URL, HTTPClient: &http.Client{Transport: transport},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi", runtime.WithModel(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(resp)
+	rec, _ := os.ReadFile(recPath)
+	for name, text := range map[string]string{"trace": trace.String(), "recording": string(rec), "response": string(out)} {
+		for _, form := range []string{"canary", `sk\u002d`, "sk%2D", b64[:20]} {
+			if strings.Contains(text, form) {
+				t.Errorf("%q in the %s:\n%s", form, name, text)
+			}
+		}
+	}
+	if !strings.Contains(resp.Content, "key "+runtime.Redacted+" or "+runtime.Redacted+" or "+runtime.Redacted) {
+		t.Errorf("content %q", resp.Content)
+	}
+}

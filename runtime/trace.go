@@ -22,7 +22,7 @@ import (
 type Tracer struct {
 	w      io.Writer
 	next   http.RoundTripper
-	redact redactor
+	redact Redactor
 	mu     sync.Mutex
 	n      int
 }
@@ -34,7 +34,7 @@ func NewTracer(w io.Writer, next http.RoundTripper, secrets ...string) *Tracer {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	return &Tracer{w: w, next: next, redact: newRedactor(secrets...)}
+	return &Tracer{w: w, next: next, redact: NewRedactor(secrets...)}
 }
 
 // RoundTrip implements http.RoundTripper.

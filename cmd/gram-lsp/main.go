@@ -101,6 +101,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	err := lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{Version: Version, Logger: logger})
 	if err != nil {
 		logger.Info("exit", "error", err)
+		// Never silently: the editor shows the server's standard error.
+		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	return 0

@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -37,6 +35,7 @@ type checkInput struct {
 	path  string
 	stdin []byte
 	isStd bool
+	limit int64 // the size limit of a file
 }
 
 // checkResult is what checking one input gives.
@@ -134,7 +133,7 @@ func checkOne(in checkInput) checkResult {
 	if in.isStd {
 		f = diag.NewFile(in.path, in.stdin)
 	} else {
-		b, err := os.ReadFile(in.path)
+		b, err := in.read()
 		if err != nil {
 			return checkResult{err: err}
 		}
@@ -142,7 +141,7 @@ func checkOne(in checkInput) checkResult {
 	}
 	if sp := agenttest.SubjectPath(in.path); sp != "" && !in.isStd {
 		// A _test.gram file is checked with the agent file it tests.
-		if b, err := os.ReadFile(sp); err == nil {
+		if b, err := readFile(sp, in.limit); err == nil {
 			subject, _ := agenttest.Compile(diag.NewFile(sp, b), nil)
 			_, diags := agenttest.Compile(f, subject)
 			return checkResult{file: f, diags: diags}
@@ -154,7 +153,7 @@ func checkOne(in checkInput) checkResult {
 // checkFile returns all diagnostics of a file: the parser's and the
 // compiler's, merged and sorted.
 func checkFile(f *diag.File) diag.List {
-	doc, parsed := parser.Parse(f)
+	doc, parsed := parseInput(f, false)
 	_, compiled := schema.Compile(doc)
 	return schema.Merge(parsed, compiled)
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"os/signal"
+	"syscall"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
@@ -18,16 +19,24 @@ is searched recursively for *.gram files (skipping hidden directories); -
 reads standard input. Without flags the formatted files are printed on
 standard output. With flags:
 
-  -w       rewrite the files that change, in place (atomically, keeping
-           their permissions)
+  -w       rewrite the files that change, in place: the file stays the same
+           file (inode, hard links, owner, group, mode, extended attributes)
+           and is written behind a backup copy, removed once it is written;
+           a file that changed since it was read, or that its permissions
+           do not let the caller write (checked even for root), is left as
+           it is and reported (exit 1); Ctrl-C or a termination signal
+           takes effect once the file being written is complete
   -l       list the files that would change
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error
            (for CI); nothing is printed on standard output
 
 A file with syntax errors is never rewritten: its diagnostics go to standard
-error. Exit codes: 0 done (or, with --check, every file formatted), 1 syntax
-errors or --check found files to format, 2 usage or I/O errors.
+error. A leading UTF-8 byte order mark is kept. Exit codes: 0 done (or, with
+--check, every file formatted), 1 syntax errors, --check found files to
+format, or -w refused a file (read-only, or changed while formatting), 2
+usage or I/O errors, 130 interrupted by a signal during -w (the files written
+so far are complete).
 
 Flags:
 `
@@ -64,6 +73,14 @@ func runFmt(e *env, args []string) int {
 		raise(exitUsage)
 	}
 	printOut := !*write && !*list && !*diff && !*check
+	var signals chan os.Signal
+	if *write {
+		// A signal while a file is written takes effect once it is
+		// written, so no file is left half-written.
+		signals = make(chan os.Signal, 1)
+		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(signals)
+	}
 	for _, r := range formatAll(inputs) {
 		if r.err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
@@ -98,10 +115,20 @@ func runFmt(e *env, args []string) int {
 			raise(exitError)
 		}
 		if changed && *write {
-			if err := writeFileAtomic(path, r.out); err != nil {
+			if err := rewriteFile(path, r.file.Text, r.out); err != nil {
 				fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-				raise(exitUsage)
+				if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) {
+					raise(exitError)
+				} else {
+					raise(exitUsage)
+				}
 			}
+		}
+		select {
+		case sig := <-signals:
+			fmt.Fprintf(e.stderr, "gramc fmt: interrupted (%v); the files written so far are complete, the others unchanged\n", sig)
+			return exitInterrupted
+		default:
 		}
 	}
 	return code
@@ -123,53 +150,14 @@ func formatAll(inputs []checkInput) []fmtResult {
 
 // formatOne reads and formats one input.
 func formatOne(in checkInput) fmtResult {
-	text := in.stdin
-	if !in.isStd {
-		b, err := os.ReadFile(in.path)
-		if err != nil {
-			return fmtResult{err: err}
-		}
-		text = b
+	text, err := in.read()
+	if err != nil {
+		return fmtResult{err: err}
 	}
 	f := diag.NewFile(in.path, text)
+	if at, bin := binaryData(text); bin {
+		return fmtResult{file: f, diags: diag.List{binaryDiag(at)}}
+	}
 	out, diags := format.Format(text)
 	return fmtResult{file: f, out: out, diags: diags}
-}
-
-// writeFileAtomic replaces the file at path (the file a symbolic link points
-// to, for a link) with data: it writes a temporary file in the same directory,
-// gives it the file's permissions and renames it over the file, so a reader
-// sees either the old or the new content, never a part.
-func writeFileAtomic(path string, data []byte) (err error) {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	mode := info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -1,15 +1,29 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
 )
+
+// defaultMaxFileSize is the largest input read when --max-file-size is not
+// given.
+const defaultMaxFileSize = 256 << 20
+
+// codeBinaryFile is the code of the diagnostic given for a file that holds
+// binary data rather than text.
+const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
 // given, directories walked for regular *.gram files in path order (hidden
@@ -22,7 +36,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 	add := func(p string) {
 		if !seen[p] {
 			seen[p] = true
-			inputs = append(inputs, checkInput{path: p})
+			inputs = append(inputs, checkInput{path: p, limit: e.maxFileSize})
 		}
 	}
 	bad := false
@@ -33,9 +47,9 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				continue
 			}
 			stdinRead = true
-			b, err := io.ReadAll(e.stdin)
+			b, err := readStdin(e)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "gramc %s: reading standard input: %v\n", cmd, err)
+				fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 				bad = true
 				continue
 			}
@@ -50,6 +64,11 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			continue
 		}
 		if !info.IsDir() {
+			if err := checkRegular(p, info, e.maxFileSize); err != nil {
+				fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
+				bad = true
+				continue
+			}
 			add(p)
 			continue
 		}
@@ -98,4 +117,182 @@ func parallelMap[T, R any](inputs []T, f func(T) R) []R {
 	close(next)
 	wg.Wait()
 	return results
+}
+
+// read returns the text of an input: what was read from standard input, or
+// the file, refused when it is not a regular file or over the size limit.
+func (in checkInput) read() ([]byte, error) {
+	if in.isStd {
+		return in.stdin, nil
+	}
+	return readFile(in.path, in.limit)
+}
+
+// readStdin reads standard input, up to the size limit.
+func readStdin(e *env) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	if int64(len(b)) > e.maxFileSize {
+		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", sizeString(e.maxFileSize))
+	}
+	return b, nil
+}
+
+// readFile reads the file at path. Only regular files of at most limit bytes
+// are read: a device such as /dev/zero, a pipe or a socket could be read
+// forever, a huge file would fill the memory.
+func readFile(path string, limit int64) ([]byte, error) {
+	info, err := os.Stat(path) // not Open: opening a FIFO blocks
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, info, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, info, limit); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLarge(path, int64(len(b)), limit)
+	}
+	return b, nil
+}
+
+// checkRegular says why the file described by info cannot be read as an
+// input, or returns nil.
+func checkRegular(path string, info fs.FileInfo, limit int64) error {
+	m := info.Mode()
+	if m.IsDir() {
+		return fmt.Errorf("%s is a directory; give a .gram file", path)
+	}
+	if !m.IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+			kind = "a device, not a regular file"
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe, not a regular file"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket, not a regular file"
+		}
+		return fmt.Errorf("%s is %s; give a .gram file, or - to read standard input", path, kind)
+	}
+	if info.Size() > limit {
+		return tooLarge(path, info.Size(), limit)
+	}
+	return nil
+}
+
+// tooLarge is the error of a file over the size limit.
+func tooLarge(path string, size, limit int64) error {
+	return fmt.Errorf("%s is %s, larger than the limit of %s; give a larger --max-file-size to read it", path, sizeString(size), sizeString(limit))
+}
+
+// sizeString writes a byte count for people: 300 MB, 1.5 KB, 12 bytes.
+func sizeString(n int64) string {
+	const k = 1000
+	switch {
+	case n >= k*k*k:
+		return strconv.FormatFloat(float64(n)/(k*k*k), 'f', 1, 64) + " GB"
+	case n >= k*k:
+		return strconv.FormatFloat(float64(n)/(k*k), 'f', 1, 64) + " MB"
+	case n >= k:
+		return strconv.FormatFloat(float64(n)/k, 'f', 1, 64) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// byteSize is the value of --max-file-size: a number of bytes, optionally
+// with a unit (KB, MB, GB and KiB, MiB, GiB; B for bytes).
+type byteSize int64
+
+// String implements flag.Value.
+func (b *byteSize) String() string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
+
+// Set implements flag.Value.
+func (b *byteSize) Set(s string) error {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return errors.New("want a positive size such as 1000000, 64MB or 1GiB")
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
+
+// binaryData reports whether text is binary data rather than a text file
+// (it holds a NUL byte, or more than one byte in eight of its start is not
+// UTF-8), and if so where the first such byte is.
+func binaryData(text []byte) (int, bool) {
+	sample := text[:min(len(text), 64<<10)]
+	first, invalid := -1, 0
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == 0 {
+			return i, true
+		}
+		if r == utf8.RuneError && size == 1 && !(i+utf8.UTFMax > len(sample) && len(sample) < len(text)) {
+			if first < 0 {
+				first = i
+			}
+			invalid++
+		}
+		i += size
+	}
+	if invalid > 0 && invalid*8 > len(sample) {
+		return first, true
+	}
+	return 0, false
+}
+
+// binaryDiag returns the one diagnostic given for binary data, at the first
+// byte that is not text.
+func binaryDiag(at int) diag.Diagnostic {
+	d := diag.Errorf(codeBinaryFile, diag.Span{Start: at, End: at + 1}, "not a gram file (binary data)")
+	d.Detail = "the file holds NUL bytes or bytes that are not UTF-8 text; give a .gram text file"
+	return d
+}
+
+// parseInput parses a file as the commands do: a file of binary data is
+// reported once, as such, and parsed as an empty file; syntaxOnly parses the
+// syntax only, as parser.ParseSyntax does.
+func parseInput(f *diag.File, syntaxOnly bool) (*parser.Document, diag.List) {
+	parse := parser.Parse
+	if syntaxOnly {
+		parse = parser.ParseSyntax
+	}
+	if at, bin := binaryData(f.Text); bin {
+		doc, _ := parse(diag.NewFile(f.Path, nil))
+		return doc, diag.List{binaryDiag(at)}
+	}
+	return parse(f)
 }

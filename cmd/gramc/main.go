@@ -36,6 +36,9 @@ const (
 	exitOK    = 0
 	exitError = 1
 	exitUsage = 2
+	// exitInterrupted is the exit code after Ctrl-C (128 + SIGINT), as
+	// shells report it.
+	exitInterrupted = 130
 )
 
 type command struct {
@@ -47,6 +50,8 @@ type command struct {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// maxFileSize is the size limit of an input (--max-file-size).
+	maxFileSize int64
 }
 
 func commands() []command {
@@ -82,7 +87,7 @@ func printUsage(w io.Writer) {
 
 // Main runs gramc with the given arguments and streams and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, maxFileSize: defaultMaxFileSize}
 	if len(args) == 0 {
 		printUsage(stderr)
 		return exitUsage

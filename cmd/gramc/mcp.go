@@ -117,6 +117,8 @@ func runMCPImport(e *env, args []string) int {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
+	red := runtime.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
+	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !symbolName.MatchString(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
 	}
@@ -208,8 +210,12 @@ Serves the agents of a gram file as the tools of an MCP server speaking on
 standard input and output, so any MCP host (an IDE, a desktop assistant,
 another agent) can call them. Each agent is a tool named after it, with the
 input {"message": string}; a call runs one turn of a new conversation and its
-result is the agent's answer (a failed run is a result flagged isError).
---agent serves only the named agents.
+result is the agent's answer (a failed run, or one that reached its
+iteration limit or was cut short, is a result flagged isError, with what the
+agent gave). --agent serves only the named agents. A line from the host that
+is not a JSON-RPC 2.0 message (or is longer than 8 MiB) gets a JSON-RPC error
+reply (-32700 or -32600), is reported on standard error, and the session
+goes on.
 
 The agents' tools are bound as gramc run binds them: the built-in tools,
 --tool programs, then the tools of the --mcp and --mcp-url servers, which are
@@ -272,6 +278,10 @@ func runMCPServe(e *env, args []string) int {
 	if len(served) == 0 {
 		return o.usageErr(e, "%s has no agent to serve", o.file)
 	}
+	injected, err := coerceInjects(e, o.cmd, served, o.injects, injected)
+	if err != nil {
+		return o.usageErr(e, "%v", err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -308,17 +318,10 @@ func runMCPServe(e *env, args []string) int {
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
 	server := runtime.NewMCPServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err := server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	err = runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
 		return exitError
 	}
 	return exitOK
 }
-
-// nopWriteCloser is a writer whose Close does nothing: closing the
-// session must not close the process's standard output.
-type nopWriteCloser struct{ io.Writer }
-
-// Close implements io.Closer.
-func (nopWriteCloser) Close() error { return nil }

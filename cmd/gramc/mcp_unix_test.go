@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
 // TestMCPRunInterrupt: Ctrl-C at the prompt of an interactive run ends it
@@ -55,5 +57,38 @@ func TestMCPRunInterrupt(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "mcp-demo-server: stopped") {
 		t.Errorf("the server was not shut down cleanly:\n%s", stderr.String())
+	}
+}
+
+// TestRunInterruptExitCode: Ctrl-C while the model thinks ends gramc run
+// with exit code 130 and "interrupted", not "context canceled".
+func TestRunInterruptExitCode(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := fakeopenai.New(t, fakeopenai.Slow(20*time.Second, fakeopenai.Text("too late")))
+	var stderr logSink
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"run", "../../examples/hello.gram", "--base-url", srv.URL, "-m", "hi"}, strings.NewReader(""), io.Discard, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(srv.Requests()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no model request")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != exitInterrupted {
+			t.Errorf("exit %d, want %d", code, exitInterrupted)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("gramc run did not stop on Ctrl-C")
+	}
+	if got := stderr.String(); got != "gramc run: interrupted\n" {
+		t.Errorf("stderr %q", got)
 	}
 }

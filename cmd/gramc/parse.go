@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -30,6 +28,7 @@ Flags:
 func newFlags(e *env, name, help string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.Var((*byteSize)(&e.maxFileSize), "max-file-size", "refuse input files larger than `SIZE` (bytes, or with a unit: 64MB, 1GiB)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
@@ -61,13 +60,13 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
 // readInput reads a file, or standard input for "-".
 func readInput(e *env, path string) (*diag.File, error) {
 	if path == "-" {
-		b, err := io.ReadAll(e.stdin)
+		b, err := readStdin(e)
 		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
+			return nil, err
 		}
 		return diag.NewFile("<stdin>", b), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFile(path, e.maxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -110,10 +109,10 @@ func runParse(e *env, args []string) int {
 			diags diag.List
 		)
 		if *format == "sexp" {
-			doc, diags = parser.ParseSyntax(f)
+			doc, diags = parseInput(f, true)
 			diags = diags.Sorted()
 		} else {
-			doc, diags = parser.Parse(f)
+			doc, diags = parseInput(f, false)
 		}
 		if len(diags) > 0 {
 			writeDiags(e, f, diags)

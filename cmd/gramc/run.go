@@ -21,7 +21,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -76,9 +75,23 @@ OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 if a request differs from the recorded one. --trace prints each request and
 response on standard error. --json prints each turn's response as JSON.
 
-Exit codes: 0 every turn completed; 1 errors in the file, or an agent or
-model error (including a turn that reached its iteration limit); 2 usage or
-I/O errors; 3 configuration errors (e.g. OPENAI_API_KEY not set).
+--inject NAME=VALUE reads VALUE as JSON, or as text when it is not JSON,
+then fits it to the declared type of the injected parameter: for a String
+parameter, user_id=42 is the string "42"; a value that does not fit (text
+for an Integer) is an error before the run.
+
+A turn whose answer is not complete ends with a warning and a status other
+than "completed" (see --json): "max_iterations_reached" (the iteration
+limit), "truncated" (finish_reason "length": cut at the token limit),
+"content_filtered" (finish_reason "content_filter"), "no_message" (the
+server sent "message": null). A 2xx answer that is not JSON is an error at
+once, not retried.
+
+Exit codes: 0 every turn completed; 1 errors in the file, an agent or
+model error, or a turn that did not complete (one of the statuses above); 2
+usage or I/O errors (including a --record file that cannot be written,
+found before any model call); 3 configuration errors (e.g. OPENAI_API_KEY not
+set); 130 interrupted (Ctrl-C).
 
 Flags:
 `
@@ -109,6 +122,8 @@ type runOptions struct {
 	logLevel       string
 	toolTimeout    time.Duration
 	resultLimit    int
+	headers        http.Header // --header, sent to the --mcp-url servers
+	secrets        []string    // every secret the process holds
 }
 
 // mcpSource is an MCP server named on the command line: a command
@@ -155,6 +170,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
+	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers (repeatable; the value is masked in all output)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
@@ -174,6 +190,7 @@ func (o *runOptions) usageErr(e *env, format string, a ...any) int {
 // setup checks the shared flags and returns the logger and the injected
 // values, or an exit code (-1 to go on).
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, int) {
+	o.secrets = o.protect(e)
 	if o.record != "" && o.replay != "" {
 		return nil, nil, o.usageErr(e, "--record and --replay cannot be used together")
 	}
@@ -216,7 +233,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
 	if err != nil {
 		return nil, o.usageErr(e, "%v", err)
 	}
-	doc, parsed := parser.Parse(f)
+	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
 		writeDiags(e, f, diags)
@@ -266,14 +283,18 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	if o.logLevel != "off" && o.logLevel != "" {
 		serverStderr = e.stderr
 	}
+	var mcpHTTP *http.Client
+	if len(o.headers) > 0 {
+		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
+	}
 	for _, src := range o.mcp {
 		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger})
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
 				fmt.Fprintf(e.stderr, "%s: interrupted\n", o.cmd)
-				return nil, nil, exitError
+				return nil, nil, exitInterrupted
 			}
 			fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
 			return nil, nil, exitError
@@ -346,6 +367,10 @@ func runRun(e *env, args []string) int {
 	if agent == nil {
 		return o.usageErr(e, "%s", msg)
 	}
+	injected, err := coerceInjects(e, o.cmd, []*schema.Agent{agent}, o.injects, injected)
+	if err != nil {
+		return o.usageErr(e, "%v", err)
+	}
 
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -373,6 +398,10 @@ func runRun(e *env, args []string) int {
 		s.spin = newSpinner(e.stderr)
 	}
 	code = s.converse(ctx)
+	if ctx.Err() != nil {
+		fmt.Fprintln(e.stderr, "gramc run: interrupted")
+		return exitInterrupted
+	}
 	if replayer != nil && code == exitOK {
 		if n := replayer.Remaining(); n > 0 {
 			fmt.Fprintf(e.stderr, "gramc run: warning: the recording has %d more requests than this run made\n", n)
@@ -447,6 +476,108 @@ func parseInjects(list []string) (map[string]any, error) {
 	return out, nil
 }
 
+// coerceInjects fits the --inject values to the types of the injected
+// parameters of the agents' tools: text that parsed as another JSON value
+// (user_id=42) is the string "42" for a String parameter; a value that does
+// not fit the declared type, or a name declared with different types by
+// different tools, is an error, before anything runs. Names that no tool
+// injects are reported as warnings.
+func coerceInjects(e *env, cmd string, agents []*schema.Agent, list []string, values map[string]any) (map[string]any, error) {
+	if len(values) == 0 {
+		return values, nil
+	}
+	raw := map[string]string{}
+	for _, kv := range list {
+		k, v, _ := strings.Cut(kv, "=")
+		raw[strings.TrimSpace(k)] = v
+	}
+	type decl struct {
+		tool string
+		typ  *schema.Type
+	}
+	decls := map[string][]decl{}
+	seen := map[*schema.Tool]bool{}
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			for _, p := range t.Params {
+				if p.Injected {
+					decls[p.Name] = append(decls[p.Name], decl{t.Name, p.Type})
+				}
+			}
+		}
+	}
+	out := map[string]any{}
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v := values[name]
+		ds := decls[name]
+		if len(ds) == 0 {
+			fmt.Fprintf(e.stderr, "%s: warning: --inject %s: no tool of the agent has an injected parameter %q\n", cmd, name, name)
+			out[name] = v
+			continue
+		}
+		var fitted any
+		for i, d := range ds {
+			x, ok := fitInjected(d.typ, v, raw[name])
+			if !ok {
+				return nil, fmt.Errorf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ)
+			}
+			if i > 0 && fmt.Sprintf("%T %#v", x, x) != fmt.Sprintf("%T %#v", fitted, fitted) {
+				return nil, fmt.Errorf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
+					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ)
+			}
+			fitted = x
+		}
+		out[name] = fitted
+	}
+	return out, nil
+}
+
+// fitInjected returns the value v (read from the text raw) as a value of
+// type t, and whether it fits.
+func fitInjected(t *schema.Type, v any, raw string) (any, bool) {
+	if t == nil {
+		return v, true
+	}
+	switch t.Kind {
+	case schema.StringType:
+		if s, ok := v.(string); ok {
+			return s, true
+		}
+		return raw, true // 42, true, null: the text as written
+	case schema.IntegerType:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, false
+		}
+		if _, err := n.Int64(); err != nil {
+			return nil, false
+		}
+		return n, true
+	case schema.NumberType:
+		_, ok := v.(json.Number)
+		return v, ok
+	case schema.BooleanType:
+		_, ok := v.(bool)
+		return v, ok
+	case schema.ArrayType:
+		_, ok := v.([]any)
+		return v, ok
+	case schema.ObjectType, schema.RecordType:
+		_, ok := v.(map[string]any)
+		return v, ok
+	}
+	return v, true
+}
+
 // pickAgent returns the named agent, or the file's only agent; otherwise nil
 // and what is wrong.
 func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) {
@@ -494,13 +625,41 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer,
 		}
 		replayer, transport = rp, rp
 	}
+	secrets := append([]string{key}, o.secrets...)
 	if o.record != "" {
-		transport = runtime.NewRecorder(o.record, transport, key)
+		// Found now, not after the first model calls.
+		if err := checkWritable(o.record); err != nil {
+			fmt.Fprintf(e.stderr, "%s: --record: %v\n", o.cmd, err)
+			return nil, nil, exitUsage
+		}
+		transport = runtime.NewRecorder(o.record, transport, secrets...)
 	}
 	if o.trace {
-		transport = runtime.NewTracer(e.stderr, transport, key)
+		transport = runtime.NewTracer(e.stderr, transport, secrets...)
 	}
 	return transport, replayer, -1
+}
+
+// checkWritable reports why a file cannot be written at path, without
+// changing it (a file it creates to find out is removed).
+func checkWritable(path string) error {
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.IsDir():
+		return fmt.Errorf("%s is a directory; give a file name", path)
+	case err == nil:
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, err)
+		}
+		return f.Close()
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("cannot create %s: %w", path, err)
+	}
+	f.Close()
+	return os.Remove(path)
 }
 
 // newModel returns the model client of agent on transport (replaying a
@@ -514,9 +673,9 @@ func newModel(e *env, agent *schema.Agent, o runOptions, transport http.RoundTri
 	)
 	if replay {
 		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
-			HTTPClient: client, Logger: logger})
+			HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	} else {
-		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger})
+		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
@@ -661,6 +820,9 @@ func (s *session) turn(ctx context.Context, input string) (int, bool) {
 			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
 		}
 	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return exitInterrupted, true // said once, by the caller
+	}
 	if err != nil {
 		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
 		var (
@@ -708,6 +870,9 @@ func (s *session) printTool(u runtime.ToolUse) {
 			res = []byte(fmt.Sprint(u.Result))
 		}
 		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
+		if u.Truncated {
+			line += fmt.Sprintf(" [cut: %d bytes, over the result limit]", len(res))
+		}
 	}
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
@@ -726,6 +891,13 @@ func clip(s string, n int) string {
 // isTerminal reports whether x is a terminal (a character device other
 // than the null device).
 func isTerminal(x any) bool {
+	for {
+		u, ok := x.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
 	f, ok := x.(*os.File)
 	if !ok || f == nil {
 		return false

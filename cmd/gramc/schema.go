@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -56,7 +55,7 @@ func runSchema(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "gramc schema: %v\n", err)
 		return exitUsage
 	}
-	doc, parsed := parser.Parse(f)
+	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	diags := schema.Merge(parsed, compiled)
 	if len(diags) > 0 {

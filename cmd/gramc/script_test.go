@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +27,17 @@ var update = flag.Bool("update", false, "rewrite the expected files of the scrip
 
 // TestMain lets the test binary run as gramc inside the scripts.
 func TestMain(m *testing.M) {
+	// Tests that need gramc as a process of its own (to signal it) run the
+	// test binary with this variable set.
+	if os.Getenv("GRAMC_TEST_AS_GRAMC") == "1" {
+		if os.Getenv("GRAMC_TEST_PAUSE_MID_WRITE") == "1" {
+			midWrite = func() {
+				fmt.Fprintln(os.Stderr, "test: half written")
+				time.Sleep(300 * time.Millisecond)
+			}
+		}
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"gramc":           func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcp-demo-server": func() { os.Exit(mcptest.Main(os.Args[1:], os.Stderr)) },
@@ -44,6 +56,12 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,

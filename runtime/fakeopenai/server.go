@@ -129,6 +129,12 @@ type Response struct {
 	Header http.Header
 	// Body is encoded as JSON.
 	Body any
+	// Raw, when not nil, is sent as the body instead of Body, as it is,
+	// with the Content-Type ContentType (default application/json): a
+	// broken, truncated or non-JSON answer.
+	Raw []byte
+	// ContentType is the Content-Type of Raw.
+	ContentType string
 	// Delay is waited before answering (or until the client gives up).
 	Delay time.Duration
 }
@@ -241,6 +247,21 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if status == 0 {
 		status = http.StatusOK
 	}
+	if resp.Raw != nil {
+		for k, vs := range resp.Header {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+		ct := resp.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(status)
+		_, _ = w.Write(resp.Raw)
+		return
+	}
 	writeJSON(w, status, resp.Header, resp.Body)
 }
 
@@ -329,6 +350,29 @@ func Error(status int, message string, header ...string) Step {
 		}
 		return Response{Status: status, Header: h, Body: errorBody(code, message)}
 	}
+}
+
+// Raw answers with body as it is, with status 200 and the Content-Type
+// contentType ("" for application/json).
+func Raw(body, contentType string) Step {
+	return func(req *Request) Response {
+		return Response{Raw: []byte(body), ContentType: contentType}
+	}
+}
+
+// Completion answers with a chat completion whose message is msg (a JSON
+// object, or null) and whose finish_reason is finish.
+func Completion(msg json.RawMessage, finish string) Step {
+	return func(req *Request) Response {
+		return Response{Body: completion(req, map[string]any{"_": nil}, finish)}.withMessage(msg)
+	}
+}
+
+// withMessage replaces the message of a completion body.
+func (r Response) withMessage(msg json.RawMessage) Response {
+	body := r.Body.(map[string]any)
+	body["choices"].([]any)[0].(map[string]any)["message"] = msg
+	return r
 }
 
 // Slow delays the answer of step by d.

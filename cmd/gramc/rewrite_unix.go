@@ -1,0 +1,42 @@
+//go:build unix
+
+package main
+
+import (
+	"io/fs"
+	"os"
+	"slices"
+	"syscall"
+)
+
+// mayWrite reports whether the permission bits of a file let the caller
+// write it: the owner's bits for the owner, the group's for a member of the
+// group, the others' otherwise. Root may write a file that anyone may
+// write: a file without any write bit is read-only to gramc even for root,
+// who the kernel would let through.
+func mayWrite(info fs.FileInfo) bool {
+	perm := info.Mode().Perm()
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return perm&0o200 != 0
+	}
+	uid := os.Geteuid()
+	switch {
+	case uid == 0:
+		return perm&0o222 != 0
+	case uint32(uid) == st.Uid:
+		return perm&0o200 != 0
+	case inGroup(st.Gid):
+		return perm&0o020 != 0
+	}
+	return perm&0o002 != 0
+}
+
+// inGroup reports whether the caller is a member of group gid.
+func inGroup(gid uint32) bool {
+	if uint32(os.Getegid()) == gid {
+		return true
+	}
+	groups, _ := os.Getgroups()
+	return slices.Contains(groups, int(gid))
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// TestRunServerFaults: a malformed successful answer is reported with its
+// first bytes after one request; an answer cut at the token limit, filtered
+// or without a message prints a warning and exits 1, with its status in
+// --json.
+func TestRunServerFaults(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	for _, tc := range []struct {
+		name     string
+		step     fakeopenai.Step
+		requests int
+		stderr   string
+		status   string
+	}{
+		{"empty body", fakeopenai.Raw("", ""), 1, "gramc run: LLM API error: unusable response: the server answered 200 OK with an empty body", "error"},
+		{"truncated body", fakeopenai.Raw(`{"id":"x","choices":[{"mess`, ""), 1, `the server answered with invalid JSON (first bytes: "{\"id\":\"x\",\"choices\":[{\"mess")`, "error"},
+		{"text/plain", fakeopenai.Raw("Bad Gateway", "text/plain"), 1, `invalid JSON (first bytes: "Bad Gateway", Content-Type text/plain)`, "error"},
+		{"length", fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":"Hello Bo"}`), "length"), 1, `gramc run: warning: the answer was cut short at the model's token limit (finish_reason "length")`, "truncated"},
+		{"content_filter", fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":""}`), "content_filter"), 1, "gramc run: warning: the provider's content filter withheld or cut the answer", "content_filtered"},
+		{"message null", fakeopenai.Completion(json.RawMessage(`null`), "stop"), 1, `gramc run: warning: the server's answer had no message ("message": null)`, "no_message"},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			srv := fakeopenai.New(t, tc.step, fakeopenai.Text("unused"), fakeopenai.Text("unused"))
+			args := []string{"run", "../../examples/hello.gram", "--base-url", srv.URL, "-m", "hi"}
+			if asJSON {
+				args = append(args, "--json")
+			}
+			code, out, errOut := gramc(t, "", args...)
+			if code != exitError {
+				t.Errorf("%s: exit %d, want 1", tc.name, code)
+			}
+			if !strings.Contains(errOut, tc.stderr) || strings.Contains(errOut, "cannot reach") {
+				t.Errorf("%s: stderr:\n%s", tc.name, errOut)
+			}
+			if n := len(srv.Requests()); n != tc.requests {
+				t.Errorf("%s: %d requests, want %d", tc.name, n, tc.requests)
+			}
+			if asJSON {
+				var resp struct{ Status string }
+				if err := json.Unmarshal([]byte(out), &resp); err != nil || resp.Status != tc.status {
+					t.Errorf("%s: --json status %q (%v):\n%s", tc.name, resp.Status, err, out)
+				}
+			} else if tc.name == "length" && out != "Hello Bo\n" {
+				t.Errorf("%s: stdout %q", tc.name, out)
+			}
+		}
+	}
+}
+
+// TestRunInjectCoerced: --inject user_id=42 for a String parameter reaches
+// the tool as the string "42", and the call succeeds.
+func TestRunInjectCoerced(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	gram := filepath.Join(dir, "who.gram")
+	src := `[whoAmI:Tool {description: "Who is signed in"} | (user_id::String {injected: true})==>(count::Integer {injected: true})==>(::String)]
+[w:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Say who the user is."} | whoAmI]`
+	if err := os.WriteFile(gram, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "whoAmI", Arguments: `{}`}), withResult("%s"))
+	code, out, errOut := gramc(t, "", "run", gram, "--base-url", srv.URL, "--tool", "whoAmI=cat", "--inject", "user_id=42", "--inject", "count=3", "-m", "who am I?")
+	if code != exitOK || !strings.Contains(out, `{"count":3,"user_id":"42"}`) || strings.Contains(out, "✗") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

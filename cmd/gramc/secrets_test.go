@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// The canaries: the model's API key and a --header token.
+const (
+	canaryKey    = "sk-canary-5f4e3d2c1b0a9988"
+	canaryHeader = "hdr-canary-77aa66bb55cc"
+)
+
+// jsonEscaped writes s with its dashes as \u002d, as some servers escape
+// them.
+func jsonEscaped(s string) string { return strings.ReplaceAll(s, "-", `\u002d`) }
+
+// echoingServer is a model server that echoes the secrets back: a tool call
+// whose arguments hold the key (JSON-escaped inside the JSON-encoded
+// arguments), then an answer that repeats the Authorization header plainly,
+// the key in base64 and the header token URL-encoded.
+func echoingServer(t *testing.T) *fakeopenai.Server {
+	args := `{\"personName\":\"` + strings.ReplaceAll(jsonEscaped(canaryKey), `\`, `\\`) + `\"}`
+	call := `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"sayHello","arguments":"` + args + `"}}]}`
+	text := "You sent Authorization: Bearer " + canaryKey + "; in base64 " + base64.StdEncoding.EncodeToString([]byte(canaryKey)) +
+		"; and " + strings.ReplaceAll(canaryHeader, "-", "%2D")
+	answer, _ := json.Marshal(map[string]any{"role": "assistant", "content": text})
+	srv := fakeopenai.New(t, fakeopenai.Completion(json.RawMessage(call), "tool_calls"), fakeopenai.Completion(answer, "stop"))
+	srv.APIKey = canaryKey
+	return srv
+}
+
+// leaks returns the channels whose text holds a canary in any form.
+func leaks(channels map[string]string) []string {
+	var out []string
+	forms := []string{"canary-5f4e", "canary\\u002d5f4e", base64.StdEncoding.EncodeToString([]byte(canaryKey))[4:20], "canary-77aa", "canary%2D77aa"}
+	for name, text := range channels {
+		for _, f := range forms {
+			if strings.Contains(text, f) {
+				out = append(out, name+" ("+f+")")
+			}
+		}
+	}
+	return out
+}
+
+// TestRunCanaryEveryChannel runs an agent against a server that echoes the
+// key and a header token in several encodings, and checks each channel that
+// leaves the process: standard output (text and --json), standard error
+// with DEBUG logs, the trace, the recording and the input the tool program
+// receives. The server does receive the key.
+func TestRunCanaryEveryChannel(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	t.Setenv("OPENAI_API_KEY", canaryKey)
+	for _, asJSON := range []bool{false, true} {
+		dir := t.TempDir()
+		rec, input := filepath.Join(dir, "rec.json"), filepath.Join(dir, "tool-input.json")
+		srv := echoingServer(t)
+		args := []string{"run", "../../examples/hello.gram", "--base-url", srv.URL, "--trace", "--record", rec,
+			"--log-level", "debug", "--tool", "sayHello=tee " + input, "--header", "Authorization: Bearer " + canaryHeader, "-m", "hi"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, out, errOut := gramc(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		recText, _ := os.ReadFile(rec)
+		toolIn, _ := os.ReadFile(input)
+		if len(recText) == 0 || len(toolIn) == 0 || !strings.Contains(errOut, "--> request 1") || !strings.Contains(errOut, "level=DEBUG") {
+			t.Fatalf("a channel is empty: recording %d bytes, tool input %q, stderr:\n%s", len(recText), toolIn, errOut)
+		}
+		if bad := leaks(map[string]string{"stdout": out, "stderr": errOut, "recording": string(recText), "tool input": string(toolIn)}); len(bad) > 0 {
+			t.Errorf("json %v: secrets in %s\nstdout:\n%s\ntool input: %s", asJSON, strings.Join(bad, ", "), out, toolIn)
+		}
+		if !strings.Contains(out, "You sent Authorization: Bearer "+runtime.Redacted) || !strings.Contains(string(toolIn), runtime.Redacted) {
+			t.Errorf("the answer is not kept, masked:\n%s\n%s", out, toolIn)
+		}
+		if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+canaryKey {
+			t.Errorf("the server got %q", got)
+		}
+	}
+}
+
+// TestMCPServeCanary: gramc mcp serve never returns the key to the MCP
+// host, nor writes it in its trace or logs, when the model echoes it.
+func TestMCPServeCanary(t *testing.T) {
+	quickExit(t)
+	t.Setenv("OPENAI_API_KEY", canaryKey)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "agents.gram")
+	src := `[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
+
+[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := echoingServer(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stdout, stderr logSink
+	done := make(chan int, 1)
+	go func() {
+		code := Main([]string{"mcp", "serve", file, "--base-url", srv.URL, "--trace", "--log-level", "debug",
+			"--header", "X-Token: " + canaryHeader}, inR, io.MultiWriter(outW, &stdout), &stderr)
+		outW.Close()
+		done <- code
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	session.Close()
+	inW.Close()
+	<-done
+	if !strings.Contains(text, "You sent Authorization: Bearer "+runtime.Redacted) {
+		t.Errorf("reply %q", text)
+	}
+	if bad := leaks(map[string]string{"MCP reply": text, "stdout": stdout.String(), "stderr": stderr.String()}); len(bad) > 0 {
+		t.Errorf("secrets in %s\nreply: %s", strings.Join(bad, ", "), text)
+	}
+	if !strings.Contains(stderr.String(), "--> request 1") {
+		t.Errorf("no trace:\n%s", stderr.String())
+	}
+}
+
+// TestProcessSecrets: the secrets of a process are the values of its
+// credential-like variables, headers and URL credentials; ordinary
+// variables whose names merely contain such letters are not.
+func TestProcessSecrets(t *testing.T) {
+	env := []string{"OPENAI_API_KEY=sk-abcdefgh1234", "GITHUB_TOKEN=ghp_0123456789", "DB_PASSWORD=hunter2hunter2",
+		"GIT_AUTHOR_NAME=Jane Q Public", "KEYBOARD_LAYOUT=american-intl", "HOME=/home/someone", "SHORT_KEY=abc"}
+	headers := map[string][]string{"Authorization": {"Bearer tok-12345678"}}
+	got := processSecrets(env, headers, "https://user:pa55word99@example.com/mcp?access_token=qwertyuiop&page=12345678")
+	want := []string{"sk-abcdefgh1234", "ghp_0123456789", "hunter2hunter2", "Bearer tok-12345678", "tok-12345678", "pa55word99", "qwertyuiop"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("secrets\n got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,69 @@
+package runtime_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// TestMalformedSuccessNotRetried: a 2xx answer that is empty, cut off or
+// not JSON is reported at once as such, with its first bytes, and not
+// retried as if the server could not be reached.
+func TestMalformedSuccessNotRetried(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	for _, tc := range []struct {
+		name, body, ctype, want string
+	}{
+		{"empty", "", "", "the server answered 200 OK with an empty body"},
+		{"truncated", `{"id":"chatcmpl-1","object":"chat.completion","choi`, "", `the server answered with invalid JSON (first bytes: "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choi")`},
+		{"text/plain", "upstream connect error", "text/plain", `the server answered with invalid JSON (first bytes: "upstream connect error", Content-Type text/plain)`},
+		{"not an object", `["a"]`, "", `invalid JSON (first bytes: "[\"a\"]")`},
+	} {
+		h := newHarness(t, fakeopenai.Raw(tc.body, tc.ctype), fakeopenai.Text("unused"), fakeopenai.Text("unused"))
+		_, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
+		var le *runtime.LLMError
+		if !errors.As(err, &le) || le.Kind != runtime.LLMBadResponse || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v", tc.name, err)
+		}
+		if strings.Contains(err.Error(), "cannot reach the server") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if n := len(h.srv.Requests()); n != 1 {
+			t.Errorf("%s: %d requests, want 1 (no retry)", tc.name, n)
+		}
+	}
+}
+
+// TestIncompleteAnswers: an answer cut at the token limit, withheld by a
+// content filter or without a message ends the turn with a distinct status
+// and a warning, not as completed.
+func TestIncompleteAnswers(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	for _, tc := range []struct {
+		msg, finish string
+		status      runtime.Status
+		warning     string
+	}{
+		{`{"role":"assistant","content":"Hello, and here is a very long"}`, "length", runtime.StatusTruncated, `cut short at the model's token limit (finish_reason "length")`},
+		{`{"role":"assistant","content":""}`, "content_filter", runtime.StatusFiltered, `content filter withheld or cut the answer`},
+		{`null`, "stop", runtime.StatusNoMessage, `had no message ("message": null)`},
+	} {
+		h := newHarness(t, fakeopenai.Completion(json.RawMessage(tc.msg), tc.finish))
+		resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.status, err)
+		}
+		if resp.Status != tc.status || len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], tc.warning) {
+			t.Errorf("%s: status %s, warnings %q", tc.status, resp.Status, resp.Warnings)
+		}
+	}
+	// A normal answer is still completed.
+	h := newHarness(t, fakeopenai.Text("Hello"))
+	if resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi"); resp.Status != runtime.StatusCompleted || len(resp.Warnings) != 0 {
+		t.Errorf("status %s, warnings %q", resp.Status, resp.Warnings)
+	}
+}

@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestRedactorForms: each secret is masked in every form it may be echoed
+// in, inside longer text, and ordinary text is left alone.
+func TestRedactorForms(t *testing.T) {
+	const key = "sk-canary-7d1f0c9e5b3a4821"
+	const header = "hdr/Tok+en=42abc"
+	const bearer = "mcp-bearer-93hf82"
+	r := NewRedactor(key, header, bearer)
+	jsonEsc := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			if c == '-' || c == '/' || c == '+' || c == '=' {
+				b.WriteString(`\u00` + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])))
+			} else {
+				b.WriteRune(c)
+			}
+		}
+		return b.String()
+	}
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b[1 : len(b)-1]) }
+	for _, secret := range []string{key, header, bearer} {
+		forms := map[string]string{
+			"plain":            secret,
+			"json \\u00XX":     jsonEsc(secret),
+			"json lower hex":   regexp.MustCompile(`\\u00[0-9A-F]{2}`).ReplaceAllStringFunc(jsonEsc(secret), strings.ToLower),
+			"json \\/":         strings.ReplaceAll(secret, "/", `\/`),
+			"json in json":     strings.ReplaceAll(jsonEsc(secret), `\u`, `\\u`),
+			"json.Marshal":     quoted(secret),
+			"url query":        url.QueryEscape(secret),
+			"url path":         url.PathEscape(secret),
+			"url all":          allPercent(secret),
+			"base64":           base64.StdEncoding.EncodeToString([]byte(secret)),
+			"base64 url":       base64.URLEncoding.EncodeToString([]byte(secret)),
+			"base64 raw":       base64.RawStdEncoding.EncodeToString([]byte(secret)),
+			"basic credential": base64.StdEncoding.EncodeToString([]byte("user:" + secret)),
+			"basic, offset 1":  base64.StdEncoding.EncodeToString([]byte("u:" + secret + "!")),
+			"basic, offset 2":  base64.StdEncoding.EncodeToString([]byte("us:" + secret + "!!")),
+			"base64 of json":   base64.StdEncoding.EncodeToString([]byte(`{"k":"` + secret + `"}`)),
+		}
+		for name, form := range forms {
+			text := `before "` + form + `" after`
+			got := r.String(text)
+			if strings.Contains(got, form) || !strings.HasPrefix(got, `before "`) || !strings.HasSuffix(got, `" after`) {
+				t.Errorf("%s in %s form %q: redacted to %q", secret, name, form, got)
+			}
+			if string(r.Bytes([]byte(text))) != got {
+				t.Errorf("%s in %s form: Bytes and String differ", secret, name)
+			}
+		}
+	}
+	for _, s := range []string{"hello world", `{"a":"b\u002dc"}`, "aGVsbG8gd29ybGQ=", "ab%2Dcd"} {
+		if got := r.String(s); got != s {
+			t.Errorf("ordinary text %q changed to %q", s, got)
+		}
+	}
+	// JSON stays JSON.
+	in := `{"content":"key ` + jsonEsc(key) + ` and ` + base64.StdEncoding.EncodeToString([]byte(key)) + `"}`
+	if !json.Valid([]byte(r.String(in))) {
+		t.Errorf("not JSON after masking: %s", r.String(in))
+	}
+	// A key the process does not hold, JSON-escaped.
+	if got := NewRedactor().String(`sk\u002dproj-abcdef123456`); strings.Contains(got, "abcdef") {
+		t.Errorf("key-like token kept: %q", got)
+	}
+}
+
+func allPercent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString("%" + strings.ToUpper(string("0123456789abcdef"[s[i]>>4])+string("0123456789abcdef"[s[i]&15])))
+	}
+	return b.String()
+}
+
+// BenchmarkRedact masks three secrets in a megabyte of JSON-like text
+// without any (the common case: traces and outputs), with escapes and with
+// secrets, to show the time is linear in the text: compare MB/s across the
+// sizes.
+func BenchmarkRedact(b *testing.B) {
+	r := NewRedactor("sk-canary-5f4e3d2c1b0a9988", "hdr-canary-77aa66bb55cc", "another-secret-value-123456")
+	line := `{"role":"user","content":"ordinary text, a path \/usr\/bin and 50%25 off, key sk\u002dcanary\u002d5f4e3d2c1b0a9988"},`
+	for _, n := range []int{1 << 16, 1 << 18, 1 << 20, 1 << 22} {
+		text := []byte(strings.Repeat(line, n/len(line)+1)[:n])
+		b.Run(strconv.Itoa(n>>10)+"KiB", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for range b.N {
+				r.Bytes(text)
+			}
+		})
+	}
+}
