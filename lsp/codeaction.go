@@ -270,7 +270,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 			if len(names) > 0 {
 				known = "the tools are: " + strings.Join(names, ", ")
 			}
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool or agent %q in %s; %s", arg, u, known)
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
 		}
 	case map[string]any:
 		line, _ := arg["line"].(float64)
