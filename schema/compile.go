@@ -55,6 +55,12 @@ type compiler struct {
 	tools map[*parser.Pattern]*Tool
 	// used marks the tools that an agent lists.
 	used map[*Tool]bool
+	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
+	// is how many records they hold (both are rebuilt when records were added
+	// since).
+	typeIndex    *parser.NameIndex
+	typeNameList []string
+	typeIndexed  int
 }
 
 // decl is a top-level declaration.
