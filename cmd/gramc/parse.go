@@ -12,7 +12,7 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-const parseHelp = `Usage: gramc parse [--format sexp|json|gram] FILE...|-
+const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
 
 Parses gram files (or standard input, given as -) and prints, for each:
   sexp  the syntax tree as the reference grammar (tree-sitter-gram) prints it;
@@ -20,7 +20,8 @@ Parses gram files (or standard input, given as -) and prints, for each:
   json  the lowered Pattern<Subject> values as canonical JSON (the default)
   gram  the lowered patterns printed back as gram in pattern notation
 
-Diagnostics go to standard error. Exit codes: 0 clean, 1 errors in the input,
+Diagnostics go to standard error, at most 100 per file unless
+--max-diagnostics says otherwise. Exit codes: 0 clean, 1 errors in the input,
 2 usage or I/O errors.
 
 Flags:
@@ -74,14 +75,10 @@ func readInput(e *env, path string) (*diag.File, error) {
 	return diag.NewFile(path, b), nil
 }
 
-// writeDiags prints diagnostics as text on stderr.
-func writeDiags(e *env, f *diag.File, l diag.List) {
-	_ = diag.WriteText(e.stderr, f, l, diag.UseColor(e.stderr))
-}
-
 func runParse(e *env, args []string) int {
 	fs := newFlags(e, "parse", parseHelp)
 	format := fs.String("format", "json", "output format: sexp, json or gram")
+	maxDiags := maxDiagnosticsFlag(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -116,7 +113,7 @@ func runParse(e *env, args []string) int {
 			doc, diags = parser.Parse(f)
 		}
 		if len(diags) > 0 {
-			writeDiags(e, f, diags)
+			writeDiags(e, f, diags, *maxDiags)
 		}
 		if diags.HasErrors() {
 			if code == exitOK {
