@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -123,17 +122,14 @@ func runParse(e *env, args []string) int {
 				continue
 			}
 		}
-		var out bytes.Buffer
+		// The printers stream: they write in pieces as they go.
 		switch *format {
 		case "sexp":
-			err = doc.WriteSexp(&out)
+			err = doc.WriteSexp(e.stdout)
 		case "json":
-			err = doc.WriteJSON(&out)
+			err = doc.WriteJSON(e.stdout)
 		case "gram":
-			err = doc.WriteGram(&out)
-		}
-		if err == nil {
-			_, err = e.stdout.Write(out.Bytes())
+			err = doc.WriteGram(e.stdout)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc parse: %v\n", err)
