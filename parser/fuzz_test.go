@@ -60,7 +60,7 @@ func FuzzParse(f *testing.F) {
 // into its children as printing places them.
 func (doc *Document) sexpTree() *sx {
 	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
-	doc.eachSexp(func(n *sx) { root.kids = append(root.kids, mergeNotes(n)) })
+	doc.eachSexp(false, func(n *sx) { root.kids = append(root.kids, mergeNotes(n)) })
 	return root
 }
 

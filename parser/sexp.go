@@ -19,13 +19,47 @@ type sx struct {
 	// notes are the comments placed in this node (see placeComment), in
 	// source order; printing merges them with kids by position.
 	notes []*sx
+	// arena, when set, provides the node's children (see sxArena).
+	arena *sxArena
 }
 
 func (n *sx) add(field, kind string, span diag.Span, kids ...*sx) *sx {
-	c := &sx{kind: kind, field: field, span: span, kids: kids}
+	var c *sx
+	if n.arena != nil {
+		c = n.arena.node()
+		c.kind, c.field, c.span = kind, field, span
+		c.kids = append(c.kids, kids...)
+	} else {
+		c = &sx{kind: kind, field: field, span: span, kids: kids}
+	}
 	n.kids = append(n.kids, c)
 	return c
 }
+
+// sxArena hands out nodes for one top-level pattern's subtree at a time and
+// takes them all back at once, keeping their slices' storage, so that
+// printing a large document allocates little.
+type sxArena struct {
+	chunks [][]sx
+	used   int
+}
+
+const arenaChunk = 1024
+
+// node returns a cleared node of the arena.
+func (a *sxArena) node() *sx {
+	c, i := a.used/arenaChunk, a.used%arenaChunk
+	if c == len(a.chunks) {
+		a.chunks = append(a.chunks, make([]sx, arenaChunk))
+	}
+	a.used++
+	n := &a.chunks[c][i]
+	*n = sx{kids: n.kids[:0], notes: n.notes[:0], arena: a}
+	return n
+}
+
+// reset takes back every node handed out.
+func (a *sxArena) reset() { a.used = 0 }
 
 // flushSize is how much printed output is gathered before it is written.
 const flushSize = 64 << 10
@@ -38,7 +72,7 @@ func (doc *Document) WriteSexp(w io.Writer) error {
 	var b bytes.Buffer
 	var err error
 	b.WriteString("(gram_pattern")
-	doc.eachSexp(func(n *sx) {
+	doc.eachSexp(true, func(n *sx) {
 		printSx(&b, n, 1)
 		flush(w, &b, &err)
 	})
@@ -51,8 +85,13 @@ func (doc *Document) WriteSexp(w io.Writer) error {
 
 // eachSexp calls yield with each child of the printed tree's root in order:
 // the header record, the top-level patterns and the comments between them,
-// each with the comments inside it placed.
-func (doc *Document) eachSexp(yield func(*sx)) {
+// each with the comments inside it placed. With reuse, a node is valid only
+// until yield returns: the next one reuses its storage.
+func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
+	var tmp sx
+	if reuse {
+		tmp.arena = &sxArena{}
+	}
 	cs := doc.Comments
 	ci := 0
 	// Comments that start before pos and lie in no pattern are the root's.
@@ -67,14 +106,16 @@ func (doc *Document) eachSexp(yield func(*sx)) {
 			placeComment(n, cs[ci].Span)
 		}
 		yield(n)
+		if reuse {
+			tmp.arena.reset()
+		}
+		tmp.kids = tmp.kids[:0]
 	}
-	var tmp sx
 	if doc.Header != nil {
 		sxRecord(&tmp, "root", doc.Header)
 		item(tmp.kids[0])
 	}
 	for _, p := range doc.Patterns {
-		tmp.kids = tmp.kids[:0]
 		sxTop(&tmp, p)
 		item(tmp.kids[0])
 	}
@@ -93,7 +134,12 @@ func placeComment(n *sx, sp diag.Span) {
 		}
 		n = n.kids[i]
 	}
-	n.notes = append(n.notes, &sx{kind: "comment", span: sp})
+	c := &sx{kind: "comment", span: sp}
+	if n.arena != nil {
+		c = n.arena.node()
+		c.kind, c.span = "comment", sp
+	}
+	n.notes = append(n.notes, c)
 }
 
 func printSx(b *bytes.Buffer, n *sx, depth int) {
