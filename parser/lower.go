@@ -192,29 +192,61 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 		return nil
 	}
 	props := make([]Property, 0, len(r.Entries))
+	// Short records are searched; long ones (data) get an index of their keys.
+	var index map[string]int
+	if len(r.Entries) > smallRecord {
+		index = make(map[string]int, len(r.Entries))
+	}
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		k := e.KeyName()
-		dup := false
-		for _, p := range props {
-			if p.Key == k {
-				l.dupKey(k, e.Key.Span(), p.KeySpan)
-				dup = true
-				break
+		first := -1
+		if index != nil {
+			if j, ok := index[k]; ok {
+				first = j
 			}
+		} else {
+			for j, p := range props {
+				if p.Key == k {
+					first = j
+					break
+				}
+			}
+		}
+		if first >= 0 {
+			l.dupKey(k, e.Key.Span(), props[first].KeySpan)
 		}
 		if e.Value.Kind == grammar.MapValue {
 			l.mapKeys(&e.Value)
 		}
-		if !dup {
+		if first < 0 {
+			if index != nil {
+				index[k] = len(props)
+			}
 			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
 		}
 	}
 	return props
 }
 
+// smallRecord is the most entries a record or map may have for its duplicate
+// keys to be found by comparing every pair.
+const smallRecord = 16
+
 func (l *lowerer) mapKeys(v *grammar.Value) {
 	entries := v.Entries()
+	if len(entries) > smallRecord {
+		first := make(map[string]int, len(entries))
+		for i := range entries {
+			k := entries[i].KeyName()
+			if j, dup := first[k]; dup {
+				l.dupKey(k, entries[i].Key.Span(), entries[j].Key.Span())
+			} else {
+				first[k] = i
+			}
+		}
+		return
+	}
 	for i := range entries {
 		for j := 0; j < i; j++ {
 			if entries[i].KeyName() == entries[j].KeyName() {
