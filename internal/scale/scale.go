@@ -34,7 +34,27 @@
 // The bench-scale program measures the gramc commands; a package with its own
 // harness (the language server's, with a JSON-RPC client) measures its cases in
 // a `go test -bench` benchmark that calls [Run] and [WriteTable] with the same
-// [Options] and fails when [Failures] is not empty, so both print the same table.
+// [Options] and fails when [Failures] is not empty, so both print the same table:
+//
+//	func BenchmarkScale(b *testing.B) {
+//		edit := scale.Func("lsp edit → diagnostics", func(doc []byte) (func() error, error) {
+//			c := newTestClient(b, nil) // open doc, wait for its first diagnostics
+//			...
+//			return func() error { /* one ranged edit, wait for its diagnostics */ }, nil
+//		})
+//		o := scale.DefaultOptions
+//		rows, err := scale.Run([]scale.Case{edit}, scale.Inputs, o)
+//		if err != nil {
+//			b.Fatal(err)
+//		}
+//		scale.WriteTable(os.Stdout, rows, o.Timeout)
+//		if bad := scale.Failures(rows, 10); len(bad) > 0 {
+//			b.Fatalf("%s grows %.1f×", bad[0].Case, bad[0].Ratio())
+//		}
+//	}
+//
+// and `make bench-scale` runs it after the commands with
+// `go test ./lsp -run '^$' -bench '^BenchmarkScale$' -benchtime 1x`.
 package scale
 
 import (
