@@ -162,7 +162,7 @@ func Func(name string, prepare func(input []byte) (op func() error, err error)) 
 			return Sample{}, fmt.Errorf("%s: %v", name, err)
 		}
 		var elapsed time.Duration
-		peak := peakHeap(func() {
+		peak := PeakHeap(func() {
 			start := time.Now()
 			err = op()
 			elapsed = time.Since(start)
@@ -177,9 +177,9 @@ func Func(name string, prepare func(input []byte) (op func() error, err error)) 
 	}}
 }
 
-// peakHeap samples the live heap every millisecond while f runs and returns the
+// PeakHeap samples the live heap every millisecond while f runs and returns the
 // largest value seen above the heap in use before f started.
-func peakHeap(f func()) uint64 {
+func PeakHeap(f func()) uint64 {
 	runtime.GC()
 	const metric = "/memory/classes/heap/objects:bytes"
 	sample := []metrics.Sample{{Name: metric}}
