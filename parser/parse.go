@@ -251,8 +251,10 @@ func (b *batch) parse(src string) {
 	for i, cut := range b.cuts {
 		first := len(b.out)
 		cp := pl.MakeCheckpoint()
-		if off := b.deep[i]; off >= 0 {
-			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off)})
+		if b.deep[i] >= 0 {
+			// Too deep to parse whole: recovery parses the parts it can and
+			// reports brackets nested too deep where they are.
+			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
 			pl.FastForward(lexer.RawCursor(cut - 1))
 		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
 			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
@@ -304,7 +306,7 @@ func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 // recoverStep parses the unit that starts at toks[p], recovering as parseUnit
 // says, and returns the index of the first token it did not settle.
 func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
-	ls := lazyUnit{toks: toks, start: p, next: p}
+	ls := lazyUnit{toks: toks, start: p, next: p, sp: splitter{tooDeep: -1}}
 	u, err := ls.parse(eof)
 	offAt := func(i int) int {
 		if i < len(toks) {
@@ -321,7 +323,9 @@ func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
 	for i := p + 1; ls.within(i); i++ {
 		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
 			head := toks[p:i]
-			if hu, herr := grammar.ParseUnit(head, offAt(i)); herr == nil {
+			if off := ls.sp.tooDeep; off >= 0 && off < toks[i].Pos.Offset {
+				b.out = append(b.out, unitResult{span: tokSpan(head), err: deepError(off)})
+			} else if hu, herr := grammar.ParseUnit(head, offAt(i)); herr == nil {
 				// The head is fine on its own.
 				b.out = append(b.out, unitResult{unit: hu, span: tokSpan(head)})
 			} else {
@@ -375,12 +379,16 @@ const lazyMargin = 16
 // parse parses the unit. A unit found to end within the first prefix is parsed
 // whole; a longer one is parsed by prefixes of doubling length until one fails
 // more than lazyMargin tokens before its end (the unit fails there: the parser
-// never looked past it) or the prefix reaches the unit's end. On success, or
-// when the whole unit was parsed, u.end is known.
+// never looked past it) or the prefix reaches the unit's end. Brackets nested
+// deeper than MaxDepth within what would be parsed are reported instead of
+// parsed. On success, or when the whole unit was parsed, u.end is known.
 func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 	for k := 4 * lazyMargin; ; k *= 2 {
 		u.scan(u.start + k + 1)
 		if u.end != 0 {
+			if u.sp.tooDeep >= 0 {
+				return nil, deepError(u.sp.tooDeep)
+			}
 			e := eof
 			if u.end < len(u.toks) {
 				e = u.toks[u.end].Pos.Offset
@@ -388,6 +396,9 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 			return grammar.ParseUnit(u.toks[u.start:u.end], e)
 		}
 		cut := u.start + k
+		if off := u.sp.tooDeep; off >= 0 && off < u.toks[cut].Pos.Offset {
+			return nil, deepError(off)
+		}
 		res, err := grammar.ParseUnit(u.toks[u.start:cut], u.toks[cut].Pos.Offset)
 		if err != nil && err.Span.Start < u.toks[cut-lazyMargin].Pos.Offset {
 			return res, err

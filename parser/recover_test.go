@@ -75,3 +75,51 @@ func TestRecoveryKeepsMultiLinePatterns(t *testing.T) {
 		t.Errorf("%d groups parsed whole, want 2", groups)
 	}
 }
+
+// TestRecoveryManyUnclosedBrackets: more unclosed brackets than MaxDepth, one a
+// line, make the rest of the file one unit nested too deep; recovery still
+// parses each line after its own mistake and reports the mistakes below it.
+func TestRecoveryManyUnclosedBrackets(t *testing.T) {
+	var b strings.Builder
+	const n = MaxDepth + 200
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "[g%d | a%d\n(a%d)\n", i, i, i)
+	}
+	b.WriteString("[last | nowhere]\n")
+	doc, diags := parseString(b.String())
+	syntax, undefined := 0, 0
+	for _, d := range diags {
+		switch d.Code {
+		case "syntax-error":
+			syntax++
+			if strings.Contains(d.Message, "nested") {
+				t.Fatalf("reported as too deep: %v", d)
+			}
+		case "undefined-reference":
+			undefined++
+		}
+	}
+	if syntax != n || undefined != 1 {
+		t.Errorf("%d syntax errors and %d undefined references, want %d and 1", syntax, undefined, n)
+	}
+	if len(doc.Patterns) != n+1 {
+		t.Errorf("%d patterns kept, want %d", len(doc.Patterns), n+1)
+	}
+}
+
+// TestRecoveryTooDeepLine: a line nested too deep is reported as such, and the
+// lines around it still parse.
+func TestRecoveryTooDeepLine(t *testing.T) {
+	src := "(a) x\n" + strings.Repeat("[g | ", MaxDepth+5) + "(z)" + strings.Repeat("]", MaxDepth+5) + "\n(b)\n"
+	doc, diags := parseString(src)
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.Message)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[1], "nested more than") {
+		t.Errorf("diagnostics %q, want a stray token and brackets nested too deep", msgs)
+	}
+	if last := doc.Patterns[len(doc.Patterns)-1]; last.Span().Start != strings.Index(src, "(b)") {
+		t.Errorf("the pattern after the deep line is lost")
+	}
+}
