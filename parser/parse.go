@@ -293,10 +293,13 @@ func tokSpan(toks []lexer.Token) diag.Span {
 // line is parsed on its own (a head), and parsing goes on from that line with
 // units found afresh. eof is the offset just past the unit.
 //
-// Each step costs time in proportion to the tokens it settles, so recovery is
-// linear in the unit: a unit is found lazily (its end only when needed) and
-// parsed by prefixes of doubling length until the parse fails well before the
-// end of a prefix (see parseLazy).
+// The parts are processed one after the other: a unit found afresh inside a
+// failing unit never reaches past its end (a splitter started inside a unit is
+// never deeper than the unit's own, so the unit's end is a boundary for it too),
+// so no nesting of units needs to be kept. Each step costs time in proportion
+// to the tokens it settles, so recovery is linear in the unit: a unit is found
+// lazily (its end only when needed) and parsed by prefixes of doubling length
+// until the parse fails well before the end of a prefix (see lazyUnit.parse).
 func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 	for p := 0; p < len(toks); {
 		p = b.recoverStep(src, toks, p, eof)
