@@ -8,11 +8,11 @@
 //
 // [Closest] compares the name with every candidate, which suits short lists
 // (property keys, built-in types). [NameIndex] answers the same question for
-// large sets (every identity of a file, every record type) in time that does not
-// grow with the set: the names are kept in a trie of their lower-cased bytes, and
-// a query walks it with one row of the edit-distance table per trie node,
-// leaving a branch as soon as every entry of the row exceeds the distance still
-// allowed, or when the branch holds no name of a length within that distance.
+// large sets (every identity of a file, every record type) in time that hardly
+// grows with the set: the names are kept in a trie of their lower-cased bytes,
+// and a query walks it with one row of the edit-distance table per trie node,
+// leaving a branch as soon as no entry of the row, plus what the lengths of the
+// branch's names still add, is within the distance still allowed.
 
 package parser
 
@@ -133,7 +133,9 @@ func (x *NameIndex) match(s string) match {
 		row[j] = j
 	}
 	w := walker{x: x, q: q, limit: maxDistance(s), m: &m}
-	w.visit(0, row)
+	if root := &x.nodes[0]; gap(len(q), root.minLen, root.maxLen) <= w.limit {
+		w.visit(0, 0, row)
+	}
 	return m
 }
 
@@ -144,13 +146,11 @@ type walker struct {
 	m     *match
 }
 
-// visit checks node n, whose prefix has the edit-distance row prev against the
-// query's prefixes, and descends into its children.
-func (w *walker) visit(n int, prev []int) {
+// visit checks node n, at depth (prefix length) depth, whose prefix has the
+// edit-distance row prev against the query's prefixes, and descends into the
+// children that can still lead to a name within the limit.
+func (w *walker) visit(n, depth int, prev []int) {
 	node := &w.x.nodes[n]
-	if node.maxLen < len(w.q)-w.limit || node.minLen > len(w.q)+w.limit {
-		return // no name below is of a length within reach
-	}
 	if node.rank >= 0 {
 		if d := prev[len(w.q)]; d <= w.limit && w.m.better(d, node.rank) {
 			*w.m = match{name: node.name, rank: node.rank, d: d}
@@ -162,20 +162,35 @@ func (w *walker) visit(n int, prev []int) {
 	}
 	row := make([]int, len(prev))
 	for _, e := range node.edges {
+		child := &w.x.nodes[e.node]
+		// A name below the child has minRem to maxRem more bytes; from cell j
+		// the query has len(q)-j left, so at least the difference is added.
+		minRem, maxRem := child.minLen-depth-1, child.maxLen-depth-1
 		row[0] = prev[0] + 1
-		least := row[0]
+		least := row[0] + gap(len(w.q), minRem, maxRem)
 		for j := 1; j < len(row); j++ {
 			cost := 1
 			if w.q[j-1] == e.b {
 				cost = 0
 			}
 			row[j] = min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
-			least = min(least, row[j])
+			least = min(least, row[j]+gap(len(w.q)-j, minRem, maxRem))
 		}
 		if least <= w.limit {
-			w.visit(int(e.node), row)
+			w.visit(int(e.node), depth+1, row)
 		}
 	}
+}
+
+// gap is how far left is from the range [lo, hi].
+func gap(left, lo, hi int) int {
+	switch {
+	case left < lo:
+		return lo - left
+	case left > hi:
+		return left - hi
+	}
+	return 0
 }
 
 func editDistance(a, b string) int {
