@@ -396,7 +396,7 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 			if u.end < len(u.toks) {
 				e = u.toks[u.end].Pos.Offset
 			}
-			return grammar.ParseUnit(u.toks[u.start:u.end], e)
+			return parseWhole(u.toks[u.start:u.end], e)
 		}
 		cut := u.start + k
 		if off := u.sp.tooDeep; off >= 0 && off < u.toks[cut].Pos.Offset {
@@ -407,6 +407,18 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 			return res, err
 		}
 	}
+}
+
+// parseWhole parses a whole unit: by the grammar's fast entry point, as the
+// batches do, and only when that fails again with grammar.ParseUnit, for the
+// error.
+func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxError) {
+	if pl, err := lexer.Upgrade(grammar.NewTokenLexer(toks, eof)); err == nil {
+		if u, ok := grammar.ParseNext(pl, toks, len(toks)); ok {
+			return u, nil
+		}
+	}
+	return grammar.ParseUnit(toks, eof)
 }
 
 func startsLine(src string, off int) bool { return off == 0 || src[off-1] == '\n' }
