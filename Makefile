@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix nvim workbench
+.PHONY: all build test race vet fmt-check fuzz bench bench-scale conformance demo vscode vsix nvim workbench
 
 all: build
 
@@ -28,6 +28,11 @@ fuzz:
 
 bench:
 	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
+
+# How every command's time and memory grow with its input (n to 8n, clean and
+# error-heavy); fails when one grows faster than linearly. See internal/scale.
+bench-scale:
+	$(GO) run ./internal/scale/bench-scale
 
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:

@@ -2,13 +2,12 @@ package parser
 
 import (
 	"runtime"
-	"runtime/metrics"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/scale"
 )
 
 var (
@@ -19,41 +18,6 @@ var (
 func mixed10MB() []byte {
 	mixedOnce.Do(func() { mixedSrc = []byte(gramgen.Mixed(10 << 20)) })
 	return mixedSrc
-}
-
-// peakHeap samples the live heap every millisecond while f runs and returns the
-// largest value seen above the heap in use before f started.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			metrics.Read(s)
-			if v := s[0].Value.Uint64(); v > peak {
-				peak = v
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	if peak < base {
-		return 0
-	}
-	return peak - base
 }
 
 // BenchmarkParse10MB parses a generated ~10 MB document mixing every construct:
@@ -67,7 +31,7 @@ func BenchmarkParse10MB(b *testing.B) {
 	b.ReportAllocs()
 	var doc *Document
 	var diags diag.List
-	peak := peakHeap(func() {
+	peak := scale.PeakHeap(func() {
 		doc, diags = Parse(diag.NewFile("bench.gram", src))
 	})
 	if diags.HasErrors() || len(doc.Lowered) == 0 {

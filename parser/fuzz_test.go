@@ -56,6 +56,29 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// sexpTree builds the whole printed tree, with each node's comments merged
+// into its children as printing places them.
+func (doc *Document) sexpTree() *sx {
+	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
+	doc.eachSexp(false, func(n *sx) { root.kids = append(root.kids, mergeNotes(n)) })
+	return root
+}
+
+func mergeNotes(n *sx) *sx {
+	var kids []*sx
+	k, c := 0, 0
+	for k < len(n.kids) || c < len(n.notes) {
+		if c == len(n.notes) || k < len(n.kids) && n.kids[k].span.Start <= n.notes[c].span.Start {
+			kids = append(kids, mergeNotes(n.kids[k]))
+			k++
+		} else {
+			kids = append(kids, n.notes[c])
+			c++
+		}
+	}
+	return &sx{kind: n.kind, field: n.field, span: n.span, kids: kids}
+}
+
 func checkNesting(t *testing.T, n *sx, size int) {
 	t.Helper()
 	if n.span.Start < 0 || n.span.End > size || n.span.Start > n.span.End {

@@ -101,6 +101,9 @@ type scope struct {
 	parent *scope
 	defs   map[string]*Pattern
 	owner  *Pattern // the subject pattern whose elements this scope holds
+	// index holds defs' names for suggestions, built when first needed (after
+	// every definition is known).
+	index *NameIndex
 }
 
 func (s *scope) lookup(id string) *Pattern {
@@ -189,29 +192,61 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 		return nil
 	}
 	props := make([]Property, 0, len(r.Entries))
+	// Short records are searched; long ones (data) get an index of their keys.
+	var index map[string]int
+	if len(r.Entries) > smallRecord {
+		index = make(map[string]int, len(r.Entries))
+	}
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		k := e.KeyName()
-		dup := false
-		for _, p := range props {
-			if p.Key == k {
-				l.dupKey(k, e.Key.Span(), p.KeySpan)
-				dup = true
-				break
+		first := -1
+		if index != nil {
+			if j, ok := index[k]; ok {
+				first = j
 			}
+		} else {
+			for j, p := range props {
+				if p.Key == k {
+					first = j
+					break
+				}
+			}
+		}
+		if first >= 0 {
+			l.dupKey(k, e.Key.Span(), props[first].KeySpan)
 		}
 		if e.Value.Kind == grammar.MapValue {
 			l.mapKeys(&e.Value)
 		}
-		if !dup {
+		if first < 0 {
+			if index != nil {
+				index[k] = len(props)
+			}
 			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
 		}
 	}
 	return props
 }
 
+// smallRecord is the most entries a record or map may have for its duplicate
+// keys to be found by comparing every pair.
+const smallRecord = 16
+
 func (l *lowerer) mapKeys(v *grammar.Value) {
 	entries := v.Entries()
+	if len(entries) > smallRecord {
+		first := make(map[string]int, len(entries))
+		for i := range entries {
+			k := entries[i].KeyName()
+			if j, dup := first[k]; dup {
+				l.dupKey(k, entries[i].Key.Span(), entries[j].Key.Span())
+			} else {
+				first[k] = i
+			}
+		}
+		return
+	}
 	for i := range entries {
 		for j := 0; j < i; j++ {
 			if entries[i].KeyName() == entries[j].KeyName() {
@@ -424,58 +459,22 @@ func (l *lowerer) resolve() {
 	}
 }
 
-// suggest returns the visible identity closest to id, if one is close.
+// suggest returns the visible identity closest to id, if one is close: of
+// equally close ones, the first in byte order.
 func suggest(id string, sc *scope) string {
-	var names []string
+	var best match
 	for s := sc; s != nil; s = s.parent {
-		for k := range s.defs {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	return Closest(id, names)
-}
-
-// Closest returns the candidate with the smallest edit distance to s, if that
-// distance is small for the length of s (at most a third of it, at least 1), else "".
-func Closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/3+1
-	if bestD < 2 {
-		bestD = 2
-	}
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD || (d == bestD && best == "" && d <= len(s)/3) {
-			if d < bestD {
-				best, bestD = c, d
+		if s.index == nil {
+			names := make([]string, 0, len(s.defs))
+			for k := range s.defs {
+				names = append(names, k)
 			}
+			sort.Strings(names)
+			s.index = NewNameIndex(names)
+		}
+		if m := s.index.match(id); m.name != "" && (best.name == "" || m.d < best.d || m.d == best.d && m.name < best.name) {
+			best = m
 		}
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if lower(a[i-1]) == lower(b[j-1]) {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func lower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 32
-	}
-	return c
+	return best.name
 }

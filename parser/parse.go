@@ -17,6 +17,7 @@ package parser
 import (
 	"fmt"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -192,13 +193,17 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 func (doc *Document) assemble() diag.List {
 	doc.Header, doc.Patterns, doc.Bad = nil, nil, nil
 	diags := append(diag.List(nil), doc.lexDiags...)
+	lexDiags := doc.lexDiags
+	if !sort.SliceIsSorted(lexDiags, func(i, j int) bool { return lexDiags[i].Span.Start < lexDiags[j].Span.Start }) {
+		lexDiags = lexDiags.Sorted()
+	}
 	lastErrLine := -1
 	sawPattern := false
 	for _, r := range doc.units {
 		if r.err != nil {
 			doc.Bad = append(doc.Bad, r.span)
 			sawPattern = true
-			if errorTokenAt(r.err.Span.Start, doc.lexDiags) {
+			if errorTokenAt(r.err.Span.Start, lexDiags) {
 				continue
 			}
 			line := doc.File.OffsetPosition(r.err.Span.Start).Line
@@ -231,15 +236,11 @@ func (doc *Document) assemble() diag.List {
 	return diags
 }
 
-// errorTokenAt reports whether a lexical error starts at off (so a parse error
-// there repeats it).
+// errorTokenAt reports whether a lexical error covers off (so a parse error
+// there repeats it). lexDiags are in source order and do not overlap.
 func errorTokenAt(off int, lexDiags diag.List) bool {
-	for _, d := range lexDiags {
-		if d.Span.Start <= off && off < d.Span.End {
-			return true
-		}
-	}
-	return false
+	i := sort.Search(len(lexDiags), func(i int) bool { return lexDiags[i].Span.End > off })
+	return i < len(lexDiags) && lexDiags[i].Span.Start <= off
 }
 
 // parse parses every unit of the batch.
@@ -250,8 +251,10 @@ func (b *batch) parse(src string) {
 	for i, cut := range b.cuts {
 		first := len(b.out)
 		cp := pl.MakeCheckpoint()
-		if off := b.deep[i]; off >= 0 {
-			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off, toks[start:cut])})
+		if b.deep[i] >= 0 {
+			// Too deep to parse whole: recovery parses the parts it can and
+			// reports brackets nested too deep where they are.
+			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
 			pl.FastForward(lexer.RawCursor(cut - 1))
 		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
 			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
@@ -275,6 +278,20 @@ func (b *batch) parse(src string) {
 // nesting is most likely a mistake rather than intended: the first bracket
 // never closed is reported instead.
 func deepError(off int, toks []lexer.Token) *grammar.SyntaxError {
+	if e := neverClosed(toks, fmt.Sprintf(", nesting more than %d levels deep", MaxDepth)); e != nil {
+		return e
+	}
+	return &grammar.SyntaxError{
+		Span:   diag.Span{Start: off, End: off + 1},
+		Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
+		Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
+	}
+}
+
+// neverClosed reports the first bracket of toks that is never closed, at its
+// position, or returns nil when every bracket is closed. more ends the detail
+// when other brackets are left open after it.
+func neverClosed(toks []lexer.Token, more string) *grammar.SyntaxError {
 	var open []lexer.Token
 	for _, t := range toks {
 		if t.Type != grammar.Punct {
@@ -289,20 +306,21 @@ func deepError(off int, toks []lexer.Token) *grammar.SyntaxError {
 			}
 		}
 	}
-	if len(open) > 0 {
-		t := open[0]
-		closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
-		return &grammar.SyntaxError{
-			Span: grammar.TokenSpan(t),
-			Msg:  fmt.Sprintf("'%s' is never closed", t.Value),
-			Detail: fmt.Sprintf("close it with '%s'; %d brackets opened after it are not closed either, nesting more than %d levels deep",
-				closer, len(open)-1, MaxDepth),
-		}
+	if len(open) == 0 {
+		return nil
+	}
+	t := open[0]
+	closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
+	detail := fmt.Sprintf("close it with '%s'", closer)
+	if n := len(open) - 1; n == 1 {
+		detail += "; a bracket opened after it is not closed either" + more
+	} else if n > 1 {
+		detail += fmt.Sprintf("; %d brackets opened after it are not closed either", n) + more
 	}
 	return &grammar.SyntaxError{
-		Span:   diag.Span{Start: off, End: off + 1},
-		Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
-		Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
+		Span:   grammar.TokenSpan(t),
+		Msg:    fmt.Sprintf("'%s' is never closed", t.Value),
+		Detail: detail,
 	}
 }
 
@@ -311,42 +329,138 @@ func tokSpan(toks []lexer.Token) diag.Span {
 	return diag.Span{Start: toks[0].Pos.Offset, End: last.Pos.Offset + len(last.Value)}
 }
 
+// parseUnit parses toks, a unit that did not parse within its batch, on its
+// own for a precise error, and recovers: where a unit fails, it is split at the
+// first later line that starts a pattern in column one; the part before that
+// line is parsed on its own (a head), and parsing goes on from that line with
+// units found afresh. eof is the offset just past the unit.
+//
+// The parts are processed one after the other: a unit found afresh inside a
+// failing unit never reaches past its end (a splitter started inside a unit is
+// never deeper than the unit's own, so the unit's end is a boundary for it too),
+// so no nesting of units needs to be kept. Each step costs time in proportion
+// to the tokens it settles, so recovery is linear in the unit: a unit is found
+// lazily (its end only when needed) and parsed by prefixes of doubling length
+// until the parse fails well before the end of a prefix (see lazyUnit.parse).
 func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
-	if len(toks) == 0 {
-		return
+	for p := 0; p < len(toks); {
+		p = b.recoverStep(src, toks, p, eof)
 	}
-	u, err := grammar.ParseUnit(toks, eof)
-	span := diag.Span{Start: toks[0].Pos.Offset, End: toks[len(toks)-1].Pos.Offset + len(toks[len(toks)-1].Value)}
+}
+
+// recoverStep parses the unit that starts at toks[p], recovering as parseUnit
+// says, and returns the index of the first token it did not settle.
+func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
+	ls := lazyUnit{toks: toks, start: p, next: p, sp: splitter{tooDeep: -1}}
+	u, err := ls.parse(eof)
+	offAt := func(i int) int {
+		if i < len(toks) {
+			return toks[i].Pos.Offset
+		}
+		return eof
+	}
 	if err == nil {
-		b.out = append(b.out, unitResult{unit: u, span: span})
-		return
+		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[p:ls.end])})
+		return ls.end
 	}
-	// Recovery: split at the first later line that starts a pattern in column one.
-	for i := 1; i < len(toks); i++ {
+	// Recovery: split at the first later line that starts a pattern in column
+	// one, within the unit.
+	for i := p + 1; ls.within(i); i++ {
 		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
-			head, rest := toks[:i], toks[i:]
-			hu, herr := grammar.ParseUnit(head, rest[0].Pos.Offset)
-			hspan := diag.Span{Start: head[0].Pos.Offset, End: head[len(head)-1].Pos.Offset + len(head[len(head)-1].Value)}
-			if herr == nil {
+			head := toks[p:i]
+			if off := ls.sp.tooDeep; off >= 0 && off < toks[i].Pos.Offset {
+				b.out = append(b.out, unitResult{span: tokSpan(head), err: deepError(off, head)})
+			} else if hu, herr := grammar.ParseUnit(head, offAt(i)); herr == nil {
 				// The head is fine on its own.
-				b.out = append(b.out, unitResult{unit: hu, span: hspan})
+				b.out = append(b.out, unitResult{unit: hu, span: tokSpan(head)})
 			} else {
-				b.out = append(b.out, unitResult{span: hspan, err: explain(herr, head, src)})
+				b.out = append(b.out, unitResult{span: tokSpan(head), err: explain(herr, head, src)})
 			}
-			// Split the rest into units again.
-			var sp splitter
-			s := 0
-			for j := range rest {
-				if sp.boundary(&rest[j]) && j > s {
-					b.parseUnit(src, rest[s:j], rest[j].Pos.Offset)
-					s = j
-				}
-			}
-			b.parseUnit(src, rest[s:], eof)
-			return
+			return i
 		}
 	}
-	b.out = append(b.out, unitResult{span: span, err: explain(err, toks, src)})
+	unit := toks[p:ls.end]
+	b.out = append(b.out, unitResult{span: tokSpan(unit), err: explain(err, unit, src)})
+	return ls.end
+}
+
+// lazyUnit is a unit that starts at toks[start] and ends at the first boundary a
+// fresh splitter finds after it (or at the end of toks), found no further than
+// asked for.
+type lazyUnit struct {
+	toks  []lexer.Token
+	start int
+	sp    splitter
+	next  int // the next token to feed the splitter
+	end   int // the unit's end, once known (end > start)
+}
+
+// within reports whether toks[i] belongs to the unit, finding its end up to i.
+func (u *lazyUnit) within(i int) bool {
+	u.scan(i + 1)
+	return i < len(u.toks) && (u.end == 0 || i < u.end)
+}
+
+// scan feeds the splitter up to toks[n-1], stopping at the unit's end.
+func (u *lazyUnit) scan(n int) {
+	n = min(n, len(u.toks))
+	for u.end == 0 && u.next < n {
+		if u.sp.boundary(&u.toks[u.next]) && u.next > u.start {
+			u.end = u.next
+			return
+		}
+		u.next++
+	}
+	if u.end == 0 && u.next == len(u.toks) {
+		u.end = len(u.toks)
+	}
+}
+
+// lazyMargin is how far before the end of a prefix a parse error must be for
+// the whole unit to fail there too: the grammar looks one token ahead, and its
+// hand-written productions a few more.
+const lazyMargin = 16
+
+// parse parses the unit. A unit found to end within the first prefix is parsed
+// whole; a longer one is parsed by prefixes of doubling length until one fails
+// more than lazyMargin tokens before its end (the unit fails there: the parser
+// never looked past it) or the prefix reaches the unit's end. Brackets nested
+// deeper than MaxDepth within what would be parsed are reported instead of
+// parsed. On success, or when the whole unit was parsed, u.end is known.
+func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
+	for k := 4 * lazyMargin; ; k *= 2 {
+		u.scan(u.start + k + 1)
+		if u.end != 0 {
+			if u.sp.tooDeep >= 0 {
+				return nil, deepError(u.sp.tooDeep, u.toks[u.start:u.end])
+			}
+			e := eof
+			if u.end < len(u.toks) {
+				e = u.toks[u.end].Pos.Offset
+			}
+			return parseWhole(u.toks[u.start:u.end], e)
+		}
+		cut := u.start + k
+		if off := u.sp.tooDeep; off >= 0 && off < u.toks[cut].Pos.Offset {
+			return nil, deepError(off, u.toks[u.start:cut])
+		}
+		res, err := grammar.ParseUnit(u.toks[u.start:cut], u.toks[cut].Pos.Offset)
+		if err != nil && err.Span.Start < u.toks[cut-lazyMargin].Pos.Offset {
+			return res, err
+		}
+	}
+}
+
+// parseWhole parses a whole unit: by the grammar's fast entry point, as the
+// batches do, and only when that fails again with grammar.ParseUnit, for the
+// error.
+func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxError) {
+	if pl, err := lexer.Upgrade(grammar.NewTokenLexer(toks, eof)); err == nil {
+		if u, ok := grammar.ParseNext(pl, toks, len(toks)); ok {
+			return u, nil
+		}
+	}
+	return grammar.ParseUnit(toks, eof)
 }
 
 func startsLine(src string, off int) bool { return off == 0 || src[off-1] == '\n' }
@@ -442,6 +556,13 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 // explain rewrites a parse error into a message that says what is wrong and how
 // to fix it, for the mistakes people make most.
 func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.SyntaxError {
+	if n := len(toks); n > 0 && err.Span.Start >= toks[n-1].Pos.Offset+len(toks[n-1].Value) {
+		// The pattern ended while the parser still wanted more: name the
+		// bracket that was left open, where it opens.
+		if e := neverClosed(toks, ""); e != nil {
+			return e
+		}
+	}
 	if err.Detail != "" {
 		return atLastToken(err, toks)
 	}

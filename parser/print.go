@@ -19,8 +19,10 @@ import (
 // WriteJSON writes the lowered patterns as canonical JSON: an array with one
 // object per pattern, `{"subject": {"identity", "labels", "properties"},
 // "elements": [...]}`, labels sorted, property keys sorted, two-space indent.
+// The output is written in pieces of about 64 KB as it is printed.
 func (doc *Document) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
+	var err error
 	b.WriteString("[")
 	for i, p := range doc.Lowered {
 		if i > 0 {
@@ -28,13 +30,25 @@ func (doc *Document) WriteJSON(w io.Writer) error {
 		}
 		b.WriteString("\n  ")
 		writePatternJSON(&b, p, 1)
+		flush(w, &b, &err)
 	}
 	if len(doc.Lowered) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString("]\n")
-	_, err := w.Write(b.Bytes())
+	if err == nil {
+		_, err = w.Write(b.Bytes())
+	}
 	return err
+}
+
+// flush writes b to w and empties it once it holds flushSize bytes, unless an
+// earlier write failed (*err is set).
+func flush(w io.Writer, b *bytes.Buffer, err *error) {
+	if b.Len() >= flushSize && *err == nil {
+		_, *err = w.Write(b.Bytes())
+		b.Reset()
+	}
 }
 
 func indent(b *bytes.Buffer, depth int) {
@@ -227,9 +241,11 @@ func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 
 // WriteGram writes the lowered patterns back as gram in pattern notation, one
 // top-level pattern per line: `[id:Label {k: v} | element, ...]`. Parsing the
-// output gives the same canonical JSON.
+// output gives the same canonical JSON. The output is written in pieces of
+// about 64 KB as it is printed.
 func (doc *Document) WriteGram(w io.Writer) error {
 	var b bytes.Buffer
+	var err error
 	for i, p := range doc.Lowered {
 		if p.Kind == HeaderKind && i == 0 {
 			writeRecordGram(&b, p.Subject.Properties)
@@ -238,8 +254,11 @@ func (doc *Document) WriteGram(w io.Writer) error {
 		}
 		writePatternGram(&b, p, true)
 		b.WriteByte('\n')
+		flush(w, &b, &err)
 	}
-	_, err := w.Write(b.Bytes())
+	if err == nil {
+		_, err = w.Write(b.Bytes())
+	}
 	return err
 }
 

@@ -3,8 +3,9 @@
 package parser
 
 import (
+	"bytes"
 	"io"
-	"strings"
+	"sort"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -15,65 +16,133 @@ type sx struct {
 	kind, field string
 	span        diag.Span
 	kids        []*sx
+	// notes are the comments placed in this node (see placeComment), in
+	// source order; printing merges them with kids by position.
+	notes []*sx
+	// arena, when set, provides the node's children (see sxArena).
+	arena *sxArena
 }
 
 func (n *sx) add(field, kind string, span diag.Span, kids ...*sx) *sx {
-	c := &sx{kind: kind, field: field, span: span, kids: kids}
+	var c *sx
+	if n.arena != nil {
+		c = n.arena.node()
+		c.kind, c.field, c.span = kind, field, span
+		c.kids = append(c.kids, kids...)
+	} else {
+		c = &sx{kind: kind, field: field, span: span, kids: kids}
+	}
 	n.kids = append(n.kids, c)
 	return c
 }
 
+// sxArena hands out nodes for one top-level pattern's subtree at a time and
+// takes them all back at once, keeping their slices' storage, so that
+// printing a large document allocates little.
+type sxArena struct {
+	chunks [][]sx
+	used   int
+}
+
+const arenaChunk = 1024
+
+// node returns a cleared node of the arena.
+func (a *sxArena) node() *sx {
+	c, i := a.used/arenaChunk, a.used%arenaChunk
+	if c == len(a.chunks) {
+		a.chunks = append(a.chunks, make([]sx, arenaChunk))
+	}
+	a.used++
+	n := &a.chunks[c][i]
+	*n = sx{kids: n.kids[:0], notes: n.notes[:0], arena: a}
+	return n
+}
+
+// reset takes back every node handed out.
+func (a *sxArena) reset() { a.used = 0 }
+
+// flushSize is how much printed output is gathered before it is written.
+const flushSize = 64 << 10
+
 // WriteSexp writes the syntax tree as the reference grammar (tree-sitter-gram)
 // prints it: node kinds from its node-types table, with field names and comments.
+// It streams: each top-level pattern's subtree is built, printed and dropped in
+// turn, and the output is written in pieces of about 64 KB.
 func (doc *Document) WriteSexp(w io.Writer) error {
-	root := doc.sexpTree()
-	var b strings.Builder
-	printSx(&b, root, 0)
-	b.WriteByte('\n')
-	_, err := io.WriteString(w, b.String())
+	var b bytes.Buffer
+	var err error
+	b.WriteString("(gram_pattern")
+	doc.eachSexp(true, func(n *sx) {
+		printSx(&b, n, 1)
+		flush(w, &b, &err)
+	})
+	b.WriteString(")\n")
+	if err == nil {
+		_, err = w.Write(b.Bytes())
+	}
 	return err
 }
 
-// sexpTree builds the printed tree, comments included.
-func (doc *Document) sexpTree() *sx {
-	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
+// eachSexp calls yield with each child of the printed tree's root in order:
+// the header record, the top-level patterns and the comments between them,
+// each with the comments inside it placed. With reuse, a node is valid only
+// until yield returns: the next one reuses its storage.
+func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
+	var tmp sx
+	if reuse {
+		tmp.arena = &sxArena{}
+	}
+	cs := doc.Comments
+	ci := 0
+	// Comments that start before pos and lie in no pattern are the root's.
+	before := func(pos int) {
+		for ; ci < len(cs) && cs[ci].Span.Start < pos; ci++ {
+			yield(&sx{kind: "comment", span: cs[ci].Span})
+		}
+	}
+	item := func(n *sx) {
+		before(n.span.Start)
+		for ; ci < len(cs) && cs[ci].Span.End <= n.span.End; ci++ {
+			placeComment(n, cs[ci].Span)
+		}
+		yield(n)
+		if reuse {
+			tmp.arena.reset()
+		}
+		tmp.kids = tmp.kids[:0]
+	}
 	if doc.Header != nil {
-		sxRecord(root, "root", doc.Header)
+		sxRecord(&tmp, "root", doc.Header)
+		item(tmp.kids[0])
 	}
 	for _, p := range doc.Patterns {
-		sxTop(root, p)
+		sxTop(&tmp, p)
+		item(tmp.kids[0])
 	}
-	for _, c := range doc.Comments {
-		placeComment(root, c.Span)
-	}
-	return root
+	before(len(doc.File.Text) + 1)
 }
 
+// placeComment adds a comment to the notes of the innermost node under n (n
+// included) whose span holds it.
 func placeComment(n *sx, sp diag.Span) {
 	for {
-		var into *sx
-		for _, k := range n.kids {
-			if k.kind != "comment" && k.span.Start <= sp.Start && sp.End <= k.span.End {
-				into = k
-				break
-			}
-		}
-		if into == nil {
+		// Siblings are in source order and do not overlap: the only one that
+		// can hold the comment is the last that starts at or before it.
+		i := sort.Search(len(n.kids), func(i int) bool { return n.kids[i].span.Start > sp.Start }) - 1
+		if i < 0 || n.kids[i].span.End < sp.End {
 			break
 		}
-		n = into
+		n = n.kids[i]
 	}
 	c := &sx{kind: "comment", span: sp}
-	i := len(n.kids)
-	for i > 0 && n.kids[i-1].span.Start > sp.Start {
-		i--
+	if n.arena != nil {
+		c = n.arena.node()
+		c.kind, c.span = "comment", sp
 	}
-	n.kids = append(n.kids, nil)
-	copy(n.kids[i+1:], n.kids[i:])
-	n.kids[i] = c
+	n.notes = append(n.notes, c)
 }
 
-func printSx(b *strings.Builder, n *sx, depth int) {
+func printSx(b *bytes.Buffer, n *sx, depth int) {
 	if depth > 0 {
 		b.WriteByte('\n')
 		for i := 0; i < depth; i++ {
@@ -86,8 +155,16 @@ func printSx(b *strings.Builder, n *sx, depth int) {
 	}
 	b.WriteByte('(')
 	b.WriteString(n.kind)
-	for _, k := range n.kids {
-		printSx(b, k, depth+1)
+	// A comment comes after the children that start at or before it.
+	k, c := 0, 0
+	for k < len(n.kids) || c < len(n.notes) {
+		if c == len(n.notes) || k < len(n.kids) && n.kids[k].span.Start <= n.notes[c].span.Start {
+			printSx(b, n.kids[k], depth+1)
+			k++
+		} else {
+			printSx(b, n.notes[c], depth+1)
+			c++
+		}
 	}
 	b.WriteByte(')')
 }

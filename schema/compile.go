@@ -60,6 +60,12 @@ type compiler struct {
 	env []*Program
 	// agentPats maps the file's agents to their patterns.
 	agentPats map[*Agent]*parser.Pattern
+	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
+	// is how many records they hold (both are rebuilt when records were added
+	// since).
+	typeIndex    *parser.NameIndex
+	typeNameList []string
+	typeIndexed  int
 }
 
 // decl is a top-level declaration.

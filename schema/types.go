@@ -49,6 +49,9 @@ func (c *compiler) typeNames() []string {
 	return names
 }
 
+// maxListed is how many record names an unknown-type diagnostic lists.
+const maxListed = 10
+
 // resolveType returns the type named by a label or an `items:` symbol,
 // reporting unknown-type (with a did-you-mean) at span if there is none.
 func (c *compiler) resolveType(name string, span diag.Span) *Type {
@@ -63,12 +66,18 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		return t
 	}
 	d := diag.Errorf(CodeUnknownType, span, "unknown type %q", name)
-	if s := parser.Closest(name, c.typeNames()); s != "" {
+	if c.typeIndex == nil || c.typeIndexed != len(c.prog.Records) {
+		c.typeNameList = c.typeNames()
+		c.typeIndex, c.typeIndexed = parser.NewNameIndex(c.typeNameList), len(c.prog.Records)
+	}
+	if s := c.typeIndex.Closest(name); s != "" {
 		suggestFix(&d, s, span)
 	} else {
 		d.Detail = "the types are String, Integer, Number, Boolean, Object and Array, the aliases Text, Int, Double and Bool"
-		if len(c.prog.Records) > 0 {
-			d.Detail += ", and the records of this file (" + strings.Join(c.typeNames()[len(BuiltinTypes):], ", ") + ")"
+		if records := c.typeNameList[len(BuiltinTypes):]; len(records) > maxListed {
+			d.Detail += fmt.Sprintf(", and the %d records of this file (%s, ...)", len(records), strings.Join(records[:maxListed], ", "))
+		} else if len(records) > 0 {
+			d.Detail += ", and the records of this file (" + strings.Join(records, ", ") + ")"
 		} else {
 			d.Detail += ", and the name of any [Name:Record | ...] defined in the file"
 		}

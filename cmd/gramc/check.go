@@ -8,7 +8,7 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] PATH...|-
+const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--max-diagnostics N] PATH...|-
 
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
@@ -18,10 +18,11 @@ file is checked with the agents, tools and records of NAME.gram beside it.
 Files are checked concurrently; they are reported in the order given, a
 directory's files in path order. Diagnostics go to standard output:
 
-  text   diagnostics with the source line (the default); a summary goes to
-         standard error
-  json   one JSON report listing every file and its diagnostics
-  sarif  SARIF 2.1.0, for code-scanning UIs
+  text   diagnostics with the source line (the default), at most 100 per
+         file unless --max-diagnostics says otherwise (0 shows all); a
+         summary goes to standard error
+  json   one JSON report listing every file and all its diagnostics
+  sarif  SARIF 2.1.0, for code-scanning UIs, with all diagnostics
 
 Warnings (unknown-property, unused-tool, ...) do not fail the check unless
 --strict is given. Exit codes: 0 clean, 1 errors (or warnings with --strict),
@@ -49,6 +50,7 @@ func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", checkHelp)
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
+	maxDiags := maxDiagnosticsFlag(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -90,7 +92,7 @@ func runCheck(e *env, args []string) int {
 		color := diag.UseColor(e.stdout)
 		for _, r := range reports {
 			if len(r.Diagnostics) > 0 {
-				if err = diag.WriteText(e.stdout, r.File, r.Diagnostics, color); err != nil {
+				if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {
 					break
 				}
 			}

@@ -55,6 +55,7 @@ func runFmt(e *env, args []string) int {
 	list := fs.Bool("l", false, "list files whose formatting differs")
 	diff := fs.Bool("d", false, "print unified diffs of the changes")
 	check := fs.Bool("check", false, "exit 1 if any file would change")
+	maxDiags := maxDiagnosticsFlag(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -88,7 +89,7 @@ func runFmt(e *env, args []string) int {
 			continue
 		}
 		if len(r.diags) > 0 {
-			writeDiags(e, r.file, r.diags)
+			writeDiags(e, r.file, r.diags, *maxDiags)
 		}
 		if r.diags.HasErrors() {
 			raise(exitError)

@@ -2,8 +2,8 @@
 // formats and compiles .gram agent files, runs agents, and connects them to MCP
 // servers and hosts.
 //
-//	gramc parse [--format sexp|json|gram] FILE...|-
-//	gramc check [--format text|json|sarif] [--strict] PATH...|-
+//	gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
+//	gramc check [--format text|json|sarif] [--strict] [--max-diagnostics N] PATH...|-
 //	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
 //	gramc fmt [-w] [-l] [-d] [--check] PATH...|-
 //	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]

@@ -173,7 +173,7 @@ func runMCPImport(e *env, args []string) int {
 	doc, parsed := parser.Parse(f)
 	_, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		writeDiags(e, f, diags)
+		writeDiags(e, f, diags, 0)
 		fmt.Fprintln(e.stderr, "gramc mcp import: the generated declarations do not compile; please report this")
 		return exitError
 	}

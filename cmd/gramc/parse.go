@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +9,7 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-const parseHelp = `Usage: gramc parse [--format sexp|json|gram] FILE...|-
+const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
 
 Parses gram files (or standard input, given as -) and prints, for each:
   sexp  the syntax tree as the reference grammar (tree-sitter-gram) prints it;
@@ -18,7 +17,8 @@ Parses gram files (or standard input, given as -) and prints, for each:
   json  the lowered Pattern<Subject> values as canonical JSON (the default)
   gram  the lowered patterns printed back as gram in pattern notation
 
-Diagnostics go to standard error. Exit codes: 0 clean, 1 errors in the input,
+Diagnostics go to standard error, at most 100 per file unless
+--max-diagnostics says otherwise. Exit codes: 0 clean, 1 errors in the input,
 2 usage or I/O errors.
 
 Flags:
@@ -73,14 +73,10 @@ func readInput(e *env, path string) (*diag.File, error) {
 	return diag.NewFile(path, b), nil
 }
 
-// writeDiags prints diagnostics as text on stderr.
-func writeDiags(e *env, f *diag.File, l diag.List) {
-	_ = diag.WriteText(e.stderr, f, l, diag.UseColor(e.stderr))
-}
-
 func runParse(e *env, args []string) int {
 	fs := newFlags(e, "parse", parseHelp)
 	format := fs.String("format", "json", "output format: sexp, json or gram")
+	maxDiags := maxDiagnosticsFlag(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -115,7 +111,7 @@ func runParse(e *env, args []string) int {
 			doc, diags = parseInput(f, false)
 		}
 		if len(diags) > 0 {
-			writeDiags(e, f, diags)
+			writeDiags(e, f, diags, *maxDiags)
 		}
 		if diags.HasErrors() {
 			if code == exitOK {
@@ -125,17 +121,14 @@ func runParse(e *env, args []string) int {
 				continue
 			}
 		}
-		var out bytes.Buffer
+		// The printers stream: they write in pieces as they go.
 		switch *format {
 		case "sexp":
-			err = doc.WriteSexp(&out)
+			err = doc.WriteSexp(e.stdout)
 		case "json":
-			err = doc.WriteJSON(&out)
+			err = doc.WriteJSON(e.stdout)
 		case "gram":
-			err = doc.WriteGram(&out)
-		}
-		if err == nil {
-			_, err = e.stdout.Write(out.Bytes())
+			err = doc.WriteGram(e.stdout)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc parse: %v\n", err)

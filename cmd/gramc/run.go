@@ -236,7 +236,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
 	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		writeDiags(e, f, diags)
+		writeDiags(e, f, diags, 0)
 		return nil, exitError
 	}
 	return prog, -1

