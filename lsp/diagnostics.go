@@ -65,7 +65,10 @@ func (s *Server) diagnose(d *document) {
 		}
 		d.mu.Unlock()
 
-		an := snap.Analysis()
+		an := snap.analysisUnlessStale()
+		if an == nil {
+			continue // a newer version arrived: it is pending
+		}
 		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, an.Diags)}
 
 		d.pubMu.Lock()
@@ -76,6 +79,11 @@ func (s *Server) diagnose(d *document) {
 			s.notify("textDocument/publishDiagnostics", params)
 		}
 		d.pubMu.Unlock()
+		if !stale {
+			// While the document rests, build what requests look things up
+			// in, so that the first hover after an edit does not wait for it.
+			an.index()
+		}
 	}
 }
 

@@ -323,7 +323,7 @@ func TestRandomEdits(t *testing.T) {
 		text = text[:a] + ins + text[b:]
 
 		got := c.waitDiagnostics(uri, v).Diagnostics
-		oracle := analyze(diag.NewFile(displayPath(uri), []byte(text)), nil)
+		oracle := analyze(diag.NewFile(displayPath(uri), []byte(text)), nil, nil)
 		want := toLSPDiagnostics(oracle.File, uri, oracle.Diags)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("edit %d (%q at %v-%v): diagnostics differ from a full parse (-want +got):\n%s\ntext:\n%s", v, ins, l1, l2, diff, text)
@@ -392,7 +392,7 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 		a := boundary(text, rnd.IntN(len(text)+1))
 		b := boundary(text, min(len(text), a+rnd.IntN(30)))
 		text = text[:a] + fragments[rnd.IntN(len(fragments))] + text[b:]
-		an := analyze(diag.NewFile("x.gram", []byte(text)), nil)
+		an := analyze(diag.NewFile("x.gram", []byte(text)), nil, nil)
 		lines := uint32(an.File.LineCount())
 		check := func(what string, r protocol.Range) {
 			if r.Start.Line >= lines || r.End.Line >= lines || r.End.Line < r.Start.Line {

@@ -34,12 +34,19 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
-	md, span, ok := an.hover(offsetOf(an.File, p.Position))
+	an, m := snap.answering()
+	off, ok := m.toOld(offsetOf(snap.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
-	r := rangeOf(an.File, span)
+	md, span, ok := an.hover(off)
+	if !ok {
+		return nil, nil
+	}
+	if span, ok = m.toNew(span); !ok {
+		return nil, nil
+	}
+	r := rangeOf(snap.File, span)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 }
 
