@@ -205,6 +205,9 @@ type Analysis struct {
 
 	startsOnce sync.Once
 	starts     []int
+
+	namesOnce sync.Once
+	nt        *nameTables
 }
 
 // analyze parses and compiles f; with prev, the analysis of an earlier text of
