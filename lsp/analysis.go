@@ -45,6 +45,9 @@ type Snapshot struct {
 	// was made: requests answer from it while this one is being analysed
 	// (see [Snapshot.answering]). It is dropped once this one is analysed.
 	older atomic.Pointer[Snapshot]
+	// olderMap maps between older's text and this one's, computed once.
+	mapOnce  sync.Once
+	olderMap textMap
 	// superseded is set when a newer version of the document arrives: an
 	// analysis computed only for diagnostics then stops early.
 	superseded atomic.Bool
@@ -126,8 +129,11 @@ func (s *Snapshot) answering() (*Analysis, textMap) {
 	}
 	if o := s.older.Load(); o != nil {
 		if an := o.ready(); an != nil {
-			edit, n := changedSpan(an.File.Text, s.File.Text)
-			return an, textMap{stale: true, edit: edit, newLen: n}
+			s.mapOnce.Do(func() {
+				edit, n := changedSpan(an.File.Text, s.File.Text)
+				s.olderMap = textMap{stale: true, edit: edit, newLen: n}
+			})
+			return an, s.olderMap
 		}
 	}
 	return s.Analysis(), textMap{}

@@ -15,11 +15,12 @@
 //   - at the top level: snippets for a new agent, tool and record.
 //
 // The analysis is only used for the names the file defines, which are kept
-// in sorted tables built once per analysis ([nameTables]): a completion
-// looks up the names that start with the word being typed and returns at
-// most maxCompletions of them, marking the list incomplete (the editor asks
-// again as the word changes). A file with fewer names gets them all. So a completion costs the
-// same in a file of a hundred names as in one of a hundred thousand.
+// in sorted tables built once per analysis ([nameTables]). A file with more
+// than maxCompletions (100) names of a kind gets at most that many, those
+// that start with the word being typed, in a list marked incomplete (the
+// editor asks again as the word changes); a file with fewer gets them all.
+// So a completion costs the same in a file of a hundred names as in one of
+// a hundred thousand.
 
 package lsp
 
@@ -55,7 +56,7 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 }
 
 // maxCompletions is the most names a completion returns.
-const maxCompletions = 200
+const maxCompletions = 100
 
 // nameTables are the names a file defines, each table sorted by its names
 // without case: the top-level identities, the top-level tools and the
