@@ -65,6 +65,12 @@ type nameTables struct {
 	idents  []namedEntry[struct{}]
 	tools   []namedEntry[*schema.Tool]
 	records []namedEntry[*schema.Record]
+	// topIdents maps each identity of a top-level pattern (or of the
+	// pattern an annotation wraps) to where the first pattern with it is
+	// named; topPatterns are the top-level patterns. Rename checks a new
+	// name against them.
+	topIdents   map[string]diag.Span
+	topPatterns map[*parser.Pattern]bool
 }
 
 // namedEntry is a name, its key (the name in lower case) and what it names.
@@ -76,12 +82,22 @@ type namedEntry[T any] struct {
 // names returns the analysis's name tables, building them on first use.
 func (a *Analysis) names() *nameTables {
 	a.namesOnce.Do(func() {
-		nt := &nameTables{}
+		nt := &nameTables{topIdents: map[string]diag.Span{}, topPatterns: map[*parser.Pattern]bool{}}
 		seen := map[string]bool{}
 		for _, p := range a.Doc.Lowered {
 			if id := p.Subject.Identity; id != "" && !seen[id] {
 				seen[id] = true
 				nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id})
+			}
+			nt.topPatterns[p] = true
+			q := p
+			for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+				q = q.Elements[0]
+			}
+			for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+				if _, ok := nt.topIdents[id]; id != "" && !ok {
+					nt.topIdents[id] = q.IdentSpan
+				}
 			}
 		}
 		seen = map[string]bool{}
