@@ -645,6 +645,12 @@ func TestRename(t *testing.T) {
 				t.Errorf("%s: rename accepted", tc.name)
 			}
 		}
+		// A record renamed to the name of a top-level tool: the error says
+		// where that name is defined.
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": deskURI}, "position": protocol.Position{Line: 3, Character: 2}, "newName": "getOrder"}, &edit)
+		if err == nil || !strings.Contains(err.Error(), "getOrder is already defined at line 15") {
+			t.Errorf("rename Money to getOrder: %v", err)
+		}
 		if err := c.call("textDocument/prepareRename", tdp(deskURI, protocol.Position{Line: 24, Character: 8}), &r); err == nil || !strings.Contains(err.Error(), "keyword") {
 			t.Errorf("prepareRename on Agent: %v", err)
 		}
