@@ -29,6 +29,12 @@ fuzz:
 bench:
 	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
 
+# The language server's scaling rows (n to 8n, clean and error-heavy; fails when
+# a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.
+.PHONY: bench-lsp
+bench-lsp:
+	$(GO) test ./lsp -run '^$$' -bench '^Benchmark(Scale|Targets)$$' -benchtime 1x -timeout 60m
+
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:
 	../shared/bin/conformance

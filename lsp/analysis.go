@@ -216,11 +216,18 @@ type Analysis struct {
 	nt        *nameTables
 }
 
+// analyzeHook, when set (by tests), runs as an analysis of f starts; it may
+// block.
+var analyzeHook func(f *diag.File)
+
 // analyze parses and compiles f; with prev, the analysis of an earlier text of
 // the same document, it re-parses only what the change between them touches.
 // When stop is set and reports true between the stages (parse, compile), it
 // gives up and returns nil.
 func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
+	if analyzeHook != nil {
+		analyzeHook(f)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
