@@ -35,7 +35,7 @@ type testClient struct {
 	// patient clients (benchmarks on large inputs) wait for diagnostics
 	// for 10 minutes instead of 30 seconds.
 	patient bool
-	close func()   // closes the connection
+	close   func() // closes the connection
 }
 
 // newTestClient starts a server (configured by setup, if given) and a client

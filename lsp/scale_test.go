@@ -353,6 +353,8 @@ func BenchmarkScale(b *testing.B) {
 //   - an 8,000-line file of `(aN) x` lines, a syntax error on every line:
 //     the same, edit → diagnostics and hovers meanwhile.
 //
+// Run it with
+//
 //	go test ./lsp -run '^$' -bench '^BenchmarkTargets$' -benchtime 1x
 func BenchmarkTargets(b *testing.B) {
 	if b.N > 1 {
