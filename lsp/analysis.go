@@ -43,7 +43,8 @@ type Snapshot struct {
 	base atomic.Pointer[Snapshot]
 	// older is the newest earlier snapshot that was analysed when this one
 	// was made: requests answer from it while this one is being analysed
-	// (see [Snapshot.answering]). It is dropped once this one is analysed.
+	// and indexed (see [Snapshot.answering]). It is dropped once this one
+	// is indexed, and its own older when this one is made.
 	older atomic.Pointer[Snapshot]
 	// olderMap maps between older's text and this one's, computed once.
 	mapOnce  sync.Once
@@ -103,12 +104,23 @@ func (s *Snapshot) analysis(stop func() bool) (*Analysis, bool) {
 	return an, false
 }
 
-// done records the analysis and lets go of the earlier snapshots.
+// done records the analysis and lets go of the snapshot it was made from.
+// The older snapshot stays until the analysis is indexed (see
+// [Snapshot.indexed]).
 func (s *Snapshot) done(an *Analysis) {
 	s.an.Store(an)
 	s.same = nil
 	s.base.Store(nil)
-	s.older.Store(nil)
+}
+
+// indexed builds the index of the snapshot's analysis, if it has one, and
+// lets go of the older snapshot that answered requests meanwhile.
+func (s *Snapshot) indexed() {
+	if an := s.ready(); an != nil {
+		an.index()
+		an.names()
+		s.older.Store(nil)
+	}
 }
 
 // ready returns the analysis if it is computed, else nil; it never waits.
@@ -118,23 +130,30 @@ func (s *Snapshot) ready() *Analysis { return s.an.Load() }
 func (s *Snapshot) analyzed() bool { return s.an.Load() != nil }
 
 // answering returns the analysis a request about a position in s answers
-// from without waiting: s's own when it is computed; else, while s is being
-// analysed, that of the newest earlier version that is, with the map
+// from without waiting: s's own when it and its index are made; else, while
+// s is being analysed or indexed, that of the newest earlier version that
+// is, with the map
 // between the two texts (a position in the part of the text the edits
 // changed has no answer there: m.toOld reports false). With neither, it
 // waits for s's own.
 func (s *Snapshot) answering() (*Analysis, textMap) {
-	if an := s.ready(); an != nil {
-		return an, textMap{}
+	own := s.ready()
+	if own != nil && own.indexed.Load() {
+		return own, textMap{}
 	}
+	// While s's analysis or its index is being made, the older one answers
+	// if its index is made.
 	if o := s.older.Load(); o != nil {
-		if an := o.ready(); an != nil {
+		if an := o.ready(); an != nil && (own == nil || an.indexed.Load()) {
 			s.mapOnce.Do(func() {
 				edit, n := changedSpan(an.File.Text, s.File.Text)
 				s.olderMap = textMap{stale: true, edit: edit, newLen: n}
 			})
 			return an, s.olderMap
 		}
+	}
+	if own != nil {
+		return own, textMap{}
 	}
 	return s.Analysis(), textMap{}
 }
@@ -206,8 +225,9 @@ type Analysis struct {
 	// and without duplicates: what `gramc check` reports for the text.
 	Diags diag.List
 
-	ixOnce sync.Once
-	ix     *index
+	ixOnce  sync.Once
+	ix      *index
+	indexed atomic.Bool // ix is built
 
 	startsOnce sync.Once
 	starts     []int
@@ -255,7 +275,10 @@ func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
 // index returns the analysis's index of identities, building it on first
 // use.
 func (a *Analysis) index() *index {
-	a.ixOnce.Do(func() { a.ix = buildIndex(a) })
+	a.ixOnce.Do(func() {
+		a.ix = buildIndex(a)
+		a.indexed.Store(true)
+	})
 	return a.ix
 }
 

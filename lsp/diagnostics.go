@@ -82,8 +82,7 @@ func (s *Server) diagnose(d *document) {
 		if !stale {
 			// While the document rests, build what requests look things up
 			// in, so that the first hover after an edit does not wait for it.
-			an.index()
-			an.names()
+			snap.indexed()
 		}
 	}
 }

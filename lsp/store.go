@@ -129,6 +129,7 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		d.snap.base.Store(base)
 		if older != nil {
 			d.snap.older.Store(older)
+			older.older.Store(nil) // no chain of old texts
 		}
 	}
 	st.publishView()
