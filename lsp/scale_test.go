@@ -409,7 +409,10 @@ func BenchmarkTargets(b *testing.B) {
 		b.ReportMetric(0, "ns/op")
 		runtime.KeepAlive(f)
 	})
-	during := func(b *testing.B, name, text string, hoverAt int) {
+	// during opens text, then edits it and hovers at hoverAt until the
+	// edit's diagnostics arrive; with answers, every hover must say
+	// something.
+	during := func(b *testing.B, name, text string, hoverAt int, answers bool) {
 		c := newTestClient(b, nil)
 		c.patient = true
 		uri := protocol.DocumentURI("file:///bench/" + name + ".gram")
@@ -429,7 +432,7 @@ func BenchmarkTargets(b *testing.B) {
 		var hovers []time.Duration
 		for {
 			hovers = append(hovers, timed(func() { c.mustCall("textDocument/hover", hover, &res) }))
-			if res == nil {
+			if answers && res == nil {
 				b.Fatalf("no hover at %v while the edit was analysed", hover)
 			}
 			if c.published(uri, 2) {
@@ -448,7 +451,7 @@ func BenchmarkTargets(b *testing.B) {
 	}
 	b.Run("data-10MB", func(b *testing.B) {
 		text := gramgen.Clean(10 << 20)
-		during(b, "data", text, scaleSpot(text))
+		during(b, "data", text, scaleSpot(text), true)
 	})
 	b.Run("stray-tokens-8000-lines", func(b *testing.B) {
 		var sb strings.Builder
@@ -456,7 +459,9 @@ func BenchmarkTargets(b *testing.B) {
 			fmt.Fprintf(&sb, "(a%d) x\n", i)
 		}
 		text := sb.String()
-		during(b, "stray", text, strings.Index(text, "(a4000)")+2)
+		// Every line is a syntax error: a hover has nothing to say, but
+		// it answers.
+		during(b, "stray", text, strings.Index(text, "(a4000)")+2, false)
 	})
 }
 
