@@ -29,12 +29,6 @@ fuzz:
 bench:
 	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
 
-# The language server's scaling rows (n to 8n, clean and error-heavy; fails when
-# a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.
-.PHONY: bench-lsp
-bench-lsp:
-	$(GO) test ./lsp -run '^$$' -bench '^Benchmark(Scale|Targets)$$' -benchtime 1x -timeout 60m
-
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:
 	../shared/bin/conformance
@@ -55,3 +49,9 @@ vsix:
 	mkdir -p $(VSCODE)/bin
 	GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o $(VSCODE)/bin/gram-lsp ./cmd/gram-lsp
 	cd $(VSCODE) && npx vsce package --no-dependencies --skip-license --allow-missing-repository --target linux-x64 --out gram-linux-x64.vsix
+
+# The language server's scaling rows (n to 8n, clean and error-heavy; fails when
+# a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.
+.PHONY: bench-lsp
+bench-lsp:
+	$(GO) test ./lsp -run '^$$' -bench '^Benchmark(Scale|Targets)$$' -benchtime 1x -timeout 60m
