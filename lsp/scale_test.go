@@ -37,6 +37,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/parser"
 )
 
 // scaleCase is one measured operation on an open document.
@@ -58,11 +59,22 @@ var scaleInputs = []scaleInput{
 	{"broken", func(size int) string { return gramgen.Broken(size, 1) }},
 }
 
-// scaleSpot returns the byte offset of the first group's element list after
-// the middle of a generated document: just after "| " of a line
-// "[gN:Group {...} | pN, ...". Completion, hover and definition are asked
-// there; references and rename at the group's identity.
+// scaleSpot returns the byte offset of the element list of the first group
+// after the middle of a generated document that parses and is defined at the
+// top level: just after "| " of a line "[gN:Group {...} | pN, ...".
+// Completion, hover and definition are asked there; references and rename
+// at the group's identity. It is computed once per text.
 func scaleSpot(text string) int {
+	if v, ok := scaleSpots.Load(text); ok {
+		return v.(int)
+	}
+	doc, _ := parser.Parse(diag.NewFile("", []byte(text)))
+	groups := map[int]bool{}
+	for _, p := range doc.Lowered {
+		if p.Kind == parser.GroupKind && p.Subject.HasLabel("Group") {
+			groups[p.IdentSpan.Start] = true
+		}
+	}
 	i := len(text) / 2
 	for {
 		j := strings.Index(text[i:], ":Group {")
@@ -70,14 +82,19 @@ func scaleSpot(text string) int {
 			panic("no group after the middle")
 		}
 		i += j
+		start := strings.LastIndexByte(text[:i], '\n') + 1
 		line := text[i:]
 		line = line[:strings.IndexByte(line, '\n')]
-		if k := strings.Index(line, "} | "); k >= 0 {
+		if k := strings.Index(line, "} | "); k >= 0 && groups[start+1] {
+			scaleSpots.Store(text, i+k+4)
 			return i + k + 4
 		}
 		i++
 	}
 }
+
+// scaleSpots caches scaleSpot by text.
+var scaleSpots sync.Map
 
 // scaleEditSpot returns where an edit types: inside the title string of the
 // group at scaleSpot, so that the edit changes no diagnostic.
