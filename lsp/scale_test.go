@@ -75,22 +75,28 @@ func scaleSpot(text string) int {
 			groups[p.IdentSpan.Start] = true
 		}
 	}
-	i := len(text) / 2
-	for {
-		j := strings.Index(text[i:], ":Group {")
-		if j < 0 {
-			panic("no group after the middle")
+	// After the middle, else anywhere; a group that does not parse when
+	// there is none that does.
+	for _, from := range []int{len(text) / 2, 0, 0} {
+		for i := from; ; i++ {
+			j := strings.Index(text[i:], ":Group {")
+			if j < 0 {
+				break
+			}
+			i += j
+			start := strings.LastIndexByte(text[:i], '\n') + 1
+			line := text[i:]
+			line = line[:strings.IndexByte(line, '\n')]
+			if k := strings.Index(line, "} | "); k >= 0 && (groups[start+1] || len(groups) == 0 && from == 0) {
+				scaleSpots.Store(text, i+k+4)
+				return i + k + 4
+			}
 		}
-		i += j
-		start := strings.LastIndexByte(text[:i], '\n') + 1
-		line := text[i:]
-		line = line[:strings.IndexByte(line, '\n')]
-		if k := strings.Index(line, "} | "); k >= 0 && groups[start+1] {
-			scaleSpots.Store(text, i+k+4)
-			return i + k + 4
+		if from == 0 {
+			groups = nil
 		}
-		i++
 	}
+	panic("no group in the document")
 }
 
 // scaleSpots caches scaleSpot by text.
