@@ -507,7 +507,7 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 // when a newer version arrives meanwhile, the analysis of the one in
 // progress is abandoned and only the newest is published.
 func TestRequestsDuringAnalysis(t *testing.T) {
-	text := gramgen.AgentFile(60)
+	text := gramgen.AgentFile(60) + "(plainA)\n[grp | plainA]\n"
 	c := newTestClient(t, nil)
 	const uri = protocol.DocumentURI("file:///work/slow.gram")
 	c.open(uri, text)
@@ -539,6 +539,13 @@ func TestRequestsDuringAnalysis(t *testing.T) {
 	def := strings.Index(v2, "[lookup1:Tool") + 1
 	if len(locs) != 1 || locs[0].Range != rangeOf(f2, diag.Span{Start: def, End: def + len("lookup1")}) {
 		t.Errorf("definition during the analysis: %+v", locs)
+	}
+	// Line numbers are told in the current text.
+	plain := strings.Index(v2, "| plainA]") + 3
+	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, plain)), &h)
+	wantLine := fmt.Sprintf("defined at line %d", f2.OffsetPosition(strings.Index(v2, "(plainA)")).Line)
+	if !strings.Contains(h.Contents.Value, wantLine) {
+		t.Errorf("hover of plainA during the analysis: %q, want %q", h.Contents.Value, wantLine)
 	}
 	// The edited text is not in the analysed version: no answer there.
 	var none *protocol.Hover
