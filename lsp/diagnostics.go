@@ -80,9 +80,19 @@ func (s *Server) diagnose(d *document) {
 		}
 		d.pubMu.Unlock()
 		if !stale {
-			// While the document rests, build what requests look things up
-			// in, so that the first hover after an edit does not wait for it.
-			snap.indexed()
+			// Build what requests look things up in, so that the first
+			// hover after an edit does not wait for it, beside the
+			// analysis of the next version rather than before it.
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						s.log.Error("panic while indexing", "uri", d.uri, "panic", r)
+					}
+				}()
+				if !snap.superseded.Load() {
+					snap.indexed()
+				}
+			}()
 		}
 	}
 }
