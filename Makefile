@@ -80,3 +80,9 @@ mcp-deps:
 	cd $(MCPNODE) && npm ci --no-audit --no-fund
 
 race: mcp-deps
+
+# The language server's scaling rows (n to 8n, clean and error-heavy; fails when
+# a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.
+.PHONY: bench-lsp
+bench-lsp:
+	$(GO) test ./lsp -run '^$$' -bench '^Benchmark(Scale|Targets)$$' -benchtime 1x -timeout 60m

@@ -31,15 +31,27 @@ type Snapshot struct {
 	// File holds the text; it is never modified.
 	File *diag.File
 
-	once sync.Once
-	an   *Analysis
-	done atomic.Bool // an is computed
+	// mu is held while the analysis is computed, so that concurrent callers
+	// share one computation.
+	mu sync.Mutex
+	an atomic.Pointer[Analysis]
 	// same is an earlier snapshot with the same text, whose analysis this
 	// one shares (an edit undone, a change that changed nothing).
 	same *Snapshot
 	// base is an earlier snapshot of the document; when its analysis is done,
 	// this one's is computed incrementally from it (see parser.Reparse).
 	base atomic.Pointer[Snapshot]
+	// older is the newest earlier snapshot that was analysed when this one
+	// was made: requests answer from it while this one is being analysed
+	// and indexed (see [Snapshot.answering]). It is dropped once this one
+	// is indexed, and its own older when this one is made.
+	older atomic.Pointer[Snapshot]
+	// olderMap maps between older's text and this one's, computed once.
+	mapOnce  sync.Once
+	olderMap textMap
+	// superseded is set when a newer version of the document arrives: an
+	// analysis computed only for diagnostics then stops early.
+	superseded atomic.Bool
 }
 
 // newSnapshot returns a snapshot of text, which the caller must not modify
@@ -51,24 +63,137 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *Snapshot {
 // Analysis returns the snapshot's analysis, computing it on first use. It is
 // safe for concurrent use; concurrent callers share one computation.
 func (s *Snapshot) Analysis() *Analysis {
-	s.once.Do(func() {
-		defer s.done.Store(true)
-		if s.same != nil {
-			s.an, s.same = s.same.Analysis(), nil
-			s.base.Store(nil)
-			return
-		}
-		var prev *Analysis
-		if b := s.base.Swap(nil); b != nil && b.done.Load() {
-			prev = b.an
-		}
-		s.an = analyze(s.File, prev)
-	})
-	return s.an
+	an, _ := s.analysis(nil)
+	return an
 }
 
+// analysisUnlessStale is Analysis for the diagnostics worker: it gives up,
+// returning nil, when a newer version of the document arrives before the
+// analysis is done. The work is then left for whoever needs this version
+// later (a request that still holds it computes it in full).
+func (s *Snapshot) analysisUnlessStale() *Analysis {
+	an, _ := s.analysis(s.superseded.Load)
+	return an
+}
+
+// analysis computes the analysis unless stop reports true between its
+// stages; it reports whether it stopped.
+func (s *Snapshot) analysis(stop func() bool) (*Analysis, bool) {
+	if an := s.an.Load(); an != nil {
+		return an, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if an := s.an.Load(); an != nil {
+		return an, false
+	}
+	if s.same != nil {
+		an := s.same.Analysis()
+		s.done(an)
+		return an, false
+	}
+	var prev *Analysis
+	if b := s.base.Load(); b != nil {
+		prev = b.ready()
+	}
+	an := analyze(s.File, prev, stop)
+	if an == nil {
+		return nil, true
+	}
+	s.done(an)
+	return an, false
+}
+
+// done records the analysis and lets go of the snapshot it was made from.
+// The older snapshot stays until the analysis is indexed (see
+// [Snapshot.indexed]).
+func (s *Snapshot) done(an *Analysis) {
+	s.an.Store(an)
+	s.same = nil
+	s.base.Store(nil)
+}
+
+// indexed builds the index of the snapshot's analysis, if it has one, and
+// lets go of the older snapshot that answered requests meanwhile.
+func (s *Snapshot) indexed() {
+	if an := s.ready(); an != nil {
+		an.index()
+		an.names()
+		s.older.Store(nil)
+	}
+}
+
+// ready returns the analysis if it is computed, else nil; it never waits.
+func (s *Snapshot) ready() *Analysis { return s.an.Load() }
+
 // analyzed reports whether the snapshot's analysis is computed.
-func (s *Snapshot) analyzed() bool { return s.done.Load() }
+func (s *Snapshot) analyzed() bool { return s.an.Load() != nil }
+
+// answering returns the analysis a request about a position in s answers
+// from without waiting: s's own when it and its index are made; else, while
+// s is being analysed or indexed, that of the newest earlier version that
+// is, with the map
+// between the two texts (a position in the part of the text the edits
+// changed has no answer there: m.toOld reports false). With neither, it
+// waits for s's own.
+func (s *Snapshot) answering() (*Analysis, textMap) {
+	own := s.ready()
+	if own != nil && own.indexed.Load() {
+		return own, textMap{}
+	}
+	// While s's analysis or its index is being made, the older one answers
+	// if its index is made.
+	if o := s.older.Load(); o != nil {
+		if an := o.ready(); an != nil && (own == nil || an.indexed.Load()) {
+			s.mapOnce.Do(func() {
+				edit, n := changedSpan(an.File.Text, s.File.Text)
+				s.olderMap = textMap{stale: true, edit: edit, newLen: n}
+			})
+			return an, s.olderMap
+		}
+	}
+	if own != nil {
+		return own, textMap{}
+	}
+	return s.Analysis(), textMap{}
+}
+
+// textMap maps offsets and spans between a snapshot's text and the older
+// text an analysis was made of, which differs from it by one changed span.
+// The zero textMap is the identity.
+type textMap struct {
+	stale bool
+	// edit is the changed span in the older text, newLen the length of what
+	// replaces it.
+	edit   diag.Span
+	newLen int
+}
+
+// toOld returns the offset in the older text of off, an offset in the
+// current one, or false when off is in the changed part or at its ends.
+func (m textMap) toOld(off int) (int, bool) {
+	switch {
+	case !m.stale || off < m.edit.Start:
+		return off, true
+	case off > m.edit.Start+m.newLen:
+		return off - m.newLen + m.edit.Len(), true
+	}
+	return 0, false
+}
+
+// toNew returns the span in the current text of sp, a span of the older
+// one, or false when sp touches the changed part (a word that ends where
+// text was inserted may go on in the current text).
+func (m textMap) toNew(sp diag.Span) (diag.Span, bool) {
+	switch {
+	case !m.stale || sp.End < m.edit.Start:
+		return sp, true
+	case sp.Start > m.edit.End:
+		d := m.newLen - m.edit.Len()
+		return diag.Span{Start: sp.Start + d, End: sp.End + d}, true
+	}
+	return diag.Span{}, false
+}
 
 // changedSpan returns the part of old that differs from text, as an edit of
 // old: the span it replaces and the length of what replaces it.
@@ -100,16 +225,29 @@ type Analysis struct {
 	// and without duplicates: what `gramc check` reports for the text.
 	Diags diag.List
 
-	ixOnce sync.Once
-	ix     *index
+	ixOnce  sync.Once
+	ix      *index
+	indexed atomic.Bool // ix is built
 
 	startsOnce sync.Once
 	starts     []int
+
+	namesOnce sync.Once
+	nt        *nameTables
 }
+
+// analyzeHook, when set (by tests), runs as an analysis of f starts; it may
+// block.
+var analyzeHook func(f *diag.File)
 
 // analyze parses and compiles f; with prev, the analysis of an earlier text of
 // the same document, it re-parses only what the change between them touches.
-func analyze(f *diag.File, prev *Analysis) (an *Analysis) {
+// When stop is set and reports true between the stages (parse, compile), it
+// gives up and returns nil.
+func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
+	if analyzeHook != nil {
+		analyzeHook(f)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
@@ -127,6 +265,9 @@ func analyze(f *diag.File, prev *Analysis) (an *Analysis) {
 	} else {
 		doc, parsed = parser.Parse(f)
 	}
+	if stop != nil && stop() {
+		return nil
+	}
 	prog, compiled := compileDocument(f, doc)
 	return &Analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
 }
@@ -134,7 +275,10 @@ func analyze(f *diag.File, prev *Analysis) (an *Analysis) {
 // index returns the analysis's index of identities, building it on first
 // use.
 func (a *Analysis) index() *index {
-	a.ixOnce.Do(func() { a.ix = buildIndex(a) })
+	a.ixOnce.Do(func() {
+		a.ix = buildIndex(a)
+		a.indexed.Store(true)
+	})
 	return a.ix
 }
 

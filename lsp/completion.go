@@ -14,7 +14,13 @@
 //     and an inline tool snippet;
 //   - at the top level: snippets for a new agent, tool and record.
 //
-// The analysis is only used for the names the file defines.
+// The analysis is only used for the names the file defines, which are kept
+// in sorted tables built once per analysis ([nameTables]). A file with more
+// than maxCompletions (100) names of a kind gets at most that many, those
+// that start with the word being typed, in a list marked incomplete (the
+// editor asks again as the word changes); a file with fewer gets them all.
+// So a completion costs the same in a file of a hundred names as in one of
+// a hundred thousand.
 
 package lsp
 
@@ -42,11 +48,109 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		return nil, err
 	}
 	an := snap.Analysis()
-	items := an.complete(offsetOf(an.File, p.Position))
+	items, more := an.completeAt(offsetOf(an.File, p.Position))
 	if items == nil {
 		items = []protocol.CompletionItem{}
 	}
-	return &protocol.CompletionList{Items: items}, nil
+	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
+}
+
+// maxCompletions is the most names a completion returns.
+const maxCompletions = 100
+
+// nameTables are the names a file defines, each table sorted by its names
+// without case: the top-level identities, the top-level tools and the
+// records.
+type nameTables struct {
+	idents  []namedEntry[struct{}]
+	tools   []namedEntry[*schema.Tool]
+	records []namedEntry[*schema.Record]
+	// topIdents maps each identity of a top-level pattern (or of the
+	// pattern an annotation wraps) to where the first pattern with it is
+	// named; topPatterns are the top-level patterns. Rename checks a new
+	// name against them.
+	topIdents   map[string]diag.Span
+	topPatterns map[*parser.Pattern]bool
+}
+
+// namedEntry is a name, its key (the name in lower case) and what it names.
+type namedEntry[T any] struct {
+	key, name string
+	v         T
+}
+
+// names returns the analysis's name tables, building them on first use.
+func (a *Analysis) names() *nameTables {
+	a.namesOnce.Do(func() {
+		nt := &nameTables{topIdents: map[string]diag.Span{}, topPatterns: map[*parser.Pattern]bool{}}
+		seen := map[string]bool{}
+		for _, p := range a.Doc.Lowered {
+			if id := p.Subject.Identity; id != "" && !seen[id] {
+				seen[id] = true
+				nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id})
+			}
+			nt.topPatterns[p] = true
+			q := p
+			for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+				q = q.Elements[0]
+			}
+			for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+				if _, ok := nt.topIdents[id]; id != "" && !ok {
+					nt.topIdents[id] = q.IdentSpan
+				}
+			}
+		}
+		seen = map[string]bool{}
+		for _, t := range a.Prog.Tools {
+			if t.TopLevel && t.Name != "" && !seen[t.Name] {
+				seen[t.Name] = true
+				nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t})
+			}
+		}
+		for _, r := range a.Prog.Records {
+			if r.Name != "" {
+				nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r})
+			}
+		}
+		sortEntries(nt.idents)
+		sortEntries(nt.tools)
+		sortEntries(nt.records)
+		a.nt = nt
+	})
+	return a.nt
+}
+
+// sortEntries sorts a table by key, then name, keeping the source order of
+// equal names.
+func sortEntries[T any](es []namedEntry[T]) {
+	slices.SortStableFunc(es, func(x, y namedEntry[T]) int {
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return strings.Compare(x.name, y.name)
+	})
+}
+
+// pick returns the entries to offer for the word being typed: all of them
+// when there are at most maxCompletions (the editor filters them itself,
+// fuzzily), else at most maxCompletions of those whose names start with the
+// word, and true: the list is then incomplete, and the editor asks again as
+// the word changes.
+func pick[T any](es []namedEntry[T], word string) ([]namedEntry[T], bool) {
+	if len(es) <= maxCompletions {
+		return es, false
+	}
+	es = withPrefix(es, word)
+	return es[:min(len(es), maxCompletions)], true
+}
+
+// withPrefix returns the entries whose names start with prefix, ignoring
+// case.
+func withPrefix[T any](es []namedEntry[T], prefix string) []namedEntry[T] {
+	p := strings.ToLower(prefix)
+	i := sort.Search(len(es), func(i int) bool { return es[i].key >= p })
+	j := i + sort.Search(len(es)-i, func(k int) bool { return !strings.HasPrefix(es[i+k].key, p) })
+	return es[i:j]
 }
 
 // frame is an open bracket before the cursor.
@@ -105,50 +209,58 @@ var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`
 
 // complete returns the completion items at off.
 func (a *Analysis) complete(off int) []protocol.CompletionItem {
+	items, _ := a.completeAt(off)
+	return items
+}
+
+// completeAt returns the completion items at off, and whether names were
+// left out (see maxCompletions).
+func (a *Analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 	text := a.File.Text
 	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
 	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
-		return a.completeModel(diag.Span{Start: lineStart + m[2], End: off})
+		return a.completeModel(diag.Span{Start: lineStart + m[2], End: off}), false
 	}
 	c, ok := a.cursor(off)
 	if !ok {
-		return nil
+		return nil, false
 	}
+	word := a.text(c.word)
 	wr := rangeOf(a.File, c.word)
 	f := c.top()
 	switch {
 	case f == nil:
-		return snippetItems(wr, false)
+		return snippetItems(wr, false), false
 	case f.open == '{' && !f.afterSep:
 		if c.prev != nil && !c.prevIs("{", ",") {
-			return nil
+			return nil, false
 		}
 		r := a.recordOwner(c)
 		if r == roleOther {
-			return nil
+			return nil, false
 		}
 		present := append(slices.Clone(f.keys), a.keysAfter(off)...)
-		return keyItems(r, present, wr)
+		return keyItems(r, present, wr), false
 	case f.open == '{' && f.afterSep:
 		if !c.prevIs(":", "::") {
-			return nil
+			return nil, false
 		}
 		switch f.key {
 		case "items":
-			return a.typeItems(wr, false)
+			return a.typeItems(wr, false, word)
 		case "optional", "injected", "parallelToolCalls":
-			return valueItems(wr, "true", "false")
+			return valueItems(wr, "true", "false"), false
 		}
-		return nil
+		return nil, false
 	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar && c.prevIs(":", "::"):
-		return a.typeItems(wr, f.open == '[')
+		return a.typeItems(wr, f.open == '[', word)
 	case f.open == '[' && f.bar && c.prevIs("|", ","):
 		if f.hasLabel(schema.AgentLabel) {
-			return a.toolItems(f, wr)
+			return a.toolItems(f, wr, word)
 		}
-		return a.referenceItems(wr)
+		return a.referenceItems(wr, word)
 	}
-	return nil
+	return nil, false
 }
 
 // regionStart returns where the top-level unit containing or preceding off
@@ -459,8 +571,9 @@ func keySnippet(k string) string {
 }
 
 // typeItems completes type names (and, for a subject pattern, the labels of
-// the agent language first).
-func (a *Analysis) typeItems(wr protocol.Range, group bool) []protocol.CompletionItem {
+// the agent language first): the records are those whose names start with
+// word.
+func (a *Analysis) typeItems(wr protocol.Range, group bool, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	n := 0
 	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
@@ -482,12 +595,11 @@ func (a *Analysis) typeItems(wr protocol.Range, group bool) []protocol.Completio
 	for _, t := range schema.BuiltinTypes {
 		add(t, protocol.CompletionItemKindTypeParameter, "type: JSON "+builtinJSON[t], typeDoc(t))
 	}
-	for _, r := range a.Prog.Records {
-		if r.Name != "" {
-			add(r.Name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(r))
-		}
+	recs, more := pick(a.names().records, word)
+	for _, r := range recs {
+		add(r.name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(r.v))
 	}
-	return out
+	return out, more
 }
 
 // valueItems completes literal values.
@@ -543,18 +655,20 @@ func (a *Analysis) completeModel(content diag.Span) []protocol.CompletionItem {
 }
 
 // toolItems completes the tools an agent may list: the top-level tools it
-// does not list yet, then a snippet for an inline tool.
-func (a *Analysis) toolItems(f *frame, wr protocol.Range) []protocol.CompletionItem {
+// does not list yet whose names start with word, then a snippet for an
+// inline tool.
+func (a *Analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
-	seen := map[string]bool{}
+	listed := map[string]bool{}
 	for _, e := range f.elems {
-		seen[e] = true
+		listed[e] = true
 	}
-	for _, t := range a.Prog.Tools {
-		if !t.TopLevel || t.Name == "" || seen[t.Name] {
+	tools, more := pick(a.names().tools, word)
+	for _, e := range tools {
+		t := e.v
+		if listed[t.Name] {
 			continue
 		}
-		seen[t.Name] = true
 		out = append(out, protocol.CompletionItem{
 			Label:         t.Name,
 			Kind:          protocol.CompletionItemKindFunction,
@@ -568,26 +682,22 @@ func (a *Analysis) toolItems(f *frame, wr protocol.Range) []protocol.CompletionI
 		it.SortText = "1" + it.Label
 		out = append(out, it)
 	}
-	return out
+	return out, more
 }
 
-// referenceItems completes references to the file's top-level identities.
-func (a *Analysis) referenceItems(wr protocol.Range) []protocol.CompletionItem {
-	var out []protocol.CompletionItem
-	seen := map[string]bool{}
-	for _, p := range a.Doc.Lowered {
-		id := p.Subject.Identity
-		if id == "" || seen[id] {
-			continue
-		}
-		seen[id] = true
+// referenceItems completes references to the file's top-level identities
+// that start with word.
+func (a *Analysis) referenceItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+	ids, more := pick(a.names().idents, word)
+	out := make([]protocol.CompletionItem, 0, len(ids))
+	for _, e := range ids {
 		out = append(out, protocol.CompletionItem{
-			Label:    id,
+			Label:    e.name,
 			Kind:     protocol.CompletionItemKindReference,
-			TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(id)},
+			TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(e.name)},
 		})
 	}
-	return out
+	return out, more
 }
 
 // snippets are the declarations offered at the top level.

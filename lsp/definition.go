@@ -16,10 +16,18 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
-	o, ok := an.index().at(offsetOf(an.File, p.Position))
+	an, m := snap.answering()
+	off, ok := m.toOld(offsetOf(snap.File, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	o, ok := an.index().at(off)
 	if !ok || !o.resolved() {
 		return nil, nil
 	}
-	return []protocol.Location{{URI: snap.URI, Range: rangeOf(an.File, o.def)}}, nil
+	def, ok := m.toNew(o.def)
+	if !ok {
+		return nil, nil
+	}
+	return []protocol.Location{{URI: snap.URI, Range: rangeOf(snap.File, def)}}, nil
 }

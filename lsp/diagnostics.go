@@ -65,7 +65,10 @@ func (s *Server) diagnose(d *document) {
 		}
 		d.mu.Unlock()
 
-		an := snap.Analysis()
+		an := snap.analysisUnlessStale()
+		if an == nil {
+			continue // a newer version arrived: it is pending
+		}
 		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, an.Diags)}
 
 		d.pubMu.Lock()
@@ -76,6 +79,21 @@ func (s *Server) diagnose(d *document) {
 			s.notify("textDocument/publishDiagnostics", params)
 		}
 		d.pubMu.Unlock()
+		if !stale {
+			// Build what requests look things up in, so that the first
+			// hover after an edit does not wait for it, beside the
+			// analysis of the next version rather than before it.
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						s.log.Error("panic while indexing", "uri", d.uri, "panic", r)
+					}
+				}()
+				if !snap.superseded.Load() {
+					snap.indexed()
+				}
+			}()
+		}
 	}
 }
 

@@ -19,6 +19,8 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
 )
 
 func TestDiagnosticsLifecycle(t *testing.T) {
@@ -298,42 +300,100 @@ var fragments = []string{
 	"[x:Agent {model: \"OpenAI/m\", instruction: \"i\"} | lookup0]", "0x1F", "1..2", "true",
 }
 
+// fullCheck returns the diagnostics of a full `gramc check` of f, by the
+// steps the command takes (parse, compile, merge), with nothing reused.
+func fullCheck(f *diag.File) diag.List {
+	doc, parsed := parser.Parse(f)
+	_, compiled := schema.Compile(doc)
+	return schema.Merge(parsed, compiled)
+}
+
+// TestRandomEdits applies random ranged edits to an agent file, waiting for
+// the diagnostics of each, and compares them with a full check of the text.
 func TestRandomEdits(t *testing.T) {
 	n := 1000
 	if testing.Short() {
 		n = 200
 	}
+	randomEdits(t, "file:///work/random.gram", gramgen.AgentFile(60)+"\n// 👋 naïve\n(a)-->(b)\n", n, 1)
+}
+
+// TestRandomEditsOnBrokenText does the same on a document full of mistakes
+// (undefined references, syntax errors of many kinds, duplicates), with
+// edits sent in bursts faster than they are analysed, so that analyses are
+// abandoned and texts re-parsed from older versions; the last text is also
+// checked by the gramc command.
+func TestRandomEditsOnBrokenText(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	text := randomEdits(t, "file:///work/broken.gram", gramgen.Broken(8<<10, 3), n, 4)
+
+	path := filepath.Join(t.TempDir(), "broken.gram")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := gramcReport(t, []string{path})
 	c := newTestClient(t, nil)
-	const uri = protocol.DocumentURI("file:///work/random.gram")
-	text := gramgen.AgentFile(60) + "\n// 👋 naïve\n(a)-->(b)\n"
+	uri := pathURI(path)
+	c.open(uri, text)
+	got := c.waitDiagnostics(uri, 1).Diagnostics
+	want := []protocol.Diagnostic{}
+	for _, d := range rep.Files[0].Diagnostics {
+		want = append(want, fromJSON(uri, d))
+	}
+	for j := range got {
+		got[j].Tags = nil
+	}
+	if len(want) < 20 {
+		t.Errorf("only %d diagnostics in the edited text", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics of the edited text differ from gramc check (-gramc +lsp):\n%s", diff)
+	}
+}
+
+// randomEdits opens text and makes n random ranged edits, in bursts of up to
+// burst edits sent without waiting; after each burst it compares the
+// diagnostics published for its last version with a full check of the
+// text. It returns the final text.
+func randomEdits(t *testing.T, uri protocol.DocumentURI, text string, n, burst int) string {
+	t.Helper()
+	c := newTestClient(t, nil)
 	c.open(uri, text)
 	c.waitDiagnostics(uri, 1)
 	rnd := rand.New(rand.NewPCG(1, 2))
-	for v := int32(2); v < int32(n)+2; v++ {
-		// A random range, from a random character to a nearby one (never
-		// inside a "\r\n" pair, which no editor does).
-		a := boundary(text, rnd.IntN(len(text)+1))
-		b := a
-		if rnd.IntN(3) == 0 {
-			b = boundary(text, min(len(text), a+rnd.IntN(80)))
+	for v := int32(2); v < int32(n)+2; {
+		k := 1 + rnd.IntN(burst)
+		var l1, l2 protocol.Position
+		var ins string
+		for i := 0; i < k; i++ {
+			// A random range, from a random character to a nearby one
+			// (never inside a "\r\n" pair, which no editor does).
+			a := boundary(text, rnd.IntN(len(text)+1))
+			b := a
+			if rnd.IntN(3) == 0 {
+				b = boundary(text, min(len(text), a+rnd.IntN(80)))
+			}
+			l1, l2 = utf16Position(text, a), utf16Position(text, b)
+			if utf16Offset(text, l1) != a || utf16Offset(text, l2) != b {
+				t.Fatalf("test bug: %d and %d do not round-trip", a, b)
+			}
+			ins = fragments[rnd.IntN(len(fragments))]
+			c.edit(uri, v, protocol.Range{Start: l1, End: l2}, ins)
+			text = text[:a] + ins + text[b:]
+			v++
 		}
-		l1, l2 := utf16Position(text, a), utf16Position(text, b)
-		if utf16Offset(text, l1) != a || utf16Offset(text, l2) != b {
-			t.Fatalf("test bug: %d and %d do not round-trip", a, b)
-		}
-		ins := fragments[rnd.IntN(len(fragments))]
-		c.edit(uri, v, protocol.Range{Start: l1, End: l2}, ins)
-		text = text[:a] + ins + text[b:]
-
-		got := c.waitDiagnostics(uri, v).Diagnostics
-		oracle := analyze(diag.NewFile(displayPath(uri), []byte(text)), nil)
-		want := toLSPDiagnostics(oracle.File, uri, oracle.Diags)
+		got := c.waitDiagnostics(uri, v-1).Diagnostics
+		f := diag.NewFile(displayPath(uri), []byte(text))
+		want := toLSPDiagnostics(f, uri, fullCheck(f))
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("edit %d (%q at %v-%v): diagnostics differ from a full parse (-want +got):\n%s\ntext:\n%s", v, ins, l1, l2, diff, text)
+			t.Fatalf("edit %d (%q at %v-%v): diagnostics differ from a full check (-want +got):\n%s\ntext:\n%s", v-1, ins, l1, l2, diff, text)
 		}
 	}
-	// The server's text is the test's text: a hover still answers, and the
-	// whole text round-trips through a full change.
+	// The server's text is the test's text: a request still answers, and
+	// the server holds the same text.
 	var syms []protocol.DocumentSymbol
 	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
 	snap, err := c.srv.snapshot(t.Context(), uri)
@@ -343,6 +403,7 @@ func TestRandomEdits(t *testing.T) {
 	if string(snap.File.Text) != text {
 		t.Fatalf("the server's text differs from the client's")
 	}
+	return text
 }
 
 func TestRapidEditsAreCoalesced(t *testing.T) {
@@ -395,7 +456,7 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 		a := boundary(text, rnd.IntN(len(text)+1))
 		b := boundary(text, min(len(text), a+rnd.IntN(30)))
 		text = text[:a] + fragments[rnd.IntN(len(fragments))] + text[b:]
-		an := analyze(diag.NewFile("x.gram", []byte(text)), nil)
+		an := analyze(diag.NewFile("x.gram", []byte(text)), nil, nil)
 		lines := uint32(an.File.LineCount())
 		check := func(what string, r protocol.Range) {
 			if r.Start.Line >= lines || r.End.Line >= lines || r.End.Line < r.Start.Line {
@@ -440,5 +501,79 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRequestsDuringAnalysis: while a new version is being analysed, hover
+// and definition answer at once from the last analysed version, with
+// positions mapped through the edit, and say nothing about the edited part;
+// when a newer version arrives meanwhile, the analysis of the one in
+// progress is abandoned and only the newest is published.
+func TestRequestsDuringAnalysis(t *testing.T) {
+	text := gramgen.AgentFile(60) + "(plainA)\n[grp | plainA]\n"
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/slow.gram")
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+
+	started, release := make(chan string, 10), make(chan struct{})
+	analyzeHook = func(f *diag.File) {
+		if strings.Contains(string(f.Text), "slowNode") {
+			started <- string(f.Text)
+			<-release
+		}
+	}
+	defer func() { analyzeHook = nil }()
+
+	// Version 2 adds a line after the header; its analysis blocks.
+	c.edit(uri, 2, rng(2, 0, 2, 0), "(slowNode)\n")
+	<-started
+	at := strings.Index(text, "// Tools")
+	v2 := text[:at] + "(slowNode)\n" + text[at:]
+	f2 := diag.NewFile("", []byte(v2))
+	ref := strings.Index(v2, "  lookup1,") + 4 // a tool listed by an agent
+	var h protocol.Hover
+	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, ref)), &h)
+	if !strings.Contains(h.Contents.Value, "lookup1") || h.Range == nil || *h.Range != rangeOf(f2, diag.Span{Start: ref - 2, End: ref - 2 + len("lookup1")}) {
+		t.Errorf("hover during the analysis: %+v", h)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", tdp(uri, positionOf(f2, ref)), &locs)
+	def := strings.Index(v2, "[lookup1:Tool") + 1
+	if len(locs) != 1 || locs[0].Range != rangeOf(f2, diag.Span{Start: def, End: def + len("lookup1")}) {
+		t.Errorf("definition during the analysis: %+v", locs)
+	}
+	// Line numbers are told in the current text.
+	plain := strings.Index(v2, "| plainA]") + 3
+	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, plain)), &h)
+	wantLine := fmt.Sprintf("defined at line %d", f2.OffsetPosition(strings.Index(v2, "(plainA)")).Line)
+	if !strings.Contains(h.Contents.Value, wantLine) {
+		t.Errorf("hover of plainA during the analysis: %q, want %q", h.Contents.Value, wantLine)
+	}
+	// The edited text is not in the analysed version: no answer there.
+	var none *protocol.Hover
+	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, at+3)), &none)
+	if none != nil {
+		t.Errorf("hover in the edited part: %+v", none)
+	}
+
+	// Version 3 arrives while version 2 is still being analysed.
+	snap2, err := c.srv.snapshot(t.Context(), uri)
+	if err != nil || snap2.Version != 2 {
+		t.Fatalf("snapshot: %v %v", snap2, err)
+	}
+	c.edit(uri, 3, rng(2, 0, 2, 0), "(other)\n")
+	release <- struct{}{} // version 2's analysis goes on, and stops
+	<-started             // version 3's starts
+	release <- struct{}{}
+	pub := c.waitDiagnostics(uri, 3)
+	if len(pub.Diagnostics) != 0 {
+		t.Errorf("diagnostics of version 3: %v", pub.Diagnostics)
+	}
+	if countVersion(c.publications(), uri, 2) != 0 {
+		t.Error("diagnostics of the superseded version 2 were published")
+	}
+	if snap2.analyzed() {
+		t.Error("the analysis of the superseded version 2 was completed")
 	}
 }

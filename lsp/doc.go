@@ -24,15 +24,25 @@
 // routed before its dispatcher.
 //
 // A snapshot is analysed at most once, on first use ([Snapshot.Analysis]):
-// parse (parser.Parse), compile (schema.Compile), merge the diagnostics
-// (schema.Merge, exactly what `gramc check` reports), and, lazily, an index
-// of every identity occurrence for navigation. Each analysis parses the whole
-// text (about 10 ms for 5,000 lines); a change that leaves the text as it was
-// shares the previous analysis. Diagnostics are computed off
-// the request path by one worker per document that always takes the newest
-// version: edits that arrive while a version is being analysed replace it,
-// so a burst of typing is analysed once, and a superseded result is never
-// published. Every publication carries the version it was computed for.
+// parse (parser.Parse, or parser.Reparse from the last analysed version,
+// which re-parses only the top-level units around the change but still
+// moves the others and lowers the whole document), compile the whole
+// document (schema.Compile), merge the diagnostics (schema.Merge, exactly what `gramc
+// check` reports), and, lazily, an index of every identity occurrence for
+// navigation and sorted name tables for completion. A change that leaves
+// the text as it was shares the previous analysis. Diagnostics are computed
+// off the request path by one worker per document that always takes the
+// newest version: edits that arrive while a version is being analysed
+// replace it, and its analysis stops at the next stage (a superseded result
+// is never published). Every publication carries the version it was
+// computed for; once it is out, the worker builds the index while the
+// document rests.
+//
+// Analysing a new version never holds up hover and definition: until the
+// new version is analysed and indexed, they answer from the last version
+// that is, mapping positions through the changed span (and saying nothing
+// about the changed part itself). Completion, which reads the text being
+// typed, waits for the new version.
 //
 // The features live one per file: hover.go, definition.go, references.go,
 // completion.go, symbols.go, folding.go, selection.go, rename.go, format.go,

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
 )
 
 const deskURI = protocol.DocumentURI("file:///work/desk.gram")
@@ -643,6 +645,12 @@ func TestRename(t *testing.T) {
 				t.Errorf("%s: rename accepted", tc.name)
 			}
 		}
+		// A record renamed to the name of a top-level tool: the error says
+		// where that name is defined.
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": deskURI}, "position": protocol.Position{Line: 3, Character: 2}, "newName": "getOrder"}, &edit)
+		if err == nil || !strings.Contains(err.Error(), "getOrder is already defined at line 15") {
+			t.Errorf("rename Money to getOrder: %v", err)
+		}
 		if err := c.call("textDocument/prepareRename", tdp(deskURI, protocol.Position{Line: 24, Character: 8}), &r); err == nil || !strings.Contains(err.Error(), "keyword") {
 			t.Errorf("prepareRename on Agent: %v", err)
 		}
@@ -777,5 +785,83 @@ func TestExecuteCommand(t *testing.T) {
 	}
 	if err := c.call("workspace/executeCommand", map[string]any{"command": "gram.nope"}, &raw); err == nil {
 		t.Error("an unknown command was accepted")
+	}
+}
+
+// TestCompletionOfManyNames: in a file with more names than a completion
+// returns, the names offered are those that start with the word being typed
+// (in any case), at most maxCompletions of them, and the list says it is
+// incomplete; a file with few names gets them all.
+func TestCompletionOfManyNames(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 3*maxCompletions; i++ {
+		fmt.Fprintf(&b, "(node%d)\n", i)
+	}
+	b.WriteString("(Node7x)\n")
+	for i := 0; i < maxCompletions+5; i++ {
+		fmt.Fprintf(&b, "[tool%d:Tool {description: \"d\"} | (::String)]\n", i)
+	}
+	big := b.String()
+	c := newTestClient(t, nil)
+	complete := func(uri protocol.DocumentURI, text string) protocol.CompletionList {
+		t.Helper()
+		i := strings.Index(text, "§")
+		text = strings.Replace(text, "§", "", 1)
+		c.open(uri, text)
+		c.waitDiagnostics(uri, 1)
+		var list protocol.CompletionList
+		c.mustCall("textDocument/completion", tdp(uri, positionOf(diag.NewFile("", []byte(text)), i)), &list)
+		return list
+	}
+	labels := func(l protocol.CompletionList) []string {
+		var out []string
+		for _, it := range l.Items {
+			out = append(out, it.Label)
+		}
+		slices.Sort(out)
+		return out
+	}
+
+	l := complete("file:///many/refs.gram", big+"[g | node7§]\n")
+	want := []string{"Node7x", "node7"}
+	for i := 70; i < 80; i++ {
+		want = append(want, fmt.Sprint("node", i))
+	}
+	for i := 700; i < 3*maxCompletions; i++ {
+		want = append(want, fmt.Sprint("node", i))
+	}
+	slices.Sort(want)
+	if !l.IsIncomplete || !slices.Equal(labels(l), want) {
+		t.Errorf("references after node7: incomplete %v, %v; want incomplete and %v", l.IsIncomplete, labels(l), want)
+	}
+
+	l = complete("file:///many/cap.gram", big+"[g | §]\n")
+	if !l.IsIncomplete || len(l.Items) != maxCompletions {
+		t.Errorf("references with no word: incomplete %v, %d items; want incomplete and %d", l.IsIncomplete, len(l.Items), maxCompletions)
+	}
+
+	l = complete("file:///many/tools.gram", big+"[a:Agent {model: \"OpenAI/m\", instruction: \"i\"} | tool1, TOOL2§]\n")
+	var tools []string
+	for _, it := range l.Items {
+		if it.Kind != protocol.CompletionItemKindSnippet {
+			tools = append(tools, it.Label)
+		}
+	}
+	slices.Sort(tools)
+	want = []string{"tool2"}
+	for i := 20; i < 30; i++ {
+		want = append(want, fmt.Sprint("tool", i))
+	}
+	for i := 200; i < maxCompletions+5; i++ {
+		want = append(want, fmt.Sprint("tool", i))
+	}
+	slices.Sort(want)
+	if !l.IsIncomplete || !slices.Equal(tools, want) {
+		t.Errorf("tools after TOOL2: incomplete %v, %v; want incomplete and %v", l.IsIncomplete, tools, want)
+	}
+
+	l = complete("file:///many/few.gram", "(b)\n(a)\n[g | x§]\n")
+	if l.IsIncomplete || !slices.Equal(labels(l), []string{"a", "b", "g"}) {
+		t.Errorf("few names: incomplete %v, %v; want complete and a, b, g", l.IsIncomplete, labels(l))
 	}
 }

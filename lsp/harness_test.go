@@ -32,7 +32,10 @@ type testClient struct {
 	pubs  []publishParams
 	wake  chan struct{}
 	other []string // other notifications received, by method
-	close func()   // closes the connection
+	// patient clients (benchmarks on large inputs) wait for diagnostics
+	// for 10 minutes instead of 30 seconds.
+	patient bool
+	close   func() // closes the connection
 }
 
 // newTestClient starts a server (configured by setup, if given) and a client
@@ -136,7 +139,11 @@ func (c *testClient) edit(uri protocol.DocumentURI, version int32, r protocol.Ra
 // waitDiagnostics waits for the diagnostics of a version of a document.
 func (c *testClient) waitDiagnostics(uri protocol.DocumentURI, version int32) publishParams {
 	c.t.Helper()
-	deadline := time.After(30 * time.Second)
+	wait := 30 * time.Second
+	if c.patient {
+		wait = 10 * time.Minute
+	}
+	deadline := time.After(wait)
 	for {
 		c.mu.Lock()
 		for _, p := range c.pubs {
@@ -153,6 +160,19 @@ func (c *testClient) waitDiagnostics(uri protocol.DocumentURI, version int32) pu
 			c.t.Fatalf("no diagnostics for %s version %d", uri, version)
 		}
 	}
+}
+
+// published reports whether the diagnostics of a version of a document
+// have been published.
+func (c *testClient) published(uri protocol.DocumentURI, version int32) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.pubs {
+		if p.URI == uri && p.Version != nil && *p.Version == version {
+			return true
+		}
+	}
+	return false
 }
 
 // publications returns the diagnostics published so far.

@@ -34,17 +34,35 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
-	md, span, ok := an.hover(offsetOf(an.File, p.Position))
+	an, m := snap.answering()
+	off, ok := m.toOld(offsetOf(snap.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
-	r := rangeOf(an.File, span)
+	// Lines are told in the current text.
+	line := func(old int) (int, bool) {
+		sp, ok := m.toNew(diag.Span{Start: old, End: old})
+		return snap.File.OffsetPosition(sp.Start).Line, ok
+	}
+	md, span, ok := an.hoverWith(off, line)
+	if !ok {
+		return nil, nil
+	}
+	if span, ok = m.toNew(span); !ok {
+		return nil, nil
+	}
+	r := rangeOf(snap.File, span)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 }
 
 // hover returns the Markdown for the cursor at off and the span it is about.
 func (a *Analysis) hover(off int) (string, diag.Span, bool) {
+	return a.hoverWith(off, func(off int) (int, bool) { return a.File.OffsetPosition(off).Line, true })
+}
+
+// hoverWith is hover, with the line number to tell for an offset of the
+// analysed text given by line (false: do not tell one).
+func (a *Analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.Span, bool) {
 	ix := a.index()
 	if o, ok := ix.at(off); ok {
 		if !o.resolved() {
@@ -53,7 +71,7 @@ func (a *Analysis) hover(off int) (string, diag.Span, bool) {
 		if d := ix.byName[o.def]; d != nil {
 			return a.hoverDecl(d), o.span, true
 		}
-		return a.hoverPattern(ix.defs[o.def], o), o.span, true
+		return a.hoverPattern(ix.defs[o.def], o, line), o.span, true
 	}
 	it, ok := a.locate(off)
 	if !ok {
@@ -328,8 +346,9 @@ func (a *Analysis) hoverRecord(r *schema.Record) string {
 	return b.String()
 }
 
-// hoverPattern describes an identity of plain gram.
-func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence) string {
+// hoverPattern describes an identity of plain gram; line gives the line
+// number of its definition.
+func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence, line func(int) (int, bool)) string {
 	if p == nil {
 		return fmt.Sprintf("**%s** `%s`", o.role, o.name)
 	}
@@ -348,8 +367,9 @@ func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence) string {
 	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
 		fmt.Fprintf(&b, "\n\n%d elements", n)
 	}
-	pos := a.File.OffsetPosition(p.IdentSpan.Start)
-	fmt.Fprintf(&b, "\n\ndefined at line %d", pos.Line)
+	if n, ok := line(p.IdentSpan.Start); ok {
+		fmt.Fprintf(&b, "\n\ndefined at line %d", n)
+	}
 	return b.String()
 }
 

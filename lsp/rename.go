@@ -10,7 +10,6 @@ package lsp
 
 import (
 	"context"
-	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -111,15 +110,10 @@ func (a *Analysis) checkNewName(o *occurrence, name string) (string, error) {
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
-	if d := ix.defs[o.def]; d != nil && slices.Contains(a.Doc.Lowered, d) || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
-		for _, p := range a.Doc.Lowered {
-			q := p
-			for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
-				q = q.Elements[0]
-			}
-			if q.Subject.Identity == name || p.Subject.Identity == name {
-				return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(q.IdentSpan.Start).Line)
-			}
+	nt := a.names()
+	if d := ix.defs[o.def]; d != nil && nt.topPatterns[d] || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
+		if at, taken := nt.topIdents[name]; taken {
+			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(at.Start).Line)
 		}
 	}
 	if d := ix.byName[o.def]; d != nil && (d.role == roleParam || d.role == roleField) {

@@ -20,6 +20,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // view is the set of open documents at one moment. It is never modified.
@@ -107,19 +109,28 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		return errNoDocument(u)
 	}
 	old := d.snap
-	text := applyChanges(old.File.Text, changes)
+	text := applyChanges(old.File, changes)
 	d.snap = newSnapshot(u, version, text)
+	old.superseded.Store(true)
 	if bytes.Equal(text, old.File.Text) {
 		d.snap.File, d.snap.same = old.File, old
 	} else {
 		// Re-parse incrementally from the latest analysed snapshot: the
 		// previous one, or, when edits come faster than analyses, the one
-		// before it (so no chain of old texts builds up).
-		base := old
-		if b := old.base.Load(); !old.analyzed() && b != nil {
-			base = b
+		// before it (so no chain of old texts builds up). Requests answer
+		// from the latest analysed one meanwhile.
+		base, older := old, old
+		if !old.analyzed() {
+			if b := old.base.Load(); b != nil {
+				base = b
+			}
+			older = old.older.Load()
 		}
 		d.snap.base.Store(base)
+		if older != nil {
+			d.snap.older.Store(older)
+			older.older.Store(nil) // no chain of old texts
+		}
 	}
 	st.publishView()
 	snap := d.snap
@@ -192,15 +203,19 @@ type didChangeParams struct {
 	ContentChanges []changeEvent                            `json:"contentChanges"`
 }
 
-// applyChanges returns text with the changes applied in order, in a new
-// slice.
-func applyChanges(text []byte, changes []changeEvent) []byte {
-	for _, c := range changes {
+// applyChanges returns the text of f with the changes applied in order, in
+// a new slice. The first range is found with f's line index, which the
+// previous snapshot has usually built already.
+func applyChanges(f *diag.File, changes []changeEvent) []byte {
+	text := f.Text
+	for i, c := range changes {
 		if c.Range == nil {
 			text = []byte(c.Text)
 			continue
 		}
-		f := newSnapshot("", 0, text).File
+		if i > 0 {
+			f = diag.NewFile("", text)
+		}
 		sp := spanOf(f, *c.Range)
 		out := make([]byte, 0, len(text)-sp.Len()+len(c.Text))
 		out = append(out, text[:sp.Start]...)
