@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix
+.PHONY: all build test test-go race vet fmt-check fuzz bench conformance demo vscode vsix
 
 all: build
 
@@ -12,6 +12,11 @@ build:
 # Everything a change must pass: formatting, vet, tests with the race detector, and a
 # short fuzz run of the parser.
 test: fmt-check vet race fuzz vscode
+
+# The quick Go-only loop: formatting, vet and the Go tests, without the race
+# detector, the fuzz run or npm.
+test-go: fmt-check vet
+	$(GO) test ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
