@@ -9,7 +9,8 @@
 //   - a record (its name or a type naming it) and a built-in type: the
 //     definition;
 //   - the labels Agent, Tool and Record, and the known property keys: a short
-//     doc;
+//     doc; a property's ends with a link to its section of the language
+//     reference (docs/language.md);
 //   - any other identity: what it is and its labels.
 
 package lsp
@@ -458,13 +459,28 @@ func init() {
 	propDocs[roleField] = fields
 }
 
+// LanguageDocURL is the address of the language reference, docs/language.md,
+// that hovers link to.
+const LanguageDocURL = "https://github.com/gramlang/gram/blob/main/docs/language.md"
+
+// propSections maps each kind of declaration to the section of the language
+// reference that lists its properties.
+var propSections = map[role]string{
+	roleAgent:  "agent-properties",
+	roleTool:   "tools",
+	roleRecord: "records",
+	roleReturn: "signatures",
+	roleParam:  "parameter-properties",
+	roleField:  "parameter-properties",
+}
+
 // propertyDoc documents a property key of a declaration, or returns "".
 func propertyDoc(r role, key string) string {
 	doc := propDocs[r][key]
 	if doc == "" {
 		return ""
 	}
-	return fmt.Sprintf("**%s** (%s property)\n\n%s", key, r, doc)
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, r, doc, LanguageDocURL, propSections[r])
 }
 
 // propertyKeys lists the known property keys of a declaration, in the order

@@ -1,0 +1,289 @@
+package main
+
+// TestLanguageDoc checks every example of docs/language.md by running gramc
+// on it, so the language reference cannot say what the toolchain does not do.
+//
+// The examples are the document's fenced blocks, and the words after the
+// opening fence (its info string) say what is checked:
+//
+//	```gram                    the example checks clean: gramc check reports
+//	                           no diagnostic at all, not even a warning
+//	```gram check=a,b          gramc check reports diagnostics with exactly
+//	                           the codes a and b (each at least once) and no
+//	                           other code
+//	```gram file=x_test.gram   the example is saved as x_test.gram instead of
+//	                           example.gram; combines with check=
+//	```json gramc schema ARGS  the output of gramc schema ARGS on the last
+//	                           gram example, compared as JSON values
+//	```text gramc check        the text gramc check prints for the last gram
+//	                           example, compared exactly
+//
+// Other blocks (```sh, plain ```) are not examples. All examples are saved in
+// one directory, in document order, so a NAME_test.gram example is checked
+// with the last example saved as NAME.gram beside it, as gramc check does.
+//
+// Every code of the compiler's catalogue (schema.Codes) and every code the
+// parser and the lexer report (read from their sources, so a new code cannot
+// be missed) must have a check= example; the test names those that lack one.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// docExample is one fenced block of a document.
+type docExample struct {
+	line int    // the line of the opening fence, 1-based
+	lang string // gram, json, text, ...
+	args []string
+	text string
+}
+
+// docExamples returns the fenced blocks of a Markdown text.
+func docExamples(text string) []docExample {
+	var out []docExample
+	var cur *docExample
+	var body []string
+	for i, line := range strings.Split(text, "\n") {
+		if cur == nil {
+			if rest, ok := strings.CutPrefix(line, "```"); ok && !strings.HasPrefix(rest, "`") {
+				f := strings.Fields(rest)
+				cur = &docExample{line: i + 1}
+				if len(f) > 0 {
+					cur.lang, cur.args = f[0], f[1:]
+				}
+				body = nil
+			}
+			continue
+		}
+		if strings.TrimSpace(line) == "```" {
+			cur.text = strings.Join(body, "\n") + "\n"
+			out = append(out, *cur)
+			cur = nil
+			continue
+		}
+		body = append(body, line)
+	}
+	return out
+}
+
+// exampleOptions reads the key=value words of a gram example's info string.
+func exampleOptions(t *testing.T, ex docExample) (file string, codes []string) {
+	file = "example.gram"
+	for _, a := range ex.args {
+		k, v, _ := strings.Cut(a, "=")
+		switch k {
+		case "file":
+			file = v
+		case "check":
+			codes = strings.Split(v, ",")
+		default:
+			t.Errorf("docs/language.md:%d: unknown example option %q (want check=CODE,... or file=NAME)", ex.line, a)
+		}
+	}
+	slices.Sort(codes)
+	return file, slices.Compact(codes)
+}
+
+// checkCodes runs gramc check --format json on a file and returns the sorted,
+// distinct codes of its diagnostics.
+func checkCodes(t *testing.T, file string) ([]string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	Main([]string{"check", "--format", "json", file}, nil, &out, &errOut)
+	var report struct {
+		Files []struct {
+			Diagnostics []struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"diagnostics"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
+		t.Fatalf("gramc check --format json %s: %v\n%s%s", file, err, out.String(), errOut.String())
+	}
+	var codes, msgs []string
+	for _, f := range report.Files {
+		for _, d := range f.Diagnostics {
+			codes = append(codes, d.Code)
+			msgs = append(msgs, d.Code+": "+d.Message)
+		}
+	}
+	slices.Sort(codes)
+	return slices.Compact(codes), strings.Join(msgs, "\n")
+}
+
+// sourceCodes returns the diagnostic codes written as literals in the
+// non-test Go sources of the given directories: diag.Errorf("code", ...).
+func sourceCodes(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	re := regexp.MustCompile(`diag\.(?:Errorf|Warningf|Infof)\("([a-z][a-z-]*)"`)
+	var out []string
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// docCatalogue returns every diagnostic code that needs an example.
+func docCatalogue(t *testing.T) []string {
+	codes := sourceCodes(t, "../../parser", "../../grammar")
+	if len(codes) == 0 {
+		t.Fatal("no diagnostic codes found in the parser's and lexer's sources")
+	}
+	for _, c := range schema.Codes {
+		codes = append(codes, c.Code)
+	}
+	slices.Sort(codes)
+	return slices.Compact(codes)
+}
+
+// checkLanguageDoc checks the examples of a document's text and returns the
+// problems found, each naming the example's line.
+func checkLanguageDoc(t *testing.T, doc string, catalogue []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var problems []string
+	fail := func(ex docExample, format string, a ...any) {
+		problems = append(problems, "docs/language.md:"+strconv.Itoa(ex.line)+": "+fmt.Sprintf(format, a...))
+	}
+	shown := map[string]bool{}
+	last := ""
+	examples := 0
+	for _, ex := range docExamples(doc) {
+		switch {
+		case ex.lang == "gram":
+			examples++
+			file, want := exampleOptions(t, ex)
+			if err := os.WriteFile(file, []byte(ex.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			last = file
+			got, msgs := checkCodes(t, file)
+			if !slices.Equal(got, want) {
+				if len(want) == 0 {
+					fail(ex, "the example should check clean, but gramc check reports:\n%s", msgs)
+				} else {
+					fail(ex, "the example should report %s, but gramc check reports %s:\n%s", strings.Join(want, ", "), orNone(got), msgs)
+				}
+			}
+			for _, c := range want {
+				shown[c] = true
+			}
+		case ex.lang == "json" && len(ex.args) > 1 && ex.args[0] == "gramc" && ex.args[1] == "schema":
+			if last == "" {
+				fail(ex, "a schema output before any gram example")
+				continue
+			}
+			var out, errOut bytes.Buffer
+			args := append(slices.Clone(ex.args[1:]), last)
+			if code := Main(args, nil, &out, &errOut); code != exitOK {
+				fail(ex, "gramc %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+				continue
+			}
+			var want, got any
+			if err := json.Unmarshal([]byte(ex.text), &want); err != nil {
+				fail(ex, "the block is not JSON: %v", err)
+				continue
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				fail(ex, "gramc %s differs from the document (-document +gramc):\n%s", strings.Join(args, " "), diff)
+			}
+		case ex.lang == "text" && slices.Equal(ex.args, []string{"gramc", "check"}):
+			var out, errOut bytes.Buffer
+			Main([]string{"check", last}, nil, &out, &errOut)
+			if diff := cmp.Diff(ex.text, out.String()); diff != "" {
+				fail(ex, "gramc check %s differs from the document (-document +gramc):\n%s", last, diff)
+			}
+		}
+	}
+	if examples == 0 {
+		problems = append(problems, "docs/language.md: no gram examples")
+	}
+	var missing []string
+	for _, c := range catalogue {
+		if !shown[c] {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		problems = append(problems, "docs/language.md has no example (```gram check=CODE) of the diagnostic codes "+strings.Join(missing, ", "))
+	}
+	return problems
+}
+
+func orNone(codes []string) string {
+	if len(codes) == 0 {
+		return "none"
+	}
+	return strings.Join(codes, ", ")
+}
+
+// TestLanguageDoc checks docs/language.md; see the top of this file.
+func TestLanguageDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range checkLanguageDoc(t, string(doc), docCatalogue(t)) {
+		t.Error(p)
+	}
+}
+
+// TestLanguageDocChecker checks that the document checker can fail: a
+// clean example that has an error, an example whose stated code is not the
+// one reported, a schema that differs, and a code without an example are
+// each reported.
+func TestLanguageDocChecker(t *testing.T) {
+	doc := "```gram\n[a:Agent {model: \"OpenAI/gpt-4o-mini\"}]\n```\n\n" +
+		"```gram check=unknown-type\n[a:Agent {model: \"OpenAI/gpt-4o-mini\"}]\n```\n\n" +
+		"```gram\n[t:Tool {description: \"T\"} | (x::String)==>(::String)]\n```\n\n" +
+		"```json gramc schema --format jsonschema --tool t\n{\"type\": \"object\"}\n```\n"
+	problems := checkLanguageDoc(t, doc, []string{"missing-instruction", "unknown-type", "record-cycle"})
+	want := []string{
+		"docs/language.md:1: the example should check clean",
+		"docs/language.md:5: the example should report unknown-type, but gramc check reports missing-instruction",
+		"docs/language.md:13: gramc schema --format jsonschema --tool t example.gram differs",
+		"docs/language.md has no example (```gram check=CODE) of the diagnostic codes missing-instruction, record-cycle",
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d = %q, want it to start with %q", i, problems[i], w)
+		}
+	}
+}
