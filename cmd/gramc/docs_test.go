@@ -25,6 +25,11 @@ package main
 // Every code of the compiler's catalogue (schema.Codes) and every code the
 // parser and the lexer report (read from their sources, so a new code cannot
 // be missed) must have a check= example; the test names those that lack one.
+//
+// TestLanguageDocProperties checks the other direction: every property the
+// compiler knows (as it lists them in its unknown-property help) is described
+// in the document's section for that declaration, and every built-in type and
+// alias in its table of types.
 
 import (
 	"bytes"
@@ -284,6 +289,120 @@ func TestLanguageDocChecker(t *testing.T) {
 	for i, w := range want {
 		if !strings.HasPrefix(problems[i], w) {
 			t.Errorf("problem %d = %q, want it to start with %q", i, problems[i], w)
+		}
+	}
+}
+
+// propertyProbe has an unknown property on every kind of declaration and
+// element, so that the compiler lists the properties each one has.
+const propertyProbe = `[a:Agent {model: "OpenAI/gpt-4o-mini", instruction: "x", zzzzzzzzzz: 1} | t]
+[t:Tool {description: "d", zzzzzzzzzz: 1} | (p::String {zzzzzzzzzz: 1})==>(::String {zzzzzzzzzz: 1})]
+[R:Record {zzzzzzzzzz: 1} | (f::String {zzzzzzzzzz: 1})]
+[x:Test {agent: a, zzzzzzzzzz: 1} |
+  (:User {says: "hi", zzzzzzzzzz: 1}),
+  [:Call {tool: t, zzzzzzzzzz: 1} | (p {any: true, zzzzzzzzzz: 1})],
+  (:NoCall {tool: t, zzzzzzzzzz: 1}),
+  (:Answer {contains: "x", zzzzzzzzzz: 1}),
+  (:Rubric {judge: a, criterion: "c", zzzzzzzzzz: 1})
+]
+`
+
+// propertySections maps what the compiler calls a declaration or element
+// in its unknown-property help to the section of docs/language.md that must
+// document its properties.
+var propertySections = map[string]string{
+	"an agent":            "### Agent properties",
+	"a tool":              "## Tools",
+	"a parameter":         "## Parameter properties",
+	"a record field":      "## Parameter properties",
+	"a return type":       "## Signatures",
+	"a record":            "## Records",
+	"a test":              "## Agent tests",
+	"a user turn":         "## Agent tests",
+	"a Call":              "## Agent tests",
+	"a NoCall":            "## Agent tests",
+	"an Answer":           "## Agent tests",
+	"a Rubric":            "## Agent tests",
+	"an argument matcher": "## Agent tests",
+}
+
+// docSection returns the text of a section of a Markdown document, from its
+// heading to the next heading of the same or a higher level.
+func docSection(doc, heading string) string {
+	i := strings.Index(doc, "\n"+heading+"\n")
+	if i < 0 {
+		return ""
+	}
+	text := doc[i+len(heading)+2:]
+	level := strings.IndexByte(heading, ' ')
+	if j := regexp.MustCompile(`(?m)^#{1,` + strconv.Itoa(level) + `} `).FindStringIndex(text); j != nil {
+		text = text[:j[0]]
+	}
+	return text
+}
+
+// TestLanguageDocProperties checks that docs/language.md documents every
+// property the compiler knows, each in its section, and every built-in type
+// and alias in the table of types: a property or type added to the language
+// fails this test until the reference describes it.
+func TestLanguageDocProperties(t *testing.T) {
+	b, err := os.ReadFile("../../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("probe.gram", []byte(propertyProbe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	Main([]string{"check", "--format", "json", "probe.gram"}, nil, &out, &errOut)
+	var report struct {
+		Files []struct {
+			Diagnostics []struct {
+				Code   string `json:"code"`
+				Detail string `json:"detail"`
+			} `json:"diagnostics"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	re := regexp.MustCompile(`^the properties of (.+) are (.+)$`)
+	seen := map[string]bool{}
+	for _, f := range report.Files {
+		for _, d := range f.Diagnostics {
+			m := re.FindStringSubmatch(d.Detail)
+			if d.Code != schema.CodeUnknownProperty || m == nil {
+				continue
+			}
+			seen[m[1]] = true
+			heading, ok := propertySections[m[1]]
+			if !ok {
+				t.Errorf("the compiler knows properties of %s (%s), which docs/language.md has no section for; add it to propertySections", m[1], m[2])
+				continue
+			}
+			section := docSection(doc, heading)
+			if section == "" {
+				t.Errorf("docs/language.md has no section %q", heading)
+				continue
+			}
+			for _, p := range strings.Split(m[2], ", ") {
+				if !strings.Contains(section, "`"+p+"`") && !strings.Contains(section, "`"+p+":") {
+					t.Errorf("docs/language.md, section %q, does not describe property %s of %s", heading, p, m[1])
+				}
+			}
+		}
+	}
+	for what := range propertySections {
+		if !seen[what] {
+			t.Errorf("the probe file gave no list of the properties of %s", what)
+		}
+	}
+	types := docSection(doc, "## Types")
+	for _, ty := range schema.BuiltinTypes {
+		if !strings.Contains(types, "`"+ty+"`") {
+			t.Errorf("docs/language.md, section \"## Types\", does not describe type %s", ty)
 		}
 	}
 }
