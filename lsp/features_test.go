@@ -86,7 +86,7 @@ func TestHover(t *testing.T) {
 				[]string{"**record** `Money`", "An amount", "[Money:Record | (amount::Number), (currency::String)]", "optional, default `\"EUR\"`"}, nil},
 			{"record in items", protocol.Position{Line: 11, Character: 25}, rng(11, 24, 11, 29), []string{"**record** `Money`"}, nil},
 			{"built-in type", protocol.Position{Line: 9, Character: 8}, rng(9, 7, 9, 14), []string{"**type** `Integer`: JSON `integer`"}, nil},
-			{"label Agent", protocol.Position{Line: 24, Character: 7}, rng(24, 6, 24, 11), []string{"**Agent**: an LLM agent."}, nil},
+			{"label Agent", protocol.Position{Line: 24, Character: 7}, rng(24, 6, 24, 11), []string{"**Agent**: an LLM agent.", "[Language reference](" + LanguageDocURL + "#agents)"}, nil},
 			{"label Tool", protocol.Position{Line: 14, Character: 11}, rng(14, 10, 14, 14), []string{"**Tool**: a tool an agent may call."}, nil},
 			{"agent property", protocol.Position{Line: 26, Character: 3}, rng(26, 2, 26, 7), []string{"**model** (agent property)", "Provider/model-id", "[Language reference](" + LanguageDocURL + "#agent-properties)"}, nil},
 			{"parameter property", docPos(t, text, "minimum: 1", 0, 2), rng(15, 52, 15, 59), []string{"**minimum** (parameter property)", "[Language reference](" + LanguageDocURL + "#parameter-properties)"}, nil},
@@ -758,6 +758,14 @@ func TestPropertyDocLinks(t *testing.T) {
 	for _, line := range strings.Split(string(b), "\n") {
 		if h, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
 			anchors[strings.ReplaceAll(strings.ToLower(h), " ", "-")] = true
+		}
+	}
+	for label, sec := range labelSections {
+		if !anchors[sec] {
+			t.Errorf("label %s links to #%s, which is no heading of docs/language.md", label, sec)
+		}
+		if doc := labelDoc(label); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
+			t.Errorf("the hover of label %s has no link to the language reference:\n%s", label, doc)
 		}
 	}
 	for r, docs := range propDocs {

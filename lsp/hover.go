@@ -9,8 +9,8 @@
 //   - a record (its name or a type naming it) and a built-in type: the
 //     definition;
 //   - the labels Agent, Tool and Record, and the known property keys: a short
-//     doc; a property's ends with a link to its section of the language
-//     reference (docs/language.md);
+//     doc ending with a link to its section of the language reference
+//     (docs/language.md);
 //   - any other identity: what it is and its labels.
 
 package lsp
@@ -354,8 +354,26 @@ func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence) string {
 	return b.String()
 }
 
-// labelDoc documents the labels of the agent language.
+// labelSections maps the labels of the agent language to their section of
+// the language reference.
+var labelSections = map[string]string{
+	schema.AgentLabel:  "agents",
+	schema.ToolLabel:   "tools",
+	schema.RecordLabel: "records",
+}
+
+// labelDoc documents the labels of the agent language, with a link to their
+// section of the language reference.
 func labelDoc(name string) string {
+	doc := labelText(name)
+	if doc == "" {
+		return ""
+	}
+	return doc + "\n\n[Language reference](" + LanguageDocURL + "#" + labelSections[name] + ")"
+}
+
+// labelText is the text of labelDoc.
+func labelText(name string) string {
 	switch name {
 	case schema.AgentLabel:
 		return "**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
