@@ -96,13 +96,17 @@ func commandHelp(t *testing.T, cmd string) string {
 	return out.String()
 }
 
+// flagsHeading is the line after which --help lists the flags.
+var flagsHeading = regexp.MustCompile(`(?m)^(?:Flags|Options):\n`)
+
 // helpFlags returns the sorted flag names of a --help text: the flags listed
-// after its "Flags:" line.
+// after its "Flags:" (or "Options:") line.
 func helpFlags(help string) []string {
-	_, list, ok := strings.Cut(help, "\nFlags:\n")
-	if !ok {
+	loc := flagsHeading.FindStringIndex(help)
+	if loc == nil {
 		return nil
 	}
+	list := help[loc[1]:]
 	var out []string
 	for _, line := range strings.Split(list, "\n") {
 		m := helpFlag.FindStringSubmatch(line)
@@ -207,7 +211,7 @@ func TestReadmeSynopses(t *testing.T) {
 		}
 		seen[s.cmd] = true
 		flags := helpFlags(help)
-		if flags == nil && strings.Contains(help, "\nFlags:") {
+		if flags == nil && flagsHeading.MatchString(help) {
 			t.Errorf("gramc %s --help: no flags read from its Flags: section", s.cmd)
 		}
 		if msg := synopsisMismatch(s.cmd, s.flags, flags); msg != "" {
@@ -235,6 +239,12 @@ func TestSynopsisMismatch(t *testing.T) {
 	help := "Usage: gramc x\n\nSee --other in the text.\n\nFlags:\n  -a\tthe a\n  -bee string\n    \tthe bee\n  -c, --cee\n    \tboth\n"
 	if got, want := helpFlags(help), []string{"a", "bee", "c", "cee"}; !slices.Equal(got, want) {
 		t.Errorf("helpFlags = %q, want %q", got, want)
+	}
+	if got := helpFlags("Usage: gramc y\n\nOptions:\n  --why   because\n"); !slices.Equal(got, []string{"why"}) {
+		t.Errorf("helpFlags with Options: = %q", got)
+	}
+	if got := helpFlags("Usage: gramc z\n"); got != nil {
+		t.Errorf("helpFlags without a flags section = %q", got)
 	}
 	msg := synopsisMismatch("x", []string{"a", "old"}, []string{"a", "bee", "c"})
 	want2 := "the README's synopsis of gramc x lacks --bee, -c, which gramc x --help lists; the README's synopsis of gramc x names --old, which gramc x --help does not list"
