@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test test-go race vet fmt-check fuzz bench conformance demo vscode vsix
+.PHONY: all build test race vet fmt-check fuzz bench conformance demo vscode vsix
 
 all: build
 
@@ -13,11 +13,6 @@ build:
 # short fuzz run of the parser.
 test: fmt-check vet race fuzz vscode
 
-# The quick Go-only loop: formatting, vet and the Go tests, without the race
-# detector, the fuzz run or npm.
-test-go: fmt-check vet
-	$(GO) test ./...
-
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -27,6 +22,12 @@ vet:
 
 race:
 	$(GO) test -race ./...
+
+# The quick Go-only loop: formatting, vet and the Go tests, without the race
+# detector, the fuzz run or npm.
+.PHONY: test-go
+test-go: fmt-check vet
+	$(GO) test ./...
 
 fuzz:
 	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s -fuzzminimizetime 2s
