@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -256,5 +257,47 @@ func TestSynopsisMismatch(t *testing.T) {
 	}
 	if got := helpSubcommands("mcp", "Usage: gramc mcp import (--mcp C) [flags]\n       gramc mcp serve FILE\n"); !slices.Equal(got, []string{"mcp import", "mcp serve"}) {
 		t.Errorf("helpSubcommands = %q", got)
+	}
+}
+
+// TestDiagnosticStreams checks what the README says of where diagnostics
+// go: check writes them to standard output, the other commands that read a
+// gram file to standard error.
+func TestDiagnosticStreams(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const src = "[a:Agent {model: \"OpenAI/gpt-4o-mini\"}]\n[t:Test {agent: a} | (:User {says: \"Hi\"})]\n[b | c\n"
+	if err := os.WriteFile("bad.gram", []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "bad.gram:3:"
+	for _, tc := range []struct {
+		args   []string
+		stdout bool
+	}{
+		{[]string{"check", "bad.gram"}, true},
+		{[]string{"parse", "bad.gram"}, false},
+		{[]string{"schema", "bad.gram"}, false},
+		{[]string{"fmt", "bad.gram"}, false},
+		{[]string{"run", "bad.gram", "-m", "hi"}, false},
+		{[]string{"test", "bad.gram"}, false},
+		{[]string{"mcp", "serve", "bad.gram"}, false},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(tc.args, strings.NewReader(""), &out, &errOut)
+		name := "gramc " + strings.Join(tc.args, " ")
+		if code != exitError {
+			t.Errorf("%s: exit %d, want %d\n%s%s", name, code, exitError, out.String(), errOut.String())
+		}
+		to, other := &out, &errOut
+		where := "standard output"
+		if !tc.stdout {
+			to, other, where = &errOut, &out, "standard error"
+		}
+		if !strings.Contains(to.String(), want) {
+			t.Errorf("%s: no diagnostic on %s:\n%s", name, where, to.String())
+		}
+		if strings.Contains(other.String(), want) {
+			t.Errorf("%s: a diagnostic outside %s:\n%s", name, where, other.String())
+		}
 	}
 }
