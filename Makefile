@@ -23,6 +23,12 @@ vet:
 race:
 	$(GO) test -race ./...
 
+# The quick Go-only loop: formatting, vet and the Go tests, without the race
+# detector, the fuzz run or npm.
+.PHONY: test-go
+test-go: fmt-check vet
+	$(GO) test ./...
+
 fuzz:
 	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s -fuzzminimizetime 2s
 

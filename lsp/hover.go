@@ -9,7 +9,8 @@
 //   - a record (its name or a type naming it) and a built-in type: the
 //     definition;
 //   - the labels Agent, Tool and Record, and the known property keys: a short
-//     doc;
+//     doc ending with a link to its section of the language reference
+//     (docs/language.md);
 //   - any other identity: what it is and its labels.
 
 package lsp
@@ -373,8 +374,26 @@ func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence, line func(int)
 	return b.String()
 }
 
-// labelDoc documents the labels of the agent language.
+// labelSections maps the labels of the agent language to their section of
+// the language reference.
+var labelSections = map[string]string{
+	schema.AgentLabel:  "agents",
+	schema.ToolLabel:   "tools",
+	schema.RecordLabel: "records",
+}
+
+// labelDoc documents the labels of the agent language, with a link to their
+// section of the language reference.
 func labelDoc(name string) string {
+	doc := labelText(name)
+	if doc == "" {
+		return ""
+	}
+	return doc + "\n\n[Language reference](" + LanguageDocURL + "#" + labelSections[name] + ")"
+}
+
+// labelText is the text of labelDoc.
+func labelText(name string) string {
 	switch name {
 	case schema.AgentLabel:
 		return "**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
@@ -478,13 +497,28 @@ func init() {
 	propDocs[roleField] = fields
 }
 
+// LanguageDocURL is the address of the language reference, docs/language.md,
+// that hovers link to.
+const LanguageDocURL = "https://github.com/gramlang/gram/blob/main/docs/language.md"
+
+// propSections maps each kind of declaration to the section of the language
+// reference that lists its properties.
+var propSections = map[role]string{
+	roleAgent:  "agent-properties",
+	roleTool:   "tools",
+	roleRecord: "records",
+	roleReturn: "signatures",
+	roleParam:  "parameter-properties",
+	roleField:  "parameter-properties",
+}
+
 // propertyDoc documents a property key of a declaration, or returns "".
 func propertyDoc(r role, key string) string {
 	doc := propDocs[r][key]
 	if doc == "" {
 		return ""
 	}
-	return fmt.Sprintf("**%s** (%s property)\n\n%s", key, r, doc)
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, r, doc, LanguageDocURL, propSections[r])
 }
 
 // propertyKeys lists the known property keys of a declaration, in the order

@@ -2,14 +2,17 @@
 // formats and compiles .gram agent files, runs agents, and connects them to MCP
 // servers and hosts.
 //
-//	gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
-//	gramc check [--format text|json|sarif] [--strict] [--max-diagnostics N] PATH...|-
-//	gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
-//	gramc fmt [-w] [-l] [-d] [--check] PATH...|-
-//	gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]... [--json] [--trace] [--record FILE | --replay FILE] [--base-url URL] [--max-iterations N]
-//	gramc test [PATH...] [--run REGEX] [--record | --replay] [--repeat N --pass-rate P] [--parallel N] [--format text|json|junit|tap]
-//	gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
-//	gramc mcp serve FILE [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
+//	gramc parse  [flags] FILE...|-
+//	gramc check  [flags] PATH...|-
+//	gramc schema [flags] FILE|-
+//	gramc fmt    [flags] PATH...|-
+//	gramc run    FILE [flags]
+//	gramc test   [PATH...] [flags]
+//	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
+//	gramc mcp serve FILE [flags]
+//
+// The README's synopses list every flag of each command (a test keeps them
+// equal to each command's --help); docs/language.md describes the language.
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
