@@ -33,11 +33,11 @@ const (
 	Hex                                     // 0x[0-9a-fA-F]+
 	Octal                                   // 0[0-7]+
 	Measurement                             // -?(0|[1-9][0-9]*)[a-zA-Z]+
-	Bool                                    // true, false
+	Bool                                    // true, false: booleans in value position, symbols elsewhere
 	String                                  // '...' or "..."
 	Backtick                                // `...` on one line
 	Fenced                                  // ``` NEWLINE text ```
-	Tagged                                  // symbol`text`
+	Tagged                                  // symbol`text` (any symbol but true and false)
 	TaggedFenced                            // ```symbol NEWLINE text ```
 	RecordText                              // a whole balanced { ... }, parsed by Record and Value
 	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
@@ -319,12 +319,16 @@ func (l *Scanner) step(i int) int {
 				for j < n && isSymbolPart(src[j]) {
 					j++
 				}
-				if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') {
+				w := src[i:j]
+				boolean := w == "true" || w == "false"
+				// A tag is any symbol but true and false, which are
+				// booleans in value position, where tagged strings stand:
+				// `true`x`` is a boolean and a string.
+				if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') && !boolean {
 					i = l.tagged(i, j)
 					continue
 				}
-				w := src[i:j]
-				if w == "true" || w == "false" {
+				if boolean {
 					l.emit(Bool, i, j)
 				} else {
 					l.emit(Symbol, i, j)

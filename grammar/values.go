@@ -54,7 +54,7 @@ func Describe(t *lexer.Token) string {
 	case String, Backtick, Fenced, Tagged, TaggedFenced:
 		return "string " + abbreviate(t.Value)
 	case Bool:
-		return "boolean " + t.Value
+		return "'" + t.Value + "'"
 	case RecordText:
 		return "record " + abbreviate(t.Value)
 	}
@@ -89,6 +89,22 @@ type Tok struct {
 }
 
 func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: t.Type} }
+
+// isSymbol reports whether t is a symbol where the grammar expects one: the
+// lexer gives `true` and `false` the type Bool, but they are booleans only in
+// value position, and symbols everywhere else (identifiers, labels, keys,
+// annotation keys, references).
+func isSymbol(t *lexer.Token) bool { return t.Type == Symbol || t.Type == Bool }
+
+// symbolTok keeps a token read where a symbol is expected (see isSymbol): a
+// `true` or `false` there is a Symbol.
+func symbolTok(t *lexer.Token) Tok {
+	k := tok(t)
+	if k.Type == Bool {
+		k.Type = Symbol
+	}
+	return k
+}
 
 // Valid reports whether the token is present (the zero Tok is absent).
 func (t Tok) Valid() bool { return t.Value != "" }
@@ -135,7 +151,7 @@ func (s *Subject) LabelsSpan() diag.Span {
 }
 
 func isIdent(t *lexer.Token) bool {
-	return t.Type == Symbol || t.Type == Backtick || t.Type == Integer
+	return isSymbol(t) || t.Type == Backtick || t.Type == Integer
 }
 
 // Parse implements participle.Parseable.
@@ -144,17 +160,17 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 	start := t.Pos.Offset
 	end := -1
 	if isIdent(t) {
-		s.Ident = tok(lex.Next())
+		s.Ident = symbolTok(lex.Next())
 		end = s.Ident.End()
 		t = lex.Peek()
 	}
 	for isPunct(t, ":") || isPunct(t, "::") {
 		sep := tok(lex.Next())
 		name := lex.Peek()
-		if name.Type != Symbol && name.Type != Backtick {
+		if !isSymbol(name) && name.Type != Backtick {
 			return unexpected(name, "a label name after '"+sep.Value+"'", "labels are names, e.g. :Person or ::String")
 		}
-		s.Labels = append(s.Labels, Label{Sep: sep, Name: tok(lex.Next())})
+		s.Labels = append(s.Labels, Label{Sep: sep, Name: symbolTok(lex.Next())})
 		end = s.Labels[len(s.Labels)-1].Name.End()
 		t = lex.Peek()
 	}
@@ -330,7 +346,7 @@ func (r *Ref) Parse(lex *lexer.PeekingLexer) error {
 	if !isIdent(lex.Peek()) {
 		return participle.NextMatch
 	}
-	r.Tok = tok(lex.Next())
+	r.Tok = symbolTok(lex.Next())
 	return nil
 }
 
@@ -339,10 +355,10 @@ type Name struct{ Tok }
 
 // Parse implements participle.Parseable.
 func (n *Name) Parse(lex *lexer.PeekingLexer) error {
-	if lex.Peek().Type != Symbol {
+	if !isSymbol(lex.Peek()) {
 		return participle.NextMatch
 	}
-	n.Tok = tok(lex.Next())
+	n.Tok = symbolTok(lex.Next())
 	return nil
 }
 
@@ -569,13 +585,11 @@ func parseEntries(lex tokens, record bool, size int) ([]Entry, int, error) {
 	for {
 		k := lex.Peek()
 		switch {
-		case k.Type == Symbol || k.Type == Backtick:
+		case isSymbol(k) || k.Type == Backtick:
 		case k.Type == String && k.Value[0] == '"':
 		case k.Type == String:
 			return entries, 0, &SyntaxError{Span: TokenSpan(*k), Msg: "a key cannot be single-quoted",
 				Detail: "quote keys with double quotes or backticks, e.g. \"my key\": 1"}
-		case k.Type == Bool:
-			// true/false are valid symbols in key position.
 		default:
 			detail := "keys are names (title), or quoted with \" or ` (\"my key\")"
 			if isPunct(k, "}") {
@@ -583,7 +597,7 @@ func parseEntries(lex tokens, record bool, size int) ([]Entry, int, error) {
 			}
 			return entries, 0, unexpected(k, "a "+what+" key", detail)
 		}
-		key := tok(lex.Next())
+		key := symbolTok(lex.Next())
 		sep := lex.Peek()
 		if !(isPunct(sep, ":") || (isPunct(sep, "::"))) {
 			return entries, 0, unexpected(sep, "':' after the key "+abbreviate(k.Value), "write key: value")
@@ -718,7 +732,15 @@ func parseScalar(lex tokens, in string, v *Value) error {
 		}
 		*v = Value{Tok: lower}
 		return nil
-	case t.Type == Symbol || t.Type == Bool || t.Type == String || t.Type == Backtick ||
+	case t.Type == Bool:
+		*v = Value{Tok: tok(lex.Next())}
+		if n := lex.Peek(); n.Type == Backtick && n.Pos.Offset == v.Tok.End() {
+			return &SyntaxError{Span: diag.Span{Start: v.Tok.Start(), End: n.Pos.Offset + len(n.Value)},
+				Msg:    v.Tok.Value + " cannot tag a string: it is a boolean here",
+				Detail: "use another tag, e.g. md`...`"}
+		}
+		return nil
+	case t.Type == Symbol || t.Type == String || t.Type == Backtick ||
 		t.Type == Fenced || t.Type == Tagged || t.Type == TaggedFenced:
 		*v = Value{Tok: tok(lex.Next())}
 		return nil

@@ -373,7 +373,7 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 	switch {
 	case s.depth == 0 && isP && v == "@":
 		s.annot = 1
-	case s.annot == 1 && t.Type == grammar.Symbol:
+	case s.annot == 1 && (t.Type == grammar.Symbol || t.Type == grammar.Bool): // @true(1) is an annotation too
 		s.annot = 2
 	case s.annot == 2 && isP && v == "(":
 		s.annot = 3

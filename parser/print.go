@@ -330,12 +330,13 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 		case grammar.String, grammar.Backtick, grammar.Fenced:
 			b.WriteString(GramString(v.Tok.Text()))
 		case grammar.Tagged, grammar.TaggedFenced:
-			c := v.Tok.Text()
-			if strings.ContainsAny(c, "`\n\\") {
-				// Fenced form keeps any text except three backticks.
-				b.WriteString("```" + grammar.Tag(v.Tok) + "\n" + c + "```")
+			c, tag := v.Tok.Text(), grammar.Tag(v.Tok)
+			if strings.ContainsAny(c, "`\n\\") || tag == "true" || tag == "false" {
+				// Fenced form keeps any text except three backticks, and
+				// takes any tag (true`x` is a boolean and a string).
+				b.WriteString("```" + tag + "\n" + c + "```")
 			} else {
-				b.WriteString(grammar.Tag(v.Tok) + "`" + c + "`")
+				b.WriteString(tag + "`" + c + "`")
 			}
 		default:
 			b.WriteString(v.Tok.Value)
