@@ -544,20 +544,21 @@ func (l *Scanner) tagged(i, tick int) int {
 	return l.recoverString(i, bad, '`', msg, detail)
 }
 
-// fenced lexes a fenced string starting with ``` at i.
+// fenced lexes a fenced string starting with ``` at i. Between the opening
+// ``` and the line end that starts the text, the opening line may hold a tag
+// and, around it, white space and a comment (as the reference grammar allows
+// anywhere between two of its tokens): "```md\n", "``` md // note\n".
 func (l *Scanner) fenced(i int) int {
 	src := l.src
 	n := len(src)
-	j := i + 3
+	j := l.fenceGap(i + 3)
 	typ := Fenced
 	if j < n && isSymbolStart(src[j]) {
 		for j < n && isSymbolPart(src[j]) {
 			j++
 		}
 		typ = TaggedFenced
-	}
-	if j < n && src[j] == '\r' && j+1 < n && src[j+1] == '\n' {
-		j++
+		j = l.fenceGap(j)
 	}
 	if j >= n || src[j] != '\n' {
 		e := j
@@ -582,6 +583,33 @@ func (l *Scanner) fenced(i int) int {
 	l.Diags.Add(d)
 	l.emit(Error, i, n)
 	return n
+}
+
+// fenceGap skips white space other than a line end, and a comment, on the
+// opening line of a fenced string from j, recording the comment; it returns
+// the offset after them.
+func (l *Scanner) fenceGap(j int) int {
+	src := l.src
+	for j < len(src) {
+		switch c := src[j]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			j++
+		case c == '/' && j+1 < len(src) && src[j+1] == '/':
+			k := j + 2
+			for k < len(src) && src[k] != '\n' {
+				k++
+			}
+			end := k
+			if src[end-1] == '\r' {
+				end--
+			}
+			l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: l.base + j, End: l.base + end}})
+			return k
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // Definition is the participle lexer definition for gram. The parser does not use

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -740,7 +741,18 @@ func parseScalar(lex tokens, in string, v *Value) error {
 				Detail: "use another tag, e.g. md`...`"}
 		}
 		return nil
-	case t.Type == Symbol || t.Type == String || t.Type == Backtick ||
+	case t.Type == Symbol:
+		*v = Value{Tok: tok(lex.Next())}
+		if n := lex.Peek(); n.Type == Backtick {
+			// A tag, white space or comments, and a backtick string are one
+			// tagged string (`md `x``), as in the reference grammar.
+			if joined, ok := join(v.Tok.Value, n.Value, int(n.Pos.Offset)-v.Tok.Start()); ok {
+				lex.Next()
+				v.Tok.Value, v.Tok.Type = joined, Tagged
+			}
+		}
+		return nil
+	case t.Type == String || t.Type == Backtick ||
 		t.Type == Fenced || t.Type == Tagged || t.Type == TaggedFenced:
 		*v = Value{Tok: tok(lex.Next())}
 		return nil
@@ -755,6 +767,18 @@ func parseScalar(lex tokens, in string, v *Value) error {
 	return unexpected(t, "a value", "values are strings, numbers, booleans, symbols, ranges, arrays or maps")
 }
 
+// join returns the source text from the start of a through the end of b,
+// which starts d bytes after a in the same source text (token texts are
+// substrings of the source), so that the text between them, white space and
+// comments, is kept. It reports false if b is not where d says.
+func join(a, b string, d int) (string, bool) {
+	pa := unsafe.StringData(a)
+	if d < len(a) || unsafe.Add(unsafe.Pointer(pa), d) != unsafe.Pointer(unsafe.StringData(b)) {
+		return "", false
+	}
+	return unsafe.String(pa, d+len(b)), true
+}
+
 // TokenText returns the text a token denotes: quotes removed and escapes decoded
 // for quoted strings and names, the content of fenced and tagged strings, the text
 // itself for other tokens.
@@ -763,8 +787,8 @@ func TokenText(typ lexer.TokenType, s string) string {
 	case String, Backtick:
 		return unescape(s[1 : len(s)-1])
 	case Tagged:
-		i := strings.IndexByte(s, '`')
-		return unescape(s[i+1 : len(s)-1])
+		_, open := tagParts(s, 0)
+		return unescape(s[open+1 : len(s)-1])
 	case Fenced, TaggedFenced:
 		return FencedContent(s)
 	}
@@ -773,15 +797,58 @@ func TokenText(typ lexer.TokenType, s string) string {
 
 // Tag returns the tag of a tagged string token (inline or fenced), or "".
 func Tag(t Tok) string {
-	s := t.Value
+	start, end := TagSpan(t)
+	return t.Value[start:end]
+}
+
+// TagSpan returns where the tag of a tagged string token (inline or fenced)
+// stands in its text, as offsets into t.Value (0, 0 for other tokens).
+func TagSpan(t Tok) (start, end int) {
 	switch t.Type {
 	case Tagged:
-		return s[:strings.IndexByte(s, '`')]
+		end, _ := tagParts(t.Value, 0)
+		return 0, end
 	case TaggedFenced:
-		i := strings.IndexByte(s, '\n')
-		return strings.TrimRight(s[3:i], "\r")
+		start = skipGap(t.Value, 3, false)
+		end, _ = tagParts(t.Value, start)
+		return start, end
 	}
-	return ""
+	return 0, 0
+}
+
+// ContentStart returns the offset in t.Value where the text of an inline
+// tagged string starts (after its opening backtick).
+func ContentStart(t Tok) int {
+	_, open := tagParts(t.Value, 0)
+	return open + 1
+}
+
+// tagParts reads s from i: the symbol characters there end at tagEnd, then
+// white space and comments (which the reference grammar allows between a tag
+// and its string) end at next.
+func tagParts(s string, i int) (tagEnd, next int) {
+	for i < len(s) && isSymbolPart(s[i]) {
+		i++
+	}
+	return i, skipGap(s, i, true)
+}
+
+// skipGap skips white space (line ends only with newlines) and comments in s
+// from i and returns the offset after them.
+func skipGap(s string, i int, newlines bool) int {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || (c == '\n' && newlines) || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // FencedContent returns the text between the line of the opening ``` and the

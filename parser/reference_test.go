@@ -44,6 +44,15 @@ func TestReferenceTrees(t *testing.T) {
 		{`(a {"": 1})`, "(gram_pattern (node_pattern (symbol) (record (record_property (double_quoted_name (string_content)) (integer)))))"},
 		{"(a {k: x``})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (tagged_string (symbol) (string_content))))))"},
 		{"(a {k: ```\n```})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (string_literal)))))"},
+		// White space and comments may stand between a tag and its string,
+		// and on the opening line of a fenced string.
+		{"(a {k: [0..12kg, ur `x`]})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (array (range (integer) (measurement)) (tagged_string (symbol) (string_content)))))))"},
+		{"(a {k: ur // c\n`x`})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (tagged_string (symbol) (comment) (string_content))))))"},
+		{"@k(x `y`) (a)", "(gram_pattern (annotated_pattern (annotations (property_annotation (symbol) (tagged_string (symbol) (string_content)))) (node_pattern (symbol))))"},
+		{"(a {k: ``` md // c\nx\n```})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (tagged_string (symbol) (comment) (string_content))))))"},
+		{"(a {k: ```  \nx\n```})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (string_literal (string_content))))))"},
+		{"(a {k: ```// c\nx\n```})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (string_literal (comment) (string_content))))))"},
+		{"(a {k: ```\tmd\n```})", "(gram_pattern (node_pattern (symbol) (record (record_property (symbol) (tagged_string (symbol))))))"},
 	} {
 		f := diag.NewFile("t.gram", []byte(c.src))
 		doc, diags := ParseSyntax(f)

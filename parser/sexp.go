@@ -266,11 +266,11 @@ func sxScalar(n *sx, field string, t grammar.Tok) {
 		s := n.add(field, "tagged_string", sp)
 		tag := grammar.Tag(t)
 		s.add("tag", "symbol", diag.Span{Start: t.Start(), End: t.Start() + len(tag)})
-		s.add("content", "string_content", diag.Span{Start: t.Start() + len(tag) + 1, End: t.End() - 1})
+		s.add("content", "string_content", diag.Span{Start: t.Start() + grammar.ContentStart(t), End: t.End() - 1})
 	case grammar.TaggedFenced:
 		s := n.add(field, "tagged_string", sp)
-		tag := grammar.Tag(t)
-		s.add("tag", "symbol", diag.Span{Start: t.Start() + 3, End: t.Start() + 3 + len(tag)})
+		ts, te := grammar.TagSpan(t)
+		s.add("tag", "symbol", diag.Span{Start: t.Start() + ts, End: t.Start() + te})
 		if c := grammar.FencedContent(t.Value); c != "" {
 			off := t.End() - 3 - len(c)
 			s.add("content", "string_content", diag.Span{Start: off, End: off + len(c)})

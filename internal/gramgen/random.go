@@ -91,7 +91,7 @@ func (g randomDoc) scalar() string {
 		return g.number()
 	case 1:
 		return g.pick(`"dq"`, "'sq'", "`bt`", `"esc \" \n"`, `""`, "''", "``", "```\nfenced\ntext\n```", "```\n```",
-			"```md\n# h\n```", "```true\nt\n```", "url`x`", "x``")
+			"```md\n# h\n```", "```true\nt\n```", "url`x`", "x``", "md `x`", "md // c\n`x`", "``` md // c\nx\n```")
 	case 2:
 		return g.pick("true", "false")
 	case 3:
