@@ -16,11 +16,17 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
+// jsonChunk is how much JSON is buffered before it is written out.
+const jsonChunk = 64 << 10
+
 // WriteJSON writes the lowered patterns as canonical JSON: an array with one
 // object per pattern, `{"subject": {"identity", "labels", "properties"},
 // "elements": [...]}`, labels sorted, property keys sorted, two-space indent.
+// The output is streamed: it is written out in chunks of about 64 KB as the
+// patterns are printed, so memory does not grow with its size.
 func (doc *Document) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
+	b.Grow(jsonChunk + jsonChunk/4)
 	b.WriteString("[")
 	for i, p := range doc.Lowered {
 		if i > 0 {
@@ -28,6 +34,12 @@ func (doc *Document) WriteJSON(w io.Writer) error {
 		}
 		b.WriteString("\n  ")
 		writePatternJSON(&b, p, 1)
+		if b.Len() >= jsonChunk {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
 	}
 	if len(doc.Lowered) > 0 {
 		b.WriteString("\n")

@@ -131,11 +131,11 @@ func runParse(e *env, args []string) int {
 		case "sexp":
 			err = doc.WriteSexp(&out)
 		case "json":
-			err = doc.WriteJSON(&out)
+			err = doc.WriteJSON(e.stdout) // streamed
 		case "gram":
 			err = doc.WriteGram(&out)
 		}
-		if err == nil {
+		if err == nil && out.Len() > 0 {
 			_, err = e.stdout.Write(out.Bytes())
 		}
 		if err != nil {
