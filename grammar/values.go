@@ -156,7 +156,9 @@ func isIdent(t *lexer.Token) bool {
 }
 
 // Parse implements participle.Parseable.
-func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
+func (s *Subject) Parse(lex *lexer.PeekingLexer) error { return s.parse(lex) }
+
+func (s *Subject) parse(lex tokens) error {
 	t := lex.Peek()
 	start := t.Pos.Offset
 	end := -1
@@ -177,7 +179,7 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if isOpenBrace(t) {
 		r := &Record{}
-		if err := r.Parse(lex); err != nil {
+		if err := r.parse(lex); err != nil {
 			return err
 		}
 		s.Record = r
@@ -206,7 +208,9 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 //	node = "(" [ subject ] ")"
 //
 // The chain is parsed in a loop, so long paths use no stack.
-func (p *Path) Parse(lex *lexer.PeekingLexer) error {
+func (p *Path) Parse(lex *lexer.PeekingLexer) error { return p.parse(lex) }
+
+func (p *Path) parse(lex tokens) error {
 	if !isPunct(lex.Peek(), "(") {
 		return participle.NextMatch
 	}
@@ -221,7 +225,7 @@ func (p *Path) Parse(lex *lexer.PeekingLexer) error {
 		cur.Start = n.Start
 		chain = append(chain, cur)
 		a := &Arrow{}
-		switch err := a.Parse(lex); err {
+		switch err := a.parse(lex); err {
 		case participle.NextMatch:
 			// The path ends here: set every end, innermost first.
 			for _, q := range chain {
@@ -245,13 +249,13 @@ func (p *Path) Parse(lex *lexer.PeekingLexer) error {
 	}
 }
 
-func parseNode(lex *lexer.PeekingLexer) (*NodePattern, error) {
+func parseNode(lex tokens) (*NodePattern, error) {
 	open := lex.Next()
 	n := &NodePattern{Start: int32(open.Pos.Offset)}
 	t := lex.Peek()
 	if !isPunct(t, ")") {
 		s := &Subject{}
-		switch err := s.Parse(lex); err {
+		switch err := s.parse(lex); err {
 		case nil:
 			n.Subject = s
 		case participle.NextMatch:
@@ -301,7 +305,9 @@ func isCloseHalf(t *lexer.Token) bool {
 //	arrow = open [ "[" [ subject ] "]" ] close
 //	open  = "-" | "=" | "~" | "<-" | "<=" | "<~"
 //	close = "-" | "=" | "~" | "->" | "=>" | "~>"
-func (a *Arrow) Parse(lex *lexer.PeekingLexer) error {
+func (a *Arrow) Parse(lex *lexer.PeekingLexer) error { return a.parse(lex) }
+
+func (a *Arrow) parse(lex tokens) error {
 	if !isOpenHalf(lex.Peek()) {
 		return participle.NextMatch
 	}
@@ -312,7 +318,7 @@ func (a *Arrow) Parse(lex *lexer.PeekingLexer) error {
 		lex.Next()
 		a.Bracket = true
 		s := &Subject{}
-		switch err := s.Parse(lex); err {
+		switch err := s.parse(lex); err {
 		case nil:
 			a.Subject = s
 		case participle.NextMatch:

@@ -72,56 +72,26 @@ type unitResult struct {
 }
 
 type batch struct {
-	pl   *lexer.PeekingLexer
+	// toks are the batch's tokens, in a buffer from tokenBuffers; eof is the
+	// offset of what follows them.
+	toks []lexer.Token
+	eof  int
 	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
 	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
 	deep []int
 	out  []unitResult
 }
 
-// batchLexer feeds a batch's PeekingLexer straight from the scanner, finding unit
-// boundaries as it goes; it ends the batch at the first boundary after
-// batchTokens tokens.
-type batchLexer struct {
-	sc      *grammar.Scanner
-	sp      *splitter
-	pending lexer.Token
-	held    bool
-	b       *batch
-	n       int
-	done    bool
-}
+// tokenBuffers recycles the token buffers of batches: tokens are copied once,
+// from the scanner into a buffer, and the buffer is used again once its
+// batch is parsed.
+var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
 
-func (bl *batchLexer) cut() {
-	bl.b.cuts = append(bl.b.cuts, bl.n)
-	bl.b.deep = append(bl.b.deep, bl.sp.tooDeep)
-	bl.sp.tooDeep = -1
-}
-
-func (bl *batchLexer) Next() (lexer.Token, error) {
-	var t lexer.Token
-	if bl.held {
-		t = bl.pending
-		bl.held = false
-	} else {
-		t = bl.sc.Next()
-		if t.Type == grammar.EOF {
-			bl.done = true
-			if bl.n > 0 {
-				bl.cut()
-			}
-			return t, nil
-		}
-		if bl.sp.boundary(&t) && bl.n > 0 {
-			bl.cut()
-			if bl.n >= batchTokens {
-				bl.pending, bl.held = t, true
-				return lexer.Token{Type: grammar.EOF, Pos: t.Pos}, nil
-			}
-		}
-	}
-	bl.n++
-	return t, nil
+// cut ends a unit at the batch's current end.
+func (b *batch) cut(sp *splitter) {
+	b.cuts = append(b.cuts, len(b.toks))
+	b.deep = append(b.deep, sp.tooDeep)
+	sp.tooDeep = -1
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed
@@ -156,16 +126,42 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 			}()
 		}
 	}
+	// Cut the token stream into batches of whole units, about batchTokens
+	// tokens each.
 	sp := splitter{tooDeep: -1}
-	bl := &batchLexer{sc: sc, sp: &sp}
-	for !bl.done {
-		b := &batch{}
-		bl.b, bl.n = b, 0
-		pl, _ := lexer.Upgrade(bl)
-		if bl.n == 0 {
+	var held lexer.Token // the first token of the next batch, when one ended
+	hold := false
+	for done := false; !done; {
+		buf := tokenBuffers.Get().(*[]lexer.Token)
+		b := &batch{toks: (*buf)[:0]}
+		if hold {
+			b.toks = append(b.toks, held)
+			hold = false
+		}
+		for {
+			t := sc.Next()
+			if t.Type == grammar.EOF {
+				done = true
+				b.eof = t.Pos.Offset
+				if len(b.toks) > 0 {
+					b.cut(&sp)
+				}
+				break
+			}
+			if sp.boundary(&t) && len(b.toks) > 0 {
+				b.cut(&sp)
+				if len(b.toks) >= batchTokens {
+					held, hold, b.eof = t, true, t.Pos.Offset
+					break
+				}
+			}
+			b.toks = append(b.toks, t)
+		}
+		if len(b.toks) == 0 {
+			*buf = b.toks
+			tokenBuffers.Put(buf)
 			break
 		}
-		b.pl = pl
 		batches = append(batches, b)
 		if parallel {
 			work <- b
@@ -179,7 +175,6 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	var units []unitResult
 	for _, b := range batches {
 		units = append(units, b.out...)
-		b.pl = nil
 	}
 	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = units, sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
@@ -242,32 +237,32 @@ func errorTokenAt(off int, lexDiags diag.List) bool {
 	return false
 }
 
-// parse parses every unit of the batch.
+// parse parses every unit of the batch, then gives its token buffer back.
 func (b *batch) parse(src string) {
-	pl := b.pl
-	toks := pl.Range(0, lexer.RawCursor(b.cuts[len(b.cuts)-1]+1)) // with the closing EOF
 	start := 0
 	for i, cut := range b.cuts {
 		first := len(b.out)
-		cp := pl.MakeCheckpoint()
+		toks := b.toks[start:cut]
+		eof := b.eof
+		if cut < len(b.toks) {
+			eof = b.toks[cut].Pos.Offset
+		}
 		if off := b.deep[i]; off >= 0 {
-			b.out = append(b.out, unitResult{span: tokSpan(toks[start:cut]), err: deepError(off)})
-			pl.FastForward(lexer.RawCursor(cut - 1))
-		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
-			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
+			b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(off)})
+		} else if u, ok := grammar.ParseFast(toks, eof); ok {
+			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
 		} else {
-			// Parse the unit on its own for a precise error, and recover.
-			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
-			pl.LoadCheckpoint(cp)
-			if cut > start {
-				pl.FastForward(lexer.RawCursor(cut - 1))
-			}
+			// Parse the unit with the grammar for a precise error, and recover.
+			b.parseUnit(src, toks, eof)
 		}
 		if first < len(b.out) {
 			b.out[first].split = true
 		}
 		start = cut
 	}
+	buf := b.toks[:0]
+	b.toks = nil
+	tokenBuffers.Put(&buf)
 }
 
 // deepError reports brackets nested past MaxDepth at offset off.
