@@ -23,10 +23,12 @@ import (
 )
 
 // Token types produced by [Lex]. Punctuation and arrow halves are all of type
-// Punct and are told apart by their text.
+// Punct and are told apart by their text. The constants are untyped, so they
+// compare with the type of a participle token (lexer.TokenType) and with the
+// one-byte type of a syntax tree token ([Tok]) alike.
 const (
-	EOF          lexer.TokenType = lexer.EOF
-	Error        lexer.TokenType = iota + 1 // a lexical error; see the lexer's diagnostics
+	EOF          = lexer.EOF
+	Error        = iota + 1 // a lexical error; see the lexer's diagnostics
 	Symbol                                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
 	Integer                                 // -?(0|[1-9][0-9]*)
 	Decimal                                 // -?(0|[1-9][0-9]*)\.[0-9]+
@@ -42,6 +44,9 @@ const (
 	RecordText                              // a whole balanced { ... }, parsed by Record and Value
 	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
 )
+
+// TokType is the type of a syntax tree token: one of the token type constants.
+type TokType int8
 
 var symbols = map[string]lexer.TokenType{
 	"EOF":          EOF,
@@ -552,7 +557,7 @@ func (l *Scanner) fenced(i int) int {
 	src := l.src
 	n := len(src)
 	j := l.fenceGap(i + 3)
-	typ := Fenced
+	var typ lexer.TokenType = Fenced
 	if j < n && isSymbolStart(src[j]) {
 		for j < n && isSymbolPart(src[j]) {
 			j++

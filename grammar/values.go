@@ -82,14 +82,14 @@ func unexpected(t *lexer.Token, want, detail string) *SyntaxError {
 }
 
 // Tok is a token kept in the syntax tree: its text (a substring of the source), its
-// byte offset and its type.
+// byte offset and its type, in 24 bytes.
 type Tok struct {
 	Value string
 	Off   int32
-	Type  lexer.TokenType
+	Type  TokType
 }
 
-func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: t.Type} }
+func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: TokType(t.Type)} }
 
 // isSymbol reports whether t is a symbol where the grammar expects one: the
 // lexer gives `true` and `false` the type Bool, but they are booleans only in
@@ -120,7 +120,7 @@ func (t Tok) End() int { return int(t.Off) + len(t.Value) }
 func (t Tok) Span() diag.Span { return diag.Span{Start: int(t.Off), End: int(t.Off) + len(t.Value)} }
 
 // Text returns what the token denotes (see [TokenText]).
-func (t Tok) Text() string { return TokenText(t.Type, t.Value) }
+func (t Tok) Text() string { return TokenText(lexer.TokenType(t.Type), t.Value) }
 
 // Subject is an identifier, labels and a record, each optional but in this order and
 // at least one present.
