@@ -29,20 +29,20 @@ import (
 const (
 	EOF          = lexer.EOF
 	Error        = iota + 1 // a lexical error; see the lexer's diagnostics
-	Symbol                                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
-	Integer                                 // -?(0|[1-9][0-9]*)
-	Decimal                                 // -?(0|[1-9][0-9]*)\.[0-9]+
-	Hex                                     // 0x[0-9a-fA-F]+
-	Octal                                   // 0[0-7]+
-	Measurement                             // -?(0|[1-9][0-9]*)[a-zA-Z]+
-	Bool                                    // true, false: booleans in value position, symbols elsewhere
-	String                                  // '...' or "..."
-	Backtick                                // `...` on one line
-	Fenced                                  // ``` NEWLINE text ```
-	Tagged                                  // symbol`text` (any symbol but true and false)
-	TaggedFenced                            // ```symbol NEWLINE text ```
-	RecordText                              // a whole balanced { ... }, parsed by Record and Value
-	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
+	Symbol                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
+	Integer                 // -?(0|[1-9][0-9]*)
+	Decimal                 // -?(0|[1-9][0-9]*)\.[0-9]+
+	Hex                     // 0x[0-9a-fA-F]+
+	Octal                   // 0[0-7]+
+	Measurement             // -?(0|[1-9][0-9]*)[a-zA-Z]+
+	Bool                    // true, false: booleans in value position, symbols elsewhere
+	String                  // '...' or "..."
+	Backtick                // `...` on one line
+	Fenced                  // ``` NEWLINE text ```
+	Tagged                  // symbol`text` (any symbol but true and false)
+	TaggedFenced            // ```symbol NEWLINE text ```
+	RecordText              // a whole balanced { ... }, parsed by Record and Value
+	Punct                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
 )
 
 // TokType is the type of a syntax tree token: one of the token type constants.

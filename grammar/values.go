@@ -89,7 +89,9 @@ type Tok struct {
 	Type  TokType
 }
 
-func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: TokType(t.Type)} }
+func tok(t *lexer.Token) Tok {
+	return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: TokType(t.Type)}
+}
 
 // isSymbol reports whether t is a symbol where the grammar expects one: the
 // lexer gives `true` and `false` the type Bool, but they are booleans only in
