@@ -133,7 +133,7 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	hold := false
 	for done := false; !done; {
 		buf := tokenBuffers.Get().(*[]lexer.Token)
-		b := &batch{toks: (*buf)[:0]}
+		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16)}
 		if hold {
 			b.toks = append(b.toks, held)
 			hold = false
@@ -172,7 +172,11 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	close(work)
 	wg.Wait()
 
-	var units []unitResult
+	n := 0
+	for _, b := range batches {
+		n += len(b.out)
+	}
+	units := make([]unitResult, 0, n)
 	for _, b := range batches {
 		units = append(units, b.out...)
 	}
@@ -185,7 +189,7 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 // (but none that repeats a lexical error or follows another on the same line),
 // and misplaced records.
 func (doc *Document) assemble() diag.List {
-	doc.Header, doc.Patterns, doc.Bad = nil, nil, nil
+	doc.Header, doc.Patterns, doc.Bad = nil, make([]*grammar.TopPattern, 0, len(doc.units)), nil
 	diags := append(diag.List(nil), doc.lexDiags...)
 	lastErrLine := -1
 	sawPattern := false
