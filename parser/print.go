@@ -8,6 +8,7 @@ import (
 	"github.com/gramlang/gram/internal/gramtext"
 	"io"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,11 +61,30 @@ func indent(b *bytes.Buffer, depth int) {
 // U+FFFD first (as the gram printer does), so the output does not depend on
 // whether the replacement was already made.
 func writeString(b *bytes.Buffer, s string) {
+	if plainJSON(s) {
+		// What encoding/json writes for it, without its allocations.
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	if !utf8.ValidString(s) {
 		s = strings.Map(func(r rune) rune { return r }, s)
 	}
 	enc, _ := json.Marshal(s)
 	b.Write(enc)
+}
+
+// plainJSON reports whether encoding/json writes s unchanged between quotes:
+// printable ASCII without the characters it escapes (" \ < > &).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
@@ -77,8 +97,11 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString(",")
 	indent(b, d+2)
 	b.WriteString(`"labels": [`)
-	labels := append([]string(nil), p.Subject.Labels...)
-	sort.Strings(labels)
+	labels := p.Subject.Labels
+	if !sort.StringsAreSorted(labels) {
+		labels = append([]string(nil), labels...)
+		sort.Strings(labels)
+	}
 	for i, l := range labels {
 		if i > 0 {
 			b.WriteString(", ")
@@ -88,16 +111,20 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("],")
 	indent(b, d+2)
 	b.WriteString(`"properties": {`)
-	props := append([]Property(nil), p.Subject.Properties...)
-	sort.Slice(props, func(i, j int) bool { return props[i].Key < props[j].Key })
-	for i, pr := range props {
+	props := p.Subject.Properties
+	byKey := func(x, y Property) int { return strings.Compare(x.Key, y.Key) }
+	if !slices.IsSortedFunc(props, byKey) {
+		props = slices.Clone(props)
+		slices.SortFunc(props, byKey)
+	}
+	for i := range props {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		indent(b, d+3)
-		writeString(b, pr.Key)
+		writeString(b, props[i].Key)
 		b.WriteString(": ")
-		b.WriteString(ValueJSON(pr.Value))
+		writeValueJSON(b, props[i].Value)
 	}
 	if len(props) > 0 {
 		indent(b, d+2)

@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gramlang/gram/diag"
@@ -43,5 +45,19 @@ func TestWriteJSONStreams(t *testing.T) {
 	}
 	if len(v) != len(doc.Lowered) {
 		t.Errorf("%d patterns in the JSON, want %d", len(v), len(doc.Lowered))
+	}
+}
+
+// TestWriteString: JSON strings are written as encoding/json writes them,
+// with or without characters it escapes.
+func TestWriteString(t *testing.T) {
+	for _, s := range []string{"", "plain text 123", `q"uote`, `back\slash`, "<tag>", "a&b", "tab\there", "nl\n",
+		"\x00\x1f\x7f", "ünïcödé", "\u2028\u2029", "bad \xff byte", "emoji 😀"} {
+		var b bytes.Buffer
+		writeString(&b, s)
+		want, _ := json.Marshal(strings.ToValidUTF8(s, "\uFFFD"))
+		if b.String() != string(want) {
+			t.Errorf("writeString(%q) = %s, want %s", s, b.String(), want)
+		}
 	}
 }
