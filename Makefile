@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench conformance differential demo vscode vsix
+.PHONY: all build test race vet fmt-check fuzz bench bench-reference conformance differential demo vscode vsix
 
 all: build
 
@@ -28,6 +28,11 @@ fuzz:
 
 bench:
 	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
+
+# The front end side by side with the reference parser (needs ../shared; skipped
+# with a message when the reference parser cannot be built).
+bench-reference:
+	$(GO) run ./internal/refbench
 
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:
