@@ -1,14 +1,12 @@
 package parser
 
 import (
-	"runtime"
-	"runtime/metrics"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/heapstat"
 )
 
 var (
@@ -19,41 +17,6 @@ var (
 func mixed10MB() []byte {
 	mixedOnce.Do(func() { mixedSrc = []byte(gramgen.Mixed(10 << 20)) })
 	return mixedSrc
-}
-
-// peakHeap samples the live heap every millisecond while f runs and returns the
-// largest value seen above the heap in use before f started.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			metrics.Read(s)
-			if v := s[0].Value.Uint64(); v > peak {
-				peak = v
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	if peak < base {
-		return 0
-	}
-	return peak - base
 }
 
 // BenchmarkParse10MB parses a generated ~10 MB document mixing every construct:
@@ -67,13 +30,13 @@ func BenchmarkParse10MB(b *testing.B) {
 	b.ReportAllocs()
 	var doc *Document
 	var diags diag.List
-	peak := peakHeap(func() {
+	peak := heapstat.Peak(func() {
 		doc, diags = Parse(diag.NewFile("bench.gram", src))
 	})
 	if diags.HasErrors() || len(doc.Lowered) == 0 {
 		b.Fatalf("generated document has errors: %v", diags[:min(3, len(diags))])
 	}
-	live := liveHeap(func() any {
+	live := heapstat.Live(func() any {
 		d, _ := Parse(diag.NewFile("bench.gram", src))
 		return d
 	})
@@ -84,22 +47,6 @@ func BenchmarkParse10MB(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/float64(len(src)), "peak-heap/input")
 	b.ReportMetric(float64(live)/float64(len(src)), "live-heap/input")
-}
-
-// liveHeap returns how much live heap the value f returns holds: the heap in
-// use after a collection with the value alive, less the heap before.
-func liveHeap(f func() any) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	v := f()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(v)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0
-	}
-	return after.HeapAlloc - before.HeapAlloc
 }
 
 // BenchmarkParseAgentFile5000 parses a 5,000-line agent file, as an editor does

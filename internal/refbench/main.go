@@ -30,15 +30,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/heapstat"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -87,47 +86,6 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
-}
-
-// peakHeap samples the heap every millisecond while f runs and returns the
-// largest value seen above the heap in use before f started.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	base := s[0].Value.Uint64()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	return max(peak, base) - base
-}
-
-func liveHeap(src []byte) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	doc, _ := parser.Parse(diag.NewFile("bench.gram", src))
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(doc)
-	return max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc
 }
 
 // parseMBs parses src on procs cores and returns MB/s.
@@ -180,8 +138,11 @@ func run(sizeMiB, rounds int, ref string) error {
 		refMBs = append(refMBs, mbs)
 		allMBs = append(allMBs, parseMBs(src, runtime.NumCPU()))
 		oneMBs = append(oneMBs, parseMBs(src, 1))
-		peak = append(peak, float64(peakHeap(func() { parser.Parse(diag.NewFile("bench.gram", src)) }))/float64(len(src)))
-		live = append(live, float64(liveHeap(src))/float64(len(src)))
+		peak = append(peak, float64(heapstat.Peak(func() { parser.Parse(diag.NewFile("bench.gram", src)) }))/float64(len(src)))
+		live = append(live, float64(heapstat.Live(func() any {
+			doc, _ := parser.Parse(diag.NewFile("bench.gram", src))
+			return doc
+		}))/float64(len(src)))
 
 		q, err := measure(ref, "-q", file)
 		if err != nil {
