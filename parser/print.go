@@ -27,7 +27,6 @@ const jsonChunk = 64 << 10
 // patterns are printed, so memory does not grow with its size.
 func (doc *Document) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
-	b.Grow(jsonChunk + jsonChunk/4)
 	b.WriteString("[")
 	for i, p := range doc.Lowered {
 		if i > 0 {
