@@ -8,10 +8,11 @@
 //
 // Recovery: the file is split at top-level boundaries as it is lexed (a new unit
 // starts where a pattern opens at bracket depth zero after another one closed), and
-// each unit is parsed on its own by the participle grammar, so one mistake does not
-// hide the rest. A unit that fails is split again at lines that start a pattern at
-// column one, which recovers from a missing closing bracket. Units are independent,
-// so large files are parsed on all cores.
+// each unit is parsed on its own (by hand along the grammar, see grammar.ParseFast;
+// by the participle grammar, for its error, when that fails), so one mistake does
+// not hide the rest. A unit that fails is split again at lines that start a pattern
+// at column one, which recovers from a missing closing bracket. Units are
+// independent, so large files are parsed on all cores.
 package parser
 
 import (
