@@ -2,7 +2,7 @@
 # runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench bench-scale conformance demo vscode vsix nvim workbench
+.PHONY: all build test race vet fmt-check fuzz bench bench-scale bench-reference conformance differential demo vscode vsix nvim workbench
 
 all: build
 
@@ -10,8 +10,9 @@ build:
 	$(GO) build -o bin/gramc ./cmd/gramc
 
 # Everything a change must pass: formatting, vet, tests with the race detector, a
-# short fuzz run of the parser, and the editor tests (VS Code and Neovim).
-test: fmt-check vet race fuzz vscode nvim workbench
+# short fuzz run of the parser, the differential run against the reference parser,
+# and the editor tests (VS Code and Neovim).
+test: fmt-check vet race fuzz differential vscode nvim workbench
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -40,9 +41,27 @@ bench:
 bench-scale:
 	$(GO) run ./internal/scale/bench-scale
 
+# The front end side by side with the reference parser (needs ../shared; skipped
+# with a message when the reference parser cannot be built).
+bench-reference:
+	$(GO) run ./internal/refbench
+
 # The reference grammar's corpus (needs ../shared beside the clone).
 conformance:
 	../shared/bin/conformance
+
+# Random documents (a third of them broken) parsed by gramc and by the reference
+# parser (tree-sitter-gram's C parser, built with gcc on first use): verdicts and
+# syntax trees must agree on every one. Needs ../shared beside the clone, as CI
+# has it; skipped otherwise.
+DIFF_N ?= 2000
+DIFF_SEED ?= 1
+differential:
+	@if [ ! -x ../shared/bin/differential ]; then \
+	  echo "differential: skipped: ../shared/bin/differential not found (the reference grammar is not checked out beside this clone)"; exit 0; fi; \
+	out=$$(../shared/bin/differential --trees $(DIFF_N) $(DIFF_SEED)) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | tail -n 1; \
+	echo "$$out" | tail -n 1 | grep -q ' 0 disagree$$' || { echo "$$out"; exit 1; }
 
 demo: build
 	./bin/gramc check examples/

@@ -137,7 +137,18 @@ func (b *builder) tok(t grammar.Tok) {
 	b.flush(t.Start(), false)
 	s := t.Value
 	b.last = t.End()
-	if t.Type == grammar.Fenced || t.Type == grammar.TaggedFenced {
+	// A comment inside the token (between a tag and its string, or on the
+	// opening line of a fenced string) is part of its text.
+	inside := false
+	for b.ci < len(b.comments) && b.comments[b.ci].Span.Start < t.End() {
+		b.ci++
+		inside = true
+	}
+	if t.Type == grammar.Tagged && !inside {
+		// White space between the tag and the string goes: md`text`.
+		s = grammar.Tag(t) + s[grammar.ContentStart(t)-1:]
+	}
+	if t.Type == grammar.Fenced || t.Type == grammar.TaggedFenced || t.Type == grammar.Tagged {
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
 			j := strings.LastIndexByte(s, '\n')
 			b.add(op{kind: opText, s: s, multi: true, w: int32(width(s[:i])), last: int32(width(s[j+1:]))})

@@ -262,6 +262,11 @@ func TestFormatSmall(t *testing.T) {
 		{"(n {k: 1 .. 2})", "(n {k: 1..2})\n"},
 		{"[g | a // x\n // y\n , b]", "[g |\n  a, // x\n  // y\n  b\n]\n"},
 		{"[g | a // x\n , // y\n b]", "[g |\n  a, // x\n  // y\n  b\n]\n"},
+		// White space between a tag and its string goes; a comment there
+		// stays, once.
+		{"(n {k: md   `x`})", "(n {k: md`x`})\n"},
+		{"(n {k: md // c\n`x`})", "(n {\n  k: md // c\n`x`\n})\n"},
+		{"(n {k: ``` md // c\nx\n```})", "(n {\n  k: ``` md // c\nx\n```\n})\n"},
 	}
 	for _, tt := range tests {
 		got := checkFormat(t, tt.in, []byte(tt.in))

@@ -2,6 +2,8 @@
 //
 // The structural productions (units, top-level patterns, annotations, subject
 // patterns, elements) are participle grammar structs: their tags are the grammar.
+// Well-formed units are parsed by hand along the same productions ([ParseFast],
+// fast.go); participle parses the units that fail, for their errors ([ParseUnit]).
 // The hot productions (paths, nodes, arrows, subjects, labels, records, maps,
 // arrays, scalars) implement participle's Parseable interface by hand, which keeps
 // time and memory low where most of a file's tokens are (see values.go).

@@ -24,25 +24,30 @@ import (
 )
 
 // Token types produced by [Lex]. Punctuation and arrow halves are all of type
-// Punct and are told apart by their text.
+// Punct and are told apart by their text. The constants are untyped, so they
+// compare with the type of a participle token (lexer.TokenType) and with the
+// one-byte type of a syntax tree token ([Tok]) alike.
 const (
-	EOF          lexer.TokenType = lexer.EOF
-	Error        lexer.TokenType = iota + 1 // a lexical error; see the lexer's diagnostics
-	Symbol                                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
-	Integer                                 // -?(0|[1-9][0-9]*)
-	Decimal                                 // -?(0|[1-9][0-9]*)\.[0-9]+
-	Hex                                     // 0x[0-9a-fA-F]+
-	Octal                                   // 0[0-7]+
-	Measurement                             // -?(0|[1-9][0-9]*)[a-zA-Z]+
-	Bool                                    // true, false
-	String                                  // '...' or "..."
-	Backtick                                // `...` on one line
-	Fenced                                  // ``` NEWLINE text ```
-	Tagged                                  // symbol`text`
-	TaggedFenced                            // ```symbol NEWLINE text ```
-	RecordText                              // a whole balanced { ... }, parsed by Record and Value
-	Punct                                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
+	EOF          = lexer.EOF
+	Error        = iota + 1 // a lexical error; see the lexer's diagnostics
+	Symbol                  // [a-zA-Z_][0-9a-zA-Z_.\-@]*
+	Integer                 // -?(0|[1-9][0-9]*)
+	Decimal                 // -?(0|[1-9][0-9]*)\.[0-9]+
+	Hex                     // 0x[0-9a-fA-F]+
+	Octal                   // 0[0-7]+
+	Measurement             // -?(0|[1-9][0-9]*)[a-zA-Z]+
+	Bool                    // true, false: booleans in value position, symbols elsewhere
+	String                  // '...' or "..."
+	Backtick                // `...` on one line
+	Fenced                  // ``` NEWLINE text ```
+	Tagged                  // symbol`text` (any symbol but true and false)
+	TaggedFenced            // ```symbol NEWLINE text ```
+	RecordText              // a whole balanced { ... }, parsed by Record and Value
+	Punct                   // ( ) [ ] { } , | : :: @ @@ .. ... and arrow halves
 )
+
+// TokType is the type of a syntax tree token: one of the token type constants.
+type TokType int8
 
 var symbols = map[string]lexer.TokenType{
 	"EOF":          EOF,
@@ -359,12 +364,16 @@ func (l *Scanner) step(i int) int {
 				for j < n && isSymbolPart(src[j]) {
 					j++
 				}
-				if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') {
+				w := src[i:j]
+				boolean := w == "true" || w == "false"
+				// A tag is any symbol but true and false, which are
+				// booleans in value position, where tagged strings stand:
+				// `true`x`` is a boolean and a string.
+				if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') && !boolean {
 					i = l.tagged(i, j)
 					continue
 				}
-				w := src[i:j]
-				if w == "true" || w == "false" {
+				if boolean {
 					l.emit(Bool, i, j)
 				} else {
 					l.emit(Symbol, i, j)
@@ -584,20 +593,21 @@ func (l *Scanner) tagged(i, tick int) int {
 	return l.recoverString(i, bad, '`', msg, detail)
 }
 
-// fenced lexes a fenced string starting with ``` at i.
+// fenced lexes a fenced string starting with ``` at i. Between the opening
+// ``` and the line end that starts the text, the opening line may hold a tag
+// and, around it, white space and a comment (as the reference grammar allows
+// anywhere between two of its tokens): "```md\n", "``` md // note\n".
 func (l *Scanner) fenced(i int) int {
 	src := l.src
 	n := len(src)
-	j := i + 3
-	typ := Fenced
+	j := l.fenceGap(i + 3)
+	var typ lexer.TokenType = Fenced
 	if j < n && isSymbolStart(src[j]) {
 		for j < n && isSymbolPart(src[j]) {
 			j++
 		}
 		typ = TaggedFenced
-	}
-	if j < n && src[j] == '\r' && j+1 < n && src[j+1] == '\n' {
-		j++
+		j = l.fenceGap(j)
 	}
 	if j >= n || src[j] != '\n' {
 		e := j
@@ -626,6 +636,33 @@ func (l *Scanner) fenced(i int) int {
 	l.Diags.Add(d)
 	l.emit(Error, i, n)
 	return n
+}
+
+// fenceGap skips white space other than a line end, and a comment, on the
+// opening line of a fenced string from j, recording the comment; it returns
+// the offset after them.
+func (l *Scanner) fenceGap(j int) int {
+	src := l.src
+	for j < len(src) {
+		switch c := src[j]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			j++
+		case c == '/' && j+1 < len(src) && src[j+1] == '/':
+			k := j + 2
+			for k < len(src) && src[k] != '\n' {
+				k++
+			}
+			end := k
+			if src[end-1] == '\r' {
+				end--
+			}
+			l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: l.base + j, End: l.base + end}})
+			return k
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // Definition is the participle lexer definition for gram. The parser does not use

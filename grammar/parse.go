@@ -41,38 +41,6 @@ func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
 	return u, nil
 }
 
-// ParseNext parses the unit at the cursor of pl, which must end just before the
-// token at index end of toks (the token slice pl reads: see
-// lexer.PeekingLexer.Range). On success pl is left at end. It reports false when
-// the unit does not parse, or does not end at end; pl is then left anywhere, and
-// the caller should parse the unit again with [ParseUnit] for its error.
-func ParseNext(pl *lexer.PeekingLexer, toks []lexer.Token, end int) (*Unit, bool) {
-	if t := pl.Peek(); t.Type == Punct && t.Value == "(" {
-		// A unit that opens with '(' is a path: parse the Path production
-		// directly and wrap it as the grammar does, without the generic
-		// machinery around it.
-		p := &Path{}
-		if err := p.Parse(pl); err != nil || int(pl.RawCursor()) != end {
-			return nil, false
-		}
-		if checkPath(p) != nil {
-			return nil, false
-		}
-		pos := lexer.Position{Offset: int(p.Start)}
-		endPos := lexer.Position{Offset: int(p.End)}
-		return &Unit{Pos: pos, EndPos: endPos, Pattern: &TopPattern{Pos: pos, EndPos: endPos, Path: p}}, true
-	}
-	u, err := unitParser.ParseFromLexer(pl, participle.AllowTrailing(true))
-	if err != nil || int(pl.RawCursor()) != end {
-		return nil, false
-	}
-	fixEnds(u, toks)
-	if check(u) != nil {
-		return nil, false
-	}
-	return u, true
-}
-
 func toSyntaxError(err error, toks []lexer.Token, eof int) *SyntaxError {
 	var se *SyntaxError
 	if errors.As(err, &se) {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -54,7 +55,7 @@ func Describe(t *lexer.Token) string {
 	case String, Backtick, Fenced, Tagged, TaggedFenced:
 		return "string " + abbreviate(t.Value)
 	case Bool:
-		return "boolean " + t.Value
+		return "'" + t.Value + "'"
 	case RecordText:
 		return "record " + abbreviate(t.Value)
 	}
@@ -81,14 +82,32 @@ func unexpected(t *lexer.Token, want, detail string) *SyntaxError {
 }
 
 // Tok is a token kept in the syntax tree: its text (a substring of the source), its
-// byte offset and its type.
+// byte offset and its type, in 24 bytes.
 type Tok struct {
 	Value string
 	Off   int32
-	Type  lexer.TokenType
+	Type  TokType
 }
 
-func tok(t *lexer.Token) Tok { return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: t.Type} }
+func tok(t *lexer.Token) Tok {
+	return Tok{Value: t.Value, Off: int32(t.Pos.Offset), Type: TokType(t.Type)}
+}
+
+// isSymbol reports whether t is a symbol where the grammar expects one: the
+// lexer gives `true` and `false` the type Bool, but they are booleans only in
+// value position, and symbols everywhere else (identifiers, labels, keys,
+// annotation keys, references).
+func isSymbol(t *lexer.Token) bool { return t.Type == Symbol || t.Type == Bool }
+
+// symbolTok keeps a token read where a symbol is expected (see isSymbol): a
+// `true` or `false` there is a Symbol.
+func symbolTok(t *lexer.Token) Tok {
+	k := tok(t)
+	if k.Type == Bool {
+		k.Type = Symbol
+	}
+	return k
+}
 
 // Valid reports whether the token is present (the zero Tok is absent).
 func (t Tok) Valid() bool { return t.Value != "" }
@@ -103,7 +122,7 @@ func (t Tok) End() int { return int(t.Off) + len(t.Value) }
 func (t Tok) Span() diag.Span { return diag.Span{Start: int(t.Off), End: int(t.Off) + len(t.Value)} }
 
 // Text returns what the token denotes (see [TokenText]).
-func (t Tok) Text() string { return TokenText(t.Type, t.Value) }
+func (t Tok) Text() string { return TokenText(lexer.TokenType(t.Type), t.Value) }
 
 // Subject is an identifier, labels and a record, each optional but in this order and
 // at least one present.
@@ -135,32 +154,34 @@ func (s *Subject) LabelsSpan() diag.Span {
 }
 
 func isIdent(t *lexer.Token) bool {
-	return t.Type == Symbol || t.Type == Backtick || t.Type == Integer
+	return isSymbol(t) || t.Type == Backtick || t.Type == Integer
 }
 
 // Parse implements participle.Parseable.
-func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
+func (s *Subject) Parse(lex *lexer.PeekingLexer) error { return s.parse(lex) }
+
+func (s *Subject) parse(lex tokens) error {
 	t := lex.Peek()
 	start := t.Pos.Offset
 	end := -1
 	if isIdent(t) {
-		s.Ident = tok(lex.Next())
+		s.Ident = symbolTok(lex.Next())
 		end = s.Ident.End()
 		t = lex.Peek()
 	}
 	for isPunct(t, ":") || isPunct(t, "::") {
 		sep := tok(lex.Next())
 		name := lex.Peek()
-		if name.Type != Symbol && name.Type != Backtick {
+		if !isSymbol(name) && name.Type != Backtick {
 			return unexpected(name, "a label name after '"+sep.Value+"'", "labels are names, e.g. :Person or ::String")
 		}
-		s.Labels = append(s.Labels, Label{Sep: sep, Name: tok(lex.Next())})
+		s.Labels = append(s.Labels, Label{Sep: sep, Name: symbolTok(lex.Next())})
 		end = s.Labels[len(s.Labels)-1].Name.End()
 		t = lex.Peek()
 	}
 	if isOpenBrace(t) {
 		r := &Record{}
-		if err := r.Parse(lex); err != nil {
+		if err := r.parse(lex); err != nil {
 			return err
 		}
 		s.Record = r
@@ -189,7 +210,9 @@ func (s *Subject) Parse(lex *lexer.PeekingLexer) error {
 //	node = "(" [ subject ] ")"
 //
 // The chain is parsed in a loop, so long paths use no stack.
-func (p *Path) Parse(lex *lexer.PeekingLexer) error {
+func (p *Path) Parse(lex *lexer.PeekingLexer) error { return p.parse(lex) }
+
+func (p *Path) parse(lex tokens) error {
 	if !isPunct(lex.Peek(), "(") {
 		return participle.NextMatch
 	}
@@ -204,7 +227,7 @@ func (p *Path) Parse(lex *lexer.PeekingLexer) error {
 		cur.Start = n.Start
 		chain = append(chain, cur)
 		a := &Arrow{}
-		switch err := a.Parse(lex); err {
+		switch err := a.parse(lex); err {
 		case participle.NextMatch:
 			// The path ends here: set every end, innermost first.
 			for _, q := range chain {
@@ -228,13 +251,13 @@ func (p *Path) Parse(lex *lexer.PeekingLexer) error {
 	}
 }
 
-func parseNode(lex *lexer.PeekingLexer) (*NodePattern, error) {
+func parseNode(lex tokens) (*NodePattern, error) {
 	open := lex.Next()
 	n := &NodePattern{Start: int32(open.Pos.Offset)}
 	t := lex.Peek()
 	if !isPunct(t, ")") {
 		s := &Subject{}
-		switch err := s.Parse(lex); err {
+		switch err := s.parse(lex); err {
 		case nil:
 			n.Subject = s
 		case participle.NextMatch:
@@ -284,7 +307,9 @@ func isCloseHalf(t *lexer.Token) bool {
 //	arrow = open [ "[" [ subject ] "]" ] close
 //	open  = "-" | "=" | "~" | "<-" | "<=" | "<~"
 //	close = "-" | "=" | "~" | "->" | "=>" | "~>"
-func (a *Arrow) Parse(lex *lexer.PeekingLexer) error {
+func (a *Arrow) Parse(lex *lexer.PeekingLexer) error { return a.parse(lex) }
+
+func (a *Arrow) parse(lex tokens) error {
 	if !isOpenHalf(lex.Peek()) {
 		return participle.NextMatch
 	}
@@ -295,7 +320,7 @@ func (a *Arrow) Parse(lex *lexer.PeekingLexer) error {
 		lex.Next()
 		a.Bracket = true
 		s := &Subject{}
-		switch err := s.Parse(lex); err {
+		switch err := s.parse(lex); err {
 		case nil:
 			a.Subject = s
 		case participle.NextMatch:
@@ -330,7 +355,7 @@ func (r *Ref) Parse(lex *lexer.PeekingLexer) error {
 	if !isIdent(lex.Peek()) {
 		return participle.NextMatch
 	}
-	r.Tok = tok(lex.Next())
+	r.Tok = symbolTok(lex.Next())
 	return nil
 }
 
@@ -339,10 +364,10 @@ type Name struct{ Tok }
 
 // Parse implements participle.Parseable.
 func (n *Name) Parse(lex *lexer.PeekingLexer) error {
-	if lex.Peek().Type != Symbol {
+	if !isSymbol(lex.Peek()) {
 		return participle.NextMatch
 	}
-	n.Tok = tok(lex.Next())
+	n.Tok = symbolTok(lex.Next())
 	return nil
 }
 
@@ -569,13 +594,11 @@ func parseEntries(lex tokens, record bool, size int) ([]Entry, int, error) {
 	for {
 		k := lex.Peek()
 		switch {
-		case k.Type == Symbol || k.Type == Backtick:
+		case isSymbol(k) || k.Type == Backtick:
 		case k.Type == String && k.Value[0] == '"':
 		case k.Type == String:
 			return entries, 0, &SyntaxError{Span: TokenSpan(*k), Msg: "a key cannot be single-quoted",
 				Detail: "quote keys with double quotes or backticks, e.g. \"my key\": 1"}
-		case k.Type == Bool:
-			// true/false are valid symbols in key position.
 		default:
 			detail := "keys are names (title), or quoted with \" or ` (\"my key\")"
 			if isPunct(k, "}") {
@@ -583,7 +606,7 @@ func parseEntries(lex tokens, record bool, size int) ([]Entry, int, error) {
 			}
 			return entries, 0, unexpected(k, "a "+what+" key", detail)
 		}
-		key := tok(lex.Next())
+		key := symbolTok(lex.Next())
 		sep := lex.Peek()
 		if !(isPunct(sep, ":") || (isPunct(sep, "::"))) {
 			return entries, 0, unexpected(sep, "':' after the key "+abbreviate(k.Value), "write key: value")
@@ -718,7 +741,26 @@ func parseScalar(lex tokens, in string, v *Value) error {
 		}
 		*v = Value{Tok: lower}
 		return nil
-	case t.Type == Symbol || t.Type == Bool || t.Type == String || t.Type == Backtick ||
+	case t.Type == Bool:
+		*v = Value{Tok: tok(lex.Next())}
+		if n := lex.Peek(); n.Type == Backtick && n.Pos.Offset == v.Tok.End() {
+			return &SyntaxError{Span: diag.Span{Start: v.Tok.Start(), End: n.Pos.Offset + len(n.Value)},
+				Msg:    v.Tok.Value + " cannot tag a string: it is a boolean here",
+				Detail: "use another tag, e.g. md`...`"}
+		}
+		return nil
+	case t.Type == Symbol:
+		*v = Value{Tok: tok(lex.Next())}
+		if n := lex.Peek(); n.Type == Backtick {
+			// A tag, white space or comments, and a backtick string are one
+			// tagged string (`md `x``), as in the reference grammar.
+			if joined, ok := join(v.Tok.Value, n.Value, int(n.Pos.Offset)-v.Tok.Start()); ok {
+				lex.Next()
+				v.Tok.Value, v.Tok.Type = joined, Tagged
+			}
+		}
+		return nil
+	case t.Type == String || t.Type == Backtick ||
 		t.Type == Fenced || t.Type == Tagged || t.Type == TaggedFenced:
 		*v = Value{Tok: tok(lex.Next())}
 		return nil
@@ -733,6 +775,18 @@ func parseScalar(lex tokens, in string, v *Value) error {
 	return unexpected(t, "a value", "values are strings, numbers, booleans, symbols, ranges, arrays or maps")
 }
 
+// join returns the source text from the start of a through the end of b,
+// which starts d bytes after a in the same source text (token texts are
+// substrings of the source), so that the text between them, white space and
+// comments, is kept. It reports false if b is not where d says.
+func join(a, b string, d int) (string, bool) {
+	pa := unsafe.StringData(a)
+	if d < len(a) || unsafe.Add(unsafe.Pointer(pa), d) != unsafe.Pointer(unsafe.StringData(b)) {
+		return "", false
+	}
+	return unsafe.String(pa, d+len(b)), true
+}
+
 // TokenText returns the text a token denotes: quotes removed and escapes decoded
 // for quoted strings and names, the content of fenced and tagged strings, the text
 // itself for other tokens.
@@ -741,8 +795,8 @@ func TokenText(typ lexer.TokenType, s string) string {
 	case String, Backtick:
 		return unescape(s[1 : len(s)-1])
 	case Tagged:
-		i := strings.IndexByte(s, '`')
-		return unescape(s[i+1 : len(s)-1])
+		_, open := tagParts(s, 0)
+		return unescape(s[open+1 : len(s)-1])
 	case Fenced, TaggedFenced:
 		return FencedContent(s)
 	}
@@ -751,15 +805,58 @@ func TokenText(typ lexer.TokenType, s string) string {
 
 // Tag returns the tag of a tagged string token (inline or fenced), or "".
 func Tag(t Tok) string {
-	s := t.Value
+	start, end := TagSpan(t)
+	return t.Value[start:end]
+}
+
+// TagSpan returns where the tag of a tagged string token (inline or fenced)
+// stands in its text, as offsets into t.Value (0, 0 for other tokens).
+func TagSpan(t Tok) (start, end int) {
 	switch t.Type {
 	case Tagged:
-		return s[:strings.IndexByte(s, '`')]
+		end, _ := tagParts(t.Value, 0)
+		return 0, end
 	case TaggedFenced:
-		i := strings.IndexByte(s, '\n')
-		return strings.TrimRight(s[3:i], "\r")
+		start = skipGap(t.Value, 3, false)
+		end, _ = tagParts(t.Value, start)
+		return start, end
 	}
-	return ""
+	return 0, 0
+}
+
+// ContentStart returns the offset in t.Value where the text of an inline
+// tagged string starts (after its opening backtick).
+func ContentStart(t Tok) int {
+	_, open := tagParts(t.Value, 0)
+	return open + 1
+}
+
+// tagParts reads s from i: the symbol characters there end at tagEnd, then
+// white space and comments (which the reference grammar allows between a tag
+// and its string) end at next.
+func tagParts(s string, i int) (tagEnd, next int) {
+	for i < len(s) && isSymbolPart(s[i]) {
+		i++
+	}
+	return i, skipGap(s, i, true)
+}
+
+// skipGap skips white space (line ends only with newlines) and comments in s
+// from i and returns the offset after them.
+func skipGap(s string, i int, newlines bool) int {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || (c == '\n' && newlines) || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // FencedContent returns the text between the line of the opening ``` and the

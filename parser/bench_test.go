@@ -1,13 +1,12 @@
 package parser
 
 import (
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
-	"github.com/gramlang/gram/internal/scale"
+	"github.com/gramlang/gram/internal/heapstat"
 )
 
 var (
@@ -31,13 +30,13 @@ func BenchmarkParse10MB(b *testing.B) {
 	b.ReportAllocs()
 	var doc *Document
 	var diags diag.List
-	peak := scale.PeakHeap(func() {
+	peak := heapstat.Peak(func() {
 		doc, diags = Parse(diag.NewFile("bench.gram", src))
 	})
 	if diags.HasErrors() || len(doc.Lowered) == 0 {
 		b.Fatalf("generated document has errors: %v", diags[:min(3, len(diags))])
 	}
-	live := liveHeap(func() any {
+	live := heapstat.Live(func() any {
 		d, _ := Parse(diag.NewFile("bench.gram", src))
 		return d
 	})
@@ -48,22 +47,6 @@ func BenchmarkParse10MB(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/float64(len(src)), "peak-heap/input")
 	b.ReportMetric(float64(live)/float64(len(src)), "live-heap/input")
-}
-
-// liveHeap returns how much live heap the value f returns holds: the heap in
-// use after a collection with the value alive, less the heap before.
-func liveHeap(f func() any) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	v := f()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(v)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0
-	}
-	return after.HeapAlloc - before.HeapAlloc
 }
 
 // BenchmarkParseAgentFile5000 parses a 5,000-line agent file, as an editor does

@@ -8,10 +8,11 @@
 //
 // Recovery: the file is split at top-level boundaries as it is lexed (a new unit
 // starts where a pattern opens at bracket depth zero after another one closed), and
-// each unit is parsed on its own by the participle grammar, so one mistake does not
-// hide the rest. A unit that fails is split again at lines that start a pattern at
-// column one, which recovers from a missing closing bracket. Units are independent,
-// so large files are parsed on all cores.
+// each unit is parsed on its own (by hand along the grammar, see grammar.ParseFast;
+// by the participle grammar, for its error, when that fails), so one mistake does
+// not hide the rest. A unit that fails is split again at lines that start a pattern
+// at column one, which recovers from a missing closing bracket. Units are
+// independent, so large files are parsed on all cores.
 package parser
 
 import (
@@ -73,56 +74,26 @@ type unitResult struct {
 }
 
 type batch struct {
-	pl   *lexer.PeekingLexer
+	// toks are the batch's tokens, in a buffer from tokenBuffers; eof is the
+	// offset of what follows them.
+	toks []lexer.Token
+	eof  int
 	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
 	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
 	deep []int
 	out  []unitResult
 }
 
-// batchLexer feeds a batch's PeekingLexer straight from the scanner, finding unit
-// boundaries as it goes; it ends the batch at the first boundary after
-// batchTokens tokens.
-type batchLexer struct {
-	sc      *grammar.Scanner
-	sp      *splitter
-	pending lexer.Token
-	held    bool
-	b       *batch
-	n       int
-	done    bool
-}
+// tokenBuffers recycles the token buffers of batches: tokens are copied once,
+// from the scanner into a buffer, and the buffer is used again once its
+// batch is parsed.
+var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
 
-func (bl *batchLexer) cut() {
-	bl.b.cuts = append(bl.b.cuts, bl.n)
-	bl.b.deep = append(bl.b.deep, bl.sp.tooDeep)
-	bl.sp.tooDeep = -1
-}
-
-func (bl *batchLexer) Next() (lexer.Token, error) {
-	var t lexer.Token
-	if bl.held {
-		t = bl.pending
-		bl.held = false
-	} else {
-		t = bl.sc.Next()
-		if t.Type == grammar.EOF {
-			bl.done = true
-			if bl.n > 0 {
-				bl.cut()
-			}
-			return t, nil
-		}
-		if bl.sp.boundary(&t) && bl.n > 0 {
-			bl.cut()
-			if bl.n >= batchTokens {
-				bl.pending, bl.held = t, true
-				return lexer.Token{Type: grammar.EOF, Pos: t.Pos}, nil
-			}
-		}
-	}
-	bl.n++
-	return t, nil
+// cut ends a unit at the batch's current end.
+func (b *batch) cut(sp *splitter) {
+	b.cuts = append(b.cuts, len(b.toks))
+	b.deep = append(b.deep, sp.tooDeep)
+	sp.tooDeep = -1
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed
@@ -157,16 +128,42 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 			}()
 		}
 	}
+	// Cut the token stream into batches of whole units, about batchTokens
+	// tokens each.
 	sp := splitter{tooDeep: -1}
-	bl := &batchLexer{sc: sc, sp: &sp}
-	for !bl.done {
-		b := &batch{}
-		bl.b, bl.n = b, 0
-		pl, _ := lexer.Upgrade(bl)
-		if bl.n == 0 {
+	var held lexer.Token // the first token of the next batch, when one ended
+	hold := false
+	for done := false; !done; {
+		buf := tokenBuffers.Get().(*[]lexer.Token)
+		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16)}
+		if hold {
+			b.toks = append(b.toks, held)
+			hold = false
+		}
+		for {
+			t := sc.Next()
+			if t.Type == grammar.EOF {
+				done = true
+				b.eof = t.Pos.Offset
+				if len(b.toks) > 0 {
+					b.cut(&sp)
+				}
+				break
+			}
+			if sp.boundary(&t) && len(b.toks) > 0 {
+				b.cut(&sp)
+				if len(b.toks) >= batchTokens {
+					held, hold, b.eof = t, true, t.Pos.Offset
+					break
+				}
+			}
+			b.toks = append(b.toks, t)
+		}
+		if len(b.toks) == 0 {
+			*buf = b.toks
+			tokenBuffers.Put(buf)
 			break
 		}
-		b.pl = pl
 		batches = append(batches, b)
 		if parallel {
 			work <- b
@@ -177,10 +174,13 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	close(work)
 	wg.Wait()
 
-	var units []unitResult
+	n := 0
+	for _, b := range batches {
+		n += len(b.out)
+	}
+	units := make([]unitResult, 0, n)
 	for _, b := range batches {
 		units = append(units, b.out...)
-		b.pl = nil
 	}
 	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = units, sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
@@ -191,7 +191,7 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 // (but none that repeats a lexical error or follows another on the same line),
 // and misplaced records.
 func (doc *Document) assemble() diag.List {
-	doc.Header, doc.Patterns, doc.Bad = nil, nil, nil
+	doc.Header, doc.Patterns, doc.Bad = nil, make([]*grammar.TopPattern, 0, len(doc.units)), nil
 	diags := append(diag.List(nil), doc.lexDiags...)
 	lexDiags := doc.lexDiags
 	if !sort.SliceIsSorted(lexDiags, func(i, j int) bool { return lexDiags[i].Span.Start < lexDiags[j].Span.Start }) {
@@ -243,34 +243,34 @@ func errorTokenAt(off int, lexDiags diag.List) bool {
 	return i < len(lexDiags) && lexDiags[i].Span.Start <= off
 }
 
-// parse parses every unit of the batch.
+// parse parses every unit of the batch, then gives its token buffer back.
 func (b *batch) parse(src string) {
-	pl := b.pl
-	toks := pl.Range(0, lexer.RawCursor(b.cuts[len(b.cuts)-1]+1)) // with the closing EOF
 	start := 0
 	for i, cut := range b.cuts {
 		first := len(b.out)
-		cp := pl.MakeCheckpoint()
+		toks := b.toks[start:cut]
+		eof := b.eof
+		if cut < len(b.toks) {
+			eof = b.toks[cut].Pos.Offset
+		}
 		if b.deep[i] >= 0 {
 			// Too deep to parse whole: recovery parses the parts it can and
 			// reports brackets nested too deep where they are.
-			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
-			pl.FastForward(lexer.RawCursor(cut - 1))
-		} else if u, ok := grammar.ParseNext(pl, toks, cut); ok {
-			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[start:cut])})
+			b.parseUnit(src, toks, eof)
+		} else if u, ok := grammar.ParseFast(toks, eof); ok {
+			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
 		} else {
-			// Parse the unit on its own for a precise error, and recover.
-			b.parseUnit(src, toks[start:cut], toks[cut].Pos.Offset)
-			pl.LoadCheckpoint(cp)
-			if cut > start {
-				pl.FastForward(lexer.RawCursor(cut - 1))
-			}
+			// Parse the unit with the grammar for a precise error, and recover.
+			b.parseUnit(src, toks, eof)
 		}
 		if first < len(b.out) {
 			b.out[first].split = true
 		}
 		start = cut
 	}
+	buf := b.toks[:0]
+	b.toks = nil
+	tokenBuffers.Put(&buf)
 }
 
 // deepError reports brackets nested past MaxDepth at offset off, in the unit
@@ -451,14 +451,11 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 	}
 }
 
-// parseWhole parses a whole unit: by the grammar's fast entry point, as the
-// batches do, and only when that fails again with grammar.ParseUnit, for the
-// error.
+// parseWhole parses a whole unit: by the hand-written fast path, as the
+// batches do, and only when that fails with grammar.ParseUnit, for the error.
 func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxError) {
-	if pl, err := lexer.Upgrade(grammar.NewTokenLexer(toks, eof)); err == nil {
-		if u, ok := grammar.ParseNext(pl, toks, len(toks)); ok {
-			return u, nil
-		}
+	if u, ok := grammar.ParseFast(toks, eof); ok {
+		return u, nil
 	}
 	return grammar.ParseUnit(toks, eof)
 }
@@ -514,7 +511,7 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 	switch {
 	case s.depth == 0 && isP && v == "@":
 		s.annot = 1
-	case s.annot == 1 && t.Type == grammar.Symbol:
+	case s.annot == 1 && (t.Type == grammar.Symbol || t.Type == grammar.Bool): // @true(1) is an annotation too
 		s.annot = 2
 	case s.annot == 2 && isP && v == "(":
 		s.annot = 3

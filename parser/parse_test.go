@@ -199,6 +199,7 @@ func TestRoundTrip(t *testing.T) {
 		"{k: 1}\n(a:L {x: 'q\"'})-[r:R {w: 1.5}]->(b)<--(c)\n[g | a, (d)-->(e), [h | b]]",
 		"@@w:W @note(\"x\") (a)\n(p {t: date`2024`, f: ```\nline\n```, r: 1..., m: {a: 1}})",
 		"(`odd name`:`Odd Label`)-->(42)",
+		"(true:false {false: true, t: ```true\nx```, e: '', n: x``})-[null]->(false) [g | true, (true)]",
 	} {
 		doc, diags := parseString(src)
 		if diags.HasErrors() {

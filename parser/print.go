@@ -8,6 +8,7 @@ import (
 	"github.com/gramlang/gram/internal/gramtext"
 	"io"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,9 @@ import (
 
 	"github.com/gramlang/gram/grammar"
 )
+
+// jsonChunk is how much JSON is buffered before it is written out.
+const jsonChunk = 64 << 10
 
 // WriteJSON writes the lowered patterns as canonical JSON: an array with one
 // object per pattern, `{"subject": {"identity", "labels", "properties"},
@@ -62,11 +66,30 @@ func indent(b *bytes.Buffer, depth int) {
 // U+FFFD first (as the gram printer does), so the output does not depend on
 // whether the replacement was already made.
 func writeString(b *bytes.Buffer, s string) {
+	if plainJSON(s) {
+		// What encoding/json writes for it, without its allocations.
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	if !utf8.ValidString(s) {
 		s = strings.Map(func(r rune) rune { return r }, s)
 	}
 	enc, _ := json.Marshal(s)
 	b.Write(enc)
+}
+
+// plainJSON reports whether encoding/json writes s unchanged between quotes:
+// printable ASCII without the characters it escapes (" \ < > &).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
@@ -79,8 +102,11 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString(",")
 	indent(b, d+2)
 	b.WriteString(`"labels": [`)
-	labels := append([]string(nil), p.Subject.Labels...)
-	sort.Strings(labels)
+	labels := p.Subject.Labels
+	if !sort.StringsAreSorted(labels) {
+		labels = append([]string(nil), labels...)
+		sort.Strings(labels)
+	}
 	for i, l := range labels {
 		if i > 0 {
 			b.WriteString(", ")
@@ -90,16 +116,20 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("],")
 	indent(b, d+2)
 	b.WriteString(`"properties": {`)
-	props := append([]Property(nil), p.Subject.Properties...)
-	sort.Slice(props, func(i, j int) bool { return props[i].Key < props[j].Key })
-	for i, pr := range props {
+	props := p.Subject.Properties
+	byKey := func(x, y Property) int { return strings.Compare(x.Key, y.Key) }
+	if !slices.IsSortedFunc(props, byKey) {
+		props = slices.Clone(props)
+		slices.SortFunc(props, byKey)
+	}
+	for i := range props {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		indent(b, d+3)
-		writeString(b, pr.Key)
+		writeString(b, props[i].Key)
 		b.WriteString(": ")
-		b.WriteString(ValueJSON(pr.Value))
+		writeValueJSON(b, props[i].Value)
 	}
 	if len(props) > 0 {
 		indent(b, d+2)
@@ -349,12 +379,13 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 		case grammar.String, grammar.Backtick, grammar.Fenced:
 			b.WriteString(GramString(v.Tok.Text()))
 		case grammar.Tagged, grammar.TaggedFenced:
-			c := v.Tok.Text()
-			if strings.ContainsAny(c, "`\n\\") {
-				// Fenced form keeps any text except three backticks.
-				b.WriteString("```" + grammar.Tag(v.Tok) + "\n" + c + "```")
+			c, tag := v.Tok.Text(), grammar.Tag(v.Tok)
+			if strings.ContainsAny(c, "`\n\\") || tag == "true" || tag == "false" {
+				// Fenced form keeps any text except three backticks, and
+				// takes any tag (true`x` is a boolean and a string).
+				b.WriteString("```" + tag + "\n" + c + "```")
 			} else {
-				b.WriteString(grammar.Tag(v.Tok) + "`" + c + "`")
+				b.WriteString(tag + "`" + c + "`")
 			}
 		default:
 			b.WriteString(v.Tok.Value)

@@ -143,6 +143,8 @@ func (b *batch) parseIsolated(src string, toks []lexer.Token, eof, tooDeep int) 
 	first := len(b.out)
 	if tooDeep >= 0 {
 		b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(tooDeep, toks)})
+	} else if u, ok := grammar.ParseFast(toks, eof); ok {
+		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
 	} else {
 		b.parseUnit(src, toks, eof)
 	}

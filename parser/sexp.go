@@ -269,11 +269,12 @@ func sxName(n *sx, field string, t grammar.Tok) {
 	}
 }
 
+// sxQuoted prints a one-line quoted string or name. Its content is always
+// printed, empty or not, as the reference grammar does (only a fenced string's
+// content is optional).
 func sxQuoted(n *sx, field, kind string, t grammar.Tok) {
 	q := n.add(field, kind, t.Span())
-	if len(t.Value) > 2 {
-		q.add("content", "string_content", diag.Span{Start: t.Start() + 1, End: t.End() - 1})
-	}
+	q.add("content", "string_content", diag.Span{Start: t.Start() + 1, End: t.End() - 1})
 }
 
 func sxRecord(n *sx, field string, r *grammar.Record) {
@@ -342,13 +343,11 @@ func sxScalar(n *sx, field string, t grammar.Tok) {
 		s := n.add(field, "tagged_string", sp)
 		tag := grammar.Tag(t)
 		s.add("tag", "symbol", diag.Span{Start: t.Start(), End: t.Start() + len(tag)})
-		if len(t.Value) > len(tag)+2 {
-			s.add("content", "string_content", diag.Span{Start: t.Start() + len(tag) + 1, End: t.End() - 1})
-		}
+		s.add("content", "string_content", diag.Span{Start: t.Start() + grammar.ContentStart(t), End: t.End() - 1})
 	case grammar.TaggedFenced:
 		s := n.add(field, "tagged_string", sp)
-		tag := grammar.Tag(t)
-		s.add("tag", "symbol", diag.Span{Start: t.Start() + 3, End: t.Start() + 3 + len(tag)})
+		ts, te := grammar.TagSpan(t)
+		s.add("tag", "symbol", diag.Span{Start: t.Start() + ts, End: t.Start() + te})
 		if c := grammar.FencedContent(t.Value); c != "" {
 			off := t.End() - 3 - len(c)
 			s.add("content", "string_content", diag.Span{Start: off, End: off + len(c)})

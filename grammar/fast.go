@@ -1,0 +1,215 @@
+// The structural productions parsed by hand.
+//
+// The participle grammar of Unit, TopPattern, Annotations, SubjectPattern and
+// Element (ast.go) is the statement of the language and gives the precise
+// error of a unit that does not parse ([ParseUnit]). [ParseFast] parses well-formed units
+// by hand along the same productions, straight from a token slice: no copy
+// of the tokens for participle, no reflection. It gives up, leaving the unit
+// to ParseUnit, at the first token the grammar does not expect, so on any
+// unit it either builds the tree ParseUnit builds or nothing (checked by the
+// parser's tests against ParseUnit on random documents).
+
+package grammar
+
+import (
+	"errors"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// unitTokens reads the tokens of one unit, then an EOF token at eof; it
+// remembers where the last token read ends.
+type unitTokens struct {
+	toks []lexer.Token
+	i    int
+	end  int
+	eof  lexer.Token
+}
+
+func (u *unitTokens) Peek() *lexer.Token {
+	if u.i < len(u.toks) {
+		return &u.toks[u.i]
+	}
+	return &u.eof
+}
+
+func (u *unitTokens) Next() *lexer.Token {
+	if u.i < len(u.toks) {
+		t := &u.toks[u.i]
+		u.i++
+		u.end = t.Pos.Offset + len(t.Value)
+		return t
+	}
+	return &u.eof
+}
+
+// endPos is the position just past the last token read.
+func (u *unitTokens) endPos() lexer.Position { return lexer.Position{Offset: u.end} }
+
+func startPos(t *lexer.Token) lexer.Position { return lexer.Position{Offset: t.Pos.Offset} }
+
+// errGiveUp stops a hand parse: the unit is left to participle.
+var errGiveUp = errors.New("not parsed by hand")
+
+// ParseFast parses the unit made of toks (no EOF token) by hand, as
+// [ParseUnit] does; eof is the offset of what follows the unit. It reports
+// false, having built nothing useful, when the unit does not parse; ParseUnit
+// then gives its error.
+func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
+	if len(toks) == 0 {
+		return nil, false
+	}
+	lex := &unitTokens{toks: toks, eof: lexer.Token{Type: EOF, Pos: lexer.Position{Offset: eof}}}
+	u := &Unit{Pos: startPos(lex.Peek())}
+	if isOpenBrace(lex.Peek()) {
+		r := &Record{}
+		if r.parse(lex) != nil {
+			return nil, false
+		}
+		u.Header = r
+	} else {
+		p, err := lex.topPattern()
+		if err != nil {
+			return nil, false
+		}
+		u.Pattern = p
+	}
+	if lex.i != len(toks) || check(u) != nil {
+		return nil, false
+	}
+	u.EndPos = lex.endPos()
+	return u, true
+}
+
+// topPattern: Annotations? ( SubjectPattern | Path ).
+func (lex *unitTokens) topPattern() (*TopPattern, error) {
+	t := lex.Peek()
+	p := &TopPattern{Pos: startPos(t)}
+	if isPunct(t, "@") || isPunct(t, "@@") {
+		a, err := lex.annotations()
+		if err != nil {
+			return nil, err
+		}
+		p.Annotations = a
+	}
+	switch t := lex.Peek(); {
+	case isPunct(t, "["):
+		sp, err := lex.subjectPattern()
+		if err != nil {
+			return nil, err
+		}
+		p.Subject = sp
+	case isPunct(t, "("):
+		path := &Path{}
+		if path.parse(lex) != nil {
+			return nil, errGiveUp
+		}
+		p.Path = path
+	default:
+		return nil, errGiveUp
+	}
+	p.EndPos = lex.endPos()
+	return p, nil
+}
+
+// annotations: IdentifiedAnnotation PropertyAnnotation* | PropertyAnnotation+.
+func (lex *unitTokens) annotations() (*Annotations, error) {
+	t := lex.Peek()
+	a := &Annotations{Pos: startPos(t)}
+	if isPunct(t, "@@") {
+		lex.Next()
+		id := &IdentifiedAnnotation{Pos: startPos(t), Subject: &Subject{}}
+		if id.Subject.parse(lex) != nil {
+			return nil, errGiveUp
+		}
+		id.EndPos = lex.endPos()
+		a.Identified = id
+	}
+	for t := lex.Peek(); isPunct(t, "@"); t = lex.Peek() {
+		lex.Next()
+		pa := &PropertyAnnotation{Pos: startPos(t)}
+		if !isSymbol(lex.Peek()) {
+			return nil, errGiveUp
+		}
+		pa.Key = &Name{symbolTok(lex.Next())}
+		if !isPunct(lex.Peek(), "(") {
+			return nil, errGiveUp
+		}
+		lex.Next()
+		pa.Value = &Value{}
+		if !startsValue(lex.Peek()) || parseValue(lex, pa.Value) != nil || !isPunct(lex.Peek(), ")") {
+			return nil, errGiveUp
+		}
+		lex.Next()
+		pa.EndPos = lex.endPos()
+		a.Properties = append(a.Properties, pa)
+	}
+	if a.Identified == nil && a.Properties == nil {
+		return nil, errGiveUp
+	}
+	a.EndPos = lex.endPos()
+	return a, nil
+}
+
+// subjectPattern: "[" Subject? ( "|" Element ( "," Element )* )? "]".
+func (lex *unitTokens) subjectPattern() (*SubjectPattern, error) {
+	sp := &SubjectPattern{Pos: startPos(lex.Next())}
+	if t := lex.Peek(); !isPunct(t, "|") && !isPunct(t, "]") {
+		s := &Subject{}
+		switch err := s.parse(lex); err {
+		case nil:
+			sp.Subject = s
+		case participle.NextMatch:
+		default:
+			return nil, errGiveUp
+		}
+	}
+	if isPunct(lex.Peek(), "|") {
+		lex.Next()
+		sp.Bar = true
+		for {
+			e, err := lex.element()
+			if err != nil {
+				return nil, err
+			}
+			sp.Elements = append(sp.Elements, e)
+			if !isPunct(lex.Peek(), ",") {
+				break
+			}
+			lex.Next()
+		}
+	}
+	if !isPunct(lex.Peek(), "]") {
+		return nil, errGiveUp
+	}
+	lex.Next()
+	sp.EndPos = lex.endPos()
+	return sp, nil
+}
+
+// element: SubjectPattern | Path | Ref.
+func (lex *unitTokens) element() (*Element, error) {
+	t := lex.Peek()
+	e := &Element{Pos: startPos(t)}
+	switch {
+	case isPunct(t, "["):
+		sp, err := lex.subjectPattern()
+		if err != nil {
+			return nil, err
+		}
+		e.Subject = sp
+	case isPunct(t, "("):
+		p := &Path{}
+		if p.parse(lex) != nil {
+			return nil, errGiveUp
+		}
+		e.Path = p
+	case isIdent(t):
+		e.Ref = &Ref{symbolTok(lex.Next())}
+	default:
+		return nil, errGiveUp
+	}
+	e.EndPos = lex.endPos()
+	return e, nil
+}

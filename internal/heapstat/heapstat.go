@@ -1,0 +1,54 @@
+// Package heapstat measures heap use for benchmarks: the peak while a
+// function runs, sampled, and the live heap a value holds.
+package heapstat
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// Peak samples the heap every millisecond while f runs and returns the
+// largest value seen above the heap in use before f started (garbage not
+// yet collected included).
+func Peak(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(s)
+			peak = max(peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	return max(peak, base) - base
+}
+
+// Live returns how much live heap the value f returns holds: the heap in use
+// after a collection with the value alive, less the heap before.
+func Live(f func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc
+}

@@ -1,0 +1,188 @@
+// Command refbench measures the front end side by side with the reference
+// parser of gram notation (tree-sitter-gram's generated C parser, run by
+// ../shared/bin/reference-parser) on the same generated document, in one run,
+// and prints the ratios:
+//
+//   - in-process parse + lowering (parser.Parse) in MB/s, on all cores and on
+//     one core, against `reference-parser -t` (the parse alone, one core);
+//   - the peak heap during that parse (sampled every millisecond, garbage not
+//     yet collected included) and the live heap of the parsed document, per
+//     input byte;
+//   - whole processes: `gramc check FILE` against `reference-parser -q FILE`
+//     (wall time and peak RSS), and `gramc parse --format json FILE >
+//     /dev/null` against `gramc check` (peak RSS).
+//
+// Each figure is the median of -rounds rounds; within a round the two sides
+// run one after the other, so a busy machine slows both alike. The load
+// average is printed with the figures. From the module root:
+//
+//	go run ./internal/refbench [-size 10] [-rounds 3] [-ref ../shared/bin/reference-parser]
+//
+// When the reference parser cannot be run or built (it needs gcc and npm on
+// first use), refbench says so and exits 0 without figures.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/heapstat"
+	"github.com/gramlang/gram/parser"
+)
+
+func main() {
+	size := flag.Int("size", 10, "size of the generated document, in MiB")
+	rounds := flag.Int("rounds", 3, "rounds; each figure is the median")
+	ref := flag.String("ref", "../shared/bin/reference-parser", "the reference parser command")
+	flag.Parse()
+	if err := run(*size, *rounds, *ref); err != nil {
+		fmt.Fprintln(os.Stderr, "refbench:", err)
+		os.Exit(1)
+	}
+}
+
+// proc is what one run of a command cost.
+type proc struct {
+	wall   time.Duration
+	rssMB  float64
+	stdout string
+}
+
+func measure(name string, args ...string) (proc, error) {
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return proc{}, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return proc{wall: wall, rssMB: float64(ru.Maxrss) / 1024, stdout: out.String()}, nil
+}
+
+func load() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:3], " ")
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// parseMBs parses src on procs cores and returns MB/s.
+func parseMBs(src []byte, procs int) float64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	runtime.GC()
+	start := time.Now()
+	doc, diags := parser.Parse(diag.NewFile("bench.gram", src))
+	d := time.Since(start)
+	if diags.HasErrors() || len(doc.Lowered) == 0 {
+		panic("the generated document has errors")
+	}
+	return float64(len(src)) / 1e6 / d.Seconds()
+}
+
+func run(sizeMiB, rounds int, ref string) error {
+	dir, err := os.MkdirTemp("", "refbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	src := []byte(gramgen.Mixed(sizeMiB << 20))
+	file := filepath.Join(dir, "mixed.gram")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("load average before: %s (%d cores)\n", load(), runtime.NumCPU())
+	if _, err := measure(ref, "-q", file); err != nil {
+		fmt.Printf("refbench: skipped: the reference parser cannot be run or built: %v\n", err)
+		return nil
+	}
+	gramc := filepath.Join(dir, "gramc")
+	if out, err := exec.Command("go", "build", "-o", gramc, "./cmd/gramc").CombinedOutput(); err != nil {
+		return fmt.Errorf("building gramc: %v\n%s", err, out)
+	}
+	var (
+		refMBs, allMBs, oneMBs, peak, live []float64
+		refWall, refRSS, chkWall, chkRSS   []float64
+		jsonWall, jsonRSS                  []float64
+	)
+	for r := 0; r < rounds; r++ {
+		p, err := measure(ref, "-t", file)
+		if err != nil {
+			return err
+		}
+		var ms, mbs float64
+		if _, err := fmt.Sscanf(p.stdout, "%f ms %f MB/s", &ms, &mbs); err != nil {
+			return fmt.Errorf("reading %q: %v", p.stdout, err)
+		}
+		refMBs = append(refMBs, mbs)
+		allMBs = append(allMBs, parseMBs(src, runtime.NumCPU()))
+		oneMBs = append(oneMBs, parseMBs(src, 1))
+		peak = append(peak, float64(heapstat.Peak(func() { parser.Parse(diag.NewFile("bench.gram", src)) }))/float64(len(src)))
+		live = append(live, float64(heapstat.Live(func() any {
+			doc, _ := parser.Parse(diag.NewFile("bench.gram", src))
+			return doc
+		}))/float64(len(src)))
+
+		q, err := measure(ref, "-q", file)
+		if err != nil {
+			return err
+		}
+		c, err := measure(gramc, "check", file)
+		if err != nil {
+			return err
+		}
+		j, err := measure("sh", "-c", gramc+" parse --format json "+file+" > /dev/null")
+		if err != nil {
+			return err
+		}
+		refWall, refRSS = append(refWall, q.wall.Seconds()), append(refRSS, q.rssMB)
+		chkWall, chkRSS = append(chkWall, c.wall.Seconds()), append(chkRSS, c.rssMB)
+		jsonWall, jsonRSS = append(jsonWall, j.wall.Seconds()), append(jsonRSS, j.rssMB)
+	}
+	mb := float64(len(src)) / 1e6
+	fmt.Printf("load average after:  %s\n", load())
+	fmt.Printf("input: %.1f MB generated by gramgen.Mixed (every reference defined); median of %d rounds\n\n", mb, rounds)
+	row := func(figure, refv, ours, ratio, target string) {
+		fmt.Printf("%-58s %-14s %-14s %-8s %s\n", figure, refv, ours, ratio, target)
+	}
+	row("figure", "reference", "gramc", "ratio", "target")
+	rm, am, om := median(refMBs), median(allMBs), median(oneMBs)
+	row(fmt.Sprintf("in-process parse + lowering, %d cores (MB/s)", runtime.NumCPU()), f1(rm), f1(am), ratio(am/rm), ">= 2x")
+	row("in-process parse + lowering, 1 core (MB/s)", f1(rm), f1(om), ratio(om/rm), ">= 1x")
+	row("peak heap during the parse, per input byte", "-", f1(median(peak))+"x", "", "<= 13x")
+	row("live heap of the parsed document, per input byte", "-", f1(median(live))+"x", "", "")
+	rw, cw := median(refWall), median(chkWall)
+	rr, cr := median(refRSS), median(chkRSS)
+	row("gramc check vs reference-parser -q: wall (s)", f2(rw), f2(cw), ratio(cw/rw), "<= 1.0x")
+	row("gramc check vs reference-parser -q: peak RSS (MB)", f1(rr), f1(cr), ratio(cr/rr), "<= 1.0x")
+	row("  peak RSS per input byte", f1(rr/mb)+"x", f1(cr/mb)+"x", "", "")
+	jr := median(jsonRSS)
+	row("gramc parse --format json > /dev/null: wall (s)", "-", f2(median(jsonWall)), "", "")
+	row("gramc parse --format json: peak RSS vs check (MB)", f1(cr)+" (check)", f1(jr), ratio(jr/cr), "<= 1.2x")
+	return nil
+}
+
+func f1(x float64) string    { return fmt.Sprintf("%.1f", x) }
+func f2(x float64) string    { return fmt.Sprintf("%.2f", x) }
+func ratio(x float64) string { return fmt.Sprintf("%.2fx", x) }
