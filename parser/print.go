@@ -380,12 +380,14 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 			b.WriteString(GramString(v.Tok.Text()))
 		case grammar.Tagged, grammar.TaggedFenced:
 			c, tag := v.Tok.Text(), grammar.Tag(v.Tok)
-			if strings.ContainsAny(c, "`\n\\") || tag == "true" || tag == "false" {
-				// Fenced form keeps any text except three backticks, and
-				// takes any tag (true`x` is a boolean and a string).
+			fence := tag == "true" || tag == "false" || strings.ContainsAny(c, "`\n\\")
+			if fence && !strings.Contains(c, "```") && !strings.HasSuffix(c, "`") {
+				// The fenced form takes any tag (true`x` is a boolean and a
+				// string) and keeps text as it is, but cannot hold three
+				// backticks or end with one: such text is escaped inline.
 				b.WriteString("```" + tag + "\n" + c + "```")
 			} else {
-				b.WriteString(tag + "`" + c + "`")
+				b.WriteString(tag + gramtext.Backtick(c))
 			}
 		default:
 			b.WriteString(v.Tok.Value)
