@@ -170,6 +170,9 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 			continue
 		}
 		seen[k] = ks
+		if pa.Value != nil {
+			l.nested(pa.Value)
+		}
 		w.Subject.Properties = append(w.Subject.Properties, Property{Key: k, KeySpan: ks, Value: pa.Value})
 	}
 	return w
@@ -200,14 +203,28 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 				break
 			}
 		}
-		if e.Value.Kind == grammar.MapValue {
-			l.mapKeys(&e.Value)
-		}
+		l.nested(&e.Value)
 		if !dup {
 			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
 		}
 	}
 	return props
+}
+
+// nested checks the maps of a property value for duplicate keys, also the
+// maps inside arrays (which ParseSyntax reports as nested-map errors).
+func (l *lowerer) nested(v *grammar.Value) {
+	switch v.Kind {
+	case grammar.MapValue:
+		l.mapKeys(v)
+	case grammar.ArrayValue:
+		items := v.Items()
+		for i := range items {
+			if items[i].Kind == grammar.MapValue {
+				l.mapKeys(&items[i])
+			}
+		}
+	}
 }
 
 func (l *lowerer) mapKeys(v *grammar.Value) {
