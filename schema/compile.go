@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -60,6 +61,14 @@ type compiler struct {
 	env []*Program
 	// agentPats maps the file's agents to their patterns.
 	agentPats map[*Agent]*parser.Pattern
+	// top is the span of the top-level pattern being compiled (with its
+	// annotations): the older notation's record parameters are rewritten
+	// as record declarations before it.
+	top diag.Span
+	// legacyNames are the record names given to the older notation's
+	// record parameters; tops the identities of the top-level patterns.
+	legacyNames map[string]bool
+	tops        map[string]bool
 }
 
 // decl is a top-level declaration.
@@ -67,6 +76,8 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
+	// top is the span of the top-level pattern, with its annotations.
+	top diag.Span
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
@@ -83,20 +94,23 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c := &compiler{
-		doc:       doc,
-		prog:      &Program{File: doc.File},
-		records:   map[string]*Record{},
-		tools:     map[*parser.Pattern]*Tool{},
-		used:      map[*Tool]bool{},
-		env:       env,
-		agentPats: map[*Agent]*parser.Pattern{},
+		doc:         doc,
+		prog:        &Program{File: doc.File},
+		records:     map[string]*Record{},
+		tools:       map[*parser.Pattern]*Tool{},
+		used:        map[*Tool]bool{},
+		env:         env,
+		agentPats:   map[*Agent]*parser.Pattern{},
+		legacyNames: map[string]bool{},
 	}
 	var decls []decl
 	for _, p := range doc.Lowered {
+		top := p.Span
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
 		if d, ok := c.declOf(p); ok {
+			d.top = top
 			decls = append(decls, d)
 		}
 	}
@@ -110,6 +124,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	i := 0
 	for _, d := range decls {
 		if d.label == RecordLabel {
+			c.top = d.top
 			c.recordFields(recs[i], d)
 			i++
 		}
@@ -117,6 +132,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c.checkCycles()
 	for _, d := range decls {
 		if d.label == ToolLabel {
+			c.top = d.top
 			t := c.tool(d, true)
 			c.tools[d.p] = t
 		}
@@ -124,6 +140,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	agents := 0
 	for _, d := range decls {
 		if d.label == AgentLabel {
+			c.top = d.top
 			c.agent(d)
 			agents++
 		}
@@ -169,7 +186,10 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	}
 	var found []string
 	for _, l := range p.Subject.Labels {
-		if l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel {
+		if l == LegacyToolLabel {
+			l = ToolLabel
+		}
+		if (l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel) && !slices.Contains(found, l) {
 			found = append(found, l)
 		}
 	}
@@ -271,7 +291,7 @@ func (c *compiler) agent(d decl) {
 	}
 	// Inline tools first, so that a reference may come before the tool.
 	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel) {
+		if e.Kind == parser.GroupKind && isToolPattern(e) {
 			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
 				c.tools[e] = c.tool(ed, false)
 			}
@@ -282,7 +302,7 @@ func (c *compiler) agent(d decl) {
 	for _, e := range p.Elements {
 		var t *Tool
 		switch {
-		case e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel):
+		case e.Kind == parser.GroupKind && isToolPattern(e):
 			if t = c.tools[e]; t == nil {
 				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
@@ -391,6 +411,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 	p := d.p
 	t := &Tool{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, TopLevel: top, Props: props(&p.Subject)}
 	c.prog.Tools = append(c.prog.Tools, t)
+	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
 		var dg diag.Diagnostic
 		if t.Name == "" {
