@@ -99,15 +99,18 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 			c.diags.Add(dg)
 			canonical = false
 		} else {
-			name, nameSpan = stringText(v.Tok), v.Span()
+			// The span of the name inside the quotes, so that a rename
+			// keeps them.
+			name = stringText(v.Tok)
+			nameSpan = stringSpan(v, 0, len(name))
 		}
 	}
+	var mixed *diag.Diagnostic
 	if s.Ident.Valid() {
 		if pn != nil {
 			dg := diag.Errorf(CodeMixedParameterForms, pn.Key.Span(), "%s %s is named twice: before its type and by paramName", what, s.Ident.Value)
 			dg.Detail = "name it once, in the canonical form: (" + s.Ident.Value + "::Type); remove paramName"
-			c.diags.Add(dg)
-			canonical = false
+			mixed = &dg
 		}
 		name, nameSpan = s.Ident.Text(), s.Ident.Span()
 	}
@@ -158,6 +161,15 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 		}
 	}
 	c.paramProps(p, rest, field)
+	if mixed != nil {
+		// The error's fix keeps the name before the type.
+		if canonical {
+			text := c.canonicalNode(name, typeText, restText)
+			mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, recordDecl)}}
+		}
+		c.diags.Add(*mixed)
+		return p, true
+	}
 	if !canonical {
 		if fieldsSpan.Len() > 0 {
 			// The fields were read: their maps are not gram notation
@@ -169,23 +181,37 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 		}
 		return p, true
 	}
-	text := "(" + identText(name) + "::" + typeText
-	if len(restText) > 0 {
-		text += " {" + strings.Join(restText, ", ") + "}"
-	}
-	text += ")"
-	edits := []diag.Edit{{Span: n.Span(), NewText: text}}
+	text := c.canonicalNode(name, typeText, restText)
+	edits := c.legacyEdits(n, text, recordDecl)
 	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", what, name, text)
 	dg.Detail = "it is read as " + text
 	if recordDecl != "" {
 		dg.Detail += ", with its fields declared as a record at the top level: " + recordDecl
-		edits = append(edits, diag.Edit{Span: diag.Span{Start: c.top.Start, End: c.top.Start}, NewText: recordDecl + "\n\n"})
 		dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
 	}
 	dg.Detail += "; `gramc fmt --rewrite-legacy` rewrites the file"
 	dg.Fixes = []diag.Fix{{Title: "Rewrite as " + text, Edits: edits}}
 	c.diags.Add(dg)
 	return p, true
+}
+
+// canonicalNode writes a parameter node in the canonical form.
+func (c *compiler) canonicalNode(name, typeText string, props []string) string {
+	text := "(" + identText(name) + "::" + typeText
+	if len(props) > 0 {
+		text += " {" + strings.Join(props, ", ") + "}"
+	}
+	return text + ")"
+}
+
+// legacyEdits are the edits that write node n as text, with the record
+// declaration recordDecl (if any) before the top-level pattern.
+func (c *compiler) legacyEdits(n *grammar.NodePattern, text, recordDecl string) []diag.Edit {
+	edits := []diag.Edit{{Span: n.Span(), NewText: text}}
+	if recordDecl != "" {
+		edits = append(edits, diag.Edit{Span: diag.Span{Start: c.top.Start, End: c.top.Start}, NewText: recordDecl + "\n\n"})
+	}
+	return edits
 }
 
 // legacyRecordName returns an unused record name for the fields of the
@@ -242,7 +268,9 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 		c.diags.Add(dg)
 		return nil, "", false
 	}
-	rec := &Record{Name: c.legacyRecordName(param), Span: v.Span(), NameSpan: fe.Key.Span()}
+	// The record has no name in the source (NameSpan is empty) until the
+	// file is rewritten.
+	rec := &Record{Name: c.legacyRecordName(param), Span: v.Span()}
 	ok := true
 	var texts []string
 	seen := map[string]*Param{}
@@ -309,7 +337,8 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		c.diags.Add(dg)
 		return nil, ""
 	}
-	f := &Param{Name: stringText(nameV.Tok), Span: v.Span(), NameSpan: nameV.Span()}
+	fname := stringText(nameV.Tok)
+	f := &Param{Name: fname, Span: v.Span(), NameSpan: stringSpan(nameV, 0, len(fname))}
 	var props []string
 	base := ""
 	if typeV == nil || !isStr(typeV) {
