@@ -127,3 +127,26 @@ func TestRewriteLegacyInAgent(t *testing.T) {
 		t.Errorf("the rewrite has diagnostics: %v", d)
 	}
 }
+
+// TestRewriteLegacyKeepsUnknown checks that a parameter whose rewrite would
+// lose an entry the compiler does not know is left as written, while the
+// others are rewritten.
+func TestRewriteLegacyKeepsUnknown(t *testing.T) {
+	src := []byte(`[t:Tool {description: "T"} |
+  (::Object {paramName:"p", fields:[{name:"a", type:"Text", size: 1}]})==>(::Text {paramName:"q", foo: 1})==>(::String)
+]
+`)
+	want := `[t:Tool {description: "T"} |
+  (::Object {paramName: "p", fields: [{name: "a", type: "Text", size: 1}]})==>
+  (q::Text {foo: 1})==>
+  (::String)
+]
+`
+	out, diags := RewriteLegacy(src)
+	if diags.HasErrors() {
+		t.Fatalf("errors: %v", diags)
+	}
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

@@ -175,7 +175,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 			// The fields were read: their maps are not gram notation
 			// errors here (see Merge).
 			dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation", what, name)
-			dg.Detail = "its fields are read as a record; once the errors are fixed, `gramc fmt --rewrite-legacy` rewrites it"
+			dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
 			dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
 			c.diags.Add(dg)
 		}
@@ -311,6 +311,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		return nil, ""
 	}
 	var nameV, typeV, descV *grammar.Value
+	unknown := false // an entry a rewrite would lose
 	entries := v.Entries()
 	for i := range entries {
 		e := &entries[i]
@@ -324,6 +325,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		default:
 			pr := &parser.Property{Key: e.KeyName(), KeySpan: e.Key.Span(), Value: &e.Value}
 			c.unknownProp(pr, "a field map", []string{"name", "type", "description"})
+			unknown = true
 		}
 	}
 	isStr := func(x *grammar.Value) bool { return x.Kind == grammar.ScalarValue && isStringTok(x.Tok) }
@@ -360,7 +362,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 			props = append(props, "description: "+c.text(descV.Span()))
 		}
 	}
-	if base == "" {
+	if base == "" || unknown {
 		return f, ""
 	}
 	text := "(" + identText(f.Name) + "::" + base
