@@ -150,3 +150,25 @@ func TestRewriteLegacyKeepsUnknown(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestRewriteLegacyKeepsComments checks that a parameter with comments
+// inside is left as written: a rewrite would lose them.
+func TestRewriteLegacyKeepsComments(t *testing.T) {
+	src, err := os.ReadFile("../testdata/schema/legacy_comments.gram")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, diags := RewriteLegacy(src)
+	if diags.HasErrors() {
+		t.Fatalf("errors: %v", diags)
+	}
+	want, _ := Format(src)
+	if !bytes.Equal(out, want) {
+		t.Errorf("got\n%s\nwant the file only formatted:\n%s", out, want)
+	}
+	for _, c := range []string{"// c1", "// c2", "// the name"} {
+		if !bytes.Contains(out, []byte(c)) {
+			t.Errorf("comment %q lost", c)
+		}
+	}
+}

@@ -9,6 +9,7 @@ package schema
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,6 +162,8 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 		}
 	}
 	c.paramProps(p, rest, field)
+	commented := c.hasComment(n.Span())
+	canonical = canonical && !commented
 	if mixed != nil {
 		// The error's fix keeps the name before the type.
 		if canonical {
@@ -171,12 +174,23 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 		return p, true
 	}
 	if !canonical {
-		if fieldsSpan.Len() > 0 {
-			// The fields were read: their maps are not gram notation
-			// errors here (see Merge).
+		if fieldsSpan.Len() > 0 || commented {
 			dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation", what, name)
-			dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
-			dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+			switch {
+			case commented && recordDecl != "":
+				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, typeText, restText) + " with the record " + recordDecl
+			case commented && fieldsSpan.Len() > 0:
+				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
+			case commented:
+				dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(typeText, "Type"), restText)
+			default:
+				dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
+			}
+			if fieldsSpan.Len() > 0 {
+				// The fields were read: their maps are not gram notation
+				// errors here (see Merge).
+				dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+			}
 			c.diags.Add(dg)
 		}
 		return p, true
@@ -193,6 +207,13 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	dg.Fixes = []diag.Fix{{Title: "Rewrite as " + text, Edits: edits}}
 	c.diags.Add(dg)
 	return p, true
+}
+
+// hasComment reports whether a comment lies within span.
+func (c *compiler) hasComment(span diag.Span) bool {
+	cs := c.doc.Comments
+	i, _ := slices.BinarySearchFunc(cs, span.Start, func(x grammar.Comment, off int) int { return x.Span.Start - off })
+	return i < len(cs) && cs[i].Span.End <= span.End
 }
 
 // canonicalNode writes a parameter node in the canonical form.
