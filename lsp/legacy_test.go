@@ -35,6 +35,11 @@ func TestLegacyQuickFixes(t *testing.T) {
 		t.Fatalf("codes %v, want %v", codes, want)
 	}
 
+	// The older label is documented on hover.
+	if h := hoverAt(t, c, uri, docPos(t, text, "ToolSpecification", 0, 3)); h == nil || !strings.Contains(h.Contents.Value, "older label of tools, read as `Tool`") {
+		t.Errorf("hover on ToolSpecification: %+v", h)
+	}
+
 	// Apply the quick fix of each diagnostic, last first, so that earlier
 	// positions stay valid (the record is inserted at the start).
 	f := diag.NewFile("", []byte(text))
