@@ -136,7 +136,8 @@ var supersedes = map[string]string{
 // diagnostic's related spans: the maps of an older notation fields list are
 // not gram notation (a nested-map error) but the compiler reads them.
 var covers = map[string]string{
-	CodeLegacyParameter: parser.CodeNestedMap,
+	CodeLegacyParameter:     parser.CodeNestedMap,
+	CodeMixedParameterForms: parser.CodeNestedMap,
 }
 
 // Merge returns the parser's and the compiler's diagnostics of one file as

@@ -170,6 +170,9 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 			text := c.canonicalNode(name, typeText, restText)
 			mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, recordDecl)}}
 		}
+		if fieldsSpan.Len() > 0 {
+			mixed.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+		}
 		c.diags.Add(*mixed)
 		return p, true
 	}
