@@ -48,6 +48,8 @@ func checkFormat(t testing.TB, name string, src []byte) []byte {
 	t.Helper()
 	out, diags := Format(src)
 	syn, synDiags := parser.ParseSyntax(diag.NewFile(name, src))
+	// Maps inside arrays are formatted as written (see prepare).
+	synDiags = slices.DeleteFunc(synDiags, func(d diag.Diagnostic) bool { return d.Code == parser.CodeNestedMap })
 	if synDiags.HasErrors() || len(syn.Bad) > 0 {
 		if !diags.HasErrors() {
 			t.Fatalf("%s: syntax errors not reported: %v", name, synDiags)

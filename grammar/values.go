@@ -692,7 +692,18 @@ func parseArray(lex tokens, v *Value) error {
 	}
 	for {
 		var item Value
-		if err := parseScalar(lex, "an array", &item); err != nil {
+		if t := lex.Peek(); isOpenBrace(t) {
+			// A map of scalars inside an array is not gram notation, but it
+			// is parsed so that the lowering can report it without losing
+			// the pattern (and the agent language can read the older
+			// fields: [{...}] notation); see parser.CodeNestedMap.
+			lex.Next()
+			entries, end, err := parseBraced(lex, t, false)
+			item = Value{Kind: MapValue, more: &valueParts{entries: entries, start: int32(t.Pos.Offset), end: int32(end)}}
+			if err != nil {
+				return err
+			}
+		} else if err := parseScalar(lex, "an array", &item); err != nil {
 			return err
 		}
 		v.more.items = append(v.more.items, item)

@@ -401,6 +401,8 @@ func labelText(name string) string {
 	case schema.ToolLabel:
 		return "**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
 			"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time."
+	case schema.LegacyToolLabel:
+		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + labelDoc(schema.ToolLabel)
 	case schema.RecordLabel:
 		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
 	}

@@ -125,7 +125,7 @@ func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		case synLabel:
 			name := it.tok.Text()
 			switch {
-			case name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel:
+			case name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel:
 				add(s, tokKeyword, 0)
 			case ix.exact(s) != nil:
 				add(s, tokRecord, 0)
@@ -268,7 +268,7 @@ func (a *Analysis) lexTokens(s diag.Span) []semToken {
 				case inRecord && next(":", "::"):
 					out = append(out, semToken{span, tokKey, 0})
 				case !inRecord && prevSep:
-					if t.Value == schema.AgentLabel || t.Value == schema.ToolLabel || t.Value == schema.RecordLabel {
+					if t.Value == schema.AgentLabel || t.Value == schema.ToolLabel || t.Value == schema.RecordLabel || t.Value == schema.LegacyToolLabel {
 						out = append(out, semToken{span, tokKeyword, 0})
 					} else {
 						out = append(out, semToken{span, tokLabel, 0})

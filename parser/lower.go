@@ -173,6 +173,9 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 			continue
 		}
 		seen[k] = ks
+		if pa.Value != nil {
+			l.nested(pa.Value)
+		}
 		w.Subject.Properties = append(w.Subject.Properties, Property{Key: k, KeySpan: ks, Value: pa.Value})
 	}
 	return w
@@ -216,9 +219,7 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 		if first >= 0 {
 			l.dupKey(k, e.Key.Span(), props[first].KeySpan)
 		}
-		if e.Value.Kind == grammar.MapValue {
-			l.mapKeys(&e.Value)
-		}
+		l.nested(&e.Value)
 		if first < 0 {
 			if index != nil {
 				index[k] = len(props)
@@ -232,6 +233,22 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 // smallRecord is the most entries a record or map may have for its duplicate
 // keys to be found by comparing every pair.
 const smallRecord = 16
+
+// nested checks the maps of a property value for duplicate keys, also the
+// maps inside arrays (which ParseSyntax reports as nested-map errors).
+func (l *lowerer) nested(v *grammar.Value) {
+	switch v.Kind {
+	case grammar.MapValue:
+		l.mapKeys(v)
+	case grammar.ArrayValue:
+		items := v.Items()
+		for i := range items {
+			if items[i].Kind == grammar.MapValue {
+				l.mapKeys(&items[i])
+			}
+		}
+	}
+}
 
 func (l *lowerer) mapKeys(v *grammar.Value) {
 	entries := v.Entries()

@@ -217,6 +217,7 @@ func (doc *Document) assemble() diag.List {
 			continue
 		}
 		u := r.unit
+		nestedMaps(u, &diags)
 		switch {
 		case u.Header != nil && !sawPattern && doc.Header == nil:
 			doc.Header = u.Header

@@ -58,6 +58,10 @@ func TestValidator(t *testing.T) {
 		{"(a {`k`: 1, k: 2})", "duplicate-key"},
 		{`(a {m: {x: 1, "x": 2}})`, "duplicate-key"},
 		{`@k(1) @k(2) (a)`, "duplicate-key"},
+		// A map inside an array is an error, but the pattern is kept.
+		{`({k: [{a: 1}, 2, {b: 3}]})`, "nested-map,nested-map"},
+		{`@k([{a: 1}]) (a)`, "nested-map"},
+		{`[g | (x {k: [{a: 1, a: 2}]})]`, "nested-map,duplicate-key"},
 	} {
 		_, diags := parseString(c.src)
 		got := strings.Join(codes(diags), ",")

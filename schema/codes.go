@@ -5,6 +5,7 @@ package schema
 
 import (
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
 )
 
 // Diagnostic codes reported by [Compile]. Codes are stable: they may be added
@@ -40,6 +41,11 @@ const (
 	CodeDuplicateField       = "duplicate-field"
 	CodeRecordCycle          = "record-cycle"
 	CodeUnusedTool           = "unused-tool"
+
+	// Codes of the older notation of tools (see [LegacyCodes]).
+	CodeLegacyToolLabel     = "legacy-tool-label"
+	CodeLegacyParameter     = "legacy-parameter"
+	CodeMixedParameterForms = "mixed-parameter-forms"
 
 	// Codes of test declarations.
 	CodeUnknownAgent         = "unknown-agent"
@@ -93,6 +99,9 @@ var Codes = []CodeInfo{
 	{CodeDuplicateField, diag.Error, "Two fields of a record have the same name."},
 	{CodeRecordCycle, diag.Error, "A record contains itself, directly or through other records."},
 	{CodeUnusedTool, diag.Warning, "A top-level tool that no agent uses."},
+	{CodeLegacyToolLabel, diag.Info, "The older label ToolSpecification, read as Tool."},
+	{CodeLegacyParameter, diag.Info, "A parameter in the older notation, (::Text {paramName: \"name\"}) or with a fields list, read as its canonical form (name::Text) or a record."},
+	{CodeMixedParameterForms, diag.Error, "A parameter named both before its type and by paramName."},
 	{CodeUnknownAgent, diag.Error, "A test or rubric names an agent that is not defined."},
 	{CodeUnknownTool, diag.Error, "A test expects a call of a tool that is not declared."},
 	{CodeToolNotAvailable, diag.Error, "A test expects a call of a tool that the agent does not list, so it can never be called."},
@@ -123,13 +132,28 @@ var supersedes = map[string]string{
 	CodeDuplicateTool:      "duplicate-definition",
 }
 
+// covers maps a compiler code to the parser code it replaces inside the
+// diagnostic's related spans: the maps of an older notation fields list are
+// not gram notation (a nested-map error) but the compiler reads them.
+var covers = map[string]string{
+	CodeLegacyParameter:     parser.CodeNestedMap,
+	CodeMixedParameterForms: parser.CodeNestedMap,
+}
+
 // Merge returns the parser's and the compiler's diagnostics of one file as
 // one sorted list without duplicates. A parser diagnostic that a more specific
 // compiler diagnostic at the same span replaces (a duplicate-definition of a
-// parameter is a duplicate-parameter) is dropped.
+// parameter is a duplicate-parameter) is dropped, and so are the nested-map
+// errors of the fields lists the compiler reads.
 func Merge(parsed, compiled diag.List) diag.List {
 	drop := map[diag.Span]map[string]bool{}
+	var within []diag.Span // where parser.CodeNestedMap is dropped
 	for _, d := range compiled {
+		if covers[d.Code] != "" {
+			for _, r := range d.Related {
+				within = append(within, r.Span)
+			}
+		}
 		if old, ok := supersedes[d.Code]; ok {
 			if drop[d.Span] == nil {
 				drop[d.Span] = map[string]bool{}
@@ -138,8 +162,19 @@ func Merge(parsed, compiled diag.List) diag.List {
 		}
 	}
 	out := make(diag.List, 0, len(parsed)+len(compiled))
+	covered := func(d diag.Diagnostic) bool {
+		if d.Code != parser.CodeNestedMap {
+			return false
+		}
+		for _, s := range within {
+			if s.Start <= d.Span.Start && d.Span.End <= s.End {
+				return true
+			}
+		}
+		return false
+	}
 	for _, d := range parsed {
-		if !drop[d.Span][d.Code] {
+		if !drop[d.Span][d.Code] && !covered(d) {
 			out = append(out, d)
 		}
 	}

@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -66,6 +67,14 @@ type compiler struct {
 	typeIndex    *parser.NameIndex
 	typeNameList []string
 	typeIndexed  int
+	// top is the span of the top-level pattern being compiled (with its
+	// annotations): the older notation's record parameters are rewritten
+	// as record declarations before it.
+	top diag.Span
+	// legacyNames are the record names given to the older notation's
+	// record parameters; tops the identities of the top-level patterns.
+	legacyNames map[string]bool
+	tops        map[string]bool
 }
 
 // decl is a top-level declaration.
@@ -73,6 +82,8 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
+	// top is the span of the top-level pattern, with its annotations.
+	top diag.Span
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
@@ -89,20 +100,23 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c := &compiler{
-		doc:       doc,
-		prog:      &Program{File: doc.File},
-		records:   map[string]*Record{},
-		tools:     map[*parser.Pattern]*Tool{},
-		used:      map[*Tool]bool{},
-		env:       env,
-		agentPats: map[*Agent]*parser.Pattern{},
+		doc:         doc,
+		prog:        &Program{File: doc.File},
+		records:     map[string]*Record{},
+		tools:       map[*parser.Pattern]*Tool{},
+		used:        map[*Tool]bool{},
+		env:         env,
+		agentPats:   map[*Agent]*parser.Pattern{},
+		legacyNames: map[string]bool{},
 	}
 	var decls []decl
 	for _, p := range doc.Lowered {
+		top := p.Span
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
 		if d, ok := c.declOf(p); ok {
+			d.top = top
 			decls = append(decls, d)
 		}
 	}
@@ -116,6 +130,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	i := 0
 	for _, d := range decls {
 		if d.label == RecordLabel {
+			c.top = d.top
 			c.recordFields(recs[i], d)
 			i++
 		}
@@ -123,6 +138,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c.checkCycles()
 	for _, d := range decls {
 		if d.label == ToolLabel {
+			c.top = d.top
 			t := c.tool(d, true)
 			c.tools[d.p] = t
 		}
@@ -130,6 +146,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	agents := 0
 	for _, d := range decls {
 		if d.label == AgentLabel {
+			c.top = d.top
 			c.agent(d)
 			agents++
 		}
@@ -175,7 +192,10 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	}
 	var found []string
 	for _, l := range p.Subject.Labels {
-		if l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel {
+		if l == LegacyToolLabel {
+			l = ToolLabel
+		}
+		if (l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel) && !slices.Contains(found, l) {
 			found = append(found, l)
 		}
 	}
@@ -277,7 +297,7 @@ func (c *compiler) agent(d decl) {
 	}
 	// Inline tools first, so that a reference may come before the tool.
 	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel) {
+		if e.Kind == parser.GroupKind && isToolPattern(e) {
 			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
 				c.tools[e] = c.tool(ed, false)
 			}
@@ -288,7 +308,7 @@ func (c *compiler) agent(d decl) {
 	for _, e := range p.Elements {
 		var t *Tool
 		switch {
-		case e.Kind == parser.GroupKind && e.Subject.HasLabel(ToolLabel):
+		case e.Kind == parser.GroupKind && isToolPattern(e):
 			if t = c.tools[e]; t == nil {
 				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
@@ -397,6 +417,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 	p := d.p
 	t := &Tool{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, TopLevel: top, Props: props(&p.Subject)}
 	c.prog.Tools = append(c.prog.Tools, t)
+	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
 		var dg diag.Diagnostic
 		if t.Name == "" {

@@ -31,6 +31,13 @@
 // the last is a parameter, the last is the return type. Patterns with other
 // labels are plain gram and are left alone.
 //
+// The older notation of tools is read with the canonical meaning: the label
+// ToolSpecification is Tool, (::Text {paramName: "name"}) is (name::Text),
+// and an Object parameter with `fields: [{name: "n", type: "T"}, ...]` has a
+// record type whose fields are those (a type `Maybe T` is optional, `[T]`
+// an Array of T). Each use gets an information diagnostic ([LegacyCodes])
+// whose fix rewrites it canonically.
+//
 // A test is a top-level group `[name:Test {agent: a, trajectory: inOrder} |
 // (:User {says: "..."}), expectations...]` whose expectations are
 // `(:Call {tool: t, args: {...}})` (or argsInclude, or argument matcher nodes

@@ -60,7 +60,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 		codes = append(codes, d.Code)
 		checkSpan(t, f, d)
 	}
-	if strings.HasPrefix(name, "test_") {
+	if strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "legacy_") {
 		writeFixes(&b, f, diags)
 	}
 	b.WriteString("-- program --\n")

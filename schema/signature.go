@@ -189,6 +189,9 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 	if field {
 		what = "field"
 	}
+	if p, ok := c.legacyParam(n, field); ok {
+		return p
+	}
 	s := n.Subject
 	if s == nil || !s.Ident.Valid() {
 		code := CodeUnnamedParameter

@@ -12,7 +12,7 @@ import (
 	"github.com/gramlang/gram/format"
 )
 
-const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] PATH...|-
+const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PATH...|-
 
 Formats gram files in the canonical style, keeping every comment. A directory
 is searched recursively for *.gram files (skipping hidden directories); -
@@ -30,6 +30,13 @@ standard output. With flags:
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error
            (for CI); nothing is printed on standard output
+  --rewrite-legacy
+           also rewrite the older notation of tools in the canonical forms:
+           ToolSpecification becomes Tool, (::Text {paramName: "name"})
+           becomes (name::Text), and a parameter with a fields list becomes
+           a parameter of a record declared before the tool ("Maybe T" is
+           optional: true, "[T]" is Array {items: T}); a file with errors
+           is not rewritten
 
 A file with syntax errors is never rewritten: its diagnostics go to standard
 error. A leading UTF-8 byte order mark is kept. Exit codes: 0 done (or, with
@@ -56,6 +63,7 @@ func runFmt(e *env, args []string) int {
 	diff := fs.Bool("d", false, "print unified diffs of the changes")
 	check := fs.Bool("check", false, "exit 1 if any file would change")
 	maxDiags := maxDiagnosticsFlag(fs)
+	legacy := fs.Bool("rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -82,7 +90,7 @@ func runFmt(e *env, args []string) int {
 		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(signals)
 	}
-	for _, r := range formatAll(inputs) {
+	for _, r := range formatAll(inputs, *legacy) {
 		if r.err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
 			raise(exitUsage)
@@ -145,12 +153,13 @@ func contains(list []string, s string) bool {
 }
 
 // formatAll formats the inputs on all cores; results are in input order.
-func formatAll(inputs []checkInput) []fmtResult {
-	return parallelMap(inputs, formatOne)
+// With legacy set, the older notation of tools is rewritten too.
+func formatAll(inputs []checkInput, legacy bool) []fmtResult {
+	return parallelMap(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
 }
 
 // formatOne reads and formats one input.
-func formatOne(in checkInput) fmtResult {
+func formatOne(in checkInput, legacy bool) fmtResult {
 	text, err := in.read()
 	if err != nil {
 		return fmtResult{err: err}
@@ -159,6 +168,10 @@ func formatOne(in checkInput) fmtResult {
 	if at, bin := binaryData(text); bin {
 		return fmtResult{file: f, diags: diag.List{binaryDiag(at)}}
 	}
-	out, diags := format.Format(text)
+	formatter := format.Format
+	if legacy {
+		formatter = format.RewriteLegacy
+	}
+	out, diags := formatter(text)
 	return fmtResult{file: f, out: out, diags: diags}
 }

@@ -51,7 +51,7 @@ func TestFmtWriteChangedExitCode(t *testing.T) {
 	// Append once the file has been read: formatAll runs before any write,
 	// so the hook that appends is the first write's check.
 	in := checkInput{path: path, limit: defaultMaxFileSize}
-	r := formatOne(in)
+	r := formatOne(in, false)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

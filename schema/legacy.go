@@ -1,0 +1,435 @@
+// The older notation of tools: the label ToolSpecification, parameters named
+// by a property, (::Text {paramName: "name"}), and record parameters whose
+// fields are listed in the parameter, (::Object {paramName: "params",
+// fields: [{name: "name", type: "Text"}, {name: "age", type: "Maybe Int"}]}).
+// They are read with the meaning of the canonical forms, and each use gets an
+// information diagnostic whose fix rewrites it canonically.
+
+package schema
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// LegacyToolLabel is the older label of tools, read as [ToolLabel].
+const LegacyToolLabel = "ToolSpecification"
+
+// LegacyCodes are the codes of the information diagnostics on the older
+// notation; their fixes rewrite it in the canonical forms.
+var LegacyCodes = []string{CodeLegacyToolLabel, CodeLegacyParameter}
+
+// isToolLabel reports whether a label makes a pattern a tool.
+func isToolLabel(l string) bool { return l == ToolLabel || l == LegacyToolLabel }
+
+// isToolPattern reports whether a pattern is labelled as a tool.
+func isToolPattern(p *parser.Pattern) bool {
+	return p.Subject.HasLabel(ToolLabel) || p.Subject.HasLabel(LegacyToolLabel)
+}
+
+// legacyToolLabel reports the label ToolSpecification of a declaration.
+func (c *compiler) legacyToolLabel(d decl) {
+	if d.s == nil {
+		return
+	}
+	for _, l := range d.s.Labels {
+		if l.Name.Text() != LegacyToolLabel {
+			continue
+		}
+		span := l.Name.Span()
+		dg := diag.Infof(CodeLegacyToolLabel, span, "ToolSpecification is the older label of tools; the canonical label is Tool")
+		dg.Detail = "it is read as Tool; `gramc fmt --rewrite-legacy` rewrites the file"
+		dg.Fixes = []diag.Fix{{Title: "Write Tool", Edits: []diag.Edit{{Span: span, NewText: ToolLabel}}}}
+		c.diags.Add(dg)
+	}
+}
+
+// recordEntry returns the first entry of a record with the given key.
+func recordEntry(r *grammar.Record, key string) *grammar.Entry {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Entries {
+		if r.Entries[i].KeyName() == key {
+			return &r.Entries[i]
+		}
+	}
+	return nil
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// identText writes a name as a gram identifier, in backticks when needed.
+func identText(name string) string {
+	if plainIdent.MatchString(name) {
+		return name
+	}
+	return "`" + strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), "`", "\\`") + "`"
+}
+
+// legacyParam reads a parameter or field node written in the older notation:
+// named by paramName, or with a fields list. It reports false for a node in
+// the canonical notation.
+func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool) {
+	s := n.Subject
+	if s == nil {
+		return nil, false
+	}
+	pn, fe := recordEntry(s.Record, "paramName"), recordEntry(s.Record, "fields")
+	if pn == nil && fe == nil {
+		return nil, false
+	}
+	what := "parameter"
+	if field {
+		what = "field"
+	}
+	canonical := true // the fix can be written
+	var name string
+	var nameSpan diag.Span
+	if pn != nil {
+		v := &pn.Value
+		if v.Kind != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
+			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", what, describeValue(v))
+			dg.Detail = "write the name before the type instead: (name::Type)"
+			c.diags.Add(dg)
+			canonical = false
+		} else {
+			// The span of the name inside the quotes, so that a rename
+			// keeps them.
+			name = stringText(v.Tok)
+			nameSpan = stringSpan(v, 0, len(name))
+		}
+	}
+	var mixed *diag.Diagnostic
+	if s.Ident.Valid() {
+		if pn != nil {
+			dg := diag.Errorf(CodeMixedParameterForms, pn.Key.Span(), "%s %s is named twice: before its type and by paramName", what, s.Ident.Value)
+			dg.Detail = "name it once, in the canonical form: (" + s.Ident.Value + "::Type); remove paramName"
+			mixed = &dg
+		}
+		name, nameSpan = s.Ident.Text(), s.Ident.Span()
+	}
+	if name == "" {
+		return nil, true
+	}
+	p := &Param{Name: name, Span: n.Span(), NameSpan: nameSpan}
+	var rest []*parser.Property
+	var restText []string
+	for _, pr := range subjectProps(s.Record) {
+		if pr.Key == "paramName" || pr.Key == "fields" {
+			continue
+		}
+		rest = append(rest, pr)
+		restText = append(restText, c.text(diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}))
+	}
+	typeText := ""
+	if len(s.Labels) == 0 {
+		p.Type = &Type{Kind: InvalidType, Span: n.Span()}
+		dg := diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", what, name)
+		dg.Detail = "write its type: (" + identText(name) + "::String)"
+		c.diags.Add(dg)
+		canonical = false
+	} else {
+		c.multipleTypes(s, what, name)
+		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
+		typeText = c.text(s.Labels[0].Name.Span())
+	}
+	var recordDecl string
+	var fieldsSpan diag.Span
+	if fe != nil {
+		switch p.Type.Kind {
+		case ObjectType:
+			rec, decl, ok := c.legacyFields(name, fe)
+			if rec != nil {
+				fieldsSpan = fe.Value.Span()
+				p.Type = &Type{Kind: RecordType, Name: rec.Name, Record: rec, Span: p.Type.Span}
+				typeText, recordDecl = rec.Name, decl
+			}
+			canonical = canonical && ok
+		case InvalidType:
+			canonical = false
+		default:
+			dg := diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String())
+			dg.Detail = "declare a record, [Name:Record | (field::Type), ...], and make it the type"
+			c.diags.Add(dg)
+			canonical = false
+		}
+	}
+	c.paramProps(p, rest, field)
+	commented := c.hasComment(n.Span())
+	canonical = canonical && !commented
+	if mixed != nil {
+		// The error's fix keeps the name before the type.
+		if canonical {
+			text := c.canonicalNode(name, typeText, restText)
+			mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, recordDecl)}}
+		}
+		if fieldsSpan.Len() > 0 {
+			mixed.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+		}
+		c.diags.Add(*mixed)
+		return p, true
+	}
+	if !canonical {
+		if fieldsSpan.Len() > 0 || commented {
+			dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation", what, name)
+			switch {
+			case commented && recordDecl != "":
+				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, typeText, restText) + " with the record " + recordDecl
+			case commented && fieldsSpan.Len() > 0:
+				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
+			case commented:
+				dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(typeText, "Type"), restText)
+			default:
+				dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
+			}
+			if fieldsSpan.Len() > 0 {
+				// The fields were read: their maps are not gram notation
+				// errors here (see Merge).
+				dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+			}
+			c.diags.Add(dg)
+		}
+		return p, true
+	}
+	text := c.canonicalNode(name, typeText, restText)
+	edits := c.legacyEdits(n, text, recordDecl)
+	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", what, name, text)
+	dg.Detail = "it is read as " + text
+	if recordDecl != "" {
+		dg.Detail += ", with its fields declared as a record at the top level: " + recordDecl
+		dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+	}
+	dg.Detail += "; `gramc fmt --rewrite-legacy` rewrites the file"
+	dg.Fixes = []diag.Fix{{Title: "Rewrite as " + text, Edits: edits}}
+	c.diags.Add(dg)
+	return p, true
+}
+
+// hasComment reports whether a comment lies within span.
+func (c *compiler) hasComment(span diag.Span) bool {
+	cs := c.doc.Comments
+	i, _ := slices.BinarySearchFunc(cs, span.Start, func(x grammar.Comment, off int) int { return x.Span.Start - off })
+	return i < len(cs) && cs[i].Span.End <= span.End
+}
+
+// canonicalNode writes a parameter node in the canonical form.
+func (c *compiler) canonicalNode(name, typeText string, props []string) string {
+	text := "(" + identText(name) + "::" + typeText
+	if len(props) > 0 {
+		text += " {" + strings.Join(props, ", ") + "}"
+	}
+	return text + ")"
+}
+
+// legacyEdits are the edits that write node n as text, with the record
+// declaration recordDecl (if any) before the top-level pattern.
+func (c *compiler) legacyEdits(n *grammar.NodePattern, text, recordDecl string) []diag.Edit {
+	edits := []diag.Edit{{Span: n.Span(), NewText: text}}
+	if recordDecl != "" {
+		edits = append(edits, diag.Edit{Span: diag.Span{Start: c.top.Start, End: c.top.Start}, NewText: recordDecl + "\n\n"})
+	}
+	return edits
+}
+
+// legacyRecordName returns an unused record name for the fields of the
+// parameter name.
+func (c *compiler) legacyRecordName(name string) string {
+	base := strings.ToUpper(name[:1]) + name[1:]
+	if !plainIdent.MatchString(base) {
+		base = "Params"
+	}
+	taken := func(n string) bool {
+		return IsBuiltinType(n) || n == AgentLabel || n == ToolLabel || n == RecordLabel || n == LegacyToolLabel ||
+			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n]
+	}
+	cand := base
+	for i := 2; taken(cand); i++ {
+		cand = base + strconv.Itoa(i)
+	}
+	c.legacyNames[cand] = true
+	return cand
+}
+
+// topNames returns the identities of the file's top-level patterns.
+func (c *compiler) topNames() map[string]bool {
+	if c.tops == nil {
+		c.tops = map[string]bool{}
+		for _, p := range c.doc.Lowered {
+			for ; p != nil; p = unwrap(p) {
+				if p.Subject.Identity != "" {
+					c.tops[p.Subject.Identity] = true
+				}
+			}
+		}
+	}
+	return c.tops
+}
+
+// unwrap returns the pattern an annotation wraps, or nil.
+func unwrap(p *parser.Pattern) *parser.Pattern {
+	if p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+		return p.Elements[0]
+	}
+	return nil
+}
+
+// legacyFields reads `fields: [{name: "n", type: "T"}, ...]` as a record
+// named after the parameter. It returns the record (nil when the value is
+// not a list of maps), its canonical declaration, and whether every field
+// could be written canonically.
+func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, string, bool) {
+	v := &fe.Value
+	if v.Kind != grammar.ArrayValue {
+		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "fields must be a list of field maps, not %s", describeValue(v))
+		dg.Detail = `write fields: [{name: "id", type: "Int"}, ...], or declare a record: [Name:Record | (id::Int), ...]`
+		c.diags.Add(dg)
+		return nil, "", false
+	}
+	// The record has no name in the source (NameSpan is empty) until the
+	// file is rewritten.
+	rec := &Record{Name: c.legacyRecordName(param), Span: v.Span()}
+	ok := true
+	var texts []string
+	seen := map[string]*Param{}
+	items := v.Items()
+	for i := range items {
+		f, text := c.legacyField(&items[i])
+		if f == nil {
+			ok = false
+			continue
+		}
+		if first := seen[f.Name]; first != nil {
+			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "parameter %s has two fields named %s", param, f.Name)
+			dg.Detail = "field names are unique within a record: rename or remove one"
+			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
+			c.diags.Add(dg)
+			ok = false
+			continue
+		}
+		seen[f.Name] = f
+		rec.Fields = append(rec.Fields, f)
+		if text == "" {
+			ok = false
+		}
+		texts = append(texts, text)
+	}
+	return rec, "[" + rec.Name + ":Record | " + strings.Join(texts, ", ") + "]", ok
+}
+
+// legacyField reads one field map {name: "n", type: "T", description: "..."}
+// of a fields list; the type is a type name, `Maybe T` (optional) or `[T]`
+// (an array of T). It returns the field and its canonical node ("" when it
+// cannot be written), or nil when the map has no name.
+func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
+	if v.Kind != grammar.MapValue {
+		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "a field of fields is a map, not %s", describeValue(v))
+		dg.Detail = `write {name: "id", type: "Int"}`
+		c.diags.Add(dg)
+		return nil, ""
+	}
+	var nameV, typeV, descV *grammar.Value
+	unknown := false // an entry a rewrite would lose
+	entries := v.Entries()
+	for i := range entries {
+		e := &entries[i]
+		switch e.KeyName() {
+		case "name":
+			nameV = &e.Value
+		case "type":
+			typeV = &e.Value
+		case "description":
+			descV = &e.Value
+		default:
+			pr := &parser.Property{Key: e.KeyName(), KeySpan: e.Key.Span(), Value: &e.Value}
+			c.unknownProp(pr, "a field map", []string{"name", "type", "description"})
+			unknown = true
+		}
+	}
+	isStr := func(x *grammar.Value) bool { return x.Kind == grammar.ScalarValue && isStringTok(x.Tok) }
+	if nameV == nil || !isStr(nameV) || stringText(nameV.Tok) == "" {
+		span := v.Span()
+		if nameV != nil {
+			span = nameV.Span()
+		}
+		dg := diag.Errorf(CodeInvalidRecordField, span, "a field needs a name, as a non-empty string")
+		dg.Detail = `write {name: "id", type: "Int"}`
+		c.diags.Add(dg)
+		return nil, ""
+	}
+	fname := stringText(nameV.Tok)
+	f := &Param{Name: fname, Span: v.Span(), NameSpan: stringSpan(nameV, 0, len(fname))}
+	var props []string
+	base := ""
+	if typeV == nil || !isStr(typeV) {
+		f.Type = &Type{Kind: InvalidType, Span: f.NameSpan}
+		span := f.NameSpan
+		if typeV != nil {
+			span = typeV.Span()
+		}
+		dg := diag.Errorf(CodeMissingType, span, "field %s has no type", f.Name)
+		dg.Detail = `give it a type as a string: {name: "` + f.Name + `", type: "Text"}; "Maybe Text" is optional, "[Text]" an array`
+		c.diags.Add(dg)
+	} else {
+		f.Type, base, props = c.typeWord(typeV, f)
+	}
+	if descV != nil {
+		pr := &parser.Property{Key: "description", KeySpan: descV.Span(), Value: descV}
+		if s, ok := c.str(pr); ok {
+			f.Description = s
+			props = append(props, "description: "+c.text(descV.Span()))
+		}
+	}
+	if base == "" || unknown {
+		return f, ""
+	}
+	text := "(" + identText(f.Name) + "::" + base
+	if len(props) > 0 {
+		text += " {" + strings.Join(props, ", ") + "}"
+	}
+	return f, text + ")"
+}
+
+// typeWord reads the type of a field map: a type name, `Maybe T` or `[T]`.
+// It returns the type, the canonical type label ("" when invalid) and the
+// canonical properties it implies (optional, items); it sets f.Optional.
+func (c *compiler) typeWord(v *grammar.Value, f *Param) (*Type, string, []string) {
+	text := stringText(v.Tok)
+	word := strings.TrimSpace(text)
+	optional, array := false, false
+	if rest, ok := strings.CutPrefix(word, "Maybe "); ok {
+		optional, word = true, strings.TrimSpace(rest)
+	}
+	if strings.HasPrefix(word, "[") && strings.HasSuffix(word, "]") {
+		array, word = true, strings.TrimSpace(word[1:len(word)-1])
+	}
+	if word == "" || !plainIdent.MatchString(word) {
+		dg := diag.Errorf(CodeUnknownType, v.Span(), "field %s has the type %q, which is not a type name, Maybe T or [T]", f.Name, text)
+		dg.Detail = `write a type name ("Text", "Int", "Double", "Bool" or a record), "Maybe T" for an optional field or "[T]" for a list`
+		c.diags.Add(dg)
+		return &Type{Kind: InvalidType, Span: v.Span()}, "", nil
+	}
+	i := strings.LastIndex(text, word)
+	t := c.resolveType(word, stringSpan(v, i, i+len(word)))
+	if t.Kind == InvalidType || (t.Kind == RecordType && t.Record == nil) {
+		return t, "", nil
+	}
+	var props []string
+	base := word
+	if array {
+		t = &Type{Kind: ArrayType, Name: "Array", Span: t.Span, Items: t}
+		base = "Array"
+		props = append(props, "items: "+word)
+	}
+	if optional {
+		f.Optional = true
+		props = append(props, "optional: true")
+	}
+	return t, base, props
+}
