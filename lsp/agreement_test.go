@@ -122,7 +122,16 @@ func TestFrontEndsAgree(t *testing.T) {
 	accepted := 0
 	for i, s := range texts {
 		_, pd := parser.ParseSyntax(diag.NewFile("t.gram", []byte(s)))
-		ok := !pd.HasErrors()
+		// A map inside an array is a nested-map error of the notation, which
+		// the agent language reads in the older notation's fields lists: it
+		// is judged by the compiler, not as a syntax error.
+		var codes []string
+		for _, d := range pd {
+			if d.Severity == diag.Error {
+				codes = append(codes, d.Code)
+			}
+		}
+		ok := !hasSyntaxError(codes)
 		if ok {
 			accepted++
 		}
