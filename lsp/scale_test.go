@@ -25,7 +25,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +36,8 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/heapstat"
+	"github.com/gramlang/gram/internal/scale"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -204,59 +205,12 @@ func (r *scaleRow) ratio() float64 {
 	return float64(last) / float64(first)
 }
 
-// heapSampler samples the live heap every millisecond.
-type heapSampler struct {
-	mu   sync.Mutex
-	peak uint64
-	stop chan struct{}
-	done sync.WaitGroup
-}
-
-// sampleHeap starts sampling; the result's end returns the peak above the
-// heap in use at the start.
-func sampleHeap() func() uint64 {
-	runtime.GC()
-	const metric = "/memory/classes/heap/objects:bytes"
-	read := func() uint64 {
-		s := []metrics.Sample{{Name: metric}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
-	base := read()
-	h := &heapSampler{stop: make(chan struct{})}
-	h.done.Add(1)
-	go func() {
-		defer h.done.Done()
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			v := read()
-			h.mu.Lock()
-			h.peak = max(h.peak, v)
-			h.mu.Unlock()
-			select {
-			case <-h.stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(h.stop)
-		h.done.Wait()
-		if h.peak < base {
-			return 0
-		}
-		return h.peak - base
-	}
-}
-
 // measureCase runs a case until it has at least 5 runs and 1 s of them (3
 // runs when one takes over a second; at most 40) and returns the median and
 // the peak heap.
 func measureCase(sc scaleCase, c *testClient, uri protocol.DocumentURI, text string, v *int32) (time.Duration, uint64) {
 	sc.run(c, uri, text, v) // warm: what is built on first use
-	end := sampleHeap()
+	end := heapstat.Start()
 	var ds []time.Duration
 	var total time.Duration
 	for len(ds) < 40 && (len(ds) < 5 || total < time.Second) && !(len(ds) >= 3 && total > 3*time.Second) {
@@ -281,39 +235,18 @@ func loadAverage() string {
 	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
-// mbText formats a size in bytes as megabytes, as the command-line table does.
-func mbText(n int) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/(1<<20)), "0"), ".") + "MB"
-}
-
-// durText shows a duration with about three significant digits.
-func durText(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "-"
-	case d >= 10*time.Second:
-		return d.Round(100 * time.Millisecond).String()
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond).String()
-	case d >= 10*time.Millisecond:
-		return d.Round(time.Millisecond).String()
-	default:
-		return d.Round(10 * time.Microsecond).String()
-	}
-}
-
 // writeScaleTable prints the rows in the scaling benchmark's table format.
 func writeScaleTable(w *os.File, rows []*scaleRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "case\tinput")
 	for _, s := range rows[0].sizes {
-		fmt.Fprintf(tw, "\t%s", mbText(s))
+		fmt.Fprintf(tw, "\t%s", scale.MB(s))
 	}
 	fmt.Fprintf(tw, "\t%dn/n\n", 1<<(len(rows[0].sizes)-1))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s", r.name, r.input)
 		for i := range r.times {
-			fmt.Fprintf(tw, "\t%s %dMB", durText(r.times[i]), (r.peaks[i]+1<<19)>>20)
+			fmt.Fprintf(tw, "\t%s %dMB", scale.Duration(r.times[i]), (r.peaks[i]+1<<19)>>20)
 		}
 		fmt.Fprintf(tw, "\t%.1f\n", r.ratio())
 	}
@@ -362,7 +295,7 @@ func BenchmarkScale(b *testing.B) {
 				r.sizes = append(r.sizes, len(text))
 				r.times = append(r.times, med)
 				r.peaks = append(r.peaks, peak)
-				fmt.Fprintf(os.Stderr, "%-24s %-7s %8s  %s\n", sc.name, in.name, mbText(len(text)), durText(med))
+				fmt.Fprintf(os.Stderr, "%-24s %-7s %8s  %s\n", sc.name, in.name, scale.MB(len(text)), scale.Duration(med))
 			}
 			c.close()
 			scaleFiles.Delete(text)

@@ -13,6 +13,15 @@ import (
 // largest value seen above the heap in use before f started (garbage not
 // yet collected included).
 func Peak(f func()) uint64 {
+	stop := Start()
+	f()
+	return stop()
+}
+
+// Start starts sampling the heap every millisecond, as [Peak] does, and
+// returns the function that stops it and returns the peak above the heap in
+// use when sampling started.
+func Start() func() uint64 {
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
@@ -24,20 +33,23 @@ func Peak(f func()) uint64 {
 	go func() {
 		defer wg.Done()
 		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
 		for {
 			metrics.Read(s)
 			peak = max(peak, s[0].Value.Uint64())
 			select {
 			case <-done:
 				return
-			case <-time.After(time.Millisecond):
+			case <-t.C:
 			}
 		}
 	}()
-	f()
-	close(done)
-	wg.Wait()
-	return max(peak, base) - base
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return max(peak, base) - base
+	}
 }
 
 // Live returns how much live heap the value f returns holds: the heap in use

@@ -67,15 +67,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/heapstat"
 )
 
 // Case is one operation measured at every size.
@@ -162,7 +160,7 @@ func Func(name string, prepare func(input []byte) (op func() error, err error)) 
 			return Sample{}, fmt.Errorf("%s: %v", name, err)
 		}
 		var elapsed time.Duration
-		peak := PeakHeap(func() {
+		peak := heapstat.Peak(func() {
 			start := time.Now()
 			err = op()
 			elapsed = time.Since(start)
@@ -175,42 +173,6 @@ func Func(name string, prepare func(input []byte) (op func() error, err error)) 
 		}
 		return Sample{Wall: elapsed, Peak: peak}, nil
 	}}
-}
-
-// PeakHeap samples the live heap every millisecond while f runs and returns the
-// largest value seen above the heap in use before f started.
-func PeakHeap(f func()) uint64 {
-	runtime.GC()
-	const metric = "/memory/classes/heap/objects:bytes"
-	sample := []metrics.Sample{{Name: metric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s := []metrics.Sample{{Name: metric}}
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	if peak < base {
-		return 0
-	}
-	return peak - base
 }
 
 // Input is a kind of input document.
@@ -336,7 +298,7 @@ func Run(cases []Case, inputs []Input, o Options) ([]Row, error) {
 				}
 				row.Samples = append(row.Samples, best)
 				if o.Log != nil {
-					fmt.Fprintf(o.Log, "%-28s %-7s %8s  %s\n", c.Name, in.Name, mb(len(doc)), cell(best, o.Timeout))
+					fmt.Fprintf(o.Log, "%-28s %-7s %8s  %s\n", c.Name, in.Name, MB(len(doc)), cell(best, o.Timeout))
 				}
 			}
 			os.Remove(path)
@@ -380,7 +342,7 @@ func WriteTable(w io.Writer, rows []Row, timeout time.Duration) error {
 	if len(rows) > 0 {
 		fmt.Fprint(tw, "case\tinput")
 		for _, s := range rows[0].Sizes {
-			fmt.Fprintf(tw, "\t%s", mb(s))
+			fmt.Fprintf(tw, "\t%s", MB(s))
 		}
 		fmt.Fprintf(tw, "\t%dn/n\n", 1<<(len(rows[0].Sizes)-1))
 	}
@@ -404,16 +366,19 @@ func cell(s Sample, timeout time.Duration) string {
 	if s.Wall < 0 {
 		return ">" + timeout.String()
 	}
-	t := round(s.Wall)
+	t := Duration(s.Wall)
 	if s.CPU > 0 {
-		t += "/" + round(s.CPU)
+		t += "/" + Duration(s.CPU)
 	}
 	return fmt.Sprintf("%s %dMB", t, (s.Peak+1<<19)>>20)
 }
 
-// round shows a duration with about three significant digits.
-func round(d time.Duration) string {
+// Duration shows a duration with about three significant digits ("-" for a
+// negative one, which stands for no figure).
+func Duration(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "-"
 	case d >= 10*time.Second:
 		return d.Round(100 * time.Millisecond).String()
 	case d >= time.Second:
@@ -425,7 +390,7 @@ func round(d time.Duration) string {
 	}
 }
 
-// mb formats a size in bytes as megabytes.
-func mb(n int) string {
+// MB formats a size in bytes as megabytes.
+func MB(n int) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/(1<<20)), "0"), ".") + "MB"
 }
