@@ -24,7 +24,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/gramlang/gram/parser"
 )
 
 // Version is the toolchain version reported by --version and in JSON output.
@@ -96,19 +99,83 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		printUsage(stdout)
 		return exitOK
-	case "--version", "version":
-		fmt.Fprintf(stdout, "gramc %s\n", Version)
+	case "help":
+		if len(args) == 1 {
+			printUsage(stdout)
+			return exitOK
+		}
+		// "gramc help CMD [SUB]" is "gramc CMD [SUB] --help".
+		if c, ok := findCommand(e, args[1]); ok {
+			return c.run(e, append(args[2:], "--help"))
+		}
+		return exitUsage
+	case "--version", "-version", "version":
+		printVersion(stdout, "gramc")
 		return exitOK
 	}
+	if c, ok := findCommand(e, args[0]); ok {
+		return c.run(e, args[1:])
+	}
+	return exitUsage
+}
+
+// findCommand returns the command called name, or reports an unknown command
+// (with the closest name, if one is close) on standard error.
+func findCommand(e *env, name string) (command, bool) {
+	var names []string
 	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(e, args[1:])
+		if c.name == name {
+			return c, true
+		}
+		names = append(names, c.name)
+	}
+	names = append(names, "help", "version", "completion")
+	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
+	if s := parser.Closest(name, names); s != "" {
+		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)
+	}
+	fmt.Fprintln(e.stderr)
+	printUsage(e.stderr)
+	return command{}, false
+}
+
+// printVersion prints the program's version: the module version, the VCS
+// revision and time it was built from (a "+dirty" mark for uncommitted
+// changes), and the Go version, as the build recorded them.
+func printVersion(w io.Writer, prog string) {
+	fmt.Fprintln(w, versionLine(prog))
+}
+
+// versionLine is the line printVersion prints.
+func versionLine(prog string) string {
+	version, revision, goVersion := Version, "unknown", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			version = v
+		}
+		var rev, at, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+dirty"
+				}
+			}
+		}
+		if rev != "" {
+			revision = rev + dirty
+			if at != "" {
+				revision += " (" + at + ")"
+			}
 		}
 	}
-	fmt.Fprintf(stderr, "gramc: unknown command %q\n\n", args[0])
-	printUsage(stderr)
-	return exitUsage
+	return fmt.Sprintf("%s %s revision %s %s", prog, version, revision, goVersion)
 }

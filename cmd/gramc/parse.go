@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 
@@ -34,27 +33,6 @@ func newFlags(e *env, name, help string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
-}
-
-// parseFlags parses args; it returns -1 to go on, or an exit code.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
-	// The flag package prints the usage itself on -h and on errors; print it
-	// once, here: on standard output when asked for, on standard error after
-	// a mistake.
-	usage := fs.Usage
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.Usage = usage
-	if err == nil {
-		return -1
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(e.stdout)
-		usage()
-		return exitOK
-	}
-	fmt.Fprintf(e.stderr, "Run 'gramc %s --help' for usage.\n", fs.Name())
-	return exitUsage
 }
 
 // readInput reads a file, or standard input for "-".
