@@ -24,9 +24,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
+	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -142,40 +142,7 @@ func findCommand(e *env, name string) (command, bool) {
 	return command{}, false
 }
 
-// printVersion prints the program's version: the module version, the VCS
-// revision and time it was built from (a "+dirty" mark for uncommitted
-// changes), and the Go version, as the build recorded them.
+// printVersion prints the program's version line (see [buildinfo.Line]).
 func printVersion(w io.Writer, prog string) {
-	fmt.Fprintln(w, versionLine(prog))
-}
-
-// versionLine is the line printVersion prints.
-func versionLine(prog string) string {
-	version, revision, goVersion := Version, "unknown", "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		if v := bi.Main.Version; v != "" && v != "(devel)" {
-			version = v
-		}
-		var rev, at, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.time":
-				at = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "+dirty"
-				}
-			}
-		}
-		if rev != "" {
-			revision = rev + dirty
-			if at != "" {
-				revision += " (" + at + ")"
-			}
-		}
-	}
-	return fmt.Sprintf("%s %s revision %s %s", prog, version, revision, goVersion)
+	fmt.Fprintln(w, buildinfo.Line(prog, Version))
 }
