@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -15,6 +18,11 @@ Parses gram files (or standard input, given as -) and prints, for each:
         only syntax errors are reported, as that grammar does
   json  the lowered Pattern<Subject> values as canonical JSON (the default)
   gram  the lowered patterns printed back as gram in pattern notation
+
+With several files, json prints JSON Lines: one line per file, in the order
+given, holding {"path": FILE, "patterns": [...]} with the patterns as above
+(standard input is named "<stdin>"); a file that cannot be read gets no line.
+sexp and gram print each file's output in turn.
 
 Diagnostics go to standard error, at most 100 per file unless
 --max-diagnostics says otherwise. Exit codes: 0 clean, 1 errors in the input,
@@ -104,7 +112,11 @@ func runParse(e *env, args []string) int {
 		case "sexp":
 			err = doc.WriteSexp(e.stdout)
 		case "json":
-			err = doc.WriteJSON(e.stdout)
+			if fs.NArg() > 1 {
+				err = writeJSONLine(e.stdout, f.Path, doc)
+			} else {
+				err = doc.WriteJSON(e.stdout)
+			}
 		case "gram":
 			err = doc.WriteGram(e.stdout)
 		}
@@ -114,4 +126,27 @@ func runParse(e *env, args []string) int {
 		}
 	}
 	return code
+}
+
+// writeJSONLine writes one line of JSON Lines for a file of several:
+// {"path": path, "patterns": [...]}, the patterns as WriteJSON writes them.
+func writeJSONLine(w io.Writer, path string, doc *parser.Document) error {
+	var patterns, line bytes.Buffer
+	if err := doc.WriteJSON(&patterns); err != nil {
+		return err
+	}
+	line.WriteString(`{"path":`)
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(path); err != nil {
+		return err
+	}
+	line.Truncate(line.Len() - 1) // the encoder's newline
+	line.WriteString(`,"patterns":`)
+	if err := json.Compact(&line, patterns.Bytes()); err != nil {
+		return err
+	}
+	line.WriteString("}\n")
+	_, err := w.Write(line.Bytes())
+	return err
 }
