@@ -56,6 +56,7 @@ func runFmt(e *env, args []string) int {
 	diff := fs.Bool("d", false, "print unified diffs of the changes")
 	check := fs.Bool("check", false, "exit 1 if any file would change")
 	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}

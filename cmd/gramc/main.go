@@ -58,6 +58,8 @@ type env struct {
 	stdout, stderr io.Writer
 	// maxFileSize is the size limit of an input (--max-file-size).
 	maxFileSize int64
+	// color says when diagnostics are coloured (--color).
+	color colorMode
 }
 
 func commands() []command {

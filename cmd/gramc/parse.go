@@ -63,6 +63,7 @@ func runParse(e *env, args []string) int {
 	fs := newFlags(e, "parse", parseHelp)
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
