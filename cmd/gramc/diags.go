@@ -73,7 +73,7 @@ type colorMode string
 
 // colorFlag adds --color to a command's flags.
 func colorFlag(e *env, fs *flag.FlagSet) {
-	fs.Var(&e.color, "color", "colour diagnostics: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.Var(&e.color, "color", "colour diagnostics `WHEN`: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
 }
 
 // String implements flag.Value.

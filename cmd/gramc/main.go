@@ -21,6 +21,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,6 +61,9 @@ type env struct {
 	maxFileSize int64
 	// color says when diagnostics are coloured (--color).
 	color colorMode
+	// onFlags, if set, sees each command's flag set as it is made (the
+	// completion scripts are generated from them).
+	onFlags func(*flag.FlagSet)
 }
 
 func commands() []command {
@@ -71,6 +75,7 @@ func commands() []command {
 		{"run", "run an agent: a conversation with a model and its tools", runRun},
 		{"test", "run the agent tests declared in gram files", runTest},
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
+		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }
 
@@ -134,7 +139,7 @@ func findCommand(e *env, name string) (command, bool) {
 		}
 		names = append(names, c.name)
 	}
-	names = append(names, "help", "version", "completion")
+	names = append(names, "help", "version")
 	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
 	if s := parser.Closest(name, names); s != "" {
 		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)

@@ -40,6 +40,9 @@ func newFlags(e *env, name, help string) *flag.FlagSet {
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
 	}
+	if e.onFlags != nil {
+		e.onFlags(fs)
+	}
 	return fs
 }
 
