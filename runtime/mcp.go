@@ -213,7 +213,13 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		c.killGroup()
-		return nil, c.fail("starting the session", err)
+		e := c.fail("starting the session", err)
+		if status := c.exitStatus(); status != "" {
+			// What the protocol saw (a closed pipe, EOF) is only the
+			// consequence: say that the server stopped, and how.
+			e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
+		}
+		return nil, e
 	}
 	c.session = session
 	for t, err := range session.Tools(ctx, nil) {
@@ -260,6 +266,20 @@ func (c *MCPClient) fail(op string, err error) *MCPError {
 		e.Stderr = c.stderr.tail(400)
 	}
 	return e
+}
+
+// exitStatus describes how the server's process ended ("status 3",
+// "signal: killed"), or returns "" when it runs or was not a command. Call
+// it after fail, which waits for the process's standard error to close.
+func (c *MCPClient) exitStatus() string {
+	if c.cmd == nil || c.cmd.ProcessState == nil {
+		return ""
+	}
+	ps := c.cmd.ProcessState
+	if ps.Exited() {
+		return fmt.Sprintf("status %d", ps.ExitCode())
+	}
+	return ps.String()
 }
 
 // Name returns the server's name, as messages give it.
