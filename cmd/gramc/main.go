@@ -10,6 +10,12 @@
 //	gramc test   [PATH...] [flags]
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
 //	gramc mcp serve FILE [flags]
+//	gramc completion bash|zsh|fish
+//	gramc help [COMMAND]
+//	gramc version
+//
+// Flags may come before or after the arguments; after "--" every argument is
+// an argument. A mistyped command or flag gets a did-you-mean.
 //
 // The README's synopses list every flag of each command (a test keeps them
 // equal to each command's --help); docs/language.md describes the language.
@@ -86,7 +92,8 @@ Usage:
 
 Commands:
 %s
-Run 'gramc COMMAND --help' for a command's flags.
+Run 'gramc help COMMAND' (or 'gramc COMMAND --help') for a command's flags,
+'gramc version' for the version. Flags may follow the file names.
 Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O errors.
 `
 
