@@ -158,6 +158,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	c.log = c.log.With("mcpServer", c.name)
 	capture := &toolCapture{}
 	var transport mcp.Transport
+	var stdio *captureTransport // the transport of a server command
 	n := 0
 	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Transport != nil} {
 		if set {
@@ -192,8 +193,9 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		cmd.WaitDelay = time.Second
 		newProcessGroup(cmd)
 		c.cmd = cmd
-		transport = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
+		stdio = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
 			capture: capture, started: func() { pw.Close() }}
+		transport = stdio
 	case srv.URL != "":
 		var base http.RoundTripper = http.DefaultTransport
 		hc := srv.HTTPClient
@@ -212,9 +214,14 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
+		// How the process ended, if it ended by itself: the go-sdk waits
+		// for it when the handshake fails; the group is killed after.
+		status := c.exitStatus()
 		c.killGroup()
 		e := c.fail("starting the session", err)
-		if status := c.exitStatus(); status != "" {
+		// A server that wrote something else than JSON-RPC is quoted
+		// instead: that is what to fix.
+		if status != "" && !stdio.wroteNonRPC() {
 			// What the protocol saw (a closed pipe, EOF) is only the
 			// consequence: say that the server stopped, and how.
 			e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
@@ -269,8 +276,8 @@ func (c *MCPClient) fail(op string, err error) *MCPError {
 }
 
 // exitStatus describes how the server's process ended ("status 3",
-// "signal: killed"), or returns "" when it runs or was not a command. Call
-// it after fail, which waits for the process's standard error to close.
+// "signal: killed"), or returns "" when it has not been waited for or was
+// not a command.
 func (c *MCPClient) exitStatus() string {
 	if c.cmd == nil || c.cmd.ProcessState == nil {
 		return ""

@@ -412,6 +412,12 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 			}
 		}
 	}
+	// A server that wrote something else than JSON-RPC before it stopped is
+	// quoted instead: that is what to fix.
+	_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
+	if err == nil || !strings.Contains(err.Error(), `not JSON-RPC: "Server ready"`) || strings.Contains(err.Error(), "exited before") {
+		t.Errorf("a server that wrote a log line: %v", err)
+	}
 }
 
 // TestMCPStreamableHTTP reaches the demo server over streamable HTTP: the
