@@ -158,6 +158,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	c.log = c.log.With("mcpServer", c.name)
 	capture := &toolCapture{}
 	var transport mcp.Transport
+	var stdio *captureTransport // the transport of a server command
 	n := 0
 	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Transport != nil} {
 		if set {
@@ -192,8 +193,9 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		cmd.WaitDelay = time.Second
 		newProcessGroup(cmd)
 		c.cmd = cmd
-		transport = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
+		stdio = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
 			capture: capture, started: func() { pw.Close() }}
+		transport = stdio
 	case srv.URL != "":
 		var base http.RoundTripper = http.DefaultTransport
 		hc := srv.HTTPClient
@@ -212,8 +214,19 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
+		// How the process ended, if it ended by itself: the go-sdk waits
+		// for it when the handshake fails; the group is killed after.
+		status := c.exitStatus()
 		c.killGroup()
-		return nil, c.fail("starting the session", err)
+		e := c.fail("starting the session", err)
+		// A server that wrote something else than JSON-RPC is quoted
+		// instead: that is what to fix.
+		if status != "" && !stdio.wroteNonRPC() {
+			// What the protocol saw (a closed pipe, EOF) is only the
+			// consequence: say that the server stopped, and how.
+			e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
+		}
+		return nil, e
 	}
 	c.session = session
 	for t, err := range session.Tools(ctx, nil) {
@@ -260,6 +273,20 @@ func (c *MCPClient) fail(op string, err error) *MCPError {
 		e.Stderr = c.stderr.tail(400)
 	}
 	return e
+}
+
+// exitStatus describes how the server's process ended ("status 3",
+// "signal: killed"), or returns "" when it has not been waited for or was
+// not a command.
+func (c *MCPClient) exitStatus() string {
+	if c.cmd == nil || c.cmd.ProcessState == nil {
+		return ""
+	}
+	ps := c.cmd.ProcessState
+	if ps.Exited() {
+		return fmt.Sprintf("status %d", ps.ExitCode())
+	}
+	return ps.String()
 }
 
 // Name returns the server's name, as messages give it.

@@ -383,6 +383,43 @@ func TestMCPConnectFailure(t *testing.T) {
 	}
 }
 
+// TestMCPExitBeforeHandshake: a server that stops before it answers
+// initialize is reported as having exited, with its status and the end of
+// its standard error, not with what the closed pipe made of it.
+func TestMCPExitBeforeHandshake(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	for _, tc := range []struct{ command, want string }{
+		{"echo 'config missing' >&2; echo 'giving up' >&2; exit 3",
+			"the MCP server exited before the handshake (status 3) (its standard error ends with: config missing | giving up)"},
+		{"exit 0", "the MCP server exited before the handshake (status 0)"},
+		// It reads the request first, then stops.
+		{"head -c 1 >/dev/null; echo late >&2; exit 5", "the MCP server exited before the handshake (status 5) (its standard error ends with: late)"},
+		{"kill -9 $$", "the MCP server exited before the handshake (signal: killed)"},
+	} {
+		_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: tc.command, Logger: quietLog})
+		var me *runtime.MCPError
+		if !errors.As(err, &me) {
+			t.Fatalf("%s: err = %v", tc.command, err)
+		}
+		if !strings.HasSuffix(err.Error(), ": "+tc.want) {
+			t.Errorf("%s:\n got %s\nwant ...: %s", tc.command, err, tc.want)
+		}
+		for _, noise := range []string{"broken pipe", "EOF", "closing"} {
+			if strings.Contains(err.Error(), noise) {
+				t.Errorf("%s: the message says %q: %s", tc.command, noise, err)
+			}
+		}
+	}
+	// A server that wrote something else than JSON-RPC before it stopped is
+	// quoted instead: that is what to fix.
+	_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
+	if err == nil || !strings.Contains(err.Error(), `not JSON-RPC: "Server ready"`) || strings.Contains(err.Error(), "exited before") {
+		t.Errorf("a server that wrote a log line: %v", err)
+	}
+}
+
 // TestMCPStreamableHTTP reaches the demo server over streamable HTTP: the
 // tools keep the server's key order, calls work, and closing ends the
 // session.

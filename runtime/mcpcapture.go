@@ -84,6 +84,14 @@ type captureTransport struct {
 	// started, if set, is called once the inner transport has connected
 	// (or failed to).
 	started func()
+	// sniff sees what a server process wrote, once it is connected.
+	sniff *lineSniffer
+}
+
+// wroteNonRPC reports whether the server process wrote a line that is not
+// JSON-RPC.
+func (t *captureTransport) wroteNonRPC() bool {
+	return t != nil && t.sniff != nil && t.sniff.badLine() != ""
 }
 
 // Connect implements mcp.Transport.
@@ -94,7 +102,7 @@ func (t *captureTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	)
 	if ct, ok := t.inner.(*mcp.CommandTransport); ok {
 		// A server process: quote its output if it is not JSON-RPC.
-		conn, _, err = sniffConnect(ctx, ct)
+		conn, t.sniff, err = sniffConnect(ctx, ct)
 	} else {
 		conn, err = t.inner.Connect(ctx)
 	}

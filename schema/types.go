@@ -28,6 +28,19 @@ var builtinTypes = map[string]TypeKind{
 	"Bool":    BooleanType,
 }
 
+// foreignTypes maps type names other languages use (lower-cased: Str, str,
+// Float, float64, List, dict, ...) to the gram type to suggest for them; they
+// are too far from any gram name for an edit-distance suggestion.
+var foreignTypes = map[string]string{
+	"str": "String", "char": "String", "varchar": "String",
+	"float": "Number", "float32": "Number", "float64": "Number", "f32": "Number", "f64": "Number",
+	"decimal": "Number", "real": "Number", "num": "Number", "numeric": "Number",
+	"long": "Integer", "short": "Integer", "int32": "Integer", "int64": "Integer",
+	"i32": "Integer", "i64": "Integer", "uint": "Integer", "usize": "Integer",
+	"list": "Array", "vec": "Array", "slice": "Array", "tuple": "Array", "sequence": "Array",
+	"dict": "Object", "map": "Object", "hash": "Object", "hashmap": "Object", "json": "Object",
+}
+
 // BuiltinTypes lists the built-in type names followed by their aliases.
 var BuiltinTypes = []string{"String", "Integer", "Number", "Boolean", "Object", "Array", "Text", "Int", "Double", "Bool"}
 
@@ -71,6 +84,8 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		c.typeIndex, c.typeIndexed = parser.NewNameIndex(c.typeNameList), len(c.prog.Records)
 	}
 	if s := c.typeIndex.Closest(name); s != "" {
+		suggestFix(&d, s, span)
+	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
 		suggestFix(&d, s, span)
 	} else {
 		d.Detail = "the types are String, Integer, Number, Boolean, Object and Array, the aliases Text, Int, Double and Bool"

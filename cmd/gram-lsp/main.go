@@ -23,6 +23,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/lsp"
 )
 
@@ -80,7 +81,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 2
 	}
 	if *version {
-		fmt.Fprintf(stdout, "gram-lsp %s\n", Version)
+		fmt.Fprintln(stdout, buildinfo.Line("gram-lsp", Version))
 		return 0
 	}
 	if fs.NArg() > 0 {

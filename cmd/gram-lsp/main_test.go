@@ -26,7 +26,8 @@ func TestFlags(t *testing.T) {
 		notOut     bool
 		stdinInput string
 	}{
-		{args: []string{"--version"}, code: 0, out: "gram-lsp 0.1.0\n"},
+		{args: []string{"--version"}, code: 0, out: "gram-lsp 0.1.0 revision "},
+		{args: []string{"--version"}, code: 0, out: " go1."},
 		{args: []string{"--help"}, code: 0, out: "Usage:"},
 		{args: []string{"-h"}, code: 0, out: "gram-lsp [--log FILE]"},
 		{args: []string{"--bogus"}, code: 2, errs: "flag provided but not defined: -bogus"},

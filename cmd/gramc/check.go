@@ -51,6 +51,7 @@ func runCheck(e *env, args []string) int {
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -89,7 +90,7 @@ func runCheck(e *env, args []string) int {
 	var err error
 	switch *format {
 	case "text":
-		color := diag.UseColor(e.stdout)
+		color := e.useColor(e.stdout)
 		for _, r := range reports {
 			if len(r.Diagnostics) > 0 {
 				if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {

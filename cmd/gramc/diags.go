@@ -64,5 +64,43 @@ func writeText(w io.Writer, f *diag.File, l diag.List, color bool, max int) erro
 // writeDiags prints diagnostics as text on stderr, at most max of them (0 for
 // all; see writeText).
 func writeDiags(e *env, f *diag.File, l diag.List, max int) {
-	_ = writeText(e.stderr, f, l, diag.UseColor(e.stderr), max)
+	_ = writeText(e.stderr, f, l, e.useColor(e.stderr), max)
+}
+
+// colorMode is when to colour text output: auto (the default: on a
+// terminal, unless NO_COLOR is set or TERM is dumb), always or never.
+type colorMode string
+
+// colorFlag adds --color to a command's flags.
+func colorFlag(e *env, fs *flag.FlagSet) {
+	fs.Var(&e.color, "color", "colour diagnostics `WHEN`: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
+}
+
+// String implements flag.Value.
+func (c *colorMode) String() string {
+	if *c == "" {
+		return "auto"
+	}
+	return string(*c)
+}
+
+// Set implements flag.Value.
+func (c *colorMode) Set(s string) error {
+	switch s {
+	case "auto", "always", "never":
+		*c = colorMode(s)
+		return nil
+	}
+	return fmt.Errorf("want auto, always or never")
+}
+
+// useColor reports whether text written to w is coloured.
+func (e *env) useColor(w io.Writer) bool {
+	switch e.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return diag.UseColor(w)
 }

@@ -64,6 +64,7 @@ func runFmt(e *env, args []string) int {
 	check := fs.Bool("check", false, "exit 1 if any file would change")
 	maxDiags := maxDiagnosticsFlag(fs)
 	legacy := fs.Bool("rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}

@@ -27,7 +27,8 @@ const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
 // given, directories walked for regular *.gram files in path order (hidden
-// directories skipped), - as standard input.
+// directories skipped; a directory without any is reported with a warning),
+// - as standard input.
 // Paths are cleaned and listed once. It reports whether an argument could
 // not be read.
 func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
@@ -72,6 +73,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			add(p)
 			continue
 		}
+		found := false
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -83,6 +85,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				return nil
 			}
 			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".gram") {
+				found = true
 				add(path)
 			}
 			return nil
@@ -90,6 +93,9 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
+		} else if !found {
+			// Silence would look like success on files that are not there.
+			fmt.Fprintf(e.stderr, "gramc %s: warning: no .gram files in %s (hidden directories are skipped)\n", cmd, p)
 		}
 	}
 	return inputs, bad

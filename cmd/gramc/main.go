@@ -10,6 +10,12 @@
 //	gramc test   [PATH...] [flags]
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
 //	gramc mcp serve FILE [flags]
+//	gramc completion bash|zsh|fish
+//	gramc help [COMMAND]
+//	gramc version
+//
+// Flags may come before or after the arguments; after "--" every argument is
+// an argument. A mistyped command or flag gets a did-you-mean.
 //
 // The README's synopses list every flag of each command (a test keeps them
 // equal to each command's --help); docs/language.md describes the language.
@@ -21,10 +27,14 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/parser"
 )
 
 // Version is the toolchain version reported by --version and in JSON output.
@@ -55,6 +65,11 @@ type env struct {
 	stdout, stderr io.Writer
 	// maxFileSize is the size limit of an input (--max-file-size).
 	maxFileSize int64
+	// color says when diagnostics are coloured (--color).
+	color colorMode
+	// onFlags, if set, sees each command's flag set as it is made (the
+	// completion scripts are generated from them).
+	onFlags func(*flag.FlagSet)
 }
 
 func commands() []command {
@@ -66,6 +81,7 @@ func commands() []command {
 		{"run", "run an agent: a conversation with a model and its tools", runRun},
 		{"test", "run the agent tests declared in gram files", runTest},
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
+		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }
 
@@ -76,7 +92,8 @@ Usage:
 
 Commands:
 %s
-Run 'gramc COMMAND --help' for a command's flags.
+Run 'gramc help COMMAND' (or 'gramc COMMAND --help') for a command's flags,
+'gramc version' for the version. Flags may follow the file names.
 Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O errors.
 `
 
@@ -96,19 +113,50 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		printUsage(stdout)
 		return exitOK
-	case "--version", "version":
-		fmt.Fprintf(stdout, "gramc %s\n", Version)
+	case "help":
+		if len(args) == 1 {
+			printUsage(stdout)
+			return exitOK
+		}
+		// "gramc help CMD [SUB]" is "gramc CMD [SUB] --help".
+		if c, ok := findCommand(e, args[1]); ok {
+			return c.run(e, append(args[2:], "--help"))
+		}
+		return exitUsage
+	case "--version", "-version", "version":
+		printVersion(stdout, "gramc")
 		return exitOK
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(e, args[1:])
-		}
+	if c, ok := findCommand(e, args[0]); ok {
+		return c.run(e, args[1:])
 	}
-	fmt.Fprintf(stderr, "gramc: unknown command %q\n\n", args[0])
-	printUsage(stderr)
 	return exitUsage
+}
+
+// findCommand returns the command called name, or reports an unknown command
+// (with the closest name, if one is close) on standard error.
+func findCommand(e *env, name string) (command, bool) {
+	var names []string
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+		names = append(names, c.name)
+	}
+	names = append(names, "help", "version")
+	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
+	if s := parser.Closest(name, names); s != "" {
+		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)
+	}
+	fmt.Fprintln(e.stderr)
+	printUsage(e.stderr)
+	return command{}, false
+}
+
+// printVersion prints the program's version line (see [buildinfo.Line]).
+func printVersion(w io.Writer, prog string) {
+	fmt.Fprintln(w, buildinfo.Line(prog, Version))
 }

@@ -53,7 +53,11 @@ func runMCP(e *env, args []string) int {
 	case "serve":
 		return runMCPServe(e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "gramc mcp: unknown command %q\n\n", args[0])
+	fmt.Fprintf(e.stderr, "gramc mcp: unknown command %q\n", args[0])
+	if s := parser.Closest(args[0], []string{"import", "serve"}); s != "" {
+		fmt.Fprintf(e.stderr, "Did you mean 'gramc mcp %s'?\n", s)
+	}
+	fmt.Fprintln(e.stderr)
 	fmt.Fprint(e.stderr, mcpHelp)
 	return exitUsage
 }

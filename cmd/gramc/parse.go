@@ -1,9 +1,11 @@
 package main
 
 import (
-	"errors"
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -16,6 +18,11 @@ Parses gram files (or standard input, given as -) and prints, for each:
         only syntax errors are reported, as that grammar does
   json  the lowered Pattern<Subject> values as canonical JSON (the default)
   gram  the lowered patterns printed back as gram in pattern notation
+
+With several files, json prints JSON Lines: one line per file, in the order
+given, holding {"path": FILE, "patterns": [...]} with the patterns as above
+(standard input is named "<stdin>"); a file that cannot be read gets no line.
+sexp and gram print each file's output in turn.
 
 Diagnostics go to standard error, at most 100 per file unless
 --max-diagnostics says otherwise. Exit codes: 0 clean, 1 errors in the input,
@@ -33,28 +40,10 @@ func newFlags(e *env, name, help string) *flag.FlagSet {
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
 	}
+	if e.onFlags != nil {
+		e.onFlags(fs)
+	}
 	return fs
-}
-
-// parseFlags parses args; it returns -1 to go on, or an exit code.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
-	// The flag package prints the usage itself on -h and on errors; print it
-	// once, here: on standard output when asked for, on standard error after
-	// a mistake.
-	usage := fs.Usage
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.Usage = usage
-	if err == nil {
-		return -1
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(e.stdout)
-		usage()
-		return exitOK
-	}
-	fmt.Fprintf(e.stderr, "Run 'gramc %s --help' for usage.\n", fs.Name())
-	return exitUsage
 }
 
 // readInput reads a file, or standard input for "-".
@@ -77,6 +66,7 @@ func runParse(e *env, args []string) int {
 	fs := newFlags(e, "parse", parseHelp)
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -126,7 +116,11 @@ func runParse(e *env, args []string) int {
 		case "sexp":
 			err = doc.WriteSexp(e.stdout)
 		case "json":
-			err = doc.WriteJSON(e.stdout)
+			if fs.NArg() > 1 {
+				err = writeJSONLine(e.stdout, f.Path, doc)
+			} else {
+				err = doc.WriteJSON(e.stdout)
+			}
 		case "gram":
 			err = doc.WriteGram(e.stdout)
 		}
@@ -136,4 +130,27 @@ func runParse(e *env, args []string) int {
 		}
 	}
 	return code
+}
+
+// writeJSONLine writes one line of JSON Lines for a file of several:
+// {"path": path, "patterns": [...]}, the patterns as WriteJSON writes them.
+func writeJSONLine(w io.Writer, path string, doc *parser.Document) error {
+	var patterns, line bytes.Buffer
+	if err := doc.WriteJSON(&patterns); err != nil {
+		return err
+	}
+	line.WriteString(`{"path":`)
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(path); err != nil {
+		return err
+	}
+	line.Truncate(line.Len() - 1) // the encoder's newline
+	line.WriteString(`,"patterns":`)
+	if err := json.Compact(&line, patterns.Bytes()); err != nil {
+		return err
+	}
+	line.WriteString("}\n")
+	_, err := w.Write(line.Bytes())
+	return err
 }

@@ -410,28 +410,6 @@ func runRun(e *env, args []string) int {
 	return code
 }
 
-// parseInterleaved parses flags and positional arguments in any order
-// ("FILE -m hi" as well as "-m hi FILE"); after "--" everything is
-// positional. It returns the positional arguments, and an exit code or -1.
-func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, int) {
-	var pos []string
-	for {
-		if code := parseFlags(e, fs, args); code >= 0 {
-			return nil, code
-		}
-		rest := fs.Args()
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), -1
-		}
-		if len(rest) == 0 {
-			return pos, -1
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
 // newLogger returns a text logger on w at the named level, or a logger that
 // drops everything for "off".
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {

@@ -36,6 +36,7 @@ func runSchema(e *env, args []string) int {
 	agentName := fs.String("agent", "", "print only the tools of this agent")
 	toolName := fs.String("tool", "", "print only this tool")
 	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}

@@ -64,9 +64,39 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
+			"status":    cmdStatus,
+			"jsonlines": cmdJSONLines,
 		},
 	})
+}
+
+// cmdJSONLines implements `jsonlines N`: standard output is N lines, each
+// one JSON object.
+func cmdJSONLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: jsonlines N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("jsonlines: bad count %q", args[0])
+	}
+	out := ts.ReadFile("stdout")
+	if !strings.HasSuffix(out, "\n") {
+		ts.Fatalf("jsonlines: output does not end in a newline")
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if out == "" {
+		lines = nil
+	}
+	if len(lines) != want {
+		ts.Fatalf("jsonlines: %d lines, want %d", len(lines), want)
+	}
+	for i, line := range lines {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			ts.Fatalf("jsonlines: line %d is not a JSON object: %v", i+1, err)
+		}
+	}
 }
 
 // cmdStatus implements `status N command args...`.

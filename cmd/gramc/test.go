@@ -76,6 +76,7 @@ type testOptions struct {
 
 func runTest(e *env, args []string) int {
 	fs := newFlags(e, "test", testHelp)
+	colorFlag(e, fs)
 	o := testOptions{runOptions: runOptions{cmd: "gramc test"}}
 	o.addBindingFlags(fs)
 	fs.StringVar(&o.run, "run", "", "run only the tests whose name matches `REGEX`")
@@ -205,7 +206,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 			return
 		}
 		reported[f.Path] = true
-		_ = diag.WriteText(e.stderr, f, diags, diag.UseColor(e.stderr))
+		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
 	for _, in := range inputs {
 		s, err := agenttest.Load(in.path)
