@@ -101,7 +101,8 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // Run always returns a Response. On error its Status is [StatusError], its
 // Error the user-facing message, and it keeps everything produced before
 // the failure; the error is a [*ValidationError], [*ConfigError],
-// [*LLMError], [*ToolError] (binding) or the context's error.
+// [*LLMError], [*ToolError] (binding), a [*PrepareError] (an injected
+// parameter without a valid value: see [Prepare]) or the context's error.
 func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (*Response, error) {
 	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
 	for _, o := range opts {
@@ -127,6 +128,9 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	tools, err := lib.Bind(agent.Tools)
 	if err != nil {
 		return r.fail(err)
+	}
+	if problems := checkInjected(agent.Tools, cfg.injected); len(problems) > 0 {
+		return r.fail(&PrepareError{Problems: problems})
 	}
 	r.tools = tools
 	for _, w := range tools.Warnings {
