@@ -60,10 +60,13 @@ func TestIncompleteAnswers(t *testing.T) {
 		if resp.Status != tc.status || len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], tc.warning) {
 			t.Errorf("%s: status %s, warnings %q", tc.status, resp.Status, resp.Warnings)
 		}
+		if resp.FinishReason != tc.finish {
+			t.Errorf("%s: finish reason %q, want %q", tc.status, resp.FinishReason, tc.finish)
+		}
 	}
 	// A normal answer is still completed.
 	h := newHarness(t, fakeopenai.Text("Hello"))
-	if resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi"); resp.Status != runtime.StatusCompleted || len(resp.Warnings) != 0 {
-		t.Errorf("status %s, warnings %q", resp.Status, resp.Warnings)
+	if resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi"); resp.Status != runtime.StatusCompleted || len(resp.Warnings) != 0 || resp.FinishReason != "stop" {
+		t.Errorf("status %s, warnings %q, finish reason %q", resp.Status, resp.Warnings, resp.FinishReason)
 	}
 }

@@ -7,7 +7,8 @@
 // message with the images they returned, if any), and the model is called
 // again; a reply without tool calls is the answer. After the agent's
 // maxIterations calls the turn stops with StatusMaxIterations and, unless
-// turned off, one last call without tools asks the model to sum up.
+// turned off, one last call without tools asks the model to sum up; without
+// a summary the answer is MaxIterationsMessage.
 
 package runtime
 
@@ -31,6 +32,10 @@ const DefaultResultLimit = 16 << 10
 const summaryPrompt = "You have reached the maximum number of steps for this request. " +
 	"Do not call any tools. Briefly tell the user what you have done and found so far, " +
 	"and what remains to be done."
+
+// MaxIterationsMessage is the content of a turn that reached the iteration
+// limit without a summary (turned off, empty or failed).
+const MaxIterationsMessage = "I need more time to process this request. Please try breaking it into smaller steps."
 
 // Option configures [Run].
 type Option func(*runConfig)
@@ -234,6 +239,7 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		}
 	}
 	resp.Status = StatusMaxIterations
+	resp.Content = MaxIterationsMessage
 	r.log.Warn("maximum iterations reached", "maxIterations", maxIter, "toolCalls", len(resp.ToolsUsed))
 	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", maxIter)
 	if r.cfg.summary {
@@ -243,7 +249,7 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		case err != nil:
 			r.log.Error("summary call failed", "error", err)
 			msg += "; asking the model for a summary failed: " + UserMessage(err)
-		case reply.Message.Content == "":
+		case strings.TrimSpace(reply.Message.Content) == "":
 			msg += "; the model gave no summary"
 		default:
 			resp.Content = reply.Message.Content
@@ -318,6 +324,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		return nil, err
 	}
 	r.resp.Usage.Add(reply.Usage)
+	r.resp.FinishReason = reply.FinishReason
 	if info {
 		r.log.Info("model answered", "iteration", iter, "duration", d, "toolCalls", len(reply.Message.ToolCalls),
 			"finishReason", reply.FinishReason, "totalTokens", reply.Usage.TotalTokens)

@@ -277,8 +277,8 @@ func TestMaxIterations(t *testing.T) {
 		if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 2 || len(resp.ToolsUsed) != 2 {
 			t.Errorf("status %s, iterations %d, %d tools used", resp.Status, resp.Iterations, len(resp.ToolsUsed))
 		}
-		if resp.Content != "I greeted A and B." {
-			t.Errorf("content %q", resp.Content)
+		if resp.Content != "I greeted A and B." || resp.FinishReason != "stop" {
+			t.Errorf("content %q, finish reason %q", resp.Content, resp.FinishReason)
 		}
 		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 2 model calls") || !strings.Contains(resp.Warnings[0], "summary") {
 			t.Errorf("warnings %q", resp.Warnings)
@@ -311,13 +311,43 @@ func TestMaxIterations(t *testing.T) {
 			fakeopenai.Calls(call("sayHello", `{"personName":"B"}`)),
 		)
 		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet", runtime.WithSummary(false))
-		if resp.Status != runtime.StatusMaxIterations || resp.Content != "" || len(h.srv.Requests()) != 2 {
+		want := "I need more time to process this request. Please try breaking it into smaller steps."
+		if resp.Status != runtime.StatusMaxIterations || resp.Content != want || len(h.srv.Requests()) != 2 {
 			t.Errorf("status %s, content %q, %d requests", resp.Status, resp.Content, len(h.srv.Requests()))
+		}
+		if resp.FinishReason != "tool_calls" {
+			t.Errorf("finish reason %q", resp.FinishReason)
+		}
+		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 2 model calls") {
+			t.Errorf("warnings %q", resp.Warnings)
 		}
 		if n := len(resp.Conversation); n != 5 || resp.Conversation[n-1].Role != runtime.RoleTool {
 			t.Errorf("conversation: %+v", resp.Conversation)
 		}
 	})
+}
+
+// TestMaxIterationsNoSummary: when the summary call fails or gives no text
+// the answer is the fixed message, with the status and a warning that says
+// why; WithMaxIterations overrides the agent's limit.
+func TestMaxIterationsNoSummary(t *testing.T) {
+	agent := compile(t, loopSrc).Agents[0]
+	for _, tc := range []struct {
+		name, warning string
+		last          fakeopenai.Step
+	}{
+		{"failed", "asking the model for a summary failed", fakeopenai.Error(400, "bad request")},
+		{"empty", "the model gave no summary", fakeopenai.Text("  ")},
+	} {
+		h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"A"}`)), tc.last)
+		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet", runtime.WithMaxIterations(1))
+		if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 1 || resp.Content != runtime.MaxIterationsMessage {
+			t.Errorf("%s: status %s, iterations %d, content %q", tc.name, resp.Status, resp.Iterations, resp.Content)
+		}
+		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 1 model calls") || !strings.Contains(resp.Warnings[0], tc.warning) {
+			t.Errorf("%s: warnings %q", tc.name, resp.Warnings)
+		}
+	}
 }
 
 // TestRepeatedCallBlocked: the same call (same tool, same canonical

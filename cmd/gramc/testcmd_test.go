@@ -55,6 +55,8 @@ type fakeStep struct {
 	} `json:"calls"`
 	Status  int    `json:"status"`
 	Message string `json:"message"`
+	// Finish is the finish_reason of a text step ("stop" when empty).
+	Finish string `json:"finish"`
 	// On makes the step a rule: it answers every request, once the steps
 	// without one are used, whose last message, written "ROLE: TEXT",
 	// matches this regular expression. The first rule that matches
@@ -98,6 +100,10 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		var step fakeopenai.Step
 		switch {
+		case st.Text != nil && st.Finish != "":
+			msg, err := json.Marshal(map[string]any{"role": "assistant", "content": *st.Text})
+			ts.Check(err)
+			step = fakeopenai.Completion(msg, st.Finish)
 		case st.Text != nil:
 			step = fakeopenai.Text(*st.Text)
 		case len(st.Calls) > 0:
