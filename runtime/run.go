@@ -127,6 +127,9 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	if strings.TrimSpace(input) == "" {
 		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
 	}
+	if err := conv.Validate(); err != nil {
+		return r.fail(err)
+	}
 	if lib == nil {
 		lib = &Library{}
 	}

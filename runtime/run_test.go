@@ -813,3 +813,42 @@ func TestLogLevels(t *testing.T) {
 
 // discard returns a logger that drops everything.
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestConversationValidation: a bad history is a ValidationError naming
+// the message's index and the problem, before any model call.
+func TestConversationValidation(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	asked := runtime.Message{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "c1", Name: "sayHello", Arguments: `{}`}}}
+	for _, tc := range []struct {
+		conv runtime.Conversation
+		want string
+	}{
+		{runtime.Conversation{{Role: "bot", Content: "hi"}}, `invalid conversation[0]: unknown role "bot" (want user, assistant, tool or system)`},
+		{runtime.Conversation{{Content: "hi"}}, `invalid conversation[0]: the message has no role (want user, assistant, tool or system)`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "user", Content: " "}}, `invalid conversation[1]: the user message has no content`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant"}}, `invalid conversation[1]: the assistant message has neither content nor tool calls`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "tool", ToolCallID: "c1", Content: "x"}}, `invalid conversation[1]: the tool message answers the call "c1", which no earlier assistant message made`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool", ToolCallID: "c1"}, {Role: "tool", ToolCallID: "c1"}}, `invalid conversation[3]: the call "c1" is answered twice`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool"}}, `invalid conversation[2]: the tool message has no toolCallId`},
+		{runtime.Conversation{{Role: "system", Content: ""}}, `invalid conversation[0]: the system message has no content`},
+		{runtime.Conversation{{Role: "assistant", ToolCalls: []runtime.ToolCall{{ID: "c1"}}}}, `invalid conversation[0]: tool call 0 (c1) has no tool name`},
+	} {
+		h := newHarness(t)
+		resp, err := h.run(t, agent, runtime.Builtins(), tc.conv, "hello")
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
+		}
+		if resp.Status != runtime.StatusError || len(h.srv.Requests()) != 0 {
+			t.Errorf("%s: status %s, %d requests", tc.want, resp.Status, len(h.srv.Requests()))
+		}
+	}
+	// A conversation Run returned is valid, and so is one with a system
+	// message.
+	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)), fakeopenai.Text("Hi Bob"), fakeopenai.Text("Bye"))
+	resp := h.mustRun(t, agent, runtime.Builtins(), runtime.Conversation{{Role: "system", Content: "Be brief."}}, "I'm Bob")
+	if err := resp.Conversation.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h.mustRun(t, agent, runtime.Builtins(), resp.Conversation, "bye")
+}
