@@ -34,7 +34,7 @@ const exitConfig = 3
 // it.
 const replayBaseURL = "http://replay.invalid/v1"
 
-const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]...
+const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
                  [--mcp COMMAND]... [--mcp-url URL]...
                  [--json] [--trace] [--record FILE | --replay FILE]
                  [--base-url URL] [--max-iterations N] [flags]
@@ -70,6 +70,13 @@ OPENAI_API_KEY (OPENAI_BASE_URL changes the server); Ollama uses OLLAMA_HOST
 or http://localhost:11434/v1; OpenAICompatible needs --base-url or
 OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 (a URL without a path gets /v1), and then no key is needed.
+
+--history FILE continues a conversation: FILE is a JSON list of messages
+({"role": "user", "content": "..."}, assistant messages with their tool
+calls, tool messages with the toolCallId they answer), a response printed by
+--json, or a --record recording (its last request and answer). It is checked
+before any model call: an unknown role, a message without content or a tool
+message that answers no earlier call is an error naming the message.
 
 --record FILE saves every model request and response (API keys redacted);
 --replay FILE answers from such a file with no network and no key, and fails
@@ -346,6 +353,7 @@ func runRun(e *env, args []string) int {
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
 	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	files, code := parseInterleaved(e, fs, args)
 	if code >= 0 {
@@ -371,6 +379,16 @@ func runRun(e *env, args []string) int {
 	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
 	if agent == nil {
 		return o.usageErr(e, "%s", msg)
+	}
+	var conv runtime.Conversation
+	if *history != "" {
+		data, err := os.ReadFile(*history)
+		if err != nil {
+			return o.usageErr(e, "--history: %v", err)
+		}
+		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
+			return o.usageErr(e, "--history %s: %v", *history, err)
+		}
 	}
 	agents := []*schema.Agent{agent}
 	injected, problems := coerceInjects(agents, o.injects, injected)
@@ -403,7 +421,7 @@ func runRun(e *env, args []string) int {
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected)}
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected), conv: conv}
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
