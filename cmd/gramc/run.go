@@ -102,7 +102,8 @@ Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
 usage or I/O errors (including a --record file that cannot be written,
 found before any model call); 3 configuration errors (e.g. OPENAI_API_KEY not
-set, an injected parameter without a valid --inject value, a --tool or
+set or rejected by the server (401/403), an injected parameter without a
+valid --inject value, a --tool or
 --inject name that names nothing); 130 interrupted (Ctrl-C).
 
 Flags:
