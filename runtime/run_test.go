@@ -852,3 +852,54 @@ func TestConversationValidation(t *testing.T) {
 	}
 	h.mustRun(t, agent, runtime.Builtins(), resp.Conversation, "bye")
 }
+
+// TestResultType: a result that does not match the declared return type is
+// a tool error the model is told, naming the mismatch, and logged; String
+// accepts any result, and JSON text counts as the value it encodes.
+func TestResultType(t *testing.T) {
+	src := `
+[Money:Record {description: "An amount"} | (amount::Number), (currency::String)]
+[price:Tool {description: "Prices an item"} | (sku::String)==>(::Money)]
+[count:Tool {description: "Counts items"} | (sku::String)==>(::Integer)]
+[label:Tool {description: "Labels an item"} | (sku::String)==>(::String)]
+[shop:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help.", parallelToolCalls: false} | price, count, label]
+`
+	agent := compile(t, src).Agents[0]
+	for _, tc := range []struct {
+		tool   string
+		result any
+		want   string // the tool error, "" for none
+	}{
+		{"price", map[string]any{"amount": 3}, `tool "price": the result does not match the declared return type Money: /currency: is required but missing`},
+		{"price", map[string]any{"amount": "3", "currency": "EUR", "extra": true}, `tool "price": the result does not match the declared return type Money: /amount: must be number, not string; /extra: is not a field of the record`},
+		{"price", struct {
+			Amount   float64 `json:"amount"`
+			Currency string  `json:"currency"`
+		}{2.5, "EUR"}, ""},
+		{"count", "many", `tool "count": the result does not match the declared return type Integer: must be integer, not string`},
+		{"count", 1.5, `tool "count": the result does not match the declared return type Integer: must be integer, not number`},
+		{"count", "42", ""},
+		{"count", 42, ""},
+		{"label", map[string]any{"any": "thing"}, ""},
+		{"label", "plain text", ""},
+	} {
+		h := newHarness(t, fakeopenai.Calls(call(tc.tool, `{"sku":"A-1"}`)), fakeopenai.Text("ok"))
+		result := tc.result
+		ret := func(context.Context, map[string]any) (any, error) { return result, nil }
+		lib := runtime.NewLibrary(toolFunc("price", nil, ret), toolFunc("count", nil, ret), toolFunc("label", nil, ret))
+		resp := h.mustRun(t, agent, lib, nil, "go")
+		u := resp.ToolsUsed[0]
+		if u.Error != tc.want {
+			t.Errorf("%s %v: error %q, want %q", tc.tool, tc.result, u.Error, tc.want)
+		}
+		if tc.want == "" {
+			continue
+		}
+		if tm := toolMessages(h.srv.Requests()[1]); len(tm) != 1 || !strings.Contains(tm[0].Text(), "does not match the declared return type") {
+			t.Errorf("%s: the model was told %+v", tc.tool, tm)
+		}
+		if !strings.Contains(h.logs.String(), "level=ERROR msg=\"tool call failed\"") || !strings.Contains(h.logs.String(), "does not match the declared return type") {
+			t.Errorf("%s: not logged:\n%s", tc.tool, h.logs.String())
+		}
+	}
+}
