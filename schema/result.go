@@ -35,16 +35,7 @@ func (e *ResultError) Error() string {
 func (e *ResultError) Mismatch() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the result does not match the declared return type %s: ", e.Returns)
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if p.Pointer != "" {
-			b.WriteString(p.Pointer)
-			b.WriteString(": ")
-		}
-		b.WriteString(p.Message)
-	}
+	writeProblems(&b, e.Problems)
 	return b.String()
 }
 
