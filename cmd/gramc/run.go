@@ -93,7 +93,9 @@ problems are reported at once, with exit code 3.
 
 A turn whose answer is not complete ends with a warning and a status other
 than "completed" (see --json): "max_iterations_reached" (the iteration
-limit), "truncated" (finish_reason "length": cut at the token limit),
+limit; the answer is the model's summary or, without one, "I need more time
+to process this request. Please try breaking it into smaller steps."),
+"truncated" (finish_reason "length": cut at the token limit),
 "content_filtered" (finish_reason "content_filter"), "no_message" (the
 server sent "message": null). A 2xx answer that is not JSON is an error at
 once, not retried.
