@@ -18,6 +18,13 @@
 //     or after the agent's maxIterations model calls. The [Response] keeps
 //     the answer, every tool use, the status, token usage and the updated
 //     [Conversation] for the next turn.
+//   - [Prepare] makes, without a model call, every check of a run's setup
+//     and reports all problems at once ([*PrepareError]): tools that do not
+//     bind, injected parameters without a value of their type and format,
+//     injected values no tool takes. [Run] itself refuses to start when an
+//     injected parameter has no valid value, and checks the conversation it
+//     is given ([Conversation.Validate]; [ParseConversation] reads one from
+//     JSON). Tool results are checked against the declared return type.
 //   - Models: [OpenAIModel] speaks the OpenAI Chat Completions API through
 //     github.com/openai/openai-go/v3 (OpenAI, Ollama and any
 //     OpenAI-compatible server; see [NewModel] for how a provider is
@@ -40,14 +47,17 @@
 //
 // # Errors
 //
-// Every error [Run] returns is one of [*ValidationError] (empty input),
-// [*ConfigError] (missing API key, unknown provider, no base URL),
+// Every error [Run] returns is one of [*ValidationError] (empty input, a
+// bad conversation), [*ConfigError] (missing API key, a key the server
+// rejects with 401 or 403, unknown provider, no base URL), [*PrepareError]
+// (injected parameters without a valid value),
 // [*LLMError] (network, HTTP status, rate limit after retries, timeout) or
 // [*ToolError] (a tool missing from the library or whose schema refuses
 // arguments its specification accepts), or the context's error. Each has a short message
 // for end users ([UserError]) and wraps its technical cause. Failures of
 // single tool calls (bad JSON, invalid arguments, unknown tool, a tool
-// error or panic) are not errors of the run: they are fed back to the model,
+// error or panic, a result that does not match the declared return type)
+// are not errors of the run: they are fed back to the model,
 // which may correct itself.
 //
 // # Logging and secrets

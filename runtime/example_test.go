@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -50,7 +51,7 @@ func ExampleRun() {
 		runtime.TextReply("Hello, Bob! Nice to meet you."),
 	)
 	resp, err := runtime.Run(context.Background(), exampleAgent(), exampleLibrary(), nil, "Hi, I'm Bob",
-		runtime.WithModel(model), quiet)
+		runtime.WithModel(model), runtime.WithInjected(map[string]any{"userId": "u-1"}), quiet)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -140,6 +141,21 @@ func ExampleLibrary_Bind() {
 	// tool "sayHello": the specification accepts arguments the implementation's parameter schema refuses: at /properties/personName/type: the declaration is looser: it accepts string, the implementation only integer
 }
 
+// Prepare reports every problem of a run's setup before any model call:
+// here a misspelt injected value.
+func ExamplePrepare() {
+	_, err := runtime.Prepare(exampleAgent(), exampleLibrary(), runtime.WithInjected(map[string]any{"userID": "u-1"}))
+	var pe *runtime.PrepareError
+	if errors.As(err, &pe) {
+		for _, p := range pe.Problems {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// tool "whoAmI": injected parameter userId (String): the host gave no value (did you mean "userID"?)
+	// injected value userID: no tool of the agent has an injected parameter of that name (did you mean "userId"?)
+}
+
 // A failed tool call is fed back to the model, which can correct itself.
 func ExampleScripted() {
 	model := runtime.NewScripted(
@@ -147,7 +163,8 @@ func ExampleScripted() {
 		runtime.CallReply(runtime.Call("sayHello", `{"personName": "Ann"}`)),
 		runtime.TextReply("Hello, Ann!"),
 	)
-	resp, _ := runtime.Run(context.Background(), exampleAgent(), exampleLibrary(), nil, "Hi, I'm Ann", runtime.WithModel(model), quiet)
+	resp, _ := runtime.Run(context.Background(), exampleAgent(), exampleLibrary(), nil, "Hi, I'm Ann", runtime.WithModel(model),
+		runtime.WithInjected(map[string]any{"userId": "u-1"}), quiet)
 	for _, u := range resp.ToolsUsed {
 		if u.Failed() {
 			fmt.Println("error:", u.Error)

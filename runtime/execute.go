@@ -139,7 +139,46 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 			}
 		}
 	}
+	if err := checkResult(b.Spec, result); err != nil {
+		return nil, &ToolError{Tool: call.Name, Message: err.Error()}
+	}
 	return result, nil
+}
+
+// checkResult checks a result against the tool's declared return type
+// (see [schema.ValidateResult]): text is read as JSON when it parses, Go
+// values as the JSON they encode to.
+func checkResult(spec *schema.Tool, result any) error {
+	if spec.Returns == nil || spec.Returns.Kind == schema.StringType {
+		return nil
+	}
+	var v any
+	switch x := result.(type) {
+	case string:
+		v = x
+		if d, err := decodeJSON([]byte(x)); err == nil {
+			v = d
+		}
+	case json.RawMessage:
+		v, _ = decodeJSON(x)
+	case []byte:
+		v = string(x)
+		if d, err := decodeJSON(x); err == nil {
+			v = d
+		}
+	default:
+		b, err := marshalNoEscape(result)
+		if err != nil {
+			return nil // reported when the result is encoded
+		}
+		v, _ = decodeJSON(b)
+	}
+	err := schema.ValidateResult(spec, v)
+	var re *schema.ResultError
+	if errors.As(err, &re) {
+		return errors.New(re.Mismatch())
+	}
+	return err
 }
 
 // arguments parses, completes and validates the model's arguments and sets

@@ -60,10 +60,33 @@ func TestIncompleteAnswers(t *testing.T) {
 		if resp.Status != tc.status || len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], tc.warning) {
 			t.Errorf("%s: status %s, warnings %q", tc.status, resp.Status, resp.Warnings)
 		}
+		if resp.FinishReason != tc.finish {
+			t.Errorf("%s: finish reason %q, want %q", tc.status, resp.FinishReason, tc.finish)
+		}
 	}
 	// A normal answer is still completed.
 	h := newHarness(t, fakeopenai.Text("Hello"))
-	if resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi"); resp.Status != runtime.StatusCompleted || len(resp.Warnings) != 0 {
-		t.Errorf("status %s, warnings %q", resp.Status, resp.Warnings)
+	if resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi"); resp.Status != runtime.StatusCompleted || len(resp.Warnings) != 0 || resp.FinishReason != "stop" {
+		t.Errorf("status %s, warnings %q, finish reason %q", resp.Status, resp.Warnings, resp.FinishReason)
+	}
+}
+
+// TestKeyRejected: a 401 or 403 is a ConfigError naming the provider and
+// the variable to check, after one request, without the key.
+func TestKeyRejected(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	for _, status := range []int{401, 403} {
+		h := newHarness(t, fakeopenai.Error(status, "Incorrect API key provided: "+testKey))
+		resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
+		var ce *runtime.ConfigError
+		if !errors.As(err, &ce) || ce.Message != "the API key was rejected by OpenAI; check OPENAI_API_KEY" {
+			t.Fatalf("%d: error %v, want the key-rejected ConfigError", status, err)
+		}
+		if strings.Contains(err.Error(), testKey) || strings.Contains(resp.Error, testKey) || strings.Contains(h.logs.String(), testKey) {
+			t.Errorf("%d: the key appears: %v", status, err)
+		}
+		if n := len(h.srv.Requests()); n != 1 {
+			t.Errorf("%d: %d requests, want 1", status, n)
+		}
 	}
 }

@@ -21,7 +21,7 @@ func TestMCPServer(t *testing.T) {
 	)
 	model.PushError(errors.New("the model is down"))
 	srv := runtime.NewMCPServer(&mcp.Implementation{Name: "agents", Version: "1"},
-		[]runtime.ServedAgent{{Agent: agent, Library: exampleLibrary(), Options: []runtime.Option{runtime.WithModel(model), quiet}}}, quietLog)
+		[]runtime.ServedAgent{{Agent: agent, Library: exampleLibrary(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithInjected(map[string]any{"userId": "u-1"}), quiet}}}, quietLog)
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

@@ -3,6 +3,11 @@
 
 package runtime
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Role is the author of a [Message].
 type Role string
 
@@ -85,4 +90,67 @@ func (u *Usage) Add(u2 Usage) {
 	u.PromptTokens += u2.PromptTokens
 	u.CompletionTokens += u2.CompletionTokens
 	u.TotalTokens += u2.TotalTokens
+}
+
+// Validate checks a conversation before it is sent: every message has a
+// role the API allows (user, assistant, tool, system), the content its role
+// needs (text or images for user and system messages, text or tool calls
+// for assistant messages, with an id and a name for each call), and every
+// tool message answers a call of an earlier assistant message. The first
+// problem is returned as a [*ValidationError] whose Field names the
+// message's index ("conversation[3]").
+func (c Conversation) Validate() error {
+	calls := map[string]bool{} // call id -> answered
+	for i, m := range c {
+		bad := func(format string, a ...any) error {
+			return &ValidationError{Field: fmt.Sprintf("conversation[%d]", i), Message: fmt.Sprintf(format, a...)}
+		}
+		switch m.Role {
+		case RoleUser:
+			if strings.TrimSpace(m.Content) == "" && len(m.Images) == 0 {
+				return bad("the user message has no content")
+			}
+		case RoleSystem:
+			if strings.TrimSpace(m.Content) == "" {
+				return bad("the system message has no content")
+			}
+		case RoleAssistant:
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				return bad("the assistant message has neither content nor tool calls")
+			}
+			for j, tc := range m.ToolCalls {
+				switch {
+				case tc.ID == "":
+					return bad("tool call %d has no id", j)
+				case tc.Name == "":
+					return bad("tool call %d (%s) has no tool name", j, tc.ID)
+				case hasKey(calls, tc.ID):
+					return bad("tool call %d repeats the id %q of an earlier call", j, tc.ID)
+				}
+				calls[tc.ID] = false
+			}
+		case RoleTool:
+			answered, ok := calls[m.ToolCallID]
+			switch {
+			case m.ToolCallID == "":
+				return bad("the tool message has no toolCallId")
+			case !ok:
+				return bad("the tool message answers the call %q, which no earlier assistant message made", m.ToolCallID)
+			case answered:
+				return bad("the call %q is answered twice", m.ToolCallID)
+			}
+			calls[m.ToolCallID] = true
+		case "":
+			return bad("the message has no role (want user, assistant, tool or system)")
+		default:
+			return bad("unknown role %q (want user, assistant, tool or system)", m.Role)
+		}
+	}
+	return nil
+}
+
+// hasKey reports whether m has the key k.
+func hasKey(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
 }

@@ -137,6 +137,9 @@ func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error
 			return nil, ctx.Err()
 		}
 		lerr, retry := m.classify(err, attempt, req.Timeout)
+		if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
+			return nil, m.keyRejected(lerr)
+		}
 		if !retry || attempt > m.retry.MaxRetries {
 			return nil, lerr
 		}
@@ -159,6 +162,21 @@ func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error
 		if err := m.retry.Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
+	}
+}
+
+// keyRejected is the configuration error of a 401 or 403 answer: the
+// server refused the API key (never shown; the server's message is
+// redacted).
+func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
+	provider := string(m.cfg.Provider)
+	if provider == "" {
+		provider = "the server"
+	}
+	return &ConfigError{
+		Message: fmt.Sprintf("the API key was rejected by %s; check OPENAI_API_KEY", provider),
+		Hint:    fmt.Sprintf("the server at %s answered %d %s", m.cfg.BaseURL, lerr.StatusCode, http.StatusText(lerr.StatusCode)),
+		Err:     lerr,
 	}
 }
 

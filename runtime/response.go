@@ -18,7 +18,8 @@ const (
 	// StatusMaxIterations: the agent's maxIterations model calls were made
 	// without a final answer. Everything produced so far is kept; by default
 	// the content is a summary of the progress asked of the model in one
-	// last call without tools.
+	// last call without tools, and [MaxIterationsMessage] when there is no
+	// summary (turned off, empty or failed).
 	StatusMaxIterations Status = "max_iterations_reached"
 	// StatusError: the run failed; [Response.Error] has the user-facing
 	// message and [Run] returns the error.
@@ -46,6 +47,10 @@ type Response struct {
 	// ToolsUsed lists every tool call of the turn, in the order the model
 	// made them.
 	ToolsUsed []ToolUse `json:"toolsUsed"`
+	// FinishReason is the finish_reason of the turn's last model response
+	// ("stop", "tool_calls", "length", "content_filter", ...); "" when no
+	// model call answered.
+	FinishReason string `json:"finishReason,omitempty"`
 	// Usage is the token usage of the turn's model calls.
 	Usage Usage `json:"usage"`
 	// Conversation is the conversation given to [Run] followed by this

@@ -7,7 +7,8 @@
 // message with the images they returned, if any), and the model is called
 // again; a reply without tool calls is the answer. After the agent's
 // maxIterations calls the turn stops with StatusMaxIterations and, unless
-// turned off, one last call without tools asks the model to sum up.
+// turned off, one last call without tools asks the model to sum up; without
+// a summary the answer is MaxIterationsMessage.
 
 package runtime
 
@@ -31,6 +32,10 @@ const DefaultResultLimit = 16 << 10
 const summaryPrompt = "You have reached the maximum number of steps for this request. " +
 	"Do not call any tools. Briefly tell the user what you have done and found so far, " +
 	"and what remains to be done."
+
+// MaxIterationsMessage is the content of a turn that reached the iteration
+// limit without a summary (turned off, empty or failed).
+const MaxIterationsMessage = "I need more time to process this request. Please try breaking it into smaller steps."
 
 // Option configures [Run].
 type Option func(*runConfig)
@@ -101,7 +106,8 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // Run always returns a Response. On error its Status is [StatusError], its
 // Error the user-facing message, and it keeps everything produced before
 // the failure; the error is a [*ValidationError], [*ConfigError],
-// [*LLMError], [*ToolError] (binding) or the context's error.
+// [*LLMError], [*ToolError] (binding), a [*PrepareError] (an injected
+// parameter without a valid value: see [Prepare]) or the context's error.
 func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (*Response, error) {
 	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
 	for _, o := range opts {
@@ -121,12 +127,18 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	if strings.TrimSpace(input) == "" {
 		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
 	}
+	if err := conv.Validate(); err != nil {
+		return r.fail(err)
+	}
 	if lib == nil {
 		lib = &Library{}
 	}
 	tools, err := lib.Bind(agent.Tools)
 	if err != nil {
 		return r.fail(err)
+	}
+	if problems := checkInjected(agent.Tools, cfg.injected); len(problems) > 0 {
+		return r.fail(&PrepareError{Problems: problems})
 	}
 	r.tools = tools
 	for _, w := range tools.Warnings {
@@ -230,6 +242,7 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		}
 	}
 	resp.Status = StatusMaxIterations
+	resp.Content = MaxIterationsMessage
 	r.log.Warn("maximum iterations reached", "maxIterations", maxIter, "toolCalls", len(resp.ToolsUsed))
 	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", maxIter)
 	if r.cfg.summary {
@@ -239,7 +252,7 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		case err != nil:
 			r.log.Error("summary call failed", "error", err)
 			msg += "; asking the model for a summary failed: " + UserMessage(err)
-		case reply.Message.Content == "":
+		case strings.TrimSpace(reply.Message.Content) == "":
 			msg += "; the model gave no summary"
 		default:
 			resp.Content = reply.Message.Content
@@ -314,6 +327,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		return nil, err
 	}
 	r.resp.Usage.Add(reply.Usage)
+	r.resp.FinishReason = reply.FinishReason
 	if info {
 		r.log.Info("model answered", "iteration", iter, "duration", d, "toolCalls", len(reply.Message.ToolCalls),
 			"finishReason", reply.FinishReason, "totalTokens", reply.Usage.TotalTokens)

@@ -277,8 +277,8 @@ func TestMaxIterations(t *testing.T) {
 		if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 2 || len(resp.ToolsUsed) != 2 {
 			t.Errorf("status %s, iterations %d, %d tools used", resp.Status, resp.Iterations, len(resp.ToolsUsed))
 		}
-		if resp.Content != "I greeted A and B." {
-			t.Errorf("content %q", resp.Content)
+		if resp.Content != "I greeted A and B." || resp.FinishReason != "stop" {
+			t.Errorf("content %q, finish reason %q", resp.Content, resp.FinishReason)
 		}
 		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 2 model calls") || !strings.Contains(resp.Warnings[0], "summary") {
 			t.Errorf("warnings %q", resp.Warnings)
@@ -311,13 +311,43 @@ func TestMaxIterations(t *testing.T) {
 			fakeopenai.Calls(call("sayHello", `{"personName":"B"}`)),
 		)
 		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet", runtime.WithSummary(false))
-		if resp.Status != runtime.StatusMaxIterations || resp.Content != "" || len(h.srv.Requests()) != 2 {
+		want := "I need more time to process this request. Please try breaking it into smaller steps."
+		if resp.Status != runtime.StatusMaxIterations || resp.Content != want || len(h.srv.Requests()) != 2 {
 			t.Errorf("status %s, content %q, %d requests", resp.Status, resp.Content, len(h.srv.Requests()))
+		}
+		if resp.FinishReason != "tool_calls" {
+			t.Errorf("finish reason %q", resp.FinishReason)
+		}
+		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 2 model calls") {
+			t.Errorf("warnings %q", resp.Warnings)
 		}
 		if n := len(resp.Conversation); n != 5 || resp.Conversation[n-1].Role != runtime.RoleTool {
 			t.Errorf("conversation: %+v", resp.Conversation)
 		}
 	})
+}
+
+// TestMaxIterationsNoSummary: when the summary call fails or gives no text
+// the answer is the fixed message, with the status and a warning that says
+// why; WithMaxIterations overrides the agent's limit.
+func TestMaxIterationsNoSummary(t *testing.T) {
+	agent := compile(t, loopSrc).Agents[0]
+	for _, tc := range []struct {
+		name, warning string
+		last          fakeopenai.Step
+	}{
+		{"failed", "asking the model for a summary failed", fakeopenai.Error(400, "bad request")},
+		{"empty", "the model gave no summary", fakeopenai.Text("  ")},
+	} {
+		h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"A"}`)), tc.last)
+		resp := h.mustRun(t, agent, runtime.Builtins(), nil, "greet", runtime.WithMaxIterations(1))
+		if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 1 || resp.Content != runtime.MaxIterationsMessage {
+			t.Errorf("%s: status %s, iterations %d, content %q", tc.name, resp.Status, resp.Iterations, resp.Content)
+		}
+		if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "limit of 1 model calls") || !strings.Contains(resp.Warnings[0], tc.warning) {
+			t.Errorf("%s: warnings %q", tc.name, resp.Warnings)
+		}
+	}
 }
 
 // TestRepeatedCallBlocked: the same call (same tool, same canonical
@@ -594,14 +624,87 @@ func TestInjectedUserID(t *testing.T) {
 	}
 }
 
-// TestInjectedMissing: without the host's value, the call fails and says
-// so; the model is told, and the run goes on.
+// TestInjectedMissing: without the host's value the run stops before the
+// first model call with a PrepareError naming the tool and the parameter,
+// and the server gets no request.
 func TestInjectedMissing(t *testing.T) {
-	h := newHarness(t, fakeopenai.Calls(call("lookupOrder", `{"orderId":7}`)), fakeopenai.Text("sorry"))
+	h := newHarness(t, fakeopenai.Text("sorry"))
 	lib := runtime.NewLibrary(toolFunc("lookupOrder", nil, func(context.Context, map[string]any) (any, error) { return "ok", nil }))
-	resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders")
-	if e := resp.ToolsUsed[0].Error; !strings.Contains(e, "injected") || !strings.Contains(e, "/userId") {
-		t.Errorf("error %q", e)
+	resp, err := h.run(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userID": "alice"}))
+	var pe *runtime.PrepareError
+	if !errors.As(err, &pe) || len(pe.Problems) != 1 {
+		t.Fatalf("error %v, want a PrepareError with one problem", err)
+	}
+	want := `tool "lookupOrder": injected parameter userId (String): the host gave no value (did you mean "userID"?)`
+	if got := pe.Problems[0].Error(); got != want {
+		t.Errorf("problem %q, want %q", got, want)
+	}
+	var ie *runtime.InjectionError
+	if !errors.As(err, &ie) || ie.Tool != "lookupOrder" || ie.Param != "userId" || ie.Suggestion != "userID" {
+		t.Errorf("InjectionError %+v", ie)
+	}
+	if resp.Status != runtime.StatusError {
+		t.Errorf("status %s", resp.Status)
+	}
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Errorf("the server got %d requests before the check", n)
+	}
+}
+
+// TestPrepare: Prepare reports every problem at once: a value of the wrong
+// type, one of the wrong format, a missing value, a name no tool injects
+// and a tool the library lacks.
+func TestPrepare(t *testing.T) {
+	agent := compile(t, `
+[book:Tool {description: "Books a trip"} |
+  (dest::String)==>(travelerId::String {injected: true, format: "uuid"})==>(count::Integer {injected: true})==>(::String)
+]
+[pay:Tool {description: "Pays"} | (accountId::String {injected: true})==>(::String)]
+[missing:Tool {description: "Not in the library"} | (x::String)==>(::String)]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Book trips."} | book, pay, missing]
+`).Agents[0]
+	ok := func(context.Context, map[string]any) (any, error) { return "ok", nil }
+	lib := runtime.NewLibrary(toolFunc("book", nil, ok), toolFunc("pay", nil, ok))
+	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(map[string]any{
+		"travelerId": "not-a-uuid", "count": "three", "acountId": "a-1",
+	}))
+	var pe *runtime.PrepareError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v, want a PrepareError", err)
+	}
+	var got []string
+	for _, p := range pe.Problems {
+		got = append(got, p.Error())
+	}
+	text := strings.Join(got, "\n")
+	for _, want := range []string{
+		`tool "missing": is not in the tool library`,
+		`tool "book": injected parameter travelerId (String): the host's value`,
+		`tool "book": injected parameter count (Integer): the host's value`,
+		`tool "pay": injected parameter accountId (String): the host gave no value (did you mean "acountId"?)`,
+		`injected value acountId: no tool of the agent has an injected parameter of that name (did you mean "accountId"?)`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing problem %q in:\n%s", want, text)
+		}
+	}
+	if !strings.Contains(text, "uuid") {
+		t.Errorf("the format problem does not name the format:\n%s", text)
+	}
+	t.Log(text)
+	if len(got) != 5 {
+		t.Errorf("%d problems, want 5:\n%s", len(got), text)
+	}
+
+	// With good values there is nothing to report.
+	if err := lib.Register(toolFunc("missing", nil, ok)); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := runtime.Prepare(agent, lib, runtime.WithInjected(map[string]any{
+		"travelerId": "7d444840-9dc0-11d1-b245-5ffdce74fad2", "count": json.Number("3"), "accountId": "a-1",
+	}))
+	if err != nil || len(ts.Bindings) != 3 {
+		t.Errorf("Prepare with good values: %v", err)
 	}
 }
 
@@ -710,3 +813,93 @@ func TestLogLevels(t *testing.T) {
 
 // discard returns a logger that drops everything.
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestConversationValidation: a bad history is a ValidationError naming
+// the message's index and the problem, before any model call.
+func TestConversationValidation(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	asked := runtime.Message{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "c1", Name: "sayHello", Arguments: `{}`}}}
+	for _, tc := range []struct {
+		conv runtime.Conversation
+		want string
+	}{
+		{runtime.Conversation{{Role: "bot", Content: "hi"}}, `invalid conversation[0]: unknown role "bot" (want user, assistant, tool or system)`},
+		{runtime.Conversation{{Content: "hi"}}, `invalid conversation[0]: the message has no role (want user, assistant, tool or system)`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "user", Content: " "}}, `invalid conversation[1]: the user message has no content`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant"}}, `invalid conversation[1]: the assistant message has neither content nor tool calls`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "tool", ToolCallID: "c1", Content: "x"}}, `invalid conversation[1]: the tool message answers the call "c1", which no earlier assistant message made`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool", ToolCallID: "c1"}, {Role: "tool", ToolCallID: "c1"}}, `invalid conversation[3]: the call "c1" is answered twice`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool"}}, `invalid conversation[2]: the tool message has no toolCallId`},
+		{runtime.Conversation{{Role: "system", Content: ""}}, `invalid conversation[0]: the system message has no content`},
+		{runtime.Conversation{{Role: "assistant", ToolCalls: []runtime.ToolCall{{ID: "c1"}}}}, `invalid conversation[0]: tool call 0 (c1) has no tool name`},
+	} {
+		h := newHarness(t)
+		resp, err := h.run(t, agent, runtime.Builtins(), tc.conv, "hello")
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
+		}
+		if resp.Status != runtime.StatusError || len(h.srv.Requests()) != 0 {
+			t.Errorf("%s: status %s, %d requests", tc.want, resp.Status, len(h.srv.Requests()))
+		}
+	}
+	// A conversation Run returned is valid, and so is one with a system
+	// message.
+	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)), fakeopenai.Text("Hi Bob"), fakeopenai.Text("Bye"))
+	resp := h.mustRun(t, agent, runtime.Builtins(), runtime.Conversation{{Role: "system", Content: "Be brief."}}, "I'm Bob")
+	if err := resp.Conversation.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h.mustRun(t, agent, runtime.Builtins(), resp.Conversation, "bye")
+}
+
+// TestResultType: a result that does not match the declared return type is
+// a tool error the model is told, naming the mismatch, and logged; String
+// accepts any result, and JSON text counts as the value it encodes.
+func TestResultType(t *testing.T) {
+	src := `
+[Money:Record {description: "An amount"} | (amount::Number), (currency::String)]
+[price:Tool {description: "Prices an item"} | (sku::String)==>(::Money)]
+[count:Tool {description: "Counts items"} | (sku::String)==>(::Integer)]
+[label:Tool {description: "Labels an item"} | (sku::String)==>(::String)]
+[shop:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help.", parallelToolCalls: false} | price, count, label]
+`
+	agent := compile(t, src).Agents[0]
+	for _, tc := range []struct {
+		tool   string
+		result any
+		want   string // the tool error, "" for none
+	}{
+		{"price", map[string]any{"amount": 3}, `tool "price": the result does not match the declared return type Money: /currency: is required but missing`},
+		{"price", map[string]any{"amount": "3", "currency": "EUR", "extra": true}, `tool "price": the result does not match the declared return type Money: /amount: must be number, not string; /extra: is not a field of the record`},
+		{"price", struct {
+			Amount   float64 `json:"amount"`
+			Currency string  `json:"currency"`
+		}{2.5, "EUR"}, ""},
+		{"count", "many", `tool "count": the result does not match the declared return type Integer: must be integer, not string`},
+		{"count", 1.5, `tool "count": the result does not match the declared return type Integer: must be integer, not number`},
+		{"count", "42", ""},
+		{"count", 42, ""},
+		{"label", map[string]any{"any": "thing"}, ""},
+		{"label", "plain text", ""},
+	} {
+		h := newHarness(t, fakeopenai.Calls(call(tc.tool, `{"sku":"A-1"}`)), fakeopenai.Text("ok"))
+		result := tc.result
+		ret := func(context.Context, map[string]any) (any, error) { return result, nil }
+		lib := runtime.NewLibrary(toolFunc("price", nil, ret), toolFunc("count", nil, ret), toolFunc("label", nil, ret))
+		resp := h.mustRun(t, agent, lib, nil, "go")
+		u := resp.ToolsUsed[0]
+		if u.Error != tc.want {
+			t.Errorf("%s %v: error %q, want %q", tc.tool, tc.result, u.Error, tc.want)
+		}
+		if tc.want == "" {
+			continue
+		}
+		if tm := toolMessages(h.srv.Requests()[1]); len(tm) != 1 || !strings.Contains(tm[0].Text(), "does not match the declared return type") {
+			t.Errorf("%s: the model was told %+v", tc.tool, tm)
+		}
+		if !strings.Contains(h.logs.String(), "level=ERROR msg=\"tool call failed\"") || !strings.Contains(h.logs.String(), "does not match the declared return type") {
+			t.Errorf("%s: not logged:\n%s", tc.tool, h.logs.String())
+		}
+	}
+}

@@ -41,6 +41,21 @@ type ArgsError struct {
 	Problems []Problem
 }
 
+// writeProblems writes "POINTER: MESSAGE" for each problem, separated by
+// "; " (no pointer for the value itself).
+func writeProblems(b *strings.Builder, problems []Problem) {
+	for i, p := range problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if p.Pointer != "" {
+			b.WriteString(p.Pointer)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.Message)
+	}
+}
+
 // Problem is one invalid argument.
 type Problem struct {
 	// Pointer is the JSON pointer (RFC 6901) of the failing value in the
@@ -55,16 +70,7 @@ type Problem struct {
 func (e *ArgsError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tool %q: invalid arguments: ", e.Tool)
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if p.Pointer != "" {
-			b.WriteString(p.Pointer)
-			b.WriteString(": ")
-		}
-		b.WriteString(p.Message)
-	}
+	writeProblems(&b, e.Problems)
 	return b.String()
 }
 

@@ -282,30 +282,34 @@ func runMCPServe(e *env, args []string) int {
 	if len(served) == 0 {
 		return o.usageErr(e, "%s has no agent to serve", o.file)
 	}
-	injected, err := coerceInjects(e, o.cmd, served, o.injects, injected)
-	if err != nil {
-		return o.usageErr(e, "%v", err)
+	injected, problems := coerceInjects(served, o.injects, injected)
+	problems = append(problems, unknownTools(served, o.tools)...)
+	var failedNames []string // names whose value coerceInjects refused
+	for _, n := range injectNames(o.injects) {
+		if _, ok := injected[n]; !ok {
+			failedNames = append(failedNames, n)
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
 	if code >= 0 {
+		reportSetup(e, o.cmd, problems, nil, false)
 		return code
 	}
 	defer closeTools()
-	failed := false
-	var bindErr error
+	var bindErrs []error
+	config := false
 	for _, a := range served {
-		if _, err := lib.Bind(a.Tools); err != nil {
-			fmt.Fprintf(e.stderr, "gramc mcp serve: agent %s: %v\n", a.Name, err)
-			failed = true
-			bindErr = errors.Join(bindErr, err)
+		errs, c := preflight(a, lib, injected, failedNames)
+		for _, err := range errs {
+			bindErrs = append(bindErrs, fmt.Errorf("agent %s: %w", a.Name, err))
 		}
+		config = config || c
 	}
-	if failed {
-		printBindHint(e, bindErr)
-		return exitError
+	if code := reportSetup(e, o.cmd, problems, bindErrs, config); code >= 0 {
+		return code
 	}
 	transport, _, code := modelTransport(e, o)
 	if code >= 0 {
@@ -322,7 +326,7 @@ func runMCPServe(e *env, args []string) int {
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
 	server := runtime.NewMCPServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err = runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	err := runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
 		return exitError

@@ -39,14 +39,6 @@ var mcpFixtures = []replayFixture{
 				fakeopenai.Text(`Added and completed "Buy milk"; there is no task 9.`),
 			}
 		}},
-	{file: "testdata/script/run_mcp.txtar", member: "noinject.replay.json", gram: "tasks.gram",
-		args: []string{"--mcp", "mcp-demo-server", "-m", `Add "Buy milk"`},
-		steps: func() []fakeopenai.Step {
-			return []fakeopenai.Step{
-				fakeopenai.Calls(fakeopenai.Call{Name: "add_task", Arguments: `{"title":"Buy milk"}`}),
-				fakeopenai.Text("I could not add the task."),
-			}
-		}},
 	{file: "testdata/script/run_mcp.txtar", member: "crash.replay.json", gram: "crash.gram",
 		args: []string{"--mcp", "mcp-demo-server -crash", "--inject", "user_id=u-42", "-m", "Crash, then complete task 1"},
 		steps: func() []fakeopenai.Step {

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -33,7 +34,7 @@ const exitConfig = 3
 // it.
 const replayBaseURL = "http://replay.invalid/v1"
 
-const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--tool NAME=COMMAND]...
+const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
                  [--mcp COMMAND]... [--mcp-url URL]...
                  [--json] [--trace] [--record FILE | --replay FILE]
                  [--base-url URL] [--max-iterations N] [flags]
@@ -70,6 +71,13 @@ or http://localhost:11434/v1; OpenAICompatible needs --base-url or
 OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 (a URL without a path gets /v1), and then no key is needed.
 
+--history FILE continues a conversation: FILE is a JSON list of messages
+({"role": "user", "content": "..."}, assistant messages with their tool
+calls, tool messages with the toolCallId they answer), a response printed by
+--json, or a --record recording (its last request and answer). It is checked
+before any model call: an unknown role, a message without content or a tool
+message that answers no earlier call is an error naming the message.
+
 --record FILE saves every model request and response (API keys redacted);
 --replay FILE answers from such a file with no network and no key, and fails
 if a request differs from the recorded one. --trace prints each request and
@@ -77,12 +85,17 @@ response on standard error. --json prints each turn's response as JSON.
 
 --inject NAME=VALUE reads VALUE as JSON, or as text when it is not JSON,
 then fits it to the declared type of the injected parameter: for a String
-parameter, user_id=42 is the string "42"; a value that does not fit (text
-for an Integer) is an error before the run.
+parameter, user_id=42 is the string "42". Before the first model call,
+every injected parameter of every tool of the agent must have a value of
+its declared type and format (e.g. "uuid"), and every --inject and --tool
+name must name an injected parameter or a tool of the agent; all the
+problems are reported at once, with exit code 3.
 
 A turn whose answer is not complete ends with a warning and a status other
 than "completed" (see --json): "max_iterations_reached" (the iteration
-limit), "truncated" (finish_reason "length": cut at the token limit),
+limit; the answer is the model's summary or, without one, "I need more time
+to process this request. Please try breaking it into smaller steps."),
+"truncated" (finish_reason "length": cut at the token limit),
 "content_filtered" (finish_reason "content_filter"), "no_message" (the
 server sent "message": null). A 2xx answer that is not JSON is an error at
 once, not retried.
@@ -91,7 +104,9 @@ Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
 usage or I/O errors (including a --record file that cannot be written,
 found before any model call); 3 configuration errors (e.g. OPENAI_API_KEY not
-set); 130 interrupted (Ctrl-C).
+set or rejected by the server (401/403), an injected parameter without a
+valid --inject value, a --tool or
+--inject name that names nothing); 130 interrupted (Ctrl-C).
 
 Flags:
 `
@@ -341,6 +356,7 @@ func runRun(e *env, args []string) int {
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
 	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	files, code := parseInterleaved(e, fs, args)
 	if code >= 0 {
@@ -367,23 +383,38 @@ func runRun(e *env, args []string) int {
 	if agent == nil {
 		return o.usageErr(e, "%s", msg)
 	}
-	injected, err := coerceInjects(e, o.cmd, []*schema.Agent{agent}, o.injects, injected)
-	if err != nil {
-		return o.usageErr(e, "%v", err)
+	var conv runtime.Conversation
+	if *history != "" {
+		data, err := os.ReadFile(*history)
+		if err != nil {
+			return o.usageErr(e, "--history: %v", err)
+		}
+		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
+			return o.usageErr(e, "--history %s: %v", *history, err)
+		}
 	}
+	agents := []*schema.Agent{agent}
+	injected, problems := coerceInjects(agents, o.injects, injected)
+	problems = append(problems, unknownTools(agents, o.tools)...)
 
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
 	if code >= 0 {
+		reportSetup(e, o.cmd, problems, nil, false)
 		return code
 	}
 	defer closeTools()
-	if _, err := lib.Bind(agent.Tools); err != nil {
-		fmt.Fprintf(e.stderr, "gramc run: %v\n", err)
-		printBindHint(e, err)
-		return exitError
+	var failed []string // names whose value coerceInjects refused
+	for _, n := range injectNames(o.injects) {
+		if _, ok := injected[n]; !ok {
+			failed = append(failed, n)
+		}
+	}
+	bindErrs, config := preflight(agent, lib, injected, failed)
+	if code := reportSetup(e, o.cmd, problems, bindErrs, config); code >= 0 {
+		return code
 	}
 
 	// The model.
@@ -393,7 +424,7 @@ func runRun(e *env, args []string) int {
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected)}
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected), conv: conv}
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
@@ -456,11 +487,12 @@ func parseInjects(list []string) (map[string]any, error) {
 
 // coerceInjects fits the --inject values to the types of the injected
 // parameters of the agents' tools: text that parsed as another JSON value
-// (user_id=42) is the string "42" for a String parameter; a value that does
-// not fit the declared type, or a name declared with different types by
-// different tools, is an error, before anything runs. Names that no tool
-// injects are reported as warnings.
-func coerceInjects(e *env, cmd string, agents []*schema.Agent, list []string, values map[string]any) (map[string]any, error) {
+// (user_id=42) is the string "42" for a String parameter. It returns the
+// fitted values and the problems: a value that does not fit the declared
+// type, a name declared with different types by different tools, a name no
+// tool injects (with the closest injected name). A value that does not fit
+// is left out.
+func coerceInjects(agents []*schema.Agent, list []string, values map[string]any) (map[string]any, []string) {
 	if len(values) == 0 {
 		return values, nil
 	}
@@ -474,6 +506,7 @@ func coerceInjects(e *env, cmd string, agents []*schema.Agent, list []string, va
 		typ  *schema.Type
 	}
 	decls := map[string][]decl{}
+	var declared []string
 	seen := map[*schema.Tool]bool{}
 	for _, a := range agents {
 		for _, t := range a.Tools {
@@ -483,6 +516,9 @@ func coerceInjects(e *env, cmd string, agents []*schema.Agent, list []string, va
 			seen[t] = true
 			for _, p := range t.Params {
 				if p.Injected {
+					if len(decls[p.Name]) == 0 {
+						declared = append(declared, p.Name)
+					}
 					decls[p.Name] = append(decls[p.Name], decl{t.Name, p.Type})
 				}
 			}
@@ -494,29 +530,134 @@ func coerceInjects(e *env, cmd string, agents []*schema.Agent, list []string, va
 		names = append(names, k)
 	}
 	slices.Sort(names)
+	var problems []string
 	for _, name := range names {
 		v := values[name]
 		ds := decls[name]
 		if len(ds) == 0 {
-			fmt.Fprintf(e.stderr, "%s: warning: --inject %s: no tool of the agent has an injected parameter %q\n", cmd, name, name)
-			out[name] = v
+			msg := fmt.Sprintf("--inject %s: no tool of the agent has an injected parameter %q", name, name)
+			if c := parser.Closest(name, declared); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			problems = append(problems, msg)
+			out[name] = v // kept, to suggest it for a parameter without value
 			continue
 		}
 		var fitted any
+		ok := true
 		for i, d := range ds {
-			x, ok := fitInjected(d.typ, v, raw[name])
-			if !ok {
-				return nil, fmt.Errorf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ)
+			x, fits := fitInjected(d.typ, v, raw[name])
+			if !fits {
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ))
+				ok = false
+				break
 			}
 			if i > 0 && fmt.Sprintf("%T %#v", x, x) != fmt.Sprintf("%T %#v", fitted, fitted) {
-				return nil, fmt.Errorf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
-					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ)
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
+					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ))
+				ok = false
+				break
 			}
 			fitted = x
 		}
-		out[name] = fitted
+		if ok {
+			out[name] = fitted
+		}
 	}
-	return out, nil
+	return out, problems
+}
+
+// unknownTools returns a problem for each --tool name that is not a tool of
+// the agents, with the closest tool name.
+func unknownTools(agents []*schema.Agent, specs []string) []string {
+	var names []string
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			if !slices.Contains(names, t.Name) {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	var problems []string
+	for _, spec := range specs {
+		name, _, _ := strings.Cut(spec, "=")
+		name = strings.TrimSpace(name)
+		if slices.Contains(names, name) {
+			continue
+		}
+		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", names))
+		if c := parser.Closest(name, names); c != "" {
+			msg = fmt.Sprintf("--tool %s: the agent has no tool %q (did you mean %q?)", name, name, c)
+		}
+		problems = append(problems, msg)
+	}
+	return problems
+}
+
+// preflight checks an agent's setup before any model call: the tools bind
+// to lib and every injected parameter has a valid value. Problems about a
+// name in skip (already reported by coerceInjects) and values no tool
+// injects (idem) are left out. It returns the problems and whether one of
+// them is more than a binding error.
+func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]any, skip []string) ([]error, bool) {
+	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(injected))
+	var pe *runtime.PrepareError
+	if !errors.As(err, &pe) {
+		if err != nil {
+			return []error{err}, true
+		}
+		return nil, false
+	}
+	var out []error
+	config := false
+	for _, p := range pe.Problems {
+		var ie *runtime.InjectionError
+		if errors.As(p, &ie) {
+			if ie.Tool == "" || slices.Contains(skip, ie.Param) {
+				continue
+			}
+			config = true
+		}
+		out = append(out, p)
+	}
+	return out, config
+}
+
+// reportSetup prints the problems found before a run, each on a line, with
+// hints, and returns the exit code: 3 for configuration problems, 1 when
+// tools only failed to bind, -1 when there is nothing to report.
+func reportSetup(e *env, cmd string, problems []string, bindErrs []error, config bool) int {
+	if len(problems) == 0 && len(bindErrs) == 0 {
+		return -1
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stderr, "%s: %s\n", cmd, p)
+	}
+	var joined error
+	for _, err := range bindErrs {
+		fmt.Fprintf(e.stderr, "%s: %v\n", cmd, err)
+		joined = errors.Join(joined, err)
+	}
+	if joined != nil {
+		printBindHint(e, joined)
+	}
+	if config || len(problems) > 0 {
+		if strings.Contains(fmt.Sprint(problems, joined), "injected") {
+			fmt.Fprintln(e.stderr, "  hint: give each injected parameter a value with --inject NAME=VALUE")
+		}
+		return exitConfig
+	}
+	return exitError
+}
+
+// injectNames returns the names given with --inject.
+func injectNames(list []string) []string {
+	names := make([]string, len(list))
+	for i, kv := range list {
+		k, _, _ := strings.Cut(kv, "=")
+		names[i] = strings.TrimSpace(k)
+	}
+	return names
 }
 
 // fitInjected returns the value v (read from the text raw) as a value of

@@ -336,8 +336,8 @@ func TestRunCanary(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "rec.json")
 	code, out, errOut := gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--trace", "--record", rec,
 		"--log-level", "debug", "-m", "Hi, I'm Bob", "-m", "again")
-	if code != exitError {
-		t.Errorf("exit %d, want 1 for the 401", code)
+	if code != exitConfig {
+		t.Errorf("exit %d, want 3 for the 401", code)
 	}
 	b, _ := os.ReadFile(rec)
 	for name, text := range map[string]string{"stdout": out, "stderr": errOut, "recording": string(b)} {

@@ -47,7 +47,9 @@ func TestMain(m *testing.M) {
 // TestScript runs the scripts in testdata/script: each runs gramc commands in
 // a fresh directory and checks their output and exit codes. Besides the
 // standard commands, `status N command args...` runs a command and checks
-// that it exits with status N. `go test ./cmd/gramc -update` rewrites the
+// that it exits with status N, `fake-openai FILE` starts an in-process
+// OpenAI-compatible server (see cmdFakeOpenAI) and `openai-requests N`
+// checks that it received N requests. `go test ./cmd/gramc -update` rewrites the
 // files that cmp compares with.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -64,8 +66,10 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":    cmdStatus,
-			"jsonlines": cmdJSONLines,
+			"status":          cmdStatus,
+			"jsonlines":       cmdJSONLines,
+			"fake-openai":     cmdFakeOpenAI,
+			"openai-requests": cmdOpenAIRequests,
 		},
 	})
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,7 +20,8 @@ import (
 // test. Besides the commands of TestScript they have `fake-openai FILE`,
 // which starts an in-process OpenAI-compatible server answering with the
 // steps in FILE and points OPENAI_BASE_URL at it (with OPENAI_API_KEY set to
-// a secret that must never be written anywhere, and is sent to the server), and `junit-valid FILE`,
+// a secret that must never be written anywhere, and is sent to the server),
+// `openai-requests N` (see cmdOpenAIRequests) and `junit-valid FILE`,
 // which checks a JUnit report with a strict parser.
 func TestTestCommand(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -31,9 +34,10 @@ func TestTestCommand(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":      cmdStatus,
-			"fake-openai": cmdFakeOpenAI,
-			"junit-valid": cmdJUnitValid,
+			"status":          cmdStatus,
+			"fake-openai":     cmdFakeOpenAI,
+			"openai-requests": cmdOpenAIRequests,
+			"junit-valid":     cmdJUnitValid,
 		},
 	})
 }
@@ -51,6 +55,8 @@ type fakeStep struct {
 	} `json:"calls"`
 	Status  int    `json:"status"`
 	Message string `json:"message"`
+	// Finish is the finish_reason of a text step ("stop" when empty).
+	Finish string `json:"finish"`
 	// On makes the step a rule: it answers every request, once the steps
 	// without one are used, whose last message, written "ROLE: TEXT",
 	// matches this regular expression. The first rule that matches
@@ -94,6 +100,10 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		var step fakeopenai.Step
 		switch {
+		case st.Text != nil && st.Finish != "":
+			msg, err := json.Marshal(map[string]any{"role": "assistant", "content": *st.Text})
+			ts.Check(err)
+			step = fakeopenai.Completion(msg, st.Finish)
 		case st.Text != nil:
 			step = fakeopenai.Text(*st.Text)
 		case len(st.Calls) > 0:
@@ -142,9 +152,27 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	// Everything is set before the server starts: requests come from other
 	// processes, which the race detector cannot see synchronize with us.
 	srv := fakeopenai.New(nil, steps...)
-	ts.Defer(srv.Close)
+	fakeServers.Store(ts, srv)
+	ts.Defer(func() { fakeServers.Delete(ts); srv.Close() })
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
 	ts.Setenv("OPENAI_API_KEY", fakeKey)
+}
+
+// fakeServers are the servers started by fake-openai, by script.
+var fakeServers sync.Map // *testscript.TestScript -> *fakeopenai.Server
+
+// cmdOpenAIRequests implements `openai-requests N`: the server of the last
+// fake-openai has received N requests.
+func cmdOpenAIRequests(ts *testscript.TestScript, neg bool, args []string) {
+	v, ok := fakeServers.Load(ts)
+	if neg || !ok || len(args) != 1 {
+		ts.Fatalf("usage: openai-requests N, after fake-openai")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if got := len(v.(*fakeopenai.Server).Requests()); got != want {
+		ts.Fatalf("the OpenAI server got %d requests, want %d", got, want)
+	}
 }
 
 // cmdJUnitValid implements `junit-valid FILE`.

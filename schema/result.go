@@ -1,0 +1,78 @@
+// Tool results against the declared return type.
+
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// ResultError is a tool result that does not match the tool's declared
+// return type.
+type ResultError struct {
+	// Tool is the tool's name.
+	Tool string
+	// Returns is the declared return type, as written ("Integer").
+	Returns string
+	// Problems are the mismatches; Pointer "" is the result itself.
+	Problems []Problem
+}
+
+// Error returns e.g. `tool "count": the result does not match the declared
+// return type Integer: must be integer, not string`.
+func (e *ResultError) Error() string {
+	return fmt.Sprintf("tool %q: %s", e.Tool, e.Mismatch())
+}
+
+// Mismatch says what does not match, without the tool's name: `the result
+// does not match the declared return type Integer: must be integer, not
+// string`.
+func (e *ResultError) Mismatch() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the result does not match the declared return type %s: ", e.Returns)
+	writeProblems(&b, e.Problems)
+	return b.String()
+}
+
+// resultSchemas caches the compiled schemas of return types, by tool.
+var resultSchemas sync.Map // *Tool -> *jsonschema.Schema
+
+// ValidateResult checks a tool's result v, a decoded JSON value (numbers
+// as json.Number or float64), against the tool's return type. A tool
+// without a return type, or returning String (any text), accepts anything.
+// A mismatch is a [*ResultError].
+func ValidateResult(t *Tool, v any) error {
+	if t.Returns == nil || t.Returns.Kind == StringType {
+		return nil
+	}
+	var sch *jsonschema.Schema
+	if c, ok := resultSchemas.Load(t); ok {
+		sch = c.(*jsonschema.Schema)
+	} else {
+		var err error
+		sch, err = compileSchema("gram:///tools/"+url.PathEscape(t.Name)+"/result.json", TypeSchema(t.Returns, false))
+		if err != nil {
+			return fmt.Errorf("schema: compiling the return type of tool %q: %w", t.Name, err)
+		}
+		resultSchemas.Store(t, sch)
+	}
+	err := sch.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ae *ArgsError
+	if !errors.As(argsError(t.Name, err), &ae) {
+		return err
+	}
+	for i, p := range ae.Problems {
+		if p.Message == "is not a parameter of the tool" {
+			ae.Problems[i].Message = "is not a field of the record"
+		}
+	}
+	return &ResultError{Tool: t.Name, Returns: t.Returns.String(), Problems: ae.Problems}
+}
