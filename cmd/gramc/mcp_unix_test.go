@@ -36,7 +36,7 @@ func TestMCPRunInterrupt(t *testing.T) {
 	var stderr logSink
 	done := make(chan int, 1)
 	go func() {
-		done <- Main([]string{"run", file, "--mcp", "mcp-demo-server", "--base-url", "http://127.0.0.1:1/v1", "--log-level", "info"}, inR, io.Discard, &stderr)
+		done <- Main([]string{"run", file, "--mcp", "mcp-demo-server", "--inject", "user_id=u-42", "--base-url", "http://127.0.0.1:1/v1", "--log-level", "info"}, inR, io.Discard, &stderr)
 	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(stderr.String(), "mcp-demo-server: serving") {
