@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -563,6 +564,16 @@ func TestRequestsDuringAnalysis(t *testing.T) {
 		t.Fatalf("snapshot: %v %v", snap2, err)
 	}
 	c.edit(uri, 3, rng(2, 0, 2, 0), "(other)\n")
+	// The edit is a notification: wait until the server holds version 3
+	// before version 2's analysis goes on.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if snap, err := c.srv.snapshot(t.Context(), uri); err == nil && snap.Version == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not take version 3")
+		}
+	}
 	release <- struct{}{} // version 2's analysis goes on, and stops
 	<-started             // version 3's starts
 	release <- struct{}{}
