@@ -246,6 +246,7 @@ func runMCPServe(e *env, args []string) int {
 	var agents listFlag
 	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addSharedFlags(fs)
+	colorFlag(e, fs)
 	files, code := parseInterleaved(e, fs, args)
 	if code >= 0 {
 		return code

@@ -358,6 +358,7 @@ func runRun(e *env, args []string) int {
 	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
 	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
+	colorFlag(e, fs)
 	files, code := parseInterleaved(e, fs, args)
 	if code >= 0 {
 		return code
