@@ -30,18 +30,22 @@ var (
 	matcherProps = []string{"equals", "any", "matches", "range", "format", "absent"}
 )
 
+// lookupIn returns what get finds in the file's program or, failing that,
+// in the first of the programs the file is compiled with that has it.
+func lookupIn[T comparable](c *compiler, get func(*Program) T) T {
+	var none T
+	for _, p := range append([]*Program{c.prog}, c.env...) {
+		if v := get(p); v != none {
+			return v
+		}
+	}
+	return none
+}
+
 // lookupAgent returns the agent of a name in the file or, failing that, in
 // the programs the file is compiled with.
 func (c *compiler) lookupAgent(name string) *Agent {
-	if a := c.prog.Agent(name); a != nil {
-		return a
-	}
-	for _, p := range c.env {
-		if a := p.Agent(name); a != nil {
-			return a
-		}
-	}
-	return nil
+	return lookupIn(c, func(p *Program) *Agent { return p.Agent(name) })
 }
 
 // agentNames returns the names of the agents visible to tests.
@@ -60,15 +64,7 @@ func (c *compiler) agentNames() []string {
 // lookupTool returns a tool of the name declared in the file or the
 // programs it is compiled with.
 func (c *compiler) lookupTool(name string) *Tool {
-	if t := c.prog.Tool(name); t != nil {
-		return t
-	}
-	for _, p := range c.env {
-		if t := p.Tool(name); t != nil {
-			return t
-		}
-	}
-	return nil
+	return lookupIn(c, func(p *Program) *Tool { return p.Tool(name) })
 }
 
 // lookupRecord returns a record type of the file or of the programs it is
