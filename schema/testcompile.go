@@ -200,17 +200,25 @@ func (c *compiler) test(d decl) {
 	}
 }
 
+// suggestOrList completes dg, about an unknown name at span: a did-you-mean
+// with its fix when one of names is close, else the names after list, else
+// none (when there are no names at all).
+func suggestOrList(dg *diag.Diagnostic, name string, span diag.Span, names []string, list, none string) {
+	if s := parser.Closest(name, names); s != "" {
+		suggestFix(dg, s, span)
+	} else if len(names) > 0 {
+		dg.Detail = list + strings.Join(names, ", ")
+	} else {
+		dg.Detail = none
+	}
+}
+
 // unknownAgent reports a name that is not an agent.
 func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 	dg := diag.Errorf(CodeUnknownAgent, span, "%s names agent %s, which is not defined", where, name)
 	names := c.agentNames()
-	if s := parser.Closest(name, names); s != "" {
-		suggestFix(&dg, s, span)
-	} else if len(names) > 0 {
-		dg.Detail = "the agents are " + strings.Join(names, ", ")
-	} else {
-		dg.Detail = "define the agent in this file, or in the file a *_test.gram file is named after (tests in greeter_test.gram test the agents of greeter.gram)"
-	}
+	suggestOrList(&dg, name, span, names, "the agents are ",
+		"define the agent in this file, or in the file a *_test.gram file is named after (tests in greeter_test.gram test the agents of greeter.gram)")
 	c.diags.Add(dg)
 }
 
@@ -365,13 +373,8 @@ func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
 			}
 		}
 	}
-	if s := parser.Closest(name, names); s != "" {
-		suggestFix(&dg, s, span)
-	} else if len(names) > 0 {
-		dg.Detail = "the tools are " + strings.Join(names, ", ")
-	} else {
-		dg.Detail = "declare the tool and list it in the agent: [name:Tool {description: \"...\"} | (param::String)==>(::String)]"
-	}
+	suggestOrList(&dg, name, span, names, "the tools are ",
+		"declare the tool and list it in the agent: [name:Tool {description: \"...\"} | (param::String)==>(::String)]")
 	c.diags.Add(dg)
 }
 
@@ -486,13 +489,8 @@ func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bo
 	}
 	dg := diag.Errorf(CodeUnknownArgument, span, "tool %s has no parameter %s", tool.Name, name)
 	names := modelParamNames(tool)
-	if s := parser.Closest(name, names); s != "" {
-		suggestFix(&dg, s, span)
-	} else if len(names) > 0 {
-		dg.Detail = "the parameters of " + tool.Name + " are " + strings.Join(names, ", ")
-	} else {
-		dg.Detail = "tool " + tool.Name + " takes no arguments from the model"
-	}
+	suggestOrList(&dg, name, span, names, "the parameters of "+tool.Name+" are ",
+		"tool "+tool.Name+" takes no arguments from the model")
 	c.diags.Add(dg)
 	return nil, false
 }
