@@ -21,27 +21,64 @@ import (
 )
 
 // loadProgram reads and compiles an agent file; on errors it prints the
-// diagnostics and returns an exit code (-1 to go on).
-func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, int) {
+// diagnostics.
+func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 	f, err := readInput(e, path)
 	if err != nil {
-		return nil, o.usageErr(e, "%v", err)
+		return nil, o.usageErr("%v", err)
 	}
 	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
 		writeDiags(e, f, diags, 0)
-		return nil, exitError
+		return nil, exitWith(exitError)
 	}
-	return prog, -1
+	return prog, nil
+}
+
+// bind builds the tool library of agents (see toolLibrary) and checks,
+// before any model call, that their tools bind to it and that the --inject
+// and --tool names and values fit them (see preflight). It returns the
+// library, the injected values fitted to their declared types, and the
+// function that closes the MCP servers; the error reports every problem
+// at once. nameAgents puts the agent's name before each binding problem.
+func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
+	injected, problems := coerceInjects(agents, o.injects, injected)
+	problems = append(problems, unknownTools(agents, o.tools)...)
+	var refused []string // names whose value coerceInjects refused
+	for _, n := range injectNames(o.injects) {
+		if _, ok := injected[n]; !ok {
+			refused = append(refused, n)
+		}
+	}
+	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
+	if err != nil {
+		return nil, nil, nil, also(err, setupError(o.cmd, problems, nil, false))
+	}
+	var bindErrs []error
+	config := false
+	for _, a := range agents {
+		errs, c := preflight(a, lib, injected, refused)
+		for _, err := range errs {
+			if nameAgents {
+				err = fmt.Errorf("agent %s: %w", a.Name, err)
+			}
+			bindErrs = append(bindErrs, err)
+		}
+		config = config || c
+	}
+	if err := setupError(o.cmd, problems, bindErrs, config); err != nil {
+		closeTools()
+		return nil, nil, nil, err
+	}
+	return lib, injected, closeTools, nil
 }
 
 // toolLibrary builds the tool library: the built-in tools, replaced by the
 // --tool programs of the same name, then the tools of the MCP servers in
 // the order given, each adding the names not bound yet. It starts the
-// servers; call the returned function to close them. On failure it
-// returns an exit code (-1 to go on).
-func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), int) {
+// servers; call the returned function to close them.
+func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), error) {
 	lib := runtime.Builtins()
 	schemas := map[string]string{}
 	for _, spec := range o.toolSchemas {
@@ -55,14 +92,12 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		if file, ok := schemas[name]; ok {
 			data, err := os.ReadFile(file)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "%s: --tool-schema %s: %v\n", o.cmd, name, err)
-				return nil, nil, exitUsage
+				return nil, nil, o.usageErr("--tool-schema %s: %v", name, err)
 			}
 			tool.Parameters = json.RawMessage(data)
 		}
 		if err := lib.Register(tool); err != nil {
-			fmt.Fprintf(e.stderr, "%s: --tool-schema %s=%s: %v\n", o.cmd, name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
-			return nil, nil, exitUsage
+			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
 		}
 	}
 	var clients []*runtime.MCPClient
@@ -87,17 +122,15 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
-				fmt.Fprintf(e.stderr, "%s: interrupted\n", o.cmd)
-				return nil, nil, exitInterrupted
+				return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
 			}
-			fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
-			return nil, nil, exitError
+			return nil, nil, fail(exitError, "%s: %v", o.cmd, err)
 		}
 		clients = append(clients, c)
 		added := c.AddTo(lib)
 		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
 	}
-	return lib, closeAll, -1
+	return lib, closeAll, nil
 }
 
 // runtimeOptions returns the options of every run.
@@ -117,15 +150,33 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	return opts
 }
 
-// printBindHint follows a binding error with how to fix it.
-func printBindHint(e *env, err error) {
-	msg := err.Error()
-	if strings.Contains(msg, "is not in the tool library") {
-		fmt.Fprintln(e.stderr, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
+// bindHints returns how to fix the binding problems in err: a tool
+// missing from the library, a declaration looser than its implementation.
+func bindHints(err error) []string {
+	var hints []string
+	if hasToolError(err, runtime.ToolMissing) {
+		hints = append(hints, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
 	}
-	if strings.Contains(msg, "the declaration is looser") {
-		fmt.Fprintln(e.stderr, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
+	if hasToolError(err, runtime.ToolIncompatible) {
+		hints = append(hints, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
 	}
+	return hints
+}
+
+// hasToolError reports whether err is, or wraps, a [runtime.ToolError] of
+// the kind, looking into every error that a join wraps.
+func hasToolError(err error, kind runtime.ToolErrorKind) bool {
+	switch x := err.(type) {
+	case nil:
+		return false
+	case *runtime.ToolError:
+		if x.Kind == kind {
+			return true
+		}
+	case interface{ Unwrap() []error }:
+		return slices.ContainsFunc(x.Unwrap(), func(e error) bool { return hasToolError(e, kind) })
+	}
+	return hasToolError(errors.Unwrap(err), kind)
 }
 
 // unknownTools returns a problem for each --tool name that is not a tool of
@@ -184,29 +235,28 @@ func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]an
 	return out, config
 }
 
-// reportSetup prints the problems found before a run, each on a line, with
-// hints, and returns the exit code: 3 for configuration problems, 1 when
-// tools only failed to bind, -1 when there is nothing to report.
-func reportSetup(e *env, cmd string, problems []string, bindErrs []error, config bool) int {
+// setupError returns the error that reports the problems found before a
+// run, each on a line, with hints: exit code 3 for configuration problems,
+// 1 when tools only failed to bind; nil when there is nothing to report.
+func setupError(cmd string, problems []string, bindErrs []error, config bool) error {
 	if len(problems) == 0 && len(bindErrs) == 0 {
-		return -1
+		return nil
 	}
+	var lines []string
 	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "%s: %s\n", cmd, p)
+		lines = append(lines, cmd+": "+p)
 	}
 	var joined error
 	for _, err := range bindErrs {
-		fmt.Fprintf(e.stderr, "%s: %v\n", cmd, err)
+		lines = append(lines, fmt.Sprintf("%s: %v", cmd, err))
 		joined = errors.Join(joined, err)
 	}
-	if joined != nil {
-		printBindHint(e, joined)
-	}
+	lines = append(lines, bindHints(joined)...)
 	if config || len(problems) > 0 {
 		if strings.Contains(fmt.Sprint(problems, joined), "injected") {
-			fmt.Fprintln(e.stderr, "  hint: give each injected parameter a value with --inject NAME=VALUE")
+			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE")
 		}
-		return exitConfig
+		return fail(exitConfig, "%s", strings.Join(lines, "\n"))
 	}
-	return exitError
+	return fail(exitError, "%s", strings.Join(lines, "\n"))
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -30,49 +31,32 @@ type session struct {
 	mu    sync.Mutex // serializes output from tool hooks
 }
 
-// converse runs the turns and returns the exit code: the worst of the
-// turns'. A turn that fails (as opposed to reaching its iteration limit)
-// ends a non-interactive session; an interactive one goes on unless the
+// errIncomplete is the error of a turn whose answer did not complete (it
+// reached the iteration limit, was cut short, ...): the conversation goes
+// on, the exit code is 1.
+var errIncomplete = exitWith(exitError)
+
+// converse runs the turns and returns the error of the worst of them. A
+// turn that fails (as opposed to one that does not complete) ends a
+// non-interactive session; an interactive one goes on unless the
 // configuration is wrong.
-func (s *session) converse(ctx context.Context) int {
+func (s *session) converse(ctx context.Context) error {
 	worst := exitOK
 	if len(s.o.messages) > 0 {
 		for _, m := range s.o.messages {
-			code, failed := s.turn(ctx, m)
-			worst = max(worst, code)
-			if failed || ctx.Err() != nil {
+			err := s.turn(ctx, m)
+			worst = max(worst, codeOf(err))
+			if failed(err) || ctx.Err() != nil {
 				break
 			}
 		}
-		return worst
+		return exitWith(worst)
 	}
 	interactive := isTerminal(s.e.stdin)
 	if interactive {
 		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
 	}
-	// Lines are read in the background, so that Ctrl-C at the prompt ends
-	// the session (and shuts the MCP servers down) at once.
-	lines := make(chan string)
-	next := make(chan struct{})
-	var readErr error
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(s.e.stdin)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case <-next:
-			case <-ctx.Done():
-				return
-			}
-		}
-		readErr = sc.Err()
-	}()
+	in := readLines(ctx, s.e.stdin)
 	for {
 		if interactive {
 			fmt.Fprint(s.e.stderr, "> ")
@@ -82,43 +66,90 @@ func (s *session) converse(ctx context.Context) int {
 			ok   bool
 		)
 		select {
-		case text, ok = <-lines:
+		case text, ok = <-in.lines:
 		case <-ctx.Done():
 			if interactive {
 				fmt.Fprintln(s.e.stderr)
 			}
-			return worst
+			return exitWith(worst)
 		}
 		if !ok {
 			break
 		}
-		line := strings.TrimSpace(text)
-		if line != "" {
-			code, failed := s.turn(ctx, line)
-			worst = max(worst, code)
-			if ctx.Err() != nil || code == exitConfig || failed && !interactive {
-				return worst
+		if line := strings.TrimSpace(text); line != "" {
+			err := s.turn(ctx, line)
+			worst = max(worst, codeOf(err))
+			if ctx.Err() != nil || codeOf(err) == exitConfig || failed(err) && !interactive {
+				return exitWith(worst)
 			}
 		}
-		select {
-		case next <- struct{}{}:
-		case <-ctx.Done():
-			return worst
+		if !in.more(ctx) {
+			return exitWith(worst)
 		}
 	}
 	if interactive {
 		fmt.Fprintln(s.e.stderr)
 	}
-	if readErr != nil {
-		fmt.Fprintf(s.e.stderr, "gramc run: reading standard input: %v\n", readErr)
-		return max(worst, exitUsage)
+	if in.err != nil {
+		return fail(max(worst, exitUsage), "gramc run: reading standard input: %v", in.err)
 	}
-	return worst
+	return exitWith(worst)
 }
 
-// turn runs one user turn, prints it, and returns its exit code and
-// whether it failed with an error.
-func (s *session) turn(ctx context.Context, input string) (int, bool) {
+// failed reports whether a turn's error is a failure rather than an answer
+// that did not complete.
+func failed(err error) bool { return err != nil && err != errIncomplete }
+
+// lineReader reads lines in the background, one when asked for, so that
+// Ctrl-C at the prompt ends the session (and shuts the MCP servers down)
+// at once.
+type lineReader struct {
+	// lines gives the lines; it is closed at the end of the input.
+	lines chan string
+	ready chan struct{}
+	// err is the read error, set when lines is closed.
+	err error
+}
+
+// readLines starts reading the lines of r until ctx is done.
+func readLines(ctx context.Context, r io.Reader) *lineReader {
+	lr := &lineReader{lines: make(chan string), ready: make(chan struct{})}
+	go func() {
+		defer close(lr.lines)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			select {
+			case lr.lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-lr.ready:
+			case <-ctx.Done():
+				return
+			}
+		}
+		lr.err = sc.Err()
+	}()
+	return lr
+}
+
+// more asks for the next line, now that the last one is dealt with; it
+// returns false when ctx is done.
+func (lr *lineReader) more(ctx context.Context) bool {
+	select {
+	case lr.ready <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// turn runs one user turn and prints it. Its error is nil when the answer
+// is complete, errIncomplete when it is not, and otherwise the error of
+// the failure (already reported), with its exit code.
+func (s *session) turn(ctx context.Context, input string) error {
 	hooks := runtime.Hooks{
 		ModelStart: func(int) { s.spin.start() },
 		ModelDone:  func(int, error) { s.spin.stop() },
@@ -132,6 +163,36 @@ func (s *session) turn(ctx context.Context, input string) (int, bool) {
 	if resp != nil && err == nil {
 		s.conv = resp.Conversation
 	}
+	s.printResponse(resp)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return exitWith(exitInterrupted) // said once, by the caller
+	}
+	if err != nil {
+		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+		var (
+			ce *runtime.ConfigError
+			ve *runtime.ValidationError
+		)
+		switch {
+		case errors.As(err, &ce):
+			if hint := configHint(ce); hint != "" {
+				fmt.Fprintln(s.e.stderr, hint)
+			}
+			return exitWith(exitConfig)
+		case errors.As(err, &ve):
+			return exitWith(exitUsage)
+		}
+		return exitWith(exitError)
+	}
+	if resp.Status != runtime.StatusCompleted {
+		return errIncomplete
+	}
+	return nil
+}
+
+// printResponse prints a turn's response: as JSON with --json, else its
+// answer; then its warnings.
+func (s *session) printResponse(resp *runtime.Response) {
 	if s.o.json {
 		enc := json.NewEncoder(s.e.stdout)
 		enc.SetEscapeHTML(false)
@@ -145,30 +206,6 @@ func (s *session) turn(ctx context.Context, input string) (int, bool) {
 			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
 		}
 	}
-	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return exitInterrupted, true // said once, by the caller
-	}
-	if err != nil {
-		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
-		var (
-			ce *runtime.ConfigError
-			ve *runtime.ValidationError
-		)
-		switch {
-		case errors.As(err, &ce):
-			if ce.Hint != "" {
-				fmt.Fprintf(s.e.stderr, "  hint: %s\n", ce.Hint)
-			}
-			return exitConfig, true
-		case errors.As(err, &ve):
-			return exitUsage, true
-		}
-		return exitError, true
-	}
-	if resp.Status != runtime.StatusCompleted {
-		return exitError, false
-	}
-	return exitOK, false
 }
 
 // printTool prints a finished tool call: `name {"arg":1} → result`.

@@ -20,27 +20,25 @@ const replayBaseURL = "http://replay.invalid/v1"
 
 // makeModel builds the model client of agent with its transports; see
 // modelTransport and newModel.
-func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, int) {
-	transport, replayer, code := modelTransport(e, o)
-	if code >= 0 {
-		return nil, nil, code
+func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, error) {
+	transport, replayer, err := modelTransport(e, o)
+	if err != nil {
+		return nil, nil, err
 	}
-	model, code := newModel(e, agent, o, transport, replayer != nil, logger)
-	return model, replayer, code
+	model, err := newModel(agent, o, transport, replayer != nil, logger)
+	return model, replayer, err
 }
 
 // modelTransport returns the HTTP transport of the model clients: replay
-// or the network, then recording, then tracing. It returns an exit code on
-// failure, -1 otherwise.
-func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer, int) {
+// or the network, then recording, then tracing.
+func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer, error) {
 	key := os.Getenv("OPENAI_API_KEY")
 	var transport http.RoundTripper = http.DefaultTransport
 	var replayer *runtime.Replayer
 	if o.replay != "" {
 		rp, err := runtime.NewReplayer(o.replay)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: --replay: %v\n", o.cmd, err)
-			return nil, nil, exitUsage
+			return nil, nil, o.usageErr("--replay: %v", err)
 		}
 		replayer, transport = rp, rp
 	}
@@ -48,15 +46,14 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer,
 	if o.record != "" {
 		// Found now, not after the first model calls.
 		if err := checkWritable(o.record); err != nil {
-			fmt.Fprintf(e.stderr, "%s: --record: %v\n", o.cmd, err)
-			return nil, nil, exitUsage
+			return nil, nil, o.usageErr("--record: %v", err)
 		}
 		transport = runtime.NewRecorder(o.record, transport, secrets...)
 	}
 	if o.trace {
 		transport = runtime.NewTracer(e.stderr, transport, secrets...)
 	}
-	return transport, replayer, -1
+	return transport, replayer, nil
 }
 
 // checkWritable reports why a file cannot be written at path, without
@@ -82,9 +79,8 @@ func checkWritable(path string) error {
 }
 
 // newModel returns the model client of agent on transport (replaying a
-// recording when replay is set). It returns an exit code on failure, -1
-// otherwise.
-func newModel(e *env, agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, int) {
+// recording when replay is set).
+func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	client := &http.Client{Transport: transport}
 	var (
 		model runtime.Model
@@ -97,17 +93,22 @@ func newModel(e *env, agent *schema.Agent, o runOptions, transport http.RoundTri
 		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", o.cmd, err)
+		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
 		if errors.As(err, &ce) {
-			if ce.Hint != "" {
-				fmt.Fprintf(e.stderr, "  hint: %s\n", ce.Hint)
-			}
-			fmt.Fprintln(e.stderr, "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1;")
-			fmt.Fprintln(e.stderr, "        to try the agent without a model, replay a recording with --replay FILE")
-			return nil, exitConfig
+			return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce),
+				"  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1;",
+				"        to try the agent without a model, replay a recording with --replay FILE"))
 		}
-		return nil, exitError
+		return nil, fail(exitError, "%s", msg)
 	}
-	return model, -1
+	return model, nil
+}
+
+// configHint returns the hint line of a configuration error, or "".
+func configHint(ce *runtime.ConfigError) string {
+	if ce.Hint == "" {
+		return ""
+	}
+	return "  hint: " + ce.Hint
 }

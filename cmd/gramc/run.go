@@ -13,10 +13,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// exitConfig is the exit code of configuration errors (a missing API key,
-// no base URL for the provider).
-const exitConfig = 3
-
 const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
                  [--mcp COMMAND]... [--mcp-url URL]...
                  [--json] [--trace] [--record FILE | --replay FILE]
@@ -94,7 +90,7 @@ valid --inject value, a --tool or
 Flags:
 `
 
-func runRun(e *env, args []string) int {
+func runRun(e *env, args []string) error {
 	fs := newFlags(e, "run", runHelp)
 	o := runOptions{cmd: "gramc run"}
 	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
@@ -104,69 +100,39 @@ func runRun(e *env, args []string) int {
 	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
-	files, code := parseInterleaved(e, fs, args)
-	if code >= 0 {
-		return code
+	files, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
-		return o.usageErr(e, "give exactly one agent file (see gramc run --help)")
+		return o.usageErr("give exactly one agent file (see gramc run --help)")
 	}
 	o.file = files[0]
-	logger, injected, code := o.setup(e)
-	if code >= 0 {
-		return code
+	logger, injected, err := o.setup(e)
+	if err != nil {
+		return err
 	}
 	if o.file == "-" && len(o.messages) == 0 {
-		return o.usageErr(e, "with the agent file on standard input, give the messages with -m")
+		return o.usageErr("with the agent file on standard input, give the messages with -m")
 	}
-
-	// The agent.
-	prog, code := o.loadProgram(e, o.file)
-	if code >= 0 {
-		return code
+	agent, conv, err := o.loadAgent(e, *history)
+	if err != nil {
+		return err
 	}
-	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
-	if agent == nil {
-		return o.usageErr(e, "%s", msg)
-	}
-	var conv runtime.Conversation
-	if *history != "" {
-		data, err := os.ReadFile(*history)
-		if err != nil {
-			return o.usageErr(e, "--history: %v", err)
-		}
-		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
-			return o.usageErr(e, "--history %s: %v", *history, err)
-		}
-	}
-	agents := []*schema.Agent{agent}
-	injected, problems := coerceInjects(agents, o.injects, injected)
-	problems = append(problems, unknownTools(agents, o.tools)...)
 
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
-	if code >= 0 {
-		reportSetup(e, o.cmd, problems, nil, false)
-		return code
+	lib, injected, closeTools, err := o.bind(ctx, e, []*schema.Agent{agent}, logger, injected, false)
+	if err != nil {
+		return err
 	}
 	defer closeTools()
-	var failed []string // names whose value coerceInjects refused
-	for _, n := range injectNames(o.injects) {
-		if _, ok := injected[n]; !ok {
-			failed = append(failed, n)
-		}
-	}
-	bindErrs, config := preflight(agent, lib, injected, failed)
-	if code := reportSetup(e, o.cmd, problems, bindErrs, config); code >= 0 {
-		return code
-	}
 
 	// The model.
-	model, replayer, code := makeModel(e, agent, o, logger)
-	if code >= 0 {
-		return code
+	model, replayer, err := makeModel(e, agent, o, logger)
+	if err != nil {
+		return err
 	}
 
 	// The conversation.
@@ -174,26 +140,46 @@ func runRun(e *env, args []string) int {
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
-	code = s.converse(ctx)
+	err = s.converse(ctx)
 	if ctx.Err() != nil {
-		fmt.Fprintln(e.stderr, "gramc run: interrupted")
-		return exitInterrupted
+		return fail(exitInterrupted, "%s", joinLines(message(err), "gramc run: interrupted"))
 	}
-	if replayer != nil && code == exitOK {
+	if replayer != nil && err == nil {
 		if n := replayer.Remaining(); n > 0 {
 			fmt.Fprintf(e.stderr, "gramc run: warning: the recording has %d more requests than this run made\n", n)
 		}
 	}
-	return code
+	return err
+}
+
+// loadAgent compiles the agent file and returns the agent to run, with the
+// conversation of the --history file, if one is given.
+func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.Conversation, error) {
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return nil, nil, err
+	}
+	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
+	if agent == nil {
+		return nil, nil, o.usageErr("%s", msg)
+	}
+	var conv runtime.Conversation
+	if history != "" {
+		data, err := os.ReadFile(history)
+		if err != nil {
+			return nil, nil, o.usageErr("--history: %v", err)
+		}
+		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
+			return nil, nil, o.usageErr("--history %s: %v", history, err)
+		}
+	}
+	return agent, conv, nil
 }
 
 // pickAgent returns the named agent, or the file's only agent; otherwise nil
 // and what is wrong.
 func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) {
-	var names []string
-	for _, a := range prog.Agents {
-		names = append(names, a.Name)
-	}
+	names := agentNames(prog)
 	switch {
 	case name != "":
 		if a := prog.Agent(name); a != nil {

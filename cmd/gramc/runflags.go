@@ -102,49 +102,48 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
 }
 
-// usageErr prints a usage error and returns its exit code.
-func (o *runOptions) usageErr(e *env, format string, a ...any) int {
-	fmt.Fprintf(e.stderr, o.cmd+": "+format+"\n", a...)
-	return exitUsage
+// usageErr returns a usage error of the command.
+func (o *runOptions) usageErr(format string, a ...any) error {
+	return usageError(o.cmd, format, a...)
 }
 
 // setup checks the shared flags and returns the logger and the injected
-// values, or an exit code (-1 to go on).
-func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, int) {
+// values. From here on, what the command writes has its secrets masked.
+func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	o.secrets = o.protect(e)
 	if o.record != "" && o.replay != "" {
-		return nil, nil, o.usageErr(e, "--record and --replay cannot be used together")
+		return nil, nil, o.usageErr("--record and --replay cannot be used together")
 	}
 	if o.maxIterations < 0 {
-		return nil, nil, o.usageErr(e, "--max-iterations must be at least 1")
+		return nil, nil, o.usageErr("--max-iterations must be at least 1")
 	}
 	for _, spec := range o.tools {
 		name, command, ok := strings.Cut(spec, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, nil, o.usageErr(e, "--tool %q: write NAME=COMMAND", spec)
+			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
 		}
 	}
 	for _, spec := range o.toolSchemas {
 		name, file, ok := strings.Cut(spec, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
-			return nil, nil, o.usageErr(e, "--tool-schema %q: write NAME=FILE", spec)
+			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
 		}
 		if !slices.ContainsFunc(o.tools, func(t string) bool {
 			n, _, _ := strings.Cut(t, "=")
 			return strings.TrimSpace(n) == strings.TrimSpace(name)
 		}) {
-			return nil, nil, o.usageErr(e, "--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
+			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
 		}
 	}
 	logger, err := newLogger(e.stderr, o.logLevel)
 	if err != nil {
-		return nil, nil, o.usageErr(e, "%v", err)
+		return nil, nil, o.usageErr("%v", err)
 	}
 	injected, err := parseInjects(o.injects)
 	if err != nil {
-		return nil, nil, o.usageErr(e, "%v", err)
+		return nil, nil, o.usageErr("%v", err)
 	}
-	return logger, injected, -1
+	return logger, injected, nil
 }
 
 // newLogger returns a text logger on w at the named level, or a logger that
