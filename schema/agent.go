@@ -25,6 +25,14 @@ func (c *compiler) agent(d decl) {
 		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"
 		c.diags.Add(dg)
 	}
+	c.agentSettings(a, d)
+	c.agentTools(a, p)
+}
+
+// agentSettings compiles the properties of an agent declaration: its
+// instruction, model and settings.
+func (c *compiler) agentSettings(a *Agent, d decl) {
+	p := d.p
 	where := "an agent"
 	var hasModel, hasInstruction bool
 	for i := range p.Subject.Properties {
@@ -79,6 +87,12 @@ func (c *compiler) agent(d decl) {
 		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
 		c.diags.Add(dg)
 	}
+}
+
+// agentTools compiles the elements of an agent declaration, its tools: the
+// tools written inline and the references to tools defined at the top
+// level, each once.
+func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	// Inline tools first, so that a reference may come before the tool.
 	for _, e := range p.Elements {
 		if e.Kind == parser.GroupKind && isToolPattern(e) {

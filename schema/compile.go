@@ -374,15 +374,9 @@ func (c *compiler) recordFields(r *Record, d decl) {
 		if f == nil {
 			continue
 		}
-		if first := seen[f.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "record %s has two fields named %s", disp(r.Name), f.Name)
-			dg.Detail = "field names are unique within a record: rename or remove one"
-			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
-			c.diags.Add(dg)
-			continue
+		if c.unique(seen, f, "record "+disp(r.Name), true) {
+			r.Fields = append(r.Fields, f)
 		}
-		seen[f.Name] = f
-		r.Fields = append(r.Fields, f)
 	}
 }
 

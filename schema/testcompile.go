@@ -108,6 +108,26 @@ func (c *compiler) test(d decl) {
 		dg.Detail = "name it before its label: [greets_by_name:Test {agent: my_agent} | ...]; gramc test --run selects tests by name"
 		c.diags.Add(dg)
 	}
+	c.testProps(t, d)
+	c.testElements(t, p)
+	if len(t.Turns) == 0 {
+		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
+		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
+			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
+		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span.Len() > 0 {
+			at := p.Span.End - 1 // the closing bracket
+			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
+				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
+		}
+		c.diags.Add(dg)
+	}
+}
+
+// testProps compiles the properties of a test: the agent it tests (with a
+// fix that adds the only agent there is when it has none), its trajectory
+// mode and description.
+func (c *compiler) testProps(t *Test, d decl) {
+	p := d.p
 	hasAgent := false
 	for i := range p.Subject.Properties {
 		pr := &p.Subject.Properties[i]
@@ -151,6 +171,11 @@ func (c *compiler) test(d decl) {
 		}
 		c.diags.Add(dg)
 	}
+}
+
+// testElements compiles the elements of a test: its user turns, each
+// followed by the expectations about the agent's reply.
+func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 	var turn *Turn
 	for _, e := range p.Elements {
 		label, ok := c.testElementLabel(e)
@@ -184,17 +209,6 @@ func (c *compiler) test(d decl) {
 				turn.Rubrics = append(turn.Rubrics, r)
 			}
 		}
-	}
-	if len(t.Turns) == 0 {
-		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
-		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
-			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
-		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-			at := p.Span.End - 1 // the closing bracket
-			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
-				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
-		}
-		c.diags.Add(dg)
 	}
 }
 
