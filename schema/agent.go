@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -42,13 +43,9 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 			a.Description, _ = c.str(pr)
 		case "instruction":
 			hasInstruction = true
-			if s, ok := c.str(pr); ok {
+			if s, ok := c.nonBlank(pr, CodeMissingInstruction, fmt.Sprintf("the instruction of agent %s is empty", disp(a.Name)),
+				"write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""); ok {
 				a.Instruction = s
-				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingInstruction, pr.Value.Span(), "the instruction of agent %s is empty", disp(a.Name))
-					dg.Detail = "write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""
-					c.diags.Add(dg)
-				}
 			}
 		case "model":
 			hasModel = true

@@ -251,13 +251,9 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		switch pr.Key {
 		case "description":
 			hasDesc = true
-			if s, ok := c.str(pr); ok {
+			if s, ok := c.nonBlank(pr, CodeMissingDescription, fmt.Sprintf("the description of tool %s is empty", disp(t.Name)),
+				"say what the tool does: the model reads it to decide when to call the tool"); ok {
 				t.Description = s
-				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingDescription, pr.Value.Span(), "the description of tool %s is empty", disp(t.Name))
-					dg.Detail = "say what the tool does: the model reads it to decide when to call the tool"
-					c.diags.Add(dg)
-				}
 			}
 		default:
 			c.unknownProp(pr, "a tool", toolProps)

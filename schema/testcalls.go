@@ -23,11 +23,8 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 		switch pr.Key {
 		case "says":
 			has = true
-			if s, ok := c.str(pr); ok {
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the user's message is empty", "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
 				turn.Input = s
-				if strings.TrimSpace(s) == "" {
-					c.invalidValue(pr, "the user's message is empty", "write what the user says: (:User {says: \"Hi, I'm Bob\"})")
-				}
 			}
 		default:
 			c.unknownProp(pr, "a user turn", userProps)

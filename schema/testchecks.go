@@ -338,11 +338,8 @@ func (c *compiler) rubric(e *parser.Pattern) *Rubric {
 			}
 		case "criterion":
 			hasCriterion = true
-			if s, ok := c.str(pr); ok {
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the criterion is empty", "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
 				r.Criterion = s
-				if strings.TrimSpace(s) == "" {
-					c.invalidValue(pr, "the criterion is empty", "say what the judge checks: criterion: \"The answer greets the user by name\"")
-				}
 			}
 		case "threshold":
 			if f, ok := c.number(pr, 0, 1); ok {
