@@ -148,26 +148,25 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	}
 }
 
+// notTools says, for each label of an element an agent cannot hold, what
+// is wrong and the remedy.
+var notTools = map[string][2]string{
+	AgentLabel:  {"an agent cannot contain another agent", "define each agent at the top level of the file"},
+	TestLabel:   {"an agent cannot contain a test", "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"},
+	RecordLabel: {"an agent cannot contain a record", "define the record at the top level of the file, where every tool can use it"},
+	ToolLabel:   {"an inline tool is written in brackets", "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"},
+	"": {"an agent's elements must be tools",
+		"write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"},
+}
+
 // notATool reports an agent element that is not a tool.
 func (c *compiler) notATool(e *parser.Pattern, label string) {
-	var dg diag.Diagnostic
-	switch {
-	case label == AgentLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain another agent")
-		dg.Detail = "define each agent at the top level of the file"
-	case label == TestLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a test")
-		dg.Detail = "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"
-	case label == RecordLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a record")
-		dg.Detail = "define the record at the top level of the file, where every tool can use it"
-	case label == ToolLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an inline tool is written in brackets")
-		dg.Detail = "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"
-	default:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent's elements must be tools")
-		dg.Detail = "write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"
+	why, ok := notTools[label]
+	if !ok {
+		why = notTools[""]
 	}
+	dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s", why[0])
+	dg.Detail = why[1]
 	c.diags.Add(dg)
 }
 
