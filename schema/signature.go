@@ -292,12 +292,7 @@ func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
 	if dflt != nil {
 		v, m := valueFor(dflt.Value, p.Type)
 		if m != nil {
-			dg := diag.Errorf(CodeDefaultTypeMismatch, m.span, "the default of %s %s is %s", what, p.Name, m.msg)
-			dg.Detail = m.detail
-			if m.fix != nil {
-				dg.Fixes = []diag.Fix{*m.fix}
-			}
-			c.diags.Add(dg)
+			m.report(c, CodeDefaultTypeMismatch, "the default of "+what+" "+p.Name)
 			return
 		}
 		p.Default, p.HasDefault = v, true
@@ -349,12 +344,7 @@ func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 	for i := range v.Items() {
 		x, m := valueFor(&v.Items()[i], p.Type)
 		if m != nil {
-			dg := diag.Errorf(CodeEnumTypeMismatch, m.span, "an enum member of %s %s is %s", what, p.Name, m.msg)
-			dg.Detail = m.detail
-			if m.fix != nil {
-				dg.Fixes = []diag.Fix{*m.fix}
-			}
-			c.diags.Add(dg)
+			m.report(c, CodeEnumTypeMismatch, "an enum member of "+what+" "+p.Name)
 			ok = false
 			continue
 		}

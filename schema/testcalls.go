@@ -275,12 +275,7 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 
 // badArgValue reports a value of the wrong type for an argument.
 func (c *compiler) badArgValue(name string, m *mismatch) {
-	dg := diag.Errorf(CodeInvalidArgumentValue, m.span, "the value of %s is %s", name, m.msg)
-	dg.Detail = m.detail
-	if m.fix != nil {
-		dg.Fixes = []diag.Fix{*m.fix}
-	}
-	c.diags.Add(dg)
+	m.report(c, CodeInvalidArgumentValue, "the value of "+name)
 }
 
 // checkConstraints validates a value against the schema of its parameter
