@@ -76,6 +76,26 @@ func (f mcpFlag) Set(v string) error {
 	return nil
 }
 
+// headerFlag collects --header values, "NAME: VALUE".
+type headerFlag struct{ h *http.Header }
+
+// String implements flag.Value.
+func (f headerFlag) String() string { return "" }
+
+// Set implements flag.Value.
+func (f headerFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("write NAME: VALUE, e.g. 'Authorization: Bearer TOKEN'")
+	}
+	if *f.h == nil {
+		*f.h = http.Header{}
+	}
+	f.h.Add(name, value)
+	return nil
+}
+
 // addSharedFlags registers the flags gramc run and gramc mcp serve share:
 // the tool library, the model, recording and the runs.
 func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
