@@ -55,10 +55,8 @@ func runCheck(e *env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
-	switch *format {
-	case "text", "json", "sarif":
-	default:
-		return usageError("gramc check", "unknown format %q (want text, json or sarif)", *format)
+	if err := checkFormat("gramc check", *format, "text", "json", "sarif"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")

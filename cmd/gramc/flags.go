@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,4 +111,14 @@ func definedFlags(fs *flag.FlagSet) []string {
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	sort.Strings(names)
 	return names
+}
+
+// checkFormat returns the usage error of command cmd when format is not one
+// of formats: "unknown format "x" (want a, b or c)".
+func checkFormat(cmd, format string, formats ...string) error {
+	if slices.Contains(formats, format) {
+		return nil
+	}
+	last := len(formats) - 1
+	return usageError(cmd, "unknown format %q (want %s or %s)", format, strings.Join(formats[:last], ", "), formats[last])
 }

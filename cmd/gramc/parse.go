@@ -70,10 +70,8 @@ func runParse(e *env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
-	switch *format {
-	case "sexp", "json", "gram":
-	default:
-		return usageError("gramc parse", "unknown format %q (want sexp, json or gram)", *format)
+	if err := checkFormat("gramc parse", *format, "sexp", "json", "gram"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return usageError("gramc parse", "no input files (use - for standard input)")

@@ -175,10 +175,8 @@ func (o *testOptions) report(e *env, results []agenttest.Result) error {
 
 // check validates the flags of gramc test.
 func (o *testOptions) check() error {
-	switch o.format {
-	case "text", "json", "junit", "tap":
-	default:
-		return o.usageErr("unknown format %q (want text, json, junit or tap)", o.format)
+	if err := checkFormat(o.cmd, o.format, "text", "json", "junit", "tap"); err != nil {
+		return err
 	}
 	switch {
 	case o.record && o.replay:
