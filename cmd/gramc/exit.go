@@ -63,7 +63,7 @@ func usageError(cmd, format string, a ...any) error {
 	return fail(exitUsage, cmd+": "+format, a...)
 }
 
-// codeOf returns the exit code of err: 0 for nil, the code of an
+// codeOf returns the exit code of err: 0 for nil, the code of a
 // [cmdError], 2 for any other error (an I/O error nobody wrapped).
 func codeOf(err error) int {
 	if err == nil {
