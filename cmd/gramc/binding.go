@@ -43,7 +43,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // function that closes the MCP servers; the error reports every problem
 // at once. nameAgents puts the agent's name before each binding problem.
 func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
-	injected, problems := coerceInjects(agents, o.injects, injected)
+	injected, problems, strays := coerceInjects(agents, o.injects, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
 	var refused []string // names whose value coerceInjects refused
 	for _, n := range injectNames(o.injects) {
@@ -53,7 +53,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 	}
 	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
 	if err != nil {
-		return nil, nil, nil, also(err, setupError(o.cmd, problems, nil, false))
+		return nil, nil, nil, also(err, setupError(o.cmd, problems, nil, false, len(strays) > 0))
 	}
 	var bindErrs []error
 	config := false
@@ -67,7 +67,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 		}
 		config = config || c
 	}
-	if err := setupError(o.cmd, problems, bindErrs, config); err != nil {
+	if err := setupError(o.cmd, problems, bindErrs, config, len(strays) > 0); err != nil {
 		closeTools()
 		return nil, nil, nil, err
 	}
@@ -163,6 +163,14 @@ func bindHints(err error) []string {
 	return hints
 }
 
+// injectionProblem reports whether err is, or joins, a problem of the
+// injected parameters: a [runtime.InjectionError], or a
+// [runtime.ToolError] of kind [runtime.ToolInjection].
+func injectionProblem(err error) bool {
+	var ie *runtime.InjectionError
+	return errors.As(err, &ie) || hasToolError(err, runtime.ToolInjection)
+}
+
 // hasToolError reports whether err is, or wraps, a [runtime.ToolError] of
 // the kind, looking into every error that a join wraps.
 func hasToolError(err error, kind runtime.ToolErrorKind) bool {
@@ -238,7 +246,8 @@ func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]an
 // setupError returns the error that reports the problems found before a
 // run, each on a line, with hints: exit code 3 for configuration problems,
 // 1 when tools only failed to bind; nil when there is nothing to report.
-func setupError(cmd string, problems []string, bindErrs []error, config bool) error {
+// stray says that an --inject name is one no tool injects.
+func setupError(cmd string, problems []string, bindErrs []error, config, stray bool) error {
 	if len(problems) == 0 && len(bindErrs) == 0 {
 		return nil
 	}
@@ -253,7 +262,7 @@ func setupError(cmd string, problems []string, bindErrs []error, config bool) er
 	}
 	lines = append(lines, bindHints(joined)...)
 	if config || len(problems) > 0 {
-		if strings.Contains(fmt.Sprint(problems, joined), "injected") {
+		if stray || injectionProblem(joined) {
 			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE")
 		}
 		return fail(exitConfig, "%s", strings.Join(lines, "\n"))

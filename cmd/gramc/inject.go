@@ -41,11 +41,11 @@ func parseInjects(list []string) (map[string]any, error) {
 // (user_id=42) is the string "42" for a String parameter. It returns the
 // fitted values and the problems: a value that does not fit the declared
 // type, a name declared with different types by different tools, a name no
-// tool injects (with the closest injected name). A value that does not fit
-// is left out.
-func coerceInjects(agents []*schema.Agent, list []string, values map[string]any) (map[string]any, []string) {
+// tool injects (with the closest injected name), and the names no tool
+// injects. A value that does not fit is left out.
+func coerceInjects(agents []*schema.Agent, list []string, values map[string]any) (map[string]any, []string, []string) {
 	if len(values) == 0 {
-		return values, nil
+		return values, nil, nil
 	}
 	raw := map[string]string{}
 	for _, kv := range list {
@@ -81,7 +81,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	var problems []string
+	var problems, strays []string
 	for _, name := range names {
 		v := values[name]
 		ds := decls[name]
@@ -91,6 +91,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
 			problems = append(problems, msg)
+			strays = append(strays, name)
 			out[name] = v // kept, to suggest it for a parameter without value
 			continue
 		}
@@ -115,7 +116,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 			out[name] = fitted
 		}
 	}
-	return out, problems
+	return out, problems, strays
 }
 
 // injectNames returns the names given with --inject.
