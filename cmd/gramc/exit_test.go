@@ -66,3 +66,40 @@ func TestBindHints(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupError: the problems found before a run are reported each on a
+// line, with the hints their kinds call for and the exit code: 3 for
+// configuration, 1 for tools that only fail to bind.
+func TestSetupError(t *testing.T) {
+	missing := &runtime.ToolError{Tool: "a", Kind: runtime.ToolMissing, Message: "is not in the tool library"}
+	noValue := &runtime.InjectionError{Tool: "a", Param: "user", Message: "the host gave no value"}
+	unchecked := &runtime.ToolError{Tool: "b", Kind: runtime.ToolInjection, Message: "its injected parameters cannot be checked"}
+	worded := &runtime.ToolError{Tool: "injected", Kind: runtime.ToolMissing, Message: "is not in the tool library"}
+	const injectHint = "hint: give each injected parameter a value"
+	cases := []struct {
+		name     string
+		problems []string
+		errs     []error
+		config   bool
+		stray    bool
+		code     int
+		hint     bool
+	}{
+		{"nothing", nil, nil, false, false, exitOK, false},
+		{"missing tool", nil, []error{missing}, false, false, exitError, false},
+		{"no value", nil, []error{missing, noValue}, true, false, exitConfig, true},
+		{"unchecked", nil, []error{fmt.Errorf("agent x: %w", unchecked)}, true, false, exitConfig, true},
+		{"stray name", []string{"--inject usr: no tool injects it"}, nil, false, true, exitConfig, true},
+		{"other flag problem", []string{"--tool x: the agent has no tool"}, []error{worded}, false, false, exitConfig, false},
+	}
+	for _, c := range cases {
+		err := setupError("gramc run", c.problems, c.errs, c.config, c.stray)
+		msg := message(err)
+		if code := codeOf(err); code != c.code || strings.Contains(msg, injectHint) != c.hint {
+			t.Errorf("%s: exit %d, message\n%s\nwant exit %d, inject hint %v", c.name, code, msg, c.code, c.hint)
+		}
+		if lines := strings.Count(msg, "gramc run: "); lines != len(c.problems)+len(c.errs) {
+			t.Errorf("%s: %d problem lines in\n%s", c.name, lines, msg)
+		}
+	}
+}
