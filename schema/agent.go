@@ -22,9 +22,7 @@ func (c *compiler) agent(d decl) {
 		a.addAt, a.addSep = p.Span.End-1, " | "
 	}
 	if a.Name == "" {
-		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
-		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"
-		c.diags.Add(dg)
+		c.unnamed(d, "agent", "[my_agent:Agent {...} | tools]")
 	}
 	c.agentSettings(a, d)
 	c.agentTools(a, p)

@@ -205,6 +205,14 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	return decl{p: p, s: subjectOf(p), label: found[0]}, found
 }
 
+// unnamed reports a declaration (an agent, a test, a record) without a
+// name; example shows one named, with what the name is for.
+func (c *compiler) unnamed(d decl, what, example string) {
+	dg := diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what)
+	dg.Detail = "name it before its label: " + example
+	c.diags.Add(dg)
+}
+
 // headSpan is where a diagnostic about a declaration as a whole goes: its
 // name, else its labels, else the pattern.
 func headSpan(d decl) diag.Span {
@@ -334,9 +342,7 @@ func (c *compiler) declareRecord(d decl) *Record {
 	c.prog.Records = append(c.prog.Records, r)
 	switch {
 	case r.Name == "":
-		dg := diag.Errorf(CodeMissingName, headSpan(d), "the record has no name")
-		dg.Detail = "name it before its label: [MyType:Record {...} | (field::String)]; the name is the type"
-		c.diags.Add(dg)
+		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
 	case IsBuiltinType(r.Name):
 		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan, "a record cannot be named %s, a built-in type", r.Name)
 		dg.Detail = "give the record another name"

@@ -104,9 +104,7 @@ func (c *compiler) test(d decl) {
 	t := &Test{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Trajectory: TrajectoryInOrder}
 	c.prog.Tests = append(c.prog.Tests, t)
 	if t.Name == "" {
-		dg := diag.Errorf(CodeMissingName, headSpan(d), "the test has no name")
-		dg.Detail = "name it before its label: [greets_by_name:Test {agent: my_agent} | ...]; gramc test --run selects tests by name"
-		c.diags.Add(dg)
+		c.unnamed(d, "test", "[greets_by_name:Test {agent: my_agent} | ...]; gramc test --run selects tests by name")
 	}
 	c.testProps(t, d)
 	c.testElements(t, p)
