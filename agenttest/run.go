@@ -101,6 +101,9 @@ type Result struct {
 	Failures []Failure `json:"failures,omitempty"`
 	// Error says why the test could not run (Status Error).
 	Error string `json:"error,omitempty"`
+	// Cause is the error Error says, for callers that act on its type
+	// (such as the kind of a [runtime.ToolError]).
+	Cause error `json:"-"`
 	// Config is set when the error is one of configuration: a missing API
 	// key or cassette, a tool that cannot be bound.
 	Config bool `json:"-"`
@@ -245,7 +248,7 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 	for i := range runs {
 		o := &runs[i]
 		if o.err != nil {
-			res.Status, res.Error = Error, o.err.Error()
+			res.Status, res.Error, res.Cause = Error, o.err.Error(), o.err
 			var ce *runtime.ConfigError
 			var te *runtime.ToolError
 			res.Config = errors.As(o.err, &ce) || errors.As(o.err, &te) || errors.Is(o.err, errNoCassette)
@@ -284,50 +287,11 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 	if t.Agent == nil {
 		return runOutcome{err: fmt.Errorf("test %s: agent %q is not defined", t.Name, t.AgentName)}
 	}
-	cassette := r.CassettePath(j.Path, t.Name)
-	var transport http.RoundTripper = http.DefaultTransport
-	var replayer *runtime.Replayer
-	switch source {
-	case "replay":
-		rp, err := runtime.NewReplayer(cassette)
-		if err != nil {
-			if os.IsNotExist(err) {
-				return runOutcome{err: fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)}
-			}
-			return runOutcome{err: &runtime.ConfigError{Message: "reading the cassette of test " + t.Name, Err: err}}
-		}
-		replayer, transport = rp, rp
-	case "record":
-		if first {
-			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
-				return runOutcome{err: err}
-			}
-			transport = runtime.NewRecorder(cassette, transport, r.secrets()...)
-		}
+	transport, replayer, err := r.transport(j, source, first)
+	if err != nil {
+		return runOutcome{err: err}
 	}
-	if r.Transport != nil {
-		transport = r.Transport(transport)
-	}
-	client := &http.Client{Transport: transport}
-	models := map[*schema.Agent]runtime.Model{}
-	model := func(a *schema.Agent) (runtime.Model, error) {
-		if m := models[a]; m != nil {
-			return m, nil
-		}
-		var (
-			m   runtime.Model
-			err error
-		)
-		if replayer != nil {
-			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client})
-		} else {
-			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client})
-		}
-		if err == nil {
-			models[a] = m
-		}
-		return m, err
-	}
+	model := r.models(&http.Client{Transport: transport}, replayer != nil)
 	m, err := model(t.Agent)
 	if err != nil {
 		return runOutcome{err: err}
@@ -343,20 +307,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 		}
 		out.turns = append(out.turns, rec)
 		if err != nil {
-			var ce *runtime.ConfigError
-			var te *runtime.ToolError
-			if errors.As(err, &ce) || errors.As(err, &te) {
-				out.err = err
-				return out
-			}
-			// A model or network failure (a request that differs from
-			// the cassette among them) fails the turn.
-			msg := err.Error()
-			var re *runtime.ReplayError
-			if errors.As(err, &re) {
-				msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
-			}
-			out.failures = append(out.failures, Failure{Turn: i + 1, Kind: "error", Message: msg})
+			out.turnError(i+1, err)
 			return out
 		}
 		conv = resp.Conversation
@@ -374,6 +325,80 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 			Message: fmt.Sprintf("the cassette has %d more model requests than this run made: the agent or the test changed since it was recorded (record it again with --record)", replayer.Remaining())})
 	}
 	return out
+}
+
+// transport returns the HTTP transport of a run of job j's test: the
+// test's cassette replayed or recorded as source says (recorded on the
+// first run only), wrapped by the runner's Transport.
+func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper, *runtime.Replayer, error) {
+	t := j.Test
+	cassette := r.CassettePath(j.Path, t.Name)
+	var transport http.RoundTripper = http.DefaultTransport
+	var replayer *runtime.Replayer
+	switch source {
+	case "replay":
+		rp, err := runtime.NewReplayer(cassette)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, nil, fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)
+			}
+			return nil, nil, &runtime.ConfigError{Message: "reading the cassette of test " + t.Name, Err: err}
+		}
+		replayer, transport = rp, rp
+	case "record":
+		if first {
+			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
+				return nil, nil, err
+			}
+			transport = runtime.NewRecorder(cassette, transport, r.secrets()...)
+		}
+	}
+	if r.Transport != nil {
+		transport = r.Transport(transport)
+	}
+	return transport, replayer, nil
+}
+
+// models returns the function that gives the model client of an agent (the
+// tested agent, or a judge) in one run, made once per agent.
+func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (runtime.Model, error) {
+	models := map[*schema.Agent]runtime.Model{}
+	return func(a *schema.Agent) (runtime.Model, error) {
+		if m := models[a]; m != nil {
+			return m, nil
+		}
+		var (
+			m   runtime.Model
+			err error
+		)
+		if replay {
+			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client})
+		} else {
+			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client})
+		}
+		if err == nil {
+			models[a] = m
+		}
+		return m, err
+	}
+}
+
+// turnError records the error of turn n: a configuration or tool error
+// ends the test as an error; a model or network failure (a request that
+// differs from the cassette among them) fails the turn.
+func (o *runOutcome) turnError(n int, err error) {
+	var ce *runtime.ConfigError
+	var te *runtime.ToolError
+	if errors.As(err, &ce) || errors.As(err, &te) {
+		o.err = err
+		return
+	}
+	msg := err.Error()
+	var re *runtime.ReplayError
+	if errors.As(err, &re) {
+		msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
+	}
+	o.failures = append(o.failures, Failure{Turn: n, Kind: "error", Message: msg})
 }
 
 // secrets returns the API keys to redact from recordings.

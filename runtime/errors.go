@@ -173,12 +173,39 @@ func (e *LLMError) UserMessage() string {
 	return "I'm having trouble connecting to my AI service. Please try again."
 }
 
+// ToolErrorKind says what is wrong in a [ToolError], for callers that
+// act on it (a hint, an exit code) without reading its message.
+type ToolErrorKind string
+
+// The kinds of tool errors.
+const (
+	// ToolMissing: no tool of the library has the declared tool's name.
+	ToolMissing ToolErrorKind = "missing"
+	// ToolIncompatible: the declaration accepts arguments the
+	// implementation's parameter schema refuses (it is looser).
+	ToolIncompatible ToolErrorKind = "incompatible"
+	// ToolInjection: the injected parameters of the tool have no valid
+	// host values, or cannot be checked.
+	ToolInjection ToolErrorKind = "injection"
+	// ToolUnknown: the model called a tool the agent does not have.
+	ToolUnknown ToolErrorKind = "unknown"
+	// ToolBlocked: the model repeated the same call too often in a turn.
+	ToolBlocked ToolErrorKind = "blocked"
+	// ToolFailed: the tool ran and failed, or panicked.
+	ToolFailed ToolErrorKind = "failed"
+	// ToolBadResult: the tool's result does not fit its declared return
+	// type, or cannot be encoded as JSON.
+	ToolBadResult ToolErrorKind = "bad_result"
+)
+
 // ToolError is a tool that cannot be used: missing from the library, or
 // with a schema that refuses arguments its specification accepts. The same type
 // describes a failed tool call in logs.
 type ToolError struct {
 	// Tool is the tool's name.
 	Tool string
+	// Kind says what is wrong.
+	Kind ToolErrorKind
 	// Message says what is wrong.
 	Message string
 	// Err is the cause, if any.

@@ -105,11 +105,11 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 		if names := r.tools.Names(); len(names) > 0 {
 			avail = "the available tools are: " + strings.Join(names, ", ")
 		}
-		return nil, &ToolError{Tool: call.Name, Message: "unknown tool; " + avail}
+		return nil, &ToolError{Tool: call.Name, Kind: ToolUnknown, Message: "unknown tool; " + avail}
 	}
 	if blocked {
 		r.log.Warn("repeated tool call blocked", "tool", call.Name, "limit", RepeatLimit)
-		return nil, &ToolError{Tool: call.Name, Message: fmt.Sprintf(
+		return nil, &ToolError{Tool: call.Name, Kind: ToolBlocked, Message: fmt.Sprintf(
 			"blocked: this exact call (same arguments) was already made %d times in this turn; use the earlier results or change the arguments", RepeatLimit)}
 	}
 	args, err := r.arguments(b.Spec, call.Arguments)
@@ -120,7 +120,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Debug("tool panic", "tool", call.Name, "stack", string(debug.Stack()))
-			result, err = nil, &ToolError{Tool: call.Name, Message: fmt.Sprintf("the tool panicked: %v", p)}
+			result, err = nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("the tool panicked: %v", p)}
 		}
 	}()
 	result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
@@ -129,7 +129,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 		if errors.As(err, &te) && te.Tool == call.Name {
 			return nil, err
 		}
-		return nil, &ToolError{Tool: call.Name, Message: "failed", Err: err}
+		return nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: "failed", Err: err}
 	}
 	if tr := asToolResult(result); tr != nil {
 		result = tr.forSpec(b.Spec)
@@ -140,7 +140,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 		}
 	}
 	if err := checkResult(b.Spec, result); err != nil {
-		return nil, &ToolError{Tool: call.Name, Message: err.Error()}
+		return nil, &ToolError{Tool: call.Name, Kind: ToolBadResult, Message: err.Error()}
 	}
 	return result, nil
 }
@@ -218,7 +218,7 @@ func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error
 	if err := schema.InjectArgs(spec, args, injected); err != nil {
 		var ae *schema.ArgsError
 		if errors.As(err, &ae) {
-			return nil, &ToolError{Tool: spec.Name, Message: "the host did not supply valid injected parameters (" + problemsText(ae) + ")"}
+			return nil, &ToolError{Tool: spec.Name, Kind: ToolInjection, Message: "the host did not supply valid injected parameters (" + problemsText(ae) + ")"}
 		}
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func resultContent(tool string, v any) (string, error) {
 	}
 	b, err := marshalNoEscape(v)
 	if err != nil {
-		return "", &ToolError{Tool: tool, Message: "its result cannot be encoded as JSON", Err: err}
+		return "", &ToolError{Tool: tool, Kind: ToolBadResult, Message: "its result cannot be encoded as JSON", Err: err}
 	}
 	return string(b), nil
 }

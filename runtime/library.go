@@ -205,13 +205,13 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 				slices.Sort(names)
 				msg += " (it has " + strings.Join(names, ", ") + ")"
 			}
-			errs = append(errs, &ToolError{Tool: spec.Name, Message: msg})
+			errs = append(errs, &ToolError{Tool: spec.Name, Kind: ToolMissing, Message: msg})
 			continue
 		}
 		if e.params != nil {
 			want := sentArguments(spec)
 			if bad := compatible(want, e.params, ""); len(bad) > 0 {
-				errs = append(errs, &ToolError{Tool: spec.Name,
+				errs = append(errs, &ToolError{Tool: spec.Name, Kind: ToolIncompatible,
 					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + incompatText(bad)})
 				continue
 			}

@@ -166,7 +166,7 @@ func checkInjected(tools []*schema.Tool, values map[string]any) []error {
 					Message: "the host's value " + msg})
 			}
 		case err != nil:
-			problems = append(problems, &ToolError{Tool: t.Name, Message: "its injected parameters cannot be checked", Err: err})
+			problems = append(problems, &ToolError{Tool: t.Name, Kind: ToolInjection, Message: "its injected parameters cannot be checked", Err: err})
 		}
 	}
 	return problems

@@ -205,6 +205,14 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 	return decl{p: p, s: subjectOf(p), label: found[0]}, found
 }
 
+// unnamed reports a declaration (an agent, a test, a record) without a
+// name; example shows one named, with what the name is for.
+func (c *compiler) unnamed(d decl, what, example string) {
+	dg := diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what)
+	dg.Detail = "name it before its label: " + example
+	c.diags.Add(dg)
+}
+
 // headSpan is where a diagnostic about a declaration as a whole goes: its
 // name, else its labels, else the pattern.
 func headSpan(d decl) diag.Span {
@@ -223,193 +231,6 @@ func elements(p *parser.Pattern) []*grammar.Element {
 		return sp.Elements
 	}
 	return nil
-}
-
-// agent compiles an agent declaration and adds it to the program.
-func (c *compiler) agent(d decl) {
-	p := d.p
-	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
-	c.prog.Agents = append(c.prog.Agents, a)
-	c.agentPats[a] = p
-	if els := elements(p); len(els) > 0 {
-		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
-	} else if p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-		a.addAt, a.addSep = p.Span.End-1, " | "
-	}
-	if a.Name == "" {
-		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
-		dg.Detail = "name it before its label: [my_agent:Agent {...} | tools]"
-		c.diags.Add(dg)
-	}
-	where := "an agent"
-	var hasModel, hasInstruction bool
-	for i := range p.Subject.Properties {
-		pr := &p.Subject.Properties[i]
-		switch pr.Key {
-		case "description":
-			a.Description, _ = c.str(pr)
-		case "instruction":
-			hasInstruction = true
-			if s, ok := c.str(pr); ok {
-				a.Instruction = s
-				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingInstruction, pr.Value.Span(), "the instruction of agent %s is empty", disp(a.Name))
-					dg.Detail = "write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""
-					c.diags.Add(dg)
-				}
-			}
-		case "model":
-			hasModel = true
-			c.model(a, pr)
-		case "maxIterations":
-			if n, ok := c.integer(pr, 1, 10); ok {
-				a.Settings.MaxIterations = n
-			}
-		case "temperature":
-			if f, ok := c.number(pr, 0, 2); ok {
-				a.Settings.Temperature = &f
-			}
-		case "maxTokens":
-			if n, ok := c.integer(pr, 1, 1024); ok {
-				a.Settings.MaxTokens = n
-			}
-		case "timeout":
-			if t, ok := c.duration(pr); ok {
-				a.Settings.Timeout = t
-			}
-		case "parallelToolCalls":
-			if b, ok := c.boolean(pr); ok {
-				a.Settings.ParallelToolCalls = b
-			}
-		default:
-			c.unknownProp(pr, where, agentProps)
-		}
-	}
-	if !hasInstruction {
-		dg := diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", disp(a.Name))
-		dg.Detail = "add the system prompt to its record: {instruction: \"You are a helpful assistant.\", ...}"
-		c.diags.Add(dg)
-	}
-	if !hasModel {
-		dg := diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", disp(a.Name))
-		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
-		c.diags.Add(dg)
-	}
-	// Inline tools first, so that a reference may come before the tool.
-	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && isToolPattern(e) {
-			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
-				c.tools[e] = c.tool(ed, false)
-			}
-		}
-	}
-	seen := map[string]*Tool{}
-	seenSpan := map[string]diag.Span{}
-	for _, e := range p.Elements {
-		var t *Tool
-		switch {
-		case e.Kind == parser.GroupKind && isToolPattern(e):
-			if t = c.tools[e]; t == nil {
-				ed, _ := c.declOfQuiet(e)
-				c.notATool(e, ed.label)
-				continue
-			}
-		case e.Kind == parser.ReferenceKind:
-			if e.Def == nil {
-				continue // undefined: reported by the parser
-			}
-			t = c.tools[e.Def]
-			if t == nil {
-				dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s is not a tool", e.Subject.Identity)
-				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
-				dg.Related = []diag.Related{{Span: e.Def.IdentSpan, Message: "definition of " + e.Subject.Identity}}
-				c.diags.Add(dg)
-				continue
-			}
-		default:
-			label := ""
-			if ed, ok := c.declOf(e); ok {
-				label = ed.label
-			}
-			c.notATool(e, label)
-			continue
-		}
-		c.used[t] = true
-		span := e.IdentSpan
-		if span.Len() == 0 {
-			span = e.Span
-		}
-		if first, dup := seen[t.Name]; dup && t.Name != "" {
-			if first == t {
-				dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
-				dg.Detail = "tool names are unique within an agent: remove this one"
-				dg.Related = []diag.Related{{Span: seenSpan[t.Name], Message: "first use of " + t.Name}}
-				c.diags.Add(dg)
-			} // two definitions of one name are reported by fileChecks
-			continue
-		}
-		seen[t.Name], seenSpan[t.Name] = t, span
-		a.Tools = append(a.Tools, t)
-	}
-}
-
-// notATool reports an agent element that is not a tool.
-func (c *compiler) notATool(e *parser.Pattern, label string) {
-	var dg diag.Diagnostic
-	switch {
-	case label == AgentLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain another agent")
-		dg.Detail = "define each agent at the top level of the file"
-	case label == TestLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a test")
-		dg.Detail = "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"
-	case label == RecordLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a record")
-		dg.Detail = "define the record at the top level of the file, where every tool can use it"
-	case label == ToolLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an inline tool is written in brackets")
-		dg.Detail = "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"
-	default:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent's elements must be tools")
-		dg.Detail = "write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"
-	}
-	c.diags.Add(dg)
-}
-
-// model decodes an agent's model, "Provider/model-id".
-func (c *compiler) model(a *Agent, pr *parser.Property) {
-	s, ok := c.str(pr)
-	if !ok {
-		return
-	}
-	a.Model.Span = pr.Value.Span()
-	i := strings.IndexByte(s, '/')
-	if i <= 0 || i == len(s)-1 {
-		dg := diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s)
-		dg.Detail = "write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama and OpenAICompatible"
-		c.diags.Add(dg)
-		return
-	}
-	prov, id := s[:i], s[i+1:]
-	a.Model.Provider, a.Model.ID = Provider(prov), id
-	for _, p := range Providers {
-		if string(p) == prov {
-			return
-		}
-	}
-	span := stringSpan(pr.Value, 0, i)
-	dg := diag.Errorf(CodeUnknownProvider, span, "unknown model provider %q", prov)
-	names := make([]string, len(Providers))
-	for i, p := range Providers {
-		names[i] = string(p)
-	}
-	if sug := parser.Closest(prov, names); sug != "" && span != pr.Value.Span() {
-		suggestFix(&dg, sug, span)
-		dg.Detail += " The providers are " + strings.Join(names, ", ")
-	} else {
-		dg.Detail = "the providers are " + strings.Join(names, ", ") + ", e.g. model: \"OpenAI/gpt-4o-mini\""
-	}
-	c.diags.Add(dg)
 }
 
 // tool compiles a tool declaration and adds it to the program.
@@ -438,13 +259,9 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		switch pr.Key {
 		case "description":
 			hasDesc = true
-			if s, ok := c.str(pr); ok {
+			if s, ok := c.nonBlank(pr, CodeMissingDescription, fmt.Sprintf("the description of tool %s is empty", disp(t.Name)),
+				"say what the tool does: the model reads it to decide when to call the tool"); ok {
 				t.Description = s
-				if strings.TrimSpace(s) == "" {
-					dg := diag.Errorf(CodeMissingDescription, pr.Value.Span(), "the description of tool %s is empty", disp(t.Name))
-					dg.Detail = "say what the tool does: the model reads it to decide when to call the tool"
-					c.diags.Add(dg)
-				}
 			}
 		default:
 			c.unknownProp(pr, "a tool", toolProps)
@@ -525,9 +342,7 @@ func (c *compiler) declareRecord(d decl) *Record {
 	c.prog.Records = append(c.prog.Records, r)
 	switch {
 	case r.Name == "":
-		dg := diag.Errorf(CodeMissingName, headSpan(d), "the record has no name")
-		dg.Detail = "name it before its label: [MyType:Record {...} | (field::String)]; the name is the type"
-		c.diags.Add(dg)
+		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
 	case IsBuiltinType(r.Name):
 		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan, "a record cannot be named %s, a built-in type", r.Name)
 		dg.Detail = "give the record another name"
@@ -561,15 +376,9 @@ func (c *compiler) recordFields(r *Record, d decl) {
 		if f == nil {
 			continue
 		}
-		if first := seen[f.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "record %s has two fields named %s", disp(r.Name), f.Name)
-			dg.Detail = "field names are unique within a record: rename or remove one"
-			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
-			c.diags.Add(dg)
-			continue
+		if c.unique(seen, f, "record "+disp(r.Name), true) {
+			r.Fields = append(r.Fields, f)
 		}
-		seen[f.Name] = f
-		r.Fields = append(r.Fields, f)
 	}
 }
 

@@ -73,6 +73,26 @@ func identText(name string) string {
 	return "`" + strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), "`", "\\`") + "`"
 }
 
+// legacyNode is what reading a parameter or field node in the older
+// notation finds: the parameter, and what its canonical form needs.
+type legacyNode struct {
+	n    *grammar.NodePattern
+	what string // "parameter" or "field"
+	name string
+	// typeText, restText and recordDecl are the type, the other
+	// properties and the declaration of the record of its fields, as the
+	// canonical form writes them; fieldsSpan is the span of the fields.
+	typeText   string
+	restText   []string
+	recordDecl string
+	fieldsSpan diag.Span
+	// canonical says whether the canonical form can be written.
+	canonical bool
+	// mixed is the error of a node named both before its type and by
+	// paramName.
+	mixed *diag.Diagnostic
+}
+
 // legacyParam reads a parameter or field node written in the older notation:
 // named by paramName, or with a fields list. It reports false for a node in
 // the canonical notation.
@@ -85,131 +105,156 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	if pn == nil && fe == nil {
 		return nil, false
 	}
-	what := "parameter"
+	ln := &legacyNode{n: n, what: "parameter", canonical: true}
 	if field {
-		what = "field"
+		ln.what = "field"
 	}
-	canonical := true // the fix can be written
-	var name string
-	var nameSpan diag.Span
-	if pn != nil {
-		v := &pn.Value
-		if v.Kind != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
-			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", what, describeValue(v))
-			dg.Detail = "write the name before the type instead: (name::Type)"
-			c.diags.Add(dg)
-			canonical = false
-		} else {
-			// The span of the name inside the quotes, so that a rename
-			// keeps them.
-			name = stringText(v.Tok)
-			nameSpan = stringSpan(v, 0, len(name))
-		}
-	}
-	var mixed *diag.Diagnostic
-	if s.Ident.Valid() {
-		if pn != nil {
-			dg := diag.Errorf(CodeMixedParameterForms, pn.Key.Span(), "%s %s is named twice: before its type and by paramName", what, s.Ident.Value)
-			dg.Detail = "name it once, in the canonical form: (" + s.Ident.Value + "::Type); remove paramName"
-			mixed = &dg
-		}
-		name, nameSpan = s.Ident.Text(), s.Ident.Span()
-	}
-	if name == "" {
+	nameSpan := c.legacyName(ln, pn)
+	if ln.name == "" {
 		return nil, true
 	}
-	p := &Param{Name: name, Span: n.Span(), NameSpan: nameSpan}
+	p := &Param{Name: ln.name, Span: n.Span(), NameSpan: nameSpan}
 	var rest []*parser.Property
-	var restText []string
 	for _, pr := range subjectProps(s.Record) {
 		if pr.Key == "paramName" || pr.Key == "fields" {
 			continue
 		}
 		rest = append(rest, pr)
-		restText = append(restText, c.text(diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}))
+		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}))
 	}
-	typeText := ""
+	c.legacyType(ln, p, fe)
+	c.paramProps(p, rest, field)
+	c.reportLegacy(ln)
+	return p, true
+}
+
+// legacyName reads the name of a node in the older notation: by paramName
+// (pn, if not nil) or before its type. It returns the span of the name.
+func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
+	s := ln.n.Subject
+	var nameSpan diag.Span
+	if pn != nil {
+		v := &pn.Value
+		if v.Kind != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
+			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", ln.what, describeValue(v))
+			dg.Detail = "write the name before the type instead: (name::Type)"
+			c.diags.Add(dg)
+			ln.canonical = false
+		} else {
+			// The span of the name inside the quotes, so that a rename
+			// keeps them.
+			ln.name = stringText(v.Tok)
+			nameSpan = stringSpan(v, 0, len(ln.name))
+		}
+	}
+	if s.Ident.Valid() {
+		if pn != nil {
+			dg := diag.Errorf(CodeMixedParameterForms, pn.Key.Span(), "%s %s is named twice: before its type and by paramName", ln.what, s.Ident.Value)
+			dg.Detail = "name it once, in the canonical form: (" + s.Ident.Value + "::Type); remove paramName"
+			ln.mixed = &dg
+		}
+		ln.name, nameSpan = s.Ident.Text(), s.Ident.Span()
+	}
+	return nameSpan
+}
+
+// legacyType reads the type of a node in the older notation and, for an
+// Object with a fields list (fe, if not nil), the record of its fields.
+func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *grammar.Entry) {
+	s, n := ln.n.Subject, ln.n
 	if len(s.Labels) == 0 {
 		p.Type = &Type{Kind: InvalidType, Span: n.Span()}
-		dg := diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", what, name)
-		dg.Detail = "write its type: (" + identText(name) + "::String)"
+		dg := diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", ln.what, ln.name)
+		dg.Detail = "write its type: (" + identText(ln.name) + "::String)"
 		c.diags.Add(dg)
-		canonical = false
+		ln.canonical = false
 	} else {
-		c.multipleTypes(s, what, name)
+		c.multipleTypes(s, ln.what, ln.name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
-		typeText = c.text(s.Labels[0].Name.Span())
+		ln.typeText = c.text(s.Labels[0].Name.Span())
 	}
-	var recordDecl string
-	var fieldsSpan diag.Span
-	if fe != nil {
-		switch p.Type.Kind {
-		case ObjectType:
-			rec, decl, ok := c.legacyFields(name, fe)
-			if rec != nil {
-				fieldsSpan = fe.Value.Span()
-				p.Type = &Type{Kind: RecordType, Name: rec.Name, Record: rec, Span: p.Type.Span}
-				typeText, recordDecl = rec.Name, decl
-			}
-			canonical = canonical && ok
-		case InvalidType:
-			canonical = false
-		default:
-			dg := diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String())
-			dg.Detail = "declare a record, [Name:Record | (field::Type), ...], and make it the type"
-			c.diags.Add(dg)
-			canonical = false
+	if fe == nil {
+		return
+	}
+	switch p.Type.Kind {
+	case ObjectType:
+		rec, decl, ok := c.legacyFields(ln.name, fe)
+		if rec != nil {
+			ln.fieldsSpan = fe.Value.Span()
+			p.Type = &Type{Kind: RecordType, Name: rec.Name, Record: rec, Span: p.Type.Span}
+			ln.typeText, ln.recordDecl = rec.Name, decl
 		}
+		ln.canonical = ln.canonical && ok
+	case InvalidType:
+		ln.canonical = false
+	default:
+		dg := diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String())
+		dg.Detail = "declare a record, [Name:Record | (field::Type), ...], and make it the type"
+		c.diags.Add(dg)
+		ln.canonical = false
 	}
-	c.paramProps(p, rest, field)
+}
+
+// reportLegacy reports a node in the older notation: the error of one named
+// twice, or the information that says its canonical form, with the fix that
+// rewrites it when it can be written.
+func (c *compiler) reportLegacy(ln *legacyNode) {
+	n, name := ln.n, ln.name
 	commented := c.hasComment(n.Span())
-	canonical = canonical && !commented
-	if mixed != nil {
+	canonical := ln.canonical && !commented
+	if ln.mixed != nil {
 		// The error's fix keeps the name before the type.
 		if canonical {
-			text := c.canonicalNode(name, typeText, restText)
-			mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, recordDecl)}}
+			text := c.canonicalNode(name, ln.typeText, ln.restText)
+			ln.mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, ln.recordDecl)}}
 		}
-		if fieldsSpan.Len() > 0 {
-			mixed.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+		if ln.fieldsSpan.Len() > 0 {
+			ln.mixed.Related = []diag.Related{{Span: ln.fieldsSpan, Message: "the fields of " + name}}
 		}
-		c.diags.Add(*mixed)
-		return p, true
+		c.diags.Add(*ln.mixed)
+		return
 	}
 	if !canonical {
-		if fieldsSpan.Len() > 0 || commented {
-			dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation", what, name)
-			switch {
-			case commented && recordDecl != "":
-				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, typeText, restText) + " with the record " + recordDecl
-			case commented && fieldsSpan.Len() > 0:
-				dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
-			case commented:
-				dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(typeText, "Type"), restText)
-			default:
-				dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
-			}
-			if fieldsSpan.Len() > 0 {
-				// The fields were read: their maps are not gram notation
-				// errors here (see Merge).
-				dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
-			}
-			c.diags.Add(dg)
+		if ln.fieldsSpan.Len() > 0 || commented {
+			c.diags.Add(c.legacyByHand(ln, commented))
 		}
-		return p, true
+		return
 	}
-	text := c.canonicalNode(name, typeText, restText)
-	edits := c.legacyEdits(n, text, recordDecl)
-	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", what, name, text)
+	text := c.canonicalNode(name, ln.typeText, ln.restText)
+	edits := c.legacyEdits(n, text, ln.recordDecl)
+	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", ln.what, name, text)
 	dg.Detail = "it is read as " + text
-	if recordDecl != "" {
-		dg.Detail += ", with its fields declared as a record at the top level: " + recordDecl
-		dg.Related = []diag.Related{{Span: fieldsSpan, Message: "the fields of " + name}}
+	if ln.recordDecl != "" {
+		dg.Detail += ", with its fields declared as a record at the top level: " + ln.recordDecl
+		dg.Related = []diag.Related{{Span: ln.fieldsSpan, Message: "the fields of " + name}}
 	}
 	dg.Detail += "; `gramc fmt --rewrite-legacy` rewrites the file"
 	dg.Fixes = []diag.Fix{{Title: "Rewrite as " + text, Edits: edits}}
 	c.diags.Add(dg)
-	return p, true
+}
+
+// legacyByHand returns the information about a node in the older notation
+// that cannot be rewritten: it has comments inside, or problems in its
+// fields.
+func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic {
+	name := ln.name
+	dg := diag.Infof(CodeLegacyParameter, ln.n.Span(), "%s %s is written in the older notation", ln.what, name)
+	switch {
+	case commented && ln.recordDecl != "":
+		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
+	case commented && ln.fieldsSpan.Len() > 0:
+		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
+	case commented:
+		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
+	default:
+		dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
+	}
+	if ln.fieldsSpan.Len() > 0 {
+		// The fields were read: their maps are not gram notation
+		// errors here (see Merge).
+		dg.Related = []diag.Related{{Span: ln.fieldsSpan, Message: "the fields of " + name}}
+	}
+	return dg
 }
 
 // hasComment reports whether a comment lies within span.
@@ -305,15 +350,10 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 			ok = false
 			continue
 		}
-		if first := seen[f.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateField, f.NameSpan, "parameter %s has two fields named %s", param, f.Name)
-			dg.Detail = "field names are unique within a record: rename or remove one"
-			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + f.Name}}
-			c.diags.Add(dg)
+		if !c.unique(seen, f, "parameter "+param, true) {
 			ok = false
 			continue
 		}
-		seen[f.Name] = f
 		rec.Fields = append(rec.Fields, f)
 		if text == "" {
 			ok = false

@@ -28,33 +28,32 @@ type Program struct {
 
 // Agent returns the agent with the given name, or nil.
 func (p *Program) Agent(name string) *Agent {
-	for _, a := range p.Agents {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
+	return named(p.Agents, name, func(a *Agent) string { return a.Name })
 }
 
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {
-	for _, t := range p.Tools {
-		if t.Name == name {
-			return t
+	return named(p.Tools, name, toolName)
+}
+
+// Record returns the record type with the given name, or nil.
+func (p *Program) Record(name string) *Record {
+	return named(p.Records, name, func(r *Record) string { return r.Name })
+}
+
+// named returns the first of list whose name (as nameOf gives it) is
+// name, or nil.
+func named[T any](list []*T, name string, nameOf func(*T) string) *T {
+	for _, x := range list {
+		if nameOf(x) == name {
+			return x
 		}
 	}
 	return nil
 }
 
-// Record returns the record type with the given name, or nil.
-func (p *Program) Record(name string) *Record {
-	for _, r := range p.Records {
-		if r.Name == name {
-			return r
-		}
-	}
-	return nil
-}
+// toolName returns t's name.
+func toolName(t *Tool) string { return t.Name }
 
 // Agent is an LLM agent: a model, a system instruction, run settings and the
 // tools it may call.
@@ -95,12 +94,7 @@ func (a *Agent) AddToolEdit(name string) (diag.Edit, bool) {
 
 // Tool returns the agent's tool with the given name, or nil.
 func (a *Agent) Tool(name string) *Tool {
-	for _, t := range a.Tools {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
+	return named(a.Tools, name, toolName)
 }
 
 // Prop is a property as written in the source: its key and where the key and

@@ -23,6 +23,19 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 	c.diags.Add(d)
 }
 
+// nonBlank reads a string property that must say something: a value that
+// is empty or only blanks is reported (code, msg, with detail as the
+// remedy). It returns the string and whether the value is one.
+func (c *compiler) nonBlank(p *parser.Property, code, msg, detail string) (string, bool) {
+	s, ok := c.str(p)
+	if ok && strings.TrimSpace(s) == "" {
+		d := diag.Errorf(code, p.Value.Span(), "%s", msg)
+		d.Detail = detail
+		c.diags.Add(d)
+	}
+	return s, ok
+}
+
 // unknownProp reports a property that is not one of known, which describes
 // where it is ("an agent").
 func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {

@@ -102,17 +102,36 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 		if p == nil {
 			continue
 		}
-		if first := seen[p.Name]; first != nil {
-			dg := diag.Errorf(CodeDuplicateParameter, p.NameSpan, "tool %s has two parameters named %s", disp(t.Name), p.Name)
-			dg.Detail = "parameter names are unique within a tool: rename one of them"
-			dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first parameter " + p.Name}}
-			c.diags.Add(dg)
-			continue
+		if c.unique(seen, p, "tool "+disp(t.Name), false) {
+			t.Params = append(t.Params, p)
 		}
-		seen[p.Name] = p
-		t.Params = append(t.Params, p)
 	}
 	c.returnType(t, ret)
+}
+
+// unique adds p to seen, the parameters of a tool or the fields (field
+// set) of a record met so far, and reports whether its name is new; a
+// second one of a name is reported as a duplicate, with the first. owner
+// names what holds them: "tool t", "record R", "parameter p" (the fields of
+// a parameter in the older notation).
+func (c *compiler) unique(seen map[string]*Param, p *Param, owner string, field bool) bool {
+	first := seen[p.Name]
+	if first == nil {
+		seen[p.Name] = p
+		return true
+	}
+	var dg diag.Diagnostic
+	if !field {
+		dg = diag.Errorf(CodeDuplicateParameter, p.NameSpan, "%s has two parameters named %s", owner, p.Name)
+		dg.Detail = "parameter names are unique within a tool: rename one of them"
+		dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first parameter " + p.Name}}
+	} else {
+		dg = diag.Errorf(CodeDuplicateField, p.NameSpan, "%s has two fields named %s", owner, p.Name)
+		dg.Detail = "field names are unique within a record: rename or remove one"
+		dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + p.Name}}
+	}
+	c.diags.Add(dg)
+	return false
 }
 
 // returnType reads the return node of a signature.
@@ -273,12 +292,7 @@ func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
 	if dflt != nil {
 		v, m := valueFor(dflt.Value, p.Type)
 		if m != nil {
-			dg := diag.Errorf(CodeDefaultTypeMismatch, m.span, "the default of %s %s is %s", what, p.Name, m.msg)
-			dg.Detail = m.detail
-			if m.fix != nil {
-				dg.Fixes = []diag.Fix{*m.fix}
-			}
-			c.diags.Add(dg)
+			m.report(c, CodeDefaultTypeMismatch, "the default of "+what+" "+p.Name)
 			return
 		}
 		p.Default, p.HasDefault = v, true
@@ -330,12 +344,7 @@ func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 	for i := range v.Items() {
 		x, m := valueFor(&v.Items()[i], p.Type)
 		if m != nil {
-			dg := diag.Errorf(CodeEnumTypeMismatch, m.span, "an enum member of %s %s is %s", what, p.Name, m.msg)
-			dg.Detail = m.detail
-			if m.fix != nil {
-				dg.Fixes = []diag.Fix{*m.fix}
-			}
-			c.diags.Add(dg)
+			m.report(c, CodeEnumTypeMismatch, "an enum member of "+what+" "+p.Name)
 			ok = false
 			continue
 		}

@@ -247,10 +247,5 @@ var ValueFormats = []string{"date-time", "date", "time", "email", "uri", "uuid",
 
 // Test returns the test with the given name, or nil.
 func (p *Program) Test(name string) *Test {
-	for _, t := range p.Tests {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
+	return named(p.Tests, name, func(t *Test) string { return t.Name })
 }

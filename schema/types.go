@@ -115,6 +115,17 @@ type mismatch struct {
 	fix    *diag.Fix
 }
 
+// report reports the mismatch: code, and a message that what (such as "the
+// default of parameter p") "is" the mismatch's message.
+func (m *mismatch) report(c *compiler, code, what string) {
+	dg := diag.Errorf(code, m.span, "%s is %s", what, m.msg)
+	dg.Detail = m.detail
+	if m.fix != nil {
+		dg.Fixes = []diag.Fix{*m.fix}
+	}
+	c.diags.Add(dg)
+}
+
 func isStringTok(t grammar.Tok) bool {
 	switch t.Type {
 	case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:

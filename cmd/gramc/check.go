@@ -46,24 +46,20 @@ type checkResult struct {
 	err   error
 }
 
-func runCheck(e *env, args []string) int {
+func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", checkHelp)
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
-	switch *format {
-	case "text", "json", "sarif":
-	default:
-		fmt.Fprintf(e.stderr, "gramc check: unknown format %q (want text, json or sarif)\n", *format)
-		return exitUsage
+	if err := checkFormat("gramc check", *format, "text", "json", "sarif"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "gramc check: no input (give files, directories, or - for standard input)")
-		return exitUsage
+		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
 	}
 	code := exitOK
 	inputs, ioErr := collectInputs(e, "check", fs.Args())
@@ -108,13 +104,12 @@ func runCheck(e *env, args []string) int {
 		err = writeSARIF(e.stdout, reports)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc check: writing output: %v\n", err)
-		return exitUsage
+		return usageError("gramc check", "writing output: %v", err)
 	}
 	if code == exitOK && (errs > 0 || *strict && warns > 0) {
 		code = exitError
 	}
-	return code
+	return exitWith(code)
 }
 
 // plural returns "1 error", "2 errors".

@@ -24,14 +24,13 @@ Install it, for the current user:
 Flags:
 `
 
-func runCompletion(e *env, args []string) int {
+func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion", completionHelp)
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "gramc completion: name one shell: bash, zsh or fish")
-		return exitUsage
+		return usageError("gramc completion", "name one shell: bash, zsh or fish")
 	}
 	cmds := completionCommands()
 	var err error
@@ -43,14 +42,12 @@ func runCompletion(e *env, args []string) int {
 	case "fish":
 		err = writeFishCompletion(e.stdout, cmds)
 	default:
-		fmt.Fprintf(e.stderr, "gramc completion: unknown shell %q (want bash, zsh or fish)\n", fs.Arg(0))
-		return exitUsage
+		return usageError("gramc completion", "unknown shell %q (want bash, zsh or fish)", fs.Arg(0))
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc completion: %v\n", err)
-		return exitUsage
+		return usageError("gramc completion", "%v", err)
 	}
-	return exitOK
+	return nil
 }
 
 // compCommand is a command as completion sees it.
@@ -77,7 +74,7 @@ var valueList = regexp.MustCompile(`\b((?:[a-z][a-z0-9-]*, )+[a-z][a-z0-9-]* or 
 // command is run with --help (which has no other effect) to see its flag set.
 func completionCommands() []compCommand {
 	var out []compCommand
-	add := func(name, summary string, run func(*env, []string) int, args ...string) {
+	add := func(name, summary string, run func(*env, []string) error, args ...string) {
 		var fs *flag.FlagSet
 		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 			onFlags: func(f *flag.FlagSet) { fs = f }}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,36 +14,37 @@ import (
 // parseFlags parses a command's arguments, flags and positional arguments in
 // any order ("FILE --format json" as well as "--format json FILE"); after "--"
 // everything is positional. Afterwards fs.Args() holds the positional
-// arguments. It returns -1 to go on, or an exit code.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
-	pos, code := parseInterleaved(e, fs, args)
-	if code >= 0 {
-		return code
+// arguments. It returns [errHelp] after --help, and an error after a
+// mistake.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
+	pos, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
 	}
 	// Leave the positional arguments in fs.Args(); "--" keeps the flag
 	// package from reading any of them as a flag again.
 	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
-		return exitUsage
+		return exitWith(exitUsage)
 	}
-	return -1
+	return nil
 }
 
 // parseInterleaved parses flags and positional arguments in any order; after
-// "--" everything is positional. It returns the positional arguments, and an
-// exit code or -1.
-func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, int) {
+// "--" everything is positional. It returns the positional arguments, or
+// the error of parseOnce.
+func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if code := parseOnce(e, fs, args); code >= 0 {
-			return nil, code
+		if err := parseOnce(e, fs, args); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
 		if consumed > 0 && args[consumed-1] == "--" && !flagValue(fs, args[:consumed-1]) {
-			return append(pos, rest...), -1
+			return append(pos, rest...), nil
 		}
 		if len(rest) == 0 {
-			return pos, -1
+			return pos, nil
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
@@ -69,9 +71,10 @@ func flagValue(fs *flag.FlagSet, args []string) bool {
 	return true
 }
 
-// parseOnce parses flags up to the first positional argument; it returns -1
-// to go on, or an exit code.
-func parseOnce(e *env, fs *flag.FlagSet, args []string) int {
+// parseOnce parses flags up to the first positional argument. After -h it
+// prints the usage on standard output and returns [errHelp]; after a
+// mistake it returns the error that says what is wrong, with exit code 2.
+func parseOnce(e *env, fs *flag.FlagSet, args []string) error {
 	// The flag package prints the usage itself on -h and on errors; print it
 	// once, here: on standard output when asked for, on standard error after
 	// a mistake.
@@ -84,22 +87,22 @@ func parseOnce(e *env, fs *flag.FlagSet, args []string) int {
 	fs.SetOutput(out)
 	fs.Usage = usage
 	if err == nil {
-		return -1
+		return nil
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(e.stdout)
 		usage()
 		fs.SetOutput(out)
-		return exitOK
+		return errHelp
 	}
-	fmt.Fprintf(e.stderr, "gramc %s: %v\n", fs.Name(), err)
+	var didYouMean string
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
 		if s := parser.Closest(strings.TrimLeft(name, "-"), definedFlags(fs)); s != "" {
-			fmt.Fprintf(e.stderr, "Did you mean --%s?\n", s)
+			didYouMean = fmt.Sprintf("Did you mean --%s?", s)
 		}
 	}
-	fmt.Fprintf(e.stderr, "Run 'gramc %s --help' for usage.\n", fs.Name())
-	return exitUsage
+	return fail(exitUsage, "%s", joinLines(fmt.Sprintf("gramc %s: %v", fs.Name(), err), didYouMean,
+		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name())))
 }
 
 // definedFlags lists the names of a flag set's flags, sorted.
@@ -108,4 +111,14 @@ func definedFlags(fs *flag.FlagSet) []string {
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	sort.Strings(names)
 	return names
+}
+
+// checkFormat returns the usage error of command cmd when format is not one
+// of formats: "unknown format "x" (want a, b or c)".
+func checkFormat(cmd, format string, formats ...string) error {
+	if slices.Contains(formats, format) {
+		return nil
+	}
+	last := len(formats) - 1
+	return usageError(cmd, "unknown format %q (want %s or %s)", format, strings.Join(formats[:last], ", "), formats[last])
 }

@@ -56,92 +56,105 @@ type fmtResult struct {
 	err   error
 }
 
-func runFmt(e *env, args []string) int {
+// fmtOptions are the flags of gramc fmt.
+type fmtOptions struct {
+	write, list, diff, check, legacy bool
+	maxDiags                         int
+}
+
+func runFmt(e *env, args []string) error {
 	fs := newFlags(e, "fmt", fmtHelp)
-	write := fs.Bool("w", false, "rewrite files in place")
-	list := fs.Bool("l", false, "list files whose formatting differs")
-	diff := fs.Bool("d", false, "print unified diffs of the changes")
-	check := fs.Bool("check", false, "exit 1 if any file would change")
+	var o fmtOptions
+	fs.BoolVar(&o.write, "w", false, "rewrite files in place")
+	fs.BoolVar(&o.list, "l", false, "list files whose formatting differs")
+	fs.BoolVar(&o.diff, "d", false, "print unified diffs of the changes")
+	fs.BoolVar(&o.check, "check", false, "exit 1 if any file would change")
 	maxDiags := maxDiagnosticsFlag(fs)
-	legacy := fs.Bool("rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
+	fs.BoolVar(&o.legacy, "rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
 	colorFlag(e, fs)
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
+	o.maxDiags = *maxDiags
 	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "gramc fmt: no input (give files, directories, or - for standard input)")
-		return exitUsage
+		return usageError("gramc fmt", "no input (give files, directories, or - for standard input)")
 	}
-	if *write && contains(fs.Args(), "-") {
-		fmt.Fprintln(e.stderr, "gramc fmt: cannot use -w with standard input")
-		return exitUsage
+	if o.write && contains(fs.Args(), "-") {
+		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
 	code := exitOK
-	raise := func(c int) { code = max(code, c) }
 	inputs, ioErr := collectInputs(e, "fmt", fs.Args())
 	if ioErr {
-		raise(exitUsage)
+		code = exitUsage
 	}
-	printOut := !*write && !*list && !*diff && !*check
 	var signals chan os.Signal
-	if *write {
+	if o.write {
 		// A signal while a file is written takes effect once it is
 		// written, so no file is left half-written.
 		signals = make(chan os.Signal, 1)
 		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(signals)
 	}
-	for _, r := range formatAll(inputs, *legacy) {
-		if r.err != nil {
-			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
-			raise(exitUsage)
-			continue
-		}
-		if len(r.diags) > 0 {
-			writeDiags(e, r.file, r.diags, *maxDiags)
-		}
-		if r.diags.HasErrors() {
-			raise(exitError)
-			continue
-		}
-		path := r.file.Path
-		changed := !bytes.Equal(r.out, r.file.Text)
-		var err error
-		if printOut {
-			_, err = e.stdout.Write(r.out)
-		}
-		if changed && *list && err == nil {
-			_, err = fmt.Fprintln(e.stdout, path)
-		}
-		if changed && *diff && err == nil {
-			err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Text, r.out)
-		}
+	for _, r := range formatAll(inputs, o.legacy) {
+		c, err := o.output(e, r)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc fmt: writing output: %v\n", err)
-			return exitUsage
+			return err
 		}
-		if changed && *check {
-			fmt.Fprintf(e.stderr, "gramc fmt: %s is not formatted\n", path)
-			raise(exitError)
-		}
-		if changed && *write {
-			if err := rewriteFile(path, r.file.Text, r.out); err != nil {
-				fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-				if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) {
-					raise(exitError)
-				} else {
-					raise(exitUsage)
-				}
-			}
-		}
+		code = max(code, c)
 		select {
 		case sig := <-signals:
-			fmt.Fprintf(e.stderr, "gramc fmt: interrupted (%v); the files written so far are complete, the others unchanged\n", sig)
-			return exitInterrupted
+			return fail(exitInterrupted, "gramc fmt: interrupted (%v); the files written so far are complete, the others unchanged", sig)
 		default:
 		}
 	}
-	return code
+	return exitWith(code)
+}
+
+// output reports, prints or rewrites the result of one input, as the flags
+// say, and returns the input's exit code; the error, when output cannot be
+// written, ends the command.
+func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
+	if r.err != nil {
+		fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
+		return exitUsage, nil
+	}
+	if len(r.diags) > 0 {
+		writeDiags(e, r.file, r.diags, o.maxDiags)
+	}
+	if r.diags.HasErrors() {
+		return exitError, nil
+	}
+	path := r.file.Path
+	changed := !bytes.Equal(r.out, r.file.Text)
+	var err error
+	if !o.write && !o.list && !o.diff && !o.check {
+		_, err = e.stdout.Write(r.out)
+	}
+	if changed && o.list && err == nil {
+		_, err = fmt.Fprintln(e.stdout, path)
+	}
+	if changed && o.diff && err == nil {
+		err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Text, r.out)
+	}
+	if err != nil {
+		return 0, usageError("gramc fmt", "writing output: %v", err)
+	}
+	code := exitOK
+	if changed && o.check {
+		fmt.Fprintf(e.stderr, "gramc fmt: %s is not formatted\n", path)
+		code = exitError
+	}
+	if changed && o.write {
+		if err := rewriteFile(path, r.file.Text, r.out); err != nil {
+			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
+			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) {
+				code = max(code, exitError)
+			} else {
+				code = max(code, exitUsage)
+			}
+		}
+	}
+	return code, nil
 }
 
 func contains(list []string, s string) bool {

@@ -44,19 +44,9 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit codes.
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
-	// exitInterrupted is the exit code after Ctrl-C (128 + SIGINT), as
-	// shells report it.
-	exitInterrupted = 130
-)
-
 type command struct {
 	name, summary string
-	run           func(env *env, args []string) int
+	run           func(env *env, args []string) error
 }
 
 // env is what a command reads and writes.
@@ -108,32 +98,39 @@ func printUsage(w io.Writer) {
 // Main runs gramc with the given arguments and streams and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, maxFileSize: defaultMaxFileSize}
+	err := e.main(args)
+	// e.stderr, not stderr: a command may have wrapped it to mask secrets.
+	return exitCode(e.stderr, err)
+}
+
+// main runs the command that args name.
+func (e *env) main(args []string) error {
 	if len(args) == 0 {
-		printUsage(stderr)
-		return exitUsage
+		printUsage(e.stderr)
+		return exitWith(exitUsage)
 	}
 	switch args[0] {
 	case "-h", "--help":
-		printUsage(stdout)
-		return exitOK
+		printUsage(e.stdout)
+		return nil
 	case "help":
 		if len(args) == 1 {
-			printUsage(stdout)
-			return exitOK
+			printUsage(e.stdout)
+			return nil
 		}
 		// "gramc help CMD [SUB]" is "gramc CMD [SUB] --help".
 		if c, ok := findCommand(e, args[1]); ok {
 			return c.run(e, append(args[2:], "--help"))
 		}
-		return exitUsage
+		return exitWith(exitUsage)
 	case "--version", "-version", "version":
-		printVersion(stdout, "gramc")
-		return exitOK
+		printVersion(e.stdout, "gramc")
+		return nil
 	}
 	if c, ok := findCommand(e, args[0]); ok {
 		return c.run(e, args[1:])
 	}
-	return exitUsage
+	return exitWith(exitUsage)
 }
 
 // findCommand returns the command called name, or reports an unknown command

@@ -39,15 +39,15 @@ Model Context Protocol (MCP) commands:
 Run 'gramc mcp import --help' or 'gramc mcp serve --help' for the flags.
 `
 
-func runMCP(e *env, args []string) int {
+func runMCP(e *env, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, mcpHelp)
-		return exitUsage
+		return exitWith(exitUsage)
 	}
 	switch args[0] {
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(e.stdout, mcpHelp)
-		return exitOK
+		return nil
 	case "import":
 		return runMCPImport(e, args[1:])
 	case "serve":
@@ -59,7 +59,7 @@ func runMCP(e *env, args []string) int {
 	}
 	fmt.Fprintln(e.stderr)
 	fmt.Fprint(e.stderr, mcpHelp)
-	return exitUsage
+	return exitWith(exitUsage)
 }
 
 const mcpImportHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
@@ -93,7 +93,7 @@ usage errors.
 Flags:
 `
 
-func runMCPImport(e *env, args []string) int {
+func runMCPImport(e *env, args []string) error {
 	fs := newFlags(e, "mcp import", mcpImportHelp)
 	var (
 		sources          []mcpSource
@@ -108,12 +108,11 @@ func runMCPImport(e *env, args []string) int {
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
 	fs.StringVar(&modelName, "model", runtime.DefaultImportModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "gramc mcp import: "+format+"\n", a...)
-		return exitUsage
+	usageErr := func(format string, a ...any) error {
+		return usageError("gramc mcp import", format, a...)
 	}
 	if fs.NArg() > 0 {
 		return usageErr("unexpected argument %q (see gramc mcp import --help)", fs.Arg(0))
@@ -139,8 +138,7 @@ func runMCPImport(e *env, args []string) int {
 	defer stop()
 	client, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
-		return exitError
+		return fail(exitError, "gramc mcp import: %v", err)
 	}
 	defer client.Close()
 
@@ -162,8 +160,7 @@ func runMCPImport(e *env, args []string) int {
 		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName, Compile: compile,
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
-		return exitUsage
+		return usageError("gramc mcp import", "%v", err)
 	}
 	for _, w := range imp.Warnings {
 		fmt.Fprintf(e.stderr, "gramc mcp import: warning: %s\n", w)
@@ -178,14 +175,12 @@ func runMCPImport(e *env, args []string) int {
 	_, compiled := schema.Compile(doc)
 	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
 		writeDiags(e, f, diags, 0)
-		fmt.Fprintln(e.stderr, "gramc mcp import: the generated declarations do not compile; please report this")
-		return exitError
+		return fail(exitError, "gramc mcp import: the generated declarations do not compile; please report this")
 	}
 	if _, err := e.stdout.Write(out); err != nil {
-		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
-		return exitUsage
+		return usageError("gramc mcp import", "%v", err)
 	}
-	return exitOK
+	return nil
 }
 
 // symbolName matches a gram symbol, the form of an agent name.
@@ -240,40 +235,73 @@ tools, 2 usage errors, 3 configuration errors (e.g. OPENAI_API_KEY not set).
 Flags:
 `
 
-func runMCPServe(e *env, args []string) int {
+func runMCPServe(e *env, args []string) error {
 	fs := newFlags(e, "mcp serve", mcpServeHelp)
 	o := runOptions{cmd: "gramc mcp serve"}
 	var agents listFlag
 	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
-	files, code := parseInterleaved(e, fs, args)
-	if code >= 0 {
-		return code
+	files, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 || files[0] == "-" {
-		return o.usageErr(e, "give exactly one agent file (standard input carries the protocol)")
+		return o.usageErr("give exactly one agent file (standard input carries the protocol)")
 	}
 	o.file = files[0]
-	logger, injected, code := o.setup(e)
-	if code >= 0 {
-		return code
+	logger, injected, err := o.setup(e)
+	if err != nil {
+		return err
 	}
-	prog, code := o.loadProgram(e, o.file)
-	if code >= 0 {
-		return code
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return err
 	}
+	served, err := o.servedAgents(prog, agents)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	lib, injected, closeTools, err := o.bind(ctx, e, served, logger, injected, true)
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	transport, _, err := modelTransport(e, o)
+	if err != nil {
+		return err
+	}
+	var list []runtime.ServedAgent
+	for _, a := range served {
+		model, err := newModel(a, o, transport, o.replay != "", logger)
+		if err != nil {
+			return err
+		}
+		list = append(list, runtime.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+	}
+	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
+	server := runtime.NewMCPServer(impl, list, logger)
+	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
+	err = runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	if err != nil && ctx.Err() == nil {
+		return fail(exitError, "gramc mcp serve: %v", err)
+	}
+	return nil
+}
+
+// servedAgents returns the agents of prog that gramc mcp serve serves: those
+// named with --agent, or all of them.
+func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*schema.Agent, error) {
 	served := prog.Agents
-	if len(agents) > 0 {
+	if len(names) > 0 {
 		served = nil
-		for _, name := range agents {
+		for _, name := range names {
 			a := prog.Agent(name)
 			if a == nil {
-				var names []string
-				for _, a := range prog.Agents {
-					names = append(names, a.Name)
-				}
-				return o.usageErr(e, "no agent %q in %s; %s", name, o.file, available("agents", names))
+				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, available("agents", agentNames(prog)))
 			}
 			if !slices.Contains(served, a) {
 				served = append(served, a)
@@ -281,56 +309,7 @@ func runMCPServe(e *env, args []string) int {
 		}
 	}
 	if len(served) == 0 {
-		return o.usageErr(e, "%s has no agent to serve", o.file)
+		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
-	injected, problems := coerceInjects(served, o.injects, injected)
-	problems = append(problems, unknownTools(served, o.tools)...)
-	var failedNames []string // names whose value coerceInjects refused
-	for _, n := range injectNames(o.injects) {
-		if _, ok := injected[n]; !ok {
-			failedNames = append(failedNames, n)
-		}
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
-	if code >= 0 {
-		reportSetup(e, o.cmd, problems, nil, false)
-		return code
-	}
-	defer closeTools()
-	var bindErrs []error
-	config := false
-	for _, a := range served {
-		errs, c := preflight(a, lib, injected, failedNames)
-		for _, err := range errs {
-			bindErrs = append(bindErrs, fmt.Errorf("agent %s: %w", a.Name, err))
-		}
-		config = config || c
-	}
-	if code := reportSetup(e, o.cmd, problems, bindErrs, config); code >= 0 {
-		return code
-	}
-	transport, _, code := modelTransport(e, o)
-	if code >= 0 {
-		return code
-	}
-	var list []runtime.ServedAgent
-	for _, a := range served {
-		model, code := newModel(e, a, o, transport, o.replay != "", logger)
-		if code >= 0 {
-			return code
-		}
-		list = append(list, runtime.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
-	}
-	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
-	server := runtime.NewMCPServer(impl, list, logger)
-	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err := runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
-	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
-		return exitError
-	}
-	return exitOK
+	return served, nil
 }

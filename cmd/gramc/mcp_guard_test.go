@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -72,15 +70,7 @@ func (s *rawSession) send(line string) map[string]any {
 // an error reply with the right code and id, and the server stays up and
 // answers the next request.
 func TestMCPServeBadLines(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "agents.gram")
-	src := `[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
-
-[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
-`
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeAgents(t, greeterSrc)
 	s := startRawServe(t, file, "--base-url", "http://127.0.0.1:1/v1")
 	init := s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`)
 	if init["result"] == nil {
@@ -143,15 +133,7 @@ func TestMCPServeBadLines(t *testing.T) {
 // TestMCPServeIterationLimit: an agent that reaches its iteration limit
 // answers the host with isError and the summary, as gramc run exits 1.
 func TestMCPServeIterationLimit(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "agents.gram")
-	src := `[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user.", maxIterations: 1} | sayHello]
-
-[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
-`
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeAgents(t, strings.Replace(greeterSrc, `"Greet the user."}`, `"Greet the user.", maxIterations: 1}`, 1))
 	model := fakeopenai.New(t,
 		fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
 		fakeopenai.Text("Summary: greeted Bob, not done yet."),

@@ -187,37 +187,14 @@ func TestMCPServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	src := string(member(ar, "tasks.gram")) + `
-[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
-
-[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
-`
-	file := filepath.Join(dir, "agents.gram")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeAgents(t, string(member(ar, "tasks.gram"))+"\n"+greeterSrc)
 	model := fakeopenai.New(t,
 		fakeopenai.Calls(fakeopenai.Call{Name: "add_task", Arguments: `{"title":"Call mum","priority":"high"}`}),
 		withResult("Added: %s"),
 	)
 
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr logSink
-	done := make(chan int, 1)
-	go func() {
-		code := Main([]string{"mcp", "serve", file, "--base-url", model.URL, "--mcp", "mcp-demo-server", "--inject", "user_id=u-7"}, inR, outW, &stderr)
-		outW.Close()
-		done <- code
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
+	h := startServe(t, io.Discard, file, "--base-url", model.URL, "--mcp", "mcp-demo-server", "--inject", "user_id=u-7")
+	ctx, session, stderr := h.ctx, h.session, h.stderr
 	list, err := session.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -255,16 +232,74 @@ func TestMCPServe(t *testing.T) {
 
 	// Closing the connection ends gramc mcp serve, which stops the task
 	// server.
-	session.Close()
-	inW.Close()
-	select {
-	case code := <-done:
-		if code != exitOK {
-			t.Errorf("exit %d\n%s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("gramc mcp serve did not exit")
+	if code := h.close(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, stderr.String())
 	}
+}
+
+// greeterSrc is an agent file served in the tests of gramc mcp serve.
+const greeterSrc = `[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
+
+[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
+`
+
+// writeAgents writes src to agents.gram in a new directory and returns its
+// path.
+func writeAgents(t *testing.T, src string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "agents.gram")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// serveHost is an MCP host connected to gramc mcp serve, run in-process.
+type serveHost struct {
+	t       *testing.T
+	ctx     context.Context
+	session *mcp.ClientSession
+	stderr  *logSink
+	in      *io.PipeWriter
+	done    chan int
+}
+
+// startServe runs gramc mcp serve with args, its standard output also
+// copied to stdout, and connects the go-sdk client to it.
+func startServe(t *testing.T, stdout io.Writer, args ...string) *serveHost {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	h := &serveHost{t: t, stderr: &logSink{}, in: inW, done: make(chan int, 1)}
+	go func() {
+		code := Main(append([]string{"mcp", "serve"}, args...), inR, io.MultiWriter(outW, stdout), h.stderr)
+		outW.Close()
+		h.done <- code
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	h.ctx = ctx
+	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, h.stderr.String())
+	}
+	h.session = session
+	return h
+}
+
+// close closes the connection and returns gramc mcp serve's exit code.
+func (h *serveHost) close() int {
+	h.t.Helper()
+	h.session.Close()
+	h.in.Close()
+	select {
+	case code := <-h.done:
+		return code
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("gramc mcp serve did not exit")
+	}
+	return -1
 }
 
 // logSink is a concurrency-safe buffer.

@@ -62,23 +62,19 @@ func readInput(e *env, path string) (*diag.File, error) {
 	return diag.NewFile(path, b), nil
 }
 
-func runParse(e *env, args []string) int {
+func runParse(e *env, args []string) error {
 	fs := newFlags(e, "parse", parseHelp)
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
-	switch *format {
-	case "sexp", "json", "gram":
-	default:
-		fmt.Fprintf(e.stderr, "gramc parse: unknown format %q (want sexp, json or gram)\n", *format)
-		return exitUsage
+	if err := checkFormat("gramc parse", *format, "sexp", "json", "gram"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "gramc parse: no input files (use - for standard input)")
-		return exitUsage
+		return usageError("gramc parse", "no input files (use - for standard input)")
 	}
 	code := exitOK
 	for _, path := range fs.Args() {
@@ -125,11 +121,10 @@ func runParse(e *env, args []string) int {
 			err = doc.WriteGram(e.stdout)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc parse: %v\n", err)
-			return exitUsage
+			return usageError("gramc parse", "%v", err)
 		}
 	}
-	return code
+	return exitWith(code)
 }
 
 // writeJSONLine writes one line of JSON Lines for a file of several:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -29,7 +28,7 @@ errors (including an unknown agent or tool).
 Flags:
 `
 
-func runSchema(e *env, args []string) int {
+func runSchema(e *env, args []string) error {
 	fs := newFlags(e, "schema", schemaHelp)
 	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp or jsonschema")
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
@@ -37,25 +36,22 @@ func runSchema(e *env, args []string) int {
 	toolName := fs.String("tool", "", "print only this tool")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if code := parseFlags(e, fs, args); code >= 0 {
-		return code
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	var names []string
 	for _, f := range schema.Formats {
 		names = append(names, string(f))
 	}
 	if !slices.Contains(names, *format) {
-		fmt.Fprintf(e.stderr, "gramc schema: unknown format %q (want %s)\n", *format, strings.Join(names, ", "))
-		return exitUsage
+		return usageError("gramc schema", "unknown format %q (want %s)", *format, strings.Join(names, ", "))
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "gramc schema: give exactly one file (or - for standard input)")
-		return exitUsage
+		return usageError("gramc schema", "give exactly one file (or - for standard input)")
 	}
 	f, err := readInput(e, fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc schema: %v\n", err)
-		return exitUsage
+		return usageError("gramc schema", "%v", err)
 	}
 	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
@@ -64,40 +60,12 @@ func runSchema(e *env, args []string) int {
 		writeDiags(e, f, diags, *maxDiags)
 	}
 	if diags.HasErrors() {
-		return exitError
+		return exitWith(exitError)
 	}
-
-	tools := prog.Tools
-	scope := "the file"
-	if *agentName != "" {
-		a := prog.Agent(*agentName)
-		if a == nil {
-			var agents []string
-			for _, a := range prog.Agents {
-				agents = append(agents, a.Name)
-			}
-			fmt.Fprintf(e.stderr, "gramc schema: no agent %q in %s; %s\n", *agentName, f.Path, available("agents", agents))
-			return exitUsage
-		}
-		tools = a.Tools
-		scope = "agent " + a.Name
+	tools, err := selectTools(prog, *agentName, *toolName)
+	if err != nil {
+		return err
 	}
-	if *toolName != "" {
-		var found *schema.Tool
-		var all []string
-		for _, t := range tools {
-			all = append(all, t.Name)
-			if t.Name == *toolName && found == nil {
-				found = t
-			}
-		}
-		if found == nil {
-			fmt.Fprintf(e.stderr, "gramc schema: no tool %q in %s; %s\n", *toolName, scope, available("tools", all))
-			return exitUsage
-		}
-		tools = []*schema.Tool{found}
-	}
-
 	var out any = schema.Emit(schema.Format(*format), tools, *strict)
 	if *toolName != "" && schema.Format(*format) == schema.FormatJSONSchema {
 		out = out.([]schema.Object)[0]
@@ -107,10 +75,46 @@ func runSchema(e *env, args []string) int {
 		_, err = e.stdout.Write(b)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc schema: %v\n", err)
-		return exitUsage
+		return usageError("gramc schema", "%v", err)
 	}
-	return exitOK
+	return nil
+}
+
+// selectTools returns the tools gramc schema prints: those of the file, of
+// the agent called agentName, or the one called toolName among them.
+func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.Tool, error) {
+	tools := prog.Tools
+	scope := "the file"
+	if agentName != "" {
+		a := prog.Agent(agentName)
+		if a == nil {
+			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, available("agents", agentNames(prog)))
+		}
+		tools = a.Tools
+		scope = "agent " + a.Name
+	}
+	if toolName == "" {
+		return tools, nil
+	}
+	var all []string
+	for _, t := range tools {
+		all = append(all, t.Name)
+	}
+	for _, t := range tools {
+		if t.Name == toolName {
+			return []*schema.Tool{t}, nil
+		}
+	}
+	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, available("tools", all))
+}
+
+// agentNames returns the names of the program's agents.
+func agentNames(prog *schema.Program) []string {
+	var names []string
+	for _, a := range prog.Agents {
+		names = append(names, a.Name)
+	}
+	return names
 }
 
 // available lists names for an error message: "the agents are: a, b".

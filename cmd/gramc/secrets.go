@@ -5,7 +5,6 @@ package main
 // traces, recordings) and in what model servers answer.
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,26 +13,6 @@ import (
 
 	"github.com/gramlang/gram/runtime"
 )
-
-// headerFlag collects --header values, "NAME: VALUE".
-type headerFlag struct{ h *http.Header }
-
-// String implements flag.Value.
-func (f headerFlag) String() string { return "" }
-
-// Set implements flag.Value.
-func (f headerFlag) Set(v string) error {
-	name, value, ok := strings.Cut(v, ":")
-	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return fmt.Errorf("write NAME: VALUE, e.g. 'Authorization: Bearer TOKEN'")
-	}
-	if *f.h == nil {
-		*f.h = http.Header{}
-	}
-	f.h.Add(name, value)
-	return nil
-}
 
 // secretWords mark the names (of environment variables, of URL query
 // parameters) that hold credentials: a name holds one when one of its words

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,41 +98,18 @@ func TestRunCanaryEveryChannel(t *testing.T) {
 func TestMCPServeCanary(t *testing.T) {
 	quickExit(t)
 	t.Setenv("OPENAI_API_KEY", canaryKey)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "agents.gram")
-	src := `[greeter:Agent {description: "Says hello", model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
-
-[sayHello:Tool {description: "Returns a greeting"} | (personName::String {default: "world"})==>(::String)]
-`
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeAgents(t, greeterSrc)
 	srv := echoingServer(t)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stdout, stderr logSink
-	done := make(chan int, 1)
-	go func() {
-		code := Main([]string{"mcp", "serve", file, "--base-url", srv.URL, "--trace", "--log-level", "debug",
-			"--header", "X-Token: " + canaryHeader}, inR, io.MultiWriter(outW, &stdout), &stderr)
-		outW.Close()
-		done <- code
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "hi"}})
+	var stdout logSink
+	h := startServe(t, &stdout, file, "--base-url", srv.URL, "--trace", "--log-level", "debug",
+		"--header", "X-Token: "+canaryHeader)
+	stderr := h.stderr
+	res, err := h.session.CallTool(h.ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "hi"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	session.Close()
-	inW.Close()
-	<-done
+	h.close()
 	if !strings.Contains(text, "You sent Authorization: Bearer "+runtime.Redacted) {
 		t.Errorf("reply %q", text)
 	}

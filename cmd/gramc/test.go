@@ -4,8 +4,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -74,7 +74,7 @@ type testOptions struct {
 	cassettes      string
 }
 
-func runTest(e *env, args []string) int {
+func runTest(e *env, args []string) error {
 	fs := newFlags(e, "test", testHelp)
 	colorFlag(e, fs)
 	o := testOptions{runOptions: runOptions{cmd: "gramc test"}}
@@ -87,44 +87,51 @@ func runTest(e *env, args []string) int {
 	fs.IntVar(&o.parallel, "parallel", goruntime.GOMAXPROCS(0), "run `N` tests at once")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, junit or tap")
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
-	paths, code := parseInterleaved(e, fs, args)
-	if code >= 0 {
-		return code
+	paths, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
 	}
-	if code := o.check(e); code >= 0 {
-		return code
+	if err := o.check(); err != nil {
+		return err
 	}
 	var runRE *regexp.Regexp
 	if o.run != "" {
-		re, err := regexp.Compile(o.run)
-		if err != nil {
-			return o.usageErr(e, "--run: %v", err)
+		if runRE, err = regexp.Compile(o.run); err != nil {
+			return o.usageErr("--run: %v", err)
 		}
-		runRE = re
 	}
-	logger, injected, code := o.setup(e)
-	if code >= 0 {
-		return code
+	logger, injected, err := o.setup(e)
+	if err != nil {
+		return err
 	}
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 
 	// The tests.
-	jobs, code := o.collect(e, paths, runRE)
-	if code >= 0 {
-		return code
+	jobs, err := o.collect(e, paths, runRE)
+	if err != nil {
+		return err
 	}
 
 	// The tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, code := o.toolLibrary(ctx, e, logger)
-	if code >= 0 {
-		return code
+	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
+	if err != nil {
+		return err
 	}
 	defer closeTools()
 
+	results := o.runner(e, lib, logger, injected).RunAll(ctx, jobs)
+	if err := o.report(e, results); err != nil {
+		return err
+	}
+	return o.exitCode(e, results)
+}
+
+// runner returns the test runner the flags describe.
+func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
 		Library:   lib,
 		Options:   o.runtimeOptions(nil, logger, injected), // the runner sets the model
@@ -144,8 +151,11 @@ func runTest(e *env, args []string) int {
 		key := os.Getenv("OPENAI_API_KEY")
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return runtime.NewTracer(e.stderr, t, key) }
 	}
-	results := r.RunAll(ctx, jobs)
+	return r
+}
 
+// report writes the results on standard output in the --format.
+func (o *testOptions) report(e *env, results []agenttest.Result) error {
 	var err error
 	switch o.format {
 	case "json":
@@ -158,44 +168,41 @@ func runTest(e *env, args []string) int {
 		err = agenttest.WriteText(e.stdout, results)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gramc test: writing the report: %v\n", err)
-		return exitUsage
+		return usageError("gramc test", "writing the report: %v", err)
 	}
-	return o.exitCode(e, results)
+	return nil
 }
 
-// check validates the flags of gramc test, returning an exit code or -1.
-func (o *testOptions) check(e *env) int {
-	switch o.format {
-	case "text", "json", "junit", "tap":
-	default:
-		return o.usageErr(e, "unknown format %q (want text, json, junit or tap)", o.format)
+// check validates the flags of gramc test.
+func (o *testOptions) check() error {
+	if err := checkFormat(o.cmd, o.format, "text", "json", "junit", "tap"); err != nil {
+		return err
 	}
 	switch {
 	case o.record && o.replay:
-		return o.usageErr(e, "--record and --replay cannot be used together")
+		return o.usageErr("--record and --replay cannot be used together")
 	case o.repeat < 1:
-		return o.usageErr(e, "--repeat must be at least 1")
+		return o.usageErr("--repeat must be at least 1")
 	case o.passRate <= 0 || o.passRate > 1:
-		return o.usageErr(e, "--pass-rate must be more than 0 and at most 1, e.g. 0.8")
+		return o.usageErr("--pass-rate must be more than 0 and at most 1, e.g. 0.8")
 	case o.parallel < 1:
-		return o.usageErr(e, "--parallel must be at least 1")
+		return o.usageErr("--parallel must be at least 1")
 	}
-	return -1
+	return nil
 }
 
 // collect loads the files under paths and returns the tests to run, in
 // file order. Files with errors are reported on standard error and give
 // exit code 1.
-func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]agenttest.Job, int) {
+func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]agenttest.Job, error) {
 	for _, p := range paths {
 		if p == "-" {
-			return nil, o.usageErr(e, "tests are read from files, not standard input")
+			return nil, o.usageErr("tests are read from files, not standard input")
 		}
 	}
 	inputs, ioErr := collectInputs(e, "test", paths)
 	if ioErr {
-		return nil, exitUsage
+		return nil, exitWith(exitUsage)
 	}
 	inputs = skipTestdata(paths, inputs)
 	var jobs []agenttest.Job
@@ -211,8 +218,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	for _, in := range inputs {
 		s, err := agenttest.Load(in.path)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc test: %v\n", err)
-			return nil, exitUsage
+			return nil, usageError("gramc test", "%v", err)
 		}
 		if len(s.Program.Tests) == 0 {
 			continue
@@ -234,18 +240,15 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		}
 	}
 	if bad {
-		fmt.Fprintln(e.stderr, "gramc test: fix the errors above (gramc check shows them too); no test was run")
-		return nil, exitError
+		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}
 	if len(jobs) == 0 {
 		if files == 0 {
-			fmt.Fprintf(e.stderr, "gramc test: no tests in %s; declare one with [name:Test {agent: ...} | (:User {says: \"...\"}), ...]\n", strings.Join(paths, ", "))
-		} else {
-			fmt.Fprintf(e.stderr, "gramc test: no test matches --run %q\n", o.run)
+			return nil, fail(exitError, "gramc test: no tests in %s; declare one with [name:Test {agent: ...} | (:User {says: \"...\"}), ...]", strings.Join(paths, ", "))
 		}
-		return nil, exitError
+		return nil, fail(exitError, "gramc test: no test matches --run %q", o.run)
 	}
-	return jobs, -1
+	return jobs, nil
 }
 
 // skipTestdata drops the files found in directories named testdata below a
@@ -273,9 +276,10 @@ func skipTestdata(paths []string, inputs []checkInput) []checkInput {
 	return out
 }
 
-// exitCode prints the hints of configuration errors and returns the exit
-// code of the results.
-func (o *testOptions) exitCode(e *env, results []agenttest.Result) int {
+// exitCode prints the hints of configuration errors and returns the error
+// of the results: exit code 3 for a configuration error, 1 for a test that
+// did not pass.
+func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 	code := exitOK
 	hinted := map[string]bool{}
 	for _, r := range results {
@@ -285,19 +289,21 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) int {
 			if !hinted[r.Error] {
 				hinted[r.Error] = true
 				fmt.Fprintf(e.stderr, "gramc test: %s: %s\n", r.Test, r.Error)
-				printTestHint(e, r.Error)
+				printTestHint(e, r)
 			}
 		case r.Status != agenttest.Pass && code == exitOK:
 			code = exitError
 		}
 	}
-	return code
+	return exitWith(code)
 }
 
 // printTestHint follows a configuration error with how to fix it.
-func printTestHint(e *env, msg string) {
-	printBindHint(e, errors.New(msg))
-	if strings.Contains(msg, "OPENAI_API_KEY") {
+func printTestHint(e *env, r agenttest.Result) {
+	for _, h := range bindHints(r.Cause) {
+		fmt.Fprintln(e.stderr, h)
+	}
+	if strings.Contains(r.Error, "OPENAI_API_KEY") {
 		fmt.Fprintln(e.stderr, "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay")
 	}
 }

@@ -1,0 +1,230 @@
+package agenttest
+
+// Checking a turn's tool calls against the expected trajectory (exact,
+// inOrder or anyOrder), and the diff of what was expected and what was
+// called.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// checkTrajectory compares the expected calls with the actual ones.
+func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got []Call) (Failure, bool) {
+	// match[i] is the actual call matched to expectation i, or -1.
+	match := make([]int, len(want))
+	for i := range match {
+		match[i] = -1
+	}
+	ok := true
+	switch mode {
+	case schema.TrajectoryExact:
+		for i := range want {
+			if i < len(got) && matchCall(want[i], got[i]) == "" {
+				match[i] = i
+			} else {
+				ok = false
+			}
+		}
+		if len(got) != len(want) {
+			ok = false
+		}
+		if !ok {
+			// The diff aligns the longest run of calls that match in order.
+			match = align(want, got)
+		}
+	case schema.TrajectoryAnyOrder:
+		match = bipartite(want, got)
+		for _, m := range match {
+			if m < 0 {
+				ok = false
+			}
+		}
+	default: // in order
+		j := 0
+		for i := range want {
+			for j < len(got) && matchCall(want[i], got[j]) != "" {
+				j++
+			}
+			if j == len(got) {
+				ok = false
+				break
+			}
+			match[i] = j
+			j++
+		}
+	}
+	if ok {
+		return Failure{}, true
+	}
+	return Failure{Kind: "trajectory", Message: trajectoryMessage(mode, want, got, match),
+		Diff: trajectoryDiff(mode, want, got, match)}, false
+}
+
+// bipartite matches expectations to distinct calls (any order), maximising
+// the number matched; it returns the call of each expectation or -1.
+func bipartite(want []*schema.CallExpectation, got []Call) []int {
+	owner := make([]int, len(got)) // expectation matched to each call
+	for j := range owner {
+		owner[j] = -1
+	}
+	ok := make([][]bool, len(want))
+	for i := range want {
+		ok[i] = make([]bool, len(got))
+		for j := range got {
+			ok[i][j] = matchCall(want[i], got[j]) == ""
+		}
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j := range got {
+			if ok[i][j] && !seen[j] {
+				seen[j] = true
+				if owner[j] < 0 || try(owner[j], seen) {
+					owner[j] = i
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range want {
+		try(i, make([]bool, len(got)))
+	}
+	match := make([]int, len(want))
+	for i := range match {
+		match[i] = -1
+	}
+	for j, i := range owner {
+		if i >= 0 {
+			match[i] = j
+		}
+	}
+	return match
+}
+
+// align matches expectations to calls in order, as many as possible (a
+// longest common subsequence); it returns the call of each expectation or
+// -1.
+func align(want []*schema.CallExpectation, got []Call) []int {
+	n, m := len(want), len(got)
+	// l[i][j] is the longest alignment of want[i:] and got[j:].
+	l := make([][]int, n+1)
+	for i := range l {
+		l[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			l[i][j] = max(l[i+1][j], l[i][j+1])
+			if matchCall(want[i], got[j]) == "" {
+				l[i][j] = max(l[i][j], l[i+1][j+1]+1)
+			}
+		}
+	}
+	match := make([]int, n)
+	i, j := 0, 0
+	for i < n {
+		switch {
+		case j < m && matchCall(want[i], got[j]) == "" && l[i][j] == l[i+1][j+1]+1:
+			match[i] = j
+			i++
+			j++
+		case j < m && l[i][j+1] >= l[i+1][j]:
+			j++
+		default:
+			match[i] = -1
+			i++
+		}
+	}
+	return match
+}
+
+// trajectoryMessage says in one line why the trajectory does not match.
+func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
+	missing := 0
+	for _, m := range match {
+		if m < 0 {
+			missing++
+		}
+	}
+	switch {
+	case missing > 0:
+		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, calls(len(got)))
+	case mode == schema.TrajectoryExact && len(got) > len(want):
+		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", calls(len(got)), len(want))
+	}
+	return fmt.Sprintf("the tool calls differ from the expected ones (trajectory %s)", mode)
+}
+
+// calls returns "1 tool call", "2 tool calls".
+func calls(n int) string {
+	if n == 1 {
+		return "1 tool call"
+	}
+	return strconv.Itoa(n) + " tool calls"
+}
+
+// trajectoryDiff lists the expected and actual calls: matched ones once,
+// missing expectations with "-" and the reason the closest call of the
+// same tool does not match, unmatched calls with "+".
+func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
+	var lines []string
+	matched := make([]bool, len(got))
+	for _, m := range match {
+		if m >= 0 {
+			matched[m] = true
+		}
+	}
+	// Walk the actual calls in order, placing each expectation at its
+	// matched call, and unmatched expectations where they were expected.
+	type row struct {
+		pos  float64
+		text string
+	}
+	var rows []row
+	for j, c := range got {
+		mark := "+ "
+		note := ""
+		if matched[j] {
+			mark = "  "
+		} else if mode != schema.TrajectoryExact {
+			note = "   (an extra call, allowed)"
+		}
+		rows = append(rows, row{float64(j), fmt.Sprintf("%s%s%s", mark, c, note)})
+	}
+	last := -1.0
+	for i, w := range want {
+		if match[i] >= 0 {
+			last = float64(match[i])
+			continue
+		}
+		reason := "not called"
+		for j, c := range got {
+			if c.Name == w.Tool {
+				if why := matchCall(w, c); why != "" {
+					reason = "closest call " + c.String() + ": " + why
+				} else if mode == schema.TrajectoryAnyOrder {
+					reason = fmt.Sprintf("call %d matches it, but another expectation has it", j+1)
+				} else {
+					reason = fmt.Sprintf("made as call %d, out of the expected order", j+1)
+				}
+				break
+			}
+		}
+		pos := last + 0.5
+		rows = append(rows, row{pos, fmt.Sprintf("- %s   (%s)", DescribeCall(w), reason)})
+		last = pos
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].pos < rows[b].pos })
+	for _, r := range rows {
+		lines = append(lines, r.text)
+	}
+	if len(lines) == 0 {
+		return "  (no calls)"
+	}
+	return strings.Join(lines, "\n")
+}

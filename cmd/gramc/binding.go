@@ -1,0 +1,271 @@
+package main
+
+// Binding an agent's tools before a run: the program, the tool library,
+// the checks before the first model call and their report.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// loadProgram reads and compiles an agent file; on errors it prints the
+// diagnostics.
+func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
+	f, err := readInput(e, path)
+	if err != nil {
+		return nil, o.usageErr("%v", err)
+	}
+	doc, parsed := parseInput(f, false)
+	prog, compiled := schema.Compile(doc)
+	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
+		writeDiags(e, f, diags, 0)
+		return nil, exitWith(exitError)
+	}
+	return prog, nil
+}
+
+// bind builds the tool library of agents (see toolLibrary) and checks,
+// before any model call, that their tools bind to it and that the --inject
+// and --tool names and values fit them (see preflight). It returns the
+// library, the injected values fitted to their declared types, and the
+// function that closes the MCP servers; the error reports every problem
+// at once. nameAgents puts the agent's name before each binding problem.
+func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
+	injected, problems, strays := coerceInjects(agents, o.injects, injected)
+	problems = append(problems, unknownTools(agents, o.tools)...)
+	var refused []string // names whose value coerceInjects refused
+	for _, n := range injectNames(o.injects) {
+		if _, ok := injected[n]; !ok {
+			refused = append(refused, n)
+		}
+	}
+	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
+	if err != nil {
+		return nil, nil, nil, also(err, setupError(o.cmd, problems, nil, false, len(strays) > 0))
+	}
+	var bindErrs []error
+	config := false
+	for _, a := range agents {
+		errs, c := preflight(a, lib, injected, refused)
+		for _, err := range errs {
+			if nameAgents {
+				err = fmt.Errorf("agent %s: %w", a.Name, err)
+			}
+			bindErrs = append(bindErrs, err)
+		}
+		config = config || c
+	}
+	if err := setupError(o.cmd, problems, bindErrs, config, len(strays) > 0); err != nil {
+		closeTools()
+		return nil, nil, nil, err
+	}
+	return lib, injected, closeTools, nil
+}
+
+// toolLibrary builds the tool library: the built-in tools, replaced by the
+// --tool programs of the same name, then the tools of the MCP servers in
+// the order given, each adding the names not bound yet. It starts the
+// servers; call the returned function to close them.
+func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), error) {
+	lib := runtime.Builtins()
+	schemas := map[string]string{}
+	for _, spec := range o.toolSchemas {
+		name, file, _ := strings.Cut(spec, "=")
+		schemas[strings.TrimSpace(name)] = file
+	}
+	for _, spec := range o.tools {
+		name, command, _ := strings.Cut(spec, "=")
+		name = strings.TrimSpace(name)
+		tool := runtime.ExecTool(name, command, o.toolTimeout)
+		if file, ok := schemas[name]; ok {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, nil, o.usageErr("--tool-schema %s: %v", name, err)
+			}
+			tool.Parameters = json.RawMessage(data)
+		}
+		if err := lib.Register(tool); err != nil {
+			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
+		}
+	}
+	var clients []*runtime.MCPClient
+	closeAll := func() {
+		for i := len(clients) - 1; i >= 0; i-- {
+			if err := clients[i].Close(); err != nil {
+				logger.Warn("closing the MCP session", "server", clients[i].Name(), "error", err)
+			}
+		}
+	}
+	var serverStderr io.Writer
+	if o.logLevel != "off" && o.logLevel != "" {
+		serverStderr = e.stderr
+	}
+	var mcpHTTP *http.Client
+	if len(o.headers) > 0 {
+		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
+	}
+	for _, src := range o.mcp {
+		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
+		if err != nil {
+			closeAll()
+			if ctx.Err() != nil {
+				return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
+			}
+			return nil, nil, fail(exitError, "%s: %v", o.cmd, err)
+		}
+		clients = append(clients, c)
+		added := c.AddTo(lib)
+		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
+	}
+	return lib, closeAll, nil
+}
+
+// runtimeOptions returns the options of every run.
+func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, injected map[string]any) []runtime.Option {
+	opts := []runtime.Option{
+		runtime.WithModel(model),
+		runtime.WithLogger(logger),
+		runtime.WithResultLimit(o.resultLimit),
+		runtime.WithSummary(!o.noSummary),
+	}
+	if o.maxIterations > 0 {
+		opts = append(opts, runtime.WithMaxIterations(o.maxIterations))
+	}
+	if injected != nil {
+		opts = append(opts, runtime.WithInjected(injected))
+	}
+	return opts
+}
+
+// bindHints returns how to fix the binding problems in err: a tool
+// missing from the library, a declaration looser than its implementation.
+func bindHints(err error) []string {
+	var hints []string
+	if hasToolError(err, runtime.ToolMissing) {
+		hints = append(hints, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
+	}
+	if hasToolError(err, runtime.ToolIncompatible) {
+		hints = append(hints, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
+	}
+	return hints
+}
+
+// injectionProblem reports whether err is, or joins, a problem of the
+// injected parameters: a [runtime.InjectionError], or a
+// [runtime.ToolError] of kind [runtime.ToolInjection].
+func injectionProblem(err error) bool {
+	var ie *runtime.InjectionError
+	return errors.As(err, &ie) || hasToolError(err, runtime.ToolInjection)
+}
+
+// hasToolError reports whether err is, or wraps, a [runtime.ToolError] of
+// the kind, looking into every error that a join wraps.
+func hasToolError(err error, kind runtime.ToolErrorKind) bool {
+	switch x := err.(type) {
+	case nil:
+		return false
+	case *runtime.ToolError:
+		if x.Kind == kind {
+			return true
+		}
+	case interface{ Unwrap() []error }:
+		return slices.ContainsFunc(x.Unwrap(), func(e error) bool { return hasToolError(e, kind) })
+	}
+	return hasToolError(errors.Unwrap(err), kind)
+}
+
+// unknownTools returns a problem for each --tool name that is not a tool of
+// the agents, with the closest tool name.
+func unknownTools(agents []*schema.Agent, specs []string) []string {
+	var names []string
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			if !slices.Contains(names, t.Name) {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	var problems []string
+	for _, spec := range specs {
+		name, _, _ := strings.Cut(spec, "=")
+		name = strings.TrimSpace(name)
+		if slices.Contains(names, name) {
+			continue
+		}
+		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", names))
+		if c := parser.Closest(name, names); c != "" {
+			msg = fmt.Sprintf("--tool %s: the agent has no tool %q (did you mean %q?)", name, name, c)
+		}
+		problems = append(problems, msg)
+	}
+	return problems
+}
+
+// preflight checks an agent's setup before any model call: the tools bind
+// to lib and every injected parameter has a valid value. Problems about a
+// name in skip (already reported by coerceInjects) and values no tool
+// injects (idem) are left out. It returns the problems and whether one of
+// them is more than a binding error.
+func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]any, skip []string) ([]error, bool) {
+	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(injected))
+	var pe *runtime.PrepareError
+	if !errors.As(err, &pe) {
+		if err != nil {
+			return []error{err}, true
+		}
+		return nil, false
+	}
+	var out []error
+	config := false
+	for _, p := range pe.Problems {
+		var ie *runtime.InjectionError
+		if errors.As(p, &ie) {
+			if ie.Tool == "" || slices.Contains(skip, ie.Param) {
+				continue
+			}
+			config = true
+		}
+		out = append(out, p)
+	}
+	return out, config
+}
+
+// setupError returns the error that reports the problems found before a
+// run, each on a line, with hints: exit code 3 for configuration problems,
+// 1 when tools only failed to bind; nil when there is nothing to report.
+// stray says that an --inject name is one no tool injects.
+func setupError(cmd string, problems []string, bindErrs []error, config, stray bool) error {
+	if len(problems) == 0 && len(bindErrs) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, p := range problems {
+		lines = append(lines, cmd+": "+p)
+	}
+	var joined error
+	for _, err := range bindErrs {
+		lines = append(lines, fmt.Sprintf("%s: %v", cmd, err))
+		joined = errors.Join(joined, err)
+	}
+	lines = append(lines, bindHints(joined)...)
+	if config || len(problems) > 0 {
+		if stray || injectionProblem(joined) {
+			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE")
+		}
+		return fail(exitConfig, "%s", strings.Join(lines, "\n"))
+	}
+	return fail(exitError, "%s", strings.Join(lines, "\n"))
+}

@@ -1,0 +1,251 @@
+package main
+
+// The conversation of gramc run: the turns from -m or standard input (a
+// REPL on a terminal) and how each is printed.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// session is one conversation with an agent.
+type session struct {
+	e     *env
+	o     runOptions
+	agent *schema.Agent
+	lib   *runtime.Library
+	opts  []runtime.Option
+	spin  *spinner
+	conv  runtime.Conversation
+	mu    sync.Mutex // serializes output from tool hooks
+}
+
+// errIncomplete is the error of a turn whose answer did not complete (it
+// reached the iteration limit, was cut short, ...): the conversation goes
+// on, the exit code is 1.
+var errIncomplete = exitWith(exitError)
+
+// converse runs the turns and returns the error of the worst of them. A
+// turn that fails (as opposed to one that does not complete) ends a
+// non-interactive session; an interactive one goes on unless the
+// configuration is wrong.
+func (s *session) converse(ctx context.Context) error {
+	worst := exitOK
+	if len(s.o.messages) > 0 {
+		for _, m := range s.o.messages {
+			err := s.turn(ctx, m)
+			worst = max(worst, codeOf(err))
+			if failed(err) || ctx.Err() != nil {
+				break
+			}
+		}
+		return exitWith(worst)
+	}
+	interactive := isTerminal(s.e.stdin)
+	if interactive {
+		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
+	}
+	in := readLines(ctx, s.e.stdin)
+	for {
+		if interactive {
+			fmt.Fprint(s.e.stderr, "> ")
+		}
+		var (
+			text string
+			ok   bool
+		)
+		select {
+		case text, ok = <-in.lines:
+		case <-ctx.Done():
+			if interactive {
+				fmt.Fprintln(s.e.stderr)
+			}
+			return exitWith(worst)
+		}
+		if !ok {
+			break
+		}
+		if line := strings.TrimSpace(text); line != "" {
+			err := s.turn(ctx, line)
+			worst = max(worst, codeOf(err))
+			if ctx.Err() != nil || codeOf(err) == exitConfig || failed(err) && !interactive {
+				return exitWith(worst)
+			}
+		}
+		if !in.more(ctx) {
+			return exitWith(worst)
+		}
+	}
+	if interactive {
+		fmt.Fprintln(s.e.stderr)
+	}
+	if in.err != nil {
+		return fail(max(worst, exitUsage), "gramc run: reading standard input: %v", in.err)
+	}
+	return exitWith(worst)
+}
+
+// failed reports whether a turn's error is a failure rather than an answer
+// that did not complete.
+func failed(err error) bool { return err != nil && err != errIncomplete }
+
+// lineReader reads lines in the background, one when asked for, so that
+// Ctrl-C at the prompt ends the session (and shuts the MCP servers down)
+// at once.
+type lineReader struct {
+	// lines gives the lines; it is closed at the end of the input.
+	lines chan string
+	ready chan struct{}
+	// err is the read error, set when lines is closed.
+	err error
+}
+
+// readLines starts reading the lines of r until ctx is done.
+func readLines(ctx context.Context, r io.Reader) *lineReader {
+	lr := &lineReader{lines: make(chan string), ready: make(chan struct{})}
+	go func() {
+		defer close(lr.lines)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			select {
+			case lr.lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-lr.ready:
+			case <-ctx.Done():
+				return
+			}
+		}
+		lr.err = sc.Err()
+	}()
+	return lr
+}
+
+// more asks for the next line, now that the last one is dealt with; it
+// returns false when ctx is done.
+func (lr *lineReader) more(ctx context.Context) bool {
+	select {
+	case lr.ready <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// turn runs one user turn and prints it. Its error is nil when the answer
+// is complete, errIncomplete when it is not, and otherwise the error of
+// the failure (already reported), with its exit code.
+func (s *session) turn(ctx context.Context, input string) error {
+	hooks := runtime.Hooks{
+		ModelStart: func(int) { s.spin.start() },
+		ModelDone:  func(int, error) { s.spin.stop() },
+	}
+	if !s.o.json {
+		hooks.ToolDone = func(u runtime.ToolUse) { s.printTool(u) }
+	}
+	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
+	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
+	s.spin.stop()
+	if resp != nil && err == nil {
+		s.conv = resp.Conversation
+	}
+	s.printResponse(resp)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return exitWith(exitInterrupted) // said once, by the caller
+	}
+	if err != nil {
+		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+		var (
+			ce *runtime.ConfigError
+			ve *runtime.ValidationError
+		)
+		switch {
+		case errors.As(err, &ce):
+			if hint := configHint(ce); hint != "" {
+				fmt.Fprintln(s.e.stderr, hint)
+			}
+			return exitWith(exitConfig)
+		case errors.As(err, &ve):
+			return exitWith(exitUsage)
+		}
+		return exitWith(exitError)
+	}
+	if resp.Status != runtime.StatusCompleted {
+		return errIncomplete
+	}
+	return nil
+}
+
+// printResponse prints a turn's response: as JSON with --json, else its
+// answer; then its warnings.
+func (s *session) printResponse(resp *runtime.Response) {
+	if s.o.json {
+		enc := json.NewEncoder(s.e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(resp)
+	} else if resp != nil && resp.Content != "" {
+		fmt.Fprintln(s.e.stdout, resp.Content)
+	}
+	if resp != nil {
+		for _, w := range resp.Warnings {
+			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
+		}
+	}
+}
+
+// printTool prints a finished tool call: `name {"arg":1} → result`.
+func (s *session) printTool(u runtime.ToolUse) {
+	s.spin.pause()
+	defer s.spin.resume()
+	args := strings.TrimSpace(u.RawArguments)
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(args)); err == nil && args != "" {
+		args = b.String()
+	}
+	if args == "" {
+		args = "{}"
+	}
+	var line string
+	if u.Failed() {
+		line = fmt.Sprintf("%s %s ✗ %s", u.Name, clip(args, 200), clip(u.Error, 300))
+	} else {
+		res, err := json.Marshal(u.Result)
+		if raw, ok := u.Result.(json.RawMessage); ok {
+			res, err = raw, nil
+		}
+		if err != nil {
+			res = []byte(fmt.Sprint(u.Result))
+		}
+		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
+		if u.Truncated {
+			line += fmt.Sprintf(" [cut: %d bytes, over the result limit]", len(res))
+		}
+	}
+	s.mu.Lock()
+	fmt.Fprintln(s.e.stdout, line)
+	s.mu.Unlock()
+}
+
+// clip shortens s to n runes with an ellipsis.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,118 @@
+package main
+
+// How commands end: a command returns nil when it succeeds, or an error;
+// Main turns the error into the exit code, once (see exitCode).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+	// exitConfig is the exit code of configuration errors (a missing API
+	// key, no base URL for the provider).
+	exitConfig = 3
+	// exitInterrupted is the exit code after Ctrl-C (128 + SIGINT), as
+	// shells report it.
+	exitInterrupted = 130
+)
+
+// cmdError ends a command with an exit code. Its message, when it has
+// one, is printed on standard error by Main; without one the command has
+// already said what went wrong (diagnostics, a report, a usage text).
+type cmdError struct {
+	code int
+	msg  string
+}
+
+// Error implements error.
+func (e *cmdError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("exit code %d", e.code)
+	}
+	return e.msg
+}
+
+// errHelp ends a command that printed its help on request: exit code 0.
+var errHelp error = &cmdError{code: exitOK}
+
+// fail returns the error that prints the message (a line, or lines) and
+// ends the command with code.
+func fail(code int, format string, a ...any) error {
+	return &cmdError{code: code, msg: fmt.Sprintf(format, a...)}
+}
+
+// exitWith returns the error that ends the command with code, the problem
+// having been reported already; nil for exitOK.
+func exitWith(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return &cmdError{code: code}
+}
+
+// usageError returns the error of a usage problem of command cmd ("gramc
+// schema"): the message prefixed with the command, exit code 2.
+func usageError(cmd, format string, a ...any) error {
+	return fail(exitUsage, cmd+": "+format, a...)
+}
+
+// codeOf returns the exit code of err: 0 for nil, the code of a
+// [cmdError], 2 for any other error (an I/O error nobody wrapped).
+func codeOf(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *cmdError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitUsage
+}
+
+// also returns the error that reports err and then more, with err's exit
+// code; more (its code ignored) may be nil.
+func also(err, more error) error {
+	if more == nil {
+		return err
+	}
+	return &cmdError{code: codeOf(err), msg: joinLines(message(err), message(more))}
+}
+
+// message returns what Main prints for err, or "".
+func message(err error) string {
+	var ee *cmdError
+	if errors.As(err, &ee) {
+		return ee.msg
+	}
+	if err == nil {
+		return ""
+	}
+	return "gramc: " + err.Error()
+}
+
+// joinLines joins the lines that are not empty.
+func joinLines(lines ...string) string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// exitCode prints the message of err, if it has one, on w and returns its
+// exit code.
+func exitCode(w io.Writer, err error) int {
+	if msg := message(err); msg != "" {
+		fmt.Fprintln(w, msg)
+	}
+	return codeOf(err)
+}

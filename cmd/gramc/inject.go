@@ -1,0 +1,167 @@
+package main
+
+// --inject: reading the values and fitting them to the declared types of
+// the injected parameters.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// parseInjects reads NAME=VALUE pairs; a VALUE that parses as JSON is that
+// JSON value, otherwise the text.
+func parseInjects(list []string) (map[string]any, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := map[string]any{}
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--inject %q: write NAME=VALUE", kv)
+		}
+		var x any
+		dec := json.NewDecoder(strings.NewReader(v))
+		dec.UseNumber()
+		if err := dec.Decode(&x); err != nil || dec.More() {
+			x = v
+		}
+		out[strings.TrimSpace(k)] = x
+	}
+	return out, nil
+}
+
+// coerceInjects fits the --inject values to the types of the injected
+// parameters of the agents' tools: text that parsed as another JSON value
+// (user_id=42) is the string "42" for a String parameter. It returns the
+// fitted values and the problems: a value that does not fit the declared
+// type, a name declared with different types by different tools, a name no
+// tool injects (with the closest injected name), and the names no tool
+// injects. A value that does not fit is left out.
+func coerceInjects(agents []*schema.Agent, list []string, values map[string]any) (map[string]any, []string, []string) {
+	if len(values) == 0 {
+		return values, nil, nil
+	}
+	raw := map[string]string{}
+	for _, kv := range list {
+		k, v, _ := strings.Cut(kv, "=")
+		raw[strings.TrimSpace(k)] = v
+	}
+	type decl struct {
+		tool string
+		typ  *schema.Type
+	}
+	decls := map[string][]decl{}
+	var declared []string
+	seen := map[*schema.Tool]bool{}
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			for _, p := range t.Params {
+				if p.Injected {
+					if len(decls[p.Name]) == 0 {
+						declared = append(declared, p.Name)
+					}
+					decls[p.Name] = append(decls[p.Name], decl{t.Name, p.Type})
+				}
+			}
+		}
+	}
+	out := map[string]any{}
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var problems, strays []string
+	for _, name := range names {
+		v := values[name]
+		ds := decls[name]
+		if len(ds) == 0 {
+			msg := fmt.Sprintf("--inject %s: no tool of the agent has an injected parameter %q", name, name)
+			if c := parser.Closest(name, declared); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			problems = append(problems, msg)
+			strays = append(strays, name)
+			out[name] = v // kept, to suggest it for a parameter without value
+			continue
+		}
+		var fitted any
+		ok := true
+		for i, d := range ds {
+			x, fits := fitInjected(d.typ, v, raw[name])
+			if !fits {
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ))
+				ok = false
+				break
+			}
+			if i > 0 && fmt.Sprintf("%T %#v", x, x) != fmt.Sprintf("%T %#v", fitted, fitted) {
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
+					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ))
+				ok = false
+				break
+			}
+			fitted = x
+		}
+		if ok {
+			out[name] = fitted
+		}
+	}
+	return out, problems, strays
+}
+
+// injectNames returns the names given with --inject.
+func injectNames(list []string) []string {
+	names := make([]string, len(list))
+	for i, kv := range list {
+		k, _, _ := strings.Cut(kv, "=")
+		names[i] = strings.TrimSpace(k)
+	}
+	return names
+}
+
+// fitInjected returns the value v (read from the text raw) as a value of
+// type t, and whether it fits.
+func fitInjected(t *schema.Type, v any, raw string) (any, bool) {
+	if t == nil {
+		return v, true
+	}
+	switch t.Kind {
+	case schema.StringType:
+		if s, ok := v.(string); ok {
+			return s, true
+		}
+		return raw, true // 42, true, null: the text as written
+	case schema.IntegerType:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, false
+		}
+		if _, err := n.Int64(); err != nil {
+			return nil, false
+		}
+		return n, true
+	case schema.NumberType:
+		_, ok := v.(json.Number)
+		return v, ok
+	case schema.BooleanType:
+		_, ok := v.(bool)
+		return v, ok
+	case schema.ArrayType:
+		_, ok := v.([]any)
+		return v, ok
+	case schema.ObjectType, schema.RecordType:
+		_, ok := v.(map[string]any)
+		return v, ok
+	}
+	return v, true
+}

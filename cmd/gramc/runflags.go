@@ -1,0 +1,188 @@
+package main
+
+// The flags gramc run, gramc test and gramc mcp serve share: the tool
+// library, the injected values, the model, recording and the runs.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gramlang/gram/runtime"
+)
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+// String implements flag.Value.
+func (l *listFlag) String() string { return strings.Join(*l, ", ") }
+
+// Set implements flag.Value: each use of the flag adds a value.
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// runOptions are the parsed flags of gramc run and gramc mcp serve.
+type runOptions struct {
+	cmd            string // the command, for messages: "gramc run"
+	file, agent    string
+	messages       listFlag
+	tools          listFlag
+	toolSchemas    listFlag
+	mcp            []mcpSource
+	injects        listFlag
+	json, trace    bool
+	record, replay string
+	baseURL        string
+	maxIterations  int
+	noSummary      bool
+	logLevel       string
+	toolTimeout    time.Duration
+	resultLimit    int
+	headers        http.Header // --header, sent to the --mcp-url servers
+	secrets        []string    // every secret the process holds
+}
+
+// mcpSource is an MCP server named on the command line: a command
+// (--mcp) or a URL (--mcp-url).
+type mcpSource struct {
+	command, url string
+}
+
+// mcpFlag collects --mcp and --mcp-url values in one list, in the order
+// given.
+type mcpFlag struct {
+	list *[]mcpSource
+	url  bool
+}
+
+// String implements flag.Value.
+func (f mcpFlag) String() string { return "" }
+
+// Set implements flag.Value.
+func (f mcpFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("empty value")
+	}
+	if f.url {
+		*f.list = append(*f.list, mcpSource{url: v})
+	} else {
+		*f.list = append(*f.list, mcpSource{command: v})
+	}
+	return nil
+}
+
+// headerFlag collects --header values, "NAME: VALUE".
+type headerFlag struct{ h *http.Header }
+
+// String implements flag.Value.
+func (f headerFlag) String() string { return "" }
+
+// Set implements flag.Value.
+func (f headerFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("write NAME: VALUE, e.g. 'Authorization: Bearer TOKEN'")
+	}
+	if *f.h == nil {
+		*f.h = http.Header{}
+	}
+	f.h.Add(name, value)
+	return nil
+}
+
+// addSharedFlags registers the flags gramc run and gramc mcp serve share:
+// the tool library, the model, recording and the runs.
+func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
+	o.addBindingFlags(fs)
+	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
+	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
+}
+
+// addBindingFlags registers the flags of the tool library, the model and
+// the runs, which gramc test shares too.
+func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
+	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
+	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
+	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
+	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
+	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers (repeatable; the value is masked in all output)")
+	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
+	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
+	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+	fs.IntVar(&o.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
+	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
+	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
+	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run and MCP tool call")
+	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
+}
+
+// usageErr returns a usage error of the command.
+func (o *runOptions) usageErr(format string, a ...any) error {
+	return usageError(o.cmd, format, a...)
+}
+
+// setup checks the shared flags and returns the logger and the injected
+// values. From here on, what the command writes has its secrets masked.
+func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
+	o.secrets = o.protect(e)
+	if o.record != "" && o.replay != "" {
+		return nil, nil, o.usageErr("--record and --replay cannot be used together")
+	}
+	if o.maxIterations < 0 {
+		return nil, nil, o.usageErr("--max-iterations must be at least 1")
+	}
+	for _, spec := range o.tools {
+		name, command, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
+			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
+		}
+	}
+	for _, spec := range o.toolSchemas {
+		name, file, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
+			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
+		}
+		if !slices.ContainsFunc(o.tools, func(t string) bool {
+			n, _, _ := strings.Cut(t, "=")
+			return strings.TrimSpace(n) == strings.TrimSpace(name)
+		}) {
+			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
+		}
+	}
+	logger, err := newLogger(e.stderr, o.logLevel)
+	if err != nil {
+		return nil, nil, o.usageErr("%v", err)
+	}
+	injected, err := parseInjects(o.injects)
+	if err != nil {
+		return nil, nil, o.usageErr("%v", err)
+	}
+	return logger, injected, nil
+}
+
+// newLogger returns a text logger on w at the named level, or a logger that
+// drops everything for "off".
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "off", "":
+		return slog.New(slog.DiscardHandler), nil
+	case "debug":
+		l = slog.LevelDebug
+	case "info":
+		l = slog.LevelInfo
+	case "warn", "warning":
+		l = slog.LevelWarn
+	case "error":
+		l = slog.LevelError
+	default:
+		return nil, fmt.Errorf("unknown log level %q (want debug, info, warn, error or off)", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}

@@ -1,0 +1,292 @@
+package schema
+
+// Compiling the elements of a test that name tools: user turns, expected
+// calls and calls that must not happen, with their tools and arguments, and
+// the check of argument values against the tools' schemas.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// userTurn compiles a User element.
+func (c *compiler) userTurn(e *parser.Pattern) *Turn {
+	turn := &Turn{Span: e.Span}
+	has := false
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		switch pr.Key {
+		case "says":
+			has = true
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the user's message is empty", "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
+				turn.Input = s
+			}
+		default:
+			c.unknownProp(pr, "a user turn", userProps)
+		}
+	}
+	if !has {
+		c.missingProp(e, "the user turn does not say what the user says", "add the message: (:User {says: \"Hi, I'm Bob\"})")
+	}
+	c.noElements(e, UserLabel)
+	return turn
+}
+
+// toolOf resolves the tool property of a Call or NoCall element against the
+// test's agent. forCall reports a tool the agent cannot call.
+func (c *compiler) toolOf(t *Test, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
+	var pr *parser.Property
+	for i := range e.Subject.Properties {
+		if e.Subject.Properties[i].Key == "tool" {
+			pr = &e.Subject.Properties[i]
+		}
+	}
+	if pr == nil {
+		c.missingProp(e, fmt.Sprintf("the %s expectation does not name its tool", label), "add the tool: (:"+label+" {tool: name})")
+		return "", diag.Span{}, nil, false
+	}
+	name, ok := c.nameValue(pr)
+	if !ok {
+		return "", diag.Span{}, nil, false
+	}
+	span := pr.Value.Span()
+	if t.Agent == nil {
+		if c.lookupTool(name) == nil && t.AgentName == "" {
+			c.unknownTool(name, span, nil)
+		}
+		return name, span, nil, true
+	}
+	if tool := t.Agent.Tool(name); tool != nil {
+		return name, span, tool, true
+	}
+	decl := c.lookupTool(name)
+	switch {
+	case decl == nil:
+		c.unknownTool(name, span, t.Agent)
+	case forCall:
+		c.unavailableTool(t.Agent, decl, span)
+	}
+	return name, span, nil, true
+}
+
+// toolNames returns the names of an agent's tools.
+func toolNames(a *Agent) []string {
+	out := make([]string, 0, len(a.Tools))
+	for _, t := range a.Tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// unknownTool reports a tool name that nothing declares.
+func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
+	dg := diag.Errorf(CodeUnknownTool, span, "no tool is named %s", name)
+	var names []string
+	if a != nil {
+		names = toolNames(a)
+		dg.Message = fmt.Sprintf("agent %s has no tool named %s", disp(a.Name), name)
+	} else {
+		for _, p := range append([]*Program{c.prog}, c.env...) {
+			for _, t := range p.Tools {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	suggestOrList(&dg, name, span, names, "the tools are ",
+		"declare the tool and list it in the agent: [name:Tool {description: \"...\"} | (param::String)==>(::String)]")
+	c.diags.Add(dg)
+}
+
+// unavailableTool reports the expectation of a call of a tool that exists
+// but that the agent does not list, with a fix adding it to the agent when
+// the agent is in this file and the tool can be referred to.
+func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
+	dg := diag.Errorf(CodeToolNotAvailable, span, "agent %s cannot call %s: it is not one of its tools", disp(a.Name), tool.Name)
+	dg.Detail = "the model only sees the agent's tools (" + strings.Join(toolNames(a), ", ") + "); add " + tool.Name +
+		" to the agent's elements, or expect another tool"
+	local := c.agentPats[a] != nil
+	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
+		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
+	}
+	if s := parser.Closest(tool.Name, toolNames(a)); s != "" {
+		dg.Detail += fmt.Sprintf("; did you mean %q?", s)
+		dg.Fixes = append(dg.Fixes, diag.Fix{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}})
+	}
+	if local {
+		dg.Related = []diag.Related{{Span: a.NameSpan, Message: "agent " + a.Name}}
+	}
+	c.diags.Add(dg)
+}
+
+// callExpectation compiles a Call element.
+func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation {
+	name, span, tool, ok := c.toolOf(t, e, CallLabel, true)
+	if !ok {
+		c.checkPropKeys(e, "a Call", callProps)
+		return nil
+	}
+	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span, ToolSpan: span}
+	var argsSpan diag.Span
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		switch pr.Key {
+		case "tool":
+		case "args", "argsInclude":
+			mode := ArgsExact
+			if pr.Key == "argsInclude" {
+				mode = ArgsSubset
+			}
+			if ce.Mode != ArgsAny {
+				dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan, "a Call has either args or argsInclude, not both")
+				dg.Detail = "args lists every argument of the call; argsInclude lists some of them: keep one"
+				dg.Related = []diag.Related{{Span: argsSpan, Message: "the other"}}
+				c.diags.Add(dg)
+				continue
+			}
+			if pr.Value.Kind != grammar.MapValue {
+				c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
+					fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
+				continue
+			}
+			ce.Mode, argsSpan = mode, pr.KeySpan
+			// Arguments with a matcher of their own need not be in args.
+			matched := map[string]bool{}
+			for _, f := range e.Elements {
+				if f.Kind == parser.NodeKind {
+					top, _, _ := strings.Cut(f.Subject.Identity, ".")
+					matched[top] = true
+				}
+			}
+			ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
+		default:
+			c.unknownProp(pr, "a Call", callProps)
+		}
+	}
+	for _, f := range e.Elements {
+		if m := c.fieldMatcher(tool, f); m != nil {
+			ce.Fields = append(ce.Fields, m)
+		}
+	}
+	return ce
+}
+
+// noCall compiles a NoCall element.
+func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
+	name, span, _, ok := c.toolOf(t, e, NoCallLabel, false)
+	c.checkPropKeys(e, "a NoCall", noCallProps)
+	c.noElements(e, NoCallLabel)
+	if !ok {
+		return nil
+	}
+	return &NoCall{Tool: name, Span: e.Span, ToolSpan: span}
+}
+
+// checkPropKeys reports unknown properties of an element that could not be
+// compiled further.
+func (c *compiler) checkPropKeys(e *parser.Pattern, where string, known []string) {
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		if !slices.Contains(known, pr.Key) {
+			c.unknownProp(pr, where, known)
+		}
+	}
+}
+
+// modelParamNames returns the names of the parameters the model supplies.
+func modelParamNames(t *Tool) []string {
+	var out []string
+	for _, p := range t.ModelParams() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// argParam resolves an argument name of a tool, reporting unknown and
+// injected ones at span. With no tool (unknown), it returns nil, true.
+func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bool) {
+	if tool == nil {
+		return nil, true
+	}
+	p := tool.Param(name)
+	if p != nil && !p.Injected {
+		return p, true
+	}
+	if p != nil {
+		dg := diag.Errorf(CodeUnknownArgument, span, "%s is injected by the host; the model never sends it", name)
+		dg.Detail = "remove it: injected parameters are set by the host (gramc test --inject " + name + "=VALUE), so no call the model makes has it"
+		c.diags.Add(dg)
+		return nil, false
+	}
+	dg := diag.Errorf(CodeUnknownArgument, span, "tool %s has no parameter %s", tool.Name, name)
+	names := modelParamNames(tool)
+	suggestOrList(&dg, name, span, names, "the parameters of "+tool.Name+" are ",
+		"tool "+tool.Name+" takes no arguments from the model")
+	c.diags.Add(dg)
+	return nil, false
+}
+
+// argValues compiles the map of an args or argsInclude property, checking
+// every value against its parameter's schema; exact also checks that every
+// required parameter is there or has a matcher (matched).
+func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matched map[string]bool) Object {
+	out := Object{}
+	seen := map[string]bool{}
+	for i := range pr.Value.Entries() {
+		en := &pr.Value.Entries()[i]
+		k := en.KeyName()
+		if seen[k] {
+			continue // a duplicate key, reported by the parser
+		}
+		seen[k] = true
+		p, ok := c.argParam(tool, k, en.Key.Span())
+		if !ok {
+			continue
+		}
+		var typ *Type
+		if p != nil {
+			typ = p.Type
+		}
+		x, m := valueFor(&en.Value, typ)
+		if m != nil {
+			c.badArgValue(k, m)
+			continue
+		}
+		if p != nil {
+			c.checkConstraints(k, paramSchema(p, false, false), x, en.Value.Span())
+		}
+		out = append(out, Member{k, x})
+	}
+	if exact && tool != nil {
+		for _, p := range tool.ModelParams() {
+			if p.Required() && !seen[p.Name] && !matched[p.Name] {
+				dg := diag.Errorf(CodeInvalidArgumentValue, pr.Value.Span(), "args lists every argument of the call, but not %s, which %s requires", p.Name, tool.Name)
+				dg.Detail = fmt.Sprintf("add %s: %s (or a matcher node (%s {any: true}) to the Call), or write argsInclude to list only some arguments", p.Name, example(p.Type), p.Name)
+				c.diags.Add(dg)
+			}
+		}
+	}
+	return out
+}
+
+// badArgValue reports a value of the wrong type for an argument.
+func (c *compiler) badArgValue(name string, m *mismatch) {
+	m.report(c, CodeInvalidArgumentValue, "the value of "+name)
+}
+
+// checkConstraints validates a value against the schema of its parameter
+// (enum, bounds, lengths, pattern, format, record fields) and reports what
+// it violates at span.
+func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
+	probs := ValidateValue(sch, x)
+	for _, pb := range probs {
+		where := name + pb.Pointer
+		dg := diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message)
+		dg.Detail = "a model sending this value would get an error back from the tool's validation: expect a value the schema allows"
+		c.diags.Add(dg)
+	}
+}

@@ -1,0 +1,363 @@
+package schema
+
+// Compiling the matchers of a test's arguments (checked against the
+// arguments' types), the checks of its answer and its rubrics.
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// fieldMatcher compiles one argument matcher, a node such as
+// (personName {matches: "^B"}) inside a Call.
+func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
+	if e.Kind != parser.NodeKind || e.Subject.Identity == "" {
+		dg := diag.Errorf(CodeInvalidTestElement, e.Span, "a Call's elements are argument matchers")
+		dg.Detail = "write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"
+		c.diags.Add(dg)
+		return nil
+	}
+	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span}
+	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan)
+	if !ok {
+		return nil
+	}
+	m.Type = typ
+	var matcher *parser.Property
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		if !slices.Contains(matcherProps, pr.Key) {
+			c.unknownProp(pr, "an argument matcher", matcherProps)
+			continue
+		}
+		if matcher != nil {
+			dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan, "an argument matcher has one matcher; this one has %s and %s", matcher.Key, pr.Key)
+			dg.Detail = "keep one, or match the argument twice with two nodes in two Calls"
+			c.diags.Add(dg)
+			continue
+		}
+		matcher = pr
+	}
+	if matcher == nil {
+		c.missingProp(e, fmt.Sprintf("the matcher of %s does not say what to match", m.Name()),
+			"add one of equals, any, matches, range, format or absent: ("+m.Name()+" {any: true})")
+		return nil
+	}
+	if !c.matcher(m, matcher, sch) {
+		return nil
+	}
+	return m
+}
+
+// resolvePath finds the declared type and schema of the value an argument
+// path names, reporting names that are not parameters or fields. A nil type
+// means unknown (anything goes).
+func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type, Object, bool) {
+	p, ok := c.argParam(tool, path[0], diag.Span{Start: span.Start, End: span.Start + len(path[0])})
+	if !ok {
+		return nil, nil, false
+	}
+	if p == nil {
+		return nil, nil, true
+	}
+	typ, sch := p.Type, paramSchema(p, false, false)
+	off := span.Start + len(path[0])
+	for _, seg := range path[1:] {
+		segSpan := diag.Span{Start: off + 1, End: off + 1 + len(seg)}
+		off = segSpan.End
+		switch typ.Kind {
+		case ArrayType:
+			if _, err := strconv.Atoi(seg); err != nil {
+				dg := diag.Errorf(CodeUnknownArgument, segSpan, "%q is not an index of an array", seg)
+				dg.Detail = "an array's items are numbered from 0: items.0.sku"
+				c.diags.Add(dg)
+				return nil, nil, false
+			}
+			if typ.Items == nil {
+				return nil, nil, true
+			}
+			typ, sch = typ.Items, TypeSchema(typ.Items, false)
+		case RecordType:
+			if typ.Record == nil {
+				return nil, nil, true
+			}
+			f := typ.Record.Field(seg)
+			if f == nil {
+				names := make([]string, 0, len(typ.Record.Fields))
+				for _, f := range typ.Record.Fields {
+					names = append(names, f.Name)
+				}
+				dg := diag.Errorf(CodeUnknownArgument, segSpan, "record %s has no field %s", typ.Record.Name, seg)
+				if s := parser.Closest(seg, names); s != "" {
+					suggestFix(&dg, s, segSpan)
+				} else {
+					dg.Detail = "the fields of " + typ.Record.Name + " are " + strings.Join(names, ", ")
+				}
+				c.diags.Add(dg)
+				return nil, nil, false
+			}
+			typ, sch = f.Type, paramSchema(f, false, false)
+		case ObjectType, InvalidType:
+			return nil, nil, true
+		default:
+			dg := diag.Errorf(CodeUnknownArgument, segSpan, "%s is %s, which has no field %s", strings.Join(path[:len(path)-1], "."), article(typ), seg)
+			dg.Detail = "match the value itself: drop ." + seg
+			c.diags.Add(dg)
+			return nil, nil, false
+		}
+	}
+	return typ, sch, true
+}
+
+// matcher decodes the matcher property of an argument matcher, checking it
+// fits the argument's type.
+func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) bool {
+	v := pr.Value
+	switch pr.Key {
+	case "equals":
+		m.Kind = MatchEquals
+		x, mm := valueFor(v, m.Type)
+		if mm != nil {
+			if v.Kind == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
+				dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
+				suggestFix(&dg, "range", pr.KeySpan)
+				dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
+				c.diags.Add(dg)
+				return false
+			}
+			c.badArgValue(m.Name(), mm)
+			return false
+		}
+		if sch != nil {
+			c.checkConstraints(m.Name(), sch, x, v.Span())
+		}
+		m.Value = x
+	case "any", "absent":
+		m.Kind = MatchAny
+		if pr.Key == "absent" {
+			m.Kind = MatchAbsent
+		}
+		if b, ok := c.boolean(pr); !ok {
+			return false
+		} else if !b {
+			c.invalidValue(pr, pr.Key+" can only be true", "write "+pr.Key+": true, or remove the matcher")
+			return false
+		}
+	case "matches", "format":
+		if !c.matcherFits(m, pr, StringType) {
+			return false
+		}
+		s, ok := c.str(pr)
+		if !ok {
+			return false
+		}
+		if pr.Key == "matches" {
+			m.Kind = MatchRegex
+			re, err := regexp.Compile(s)
+			if err != nil {
+				c.invalidValue(pr, fmt.Sprintf("invalid regular expression: %v", err), "write a Go (RE2) regular expression, e.g. matches: \"^B\"")
+				return false
+			}
+			m.Regex = re
+			return true
+		}
+		m.Kind, m.Format = MatchFormat, s
+		if !slices.Contains(ValueFormats, s) {
+			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "unknown format %q", s)
+			if sug := parser.Closest(s, ValueFormats); sug != "" && v.Tok.Type == grammar.String {
+				suggestFix(&dg, sug, stringSpan(v, 0, len(s)))
+				dg.Detail += " The formats are " + strings.Join(ValueFormats, ", ") + "."
+			} else {
+				dg.Detail = "the formats are " + strings.Join(ValueFormats, ", ")
+			}
+			c.diags.Add(dg)
+			return false
+		}
+	case "range":
+		if !c.matcherFits(m, pr, NumberType) {
+			return false
+		}
+		m.Kind = MatchRange
+		lo, hi, ok := c.rangeBounds(pr)
+		if !ok {
+			return false
+		}
+		m.Min, m.Max = lo, hi
+	}
+	return true
+}
+
+// matcherFits reports whether a matcher applies to the argument's type:
+// strings for matches and format, numbers for range.
+func (c *compiler) matcherFits(m *FieldMatcher, pr *parser.Property, want TypeKind) bool {
+	if m.Type == nil || m.Type.Kind == InvalidType || m.Type.Kind == want || want == NumberType && m.Type.Kind == IntegerType {
+		return true
+	}
+	applies := "strings"
+	if want == NumberType {
+		applies = "numbers"
+	}
+	dg := diag.Errorf(CodeMatcherTypeMismatch, pr.KeySpan, "%s applies to %s, but %s is %s", pr.Key, applies, m.Name(), article(m.Type))
+	switch m.Type.Kind {
+	case IntegerType, NumberType:
+		dg.Detail = "match a number with equals or range, e.g. range: 1..10"
+	case StringType:
+		dg.Detail = "match a string with equals, matches or format, e.g. matches: \"^A\""
+	default:
+		dg.Detail = "match " + article(m.Type) + " with equals or any, or match a value inside it with a dotted path"
+	}
+	c.diags.Add(dg)
+	return false
+}
+
+// rangeBounds decodes a range value into its bounds.
+func (c *compiler) rangeBounds(pr *parser.Property) (*float64, *float64, bool) {
+	v := pr.Value
+	const detail = "write a range of numbers: range: 1..10, range: 5... (at least 5) or range: ...100 (at most 100)"
+	if v.Kind != grammar.RangeValue {
+		c.invalidValue(pr, "range must be a range, not "+describeValue(v), detail)
+		return nil, nil, false
+	}
+	bound := func(t grammar.Tok) (*float64, bool) {
+		if !t.Valid() {
+			return nil, true
+		}
+		f, err := strconv.ParseFloat(string(numberJSON(t)), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, false
+		}
+		return &f, true
+	}
+	lo, ok1 := bound(v.Tok)
+	hi, ok2 := bound(v.Upper())
+	if !ok1 || !ok2 {
+		c.invalidValue(pr, "the bounds of the range are not numbers", detail)
+		return nil, nil, false
+	}
+	if lo != nil && hi != nil && *lo > *hi {
+		c.invalidValue(pr, fmt.Sprintf("the range is empty: %g is more than %g", *lo, *hi), "write the lower bound first: range: 1..10")
+		return nil, nil, false
+	}
+	return lo, hi, true
+}
+
+// answerChecks compiles an Answer element: one check per property.
+func (c *compiler) answerChecks(e *parser.Pattern) []*AnswerCheck {
+	var out []*AnswerCheck
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		span := diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}
+		switch pr.Key {
+		case "contains", "equals":
+			if s, ok := c.str(pr); ok {
+				k := AnswerContains
+				if pr.Key == "equals" {
+					k = AnswerEquals
+				}
+				out = append(out, &AnswerCheck{Kind: k, Text: s, Span: span})
+			}
+		case "matches":
+			if s, ok := c.str(pr); ok {
+				re, err := regexp.Compile(s)
+				if err != nil {
+					c.invalidValue(pr, fmt.Sprintf("invalid regular expression: %v", err), "write a Go (RE2) regular expression, e.g. matches: \"(?i)hello\"")
+					continue
+				}
+				out = append(out, &AnswerCheck{Kind: AnswerMatches, Text: s, Regex: re, Span: span})
+			}
+		case "json":
+			name, ok := c.nameValue(pr)
+			if !ok {
+				continue
+			}
+			if typ := c.answerType(name, pr.Value.Span()); typ != nil {
+				out = append(out, &AnswerCheck{Kind: AnswerJSON, Text: name, Type: typ, Span: span})
+			}
+		default:
+			c.unknownProp(pr, "an Answer", answerProps)
+		}
+	}
+	if len(e.Subject.Properties) == 0 {
+		c.missingProp(e, "the Answer expectation does not say what to check",
+			"add a check: (:Answer {contains: \"...\"}), {matches: \"regex\"}, {equals: \"...\"} or {json: RecordName}")
+	}
+	c.noElements(e, AnswerLabel)
+	return out
+}
+
+// answerType resolves the type of a json answer check: a record of the file
+// (or of the file it tests) or a built-in type.
+func (c *compiler) answerType(name string, span diag.Span) *Type {
+	t := &Type{Name: name, Span: span}
+	if k, ok := builtinTypes[name]; ok {
+		t.Kind = k
+		return t
+	}
+	if r := c.lookupRecord(name); r != nil {
+		t.Kind, t.Record = RecordType, r
+		return t
+	}
+	names := slices.Clone(BuiltinTypes)
+	for _, p := range append([]*Program{c.prog}, c.env...) {
+		for _, r := range p.Records {
+			names = append(names, r.Name)
+		}
+	}
+	dg := diag.Errorf(CodeUnknownType, span, "unknown type %q for the answer's JSON", name)
+	if s := parser.Closest(name, names); s != "" {
+		suggestFix(&dg, s, span)
+	} else {
+		dg.Detail = "name a record of the file, [Name:Record | (field::String)], or a built-in type such as Object"
+	}
+	c.diags.Add(dg)
+	return nil
+}
+
+// rubric compiles a Rubric element.
+func (c *compiler) rubric(e *parser.Pattern) *Rubric {
+	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span}
+	var hasJudge, hasCriterion bool
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		switch pr.Key {
+		case "judge":
+			hasJudge = true
+			if name, ok := c.nameValue(pr); ok {
+				r.JudgeName, r.JudgeSpan = name, pr.Value.Span()
+				if r.Judge = c.lookupAgent(name); r.Judge == nil {
+					c.unknownAgent(name, pr.Value.Span(), "the rubric")
+				}
+			}
+		case "criterion":
+			hasCriterion = true
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the criterion is empty", "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
+				r.Criterion = s
+			}
+		case "threshold":
+			if f, ok := c.number(pr, 0, 1); ok {
+				r.Threshold = f
+			}
+		default:
+			c.unknownProp(pr, "a Rubric", rubricProps)
+		}
+	}
+	if !hasJudge {
+		c.missingProp(e, "the rubric does not name its judge", "add the agent that scores the reply: (:Rubric {judge: my_judge, criterion: \"...\"})")
+	}
+	if !hasCriterion {
+		c.missingProp(e, "the rubric has no criterion", "say what the judge checks: (:Rubric {judge: ..., criterion: \"The answer greets the user by name\"})")
+	}
+	c.noElements(e, RubricLabel)
+	if !hasJudge || !hasCriterion {
+		return nil
+	}
+	return r
+}
