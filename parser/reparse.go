@@ -29,13 +29,26 @@ import (
 // more than any other unit does. What a unit is depends on the text up to its
 // reach (recovery looks ahead), which decides where parsing restarts.
 func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, diag.List) {
+	doc, diags, _ := ReparseUnlessStale(prev, f, edit, newLen, nil)
+	return doc, diags
+}
+
+// ReparseUnlessStale is [Reparse] for a text that a newer one may replace
+// while it is parsed: when stop is set and reports true once the syntax is
+// parsed, it returns without lowering the document (nil and true). When prev
+// does not match the edit, it parses f in full.
+func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int, stop func() bool) (*Document, diag.List, bool) {
 	doc, ok := reparseSyntax(prev, f, edit, newLen)
 	if !ok {
-		return Parse(f)
+		doc, diags := Parse(f)
+		return doc, diags, false
+	}
+	if stop != nil && stop() {
+		return nil, nil, true
 	}
 	diags := doc.assemble()
 	diags = append(diags, doc.lower()...)
-	return doc, diags.Sorted()
+	return doc, diags.Sorted(), false
 }
 
 // reachMargin is how far past the end of the last token a unit's parse

@@ -198,3 +198,25 @@ func FuzzReparse(f *testing.F) {
 		}
 	})
 }
+
+// TestReparseUnlessStale: told to stop, a re-parse returns nothing once the
+// syntax is parsed; not told, it gives what Reparse gives.
+func TestReparseUnlessStale(t *testing.T) {
+	text := "(a)\n[g | a, b]\n(b {k: 1})\n"
+	doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+	next := "(a)\n[g | a, bb]\n(b {k: 1})\n"
+	edit := diag.Span{Start: 13, End: 13}
+	asked := 0
+	got, diags, stopped := ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { asked++; return true })
+	if !stopped || got != nil || diags != nil || asked != 1 {
+		t.Errorf("told to stop: doc %v, %d diagnostics, stopped %v, asked %d times", got, len(diags), stopped, asked)
+	}
+	got, diags, stopped = ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { return false })
+	want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
+	if stopped || cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, diags)) != "" {
+		t.Errorf("not told to stop: stopped %v, or the result differs from Parse", stopped)
+	}
+	if len(diags) != 1 || diags[0].Code != "undefined-reference" {
+		t.Errorf("diagnostics = %v, want the undefined reference bb", diags)
+	}
+}
