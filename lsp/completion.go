@@ -47,7 +47,7 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
+	an := snap.completing()
 	items, more := an.completeAt(offsetOf(an.File, p.Position))
 	if items == nil {
 		items = []protocol.CompletionItem{}
