@@ -242,8 +242,8 @@ var analyzeHook func(f *diag.File)
 
 // analyze parses and compiles f; with prev, the analysis of an earlier text of
 // the same document, it re-parses only what the change between them touches.
-// When stop is set and reports true between the stages (parse, compile), it
-// gives up and returns nil.
+// When stop is set and reports true between the stages (re-parsing the
+// syntax, lowering, compiling), it gives up and returns nil.
 func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
 	if analyzeHook != nil {
 		analyzeHook(f)
@@ -261,7 +261,10 @@ func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
 	)
 	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
 		edit, n := changedSpan(prev.File.Text, f.Text)
-		doc, parsed = parser.Reparse(prev.Doc, f, edit, n)
+		var stopped bool
+		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, n, stop); stopped {
+			return nil
+		}
 	} else {
 		doc, parsed = parser.Parse(f)
 	}

@@ -47,11 +47,12 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
+	an := snap.completing()
 	items, more := an.completeAt(offsetOf(an.File, p.Position))
 	if items == nil {
 		items = []protocol.CompletionItem{}
 	}
+	withURI(items, p.TextDocument.URI)
 	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
 }
 
@@ -669,14 +670,19 @@ func (a *Analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protoc
 		if listed[t.Name] {
 			continue
 		}
-		out = append(out, protocol.CompletionItem{
-			Label:         t.Name,
-			Kind:          protocol.CompletionItemKindFunction,
-			Detail:        signature(t),
-			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description},
-			SortText:      "0" + t.Name,
-			TextEdit:      &protocol.TextEdit{Range: wr, NewText: t.Name},
-		})
+		it := protocol.CompletionItem{
+			Label:    t.Name,
+			Kind:     protocol.CompletionItemKindFunction,
+			SortText: "0" + t.Name,
+			TextEdit: &protocol.TextEdit{Range: wr, NewText: t.Name},
+		}
+		if more {
+			// The signature and description come on resolve (see resolve.go).
+			it.Data = completionData{Tool: t.Name}
+		} else {
+			toolDetail(&it, t)
+		}
+		out = append(out, it)
 	}
 	for _, it := range snippetItems(wr, true) {
 		it.SortText = "1" + it.Label

@@ -319,6 +319,25 @@ func TestRandomEdits(t *testing.T) {
 	randomEdits(t, "file:///work/random.gram", gramgen.AgentFile(60)+"\n// 👋 naïve\n(a)-->(b)\n", n, 1)
 }
 
+// TestRandomEditsAfterUnclosedBracket does the same on documents whose rest
+// is one broken unit that recovery splits at its lines (a stray token after
+// every node; a bracket never closed at the top), where re-parsing restarts
+// and resumes inside that unit.
+func TestRandomEditsAfterUnclosedBracket(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 80
+	}
+	var stray, unclosed strings.Builder
+	unclosed.WriteString("[g:Group {k: 1} | p0,\n")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&stray, "(a%d) x\n", i)
+		fmt.Fprintf(&unclosed, "(p%d {name: \"p %d\"})-[:R]->(q%d)\n", i, i, i)
+	}
+	randomEdits(t, "file:///work/stray.gram", stray.String(), n, 3)
+	randomEdits(t, "file:///work/unclosed.gram", unclosed.String(), n, 3)
+}
+
 // TestRandomEditsOnBrokenText does the same on a document full of mistakes
 // (undefined references, syntax errors of many kinds, duplicates), with
 // edits sent in bursts faster than they are analysed, so that analyses are

@@ -189,7 +189,7 @@ func buildIndex(a *Analysis) *index {
 		}
 	}
 
-	sort.SliceStable(ix.occs, func(i, j int) bool { return ix.occs[i].span.Start < ix.occs[j].span.Start })
+	sortStableBy(ix.occs, func(o *occurrence) int { return o.span.Start })
 	// A span is indexed once (a type written twice would be the same span).
 	ix.occs = compactOccs(ix.occs)
 	for i := range ix.occs {

@@ -55,6 +55,7 @@ func serverCapabilities() capabilities {
 			DocumentHighlightProvider: true,
 			CompletionProvider: &protocol.CompletionOptions{
 				TriggerCharacters: []string{":", "{", ",", "|", "\"", "/", " "},
+				ResolveProvider:   true,
 			},
 			DocumentSymbolProvider:          true,
 			WorkspaceSymbolProvider:         true,

@@ -235,6 +235,15 @@ func loadAverage() string {
 	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
+// load1 returns the load average over the last minute, or -1.
+func load1() float64 {
+	var l float64
+	if _, err := fmt.Sscan(loadAverage(), &l); err != nil {
+		return -1
+	}
+	return l
+}
+
 // writeScaleTable prints the rows in the scaling benchmark's table format.
 func writeScaleTable(w *os.File, rows []*scaleRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -332,6 +341,8 @@ func BenchmarkTargets(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("runs once: use -benchtime 1x")
 	}
+	fmt.Printf("load average at start: %s\n", loadAverage())
+	defer func() { fmt.Printf("load average at end: %s\n", loadAverage()) }()
 	b.Run("agents-50000-lines", func(b *testing.B) {
 		text := gramgen.AgentFile(50000)
 		f := diag.NewFile("", []byte(text))
@@ -378,6 +389,7 @@ func BenchmarkTargets(b *testing.B) {
 		after := liveHeap()
 		b.ReportMetric(float64(after-before)/(1<<20), "heap-MB")
 		b.ReportMetric(float64(strings.Count(text, "\n")), "lines")
+		b.ReportMetric(load1(), "load")
 		b.ReportMetric(0, "ns/op")
 		runtime.KeepAlive(f)
 	})
@@ -419,6 +431,7 @@ func BenchmarkTargets(b *testing.B) {
 		b.ReportMetric(float64(slices.Max(hovers))/float64(time.Millisecond), "hover-max-ms")
 		b.ReportMetric(float64(len(hovers)), "hovers")
 		b.ReportMetric(float64(len(text))/(1<<20), "MB")
+		b.ReportMetric(load1(), "load")
 		b.ReportMetric(0, "ns/op")
 	}
 	b.Run("data-10MB", func(b *testing.B) {

@@ -159,7 +159,7 @@ func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	for _, b := range a.Doc.Bad {
 		out = append(out, a.lexTokens(b)...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].span.Start < out[j].span.Start })
+	sortStableBy(out, func(t *semToken) int { return t.span.Start })
 	// Drop overlaps (a comment inside text that did not parse, say).
 	kept := out[:0]
 	end := -1

@@ -178,6 +178,7 @@ func (s *Server) routes() map[string]route {
 		"textDocument/references":             {},
 		"textDocument/documentHighlight":      {},
 		"textDocument/completion":             {},
+		"completionItem/resolve":              {},
 		"textDocument/documentSymbol":         {},
 		"workspace/symbol":                    {},
 		"textDocument/foldingRange":           {},

@@ -52,6 +52,8 @@ type Document struct {
 	// fineFrom is where the lexer switched to lexing records token by token,
 	// or -1 (see grammar.Scanner.FineFrom).
 	fineFrom int
+	// reparsed is how many units Reparse parsed afresh (for tests).
+	reparsed int
 }
 
 // parallelMin is the input size from which units are parsed on several cores.
@@ -69,8 +71,18 @@ type unitResult struct {
 	span diag.Span
 	err  *grammar.SyntaxError
 	// split is set when the unit starts where the splitter started one (not
-	// where recovery split a broken unit): a place parsing can restart from.
+	// where recovery split a broken unit).
 	split bool
+	// reach is the end of the last token looked at to find and parse the
+	// unit beyond its own (recovery parses look ahead), or its end; with
+	// reachEnd, it also depends on the token that ends the unit the
+	// splitter found around it, which starts at reach. An edit after reach
+	// (and after that token) leaves the unit as it is (see Reparse).
+	reach    int
+	reachEnd bool
+	// at is the state of the splitter that found the top-level unit the
+	// unit is in just before the unit's first token.
+	at splitState
 }
 
 type batch struct {
@@ -81,7 +93,9 @@ type batch struct {
 	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
 	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
 	deep []int
-	out  []unitResult
+	// starts holds, per unit, the splitter's state before its first token.
+	starts []splitState
+	out    []unitResult
 }
 
 // tokenBuffers recycles the token buffers of batches: tokens are copied once,
@@ -89,10 +103,12 @@ type batch struct {
 // batch is parsed.
 var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
 
-// cut ends a unit at the batch's current end.
-func (b *batch) cut(sp *splitter) {
+// cut ends a unit at the batch's current end; at is the splitter's state
+// before the unit's first token.
+func (b *batch) cut(sp *splitter, at splitState) {
 	b.cuts = append(b.cuts, len(b.toks))
 	b.deep = append(b.deep, sp.tooDeep)
+	b.starts = append(b.starts, at)
 	sp.tooDeep = -1
 }
 
@@ -131,11 +147,12 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	// Cut the token stream into batches of whole units, about batchTokens
 	// tokens each.
 	sp := splitter{tooDeep: -1}
+	at := sp.state()     // before the current unit's first token
 	var held lexer.Token // the first token of the next batch, when one ended
 	hold := false
 	for done := false; !done; {
 		buf := tokenBuffers.Get().(*[]lexer.Token)
-		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16)}
+		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16), starts: make([]splitState, 0, 16)}
 		if hold {
 			b.toks = append(b.toks, held)
 			hold = false
@@ -146,12 +163,14 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 				done = true
 				b.eof = t.Pos.Offset
 				if len(b.toks) > 0 {
-					b.cut(&sp)
+					b.cut(&sp, at)
 				}
 				break
 			}
+			before := sp.state()
 			if sp.boundary(&t) && len(b.toks) > 0 {
-				b.cut(&sp)
+				b.cut(&sp, at)
+				at = before
 				if len(b.toks) >= batchTokens {
 					held, hold, b.eof = t, true, t.Pos.Offset
 					break
@@ -259,13 +278,18 @@ func (b *batch) parse(src string) {
 			// reports brackets nested too deep where they are.
 			b.parseUnit(src, toks, eof)
 		} else if u, ok := grammar.ParseFast(toks, eof); ok {
-			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
+			sp := tokSpan(toks)
+			b.out = append(b.out, unitResult{unit: u, span: sp, reach: sp.End})
 		} else {
 			// Parse the unit with the grammar for a precise error, and recover.
 			b.parseUnit(src, toks, eof)
 		}
 		if first < len(b.out) {
 			b.out[first].split = true
+		}
+		w := stateWalk{toks: toks, st: b.starts[i].splitter()}
+		for k := first; k < len(b.out); k++ {
+			b.out[k].at = w.at(b.out[k].span.Start)
 		}
 		start = cut
 	}
@@ -352,7 +376,25 @@ func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 // recoverStep parses the unit that starts at toks[p], recovering as parseUnit
 // says, and returns the index of the first token it did not settle.
 func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
+	first := len(b.out)
 	ls := lazyUnit{toks: toks, start: p, next: p, sp: splitter{tooDeep: -1}}
+	next := b.recoverUnit(src, &ls, eof)
+	// What was looked at: the tokens the splitter and the parses saw, or
+	// all of them and the token after them.
+	reach, reachEnd := eof, true
+	if ls.seen < len(toks) {
+		last := toks[max(ls.seen, next)-1]
+		reach, reachEnd = last.Pos.Offset+len(last.Value), false
+	}
+	for i := first; i < len(b.out); i++ {
+		b.out[i].reach, b.out[i].reachEnd = reach, reachEnd
+	}
+	return next
+}
+
+// recoverUnit is recoverStep's parse of the unit ls.
+func (b *batch) recoverUnit(src string, ls *lazyUnit, eof int) int {
+	toks, p := ls.toks, ls.start
 	u, err := ls.parse(eof)
 	offAt := func(i int) int {
 		if i < len(toks) {
@@ -394,6 +436,9 @@ type lazyUnit struct {
 	sp    splitter
 	next  int // the next token to feed the splitter
 	end   int // the unit's end, once known (end > start)
+	// seen is one past the last token looked at: fed to the splitter, or
+	// given to a parse as the offset of what follows a prefix.
+	seen int
 }
 
 // within reports whether toks[i] belongs to the unit, finding its end up to i.
@@ -406,6 +451,7 @@ func (u *lazyUnit) within(i int) bool {
 func (u *lazyUnit) scan(n int) {
 	n = min(n, len(u.toks))
 	for u.end == 0 && u.next < n {
+		u.seen = max(u.seen, u.next+1)
 		if u.sp.boundary(&u.toks[u.next]) && u.next > u.start {
 			u.end = u.next
 			return
@@ -445,6 +491,7 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 		if off := u.sp.tooDeep; off >= 0 && off < u.toks[cut].Pos.Offset {
 			return nil, deepError(off, u.toks[u.start:cut])
 		}
+		u.seen = max(u.seen, cut+1)
 		res, err := grammar.ParseUnit(u.toks[u.start:cut], u.toks[cut].Pos.Offset)
 		if err != nil && err.Span.Start < u.toks[cut-lazyMargin].Pos.Offset {
 			return res, err
@@ -484,6 +531,53 @@ type splitter struct {
 	annDepth int
 	started  bool
 	tooDeep  int // offset of the first bracket deeper than MaxDepth, or -1
+}
+
+// splitState is a splitter's state between two tokens, without what
+// concerns the unit before (tooDeep) and with the previous punctuation only
+// as far as it decides a boundary.
+type splitState struct {
+	depth, annDepth int32
+	annot           int8
+	prev            uint8 // an index in splitPrevs, 0 for any other
+	started         bool
+}
+
+// splitPrevs are the previous punctuation tokens after which a pattern
+// starts a new unit.
+var splitPrevs = [...]string{"", ")", "]", "}", "{}", ","}
+
+// state returns the splitter's state.
+func (s *splitter) state() splitState {
+	st := splitState{depth: int32(s.depth), annDepth: int32(s.annDepth), annot: int8(s.annot), started: s.started}
+	for i, p := range splitPrevs {
+		if p == s.prev {
+			st.prev = uint8(i)
+		}
+	}
+	return st
+}
+
+// splitter returns a splitter in the state.
+func (st splitState) splitter() splitter {
+	return splitter{depth: int(st.depth), annDepth: int(st.annDepth), annot: int(st.annot), prev: splitPrevs[st.prev], started: st.started, tooDeep: -1}
+}
+
+// stateWalk follows a splitter along tokens, to tell its state before each.
+type stateWalk struct {
+	toks []lexer.Token
+	i    int // the next token to feed
+	st   splitter
+}
+
+// at returns the state before the first token at or after off; the offsets
+// asked for must not decrease.
+func (w *stateWalk) at(off int) splitState {
+	for w.i < len(w.toks) && w.toks[w.i].Pos.Offset < off {
+		w.st.boundary(&w.toks[w.i])
+		w.i++
+	}
+	return w.st.state()
 }
 
 // boundary feeds t and reports whether t starts a new unit.

@@ -14,41 +14,68 @@ import (
 
 // Reparse parses f, whose text is prev's text after one edit that replaced the
 // bytes in edit (offsets in prev's text) by newLen bytes. It reuses the syntax of
-// the top-level units before the edit, parses again from the unit
-// before the edit until the unit boundaries line up with prev's again, reuses the
-// units after that (moved by the change in length), and lowers and checks the
-// whole document. The result is the same as Parse(f)'s; Reparse falls back to
-// Parse when prev does not match the edit.
+// the top-level units before the edit, parses again from the unit before the
+// edit until the unit boundaries line up with prev's again, reuses the units
+// after that (moved by the change in length), and lowers and checks the whole
+// document. The result is the same as Parse(f)'s; Reparse falls back to Parse
+// when prev does not match the edit.
+//
+// Every unit start is a place parsing can restart from, also one that
+// recovery found inside a broken unit: what a full parse makes of the text
+// from a unit's start on depends only on that text (a splitter started
+// inside a unit finds the unit's end as a boundary too, and recovery goes on
+// with units found afresh). So an unclosed bracket, which makes the rest of
+// the file one unit that recovery splits at lines, costs an edit after it no
+// more than any other unit does. What a unit is depends on the text up to its
+// reach (recovery looks ahead), which decides where parsing restarts.
 func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, diag.List) {
+	doc, diags, _ := ReparseUnlessStale(prev, f, edit, newLen, nil)
+	return doc, diags
+}
+
+// ReparseUnlessStale is [Reparse] for a text that a newer one may replace
+// while it is parsed: when stop is set and reports true once the syntax is
+// parsed, it returns without lowering the document (nil and true). When prev
+// does not match the edit, it parses f in full.
+func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int, stop func() bool) (*Document, diag.List, bool) {
+	doc, ok := reparseSyntax(prev, f, edit, newLen)
+	if !ok {
+		doc, diags := Parse(f)
+		return doc, diags, false
+	}
+	if stop != nil && stop() {
+		return nil, nil, true
+	}
+	diags := doc.assemble()
+	diags = append(diags, doc.lower()...)
+	return doc, diags.Sorted(), false
+}
+
+// reachMargin is how far past the end of the last token a unit's parse
+// looked at, the lexer may have looked (to end the token).
+const reachMargin = 8
+
+// reparseSyntax is Reparse without assembling and lowering: the new
+// document's units, comments and lexical errors. It reports false when prev
+// does not match the edit.
+func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, bool) {
 	delta := newLen - edit.Len()
 	if prev == nil || prev.File == nil || edit.Start < 0 || edit.Start > edit.End ||
 		edit.End > len(prev.File.Text) || len(f.Text) != len(prev.File.Text)+delta {
-		return Parse(f)
+		return nil, false
 	}
 	src := f.Source()
 	old := prev.units
-
-	// Restart at the unit before the first one the edit reaches: an edit just
-	// after a unit can extend it (`(a)` followed by an inserted `-->(b)`).
-	// With no unit before the edit, start from the top: the edit may reach
-	// into comments before the first unit.
-	// Parsing restarts only where the splitter started a unit.
-	i0 := sort.Search(len(old), func(i int) bool { return old[i].span.End >= edit.Start })
-	if i0 > 0 {
-		i0--
-	}
-	for i0 > 0 && !old[i0].split {
-		i0--
-	}
+	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
 		restart = old[i0].span.Start
 	}
-	// Units entirely after the edit, by their old start: where the boundaries
-	// may line up again.
+	// Units entirely after the edit, by their old start: where parsing may
+	// go on with prev's units.
 	after := map[int]int{}
 	for j := i0; j < len(old); j++ {
-		if old[j].split && old[j].span.Start >= edit.End {
+		if old[j].span.Start >= edit.End {
 			after[old[j].span.Start] = j
 		}
 	}
@@ -56,41 +83,111 @@ func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Documen
 	// Lex as a full parse would at the restart: the text before it is unchanged.
 	fineAt := func(from, off int) bool { return from >= 0 && off >= from }
 	sc := grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))
-	sp := splitter{tooDeep: -1}
 	b := &batch{}
-	var toks []lexer.Token
 	resume, suffix := -1, len(old)
-	for {
+	// canResume reports whether prev's units go on at off, and if so takes
+	// them from there: the lexer must be in the mode it was in there, and
+	// the splitter at a top-level boundary (split) as prev's was, or in the
+	// same state.
+	canResume := func(off int, at splitState, split bool) bool {
+		j, ok := after[off-delta]
+		if !ok || fineAt(sc.FineFrom(), off) != fineAt(prev.fineFrom, off-delta) ||
+			split != old[j].split || !split && at != old[j].at {
+			return false
+		}
+		resume, suffix = off, j
+		return true
+	}
+	var toks []lexer.Token
+	eof := -1 // the offset of the end of the text, once lexed
+	lex := func() bool {
+		if eof >= 0 {
+			return false
+		}
 		t := sc.Next()
 		if t.Type == grammar.EOF {
-			if len(toks) > 0 {
-				b.parseIsolated(src, toks, t.Pos.Offset, sp.tooDeep)
-			}
-			break
+			eof = t.Pos.Offset
+			return false
 		}
-		if sp.boundary(&t) && len(toks) > 0 {
-			b.parseIsolated(src, toks, t.Pos.Offset, sp.tooDeep)
-			sp.tooDeep = -1
-			toks = toks[:0]
-			// Resume prev's units where the boundaries line up and the lexer is
-			// in the same mode as it was there.
-			if j, ok := after[t.Pos.Offset-delta]; ok && !sc.Coarse() == fineAt(prev.fineFrom, t.Pos.Offset-delta) {
-				resume, suffix = t.Pos.Offset, j
+		toks = append(toks, t)
+		return true
+	}
+	// The splitter goes on as it was at the restart; there, parsing may be
+	// inside a broken unit, which recovery splits.
+	outer := splitter{tooDeep: -1}
+	recovering := false
+	if i0 > 0 {
+		outer, recovering = old[i0].at.splitter(), !old[i0].split
+	}
+scan:
+	for len(toks) > 0 || lex() {
+		// The top-level unit that starts at toks[0] ends at the splitter's
+		// next boundary.
+		start, sp := outer, outer
+		e := 0
+		for ; e < len(toks) || lex(); e++ {
+			before := sp
+			if sp.boundary(&toks[e]) && e > 0 {
+				outer = before
 				break
 			}
 		}
-		toks = append(toks, t)
+		end := eof
+		if e < len(toks) {
+			end = toks[e].Pos.Offset
+		}
+		unit := toks[:e]
+		first := len(b.out)
+		var u *grammar.Unit
+		ok := !recovering && sp.tooDeep < 0
+		if ok {
+			u, ok = grammar.ParseFast(unit, end)
+		}
+		if ok {
+			s := tokSpan(unit)
+			b.out = append(b.out, unitResult{unit: u, span: s, reach: s.End, at: start.state(), split: true})
+		} else {
+			// Recover step by step, as batch.parseUnit does, and go on with
+			// prev's units where a step ends at one of their starts with the
+			// splitter in the same state.
+			w := stateWalk{toks: unit, st: start}
+			for p := 0; p < e; {
+				k := len(b.out)
+				p = b.recoverStep(src, unit, p, end)
+				for ; k < len(b.out); k++ {
+					b.out[k].at = w.at(b.out[k].span.Start)
+				}
+				if p < e && canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
+					break
+				}
+			}
+			if !recovering {
+				b.out[first].split = true
+			}
+			if resume >= 0 {
+				break scan
+			}
+		}
+		recovering = false
+		toks = toks[e:]
+		if len(toks) > 0 && canResume(toks[0].Pos.Offset, outer.state(), true) {
+			break
+		}
 	}
 
 	// Where the lexer switched modes: before the restart as before, else in the
 	// new scan, else in the resumed units.
 	doc := &Document{File: f, fineFrom: sc.FineFrom()}
+	if resume >= 0 && doc.fineFrom >= resume {
+		doc.fineFrom = -1 // seen lexing ahead: the resumed units say
+	}
 	switch {
 	case prev.fineFrom >= 0 && prev.fineFrom < restart:
 		doc.fineFrom = prev.fineFrom
 	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
 		doc.fineFrom = prev.fineFrom + delta
 	}
+	doc.reparsed = len(b.out)
 	doc.units = make([]unitResult, 0, i0+len(b.out)+len(old)-suffix)
 	// Reused units are copied, with their token texts taken from the new text,
 	// so that the document keeps no older text alive.
@@ -118,14 +215,74 @@ func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Documen
 	doc.lexDiags = spliceItems(parts, prev.lexDiags, sc.Diags,
 		func(d diag.Diagnostic) diag.Span { return d.Span },
 		func(d diag.Diagnostic, s diag.Span) diag.Diagnostic { d.Span = s; return d })
-	diags := doc.assemble()
-	diags = append(diags, doc.lower()...)
-	return doc, diags.Sorted()
+	return doc, true
+}
+
+// restartUnit returns the index of the unit of prev parsing restarts at
+// after edit (0: from the top): the unit before the first one the edit
+// reaches (an edit just after a unit can extend it: `(a)` followed by an
+// inserted `-->(b)`), or an earlier one whose parse looked at text the edit
+// changes. With no unit before the edit, parsing starts from the top: the
+// edit may reach into comments before the first unit.
+func restartUnit(prev *Document, edit diag.Span) int {
+	old := prev.units
+	i0 := sort.Search(len(old), func(i int) bool { return old[i].span.End >= edit.Start })
+	if i0 > 0 {
+		i0--
+	}
+	// The '{' from which the lexer went token by token was looked at up to
+	// the token that showed the record unclosed.
+	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File.Source(), ff)+reachMargin {
+		i0 = min(i0, sort.Search(len(old), func(i int) bool { return old[i].span.End > ff }))
+	}
+	for k := 0; k < i0; k++ {
+		r := &old[k]
+		reach := r.reach
+		if r.reachEnd {
+			// The token that ended the unit around r: the start of a unit.
+			if n := sort.Search(len(old), func(i int) bool { return old[i].span.Start >= reach }); n < len(old) {
+				reach = old[n].span.End
+			} else {
+				reach = len(prev.File.Text)
+			}
+		}
+		if reach+reachMargin >= edit.Start {
+			return k
+		}
+	}
+	return i0
+}
+
+// recordLookahead returns the end of the token at which the lexer, looking
+// ahead from the '{' at off in src, found that the record does not close.
+func recordLookahead(src string, off int) int {
+	sc := grammar.NewScannerAt(src, off+1, true)
+	depth := 1
+	for {
+		t := sc.Next()
+		if t.Type == grammar.EOF {
+			return len(src)
+		}
+		if t.Type != grammar.Punct {
+			continue
+		}
+		switch t.Value {
+		case "{":
+			depth++
+		case "}":
+			depth--
+		case "(", ")", "|", "@", "@@", "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
+			depth = -1
+		}
+		if depth <= 0 {
+			return t.Pos.Offset + len(t.Value)
+		}
+	}
 }
 
 // shifted returns the unit result moved by delta in the new text src.
 func (r unitResult) shifted(src string, delta int) unitResult {
-	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split}
+	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + delta, reachEnd: r.reachEnd, at: r.at}
 	if r.unit != nil {
 		out.unit = r.unit.Shifted(src, delta)
 	}
@@ -135,22 +292,6 @@ func (r unitResult) shifted(src string, delta int) unitResult {
 		out.err = &e
 	}
 	return out
-}
-
-// parseIsolated parses one unit on its own (with recovery), or reports it as too
-// deep when tooDeep holds the offset of a bracket past MaxDepth.
-func (b *batch) parseIsolated(src string, toks []lexer.Token, eof, tooDeep int) {
-	first := len(b.out)
-	if tooDeep >= 0 {
-		b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(tooDeep, toks)})
-	} else if u, ok := grammar.ParseFast(toks, eof); ok {
-		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
-	} else {
-		b.parseUnit(src, toks, eof)
-	}
-	if first < len(b.out) {
-		b.out[first].split = true
-	}
 }
 
 // splice says which items of a re-parsed document come from where: prev's

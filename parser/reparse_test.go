@@ -2,9 +2,11 @@ package parser
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,7 +49,7 @@ func TestReparseMatchesParse(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/parse/*.gram")
 	examples, _ := filepath.Glob("../examples/*.gram")
 	files = append(files, examples...)
-	texts := []string{gramgen.AgentFile(120)}
+	texts := []string{gramgen.AgentFile(120), gramgen.Broken(6<<10, 5), strayLines(60, "x"), unclosedThenLines(40)}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -60,6 +62,65 @@ func TestReparseMatchesParse(t *testing.T) {
 	for _, seed := range []int64{7, 11, 42} {
 		rng := rand.New(rand.NewSource(seed))
 		randomEdits(t, rng, texts, fragments)
+	}
+}
+
+// strayLines returns n lines `(aN) tail`: with a stray token after every
+// node, the splitter finds no boundary, and the file is one unit that
+// recovery splits at its lines.
+func strayLines(n int, tail string) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(a%d) %s\n", i, tail)
+	}
+	return b.String()
+}
+
+// unclosedThenLines returns a subject pattern whose bracket is never closed,
+// then n lines of nodes and relationships with records: one unit to the end
+// of the file.
+func unclosedThenLines(n int) string {
+	var b strings.Builder
+	b.WriteString("[g:Group {k: 1} | p0,\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(p%d {name: \"p %d\"})-[:R {w: %d}]->(q%d)\n", i, i, i, i)
+	}
+	return b.String()
+}
+
+// TestReparseAfterBrokenUnitIsLocal: an edit after a stray token on every
+// line, or after a bracket never closed, re-parses a few units, not the rest
+// of the file; the result is still the full parse's.
+func TestReparseAfterBrokenUnitIsLocal(t *testing.T) {
+	for name, text := range map[string]string{
+		"stray tokens":     strayLines(2000, "x"),
+		"stray arrows":     strayLines(2000, ">"),
+		"unclosed bracket": unclosedThenLines(2000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+			if len(doc.units) < 1000 {
+				t.Fatalf("only %d units: recovery did not split the file at its lines", len(doc.units))
+			}
+			for _, at := range []int{len(text) / 3, len(text) / 2, len(text) - 20} {
+				at = strings.IndexByte(text[at:], '(') + at + 1 // in an identity
+				next := text[:at] + "zz" + text[at:]
+				f := diag.NewFile("t.gram", []byte(next))
+				edit := diag.Span{Start: at, End: at}
+				got, ok := reparseSyntax(doc, f, edit, 2)
+				if !ok {
+					t.Fatal("reparseSyntax refused a valid edit")
+				}
+				if n := got.reparsed; n > 40 {
+					t.Errorf("an edit at %d of %d bytes parsed %d units again", at, len(text), n)
+				}
+				gotDoc, gotDiags := Reparse(doc, f, edit, 2)
+				want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
+				if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, gotDoc, gotDiags)); diff != "" {
+					t.Fatalf("Reparse differs from Parse (-want +got):\n%s", diff)
+				}
+			}
+		})
 	}
 }
 
@@ -121,6 +182,9 @@ func FuzzReparse(f *testing.F) {
 		}
 	}
 	f.Add("(a) (b)", uint16(3), uint16(0), "-->")
+	f.Add(strayLines(8, "x"), uint16(20), uint16(2), "]")
+	f.Add(unclosedThenLines(6), uint16(60), uint16(1), "}")
+	f.Add("(a {k: 1\n(b)\n(c {j: 2})\n", uint16(9), uint16(0), "}")
 	f.Add("{k: 1}\n[g | a] (a)", uint16(0), uint16(1), "")
 	f.Fuzz(func(t *testing.T, text string, at, n uint16, ins string) {
 		start := int(at) % (len(text) + 1)
@@ -133,4 +197,26 @@ func FuzzReparse(f *testing.F) {
 			t.Fatalf("replacing [%d,%d) of %q with %q: Reparse differs from Parse (-want +got):\n%s", start, end, text, ins, diff)
 		}
 	})
+}
+
+// TestReparseUnlessStale: told to stop, a re-parse returns nothing once the
+// syntax is parsed; not told, it gives what Reparse gives.
+func TestReparseUnlessStale(t *testing.T) {
+	text := "(a)\n[g | a, b]\n(b {k: 1})\n"
+	doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+	next := "(a)\n[g | a, bb]\n(b {k: 1})\n"
+	edit := diag.Span{Start: 13, End: 13}
+	asked := 0
+	got, diags, stopped := ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { asked++; return true })
+	if !stopped || got != nil || diags != nil || asked != 1 {
+		t.Errorf("told to stop: doc %v, %d diagnostics, stopped %v, asked %d times", got, len(diags), stopped, asked)
+	}
+	got, diags, stopped = ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { return false })
+	want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
+	if stopped || cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, diags)) != "" {
+		t.Errorf("not told to stop: stopped %v, or the result differs from Parse", stopped)
+	}
+	if len(diags) != 1 || diags[0].Code != "undefined-reference" {
+		t.Errorf("diagnostics = %v, want the undefined reference bb", diags)
+	}
 }

@@ -1,0 +1,74 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+// TestCompletionDuringAnalysis: while the text just typed is analysed,
+// completion answers at once, in the typed text, with the names of the
+// version analysed before; once the analysis is done, with the new names.
+func TestCompletionDuringAnalysis(t *testing.T) {
+	text := gramgen.AgentFile(60)
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/typing.gram")
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+
+	started, release := make(chan struct{}, 10), make(chan struct{})
+	analyzeHook = func(f *diag.File) {
+		if strings.Contains(string(f.Text), "lookup0, lo") {
+			started <- struct{}{}
+			<-release
+		}
+	}
+	defer func() { analyzeHook = nil }()
+
+	// Version 2 types the start of a tool name in the first agent's list,
+	// and adds a tool; its analysis blocks.
+	at := strings.Index(text, "  lookup0,") + len("  lookup0,")
+	v2 := text[:at] + " lo" + text[at:] + "[lookupNew:Tool {description: \"d\"} | (::String)]\n"
+	c.change(uri, 2, v2)
+	<-started
+	f2 := diag.NewFile("", []byte(v2))
+	done := make(chan protocol.CompletionList, 1)
+	go func() {
+		var l protocol.CompletionList
+		c.mustCall("textDocument/completion", tdp(uri, positionOf(f2, at+3)), &l)
+		done <- l
+	}()
+	var l protocol.CompletionList
+	select {
+	case l = <-done:
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("completion waited for the analysis of the text being typed")
+	}
+	labels := map[string]bool{}
+	for _, it := range l.Items {
+		labels[it.Label] = true
+		if it.TextEdit == nil || it.TextEdit.Range != rangeOf(f2, diag.Span{Start: at + 1, End: at + 3}) {
+			t.Errorf("item %s replaces %+v, want the word typed", it.Label, it.TextEdit)
+		}
+	}
+	if !labels["lookup1"] || labels["lookup0"] || labels["lookupNew"] {
+		t.Errorf("completion during the analysis = %v; want the other tools of version 1", labels)
+	}
+
+	close(release)
+	c.waitDiagnostics(uri, 2)
+	c.mustCall("textDocument/completion", tdp(uri, positionOf(f2, at+3)), &l)
+	labels = map[string]bool{}
+	for _, it := range l.Items {
+		labels[it.Label] = true
+	}
+	if !labels["lookupNew"] {
+		t.Errorf("completion after the analysis = %v; want lookupNew", labels)
+	}
+}
