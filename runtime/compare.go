@@ -7,11 +7,11 @@
 package runtime
 
 import (
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // annotations are the keywords that do not validate.
@@ -44,24 +44,24 @@ func diffSchemas(spec, impl any, ptr string) []string {
 	sm, ok1 := spec.(map[string]any)
 	im, ok2 := impl.(map[string]any)
 	if !ok1 || !ok2 {
-		if !jsonEqual(spec, impl) {
-			add(ptr, "the specification has %s, the implementation %s", compact(spec), compact(impl))
+		if !jsonvalue.Equal(spec, impl) {
+			add(ptr, "the specification has %s, the implementation %s", jsonvalue.Compact(spec), jsonvalue.Compact(impl))
 		}
 		return out
 	}
-	for _, k := range unionKeys(sm, im) {
+	for _, k := range jsonvalue.UnionKeys(sm, im) {
 		if annotations[k] {
 			continue
 		}
-		at := ptr + "/" + escapePointer(k)
+		at := ptr + "/" + jsonvalue.EscapePointer(k)
 		sv, sok := sm[k]
 		iv, iok := im[k]
 		switch {
 		case k == "properties":
 			sp, _ := sv.(map[string]any)
 			ip, _ := iv.(map[string]any)
-			for _, n := range unionKeys(sp, ip) {
-				pat := at + "/" + escapePointer(n)
+			for _, n := range jsonvalue.UnionKeys(sp, ip) {
+				pat := at + "/" + jsonvalue.EscapePointer(n)
 				a, aok := sp[n]
 				b, bok := ip[n]
 				switch {
@@ -78,7 +78,7 @@ func diffSchemas(spec, impl any, ptr string) []string {
 			if k == "required" || sok && iok {
 				missing, extra := setDiff(a, b)
 				if k == "type" && len(missing)+len(extra) > 0 {
-					add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
+					add(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))
 					continue
 				}
 				if len(missing)+len(extra) > 0 {
@@ -117,8 +117,8 @@ func diffSchemas(spec, impl any, ptr string) []string {
 				out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
 			}
 		default:
-			if !jsonEqual(sv, iv) {
-				add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
+			if !jsonvalue.Equal(sv, iv) {
+				add(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))
 			}
 		}
 	}
@@ -128,9 +128,9 @@ func diffSchemas(spec, impl any, ptr string) []string {
 // presence describes a keyword present on one side only.
 func presence(inSpec bool, sv, iv any) string {
 	if inSpec {
-		return "the specification has " + compact(sv) + ", the implementation nothing"
+		return "the specification has " + jsonvalue.Compact(sv) + ", the implementation nothing"
 	}
-	return "the implementation has " + compact(iv) + ", the specification nothing"
+	return "the implementation has " + jsonvalue.Compact(iv) + ", the specification nothing"
 }
 
 // asSet returns the members of a JSON value read as a set, as canonical
@@ -145,7 +145,7 @@ func asSet(v any) []string {
 	}
 	out := make([]string, 0, len(list))
 	for _, x := range list {
-		out = append(out, compact(x))
+		out = append(out, jsonvalue.Compact(x))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -164,74 +164,4 @@ func setDiff(a, b []string) (missing, extra []string) {
 		}
 	}
 	return missing, extra
-}
-
-// jsonEqual compares generic JSON values, numbers by value.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		rx, ok1 := new(big.Rat).SetString(string(x))
-		ry, ok2 := new(big.Rat).SetString(string(y))
-		if ok1 && ok2 {
-			return rx.Cmp(ry) == 0
-		}
-		return x == y
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
-}
-
-// compact returns v as compact JSON (map keys sorted).
-func compact(v any) string {
-	b, err := marshalNoEscape(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// escapePointer escapes a JSON pointer reference token.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// unionKeys returns the keys of a and b, each once, sorted.
-func unionKeys(a, b map[string]any) []string {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
 }

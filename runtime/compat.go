@@ -58,6 +58,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -88,11 +91,11 @@ func (c Incompatibility) String() string {
 // [schema.Object], a Go value or JSON text (see [Tool.Parameters]). See the
 // package's binding rule in [Library.Bind].
 func SchemaCompatible(decl, impl any) ([]Incompatibility, error) {
-	d, err := genericJSON(decl)
+	d, err := genericSchema(decl)
 	if err != nil {
 		return nil, fmt.Errorf("the declaration's schema: %w", err)
 	}
-	i, err := genericJSON(impl)
+	i, err := genericSchema(impl)
 	if err != nil {
 		return nil, fmt.Errorf("the implementation's schema: %w", err)
 	}
@@ -239,7 +242,7 @@ func compatible(d, i any, ptr string) []Incompatibility {
 
 	// What cannot be compared must be equal.
 	if _, ok := im["$ref"]; ok {
-		if !jsonEqual(d, i) {
+		if !jsonvalue.Equal(d, i) {
 			bad(ptr, "the implementation's schema has a reference ($ref) that cannot be compared; the declaration must be the same schema")
 		}
 		return out
@@ -323,18 +326,18 @@ func compatible(d, i any, ptr string) []Incompatibility {
 	if n, ok := im["not"]; ok {
 		out = append(out, compatible(d, without(im, "not"), ptr)...)
 		if !typesDisjoint(typeSet(dm), typeSet(asSchema(n))) {
-			bad(ptr, "it may accept values the implementation's not %s refuses", compact(n))
+			bad(ptr, "it may accept values the implementation's not %s refuses", jsonvalue.Compact(n))
 		}
 		return out
 	}
 
 	// Keywords the check does not reason about must be equal.
-	for _, k := range unionKeys(nil, im) {
+	for _, k := range jsonvalue.UnionKeys(nil, im) {
 		if compatKeywords[k] || annotations[k] {
 			continue
 		}
-		if !jsonEqual(dm[k], im[k]) {
-			bad(pointerJoin(ptr, k), "the implementation has %s %s, which cannot be compared; the declaration must have the same", k, clipText(compact(im[k]), 80))
+		if !jsonvalue.Equal(dm[k], im[k]) {
+			bad(jsonvalue.JoinPointer(ptr, k), "the implementation has %s %s, which cannot be compared; the declaration must have the same", k, clip.Text(jsonvalue.Compact(im[k]), 80))
 		}
 	}
 
@@ -345,7 +348,7 @@ func compatible(d, i any, ptr string) []Incompatibility {
 		if _, c := im["const"]; c {
 			key = "const"
 		}
-		bad(pointerJoin(ptr, key), "it accepts any value of its type, the implementation only %s", clipText(compact(vals), 80))
+		bad(jsonvalue.JoinPointer(ptr, key), "it accepts any value of its type, the implementation only %s", clip.Text(jsonvalue.Compact(vals), 80))
 	}
 
 	// Types.
@@ -364,9 +367,9 @@ func compatible(d, i any, ptr string) []Incompatibility {
 	}
 	if len(refused) > 0 {
 		if dt == nil {
-			bad(pointerJoin(ptr, "type"), "it accepts any type, the implementation only %s", strings.Join(it, ", "))
+			bad(jsonvalue.JoinPointer(ptr, "type"), "it accepts any type, the implementation only %s", strings.Join(it, ", "))
 		} else {
-			bad(pointerJoin(ptr, "type"), "it accepts %s, the implementation only %s", strings.Join(refused, ", "), strings.Join(it, ", "))
+			bad(jsonvalue.JoinPointer(ptr, "type"), "it accepts %s, the implementation only %s", strings.Join(refused, ", "), strings.Join(it, ", "))
 		}
 	}
 	has := func(ts ...string) bool {
@@ -388,18 +391,18 @@ func compatible(d, i any, ptr string) []Incompatibility {
 				okMul = true
 			}
 			if !okMul {
-				bad(pointerJoin(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", ratText(m))
+				bad(jsonvalue.JoinPointer(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", ratText(m))
 			}
 		}
 	}
 	if has("string") {
 		out = append(out, sizeCompatible(dm, im, ptr, "minLength", "maxLength", "characters")...)
 		for _, k := range []string{"pattern", "format"} {
-			if iv, ok := im[k]; ok && !jsonEqual(dm[k], iv) {
+			if iv, ok := im[k]; ok && !jsonvalue.Equal(dm[k], iv) {
 				if _, dok := dm[k]; dok {
-					bad(pointerJoin(ptr, k), "its %s is %s, the implementation's %s; they must be the same", k, compact(dm[k]), compact(iv))
+					bad(jsonvalue.JoinPointer(ptr, k), "its %s is %s, the implementation's %s; they must be the same", k, jsonvalue.Compact(dm[k]), jsonvalue.Compact(iv))
 				} else {
-					bad(pointerJoin(ptr, k), "it accepts strings without the %s %s the implementation requires", k, compact(iv))
+					bad(jsonvalue.JoinPointer(ptr, k), "it accepts strings without the %s %s the implementation requires", k, jsonvalue.Compact(iv))
 				}
 			}
 		}
@@ -431,7 +434,7 @@ func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibi
 	if _, ok := dm["const"]; ok {
 		key = "const"
 	}
-	at := pointerJoin(ptr, key)
+	at := jsonvalue.JoinPointer(ptr, key)
 	iv, err := compileSchema(im)
 	if err != nil {
 		return []Incompatibility{{Pointer: ptr, Message: "the implementation's schema cannot be compiled to check the declaration's " + key + ": " + err.Error()}}
@@ -443,7 +446,7 @@ func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibi
 			continue // not a value the declaration accepts
 		}
 		if err := iv.Validate(v); err != nil {
-			out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf("it allows %s, which the implementation refuses (%s)", compact(v), validationReason(err))})
+			out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf("it allows %s, which the implementation refuses (%s)", jsonvalue.Compact(v), validationReason(err))})
 		}
 	}
 	return out
@@ -570,7 +573,7 @@ func boundCompatible(dm, im map[string]any, ptr string, onlyInt, lower bool) []I
 		case !lower:
 			op = "≤"
 		}
-		out = append(out, Incompatibility{Pointer: pointerJoin(ptr, kw), Message: fmt.Sprintf(
+		out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, kw), Message: fmt.Sprintf(
 			"it has %s and accepts numbers %s what the implementation allows (%s %s)", limit, what, op, ratText(ib.v))})
 	}
 	return out
@@ -581,7 +584,7 @@ func ratText(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	if s, ok := gramNumber(json.Number(r.FloatString(20)), false); ok {
+	if s, ok := gramtext.Number(json.Number(r.FloatString(20)), false); ok {
 		return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return r.RatString()
@@ -599,7 +602,7 @@ func sizeCompatible(dm, im map[string]any, ptr, minKw, maxKw, unit string) []Inc
 			if dok {
 				have = ratText(dv)
 			}
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, minKw), Message: fmt.Sprintf(
+			out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, minKw), Message: fmt.Sprintf(
 				"it accepts %s %s, the implementation at least %s", have, unit, ratText(iv))})
 		}
 	}
@@ -610,7 +613,7 @@ func sizeCompatible(dm, im map[string]any, ptr, minKw, maxKw, unit string) []Inc
 			if dok {
 				have = "up to " + ratText(dv)
 			}
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, maxKw), Message: fmt.Sprintf(
+			out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, maxKw), Message: fmt.Sprintf(
 				"it accepts %s %s, the implementation at most %s", have, unit, ratText(iv))})
 		}
 	}
@@ -652,16 +655,16 @@ func arrayCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 	for n := range max(len(dp), len(ip)) {
 		at := fmt.Sprintf("%s/prefixItems/%d", ptr, n)
 		if n >= len(dp) {
-			at = pointerJoin(ptr, "items")
+			at = jsonvalue.JoinPointer(ptr, "items")
 		}
 		out = append(out, compatible(itemAt(dm, n), itemAt(im, n), at)...)
 	}
 	if _, ok := im["items"]; ok {
-		out = append(out, compatible(itemAt(dm, max(len(dp), len(ip))), im["items"], pointerJoin(ptr, "items"))...)
+		out = append(out, compatible(itemAt(dm, max(len(dp), len(ip))), im["items"], jsonvalue.JoinPointer(ptr, "items"))...)
 	}
 	if im["uniqueItems"] == true && dm["uniqueItems"] != true {
 		if mx, ok := number(dm["maxItems"]); !ok || mx.Cmp(big.NewRat(1, 1)) > 0 {
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, "uniqueItems"), Message: "it accepts repeated elements, the implementation requires unique ones"})
+			out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, "uniqueItems"), Message: "it accepts repeated elements, the implementation requires unique ones"})
 		}
 	}
 	return out
@@ -688,8 +691,8 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 	dReq, iReq := stringSet(dm["required"]), stringSet(im["required"])
 	closed := dAP == false && len(dPP) == 0 // the declaration allows its properties only
 
-	if len(iPP) > 0 && !jsonEqual(dPP, iPP) {
-		bad(pointerJoin(ptr, "patternProperties"), "the implementation has patternProperties %s, which cannot be compared; the declaration must have the same", clipText(compact(iPP), 80))
+	if len(iPP) > 0 && !jsonvalue.Equal(dPP, iPP) {
+		bad(jsonvalue.JoinPointer(ptr, "patternProperties"), "the implementation has patternProperties %s, which cannot be compared; the declaration must have the same", clip.Text(jsonvalue.Compact(iPP), 80))
 	}
 	// implFor is the implementation's schema for a property name.
 	implFor := func(name string) any {
@@ -703,8 +706,8 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 		}
 		return iAP
 	}
-	for _, name := range unionKeys(dProps, nil) {
-		at := pointerJoin(ptr, "properties", name)
+	for _, name := range jsonvalue.UnionKeys(dProps, nil) {
+		at := jsonvalue.JoinPointer(ptr, "properties", name)
 		is := implFor(name)
 		if is == false && dProps[name] != false {
 			bad(at, "it has the parameter %q, which the implementation does not accept (it does not list it and forbids other properties)", name)
@@ -713,8 +716,8 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 		out = append(out, compatible(dProps[name], is, at)...)
 	}
 	if dAP != false {
-		at := pointerJoin(ptr, "additionalProperties")
-		for _, name := range unionKeys(iProps, nil) {
+		at := jsonvalue.JoinPointer(ptr, "additionalProperties")
+		for _, name := range jsonvalue.UnionKeys(iProps, nil) {
 			if _, declared := dProps[name]; declared {
 				continue
 			}
@@ -735,24 +738,24 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 			continue
 		}
 		if _, declared := dProps[r]; !declared && closed {
-			bad(pointerJoin(ptr, "required"), "it has no parameter %q, which the implementation requires", r)
+			bad(jsonvalue.JoinPointer(ptr, "required"), "it has no parameter %q, which the implementation requires", r)
 		} else {
-			bad(pointerJoin(ptr, "required"), "it makes %q optional, the implementation requires it", r)
+			bad(jsonvalue.JoinPointer(ptr, "required"), "it makes %q optional, the implementation requires it", r)
 		}
 	}
 	if iv, ok := number(im["minProperties"]); ok && iv.Sign() > 0 {
 		dv, dok := number(dm["minProperties"])
 		if !(dok && dv.Cmp(iv) >= 0) && big.NewRat(int64(len(dReq)), 1).Cmp(iv) < 0 {
-			bad(pointerJoin(ptr, "minProperties"), "it accepts objects with fewer than %s properties", ratText(iv))
+			bad(jsonvalue.JoinPointer(ptr, "minProperties"), "it accepts objects with fewer than %s properties", ratText(iv))
 		}
 	}
 	if iv, ok := number(im["maxProperties"]); ok {
 		dv, dok := number(dm["maxProperties"])
 		if !(dok && dv.Cmp(iv) <= 0) && !(closed && big.NewRat(int64(len(dProps)), 1).Cmp(iv) <= 0) {
-			bad(pointerJoin(ptr, "maxProperties"), "it accepts objects with more than %s properties", ratText(iv))
+			bad(jsonvalue.JoinPointer(ptr, "maxProperties"), "it accepts objects with more than %s properties", ratText(iv))
 		}
 	}
-	if pn, ok := im["propertyNames"]; ok && !jsonEqual(dm["propertyNames"], pn) {
+	if pn, ok := im["propertyNames"]; ok && !jsonvalue.Equal(dm["propertyNames"], pn) {
 		v, err := compileSchema(pn)
 		okNames := closed && err == nil
 		if okNames {
@@ -763,18 +766,18 @@ func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 			}
 		}
 		if !okNames {
-			bad(pointerJoin(ptr, "propertyNames"), "it accepts property names the implementation's propertyNames %s may refuse", clipText(compact(pn), 80))
+			bad(jsonvalue.JoinPointer(ptr, "propertyNames"), "it accepts property names the implementation's propertyNames %s may refuse", clip.Text(jsonvalue.Compact(pn), 80))
 		}
 	}
 	if deps, ok := im["dependentRequired"].(map[string]any); ok {
 		dDeps, _ := dm["dependentRequired"].(map[string]any)
-		for _, key := range unionKeys(deps, nil) {
+		for _, key := range jsonvalue.UnionKeys(deps, nil) {
 			need := stringSet(deps[key])
 			_, declared := dProps[key]
 			if closed && !declared || subset(need, dReq) || subset(need, stringSet(dDeps[key])) {
 				continue
 			}
-			bad(pointerJoin(ptr, "dependentRequired", key), "it accepts %q without %s, which the implementation requires with it", key, strings.Join(need, ", "))
+			bad(jsonvalue.JoinPointer(ptr, "dependentRequired", key), "it accepts %q without %s, which the implementation requires with it", key, strings.Join(need, ", "))
 		}
 	}
 	return out

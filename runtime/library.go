@@ -4,9 +4,7 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -76,7 +75,7 @@ func (l *Library) Register(t Tool) error {
 	}
 	var params any
 	if t.Parameters != nil {
-		p, err := genericJSON(t.Parameters)
+		p, err := genericSchema(t.Parameters)
 		if err != nil {
 			return fmt.Errorf("runtime: tool %q: parameters: %w", t.Name, err)
 		}
@@ -251,31 +250,12 @@ func sentArguments(spec *schema.Tool) any {
 	return m
 }
 
-// genericJSON converts a JSON value given as an Object, a Go value or JSON
-// text into the generic form of encoding/json, numbers as json.Number.
-func genericJSON(v any) (any, error) {
-	var data []byte
-	switch x := v.(type) {
-	case json.RawMessage:
-		data = x
-	case []byte:
-		data = x
-	case string:
-		data = []byte(x)
-	case schema.Object:
-		return schema.ToAny(x), nil
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		data = b
+// genericSchema returns a JSON Schema given as a [schema.Object], a Go
+// value or JSON text (see [Tool.Parameters]) in the generic form of
+// [jsonvalue.Decode]: objects as map[string]any, numbers as json.Number.
+func genericSchema(v any) (any, error) {
+	if o, ok := v.(schema.Object); ok {
+		return schema.ToAny(o), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return jsonvalue.Generic(v)
 }

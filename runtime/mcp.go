@@ -28,6 +28,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -171,7 +173,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	switch {
 	case srv.Command != "":
 		cmd := exec.Command("sh", "-c", srv.Command)
-		cmd.Env = append(execEnv(), srv.Env...)
+		cmd.Env = append(ToolEnv(), srv.Env...)
 		var stderr io.Writer = c.stderr
 		if srv.Stderr != nil {
 			stderr = io.MultiWriter(c.stderr, srv.Stderr)
@@ -386,7 +388,7 @@ func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) 
 		return nil, errors.New(out.Text)
 	}
 	if res.StructuredContent != nil {
-		b, err := marshalNoEscape(res.StructuredContent)
+		b, err := jsonvalue.Marshal(res.StructuredContent)
 		if err != nil {
 			return nil, fmt.Errorf("the structured result cannot be encoded: %w", err)
 		}
@@ -431,7 +433,7 @@ func contentResult(content []mcp.Content) *ToolResult {
 				desc += " (" + strings.Join(about, ", ") + ")"
 			}
 			if d := strings.TrimSpace(x.Description); d != "" {
-				desc += ": " + clipText(oneLine(d), 200)
+				desc += ": " + clip.Text(clip.OneLine(d), 200)
 			}
 			parts = append(parts, desc+"]")
 		case *mcp.EmbeddedResource:

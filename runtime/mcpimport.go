@@ -16,12 +16,14 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gramlang/gram/internal/gramtext"
-	"math/big"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/jsonvalue"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -229,7 +231,7 @@ func (g *importer) render(decls []importedTool, tools []string) []byte {
 	for _, d := range decls {
 		out.WriteString("\n")
 		for _, w := range d.warnings {
-			out.WriteString("// warning: " + oneLine(strings.TrimPrefix(w.String(), fmt.Sprintf("tool %q: ", d.tool.Name))) + "\n")
+			out.WriteString("// warning: " + clip.OneLine(strings.TrimPrefix(w.String(), fmt.Sprintf("tool %q: ", d.tool.Name))) + "\n")
 		}
 		out.WriteString(d.decl + "\n")
 	}
@@ -373,19 +375,19 @@ type gtype struct {
 func (g *importer) objectMembers(s schema.Object, ptr, owner string, top bool) []string {
 	used := map[string]bool{"type": true, "properties": true, "required": true, "additionalProperties": true}
 	if typ, ok := s.Get("type"); ok && typ != "object" {
-		g.warn(pointerJoin(ptr, "type"), "the schema's type is %s, not object; read as an object", compact(typ))
+		g.warn(jsonvalue.JoinPointer(ptr, "type"), "the schema's type is %s, not object; read as an object", jsonvalue.Compact(typ))
 	}
 	// An absent or true additionalProperties loses nothing: the
 	// declaration is stricter, which binds. Only extra properties of a
 	// given kind (a map beside the listed properties) are lost.
 	if ap, ok := val(s, "additionalProperties").(schema.Object); ok && len(ap) > 0 {
-		g.warn(pointerJoin(ptr, "additionalProperties"), "extra properties of a given kind (additionalProperties %s) have no gram form; the declaration accepts the listed properties only", clipText(compact(ap), 60))
+		g.warn(jsonvalue.JoinPointer(ptr, "additionalProperties"), "extra properties of a given kind (additionalProperties %s) have no gram form; the declaration accepts the listed properties only", clip.Text(jsonvalue.Compact(ap), 60))
 	}
 	props, _ := val(s, "properties").(schema.Object)
 	required := stringList(val(s, "required"))
 	for _, r := range required {
 		if _, ok := props.Get(r); !ok {
-			g.warn(pointerJoin(ptr, "required"), "%q is required but not a listed property; it is left out", r)
+			g.warn(jsonvalue.JoinPointer(ptr, "required"), "%q is required but not a listed property; it is left out", r)
 		}
 	}
 	if top {
@@ -396,7 +398,7 @@ func (g *importer) objectMembers(s schema.Object, ptr, owner string, top bool) [
 	g.leftOut(s, ptr, used)
 	out := make([]string, 0, len(props))
 	for _, m := range props {
-		out = append(out, g.member(m.Key, m.Value, pointerJoin(ptr, "properties", m.Key), slices.Contains(required, m.Key), top, owner))
+		out = append(out, g.member(m.Key, m.Value, jsonvalue.JoinPointer(ptr, "properties", m.Key), slices.Contains(required, m.Key), top, owner))
 	}
 	return out
 }
@@ -406,7 +408,7 @@ func (g *importer) member(name string, v any, ptr string, required, param bool, 
 	s, ok := v.(schema.Object)
 	if !ok {
 		if v != true {
-			g.warn(ptr, "the schema %s has no gram form; approximated by String", compact(v))
+			g.warn(ptr, "the schema %s has no gram form; approximated by String", jsonvalue.Compact(v))
 		} else {
 			g.warn(ptr, "the property accepts any value, which gram cannot write; approximated by String")
 		}
@@ -419,14 +421,14 @@ func (g *importer) member(name string, v any, ptr string, required, param bool, 
 	}
 	if enum, ok := s.Get("enum"); ok {
 		used["enum"] = true
-		if vals, ok := g.enumValues(enum, ty, pointerJoin(ptr, "enum")); ok {
+		if vals, ok := g.enumValues(enum, ty, jsonvalue.JoinPointer(ptr, "enum")); ok {
 			props = append(props, "enum: "+vals)
 		}
 	} else if c, ok := s.Get("const"); ok {
 		used["const"] = true
-		if vals, ok := g.enumValues([]any{c}, ty, pointerJoin(ptr, "const")); ok {
+		if vals, ok := g.enumValues([]any{c}, ty, jsonvalue.JoinPointer(ptr, "const")); ok {
 			props = append(props, "enum: "+vals)
-			g.warn(pointerJoin(ptr, "const"), "const has no gram form; approximated by an enum of one value")
+			g.warn(jsonvalue.JoinPointer(ptr, "const"), "const has no gram form; approximated by an enum of one value")
 		}
 	}
 	used["default"] = true
@@ -435,7 +437,7 @@ func (g *importer) member(name string, v any, ptr string, required, param bool, 
 		// An empty array or object has no gram form, but leaving it out
 		// loses nothing: the parameter stays optional, and the server fills
 		// in its own default when it is left out.
-		if text, ok := g.defaultValue(d, ty, s, pointerJoin(ptr, "default")); ok {
+		if text, ok := g.defaultValue(d, ty, s, jsonvalue.JoinPointer(ptr, "default")); ok {
 			props = append(props, "default: "+text)
 			hasDefault = true
 		}
@@ -491,28 +493,28 @@ func (g *importer) kindType(s schema.Object, ptr, hint string, used map[string]b
 		is, ok := items.(schema.Object)
 		if !ok {
 			if items != true {
-				g.warn(pointerJoin(ptr, "items"), "items %s has no gram form; the elements are left unconstrained", compact(items))
+				g.warn(jsonvalue.JoinPointer(ptr, "items"), "items %s has no gram form; the elements are left unconstrained", jsonvalue.Compact(items))
 			}
 			return t
 		}
-		it, is, iused := g.typeOf(is, pointerJoin(ptr, "items"), singular(hint))
+		it, is, iused := g.typeOf(is, jsonvalue.JoinPointer(ptr, "items"), singular(hint))
 		t.items = it.name
 		if it.kind == "array" && has(is, "items") {
-			g.warn(pointerJoin(ptr, "items", "items"), "the elements of nested arrays cannot be typed in gram; they are left unconstrained")
+			g.warn(jsonvalue.JoinPointer(ptr, "items", "items"), "the elements of nested arrays cannot be typed in gram; they are left unconstrained")
 		}
 		iused["description"] = true
 		iused["default"] = true
-		g.leftOut(is, pointerJoin(ptr, "items"), iused)
+		g.leftOut(is, jsonvalue.JoinPointer(ptr, "items"), iused)
 		return t
 	case "object":
 		used["properties"], used["required"], used["additionalProperties"] = true, true, true
 		props, _ := val(s, "properties").(schema.Object)
 		if len(props) == 0 {
 			if ap, ok := s.Get("additionalProperties"); ok && ap != true {
-				g.warn(pointerJoin(ptr, "additionalProperties"), "an object without listed properties is written Object, which accepts any properties")
+				g.warn(jsonvalue.JoinPointer(ptr, "additionalProperties"), "an object without listed properties is written Object, which accepts any properties")
 			}
 			if req := stringList(val(s, "required")); len(req) > 0 {
-				g.warn(pointerJoin(ptr, "required"), "required properties that are not listed have no gram form; left out")
+				g.warn(jsonvalue.JoinPointer(ptr, "required"), "required properties that are not listed have no gram form; left out")
 			}
 			return gtype{name: "Object", kind: kind}
 		}
@@ -542,19 +544,19 @@ func (g *importer) simplify(s schema.Object, ptr string, used map[string]bool) s
 			nonNull = append(nonNull, ao)
 		}
 		if len(nonNull) == 0 {
-			g.warn(pointerJoin(ptr, k), "%s has no gram form; approximated by String", k)
+			g.warn(jsonvalue.JoinPointer(ptr, k), "%s has no gram form; approximated by String", k)
 			return schema.Object{{Key: "type", Value: "string"}}
 		}
 		if hasNull && len(nonNull) == 1 {
-			g.warn(pointerJoin(ptr, k), "a nullable value (%s with null) has no gram form; null is not accepted", k)
+			g.warn(jsonvalue.JoinPointer(ptr, k), "a nullable value (%s with null) has no gram form; null is not accepted", k)
 		} else {
-			g.warn(pointerJoin(ptr, k), "%s has no gram form; approximated by its first alternative", k)
+			g.warn(jsonvalue.JoinPointer(ptr, k), "%s has no gram form; approximated by its first alternative", k)
 		}
 		return merge(s, nonNull[0], k)
 	}
 	if all, ok := val(s, "allOf").([]any); ok {
 		used["allOf"] = true
-		g.warn(pointerJoin(ptr, "allOf"), "allOf has no gram form; approximated by merging its schemas")
+		g.warn(jsonvalue.JoinPointer(ptr, "allOf"), "allOf has no gram form; approximated by merging its schemas")
 		out := s
 		for _, a := range all {
 			if ao, ok := a.(schema.Object); ok {
@@ -592,7 +594,7 @@ func (g *importer) kindOf(s schema.Object, ptr string) string {
 		if slices.Contains(known, t) {
 			return t
 		}
-		g.warn(pointerJoin(ptr, "type"), "type %q has no gram form; approximated by String", t)
+		g.warn(jsonvalue.JoinPointer(ptr, "type"), "type %q has no gram form; approximated by String", t)
 		return "string"
 	case []any:
 		var types []string
@@ -606,12 +608,12 @@ func (g *importer) kindOf(s schema.Object, ptr string) string {
 		}
 		switch {
 		case len(types) == 0:
-			g.warn(pointerJoin(ptr, "type"), "type %s has no gram form; approximated by String", compact(t))
+			g.warn(jsonvalue.JoinPointer(ptr, "type"), "type %s has no gram form; approximated by String", jsonvalue.Compact(t))
 			return "string"
 		case len(types) > 1:
-			g.warn(pointerJoin(ptr, "type"), "a value of several types (%s) has no gram form; approximated by %s", strings.Join(types, ", "), types[0])
+			g.warn(jsonvalue.JoinPointer(ptr, "type"), "a value of several types (%s) has no gram form; approximated by %s", strings.Join(types, ", "), types[0])
 		case null:
-			g.warn(pointerJoin(ptr, "type"), "a nullable value has no gram form; null is not accepted")
+			g.warn(jsonvalue.JoinPointer(ptr, "type"), "a nullable value has no gram form; null is not accepted")
 		}
 		return types[0]
 	}
@@ -637,7 +639,7 @@ func (g *importer) kindOf(s schema.Object, ptr string) string {
 // record returns the name of the record for an object schema, declaring
 // it the first time: named after hint, or the schema's title.
 func (g *importer) record(s schema.Object, ptr, hint string) string {
-	key := compact(s)
+	key := jsonvalue.Compact(s)
 	if name, ok := g.recordByKey[key]; ok {
 		if g.recordWarned[key] {
 			// The same approximations, at this use's place.
@@ -711,12 +713,12 @@ func (g *importer) constraints(s schema.Object, ty gtype, ptr string, used map[s
 		case "minimum", "maximum":
 			n, ok := v.(json.Number)
 			if !ok {
-				g.warn(pointerJoin(ptr, k), "%s must be a number; left out", k)
+				g.warn(jsonvalue.JoinPointer(ptr, k), "%s must be a number; left out", k)
 				continue
 			}
-			t, ok := gramNumber(n, false)
+			t, ok := gramtext.Number(n, false)
 			if !ok {
-				g.warn(pointerJoin(ptr, k), "%s %s cannot be written in gram; left out", k, n)
+				g.warn(jsonvalue.JoinPointer(ptr, k), "%s %s cannot be written in gram; left out", k, n)
 				continue
 			}
 			text = t
@@ -724,22 +726,22 @@ func (g *importer) constraints(s schema.Object, ty gtype, ptr string, used map[s
 			n, ok := v.(json.Number)
 			t, isInt := "", false
 			if ok {
-				t, isInt = gramNumber(n, true)
+				t, isInt = gramtext.Number(n, true)
 			}
 			if !isInt || strings.HasPrefix(t, "-") {
-				g.warn(pointerJoin(ptr, k), "%s must be a non-negative integer; left out", k)
+				g.warn(jsonvalue.JoinPointer(ptr, k), "%s must be a non-negative integer; left out", k)
 				continue
 			}
 			text = t
 		case "pattern", "format":
 			str, ok := v.(string)
 			if !ok || !writable(str) {
-				g.warn(pointerJoin(ptr, k), "this %s cannot be written in gram; left out", k)
+				g.warn(jsonvalue.JoinPointer(ptr, k), "this %s cannot be written in gram; left out", k)
 				continue
 			}
 			if k == "pattern" {
 				if _, err := regexp.Compile(str); err != nil {
-					g.warn(pointerJoin(ptr, k), "the pattern uses syntax gram's regular expressions lack (%v); left out", err)
+					g.warn(jsonvalue.JoinPointer(ptr, k), "the pattern uses syntax gram's regular expressions lack (%v); left out", err)
 					continue
 				}
 			}
@@ -756,7 +758,7 @@ func (g *importer) leftOut(s schema.Object, ptr string, used map[string]bool) {
 		if used[m.Key] || annotations[m.Key] || m.Key == "$defs" || m.Key == "definitions" {
 			continue
 		}
-		g.warn(pointerJoin(ptr, m.Key), "%s has no gram form here; it is left out", m.Key)
+		g.warn(jsonvalue.JoinPointer(ptr, m.Key), "%s has no gram form here; it is left out", m.Key)
 	}
 }
 
@@ -772,7 +774,7 @@ func (g *importer) enumValues(v any, ty gtype, ptr string) (string, bool) {
 	for _, x := range list {
 		t, ok := scalarFor(x, ty.kind)
 		if !ok {
-			g.warn(ptr, "the enum member %s cannot be written as %s in gram; the enum is left out", compact(x), ty.name)
+			g.warn(ptr, "the enum member %s cannot be written as %s in gram; the enum is left out", jsonvalue.Compact(x), ty.name)
 			return "", false
 		}
 		parts = append(parts, t)
@@ -784,13 +786,13 @@ func (g *importer) enumValues(v any, ty gtype, ptr string) (string, bool) {
 // warning) when it cannot be written or would not compile.
 func (g *importer) defaultValue(d any, ty gtype, s schema.Object, ptr string) (string, bool) {
 	if enum, ok := val(s, "enum").([]any); ok {
-		if !slices.ContainsFunc(enum, func(x any) bool { return jsonEqual(schema.ToAny(x), schema.ToAny(d)) }) {
+		if !slices.ContainsFunc(enum, func(x any) bool { return jsonvalue.Equal(schema.ToAny(x), schema.ToAny(d)) }) {
 			g.warn(ptr, "the default is not one of the enum's members; left out (the parameter is optional)")
 			return "", false
 		}
 	}
 	fail := func() (string, bool) {
-		g.warn(ptr, "the default %s cannot be written in gram; left out (the parameter is optional)", clipText(compact(d), 60))
+		g.warn(ptr, "the default %s cannot be written in gram; left out (the parameter is optional)", clip.Text(jsonvalue.Compact(d), 60))
 		return "", false
 	}
 	switch ty.kind {
@@ -883,32 +885,21 @@ func scalarFor(x any, kind string) (string, bool) {
 	case json.Number:
 		switch kind {
 		case "integer":
-			return gramNumber(v, true)
+			return gramtext.Number(v, true)
 		case "number":
-			return gramNumber(v, false)
+			return gramtext.Number(v, false)
 		}
 	}
 	return "", false
 }
 
-// jsonKind names the JSON type of a value: integer for an integral number.
+// jsonKind names the JSON type of a value, as [jsonvalue.Kind] does, an
+// ordered [schema.Object] included.
 func jsonKind(x any) string {
-	switch v := x.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number:
-		if _, ok := gramNumber(v, true); ok {
-			return "integer"
-		}
-		return "number"
-	case []any:
-		return "array"
-	case schema.Object, map[string]any:
+	if _, ok := x.(schema.Object); ok {
 		return "object"
 	}
-	return "null"
+	return jsonvalue.Kind(x)
 }
 
 // commonKind returns the JSON type shared by all values, "" if none.
@@ -930,40 +921,6 @@ func commonKind(vals []any) string {
 		return ""
 	}
 	return k
-}
-
-// gramNumber writes a JSON number as a gram integer or decimal (gram has no
-// exponents); integer requires a whole number.
-func gramNumber(n json.Number, integer bool) (string, bool) {
-	r, ok := new(big.Rat).SetString(string(n))
-	if !ok {
-		return "", false
-	}
-	if r.IsInt() {
-		return r.Num().String(), true
-	}
-	if integer {
-		return "", false
-	}
-	// A decimal's denominator is 2^a·5^b; max(a, b) digits write it exactly.
-	den := new(big.Int).Set(r.Denom())
-	digits := 0
-	for _, p := range []int64{2, 5} {
-		d, m, k := new(big.Int).Set(den), new(big.Int), 0
-		for {
-			q, rem := new(big.Int).QuoRem(d, big.NewInt(p), m)
-			if rem.Sign() != 0 {
-				break
-			}
-			d = q
-			k++
-		}
-		digits = max(digits, k)
-	}
-	if digits > 100 {
-		return "", false
-	}
-	return r.FloatString(digits), true
 }
 
 func isSymbol(s string) bool { return gramtext.IsSymbol(s) }
@@ -1064,21 +1021,8 @@ func has(s schema.Object, key string) bool {
 	return ok
 }
 
-// oneLine replaces line breaks by spaces.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
-}
-
 // quoteJSON returns s as a JSON string.
 func quoteJSON(s string) string {
-	b, _ := marshalNoEscape(s)
+	b, _ := jsonvalue.Marshal(s)
 	return string(b)
-}
-
-// clipText shortens s to n bytes with an ellipsis.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return cutRunes(s, n) + "…"
 }

@@ -12,8 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -23,36 +23,28 @@ import (
 // [Tool.Parameters]). It returns the differences, each as "at POINTER:
 // what differs", none when the schemas agree.
 func SchemaDiff(spec, impl any) ([]string, error) {
-	a, err := genericJSON(spec)
+	a, err := genericSchema(spec)
 	if err != nil {
 		return nil, fmt.Errorf("the first schema: %w", err)
 	}
-	b, err := genericJSON(impl)
+	b, err := genericSchema(impl)
 	if err != nil {
 		return nil, fmt.Errorf("the second schema: %w", err)
 	}
 	return diffSchemas(a, b, ""), nil
 }
 
-// orderedJSON returns a JSON value with its objects as [schema.Object],
-// members in the order written: from JSON text as is, from any other Go
-// value through its JSON encoding (map keys then come sorted). Numbers are
-// json.Number.
-func orderedJSON(v any) (any, error) {
-	var data []byte
-	switch x := v.(type) {
-	case nil:
+// orderedSchema returns a JSON Schema given as JSON text or a Go value
+// (see [jsonvalue.Text]) with its objects as [schema.Object], members in
+// the order written (a Go map's keys come sorted). Numbers are
+// json.Number. It returns nil for nil.
+func orderedSchema(v any) (any, error) {
+	if v == nil {
 		return nil, nil
-	case json.RawMessage:
-		data = x
-	case []byte:
-		data = x
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		data = b
+	}
+	data, err := jsonvalue.Text(v)
+	if err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -128,7 +120,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 		if d, ok := obj.Get(key); ok {
 			if m, ok := d.(schema.Object); ok {
 				for _, mem := range m {
-					defs["#/"+key+"/"+escapePointer(mem.Key)] = mem.Value
+					defs["#/"+key+"/"+jsonvalue.EscapePointer(mem.Key)] = mem.Value
 				}
 			}
 		}
@@ -152,7 +144,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 						m = append(schema.Object(nil), m...)
 						for _, mem := range x {
 							if mem.Key != "$ref" {
-								m.Set(mem.Key, walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack))
+								m.Set(mem.Key, walk(mem.Value, ptr+"/"+jsonvalue.EscapePointer(mem.Key), depth, stack))
 							}
 						}
 						return m
@@ -167,7 +159,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 					o = append(o, mem) // decided below
 					continue
 				}
-				o = append(o, schema.Member{Key: mem.Key, Value: walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack)})
+				o = append(o, schema.Member{Key: mem.Key, Value: walk(mem.Value, ptr+"/"+jsonvalue.EscapePointer(mem.Key), depth, stack)})
 			}
 			return o
 		case []any:
@@ -196,7 +188,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 // with its key order and its local references inlined. It returns nil for
 // a nil schema.
 func toolSchema(v any) (schema.Object, []string, error) {
-	o, err := orderedJSON(v)
+	o, err := orderedSchema(v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,15 +201,4 @@ func toolSchema(v any) (schema.Object, []string, error) {
 	}
 	res, unresolved := inlineRefs(obj)
 	return res.(schema.Object), unresolved, nil
-}
-
-// pointerJoin appends reference tokens to a JSON pointer.
-func pointerJoin(ptr string, tokens ...string) string {
-	var b strings.Builder
-	b.WriteString(ptr)
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
-	}
-	return b.String()
 }

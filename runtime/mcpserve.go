@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -96,7 +97,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	if len(raw) == 0 {
 		return "", "no arguments"
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonvalue.Decode(raw)
 	if err != nil {
 		return "", "the arguments are not valid JSON"
 	}
@@ -125,7 +126,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 
 // jsonKindName names the JSON type of a decoded value, with an article.
 func jsonKindName(v any) string {
-	switch k := jsonKind(v); k {
+	switch k := jsonvalue.Kind(v); k {
 	case "null":
 		return k
 	case "integer", "number":
