@@ -14,6 +14,28 @@ import (
 	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
+// SchemaDiff compares two JSON Schemas for equality: on every keyword that
+// validates, annotations (description, default, title, ...) ignored.
+// Binding asks less, compatibility (see [SchemaCompatible]). Each schema is a [schema.Object], a Go value or JSON text (see
+// [Tool.Parameters]). It returns the differences, each as "at POINTER:
+// what differs", none when the schemas agree.
+func SchemaDiff(spec, impl any) ([]string, error) {
+	a, err := genericSchema(spec)
+	if err != nil {
+		return nil, fmt.Errorf("the first schema: %w", err)
+	}
+	b, err := genericSchema(impl)
+	if err != nil {
+		return nil, fmt.Errorf("the second schema: %w", err)
+	}
+	return diffSchemas(a, b, ""), nil
+}
+
+// IsAnnotation reports whether a JSON Schema keyword is an annotation
+// (description, default, title, examples, ...), which does not validate:
+// schema equality and compatibility ignore it.
+func IsAnnotation(keyword string) bool { return annotations[keyword] }
+
 // annotations are the keywords that do not validate.
 var annotations = map[string]bool{
 	"description": true, "default": true, "title": true, "examples": true,

@@ -208,8 +208,7 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 			continue
 		}
 		if e.params != nil {
-			want := sentArguments(spec)
-			if bad := compatible(want, e.params, ""); len(bad) > 0 {
+			if bad := compatible(sentArguments(spec), e.params, ""); len(bad) > 0 {
 				errs = append(errs, &ToolError{Tool: spec.Name,
 					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + incompatText(bad)})
 				continue
@@ -228,6 +227,18 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 		return set, errors.Join(errs...)
 	}
 	return set, nil
+}
+
+// CheckBinding applies the rule of [Library.Bind] to one tool: it returns
+// the places where spec accepts arguments that an implementation with the
+// parameter schema params (a [schema.Object], a Go value or JSON text, as
+// [Tool.Parameters]) refuses, none when spec binds to it.
+func CheckBinding(spec *schema.Tool, params any) ([]Incompatibility, error) {
+	p, err := genericSchema(params)
+	if err != nil {
+		return nil, err
+	}
+	return compatible(sentArguments(spec), p, ""), nil
 }
 
 // sentArguments returns the schema of the arguments objects a call of

@@ -203,7 +203,11 @@ func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []ImportWarning {
 		return nil
 	}
 	var out []ImportWarning
-	for _, c := range compatible(sentArguments(spec), schema.ToAny(in), "") {
+	incompatible, err := CheckBinding(spec, in)
+	if err != nil {
+		return nil
+	}
+	for _, c := range incompatible {
 		out = append(out, ImportWarning{Tool: t.Name, Pointer: c.Pointer, Message: "the declaration is looser than the server here (" + c.Message +
 			"), so the tool will not bind; narrow the declaration"})
 	}
@@ -755,7 +759,7 @@ func (g *importer) constraints(s schema.Object, ty gtype, ptr string, used map[s
 // leftOut warns about each validating keyword of s that was not used.
 func (g *importer) leftOut(s schema.Object, ptr string, used map[string]bool) {
 	for _, m := range s {
-		if used[m.Key] || annotations[m.Key] || m.Key == "$defs" || m.Key == "definitions" {
+		if used[m.Key] || IsAnnotation(m.Key) || m.Key == "$defs" || m.Key == "definitions" {
 			continue
 		}
 		g.warn(jsonvalue.JoinPointer(ptr, m.Key), "%s has no gram form here; it is left out", m.Key)

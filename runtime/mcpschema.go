@@ -1,8 +1,7 @@
 // JSON Schemas of MCP tools: decoding with the key order kept (so imported
 // parameters come in the server's order), inlining of local references
 // ($ref to $defs or definitions), so that a server whose schema shares
-// definitions still binds to the self-contained schema a gram spec gives,
-// and the equality of two schemas on their validating keywords.
+// definitions still binds to the self-contained schema a gram spec gives.
 
 package runtime
 
@@ -16,23 +15,6 @@ import (
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
-
-// SchemaDiff compares two JSON Schemas for equality: on every keyword that
-// validates, annotations (description, default, title, ...) ignored.
-// Binding asks less, compatibility (see [SchemaCompatible]). Each schema is a [schema.Object], a Go value or JSON text (see
-// [Tool.Parameters]). It returns the differences, each as "at POINTER:
-// what differs", none when the schemas agree.
-func SchemaDiff(spec, impl any) ([]string, error) {
-	a, err := genericSchema(spec)
-	if err != nil {
-		return nil, fmt.Errorf("the first schema: %w", err)
-	}
-	b, err := genericSchema(impl)
-	if err != nil {
-		return nil, fmt.Errorf("the second schema: %w", err)
-	}
-	return diffSchemas(a, b, ""), nil
-}
 
 // orderedSchema returns a JSON Schema given as JSON text or a Go value
 // (see [jsonvalue.Text]) with its objects as [schema.Object], members in
