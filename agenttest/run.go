@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -286,10 +287,10 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 	}
 	cassette := r.CassettePath(j.Path, t.Name)
 	var transport http.RoundTripper = http.DefaultTransport
-	var replayer *runtime.Replayer
+	var replayer *replay.Replayer
 	switch source {
 	case "replay":
-		rp, err := runtime.NewReplayer(cassette)
+		rp, err := replay.NewReplayer(cassette)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return runOutcome{err: fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)}
@@ -302,7 +303,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
 				return runOutcome{err: err}
 			}
-			transport = runtime.NewRecorder(cassette, transport, r.secrets()...)
+			transport = replay.NewRecorder(cassette, transport, r.secrets()...)
 		}
 	}
 	if r.Transport != nil {
@@ -352,7 +353,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 			// A model or network failure (a request that differs from
 			// the cassette among them) fails the turn.
 			msg := err.Error()
-			var re *runtime.ReplayError
+			var re *replay.ReplayError
 			if errors.As(err, &re) {
 				msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
 			}

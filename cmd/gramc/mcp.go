@@ -17,12 +17,12 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
-	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -106,7 +106,7 @@ func runMCPImport(e *env, args []string) int {
 	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
 	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
-	fs.StringVar(&modelName, "model", runtime.DefaultImportModel, "the `MODEL` of the agent added with --agent")
+	fs.StringVar(&modelName, "model", mcpimport.DefaultImportModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
@@ -121,7 +121,7 @@ func runMCPImport(e *env, args []string) int {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := runtime.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
+	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !symbolName.MatchString(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
@@ -137,7 +137,7 @@ func runMCPImport(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
+	client, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
 		return exitError
@@ -158,7 +158,7 @@ func runMCPImport(e *env, args []string) int {
 		}
 		return prog.Tools, nil
 	}
-	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{
+	imp, err := mcpimport.ImportMCPTools(client.Tools(), mcpimport.ImportOptions{
 		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName, Compile: compile,
 	})
 	if err != nil {
@@ -316,18 +316,18 @@ func runMCPServe(e *env, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	var list []runtime.ServedAgent
+	var list []mcp.ServedAgent
 	for _, a := range served {
 		model, code := newModel(e, a, o, transport, o.replay != "", logger)
 		if code >= 0 {
 			return code
 		}
-		list = append(list, runtime.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
-	server := runtime.NewMCPServer(impl, list, logger)
+	server := mcp.NewMCPServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err := runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	err := mcp.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
 		return exitError

@@ -15,12 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/mcp"
 )
 
 // The scripts and these tests start mcp-demo-server, a copy of the test
@@ -80,16 +81,16 @@ func TestMCPReplayFiles(t *testing.T) {
 }
 
 // demoTools returns the tools of the demo server as a client lists them.
-func demoTools(t *testing.T, opts mcptest.Options) []*mcp.Tool {
+func demoTools(t *testing.T, opts mcptest.Options) []*sdk.Tool {
 	t.Helper()
 	srv := mcptest.NewServer(opts)
-	st, ct := mcp.NewInMemoryTransports()
+	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.MCP.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	c, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
+	c, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,10 +212,10 @@ func TestMCPServe(t *testing.T) {
 		outW.Close()
 		done <- code
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-host", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	session, err := client.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
@@ -231,11 +232,11 @@ func TestMCPServe(t *testing.T) {
 		t.Errorf("tools:\n%s\nwant\n%s", got, want)
 	}
 
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "tasks", Arguments: map[string]any{"message": "Remind me to call mum"}})
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "tasks", Arguments: map[string]any{"message": "Remind me to call mum"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
+	text := res.Content[0].(*sdk.TextContent).Text
 	if res.IsError || !strings.HasPrefix(text, "Added: ") || !strings.Contains(text, `"owner":"u-7"`) || !strings.Contains(text, `"priority":"high"`) {
 		t.Errorf("result (isError %v): %s", res.IsError, text)
 	}
@@ -248,7 +249,7 @@ func TestMCPServe(t *testing.T) {
 	}
 
 	// A bad call is an error result; the server goes on.
-	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "tasks", Arguments: map[string]any{"text": "hi"}})
+	res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: "tasks", Arguments: map[string]any{"text": "hi"}})
 	if err != nil || !res.IsError {
 		t.Errorf("bad arguments: %v %+v", err, res)
 	}
@@ -291,7 +292,7 @@ func (l *logSink) String() string {
 func TestMCPURL(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	srv := mcptest.NewServer(mcptest.Options{})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, nil))
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.MCP }, nil))
 	defer hs.Close()
 	ar, err := txtar.ParseFile("testdata/script/run_mcp.txtar")
 	if err != nil {

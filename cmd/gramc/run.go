@@ -23,6 +23,8 @@ import (
 
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -286,7 +288,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 			return nil, nil, exitUsage
 		}
 	}
-	var clients []*runtime.MCPClient
+	var clients []*mcp.MCPClient
 	closeAll := func() {
 		for i := len(clients) - 1; i >= 0; i-- {
 			if err := clients[i].Close(); err != nil {
@@ -303,7 +305,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
 	}
 	for _, src := range o.mcp {
-		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
+		c, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Command: src.command, URL: src.url,
 			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()
@@ -721,7 +723,7 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 
 // makeModel builds the model client of agent with its transports; see
 // modelTransport and newModel.
-func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, int) {
+func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *replay.Replayer, int) {
 	transport, replayer, code := modelTransport(e, o)
 	if code >= 0 {
 		return nil, nil, code
@@ -733,12 +735,12 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 // modelTransport returns the HTTP transport of the model clients: replay
 // or the network, then recording, then tracing. It returns an exit code on
 // failure, -1 otherwise.
-func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer, int) {
+func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, int) {
 	key := os.Getenv("OPENAI_API_KEY")
 	var transport http.RoundTripper = http.DefaultTransport
-	var replayer *runtime.Replayer
+	var replayer *replay.Replayer
 	if o.replay != "" {
-		rp, err := runtime.NewReplayer(o.replay)
+		rp, err := replay.NewReplayer(o.replay)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: --replay: %v\n", o.cmd, err)
 			return nil, nil, exitUsage
@@ -752,10 +754,10 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer,
 			fmt.Fprintf(e.stderr, "%s: --record: %v\n", o.cmd, err)
 			return nil, nil, exitUsage
 		}
-		transport = runtime.NewRecorder(o.record, transport, secrets...)
+		transport = replay.NewRecorder(o.record, transport, secrets...)
 	}
 	if o.trace {
-		transport = runtime.NewTracer(e.stderr, transport, secrets...)
+		transport = replay.NewTracer(e.stderr, transport, secrets...)
 	}
 	return transport, replayer, -1
 }

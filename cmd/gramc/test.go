@@ -11,12 +11,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
@@ -84,7 +84,7 @@ func runTest(e *env, args []string) int {
 	fs.BoolVar(&o.replay, "replay", false, "answer every test from its cassette, with no network")
 	fs.IntVar(&o.repeat, "repeat", 1, "run each test `N` times")
 	fs.Float64Var(&o.passRate, "pass-rate", 1, "the share of a test's runs that must pass, from 0 to 1")
-	fs.IntVar(&o.parallel, "parallel", goruntime.GOMAXPROCS(0), "run `N` tests at once")
+	fs.IntVar(&o.parallel, "parallel", runtime.GOMAXPROCS(0), "run `N` tests at once")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, junit or tap")
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
 	paths, code := parseInterleaved(e, fs, args)
@@ -142,7 +142,7 @@ func runTest(e *env, args []string) int {
 	}
 	if o.trace {
 		key := os.Getenv("OPENAI_API_KEY")
-		r.Transport = func(t http.RoundTripper) http.RoundTripper { return runtime.NewTracer(e.stderr, t, key) }
+		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, key) }
 	}
 	results := r.RunAll(ctx, jobs)
 

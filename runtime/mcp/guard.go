@@ -3,7 +3,7 @@
 // error reply, never the session. The SDK ends the session at the first
 // line that is not a JSON-RPC message it can read.
 
-package runtime
+package mcp
 
 import (
 	"bufio"

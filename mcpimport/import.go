@@ -11,7 +11,7 @@
 // [schema.MCPTool], an inputSchema that accepts exactly the server's
 // arguments, or fewer where the declaration is closed.
 
-package runtime
+package mcpimport
 
 import (
 	"encoding/json"
@@ -27,6 +27,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -198,12 +199,12 @@ func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []ImportWarning {
 	if spec == nil {
 		return nil
 	}
-	in, _, err := toolSchema(t.InputSchema)
+	in, _, err := runtime.ToolSchema(t.InputSchema)
 	if err != nil || in == nil {
 		return nil
 	}
 	var out []ImportWarning
-	incompatible, err := CheckBinding(spec, in)
+	incompatible, err := runtime.CheckBinding(spec, in)
 	if err != nil {
 		return nil
 	}
@@ -298,7 +299,7 @@ func (g *importer) toolDecl(t *mcp.Tool) string {
 	fmt.Fprintf(&b, "[%s:Tool {description: %s} |\n", ident(t.Name), gramString(desc))
 
 	g.output = false
-	in, unresolved, err := toolSchema(t.InputSchema)
+	in, unresolved, err := runtime.ToolSchema(t.InputSchema)
 	switch {
 	case err != nil:
 		g.warn("", "the schema cannot be read (%v); the tool is declared without parameters", err)
@@ -322,7 +323,7 @@ func (g *importer) toolDecl(t *mcp.Tool) string {
 	g.output = true
 	ret := "(::String)"
 	if t.OutputSchema != nil {
-		out, unresolved, err := toolSchema(t.OutputSchema)
+		out, unresolved, err := runtime.ToolSchema(t.OutputSchema)
 		for _, p := range unresolved {
 			g.warn(strings.TrimSuffix(p, "/$ref"), "a reference that cannot be inlined; approximated by Object")
 		}
@@ -759,7 +760,7 @@ func (g *importer) constraints(s schema.Object, ty gtype, ptr string, used map[s
 // leftOut warns about each validating keyword of s that was not used.
 func (g *importer) leftOut(s schema.Object, ptr string, used map[string]bool) {
 	for _, m := range s {
-		if used[m.Key] || IsAnnotation(m.Key) || m.Key == "$defs" || m.Key == "definitions" {
+		if used[m.Key] || runtime.IsAnnotation(m.Key) || m.Key == "$defs" || m.Key == "definitions" {
 			continue
 		}
 		g.warn(jsonvalue.JoinPointer(ptr, m.Key), "%s has no gram form here; it is left out", m.Key)

@@ -7,7 +7,7 @@
 // isError, a protocol error or a server that stopped become tool errors,
 // which the loop feeds back to the model.
 
-package runtime
+package mcp
 
 import (
 	"context"
@@ -30,6 +30,7 @@ import (
 
 	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -173,7 +174,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	switch {
 	case srv.Command != "":
 		cmd := exec.Command("sh", "-c", srv.Command)
-		cmd.Env = append(ToolEnv(), srv.Env...)
+		cmd.Env = append(runtime.ToolEnv(), srv.Env...)
 		var stderr io.Writer = c.stderr
 		if srv.Stderr != nil {
 			stderr = io.MultiWriter(c.stderr, srv.Stderr)
@@ -248,7 +249,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 				t.OutputSchema = raw.output
 			}
 		}
-		s, unresolved, err := toolSchema(t.InputSchema)
+		s, unresolved, err := runtime.ToolSchema(t.InputSchema)
 		if err != nil {
 			c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
 			continue
@@ -303,25 +304,25 @@ func (c *MCPClient) Tools() []*mcp.Tool { return c.tools }
 // Tool returns the server's tool called name as a library tool. Its
 // Parameters are the tool's inputSchema (local references inlined), its
 // Description the server's, and Invoke calls the tool on the server.
-func (c *MCPClient) Tool(name string) (Tool, bool) {
+func (c *MCPClient) Tool(name string) (runtime.Tool, bool) {
 	for _, t := range c.tools {
 		if t.Name == name {
 			s, ok := c.schemas[name]
 			if !ok {
-				return Tool{}, false
+				return runtime.Tool{}, false
 			}
-			return Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
+			return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
 				return c.Call(ctx, name, args)
 			}}, true
 		}
 	}
-	return Tool{}, false
+	return runtime.Tool{}, false
 }
 
 // AddTo registers in lib each of the server's tools whose name lib does not
 // have yet (so that sources added earlier win), and returns the names
 // registered, in the server's order.
-func (c *MCPClient) AddTo(lib *Library) []string {
+func (c *MCPClient) AddTo(lib *runtime.Library) []string {
 	var added []string
 	for _, t := range c.tools {
 		if _, ok := lib.Lookup(t.Name); ok {
@@ -342,8 +343,8 @@ func (c *MCPClient) AddTo(lib *Library) []string {
 }
 
 // Library returns a new library holding the server's tools.
-func (c *MCPClient) Library() *Library {
-	lib := &Library{}
+func (c *MCPClient) Library() *runtime.Library {
+	lib := &runtime.Library{}
 	c.AddTo(lib)
 	return lib
 }
@@ -356,7 +357,7 @@ func (c *MCPClient) Library() *Library {
 // text otherwise, and shows it the images after the tool messages. A
 // result flagged isError is an error whose message is its text. Protocol
 // errors, a timeout and a server that stopped are errors too.
-func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
+func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -401,8 +402,8 @@ func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) 
 // newlines, a short description of every other part (kind, MIME type,
 // size, and the text of an embedded text resource), and the images the
 // chat API accepts.
-func contentResult(content []mcp.Content) *ToolResult {
-	out := &ToolResult{}
+func contentResult(content []mcp.Content) *runtime.ToolResult {
+	out := &runtime.ToolResult{}
 	parts := make([]string, 0, len(content))
 	for _, c := range content {
 		switch x := c.(type) {
@@ -410,8 +411,8 @@ func contentResult(content []mcp.Content) *ToolResult {
 			parts = append(parts, x.Text)
 		case *mcp.ImageContent:
 			desc := fmt.Sprintf("[image: %s, %s", orUnknown(x.MIMEType), byteSize(len(x.Data)))
-			if slices.Contains(ImageMIMETypes, x.MIMEType) {
-				out.Images = append(out.Images, Image{MIMEType: x.MIMEType, Data: x.Data})
+			if slices.Contains(runtime.ImageMIMETypes, x.MIMEType) {
+				out.Images = append(out.Images, runtime.Image{MIMEType: x.MIMEType, Data: x.Data})
 				desc += "; shown to you after the tool results"
 			}
 			parts = append(parts, desc+"]")

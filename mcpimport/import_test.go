@@ -1,4 +1,4 @@
-package runtime_test
+package mcpimport_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/mcptest"
+	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -22,8 +23,8 @@ import (
 // imported without warnings validate exactly as the server's, and the
 // tools with constructs gram cannot write are reported.
 func TestMCPImport(t *testing.T) {
-	_, client := inMemory(t, mcptest.Options{Extra: true})
-	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
+	_, client := mcptest.Connect(t, mcptest.Options{Extra: true})
+	imp, err := mcpimport.ImportMCPTools(client.Tools(), mcpimport.ImportOptions{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestMCPImportConstructs(t *testing.T) {
 			if c.output != "" {
 				tool.OutputSchema = json.RawMessage(c.output)
 			}
-			imp, err := runtime.ImportMCPTools([]*mcp.Tool{tool}, runtime.ImportOptions{})
+			imp, err := mcpimport.ImportMCPTools([]*mcp.Tool{tool}, mcpimport.ImportOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,12 +175,12 @@ func TestMCPImportConstructs(t *testing.T) {
 			}
 		})
 	}
-	if _, err := runtime.ImportMCPTools(nil, runtime.ImportOptions{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
+	if _, err := mcpimport.ImportMCPTools(nil, mcpimport.ImportOptions{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
 		t.Errorf("err = %v", err)
 	}
 }
 
-// compileTools compiles a generated file for [runtime.ImportOptions].
+// compileTools compiles a generated file for [mcpimport.ImportOptions].
 func compileTools(src []byte) ([]*schema.Tool, error) {
 	doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
 	prog, compiled := schema.Compile(doc)
@@ -198,7 +199,7 @@ func TestMCPImportLooser(t *testing.T) {
 		{Name: "pay", Description: "Pays", InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0}},"required":["amount"]}`)},
 		{Name: "when", Description: "When", InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["at"]}`)},
 	}
-	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.ImportMCPTools(tools, mcpimport.ImportOptions{Compile: compileTools})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 		{Name: "one", Description: "One", InputSchema: json.RawMessage(`{"type":"object","properties":{"edit":` + edit + `},"required":["edit"]}`)},
 		{Name: "two", Description: "Two", InputSchema: json.RawMessage(`{"type":"object","properties":{"edits":{"type":"array","items":` + edit + `}},"required":["edits"]}`)},
 	}
-	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.ImportMCPTools(tools, mcpimport.ImportOptions{Compile: compileTools})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 }
 
 // warningTexts returns an import's warnings as text.
-func warningTexts(imp *runtime.Import) []string {
+func warningTexts(imp *mcpimport.Import) []string {
 	var out []string
 	for _, w := range imp.Warnings {
 		out = append(out, w.String())

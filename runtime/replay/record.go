@@ -5,7 +5,7 @@
 // Headers that change from run to run (user agent, SDK versions, retry
 // counts, idempotency keys, dates) are left out so recordings are stable.
 
-package runtime
+package replay
 
 import (
 	"bytes"

@@ -166,10 +166,12 @@ func inlineRefs(root any) (out any, unresolved []string) {
 	return res, unresolved
 }
 
-// toolSchema decodes an MCP tool's schema (as the client received it)
-// with its key order and its local references inlined. It returns nil for
+// ToolSchema decodes a tool's JSON Schema, given as JSON text or a Go value
+// (as an MCP client receives it), into a [schema.Object] with its key
+// order kept and its local references inlined; the second result lists,
+// by JSON pointer, the references it could not inline. It returns nil for
 // a nil schema.
-func toolSchema(v any) (schema.Object, []string, error) {
+func ToolSchema(v any) (schema.Object, []string, error) {
 	o, err := orderedSchema(v)
 	if err != nil {
 		return nil, nil, err

@@ -3,7 +3,7 @@
 // call gram agents. Every call is one turn of a new conversation, run by
 // [Run] with the agent's tool library and options.
 
-package runtime
+package mcp
 
 import (
 	"context"
@@ -15,20 +15,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
 // agentInputSchema is the input of an agent served as a tool.
 const agentInputSchema = `{"type":"object","properties":{"message":{"type":"string","minLength":1,"description":"The user's message to the agent"}},"required":["message"],"additionalProperties":false}`
 
+// Implementation names and describes a server to MCP clients (the
+// SDK's type, so that callers of [NewMCPServer] need not import the SDK).
+type Implementation = mcp.Implementation
+
 // ServedAgent is an agent to serve over MCP with what it runs with.
 type ServedAgent struct {
 	// Agent is the agent; its name is the tool's name.
 	Agent *schema.Agent
 	// Library binds the agent's tools.
-	Library *Library
+	Library *runtime.Library
 	// Options configure each run (the model, injected values, logger, ...).
-	Options []Option
+	Options []runtime.Option
 }
 
 // NewMCPServer returns an MCP server, named by impl, exposing each agent
@@ -65,12 +70,12 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(`invalid arguments: ` + problem + agentArgsShape)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
-		resp, err := Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
+		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
 		if err != nil {
 			return fail(err.Error())
 		}
 		text := resp.Content
-		if resp.Status != StatusCompleted {
+		if resp.Status != runtime.StatusCompleted {
 			// The host must not take a partial answer for the answer.
 			note := strings.Join(resp.Warnings, "; ")
 			if note == "" {
