@@ -353,7 +353,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 			// A model or network failure (a request that differs from
 			// the cassette among them) fails the turn.
 			msg := err.Error()
-			var re *replay.ReplayError
+			var re *replay.Error
 			if errors.As(err, &re) {
 				msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
 			}

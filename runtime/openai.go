@@ -185,7 +185,7 @@ func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
 // is worth retrying.
 func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
 	var apiErr *openai.Error
-	var replayErr *replay.ReplayError
+	var replayErr *replay.Error
 	var invalid *InvalidAnswerError
 	switch {
 	case errors.As(err, &replayErr):

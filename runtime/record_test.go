@@ -89,7 +89,7 @@ func TestRecordReplay(t *testing.T) {
 
 	m, _ = replayModel(t, path)
 	_, err = runtime.Run(ctx, agent, runtime.Builtins(), nil, "Hi, I'm Alice", runtime.WithModel(m), runtime.WithLogger(discard()))
-	var re *replay.ReplayError
+	var re *replay.Error
 	var le *runtime.LLMError
 	if !errors.As(err, &re) || !errors.As(err, &le) || le.Kind != runtime.LLMBadResponse || le.Attempts != 1 {
 		t.Fatalf("changed input: %v", err)

@@ -137,7 +137,7 @@ func runMCPImport(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
+	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
 		return exitError
@@ -325,9 +325,9 @@ func runMCPServe(e *env, args []string) int {
 		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
-	server := mcp.NewMCPServer(impl, list, logger)
+	server := mcp.NewServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err := mcp.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	err := mcp.Serve(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "gramc mcp serve: %v\n", err)
 		return exitError

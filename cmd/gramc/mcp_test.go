@@ -90,7 +90,7 @@ func demoTools(t *testing.T, opts mcptest.Options) []*sdk.Tool {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	c, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
+	c, err := mcp.Connect(context.Background(), mcp.Config{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -288,7 +288,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 			return nil, nil, exitUsage
 		}
 	}
-	var clients []*mcp.MCPClient
+	var clients []*mcp.Client
 	closeAll := func() {
 		for i := len(clients) - 1; i >= 0; i-- {
 			if err := clients[i].Close(); err != nil {
@@ -305,7 +305,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
 	}
 	for _, src := range o.mcp {
-		c, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Command: src.command, URL: src.url,
+		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,
 			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()

@@ -15,7 +15,7 @@ import (
 // Connect starts a task server with opts and connects a client of
 // package runtime/mcp to it over in-memory transports; both are closed
 // when the test ends.
-func Connect(t testing.TB, opts Options) (*Server, *grammcp.MCPClient) {
+func Connect(t testing.TB, opts Options) (*Server, *grammcp.Client) {
 	t.Helper()
 	srv := NewServer(opts)
 	st, ct := mcp.NewInMemoryTransports()
@@ -25,7 +25,7 @@ func Connect(t testing.TB, opts Options) (*Server, *grammcp.MCPClient) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	c, err := grammcp.ConnectMCP(ctx, grammcp.MCPServer{Transport: ct, Name: "demo", Logger: slog.New(slog.DiscardHandler)})
+	c, err := grammcp.Connect(ctx, grammcp.Config{Transport: ct, Name: "demo", Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

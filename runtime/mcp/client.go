@@ -34,8 +34,8 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// DefaultMCPCallTimeout limits an MCP tool call when no timeout is given.
-const DefaultMCPCallTimeout = 60 * time.Second
+// DefaultCallTimeout limits an MCP tool call when no timeout is given.
+const DefaultCallTimeout = 60 * time.Second
 
 // mcpTerminateWait is how long closing a server started by a command waits
 // for it to exit after its standard input is closed, before signalling it.
@@ -45,9 +45,9 @@ const mcpTerminateWait = 2 * time.Second
 // failed.
 const stderrWait = time.Second
 
-// MCPServer says how to reach an MCP server and how to use it. Exactly one
+// Config says how to reach an MCP server and how to use it. Exactly one
 // of Command, URL and Transport is set.
-type MCPServer struct {
+type Config struct {
 	// Command is a shell command line, run with `sh -c`, that starts a
 	// server speaking MCP on its standard input and output (the stdio
 	// transport). The process starts in its own process group, with this
@@ -73,7 +73,7 @@ type MCPServer struct {
 	// HTTPClient makes the requests to URL; nil means
 	// http.DefaultClient's transport.
 	HTTPClient *http.Client
-	// CallTimeout limits each tool call: 0 means [DefaultMCPCallTimeout],
+	// CallTimeout limits each tool call: 0 means [DefaultCallTimeout],
 	// a negative value no limit.
 	CallTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
@@ -81,7 +81,7 @@ type MCPServer struct {
 }
 
 // name returns the server's name for messages.
-func (s MCPServer) name() string {
+func (s Config) name() string {
 	switch {
 	case s.Name != "":
 		return s.Name
@@ -93,8 +93,8 @@ func (s MCPServer) name() string {
 	return "MCP server"
 }
 
-// MCPError is a failure to start, reach or use an MCP server.
-type MCPError struct {
+// Error is a failure to start, reach or use an MCP server.
+type Error struct {
 	// Server names the server.
 	Server string
 	// Op says what failed ("starting", "listing the tools", ...).
@@ -110,7 +110,7 @@ type MCPError struct {
 
 // Error returns `MCP server "NAME": OP: CAUSE`, with the end of the
 // server's standard error.
-func (e *MCPError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("MCP server %q: %s", e.Server, e.Op)
 	if e.Err != nil && !e.quiet {
 		s += ": " + e.Err.Error()
@@ -122,16 +122,16 @@ func (e *MCPError) Error() string {
 }
 
 // Unwrap returns the cause.
-func (e *MCPError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // UserMessage implements [UserError].
-func (e *MCPError) UserMessage() string {
+func (e *Error) UserMessage() string {
 	return "One of my tools isn't available right now. Please try again later."
 }
 
-// MCPClient is a session with an MCP server and the tools it listed when
+// Client is a session with an MCP server and the tools it listed when
 // the session began. It is safe for concurrent use. Close it when done.
-type MCPClient struct {
+type Client struct {
 	name    string
 	session *mcp.ClientSession
 	tools   []*mcp.Tool
@@ -147,13 +147,13 @@ type MCPClient struct {
 	closeErr  error
 }
 
-// ConnectMCP starts or reaches the server, initializes a session and lists
+// Connect starts or reaches the server, initializes a session and lists
 // its tools. Cancelling ctx stops the connection attempt; a session that
-// began lives until [MCPClient.Close]. Errors are [*MCPError]s.
-func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
-	c := &MCPClient{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
+// began lives until [Client.Close]. Errors are [*Error]s.
+func Connect(ctx context.Context, srv Config) (*Client, error) {
+	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
 	if c.timeout == 0 {
-		c.timeout = DefaultMCPCallTimeout
+		c.timeout = DefaultCallTimeout
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -169,7 +169,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		}
 	}
 	if n != 1 {
-		return nil, &MCPError{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
+		return nil, &Error{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
 	}
 	switch {
 	case srv.Command != "":
@@ -184,7 +184,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		// stopped.
 		pr, pw, err := os.Pipe()
 		if err != nil {
-			return nil, &MCPError{Server: c.name, Op: "starting the server", Err: err}
+			return nil, &Error{Server: c.name, Op: "starting the server", Err: err}
 		}
 		cmd.Stderr = pw
 		c.stderrDone = make(chan struct{})
@@ -263,10 +263,10 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 	return c, nil
 }
 
-// fail returns an MCPError for op, with the end of the server's standard
+// fail returns an Error for op, with the end of the server's standard
 // error.
-func (c *MCPClient) fail(op string, err error) *MCPError {
-	e := &MCPError{Server: c.name, Op: op, Err: err}
+func (c *Client) fail(op string, err error) *Error {
+	e := &Error{Server: c.name, Op: op, Err: err}
 	if c.cmd != nil {
 		// Wait for what the process wrote last, if it stopped.
 		select {
@@ -281,7 +281,7 @@ func (c *MCPClient) fail(op string, err error) *MCPError {
 // exitStatus describes how the server's process ended ("status 3",
 // "signal: killed"), or returns "" when it has not been waited for or was
 // not a command.
-func (c *MCPClient) exitStatus() string {
+func (c *Client) exitStatus() string {
 	if c.cmd == nil || c.cmd.ProcessState == nil {
 		return ""
 	}
@@ -293,18 +293,18 @@ func (c *MCPClient) exitStatus() string {
 }
 
 // Name returns the server's name, as messages give it.
-func (c *MCPClient) Name() string { return c.name }
+func (c *Client) Name() string { return c.name }
 
 // Tools returns the tools the server listed, in its order. Their
 // InputSchema and OutputSchema are JSON text (json.RawMessage) as the
 // server sent them, keys in the server's order, when the transport let
 // them be captured; maps otherwise.
-func (c *MCPClient) Tools() []*mcp.Tool { return c.tools }
+func (c *Client) Tools() []*mcp.Tool { return c.tools }
 
 // Tool returns the server's tool called name as a library tool. Its
 // Parameters are the tool's inputSchema (local references inlined), its
 // Description the server's, and Invoke calls the tool on the server.
-func (c *MCPClient) Tool(name string) (runtime.Tool, bool) {
+func (c *Client) Tool(name string) (runtime.Tool, bool) {
 	for _, t := range c.tools {
 		if t.Name == name {
 			s, ok := c.schemas[name]
@@ -322,7 +322,7 @@ func (c *MCPClient) Tool(name string) (runtime.Tool, bool) {
 // AddTo registers in lib each of the server's tools whose name lib does not
 // have yet (so that sources added earlier win), and returns the names
 // registered, in the server's order.
-func (c *MCPClient) AddTo(lib *runtime.Library) []string {
+func (c *Client) AddTo(lib *runtime.Library) []string {
 	var added []string
 	for _, t := range c.tools {
 		if _, ok := lib.Lookup(t.Name); ok {
@@ -343,7 +343,7 @@ func (c *MCPClient) AddTo(lib *runtime.Library) []string {
 }
 
 // Library returns a new library holding the server's tools.
-func (c *MCPClient) Library() *runtime.Library {
+func (c *Client) Library() *runtime.Library {
 	lib := &runtime.Library{}
 	c.AddTo(lib)
 	return lib
@@ -357,7 +357,7 @@ func (c *MCPClient) Library() *runtime.Library {
 // text otherwise, and shows it the images after the tool messages. A
 // result flagged isError is an error whose message is its text. Protocol
 // errors, a timeout and a server that stopped are errors too.
-func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
+func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -476,7 +476,7 @@ func byteSize(n int) string {
 // Close ends the session. A server started by a command has its standard
 // input closed and is given a moment to exit before it is signalled, then
 // killed with its process group. Close may be called several times.
-func (c *MCPClient) Close() error {
+func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		if c.session != nil {
 			err := c.session.Close()
@@ -500,7 +500,7 @@ func (c *MCPClient) Close() error {
 }
 
 // killGroup kills whatever is left of the command's process group.
-func (c *MCPClient) killGroup() {
+func (c *Client) killGroup() {
 	if c.cmd != nil {
 		killProcessGroup(c.cmd)
 	}

@@ -92,7 +92,7 @@ var quietLog = slog.New(slog.DiscardHandler)
 
 // inMemory connects a client to a fresh demo server over in-memory
 // transports.
-func inMemory(t *testing.T, opts mcptest.Options) (*mcptest.Server, *mcp.MCPClient) {
+func inMemory(t *testing.T, opts mcptest.Options) (*mcptest.Server, *mcp.Client) {
 	return mcptest.Connect(t, opts)
 }
 
@@ -256,7 +256,7 @@ func TestMCPToolOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	c, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Transport: ct, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{Transport: ct, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestMCPSubprocess(t *testing.T) {
 	ctx := context.Background()
 	prog := compile(t, tasksSrc)
 	var stderr logBuffer
-	c, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Command: serverCommand(t, "-extra", "-crash"), Stderr: &stderr, Logger: quietLog})
+	c, err := mcp.Connect(ctx, mcp.Config{Command: serverCommand(t, "-extra", "-crash"), Stderr: &stderr, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func TestMCPClose(t *testing.T) {
 		t.Skip("no /bin/sh")
 	}
 	var stderr logBuffer
-	c, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Command: serverCommand(t), Stderr: &stderr, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{Command: serverCommand(t), Stderr: &stderr, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,12 +370,12 @@ func TestMCPConnectFailure(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh")
 	}
-	_, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Command: "echo 'no such server' >&2; exit 7", Logger: quietLog})
-	var me *mcp.MCPError
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: "echo 'no such server' >&2; exit 7", Logger: quietLog})
+	var me *mcp.Error
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "no such server") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Logger: quietLog}); err == nil {
+	if _, err := mcp.Connect(context.Background(), mcp.Config{Logger: quietLog}); err == nil {
 		t.Error("connected to nothing")
 	}
 }
@@ -395,8 +395,8 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 		{"head -c 1 >/dev/null; echo late >&2; exit 5", "the MCP server exited before the handshake (status 5) (its standard error ends with: late)"},
 		{"kill -9 $$", "the MCP server exited before the handshake (signal: killed)"},
 	} {
-		_, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Command: tc.command, Logger: quietLog})
-		var me *mcp.MCPError
+		_, err := mcp.Connect(context.Background(), mcp.Config{Command: tc.command, Logger: quietLog})
+		var me *mcp.Error
 		if !errors.As(err, &me) {
 			t.Fatalf("%s: err = %v", tc.command, err)
 		}
@@ -411,7 +411,7 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 	}
 	// A server that wrote something else than JSON-RPC before it stopped is
 	// quoted instead: that is what to fix.
-	_, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
 	if err == nil || !strings.Contains(err.Error(), `not JSON-RPC: "Server ready"`) || strings.Contains(err.Error(), "exited before") {
 		t.Errorf("a server that wrote a log line: %v", err)
 	}
@@ -424,7 +424,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	srv := mcptest.NewServer(mcptest.Options{})
 	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.MCP }, nil))
 	defer hs.Close()
-	c, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{URL: hs.URL, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +463,7 @@ func TestMCPKeyNotPassed(t *testing.T) {
 		t.Skip("no /bin/sh")
 	}
 	t.Setenv("OPENAI_API_KEY", testKey)
-	_, err := mcp.ConnectMCP(context.Background(), mcp.MCPServer{Command: `echo "key=[$OPENAI_API_KEY]" >&2; exit 1`, Logger: quietLog})
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: `echo "key=[$OPENAI_API_KEY]" >&2; exit 1`, Logger: quietLog})
 	if err == nil || !strings.Contains(err.Error(), "key=[]") || strings.Contains(err.Error(), testKey) {
 		t.Errorf("err = %v", err)
 	}

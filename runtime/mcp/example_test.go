@@ -25,8 +25,8 @@ const exampleSrc = `
 // An agent whose tool is implemented by an MCP server: the server's tools
 // become a library, bound to the agent's declarations by name, and the
 // injected userId reaches the server without the model seeing it. Here the
-// server runs in memory; set MCPServer.Command or URL for a real one.
-func ExampleConnectMCP() {
+// server runs in memory; set Config.Command or URL for a real one.
+func ExampleConnect() {
 	server := sdk.NewServer(&sdk.Implementation{Name: "users", Version: "1"}, nil)
 	server.AddTool(&sdk.Tool{
 		Name:        "whoAmI",
@@ -46,7 +46,7 @@ func ExampleConnectMCP() {
 	}
 	defer session.Close()
 
-	client, err := mcp.ConnectMCP(ctx, mcp.MCPServer{Transport: clientSide, Name: "users", Logger: quietLog})
+	client, err := mcp.Connect(ctx, mcp.Config{Transport: clientSide, Name: "users", Logger: quietLog})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -23,7 +23,7 @@ import (
 const agentInputSchema = `{"type":"object","properties":{"message":{"type":"string","minLength":1,"description":"The user's message to the agent"}},"required":["message"],"additionalProperties":false}`
 
 // Implementation names and describes a server to MCP clients (the
-// SDK's type, so that callers of [NewMCPServer] need not import the SDK).
+// SDK's type, so that callers of [NewServer] need not import the SDK).
 type Implementation = mcp.Implementation
 
 // ServedAgent is an agent to serve over MCP with what it runs with.
@@ -36,14 +36,14 @@ type ServedAgent struct {
 	Options []runtime.Option
 }
 
-// NewMCPServer returns an MCP server, named by impl, exposing each agent
+// NewServer returns an MCP server, named by impl, exposing each agent
 // as a tool: its name is the agent's, its description the agent's (or one
 // naming the agent and its model), its input {"message": string}. A call
 // runs one turn of a new conversation; the result's text is the agent's
 // answer. A run that fails gives a result flagged isError whose text is the
 // error, which never contains an API key. Connect the server to a
 // transport with its Run or Connect method.
-func NewMCPServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
+func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
 	}

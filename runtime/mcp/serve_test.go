@@ -29,7 +29,7 @@ func TestMCPServer(t *testing.T) {
 		runtime.TextReply("Hello, Ann!"),
 	)
 	model.PushError(errors.New("the model is down"))
-	srv := mcp.NewMCPServer(&sdk.Implementation{Name: "agents", Version: "1"},
+	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
 		[]mcp.ServedAgent{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()

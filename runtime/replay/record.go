@@ -256,9 +256,9 @@ func ReadRecording(path string) (Recording, error) {
 	return rec, nil
 }
 
-// ReplayError is a request a [Replayer] cannot answer: it differs from the
+// Error is a request a [Replayer] cannot answer: it differs from the
 // recorded one, or the recording has no more requests.
-type ReplayError struct {
+type Error struct {
 	// Index is the request's number in the session, from 1.
 	Index int
 	// Method and Path identify the request.
@@ -272,7 +272,7 @@ type ReplayError struct {
 }
 
 // Error says which request differs and where.
-func (e *ReplayError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("replay: request %d (%s %s) ", e.Index, e.Method, e.Path)
 	if e.Pointer != "" {
 		return s + "differs from the recording at " + e.Pointer + ": " + e.Detail
@@ -283,7 +283,7 @@ func (e *ReplayError) Error() string {
 // Replayer is an http.RoundTripper that answers from a [Recording], with
 // no network: the n-th request must match the n-th recorded one (method,
 // path and JSON body, compared as JSON values), and gets its recorded
-// response. A request that differs fails with a [*ReplayError] saying
+// response. A request that differs fails with a [*Error] saying
 // where. It is safe for concurrent use.
 type Replayer struct {
 	mu   sync.Mutex
@@ -321,7 +321,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rerr := &ReplayError{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
+	rerr := &Error{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
 	if r.next >= len(r.rec.Interactions) {
 		rerr.Detail = fmt.Sprintf("is not in the recording, which has only %d requests", len(r.rec.Interactions))
 		return nil, rerr
