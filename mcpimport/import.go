@@ -3,7 +3,7 @@
 // properties become Records, and the outputSchema gives the return type.
 // What gram cannot write (oneOf, nullable types, exclusive bounds, typed
 // extra properties, element constraints, dropped defaults, ...) is
-// approximated and reported as an [ImportWarning], written once as a
+// approximated and reported as an [Warning], written once as a
 // comment above each tool it concerns. What loses nothing is not reported:
 // an absent or true additionalProperties becomes gram's closed parameter
 // list, which is stricter than the server and so binds (see
@@ -21,9 +21,12 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
 	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/parser"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,11 +34,11 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// DefaultImportModel is the model of the agent [ImportMCPTools] adds.
-const DefaultImportModel = "OpenAI/gpt-4o-mini"
+// DefaultModel is the model of the agent [Import] adds.
+const DefaultModel = "OpenAI/gpt-4o-mini"
 
-// ImportOptions configure [ImportMCPTools].
-type ImportOptions struct {
+// Options configure [Import].
+type Options struct {
 	// Server names the server in the file's opening comment.
 	Server string
 	// Comment replaces the file's opening comment; each line is written
@@ -52,20 +55,13 @@ type ImportOptions struct {
 	// tool.
 	Agent string
 	// Model is the added agent's model, "Provider/model-id"; empty means
-	// [DefaultImportModel].
+	// [DefaultModel].
 	Model string
-	// Compile, when set, compiles a generated file (this package does not
-	// parse gram) so that each declaration is checked against the server's
-	// inputSchema by the binding rule ([SchemaCompatible]). Where an
-	// approximation made a declaration accept arguments the server
-	// refuses, the tool gets a warning: it will not bind until the
-	// declaration is narrowed. An error skips the check.
-	Compile func(source []byte) ([]*schema.Tool, error)
 }
 
-// ImportWarning is a construct of a tool's schema that has no gram form:
+// Warning is a construct of a tool's schema that has no gram form:
 // the declaration approximates it.
-type ImportWarning struct {
+type Warning struct {
 	// Tool is the tool's name.
 	Tool string
 	// Output is set when the construct is in the outputSchema rather than
@@ -78,7 +74,7 @@ type ImportWarning struct {
 }
 
 // String returns `tool "NAME": inputSchema at POINTER: MESSAGE`.
-func (w ImportWarning) String() string {
+func (w Warning) String() string {
 	where := "inputSchema"
 	if w.Output {
 		where = "outputSchema"
@@ -90,24 +86,109 @@ func (w ImportWarning) String() string {
 	return fmt.Sprintf("tool %q: %s at %s: %s", w.Tool, where, ptr, w.Message)
 }
 
-// Import is the result of [ImportMCPTools].
-type Import struct {
+// Result is what [Import] returns.
+type Result struct {
 	// Source is the gram file: records, then tools, then the agent if one
 	// was asked for.
 	Source []byte
 	// Tools are the names of the imported tools, in order.
 	Tools []string
 	// Warnings list what was approximated, tool by tool.
-	Warnings []ImportWarning
+	Warnings []Warning
 }
 
-// ImportMCPTools writes gram declarations for MCP tools, as listed by
-// [MCPClient.Tools]: a Tool per tool, a Record per object with properties
+// Import writes gram declarations for MCP tools, as listed by
+// [mcp.Client.Tools]: a Tool per tool, a Record per object with properties
 // (named after the property, or the tool for a result), and an agent if
-// [ImportOptions.Agent] is set. Tools whose names gram does not accept are
-// left out with a warning. It fails if a tool named in
-// [ImportOptions.Tools] is not in the list.
-func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
+// [Options.Agent] is set. Tools whose names gram does not accept are left
+// out with a warning. It fails if a tool named in [Options.Tools] is not in
+// the list.
+//
+// The file it returns is formatted and verified: Import parses and
+// compiles its own output, and checks each declaration against its tool's
+// inputSchema by the binding rule ([runtime.CheckBinding]). Where an
+// approximation made a declaration accept arguments the server refuses,
+// the tool gets a warning: it will not bind until the declaration is
+// narrowed. Output that does not compile is a fault of the importer:
+// Import then fails with a [*CompileError].
+func Import(tools []*mcp.Tool, opts Options) (*Result, error) {
+	d, err := newDraft(tools, opts)
+	if err != nil {
+		return nil, err
+	}
+	src, prog, err := verified(d.source())
+	if err != nil {
+		return nil, err
+	}
+	if d.checkBinding(prog) {
+		if src, _, err = verified(d.source()); err != nil {
+			return nil, err
+		}
+	}
+	return d.result(src), nil
+}
+
+// draft is an import before its check: the declarations of the selected
+// tools, with their warnings.
+type draft struct {
+	g     *importer
+	decls []importedTool
+	tools []string  // the names of the declared tools, in order
+	left  []Warning // the warnings of the tools left out
+}
+
+// newDraft selects the tools and writes their declarations.
+func newDraft(tools []*mcp.Tool, opts Options) (*draft, error) {
+	selected, err := selectTools(tools, opts)
+	if err != nil {
+		return nil, err
+	}
+	d := &draft{g: newImporter(opts, selected)}
+	for _, t := range selected {
+		d.g.tool = t.Name
+		d.g.warnings = nil
+		if !schema.ValidToolName(t.Name) {
+			d.g.warnInput("", "the tool name is not a valid gram tool name (letters, digits, _ and -, at most 64); the tool is left out")
+			d.left = append(d.left, d.g.warnings...)
+			continue
+		}
+		decl := d.g.toolDecl(t)
+		d.decls = append(d.decls, importedTool{tool: t, decl: decl, warnings: d.g.warnings})
+		d.tools = append(d.tools, t.Name)
+	}
+	return d, nil
+}
+
+// source renders the file.
+func (d *draft) source() []byte { return d.g.render(d.decls, d.tools) }
+
+// checkBinding checks each declaration, compiled in prog, against its
+// tool's inputSchema, adds a warning where the declaration is looser, and
+// reports whether it added any.
+func (d *draft) checkBinding(prog *schema.Program) bool {
+	changed := false
+	for i, decl := range d.decls {
+		if w := looserThanServer(decl.tool, prog.Tools); len(w) > 0 {
+			d.decls[i].warnings = append(d.decls[i].warnings, w...)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// result returns the import of the file src.
+func (d *draft) result(src []byte) *Result {
+	res := &Result{Source: src, Tools: d.tools, Warnings: d.left}
+	for _, decl := range d.decls {
+		res.Warnings = append(res.Warnings, decl.warnings...)
+	}
+	return res
+}
+
+// selectTools returns the tools [Options.Tools] names, in the server's
+// order (all of them when it names none), and checks that the added
+// agent's name is free.
+func selectTools(tools []*mcp.Tool, opts Options) ([]*mcp.Tool, error) {
 	selected := tools
 	if len(opts.Tools) > 0 {
 		selected = nil
@@ -133,6 +214,12 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 	if opts.Agent != "" && slices.ContainsFunc(selected, func(t *mcp.Tool) bool { return t.Name == opts.Agent }) {
 		return nil, fmt.Errorf("the agent cannot be called %q: a tool has that name", opts.Agent)
 	}
+	return selected, nil
+}
+
+// newImporter returns an importer for the selected tools, with their
+// names, the agent's and the built-in type names taken.
+func newImporter(opts Options, selected []*mcp.Tool) *importer {
 	g := &importer{opts: opts, taken: map[string]bool{}, recordByKey: map[string]string{}, recordWarned: map[string]bool{}}
 	for _, n := range schema.BuiltinTypes {
 		g.taken[n] = true
@@ -143,53 +230,49 @@ func ImportMCPTools(tools []*mcp.Tool, opts ImportOptions) (*Import, error) {
 	if opts.Agent != "" {
 		g.taken[opts.Agent] = true
 	}
-	imp := &Import{}
-	var decls []importedTool
-	for _, t := range selected {
-		g.tool = t.Name
-		g.warnings = nil
-		if !schema.ValidToolName(t.Name) {
-			g.warnInput("", "the tool name is not a valid gram tool name (letters, digits, _ and -, at most 64); the tool is left out")
-			imp.Warnings = append(imp.Warnings, g.warnings...)
-			continue
-		}
-		decl := g.toolDecl(t)
-		decls = append(decls, importedTool{tool: t, decl: decl, warnings: g.warnings})
-		imp.Tools = append(imp.Tools, t.Name)
+	return g
+}
+
+// CompileError reports generated declarations that do not compile, a
+// fault of the importer.
+type CompileError struct {
+	// File is the generated file.
+	File *diag.File
+	// Diagnostics are the parser's and the compiler's.
+	Diagnostics diag.List
+}
+
+// Error implements error.
+func (e *CompileError) Error() string {
+	return "the generated declarations do not compile"
+}
+
+// verified formats a generated file, then parses and compiles it. It
+// returns the formatted source and its program, or a [*CompileError].
+func verified(src []byte) ([]byte, *schema.Program, error) {
+	if formatted, diags := format.Format(src); !diags.HasErrors() {
+		src = formatted
 	}
-	src := g.render(decls, imp.Tools)
-	if opts.Compile != nil {
-		if specs, err := opts.Compile(src); err == nil {
-			changed := false
-			for i, d := range decls {
-				if w := looserThanServer(d.tool, specs); len(w) > 0 {
-					decls[i].warnings = append(decls[i].warnings, w...)
-					changed = true
-				}
-			}
-			if changed {
-				src = g.render(decls, imp.Tools)
-			}
-		}
+	f := diag.NewFile("imported.gram", src)
+	doc, parsed := parser.Parse(f)
+	prog, compiled := schema.Compile(doc)
+	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
+		return nil, nil, &CompileError{File: f, Diagnostics: diags}
 	}
-	for _, d := range decls {
-		imp.Warnings = append(imp.Warnings, d.warnings...)
-	}
-	imp.Source = src
-	return imp, nil
+	return src, prog, nil
 }
 
 // importedTool is a tool's declaration and what it approximates.
 type importedTool struct {
 	tool     *mcp.Tool
 	decl     string
-	warnings []ImportWarning
+	warnings []Warning
 }
 
 // looserThanServer checks the declaration of a tool, compiled, against the
 // server's inputSchema, and returns a warning for each place where the
 // declaration accepts what the server refuses.
-func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []ImportWarning {
+func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []Warning {
 	var spec *schema.Tool
 	for _, s := range specs {
 		if s.Name == t.Name {
@@ -203,13 +286,13 @@ func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []ImportWarning {
 	if err != nil || in == nil {
 		return nil
 	}
-	var out []ImportWarning
+	var out []Warning
 	incompatible, err := runtime.CheckBinding(spec, in)
 	if err != nil {
 		return nil
 	}
 	for _, c := range incompatible {
-		out = append(out, ImportWarning{Tool: t.Name, Pointer: c.Pointer, Message: "the declaration is looser than the server here (" + c.Message +
+		out = append(out, Warning{Tool: t.Name, Pointer: c.Pointer, Message: "the declaration is looser than the server here (" + c.Message +
 			"), so the tool will not bind; narrow the declaration"})
 	}
 	return out
@@ -243,7 +326,7 @@ func (g *importer) render(decls []importedTool, tools []string) []byte {
 	if opts.Agent != "" && len(tools) > 0 {
 		model := opts.Model
 		if model == "" {
-			model = DefaultImportModel
+			model = DefaultModel
 		}
 		instr := "Help the user with your tools. Use them to look things up and to act; never guess what they would return."
 		fmt.Fprintf(&out, "\n[%s:Agent {\n  model: %s,\n  instruction: %s\n} |\n", ident(opts.Agent), gramString(model), gramString(instr))
@@ -261,7 +344,7 @@ func (g *importer) render(decls []importedTool, tools []string) []byte {
 
 // importer holds the state of one import.
 type importer struct {
-	opts        ImportOptions
+	opts        Options
 	taken       map[string]bool   // top-level identities and type names
 	recordByKey map[string]string // canonical schema JSON -> record name
 	// recordWarned holds the keys of the records that approximate.
@@ -269,11 +352,11 @@ type importer struct {
 	records      []string // record declarations, in order
 	tool         string   // the tool being imported
 	output       bool     // reading the outputSchema
-	warnings     []ImportWarning
+	warnings     []Warning
 }
 
 func (g *importer) warn(ptr, format string, args ...any) {
-	w := ImportWarning{Tool: g.tool, Output: g.output, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+	w := Warning{Tool: g.tool, Output: g.output, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 	if !slices.Contains(g.warnings, w) {
 		g.warnings = append(g.warnings, w)
 	}
@@ -351,7 +434,7 @@ func (g *importer) returnType(s schema.Object) string {
 		}
 	}
 	hint := pascal(g.tool) + "Result"
-	if title, ok := val(s, "title").(string); ok && isSymbol(pascal(title)) {
+	if title, ok := val(s, "title").(string); ok && gramtext.IsSymbol(pascal(title)) {
 		hint = pascal(title)
 	}
 	ty, s, used := g.typeOf(s, ptr, hint)
@@ -652,10 +735,10 @@ func (g *importer) record(s schema.Object, ptr, hint string) string {
 		}
 		return name
 	}
-	if title, ok := val(s, "title").(string); ok && isSymbol(pascal(title)) {
+	if title, ok := val(s, "title").(string); ok && gramtext.IsSymbol(pascal(title)) {
 		hint = pascal(title)
 	}
-	if hint == "" || !isSymbol(hint) {
+	if hint == "" || !gramtext.IsSymbol(hint) {
 		hint = "Record"
 	}
 	name := hint
@@ -928,15 +1011,13 @@ func commonKind(vals []any) string {
 	return k
 }
 
-func isSymbol(s string) bool { return gramtext.IsSymbol(s) }
-
 // ident writes an identity: bare when it is a symbol, in backticks
 // otherwise.
 func ident(s string) string { return gramtext.Name(s) }
 
 // mapKey writes a key of a gram map.
 func mapKey(s string) string {
-	if isSymbol(s) {
+	if gramtext.IsSymbol(s) {
 		return s
 	}
 	return gramtext.Quote(s)

@@ -3,7 +3,6 @@ package mcpimport_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -24,7 +23,7 @@ import (
 // tools with constructs gram cannot write are reported.
 func TestMCPImport(t *testing.T) {
 	_, client := mcptest.Connect(t, mcptest.Options{Extra: true})
-	imp, err := mcpimport.ImportMCPTools(client.Tools(), mcpimport.ImportOptions{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
+	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +135,7 @@ func TestMCPImportConstructs(t *testing.T) {
 			if c.output != "" {
 				tool.OutputSchema = json.RawMessage(c.output)
 			}
-			imp, err := mcpimport.ImportMCPTools([]*mcp.Tool{tool}, mcpimport.ImportOptions{})
+			imp, err := mcpimport.Declarations([]*mcp.Tool{tool}, mcpimport.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,19 +174,9 @@ func TestMCPImportConstructs(t *testing.T) {
 			}
 		})
 	}
-	if _, err := mcpimport.ImportMCPTools(nil, mcpimport.ImportOptions{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
+	if _, err := mcpimport.Declarations(nil, mcpimport.Options{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
 		t.Errorf("err = %v", err)
 	}
-}
-
-// compileTools compiles a generated file for [mcpimport.ImportOptions].
-func compileTools(src []byte) ([]*schema.Tool, error) {
-	doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
-	prog, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		return nil, errors.New("does not compile")
-	}
-	return prog.Tools, nil
 }
 
 // TestMCPImportLooser: with Compile, a declaration that an approximation
@@ -199,7 +188,7 @@ func TestMCPImportLooser(t *testing.T) {
 		{Name: "pay", Description: "Pays", InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0}},"required":["amount"]}`)},
 		{Name: "when", Description: "When", InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["at"]}`)},
 	}
-	imp, err := mcpimport.ImportMCPTools(tools, mcpimport.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.Import(tools, mcpimport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +216,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 		{Name: "one", Description: "One", InputSchema: json.RawMessage(`{"type":"object","properties":{"edit":` + edit + `},"required":["edit"]}`)},
 		{Name: "two", Description: "Two", InputSchema: json.RawMessage(`{"type":"object","properties":{"edits":{"type":"array","items":` + edit + `}},"required":["edits"]}`)},
 	}
-	imp, err := mcpimport.ImportMCPTools(tools, mcpimport.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.Import(tools, mcpimport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +235,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 }
 
 // warningTexts returns an import's warnings as text.
-func warningTexts(imp *mcpimport.Import) []string {
+func warningTexts(imp *mcpimport.Result) []string {
 	var out []string
 	for _, w := range imp.Warnings {
 		out = append(out, w.String())

@@ -12,18 +12,15 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/runtime/replay"
-	"github.com/gramlang/gram/schema"
 )
 
 const mcpHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]... [flags]
@@ -106,7 +103,7 @@ func runMCPImport(e *env, args []string) int {
 	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
 	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
-	fs.StringVar(&modelName, "model", mcpimport.DefaultImportModel, "the `MODEL` of the agent added with --agent")
+	fs.StringVar(&modelName, "model", mcpimport.DefaultModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
@@ -123,8 +120,8 @@ func runMCPImport(e *env, args []string) int {
 	}
 	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
-	if agent != "" && !symbolName.MatchString(agent) {
-		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
+	if agent != "" && !gramtext.IsSymbol(agent) {
+		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
 	}
 	logger, err := newLogger(e.stderr, logLevel)
 	if err != nil {
@@ -150,17 +147,15 @@ func runMCPImport(e *env, args []string) int {
 		how = "--mcp-url " + shellQuote(src.url)
 	}
 	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
-	compile := func(src []byte) ([]*schema.Tool, error) {
-		doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
-		prog, compiled := schema.Compile(doc)
-		if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-			return nil, errors.New("the declarations do not compile")
-		}
-		return prog.Tools, nil
-	}
-	imp, err := mcpimport.ImportMCPTools(client.Tools(), mcpimport.ImportOptions{
-		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName, Compile: compile,
+	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{
+		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName,
 	})
+	var bad *mcpimport.CompileError
+	if errors.As(err, &bad) {
+		writeDiags(e, bad.File, bad.Diagnostics, 0)
+		fmt.Fprintln(e.stderr, "gramc mcp import: the generated declarations do not compile; please report this")
+		return exitError
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
 		return exitUsage
@@ -168,28 +163,12 @@ func runMCPImport(e *env, args []string) int {
 	for _, w := range imp.Warnings {
 		fmt.Fprintf(e.stderr, "gramc mcp import: warning: %s\n", w)
 	}
-	out := imp.Source
-	if formatted, diags := format.Format(out); !diags.HasErrors() {
-		out = formatted
-	}
-	// The declarations must compile.
-	f := diag.NewFile("imported.gram", out)
-	doc, parsed := parser.Parse(f)
-	_, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		writeDiags(e, f, diags, 0)
-		fmt.Fprintln(e.stderr, "gramc mcp import: the generated declarations do not compile; please report this")
-		return exitError
-	}
-	if _, err := e.stdout.Write(out); err != nil {
+	if _, err := e.stdout.Write(imp.Source); err != nil {
 		fmt.Fprintf(e.stderr, "gramc mcp import: %v\n", err)
 		return exitUsage
 	}
 	return exitOK
 }
-
-// symbolName matches a gram symbol, the form of an agent name.
-var symbolName = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_.\-@]*$`)
 
 // shellQuote quotes s for sh when it has characters sh would read.
 func shellQuote(s string) string {
