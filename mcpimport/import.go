@@ -7,7 +7,7 @@
 // comment above each tool it concerns. What loses nothing is not reported:
 // an absent or true additionalProperties becomes gram's closed parameter
 // list, which is stricter than the server and so binds (see
-// [Library.Bind]). A tool imported without warnings gives back, through
+// [runtime.Library.Bind]). A tool imported without warnings gives back, through
 // [schema.MCPTool], an inputSchema that accepts exactly the server's
 // arguments, or fewer where the declaration is closed.
 

@@ -40,8 +40,8 @@ type OpenAIConfig struct {
 	// APIKey is sent as a bearer token when not empty.
 	APIKey string
 	// HTTPClient makes the requests; nil means a client with
-	// http.DefaultTransport. Its transport may be a [Recorder], a
-	// [Replayer] or a [Tracer].
+	// http.DefaultTransport. Its transport may be a [replay.Recorder], a
+	// [replay.Replayer] or a [replay.Tracer].
 	HTTPClient *http.Client
 	// Retry says how failed calls are retried.
 	Retry RetryPolicy

@@ -1,7 +1,13 @@
-// Package gramtext writes names and strings in gram notation: whether a name
-// can stand bare, how to quote it otherwise, and how to write a JSON number.
-// It is a leaf package, shared
-// by the printers of the parser and the code generators of the runtime.
+// Package gramtext writes names, strings and numbers in gram notation. It is
+// a leaf package, shared by the printers of the parser, the MCP importer and
+// the messages of the runtime.
+//
+// # Entry points
+//
+//   - [IsSymbol] is the one rule for a name that can stand bare;
+//     [Name] writes a name bare or in backticks ([Backtick]).
+//   - [Quote] writes a double-quoted string; [Escape] escapes for any quote.
+//   - [Number] writes a JSON number as a gram integer or decimal.
 package gramtext
 
 import (

@@ -3,7 +3,8 @@
 // (every tool takes the user's id, which a host injects).
 //
 // [NewServer] builds the server with the go-sdk, for in-memory tests;
-// [Main] runs it over standard input and output, as the
+// [Connect] starts one and connects a client of package runtime/mcp to it
+// in memory; [Main] runs it over standard input and output, as the
 // mcp-demo-server command does. Its tools are
 //
 //   - add_task(user_id, title, description?, priority?, tags?, reminder?):

@@ -124,7 +124,7 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// UserMessage implements [UserError].
+// UserMessage implements [runtime.UserError].
 func (e *Error) UserMessage() string {
 	return "One of my tools isn't available right now. Please try again later."
 }
@@ -350,9 +350,9 @@ func (c *Client) Library() *runtime.Library {
 }
 
 // Call calls the server's tool name with args and returns its result in
-// every form it has (see [ToolResult]): the text of the content, where
+// every form it has (see [runtime.ToolResult]): the text of the content, where
 // parts other than text are described by kind, MIME type and size; the
-// structuredContent as JSON text; the images. [Run] gives the model the
+// structuredContent as JSON text; the images. [runtime.Run] gives the model the
 // structured form when the tool's declaration returns a record type, the
 // text otherwise, and shows it the images after the tool messages. A
 // result flagged isError is an error whose message is its text. Protocol

@@ -1,7 +1,7 @@
 // Agents served over MCP: each agent becomes an MCP tool whose input is the
 // user's message and whose result is the agent's answer, so any MCP host can
 // call gram agents. Every call is one turn of a new conversation, run by
-// [Run] with the agent's tool library and options.
+// [runtime.Run] with the agent's tool library and options.
 
 package mcp
 
