@@ -56,95 +56,113 @@ var schemaListKeywords = map[string]bool{"allOf": true, "anyOf": true, "oneOf": 
 // diffSchemas returns the places where spec and impl (generic JSON) do not
 // validate the same way, each as "at POINTER: what differs".
 func diffSchemas(spec, impl any, ptr string) []string {
-	var out []string
-	add := func(at, format string, args ...any) {
-		if at == "" {
-			at = "/"
-		}
-		out = append(out, "at "+at+": "+fmt.Sprintf(format, args...))
-	}
 	sm, ok1 := spec.(map[string]any)
 	im, ok2 := impl.(map[string]any)
 	if !ok1 || !ok2 {
 		if !jsonvalue.Equal(spec, impl) {
-			add(ptr, "the specification has %s, the implementation %s", jsonvalue.Compact(spec), jsonvalue.Compact(impl))
+			return []string{difference(ptr, "the specification has %s, the implementation %s", jsonvalue.Compact(spec), jsonvalue.Compact(impl))}
 		}
-		return out
+		return nil
 	}
+	var out []string
 	for _, k := range jsonvalue.UnionKeys(sm, im) {
-		if annotations[k] {
-			continue
-		}
-		at := ptr + "/" + jsonvalue.EscapePointer(k)
-		sv, sok := sm[k]
-		iv, iok := im[k]
-		switch {
-		case k == "properties":
-			sp, _ := sv.(map[string]any)
-			ip, _ := iv.(map[string]any)
-			for _, n := range jsonvalue.UnionKeys(sp, ip) {
-				pat := at + "/" + jsonvalue.EscapePointer(n)
-				a, aok := sp[n]
-				b, bok := ip[n]
-				switch {
-				case !bok:
-					add(pat, "the specification has the parameter %q, the implementation does not", n)
-				case !aok:
-					add(pat, "the implementation has the parameter %q, the specification does not", n)
-				default:
-					out = append(out, diffSchemas(a, b, pat)...)
-				}
-			}
-		case k == "required" || k == "type" || k == "enum":
-			a, b := asSet(sv), asSet(iv)
-			if k == "required" || sok && iok {
-				missing, extra := setDiff(a, b)
-				if k == "type" && len(missing)+len(extra) > 0 {
-					add(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))
-					continue
-				}
-				if len(missing)+len(extra) > 0 {
-					var parts []string
-					if len(missing) > 0 {
-						parts = append(parts, "the specification has "+strings.Join(missing, ", ")+" and the implementation does not")
-					}
-					if len(extra) > 0 {
-						parts = append(parts, "the implementation has "+strings.Join(extra, ", ")+" and the specification does not")
-					}
-					add(at, "%s", strings.Join(parts, "; "))
-				}
-				continue
-			}
-			add(at, "%s", presence(sok, sv, iv))
-		case k == "additionalProperties":
-			if !sok {
-				sv = true
-			}
-			if !iok {
-				iv = true
-			}
-			out = append(out, diffSchemas(sv, iv, at)...)
-		case !sok || !iok:
-			add(at, "%s", presence(sok, sv, iv))
-		case schemaKeywords[k]:
-			out = append(out, diffSchemas(sv, iv, at)...)
-		case schemaListKeywords[k]:
-			sl, _ := sv.([]any)
-			il, _ := iv.([]any)
-			if len(sl) != len(il) {
-				add(at, "the specification lists %d schemas, the implementation %d", len(sl), len(il))
-				continue
-			}
-			for i := range sl {
-				out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
-			}
-		default:
-			if !jsonvalue.Equal(sv, iv) {
-				add(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))
-			}
+		if !annotations[k] {
+			out = append(out, diffKeyword(k, sm, im, ptr+"/"+jsonvalue.EscapePointer(k))...)
 		}
 	}
 	return out
+}
+
+// difference returns "at POINTER: what differs".
+func difference(at, format string, args ...any) string {
+	if at == "" {
+		at = "/"
+	}
+	return "at " + at + ": " + fmt.Sprintf(format, args...)
+}
+
+// diffKeyword compares the keyword k of two schemas, at the pointer at:
+// properties one by one, required, type and enum as sets, schemas and
+// lists of schemas recursively, anything else as JSON values.
+func diffKeyword(k string, sm, im map[string]any, at string) []string {
+	sv, sok := sm[k]
+	iv, iok := im[k]
+	switch {
+	case k == "properties":
+		sp, _ := sv.(map[string]any)
+		ip, _ := iv.(map[string]any)
+		return diffProperties(sp, ip, at)
+	case k == "required" || k == "type" || k == "enum":
+		if k == "required" || sok && iok {
+			return diffSet(k, sv, iv, at)
+		}
+		return []string{difference(at, "%s", presence(sok, sv, iv))}
+	case k == "additionalProperties":
+		if !sok {
+			sv = true
+		}
+		if !iok {
+			iv = true
+		}
+		return diffSchemas(sv, iv, at)
+	case !sok || !iok:
+		return []string{difference(at, "%s", presence(sok, sv, iv))}
+	case schemaKeywords[k]:
+		return diffSchemas(sv, iv, at)
+	case schemaListKeywords[k]:
+		sl, _ := sv.([]any)
+		il, _ := iv.([]any)
+		if len(sl) != len(il) {
+			return []string{difference(at, "the specification lists %d schemas, the implementation %d", len(sl), len(il))}
+		}
+		var out []string
+		for i := range sl {
+			out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
+		}
+		return out
+	case !jsonvalue.Equal(sv, iv):
+		return []string{difference(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))}
+	}
+	return nil
+}
+
+// diffProperties compares the properties of two schemas.
+func diffProperties(sp, ip map[string]any, at string) []string {
+	var out []string
+	for _, n := range jsonvalue.UnionKeys(sp, ip) {
+		pat := at + "/" + jsonvalue.EscapePointer(n)
+		a, aok := sp[n]
+		b, bok := ip[n]
+		switch {
+		case !bok:
+			out = append(out, difference(pat, "the specification has the parameter %q, the implementation does not", n))
+		case !aok:
+			out = append(out, difference(pat, "the implementation has the parameter %q, the specification does not", n))
+		default:
+			out = append(out, diffSchemas(a, b, pat)...)
+		}
+	}
+	return out
+}
+
+// diffSet compares a keyword whose value is read as a set (required, type,
+// enum).
+func diffSet(k string, sv, iv any, at string) []string {
+	missing, extra := setDiff(asSet(sv), asSet(iv))
+	if len(missing)+len(extra) == 0 {
+		return nil
+	}
+	if k == "type" {
+		return []string{difference(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))}
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "the specification has "+strings.Join(missing, ", ")+" and the implementation does not")
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "the implementation has "+strings.Join(extra, ", ")+" and the specification does not")
+	}
+	return []string{difference(at, "%s", strings.Join(parts, "; "))}
 }
 
 // presence describes a keyword present on one side only.
