@@ -160,8 +160,26 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 	}
 	c.log = c.log.With("mcpServer", c.name)
 	capture := &toolCapture{}
-	var transport mcp.Transport
-	var stdio *captureTransport // the transport of a server command
+	transport, stdio, err := c.transport(srv, capture)
+	if err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, c.handshakeError(stdio, err)
+	}
+	c.session = session
+	if err := c.listTools(ctx, capture); err != nil {
+		return nil, err
+	}
+	c.log.Info("MCP session started", "tools", len(c.tools))
+	return c, nil
+}
+
+// transport returns the transport srv configures, its messages captured
+// (see toolCapture); for a server command, also that transport itself.
+func (c *Client) transport(srv Config, capture *toolCapture) (mcp.Transport, *captureTransport, error) {
 	n := 0
 	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Transport != nil} {
 		if set {
@@ -169,36 +187,15 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 		}
 	}
 	if n != 1 {
-		return nil, &Error{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
+		return nil, nil, &Error{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
 	}
 	switch {
 	case srv.Command != "":
-		cmd := exec.Command("sh", "-c", srv.Command)
-		cmd.Env = append(runtime.ToolEnv(), srv.Env...)
-		var stderr io.Writer = c.stderr
-		if srv.Stderr != nil {
-			stderr = io.MultiWriter(c.stderr, srv.Stderr)
-		}
-		// The standard error is copied here rather than by os/exec, so
-		// that an error can wait for the last words of a server that
-		// stopped.
-		pr, pw, err := os.Pipe()
+		stdio, err := c.commandTransport(srv, capture)
 		if err != nil {
-			return nil, &Error{Server: c.name, Op: "starting the server", Err: err}
+			return nil, nil, err
 		}
-		cmd.Stderr = pw
-		c.stderrDone = make(chan struct{})
-		go func() {
-			_, _ = io.Copy(stderr, pr)
-			pr.Close()
-			close(c.stderrDone)
-		}()
-		cmd.WaitDelay = time.Second
-		newProcessGroup(cmd)
-		c.cmd = cmd
-		stdio = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
-			capture: capture, started: func() { pw.Close() }}
-		transport = stdio
+		return stdio, stdio, nil
 	case srv.URL != "":
 		var base http.RoundTripper = http.DefaultTransport
 		hc := srv.HTTPClient
@@ -209,33 +206,68 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 		if hc != nil {
 			client.Timeout, client.Jar, client.CheckRedirect = hc.Timeout, hc.Jar, hc.CheckRedirect
 		}
-		transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}
-	default:
-		transport = &captureTransport{inner: srv.Transport, capture: capture}
+		return &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}, nil, nil
 	}
+	return &captureTransport{inner: srv.Transport, capture: capture}, nil, nil
+}
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
-	session, err := client.Connect(ctx, transport, nil)
-	if err != nil {
-		// How the process ended, if it ended by itself: the go-sdk waits
-		// for it when the handshake fails; the group is killed after.
-		status := c.exitStatus()
-		c.killGroup()
-		e := c.fail("starting the session", err)
-		// A server that wrote something else than JSON-RPC is quoted
-		// instead: that is what to fix.
-		if status != "" && !stdio.wroteNonRPC() {
-			// What the protocol saw (a closed pipe, EOF) is only the
-			// consequence: say that the server stopped, and how.
-			e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
-		}
-		return nil, e
+// commandTransport prepares the server command (run by sh, in its own
+// process group, without the model provider's key, its standard error
+// kept for errors) and returns its stdio transport.
+func (c *Client) commandTransport(srv Config, capture *toolCapture) (*captureTransport, error) {
+	cmd := exec.Command("sh", "-c", srv.Command)
+	cmd.Env = append(runtime.ToolEnv(), srv.Env...)
+	var stderr io.Writer = c.stderr
+	if srv.Stderr != nil {
+		stderr = io.MultiWriter(c.stderr, srv.Stderr)
 	}
-	c.session = session
-	for t, err := range session.Tools(ctx, nil) {
+	// The standard error is copied here rather than by os/exec, so that an
+	// error can wait for the last words of a server that stopped.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, &Error{Server: c.name, Op: "starting the server", Err: err}
+	}
+	cmd.Stderr = pw
+	c.stderrDone = make(chan struct{})
+	go func() {
+		_, _ = io.Copy(stderr, pr)
+		pr.Close()
+		close(c.stderrDone)
+	}()
+	cmd.WaitDelay = time.Second
+	newProcessGroup(cmd)
+	c.cmd = cmd
+	return &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
+		capture: capture, started: func() { pw.Close() }}, nil
+}
+
+// handshakeError returns the error of a session that did not start: how a
+// server command ended, if it ended by itself, or what it wrote that is
+// not JSON-RPC. stdio is the transport of a server command, nil for
+// others.
+func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
+	// The go-sdk waits for the process when the handshake fails; the group
+	// is killed after.
+	status := c.exitStatus()
+	c.killGroup()
+	e := c.fail("starting the session", err)
+	// A server that wrote something else than JSON-RPC is quoted instead:
+	// that is what to fix.
+	if status != "" && !stdio.wroteNonRPC() {
+		// What the protocol saw (a closed pipe, EOF) is only the
+		// consequence: say that the server stopped, and how.
+		e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
+	}
+	return e
+}
+
+// listTools lists the server's tools and reads their input schemas, with
+// the key order of the JSON the server sent (kept by capture).
+func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
+	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			_ = c.Close()
-			return nil, c.fail("listing the tools", err)
+			return c.fail("listing the tools", err)
 		}
 		c.tools = append(c.tools, t)
 	}
@@ -259,8 +291,7 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 		}
 		c.schemas[t.Name] = s
 	}
-	c.log.Info("MCP session started", "tools", len(c.tools))
-	return c, nil
+	return nil
 }
 
 // fail returns an Error for op, with the end of the server's standard
