@@ -16,17 +16,13 @@ import (
 
 // SchemaDiff compares two JSON Schemas for equality: on every keyword that
 // validates, annotations (description, default, title, ...) ignored.
-// Binding asks less, compatibility (see [SchemaCompatible]). Each schema is a [schema.Object], a Go value or JSON text (see
-// [Tool.Parameters]). It returns the differences, each as "at POINTER:
+// Binding asks less, compatibility (see [SchemaCompatible]). Each schema
+// is a [schema.Object], a Go value or JSON text (see [Tool.Parameters]). It returns the differences, each as "at POINTER:
 // what differs", none when the schemas agree.
 func SchemaDiff(spec, impl any) ([]string, error) {
-	a, err := genericSchema(spec)
+	a, b, err := genericSchemas(spec, impl, "the first schema", "the second schema")
 	if err != nil {
-		return nil, fmt.Errorf("the first schema: %w", err)
-	}
-	b, err := genericSchema(impl)
-	if err != nil {
-		return nil, fmt.Errorf("the second schema: %w", err)
+		return nil, err
 	}
 	return diffSchemas(a, b, ""), nil
 }

@@ -87,13 +87,9 @@ func (c Incompatibility) String() string {
 // [schema.Object], a Go value or JSON text (see [Tool.Parameters]). See the
 // package's binding rule in [Library.Bind].
 func SchemaCompatible(decl, impl any) ([]Incompatibility, error) {
-	d, err := genericSchema(decl)
+	d, i, err := genericSchemas(decl, impl, "the declaration's schema", "the implementation's schema")
 	if err != nil {
-		return nil, fmt.Errorf("the declaration's schema: %w", err)
-	}
-	i, err := genericSchema(impl)
-	if err != nil {
-		return nil, fmt.Errorf("the implementation's schema: %w", err)
+		return nil, err
 	}
 	return compatible(d, i, ""), nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -259,14 +258,4 @@ func sentArguments(spec *schema.Tool) any {
 	}
 	m["required"] = req
 	return m
-}
-
-// genericSchema returns a JSON Schema given as a [schema.Object], a Go
-// value or JSON text (see [Tool.Parameters]) in the generic form of
-// [jsonvalue.Decode]: objects as map[string]any, numbers as json.Number.
-func genericSchema(v any) (any, error) {
-	if o, ok := v.(schema.Object); ok {
-		return schema.ToAny(o), nil
-	}
-	return jsonvalue.Generic(v)
 }

@@ -1,6 +1,7 @@
-// JSON Schemas of MCP tools: decoding with the key order kept (so imported
-// parameters come in the server's order), inlining of local references
-// ($ref to $defs or definitions), so that a server whose schema shares
+// Reading the JSON Schemas of tools: in the generic form binding compares
+// (genericSchema), or, for MCP tools, with the key order kept (so imported
+// parameters come in the server's order) and local references ($ref to
+// $defs or definitions) inlined, so that a server whose schema shares
 // definitions still binds to the self-contained schema a gram spec gives.
 
 package runtime
@@ -185,4 +186,28 @@ func ToolSchema(v any) (schema.Object, []string, error) {
 	}
 	res, unresolved := inlineRefs(obj)
 	return res.(schema.Object), unresolved, nil
+}
+
+// genericSchema returns a JSON Schema given as a [schema.Object], a Go
+// value or JSON text (see [Tool.Parameters]) in the generic form of
+// [jsonvalue.Decode]: objects as map[string]any, numbers as json.Number.
+func genericSchema(v any) (any, error) {
+	if o, ok := v.(schema.Object); ok {
+		return schema.ToAny(o), nil
+	}
+	return jsonvalue.Generic(v)
+}
+
+// genericSchemas reads two schemas with genericSchema; an error names the
+// schema it concerns as aName or bName.
+func genericSchemas(a, b any, aName, bName string) (any, any, error) {
+	x, err := genericSchema(a)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", aName, err)
+	}
+	y, err := genericSchema(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", bName, err)
+	}
+	return x, y, nil
 }
