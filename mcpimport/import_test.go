@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
@@ -22,7 +23,7 @@ import (
 // imported without warnings validate exactly as the server's, and the
 // tools with constructs gram cannot write are reported.
 func TestMCPImport(t *testing.T) {
-	_, client := mcptest.Connect(t, mcptest.Options{Extra: true})
+	_, client := gramtest.ConnectDemo(t, mcptest.Options{Extra: true})
 	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
 	if err != nil {
 		t.Fatal(err)

@@ -47,18 +47,18 @@ var Layers = map[string]int{
 	"parser":  2,
 	"schema":  3,
 	// Beside the compiler: the formatter; the HTTP transports the model
-	// client uses; a fake model server for tests.
+	// client uses; a fake model server and a demo MCP server for tests.
 	"format":             4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
-	"internal/gramtest":  4,
+	"internal/mcptest":   4,
 	// The runtime, and MCP on top of it.
 	"runtime":     5,
 	"runtime/mcp": 6,
 	// Built on the runtime.
-	"mcpimport":        7,
-	"agenttest":        7,
-	"internal/mcptest": 7,
+	"mcpimport":         7,
+	"agenttest":         7,
+	"internal/gramtest": 7,
 	// The language server.
 	"lsp": 8,
 	// Commands and measuring tools.

@@ -1,10 +1,13 @@
-// Package gramtest helps the tests of the packages above the compiler.
+// Package gramtest helps the tests of the packages built on the compiler
+// and the runtime.
 //
 // # Entry points
 //
 //   - [Compile] parses and compiles a gram source, failing the test on
 //     errors;
-//   - [Buffer] collects logs written concurrently.
+//   - [Buffer] collects logs written concurrently;
+//   - [ConnectDemo] connects a client of package runtime/mcp to the demo
+//     task server of package internal/mcptest, in memory.
 package gramtest
 
 import (

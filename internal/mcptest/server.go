@@ -3,8 +3,7 @@
 // (every tool takes the user's id, which a host injects).
 //
 // [NewServer] builds the server with the go-sdk, for in-memory tests;
-// [Connect] starts one and connects a client of package runtime/mcp to it
-// in memory; [Main] runs it over standard input and output, as the
+// [InMemory] starts one on an in-memory transport; [Main] runs it over standard input and output, as the
 // mcp-demo-server command does. Its tools are
 //
 //   - add_task(user_id, title, description?, priority?, tags?, reminder?):

@@ -93,7 +93,7 @@ var quietLog = slog.New(slog.DiscardHandler)
 // inMemory connects a client to a fresh demo server over in-memory
 // transports.
 func inMemory(t *testing.T, opts mcptest.Options) (*mcptest.Server, *mcp.Client) {
-	return mcptest.Connect(t, opts)
+	return gramtest.ConnectDemo(t, opts)
 }
 
 // testKey is a model provider key a server must never see.
