@@ -1,4 +1,5 @@
-// Small JSON helpers.
+// Small JSON helpers: equality of generic values for other packages, and
+// the canonical form of tool arguments that finds repeated calls.
 
 package runtime
 
@@ -22,3 +23,8 @@ func canonicalJSON(data []byte) string {
 	}
 	return string(b)
 }
+
+// JSONEqual reports whether two generic JSON values (as encoding/json
+// decodes them with UseNumber) are equal; numbers compare by value, so 1
+// equals 1.0.
+func JSONEqual(a, b any) bool { return jsonvalue.Equal(a, b) }
