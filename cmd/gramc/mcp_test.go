@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,13 +14,13 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
-	"github.com/gramlang/gram/runtime/mcp"
 )
 
 // The scripts and these tests start mcp-demo-server, a copy of the test
@@ -81,20 +80,9 @@ func TestMCPReplayFiles(t *testing.T) {
 }
 
 // demoTools returns the tools of the demo server as a client lists them.
-func demoTools(t *testing.T, opts mcptest.Options) []*sdk.Tool {
+func demoTools(t *testing.T, opts mcptest.Options) []*mcp.Tool {
 	t.Helper()
-	srv := mcptest.NewServer(opts)
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := srv.MCP.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	c, err := mcp.Connect(context.Background(), mcp.Config{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	_, c := gramtest.ConnectDemo(t, opts)
 	return c.Tools()
 }
 
@@ -212,10 +200,10 @@ func TestMCPServe(t *testing.T) {
 		outW.Close()
 		done <- code
 	}()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test-host", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	session, err := client.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
@@ -232,11 +220,11 @@ func TestMCPServe(t *testing.T) {
 		t.Errorf("tools:\n%s\nwant\n%s", got, want)
 	}
 
-	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "tasks", Arguments: map[string]any{"message": "Remind me to call mum"}})
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "tasks", Arguments: map[string]any{"message": "Remind me to call mum"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := res.Content[0].(*sdk.TextContent).Text
+	text := res.Content[0].(*mcp.TextContent).Text
 	if res.IsError || !strings.HasPrefix(text, "Added: ") || !strings.Contains(text, `"owner":"u-7"`) || !strings.Contains(text, `"priority":"high"`) {
 		t.Errorf("result (isError %v): %s", res.IsError, text)
 	}
@@ -249,7 +237,7 @@ func TestMCPServe(t *testing.T) {
 	}
 
 	// A bad call is an error result; the server goes on.
-	res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: "tasks", Arguments: map[string]any{"text": "hi"}})
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "tasks", Arguments: map[string]any{"text": "hi"}})
 	if err != nil || !res.IsError {
 		t.Errorf("bad arguments: %v %+v", err, res)
 	}
@@ -292,7 +280,7 @@ func (l *logSink) String() string {
 func TestMCPURL(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	srv := mcptest.NewServer(mcptest.Options{})
-	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.MCP }, nil))
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, nil))
 	defer hs.Close()
 	ar, err := txtar.ParseFile("testdata/script/run_mcp.txtar")
 	if err != nil {
