@@ -24,3 +24,8 @@
 // references inlined ([runtime.ToolSchema]); package
 // github.com/gramlang/gram/mcpimport writes gram declarations for them.
 package mcp
+
+// A note for readers of this package's files: they import the go-sdk's
+// package github.com/modelcontextprotocol/go-sdk/mcp under its own name, so
+// inside this package mcp.X is the SDK's X, and this package's own names
+// (Client, Config, Error, ...) are written unqualified.
