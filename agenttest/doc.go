@@ -61,7 +61,7 @@
 //
 // # Cassettes
 //
-// A cassette is a [runtime.Recording] of every model request and response
+// A cassette is a [replay.Recording] of every model request and response
 // of one run of one test, the judge's included, API keys redacted. Its path
 // is CASSETTES/STEM/TEST.json, where STEM is the test file's name without
 // .gram and CASSETTES is the cassettes directory beside the file (or

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -330,14 +331,14 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 // transport returns the HTTP transport of a run of job j's test: the
 // test's cassette replayed or recorded as source says (recorded on the
 // first run only), wrapped by the runner's Transport.
-func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper, *runtime.Replayer, error) {
+func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper, *replay.Replayer, error) {
 	t := j.Test
 	cassette := r.CassettePath(j.Path, t.Name)
 	var transport http.RoundTripper = http.DefaultTransport
-	var replayer *runtime.Replayer
+	var replayer *replay.Replayer
 	switch source {
 	case "replay":
-		rp, err := runtime.NewReplayer(cassette)
+		rp, err := replay.NewReplayer(cassette)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return nil, nil, fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)
@@ -350,7 +351,7 @@ func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper,
 			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
 				return nil, nil, err
 			}
-			transport = runtime.NewRecorder(cassette, transport, r.secrets()...)
+			transport = replay.NewRecorder(cassette, transport, r.secrets()...)
 		}
 	}
 	if r.Transport != nil {
@@ -394,7 +395,7 @@ func (o *runOutcome) turnError(n int, err error) {
 		return
 	}
 	msg := err.Error()
-	var re *runtime.ReplayError
+	var re *replay.Error
 	if errors.As(err, &re) {
 		msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
 	}

@@ -7,12 +7,30 @@
 package runtime
 
 import (
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
+
+// SchemaDiff compares two JSON Schemas for equality: on every keyword that
+// validates, annotations (description, default, title, ...) ignored.
+// Binding asks less, compatibility (see [SchemaCompatible]). Each schema
+// is a [schema.Object], a Go value or JSON text (see [Tool.Parameters]). It returns the differences, each as "at POINTER:
+// what differs", none when the schemas agree.
+func SchemaDiff(spec, impl any) ([]string, error) {
+	a, b, err := genericSchemas(spec, impl, "the first schema", "the second schema")
+	if err != nil {
+		return nil, err
+	}
+	return diffSchemas(a, b, ""), nil
+}
+
+// IsAnnotation reports whether a JSON Schema keyword is an annotation
+// (description, default, title, examples, ...), which does not validate:
+// schema equality and compatibility ignore it.
+func IsAnnotation(keyword string) bool { return annotations[keyword] }
 
 // annotations are the keywords that do not validate.
 var annotations = map[string]bool{
@@ -34,103 +52,121 @@ var schemaListKeywords = map[string]bool{"allOf": true, "anyOf": true, "oneOf": 
 // diffSchemas returns the places where spec and impl (generic JSON) do not
 // validate the same way, each as "at POINTER: what differs".
 func diffSchemas(spec, impl any, ptr string) []string {
-	var out []string
-	add := func(at, format string, args ...any) {
-		if at == "" {
-			at = "/"
-		}
-		out = append(out, "at "+at+": "+fmt.Sprintf(format, args...))
-	}
 	sm, ok1 := spec.(map[string]any)
 	im, ok2 := impl.(map[string]any)
 	if !ok1 || !ok2 {
-		if !jsonEqual(spec, impl) {
-			add(ptr, "the specification has %s, the implementation %s", compact(spec), compact(impl))
+		if !jsonvalue.Equal(spec, impl) {
+			return []string{difference(ptr, "the specification has %s, the implementation %s", jsonvalue.Compact(spec), jsonvalue.Compact(impl))}
 		}
-		return out
+		return nil
 	}
-	for _, k := range unionKeys(sm, im) {
-		if annotations[k] {
-			continue
-		}
-		at := ptr + "/" + escapePointer(k)
-		sv, sok := sm[k]
-		iv, iok := im[k]
-		switch {
-		case k == "properties":
-			sp, _ := sv.(map[string]any)
-			ip, _ := iv.(map[string]any)
-			for _, n := range unionKeys(sp, ip) {
-				pat := at + "/" + escapePointer(n)
-				a, aok := sp[n]
-				b, bok := ip[n]
-				switch {
-				case !bok:
-					add(pat, "the specification has the parameter %q, the implementation does not", n)
-				case !aok:
-					add(pat, "the implementation has the parameter %q, the specification does not", n)
-				default:
-					out = append(out, diffSchemas(a, b, pat)...)
-				}
-			}
-		case k == "required" || k == "type" || k == "enum":
-			a, b := asSet(sv), asSet(iv)
-			if k == "required" || sok && iok {
-				missing, extra := setDiff(a, b)
-				if k == "type" && len(missing)+len(extra) > 0 {
-					add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
-					continue
-				}
-				if len(missing)+len(extra) > 0 {
-					var parts []string
-					if len(missing) > 0 {
-						parts = append(parts, "the specification has "+strings.Join(missing, ", ")+" and the implementation does not")
-					}
-					if len(extra) > 0 {
-						parts = append(parts, "the implementation has "+strings.Join(extra, ", ")+" and the specification does not")
-					}
-					add(at, "%s", strings.Join(parts, "; "))
-				}
-				continue
-			}
-			add(at, "%s", presence(sok, sv, iv))
-		case k == "additionalProperties":
-			if !sok {
-				sv = true
-			}
-			if !iok {
-				iv = true
-			}
-			out = append(out, diffSchemas(sv, iv, at)...)
-		case !sok || !iok:
-			add(at, "%s", presence(sok, sv, iv))
-		case schemaKeywords[k]:
-			out = append(out, diffSchemas(sv, iv, at)...)
-		case schemaListKeywords[k]:
-			sl, _ := sv.([]any)
-			il, _ := iv.([]any)
-			if len(sl) != len(il) {
-				add(at, "the specification lists %d schemas, the implementation %d", len(sl), len(il))
-				continue
-			}
-			for i := range sl {
-				out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
-			}
-		default:
-			if !jsonEqual(sv, iv) {
-				add(at, "the specification has %s, the implementation %s", compact(sv), compact(iv))
-			}
+	var out []string
+	for _, k := range jsonvalue.UnionKeys(sm, im) {
+		if !annotations[k] {
+			out = append(out, diffKeyword(k, sm, im, ptr+"/"+jsonvalue.EscapePointer(k))...)
 		}
 	}
 	return out
 }
 
+// difference returns "at POINTER: what differs".
+func difference(at, format string, args ...any) string {
+	if at == "" {
+		at = "/"
+	}
+	return "at " + at + ": " + fmt.Sprintf(format, args...)
+}
+
+// diffKeyword compares the keyword k of two schemas, at the pointer at:
+// properties one by one, required, type and enum as sets, schemas and
+// lists of schemas recursively, anything else as JSON values.
+func diffKeyword(k string, sm, im map[string]any, at string) []string {
+	sv, sok := sm[k]
+	iv, iok := im[k]
+	switch {
+	case k == "properties":
+		sp, _ := sv.(map[string]any)
+		ip, _ := iv.(map[string]any)
+		return diffProperties(sp, ip, at)
+	case k == "required" || k == "type" || k == "enum":
+		if k == "required" || sok && iok {
+			return diffSet(k, sv, iv, at)
+		}
+		return []string{difference(at, "%s", presence(sok, sv, iv))}
+	case k == "additionalProperties":
+		if !sok {
+			sv = true
+		}
+		if !iok {
+			iv = true
+		}
+		return diffSchemas(sv, iv, at)
+	case !sok || !iok:
+		return []string{difference(at, "%s", presence(sok, sv, iv))}
+	case schemaKeywords[k]:
+		return diffSchemas(sv, iv, at)
+	case schemaListKeywords[k]:
+		sl, _ := sv.([]any)
+		il, _ := iv.([]any)
+		if len(sl) != len(il) {
+			return []string{difference(at, "the specification lists %d schemas, the implementation %d", len(sl), len(il))}
+		}
+		var out []string
+		for i := range sl {
+			out = append(out, diffSchemas(sl[i], il[i], fmt.Sprintf("%s/%d", at, i))...)
+		}
+		return out
+	case !jsonvalue.Equal(sv, iv):
+		return []string{difference(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))}
+	}
+	return nil
+}
+
+// diffProperties compares the properties of two schemas.
+func diffProperties(sp, ip map[string]any, at string) []string {
+	var out []string
+	for _, n := range jsonvalue.UnionKeys(sp, ip) {
+		pat := at + "/" + jsonvalue.EscapePointer(n)
+		a, aok := sp[n]
+		b, bok := ip[n]
+		switch {
+		case !bok:
+			out = append(out, difference(pat, "the specification has the parameter %q, the implementation does not", n))
+		case !aok:
+			out = append(out, difference(pat, "the implementation has the parameter %q, the specification does not", n))
+		default:
+			out = append(out, diffSchemas(a, b, pat)...)
+		}
+	}
+	return out
+}
+
+// diffSet compares a keyword whose value is read as a set (required, type,
+// enum).
+func diffSet(k string, sv, iv any, at string) []string {
+	missing, extra := setDiff(asSet(sv), asSet(iv))
+	if len(missing)+len(extra) == 0 {
+		return nil
+	}
+	if k == "type" {
+		return []string{difference(at, "the specification has %s, the implementation %s", jsonvalue.Compact(sv), jsonvalue.Compact(iv))}
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "the specification has "+strings.Join(missing, ", ")+" and the implementation does not")
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "the implementation has "+strings.Join(extra, ", ")+" and the specification does not")
+	}
+	return []string{difference(at, "%s", strings.Join(parts, "; "))}
+}
+
 // presence describes a keyword present on one side only.
 func presence(inSpec bool, sv, iv any) string {
 	if inSpec {
-		return "the specification has " + compact(sv) + ", the implementation nothing"
+		return "the specification has " + jsonvalue.Compact(sv) + ", the implementation nothing"
 	}
-	return "the implementation has " + compact(iv) + ", the specification nothing"
+	return "the implementation has " + jsonvalue.Compact(iv) + ", the specification nothing"
 }
 
 // asSet returns the members of a JSON value read as a set, as canonical
@@ -145,7 +181,7 @@ func asSet(v any) []string {
 	}
 	out := make([]string, 0, len(list))
 	for _, x := range list {
-		out = append(out, compact(x))
+		out = append(out, jsonvalue.Compact(x))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -164,74 +200,4 @@ func setDiff(a, b []string) (missing, extra []string) {
 		}
 	}
 	return missing, extra
-}
-
-// jsonEqual compares generic JSON values, numbers by value.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		rx, ok1 := new(big.Rat).SetString(string(x))
-		ry, ok2 := new(big.Rat).SetString(string(y))
-		if ok1 && ok2 {
-			return rx.Cmp(ry) == 0
-		}
-		return x == y
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
-}
-
-// compact returns v as compact JSON (map keys sorted).
-func compact(v any) string {
-	b, err := marshalNoEscape(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// escapePointer escapes a JSON pointer reference token.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// unionKeys returns the keys of a and b, each once, sorted.
-func unionKeys(a, b map[string]any) []string {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -53,12 +53,11 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // Incompatibility is a place where a declaration's schema accepts values
@@ -88,13 +87,9 @@ func (c Incompatibility) String() string {
 // [schema.Object], a Go value or JSON text (see [Tool.Parameters]). See the
 // package's binding rule in [Library.Bind].
 func SchemaCompatible(decl, impl any) ([]Incompatibility, error) {
-	d, err := genericJSON(decl)
+	d, i, err := genericSchemas(decl, impl, "the declaration's schema", "the implementation's schema")
 	if err != nil {
-		return nil, fmt.Errorf("the declaration's schema: %w", err)
-	}
-	i, err := genericJSON(impl)
-	if err != nil {
-		return nil, fmt.Errorf("the implementation's schema: %w", err)
+		return nil, err
 	}
 	return compatible(d, i, ""), nil
 }
@@ -221,48 +216,72 @@ func typesDisjoint(a, b []string) bool {
 	return true
 }
 
+// incompat returns an incompatibility at ptr.
+func incompat(ptr, format string, args ...any) Incompatibility {
+	return Incompatibility{Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+}
+
 // compatible returns the places where d (the declaration's schema, generic
-// JSON) accepts values i (the implementation's) refuses.
+// JSON) accepts values i (the implementation's) refuses. It settles what
+// must be compared whole (references, finite value sets, combinators)
+// first, then the keywords one by one.
 func compatible(d, i any, ptr string) []Incompatibility {
-	var out []Incompatibility
-	bad := func(at, format string, args ...any) {
-		out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf(format, args...)})
-	}
 	if trivial(i) || d == false {
 		return nil
 	}
 	if i == false {
-		bad(ptr, "it accepts values here, the implementation none")
-		return out
+		return []Incompatibility{incompat(ptr, "it accepts values here, the implementation none")}
 	}
 	dm, im := asSchema(d), asSchema(i)
-
-	// What cannot be compared must be equal.
-	if _, ok := im["$ref"]; ok {
-		if !jsonEqual(d, i) {
-			bad(ptr, "the implementation's schema has a reference ($ref) that cannot be compared; the declaration must be the same schema")
-		}
+	if out, done := refCompatible(d, i, dm, im, ptr); done {
 		return out
 	}
-	if _, ok := dm["$ref"]; ok {
-		bad(ptr, "the declaration's schema has a reference ($ref) that cannot be compared")
-		return out
-	}
-
 	// A declaration with an enum or const accepts a finite set of values:
 	// check each against the implementation.
 	if vals, ok := finiteValues(dm); ok {
 		return enumCompatible(dm, im, vals, ptr)
 	}
+	if out, done := declCombinatorsCompatible(dm, i, ptr); done {
+		return out
+	}
+	if out, done := implCombinatorsCompatible(d, dm, im, ptr); done {
+		return out
+	}
+	out := uncomparedCompatible(dm, im, ptr)
+	kept, bad := typesCompatible(dm, im, ptr)
+	out = append(out, bad...)
+	return append(out, kindsCompatible(dm, im, ptr, kept)...)
+}
 
-	// The declaration's combinators.
+// refCompatible compares schemas with a reference ($ref), which cannot be
+// reasoned about: the implementation's must equal the declaration. It
+// reports whether either has one.
+func refCompatible(d, i any, dm, im map[string]any, ptr string) ([]Incompatibility, bool) {
+	if _, ok := im["$ref"]; ok {
+		if !jsonvalue.Equal(d, i) {
+			return []Incompatibility{incompat(ptr, "the implementation's schema has a reference ($ref) that cannot be compared; the declaration must be the same schema")}, true
+		}
+		return nil, true
+	}
+	if _, ok := dm["$ref"]; ok {
+		return []Incompatibility{incompat(ptr, "the declaration's schema has a reference ($ref) that cannot be compared")}, true
+	}
+	return nil, false
+}
+
+// declCombinatorsCompatible checks a declaration with anyOf or oneOf
+// (each alternative, merged with the rest of the schema, must be
+// included) or allOf (its members are merged). It reports whether the
+// declaration has one.
+func declCombinatorsCompatible(dm map[string]any, i any, ptr string) ([]Incompatibility, bool) {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if alts, ok := dm[k].([]any); ok {
+			var out []Incompatibility
 			base := without(dm, k)
 			for n, a := range alts {
 				out = append(out, compatible(mergeInto(base, a), i, fmt.Sprintf("%s/%s/%d", ptr, k, n))...)
 			}
-			return out
+			return out, true
 		}
 	}
 	if all, ok := dm["allOf"].([]any); ok {
@@ -272,89 +291,104 @@ func compatible(d, i any, ptr string) []Incompatibility {
 				merged = mergeInto(m, a)
 			}
 		}
-		return compatible(merged, i, ptr)
+		return compatible(merged, i, ptr), true
 	}
+	return nil, false
+}
 
-	// The implementation's combinators.
+// implCombinatorsCompatible checks against an implementation with allOf
+// (the declaration must be included in each member), anyOf or oneOf (in
+// one alternative), or not (disjoint by type). It reports whether the
+// implementation has one.
+func implCombinatorsCompatible(d any, dm, im map[string]any, ptr string) ([]Incompatibility, bool) {
 	if all, ok := im["allOf"].([]any); ok {
-		out = append(out, compatible(d, without(im, "allOf"), ptr)...)
+		out := compatible(d, without(im, "allOf"), ptr)
 		for _, a := range all {
 			out = append(out, compatible(d, a, ptr)...)
 		}
-		return out
+		return out, true
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		alts, ok := im[k].([]any)
-		if !ok {
-			continue
+		if alts, ok := im[k].([]any); ok {
+			out := compatible(d, without(im, k), ptr)
+			return append(out, alternativesCompatible(d, dm, k, alts, ptr)...), true
 		}
-		out = append(out, compatible(d, without(im, k), ptr)...)
-		var best []Incompatibility
-		found := false
-		for n, a := range alts {
-			c := compatible(d, a, ptr)
-			if len(c) == 0 && k == "oneOf" {
-				dt := typeSet(dm)
-				for j, b := range alts {
-					if j != n && !typesDisjoint(dt, typeSet(asSchema(b))) {
-						c = append(c, Incompatibility{Pointer: ptr, Message: fmt.Sprintf(
-							"it may accept values that match both alternative %d and %d of the implementation's oneOf, which the implementation refuses", n, j)})
-						break
-					}
-				}
-			}
-			if len(c) == 0 {
-				found = true
-				break
-			}
-			if best == nil || len(c) < len(best) {
-				best = c
-			}
-		}
-		if !found {
-			msgs := make([]string, len(best))
-			for n, c := range best {
-				msgs[n] = c.String()
-			}
-			bad(ptr, "no alternative of the implementation's %s accepts everything it accepts (the closest: %s)", k, strings.Join(msgs, "; "))
-		}
-		return out
 	}
 	if n, ok := im["not"]; ok {
-		out = append(out, compatible(d, without(im, "not"), ptr)...)
+		out := compatible(d, without(im, "not"), ptr)
 		if !typesDisjoint(typeSet(dm), typeSet(asSchema(n))) {
-			bad(ptr, "it may accept values the implementation's not %s refuses", compact(n))
+			out = append(out, incompat(ptr, "it may accept values the implementation's not %s refuses", jsonvalue.Compact(n)))
 		}
-		return out
+		return out, true
 	}
+	return nil, false
+}
 
-	// Keywords the check does not reason about must be equal.
-	for _, k := range unionKeys(nil, im) {
+// alternativesCompatible checks that one alternative of the
+// implementation's anyOf or oneOf (k) includes the declaration d; for
+// oneOf, the declaration must also be disjoint (by type) from the other
+// alternatives. When none does, it names the closest.
+func alternativesCompatible(d any, dm map[string]any, k string, alts []any, ptr string) []Incompatibility {
+	var best []Incompatibility
+	for n, a := range alts {
+		c := compatible(d, a, ptr)
+		if len(c) == 0 && k == "oneOf" {
+			dt := typeSet(dm)
+			for j, b := range alts {
+				if j != n && !typesDisjoint(dt, typeSet(asSchema(b))) {
+					c = append(c, incompat(ptr,
+						"it may accept values that match both alternative %d and %d of the implementation's oneOf, which the implementation refuses", n, j))
+					break
+				}
+			}
+		}
+		if len(c) == 0 {
+			return nil
+		}
+		if best == nil || len(c) < len(best) {
+			best = c
+		}
+	}
+	msgs := make([]string, len(best))
+	for n, c := range best {
+		msgs[n] = c.String()
+	}
+	return []Incompatibility{incompat(ptr, "no alternative of the implementation's %s accepts everything it accepts (the closest: %s)", k, strings.Join(msgs, "; "))}
+}
+
+// uncomparedCompatible requires the keywords the check does not reason
+// about to be equal, and an implementation's enum or const to have one in
+// the declaration (see finiteValues).
+func uncomparedCompatible(dm, im map[string]any, ptr string) []Incompatibility {
+	var out []Incompatibility
+	for _, k := range jsonvalue.UnionKeys(nil, im) {
 		if compatKeywords[k] || annotations[k] {
 			continue
 		}
-		if !jsonEqual(dm[k], im[k]) {
-			bad(pointerJoin(ptr, k), "the implementation has %s %s, which cannot be compared; the declaration must have the same", k, clipText(compact(im[k]), 80))
+		if !jsonvalue.Equal(dm[k], im[k]) {
+			out = append(out, incompat(jsonvalue.JoinPointer(ptr, k), "the implementation has %s %s, which cannot be compared; the declaration must have the same", k, clip.Text(jsonvalue.Compact(im[k]), 80)))
 		}
 	}
-
-	// An implementation's enum or const needs one in the declaration (see
-	// finiteValues above).
 	if vals, ok := finiteValues(im); ok {
 		key := "enum"
 		if _, c := im["const"]; c {
 			key = "const"
 		}
-		bad(pointerJoin(ptr, key), "it accepts any value of its type, the implementation only %s", clipText(compact(vals), 80))
+		out = append(out, incompat(jsonvalue.JoinPointer(ptr, key), "it accepts any value of its type, the implementation only %s", clip.Text(jsonvalue.Compact(vals), 80)))
 	}
+	return out
+}
 
-	// Types.
+// typesCompatible returns the types the declaration accepts that the
+// implementation accepts too (kept), and an incompatibility for those it
+// refuses.
+func typesCompatible(dm, im map[string]any, ptr string) (kept []string, out []Incompatibility) {
 	dt, it := typeSet(dm), typeSet(im)
 	types := dt
 	if dt == nil {
 		types = jsonTypes
 	}
-	var kept, refused []string
+	var refused []string
 	for _, t := range types {
 		if typeAccepted(t, it) {
 			kept = append(kept, t)
@@ -364,11 +398,17 @@ func compatible(d, i any, ptr string) []Incompatibility {
 	}
 	if len(refused) > 0 {
 		if dt == nil {
-			bad(pointerJoin(ptr, "type"), "it accepts any type, the implementation only %s", strings.Join(it, ", "))
+			out = append(out, incompat(jsonvalue.JoinPointer(ptr, "type"), "it accepts any type, the implementation only %s", strings.Join(it, ", ")))
 		} else {
-			bad(pointerJoin(ptr, "type"), "it accepts %s, the implementation only %s", strings.Join(refused, ", "), strings.Join(it, ", "))
+			out = append(out, incompat(jsonvalue.JoinPointer(ptr, "type"), "it accepts %s, the implementation only %s", strings.Join(refused, ", "), strings.Join(it, ", ")))
 		}
 	}
+	return kept, out
+}
+
+// kindsCompatible checks the keywords of each kind of value both sides
+// accept (kept): numbers, strings, arrays and objects.
+func kindsCompatible(dm, im map[string]any, ptr string, kept []string) []Incompatibility {
 	has := func(ts ...string) bool {
 		for _, t := range ts {
 			if slices.Contains(kept, t) {
@@ -377,32 +417,12 @@ func compatible(d, i any, ptr string) []Incompatibility {
 		}
 		return false
 	}
+	var out []Incompatibility
 	if has("number", "integer") {
-		onlyInt := !has("number")
-		out = append(out, boundCompatible(dm, im, ptr, onlyInt, true)...)
-		out = append(out, boundCompatible(dm, im, ptr, onlyInt, false)...)
-		if m, ok := number(im["multipleOf"]); ok {
-			dmul, dok := number(dm["multipleOf"])
-			okMul := dok && new(big.Rat).Quo(dmul, m).IsInt()
-			if !okMul && onlyInt && new(big.Rat).Quo(big.NewRat(1, 1), m).IsInt() {
-				okMul = true
-			}
-			if !okMul {
-				bad(pointerJoin(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", ratText(m))
-			}
-		}
+		out = append(out, numberCompatible(dm, im, ptr, !has("number"))...)
 	}
 	if has("string") {
-		out = append(out, sizeCompatible(dm, im, ptr, "minLength", "maxLength", "characters")...)
-		for _, k := range []string{"pattern", "format"} {
-			if iv, ok := im[k]; ok && !jsonEqual(dm[k], iv) {
-				if _, dok := dm[k]; dok {
-					bad(pointerJoin(ptr, k), "its %s is %s, the implementation's %s; they must be the same", k, compact(dm[k]), compact(iv))
-				} else {
-					bad(pointerJoin(ptr, k), "it accepts strings without the %s %s the implementation requires", k, compact(iv))
-				}
-			}
-		}
+		out = append(out, stringCompatible(dm, im, ptr)...)
 	}
 	if has("array") {
 		out = append(out, arrayCompatible(dm, im, ptr)...)
@@ -411,393 +431,4 @@ func compatible(d, i any, ptr string) []Incompatibility {
 		out = append(out, objectCompatible(dm, im, ptr)...)
 	}
 	return out
-}
-
-// finiteValues returns the members of a schema's enum or const.
-func finiteValues(m map[string]any) ([]any, bool) {
-	if c, ok := m["const"]; ok {
-		return []any{c}, true
-	}
-	if e, ok := m["enum"].([]any); ok {
-		return e, true
-	}
-	return nil, false
-}
-
-// enumCompatible checks each value the declaration's enum allows against
-// the implementation's schema.
-func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibility {
-	key := "enum"
-	if _, ok := dm["const"]; ok {
-		key = "const"
-	}
-	at := pointerJoin(ptr, key)
-	iv, err := compileSchema(im)
-	if err != nil {
-		return []Incompatibility{{Pointer: ptr, Message: "the implementation's schema cannot be compiled to check the declaration's " + key + ": " + err.Error()}}
-	}
-	dv, derr := compileSchema(without(dm, "enum", "const"))
-	var out []Incompatibility
-	for _, v := range vals {
-		if derr == nil && dv.Validate(v) != nil {
-			continue // not a value the declaration accepts
-		}
-		if err := iv.Validate(v); err != nil {
-			out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf("it allows %s, which the implementation refuses (%s)", compact(v), validationReason(err))})
-		}
-	}
-	return out
-}
-
-// compileSchema compiles a generic JSON schema, asserting formats.
-func compileSchema(s any) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.DefaultDraft(jsonschema.Draft2020)
-	const url = "mem:///schema.json"
-	if err := c.AddResource(url, s); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
-// validationReason is the last line of a validation error: its deepest
-// cause.
-func validationReason(err error) string {
-	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	last = strings.TrimPrefix(last, "- ")
-	last = strings.TrimPrefix(last, "at '': ")
-	return last
-}
-
-// number reads a JSON number as a rational.
-func number(v any) (*big.Rat, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return nil, false
-	}
-	return new(big.Rat).SetString(string(n))
-}
-
-// bound is a lower or upper bound: its value and whether it is exclusive.
-type bound struct {
-	v    *big.Rat
-	excl bool
-}
-
-// bounds returns a schema's lower (or upper) bounds, in both the numeric
-// (2019+) and the boolean (draft 4) forms of the exclusive keywords. With
-// onlyInt, exclusive bounds become the inclusive integer bounds they
-// amount to.
-func bounds(m map[string]any, lower, onlyInt bool) []bound {
-	incl, excl := "maximum", "exclusiveMaximum"
-	if lower {
-		incl, excl = "minimum", "exclusiveMinimum"
-	}
-	var out []bound
-	if v, ok := number(m[incl]); ok {
-		out = append(out, bound{v: v, excl: m[excl] == true})
-	}
-	if v, ok := number(m[excl]); ok {
-		out = append(out, bound{v: v, excl: true})
-	}
-	if onlyInt {
-		for n, b := range out {
-			out[n] = intBound(b, lower)
-		}
-	}
-	return out
-}
-
-// intBound is the inclusive integer bound equal to b on integers.
-func intBound(b bound, lower bool) bound {
-	q := new(big.Int).Quo(b.v.Num(), b.v.Denom()) // truncated toward zero
-	f := new(big.Rat).SetInt(q)
-	if lower {
-		if f.Cmp(b.v) < 0 || b.excl && f.Cmp(b.v) == 0 { // ceil, or next integer
-			f.Add(f, big.NewRat(1, 1))
-		}
-	} else {
-		if f.Cmp(b.v) > 0 || b.excl && f.Cmp(b.v) == 0 {
-			f.Sub(f, big.NewRat(1, 1))
-		}
-	}
-	return bound{v: f}
-}
-
-// implies reports whether the bound d is at least as tight as i.
-func (d bound) implies(i bound, lower bool) bool {
-	c := d.v.Cmp(i.v)
-	if !lower {
-		c = -c
-	}
-	return c > 0 || c == 0 && (d.excl || !i.excl)
-}
-
-// boundCompatible checks the implementation's numeric lower or upper
-// bounds.
-func boundCompatible(dm, im map[string]any, ptr string, onlyInt, lower bool) []Incompatibility {
-	var out []Incompatibility
-	ds := bounds(dm, lower, onlyInt)
-	for _, ib := range bounds(im, lower, onlyInt) {
-		ok := false
-		for _, db := range ds {
-			if db.implies(ib, lower) {
-				ok = true
-			}
-		}
-		if ok {
-			continue
-		}
-		kw, what := "maximum", "above"
-		if lower {
-			kw, what = "minimum", "below"
-		}
-		if ib.excl {
-			kw = "exclusive" + strings.ToUpper(kw[:1]) + kw[1:]
-		}
-		limit := "no " + kw
-		if len(ds) > 0 {
-			limit = "a bound of " + ratText(ds[0].v)
-		}
-		op := "≥"
-		switch {
-		case lower && ib.excl:
-			op = ">"
-		case !lower && ib.excl:
-			op = "<"
-		case !lower:
-			op = "≤"
-		}
-		out = append(out, Incompatibility{Pointer: pointerJoin(ptr, kw), Message: fmt.Sprintf(
-			"it has %s and accepts numbers %s what the implementation allows (%s %s)", limit, what, op, ratText(ib.v))})
-	}
-	return out
-}
-
-// ratText writes a rational as a decimal when it is one.
-func ratText(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	if s, ok := gramNumber(json.Number(r.FloatString(20)), false); ok {
-		return strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return r.RatString()
-}
-
-// sizeCompatible checks a pair of size keywords (minLength/maxLength, ...):
-// the declaration's minimum must be at least, its maximum at most, the
-// implementation's.
-func sizeCompatible(dm, im map[string]any, ptr, minKw, maxKw, unit string) []Incompatibility {
-	var out []Incompatibility
-	if iv, ok := number(im[minKw]); ok && iv.Sign() > 0 {
-		dv, dok := number(dm[minKw])
-		if !dok || dv.Cmp(iv) < 0 {
-			have := "0"
-			if dok {
-				have = ratText(dv)
-			}
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, minKw), Message: fmt.Sprintf(
-				"it accepts %s %s, the implementation at least %s", have, unit, ratText(iv))})
-		}
-	}
-	if iv, ok := number(im[maxKw]); ok {
-		dv, dok := number(dm[maxKw])
-		if !dok || dv.Cmp(iv) > 0 {
-			have := "any number of"
-			if dok {
-				have = "up to " + ratText(dv)
-			}
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, maxKw), Message: fmt.Sprintf(
-				"it accepts %s %s, the implementation at most %s", have, unit, ratText(iv))})
-		}
-	}
-	return out
-}
-
-// itemAt returns the schema of an array's element at index n.
-func itemAt(m map[string]any, n int) any {
-	if p, ok := m["prefixItems"].([]any); ok && n < len(p) {
-		return p[n]
-	}
-	if it, ok := m["items"]; ok {
-		return it
-	}
-	return true
-}
-
-// tupleForm rewrites the draft 4–7 tuple form of items (an array of
-// schemas, then additionalItems) as prefixItems and items.
-func tupleForm(m map[string]any) map[string]any {
-	list, ok := m["items"].([]any)
-	if !ok {
-		return m
-	}
-	out := without(m, "items", "additionalItems")
-	out["prefixItems"] = list
-	if a, ok := m["additionalItems"]; ok {
-		out["items"] = a
-	}
-	return out
-}
-
-// arrayCompatible checks the array keywords.
-func arrayCompatible(dm, im map[string]any, ptr string) []Incompatibility {
-	dm, im = tupleForm(dm), tupleForm(im)
-	out := sizeCompatible(dm, im, ptr, "minItems", "maxItems", "items")
-	dp, _ := dm["prefixItems"].([]any)
-	ip, _ := im["prefixItems"].([]any)
-	for n := range max(len(dp), len(ip)) {
-		at := fmt.Sprintf("%s/prefixItems/%d", ptr, n)
-		if n >= len(dp) {
-			at = pointerJoin(ptr, "items")
-		}
-		out = append(out, compatible(itemAt(dm, n), itemAt(im, n), at)...)
-	}
-	if _, ok := im["items"]; ok {
-		out = append(out, compatible(itemAt(dm, max(len(dp), len(ip))), im["items"], pointerJoin(ptr, "items"))...)
-	}
-	if im["uniqueItems"] == true && dm["uniqueItems"] != true {
-		if mx, ok := number(dm["maxItems"]); !ok || mx.Cmp(big.NewRat(1, 1)) > 0 {
-			out = append(out, Incompatibility{Pointer: pointerJoin(ptr, "uniqueItems"), Message: "it accepts repeated elements, the implementation requires unique ones"})
-		}
-	}
-	return out
-}
-
-// objectCompatible checks the object keywords.
-func objectCompatible(dm, im map[string]any, ptr string) []Incompatibility {
-	var out []Incompatibility
-	bad := func(at, format string, args ...any) {
-		out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf(format, args...)})
-	}
-	dProps, _ := dm["properties"].(map[string]any)
-	iProps, _ := im["properties"].(map[string]any)
-	dPP, _ := dm["patternProperties"].(map[string]any)
-	iPP, _ := im["patternProperties"].(map[string]any)
-	dAP, ok := dm["additionalProperties"]
-	if !ok {
-		dAP = true
-	}
-	iAP, ok := im["additionalProperties"]
-	if !ok {
-		iAP = true
-	}
-	dReq, iReq := stringSet(dm["required"]), stringSet(im["required"])
-	closed := dAP == false && len(dPP) == 0 // the declaration allows its properties only
-
-	if len(iPP) > 0 && !jsonEqual(dPP, iPP) {
-		bad(pointerJoin(ptr, "patternProperties"), "the implementation has patternProperties %s, which cannot be compared; the declaration must have the same", clipText(compact(iPP), 80))
-	}
-	// implFor is the implementation's schema for a property name.
-	implFor := func(name string) any {
-		if s, ok := iProps[name]; ok {
-			return s
-		}
-		for p, s := range iPP {
-			if re, err := regexp.Compile(p); err == nil && re.MatchString(name) {
-				return s
-			}
-		}
-		return iAP
-	}
-	for _, name := range unionKeys(dProps, nil) {
-		at := pointerJoin(ptr, "properties", name)
-		is := implFor(name)
-		if is == false && dProps[name] != false {
-			bad(at, "it has the parameter %q, which the implementation does not accept (it does not list it and forbids other properties)", name)
-			continue
-		}
-		out = append(out, compatible(dProps[name], is, at)...)
-	}
-	if dAP != false {
-		at := pointerJoin(ptr, "additionalProperties")
-		for _, name := range unionKeys(iProps, nil) {
-			if _, declared := dProps[name]; declared {
-				continue
-			}
-			if c := compatible(dAP, iProps[name], at); len(c) > 0 {
-				bad(at, "it accepts a property %q of any kind (it does not forbid other properties), which the implementation constrains; declare %q or forbid other properties", name, name)
-			}
-		}
-		if len(iPP) == 0 {
-			if iAP == false {
-				bad(at, "it accepts properties it does not list, the implementation does not")
-			} else {
-				out = append(out, compatible(dAP, iAP, at)...)
-			}
-		}
-	}
-	for _, r := range iReq {
-		if slices.Contains(dReq, r) {
-			continue
-		}
-		if _, declared := dProps[r]; !declared && closed {
-			bad(pointerJoin(ptr, "required"), "it has no parameter %q, which the implementation requires", r)
-		} else {
-			bad(pointerJoin(ptr, "required"), "it makes %q optional, the implementation requires it", r)
-		}
-	}
-	if iv, ok := number(im["minProperties"]); ok && iv.Sign() > 0 {
-		dv, dok := number(dm["minProperties"])
-		if !(dok && dv.Cmp(iv) >= 0) && big.NewRat(int64(len(dReq)), 1).Cmp(iv) < 0 {
-			bad(pointerJoin(ptr, "minProperties"), "it accepts objects with fewer than %s properties", ratText(iv))
-		}
-	}
-	if iv, ok := number(im["maxProperties"]); ok {
-		dv, dok := number(dm["maxProperties"])
-		if !(dok && dv.Cmp(iv) <= 0) && !(closed && big.NewRat(int64(len(dProps)), 1).Cmp(iv) <= 0) {
-			bad(pointerJoin(ptr, "maxProperties"), "it accepts objects with more than %s properties", ratText(iv))
-		}
-	}
-	if pn, ok := im["propertyNames"]; ok && !jsonEqual(dm["propertyNames"], pn) {
-		v, err := compileSchema(pn)
-		okNames := closed && err == nil
-		if okNames {
-			for name := range dProps {
-				if v.Validate(name) != nil {
-					okNames = false
-				}
-			}
-		}
-		if !okNames {
-			bad(pointerJoin(ptr, "propertyNames"), "it accepts property names the implementation's propertyNames %s may refuse", clipText(compact(pn), 80))
-		}
-	}
-	if deps, ok := im["dependentRequired"].(map[string]any); ok {
-		dDeps, _ := dm["dependentRequired"].(map[string]any)
-		for _, key := range unionKeys(deps, nil) {
-			need := stringSet(deps[key])
-			_, declared := dProps[key]
-			if closed && !declared || subset(need, dReq) || subset(need, stringSet(dDeps[key])) {
-				continue
-			}
-			bad(pointerJoin(ptr, "dependentRequired", key), "it accepts %q without %s, which the implementation requires with it", key, strings.Join(need, ", "))
-		}
-	}
-	return out
-}
-
-// stringSet returns the strings of a JSON array.
-func stringSet(v any) []string {
-	list, _ := v.([]any)
-	var out []string
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// subset reports whether every member of a is in b.
-func subset(a, b []string) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
 }

@@ -29,19 +29,20 @@
 //     github.com/openai/openai-go/v3 (OpenAI, Ollama and any
 //     OpenAI-compatible server; see [NewModel] for how a provider is
 //     configured); [Scripted] answers from a queue of replies, for tests and
-//     demos. [Recorder], [Replayer] and [Tracer] are HTTP transports that
-//     record a session to a file, answer from such a file without a network,
-//     and print every request and response.
+//     demos. Package github.com/gramlang/gram/runtime/replay holds the
+//     HTTP transports around the client that record a session, replay it
+//     without a network, trace it, and mask secrets.
 //   - [Builtins] is the library the gramc command starts from (sayHello,
 //     sayGoodbye, currentTime); [ExecTool] binds a tool to an external
 //     program.
-//   - MCP: [ConnectMCP] reaches an MCP server (a command over stdio, or a
-//     streamable HTTP URL) and adds its tools to a [Library], bound like any
-//     other implementation; their results ([ToolResult]) keep their text,
-//     structured and image forms, and the model gets the one the
-//     declaration asks for; [ImportMCPTools] writes gram Tool declarations
-//     for a server's tools; [NewMCPServer] serves a file's agents as MCP
-//     tools.
+//   - [CheckBinding] applies the binding rule to one tool, [SchemaCompatible]
+//     to two schemas, and [SchemaDiff] tells where two schemas validate
+//     differently; [ToolSchema] reads a tool's schema with its key order
+//     and local references inlined.
+//   - Tool results: a tool may return a [*ToolResult], which keeps text,
+//     structured and image forms; the model gets the one the declaration
+//     asks for. Package github.com/gramlang/gram/runtime/mcp binds the tools
+//     of MCP servers to a [Library] and serves agents as MCP tools.
 //   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
 //     OpenAI-compatible server for tests, benchmarks and recording demos.
 //

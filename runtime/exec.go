@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // DefaultExecTimeout limits an exec tool's run when no timeout is given.
@@ -52,7 +54,7 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		timeout = DefaultExecTimeout
 	}
 	return Tool{Name: name, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
-		in, err := marshalNoEscape(args)
+		in, err := jsonvalue.Marshal(args)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +68,7 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		stderr := &capWriter{max: maxExecStderr}
 		cmd.Stdout = stdout
 		cmd.Stderr = stderr
-		cmd.Env = append(execEnv(), "GRAM_TOOL="+name)
+		cmd.Env = append(ToolEnv(), "GRAM_TOOL="+name)
 		cmd.WaitDelay = time.Second
 		killGroup(cmd)
 		err = cmd.Run()
@@ -149,9 +151,9 @@ func execOutputLimit(ctx context.Context) int {
 	return DefaultExecOutputLimit
 }
 
-// execEnv returns the environment of exec tools: this process's, without
-// the model provider's key.
-func execEnv() []string {
+// ToolEnv returns the environment of tool processes (exec tools, MCP
+// servers): this process's, without the model provider's key.
+func ToolEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {

@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -156,22 +158,22 @@ func checkResult(spec *schema.Tool, result any) error {
 	switch x := result.(type) {
 	case string:
 		v = x
-		if d, err := decodeJSON([]byte(x)); err == nil {
+		if d, err := jsonvalue.Decode([]byte(x)); err == nil {
 			v = d
 		}
 	case json.RawMessage:
-		v, _ = decodeJSON(x)
+		v, _ = jsonvalue.Decode(x)
 	case []byte:
 		v = string(x)
-		if d, err := decodeJSON(x); err == nil {
+		if d, err := jsonvalue.Decode(x); err == nil {
 			v = d
 		}
 	default:
-		b, err := marshalNoEscape(result)
+		b, err := jsonvalue.Marshal(result)
 		if err != nil {
 			return nil // reported when the result is encoded
 		}
-		v, _ = decodeJSON(b)
+		v, _ = jsonvalue.Decode(b)
 	}
 	err := schema.ValidateResult(spec, v)
 	var re *schema.ResultError
@@ -198,12 +200,12 @@ func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error
 			injected[p.Name] = v
 		}
 		if strings.Contains(raw, `"`+p.Name+`"`) {
-			if v, err := decodeJSON(data); err == nil {
+			if v, err := jsonvalue.Decode(data); err == nil {
 				if obj, ok := v.(map[string]any); ok {
 					if _, sent := obj[p.Name]; sent {
 						delete(obj, p.Name)
 						r.log.Warn("the model sent a value for an injected parameter; it is ignored", "tool", spec.Name, "parameter", p.Name)
-						if b, err := marshalNoEscape(obj); err == nil {
+						if b, err := jsonvalue.Marshal(obj); err == nil {
 							data, raw = b, string(b)
 						}
 					}
@@ -251,7 +253,7 @@ func resultContent(tool string, v any) (string, error) {
 	case nil:
 		return "null", nil
 	}
-	b, err := marshalNoEscape(v)
+	b, err := jsonvalue.Marshal(v)
 	if err != nil {
 		return "", &ToolError{Tool: tool, Kind: ToolBadResult, Message: "its result cannot be encoded as JSON", Err: err}
 	}
@@ -260,7 +262,7 @@ func resultContent(tool string, v any) (string, error) {
 
 // errorContent is the content of an error result.
 func errorContent(msg string) string {
-	b, _ := marshalNoEscape(map[string]string{"error": msg})
+	b, _ := jsonvalue.Marshal(map[string]string{"error": msg})
 	return string(b)
 }
 
@@ -270,24 +272,12 @@ func truncate(s string, limit int) string {
 	marker := fmt.Sprintf("\n[... truncated: the full result has %d bytes ...]\n", len(s))
 	room := limit - len(marker)
 	if room < 2 {
-		return cutRunes(s, limit)
+		return clip.Runes(s, limit)
 	}
-	head := cutRunes(s, room/2)
+	head := clip.Runes(s, room/2)
 	tail := s[len(s)-(room-len(head)):]
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
 	return head + marker + tail
-}
-
-// cutRunes returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

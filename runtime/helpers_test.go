@@ -1,15 +1,13 @@
 package runtime_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 	"github.com/gramlang/gram/schema"
@@ -30,39 +28,13 @@ const helloSrc = `{ kind: "agents" }
 `
 
 // compile parses and compiles src, failing the test on errors.
-func compile(tb testing.TB, src string) *schema.Program {
-	tb.Helper()
-	f := diag.NewFile("test.gram", []byte(src))
-	doc, parsed := parser.Parse(f)
-	prog, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		var b bytes.Buffer
-		_ = diag.WriteText(&b, f, diags, false)
-		tb.Fatalf("compiling:\n%s", b.String())
-	}
-	return prog
-}
+func compile(tb testing.TB, src string) *schema.Program { return gramtest.Compile(tb, src) }
 
 // testKey is the API key the tests send to the fake server.
 const testKey = "sk-test-0123456789abcdef"
 
 // logBuffer is a concurrency-safe buffer for captured logs.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuffer = gramtest.Buffer
 
 // sleeps records the waits of a retry policy instead of waiting.
 type sleeps struct {

@@ -34,7 +34,7 @@ type wireToolCall struct {
 
 // ParseConversation reads a conversation history from JSON: an array of
 // messages (as in [Response.Conversation], or in the OpenAI wire form), a
-// [Response] (its "conversation"), or a [Recording] (the messages of its
+// [Response] (its "conversation"), or a [replay.Recording] (the messages of its
 // last request and the answer to it). A leading system message equal to
 // instruction (the agent's, which [Run] adds itself) is dropped. The
 // result is checked with [Conversation.Validate]; an empty history is an

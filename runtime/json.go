@@ -1,38 +1,14 @@
-// Small JSON helpers.
+// Small JSON helpers: equality of generic values for other packages, and
+// the canonical form of tool arguments that finds repeated calls.
 
 package runtime
 
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
-
-// marshalNoEscape encodes v as compact JSON without HTML escaping; map keys
-// are sorted.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// decodeJSON decodes JSON text into the generic form, numbers as
-// json.Number. It fails on trailing data.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, &json.SyntaxError{Offset: dec.InputOffset()}
-	}
-	return v, nil
-}
 
 // canonicalJSON returns data re-encoded with sorted keys and no spaces, or
 // data itself, trimmed, if it is not JSON. Numbers are compared by value.
@@ -41,9 +17,14 @@ func canonicalJSON(data []byte) string {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return string(bytes.TrimSpace(data))
 	}
-	b, err := marshalNoEscape(v)
+	b, err := jsonvalue.Marshal(v)
 	if err != nil {
 		return string(bytes.TrimSpace(data))
 	}
 	return string(b)
 }
+
+// JSONEqual reports whether two generic JSON values (as encoding/json
+// decodes them with UseNumber) are equal; numbers compare by value, so 1
+// equals 1.0.
+func JSONEqual(a, b any) bool { return jsonvalue.Equal(a, b) }

@@ -4,9 +4,7 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -76,7 +74,7 @@ func (l *Library) Register(t Tool) error {
 	}
 	var params any
 	if t.Parameters != nil {
-		p, err := genericJSON(t.Parameters)
+		p, err := genericSchema(t.Parameters)
 		if err != nil {
 			return fmt.Errorf("runtime: tool %q: parameters: %w", t.Name, err)
 		}
@@ -209,8 +207,7 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 			continue
 		}
 		if e.params != nil {
-			want := sentArguments(spec)
-			if bad := compatible(want, e.params, ""); len(bad) > 0 {
+			if bad := compatible(sentArguments(spec), e.params, ""); len(bad) > 0 {
 				errs = append(errs, &ToolError{Tool: spec.Name, Kind: ToolIncompatible,
 					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + incompatText(bad)})
 				continue
@@ -231,6 +228,18 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 	return set, nil
 }
 
+// CheckBinding applies the rule of [Library.Bind] to one tool: it returns
+// the places where spec accepts arguments that an implementation with the
+// parameter schema params (a [schema.Object], a Go value or JSON text, as
+// [Tool.Parameters]) refuses, none when spec binds to it.
+func CheckBinding(spec *schema.Tool, params any) ([]Incompatibility, error) {
+	p, err := genericSchema(params)
+	if err != nil {
+		return nil, err
+	}
+	return compatible(sentArguments(spec), p, ""), nil
+}
+
 // sentArguments returns the schema of the arguments objects a call of
 // spec sends to its implementation: the specification's full parameter
 // schema, where a parameter with a default is required, as the default is
@@ -249,33 +258,4 @@ func sentArguments(spec *schema.Tool) any {
 	}
 	m["required"] = req
 	return m
-}
-
-// genericJSON converts a JSON value given as an Object, a Go value or JSON
-// text into the generic form of encoding/json, numbers as json.Number.
-func genericJSON(v any) (any, error) {
-	var data []byte
-	switch x := v.(type) {
-	case json.RawMessage:
-		data = x
-	case []byte:
-		data = x
-	case string:
-		data = []byte(x)
-	case schema.Object:
-		return schema.ToAny(x), nil
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil {
-		return nil, err
-	}
-	return out, nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -39,8 +40,8 @@ type OpenAIConfig struct {
 	// APIKey is sent as a bearer token when not empty.
 	APIKey string
 	// HTTPClient makes the requests; nil means a client with
-	// http.DefaultTransport. Its transport may be a [Recorder], a
-	// [Replayer] or a [Tracer].
+	// http.DefaultTransport. Its transport may be a [replay.Recorder], a
+	// [replay.Replayer] or a [replay.Tracer].
 	HTTPClient *http.Client
 	// Retry says how failed calls are retried.
 	Retry RetryPolicy
@@ -58,7 +59,7 @@ type OpenAIModel struct {
 	cfg    OpenAIConfig
 	svc    openai.ChatCompletionService
 	retry  RetryPolicy
-	redact Redactor
+	redact replay.Redactor
 	log    *slog.Logger
 }
 
@@ -76,7 +77,7 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 	if !(cfg.Provider == schema.Ollama && cfg.APIKey == ollamaPlaceholderKey) {
 		secrets = append([]string{cfg.APIKey}, secrets...)
 	}
-	redact := NewRedactor(secrets...)
+	redact := replay.NewRedactor(secrets...)
 	// Whatever a server echoes (the Authorization header, a key inside a
 	// tool call's arguments) is masked before the answer is read.
 	masked := *client
@@ -184,11 +185,11 @@ func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
 // is worth retrying.
 func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
 	var apiErr *openai.Error
-	var replay *ReplayError
+	var replayErr *replay.Error
 	var invalid *InvalidAnswerError
 	switch {
-	case errors.As(err, &replay):
-		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replay}, false
+	case errors.As(err, &replayErr):
+		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replayErr}, false
 	case errors.As(err, &invalid):
 		// The server answered: asking again would most likely get the same.
 		return &LLMError{Kind: LLMBadResponse, StatusCode: invalid.Status, Attempts: attempt,

@@ -14,14 +14,15 @@ import (
 
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
 // replayModel returns a model answering from a recording file, with no
 // network and no key.
-func replayModel(t *testing.T, path string) (*runtime.OpenAIModel, *runtime.Replayer) {
+func replayModel(t *testing.T, path string) (*runtime.OpenAIModel, *replay.Replayer) {
 	t.Helper()
-	rp, err := runtime.NewReplayer(path)
+	rp, err := replay.NewReplayer(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestRecordReplay(t *testing.T) {
 		fakeopenai.Textf(fakeopenai.LastToolResult),
 	)
 	srv.APIKey = testKey
-	rec := runtime.NewRecorder(path, nil, testKey)
+	rec := replay.NewRecorder(path, nil, testKey)
 	live, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey,
 		HTTPClient: &http.Client{Transport: rec}, Logger: discard()})
 	if err != nil {
@@ -64,7 +65,7 @@ func TestRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"Authorization": [`) || !strings.Contains(string(data), runtime.Redacted) {
+	if !strings.Contains(string(data), `"Authorization": [`) || !strings.Contains(string(data), replay.Redacted) {
 		t.Errorf("the recording has no redacted Authorization header:\n%s", data)
 	}
 	if strings.Contains(string(data), testKey) {
@@ -88,7 +89,7 @@ func TestRecordReplay(t *testing.T) {
 
 	m, _ = replayModel(t, path)
 	_, err = runtime.Run(ctx, agent, runtime.Builtins(), nil, "Hi, I'm Alice", runtime.WithModel(m), runtime.WithLogger(discard()))
-	var re *runtime.ReplayError
+	var re *replay.Error
 	var le *runtime.LLMError
 	if !errors.As(err, &re) || !errors.As(err, &le) || le.Kind != runtime.LLMBadResponse || le.Attempts != 1 {
 		t.Fatalf("changed input: %v", err)
@@ -110,7 +111,7 @@ func TestRecordReplay(t *testing.T) {
 func TestRecordRetries(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	srv := fakeopenai.New(t, fakeopenai.Error(http.StatusTooManyRequests, "wait", "Retry-After-Ms", "1"), fakeopenai.Text("hi"))
-	rec := runtime.NewRecorder(path, nil)
+	rec := replay.NewRecorder(path, nil)
 	live, _ := runtime.NewOpenAIModel(runtime.OpenAIConfig{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: rec}, Logger: discard()})
 	agent := compile(t, helloSrc).Agents[0]
 	if _, err := runtime.Run(context.Background(), agent, nil, nil, "x", runtime.WithModel(live), runtime.WithLogger(discard()),

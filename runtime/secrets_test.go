@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -40,7 +41,7 @@ func TestCanaryKeyNeverLeaks(t *testing.T) {
 	recPath := filepath.Join(dir, "session.json")
 	var trace, logs bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	transport := runtime.NewTracer(&trace, runtime.NewRecorder(recPath, nil, canary), canary)
+	transport := replay.NewTracer(&trace, replay.NewRecorder(recPath, nil, canary), canary)
 	m, err := runtime.NewModel(schema.Model{Provider: schema.OpenAI, ID: "gpt-4o-mini"}, runtime.ModelConfig{
 		Getenv: func(k string) string {
 			return map[string]string{"OPENAI_API_KEY": canary, "OPENAI_BASE_URL": srv.URL}[k]
@@ -87,10 +88,10 @@ func TestCanaryKeyNeverLeaks(t *testing.T) {
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+canary {
 		t.Errorf("the server got Authorization %q", got)
 	}
-	if !strings.Contains(trace.String(), "Authorization: "+runtime.Redacted) {
+	if !strings.Contains(trace.String(), "Authorization: "+replay.Redacted) {
 		t.Errorf("the trace does not show the redacted header:\n%s", trace.String())
 	}
-	if !strings.Contains(strings.Join(seen, "\n"), "Incorrect API key provided: "+runtime.Redacted) {
+	if !strings.Contains(strings.Join(seen, "\n"), "Incorrect API key provided: "+replay.Redacted) {
 		t.Errorf("the API's message is not kept (redacted):\n%s", strings.Join(seen, "\n"))
 	}
 }
@@ -109,7 +110,7 @@ func TestCanaryEncodedEcho(t *testing.T) {
 	srv.APIKey = canary
 	recPath := filepath.Join(t.TempDir(), "session.json")
 	var trace bytes.Buffer
-	transport := runtime.NewTracer(&trace, runtime.NewRecorder(recPath, nil, canary), canary)
+	transport := replay.NewTracer(&trace, replay.NewRecorder(recPath, nil, canary), canary)
 	m, err := runtime.NewModel(schema.Model{Provider: schema.OpenAI, ID: "gpt-4o-mini"}, runtime.ModelConfig{
 		APIKey: canary, BaseURL: srv.URL, HTTPClient: &http.Client{Transport: transport},
 	})
@@ -129,7 +130,7 @@ func TestCanaryEncodedEcho(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(resp.Content, "key "+runtime.Redacted+" or "+runtime.Redacted+" or "+runtime.Redacted) {
+	if !strings.Contains(resp.Content, "key "+replay.Redacted+" or "+replay.Redacted+" or "+replay.Redacted) {
 		t.Errorf("content %q", resp.Content)
 	}
 }

@@ -296,7 +296,7 @@ func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
 			return
 		}
 		p.Default, p.HasDefault = v, true
-		if p.Enum != nil && !slices.ContainsFunc(p.Enum, func(x any) bool { return jsonEqual(x, v) }) {
+		if p.Enum != nil && !slices.ContainsFunc(p.Enum, func(x any) bool { return sameJSONText(x, v) }) {
 			dg := diag.Errorf(CodeInvalidDefault, dflt.Value.Span(), "the default of %s %s is not one of its enum members", what, p.Name)
 			dg.Detail = "use one of the enum's members as the default, or add the default to the enum"
 			dg.Related = []diag.Related{{Span: enum.Value.Span(), Message: "the enum of " + p.Name}}

@@ -227,7 +227,7 @@ func numberJSON(t grammar.Tok) json.Number {
 // An invalid type accepts any value that has a JSON form.
 func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 	if t == nil || t.Kind == InvalidType {
-		return genericJSON(v)
+		return untypedJSONValue(v)
 	}
 	bad := func() *mismatch {
 		m := &mismatch{span: v.Span(), msg: describeValue(v) + ", not " + article(t),
@@ -273,7 +273,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if v.Kind != grammar.MapValue {
 			return nil, bad()
 		}
-		return genericJSON(v)
+		return untypedJSONValue(v)
 	case RecordType:
 		if v.Kind != grammar.MapValue {
 			return nil, bad()
@@ -287,7 +287,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 	r := t.Record
 	if r == nil {
-		return genericJSON(v)
+		return untypedJSONValue(v)
 	}
 	var out Object
 	seen := map[string]bool{}
@@ -323,16 +323,17 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 	return out, nil
 }
 
-// genericJSON returns the JSON value of v without a type to check against.
+// untypedJSONValue returns the JSON value of a gram value without a type to
+// check it against.
 // Symbols, measurements and ranges have no JSON form here.
-func genericJSON(v *grammar.Value) (any, *mismatch) {
+func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 	switch v.Kind {
 	case grammar.RangeValue:
 		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
 	case grammar.ArrayValue:
 		out := make([]any, 0, len(v.Items()))
 		for i := range v.Items() {
-			x, m := genericJSON(&v.Items()[i])
+			x, m := untypedJSONValue(&v.Items()[i])
 			if m != nil {
 				return nil, m
 			}
@@ -348,7 +349,7 @@ func genericJSON(v *grammar.Value) (any, *mismatch) {
 				continue
 			}
 			seen[e.KeyName()] = true
-			x, m := genericJSON(&e.Value)
+			x, m := untypedJSONValue(&e.Value)
 			if m != nil {
 				return nil, m
 			}
@@ -376,8 +377,9 @@ func genericJSON(v *grammar.Value) (any, *mismatch) {
 	return nil, &mismatch{span: v.Span(), msg: describeValue(v) + ", which has no JSON value", detail: "write a number without a unit"}
 }
 
-// jsonEqual reports whether two JSON values built by valueFor are equal.
-func jsonEqual(a, b any) bool {
+// sameJSONText reports whether two JSON values built by valueFor encode to
+// the same JSON text.
+func sameJSONText(a, b any) bool {
 	x, err1 := MarshalIndent(a)
 	y, err2 := MarshalIndent(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)

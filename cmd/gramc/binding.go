@@ -17,6 +17,7 @@ import (
 
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -100,7 +101,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
 		}
 	}
-	var clients []*runtime.MCPClient
+	var clients []*mcp.Client
 	closeAll := func() {
 		for i := len(clients) - 1; i >= 0; i-- {
 			if err := clients[i].Close(); err != nil {
@@ -117,7 +118,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
 	}
 	for _, src := range o.mcp {
-		c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url,
+		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,
 			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()

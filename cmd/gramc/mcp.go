@@ -12,17 +12,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/gramlang/gram/runtime/mcp"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
-	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -106,7 +105,7 @@ func runMCPImport(e *env, args []string) error {
 	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
 	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
-	fs.StringVar(&modelName, "model", runtime.DefaultImportModel, "the `MODEL` of the agent added with --agent")
+	fs.StringVar(&modelName, "model", mcpimport.DefaultModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
@@ -120,10 +119,10 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := runtime.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
+	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
-	if agent != "" && !symbolName.MatchString(agent) {
-		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _", agent)
+	if agent != "" && !gramtext.IsSymbol(agent) {
+		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
 	}
 	logger, err := newLogger(e.stderr, logLevel)
 	if err != nil {
@@ -136,7 +135,7 @@ func runMCPImport(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
+	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
 	if err != nil {
 		return fail(exitError, "gramc mcp import: %v", err)
 	}
@@ -148,43 +147,25 @@ func runMCPImport(e *env, args []string) error {
 		how = "--mcp-url " + shellQuote(src.url)
 	}
 	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
-	compile := func(src []byte) ([]*schema.Tool, error) {
-		doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
-		prog, compiled := schema.Compile(doc)
-		if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-			return nil, errors.New("the declarations do not compile")
-		}
-		return prog.Tools, nil
-	}
-	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{
-		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName, Compile: compile,
+	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{
+		Server: name, Comment: comment, Tools: tools, Injected: injected, Agent: agent, Model: modelName,
 	})
+	var bad *mcpimport.CompileError
+	if errors.As(err, &bad) {
+		writeDiags(e, bad.File, bad.Diagnostics, 0)
+		return fail(exitError, "gramc mcp import: the generated declarations do not compile; please report this")
+	}
 	if err != nil {
 		return usageError("gramc mcp import", "%v", err)
 	}
 	for _, w := range imp.Warnings {
 		fmt.Fprintf(e.stderr, "gramc mcp import: warning: %s\n", w)
 	}
-	out := imp.Source
-	if formatted, diags := format.Format(out); !diags.HasErrors() {
-		out = formatted
-	}
-	// The declarations must compile.
-	f := diag.NewFile("imported.gram", out)
-	doc, parsed := parser.Parse(f)
-	_, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		writeDiags(e, f, diags, 0)
-		return fail(exitError, "gramc mcp import: the generated declarations do not compile; please report this")
-	}
-	if _, err := e.stdout.Write(out); err != nil {
+	if _, err := e.stdout.Write(imp.Source); err != nil {
 		return usageError("gramc mcp import", "%v", err)
 	}
 	return nil
 }
-
-// symbolName matches a gram symbol, the form of an agent name.
-var symbolName = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_.\-@]*$`)
 
 // shellQuote quotes s for sh when it has characters sh would read.
 func shellQuote(s string) string {
@@ -274,18 +255,18 @@ func runMCPServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var list []runtime.ServedAgent
+	var list []mcp.ServedAgent
 	for _, a := range served {
 		model, err := newModel(a, o, transport, o.replay != "", logger)
 		if err != nil {
 			return err
 		}
-		list = append(list, runtime.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
-	server := runtime.NewMCPServer(impl, list, logger)
+	server := mcp.NewServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
-	err = runtime.ServeMCP(ctx, server, e.stdin, e.stdout, e.stderr)
+	err = mcp.Serve(ctx, server, e.stdin, e.stdout, e.stderr)
 	if err != nil && ctx.Err() == nil {
 		return fail(exitError, "gramc mcp serve: %v", err)
 	}

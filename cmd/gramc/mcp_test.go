@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
@@ -82,18 +82,7 @@ func TestMCPReplayFiles(t *testing.T) {
 // demoTools returns the tools of the demo server as a client lists them.
 func demoTools(t *testing.T, opts mcptest.Options) []*mcp.Tool {
 	t.Helper()
-	srv := mcptest.NewServer(opts)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	c, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Transport: ct, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	_, c := gramtest.ConnectDemo(t, opts)
 	return c.Tools()
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -20,7 +21,7 @@ const replayBaseURL = "http://replay.invalid/v1"
 
 // makeModel builds the model client of agent with its transports; see
 // modelTransport and newModel.
-func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *runtime.Replayer, error) {
+func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *replay.Replayer, error) {
 	transport, replayer, err := modelTransport(e, o)
 	if err != nil {
 		return nil, nil, err
@@ -31,12 +32,12 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 
 // modelTransport returns the HTTP transport of the model clients: replay
 // or the network, then recording, then tracing.
-func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer, error) {
+func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, error) {
 	key := os.Getenv("OPENAI_API_KEY")
 	var transport http.RoundTripper = http.DefaultTransport
-	var replayer *runtime.Replayer
+	var replayer *replay.Replayer
 	if o.replay != "" {
-		rp, err := runtime.NewReplayer(o.replay)
+		rp, err := replay.NewReplayer(o.replay)
 		if err != nil {
 			return nil, nil, o.usageErr("--replay: %v", err)
 		}
@@ -48,10 +49,10 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *runtime.Replayer,
 		if err := checkWritable(o.record); err != nil {
 			return nil, nil, o.usageErr("--record: %v", err)
 		}
-		transport = runtime.NewRecorder(o.record, transport, secrets...)
+		transport = replay.NewRecorder(o.record, transport, secrets...)
 	}
 	if o.trace {
-		transport = runtime.NewTracer(e.stderr, transport, secrets...)
+		transport = replay.NewTracer(e.stderr, transport, secrets...)
 	}
 	return transport, replayer, nil
 }

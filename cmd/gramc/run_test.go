@@ -14,6 +14,7 @@ import (
 
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 // demoKey is the key the recordings are made with; it never reaches them.
@@ -348,7 +349,7 @@ func TestRunCanary(t *testing.T) {
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+canary {
 		t.Errorf("the server got %q", got)
 	}
-	if !strings.Contains(errOut, "Incorrect API key provided: "+runtime.Redacted) || !strings.Contains(errOut, "level=INFO") {
+	if !strings.Contains(errOut, "Incorrect API key provided: "+replay.Redacted) || !strings.Contains(errOut, "level=INFO") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }

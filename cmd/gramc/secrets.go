@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 // secretWords mark the names (of environment variables, of URL query
@@ -80,7 +80,7 @@ func (o *runOptions) protect(e *env) []string {
 		urls = append(urls, s.url)
 	}
 	secrets := processSecrets(os.Environ(), o.headers, urls...)
-	r := runtime.NewRedactor(secrets...)
+	r := replay.NewRedactor(secrets...)
 	e.stdout = r.Writer(e.stdout)
 	e.stderr = r.Writer(e.stderr)
 	return secrets

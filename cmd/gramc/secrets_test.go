@@ -10,8 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 // The canaries: the model's API key and a --header token.
@@ -84,7 +84,7 @@ func TestRunCanaryEveryChannel(t *testing.T) {
 		if bad := leaks(map[string]string{"stdout": out, "stderr": errOut, "recording": string(recText), "tool input": string(toolIn)}); len(bad) > 0 {
 			t.Errorf("json %v: secrets in %s\nstdout:\n%s\ntool input: %s", asJSON, strings.Join(bad, ", "), out, toolIn)
 		}
-		if !strings.Contains(out, "You sent Authorization: Bearer "+runtime.Redacted) || !strings.Contains(string(toolIn), runtime.Redacted) {
+		if !strings.Contains(out, "You sent Authorization: Bearer "+replay.Redacted) || !strings.Contains(string(toolIn), replay.Redacted) {
 			t.Errorf("the answer is not kept, masked:\n%s\n%s", out, toolIn)
 		}
 		if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+canaryKey {
@@ -110,7 +110,7 @@ func TestMCPServeCanary(t *testing.T) {
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
 	h.close()
-	if !strings.Contains(text, "You sent Authorization: Bearer "+runtime.Redacted) {
+	if !strings.Contains(text, "You sent Authorization: Bearer "+replay.Redacted) {
 		t.Errorf("reply %q", text)
 	}
 	if bad := leaks(map[string]string{"MCP reply": text, "stdout": stdout.String(), "stderr": stderr.String()}); len(bad) > 0 {

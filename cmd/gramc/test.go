@@ -17,6 +17,7 @@ import (
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
@@ -149,7 +150,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 	}
 	if o.trace {
 		key := os.Getenv("OPENAI_API_KEY")
-		r.Transport = func(t http.RoundTripper) http.RoundTripper { return runtime.NewTracer(e.stderr, t, key) }
+		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, key) }
 	}
 	return r
 }

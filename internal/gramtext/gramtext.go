@@ -1,9 +1,20 @@
-// Package gramtext writes names and strings in gram notation: whether a name
-// can stand bare, and how to quote it otherwise. It is a leaf package, shared
-// by the printers of the parser and the code generators of the runtime.
+// Package gramtext writes names, strings and numbers in gram notation. It is
+// a leaf package, shared by the printers of the parser, the MCP importer and
+// the messages of the runtime.
+//
+// # Entry points
+//
+//   - [IsSymbol] is the one rule for a name that can stand bare;
+//     [Name] writes a name bare or in backticks ([Backtick]).
+//   - [Quote] writes a double-quoted string; [Escape] escapes for any quote.
+//   - [Number] writes a JSON number as a gram integer or decimal.
 package gramtext
 
-import "strings"
+import (
+	"encoding/json"
+	"math/big"
+	"strings"
+)
 
 // IsSymbol reports whether s can be written as a bare symbol:
 // [a-zA-Z_][0-9a-zA-Z_.\-@]*, and not true or false.
@@ -67,4 +78,40 @@ func Name(s string) string {
 		return s
 	}
 	return Backtick(s)
+}
+
+// Number writes a JSON number as a gram integer or decimal (gram has no
+// exponents); integer requires a whole number. It fails on a number that
+// is not whole when integer is set, and on one that needs more than 100
+// decimal places.
+func Number(n json.Number, integer bool) (string, bool) {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return "", false
+	}
+	if r.IsInt() {
+		return r.Num().String(), true
+	}
+	if integer {
+		return "", false
+	}
+	// A decimal's denominator is 2^a·5^b; max(a, b) digits write it exactly.
+	den := new(big.Int).Set(r.Denom())
+	digits := 0
+	for _, p := range []int64{2, 5} {
+		d, m, k := new(big.Int).Set(den), new(big.Int), 0
+		for {
+			q, rem := new(big.Int).QuoRem(d, big.NewInt(p), m)
+			if rem.Sign() != 0 {
+				break
+			}
+			d = q
+			k++
+		}
+		digits = max(digits, k)
+	}
+	if digits > 100 {
+		return "", false
+	}
+	return r.FloatString(digits), true
 }

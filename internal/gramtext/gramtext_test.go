@@ -1,6 +1,9 @@
 package gramtext
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestIsSymbol(t *testing.T) {
 	for s, want := range map[string]bool{
@@ -26,6 +29,29 @@ func TestQuoting(t *testing.T) {
 		}
 		if got := Name(c.in); got != c.name {
 			t.Errorf("Name(%q) = %s, want %s", c.in, got, c.name)
+		}
+	}
+}
+
+func TestNumber(t *testing.T) {
+	cases := []struct {
+		in      string
+		integer bool
+		want    string
+		ok      bool
+	}{
+		{"42", true, "42", true},
+		{"4.2e1", true, "42", true},
+		{"1.5", true, "", false},
+		{"1.5", false, "1.5", true},
+		{"-2.5e-3", false, "-0.0025", true},
+		{"1e-200", false, "", false}, // more than 100 decimal places
+		{"x", false, "", false},
+	}
+	for _, c := range cases {
+		got, ok := Number(json.Number(c.in), c.integer)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Number(%s, %v) = %q, %v; want %q, %v", c.in, c.integer, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -2,9 +2,17 @@
 // demos: a task list per user, in the spirit of the agent-service contract
 // (every tool takes the user's id, which a host injects).
 //
-// [NewServer] builds the server with the go-sdk, for in-memory tests;
-// [Main] runs it over standard input and output, as the
-// mcp-demo-server command does. Its tools are
+// # Entry points
+//
+//   - [NewServer] builds the server with the go-sdk, for in-memory tests;
+//   - [InMemory] starts one on an in-memory transport and returns the
+//     client's end;
+//   - [Main] runs it over standard input and output, as the
+//     mcp-demo-server command does.
+//
+// # Tools
+//
+// Its tools are
 //
 //   - add_task(user_id, title, description?, priority?, tags?, reminder?):
 //     creates a task and returns it as structured content;

@@ -9,7 +9,7 @@
 // either case); and base64 (standard and URL alphabets, padded or not, at
 // any alignment inside a longer encoded text such as a Basic credential).
 
-package runtime
+package replay
 
 import (
 	"bytes"

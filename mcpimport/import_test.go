@@ -1,9 +1,8 @@
-package runtime_test
+package mcpimport_test
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -11,7 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/internal/mcptest"
+	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -22,8 +23,8 @@ import (
 // imported without warnings validate exactly as the server's, and the
 // tools with constructs gram cannot write are reported.
 func TestMCPImport(t *testing.T) {
-	_, client := inMemory(t, mcptest.Options{Extra: true})
-	imp, err := runtime.ImportMCPTools(client.Tools(), runtime.ImportOptions{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
+	_, client := gramtest.ConnectDemo(t, mcptest.Options{Extra: true})
+	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{Server: "demo", Injected: []string{"user_id"}, Agent: "tasks"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestMCPImportConstructs(t *testing.T) {
 			if c.output != "" {
 				tool.OutputSchema = json.RawMessage(c.output)
 			}
-			imp, err := runtime.ImportMCPTools([]*mcp.Tool{tool}, runtime.ImportOptions{})
+			imp, err := mcpimport.Declarations([]*mcp.Tool{tool}, mcpimport.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,19 +175,9 @@ func TestMCPImportConstructs(t *testing.T) {
 			}
 		})
 	}
-	if _, err := runtime.ImportMCPTools(nil, runtime.ImportOptions{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
+	if _, err := mcpimport.Declarations(nil, mcpimport.Options{Tools: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `no tool "nope"`) {
 		t.Errorf("err = %v", err)
 	}
-}
-
-// compileTools compiles a generated file for [runtime.ImportOptions].
-func compileTools(src []byte) ([]*schema.Tool, error) {
-	doc, parsed := parser.Parse(diag.NewFile("imported.gram", src))
-	prog, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		return nil, errors.New("does not compile")
-	}
-	return prog.Tools, nil
 }
 
 // TestMCPImportLooser: with Compile, a declaration that an approximation
@@ -198,7 +189,7 @@ func TestMCPImportLooser(t *testing.T) {
 		{Name: "pay", Description: "Pays", InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0}},"required":["amount"]}`)},
 		{Name: "when", Description: "When", InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["at"]}`)},
 	}
-	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.Import(tools, mcpimport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +217,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 		{Name: "one", Description: "One", InputSchema: json.RawMessage(`{"type":"object","properties":{"edit":` + edit + `},"required":["edit"]}`)},
 		{Name: "two", Description: "Two", InputSchema: json.RawMessage(`{"type":"object","properties":{"edits":{"type":"array","items":` + edit + `}},"required":["edits"]}`)},
 	}
-	imp, err := runtime.ImportMCPTools(tools, runtime.ImportOptions{Compile: compileTools})
+	imp, err := mcpimport.Import(tools, mcpimport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +236,7 @@ func TestMCPImportSharedRecord(t *testing.T) {
 }
 
 // warningTexts returns an import's warnings as text.
-func warningTexts(imp *runtime.Import) []string {
+func warningTexts(imp *mcpimport.Result) []string {
 	var out []string
 	for _, w := range imp.Warnings {
 		out = append(out, w.String())

@@ -7,7 +7,7 @@
 // isError, a protocol error or a server that stopped become tool errors,
 // which the loop feeds back to the model.
 
-package runtime
+package mcp
 
 import (
 	"context"
@@ -28,11 +28,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/clip"
+	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
-// DefaultMCPCallTimeout limits an MCP tool call when no timeout is given.
-const DefaultMCPCallTimeout = 60 * time.Second
+// DefaultCallTimeout limits an MCP tool call when no timeout is given.
+const DefaultCallTimeout = 60 * time.Second
 
 // mcpTerminateWait is how long closing a server started by a command waits
 // for it to exit after its standard input is closed, before signalling it.
@@ -42,9 +45,9 @@ const mcpTerminateWait = 2 * time.Second
 // failed.
 const stderrWait = time.Second
 
-// MCPServer says how to reach an MCP server and how to use it. Exactly one
+// Config says how to reach an MCP server and how to use it. Exactly one
 // of Command, URL and Transport is set.
-type MCPServer struct {
+type Config struct {
 	// Command is a shell command line, run with `sh -c`, that starts a
 	// server speaking MCP on its standard input and output (the stdio
 	// transport). The process starts in its own process group, with this
@@ -70,7 +73,7 @@ type MCPServer struct {
 	// HTTPClient makes the requests to URL; nil means
 	// http.DefaultClient's transport.
 	HTTPClient *http.Client
-	// CallTimeout limits each tool call: 0 means [DefaultMCPCallTimeout],
+	// CallTimeout limits each tool call: 0 means [DefaultCallTimeout],
 	// a negative value no limit.
 	CallTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
@@ -78,7 +81,7 @@ type MCPServer struct {
 }
 
 // name returns the server's name for messages.
-func (s MCPServer) name() string {
+func (s Config) name() string {
 	switch {
 	case s.Name != "":
 		return s.Name
@@ -90,8 +93,8 @@ func (s MCPServer) name() string {
 	return "MCP server"
 }
 
-// MCPError is a failure to start, reach or use an MCP server.
-type MCPError struct {
+// Error is a failure to start, reach or use an MCP server.
+type Error struct {
 	// Server names the server.
 	Server string
 	// Op says what failed ("starting", "listing the tools", ...).
@@ -107,7 +110,7 @@ type MCPError struct {
 
 // Error returns `MCP server "NAME": OP: CAUSE`, with the end of the
 // server's standard error.
-func (e *MCPError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("MCP server %q: %s", e.Server, e.Op)
 	if e.Err != nil && !e.quiet {
 		s += ": " + e.Err.Error()
@@ -119,16 +122,16 @@ func (e *MCPError) Error() string {
 }
 
 // Unwrap returns the cause.
-func (e *MCPError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// UserMessage implements [UserError].
-func (e *MCPError) UserMessage() string {
+// UserMessage implements [runtime.UserError].
+func (e *Error) UserMessage() string {
 	return "One of my tools isn't available right now. Please try again later."
 }
 
-// MCPClient is a session with an MCP server and the tools it listed when
+// Client is a session with an MCP server and the tools it listed when
 // the session began. It is safe for concurrent use. Close it when done.
-type MCPClient struct {
+type Client struct {
 	name    string
 	session *mcp.ClientSession
 	tools   []*mcp.Tool
@@ -144,21 +147,39 @@ type MCPClient struct {
 	closeErr  error
 }
 
-// ConnectMCP starts or reaches the server, initializes a session and lists
+// Connect starts or reaches the server, initializes a session and lists
 // its tools. Cancelling ctx stops the connection attempt; a session that
-// began lives until [MCPClient.Close]. Errors are [*MCPError]s.
-func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
-	c := &MCPClient{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
+// began lives until [Client.Close]. Errors are [*Error]s.
+func Connect(ctx context.Context, srv Config) (*Client, error) {
+	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
 	if c.timeout == 0 {
-		c.timeout = DefaultMCPCallTimeout
+		c.timeout = DefaultCallTimeout
 	}
 	if c.log == nil {
 		c.log = slog.Default()
 	}
 	c.log = c.log.With("mcpServer", c.name)
 	capture := &toolCapture{}
-	var transport mcp.Transport
-	var stdio *captureTransport // the transport of a server command
+	transport, stdio, err := c.transport(srv, capture)
+	if err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, c.handshakeError(stdio, err)
+	}
+	c.session = session
+	if err := c.listTools(ctx, capture); err != nil {
+		return nil, err
+	}
+	c.log.Info("MCP session started", "tools", len(c.tools))
+	return c, nil
+}
+
+// transport returns the transport srv configures, its messages captured
+// (see toolCapture); for a server command, also that transport itself.
+func (c *Client) transport(srv Config, capture *toolCapture) (mcp.Transport, *captureTransport, error) {
 	n := 0
 	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Transport != nil} {
 		if set {
@@ -166,36 +187,15 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		}
 	}
 	if n != 1 {
-		return nil, &MCPError{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
+		return nil, nil, &Error{Server: c.name, Op: "configuration", Err: errors.New("give exactly one of a command, a URL and a transport")}
 	}
 	switch {
 	case srv.Command != "":
-		cmd := exec.Command("sh", "-c", srv.Command)
-		cmd.Env = append(execEnv(), srv.Env...)
-		var stderr io.Writer = c.stderr
-		if srv.Stderr != nil {
-			stderr = io.MultiWriter(c.stderr, srv.Stderr)
-		}
-		// The standard error is copied here rather than by os/exec, so
-		// that an error can wait for the last words of a server that
-		// stopped.
-		pr, pw, err := os.Pipe()
+		stdio, err := c.commandTransport(srv, capture)
 		if err != nil {
-			return nil, &MCPError{Server: c.name, Op: "starting the server", Err: err}
+			return nil, nil, err
 		}
-		cmd.Stderr = pw
-		c.stderrDone = make(chan struct{})
-		go func() {
-			_, _ = io.Copy(stderr, pr)
-			pr.Close()
-			close(c.stderrDone)
-		}()
-		cmd.WaitDelay = time.Second
-		newProcessGroup(cmd)
-		c.cmd = cmd
-		stdio = &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
-			capture: capture, started: func() { pw.Close() }}
-		transport = stdio
+		return stdio, stdio, nil
 	case srv.URL != "":
 		var base http.RoundTripper = http.DefaultTransport
 		hc := srv.HTTPClient
@@ -206,33 +206,68 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		if hc != nil {
 			client.Timeout, client.Jar, client.CheckRedirect = hc.Timeout, hc.Jar, hc.CheckRedirect
 		}
-		transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}
-	default:
-		transport = &captureTransport{inner: srv.Transport, capture: capture}
+		return &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}, nil, nil
 	}
+	return &captureTransport{inner: srv.Transport, capture: capture}, nil, nil
+}
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
-	session, err := client.Connect(ctx, transport, nil)
-	if err != nil {
-		// How the process ended, if it ended by itself: the go-sdk waits
-		// for it when the handshake fails; the group is killed after.
-		status := c.exitStatus()
-		c.killGroup()
-		e := c.fail("starting the session", err)
-		// A server that wrote something else than JSON-RPC is quoted
-		// instead: that is what to fix.
-		if status != "" && !stdio.wroteNonRPC() {
-			// What the protocol saw (a closed pipe, EOF) is only the
-			// consequence: say that the server stopped, and how.
-			e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
-		}
-		return nil, e
+// commandTransport prepares the server command (run by sh, in its own
+// process group, without the model provider's key, its standard error
+// kept for errors) and returns its stdio transport.
+func (c *Client) commandTransport(srv Config, capture *toolCapture) (*captureTransport, error) {
+	cmd := exec.Command("sh", "-c", srv.Command)
+	cmd.Env = append(runtime.ToolEnv(), srv.Env...)
+	var stderr io.Writer = c.stderr
+	if srv.Stderr != nil {
+		stderr = io.MultiWriter(c.stderr, srv.Stderr)
 	}
-	c.session = session
-	for t, err := range session.Tools(ctx, nil) {
+	// The standard error is copied here rather than by os/exec, so that an
+	// error can wait for the last words of a server that stopped.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, &Error{Server: c.name, Op: "starting the server", Err: err}
+	}
+	cmd.Stderr = pw
+	c.stderrDone = make(chan struct{})
+	go func() {
+		_, _ = io.Copy(stderr, pr)
+		pr.Close()
+		close(c.stderrDone)
+	}()
+	cmd.WaitDelay = time.Second
+	newProcessGroup(cmd)
+	c.cmd = cmd
+	return &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
+		capture: capture, started: func() { pw.Close() }}, nil
+}
+
+// handshakeError returns the error of a session that did not start: how a
+// server command ended, if it ended by itself, or what it wrote that is
+// not JSON-RPC. stdio is the transport of a server command, nil for
+// others.
+func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
+	// The go-sdk waits for the process when the handshake fails; the group
+	// is killed after.
+	status := c.exitStatus()
+	c.killGroup()
+	e := c.fail("starting the session", err)
+	// A server that wrote something else than JSON-RPC is quoted instead:
+	// that is what to fix.
+	if status != "" && !stdio.wroteNonRPC() {
+		// What the protocol saw (a closed pipe, EOF) is only the
+		// consequence: say that the server stopped, and how.
+		e.Op, e.quiet = "the MCP server exited before the handshake ("+status+")", true
+	}
+	return e
+}
+
+// listTools lists the server's tools and reads their input schemas, with
+// the key order of the JSON the server sent (kept by capture).
+func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
+	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			_ = c.Close()
-			return nil, c.fail("listing the tools", err)
+			return c.fail("listing the tools", err)
 		}
 		c.tools = append(c.tools, t)
 	}
@@ -246,7 +281,7 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 				t.OutputSchema = raw.output
 			}
 		}
-		s, unresolved, err := toolSchema(t.InputSchema)
+		s, unresolved, err := runtime.ToolSchema(t.InputSchema)
 		if err != nil {
 			c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
 			continue
@@ -256,14 +291,13 @@ func ConnectMCP(ctx context.Context, srv MCPServer) (*MCPClient, error) {
 		}
 		c.schemas[t.Name] = s
 	}
-	c.log.Info("MCP session started", "tools", len(c.tools))
-	return c, nil
+	return nil
 }
 
-// fail returns an MCPError for op, with the end of the server's standard
+// fail returns an Error for op, with the end of the server's standard
 // error.
-func (c *MCPClient) fail(op string, err error) *MCPError {
-	e := &MCPError{Server: c.name, Op: op, Err: err}
+func (c *Client) fail(op string, err error) *Error {
+	e := &Error{Server: c.name, Op: op, Err: err}
 	if c.cmd != nil {
 		// Wait for what the process wrote last, if it stopped.
 		select {
@@ -278,7 +312,7 @@ func (c *MCPClient) fail(op string, err error) *MCPError {
 // exitStatus describes how the server's process ended ("status 3",
 // "signal: killed"), or returns "" when it has not been waited for or was
 // not a command.
-func (c *MCPClient) exitStatus() string {
+func (c *Client) exitStatus() string {
 	if c.cmd == nil || c.cmd.ProcessState == nil {
 		return ""
 	}
@@ -290,36 +324,36 @@ func (c *MCPClient) exitStatus() string {
 }
 
 // Name returns the server's name, as messages give it.
-func (c *MCPClient) Name() string { return c.name }
+func (c *Client) Name() string { return c.name }
 
 // Tools returns the tools the server listed, in its order. Their
 // InputSchema and OutputSchema are JSON text (json.RawMessage) as the
 // server sent them, keys in the server's order, when the transport let
 // them be captured; maps otherwise.
-func (c *MCPClient) Tools() []*mcp.Tool { return c.tools }
+func (c *Client) Tools() []*mcp.Tool { return c.tools }
 
 // Tool returns the server's tool called name as a library tool. Its
 // Parameters are the tool's inputSchema (local references inlined), its
 // Description the server's, and Invoke calls the tool on the server.
-func (c *MCPClient) Tool(name string) (Tool, bool) {
+func (c *Client) Tool(name string) (runtime.Tool, bool) {
 	for _, t := range c.tools {
 		if t.Name == name {
 			s, ok := c.schemas[name]
 			if !ok {
-				return Tool{}, false
+				return runtime.Tool{}, false
 			}
-			return Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
+			return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
 				return c.Call(ctx, name, args)
 			}}, true
 		}
 	}
-	return Tool{}, false
+	return runtime.Tool{}, false
 }
 
 // AddTo registers in lib each of the server's tools whose name lib does not
 // have yet (so that sources added earlier win), and returns the names
 // registered, in the server's order.
-func (c *MCPClient) AddTo(lib *Library) []string {
+func (c *Client) AddTo(lib *runtime.Library) []string {
 	var added []string
 	for _, t := range c.tools {
 		if _, ok := lib.Lookup(t.Name); ok {
@@ -340,21 +374,21 @@ func (c *MCPClient) AddTo(lib *Library) []string {
 }
 
 // Library returns a new library holding the server's tools.
-func (c *MCPClient) Library() *Library {
-	lib := &Library{}
+func (c *Client) Library() *runtime.Library {
+	lib := &runtime.Library{}
 	c.AddTo(lib)
 	return lib
 }
 
 // Call calls the server's tool name with args and returns its result in
-// every form it has (see [ToolResult]): the text of the content, where
+// every form it has (see [runtime.ToolResult]): the text of the content, where
 // parts other than text are described by kind, MIME type and size; the
-// structuredContent as JSON text; the images. [Run] gives the model the
+// structuredContent as JSON text; the images. [runtime.Run] gives the model the
 // structured form when the tool's declaration returns a record type, the
 // text otherwise, and shows it the images after the tool messages. A
 // result flagged isError is an error whose message is its text. Protocol
 // errors, a timeout and a server that stopped are errors too.
-func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
+func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -386,7 +420,7 @@ func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) 
 		return nil, errors.New(out.Text)
 	}
 	if res.StructuredContent != nil {
-		b, err := marshalNoEscape(res.StructuredContent)
+		b, err := jsonvalue.Marshal(res.StructuredContent)
 		if err != nil {
 			return nil, fmt.Errorf("the structured result cannot be encoded: %w", err)
 		}
@@ -399,8 +433,8 @@ func (c *MCPClient) Call(ctx context.Context, name string, args map[string]any) 
 // newlines, a short description of every other part (kind, MIME type,
 // size, and the text of an embedded text resource), and the images the
 // chat API accepts.
-func contentResult(content []mcp.Content) *ToolResult {
-	out := &ToolResult{}
+func contentResult(content []mcp.Content) *runtime.ToolResult {
+	out := &runtime.ToolResult{}
 	parts := make([]string, 0, len(content))
 	for _, c := range content {
 		switch x := c.(type) {
@@ -408,8 +442,8 @@ func contentResult(content []mcp.Content) *ToolResult {
 			parts = append(parts, x.Text)
 		case *mcp.ImageContent:
 			desc := fmt.Sprintf("[image: %s, %s", orUnknown(x.MIMEType), byteSize(len(x.Data)))
-			if slices.Contains(ImageMIMETypes, x.MIMEType) {
-				out.Images = append(out.Images, Image{MIMEType: x.MIMEType, Data: x.Data})
+			if slices.Contains(runtime.ImageMIMETypes, x.MIMEType) {
+				out.Images = append(out.Images, runtime.Image{MIMEType: x.MIMEType, Data: x.Data})
 				desc += "; shown to you after the tool results"
 			}
 			parts = append(parts, desc+"]")
@@ -431,7 +465,7 @@ func contentResult(content []mcp.Content) *ToolResult {
 				desc += " (" + strings.Join(about, ", ") + ")"
 			}
 			if d := strings.TrimSpace(x.Description); d != "" {
-				desc += ": " + clipText(oneLine(d), 200)
+				desc += ": " + clip.Text(clip.OneLine(d), 200)
 			}
 			parts = append(parts, desc+"]")
 		case *mcp.EmbeddedResource:
@@ -473,7 +507,7 @@ func byteSize(n int) string {
 // Close ends the session. A server started by a command has its standard
 // input closed and is given a moment to exit before it is signalled, then
 // killed with its process group. Close may be called several times.
-func (c *MCPClient) Close() error {
+func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		if c.session != nil {
 			err := c.session.Close()
@@ -497,7 +531,7 @@ func (c *MCPClient) Close() error {
 }
 
 // killGroup kills whatever is left of the command's process group.
-func (c *MCPClient) killGroup() {
+func (c *Client) killGroup() {
 	if c.cmd != nil {
 		killProcessGroup(c.cmd)
 	}

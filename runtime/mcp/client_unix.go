@@ -5,7 +5,7 @@
 // then closes the session cleanly), and whatever the shell started can be
 // killed together.
 
-package runtime
+package mcp
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package runtime_test
+package mcp_test
 
 import (
 	"context"

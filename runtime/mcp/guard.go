@@ -3,7 +3,7 @@
 // error reply, never the session. The SDK ends the session at the first
 // line that is not a JSON-RPC message it can read.
 
-package runtime
+package mcp
 
 import (
 	"bufio"
@@ -18,9 +18,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MaxMCPLine is the longest line (one JSON-RPC message) [ServeMCP] reads:
+// MaxLine is the longest line (one JSON-RPC message) [Serve] reads:
 // longer ones are skipped and answered with an error.
-const MaxMCPLine = 8 << 20
+const MaxLine = 8 << 20
 
 // The JSON-RPC error codes of the replies to lines that are not messages.
 const (
@@ -28,14 +28,14 @@ const (
 	rpcInvalidRequest = -32600
 )
 
-// ServeMCP runs server over newline-delimited JSON-RPC on in and out (the
+// Serve runs server over newline-delimited JSON-RPC on in and out (the
 // MCP stdio transport) until in ends or ctx is done. A line that is not a
 // JSON-RPC 2.0 message (not JSON, a batch, not an object, a jsonrpc other
 // than "2.0", an id that is not a string or a number, a request without a
-// method, a line longer than [MaxMCPLine]) is answered with a JSON-RPC
+// method, a line longer than [MaxLine]) is answered with a JSON-RPC
 // error, -32700 (parse error) or -32600 (invalid request), reported on
 // errw, and skipped: the session goes on.
-func ServeMCP(ctx context.Context, server *mcp.Server, in io.Reader, out, errw io.Writer) error {
+func Serve(ctx context.Context, server *mcp.Server, in io.Reader, out, errw io.Writer) error {
 	w := &lockedWriter{w: out}
 	pr, pw := io.Pipe()
 	go func() {
@@ -51,10 +51,10 @@ func ServeMCP(ctx context.Context, server *mcp.Server, in io.Reader, out, errw i
 func guardLines(in io.Reader, out io.Writer, reply io.Writer, errw io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
-		line, tooLong, err := readLine(br, MaxMCPLine)
+		line, tooLong, err := readLine(br, MaxLine)
 		if tooLong {
 			rejectLine(reply, errw, nil, rpcInvalidRequest,
-				fmt.Sprintf("message longer than the limit of %d bytes: ignored", MaxMCPLine))
+				fmt.Sprintf("message longer than the limit of %d bytes: ignored", MaxLine))
 		} else if t := bytes.TrimSpace(line); len(t) > 0 {
 			if id, code, msg := checkMessage(t); code != 0 {
 				rejectLine(reply, errw, id, code, msg)

@@ -2,7 +2,7 @@
 
 // MCP server processes elsewhere than Unix: no process groups.
 
-package runtime
+package mcp
 
 import "os/exec"
 

@@ -1,9 +1,9 @@
 // Agents served over MCP: each agent becomes an MCP tool whose input is the
 // user's message and whose result is the agent's answer, so any MCP host can
 // call gram agents. Every call is one turn of a new conversation, run by
-// [Run] with the agent's tool library and options.
+// [runtime.Run] with the agent's tool library and options.
 
-package runtime
+package mcp
 
 import (
 	"context"
@@ -14,30 +14,36 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
 // agentInputSchema is the input of an agent served as a tool.
 const agentInputSchema = `{"type":"object","properties":{"message":{"type":"string","minLength":1,"description":"The user's message to the agent"}},"required":["message"],"additionalProperties":false}`
 
+// Implementation names and describes a server to MCP clients (the
+// SDK's type, so that callers of [NewServer] need not import the SDK).
+type Implementation = mcp.Implementation
+
 // ServedAgent is an agent to serve over MCP with what it runs with.
 type ServedAgent struct {
 	// Agent is the agent; its name is the tool's name.
 	Agent *schema.Agent
 	// Library binds the agent's tools.
-	Library *Library
+	Library *runtime.Library
 	// Options configure each run (the model, injected values, logger, ...).
-	Options []Option
+	Options []runtime.Option
 }
 
-// NewMCPServer returns an MCP server, named by impl, exposing each agent
+// NewServer returns an MCP server, named by impl, exposing each agent
 // as a tool: its name is the agent's, its description the agent's (or one
 // naming the agent and its model), its input {"message": string}. A call
 // runs one turn of a new conversation; the result's text is the agent's
 // answer. A run that fails gives a result flagged isError whose text is the
 // error, which never contains an API key. Connect the server to a
 // transport with its Run or Connect method.
-func NewMCPServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
+func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -64,12 +70,12 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(`invalid arguments: ` + problem + agentArgsShape)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
-		resp, err := Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
+		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
 		if err != nil {
 			return fail(err.Error())
 		}
 		text := resp.Content
-		if resp.Status != StatusCompleted {
+		if resp.Status != runtime.StatusCompleted {
 			// The host must not take a partial answer for the answer.
 			note := strings.Join(resp.Warnings, "; ")
 			if note == "" {
@@ -96,7 +102,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	if len(raw) == 0 {
 		return "", "no arguments"
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonvalue.Decode(raw)
 	if err != nil {
 		return "", "the arguments are not valid JSON"
 	}
@@ -125,7 +131,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 
 // jsonKindName names the JSON type of a decoded value, with an article.
 func jsonKindName(v any) string {
-	switch k := jsonKind(v); k {
+	switch k := jsonvalue.Kind(v); k {
 	case "null":
 		return k
 	case "integer", "number":

@@ -5,7 +5,7 @@
 // Headers that change from run to run (user agent, SDK versions, retry
 // counts, idempotency keys, dates) are left out so recordings are stable.
 
-package runtime
+package replay
 
 import (
 	"bytes"
@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // RecordingVersion is the version of the recording format.
@@ -254,9 +256,9 @@ func ReadRecording(path string) (Recording, error) {
 	return rec, nil
 }
 
-// ReplayError is a request a [Replayer] cannot answer: it differs from the
+// Error is a request a [Replayer] cannot answer: it differs from the
 // recorded one, or the recording has no more requests.
-type ReplayError struct {
+type Error struct {
 	// Index is the request's number in the session, from 1.
 	Index int
 	// Method and Path identify the request.
@@ -270,7 +272,7 @@ type ReplayError struct {
 }
 
 // Error says which request differs and where.
-func (e *ReplayError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("replay: request %d (%s %s) ", e.Index, e.Method, e.Path)
 	if e.Pointer != "" {
 		return s + "differs from the recording at " + e.Pointer + ": " + e.Detail
@@ -281,7 +283,7 @@ func (e *ReplayError) Error() string {
 // Replayer is an http.RoundTripper that answers from a [Recording], with
 // no network: the n-th request must match the n-th recorded one (method,
 // path and JSON body, compared as JSON values), and gets its recorded
-// response. A request that differs fails with a [*ReplayError] saying
+// response. A request that differs fails with a [*Error] saying
 // where. It is safe for concurrent use.
 type Replayer struct {
 	mu   sync.Mutex
@@ -319,7 +321,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rerr := &ReplayError{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
+	rerr := &Error{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
 	if r.next >= len(r.rec.Interactions) {
 		rerr.Detail = fmt.Sprintf("is not in the recording, which has only %d requests", len(r.rec.Interactions))
 		return nil, rerr
@@ -363,8 +365,8 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 // diffBodies compares a recorded body with a request's: as JSON values
 // when both are JSON, as text otherwise. It returns where they first differ.
 func diffBodies(recorded, got []byte) (ptr, detail string, same bool) {
-	a, err1 := decodeJSON(recorded)
-	b, err2 := decodeJSON(got)
+	a, err1 := jsonvalue.Decode(recorded)
+	b, err2 := jsonvalue.Decode(got)
 	if len(bytes.TrimSpace(recorded)) == 0 && len(bytes.TrimSpace(got)) == 0 {
 		return "", "", true
 	}
@@ -374,63 +376,41 @@ func diffBodies(recorded, got []byte) (ptr, detail string, same bool) {
 		}
 		return "", "has a different body", false
 	}
-	if p, d, ok := firstDiff(a, b, ""); !ok {
+	if d, ok := jsonvalue.Diff(a, b); ok {
+		p := d.Pointer
 		if p == "" {
 			p = "/"
 		}
-		return p, d, false
+		return p, describeDiff(d), false
 	}
 	return "", "", true
 }
 
-// firstDiff returns the first place where two generic JSON values differ,
-// visiting object keys in sorted order.
-func firstDiff(a, b any, ptr string) (string, string, bool) {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return ptr, "recorded an object, got " + short(b), false
-		}
-		for _, k := range unionKeys(x, y) {
-			p := ptr + "/" + escapePointer(k)
-			xv, xok := x[k]
-			yv, yok := y[k]
-			switch {
-			case !yok:
-				return p, "recorded " + short(xv) + ", got nothing", false
-			case !xok:
-				return p, "recorded nothing, got " + short(yv), false
-			}
-			if p, d, ok := firstDiff(xv, yv, p); !ok {
-				return p, d, false
-			}
-		}
-		return "", "", true
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return ptr, "recorded an array, got " + short(b), false
-		}
-		for i := 0; i < len(x) && i < len(y); i++ {
-			if p, d, ok := firstDiff(x[i], y[i], ptr+"/"+strconv.Itoa(i)); !ok {
-				return p, d, false
-			}
-		}
-		if len(x) != len(y) {
-			return ptr, fmt.Sprintf("recorded %d items, got %d", len(x), len(y)), false
-		}
-		return "", "", true
+// describeDiff says how a request's body differs from the recorded one
+// at one place.
+func describeDiff(d jsonvalue.Difference) string {
+	_, aObj := d.A.(map[string]any)
+	_, bObj := d.B.(map[string]any)
+	al, aList := d.A.([]any)
+	bl, bList := d.B.([]any)
+	switch {
+	case !d.InB:
+		return "recorded " + short(d.A) + ", got nothing"
+	case !d.InA:
+		return "recorded nothing, got " + short(d.B)
+	case aObj && !bObj:
+		return "recorded an object, got " + short(d.B)
+	case aList && !bList:
+		return "recorded an array, got " + short(d.B)
+	case aList && bList:
+		return fmt.Sprintf("recorded %d items, got %d", len(al), len(bl))
 	}
-	if !jsonEqual(a, b) {
-		return ptr, "recorded " + short(a) + ", got " + short(b), false
-	}
-	return "", "", true
+	return "recorded " + short(d.A) + ", got " + short(d.B)
 }
 
 // short returns a value as JSON, cut to a readable length.
 func short(v any) string {
-	s := compact(v)
+	s := jsonvalue.Compact(v)
 	if r := []rune(s); len(r) > 80 {
 		s = string(r[:77]) + "..."
 	}

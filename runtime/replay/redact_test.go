@@ -1,8 +1,9 @@
-package runtime
+package replay
 
 import (
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -98,5 +99,17 @@ func BenchmarkRedact(b *testing.B) {
 				r.Bytes(text)
 			}
 		})
+	}
+}
+
+func TestRedact(t *testing.T) {
+	r := NewRedactor("secret-value-1", "ab")
+	got := r.String("key=secret-value-1 token sk-proj-ABCdef123456 ab")
+	if strings.Contains(got, "secret-value-1") || strings.Contains(got, "ABCdef") || !strings.HasSuffix(got, " ab") {
+		t.Errorf("redacted %q", got)
+	}
+	h := redactHeaders(http.Header{"Authorization": {"Bearer x"}, "X-Api-Key": {"y"}, "Content-Type": {"application/json"}}, r)
+	if h.Get("Authorization") != Redacted || h.Get("X-Api-Key") != Redacted || h.Get("Content-Type") != "application/json" {
+		t.Errorf("headers %v", h)
 	}
 }

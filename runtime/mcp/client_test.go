@@ -1,4 +1,4 @@
-package runtime_test
+package mcp_test
 
 import (
 	"context"
@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -90,23 +92,18 @@ var quietLog = slog.New(slog.DiscardHandler)
 
 // inMemory connects a client to a fresh demo server over in-memory
 // transports.
-func inMemory(t *testing.T, opts mcptest.Options) (*mcptest.Server, *runtime.MCPClient) {
-	t.Helper()
-	srv := mcptest.NewServer(opts)
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.MCP.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Transport: ct, Name: "demo", Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return srv, c
+func inMemory(t *testing.T, opts mcptest.Options) (*mcptest.Server, *mcp.Client) {
+	return gramtest.ConnectDemo(t, opts)
 }
+
+// testKey is a model provider key a server must never see.
+const testKey = "sk-test-0123456789abcdef"
+
+// logBuffer is a concurrency-safe buffer for captured output.
+type logBuffer = gramtest.Buffer
+
+// compile parses and compiles src, failing the test on errors.
+func compile(tb testing.TB, src string) *schema.Program { return gramtest.Compile(tb, src) }
 
 // runTasks runs agent against lib with a scripted model.
 func runTasks(t *testing.T, agent *schema.Agent, lib *runtime.Library, model runtime.Model) *runtime.Response {
@@ -245,21 +242,21 @@ func TestMCPSchemaMismatch(t *testing.T) {
 // TestMCPToolOrder: the tools keep the server's key order, and references
 // to definitions are inlined for binding.
 func TestMCPToolOrder(t *testing.T) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "refs", Version: "1"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "put", Description: "Stores a point", InputSchema: json.RawMessage(`{
+	srv := sdk.NewServer(&sdk.Implementation{Name: "refs", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "put", Description: "Stores a point", InputSchema: json.RawMessage(`{
 		"type":"object","$defs":{"Point":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}},"required":["y","x"],"additionalProperties":false}},
 		"properties":{"zeta":{"type":"string"},"alpha":{"$ref":"#/$defs/Point","description":"Where"}},
 		"required":["zeta","alpha"],"additionalProperties":false}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
 		})
-	st, ct := mcp.NewInMemoryTransports()
+	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	c, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Transport: ct, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{Transport: ct, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +284,7 @@ func TestMCPSubprocess(t *testing.T) {
 	ctx := context.Background()
 	prog := compile(t, tasksSrc)
 	var stderr logBuffer
-	c, err := runtime.ConnectMCP(ctx, runtime.MCPServer{Command: serverCommand(t, "-extra", "-crash"), Stderr: &stderr, Logger: quietLog})
+	c, err := mcp.Connect(ctx, mcp.Config{Command: serverCommand(t, "-extra", "-crash"), Stderr: &stderr, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +348,7 @@ func TestMCPClose(t *testing.T) {
 		t.Skip("no /bin/sh")
 	}
 	var stderr logBuffer
-	c, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: serverCommand(t), Stderr: &stderr, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{Command: serverCommand(t), Stderr: &stderr, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,12 +370,12 @@ func TestMCPConnectFailure(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh")
 	}
-	_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: "echo 'no such server' >&2; exit 7", Logger: quietLog})
-	var me *runtime.MCPError
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: "echo 'no such server' >&2; exit 7", Logger: quietLog})
+	var me *mcp.Error
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "no such server") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Logger: quietLog}); err == nil {
+	if _, err := mcp.Connect(context.Background(), mcp.Config{Logger: quietLog}); err == nil {
 		t.Error("connected to nothing")
 	}
 }
@@ -398,8 +395,8 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 		{"head -c 1 >/dev/null; echo late >&2; exit 5", "the MCP server exited before the handshake (status 5) (its standard error ends with: late)"},
 		{"kill -9 $$", "the MCP server exited before the handshake (signal: killed)"},
 	} {
-		_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: tc.command, Logger: quietLog})
-		var me *runtime.MCPError
+		_, err := mcp.Connect(context.Background(), mcp.Config{Command: tc.command, Logger: quietLog})
+		var me *mcp.Error
 		if !errors.As(err, &me) {
 			t.Fatalf("%s: err = %v", tc.command, err)
 		}
@@ -414,7 +411,7 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 	}
 	// A server that wrote something else than JSON-RPC before it stopped is
 	// quoted instead: that is what to fix.
-	_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: "echo 'Server ready'; exit 2", Logger: quietLog})
 	if err == nil || !strings.Contains(err.Error(), `not JSON-RPC: "Server ready"`) || strings.Contains(err.Error(), "exited before") {
 		t.Errorf("a server that wrote a log line: %v", err)
 	}
@@ -425,9 +422,9 @@ func TestMCPExitBeforeHandshake(t *testing.T) {
 // session.
 func TestMCPStreamableHTTP(t *testing.T) {
 	srv := mcptest.NewServer(mcptest.Options{})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, nil))
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.MCP }, nil))
 	defer hs.Close()
-	c, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{URL: hs.URL, Logger: quietLog})
+	c, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +463,7 @@ func TestMCPKeyNotPassed(t *testing.T) {
 		t.Skip("no /bin/sh")
 	}
 	t.Setenv("OPENAI_API_KEY", testKey)
-	_, err := runtime.ConnectMCP(context.Background(), runtime.MCPServer{Command: `echo "key=[$OPENAI_API_KEY]" >&2; exit 1`, Logger: quietLog})
+	_, err := mcp.Connect(context.Background(), mcp.Config{Command: `echo "key=[$OPENAI_API_KEY]" >&2; exit 1`, Logger: quietLog})
 	if err == nil || !strings.Contains(err.Error(), "key=[]") || strings.Contains(err.Error(), testKey) {
 		t.Errorf("err = %v", err)
 	}

@@ -1,8 +1,8 @@
-// JSON Schemas of MCP tools: decoding with the key order kept (so imported
-// parameters come in the server's order), inlining of local references
-// ($ref to $defs or definitions), so that a server whose schema shares
-// definitions still binds to the self-contained schema a gram spec gives,
-// and the equality of two schemas on their validating keywords.
+// Reading the JSON Schemas of tools: in the generic form binding compares
+// (genericSchema), or, for MCP tools, with the key order kept (so imported
+// parameters come in the server's order) and local references ($ref to
+// $defs or definitions) inlined, so that a server whose schema shares
+// definitions still binds to the self-contained schema a gram spec gives.
 
 package runtime
 
@@ -12,47 +12,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 )
 
-// SchemaDiff compares two JSON Schemas for equality: on every keyword that
-// validates, annotations (description, default, title, ...) ignored.
-// Binding asks less, compatibility (see [SchemaCompatible]). Each schema is a [schema.Object], a Go value or JSON text (see
-// [Tool.Parameters]). It returns the differences, each as "at POINTER:
-// what differs", none when the schemas agree.
-func SchemaDiff(spec, impl any) ([]string, error) {
-	a, err := genericJSON(spec)
-	if err != nil {
-		return nil, fmt.Errorf("the first schema: %w", err)
-	}
-	b, err := genericJSON(impl)
-	if err != nil {
-		return nil, fmt.Errorf("the second schema: %w", err)
-	}
-	return diffSchemas(a, b, ""), nil
-}
-
-// orderedJSON returns a JSON value with its objects as [schema.Object],
-// members in the order written: from JSON text as is, from any other Go
-// value through its JSON encoding (map keys then come sorted). Numbers are
-// json.Number.
-func orderedJSON(v any) (any, error) {
-	var data []byte
-	switch x := v.(type) {
-	case nil:
+// orderedSchema returns a JSON Schema given as JSON text or a Go value
+// (see [jsonvalue.Text]) with its objects as [schema.Object], members in
+// the order written (a Go map's keys come sorted). Numbers are
+// json.Number. It returns nil for nil.
+func orderedSchema(v any) (any, error) {
+	if v == nil {
 		return nil, nil
-	case json.RawMessage:
-		data = x
-	case []byte:
-		data = x
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		data = b
+	}
+	data, err := jsonvalue.Text(v)
+	if err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -128,7 +103,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 		if d, ok := obj.Get(key); ok {
 			if m, ok := d.(schema.Object); ok {
 				for _, mem := range m {
-					defs["#/"+key+"/"+escapePointer(mem.Key)] = mem.Value
+					defs["#/"+key+"/"+jsonvalue.EscapePointer(mem.Key)] = mem.Value
 				}
 			}
 		}
@@ -152,7 +127,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 						m = append(schema.Object(nil), m...)
 						for _, mem := range x {
 							if mem.Key != "$ref" {
-								m.Set(mem.Key, walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack))
+								m.Set(mem.Key, walk(mem.Value, ptr+"/"+jsonvalue.EscapePointer(mem.Key), depth, stack))
 							}
 						}
 						return m
@@ -167,7 +142,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 					o = append(o, mem) // decided below
 					continue
 				}
-				o = append(o, schema.Member{Key: mem.Key, Value: walk(mem.Value, ptr+"/"+escapePointer(mem.Key), depth, stack)})
+				o = append(o, schema.Member{Key: mem.Key, Value: walk(mem.Value, ptr+"/"+jsonvalue.EscapePointer(mem.Key), depth, stack)})
 			}
 			return o
 		case []any:
@@ -192,11 +167,13 @@ func inlineRefs(root any) (out any, unresolved []string) {
 	return res, unresolved
 }
 
-// toolSchema decodes an MCP tool's schema (as the client received it)
-// with its key order and its local references inlined. It returns nil for
+// ToolSchema decodes a tool's JSON Schema, given as JSON text or a Go value
+// (as an MCP client receives it), into a [schema.Object] with its key
+// order kept and its local references inlined; the second result lists,
+// by JSON pointer, the references it could not inline. It returns nil for
 // a nil schema.
-func toolSchema(v any) (schema.Object, []string, error) {
-	o, err := orderedJSON(v)
+func ToolSchema(v any) (schema.Object, []string, error) {
+	o, err := orderedSchema(v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -211,13 +188,26 @@ func toolSchema(v any) (schema.Object, []string, error) {
 	return res.(schema.Object), unresolved, nil
 }
 
-// pointerJoin appends reference tokens to a JSON pointer.
-func pointerJoin(ptr string, tokens ...string) string {
-	var b strings.Builder
-	b.WriteString(ptr)
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
+// genericSchema returns a JSON Schema given as a [schema.Object], a Go
+// value or JSON text (see [Tool.Parameters]) in the generic form of
+// [jsonvalue.Decode]: objects as map[string]any, numbers as json.Number.
+func genericSchema(v any) (any, error) {
+	if o, ok := v.(schema.Object); ok {
+		return schema.ToAny(o), nil
 	}
-	return b.String()
+	return jsonvalue.Generic(v)
+}
+
+// genericSchemas reads two schemas with genericSchema; an error names the
+// schema it concerns as aName or bName.
+func genericSchemas(a, b any, aName, bName string) (any, any, error) {
+	x, err := genericSchema(a)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", aName, err)
+	}
+	y, err := genericSchema(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", bName, err)
+	}
+	return x, y, nil
 }

@@ -1,4 +1,4 @@
-package runtime_test
+package mcp_test
 
 import (
 	"context"
@@ -6,30 +6,39 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 )
+
+// greeterSrc declares an agent with one tool, the built-in sayHello.
+const greeterSrc = `
+[sayHello:Tool {description: "Returns a friendly greeting"} |
+  (personName::String {default: "world"})==>(::String)
+]
+[greeter:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Greet the user with sayHello."} | sayHello]
+`
 
 // TestMCPServer serves an agent over MCP in memory: the tool's schema, an
 // answer, a failed run (isError, with the error) and invalid arguments.
 func TestMCPServer(t *testing.T) {
-	agent := exampleAgent()
+	agent := compile(t, greeterSrc).Agent("greeter")
 	model := runtime.NewScripted(
 		runtime.CallReply(runtime.Call("sayHello", `{"personName":"Ann"}`)),
 		runtime.TextReply("Hello, Ann!"),
 	)
 	model.PushError(errors.New("the model is down"))
-	srv := runtime.NewMCPServer(&mcp.Implementation{Name: "agents", Version: "1"},
-		[]runtime.ServedAgent{{Agent: agent, Library: exampleLibrary(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithInjected(map[string]any{"userId": "u-1"}), quiet}}}, quietLog)
-	st, ct := mcp.NewInMemoryTransports()
+	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
+		[]mcp.ServedAgent{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
+	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "host", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,16 +51,16 @@ func TestMCPServer(t *testing.T) {
 	if in := string(mustJSON(t, list.Tools[0].InputSchema)); !strings.Contains(in, `"required":["message"]`) {
 		t.Errorf("input schema %s", in)
 	}
-	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
+	text := func(res *sdk.CallToolResult) string { return res.Content[0].(*sdk.TextContent).Text }
 
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Hi, I'm Ann"}})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Hi, I'm Ann"}})
 	if err != nil || res.IsError || text(res) != "Hello, Ann!" {
 		t.Fatalf("call: %v %+v", err, res)
 	}
 	if reqs := model.Requests(); len(reqs) != 2 || reqs[0].Messages[len(reqs[0].Messages)-1].Content != "Hi, I'm Ann" {
 		t.Errorf("model requests: %+v", reqs)
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Again"}})
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Again"}})
 	if err != nil || !res.IsError || !strings.Contains(text(res), "the model is down") {
 		t.Errorf("failed run: %v %+v", err, res)
 	}
@@ -66,7 +75,7 @@ func TestMCPServer(t *testing.T) {
 		{map[string]any{"message": nil}, `"message" is null, not a string`},
 		{map[string]any{"message": []any{"hi"}}, `"message" is an array, not a string`},
 	} {
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greeter", Arguments: tc.args})
+		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "greeter", Arguments: tc.args})
 		if err != nil || !res.IsError {
 			t.Errorf("%v: %v %+v", tc.args, err, res)
 			continue

@@ -1,7 +1,7 @@
 // Tracing: an HTTP transport that prints every model request and response,
 // credentials redacted.
 
-package runtime
+package replay
 
 import (
 	"bytes"

@@ -6,7 +6,7 @@
 // the connection must not be wrapped, the HTTP responses are read as they
 // pass.
 
-package runtime
+package mcp
 
 import (
 	"bufio"

@@ -4,7 +4,7 @@
 // server's output is watched as it is read: the first line that is not a
 // JSON object is kept, and a failed read quotes it.
 
-package runtime
+package mcp
 
 import (
 	"bytes"

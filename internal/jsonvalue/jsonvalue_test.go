@@ -1,0 +1,97 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func mustDecode(t *testing.T, s string) any {
+	t.Helper()
+	v, err := Decode([]byte(s))
+	if err != nil {
+		t.Fatalf("Decode(%s): %v", s, err)
+	}
+	return v
+}
+
+func TestDecode(t *testing.T) {
+	v := mustDecode(t, ` {"a": [1, 2.5]} `)
+	if n := v.(map[string]any)["a"].([]any)[1]; n != json.Number("2.5") {
+		t.Errorf("number decoded as %#v, want json.Number", n)
+	}
+	for _, bad := range []string{`{} {}`, `1 x`, `{"a":`, ``} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("Decode(%q) accepted", bad)
+		}
+	}
+}
+
+func TestGeneric(t *testing.T) {
+	for _, in := range []any{`{"a":1}`, []byte(`{"a":1}`), json.RawMessage(`{"a":1}`), map[string]int{"a": 1}} {
+		v, err := Generic(in)
+		if err != nil || !Equal(v, map[string]any{"a": json.Number("1")}) {
+			t.Errorf("Generic(%#v) = %#v, %v", in, v, err)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{`1`, `1.0`, true},
+		{`{"a":[1,{"b":2}]}`, `{"a":[1,{"b":2e0}]}`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`"1"`, `1`, false},
+		{`null`, `false`, false},
+	}
+	for _, c := range cases {
+		if got := Equal(mustDecode(t, c.a), mustDecode(t, c.b)); got != c.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestDiff(t *testing.T) {
+	cases := []struct {
+		a, b     string
+		ptr      string
+		inA, inB bool
+		same     bool
+	}{
+		{a: `{"a":1,"b":[1,2]}`, b: `{"b":[1,2],"a":1.0}`, same: true},
+		{a: `{"a":1,"b":2}`, b: `{"a":1}`, ptr: "/b", inA: true},
+		{a: `{"a":1}`, b: `{"a":1,"c/d":2}`, ptr: "/c~1d", inB: true},
+		{a: `{"x":[1,{"y":true}]}`, b: `{"x":[1,{"y":false}]}`, ptr: "/x/1/y", inA: true, inB: true},
+		{a: `{"x":[1,2]}`, b: `{"x":[1]}`, ptr: "/x", inA: true, inB: true},
+		{a: `{"x":{}}`, b: `{"x":[]}`, ptr: "/x", inA: true, inB: true},
+		{a: `1`, b: `2`, ptr: "", inA: true, inB: true},
+	}
+	for _, c := range cases {
+		d, differ := Diff(mustDecode(t, c.a), mustDecode(t, c.b))
+		if differ == c.same {
+			t.Errorf("Diff(%s, %s) differ = %v", c.a, c.b, differ)
+			continue
+		}
+		if differ && (d.Pointer != c.ptr || d.InA != c.inA || d.InB != c.inB) {
+			t.Errorf("Diff(%s, %s) = %+v, want pointer %q, inA %v, inB %v", c.a, c.b, d, c.ptr, c.inA, c.inB)
+		}
+	}
+}
+
+func TestKindAndPointers(t *testing.T) {
+	for in, want := range map[string]string{`1`: "integer", `1.0`: "integer", `1.5`: "number", `"s"`: "string",
+		`true`: "boolean", `null`: "null", `[]`: "array", `{}`: "object"} {
+		if got := Kind(mustDecode(t, in)); got != want {
+			t.Errorf("Kind(%s) = %s, want %s", in, got, want)
+		}
+	}
+	if got := JoinPointer("/properties", "a/b", "~x"); got != "/properties/a~1b/~0x" {
+		t.Errorf("JoinPointer = %q", got)
+	}
+	if got := Compact(map[string]any{"b": "<", "a": 1}); got != `{"a":1,"b":"<"}` {
+		t.Errorf("Compact = %s", got)
+	}
+}
