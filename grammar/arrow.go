@@ -1,0 +1,75 @@
+// Arrows, parsed by hand through participle's Parseable interface.
+
+package grammar
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+func isOpenHalf(t *lexer.Token) bool {
+	if t.Type != Punct {
+		return false
+	}
+	switch t.Value {
+	case "-", "=", "~", "<-", "<=", "<~":
+		return true
+	}
+	return false
+}
+
+func isCloseHalf(t *lexer.Token) bool {
+	if t.Type != Punct {
+		return false
+	}
+	switch t.Value {
+	case "-", "=", "~", "->", "=>", "~>":
+		return true
+	}
+	return false
+}
+
+// Parse implements participle.Parseable:
+//
+//	arrow = open [ "[" [ subject ] "]" ] close
+//	open  = "-" | "=" | "~" | "<-" | "<=" | "<~"
+//	close = "-" | "=" | "~" | "->" | "=>" | "~>"
+func (a *Arrow) Parse(lex *lexer.PeekingLexer) error { return a.parse(lex) }
+
+func (a *Arrow) parse(lex tokens) error {
+	if !isOpenHalf(lex.Peek()) {
+		return participle.NextMatch
+	}
+	a.Open = tok(lex.Next())
+	a.Start = a.Open.Off
+	t := lex.Peek()
+	if isPunct(t, "[") {
+		lex.Next()
+		a.Bracket = true
+		s := &Subject{}
+		switch err := s.parse(lex); err {
+		case nil:
+			a.Subject = s
+		case participle.NextMatch:
+		default:
+			return err
+		}
+		t = lex.Peek()
+		if !isPunct(t, "]") {
+			if t.Type == Punct && (t.Value == "@" || t.Value == "@@") {
+				return &SyntaxError{Span: TokenSpan(*t), Msg: "annotations are not allowed inside an arrow",
+					Detail: "give the relationship a record instead: -[r {k: v}]->"}
+			}
+			return unexpected(t, "']' to close the arrow's subject", "write -[id:Label {k: v}]->")
+		}
+		lex.Next()
+		t = lex.Peek()
+	}
+	if !isCloseHalf(t) {
+		return unexpected(t, "the closing half of the arrow after '"+a.Open.Value+"'",
+			"an arrow has two halves, such as -->, <--, --, <-->, ==>, ~~> or -[r]->")
+	}
+	a.Close = tok(lex.Next())
+	a.End = int32(a.Close.End())
+	return nil
+}
