@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/schema"
@@ -39,7 +37,7 @@ func (f *frame) hasLabel(l string) bool { return slices.Contains(f.labels, l) }
 // cursorContext is what the tokens before the cursor say.
 type cursorContext struct {
 	stack []*frame
-	prev  *lexer.Token // the last token before the word being typed, or nil
+	prev  *grammar.Tok // the last token before the word being typed, or nil
 	word  diag.Span    // the word being typed (empty at the cursor when none)
 	// labelSep is set right after a ':' or '::' outside records.
 	labelSep bool
@@ -100,30 +98,22 @@ func (a *Analysis) unitStarts() []int {
 // cursor lexes the unit around off up to off and reads the context. It
 // reports false when the cursor is in a comment or a string.
 func (a *Analysis) cursor(off int) (*cursorContext, bool) {
-	start := a.regionStart(off)
-	src := a.File.Source()[start:off]
-	sc := grammar.NewScanner(src)
-	var toks []lexer.Token
-	for {
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			break
-		}
-		t.Pos.Offset += start
+	var toks []grammar.Tok
+	comments := grammar.InspectTokens(a.File.Source(), diag.Span{Start: a.regionStart(off), End: off}, func(t grammar.Tok) bool {
 		toks = append(toks, t)
-	}
-	if n := len(sc.Comments); n > 0 && sc.Comments[n-1].Span.End == len(src) {
+		return true
+	})
+	if n := len(comments); n > 0 && comments[n-1].Span.End == off {
 		return nil, false // in a comment
 	}
 	c := &cursorContext{word: diag.Span{Start: off, End: off}}
 	if n := len(toks); n > 0 {
 		last := &toks[n-1]
-		end := last.Pos.Offset + len(last.Value)
 		switch {
-		case end == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
-			c.word = diag.Span{Start: last.Pos.Offset, End: off}
+		case last.End() == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
+			c.word = diag.Span{Start: last.Start(), End: off}
 			toks = toks[:n-1]
-		case end == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
+		case last.End() == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
 			return nil, false // in a string or a number
 		}
 	}
@@ -137,7 +127,7 @@ func (a *Analysis) cursor(off int) (*cursorContext, bool) {
 }
 
 // isArrowOpen reports whether t is the opening half of an arrow.
-func isArrowOpen(t *lexer.Token) bool {
+func isArrowOpen(t *grammar.Tok) bool {
 	if t.Type != grammar.Punct {
 		return false
 	}
@@ -150,73 +140,86 @@ func isArrowOpen(t *lexer.Token) bool {
 
 // feed updates the bracket stack with one token; afterArrow says whether
 // it follows an arrow's opening half.
-func (c *cursorContext) feed(t *lexer.Token, afterArrow bool) {
-	f := c.top()
-	inRecord := f != nil && (f.open == '{' || f.open == 'm')
+func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
 	wasSep := c.labelSep
 	c.labelSep = false
 	if t.Type == grammar.Punct {
-		switch t.Value {
-		case "[":
-			switch {
-			case inRecord:
-				c.stack = append(c.stack, &frame{open: 'v'})
-			case afterArrow:
-				c.stack = append(c.stack, &frame{open: 'a'})
-			default:
-				c.stack = append(c.stack, &frame{open: '['})
-			}
-			if inRecord {
-				f.key, f.afterSep = "", false
-			}
-		case "(":
-			c.stack = append(c.stack, &frame{open: '('})
-		case "{":
-			if inRecord {
-				c.stack = append(c.stack, &frame{open: 'm'})
-			} else {
-				c.stack = append(c.stack, &frame{open: '{'})
-			}
-		case "]", ")", "}":
-			want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[t.Value]
-			for len(c.stack) > 0 {
-				top := c.stack[len(c.stack)-1]
-				c.stack = c.stack[:len(c.stack)-1]
-				if strings.IndexByte(want, top.open) >= 0 {
-					break
-				}
-			}
-			if g := c.top(); g != nil && (g.open == '{' || g.open == 'm') {
-				g.key, g.afterSep = "", false // a value just closed
-			}
-		case "|":
-			if f != nil && f.open == '[' {
-				f.bar = true
-			}
-		case ",":
-			if inRecord {
-				f.key, f.afterSep = "", false
-			}
-		case ":", "::":
-			if inRecord && f.key != "" && !f.afterSep {
-				f.afterSep = true
-			}
-			c.labelSep = !inRecord
-		}
-		return
+		c.feedPunct(t.Value, afterArrow)
+	} else {
+		c.feedWord(t, wasSep)
 	}
+}
+
+// feedPunct updates the bracket stack with the punctuation p.
+func (c *cursorContext) feedPunct(p string, afterArrow bool) {
+	f := c.top()
+	inRecord := f != nil && (f.open == '{' || f.open == 'm')
+	switch p {
+	case "[":
+		switch {
+		case inRecord:
+			c.stack = append(c.stack, &frame{open: 'v'})
+		case afterArrow:
+			c.stack = append(c.stack, &frame{open: 'a'})
+		default:
+			c.stack = append(c.stack, &frame{open: '['})
+		}
+		if inRecord {
+			f.key, f.afterSep = "", false
+		}
+	case "(":
+		c.stack = append(c.stack, &frame{open: '('})
+	case "{":
+		if inRecord {
+			c.stack = append(c.stack, &frame{open: 'm'})
+		} else {
+			c.stack = append(c.stack, &frame{open: '{'})
+		}
+	case "]", ")", "}":
+		want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[p]
+		for len(c.stack) > 0 {
+			top := c.stack[len(c.stack)-1]
+			c.stack = c.stack[:len(c.stack)-1]
+			if strings.IndexByte(want, top.open) >= 0 {
+				break
+			}
+		}
+		if g := c.top(); g != nil && (g.open == '{' || g.open == 'm') {
+			g.key, g.afterSep = "", false // a value just closed
+		}
+	case "|":
+		if f != nil && f.open == '[' {
+			f.bar = true
+		}
+	case ",":
+		if inRecord {
+			f.key, f.afterSep = "", false
+		}
+	case ":", "::":
+		if inRecord && f.key != "" && !f.afterSep {
+			f.afterSep = true
+		}
+		c.labelSep = !inRecord
+	}
+}
+
+// feedWord updates the innermost frame with a token other than
+// punctuation; wasSep says whether it follows a label's separator.
+func (c *cursorContext) feedWord(t *grammar.Tok, wasSep bool) {
+	f := c.top()
 	if f == nil {
 		return
 	}
+	name := t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer
 	switch {
-	case inRecord:
+	case f.open == '{' || f.open == 'm':
 		if t.Type == grammar.RecordText {
 			f.key, f.afterSep = "", false
 			return
 		}
 		if !f.afterSep {
 			if t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.String || t.Type == grammar.Backtick {
-				k := grammar.TokenText(t.Type, t.Value)
+				k := t.Text()
 				f.key = k
 				f.keys = append(f.keys, k)
 			}
@@ -224,16 +227,16 @@ func (c *cursorContext) feed(t *lexer.Token, afterArrow bool) {
 		}
 		f.key, f.afterSep = "", false
 	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar:
-		if t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer {
+		if name {
 			if wasSep {
-				f.labels = append(f.labels, grammar.TokenText(t.Type, t.Value))
+				f.labels = append(f.labels, t.Text())
 			} else if f.ident == "" && len(f.labels) == 0 {
-				f.ident = grammar.TokenText(t.Type, t.Value)
+				f.ident = t.Text()
 			}
 		}
 	case f.open == '[' && f.bar:
-		if t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer {
-			f.elems = append(f.elems, grammar.TokenText(t.Type, t.Value))
+		if name {
+			f.elems = append(f.elems, t.Text())
 		}
 	}
 }
@@ -286,29 +289,24 @@ func (a *Analysis) keysAfter(off int) []string {
 		}
 	}
 	end = min(end, off+64<<10)
-	src := a.File.Source()[off:end]
-	sc := grammar.NewScanner(src)
 	var keys []string
 	depth := 0
-	var prev lexer.Token
-	first := true
-	for {
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			return keys
-		}
-		if first && t.Pos.Offset == 0 && (t.Type == grammar.Symbol || t.Type == grammar.Bool) {
-			first = false
-			prev = lexer.Token{Type: grammar.Punct, Value: ","}
+	var prev grammar.Tok
+	first, afterWord := true, false
+	grammar.InspectTokens(a.File.Source(), diag.Span{Start: off, End: end}, func(t grammar.Tok) bool {
+		isSep := t.Type == grammar.Punct && (t.Value == ":" || t.Value == "::")
+		switch {
+		case afterWord:
 			// The rest of the word being typed: its separator does not
 			// make it a key already present.
-			if n := sc.Next(); n.Type == grammar.EOF {
-				return keys
-			} else if n.Type != grammar.Punct || (n.Value != ":" && n.Value != "::") {
-				t = n
-			} else {
-				continue
+			afterWord = false
+			if isSep {
+				return true
 			}
+		case first && t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool):
+			first, afterWord = false, true
+			prev = grammar.Tok{Type: grammar.Punct, Value: ","}
+			return true
 		}
 		first = false
 		if t.Type == grammar.Punct {
@@ -317,15 +315,17 @@ func (a *Analysis) keysAfter(off int) []string {
 				depth++
 			case "]", ")", "}":
 				if depth == 0 {
-					return keys
+					return false
 				}
 				depth--
 			case ":", "::":
 				if depth == 0 && (prev.Type == grammar.Symbol || prev.Type == grammar.Bool || prev.Type == grammar.String || prev.Type == grammar.Backtick) {
-					keys = append(keys, grammar.TokenText(prev.Type, prev.Value))
+					keys = append(keys, prev.Text())
 				}
 			}
 		}
 		prev = t
-	}
+		return true
+	})
+	return keys
 }
