@@ -51,8 +51,10 @@ func (t Tok) End() int { return int(t.Off) + len(t.Value) }
 // Span returns the token's byte span.
 func (t Tok) Span() diag.Span { return diag.Span{Start: int(t.Off), End: int(t.Off) + len(t.Value)} }
 
-// Text returns what the token denotes (see [TokenText]).
-func (t Tok) Text() string { return TokenText(lexer.TokenType(t.Type), t.Value) }
+// Text returns what the token denotes: quotes removed and escapes decoded
+// for quoted strings and names, the content of fenced and tagged strings, the
+// text itself for other tokens.
+func (t Tok) Text() string { return tokenText(t.Type, t.Value) }
 
 func isPunct(t *lexer.Token, s string) bool { return t.Type == Punct && t.Value == s }
 
@@ -81,10 +83,8 @@ func (s *sliceTokens) Next() *lexer.Token {
 	return t
 }
 
-// TokenText returns the text a token denotes: quotes removed and escapes decoded
-// for quoted strings and names, the content of fenced and tagged strings, the text
-// itself for other tokens.
-func TokenText(typ lexer.TokenType, s string) string {
+// tokenText returns the text a token of type typ denotes (see [Tok.Text]).
+func tokenText(typ TokType, s string) string {
 	switch typ {
 	case String, Backtick:
 		return unescape(s[1 : len(s)-1])
