@@ -6,7 +6,8 @@
 // fast.go); participle parses the units that fail, for their errors ([ParseUnit]).
 // The hot productions (paths, nodes, arrows, subjects, labels, records, maps,
 // arrays, scalars) implement participle's Parseable interface by hand, which keeps
-// time and memory low where most of a file's tokens are (subject.go, path.go, arrow.go, ref.go, record.go, value.go).
+// time and memory low where most of a file's tokens are (subject.go, path.go,
+// arrow.go, ref.go, record.go, value.go).
 //
 // Every node knows its exact byte span ([Node.Span]). Participle records where a
 // struct starts (Pos) and the position of the token after it (EndPos); the parser
