@@ -45,9 +45,17 @@ func Inspect(n Node, f func(Node) bool) {
 		inspectPath(p, f)
 		return
 	}
-	if !f(n) {
-		return
+	if f(n) {
+		if !inspectPatternParts(n, f) {
+			inspectSubjectParts(n, f)
+		}
+		f(nil)
 	}
+}
+
+// inspectPatternParts visits the children of n if it is a unit, a pattern,
+// an annotation or an element, and reports whether it is one.
+func inspectPatternParts(n Node, f func(Node) bool) bool {
 	switch n := n.(type) {
 	case *Unit:
 		if n.Header != nil {
@@ -100,6 +108,16 @@ func Inspect(n Node, f func(Node) bool) {
 		case n.Ref != nil:
 			Inspect(n.Ref, f)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// inspectSubjectParts visits the children of n if it is a node, an arrow,
+// a subject or a part of one.
+func inspectSubjectParts(n Node, f func(Node) bool) {
+	switch n := n.(type) {
 	case *NodePattern:
 		if n.Subject != nil {
 			Inspect(n.Subject, f)
@@ -131,7 +149,6 @@ func Inspect(n Node, f func(Node) bool) {
 	case *Value:
 		inspectValue(n, f)
 	}
-	f(nil)
 }
 
 // inspectValue visits the children of a value.
