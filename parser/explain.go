@@ -163,7 +163,6 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			e.Msg = "incomplete arrow at '" + t.Value + "'"
 			e.Detail = "an arrow has two halves, such as -->, <--, --, <-->, ==> or -[r]->"
 		}
-	case p("@@"):
 	default:
 		if strings.HasPrefix(e.Msg, "unexpected") {
 			e.Detail = "check the pattern's syntax near here"
