@@ -82,33 +82,56 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
 		i++
 	}
-	var t, prev *lexer.Token
-	if i < len(toks) {
-		t = &toks[i]
+	if i == len(toks) {
+		return pastTheEnd(*err, toks)
 	}
+	return explainToken(*err, toks, i)
+}
+
+// pastTheEnd explains an error after the unit's last token: a bracket is
+// not closed.
+func pastTheEnd(e grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
+	if strings.HasPrefix(e.Msg, "unexpected") {
+		e.Msg = "unexpected end of the pattern"
+	}
+	e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
+	// Point at the unit's last token rather than at white space (at the
+	// closing brace of a record lexed whole, as when lexed token by token).
+	if len(toks) > 0 {
+		e.Span = grammar.TokenSpan(toks[len(toks)-1])
+		if toks[len(toks)-1].Type == grammar.RecordText {
+			e.Span.Start = e.Span.End - 1
+		}
+	}
+	return &e
+}
+
+// explainToken explains an error at toks[i].
+func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+	t := &toks[i]
+	var prev *lexer.Token
 	if i > 0 {
 		prev = &toks[i-1]
 	}
-	e := *err
-	if t == nil {
-		if strings.HasPrefix(e.Msg, "unexpected") {
-			e.Msg = "unexpected end of the pattern"
+	depth := bracketDepth(toks[:i])
+	if isPunct(t, "|") && i+1 < len(toks) {
+		// Participle stops at the bar when the element after it is wrong.
+		t, prev = grammar.ErrorToken(&toks[i+1]), t
+		e.Span = grammar.TokenSpan(*t)
+		if !isPunct(t, "]") && !isPunct(t, "@") && !isPunct(t, "@@") {
+			e.Msg = "expected an element after '|', found " + grammar.Describe(t)
+			e.Detail = "elements are subject patterns [..], paths (a)-->(b), or names of patterns"
+			return &e
 		}
-		e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
-		// Point at the unit's last token rather than at white space (at the
-		// closing brace of a record lexed whole, as when lexed token by token).
-		if len(toks) > 0 {
-			e.Span = grammar.TokenSpan(toks[len(toks)-1])
-			if toks[len(toks)-1].Type == grammar.RecordText {
-				e.Span.Start = e.Span.End - 1
-			}
-		}
-		return &e
 	}
-	p := func(s string) bool { return t.Type == grammar.Punct && t.Value == s }
-	pp := func(s string) bool { return prev != nil && prev.Type == grammar.Punct && prev.Value == s }
+	explainMistake(&e, t, prev, depth)
+	return &e
+}
+
+// bracketDepth returns how many brackets toks leave open.
+func bracketDepth(toks []lexer.Token) int {
 	depth := 0
-	for _, x := range toks[:i] {
+	for _, x := range toks {
 		if x.Type == grammar.Punct {
 			switch x.Value {
 			case "(", "[", "{":
@@ -118,22 +141,19 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			}
 		}
 	}
-	var next *lexer.Token
-	if i+1 < len(toks) {
-		next = &toks[i+1]
-	}
-	if p("|") && next != nil {
-		// Participle stops at the bar when the element after it is wrong.
-		t, prev = grammar.ErrorToken(next), t
-		p = func(s string) bool { return t.Type == grammar.Punct && t.Value == s }
-		pp = func(s string) bool { return s == "|" }
-		e.Span = grammar.TokenSpan(*t)
-		if !p("]") && !p("@") && !p("@@") {
-			e.Msg = "expected an element after '|', found " + grammar.Describe(t)
-			e.Detail = "elements are subject patterns [..], paths (a)-->(b), or names of patterns"
-			return &e
-		}
-	}
+	return depth
+}
+
+// isPunct reports whether t is the punctuation s.
+func isPunct(t *lexer.Token, s string) bool {
+	return t != nil && t.Type == grammar.Punct && t.Value == s
+}
+
+// explainMistake rewrites e, an error at t after prev at bracket depth
+// depth, for the mistake it most likely is.
+func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
+	p := func(s string) bool { return isPunct(t, s) }
+	pp := func(s string) bool { return isPunct(prev, s) }
 	switch {
 	case p(",") && depth == 0:
 		e.Msg = "top-level patterns cannot be separated by commas"
@@ -168,7 +188,6 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			e.Detail = "check the pattern's syntax near here"
 		}
 	}
-	return &e
 }
 
 // atLastToken moves an error found past the unit's last token (at the end of
