@@ -27,41 +27,104 @@ func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Documen
 	}
 	src := f.Source()
 	old := prev.units
+	i0, restart := restartUnit(old, edit)
+	r := rescan(prev, src, i0, restart, edit.End, delta)
 
-	// Restart at the unit before the first one the edit reaches: an edit just
-	// after a unit can extend it (`(a)` followed by an inserted `-->(b)`).
-	// With no unit before the edit, start from the top: the edit may reach
-	// into comments before the first unit.
-	// Parsing restarts only where the splitter started a unit.
-	i0 := sort.Search(len(old), func(i int) bool { return old[i].span.End >= edit.Start })
+	// Where the lexer switched modes: before the restart as before, else in the
+	// new scan, else in the resumed units.
+	doc := &Document{File: f, fineFrom: r.sc.FineFrom()}
+	switch {
+	case prev.fineFrom >= 0 && prev.fineFrom < restart:
+		doc.fineFrom = prev.fineFrom
+	case doc.fineFrom < 0 && r.resume >= 0 && prev.fineFrom >= r.resume-delta:
+		doc.fineFrom = prev.fineFrom + delta
+	}
+	doc.units = make([]unitResult, 0, i0+len(r.out)+len(old)-r.suffix)
+	// Reused units are copied, with their token texts taken from the new text,
+	// so that the document keeps no older text alive.
+	for _, u := range old[:i0] {
+		doc.units = append(doc.units, u.shifted(src, 0))
+	}
+	doc.units = append(doc.units, r.out...)
+	for _, u := range old[r.suffix:] {
+		doc.units = append(doc.units, u.shifted(src, delta))
+	}
+	// Comments and lexical errors: before the restart from prev, then the new
+	// scan's up to where prev's units resume, then prev's after that, moved.
+	oldResume := len(prev.File.Text) + 1
+	if r.resume >= 0 {
+		oldResume = r.resume - delta
+	}
+	newEnd := r.resume
+	if newEnd < 0 {
+		newEnd = len(src) + 1
+	}
+	parts := splice{restart: restart, newEnd: newEnd, oldResume: oldResume, delta: delta}
+	doc.Comments = spliceItems(parts, prev.Comments, r.sc.Comments,
+		func(c grammar.Comment) diag.Span { return c.Span },
+		func(c grammar.Comment, s diag.Span) grammar.Comment { return grammar.Comment{Span: s} })
+	doc.lexDiags = spliceItems(parts, prev.lexDiags, r.sc.Diags,
+		func(d diag.Diagnostic) diag.Span { return d.Span },
+		func(d diag.Diagnostic, s diag.Span) diag.Diagnostic { d.Span = s; return d })
+	diags := doc.assemble()
+	diags = append(diags, doc.lower()...)
+	return doc, diags.Sorted()
+}
+
+// restartUnit returns the index in old of the unit parsing restarts at, and
+// where it starts: the unit before the first one the edit reaches, as an
+// edit just after a unit can extend it (`(a)` followed by an inserted
+// `-->(b)`), or an earlier one, as parsing restarts only where the splitter
+// started a unit. With no unit before the edit, it is the top: the edit may
+// reach into comments before the first unit.
+func restartUnit(old []unitResult, edit diag.Span) (i0, restart int) {
+	i0 = sort.Search(len(old), func(i int) bool { return old[i].span.End >= edit.Start })
 	if i0 > 0 {
 		i0--
 	}
 	for i0 > 0 && !old[i0].split {
 		i0--
 	}
-	restart := 0
 	if i0 > 0 {
 		restart = old[i0].span.Start
 	}
+	return i0, restart
+}
+
+// fineAt reports whether a lexer that switched to lexing records token by
+// token at from (-1 for never) does so at off.
+func fineAt(from, off int) bool { return from >= 0 && off >= from }
+
+// rescanned is what parsing again from the restart found.
+type rescanned struct {
+	sc  *grammar.Scanner // the scanner, for its comments, errors and mode
+	out []unitResult     // the units parsed again
+	// resume is where prev's units are taken up again in the new text (-1
+	// for nowhere), and suffix the first of them.
+	resume, suffix int
+}
+
+// rescan lexes and parses src from restart unit by unit, until a unit
+// boundary lines up with the start of one of prev's units that are after the
+// edit (editEnd in prev's text; delta is the change in length), from unit i0
+// on, with the lexer in the same mode as it was there.
+func rescan(prev *Document, src string, i0, restart, editEnd, delta int) rescanned {
+	old := prev.units
 	// Units entirely after the edit, by their old start: where the boundaries
 	// may line up again.
 	after := map[int]int{}
 	for j := i0; j < len(old); j++ {
-		if old[j].split && old[j].span.Start >= edit.End {
+		if old[j].split && old[j].span.Start >= editEnd {
 			after[old[j].span.Start] = j
 		}
 	}
-
 	// Lex as a full parse would at the restart: the text before it is unchanged.
-	fineAt := func(from, off int) bool { return from >= 0 && off >= from }
-	sc := grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))
+	r := rescanned{sc: grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart)), resume: -1, suffix: len(old)}
 	sp := splitter{tooDeep: -1}
 	b := &batch{}
 	var toks []lexer.Token
-	resume, suffix := -1, len(old)
 	for {
-		t := sc.Next()
+		t := r.sc.Next()
 		if t.Type == grammar.EOF {
 			if len(toks) > 0 {
 				b.parseIsolated(src, toks, t.Pos.Offset, sp.tooDeep)
@@ -74,53 +137,15 @@ func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Documen
 			toks = toks[:0]
 			// Resume prev's units where the boundaries line up and the lexer is
 			// in the same mode as it was there.
-			if j, ok := after[t.Pos.Offset-delta]; ok && !sc.Coarse() == fineAt(prev.fineFrom, t.Pos.Offset-delta) {
-				resume, suffix = t.Pos.Offset, j
+			if j, ok := after[t.Pos.Offset-delta]; ok && !r.sc.Coarse() == fineAt(prev.fineFrom, t.Pos.Offset-delta) {
+				r.resume, r.suffix = t.Pos.Offset, j
 				break
 			}
 		}
 		toks = append(toks, t)
 	}
-
-	// Where the lexer switched modes: before the restart as before, else in the
-	// new scan, else in the resumed units.
-	doc := &Document{File: f, fineFrom: sc.FineFrom()}
-	switch {
-	case prev.fineFrom >= 0 && prev.fineFrom < restart:
-		doc.fineFrom = prev.fineFrom
-	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
-		doc.fineFrom = prev.fineFrom + delta
-	}
-	doc.units = make([]unitResult, 0, i0+len(b.out)+len(old)-suffix)
-	// Reused units are copied, with their token texts taken from the new text,
-	// so that the document keeps no older text alive.
-	for _, r := range old[:i0] {
-		doc.units = append(doc.units, r.shifted(src, 0))
-	}
-	doc.units = append(doc.units, b.out...)
-	for _, r := range old[suffix:] {
-		doc.units = append(doc.units, r.shifted(src, delta))
-	}
-	// Comments and lexical errors: before the restart from prev, then the new
-	// scan's up to where prev's units resume, then prev's after that, moved.
-	oldResume := len(prev.File.Text) + 1
-	if resume >= 0 {
-		oldResume = resume - delta
-	}
-	newEnd := resume
-	if newEnd < 0 {
-		newEnd = len(src) + 1
-	}
-	parts := splice{restart: restart, newEnd: newEnd, oldResume: oldResume, delta: delta}
-	doc.Comments = spliceItems(parts, prev.Comments, sc.Comments,
-		func(c grammar.Comment) diag.Span { return c.Span },
-		func(c grammar.Comment, s diag.Span) grammar.Comment { return grammar.Comment{Span: s} })
-	doc.lexDiags = spliceItems(parts, prev.lexDiags, sc.Diags,
-		func(d diag.Diagnostic) diag.Span { return d.Span },
-		func(d diag.Diagnostic, s diag.Span) diag.Diagnostic { d.Span = s; return d })
-	diags := doc.assemble()
-	diags = append(diags, doc.lower()...)
-	return doc, diags.Sorted()
+	r.out = b.out
+	return r
 }
 
 // shifted returns the unit result moved by delta in the new text src.
