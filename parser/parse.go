@@ -246,30 +246,37 @@ func errorTokenAt(off int, lexDiags diag.List) bool {
 func (b *batch) parse(src string) {
 	start := 0
 	for i, cut := range b.cuts {
-		first := len(b.out)
-		toks := b.toks[start:cut]
 		eof := b.eof
 		if cut < len(b.toks) {
 			eof = b.toks[cut].Pos.Offset
 		}
-		if b.deep[i] >= 0 {
-			// Too deep to parse whole: recovery parses the parts it can and
-			// reports brackets nested too deep where they are.
-			b.parseUnit(src, toks, eof)
-		} else if u, ok := grammar.ParseFast(toks, eof); ok {
-			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
-		} else {
-			// Parse the unit with the grammar for a precise error, and recover.
-			b.parseUnit(src, toks, eof)
-		}
-		if first < len(b.out) {
-			b.out[first].split = true
-		}
+		b.parseSplit(src, b.toks[start:cut], eof, b.deep[i])
 		start = cut
 	}
 	buf := b.toks[:0]
 	b.toks = nil
 	tokenBuffers.Put(&buf)
+}
+
+// parseSplit parses toks, a unit the splitter found, followed by eof: by
+// the hand-written fast path, or else with the grammar for a precise error,
+// with recovery. A unit with a bracket nested deeper than MaxDepth (at
+// offset tooDeep, else -1) is too deep to parse whole: recovery parses the
+// parts it can and reports brackets nested too deep where they are.
+func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int) {
+	first := len(b.out)
+	if tooDeep < 0 {
+		if u, ok := grammar.ParseFast(toks, eof); ok {
+			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
+		} else {
+			b.parseUnit(src, toks, eof)
+		}
+	} else {
+		b.parseUnit(src, toks, eof)
+	}
+	if first < len(b.out) {
+		b.out[first].split = true
+	}
 }
 
 func tokSpan(toks []lexer.Token) diag.Span {

@@ -127,12 +127,12 @@ func rescan(prev *Document, src string, i0, restart, editEnd, delta int) rescann
 		t := r.sc.Next()
 		if t.Type == grammar.EOF {
 			if len(toks) > 0 {
-				b.parseIsolated(src, toks, t.Pos.Offset, sp.tooDeep)
+				b.parseSplit(src, toks, t.Pos.Offset, sp.tooDeep)
 			}
 			break
 		}
 		if sp.boundary(&t) && len(toks) > 0 {
-			b.parseIsolated(src, toks, t.Pos.Offset, sp.tooDeep)
+			b.parseSplit(src, toks, t.Pos.Offset, sp.tooDeep)
 			sp.tooDeep = -1
 			toks = toks[:0]
 			// Resume prev's units where the boundaries line up and the lexer is
@@ -160,22 +160,6 @@ func (r unitResult) shifted(src string, delta int) unitResult {
 		out.err = &e
 	}
 	return out
-}
-
-// parseIsolated parses one unit on its own (with recovery), or reports it as too
-// deep when tooDeep holds the offset of a bracket past MaxDepth.
-func (b *batch) parseIsolated(src string, toks []lexer.Token, eof, tooDeep int) {
-	first := len(b.out)
-	if tooDeep >= 0 {
-		b.out = append(b.out, unitResult{span: tokSpan(toks), err: deepError(tooDeep, toks)})
-	} else if u, ok := grammar.ParseFast(toks, eof); ok {
-		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
-	} else {
-		b.parseUnit(src, toks, eof)
-	}
-	if first < len(b.out) {
-		b.out[first].split = true
-	}
 }
 
 // splice says which items of a re-parsed document come from where: prev's
