@@ -7,27 +7,29 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-func isOpenHalf(t *lexer.Token) bool {
-	if t.Type != Punct {
-		return false
-	}
-	switch t.Value {
+// OpensArrow reports whether the punctuation p is the opening half of an
+// arrow: - = ~ <- <= <~.
+func OpensArrow(p string) bool {
+	switch p {
 	case "-", "=", "~", "<-", "<=", "<~":
 		return true
 	}
 	return false
 }
 
-func isCloseHalf(t *lexer.Token) bool {
-	if t.Type != Punct {
-		return false
-	}
-	switch t.Value {
+// ClosesArrow reports whether the punctuation p is the closing half of an
+// arrow: - = ~ -> => ~>.
+func ClosesArrow(p string) bool {
+	switch p {
 	case "-", "=", "~", "->", "=>", "~>":
 		return true
 	}
 	return false
 }
+
+func isOpenHalf(t *lexer.Token) bool { return t.Type == Punct && OpensArrow(t.Value) }
+
+func isCloseHalf(t *lexer.Token) bool { return t.Type == Punct && ClosesArrow(t.Value) }
 
 // Parse implements participle.Parseable:
 //

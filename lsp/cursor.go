@@ -118,24 +118,12 @@ func (a *Analysis) cursor(off int) (*cursorContext, bool) {
 		}
 	}
 	for i := range toks {
-		c.feed(&toks[i], i > 0 && isArrowOpen(&toks[i-1]))
+		c.feed(&toks[i], i > 0 && toks[i-1].Type == grammar.Punct && grammar.OpensArrow(toks[i-1].Value))
 	}
 	if n := len(toks); n > 0 {
 		c.prev = &toks[n-1]
 	}
 	return c, true
-}
-
-// isArrowOpen reports whether t is the opening half of an arrow.
-func isArrowOpen(t *grammar.Tok) bool {
-	if t.Type != grammar.Punct {
-		return false
-	}
-	switch t.Value {
-	case "-", "=", "~", "<-", "<=", "<~":
-		return true
-	}
-	return false
 }
 
 // feed updates the bracket stack with one token; afterArrow says whether

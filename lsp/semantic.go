@@ -259,14 +259,14 @@ func (a *Analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 		case grammar.Symbol:
 			add(lexSymbolToken(t.Value, inRecord, isPunct(i+1, ":", "::"), isPunct(i-1, ":", "::")))
 		case grammar.Punct:
-			switch t.Value {
-			case "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
+			switch v := t.Value; {
+			case grammar.OpensArrow(v) || grammar.ClosesArrow(v):
 				add(tokArrow)
-			case "@", "@@":
+			case v == "@" || v == "@@":
 				add(tokAnnotation)
-			case "{":
+			case v == "{":
 				inRecord = true
-			case "}":
+			case v == "}":
 				inRecord = false
 			}
 		}

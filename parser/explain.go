@@ -172,10 +172,10 @@ func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
 	case p("@") || p("@@"):
 		e.Msg = "annotations are only allowed before a top-level pattern"
 		e.Detail = "move the annotation in front of the whole pattern, or use the pattern's record: (a {k: v})"
-	case p("[") && prev != nil && prev.Type == grammar.Punct && isArrowClose(prev.Value):
+	case p("[") && prev != nil && prev.Type == grammar.Punct && grammar.ClosesArrow(prev.Value):
 		e.Msg = "a path continues with a node in parentheses, not brackets"
 		e.Detail = "write (a)-->(b); use [ ... | ... ] to group paths"
-	case p("-") || p("=") || p("~") || p("<-") || p("<=") || p("<~") || p("->") || p("=>") || p("~>"):
+	case t.Type == grammar.Punct && (grammar.OpensArrow(t.Value) || grammar.ClosesArrow(t.Value)):
 		if pp("]") && depth == 0 {
 			e.Msg = "a subject pattern in brackets cannot be part of a path"
 			e.Detail = "write the path with nodes: (a)-->(b)"
@@ -208,12 +208,4 @@ func atLastToken(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxEr
 		e.Span.Start = e.Span.End - 1
 	}
 	return &e
-}
-
-func isArrowClose(v string) bool {
-	switch v {
-	case "-", "=", "~", "->", "=>", "~>":
-		return true
-	}
-	return false
 }
