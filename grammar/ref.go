@@ -12,22 +12,20 @@ import (
 type Ref struct{ Tok }
 
 // Parse implements participle.Parseable.
-func (r *Ref) Parse(lex *lexer.PeekingLexer) error {
-	if !isIdent(lex.Peek()) {
-		return participle.NextMatch
-	}
-	r.Tok = symbolTok(lex.Next())
-	return nil
-}
+func (r *Ref) Parse(lex *lexer.PeekingLexer) error { return parseTok(lex, isIdent, &r.Tok) }
 
 // Name is a symbol token (the key of a property annotation).
 type Name struct{ Tok }
 
 // Parse implements participle.Parseable.
-func (n *Name) Parse(lex *lexer.PeekingLexer) error {
-	if !isSymbol(lex.Peek()) {
+func (n *Name) Parse(lex *lexer.PeekingLexer) error { return parseTok(lex, isSymbol, &n.Tok) }
+
+// parseTok reads into t the next token if it is one that is accepts, kept as
+// a symbol where it is `true` or `false` (see symbolTok).
+func parseTok(lex tokens, is func(*lexer.Token) bool, t *Tok) error {
+	if !is(lex.Peek()) {
 		return participle.NextMatch
 	}
-	n.Tok = symbolTok(lex.Next())
+	*t = symbolTok(lex.Next())
 	return nil
 }
