@@ -135,6 +135,10 @@ func tagParts(s string, i int) (tagEnd, next int) {
 	return i, skipGap(s, i, true)
 }
 
+// SkipTrivia returns the offset of the first byte of s at or after i that is
+// not white space or part of a `//` comment.
+func SkipTrivia(s string, i int) int { return skipGap(s, i, true) }
+
 // skipGap skips white space (line ends only with newlines) and comments in s
 // from i and returns the offset after them.
 func skipGap(s string, i int, newlines bool) int {
