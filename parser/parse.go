@@ -1,18 +1,25 @@
 // Package parser turns gram text into a [Document]: the syntax tree of every
 // top-level pattern, the lowered Pattern<Subject> values, and diagnostics.
 //
-// Entry points: [Parse] (text to document, with recovery and gram-level checks),
-// [Document.WriteSexp] (the reference grammar's S-expression), [Document.WriteJSON]
-// (canonical Pattern JSON) and [Document.WriteGram] (lowered patterns printed back
-// as gram).
+// # Entry points
+//
+//   - [Parse]: text to document, with recovery and gram-level checks;
+//     [ParseSyntax] stops before lowering.
+//   - [Reparse]: the document of a text after one edit, reusing the syntax of
+//     the units the edit does not touch.
+//   - [Document.WriteSexp] (the reference grammar's S-expression),
+//     [Document.WriteJSON] (canonical Pattern JSON) and [Document.WriteGram]
+//     (lowered patterns printed back as gram).
 //
 // Recovery: the file is split at top-level boundaries as it is lexed (a new unit
-// starts where a pattern opens at bracket depth zero after another one closed), and
-// each unit is parsed on its own (by hand along the grammar, see grammar.ParseFast;
-// by the participle grammar, for its error, when that fails), so one mistake does
-// not hide the rest. A unit that fails is split again at lines that start a pattern
-// at column one, which recovers from a missing closing bracket. Units are
-// independent, so large files are parsed on all cores.
+// starts where a pattern opens at bracket depth zero after another one closed,
+// split.go), and each unit is parsed on its own (by hand along the grammar, see
+// grammar.ParseFast; by the participle grammar, for its error, when that fails),
+// so one mistake does not hide the rest. A unit that fails is split again at
+// lines that start a pattern at column one, which recovers from a missing
+// closing bracket (recover.go); its error is reworded for the mistakes people
+// make most (explain.go). Units are independent, so large files are parsed on
+// all cores.
 package parser
 
 import (
