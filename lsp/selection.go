@@ -23,17 +23,15 @@ type selectionRangeParams struct {
 	Positions    []protocol.Position             `json:"positions"`
 }
 
+func (p *selectionRangeParams) document() protocol.DocumentURI { return p.TextDocument.URI }
+
 // selectionRange answers textDocument/selectionRange.
 func (s *Server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p selectionRangeParams
-	if err := rawParams(req, &p); err != nil {
-		return reply(ctx, nil, err)
-	}
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	an, err := s.rawAnalysis(ctx, req, &p)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}
-	an := snap.Analysis()
 	out := make([]protocol.SelectionRange, 0, len(p.Positions))
 	for _, pos := range p.Positions {
 		out = append(out, an.selectionRange(offsetOf(an.File, pos)))
