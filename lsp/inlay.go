@@ -20,6 +20,7 @@ type inlayHintParams struct {
 	Range        protocol.Range                  `json:"range"`
 }
 
+// document returns the document the request is about.
 func (p *inlayHintParams) document() protocol.DocumentURI { return p.TextDocument.URI }
 
 // inlayHint is an InlayHint.

@@ -23,6 +23,7 @@ type selectionRangeParams struct {
 	Positions    []protocol.Position             `json:"positions"`
 }
 
+// document returns the document the request is about.
 func (p *selectionRangeParams) document() protocol.DocumentURI { return p.TextDocument.URI }
 
 // selectionRange answers textDocument/selectionRange.
