@@ -144,14 +144,15 @@ func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 			add(s, tokAnnotation, 0)
 		}
 	}
+	w := newSynWalker(visit)
 	if h := a.Doc.Header; h != nil {
-		walkHeader(h, visit)
+		w.walk(h, h.Span())
 	}
 	for i, tp := range a.Doc.Patterns {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		walkTop(tp, visit)
+		w.walk(tp, tp.Span())
 	}
 	for _, c := range a.Doc.Comments {
 		add(c.Span, tokComment, 0)

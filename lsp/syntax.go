@@ -45,10 +45,10 @@ type synItem struct {
 }
 
 // walkTop visits the tokens of a top-level pattern in source order.
-func walkTop(tp *grammar.TopPattern, f func(synItem)) { walkSyntax(tp, tp.Span(), f) }
+func walkTop(tp *grammar.TopPattern, f func(synItem)) { newSynWalker(f).walk(tp, tp.Span()) }
 
 // walkHeader visits the tokens of the header record.
-func walkHeader(r *grammar.Record, f func(synItem)) { walkSyntax(r, r.Span(), f) }
+func walkHeader(r *grammar.Record, f func(synItem)) { newSynWalker(f).walk(r, r.Span()) }
 
 // synFrame is what a node passes on to the items below it.
 type synFrame struct {
@@ -58,48 +58,65 @@ type synFrame struct {
 	nested bool   // inside a map
 }
 
-// walkSyntax visits the tokens of the tree at root, whose tokens belong to
-// owner until a pattern below says otherwise.
-func walkSyntax(root grammar.Node, owner diag.Span, f func(synItem)) {
-	stack := []synFrame{{owner: owner}}
-	grammar.Inspect(root, func(n grammar.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		fr := stack[len(stack)-1]
-		parent := fr.node
-		fr.node = n
-		switch n := n.(type) {
-		case *grammar.SubjectPattern, *grammar.NodePattern, *grammar.Arrow:
+// synWalker visits the tokens of syntax trees; one walker serves any
+// number of trees, one after the other, with the same stack.
+type synWalker struct {
+	f     func(synItem)
+	stack []synFrame
+	visit func(grammar.Node) bool // step, as a func made once
+}
+
+func newSynWalker(f func(synItem)) *synWalker {
+	w := &synWalker{f: f, stack: make([]synFrame, 0, 16)}
+	w.visit = w.step
+	return w
+}
+
+// walk visits the tokens of the tree at root, whose tokens belong to owner
+// until a pattern below says otherwise.
+func (w *synWalker) walk(root grammar.Node, owner diag.Span) {
+	w.stack = append(w.stack[:0], synFrame{owner: owner})
+	grammar.Inspect(root, w.visit)
+}
+
+// step is the walker's grammar.Inspect function.
+func (w *synWalker) step(n grammar.Node) bool {
+	if n == nil {
+		w.stack = w.stack[:len(w.stack)-1]
+		return false
+	}
+	fr := w.stack[len(w.stack)-1]
+	parent := fr.node
+	fr.node = n
+	switch n := n.(type) {
+	case *grammar.SubjectPattern, *grammar.NodePattern, *grammar.Arrow:
+		fr.owner = n.Span()
+	case *grammar.Element:
+		if n.Ref != nil {
 			fr.owner = n.Span()
-		case *grammar.Element:
-			if n.Ref != nil {
-				fr.owner = n.Span()
-			}
-		case *grammar.IdentifiedAnnotation:
-			f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
-		case *grammar.PropertyAnnotation:
-			f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
-			fr.key, fr.nested = n.Key.Value, false
-		case *grammar.Name:
-			f(synItem{kind: synAnnotKey, tok: n.Tok, owner: fr.owner})
-		case *grammar.Ref:
-			f(synItem{kind: synRef, tok: n.Tok, owner: fr.owner})
-		case *grammar.Entry:
-			fr.key = n.KeyName()
-		case *grammar.Value:
-			if n.Kind == grammar.MapValue {
-				fr.nested = true
-			}
-		case *grammar.Tok:
-			if it, ok := tokItem(parent, n, stack[len(stack)-1]); ok {
-				f(it)
-			}
 		}
-		stack = append(stack, fr)
-		return true
-	})
+	case *grammar.IdentifiedAnnotation:
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+	case *grammar.PropertyAnnotation:
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+		fr.key, fr.nested = n.Key.Value, false
+	case *grammar.Name:
+		w.f(synItem{kind: synAnnotKey, tok: n.Tok, owner: fr.owner})
+	case *grammar.Ref:
+		w.f(synItem{kind: synRef, tok: n.Tok, owner: fr.owner})
+	case *grammar.Entry:
+		fr.key = n.KeyName()
+	case *grammar.Value:
+		if n.Kind == grammar.MapValue {
+			fr.nested = true
+		}
+	case *grammar.Tok:
+		if it, ok := tokItem(parent, n, w.stack[len(w.stack)-1]); ok {
+			w.f(it)
+		}
+	}
+	w.stack = append(w.stack, fr)
+	return true
 }
 
 // tokItem returns the item of token t, whose parent node is described by
