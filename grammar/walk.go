@@ -200,7 +200,7 @@ func inspectPath(p *Path, f func(Node) bool) {
 // file (a balanced record is one [RecordText] token; white space and
 // comments are not tokens) and calls f for each token in order, with its
 // offset in src, until f returns false or the span ends. It returns the
-// comments it passed, with their spans in src. A token's Type is the
+// comments of the text lexed, with their spans in src. A token's Type is the
 // lexer's: `true` and `false` are [Bool] wherever they stand.
 func InspectTokens(src string, sp diag.Span, f func(Tok) bool) []Comment {
 	sc := NewScanner(src[sp.Start:sp.End])
