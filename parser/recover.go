@@ -139,3 +139,18 @@ func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxErro
 	}
 	return grammar.ParseUnit(toks, eof)
 }
+
+// startsLine reports whether off is at the start of a line of src.
+func startsLine(src string, off int) bool { return off == 0 || src[off-1] == '\n' }
+
+// opensPattern reports whether t can start a top-level pattern.
+func opensPattern(t *lexer.Token) bool {
+	if t.Type != grammar.Punct {
+		return false
+	}
+	switch t.Value {
+	case "(", "[", "@", "@@":
+		return true
+	}
+	return false
+}

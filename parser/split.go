@@ -9,19 +9,6 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-func startsLine(src string, off int) bool { return off == 0 || src[off-1] == '\n' }
-
-func opensPattern(t *lexer.Token) bool {
-	if t.Type != grammar.Punct {
-		return false
-	}
-	switch t.Value {
-	case "(", "[", "@", "@@":
-		return true
-	}
-	return false
-}
-
 // splitter finds top-level unit boundaries in a token stream.
 type splitter struct {
 	depth int
