@@ -66,6 +66,7 @@ type synWalker struct {
 	visit func(grammar.Node) bool // step, as a func made once
 }
 
+// newSynWalker returns a walker that calls f for each item.
 func newSynWalker(f func(synItem)) *synWalker {
 	w := &synWalker{f: f, stack: make([]synFrame, 0, 16)}
 	w.visit = w.step
