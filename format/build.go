@@ -43,23 +43,7 @@ func isSpace(c byte) bool {
 
 // skipTrivia returns the offset of the first byte at or after off that is not
 // white space or part of a comment.
-func (b *builder) skipTrivia(off int) int {
-	src := b.src
-	for off < len(src) {
-		c := src[off]
-		switch {
-		case isSpace(c):
-			off++
-		case c == '/' && off+1 < len(src) && src[off+1] == '/':
-			for off < len(src) && src[off] != '\n' {
-				off++
-			}
-		default:
-			return off
-		}
-	}
-	return off
-}
+func (b *builder) skipTrivia(off int) int { return grammar.SkipTrivia(b.src, off) }
 
 // newlinesBefore counts the line breaks in the white space that ends at off;
 // start reports whether that white space reaches the start of the source.

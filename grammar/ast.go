@@ -6,7 +6,8 @@
 // fast.go); participle parses the units that fail, for their errors ([ParseUnit]).
 // The hot productions (paths, nodes, arrows, subjects, labels, records, maps,
 // arrays, scalars) implement participle's Parseable interface by hand, which keeps
-// time and memory low where most of a file's tokens are (see values.go).
+// time and memory low where most of a file's tokens are (subject.go, path.go,
+// arrow.go, ref.go, record.go, value.go).
 //
 // Every node knows its exact byte span ([Node.Span]). Participle records where a
 // struct starts (Pos) and the position of the token after it (EndPos); the parser
@@ -111,7 +112,7 @@ func (e *Element) Span() diag.Span { return posSpan(e.Pos, e.EndPos) }
 
 // Path is a node, optionally followed by an arrow and the rest of the path
 // (right-recursive, as the reference grammar's relationship_pattern). Paths are
-// parsed by hand (see values.go).
+// parsed by hand (see path.go).
 type Path struct {
 	Left       *NodePattern
 	Arrow      *Arrow // nil for a single node
@@ -132,7 +133,7 @@ type NodePattern struct {
 func (n *NodePattern) Span() diag.Span { return diag.Span{Start: int(n.Start), End: int(n.End)} }
 
 // Arrow is an opening half, an optional bracketed subject and a closing half
-// (parsed by hand, see values.go). Which halves may pair is checked after parsing
+// (parsed by hand, see arrow.go). Which halves may pair is checked after parsing
 // (see [Arrow.Kind]).
 type Arrow struct {
 	Open, Close Tok

@@ -1,8 +1,24 @@
-// Package grammar is the syntax of gram notation: the hand-written lexer
-// ([Lex], [Scanner]), the syntax tree ([Unit] and the nodes below it, each
-// with its exact byte span) and the participle grammar that states the
-// language. [ParseFast] parses a well-formed top-level unit by hand along the
-// grammar's productions; [ParseUnit] parses any unit with the grammar and gives
-// the precise error of one that does not parse. The parser package splits
-// files into units, recovers from errors and lowers the trees.
+// Package grammar is the syntax of gram notation, and only that: it turns
+// text into tokens and the tokens of one top-level unit (the header record or
+// one top-level pattern) into a syntax tree whose every node knows its exact
+// byte span. Splitting a file into units, recovering from errors, lowering
+// and checking the trees are the parser package's.
+//
+// # Entry points
+//
+//   - [Lex] lexes a whole text; [NewScanner] and [NewScannerAt] give its
+//     tokens one at a time, with the comments and lexical errors seen.
+//   - [ParseFast] parses a well-formed unit by hand along the grammar's
+//     productions; [ParseUnit] parses any unit with the participle grammar
+//     (the structs of ast.go, [EBNF]) and gives the precise [SyntaxError] of
+//     one that does not parse.
+//   - [Inspect] walks a syntax tree ([Unit] and the nodes below it) in source
+//     order; [InspectTokens] walks the tokens of a range of a text, for text
+//     that need not parse.
+//   - [Unit.Shifted] moves a unit to where an edit put it.
+//
+// The files follow the constructs: lexer.go (tokens), ast.go (the grammar
+// structs), subject.go, path.go, arrow.go, ref.go, record.go and value.go
+// (the productions parsed by hand), token.go ([Tok], the token kept in the
+// tree), errors.go, fast.go, parse.go, walk.go and shift.go.
 package grammar

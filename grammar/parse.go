@@ -71,33 +71,31 @@ func fixEnds(u *Unit, toks []lexer.Token) {
 			p.Offset = t.Pos.Offset + len(t.Value)
 		}
 	}
-	end(&u.EndPos)
-	if p := u.Pattern; p != nil {
-		end(&p.EndPos)
-		if a := p.Annotations; a != nil {
-			end(&a.EndPos)
-			if a.Identified != nil {
-				end(&a.Identified.EndPos)
-			}
-			for _, pa := range a.Properties {
-				end(&pa.EndPos)
-			}
+	Inspect(u, func(n Node) bool {
+		switch n := n.(type) {
+		case *Unit:
+			end(&n.EndPos)
+		case *TopPattern:
+			end(&n.EndPos)
+		case *Annotations:
+			end(&n.EndPos)
+		case *IdentifiedAnnotation:
+			end(&n.EndPos)
+			return false
+		case *PropertyAnnotation:
+			end(&n.EndPos)
+			return false
+		case *SubjectPattern:
+			end(&n.EndPos)
+		case *Element:
+			end(&n.EndPos)
+		default:
+			// Paths, subjects and what they hold are parsed by hand, with
+			// exact ends.
+			return false
 		}
-		if p.Subject != nil {
-			fixSubjectPattern(p.Subject, end)
-		}
-	}
-}
-
-func fixSubjectPattern(sp *SubjectPattern, end func(*lexer.Position)) {
-	end(&sp.EndPos)
-	for _, e := range sp.Elements {
-		end(&e.EndPos)
-		switch {
-		case e.Subject != nil:
-			fixSubjectPattern(e.Subject, end)
-		}
-	}
+		return true
+	})
 }
 
 // check reports the errors the grammar structs cannot express: mixed arrow
@@ -113,39 +111,29 @@ func check(u *Unit) *SyntaxError {
 				Detail: "move the properties into @key(value) annotations or into the pattern's own record"}
 		}
 	}
-	if p.Subject != nil {
-		return checkSubjectPattern(p.Subject)
-	}
-	return checkPath(p.Path)
-}
-
-func checkSubjectPattern(sp *SubjectPattern) *SyntaxError {
-	for _, e := range sp.Elements {
-		var err *SyntaxError
-		switch {
-		case e.Subject != nil:
-			err = checkSubjectPattern(e.Subject)
-		case e.Path != nil:
-			err = checkPath(e.Path)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func checkPath(p *Path) *SyntaxError {
-	for ; p != nil; p = p.Right {
-		if a := p.Arrow; a != nil && a.Kind() == BadArrow {
-			want := string(a.Family())
-			if len(a.Close.Value) == 2 {
-				want += ">"
+	var err *SyntaxError
+	Inspect(p, func(n Node) bool {
+		switch n := n.(type) {
+		case *Arrow:
+			if err == nil && n.Kind() == BadArrow {
+				err = badArrow(n)
 			}
-			return &SyntaxError{Span: a.Span(),
-				Msg:    fmt.Sprintf("arrow halves %q and %q are of different families", a.Open.Value, a.Close.Value),
-				Detail: fmt.Sprintf("both halves use the same line: close %q with %q", a.Open.Value, want)}
+			return false
+		case *TopPattern, *SubjectPattern, *Element, *Path:
+			return err == nil
 		}
+		return false
+	})
+	return err
+}
+
+// badArrow is the error of an arrow whose halves are of different families.
+func badArrow(a *Arrow) *SyntaxError {
+	want := string(a.Family())
+	if len(a.Close.Value) == 2 {
+		want += ">"
 	}
-	return nil
+	return &SyntaxError{Span: a.Span(),
+		Msg:    fmt.Sprintf("arrow halves %q and %q are of different families", a.Open.Value, a.Close.Value),
+		Detail: fmt.Sprintf("both halves use the same line: close %q with %q", a.Open.Value, want)}
 }

@@ -6,6 +6,8 @@
 package grammar
 
 import (
+	"slices"
+
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/diag"
@@ -39,131 +41,101 @@ func (s shifter) span(sp diag.Span) diag.Span {
 
 // Shifted returns a copy of u whose offsets are moved by delta, its token texts
 // taken from src (the text in which u now starts at u.Pos.Offset+delta).
+//
+// The copy is made by one [Inspect] walk over it: each node, already a copy
+// of the old one, replaces its children by copies before Inspect visits
+// them, and moves its own offsets.
 func (u *Unit) Shifted(src string, delta int) *Unit {
 	s := shifter{src: src, d: delta}
-	return &Unit{
-		Pos:     s.pos(u.Pos),
-		EndPos:  s.pos(u.EndPos),
-		Header:  s.record(u.Header),
-		Pattern: s.top(u.Pattern),
-	}
+	c := *u
+	Inspect(&c, func(n Node) bool {
+		if n == nil {
+			return false
+		}
+		s.node(n)
+		return true
+	})
+	return &c
 }
 
 // ShiftSpan moves a span by delta.
 func ShiftSpan(sp diag.Span, delta int) diag.Span { return shifter{d: delta}.span(sp) }
 
-func (s shifter) top(p *TopPattern) *TopPattern {
+// clone returns a copy of *p, or nil.
+func clone[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
-	return &TopPattern{
-		Pos:         s.pos(p.Pos),
-		EndPos:      s.pos(p.EndPos),
-		Annotations: s.annotations(p.Annotations),
-		Subject:     s.subjectPattern(p.Subject),
-		Path:        s.path(p.Path),
-	}
+	c := *p
+	return &c
 }
 
-func (s shifter) annotations(a *Annotations) *Annotations {
-	if a == nil {
-		return nil
-	}
-	out := &Annotations{Pos: s.pos(a.Pos), EndPos: s.pos(a.EndPos)}
-	if id := a.Identified; id != nil {
-		out.Identified = &IdentifiedAnnotation{Pos: s.pos(id.Pos), EndPos: s.pos(id.EndPos), Subject: s.subject(id.Subject)}
-	}
-	for _, pa := range a.Properties {
-		v := s.value(*pa.Value)
-		out.Properties = append(out.Properties, &PropertyAnnotation{
-			Pos:    s.pos(pa.Pos),
-			EndPos: s.pos(pa.EndPos),
-			Key:    &Name{s.tok(pa.Key.Tok)},
-			Value:  &v,
-		})
-	}
-	return out
-}
-
-func (s shifter) subjectPattern(sp *SubjectPattern) *SubjectPattern {
-	if sp == nil {
-		return nil
-	}
-	out := &SubjectPattern{Pos: s.pos(sp.Pos), EndPos: s.pos(sp.EndPos), Subject: s.subject(sp.Subject), Bar: sp.Bar}
-	if sp.Elements != nil {
-		out.Elements = make([]*Element, len(sp.Elements))
-		for i, e := range sp.Elements {
-			ne := &Element{Pos: s.pos(e.Pos), EndPos: s.pos(e.EndPos), Subject: s.subjectPattern(e.Subject), Path: s.path(e.Path)}
-			if e.Ref != nil {
-				ne.Ref = &Ref{s.tok(e.Ref.Tok)}
+// node moves the offsets n holds itself and replaces its children by
+// copies; the tokens among them are moved when they are visited.
+func (s shifter) node(n Node) {
+	switch n := n.(type) {
+	case *Unit:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Header, n.Pattern = clone(n.Header), clone(n.Pattern)
+	case *TopPattern:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Annotations, n.Subject, n.Path = clone(n.Annotations), clone(n.Subject), clone(n.Path)
+	case *Annotations:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Identified = clone(n.Identified)
+		var props []*PropertyAnnotation
+		for _, pa := range n.Properties {
+			props = append(props, clone(pa))
+		}
+		n.Properties = props
+	case *IdentifiedAnnotation:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Subject = clone(n.Subject)
+	case *PropertyAnnotation:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Key, n.Value = clone(n.Key), clone(n.Value)
+	case *SubjectPattern:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Subject = clone(n.Subject)
+		if n.Elements != nil {
+			elems := make([]*Element, len(n.Elements))
+			for i, e := range n.Elements {
+				elems[i] = clone(e)
 			}
-			out.Elements[i] = ne
+			n.Elements = elems
 		}
-	}
-	return out
-}
-
-func (s shifter) path(p *Path) *Path {
-	if p == nil {
-		return nil
-	}
-	out := &Path{}
-	for cur := out; ; {
-		cur.Start, cur.End = s.i32(p.Start), s.i32(p.End)
-		cur.Left = &NodePattern{Subject: s.subject(p.Left.Subject), Start: s.i32(p.Left.Start), End: s.i32(p.Left.End)}
-		if p.Arrow == nil {
-			return out
+	case *Element:
+		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
+		n.Subject, n.Path, n.Ref = clone(n.Subject), clone(n.Path), clone(n.Ref)
+	case *Path:
+		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+		n.Left, n.Arrow, n.Right = clone(n.Left), clone(n.Arrow), clone(n.Right)
+	case *NodePattern:
+		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+		n.Subject = clone(n.Subject)
+	case *Arrow:
+		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+		n.Subject = clone(n.Subject)
+	case *Subject:
+		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+		n.Labels = slices.Clone(n.Labels)
+		n.Record = clone(n.Record)
+	case *Record:
+		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+		n.Entries = slices.Clone(n.Entries)
+	case *Entry:
+		n.sepOff = s.i32(n.sepOff)
+	case *Value:
+		if m := clone(n.more); m != nil {
+			m.start, m.end = s.i32(m.start), s.i32(m.end)
+			m.items, m.entries = slices.Clone(m.items), slices.Clone(m.entries)
+			n.more = m
 		}
-		a := p.Arrow
-		cur.Arrow = &Arrow{Open: s.tok(a.Open), Close: s.tok(a.Close), Bracket: a.Bracket, Subject: s.subject(a.Subject), Start: s.i32(a.Start), End: s.i32(a.End)}
-		cur.Right = &Path{}
-		cur, p = cur.Right, p.Right
+	case *Ref:
+		n.Tok = s.tok(n.Tok)
+	case *Name:
+		n.Tok = s.tok(n.Tok)
+	case *Tok:
+		*n = s.tok(*n)
 	}
-}
-
-func (s shifter) subject(sb *Subject) *Subject {
-	if sb == nil {
-		return nil
-	}
-	out := &Subject{Ident: s.tok(sb.Ident), Record: s.record(sb.Record), Start: s.i32(sb.Start), End: s.i32(sb.End)}
-	if sb.Labels != nil {
-		out.Labels = make([]Label, len(sb.Labels))
-		for i, l := range sb.Labels {
-			out.Labels[i] = Label{Sep: s.tok(l.Sep), Name: s.tok(l.Name)}
-		}
-	}
-	return out
-}
-
-func (s shifter) record(r *Record) *Record {
-	if r == nil {
-		return nil
-	}
-	return &Record{Entries: s.entries(r.Entries), Start: s.i32(r.Start), End: s.i32(r.End)}
-}
-
-func (s shifter) entries(es []Entry) []Entry {
-	if es == nil {
-		return nil
-	}
-	out := make([]Entry, len(es))
-	for i, e := range es {
-		out[i] = Entry{Key: s.tok(e.Key), sepOff: s.i32(e.sepOff), decl: e.decl, Value: s.value(e.Value)}
-	}
-	return out
-}
-
-func (s shifter) value(v Value) Value {
-	out := Value{Tok: s.tok(v.Tok), Kind: v.Kind}
-	if m := v.more; m != nil {
-		p := &valueParts{upper: s.tok(m.upper), entries: s.entries(m.entries), start: s.i32(m.start), end: s.i32(m.end)}
-		if m.items != nil {
-			p.items = make([]Value, len(m.items))
-			for i, it := range m.items {
-				p.items[i] = s.value(it)
-			}
-		}
-		out.more = p
-	}
-	return out
 }

@@ -45,7 +45,7 @@
 // typed, waits for the new version.
 //
 // The features live one per file: hover.go, definition.go, references.go,
-// completion.go, symbols.go, folding.go, selection.go, rename.go, format.go,
+// completion.go (with cursor.go, the context of the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
 // codeaction.go (with the "show tool schema" command), semantic.go,
 // inlay.go and tests.go (agent tests: a NAME_test.gram document compiled with
 // NAME.gram, tests in the outline, a code lens and command that run one).

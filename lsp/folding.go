@@ -85,54 +85,27 @@ func onlySpaceBefore(f *diag.File, off int) bool {
 	return true
 }
 
-// foldTop adds the ranges of a top-level pattern.
+// foldTop adds the ranges of a top-level pattern: the pattern, its subject
+// patterns and records, and the values of its annotations and of its
+// records' entries.
 func foldTop(tp *grammar.TopPattern, add func(diag.Span, int, protocol.FoldingRangeKind)) {
-	add(tp.Span(), 1, protocol.RegionFoldingRange)
-	var group func(sp *grammar.SubjectPattern)
-	var path func(p *grammar.Path)
-	subject := func(s *grammar.Subject) {
-		if s == nil || s.Record == nil {
-			return
-		}
-		add(s.Record.Span(), 1, protocol.RegionFoldingRange)
-		for i := range s.Record.Entries {
-			foldValue(&s.Record.Entries[i].Value, add)
-		}
-	}
-	group = func(sp *grammar.SubjectPattern) {
-		add(sp.Span(), 1, protocol.RegionFoldingRange)
-		subject(sp.Subject)
-		for _, e := range sp.Elements {
-			switch {
-			case e.Subject != nil:
-				group(e.Subject)
-			case e.Path != nil:
-				path(e.Path)
+	grammar.Inspect(tp, func(n grammar.Node) bool {
+		switch n := n.(type) {
+		case *grammar.TopPattern, *grammar.SubjectPattern, *grammar.Record:
+			add(n.Span(), 1, protocol.RegionFoldingRange)
+		case *grammar.Entry:
+			foldValue(&n.Value, add)
+			return false
+		case *grammar.PropertyAnnotation:
+			if n.Value != nil {
+				foldValue(n.Value, add)
 			}
+			return false
+		case *grammar.IdentifiedAnnotation, *grammar.Label, *grammar.Tok, *grammar.Ref:
+			return false
 		}
-	}
-	path = func(p *grammar.Path) {
-		for q := p; q != nil; q = q.Right {
-			if q.Left != nil {
-				subject(q.Left.Subject)
-			}
-			if q.Arrow != nil {
-				subject(q.Arrow.Subject)
-			}
-		}
-	}
-	if a := tp.Annotations; a != nil {
-		for _, pa := range a.Properties {
-			if pa.Value != nil {
-				foldValue(pa.Value, add)
-			}
-		}
-	}
-	if tp.Subject != nil {
-		group(tp.Subject)
-	} else if tp.Path != nil {
-		path(tp.Path)
-	}
+		return n != nil
+	})
 }
 
 // foldValue adds fenced strings and multi-line maps and arrays.

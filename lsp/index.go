@@ -107,6 +107,23 @@ func buildIndex(a *Analysis) *index {
 		bySpan: map[diag.Span]*decl{},
 		defs:   map[diag.Span]*parser.Pattern{},
 	}
+	ix.addDecls(a.Prog)
+	ix.addIdentities(a.Doc.Lowered)
+	ix.addTypeRefs(a.Prog)
+	sortStableBy(ix.occs, func(o *occurrence) int { return o.span.Start })
+	// A span is indexed once (a type written twice would be the same span).
+	ix.occs = compactOccs(ix.occs)
+	for i := range ix.occs {
+		if o := &ix.occs[i]; o.resolved() {
+			ix.refs[o.def] = append(ix.refs[o.def], i)
+		}
+	}
+	return ix
+}
+
+// addDecls maps the declarations of the agent language by the spans of
+// their identities and of their patterns.
+func (ix *index) addDecls(p *schema.Program) {
 	add := func(name, whole diag.Span, d *decl) {
 		if name.Len() > 0 && ix.byName[name] == nil {
 			ix.byName[name] = d
@@ -115,7 +132,6 @@ func buildIndex(a *Analysis) *index {
 			ix.bySpan[whole] = d
 		}
 	}
-	p := a.Prog
 	for _, ag := range p.Agents {
 		add(ag.NameSpan, ag.Span, &decl{role: roleAgent, agent: ag})
 	}
@@ -134,7 +150,11 @@ func buildIndex(a *Analysis) *index {
 			add(f.NameSpan, f.Span, &decl{role: roleField, record: r, param: f})
 		}
 	}
+}
 
+// addIdentities adds an occurrence for every identity the lowered patterns
+// write, each pattern once (a reference shares its definition's pattern).
+func (ix *index) addIdentities(lowered []*parser.Pattern) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -162,11 +182,13 @@ func buildIndex(a *Analysis) *index {
 			walk(e)
 		}
 	}
-	for _, pt := range a.Doc.Lowered {
+	for _, pt := range lowered {
 		walk(pt)
 	}
+}
 
-	// Records named as types.
+// addTypeRefs adds an occurrence for every record named as a type.
+func (ix *index) addTypeRefs(p *schema.Program) {
 	var typ func(t *schema.Type)
 	typ = func(t *schema.Type) {
 		if t == nil {
@@ -188,16 +210,6 @@ func buildIndex(a *Analysis) *index {
 			typ(f.Type)
 		}
 	}
-
-	sortStableBy(ix.occs, func(o *occurrence) int { return o.span.Start })
-	// A span is indexed once (a type written twice would be the same span).
-	ix.occs = compactOccs(ix.occs)
-	for i := range ix.occs {
-		if o := &ix.occs[i]; o.resolved() {
-			ix.refs[o.def] = append(ix.refs[o.def], i)
-		}
-	}
-	return ix
 }
 
 // compactOccs drops occurrences with the same span as the one before.

@@ -20,6 +20,9 @@ type inlayHintParams struct {
 	Range        protocol.Range                  `json:"range"`
 }
 
+// document returns the document the request is about.
+func (p *inlayHintParams) document() protocol.DocumentURI { return p.TextDocument.URI }
+
 // inlayHint is an InlayHint.
 type inlayHint struct {
 	Position    protocol.Position       `json:"position"`
@@ -35,14 +38,10 @@ const inlayHintKindType = 1
 // inlayHint answers textDocument/inlayHint.
 func (s *Server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p inlayHintParams
-	if err := rawParams(req, &p); err != nil {
-		return reply(ctx, nil, err)
-	}
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	an, err := s.rawAnalysis(ctx, req, &p)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}
-	an := snap.Analysis()
 	return reply(ctx, an.inlayHints(spanOf(an.File, p.Range)), nil)
 }
 

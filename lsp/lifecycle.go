@@ -183,3 +183,21 @@ func rawParams(req jsonrpc2.Request, v any) error {
 	}
 	return nil
 }
+
+// documentParams are the parameters of a request about one document.
+type documentParams interface {
+	document() protocol.DocumentURI
+}
+
+// rawAnalysis decodes into p the raw parameters of a request the protocol
+// package does not know, and returns the analysis of the document they name.
+func (s *Server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p documentParams) (*Analysis, error) {
+	if err := rawParams(req, p); err != nil {
+		return nil, err
+	}
+	snap, err := s.snapshot(ctx, p.document())
+	if err != nil {
+		return nil, err
+	}
+	return snap.Analysis(), nil
+}

@@ -21,12 +21,7 @@ import (
 // PrepareRename answers textDocument/prepareRename with the range of the
 // identity under the cursor.
 func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	o, err := an.renameTarget(offsetOf(an.File, p.Position))
+	_, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +31,7 @@ func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 
 // Rename answers textDocument/rename.
 func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	o, err := an.renameTarget(offsetOf(an.File, p.Position))
+	snap, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +54,18 @@ func isKeyword(name string) bool {
 		return true
 	}
 	return schema.IsBuiltinType(name)
+}
+
+// renameTargetAt returns the snapshot of the document at uri, its analysis
+// and the occurrence to rename at pos, or an error saying why there is none.
+func (s *Server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*Snapshot, *Analysis, *occurrence, error) {
+	snap, err := s.snapshot(ctx, uri)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	an := snap.Analysis()
+	o, err := an.renameTarget(offsetOf(an.File, pos))
+	return snap, an, o, err
 }
 
 // renameTarget returns the occurrence to rename at off, or an error saying

@@ -21,7 +21,6 @@ package lsp
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -29,7 +28,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"text/tabwriter"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -188,23 +186,6 @@ var scaleCases = []scaleCase{
 	}),
 }
 
-// scaleRow is the figures of one case on one kind of input.
-type scaleRow struct {
-	name, input string
-	sizes       []int
-	times       []time.Duration // medians; -1 when not measured
-	peaks       []uint64
-}
-
-// ratio returns time(last)/time(first).
-func (r *scaleRow) ratio() float64 {
-	first, last := r.times[0], r.times[len(r.times)-1]
-	if first <= 0 || last < 0 {
-		return math.Inf(1)
-	}
-	return float64(last) / float64(first)
-}
-
 // measureCase runs a case until it has at least 5 runs and 1 s of them (3
 // runs when one takes over a second; at most 40) and returns the median and
 // the peak heap.
@@ -244,24 +225,6 @@ func load1() float64 {
 	return l
 }
 
-// writeScaleTable prints the rows in the scaling benchmark's table format.
-func writeScaleTable(w *os.File, rows []*scaleRow) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "case\tinput")
-	for _, s := range rows[0].sizes {
-		fmt.Fprintf(tw, "\t%s", scale.MB(s))
-	}
-	fmt.Fprintf(tw, "\t%dn/n\n", 1<<(len(rows[0].sizes)-1))
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s", r.name, r.input)
-		for i := range r.times {
-			fmt.Fprintf(tw, "\t%s %dMB", scale.Duration(r.times[i]), (r.peaks[i]+1<<19)>>20)
-		}
-		fmt.Fprintf(tw, "\t%.1f\n", r.ratio())
-	}
-	tw.Flush()
-}
-
 // BenchmarkScale is the language server's part of the scaling benchmark
 // (see the top of this file). GRAM_SCALE_BASE sets n in bytes and
 // GRAM_SCALE_INPUTS the inputs (clean,broken).
@@ -278,11 +241,13 @@ func BenchmarkScale(b *testing.B) {
 		inputs = slices.DeleteFunc(slices.Clone(inputs), func(in scaleInput) bool { return !slices.Contains(strings.Split(s, ","), in.name) })
 	}
 	fmt.Printf("load average at start: %s\n", loadAverage())
-	var rows []*scaleRow
+	// The rows of the table the command-line scaling benchmark prints: a
+	// time is a median here, and there is no CPU time.
+	var rows []scale.Row
 	for _, in := range inputs {
 		first := len(rows)
 		for _, sc := range scaleCases {
-			rows = append(rows, &scaleRow{name: sc.name, input: in.name})
+			rows = append(rows, scale.Row{Case: sc.name, Input: in.name})
 		}
 		for size := base; size <= 8*base; size *= 2 {
 			text := in.make(size)
@@ -300,10 +265,9 @@ func BenchmarkScale(b *testing.B) {
 					sc0 := scaleCases[0]
 					sc0.run(c, uri, text, &v) // undo the last edit
 				}
-				r := rows[first+i]
-				r.sizes = append(r.sizes, len(text))
-				r.times = append(r.times, med)
-				r.peaks = append(r.peaks, peak)
+				r := &rows[first+i]
+				r.Sizes = append(r.Sizes, len(text))
+				r.Samples = append(r.Samples, scale.Sample{Wall: med, Peak: peak})
 				fmt.Fprintf(os.Stderr, "%-24s %-7s %8s  %s\n", sc.name, in.name, scale.MB(len(text)), scale.Duration(med))
 			}
 			c.close()
@@ -312,12 +276,10 @@ func BenchmarkScale(b *testing.B) {
 		}
 	}
 	fmt.Println()
-	writeScaleTable(os.Stdout, rows)
+	scale.WriteTable(os.Stdout, rows, 0)
 	fmt.Printf("\nload average at end: %s\n", loadAverage())
-	for _, r := range rows {
-		if r.ratio() > 10 {
-			b.Errorf("%s on %s input grows %.1f× from n to 8n (limit 10)", r.name, r.input, r.ratio())
-		}
+	for _, r := range scale.Failures(rows, 10) {
+		b.Errorf("%s on %s input grows %.1f× from n to 8n (limit 10)", r.Case, r.Input, r.Ratio())
 	}
 }
 

@@ -23,17 +23,16 @@ type selectionRangeParams struct {
 	Positions    []protocol.Position             `json:"positions"`
 }
 
+// document returns the document the request is about.
+func (p *selectionRangeParams) document() protocol.DocumentURI { return p.TextDocument.URI }
+
 // selectionRange answers textDocument/selectionRange.
 func (s *Server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p selectionRangeParams
-	if err := rawParams(req, &p); err != nil {
-		return reply(ctx, nil, err)
-	}
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	an, err := s.rawAnalysis(ctx, req, &p)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}
-	an := snap.Analysis()
 	out := make([]protocol.SelectionRange, 0, len(p.Positions))
 	for _, pos := range p.Positions {
 		out = append(out, an.selectionRange(offsetOf(an.File, pos)))
@@ -65,125 +64,48 @@ func (a *Analysis) selectionRange(off int) protocol.SelectionRange {
 }
 
 // spansAround returns the spans of the syntax containing off (ends
-// included), in no particular order.
+// included), in no particular order: of every node around off, and of the
+// labels of a subject together. A label counts as one token: its separator
+// is not a span of its own.
 func (a *Analysis) spansAround(off int) []diag.Span {
 	var out []diag.Span
-	in := func(s diag.Span) bool { return s.Start <= off && off <= s.End && s.Len() > 0 }
 	add := func(s diag.Span) bool {
-		if in(s) {
+		if s.Start <= off && off <= s.End && s.Len() > 0 {
 			out = append(out, s)
 			return true
 		}
 		return false
 	}
-	var value func(v *grammar.Value)
-	value = func(v *grammar.Value) {
-		if !add(v.Span()) {
-			return
+	visit := func(n grammar.Node) bool {
+		if n == nil {
+			return false
 		}
-		switch v.Kind {
-		case grammar.RangeValue:
-			add(v.Tok.Span())
-			add(v.Upper().Span())
-		case grammar.ArrayValue:
-			for i := range v.Items() {
-				value(&v.Items()[i])
+		switch n := n.(type) {
+		case *grammar.Element:
+			// The element's span is that of what it holds.
+			s := n.Span()
+			return s.Start <= off && off <= s.End && s.Len() > 0
+		case *grammar.Label:
+			if add(n.Span()) {
+				add(n.Name.Span())
 			}
-		case grammar.MapValue:
-			for i := range v.Entries() {
-				e := &v.Entries()[i]
-				if add(e.Span()) {
-					add(e.Key.Span())
-					value(&e.Value)
-				}
+			return false
+		case *grammar.Subject:
+			if !add(n.Span()) {
+				return false
 			}
+			if len(n.Labels) > 0 {
+				add(n.LabelsSpan())
+			}
+			return true
 		}
-	}
-	record := func(r *grammar.Record) {
-		if r == nil || !add(r.Span()) {
-			return
-		}
-		for i := range r.Entries {
-			e := &r.Entries[i]
-			if add(e.Span()) {
-				add(e.Key.Span())
-				value(&e.Value)
-			}
-		}
-	}
-	subject := func(s *grammar.Subject) {
-		if s == nil || !add(s.Span()) {
-			return
-		}
-		add(s.Ident.Span())
-		if len(s.Labels) > 0 && add(s.LabelsSpan()) {
-			for _, l := range s.Labels {
-				if add(l.Span()) {
-					add(l.Name.Span())
-				}
-			}
-		}
-		record(s.Record)
-	}
-	var group func(sp *grammar.SubjectPattern)
-	path := func(p *grammar.Path) {
-		for q := p; q != nil; q = q.Right {
-			if !add(q.Span()) {
-				return
-			}
-			if q.Left != nil && add(q.Left.Span()) {
-				subject(q.Left.Subject)
-			}
-			if q.Arrow != nil && add(q.Arrow.Span()) {
-				add(q.Arrow.Open.Span())
-				add(q.Arrow.Close.Span())
-				subject(q.Arrow.Subject)
-			}
-		}
-	}
-	group = func(sp *grammar.SubjectPattern) {
-		if !add(sp.Span()) {
-			return
-		}
-		subject(sp.Subject)
-		for _, e := range sp.Elements {
-			if !in(e.Span()) {
-				continue
-			}
-			switch {
-			case e.Subject != nil:
-				group(e.Subject)
-			case e.Path != nil:
-				path(e.Path)
-			case e.Ref != nil:
-				add(e.Ref.Span())
-			}
-		}
+		return add(n.Span())
 	}
 	if h := a.Doc.Header; h != nil {
-		record(h)
+		grammar.Inspect(h, visit)
 	}
-	tp := topAt(a.Doc.Patterns, off)
-	if tp == nil || !add(tp.Span()) {
-		return out
-	}
-	if an := tp.Annotations; an != nil && add(an.Span()) {
-		if id := an.Identified; id != nil && add(id.Span()) {
-			subject(id.Subject)
-		}
-		for _, pa := range an.Properties {
-			if add(pa.Span()) {
-				add(pa.Key.Span())
-				if pa.Value != nil {
-					value(pa.Value)
-				}
-			}
-		}
-	}
-	if tp.Subject != nil {
-		group(tp.Subject)
-	} else if tp.Path != nil {
-		path(tp.Path)
+	if tp := topAt(a.Doc.Patterns, off); tp != nil {
+		grammar.Inspect(tp, visit)
 	}
 	return out
 }

@@ -13,9 +13,9 @@ package lsp
 
 import (
 	"context"
+	"slices"
 	"sort"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -144,14 +144,15 @@ func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 			add(s, tokAnnotation, 0)
 		}
 	}
+	w := newSynWalker(visit)
 	if h := a.Doc.Header; h != nil {
-		walkHeader(h, visit)
+		w.walk(h, h.Span())
 	}
 	for i, tp := range a.Doc.Patterns {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		walkTop(tp, visit)
+		w.walk(tp, tp.Span())
 	}
 	for _, c := range a.Doc.Comments {
 		add(c.Span, tokComment, 0)
@@ -225,75 +226,69 @@ func valueToken(it synItem, ix *index) uint32 {
 // lexTokens colours text that did not parse, token by token.
 func (a *Analysis) lexTokens(s diag.Span) []semToken {
 	var out []semToken
-	var lex func(src string, base int, inRecord bool)
-	lex = func(src string, base int, inRecord bool) {
-		sc := grammar.NewScanner(src)
-		var toks []lexer.Token
-		for {
-			t := sc.Next()
-			if t.Type == grammar.EOF {
-				break
+	a.lexSpan(s, false, &out)
+	return out
+}
+
+// lexSpan colours the tokens of span s, a record's inside when inRecord is
+// set; a record lexed whole is coloured inside the same way.
+func (a *Analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
+	var toks []grammar.Tok
+	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
+		toks = append(toks, t)
+		return true
+	})
+	isPunct := func(i int, v ...string) bool {
+		return i >= 0 && i < len(toks) && toks[i].Type == grammar.Punct && slices.Contains(v, toks[i].Value)
+	}
+	for i, t := range toks {
+		span := t.Span()
+		add := func(typ uint32) { *out = append(*out, semToken{span, typ, 0}) }
+		switch t.Type {
+		case grammar.RecordText:
+			a.lexSpan(diag.Span{Start: span.Start + 1, End: span.End - 1}, true, out)
+		case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
+			if inRecord && isPunct(i+1, ":", "::") {
+				add(tokKey)
+			} else {
+				add(tokString)
 			}
-			toks = append(toks, t)
-		}
-		for i, t := range toks {
-			span := diag.Span{Start: base + t.Pos.Offset, End: base + t.Pos.Offset + len(t.Value)}
-			next := func(v ...string) bool {
-				if i+1 >= len(toks) || toks[i+1].Type != grammar.Punct {
-					return false
-				}
-				for _, x := range v {
-					if toks[i+1].Value == x {
-						return true
-					}
-				}
-				return false
-			}
-			prevSep := i > 0 && toks[i-1].Type == grammar.Punct && (toks[i-1].Value == ":" || toks[i-1].Value == "::")
-			switch t.Type {
-			case grammar.RecordText:
-				lex(t.Value[1:len(t.Value)-1], span.Start+1, true)
-			case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
-				if inRecord && next(":", "::") {
-					out = append(out, semToken{span, tokKey, 0})
-				} else {
-					out = append(out, semToken{span, tokString, 0})
-				}
-			case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal, grammar.Measurement:
-				out = append(out, semToken{span, tokNumber, 0})
-			case grammar.Bool:
-				out = append(out, semToken{span, tokKeyword, 0})
-			case grammar.Symbol:
-				switch {
-				case inRecord && next(":", "::"):
-					out = append(out, semToken{span, tokKey, 0})
-				case !inRecord && prevSep:
-					if t.Value == schema.AgentLabel || t.Value == schema.ToolLabel || t.Value == schema.RecordLabel || t.Value == schema.LegacyToolLabel {
-						out = append(out, semToken{span, tokKeyword, 0})
-					} else {
-						out = append(out, semToken{span, tokLabel, 0})
-					}
-				case inRecord:
-					out = append(out, semToken{span, tokSymbol, 0})
-				default:
-					out = append(out, semToken{span, tokPattern, 0})
-				}
-			case grammar.Punct:
-				switch t.Value {
-				case "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
-					out = append(out, semToken{span, tokArrow, 0})
-				case "@", "@@":
-					out = append(out, semToken{span, tokAnnotation, 0})
-				case "{":
-					inRecord = true
-				case "}":
-					inRecord = false
-				}
+		case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal, grammar.Measurement:
+			add(tokNumber)
+		case grammar.Bool:
+			add(tokKeyword)
+		case grammar.Symbol:
+			add(lexSymbolToken(t.Value, inRecord, isPunct(i+1, ":", "::"), isPunct(i-1, ":", "::")))
+		case grammar.Punct:
+			switch v := t.Value; {
+			case grammar.OpensArrow(v) || grammar.ClosesArrow(v):
+				add(tokArrow)
+			case v == "@" || v == "@@":
+				add(tokAnnotation)
+			case v == "{":
+				inRecord = true
+			case v == "}":
+				inRecord = false
 			}
 		}
 	}
-	lex(a.File.Source()[s.Start:s.End], s.Start, false)
-	return out
+}
+
+// lexSymbolToken returns the token type of a symbol in text that did not
+// parse: a key before a separator in a record, a label after one outside.
+func lexSymbolToken(v string, inRecord, beforeSep, afterSep bool) uint32 {
+	switch {
+	case inRecord && beforeSep:
+		return tokKey
+	case !inRecord && afterSep:
+		if v == schema.AgentLabel || v == schema.ToolLabel || v == schema.RecordLabel || v == schema.LegacyToolLabel {
+			return tokKeyword
+		}
+		return tokLabel
+	case inRecord:
+		return tokSymbol
+	}
+	return tokPattern
 }
 
 // encodeTokens encodes tokens, in source order, as the protocol's relative

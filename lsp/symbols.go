@@ -167,15 +167,7 @@ func (a *Analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
 		Range:          rangeOf(a.File, t.Span),
 		SelectionRange: rangeOf(a.File, selection(t.NameSpan, t.Span)),
 	}
-	for _, p := range t.Params {
-		sym.Children = append(sym.Children, protocol.DocumentSymbol{
-			Name:           p.Name,
-			Detail:         typeText(p.Type),
-			Kind:           protocol.SymbolKindVariable,
-			Range:          rangeOf(a.File, p.Span),
-			SelectionRange: rangeOf(a.File, p.NameSpan),
-		})
-	}
+	sym.Children = a.paramSymbols(t.Params, protocol.SymbolKindVariable)
 	return sym
 }
 
@@ -188,16 +180,24 @@ func (a *Analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
 		Range:          rangeOf(a.File, r.Span),
 		SelectionRange: rangeOf(a.File, selection(r.NameSpan, r.Span)),
 	}
-	for _, f := range r.Fields {
-		sym.Children = append(sym.Children, protocol.DocumentSymbol{
-			Name:           f.Name,
-			Detail:         typeText(f.Type),
-			Kind:           protocol.SymbolKindField,
-			Range:          rangeOf(a.File, f.Span),
-			SelectionRange: rangeOf(a.File, f.NameSpan),
+	sym.Children = a.paramSymbols(r.Fields, protocol.SymbolKindField)
+	return sym
+}
+
+// paramSymbols returns the symbols of a tool's parameters or a record's
+// fields, of the given kind.
+func (a *Analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []protocol.DocumentSymbol {
+	var out []protocol.DocumentSymbol
+	for _, p := range ps {
+		out = append(out, protocol.DocumentSymbol{
+			Name:           p.Name,
+			Detail:         typeText(p.Type),
+			Kind:           kind,
+			Range:          rangeOf(a.File, p.Span),
+			SelectionRange: rangeOf(a.File, p.NameSpan),
 		})
 	}
-	return sym
+	return out
 }
 
 // Symbols answers workspace/symbol: the symbols of the open documents and of

@@ -2,7 +2,7 @@
 // order: identities, references, labels, record keys and values, arrows and
 // annotation keys, each with the span of the construct it belongs to. Hover,
 // semantic tokens and inlay hints read a file through it; locate finds the
-// token under the cursor with it.
+// token under the cursor with it. The tree is walked with grammar.Inspect.
 
 package lsp
 
@@ -44,117 +44,98 @@ type synItem struct {
 	entry *grammar.Entry
 }
 
-// walker visits the tokens of a pattern.
-type walker struct {
-	f func(synItem)
-}
-
 // walkTop visits the tokens of a top-level pattern in source order.
-func walkTop(tp *grammar.TopPattern, f func(synItem)) {
-	w := walker{f}
-	if a := tp.Annotations; a != nil {
-		if id := a.Identified; id != nil {
-			w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: int32(id.Pos.Offset)}, owner: tp.Span()})
-			w.subject(id.Subject, tp.Span())
-		}
-		for _, pa := range a.Properties {
-			w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: int32(pa.Pos.Offset)}, owner: tp.Span()})
-			w.f(synItem{kind: synAnnotKey, tok: pa.Key.Tok, owner: tp.Span()})
-			if pa.Value != nil {
-				w.value(pa.Value, pa.Key.Value, tp.Span(), false)
-			}
-		}
-	}
-	if tp.Subject != nil {
-		w.group(tp.Subject)
-	} else if tp.Path != nil {
-		w.path(tp.Path)
-	}
-}
+func walkTop(tp *grammar.TopPattern, f func(synItem)) { newSynWalker(f).walk(tp, tp.Span()) }
 
 // walkHeader visits the tokens of the header record.
-func walkHeader(r *grammar.Record, f func(synItem)) {
-	w := walker{f}
-	w.record(r, r.Span())
+func walkHeader(r *grammar.Record, f func(synItem)) { newSynWalker(f).walk(r, r.Span()) }
+
+// synFrame is what a node passes on to the items below it.
+type synFrame struct {
+	node   grammar.Node
+	owner  diag.Span
+	key    string // the key of the entry or annotation a value belongs to
+	nested bool   // inside a map
 }
 
-func (w walker) group(sp *grammar.SubjectPattern) {
-	w.subject(sp.Subject, sp.Span())
-	for _, e := range sp.Elements {
-		switch {
-		case e.Subject != nil:
-			w.group(e.Subject)
-		case e.Path != nil:
-			w.path(e.Path)
-		case e.Ref != nil:
-			w.f(synItem{kind: synRef, tok: e.Ref.Tok, owner: e.Span()})
-		}
-	}
+// synWalker visits the tokens of syntax trees; one walker serves any
+// number of trees, one after the other, with the same stack.
+type synWalker struct {
+	f     func(synItem)
+	stack []synFrame
+	visit func(grammar.Node) bool // step, as a func made once
 }
 
-func (w walker) path(p *grammar.Path) {
-	for q := p; q != nil; q = q.Right {
-		if q.Left != nil {
-			w.subject(q.Left.Subject, q.Left.Span())
-		}
-		a := q.Arrow
-		if a == nil {
-			break
-		}
-		w.f(synItem{kind: synArrow, tok: a.Open, owner: a.Span()})
-		w.subject(a.Subject, a.Span())
-		w.f(synItem{kind: synArrow, tok: a.Close, owner: a.Span()})
-	}
+// newSynWalker returns a walker that calls f for each item.
+func newSynWalker(f func(synItem)) *synWalker {
+	w := &synWalker{f: f, stack: make([]synFrame, 0, 16)}
+	w.visit = w.step
+	return w
 }
 
-func (w walker) subject(s *grammar.Subject, owner diag.Span) {
-	if s == nil {
-		return
-	}
-	if s.Ident.Valid() {
-		w.f(synItem{kind: synIdent, tok: s.Ident, owner: owner})
-	}
-	for _, l := range s.Labels {
-		w.f(synItem{kind: synLabel, tok: l.Name, owner: owner})
-	}
-	w.record(s.Record, owner)
+// walk visits the tokens of the tree at root, whose tokens belong to owner
+// until a pattern below says otherwise.
+func (w *synWalker) walk(root grammar.Node, owner diag.Span) {
+	w.stack = append(w.stack[:0], synFrame{owner: owner})
+	grammar.Inspect(root, w.visit)
 }
 
-func (w walker) record(r *grammar.Record, owner diag.Span) {
-	if r == nil {
-		return
+// step is the walker's grammar.Inspect function.
+func (w *synWalker) step(n grammar.Node) bool {
+	if n == nil {
+		w.stack = w.stack[:len(w.stack)-1]
+		return false
 	}
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		w.f(synItem{kind: synKey, tok: e.Key, owner: owner, entry: e})
-		w.value(&e.Value, e.KeyName(), owner, false)
+	fr := w.stack[len(w.stack)-1]
+	parent := fr.node
+	fr.node = n
+	switch n := n.(type) {
+	case *grammar.SubjectPattern, *grammar.NodePattern, *grammar.Arrow:
+		fr.owner = n.Span()
+	case *grammar.Element:
+		if n.Ref != nil {
+			fr.owner = n.Span()
+		}
+	case *grammar.IdentifiedAnnotation:
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+	case *grammar.PropertyAnnotation:
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+		fr.key, fr.nested = n.Key.Value, false
+	case *grammar.Name:
+		w.f(synItem{kind: synAnnotKey, tok: n.Tok, owner: fr.owner})
+	case *grammar.Ref:
+		w.f(synItem{kind: synRef, tok: n.Tok, owner: fr.owner})
+	case *grammar.Entry:
+		fr.key = n.KeyName()
+	case *grammar.Value:
+		if n.Kind == grammar.MapValue {
+			fr.nested = true
+		}
+	case *grammar.Tok:
+		if it, ok := tokItem(parent, n, w.stack[len(w.stack)-1]); ok {
+			w.f(it)
+		}
 	}
+	w.stack = append(w.stack, fr)
+	return true
 }
 
-func (w walker) value(v *grammar.Value, key string, owner diag.Span, nested bool) {
-	switch v.Kind {
-	case grammar.ScalarValue:
-		w.f(synItem{kind: synValue, tok: v.Tok, owner: owner, key: key, nested: nested})
-	case grammar.RangeValue:
-		if v.Tok.Valid() {
-			w.f(synItem{kind: synValue, tok: v.Tok, owner: owner, key: key, nested: nested})
-		}
-		if u := v.Upper(); u.Valid() {
-			w.f(synItem{kind: synValue, tok: u, owner: owner, key: key, nested: nested})
-		}
-	case grammar.ArrayValue:
-		items := v.Items()
-		for i := range items {
-			w.value(&items[i], key, owner, nested)
-		}
-	case grammar.MapValue:
-		entries := v.Entries()
-		for i := range entries {
-			e := &entries[i]
-			w.f(synItem{kind: synKey, tok: e.Key, owner: owner, entry: e, nested: true})
-			w.value(&e.Value, e.KeyName(), owner, true)
-		}
+// tokItem returns the item of token t, whose parent node is described by
+// fr; a label's separator is not an item.
+func tokItem(parent grammar.Node, t *grammar.Tok, fr synFrame) (synItem, bool) {
+	switch p := parent.(type) {
+	case *grammar.Subject:
+		return synItem{kind: synIdent, tok: *t, owner: fr.owner}, true
+	case *grammar.Label:
+		return synItem{kind: synLabel, tok: *t, owner: fr.owner}, t == &p.Name
+	case *grammar.Arrow:
+		return synItem{kind: synArrow, tok: *t, owner: fr.owner}, true
+	case *grammar.Entry:
+		return synItem{kind: synKey, tok: *t, owner: fr.owner, entry: p, nested: fr.nested}, true
+	case *grammar.Value:
+		return synItem{kind: synValue, tok: *t, owner: fr.owner, key: fr.key, nested: fr.nested}, true
 	}
+	return synItem{}, false
 }
 
 // topAt returns the top-level pattern whose span contains off (its end

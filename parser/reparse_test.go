@@ -220,3 +220,27 @@ func TestReparseUnlessStale(t *testing.T) {
 		t.Errorf("diagnostics = %v, want the undefined reference bb", diags)
 	}
 }
+
+// TestReparseTooDeep: a unit with brackets nested deeper than MaxDepth is
+// recovered from alike by Parse and by Reparse: the patterns on the lines
+// that start in column one after the deep brackets are kept.
+func TestReparseTooDeep(t *testing.T) {
+	texts := []string{
+		"(a)\n" + strings.Repeat("[", MaxDepth+2) + "\n(b)\n(c)\n",
+		"(a)\n" + strings.Repeat("[", MaxDepth+1) + "x" + strings.Repeat("]", MaxDepth+1) + "\n(b)-->(c)\n[q |\n(z)\n",
+	}
+	for _, text := range texts {
+		doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+		for _, at := range []int{1, len(text) - 1} {
+			next := text[:at] + " " + text[at:]
+			got, gotDiags := Reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: at, End: at}, 1)
+			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
+			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
+				t.Errorf("a space inserted at %d: Reparse differs from Parse (-want +got):\n%s", at, diff)
+			}
+			if len(want.Patterns) < 2 {
+				t.Errorf("a space inserted at %d: %d patterns kept, want the ones after the deep brackets too", at, len(want.Patterns))
+			}
+		}
+	}
+}

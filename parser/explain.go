@@ -1,0 +1,211 @@
+// Syntax error messages: a parse error rewritten to say what is wrong and how
+// to fix it, and the errors for brackets never closed or nested too deep.
+
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// deepError reports brackets nested past MaxDepth at offset off, in the unit
+// of tokens toks. When brackets of the unit are left open at its end, the
+// nesting is most likely a mistake rather than intended: the first bracket
+// never closed is reported instead.
+func deepError(off int, toks []lexer.Token) *grammar.SyntaxError {
+	if e := neverClosed(toks, fmt.Sprintf(", nesting more than %d levels deep", MaxDepth)); e != nil {
+		return e
+	}
+	return &grammar.SyntaxError{
+		Span:   diag.Span{Start: off, End: off + 1},
+		Msg:    fmt.Sprintf("brackets nested more than %d levels deep", MaxDepth),
+		Detail: "split the pattern up: define inner patterns at the top level and refer to them by name",
+	}
+}
+
+// neverClosed reports the first bracket of toks that is never closed, at its
+// position, or returns nil when every bracket is closed. more ends the detail
+// when other brackets are left open after it.
+func neverClosed(toks []lexer.Token, more string) *grammar.SyntaxError {
+	var open []lexer.Token
+	for _, t := range toks {
+		if t.Type != grammar.Punct {
+			continue
+		}
+		switch t.Value {
+		case "(", "[", "{":
+			open = append(open, t)
+		case ")", "]", "}":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	t := open[0]
+	closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
+	detail := fmt.Sprintf("close it with '%s'", closer)
+	if n := len(open) - 1; n == 1 {
+		detail += "; a bracket opened after it is not closed either" + more
+	} else if n > 1 {
+		detail += fmt.Sprintf("; %d brackets opened after it are not closed either", n) + more
+	}
+	return &grammar.SyntaxError{
+		Span:   grammar.TokenSpan(t),
+		Msg:    fmt.Sprintf("'%s' is never closed", t.Value),
+		Detail: detail,
+	}
+}
+
+// explain rewrites a parse error into a message that says what is wrong and how
+// to fix it, for the mistakes people make most.
+func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.SyntaxError {
+	if n := len(toks); n > 0 && err.Span.Start >= toks[n-1].Pos.Offset+len(toks[n-1].Value) {
+		// The pattern ended while the parser still wanted more: name the
+		// bracket that was left open, where it opens.
+		if e := neverClosed(toks, ""); e != nil {
+			return e
+		}
+	}
+	if err.Detail != "" {
+		return atLastToken(err, toks)
+	}
+	// Find the token the error is at.
+	i := 0
+	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
+		i++
+	}
+	if i == len(toks) {
+		return pastTheEnd(*err, toks)
+	}
+	return explainToken(*err, toks, i)
+}
+
+// pastTheEnd explains an error after the unit's last token: a bracket is
+// not closed.
+func pastTheEnd(e grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
+	if strings.HasPrefix(e.Msg, "unexpected") {
+		e.Msg = "unexpected end of the pattern"
+	}
+	e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
+	// Point at the unit's last token rather than at white space (at the
+	// closing brace of a record lexed whole, as when lexed token by token).
+	if len(toks) > 0 {
+		e.Span = grammar.TokenSpan(toks[len(toks)-1])
+		if toks[len(toks)-1].Type == grammar.RecordText {
+			e.Span.Start = e.Span.End - 1
+		}
+	}
+	return &e
+}
+
+// explainToken explains an error at toks[i].
+func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+	t := &toks[i]
+	var prev *lexer.Token
+	if i > 0 {
+		prev = &toks[i-1]
+	}
+	depth := bracketDepth(toks[:i])
+	if isPunct(t, "|") && i+1 < len(toks) {
+		// Participle stops at the bar when the element after it is wrong.
+		t, prev = grammar.ErrorToken(&toks[i+1]), t
+		e.Span = grammar.TokenSpan(*t)
+		if !isPunct(t, "]") && !isPunct(t, "@") && !isPunct(t, "@@") {
+			e.Msg = "expected an element after '|', found " + grammar.Describe(t)
+			e.Detail = "elements are subject patterns [..], paths (a)-->(b), or names of patterns"
+			return &e
+		}
+	}
+	explainMistake(&e, t, prev, depth)
+	return &e
+}
+
+// bracketDepth returns how many brackets toks leave open.
+func bracketDepth(toks []lexer.Token) int {
+	depth := 0
+	for _, x := range toks {
+		if x.Type == grammar.Punct {
+			switch x.Value {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		}
+	}
+	return depth
+}
+
+// isPunct reports whether t is the punctuation s.
+func isPunct(t *lexer.Token, s string) bool {
+	return t != nil && t.Type == grammar.Punct && t.Value == s
+}
+
+// explainMistake rewrites e, an error at t after prev at bracket depth
+// depth, for the mistake it most likely is.
+func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
+	p := func(s string) bool { return isPunct(t, s) }
+	pp := func(s string) bool { return isPunct(prev, s) }
+	switch {
+	case p(",") && depth == 0:
+		e.Msg = "top-level patterns cannot be separated by commas"
+		e.Detail = "separate them with white space or new lines, or group them: [g | (a), (b)]"
+	case p("]") && pp("|"):
+		e.Msg = "expected an element after '|'"
+		e.Detail = "list at least one element, or remove the '|'"
+	case p("]") && pp(","):
+		e.Msg = "unexpected ']' after ','"
+		e.Detail = "remove the trailing comma"
+	case p("|") && pp("|"):
+		e.Msg = "unexpected second '|'"
+	case (p("(") || p("[")) && prev != nil && (pp(")") || pp("]")) && depth > 0:
+		e.Msg = "elements must be separated by commas"
+		e.Detail = "add ',' between the elements"
+	case p("@") || p("@@"):
+		e.Msg = "annotations are only allowed before a top-level pattern"
+		e.Detail = "move the annotation in front of the whole pattern, or use the pattern's record: (a {k: v})"
+	case p("[") && prev != nil && prev.Type == grammar.Punct && grammar.ClosesArrow(prev.Value):
+		e.Msg = "a path continues with a node in parentheses, not brackets"
+		e.Detail = "write (a)-->(b); use [ ... | ... ] to group paths"
+	case t.Type == grammar.Punct && (grammar.OpensArrow(t.Value) || grammar.ClosesArrow(t.Value)):
+		if pp("]") && depth == 0 {
+			e.Msg = "a subject pattern in brackets cannot be part of a path"
+			e.Detail = "write the path with nodes: (a)-->(b)"
+		} else {
+			e.Msg = "incomplete arrow at '" + t.Value + "'"
+			e.Detail = "an arrow has two halves, such as -->, <--, --, <-->, ==> or -[r]->"
+		}
+	default:
+		if strings.HasPrefix(e.Msg, "unexpected") {
+			e.Detail = "check the pattern's syntax near here"
+		}
+	}
+}
+
+// atLastToken moves an error found past the unit's last token (at the end of
+// the file or of the unit) onto that token, rather than onto the white space or
+// empty line after it; on a record lexed whole, onto its closing brace, as when
+// lexed token by token.
+func atLastToken(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
+	if len(toks) == 0 {
+		return err
+	}
+	last := grammar.TokenSpan(toks[len(toks)-1])
+	if err.Span.Start < last.End {
+		return err
+	}
+	e := *err
+	e.Span = last
+	if toks[len(toks)-1].Type == grammar.RecordText {
+		e.Span.Start = e.Span.End - 1
+	}
+	return &e
+}
