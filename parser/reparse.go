@@ -71,113 +71,154 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 	if i0 > 0 {
 		restart = old[i0].span.Start
 	}
+	// Lex as a full parse would at the restart: the text before it is unchanged.
+	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: len(old),
+		sc: grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))}
 	// Units entirely after the edit, by their old start: where parsing may
 	// go on with prev's units.
-	after := map[int]int{}
+	r.after = map[int]int{}
 	for j := i0; j < len(old); j++ {
 		if old[j].span.Start >= edit.End {
-			after[old[j].span.Start] = j
+			r.after[old[j].span.Start] = j
 		}
 	}
+	r.run(i0)
+	return r.document(f, i0, restart), true
+}
 
-	// Lex as a full parse would at the restart: the text before it is unchanged.
-	fineAt := func(from, off int) bool { return from >= 0 && off >= from }
-	sc := grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))
-	b := &batch{}
-	resume, suffix := -1, len(old)
-	// canResume reports whether prev's units go on at off, and if so takes
-	// them from there: the lexer must be in the mode it was in there, and
-	// the splitter at a top-level boundary (split) as prev's was, or in the
-	// same state.
-	canResume := func(off int, at splitState, split bool) bool {
-		j, ok := after[off-delta]
-		if !ok || fineAt(sc.FineFrom(), off) != fineAt(prev.fineFrom, off-delta) ||
-			split != old[j].split || !split && at != old[j].at {
-			return false
-		}
-		resume, suffix = off, j
-		return true
+// fineAt reports whether a lexer that switched to lexing records token by
+// token at from (-1 for never) does so at off.
+func fineAt(from, off int) bool { return from >= 0 && off >= from }
+
+// rescan parses a text again from a restart after an edit, unit by unit,
+// until it can go on with the previous document's units.
+type rescan struct {
+	prev  *Document
+	src   string
+	delta int // the change in length
+	sc    *grammar.Scanner
+	b     batch
+	// after maps the old starts of prev's units entirely after the edit to
+	// their indexes.
+	after map[int]int
+	toks  []lexer.Token // lexed and not yet parsed
+	eof   int           // the offset of the end of the text, once lexed, else -1
+	// resume is where prev's units are taken up again in the new text (-1
+	// for nowhere), and suffix the first of them.
+	resume, suffix int
+}
+
+// canResume reports whether prev's units go on at off, and if so takes them
+// from there: the lexer must be in the mode it was in there, and the
+// splitter at a top-level boundary (split) as prev's was, or in the same
+// state.
+func (r *rescan) canResume(off int, at splitState, split bool) bool {
+	old := r.prev.units
+	j, ok := r.after[off-r.delta]
+	if !ok || fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, off-r.delta) ||
+		split != old[j].split || !split && at != old[j].at {
+		return false
 	}
-	var toks []lexer.Token
-	eof := -1 // the offset of the end of the text, once lexed
-	lex := func() bool {
-		if eof >= 0 {
-			return false
-		}
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			eof = t.Pos.Offset
-			return false
-		}
-		toks = append(toks, t)
-		return true
+	r.resume, r.suffix = off, j
+	return true
+}
+
+// lex lexes one more token into r.toks; it reports false at the end of the
+// text.
+func (r *rescan) lex() bool {
+	if r.eof >= 0 {
+		return false
 	}
+	t := r.sc.Next()
+	if t.Type == grammar.EOF {
+		r.eof = t.Pos.Offset
+		return false
+	}
+	r.toks = append(r.toks, t)
+	return true
+}
+
+// run parses from prev's unit i0 on until prev's units can be taken up again
+// or the text ends.
+func (r *rescan) run(i0 int) {
 	// The splitter goes on as it was at the restart; there, parsing may be
 	// inside a broken unit, which recovery splits.
 	outer := splitter{tooDeep: -1}
 	recovering := false
 	if i0 > 0 {
+		old := r.prev.units
 		outer, recovering = old[i0].at.splitter(), !old[i0].split
 	}
-scan:
-	for len(toks) > 0 || lex() {
+	for len(r.toks) > 0 || r.lex() {
 		// The top-level unit that starts at toks[0] ends at the splitter's
 		// next boundary.
 		start, sp := outer, outer
 		e := 0
-		for ; e < len(toks) || lex(); e++ {
+		for ; e < len(r.toks) || r.lex(); e++ {
 			before := sp
-			if sp.boundary(&toks[e]) && e > 0 {
+			if sp.boundary(&r.toks[e]) && e > 0 {
 				outer = before
 				break
 			}
 		}
-		end := eof
-		if e < len(toks) {
-			end = toks[e].Pos.Offset
-		}
-		unit := toks[:e]
-		first := len(b.out)
-		var u *grammar.Unit
-		ok := !recovering && sp.tooDeep < 0
-		if ok {
-			u, ok = grammar.ParseFast(unit, end)
-		}
-		if ok {
-			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: u, span: s, reach: s.End, at: start.state(), split: true})
-		} else {
-			// Recover step by step, as batch.parseUnit does, and go on with
-			// prev's units where a step ends at one of their starts with the
-			// splitter in the same state.
-			w := stateWalk{toks: unit, st: start}
-			for p := 0; p < e; {
-				k := len(b.out)
-				p = b.recoverStep(src, unit, p, end)
-				for ; k < len(b.out); k++ {
-					b.out[k].at = w.at(b.out[k].span.Start)
-				}
-				if p < e && canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
-					break
-				}
-			}
-			if !recovering {
-				b.out[first].split = true
-			}
-			if resume >= 0 {
-				break scan
-			}
+		if r.unit(e, start, sp.tooDeep, recovering) {
+			return
 		}
 		recovering = false
-		toks = toks[e:]
-		if len(toks) > 0 && canResume(toks[0].Pos.Offset, outer.state(), true) {
+		r.toks = r.toks[e:]
+		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.state(), true) {
+			return
+		}
+	}
+}
+
+// unit parses the top-level unit r.toks[:e], which the splitter entered in
+// state start, with a bracket nested too deep at offset tooDeep (else -1);
+// recovering says it starts inside a broken unit. It reports whether prev's
+// units were taken up again inside it.
+func (r *rescan) unit(e int, start splitter, tooDeep int, recovering bool) bool {
+	b := &r.b
+	end := r.eof
+	if e < len(r.toks) {
+		end = r.toks[e].Pos.Offset
+	}
+	unit := r.toks[:e]
+	if !recovering && tooDeep < 0 {
+		if u, ok := grammar.ParseFast(unit, end); ok {
+			s := tokSpan(unit)
+			b.out = append(b.out, unitResult{unit: u, span: s, reach: s.End, at: start.state(), split: true})
+			return false
+		}
+	}
+	// Recover step by step, as batch.parseUnit does, and go on with prev's
+	// units where a step ends at one of their starts with the splitter in the
+	// same state.
+	first := len(b.out)
+	w := stateWalk{toks: unit, st: start}
+	for p := 0; p < e; {
+		k := len(b.out)
+		p = b.recoverStep(r.src, unit, p, end)
+		for ; k < len(b.out); k++ {
+			b.out[k].at = w.at(b.out[k].span.Start)
+		}
+		if p < e && r.canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
 			break
 		}
 	}
+	if !recovering {
+		b.out[first].split = true
+	}
+	return r.resume >= 0
+}
 
+// document puts the new document together: prev's units before i0 (the
+// unit parsing restarted at, which starts at restart), the units parsed
+// again, and prev's units from where they were taken up again, moved.
+func (r *rescan) document(f *diag.File, i0, restart int) *Document {
+	prev, old, out, delta, resume := r.prev, r.prev.units, r.b.out, r.delta, r.resume
 	// Where the lexer switched modes: before the restart as before, else in the
 	// new scan, else in the resumed units.
-	doc := &Document{File: f, fineFrom: sc.FineFrom()}
+	doc := &Document{File: f, fineFrom: r.sc.FineFrom()}
 	if resume >= 0 && doc.fineFrom >= resume {
 		doc.fineFrom = -1 // seen lexing ahead: the resumed units say
 	}
@@ -187,16 +228,16 @@ scan:
 	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
 		doc.fineFrom = prev.fineFrom + delta
 	}
-	doc.reparsed = len(b.out)
-	doc.units = make([]unitResult, 0, i0+len(b.out)+len(old)-suffix)
+	doc.reparsed = len(out)
+	doc.units = make([]unitResult, 0, i0+len(out)+len(old)-r.suffix)
 	// Reused units are copied, with their token texts taken from the new text,
 	// so that the document keeps no older text alive.
-	for _, r := range old[:i0] {
-		doc.units = append(doc.units, r.shifted(src, 0))
+	for _, u := range old[:i0] {
+		doc.units = append(doc.units, u.shifted(r.src, 0))
 	}
-	doc.units = append(doc.units, b.out...)
-	for _, r := range old[suffix:] {
-		doc.units = append(doc.units, r.shifted(src, delta))
+	doc.units = append(doc.units, out...)
+	for _, u := range old[r.suffix:] {
+		doc.units = append(doc.units, u.shifted(r.src, delta))
 	}
 	// Comments and lexical errors: before the restart from prev, then the new
 	// scan's up to where prev's units resume, then prev's after that, moved.
@@ -206,16 +247,16 @@ scan:
 	}
 	newEnd := resume
 	if newEnd < 0 {
-		newEnd = len(src) + 1
+		newEnd = len(r.src) + 1
 	}
 	parts := splice{restart: restart, newEnd: newEnd, oldResume: oldResume, delta: delta}
-	doc.Comments = spliceItems(parts, prev.Comments, sc.Comments,
+	doc.Comments = spliceItems(parts, prev.Comments, r.sc.Comments,
 		func(c grammar.Comment) diag.Span { return c.Span },
 		func(c grammar.Comment, s diag.Span) grammar.Comment { return grammar.Comment{Span: s} })
-	doc.lexDiags = spliceItems(parts, prev.lexDiags, sc.Diags,
+	doc.lexDiags = spliceItems(parts, prev.lexDiags, r.sc.Diags,
 		func(d diag.Diagnostic) diag.Span { return d.Span },
 		func(d diag.Diagnostic, s diag.Span) diag.Diagnostic { d.Span = s; return d })
-	return doc, true
+	return doc
 }
 
 // restartUnit returns the index of the unit of prev parsing restarts at
