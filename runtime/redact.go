@@ -259,6 +259,9 @@ func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
+	if isEventStream(resp) {
+		return t.streamResponse(resp)
+	}
 	body, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	body = t.r.Bytes(body)

@@ -1,0 +1,157 @@
+// Stream bodies through the transports: a server-sent event stream is
+// passed on as it arrives, never read whole first. The redacting transport
+// masks it line by line (an SSE event is one data line); the recorder and
+// the tracer keep a copy as it is read and write it when the stream ends,
+// with the error that cut it, if any; the replayer plays such a cut back.
+
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+)
+
+// teeBody passes a body on as it is read, keeps a copy, and calls done once
+// with the copy and the error that ended it (nil at a clean end) when the
+// body ends, fails or is closed. Closed early, the rest is read first, so
+// that the copy is whole.
+type teeBody struct {
+	rc   io.ReadCloser
+	buf  bytes.Buffer
+	done func(body []byte, err error)
+	once sync.Once
+}
+
+// newTeeBody wraps resp's body.
+func newTeeBody(rc io.ReadCloser, done func([]byte, error)) *teeBody {
+	return &teeBody{rc: rc, done: done}
+}
+
+// Read implements io.Reader.
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.rc.Read(p)
+	t.buf.Write(p[:n])
+	if err != nil {
+		t.finish(err)
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (t *teeBody) Close() error {
+	_, err := io.Copy(&t.buf, t.rc)
+	t.finish(err)
+	return t.rc.Close()
+}
+
+func (t *teeBody) finish(err error) {
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	t.once.Do(func() { t.done(t.buf.Bytes(), err) })
+}
+
+// lineRedactBody masks the secrets of a body line by line as it is read.
+type lineRedactBody struct {
+	rc   io.ReadCloser
+	br   *bufio.Reader
+	r    Redactor
+	pend []byte
+	err  error
+}
+
+func newLineRedactBody(rc io.ReadCloser, r Redactor) *lineRedactBody {
+	return &lineRedactBody{rc: rc, br: bufio.NewReader(rc), r: r}
+}
+
+// Read implements io.Reader.
+func (l *lineRedactBody) Read(p []byte) (int, error) {
+	for len(l.pend) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		line, err := l.br.ReadBytes('\n')
+		l.err = err
+		l.pend = l.r.Bytes(line)
+	}
+	n := copy(p, l.pend)
+	l.pend = l.pend[n:]
+	return n, nil
+}
+
+// Close implements io.Closer.
+func (l *lineRedactBody) Close() error { return l.rc.Close() }
+
+// streamResponse passes a streamed response body through the redacting
+// transport.
+func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, error) {
+	resp.Body = newLineRedactBody(resp.Body, t.r)
+	resp.ContentLength = -1
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// recordStream records a streamed response when it ends, passing the body
+// on as it arrives.
+func (r *Recorder) recordStream(it Interaction, resp *http.Response) *http.Response {
+	rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+		setBody(r.redact.Bytes(body), &rr.Body, &rr.BodyText)
+		if err != nil {
+			rr.BodyError = r.redact.String(err.Error())
+		}
+		it.Response = rr
+		// A recording that cannot be written was found before the first
+		// model call (the file is written at once); a later failure
+		// leaves the file as it was.
+		_ = r.append(it)
+	})
+	return resp
+}
+
+// traceStream writes a streamed response's body to the trace when it ends.
+func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+		var b bytes.Buffer
+		b.Write(head)
+		b.Write(t.redact.Bytes(body))
+		if err != nil {
+			b.WriteString("<-- the stream broke: " + t.redact.String(err.Error()) + "\n")
+		}
+		b.WriteByte('\n')
+		t.mu.Lock()
+		_, _ = t.w.Write(b.Bytes())
+		t.mu.Unlock()
+	})
+}
+
+// replayedBody is a recorded body that fails, after its bytes, with the
+// recorded error that cut it.
+type replayedBody struct {
+	r   *bytes.Reader
+	err error
+}
+
+// Read implements io.Reader.
+func (b *replayedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		err = b.err
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (b *replayedBody) Close() error { return nil }
+
+// replayBody returns the body of a recorded response.
+func replayBody(rr *RecordedResponse, b []byte) io.ReadCloser {
+	if rr.BodyError == "" {
+		return io.NopCloser(bytes.NewReader(b))
+	}
+	return &replayedBody{r: bytes.NewReader(b), err: errors.New("replayed: " + rr.BodyError)}
+}
