@@ -24,13 +24,22 @@ const benchIterations = 5
 // benchServer answers with a sayHello call until the request carries
 // benchIterations tool results, then with text.
 func benchServer(b *testing.B) *fakeopenai.Server {
+	return benchServerStreaming(b, fakeopenai.Streaming{})
+}
+
+// benchServerStreaming is benchServer sending streamed answers as st says.
+func benchServerStreaming(b *testing.B, st fakeopenai.Streaming) *fakeopenai.Server {
 	srv := fakeopenai.New(b)
 	srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
+		var r fakeopenai.Response
 		n := len(toolMessages(req))
 		if n < benchIterations {
-			return fakeopenai.Calls(call("sayHello", fmt.Sprintf(`{"personName":"P%d"}`, n)))(req)
+			r = fakeopenai.Calls(call("sayHello", fmt.Sprintf(`{"personName":"P%d"}`, n)))(req)
+		} else {
+			r = fakeopenai.Text("Greeted all five of them.")(req)
 		}
-		return fakeopenai.Text("done")(req)
+		r.Streaming = st
+		return r
 	}
 	return srv
 }
@@ -39,13 +48,35 @@ func benchServer(b *testing.B) *fakeopenai.Server {
 // iterations against the in-process server: "gram" through Run, "bare"
 // with a minimal openai-go loop making the same requests. Their ratio is
 // the loop's own overhead (binding, validation, logging, bookkeeping).
+//
+// "gram-stream" is "gram" with the answers streamed and every event
+// delivered: against "gram", the cost of streaming.
 func BenchmarkLoop(b *testing.B) {
 	b.Run("gram", benchGram)
+	b.Run("gram-stream", benchGramStream)
+	b.Run("gram-stream-burst", func(b *testing.B) { benchStream(b, fakeopenai.Streaming{Burst: true}) })
 	b.Run("bare", benchBare)
 }
 
-func benchGram(b *testing.B) {
-	srv := benchServer(b)
+func benchGram(b *testing.B) { benchRun(b, benchServer(b)) }
+
+// benchGramStream runs the loop with streamed answers and an event
+// callback that counts the text deltas.
+func benchGramStream(b *testing.B) { benchStream(b, fakeopenai.Streaming{}) }
+
+func benchStream(b *testing.B, st fakeopenai.Streaming) {
+	deltas := 0
+	benchRun(b, benchServerStreaming(b, st), runtime.WithEvents(func(e runtime.Event) {
+		if e.Type == runtime.EventTextDelta {
+			deltas++
+		}
+	}))
+	if deltas == 0 {
+		b.Fatal("no text deltas: the answers were not streamed")
+	}
+}
+
+func benchRun(b *testing.B, srv *fakeopenai.Server, opts ...runtime.Option) {
 	agent := compile(b, loopSrc).Agents[0]
 	agent.Settings.MaxIterations = benchIterations + 1
 	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey, Logger: discard()})
@@ -56,7 +87,7 @@ func benchGram(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		resp, err := runtime.Run(ctx, agent, lib, nil, "greet", runtime.WithModel(m), runtime.WithLogger(discard()))
+		resp, err := runtime.Run(ctx, agent, lib, nil, "greet", append([]runtime.Option{runtime.WithModel(m), runtime.WithLogger(discard())}, opts...)...)
 		if err != nil || resp.Iterations != benchIterations+1 {
 			b.Fatalf("%v %+v", err, resp)
 		}

@@ -36,6 +36,9 @@ type Streaming struct {
 	// up) before sending the rest.
 	PauseAfter int
 	Pause      <-chan struct{}
+	// Burst writes the chunks without flushing each one, as a buffering
+	// proxy may pass a stream on.
+	Burst bool
 }
 
 // Cut makes step's stream stop after n chunks, the connection dropped.
@@ -101,15 +104,11 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 		piece = DefaultPiece
 	}
 	var out []json.RawMessage
-	add := func(delta map[string]any, finish any, usage json.RawMessage) {
-		choices := []any{}
+	add := func(delta *chunkDelta, finish *string, usage json.RawMessage) {
+		c := chunk{ID: comp.ID, Object: "chat.completion.chunk", Created: comp.Created, Model: comp.Model,
+			Choices: []chunkChoice{}, Usage: usage}
 		if delta != nil {
-			choices = append(choices, map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish})
-		}
-		c := map[string]any{"id": comp.ID, "object": "chat.completion.chunk", "created": comp.Created,
-			"model": comp.Model, "choices": choices}
-		if usage != nil {
-			c["usage"] = usage
+			c.Choices = append(c.Choices, chunkChoice{Delta: *delta, FinishReason: finish})
 		}
 		b, _ := json.Marshal(c)
 		out = append(out, b)
@@ -124,15 +123,16 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 			}
 		}
 	}
-	add(map[string]any{"role": "assistant", "content": ""}, nil, nil)
+	empty := ""
+	add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
 	if msg.Content != nil {
 		for _, p := range pieces(*msg.Content, piece) {
-			add(map[string]any{"content": p}, nil, nil)
+			add(&chunkDelta{Content: &p}, nil, nil)
 		}
 	}
 	if msg.Refusal != nil {
 		for _, p := range pieces(*msg.Refusal, piece) {
-			add(map[string]any{"refusal": p}, nil, nil)
+			add(&chunkDelta{Refusal: &p}, nil, nil)
 		}
 	}
 	// Each call opens with its id and name; its arguments follow in
@@ -141,23 +141,22 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 	for i, c := range msg.ToolCalls {
 		args[i] = pieces(c.Function.Arguments, piece)
 	}
-	callDelta := func(i int, fn map[string]any, open bool) map[string]any {
-		tc := map[string]any{"index": i, "function": fn}
-		if open {
-			tc["id"] = msg.ToolCalls[i].ID
-			tc["type"] = "function"
-		}
-		return map[string]any{"tool_calls": []any{tc}}
+	open := func(i int) {
+		c := msg.ToolCalls[i]
+		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, ID: c.ID, Type: "function", Function: chunkFunction{Name: c.Function.Name}}}}, nil, nil)
+	}
+	argPiece := func(i int, p string) {
+		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, Function: chunkFunction{Arguments: p}}}}, nil, nil)
 	}
 	if st.Interleave {
-		for i, c := range msg.ToolCalls {
-			add(callDelta(i, map[string]any{"name": c.Function.Name, "arguments": ""}, true), nil, nil)
+		for i := range msg.ToolCalls {
+			open(i)
 		}
 		for k := 0; ; k++ {
 			sent := false
 			for i := range msg.ToolCalls {
 				if k < len(args[i]) {
-					add(callDelta(i, map[string]any{"arguments": args[i][k]}, false), nil, nil)
+					argPiece(i, args[i][k])
 					sent = true
 				}
 			}
@@ -166,18 +165,54 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 			}
 		}
 	} else {
-		for i, c := range msg.ToolCalls {
-			add(callDelta(i, map[string]any{"name": c.Function.Name, "arguments": ""}, true), nil, nil)
+		for i := range msg.ToolCalls {
+			open(i)
 			for _, p := range args[i] {
-				add(callDelta(i, map[string]any{"arguments": p}, false), nil, nil)
+				argPiece(i, p)
 			}
 		}
 	}
-	add(map[string]any{}, finish, nil)
+	add(&chunkDelta{}, &finish, nil)
 	if req.Body.StreamOptions != nil && req.Body.StreamOptions.IncludeUsage && len(comp.Usage) > 0 {
 		add(nil, nil, comp.Usage)
 	}
 	return out, nil
+}
+
+// chunk is a chat.completion.chunk.
+type chunk struct {
+	ID      string          `json:"id"`
+	Object  string          `json:"object"`
+	Created int64           `json:"created"`
+	Model   string          `json:"model"`
+	Choices []chunkChoice   `json:"choices"`
+	Usage   json.RawMessage `json:"usage,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int        `json:"index"`
+	Delta        chunkDelta `json:"delta"`
+	Logprobs     *struct{}  `json:"logprobs"`
+	FinishReason *string    `json:"finish_reason"`
+}
+
+type chunkDelta struct {
+	Role      string      `json:"role,omitempty"`
+	Content   *string     `json:"content,omitempty"`
+	Refusal   *string     `json:"refusal,omitempty"`
+	ToolCalls []chunkCall `json:"tool_calls,omitempty"`
+}
+
+type chunkCall struct {
+	Index    int           `json:"index"`
+	ID       string        `json:"id,omitempty"`
+	Type     string        `json:"type,omitempty"`
+	Function chunkFunction `json:"function"`
+}
+
+type chunkFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
 }
 
 // pieces cuts s into pieces of about n bytes, never inside a character.
@@ -231,7 +266,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Reques
 			}
 		}
 		fmt.Fprintf(w, "data: %s\n\n", c)
-		if flusher != nil {
+		if flusher != nil && !st.Burst {
 			flusher.Flush()
 		}
 	}
