@@ -100,6 +100,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		acc := openai.ChatCompletionAccumulator{}
 		stream := m.svc.NewStreaming(actx, params)
 		chunks := 0
+		message := false // a chunk had a delta: the answer has a message
 		for stream.Next() {
 			chunk := stream.Current()
 			if !acc.AddChunk(chunk) {
@@ -110,8 +111,13 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			}
 			chunks++
 			for _, ch := range chunk.Choices {
-				if ch.Index == 0 && ch.Delta.Content != "" {
-					mask.write(ch.Delta.Content)
+				if ch.Index != 0 {
+					continue
+				}
+				d := &ch.Delta
+				message = message || d.JSON.Role.Valid() || d.JSON.Content.Valid() || d.JSON.Refusal.Valid() || len(d.ToolCalls) > 0
+				if d.Content != "" {
+					mask.write(d.Content)
 				}
 			}
 		}
@@ -124,7 +130,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		if err == nil {
 			mask.flush()
 			cancel()
-			return m.streamReply(&acc.ChatCompletion, attempt)
+			return m.streamReply(&acc.ChatCompletion, attempt, !message)
 		}
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -163,15 +169,15 @@ func partialContent(acc *openai.ChatCompletionAccumulator) string {
 	return acc.Choices[0].Message.Content
 }
 
-// streamReply converts an accumulated stream. The accumulated completion
-// has no JSON metadata, so the message counts as present; its text and
+// streamReply converts an accumulated stream: noMessage is set when no
+// chunk had a delta (the stream's form of "message": null). The text and
 // arguments were assembled from pieces, so secrets are masked again.
-func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int) (*Reply, error) {
+func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int, noMessage bool) (*Reply, error) {
 	r, err := m.reply(comp, attempts)
 	if err != nil {
 		return nil, err
 	}
-	r.NoMessage = false
+	r.NoMessage = noMessage
 	r.Message.Content = m.redact.String(r.Message.Content)
 	for i := range r.Message.ToolCalls {
 		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)

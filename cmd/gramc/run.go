@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,6 +129,7 @@ type runOptions struct {
 	mcp            []mcpSource
 	injects        listFlag
 	json, trace    bool
+	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
 	baseURL        string
 	maxIterations  int
@@ -335,7 +335,7 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
-	return opts
+	return append(opts, o.streamingOptions()...)
 }
 
 // printBindHint follows a binding error with how to fix it.
@@ -355,7 +355,7 @@ func runRun(e *env, args []string) int {
 	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
-	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
 	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
@@ -429,6 +429,7 @@ func runRun(e *env, args []string) int {
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
+	s.liveMode()
 	code = s.converse(ctx)
 	if ctx.Err() != nil {
 		fmt.Fprintln(e.stderr, "gramc run: interrupted")
@@ -823,6 +824,7 @@ type session struct {
 	spin  *spinner
 	conv  runtime.Conversation
 	mu    sync.Mutex // serializes output from tool hooks
+	live  bool       // the turns are shown as they happen (live.go)
 }
 
 // converse runs the turns and returns the exit code: the worst of the
@@ -918,16 +920,18 @@ func (s *session) turn(ctx context.Context, input string) (int, bool) {
 		ModelStart: func(int) { s.spin.start() },
 		ModelDone:  func(int, error) { s.spin.stop() },
 	}
-	if !s.o.json {
+	if !s.o.json && !s.live {
 		hooks.ToolDone = func(u runtime.ToolUse) { s.printTool(u) }
 	}
-	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
+	opts, live := s.liveTurn(append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks)))
 	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
 	s.spin.stop()
 	if resp != nil && err == nil {
 		s.conv = resp.Conversation
 	}
-	if s.o.json {
+	if live != nil {
+		live.finish(resp, err)
+	} else if s.o.json {
 		enc := json.NewEncoder(s.e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -970,30 +974,7 @@ func (s *session) turn(ctx context.Context, input string) (int, bool) {
 func (s *session) printTool(u runtime.ToolUse) {
 	s.spin.pause()
 	defer s.spin.resume()
-	args := strings.TrimSpace(u.RawArguments)
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(args)); err == nil && args != "" {
-		args = b.String()
-	}
-	if args == "" {
-		args = "{}"
-	}
-	var line string
-	if u.Failed() {
-		line = fmt.Sprintf("%s %s ✗ %s", u.Name, clip(args, 200), clip(u.Error, 300))
-	} else {
-		res, err := json.Marshal(u.Result)
-		if raw, ok := u.Result.(json.RawMessage); ok {
-			res, err = raw, nil
-		}
-		if err != nil {
-			res = []byte(fmt.Sprint(u.Result))
-		}
-		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
-		if u.Truncated {
-			line += fmt.Sprintf(" [cut: %d bytes, over the result limit]", len(res))
-		}
-	}
+	line := toolLine(u)
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
 	s.mu.Unlock()

@@ -115,16 +115,21 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 	}
 	finish := "stop"
 	var msg streamedMessage
+	hasMessage := false
 	if len(comp.Choices) > 0 {
 		finish = comp.Choices[0].FinishReason
 		if m := comp.Choices[0].Message; len(m) > 0 && string(m) != "null" {
 			if err := json.Unmarshal(m, &msg); err != nil {
 				return nil, fmt.Errorf("fakeopenai: the message to stream is not an object: %v", err)
 			}
+			hasMessage = true
 		}
 	}
-	empty := ""
-	add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
+	// A message of null streams as no delta at all, only the finish.
+	if hasMessage {
+		empty := ""
+		add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
+	}
 	if msg.Content != nil {
 		for _, p := range pieces(*msg.Content, piece) {
 			add(&chunkDelta{Content: &p}, nil, nil)
