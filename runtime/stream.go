@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -185,45 +186,29 @@ func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int, noM
 	return r, nil
 }
 
-// deltaMasker passes text on as it arrives, masking secrets: it holds back
-// the last bytes, enough for any secret (or API-key-like token) that starts
-// in the text passed on to be seen whole, and masks the rest.
+// deltaMasker passes text on as it arrives, masking secrets: it holds
+// back a tail of the text that could be the start of a secret (or of an
+// API-key-like token) until the text that follows tells, and masks the
+// rest.
 type deltaMasker struct {
 	r         Redactor
 	out       func(string)
-	hold      int
 	pend      []byte
 	delivered bool
 }
 
-// minHold is the least held back: a key-like token ("sk-" and six more
-// characters) is recognised whole.
-const minHold = 16
+// partialKey matches, at the end of a text, what could be the start of a
+// key-like token (see keyLike).
+var partialKey = regexp.MustCompile(`\bs(?:k(?:(?:-|\\+(?:u(?:0(?:0(?:2[dD]?)?)?)?)?|%(?:2[dD]?)?)[A-Za-z0-9_*.\-]*)?)?$`)
 
 func newDeltaMasker(r Redactor, out func(string)) *deltaMasker {
-	hold := minHold
-	for _, n := range r.needles {
-		hold = max(hold, len(n))
-	}
-	return &deltaMasker{r: r, out: out, hold: hold}
+	return &deltaMasker{r: r, out: out}
 }
 
 // write takes a piece of text and passes on what is safe to.
 func (d *deltaMasker) write(s string) {
 	d.pend = append(d.pend, s...)
-	if len(d.pend) <= d.hold {
-		return
-	}
-	cut := len(d.pend) - d.hold
-	for _, sp := range d.r.spans(d.pend) {
-		switch {
-		case sp[1] == len(d.pend) && sp[0] < cut:
-			// A token at the very end may go on: hold it whole.
-			cut = sp[0]
-		case sp[0] < cut && sp[1] > cut:
-			cut = sp[1]
-		}
-	}
+	cut := d.safe()
 	for cut > 0 && cut < len(d.pend) && !utf8.RuneStart(d.pend[cut]) {
 		cut--
 	}
@@ -232,6 +217,32 @@ func (d *deltaMasker) write(s string) {
 	}
 	d.send(d.pend[:cut])
 	d.pend = append(d.pend[:0], d.pend[cut:]...)
+}
+
+// safe returns how much of the pending text can be passed on: up to the
+// first place from which the rest could begin a secret.
+func (d *deltaMasker) safe() int {
+	b := d.pend
+	cut := len(b)
+	for _, n := range d.r.needles {
+		for p := max(0, len(b)-len(n)); p < cut; p++ {
+			if bytes.HasPrefix([]byte(n), b[p:]) {
+				cut = p
+				break
+			}
+		}
+	}
+	if loc := partialKey.FindIndex(b); loc != nil {
+		cut = min(cut, loc[0])
+	}
+	for _, sp := range d.r.spans(b) {
+		if sp[1] == len(b) || sp[0] < cut && sp[1] > cut {
+			// A token at the very end may go on; one across the cut
+			// must go whole.
+			cut = min(cut, sp[0])
+		}
+	}
+	return cut
 }
 
 // flush passes on what is held back.

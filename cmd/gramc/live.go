@@ -9,6 +9,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -51,7 +52,7 @@ func (f jsonFlag) Set(v string) error {
 	case "false":
 		f.o.json, f.o.jsonEvents = false, false
 	default:
-		return fmt.Errorf("unknown value %q: write --json (the events, one per line) or --json=final (each turn's response)", v)
+		return errors.New("write --json (the events, one per line) or --json=final (each turn's response)")
 	}
 	return nil
 }
