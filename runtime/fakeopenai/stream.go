@@ -36,9 +36,6 @@ type Streaming struct {
 	// up) before sending the rest.
 	PauseAfter int
 	Pause      <-chan struct{}
-	// Burst writes the chunks without flushing each one, as a buffering
-	// proxy may pass a stream on.
-	Burst bool
 }
 
 // Cut makes step's stream stop after n chunks, the connection dropped.
@@ -271,7 +268,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Reques
 			}
 		}
 		fmt.Fprintf(w, "data: %s\n\n", c)
-		if flusher != nil && !st.Burst {
+		if flusher != nil {
 			flusher.Flush()
 		}
 	}
