@@ -36,9 +36,10 @@ type ServedAgent struct {
 // runs one turn of a new conversation; the result's text is the agent's
 // answer. A call whose request carries a progress token gets progress
 // notifications while the agent works: its model calls (streamed), its
-// tool calls and how much text it has written. A run that fails gives a result flagged isError whose text is the
-// error, which never contains an API key. Connect the server to a
-// transport with its Run or Connect method.
+// tool calls and how much text it has written. A run that fails gives a
+// result flagged isError whose text is the error, which never contains an
+// API key. Connect the server to a transport with its Run or Connect
+// method.
 func NewMCPServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()

@@ -174,7 +174,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, rtErr := r.next.RoundTrip(req)
 	if rtErr != nil {
 		it.Error = r.redact.String(rtErr.Error())
-	} else if isEventStream(resp) {
+	} else if IsEventStream(resp) {
 		return r.recordStream(it, resp), nil
 	} else {
 		respBody, err := io.ReadAll(resp.Body)

@@ -256,7 +256,7 @@ func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	if isEventStream(resp) {
+	if IsEventStream(resp) {
 		return t.streamResponse(resp)
 	}
 	body, rerr := io.ReadAll(resp.Body)

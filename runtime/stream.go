@@ -14,13 +14,9 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"regexp"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -97,7 +93,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		if req.Timeout > 0 {
 			actx, cancel = context.WithTimeout(ctx, req.Timeout)
 		}
-		mask := newDeltaMasker(m.redact, text)
+		mask := m.redact.NewStreamMasker(text)
 		acc := openai.ChatCompletionAccumulator{}
 		stream := m.svc.NewStreaming(actx, params)
 		chunks := 0
@@ -118,7 +114,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 				d := &ch.Delta
 				message = message || d.JSON.Role.Valid() || d.JSON.Content.Valid() || d.JSON.Refusal.Valid() || len(d.ToolCalls) > 0
 				if d.Content != "" {
-					mask.write(d.Content)
+					mask.Write(d.Content)
 				}
 			}
 		}
@@ -129,7 +125,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			err = errStreamUnfinished
 		}
 		if err == nil {
-			mask.flush()
+			mask.Flush()
 			cancel()
 			return m.streamReply(&acc.ChatCompletion, attempt, !message)
 		}
@@ -138,10 +134,10 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if mask.delivered {
+		if mask.Delivered() {
 			// The caller has seen text: asking again would show it twice,
 			// maybe different. The text seen so far is the partial reply.
-			mask.flush()
+			mask.Flush()
 			partial := &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(partialContent(&acc))}}
 			kind, detail := LLMStreamCut, err
 			if timedOut {
@@ -184,129 +180,4 @@ func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int, noM
 		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)
 	}
 	return r, nil
-}
-
-// deltaMasker passes text on as it arrives, masking secrets: it holds
-// back a tail of the text that could be the start of a secret (or of an
-// API-key-like token) until the text that follows tells, and masks the
-// rest.
-type deltaMasker struct {
-	r         Redactor
-	out       func(string)
-	pend      []byte
-	delivered bool
-}
-
-// partialKey matches, at the end of a text, what could be the start of a
-// key-like token (see keyLike).
-var partialKey = regexp.MustCompile(`\bs(?:k(?:(?:-|\\+(?:u(?:0(?:0(?:2[dD]?)?)?)?)?|%(?:2[dD]?)?)[A-Za-z0-9_*.\-]*)?)?$`)
-
-func newDeltaMasker(r Redactor, out func(string)) *deltaMasker {
-	return &deltaMasker{r: r, out: out}
-}
-
-// write takes a piece of text and passes on what is safe to.
-func (d *deltaMasker) write(s string) {
-	d.pend = append(d.pend, s...)
-	cut := d.safe()
-	for cut > 0 && cut < len(d.pend) && !utf8.RuneStart(d.pend[cut]) {
-		cut--
-	}
-	if cut <= 0 {
-		return
-	}
-	d.send(d.pend[:cut])
-	d.pend = append(d.pend[:0], d.pend[cut:]...)
-}
-
-// safe returns how much of the pending text can be passed on: up to the
-// first place from which the rest could begin a secret.
-func (d *deltaMasker) safe() int {
-	b := d.pend
-	cut := len(b)
-	for _, n := range d.r.needles {
-		for p := max(0, len(b)-len(n)); p < cut; p++ {
-			if bytes.HasPrefix([]byte(n), b[p:]) {
-				cut = p
-				break
-			}
-		}
-	}
-	if loc := partialKey.FindIndex(b); loc != nil {
-		cut = min(cut, loc[0])
-	}
-	for _, sp := range d.r.spans(b) {
-		if sp[1] == len(b) || sp[0] < cut && sp[1] > cut {
-			// A token at the very end may go on; one across the cut
-			// must go whole.
-			cut = min(cut, sp[0])
-		}
-	}
-	return cut
-}
-
-// flush passes on what is held back.
-func (d *deltaMasker) flush() {
-	if len(d.pend) > 0 {
-		d.send(d.pend)
-		d.pend = d.pend[:0]
-	}
-}
-
-func (d *deltaMasker) send(b []byte) {
-	d.delivered = true
-	if d.out != nil {
-		d.out(string(d.r.Bytes(b)))
-	}
-}
-
-// spans returns the spans of b a Redactor masks.
-func (r Redactor) spans(b []byte) [][2]int {
-	spans := r.find(b)
-	if !bytes.Contains(b, []byte("sk")) {
-		return spans // keyLike cannot match: skip the regular expression
-	}
-	for _, loc := range keyLike.FindAllIndex(b, -1) {
-		spans = append(spans, [2]int{loc[0], loc[1]})
-	}
-	return spans
-}
-
-// retryOrFail decides after a failed attempt: it waits and returns nil
-// when the call is to be retried, and returns the error to give up with
-// otherwise.
-func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	lerr, retry := m.classify(err, attempt, timeout)
-	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
-		return m.keyRejected(lerr)
-	}
-	if !retry || attempt > m.retry.MaxRetries {
-		return lerr
-	}
-	var h http.Header
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) && apiErr.Response != nil {
-		h = apiErr.Response.Header
-	}
-	wait, told := retryAfter(h, time.Now())
-	if told && wait > m.retry.MaxRetryAfter {
-		m.log.Warn("model asks to wait longer than allowed; not retrying",
-			"provider", string(m.cfg.Provider), "wait", wait, "max", m.retry.MaxRetryAfter)
-		return lerr
-	}
-	if !told {
-		wait = m.retry.Backoff(attempt - 1)
-	}
-	m.log.Warn("model call failed; retrying", "provider", string(m.cfg.Provider),
-		"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
-	return m.retry.Sleep(ctx, wait)
-}
-
-// isEventStream reports whether a response is a server-sent event stream.
-func isEventStream(resp *http.Response) bool {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	return strings.HasPrefix(strings.TrimSpace(ct), "text/event-stream")
 }

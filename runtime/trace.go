@@ -78,7 +78,7 @@ func (t *Tracer) RoundTrip(req *http.Request) (*http.Response, error) {
 				fmt.Fprintf(&b, "%s: %s\n", k, v)
 			}
 		}
-		if isEventStream(resp) {
+		if IsEventStream(resp) {
 			t.traceStream(n, resp, b.Bytes())
 			return resp, nil
 		}

@@ -12,8 +12,17 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 )
+
+// IsEventStream reports whether a response is a server-sent event stream
+// (Content-Type text/event-stream), which the transports pass on as it
+// arrives rather than reading it whole.
+func IsEventStream(resp *http.Response) bool {
+	ct := strings.ToLower(resp.Header.Get("Content-Type"))
+	return strings.HasPrefix(strings.TrimSpace(ct), "text/event-stream")
+}
 
 // teeBody passes a body on as it is read, keeps a copy, and calls done once
 // with the copy and the error that ended it (nil at a clean end) when the
