@@ -9,7 +9,9 @@ package runtime
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -109,7 +111,7 @@ func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, er
 func (r *Recorder) recordStream(it Interaction, resp *http.Response) *http.Response {
 	rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
 	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
-		setBody(r.redact.Bytes(body), &rr.Body, &rr.BodyText)
+		setBody(r.redact.maskEventStream(r.redact.Bytes(body)), &rr.Body, &rr.BodyText)
 		if err != nil {
 			rr.BodyError = r.redact.String(err.Error())
 		}
@@ -127,7 +129,7 @@ func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
 	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
 		var b bytes.Buffer
 		b.Write(head)
-		b.Write(t.redact.Bytes(body))
+		b.Write(t.redact.maskEventStream(t.redact.Bytes(body)))
 		if err != nil {
 			b.WriteString("<-- the stream broke: " + t.redact.String(err.Error()) + "\n")
 		}
@@ -163,4 +165,110 @@ func replayBody(rr *RecordedResponse, b []byte) io.ReadCloser {
 		return io.NopCloser(bytes.NewReader(b))
 	}
 	return &replayedBody{r: bytes.NewReader(b), err: errors.New("replayed: " + rr.BodyError)}
+}
+
+// maskEventStream masks, in a recorded chat completion event stream, the
+// secrets that no single event holds whole: the text and the arguments of
+// each tool call are joined across events, the secrets found in them, and
+// the pieces that hold part of one rewritten so that the joined text reads
+// as Redactor.String would make it. Events that need no change are kept
+// byte for byte.
+func (r Redactor) maskEventStream(body []byte) []byte {
+	type piece struct {
+		line int            // the event's line
+		set  func(s string) // rewrites the piece in the decoded event
+		text string
+	}
+	lines := bytes.Split(body, []byte("\n"))
+	events := map[int]map[string]any{}
+	joined := map[string][]*piece{} // pieces by choice and field, in order
+	var order []string
+	add := func(key string, p *piece) {
+		if _, ok := joined[key]; !ok {
+			order = append(order, key)
+		}
+		joined[key] = append(joined[key], p)
+	}
+	for i, line := range lines {
+		data, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue
+		}
+		var ev map[string]any
+		if json.Unmarshal(bytes.TrimSpace(data), &ev) != nil {
+			continue
+		}
+		choices, _ := ev["choices"].([]any)
+		for _, c := range choices {
+			choice, _ := c.(map[string]any)
+			delta, _ := choice["delta"].(map[string]any)
+			if delta == nil {
+				continue
+			}
+			ci := fmt.Sprint(choice["index"])
+			for _, field := range []string{"content", "refusal"} {
+				if s, ok := delta[field].(string); ok && s != "" {
+					add(ci+"/"+field, &piece{line: i, text: s, set: func(v string) { delta[field] = v }})
+					events[i] = ev
+				}
+			}
+			calls, _ := delta["tool_calls"].([]any)
+			for _, tc := range calls {
+				call, _ := tc.(map[string]any)
+				fn, _ := call["function"].(map[string]any)
+				if s, ok := fn["arguments"].(string); ok && s != "" {
+					add(ci+"/call/"+fmt.Sprint(call["index"]), &piece{line: i, text: s, set: func(v string) { fn["arguments"] = v }})
+					events[i] = ev
+				}
+			}
+		}
+	}
+	changed := map[int]bool{}
+	for _, key := range order {
+		ps := joined[key]
+		var all strings.Builder
+		for _, p := range ps {
+			all.WriteString(p.text)
+		}
+		text := all.String()
+		spans := r.spans([]byte(text))
+		if len(spans) == 0 {
+			continue
+		}
+		// Each character covered by a span is dropped; the piece where a
+		// span starts gets the marker.
+		start := 0
+		for _, p := range ps {
+			end := start + len(p.text)
+			var b strings.Builder
+			for k := start; k < end; k++ {
+				inside, first := false, false
+				for _, sp := range spans {
+					if k >= sp[0] && k < sp[1] {
+						inside, first = true, first || k == sp[0]
+					}
+				}
+				switch {
+				case first:
+					b.WriteString(Redacted)
+				case !inside:
+					b.WriteByte(text[k])
+				}
+			}
+			if b.String() != p.text {
+				p.set(b.String())
+				changed[p.line] = true
+			}
+			start = end
+		}
+	}
+	if len(changed) == 0 {
+		return body
+	}
+	for i := range changed {
+		if b, err := json.Marshal(events[i]); err == nil {
+			lines[i] = append([]byte("data: "), b...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }

@@ -298,6 +298,13 @@ func TestStreamRecordReplay(t *testing.T) {
 	if bytes.Contains(data, []byte(testKey)) {
 		t.Errorf("the recording holds the key")
 	}
+	var text strings.Builder
+	for _, it := range rec.Recording().Interactions {
+		text.WriteString(joinedDeltas(it.Response.BodyText))
+	}
+	if strings.Contains(text.String(), testKey) || !strings.Contains(text.String(), "Hello, Bob! [REDACTED]") {
+		t.Errorf("the recorded events, joined, read %q", text.String())
+	}
 	if !bytes.Contains(data, []byte(`data: {`)) || !bytes.Contains(data, []byte(`"bodyError"`)) {
 		t.Errorf("the recording has no SSE body or no cut:\n%s", data)
 	}
@@ -348,4 +355,33 @@ func TestStreamRedaction(t *testing.T) {
 	if !strings.Contains(trace.String(), "data: [DONE]") || strings.Contains(trace.String(), testKey) {
 		t.Errorf("trace:\n%s", trace.String())
 	}
+	// The trace shows the events, whose pieces, joined, hold no secret.
+	if got := joinedDeltas(trace.String()); got != want {
+		t.Errorf("the text of the traced events is %q, want %q", got, want)
+	}
+}
+
+// joinedDeltas joins the text of the chunks of an event stream, as a
+// reader of a trace or a recording could.
+func joinedDeltas(body string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(body, "\n") {
+		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: ")
+		if !ok {
+			continue
+		}
+		var chunk struct {
+			Choices []struct {
+				Delta struct {
+					Content string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(data), &chunk) == nil {
+			for _, c := range chunk.Choices {
+				b.WriteString(c.Delta.Content)
+			}
+		}
+	}
+	return b.String()
 }
