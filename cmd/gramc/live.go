@@ -14,6 +14,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/runtime"
 )
@@ -86,9 +87,9 @@ func recordingStreams(path string) (bool, bool) {
 	return body.Stream, true
 }
 
-// liveMode decides how a session shows its turns: it returns the options
-// that stream the model's answers when the output is live (a terminal or
-// --json events; with --replay, as the recording did).
+// liveMode decides how a session shows its turns: live on a terminal and
+// with --json (events), with the model's answers streamed (with --replay,
+// as the recording was), at the end of each turn otherwise.
 func (s *session) liveMode() {
 	s.live = s.o.jsonEvents || (!s.o.json && isTerminal(s.e.stdout))
 	if s.o.replay == "" {
@@ -149,12 +150,17 @@ func (l *liveOutput) event(e runtime.Event) {
 		l.endLine()
 	case runtime.EventToolCallStarted:
 		l.endLine()
-		fmt.Fprintf(l.w, "%s %s …\n", e.Name, clip(compactArgs(e.Arguments), 200))
+		line := fmt.Sprintf("%s %s …", e.Name, clip(compactArgs(e.Arguments), 200))
+		fmt.Fprintln(l.w, line)
 		l.lines++
 		if l.pending == nil {
 			l.pending = map[string]int{}
 		}
-		l.pending[e.CallID] = l.lines
+		if utf8.RuneCountInString(line) < narrowTerminal {
+			// Short enough to hold on one row of any terminal: it can be
+			// rewritten in place when the call ends.
+			l.pending[e.CallID] = l.lines
+		}
 	case runtime.EventToolCallFinished:
 		l.endLine()
 		line := toolLine(*e.Tool)
@@ -169,6 +175,10 @@ func (l *liveOutput) event(e runtime.Event) {
 		l.lines++
 	}
 }
+
+// narrowTerminal is the width of the narrowest terminal a line is taken
+// to fit on.
+const narrowTerminal = 80
 
 // endLine ends a line of text.
 func (l *liveOutput) endLine() {
