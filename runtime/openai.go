@@ -259,6 +259,15 @@ func (t answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	if rerr == nil {
 		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+			if streamRequested(req.Context()) {
+				if sse, ok := completionAsStream(t); ok {
+					// The server ignored "stream": true.
+					body = sse
+					resp.Header.Set("Content-Type", "text/event-stream")
+					resp.Header.Del("Content-Length")
+					resp.ContentLength = -1
+				}
+			}
 			resp.Body = io.NopCloser(bytes.NewReader(body))
 			return resp, nil
 		}

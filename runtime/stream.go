@@ -14,7 +14,9 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -79,7 +81,8 @@ func (r *runner) complete(ctx context.Context, iter int, req *Request) (*Reply, 
 }
 
 // Stream implements [StreamingModel]: a streamed chat completion, its
-// chunks assembled by openai-go's accumulator. Each attempt is limited by
+// chunks assembled by openai-go's accumulator (a server that answers with
+// a whole completion instead is understood too, its text in one piece). Each attempt is limited by
 // req.Timeout. An attempt that fails before any text was delivered is
 // retried as [OpenAIModel.Complete] retries; after text was delivered the
 // call fails with an [LLMError] of kind [LLMStreamCut] and the partial
@@ -89,9 +92,9 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 	params := m.params(req)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	for attempt := 1; ; attempt++ {
-		actx, cancel := ctx, context.CancelFunc(func() {})
+		actx, cancel := context.WithValue(ctx, streamKey{}, true), context.CancelFunc(func() {})
 		if req.Timeout > 0 {
-			actx, cancel = context.WithTimeout(ctx, req.Timeout)
+			actx, cancel = context.WithTimeout(actx, req.Timeout)
 		}
 		mask := m.redact.NewStreamMasker(text)
 		acc := openai.ChatCompletionAccumulator{}
@@ -180,4 +183,75 @@ func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int, noM
 		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)
 	}
 	return r, nil
+}
+
+// streamKey marks the context of a streamed request, for the transports.
+type streamKey struct{}
+
+// streamRequested reports whether ctx is that of a streamed request.
+func streamRequested(ctx context.Context) bool {
+	on, _ := ctx.Value(streamKey{}).(bool)
+	return on
+}
+
+// completionAsStream turns the JSON chat completion of a server that does
+// not stream (it ignored "stream": true) into the event stream it stands
+// for: one chunk with the whole message, one with the finish_reason, one
+// with the usage. It reports false when body is not a chat completion.
+func completionAsStream(body []byte) ([]byte, bool) {
+	var comp struct {
+		ID      string          `json:"id"`
+		Created int64           `json:"created"`
+		Model   string          `json:"model"`
+		Usage   json.RawMessage `json:"usage"`
+		Choices []struct {
+			Index   int `json:"index"`
+			Message *struct {
+				Role      string          `json:"role"`
+				Content   *string         `json:"content"`
+				Refusal   *string         `json:"refusal"`
+				ToolCalls json.RawMessage `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &comp) != nil || len(comp.Choices) == 0 {
+		return nil, false
+	}
+	var out bytes.Buffer
+	event := func(choices []any, usage json.RawMessage) {
+		c := map[string]any{"id": comp.ID, "object": "chat.completion.chunk", "created": comp.Created, "model": comp.Model, "choices": choices}
+		if usage != nil {
+			c["usage"] = usage
+		}
+		b, _ := json.Marshal(c)
+		out.WriteString("data: ")
+		out.Write(b)
+		out.WriteString("\n\n")
+	}
+	for _, ch := range comp.Choices {
+		if m := ch.Message; m != nil {
+			delta := map[string]any{"role": "assistant"}
+			if m.Content != nil {
+				delta["content"] = *m.Content
+			}
+			if m.Refusal != nil {
+				delta["refusal"] = *m.Refusal
+			}
+			var calls []map[string]any
+			if json.Unmarshal(m.ToolCalls, &calls) == nil && len(calls) > 0 {
+				for i, c := range calls {
+					c["index"] = i
+				}
+				delta["tool_calls"] = calls
+			}
+			event([]any{map[string]any{"index": ch.Index, "delta": delta, "finish_reason": nil}}, nil)
+		}
+		event([]any{map[string]any{"index": ch.Index, "delta": map[string]any{}, "finish_reason": ch.FinishReason}}, nil)
+	}
+	if len(comp.Usage) > 0 && string(comp.Usage) != "null" {
+		event([]any{}, comp.Usage)
+	}
+	out.WriteString("data: [DONE]\n\n")
+	return out.Bytes(), true
 }

@@ -385,3 +385,26 @@ func joinedDeltas(body string) string {
 	}
 	return b.String()
 }
+
+// TestStreamServerWithoutStreaming: a server that ignores "stream": true
+// and answers with whole completions still works with streaming on: the
+// tool call runs, the text comes in one delta, the usage counts.
+func TestStreamServerWithoutStreaming(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	h := newHarness(t,
+		fakeopenai.Raw(`{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"sayHello","arguments":"{\"personName\":\"Al\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, ""),
+		fakeopenai.Raw(`{"id":"c2","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi Al."},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, ""),
+	)
+	var log eventLog
+	resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi", runtime.WithEvents(log.add))
+	if resp.Content != "Hi Al." || len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Result != "Hello, Al! Nice to meet you." ||
+		resp.ToolsUsed[0].CallID != "call_a" || resp.Usage.TotalTokens != 20 || resp.FinishReason != "stop" {
+		t.Errorf("response %+v", resp)
+	}
+	if d := log.text(2); len(d) != 1 || d[0] != "Hi Al." {
+		t.Errorf("deltas %q", d)
+	}
+	if !h.srv.Requests()[0].Body.Stream {
+		t.Errorf("the request did not ask for a stream")
+	}
+}
