@@ -122,7 +122,7 @@ type liveOutput struct {
 	midLine bool            // text was printed without its final newline
 	iter    int             // the model call whose text was printed last
 	text    strings.Builder // that text
-	pending map[string]int  // the calls started and not finished: their line, from the end
+	pending map[string]int  // the calls started whose line may be rewritten: its number
 	lines   int             // lines printed
 }
 
@@ -138,7 +138,7 @@ func (l *liveOutput) event(e runtime.Event) {
 	case runtime.EventTextDelta:
 		// The spinner shares the terminal: it goes when the text comes.
 		l.s.spin.stop()
-		if e.Iteration != l.iter || l.text.Len() == 0 {
+		if e.Iteration != l.iter {
 			l.iter = e.Iteration
 			l.text.Reset()
 		}
