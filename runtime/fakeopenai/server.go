@@ -2,7 +2,9 @@
 // server for tests, benchmarks and the recording of demos. It records every
 // request it receives, answers each with the next scripted [Step], and
 // produces deterministic responses (ids, timestamps and token counts), so
-// recordings made against it are stable.
+// recordings made against it are stable. A request with "stream": true gets
+// its answer as server-sent events (see [Chunks] and [Streaming]: pieces,
+// interleaved tool calls, a connection cut, a pause).
 //
 //	srv := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
 //		fakeopenai.Text("Hello!"))
