@@ -23,6 +23,8 @@ const benchIterations = 5
 
 // benchServer answers with a sayHello call until the request carries
 // benchIterations tool results, then with text.
+// A streaming request gets the same answers as server-sent events, in
+// pieces of fakeopenai.DefaultPiece bytes.
 func benchServer(b *testing.B) *fakeopenai.Server {
 	srv := fakeopenai.New(b)
 	srv.Default = func(req *fakeopenai.Request) fakeopenai.Response {
@@ -30,7 +32,7 @@ func benchServer(b *testing.B) *fakeopenai.Server {
 		if n < benchIterations {
 			return fakeopenai.Calls(call("sayHello", fmt.Sprintf(`{"personName":"P%d"}`, n)))(req)
 		}
-		return fakeopenai.Text("done")(req)
+		return fakeopenai.Text("Greeted all five of them.")(req)
 	}
 	return srv
 }
@@ -39,13 +41,32 @@ func benchServer(b *testing.B) *fakeopenai.Server {
 // iterations against the in-process server: "gram" through Run, "bare"
 // with a minimal openai-go loop making the same requests. Their ratio is
 // the loop's own overhead (binding, validation, logging, bookkeeping).
+//
+// "gram-stream" is "gram" with the answers streamed and every event
+// delivered: against "gram", the cost of streaming.
 func BenchmarkLoop(b *testing.B) {
 	b.Run("gram", benchGram)
+	b.Run("gram-stream", benchGramStream)
 	b.Run("bare", benchBare)
 }
 
-func benchGram(b *testing.B) {
-	srv := benchServer(b)
+func benchGram(b *testing.B) { benchRun(b, benchServer(b)) }
+
+// benchGramStream runs the loop with streamed answers and an event
+// callback that counts the text deltas.
+func benchGramStream(b *testing.B) {
+	deltas := 0
+	benchRun(b, benchServer(b), runtime.WithEvents(func(e runtime.Event) {
+		if e.Type == runtime.EventTextDelta {
+			deltas++
+		}
+	}))
+	if deltas == 0 {
+		b.Fatal("no text deltas: the answers were not streamed")
+	}
+}
+
+func benchRun(b *testing.B, srv *fakeopenai.Server, opts ...runtime.Option) {
 	agent := compile(b, loopSrc).Agents[0]
 	agent.Settings.MaxIterations = benchIterations + 1
 	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey, Logger: discard()})
@@ -56,7 +77,7 @@ func benchGram(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		resp, err := runtime.Run(ctx, agent, lib, nil, "greet", runtime.WithModel(m), runtime.WithLogger(discard()))
+		resp, err := runtime.Run(ctx, agent, lib, nil, "greet", append([]runtime.Option{runtime.WithModel(m), runtime.WithLogger(discard())}, opts...)...)
 		if err != nil || resp.Iterations != benchIterations+1 {
 			b.Fatalf("%v %+v", err, resp)
 		}
@@ -123,5 +144,27 @@ func TestLoopOverhead(t *testing.T) {
 	}
 	if best > 1.2 {
 		t.Errorf("the loop costs %.2f times a bare openai-go loop, want at most 1.2", best)
+	}
+}
+
+// TestStreamOverhead checks that a turn with its answers streamed (and
+// every event delivered) costs at most 1.1 times the same turn unstreamed,
+// measured side by side. Like TestLoopOverhead it runs only when
+// GRAM_OVERHEAD_TEST=1.
+func TestStreamOverhead(t *testing.T) {
+	if os.Getenv("GRAM_OVERHEAD_TEST") != "1" {
+		t.Skip("set GRAM_OVERHEAD_TEST=1 to measure")
+	}
+	best := 1e9
+	for range 3 {
+		g := testing.Benchmark(benchGram)
+		s := testing.Benchmark(benchGramStream)
+		ratio := float64(s.NsPerOp()) / float64(g.NsPerOp())
+		t.Logf("streamed %d ns/op (%d B/op), unstreamed %d ns/op (%d B/op), ratio %.3f",
+			s.NsPerOp(), s.AllocedBytesPerOp(), g.NsPerOp(), g.AllocedBytesPerOp(), ratio)
+		best = min(best, ratio)
+	}
+	if best > 1.1 {
+		t.Errorf("streaming costs %.2f times the unstreamed loop, want at most 1.1", best)
 	}
 }

@@ -18,6 +18,17 @@
 //     or after the agent's maxIterations model calls. The [Response] keeps
 //     the answer, every tool use, the status, token usage and the updated
 //     [Conversation] for the next turn.
+//   - Streaming: [WithEvents] delivers a run's [Event]s as they happen
+//     (text deltas, tool calls started and finished, each model turn's
+//     usage and finish reason, the end of the run) to a callback, and
+//     [Events] yields them as an iterator; the model's answers are then
+//     streamed when the model is a [StreamingModel] ([OpenAIModel] is:
+//     openai-go's chat completion stream, assembled by its accumulator).
+//     [WithStreaming] turns streaming on or off explicitly. A stream that
+//     breaks after text was delivered is an [LLMError] of kind
+//     [LLMStreamCut], its text kept in the conversation; one that breaks
+//     before is retried. The transports below pass event streams through
+//     as they arrive, recording, replaying, tracing and masking them.
 //   - [Prepare] makes, without a model call, every check of a run's setup
 //     and reports all problems at once ([*PrepareError]): tools that do not
 //     bind, injected parameters without a value of their type and format,

@@ -144,6 +144,8 @@ func (e *LLMError) Error() string {
 		b.WriteString(": cannot reach the server")
 	case LLMBadResponse:
 		b.WriteString(": unusable response")
+	case LLMStreamCut:
+		b.WriteString(": the streamed answer was cut short")
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)

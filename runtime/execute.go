@@ -65,6 +65,7 @@ func (r *runner) execute(ctx context.Context, iter int, calls []ToolCall) []call
 
 // callTool runs one tool call; every failure becomes an error result.
 func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked bool) callResult {
+	r.emitToolStarted(iter, call)
 	start := time.Now()
 	use := ToolUse{Iteration: iter, CallID: call.ID, Name: call.Name, RawArguments: call.Arguments}
 	result, err := r.invoke(ctx, call, blocked, &use)
@@ -96,6 +97,7 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 	if h := r.cfg.hooks.ToolDone; h != nil {
 		r.hook(func() { h(use) })
 	}
+	r.emitToolFinished(use)
 	return callResult{use: use, content: content}
 }
 

@@ -1,5 +1,6 @@
 // Reading a conversation history from JSON: a list of messages, the
-// response printed by `gramc run --json`, or a recording.
+// response printed by `gramc run --json=final`, the events printed by
+// `gramc run --json`, or a recording.
 
 package runtime
 
@@ -34,15 +35,20 @@ type wireToolCall struct {
 
 // ParseConversation reads a conversation history from JSON: an array of
 // messages (as in [Response.Conversation], or in the OpenAI wire form), a
-// [Response] (its "conversation"), or a [replay.Recording] (the messages of its
-// last request and the answer to it). A leading system message equal to
+// [Response] (its "conversation"), [Event] lines (the conversation of the
+// last run_finished), or a [replay.Recording] (the messages of its last request
+// and the answer to it, streamed or not). A leading system message equal to
 // instruction (the agent's, which [Run] adds itself) is dropped. The
 // result is checked with [Conversation.Validate]; an empty history is an
 // error.
 func ParseConversation(data []byte, instruction string) (Conversation, error) {
 	data = bytes.TrimSpace(data)
-	var raw []historyMessage
+	raw, events, err := eventLines(data)
 	switch {
+	case events:
+		if err != nil {
+			return nil, err
+		}
 	case len(data) > 0 && data[0] == '[':
 		if err := json.Unmarshal(data, &raw); err != nil {
 			return nil, fmt.Errorf("not a list of messages: %w", err)
@@ -62,6 +68,7 @@ func ParseConversation(data []byte, instruction string) (Conversation, error) {
 							Message historyMessage `json:"message"`
 						} `json:"choices"`
 					} `json:"body"`
+					BodyText string `json:"bodyText"`
 				} `json:"response"`
 			} `json:"interactions"`
 		}
@@ -76,6 +83,10 @@ func ParseConversation(data []byte, instruction string) (Conversation, error) {
 			raw = last.Request.Body.Messages
 			if r := last.Response; r != nil && len(r.Body.Choices) > 0 {
 				raw = append(raw, r.Body.Choices[0].Message)
+			} else if r != nil && r.BodyText != "" {
+				if m, ok := streamedAnswer(r.BodyText); ok {
+					raw = append(raw, m)
+				}
 			}
 		default:
 			return nil, errors.New(`neither a response (no "conversation") nor a recording (no "interactions")`)

@@ -134,36 +134,43 @@ func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error
 		if err == nil {
 			return m.reply(comp, attempt)
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		lerr, retry := m.classify(err, attempt, req.Timeout)
-		if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
-			return nil, m.keyRejected(lerr)
-		}
-		if !retry || attempt > m.retry.MaxRetries {
-			return nil, lerr
-		}
-		var h http.Header
-		var apiErr *openai.Error
-		if errors.As(err, &apiErr) && apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		wait, told := retryAfter(h, time.Now())
-		if told && wait > m.retry.MaxRetryAfter {
-			m.log.Warn("model asks to wait longer than allowed; not retrying",
-				"provider", string(m.cfg.Provider), "wait", wait, "max", m.retry.MaxRetryAfter)
-			return nil, lerr
-		}
-		if !told {
-			wait = m.retry.Backoff(attempt - 1)
-		}
-		m.log.Warn("model call failed; retrying", "provider", string(m.cfg.Provider),
-			"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
-		if err := m.retry.Sleep(ctx, wait); err != nil {
+		if err := m.retryOrFail(ctx, err, attempt, req.Timeout); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// retryOrFail decides after a failed attempt: it waits and returns nil
+// when the call is to be retried, and returns the error to give up with
+// otherwise.
+func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, timeout time.Duration) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	lerr, retry := m.classify(err, attempt, timeout)
+	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
+		return m.keyRejected(lerr)
+	}
+	if !retry || attempt > m.retry.MaxRetries {
+		return lerr
+	}
+	var h http.Header
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) && apiErr.Response != nil {
+		h = apiErr.Response.Header
+	}
+	wait, told := retryAfter(h, time.Now())
+	if told && wait > m.retry.MaxRetryAfter {
+		m.log.Warn("model asks to wait longer than allowed; not retrying",
+			"provider", string(m.cfg.Provider), "wait", wait, "max", m.retry.MaxRetryAfter)
+		return lerr
+	}
+	if !told {
+		wait = m.retry.Backoff(attempt - 1)
+	}
+	m.log.Warn("model call failed; retrying", "provider", string(m.cfg.Provider),
+		"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
+	return m.retry.Sleep(ctx, wait)
 }
 
 // keyRejected is the configuration error of a 401 or 403 answer: the
@@ -246,13 +253,22 @@ func (t answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
 		next = http.DefaultTransport
 	}
 	resp, err := next.RoundTrip(req)
-	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 || resp.Body == nil {
+	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 || resp.Body == nil || replay.IsEventStream(resp) {
 		return resp, err
 	}
 	body, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr == nil {
 		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+			if streamRequested(req.Context()) {
+				if sse, ok := completionAsStream(t); ok {
+					// The server ignored "stream": true.
+					body = sse
+					resp.Header.Set("Content-Type", "text/event-stream")
+					resp.Header.Del("Content-Length")
+					resp.ContentLength = -1
+				}
+			}
 			resp.Body = io.NopCloser(bytes.NewReader(body))
 			return resp, nil
 		}

@@ -49,6 +49,8 @@ type runConfig struct {
 	summary       bool
 	maxIterations int
 	hooks         Hooks
+	events        func(Event) // see event.go
+	streaming     *bool
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -108,11 +110,12 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // the failure; the error is a [*ValidationError], [*ConfigError],
 // [*LLMError], [*ToolError] (binding), a [*PrepareError] (an injected
 // parameter without a valid value: see [Prepare]) or the context's error.
-func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (*Response, error) {
+func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (out *Response, err error) {
 	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	defer func() { cfg.emitRunFinished(out, err) }()
 	log := cfg.logger
 	if log == nil {
 		log = slog.Default()
@@ -312,7 +315,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.cfg.model.Complete(ctx, req)
+	reply, err := r.complete(ctx, iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}

@@ -148,7 +148,7 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
-	return opts
+	return append(opts, o.streamingOptions()...)
 }
 
 // bindHints returns how to fix the binding problems in err: a tool

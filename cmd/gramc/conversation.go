@@ -5,7 +5,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +28,7 @@ type session struct {
 	spin  *spinner
 	conv  runtime.Conversation
 	mu    sync.Mutex // serializes output from tool hooks
+	live  bool       // the turns are shown as they happen (live.go)
 }
 
 // errIncomplete is the error of a turn whose answer did not complete (it
@@ -154,16 +154,16 @@ func (s *session) turn(ctx context.Context, input string) error {
 		ModelStart: func(int) { s.spin.start() },
 		ModelDone:  func(int, error) { s.spin.stop() },
 	}
-	if !s.o.json {
+	if !s.o.json && !s.live {
 		hooks.ToolDone = func(u runtime.ToolUse) { s.printTool(u) }
 	}
-	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
+	opts, live := s.liveTurn(append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks)))
 	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
 	s.spin.stop()
 	if resp != nil && err == nil {
 		s.conv = resp.Conversation
 	}
-	s.printResponse(resp)
+	s.printResponse(resp, err, live)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return exitWith(exitInterrupted) // said once, by the caller
 	}
@@ -190,10 +190,13 @@ func (s *session) turn(ctx context.Context, input string) error {
 	return nil
 }
 
-// printResponse prints a turn's response: as JSON with --json, else its
-// answer; then its warnings.
-func (s *session) printResponse(resp *runtime.Response) {
-	if s.o.json {
+// printResponse prints the end of a turn whose run gave resp and err: the
+// rest of its live output, or the response as JSON with --json=final, or
+// else its answer; then its warnings.
+func (s *session) printResponse(resp *runtime.Response, err error, live *liveOutput) {
+	if live != nil {
+		live.finish(resp, err)
+	} else if s.o.json {
 		enc := json.NewEncoder(s.e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -212,30 +215,7 @@ func (s *session) printResponse(resp *runtime.Response) {
 func (s *session) printTool(u runtime.ToolUse) {
 	s.spin.pause()
 	defer s.spin.resume()
-	args := strings.TrimSpace(u.RawArguments)
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(args)); err == nil && args != "" {
-		args = b.String()
-	}
-	if args == "" {
-		args = "{}"
-	}
-	var line string
-	if u.Failed() {
-		line = fmt.Sprintf("%s %s ✗ %s", u.Name, clip(args, 200), clip(u.Error, 300))
-	} else {
-		res, err := json.Marshal(u.Result)
-		if raw, ok := u.Result.(json.RawMessage); ok {
-			res, err = raw, nil
-		}
-		if err != nil {
-			res = []byte(fmt.Sprint(u.Result))
-		}
-		line = fmt.Sprintf("%s %s → %s", u.Name, clip(args, 200), clip(string(res), 300))
-		if u.Truncated {
-			line += fmt.Sprintf(" [cut: %d bytes, over the result limit]", len(res))
-		}
-	}
+	line := toolLine(u)
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
 	s.mu.Unlock()

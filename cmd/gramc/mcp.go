@@ -192,7 +192,11 @@ another agent) can call them. Each agent is a tool named after it, with the
 input {"message": string}; a call runs one turn of a new conversation and its
 result is the agent's answer (a failed run, or one that reached its
 iteration limit or was cut short, is a result flagged isError, with what the
-agent gave). --agent serves only the named agents. A line from the host that
+agent gave). A call whose request carries a progress token (in its _meta)
+gets notifications/progress messages on that token while the agent works
+(each model call, each tool call as it starts and ends, how much text the
+model has written), and the model's answers are then streamed. --agent
+serves only the named agents. A line from the host that
 is not a JSON-RPC 2.0 message (or is longer than 8 MiB) gets a JSON-RPC error
 reply (-32700 or -32600), is reported on standard error, and the session
 goes on.

@@ -15,13 +15,31 @@ import (
 
 const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
                  [--mcp COMMAND]... [--mcp-url URL]...
-                 [--json] [--trace] [--record FILE | --replay FILE]
+                 [--json | --json=final] [--trace] [--record FILE | --replay FILE]
                  [--base-url URL] [--max-iterations N] [flags]
 
 Runs an agent of a gram file. Each -m is one user turn of one conversation;
 without -m, turns are read from standard input, one per line, and on a
-terminal gramc starts an interactive conversation (Ctrl-D ends it). Tool
-calls are printed as they happen, then the agent's answer.
+terminal gramc starts an interactive conversation (Ctrl-D ends it).
+
+What a turn prints on standard output:
+  a terminal      the answer as the model writes it (streamed), and each
+                  tool call when it starts, its line then completed with
+                  the result ("name {args} → result", "✗ error" if it failed)
+  not a terminal  each tool call's line when it finishes, then the answer
+                  once it is complete (not streamed)
+  --json          the turn's events, one JSON object per line, as they
+                  happen (streamed): text_delta {text}, tool_call_started
+                  {callId, name, arguments}, tool_call_finished {tool:
+                  result or error, durationMs}, model_turn_finished {usage,
+                  finishReason, toolCalls, durationMs}, run_finished
+                  {response: what --json=final prints}
+  --json=final    the turn's response as one JSON document once it is
+                  complete (not streamed)
+A streamed answer that breaks off after some of its text was shown is an
+error (exit 1) that keeps that text in the conversation; it is not asked
+for again, since what was shown cannot be taken back. A stream that fails
+before any text was shown is retried like any failed call.
 
 Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
@@ -53,14 +71,16 @@ OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 --history FILE continues a conversation: FILE is a JSON list of messages
 ({"role": "user", "content": "..."}, assistant messages with their tool
 calls, tool messages with the toolCallId they answer), a response printed by
---json, or a --record recording (its last request and answer). It is checked
+--json=final, the events printed by --json, or a --record recording (its
+last request and answer). It is checked
 before any model call: an unknown role, a message without content or a tool
 message that answers no earlier call is an error naming the message.
 
 --record FILE saves every model request and response (API keys redacted);
 --replay FILE answers from such a file with no network and no key, and fails
 if a request differs from the recorded one. --trace prints each request and
-response on standard error. --json prints each turn's response as JSON.
+response on standard error. A replayed session is streamed if and only if
+the recording was, whatever the output.
 
 --inject NAME=VALUE reads VALUE as JSON, or as text when it is not JSON,
 then fits it to the declared type of the injected parameter: for a String
@@ -71,7 +91,7 @@ name must name an injected parameter or a tool of the agent; all the
 problems are reported at once, with exit code 3.
 
 A turn whose answer is not complete ends with a warning and a status other
-than "completed" (see --json): "max_iterations_reached" (the iteration
+than "completed" (see --json=final): "max_iterations_reached" (the iteration
 limit; the answer is the model's summary or, without one, "I need more time
 to process this request. Please try breaking it into smaller steps."),
 "truncated" (finish_reason "length": cut at the token limit),
@@ -96,7 +116,7 @@ func runRun(e *env, args []string) error {
 	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
-	fs.BoolVar(&o.json, "json", false, "print each turn's response as JSON")
+	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
 	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
@@ -140,6 +160,7 @@ func runRun(e *env, args []string) error {
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
+	s.liveMode()
 	err = s.converse(ctx)
 	if ctx.Err() != nil {
 		return fail(exitInterrupted, "%s", joinLines(message(err), "gramc run: interrupted"))

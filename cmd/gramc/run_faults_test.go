@@ -30,11 +30,12 @@ func TestRunServerFaults(t *testing.T) {
 		{"content_filter", fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":""}`), "content_filter"), 1, "gramc run: warning: the provider's content filter withheld or cut the answer", "content_filtered"},
 		{"message null", fakeopenai.Completion(json.RawMessage(`null`), "stop"), 1, `gramc run: warning: the server's answer had no message ("message": null)`, "no_message"},
 	} {
-		for _, asJSON := range []bool{false, true} {
+		for _, mode := range []string{"", "--json=final", "--json"} {
+			asJSON := mode != ""
 			srv := fakeopenai.New(t, tc.step, fakeopenai.Text("unused"), fakeopenai.Text("unused"))
 			args := []string{"run", "../../examples/hello.gram", "--base-url", srv.URL, "-m", "hi"}
 			if asJSON {
-				args = append(args, "--json")
+				args = append(args, mode)
 			}
 			code, out, errOut := gramc(t, "", args...)
 			if code != exitError {
@@ -48,8 +49,21 @@ func TestRunServerFaults(t *testing.T) {
 			}
 			if asJSON {
 				var resp struct{ Status string }
-				if err := json.Unmarshal([]byte(out), &resp); err != nil || resp.Status != tc.status {
-					t.Errorf("%s: --json status %q (%v):\n%s", tc.name, resp.Status, err, out)
+				final := out
+				if mode == "--json" {
+					// The events, one per line: the last has the response.
+					lines := strings.Split(strings.TrimSpace(out), "\n")
+					var ev struct {
+						Type     string
+						Response json.RawMessage
+					}
+					if err := json.Unmarshal([]byte(lines[len(lines)-1]), &ev); err != nil || ev.Type != "run_finished" {
+						t.Errorf("%s: the last event is not run_finished (%v):\n%s", tc.name, err, out)
+					}
+					final = string(ev.Response)
+				}
+				if err := json.Unmarshal([]byte(final), &resp); err != nil || resp.Status != tc.status {
+					t.Errorf("%s: %s status %q (%v):\n%s", tc.name, mode, resp.Status, err, out)
 				}
 			} else if tc.name == "length" && out != "Hello Bo\n" {
 				t.Errorf("%s: stdout %q", tc.name, out)

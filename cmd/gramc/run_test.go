@@ -255,12 +255,12 @@ func TestRunLive(t *testing.T) {
 		t.Errorf("the second turn sent %d messages, want 7", len(msgs))
 	}
 
-	// --json, one object per turn; the iteration limit exits 1 with a warning.
+	// --json=final, one object per turn; the iteration limit exits 1 with a warning.
 	srv.Push(
 		fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"A"}`}),
 		fakeopenai.Text("I greeted A."),
 	)
-	code, out, errOut = gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json", "--max-iterations", "1", "-m", "go")
+	code, out, errOut = gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json=final", "--max-iterations", "1", "-m", "go")
 	var resp runtime.Response
 	if err := json.Unmarshal([]byte(out), &resp); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -274,7 +274,7 @@ func TestRunLive(t *testing.T) {
 
 	// An API error that is not retried: exit 1, the user message in JSON.
 	srv.Push(fakeopenai.Error(http.StatusBadRequest, "model not found"))
-	code, out, errOut = gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json", "-m", "go")
+	code, out, errOut = gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json=final", "-m", "go")
 	if code != exitError || !strings.Contains(out, `"status": "error"`) || !strings.Contains(out, "trouble connecting") ||
 		!strings.Contains(errOut, "LLM API error: 400 Bad Request: model not found") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)

@@ -36,6 +36,7 @@ type runOptions struct {
 	mcp            []mcpSource
 	injects        listFlag
 	json, trace    bool
+	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
 	baseURL        string
 	maxIterations  int

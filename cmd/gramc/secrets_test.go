@@ -63,14 +63,15 @@ func TestRunCanaryEveryChannel(t *testing.T) {
 		t.Skip("no /bin/sh")
 	}
 	t.Setenv("OPENAI_API_KEY", canaryKey)
-	for _, asJSON := range []bool{false, true} {
+	for _, mode := range []string{"", "--json=final", "--json"} {
+		asJSON := mode
 		dir := t.TempDir()
 		rec, input := filepath.Join(dir, "rec.json"), filepath.Join(dir, "tool-input.json")
 		srv := echoingServer(t)
 		args := []string{"run", "../../examples/hello.gram", "--base-url", srv.URL, "--trace", "--record", rec,
 			"--log-level", "debug", "--tool", "sayHello=tee " + input, "--header", "Authorization: Bearer " + canaryHeader, "-m", "hi"}
-		if asJSON {
-			args = append(args, "--json")
+		if mode != "" {
+			args = append(args, mode)
 		}
 		code, out, errOut := gramc(t, "", args...)
 		if code != exitOK {
@@ -82,7 +83,7 @@ func TestRunCanaryEveryChannel(t *testing.T) {
 			t.Fatalf("a channel is empty: recording %d bytes, tool input %q, stderr:\n%s", len(recText), toolIn, errOut)
 		}
 		if bad := leaks(map[string]string{"stdout": out, "stderr": errOut, "recording": string(recText), "tool input": string(toolIn)}); len(bad) > 0 {
-			t.Errorf("json %v: secrets in %s\nstdout:\n%s\ntool input: %s", asJSON, strings.Join(bad, ", "), out, toolIn)
+			t.Errorf("mode %q: secrets in %s\nstdout:\n%s\ntool input: %s", asJSON, strings.Join(bad, ", "), out, toolIn)
 		}
 		if !strings.Contains(out, "You sent Authorization: Bearer "+replay.Redacted) || !strings.Contains(string(toolIn), replay.Redacted) {
 			t.Errorf("the answer is not kept, masked:\n%s\n%s", out, toolIn)

@@ -22,7 +22,7 @@ import (
 
 const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
                   [--repeat N --pass-rate P] [--parallel N]
-                  [--format text|json|junit|tap] [--cassettes DIR]
+                  [--format text|json|junit|tap] [--cassettes DIR] [--stream]
                   [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
                   [--inject NAME=VALUE]... [--base-url URL] [flags]
 
@@ -45,6 +45,9 @@ Where the answers come from:
 A test's cassette is CASSETTES/FILE/TEST.json, where CASSETTES is the
 directory "cassettes" beside the test file (or --cassettes DIR) and FILE the
 test file's name without .gram.
+
+--stream asks the model for streamed answers, as gramc run does on a
+terminal; the cassettes then hold the streams, and replay with --stream.
 
 --repeat N runs each test N times and --pass-rate P (0 to 1, default 1) is
 the share of runs that must pass, for models that do not always answer the
@@ -73,6 +76,7 @@ type testOptions struct {
 	parallel       int
 	format         string
 	cassettes      string
+	stream         bool
 }
 
 func runTest(e *env, args []string) error {
@@ -88,6 +92,7 @@ func runTest(e *env, args []string) error {
 	fs.IntVar(&o.parallel, "parallel", goruntime.GOMAXPROCS(0), "run `N` tests at once")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, junit or tap")
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
+	fs.BoolVar(&o.stream, "stream", false, "ask the model for streamed answers (cassettes hold the streams)")
 	paths, err := parseInterleaved(e, fs, args)
 	if err != nil {
 		return err
@@ -135,7 +140,7 @@ func runTest(e *env, args []string) error {
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
 		Library:   lib,
-		Options:   o.runtimeOptions(nil, logger, injected), // the runner sets the model
+		Options:   append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
 		Cassettes: o.cassettes,
 		BaseURL:   o.baseURL,
 		Repeat:    o.repeat,

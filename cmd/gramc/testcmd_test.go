@@ -62,6 +62,9 @@ type fakeStep struct {
 	// matches this regular expression. The first rule that matches
 	// answers.
 	On string `json:"on"`
+	// Cut, for a streamed answer, drops the connection after that many
+	// chunks.
+	Cut int `json:"cut"`
 }
 
 // cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
@@ -116,6 +119,9 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 			step = fakeopenai.Error(st.Status, st.Message)
 		default:
 			ts.Fatalf("fake-openai: a step needs text, calls or status: %s", line)
+		}
+		if st.Cut > 0 {
+			step = fakeopenai.Cut(st.Cut, step)
 		}
 		if st.On != "" {
 			re, err := regexp.Compile(st.On)

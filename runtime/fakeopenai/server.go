@@ -2,7 +2,9 @@
 // server for tests, benchmarks and the recording of demos. It records every
 // request it receives, answers each with the next scripted [Step], and
 // produces deterministic responses (ids, timestamps and token counts), so
-// recordings made against it are stable.
+// recordings made against it are stable. A request with "stream": true gets
+// its answer as server-sent events (see [Chunks] and [Streaming]: pieces,
+// interleaved tool calls, a connection cut, a pause).
 //
 //	srv := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
 //		fakeopenai.Text("Hello!"))
@@ -72,6 +74,14 @@ type ChatRequest struct {
 	Temperature       *float64  `json:"temperature"`
 	MaxTokens         *int      `json:"max_tokens"`
 	MaxCompletion     *int      `json:"max_completion_tokens"`
+	// Stream asks for the answer as server-sent events (see [Streaming]).
+	Stream        bool           `json:"stream"`
+	StreamOptions *StreamOptions `json:"stream_options"`
+}
+
+// StreamOptions are the stream_options of a request.
+type StreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // Message is a message of a request or response.
@@ -137,6 +147,9 @@ type Response struct {
 	ContentType string
 	// Delay is waited before answering (or until the client gives up).
 	Delay time.Duration
+	// Streaming says how a 200 answer with a JSON Body is cut into chunks
+	// when the request asks for a stream.
+	Streaming Streaming
 }
 
 // Step answers one request.
@@ -260,6 +273,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", ct)
 		w.WriteHeader(status)
 		_, _ = w.Write(resp.Raw)
+		return
+	}
+	if req.Body.Stream && status == http.StatusOK {
+		s.writeStream(w, r, req, resp)
 		return
 	}
 	writeJSON(w, status, resp.Header, resp.Body)

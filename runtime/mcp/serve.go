@@ -40,9 +40,12 @@ type ServedAgent struct {
 // as a tool: its name is the agent's, its description the agent's (or one
 // naming the agent and its model), its input {"message": string}. A call
 // runs one turn of a new conversation; the result's text is the agent's
-// answer. A run that fails gives a result flagged isError whose text is the
-// error, which never contains an API key. Connect the server to a
-// transport with its Run or Connect method.
+// answer. A call whose request carries a progress token gets progress
+// notifications while the agent works: its model calls (streamed), its
+// tool calls and how much text it has written. A run that fails gives a
+// result flagged isError whose text is the error, which never contains an
+// API key. Connect the server to a transport with its Run or Connect
+// method.
 func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
@@ -70,7 +73,7 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(`invalid arguments: ` + problem + agentArgsShape)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
-		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, a.Options...)
+		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, withProgress(ctx, req, a.Options, logger)...)
 		if err != nil {
 			return fail(err.Error())
 		}

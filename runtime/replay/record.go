@@ -61,6 +61,9 @@ type RecordedResponse struct {
 	Header   http.Header     `json:"header,omitempty"`
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodyText string          `json:"bodyText,omitempty"`
+	// BodyError is the error that cut a streamed body short, after the
+	// bytes recorded.
+	BodyError string `json:"bodyError,omitempty"`
 }
 
 // volatileHeader reports headers left out of recordings.
@@ -173,6 +176,8 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, rtErr := r.next.RoundTrip(req)
 	if rtErr != nil {
 		it.Error = r.redact.String(rtErr.Error())
+	} else if IsEventStream(resp) {
+		return r.recordStream(it, resp), nil
 	} else {
 		respBody, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -356,7 +361,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(b)),
+		Body:          replayBody(it.Response, b),
 		ContentLength: int64(len(b)),
 		Request:       req,
 	}, nil

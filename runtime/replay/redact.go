@@ -104,10 +104,7 @@ func (r Redactor) String(s string) string {
 
 // Bytes returns b with every secret masked (b itself when it holds none).
 func (r Redactor) Bytes(b []byte) []byte {
-	spans := r.find(b)
-	for _, loc := range keyLike.FindAllIndex(b, -1) {
-		spans = append(spans, [2]int{loc[0], loc[1]})
-	}
+	spans := r.spans(b)
 	if len(spans) == 0 {
 		return b
 	}
@@ -258,6 +255,9 @@ func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err != nil || resp.Body == nil {
 		return resp, err
+	}
+	if IsEventStream(resp) {
+		return t.streamResponse(resp)
 	}
 	body, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()

@@ -72,15 +72,19 @@ func (t *Tracer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		fmt.Fprintf(&b, "<-- response %d: error after %v: %s\n\n", n, d, t.redact.String(err.Error()))
 	} else {
-		respBody, rerr := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		resp.Body = io.NopCloser(bytes.NewReader(respBody))
 		fmt.Fprintf(&b, "<-- response %d: %s (%v)\n", n, resp.Status, d)
 		for _, k := range []string{"Retry-After", "Retry-After-Ms"} {
 			if v := resp.Header.Get(k); v != "" {
 				fmt.Fprintf(&b, "%s: %s\n", k, v)
 			}
 		}
+		if IsEventStream(resp) {
+			t.traceStream(n, resp, b.Bytes())
+			return resp, nil
+		}
+		respBody, rerr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(respBody))
 		writeTraceBody(&b, t.redact.Bytes(respBody))
 		if rerr != nil {
 			err = rerr

@@ -1,0 +1,126 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// ptyOutput collects what a process writes to its terminal.
+type ptyOutput struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	done chan struct{}
+}
+
+func readPTY(f *os.File) *ptyOutput {
+	o := &ptyOutput{done: make(chan struct{})}
+	go func() {
+		defer close(o.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			o.mu.Lock()
+			o.b.Write(buf[:n])
+			o.mu.Unlock()
+			if err != nil {
+				return // EIO once the process has exited
+			}
+		}
+	}()
+	return o
+}
+
+func (o *ptyOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// waitFor waits until the output holds s.
+func (o *ptyOutput) waitFor(t *testing.T, s string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !strings.Contains(o.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on the terminal within %v; it shows:\n%q", s, within, o.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestRunLiveTerminal runs gramc run on a terminal (a pty) against a server
+// that stops in the middle of its streamed answer until the test has seen
+// the start of that answer on the terminal: the text is shown as it
+// arrives, before the stream ends. The tool call shows as it starts, its
+// line then rewritten with its result; the answer ends with a newline and
+// is not printed a second time.
+func TestRunLiveTerminal(t *testing.T) {
+	const answer = "Once upon a time, a stream of words reached the screen one piece at a time, and then it ended."
+	gate := make(chan struct{})
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
+		// The role, then 20 pieces of 4 bytes: "Once upon a time, a stream of words reached the scr".
+		fakeopenai.Paused(21, gate, fakeopenai.Text(answer)),
+	)
+	cmd := exec.Command(os.Args[0], "run", "../../examples/hello.gram", "--base-url", srv.URL, "-m", "Hi, I'm Bob")
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "OPENAI_API_KEY=", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	out := readPTY(tty)
+	released := false
+	defer func() {
+		if !released {
+			close(gate)
+		}
+	}()
+
+	out.waitFor(t, "Once upon a time, a stream", 20*time.Second)
+	if strings.Contains(out.String(), "it ended.") {
+		t.Fatalf("the end of the answer is shown before the server sent it:\n%q", out.String())
+	}
+	close(gate)
+	released = true
+
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("gramc run: %v\n%q", err, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("gramc run did not end:\n%q", out.String())
+	}
+	select {
+	case <-out.done:
+	case <-time.After(5 * time.Second):
+	}
+	screen := out.String()
+	for _, want := range []string{
+		"sayHello {\"personName\":\"Bob\"} …\r\n",
+		"\x1b[1A\r\x1b[KsayHello {\"personName\":\"Bob\"} → \"Hello, Bob! Nice to meet you.\"\r\n",
+		answer + "\r\n",
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the terminal does not show %q:\n%q", want, screen)
+		}
+	}
+	if n := strings.Count(screen, "it ended."); n != 1 {
+		t.Errorf("the end of the answer shows %d times:\n%q", n, screen)
+	}
+}

@@ -1,0 +1,280 @@
+// Streamed answers: a request with "stream": true gets its step's answer as
+// server-sent events, in the shape of OpenAI's chat.completion.chunk
+// stream: a first chunk with the role, the text in small pieces, each tool
+// call's id and name followed by its arguments in pieces, a chunk with the
+// finish_reason, a chunk with the usage when stream_options.include_usage
+// is set, and "data: [DONE]".
+
+package fakeopenai
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+)
+
+// DefaultPiece is the size in bytes of the text and argument pieces of a
+// stream.
+const DefaultPiece = 4
+
+// Streaming says how a streamed answer is sent.
+type Streaming struct {
+	// Piece is the size in bytes of each text or arguments piece (default
+	// [DefaultPiece]); pieces never split a UTF-8 character.
+	Piece int
+	// Interleave sends the argument pieces of several tool calls in turn
+	// (call 1, call 2, call 1, ...), as a server streaming parallel calls
+	// may, rather than one call after the other.
+	Interleave bool
+	// CutAfter, when positive, drops the connection after that many
+	// chunks: the stream ends without a finish_reason or [DONE].
+	CutAfter int
+	// PauseAfter and Pause: after PauseAfter chunks (all of them sent and
+	// flushed), the server waits until Pause is closed (or the client gives
+	// up) before sending the rest.
+	PauseAfter int
+	Pause      <-chan struct{}
+}
+
+// Cut makes step's stream stop after n chunks, the connection dropped.
+func Cut(n int, step Step) Step {
+	return func(req *Request) Response {
+		r := step(req)
+		r.Streaming.CutAfter = n
+		return r
+	}
+}
+
+// Interleaved makes step's stream send the arguments of its tool calls in
+// turn.
+func Interleaved(step Step) Step {
+	return func(req *Request) Response {
+		r := step(req)
+		r.Streaming.Interleave = true
+		return r
+	}
+}
+
+// Paused makes step's stream wait, after n chunks, until gate is closed.
+func Paused(n int, gate <-chan struct{}, step Step) Step {
+	return func(req *Request) Response {
+		r := step(req)
+		r.Streaming.PauseAfter, r.Streaming.Pause = n, gate
+		return r
+	}
+}
+
+// streamedMessage is the part of a completion's message a stream carries.
+type streamedMessage struct {
+	Content   *string    `json:"content"`
+	Refusal   *string    `json:"refusal"`
+	ToolCalls []ToolCall `json:"tool_calls"`
+}
+
+// Chunks returns the chunks (each one JSON object) of the stream of a
+// completion body: what a streaming request gets instead of body.
+func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	var comp struct {
+		ID      string `json:"id"`
+		Model   string `json:"model"`
+		Created int64  `json:"created"`
+		Choices []struct {
+			Message      json.RawMessage `json:"message"`
+			FinishReason string          `json:"finish_reason"`
+		} `json:"choices"`
+		Usage json.RawMessage `json:"usage"`
+	}
+	if err := json.Unmarshal(raw, &comp); err != nil {
+		return nil, fmt.Errorf("fakeopenai: the answer to stream is not a chat completion: %v", err)
+	}
+	if comp.ID == "" {
+		comp.ID = "chatcmpl-" + strconv.Itoa(req.N)
+	}
+	piece := st.Piece
+	if piece <= 0 {
+		piece = DefaultPiece
+	}
+	var out []json.RawMessage
+	add := func(delta *chunkDelta, finish *string, usage json.RawMessage) {
+		c := chunk{ID: comp.ID, Object: "chat.completion.chunk", Created: comp.Created, Model: comp.Model,
+			Choices: []chunkChoice{}, Usage: usage}
+		if delta != nil {
+			c.Choices = append(c.Choices, chunkChoice{Delta: *delta, FinishReason: finish})
+		}
+		b, _ := json.Marshal(c)
+		out = append(out, b)
+	}
+	finish := "stop"
+	var msg streamedMessage
+	hasMessage := false
+	if len(comp.Choices) > 0 {
+		finish = comp.Choices[0].FinishReason
+		if m := comp.Choices[0].Message; len(m) > 0 && string(m) != "null" {
+			if err := json.Unmarshal(m, &msg); err != nil {
+				return nil, fmt.Errorf("fakeopenai: the message to stream is not an object: %v", err)
+			}
+			hasMessage = true
+		}
+	}
+	// A message of null streams as no delta at all, only the finish.
+	if hasMessage {
+		empty := ""
+		add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
+	}
+	if msg.Content != nil {
+		for _, p := range pieces(*msg.Content, piece) {
+			add(&chunkDelta{Content: &p}, nil, nil)
+		}
+	}
+	if msg.Refusal != nil {
+		for _, p := range pieces(*msg.Refusal, piece) {
+			add(&chunkDelta{Refusal: &p}, nil, nil)
+		}
+	}
+	// Each call opens with its id and name; its arguments follow in
+	// pieces, call after call or in turn.
+	args := make([][]string, len(msg.ToolCalls))
+	for i, c := range msg.ToolCalls {
+		args[i] = pieces(c.Function.Arguments, piece)
+	}
+	open := func(i int) {
+		c := msg.ToolCalls[i]
+		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, ID: c.ID, Type: "function", Function: chunkFunction{Name: c.Function.Name}}}}, nil, nil)
+	}
+	argPiece := func(i int, p string) {
+		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, Function: chunkFunction{Arguments: p}}}}, nil, nil)
+	}
+	if st.Interleave {
+		for i := range msg.ToolCalls {
+			open(i)
+		}
+		for k := 0; ; k++ {
+			sent := false
+			for i := range msg.ToolCalls {
+				if k < len(args[i]) {
+					argPiece(i, args[i][k])
+					sent = true
+				}
+			}
+			if !sent {
+				break
+			}
+		}
+	} else {
+		for i := range msg.ToolCalls {
+			open(i)
+			for _, p := range args[i] {
+				argPiece(i, p)
+			}
+		}
+	}
+	add(&chunkDelta{}, &finish, nil)
+	if req.Body.StreamOptions != nil && req.Body.StreamOptions.IncludeUsage && len(comp.Usage) > 0 {
+		add(nil, nil, comp.Usage)
+	}
+	return out, nil
+}
+
+// chunk is a chat.completion.chunk.
+type chunk struct {
+	ID      string          `json:"id"`
+	Object  string          `json:"object"`
+	Created int64           `json:"created"`
+	Model   string          `json:"model"`
+	Choices []chunkChoice   `json:"choices"`
+	Usage   json.RawMessage `json:"usage,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int        `json:"index"`
+	Delta        chunkDelta `json:"delta"`
+	Logprobs     *struct{}  `json:"logprobs"`
+	FinishReason *string    `json:"finish_reason"`
+}
+
+type chunkDelta struct {
+	Role      string      `json:"role,omitempty"`
+	Content   *string     `json:"content,omitempty"`
+	Refusal   *string     `json:"refusal,omitempty"`
+	ToolCalls []chunkCall `json:"tool_calls,omitempty"`
+}
+
+type chunkCall struct {
+	Index    int           `json:"index"`
+	ID       string        `json:"id,omitempty"`
+	Type     string        `json:"type,omitempty"`
+	Function chunkFunction `json:"function"`
+}
+
+type chunkFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+// pieces cuts s into pieces of about n bytes, never inside a character.
+func pieces(s string, n int) []string {
+	var out []string
+	for len(s) > 0 {
+		k := min(n, len(s))
+		for k < len(s) && !utf8.RuneStart(s[k]) {
+			k++
+		}
+		out = append(out, s[:k])
+		s = s[k:]
+	}
+	return out
+}
+
+// writeStream sends resp as a stream of chunks.
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Request, resp Response) {
+	chunks, err := Chunks(req, resp.Body, resp.Streaming)
+	if err != nil {
+		s.errorf("%v", err)
+		writeJSON(w, http.StatusInternalServerError, nil, errorBody("server_error", err.Error()))
+		return
+	}
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	st := resp.Streaming
+	for i, c := range chunks {
+		if st.CutAfter > 0 && i == st.CutAfter {
+			if flusher != nil {
+				flusher.Flush()
+			}
+			// Drops the connection without ending the chunked body.
+			panic(http.ErrAbortHandler)
+		}
+		if st.Pause != nil && i == st.PauseAfter {
+			if flusher != nil {
+				flusher.Flush()
+			}
+			select {
+			case <-st.Pause:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		fmt.Fprintf(w, "data: %s\n\n", c)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if st.CutAfter > 0 && st.CutAfter >= len(chunks) {
+		// A cut after the last chunk: no [DONE].
+		panic(http.ErrAbortHandler)
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}

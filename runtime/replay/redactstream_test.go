@@ -1,0 +1,52 @@
+package replay_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/runtime/replay"
+)
+
+// TestStreamMasker: whatever the size of the pieces, the text passed on is
+// the whole text masked as Redactor.String masks it, and no piece carries
+// a secret's characters; text that cannot begin a secret is passed on at
+// once.
+func TestStreamMasker(t *testing.T) {
+	const secret = "sk-test-0123456789abcdef"
+	r := replay.NewRedactor(secret)
+	text := "Your key is " + secret + ", again sk-proj-ZYXWVUTSRQPO and \"" + secret + "\" — done, thanks."
+	want := r.String(text)
+	if strings.Contains(want, "0123") || strings.Contains(want, "ZYXW") {
+		t.Fatalf("the redactor itself misses a secret: %s", want)
+	}
+	for size := 1; size <= 9; size++ {
+		var pieces []string
+		m := r.NewStreamMasker(func(s string) { pieces = append(pieces, s) })
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			m.Write(rest[:n])
+			rest = rest[n:]
+		}
+		m.Flush()
+		if got := strings.Join(pieces, ""); got != want {
+			t.Errorf("pieces of %d: got %q, want %q", size, got, want)
+		}
+		for _, p := range pieces {
+			if strings.Contains(p, "0123") || strings.Contains(p, "cdef") || strings.Contains(p, "ZYXW") {
+				t.Errorf("pieces of %d: a piece holds part of a secret: %q", size, p)
+			}
+		}
+	}
+
+	var got strings.Builder
+	m := r.NewStreamMasker(func(s string) { got.WriteString(s) })
+	m.Write("Hello there, ")
+	m.Write("how are you?")
+	if got.String() != "Hello there, how are you?" || !m.Delivered() {
+		t.Errorf("text with nothing like a secret was held back: %q", got.String())
+	}
+	m.Write(" s")
+	if got.String() != "Hello there, how are you? " {
+		t.Errorf("a word starting with s, which may begin a key, was passed on: %q", got.String())
+	}
+}

@@ -1,0 +1,274 @@
+// Stream bodies through the transports: a server-sent event stream is
+// passed on as it arrives, never read whole first. The redacting transport
+// masks it line by line (an SSE event is one data line); the recorder and
+// the tracer keep a copy as it is read and write it when the stream ends,
+// with the error that cut it, if any; the replayer plays such a cut back.
+
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// IsEventStream reports whether a response is a server-sent event stream
+// (Content-Type text/event-stream), which the transports pass on as it
+// arrives rather than reading it whole.
+func IsEventStream(resp *http.Response) bool {
+	ct := strings.ToLower(resp.Header.Get("Content-Type"))
+	return strings.HasPrefix(strings.TrimSpace(ct), "text/event-stream")
+}
+
+// teeBody passes a body on as it is read, keeps a copy, and calls done once
+// with the copy and the error that ended it (nil at a clean end) when the
+// body ends, fails or is closed. Closed early, the rest is read first, so
+// that the copy is whole.
+type teeBody struct {
+	rc   io.ReadCloser
+	buf  bytes.Buffer
+	done func(body []byte, err error)
+	once sync.Once
+}
+
+// newTeeBody wraps resp's body.
+func newTeeBody(rc io.ReadCloser, done func([]byte, error)) *teeBody {
+	return &teeBody{rc: rc, done: done}
+}
+
+// Read implements io.Reader.
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.rc.Read(p)
+	t.buf.Write(p[:n])
+	if err != nil {
+		t.finish(err)
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (t *teeBody) Close() error {
+	_, err := io.Copy(&t.buf, t.rc)
+	t.finish(err)
+	return t.rc.Close()
+}
+
+func (t *teeBody) finish(err error) {
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	t.once.Do(func() { t.done(t.buf.Bytes(), err) })
+}
+
+// lineRedactBody masks the secrets of a body line by line as it is read.
+type lineRedactBody struct {
+	rc   io.ReadCloser
+	br   *bufio.Reader
+	r    Redactor
+	pend []byte
+	err  error
+}
+
+func newLineRedactBody(rc io.ReadCloser, r Redactor) *lineRedactBody {
+	return &lineRedactBody{rc: rc, br: bufio.NewReader(rc), r: r}
+}
+
+// Read implements io.Reader.
+func (l *lineRedactBody) Read(p []byte) (int, error) {
+	for len(l.pend) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		line, err := l.br.ReadBytes('\n')
+		l.err = err
+		l.pend = l.r.Bytes(line)
+	}
+	n := copy(p, l.pend)
+	l.pend = l.pend[n:]
+	return n, nil
+}
+
+// Close implements io.Closer.
+func (l *lineRedactBody) Close() error { return l.rc.Close() }
+
+// streamResponse passes a streamed response body through the redacting
+// transport.
+func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, error) {
+	resp.Body = newLineRedactBody(resp.Body, t.r)
+	resp.ContentLength = -1
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// recordStream records a streamed response when it ends, passing the body
+// on as it arrives.
+func (r *Recorder) recordStream(it Interaction, resp *http.Response) *http.Response {
+	rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+		setBody(r.redact.maskEventStream(r.redact.Bytes(body)), &rr.Body, &rr.BodyText)
+		if err != nil {
+			rr.BodyError = r.redact.String(err.Error())
+		}
+		it.Response = rr
+		// A recording that cannot be written was found before the first
+		// model call (the file is written at once); a later failure
+		// leaves the file as it was.
+		_ = r.append(it)
+	})
+	return resp
+}
+
+// traceStream writes a streamed response's body to the trace when it ends.
+func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+		var b bytes.Buffer
+		b.Write(head)
+		b.Write(t.redact.maskEventStream(t.redact.Bytes(body)))
+		if err != nil {
+			b.WriteString("<-- the stream broke: " + t.redact.String(err.Error()) + "\n")
+		}
+		b.WriteByte('\n')
+		t.mu.Lock()
+		_, _ = t.w.Write(b.Bytes())
+		t.mu.Unlock()
+	})
+}
+
+// replayedBody is a recorded body that fails, after its bytes, with the
+// recorded error that cut it.
+type replayedBody struct {
+	r   *bytes.Reader
+	err error
+}
+
+// Read implements io.Reader.
+func (b *replayedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		err = b.err
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (b *replayedBody) Close() error { return nil }
+
+// replayBody returns the body of a recorded response.
+func replayBody(rr *RecordedResponse, b []byte) io.ReadCloser {
+	if rr.BodyError == "" {
+		return io.NopCloser(bytes.NewReader(b))
+	}
+	return &replayedBody{r: bytes.NewReader(b), err: errors.New("replayed: " + rr.BodyError)}
+}
+
+// maskEventStream masks, in a recorded chat completion event stream, the
+// secrets that no single event holds whole: the text and the arguments of
+// each tool call are joined across events, the secrets found in them, and
+// the pieces that hold part of one rewritten so that the joined text reads
+// as Redactor.String would make it. Events that need no change are kept
+// byte for byte.
+func (r Redactor) maskEventStream(body []byte) []byte {
+	type piece struct {
+		line int            // the event's line
+		set  func(s string) // rewrites the piece in the decoded event
+		text string
+	}
+	lines := bytes.Split(body, []byte("\n"))
+	events := map[int]map[string]any{}
+	joined := map[string][]*piece{} // pieces by choice and field, in order
+	var order []string
+	add := func(key string, p *piece) {
+		if _, ok := joined[key]; !ok {
+			order = append(order, key)
+		}
+		joined[key] = append(joined[key], p)
+	}
+	for i, line := range lines {
+		data, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue
+		}
+		var ev map[string]any
+		if json.Unmarshal(bytes.TrimSpace(data), &ev) != nil {
+			continue
+		}
+		choices, _ := ev["choices"].([]any)
+		for _, c := range choices {
+			choice, _ := c.(map[string]any)
+			delta, _ := choice["delta"].(map[string]any)
+			if delta == nil {
+				continue
+			}
+			ci := fmt.Sprint(choice["index"])
+			for _, field := range []string{"content", "refusal"} {
+				if s, ok := delta[field].(string); ok && s != "" {
+					add(ci+"/"+field, &piece{line: i, text: s, set: func(v string) { delta[field] = v }})
+					events[i] = ev
+				}
+			}
+			calls, _ := delta["tool_calls"].([]any)
+			for _, tc := range calls {
+				call, _ := tc.(map[string]any)
+				fn, _ := call["function"].(map[string]any)
+				if s, ok := fn["arguments"].(string); ok && s != "" {
+					add(ci+"/call/"+fmt.Sprint(call["index"]), &piece{line: i, text: s, set: func(v string) { fn["arguments"] = v }})
+					events[i] = ev
+				}
+			}
+		}
+	}
+	changed := map[int]bool{}
+	for _, key := range order {
+		ps := joined[key]
+		var all strings.Builder
+		for _, p := range ps {
+			all.WriteString(p.text)
+		}
+		text := all.String()
+		spans := r.spans([]byte(text))
+		if len(spans) == 0 {
+			continue
+		}
+		// Each character covered by a span is dropped; the piece where a
+		// span starts gets the marker.
+		start := 0
+		for _, p := range ps {
+			end := start + len(p.text)
+			var b strings.Builder
+			for k := start; k < end; k++ {
+				inside, first := false, false
+				for _, sp := range spans {
+					if k >= sp[0] && k < sp[1] {
+						inside, first = true, first || k == sp[0]
+					}
+				}
+				switch {
+				case first:
+					b.WriteString(Redacted)
+				case !inside:
+					b.WriteByte(text[k])
+				}
+			}
+			if b.String() != p.text {
+				p.set(b.String())
+				changed[p.line] = true
+			}
+			start = end
+		}
+	}
+	if len(changed) == 0 {
+		return body
+	}
+	for i := range changed {
+		if b, err := json.Marshal(events[i]); err == nil {
+			lines[i] = append([]byte("data: "), b...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
