@@ -1,7 +1,7 @@
 // Snapshots and their analysis.
 //
-// A Snapshot is one version of a document: immutable text and, computed at
-// most once and only when something asks, its Analysis. The analysis is
+// A snapshot is one version of a document: immutable text and, computed at
+// most once and only when something asks, its analysis. The analysis is
 // exactly what `gramc check` computes (parser.Parse, schema.Compile,
 // schema.Merge), so the diagnostics an editor shows are those the command
 // line reports. A panic in the toolchain is caught here and becomes an
@@ -22,8 +22,8 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// Snapshot is one version of an open document.
-type Snapshot struct {
+// snapshot is one version of an open document.
+type snapshot struct {
 	// URI identifies the document.
 	URI protocol.DocumentURI
 	// Version is the client's version number of this text.
@@ -34,18 +34,18 @@ type Snapshot struct {
 	// mu is held while the analysis is computed, so that concurrent callers
 	// share one computation.
 	mu sync.Mutex
-	an atomic.Pointer[Analysis]
+	an atomic.Pointer[analysis]
 	// same is an earlier snapshot with the same text, whose analysis this
 	// one shares (an edit undone, a change that changed nothing).
-	same *Snapshot
+	same *snapshot
 	// base is an earlier snapshot of the document; when its analysis is done,
 	// this one's is computed incrementally from it (see parser.Reparse).
-	base atomic.Pointer[Snapshot]
+	base atomic.Pointer[snapshot]
 	// older is the newest earlier snapshot that was analysed when this one
 	// was made: requests answer from it while this one is being analysed
-	// and indexed (see [Snapshot.answering]). It is dropped once this one
+	// and indexed (see [snapshot.answering]). It is dropped once this one
 	// is indexed, and its own older when this one is made.
-	older atomic.Pointer[Snapshot]
+	older atomic.Pointer[snapshot]
 	// olderMap maps between older's text and this one's, computed once.
 	mapOnce  sync.Once
 	olderMap textMap
@@ -56,29 +56,29 @@ type Snapshot struct {
 
 // newSnapshot returns a snapshot of text, which the caller must not modify
 // afterwards.
-func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *Snapshot {
-	return &Snapshot{URI: u, Version: version, File: diag.NewFile(displayPath(u), text)}
+func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
+	return &snapshot{URI: u, Version: version, File: diag.NewFile(displayPath(u), text)}
 }
 
 // Analysis returns the snapshot's analysis, computing it on first use. It is
 // safe for concurrent use; concurrent callers share one computation.
-func (s *Snapshot) Analysis() *Analysis {
+func (s *snapshot) Analysis() *analysis {
 	an, _ := s.analysis(nil)
 	return an
 }
 
-// analysisUnlessStale is Analysis for the diagnostics worker: it gives up,
+// analysisUnlessStale is analysis for the diagnostics worker: it gives up,
 // returning nil, when a newer version of the document arrives before the
 // analysis is done. The work is then left for whoever needs this version
 // later (a request that still holds it computes it in full).
-func (s *Snapshot) analysisUnlessStale() *Analysis {
+func (s *snapshot) analysisUnlessStale() *analysis {
 	an, _ := s.analysis(s.superseded.Load)
 	return an
 }
 
 // analysis computes the analysis unless stop reports true between its
 // stages; it reports whether it stopped.
-func (s *Snapshot) analysis(stop func() bool) (*Analysis, bool) {
+func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 	if an := s.an.Load(); an != nil {
 		return an, false
 	}
@@ -92,7 +92,7 @@ func (s *Snapshot) analysis(stop func() bool) (*Analysis, bool) {
 		s.done(an)
 		return an, false
 	}
-	var prev *Analysis
+	var prev *analysis
 	if b := s.base.Load(); b != nil {
 		prev = b.ready()
 	}
@@ -106,8 +106,8 @@ func (s *Snapshot) analysis(stop func() bool) (*Analysis, bool) {
 
 // done records the analysis and lets go of the snapshot it was made from.
 // The older snapshot stays until the analysis is indexed (see
-// [Snapshot.indexed]).
-func (s *Snapshot) done(an *Analysis) {
+// [snapshot.indexed]).
+func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
 	s.same = nil
 	s.base.Store(nil)
@@ -115,7 +115,7 @@ func (s *Snapshot) done(an *Analysis) {
 
 // indexed builds the index of the snapshot's analysis, if it has one, and
 // lets go of the older snapshot that answered requests meanwhile.
-func (s *Snapshot) indexed() {
+func (s *snapshot) indexed() {
 	if an := s.ready(); an != nil {
 		an.index()
 		an.names()
@@ -124,10 +124,10 @@ func (s *Snapshot) indexed() {
 }
 
 // ready returns the analysis if it is computed, else nil; it never waits.
-func (s *Snapshot) ready() *Analysis { return s.an.Load() }
+func (s *snapshot) ready() *analysis { return s.an.Load() }
 
 // analyzed reports whether the snapshot's analysis is computed.
-func (s *Snapshot) analyzed() bool { return s.an.Load() != nil }
+func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
 
 // answering returns the analysis a request about a position in s answers
 // from without waiting: s's own when it and its index are made; else, while
@@ -136,7 +136,7 @@ func (s *Snapshot) analyzed() bool { return s.an.Load() != nil }
 // between the two texts (a position in the part of the text the edits
 // changed has no answer there: m.toOld reports false). With neither, it
 // waits for s's own.
-func (s *Snapshot) answering() (*Analysis, textMap) {
+func (s *snapshot) answering() (*analysis, textMap) {
 	own := s.ready()
 	if own != nil && own.indexed.Load() {
 		return own, textMap{}
@@ -213,8 +213,8 @@ func changedSpan(old, text []byte) (diag.Span, int) {
 // document failed inside the toolchain.
 const CodeInternalError = "internal-error"
 
-// Analysis is what the toolchain makes of a text. It is immutable.
-type Analysis struct {
+// analysis is what the toolchain makes of a text. It is immutable.
+type analysis struct {
 	// File is the source.
 	File *diag.File
 	// Doc is the parsed document.
@@ -244,7 +244,7 @@ var analyzeHook func(f *diag.File)
 // the same document, it re-parses only what the change between them touches.
 // When stop is set and reports true between the stages (re-parsing the
 // syntax, lowering, compiling), it gives up and returns nil.
-func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
+func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 	if analyzeHook != nil {
 		analyzeHook(f)
 	}
@@ -252,7 +252,7 @@ func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
 		if r := recover(); r != nil {
 			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
 			d.Detail = "please report it with the file's text; stack: " + string(debug.Stack())
-			an = &Analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
+			an = &analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
 		}
 	}()
 	var (
@@ -272,12 +272,12 @@ func analyze(f *diag.File, prev *Analysis, stop func() bool) (an *Analysis) {
 		return nil
 	}
 	prog, compiled := compileDocument(f, doc)
-	return &Analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
+	return &analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
 }
 
 // index returns the analysis's index of identities, building it on first
 // use.
-func (a *Analysis) index() *index {
+func (a *analysis) index() *index {
 	a.ixOnce.Do(func() {
 		a.ix = buildIndex(a)
 		a.indexed.Store(true)
@@ -286,7 +286,7 @@ func (a *Analysis) index() *index {
 }
 
 // text returns the source text of a span, or "" for a span outside it.
-func (a *Analysis) text(s diag.Span) string {
+func (a *analysis) text(s diag.Span) string {
 	t := a.File.Text
 	if s.Start < 0 || s.End > len(t) || s.End < s.Start {
 		return ""
@@ -295,6 +295,6 @@ func (a *Analysis) text(s diag.Span) string {
 }
 
 // String describes the analysis for logs.
-func (a *Analysis) String() string {
+func (a *analysis) String() string {
 	return fmt.Sprintf("%s: %d patterns, %d diagnostics", a.File.Path, len(a.Doc.Patterns), len(a.Diags))
 }

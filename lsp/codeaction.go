@@ -24,7 +24,7 @@ import (
 )
 
 // CodeAction answers textDocument/codeAction.
-func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 }
 
 // quickFixes returns the quick fixes of a diagnostic.
-func (a *Analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
+func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
 	var out []protocol.CodeAction
 	ld := toLSPDiagnostic(a.File, u, d)
 	fix := func(title string, edits []diag.Edit, preferred bool) {
@@ -116,7 +116,7 @@ func (a *Analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 // declaration named at name (the span a missing-property diagnostic is
 // reported at), and whether there is one: the property is missing, not just
 // empty.
-func (a *Analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
+func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
 	d := a.index().byName[name]
 	if d == nil {
 		return diag.Edit{}, false
@@ -180,7 +180,7 @@ func lineEnding(text []byte) string {
 
 // removal returns an edit deleting a top-level pattern with its line, and
 // one blank line after it.
-func (a *Analysis) removal(s diag.Span) diag.Edit {
+func (a *analysis) removal(s diag.Span) diag.Edit {
 	t := a.File.Text
 	start, end := s.Start, s.End
 	ls := start
@@ -210,7 +210,7 @@ func (a *Analysis) removal(s diag.Span) diag.Edit {
 
 // toolAt returns the innermost tool whose pattern contains off, or the tool
 // named under the cursor.
-func (a *Analysis) toolAt(off int) *schema.Tool {
+func (a *analysis) toolAt(off int) *schema.Tool {
 	ix := a.index()
 	if o, ok := ix.at(off); ok && o.resolved() {
 		if d := ix.byName[o.def]; d != nil && d.role == roleTool {
@@ -233,7 +233,7 @@ func (a *Analysis) toolAt(off int) *schema.Tool {
 // schema, with the array of an agent's tools' schemas when the position is
 // on an agent outside its tools, or null when there is neither. The run
 // test command is described at [CommandRunTest].
-func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
 	case CommandRunTest:
 		return s.runTestCommand(ctx, p)

@@ -40,7 +40,7 @@ import (
 )
 
 // Completion answers textDocument/completion.
-func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ type namedEntry[T any] struct {
 }
 
 // names returns the analysis's name tables, building them on first use.
-func (a *Analysis) names() *nameTables {
+func (a *analysis) names() *nameTables {
 	a.namesOnce.Do(func() {
 		nt := &nameTables{topIdents: map[string]diag.Span{}, topPatterns: map[*parser.Pattern]bool{}}
 		seen := map[string]bool{}
@@ -157,14 +157,14 @@ func withPrefix[T any](es []namedEntry[T], prefix string) []namedEntry[T] {
 var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
 
 // complete returns the completion items at off.
-func (a *Analysis) complete(off int) []protocol.CompletionItem {
+func (a *analysis) complete(off int) []protocol.CompletionItem {
 	items, _ := a.completeAt(off)
 	return items
 }
 
 // completeAt returns the completion items at off, and whether names were
 // left out (see maxCompletions).
-func (a *Analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
+func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 	text := a.File.Text
 	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
 	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
@@ -258,7 +258,7 @@ func keySnippet(k string) string {
 // typeItems completes type names (and, for a subject pattern, the labels of
 // the agent language first): the records are those whose names start with
 // word.
-func (a *Analysis) typeItems(wr protocol.Range, group bool, word string) ([]protocol.CompletionItem, bool) {
+func (a *analysis) typeItems(wr protocol.Range, group bool, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	n := 0
 	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
@@ -308,7 +308,7 @@ var models = []struct {
 
 // completeModel completes the text of a model string; content is the part
 // of the string before the cursor.
-func (a *Analysis) completeModel(content diag.Span) []protocol.CompletionItem {
+func (a *analysis) completeModel(content diag.Span) []protocol.CompletionItem {
 	wr := rangeOf(a.File, content)
 	var out []protocol.CompletionItem
 	n := 0
@@ -342,7 +342,7 @@ func (a *Analysis) completeModel(content diag.Span) []protocol.CompletionItem {
 // toolItems completes the tools an agent may list: the top-level tools it
 // does not list yet whose names start with word, then a snippet for an
 // inline tool.
-func (a *Analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+func (a *analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	listed := map[string]bool{}
 	for _, e := range f.elems {
@@ -377,7 +377,7 @@ func (a *Analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protoc
 
 // referenceItems completes references to the file's top-level identities
 // that start with word.
-func (a *Analysis) referenceItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+func (a *analysis) referenceItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
 	ids, more := pick(a.names().idents, word)
 	out := make([]protocol.CompletionItem, 0, len(ids))
 	for _, e := range ids {

@@ -13,7 +13,7 @@ import "sort"
 // made of the current text and the names and unit starts of the newest
 // earlier version analysed (starts only before the first change, where the
 // two texts agree); with neither, it waits for the snapshot's own.
-func (s *Snapshot) completing() *Analysis {
+func (s *snapshot) completing() *analysis {
 	if own := s.ready(); own != nil {
 		return own
 	}
@@ -26,7 +26,7 @@ func (s *Snapshot) completing() *Analysis {
 		return s.Analysis()
 	}
 	edit, _ := changedSpan(old.File.Text, s.File.Text)
-	h := &Analysis{File: s.File, Doc: old.Doc, Prog: old.Prog, Diags: old.Diags}
+	h := &analysis{File: s.File, Doc: old.Doc, Prog: old.Prog, Diags: old.Diags}
 	h.startsOnce.Do(func() {
 		starts := old.unitStarts()
 		// A unit start before the change, with the character after its

@@ -66,7 +66,7 @@ func (c *cursorContext) prevIs(s ...string) bool {
 
 // regionStart returns where the top-level unit containing or preceding off
 // starts.
-func (a *Analysis) regionStart(off int) int {
+func (a *analysis) regionStart(off int) int {
 	starts := a.unitStarts()
 	i := sort.SearchInts(starts, off) // first start >= off
 	if i == 0 {
@@ -77,7 +77,7 @@ func (a *Analysis) regionStart(off int) int {
 
 // unitStarts returns the sorted start offsets of the file's units, good and
 // bad.
-func (a *Analysis) unitStarts() []int {
+func (a *analysis) unitStarts() []int {
 	a.startsOnce.Do(func() {
 		var s []int
 		if h := a.Doc.Header; h != nil {
@@ -97,7 +97,7 @@ func (a *Analysis) unitStarts() []int {
 
 // cursor lexes the unit around off up to off and reads the context. It
 // reports false when the cursor is in a comment or a string.
-func (a *Analysis) cursor(off int) (*cursorContext, bool) {
+func (a *analysis) cursor(off int) (*cursorContext, bool) {
 	var toks []grammar.Tok
 	comments := grammar.InspectTokens(a.File.Source(), diag.Span{Start: a.regionStart(off), End: off}, func(t grammar.Tok) bool {
 		toks = append(toks, t)
@@ -231,7 +231,7 @@ func (c *cursorContext) feedWord(t *grammar.Tok, wasSep bool) {
 
 // recordOwner returns the role of the declaration whose record the cursor
 // is in.
-func (a *Analysis) recordOwner(c *cursorContext) role {
+func (a *analysis) recordOwner(c *cursorContext) role {
 	b := c.below()
 	if b == nil {
 		return roleOther
@@ -269,7 +269,7 @@ func (a *Analysis) recordOwner(c *cursorContext) role {
 
 // keysAfter returns the keys of the record the cursor is in that follow the
 // cursor (the word under the cursor excluded).
-func (a *Analysis) keysAfter(off int) []string {
+func (a *analysis) keysAfter(off int) []string {
 	end := len(a.File.Text)
 	if starts := a.unitStarts(); len(starts) > 0 {
 		if i := sort.SearchInts(starts, off+1); i < len(starts) {

@@ -11,7 +11,7 @@ import (
 )
 
 // Definition answers textDocument/definition.
-func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) ([]protocol.Location, error) {
+func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) ([]protocol.Location, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err

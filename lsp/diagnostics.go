@@ -30,7 +30,7 @@ type publishParams struct {
 }
 
 // schedule asks for the diagnostics of snap, the newest snapshot of d.
-func (s *Server) schedule(d *document, snap *Snapshot) {
+func (s *server) schedule(d *document, snap *snapshot) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -47,7 +47,7 @@ func (s *Server) schedule(d *document, snap *Snapshot) {
 }
 
 // diagnose is a document's diagnostics worker.
-func (s *Server) diagnose(d *document) {
+func (s *server) diagnose(d *document) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic while computing diagnostics", "uri", d.uri, "panic", r)

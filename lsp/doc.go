@@ -15,7 +15,7 @@
 // go.lsp.dev/protocol, the framing and JSON-RPC from go.lsp.dev/jsonrpc2.
 // Around them, server.go reads every message in order on one goroutine:
 // notifications (open, change, close, save) are applied there, in order, and
-// only record a new immutable [Snapshot] of the document; each request takes
+// only record a new immutable [snapshot] of the document; each request takes
 // the snapshots as they are when it arrives and runs on its own goroutine, so
 // a slow request never holds up the next message, and $/cancelRequest can stop
 // it. A panic in a handler is recovered, logged and answered with an error;
@@ -23,7 +23,7 @@
 // methods the protocol package predates (inlay hints, selection ranges) are
 // routed before its dispatcher.
 //
-// A snapshot is analysed at most once, on first use ([Snapshot.Analysis]):
+// A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
 // parse (parser.Parse, or parser.Reparse from the last analysed version,
 // which re-parses only the top-level units around the change but still
 // moves the others and lowers the whole document), compile the whole

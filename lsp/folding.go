@@ -16,7 +16,7 @@ import (
 )
 
 // FoldingRanges answers textDocument/foldingRange.
-func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -25,7 +25,7 @@ func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangePara
 }
 
 // foldingRanges returns the document's folding ranges, sorted.
-func (a *Analysis) foldingRanges() []protocol.FoldingRange {
+func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	f := a.File
 	var out []protocol.FoldingRange
 	seen := map[[2]uint32]bool{}

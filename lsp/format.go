@@ -16,7 +16,7 @@ import (
 )
 
 // Formatting answers textDocument/formatting.
-func (s *Server) Formatting(ctx context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (s *Server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 
 // RangeFormatting answers textDocument/rangeFormatting: the top-level
 // patterns that intersect the range are formatted.
-func (s *Server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
+func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func (s *syncBuffer) String() string {
 // message, which it answers.
 func TestFramingErrors(t *testing.T) {
 	var log syncBuffer
-	rc := newRawConnWith(t, func(s *Server) {
+	rc := newRawConnWith(t, func(s *server) {
 		s.log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelError}))
 	})
 	initRaw(rc)

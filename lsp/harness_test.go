@@ -24,7 +24,7 @@ import (
 // in-process pipe.
 type testClient struct {
 	t    testing.TB
-	srv  *Server
+	srv  *server
 	conn jsonrpc2.Conn
 	done chan error
 
@@ -40,7 +40,7 @@ type testClient struct {
 
 // newTestClient starts a server (configured by setup, if given) and a client
 // connected to it, and initializes the session.
-func newTestClient(t testing.TB, setup func(*Server)) *testClient {
+func newTestClient(t testing.TB, setup func(*server)) *testClient {
 	c := startTestClient(t, setup)
 	var res map[string]any
 	if err := c.call("initialize", map[string]any{"capabilities": map[string]any{}, "rootUri": nil}, &res); err != nil {
@@ -51,7 +51,7 @@ func newTestClient(t testing.TB, setup func(*Server)) *testClient {
 }
 
 // startTestClient starts a server and a client without initializing.
-func startTestClient(t testing.TB, setup func(*Server)) *testClient {
+func startTestClient(t testing.TB, setup func(*server)) *testClient {
 	t.Helper()
 	serverSide, clientSide := net.Pipe()
 	srv := newServer(Options{Version: "test"})

@@ -30,7 +30,7 @@ import (
 )
 
 // Hover answers textDocument/hover.
-func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -57,13 +57,13 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 }
 
 // hover returns the Markdown for the cursor at off and the span it is about.
-func (a *Analysis) hover(off int) (string, diag.Span, bool) {
+func (a *analysis) hover(off int) (string, diag.Span, bool) {
 	return a.hoverWith(off, func(off int) (int, bool) { return a.File.OffsetPosition(off).Line, true })
 }
 
 // hoverWith is hover, with the line number to tell for an offset of the
 // analysed text given by line (false: do not tell one).
-func (a *Analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.Span, bool) {
+func (a *analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.Span, bool) {
 	ix := a.index()
 	if o, ok := ix.at(off); ok {
 		if !o.resolved() {
@@ -125,7 +125,7 @@ func (a *Analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.
 }
 
 // hoverDecl describes a declaration of the agent language.
-func (a *Analysis) hoverDecl(d *decl) string {
+func (a *analysis) hoverDecl(d *decl) string {
 	switch d.role {
 	case roleAgent:
 		return a.hoverAgent(d.agent)
@@ -142,7 +142,7 @@ func (a *Analysis) hoverDecl(d *decl) string {
 }
 
 // hoverAgent describes an agent.
-func (a *Analysis) hoverAgent(ag *schema.Agent) string {
+func (a *analysis) hoverAgent(ag *schema.Agent) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
 	if ag.Description != "" {
@@ -187,7 +187,7 @@ func (a *Analysis) hoverAgent(ag *schema.Agent) string {
 }
 
 // hoverTool describes a tool.
-func (a *Analysis) hoverTool(t *schema.Tool) string {
+func (a *analysis) hoverTool(t *schema.Tool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**tool** `%s`\n\n", t.Name)
 	if t.Description != "" {
@@ -326,7 +326,7 @@ func hoverParam(p *schema.Param, what, ownerKind, owner string) string {
 }
 
 // hoverRecord describes a record type with its definition.
-func (a *Analysis) hoverRecord(r *schema.Record) string {
+func (a *analysis) hoverRecord(r *schema.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**record** `%s`\n\n", r.Name)
 	if r.Description != "" {
@@ -349,7 +349,7 @@ func (a *Analysis) hoverRecord(r *schema.Record) string {
 
 // hoverPattern describes an identity of plain gram; line gives the line
 // number of its definition.
-func (a *Analysis) hoverPattern(p *parser.Pattern, o *occurrence, line func(int) (int, bool)) string {
+func (a *analysis) hoverPattern(p *parser.Pattern, o *occurrence, line func(int) (int, bool)) string {
 	if p == nil {
 		return fmt.Sprintf("**%s** `%s`", o.role, o.name)
 	}

@@ -100,7 +100,7 @@ type index struct {
 }
 
 // buildIndex indexes an analysis.
-func buildIndex(a *Analysis) *index {
+func buildIndex(a *analysis) *index {
 	ix := &index{
 		refs:   map[diag.Span][]int{},
 		byName: map[diag.Span]*decl{},

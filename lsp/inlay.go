@@ -36,7 +36,7 @@ type inlayHint struct {
 const inlayHintKindType = 1
 
 // inlayHint answers textDocument/inlayHint.
-func (s *Server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p inlayHintParams
 	an, err := s.rawAnalysis(ctx, req, &p)
 	if err != nil {
@@ -47,7 +47,7 @@ func (s *Server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req json
 
 // inlayHints returns the hints of the parameters whose node ends in span,
 // in source order.
-func (a *Analysis) inlayHints(span diag.Span) []inlayHint {
+func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 	type hint struct {
 		off int
 		h   inlayHint

@@ -84,7 +84,7 @@ func serverCapabilities() capabilities {
 }
 
 // initialize answers the initialize request.
-func (s *Server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p protocol.InitializeParams
 	if len(req.Params()) > 0 && !decode(ctx, reply, req, &p) {
 		return nil
@@ -116,13 +116,13 @@ func (s *Server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 }
 
 // initialized handles the initialized notification.
-func (s *Server) initialized(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error {
+func (s *server) initialized(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error {
 	return nil
 }
 
 // shutdown answers the shutdown request: diagnostics stop, and every later
 // request but exit is refused.
-func (s *Server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
+func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
 	s.sawShutdown.Store(true)
 	s.state.Store(int32(stateShutdown))
 	s.docs.closeAll()
@@ -131,13 +131,13 @@ func (s *Server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc
 
 // Initialize implements [protocol.Server]; initialize is answered by the
 // server's own handler, which announces LSP 3.17 capabilities.
-func (s *Server) Initialize(context.Context, *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+func (s *server) Initialize(context.Context, *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	return &protocol.InitializeResult{Capabilities: serverCapabilities().ServerCapabilities}, nil
 }
 
 // DidChangeWorkspaceFolders updates the folders searched for workspace
 // symbols.
-func (s *Server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
+func (s *server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
 	var add, remove []string
 	for _, f := range p.Event.Added {
 		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
@@ -154,7 +154,7 @@ func (s *Server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidCha
 }
 
 // DidChangeWatchedFiles forgets what the server knows of changed files.
-func (s *Server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
 	for _, c := range p.Changes {
 		if path := uriPath(c.URI); path != "" {
 			s.ws.forget(path)
@@ -165,12 +165,12 @@ func (s *Server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 
 // DidChangeConfiguration accepts configuration changes; the server has no
 // settings.
-func (s *Server) DidChangeConfiguration(context.Context, *protocol.DidChangeConfigurationParams) error {
+func (s *server) DidChangeConfiguration(context.Context, *protocol.DidChangeConfigurationParams) error {
 	return nil
 }
 
 // SetTrace accepts a trace setting; the server's log is set by its options.
-func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+func (s *server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
 
 // rawParams decodes the raw parameters of a request the protocol package
 // does not know.
@@ -191,7 +191,7 @@ type documentParams interface {
 
 // rawAnalysis decodes into p the raw parameters of a request the protocol
 // package does not know, and returns the analysis of the document they name.
-func (s *Server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p documentParams) (*Analysis, error) {
+func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p documentParams) (*analysis, error) {
 	if err := rawParams(req, p); err != nil {
 		return nil, err
 	}

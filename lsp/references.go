@@ -11,7 +11,7 @@ import (
 )
 
 // References answers textDocument/references.
-func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	snap, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil || occs == nil {
 		return nil, err
@@ -31,7 +31,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 
 // DocumentHighlight answers textDocument/documentHighlight: the definition
 // is a write, the references are reads.
-func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
 	_, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil || occs == nil {
 		return nil, err
@@ -49,7 +49,7 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 
 // occurrencesAt returns every occurrence of the identity at pos (its
 // definition and its references), or nil when no resolved identity is there.
-func (s *Server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*Snapshot, *Analysis, []*occurrence, error) {
+func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, []*occurrence, error) {
 	snap, err := s.snapshot(ctx, uri)
 	if err != nil {
 		return nil, nil, nil, err

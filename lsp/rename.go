@@ -20,7 +20,7 @@ import (
 
 // PrepareRename answers textDocument/prepareRename with the range of the
 // identity under the cursor.
-func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
+func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
 	_, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 }
 
 // Rename answers textDocument/rename.
-func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	snap, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func isKeyword(name string) bool {
 
 // renameTargetAt returns the snapshot of the document at uri, its analysis
 // and the occurrence to rename at pos, or an error saying why there is none.
-func (s *Server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*Snapshot, *Analysis, *occurrence, error) {
+func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, *occurrence, error) {
 	snap, err := s.snapshot(ctx, uri)
 	if err != nil {
 		return nil, nil, nil, err
@@ -70,7 +70,7 @@ func (s *Server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, p
 
 // renameTarget returns the occurrence to rename at off, or an error saying
 // why there is none.
-func (a *Analysis) renameTarget(off int) (*occurrence, error) {
+func (a *analysis) renameTarget(off int) (*occurrence, error) {
 	if o, ok := a.index().at(off); ok {
 		if !o.resolved() {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not defined in this file, so it cannot be renamed", o.name)
@@ -88,7 +88,7 @@ func (a *Analysis) renameTarget(off int) (*occurrence, error) {
 }
 
 // checkNewName validates a new name for o and returns how to write it.
-func (a *Analysis) checkNewName(o *occurrence, name string) (string, error) {
+func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
 		return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
 	}

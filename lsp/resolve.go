@@ -36,7 +36,7 @@ func withURI(items []protocol.CompletionItem, u protocol.DocumentURI) {
 // CompletionResolve answers completionItem/resolve: it adds a tool's
 // signature and description to its item. An item it cannot resolve (the
 // document was closed, the tool renamed) comes back as it was.
-func (s *Server) CompletionResolve(ctx context.Context, it *protocol.CompletionItem) (*protocol.CompletionItem, error) {
+func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionItem) (*protocol.CompletionItem, error) {
 	raw, err := json.Marshal(it.Data)
 	var d completionData
 	if err != nil || json.Unmarshal(raw, &d) != nil || d.Tool == "" {

@@ -165,7 +165,7 @@ func TestShutdownAndExit(t *testing.T) {
 func TestPanicInHandler(t *testing.T) {
 	var armed atomic.Bool
 	armed.Store(true)
-	c := newTestClient(t, func(s *Server) {
+	c := newTestClient(t, func(s *server) {
 		s.hook = func(_ context.Context, method string) {
 			if armed.Load() && (method == "textDocument/hover" || method == "textDocument/didSave") {
 				panic("forced panic in " + method)
@@ -195,7 +195,7 @@ func TestPanicInHandler(t *testing.T) {
 func TestCancelRequest(t *testing.T) {
 	started := make(chan struct{})
 	stopped := make(chan error, 1)
-	rc := newRawConnWith(t, func(s *Server) {
+	rc := newRawConnWith(t, func(s *server) {
 		s.hook = func(ctx context.Context, method string) {
 			if method != "workspace/symbol" {
 				return
@@ -228,7 +228,7 @@ func TestCancelRequest(t *testing.T) {
 
 // newRawConnWith starts a server configured by setup and returns a raw
 // connection to it.
-func newRawConnWith(t testing.TB, setup func(*Server)) *rawConn {
+func newRawConnWith(t testing.TB, setup func(*server)) *rawConn {
 	serverSide, clientSide := net.Pipe()
 	rc := newRawConnOn(t, clientSide)
 	srv := newServer(Options{})

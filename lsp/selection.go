@@ -27,7 +27,7 @@ type selectionRangeParams struct {
 func (p *selectionRangeParams) document() protocol.DocumentURI { return p.TextDocument.URI }
 
 // selectionRange answers textDocument/selectionRange.
-func (s *Server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p selectionRangeParams
 	an, err := s.rawAnalysis(ctx, req, &p)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req
 }
 
 // selectionRange returns the chain of ranges around off.
-func (a *Analysis) selectionRange(off int) protocol.SelectionRange {
+func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	spans := a.spansAround(off)
 	spans = append(spans, diag.Span{Start: 0, End: len(a.File.Text)})
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Len() < spans[j].Len() })
@@ -67,7 +67,7 @@ func (a *Analysis) selectionRange(off int) protocol.SelectionRange {
 // included), in no particular order: of every node around off, and of the
 // labels of a subject together. A label counts as one token: its separator
 // is not a span of its own.
-func (a *Analysis) spansAround(off int) []diag.Span {
+func (a *analysis) spansAround(off int) []diag.Span {
 	var out []diag.Span
 	add := func(s diag.Span) bool {
 		if s.Start <= off && off <= s.End && s.Len() > 0 {

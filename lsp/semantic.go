@@ -82,7 +82,7 @@ func semanticLegend() protocol.SemanticTokensLegend {
 }
 
 // SemanticTokensFull answers textDocument/semanticTokens/full.
-func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ type semToken struct {
 }
 
 // semanticTokens returns the document's tokens in source order.
-func (a *Analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
+func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	ix := a.index()
 	var out []semToken
 	add := func(s diag.Span, typ, mods uint32) {
@@ -224,7 +224,7 @@ func valueToken(it synItem, ix *index) uint32 {
 }
 
 // lexTokens colours text that did not parse, token by token.
-func (a *Analysis) lexTokens(s diag.Span) []semToken {
+func (a *analysis) lexTokens(s diag.Span) []semToken {
 	var out []semToken
 	a.lexSpan(s, false, &out)
 	return out
@@ -232,7 +232,7 @@ func (a *Analysis) lexTokens(s diag.Span) []semToken {
 
 // lexSpan colours the tokens of span s, a record's inside when inRecord is
 // set; a record lexed whole is coloured inside the same way.
-func (a *Analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
+func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	var toks []grammar.Tok
 	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
 		toks = append(toks, t)

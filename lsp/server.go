@@ -2,7 +2,7 @@
 // routing of methods to handlers, cancellation and panic recovery.
 //
 // Every incoming message is read on the connection's goroutine, in order, and
-// handed to Server.handle:
+// handed to server.handle:
 //
 //   - $/cancelRequest and exit act at once;
 //   - before initialize, a request gets ServerNotInitialized and a
@@ -60,16 +60,16 @@ const (
 	stateShutdown                  // after shutdown
 )
 
-// Server is a gram language server for one client connection. It implements
+// server is a gram language server for one client connection. It implements
 // [protocol.Server]; the methods it does not implement come from
-// [Unimplemented]. Use [Serve] to run one.
-type Server struct {
-	Unimplemented
+// [unimplemented]. Use [Serve] to run one.
+type server struct {
+	unimplemented
 
 	opts Options
 	log  *slog.Logger
 	conn jsonrpc2.Conn
-	// lib dispatches the methods the protocol package knows to the Server's
+	// lib dispatches the methods the protocol package knows to the server's
 	// methods.
 	lib jsonrpc2.Handler
 	// table is routes(), built once.
@@ -101,7 +101,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 }
 
 // serve runs s on rwc; see Serve.
-func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+func (s *server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
 	s.conn = conn
 	conn.Go(ctx, s.handle)
@@ -124,12 +124,12 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 }
 
 // newServer returns a server that is not yet connected.
-func newServer(opts Options) *Server {
+func newServer(opts Options) *server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{
+	s := &server{
 		opts:    opts,
 		log:     log,
 		exited:  make(chan struct{}),
@@ -156,11 +156,11 @@ type route struct {
 }
 
 // routes lists every method the server handles. Methods the protocol
-// package dispatches to the Server's methods have a nil handler; the others
+// package dispatches to the server's methods have a nil handler; the others
 // (LSP 3.17 methods it predates, and those whose parameters it cannot
 // decode faithfully) are handled here, before its dispatcher. Anything else
 // is MethodNotFound.
-func (s *Server) routes() map[string]route {
+func (s *server) routes() map[string]route {
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
 		"initialized":                         {h: s.initialized, inline: true},
@@ -196,14 +196,14 @@ func (s *Server) routes() map[string]route {
 }
 
 // route returns how method is handled, and whether it is handled at all.
-func (s *Server) route(method string) (route, bool) {
+func (s *server) route(method string) (route, bool) {
 	r, ok := s.table[method]
 	return r, ok
 }
 
 // handle is the connection's handler; it always returns nil, since an error
 // would close the connection.
-func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	method := req.Method()
 	call, isCall := req.(*jsonrpc2.Call)
 	start := time.Now()
@@ -273,7 +273,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 }
 
 // protect runs f, turning a panic into a logged InternalError reply.
-func (s *Server) protect(ctx context.Context, method string, reply jsonrpc2.Replier, f func()) {
+func (s *server) protect(ctx context.Context, method string, reply jsonrpc2.Replier, f func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic in handler", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -289,7 +289,7 @@ func (s *Server) protect(ctx context.Context, method string, reply jsonrpc2.Repl
 // replier wraps a reply function: it replies at most once, on a context that
 // is not cancelled (a cancelled request still gets its answer), turns errors
 // into JSON-RPC errors with a code, and logs the request.
-func (s *Server) replier(method string, start time.Time, reply jsonrpc2.Replier) jsonrpc2.Replier {
+func (s *server) replier(method string, start time.Time, reply jsonrpc2.Replier) jsonrpc2.Replier {
 	var done atomic.Bool
 	return func(ctx context.Context, result any, err error) error {
 		if !done.CompareAndSwap(false, true) {
@@ -322,7 +322,7 @@ func rpcError(err error) error {
 }
 
 // cancelRequest cancels the context of a request in progress.
-func (s *Server) cancelRequest(params json.RawMessage) {
+func (s *server) cancelRequest(params json.RawMessage) {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -342,12 +342,12 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 }
 
 // exit ends the server.
-func (s *Server) exit() {
+func (s *server) exit() {
 	s.exitOnce.Do(func() { close(s.exited) })
 }
 
 // notify sends a notification to the client.
-func (s *Server) notify(method string, params any) {
+func (s *server) notify(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.log.Debug("notification not sent", "method", method, "error", err)
 	}

@@ -1,6 +1,6 @@
 // The document store and text synchronization.
 //
-// The store maps each open document to its latest Snapshot. Its current state
+// The store maps each open document to its latest snapshot. Its current state
 // is also kept as an immutable view (a map from URI to snapshot, replaced on
 // every change), which a request takes when it arrives: the request then
 // answers about the text the client had when it asked, even if edits arrive
@@ -25,7 +25,7 @@ import (
 )
 
 // view is the set of open documents at one moment. It is never modified.
-type view map[protocol.DocumentURI]*Snapshot
+type view map[protocol.DocumentURI]*snapshot
 
 type viewKey struct{}
 
@@ -36,7 +36,7 @@ func withView(ctx context.Context, v view) context.Context {
 
 // store holds the open documents.
 type store struct {
-	srv *Server
+	srv *server
 	mu  sync.Mutex
 	// docs are the open documents.
 	docs map[protocol.DocumentURI]*document
@@ -47,17 +47,17 @@ type store struct {
 // worker.
 type document struct {
 	uri  protocol.DocumentURI
-	snap *Snapshot // guarded by store.mu
+	snap *snapshot // guarded by store.mu
 
 	mu      sync.Mutex
-	pending *Snapshot // the newest snapshot waiting for diagnostics
+	pending *snapshot // the newest snapshot waiting for diagnostics
 	running bool      // a worker is running
 	closed  bool
 	// pubMu orders publications, so that clearing on close comes last.
 	pubMu sync.Mutex
 }
 
-func newStore(s *Server) *store {
+func newStore(s *server) *store {
 	st := &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
 	st.cur.Store(&view{})
 	return st
@@ -76,7 +76,7 @@ func (st *store) publishView() {
 }
 
 // snapshot returns the snapshot of a document as the request in ctx sees it.
-func (s *Server) snapshot(ctx context.Context, u protocol.DocumentURI) (*Snapshot, error) {
+func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapshot, error) {
 	v, ok := ctx.Value(viewKey{}).(view)
 	if !ok {
 		v = s.docs.current()
@@ -150,7 +150,7 @@ func (st *store) save(u protocol.DocumentURI) {
 }
 
 // currentSnapshot returns d's latest snapshot.
-func (d *document) currentSnapshot(st *store) *Snapshot {
+func (d *document) currentSnapshot(st *store) *snapshot {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return d.snap
@@ -227,13 +227,13 @@ func applyChanges(f *diag.File, changes []changeEvent) []byte {
 }
 
 // DidOpen records an opened document and schedules its diagnostics.
-func (s *Server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	return nil
 }
 
 // didChange handles textDocument/didChange (decoded here: see changeEvent).
-func (s *Server) didChange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+func (s *server) didChange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p didChangeParams
 	if err := json.Unmarshal(req.Params(), &p); err != nil {
 		s.log.Warn("invalid didChange parameters", "error", err)
@@ -246,7 +246,7 @@ func (s *Server) didChange(ctx context.Context, reply jsonrpc2.Replier, req json
 }
 
 // DidChange implements [protocol.Server]; changes arrive through didChange.
-func (s *Server) DidChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
+func (s *server) DidChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
 	changes := make([]changeEvent, len(p.ContentChanges))
 	for i, c := range p.ContentChanges {
 		r := c.Range
@@ -256,13 +256,13 @@ func (s *Server) DidChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 }
 
 // DidClose forgets a document and clears its diagnostics.
-func (s *Server) DidClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
+func (s *server) DidClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	s.docs.close(p.TextDocument.URI)
 	return nil
 }
 
 // DidSave re-publishes a document's diagnostics.
-func (s *Server) DidSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
+func (s *server) DidSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
 	s.docs.save(p.TextDocument.URI)
 	return nil
 }

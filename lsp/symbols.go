@@ -29,7 +29,7 @@ import (
 
 // DocumentSymbol answers textDocument/documentSymbol with the document's
 // outline.
-func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
+func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 }
 
 // documentSymbols returns the outline.
-func (a *Analysis) documentSymbols() []protocol.DocumentSymbol {
+func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 	ix := a.index()
 	var out []protocol.DocumentSymbol
 	for _, p := range a.Doc.Lowered {
@@ -58,7 +58,7 @@ func (a *Analysis) documentSymbols() []protocol.DocumentSymbol {
 // patternSymbols returns the symbols of a pattern: one for a named pattern
 // (with its named elements as children), or those of its elements for an
 // anonymous one.
-func (a *Analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
+func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
@@ -131,7 +131,7 @@ func selection(name, whole diag.Span) diag.Span {
 }
 
 // agentSymbol returns an agent with its tools.
-func (a *Analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
+func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
 	sym := protocol.DocumentSymbol{
 		Name:           nameOr(ag.Name),
 		Detail:         ag.Model.String(),
@@ -159,7 +159,7 @@ func (a *Analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 }
 
 // toolSymbol returns a tool with its parameters.
-func (a *Analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
+func (a *analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
 	sym := protocol.DocumentSymbol{
 		Name:           nameOr(t.Name),
 		Detail:         signature(t),
@@ -172,7 +172,7 @@ func (a *Analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
 }
 
 // recordSymbol returns a record with its fields.
-func (a *Analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
+func (a *analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
 	sym := protocol.DocumentSymbol{
 		Name:           nameOr(r.Name),
 		Detail:         "record",
@@ -186,7 +186,7 @@ func (a *Analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
 
 // paramSymbols returns the symbols of a tool's parameters or a record's
 // fields, of the given kind.
-func (a *Analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []protocol.DocumentSymbol {
+func (a *analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []protocol.DocumentSymbol {
 	var out []protocol.DocumentSymbol
 	for _, p := range ps {
 		out = append(out, protocol.DocumentSymbol{
@@ -203,7 +203,7 @@ func (a *Analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []
 // Symbols answers workspace/symbol: the symbols of the open documents and of
 // the workspace folders' .gram files whose names match the query (letters in
 // order, ignoring case).
-func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	v, _ := ctx.Value(viewKey{}).(view)
 	open := map[string]bool{}
 	var out []protocol.SymbolInformation

@@ -150,7 +150,7 @@ func topAt(patterns []*grammar.TopPattern, off int) *grammar.TopPattern {
 
 // locate returns the syntax item under the cursor at off: the token that
 // contains off, or else one that ends at off (the cursor just after a word).
-func (a *Analysis) locate(off int) (synItem, bool) {
+func (a *analysis) locate(off int) (synItem, bool) {
 	var best synItem
 	found, exact := false, false
 	visit := func(it synItem) {

@@ -51,7 +51,7 @@ func compileDocument(f *diag.File, doc *parser.Document) (*schema.Program, diag.
 
 // testSymbol returns the outline entry of a test: its agent as detail, and
 // its turns as children.
-func (a *Analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool) {
+func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool) {
 	t := a.Prog.Test(p.Subject.Identity)
 	if t == nil || t.Span != p.Span {
 		return protocol.DocumentSymbol{}, false
@@ -106,7 +106,7 @@ func clipText(s string, n int) string {
 }
 
 // CodeLens answers textDocument/codeLens: "Run test" above every test.
-func (s *Server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (s *Server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 }
 
 // runTestCommand runs gram.runTest.
-func (s *Server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	if len(p.Arguments) < 2 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name")
 	}
@@ -168,7 +168,7 @@ func (s *Server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // subjectFixes returns the quick fixes of a diagnostic that edit the agent
 // file a _test.gram document tests: a tool a test expects, added to the
 // agent's tools.
-func (a *Analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
+func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []protocol.CodeAction {
 	if d.Code != schema.CodeToolNotAvailable {
 		return nil
 	}
