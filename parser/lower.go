@@ -22,6 +22,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 )
 
 // WalkLabel labels the pattern a multi-hop path lowers to.
@@ -103,7 +104,7 @@ type scope struct {
 	owner  *Pattern // the subject pattern whose elements this scope holds
 	// index holds defs' names for suggestions, built when first needed (after
 	// every definition is known).
-	index *NameIndex
+	index *suggest.NameIndex
 }
 
 func (s *scope) lookup(id string) *Pattern {
@@ -466,7 +467,7 @@ func (l *lowerer) resolve() {
 		} else {
 			d := diag.Errorf("undefined-reference", r.p.Span, "%q is not defined", id)
 			d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
-			if s := suggest(id, r.sc); s != "" {
+			if s := closestVisible(id, r.sc); s != "" {
 				d.Detail = "did you mean " + quote(s) + "?"
 				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span, NewText: s}}}}
 			}
@@ -476,10 +477,10 @@ func (l *lowerer) resolve() {
 	}
 }
 
-// suggest returns the visible identity closest to id, if one is close: of
-// equally close ones, the first in byte order.
-func suggest(id string, sc *scope) string {
-	var best match
+// closestVisible returns the visible identity closest to id, if one is
+// close: of equally close ones, the first in byte order.
+func closestVisible(id string, sc *scope) string {
+	best, bestD := "", 0
 	for s := sc; s != nil; s = s.parent {
 		if s.index == nil {
 			names := make([]string, 0, len(s.defs))
@@ -487,11 +488,11 @@ func suggest(id string, sc *scope) string {
 				names = append(names, k)
 			}
 			sort.Strings(names)
-			s.index = NewNameIndex(names)
+			s.index = suggest.NewNameIndex(names)
 		}
-		if m := s.index.match(id); m.name != "" && (best.name == "" || m.d < best.d || m.d == best.d && m.name < best.name) {
-			best = m
+		if name, d := s.index.Nearest(id); name != "" && (best == "" || d < bestD || d == bestD && name < best) {
+			best, bestD = name, d
 		}
 	}
-	return best.name
+	return best
 }

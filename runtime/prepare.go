@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -135,7 +135,7 @@ func checkInjected(tools []*schema.Tool, values map[string]any) []error {
 			if !ok {
 				if !p.Optional {
 					problems = append(problems, &InjectionError{Tool: t.Name, Param: p.Name, Type: p.Type.String(),
-						Message: "the host gave no value", Suggestion: parser.Closest(p.Name, unused(given, t))})
+						Message: "the host gave no value", Suggestion: suggest.Closest(p.Name, unused(given, t))})
 				}
 				continue
 			}
@@ -207,7 +207,7 @@ func UnknownInjected(agents []*schema.Agent, values map[string]any) []error {
 	var problems []error
 	for _, n := range names {
 		problems = append(problems, &InjectionError{Param: n, Message: "no tool of the agent has an injected parameter of that name",
-			Suggestion: parser.Closest(n, declared)})
+			Suggestion: suggest.Closest(n, declared)})
 	}
 	return problems
 }

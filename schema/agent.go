@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -195,7 +196,7 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 	for i, p := range Providers {
 		names[i] = string(p)
 	}
-	if sug := parser.Closest(prov, names); sug != "" && span != pr.Value.Span() {
+	if sug := suggest.Closest(prov, names); sug != "" && span != pr.Value.Span() {
 		suggestFix(&dg, sug, span)
 		dg.Detail += " The providers are " + strings.Join(names, ", ")
 	} else {

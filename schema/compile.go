@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -64,7 +65,7 @@ type compiler struct {
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).
-	typeIndex    *parser.NameIndex
+	typeIndex    *suggest.NameIndex
 	typeNameList []string
 	typeIndexed  int
 	// top is the span of the top-level pattern being compiled (with its

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -40,7 +41,7 @@ func (c *compiler) nonBlank(p *parser.Property, code, msg, detail string) (strin
 // where it is ("an agent").
 func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
-	if s := parser.Closest(p.Key, known); s != "" {
+	if s := suggest.Closest(p.Key, known); s != "" {
 		suggestFix(&d, s, p.KeySpan)
 	} else {
 		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -113,7 +114,7 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
 	}
-	if s := parser.Closest(tool.Name, toolNames(a)); s != "" {
+	if s := suggest.Closest(tool.Name, toolNames(a)); s != "" {
 		dg.Detail += fmt.Sprintf("; did you mean %q?", s)
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}})
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -96,7 +97,7 @@ func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type
 					names = append(names, f.Name)
 				}
 				dg := diag.Errorf(CodeUnknownArgument, segSpan, "record %s has no field %s", typ.Record.Name, seg)
-				if s := parser.Closest(seg, names); s != "" {
+				if s := suggest.Closest(seg, names); s != "" {
 					suggestFix(&dg, s, segSpan)
 				} else {
 					dg.Detail = "the fields of " + typ.Record.Name + " are " + strings.Join(names, ", ")
@@ -172,7 +173,7 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 		m.Kind, m.Format = MatchFormat, s
 		if !slices.Contains(ValueFormats, s) {
 			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "unknown format %q", s)
-			if sug := parser.Closest(s, ValueFormats); sug != "" && v.Tok.Type == grammar.String {
+			if sug := suggest.Closest(s, ValueFormats); sug != "" && v.Tok.Type == grammar.String {
 				suggestFix(&dg, sug, stringSpan(v, 0, len(s)))
 				dg.Detail += " The formats are " + strings.Join(ValueFormats, ", ") + "."
 			} else {
@@ -312,7 +313,7 @@ func (c *compiler) answerType(name string, span diag.Span) *Type {
 		}
 	}
 	dg := diag.Errorf(CodeUnknownType, span, "unknown type %q for the answer's JSON", name)
-	if s := parser.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		suggestFix(&dg, s, span)
 	} else {
 		dg.Detail = "name a record of the file, [Name:Record | (field::String)], or a built-in type such as Object"

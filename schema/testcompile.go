@@ -13,6 +13,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -214,7 +215,7 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 // with its fix when one of names is close, else the names after list, else
 // none (when there are no names at all).
 func suggestOrList(dg *diag.Diagnostic, name string, span diag.Span, names []string, list, none string) {
-	if s := parser.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		suggestFix(dg, s, span)
 	} else if len(names) > 0 {
 		dg.Detail = list + strings.Join(names, ", ")
@@ -242,7 +243,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 		}
 	}
 	dg := diag.Errorf(CodeInvalidPropertyValue, pr.Value.Span(), "unknown trajectory mode %q", name)
-	if s := parser.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		suggestFix(&dg, s, pr.Value.Span())
 		dg.Detail += " The modes are " + strings.Join(names, ", ") + "."
 	} else {
@@ -268,7 +269,7 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	}
 	dg := diag.Errorf(CodeInvalidTestElement, labelSpan(e), "a test's elements are %s", strings.Join(TestElementLabels, ", "))
 	if len(e.Subject.Labels) > 0 {
-		if s := parser.Closest(e.Subject.Labels[0], TestElementLabels); s != "" {
+		if s := suggest.Closest(e.Subject.Labels[0], TestElementLabels); s != "" {
 			suggestFix(&dg, s, labelSpan(e))
 			c.diags.Add(dg)
 			return "", false

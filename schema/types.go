@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -81,7 +82,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 	d := diag.Errorf(CodeUnknownType, span, "unknown type %q", name)
 	if c.typeIndex == nil || c.typeIndexed != len(c.prog.Records) {
 		c.typeNameList = c.typeNames()
-		c.typeIndex, c.typeIndexed = parser.NewNameIndex(c.typeNameList), len(c.prog.Records)
+		c.typeIndex, c.typeIndexed = suggest.NewNameIndex(c.typeNameList), len(c.prog.Records)
 	}
 	if s := c.typeIndex.Closest(name); s != "" {
 		suggestFix(&d, s, span)

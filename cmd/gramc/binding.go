@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
@@ -207,7 +207,7 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 			continue
 		}
 		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", names))
-		if c := parser.Closest(name, names); c != "" {
+		if c := suggest.Closest(name, names); c != "" {
 			msg = fmt.Sprintf("--tool %s: the agent has no tool %q (did you mean %q?)", name, name, c)
 		}
 		problems = append(problems, msg)

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/suggest"
 )
 
 // parseFlags parses a command's arguments, flags and positional arguments in
@@ -97,7 +97,7 @@ func parseOnce(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	var didYouMean string
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-		if s := parser.Closest(strings.TrimLeft(name, "-"), definedFlags(fs)); s != "" {
+		if s := suggest.Closest(strings.TrimLeft(name, "-"), definedFlags(fs)); s != "" {
 			didYouMean = fmt.Sprintf("Did you mean --%s?", s)
 		}
 	}

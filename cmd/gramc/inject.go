@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -87,7 +87,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		ds := decls[name]
 		if len(ds) == 0 {
 			msg := fmt.Sprintf("--inject %s: no tool of the agent has an injected parameter %q", name, name)
-			if c := parser.Closest(name, declared); c != "" {
+			if c := suggest.Closest(name, declared); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
 			problems = append(problems, msg)

@@ -34,7 +34,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/internal/buildinfo"
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/internal/suggest"
 )
 
 // Version is the toolchain version reported by --version and in JSON output.
@@ -145,7 +145,7 @@ func findCommand(e *env, name string) (command, bool) {
 	}
 	names = append(names, "help", "version")
 	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
-	if s := parser.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)
 	}
 	fmt.Fprintln(e.stderr)

@@ -19,8 +19,8 @@ import (
 	"github.com/gramlang/gram/runtime/mcp"
 
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/mcpimport"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
@@ -53,7 +53,7 @@ func runMCP(e *env, args []string) error {
 		return runMCPServe(e, args[1:])
 	}
 	fmt.Fprintf(e.stderr, "gramc mcp: unknown command %q\n", args[0])
-	if s := parser.Closest(args[0], []string{"import", "serve"}); s != "" {
+	if s := suggest.Closest(args[0], []string{"import", "serve"}); s != "" {
 		fmt.Fprintf(e.stderr, "Did you mean 'gramc mcp %s'?\n", s)
 	}
 	fmt.Fprintln(e.stderr)

@@ -1,4 +1,13 @@
-// Did-you-mean suggestions.
+// Package suggest finds did-you-mean suggestions: the known name closest to
+// a misspelt one, for the parser's undefined references, the compiler's
+// unknown keys, types and names, and the runtime's unknown flags.
+//
+// # Entry points
+//
+// [Closest] for a short list of candidates; [NewNameIndex] and
+// [NameIndex.Closest] for a large set asked about many times.
+//
+// # The rule
 //
 // A suggestion is the candidate with the smallest edit distance (insertions,
 // deletions and substitutions of bytes, ASCII letters compared without case) to
@@ -13,8 +22,7 @@
 // and a query walks it with one row of the edit-distance table per trie node,
 // leaving a branch as soon as no entry of the row, plus what the lengths of the
 // branch's names still add, is within the distance still allowed.
-
-package parser
+package suggest
 
 import "sort"
 
@@ -108,6 +116,13 @@ func (x *NameIndex) Closest(s string) string {
 }
 
 // match is a query's best answer so far.
+// Nearest is [NameIndex.Closest] that also gives the edit distance of the
+// name it finds ("" and 0 when no name is close).
+func (x *NameIndex) Nearest(s string) (name string, distance int) {
+	m := x.match(s)
+	return m.name, m.d
+}
+
 type match struct {
 	name    string
 	rank, d int
