@@ -65,10 +65,7 @@ func run() int {
 			return 2
 		}
 		defer os.RemoveAll(dir)
-		*gramc = filepath.Join(dir, "gramc")
-		build := exec.Command("go", "build", "-o", *gramc, "github.com/gramlang/gram/cmd/gramc")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
+		if *gramc, err = buildGramc(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "bench-scale: building gramc:", err)
 			return 2
 		}
@@ -78,26 +75,10 @@ func run() int {
 		*ref = ""
 	}
 
-	cases := []scale.Case{
-		scale.Command("parse --format json", *gramc, "parse", "--format", "json"),
-		scale.Command("parse --format sexp", *gramc, "parse", "--format", "sexp"),
-		scale.Command("parse --format gram", *gramc, "parse", "--format", "gram"),
-		scale.Command("check --format text", *gramc, "check", "--format", "text"),
-		scale.Command("check --format json", *gramc, "check", "--format", "json"),
-		scale.Command("check --format sarif", *gramc, "check", "--format", "sarif"),
-		scale.Command("schema", *gramc, "schema"),
-		scale.Command("fmt", *gramc, "fmt"),
-	}
-	if *ref != "" {
-		cases = append(cases, scale.Command("reference-parser", *ref))
-	}
-	if *only != "" {
-		re, err := regexp.Compile(*only)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench-scale: -only:", err)
-			return 2
-		}
-		cases = slices.DeleteFunc(cases, func(c scale.Case) bool { return !re.MatchString(c.Name) })
+	cases, err := commandCases(*gramc, *ref, *only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scale: -only:", err)
+		return 2
 	}
 	var ins []scale.Input
 	for _, in := range scale.Inputs {
@@ -131,6 +112,41 @@ func run() int {
 		}
 	}
 	return code
+}
+
+// buildGramc builds gramc from this module into dir and returns its path.
+func buildGramc(dir string) (string, error) {
+	path := filepath.Join(dir, "gramc")
+	build := exec.Command("go", "build", "-o", path, "github.com/gramlang/gram/cmd/gramc")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	return path, build.Run()
+}
+
+// commandCases returns the commands measured: gramc's, and the reference
+// parser's when ref is not empty, those whose name matches only when it is
+// not empty.
+func commandCases(gramc, ref, only string) ([]scale.Case, error) {
+	cases := []scale.Case{
+		scale.Command("parse --format json", gramc, "parse", "--format", "json"),
+		scale.Command("parse --format sexp", gramc, "parse", "--format", "sexp"),
+		scale.Command("parse --format gram", gramc, "parse", "--format", "gram"),
+		scale.Command("check --format text", gramc, "check", "--format", "text"),
+		scale.Command("check --format json", gramc, "check", "--format", "json"),
+		scale.Command("check --format sarif", gramc, "check", "--format", "sarif"),
+		scale.Command("schema", gramc, "schema"),
+		scale.Command("fmt", gramc, "fmt"),
+	}
+	if ref != "" {
+		cases = append(cases, scale.Command("reference-parser", ref))
+	}
+	if only != "" {
+		re, err := regexp.Compile(only)
+		if err != nil {
+			return nil, err
+		}
+		cases = slices.DeleteFunc(cases, func(c scale.Case) bool { return !re.MatchString(c.Name) })
+	}
+	return cases, nil
 }
 
 // compareBig measures, on one large document, gramc's parse printers beside
