@@ -174,101 +174,119 @@ func replayBody(rr *RecordedResponse, b []byte) io.ReadCloser {
 // as Redactor.String would make it. Events that need no change are kept
 // byte for byte.
 func (r Redactor) maskEventStream(body []byte) []byte {
-	type piece struct {
-		line int            // the event's line
-		set  func(s string) // rewrites the piece in the decoded event
-		text string
-	}
 	lines := bytes.Split(body, []byte("\n"))
-	events := map[int]map[string]any{}
-	joined := map[string][]*piece{} // pieces by choice and field, in order
-	var order []string
-	add := func(key string, p *piece) {
-		if _, ok := joined[key]; !ok {
-			order = append(order, key)
-		}
-		joined[key] = append(joined[key], p)
-	}
+	st := streamPieces{events: map[int]map[string]any{}, joined: map[string][]*streamPiece{}}
 	for i, line := range lines {
-		data, ok := bytes.CutPrefix(line, []byte("data:"))
-		if !ok {
-			continue
-		}
-		var ev map[string]any
-		if json.Unmarshal(bytes.TrimSpace(data), &ev) != nil {
-			continue
-		}
-		choices, _ := ev["choices"].([]any)
-		for _, c := range choices {
-			choice, _ := c.(map[string]any)
-			delta, _ := choice["delta"].(map[string]any)
-			if delta == nil {
-				continue
-			}
-			ci := fmt.Sprint(choice["index"])
-			for _, field := range []string{"content", "refusal"} {
-				if s, ok := delta[field].(string); ok && s != "" {
-					add(ci+"/"+field, &piece{line: i, text: s, set: func(v string) { delta[field] = v }})
-					events[i] = ev
-				}
-			}
-			calls, _ := delta["tool_calls"].([]any)
-			for _, tc := range calls {
-				call, _ := tc.(map[string]any)
-				fn, _ := call["function"].(map[string]any)
-				if s, ok := fn["arguments"].(string); ok && s != "" {
-					add(ci+"/call/"+fmt.Sprint(call["index"]), &piece{line: i, text: s, set: func(v string) { fn["arguments"] = v }})
-					events[i] = ev
-				}
-			}
-		}
+		st.addEvent(i, line)
 	}
 	changed := map[int]bool{}
-	for _, key := range order {
-		ps := joined[key]
+	for _, key := range st.order {
+		ps := st.joined[key]
 		var all strings.Builder
 		for _, p := range ps {
 			all.WriteString(p.text)
 		}
 		text := all.String()
-		spans := r.spans([]byte(text))
-		if len(spans) == 0 {
-			continue
-		}
-		// Each character covered by a span is dropped; the piece where a
-		// span starts gets the marker.
-		start := 0
-		for _, p := range ps {
-			end := start + len(p.text)
-			var b strings.Builder
-			for k := start; k < end; k++ {
-				inside, first := false, false
-				for _, sp := range spans {
-					if k >= sp[0] && k < sp[1] {
-						inside, first = true, first || k == sp[0]
-					}
-				}
-				switch {
-				case first:
-					b.WriteString(Redacted)
-				case !inside:
-					b.WriteByte(text[k])
-				}
-			}
-			if b.String() != p.text {
-				p.set(b.String())
-				changed[p.line] = true
-			}
-			start = end
+		if spans := r.spans([]byte(text)); len(spans) > 0 {
+			maskPieces(ps, text, spans, changed)
 		}
 	}
 	if len(changed) == 0 {
 		return body
 	}
 	for i := range changed {
-		if b, err := json.Marshal(events[i]); err == nil {
+		if b, err := json.Marshal(st.events[i]); err == nil {
 			lines[i] = append([]byte("data: "), b...)
 		}
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// streamPiece is a piece of text of one event of a stream.
+type streamPiece struct {
+	line int            // the event's line
+	set  func(s string) // rewrites the piece in the decoded event
+	text string
+}
+
+// streamPieces are the pieces of text of a stream's events, joined by
+// choice and field (content, refusal, a tool call's arguments).
+type streamPieces struct {
+	events map[int]map[string]any // decoded events by line
+	joined map[string][]*streamPiece
+	order  []string // the keys of joined, in the order first seen
+}
+
+// add adds a piece to the text of key.
+func (st *streamPieces) add(key string, p *streamPiece) {
+	if _, ok := st.joined[key]; !ok {
+		st.order = append(st.order, key)
+	}
+	st.joined[key] = append(st.joined[key], p)
+}
+
+// addEvent adds the pieces of text of the event on line i, if it is one.
+func (st *streamPieces) addEvent(i int, line []byte) {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return
+	}
+	var ev map[string]any
+	if json.Unmarshal(bytes.TrimSpace(data), &ev) != nil {
+		return
+	}
+	choices, _ := ev["choices"].([]any)
+	for _, c := range choices {
+		choice, _ := c.(map[string]any)
+		delta, _ := choice["delta"].(map[string]any)
+		if delta == nil {
+			continue
+		}
+		ci := fmt.Sprint(choice["index"])
+		for _, field := range []string{"content", "refusal"} {
+			if s, ok := delta[field].(string); ok && s != "" {
+				st.add(ci+"/"+field, &streamPiece{line: i, text: s, set: func(v string) { delta[field] = v }})
+				st.events[i] = ev
+			}
+		}
+		calls, _ := delta["tool_calls"].([]any)
+		for _, tc := range calls {
+			call, _ := tc.(map[string]any)
+			fn, _ := call["function"].(map[string]any)
+			if s, ok := fn["arguments"].(string); ok && s != "" {
+				st.add(ci+"/call/"+fmt.Sprint(call["index"]), &streamPiece{line: i, text: s, set: func(v string) { fn["arguments"] = v }})
+				st.events[i] = ev
+			}
+		}
+	}
+}
+
+// maskPieces rewrites the pieces whose joined text is text so that each
+// character covered by one of spans is dropped and the piece where a span
+// starts gets the marker; it marks the lines of the pieces it changed.
+func maskPieces(ps []*streamPiece, text string, spans [][2]int, changed map[int]bool) {
+	start := 0
+	for _, p := range ps {
+		end := start + len(p.text)
+		var b strings.Builder
+		for k := start; k < end; k++ {
+			inside, first := false, false
+			for _, sp := range spans {
+				if k >= sp[0] && k < sp[1] {
+					inside, first = true, first || k == sp[0]
+				}
+			}
+			switch {
+			case first:
+				b.WriteString(Redacted)
+			case !inside:
+				b.WriteByte(text[k])
+			}
+		}
+		if b.String() != p.text {
+			p.set(b.String())
+			changed[p.line] = true
+		}
+		start = end
+	}
 }
