@@ -250,9 +250,16 @@ func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
 	// is killed after.
 	status := c.exitStatus()
 	c.killGroup()
-	e := c.fail("starting the session", err)
 	// A server that wrote something else than JSON-RPC is quoted instead:
-	// that is what to fix.
+	// that is what to fix. Once it has exited, all it wrote is read first.
+	if status != "" && stdio != nil && stdio.sniff != nil {
+		stdio.sniff.waitRead(time.Second)
+	}
+	var nj *NotJSONRPCError
+	if stdio.wroteNonRPC() && !errors.As(err, &nj) {
+		err = &NotJSONRPCError{Line: stdio.sniff.badLine(), Err: err}
+	}
+	e := c.fail("starting the session", err)
 	if status != "" && !stdio.wroteNonRPC() {
 		// What the protocol saw (a closed pipe, EOF) is only the
 		// consequence: say that the server stopped, and how.

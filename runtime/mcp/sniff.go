@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -39,7 +40,10 @@ func (e *NotJSONRPCError) Unwrap() error { return e.Err }
 // lineSniffer passes a stream through, keeping the start of its first line
 // whose first non-blank byte does not open a JSON object.
 type lineSniffer struct {
-	r io.Reader
+	r io.ReadCloser
+	// done is closed when a read of r fails (at the end of the output).
+	done     chan struct{}
+	doneOnce sync.Once
 
 	mu      sync.Mutex
 	line    []byte // the start of the current line, up to maxSniff bytes
@@ -74,7 +78,27 @@ func (s *lineSniffer) Read(p []byte) (int, error) {
 		s.endLine()
 	}
 	s.mu.Unlock()
+	if err != nil {
+		s.doneOnce.Do(func() {
+			s.r.Close()
+			close(s.done)
+		})
+	}
 	return n, err
+}
+
+// Close implements io.Closer. It leaves the pipe open: what a server that
+// stopped wrote last is still read, to the end (the server's exit, or the
+// kill of its process group, ends it), and the pipe is closed then.
+func (s *lineSniffer) Close() error { return nil }
+
+// waitRead waits, at most d, until all the output was read: once the process
+// has exited, what it wrote last is then judged.
+func (s *lineSniffer) waitRead(d time.Duration) {
+	select {
+	case <-s.done:
+	case <-time.After(d):
+	}
 }
 
 // endLine judges the line read.
@@ -97,23 +121,32 @@ func (s *lineSniffer) badLine() string {
 // its standard output watched by a lineSniffer.
 func sniffConnect(ctx context.Context, ct *mcp.CommandTransport) (mcp.Connection, *lineSniffer, error) {
 	cmd := ct.Command
-	stdout, err := cmd.StdoutPipe()
+	// A pipe of its own, not cmd.StdoutPipe, which Wait closes: the output
+	// of a server that exits at once must stay readable after it is waited
+	// for, to be quoted.
+	stdout, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
+	cmd.Stdout = pw
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		stdout.Close()
+		pw.Close()
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		stdout.Close()
 		return nil, nil, err
 	}
 	td := ct.TerminateDuration
 	if td <= 0 {
 		td = 5 * time.Second
 	}
-	sn := &lineSniffer{r: stdout}
-	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(sn), Writer: &processInput{stdin: stdin, cmd: cmd, wait: td}}).Connect(ctx)
+	sn := &lineSniffer{r: stdout, done: make(chan struct{})}
+	conn, err := (&mcp.IOTransport{Reader: sn, Writer: &processInput{stdin: stdin, cmd: cmd, wait: td}}).Connect(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
