@@ -129,6 +129,15 @@ func (s *snapshot) ready() *analysis { return s.an.Load() }
 // analyzed reports whether the snapshot's analysis is computed.
 func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
 
+// answeringAt is [snapshot.answering] for a request about pos in s: the
+// analysis, the map, and pos as an offset in the analysed text; ok is false
+// when pos is in a part the edits since that text changed.
+func (s *snapshot) answeringAt(pos protocol.Position) (an *analysis, m textMap, off int, ok bool) {
+	an, m = s.answering()
+	off, ok = m.toOld(offsetOf(s.File, pos))
+	return an, m, off, ok
+}
+
 // answering returns the analysis a request about a position in s answers
 // from without waiting: s's own when it and its index are made; else, while
 // s is being analysed or indexed, that of the newest earlier version that

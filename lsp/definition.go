@@ -16,8 +16,7 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an, m := snap.answering()
-	off, ok := m.toOld(offsetOf(snap.File, p.Position))
+	an, m, off, ok := snap.answeringAt(p.Position)
 	if !ok {
 		return nil, nil
 	}

@@ -35,8 +35,7 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
-	an, m := snap.answering()
-	off, ok := m.toOld(offsetOf(snap.File, p.Position))
+	an, m, off, ok := snap.answeringAt(p.Position)
 	if !ok {
 		return nil, nil
 	}
