@@ -96,7 +96,7 @@ func (a *Analysis) names() *nameTables {
 			}
 			for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
 				if _, ok := nt.topIdents[id]; id != "" && !ok {
-					nt.topIdents[id] = q.IdentSpan
+					nt.topIdents[id] = q.IdentSpan()
 				}
 			}
 		}

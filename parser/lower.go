@@ -76,13 +76,13 @@ func (s *Subject) HasLabel(l string) bool {
 }
 
 // Pattern is a lowered Pattern<Subject>.
+//
+// Its spans are not stored but read from the syntax node it came from (see
+// [Pattern.Span], [Pattern.IdentSpan]), which keeps a document's patterns
+// small.
 type Pattern struct {
 	Subject  Subject
 	Elements []*Pattern
-	Kind     Kind
-	// Span is the source of the construct; IdentSpan where its identity is
-	// written (empty when anonymous).
-	Span, IdentSpan diag.Span
 	// Syntax is the syntax node the pattern came from: *grammar.Record for the
 	// header, *grammar.TopPattern for an annotated pattern, *grammar.SubjectPattern,
 	// *grammar.NodePattern, *grammar.Path (relationships and walks) or
@@ -91,7 +91,44 @@ type Pattern struct {
 	// Def is, for a reference (a bare identifier, or a path node or relationship
 	// that repeats an identity), the pattern that defines the identity; nil when
 	// the pattern defines it or the reference is undefined.
-	Def *Pattern
+	Def  *Pattern
+	Kind Kind
+}
+
+// Span returns the source of the construct: for a relationship, from its
+// left node to its right node; for the others, the syntax node's span.
+func (p *Pattern) Span() diag.Span {
+	if path, ok := p.Syntax.(*grammar.Path); ok && p.Kind == RelationshipKind {
+		return diag.Span{Start: int(path.Left.Start), End: int(path.Right.Left.End)}
+	}
+	return p.Syntax.Span()
+}
+
+// IdentSpan returns where the pattern's identity is written: the identifier
+// of its subject (of the identified annotation, for an annotated pattern),
+// or the whole reference; the zero span when the pattern is anonymous.
+func (p *Pattern) IdentSpan() diag.Span {
+	var s *grammar.Subject
+	switch x := p.Syntax.(type) {
+	case *grammar.Ref:
+		return x.Span()
+	case *grammar.NodePattern:
+		s = x.Subject
+	case *grammar.SubjectPattern:
+		s = x.Subject
+	case *grammar.Path:
+		if p.Kind == RelationshipKind {
+			s = x.Arrow.Subject
+		}
+	case *grammar.TopPattern:
+		if a := x.Annotations; a != nil && a.Identified != nil {
+			s = a.Identified.Subject
+		}
+	}
+	if s == nil || !s.Ident.Valid() {
+		return diag.Span{}
+	}
+	return s.Ident.Span()
 }
 
 // IsReference reports whether the pattern refers to an identity defined elsewhere.
@@ -117,6 +154,8 @@ func (s *scope) lookup(id string) *Pattern {
 
 type lowerer struct {
 	diags diag.List
+	// slab is where patterns are allocated, many at a time.
+	slab []Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
 }
@@ -133,7 +172,7 @@ func (doc *Document) lower() diag.List {
 	top := &scope{defs: map[string]*Pattern{}}
 	var out []*Pattern
 	if doc.Header != nil {
-		h := &Pattern{Kind: HeaderKind, Span: doc.Header.Span(), Syntax: doc.Header}
+		h := l.pattern(HeaderKind, doc.Header)
 		h.Subject.Properties = l.record(doc.Header)
 		out = append(out, h)
 	}
@@ -143,6 +182,18 @@ func (doc *Document) lower() diag.List {
 	l.resolve()
 	doc.Lowered = out
 	return l.diags
+}
+
+// slabSize is how many patterns are allocated at once.
+const slabSize = 128
+
+// pattern returns a new pattern of the kind, from the syntax node.
+func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
+	if len(l.slab) == cap(l.slab) {
+		l.slab = make([]Pattern, 0, slabSize)
+	}
+	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
+	return &l.slab[len(l.slab)-1]
 }
 
 func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
@@ -156,10 +207,10 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	if a == nil {
 		return inner
 	}
-	w := &Pattern{Kind: AnnotatedKind, Span: tp.Span(), Syntax: tp, Elements: []*Pattern{inner}}
+	w := l.pattern(AnnotatedKind, tp)
+	w.Elements = []*Pattern{inner}
 	if id := a.Identified; id != nil {
 		l.subject(&w.Subject, id.Subject)
-		w.IdentSpan = id.Subject.Ident.Span()
 		if w.Subject.Identity != "" {
 			l.define(sc, w)
 		}
@@ -306,9 +357,9 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.defs[id]; ok {
-		d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
-		d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 		l.diags.Add(d)
 		return
 	}
@@ -317,11 +368,8 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 
 // group lowers a subject pattern [s | elements].
 func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *Pattern {
-	p := &Pattern{Kind: GroupKind, Span: sp.Span(), Syntax: sp}
+	p := l.pattern(GroupKind, sp)
 	l.subject(&p.Subject, sp.Subject)
-	if sp.Subject != nil {
-		p.IdentSpan = sp.Subject.Ident.Span()
-	}
 	if p.Subject.Identity != "" {
 		l.define(sc, p)
 	}
@@ -339,7 +387,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *
 		case e.Path != nil:
 			ep = l.path(e.Path, inner, anc)
 		default:
-			ep = &Pattern{Kind: ReferenceKind, Span: e.Ref.Span(), IdentSpan: e.Ref.Span(), Syntax: e.Ref}
+			ep = l.pattern(ReferenceKind, e.Ref)
 			ep.Subject.Identity = e.Ref.Text()
 			l.refs = append(l.refs, pendingRef{p: ep, sc: inner, ancestor: anc})
 		}
@@ -357,11 +405,8 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
 	var rels []*Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
 		right := l.node(p.Right.Left, sc, anc)
-		r := &Pattern{Kind: RelationshipKind, Span: diag.Span{Start: left.Span.Start, End: right.Span.End}, Syntax: p}
+		r := l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
-		if p.Arrow.Subject != nil {
-			r.IdentSpan = p.Arrow.Subject.Ident.Span()
-		}
 		if p.Arrow.Kind() == grammar.Left {
 			r.Elements = []*Pattern{right, left}
 		} else {
@@ -376,7 +421,8 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
 	if len(rels) == 1 {
 		return rels[0]
 	}
-	w := &Pattern{Kind: WalkKind, Span: pt.Span(), Syntax: pt, Elements: rels}
+	w := l.pattern(WalkKind, pt)
+	w.Elements = rels
 	w.Subject.Labels = []string{WalkLabel}
 	return w
 }
@@ -393,12 +439,12 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf("duplicate-definition", r.IdentSpan, "%q is already defined", id)
+	d := diag.Errorf("duplicate-definition", r.IdentSpan(), "%q is already defined", id)
 	if !hasDefinition(s) {
 		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
 	d.Detail = "a relationship identity is reused only between the same two nodes; rename this one"
-	d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 	l.diags.Add(d)
 }
 
@@ -421,18 +467,17 @@ func sameEndpoints(a, b *Pattern) bool {
 
 // node lowers a node pattern; identities are resolved later (see resolve).
 func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Pattern {
-	p := &Pattern{Kind: NodeKind, Span: n.Span(), Syntax: n}
+	p := l.pattern(NodeKind, n)
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
-		p.IdentSpan = n.Subject.Ident.Span()
 		id := p.Subject.Identity
 		if hasDefinition(n.Subject) {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.defs[id]; ok {
-				d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
-				d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 				l.diags.Add(d)
 			} else {
 				sc.defs[id] = p
@@ -454,9 +499,9 @@ func (l *lowerer) resolve() {
 		id := r.p.Subject.Identity
 		for _, a := range r.ancestor {
 			if a.Subject.Identity == id && r.sc.lookup(id) == a {
-				d := diag.Errorf("self-reference", r.p.Span, "%q refers to itself: a pattern cannot contain itself", id)
+				d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 				d.Detail = "remove the reference, or refer to another pattern"
-				d.Related = []diag.Related{{Span: a.IdentSpan, Message: "the pattern " + id}}
+				d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
 				l.diags.Add(d)
 				goto next
 			}
@@ -464,11 +509,11 @@ func (l *lowerer) resolve() {
 		if def := r.sc.lookup(id); def != nil {
 			r.p.Def = def
 		} else {
-			d := diag.Errorf("undefined-reference", r.p.Span, "%q is not defined", id)
+			d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
 			d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
 			if s := suggest(id, r.sc); s != "" {
 				d.Detail = "did you mean " + quote(s) + "?"
-				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span, NewText: s}}}}
+				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
 			}
 			l.diags.Add(d)
 		}

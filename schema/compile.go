@@ -111,7 +111,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	var decls []decl
 	for _, p := range doc.Lowered {
-		top := p.Span
+		top := p.Span()
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
@@ -208,13 +208,13 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
 // headSpan is where a diagnostic about a declaration as a whole goes: its
 // name, else its labels, else the pattern.
 func headSpan(d decl) diag.Span {
-	if d.p.IdentSpan.Len() > 0 {
-		return d.p.IdentSpan
+	if d.p.IdentSpan().Len() > 0 {
+		return d.p.IdentSpan()
 	}
 	if d.s != nil && len(d.s.Labels) > 0 {
 		return d.s.LabelsSpan()
 	}
-	return d.p.Span
+	return d.p.Span()
 }
 
 // elements returns the syntax of a group's elements (none for a node).
@@ -228,13 +228,13 @@ func elements(p *parser.Pattern) []*grammar.Element {
 // agent compiles an agent declaration and adds it to the program.
 func (c *compiler) agent(d decl) {
 	p := d.p
-	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
+	a := &Agent{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Settings: DefaultSettings(), Props: props(&p.Subject)}
 	c.prog.Agents = append(c.prog.Agents, a)
 	c.agentPats[a] = p
 	if els := elements(p); len(els) > 0 {
 		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
-	} else if p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-		a.addAt, a.addSep = p.Span.End-1, " | "
+	} else if p.Kind == parser.GroupKind && p.Span().Len() > 0 {
+		a.addAt, a.addSep = p.Span().End-1, " | "
 	}
 	if a.Name == "" {
 		dg := diag.Errorf(CodeMissingName, headSpan(d), "the agent has no name")
@@ -320,9 +320,9 @@ func (c *compiler) agent(d decl) {
 			}
 			t = c.tools[e.Def]
 			if t == nil {
-				dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s is not a tool", e.Subject.Identity)
+				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
 				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
-				dg.Related = []diag.Related{{Span: e.Def.IdentSpan, Message: "definition of " + e.Subject.Identity}}
+				dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}}
 				c.diags.Add(dg)
 				continue
 			}
@@ -335,9 +335,9 @@ func (c *compiler) agent(d decl) {
 			continue
 		}
 		c.used[t] = true
-		span := e.IdentSpan
+		span := e.IdentSpan()
 		if span.Len() == 0 {
-			span = e.Span
+			span = e.Span()
 		}
 		if first, dup := seen[t.Name]; dup && t.Name != "" {
 			if first == t {
@@ -358,19 +358,19 @@ func (c *compiler) notATool(e *parser.Pattern, label string) {
 	var dg diag.Diagnostic
 	switch {
 	case label == AgentLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain another agent")
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span(), "an agent cannot contain another agent")
 		dg.Detail = "define each agent at the top level of the file"
 	case label == TestLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a test")
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span(), "an agent cannot contain a test")
 		dg.Detail = "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"
 	case label == RecordLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent cannot contain a record")
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span(), "an agent cannot contain a record")
 		dg.Detail = "define the record at the top level of the file, where every tool can use it"
 	case label == ToolLabel:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an inline tool is written in brackets")
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span(), "an inline tool is written in brackets")
 		dg.Detail = "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"
 	default:
-		dg = diag.Errorf(CodeInvalidAgentElement, e.Span, "an agent's elements must be tools")
+		dg = diag.Errorf(CodeInvalidAgentElement, e.Span(), "an agent's elements must be tools")
 		dg.Detail = "write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"
 	}
 	c.diags.Add(dg)
@@ -415,7 +415,7 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 // tool compiles a tool declaration and adds it to the program.
 func (c *compiler) tool(d decl, top bool) *Tool {
 	p := d.p
-	t := &Tool{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, TopLevel: top, Props: props(&p.Subject)}
+	t := &Tool{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), TopLevel: top, Props: props(&p.Subject)}
 	c.prog.Tools = append(c.prog.Tools, t)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
@@ -424,10 +424,10 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 			dg = diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name")
 			dg.Detail = "name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name"
 		} else {
-			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan, "invalid tool name %q", t.Name)
+			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name)
 			dg.Detail = "a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
 			if fixed := fixToolName(t.Name); fixed != "" {
-				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan, NewText: fixed}}}}
+				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan(), NewText: fixed}}}}
 			}
 		}
 		c.diags.Add(dg)
@@ -521,7 +521,7 @@ func fixToolName(name string) string {
 // declareRecord creates a record and makes its name a type.
 func (c *compiler) declareRecord(d decl) *Record {
 	p := d.p
-	r := &Record{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Props: props(&p.Subject)}
+	r := &Record{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Props: props(&p.Subject)}
 	c.prog.Records = append(c.prog.Records, r)
 	switch {
 	case r.Name == "":
@@ -529,7 +529,7 @@ func (c *compiler) declareRecord(d decl) *Record {
 		dg.Detail = "name it before its label: [MyType:Record {...} | (field::String)]; the name is the type"
 		c.diags.Add(dg)
 	case IsBuiltinType(r.Name):
-		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan, "a record cannot be named %s, a built-in type", r.Name)
+		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name)
 		dg.Detail = "give the record another name"
 		c.diags.Add(dg)
 	case c.records[r.Name] == nil:

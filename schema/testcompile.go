@@ -97,13 +97,13 @@ func labelSpan(p *parser.Pattern) diag.Span {
 	if s := subjectOf(p); s != nil && len(s.Labels) > 0 {
 		return s.Labels[0].Name.Span()
 	}
-	return p.Span
+	return p.Span()
 }
 
 // test compiles a Test declaration and adds it to the program.
 func (c *compiler) test(d decl) {
 	p := d.p
-	t := &Test{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Trajectory: TrajectoryInOrder}
+	t := &Test{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Trajectory: TrajectoryInOrder}
 	c.prog.Tests = append(c.prog.Tests, t)
 	if t.Name == "" {
 		dg := diag.Errorf(CodeMissingName, headSpan(d), "the test has no name")
@@ -165,7 +165,7 @@ func (c *compiler) test(d decl) {
 			continue
 		}
 		if turn == nil {
-			dg := diag.Errorf(CodeInvalidTestElement, e.Span, "the %s expectation comes before any user turn", label)
+			dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "the %s expectation comes before any user turn", label)
 			dg.Detail = "start the test with what the user says, (:User {says: \"...\"}); the expectations after it are about the agent's reply"
 			c.diags.Add(dg)
 			turn = &Turn{} // check the expectation anyway
@@ -191,8 +191,8 @@ func (c *compiler) test(d decl) {
 		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
 		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
 			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
-		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-			at := p.Span.End - 1 // the closing bracket
+		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span().Len() > 0 {
+			at := p.Span().End - 1 // the closing bracket
 			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
 				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
 		}
@@ -246,7 +246,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 // that are not test elements.
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span, "a test's elements are user turns and expectations")
+		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
 		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) or (:Rubric {judge: agent, criterion: \"...\"})"
 		c.diags.Add(dg)
 		return "", false
@@ -281,7 +281,7 @@ func (c *compiler) noElements(e *parser.Pattern, label string) {
 	if len(e.Elements) == 0 {
 		return
 	}
-	dg := diag.Errorf(CodeInvalidTestElement, diag.Span{Start: e.Elements[0].Span.Start, End: e.Elements[len(e.Elements)-1].Span.End},
+	dg := diag.Errorf(CodeInvalidTestElement, diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End},
 		"a %s element has no elements", label)
 	dg.Detail = "only a Call has elements, its argument matchers; write this one as a node: (:" + label + " {...})"
 	c.diags.Add(dg)
@@ -289,7 +289,7 @@ func (c *compiler) noElements(e *parser.Pattern, label string) {
 
 // userTurn compiles a User element.
 func (c *compiler) userTurn(e *parser.Pattern) *Turn {
-	turn := &Turn{Span: e.Span}
+	turn := &Turn{Span: e.Span()}
 	has := false
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
@@ -406,7 +406,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
-	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span, ToolSpan: span}
+	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span}
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
@@ -565,13 +565,13 @@ func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Sp
 // (personName {matches: "^B"}) inside a Call.
 func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
 	if e.Kind != parser.NodeKind || e.Subject.Identity == "" {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span, "a Call's elements are argument matchers")
+		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a Call's elements are argument matchers")
 		dg.Detail = "write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"
 		c.diags.Add(dg)
 		return nil
 	}
-	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span}
-	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan)
+	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span()}
+	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan())
 	if !ok {
 		return nil
 	}
@@ -802,7 +802,7 @@ func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
 	if !ok {
 		return nil
 	}
-	return &NoCall{Tool: name, Span: e.Span, ToolSpan: span}
+	return &NoCall{Tool: name, Span: e.Span(), ToolSpan: span}
 }
 
 // answerChecks compiles an Answer element: one check per property.
@@ -879,7 +879,7 @@ func (c *compiler) answerType(name string, span diag.Span) *Type {
 
 // rubric compiles a Rubric element.
 func (c *compiler) rubric(e *parser.Pattern) *Rubric {
-	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span}
+	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span()}
 	var hasJudge, hasCriterion bool
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
