@@ -166,22 +166,54 @@ type pendingRef struct {
 	ancestor []*Pattern
 }
 
-// lower builds doc.Lowered and returns gram-level diagnostics.
+// lower builds doc.Lowered from doc.units and returns gram-level diagnostics.
 func (doc *Document) lower() diag.List {
-	l := &lowerer{}
-	top := &scope{defs: map[string]*Pattern{}}
-	var out []*Pattern
-	if doc.Header != nil {
-		h := l.pattern(HeaderKind, doc.Header)
-		h.Subject.Properties = l.record(doc.Header)
-		out = append(out, h)
+	s := newUnitLowerer()
+	for i := range doc.units {
+		s.unit(&doc.units[i])
 	}
-	for _, tp := range doc.Patterns {
-		out = append(out, l.top(tp, top))
+	return s.finish(doc)
+}
+
+// unitLowerer lowers the units of a document one at a time, in source order,
+// as they are parsed: which unit is the header is decided as
+// Document.assemble decides it.
+type unitLowerer struct {
+	l          lowerer
+	top        *scope
+	out        []*Pattern
+	sawPattern bool
+	header     bool
+}
+
+func newUnitLowerer() *unitLowerer {
+	return &unitLowerer{top: &scope{defs: map[string]*Pattern{}}}
+}
+
+// unit lowers the next unit.
+func (s *unitLowerer) unit(r *unitResult) {
+	switch u := r.unit; {
+	case r.err != nil:
+		s.sawPattern = true
+	case u.Header != nil && !s.sawPattern && !s.header:
+		s.header = true
+		h := s.l.pattern(HeaderKind, u.Header)
+		h.Subject.Properties = s.l.record(u.Header)
+		s.out = append(s.out, h)
+	case u.Header != nil:
+		// A misplaced record: reported by assemble, not lowered.
+	default:
+		s.sawPattern = true
+		s.out = append(s.out, s.l.top(u.Pattern, s.top))
 	}
-	l.resolve()
-	doc.Lowered = out
-	return l.diags
+}
+
+// finish resolves the references once every unit is lowered, sets
+// doc.Lowered and returns the gram-level diagnostics.
+func (s *unitLowerer) finish(doc *Document) diag.List {
+	s.l.resolve()
+	doc.Lowered = s.out
+	return s.l.diags
 }
 
 // slabSize is how many patterns are allocated at once.

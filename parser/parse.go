@@ -82,6 +82,15 @@ type batch struct {
 	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
 	deep []int
 	out  []unitResult
+	// done, when set, is closed once the batch is parsed.
+	done chan struct{}
+}
+
+// lower gives the batch's units to lw.
+func (b *batch) lower(lw *unitLowerer) {
+	for i := range b.out {
+		lw.unit(&b.out[i])
+	}
 }
 
 // tokenBuffers recycles the token buffers of batches: tokens are copied once,
@@ -100,14 +109,19 @@ func (b *batch) cut(sp *splitter) {
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
 // (duplicate definitions, undefined references, self-references, duplicate keys).
 func Parse(f *diag.File) (*Document, diag.List) {
-	doc, diags := ParseSyntax(f)
-	diags = append(diags, doc.lower()...)
+	lw := newUnitLowerer()
+	doc, diags := parseSyntax(f, lw)
+	diags = append(diags, lw.finish(doc)...)
 	return doc, diags.Sorted()
 }
 
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
 // document's Lowered field is empty.
-func ParseSyntax(f *diag.File) (*Document, diag.List) {
+func ParseSyntax(f *diag.File) (*Document, diag.List) { return parseSyntax(f, nil) }
+
+// parseSyntax parses a gram file; with lw set, it also gives lw the units in
+// source order as they are parsed, so that lowering runs alongside parsing.
+func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	src := f.Source()
 	sc := grammar.NewScanner(src)
 	doc := &Document{File: f}
@@ -127,6 +141,21 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 				}
 			}()
 		}
+	}
+	// With a lowerer, parallel batches are lowered in order by one more
+	// goroutine, each once parsed.
+	var lowered chan *batch
+	var lowering sync.WaitGroup
+	if parallel && lw != nil {
+		lowered = make(chan *batch, 64)
+		lowering.Add(1)
+		go func() {
+			defer lowering.Done()
+			for b := range lowered {
+				<-b.done
+				b.lower(lw)
+			}
+		}()
 	}
 	// Cut the token stream into batches of whole units, about batchTokens
 	// tokens each.
@@ -165,14 +194,26 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) {
 			break
 		}
 		batches = append(batches, b)
-		if parallel {
+		switch {
+		case lowered != nil:
+			b.done = make(chan struct{})
 			work <- b
-		} else {
+			lowered <- b
+		case parallel:
+			work <- b
+		default:
 			b.parse(src)
+			if lw != nil {
+				b.lower(lw)
+			}
 		}
 	}
 	close(work)
 	wg.Wait()
+	if lowered != nil {
+		close(lowered)
+		lowering.Wait()
+	}
 
 	n := 0
 	for _, b := range batches {
@@ -272,6 +313,9 @@ func (b *batch) parse(src string) {
 	buf := b.toks[:0]
 	b.toks = nil
 	tokenBuffers.Put(&buf)
+	if b.done != nil {
+		close(b.done)
+	}
 }
 
 // deepError reports brackets nested past MaxDepth at offset off, in the unit
