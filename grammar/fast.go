@@ -13,6 +13,7 @@ package grammar
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -49,6 +50,10 @@ func (u *unitTokens) endPos() lexer.Position { return lexer.Position{Offset: u.e
 
 func startPos(t *lexer.Token) lexer.Position { return lexer.Position{Offset: t.Pos.Offset} }
 
+// unitReaders recycles the readers of ParseFast: the tree keeps no pointer
+// to its reader.
+var unitReaders = sync.Pool{New: func() any { return new(unitTokens) }}
+
 // errGiveUp stops a hand parse: the unit is left to participle.
 var errGiveUp = errors.New("not parsed by hand")
 
@@ -60,7 +65,12 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 	if len(toks) == 0 {
 		return nil, false
 	}
-	lex := &unitTokens{toks: toks, eof: lexer.Token{Type: EOF, Pos: lexer.Position{Offset: eof}}}
+	lex := unitReaders.Get().(*unitTokens)
+	*lex = unitTokens{toks: toks, eof: lexer.Token{Type: EOF, Pos: lexer.Position{Offset: eof}}}
+	defer func() {
+		*lex = unitTokens{}
+		unitReaders.Put(lex)
+	}()
 	u := &Unit{Pos: startPos(lex.Peek())}
 	if isOpenBrace(lex.Peek()) {
 		r := &Record{}

@@ -160,15 +160,16 @@ type lowerer struct {
 	refs []pendingRef
 }
 
+// pendingRef is a bare reference p in the element list of the scope sc;
+// the owners of sc and of the scopes around it are the patterns p stands in.
 type pendingRef struct {
-	p        *Pattern
-	sc       *scope
-	ancestor []*Pattern
+	p  *Pattern
+	sc *scope
 }
 
 // lower builds doc.Lowered from doc.units and returns gram-level diagnostics.
 func (doc *Document) lower() diag.List {
-	s := newUnitLowerer()
+	s := newUnitLowerer(len(doc.File.Text))
 	for i := range doc.units {
 		s.unit(&doc.units[i])
 	}
@@ -186,8 +187,15 @@ type unitLowerer struct {
 	header     bool
 }
 
-func newUnitLowerer() *unitLowerer {
-	return &unitLowerer{top: &scope{defs: map[string]*Pattern{}}}
+// bytesPerTopDef is the fewest bytes of source per top-level definition
+// expected: the top-level scope is sized for a file that dense, so that it
+// does not grow (and leave its smaller tables as garbage) while a large file
+// is lowered.
+const bytesPerTopDef = 64
+
+// newUnitLowerer returns a lowerer for a file of size bytes.
+func newUnitLowerer(size int) *unitLowerer {
+	return &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
 }
 
 // unit lowers the next unit.
@@ -231,9 +239,9 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	var inner *Pattern
 	if tp.Subject != nil {
-		inner = l.group(tp.Subject, sc, nil)
+		inner = l.group(tp.Subject, sc)
 	} else {
-		inner = l.path(tp.Path, sc, nil)
+		inner = l.path(tp.Path, sc)
 	}
 	a := tp.Annotations
 	if a == nil {
@@ -399,7 +407,7 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 }
 
 // group lowers a subject pattern [s | elements].
-func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *Pattern {
+func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	p := l.pattern(GroupKind, sp)
 	l.subject(&p.Subject, sp.Subject)
 	if p.Subject.Identity != "" {
@@ -409,19 +417,18 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *
 		return p
 	}
 	inner := &scope{parent: sc, defs: map[string]*Pattern{}, owner: p}
-	anc = append(anc[:len(anc):len(anc)], p)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
 		switch {
 		case e.Subject != nil:
-			ep = l.group(e.Subject, inner, anc)
+			ep = l.group(e.Subject, inner)
 		case e.Path != nil:
-			ep = l.path(e.Path, inner, anc)
+			ep = l.path(e.Path, inner)
 		default:
 			ep = l.pattern(ReferenceKind, e.Ref)
 			ep.Subject.Identity = e.Ref.Text()
-			l.refs = append(l.refs, pendingRef{p: ep, sc: inner, ancestor: anc})
+			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
 		p.Elements = append(p.Elements, ep)
 	}
@@ -429,14 +436,14 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *
 }
 
 // path lowers a path: a node, a relationship, or a walk.
-func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
-	left := l.node(pt.Left, sc, anc)
+func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
+	left := l.node(pt.Left, sc)
 	if pt.Arrow == nil {
 		return left
 	}
 	var rels []*Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
-		right := l.node(p.Right.Left, sc, anc)
+		right := l.node(p.Right.Left, sc)
 		r := l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
@@ -498,7 +505,7 @@ func sameEndpoints(a, b *Pattern) bool {
 }
 
 // node lowers a node pattern; identities are resolved later (see resolve).
-func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Pattern {
+func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 	p := l.pattern(NodeKind, n)
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
@@ -529,8 +536,8 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Patte
 func (l *lowerer) resolve() {
 	for _, r := range l.refs {
 		id := r.p.Subject.Identity
-		for _, a := range r.ancestor {
-			if a.Subject.Identity == id && r.sc.lookup(id) == a {
+		for s := r.sc; s.owner != nil; s = s.parent {
+			if a := s.owner; a.Subject.Identity == id && r.sc.lookup(id) == a {
 				d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 				d.Detail = "remove the reference, or refer to another pattern"
 				d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}

@@ -109,7 +109,7 @@ func (b *batch) cut(sp *splitter) {
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
 // (duplicate definitions, undefined references, self-references, duplicate keys).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer()
+	lw := newUnitLowerer(len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	return doc, diags.Sorted()
@@ -287,6 +287,7 @@ func errorTokenAt(off int, lexDiags diag.List) bool {
 
 // parse parses every unit of the batch, then gives its token buffer back.
 func (b *batch) parse(src string) {
+	b.out = make([]unitResult, 0, len(b.cuts))
 	start := 0
 	for i, cut := range b.cuts {
 		first := len(b.out)
