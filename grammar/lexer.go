@@ -414,6 +414,12 @@ func (l *Scanner) word(i int) int {
 // the text is lexed token by token, which keeps broken input linear.
 func (l *Scanner) record(i int) int {
 	nc, nd := len(l.Comments), len(l.Diags)
+	if quickRecords {
+		if end := l.skipRecord(i); end > 0 {
+			return end
+		}
+	}
+	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
 	l.coarse = false
 	ok := false
 	defer func() { l.coarse = ok }()
@@ -450,17 +456,84 @@ func (l *Scanner) record(i int) int {
 	return 0
 }
 
+// quickRecords lets record use skipRecord (tests turn it off to compare).
+var quickRecords = true
+
+// skipRecord is record's quick way: it finds the '}' that closes the '{' at
+// i by a scan over the bytes of what records hold most (white space,
+// comments, one-line strings, names, numbers, ',', ':', '[', ']', ranges'
+// dots and braces), keeping the comments and string diagnostics as step does, and
+// returns the offset after it. It returns 0 at anything else (which may
+// not stand in a record, or is lexed otherwise), leaving the decision to
+// step; the caller then drops what it kept.
+func (l *Scanner) skipRecord(i int) int {
+	src := l.src
+	n := len(src)
+	depth := 0
+	for j := i; j < n; {
+		c := src[j]
+		switch {
+		case c == '{':
+			depth++
+			j++
+		case c == '}':
+			depth--
+			j++
+			if depth == 0 {
+				return j
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ||
+			c == ',' || c == ':' || c == '[' || c == ']':
+			j++
+		case c == '.':
+			// ".." or "..."; a lone '.' is an error, left to step.
+			switch {
+			case j+2 < n && src[j+1] == '.' && src[j+2] == '.':
+				j += 3
+			case j+1 < n && src[j+1] == '.':
+				j += 2
+			default:
+				return 0
+			}
+		case c == '/' && j+1 < n && src[j+1] == '/':
+			j = l.slash(j)
+		case c == '"' || c == '\'' || (c == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`')):
+			end, _, _, _ := l.scanQuoted(j+1, c)
+			if end < 0 {
+				return 0
+			}
+			j = end
+		case isDigit(c) || (c == '-' && j+1 < n && isDigit(src[j+1])):
+			_, j = numberEnd(src, j)
+		case isSymbolStart(c):
+			j++
+			for j < n && isSymbolPart(src[j]) {
+				j++
+			}
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
 // number lexes the longest numeric token at i (which holds a digit or a '-'
 // followed by a digit).
 func (l *Scanner) number(i int) int {
-	src := l.src
+	typ, end := numberEnd(l.src, i)
+	l.emit(typ, i, end)
+	return end
+}
+
+// numberEnd returns the type and the end of the longest numeric token at i
+// of src (which holds a digit or a '-' followed by a digit).
+func numberEnd(src string, i int) (lexer.TokenType, int) {
 	n := len(src)
 	j := i
 	neg := src[j] == '-'
 	if neg {
 		j++
 	}
-	start := j
 	// Hexadecimal and octal have no sign.
 	if !neg && src[j] == '0' && j+1 < n {
 		if src[j+1] == 'x' && j+2 < n && isHex(src[j+2]) {
@@ -474,19 +547,16 @@ func (l *Scanner) number(i int) int {
 				m++
 			}
 			if m > k {
-				l.emit(Measurement, i, m)
-				return m
+				return Measurement, m
 			}
-			l.emit(Hex, i, k)
-			return k
+			return Hex, k
 		}
 		if src[j+1] >= '0' && src[j+1] <= '7' {
 			k := j + 1
 			for k < n && src[k] >= '0' && src[k] <= '7' {
 				k++
 			}
-			l.emit(Octal, i, k)
-			return k
+			return Octal, k
 		}
 	}
 	if src[j] == '0' {
@@ -496,23 +566,19 @@ func (l *Scanner) number(i int) int {
 			j++
 		}
 	}
-	_ = start
 	if j+1 < n && src[j] == '.' && isDigit(src[j+1]) {
 		j += 2
 		for j < n && isDigit(src[j]) {
 			j++
 		}
-		l.emit(Decimal, i, j)
-		return j
+		return Decimal, j
 	}
 	if j < n && isLetter(src[j]) {
 		k := j
 		for k < n && isLetter(src[k]) {
 			k++
 		}
-		l.emit(Measurement, i, k)
-		return k
+		return Measurement, k
 	}
-	l.emit(Integer, i, j)
-	return j
+	return Integer, j
 }
