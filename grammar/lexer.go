@@ -115,10 +115,12 @@ func Lex(src string) *Lexed {
 // Scanner produces the tokens of a text one at a time, collecting comments and
 // lexical diagnostics as it goes.
 type Scanner struct {
-	src  string
-	pos  int
-	buf  []lexer.Token
-	head int
+	src string
+	pos int
+	// tok is the token lexed and not yet returned, when has is set: a
+	// lexeme is at most one token.
+	tok lexer.Token
+	has bool
 	// base is added to every offset (for scanners over part of a text).
 	base int
 	// coarse makes the scanner emit a balanced { ... } as one RecordText token.
@@ -165,21 +167,19 @@ func newSubScanner(text string, base int) *Scanner {
 
 // Next returns the next significant token; at the end it returns EOF tokens.
 func (l *Scanner) Next() lexer.Token {
-	for l.head >= len(l.buf) {
-		l.buf = l.buf[:0]
-		l.head = 0
+	for !l.has {
 		if l.pos >= len(l.src) {
 			return lexer.Token{Type: EOF, Pos: lexer.Position{Offset: l.base + len(l.src)}}
 		}
 		l.pos = l.step(l.pos)
 	}
-	t := l.buf[l.head]
-	l.head++
-	return t
+	l.has = false
+	return l.tok
 }
 
 func (l *Scanner) emit(t lexer.TokenType, start, end int) {
-	l.buf = append(l.buf, lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: l.base + start}})
+	l.tok = lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: l.base + start}}
+	l.has = true
 }
 
 func (l *Scanner) fail(start, end int, msg, detail string) {
@@ -255,7 +255,7 @@ func isHex(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') 
 func (l *Scanner) step(i int) int {
 	src := l.src
 	for i < len(src) {
-		if len(l.buf) > 0 {
+		if l.has {
 			return i
 		}
 		switch src[i] {
@@ -427,10 +427,7 @@ func (l *Scanner) record(i int) int {
 	j := i
 	for j < len(l.src) {
 		j = l.step(j)
-		for _, t := range l.buf {
-			if t.Type != Punct {
-				continue
-			}
+		if t := &l.tok; l.has && t.Type == Punct {
 			switch t.Value {
 			case "{":
 				depth++
@@ -440,7 +437,7 @@ func (l *Scanner) record(i int) int {
 				depth = -1
 			}
 		}
-		l.buf = l.buf[:0]
+		l.has = false
 		if depth == 0 {
 			ok = true
 			return j
