@@ -154,8 +154,12 @@ func (s *scope) lookup(id string) *Pattern {
 
 type lowerer struct {
 	diags diag.List
-	// slab is where patterns are allocated, many at a time.
-	slab []Pattern
+	// slab is where patterns are allocated, many at a time, and the other
+	// slabs where the short slices of patterns are carved from (see carve).
+	slab      []Pattern
+	propSlab  []Property
+	labelSlab []string
+	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
 }
@@ -236,6 +240,21 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	return &l.slab[len(l.slab)-1]
 }
 
+// carve returns an empty slice with room for n elements, cut from *slab
+// (refilled slabSize elements at a time); its capacity ends at n, so an
+// append past it copies rather than writing into the next slice.
+func carve[T any](slab *[]T, n int) []T {
+	if n > slabSize/4 {
+		return make([]T, 0, n)
+	}
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, slabSize)
+	}
+	k := len(*slab)
+	*slab = (*slab)[:k+n]
+	return (*slab)[k : k : k+n]
+}
+
 func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	var inner *Pattern
 	if tp.Subject != nil {
@@ -285,7 +304,7 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 	if r == nil || len(r.Entries) == 0 {
 		return nil
 	}
-	props := make([]Property, 0, len(r.Entries))
+	props := carve(&l.propSlab, len(r.Entries))
 	// Short records are searched; long ones (data) get an index of their keys.
 	var index map[string]int
 	if len(r.Entries) > smallRecord {
@@ -373,7 +392,7 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 		out.Identity = s.Ident.Text()
 	}
 	if len(s.Labels) > 0 {
-		out.Labels = make([]string, 0, len(s.Labels))
+		out.Labels = carve(&l.labelSlab, len(s.Labels))
 		for _, lb := range s.Labels {
 			name := lb.Name.Text()
 			dup := false
@@ -447,9 +466,9 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 		r := l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
-			r.Elements = []*Pattern{right, left}
+			r.Elements = append(carve(&l.pairSlab, 2), right, left)
 		} else {
-			r.Elements = []*Pattern{left, right}
+			r.Elements = append(carve(&l.pairSlab, 2), left, right)
 		}
 		if r.Subject.Identity != "" {
 			l.relationship(sc, r, p.Arrow.Subject)
