@@ -17,10 +17,8 @@ package parser
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -61,9 +59,6 @@ const parallelMin = 64 << 10
 // diagnostic instead of a parse (hand-written gram never comes close).
 const MaxDepth = 1000
 
-// batchTokens is roughly how many tokens a worker receives at a time.
-const batchTokens = 256
-
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
@@ -71,38 +66,6 @@ type unitResult struct {
 	// split is set when the unit starts where the splitter started one (not
 	// where recovery split a broken unit): a place parsing can restart from.
 	split bool
-}
-
-type batch struct {
-	// toks are the batch's tokens, in a buffer from tokenBuffers; eof is the
-	// offset of what follows them.
-	toks []lexer.Token
-	eof  int
-	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
-	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
-	deep []int
-	out  []unitResult
-	// done, when set, is closed once the batch is parsed.
-	done chan struct{}
-}
-
-// lower gives the batch's units to lw.
-func (b *batch) lower(lw *unitLowerer) {
-	for i := range b.out {
-		lw.unit(&b.out[i])
-	}
-}
-
-// tokenBuffers recycles the token buffers of batches: tokens are copied once,
-// from the scanner into a buffer, and the buffer is used again once its
-// batch is parsed.
-var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
-
-// cut ends a unit at the batch's current end.
-func (b *batch) cut(sp *splitter) {
-	b.cuts = append(b.cuts, len(b.toks))
-	b.deep = append(b.deep, sp.tooDeep)
-	sp.tooDeep = -1
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed
@@ -125,95 +88,14 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	src := f.Source()
 	sc := grammar.NewScanner(src)
 	doc := &Document{File: f}
-
+	pl := startPipeline(src, lw)
 	var batches []*batch
-	work := make(chan *batch, 4)
-	var wg sync.WaitGroup
-	parallel := len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1
-	if parallel {
-		n := runtime.GOMAXPROCS(0)
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for b := range work {
-					b.parse(src)
-				}
-			}()
-		}
-	}
-	// With a lowerer, parallel batches are lowered in order by one more
-	// goroutine, each once parsed.
-	var lowered chan *batch
-	var lowering sync.WaitGroup
-	if parallel && lw != nil {
-		lowered = make(chan *batch, 64)
-		lowering.Add(1)
-		go func() {
-			defer lowering.Done()
-			for b := range lowered {
-				<-b.done
-				b.lower(lw)
-			}
-		}()
-	}
-	// Cut the token stream into batches of whole units, about batchTokens
-	// tokens each.
-	sp := splitter{tooDeep: -1}
-	var held lexer.Token // the first token of the next batch, when one ended
-	hold := false
-	for done := false; !done; {
-		buf := tokenBuffers.Get().(*[]lexer.Token)
-		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16)}
-		if hold {
-			b.toks = append(b.toks, held)
-			hold = false
-		}
-		for {
-			t := sc.Next()
-			if t.Type == grammar.EOF {
-				done = true
-				b.eof = t.Pos.Offset
-				if len(b.toks) > 0 {
-					b.cut(&sp)
-				}
-				break
-			}
-			if sp.boundary(&t) && len(b.toks) > 0 {
-				b.cut(&sp)
-				if len(b.toks) >= batchTokens {
-					held, hold, b.eof = t, true, t.Pos.Offset
-					break
-				}
-			}
-			b.toks = append(b.toks, t)
-		}
-		if len(b.toks) == 0 {
-			*buf = b.toks
-			tokenBuffers.Put(buf)
-			break
-		}
+	c := cutter{sc: sc, sp: splitter{tooDeep: -1}}
+	for b := c.next(); b != nil; b = c.next() {
 		batches = append(batches, b)
-		switch {
-		case lowered != nil:
-			b.done = make(chan struct{})
-			work <- b
-			lowered <- b
-		case parallel:
-			work <- b
-		default:
-			b.parse(src)
-			if lw != nil {
-				b.lower(lw)
-			}
-		}
+		pl.add(b)
 	}
-	close(work)
-	wg.Wait()
-	if lowered != nil {
-		close(lowered)
-		lowering.Wait()
-	}
+	pl.wait()
 
 	n := 0
 	for _, b := range batches {
@@ -283,40 +165,6 @@ func (doc *Document) assemble() diag.List {
 func errorTokenAt(off int, lexDiags diag.List) bool {
 	i := sort.Search(len(lexDiags), func(i int) bool { return lexDiags[i].Span.End > off })
 	return i < len(lexDiags) && lexDiags[i].Span.Start <= off
-}
-
-// parse parses every unit of the batch, then gives its token buffer back.
-func (b *batch) parse(src string) {
-	b.out = make([]unitResult, 0, len(b.cuts))
-	start := 0
-	for i, cut := range b.cuts {
-		first := len(b.out)
-		toks := b.toks[start:cut]
-		eof := b.eof
-		if cut < len(b.toks) {
-			eof = b.toks[cut].Pos.Offset
-		}
-		if b.deep[i] >= 0 {
-			// Too deep to parse whole: recovery parses the parts it can and
-			// reports brackets nested too deep where they are.
-			b.parseUnit(src, toks, eof)
-		} else if u, ok := grammar.ParseFast(toks, eof); ok {
-			b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
-		} else {
-			// Parse the unit with the grammar for a precise error, and recover.
-			b.parseUnit(src, toks, eof)
-		}
-		if first < len(b.out) {
-			b.out[first].split = true
-		}
-		start = cut
-	}
-	buf := b.toks[:0]
-	b.toks = nil
-	tokenBuffers.Put(&buf)
-	if b.done != nil {
-		close(b.done)
-	}
 }
 
 // deepError reports brackets nested past MaxDepth at offset off, in the unit
