@@ -462,15 +462,8 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
 		i++
 	}
-	var t, prev *lexer.Token
-	if i < len(toks) {
-		t = &toks[i]
-	}
-	if i > 0 {
-		prev = &toks[i-1]
-	}
 	e := *err
-	if t == nil {
+	if i == len(toks) {
 		if strings.HasPrefix(e.Msg, "unexpected") {
 			e.Msg = "unexpected end of the pattern"
 		}
@@ -484,6 +477,17 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			}
 		}
 		return &e
+	}
+	return explainAt(&e, toks, i)
+}
+
+// explainAt rewrites e, an error at toks[i], for the mistakes people make
+// most there.
+func explainAt(e *grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+	t := &toks[i]
+	var prev *lexer.Token
+	if i > 0 {
+		prev = &toks[i-1]
 	}
 	p := func(s string) bool { return t.Type == grammar.Punct && t.Value == s }
 	pp := func(s string) bool { return prev != nil && prev.Type == grammar.Punct && prev.Value == s }
@@ -511,7 +515,7 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 		if !p("]") && !p("@") && !p("@@") {
 			e.Msg = "expected an element after '|', found " + grammar.Describe(t)
 			e.Detail = "elements are subject patterns [..], paths (a)-->(b), or names of patterns"
-			return &e
+			return e
 		}
 	}
 	switch {
@@ -549,7 +553,7 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			e.Detail = "check the pattern's syntax near here"
 		}
 	}
-	return &e
+	return e
 }
 
 // atLastToken moves an error found past the unit's last token (at the end of
