@@ -13,6 +13,7 @@ package grammar
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -49,6 +50,10 @@ func (u *unitTokens) endPos() lexer.Position { return lexer.Position{Offset: u.e
 
 func startPos(t *lexer.Token) lexer.Position { return lexer.Position{Offset: t.Pos.Offset} }
 
+// unitReaders recycles the readers of ParseFast: the tree keeps no pointer
+// to its reader.
+var unitReaders = sync.Pool{New: func() any { return new(unitTokens) }}
+
 // errGiveUp stops a hand parse: the unit is left to participle.
 var errGiveUp = errors.New("not parsed by hand")
 
@@ -60,20 +65,32 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 	if len(toks) == 0 {
 		return nil, false
 	}
-	lex := &unitTokens{toks: toks, eof: lexer.Token{Type: EOF, Pos: lexer.Position{Offset: eof}}}
-	u := &Unit{Pos: startPos(lex.Peek())}
+	lex := unitReaders.Get().(*unitTokens)
+	*lex = unitTokens{toks: toks, eof: lexer.Token{Type: EOF, Pos: lexer.Position{Offset: eof}}}
+	defer func() {
+		*lex = unitTokens{}
+		unitReaders.Put(lex)
+	}()
+	var u *Unit
 	if isOpenBrace(lex.Peek()) {
+		u = &Unit{Pos: startPos(lex.Peek())}
 		r := &Record{}
 		if r.parse(lex) != nil {
 			return nil, false
 		}
 		u.Header = r
 	} else {
-		p, err := lex.topPattern()
-		if err != nil {
+		// A unit and its pattern are allocated together.
+		both := &struct {
+			u Unit
+			p TopPattern
+		}{}
+		u = &both.u
+		u.Pos = startPos(lex.Peek())
+		if lex.topPattern(&both.p) != nil {
 			return nil, false
 		}
-		u.Pattern = p
+		u.Pattern = &both.p
 	}
 	if lex.i != len(toks) || check(u) != nil {
 		return nil, false
@@ -82,14 +99,14 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 	return u, true
 }
 
-// topPattern: Annotations? ( SubjectPattern | Path ).
-func (lex *unitTokens) topPattern() (*TopPattern, error) {
+// topPattern: Annotations? ( SubjectPattern | Path ), into p.
+func (lex *unitTokens) topPattern(p *TopPattern) error {
 	t := lex.Peek()
-	p := &TopPattern{Pos: startPos(t)}
+	p.Pos = startPos(t)
 	if isPunct(t, "@") || isPunct(t, "@@") {
 		a, err := lex.annotations()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.Annotations = a
 	}
@@ -97,20 +114,20 @@ func (lex *unitTokens) topPattern() (*TopPattern, error) {
 	case isPunct(t, "["):
 		sp, err := lex.subjectPattern()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.Subject = sp
 	case isPunct(t, "("):
 		path := &Path{}
 		if path.parse(lex) != nil {
-			return nil, errGiveUp
+			return errGiveUp
 		}
 		p.Path = path
 	default:
-		return nil, errGiveUp
+		return errGiveUp
 	}
 	p.EndPos = lex.endPos()
-	return p, nil
+	return nil
 }
 
 // annotations: IdentifiedAnnotation PropertyAnnotation* | PropertyAnnotation+.
@@ -128,16 +145,24 @@ func (lex *unitTokens) annotations() (*Annotations, error) {
 	}
 	for t := lex.Peek(); isPunct(t, "@"); t = lex.Peek() {
 		lex.Next()
-		pa := &PropertyAnnotation{Pos: startPos(t)}
+		// An annotation, its key and its value are allocated together.
+		x := &struct {
+			pa  PropertyAnnotation
+			key Name
+			val Value
+		}{}
+		pa := &x.pa
+		pa.Pos = startPos(t)
 		if !isSymbol(lex.Peek()) {
 			return nil, errGiveUp
 		}
-		pa.Key = &Name{symbolTok(lex.Next())}
+		x.key.Tok = symbolTok(lex.Next())
+		pa.Key = &x.key
 		if !isPunct(lex.Peek(), "(") {
 			return nil, errGiveUp
 		}
 		lex.Next()
-		pa.Value = &Value{}
+		pa.Value = &x.val
 		if !startsValue(lex.Peek()) || parseValue(lex, pa.Value) != nil || !isPunct(lex.Peek(), ")") {
 			return nil, errGiveUp
 		}
@@ -191,25 +216,32 @@ func (lex *unitTokens) subjectPattern() (*SubjectPattern, error) {
 // element: SubjectPattern | Path | Ref.
 func (lex *unitTokens) element() (*Element, error) {
 	t := lex.Peek()
-	e := &Element{Pos: startPos(t)}
+	var e *Element
 	switch {
 	case isPunct(t, "["):
 		sp, err := lex.subjectPattern()
 		if err != nil {
 			return nil, err
 		}
-		e.Subject = sp
+		e = &Element{Subject: sp}
 	case isPunct(t, "("):
 		p := &Path{}
 		if p.parse(lex) != nil {
 			return nil, errGiveUp
 		}
-		e.Path = p
+		e = &Element{Path: p}
 	case isIdent(t):
-		e.Ref = &Ref{symbolTok(lex.Next())}
+		// A reference and its element are allocated together.
+		x := &struct {
+			e Element
+			r Ref
+		}{r: Ref{symbolTok(lex.Next())}}
+		e = &x.e
+		e.Ref = &x.r
 	default:
 		return nil, errGiveUp
 	}
+	e.Pos = startPos(t)
 	e.EndPos = lex.endPos()
 	return e, nil
 }

@@ -14,7 +14,6 @@ package grammar
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -116,10 +115,12 @@ func Lex(src string) *Lexed {
 // Scanner produces the tokens of a text one at a time, collecting comments and
 // lexical diagnostics as it goes.
 type Scanner struct {
-	src  string
-	pos  int
-	buf  []lexer.Token
-	head int
+	src string
+	pos int
+	// tok is the token lexed and not yet returned, when has is set: a
+	// lexeme is at most one token.
+	tok lexer.Token
+	has bool
 	// base is added to every offset (for scanners over part of a text).
 	base int
 	// coarse makes the scanner emit a balanced { ... } as one RecordText token.
@@ -166,21 +167,19 @@ func newSubScanner(text string, base int) *Scanner {
 
 // Next returns the next significant token; at the end it returns EOF tokens.
 func (l *Scanner) Next() lexer.Token {
-	for l.head >= len(l.buf) {
-		l.buf = l.buf[:0]
-		l.head = 0
+	for !l.has {
 		if l.pos >= len(l.src) {
 			return lexer.Token{Type: EOF, Pos: lexer.Position{Offset: l.base + len(l.src)}}
 		}
 		l.pos = l.step(l.pos)
 	}
-	t := l.buf[l.head]
-	l.head++
-	return t
+	l.has = false
+	return l.tok
 }
 
 func (l *Scanner) emit(t lexer.TokenType, start, end int) {
-	l.buf = append(l.buf, lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: l.base + start}})
+	l.tok = lexer.Token{Type: t, Value: l.src[start:end], Pos: lexer.Position{Offset: l.base + start}}
+	l.has = true
 }
 
 func (l *Scanner) fail(start, end int, msg, detail string) {
@@ -250,149 +249,162 @@ func isSymbolPart(c byte) bool {
 }
 func isHex(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
 
-// step lexes one lexeme (white space, a comment or a token) at i and returns the
-// offset after it.
+// step lexes from i up to and including the next token (white space and
+// comments on the way are skipped, comments recorded) and returns the offset
+// after it.
 func (l *Scanner) step(i int) int {
 	src := l.src
-	n := len(src)
-	for i < n {
-		if len(l.buf) > 0 {
+	for i < len(src) {
+		if l.has {
 			return i
 		}
-		c := src[i]
-		switch c {
+		switch src[i] {
 		case ' ', '\t', '\n', '\r', '\f', '\v':
 			i++
-		case '/':
-			if i+1 < n && src[i+1] == '/' {
-				j := i + 2
-				for j < n && src[j] != '\n' {
-					j++
-				}
-				end := j
-				if end > i && src[end-1] == '\r' {
-					end--
-				}
-				l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: i, End: end}})
-				i = j
-				continue
-			}
-			l.fail(i, i+1, "unexpected '/'", "comments start with '//'")
-			i++
-		case '{':
-			if l.coarse {
-				if end := l.record(i); end > 0 {
-					l.emit(RecordText, i, end)
-					i = end
-					continue
-				}
-			}
-			l.emit(Punct, i, i+1)
-			i++
-		case '(', ')', '[', ']', '}', ',', '|':
-			l.emit(Punct, i, i+1)
-			i++
-		case ':':
-			if i+1 < n && src[i+1] == ':' {
-				l.emit(Punct, i, i+2)
-				i += 2
-			} else {
-				l.emit(Punct, i, i+1)
-				i++
-			}
-		case '@':
-			if i+1 < n && src[i+1] == '@' {
-				l.emit(Punct, i, i+2)
-				i += 2
-			} else {
-				l.emit(Punct, i, i+1)
-				i++
-			}
-		case '.':
-			switch {
-			case i+2 < n && src[i+1] == '.' && src[i+2] == '.':
-				l.emit(Punct, i, i+3)
-				i += 3
-			case i+1 < n && src[i+1] == '.':
-				l.emit(Punct, i, i+2)
-				i += 2
-			default:
-				l.fail(i, i+1, "unexpected '.'", "a decimal number needs a digit before the point, e.g. 0.5")
-				i++
-			}
-		case '<':
-			if i+1 < n && (src[i+1] == '-' || src[i+1] == '=' || src[i+1] == '~') {
-				l.emit(Punct, i, i+2)
-				i += 2
-			} else {
-				l.fail(i, i+1, "unexpected '<'", "a left arrow starts with <-, <= or <~")
-				i++
-			}
-		case '-':
-			switch {
-			case i+1 < n && isDigit(src[i+1]):
-				i = l.number(i)
-			case i+1 < n && src[i+1] == '>':
-				l.emit(Punct, i, i+2)
-				i += 2
-			default:
-				l.emit(Punct, i, i+1)
-				i++
-			}
-		case '=', '~':
-			if i+1 < n && src[i+1] == '>' {
-				l.emit(Punct, i, i+2)
-				i += 2
-			} else {
-				l.emit(Punct, i, i+1)
-				i++
-			}
-		case '"', '\'':
-			i = l.quoted(i, c, String)
-		case '`':
-			if i+2 < n && src[i+1] == '`' && src[i+2] == '`' {
-				i = l.fenced(i)
-			} else {
-				i = l.quoted(i, '`', Backtick)
-			}
 		default:
-			switch {
-			case isDigit(c):
-				i = l.number(i)
-			case isSymbolStart(c):
-				j := i + 1
-				for j < n && isSymbolPart(src[j]) {
-					j++
-				}
-				w := src[i:j]
-				boolean := w == "true" || w == "false"
-				// A tag is any symbol but true and false, which are
-				// booleans in value position, where tagged strings stand:
-				// `true`x`` is a boolean and a string.
-				if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') && !boolean {
-					i = l.tagged(i, j)
-					continue
-				}
-				if boolean {
-					l.emit(Bool, i, j)
-				} else {
-					l.emit(Symbol, i, j)
-				}
-				i = j
-			case i == 0 && l.base == 0 && strings.HasPrefix(src, bom):
-				i += len(bom) // a byte order mark at the start is ignored
-			default:
-				r, size := utf8.DecodeRuneInString(src[i:])
-				msg := fmt.Sprintf("unexpected character %q", r)
-				if r == utf8.RuneError && size == 1 {
-					msg = "invalid UTF-8 byte"
-				}
-				l.fail(i, i+size, msg, unexpectedHelp(r))
-				i += size
-			}
+			i = l.lexeme(i)
 		}
 	}
 	return i
+}
+
+// lexeme lexes the comment or token at i, which is not white space, and
+// returns the offset after it.
+func (l *Scanner) lexeme(i int) int {
+	src := l.src
+	switch c := src[i]; c {
+	case '/':
+		return l.slash(i)
+	case '{':
+		if l.coarse {
+			if end := l.record(i); end > 0 {
+				l.emit(RecordText, i, end)
+				return end
+			}
+		}
+		return l.punct(i, 1)
+	case '(', ')', '[', ']', '}', ',', '|':
+		return l.punct(i, 1)
+	case ':', '@':
+		// "::" and "@@" are tokens of their own.
+		if i+1 < len(src) && src[i+1] == c {
+			return l.punct(i, 2)
+		}
+		return l.punct(i, 1)
+	case '.':
+		return l.dots(i)
+	case '<', '-', '=', '~':
+		return l.arrowHalf(i, c)
+	case '"', '\'':
+		return l.quoted(i, c, String)
+	case '`':
+		if i+2 < len(src) && src[i+1] == '`' && src[i+2] == '`' {
+			return l.fenced(i)
+		}
+		return l.quoted(i, '`', Backtick)
+	}
+	return l.word(i)
+}
+
+// punct emits the n bytes at i as a Punct token.
+func (l *Scanner) punct(i, n int) int {
+	l.emit(Punct, i, i+n)
+	return i + n
+}
+
+// slash lexes a comment at i, or reports a lone '/'.
+func (l *Scanner) slash(i int) int {
+	src := l.src
+	if i+1 < len(src) && src[i+1] == '/' {
+		j := i + 2
+		for j < len(src) && src[j] != '\n' {
+			j++
+		}
+		end := j
+		if end > i && src[end-1] == '\r' {
+			end--
+		}
+		l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: i, End: end}})
+		return j
+	}
+	l.fail(i, i+1, "unexpected '/'", "comments start with '//'")
+	return i + 1
+}
+
+// dots lexes ".." or "..." at i, or reports a lone '.'.
+func (l *Scanner) dots(i int) int {
+	src := l.src
+	switch {
+	case i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.':
+		return l.punct(i, 3)
+	case i+1 < len(src) && src[i+1] == '.':
+		return l.punct(i, 2)
+	}
+	l.fail(i, i+1, "unexpected '.'", "a decimal number needs a digit before the point, e.g. 0.5")
+	return i + 1
+}
+
+// arrowHalf lexes at i, which holds c ('<', '-', '=' or '~'), an arrow half
+// ("<-", "<=", "<~", "->", "=>", "~>", "-", "=", "~") or a negative number.
+func (l *Scanner) arrowHalf(i int, c byte) int {
+	src := l.src
+	next := byte(0)
+	if i+1 < len(src) {
+		next = src[i+1]
+	}
+	switch {
+	case c == '<' && (next == '-' || next == '=' || next == '~'):
+		return l.punct(i, 2)
+	case c == '<':
+		l.fail(i, i+1, "unexpected '<'", "a left arrow starts with <-, <= or <~")
+		return i + 1
+	case c == '-' && isDigit(next):
+		return l.number(i)
+	case next == '>':
+		return l.punct(i, 2)
+	}
+	return l.punct(i, 1)
+}
+
+// word lexes what starts with a letter, a digit or another byte at i: a
+// number, a symbol, a boolean, a tagged string, the byte order mark at the
+// start of a file, or an unexpected character.
+func (l *Scanner) word(i int) int {
+	src := l.src
+	n := len(src)
+	c := src[i]
+	switch {
+	case isDigit(c):
+		return l.number(i)
+	case isSymbolStart(c):
+		j := i + 1
+		for j < n && isSymbolPart(src[j]) {
+			j++
+		}
+		w := src[i:j]
+		boolean := w == "true" || w == "false"
+		// A tag is any symbol but true and false, which are booleans in
+		// value position, where tagged strings stand: `true`x`` is a
+		// boolean and a string.
+		if j < n && src[j] == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`') && !boolean {
+			return l.tagged(i, j)
+		}
+		if boolean {
+			l.emit(Bool, i, j)
+		} else {
+			l.emit(Symbol, i, j)
+		}
+		return j
+	case i == 0 && l.base == 0 && strings.HasPrefix(src, bom):
+		return i + len(bom) // a byte order mark at the start is ignored
+	}
+	r, size := utf8.DecodeRuneInString(src[i:])
+	msg := fmt.Sprintf("unexpected character %q", r)
+	if r == utf8.RuneError && size == 1 {
+		msg = "invalid UTF-8 byte"
+	}
+	l.fail(i, i+size, msg, unexpectedHelp(r))
+	return i + size
 }
 
 // record lexes ahead from the '{' at i to its matching '}' and returns the offset
@@ -402,6 +414,12 @@ func (l *Scanner) step(i int) int {
 // the text is lexed token by token, which keeps broken input linear.
 func (l *Scanner) record(i int) int {
 	nc, nd := len(l.Comments), len(l.Diags)
+	if quickRecords {
+		if end := l.skipRecord(i); end > 0 {
+			return end
+		}
+	}
+	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
 	l.coarse = false
 	ok := false
 	defer func() { l.coarse = ok }()
@@ -409,10 +427,7 @@ func (l *Scanner) record(i int) int {
 	j := i
 	for j < len(l.src) {
 		j = l.step(j)
-		for _, t := range l.buf {
-			if t.Type != Punct {
-				continue
-			}
+		if t := &l.tok; l.has && t.Type == Punct {
 			switch t.Value {
 			case "{":
 				depth++
@@ -422,7 +437,7 @@ func (l *Scanner) record(i int) int {
 				depth = -1
 			}
 		}
-		l.buf = l.buf[:0]
+		l.has = false
 		if depth == 0 {
 			ok = true
 			return j
@@ -438,17 +453,84 @@ func (l *Scanner) record(i int) int {
 	return 0
 }
 
+// quickRecords lets record use skipRecord (tests turn it off to compare).
+var quickRecords = true
+
+// skipRecord is record's quick way: it finds the '}' that closes the '{' at
+// i by a scan over the bytes of what records hold most (white space,
+// comments, one-line strings, names, numbers, ',', ':', '[', ']', ranges'
+// dots and braces), keeping the comments and string diagnostics as step does, and
+// returns the offset after it. It returns 0 at anything else (which may
+// not stand in a record, or is lexed otherwise), leaving the decision to
+// step; the caller then drops what it kept.
+func (l *Scanner) skipRecord(i int) int {
+	src := l.src
+	n := len(src)
+	depth := 0
+	for j := i; j < n; {
+		c := src[j]
+		switch {
+		case c == '{':
+			depth++
+			j++
+		case c == '}':
+			depth--
+			j++
+			if depth == 0 {
+				return j
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ||
+			c == ',' || c == ':' || c == '[' || c == ']':
+			j++
+		case c == '.':
+			// ".." or "..."; a lone '.' is an error, left to step.
+			switch {
+			case j+2 < n && src[j+1] == '.' && src[j+2] == '.':
+				j += 3
+			case j+1 < n && src[j+1] == '.':
+				j += 2
+			default:
+				return 0
+			}
+		case c == '/' && j+1 < n && src[j+1] == '/':
+			j = l.slash(j)
+		case c == '"' || c == '\'' || (c == '`' && !(j+2 < n && src[j+1] == '`' && src[j+2] == '`')):
+			end, _, _, _ := l.scanQuoted(j+1, c)
+			if end < 0 {
+				return 0
+			}
+			j = end
+		case isDigit(c) || (c == '-' && j+1 < n && isDigit(src[j+1])):
+			_, j = numberEnd(src, j)
+		case isSymbolStart(c):
+			j++
+			for j < n && isSymbolPart(src[j]) {
+				j++
+			}
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
 // number lexes the longest numeric token at i (which holds a digit or a '-'
 // followed by a digit).
 func (l *Scanner) number(i int) int {
-	src := l.src
+	typ, end := numberEnd(l.src, i)
+	l.emit(typ, i, end)
+	return end
+}
+
+// numberEnd returns the type and the end of the longest numeric token at i
+// of src (which holds a digit or a '-' followed by a digit).
+func numberEnd(src string, i int) (lexer.TokenType, int) {
 	n := len(src)
 	j := i
 	neg := src[j] == '-'
 	if neg {
 		j++
 	}
-	start := j
 	// Hexadecimal and octal have no sign.
 	if !neg && src[j] == '0' && j+1 < n {
 		if src[j+1] == 'x' && j+2 < n && isHex(src[j+2]) {
@@ -462,19 +544,16 @@ func (l *Scanner) number(i int) int {
 				m++
 			}
 			if m > k {
-				l.emit(Measurement, i, m)
-				return m
+				return Measurement, m
 			}
-			l.emit(Hex, i, k)
-			return k
+			return Hex, k
 		}
 		if src[j+1] >= '0' && src[j+1] <= '7' {
 			k := j + 1
 			for k < n && src[k] >= '0' && src[k] <= '7' {
 				k++
 			}
-			l.emit(Octal, i, k)
-			return k
+			return Octal, k
 		}
 	}
 	if src[j] == '0' {
@@ -484,227 +563,19 @@ func (l *Scanner) number(i int) int {
 			j++
 		}
 	}
-	_ = start
 	if j+1 < n && src[j] == '.' && isDigit(src[j+1]) {
 		j += 2
 		for j < n && isDigit(src[j]) {
 			j++
 		}
-		l.emit(Decimal, i, j)
-		return j
+		return Decimal, j
 	}
 	if j < n && isLetter(src[j]) {
 		k := j
 		for k < n && isLetter(src[k]) {
 			k++
 		}
-		l.emit(Measurement, i, k)
-		return k
+		return Measurement, k
 	}
-	l.emit(Integer, i, j)
-	return j
-}
-
-func isEscape(c byte) bool {
-	switch c {
-	case '\\', '\'', '"', '`', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	}
-	return false
-}
-
-// scanQuoted scans a one-line quoted text starting after the opening quote at
-// position j, returning the offset just past the closing quote, or -1 with the
-// offset and text of the problem.
-func (l *Scanner) scanQuoted(j int, q byte) (end int, badAt int, msg, detail string) {
-	src := l.src
-	n := len(src)
-	for j < n {
-		c := src[j]
-		switch {
-		case c == q:
-			return j + 1, 0, "", ""
-		case c == '\n':
-			return -1, j, "unterminated string: a quoted string must end on the line it starts",
-				"close it with " + string(q) + ", or use a fenced string (```) for text over several lines"
-		case c == '\\':
-			if j+1 >= n {
-				return -1, j, "unterminated string", "close it with " + string(q)
-			}
-			if !isEscape(src[j+1]) {
-				return -1, j, fmt.Sprintf("invalid escape sequence '\\%c'", src[j+1]),
-					"the escapes are \\\\ \\' \\\" \\` \\/ \\b \\f \\n \\r \\t"
-			}
-			j += 2
-		case c >= utf8.RuneSelf:
-			j += l.checkUTF8(j)
-		default:
-			j++
-		}
-	}
-	return -1, n, "unterminated string: missing closing " + string(q), "close it with " + string(q)
-}
-
-func (l *Scanner) quoted(i int, q byte, typ lexer.TokenType) int {
-	end, bad, msg, detail := l.scanQuoted(i+1, q)
-	if end >= 0 {
-		l.emit(typ, i, end)
-		return end
-	}
-	return l.recoverString(i, bad, q, msg, detail)
-}
-
-// recoverString reports a broken string and skips to a plausible end: the closing
-// quote on the same line, or the end of the line.
-func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string) int {
-	src := l.src
-	j := i + 1
-	for j < len(src) && src[j] != '\n' {
-		if src[j] == '\\' && j+1 < len(src) && src[j+1] != '\n' {
-			j += 2
-			continue
-		}
-		if src[j] == q {
-			j++
-			break
-		}
-		j++
-	}
-	if j > len(src) {
-		j = len(src)
-	}
-	spanStart, spanEnd := i, j
-	if bad > i && bad < j && msg[:7] == "invalid" {
-		spanStart, spanEnd = bad, bad+2
-	}
-	d := diag.Errorf("syntax-error", diag.Span{Start: spanStart, End: spanEnd}, "%s", msg)
-	d.Detail = detail
-	l.Diags.Add(d)
-	l.emit(Error, i, j)
-	return j
-}
-
-func (l *Scanner) tagged(i, tick int) int {
-	end, bad, msg, detail := l.scanQuoted(tick+1, '`')
-	if end >= 0 {
-		l.emit(Tagged, i, end)
-		return end
-	}
-	return l.recoverString(i, bad, '`', msg, detail)
-}
-
-// fenced lexes a fenced string starting with ``` at i. Between the opening
-// ``` and the line end that starts the text, the opening line may hold a tag
-// and, around it, white space and a comment (as the reference grammar allows
-// anywhere between two of its tokens): "```md\n", "``` md // note\n".
-func (l *Scanner) fenced(i int) int {
-	src := l.src
-	n := len(src)
-	j := l.fenceGap(i + 3)
-	var typ lexer.TokenType = Fenced
-	if j < n && isSymbolStart(src[j]) {
-		for j < n && isSymbolPart(src[j]) {
-			j++
-		}
-		typ = TaggedFenced
-		j = l.fenceGap(j)
-	}
-	if j >= n || src[j] != '\n' {
-		e := j
-		for e < n && src[e] != '\n' {
-			e++
-		}
-		d := diag.Errorf("syntax-error", diag.Span{Start: i, End: j}, "a fenced string must start with ``` (and an optional tag) followed by a new line")
-		d.Detail = "put the text on the lines after ```, or use a quoted string for one line"
-		l.Diags.Add(d)
-		l.emit(Error, i, e)
-		return e
-	}
-	j++
-	for k := j; k+2 < n; k++ {
-		if src[k] >= utf8.RuneSelf {
-			k += l.checkUTF8(k) - 1
-			continue
-		}
-		if src[k] == '`' && src[k+1] == '`' && src[k+2] == '`' {
-			l.emit(typ, i, k+3)
-			return k + 3
-		}
-	}
-	d := diag.Errorf("syntax-error", diag.Span{Start: i, End: j - 1}, "unterminated fenced string: missing closing ```")
-	d.Detail = "end the text with ``` (three backticks)"
-	l.Diags.Add(d)
-	l.emit(Error, i, n)
-	return n
-}
-
-// fenceGap skips white space other than a line end, and a comment, on the
-// opening line of a fenced string from j, recording the comment; it returns
-// the offset after them.
-func (l *Scanner) fenceGap(j int) int {
-	src := l.src
-	for j < len(src) {
-		switch c := src[j]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			j++
-		case c == '/' && j+1 < len(src) && src[j+1] == '/':
-			k := j + 2
-			for k < len(src) && src[k] != '\n' {
-				k++
-			}
-			end := k
-			if src[end-1] == '\r' {
-				end--
-			}
-			l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: l.base + j, End: l.base + end}})
-			return k
-		default:
-			return j
-		}
-	}
-	return j
-}
-
-// Definition is the participle lexer definition for gram. The parser does not use
-// it to lex (it feeds pre-lexed tokens), but it lets participle know the token types
-// and lets tools lex a gram text through participle's API.
-var Definition lexer.Definition = definition{}
-
-type definition struct{}
-
-func (definition) Symbols() map[string]lexer.TokenType { return symbols }
-
-func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return NewTokenLexer(Lex(string(b)).Tokens, len(b)), nil
-}
-
-func (d definition) LexString(filename string, s string) (lexer.Lexer, error) {
-	return NewTokenLexer(Lex(s).Tokens, len(s)), nil
-}
-
-// TokenLexer replays a token slice as a participle lexer.
-type TokenLexer struct {
-	toks []lexer.Token
-	i    int
-	eof  int
-}
-
-// NewTokenLexer returns a lexer over toks that reports EOF at byte offset eof once
-// the slice is used up (or at the slice's own EOF token).
-func NewTokenLexer(toks []lexer.Token, eof int) *TokenLexer {
-	return &TokenLexer{toks: toks, eof: eof}
-}
-
-// Next returns the next token; after the last it keeps returning EOF.
-func (t *TokenLexer) Next() (lexer.Token, error) {
-	if t.i >= len(t.toks) {
-		return lexer.EOFToken(lexer.Position{Offset: t.eof}), nil
-	}
-	tok := t.toks[t.i]
-	t.i++
-	return tok, nil
+	return Integer, j
 }

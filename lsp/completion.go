@@ -95,7 +95,7 @@ func (a *analysis) names() *nameTables {
 			}
 			for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
 				if _, ok := nt.topIdents[id]; id != "" && !ok {
-					nt.topIdents[id] = q.IdentSpan
+					nt.topIdents[id] = q.IdentSpan()
 				}
 			}
 		}

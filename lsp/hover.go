@@ -367,7 +367,7 @@ func (a *analysis) hoverPattern(p *parser.Pattern, o *occurrence, line func(int)
 	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
 		fmt.Fprintf(&b, "\n\n%d elements", n)
 	}
-	if n, ok := line(p.IdentSpan.Start); ok {
+	if n, ok := line(p.IdentSpan().Start); ok {
 		fmt.Fprintf(&b, "\n\ndefined at line %d", n)
 	}
 	return b.String()

@@ -162,18 +162,18 @@ func (ix *index) addIdentities(lowered []*parser.Pattern) {
 			return
 		}
 		seen[pt] = true
-		if id := pt.Subject.Identity; id != "" && pt.IdentSpan.Len() > 0 {
-			o := occurrence{span: pt.IdentSpan, name: id}
+		if id := pt.Subject.Identity; id != "" && pt.IdentSpan().Len() > 0 {
+			o := occurrence{span: pt.IdentSpan(), name: id}
 			if pt.IsReference() {
 				if pt.Def != nil {
-					o.def = pt.Def.IdentSpan
+					o.def = pt.Def.IdentSpan()
 					o.role = ix.roleOf(pt.Def)
 				}
 			} else {
-				o.def, o.isDef = pt.IdentSpan, true
+				o.def, o.isDef = pt.IdentSpan(), true
 				o.role = ix.roleOf(pt)
-				if ix.defs[pt.IdentSpan] == nil {
-					ix.defs[pt.IdentSpan] = pt
+				if ix.defs[pt.IdentSpan()] == nil {
+					ix.defs[pt.IdentSpan()] = pt
 				}
 			}
 			ix.occs = append(ix.occs, o)
@@ -226,7 +226,7 @@ func compactOccs(occs []occurrence) []occurrence {
 
 // roleOf returns the role of a defining pattern.
 func (ix *index) roleOf(pt *parser.Pattern) role {
-	if d := ix.byName[pt.IdentSpan]; d != nil {
+	if d := ix.byName[pt.IdentSpan()]; d != nil {
 		return d.role
 	}
 	switch pt.Kind {

@@ -71,7 +71,7 @@ func scaleSpot(text string) int {
 	groups := map[int]bool{}
 	for _, p := range doc.Lowered {
 		if p.Kind == parser.GroupKind && p.Subject.HasLabel("Group") {
-			groups[p.IdentSpan.Start] = true
+			groups[p.IdentSpan().Start] = true
 		}
 	}
 	// After the middle, else anywhere; a group that does not parse when

@@ -62,7 +62,7 @@ func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
-	if d := ix.bySpan[p.Span]; d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
+	if d := ix.bySpan[p.Span()]; d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
 		switch d.role {
 		case roleAgent:
 			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.agent, p)}
@@ -98,8 +98,8 @@ func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 		Name:           p.Subject.Identity,
 		Detail:         labelsText(p.Subject.Labels),
 		Kind:           kind,
-		Range:          rangeOf(a.File, p.Span),
-		SelectionRange: rangeOf(a.File, p.IdentSpan),
+		Range:          rangeOf(a.File, p.Span()),
+		SelectionRange: rangeOf(a.File, p.IdentSpan()),
 		Children:       children,
 	}}
 }
@@ -146,11 +146,11 @@ func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 				Name:           e.Subject.Identity,
 				Detail:         "tool reference",
 				Kind:           protocol.SymbolKindFunction,
-				Range:          rangeOf(a.File, e.Span),
-				SelectionRange: rangeOf(a.File, e.Span),
+				Range:          rangeOf(a.File, e.Span()),
+				SelectionRange: rangeOf(a.File, e.Span()),
 			})
 		default:
-			if d := ix.bySpan[e.Span]; d != nil && d.role == roleTool {
+			if d := ix.bySpan[e.Span()]; d != nil && d.role == roleTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.tool))
 			}
 		}

@@ -53,7 +53,7 @@ func compileDocument(f *diag.File, doc *parser.Document) (*schema.Program, diag.
 // its turns as children.
 func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool) {
 	t := a.Prog.Test(p.Subject.Identity)
-	if t == nil || t.Span != p.Span {
+	if t == nil || t.Span != p.Span() {
 		return protocol.DocumentSymbol{}, false
 	}
 	sym := protocol.DocumentSymbol{

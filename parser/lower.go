@@ -77,13 +77,13 @@ func (s *Subject) HasLabel(l string) bool {
 }
 
 // Pattern is a lowered Pattern<Subject>.
+//
+// Its spans are not stored but read from the syntax node it came from (see
+// [Pattern.Span], [Pattern.IdentSpan]), which keeps a document's patterns
+// small.
 type Pattern struct {
 	Subject  Subject
 	Elements []*Pattern
-	Kind     Kind
-	// Span is the source of the construct; IdentSpan where its identity is
-	// written (empty when anonymous).
-	Span, IdentSpan diag.Span
 	// Syntax is the syntax node the pattern came from: *grammar.Record for the
 	// header, *grammar.TopPattern for an annotated pattern, *grammar.SubjectPattern,
 	// *grammar.NodePattern, *grammar.Path (relationships and walks) or
@@ -92,7 +92,44 @@ type Pattern struct {
 	// Def is, for a reference (a bare identifier, or a path node or relationship
 	// that repeats an identity), the pattern that defines the identity; nil when
 	// the pattern defines it or the reference is undefined.
-	Def *Pattern
+	Def  *Pattern
+	Kind Kind
+}
+
+// Span returns the source of the construct: for a relationship, from its
+// left node to its right node; for the others, the syntax node's span.
+func (p *Pattern) Span() diag.Span {
+	if path, ok := p.Syntax.(*grammar.Path); ok && p.Kind == RelationshipKind {
+		return diag.Span{Start: int(path.Left.Start), End: int(path.Right.Left.End)}
+	}
+	return p.Syntax.Span()
+}
+
+// IdentSpan returns where the pattern's identity is written: the identifier
+// of its subject (of the identified annotation, for an annotated pattern),
+// or the whole reference; the zero span when the pattern is anonymous.
+func (p *Pattern) IdentSpan() diag.Span {
+	var s *grammar.Subject
+	switch x := p.Syntax.(type) {
+	case *grammar.Ref:
+		return x.Span()
+	case *grammar.NodePattern:
+		s = x.Subject
+	case *grammar.SubjectPattern:
+		s = x.Subject
+	case *grammar.Path:
+		if p.Kind == RelationshipKind {
+			s = x.Arrow.Subject
+		}
+	case *grammar.TopPattern:
+		if a := x.Annotations; a != nil && a.Identified != nil {
+			s = a.Identified.Subject
+		}
+	}
+	if s == nil || !s.Ident.Valid() {
+		return diag.Span{}
+	}
+	return s.Ident.Span()
 }
 
 // IsReference reports whether the pattern refers to an identity defined elsewhere.
@@ -118,49 +155,122 @@ func (s *scope) lookup(id string) *Pattern {
 
 type lowerer struct {
 	diags diag.List
+	// slab is where patterns are allocated, many at a time, and the other
+	// slabs where the short slices of patterns are carved from (see carve).
+	slab      []Pattern
+	propSlab  []Property
+	labelSlab []string
+	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
 }
 
+// pendingRef is a bare reference p in the element list of the scope sc;
+// the owners of sc and of the scopes around it are the patterns p stands in.
 type pendingRef struct {
-	p        *Pattern
-	sc       *scope
-	ancestor []*Pattern
+	p  *Pattern
+	sc *scope
 }
 
-// lower builds doc.Lowered and returns gram-level diagnostics.
+// lower builds doc.Lowered from doc.units and returns gram-level diagnostics.
 func (doc *Document) lower() diag.List {
-	l := &lowerer{}
-	top := &scope{defs: map[string]*Pattern{}}
-	var out []*Pattern
-	if doc.Header != nil {
-		h := &Pattern{Kind: HeaderKind, Span: doc.Header.Span(), Syntax: doc.Header}
-		h.Subject.Properties = l.record(doc.Header)
-		out = append(out, h)
+	s := newUnitLowerer(len(doc.File.Text))
+	for i := range doc.units {
+		s.unit(&doc.units[i])
 	}
-	for _, tp := range doc.Patterns {
-		out = append(out, l.top(tp, top))
+	return s.finish(doc)
+}
+
+// unitLowerer lowers the units of a document one at a time, in source order,
+// as they are parsed: which unit is the header is decided as
+// Document.assemble decides it.
+type unitLowerer struct {
+	l          lowerer
+	top        *scope
+	out        []*Pattern
+	sawPattern bool
+	header     bool
+}
+
+// bytesPerTopDef is the fewest bytes of source per top-level definition
+// expected: the top-level scope is sized for a file that dense, so that it
+// does not grow (and leave its smaller tables as garbage) while a large file
+// is lowered.
+const bytesPerTopDef = 64
+
+// newUnitLowerer returns a lowerer for a file of size bytes.
+func newUnitLowerer(size int) *unitLowerer {
+	return &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
+}
+
+// unit lowers the next unit.
+func (s *unitLowerer) unit(r *unitResult) {
+	switch u := r.unit; {
+	case r.err != nil:
+		s.sawPattern = true
+	case u.Header != nil && !s.sawPattern && !s.header:
+		s.header = true
+		h := s.l.pattern(HeaderKind, u.Header)
+		h.Subject.Properties = s.l.record(u.Header)
+		s.out = append(s.out, h)
+	case u.Header != nil:
+		// A misplaced record: reported by assemble, not lowered.
+	default:
+		s.sawPattern = true
+		s.out = append(s.out, s.l.top(u.Pattern, s.top))
 	}
-	l.resolve()
-	doc.Lowered = out
-	return l.diags
+}
+
+// finish resolves the references once every unit is lowered, sets
+// doc.Lowered and returns the gram-level diagnostics.
+func (s *unitLowerer) finish(doc *Document) diag.List {
+	s.l.resolve()
+	doc.Lowered = s.out
+	return s.l.diags
+}
+
+// slabSize is how many patterns are allocated at once.
+const slabSize = 128
+
+// pattern returns a new pattern of the kind, from the syntax node.
+func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
+	if len(l.slab) == cap(l.slab) {
+		l.slab = make([]Pattern, 0, slabSize)
+	}
+	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
+	return &l.slab[len(l.slab)-1]
+}
+
+// carve returns an empty slice with room for n elements, cut from *slab
+// (refilled slabSize elements at a time); its capacity ends at n, so an
+// append past it copies rather than writing into the next slice.
+func carve[T any](slab *[]T, n int) []T {
+	if n > slabSize/4 {
+		return make([]T, 0, n)
+	}
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, slabSize)
+	}
+	k := len(*slab)
+	*slab = (*slab)[:k+n]
+	return (*slab)[k : k : k+n]
 }
 
 func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	var inner *Pattern
 	if tp.Subject != nil {
-		inner = l.group(tp.Subject, sc, nil)
+		inner = l.group(tp.Subject, sc)
 	} else {
-		inner = l.path(tp.Path, sc, nil)
+		inner = l.path(tp.Path, sc)
 	}
 	a := tp.Annotations
 	if a == nil {
 		return inner
 	}
-	w := &Pattern{Kind: AnnotatedKind, Span: tp.Span(), Syntax: tp, Elements: []*Pattern{inner}}
+	w := l.pattern(AnnotatedKind, tp)
+	w.Elements = []*Pattern{inner}
 	if id := a.Identified; id != nil {
 		l.subject(&w.Subject, id.Subject)
-		w.IdentSpan = id.Subject.Ident.Span()
 		if w.Subject.Identity != "" {
 			l.define(sc, w)
 		}
@@ -195,7 +305,7 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 	if r == nil || len(r.Entries) == 0 {
 		return nil
 	}
-	props := make([]Property, 0, len(r.Entries))
+	props := carve(&l.propSlab, len(r.Entries))
 	// Short records are searched; long ones (data) get an index of their keys.
 	var index map[string]int
 	if len(r.Entries) > smallRecord {
@@ -283,7 +393,7 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 		out.Identity = s.Ident.Text()
 	}
 	if len(s.Labels) > 0 {
-		out.Labels = make([]string, 0, len(s.Labels))
+		out.Labels = carve(&l.labelSlab, len(s.Labels))
 		for _, lb := range s.Labels {
 			name := lb.Name.Text()
 			dup := false
@@ -307,9 +417,9 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.defs[id]; ok {
-		d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
-		d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 		l.diags.Add(d)
 		return
 	}
@@ -317,12 +427,9 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 }
 
 // group lowers a subject pattern [s | elements].
-func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *Pattern {
-	p := &Pattern{Kind: GroupKind, Span: sp.Span(), Syntax: sp}
+func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
+	p := l.pattern(GroupKind, sp)
 	l.subject(&p.Subject, sp.Subject)
-	if sp.Subject != nil {
-		p.IdentSpan = sp.Subject.Ident.Span()
-	}
 	if p.Subject.Identity != "" {
 		l.define(sc, p)
 	}
@@ -330,19 +437,18 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *
 		return p
 	}
 	inner := &scope{parent: sc, defs: map[string]*Pattern{}, owner: p}
-	anc = append(anc[:len(anc):len(anc)], p)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
 		switch {
 		case e.Subject != nil:
-			ep = l.group(e.Subject, inner, anc)
+			ep = l.group(e.Subject, inner)
 		case e.Path != nil:
-			ep = l.path(e.Path, inner, anc)
+			ep = l.path(e.Path, inner)
 		default:
-			ep = &Pattern{Kind: ReferenceKind, Span: e.Ref.Span(), IdentSpan: e.Ref.Span(), Syntax: e.Ref}
+			ep = l.pattern(ReferenceKind, e.Ref)
 			ep.Subject.Identity = e.Ref.Text()
-			l.refs = append(l.refs, pendingRef{p: ep, sc: inner, ancestor: anc})
+			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
 		p.Elements = append(p.Elements, ep)
 	}
@@ -350,23 +456,20 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope, anc []*Pattern) *
 }
 
 // path lowers a path: a node, a relationship, or a walk.
-func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
-	left := l.node(pt.Left, sc, anc)
+func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
+	left := l.node(pt.Left, sc)
 	if pt.Arrow == nil {
 		return left
 	}
 	var rels []*Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
-		right := l.node(p.Right.Left, sc, anc)
-		r := &Pattern{Kind: RelationshipKind, Span: diag.Span{Start: left.Span.Start, End: right.Span.End}, Syntax: p}
+		right := l.node(p.Right.Left, sc)
+		r := l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
-		if p.Arrow.Subject != nil {
-			r.IdentSpan = p.Arrow.Subject.Ident.Span()
-		}
 		if p.Arrow.Kind() == grammar.Left {
-			r.Elements = []*Pattern{right, left}
+			r.Elements = append(carve(&l.pairSlab, 2), right, left)
 		} else {
-			r.Elements = []*Pattern{left, right}
+			r.Elements = append(carve(&l.pairSlab, 2), left, right)
 		}
 		if r.Subject.Identity != "" {
 			l.relationship(sc, r, p.Arrow.Subject)
@@ -377,7 +480,8 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope, anc []*Pattern) *Pattern {
 	if len(rels) == 1 {
 		return rels[0]
 	}
-	w := &Pattern{Kind: WalkKind, Span: pt.Span(), Syntax: pt, Elements: rels}
+	w := l.pattern(WalkKind, pt)
+	w.Elements = rels
 	w.Subject.Labels = []string{WalkLabel}
 	return w
 }
@@ -394,12 +498,12 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf("duplicate-definition", r.IdentSpan, "%q is already defined", id)
+	d := diag.Errorf("duplicate-definition", r.IdentSpan(), "%q is already defined", id)
 	if !hasDefinition(s) {
 		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
 	d.Detail = "a relationship identity is reused only between the same two nodes; rename this one"
-	d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 	l.diags.Add(d)
 }
 
@@ -421,19 +525,18 @@ func sameEndpoints(a, b *Pattern) bool {
 }
 
 // node lowers a node pattern; identities are resolved later (see resolve).
-func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Pattern {
-	p := &Pattern{Kind: NodeKind, Span: n.Span(), Syntax: n}
+func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
+	p := l.pattern(NodeKind, n)
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
-		p.IdentSpan = n.Subject.Ident.Span()
 		id := p.Subject.Identity
 		if hasDefinition(n.Subject) {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.defs[id]; ok {
-				d := diag.Errorf("duplicate-definition", p.IdentSpan, "%q is already defined", id)
+				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
-				d.Related = []diag.Related{{Span: first.IdentSpan, Message: "first definition of " + id}}
+				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 				l.diags.Add(d)
 			} else {
 				sc.defs[id] = p
@@ -453,11 +556,11 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope, anc []*Pattern) *Patte
 func (l *lowerer) resolve() {
 	for _, r := range l.refs {
 		id := r.p.Subject.Identity
-		for _, a := range r.ancestor {
-			if a.Subject.Identity == id && r.sc.lookup(id) == a {
-				d := diag.Errorf("self-reference", r.p.Span, "%q refers to itself: a pattern cannot contain itself", id)
+		for s := r.sc; s.owner != nil; s = s.parent {
+			if a := s.owner; a.Subject.Identity == id && r.sc.lookup(id) == a {
+				d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 				d.Detail = "remove the reference, or refer to another pattern"
-				d.Related = []diag.Related{{Span: a.IdentSpan, Message: "the pattern " + id}}
+				d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
 				l.diags.Add(d)
 				goto next
 			}
@@ -465,11 +568,11 @@ func (l *lowerer) resolve() {
 		if def := r.sc.lookup(id); def != nil {
 			r.p.Def = def
 		} else {
-			d := diag.Errorf("undefined-reference", r.p.Span, "%q is not defined", id)
+			d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
 			d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
 			if s := closestVisible(id, r.sc); s != "" {
 				d.Detail = "did you mean " + quote(s) + "?"
-				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span, NewText: s}}}}
+				d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
 			}
 			l.diags.Add(d)
 		}

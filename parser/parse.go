@@ -23,9 +23,7 @@
 package parser
 
 import (
-	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -68,9 +66,6 @@ const parallelMin = 64 << 10
 // diagnostic instead of a parse (hand-written gram never comes close).
 const MaxDepth = 1000
 
-// batchTokens is roughly how many tokens a worker receives at a time.
-const batchTokens = 256
-
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
@@ -90,113 +85,34 @@ type unitResult struct {
 	at splitState
 }
 
-type batch struct {
-	// toks are the batch's tokens, in a buffer from tokenBuffers; eof is the
-	// offset of what follows them.
-	toks []lexer.Token
-	eof  int
-	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
-	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
-	deep []int
-	// starts holds, per unit, the splitter's state before its first token.
-	starts []splitState
-	out    []unitResult
-}
-
-// tokenBuffers recycles the token buffers of batches: tokens are copied once,
-// from the scanner into a buffer, and the buffer is used again once its
-// batch is parsed.
-var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
-
-// cut ends a unit at the batch's current end; at is the splitter's state
-// before the unit's first token.
-func (b *batch) cut(sp *splitter, at splitState) {
-	b.cuts = append(b.cuts, len(b.toks))
-	b.deep = append(b.deep, sp.tooDeep)
-	b.starts = append(b.starts, at)
-	sp.tooDeep = -1
-}
-
 // Parse parses a gram file. It always returns a document holding every well-formed
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
 // (duplicate definitions, undefined references, self-references, duplicate keys).
 func Parse(f *diag.File) (*Document, diag.List) {
-	doc, diags := ParseSyntax(f)
-	diags = append(diags, doc.lower()...)
+	lw := newUnitLowerer(len(f.Text))
+	doc, diags := parseSyntax(f, lw)
+	diags = append(diags, lw.finish(doc)...)
 	return doc, diags.Sorted()
 }
 
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
 // document's Lowered field is empty.
-func ParseSyntax(f *diag.File) (*Document, diag.List) {
+func ParseSyntax(f *diag.File) (*Document, diag.List) { return parseSyntax(f, nil) }
+
+// parseSyntax parses a gram file; with lw set, it also gives lw the units in
+// source order as they are parsed, so that lowering runs alongside parsing.
+func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	src := f.Source()
 	sc := grammar.NewScanner(src)
 	doc := &Document{File: f}
-
+	pl := startPipeline(src, lw)
 	var batches []*batch
-	work := make(chan *batch, 4)
-	var wg sync.WaitGroup
-	parallel := len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1
-	if parallel {
-		n := runtime.GOMAXPROCS(0)
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for b := range work {
-					b.parse(src)
-				}
-			}()
-		}
-	}
-	// Cut the token stream into batches of whole units, about batchTokens
-	// tokens each.
-	sp := splitter{tooDeep: -1}
-	at := sp.state()     // before the current unit's first token
-	var held lexer.Token // the first token of the next batch, when one ended
-	hold := false
-	for done := false; !done; {
-		buf := tokenBuffers.Get().(*[]lexer.Token)
-		b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16), starts: make([]splitState, 0, 16)}
-		if hold {
-			b.toks = append(b.toks, held)
-			hold = false
-		}
-		for {
-			t := sc.Next()
-			if t.Type == grammar.EOF {
-				done = true
-				b.eof = t.Pos.Offset
-				if len(b.toks) > 0 {
-					b.cut(&sp, at)
-				}
-				break
-			}
-			before := sp.state()
-			if sp.boundary(&t) && len(b.toks) > 0 {
-				b.cut(&sp, at)
-				at = before
-				if len(b.toks) >= batchTokens {
-					held, hold, b.eof = t, true, t.Pos.Offset
-					break
-				}
-			}
-			b.toks = append(b.toks, t)
-		}
-		if len(b.toks) == 0 {
-			*buf = b.toks
-			tokenBuffers.Put(buf)
-			break
-		}
+	c := cutter{sc: sc, sp: splitter{tooDeep: -1}}
+	for b := c.next(); b != nil; b = c.next() {
 		batches = append(batches, b)
-		if parallel {
-			work <- b
-		} else {
-			b.parse(src)
-		}
+		pl.add(b)
 	}
-	close(work)
-	wg.Wait()
+	pl.wait()
 
 	n := 0
 	for _, b := range batches {
@@ -266,22 +182,6 @@ func (doc *Document) assemble() diag.List {
 func errorTokenAt(off int, lexDiags diag.List) bool {
 	i := sort.Search(len(lexDiags), func(i int) bool { return lexDiags[i].Span.End > off })
 	return i < len(lexDiags) && lexDiags[i].Span.Start <= off
-}
-
-// parse parses every unit of the batch, then gives its token buffer back.
-func (b *batch) parse(src string) {
-	start := 0
-	for i, cut := range b.cuts {
-		eof := b.eof
-		if cut < len(b.toks) {
-			eof = b.toks[cut].Pos.Offset
-		}
-		b.parseSplit(src, b.toks[start:cut], eof, b.deep[i], b.starts[i])
-		start = cut
-	}
-	buf := b.toks[:0]
-	b.toks = nil
-	tokenBuffers.Put(&buf)
 }
 
 // parseSplit parses toks, a unit the splitter found, followed by eof: by

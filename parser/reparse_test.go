@@ -37,7 +37,7 @@ func outcome(t *testing.T, doc *Document, diags diag.List) string {
 		spans(p)
 	}
 	for _, p := range doc.Lowered {
-		b.WriteString(p.Span.String() + p.IdentSpan.String() + " ")
+		b.WriteString(p.Span().String() + p.IdentSpan().String() + " ")
 	}
 	return b.String()
 }

@@ -14,13 +14,13 @@ import (
 // agent compiles an agent declaration and adds it to the program.
 func (c *compiler) agent(d decl) {
 	p := d.p
-	a := &Agent{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Settings: DefaultSettings(), Props: props(&p.Subject)}
+	a := &Agent{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Settings: DefaultSettings(), Props: props(&p.Subject)}
 	c.prog.Agents = append(c.prog.Agents, a)
 	c.agentPats[a] = p
 	if els := elements(p); len(els) > 0 {
 		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
-	} else if p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-		a.addAt, a.addSep = p.Span.End-1, " | "
+	} else if p.Kind == parser.GroupKind && p.Span().Len() > 0 {
+		a.addAt, a.addSep = p.Span().End-1, " | "
 	}
 	if a.Name == "" {
 		c.unnamed(d, "agent", "[my_agent:Agent {...} | tools]")
@@ -114,9 +114,9 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			}
 			t = c.tools[e.Def]
 			if t == nil {
-				dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s is not a tool", e.Subject.Identity)
+				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
 				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
-				dg.Related = []diag.Related{{Span: e.Def.IdentSpan, Message: "definition of " + e.Subject.Identity}}
+				dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}}
 				c.diags.Add(dg)
 				continue
 			}
@@ -129,9 +129,9 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			continue
 		}
 		c.used[t] = true
-		span := e.IdentSpan
+		span := e.IdentSpan()
 		if span.Len() == 0 {
-			span = e.Span
+			span = e.Span()
 		}
 		if first, dup := seen[t.Name]; dup && t.Name != "" {
 			if first == t {
@@ -164,7 +164,7 @@ func (c *compiler) notATool(e *parser.Pattern, label string) {
 	if !ok {
 		why = notTools[""]
 	}
-	dg := diag.Errorf(CodeInvalidAgentElement, e.Span, "%s", why[0])
+	dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s", why[0])
 	dg.Detail = why[1]
 	c.diags.Add(dg)
 }

@@ -112,7 +112,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	var decls []decl
 	for _, p := range doc.Lowered {
-		top := p.Span
+		top := p.Span()
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
@@ -217,13 +217,13 @@ func (c *compiler) unnamed(d decl, what, example string) {
 // headSpan is where a diagnostic about a declaration as a whole goes: its
 // name, else its labels, else the pattern.
 func headSpan(d decl) diag.Span {
-	if d.p.IdentSpan.Len() > 0 {
-		return d.p.IdentSpan
+	if d.p.IdentSpan().Len() > 0 {
+		return d.p.IdentSpan()
 	}
 	if d.s != nil && len(d.s.Labels) > 0 {
 		return d.s.LabelsSpan()
 	}
-	return d.p.Span
+	return d.p.Span()
 }
 
 // elements returns the syntax of a group's elements (none for a node).
@@ -237,7 +237,7 @@ func elements(p *parser.Pattern) []*grammar.Element {
 // tool compiles a tool declaration and adds it to the program.
 func (c *compiler) tool(d decl, top bool) *Tool {
 	p := d.p
-	t := &Tool{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, TopLevel: top, Props: props(&p.Subject)}
+	t := &Tool{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), TopLevel: top, Props: props(&p.Subject)}
 	c.prog.Tools = append(c.prog.Tools, t)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
@@ -246,10 +246,10 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 			dg = diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name")
 			dg.Detail = "name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name"
 		} else {
-			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan, "invalid tool name %q", t.Name)
+			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name)
 			dg.Detail = "a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
 			if fixed := fixToolName(t.Name); fixed != "" {
-				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan, NewText: fixed}}}}
+				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan(), NewText: fixed}}}}
 			}
 		}
 		c.diags.Add(dg)
@@ -339,13 +339,13 @@ func fixToolName(name string) string {
 // declareRecord creates a record and makes its name a type.
 func (c *compiler) declareRecord(d decl) *Record {
 	p := d.p
-	r := &Record{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Props: props(&p.Subject)}
+	r := &Record{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Props: props(&p.Subject)}
 	c.prog.Records = append(c.prog.Records, r)
 	switch {
 	case r.Name == "":
 		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
 	case IsBuiltinType(r.Name):
-		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan, "a record cannot be named %s, a built-in type", r.Name)
+		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name)
 		dg.Detail = "give the record another name"
 		c.diags.Add(dg)
 	case c.records[r.Name] == nil:

@@ -17,7 +17,7 @@ import (
 
 // userTurn compiles a User element.
 func (c *compiler) userTurn(e *parser.Pattern) *Turn {
-	turn := &Turn{Span: e.Span}
+	turn := &Turn{Span: e.Span()}
 	has := false
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
@@ -131,7 +131,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
-	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span, ToolSpan: span}
+	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span}
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
@@ -184,7 +184,7 @@ func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
 	if !ok {
 		return nil
 	}
-	return &NoCall{Tool: name, Span: e.Span, ToolSpan: span}
+	return &NoCall{Tool: name, Span: e.Span(), ToolSpan: span}
 }
 
 // checkPropKeys reports unknown properties of an element that could not be

@@ -21,13 +21,13 @@ import (
 // (personName {matches: "^B"}) inside a Call.
 func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
 	if e.Kind != parser.NodeKind || e.Subject.Identity == "" {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span, "a Call's elements are argument matchers")
+		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a Call's elements are argument matchers")
 		dg.Detail = "write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"
 		c.diags.Add(dg)
 		return nil
 	}
-	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span}
-	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan)
+	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span()}
+	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan())
 	if !ok {
 		return nil
 	}
@@ -324,7 +324,7 @@ func (c *compiler) answerType(name string, span diag.Span) *Type {
 
 // rubric compiles a Rubric element.
 func (c *compiler) rubric(e *parser.Pattern) *Rubric {
-	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span}
+	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span()}
 	var hasJudge, hasCriterion bool
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]

@@ -96,13 +96,13 @@ func labelSpan(p *parser.Pattern) diag.Span {
 	if s := subjectOf(p); s != nil && len(s.Labels) > 0 {
 		return s.Labels[0].Name.Span()
 	}
-	return p.Span
+	return p.Span()
 }
 
 // test compiles a Test declaration and adds it to the program.
 func (c *compiler) test(d decl) {
 	p := d.p
-	t := &Test{Name: p.Subject.Identity, Span: p.Span, NameSpan: p.IdentSpan, Trajectory: TrajectoryInOrder}
+	t := &Test{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Trajectory: TrajectoryInOrder}
 	c.prog.Tests = append(c.prog.Tests, t)
 	if t.Name == "" {
 		c.unnamed(d, "test", "[greets_by_name:Test {agent: my_agent} | ...]; gramc test --run selects tests by name")
@@ -113,8 +113,8 @@ func (c *compiler) test(d decl) {
 		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
 		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
 			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
-		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span.Len() > 0 {
-			at := p.Span.End - 1 // the closing bracket
+		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span().Len() > 0 {
+			at := p.Span().End - 1 // the closing bracket
 			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
 				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
 		}
@@ -187,7 +187,7 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 			continue
 		}
 		if turn == nil {
-			dg := diag.Errorf(CodeInvalidTestElement, e.Span, "the %s expectation comes before any user turn", label)
+			dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "the %s expectation comes before any user turn", label)
 			dg.Detail = "start the test with what the user says, (:User {says: \"...\"}); the expectations after it are about the agent's reply"
 			c.diags.Add(dg)
 			turn = &Turn{} // check the expectation anyway
@@ -257,7 +257,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 // that are not test elements.
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span, "a test's elements are user turns and expectations")
+		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
 		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) or (:Rubric {judge: agent, criterion: \"...\"})"
 		c.diags.Add(dg)
 		return "", false
@@ -292,7 +292,7 @@ func (c *compiler) noElements(e *parser.Pattern, label string) {
 	if len(e.Elements) == 0 {
 		return
 	}
-	dg := diag.Errorf(CodeInvalidTestElement, diag.Span{Start: e.Elements[0].Span.Start, End: e.Elements[len(e.Elements)-1].Span.End},
+	dg := diag.Errorf(CodeInvalidTestElement, diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End},
 		"a %s element has no elements", label)
 	dg.Detail = "only a Call has elements, its argument matchers; write this one as a node: (:" + label + " {...})"
 	c.diags.Add(dg)

@@ -1,0 +1,41 @@
+package grammar
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+// TestQuickRecordsLexAsStep checks that finding the end of records by the
+// quick scan gives the tokens, comments and diagnostics of lexing them token
+// by token, on random documents (a third of them broken) and on records the
+// quick scan leaves to step.
+func TestQuickRecordsLexAsStep(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	docs := []string{
+		"{a: 1, b: [\"x\", 'y'], c: {d: -2.5}, e: 1..3, f: `t`, g: md`x`} // c\n(a {k: v})",
+		"(a {k: ```\ntext\n```})\n(b {k: 5-x})\n(c {k: 1a-b, m: a->b})",
+		"(a {k: \"\\q\", n: 'open\n}) (b {k: 1})",
+		"(a {k: \"\xff\"}) (b {k: x@y, l: 5x@y}) {",
+		"[g {k: true`x`, l: 0x1Fg, m: ...3} | (a)]",
+	}
+	for i := 0; i < 3000; i++ {
+		s := gramgen.Random(r)
+		if i%3 == 0 {
+			s = gramgen.Mutate(r, s)
+		}
+		docs = append(docs, s)
+	}
+	defer func() { quickRecords = true }()
+	for _, src := range docs {
+		quickRecords = true
+		quick := Lex(src)
+		quickRecords = false
+		slow := Lex(src)
+		if g, w := fmt.Sprint(quick.Tokens, quick.Comments, quick.Diags), fmt.Sprint(slow.Tokens, slow.Comments, slow.Diags); g != w {
+			t.Fatalf("lexing %q:\nquick %s\n step %s", src, g, w)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+// Batches: the token stream cut into runs of whole units, parsed on all
+// cores and lowered in order as they are parsed.
+
+package parser
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramlang/gram/grammar"
+)
+
+// batchTokens is roughly how many tokens a worker receives at a time.
+const batchTokens = 256
+
+// batch is a run of whole units of the token stream, parsed by one worker.
+type batch struct {
+	// toks are the batch's tokens, in a buffer from tokenBuffers; eof is the
+	// offset of what follows them.
+	toks []lexer.Token
+	eof  int
+	cuts []int // unit i is tokens [cuts[i-1], cuts[i]) of the batch (cuts[-1] = 0)
+	// deep holds, per unit, the offset of the bracket that exceeds MaxDepth, or -1.
+	deep []int
+	// starts holds, per unit, the splitter's state before its first token.
+	starts []splitState
+	out    []unitResult
+	// done, when set, is closed once the batch is parsed.
+	done chan struct{}
+}
+
+// lower gives the batch's units to lw.
+func (b *batch) lower(lw *unitLowerer) {
+	for i := range b.out {
+		lw.unit(&b.out[i])
+	}
+}
+
+// tokenBuffers recycles the token buffers of batches: tokens are copied once,
+// from the scanner into a buffer, and the buffer is used again once its
+// batch is parsed.
+var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
+
+// cut ends a unit at the batch's current end; at is the splitter's state
+// before the unit's first token.
+func (b *batch) cut(sp *splitter, at splitState) {
+	b.cuts = append(b.cuts, len(b.toks))
+	b.deep = append(b.deep, sp.tooDeep)
+	b.starts = append(b.starts, at)
+	sp.tooDeep = -1
+}
+
+// parse parses every unit of the batch, then gives its token buffer back.
+func (b *batch) parse(src string) {
+	b.out = make([]unitResult, 0, len(b.cuts))
+	start := 0
+	for i, cut := range b.cuts {
+		eof := b.eof
+		if cut < len(b.toks) {
+			eof = b.toks[cut].Pos.Offset
+		}
+		b.parseSplit(src, b.toks[start:cut], eof, b.deep[i], b.starts[i])
+		start = cut
+	}
+	buf := b.toks[:0]
+	b.toks = nil
+	tokenBuffers.Put(&buf)
+	if b.done != nil {
+		close(b.done)
+	}
+}
+
+// cutter cuts the token stream of a scanner into batches of whole units,
+// about batchTokens tokens each.
+type cutter struct {
+	sc   *grammar.Scanner
+	sp   splitter
+	at   splitState  // the splitter's state before the current unit's first token
+	held lexer.Token // the first token of the next batch, when one ended
+	hold bool
+	done bool
+}
+
+// next returns the next batch, or nil at the end.
+func (c *cutter) next() *batch {
+	if c.done {
+		return nil
+	}
+	buf := tokenBuffers.Get().(*[]lexer.Token)
+	b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16), starts: make([]splitState, 0, 16)}
+	if c.hold {
+		b.toks = append(b.toks, c.held)
+		c.hold = false
+	}
+	for {
+		t := c.sc.Next()
+		if t.Type == grammar.EOF {
+			c.done = true
+			b.eof = t.Pos.Offset
+			if len(b.toks) > 0 {
+				b.cut(&c.sp, c.at)
+			}
+			break
+		}
+		before := c.sp.state()
+		if c.sp.boundary(&t) && len(b.toks) > 0 {
+			b.cut(&c.sp, c.at)
+			c.at = before
+			if len(b.toks) >= batchTokens {
+				c.held, c.hold, b.eof = t, true, t.Pos.Offset
+				break
+			}
+		}
+		b.toks = append(b.toks, t)
+	}
+	if len(b.toks) == 0 {
+		*buf = b.toks
+		tokenBuffers.Put(buf)
+		return nil
+	}
+	return b
+}
+
+// pipeline parses batches, on all cores from parallelMin bytes of input on,
+// and gives their units to a lowerer, if any, in order.
+type pipeline struct {
+	src      string
+	lw       *unitLowerer
+	parallel bool
+	work     chan *batch
+	workers  sync.WaitGroup
+	// lowered holds the parallel batches, in order, for the goroutine that
+	// lowers each once it is parsed.
+	lowered  chan *batch
+	lowering sync.WaitGroup
+}
+
+func startPipeline(src string, lw *unitLowerer) *pipeline {
+	p := &pipeline{src: src, lw: lw, parallel: len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1}
+	if !p.parallel {
+		return p
+	}
+	p.work = make(chan *batch, 4)
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+		p.workers.Add(1)
+		go func() {
+			defer p.workers.Done()
+			for b := range p.work {
+				b.parse(src)
+			}
+		}()
+	}
+	if lw != nil {
+		p.lowered = make(chan *batch, 64)
+		p.lowering.Add(1)
+		go func() {
+			defer p.lowering.Done()
+			for b := range p.lowered {
+				<-b.done
+				b.lower(lw)
+			}
+		}()
+	}
+	return p
+}
+
+// add parses b (and lowers it), or hands it to the goroutines that do.
+func (p *pipeline) add(b *batch) {
+	switch {
+	case p.lowered != nil:
+		b.done = make(chan struct{})
+		p.work <- b
+		p.lowered <- b
+	case p.parallel:
+		p.work <- b
+	default:
+		b.parse(p.src)
+		if p.lw != nil {
+			b.lower(p.lw)
+		}
+	}
+}
+
+// wait returns once every batch added is parsed and lowered.
+func (p *pipeline) wait() {
+	if !p.parallel {
+		return
+	}
+	close(p.work)
+	p.workers.Wait()
+	if p.lowered != nil {
+		close(p.lowered)
+		p.lowering.Wait()
+	}
+}
