@@ -1,0 +1,119 @@
+// The lowered form: Pattern<Subject>, what every construct of a document
+// denotes (see lower.go for how each is lowered).
+
+package parser
+
+import (
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// WalkLabel labels the pattern a multi-hop path lowers to.
+const WalkLabel = "Gram.Walk"
+
+// Kind tells which construct a lowered pattern came from.
+type Kind int
+
+// Pattern kinds.
+const (
+	HeaderKind       Kind = iota // the header record
+	NodeKind                     // (n)
+	RelationshipKind             // (a)-[r]->(b)
+	WalkKind                     // (a)-->(b)-->(c)
+	GroupKind                    // [s | ...]
+	AnnotatedKind                // @k(v) p
+	ReferenceKind                // a bare identifier in an element list
+)
+
+// Subject is a pattern's value.
+type Subject struct {
+	Identity   string
+	Labels     []string   // in source order, without duplicates
+	Properties []Property // in source order, without duplicate keys
+}
+
+// Property is one key and value of a subject.
+type Property struct {
+	Key     string
+	KeySpan diag.Span
+	Value   *grammar.Value
+}
+
+// Prop returns the property with the given key, or nil.
+func (s *Subject) Prop(key string) *Property {
+	for i := range s.Properties {
+		if s.Properties[i].Key == key {
+			return &s.Properties[i]
+		}
+	}
+	return nil
+}
+
+// HasLabel reports whether the subject has the label.
+func (s *Subject) HasLabel(l string) bool {
+	for _, x := range s.Labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Pattern is a lowered Pattern<Subject>.
+//
+// Its spans are not stored but read from the syntax node it came from (see
+// [Pattern.Span], [Pattern.IdentSpan]), which keeps a document's patterns
+// small.
+type Pattern struct {
+	Subject  Subject
+	Elements []*Pattern
+	// Syntax is the syntax node the pattern came from: *grammar.Record for the
+	// header, *grammar.TopPattern for an annotated pattern, *grammar.SubjectPattern,
+	// *grammar.NodePattern, *grammar.Path (relationships and walks) or
+	// *grammar.Ref.
+	Syntax grammar.Node
+	// Def is, for a reference (a bare identifier, or a path node or relationship
+	// that repeats an identity), the pattern that defines the identity; nil when
+	// the pattern defines it or the reference is undefined.
+	Def  *Pattern
+	Kind Kind
+}
+
+// Span returns the source of the construct: for a relationship, from its
+// left node to its right node; for the others, the syntax node's span.
+func (p *Pattern) Span() diag.Span {
+	if path, ok := p.Syntax.(*grammar.Path); ok && p.Kind == RelationshipKind {
+		return diag.Span{Start: int(path.Left.Start), End: int(path.Right.Left.End)}
+	}
+	return p.Syntax.Span()
+}
+
+// IdentSpan returns where the pattern's identity is written: the identifier
+// of its subject (of the identified annotation, for an annotated pattern),
+// or the whole reference; the zero span when the pattern is anonymous.
+func (p *Pattern) IdentSpan() diag.Span {
+	var s *grammar.Subject
+	switch x := p.Syntax.(type) {
+	case *grammar.Ref:
+		return x.Span()
+	case *grammar.NodePattern:
+		s = x.Subject
+	case *grammar.SubjectPattern:
+		s = x.Subject
+	case *grammar.Path:
+		if p.Kind == RelationshipKind {
+			s = x.Arrow.Subject
+		}
+	case *grammar.TopPattern:
+		if a := x.Annotations; a != nil && a.Identified != nil {
+			s = a.Identified.Subject
+		}
+	}
+	if s == nil || !s.Ident.Valid() {
+		return diag.Span{}
+	}
+	return s.Ident.Span()
+}
+
+// IsReference reports whether the pattern refers to an identity defined elsewhere.
+func (p *Pattern) IsReference() bool { return p.Kind == ReferenceKind || p.Def != nil }
