@@ -6,8 +6,8 @@
 //
 // # Entry points
 //
-//   - [Lex] lexes a whole text; [NewScanner] and [NewScannerAt] give its
-//     tokens one at a time, with the comments and lexical errors seen.
+//   - [NewScanner] and [NewScannerAt] give the tokens of a text one at a
+//     time, with the comments and lexical errors seen.
 //   - [ParseFast] parses a well-formed unit by hand along the grammar's
 //     productions; [ParseUnit] parses any unit with the participle grammar
 //     (the structs of ast.go, [EBNF]) and gives the precise [SyntaxError] of
@@ -17,7 +17,8 @@
 //     that need not parse.
 //   - [Unit.Shifted] moves a unit to where an edit put it.
 //
-// The files follow the constructs: lexer.go (tokens), ast.go (the grammar
+// The files follow the constructs: lexer.go, lexstrings.go and lextokens.go
+// (tokens), ast.go (the grammar
 // structs), subject.go, path.go, arrow.go, ref.go, record.go and value.go
 // (the productions parsed by hand), token.go ([Tok], the token kept in the
 // tree), errors.go, fast.go, parse.go, walk.go and shift.go.

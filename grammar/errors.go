@@ -47,7 +47,7 @@ func Describe(t *lexer.Token) string {
 	case RecordText:
 		return "record " + abbreviate(t.Value)
 	}
-	return strings.ToLower(TypeName(t.Type)) + " " + abbreviate(t.Value)
+	return strings.ToLower(typeName(t.Type)) + " " + abbreviate(t.Value)
 }
 
 func abbreviate(s string) string {

@@ -22,7 +22,7 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// Token types produced by [Lex]. Punctuation and arrow halves are all of type
+// Token types produced by the [Scanner]. Punctuation and arrow halves are all of type
 // Punct and are told apart by their text. The constants are untyped, so they
 // compare with the type of a participle token (lexer.TokenType) and with the
 // one-byte type of a syntax tree token ([Tok]) alike.
@@ -67,8 +67,8 @@ var symbols = map[string]lexer.TokenType{
 	"Punct":        Punct,
 }
 
-// TypeName returns the symbolic name of a token type ("Symbol", "Punct", ...).
-func TypeName(t lexer.TokenType) string {
+// typeName returns the symbolic name of a token type ("Symbol", "Punct", ...).
+func typeName(t lexer.TokenType) string {
 	for k, v := range symbols {
 		if v == t {
 			return k
@@ -83,8 +83,8 @@ type Comment struct {
 	Span diag.Span
 }
 
-// Lexed is the result of lexing a whole file.
-type Lexed struct {
+// lexed is the result of lexing a whole file.
+type lexed struct {
 	// Tokens are the significant tokens, ending with an EOF token at len(text).
 	// Each token's Value is a substring of the input and Pos.Offset its byte offset;
 	// Line and Column are not filled in (see diag.File for those).
@@ -97,9 +97,9 @@ type Lexed struct {
 
 // Lex splits the whole of src into tokens. It never fails: lexical errors become
 // Error tokens and diagnostics.
-func Lex(src string) *Lexed {
+func lex(src string) *lexed {
 	s := NewScanner(src)
-	var out Lexed
+	var out lexed
 	for {
 		t := s.Next()
 		out.Tokens = append(out.Tokens, t)

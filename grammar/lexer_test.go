@@ -31,9 +31,9 @@ func TestQuickRecordsLexAsStep(t *testing.T) {
 	defer func() { quickRecords = true }()
 	for _, src := range docs {
 		quickRecords = true
-		quick := Lex(src)
+		quick := lex(src)
 		quickRecords = false
-		slow := Lex(src)
+		slow := lex(src)
 		if g, w := fmt.Sprint(quick.Tokens, quick.Comments, quick.Diags), fmt.Sprint(slow.Tokens, slow.Comments, slow.Diags); g != w {
 			t.Fatalf("lexing %q:\nquick %s\n step %s", src, g, w)
 		}

@@ -9,10 +9,10 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// Definition is the participle lexer definition for gram. The parser does not use
+// lexDefinition is the participle lexer definition for gram. The parser does not use
 // it to lex (it feeds pre-lexed tokens), but it lets participle know the token types
 // and lets tools lex a gram text through participle's API.
-var Definition lexer.Definition = definition{}
+var lexDefinition lexer.Definition = definition{}
 
 type definition struct{}
 
@@ -23,28 +23,28 @@ func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewTokenLexer(Lex(string(b)).Tokens, len(b)), nil
+	return newTokenLexer(lex(string(b)).Tokens, len(b)), nil
 }
 
 func (d definition) LexString(filename string, s string) (lexer.Lexer, error) {
-	return NewTokenLexer(Lex(s).Tokens, len(s)), nil
+	return newTokenLexer(lex(s).Tokens, len(s)), nil
 }
 
-// TokenLexer replays a token slice as a participle lexer.
-type TokenLexer struct {
+// tokenLexer replays a token slice as a participle lexer.
+type tokenLexer struct {
 	toks []lexer.Token
 	i    int
 	eof  int
 }
 
-// NewTokenLexer returns a lexer over toks that reports EOF at byte offset eof once
+// newTokenLexer returns a lexer over toks that reports EOF at byte offset eof once
 // the slice is used up (or at the slice's own EOF token).
-func NewTokenLexer(toks []lexer.Token, eof int) *TokenLexer {
-	return &TokenLexer{toks: toks, eof: eof}
+func newTokenLexer(toks []lexer.Token, eof int) *tokenLexer {
+	return &tokenLexer{toks: toks, eof: eof}
 }
 
 // Next returns the next token; after the last it keeps returning EOF.
-func (t *TokenLexer) Next() (lexer.Token, error) {
+func (t *tokenLexer) Next() (lexer.Token, error) {
 	if t.i >= len(t.toks) {
 		return lexer.EOFToken(lexer.Position{Offset: t.eof}), nil
 	}

@@ -14,7 +14,7 @@ import (
 // unitParser is built once: building a participle parser reflects over the whole
 // grammar.
 var unitParser = participle.MustBuild[Unit](
-	participle.Lexer(Definition),
+	participle.Lexer(lexDefinition),
 	participle.UseLookahead(1),
 )
 
@@ -26,7 +26,7 @@ func EBNF() string { return unitParser.String() }
 // for the end of the unit. It returns the unit (partial on error) and the first
 // syntax error, if any.
 func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
-	pl, err := lexer.Upgrade(NewTokenLexer(toks, eof))
+	pl, err := lexer.Upgrade(newTokenLexer(toks, eof))
 	if err != nil {
 		return nil, &SyntaxError{Span: diag.Span{Start: eof, End: eof}, Msg: err.Error()}
 	}

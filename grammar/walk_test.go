@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gramlang/gram/diag"
@@ -139,8 +140,12 @@ func TestInspectHeaderAndUnit(t *testing.T) {
 	if diff := cmp.Diff(want, trace(parseOne(t, src))); diff != "" {
 		t.Errorf("Inspect(%q) (-want +got):\n%s", src, diff)
 	}
-	lx := grammar.Lex("(a)")
-	u, ok := grammar.ParseFast(lx.Tokens[:len(lx.Tokens)-1], 3)
+	sc := grammar.NewScanner("(a)")
+	var toks []lexer.Token
+	for t := sc.Next(); t.Type != grammar.EOF; t = sc.Next() {
+		toks = append(toks, t)
+	}
+	u, ok := grammar.ParseFast(toks, 3)
 	if !ok {
 		t.Fatal("(a) did not parse")
 	}
