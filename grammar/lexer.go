@@ -428,14 +428,7 @@ func (l *Scanner) record(i int) int {
 	for j < len(l.src) {
 		j = l.step(j)
 		if t := &l.tok; l.has && t.Type == Punct {
-			switch t.Value {
-			case "{":
-				depth++
-			case "}":
-				depth--
-			case "(", ")", "|", "@", "@@", "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
-				depth = -1
-			}
+			depth = RecordNesting(depth, t.Value)
 		}
 		l.has = false
 		if depth == 0 {
@@ -578,4 +571,20 @@ func numberEnd(src string, i int) (lexer.TokenType, int) {
 		return Measurement, k
 	}
 	return Integer, j
+}
+
+// RecordNesting returns the nesting of records after the punctuation v, at
+// nesting depth before it: one more after '{', one less after '}', and -1
+// after punctuation that cannot stand inside a record (the record is not
+// closed).
+func RecordNesting(depth int, v string) int {
+	switch v {
+	case "{":
+		return depth + 1
+	case "}":
+		return depth - 1
+	case "(", ")", "|", "@", "@@", "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
+		return -1
+	}
+	return depth
 }

@@ -307,15 +307,7 @@ func recordLookahead(src string, off int) int {
 		if t.Type != grammar.Punct {
 			continue
 		}
-		switch t.Value {
-		case "{":
-			depth++
-		case "}":
-			depth--
-		case "(", ")", "|", "@", "@@", "-", "=", "~", "<-", "<=", "<~", "->", "=>", "~>":
-			depth = -1
-		}
-		if depth <= 0 {
+		if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
 			return t.Pos.Offset + len(t.Value)
 		}
 	}
