@@ -238,6 +238,7 @@ type streamCallDelta struct {
 type streamAccumulator struct {
 	id               string
 	chunks           int
+	choices          bool // a chunk had a choice
 	message          bool // a chunk had a delta for the first choice
 	role             string
 	finish           string
@@ -279,6 +280,7 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 		a.id = c.ID
 	}
 	a.chunks++
+	a.choices = a.choices || len(c.Choices) > 0
 	for i := range c.Choices {
 		ch := &c.Choices[i]
 		if ch.Index != 0 {
@@ -339,7 +341,7 @@ func streamCallIndex(i int64, n int) (int, bool) {
 // completion is the chat completion the chunks added make.
 func (a *streamAccumulator) completion() *openai.ChatCompletion {
 	comp := &openai.ChatCompletion{ID: a.id, Usage: a.usage}
-	if a.chunks == 0 {
+	if !a.choices {
 		return comp
 	}
 	ch := openai.ChatCompletionChoice{FinishReason: a.finish}
