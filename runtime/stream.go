@@ -161,8 +161,9 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 // request building, transport and error handling) and calls each with the
 // chunks of the answer, in order, until the stream ends, fails, or each
 // returns an error. The SDK's event-stream decoder reads the events; their
-// data is decoded into a [streamChunk] rather than the SDK's chunk type,
-// whose decoding keeps every field's raw JSON and costs several times more.
+// data is decoded into a [streamChunk] by a small decoder (see
+// [readChunks]) rather than into the SDK's chunk type, whose decoding keeps
+// every field's raw JSON and costs several times more.
 func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompletionNewParams, each func(*streamChunk) error) error {
 	var res *http.Response
 	sdk := m.svc.NewStreaming(ctx, params, option.WithResponseInto(&res))
@@ -170,20 +171,12 @@ func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompleti
 	if err := sdk.Err(); err != nil {
 		return err
 	}
-	if res == nil {
-		return errors.New("the server sent no response")
+	// The SDK's stream is not advanced: the body is read here.
+	dec := ssestream.NewDecoder(res)
+	if dec == nil {
+		return errors.New("the server sent no response body")
 	}
-	// The SDK's stream and this one read the same body; only this one is
-	// advanced.
-	stream := ssestream.NewStream[streamChunk](ssestream.NewDecoder(res), nil)
-	defer stream.Close()
-	for stream.Next() {
-		c := stream.Current()
-		if err := each(&c); err != nil {
-			return err
-		}
-	}
-	return stream.Err()
+	return readChunks(dec, each)
 }
 
 // errStreamUnfinished is a stream that ended without a finish_reason.
@@ -193,11 +186,14 @@ var errStreamUnfinished = errors.New("the stream ended before the answer was com
 type streamChunk struct {
 	ID      string              `json:"id"`
 	Choices []streamChunkChoice `json:"choices"`
-	Usage   *struct {
-		PromptTokens     int64 `json:"prompt_tokens"`
-		CompletionTokens int64 `json:"completion_tokens"`
-		TotalTokens      int64 `json:"total_tokens"`
-	} `json:"usage"`
+	Usage   *streamUsage        `json:"usage"`
+}
+
+// streamUsage is the usage of a [streamChunk].
+type streamUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
 }
 
 // streamChunkChoice is a choice of a [streamChunk]: a null field stays

@@ -3,11 +3,14 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
@@ -181,4 +184,123 @@ func assembled(c *openai.ChatCompletion) assembledCompletion {
 		}
 	}
 	return a
+}
+
+// TestStreamChunkDecoder checks the small chunk decoder against
+// encoding/json: on every input the result (and whether there is an
+// error) is the same, and the inputs a server sends are read by the small
+// decoder itself rather than handed to encoding/json.
+func TestStreamChunkDecoder(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		fast bool // read by the small decoder
+	}{
+		{`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"sayHello","arguments":"{\"personName\":\"Bob\"}"}}]},"finish_reason":null}]}`, true},
+		{`{"id":"c","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":10,"total_tokens":30,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0}}}`, true},
+		{` { "id" : "c" , "choices" : [ { "index" : 0 , "delta" : { "content" : "héllo 😀 wörld" } , "finish_reason" : "stop" } ] } `, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"content":"tab\tnew\nquote\" \\ \/ \u00e9 \ud83d\ude00 \u003c"}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"content":"bad \ud800 surrogate"}}]}`, true},
+		{"{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"bad \xff\xfe bytes\"}}]}", true},
+		{`{"ID":"c","Choices":[{"INDEX":2,"Delta":{"Content":"x","TOOL_CALLS":null},"Finish_Reason":"stop"}]}`, true},
+		{`{"id":"c","choices":null,"usage":{"prompt_tokens":null}}`, true},
+		{`{"id":null,"choices":[{"index":null,"delta":null,"finish_reason":null}]}`, true},
+		{`{"id":"c","extra":{"a":[1,2.5e3,true,false,null,{"b":"}"}],"c":"]"},"choices":[]}`, true},
+		{`{"id":"c","choices":[{"index":-1,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":""}}]}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{}},{"index":1,"delta":{"content":"one"}}]}`, true},
+		{`{"id":"a","id":"b"}`, false},
+		{`{"id":"c","choices":[{"index":0}],"choices":[{"delta":{"content":"merged"}}]}`, false},
+		{`{"id":"c","choices":[{"index":1.0}]}`, false},
+		{`{"id":"c","choices":[{"index":1e2}]}`, false},
+		{`{"id":"c","choices":[{"index":"0"}]}`, false},
+		{`{"id":"c","choices":[{"index":0,"delta":{"content":5}}]}`, false},
+		{`{"id":"c","choices":{}}`, false},
+		{`{"id":"c","usage":[]}`, false},
+		{`{"id":"c","choices":[{"index":99999999999999999999}]}`, false},
+		{`[]`, false},
+		{`null`, true},
+		{`"text"`, false},
+		{`{"error":{"message":"overloaded","type":"server_error"}}`, false},
+		// Not JSON: encoding/json fails, the small decoder declines.
+		{`{"id":"c",}`, false},
+		{`{"id":"c","choices":[1,]}`, false},
+		{`{"id":"c","x":tru}`, false},
+		{`{"id":"c","x":01}`, false},
+		{`{"id":"c","x":-}`, false},
+		{`{"id":"c","x":1.}`, false},
+		{`{"id":"c","x":1e}`, false},
+		{`{"id":"c","x":.5}`, false},
+		{`{"id":"c","x":nul}`, false},
+		{`{"id":"c"} x`, false},
+		{`{"id":"c"`, false},
+		{"{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"raw\nnewline\"}}]}", false},
+		{`{"id":"c\x"}`, false},
+		{`{"id":"unterminated}`, false},
+		{``, false},
+	} {
+		var want streamChunkFields
+		wantErr := json.Unmarshal([]byte(tc.in), &want)
+		var got streamChunk
+		gotErr := json.Unmarshal([]byte(tc.in), &got)
+		if (gotErr != nil) != (wantErr != nil) {
+			t.Errorf("%s: error %v, encoding/json: %v", tc.in, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(streamChunk(want), got) {
+			t.Errorf("%s:\n got  %+v\n want %+v", tc.in, got, streamChunk(want))
+		}
+		var c streamChunk
+		fast := c.decode([]byte(tc.in))
+		if fast != tc.fast {
+			t.Errorf("%s: read by the small decoder: %v, want %v", tc.in, fast, tc.fast)
+		}
+		if fast && (wantErr != nil || !reflect.DeepEqual(streamChunk(want), c)) {
+			t.Errorf("%s: the small decoder reads\n %+v\nencoding/json %+v (%v)", tc.in, c, streamChunk(want), wantErr)
+		}
+	}
+}
+
+// TestReadChunks checks the reading of a stream's events: chunks in
+// order, the end at [DONE], and an error event or an event that is not
+// JSON reported as openai-go's stream reports them.
+func TestReadChunks(t *testing.T) {
+	events := func(data ...string) ssestream.Decoder {
+		var b strings.Builder
+		for _, d := range data {
+			b.WriteString("data: " + d + "\n\n")
+		}
+		return ssestream.NewDecoder(&http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}},
+			Body: io.NopCloser(strings.NewReader(b.String()))})
+	}
+	read := func(dec ssestream.Decoder) (string, error) {
+		var got []string
+		err := readChunks(dec, func(c *streamChunk) error {
+			for _, ch := range c.Choices {
+				if ch.Delta.Content != nil {
+					got = append(got, *ch.Delta.Content)
+				}
+			}
+			return nil
+		})
+		return strings.Join(got, "|"), err
+	}
+	text := func(s string) string { return `{"id":"c","choices":[{"index":0,"delta":{"content":"` + s + `"}}]}` }
+
+	got, err := read(events(text("a"), text("b"), "[DONE]", text("after")))
+	if got != "a|b" || err != nil {
+		t.Errorf("got %q, %v; want a|b and no error", got, err)
+	}
+	// A chunk the small decoder declines is still read.
+	got, err = read(events(text("a"), `{"id":"c","choices":[{"index":0,"delta":{"content":"b"}}],"choices":[{"index":0}]}`))
+	if got != "a|b" || err != nil {
+		t.Errorf("got %q, %v; want a|b and no error", got, err)
+	}
+	for _, bad := range []string{`{"error":{"message":"the server is overloaded"}}`, `{"id":"c",`} {
+		dec := events(text("a"), bad, text("b"))
+		got, err = read(dec)
+		sdk := ssestream.NewStream[openai.ChatCompletionChunk](events(bad), nil)
+		sdk.Next()
+		if got != "a" || err == nil || sdk.Err() == nil || err.Error() != sdk.Err().Error() {
+			t.Errorf("%s: got %q, %v; want a and the SDK's error %v", bad, got, err, sdk.Err())
+		}
+	}
 }
