@@ -127,7 +127,7 @@ func events(req *Request, body any, st Streaming) (*eventList, error) {
 		piece = DefaultPiece
 	}
 	var buf bytes.Buffer
-	buf.Grow(256 * (len(raw)/piece + 4))
+	buf.Grow(4 * len(raw))
 	enc := json.NewEncoder(&buf)
 	out := &eventList{}
 	choice := make([]chunkChoice, 0, 1)
