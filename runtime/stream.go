@@ -199,14 +199,17 @@ type streamUsage struct {
 // streamChunkChoice is a choice of a [streamChunk]: a null field stays
 // nil, as one that is absent.
 type streamChunkChoice struct {
-	Index int64 `json:"index"`
-	Delta struct {
-		Role      *string           `json:"role"`
-		Content   *string           `json:"content"`
-		Refusal   *string           `json:"refusal"`
-		ToolCalls []streamCallDelta `json:"tool_calls"`
-	} `json:"delta"`
-	FinishReason *string `json:"finish_reason"`
+	Index        int64       `json:"index"`
+	Delta        streamDelta `json:"delta"`
+	FinishReason *string     `json:"finish_reason"`
+}
+
+// streamDelta is the delta of a [streamChunkChoice].
+type streamDelta struct {
+	Role      *string           `json:"role"`
+	Content   *string           `json:"content"`
+	Refusal   *string           `json:"refusal"`
+	ToolCalls []streamCallDelta `json:"tool_calls"`
 }
 
 // streamCallDelta is a piece of a tool call: the call at Index gets the ID

@@ -91,9 +91,10 @@ func (o *oneEvent) Event() ssestream.Event { return o.ev }
 func (o *oneEvent) Close() error           { return nil }
 func (o *oneEvent) Err() error             { return nil }
 
-// chunkDecoder reads JSON that encoding/json has found valid (it checks a
-// value before passing it to UnmarshalJSON). Each method reports false
-// when the input is not what it reads; the caller then declines.
+// chunkDecoder reads a chunk's JSON, checking all of it is JSON. Each
+// method reports false when the input is not what it reads; the caller
+// then declines. Objects and arrays are read member by member (open,
+// next), so that reading a chunk allocates only what it keeps.
 type chunkDecoder struct {
 	b []byte
 	i int
@@ -126,71 +127,6 @@ func (d *chunkDecoder) null() bool {
 		return true
 	}
 	return false
-}
-
-// object reads an object, calling field with each key, which reads its
-// value. A null reads as an object without fields.
-func (d *chunkDecoder) object(field func(key []byte) bool) bool {
-	if d.null() {
-		return true
-	}
-	if d.peek() != '{' {
-		return false
-	}
-	d.i++
-	if d.peek() == '}' {
-		d.i++
-		return true
-	}
-	for {
-		key, ok := d.key()
-		if !ok || d.peek() != ':' {
-			return false
-		}
-		d.i++
-		if !field(key) {
-			return false
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// array reads an array, calling elem to read each element. A null reads
-// as no array: nil is false.
-func (d *chunkDecoder) array(elem func() bool) (ok, null bool) {
-	if d.null() {
-		return true, true
-	}
-	if d.peek() != '[' {
-		return false, false
-	}
-	d.i++
-	if d.peek() == ']' {
-		d.i++
-		return true, false
-	}
-	for {
-		if !elem() {
-			return false, false
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return true, false
-		default:
-			return false, false
-		}
-	}
 }
 
 // str reads a string.
@@ -335,17 +271,115 @@ func (d *chunkDecoder) number() (num []byte, integer bool) {
 	return d.b[start:d.i], integer
 }
 
+// open begins an object or (with '[') an array: null reports a null.
+func (d *chunkDecoder) open(bracket byte) (null, ok bool) {
+	if d.null() {
+		return true, true
+	}
+	if d.peek() != bracket {
+		return false, false
+	}
+	d.i++
+	return false, true
+}
+
+// elem moves to the next element of an array begun by open, reporting
+// more false at its end; n counts the elements.
+func (d *chunkDecoder) elem(n *int) (more, ok bool) {
+	c := d.peek()
+	if c == ']' {
+		d.i++
+		return false, true
+	}
+	if *n > 0 {
+		if c != ',' {
+			return false, false
+		}
+		d.i++
+	}
+	*n++
+	return true, true
+}
+
+// member moves to the value of the next member of an object begun by open
+// whose key is one of names, matched as encoding/json matches them
+// (exactly, else without regard to case), skipping the others. It returns
+// the name, or "" at the end of the object; n counts the members and seen
+// marks the names met: a name met twice declines (encoding/json merges the
+// two values).
+func (d *chunkDecoder) member(names []string, n *int, seen *uint) (string, bool) {
+	for {
+		c := d.peek()
+		if c == '}' {
+			d.i++
+			return "", true
+		}
+		if *n > 0 {
+			if c != ',' {
+				return "", false
+			}
+			d.i++
+		}
+		*n++
+		k, ok := d.key()
+		if !ok || d.peek() != ':' {
+			return "", false
+		}
+		d.i++
+		i := slices.Index(names, string(k))
+		if i < 0 {
+			for j, name := range names {
+				if bytes.EqualFold(k, []byte(name)) {
+					i = j
+					break
+				}
+			}
+		}
+		if i < 0 {
+			if !d.skip() {
+				return "", false
+			}
+			continue
+		}
+		if *seen&(1<<i) != 0 {
+			return "", false
+		}
+		*seen |= 1 << i
+		return names[i], true
+	}
+}
+
 // skip reads any value.
 func (d *chunkDecoder) skip() bool {
 	switch c := d.peek(); {
 	case c == '"':
-		_, ok := d.str()
+		_, _, ok := d.rawStr()
 		return ok
 	case c == '{':
-		return d.object(func([]byte) bool { return d.skip() })
+		d.i++
+		var n int
+		var seen uint
+		for {
+			name, ok := d.member(nil, &n, &seen)
+			if !ok {
+				return false
+			}
+			if name == "" {
+				return true
+			}
+		}
 	case c == '[':
-		ok, _ := d.array(d.skip)
-		return ok
+		d.i++
+		var n int
+		for {
+			more, ok := d.elem(&n)
+			if !ok || !more {
+				return ok
+			}
+			if !d.skip() {
+				return false
+			}
+		}
 	case c == '-' || c >= '0' && c <= '9':
 		num, _ := d.number()
 		return num != nil
@@ -359,28 +393,6 @@ func (d *chunkDecoder) skip() bool {
 	return false
 }
 
-// fields reads an object whose known fields are names, matched as
-// encoding/json matches them (exactly, else without regard to case):
-// field reads the value of one of them, the others are skipped. A known
-// field that appears twice declines (encoding/json merges the two values).
-func (d *chunkDecoder) fields(names []string, field func(name string) bool) bool {
-	var seen uint
-	return d.object(func(k []byte) bool {
-		i := slices.Index(names, string(k))
-		if i < 0 {
-			i = slices.IndexFunc(names, func(n string) bool { return bytes.EqualFold(k, []byte(n)) })
-		}
-		if i < 0 {
-			return d.skip()
-		}
-		if seen&(1<<i) != 0 {
-			return false
-		}
-		seen |= 1 << i
-		return field(names[i])
-	})
-}
-
 // The fields of a chunk the decoder reads.
 var (
 	chunkNames    = []string{"id", "choices", "usage", "error"}
@@ -392,106 +404,207 @@ var (
 )
 
 func (d *chunkDecoder) chunk(c *streamChunk) bool {
-	return d.fields(chunkNames, func(k string) bool {
-		switch k {
-		case "error":
+	if null, ok := d.open('{'); !ok || null {
+		return ok
+	}
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(chunkNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "error":
 			return false // an error event
-		case "id":
-			return d.strInto(&c.ID)
-		case "choices":
-			c.Choices = c.Choices[:0]
-			ok, null := d.array(func() bool {
-				c.Choices = append(c.Choices, streamChunkChoice{})
-				return d.choice(&c.Choices[len(c.Choices)-1])
-			})
-			if null {
-				c.Choices = nil
-			} else if c.Choices == nil {
-				c.Choices = []streamChunkChoice{}
-			}
-			return ok
-		case "usage":
-			if d.null() {
-				c.Usage = nil
-				return true
-			}
-			if c.Usage == nil {
-				c.Usage = &streamUsage{}
-			}
-			u := c.Usage
-			return d.fields(usageNames, func(k string) bool {
-				switch k {
-				case "prompt_tokens":
-					return d.int(&u.PromptTokens)
-				case "completion_tokens":
-					return d.int(&u.CompletionTokens)
-				case "total_tokens":
-					return d.int(&u.TotalTokens)
-				}
-				return d.skip()
-			})
+		case name == "id":
+			ok = d.strInto(&c.ID)
+		case name == "choices":
+			ok = d.choices(c)
+		case name == "usage":
+			ok = d.usage(c)
 		}
-		return d.skip()
-	})
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *chunkDecoder) choices(c *streamChunk) bool {
+	null, ok := d.open('[')
+	if !ok || null {
+		c.Choices = nil
+		return ok
+	}
+	c.Choices = make([]streamChunkChoice, 0, 1)
+	var n int
+	for {
+		more, ok := d.elem(&n)
+		if !ok || !more {
+			return ok
+		}
+		c.Choices = append(c.Choices, streamChunkChoice{})
+		if !d.choice(&c.Choices[len(c.Choices)-1]) {
+			return false
+		}
+	}
+}
+
+func (d *chunkDecoder) usage(c *streamChunk) bool {
+	if d.null() {
+		c.Usage = nil
+		return true
+	}
+	if _, ok := d.open('{'); !ok {
+		return false
+	}
+	c.Usage = &streamUsage{}
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(usageNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "prompt_tokens":
+			ok = d.int(&c.Usage.PromptTokens)
+		case name == "completion_tokens":
+			ok = d.int(&c.Usage.CompletionTokens)
+		case name == "total_tokens":
+			ok = d.int(&c.Usage.TotalTokens)
+		}
+		if !ok {
+			return false
+		}
+	}
 }
 
 func (d *chunkDecoder) choice(ch *streamChunkChoice) bool {
-	return d.fields(choiceNames, func(k string) bool {
-		switch k {
-		case "index":
-			return d.int(&ch.Index)
-		case "finish_reason":
-			return d.strOrNull(&ch.FinishReason)
-		case "delta":
-			dl := &ch.Delta
-			return d.fields(deltaNames, func(k string) bool {
-				switch k {
-				case "role":
-					return d.strOrNull(&dl.Role)
-				case "content":
-					return d.strOrNull(&dl.Content)
-				case "refusal":
-					return d.strOrNull(&dl.Refusal)
-				case "tool_calls":
-					dl.ToolCalls = dl.ToolCalls[:0]
-					ok, null := d.array(func() bool {
-						dl.ToolCalls = append(dl.ToolCalls, streamCallDelta{})
-						return d.call(&dl.ToolCalls[len(dl.ToolCalls)-1])
-					})
-					if null {
-						dl.ToolCalls = nil
-					} else if dl.ToolCalls == nil {
-						dl.ToolCalls = []streamCallDelta{}
-					}
-					return ok
-				}
-				return d.skip()
-			})
+	if null, ok := d.open('{'); !ok || null {
+		return ok
+	}
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(choiceNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "index":
+			ok = d.int(&ch.Index)
+		case name == "finish_reason":
+			ok = d.strOrNull(&ch.FinishReason)
+		case name == "delta":
+			ok = d.delta(ch)
 		}
-		return d.skip()
-	})
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *chunkDecoder) delta(ch *streamChunkChoice) bool {
+	if null, ok := d.open('{'); !ok || null {
+		return ok
+	}
+	dl := &ch.Delta
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(deltaNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "role":
+			ok = d.strOrNull(&dl.Role)
+		case name == "content":
+			ok = d.strOrNull(&dl.Content)
+		case name == "refusal":
+			ok = d.strOrNull(&dl.Refusal)
+		case name == "tool_calls":
+			ok = d.calls(dl)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *chunkDecoder) calls(dl *streamDelta) bool {
+	null, ok := d.open('[')
+	if !ok || null {
+		dl.ToolCalls = nil
+		return ok
+	}
+	dl.ToolCalls = make([]streamCallDelta, 0, 1)
+	var n int
+	for {
+		more, ok := d.elem(&n)
+		if !ok || !more {
+			return ok
+		}
+		dl.ToolCalls = append(dl.ToolCalls, streamCallDelta{})
+		if !d.call(&dl.ToolCalls[len(dl.ToolCalls)-1]) {
+			return false
+		}
+	}
 }
 
 func (d *chunkDecoder) call(t *streamCallDelta) bool {
-	return d.fields(callNames, func(k string) bool {
-		switch k {
-		case "index":
-			return d.int(&t.Index)
-		case "id":
-			return d.strInto(&t.ID)
-		case "type":
-			return d.strInto(&t.Type)
-		case "function":
-			return d.fields(functionNames, func(k string) bool {
-				switch k {
-				case "name":
-					return d.strInto(&t.Function.Name)
-				case "arguments":
-					return d.strInto(&t.Function.Arguments)
-				}
-				return d.skip()
-			})
+	if null, ok := d.open('{'); !ok || null {
+		return ok
+	}
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(callNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "index":
+			ok = d.int(&t.Index)
+		case name == "id":
+			ok = d.strInto(&t.ID)
+		case name == "type":
+			ok = d.strInto(&t.Type)
+		case name == "function":
+			ok = d.function(t)
 		}
-		return d.skip()
-	})
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *chunkDecoder) function(t *streamCallDelta) bool {
+	if null, ok := d.open('{'); !ok || null {
+		return ok
+	}
+	var n int
+	var seen uint
+	for {
+		name, ok := d.member(functionNames, &n, &seen)
+		switch {
+		case !ok:
+			return false
+		case name == "":
+			return true
+		case name == "name":
+			ok = d.strInto(&t.Function.Name)
+		case name == "arguments":
+			ok = d.strInto(&t.Function.Arguments)
+		}
+		if !ok {
+			return false
+		}
+	}
 }
