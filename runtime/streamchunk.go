@@ -356,18 +356,10 @@ func (d *chunkDecoder) skip() bool {
 		_, _, ok := d.rawStr()
 		return ok
 	case c == '{':
-		d.i++
-		var n int
-		var seen uint
-		for {
-			name, ok := d.member(nil, &n, &seen)
-			if !ok {
-				return false
-			}
-			if name == "" {
-				return true
-			}
+		f := d.object(nil)
+		for f.next() {
 		}
+		return f.ok
 	case c == '[':
 		d.i++
 		var n int
@@ -403,32 +395,55 @@ var (
 	functionNames = []string{"name", "arguments"}
 )
 
+// fields reads the members of an object whose names it knows, skipping
+// the others.
+type fields struct {
+	d     *chunkDecoder
+	names []string
+	name  string // the member whose value is next
+	ok    bool   // false once the input is not what is read
+	open  bool   // the object's end was not read yet
+	n     int
+	seen  uint
+}
+
+// object begins reading an object whose members of interest are names; a
+// null is an object without members.
+func (d *chunkDecoder) object(names []string) fields {
+	null, ok := d.open('{')
+	return fields{d: d, names: names, ok: ok, open: ok && !null}
+}
+
+// next moves to the value of the next member of interest (f.name), which
+// the caller reads, setting f.ok; it reports false at the end of the
+// object or once f.ok is false.
+func (f *fields) next() bool {
+	if !f.ok || !f.open {
+		return false
+	}
+	f.name, f.ok = f.d.member(f.names, &f.n, &f.seen)
+	if !f.ok || f.name == "" {
+		f.open = false
+		return false
+	}
+	return true
+}
+
 func (d *chunkDecoder) chunk(c *streamChunk) bool {
-	if null, ok := d.open('{'); !ok || null {
-		return ok
-	}
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(chunkNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "error":
-			return false // an error event
-		case name == "id":
-			ok = d.strInto(&c.ID)
-		case name == "choices":
-			ok = d.choices(c)
-		case name == "usage":
-			ok = d.usage(c)
-		}
-		if !ok {
-			return false
+	f := d.object(chunkNames)
+	for f.next() {
+		switch f.name {
+		case "error":
+			f.ok = false // an error event
+		case "id":
+			f.ok = d.strInto(&c.ID)
+		case "choices":
+			f.ok = d.choices(c)
+		case "usage":
+			f.ok = d.usage(c)
 		}
 	}
+	return f.ok
 }
 
 func (d *chunkDecoder) choices(c *streamChunk) bool {
@@ -456,85 +471,51 @@ func (d *chunkDecoder) usage(c *streamChunk) bool {
 		c.Usage = nil
 		return true
 	}
-	if _, ok := d.open('{'); !ok {
-		return false
-	}
 	c.Usage = &streamUsage{}
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(usageNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "prompt_tokens":
-			ok = d.int(&c.Usage.PromptTokens)
-		case name == "completion_tokens":
-			ok = d.int(&c.Usage.CompletionTokens)
-		case name == "total_tokens":
-			ok = d.int(&c.Usage.TotalTokens)
-		}
-		if !ok {
-			return false
+	f := d.object(usageNames)
+	for f.next() {
+		switch f.name {
+		case "prompt_tokens":
+			f.ok = d.int(&c.Usage.PromptTokens)
+		case "completion_tokens":
+			f.ok = d.int(&c.Usage.CompletionTokens)
+		case "total_tokens":
+			f.ok = d.int(&c.Usage.TotalTokens)
 		}
 	}
+	return f.ok
 }
 
 func (d *chunkDecoder) choice(ch *streamChunkChoice) bool {
-	if null, ok := d.open('{'); !ok || null {
-		return ok
-	}
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(choiceNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "index":
-			ok = d.int(&ch.Index)
-		case name == "finish_reason":
-			ok = d.strOrNull(&ch.FinishReason)
-		case name == "delta":
-			ok = d.delta(ch)
-		}
-		if !ok {
-			return false
+	f := d.object(choiceNames)
+	for f.next() {
+		switch f.name {
+		case "index":
+			f.ok = d.int(&ch.Index)
+		case "finish_reason":
+			f.ok = d.strOrNull(&ch.FinishReason)
+		case "delta":
+			f.ok = d.delta(&ch.Delta)
 		}
 	}
+	return f.ok
 }
 
-func (d *chunkDecoder) delta(ch *streamChunkChoice) bool {
-	if null, ok := d.open('{'); !ok || null {
-		return ok
-	}
-	dl := &ch.Delta
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(deltaNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "role":
-			ok = d.strOrNull(&dl.Role)
-		case name == "content":
-			ok = d.strOrNull(&dl.Content)
-		case name == "refusal":
-			ok = d.strOrNull(&dl.Refusal)
-		case name == "tool_calls":
-			ok = d.calls(dl)
-		}
-		if !ok {
-			return false
+func (d *chunkDecoder) delta(dl *streamDelta) bool {
+	f := d.object(deltaNames)
+	for f.next() {
+		switch f.name {
+		case "role":
+			f.ok = d.strOrNull(&dl.Role)
+		case "content":
+			f.ok = d.strOrNull(&dl.Content)
+		case "refusal":
+			f.ok = d.strOrNull(&dl.Refusal)
+		case "tool_calls":
+			f.ok = d.calls(dl)
 		}
 	}
+	return f.ok
 }
 
 func (d *chunkDecoder) calls(dl *streamDelta) bool {
@@ -558,53 +539,31 @@ func (d *chunkDecoder) calls(dl *streamDelta) bool {
 }
 
 func (d *chunkDecoder) call(t *streamCallDelta) bool {
-	if null, ok := d.open('{'); !ok || null {
-		return ok
-	}
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(callNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "index":
-			ok = d.int(&t.Index)
-		case name == "id":
-			ok = d.strInto(&t.ID)
-		case name == "type":
-			ok = d.strInto(&t.Type)
-		case name == "function":
-			ok = d.function(t)
-		}
-		if !ok {
-			return false
+	f := d.object(callNames)
+	for f.next() {
+		switch f.name {
+		case "index":
+			f.ok = d.int(&t.Index)
+		case "id":
+			f.ok = d.strInto(&t.ID)
+		case "type":
+			f.ok = d.strInto(&t.Type)
+		case "function":
+			f.ok = d.function(t)
 		}
 	}
+	return f.ok
 }
 
 func (d *chunkDecoder) function(t *streamCallDelta) bool {
-	if null, ok := d.open('{'); !ok || null {
-		return ok
-	}
-	var n int
-	var seen uint
-	for {
-		name, ok := d.member(functionNames, &n, &seen)
-		switch {
-		case !ok:
-			return false
-		case name == "":
-			return true
-		case name == "name":
-			ok = d.strInto(&t.Function.Name)
-		case name == "arguments":
-			ok = d.strInto(&t.Function.Arguments)
-		}
-		if !ok {
-			return false
+	f := d.object(functionNames)
+	for f.next() {
+		switch f.name {
+		case "name":
+			f.ok = d.strInto(&t.Function.Name)
+		case "arguments":
+			f.ok = d.strInto(&t.Function.Arguments)
 		}
 	}
+	return f.ok
 }
