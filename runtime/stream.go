@@ -1,9 +1,10 @@
 // Streamed model answers: the text arrives as it is generated.
 //
 // A [StreamingModel] calls back with each piece of text; [OpenAIModel]
-// streams with openai-go's chat completion stream and assembles the reply
-// (tool calls included, whatever the order of their pieces) with the SDK's
-// ChatCompletionAccumulator.
+// streams with openai-go's streaming request and event-stream decoder and
+// assembles the reply (tool calls included, whatever the order of their
+// pieces) with a small accumulator that agrees with the SDK's
+// ChatCompletionAccumulator on the fields the runtime reads.
 //
 // Retries: an attempt that fails before any text was delivered is retried
 // like a call that is not streamed (the caller has seen nothing). Once text
@@ -19,10 +20,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared/constant"
 )
 
 // LLMStreamCut: a streamed answer ended before the server said it was
@@ -80,14 +86,16 @@ func (r *runner) complete(ctx context.Context, iter int, req *Request) (*Reply, 
 	return reply, nil
 }
 
-// Stream implements [StreamingModel]: a streamed chat completion, its
-// chunks assembled by openai-go's accumulator (a server that answers with
-// a whole completion instead is understood too, its text in one piece). Each attempt is limited by
-// req.Timeout. An attempt that fails before any text was delivered is
-// retried as [OpenAIModel.Complete] retries; after text was delivered the
-// call fails with an [LLMError] of kind [LLMStreamCut] and the partial
-// reply. The text is masked like the rest of the answer: a secret split
-// across pieces is held back until it can be masked whole.
+// Stream implements [StreamingModel]: a streamed chat completion, sent by
+// openai-go's streaming request and read with its event-stream decoder;
+// each chunk is decoded into the few fields the runtime reads and assembled
+// by a [streamAccumulator] (a server that answers with a whole completion
+// instead is understood too, its text in one piece). Each attempt is
+// limited by req.Timeout. An attempt that fails before any text was
+// delivered is retried as [OpenAIModel.Complete] retries; after text was
+// delivered the call fails with an [LLMError] of kind [LLMStreamCut] and
+// the partial reply. The text is masked like the rest of the answer: a
+// secret split across pieces is held back until it can be masked whole.
 func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string)) (*Reply, error) {
 	params := m.params(req)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
@@ -97,40 +105,31 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			actx, cancel = context.WithTimeout(actx, req.Timeout)
 		}
 		mask := m.redact.NewStreamMasker(text)
-		acc := openai.ChatCompletionAccumulator{}
-		stream := m.svc.NewStreaming(actx, params)
-		chunks := 0
-		message := false // a chunk had a delta: the answer has a message
-		for stream.Next() {
-			chunk := stream.Current()
-			if !acc.AddChunk(chunk) {
-				stream.Close()
-				cancel()
-				return nil, &LLMError{Kind: LLMBadResponse, Attempts: attempt,
-					Err: fmt.Errorf("chunk %d of the stream does not follow the ones before", chunks+1)}
+		var acc streamAccumulator
+		err := m.readStream(actx, params, func(c *streamChunk) error {
+			if !acc.add(c) {
+				return &LLMError{Kind: LLMBadResponse, Attempts: attempt,
+					Err: fmt.Errorf("chunk %d of the stream does not follow the ones before", acc.chunks+1)}
 			}
-			chunks++
-			for _, ch := range chunk.Choices {
-				if ch.Index != 0 {
-					continue
-				}
-				d := &ch.Delta
-				message = message || d.JSON.Role.Valid() || d.JSON.Content.Valid() || d.JSON.Refusal.Valid() || len(d.ToolCalls) > 0
-				if d.Content != "" {
-					mask.Write(d.Content)
+			for i := range c.Choices {
+				if d := &c.Choices[i].Delta; c.Choices[i].Index == 0 && d.Content != nil && *d.Content != "" {
+					mask.Write(*d.Content)
 				}
 			}
+			return nil
+		})
+		var bad *LLMError
+		if errors.As(err, &bad) && bad.Kind == LLMBadResponse {
+			cancel()
+			return nil, err
 		}
-		err := stream.Err()
-		stream.Close()
-		finished := len(acc.Choices) > 0 && acc.Choices[0].FinishReason != ""
-		if err == nil && !finished {
+		if err == nil && acc.finish == "" {
 			err = errStreamUnfinished
 		}
 		if err == nil {
 			mask.Flush()
 			cancel()
-			return m.streamReply(&acc.ChatCompletion, attempt, !message)
+			return m.streamReply(acc.completion(), attempt, !acc.message)
 		}
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -141,7 +140,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			// The caller has seen text: asking again would show it twice,
 			// maybe different. The text seen so far is the partial reply.
 			mask.Flush()
-			partial := &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(partialContent(&acc))}}
+			partial := &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(acc.content.String())}}
 			kind, detail := LLMStreamCut, err
 			if timedOut {
 				kind = LLMTimeout
@@ -158,15 +157,204 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 	}
 }
 
+// readStream sends a streamed chat completion request with openai-go (its
+// request building, transport and error handling) and calls each with the
+// chunks of the answer, in order, until the stream ends, fails, or each
+// returns an error. The SDK's event-stream decoder reads the events; their
+// data is decoded into a [streamChunk] by a small decoder (see
+// [readChunks]) rather than into the SDK's chunk type, whose decoding keeps
+// every field's raw JSON and costs several times more.
+func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompletionNewParams, each func(*streamChunk) error) error {
+	var res *http.Response
+	sdk := m.svc.NewStreaming(ctx, params, option.WithResponseInto(&res))
+	defer sdk.Close()
+	if err := sdk.Err(); err != nil {
+		return err
+	}
+	// The SDK's stream is not advanced: the body is read here.
+	dec := ssestream.NewDecoder(res)
+	if dec == nil {
+		return errors.New("the server sent no response body")
+	}
+	return readChunks(dec, each)
+}
+
 // errStreamUnfinished is a stream that ended without a finish_reason.
 var errStreamUnfinished = errors.New("the stream ended before the answer was complete (no finish_reason)")
 
-// partialContent is the text accumulated so far.
-func partialContent(acc *openai.ChatCompletionAccumulator) string {
-	if len(acc.Choices) == 0 {
-		return ""
+// streamChunk is the part of a chat.completion.chunk the runtime reads.
+type streamChunk struct {
+	ID      string              `json:"id"`
+	Choices []streamChunkChoice `json:"choices"`
+	Usage   *streamUsage        `json:"usage"`
+}
+
+// streamUsage is the usage of a [streamChunk].
+type streamUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
+}
+
+// streamChunkChoice is a choice of a [streamChunk]: a null field stays
+// nil, as one that is absent.
+type streamChunkChoice struct {
+	Index        int64       `json:"index"`
+	Delta        streamDelta `json:"delta"`
+	FinishReason *string     `json:"finish_reason"`
+}
+
+// streamDelta is the delta of a [streamChunkChoice].
+type streamDelta struct {
+	Role      *string           `json:"role"`
+	Content   *string           `json:"content"`
+	Refusal   *string           `json:"refusal"`
+	ToolCalls []streamCallDelta `json:"tool_calls"`
+}
+
+// streamCallDelta is a piece of a tool call: the call at Index gets the ID
+// and type when they are set, and Name and Arguments appended.
+type streamCallDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// streamAccumulator assembles the chunks of a stream into the completion a
+// request that is not streamed gets, as openai-go's
+// ChatCompletionAccumulator does for the fields the runtime reads: the
+// first choice's role, text, refusal and tool calls (by index, -1 read as
+// 0 as some servers send for a single call; id and type set, name and
+// arguments appended), its last finish_reason, and the usage summed over
+// the chunks. Like the SDK's, it refuses a chunk whose id differs from the
+// first one's, whose choice index is outside 0..127, or whose tool call
+// index is negative or more than 127 past the calls so far; a refused
+// chunk changes nothing.
+type streamAccumulator struct {
+	id               string
+	chunks           int
+	choices          bool // a chunk had a choice
+	message          bool // a chunk had a delta for the first choice
+	role             string
+	finish           string
+	content, refusal strings.Builder
+	calls            []*streamCall
+	usage            openai.CompletionUsage
+}
+
+// streamCall is a tool call being assembled.
+type streamCall struct {
+	id, typ    string
+	name, args strings.Builder
+}
+
+// add adds chunk c, reporting false when it does not follow the chunks
+// before.
+func (a *streamAccumulator) add(c *streamChunk) bool {
+	if a.id != "" && c.ID != a.id {
+		return false
 	}
-	return acc.Choices[0].Message.Content
+	calls := len(a.calls)
+	for i := range c.Choices {
+		ch := &c.Choices[i]
+		if ch.Index < 0 || ch.Index > 127 {
+			return false
+		}
+		if ch.Index != 0 {
+			continue
+		}
+		for _, d := range ch.Delta.ToolCalls {
+			k, ok := streamCallIndex(d.Index, calls)
+			if !ok {
+				return false
+			}
+			calls = max(calls, k+1)
+		}
+	}
+	if a.id == "" {
+		a.id = c.ID
+	}
+	a.chunks++
+	a.choices = a.choices || len(c.Choices) > 0
+	for i := range c.Choices {
+		ch := &c.Choices[i]
+		if ch.Index != 0 {
+			continue
+		}
+		d := &ch.Delta
+		a.message = a.message || d.Role != nil || d.Content != nil || d.Refusal != nil || len(d.ToolCalls) > 0
+		if ch.FinishReason != nil {
+			a.finish = *ch.FinishReason
+		} else {
+			a.finish = ""
+		}
+		if d.Role != nil && *d.Role != "" {
+			a.role = *d.Role
+		}
+		if d.Content != nil {
+			a.content.WriteString(*d.Content)
+		}
+		if d.Refusal != nil {
+			a.refusal.WriteString(*d.Refusal)
+		}
+		for _, t := range d.ToolCalls {
+			k, _ := streamCallIndex(t.Index, len(a.calls))
+			for len(a.calls) <= k {
+				a.calls = append(a.calls, &streamCall{})
+			}
+			call := a.calls[k]
+			if t.ID != "" {
+				call.id = t.ID
+			}
+			if t.Type != "" {
+				call.typ = t.Type
+			}
+			call.name.WriteString(t.Function.Name)
+			call.args.WriteString(t.Function.Arguments)
+		}
+	}
+	if u := c.Usage; u != nil {
+		a.usage.PromptTokens += u.PromptTokens
+		a.usage.CompletionTokens += u.CompletionTokens
+		a.usage.TotalTokens += u.TotalTokens
+	}
+	return true
+}
+
+// streamCallIndex is the position of a tool call piece with index i when
+// n calls are known.
+func streamCallIndex(i int64, n int) (int, bool) {
+	if i == -1 {
+		i = 0
+	}
+	if i < 0 || i-int64(n) >= 128 {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// completion is the chat completion the chunks added make.
+func (a *streamAccumulator) completion() *openai.ChatCompletion {
+	comp := &openai.ChatCompletion{ID: a.id, Usage: a.usage}
+	if !a.choices {
+		return comp
+	}
+	ch := openai.ChatCompletionChoice{FinishReason: a.finish}
+	ch.Message.Role = constant.Assistant(a.role)
+	ch.Message.Content = a.content.String()
+	ch.Message.Refusal = a.refusal.String()
+	for _, c := range a.calls {
+		ch.Message.ToolCalls = append(ch.Message.ToolCalls, openai.ChatCompletionMessageToolCallUnion{
+			ID: c.id, Type: c.typ,
+			Function: openai.ChatCompletionMessageFunctionToolCallFunction{Name: c.name.String(), Arguments: c.args.String()},
+		})
+	}
+	comp.Choices = []openai.ChatCompletionChoice{ch}
+	return comp
 }
 
 // streamReply converts an accumulated stream: noMessage is set when no

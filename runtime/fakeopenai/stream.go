@@ -8,8 +8,10 @@
 package fakeopenai
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"unicode/utf8"
@@ -76,6 +78,30 @@ type streamedMessage struct {
 // Chunks returns the chunks (each one JSON object) of the stream of a
 // completion body: what a streaming request gets instead of body.
 func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
+	ev, err := events(req, body, st)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, len(ev.ends))
+	start := 0
+	for i, end := range ev.ends {
+		// Each event is "data: " + chunk + "\n\n".
+		out[i] = json.RawMessage(ev.buf[start+len("data: ") : end-2])
+		start = end
+	}
+	return out, nil
+}
+
+// eventList is the server-sent events of a stream, one after the other in
+// buf; ends holds the end of each.
+type eventList struct {
+	buf  []byte
+	ends []int
+}
+
+// events encodes the chunks of the stream of a completion body as
+// server-sent events, all in one buffer.
+func events(req *Request, body any, st Streaming) (*eventList, error) {
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -100,15 +126,21 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 	if piece <= 0 {
 		piece = DefaultPiece
 	}
-	var out []json.RawMessage
+	var buf bytes.Buffer
+	buf.Grow(4 * len(raw))
+	enc := json.NewEncoder(&buf)
+	out := &eventList{}
+	choice := make([]chunkChoice, 0, 1)
 	add := func(delta *chunkDelta, finish *string, usage json.RawMessage) {
 		c := chunk{ID: comp.ID, Object: "chat.completion.chunk", Created: comp.Created, Model: comp.Model,
-			Choices: []chunkChoice{}, Usage: usage}
+			Choices: choice[:0], Usage: usage}
 		if delta != nil {
 			c.Choices = append(c.Choices, chunkChoice{Delta: *delta, FinishReason: finish})
 		}
-		b, _ := json.Marshal(c)
-		out = append(out, b)
+		buf.WriteString("data: ")
+		_ = enc.Encode(c) // the chunk as json.Marshal writes it, and "\n"
+		buf.WriteByte('\n')
+		out.ends = append(out.ends, buf.Len())
 	}
 	finish := "stop"
 	var msg streamedMessage
@@ -178,6 +210,7 @@ func Chunks(req *Request, body any, st Streaming) ([]json.RawMessage, error) {
 	if req.Body.StreamOptions != nil && req.Body.StreamOptions.IncludeUsage && len(comp.Usage) > 0 {
 		add(nil, nil, comp.Usage)
 	}
+	out.buf = buf.Bytes()
 	return out, nil
 }
 
@@ -233,7 +266,7 @@ func pieces(s string, n int) []string {
 
 // writeStream sends resp as a stream of chunks.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Request, resp Response) {
-	chunks, err := Chunks(req, resp.Body, resp.Streaming)
+	ev, err := events(req, resp.Body, resp.Streaming)
 	if err != nil {
 		s.errorf("%v", err)
 		writeJSON(w, http.StatusInternalServerError, nil, errorBody("server_error", err.Error()))
@@ -249,7 +282,8 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Reques
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	st := resp.Streaming
-	for i, c := range chunks {
+	start := 0
+	for i, end := range ev.ends {
 		if st.CutAfter > 0 && i == st.CutAfter {
 			if flusher != nil {
 				flusher.Flush()
@@ -267,14 +301,15 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req *Reques
 				return
 			}
 		}
-		fmt.Fprintf(w, "data: %s\n\n", c)
+		_, _ = w.Write(ev.buf[start:end])
+		start = end
 		if flusher != nil {
 			flusher.Flush()
 		}
 	}
-	if st.CutAfter > 0 && st.CutAfter >= len(chunks) {
+	if st.CutAfter > 0 && st.CutAfter >= len(ev.ends) {
 		// A cut after the last chunk: no [DONE].
 		panic(http.ErrAbortHandler)
 	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	_, _ = io.WriteString(w, "data: [DONE]\n\n")
 }
