@@ -126,22 +126,9 @@ func events(req *Request, body any, st Streaming) (*eventList, error) {
 	if piece <= 0 {
 		piece = DefaultPiece
 	}
-	var buf bytes.Buffer
-	buf.Grow(4 * len(raw))
-	enc := json.NewEncoder(&buf)
-	out := &eventList{}
-	choice := make([]chunkChoice, 0, 1)
-	add := func(delta *chunkDelta, finish *string, usage json.RawMessage) {
-		c := chunk{ID: comp.ID, Object: "chat.completion.chunk", Created: comp.Created, Model: comp.Model,
-			Choices: choice[:0], Usage: usage}
-		if delta != nil {
-			c.Choices = append(c.Choices, chunkChoice{Delta: *delta, FinishReason: finish})
-		}
-		buf.WriteString("data: ")
-		_ = enc.Encode(c) // the chunk as json.Marshal writes it, and "\n"
-		buf.WriteByte('\n')
-		out.ends = append(out.ends, buf.Len())
-	}
+	e := &eventEncoder{id: comp.ID, model: comp.Model, created: comp.Created, out: &eventList{}}
+	e.buf.Grow(4 * len(raw))
+	e.enc = json.NewEncoder(&e.buf)
 	finish := "stop"
 	var msg streamedMessage
 	hasMessage := false
@@ -157,61 +144,90 @@ func events(req *Request, body any, st Streaming) (*eventList, error) {
 	// A message of null streams as no delta at all, only the finish.
 	if hasMessage {
 		empty := ""
-		add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
+		e.add(&chunkDelta{Role: "assistant", Content: &empty}, nil, nil)
 	}
 	if msg.Content != nil {
 		for _, p := range pieces(*msg.Content, piece) {
-			add(&chunkDelta{Content: &p}, nil, nil)
+			e.add(&chunkDelta{Content: &p}, nil, nil)
 		}
 	}
 	if msg.Refusal != nil {
 		for _, p := range pieces(*msg.Refusal, piece) {
-			add(&chunkDelta{Refusal: &p}, nil, nil)
+			e.add(&chunkDelta{Refusal: &p}, nil, nil)
 		}
 	}
-	// Each call opens with its id and name; its arguments follow in
-	// pieces, call after call or in turn.
-	args := make([][]string, len(msg.ToolCalls))
-	for i, c := range msg.ToolCalls {
+	e.toolCalls(msg.ToolCalls, piece, st.Interleave)
+	e.add(&chunkDelta{}, &finish, nil)
+	if req.Body.StreamOptions != nil && req.Body.StreamOptions.IncludeUsage && len(comp.Usage) > 0 {
+		e.add(nil, nil, comp.Usage)
+	}
+	e.out.buf = e.buf.Bytes()
+	return e.out, nil
+}
+
+// eventEncoder encodes the chunks of one completion's stream as events, one
+// after the other into one buffer.
+type eventEncoder struct {
+	id, model string
+	created   int64
+	buf       bytes.Buffer
+	enc       *json.Encoder
+	choice    []chunkChoice
+	out       *eventList
+}
+
+// add encodes a chunk with one choice of delta and finish (no choice when
+// delta is nil) and usage, if any.
+func (e *eventEncoder) add(delta *chunkDelta, finish *string, usage json.RawMessage) {
+	c := chunk{ID: e.id, Object: "chat.completion.chunk", Created: e.created, Model: e.model,
+		Choices: e.choice[:0], Usage: usage}
+	if delta != nil {
+		c.Choices = append(c.Choices, chunkChoice{Delta: *delta, FinishReason: finish})
+	}
+	e.buf.WriteString("data: ")
+	_ = e.enc.Encode(c) // the chunk as json.Marshal writes it, and "\n"
+	e.buf.WriteByte('\n')
+	e.out.ends = append(e.out.ends, e.buf.Len())
+}
+
+// toolCalls encodes the tool calls: each opens with its id and name, and its
+// arguments follow in pieces, call after call or, interleaved, in turn.
+func (e *eventEncoder) toolCalls(calls []ToolCall, piece int, interleave bool) {
+	args := make([][]string, len(calls))
+	for i, c := range calls {
 		args[i] = pieces(c.Function.Arguments, piece)
 	}
 	open := func(i int) {
-		c := msg.ToolCalls[i]
-		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, ID: c.ID, Type: "function", Function: chunkFunction{Name: c.Function.Name}}}}, nil, nil)
+		c := calls[i]
+		e.add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, ID: c.ID, Type: "function", Function: chunkFunction{Name: c.Function.Name}}}}, nil, nil)
 	}
 	argPiece := func(i int, p string) {
-		add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, Function: chunkFunction{Arguments: p}}}}, nil, nil)
+		e.add(&chunkDelta{ToolCalls: []chunkCall{{Index: i, Function: chunkFunction{Arguments: p}}}}, nil, nil)
 	}
-	if st.Interleave {
-		for i := range msg.ToolCalls {
-			open(i)
-		}
-		for k := 0; ; k++ {
-			sent := false
-			for i := range msg.ToolCalls {
-				if k < len(args[i]) {
-					argPiece(i, args[i][k])
-					sent = true
-				}
-			}
-			if !sent {
-				break
-			}
-		}
-	} else {
-		for i := range msg.ToolCalls {
+	if !interleave {
+		for i := range calls {
 			open(i)
 			for _, p := range args[i] {
 				argPiece(i, p)
 			}
 		}
+		return
 	}
-	add(&chunkDelta{}, &finish, nil)
-	if req.Body.StreamOptions != nil && req.Body.StreamOptions.IncludeUsage && len(comp.Usage) > 0 {
-		add(nil, nil, comp.Usage)
+	for i := range calls {
+		open(i)
 	}
-	out.buf = buf.Bytes()
-	return out, nil
+	for k := 0; ; k++ {
+		sent := false
+		for i := range calls {
+			if k < len(args[i]) {
+				argPiece(i, args[i][k])
+				sent = true
+			}
+		}
+		if !sent {
+			return
+		}
+	}
 }
 
 // chunk is a chat.completion.chunk.
