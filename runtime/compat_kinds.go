@@ -15,10 +15,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/jsonvalue"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // numberCompatible checks the bounds and multipleOf of numbers; onlyInt
