@@ -38,4 +38,10 @@
 // line and a caret underline, optionally in colour (see [UseColor]).
 // [WriteJSON] writes a stable machine-readable report whose ranges use
 // [LSPPosition]s; [ToJSON] exposes the same conversion for other writers.
+//
+// # Entry points
+//
+// [NewFile] for a source text; [Errorf], [Warningf], [Infof] and [Hintf] for
+// diagnostics, collected in a [List]; [WriteText] and [WriteJSON] to show
+// them.
 package diag

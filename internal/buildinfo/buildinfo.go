@@ -1,6 +1,9 @@
 // Package buildinfo describes the running program's build for --version: the
 // module version, the VCS revision it was built from and the Go version, as
 // the Go toolchain recorded them in the binary.
+//
+// Entry points: [Line] for the running program's --version line, [Format]
+// for that of given build information.
 package buildinfo
 
 import (

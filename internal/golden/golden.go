@@ -1,6 +1,10 @@
 // Package golden compares test output with golden files under testdata/, or
 // rewrites them when the tests run with -update (then review the diff: a
 // golden file nobody reads is no test).
+//
+// Entry points: [Inputs] lists a test's input files, [Check] compares an
+// output with the golden file of its input (or rewrites it with -update),
+// [Name] names a golden file.
 package golden
 
 import (

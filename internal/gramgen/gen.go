@@ -2,6 +2,10 @@
 // every construct (nodes with records, relationships of all arrow kinds, subject
 // patterns, annotations, agents with fenced instructions, tools with signatures,
 // records, comments).
+//
+// Entry points: [Mixed] and [AgentFile] for benchmarks of the toolchain,
+// [Clean] and [Broken] for the scaling benchmark, [Random] and [Mutate] for
+// random documents in tests.
 package gramgen
 
 import (

@@ -1,5 +1,9 @@
 // Package heapstat measures heap use for benchmarks: the peak while a
 // function runs, sampled, and the live heap a value holds.
+//
+// Entry points: [Peak] for the peak heap while a function runs, [Start]
+// for the same around code that is not one function, [Live] for the live
+// heap a value holds.
 package heapstat
 
 import (

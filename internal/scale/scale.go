@@ -32,9 +32,12 @@
 // A command line is a [Command]; anything in the process is a [Func], whose
 // prepare step (not timed) gets the input and returns the operation to time.
 // The bench-scale program measures the gramc commands; a package with its own
-// harness (the language server's, with a JSON-RPC client) measures its cases in
-// a `go test -bench` benchmark that calls [Run] and [WriteTable] with the same
-// [Options] and fails when [Failures] is not empty, so both print the same table:
+// harness measures its cases in a `go test -bench` benchmark that calls [Run]
+// and [WriteTable] with the same [Options] and fails when [Failures] is not
+// empty, so both print the same table. The language server's benchmark takes
+// medians over one shared client with its own loop, then prints its rows
+// with [WriteTable] and checks them with [Failures]. A benchmark using [Run]
+// looks like this:
 //
 //	func BenchmarkScale(b *testing.B) {
 //		edit := scale.Func("lsp edit → diagnostics", func(doc []byte) (func() error, error) {

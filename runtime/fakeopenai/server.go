@@ -9,6 +9,10 @@
 //	srv := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
 //		fakeopenai.Text("Hello!"))
 //	// point an OpenAI client at srv.URL (which ends in /v1), then inspect srv.Requests()
+//
+// Entry points: [New] starts a server that answers with scripted steps ([Step]:
+// [Text], [Calls], [Completion], [Error], [Raw], [Slow]; for streams [Cut],
+// [Interleaved] and [Paused]); [Server.Requests] returns what it received.
 package fakeopenai
 
 import (
