@@ -134,14 +134,7 @@ func TestLoopOverhead(t *testing.T) {
 	if os.Getenv("GRAM_OVERHEAD_TEST") != "1" {
 		t.Skip("set GRAM_OVERHEAD_TEST=1 to measure")
 	}
-	best := 1e9
-	for range 3 {
-		g := testing.Benchmark(benchGram)
-		b := testing.Benchmark(benchBare)
-		ratio := float64(g.NsPerOp()) / float64(b.NsPerOp())
-		t.Logf("gram %d ns/op, bare %d ns/op, ratio %.3f", g.NsPerOp(), b.NsPerOp(), ratio)
-		best = min(best, ratio)
-	}
+	best := bestRatio(t, "gram", benchGram, "bare", benchBare)
 	if best > 1.2 {
 		t.Errorf("the loop costs %.2f times a bare openai-go loop, want at most 1.2", best)
 	}
@@ -155,16 +148,22 @@ func TestStreamOverhead(t *testing.T) {
 	if os.Getenv("GRAM_OVERHEAD_TEST") != "1" {
 		t.Skip("set GRAM_OVERHEAD_TEST=1 to measure")
 	}
-	best := 1e9
-	for range 3 {
-		g := testing.Benchmark(benchGram)
-		s := testing.Benchmark(benchGramStream)
-		ratio := float64(s.NsPerOp()) / float64(g.NsPerOp())
-		t.Logf("streamed %d ns/op (%d B/op), unstreamed %d ns/op (%d B/op), ratio %.3f",
-			s.NsPerOp(), s.AllocedBytesPerOp(), g.NsPerOp(), g.AllocedBytesPerOp(), ratio)
-		best = min(best, ratio)
-	}
+	best := bestRatio(t, "streamed", benchGramStream, "unstreamed", benchGram)
 	if best > 1.1 {
 		t.Errorf("streaming costs %.2f times the unstreamed loop, want at most 1.1", best)
 	}
+}
+
+// bestRatio runs the benchmarks a and b side by side three times, logs
+// each round, and returns the smallest ratio of a's time per op to b's.
+func bestRatio(t *testing.T, aName string, a func(*testing.B), bName string, b func(*testing.B)) float64 {
+	best := 1e9
+	for range 3 {
+		ra, rb := testing.Benchmark(a), testing.Benchmark(b)
+		ratio := float64(ra.NsPerOp()) / float64(rb.NsPerOp())
+		t.Logf("%s %d ns/op (%d B/op), %s %d ns/op (%d B/op), ratio %.3f",
+			aName, ra.NsPerOp(), ra.AllocedBytesPerOp(), bName, rb.NsPerOp(), rb.AllocedBytesPerOp(), ratio)
+		best = min(best, ratio)
+	}
+	return best
 }
