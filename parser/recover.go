@@ -24,16 +24,18 @@ import (
 // until the parse fails well before the end of a prefix (see lazyUnit.parse).
 func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 	for p := 0; p < len(toks); {
-		p = b.recoverStep(src, toks, p, eof)
+		p, _ = b.recoverStep(src, toks, p, eof)
 	}
 }
 
 // recoverStep parses the unit that starts at toks[p], recovering as parseUnit
-// says, and returns the index of the first token it did not settle.
-func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
+// says, and returns the index of the first token it did not settle; all
+// reports whether it looked at every token of toks (when toks is only a
+// prefix of the text, the step needs more of it to be sure).
+func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) (next int, all bool) {
 	first := len(b.out)
 	ls := lazyUnit{toks: toks, start: p, next: p, sp: splitter{tooDeep: -1}}
-	next := b.recoverUnit(src, &ls, eof)
+	next = b.recoverUnit(src, &ls, eof)
 	// What was looked at: the tokens the splitter and the parses saw, or
 	// all of them and the token after them.
 	reach, reachEnd := eof, true
@@ -44,7 +46,7 @@ func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) int {
 	for i := first; i < len(b.out); i++ {
 		b.out[i].reach, b.out[i].reachEnd = reach, reachEnd
 	}
-	return next
+	return next, reachEnd
 }
 
 // recoverUnit is recoverStep's parse of the unit ls.

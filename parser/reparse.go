@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"math"
 	"sort"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -151,57 +152,106 @@ func (r *rescan) run(i0 int) {
 	}
 	for len(r.toks) > 0 || r.lex() {
 		// The top-level unit that starts at toks[0] ends at the splitter's
-		// next boundary.
-		start, sp := outer, outer
-		e := 0
-		for ; e < len(r.toks) || r.lex(); e++ {
-			before := sp
-			if sp.boundary(&r.toks[e]) && e > 0 {
-				outer = before
-				break
-			}
+		// next boundary: found at once for a unit parsed whole, and as far
+		// as recovery needs it for a unit recovery goes on splitting (the
+		// rest of the text, after an unclosed bracket).
+		u := outerUnit{sp: outer}
+		if !recovering {
+			u.feed(r, math.MaxInt)
 		}
-		if r.unit(e, start, sp.tooDeep, recovering) {
+		if r.unit(&u, outer, recovering) {
 			return
 		}
 		recovering = false
-		r.toks = r.toks[e:]
+		if u.boundary {
+			outer = u.before
+		}
+		r.toks = r.toks[u.e:]
 		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.state(), true) {
 			return
 		}
 	}
 }
 
-// unit parses the top-level unit r.toks[:e], which the splitter entered in
-// state start, with a bracket nested too deep at offset tooDeep (else -1);
-// recovering says it starts inside a broken unit. It reports whether prev's
-// units were taken up again inside it.
-func (r *rescan) unit(e int, start splitter, tooDeep int, recovering bool) bool {
-	b := &r.b
-	end := r.eof
-	if e < len(r.toks) {
-		end = r.toks[e].Pos.Offset
+// outerUnit is the top-level unit that starts at r.toks[0], lexed and fed to
+// the splitter no further than asked for.
+type outerUnit struct {
+	sp splitter // after the tokens fed
+	e  int      // how many tokens of the unit are fed
+	// done is set once the unit's end is found: at a boundary (the token
+	// r.toks[e] starts the next unit, and before is the splitter's state
+	// just before it) or at the end of the text.
+	done, boundary bool
+	before         splitter
+}
+
+// feed lexes and feeds the unit's tokens until n of them are fed or its end
+// is found.
+func (u *outerUnit) feed(r *rescan, n int) {
+	for !u.done && u.e < n {
+		if u.e >= len(r.toks) && !r.lex() {
+			u.done = true
+			return
+		}
+		before := u.sp
+		if u.sp.boundary(&r.toks[u.e]) && u.e > 0 {
+			u.done, u.boundary, u.before = true, true, before
+			return
+		}
+		u.e++
 	}
-	unit := r.toks[:e]
-	if !recovering && tooDeep < 0 {
-		if u, ok := grammar.ParseFast(unit, end); ok {
+}
+
+// offsetAt returns the offset of r.toks[i], lexing it if need be, or the end
+// of the text.
+func (r *rescan) offsetAt(i int) int {
+	if i < len(r.toks) || r.lex() && i < len(r.toks) {
+		return r.toks[i].Pos.Offset
+	}
+	return r.eof
+}
+
+// recoverChunk is how many tokens a recovery step in a re-parse is first
+// given: a step that looks at all of them is done again with twice as many.
+const recoverChunk = 256
+
+// unit parses the top-level unit u, which the splitter entered in state
+// start; recovering says it starts inside a broken unit. It reports whether
+// prev's units were taken up again inside it.
+func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
+	b := &r.b
+	if !recovering && u.sp.tooDeep < 0 {
+		unit := r.toks[:u.e]
+		if pu, ok := grammar.ParseFast(unit, r.offsetAt(u.e)); ok {
 			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: u, span: s, reach: s.End, at: start.state(), split: true})
+			b.out = append(b.out, unitResult{unit: pu, span: s, reach: s.End, at: start.state(), split: true})
 			return false
 		}
 	}
 	// Recover step by step, as batch.parseUnit does, and go on with prev's
 	// units where a step ends at one of their starts with the splitter in the
-	// same state.
+	// same state. A step is given the unit's tokens lexed so far; one that
+	// looks at them all before the unit's end is known is done again with
+	// more, so that a re-parse inside a long broken unit lexes about as far
+	// as it parses.
 	first := len(b.out)
-	w := stateWalk{toks: unit, st: start}
-	for p := 0; p < e; {
+	w := stateWalk{st: start}
+	want := recoverChunk
+	for p := 0; !u.done || p < u.e; {
+		u.feed(r, p+want)
+		unit := r.toks[:u.e]
 		k := len(b.out)
-		p = b.recoverStep(r.src, unit, p, end)
+		next, all := b.recoverStep(r.src, unit, p, r.offsetAt(u.e))
+		if all && !u.done {
+			b.out = b.out[:k]
+			want *= 2
+			continue
+		}
+		p, want, w.toks = next, recoverChunk, unit
 		for ; k < len(b.out); k++ {
 			b.out[k].at = w.at(b.out[k].span.Start)
 		}
-		if p < e && r.canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
+		if p < u.e && r.canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
 			break
 		}
 	}

@@ -49,7 +49,7 @@ func TestReparseMatchesParse(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/parse/*.gram")
 	examples, _ := filepath.Glob("../examples/*.gram")
 	files = append(files, examples...)
-	texts := []string{gramgen.AgentFile(120), gramgen.Broken(6<<10, 5), strayLines(60, "x"), unclosedThenLines(40)}
+	texts := []string{gramgen.AgentFile(120), gramgen.Broken(6<<10, 5), strayLines(60, "x"), unclosedThenLines(40), unclosedThenWide(12, 150)}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -84,6 +84,22 @@ func unclosedThenLines(n int) string {
 	b.WriteString("[g:Group {k: 1} | p0,\n")
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "(p%d {name: \"p %d\"})-[:R {w: %d}]->(q%d)\n", i, i, i, i)
+	}
+	return b.String()
+}
+
+// unclosedThenWide is unclosedThenLines with n lines of one node each whose
+// record has width entries: a re-parse inside the unit meets recovery steps
+// longer than the tokens it first lexes.
+func unclosedThenWide(n, width int) string {
+	var b strings.Builder
+	b.WriteString("[g:Group | p0,\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(p%d {", i)
+		for k := 0; k < width; k++ {
+			fmt.Fprintf(&b, "k%d: %d, ", k, k)
+		}
+		b.WriteString("z: [1, 2]})\n")
 	}
 	return b.String()
 }
