@@ -30,8 +30,10 @@ type scope struct {
 	defs   map[string]*Pattern
 	owner  *Pattern // the subject pattern whose elements this scope holds
 	// index holds defs' names for suggestions, built when first needed (after
-	// every definition is known).
-	index *suggest.NameIndex
+	// every definition is known); for the top-level scope, top does, and
+	// prevTop is the previous version's (see suggestionsFor).
+	index        *suggest.NameIndex
+	top, prevTop *topSuggestions
 }
 
 func (s *scope) lookup(id string) *Pattern {
@@ -62,9 +64,13 @@ type pendingRef struct {
 	sc *scope
 }
 
-// lower builds doc.Lowered from doc.units and returns gram-level diagnostics.
-func (doc *Document) lower() diag.List {
+// lower builds doc.Lowered from doc.units and returns gram-level diagnostics;
+// prev is the previous version of the document, or nil.
+func (doc *Document) lower(prev *Document) diag.List {
 	s := newUnitLowerer(len(doc.File.Text))
+	if prev != nil {
+		s.top.prevTop = prev.suggestions
+	}
 	for i := range doc.units {
 		s.unit(&doc.units[i])
 	}
@@ -116,6 +122,10 @@ func (s *unitLowerer) unit(r *unitResult) {
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.l.resolve()
 	doc.Lowered = s.out
+	doc.suggestions = s.top.top
+	if doc.suggestions == nil {
+		doc.suggestions = s.top.prevTop // still right if the names are the same
+	}
 	return s.l.diags
 }
 
@@ -475,17 +485,33 @@ func (l *lowerer) resolve() {
 func closestVisible(id string, sc *scope) string {
 	best, bestD := "", 0
 	for s := sc; s != nil; s = s.parent {
-		if s.index == nil {
-			names := make([]string, 0, len(s.defs))
-			for k := range s.defs {
-				names = append(names, k)
+		var name string
+		var d int
+		if s.parent == nil {
+			if s.top == nil {
+				s.top = suggestionsFor(s, s.prevTop)
 			}
-			sort.Strings(names)
-			s.index = suggest.NewNameIndex(names)
+			name, d = s.top.nearest(id)
+		} else {
+			name, d = s.nearest(id)
 		}
-		if name, d := s.index.Nearest(id); name != "" && (best == "" || d < bestD || d == bestD && name < best) {
+		if name != "" && (best == "" || d < bestD || d == bestD && name < best) {
 			best, bestD = name, d
 		}
 	}
 	return best
+}
+
+// nearest returns the name of the scope's own definitions closest to id and
+// its distance (see [suggest.NameIndex.Nearest]).
+func (s *scope) nearest(id string) (string, int) {
+	if s.index == nil {
+		names := make([]string, 0, len(s.defs))
+		for k := range s.defs {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		s.index = suggest.NewNameIndex(names)
+	}
+	return s.index.Nearest(id)
 }

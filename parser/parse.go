@@ -57,6 +57,9 @@ type Document struct {
 	fineFrom int
 	// reparsed is how many units Reparse parsed afresh (for tests).
 	reparsed int
+	// suggestions answer did-you-mean questions about the top-level names,
+	// for the next version's lowering (nil when none was asked).
+	suggestions *topSuggestions
 }
 
 // parallelMin is the input size from which units are parsed on several cores.

@@ -48,7 +48,7 @@ func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int
 		return nil, nil, true
 	}
 	diags := doc.assemble()
-	diags = append(diags, doc.lower()...)
+	diags = append(diags, doc.lower(prev)...)
 	return doc, diags.Sorted(), false
 }
 

@@ -21,7 +21,7 @@ func outcome(t *testing.T, doc *Document, diags diag.List) string {
 	t.Helper()
 	var b bytes.Buffer
 	for _, d := range diags {
-		b.WriteString(d.Code + " " + d.Span.String() + " " + d.Message + "\n")
+		b.WriteString(d.Code + " " + d.Span.String() + " " + d.Message + " (" + d.Detail + ")\n")
 		for _, r := range d.Related {
 			b.WriteString("  related " + r.Span.String() + "\n")
 		}
