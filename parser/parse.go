@@ -57,6 +57,10 @@ type Document struct {
 	fineFrom int
 	// reparsed is how many units Reparse parsed afresh (for tests).
 	reparsed int
+	// gen numbers the texts of the versions of a document, counted from its
+	// full parse (0); a unit's tokens point into the text of its unit's
+	// gen, which is gen or baseGen (see Reparse).
+	gen, baseGen int32
 	// suggestions answer did-you-mean questions about the top-level names,
 	// for the next version's lowering (nil when none was asked).
 	suggestions *topSuggestions
@@ -86,6 +90,9 @@ type unitResult struct {
 	// at is the state of the splitter that found the top-level unit the
 	// unit is in just before the unit's first token.
 	at splitState
+	// gen is the generation of the text the unit's tokens point into (see
+	// Document.gen).
+	gen int32
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed

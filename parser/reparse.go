@@ -280,14 +280,28 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	}
 	doc.reparsed = len(out)
 	doc.units = make([]unitResult, 0, i0+len(out)+len(old)-r.suffix)
-	// Reused units are copied, with their token texts taken from the new text,
-	// so that the document keeps no older text alive.
+	// The units before the restart keep their syntax as it is when their
+	// tokens point into the document's base text (see Reparse); the others
+	// are copied with their token texts taken from the new text, so that
+	// the document keeps at most one older text alive.
+	doc.gen, doc.baseGen = prev.gen+1, prev.gen+1
+	shared := false
 	for _, u := range old[:i0] {
-		doc.units = append(doc.units, u.shifted(r.src, 0))
+		if u.gen == prev.baseGen {
+			doc.units, shared = append(doc.units, u), true
+		} else {
+			doc.units = append(doc.units, u.shifted(r.src, 0, doc.gen))
+		}
 	}
-	doc.units = append(doc.units, out...)
+	if shared {
+		doc.baseGen = prev.baseGen
+	}
+	for _, u := range out {
+		u.gen = doc.gen
+		doc.units = append(doc.units, u)
+	}
 	for _, u := range old[r.suffix:] {
-		doc.units = append(doc.units, u.shifted(r.src, delta))
+		doc.units = append(doc.units, u.shifted(r.src, delta, doc.gen))
 	}
 	// Comments and lexical errors: before the restart from prev, then the new
 	// scan's up to where prev's units resume, then prev's after that, moved.
@@ -363,9 +377,10 @@ func recordLookahead(src string, off int) int {
 	}
 }
 
-// shifted returns the unit result moved by delta in the new text src.
-func (r unitResult) shifted(src string, delta int) unitResult {
-	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + delta, reachEnd: r.reachEnd, at: r.at}
+// shifted returns the unit result moved by delta in the new text src, of
+// generation gen.
+func (r unitResult) shifted(src string, delta int, gen int32) unitResult {
+	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + delta, reachEnd: r.reachEnd, at: r.at, gen: gen}
 	if r.unit != nil {
 		out.unit = r.unit.Shifted(src, delta)
 	}

@@ -163,19 +163,56 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 	}
 }
 
-// TestReparseSharesNoText: a reparsed document's tokens point into its own text.
+// TestReparseSharesNoText: a re-parsed document's units from the edit on
+// point into its own text; those before it may point into one older text,
+// which units before every later edit share, and never into more than that
+// one.
 func TestReparseSharesNoText(t *testing.T) {
-	text := "(a {k: \"v\"})\n(b)\n(c {k: 1})\n"
-	doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
-	next := "(a {k: \"v\"})\n(bb)\n(c {k: 1})\n"
-	f := diag.NewFile("t.gram", []byte(next))
-	got, _ := Reparse(doc, f, diag.Span{Start: 14, End: 15}, 2)
-	src := f.Source()
-	for _, p := range got.Patterns {
-		id := p.Path.Left.Subject.Ident
-		if id.Value != src[id.Start():id.End()] || !sameMemory(id.Value, src) {
-			t.Errorf("token %q does not point into the new text", id.Value)
+	var b strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "(a%d {k: %d})\n", i, i)
+	}
+	text := b.String()
+	f0 := diag.NewFile("t.gram", []byte(text))
+	doc, _ := Parse(f0)
+	texts := []string{f0.Source()}
+	rng := rand.New(rand.NewSource(3))
+	shared := 0
+	for step := 0; step < 60; step++ {
+		// Type into an identity: forwards, backwards, anywhere.
+		at := rng.Intn(len(text) - 20)
+		at += strings.IndexByte(text[at:], '(') + 1
+		next := text[:at] + "z" + text[at:]
+		f := diag.NewFile("t.gram", []byte(next))
+		got, _ := Reparse(doc, f, diag.Span{Start: at, End: at}, 1)
+		src := f.Source()
+		texts = append(texts, src)
+		older := map[int]bool{}
+		for _, p := range got.Patterns {
+			id := p.Path.Left.Subject.Ident
+			if id.Value != src[id.Start():id.End()] {
+				t.Fatalf("step %d: token %q is not the text at its offset", step, id.Value)
+			}
+			for k, x := range texts {
+				if sameMemory(id.Value, x) {
+					if k != len(texts)-1 {
+						if id.Start() >= at {
+							t.Fatalf("step %d: token %q after the edit points into an older text", step, id.Value)
+						}
+						older[k] = true
+					}
+					break
+				}
+			}
 		}
+		if len(older) > 1 {
+			t.Fatalf("step %d: the document keeps %d older texts alive", step, len(older))
+		}
+		shared += len(older)
+		text, doc = next, got
+	}
+	if shared == 0 {
+		t.Error("no re-parse kept the syntax of the units before its edit")
 	}
 }
 
