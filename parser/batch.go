@@ -5,6 +5,7 @@ package parser
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -81,6 +82,34 @@ type cutter struct {
 	held lexer.Token // the first token of the next batch, when one ended
 	hold bool
 	done bool
+	size int // the length of the text
+}
+
+// longUnit is the number of tokens from which a batch's buffer, when it is
+// full, grows to what the rest of the text is likely to hold rather than by
+// doubling: a unit that goes on that long (the rest of a file after an
+// unclosed bracket) is often most of the text, and copying a buffer that
+// large again and again costs more than its parse.
+const longUnit = 1 << 15
+
+// grow makes room in b's buffer for the token at off, as append would but
+// for a long batch, whose buffer grows in proportion to the rest of the
+// text.
+func (c *cutter) grow(b *batch, off int) {
+	n := len(b.toks)
+	if n < cap(b.toks) || n < longUnit {
+		return
+	}
+	first := b.toks[0].Pos.Offset
+	if off <= first {
+		return
+	}
+	// Tokens per byte so far, times the bytes of the whole batch if it goes
+	// on to the end of the text, with a margin.
+	want := int(float64(n)/float64(off-first)*float64(c.size-first)*1.05) + 1024
+	if want > 2*n {
+		b.toks = slices.Grow(b.toks, want-n)
+	}
 }
 
 // next returns the next batch, or nil at the end.
@@ -113,6 +142,7 @@ func (c *cutter) next() *batch {
 				break
 			}
 		}
+		c.grow(b, t.Pos.Offset)
 		b.toks = append(b.toks, t)
 	}
 	if len(b.toks) == 0 {

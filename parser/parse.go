@@ -117,7 +117,7 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	doc := &Document{File: f}
 	pl := startPipeline(src, lw)
 	var batches []*batch
-	c := cutter{sc: sc, sp: splitter{tooDeep: -1}}
+	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
 	for b := c.next(); b != nil; b = c.next() {
 		batches = append(batches, b)
 		pl.add(b)

@@ -139,16 +139,21 @@ func (x *NameIndex) match(s string) match {
 	if x == nil || len(x.nodes) == 0 {
 		return m
 	}
+	root := &x.nodes[0]
+	// One row of the edit-distance table per depth of the walk, all cut
+	// from one buffer: no name is longer than the root's maxLen.
+	width := len(s) + 1
+	buf := make([]int, (max(root.maxLen, 0)+1)*width)
 	q := make([]byte, len(s))
 	for i := 0; i < len(s); i++ {
 		q[i] = lower(s[i])
 	}
-	row := make([]int, len(q)+1)
+	row := buf[:width]
 	for j := range row {
 		row[j] = j
 	}
-	w := walker{x: x, q: q, limit: maxDistance(s), m: &m}
-	if root := &x.nodes[0]; gap(len(q), root.minLen, root.maxLen) <= w.limit {
+	w := walker{x: x, q: q, limit: maxDistance(s), m: &m, rows: buf}
+	if gap(len(q), root.minLen, root.maxLen) <= w.limit {
 		w.visit(0, 0, row)
 	}
 	return m
@@ -159,11 +164,17 @@ type walker struct {
 	q     []byte
 	limit int // the largest distance still of interest
 	m     *match
+	// rows holds the row of each depth: the row of depth d is
+	// rows[d*(len(q)+1):][:len(q)+1].
+	rows []int
 }
 
 // visit checks node n, at depth (prefix length) depth, whose prefix has the
 // edit-distance row prev against the query's prefixes, and descends into the
-// children that can still lead to a name within the limit.
+// children that can still lead to a name within the limit. The child on the
+// query's own next byte goes first: a close name found early lowers the
+// limit, which prunes the other children more. The order of the visits
+// does not change the answer.
 func (w *walker) visit(n, depth int, prev []int) {
 	node := &w.x.nodes[n]
 	if node.rank >= 0 {
@@ -175,25 +186,43 @@ func (w *walker) visit(n, depth int, prev []int) {
 	if len(node.edges) == 0 {
 		return
 	}
-	row := make([]int, len(prev))
-	for _, e := range node.edges {
-		child := &w.x.nodes[e.node]
-		// A name below the child has minRem to maxRem more bytes; from cell j
-		// the query has len(q)-j left, so at least the difference is added.
-		minRem, maxRem := child.minLen-depth-1, child.maxLen-depth-1
-		row[0] = prev[0] + 1
-		least := row[0] + gap(len(w.q), minRem, maxRem)
-		for j := 1; j < len(row); j++ {
-			cost := 1
-			if w.q[j-1] == e.b {
-				cost = 0
-			}
-			row[j] = min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
-			least = min(least, row[j]+gap(len(w.q)-j, minRem, maxRem))
+	width := len(prev)
+	row := w.rows[(depth+1)*width:][:width]
+	first := -1
+	if depth < len(w.q) {
+		b := w.q[depth]
+		i := sort.Search(len(node.edges), func(i int) bool { return node.edges[i].b >= b })
+		if i < len(node.edges) && node.edges[i].b == b {
+			first = i
+			w.edge(node.edges[i], depth, prev, row)
 		}
-		if least <= w.limit {
-			w.visit(int(e.node), depth+1, row)
+	}
+	for i, e := range node.edges {
+		if i != first {
+			w.edge(e, depth, prev, row)
 		}
+	}
+}
+
+// edge computes the row of e's child from prev into row and visits the
+// child if a name below it can still be within the limit.
+func (w *walker) edge(e trieEdge, depth int, prev, row []int) {
+	child := &w.x.nodes[e.node]
+	// A name below the child has minRem to maxRem more bytes; from cell j
+	// the query has len(q)-j left, so at least the difference is added.
+	minRem, maxRem := child.minLen-depth-1, child.maxLen-depth-1
+	row[0] = prev[0] + 1
+	least := row[0] + gap(len(w.q), minRem, maxRem)
+	for j := 1; j < len(row); j++ {
+		cost := 1
+		if w.q[j-1] == e.b {
+			cost = 0
+		}
+		row[j] = min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
+		least = min(least, row[j]+gap(len(w.q)-j, minRem, maxRem))
+	}
+	if least <= w.limit {
+		w.visit(int(e.node), depth+1, row)
 	}
 }
 
