@@ -4,6 +4,8 @@
 package parser
 
 import (
+	"runtime"
+
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/grammar"
@@ -23,6 +25,10 @@ import (
 // lazily (its end only when needed) and parsed by prefixes of doubling length
 // until the parse fails well before the end of a prefix (see lazyUnit.parse).
 func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
+	if len(toks) >= parallelRecovery && runtime.GOMAXPROCS(0) > 1 {
+		b.parseUnitParallel(src, toks, eof)
+		return
+	}
 	for p := 0; p < len(toks); {
 		p, _ = b.recoverStep(src, toks, p, eof)
 	}
