@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,5 +60,45 @@ func TestWriteString(t *testing.T) {
 		if b.String() != string(want) {
 			t.Errorf("writeString(%q) = %s, want %s", s, b.String(), want)
 		}
+	}
+}
+
+// TestWriteSexpOfDeepTree: a walk of many hops nests each relationship in
+// the next; its S-expression is written in chunks as it is printed, nodes
+// below maxSexpIndent levels go on their parent's line, and the output grows
+// with the number of hops, not with its square.
+func TestWriteSexpOfDeepTree(t *testing.T) {
+	walk := func(hops int) string {
+		var b strings.Builder
+		b.WriteString("(a0)")
+		for i := 1; i <= hops; i++ {
+			fmt.Fprintf(&b, "-->(a%d)", i)
+		}
+		return b.String() + "\n"
+	}
+	size := map[int]int{}
+	for _, hops := range []int{1000, 8000} {
+		doc, diags := Parse(diag.NewFile("walk.gram", []byte(walk(hops))))
+		if diags.HasErrors() {
+			t.Fatal(diags[0])
+		}
+		var w chunkWriter
+		if err := doc.WriteSexp(&w); err != nil {
+			t.Fatal(err)
+		}
+		if w.largest > 2*flushSize {
+			t.Errorf("%d hops: a write of %d bytes; want pieces of about %d", hops, w.largest, flushSize)
+		}
+		lines := strings.Split(string(w.data), "\n")
+		if n := len(lines); n < maxSexpIndent || n > 4*maxSexpIndent {
+			t.Errorf("%d hops: %d lines; want the first %d levels on lines of their own, the rest on the last", hops, n, maxSexpIndent)
+		}
+		if got, want := strings.Count(string(w.data), "(relationship_pattern"), hops; got != want {
+			t.Errorf("%d hops: %d relationships printed, want %d", hops, got, want)
+		}
+		size[hops] = len(w.data)
+	}
+	if r := float64(size[8000]) / float64(size[1000]); r > 9 {
+		t.Errorf("8× the hops gives %.1f× the output; want it linear", r)
 	}
 }

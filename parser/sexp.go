@@ -68,19 +68,34 @@ const flushSize = 64 << 10
 // prints it: node kinds from its node-types table, with field names and comments.
 // It streams: each top-level pattern's subtree is built, printed and dropped in
 // turn, and the output is written in pieces of about 64 KB.
+//
+// Each node goes on a line of its own, indented by its depth, down to
+// maxSexpIndent levels; deeper nodes go on their parent's line, as the
+// reference parser prints every node, so that the output of a deeply nested
+// tree (a walk of many hops nests a relationship in the next) grows with the
+// tree, not with its size times its depth.
 func (doc *Document) WriteSexp(w io.Writer) error {
-	var b bytes.Buffer
-	var err error
-	b.WriteString("(gram_pattern")
+	p := sxPrinter{w: w}
+	p.b.WriteString("(gram_pattern")
 	doc.eachSexp(true, func(n *sx) {
-		printSx(&b, n, 1)
-		flush(w, &b, &err)
+		p.print(n, 1)
 	})
-	b.WriteString(")\n")
-	if err == nil {
-		_, err = w.Write(b.Bytes())
+	p.b.WriteString(")\n")
+	if p.err == nil {
+		_, p.err = w.Write(p.b.Bytes())
 	}
-	return err
+	return p.err
+}
+
+// maxSexpIndent is the deepest level of the S-expression that gets a line
+// of its own.
+const maxSexpIndent = 64
+
+// sxPrinter prints S-expressions to w in pieces of about flushSize bytes.
+type sxPrinter struct {
+	w   io.Writer
+	b   bytes.Buffer
+	err error
 }
 
 // eachSexp calls yield with each child of the printed tree's root in order:
@@ -142,8 +157,13 @@ func placeComment(n *sx, sp diag.Span) {
 	n.notes = append(n.notes, c)
 }
 
-func printSx(b *bytes.Buffer, n *sx, depth int) {
-	if depth > 0 {
+// print prints n at depth (0 for the root).
+func (p *sxPrinter) print(n *sx, depth int) {
+	b := &p.b
+	switch {
+	case depth > maxSexpIndent:
+		b.WriteByte(' ')
+	case depth > 0:
 		b.WriteByte('\n')
 		for i := 0; i < depth; i++ {
 			b.WriteString("  ")
@@ -159,14 +179,15 @@ func printSx(b *bytes.Buffer, n *sx, depth int) {
 	k, c := 0, 0
 	for k < len(n.kids) || c < len(n.notes) {
 		if c == len(n.notes) || k < len(n.kids) && n.kids[k].span.Start <= n.notes[c].span.Start {
-			printSx(b, n.kids[k], depth+1)
+			p.print(n.kids[k], depth+1)
 			k++
 		} else {
-			printSx(b, n.notes[c], depth+1)
+			p.print(n.notes[c], depth+1)
 			c++
 		}
 	}
 	b.WriteByte(')')
+	flush(p.w, b, &p.err)
 }
 
 func sxTop(root *sx, p *grammar.TopPattern) {

@@ -14,8 +14,9 @@ import (
 const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
 
 Parses gram files (or standard input, given as -) and prints, for each:
-  sexp  the syntax tree as the reference grammar (tree-sitter-gram) prints it;
-        only syntax errors are reported, as that grammar does
+  sexp  the syntax tree as the reference grammar (tree-sitter-gram) prints it,
+        a node per line down to 64 levels deep; only syntax errors are
+        reported, as that grammar does
   json  the lowered Pattern<Subject> values as canonical JSON (the default)
   gram  the lowered patterns printed back as gram in pattern notation
 
