@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,6 +337,58 @@ func TestSelectionRange(t *testing.T) {
 			t.Errorf("selection ranges (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestSelectionRangeOfDeepTree: in a walk of many hops, which nests each
+// relationship in the next, the chain holds the innermost ranges, then the
+// top-level pattern and the file, and no more than maxSelectionDepth.
+func TestSelectionRangeOfDeepTree(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///deep.gram")
+	var b strings.Builder
+	b.WriteString("(a0)")
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&b, "-->(a%d)", i)
+	}
+	line := b.String()
+	c.open(uri, line+"\n")
+	c.waitDiagnostics(uri, 1)
+	at := strings.Index(line, "(a200)") + 2
+	var sr []protocol.SelectionRange
+	c.mustCall("textDocument/selectionRange", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"positions":    []protocol.Position{{Line: 0, Character: uint32(at)}},
+	}, &sr)
+	var got []protocol.Range
+	for r := &sr[0]; r != nil; r = r.Parent {
+		got = append(got, r.Range)
+	}
+	if len(got) != maxSelectionDepth {
+		t.Fatalf("a chain of %d ranges, want %d", len(got), maxSelectionDepth)
+	}
+	if want := rng(0, uint32(at-1), 0, uint32(at+3)); got[0] != want {
+		t.Errorf("innermost %v, want the identity %v", got[0], want)
+	}
+	if want := rng(0, 0, 0, uint32(len(line))); got[len(got)-2] != want {
+		t.Errorf("second outermost %v, want the walk %v", got[len(got)-2], want)
+	}
+	if want := rng(0, 0, 1, 0); got[len(got)-1] != want {
+		t.Errorf("outermost %v, want the file %v", got[len(got)-1], want)
+	}
+	for i := 1; i < len(got); i++ {
+		if !covers(got[i], got[i-1]) {
+			t.Fatalf("range %d, %v, does not hold range %d, %v", i, got[i], i-1, got[i-1])
+		}
+	}
+}
+
+// covers reports whether range a holds range b (both on one line or in
+// line order).
+func covers(a, b protocol.Range) bool {
+	before := func(p, q protocol.Position) bool {
+		return p.Line < q.Line || p.Line == q.Line && p.Character <= q.Character
+	}
+	return before(a.Start, b.Start) && before(b.End, a.End)
 }
 
 func TestInlayHints(t *testing.T) {

@@ -40,6 +40,9 @@ func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req
 	return reply(ctx, out, nil)
 }
 
+// maxSelectionDepth is the most ranges a selection chain holds.
+const maxSelectionDepth = 100
+
 // selectionRange returns the chain of ranges around off.
 func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	spans := a.spansAround(off)
@@ -54,6 +57,14 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	}
 	if len(chain) == 0 || chain[0].Start > off || chain[0].End < off {
 		chain = append([]diag.Span{{Start: off, End: off}}, chain...)
+	}
+	if len(chain) > maxSelectionDepth {
+		// Of a chain that deep (a walk of many hops nests each relationship
+		// in the next), the innermost ranges, the top-level pattern and the
+		// file: clients decode the chain as nested objects, some with a
+		// limit on the nesting.
+		outer := chain[len(chain)-2:]
+		chain = append(chain[:maxSelectionDepth-2:maxSelectionDepth-2], outer...)
 	}
 	var parent *protocol.SelectionRange
 	for i := len(chain) - 1; i >= 0; i-- {
