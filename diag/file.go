@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -35,7 +36,21 @@ type File struct {
 	// ascii[i] is the offset of the first non-ASCII byte of line i, or the
 	// offset of its "\n" (or len(Text) on the last line) if it has none.
 	ascii []int
+	// marks holds, for each line whose text after its ASCII prefix is
+	// longer than markEvery bytes, the column counts at rune starts about
+	// markEvery bytes apart, so that a column on a long line is counted
+	// from the nearest mark rather than from the line's start.
+	marks map[int][]mark
 }
+
+// mark is a rune start on a long line: its offset, and the code points and
+// UTF-16 units from the start of the line to it.
+type mark struct {
+	off, runes, units int
+}
+
+// markEvery is about how many bytes apart the marks of a long line are.
+const markEvery = 512
 
 // NewFile returns a File for text with the given path. The line index is
 // built on first use. The caller must not modify text afterwards.
@@ -74,7 +89,62 @@ func (f *File) index() {
 			start = end + 1
 		}
 		f.lines, f.ascii = lines, ascii
+		for i := range lines {
+			if end := f.lineEnd(i); end-ascii[i] > markEvery {
+				f.markLine(i, end)
+			}
+		}
 	})
+}
+
+// markLine sets the marks of line i, whose text ends at end.
+func (f *File) markLine(i, end int) {
+	if f.marks == nil {
+		f.marks = map[int][]mark{}
+	}
+	p := f.ascii[i]
+	runes, units := p-f.lines[i], p-f.lines[i]
+	var ms []mark
+	next := p + markEvery
+	for p < end {
+		if p >= next {
+			ms = append(ms, mark{off: p, runes: runes, units: units})
+			next = p + markEvery
+		}
+		r, size := utf8.DecodeRune(f.Text[p:end])
+		p += size
+		runes++
+		units += runeUnits(r, true)
+	}
+	f.marks[i] = ms
+}
+
+// markBefore returns the last mark of line line0 at or before off (by
+// offset) or, with byCount, whose count of columns (UTF-16 units, or code
+// points) is at most n; ok is false when there is none.
+func (f *File) markBefore(line0, off, n int, byCount, utf16 bool) (m mark, ok bool) {
+	ms := f.marks[line0]
+	k := sort.Search(len(ms), func(i int) bool {
+		if !byCount {
+			return ms[i].off > off
+		}
+		if utf16 {
+			return ms[i].units > n
+		}
+		return ms[i].runes > n
+	}) - 1
+	if k < 0 {
+		return mark{}, false
+	}
+	return ms[k], true
+}
+
+// count returns m's column count: UTF-16 units or code points.
+func (m mark) count(utf16 bool) int {
+	if utf16 {
+		return m.units
+	}
+	return m.runes
 }
 
 // asciiPrefix returns the length of the leading run of ASCII bytes in b.
@@ -174,6 +244,9 @@ func (f *File) units(line0, off int, utf16 bool) int {
 		return off - start
 	}
 	p, n := fast, fast-start
+	if m, ok := f.markBefore(line0, off, 0, false, utf16); ok {
+		p, n = m.off, m.count(utf16)
+	}
 	for p < off {
 		r, size := utf8.DecodeRune(f.Text[p:end])
 		if p+size > off {
@@ -197,7 +270,11 @@ func (f *File) advance(line0, n int, utf16 bool) int {
 		return start + n
 	}
 	p := fast
-	n -= fast - start
+	if m, ok := f.markBefore(line0, 0, n, true, utf16); ok {
+		p, n = m.off, n-m.count(utf16)
+	} else {
+		n -= fast - start
+	}
 	for p < end && n > 0 {
 		r, size := utf8.DecodeRune(f.Text[p:end])
 		w := runeUnits(r, utf16)

@@ -267,6 +267,9 @@ func TestAgainstNaive(t *testing.T) {
 		"ascii prefix then é and more\nsecond 😀 line\n\nlast",
 		"\xf0\x9f\x98", // truncated astral
 		"é\r",
+		// Long lines, counted from marks: astral runes, invalid bytes and
+		// a truncated rune across the marks, and CRLF.
+		"é" + strings.Repeat("ab😀€\xff", 300) + "\r\nshort\n" + strings.Repeat("x", 700) + "é" + strings.Repeat("😀", 400) + "\xf0\x9f",
 	}
 	for _, text := range texts {
 		checkAllOffsets(t, []byte(text))
