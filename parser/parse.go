@@ -93,6 +93,10 @@ type unitResult struct {
 	// gen is the generation of the text the unit's tokens point into (see
 	// Document.gen).
 	gen int32
+	// nested are the diagnostics of the maps inside arrays of the unit's
+	// values, once nestedDone: found once per unit, and moved with it.
+	nested     diag.List
+	nestedDone bool
 }
 
 // Parse parses a gram file. It always returns a document holding every well-formed
@@ -149,7 +153,8 @@ func (doc *Document) assemble() diag.List {
 	}
 	lastErrLine := -1
 	sawPattern := false
-	for _, r := range doc.units {
+	for i := range doc.units {
+		r := &doc.units[i]
 		if r.err != nil {
 			doc.Bad = append(doc.Bad, r.span)
 			sawPattern = true
@@ -167,7 +172,11 @@ func (doc *Document) assemble() diag.List {
 			continue
 		}
 		u := r.unit
-		nestedMaps(u, &diags)
+		if !r.nestedDone {
+			nestedMaps(u, &r.nested)
+			r.nestedDone = true
+		}
+		diags = append(diags, r.nested...)
 		switch {
 		case u.Header != nil && !sawPattern && doc.Header == nil:
 			doc.Header = u.Header

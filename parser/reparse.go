@@ -384,6 +384,13 @@ func (r unitResult) shifted(src string, delta int, gen int32) unitResult {
 	if r.unit != nil {
 		out.unit = r.unit.Shifted(src, delta)
 	}
+	if out.nestedDone = r.nestedDone; len(r.nested) > 0 {
+		out.nested = make(diag.List, len(r.nested))
+		for i, d := range r.nested {
+			d.Span = grammar.ShiftSpan(d.Span, delta)
+			out.nested[i] = d
+		}
+	}
 	if r.err != nil {
 		e := *r.err
 		e.Span = grammar.ShiftSpan(e.Span, delta)

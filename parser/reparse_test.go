@@ -58,7 +58,7 @@ func TestReparseMatchesParse(t *testing.T) {
 		texts = append(texts, string(b))
 	}
 	fragments := []string{"(", ")", "[", "]", "{", "}", ",", "|", "-->", "<-", ":", "::", "\n", " ", "//c\n",
-		"(x)", "[g | a]", "{k: 1}", "@k(1) ", "\"s\"", "```\nf\n```", "a", "Tool", "(p::String)==>(::String)", ""}
+		"(x)", "[g | a]", "{k: 1}", "{a: [1, {k: 2}]}", "(m {a: [{k: 1}], b: 2})", "@k(1) ", "\"s\"", "```\nf\n```", "a", "Tool", "(p::String)==>(::String)", ""}
 	for _, seed := range []int64{7, 11, 42} {
 		rng := rand.New(rand.NewSource(seed))
 		randomEdits(t, rng, texts, fragments)
