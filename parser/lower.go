@@ -38,6 +38,15 @@ type scope struct {
 	top, prevTop *topSuggestions
 }
 
+// set defines id in the scope; the table of definitions is made on the
+// first (an element list of references alone defines nothing).
+func (s *scope) set(id string, p *Pattern) {
+	if s.defs == nil {
+		s.defs = map[string]*Pattern{}
+	}
+	s.defs[id] = p
+}
+
 func (s *scope) lookup(id string) *Pattern {
 	for ; s != nil; s = s.parent {
 		if p, ok := s.defs[id]; ok {
@@ -325,7 +334,7 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 		l.diags.Add(d)
 		return
 	}
-	sc.defs[id] = p
+	sc.set(id, p)
 }
 
 // group lowers a subject pattern [s | elements].
@@ -338,7 +347,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if len(sp.Elements) == 0 {
 		return p
 	}
-	inner := &scope{parent: sc, defs: map[string]*Pattern{}, owner: p}
+	inner := &scope{parent: sc, owner: p}
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
@@ -393,7 +402,7 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 	id := r.Subject.Identity
 	first := sc.lookup(id)
 	if first == nil {
-		sc.defs[id] = r
+		sc.set(id, r)
 		return
 	}
 	if !hasDefinition(s) && sameEndpoints(first, r) {
@@ -441,13 +450,13 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 				l.diags.Add(d)
 			} else {
-				sc.defs[id] = p
+				sc.set(id, p)
 			}
 		} else if first := sc.lookup(id); first != nil {
 			// A bare node refers to the nearest definition, inner scopes first.
 			p.Def = first
 		} else {
-			sc.defs[id] = p
+			sc.set(id, p)
 		}
 	}
 	return p
