@@ -78,7 +78,10 @@ type pendingRef struct {
 // lower builds doc.Lowered from doc.units and returns gram-level diagnostics;
 // prev is the previous version of the document, or nil.
 func (doc *Document) lower(prev *Document) diag.List {
-	s := newUnitLowerer(len(doc.File.Text))
+	// The units are known: the top-level scope is sized for them rather
+	// than for the densest text (a few identities per unit at most, as a
+	// rule; the table grows when there are more).
+	s := newUnitLowerer(min(len(doc.File.Text), bytesPerTopDef*4*len(doc.units)))
 	if prev != nil {
 		s.top.prevTop = prev.suggestions
 	}
