@@ -113,9 +113,11 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	if ln.name == "" {
 		return nil, true
 	}
-	p := &Param{Name: ln.name, Span: n.Span(), NameSpan: nameSpan}
-	var rest []*parser.Property
-	for _, pr := range subjectProps(s.Record) {
+	p := c.slabs.params.new()
+	p.Name, p.Span, p.NameSpan = ln.name, n.Span(), nameSpan
+	all := c.subjectProps(s.Record)
+	rest := all[:0]
+	for _, pr := range all {
 		if pr.Key == "paramName" || pr.Key == "fields" {
 			continue
 		}
@@ -342,7 +344,7 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 	rec := &Record{Name: c.legacyRecordName(param), Span: v.Span()}
 	ok := true
 	var texts []string
-	seen := map[string]*Param{}
+	var seen paramList
 	items := v.Items()
 	for i := range items {
 		f, text := c.legacyField(&items[i])
@@ -350,16 +352,16 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 			ok = false
 			continue
 		}
-		if !c.unique(seen, f, "parameter "+param, true) {
+		if !c.unique(&seen, f, "parameter", param, true) {
 			ok = false
 			continue
 		}
-		rec.Fields = append(rec.Fields, f)
 		if text == "" {
 			ok = false
 		}
 		texts = append(texts, text)
 	}
+	rec.Fields = seen.params()
 	return rec, "[" + rec.Name + ":Record | " + strings.Join(texts, ", ") + "]", ok
 }
 

@@ -25,12 +25,13 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 }
 
 // nonBlank reads a string property that must say something: a value that
-// is empty or only blanks is reported (code, msg, with detail as the
-// remedy). It returns the string and whether the value is one.
-func (c *compiler) nonBlank(p *parser.Property, code, msg, detail string) (string, bool) {
+// is empty or only blanks is reported (code, the message msg returns, with
+// detail as the remedy). It returns the string and whether the value is
+// one.
+func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, detail string) (string, bool) {
 	s, ok := c.str(p)
 	if ok && strings.TrimSpace(s) == "" {
-		d := diag.Errorf(code, p.Value.Span(), "%s", msg)
+		d := diag.Errorf(code, p.Value.Span(), "%s", msg())
 		d.Detail = detail
 		c.diags.Add(d)
 	}
@@ -131,15 +132,6 @@ func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n) * u, true
-}
-
-// props records the properties of a subject as written.
-func props(s *parser.Subject) []Prop {
-	out := make([]Prop, 0, len(s.Properties))
-	for _, p := range s.Properties {
-		out = append(out, Prop{Key: p.Key, KeySpan: p.KeySpan, ValueSpan: p.Value.Span()})
-	}
-	return out
 }
 
 // stringSpan returns the span of the text s[i:j] inside a quoted string

@@ -24,7 +24,7 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 		switch pr.Key {
 		case "says":
 			has = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the user's message is empty", "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
 				turn.Input = s
 			}
 		default:
@@ -110,7 +110,7 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	dg := diag.Errorf(CodeToolNotAvailable, span, "agent %s cannot call %s: it is not one of its tools", disp(a.Name), tool.Name)
 	dg.Detail = "the model only sees the agent's tools (" + strings.Join(toolNames(a), ", ") + "); add " + tool.Name +
 		" to the agent's elements, or expect another tool"
-	local := c.agentPats[a] != nil
+	local := c.isLocalAgent(a)
 	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
 	}

@@ -69,7 +69,7 @@ const maxListed = 10
 // resolveType returns the type named by a label or an `items:` symbol,
 // reporting unknown-type (with a did-you-mean) at span if there is none.
 func (c *compiler) resolveType(name string, span diag.Span) *Type {
-	t := &Type{Name: name, Span: span}
+	t := c.newType(InvalidType, name, span)
 	if k, ok := builtinTypes[name]; ok {
 		t.Kind = k
 		return t
