@@ -67,7 +67,9 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 			}
 		case "temperature":
 			if f, ok := c.number(pr, 0, 2); ok {
-				a.Settings.Temperature = &f
+				t := c.slabs.floats.new()
+				*t = f
+				a.Settings.Temperature = t
 			}
 		case "maxTokens":
 			if n, ok := c.integer(pr, 1, 1024); ok {

@@ -66,6 +66,8 @@ type slabs struct {
 	members  slab[Member]
 	paramPtr slab[*Param]
 	toolPtr  slab[*Tool]
+	values   slab[any]
+	floats   slab[float64]
 	// properties are the properties of subjects' records read for one
 	// declaration (see subjectProps); they are not part of the program.
 	properties slab[parser.Property]

@@ -367,7 +367,7 @@ func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 		c.diags.Add(dg)
 		return
 	}
-	out := make([]any, 0, len(v.Items()))
+	out := c.slabs.values.make(len(v.Items()))[:0]
 	ok := true
 	for i := range v.Items() {
 		x, m := valueFor(&v.Items()[i], p.Type)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -381,6 +382,18 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 // sameJSONText reports whether two JSON values built by valueFor encode to
 // the same JSON text.
 func sameJSONText(a, b any) bool {
+	// Strings and booleans, the most common enum members, without writing
+	// them: valid UTF-8 strings are written alike only when they are equal.
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok && (x == y || utf8.ValidString(x) && utf8.ValidString(y)) {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	}
 	x, err1 := MarshalIndent(a)
 	y, err2 := MarshalIndent(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
