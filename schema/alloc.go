@@ -68,9 +68,6 @@ type slabs struct {
 	toolPtr  slab[*Tool]
 	values   slab[any]
 	floats   slab[float64]
-	// properties are the properties of subjects' records read for one
-	// declaration (see subjectProps); they are not part of the program.
-	properties slab[parser.Property]
 }
 
 // newType returns a type of a kind, named as written at span.

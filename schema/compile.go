@@ -64,8 +64,14 @@ type compiler struct {
 	localAgents map[*Agent]bool
 	// slabs allocate the elements of the program.
 	slabs slabs
-	// spans is room for where an agent lists its tools (see agentTools).
-	spans []diag.Span
+	// spans is room for where an agent lists its tools (see agentTools),
+	// properties for the properties of a node's record (see subjectProps).
+	spans      []diag.Span
+	properties []parser.Property
+	// propAnswers and typeAnswers are the did-you-mean answers given so far
+	// about unknown properties and types (see closestProp, resolveType).
+	propAnswers map[propQuestion]string
+	typeAnswers map[string]string
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).

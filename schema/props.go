@@ -42,12 +42,39 @@ func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, 
 // where it is ("an agent").
 func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
-	if s := suggest.Closest(p.Key, known); s != "" {
+	if s := c.closestProp(p.Key, known); s != "" {
 		suggestFix(&d, s, p.KeySpan)
 	} else {
 		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
 	}
 	c.diags.Add(d)
+}
+
+// propQuestion is a did-you-mean question about an unknown property: the
+// key and the list of known keys (by its first element and length).
+type propQuestion struct {
+	key   string
+	known *string
+	n     int
+}
+
+// closestProp is suggest.Closest(key, known), answered once per compile for
+// each key and list: a misspelt key is often misspelt alike in many
+// declarations.
+func (c *compiler) closestProp(key string, known []string) string {
+	if len(known) == 0 {
+		return ""
+	}
+	q := propQuestion{key, &known[0], len(known)}
+	if s, ok := c.propAnswers[q]; ok {
+		return s
+	}
+	s := suggest.Closest(key, known)
+	if c.propAnswers == nil {
+		c.propAnswers = map[propQuestion]string{}
+	}
+	c.propAnswers[q] = s
+	return s
 }
 
 // str decodes a string property; fenced strings are dedented.

@@ -178,12 +178,13 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 }
 
 // subjectProps returns the properties of a subject's record, the first of
-// each key (duplicates are reported by the parser).
+// each key (duplicates are reported by the parser). They are valid until
+// the next call, which reuses their room.
 func (c *compiler) subjectProps(r *grammar.Record) []parser.Property {
 	if r == nil {
 		return nil
 	}
-	out := c.slabs.properties.make(len(r.Entries))[:0]
+	out := c.properties[:0]
 	var seen map[string]bool // once there are many keys
 	if len(r.Entries) > linearNames {
 		seen = make(map[string]bool, len(r.Entries))
@@ -201,6 +202,7 @@ func (c *compiler) subjectProps(r *grammar.Record) []parser.Property {
 		}
 		out = append(out, parser.Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
 	}
+	c.properties = out[:0]
 	return out
 }
 

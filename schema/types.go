@@ -84,8 +84,14 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 	if c.typeIndex == nil || c.typeIndexed != len(c.prog.Records) {
 		c.typeNameList = c.typeNames()
 		c.typeIndex, c.typeIndexed = suggest.NewNameIndex(c.typeNameList), len(c.prog.Records)
+		c.typeAnswers = map[string]string{}
 	}
-	if s := c.typeIndex.Closest(name); s != "" {
+	sug, ok := c.typeAnswers[name]
+	if !ok {
+		sug = c.typeIndex.Closest(name)
+		c.typeAnswers[name] = sug
+	}
+	if s := sug; s != "" {
 		suggestFix(&d, s, span)
 	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
 		suggestFix(&d, s, span)
@@ -419,14 +425,15 @@ func (c *compiler) checkCycles() {
 		grey
 		black
 	)
-	color := map[*Record]int{}
+	color := make(map[*Record]int, len(c.prog.Records))
 	var stack []*Record
 	var visit func(r *Record)
 	visit = func(r *Record) {
 		color[r] = grey
 		stack = append(stack, r)
+		var buf [4]*Type
 		for _, f := range r.Fields {
-			for _, e := range recordEdges(f.Type, nil) {
+			for _, e := range recordEdges(f.Type, buf[:0]) {
 				if e.Record == nil {
 					continue
 				}
