@@ -40,33 +40,72 @@ func brokenAgentFile(lines int) string {
 	})
 }
 
+// agentTestFile returns a test file for gramgen.AgentFile(lines): a test of
+// each of its agents that calls the agent's shared tool. With broken set,
+// every third test names its agent misspelt (a did-you-mean among all the
+// agents), and every third other one calls the tool with an argument it
+// does not have and checks the answer with an unknown property.
+func agentTestFile(lines int, broken bool) string {
+	var b strings.Builder
+	b.WriteString("{kind: \"tests\"}\n\n")
+	agents := strings.Count(gramgen.AgentFile(lines), ":Agent {")
+	for i := 0; i < agents; i++ {
+		agent, arg, check := fmt.Sprintf("agent%d", i), "id", "contains"
+		switch {
+		case broken && i%3 == 0:
+			agent = fmt.Sprintf("agentt%d", i)
+		case broken && i%3 == 1:
+			arg, check = "idd", "contain"
+		}
+		fmt.Fprintf(&b, "[finds_%[1]d:Test {agent: %[2]s, trajectory: inOrder} |\n  (:User {says: \"What is the status of item %[1]d?\"}),\n"+
+			"  (:Call {tool: lookup%[1]d, args: {%[3]s: %[5]d}}),\n  (:NoCall {tool: greet%[1]d}),\n  (:Answer {%[4]s: \"open\"})\n]\n\n", i, agent, arg, check, i+1)
+	}
+	return b.String()
+}
+
 // BenchmarkCompile compiles generated agent files (gramgen.AgentFile) of n,
 // 2n, 4n and 8n lines, clean and with mistakes in every third block (see
-// brokenAgentFile), as the language server does after each edit. Parsing is
-// outside the timed part. It reports ns/op and allocs/op for each size;
-// linear growth is a doubling of both from one size to the next.
+// brokenAgentFile), as the language server does after each edit, and test
+// files with a test of each agent of those files, compiled with the agent
+// file's program (see agentTestFile). Parsing, and compiling the agent file
+// a test file is compiled with, are outside the timed part. It reports
+// ns/op and allocs/op for each size; linear growth is a doubling of both
+// from one size to the next.
 //
 //	go test ./schema -run '^$' -bench '^BenchmarkCompile$' -benchmem
 func BenchmarkCompile(b *testing.B) {
 	for _, input := range []struct {
-		name string
-		make func(int) string
-	}{{"clean", gramgen.AgentFile}, {"broken", brokenAgentFile}} {
+		name  string
+		make  func(int) string
+		tests bool // a test file, compiled with the program of the agent file
+	}{
+		{"clean", gramgen.AgentFile, false},
+		{"broken", brokenAgentFile, false},
+		{"tests-clean", func(n int) string { return agentTestFile(n, false) }, true},
+		{"tests-broken", func(n int) string { return agentTestFile(n, true) }, true},
+	} {
 		for _, lines := range compileBenchLines {
 			b.Run(fmt.Sprintf("%s/lines=%d", input.name, lines), func(b *testing.B) {
-				src := input.make(lines)
-				doc, _ := parser.Parse(diag.NewFile("agents.gram", []byte(src)))
-				_, diags := Compile(doc)
-				if input.name == "clean" && len(diags) > 0 {
-					b.Fatalf("the clean agent file has diagnostics: %s", diags[0].Message)
+				var env []*Program
+				if input.tests {
+					adoc, _ := parser.Parse(diag.NewFile("agents.gram", []byte(gramgen.AgentFile(lines))))
+					prog, _ := Compile(adoc)
+					env = append(env, prog)
 				}
-				if input.name == "broken" && len(diags) == 0 {
-					b.Fatal("the broken agent file has no diagnostics")
+				doc, pd := parser.Parse(diag.NewFile("agents.gram", []byte(input.make(lines))))
+				_, diags := CompileWith(doc, env...)
+				diags = Merge(pd, diags)
+				broken := strings.HasSuffix(input.name, "broken")
+				if !broken && len(diags) > 0 {
+					b.Fatalf("the clean input has diagnostics: %s", diags[0].Message)
+				}
+				if broken && len(diags) == 0 {
+					b.Fatal("the broken input has no diagnostics")
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					Compile(doc)
+					CompileWith(doc, env...)
 				}
 			})
 		}

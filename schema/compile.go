@@ -72,6 +72,13 @@ type compiler struct {
 	// about unknown properties and types (see closestProp, resolveType).
 	propAnswers map[propQuestion]string
 	typeAnswers map[string]string
+	// names indexes the programs tests look names up in; agentNameList
+	// are the names of their agents (see programNames, agentNames), and
+	// agentIndex indexes those for suggestions.
+	names          []programNames
+	agentNameList  []string
+	agentNamesMade bool
+	agentIndex     *suggest.NameIndex
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).
