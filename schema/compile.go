@@ -79,6 +79,9 @@ type compiler struct {
 	agentNameList  []string
 	agentNamesMade bool
 	agentIndex     *suggest.NameIndex
+	// valueSchemas are the schemas compiled to check the values tests
+	// expect, by their JSON text (see valueSchema).
+	valueSchemas map[string]compiledValueSchema
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).

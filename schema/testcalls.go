@@ -283,7 +283,8 @@ func (c *compiler) badArgValue(name string, m *mismatch) {
 // (enum, bounds, lengths, pattern, format, record fields) and reports what
 // it violates at span.
 func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
-	probs := ValidateValue(sch, x)
+	s, err := c.valueSchema(sch)
+	probs := validateValue(s, err, x)
 	for _, pb := range probs {
 		where := name + pb.Pointer
 		dg := diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message)
