@@ -20,7 +20,7 @@ type slab[T any] struct {
 }
 
 // maxSlabBlock is the largest block a slab allocates, in values.
-const maxSlabBlock = 512
+const maxSlabBlock = 128
 
 // new returns a pointer to a zero T.
 func (s *slab[T]) new() *T {
