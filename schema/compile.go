@@ -312,7 +312,7 @@ func elements(p *parser.Pattern) []*grammar.Element {
 }
 
 // tool compiles a tool declaration and adds it to the program.
-func (c *compiler) tool(d decl, top bool) *Tool {
+func (c *compiler) tool(d decl, top bool) {
 	p := d.p
 	t := c.slabs.tools.new()
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
@@ -358,7 +358,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name))
 		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
 		c.diags.Add(dg)
-		return t
+		return
 	}
 	if len(els) > 1 {
 		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
@@ -371,11 +371,10 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name))
 		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
 		c.diags.Add(dg)
-		return t
+		return
 	}
 	t.SignatureSpan = e.Path.Span()
 	c.signature(t, e.Path)
-	return t
 }
 
 // text returns the source text of a span.
