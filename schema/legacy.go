@@ -50,17 +50,25 @@ func (c *compiler) legacyToolLabel(d decl) {
 	}
 }
 
-// recordEntry returns the first entry of a record with the given key.
-func recordEntry(r *grammar.Record, key string) *grammar.Entry {
+// legacyEntries returns the first entries of a record with the keys
+// paramName and fields, read in one pass: every parameter is looked at.
+func legacyEntries(r *grammar.Record) (paramName, fields *grammar.Entry) {
 	if r == nil {
-		return nil
+		return nil, nil
 	}
 	for i := range r.Entries {
-		if r.Entries[i].KeyName() == key {
-			return &r.Entries[i]
+		switch e := &r.Entries[i]; e.KeyName() {
+		case "paramName":
+			if paramName == nil {
+				paramName = e
+			}
+		case "fields":
+			if fields == nil {
+				fields = e
+			}
 		}
 	}
-	return nil
+	return paramName, fields
 }
 
 var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -101,7 +109,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	if s == nil {
 		return nil, false
 	}
-	pn, fe := recordEntry(s.Record, "paramName"), recordEntry(s.Record, "fields")
+	pn, fe := legacyEntries(s.Record)
 	if pn == nil && fe == nil {
 		return nil, false
 	}
