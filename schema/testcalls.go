@@ -258,7 +258,8 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 			continue
 		}
 		if p != nil {
-			c.checkConstraints(k, paramSchema(p, false, false), x, en.Value.Span())
+			s, err := c.paramValueSchema(p)
+			c.reportProblems(k, validateValue(s, err, x), en.Value.Span())
 		}
 		out = append(out, Member{k, x})
 	}
@@ -284,7 +285,12 @@ func (c *compiler) badArgValue(name string, m *mismatch) {
 // it violates at span.
 func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
 	s, err := c.valueSchema(sch)
-	probs := validateValue(s, err, x)
+	c.reportProblems(name, validateValue(s, err, x), span)
+}
+
+// reportProblems reports what a value of name, at span, violates of its
+// schema.
+func (c *compiler) reportProblems(name string, probs []Problem, span diag.Span) {
 	for _, pb := range probs {
 		where := name + pb.Pointer
 		dg := diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message)

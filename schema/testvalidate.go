@@ -89,3 +89,17 @@ func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
 	c.valueSchemas[key.String()] = compiledValueSchema{s, err}
 	return s, err
 }
+
+// paramValueSchema returns the schema of a parameter's values compiled for
+// [validateValue], made once per compile for each parameter.
+func (c *compiler) paramValueSchema(p *Param) (*jsonschema.Schema, error) {
+	if v, ok := c.paramSchemas[p]; ok {
+		return v.s, v.err
+	}
+	s, err := c.valueSchema(paramSchema(p, false, false))
+	if c.paramSchemas == nil {
+		c.paramSchemas = map[*Param]compiledValueSchema{}
+	}
+	c.paramSchemas[p] = compiledValueSchema{s, err}
+	return s, err
+}
