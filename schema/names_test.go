@@ -102,3 +102,52 @@ func TestManyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramSlicesAreSeparate checks that appending to one element's list
+// of a compiled program (which the compiler allocates in blocks shared by
+// many elements) leaves every other element as it was.
+func TestProgramSlicesAreSeparate(t *testing.T) {
+	prog := mustCompile(t, `[R:Record | (a::String), (b::Integer)]
+[one:Tool {description: "One"} | (x::String {description: "x", minLength: 1})==>(y::Integer {maximum: 3})==>(::R)]
+[two:Tool {description: "Two"} | (z::String {enum: ["a", "b"]})==>(::String)]
+[ag:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | one, two]
+[ag2:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | two]
+`)
+	before := dumpProgram(prog)
+	one, two := prog.Tool("one"), prog.Tool("two")
+	_ = append(one.Params, &Param{Name: "extra"})
+	_ = append(one.Props, Prop{Key: "extra"})
+	_ = append(one.Params[0].Props, Prop{Key: "extra"})
+	_ = append(one.Params[0].Constraints, Member{"extra", 1})
+	_ = append(two.Params[0].Enum, "extra")
+	_ = append(prog.Agent("ag").Tools, one)
+	_ = append(prog.Record("R").Fields, &Param{Name: "extra"})
+	_ = append(prog.Record("R").Props, Prop{Key: "extra"})
+	if after := dumpProgram(prog); after != before {
+		t.Errorf("appending to one element's lists changed the program:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// dumpProgram describes the lists of a program's elements.
+func dumpProgram(p *Program) string {
+	var b strings.Builder
+	for _, t := range p.Tools {
+		fmt.Fprintf(&b, "tool %s %v:", t.Name, t.Props)
+		for _, x := range t.Params {
+			fmt.Fprintf(&b, " %s %v %v %v;", x.Name, x.Props, x.Constraints, x.Enum)
+		}
+	}
+	for _, a := range p.Agents {
+		fmt.Fprintf(&b, " agent %s %v:", a.Name, a.Props)
+		for _, t := range a.Tools {
+			b.WriteString(" " + t.Name)
+		}
+	}
+	for _, r := range p.Records {
+		fmt.Fprintf(&b, " record %s %v:", r.Name, r.Props)
+		for _, f := range r.Fields {
+			b.WriteString(" " + f.Name)
+		}
+	}
+	return b.String()
+}
