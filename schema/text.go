@@ -15,6 +15,10 @@ func Dedent(s string) string {
 	start, end := -1, 0
 	prefix := ""
 	clean := true // no line of only white space inside: s[start:end] may be kept as it is
+	// The result is s[start:end] less the prefix of each of its
+	// non-blank lines and the white space of its blank lines (counted in
+	// pending until a non-blank line follows them).
+	lines, blank, pending := 0, 0, 0
 	for i := 0; i <= len(s); {
 		j := strings.IndexByte(s[i:], '\n')
 		if j < 0 {
@@ -29,9 +33,13 @@ func Dedent(s string) string {
 			if ind > 0 {
 				clean = false
 			}
+			pending += ind
 		case start < 0:
 			start, prefix = i, line[:ind]
+			lines, pending = 1, 0
 		default:
+			lines++
+			blank, pending = blank+pending, 0
 			n := 0
 			for n < len(prefix) && n < ind && prefix[n] == line[n] {
 				n++
@@ -50,7 +58,7 @@ func Dedent(s string) string {
 		return s[start:end]
 	}
 	var b strings.Builder
-	b.Grow(end - start)
+	b.Grow(end - start - lines*len(prefix) - blank)
 	for i := start; i <= end; {
 		j := strings.IndexByte(s[i:end], '\n')
 		if j < 0 {
