@@ -34,7 +34,7 @@ fuzz:
 	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s -fuzzminimizetime 2s
 
 bench:
-	$(GO) test ./parser ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
+	$(GO) test ./parser ./schema ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
 
 # How every command's time and memory grow with its input (n to 8n, clean and
 # error-heavy); fails when one grows faster than linearly. See internal/scale.

@@ -14,9 +14,9 @@ import (
 // agent compiles an agent declaration and adds it to the program.
 func (c *compiler) agent(d decl) {
 	p := d.p
-	a := &Agent{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Settings: DefaultSettings(), Props: props(&p.Subject)}
+	a := c.slabs.agents.new()
+	a.Name, a.Span, a.NameSpan, a.Settings, a.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), DefaultSettings(), c.props(&p.Subject)
 	c.prog.Agents = append(c.prog.Agents, a)
-	c.agentPats[a] = p
 	if els := elements(p); len(els) > 0 {
 		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
 	} else if p.Kind == parser.GroupKind && p.Span().Len() > 0 {
@@ -27,6 +27,18 @@ func (c *compiler) agent(d decl) {
 	}
 	c.agentSettings(a, d)
 	c.agentTools(a, p)
+}
+
+// isLocalAgent reports whether a is one of the file's agents (rather than
+// one of the programs the file is compiled with).
+func (c *compiler) isLocalAgent(a *Agent) bool {
+	if c.localAgents == nil {
+		c.localAgents = make(map[*Agent]bool, len(c.prog.Agents))
+		for _, x := range c.prog.Agents {
+			c.localAgents[x] = true
+		}
+	}
+	return c.localAgents[a]
 }
 
 // agentSettings compiles the properties of an agent declaration: its
@@ -42,7 +54,7 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 			a.Description, _ = c.str(pr)
 		case "instruction":
 			hasInstruction = true
-			if s, ok := c.nonBlank(pr, CodeMissingInstruction, fmt.Sprintf("the instruction of agent %s is empty", disp(a.Name)),
+			if s, ok := c.nonBlank(pr, CodeMissingInstruction, func() string { return fmt.Sprintf("the instruction of agent %s is empty", disp(a.Name)) },
 				"write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""); ok {
 				a.Instruction = s
 			}
@@ -55,7 +67,9 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 			}
 		case "temperature":
 			if f, ok := c.number(pr, 0, 2); ok {
-				a.Settings.Temperature = &f
+				t := c.slabs.floats.new()
+				*t = f
+				a.Settings.Temperature = t
 			}
 		case "maxTokens":
 			if n, ok := c.integer(pr, 1, 1024); ok {
@@ -93,33 +107,41 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	for _, e := range p.Elements {
 		if e.Kind == parser.GroupKind && isToolPattern(e) {
 			if ed, ok := c.declOf(e); ok && ed.label == ToolLabel {
-				c.tools[e] = c.tool(ed, false)
+				c.tool(ed, false)
 			}
 		}
 	}
-	seen := map[string]*Tool{}
-	seenSpan := map[string]diag.Span{}
+	// The tools listed so far, each name once, where each was listed, and
+	// once there are many an index of them by name.
+	tools := c.slabs.toolPtr.make(len(p.Elements))[:0]
+	spans := c.spans[:0]
+	var byName map[string]int
 	for _, e := range p.Elements {
 		var t *Tool
 		switch {
 		case e.Kind == parser.GroupKind && isToolPattern(e):
-			if t = c.tools[e]; t == nil {
+			i, ok := c.tools[e]
+			if !ok {
 				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
 				continue
 			}
+			t = c.prog.Tools[i]
+			c.used[i] = true
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
 				continue // undefined: reported by the parser
 			}
-			t = c.tools[e.Def]
-			if t == nil {
+			i, ok := c.tools[e.Def]
+			if !ok {
 				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
 				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
 				dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}}
 				c.diags.Add(dg)
 				continue
 			}
+			t = c.prog.Tools[i]
+			c.used[i] = true
 		default:
 			label := ""
 			if ed, ok := c.declOf(e); ok {
@@ -128,23 +150,53 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			c.notATool(e, label)
 			continue
 		}
-		c.used[t] = true
 		span := e.IdentSpan()
 		if span.Len() == 0 {
 			span = e.Span()
 		}
-		if first, dup := seen[t.Name]; dup && t.Name != "" {
-			if first == t {
-				dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
-				dg.Detail = "tool names are unique within an agent: remove this one"
-				dg.Related = []diag.Related{{Span: seenSpan[t.Name], Message: "first use of " + t.Name}}
-				c.diags.Add(dg)
-			} // two definitions of one name are reported by fileChecks
-			continue
+		if t.Name != "" {
+			if i := toolIndex(tools, byName, t.Name); i >= 0 {
+				if tools[i] == t {
+					dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
+					dg.Detail = "tool names are unique within an agent: remove this one"
+					dg.Related = []diag.Related{{Span: spans[i], Message: "first use of " + t.Name}}
+					c.diags.Add(dg)
+				} // two definitions of one name are reported by fileChecks
+				continue
+			}
 		}
-		seen[t.Name], seenSpan[t.Name] = t, span
-		a.Tools = append(a.Tools, t)
+		tools, spans = append(tools, t), append(spans, span)
+		switch {
+		case byName != nil:
+			byName[t.Name] = len(tools) - 1
+		case len(tools) > linearNames:
+			byName = make(map[string]int, 2*len(tools))
+			for i := len(tools) - 1; i >= 0; i-- { // the first of a name wins
+				byName[tools[i].Name] = i
+			}
+		}
 	}
+	c.spans = spans
+	if len(tools) > 0 {
+		a.Tools = tools
+	}
+}
+
+// toolIndex returns the index of the tool named name in tools, indexed by
+// byName if that is not nil, or -1.
+func toolIndex(tools []*Tool, byName map[string]int, name string) int {
+	if byName != nil {
+		if i, ok := byName[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, t := range tools {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // notTools says, for each label of an element an agent cannot hold, what

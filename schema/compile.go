@@ -53,15 +53,37 @@ type compiler struct {
 	diags diag.List
 	// records maps record names to records (the first of a name).
 	records map[string]*Record
-	// tools maps tool patterns to their compiled tools.
-	tools map[*parser.Pattern]*Tool
-	// used marks the tools that an agent lists.
-	used map[*Tool]bool
+	// tools maps tool patterns to the index of their compiled tools in
+	// prog.Tools; used marks, by the same index, the tools an agent lists.
+	tools map[*parser.Pattern]int
+	used  []bool
 	// env are the programs whose declarations tests may use besides the
 	// file's own (see [CompileWith]).
 	env []*Program
-	// agentPats maps the file's agents to their patterns.
-	agentPats map[*Agent]*parser.Pattern
+	// localAgents holds the file's agents; it is made when a test needs it.
+	localAgents map[*Agent]bool
+	// slabs allocate the elements of the program.
+	slabs slabs
+	// spans is room for where an agent lists its tools (see agentTools),
+	// properties for the properties of a node's record (see subjectProps).
+	spans      []diag.Span
+	properties []parser.Property
+	// propAnswers and typeAnswers are the did-you-mean answers given so far
+	// about unknown properties and types (see closestProp, resolveType).
+	propAnswers map[propQuestion]string
+	typeAnswers map[string]string
+	// names indexes the programs tests look names up in; agentNameList
+	// are the names of their agents (see programNames, agentNames), and
+	// agentIndex indexes those for suggestions.
+	names          []programNames
+	agentNameList  []string
+	agentNamesMade bool
+	agentIndex     *suggest.NameIndex
+	// valueSchemas are the schemas compiled to check the values tests
+	// expect, by their JSON text, and paramSchemas those of parameters (see
+	// valueSchema, paramValueSchema).
+	valueSchemas map[string]compiledValueSchema
+	paramSchemas map[*Param]compiledValueSchema
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).
@@ -103,14 +125,17 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c := &compiler{
 		doc:         doc,
 		prog:        &Program{File: doc.File},
-		records:     map[string]*Record{},
-		tools:       map[*parser.Pattern]*Tool{},
-		used:        map[*Tool]bool{},
 		env:         env,
-		agentPats:   map[*Agent]*parser.Pattern{},
 		legacyNames: map[string]bool{},
 	}
-	var decls []decl
+	n := countDecls(doc)
+	c.records = make(map[string]*Record, n.records)
+	c.tools = make(map[*parser.Pattern]int, n.tools)
+	c.prog.Tools = make([]*Tool, 0, n.tools)
+	c.used = make([]bool, 0, n.tools)
+	c.prog.Records = make([]*Record, 0, n.records)
+	c.prog.Agents = make([]*Agent, 0, n.agents)
+	decls := make([]decl, 0, n.decls)
 	for _, p := range doc.Lowered {
 		top := p.Span()
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
@@ -122,17 +147,16 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 		}
 	}
 	// Records first: parameter types refer to them.
-	var recs []*Record
 	for _, d := range decls {
 		if d.label == RecordLabel {
-			recs = append(recs, c.declareRecord(d))
+			c.declareRecord(d)
 		}
 	}
 	i := 0
 	for _, d := range decls {
 		if d.label == RecordLabel {
 			c.top = d.top
-			c.recordFields(recs[i], d)
+			c.recordFields(c.prog.Records[i], d)
 			i++
 		}
 	}
@@ -140,8 +164,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	for _, d := range decls {
 		if d.label == ToolLabel {
 			c.top = d.top
-			t := c.tool(d, true)
-			c.tools[d.p] = t
+			c.tool(d, true)
 		}
 	}
 	agents := 0
@@ -159,7 +182,49 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 			c.test(d)
 		}
 	}
+	if len(c.prog.Tools) == 0 {
+		c.prog.Tools = nil
+	}
+	if len(c.prog.Records) == 0 {
+		c.prog.Records = nil
+	}
+	if len(c.prog.Agents) == 0 {
+		c.prog.Agents = nil
+	}
 	return c.prog, c.diags.Sorted()
+}
+
+// declCounts are how many declarations of each kind a document has, at
+// most: the sizes to make the compiler's tables.
+type declCounts struct {
+	decls, records, tools, agents int
+}
+
+// countDecls counts the declarations of a document by their labels, and
+// the tools agents may write inline by the agents' elements.
+func countDecls(doc *parser.Document) declCounts {
+	var n declCounts
+	for _, p := range doc.Lowered {
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
+		}
+		if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
+			continue
+		}
+		switch labels := declLabelsOf(p); {
+		case labels.n == 0:
+			continue
+		case labels.names[0] == RecordLabel:
+			n.records++
+		case labels.names[0] == ToolLabel:
+			n.tools++
+		case labels.names[0] == AgentLabel:
+			n.agents++
+			n.tools += len(p.Elements)
+		}
+		n.decls++
+	}
+	return n
 }
 
 // subjectOf returns the syntax of a group's or node's subject, or nil.
@@ -177,33 +242,47 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 // which, reporting conflicting labels.
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 	d, found := c.declOfQuiet(p)
-	if len(found) > 1 {
-		dg := diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found[0], found[1])
-		dg.Detail = "keep one of the labels " + strings.Join(found, ", ") + "; it is read as " + found[0] + " for now"
+	if found.n > 1 {
+		dg := diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1])
+		dg.Detail = "keep one of the labels " + strings.Join(found.names[:found.n], ", ") + "; it is read as " + found.names[0] + " for now"
 		c.diags.Add(dg)
 	}
-	return d, len(found) > 0
+	return d, found.n > 0
 }
 
-// declOfQuiet is declOf without diagnostics; it also returns the agent
-// language labels found.
-func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, []string) {
-	if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
-		return decl{}, nil
-	}
-	var found []string
+// declLabels are the labels of the agent language a pattern has, each
+// once, in the order written (ToolSpecification read as Tool).
+type declLabels struct {
+	names [4]string
+	n     int
+}
+
+// declLabelsOf returns the agent language labels of a group or node.
+func declLabelsOf(p *parser.Pattern) declLabels {
+	var found declLabels
 	for _, l := range p.Subject.Labels {
 		if l == LegacyToolLabel {
 			l = ToolLabel
 		}
-		if (l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel) && !slices.Contains(found, l) {
-			found = append(found, l)
+		if (l == AgentLabel || l == ToolLabel || l == RecordLabel || l == TestLabel) && !slices.Contains(found.names[:found.n], l) {
+			found.names[found.n] = l
+			found.n++
 		}
 	}
-	if len(found) == 0 {
-		return decl{}, nil
+	return found
+}
+
+// declOfQuiet is declOf without diagnostics; it also returns the agent
+// language labels found.
+func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, declLabels) {
+	if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
+		return decl{}, declLabels{}
 	}
-	return decl{p: p, s: subjectOf(p), label: found[0]}, found
+	found := declLabelsOf(p)
+	if found.n == 0 {
+		return decl{}, found
+	}
+	return decl{p: p, s: subjectOf(p), label: found.names[0]}, found
 }
 
 // unnamed reports a declaration (an agent, a test, a record) without a
@@ -235,10 +314,13 @@ func elements(p *parser.Pattern) []*grammar.Element {
 }
 
 // tool compiles a tool declaration and adds it to the program.
-func (c *compiler) tool(d decl, top bool) *Tool {
+func (c *compiler) tool(d decl, top bool) {
 	p := d.p
-	t := &Tool{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), TopLevel: top, Props: props(&p.Subject)}
+	t := c.slabs.tools.new()
+	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
+	c.tools[p] = len(c.prog.Tools)
 	c.prog.Tools = append(c.prog.Tools, t)
+	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
 		var dg diag.Diagnostic
@@ -260,7 +342,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		switch pr.Key {
 		case "description":
 			hasDesc = true
-			if s, ok := c.nonBlank(pr, CodeMissingDescription, fmt.Sprintf("the description of tool %s is empty", disp(t.Name)),
+			if s, ok := c.nonBlank(pr, CodeMissingDescription, func() string { return fmt.Sprintf("the description of tool %s is empty", disp(t.Name)) },
 				"say what the tool does: the model reads it to decide when to call the tool"); ok {
 				t.Description = s
 			}
@@ -278,7 +360,7 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name))
 		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
 		c.diags.Add(dg)
-		return t
+		return
 	}
 	if len(els) > 1 {
 		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
@@ -291,11 +373,10 @@ func (c *compiler) tool(d decl, top bool) *Tool {
 		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name))
 		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
 		c.diags.Add(dg)
-		return t
+		return
 	}
 	t.SignatureSpan = e.Path.Span()
 	c.signature(t, e.Path)
-	return t
 }
 
 // text returns the source text of a span.
@@ -337,9 +418,10 @@ func fixToolName(name string) string {
 }
 
 // declareRecord creates a record and makes its name a type.
-func (c *compiler) declareRecord(d decl) *Record {
+func (c *compiler) declareRecord(d decl) {
 	p := d.p
-	r := &Record{Name: p.Subject.Identity, Span: p.Span(), NameSpan: p.IdentSpan(), Props: props(&p.Subject)}
+	r := c.slabs.records.new()
+	r.Name, r.Span, r.NameSpan, r.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), c.props(&p.Subject)
 	c.prog.Records = append(c.prog.Records, r)
 	switch {
 	case r.Name == "":
@@ -360,13 +442,13 @@ func (c *compiler) declareRecord(d decl) *Record {
 			c.unknownProp(pr, "a record", recordProps)
 		}
 	}
-	return r
 }
 
 // recordFields compiles a record's fields.
 func (c *compiler) recordFields(r *Record, d decl) {
-	seen := map[string]*Param{}
-	for _, e := range elements(d.p) {
+	els := elements(d.p)
+	seen := c.newParamList(len(els))
+	for _, e := range els {
 		if e.Path == nil || e.Path.Arrow != nil {
 			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name))
 			dg.Detail = "write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})"
@@ -377,8 +459,8 @@ func (c *compiler) recordFields(r *Record, d decl) {
 		if f == nil {
 			continue
 		}
-		if c.unique(seen, f, "record "+disp(r.Name), true) {
-			r.Fields = append(r.Fields, f)
+		if c.unique(&seen, f, "record", disp(r.Name), true) {
+			r.Fields = seen.list // seen as they are added: a default may be of the record's own type
 		}
 	}
 }
@@ -386,7 +468,7 @@ func (c *compiler) recordFields(r *Record, d decl) {
 // fileChecks reports tools defined twice in the file and, in files with
 // agents, top-level tools no agent uses.
 func (c *compiler) fileChecks(hasAgents bool) {
-	first := map[string]*Tool{}
+	first := make(map[string]*Tool, len(c.prog.Tools))
 	for _, t := range c.prog.Tools {
 		if t.Name == "" {
 			continue
@@ -404,8 +486,8 @@ func (c *compiler) fileChecks(hasAgents bool) {
 	if !hasAgents {
 		return
 	}
-	for _, t := range c.prog.Tools {
-		if t.TopLevel && !c.used[t] {
+	for i, t := range c.prog.Tools {
+		if t.TopLevel && !c.used[i] {
 			span := t.NameSpan
 			if span.Len() == 0 {
 				span = t.Span

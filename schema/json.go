@@ -67,11 +67,30 @@ func MarshalIndent(v any) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// writeString writes s as a JSON string, escaped as encoding/json escapes it
+// without HTML escaping.
 func writeString(b *bytes.Buffer, s string) {
+	if plainJSONString(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // cannot fail for a string
 	b.Truncate(b.Len() - 1)
+}
+
+// plainJSONString reports whether s is written as a JSON string as it is,
+// between quotes: printable ASCII without quotes and backslashes.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 func writeJSON(b *bytes.Buffer, v any) error {

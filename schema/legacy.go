@@ -50,17 +50,25 @@ func (c *compiler) legacyToolLabel(d decl) {
 	}
 }
 
-// recordEntry returns the first entry of a record with the given key.
-func recordEntry(r *grammar.Record, key string) *grammar.Entry {
+// legacyEntries returns the first entries of a record with the keys
+// paramName and fields, read in one pass: every parameter is looked at.
+func legacyEntries(r *grammar.Record) (paramName, fields *grammar.Entry) {
 	if r == nil {
-		return nil
+		return nil, nil
 	}
 	for i := range r.Entries {
-		if r.Entries[i].KeyName() == key {
-			return &r.Entries[i]
+		switch e := &r.Entries[i]; e.KeyName() {
+		case "paramName":
+			if paramName == nil {
+				paramName = e
+			}
+		case "fields":
+			if fields == nil {
+				fields = e
+			}
 		}
 	}
-	return nil
+	return paramName, fields
 }
 
 var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -101,7 +109,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	if s == nil {
 		return nil, false
 	}
-	pn, fe := recordEntry(s.Record, "paramName"), recordEntry(s.Record, "fields")
+	pn, fe := legacyEntries(s.Record)
 	if pn == nil && fe == nil {
 		return nil, false
 	}
@@ -113,9 +121,11 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	if ln.name == "" {
 		return nil, true
 	}
-	p := &Param{Name: ln.name, Span: n.Span(), NameSpan: nameSpan}
-	var rest []*parser.Property
-	for _, pr := range subjectProps(s.Record) {
+	p := c.slabs.params.new()
+	p.Name, p.Span, p.NameSpan = ln.name, n.Span(), nameSpan
+	all := c.subjectProps(s.Record)
+	rest := all[:0]
+	for _, pr := range all {
 		if pr.Key == "paramName" || pr.Key == "fields" {
 			continue
 		}
@@ -342,7 +352,7 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 	rec := &Record{Name: c.legacyRecordName(param), Span: v.Span()}
 	ok := true
 	var texts []string
-	seen := map[string]*Param{}
+	var seen paramList
 	items := v.Items()
 	for i := range items {
 		f, text := c.legacyField(&items[i])
@@ -350,16 +360,16 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 			ok = false
 			continue
 		}
-		if !c.unique(seen, f, "parameter "+param, true) {
+		if !c.unique(&seen, f, "parameter", param, true) {
 			ok = false
 			continue
 		}
-		rec.Fields = append(rec.Fields, f)
 		if text == "" {
 			ok = false
 		}
 		texts = append(texts, text)
 	}
+	rec.Fields = seen.params()
 	return rec, "[" + rec.Name + ":Record | " + strings.Join(texts, ", ") + "]", ok
 }
 

@@ -25,12 +25,13 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 }
 
 // nonBlank reads a string property that must say something: a value that
-// is empty or only blanks is reported (code, msg, with detail as the
-// remedy). It returns the string and whether the value is one.
-func (c *compiler) nonBlank(p *parser.Property, code, msg, detail string) (string, bool) {
+// is empty or only blanks is reported (code, the message msg returns, with
+// detail as the remedy). It returns the string and whether the value is
+// one.
+func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, detail string) (string, bool) {
 	s, ok := c.str(p)
 	if ok && strings.TrimSpace(s) == "" {
-		d := diag.Errorf(code, p.Value.Span(), "%s", msg)
+		d := diag.Errorf(code, p.Value.Span(), "%s", msg())
 		d.Detail = detail
 		c.diags.Add(d)
 	}
@@ -41,12 +42,39 @@ func (c *compiler) nonBlank(p *parser.Property, code, msg, detail string) (strin
 // where it is ("an agent").
 func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
-	if s := suggest.Closest(p.Key, known); s != "" {
+	if s := c.closestProp(p.Key, known); s != "" {
 		suggestFix(&d, s, p.KeySpan)
 	} else {
 		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
 	}
 	c.diags.Add(d)
+}
+
+// propQuestion is a did-you-mean question about an unknown property: the
+// key and the list of known keys (by its first element and length).
+type propQuestion struct {
+	key   string
+	known *string
+	n     int
+}
+
+// closestProp is suggest.Closest(key, known), answered once per compile for
+// each key and list: a misspelt key is often misspelt alike in many
+// declarations.
+func (c *compiler) closestProp(key string, known []string) string {
+	if len(known) == 0 {
+		return ""
+	}
+	q := propQuestion{key, &known[0], len(known)}
+	if s, ok := c.propAnswers[q]; ok {
+		return s
+	}
+	s := suggest.Closest(key, known)
+	if c.propAnswers == nil {
+		c.propAnswers = map[propQuestion]string{}
+	}
+	c.propAnswers[q] = s
+	return s
 }
 
 // str decodes a string property; fenced strings are dedented.
@@ -131,15 +159,6 @@ func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n) * u, true
-}
-
-// props records the properties of a subject as written.
-func props(s *parser.Subject) []Prop {
-	out := make([]Prop, 0, len(s.Properties))
-	for _, p := range s.Properties {
-		out = append(out, Prop{Key: p.Key, KeySpan: p.KeySpan, ValueSpan: p.Value.Span()})
-	}
-	return out
 }
 
 // stringSpan returns the span of the text s[i:j] inside a quoted string

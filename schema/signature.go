@@ -22,6 +22,15 @@ var ConstraintKeywords = []string{"minimum", "maximum", "minLength", "maxLength"
 var paramProps = []string{"description", "default", "optional", "enum", "items", "minimum", "maximum",
 	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
 
+// isConstraint reports whether key is one of [ConstraintKeywords].
+func isConstraint(key string) bool {
+	switch key {
+	case "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems":
+		return true
+	}
+	return false
+}
+
 // constraintApplies tells which type kinds a constraint keyword applies to.
 func constraintApplies(key string, k TypeKind) bool {
 	switch key {
@@ -43,7 +52,8 @@ func rightArrow(a *grammar.Arrow) string {
 
 // signature reads the parameters and return type of t from its path.
 func (c *compiler) signature(t *Tool, path *grammar.Path) {
-	var nodes []*grammar.NodePattern
+	var buf [8]*grammar.NodePattern
+	nodes := buf[:0]
 	for p := path; p != nil; p = p.Right {
 		nodes = append(nodes, p.Left)
 		a := p.Arrow
@@ -96,30 +106,28 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 	if len(params) == 1 && params[0].Subject == nil {
 		params = nil // ()==>(::R): no parameters
 	}
-	seen := map[string]*Param{}
+	seen := c.newParamList(len(params))
 	for _, n := range params {
-		p := c.param(n, false)
-		if p == nil {
-			continue
-		}
-		if c.unique(seen, p, "tool "+disp(t.Name), false) {
-			t.Params = append(t.Params, p)
+		if p := c.param(n, false); p != nil {
+			c.unique(&seen, p, "tool", disp(t.Name), false)
 		}
 	}
+	t.Params = seen.params()
 	c.returnType(t, ret)
 }
 
 // unique adds p to seen, the parameters of a tool or the fields (field
 // set) of a record met so far, and reports whether its name is new; a
 // second one of a name is reported as a duplicate, with the first. owner
-// names what holds them: "tool t", "record R", "parameter p" (the fields of
-// a parameter in the older notation).
-func (c *compiler) unique(seen map[string]*Param, p *Param, owner string, field bool) bool {
-	first := seen[p.Name]
+// and name say what holds them: "tool" and its name, "record", or
+// "parameter" (the fields of a parameter in the older notation).
+func (c *compiler) unique(seen *paramList, p *Param, owner, name string, field bool) bool {
+	first := seen.first(p.Name)
 	if first == nil {
-		seen[p.Name] = p
+		seen.add(p)
 		return true
 	}
+	owner += " " + name
 	var dg diag.Diagnostic
 	if !field {
 		dg = diag.Errorf(CodeDuplicateParameter, p.NameSpan, "%s has two parameters named %s", owner, p.Name)
@@ -156,8 +164,9 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 	}
 	c.multipleTypes(s, "the return type of tool", t.Name)
 	t.Returns = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
-	for _, pr := range subjectProps(s.Record) {
-		switch pr.Key {
+	prs := c.subjectProps(s.Record)
+	for i := range prs {
+		switch pr := &prs[i]; pr.Key {
 		case "description":
 			t.ReturnDescription, _ = c.str(pr)
 		case "items":
@@ -168,23 +177,32 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 	}
 }
 
-// recordProps returns the properties of a subject's record, the first of
-// each key (duplicates are reported by the parser).
-func subjectProps(r *grammar.Record) []*parser.Property {
+// subjectProps returns the properties of a subject's record, the first of
+// each key (duplicates are reported by the parser). They are valid until
+// the next call, which reuses their room.
+func (c *compiler) subjectProps(r *grammar.Record) []parser.Property {
 	if r == nil {
 		return nil
 	}
-	out := make([]*parser.Property, 0, len(r.Entries))
-	seen := map[string]bool{}
+	out := c.properties[:0]
+	var seen map[string]bool // once there are many keys
+	if len(r.Entries) > linearNames {
+		seen = make(map[string]bool, len(r.Entries))
+	}
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		k := e.KeyName()
-		if seen[k] {
+		if seen != nil {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		} else if slices.ContainsFunc(out, func(p parser.Property) bool { return p.Key == k }) {
 			continue
 		}
-		seen[k] = true
-		out = append(out, &parser.Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+		out = append(out, parser.Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
 	}
+	c.properties = out[:0]
 	return out
 }
 
@@ -229,9 +247,10 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		c.diags.Add(dg)
 		return nil
 	}
-	p := &Param{Name: s.Ident.Text(), Span: n.Span(), NameSpan: s.Ident.Span()}
+	p := c.slabs.params.new()
+	p.Name, p.Span, p.NameSpan = s.Ident.Text(), n.Span(), s.Ident.Span()
 	if len(s.Labels) == 0 {
-		p.Type = &Type{Kind: InvalidType, Span: p.NameSpan}
+		p.Type = c.newType(InvalidType, "", p.NameSpan)
 		dg := diag.Errorf(CodeMissingType, p.NameSpan, "%s %s has no type", what, p.Name)
 		dg.Detail = "add a type label after the name, e.g. (" + s.Ident.Value + "::String); the types are String, Integer, Number, Boolean, Object, Array and the records of the file"
 		c.diags.Add(dg)
@@ -239,27 +258,35 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		c.multipleTypes(s, what, p.Name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	}
-	c.paramProps(p, subjectProps(s.Record), field)
+	c.paramProps(p, c.subjectProps(s.Record), field)
 	return p
 }
 
 // paramProps reads the properties of a parameter or field.
-func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
+func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 	what := "parameter"
 	where := "a parameter"
 	if field {
 		what, where = "field", "a record field"
 	}
-	p.Props = make([]Prop, 0, len(prs))
+	p.Props = c.slabs.props.make(len(prs))
 	var dflt, enum *parser.Property
-	for _, pr := range prs {
-		p.Props = append(p.Props, Prop{Key: pr.Key, KeySpan: pr.KeySpan, ValueSpan: pr.Value.Span()})
-		if pr.Key == "items" {
+	constraints := 0
+	for i := range prs {
+		pr := &prs[i]
+		p.Props[i] = Prop{Key: pr.Key, KeySpan: pr.KeySpan, ValueSpan: pr.Value.Span()}
+		switch {
+		case pr.Key == "items":
 			c.items(p.Type, pr) // first: defaults and enums are checked against the element type
+		case isConstraint(pr.Key):
+			constraints++
 		}
 	}
-	for _, pr := range prs {
-		switch pr.Key {
+	if constraints > 0 {
+		p.Constraints = c.slabs.members.make(constraints)[:0]
+	}
+	for i := range prs {
+		switch pr := &prs[i]; pr.Key {
 		case "items":
 		case "description":
 			p.Description, _ = c.str(pr)
@@ -282,6 +309,9 @@ func (c *compiler) paramProps(p *Param, prs []*parser.Property, field bool) {
 		default:
 			c.unknownProp(pr, where, paramProps)
 		}
+	}
+	if len(p.Constraints) == 0 {
+		p.Constraints = nil
 	}
 	slices.SortStableFunc(p.Constraints, func(a, b Member) int {
 		return slices.Index(ConstraintKeywords, a.Key) - slices.Index(ConstraintKeywords, b.Key)
@@ -339,7 +369,7 @@ func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 		c.diags.Add(dg)
 		return
 	}
-	out := make([]any, 0, len(v.Items()))
+	out := c.slabs.values.make(len(v.Items()))[:0]
 	ok := true
 	for i := range v.Items() {
 		x, m := valueFor(&v.Items()[i], p.Type)

@@ -24,7 +24,7 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 		switch pr.Key {
 		case "says":
 			has = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the user's message is empty", "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
 				turn.Input = s
 			}
 		default:
@@ -110,7 +110,7 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	dg := diag.Errorf(CodeToolNotAvailable, span, "agent %s cannot call %s: it is not one of its tools", disp(a.Name), tool.Name)
 	dg.Detail = "the model only sees the agent's tools (" + strings.Join(toolNames(a), ", ") + "); add " + tool.Name +
 		" to the agent's elements, or expect another tool"
-	local := c.agentPats[a] != nil
+	local := c.isLocalAgent(a)
 	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
 	}
@@ -258,7 +258,8 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 			continue
 		}
 		if p != nil {
-			c.checkConstraints(k, paramSchema(p, false, false), x, en.Value.Span())
+			s, err := c.paramValueSchema(p)
+			c.reportProblems(k, validateValue(s, err, x), en.Value.Span())
 		}
 		out = append(out, Member{k, x})
 	}
@@ -283,7 +284,13 @@ func (c *compiler) badArgValue(name string, m *mismatch) {
 // (enum, bounds, lengths, pattern, format, record fields) and reports what
 // it violates at span.
 func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
-	probs := ValidateValue(sch, x)
+	s, err := c.valueSchema(sch)
+	c.reportProblems(name, validateValue(s, err, x), span)
+}
+
+// reportProblems reports what a value of name, at span, violates of its
+// schema.
+func (c *compiler) reportProblems(name string, probs []Problem, span diag.Span) {
 	for _, pb := range probs {
 		where := name + pb.Pointer
 		dg := diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message)

@@ -339,7 +339,7 @@ func (c *compiler) rubric(e *parser.Pattern) *Rubric {
 			}
 		case "criterion":
 			hasCriterion = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, "the criterion is empty", "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
+			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the criterion is empty" }, "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
 				r.Criterion = s
 			}
 		case "threshold":

@@ -29,41 +29,80 @@ var (
 	matcherProps = []string{"equals", "any", "matches", "range", "format", "absent"}
 )
 
-// lookupIn returns what get finds in the file's program or, failing that,
-// in the first of the programs the file is compiled with that has it.
-func lookupIn[T comparable](c *compiler, get func(*Program) T) T {
-	var none T
-	for _, p := range append([]*Program{c.prog}, c.env...) {
-		if v := get(p); v != none {
-			return v
+// programNames indexes the agents, tools and records of one program by
+// name, the first of each name.
+type programNames struct {
+	agents  map[string]*Agent
+	tools   map[string]*Tool
+	records map[string]*Record
+}
+
+// firstByName adds each of list to m under its name unless the name is in m.
+func firstByName[T any](m map[string]*T, list []*T, nameOf func(*T) string) {
+	for _, x := range list {
+		if _, ok := m[nameOf(x)]; !ok {
+			m[nameOf(x)] = x
 		}
 	}
-	return none
+}
+
+// programNames returns the indexes of the file's program and of the
+// programs it is compiled with, in that order. They are made on first use,
+// by the tests, which are compiled after every other declaration.
+func (c *compiler) programNames() []programNames {
+	if c.names == nil {
+		for _, p := range append([]*Program{c.prog}, c.env...) {
+			n := programNames{
+				agents:  make(map[string]*Agent, len(p.Agents)),
+				tools:   make(map[string]*Tool, len(p.Tools)),
+				records: make(map[string]*Record, len(p.Records)),
+			}
+			firstByName(n.agents, p.Agents, func(a *Agent) string { return a.Name })
+			firstByName(n.tools, p.Tools, toolName)
+			firstByName(n.records, p.Records, func(r *Record) string { return r.Name })
+			c.names = append(c.names, n)
+		}
+	}
+	return c.names
 }
 
 // lookupAgent returns the agent of a name in the file or, failing that, in
 // the programs the file is compiled with.
 func (c *compiler) lookupAgent(name string) *Agent {
-	return lookupIn(c, func(p *Program) *Agent { return p.Agent(name) })
-}
-
-// agentNames returns the names of the agents visible to tests.
-func (c *compiler) agentNames() []string {
-	var out []string
-	for _, p := range append([]*Program{c.prog}, c.env...) {
-		for _, a := range p.Agents {
-			if a.Name != "" && !slices.Contains(out, a.Name) {
-				out = append(out, a.Name)
-			}
+	for _, n := range c.programNames() {
+		if a := n.agents[name]; a != nil {
+			return a
 		}
 	}
-	return out
+	return nil
+}
+
+// agentNames returns the names of the agents visible to tests, each once.
+func (c *compiler) agentNames() []string {
+	if !c.agentNamesMade {
+		seen := map[string]bool{}
+		for _, p := range append([]*Program{c.prog}, c.env...) {
+			for _, a := range p.Agents {
+				if a.Name != "" && !seen[a.Name] {
+					seen[a.Name] = true
+					c.agentNameList = append(c.agentNameList, a.Name)
+				}
+			}
+		}
+		c.agentNamesMade = true
+	}
+	return c.agentNameList
 }
 
 // lookupTool returns a tool of the name declared in the file or the
 // programs it is compiled with.
 func (c *compiler) lookupTool(name string) *Tool {
-	return lookupIn(c, func(p *Program) *Tool { return p.Tool(name) })
+	for _, n := range c.programNames() {
+		if t := n.tools[name]; t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // lookupRecord returns a record type of the file or of the programs it is
@@ -72,8 +111,8 @@ func (c *compiler) lookupRecord(name string) *Record {
 	if r := c.records[name]; r != nil {
 		return r
 	}
-	for _, p := range c.env {
-		if r := p.Record(name); r != nil {
+	for _, n := range c.programNames()[1:] {
+		if r := n.records[name]; r != nil {
 			return r
 		}
 	}
@@ -215,7 +254,13 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 // with its fix when one of names is close, else the names after list, else
 // none (when there are no names at all).
 func suggestOrList(dg *diag.Diagnostic, name string, span diag.Span, names []string, list, none string) {
-	if s := suggest.Closest(name, names); s != "" {
+	suggestedOrList(dg, suggest.Closest(name, names), span, names, list, none)
+}
+
+// suggestedOrList is suggestOrList with the suggestion s ("" for none)
+// already found.
+func suggestedOrList(dg *diag.Diagnostic, s string, span diag.Span, names []string, list, none string) {
+	if s != "" {
 		suggestFix(dg, s, span)
 	} else if len(names) > 0 {
 		dg.Detail = list + strings.Join(names, ", ")
@@ -228,7 +273,10 @@ func suggestOrList(dg *diag.Diagnostic, name string, span diag.Span, names []str
 func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 	dg := diag.Errorf(CodeUnknownAgent, span, "%s names agent %s, which is not defined", where, name)
 	names := c.agentNames()
-	suggestOrList(&dg, name, span, names, "the agents are ",
+	if c.agentIndex == nil {
+		c.agentIndex = suggest.NewNameIndex(names)
+	}
+	suggestedOrList(&dg, c.agentIndex.Closest(name), span, names, "the agents are ",
 		"define the agent in this file, or in the file a *_test.gram file is named after (tests in greeter_test.gram test the agents of greeter.gram)")
 	c.diags.Add(dg)
 }

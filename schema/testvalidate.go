@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // valueSchemas numbers the schemas ValidateValue compiles, so each gets its
@@ -18,8 +20,18 @@ var valueSchemas atomic.Int64
 // it; numbers may be json.Number) against a schema and returns what is
 // wrong, sorted by pointer; none when it is valid.
 func ValidateValue(sch Object, v any) []Problem {
-	loc := fmt.Sprintf("gram:///values/%d.json", valueSchemas.Add(1))
-	s, err := compileSchema(loc, sch)
+	s, err := compileValueSchema(sch)
+	return validateValue(s, err, v)
+}
+
+// compileValueSchema compiles a schema for [ValidateValue].
+func compileValueSchema(sch Object) (*jsonschema.Schema, error) {
+	return compileSchema(fmt.Sprintf("gram:///values/%d.json", valueSchemas.Add(1)), sch)
+}
+
+// validateValue is [ValidateValue] with the schema compiled: s, or the
+// error compiling it.
+func validateValue(s *jsonschema.Schema, err error, v any) []Problem {
 	if err != nil {
 		return []Problem{{Message: "cannot be checked: " + err.Error()}}
 	}
@@ -51,4 +63,43 @@ func ValidateJSON(t *Type, text []byte) []Problem {
 		return []Problem{{Message: "is not one JSON value: there is more text after it"}}
 	}
 	return ValidateValue(TypeSchema(t, false), v)
+}
+
+// compiledValueSchema is a schema compiled for validating values, or the
+// error compiling it.
+type compiledValueSchema struct {
+	s   *jsonschema.Schema
+	err error
+}
+
+// valueSchema returns sch compiled for [validateValue], compiling each
+// schema once per compile: tests check many arguments of one parameter.
+func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
+	var key bytes.Buffer
+	if writeJSON(&key, sch) != nil {
+		return compileValueSchema(sch)
+	}
+	if v, ok := c.valueSchemas[string(key.Bytes())]; ok {
+		return v.s, v.err
+	}
+	s, err := compileValueSchema(sch)
+	if c.valueSchemas == nil {
+		c.valueSchemas = map[string]compiledValueSchema{}
+	}
+	c.valueSchemas[key.String()] = compiledValueSchema{s, err}
+	return s, err
+}
+
+// paramValueSchema returns the schema of a parameter's values compiled for
+// [validateValue], made once per compile for each parameter.
+func (c *compiler) paramValueSchema(p *Param) (*jsonschema.Schema, error) {
+	if v, ok := c.paramSchemas[p]; ok {
+		return v.s, v.err
+	}
+	s, err := c.valueSchema(paramSchema(p, false, false))
+	if c.paramSchemas == nil {
+		c.paramSchemas = map[*Param]compiledValueSchema{}
+	}
+	c.paramSchemas[p] = compiledValueSchema{s, err}
+	return s, err
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -69,7 +70,7 @@ const maxListed = 10
 // resolveType returns the type named by a label or an `items:` symbol,
 // reporting unknown-type (with a did-you-mean) at span if there is none.
 func (c *compiler) resolveType(name string, span diag.Span) *Type {
-	t := &Type{Name: name, Span: span}
+	t := c.newType(InvalidType, name, span)
 	if k, ok := builtinTypes[name]; ok {
 		t.Kind = k
 		return t
@@ -83,8 +84,14 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 	if c.typeIndex == nil || c.typeIndexed != len(c.prog.Records) {
 		c.typeNameList = c.typeNames()
 		c.typeIndex, c.typeIndexed = suggest.NewNameIndex(c.typeNameList), len(c.prog.Records)
+		c.typeAnswers = map[string]string{}
 	}
-	if s := c.typeIndex.Closest(name); s != "" {
+	sug, ok := c.typeAnswers[name]
+	if !ok {
+		sug = c.typeIndex.Closest(name)
+		c.typeAnswers[name] = sug
+	}
+	if s := sug; s != "" {
 		suggestFix(&d, s, span)
 	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
 		suggestFix(&d, s, span)
@@ -381,6 +388,18 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 // sameJSONText reports whether two JSON values built by valueFor encode to
 // the same JSON text.
 func sameJSONText(a, b any) bool {
+	// Strings and booleans, the most common enum members, without writing
+	// them: valid UTF-8 strings are written alike only when they are equal.
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok && (x == y || utf8.ValidString(x) && utf8.ValidString(y)) {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	}
 	x, err1 := MarshalIndent(a)
 	y, err2 := MarshalIndent(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
@@ -406,14 +425,15 @@ func (c *compiler) checkCycles() {
 		grey
 		black
 	)
-	color := map[*Record]int{}
+	color := make(map[*Record]int, len(c.prog.Records))
 	var stack []*Record
 	var visit func(r *Record)
 	visit = func(r *Record) {
 		color[r] = grey
 		stack = append(stack, r)
+		var buf [4]*Type
 		for _, f := range r.Fields {
-			for _, e := range recordEdges(f.Type, nil) {
+			for _, e := range recordEdges(f.Type, buf[:0]) {
 				if e.Record == nil {
 					continue
 				}

@@ -1,0 +1,140 @@
+// Allocation of a program's elements: a compile makes a few objects per
+// declaration (a tool, its parameters, their types and properties), and
+// allocating them one by one made most of its time go to the allocator and
+// the garbage collector. A slab hands them out of blocks allocated together.
+
+package schema
+
+import (
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// slab hands out values of T, and slices of them, from blocks it allocates.
+// The blocks grow with what was handed out, up to maxSlabBlock values, so a
+// small file allocates little and a large one few blocks. Everything handed
+// out belongs to one program, which keeps its blocks alive as a whole.
+type slab[T any] struct {
+	free  []T
+	total int // values handed out so far
+}
+
+// maxSlabBlock is the largest block a slab allocates, in values.
+const maxSlabBlock = 128
+
+// new returns a pointer to a zero T.
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.grow(1)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	s.total++
+	return p
+}
+
+// make returns a slice of n zero values of T whose capacity is n, so that an
+// append to it never writes into values handed out later. make(0) is an
+// empty slice that is not nil.
+func (s *slab[T]) make(n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if len(s.free) < n {
+		s.grow(n)
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	s.total += n
+	return out
+}
+
+// grow allocates a block with room for at least n values.
+func (s *slab[T]) grow(n int) {
+	size := min(max(8, s.total), maxSlabBlock)
+	s.free = make([]T, max(size, n))
+}
+
+// slabs are the slabs of one compile.
+type slabs struct {
+	tools    slab[Tool]
+	params   slab[Param]
+	types    slab[Type]
+	records  slab[Record]
+	agents   slab[Agent]
+	props    slab[Prop]
+	members  slab[Member]
+	paramPtr slab[*Param]
+	toolPtr  slab[*Tool]
+	values   slab[any]
+	floats   slab[float64]
+}
+
+// newType returns a type of a kind, named as written at span.
+func (c *compiler) newType(kind TypeKind, name string, span diag.Span) *Type {
+	t := c.slabs.types.new()
+	t.Kind, t.Name, t.Span = kind, name, span
+	return t
+}
+
+// props records the properties of a subject as written.
+func (c *compiler) props(s *parser.Subject) []Prop {
+	out := c.slabs.props.make(len(s.Properties))
+	for i := range s.Properties {
+		p := &s.Properties[i]
+		out[i] = Prop{Key: p.Key, KeySpan: p.KeySpan, ValueSpan: p.Value.Span()}
+	}
+	return out
+}
+
+// linearNames is how many names a paramList searches one by one before it
+// indexes them.
+const linearNames = 16
+
+// paramList holds the parameters of a tool, or the fields of a record, met
+// so far, one of each name, and finds them by name: by comparing names
+// while there are few, by an index once there are many.
+type paramList struct {
+	list   []*Param
+	byName map[string]*Param
+}
+
+// newParamList returns a list with room for n parameters.
+func (c *compiler) newParamList(n int) paramList {
+	return paramList{list: c.slabs.paramPtr.make(n)[:0]}
+}
+
+// first returns the parameter named name, or nil.
+func (l *paramList) first(name string) *Param {
+	if l.byName != nil {
+		return l.byName[name]
+	}
+	for _, p := range l.list {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// add adds p, whose name is not in the list yet.
+func (l *paramList) add(p *Param) {
+	l.list = append(l.list, p)
+	switch {
+	case l.byName != nil:
+		l.byName[p.Name] = p
+	case len(l.list) > linearNames:
+		l.byName = make(map[string]*Param, 2*len(l.list))
+		for _, q := range l.list {
+			l.byName[q.Name] = q
+		}
+	}
+}
+
+// params returns the parameters in the order they were added, nil for none.
+func (l *paramList) params() []*Param {
+	if len(l.list) == 0 {
+		return nil
+	}
+	return l.list
+}
