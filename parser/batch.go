@@ -30,11 +30,6 @@ type batch struct {
 	out    []unitResult
 	// done, when set, is closed once the batch is parsed.
 	done chan struct{}
-	// ahead holds the recovery of its last unit started while the unit was
-	// lexed, if it is long (see longunit.go); unitStart is the first token
-	// of the unit being parsed.
-	ahead     *aheadRecovery
-	unitStart int
 }
 
 // lower gives the batch's units to lw.
@@ -67,13 +62,9 @@ func (b *batch) parse(src string) {
 		if cut < len(b.toks) {
 			eof = b.toks[cut].Pos.Offset
 		}
-		b.unitStart = start
 		b.parseSplit(src, b.toks[start:cut], eof, b.deep[i], b.starts[i])
 		start = cut
 	}
-	// The chunks started ahead read the buffer: they end before it is used
-	// again.
-	b.ahead.finish()
 	buf := b.toks[:0]
 	b.toks = nil
 	tokenBuffers.Put(&buf)
@@ -92,9 +83,6 @@ type cutter struct {
 	hold bool
 	done bool
 	size int // the length of the text
-	// src is the text, when long units are to be recovered while they are
-	// lexed (on several cores), else "".
-	src string
 }
 
 // longUnit is the number of tokens from which a batch's buffer, when it is
@@ -156,9 +144,6 @@ func (c *cutter) next() *batch {
 		}
 		c.grow(b, t.Pos.Offset)
 		b.toks = append(b.toks, t)
-		if c.src != "" {
-			c.ahead(b, c.src)
-		}
 	}
 	if len(b.toks) == 0 {
 		*buf = b.toks

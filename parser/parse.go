@@ -122,9 +122,6 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	pl := startPipeline(src, lw)
 	var batches []*batch
 	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
-	if pl.parallel {
-		c.src = src
-	}
 	for b := c.next(); b != nil; b = c.next() {
 		batches = append(batches, b)
 		pl.add(b)

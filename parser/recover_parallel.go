@@ -34,32 +34,17 @@ type chunkRun struct {
 	steps []int
 	outAt []int
 	out   []unitResult
-	// next is where its last step ended (at or after to, unless the chunk
-	// was recovered from a prefix of the unit: see prefix).
+	// next is where its last step ended (at or after to).
 	next int
-	// toks, when set, are the tokens the chunk is recovered from instead of
-	// the unit's; with prefix, they are the tokens of the unit lexed so far,
-	// and a step that looked at them all is dropped (the chunk then ends
-	// where that step starts).
-	toks   []lexer.Token
-	prefix bool
 }
 
 // parseUnitParallel is parseUnit on several cores.
 func (b *batch) parseUnitParallel(src string, toks []lexer.Token, eof int) {
 	workers := runtime.GOMAXPROCS(0)
-	// The chunks started while the unit was lexed, then the rest.
-	runs, from := b.takeAhead(toks)
-	rest := chunkRuns(src, toks[from:], max(len(toks)-from, 1)/(4*workers))
-	for i := range rest {
-		rest[i].from += from
-		rest[i].to += from
-	}
-	first := len(runs)
-	runs = append(runs, rest...)
+	runs := chunkRuns(src, toks, len(toks)/(4*workers))
 	var wg sync.WaitGroup
 	work := make(chan *chunkRun, len(runs))
-	for i := first; i < len(runs); i++ {
+	for i := range runs {
 		work <- &runs[i]
 	}
 	close(work)
@@ -103,17 +88,11 @@ func (r *chunkRun) run(src string, toks []lexer.Token, eof int) {
 	var b batch
 	p := r.from
 	for p < r.to {
-		k := len(b.out)
-		next, all := b.recoverStep(src, toks, p, eof)
-		if all && r.prefix {
-			b.out = b.out[:k]
-			break
-		}
 		r.steps = append(r.steps, p)
-		r.outAt = append(r.outAt, k)
-		p = next
+		r.outAt = append(r.outAt, len(b.out))
+		p, _ = b.recoverStep(src, toks, p, eof)
 	}
-	r.out, r.next, r.toks = b.out, p, nil
+	r.out, r.next = b.out, p
 }
 
 // takeRun appends the results of the steps from p on within r's chunk and

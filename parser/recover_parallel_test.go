@@ -23,29 +23,20 @@ func TestParallelRecoveryMatchesSequential(t *testing.T) {
 		t.Skip("needs two cores")
 	}
 	texts := map[string]string{
-		"broken": "[open | a,\n" + gramgen.Broken(96<<10, 9),
-		// At least parallelMin bytes each: the chunks are started while
-		// the unit is lexed only when the text is parsed on several cores.
-		"stray tokens":     strayLines(9000, "x"),
-		"unclosed bracket": unclosedThenLines(1800),
-		"wide records":     unclosedThenWide(150, 60),
-		"multi-line":       "[g | a,\n" + multiLine(1800),
-		"groups":           "[g | a,\n" + groups(3000),
+		"broken":           "[open | a,\n" + gramgen.Broken(96<<10, 9),
+		"stray tokens":     strayLines(3000, "x"),
+		"unclosed bracket": unclosedThenLines(800),
+		"wide records":     unclosedThenWide(40, 60),
+		"multi-line":       "[g | a,\n" + multiLine(600),
+		"groups":           "[g | a,\n" + groups(900),
 	}
-	defer func(n, c, m int) { parallelRecovery, aheadChunk, aheadMargin = n, c, m }(parallelRecovery, aheadChunk, aheadMargin)
+	defer func(n int) { parallelRecovery = n }(parallelRecovery)
 	for name, text := range texts {
-		if len(text) < parallelMin {
-			t.Fatalf("%s: %d bytes, fewer than parallelMin", name, len(text))
-		}
 		t.Run(name, func(t *testing.T) {
 			parallelRecovery = math.MaxInt
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(text)))
-			// Several cores from 64 or 1000 tokens on; chunks started
-			// while the unit is lexed, of 200 tokens 16 behind the lexer or
-			// of 1000 tokens 100 behind, or none.
-			for _, c := range []struct{ threshold, chunk, margin int }{{64, 200, 16}, {1000, 1000, 100}, {64, 1 << 30, 16}} {
-				threshold := c.threshold
-				parallelRecovery, aheadChunk, aheadMargin = c.threshold, c.chunk, c.margin
+			for _, threshold := range []int{64, 1000} {
+				parallelRecovery = threshold
 				got, gotDiags := Parse(diag.NewFile("t.gram", []byte(text)))
 				if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 					t.Fatalf("from %d tokens on several cores (-one core +several):\n%s", threshold, diff)
