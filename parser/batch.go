@@ -44,6 +44,12 @@ func (b *batch) lower(lw *unitLowerer) {
 // batch is parsed.
 var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
 
+// maxPooledTokens is the largest token buffer kept for reuse: the buffer of
+// a long unit (the rest of a file after an unclosed bracket) is let go as
+// soon as the unit is parsed, rather than kept alive, and scanned by the
+// collector, while the rest of the document is lowered.
+const maxPooledTokens = 1 << 16
+
 // cut ends a unit at the batch's current end; at is the splitter's state
 // before the unit's first token.
 func (b *batch) cut(sp *splitter, at splitState) {
@@ -67,7 +73,9 @@ func (b *batch) parse(src string) {
 	}
 	buf := b.toks[:0]
 	b.toks = nil
-	tokenBuffers.Put(&buf)
+	if cap(buf) <= maxPooledTokens {
+		tokenBuffers.Put(&buf)
+	}
 	if b.done != nil {
 		close(b.done)
 	}
