@@ -72,10 +72,12 @@ type nameTables struct {
 	topPatterns map[*parser.Pattern]bool
 }
 
-// namedEntry is a name, its key (the name in lower case) and what it names.
+// namedEntry is a name, its key (the name in lower case) and what it names;
+// seq is its place in source order.
 type namedEntry[T any] struct {
 	key, name string
 	v         T
+	seq       int
 }
 
 // names returns the analysis's name tables, building them on first use.
@@ -86,7 +88,7 @@ func (a *analysis) names() *nameTables {
 		for _, p := range a.Doc.Lowered {
 			if id := p.Subject.Identity; id != "" && !seen[id] {
 				seen[id] = true
-				nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id})
+				nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id, seq: len(nt.idents)})
 			}
 			nt.topPatterns[p] = true
 			q := p
@@ -103,12 +105,12 @@ func (a *analysis) names() *nameTables {
 		for _, t := range a.Prog.Tools {
 			if t.TopLevel && t.Name != "" && !seen[t.Name] {
 				seen[t.Name] = true
-				nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t})
+				nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t, seq: len(nt.tools)})
 			}
 		}
 		for _, r := range a.Prog.Records {
 			if r.Name != "" {
-				nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r})
+				nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r, seq: len(nt.records)})
 			}
 		}
 		sortEntries(nt.idents)
@@ -120,13 +122,16 @@ func (a *analysis) names() *nameTables {
 }
 
 // sortEntries sorts a table by key, then name, keeping the source order of
-// equal names.
+// equal names (by seq: a stable sort of a large table costs n log² n).
 func sortEntries[T any](es []namedEntry[T]) {
-	slices.SortStableFunc(es, func(x, y namedEntry[T]) int {
+	slices.SortFunc(es, func(x, y namedEntry[T]) int {
 		if c := strings.Compare(x.key, y.key); c != 0 {
 			return c
 		}
-		return strings.Compare(x.name, y.name)
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		return x.seq - y.seq
 	})
 }
 
