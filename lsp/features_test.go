@@ -248,6 +248,31 @@ func TestDocumentSymbols(t *testing.T) {
 	}
 }
 
+// TestDocumentSymbolsOfWalk: a walk's nodes are listed once each, also the
+// inner ones that end one hop and start the next; a named hop is listed
+// with its ends.
+func TestDocumentSymbolsOfWalk(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///walk.gram")
+	c.open(uri, "(a)-->(b)-->(c)-[r]->(d)-->(e)\n")
+	c.waitDiagnostics(uri, 1)
+	var syms []protocol.DocumentSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
+	var got []string
+	var walk func(prefix string, ss []protocol.DocumentSymbol)
+	walk = func(prefix string, ss []protocol.DocumentSymbol) {
+		for _, s := range ss {
+			got = append(got, prefix+s.Name)
+			walk(prefix+s.Name+"/", s.Children)
+		}
+	}
+	walk("", syms)
+	want := []string{"a", "b", "c", "r", "r/c", "r/d", "d", "e"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outline (-want +got):\n%s", diff)
+	}
+}
+
 func TestWorkspaceSymbols(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "disk.gram"), []byte("[onDisk:Tool {description: \"d\"} | ()==>(::String)]\n"), 0o644); err != nil {

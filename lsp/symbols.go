@@ -78,8 +78,24 @@ func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 		}
 	}
 	var children []protocol.DocumentSymbol
+	// The hops of a walk share their inner nodes: (b) in (a)-->(b)-->(c)
+	// ends one anonymous relationship and starts the next, and is listed
+	// once.
+	var shared map[*parser.Pattern]bool
+	if p.Kind == parser.WalkKind {
+		shared = map[*parser.Pattern]bool{}
+	}
 	for _, e := range p.Elements {
 		if e.IsReference() {
+			continue
+		}
+		if shared != nil && e.Kind == parser.RelationshipKind && e.Subject.Identity == "" {
+			for _, n := range e.Elements {
+				if !n.IsReference() && !shared[n] {
+					shared[n] = true
+					children = append(children, a.patternSymbols(ix, n, false)...)
+				}
+			}
 			continue
 		}
 		children = append(children, a.patternSymbols(ix, e, false)...)
