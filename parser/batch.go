@@ -50,6 +50,14 @@ var tokenBuffers = sync.Pool{New: func() any { return new([]lexer.Token) }}
 // collector, while the rest of the document is lowered.
 const maxPooledTokens = 1 << 16
 
+// collectTokens is the size of a token buffer, in tokens, from which the
+// heap is collected as soon as it is let go. Such a buffer (a long unit of a
+// large file, 64 bytes a token) was most of the live heap while it was
+// parsed, and the collector's next target, twice the live heap, was set by
+// it: collected at once, the target shrinks with it, rather than letting
+// the heap grow to twice the buffer's size again before the next collection.
+const collectTokens = 1 << 20
+
 // cut ends a unit at the batch's current end; at is the splitter's state
 // before the unit's first token.
 func (b *batch) cut(sp *splitter, at splitState) {
@@ -75,6 +83,8 @@ func (b *batch) parse(src string) {
 	b.toks = nil
 	if cap(buf) <= maxPooledTokens {
 		tokenBuffers.Put(&buf)
+	} else if cap(buf) >= collectTokens {
+		runtime.GC()
 	}
 	if b.done != nil {
 		close(b.done)

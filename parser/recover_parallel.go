@@ -15,6 +15,7 @@ package parser
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -58,6 +59,14 @@ func (b *batch) parseUnitParallel(src string, toks []lexer.Token, eof int) {
 		}()
 	}
 	wg.Wait()
+	// Room for every chunk's results at once: the unit may hold most of
+	// the file's units, and growing their table by doubling would copy it
+	// again and again.
+	n := len(b.out)
+	for i := range runs {
+		n += len(runs[i].out)
+	}
+	b.out = slices.Grow(b.out, n-len(b.out))
 	p := 0
 	for i := range runs {
 		p = b.takeRun(src, toks, eof, p, &runs[i])
@@ -85,7 +94,16 @@ func chunkRuns(src string, toks []lexer.Token, size int) []chunkRun {
 
 // run recovers the chunk: steps from r.from until one ends at or after r.to.
 func (r *chunkRun) run(src string, toks []lexer.Token, eof int) {
-	var b batch
+	// Recovery makes a unit at least at every line of the chunk that starts
+	// a pattern in column one: room for that many, rather than growing the
+	// table by doubling.
+	n := 1
+	for i := r.from + 1; i < r.to; i++ {
+		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
+			n++
+		}
+	}
+	b := batch{out: make([]unitResult, 0, n+n/8)}
 	p := r.from
 	for p < r.to {
 		r.steps = append(r.steps, p)

@@ -24,8 +24,6 @@
 // branch's names still add, is within the distance still allowed.
 package suggest
 
-import "sort"
-
 // maxDistance is the largest edit distance a suggestion for s may have.
 func maxDistance(s string) int { return max(1, len(s)/3) }
 
@@ -49,63 +47,67 @@ func Closest(s string, candidates []string) string {
 // NameIndex is a set of names that answers [Closest] questions quickly. The
 // zero value is empty; build one with [NewNameIndex]. It is safe for concurrent
 // use once built.
+//
+// Its trie holds no pointers: a node names its first child and next sibling
+// by index, and the name that ends there by its rank in names, so that a
+// large index costs the collector nothing to scan and one allocation to grow.
 type NameIndex struct {
 	nodes []trieNode
+	names []string
 }
 
-// trieNode is a node of the trie: its outgoing edges sorted by byte, the name
-// (of the smallest rank) that ends here, if any, and the shortest and longest
-// name in its subtree.
+// trieNode is a node of the trie: the byte of the edge into it, its first
+// child and next sibling (children are listed by ascending byte; 0 for none:
+// the root is no one's child), the rank of the name (the smallest) that ends
+// here, or -1, and the shortest and longest name in its subtree.
 type trieNode struct {
-	edges          []trieEdge
-	name           string
-	rank           int // -1 when no name ends here
-	minLen, maxLen int
-}
-
-type trieEdge struct {
-	b    byte
-	node int32
+	first, next    int32
+	rank           int32
+	minLen, maxLen int32
+	b              byte
 }
 
 // NewNameIndex returns an index of names. Their order is the tie-break order
 // of [NameIndex.Closest]: of equally close names, the earlier wins.
 func NewNameIndex(names []string) *NameIndex {
-	x := &NameIndex{nodes: []trieNode{{rank: -1, minLen: 1 << 30}}}
+	x := &NameIndex{nodes: []trieNode{{rank: -1, minLen: 1 << 30}}, names: names}
 	for rank, name := range names {
-		n := 0
+		n := int32(0)
 		x.span(n, len(name))
 		for i := 0; i < len(name); i++ {
 			n = x.child(n, lower(name[i]))
 			x.span(n, len(name))
 		}
 		if x.nodes[n].rank < 0 {
-			x.nodes[n].name, x.nodes[n].rank = name, rank
+			x.nodes[n].rank = int32(rank)
 		}
 	}
 	return x
 }
 
 // span widens node n's range of name lengths to include l.
-func (x *NameIndex) span(n, l int) {
-	x.nodes[n].minLen = min(x.nodes[n].minLen, l)
-	x.nodes[n].maxLen = max(x.nodes[n].maxLen, l)
+func (x *NameIndex) span(n int32, l int) {
+	x.nodes[n].minLen = min(x.nodes[n].minLen, int32(l))
+	x.nodes[n].maxLen = max(x.nodes[n].maxLen, int32(l))
 }
 
 // child returns node n's child for byte b, creating it.
-func (x *NameIndex) child(n int, b byte) int {
-	edges := x.nodes[n].edges
-	i := sort.Search(len(edges), func(i int) bool { return edges[i].b >= b })
-	if i < len(edges) && edges[i].b == b {
-		return int(edges[i].node)
+func (x *NameIndex) child(n int32, b byte) int32 {
+	prev, c := int32(-1), x.nodes[n].first
+	for c != 0 && x.nodes[c].b < b {
+		prev, c = c, x.nodes[c].next
 	}
-	c := len(x.nodes)
-	x.nodes = append(x.nodes, trieNode{rank: -1, minLen: 1 << 30})
-	edges = append(edges, trieEdge{})
-	copy(edges[i+1:], edges[i:])
-	edges[i] = trieEdge{b: b, node: int32(c)}
-	x.nodes[n].edges = edges
-	return c
+	if c != 0 && x.nodes[c].b == b {
+		return c
+	}
+	k := int32(len(x.nodes))
+	x.nodes = append(x.nodes, trieNode{next: c, rank: -1, minLen: 1 << 30, b: b})
+	if prev < 0 {
+		x.nodes[n].first = k
+	} else {
+		x.nodes[prev].next = k
+	}
+	return k
 }
 
 // Closest returns the indexed name with the smallest edit distance to s, under
@@ -141,9 +143,12 @@ func (x *NameIndex) match(s string) match {
 	}
 	root := &x.nodes[0]
 	// One row of the edit-distance table per depth of the walk, all cut
-	// from one buffer: no name is longer than the root's maxLen.
+	// from one buffer. The walk goes no deeper than the longest name, nor
+	// than maxDistance(s)+1 bytes past s: a prefix that long is further
+	// from every prefix of s than the limit allows, and is left.
 	width := len(s) + 1
-	buf := make([]int, (max(root.maxLen, 0)+1)*width)
+	depth := min(max(int(root.maxLen), 0), len(s)+maxDistance(s)+1)
+	buf := make([]int, (depth+1)*width)
 	q := make([]byte, len(s))
 	for i := 0; i < len(s); i++ {
 		q[i] = lower(s[i])
@@ -153,7 +158,7 @@ func (x *NameIndex) match(s string) match {
 		row[j] = j
 	}
 	w := walker{x: x, q: q, limit: maxDistance(s), m: &m, rows: buf}
-	if gap(len(q), root.minLen, root.maxLen) <= w.limit {
+	if gap(len(q), int(root.minLen), int(root.maxLen)) <= w.limit {
 		w.visit(0, 0, row)
 	}
 	return m
@@ -175,54 +180,56 @@ type walker struct {
 // query's own next byte goes first: a close name found early lowers the
 // limit, which prunes the other children more. The order of the visits
 // does not change the answer.
-func (w *walker) visit(n, depth int, prev []int) {
+func (w *walker) visit(n int32, depth int, prev []int) {
 	node := &w.x.nodes[n]
 	if node.rank >= 0 {
-		if d := prev[len(w.q)]; d <= w.limit && w.m.better(d, node.rank) {
-			*w.m = match{name: node.name, rank: node.rank, d: d}
+		if d := prev[len(w.q)]; d <= w.limit && w.m.better(d, int(node.rank)) {
+			*w.m = match{name: w.x.names[node.rank], rank: int(node.rank), d: d}
 			w.limit = d
 		}
 	}
-	if len(node.edges) == 0 {
+	if node.first == 0 {
 		return
 	}
 	width := len(prev)
 	row := w.rows[(depth+1)*width:][:width]
-	first := -1
+	first := int32(0)
 	if depth < len(w.q) {
 		b := w.q[depth]
-		i := sort.Search(len(node.edges), func(i int) bool { return node.edges[i].b >= b })
-		if i < len(node.edges) && node.edges[i].b == b {
-			first = i
-			w.edge(node.edges[i], depth, prev, row)
+		for c := node.first; c != 0 && w.x.nodes[c].b <= b; c = w.x.nodes[c].next {
+			if w.x.nodes[c].b == b {
+				first = c
+				w.edge(c, depth, prev, row)
+			}
 		}
 	}
-	for i, e := range node.edges {
-		if i != first {
-			w.edge(e, depth, prev, row)
+	for c := node.first; c != 0; c = w.x.nodes[c].next {
+		if c != first {
+			w.edge(c, depth, prev, row)
 		}
 	}
 }
 
-// edge computes the row of e's child from prev into row and visits the
+// edge computes the row of child c from prev into row and visits the
 // child if a name below it can still be within the limit.
-func (w *walker) edge(e trieEdge, depth int, prev, row []int) {
-	child := &w.x.nodes[e.node]
+func (w *walker) edge(c int32, depth int, prev, row []int) {
+	child := &w.x.nodes[c]
+	b := child.b
 	// A name below the child has minRem to maxRem more bytes; from cell j
 	// the query has len(q)-j left, so at least the difference is added.
-	minRem, maxRem := child.minLen-depth-1, child.maxLen-depth-1
+	minRem, maxRem := int(child.minLen)-depth-1, int(child.maxLen)-depth-1
 	row[0] = prev[0] + 1
 	least := row[0] + gap(len(w.q), minRem, maxRem)
 	for j := 1; j < len(row); j++ {
 		cost := 1
-		if w.q[j-1] == e.b {
+		if w.q[j-1] == b {
 			cost = 0
 		}
 		row[j] = min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
 		least = min(least, row[j]+gap(len(w.q)-j, minRem, maxRem))
 	}
 	if least <= w.limit {
-		w.visit(int(e.node), depth+1, row)
+		w.visit(c, depth+1, row)
 	}
 }
 
