@@ -6,8 +6,6 @@
 package grammar
 
 import (
-	"slices"
-
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/diag"
@@ -42,100 +40,174 @@ func (s shifter) span(sp diag.Span) diag.Span {
 // Shifted returns a copy of u whose offsets are moved by delta, its token texts
 // taken from src (the text in which u now starts at u.Pos.Offset+delta).
 //
-// The copy is made by one [Inspect] walk over it: each node, already a copy
-// of the old one, replaces its children by copies before Inspect visits
-// them, and moves its own offsets.
+// The copy is made by a walk over the tree, typed node by node (this runs
+// over every unit after an edit, so it does without Inspect's dynamic
+// dispatch); the slices of a node's children are copied whole.
 func (u *Unit) Shifted(src string, delta int) *Unit {
 	s := shifter{src: src, d: delta}
 	c := *u
-	Inspect(&c, func(n Node) bool {
-		if n == nil {
-			return false
-		}
-		s.node(n)
-		return true
-	})
+	c.Pos, c.EndPos = s.pos(u.Pos), s.pos(u.EndPos)
+	c.Header = s.record(u.Header)
+	c.Pattern = s.top(u.Pattern)
 	return &c
 }
 
 // ShiftSpan moves a span by delta.
 func ShiftSpan(sp diag.Span, delta int) diag.Span { return shifter{d: delta}.span(sp) }
 
-// clone returns a copy of *p, or nil.
-func clone[T any](p *T) *T {
+func (s shifter) top(p *TopPattern) *TopPattern {
 	if p == nil {
 		return nil
 	}
 	c := *p
+	c.Pos, c.EndPos = s.pos(p.Pos), s.pos(p.EndPos)
+	c.Annotations = s.annotations(p.Annotations)
+	c.Subject = s.subjectPattern(p.Subject)
+	c.Path = s.path(p.Path)
 	return &c
 }
 
-// node moves the offsets n holds itself and replaces its children by
-// copies; the tokens among them are moved when they are visited.
-func (s shifter) node(n Node) {
-	switch n := n.(type) {
-	case *Unit:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Header, n.Pattern = clone(n.Header), clone(n.Pattern)
-	case *TopPattern:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Annotations, n.Subject, n.Path = clone(n.Annotations), clone(n.Subject), clone(n.Path)
-	case *Annotations:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Identified = clone(n.Identified)
-		var props []*PropertyAnnotation
-		for _, pa := range n.Properties {
-			props = append(props, clone(pa))
-		}
-		n.Properties = props
-	case *IdentifiedAnnotation:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Subject = clone(n.Subject)
-	case *PropertyAnnotation:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Key, n.Value = clone(n.Key), clone(n.Value)
-	case *SubjectPattern:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Subject = clone(n.Subject)
-		if n.Elements != nil {
-			elems := make([]*Element, len(n.Elements))
-			for i, e := range n.Elements {
-				elems[i] = clone(e)
-			}
-			n.Elements = elems
-		}
-	case *Element:
-		n.Pos, n.EndPos = s.pos(n.Pos), s.pos(n.EndPos)
-		n.Subject, n.Path, n.Ref = clone(n.Subject), clone(n.Path), clone(n.Ref)
-	case *Path:
-		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
-		n.Left, n.Arrow, n.Right = clone(n.Left), clone(n.Arrow), clone(n.Right)
-	case *NodePattern:
-		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
-		n.Subject = clone(n.Subject)
-	case *Arrow:
-		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
-		n.Subject = clone(n.Subject)
-	case *Subject:
-		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
-		n.Labels = slices.Clone(n.Labels)
-		n.Record = clone(n.Record)
-	case *Record:
-		n.Start, n.End = s.i32(n.Start), s.i32(n.End)
-		n.Entries = slices.Clone(n.Entries)
-	case *Entry:
-		n.sepOff = s.i32(n.sepOff)
-	case *Value:
-		if m := clone(n.more); m != nil {
-			m.start, m.end = s.i32(m.start), s.i32(m.end)
-			m.items, m.entries = slices.Clone(m.items), slices.Clone(m.entries)
-			n.more = m
-		}
-	case *Ref:
-		n.Tok = s.tok(n.Tok)
-	case *Name:
-		n.Tok = s.tok(n.Tok)
-	case *Tok:
-		*n = s.tok(*n)
+func (s shifter) annotations(a *Annotations) *Annotations {
+	if a == nil {
+		return nil
 	}
+	c := *a
+	c.Pos, c.EndPos = s.pos(a.Pos), s.pos(a.EndPos)
+	if id := a.Identified; id != nil {
+		ci := *id
+		ci.Pos, ci.EndPos = s.pos(id.Pos), s.pos(id.EndPos)
+		ci.Subject = s.subject(id.Subject)
+		c.Identified = &ci
+	}
+	if a.Properties != nil {
+		c.Properties = make([]*PropertyAnnotation, len(a.Properties))
+		for i, pa := range a.Properties {
+			if pa == nil {
+				continue
+			}
+			cp := *pa
+			cp.Pos, cp.EndPos = s.pos(pa.Pos), s.pos(pa.EndPos)
+			if pa.Key != nil {
+				cp.Key = &Name{s.tok(pa.Key.Tok)}
+			}
+			if pa.Value != nil {
+				v := s.value(*pa.Value)
+				cp.Value = &v
+			}
+			c.Properties[i] = &cp
+		}
+	}
+	return &c
+}
+
+func (s shifter) subjectPattern(p *SubjectPattern) *SubjectPattern {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Pos, c.EndPos = s.pos(p.Pos), s.pos(p.EndPos)
+	c.Subject = s.subject(p.Subject)
+	if p.Elements != nil {
+		elems := make([]Element, len(p.Elements))
+		c.Elements = make([]*Element, len(p.Elements))
+		for i, e := range p.Elements {
+			if e == nil {
+				continue
+			}
+			ce := &elems[i]
+			*ce = *e
+			ce.Pos, ce.EndPos = s.pos(e.Pos), s.pos(e.EndPos)
+			ce.Subject = s.subjectPattern(e.Subject)
+			ce.Path = s.path(e.Path)
+			if e.Ref != nil {
+				ce.Ref = &Ref{s.tok(e.Ref.Tok)}
+			}
+			c.Elements[i] = ce
+		}
+	}
+	return &c
+}
+
+// path copies a path, hop by hop.
+func (s shifter) path(p *Path) *Path {
+	var first *Path
+	for link := &first; p != nil; p = p.Right {
+		c := *p
+		c.Start, c.End = s.i32(p.Start), s.i32(p.End)
+		if p.Left != nil {
+			n := *p.Left
+			n.Start, n.End = s.i32(n.Start), s.i32(n.End)
+			n.Subject = s.subject(n.Subject)
+			c.Left = &n
+		}
+		if p.Arrow != nil {
+			a := *p.Arrow
+			a.Start, a.End = s.i32(a.Start), s.i32(a.End)
+			a.Open, a.Close = s.tok(a.Open), s.tok(a.Close)
+			a.Subject = s.subject(a.Subject)
+			c.Arrow = &a
+		}
+		*link = &c
+		link = &c.Right
+	}
+	return first
+}
+
+func (s shifter) subject(sb *Subject) *Subject {
+	if sb == nil {
+		return nil
+	}
+	c := *sb
+	c.Start, c.End = s.i32(sb.Start), s.i32(sb.End)
+	c.Ident = s.tok(sb.Ident)
+	if sb.Labels != nil {
+		c.Labels = make([]Label, len(sb.Labels))
+		for i, l := range sb.Labels {
+			c.Labels[i] = Label{Sep: s.tok(l.Sep), Name: s.tok(l.Name)}
+		}
+	}
+	c.Record = s.record(sb.Record)
+	return &c
+}
+
+func (s shifter) record(r *Record) *Record {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Start, c.End = s.i32(r.Start), s.i32(r.End)
+	c.Entries = s.entries(r.Entries)
+	return &c
+}
+
+func (s shifter) entries(es []Entry) []Entry {
+	if es == nil {
+		return nil
+	}
+	out := make([]Entry, len(es))
+	for i := range es {
+		e := &out[i]
+		*e = es[i]
+		e.Key, e.sepOff = s.tok(e.Key), s.i32(e.sepOff)
+		e.Value = s.value(e.Value)
+	}
+	return out
+}
+
+func (s shifter) value(v Value) Value {
+	v.Tok = s.tok(v.Tok)
+	if m := v.more; m != nil {
+		c := *m
+		c.start, c.end = s.i32(m.start), s.i32(m.end)
+		c.upper = s.tok(m.upper)
+		if m.items != nil {
+			c.items = make([]Value, len(m.items))
+			for i, it := range m.items {
+				c.items[i] = s.value(it)
+			}
+		}
+		c.entries = s.entries(m.entries)
+		v.more = &c
+	}
+	return v
 }
