@@ -18,8 +18,6 @@
 package parser
 
 import (
-	"runtime"
-	"sort"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -35,7 +33,11 @@ type scope struct {
 	// every definition is known); for the top-level scope, top does, and
 	// prevTop is the previous version's (see suggestionsFor).
 	index        *suggest.NameIndex
+	indexOnce    sync.Once
 	top, prevTop *topSuggestions
+	// log, on the top-level scope, records its definitions in order (see
+	// lowerLog).
+	log *[]*Pattern
 }
 
 // set defines id in the scope; the table of definitions is made on the
@@ -45,27 +47,43 @@ func (s *scope) set(id string, p *Pattern) {
 		s.defs = map[string]*Pattern{}
 	}
 	s.defs[id] = p
+	if s.log != nil {
+		*s.log = append(*s.log, p)
+	}
 }
 
-func (s *scope) lookup(id string) *Pattern {
-	for ; s != nil; s = s.parent {
+// outermost is what the scopes of a top-level pattern's elements lead up
+// to in place of the top-level scope, which is the lowerer's (see
+// lookupIn): versions of a document that share a unit's lowering share its
+// scopes, and each has a top-level scope of its own.
+var outermost = &scope{}
+
+// lookupIn returns the definition of id visible in s, from the innermost
+// scope outwards, with top as the top-level scope.
+func (s *scope) lookupIn(id string, top *scope) *Pattern {
+	for ; s.parent != nil; s = s.parent {
 		if p, ok := s.defs[id]; ok {
 			return p
 		}
 	}
-	return nil
+	return top.defs[id]
 }
 
 type lowerer struct {
 	diags diag.List
 	// slab is where patterns are allocated, many at a time, and the other
-	// slabs where the short slices of patterns are carved from (see carve).
+	// slabs where the short slices of properties, labels and pairs of
+	// patterns are carved from (see carve).
 	slab      []Pattern
 	propSlab  []Property
 	labelSlab []string
 	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
+	// topScope is the top-level scope; the first reused of refs were
+	// lowered by an earlier version of the document (see Document.relower).
+	topScope *scope
+	reused   int
 }
 
 // pendingRef is a bare reference p in the element list of the scope sc;
@@ -78,6 +96,11 @@ type pendingRef struct {
 // lower builds doc.Lowered from doc.units and returns gram-level diagnostics;
 // prev is the previous version of the document, or nil.
 func (doc *Document) lower(prev *Document) diag.List {
+	if k := sharedUnits(doc, prev); k > 0 {
+		if diags, ok := doc.relower(prev, k); ok {
+			return diags
+		}
+	}
 	// The units are known: the top-level scope is sized for them rather
 	// than for the densest text (a few identities per unit at most, as a
 	// rule; the table grows when there are more).
@@ -96,6 +119,7 @@ func (doc *Document) lower(prev *Document) diag.List {
 // Document.assemble decides it.
 type unitLowerer struct {
 	l          lowerer
+	log        lowerLog
 	top        *scope
 	out        []*Pattern
 	sawPattern bool
@@ -110,7 +134,9 @@ const bytesPerTopDef = 64
 
 // newUnitLowerer returns a lowerer for a file of size bytes.
 func newUnitLowerer(size int) *unitLowerer {
-	return &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
+	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
+	s.top.log, s.l.topScope = &s.log.defs, s.top
+	return s
 }
 
 // unit lowers the next unit.
@@ -134,6 +160,9 @@ func (s *unitLowerer) unit(r *unitResult) {
 // finish resolves the references once every unit is lowered, sets
 // doc.Lowered and returns the gram-level diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
+	s.log.refs, s.log.diags = s.l.refs, s.l.diags[:len(s.l.diags):len(s.l.diags)]
+	log := s.log // a copy: the document keeps the record, not the lowerer
+	doc.lowered = &log
 	s.l.resolve()
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
@@ -144,15 +173,44 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 }
 
 // slabSize is how many patterns are allocated at once.
+//
+// Patterns in a slab point only to patterns allocated before them (a
+// relationship to its nodes, a walk to its relationships, an annotated
+// pattern to what it annotates), except references to their definitions;
+// subject patterns, which point to elements lowered after them, are
+// allocated one by one (see group), and the pairs of a relationship's
+// elements are carved from a slab of pairs of the relationships of the same
+// slab of patterns. So a pattern kept alive keeps its own slab alive and
+// what that points back to, never the slabs of the units after it: a later
+// version of the document that reuses the patterns of the units before an
+// edit does not keep the rest of the earlier version.
 const slabSize = 128
 
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	if len(l.slab) == cap(l.slab) {
 		l.slab = make([]Pattern, 0, slabSize)
+		l.pairSlab = nil // see slabSize
 	}
 	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
 	return &l.slab[len(l.slab)-1]
+}
+
+// pairSlabSize is the most pairs of patterns allocated at once.
+const pairSlabSize = 16
+
+// pair returns the elements of a relationship, a and b, carved from a slab
+// of pairs of the relationships of the current slab of patterns (see
+// slabSize), which has room for at most half its patterns left, as each
+// relationship comes with a node.
+func (l *lowerer) pair(a, b *Pattern) []*Pattern {
+	if cap(l.pairSlab)-len(l.pairSlab) < 2 {
+		n := min(pairSlabSize, (cap(l.slab)-len(l.slab))/2+1)
+		l.pairSlab = make([]*Pattern, 0, 2*n)
+	}
+	k := len(l.pairSlab)
+	l.pairSlab = append(l.pairSlab, a, b)
+	return l.pairSlab[k : k+2 : k+2]
 }
 
 // carve returns an empty slice with room for n elements, cut from *slab
@@ -342,7 +400,7 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 
 // group lowers a subject pattern [s | elements].
 func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
-	p := l.pattern(GroupKind, sp)
+	p := &Pattern{Kind: GroupKind, Syntax: sp} // not from the slab: see slabSize
 	l.subject(&p.Subject, sp.Subject)
 	if p.Subject.Identity != "" {
 		l.define(sc, p)
@@ -350,7 +408,11 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if len(sp.Elements) == 0 {
 		return p
 	}
-	inner := &scope{parent: sc, owner: p}
+	parent := sc
+	if sc.parent == nil {
+		parent = outermost
+	}
+	inner := &scope{parent: parent, owner: p}
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
@@ -381,9 +443,9 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 		r := l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
-			r.Elements = append(carve(&l.pairSlab, 2), right, left)
+			r.Elements = l.pair(right, left)
 		} else {
-			r.Elements = append(carve(&l.pairSlab, 2), left, right)
+			r.Elements = l.pair(left, right)
 		}
 		if r.Subject.Identity != "" {
 			l.relationship(sc, r, p.Arrow.Subject)
@@ -403,7 +465,7 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 // relationship defines or references a relationship identity.
 func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 	id := r.Subject.Identity
-	first := sc.lookup(id)
+	first := sc.lookupIn(id, l.topScope)
 	if first == nil {
 		sc.set(id, r)
 		return
@@ -455,7 +517,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 			} else {
 				sc.set(id, p)
 			}
-		} else if first := sc.lookup(id); first != nil {
+		} else if first := sc.lookupIn(id, l.topScope); first != nil {
 			// A bare node refers to the nearest definition, inner scopes first.
 			p.Def = first
 		} else {
@@ -463,124 +525,4 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 		}
 	}
 	return p
-}
-
-// resolve settles bare element references, now that every definition is known
-// (forward references are allowed).
-func (l *lowerer) resolve() {
-	// The undefined references, and the did-you-mean of each, found for all
-	// of them at once (on several cores for many).
-	var undefined []int
-	for i, r := range l.refs {
-		if r.self() == nil && r.sc.lookup(r.p.Subject.Identity) == nil {
-			undefined = append(undefined, i)
-		}
-	}
-	closest := l.suggestAll(undefined)
-	k := 0
-	for _, r := range l.refs {
-		id := r.p.Subject.Identity
-		if a := r.self(); a != nil {
-			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
-			d.Detail = "remove the reference, or refer to another pattern"
-			d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
-			l.diags.Add(d)
-			continue
-		}
-		if def := r.sc.lookup(id); def != nil {
-			r.p.Def = def
-			continue
-		}
-		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
-		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
-		if s := closest[k]; s != "" {
-			d.Detail = "did you mean " + quote(s) + "?"
-			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
-		}
-		k++
-		l.diags.Add(d)
-	}
-}
-
-// self returns the pattern around the reference that the reference names
-// (a pattern cannot contain itself), or nil.
-func (r pendingRef) self() *Pattern {
-	id := r.p.Subject.Identity
-	for s := r.sc; s.owner != nil; s = s.parent {
-		if a := s.owner; a.Subject.Identity == id && r.sc.lookup(id) == a {
-			return a
-		}
-	}
-	return nil
-}
-
-// parallelSuggestions is the number of undefined references from which
-// their suggestions are looked for on several cores.
-const parallelSuggestions = 512
-
-// suggestAll returns the closest visible identity (see closestVisible) for
-// each of the references l.refs[i] for i in refs, in that order.
-func (l *lowerer) suggestAll(refs []int) []string {
-	out := make([]string, len(refs))
-	// The indexes of the scopes are built first, so that the searches only
-	// read them.
-	for _, i := range refs {
-		for s := l.refs[i].sc; s != nil; s = s.parent {
-			s.buildIndex()
-		}
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if len(refs) < parallelSuggestions || workers < 2 {
-		workers = 1
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := w; k < len(refs); k += workers {
-				r := l.refs[refs[k]]
-				out[k] = closestVisible(r.p.Subject.Identity, r.sc)
-			}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
-// closestVisible returns the visible identity closest to id, if one is
-// close: of equally close ones, the first in byte order. The indexes of sc
-// and the scopes around it must be built (see scope.buildIndex).
-func closestVisible(id string, sc *scope) string {
-	best, bestD := "", 0
-	for s := sc; s != nil; s = s.parent {
-		var name string
-		var d int
-		if s.parent == nil {
-			name, d = s.top.nearest(id)
-		} else {
-			name, d = s.index.Nearest(id)
-		}
-		if name != "" && (best == "" || d < bestD || d == bestD && name < best) {
-			best, bestD = name, d
-		}
-	}
-	return best
-}
-
-// buildIndex builds the index of the scope's names for suggestions, if it
-// is not built: for the top-level scope, from the previous version's if the
-// names are the same (see suggestionsFor).
-func (s *scope) buildIndex() {
-	switch {
-	case s.parent == nil && s.top == nil:
-		s.top = suggestionsFor(s, s.prevTop)
-	case s.parent != nil && s.index == nil:
-		names := make([]string, 0, len(s.defs))
-		for k := range s.defs {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		s.index = suggest.NewNameIndex(names)
-	}
 }

@@ -64,6 +64,9 @@ type Document struct {
 	// suggestions answer did-you-mean questions about the top-level names,
 	// for the next version's lowering (nil when none was asked).
 	suggestions *topSuggestions
+	// lowered records how the units were lowered, for the next version's
+	// lowering (see relower).
+	lowered *lowerLog
 }
 
 // parallelMin is the input size from which units are parsed on several cores.

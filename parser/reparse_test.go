@@ -37,9 +37,24 @@ func outcome(t *testing.T, doc *Document, diags diag.List) string {
 		spans(p)
 	}
 	for _, p := range doc.Lowered {
-		b.WriteString(p.Span().String() + p.IdentSpan().String() + " ")
+		writePattern(&b, p)
 	}
 	return b.String()
+}
+
+// writePattern writes a lowered pattern for outcome: its kind, spans and
+// identity, the span of the pattern a reference resolves to, and its
+// elements.
+func writePattern(b *bytes.Buffer, p *Pattern) {
+	fmt.Fprintf(b, "(%d %s%s %q", p.Kind, p.Span(), p.IdentSpan(), p.Subject.Identity)
+	if p.Def != nil {
+		fmt.Fprintf(b, " def %s", p.Def.Span())
+	}
+	for _, e := range p.Elements {
+		b.WriteByte(' ')
+		writePattern(b, e)
+	}
+	b.WriteString(") ")
 }
 
 // TestReparseMatchesParse applies random edits (insertions, deletions and

@@ -1,0 +1,143 @@
+// Resolving the bare references once every unit is lowered, and the
+// did-you-mean suggestions for those that name nothing.
+
+package parser
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
+)
+
+// resolve settles bare element references, now that every definition is known
+// (forward references are allowed).
+func (l *lowerer) resolve() {
+	// The undefined references, and the did-you-mean of each, found for all
+	// of them at once (on several cores for many).
+	var undefined []int
+	for i, r := range l.refs {
+		if r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
+			undefined = append(undefined, i)
+		}
+	}
+	closest := l.suggestAll(undefined)
+	k := 0
+	for i, r := range l.refs {
+		id := r.p.Subject.Identity
+		if a := r.self(l.topScope); a != nil {
+			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
+			d.Detail = "remove the reference, or refer to another pattern"
+			d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
+			l.diags.Add(d)
+			continue
+		}
+		if def := r.sc.lookupIn(id, l.topScope); def != nil {
+			if i >= l.reused {
+				r.p.Def = def // a reused reference has it already
+			}
+			continue
+		}
+		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
+		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
+		if s := closest[k]; s != "" {
+			d.Detail = "did you mean " + quote(s) + "?"
+			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
+		}
+		k++
+		l.diags.Add(d)
+	}
+}
+
+// self returns the pattern around the reference that the reference names
+// (a pattern cannot contain itself), or nil; top is the top-level scope.
+func (r pendingRef) self(top *scope) *Pattern {
+	id := r.p.Subject.Identity
+	for s := r.sc; s.owner != nil; s = s.parent {
+		if a := s.owner; a.Subject.Identity == id && r.sc.lookupIn(id, top) == a {
+			return a
+		}
+	}
+	return nil
+}
+
+// parallelSuggestions is the number of undefined references from which
+// their suggestions are looked for on several cores.
+const parallelSuggestions = 512
+
+// suggestAll returns the closest visible identity (see closestVisible) for
+// each of the references l.refs[i] for i in refs, in that order.
+func (l *lowerer) suggestAll(refs []int) []string {
+	out := make([]string, len(refs))
+	// The indexes of the scopes are built first, so that the searches only
+	// read them.
+	for _, i := range refs {
+		for s := l.refs[i].sc; s.parent != nil; s = s.parent {
+			s.buildIndex()
+		}
+	}
+	if len(refs) > 0 {
+		l.topScope.buildIndex()
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(refs) < parallelSuggestions || workers < 2 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < len(refs); k += workers {
+				r := l.refs[refs[k]]
+				out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// closestVisible returns the visible identity closest to id, if one is
+// close: of equally close ones, the first in byte order. The indexes of sc,
+// the scopes around it and top, the top-level scope, must be built (see
+// scope.buildIndex).
+func closestVisible(id string, sc, top *scope) string {
+	best, bestD := "", 0
+	for s := sc; s != nil; s = s.parent {
+		var name string
+		var d int
+		if s.parent == nil {
+			name, d = top.top.nearest(id)
+		} else {
+			name, d = s.index.Nearest(id)
+		}
+		if name != "" && (best == "" || d < bestD || d == bestD && name < best) {
+			best, bestD = name, d
+		}
+	}
+	return best
+}
+
+// buildIndex builds the index of the scope's names for suggestions, if it
+// is not built: for the top-level scope, from the previous version's if the
+// names are the same (see suggestionsFor).
+func (s *scope) buildIndex() {
+	switch {
+	case s.parent == nil && s.top == nil:
+		s.top = suggestionsFor(s, s.prevTop)
+	case s.parent != nil:
+		// Once: the scopes of a unit whose lowering versions share may be
+		// asked about by more than one of them.
+		s.indexOnce.Do(func() {
+			names := make([]string, 0, len(s.defs))
+			for k := range s.defs {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			s.index = suggest.NewNameIndex(names)
+		})
+	}
+}
