@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -41,6 +42,12 @@ type File struct {
 	// markEvery bytes apart, so that a column on a long line is counted
 	// from the nearest mark rather than from the line's start.
 	marks map[int][]mark
+
+	// base, when set, is an earlier text whose line index this one's is
+	// derived from (see NewFileAfterEdit), until it is built; indexed is
+	// set once it is.
+	base    *fileBase
+	indexed atomic.Bool
 }
 
 // mark is a rune start on a long line: its offset, and the code points and
@@ -70,6 +77,12 @@ func (f *File) Source() string {
 // index builds the line index once.
 func (f *File) index() {
 	f.once.Do(func() {
+		defer f.indexed.Store(true)
+		if b := f.base; b != nil {
+			f.base = nil
+			f.indexFrom(b)
+			return
+		}
 		t := f.Text
 		n := bytes.Count(t, []byte{'\n'}) + 1
 		lines := make([]int, 0, n)

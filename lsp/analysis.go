@@ -10,6 +10,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -207,12 +208,21 @@ func (m textMap) toNew(sp diag.Span) (diag.Span, bool) {
 // changedSpan returns the part of old that differs from text, as an edit of
 // old: the span it replaces and the length of what replaces it.
 func changedSpan(old, text []byte) (diag.Span, int) {
+	// Compared a block at a time first: the texts are mostly equal.
+	const block = 64
+	n := min(len(old), len(text))
 	p := 0
-	for p < len(old) && p < len(text) && old[p] == text[p] {
+	for p+block <= n && bytes.Equal(old[p:p+block], text[p:p+block]) {
+		p += block
+	}
+	for p < n && old[p] == text[p] {
 		p++
 	}
 	q := 0
-	for q < len(old)-p && q < len(text)-p && old[len(old)-1-q] == text[len(text)-1-q] {
+	for q+block <= n-p && bytes.Equal(old[len(old)-q-block:len(old)-q], text[len(text)-q-block:len(text)-q]) {
+		q += block
+	}
+	for q < n-p && old[len(old)-1-q] == text[len(text)-1-q] {
 		q++
 	}
 	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q

@@ -110,7 +110,10 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 	}
 	old := d.snap
 	text := applyChanges(old.File, changes)
-	d.snap = newSnapshot(u, version, text)
+	// The new text's line index is derived from the old one's, which
+	// applying ranged changes has built.
+	edit, n := changedSpan(old.File.Text, text)
+	d.snap = &snapshot{URI: u, Version: version, File: diag.NewFileAfterEdit(displayPath(u), text, old.File, edit, n)}
 	old.superseded.Store(true)
 	if bytes.Equal(text, old.File.Text) {
 		d.snap.File, d.snap.same = old.File, old

@@ -1,0 +1,104 @@
+// The line index of a text after an edit, derived from the index of the
+// text before it: the lines before the edit keep their starts, those after
+// it move by the change in length, and only the lines the edit touches are
+// scanned again. An editor that sends every keystroke makes a new text of a
+// large file each time; this keeps the cost of its index proportional to the
+// lines rather than to the bytes.
+
+package diag
+
+import (
+	"bytes"
+	"sort"
+)
+
+// fileBase is the earlier text of a File made by NewFileAfterEdit, and the
+// edit that made it: the bytes [edit.Start, edit.End) of prev replaced by
+// newLen bytes.
+type fileBase struct {
+	prev   *File
+	edit   Span
+	newLen int
+}
+
+// NewFileAfterEdit returns a File for text, which is prev's text with the
+// bytes in edit (offsets in prev's text) replaced by newLen bytes. Its line
+// index, when first used, is derived from prev's if prev's is built by then;
+// it is what NewFile's would be. The caller must not modify text afterwards.
+func NewFileAfterEdit(path string, text []byte, prev *File, edit Span, newLen int) *File {
+	f := NewFile(path, text)
+	if prev != nil && prev.indexed.Load() && edit.Start >= 0 && edit.Start <= edit.End && edit.End <= len(prev.Text) &&
+		len(text) == len(prev.Text)-edit.Len()+newLen {
+		f.base = &fileBase{prev: prev, edit: edit, newLen: newLen}
+	}
+	return f
+}
+
+// indexFrom builds the line index from b's.
+func (f *File) indexFrom(b *fileBase) {
+	p, delta := b.prev, b.newLen-b.edit.Len()
+	// Lines [0, first] start before the edit and keep their starts; line
+	// first is scanned again from its start, and so is every line up to the
+	// one holding the edit's end. Old lines after that (from after on) move.
+	first := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.Start }) - 1
+	after := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.End })
+	n := len(p.lines) - (after - first) + bytes.Count(f.Text[p.lines[first]:b.edit.Start+b.newLen], []byte{'\n'}) + 1
+	lines := append(make([]int, 0, n), p.lines[:first]...)
+	ascii := append(make([]int, 0, n), p.ascii[:first]...)
+	// The lines from the start of line first to the end of the line the
+	// edit ends in, in the new text.
+	end := len(f.Text)
+	if after < len(p.lines) {
+		end = p.lines[after] + delta - 1 // its "\n"
+	}
+	t := f.Text
+	for start := p.lines[first]; ; {
+		lines = append(lines, start)
+		e := end
+		if i := bytes.IndexByte(t[start:end], '\n'); i >= 0 {
+			e = start + i
+		}
+		ascii = append(ascii, start+asciiPrefix(t[start:e]))
+		if e == end {
+			break
+		}
+		start = e + 1
+	}
+	scanned := len(lines)
+	for i := after; i < len(p.lines); i++ {
+		lines = append(lines, p.lines[i]+delta)
+		ascii = append(ascii, p.ascii[i]+delta)
+	}
+	f.lines, f.ascii = lines, ascii
+	f.moveMarks(p, first, after, scanned, delta)
+}
+
+// moveMarks sets the marks of the long lines: those of p's lines before
+// first as they were, those from after on moved by delta bytes, those of
+// the lines scanned again (up to scanned) afresh.
+func (f *File) moveMarks(p *File, first, after, scanned, delta int) {
+	shift := scanned - after // how far old line numbers from after on move
+	for line, ms := range p.marks {
+		switch {
+		case line < first:
+			if f.marks == nil {
+				f.marks = map[int][]mark{}
+			}
+			f.marks[line] = ms
+		case line >= after:
+			moved := make([]mark, len(ms))
+			for i, m := range ms {
+				moved[i] = mark{off: m.off + delta, runes: m.runes, units: m.units}
+			}
+			if f.marks == nil {
+				f.marks = map[int][]mark{}
+			}
+			f.marks[line+shift] = moved
+		}
+	}
+	for i := first; i < scanned; i++ {
+		if end := f.lineEnd(i); end-f.ascii[i] > markEvery {
+			f.markLine(i, end)
+		}
+	}
+}
