@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -301,12 +302,19 @@ func BenchmarkScale(b *testing.B) {
 //   - an 8,000-line file of `(aN) x` lines, a syntax error on every line:
 //     the same, edit → diagnostics and hovers meanwhile.
 //
+// The collector runs at the target the gram-lsp command sets (GOGC=400)
+// unless GOGC is set.
+//
 // Run it with
 //
 //	go test ./lsp -run '^$' -bench '^BenchmarkTargets$' -benchtime 1x
 func BenchmarkTargets(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("runs once: use -benchtime 1x")
+	}
+	if os.Getenv("GOGC") == "" {
+		// The collector's target the gram-lsp command sets.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	fmt.Printf("load average at start: %s\n", loadAverage())
 	defer func() { fmt.Printf("load average at end: %s\n", loadAverage()) }()
