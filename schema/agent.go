@@ -120,7 +120,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 		var t *Tool
 		switch {
 		case e.Kind == parser.GroupKind && isToolPattern(e):
-			i, ok := c.tools[e]
+			i, ok := c.toolIndex(e)
 			if !ok {
 				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
@@ -132,7 +132,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			if e.Def == nil {
 				continue // undefined: reported by the parser
 			}
-			i, ok := c.tools[e.Def]
+			i, ok := c.toolIndex(e.Def)
 			if !ok {
 				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
 				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"

@@ -57,6 +57,9 @@ type compiler struct {
 	// prog.Tools; used marks, by the same index, the tools an agent lists.
 	tools map[*parser.Pattern]int
 	used  []bool
+	// shared, in a compiler for half of a phase, are the tools of the
+	// compiler it was forked from (see fork).
+	shared map[*parser.Pattern]int
 	// env are the programs whose declarations tests may use besides the
 	// file's own (see [CompileWith]).
 	env []*Program
@@ -98,6 +101,9 @@ type compiler struct {
 	// record parameters; tops the identities of the top-level patterns.
 	legacyNames map[string]bool
 	tops        map[string]bool
+	// legacyNamed is set once a record of the older notation is named (see
+	// compileTools).
+	legacyNamed bool
 }
 
 // decl is a top-level declaration.
@@ -161,21 +167,9 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 		}
 	}
 	c.checkCycles()
-	for _, d := range decls {
-		if d.label == ToolLabel {
-			c.top = d.top
-			c.tool(d, true)
-		}
-	}
-	agents := 0
-	for _, d := range decls {
-		if d.label == AgentLabel {
-			c.top = d.top
-			c.agent(d)
-			agents++
-		}
-	}
-	c.fileChecks(agents > 0)
+	c.compileTools(decls)
+	c.compileAgents(decls)
+	c.fileChecks(len(c.prog.Agents) > 0)
 	// Tests last: they refer to agents, tools and records.
 	for _, d := range decls {
 		if d.label == TestLabel {

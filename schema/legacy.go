@@ -308,7 +308,7 @@ func (c *compiler) legacyRecordName(name string) string {
 	for i := 2; taken(cand); i++ {
 		cand = base + strconv.Itoa(i)
 	}
-	c.legacyNames[cand] = true
+	c.legacyNames[cand], c.legacyNamed = true, true
 	return cand
 }
 
