@@ -1,10 +1,10 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -46,11 +46,11 @@ func reportMedian(b *testing.B, ds []time.Duration) {
 // BenchmarkEditDiagnostics measures edit → diagnostics published: each
 // iteration types one character into a description in the middle of the
 // file (or deletes it again) and waits for the diagnostics of that version.
-// The garbage collector runs at the target the gram-lsp command sets
-// (GOGC=400) unless GOGC is set.
+// The collector's target is set as the gram-lsp command sets it (see
+// TuneGC) unless GOGC is set.
 func BenchmarkEditDiagnostics(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		defer tuneGC()()
 	}
 	c := newTestClient(b, nil)
 	const uri = protocol.DocumentURI("file:///bench/edit.gram")
@@ -161,6 +161,20 @@ func BenchmarkMemory(b *testing.B) {
 }
 
 // liveHeap returns the heap in use after a collection.
+// tuneGC runs TuneGC until the function it returns is called.
+func tuneGC() func() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		TuneGC(ctx)
+		close(done)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
 func liveHeap() uint64 {
 	runtime.GC()
 	runtime.GC()

@@ -25,7 +25,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -302,8 +301,8 @@ func BenchmarkScale(b *testing.B) {
 //   - an 8,000-line file of `(aN) x` lines, a syntax error on every line:
 //     the same, edit → diagnostics and hovers meanwhile.
 //
-// The collector runs at the target the gram-lsp command sets (GOGC=400)
-// unless GOGC is set.
+// The collector's target is set as the gram-lsp command sets it (see
+// TuneGC) unless GOGC is set.
 //
 // Run it with
 //
@@ -313,8 +312,7 @@ func BenchmarkTargets(b *testing.B) {
 		b.Skip("runs once: use -benchtime 1x")
 	}
 	if os.Getenv("GOGC") == "" {
-		// The collector's target the gram-lsp command sets.
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		defer tuneGC()()
 	}
 	fmt.Printf("load average at start: %s\n", loadAverage())
 	defer func() { fmt.Printf("load average at end: %s\n", loadAverage()) }()

@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/gramlang/gram/internal/buildinfo"
@@ -47,16 +46,13 @@ Exit codes: 0 after shutdown and exit, 1 when the client exits without
 shutdown, 2 for usage errors.
 `
 
-// gcPercent is the garbage collector's target when GOGC is not set: parsing a
-// large file allocates several times the live heap, and collecting less often
-// keeps an edit's diagnostics fast (see the README's figures).
-const gcPercent = 400
-
 func main() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if os.Getenv("GOGC") == "" {
+		// The collector's target follows the size of the heap (see the
+		// README's figures).
+		go lsp.TuneGC(ctx)
+	}
 	code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
