@@ -84,6 +84,8 @@ type lowerer struct {
 	// lowered by an earlier version of the document (see Document.relower).
 	topScope *scope
 	reused   int
+	// settled marks the reused references that need no resolving.
+	settled []bool
 }
 
 // pendingRef is a bare reference p in the element list of the scope sc;

@@ -103,7 +103,22 @@ func (doc *Document) relower(prev *Document, k int) (diag.List, bool) {
 	for i := k; i < len(doc.units); i++ {
 		s.unit(&doc.units[i])
 	}
-	for _, r := range s.l.refs[:s.l.reused] {
+	// A reused reference resolves as before unless the top-level definition
+	// of its name changed, which only the units lowered again can change:
+	// one that resolved then, to a name neither version's later units
+	// define, is settled, needs no diagnostic, and is not looked up again.
+	changed := map[string]bool{}
+	for _, defs := range [][]*Pattern{log.defs[defs:], s.log.defs[defs:]} {
+		for _, p := range defs {
+			changed[p.Subject.Identity] = true
+		}
+	}
+	settled := make([]bool, s.l.reused)
+	for i, r := range s.l.refs[:s.l.reused] {
+		if r.p.Def != nil && !changed[r.p.Subject.Identity] {
+			settled[i] = true
+			continue
+		}
 		var def *Pattern
 		if r.self(s.top) == nil {
 			def = r.sc.lookupIn(r.p.Subject.Identity, s.top)
@@ -112,5 +127,6 @@ func (doc *Document) relower(prev *Document, k int) (diag.List, bool) {
 			return nil, false
 		}
 	}
+	s.l.settled = settled
 	return s.finish(doc), true
 }

@@ -59,6 +59,8 @@ func TestRelowerResolvesAgain(t *testing.T) {
 		{"defined elsewhere", "[g | a]\n(b)\n[a | b]\n", "[a | b]", "(a:L)"},
 		{"undefined, then suggested", "[g | abcd]\n(c)\n", "(c)", "(abce)"},
 		{"self, then defined", "[a | a]\n(c)\n", "(c)", "(a)"},
+		{"defined again later", "[g | a]\n(a)\n(c)\n", "(c)", "(a:L)"},
+		{"a name defined later removed", "[g | a, b]\n(a)\n(b)\n", "(b)", "(x)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prev, _ := Parse(diag.NewFile("t.gram", []byte(c.text)))

@@ -19,13 +19,16 @@ func (l *lowerer) resolve() {
 	// of them at once (on several cores for many).
 	var undefined []int
 	for i, r := range l.refs {
-		if r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
+		if !l.isSettled(i) && r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
 			undefined = append(undefined, i)
 		}
 	}
 	closest := l.suggestAll(undefined)
 	k := 0
 	for i, r := range l.refs {
+		if l.isSettled(i) {
+			continue
+		}
 		id := r.p.Subject.Identity
 		if a := r.self(l.topScope); a != nil {
 			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
@@ -50,6 +53,10 @@ func (l *lowerer) resolve() {
 		l.diags.Add(d)
 	}
 }
+
+// isSettled reports whether reference i was resolved by an earlier version
+// and resolves the same now (see Document.relower).
+func (l *lowerer) isSettled(i int) bool { return i < len(l.settled) && l.settled[i] }
 
 // self returns the pattern around the reference that the reference names
 // (a pattern cannot contain itself), or nil; top is the top-level scope.
