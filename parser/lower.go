@@ -73,7 +73,7 @@ type lowerer struct {
 	diags diag.List
 	// slab is where patterns are allocated, many at a time, and the other
 	// slabs where the short slices of properties, labels and pairs of
-	// patterns are carved from (see carve).
+	// patterns are cut from (see carve and pair).
 	slab      []Pattern
 	propSlab  []Property
 	labelSlab []string

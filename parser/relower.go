@@ -8,10 +8,11 @@
 // top level (lowerLog), and the next version, whose first units are the
 // same syntax, takes their patterns, definitions, references and
 // diagnostics as they were and lowers only the units from the first one
-// that differs. Its references are then resolved again, all of them, in the
-// new top-level scope; a reused one that resolves differently (a later unit
-// now defines what it names) makes the document be lowered afresh, since
-// the patterns it would change belong to the earlier version too.
+// that differs. Its references are then resolved in the new top-level
+// scope, the reused ones too unless no later unit of either version defines
+// their names; a reused one that resolves differently (a later unit now
+// defines what it names) makes the document be lowered afresh, since the
+// patterns it would change belong to the earlier version too.
 
 package parser
 
@@ -108,8 +109,8 @@ func (doc *Document) relower(prev *Document, k int) (diag.List, bool) {
 	// one that resolved then, to a name neither version's later units
 	// define, is settled, needs no diagnostic, and is not looked up again.
 	changed := map[string]bool{}
-	for _, defs := range [][]*Pattern{log.defs[defs:], s.log.defs[defs:]} {
-		for _, p := range defs {
+	for _, later := range [][]*Pattern{log.defs[defs:], s.log.defs[defs:]} {
+		for _, p := range later {
 			changed[p.Subject.Identity] = true
 		}
 	}
