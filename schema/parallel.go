@@ -31,7 +31,7 @@ var parallelDecls = 256
 func (c *compiler) fork() *compiler {
 	return &compiler{
 		doc:         c.doc,
-		prog:        &Program{File: c.prog.File, Records: c.prog.Records, Tools: slices.Clip(c.prog.Tools)},
+		prog:        &Program{File: c.prog.File, Records: slices.Clip(c.prog.Records), Tools: slices.Clip(c.prog.Tools)},
 		env:         c.env,
 		records:     c.records,
 		tools:       map[*parser.Pattern]int{},
