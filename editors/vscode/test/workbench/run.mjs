@@ -365,14 +365,22 @@ async function main() {
 
   // The language status item: the server runs, with its version.
   await page.keyboard.press("Escape");
-  const langStatus = await page.$("[id='status.languageStatus']");
+  // The status bar draws the item once the editor's language is known and
+  // may draw it again on any update, so it is waited for and looked up
+  // afresh on every attempt rather than held from one query.
+  const statusSelector = "[id='status.languageStatus']";
+  const langStatus = await page.waitForSelector(statusSelector, { visible: true, timeout: step }).catch(() => null);
   if (!langStatus) {
     fail("the status bar has no language status item");
   }
   let statusText = "";
   for (let attempt = 0; attempt < 5 && !statusText; attempt++) {
     await page.mouse.move(10, 10);
-    await langStatus.hover();
+    const item = await page.waitForSelector(statusSelector, { visible: true, timeout: step }).catch(() => null);
+    if (!item) {
+      break;
+    }
+    await item.hover().catch(() => {});
     statusText = await page
       .waitForFunction(
         () =>
