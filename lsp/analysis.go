@@ -114,14 +114,22 @@ func (s *snapshot) done(an *analysis) {
 	s.base.Store(nil)
 }
 
-// indexed builds the index of the snapshot's analysis, if it has one, and
-// lets go of the older snapshot that answered requests meanwhile.
+// indexed builds the index and the name tables of the snapshot's analysis,
+// if it has one, and lets go of the older snapshot that answered requests
+// meanwhile. It gives up when a newer version of the document arrives
+// first: building them takes about as long as an analysis, which the newer
+// version's would have to share the machine with, and requests answer from
+// the older snapshot (see [store.change]).
 func (s *snapshot) indexed() {
-	if an := s.ready(); an != nil {
-		an.index()
-		an.names()
+	if an := s.ready(); an != nil && an.indexUnless(s.superseded.Load) && an.namesUnless(s.superseded.Load) {
 		s.older.Store(nil)
 	}
+}
+
+// isIndexed reports whether the snapshot's analysis is made and indexed.
+func (s *snapshot) isIndexed() bool {
+	an := s.ready()
+	return an != nil && an.indexed.Load()
 }
 
 // ready returns the analysis if it is computed, else nil; it never waits.
@@ -298,10 +306,27 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 // use.
 func (a *analysis) index() *index {
 	a.ixOnce.Do(func() {
-		a.ix = buildIndex(a)
+		a.ix = buildIndex(a, nil)
 		a.indexed.Store(true)
 	})
 	return a.ix
+}
+
+// indexUnless is [analysis.index] for work done ahead of requests: it gives
+// up, reporting false, when stop reports true before the index is built.
+func (a *analysis) indexUnless(stop func() bool) bool {
+	if a.indexed.Load() {
+		return true
+	}
+	ix := buildIndex(a, stop)
+	if ix == nil {
+		return false
+	}
+	a.ixOnce.Do(func() {
+		a.ix = ix
+		a.indexed.Store(true)
+	})
+	return true
 }
 
 // text returns the source text of a span, or "" for a span outside it.

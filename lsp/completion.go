@@ -82,43 +82,65 @@ type namedEntry[T any] struct {
 
 // names returns the analysis's name tables, building them on first use.
 func (a *analysis) names() *nameTables {
-	a.namesOnce.Do(func() {
-		nt := &nameTables{topIdents: map[string]diag.Span{}, topPatterns: map[*parser.Pattern]bool{}}
-		seen := map[string]bool{}
-		for _, p := range a.Doc.Lowered {
-			if id := p.Subject.Identity; id != "" && !seen[id] {
-				seen[id] = true
-				nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id, seq: len(nt.idents)})
-			}
-			nt.topPatterns[p] = true
-			q := p
-			for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
-				q = q.Elements[0]
-			}
-			for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
-				if _, ok := nt.topIdents[id]; id != "" && !ok {
-					nt.topIdents[id] = q.IdentSpan()
-				}
-			}
-		}
-		seen = map[string]bool{}
-		for _, t := range a.Prog.Tools {
-			if t.TopLevel && t.Name != "" && !seen[t.Name] {
-				seen[t.Name] = true
-				nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t, seq: len(nt.tools)})
-			}
-		}
-		for _, r := range a.Prog.Records {
-			if r.Name != "" {
-				nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r, seq: len(nt.records)})
-			}
-		}
-		sortEntries(nt.idents)
-		sortEntries(nt.tools)
-		sortEntries(nt.records)
-		a.nt = nt
-	})
+	a.namesOnce.Do(func() { a.nt = buildNames(a, nil) })
 	return a.nt
+}
+
+// namesUnless is [analysis.names] for work done ahead of requests: it gives
+// up, reporting false, when stop reports true before the tables are made.
+func (a *analysis) namesUnless(stop func() bool) bool {
+	nt := buildNames(a, stop)
+	if nt == nil {
+		return false
+	}
+	a.namesOnce.Do(func() { a.nt = nt })
+	return true
+}
+
+// buildNames makes the name tables of an analysis, or returns nil when stop
+// (nil for never) reports true first.
+func buildNames(a *analysis, stop func() bool) *nameTables {
+	n := len(a.Doc.Lowered)
+	nt := &nameTables{topIdents: make(map[string]diag.Span, n), topPatterns: make(map[*parser.Pattern]bool, n)}
+	seen := make(map[string]bool, n)
+	for i, p := range a.Doc.Lowered {
+		if i%stopEvery == 0 && stop != nil && stop() {
+			return nil
+		}
+		if id := p.Subject.Identity; id != "" && !seen[id] {
+			seen[id] = true
+			nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id, seq: len(nt.idents)})
+		}
+		nt.topPatterns[p] = true
+		q := p
+		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+			q = q.Elements[0]
+		}
+		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+			if _, ok := nt.topIdents[id]; id != "" && !ok {
+				nt.topIdents[id] = q.IdentSpan()
+			}
+		}
+	}
+	seen = map[string]bool{}
+	for _, t := range a.Prog.Tools {
+		if t.TopLevel && t.Name != "" && !seen[t.Name] {
+			seen[t.Name] = true
+			nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t, seq: len(nt.tools)})
+		}
+	}
+	for _, r := range a.Prog.Records {
+		if r.Name != "" {
+			nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r, seq: len(nt.records)})
+		}
+	}
+	if stop != nil && stop() {
+		return nil
+	}
+	sortEntries(nt.idents)
+	sortEntries(nt.tools)
+	sortEntries(nt.records)
+	return nt
 }
 
 // sortEntries sorts a table by key, then name, keeping the source order of

@@ -94,7 +94,7 @@ func (s *server) diagnose(d *document) {
 						s.log.Error("panic while indexing", "uri", d.uri, "panic", r)
 					}
 				}()
-				time.Sleep(indexDelay)
+				time.Sleep(s.indexDelay)
 				if !snap.superseded.Load() {
 					snap.indexed()
 				}

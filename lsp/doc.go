@@ -36,11 +36,12 @@
 // replace it, and its analysis stops at the next stage (a superseded result
 // is never published). Every publication carries the version it was
 // computed for; once it is out, the worker builds the index while the
-// document rests.
+// document rests, and gives it up when a newer version arrives meanwhile.
 //
 // Analysing a new version never holds up hover and definition: until the
 // new version is analysed and indexed, they answer from the last version
-// that is, mapping positions through the changed span (and saying nothing
+// that is (an analysed version whose index was given up is passed over for
+// the indexed one before it), mapping positions through the changed span (and saying nothing
 // about the changed part itself). Completion, which reads the text being
 // typed, waits for the new version.
 //

@@ -99,8 +99,13 @@ type index struct {
 	defs map[diag.Span]*parser.Pattern
 }
 
-// buildIndex indexes an analysis.
-func buildIndex(a *analysis) *index {
+// stopEvery is how many top-level patterns the making of an index or of
+// name tables goes through between two questions whether to give up.
+const stopEvery = 1024
+
+// buildIndex indexes an analysis, or returns nil when stop (nil for never)
+// reports true first.
+func buildIndex(a *analysis, stop func() bool) *index {
 	ix := &index{
 		refs:   map[diag.Span][]int{},
 		byName: map[diag.Span]*decl{},
@@ -108,8 +113,13 @@ func buildIndex(a *analysis) *index {
 		defs:   map[diag.Span]*parser.Pattern{},
 	}
 	ix.addDecls(a.Prog)
-	ix.addIdentities(a.Doc.Lowered)
+	if !ix.addIdentities(a.Doc.Lowered, stop) {
+		return nil
+	}
 	ix.addTypeRefs(a.Prog)
+	if stop != nil && stop() {
+		return nil
+	}
 	sortStableBy(ix.occs, func(o *occurrence) int { return o.span.Start })
 	// A span is indexed once (a type written twice would be the same span).
 	ix.occs = compactOccs(ix.occs)
@@ -154,7 +164,8 @@ func (ix *index) addDecls(p *schema.Program) {
 
 // addIdentities adds an occurrence for every identity the lowered patterns
 // write, each pattern once (a reference shares its definition's pattern).
-func (ix *index) addIdentities(lowered []*parser.Pattern) {
+// It reports false when stop (nil for never) reported true first.
+func (ix *index) addIdentities(lowered []*parser.Pattern, stop func() bool) bool {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -182,9 +193,13 @@ func (ix *index) addIdentities(lowered []*parser.Pattern) {
 			walk(e)
 		}
 	}
-	for _, pt := range lowered {
+	for i, pt := range lowered {
+		if i%stopEvery == 0 && stop != nil && stop() {
+			return false
+		}
 		walk(pt)
 	}
+	return true
 }
 
 // addTypeRefs adds an occurrence for every record named as a type.

@@ -128,6 +128,10 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 				base = b
 			}
 			older = old.older.Load()
+		} else if o := old.older.Load(); !old.isIndexed() && o != nil && o.isIndexed() {
+			// old's index was not built (typing went on meanwhile): the
+			// one before it, which is indexed, answers requests.
+			older = o
 		}
 		d.snap.base.Store(base)
 		if older != nil {

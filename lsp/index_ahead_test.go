@@ -1,0 +1,101 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+// TestIndexAheadGivesUp: the index and the name tables built ahead of
+// requests are given up when stop says so, also part way through a large
+// document, and nothing of them is kept; a request then builds them in
+// full.
+func TestIndexAheadGivesUp(t *testing.T) {
+	text := gramgen.Clean(256 << 10)
+	an := analyze(diag.NewFile("data.gram", []byte(text)), nil, nil)
+	if len(an.Doc.Lowered) < 3*stopEvery {
+		t.Fatalf("only %d top-level patterns: too few to stop part way", len(an.Doc.Lowered))
+	}
+	// stop says true from its second question on: past the first
+	// patterns, before the end.
+	asked := 0
+	partWay := func() bool { asked++; return asked > 1 }
+	if an.indexUnless(partWay) || an.indexed.Load() || an.ix != nil {
+		t.Fatal("the index was built although stop said to give up")
+	}
+	asked = 0
+	if an.namesUnless(partWay) || an.nt != nil {
+		t.Fatal("the name tables were built although stop said to give up")
+	}
+	ix, nt := an.index(), an.names()
+	if ix == nil || len(ix.occs) == 0 || !an.indexed.Load() || nt == nil || len(nt.idents) == 0 {
+		t.Fatal("a request did not build the index and the name tables in full")
+	}
+	// Built ahead without being stopped, they are the same as a request's.
+	ahead := analyze(diag.NewFile("data.gram", []byte(text)), nil, nil)
+	if !ahead.indexUnless(func() bool { return false }) || !ahead.namesUnless(func() bool { return false }) {
+		t.Fatal("building ahead gave up without being stopped")
+	}
+	if len(ahead.index().occs) != len(ix.occs) || len(ahead.names().idents) != len(nt.idents) {
+		t.Errorf("built ahead: %d occurrences, %d names; on request: %d, %d",
+			len(ahead.index().occs), len(ahead.names().idents), len(ix.occs), len(nt.idents))
+	}
+}
+
+// TestSupersededVersionIsNotIndexed: a version whose diagnostics were
+// published but which a newer one replaced before its index was built is
+// not indexed, keeps the older version that answers requests, and the
+// newer version answers from that indexed one rather than from it.
+func TestSupersededVersionIsNotIndexed(t *testing.T) {
+	c := newTestClient(t, func(s *server) { s.indexDelay = time.Hour })
+	const uri = protocol.DocumentURI("file:///work/typing.gram")
+	text := gramgen.AgentFile(60)
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	v1, err := c.srv.snapshot(t.Context(), uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := strings.Index(text, "  lookup1,") + 3
+	if h := hoverAt(t, c, uri, positionOf(diag.NewFile("", []byte(text)), ref)); h == nil {
+		t.Fatal("no hover on version 1")
+	}
+	if !v1.isIndexed() {
+		t.Fatal("a hover did not index version 1")
+	}
+	c.edit(uri, 2, rng(0, 0, 0, 0), "// typing\n")
+	c.waitDiagnostics(uri, 2)
+	v2, _ := c.srv.snapshot(t.Context(), uri)
+	if v2.Version != 2 || !v2.analyzed() || v2.isIndexed() {
+		t.Fatalf("version 2: analysed %v, indexed %v", v2.analyzed(), v2.isIndexed())
+	}
+	c.edit(uri, 3, rng(0, 0, 0, 0), "// more\n")
+	// The edit is a notification: wait until the server holds version 3.
+	var v3 *snapshot
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if v3, _ = c.srv.snapshot(t.Context(), uri); v3.Version == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not take version 3")
+		}
+	}
+	if o := v3.older.Load(); o != v1 {
+		t.Errorf("version 3 answers from version %v, want the indexed version 1", o.Version)
+	}
+	// Version 2, replaced, gives up its index and keeps its older one.
+	v2.indexed()
+	if v2.isIndexed() || v2.older.Load() != v1 {
+		t.Errorf("superseded version 2: indexed %v, older %v", v2.isIndexed(), v2.older.Load())
+	}
+	c.waitDiagnostics(uri, 3)
+	v3.indexed()
+	if !v3.isIndexed() || v3.older.Load() != nil {
+		t.Errorf("version 3: indexed %v, older kept %v", v3.isIndexed(), v3.older.Load() != nil)
+	}
+}
