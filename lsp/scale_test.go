@@ -12,9 +12,10 @@ package lsp
 // scaling benchmark prints (case, input, one "time memory" cell per size, the
 // growth ratio time(8n)/time(n)), where a time is the median of the runs and
 // the memory the peak live heap of the process above what it held before the
-// runs, and fails when a ratio exceeds 10 (linear is 8). The collector's
-// target is set as the gram-lsp command sets it (see TuneGC) unless GOGC is
-// set, and the client keeps which versions were published, not their
+// runs, and fails when a ratio exceeds 10 (linear is 8). The collector
+// keeps Go's default target (or GOGC's) at every size: TuneGC's target
+// changes with the live heap, which would put a step into the growth
+// measured here. The client keeps which versions were published, not their
 // diagnostics (an editor's copy of them is not the server's heap).
 //
 //	go test ./lsp -run '^$' -bench '^BenchmarkScale$' -benchtime 1x
@@ -247,9 +248,6 @@ func BenchmarkScale(b *testing.B) {
 	inputs := scaleInputs
 	if s := os.Getenv("GRAM_SCALE_INPUTS"); s != "" {
 		inputs = slices.DeleteFunc(slices.Clone(inputs), func(in scaleInput) bool { return !slices.Contains(strings.Split(s, ","), in.name) })
-	}
-	if os.Getenv("GOGC") == "" {
-		defer tuneGC()() // as gram-lsp sets the collector
 	}
 	fmt.Printf("load average at start: %s\n", loadAverage())
 	// The rows of the table the command-line scaling benchmark prints: a
