@@ -138,7 +138,7 @@ const lazyMargin = 16
 // deeper than MaxDepth within what would be parsed are reported instead of
 // parsed. On success, or when the whole unit was parsed, u.end is known.
 func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
-	for k := 4 * lazyMargin; ; k *= 2 {
+	for k := 2 * lazyMargin; ; k *= 2 {
 		u.scan(u.start + k + 1)
 		if u.end != 0 {
 			if u.sp.tooDeep >= 0 {
