@@ -195,15 +195,17 @@ var scaleCases = []scaleCase{
 	}),
 }
 
-// measureCase runs a case until it has at least 5 runs and 1 s of them (3
-// runs when one takes over a second; at most 40) and returns the median and
-// the peak heap.
+// measureCase runs a case until it has at least 9 runs and 2 s of them (5
+// runs when they take over 5 s; at most 60) and returns the median and the
+// peak heap. A median of fewer runs moved by a third from one run of the
+// benchmark to the next for the cases that take tens of milliseconds, the
+// collector's cycles falling on some runs and not on others.
 func measureCase(sc scaleCase, c *testClient, uri protocol.DocumentURI, text string, v *int32) (time.Duration, uint64) {
 	sc.run(c, uri, text, v) // warm: what is built on first use
 	end := heapstat.Start()
 	var ds []time.Duration
 	var total time.Duration
-	for len(ds) < 40 && (len(ds) < 5 || total < time.Second) && !(len(ds) >= 3 && total > 3*time.Second) {
+	for len(ds) < 60 && (len(ds) < 9 || total < 2*time.Second) && !(len(ds) >= 5 && total > 5*time.Second) {
 		d := sc.run(c, uri, text, v)
 		ds = append(ds, d)
 		total += d

@@ -142,13 +142,13 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c.prog.Records = make([]*Record, 0, n.records)
 	c.prog.Agents = make([]*Agent, 0, n.agents)
 	decls := make([]decl, 0, n.decls)
-	for _, p := range doc.Lowered {
-		top := p.Span()
+	for _, top := range doc.Lowered {
+		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
 		if d, ok := c.declOf(p); ok {
-			d.top = top
+			d.top = top.Span() // only for declarations: the syntax is not read for the rest
 			decls = append(decls, d)
 		}
 	}
