@@ -285,6 +285,7 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 	var (
 		doc    *parser.Document
 		parsed diag.List
+		after  *editOf
 	)
 	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
 		edit, n := changedSpan(prev.File.Text, f.Text)
@@ -292,13 +293,14 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, n, stop); stopped {
 			return nil
 		}
+		after = &editOf{prog: prev.Prog, edit: edit, newLen: n}
 	} else {
 		doc, parsed = parser.Parse(f)
 	}
 	if stop != nil && stop() {
 		return nil
 	}
-	prog, compiled := compileDocument(f, doc)
+	prog, compiled := compileDocument(f, doc, after)
 	return &analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
 }
 

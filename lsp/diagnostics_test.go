@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -221,12 +223,24 @@ func TestParityWithGramcCheck(t *testing.T) {
 	}
 }
 
+// TestRapidEditsAreCoalesced: edits that arrive while a version is being
+// analysed replace it; only the newest is analysed and published, in order.
 func TestRapidEditsAreCoalesced(t *testing.T) {
 	c := newTestClient(t, nil)
 	const uri = protocol.DocumentURI("file:///work/big.gram")
 	text := gramgen.AgentFile(5000)
 	c.open(uri, text)
 	c.waitDiagnostics(uri, 1)
+	// The first edit's analysis waits until all the edits are sent, as a
+	// slow one would: the later ones must replace it, not queue behind it.
+	release := make(chan struct{})
+	var first sync.Once
+	analyzeHook = func(f *diag.File) {
+		if bytes.Contains(f.Text, []byte("// 2\n")) {
+			first.Do(func() { <-release })
+		}
+	}
+	defer func() { analyzeHook = nil }()
 	const edits = 30
 	for v := int32(2); v < edits+2; v++ {
 		// Append to the last line: a comment that grows.
@@ -236,6 +250,7 @@ func TestRapidEditsAreCoalesced(t *testing.T) {
 		c.edit(uri, v, protocol.Range{Start: end, End: end}, ins)
 		text += ins
 	}
+	close(release)
 	last := c.waitDiagnostics(uri, edits+1)
 	if len(last.Diagnostics) != 0 {
 		t.Errorf("diagnostics: %+v", last.Diagnostics)

@@ -37,8 +37,9 @@ import (
 const CommandRunTest = "gram.runTest"
 
 // compileDocument compiles a parsed document: a _test.gram file with the
-// agent file it is named after, when that file can be read.
-func compileDocument(f *diag.File, doc *parser.Document) (*schema.Program, diag.List) {
+// agent file it is named after, when that file can be read; after an edit,
+// from the program of the text before it (see schema.Recompile).
+func compileDocument(f *diag.File, doc *parser.Document, after *editOf) (*schema.Program, diag.List) {
 	if sp := agenttest.SubjectPath(f.Path); sp != "" {
 		if b, err := os.ReadFile(sp); err == nil {
 			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
@@ -46,7 +47,18 @@ func compileDocument(f *diag.File, doc *parser.Document) (*schema.Program, diag.
 			return schema.CompileWith(doc, subject)
 		}
 	}
+	if after != nil && after.prog != nil {
+		return schema.Recompile(after.prog, doc, after.edit, after.newLen)
+	}
 	return schema.Compile(doc)
+}
+
+// editOf is the program of a document's previous text and the edit that
+// made the text compiled now (see schema.Recompile).
+type editOf struct {
+	prog   *schema.Program
+	edit   diag.Span
+	newLen int
 }
 
 // testSymbol returns the outline entry of a test: its agent as detail, and

@@ -114,10 +114,12 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	// The tools listed so far, each name once, where each was listed, and
 	// once there are many an index of them by name.
 	tools := c.slabs.toolPtr.make(len(p.Elements))[:0]
+	idx := c.slabs.ints.make(len(p.Elements))[:0]
 	spans := c.spans[:0]
 	var byName map[string]int
 	for _, e := range p.Elements {
 		var t *Tool
+		var ti int
 		switch {
 		case e.Kind == parser.GroupKind && isToolPattern(e):
 			i, ok := c.toolIndex(e)
@@ -126,7 +128,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				c.notATool(e, ed.label)
 				continue
 			}
-			t = c.prog.Tools[i]
+			t, ti = c.prog.Tools[i], i
 			c.used[i] = true
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
@@ -140,7 +142,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				c.diags.Add(dg)
 				continue
 			}
-			t = c.prog.Tools[i]
+			t, ti = c.prog.Tools[i], i
 			c.used[i] = true
 		default:
 			label := ""
@@ -165,7 +167,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				continue
 			}
 		}
-		tools, spans = append(tools, t), append(spans, span)
+		tools, idx, spans = append(tools, t), append(idx, ti), append(spans, span)
 		switch {
 		case byName != nil:
 			byName[t.Name] = len(tools) - 1
@@ -178,7 +180,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	}
 	c.spans = spans
 	if len(tools) > 0 {
-		a.Tools = tools
+		a.Tools, a.toolIdx = tools, idx
 	}
 }
 

@@ -68,6 +68,7 @@ type slabs struct {
 	toolPtr  slab[*Tool]
 	values   slab[any]
 	floats   slab[float64]
+	ints     slab[int]
 }
 
 // newType returns a type of a kind, named as written at span.

@@ -128,6 +128,47 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // is compiled with the program of greeter.gram beside it. Declarations of
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
+	c, decls := newCompiler(doc, env)
+	collected := len(c.diags)
+	// Records first: parameter types refer to them.
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.declareRecord(d)
+		}
+	}
+	i := 0
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.top = d.top
+			c.recordFields(c.prog.Records[i], d)
+			i++
+		}
+	}
+	c.checkCycles()
+	m := &compileMemo{decls: decls, collected: collected, recorded: len(c.diags)}
+	c.compileTools(decls, &m.steps)
+	c.compileAgents(decls, &m.steps)
+	m.checks = len(c.diags)
+	c.fileChecks(len(c.prog.Agents) > 0)
+	// Tests last: they refer to agents, tools and records.
+	tests := false
+	for _, d := range decls {
+		if d.label == TestLabel {
+			c.test(d)
+			tests = true
+		}
+	}
+	if len(env) == 0 && !tests && !c.legacyNamed {
+		m.diags = c.diags
+		c.prog.memo = m
+	}
+	return c.finish()
+}
+
+// newCompiler returns a compiler for doc, with tables sized for its
+// declarations, and the declarations (see [compiler.declOf], which reports
+// conflicting labels).
+func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
 	c := &compiler{
 		doc:         doc,
 		prog:        &Program{File: doc.File},
@@ -152,30 +193,12 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 			decls = append(decls, d)
 		}
 	}
-	// Records first: parameter types refer to them.
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.declareRecord(d)
-		}
-	}
-	i := 0
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.top = d.top
-			c.recordFields(c.prog.Records[i], d)
-			i++
-		}
-	}
-	c.checkCycles()
-	c.compileTools(decls)
-	c.compileAgents(decls)
-	c.fileChecks(len(c.prog.Agents) > 0)
-	// Tests last: they refer to agents, tools and records.
-	for _, d := range decls {
-		if d.label == TestLabel {
-			c.test(d)
-		}
-	}
+	return c, decls
+}
+
+// finish returns the program, without empty lists, and the diagnostics,
+// sorted.
+func (c *compiler) finish() (*Program, diag.List) {
 	if len(c.prog.Tools) == 0 {
 		c.prog.Tools = nil
 	}

@@ -24,6 +24,11 @@ type Program struct {
 	Records []*Record
 	// Tests are the file's agent tests in source order.
 	Tests []*Test
+
+	// memo is what the compile that made the program did, for compiling
+	// the document again after an edit (see [Recompile]); nil when that
+	// cannot start from this program.
+	memo *compileMemo
 }
 
 // Agent returns the agent with the given name, or nil.
@@ -80,6 +85,8 @@ type Agent struct {
 	// addAt is where AddToolEdit inserts; addSep is written before the name.
 	addAt  int
 	addSep string
+	// toolIdx are the indexes of Tools in the program's tools.
+	toolIdx []int
 }
 
 // AddToolEdit returns the edit of the agent's source that adds a reference

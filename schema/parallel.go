@@ -51,20 +51,21 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 }
 
 // halves compiles the declarations with the label on two compilers, each
-// compiling its half with compile, and returns them; ok is false when there
+// compiling its half with compile, and returns them with what each step
+// made (see [step], in the numbering of each half); ok is false when there
 // are too few to split, or when a half named a record for the older
 // notation: the caller then compiles them in order itself.
-func (c *compiler) halves(decls []decl, label string, compile func(*compiler, decl)) (subs [2]*compiler, ok bool) {
-	var own []decl
-	for _, d := range decls {
+func (c *compiler) halves(decls []decl, label string, compile func(*compiler, decl)) (subs [2]*compiler, steps [2][]step, ok bool) {
+	var own []int
+	for i, d := range decls {
 		if d.label == label {
-			own = append(own, d)
+			own = append(own, i)
 		}
 	}
 	if len(own) < parallelDecls || runtime.GOMAXPROCS(0) < 2 {
-		return subs, false
+		return subs, steps, false
 	}
-	parts := [2][]decl{own[:len(own)/2], own[len(own)/2:]}
+	parts := [2][]int{own[:len(own)/2], own[len(own)/2:]}
 	var wg sync.WaitGroup
 	for i := range subs {
 		subs[i] = c.fork()
@@ -72,22 +73,40 @@ func (c *compiler) halves(decls []decl, label string, compile func(*compiler, de
 		go func() {
 			defer wg.Done()
 			s := subs[i]
-			for _, d := range parts[i] {
-				s.top = d.top
-				compile(s, d)
+			for _, k := range parts[i] {
+				steps[i] = append(steps[i], s.step(k, decls[k], compile))
 			}
 		}()
 	}
 	wg.Wait()
-	return subs, !subs[0].legacyNamed && !subs[1].legacyNamed
+	return subs, steps, !subs[0].legacyNamed && !subs[1].legacyNamed
+}
+
+// step is what compiling one tool or agent declaration made: the
+// declaration (its index among the document's), its diagnostics
+// diags[d0:d1], and the tools prog.Tools[t0:t1] (the tool, or an agent's
+// inline tools) and agents prog.Agents[a0:a1].
+type step struct {
+	decl, d0, d1, t0, t1, a0, a1 int
+}
+
+// step compiles the declaration d, the k-th of the document, with compile
+// and returns what it made.
+func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
+	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents)}
+	c.top = d.top
+	compile(c, d)
+	st.d1, st.t1, st.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
+	return st
 }
 
 // join adds what the halves made after the first n tools: their tools, with
 // their indexes moved, their agents and their diagnostics, in order, and the
-// marks of use of the first n tools.
-func (c *compiler) join(subs [2]*compiler, n int) {
-	for _, s := range subs {
-		base := len(c.prog.Tools)
+// marks of use of the first n tools; it adds their steps to out, numbered as
+// in c.
+func (c *compiler) join(subs [2]*compiler, steps [2][]step, n int, out *[]step) {
+	for h, s := range subs {
+		base, d0, a0 := len(c.prog.Tools), len(c.diags), len(c.prog.Agents)
 		for p, i := range s.tools {
 			if i >= n {
 				c.tools[p] = base + i - n
@@ -98,35 +117,49 @@ func (c *compiler) join(subs [2]*compiler, n int) {
 		}
 		c.prog.Tools = append(c.prog.Tools, s.prog.Tools[n:]...)
 		c.used = append(c.used, s.used[n:]...)
+		for _, a := range s.prog.Agents {
+			for j, i := range a.toolIdx {
+				if i >= n {
+					a.toolIdx[j] = base + i - n
+				}
+			}
+		}
 		c.prog.Agents = append(c.prog.Agents, s.prog.Agents...)
 		c.diags = append(c.diags, s.diags...)
-	}
-}
-
-// compileTools compiles the top-level tools.
-func (c *compiler) compileTools(decls []decl) {
-	if subs, ok := c.halves(decls, ToolLabel, func(s *compiler, d decl) { s.tool(d, true) }); ok {
-		c.join(subs, len(c.prog.Tools))
-		return
-	}
-	for _, d := range decls {
-		if d.label == ToolLabel {
-			c.top = d.top
-			c.tool(d, true)
+		for _, st := range steps[h] {
+			st.d0, st.d1 = d0+st.d0, d0+st.d1
+			st.t0, st.t1 = base+st.t0-n, base+st.t1-n
+			st.a0, st.a1 = a0+st.a0, a0+st.a1
+			*out = append(*out, st)
 		}
 	}
 }
 
-// compileAgents compiles the agents (and the tools written inside them).
-func (c *compiler) compileAgents(decls []decl) {
-	if subs, ok := c.halves(decls, AgentLabel, (*compiler).agent); ok {
-		c.join(subs, len(c.prog.Tools))
+// compileTools compiles the top-level tools, adding what each step made to
+// steps.
+func (c *compiler) compileTools(decls []decl, steps *[]step) {
+	tool := func(s *compiler, d decl) { s.tool(d, true) }
+	if subs, st, ok := c.halves(decls, ToolLabel, tool); ok {
+		c.join(subs, st, len(c.prog.Tools), steps)
 		return
 	}
-	for _, d := range decls {
+	for k, d := range decls {
+		if d.label == ToolLabel {
+			*steps = append(*steps, c.step(k, d, tool))
+		}
+	}
+}
+
+// compileAgents compiles the agents (and the tools written inside them),
+// adding what each step made to steps.
+func (c *compiler) compileAgents(decls []decl, steps *[]step) {
+	if subs, st, ok := c.halves(decls, AgentLabel, (*compiler).agent); ok {
+		c.join(subs, st, len(c.prog.Tools), steps)
+		return
+	}
+	for k, d := range decls {
 		if d.label == AgentLabel {
-			c.top = d.top
-			c.agent(d)
+			*steps = append(*steps, c.step(k, d, (*compiler).agent))
 		}
 	}
 }

@@ -1,0 +1,159 @@
+package schema
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/parser"
+)
+
+// recompileEdits are what the random edits of TestRecompileMatchesCompile
+// type: characters of descriptions, names, types and brackets.
+var recompileEdits = []string{"x", "", "", "\"", "]", "[", "(", ")", ",", " ", "::Integer", "::Item1", "::Nope", "Record", ":Tool", "lookup1", "{k: 1}", "\n", "=>", "// c\n"}
+
+// TestRecompileMatchesCompile: after random edits, most of them typing
+// inside a declaration's strings, compiling the edited document again from
+// the previous program gives exactly what compiling it afresh gives, the
+// program and the diagnostics, also along chains of edits; and the previous
+// results are taken for most edits inside a declaration.
+func TestRecompileMatchesCompile(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/schema/*.gram")
+	texts := []string{gramgen.AgentFile(600)}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			texts = append(texts, string(b))
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	reused, total := 0, 0
+	for ti, text := range texts {
+		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(text)))
+		prog, _ := Compile(doc)
+		for step := 0; step < 40; step++ {
+			old := doc.File.Text
+			// Mostly inside strings, where typing happens; sometimes anywhere.
+			at := rng.IntN(len(old) + 1)
+			if quotes := strings.Count(string(old), "\""); quotes > 0 && rng.IntN(4) > 0 {
+				q := rng.IntN(quotes)
+				at = strings.Index(string(old), "\"")
+				for ; q > 0; q-- {
+					at += 1 + strings.Index(string(old[at+1:]), "\"")
+				}
+				at = min(at+1+rng.IntN(3), len(old))
+			}
+			end := min(at+rng.IntN(2)*rng.IntN(4), len(old))
+			ins := recompileEdits[rng.IntN(len(recompileEdits))]
+			text := string(old[:at]) + ins + string(old[end:])
+			edit := diag.Span{Start: at, End: end}
+			ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(text)), edit, len(ins))
+			got, gotDiags := Recompile(prog, ndoc, edit, len(ins))
+			want, wantDiags := Compile(ndoc)
+			total++
+			if got.memo != nil && got.memo.reused {
+				reused++
+			}
+			if !reflect.DeepEqual(gotDiags, wantDiags) {
+				t.Fatalf("file %d, edit %d (%v by %q): diagnostics\n%v\nwant\n%v", ti, step, edit, ins, gotDiags, wantDiags)
+			}
+			if !sameProgram(got, want) {
+				t.Fatalf("file %d, edit %d (%v by %q): the programs differ", ti, step, edit, ins)
+			}
+			doc, prog = ndoc, got
+		}
+	}
+	// Edits whose results depend on another declaration than the one
+	// edited: an inline tool another agent lists, renamed or made a record;
+	// a listed tool's name; a record's field type.
+	for _, c := range []struct{ from, to string }{
+		{"[greet:Tool", "[greetx:Tool"},
+		{"[greet:Tool", "[greet:Record"},
+		{"[lookup:Tool", "[lookupx:Tool"},
+		{"Greets", "Greets x"},
+		{"(id::Integer)", "(id::String)"},
+		{"lookup,\n", "lookup, lookup,\n"},
+	} {
+		const text = `[Item:Record | (id::Integer)]
+[lookup:Tool {description: "Finds an item"} | (id::Integer)==>(::Item)]
+[a:Agent {instruction: "Help.", model: "OpenAI/gpt-4o-mini"} |
+  lookup,
+  [greet:Tool {description: "Greets"} | (name::String)==>(::String)]
+]
+[b:Agent {instruction: "Help.", model: "OpenAI/gpt-4o-mini"} | greet, lookup]
+`
+		from := c.from
+		at := strings.Index(text, from)
+		if at < 0 {
+			t.Fatalf("no %q in the text", from)
+		}
+		edited := text[:at] + c.to + text[at+len(from):]
+		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(text)))
+		prog, _ := Compile(doc)
+		// The edit as an editor sends it: what changed, no more.
+		p, q := 0, 0
+		for p < len(text) && p < len(edited) && text[p] == edited[p] {
+			p++
+		}
+		for q < len(text)-p && q < len(edited)-p && text[len(text)-1-q] == edited[len(edited)-1-q] {
+			q++
+		}
+		edit := diag.Span{Start: p, End: len(text) - q}
+		n := len(edited) - p - q
+		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, n)
+		got, gotDiags := Recompile(prog, ndoc, edit, n)
+		want, wantDiags := Compile(ndoc)
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+			t.Errorf("%q to %q: diagnostics\n%v\nwant\n%v", c.from, c.to, gotDiags, wantDiags)
+		}
+	}
+	// Declarations before the edit that refer to records after it: the
+	// records and tools are copied, moved, not taken as they are.
+	const forward = `[Box:Record | (item::Item), (items::Array {items: Item})]
+[lookup:Tool {description: "Finds an item"} | (box::Box)==>(::Item)]
+[plain:Tool {description: "Echoes"} | (s::String)==>(::String)]
+[pack:Tool {description: "Packs"} | (box::Box)==>(::String)]
+[a:Agent {instruction: "Help.", model: "OpenAI/gpt-4o-mini"} | lookup, plain, pack]
+[Item:Record | (id::Integer), (owner::Person)]
+[Person:Record | (name::String)]
+`
+	for _, ins := range []string{"x", "", "xyz"} {
+		at := strings.Index(forward, "Help.")
+		end := at
+		if ins == "" {
+			end++
+		}
+		edited := forward[:at] + ins + forward[end:]
+		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(forward)))
+		prog, _ := Compile(doc)
+		edit := diag.Span{Start: at, End: end}
+		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(ins))
+		got, gotDiags := Recompile(prog, ndoc, edit, len(ins))
+		want, wantDiags := Compile(ndoc)
+		if got.memo == nil || !got.memo.reused {
+			t.Errorf("typing %q in the agent: compiled in full", ins)
+		}
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+			t.Errorf("typing %q in the agent: diagnostics\n%v\nwant\n%v", ins, gotDiags, wantDiags)
+		}
+		if got.Tools[0] == prog.Tools[0] || got.Tools[2] == prog.Tools[2] || got.Records[0] == prog.Records[0] || got.Tools[1] != prog.Tools[1] {
+			t.Errorf("typing %q: the tool and the record that refer to records after the edit are taken as they are, or the tool that does not is copied", ins)
+		}
+	}
+	if reused < total/4 {
+		t.Errorf("the previous results were taken for %d of %d edits", reused, total)
+	}
+	t.Logf("the previous results were taken for %d of %d edits", reused, total)
+}
+
+// sameProgram reports whether two programs have the same elements, leaving
+// out what their compiles kept for the next.
+func sameProgram(a, b *Program) bool {
+	x, y := *a, *b
+	x.memo, y.memo = nil, nil
+	return reflect.DeepEqual(&x, &y)
+}
