@@ -111,6 +111,7 @@ func (doc *Document) lower(prev *Document) diag.List {
 		s.top.prevTop = prev.suggestions
 	}
 	for i := range doc.units {
+		doc.unitInPlace(i)
 		s.unit(&doc.units[i])
 	}
 	return s.finish(doc)

@@ -67,6 +67,9 @@ type Document struct {
 	// lowered records how the units were lowered, for the next version's
 	// lowering (see relower).
 	lowered *lowerLog
+	// moving, while Reparse runs, tells which units after an edit are still
+	// being moved (see shift.go).
+	moving *moving
 }
 
 // parallelMin is the input size from which units are parsed on several cores.

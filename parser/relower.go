@@ -62,6 +62,7 @@ func sharedUnits(doc, prev *Document) int {
 	}
 	n := 0
 	for n < len(doc.units) && n < len(prev.units) {
+		doc.unitInPlace(n)
 		a, b := &doc.units[n], &prev.units[n]
 		if a.unit != b.unit || a.err != b.err || a.span != b.span {
 			break
@@ -102,6 +103,7 @@ func (doc *Document) relower(prev *Document, k int) (diag.List, bool) {
 		}
 	}
 	for i := k; i < len(doc.units); i++ {
+		doc.unitInPlace(i)
 		s.unit(&doc.units[i])
 	}
 	// A reused reference resolves as before unless the top-level definition

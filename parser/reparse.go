@@ -5,10 +5,7 @@ package parser
 
 import (
 	"math"
-	"runtime"
-	"slices"
 	"sort"
-	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -50,8 +47,12 @@ func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int
 	if stop != nil && stop() {
 		return nil, nil, true
 	}
+	// Lowered while the units after the edit are still being moved, each
+	// once it is in place; then assembled.
+	lowered := doc.lower(prev)
+	doc.unitsInPlace()
 	diags := doc.assemble()
-	diags = append(diags, doc.lower(prev)...)
+	diags = append(diags, lowered...)
 	return doc, diags.Sorted(), false
 }
 
@@ -303,7 +304,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 		u.gen = doc.gen
 		doc.units = append(doc.units, u)
 	}
-	doc.units = shiftAll(doc.units, old[r.suffix:], r.src, delta, doc.gen)
+	doc.move(old[r.suffix:], r.src, delta, doc.gen)
 	// Comments and lexical errors: before the restart from prev, then the new
 	// scan's up to where prev's units resume, then prev's after that, moved.
 	oldResume := len(prev.File.Text) + 1
@@ -376,35 +377,6 @@ func recordLookahead(src string, off int) int {
 			return t.Pos.Offset + len(t.Value)
 		}
 	}
-}
-
-// parallelShift is the number of units from which they are moved on several
-// cores.
-const parallelShift = 1024
-
-// shiftAll appends the units moved by delta in the new text src, of
-// generation gen, to out.
-func shiftAll(out, units []unitResult, src string, delta int, gen int32) []unitResult {
-	n := len(out)
-	out = slices.Grow(out, len(units))[:n+len(units)]
-	dst := out[n:]
-	workers := runtime.GOMAXPROCS(0)
-	if len(units) < parallelShift || workers < 2 {
-		workers = 1
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*len(units)/workers, (w+1)*len(units)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				dst[i] = units[i].shifted(src, delta, gen)
-			}
-		}()
-	}
-	wg.Wait()
-	return out
 }
 
 // shifted returns the unit result moved by delta in the new text src, of

@@ -78,6 +78,11 @@ func TestReparseMatchesParse(t *testing.T) {
 		rng := rand.New(rand.NewSource(seed))
 		randomEdits(t, rng, texts, fragments)
 	}
+	// The units after an edit moved on another goroutine, a few at a
+	// time, while the document is lowered.
+	defer func(n, c int) { parallelShift, moveChunk = n, c }(parallelShift, moveChunk)
+	parallelShift, moveChunk = 4, 3
+	randomEdits(t, rand.New(rand.NewSource(5)), texts, fragments)
 }
 
 // strayLines returns n lines `(aN) tail`: with a stray token after every
