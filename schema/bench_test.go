@@ -111,3 +111,39 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecompile compiles an agent file again after a character is
+// typed into the description of the agent in its middle, from the program
+// of the text before (as gram-lsp does after each edit), beside compiling
+// the edited text afresh; clean and with mistakes in every third block.
+func BenchmarkRecompile(b *testing.B) {
+	for _, input := range []struct {
+		name string
+		make func(int) string
+	}{{"clean", gramgen.AgentFile}, {"broken", brokenAgentFile}} {
+		for _, lines := range compileBenchLines {
+			text := input.make(lines)
+			doc, _ := parser.Parse(diag.NewFile("agents.gram", []byte(text)))
+			prog, _ := Compile(doc)
+			at := strings.Index(text[len(text)/2:], "Answers questions") + len(text)/2
+			edit := diag.Span{Start: at, End: at}
+			edited := text[:at] + "x" + text[at:]
+			ndoc, _ := parser.Reparse(doc, diag.NewFile("agents.gram", []byte(edited)), edit, 1)
+			if again, _ := Recompile(prog, ndoc, edit, 1); !again.memo.reused {
+				b.Fatal("the previous program's results were not taken")
+			}
+			b.Run(fmt.Sprintf("%s/lines=%d/recompile", input.name, lines), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					Recompile(prog, ndoc, edit, 1)
+				}
+			})
+			b.Run(fmt.Sprintf("%s/lines=%d/compile", input.name, lines), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					Compile(ndoc)
+				}
+			})
+		}
+	}
+}
