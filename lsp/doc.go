@@ -25,10 +25,12 @@
 //
 // A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
 // parse (parser.Parse, or parser.Reparse from the last analysed version,
-// which re-parses only the top-level units around the change but still
-// moves the others and lowers the whole document), compile the whole
-// document (schema.Compile), merge the diagnostics (schema.Merge, exactly what `gramc
-// check` reports), and, lazily, an index of every identity occurrence for
+// which re-parses only the top-level units around the change, keeps the
+// lowering of those before it, and moves and lowers again those after it),
+// compile (schema.Compile, or schema.Recompile from the last analysed
+// version's program, which compiles again only the tool or agent the change
+// is in when it can), merge the diagnostics (schema.Merge: exactly what
+// `gramc check` reports), and, lazily, an index of every identity occurrence for
 // navigation and sorted name tables for completion. A change that leaves
 // the text as it was shares the previous analysis. Diagnostics are computed
 // off the request path by one worker per document that always takes the
