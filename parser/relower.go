@@ -110,7 +110,7 @@ func (doc *Document) relower(prev *Document, k int) (diag.List, bool) {
 	// of its name changed, which only the units lowered again can change:
 	// one that resolved then, to a name neither version's later units
 	// define, is settled, needs no diagnostic, and is not looked up again.
-	changed := map[string]bool{}
+	changed := make(map[string]bool, len(log.defs)+len(s.log.defs)-2*defs)
 	for _, later := range [][]*Pattern{log.defs[defs:], s.log.defs[defs:]} {
 		for _, p := range later {
 			changed[p.Subject.Identity] = true
