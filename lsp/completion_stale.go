@@ -12,16 +12,22 @@ import "sort"
 // the snapshot's own when it is done; else, while it is being computed, one
 // made of the current text and the names and unit starts of the newest
 // earlier version analysed (starts only before the first change, where the
-// two texts agree); with neither, it waits for the snapshot's own.
+// two texts agree); with neither, it waits for the snapshot's own. The
+// newest analysed version is the one the snapshot is re-parsed from, which
+// may be newer than the one that answers hover and definition (that one
+// must be indexed, see [store.change]; completion needs names only).
 func (s *snapshot) completing() *analysis {
 	if own := s.ready(); own != nil {
 		return own
 	}
-	o := s.older.Load()
-	if o == nil {
-		return s.Analysis()
+	var old *analysis
+	for _, o := range []*snapshot{s.base.Load(), s.older.Load()} {
+		if o != nil {
+			if old = o.ready(); old != nil {
+				break
+			}
+		}
 	}
-	old := o.ready()
 	if old == nil {
 		return s.Analysis()
 	}

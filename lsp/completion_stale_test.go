@@ -72,3 +72,45 @@ func TestCompletionDuringAnalysis(t *testing.T) {
 		t.Errorf("completion after the analysis = %v; want lookupNew", labels)
 	}
 }
+
+// TestCompletionFromNewestAnalysis: while a version is analysed, completion
+// takes the names of the newest version analysed, also when that one's
+// index was not built (typing went on) and hover answers from an older one.
+func TestCompletionFromNewestAnalysis(t *testing.T) {
+	c := newTestClient(t, func(s *server) { s.indexDelay = time.Hour })
+	const uri = protocol.DocumentURI("file:///work/typing.gram")
+	text := gramgen.AgentFile(60)
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	ref := strings.Index(text, "  lookup1,") + 3
+	if h := hoverAt(t, c, uri, positionOf(diag.NewFile("", []byte(text)), ref)); h == nil {
+		t.Fatal("no hover on version 1") // which indexes version 1
+	}
+	// Version 2 adds a tool; it is analysed, not indexed.
+	v2 := text + "[lookupNew:Tool {description: \"d\"} | (::String)]\n"
+	c.change(uri, 2, v2)
+	c.waitDiagnostics(uri, 2)
+	// Version 3 types the start of a tool name; its analysis blocks.
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	analyzeHook = func(f *diag.File) {
+		if strings.Contains(string(f.Text), "lookup0, lo") {
+			started <- struct{}{}
+			<-release
+		}
+	}
+	defer func() { analyzeHook = nil }()
+	at := strings.Index(v2, "  lookup0,") + len("  lookup0,")
+	v3 := v2[:at] + " lo" + v2[at:]
+	c.change(uri, 3, v3)
+	<-started
+	defer close(release)
+	var l protocol.CompletionList
+	c.mustCall("textDocument/completion", tdp(uri, positionOf(diag.NewFile("", []byte(v3)), at+3)), &l)
+	labels := map[string]bool{}
+	for _, it := range l.Items {
+		labels[it.Label] = true
+	}
+	if !labels["lookupNew"] {
+		t.Errorf("completion during the analysis of version 3 = %v; want lookupNew of version 2", labels)
+	}
+}
