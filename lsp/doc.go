@@ -44,8 +44,9 @@
 // new version is analysed and indexed, they answer from the last version
 // that is (an analysed version whose index was given up is passed over for
 // the indexed one before it), mapping positions through the changed span (and saying nothing
-// about the changed part itself). Completion, which reads the text being
-// typed, waits for the new version.
+// about the changed part itself). Completion reads the context at the
+// cursor from the text being typed and takes the names of the newest
+// analysed version, indexed or not (see completion_stale.go).
 //
 // The features live one per file: hover.go, definition.go, references.go,
 // completion.go (with cursor.go, the context of the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
