@@ -77,15 +77,7 @@ func TestCompletionDuringAnalysis(t *testing.T) {
 // takes the names of the newest version analysed, also when that one's
 // index was not built (typing went on) and hover answers from an older one.
 func TestCompletionFromNewestAnalysis(t *testing.T) {
-	c := newTestClient(t, func(s *server) { s.indexDelay = time.Hour })
-	const uri = protocol.DocumentURI("file:///work/typing.gram")
-	text := gramgen.AgentFile(60)
-	c.open(uri, text)
-	c.waitDiagnostics(uri, 1)
-	ref := strings.Index(text, "  lookup1,") + 3
-	if h := hoverAt(t, c, uri, positionOf(diag.NewFile("", []byte(text)), ref)); h == nil {
-		t.Fatal("no hover on version 1") // which indexes version 1
-	}
+	c, uri, text := openIndexed(t)
 	// Version 2 adds a tool; it is analysed, not indexed.
 	v2 := text + "[lookupNew:Tool {description: \"d\"} | (::String)]\n"
 	c.change(uri, 2, v2)

@@ -52,18 +52,10 @@ func TestIndexAheadGivesUp(t *testing.T) {
 // not indexed, keeps the older version that answers requests, and the
 // newer version answers from that indexed one rather than from it.
 func TestSupersededVersionIsNotIndexed(t *testing.T) {
-	c := newTestClient(t, func(s *server) { s.indexDelay = time.Hour })
-	const uri = protocol.DocumentURI("file:///work/typing.gram")
-	text := gramgen.AgentFile(60)
-	c.open(uri, text)
-	c.waitDiagnostics(uri, 1)
+	c, uri, _ := openIndexed(t)
 	v1, err := c.srv.snapshot(t.Context(), uri)
 	if err != nil {
 		t.Fatal(err)
-	}
-	ref := strings.Index(text, "  lookup1,") + 3
-	if h := hoverAt(t, c, uri, positionOf(diag.NewFile("", []byte(text)), ref)); h == nil {
-		t.Fatal("no hover on version 1")
 	}
 	if !v1.isIndexed() {
 		t.Fatal("a hover did not index version 1")
@@ -98,4 +90,21 @@ func TestSupersededVersionIsNotIndexed(t *testing.T) {
 	if !v3.isIndexed() || v3.older.Load() != nil {
 		t.Errorf("version 3: indexed %v, older kept %v", v3.isIndexed(), v3.older.Load() != nil)
 	}
+}
+
+// openIndexed opens a 60-line agent file in a server that builds no index
+// ahead of requests (for an hour), and has its first version indexed by a
+// hover; it returns the client, the document and its text.
+func openIndexed(t *testing.T) (*testClient, protocol.DocumentURI, string) {
+	t.Helper()
+	c := newTestClient(t, func(s *server) { s.indexDelay = time.Hour })
+	const uri = protocol.DocumentURI("file:///work/typing.gram")
+	text := gramgen.AgentFile(60)
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	ref := strings.Index(text, "  lookup1,") + 3
+	if h := hoverAt(t, c, uri, positionOf(diag.NewFile("", []byte(text)), ref)); h == nil {
+		t.Fatal("no hover on version 1")
+	}
+	return c, uri, text
 }
