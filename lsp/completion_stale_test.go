@@ -21,14 +21,7 @@ func TestCompletionDuringAnalysis(t *testing.T) {
 	c.open(uri, text)
 	c.waitDiagnostics(uri, 1)
 
-	started, release := make(chan struct{}, 10), make(chan struct{})
-	analyzeHook = func(f *diag.File) {
-		if strings.Contains(string(f.Text), "lookup0, lo") {
-			started <- struct{}{}
-			<-release
-		}
-	}
-	defer func() { analyzeHook = nil }()
+	started, release := holdAnalyses(t, "lookup0, lo")
 
 	// Version 2 types the start of a tool name in the first agent's list,
 	// and adds a tool; its analysis blocks.
@@ -83,14 +76,7 @@ func TestCompletionFromNewestAnalysis(t *testing.T) {
 	c.change(uri, 2, v2)
 	c.waitDiagnostics(uri, 2)
 	// Version 3 types the start of a tool name; its analysis blocks.
-	started, release := make(chan struct{}, 1), make(chan struct{})
-	analyzeHook = func(f *diag.File) {
-		if strings.Contains(string(f.Text), "lookup0, lo") {
-			started <- struct{}{}
-			<-release
-		}
-	}
-	defer func() { analyzeHook = nil }()
+	started, release := holdAnalyses(t, "lookup0, lo")
 	at := strings.Index(v2, "  lookup0,") + len("  lookup0,")
 	v3 := v2[:at] + " lo" + v2[at:]
 	c.change(uri, 3, v3)
@@ -105,4 +91,19 @@ func TestCompletionFromNewestAnalysis(t *testing.T) {
 	if !labels["lookupNew"] {
 		t.Errorf("completion during the analysis of version 3 = %v; want lookupNew of version 2", labels)
 	}
+}
+
+// holdAnalyses makes each analysis of a text that contains marker say so on
+// started and then wait until release is closed; the hook goes when the
+// test ends.
+func holdAnalyses(t *testing.T, marker string) (started, release chan struct{}) {
+	started, release = make(chan struct{}, 10), make(chan struct{})
+	analyzeHook = func(f *diag.File) {
+		if strings.Contains(string(f.Text), marker) {
+			started <- struct{}{}
+			<-release
+		}
+	}
+	t.Cleanup(func() { analyzeHook = nil })
+	return started, release
 }
