@@ -61,6 +61,8 @@ type Document struct {
 	// full parse (0); a unit's tokens point into the text of its unit's
 	// gen, which is gen or baseGen (see Reparse).
 	gen, baseGen int32
+	// baseText is the text of baseGen when it is not gen's (see BaseText).
+	baseText []byte
 	// suggestions answer did-you-mean questions about the top-level names,
 	// for the next version's lowering (nil when none was asked).
 	suggestions *topSuggestions
@@ -239,4 +241,20 @@ func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at 
 func tokSpan(toks []lexer.Token) diag.Span {
 	last := toks[len(toks)-1]
 	return diag.Span{Start: toks[0].Pos.Offset, End: last.Pos.Offset + len(last.Value)}
+}
+
+// BaseText returns the text of an earlier version of the document that
+// units [Reparse] took over unchanged still point into, or the document's
+// own text when there is none. A string cut from the document's syntax lies
+// in the document's text or in this one, and in this one only within a unit
+// that every edit since that version left in place, at the same offset as in
+// the document's text.
+func (d *Document) BaseText() []byte {
+	if d.baseGen != d.gen && d.baseText != nil {
+		return d.baseText
+	}
+	if d.File == nil {
+		return nil
+	}
+	return d.File.Text
 }

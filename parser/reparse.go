@@ -298,7 +298,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 		}
 	}
 	if shared {
-		doc.baseGen = prev.baseGen
+		doc.baseGen, doc.baseText = prev.baseGen, prev.BaseText()
 	}
 	for _, u := range out {
 		u.gen = doc.gen

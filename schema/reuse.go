@@ -28,6 +28,9 @@ import (
 type compileMemo struct {
 	// decls are the declarations, in order.
 	decls []decl
+	// base is the older text the document's syntax may point into (see
+	// parser.Document.BaseText), and so the program's strings.
+	base []byte
 	// diags are the diagnostics in the order they were made: those of
 	// finding the declarations up to collected, then those of the records
 	// (their fields and cycles) up to recorded, then those of the steps,
@@ -49,7 +52,7 @@ type compileMemo struct {
 // Recompile.
 func Recompile(prev *Program, doc *parser.Document, edit diag.Span, newLen int) (*Program, diag.List) {
 	if prev != nil && prev.memo != nil && prev.File != nil && doc.File != nil {
-		r := reuse{prev: prev, m: prev.memo, edit: edit, delta: newLen - edit.Len()}
+		r := reuse{prev: prev, m: prev.memo, edit: edit, delta: newLen - edit.Len(), text: doc.File.Text}
 		if prog, diags, ok := r.compile(doc); ok {
 			return prog, diags
 		}
@@ -63,6 +66,9 @@ type reuse struct {
 	m     *compileMemo
 	edit  diag.Span
 	delta int
+	// text is the new text, which the copies' strings are cut from (see
+	// [reuse.str]).
+	text []byte
 	// k is the index of the edited declaration, or -1.
 	k int
 	// failed is set when a span to move lies across the edit.
@@ -92,7 +98,7 @@ func (r *reuse) compile(doc *parser.Document) (*Program, diag.List, bool) {
 	if len(c.diags) > 0 || r.m.collected > 0 || !r.matches(decls, r.prev.File.Text, doc.File.Text) {
 		return nil, nil, false
 	}
-	m := &compileMemo{decls: decls, reused: true}
+	m := &compileMemo{decls: decls, base: doc.BaseText(), reused: true}
 	r.copyRecords(c)
 	c.diags = r.moveDiags(c.diags, r.m.diags[r.m.collected:r.m.recorded])
 	m.recorded = len(c.diags)

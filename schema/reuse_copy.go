@@ -1,13 +1,108 @@
-// The previous program's elements and diagnostics in the new one: taken as
-// they are before the edit when what they refer to is too, else copied and
-// moved to the new text (see reuse.go).
+// The previous program's elements and diagnostics in the new one: copied,
+// their spans moved to the new text and their strings cut from it, so that
+// the new program keeps nothing of the previous one, nor of its text, alive
+// (see reuse.go). A string of a program lies in the program's text, in the
+// older text its document's syntax may still point into (see
+// parser.Document.BaseText), or in memory of its own; [reuse.str] keeps it so.
 
 package schema
 
 import (
+	"encoding/json"
+	"strings"
+	"unsafe"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
+
+// str returns s as the new program holds it: a string cut from the previous
+// program's text, or from the older text its document's syntax pointed
+// into, is cut from the new text at its moved place (the declarations copied
+// are the same text there); a string across the edit is copied; any other
+// string is its own and is returned as it is.
+func (r *reuse) str(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, t := range [2][]byte{r.prev.File.Text, r.m.base} {
+		o, ok := offsetIn(s, t)
+		if !ok {
+			continue
+		}
+		at := diag.Span{Start: o, End: o + len(s)}
+		switch r.side(at) {
+		case 0:
+		case 1:
+			at.Start += r.delta
+		default:
+			return strings.Clone(s)
+		}
+		if at.Start < 0 || at.Start+len(s) > len(r.text) {
+			return strings.Clone(s)
+		}
+		return unsafe.String(&r.text[at.Start], len(s))
+	}
+	return s
+}
+
+// offsetIn returns the offset of s in t when s lies within t's bytes.
+func offsetIn(s string, t []byte) (int, bool) {
+	if len(t) == 0 {
+		return 0, false
+	}
+	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(t)))
+	if p < b || p-b+uintptr(len(s)) > uintptr(len(t)) {
+		return 0, false
+	}
+	return int(p - b), true
+}
+
+// value returns a copy of the JSON value v (see [Object] for the forms)
+// whose strings are as [reuse.str] gives them.
+func (r *reuse) value(c *compiler, v any) any {
+	switch x := v.(type) {
+	case string:
+		return r.str(x)
+	case json.Number:
+		return json.Number(r.str(string(x)))
+	case []any:
+		return r.values(c, x)
+	case Object:
+		return Object(r.members(c, x))
+	case []Object:
+		out := make([]Object, len(x))
+		for i, o := range x {
+			out[i] = r.members(c, o)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[r.str(k)] = r.value(c, e)
+		}
+		return out
+	}
+	return v
+}
+
+// values returns a copy of the JSON values vs (see [reuse.value]).
+func (r *reuse) values(c *compiler, vs []any) []any {
+	out := c.slabs.values.make(len(vs))
+	for i, v := range vs {
+		out[i] = r.value(c, v)
+	}
+	return out
+}
+
+// members returns a copy of the object members ms (see [reuse.value]).
+func (r *reuse) members(c *compiler, ms []Member) []Member {
+	out := c.slabs.members.make(len(ms))
+	for i, m := range ms {
+		out[i] = Member{Key: r.str(m.Key), Value: r.value(c, m.Value)}
+	}
+	return out
+}
 
 // span returns s moved to the new text: as it is before the edit, moved by
 // the change in length after it. A span across the edit, or an empty one
@@ -44,38 +139,15 @@ func (r *reuse) side(s diag.Span) int {
 	return -1
 }
 
-// stays reports whether every span of d is before the edit.
-func (r *reuse) stays(d *diag.Diagnostic) bool {
-	if r.side(d.Span) != 0 {
-		return false
-	}
-	for _, x := range d.Related {
-		if r.side(x.Span) != 0 {
-			return false
-		}
-	}
-	for _, f := range d.Fixes {
-		for _, e := range f.Edits {
-			if r.side(e.Span) != 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// moveDiags appends the diagnostics ds, moved, to out.
+// moveDiags appends the diagnostics ds, moved, their strings cut from the
+// new text, to out.
 func (r *reuse) moveDiags(out, ds diag.List) diag.List {
 	for _, d := range ds {
-		if r.stays(&d) {
-			out = append(out, d)
-			continue
-		}
-		d.Span = r.span(d.Span)
+		d.Span, d.Message, d.Detail = r.span(d.Span), r.str(d.Message), r.str(d.Detail)
 		if len(d.Related) > 0 {
 			rel := make([]diag.Related, len(d.Related))
 			for i, x := range d.Related {
-				rel[i] = diag.Related{Span: r.span(x.Span), Message: x.Message}
+				rel[i] = diag.Related{Span: r.span(x.Span), Message: r.str(x.Message)}
 			}
 			d.Related = rel
 		}
@@ -84,9 +156,9 @@ func (r *reuse) moveDiags(out, ds diag.List) diag.List {
 			for i, f := range d.Fixes {
 				edits := make([]diag.Edit, len(f.Edits))
 				for j, e := range f.Edits {
-					edits[j] = diag.Edit{Span: r.span(e.Span), NewText: e.NewText}
+					edits[j] = diag.Edit{Span: r.span(e.Span), NewText: r.str(e.NewText)}
 				}
-				fixes[i] = diag.Fix{Title: f.Title, Edits: edits}
+				fixes[i] = diag.Fix{Title: r.str(f.Title), Edits: edits}
 			}
 			d.Fixes = fixes
 		}
@@ -95,67 +167,25 @@ func (r *reuse) moveDiags(out, ds diag.List) diag.List {
 	return out
 }
 
-// copyRecords makes the records of the new program, and its table of
-// records by name as declareRecord makes it: a record before the edit
-// whose fields refer to no record that is copied is taken as it is; the
-// others are copied, moved.
+// copyRecords makes the records of the new program, copies of the previous
+// ones, moved, and its table of records by name as declareRecord makes it.
 func (r *reuse) copyRecords(c *compiler) {
 	r.records = make(map[*Record]*Record, len(r.prev.Records))
 	for _, o := range r.prev.Records {
-		if r.side(o.Span) == 0 {
-			r.records[o] = o
-		}
-	}
-	// A record referring to a copied one is copied too, until none is.
-	for changed := true; changed; {
-		changed = false
-		for _, o := range r.prev.Records {
-			if r.records[o] == o && !r.typesStay(o.Fields) {
-				delete(r.records, o)
-				changed = true
-			}
-		}
-	}
-	for _, o := range r.prev.Records {
-		n := r.records[o]
-		if n == nil {
-			n = c.slabs.records.new()
-			r.records[o] = n
-		}
+		n := c.slabs.records.new()
+		r.records[o] = n
 		c.prog.Records = append(c.prog.Records, n)
 		if o.Name != "" && !IsBuiltinType(o.Name) && c.records[o.Name] == nil {
 			c.records[o.Name] = n
 		}
 	}
 	for i, o := range r.prev.Records {
-		if n := c.prog.Records[i]; n != o {
-			n.Name, n.Description, n.Span, n.NameSpan, n.Props = o.Name, o.Description, r.span(o.Span), r.span(o.NameSpan), r.props(c, o.Props)
-			if o.Fields != nil {
-				n.Fields = r.params(c, o.Fields)
-			}
+		n := c.prog.Records[i]
+		n.Name, n.Description, n.Span, n.NameSpan, n.Props = r.str(o.Name), r.str(o.Description), r.span(o.Span), r.span(o.NameSpan), r.props(c, o.Props)
+		if o.Fields != nil {
+			n.Fields = r.params(c, o.Fields)
 		}
 	}
-}
-
-// typesStay reports whether the types of ps refer only to records taken as
-// they are.
-func (r *reuse) typesStay(ps []*Param) bool {
-	for _, p := range ps {
-		if !r.typeStays(p.Type) {
-			return false
-		}
-	}
-	return true
-}
-
-// typeStays reports whether t refers only to records taken as they are.
-func (r *reuse) typeStays(t *Type) bool {
-	for ; t != nil; t = t.Items {
-		if t.Record != nil && r.records[t.Record] != t.Record {
-			return false
-		}
-	}
-	return true
 }
 
 // props returns copies of props, moved.
@@ -165,7 +195,7 @@ func (r *reuse) props(c *compiler, props []Prop) []Prop {
 	}
 	out := c.slabs.props.make(len(props))
 	for i, p := range props {
-		out[i] = Prop{Key: p.Key, KeySpan: r.span(p.KeySpan), ValueSpan: r.span(p.ValueSpan)}
+		out[i] = Prop{Key: r.str(p.Key), KeySpan: r.span(p.KeySpan), ValueSpan: r.span(p.ValueSpan)}
 	}
 	return out
 }
@@ -177,7 +207,14 @@ func (r *reuse) params(c *compiler, ps []*Param) []*Param {
 	for i, o := range ps {
 		n := c.slabs.params.new()
 		*n = *o
+		n.Name, n.Description, n.Default = r.str(o.Name), r.str(o.Description), r.value(c, o.Default)
 		n.Type, n.Span, n.NameSpan, n.Props = r.typ(c, o.Type), r.span(o.Span), r.span(o.NameSpan), r.props(c, o.Props)
+		if o.Enum != nil {
+			n.Enum = r.values(c, o.Enum)
+		}
+		if o.Constraints != nil {
+			n.Constraints = r.members(c, o.Constraints)
+		}
 		out[i] = n
 	}
 	return out
@@ -190,7 +227,7 @@ func (r *reuse) typ(c *compiler, t *Type) *Type {
 	}
 	n := c.slabs.types.new()
 	*n = *t
-	n.Span, n.Items = r.span(t.Span), r.typ(c, t.Items)
+	n.Name, n.Span, n.Items = r.str(t.Name), r.span(t.Span), r.typ(c, t.Items)
 	if t.Record != nil {
 		if n.Record = r.records[t.Record]; n.Record == nil {
 			r.failed = true // a record not of the file
@@ -199,22 +236,18 @@ func (r *reuse) typ(c *compiler, t *Type) *Type {
 	return n
 }
 
-// tool adds the previous program's tool i to the new program as the tool
-// of pattern p: taken as it is before the edit when its types refer to
-// records taken as they are, else copied, moved.
+// tool adds a copy of the previous program's tool i, moved, to the new
+// program as the tool of pattern p.
 func (r *reuse) tool(c *compiler, i int, p *parser.Pattern) {
 	t := r.prev.Tools[i]
-	n := t
-	if r.side(t.Span) != 0 || !r.typesStay(t.Params) || !r.typeStays(t.Returns) {
-		n = c.slabs.tools.new()
-		n.Name, n.Description, n.ReturnDescription, n.TopLevel = t.Name, t.Description, t.ReturnDescription, t.TopLevel
-		if t.Params != nil {
-			n.Params = r.params(c, t.Params)
-		}
-		n.Returns = r.typ(c, t.Returns)
-		n.Span, n.NameSpan, n.SignatureSpan, n.ReturnSpan = r.span(t.Span), r.span(t.NameSpan), r.span(t.SignatureSpan), r.span(t.ReturnSpan)
-		n.Props = r.props(c, t.Props)
+	n := c.slabs.tools.new()
+	n.Name, n.Description, n.ReturnDescription, n.TopLevel = r.str(t.Name), r.str(t.Description), r.str(t.ReturnDescription), t.TopLevel
+	if t.Params != nil {
+		n.Params = r.params(c, t.Params)
 	}
+	n.Returns = r.typ(c, t.Returns)
+	n.Span, n.NameSpan, n.SignatureSpan, n.ReturnSpan = r.span(t.Span), r.span(t.NameSpan), r.span(t.SignatureSpan), r.span(t.ReturnSpan)
+	n.Props = r.props(c, t.Props)
 	r.newIdx[i] = len(c.prog.Tools)
 	if r.wantPairs {
 		r.pairs = append(r.pairs, toolPair{p, len(c.prog.Tools)})
@@ -261,30 +294,30 @@ func (r *reuse) copyStep(c *compiler, st step, d decl) (step, bool) {
 	return ns, true
 }
 
-// agent adds the previous program's agent a to the new program, taken as
-// it is before the edit when its tools are, else copied, moved, its tools
-// the new ones; it marks them used, and reports false when one of them has
-// no counterpart.
+// agent adds a copy of the previous program's agent a, moved, to the new
+// program, its tools the new ones; it marks them used, and reports false
+// when one of them has no counterpart.
 func (r *reuse) agent(c *compiler, a *Agent) bool {
-	same := r.side(a.Span) == 0
-	for j, i := range a.toolIdx {
+	for _, i := range a.toolIdx {
 		k := r.newIdx[i]
 		if k < 0 {
 			return false
 		}
 		c.used[k] = true
-		same = same && k == i && c.prog.Tools[k] == a.Tools[j]
-	}
-	if same {
-		c.prog.Agents = append(c.prog.Agents, a)
-		return true
 	}
 	n := c.slabs.agents.new()
 	*n = *a
+	n.Name, n.Description, n.Instruction = r.str(a.Name), r.str(a.Description), r.str(a.Instruction)
+	n.Model.Provider, n.Model.ID = Provider(r.str(string(a.Model.Provider))), r.str(a.Model.ID)
 	n.Span, n.NameSpan, n.Props = r.span(a.Span), r.span(a.NameSpan), r.props(c, a.Props)
 	n.Model.Span = r.span(a.Model.Span)
+	if a.Settings.Temperature != nil {
+		n.Settings.Temperature = c.slabs.floats.new()
+		*n.Settings.Temperature = *a.Settings.Temperature
+	}
 	if a.addSep != "" {
 		n.addAt = r.span(diag.Span{Start: a.addAt, End: a.addAt}).Start
+		n.addSep = r.str(a.addSep)
 	}
 	if a.Tools != nil {
 		n.Tools = c.slabs.toolPtr.make(len(a.Tools))
