@@ -1,0 +1,132 @@
+package lsp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"weak"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// versionRefs are weak pointers to what one version of a document was
+// analysed into: its text, its syntax and its program.
+type versionRefs struct {
+	text weak.Pointer[byte]
+	doc  weak.Pointer[parser.Document]
+	prog weak.Pointer[schema.Program]
+	file weak.Pointer[diag.File]
+}
+
+// alive lists which of the version's parts are still reachable.
+func (r versionRefs) alive() []string {
+	var out []string
+	if r.text.Value() != nil {
+		out = append(out, "text")
+	}
+	if r.file.Value() != nil {
+		out = append(out, "file")
+	}
+	if r.doc.Value() != nil {
+		out = append(out, "document")
+	}
+	if r.prog.Value() != nil {
+		out = append(out, "program")
+	}
+	return out
+}
+
+// descriptionAt finds the descriptions of tools in an agent file.
+var descriptionAt = regexp.MustCompile(`:Tool \{description: "`)
+
+// TestEarlierVersionsAreReleased types one character at a time into the
+// descriptions of tools picked at random across an agent file, waiting for
+// each version's diagnostics, and then checks that no earlier version's
+// text, syntax or program is still reachable: only the current version,
+// the one before it that may still answer requests, and the one older text
+// the current syntax may share (see parser.Document.BaseText), may be. A compile
+// or a re-parse that keeps anything of the version it started from (a
+// string cut from its text, a block of its elements) makes the count grow
+// with the number of edits.
+func TestEarlierVersionsAreReleased(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		text  string
+		edits int
+	}{
+		{"agents", gramgen.AgentFile(400), 120},
+		{"with-mistakes", strings.Replace(gramgen.AgentFile(400), "(::Item3)", "(::Itme3)", 1) + "[broken:Tool {description: \"x\"} |\n", 120},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, nil)
+			const uri = protocol.DocumentURI("file:///retain/agents.gram")
+			text := tc.text
+			c.open(uri, text)
+			c.waitDiagnostics(uri, 1)
+			refs := []versionRefs{refsOf(t, c, uri)}
+			r := rand.New(rand.NewPCG(7, 11))
+			at := 0
+			for v := int32(2); v < int32(tc.edits)+2; v++ {
+				f := diag.NewFile("", []byte(text))
+				if v%2 == 0 {
+					all := descriptionAt.FindAllStringIndex(text, -1)
+					at = all[r.IntN(len(all))][1] + r.IntN(6)
+					c.edit(uri, v, protocol.Range{Start: positionOf(f, at), End: positionOf(f, at)}, "x")
+					text = text[:at] + "x" + text[at:]
+				} else {
+					c.edit(uri, v, protocol.Range{Start: positionOf(f, at), End: positionOf(f, at+1)}, "")
+					text = text[:at] + text[at+1:]
+				}
+				c.waitDiagnostics(uri, v)
+				refs = append(refs, refsOf(t, c, uri))
+			}
+			// Let the last version be indexed, which lets go of the one
+			// before it.
+			var res any
+			c.mustCall("textDocument/hover", tdp(uri, protocol.Position{Line: 3, Character: 3}), &res)
+			time.Sleep(50 * time.Millisecond)
+			for i := 0; i < 3; i++ {
+				runtime.GC()
+			}
+			// The document's syntax may still point into one older text,
+			// which units the re-parses left in place share (see
+			// parser.Document.BaseText): that one may stay.
+			base := c.srv.docs.current()[uri].Analysis().Doc.BaseText()
+			baseRef := weak.Make(&base[0])
+			var kept []string
+			for v, r := range refs[:len(refs)-2] {
+				if r.text == baseRef {
+					r.text = weak.Pointer[byte]{}
+				}
+				if a := r.alive(); len(a) > 0 {
+					kept = append(kept, fmt.Sprintf("version %d: %s", v+1, strings.Join(a, ", ")))
+				}
+			}
+			if len(kept) > 0 {
+				t.Errorf("%d of %d earlier versions are still reachable after %d edits:\n%s", len(kept), len(refs)-2, tc.edits, strings.Join(kept, "\n"))
+			}
+			runtime.KeepAlive(c)
+		})
+	}
+}
+
+// refsOf returns weak pointers to the analysis of the document's current
+// version.
+func refsOf(t *testing.T, c *testClient, uri protocol.DocumentURI) versionRefs {
+	t.Helper()
+	snap := c.srv.docs.current()[uri]
+	an := snap.Analysis()
+	if an == nil || len(an.File.Text) == 0 {
+		t.Fatal("no analysis")
+	}
+	return versionRefs{text: weak.Make(&an.File.Text[0]), file: weak.Make(an.File), doc: weak.Make(an.Doc), prog: weak.Make(an.Prog)}
+}
