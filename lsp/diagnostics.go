@@ -57,6 +57,7 @@ func (s *server) diagnose(d *document) {
 		}
 	}()
 	for {
+		busy()
 		d.mu.Lock()
 		snap := d.pending
 		d.pending = nil
@@ -98,6 +99,7 @@ func (s *server) diagnose(d *document) {
 				if !snap.superseded.Load() {
 					snap.indexed()
 				}
+				busy()
 			}()
 		}
 	}
