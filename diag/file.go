@@ -35,7 +35,8 @@ type File struct {
 	// lines[i] is the byte offset at which 0-based line i starts.
 	lines []int
 	// ascii[i] is the offset of the first non-ASCII byte of line i, or the
-	// offset of its "\n" (or len(Text) on the last line) if it has none.
+	// offset of its terminator (or len(Text) on the last line) if it has
+	// none. Lines end at "\n", "\r\n" or a lone "\r" (see lineBreak).
 	ascii []int
 	// marks holds, for each line whose text after its ASCII prefix is
 	// longer than markEvery bytes, the column counts at rune starts about
@@ -84,22 +85,21 @@ func (f *File) index() {
 			return
 		}
 		t := f.Text
+		cr := bytes.IndexByte(t, '\r') >= 0
 		n := bytes.Count(t, []byte{'\n'}) + 1
 		lines := make([]int, 0, n)
 		ascii := make([]int, 0, n)
-		start := 0
-		for {
+		for start := 0; ; {
 			lines = append(lines, start)
-			end := len(t)
-			i := bytes.IndexByte(t[start:], '\n')
-			if i >= 0 {
-				end = start + i
+			end, next := lineBreak(t, start, cr)
+			if end < 0 {
+				end = len(t)
 			}
 			ascii = append(ascii, start+asciiPrefix(t[start:end]))
-			if i < 0 {
+			if next < 0 {
 				break
 			}
-			start = end + 1
+			start = next
 		}
 		f.lines, f.ascii = lines, ascii
 		for i := range lines {
@@ -108,6 +108,31 @@ func (f *File) index() {
 			}
 		}
 	})
+}
+
+// lineBreak returns the offset of the first line terminator in t at or
+// after start and the offset of the line after it, or -1 and -1 when there
+// is none. Terminators are "\n", "\r\n" and a lone "\r", as the Language
+// Server Protocol and editors count lines; cr tells whether t has any "\r"
+// (without one the search is for "\n" alone).
+func lineBreak(t []byte, start int, cr bool) (end, next int) {
+	lim := len(t)
+	if i := bytes.IndexByte(t[start:], '\n'); i >= 0 {
+		lim = start + i
+	}
+	if cr {
+		if j := bytes.IndexByte(t[start:lim], '\r'); j >= 0 {
+			e := start + j
+			if e+1 < len(t) && t[e+1] == '\n' {
+				return e, e + 2
+			}
+			return e, e + 1
+		}
+	}
+	if lim == len(t) {
+		return -1, -1
+	}
+	return lim, lim + 1
 }
 
 // markLine sets the marks of line i, whose text ends at end.
@@ -171,8 +196,9 @@ func asciiPrefix(b []byte) int {
 }
 
 // LineCount returns the number of lines in the file. It is one more than the
-// number of "\n" bytes: an empty file has one (empty) line, and a file that
-// ends with a line terminator has an empty last line after it.
+// number of line terminators ("\n", "\r\n" or a lone "\r"): an empty file
+// has one (empty) line, and a file that ends with a line terminator has an
+// empty last line after it.
 func (f *File) LineCount() int {
 	f.index()
 	return len(f.lines)
@@ -192,7 +218,7 @@ func (f *File) LineStart(line0 int) int {
 }
 
 // LineEnd returns the byte offset at which the text of the 0-based line line0
-// ends, that is the offset of its "\n" or "\r\n" terminator, or len(Text) for
+// ends, that is the offset of its "\n", "\r\n" or "\r" terminator, or len(Text) for
 // the last line. A negative line0 yields 0 and a line0 past the last line
 // yields len(Text).
 func (f *File) LineEnd(line0 int) int {
@@ -211,8 +237,8 @@ func (f *File) lineEnd(line0 int) int {
 	if line0+1 >= len(f.lines) {
 		return len(f.Text)
 	}
-	end := f.lines[line0+1] - 1
-	if end > f.lines[line0] && f.Text[end-1] == '\r' {
+	end := f.lines[line0+1] - 1 // the terminator's last byte
+	if end > f.lines[line0] && f.Text[end] == '\n' && f.Text[end-1] == '\r' {
 		end--
 	}
 	return end

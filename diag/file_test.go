@@ -44,8 +44,10 @@ var offsetCases = []offsetCase{
 	{"CRLF end of file", "ab\r\ncd\r\n", 8, Position{3, 1}, LSPPosition{2, 0}, 8},
 	{"CRLF empty line", "\r\n\r\n", 2, Position{2, 1}, LSPPosition{1, 0}, 2},
 	{"CRLF after non-ASCII", "é\r\nx", 2, Position{1, 2}, LSPPosition{0, 1}, 2},
-	{"lone CR is a character", "a\rb", 2, Position{1, 3}, LSPPosition{0, 2}, 2},
-	{"lone CR at end of file", "a\r", 2, Position{1, 3}, LSPPosition{0, 2}, 2},
+	{"lone CR ends a line", "a\rb", 2, Position{2, 1}, LSPPosition{1, 0}, 2},
+	{"lone CR is the end of its line", "a\rb", 1, Position{1, 2}, LSPPosition{0, 1}, 1},
+	{"lone CR at end of file", "a\r", 2, Position{2, 1}, LSPPosition{1, 0}, 2},
+	{"lone CRs", "\r\rx", 2, Position{3, 1}, LSPPosition{2, 0}, 2},
 
 	{"tab is one column", "\tx", 1, Position{1, 2}, LSPPosition{0, 1}, 1},
 	{"after two tabs", "\t\tx", 3, Position{1, 4}, LSPPosition{0, 3}, 3},
@@ -157,8 +159,10 @@ func TestLines(t *testing.T) {
 		{"abc", []string{"abc"}, []int{0}},
 		{"abc\n", []string{"abc", ""}, []int{0, 4}},
 		{"a\r\nb\r\n", []string{"a", "b", ""}, []int{0, 3, 6}},
-		{"a\rb\n\nc", []string{"a\rb", "", "c"}, []int{0, 4, 5}},
-		{"x\r", []string{"x\r"}, []int{0}},
+		// A lone "\r" ends a line, as the Language Server Protocol has it.
+		{"a\rb\n\nc", []string{"a", "b", "", "c"}, []int{0, 2, 4, 5}},
+		{"x\r", []string{"x", ""}, []int{0, 2}},
+		{"\r\r\n\n", []string{"", "", "", ""}, []int{0, 1, 3, 4}},
 		{"\r\n", []string{"", ""}, []int{0, 2}},
 	}
 	for _, tc := range tests {
@@ -208,16 +212,14 @@ func naivePosition(text []byte, off int) (Position, LSPPosition) {
 	off = max(0, min(off, len(text)))
 	line, start := 0, 0
 	for i := range off {
-		if text[i] == '\n' {
+		// "\n", "\r\n" and a lone "\r" end a line.
+		if text[i] == '\n' || text[i] == '\r' && (i+1 >= len(text) || text[i+1] != '\n') {
 			line, start = line+1, i+1
 		}
 	}
 	end := len(text)
-	if i := strings.IndexByte(string(text[start:]), '\n'); i >= 0 {
+	if i := strings.IndexAny(string(text[start:]), "\r\n"); i >= 0 {
 		end = start + i
-		if end > start && text[end-1] == '\r' {
-			end--
-		}
 	}
 	off = min(off, end)
 	runes, units := 0, 0

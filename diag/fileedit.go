@@ -37,32 +37,41 @@ func NewFileAfterEdit(path string, text []byte, prev *File, edit Span, newLen in
 // indexFrom builds the line index from b's.
 func (f *File) indexFrom(b *fileBase) {
 	p, delta := b.prev, b.newLen-b.edit.Len()
-	// Lines [0, first] start before the edit and keep their starts; line
-	// first is scanned again from its start, and so is every line up to the
-	// one holding the edit's end. Old lines after that (from after on) move.
-	first := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.Start }) - 1
-	after := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.End })
-	n := len(p.lines) - (after - first) + bytes.Count(f.Text[p.lines[first]:b.edit.Start+b.newLen], []byte{'\n'}) + 1
-	lines := append(make([]int, 0, n), p.lines[:first]...)
-	ascii := append(make([]int, 0, n), p.ascii[:first]...)
-	// The lines from the start of line first to the end of the line the
-	// edit ends in, in the new text.
-	end := len(f.Text)
-	if after < len(p.lines) {
-		end = p.lines[after] + delta - 1 // its "\n"
-	}
 	t := f.Text
+	// Lines [0, first] start before the edit and keep their starts; line
+	// first is scanned again from its start (the one before it too when the
+	// edit starts a line: a "\n" typed after a lone "\r" joins them), and
+	// so is every line until one starts past the new text where an old line
+	// started, moved (whether an offset starts a line depends only on the
+	// byte before it and its own). Old lines from there on move.
+	first := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.Start }) - 1
+	if first > 0 && p.lines[first] == b.edit.Start {
+		first--
+	}
+	lines := append(make([]int, 0, len(p.lines)+1), p.lines[:first]...)
+	ascii := append(make([]int, 0, len(p.lines)+1), p.ascii[:first]...)
+	cr := bytes.IndexByte(t, '\r') >= 0
+	after := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > b.edit.End })
 	for start := p.lines[first]; ; {
 		lines = append(lines, start)
-		e := end
-		if i := bytes.IndexByte(t[start:end], '\n'); i >= 0 {
-			e = start + i
+		e, next := lineBreak(t, start, cr)
+		if e < 0 {
+			e = len(t)
 		}
 		ascii = append(ascii, start+asciiPrefix(t[start:e]))
-		if e == end {
+		if next < 0 {
+			after = len(p.lines)
 			break
 		}
-		start = e + 1
+		start = next
+		if start > b.edit.Start+b.newLen {
+			for after < len(p.lines) && p.lines[after]+delta < start {
+				after++
+			}
+			if after < len(p.lines) && p.lines[after]+delta == start {
+				break
+			}
+		}
 	}
 	scanned := len(lines)
 	for i := after; i < len(p.lines); i++ {

@@ -14,11 +14,11 @@ import (
 func TestNewFileAfterEdit(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	long := strings.Repeat("é-x ", 400) // a long line with marks
-	pieces := []string{"\n", "\n\n", "a", "abc", "é", "😀", "\r\n", long, "(a)-->(b)\n", ""}
+	pieces := []string{"\n", "\n\n", "a", "abc", "é", "😀", "\r\n", long, "(a)-->(b)\n", "", "\r", "x\r", "\ry"}
 	text := "first\n" + long + "\nlast é\n"
 	prev := NewFile("t", []byte(text))
 	prev.index()
-	for step := 0; step < 3000; step++ {
+	for step := 0; step < 6000; step++ {
 		start := r.IntN(len(text) + 1)
 		end := min(len(text), start+r.IntN(12))
 		if r.IntN(10) == 0 {

@@ -168,7 +168,7 @@ func TestWriteTextUnicodeSpans(t *testing.T) {
 }
 
 func TestWriteTextSanitizes(t *testing.T) {
-	text := "a\x1b[31mb\rc\xff\n"
+	text := "a\x1b[31mb\vc\xff\n"
 	f := NewFile("x\x1b.gram", []byte(text))
 	l := List{{
 		Severity: Error,
@@ -186,7 +186,7 @@ func TestWriteTextSanitizes(t *testing.T) {
 		t.Errorf("output contains an escape sequence:\n%q", buf.String())
 	}
 	want := "x\u241b.gram:1:9: error[c\u241b]: bad \u241b[2J name\n" +
-		"   1 | a\u241b[31mb\u240dc\uFFFD\n" +
+		"   1 | a\u241b[31mb\u240bc\uFFFD\n" +
 		"     |         ^\n" +
 		"   = help: \uFFFD\n" +
 		"x\u241b.gram:1:1: note: \u2407\n"
