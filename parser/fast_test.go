@@ -61,28 +61,63 @@ func TestParseFastAsParticiple(t *testing.T) {
 	docs = append(docs, gramgen.Mixed(64<<10), gramgen.AgentFile(200))
 	fast, slow := 0, 0
 	for _, src := range docs {
-		us, eofs := units(src)
-		for i, toks := range us {
-			want, err := grammar.ParseUnit(toks, eofs[i])
-			got, ok := grammar.ParseFast(toks, eofs[i])
-			if ok {
-				fast++
-			} else {
-				slow++
-			}
-			switch {
-			case ok && err != nil:
-				t.Errorf("accepted by hand, rejected by the grammar (%s):\n%s", err.Msg, unitText(src, toks))
-			case ok && !reflect.DeepEqual(got, want):
-				t.Errorf("the trees differ:\n%s", unitText(src, toks))
-			case !ok && err == nil:
-				t.Errorf("rejected by hand, accepted by the grammar:\n%s", unitText(src, toks))
-			}
-		}
+		f, s := compareFast(t, src)
+		fast, slow = fast+f, slow+s
 	}
 	if fast < 1000 || slow < 100 {
 		t.Errorf("%d units parsed by hand, %d not: want many of both", fast, slow)
 	}
+}
+
+// compareFast parses every unit of src by hand and with the participle
+// grammar and reports where they differ; it returns how many units the hand
+// parse took and how many it left to the grammar.
+func compareFast(t *testing.T, src string) (fast, slow int) {
+	t.Helper()
+	us, eofs := units(src)
+	for i, toks := range us {
+		want, err := grammar.ParseUnit(toks, eofs[i])
+		got, ok := grammar.ParseFast(toks, eofs[i])
+		if ok {
+			fast++
+		} else {
+			slow++
+		}
+		switch {
+		case ok && err != nil:
+			t.Errorf("accepted by hand, rejected by the grammar (%s):\n%s", err.Msg, unitText(src, toks))
+		case ok && !reflect.DeepEqual(got, want):
+			t.Errorf("the trees differ:\n%s", unitText(src, toks))
+		case !ok && err == nil:
+			t.Errorf("rejected by hand, accepted by the grammar:\n%s", unitText(src, toks))
+		}
+	}
+	return fast, slow
+}
+
+// FuzzParseFastAsParticiple checks on any input that the hand-written
+// parse of each unit gives exactly the participle grammar's tree, or gives
+// up where the grammar rejects the unit: the grammar states the language,
+// and the hand parse stays only as long as it is proven equal to it.
+func FuzzParseFastAsParticiple(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/*/*.gram")
+	more, _ := filepath.Glob("../examples/*.gram")
+	for _, name := range append(files, more...) {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(string(b))
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 64; i++ {
+		s := gramgen.Random(r)
+		if i%3 == 0 {
+			s = gramgen.Mutate(r, s)
+		}
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		compareFast(t, src)
+	})
 }
 
 func unitText(src string, toks []lexer.Token) string {
