@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
+)
+
+// BenchmarkEditPositions measures what an edit costs by where it is: on a
+// file of repeated tool and agent declarations at 5,000 and 50,000 lines,
+// a word typed into (and deleted from) the description of the first, the
+// middle and the last tool, each edit a ranged change waited for until its
+// diagnostics are published, over a JSON-RPC connection. It reports the
+// median of 21 edits at each place and, for each place, the ratio of the
+// 50,000-line median to the 5,000-line one: an edit whose cost does not grow
+// with the document keeps it near 1. The collector's target is set as the
+// gram-lsp command sets it (see TuneGC) unless GOGC is set.
+//
+//	go test ./lsp -run '^$' -bench '^BenchmarkEditPositions$' -benchtime 1x
+func BenchmarkEditPositions(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("runs once: use -benchtime 1x")
+	}
+	if os.Getenv("GOGC") == "" {
+		defer tuneGC()()
+	}
+	fmt.Printf("load average at start: %s\n", loadAverage())
+	places := []string{"first", "middle", "last"}
+	medians := map[string]map[int]float64{}
+	for _, lines := range []int{5000, 50000} {
+		text := gramgen.AgentFile(lines)
+		c := newTestClient(b, nil)
+		c.bePatient()
+		uri := protocol.DocumentURI(fmt.Sprintf("file:///bench/positions-%d.gram", lines))
+		c.open(uri, text)
+		c.waitDiagnostics(uri, 1)
+		f := diag.NewFile("", []byte(text))
+		const needle = `:Tool {description: "Finds record `
+		at := map[string]int{
+			"first":  strings.Index(text, needle),
+			"middle": len(text)/2 + strings.Index(text[len(text)/2:], needle),
+			"last":   strings.LastIndex(text, needle),
+		}
+		v := int32(1)
+		for _, place := range places {
+			pos := positionOf(f, at[place]+len(needle))
+			var ds []time.Duration
+			for i := 0; i < 22; i++ {
+				v++
+				r, ins := protocol.Range{Start: pos, End: pos}, "word "
+				if i%2 == 1 {
+					r.End.Character += uint32(len(ins))
+					ins = ""
+				}
+				d := timed(func() {
+					c.edit(uri, v, r, ins)
+					c.waitDiagnostics(uri, v)
+				})
+				if i > 0 {
+					ds = append(ds, d)
+				}
+			}
+			if medians[place] == nil {
+				medians[place] = map[int]float64{}
+			}
+			medians[place][lines] = medianMS(ds)
+			b.ReportMetric(medianMS(ds), fmt.Sprintf("%s-%dk-ms", place, lines/1000))
+		}
+		c.close()
+	}
+	for _, place := range places {
+		b.ReportMetric(medians[place][50000]/medians[place][5000], place+"-50k/5k")
+	}
+	b.ReportMetric(load1(), "load")
+	b.ReportMetric(0, "ns/op")
+	fmt.Printf("load average at end: %s\n", loadAverage())
+}
