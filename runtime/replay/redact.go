@@ -5,7 +5,7 @@
 //
 // A secret is recognised in the forms a server or a program may echo it in:
 // plain; JSON-escaped, any character as \u00XX (also with the backslash
-// itself escaped, as in JSON inside JSON) and / as \/; URL-encoded (%XX, in
+// itself escaped, as in JSON inside JSON), " as \" and / as \/; URL-encoded (%XX, in
 // either case); and base64 (standard and URL alphabets, padded or not, at
 // any alignment inside a longer encoded text such as a Basic credential).
 
@@ -152,7 +152,7 @@ func (r Redactor) find(b []byte) [][2]int {
 }
 
 // decodeEscapes undoes the escapes a secret may be hidden by: JSON's
-// \u00XX for ASCII characters and \/ (behind any number of backslashes, as
+// \u00XX for ASCII characters, \" and \/ (behind any number of backslashes, as
 // in JSON inside JSON), and URL encoding's %XX. It returns the decoded text
 // and, when it differs from b, the offset in b of each decoded byte (and of
 // the end).
@@ -173,8 +173,8 @@ func decodeEscapes(b []byte) ([]byte, []int32) {
 			switch {
 			case j+5 <= len(b) && b[j] == 'u' && b[j+1] == '0' && b[j+2] == '0' && isHexDigit(b[j+3]) && isHexDigit(b[j+4]) && unhex(b[j+3]) < 8:
 				c, n = unhex(b[j+3])<<4|unhex(b[j+4]), j+5-i
-			case j < len(b) && b[j] == '/':
-				c, n = '/', j+1-i
+			case j < len(b) && (b[j] == '/' || b[j] == '"'):
+				c, n = b[j], j+1-i
 			default:
 				// Backslashes that escape nothing here: kept, in one step.
 				for k := i; k < j; k++ {

@@ -113,3 +113,20 @@ func TestRedact(t *testing.T) {
 		t.Errorf("headers %v", h)
 	}
 }
+
+// TestRedactorQuoteInSecret: a secret holding a double quote is masked
+// whole where JSON escapes the quote (once, or twice as in JSON inside
+// JSON), not only up to it.
+func TestRedactorQuoteInSecret(t *testing.T) {
+	const key = `sk-canary"XYZ123secretpart`
+	r := NewRedactor(key)
+	once, _ := json.Marshal(key)
+	twice, _ := json.Marshal(`{"key":` + string(once) + `}`)
+	for name, text := range map[string]string{
+		"plain": "key " + key + " end", "json": `{"key":` + string(once) + `}`, "json in json": string(twice),
+	} {
+		if got := r.String(text); strings.Contains(got, "XYZ123") || strings.Contains(got, "secretpart") || !strings.Contains(got, Redacted) {
+			t.Errorf("%s: %q redacted to %q", name, text, got)
+		}
+	}
+}
