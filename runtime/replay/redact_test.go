@@ -130,3 +130,19 @@ func TestRedactorQuoteInSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactorURLCredentials: the user and password of every URL are
+// masked, also JSON- or URL-encoded; URLs without them are left alone.
+func TestRedactorURLCredentials(t *testing.T) {
+	var r Redactor
+	for text, want := range map[string]string{
+		"DATABASE_URL=postgres://app:PASSWORD@host/db":       "DATABASE_URL=postgres://" + Redacted + "@host/db",
+		`{"url":"redis:\/\/:s3cret@cache:6379"}`:             `{"url":"redis:\/\/` + Redacted + `@cache:6379"}`,
+		"next=https%3A%2F%2Fuser%3Apw%40example.com%2F":      "next=https%3A%2F%2F" + Redacted + "%40example.com%2F",
+		"see https://example.com/a@b and mail me at a@b.org": "see https://example.com/a@b and mail me at a@b.org",
+	} {
+		if got := r.String(text); got != want {
+			t.Errorf("%q: got %q, want %q", text, got, want)
+		}
+	}
+}

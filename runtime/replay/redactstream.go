@@ -30,6 +30,11 @@ func (d *StreamMasker) Delivered() bool { return d.delivered }
 // key-like token (see keyLike).
 var partialKey = regexp.MustCompile(`\bs(?:k(?:(?:-|\\+(?:u(?:0(?:0(?:2[dD]?)?)?)?)?|%(?:2[dD]?)?)[A-Za-z0-9_*.\-]*)?)?$`)
 
+// partialUserinfo matches, at the end of a text, what could be the start
+// of a URL's credentials (see urlUserinfo), from the colon after the
+// scheme.
+var partialUserinfo = regexp.MustCompile(`:(?:/(?:/[^\s/?#@"'<>\\]*)?)?$`)
+
 // NewStreamMasker returns a masker passing the masked text to out.
 func (r Redactor) NewStreamMasker(out func(string)) *StreamMasker {
 	return &StreamMasker{r: r, out: out}
@@ -65,8 +70,10 @@ func (r Redactor) holdFrom(b []byte) int {
 			}
 		}
 	}
-	if loc := partialKey.FindIndex(b); loc != nil {
-		cut = min(cut, loc[0])
+	for _, partial := range []*regexp.Regexp{partialKey, partialUserinfo} {
+		if loc := partial.FindIndex(b); loc != nil {
+			cut = min(cut, loc[0])
+		}
 	}
 	for _, sp := range r.spans(b) {
 		if sp[1] == len(b) || sp[0] < cut && sp[1] > cut {

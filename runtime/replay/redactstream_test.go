@@ -50,3 +50,32 @@ func TestStreamMasker(t *testing.T) {
 		t.Errorf("a word starting with s, which may begin a key, was passed on: %q", got.String())
 	}
 }
+
+// TestStreamMaskerURLCredentials: the credentials of a URL are masked
+// whole however the text is cut, and a URL without them passes unchanged.
+func TestStreamMaskerURLCredentials(t *testing.T) {
+	var r replay.Redactor
+	text := "Use postgres://app:hunter2-pw@db:5432/app, not https://example.com/x: ok"
+	want := "Use postgres://" + replay.Redacted + "@db:5432/app, not https://example.com/x: ok"
+	if got := r.String(text); got != want {
+		t.Fatalf("String: got %q, want %q", got, want)
+	}
+	for size := 1; size <= 12; size++ {
+		var pieces []string
+		m := r.NewStreamMasker(func(s string) { pieces = append(pieces, s) })
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			m.Write(rest[:n])
+			rest = rest[n:]
+		}
+		m.Flush()
+		if got := strings.Join(pieces, ""); got != want {
+			t.Errorf("pieces of %d: got %q, want %q", size, got, want)
+		}
+		for _, p := range pieces {
+			if strings.Contains(p, "hunt") || strings.Contains(p, "app:") {
+				t.Errorf("pieces of %d: a piece holds part of the credentials: %q", size, p)
+			}
+		}
+	}
+}
