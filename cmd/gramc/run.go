@@ -77,6 +77,9 @@ before any model call: an unknown role, a message without content or a tool
 message that answers no earlier call is an error naming the message.
 
 --record FILE saves every model request and response (API keys redacted);
+FILE must be new, empty or an earlier recording (a symbolic link is followed):
+another file is kept, with a usage error, unless --force is given, and what
+is not a regular file is never replaced.
 --replay FILE answers from such a file with no network and no key, and fails
 if a request differs from the recorded one. --trace prints each request and
 response on standard error. A replayed session is streamed if and only if

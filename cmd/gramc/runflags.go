@@ -38,6 +38,7 @@ type runOptions struct {
 	json, trace    bool
 	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
+	force          bool // --force: --record may replace a file that is not a recording
 	baseURL        string
 	maxIterations  int
 	noSummary      bool
@@ -103,6 +104,7 @@ func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	o.addBindingFlags(fs)
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
+	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording")
 }
 
 // addBindingFlags registers the flags of the tool library, the model and
