@@ -44,14 +44,16 @@ Where the answers come from:
              API key; a missing cassette is a configuration error
 A test's cassette is CASSETTES/FILE/TEST.json, where CASSETTES is the
 directory "cassettes" beside the test file (or --cassettes DIR) and FILE the
-test file's name without .gram.
+test file's name without .gram. Two tests whose names give the same file
+(characters other than letters, digits and _-.@ become _) are errors.
 
 --stream asks the model for streamed answers, as gramc run does on a
 terminal; the cassettes then hold the streams, and replay with --stream.
 
 --repeat N runs each test N times and --pass-rate P (0 to 1, default 1) is
 the share of runs that must pass, for models that do not always answer the
-same. --parallel N runs N tests at once. --run REGEX runs the tests whose
+same; with --record, the cassette kept is that of the first run that passed
+(or, when none did, of the first run, and the report says so). --parallel N runs N tests at once. --run REGEX runs the tests whose
 name (or FILE:NAME) matches.
 
 Results go to standard output: text (one line per test, the failures with a
