@@ -36,6 +36,9 @@ What a turn prints on standard output:
                   {response: what --json=final prints}
   --json=final    the turn's response as one JSON document once it is
                   complete (not streamed)
+On a terminal, control characters in what the model and the tools write
+(escapes that would set the title or clear the screen) are shown as
+visible characters; piped output and --json keep the bytes as they are.
 A streamed answer that breaks off after some of its text was shown is an
 error (exit 1) that keeps that text in the conversation; it is not asked
 for again, since what was shown cannot be taken back. A stream that fails

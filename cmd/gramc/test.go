@@ -3,8 +3,10 @@ package main
 // gramc test: run the agent tests declared in gram files.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -58,8 +60,9 @@ name (or FILE:NAME) matches.
 
 Results go to standard output: text (one line per test, the failures with a
 diff of the expected and the actual calls and answer, and a closing count),
-json, junit (JUnit XML for CI) or tap (TAP version 14). Problems in the
-files go to standard error.
+json, junit (JUnit XML for CI) or tap (TAP version 14); on a terminal, the
+control characters of answers are shown as visible characters. Problems in
+the files go to standard error.
 
 Exit codes: 0 every test passed; 1 a test failed or a file has errors; 2
 usage or I/O errors; 3 configuration errors (a missing API key or cassette,
@@ -162,18 +165,31 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 	return r
 }
 
-// report writes the results on standard output in the --format.
+// report writes the results on standard output in the --format; on a
+// terminal, the control characters of the text, TAP and JUnit reports are
+// shown as visible characters.
 func (o *testOptions) report(e *env, results []agenttest.Result) error {
-	var err error
+	var (
+		b   bytes.Buffer
+		err error
+	)
 	switch o.format {
 	case "json":
-		err = agenttest.WriteJSON(e.stdout, results)
+		err = agenttest.WriteJSON(&b, results)
 	case "junit":
-		err = agenttest.WriteJUnit(e.stdout, results)
+		err = agenttest.WriteJUnit(&b, results)
 	case "tap":
-		err = agenttest.WriteTAP(e.stdout, results)
+		err = agenttest.WriteTAP(&b, results)
 	default:
-		err = agenttest.WriteText(e.stdout, results)
+		err = agenttest.WriteText(&b, results)
+	}
+	if err == nil {
+		report := b.String()
+		if o.format != "json" && isTerminal(e.stdout) {
+			// The answers quoted show their control characters.
+			report = diag.Visible(report)
+		}
+		_, err = io.WriteString(e.stdout, report)
 	}
 	if err != nil {
 		return usageError("gramc test", "writing the report: %v", err)
