@@ -135,3 +135,32 @@ func TestProcessSecrets(t *testing.T) {
 		t.Errorf("secrets\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestRunStreamSplitKey: an answer echoing a long API key, streamed in
+// pieces that cut the key, gets none of it into what gramc run --json
+// prints (the text deltas, the final answer), the trace or the recording.
+func TestRunStreamSplitKey(t *testing.T) {
+	key := "sk-canary-" + strings.Repeat("Q7wErTy9UiOpAsDfGhJk", 5)[:98]
+	t.Setenv("OPENAI_API_KEY", key)
+	for _, piece := range []int{12, 21, 47, 100} {
+		srv := fakeopenai.New(t, func(req *fakeopenai.Request) fakeopenai.Response {
+			r := fakeopenai.Text("Your key: " + key + ", keep it.")(req)
+			r.Streaming.Piece = piece
+			return r
+		})
+		rec := filepath.Join(t.TempDir(), "rec.json")
+		code, out, errOut := gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json", "--trace", "--record", rec, "-m", "hi")
+		recText, _ := os.ReadFile(rec)
+		if code != exitOK || !strings.Contains(out, `"content":"Your key: `+replay.Redacted+`, keep it."`) {
+			t.Fatalf("pieces of %d: exit %d\n%s\n%s", piece, code, out, errOut)
+		}
+		for name, text := range map[string]string{"stdout": out, "stderr": errOut, "recording": string(recText)} {
+			for i := len("sk-canary-"); i+8 <= len(key); i++ {
+				if strings.Contains(text, key[i:i+8]) {
+					t.Errorf("pieces of %d: the %s holds part of the key", piece, name)
+					break
+				}
+			}
+		}
+	}
+}
