@@ -186,12 +186,15 @@ func (r *Runner) cassetteClashes(jobs []Job, sources []string) map[int]error {
 			first[key] = i
 			continue
 		}
-		err := &runtime.ConfigError{Message: fmt.Sprintf("tests %q and %q of %s would share the cassette %s; rename one of them",
-			jobs[k].Test.Name, j.Test.Name, j.Path, path)}
+		tests := fmt.Sprintf("tests %q and %q of %s", jobs[k].Test.Name, j.Test.Name, j.Path)
 		if jobs[k].Path != j.Path {
-			err.Message = fmt.Sprintf("tests %q of %s and %q of %s would share the cassette %s; rename one of them",
-				jobs[k].Test.Name, jobs[k].Path, j.Test.Name, j.Path, path)
+			tests = fmt.Sprintf("tests %q of %s and %q of %s", jobs[k].Test.Name, jobs[k].Path, j.Test.Name, j.Path)
 		}
+		share := "would share the cassette " + path
+		if other := r.CassettePath(jobs[k].Path, jobs[k].Test.Name); other != path {
+			share = fmt.Sprintf("have the cassettes %s and %s, one file where case is ignored (macOS, Windows)", other, path)
+		}
+		err := &runtime.ConfigError{Message: tests + " " + share + "; rename one of them"}
 		if _, seen := out[k]; !seen {
 			out[k] = err
 		}
