@@ -1,6 +1,7 @@
 // Stream bodies through the transports: a server-sent event stream is
 // passed on as it arrives, never read whole first. The redacting transport
-// masks it line by line (an SSE event is one data line); the recorder and
+// masks it event by event, holding back the events whose text could still
+// end in a secret (see eventRedactBody); the recorder and
 // the tracer keep a copy as it is read and write it when the stream ends,
 // with the error that cut it, if any; the replayer plays such a cut back.
 
