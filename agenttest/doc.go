@@ -67,5 +67,9 @@
 // .gram and CASSETTES is the cassettes directory beside the file (or
 // [Runner.Cassettes]). [ModeRecord] records them, [ModeReplay] answers from
 // them with no network, and [ModeAuto] replays a test whose cassette exists
-// and runs the others against the model.
+// and runs the others against the model. Two tests whose names give the
+// same path (they differ in characters a file name cannot hold, or in case)
+// are errors rather than sharing a cassette. A test recorded with
+// [Runner.Repeat] above 1 keeps the cassette of its first run that passed
+// (of its first run, said in [Result.CassetteNote], when none did).
 package agenttest

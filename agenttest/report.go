@@ -65,6 +65,9 @@ func Explain(r Result) string {
 			b.WriteString("\n")
 		}
 	}
+	if r.CassetteNote != "" {
+		fmt.Fprintf(&b, "    %s\n", r.CassetteNote)
+	}
 	return b.String()
 }
 

@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -113,6 +115,9 @@ type Result struct {
 	Turns []TurnRecord `json:"turns,omitempty"`
 	// Cassette is the cassette's path.
 	Cassette string `json:"cassette,omitempty"`
+	// CassetteNote says what the cassette of a recorded test that ran
+	// several times holds when no run passed.
+	CassetteNote string `json:"cassetteNote,omitempty"`
 	// Duration is the time of all runs.
 	Duration time.Duration `json:"-"`
 	// Seconds is Duration in seconds, for the JSON report.
@@ -162,6 +167,77 @@ func fileName(name string) string {
 	return "_" + string(b)
 }
 
+// cassetteClashes returns, for each job whose cassette is recorded or
+// replayed, an error when another job's test has the same cassette file
+// (their names differ only in characters a file name cannot hold, or, for
+// file systems that ignore case, in case): neither may overwrite or replay
+// the other's.
+func (r *Runner) cassetteClashes(jobs []Job, sources []string) map[int]error {
+	first := map[string]int{}
+	out := map[int]error{}
+	for i, j := range jobs {
+		if sources[i] == "live" {
+			continue
+		}
+		path := r.CassettePath(j.Path, j.Test.Name)
+		key := strings.ToLower(filepath.Clean(path))
+		k, ok := first[key]
+		if !ok {
+			first[key] = i
+			continue
+		}
+		tests := fmt.Sprintf("tests %q and %q of %s", jobs[k].Test.Name, j.Test.Name, j.Path)
+		if jobs[k].Path != j.Path {
+			tests = fmt.Sprintf("tests %q of %s and %q of %s", jobs[k].Test.Name, jobs[k].Path, j.Test.Name, j.Path)
+		}
+		share := "would share the cassette " + path
+		if other := r.CassettePath(jobs[k].Path, jobs[k].Test.Name); other != path {
+			share = fmt.Sprintf("have the cassettes %s and %s, one file where case is ignored (macOS, Windows)", other, path)
+		}
+		err := &runtime.ConfigError{Message: tests + " " + share + "; rename one of them"}
+		if _, seen := out[k]; !seen {
+			out[k] = err
+		}
+		out[i] = err
+	}
+	return out
+}
+
+// runCassette returns the file run rep of job j's test is recorded to: the
+// cassette itself when the test runs once; otherwise a hidden file beside
+// it, one per run, of which keepCassette keeps one.
+func (r *Runner) runCassette(j Job, rep int) string {
+	cassette := r.CassettePath(j.Path, j.Test.Name)
+	if r.Repeat <= 1 {
+		return cassette
+	}
+	return filepath.Join(filepath.Dir(cassette), "."+filepath.Base(cassette)+".run"+strconv.Itoa(rep+1))
+}
+
+// keepCassette makes the recording of the first run of job j's test that
+// passed its cassette, so that replaying the cassette passes, and removes
+// the other runs' recordings. When no run passed, the first run's is kept
+// and the note returned says so.
+func (r *Runner) keepCassette(j Job, runs []runOutcome) (note string) {
+	if r.Repeat <= 1 {
+		return ""
+	}
+	keep := slices.IndexFunc(runs, func(o runOutcome) bool { return o.err == nil && len(o.failures) == 0 })
+	if keep < 0 {
+		keep, note = 0, "no run passed: the cassette holds the first run, which fails"
+	}
+	cassette := r.CassettePath(j.Path, j.Test.Name)
+	for k := range runs {
+		tmp := r.runCassette(j, k)
+		if k != keep {
+			_ = os.Remove(tmp)
+		} else if err := os.Rename(tmp, cassette); err != nil && !os.IsNotExist(err) {
+			note = "the cassette could not be saved: " + err.Error()
+		}
+	}
+	return note
+}
+
 // Job is a test to run, with the file it comes from.
 type Job struct {
 	Path string
@@ -180,6 +256,12 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 		outcomes[i] = make([]runOutcome, n)
 		sources[i] = r.source(r.CassettePath(jobs[i].Path, jobs[i].Test.Name))
 	}
+	clashes := r.cassetteClashes(jobs, sources)
+	for i, err := range clashes {
+		for k := range outcomes[i] {
+			outcomes[i][k] = runOutcome{err: err}
+		}
+	}
 	work := make(chan unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -189,7 +271,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 			defer wg.Done()
 			for u := range work {
 				start := time.Now()
-				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep == 0)
+				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep)
 				mu.Lock()
 				outcomes[u.job][u.rep] = o
 				durations[u.job] += time.Since(start)
@@ -198,7 +280,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 		}()
 	}
 	for i := range jobs {
-		for k := 0; k < n; k++ {
+		for k := 0; k < n && clashes[i] == nil; k++ {
 			work <- unit{i, k}
 		}
 	}
@@ -207,6 +289,9 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	out := make([]Result, len(jobs))
 	for i, j := range jobs {
 		out[i] = r.result(j, sources[i], outcomes[i], durations[i])
+		if sources[i] == "record" && clashes[i] == nil {
+			out[i].CassetteNote = r.keepCassette(j, outcomes[i])
+		}
 	}
 	return out
 }
@@ -281,14 +366,14 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 // errNoCassette marks a missing cassette in replay mode.
 var errNoCassette = errors.New("no cassette")
 
-// runOnce runs a test once. The first run of a test records its cassette
-// in record mode; later runs of it go to the model without recording.
-func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) runOutcome {
+// runOnce runs a test once (run number rep, from 0), recording it in
+// record mode (see runCassette).
+func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) runOutcome {
 	t := j.Test
 	if t.Agent == nil {
 		return runOutcome{err: fmt.Errorf("test %s: agent %q is not defined", t.Name, t.AgentName)}
 	}
-	transport, replayer, err := r.transport(j, source, first)
+	transport, replayer, err := r.transport(j, source, rep)
 	if err != nil {
 		return runOutcome{err: err}
 	}
@@ -328,10 +413,10 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, first bool) 
 	return out
 }
 
-// transport returns the HTTP transport of a run of job j's test: the
-// test's cassette replayed or recorded as source says (recorded on the
-// first run only), wrapped by the runner's Transport.
-func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper, *replay.Replayer, error) {
+// transport returns the HTTP transport of run rep of job j's test: the
+// test's cassette replayed or recorded as source says (see runCassette),
+// wrapped by the runner's Transport.
+func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *replay.Replayer, error) {
 	t := j.Test
 	cassette := r.CassettePath(j.Path, t.Name)
 	var transport http.RoundTripper = http.DefaultTransport
@@ -347,12 +432,10 @@ func (r *Runner) transport(j Job, source string, first bool) (http.RoundTripper,
 		}
 		replayer, transport = rp, rp
 	case "record":
-		if first {
-			if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
-				return nil, nil, err
-			}
-			transport = replay.NewRecorder(cassette, transport, r.secrets()...)
+		if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
+			return nil, nil, err
 		}
+		transport = replay.NewRecorder(r.runCassette(j, rep), transport, r.secrets()...)
 	}
 	if r.Transport != nil {
 		transport = r.Transport(transport)

@@ -276,6 +276,12 @@ func visible(r rune, size int) rune {
 	return r
 }
 
+// Visible returns s safe to print on a terminal: control characters other
+// than tab and newline (the escapes that set a title or clear the screen
+// among them) and invalid UTF-8 are replaced by visible characters, as in
+// the source lines of diagnostics.
+func Visible(s string) string { return clean(s, true) }
+
 // clean makes s safe to print: control characters other than tab (and
 // newline, if keepNewline is set) and invalid UTF-8 are replaced as by
 // visible.

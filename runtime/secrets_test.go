@@ -134,3 +134,59 @@ func TestCanaryEncodedEcho(t *testing.T) {
 		t.Errorf("content %q", resp.Content)
 	}
 }
+
+// TestStreamSplitKeyNeverLeaks: an answer echoing a long API key, streamed
+// in pieces of many sizes (some shorter than the key-like prefix, some
+// cutting the key once), gets no piece of the key into the text deltas, the
+// final answer, the trace or the recording, whether the process holds the
+// key or the key is only key-like.
+func TestStreamSplitKeyNeverLeaks(t *testing.T) {
+	key := "sk-canary-" + strings.Repeat("Q7wErTy9UiOpAsDfGhJk", 5)[:98]
+	secretPart := key[len("sk-canary-"):]
+	answer := "Here it is: " + key + " — keep it safe."
+	for _, held := range []bool{true, false} {
+		for _, piece := range []int{1, 5, 12, 21, 30, 47, 60, 99, 100} {
+			srv := fakeopenai.New(t, func(req *fakeopenai.Request) fakeopenai.Response {
+				r := fakeopenai.Text(answer)(req)
+				r.Streaming.Piece = piece
+				return r
+			})
+			secrets := []string{"sk-other-key-0000"}
+			if held {
+				secrets = []string{key}
+			}
+			recPath := filepath.Join(t.TempDir(), "session.json")
+			var trace bytes.Buffer
+			transport := replay.NewTracer(&trace, replay.NewRecorder(recPath, nil, secrets...), secrets...)
+			m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{BaseURL: srv.URL, APIKey: secrets[0],
+				HTTPClient: &http.Client{Transport: transport}, Logger: discard()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var deltas []string
+			resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi",
+				runtime.WithModel(m), runtime.WithLogger(discard()), runtime.WithEvents(func(e runtime.Event) {
+					if e.Type == runtime.EventTextDelta {
+						deltas = append(deltas, e.Text)
+					}
+				}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _ := os.ReadFile(recPath)
+			want := "Here it is: " + replay.Redacted + " — keep it safe."
+			if got := strings.Join(deltas, ""); got != want || resp.Content != want {
+				t.Errorf("held %v, pieces of %d: deltas %q, content %q; want %q", held, piece, got, resp.Content, want)
+			}
+			for name, text := range map[string]string{"deltas": strings.Join(deltas, "|"), "content": resp.Content,
+				"trace": trace.String(), "recording": string(rec)} {
+				for i := 0; i+8 <= len(secretPart); i++ {
+					if strings.Contains(text, secretPart[i:i+8]) {
+						t.Errorf("held %v, pieces of %d: the %s holds %q, part of the key:\n%s", held, piece, name, secretPart[i:i+8], text)
+						break
+					}
+				}
+			}
+		}
+	}
+}

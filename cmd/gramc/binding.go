@@ -115,7 +115,11 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	}
 	var mcpHTTP *http.Client
 	if len(o.headers) > 0 {
-		mcpHTTP = &http.Client{Transport: headerTransport{h: o.headers, next: http.DefaultTransport}}
+		var urls []string
+		for _, src := range o.mcp {
+			urls = append(urls, src.url)
+		}
+		mcpHTTP = &http.Client{Transport: newHeaderTransport(o.headers, http.DefaultTransport, urls...)}
 	}
 	for _, src := range o.mcp {
 		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,

@@ -1,7 +1,8 @@
 package main
 
 // Live output of gramc run: on a terminal the answer is printed as it is
-// generated and tool calls as they start and finish; --json prints the
+// generated and tool calls as they start and finish (their control
+// characters shown as visible characters); --json prints the
 // run's events, one JSON object per line; --json=final prints each turn's
 // response once it is complete; other output gets the tool calls as they
 // finish and the answer once it is complete.
@@ -16,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 )
@@ -144,14 +146,14 @@ func (l *liveOutput) event(e runtime.Event) {
 			l.text.Reset()
 		}
 		l.text.WriteString(e.Text)
-		fmt.Fprint(l.w, e.Text)
+		fmt.Fprint(l.w, diag.Visible(e.Text))
 		l.lines += strings.Count(e.Text, "\n")
 		l.midLine = !strings.HasSuffix(e.Text, "\n")
 	case runtime.EventModelTurnFinished:
 		l.endLine()
 	case runtime.EventToolCallStarted:
 		l.endLine()
-		line := fmt.Sprintf("%s %s …", e.Name, clip(compactArgs(e.Arguments), 200))
+		line := diag.Visible(fmt.Sprintf("%s %s …", e.Name, clip(compactArgs(e.Arguments), 200)))
 		fmt.Fprintln(l.w, line)
 		l.lines++
 		if l.pending == nil {
@@ -164,7 +166,7 @@ func (l *liveOutput) event(e runtime.Event) {
 		}
 	case runtime.EventToolCallFinished:
 		l.endLine()
-		line := toolLine(*e.Tool)
+		line := diag.Visible(toolLine(*e.Tool))
 		if at, ok := l.pending[e.CallID]; ok && at == l.lines {
 			// Nothing was printed since the call started: its line is
 			// replaced.
@@ -201,7 +203,7 @@ func (l *liveOutput) finish(resp *runtime.Response, err error) {
 	}
 	l.endLine()
 	if resp != nil && resp.Content != "" && resp.Content != l.text.String() && err == nil {
-		fmt.Fprintln(l.w, resp.Content)
+		fmt.Fprintln(l.w, diag.Visible(resp.Content))
 	}
 }
 

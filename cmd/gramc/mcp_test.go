@@ -349,3 +349,58 @@ func TestMCPURL(t *testing.T) {
 		t.Errorf("server calls: %+v", calls)
 	}
 }
+
+// TestMCPURLRedirectDropsHeaders: the --header values for an --mcp-url
+// server reach it, but not another origin it redirects to; the session
+// still works through the redirect.
+func TestMCPURLRedirectDropsHeaders(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := mcptest.NewServer(mcptest.Options{})
+	var mu sync.Mutex
+	var leaked []string
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, nil)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		for _, h := range []string{"Authorization", "X-Api-Key"} {
+			if v := r.Header.Get(h); v != "" {
+				leaked = append(leaked, h)
+			}
+		}
+		mu.Unlock()
+		handler.ServeHTTP(w, r)
+	}))
+	defer other.Close()
+	var gotAuth bool
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotAuth = gotAuth || r.Header.Get("Authorization") == "Bearer "+canaryHeader
+		mu.Unlock()
+		http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	defer first.Close()
+
+	ar, err := txtar.ParseFile("testdata/script/run_mcp.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := gramc(t, "", "run", filepath.Join(dir, "tasks.gram"), "--mcp-url", first.URL, "--inject", "user_id=u-42",
+		"--header", "Authorization: Bearer "+canaryHeader, "--header", "X-Api-Key: "+canaryHeader+"-2",
+		"--replay", filepath.Join(dir, "tasks.replay.json"), "-m", `Add "Buy milk", then mark task 1 and task 9 done`)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !gotAuth {
+		t.Error("the --mcp-url server did not get the Authorization header")
+	}
+	if len(leaked) > 0 {
+		t.Errorf("the server redirected to got the credentials: %s", strings.Join(leaked, "; "))
+	}
+}

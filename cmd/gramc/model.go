@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
@@ -46,10 +47,11 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, 
 	secrets := append([]string{key}, o.secrets...)
 	if o.record != "" {
 		// Found now, not after the first model calls.
-		if err := checkWritable(o.record); err != nil {
+		path, err := recordTarget(o.record, o.force)
+		if err != nil {
 			return nil, nil, o.usageErr("--record: %v", err)
 		}
-		transport = replay.NewRecorder(o.record, transport, secrets...)
+		transport = replay.NewRecorder(path, transport, secrets...)
 	}
 	if o.trace {
 		transport = replay.NewTracer(e.stderr, transport, secrets...)
@@ -57,26 +59,40 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, 
 	return transport, replayer, nil
 }
 
-// checkWritable reports why a file cannot be written at path, without
-// changing it (a file it creates to find out is removed).
-func checkWritable(path string) error {
+// recordTarget returns the file a recording for path is written to (the
+// target of a symbolic link, so that the link stays), or why it cannot be
+// written there: it is a directory or not a regular file, it is a file
+// that is neither empty nor a recording (unless force), or it cannot be
+// written. Nothing is changed.
+func recordTarget(name string, force bool) (string, error) {
+	path := name
+	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
 	info, err := os.Stat(path)
 	switch {
 	case err == nil && info.IsDir():
-		return fmt.Errorf("%s is a directory; give a file name", path)
+		return "", fmt.Errorf("%s is a directory; give a file name", name)
+	case err == nil && !info.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file; give a file name", name)
 	case err == nil:
+		if _, rerr := replay.ReadRecording(path); rerr != nil && info.Size() > 0 && !force {
+			return "", fmt.Errorf("%s exists and is not a recording; give another file name, or add --force to replace it", name)
+		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
-			return fmt.Errorf("cannot write %s: %w", path, err)
+			return "", fmt.Errorf("cannot write %s: %w", name, err)
 		}
-		return f.Close()
+		return path, f.Close()
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return fmt.Errorf("cannot create %s: %w", path, err)
+		return "", fmt.Errorf("cannot create %s: %w", name, err)
 	}
 	f.Close()
-	return os.Remove(path)
+	return path, os.Remove(path)
 }
 
 // newModel returns the model client of agent on transport (replaying a

@@ -36,6 +36,9 @@ What a turn prints on standard output:
                   {response: what --json=final prints}
   --json=final    the turn's response as one JSON document once it is
                   complete (not streamed)
+On a terminal, control characters in what the model and the tools write
+(escapes that would set the title or clear the screen) are shown as
+visible characters; piped output and --json keep the bytes as they are.
 A streamed answer that breaks off after some of its text was shown is an
 error (exit 1) that keeps that text in the conversation; it is not asked
 for again, since what was shown cannot be taken back. A stream that fails
@@ -77,6 +80,9 @@ before any model call: an unknown role, a message without content or a tool
 message that answers no earlier call is an error naming the message.
 
 --record FILE saves every model request and response (API keys redacted);
+FILE must be new, empty or an earlier recording (a symbolic link is followed):
+another file is kept, with a usage error, unless --force is given, and what
+is not a regular file is never replaced.
 --replay FILE answers from such a file with no network and no key, and fails
 if a request differs from the recorded one. --trace prints each request and
 response on standard error. A replayed session is streamed if and only if

@@ -38,6 +38,7 @@ type runOptions struct {
 	json, trace    bool
 	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
+	force          bool // --force: --record may replace a file that is not a recording
 	baseURL        string
 	maxIterations  int
 	noSummary      bool
@@ -103,6 +104,7 @@ func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	o.addBindingFlags(fs)
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
+	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording")
 }
 
 // addBindingFlags registers the flags of the tool library, the model and
@@ -112,7 +114,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers (repeatable; the value is masked in all output)")
+	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")

@@ -135,3 +135,44 @@ func TestProcessSecrets(t *testing.T) {
 		t.Errorf("secrets\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestRunStreamSplitKey: an answer echoing an API key (a long one, one
+// holding a double quote), streamed in pieces that cut the key or not
+// streamed, gets none of it into what gramc run --json prints (the text
+// deltas, the final answer), the trace or the recording.
+func TestRunStreamSplitKey(t *testing.T) {
+	for _, key := range []string{"sk-canary-" + strings.Repeat("Q7wErTy9UiOpAsDfGhJk", 5)[:98], `sk-canary"XYZ123secretpart`} {
+		t.Setenv("OPENAI_API_KEY", key)
+		streamSplitKey(t, key)
+	}
+}
+
+// streamSplitKey runs the case of TestRunStreamSplitKey with one key.
+func streamSplitKey(t *testing.T, key string) {
+	// Pieces of 0: not streamed (--json=final).
+	for _, piece := range []int{0, 5, 12, 21, 47, 100} {
+		srv := fakeopenai.New(t, func(req *fakeopenai.Request) fakeopenai.Response {
+			r := fakeopenai.Text("Your key: " + key + ", keep it.")(req)
+			r.Streaming.Piece = piece
+			return r
+		})
+		rec := filepath.Join(t.TempDir(), "rec.json")
+		output, content := "--json", `"content":"Your key: `+replay.Redacted+`, keep it."`
+		if piece == 0 {
+			output, content = "--json=final", `"content": "Your key: `+replay.Redacted+`, keep it."`
+		}
+		code, out, errOut := gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, output, "--trace", "--record", rec, "-m", "hi")
+		recText, _ := os.ReadFile(rec)
+		if code != exitOK || !strings.Contains(out, content) {
+			t.Fatalf("pieces of %d: exit %d\n%s\n%s", piece, code, out, errOut)
+		}
+		for name, text := range map[string]string{"stdout": out, "stderr": errOut, "recording": string(recText)} {
+			for i := len("sk-canary-"); i+8 <= len(key); i++ {
+				if strings.Contains(text, key[i:i+8]) {
+					t.Errorf("pieces of %d: the %s holds part of the key", piece, name)
+					break
+				}
+			}
+		}
+	}
+}

@@ -3,8 +3,10 @@ package main
 // gramc test: run the agent tests declared in gram files.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -44,20 +46,23 @@ Where the answers come from:
              API key; a missing cassette is a configuration error
 A test's cassette is CASSETTES/FILE/TEST.json, where CASSETTES is the
 directory "cassettes" beside the test file (or --cassettes DIR) and FILE the
-test file's name without .gram.
+test file's name without .gram. Two tests whose names give the same file
+(characters other than letters, digits and _-.@ become _) are errors.
 
 --stream asks the model for streamed answers, as gramc run does on a
 terminal; the cassettes then hold the streams, and replay with --stream.
 
 --repeat N runs each test N times and --pass-rate P (0 to 1, default 1) is
 the share of runs that must pass, for models that do not always answer the
-same. --parallel N runs N tests at once. --run REGEX runs the tests whose
+same; with --record, the cassette kept is that of the first run that passed
+(or, when none did, of the first run, and the report says so). --parallel N runs N tests at once. --run REGEX runs the tests whose
 name (or FILE:NAME) matches.
 
 Results go to standard output: text (one line per test, the failures with a
 diff of the expected and the actual calls and answer, and a closing count),
-json, junit (JUnit XML for CI) or tap (TAP version 14). Problems in the
-files go to standard error.
+json, junit (JUnit XML for CI) or tap (TAP version 14); on a terminal, the
+control characters of answers are shown as visible characters. Problems in
+the files go to standard error.
 
 Exit codes: 0 every test passed; 1 a test failed or a file has errors; 2
 usage or I/O errors; 3 configuration errors (a missing API key or cassette,
@@ -160,18 +165,31 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 	return r
 }
 
-// report writes the results on standard output in the --format.
+// report writes the results on standard output in the --format; on a
+// terminal, the control characters of the text, TAP and JUnit reports are
+// shown as visible characters.
 func (o *testOptions) report(e *env, results []agenttest.Result) error {
-	var err error
+	var (
+		b   bytes.Buffer
+		err error
+	)
 	switch o.format {
 	case "json":
-		err = agenttest.WriteJSON(e.stdout, results)
+		err = agenttest.WriteJSON(&b, results)
 	case "junit":
-		err = agenttest.WriteJUnit(e.stdout, results)
+		err = agenttest.WriteJUnit(&b, results)
 	case "tap":
-		err = agenttest.WriteTAP(e.stdout, results)
+		err = agenttest.WriteTAP(&b, results)
 	default:
-		err = agenttest.WriteText(e.stdout, results)
+		err = agenttest.WriteText(&b, results)
+	}
+	if err == nil {
+		report := b.String()
+		if o.format != "json" && isTerminal(e.stdout) {
+			// The answers quoted show their control characters.
+			report = diag.Visible(report)
+		}
+		_, err = io.WriteString(e.stdout, report)
 	}
 	if err != nil {
 		return usageError("gramc test", "writing the report: %v", err)

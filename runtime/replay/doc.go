@@ -12,9 +12,10 @@
 //     naming the first JSON pointer where the bodies differ.
 //   - [NewTracer] prints every request and response.
 //   - [NewRedactor] returns a [Redactor] that masks the given secrets (and
-//     anything shaped like an API key) in text, in what an [io.Writer]
-//     receives and in what an HTTP transport sends on, also where a secret
-//     is JSON-escaped, URL-encoded or in base64. Recordings and traces
+//     anything shaped like an API key, and the credentials of every URL)
+//     in text, in a streamed answer whose pieces split one, in what an
+//     [io.Writer] receives and in what an HTTP transport sends on, also
+//     where a secret is JSON-escaped, URL-encoded or in base64. Recordings and traces
 //     replace credential headers by [Redacted].
 //
 // Package github.com/gramlang/gram/runtime uses these transports for its

@@ -3,9 +3,12 @@
 // bearer tokens) wherever text leaves: errors, logs, traces, recordings,
 // what the model's answers carry into tool input and output, MCP replies.
 //
+// The credentials of every URL (scheme://user:password@host) are masked
+// too, the secrets given or not.
+//
 // A secret is recognised in the forms a server or a program may echo it in:
 // plain; JSON-escaped, any character as \u00XX (also with the backslash
-// itself escaped, as in JSON inside JSON) and / as \/; URL-encoded (%XX, in
+// itself escaped, as in JSON inside JSON), " as \" and / as \/; URL-encoded (%XX, in
 // either case); and base64 (standard and URL alphabets, padded or not, at
 // any alignment inside a longer encoded text such as a Basic credential).
 
@@ -29,8 +32,9 @@ const Redacted = "[REDACTED]"
 // dash JSON- or URL-encoded), whether or not the process holds them.
 var keyLike = regexp.MustCompile(`\bsk(?:-|\\+u002[dD]|%2[dD])[A-Za-z0-9_*.\-]{6,}`)
 
-// Redactor masks secrets in text. The zero Redactor masks key-like tokens
-// only. A Redactor is immutable and safe for concurrent use.
+// Redactor masks secrets in text: the secrets it is given, the tokens that
+// look like API keys, and the credentials (user and password) of every URL.
+// The zero Redactor masks key-like tokens and URL credentials only. A Redactor is immutable and safe for concurrent use.
 //
 // Matching takes time linear in the text: the text is decoded once (JSON
 // escapes of ASCII characters, \/ and %XX undone, with the offset of each
@@ -126,12 +130,19 @@ func (r Redactor) Bytes(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-// find returns the spans of b holding a secret, in any of its forms.
+// find returns the spans of b holding a secret, in any of its forms, or
+// the credentials of a URL.
 func (r Redactor) find(b []byte) [][2]int {
-	if len(r.needles) == 0 {
+	if len(r.needles) == 0 && !mayHoldUserinfo(b) {
 		return nil
 	}
 	dec, offs := decodeEscapes(b)
+	orig := func(i int) int {
+		if offs == nil {
+			return i
+		}
+		return int(offs[i])
+	}
 	var spans [][2]int
 	for _, n := range r.needles {
 		for from := 0; ; {
@@ -140,19 +151,28 @@ func (r Redactor) find(b []byte) [][2]int {
 				break
 			}
 			start, end := from+i, from+i+len(n)
-			if offs == nil {
-				spans = append(spans, [2]int{start, end})
-			} else {
-				spans = append(spans, [2]int{int(offs[start]), int(offs[end])})
-			}
+			spans = append(spans, [2]int{orig(start), orig(end)})
 			from = end
 		}
+	}
+	for _, m := range urlUserinfo.FindAllSubmatchIndex(dec, -1) {
+		spans = append(spans, [2]int{orig(m[2]), orig(m[3])})
 	}
 	return spans
 }
 
+// urlUserinfo matches the credentials of a URL (the user and password of
+// scheme://user:password@host), whatever the scheme.
+var urlUserinfo = regexp.MustCompile(`://([^\s/?#@"'<>\\]+)@`)
+
+// mayHoldUserinfo reports whether b may hold a URL's credentials, plain
+// or escaped: whether it has an @ in some form.
+func mayHoldUserinfo(b []byte) bool {
+	return bytes.IndexByte(b, '@') >= 0 || bytes.Contains(b, []byte("%40")) || bytes.Contains(b, []byte("u0040"))
+}
+
 // decodeEscapes undoes the escapes a secret may be hidden by: JSON's
-// \u00XX for ASCII characters and \/ (behind any number of backslashes, as
+// \u00XX for ASCII characters, \" and \/ (behind any number of backslashes, as
 // in JSON inside JSON), and URL encoding's %XX. It returns the decoded text
 // and, when it differs from b, the offset in b of each decoded byte (and of
 // the end).
@@ -173,8 +193,8 @@ func decodeEscapes(b []byte) ([]byte, []int32) {
 			switch {
 			case j+5 <= len(b) && b[j] == 'u' && b[j+1] == '0' && b[j+2] == '0' && isHexDigit(b[j+3]) && isHexDigit(b[j+4]) && unhex(b[j+3]) < 8:
 				c, n = unhex(b[j+3])<<4|unhex(b[j+4]), j+5-i
-			case j < len(b) && b[j] == '/':
-				c, n = '/', j+1-i
+			case j < len(b) && (b[j] == '/' || b[j] == '"'):
+				c, n = b[j], j+1-i
 			default:
 				// Backslashes that escape nothing here: kept, in one step.
 				for k := i; k < j; k++ {

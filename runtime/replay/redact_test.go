@@ -113,3 +113,36 @@ func TestRedact(t *testing.T) {
 		t.Errorf("headers %v", h)
 	}
 }
+
+// TestRedactorQuoteInSecret: a secret holding a double quote is masked
+// whole where JSON escapes the quote (once, or twice as in JSON inside
+// JSON), not only up to it.
+func TestRedactorQuoteInSecret(t *testing.T) {
+	const key = `sk-canary"XYZ123secretpart`
+	r := NewRedactor(key)
+	once, _ := json.Marshal(key)
+	twice, _ := json.Marshal(`{"key":` + string(once) + `}`)
+	for name, text := range map[string]string{
+		"plain": "key " + key + " end", "json": `{"key":` + string(once) + `}`, "json in json": string(twice),
+	} {
+		if got := r.String(text); strings.Contains(got, "XYZ123") || strings.Contains(got, "secretpart") || !strings.Contains(got, Redacted) {
+			t.Errorf("%s: %q redacted to %q", name, text, got)
+		}
+	}
+}
+
+// TestRedactorURLCredentials: the user and password of every URL are
+// masked, also JSON- or URL-encoded; URLs without them are left alone.
+func TestRedactorURLCredentials(t *testing.T) {
+	var r Redactor
+	for text, want := range map[string]string{
+		"DATABASE_URL=postgres://app:PASSWORD@host/db":       "DATABASE_URL=postgres://" + Redacted + "@host/db",
+		`{"url":"redis:\/\/:s3cret@cache:6379"}`:             `{"url":"redis:\/\/` + Redacted + `@cache:6379"}`,
+		"next=https%3A%2F%2Fuser%3Apw%40example.com%2F":      "next=https%3A%2F%2F" + Redacted + "%40example.com%2F",
+		"see https://example.com/a@b and mail me at a@b.org": "see https://example.com/a@b and mail me at a@b.org",
+	} {
+		if got := r.String(text); got != want {
+			t.Errorf("%q: got %q, want %q", text, got, want)
+		}
+	}
+}

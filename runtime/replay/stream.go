@@ -1,13 +1,13 @@
 // Stream bodies through the transports: a server-sent event stream is
 // passed on as it arrives, never read whole first. The redacting transport
-// masks it line by line (an SSE event is one data line); the recorder and
+// masks it event by event, holding back the events whose text could still
+// end in a secret (see eventRedactBody); the recorder and
 // the tracer keep a copy as it is read and write it when the stream ends,
 // with the error that cut it, if any; the replayer plays such a cut back.
 
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -66,41 +66,10 @@ func (t *teeBody) finish(err error) {
 	t.once.Do(func() { t.done(t.buf.Bytes(), err) })
 }
 
-// lineRedactBody masks the secrets of a body line by line as it is read.
-type lineRedactBody struct {
-	rc   io.ReadCloser
-	br   *bufio.Reader
-	r    Redactor
-	pend []byte
-	err  error
-}
-
-func newLineRedactBody(rc io.ReadCloser, r Redactor) *lineRedactBody {
-	return &lineRedactBody{rc: rc, br: bufio.NewReader(rc), r: r}
-}
-
-// Read implements io.Reader.
-func (l *lineRedactBody) Read(p []byte) (int, error) {
-	for len(l.pend) == 0 {
-		if l.err != nil {
-			return 0, l.err
-		}
-		line, err := l.br.ReadBytes('\n')
-		l.err = err
-		l.pend = l.r.Bytes(line)
-	}
-	n := copy(p, l.pend)
-	l.pend = l.pend[n:]
-	return n, nil
-}
-
-// Close implements io.Closer.
-func (l *lineRedactBody) Close() error { return l.rc.Close() }
-
 // streamResponse passes a streamed response body through the redacting
 // transport.
 func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, error) {
-	resp.Body = newLineRedactBody(resp.Body, t.r)
+	resp.Body = newEventRedactBody(resp.Body, t.r)
 	resp.ContentLength = -1
 	resp.Header.Del("Content-Length")
 	return resp, nil
@@ -111,7 +80,7 @@ func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, er
 func (r *Recorder) recordStream(it Interaction, resp *http.Response) *http.Response {
 	rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
 	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
-		setBody(r.redact.maskEventStream(r.redact.Bytes(body)), &rr.Body, &rr.BodyText)
+		setBody(r.redact.eventStream(body), &rr.Body, &rr.BodyText)
 		if err != nil {
 			rr.BodyError = r.redact.String(err.Error())
 		}
@@ -129,7 +98,7 @@ func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
 	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
 		var b bytes.Buffer
 		b.Write(head)
-		b.Write(t.redact.maskEventStream(t.redact.Bytes(body)))
+		b.Write(t.redact.eventStream(body))
 		if err != nil {
 			b.WriteString("<-- the stream broke: " + t.redact.String(err.Error()) + "\n")
 		}
@@ -175,18 +144,14 @@ func replayBody(rr *RecordedResponse, b []byte) io.ReadCloser {
 // byte for byte.
 func (r Redactor) maskEventStream(body []byte) []byte {
 	lines := bytes.Split(body, []byte("\n"))
-	st := streamPieces{events: map[int]map[string]any{}, joined: map[string][]*streamPiece{}}
+	st := newStreamPieces()
 	for i, line := range lines {
 		st.addEvent(i, line)
 	}
 	changed := map[int]bool{}
 	for _, key := range st.order {
 		ps := st.joined[key]
-		var all strings.Builder
-		for _, p := range ps {
-			all.WriteString(p.text)
-		}
-		text := all.String()
+		text := st.text(key)
 		if spans := r.spans([]byte(text)); len(spans) > 0 {
 			maskPieces(ps, text, spans, changed)
 		}
@@ -215,6 +180,20 @@ type streamPieces struct {
 	events map[int]map[string]any // decoded events by line
 	joined map[string][]*streamPiece
 	order  []string // the keys of joined, in the order first seen
+}
+
+// newStreamPieces returns an empty streamPieces.
+func newStreamPieces() *streamPieces {
+	return &streamPieces{events: map[int]map[string]any{}, joined: map[string][]*streamPiece{}}
+}
+
+// text returns the text of key, its pieces joined.
+func (st *streamPieces) text(key string) string {
+	var all strings.Builder
+	for _, p := range st.joined[key] {
+		all.WriteString(p.text)
+	}
+	return all.String()
 }
 
 // add adds a piece to the text of key.
