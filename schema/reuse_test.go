@@ -15,7 +15,11 @@ import (
 
 // recompileEdits are what the random edits of TestRecompileMatchesCompile
 // type: characters of descriptions, names, types and brackets.
-var recompileEdits = []string{"x", "", "", "\"", "]", "[", "(", ")", ",", " ", "::Integer", "::Item1", "::Nope", "Record", ":Tool", "lookup1", "{k: 1}", "\n", "=>", "// c\n"}
+var recompileEdits = []string{"x", "", "", "\"", "]", "[", "(", ")", ",", " ", "::Integer", "::Item1", "::Nope", "Record", ":Tool", "lookup1", "{k: 1}", "\n", "=>", "// c\n",
+	// A declaration split in two, one added, an agent added that lists a
+	// tool, a string left open.
+	"]\n[split:Tool {description: \"s\"} | ", "\n[added:Tool {description: \"a\"} | (a::String)==>(::String)]\n",
+	"\n[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} | lookup1]\n", "\"open"}
 
 // TestRecompileMatchesCompile: after random edits, most of them typing
 // inside a declaration's strings, compiling the edited document again from
@@ -35,7 +39,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 	for ti, text := range texts {
 		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(text)))
 		prog, _ := Compile(doc)
-		for step := 0; step < 40; step++ {
+		for step := 0; step < 60; step++ {
 			old := doc.File.Text
 			// Mostly inside strings, where typing happens; sometimes anywhere.
 			at := rng.IntN(len(old) + 1)
@@ -48,6 +52,10 @@ func TestRecompileMatchesCompile(t *testing.T) {
 				at = min(at+1+rng.IntN(3), len(old))
 			}
 			end := min(at+rng.IntN(2)*rng.IntN(4), len(old))
+			if rng.IntN(12) == 0 {
+				// Whole declarations removed, or cut across.
+				end = min(at+rng.IntN(400), len(old))
+			}
 			ins := recompileEdits[rng.IntN(len(recompileEdits))]
 			text := string(old[:at]) + ins + string(old[end:])
 			edit := diag.Span{Start: at, End: end}
