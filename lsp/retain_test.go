@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"weak"
@@ -129,4 +130,61 @@ func refsOf(t *testing.T, c *testClient, uri protocol.DocumentURI) versionRefs {
 		t.Fatal("no analysis")
 	}
 	return versionRefs{text: weak.Make(&an.File.Text[0]), file: weak.Make(an.File), doc: weak.Make(an.Doc), prog: weak.Make(an.Prog)}
+}
+
+// TestBurstOfEditsReleasesEarlierVersions sends bursts of edits without
+// waiting for their diagnostics, as fast typing in a large file does (the
+// server then re-parses from an older analysed version and answers requests
+// from it meanwhile), and checks that once the last version is analysed and
+// indexed no earlier analysed text is reachable but the one before it and
+// the current syntax's base text.
+func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
+	var mu sync.Mutex
+	var analysed []weak.Pointer[byte]
+	analyzeHook = func(f *diag.File) {
+		if len(f.Text) > 0 {
+			mu.Lock()
+			analysed = append(analysed, weak.Make(&f.Text[0]))
+			mu.Unlock()
+		}
+	}
+	defer func() { analyzeHook = nil }()
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///retain/burst.gram")
+	text := gramgen.AgentFile(2000)
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	r := rand.New(rand.NewPCG(3, 5))
+	v := int32(1)
+	for burst := 0; burst < 20; burst++ {
+		for i := 0; i < 10; i++ {
+			all := descriptionAt.FindAllStringIndex(text, -1)
+			at := all[r.IntN(len(all))][1]
+			p := positionOf(diag.NewFile("", []byte(text)), at)
+			v++
+			c.edit(uri, v, protocol.Range{Start: p, End: p}, "y")
+			text = text[:at] + "y" + text[at:]
+		}
+		c.waitDiagnostics(uri, v)
+		var res any
+		c.mustCall("textDocument/hover", tdp(uri, protocol.Position{Line: 3, Character: 3}), &res)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+	}
+	an := c.srv.docs.current()[uri].Analysis()
+	own, base := weak.Make(&an.File.Text[0]), weak.Make(&an.Doc.BaseText()[0])
+	mu.Lock()
+	defer mu.Unlock()
+	alive := 0
+	for _, w := range analysed {
+		if w.Value() != nil && w != own && w != base {
+			alive++
+		}
+	}
+	// The version before the current one may still answer requests.
+	if alive > 1 {
+		t.Errorf("%d of %d analysed texts are still reachable after %d edits in bursts", alive, len(analysed), v-1)
+	}
 }
