@@ -189,7 +189,7 @@ func (o *testOptions) check() error {
 		return o.usageErr("--record and --replay cannot be used together")
 	case o.repeat < 1:
 		return o.usageErr("--repeat must be at least 1")
-	case o.passRate <= 0 || o.passRate > 1:
+	case !(o.passRate > 0 && o.passRate <= 1): // NaN too
 		return o.usageErr("--pass-rate must be more than 0 and at most 1, e.g. 0.8")
 	case o.parallel < 1:
 		return o.usageErr("--parallel must be at least 1")
