@@ -15,21 +15,23 @@ import (
 const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PATH...|-
 
 Formats gram files in the canonical style, keeping every comment. A directory
-is searched recursively for *.gram files (skipping hidden directories); -
-reads standard input. Without flags the formatted files are printed on
-standard output. With flags:
+is searched recursively for *.gram files and symbolic links to them (skipping
+hidden directories); - reads standard input. Without flags the formatted files
+are printed on standard output. With flags:
 
   -w       rewrite the files that change, in place: the file stays the same
            file (inode, hard links, owner, group, mode, extended attributes)
            and is written behind a backup copy, removed once it is written;
-           a file that changed since it was read, or that its permissions
-           do not let the caller write (checked even for root), is left as
-           it is and reported (exit 1); Ctrl-C or a termination signal
-           takes effect once the file being written is complete
+           a file named twice (by links) is written once; a file that
+           changed since it was read, or that its permissions do not let
+           the caller write (checked even for root), is left as it is and
+           reported (exit 1); Ctrl-C or a termination signal takes effect
+           once the file being written is complete
   -l       list the files that would change
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error
-           (for CI); nothing is printed on standard output
+           (for CI); nothing is printed on standard output or written, so
+           it does not go with -w
   --rewrite-legacy
            also rewrite the older notation of tools in the canonical forms:
            ToolSpecification becomes Tool, (::Text {paramName: "name"})
@@ -82,10 +84,16 @@ func runFmt(e *env, args []string) error {
 	if o.write && contains(fs.Args(), "-") {
 		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
+	if o.write && o.check {
+		return usageError("gramc fmt", "-w and --check cannot be used together: --check only reports the files that would change")
+	}
 	code := exitOK
 	inputs, ioErr := collectInputs(e, "fmt", fs.Args())
 	if ioErr {
 		code = exitUsage
+	}
+	if o.write {
+		inputs = distinctFiles(inputs)
 	}
 	var signals chan os.Signal
 	if o.write {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,9 @@ const defaultMaxFileSize = 256 << 20
 const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
-// given, directories walked for regular *.gram files in path order (hidden
-// directories skipped; a directory without any is reported with a warning),
+// given, directories walked for regular *.gram files and symbolic links to
+// them in path order (hidden directories skipped, links to directories not
+// followed; a directory without any is reported with a warning),
 // - as standard input.
 // Paths are cleaned and listed once. It reports whether an argument could
 // not be read.
@@ -84,10 +86,20 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".gram") {
-				found = true
-				add(path)
+			if !strings.HasSuffix(d.Name(), ".gram") {
+				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// A link to a .gram file counts as the file; a link to
+				// anything else (a directory, a device) is not followed.
+				if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			found = true
+			add(path)
 			return nil
 		})
 		if err != nil {
@@ -99,6 +111,27 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 	}
 	return inputs, bad
+}
+
+// distinctFiles returns the inputs without those that name a file an
+// earlier input names too (by another hard link or a symbolic link), so
+// that each file is written once.
+func distinctFiles(inputs []checkInput) []checkInput {
+	var out []checkInput
+	var seen []fs.FileInfo
+	for _, in := range inputs {
+		if !in.isStd {
+			info, err := os.Stat(in.path)
+			if err == nil && slices.ContainsFunc(seen, func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
+				continue
+			}
+			if err == nil {
+				seen = append(seen, info)
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 // parallelMap applies f to every input on all cores and returns the results in
