@@ -143,10 +143,14 @@ func checkOne(in checkInput) checkResult {
 		if b, err := readFile(sp, in.limit); err == nil {
 			subject, _ := agenttest.Compile(diag.NewFile(sp, b), nil)
 			_, diags := agenttest.Compile(f, subject)
-			return checkResult{file: f, diags: diags}
+			return checkResult{file: f, diags: append(backupDiags(in.path, f.Text, in.limit), diags...)}
 		}
 	}
-	return checkResult{file: f, diags: checkFile(f)}
+	diags := checkFile(f)
+	if !in.isStd {
+		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
+	}
+	return checkResult{file: f, diags: diags}
 }
 
 // checkFile returns all diagnostics of a file: the parser's and the

@@ -26,7 +26,11 @@ are printed on standard output. With flags:
            changed since it was read, or that its permissions do not let
            the caller write (checked even for root), is left as it is and
            reported (exit 1); Ctrl-C or a termination signal takes effect
-           once the file being written is complete
+           once the file being written is complete. A run killed
+           mid-write (SIGKILL, a crash) leaves the backup beside the file
+           as .NAME.gramfmt.orig: later fmt and check runs report it
+           (leftover-backup) and say what to do, and -w leaves the file
+           alone until the backup is put back or removed
   -l       list the files that would change
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error
@@ -43,9 +47,9 @@ are printed on standard output. With flags:
 A file with syntax errors is never rewritten: its diagnostics go to standard
 error. A leading UTF-8 byte order mark is kept. Exit codes: 0 done (or, with
 --check, every file formatted), 1 syntax errors, --check found files to
-format, or -w refused a file (read-only, or changed while formatting), 2
-usage or I/O errors, 130 interrupted by a signal during -w (the files written
-so far are complete).
+format, or -w refused a file (read-only, changed while formatting, or with a
+leftover backup), 2 usage or I/O errors, 130 interrupted by a signal during -w
+(the files written so far are complete).
 
 Flags:
 `
@@ -155,7 +159,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 	if changed && o.write {
 		if err := rewriteFile(path, r.file.Text, r.out); err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) {
+			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) || errors.Is(err, errBackupLeft) {
 				code = max(code, exitError)
 			} else {
 				code = max(code, exitUsage)
@@ -195,5 +199,8 @@ func formatOne(in checkInput, legacy bool) fmtResult {
 		formatter = format.RewriteLegacy
 	}
 	out, diags := formatter(text)
+	if !in.isStd {
+		diags = append(backupDiags(in.path, text, in.limit), diags...)
+	}
 	return fmtResult{file: f, out: out, diags: diags}
 }
