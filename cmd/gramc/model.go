@@ -37,9 +37,9 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, 
 	var transport http.RoundTripper = http.DefaultTransport
 	var replayer *replay.Replayer
 	if o.replay != "" {
-		rp, err := replay.NewReplayer(o.replay)
+		rp, err := replay.NewReplayer(o.replay, o.maxFileSize)
 		if err != nil {
-			return nil, nil, o.usageErr("--replay: %v", err)
+			return nil, nil, o.usageErr("--replay: %v", inputHint(err, "give a recording file"))
 		}
 		replayer, transport = rp, rp
 	}

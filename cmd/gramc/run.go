@@ -19,8 +19,10 @@ const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history
                  [--base-url URL] [--max-iterations N] [flags]
 
 Runs an agent of a gram file. Each -m is one user turn of one conversation;
-without -m, turns are read from standard input, one per line, and on a
-terminal gramc starts an interactive conversation (Ctrl-D ends it).
+without -m, turns are read from standard input, one per line of at most 4 MB,
+and on a terminal gramc starts an interactive conversation (Ctrl-D ends it).
+The files given (the agent file, --replay, --history, --tool-schema) are read
+only when they are regular files within --max-file-size (256 MB by default).
 
 What a turn prints on standard output:
   a terminal      the answer as the model writes it (streamed), and each
@@ -186,7 +188,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	}
 	var conv runtime.Conversation
 	if history != "" {
-		data, err := os.ReadFile(history)
+		data, err := readOther(e, history)
 		if err != nil {
 			return nil, nil, o.usageErr("--history: %v", err)
 		}

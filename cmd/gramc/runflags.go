@@ -47,6 +47,7 @@ type runOptions struct {
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
+	maxFileSize    int64       // the size limit of the files read (--max-file-size)
 }
 
 // minInt is an integer flag that refuses values below min, so that a value
@@ -181,6 +182,7 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	o.secrets = o.protect(e)
+	o.maxFileSize = e.maxFileSize
 	if o.record != "" && o.replay != "" {
 		return nil, nil, o.usageErr("--record and --replay cannot be used together")
 	}

@@ -139,13 +139,14 @@ func runTest(e *env, args []string) error {
 // runner returns the test runner the flags describe.
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
-		Library:   lib,
-		Options:   append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
-		Cassettes: o.cassettes,
-		BaseURL:   o.baseURL,
-		Repeat:    o.repeat,
-		PassRate:  o.passRate,
-		Parallel:  o.parallel,
+		Library:     lib,
+		Options:     append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Cassettes:   o.cassettes,
+		MaxFileSize: e.maxFileSize,
+		BaseURL:     o.baseURL,
+		Repeat:      o.repeat,
+		PassRate:    o.passRate,
+		Parallel:    o.parallel,
 	}
 	switch {
 	case o.record:
@@ -222,9 +223,9 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
 	for _, in := range inputs {
-		s, err := agenttest.Load(in.path)
+		s, err := agenttest.Load(in.path, e.maxFileSize)
 		if err != nil {
-			return nil, usageError("gramc test", "%v", err)
+			return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 		}
 		if len(s.Program.Tests) == 0 {
 			continue
