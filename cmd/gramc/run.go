@@ -47,7 +47,11 @@ Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
 with sh -c, reads the validated arguments as a JSON object on standard input
 and prints its result on standard output (JSON if it parses as JSON, text
-otherwise); a non-zero exit is a tool error with standard error as message.
+otherwise); a non-zero exit is a tool error with standard error as message
+(a program killed by a signal names the signal). The standard error of a
+program that succeeds is logged at --log-level debug. A program that exits
+while a process it started still holds its standard output gives what it
+wrote within a second, and that process is stopped (a warning says so).
 --mcp COMMAND starts an MCP server (COMMAND runs with sh -c and speaks MCP on
 its standard input and output) and --mcp-url URL reaches one over streamable
 HTTP; their tools are bound too. A name is bound to the first source that has
