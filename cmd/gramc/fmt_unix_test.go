@@ -33,34 +33,9 @@ func TestFmtWriteKilled(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		cmd := exec.Command(os.Args[0], "fmt", "-w", path, next)
-		cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "GRAMC_TEST_PAUSE_MID_WRITE=1")
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stderr)
-		var lines []string
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
-			if sc.Text() == "test: half written" {
-				_ = cmd.Process.Signal(sig)
-				break
-			}
-		}
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
-		}
-		err = cmd.Wait()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
+		code, lines := signalMidWrite(t, sig, path, next)
 		if code != exitInterrupted {
-			t.Errorf("%v: exit %d (%v), want %d", sig, code, err, exitInterrupted)
+			t.Errorf("%v: exit %d, want %d", sig, code, exitInterrupted)
 		}
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("%v: the file holds %d bytes, not its new text (%d bytes)", sig, len(got), want.Len())
@@ -82,6 +57,40 @@ func TestFmtWriteKilled(t *testing.T) {
 	}
 }
 
+// signalMidWrite runs gramc fmt -w on paths as a process of its own, sends
+// it sig once it has written half of the first file (paused there by a test
+// hook), and returns its exit code and the lines of its standard error.
+func signalMidWrite(t *testing.T, sig os.Signal, paths ...string) (int, []string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"fmt", "-w"}, paths...)...)
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "GRAMC_TEST_PAUSE_MID_WRITE=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if sc.Text() == "test: half written" {
+			_ = cmd.Process.Signal(sig)
+			break
+		}
+	}
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	err = cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return code, lines
+}
+
 // TestFmtWriteSIGKILLLeavesBackup kills gramc fmt -w (SIGKILL, which
 // cannot be held off) half-way through writing a file, so that the file is
 // left half new, half old text. Every later check and fmt of the file
@@ -98,23 +107,7 @@ func TestFmtWriteSIGKILLLeavesBackup(t *testing.T) {
 	if err := os.WriteFile(path, old.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "fmt", "-w", path)
-	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "GRAMC_TEST_PAUSE_MID_WRITE=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if sc.Text() == "test: half written" {
-			_ = cmd.Process.Kill()
-			break
-		}
-	}
-	_ = cmd.Wait()
+	signalMidWrite(t, syscall.SIGKILL, path)
 	mixed, _ := os.ReadFile(path)
 	if bytes.Equal(mixed, old.Bytes()) {
 		t.Fatal("the file was not half-written: the test did not kill gramc in time")
