@@ -167,3 +167,26 @@ func TestLeftoverBackupOfWholeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestLeftoverBackupInTempDir: the backup of a file in a directory gramc
+// cannot write goes to the temporary directory, under a name made from
+// the file's path; a leftover one there is found too.
+func TestLeftoverBackupInTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.gram")
+	if err := os.WriteFile(path, []byte("(a)-->(b)\n(c"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	backup := backupPaths(path)[1]
+	if !strings.HasPrefix(backup, os.Getenv("TMPDIR")) {
+		t.Fatalf("the second backup path %s is not in the temporary directory", backup)
+	}
+	if err := os.WriteFile(backup, []byte("(a)- ->(b)\n(c)-->(d)\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := gramc(t, "", "check", path)
+	if code != exitError || !strings.Contains(out, "error[leftover-backup]: an interrupted gramc fmt -w left a backup of this file at "+backup) {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+}

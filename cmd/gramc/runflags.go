@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -48,52 +47,6 @@ type runOptions struct {
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
 	maxFileSize    int64       // the size limit of the files read (--max-file-size)
-}
-
-// minInt is an integer flag that refuses values below min, so that a value
-// out of range is a usage error rather than silently ignored.
-type minInt struct {
-	p   *int
-	min int
-}
-
-// String implements flag.Value.
-func (f minInt) String() string {
-	if f.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*f.p)
-}
-
-// Set implements flag.Value.
-func (f minInt) Set(s string) error {
-	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
-	if err != nil || int(n) < f.min {
-		return fmt.Errorf("want a whole number, at least %d", f.min)
-	}
-	*f.p = int(n)
-	return nil
-}
-
-// positiveDuration is a duration flag that refuses 0 and negative values.
-type positiveDuration struct{ p *time.Duration }
-
-// String implements flag.Value.
-func (f positiveDuration) String() string {
-	if f.p == nil {
-		return "0s"
-	}
-	return f.p.String()
-}
-
-// Set implements flag.Value.
-func (f positiveDuration) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return errors.New("want a duration of more than 0, such as 30s or 2m")
-	}
-	*f.p = d
-	return nil
 }
 
 // mcpSource is an MCP server named on the command line: a command
@@ -164,13 +117,13 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-	fs.Var(minInt{&o.maxIterations, 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
+	fs.Var(minInt{p: &o.maxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	o.toolTimeout = runtime.DefaultExecTimeout
 	fs.Var(positiveDuration{&o.toolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
 	o.resultLimit = runtime.DefaultResultLimit
-	fs.Var(minInt{&o.resultLimit, 0}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
+	fs.Var(minInt{p: &o.resultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
 }
 
 // usageErr returns a usage error of the command.
