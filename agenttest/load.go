@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -57,16 +58,17 @@ func Compile(f *diag.File, subject *schema.Program) (*schema.Program, diag.List)
 }
 
 // Load reads and compiles the file at path. A _test.gram file is compiled
-// with the agent file it is named after, when that file exists. The error
-// is for I/O; problems in the files are diagnostics.
-func Load(path string) (*Suite, error) {
-	b, err := os.ReadFile(path)
+// with the agent file it is named after, when that file exists. Only
+// regular files of at most limit bytes are read (0: 256 MB). The error is
+// for I/O; problems in the files are diagnostics.
+func Load(path string, limit int64) (*Suite, error) {
+	b, err := inputfile.Read(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	s := &Suite{File: diag.NewFile(path, b)}
 	if sp := SubjectPath(path); sp != "" {
-		sb, err := os.ReadFile(sp)
+		sb, err := inputfile.Read(sp, limit)
 		switch {
 		case err == nil:
 			s.SubjectFile = diag.NewFile(sp, sb)

@@ -54,6 +54,9 @@ type Runner struct {
 	// Cassettes is the directory of cassettes; "" means the directory
 	// "cassettes" beside each test file.
 	Cassettes string
+	// MaxFileSize is the size limit of a cassette read (0: 256 MB); only
+	// regular files are read.
+	MaxFileSize int64
 	// BaseURL, when set, points every model at an OpenAI-compatible server
 	// (then no API key is needed).
 	BaseURL string
@@ -423,7 +426,7 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 	var replayer *replay.Replayer
 	switch source {
 	case "replay":
-		rp, err := replay.NewReplayer(cassette)
+		rp, err := replay.NewReplayer(cassette, r.MaxFileSize)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return nil, nil, fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)

@@ -23,6 +23,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -421,7 +422,7 @@ func (w *workspace) symbols(path string) []protocol.DocumentSymbol {
 	if c != nil && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
 		return c.syms
 	}
-	text, err := os.ReadFile(path)
+	text, err := inputfile.Read(path, 0) // not a pipe, a device or a huge file
 	if err != nil {
 		return nil
 	}

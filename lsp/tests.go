@@ -17,7 +17,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,6 +25,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -41,7 +41,7 @@ const CommandRunTest = "gram.runTest"
 // from the program of the text before it (see schema.Recompile).
 func compileDocument(f *diag.File, doc *parser.Document, after *editOf) (*schema.Program, diag.List) {
 	if sp := agenttest.SubjectPath(f.Path); sp != "" {
-		if b, err := os.ReadFile(sp); err == nil {
+		if b, err := inputfile.Read(sp, 0); err == nil {
 			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
 			subject, _ := schema.Compile(sdoc)
 			return schema.CompileWith(doc, subject)
@@ -197,7 +197,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 				if c.ToolSpan != d.Span {
 					continue
 				}
-				b, err := os.ReadFile(sp)
+				b, err := inputfile.Read(sp, 0)
 				if err != nil {
 					return nil
 				}

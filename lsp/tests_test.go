@@ -127,7 +127,7 @@ func TestAgentTests(t *testing.T) {
 	if err := os.WriteFile(path, []byte(fixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := agenttest.Load(path)
+	s, err := agenttest.Load(path, 0)
 	if err != nil || s.HasErrors() {
 		t.Fatalf("load: %v %v", err, s.Diags)
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,9 +38,14 @@ const maxExecStderr = 64 << 10
 // result on standard output: the result is that JSON value when the output
 // parses as JSON, the text (without its final newline) otherwise. A
 // non-zero exit is a tool error whose message is the program's standard
-// error. A run longer than timeout (0 means [DefaultExecTimeout]) is killed
-// and fails. The program inherits the environment without OPENAI_API_KEY,
-// plus GRAM_TOOL set to the tool's name.
+// error (or, for a program killed by a signal, names the signal). A run
+// longer than timeout (0 means [DefaultExecTimeout]) is killed and fails.
+// The program inherits the environment without OPENAI_API_KEY, plus
+// GRAM_TOOL set to the tool's name. What a program that succeeds writes on
+// standard error is logged at debug level on the run's logger (see
+// [WithLogger]). A program that exits leaving a child process that holds its
+// standard output open succeeds with what it wrote within a second after it
+// exited; the children are then stopped, and a warning says so.
 //
 // Output is read up to the run's result limit (see [WithResultLimit]) and
 // a little more, or [DefaultExecOutputLimit] without one: a program that
@@ -72,6 +78,14 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		cmd.WaitDelay = time.Second
 		killGroup(cmd)
 		err = cmd.Run()
+		log := toolLogger(ctx)
+		if errors.Is(err, exec.ErrWaitDelay) {
+			// The program exited but a child it started kept the output
+			// open: keep what was written, stop the children.
+			stopGroup(cmd)
+			log.Warn("the tool program exited, but a process it started kept its standard output open; the output written until a second after it exited is the result, and the process was stopped")
+			err = nil
+		}
 		if stdout.cut {
 			// Stopped for writing too much: what it wrote is the result.
 			return fmt.Sprintf("%s\n[output cut: the program wrote more than %d bytes; the rest was not read and the program was stopped]",
@@ -87,12 +101,22 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 			}
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
-				if msg == "" {
-					msg = fmt.Sprintf("the program exited with status %d", ee.ExitCode())
+				status := fmt.Sprintf("the program exited with status %d", ee.ExitCode())
+				if sig := signalOf(ee.ProcessState); sig != "" {
+					status = "the program was killed by " + sig
+				}
+				switch {
+				case msg == "":
+					msg = status
+				case ee.ExitCode() < 0:
+					msg += "\n(" + status + ")"
 				}
 				return nil, errors.New(msg)
 			}
 			return nil, fmt.Errorf("running the program: %w", err)
+		}
+		if text := strings.TrimSpace(stderr.b.String()); text != "" && log.Enabled(ctx, slog.LevelDebug) {
+			log.Debug("tool program standard error", "stderr", strings.ToValidUTF8(text, "\uFFFD"), "cut", stderr.cut)
 		}
 		out := bytes.TrimRight(stdout.b.Bytes(), "\r\n")
 		if t := bytes.TrimSpace(out); len(t) > 0 && json.Valid(t) {
@@ -132,6 +156,23 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// toolLoggerKey is the context key of the logger of a tool call.
+type toolLoggerKey struct{}
+
+// withToolLogger returns ctx carrying the logger of a tool call.
+func withToolLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, toolLoggerKey{}, l)
+}
+
+// toolLogger returns the logger of the tool call of ctx, or one that drops
+// everything.
+func toolLogger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(toolLoggerKey{}).(*slog.Logger); ok && l != nil {
+		return l
+	}
+	return slog.New(slog.DiscardHandler)
 }
 
 // resultLimitKey is the context key of the run's result limit.

@@ -6,6 +6,8 @@
 package runtime
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -15,4 +17,17 @@ import (
 func killGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+// stopGroup kills what is left of the process group of cmd, which has
+// exited.
+func stopGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+// signalOf names the signal that killed a process ("signal 9 (killed)"),
+// or returns "" when no signal did.
+func signalOf(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("signal %d (%v)", int(ws.Signal()), ws.Signal())
+	}
+	return ""
 }

@@ -127,6 +127,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 			result, err = nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("the tool panicked: %v", p)}
 		}
 	}()
+	ctx = withToolLogger(ctx, r.log.With("tool", call.Name, "callId", call.ID))
 	result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
 	if err != nil {
 		var te *ToolError

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,5 +57,21 @@ func TestParseConversation(t *testing.T) {
 		if tc.data != `{"content":"x"}` && !errors.As(err, &ve) {
 			t.Errorf("%s: %T, want a ValidationError", tc.data, err)
 		}
+	}
+}
+
+// TestParseConversationLongEventLine: a history of event lines is read
+// whatever the length of a line (here a run_finished event of more than
+// 64 MiB, the longest line a default line scanner would read).
+func TestParseConversationLongEventLine(t *testing.T) {
+	long := strings.Repeat("a", 64<<20+1)
+	data := `{"type":"turn_started"}` + "\n" +
+		`{"type":"run_finished","response":{"conversation":[{"role":"user","content":"` + long + `"},{"role":"assistant","content":"ok"}]}}` + "\n"
+	got, err := runtime.ParseConversation([]byte(data), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0].Content) != len(long) || got[1].Content != "ok" {
+		t.Errorf("got %d messages", len(got))
 	}
 }

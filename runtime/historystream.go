@@ -5,7 +5,6 @@
 package runtime
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -23,10 +22,10 @@ func eventLines(data []byte) (raw []historyMessage, ok bool, err error) {
 		return nil, false, nil
 	}
 	found := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	// Lines of any length: data is in memory already, bounded by whoever
+	// read it.
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
@@ -42,9 +41,6 @@ func eventLines(data []byte) (raw []historyMessage, ok bool, err error) {
 		if e.Type == EventRunFinished && e.Response != nil {
 			raw, found = e.Response.Conversation, true
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, true, err
 	}
 	if !found {
 		return nil, true, errors.New("the events have no run_finished event with a response")

@@ -22,7 +22,7 @@ import (
 // network and no key.
 func replayModel(t *testing.T, path string) (*runtime.OpenAIModel, *replay.Replayer) {
 	t.Helper()
-	rp, err := replay.NewReplayer(path)
+	rp, err := replay.NewReplayer(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

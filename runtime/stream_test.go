@@ -312,7 +312,7 @@ func TestStreamRecordReplay(t *testing.T) {
 	if !strings.Contains(recErr, "cut short") || strings.Contains(strings.Join(recTexts, ""), testKey) {
 		t.Errorf("recorded session: error %s, texts %q", recErr, recTexts)
 	}
-	rp, err := replay.NewReplayer(path)
+	rp, err := replay.NewReplayer(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

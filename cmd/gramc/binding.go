@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 
@@ -91,7 +90,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		name = strings.TrimSpace(name)
 		tool := runtime.ExecTool(name, command, o.toolTimeout)
 		if file, ok := schemas[name]; ok {
-			data, err := os.ReadFile(file)
+			data, err := readOther(e, file)
 			if err != nil {
 				return nil, nil, o.usageErr("--tool-schema %s: %v", name, err)
 			}

@@ -13,8 +13,9 @@ const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--m
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
 signatures, records, types). A directory is searched recursively for *.gram
-files (skipping hidden directories); - reads standard input. A NAME_test.gram
-file is checked with the agents, tools and records of NAME.gram beside it.
+files and symbolic links to them (skipping hidden directories); - reads
+standard input. A NAME_test.gram file is checked with the agents, tools and
+records of NAME.gram beside it.
 Files are checked concurrently; they are reported in the order given, a
 directory's files in path order. Diagnostics go to standard output:
 
@@ -142,10 +143,14 @@ func checkOne(in checkInput) checkResult {
 		if b, err := readFile(sp, in.limit); err == nil {
 			subject, _ := agenttest.Compile(diag.NewFile(sp, b), nil)
 			_, diags := agenttest.Compile(f, subject)
-			return checkResult{file: f, diags: diags}
+			return checkResult{file: f, diags: append(backupDiags(in.path, f.Text, in.limit), diags...)}
 		}
 	}
-	return checkResult{file: f, diags: checkFile(f)}
+	diags := checkFile(f)
+	if !in.isStd {
+		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
+	}
+	return checkResult{file: f, diags: diags}
 }
 
 // checkFile returns all diagnostics of a file: the parser's and the

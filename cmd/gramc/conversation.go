@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -100,6 +101,9 @@ func (s *session) converse(ctx context.Context) error {
 // that did not complete.
 func failed(err error) bool { return err != nil && err != errIncomplete }
 
+// maxTurnSize is the size limit of a line of standard input, a turn.
+const maxTurnSize = 4 << 20
+
 // lineReader reads lines in the background, one when asked for, so that
 // Ctrl-C at the prompt ends the session (and shuts the MCP servers down)
 // at once.
@@ -117,7 +121,7 @@ func readLines(ctx context.Context, r io.Reader) *lineReader {
 	go func() {
 		defer close(lr.lines)
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		sc.Buffer(make([]byte, 64<<10), maxTurnSize)
 		for sc.Scan() {
 			select {
 			case lr.lines <- sc.Text():
@@ -131,6 +135,9 @@ func readLines(ctx context.Context, r io.Reader) *lineReader {
 			}
 		}
 		lr.err = sc.Err()
+		if errors.Is(lr.err, bufio.ErrTooLong) {
+			lr.err = fmt.Errorf("a line is longer than the limit of %s: a turn is one line; give a longer message with -m", inputfile.SizeString(maxTurnSize))
+		}
 	}()
 	return lr
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/gramlang/gram/diag"
 )
@@ -16,23 +15,9 @@ const defaultMaxDiagnostics = 100
 // maxDiagnosticsFlag adds --max-diagnostics to a command's flags.
 func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
 	n := defaultMaxDiagnostics
-	fs.Var((*countFlag)(&n), "max-diagnostics",
+	fs.Var(minInt{p: &n, note: "0 shows all"}, "max-diagnostics",
 		"show at most `N` diagnostics per file as text, then how many more there are (0 shows all)")
 	return &n
-}
-
-// countFlag is a flag whose value is a whole number, 0 or more.
-type countFlag int
-
-func (c *countFlag) String() string { return strconv.Itoa(int(*c)) }
-
-func (c *countFlag) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return fmt.Errorf("want a whole number, 0 or more (0 shows all)")
-	}
-	*c = countFlag(n)
-	return nil
 }
 
 // writeText writes l, the diagnostics of f, as text to w: all of them when max

@@ -73,7 +73,7 @@ func exampleAgents(t *testing.T, dir string) ([]string, map[string]bool) {
 	var agents []string
 	tested := map[string]bool{}
 	for _, f := range files {
-		s, err := agenttest.Load(f)
+		s, err := agenttest.Load(f, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

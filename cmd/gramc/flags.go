@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gramlang/gram/internal/suggest"
 )
@@ -121,4 +123,55 @@ func checkFormat(cmd, format string, formats ...string) error {
 	}
 	last := len(formats) - 1
 	return usageError(cmd, "unknown format %q (want %s or %s)", format, strings.Join(formats[:last], ", "), formats[last])
+}
+
+// minInt is an integer flag that refuses values below min, so that a value
+// out of range is a usage error rather than silently ignored; note, if
+// set, says what a value means (e.g. "0 shows all").
+type minInt struct {
+	p    *int
+	min  int
+	note string
+}
+
+// String implements flag.Value.
+func (f minInt) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*f.p)
+}
+
+// Set implements flag.Value.
+func (f minInt) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil || int(n) < f.min {
+		if f.note != "" {
+			return fmt.Errorf("want a whole number, at least %d (%s)", f.min, f.note)
+		}
+		return fmt.Errorf("want a whole number, at least %d", f.min)
+	}
+	*f.p = int(n)
+	return nil
+}
+
+// positiveDuration is a duration flag that refuses 0 and negative values.
+type positiveDuration struct{ p *time.Duration }
+
+// String implements flag.Value.
+func (f positiveDuration) String() string {
+	if f.p == nil {
+		return "0s"
+	}
+	return f.p.String()
+}
+
+// Set implements flag.Value.
+func (f positiveDuration) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return errors.New("want a duration of more than 0, such as 30s or 2m")
+	}
+	*f.p = d
+	return nil
 }

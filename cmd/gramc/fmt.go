@@ -15,21 +15,27 @@ import (
 const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PATH...|-
 
 Formats gram files in the canonical style, keeping every comment. A directory
-is searched recursively for *.gram files (skipping hidden directories); -
-reads standard input. Without flags the formatted files are printed on
-standard output. With flags:
+is searched recursively for *.gram files and symbolic links to them (skipping
+hidden directories); - reads standard input. Without flags the formatted files
+are printed on standard output. With flags:
 
   -w       rewrite the files that change, in place: the file stays the same
            file (inode, hard links, owner, group, mode, extended attributes)
            and is written behind a backup copy, removed once it is written;
-           a file that changed since it was read, or that its permissions
-           do not let the caller write (checked even for root), is left as
-           it is and reported (exit 1); Ctrl-C or a termination signal
-           takes effect once the file being written is complete
+           a file named twice (by links) is written once; a file that
+           changed since it was read, or that its permissions do not let
+           the caller write (checked even for root), is left as it is and
+           reported (exit 1); Ctrl-C or a termination signal takes effect
+           once the file being written is complete. A run killed
+           mid-write (SIGKILL, a crash) leaves the backup beside the file
+           as .NAME.gramfmt.orig: later fmt and check runs report it
+           (leftover-backup) and say what to do, and -w leaves the file
+           alone until the backup is put back or removed
   -l       list the files that would change
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error
-           (for CI); nothing is printed on standard output
+           (for CI); nothing is printed on standard output or written, so
+           it does not go with -w
   --rewrite-legacy
            also rewrite the older notation of tools in the canonical forms:
            ToolSpecification becomes Tool, (::Text {paramName: "name"})
@@ -41,9 +47,9 @@ standard output. With flags:
 A file with syntax errors is never rewritten: its diagnostics go to standard
 error. A leading UTF-8 byte order mark is kept. Exit codes: 0 done (or, with
 --check, every file formatted), 1 syntax errors, --check found files to
-format, or -w refused a file (read-only, or changed while formatting), 2
-usage or I/O errors, 130 interrupted by a signal during -w (the files written
-so far are complete).
+format, or -w refused a file (read-only, changed while formatting, or with a
+leftover backup), 2 usage or I/O errors, 130 interrupted by a signal during -w
+(the files written so far are complete).
 
 Flags:
 `
@@ -82,10 +88,16 @@ func runFmt(e *env, args []string) error {
 	if o.write && contains(fs.Args(), "-") {
 		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
+	if o.write && o.check {
+		return usageError("gramc fmt", "-w and --check cannot be used together: --check only reports the files that would change")
+	}
 	code := exitOK
 	inputs, ioErr := collectInputs(e, "fmt", fs.Args())
 	if ioErr {
 		code = exitUsage
+	}
+	if o.write {
+		inputs = distinctFiles(inputs)
 	}
 	var signals chan os.Signal
 	if o.write {
@@ -147,7 +159,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 	if changed && o.write {
 		if err := rewriteFile(path, r.file.Text, r.out); err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) {
+			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) || errors.Is(err, errBackupLeft) {
 				code = max(code, exitError)
 			} else {
 				code = max(code, exitUsage)
@@ -187,5 +199,8 @@ func formatOne(in checkInput, legacy bool) fmtResult {
 		formatter = format.RewriteLegacy
 	}
 	out, diags := formatter(text)
+	if !in.isStd {
+		diags = append(backupDiags(in.path, text, in.limit), diags...)
+	}
 	return fmtResult{file: f, out: out, diags: diags}
 }

@@ -8,26 +8,29 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 )
 
 // defaultMaxFileSize is the largest input read when --max-file-size is not
 // given.
-const defaultMaxFileSize = 256 << 20
+const defaultMaxFileSize = inputfile.DefaultLimit
 
 // codeBinaryFile is the code of the diagnostic given for a file that holds
 // binary data rather than text.
 const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
-// given, directories walked for regular *.gram files in path order (hidden
-// directories skipped; a directory without any is reported with a warning),
+// given, directories walked for regular *.gram files and symbolic links to
+// them in path order (hidden directories skipped, links to directories not
+// followed; a directory without any is reported with a warning),
 // - as standard input.
 // Paths are cleaned and listed once. It reports whether an argument could
 // not be read.
@@ -84,10 +87,20 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".gram") {
-				found = true
-				add(path)
+			if !strings.HasSuffix(d.Name(), ".gram") {
+				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// A link to a .gram file counts as the file; a link to
+				// anything else (a directory, a device) is not followed.
+				if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			found = true
+			add(path)
 			return nil
 		})
 		if err != nil {
@@ -99,6 +112,27 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 	}
 	return inputs, bad
+}
+
+// distinctFiles returns the inputs without those that name a file an
+// earlier input names too (by another hard link or a symbolic link), so
+// that each file is written once.
+func distinctFiles(inputs []checkInput) []checkInput {
+	var out []checkInput
+	var seen []fs.FileInfo
+	for _, in := range inputs {
+		if !in.isStd {
+			info, err := os.Stat(in.path)
+			if err == nil && slices.ContainsFunc(seen, func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
+				continue
+			}
+			if err == nil {
+				seen = append(seen, info)
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 // parallelMap applies f to every input on all cores and returns the results in
@@ -141,85 +175,45 @@ func readStdin(e *env) ([]byte, error) {
 		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
 	if int64(len(b)) > e.maxFileSize {
-		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", sizeString(e.maxFileSize))
+		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", inputfile.SizeString(e.maxFileSize))
 	}
 	return b, nil
 }
 
-// readFile reads the file at path. Only regular files of at most limit bytes
-// are read: a device such as /dev/zero, a pipe or a socket could be read
-// forever, a huge file would fill the memory.
+// readFile reads a gram file: see [inputfile.Read]; the error of a file
+// that is not read says what to give instead.
 func readFile(path string, limit int64) ([]byte, error) {
-	info, err := os.Stat(path) // not Open: opening a FIFO blocks
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, info, limit); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, info, limit); err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, tooLarge(path, int64(len(b)), limit)
-	}
-	return b, nil
+	b, err := inputfile.Read(path, limit)
+	return b, inputHint(err, "give a .gram file")
+}
+
+// readOther reads a file other than a gram file (a recording, a history, a
+// schema) within the size limit of inputs, as readFile does.
+func readOther(e *env, path string) ([]byte, error) {
+	b, err := inputfile.Read(path, e.maxFileSize)
+	return b, inputHint(err, "give a regular file")
 }
 
 // checkRegular says why the file described by info cannot be read as an
 // input, or returns nil.
 func checkRegular(path string, info fs.FileInfo, limit int64) error {
-	m := info.Mode()
-	if m.IsDir() {
-		return fmt.Errorf("%s is a directory; give a .gram file", path)
-	}
-	if !m.IsRegular() {
-		kind := "not a regular file"
-		switch {
-		case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
-			kind = "a device, not a regular file"
-		case m&fs.ModeNamedPipe != 0:
-			kind = "a named pipe, not a regular file"
-		case m&fs.ModeSocket != 0:
-			kind = "a socket, not a regular file"
-		}
-		return fmt.Errorf("%s is %s; give a .gram file, or - to read standard input", path, kind)
-	}
-	if info.Size() > limit {
-		return tooLarge(path, info.Size(), limit)
-	}
-	return nil
+	return inputHint(inputfile.Check(path, info, limit), "give a .gram file")
 }
 
-// tooLarge is the error of a file over the size limit.
-func tooLarge(path string, size, limit int64) error {
-	return fmt.Errorf("%s is %s, larger than the limit of %s; give a larger --max-file-size to read it", path, sizeString(size), sizeString(limit))
-}
-
-// sizeString writes a byte count for people: 300 MB, 1.5 KB, 12 bytes.
-func sizeString(n int64) string {
-	const k = 1000
+// inputHint adds to an [*inputfile.Error] what to do: give a larger
+// --max-file-size for a file too large, otherwise what give says (and,
+// for a gram file that is not a directory, - to read standard input).
+func inputHint(err error, give string) error {
+	var ie *inputfile.Error
 	switch {
-	case n >= k*k*k:
-		return strconv.FormatFloat(float64(n)/(k*k*k), 'f', 1, 64) + " GB"
-	case n >= k*k:
-		return strconv.FormatFloat(float64(n)/(k*k), 'f', 1, 64) + " MB"
-	case n >= k:
-		return strconv.FormatFloat(float64(n)/k, 'f', 1, 64) + " KB"
+	case !errors.As(err, &ie):
+		return err
+	case ie.TooLarge():
+		return fmt.Errorf("%w; give a larger --max-file-size to read it", err)
+	case give == "give a .gram file" && ie.Kind != "a directory":
+		return fmt.Errorf("%w; %s, or - to read standard input", err, give)
 	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return fmt.Errorf("%w; %s", err, give)
 }
 
 // byteSize is the value of --max-file-size: a number of bytes, optionally

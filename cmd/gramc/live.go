@@ -68,16 +68,16 @@ func (o *runOptions) streamingOptions() []runtime.Option {
 	if o.replay == "" {
 		return nil
 	}
-	if on, ok := recordingStreams(o.replay); ok {
+	if on, ok := recordingStreams(o.replay, o.maxFileSize); ok {
 		return []runtime.Option{runtime.WithStreaming(on)}
 	}
 	return nil
 }
 
 // recordingStreams reports whether the first request of a recording asked
-// for a stream (and whether the recording could be read).
-func recordingStreams(path string) (bool, bool) {
-	rec, err := replay.ReadRecording(path)
+// for a stream (and whether the recording could be read within limit).
+func recordingStreams(path string, limit int64) (bool, bool) {
+	rec, err := replay.ReadRecording(path, limit)
 	if err != nil || len(rec.Interactions) == 0 {
 		return false, false
 	}

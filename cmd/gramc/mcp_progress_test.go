@@ -111,7 +111,7 @@ func TestMCPServeProgressNotifications(t *testing.T) {
 	if len(reqs) != 3 || !reqs[0].Body.Stream || !reqs[1].Body.Stream || reqs[2].Body.Stream {
 		t.Errorf("%d requests; want the two of the call with progress streamed, the other not", len(reqs))
 	}
-	recording, err := replay.ReadRecording(rec)
+	recording, err := replay.ReadRecording(rec, 0)
 	if err != nil || len(recording.Interactions) != 3 || !strings.Contains(recording.Interactions[1].Response.BodyText, "data: [DONE]") {
 		t.Errorf("recording: %v, %+v", err, recording)
 	}

@@ -38,9 +38,9 @@ func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, 
 	var transport http.RoundTripper = http.DefaultTransport
 	var replayer *replay.Replayer
 	if o.replay != "" {
-		rp, err := replay.NewReplayer(o.replay)
+		rp, err := replay.NewReplayer(o.replay, o.maxFileSize)
 		if err != nil {
-			return nil, nil, o.usageErr("--replay: %v", err)
+			return nil, nil, o.usageErr("--replay: %v", inputHint(err, "give a recording file"))
 		}
 		replayer, transport = rp, rp
 	}
@@ -78,7 +78,7 @@ func recordTarget(name string, force bool) (string, error) {
 	case err == nil && !info.Mode().IsRegular():
 		return "", fmt.Errorf("%s is not a regular file; give a file name", name)
 	case err == nil:
-		if _, rerr := replay.ReadRecording(path); rerr != nil && info.Size() > 0 && !force {
+		if _, rerr := replay.ReadRecording(path, 0); rerr != nil && info.Size() > 0 && !force {
 			return "", fmt.Errorf("%s exists and is not a recording; give another file name, or add --force to replace it", name)
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)

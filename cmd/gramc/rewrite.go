@@ -2,28 +2,45 @@ package main
 
 // Rewriting a file in place for gramc fmt -w, keeping what makes it the same
 // file: its inode, and so its hard links, owner, group, mode, extended
-// attributes and ACLs. The new text is written over the old one behind a
+// attributes and ACLs (writing a new file and renaming it over the old one
+// would lose them). The new text is written over the old one behind a
 // backup copy (as gofmt -w does), after checking that the caller may write
 // the file and that it still holds the text that was formatted. Signals that
 // would end the process are held off while a file is written, so an
 // interrupted run leaves each file with either its old or its new text and
 // no backup behind.
+//
+// What cannot be held off (SIGKILL, a crash, a power cut) can leave a file
+// half-written. Its backup is then left where every later gramc fmt and
+// gramc check of the file looks for it (see [backupPaths]): they report it,
+// say whether the file holds its old text, its new text or neither, and
+// what to do; gramc fmt -w does not write the file while the backup is
+// there.
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
 )
 
-// errReadOnly and errChanged are the refusals of rewriteFile: the file is
-// left as it was.
+// errReadOnly, errChanged and errBackupLeft are the refusals of
+// rewriteFile: the file is left as it was.
 var (
-	errReadOnly = errors.New("read-only")
-	errChanged  = errors.New("changed while formatting")
+	errReadOnly   = errors.New("read-only")
+	errChanged    = errors.New("changed while formatting")
+	errBackupLeft = errors.New("has a backup left by an interrupted gramc fmt -w")
 )
+
+// codeLeftoverBackup is the code of the diagnostic given for a file beside
+// which an interrupted gramc fmt -w left its backup.
+const codeLeftoverBackup = "leftover-backup"
 
 // rewriteFile replaces the text of the file at path (the file a symbolic link
 // points to, for a link), which held old when it was read, with data. It
@@ -62,6 +79,9 @@ func rewriteFile(path string, old, data []byte) error {
 		return fmt.Errorf("%s %w; nothing written: run gramc fmt again", path, errChanged)
 	}
 	backup, err := writeBackup(real, old)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s %w (%s); nothing written: gramc check %s says what to do with it", path, errBackupLeft, backup, path)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: making a backup before writing: %v; nothing written", path, err)
 	}
@@ -96,15 +116,31 @@ func overwrite(f *os.File, data []byte) error {
 	return f.Sync()
 }
 
-// writeBackup saves text, the old content of the file at path, in a new file
-// readable only by the caller, next to it or else in the temporary
-// directory, flushed to disk, and returns its name.
+// writeBackup saves text, the old content of the file at path (a path
+// without symbolic links), in a new file readable only by the caller, at
+// the first of [backupPaths] that can be created, flushed to disk, and
+// returns its name. When a backup is already there, it returns its name
+// and an error wrapping os.ErrExist.
 func writeBackup(path string, text []byte) (string, error) {
-	b, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.orig")
-	if err != nil {
-		if b, err = os.CreateTemp("", filepath.Base(path)+".*.orig"); err != nil {
-			return "", err
+	switch b, err := findBackup(path); {
+	case err != nil:
+		return "", err
+	case b != "":
+		return b, os.ErrExist
+	}
+	var b *os.File
+	var err error
+	for _, p := range backupPaths(path) {
+		b, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil || errors.Is(err, os.ErrExist) {
+			if err != nil {
+				return p, err // written meanwhile by another gramc fmt -w
+			}
+			break
 		}
+	}
+	if err != nil {
+		return "", err
 	}
 	_, err = b.Write(text)
 	if err == nil {
@@ -118,4 +154,85 @@ func writeBackup(path string, text []byte) (string, error) {
 		return "", err
 	}
 	return b.Name(), nil
+}
+
+// backupPaths returns where gramc fmt -w keeps the backup of the file at
+// path (a path without symbolic links) while it writes it: a hidden file
+// beside it, or, when its directory cannot be written, a file in the
+// temporary directory named after the file's absolute path. The names are
+// fixed so that a backup left by an interrupted run is found again.
+func backupPaths(path string) []string {
+	dir, base := filepath.Split(path)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return []string{
+		filepath.Join(dir, "."+base+".gramfmt.orig"),
+		filepath.Join(os.TempDir(), fmt.Sprintf("gramfmt-%x.orig", sum[:12])),
+	}
+}
+
+// findBackup returns the backup an interrupted gramc fmt -w left of the
+// file at path (symbolic links are followed), or "".
+func findBackup(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil // reported by whoever reads the file
+	}
+	for _, p := range backupPaths(real) {
+		switch _, err := os.Lstat(p); {
+		case err == nil:
+			return p, nil
+		case !errors.Is(err, os.ErrNotExist):
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// backupDiags returns the diagnostic of a backup an interrupted gramc fmt
+// -w left of the file at path, whose text is now text: an error when the
+// file holds neither the text of the backup nor that text formatted (it may
+// be half-written), a warning when it holds one of them, whole; none when
+// there is no backup.
+func backupDiags(path string, text []byte, limit int64) diag.List {
+	backup, err := findBackup(path)
+	if backup == "" && err == nil {
+		return nil
+	}
+	at := diag.Span{}
+	if err != nil {
+		d := diag.Errorf(codeLeftoverBackup, at, "cannot tell whether an interrupted gramc fmt -w left a backup of this file: %v", err)
+		return diag.List{d}
+	}
+	old, err := readFile(backup, limit)
+	var d diag.Diagnostic
+	switch {
+	case err != nil:
+		d = diag.Errorf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s, which cannot be read: %v", backup, err)
+		d.Detail = fmt.Sprintf("the file may be half-written: see what the backup holds, put it back if need be (mv %s %s) or remove it", backup, path)
+	case bytes.Equal(text, old):
+		d = diag.Warningf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
+		d.Detail = fmt.Sprintf("the file holds its text from before that run, whole: remove the backup (rm %s)", backup)
+	case formatsTo(old, text):
+		d = diag.Warningf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
+		d.Detail = fmt.Sprintf("the file holds its formatted text, whole: remove the backup (rm %s)", backup)
+	default:
+		d = diag.Errorf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s, and the file may be half-written", backup)
+		d.Detail = fmt.Sprintf("the file holds neither the backup's text nor that text formatted: compare them (diff %s %s), then put the backup back (mv %s %s) or, if the file was edited since, remove the backup", backup, path, backup, path)
+	}
+	return diag.List{d}
+}
+
+// formatsTo reports whether gramc fmt, with or without --rewrite-legacy,
+// turns old into text.
+func formatsTo(old, text []byte) bool {
+	for _, f := range []func([]byte) ([]byte, diag.List){format.Format, format.RewriteLegacy} {
+		if out, diags := f(old); !diags.HasErrors() && bytes.Equal(out, text) {
+			return true
+		}
+	}
+	return false
 }

@@ -19,8 +19,10 @@ const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history
                  [--base-url URL] [--max-iterations N] [flags]
 
 Runs an agent of a gram file. Each -m is one user turn of one conversation;
-without -m, turns are read from standard input, one per line, and on a
-terminal gramc starts an interactive conversation (Ctrl-D ends it).
+without -m, turns are read from standard input, one per line of at most 4 MB,
+and on a terminal gramc starts an interactive conversation (Ctrl-D ends it).
+The files given (the agent file, --replay, --history, --tool-schema) are read
+only when they are regular files within --max-file-size (256 MB by default).
 
 What a turn prints on standard output:
   a terminal      the answer as the model writes it (streamed), and each
@@ -48,7 +50,11 @@ Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
 with sh -c, reads the validated arguments as a JSON object on standard input
 and prints its result on standard output (JSON if it parses as JSON, text
-otherwise); a non-zero exit is a tool error with standard error as message.
+otherwise); a non-zero exit is a tool error with standard error as message
+(a program killed by a signal names the signal). The standard error of a
+program that succeeds is logged at --log-level debug. A program that exits
+while a process it started still holds its standard output gives what it
+wrote within a second, and that process is stopped (a warning says so).
 --mcp COMMAND starts an MCP server (COMMAND runs with sh -c and speaks MCP on
 its standard input and output) and --mcp-url URL reaches one over streamable
 HTTP; their tools are bound too. A name is bound to the first source that has
@@ -192,7 +198,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	}
 	var conv runtime.Conversation
 	if history != "" {
-		data, err := os.ReadFile(history)
+		data, err := readOther(e, history)
 		if err != nil {
 			return nil, nil, o.usageErr("--history: %v", err)
 		}

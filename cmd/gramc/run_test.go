@@ -353,3 +353,15 @@ func TestRunCanary(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
+
+// TestRunStdinTurnTooLong: a turn on standard input longer than the limit
+// of a line (here one without any newline) is refused with that limit
+// named, before any model call.
+func TestRunStdinTurnTooLong(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	code, out, errOut := gramc(t, strings.Repeat("a", maxTurnSize+1), "run", "../../examples/hello.gram", "--replay", "../../examples/hello.replay.json")
+	want := "gramc run: reading standard input: a line is longer than the limit of 4.2 MB: a turn is one line; give a longer message with -m"
+	if code != exitUsage || !strings.Contains(errOut, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, exitUsage, want)
+	}
+}

@@ -47,6 +47,7 @@ type runOptions struct {
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
+	maxFileSize    int64       // the size limit of the files read (--max-file-size)
 }
 
 // mcpSource is an MCP server named on the command line: a command
@@ -118,11 +119,13 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-	fs.IntVar(&o.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
+	fs.Var(minInt{p: &o.maxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
-	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run and MCP tool call")
-	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
+	o.toolTimeout = runtime.DefaultExecTimeout
+	fs.Var(positiveDuration{&o.toolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
+	o.resultLimit = runtime.DefaultResultLimit
+	fs.Var(minInt{p: &o.resultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
 }
 
 // usageErr returns a usage error of the command.
@@ -134,11 +137,9 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	o.secrets = o.protect(e)
+	o.maxFileSize = e.maxFileSize
 	if o.record != "" && o.replay != "" {
 		return nil, nil, o.usageErr("--record and --replay cannot be used together")
-	}
-	if o.maxIterations < 0 {
-		return nil, nil, o.usageErr("--max-iterations must be at least 1")
 	}
 	for _, spec := range o.tools {
 		name, command, ok := strings.Cut(spec, "=")

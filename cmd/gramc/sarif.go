@@ -28,6 +28,12 @@ var parserCodes = []schema.CodeInfo{
 	{Code: diag.CodeTooManyDiagnostics, Severity: diag.Info, Summary: "More diagnostics were found than are shown."},
 }
 
+// fileCodes describes the codes gramc reports of a file as a whole, after
+// the catalogue so that adding one keeps the other rules' indexes.
+var fileCodes = []schema.CodeInfo{
+	{Code: codeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
+}
+
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
 	Version string     `json:"version"`
@@ -163,6 +169,9 @@ func writeSARIF(w io.Writer, reports []diag.FileReport) error {
 		addRule(c)
 	}
 	for _, c := range schema.Codes {
+		addRule(c)
+	}
+	for _, c := range fileCodes {
 		addRule(c)
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}

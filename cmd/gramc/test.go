@@ -144,13 +144,14 @@ func runTest(e *env, args []string) error {
 // runner returns the test runner the flags describe.
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
-		Library:   lib,
-		Options:   append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
-		Cassettes: o.cassettes,
-		BaseURL:   o.baseURL,
-		Repeat:    o.repeat,
-		PassRate:  o.passRate,
-		Parallel:  o.parallel,
+		Library:     lib,
+		Options:     append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Cassettes:   o.cassettes,
+		MaxFileSize: e.maxFileSize,
+		BaseURL:     o.baseURL,
+		Repeat:      o.repeat,
+		PassRate:    o.passRate,
+		Parallel:    o.parallel,
 	}
 	switch {
 	case o.record:
@@ -207,7 +208,7 @@ func (o *testOptions) check() error {
 		return o.usageErr("--record and --replay cannot be used together")
 	case o.repeat < 1:
 		return o.usageErr("--repeat must be at least 1")
-	case o.passRate <= 0 || o.passRate > 1:
+	case !(o.passRate > 0 && o.passRate <= 1): // NaN too
 		return o.usageErr("--pass-rate must be more than 0 and at most 1, e.g. 0.8")
 	case o.parallel < 1:
 		return o.usageErr("--parallel must be at least 1")
@@ -240,9 +241,9 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
 	for _, in := range inputs {
-		s, err := agenttest.Load(in.path)
+		s, err := agenttest.Load(in.path, e.maxFileSize)
 		if err != nil {
-			return nil, usageError("gramc test", "%v", err)
+			return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 		}
 		if len(s.Program.Tests) == 0 {
 			continue

@@ -43,6 +43,7 @@ var Layers = map[string]int{
 	"internal/golden":    0,
 	"internal/archtest":  0,
 	"internal/suggest":   0,
+	"internal/inputfile": 0,
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,

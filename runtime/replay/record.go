@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
@@ -245,9 +246,11 @@ func MarshalRecording(rec Recording) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReadRecording reads a recording file.
-func ReadRecording(path string) (Recording, error) {
-	b, err := os.ReadFile(path)
+// ReadRecording reads a recording file. Only a regular file of at most
+// limit bytes is read (256 MB when limit is 0 or less): a device such as
+// /dev/zero, or a link to one, is refused rather than read forever.
+func ReadRecording(path string, limit int64) (Recording, error) {
+	b, err := inputfile.Read(path, limit)
 	if err != nil {
 		return Recording{}, err
 	}
@@ -296,9 +299,10 @@ type Replayer struct {
 	next int
 }
 
-// NewReplayer returns a replayer for the recording in the file at path.
-func NewReplayer(path string) (*Replayer, error) {
-	rec, err := ReadRecording(path)
+// NewReplayer returns a replayer for the recording in the file at path,
+// read within limit as [ReadRecording] reads it.
+func NewReplayer(path string, limit int64) (*Replayer, error) {
+	rec, err := ReadRecording(path, limit)
 	if err != nil {
 		return nil, err
 	}

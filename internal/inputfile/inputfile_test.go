@@ -1,0 +1,56 @@
+//go:build unix
+
+package inputfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestRead: a regular file within the limit is read; a directory, a device
+// (directly or through a symbolic link), a named pipe and a file over the
+// limit are refused with an *Error that says what the file is, without
+// being read; a missing file is an error about opening it.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "ok.txt")
+	if err := os.WriteFile(ok, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := Read(ok, 10); err != nil || string(b) != "0123456789" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+	cases := map[string]string{
+		ok:  ok + " is 10 bytes, larger than the limit of 9 bytes",
+		dir: dir + " is a directory",
+	}
+	link := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	cases[link] = link + " is a device, not a regular file"
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		cases[fifo] = fifo + " is a named pipe, not a regular file"
+	}
+	for path, want := range cases {
+		_, err := Read(path, 9)
+		var ie *Error
+		if !errors.As(err, &ie) || err.Error() != want {
+			t.Errorf("Read(%s) = %v, want %q", path, err, want)
+		}
+		if IsTooLarge(err) != strings.Contains(want, "larger") {
+			t.Errorf("IsTooLarge(%v) is wrong", err)
+		}
+	}
+	_, err := Read(filepath.Join(dir, "missing"), 0)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Op != "open" || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
