@@ -10,7 +10,9 @@
 // like a call that is not streamed (the caller has seen nothing). Once text
 // was delivered it is not: the stream ends the call with an [LLMError] of
 // kind [LLMStreamCut] that keeps the text delivered, which the run keeps
-// in the conversation as the assistant's (partial) message.
+// in the conversation as the assistant's (partial) message. A stream that
+// is not an answer (an event that is not a chunk, an error event, no chunk
+// at all) is what the server sent: it is reported as such and not retried.
 
 package runtime
 
@@ -29,6 +31,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared/constant"
+
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 // LLMStreamCut: a streamed answer ended before the server said it was
@@ -118,10 +122,18 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			}
 			return nil
 		})
-		var bad *LLMError
+		var (
+			bad   *LLMError
+			fault *streamFault
+		)
+		if errors.As(err, &fault) {
+			err = &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: errors.New(m.redact.String(fault.msg))}
+		}
 		if errors.As(err, &bad) && bad.Kind == LLMBadResponse {
+			// The server answered: asking again would most likely get the
+			// same. The text shown so far stays.
 			cancel()
-			return nil, err
+			return m.partial(mask, &acc), err
 		}
 		if err == nil && acc.finish == "" {
 			err = errStreamUnfinished
@@ -139,8 +151,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		if mask.Delivered() {
 			// The caller has seen text: asking again would show it twice,
 			// maybe different. The text seen so far is the partial reply.
-			mask.Flush()
-			partial := &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(acc.content.String())}}
+			partial := m.partial(mask, &acc)
 			kind, detail := LLMStreamCut, err
 			if timedOut {
 				kind = LLMTimeout
@@ -155,6 +166,16 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			return nil, err
 		}
 	}
+}
+
+// partial is the reply of a stream that failed: the text delivered, or
+// nil when none was.
+func (m *OpenAIModel) partial(mask *replay.StreamMasker, acc *streamAccumulator) *Reply {
+	if !mask.Delivered() {
+		return nil
+	}
+	mask.Flush()
+	return &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(acc.content.String())}}
 }
 
 // readStream sends a streamed chat completion request with openai-go (its
@@ -248,6 +269,7 @@ type streamAccumulator struct {
 
 // streamCall is a tool call being assembled.
 type streamCall struct {
+	seen       bool // a piece had the call's index
 	id, typ    string
 	name, args strings.Builder
 }
@@ -307,6 +329,7 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 				a.calls = append(a.calls, &streamCall{})
 			}
 			call := a.calls[k]
+			call.seen = true
 			if t.ID != "" {
 				call.id = t.ID
 			}
@@ -348,6 +371,9 @@ func (a *streamAccumulator) completion() *openai.ChatCompletion {
 	ch.Message.Content = a.content.String()
 	ch.Message.Refusal = a.refusal.String()
 	for _, c := range a.calls {
+		if !c.seen {
+			continue
+		}
 		ch.Message.ToolCalls = append(ch.Message.ToolCalls, openai.ChatCompletionMessageToolCallUnion{
 			ID: c.id, Type: c.typ,
 			Function: openai.ChatCompletionMessageFunctionToolCallFunction{Name: c.name.String(), Arguments: c.args.String()},

@@ -11,12 +11,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/gramlang/gram/internal/clip"
 )
 
 // streamChunkFields is streamChunk without its decoder: what
@@ -51,21 +54,25 @@ func (c *streamChunk) decode(data []byte) bool {
 
 // readChunks reads the events of dec until [DONE] or the end, calling
 // each with their chunks. An event the small decoder declines is read as
-// openai-go's stream reads it (an error event is its error).
+// openai-go's stream reads it. What the server sent that is not an answer
+// is a [*streamFault]: an event that is not a chunk, an error event, a
+// stream without any chunk.
 func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) error {
+	n := 0
 	for dec.Next() {
 		ev := dec.Event()
 		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+			if n == 0 {
+				return &streamFault{msg: "the stream ended ([DONE]) without any chunk"}
+			}
 			return nil
 		}
+		n++
 		var c streamChunk
 		if !c.decode(ev.Data) {
 			sdk := ssestream.NewStream[streamChunkFields](&oneEvent{ev: ev}, nil)
 			if !sdk.Next() {
-				if err := sdk.Err(); err != nil {
-					return err
-				}
-				return errors.New("the stream has an event that is not a chunk")
+				return eventFault(n, ev.Data, sdk.Err())
 			}
 			c = streamChunk(sdk.Current())
 		}
@@ -73,7 +80,45 @@ func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) error {
 			return err
 		}
 	}
-	return dec.Err()
+	if err := dec.Err(); err != nil || n > 0 {
+		return err
+	}
+	return &streamFault{msg: "the stream had no events (an empty body)"}
+}
+
+// streamFault is a stream the server sent whose events are not an answer.
+// The server did answer: it is reported as what it sent, not retried as a
+// server that cannot be reached.
+type streamFault struct{ msg string }
+
+func (f *streamFault) Error() string { return f.msg }
+
+// eventFault is the fault of event n, with data, that openai-go's stream
+// refused with err: an error event says the server's message, another
+// event is not a chunk.
+func eventFault(n int, data []byte, err error) *streamFault {
+	var se *ssestream.StreamError
+	if errors.As(err, &se) {
+		var ev struct {
+			Error json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(data, &ev)
+		var detail struct {
+			Message string `json:"message"`
+		}
+		msg := string(ev.Error)
+		if json.Unmarshal(ev.Error, &detail) == nil && detail.Message != "" {
+			msg = detail.Message
+		} else if json.Unmarshal(ev.Error, &msg) != nil {
+			msg = string(ev.Error)
+		}
+		return &streamFault{msg: fmt.Sprintf("the server sent an error in the stream (event %d): %s", n, clip.Text(msg, 300))}
+	}
+	cause := "it is not a JSON object"
+	if err != nil {
+		cause = err.Error()
+	}
+	return &streamFault{msg: fmt.Sprintf("the stream's event %d is not a chat completion chunk (%s): %q", n, cause, clip.Text(strings.ToValidUTF8(string(bytes.TrimSpace(data)), "?"), 60))}
 }
 
 // oneEvent is a decoder of a single event.
