@@ -3,6 +3,8 @@ package runtime_test
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -88,5 +90,48 @@ func TestKeyRejected(t *testing.T) {
 		if n := len(h.srv.Requests()); n != 1 {
 			t.Errorf("%d: %d requests, want 1", status, n)
 		}
+	}
+}
+
+// TestAnswerFaultsSaid: a 2xx answer that carries an error object shows
+// the server's message; a body that cannot be decompressed says so; a
+// redirect to another origin is not followed and says where it pointed.
+// None is retried, none blames the network.
+func TestAnswerFaultsSaid(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the redirect was followed to another origin (Authorization %q)", r.Header.Get("Authorization"))
+	}))
+	defer other.Close()
+	for _, tc := range []struct {
+		name string
+		step fakeopenai.Step
+		want string
+	}{
+		{"error object", fakeopenai.Raw(`{"error": {"message": "you are out of quota", "type": "insufficient_quota"}}`, ""),
+			"you are out of quota"},
+		{"bad gzip", func(*fakeopenai.Request) fakeopenai.Response {
+			return fakeopenai.Response{Raw: []byte("this is not gzip"), Header: http.Header{"Content-Encoding": {"gzip"}}}
+		}, "the answer could not be decompressed (Content-Encoding gzip)"},
+		{"redirect", func(*fakeopenai.Request) fakeopenai.Response {
+			return fakeopenai.Response{Status: http.StatusTemporaryRedirect, Raw: []byte{},
+				Header: http.Header{"Location": {other.URL + "/v1/chat/completions"}}}
+		}, "redirected the request to another server, " + other.URL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, streamed := range []bool{false, true} {
+				h := newHarness(t, tc.step, fakeopenai.Text("unused"), fakeopenai.Text("unused"))
+				_, err := h.run(t, agent, runtime.Builtins(), nil, "hi", runtime.WithEvents(func(runtime.Event) {}), runtime.WithStreaming(streamed))
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("streamed %v: error %v, want one saying %q", streamed, err, tc.want)
+				}
+				if err != nil && (strings.Contains(err.Error(), "cannot reach") || strings.Contains(err.Error(), "no choices") || strings.Contains(err.Error(), "empty body")) {
+					t.Errorf("streamed %v: error %v hides what the server sent", streamed, err)
+				}
+				if n := len(h.srv.Requests()); n != 1 {
+					t.Errorf("streamed %v: %d requests, want 1 (no retry)", streamed, n)
+				}
+			}
+		})
 	}
 }

@@ -103,16 +103,7 @@ func eventFault(n int, data []byte, err error) *streamFault {
 			Error json.RawMessage `json:"error"`
 		}
 		_ = json.Unmarshal(data, &ev)
-		var detail struct {
-			Message string `json:"message"`
-		}
-		msg := string(ev.Error)
-		if json.Unmarshal(ev.Error, &detail) == nil && detail.Message != "" {
-			msg = detail.Message
-		} else if json.Unmarshal(ev.Error, &msg) != nil {
-			msg = string(ev.Error)
-		}
-		return &streamFault{msg: fmt.Sprintf("the server sent an error in the stream (event %d): %s", n, clip.Text(msg, 300))}
+		return &streamFault{msg: fmt.Sprintf("the server sent an error in the stream (event %d): %s", n, errorMessage(ev.Error))}
 	}
 	cause := "it is not a JSON object"
 	if err != nil {

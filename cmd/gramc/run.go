@@ -96,8 +96,10 @@ limit; the answer is the model's summary or, without one, "I need more time
 to process this request. Please try breaking it into smaller steps."),
 "truncated" (finish_reason "length": cut at the token limit),
 "content_filtered" (finish_reason "content_filter"), "no_message" (the
-server sent "message": null). A 2xx answer that is not JSON is an error at
-once, not retried.
+server sent "message": null). A 2xx answer that is not JSON, is an error
+object (its message is shown) or cannot be decompressed is an error at once,
+not retried; so is a stream that is not an answer. A redirect to another
+server is not followed (a configuration error).
 
 Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
