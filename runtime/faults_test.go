@@ -135,3 +135,41 @@ func TestAnswerFaultsSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyAnswerKeepsConversation: an empty answer (and one filtered
+// away, or without a message) is reported with its own status and a
+// warning, and the conversation it returns goes on: the next turn is sent.
+func TestEmptyAnswerKeepsConversation(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	for _, tc := range []struct {
+		msg, finish string
+		status      runtime.Status
+	}{
+		{`{"role":"assistant","content":""}`, "stop", runtime.StatusEmpty},
+		{`{"role":"assistant","content":"  \n"}`, "stop", runtime.StatusEmpty},
+		{`{"role":"assistant","content":null}`, "stop", runtime.StatusEmpty},
+		{`{"role":"assistant","content":""}`, "content_filter", runtime.StatusFiltered},
+		{`null`, "stop", runtime.StatusNoMessage},
+	} {
+		h := newHarness(t, fakeopenai.Completion(json.RawMessage(tc.msg), tc.finish), fakeopenai.Text("Hello again"))
+		resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.msg, err)
+		}
+		if resp.Status != tc.status || len(resp.Warnings) != 1 {
+			t.Errorf("%s: status %s, warnings %q; want %s and a warning", tc.msg, resp.Status, resp.Warnings, tc.status)
+		}
+		if tc.status == runtime.StatusEmpty && !strings.Contains(strings.Join(resp.Warnings, "\n"), "the model's answer was empty") {
+			t.Errorf("%s: warnings %q", tc.msg, resp.Warnings)
+		}
+		next, err := h.run(t, agent, runtime.Builtins(), resp.Conversation, "are you there?")
+		if err != nil || next.Content != "Hello again" {
+			t.Errorf("%s: the next turn: %v, %q", tc.msg, err, next.Content)
+		}
+		// The history written as JSON reads back too.
+		b, _ := json.Marshal(resp)
+		if _, err := runtime.ParseConversation(b, ""); err != nil {
+			t.Errorf("%s: the response as a history: %v", tc.msg, err)
+		}
+	}
+}

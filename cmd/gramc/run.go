@@ -73,8 +73,14 @@ OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 calls, tool messages with the toolCallId they answer), a response printed by
 --json=final, the events printed by --json, or a --record recording (its
 last request and answer). It is checked
-before any model call: an unknown role, a message without content or a tool
-message that answers no earlier call is an error naming the message.
+before any model call: a role other than user, assistant and tool (the
+agent's instruction is the system message), a user message without content,
+a tool call that no tool message answers before the next message, or a tool
+message whose call id or tool name matches no earlier call is an error
+naming the message. Without -m, a history that ends with a user message is
+answered first. User messages are sanitised before they are sent: control
+characters other than newline and tab are removed and bytes that are not
+UTF-8 become U+FFFD, with a warning.
 
 --record FILE saves every model request and response (API keys redacted);
 --replay FILE answers from such a file with no network and no key, and fails
@@ -96,7 +102,8 @@ limit; the answer is the model's summary or, without one, "I need more time
 to process this request. Please try breaking it into smaller steps."),
 "truncated" (finish_reason "length": cut at the token limit),
 "content_filtered" (finish_reason "content_filter"), "no_message" (the
-server sent "message": null). A 2xx answer that is not JSON, is an error
+server sent "message": null), "empty_answer" (neither text nor tool calls;
+the conversation goes on). A 2xx answer that is not JSON, is an error
 object (its message is shown) or cannot be decompressed is an error at once,
 not retried; so is a stream that is not an answer. A redirect to another
 server is not followed (a configuration error).
