@@ -173,3 +173,34 @@ func TestEmptyAnswerKeepsConversation(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyFunctionCall: an answer with a legacy "function_call" (no
+// "tool_calls"), whole or streamed, is executed as a tool call; the ids
+// made up for calls without one stay unique across turns, so the
+// conversation stays valid.
+func TestLegacyFunctionCall(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	legacy := fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":null,"function_call":{"name":"sayHello","arguments":"{\"personName\":\"Ann\"}"}}`), "function_call")
+	streamed := fakeopenai.Raw(sse(
+		`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"sayHello","arguments":""}}}]}`,
+		`{"id":"c1","choices":[{"index":0,"delta":{"function_call":{"arguments":"{\"personName\":\"Ann\"}"}}}]}`,
+		`{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"function_call"}]}`,
+		`[DONE]`), "text/event-stream")
+	for name, step := range map[string]fakeopenai.Step{"whole": legacy, "streamed": streamed} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, step, fakeopenai.Text("Hello, Ann!"), step, fakeopenai.Text("Hello again, Ann!"), fakeopenai.Text("Bye"))
+			var conv runtime.Conversation
+			for turn := range 3 {
+				resp := h.mustRun(t, agent, runtime.Builtins(), conv, "hi", runtime.WithStreaming(name == "streamed"), runtime.WithEvents(func(runtime.Event) {}))
+				if turn < 2 && (len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Name != "sayHello" || resp.ToolsUsed[0].Failed() || resp.Status != runtime.StatusCompleted) {
+					t.Fatalf("turn %d: status %s, tools used %+v", turn+1, resp.Status, resp.ToolsUsed)
+				}
+				conv = resp.Conversation
+			}
+			reqs := h.srv.Requests()
+			if tm := toolMessages(reqs[1]); len(tm) != 1 || !strings.Contains(tm[0].Text(), "Hello, Ann!") {
+				t.Errorf("tool messages %+v", tm)
+			}
+		})
+	}
+}

@@ -485,6 +485,11 @@ func (m *OpenAIModel) reply(comp *openai.ChatCompletion, attempts int) (*Reply, 
 		}
 		r.Message.ToolCalls = append(r.Message.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
+	if fc := ch.Message.FunctionCall; len(r.Message.ToolCalls) == 0 && fc.Name != "" {
+		// A legacy function call (the deprecated "functions" API) is run as
+		// the tool call it stands for.
+		r.Message.ToolCalls = []ToolCall{{ID: "call_1", Name: fc.Name, Arguments: fc.Arguments}}
+	}
 	if r.Message.Content == "" && len(r.Message.ToolCalls) == 0 && ch.Message.Refusal != "" {
 		r.Message.Content = ch.Message.Refusal
 	}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -233,6 +234,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		}
 		msg := reply.Message
 		msg.Role = RoleAssistant
+		msg.ToolCalls = uniqueCallIDs(resp.Conversation, msg.ToolCalls)
 		resp.Conversation = append(resp.Conversation, msg)
 		if len(msg.ToolCalls) == 0 {
 			resp.Content = msg.Content
@@ -281,6 +283,32 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
+}
+
+// uniqueCallIDs returns calls with ids that no call of conv and no other
+// of calls has: a server that leaves ids out (they are made up as
+// "call_1", ...) or repeats them would otherwise make the conversation
+// invalid for the next turn. An id that is new is kept.
+func uniqueCallIDs(conv Conversation, calls []ToolCall) []ToolCall {
+	if len(calls) == 0 {
+		return calls
+	}
+	used := map[string]bool{}
+	for _, m := range conv {
+		for _, c := range m.ToolCalls {
+			used[c.ID] = true
+		}
+	}
+	out := slices.Clone(calls)
+	for i := range out {
+		id := out[i].ID
+		for k := 2; used[id]; k++ {
+			id = fmt.Sprintf("%s_%d", out[i].ID, k)
+		}
+		out[i].ID = id
+		used[id] = true
+	}
+	return out
 }
 
 // finishStatus returns the status of a final answer and, when it is not

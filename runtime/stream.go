@@ -231,18 +231,25 @@ type streamDelta struct {
 	Content   *string           `json:"content"`
 	Refusal   *string           `json:"refusal"`
 	ToolCalls []streamCallDelta `json:"tool_calls"`
+	// FunctionCall is a piece of a legacy function call (the deprecated
+	// "functions" API), which the runtime runs as a tool call.
+	FunctionCall *streamFunction `json:"function_call"`
+}
+
+// streamFunction is a piece of a function: Name and Arguments are
+// appended.
+type streamFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 // streamCallDelta is a piece of a tool call: the call at Index gets the ID
 // and type when they are set, and Name and Arguments appended.
 type streamCallDelta struct {
-	Index    int64  `json:"index"`
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Index    int64          `json:"index"`
+	ID       string         `json:"id"`
+	Type     string         `json:"type"`
+	Function streamFunction `json:"function"`
 }
 
 // streamAccumulator assembles the chunks of a stream into the completion a
@@ -264,6 +271,7 @@ type streamAccumulator struct {
 	finish           string
 	content, refusal strings.Builder
 	calls            []*streamCall
+	legacy           *streamCall // a legacy function call
 	usage            openai.CompletionUsage
 }
 
@@ -308,7 +316,7 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 			continue
 		}
 		d := &ch.Delta
-		a.message = a.message || d.Role != nil || d.Content != nil || d.Refusal != nil || len(d.ToolCalls) > 0
+		a.message = a.message || d.Role != nil || d.Content != nil || d.Refusal != nil || len(d.ToolCalls) > 0 || d.FunctionCall != nil
 		if ch.FinishReason != nil {
 			a.finish = *ch.FinishReason
 		} else {
@@ -322,6 +330,13 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 		}
 		if d.Refusal != nil {
 			a.refusal.WriteString(*d.Refusal)
+		}
+		if f := d.FunctionCall; f != nil {
+			if a.legacy == nil {
+				a.legacy = &streamCall{}
+			}
+			a.legacy.name.WriteString(f.Name)
+			a.legacy.args.WriteString(f.Arguments)
 		}
 		for _, t := range d.ToolCalls {
 			k, _ := streamCallIndex(t.Index, len(a.calls))
@@ -379,6 +394,9 @@ func (a *streamAccumulator) completion() *openai.ChatCompletion {
 			Function: openai.ChatCompletionMessageFunctionToolCallFunction{Name: c.name.String(), Arguments: c.args.String()},
 		})
 	}
+	if a.legacy != nil {
+		ch.Message.FunctionCall = openai.ChatCompletionMessageFunctionCall{Name: a.legacy.name.String(), Arguments: a.legacy.args.String()}
+	}
 	comp.Choices = []openai.ChatCompletionChoice{ch}
 	return comp
 }
@@ -423,8 +441,9 @@ func completionAsStream(body []byte) ([]byte, bool) {
 			Message *struct {
 				Role      string          `json:"role"`
 				Content   *string         `json:"content"`
-				Refusal   *string         `json:"refusal"`
-				ToolCalls json.RawMessage `json:"tool_calls"`
+				Refusal      *string         `json:"refusal"`
+				ToolCalls    json.RawMessage `json:"tool_calls"`
+				FunctionCall json.RawMessage `json:"function_call"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -458,6 +477,9 @@ func completionAsStream(body []byte) ([]byte, bool) {
 					c["index"] = i
 				}
 				delta["tool_calls"] = calls
+			}
+			if len(m.FunctionCall) > 0 && string(m.FunctionCall) != "null" {
+				delta["function_call"] = m.FunctionCall
 			}
 			event([]any{map[string]any{"index": ch.Index, "delta": delta, "finish_reason": nil}}, nil)
 		}

@@ -426,7 +426,7 @@ var (
 	chunkNames    = []string{"id", "choices", "usage", "error"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
 	choiceNames   = []string{"index", "delta", "finish_reason"}
-	deltaNames    = []string{"role", "content", "refusal", "tool_calls"}
+	deltaNames    = []string{"role", "content", "refusal", "tool_calls", "function_call"}
 	callNames     = []string{"index", "id", "type", "function"}
 	functionNames = []string{"name", "arguments"}
 )
@@ -549,6 +549,13 @@ func (d *chunkDecoder) delta(dl *streamDelta) bool {
 			f.ok = d.strOrNull(&dl.Refusal)
 		case "tool_calls":
 			f.ok = d.calls(dl)
+		case "function_call":
+			if d.null() {
+				dl.FunctionCall = nil
+				break
+			}
+			dl.FunctionCall = &streamFunction{}
+			f.ok = d.function(dl.FunctionCall)
 		}
 	}
 	return f.ok
@@ -585,20 +592,20 @@ func (d *chunkDecoder) call(t *streamCallDelta) bool {
 		case "type":
 			f.ok = d.strInto(&t.Type)
 		case "function":
-			f.ok = d.function(t)
+			f.ok = d.function(&t.Function)
 		}
 	}
 	return f.ok
 }
 
-func (d *chunkDecoder) function(t *streamCallDelta) bool {
+func (d *chunkDecoder) function(fn *streamFunction) bool {
 	f := d.object(functionNames)
 	for f.next() {
 		switch f.name {
 		case "name":
-			f.ok = d.strInto(&t.Function.Name)
+			f.ok = d.strInto(&fn.Name)
 		case "arguments":
-			f.ok = d.strInto(&t.Function.Arguments)
+			f.ok = d.strInto(&fn.Arguments)
 		}
 	}
 	return f.ok
