@@ -439,8 +439,8 @@ func completionAsStream(body []byte) ([]byte, bool) {
 		Choices []struct {
 			Index   int `json:"index"`
 			Message *struct {
-				Role      string          `json:"role"`
-				Content   *string         `json:"content"`
+				Role         string          `json:"role"`
+				Content      *string         `json:"content"`
 				Refusal      *string         `json:"refusal"`
 				ToolCalls    json.RawMessage `json:"tool_calls"`
 				FunctionCall json.RawMessage `json:"function_call"`
