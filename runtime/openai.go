@@ -151,7 +151,14 @@ func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, t
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var redir *redirectError
+	var (
+		redir   *redirectError
+		unsaved *replay.WriteError
+	)
+	if errors.As(err, &unsaved) {
+		// The recording, not the model's server, failed.
+		return unsaved
+	}
 	if errors.As(err, &redir) {
 		return &ConfigError{
 			Message: fmt.Sprintf("the server at %s redirected the request to another server, %s, which is not followed (the API key is only sent to the base URL)", m.cfg.BaseURL, m.redact.String(redir.to)),
@@ -204,10 +211,13 @@ func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
 func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
 	var apiErr *openai.Error
 	var replayErr *replay.Error
+	var malformed *replay.MalformedError
 	var invalid *InvalidAnswerError
 	switch {
 	case errors.As(err, &replayErr):
 		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replayErr}, false
+	case errors.As(err, &malformed):
+		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: malformed}, false
 	case errors.As(err, &invalid):
 		// The server answered: asking again would most likely get the same.
 		return &LLMError{Kind: LLMBadResponse, StatusCode: invalid.Status, Attempts: attempt,

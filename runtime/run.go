@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -390,8 +391,9 @@ func asRunError(err error) error {
 	var (
 		le *LLMError
 		ce *ConfigError
+		we *replay.WriteError
 	)
-	if errors.As(err, &le) || errors.As(err, &ce) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.As(err, &le) || errors.As(err, &ce) || errors.As(err, &we) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return &LLMError{Kind: LLMNetwork, Attempts: 1, Err: err}

@@ -123,9 +123,15 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			return nil
 		})
 		var (
-			bad   *LLMError
-			fault *streamFault
+			bad     *LLMError
+			fault   *streamFault
+			unsaved *replay.WriteError
 		)
+		if errors.As(err, &unsaved) {
+			// The answer came, the recording of it failed.
+			cancel()
+			return m.partial(mask, &acc), unsaved
+		}
 		if errors.As(err, &fault) {
 			err = &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: errors.New(m.redact.String(fault.msg))}
 		}
@@ -197,7 +203,16 @@ func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompleti
 	if dec == nil {
 		return errors.New("the server sent no response body")
 	}
-	return readChunks(dec, each)
+	if err := readChunks(dec, each); err != nil {
+		return err
+	}
+	// A recorder saves the stream when its body is closed: a recording
+	// that cannot be written is said.
+	var unsaved *replay.WriteError
+	if err := res.Body.Close(); errors.As(err, &unsaved) {
+		return unsaved
+	}
+	return nil
 }
 
 // errStreamUnfinished is a stream that ended without a finish_reason.

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -181,8 +182,11 @@ func (s *session) turn(ctx context.Context, input string) error {
 		var (
 			ce *runtime.ConfigError
 			ve *runtime.ValidationError
+			we *replay.WriteError
 		)
 		switch {
+		case errors.As(err, &we):
+			return exitWith(exitUsage) // an I/O error
 		case errors.As(err, &ce):
 			if hint := configHint(ce); hint != "" {
 				fmt.Fprintln(s.e.stderr, hint)

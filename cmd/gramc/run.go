@@ -84,7 +84,9 @@ UTF-8 become U+FFFD, with a warning.
 
 --record FILE saves every model request and response (API keys redacted);
 --replay FILE answers from such a file with no network and no key, and fails
-if a request differs from the recorded one. --trace prints each request and
+if a request differs from the recorded one, or if the file is malformed (an
+interaction no session could have recorded: the error names the file and the
+interaction). --trace prints each request and
 response on standard error. A replayed session is streamed if and only if
 the recording was, whatever the output.
 
@@ -111,7 +113,7 @@ server is not followed (a configuration error).
 Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
 usage or I/O errors (including a --record file that cannot be written,
-found before any model call); 3 configuration errors (e.g. OPENAI_API_KEY not
+found before any model call or, if it fails later, when it happens); 3 configuration errors (e.g. OPENAI_API_KEY not
 set or rejected by the server (401/403), an injected parameter without a
 valid --inject value, a --tool or
 --inject name that names nothing); 130 interrupted (Ctrl-C).
