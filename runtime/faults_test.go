@@ -186,12 +186,22 @@ func TestLegacyFunctionCall(t *testing.T) {
 		`{"id":"c1","choices":[{"index":0,"delta":{"function_call":{"arguments":"{\"personName\":\"Ann\"}"}}}]}`,
 		`{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"function_call"}]}`,
 		`[DONE]`), "text/event-stream")
-	for name, step := range map[string]fakeopenai.Step{"whole": legacy, "streamed": streamed} {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		step     fakeopenai.Step
+		streamed bool
+	}{
+		{"whole", legacy, false},
+		{"streamed", streamed, true},
+		// A server that does not stream answers a streamed request whole.
+		{"whole, to a streamed request", fakeopenai.Raw(`{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"function_call":{"name":"sayHello","arguments":"{\"personName\":\"Ann\"}"}},"finish_reason":"function_call"}]}`, ""), true},
+	} {
+		step := tc.step
+		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, step, fakeopenai.Text("Hello, Ann!"), step, fakeopenai.Text("Hello again, Ann!"), fakeopenai.Text("Bye"))
 			var conv runtime.Conversation
 			for turn := range 3 {
-				resp := h.mustRun(t, agent, runtime.Builtins(), conv, "hi", runtime.WithStreaming(name == "streamed"), runtime.WithEvents(func(runtime.Event) {}))
+				resp := h.mustRun(t, agent, runtime.Builtins(), conv, "hi", runtime.WithStreaming(tc.streamed), runtime.WithEvents(func(runtime.Event) {}))
 				if turn < 2 && (len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Name != "sayHello" || resp.ToolsUsed[0].Failed() || resp.Status != runtime.StatusCompleted) {
 					t.Fatalf("turn %d: status %s, tools used %+v", turn+1, resp.Status, resp.ToolsUsed)
 				}

@@ -212,6 +212,8 @@ func TestStreamChunkDecoder(t *testing.T) {
 		{`{"id":"c","extra":{"a":[1,2.5e3,true,false,null,{"b":"}"}],"c":"]"},"choices":[]}`, true},
 		{`{"id":"c","choices":[{"index":-1,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":""}}]}}]}`, true},
 		{`{"id":"c","choices":[{"index":0,"delta":{}},{"index":1,"delta":{"content":"one"}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"sayHello","arguments":"{\"p"}}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"function_call":null}}]}`, true},
 		{`{"id":"a","id":"b"}`, false},
 		{`{"id":"c","choices":[{"index":0}],"choices":[{"delta":{"content":"merged"}}]}`, false},
 		{`{"id":"c","choices":[{"index":1.0}]}`, false},
