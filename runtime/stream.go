@@ -122,6 +122,13 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			}
 			return nil
 		})
+		switch {
+		case err == errStreamDone && acc.finish == "":
+			// The server said the answer was complete, and it is not.
+			err = &streamFault{msg: "the stream ended ([DONE]) without a finish_reason"}
+		case err == errStreamDone:
+			err = nil
+		}
 		var (
 			bad     *LLMError
 			fault   *streamFault
@@ -186,8 +193,8 @@ func (m *OpenAIModel) partial(mask *replay.StreamMasker, acc *streamAccumulator)
 
 // readStream sends a streamed chat completion request with openai-go (its
 // request building, transport and error handling) and calls each with the
-// chunks of the answer, in order, until the stream ends, fails, or each
-// returns an error. The SDK's event-stream decoder reads the events; their
+// chunks of the answer, in order, until the stream ends (at [DONE] it
+// returns errStreamDone), fails, or each returns an error. The SDK's event-stream decoder reads the events; their
 // data is decoded into a [streamChunk] by a small decoder (see
 // [readChunks]) rather than into the SDK's chunk type, whose decoding keeps
 // every field's raw JSON and costs several times more.
@@ -203,7 +210,8 @@ func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompleti
 	if dec == nil {
 		return errors.New("the server sent no response body")
 	}
-	if err := readChunks(dec, each); err != nil {
+	done, err := readChunks(dec, each)
+	if err != nil {
 		return err
 	}
 	// A recorder saves the stream when its body is closed: a recording
@@ -212,8 +220,15 @@ func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompleti
 	if err := res.Body.Close(); errors.As(err, &unsaved) {
 		return unsaved
 	}
+	if done {
+		return errStreamDone
+	}
 	return nil
 }
+
+// errStreamDone is the end of a stream at [DONE], which readStream
+// returns for its caller to tell from a stream that just stopped.
+var errStreamDone = errors.New("[DONE]")
 
 // errStreamUnfinished is a stream that ended without a finish_reason.
 var errStreamUnfinished = errors.New("the stream ended before the answer was complete (no finish_reason)")

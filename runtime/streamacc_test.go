@@ -279,7 +279,7 @@ func TestReadChunks(t *testing.T) {
 	}
 	read := func(dec ssestream.Decoder) (string, error) {
 		var got []string
-		err := readChunks(dec, func(c *streamChunk) error {
+		_, err := readChunks(dec, func(c *streamChunk) error {
 			for _, ch := range c.Choices {
 				if ch.Delta.Content != nil {
 					got = append(got, *ch.Delta.Content)

@@ -53,37 +53,38 @@ func (c *streamChunk) decode(data []byte) bool {
 }
 
 // readChunks reads the events of dec until [DONE] or the end, calling
-// each with their chunks. An event the small decoder declines is read as
-// openai-go's stream reads it. What the server sent that is not an answer
-// is a [*streamFault]: an event that is not a chunk, an error event, a
-// stream without any chunk.
-func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) error {
+// each with their chunks, and reports whether the stream ended with
+// [DONE]. An event the small decoder declines is read as openai-go's
+// stream reads it. What the server sent that is not an answer is a
+// [*streamFault]: an event that is not a chunk, an error event, a stream
+// without any chunk.
+func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) (done bool, err error) {
 	n := 0
 	for dec.Next() {
 		ev := dec.Event()
 		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
 			if n == 0 {
-				return &streamFault{msg: "the stream ended ([DONE]) without any chunk"}
+				return true, &streamFault{msg: "the stream ended ([DONE]) without any chunk"}
 			}
-			return nil
+			return true, nil
 		}
 		n++
 		var c streamChunk
 		if !c.decode(ev.Data) {
 			sdk := ssestream.NewStream[streamChunkFields](&oneEvent{ev: ev}, nil)
 			if !sdk.Next() {
-				return eventFault(n, ev.Data, sdk.Err())
+				return false, eventFault(n, ev.Data, sdk.Err())
 			}
 			c = streamChunk(sdk.Current())
 		}
 		if err := each(&c); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if err := dec.Err(); err != nil || n > 0 {
-		return err
+		return false, err
 	}
-	return &streamFault{msg: "the stream had no events (an empty body)"}
+	return false, &streamFault{msg: "the stream had no events (an empty body)"}
 }
 
 // streamFault is a stream the server sent whose events are not an answer.

@@ -53,6 +53,8 @@ func TestStreamAnswerNotRetried(t *testing.T) {
 		{"error event", sse(`{"error":{"message":"the model is overloaded","type":"server_error"}}`), `the model is overloaded`},
 		{"empty body", "", `the stream had no events`},
 		{"lone DONE", sse(`[DONE]`), `the stream ended ([DONE]) without any chunk`},
+		{"DONE without finish_reason", sse(`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant"}}]}`, `[DONE]`), `the stream ended ([DONE]) without a finish_reason`},
+		{"text, then DONE without finish_reason", sse(`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"}}]}`, `[DONE]`), `the stream ended ([DONE]) without a finish_reason`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, fakeopenai.Raw(tc.body, "text/event-stream"), fakeopenai.Text("unused"), fakeopenai.Text("unused"))
