@@ -12,7 +12,8 @@
 // kind [LLMStreamCut] that keeps the text delivered, which the run keeps
 // in the conversation as the assistant's (partial) message. A stream that
 // is not an answer (an event that is not a chunk, an error event, no chunk
-// at all) is what the server sent: it is reported as such and not retried.
+// at all, [DONE] without a finish_reason) is what the server sent: it is
+// reported as such and not retried.
 
 package runtime
 

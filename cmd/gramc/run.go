@@ -39,7 +39,9 @@ What a turn prints on standard output:
 A streamed answer that breaks off after some of its text was shown is an
 error (exit 1) that keeps that text in the conversation; it is not asked
 for again, since what was shown cannot be taken back. A stream that fails
-before any text was shown is retried like any failed call.
+before any text was shown is retried like any failed call, unless the
+server sent something that is not an answer (an error event, an event that
+is not a chunk, no chunk, [DONE] without a finish_reason): that is said.
 
 Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
@@ -107,8 +109,8 @@ to process this request. Please try breaking it into smaller steps."),
 server sent "message": null), "empty_answer" (neither text nor tool calls;
 the conversation goes on). A 2xx answer that is not JSON, is an error
 object (its message is shown) or cannot be decompressed is an error at once,
-not retried; so is a stream that is not an answer. A redirect to another
-server is not followed (a configuration error).
+not retried. A redirect to another server is not followed (a configuration
+error).
 
 Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
