@@ -5,7 +5,6 @@ package runtime
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,8 +116,9 @@ func (c Conversation) Validate() error {
 		return &ValidationError{Field: fmt.Sprintf("conversation[%d]", i), Message: fmt.Sprintf(format, a...)}
 	}
 	// unanswered reports the first call of the last assistant message that
-	// no tool message answered, once message i is not a tool message.
-	unanswered := func(i int, next string) error {
+	// no tool message answered, once next, which is not a tool message,
+	// follows it.
+	unanswered := func(next string) error {
 		for _, id := range pending {
 			if cl := calls[id]; !cl.answered {
 				return bad(cl.msg, "the tool call %q (%s) is never answered: %s follows it; add a tool message with toolCallId %q right after the call, or remove the call", id, cl.name, next, id)
@@ -130,7 +130,7 @@ func (c Conversation) Validate() error {
 	for i, m := range c {
 		if m.Role != RoleTool {
 			next := fmt.Sprintf("conversation[%d] (%s)", i, m.Role)
-			if err := unanswered(i, next); err != nil {
+			if err := unanswered(next); err != nil {
 				return err
 			}
 		}
@@ -163,8 +163,6 @@ func (c Conversation) Validate() error {
 				return bad(i, "the tool message answers the call %q, which no earlier assistant message made", m.ToolCallID)
 			case cl.answered:
 				return bad(i, "the call %q is answered twice", m.ToolCallID)
-			case !slices.Contains(pending, m.ToolCallID):
-				return bad(i, "the tool message answers the call %q of conversation[%d], but other messages come between them; put it right after the call", m.ToolCallID, cl.msg)
 			case m.Name != "" && m.Name != cl.name:
 				return bad(i, "the tool message names the tool %q, but the call %q it answers is to %q", m.Name, m.ToolCallID, cl.name)
 			}
@@ -175,7 +173,7 @@ func (c Conversation) Validate() error {
 			return bad(i, "unknown role %q (want user, assistant or tool)", m.Role)
 		}
 	}
-	return unanswered(len(c), "the new user message")
+	return unanswered("the new user message")
 }
 
 // sanitize sanitises the content of the user messages of c (see [sanitize])
