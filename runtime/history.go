@@ -38,12 +38,15 @@ type wireToolCall struct {
 // [Response] (its "conversation"), [Event] lines (the conversation of the
 // last run_finished), or a [replay.Recording] (the messages of its last request
 // and the answer to it, streamed or not). A leading system message equal to
-// instruction (the agent's, which [Run] adds itself) is dropped. The
+// instruction (the agent's, which [Run] adds itself), or the one of a
+// recorded request (the instruction of the agent that was recorded), is
+// dropped; any other is an error. The
 // result is checked with [Conversation.Validate]; an empty history is an
 // error.
 func ParseConversation(data []byte, instruction string) (Conversation, error) {
 	data = bytes.TrimSpace(data)
 	raw, events, err := eventLines(data)
+	recorded := false // the messages are a recorded request's, the instruction first
 	switch {
 	case events:
 		if err != nil {
@@ -79,6 +82,7 @@ func ParseConversation(data []byte, instruction string) (Conversation, error) {
 		case doc.Conversation != nil:
 			raw = *doc.Conversation
 		case len(doc.Interactions) > 0:
+			recorded = true
 			last := doc.Interactions[len(doc.Interactions)-1]
 			raw = last.Request.Body.Messages
 			if r := last.Response; r != nil && len(r.Body.Choices) > 0 {
@@ -100,7 +104,7 @@ func ParseConversation(data []byte, instruction string) (Conversation, error) {
 		if err != nil {
 			return nil, &ValidationError{Field: fmt.Sprintf("conversation[%d]", i), Message: err.Error()}
 		}
-		if i == 0 && msg.Role == RoleSystem && msg.Content == instruction {
+		if i == 0 && msg.Role == RoleSystem && (recorded || msg.Content == instruction) {
 			continue
 		}
 		conv = append(conv, msg)

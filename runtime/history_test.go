@@ -45,7 +45,7 @@ func TestParseConversation(t *testing.T) {
 	}
 	for _, tc := range []struct{ data, want string }{
 		{`[]`, "invalid conversation: the history has no messages"},
-		{`[{"role":"user","content":"hi"},{"role":"robot","content":"x"}]`, `invalid conversation[1]: unknown role "robot" (want user, assistant, tool or system)`},
+		{`[{"role":"user","content":"hi"},{"role":"robot","content":"x"}]`, `invalid conversation[1]: unknown role "robot" (want user, assistant or tool)`},
 		{`[{"role":"user","content":[{"type":"image_url"}]}]`, `invalid conversation[0]: content part of type "image_url": only text parts can be read from a history`},
 		{`{"content":"x"}`, `neither a response (no "conversation") nor a recording (no "interactions")`},
 	} {

@@ -6,6 +6,8 @@ package runtime
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Role is the author of a [Message].
@@ -92,65 +94,130 @@ func (u *Usage) Add(u2 Usage) {
 	u.TotalTokens += u2.TotalTokens
 }
 
-// Validate checks a conversation before it is sent: every message has a
-// role the API allows (user, assistant, tool, system), the content its role
-// needs (text or images for user and system messages, text or tool calls
-// for assistant messages, with an id and a name for each call), and every
-// tool message answers a call of an earlier assistant message. The first
-// problem is returned as a [*ValidationError] whose Field names the
-// message's index ("conversation[3]").
+// Validate checks a conversation before it is sent, by the history rules
+// of the agent service contract and the API's: every message has the role
+// user, assistant or tool (the agent's instruction is the system message,
+// which [Run] adds: a history has none); a user message has text or
+// images; each tool call of an assistant message has an id and a name, and
+// is answered by a tool message, with the call's id and (if it names one)
+// its tool, before the next user or assistant message. An assistant
+// message may be empty: a model's empty answer is kept as one, and sent as
+// empty text. The first problem is returned as a [*ValidationError] whose
+// Field names the message's index ("conversation[3]").
 func (c Conversation) Validate() error {
-	calls := map[string]bool{} // call id -> answered
+	type call struct {
+		name     string
+		msg      int // the index of the assistant message that made it
+		answered bool
+	}
+	calls := map[string]*call{}
+	var pending []string // the ids of the last assistant message's calls, in order
+	bad := func(i int, format string, a ...any) error {
+		return &ValidationError{Field: fmt.Sprintf("conversation[%d]", i), Message: fmt.Sprintf(format, a...)}
+	}
+	// unanswered reports the first call of the last assistant message that
+	// no tool message answered, once next, which is not a tool message,
+	// follows it.
+	unanswered := func(next string) error {
+		for _, id := range pending {
+			if cl := calls[id]; !cl.answered {
+				return bad(cl.msg, "the tool call %q (%s) is never answered: %s follows it; add a tool message with toolCallId %q right after the call, or remove the call", id, cl.name, next, id)
+			}
+		}
+		pending = nil
+		return nil
+	}
 	for i, m := range c {
-		bad := func(format string, a ...any) error {
-			return &ValidationError{Field: fmt.Sprintf("conversation[%d]", i), Message: fmt.Sprintf(format, a...)}
+		if m.Role != RoleTool {
+			next := fmt.Sprintf("conversation[%d] (%s)", i, m.Role)
+			if err := unanswered(next); err != nil {
+				return err
+			}
 		}
 		switch m.Role {
 		case RoleUser:
 			if strings.TrimSpace(m.Content) == "" && len(m.Images) == 0 {
-				return bad("the user message has no content")
+				return bad(i, "the user message has no content")
 			}
 		case RoleSystem:
-			if strings.TrimSpace(m.Content) == "" {
-				return bad("the system message has no content")
-			}
+			return bad(i, "a history has no system message: the agent's instruction is sent as the system message; remove it (roles: user, assistant, tool)")
 		case RoleAssistant:
-			if m.Content == "" && len(m.ToolCalls) == 0 {
-				return bad("the assistant message has neither content nor tool calls")
-			}
 			for j, tc := range m.ToolCalls {
 				switch {
 				case tc.ID == "":
-					return bad("tool call %d has no id", j)
+					return bad(i, "tool call %d has no id", j)
 				case tc.Name == "":
-					return bad("tool call %d (%s) has no tool name", j, tc.ID)
-				case hasKey(calls, tc.ID):
-					return bad("tool call %d repeats the id %q of an earlier call", j, tc.ID)
+					return bad(i, "tool call %d (%s) has no tool name", j, tc.ID)
+				case calls[tc.ID] != nil:
+					return bad(i, "tool call %d repeats the id %q of an earlier call", j, tc.ID)
 				}
-				calls[tc.ID] = false
+				calls[tc.ID] = &call{name: tc.Name, msg: i}
+				pending = append(pending, tc.ID)
 			}
 		case RoleTool:
-			answered, ok := calls[m.ToolCallID]
+			cl := calls[m.ToolCallID]
 			switch {
 			case m.ToolCallID == "":
-				return bad("the tool message has no toolCallId")
-			case !ok:
-				return bad("the tool message answers the call %q, which no earlier assistant message made", m.ToolCallID)
-			case answered:
-				return bad("the call %q is answered twice", m.ToolCallID)
+				return bad(i, "the tool message has no toolCallId")
+			case cl == nil:
+				return bad(i, "the tool message answers the call %q, which no earlier assistant message made", m.ToolCallID)
+			case cl.answered:
+				return bad(i, "the call %q is answered twice", m.ToolCallID)
+			case m.Name != "" && m.Name != cl.name:
+				return bad(i, "the tool message names the tool %q, but the call %q it answers is to %q", m.Name, m.ToolCallID, cl.name)
 			}
-			calls[m.ToolCallID] = true
+			cl.answered = true
 		case "":
-			return bad("the message has no role (want user, assistant, tool or system)")
+			return bad(i, "the message has no role (want user, assistant or tool)")
 		default:
-			return bad("unknown role %q (want user, assistant, tool or system)", m.Role)
+			return bad(i, "unknown role %q (want user, assistant or tool)", m.Role)
 		}
 	}
-	return nil
+	return unanswered("the new user message")
 }
 
-// hasKey reports whether m has the key k.
-func hasKey(m map[string]bool, k string) bool {
-	_, ok := m[k]
-	return ok
+// sanitize sanitises the content of the user messages of c (see [sanitize])
+// and returns the number of characters and bytes changed.
+func (c Conversation) sanitize() int {
+	changed := 0
+	for i := range c {
+		if c[i].Role == RoleUser {
+			var n int
+			c[i].Content, n = sanitize(c[i].Content)
+			changed += n
+		}
+	}
+	return changed
+}
+
+// sanitize removes from a user's text the control characters other than
+// newline and tab, and replaces each byte that is not UTF-8 by U+FFFD; it
+// returns the text and the number of characters and bytes changed.
+func sanitize(s string) (string, int) {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) && r != '\n' && r != '\t' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s, 0
+	}
+	var b strings.Builder
+	changed := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			changed++
+		case unicode.IsControl(r) && r != '\n' && r != '\t':
+			changed++
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String(), changed
 }

@@ -8,6 +8,8 @@ package runtime
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +26,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
@@ -82,6 +85,7 @@ func NewOpenAIModel(cfg OpenAIConfig) (*OpenAIModel, error) {
 	// tool call's arguments) is masked before the answer is read.
 	masked := *client
 	masked.Transport = redact.Transport(answerCheck{next: client.Transport})
+	masked.CheckRedirect = sameOriginRedirects(client.CheckRedirect)
 	client = &masked
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
@@ -147,6 +151,20 @@ func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, t
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	var (
+		redir   *redirectError
+		unsaved *replay.WriteError
+	)
+	if errors.As(err, &unsaved) {
+		// The recording, not the model's server, failed.
+		return unsaved
+	}
+	if errors.As(err, &redir) {
+		return &ConfigError{
+			Message: fmt.Sprintf("the server at %s redirected the request to another server, %s, which is not followed (the API key is only sent to the base URL)", m.cfg.BaseURL, m.redact.String(redir.to)),
+			Hint:    "if the API has moved, give its new URL as the base URL (--base-url or OPENAI_BASE_URL)",
+		}
+	}
 	lerr, retry := m.classify(err, attempt, timeout)
 	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
 		return m.keyRejected(lerr)
@@ -193,14 +211,20 @@ func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
 func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*LLMError, bool) {
 	var apiErr *openai.Error
 	var replayErr *replay.Error
+	var malformed *replay.MalformedError
 	var invalid *InvalidAnswerError
 	switch {
 	case errors.As(err, &replayErr):
 		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: replayErr}, false
+	case errors.As(err, &malformed):
+		return &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: malformed}, false
 	case errors.As(err, &invalid):
 		// The server answered: asking again would most likely get the same.
 		return &LLMError{Kind: LLMBadResponse, StatusCode: invalid.Status, Attempts: attempt,
 			Err: errors.New(m.redact.String(invalid.Error()))}, false
+	case decompressError(err) != nil:
+		return &LLMError{Kind: LLMBadResponse, Attempts: attempt,
+			Err: fmt.Errorf("the answer could not be decompressed (Content-Encoding gzip): %v", decompressError(err))}, false
 	case errors.Is(err, context.DeadlineExceeded):
 		return &LLMError{Kind: LLMTimeout, Attempts: attempt, Timeout: timeout, Err: context.DeadlineExceeded}, false
 	case errors.As(err, &apiErr):
@@ -219,7 +243,8 @@ func (m *OpenAIModel) classify(err error, attempt int, timeout time.Duration) (*
 }
 
 // InvalidAnswerError is a successful (2xx) answer whose body is not a JSON
-// object: empty, cut off, or text such as an HTML page.
+// object (empty, cut off, or text such as an HTML page), or is an error
+// object rather than a completion.
 type InvalidAnswerError struct {
 	// Status is the HTTP status.
 	Status int
@@ -227,10 +252,16 @@ type InvalidAnswerError struct {
 	ContentType string
 	// Head is the start of the body.
 	Head string
+	// ServerMessage is the message of the error object the body is, if it
+	// is one.
+	ServerMessage string
 }
 
 // Error says what the server answered.
 func (e *InvalidAnswerError) Error() string {
+	if e.ServerMessage != "" {
+		return fmt.Sprintf("the server answered %d %s with an error instead of a completion: %s", e.Status, http.StatusText(e.Status), e.ServerMessage)
+	}
 	ct := ""
 	if e.ContentType != "" && !strings.Contains(e.ContentType, "json") {
 		ct = ", Content-Type " + e.ContentType
@@ -258,26 +289,99 @@ func (t answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	body, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if rerr == nil {
-		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-			if streamRequested(req.Context()) {
-				if sse, ok := completionAsStream(t); ok {
-					// The server ignored "stream": true.
-					body = sse
-					resp.Header.Set("Content-Type", "text/event-stream")
-					resp.Header.Del("Content-Length")
-					resp.ContentLength = -1
-				}
-			}
-			resp.Body = io.NopCloser(bytes.NewReader(body))
-			return resp, nil
+	if rerr != nil {
+		// A connection cut is retried; a body that cannot be
+		// decompressed is not (see classify).
+		return nil, fmt.Errorf("reading the answer: %w", rerr)
+	}
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+		if msg, ok := errorObject(t); ok {
+			return nil, &InvalidAnswerError{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), ServerMessage: msg}
 		}
+		if streamRequested(req.Context()) {
+			if sse, ok := completionAsStream(t); ok {
+				// The server ignored "stream": true.
+				body = sse
+				resp.Header.Set("Content-Type", "text/event-stream")
+				resp.Header.Del("Content-Length")
+				resp.ContentLength = -1
+			}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		return resp, nil
 	}
 	head := body[:min(len(body), 60)]
 	if len(body) > 60 {
 		head = append(head[:len(head):len(head)], "…"...)
 	}
 	return nil, &InvalidAnswerError{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Head: strings.ToValidUTF8(string(head), "?")}
+}
+
+// errorObject returns the message of a JSON object that is an error
+// ({"error": {"message": ...}} or {"error": "..."}) rather than a
+// completion: it has a non-null "error" and no "choices".
+func errorObject(body []byte) (string, bool) {
+	var obj struct {
+		Error   json.RawMessage `json:"error"`
+		Choices json.RawMessage `json:"choices"`
+	}
+	if json.Unmarshal(body, &obj) != nil || len(obj.Error) == 0 || string(obj.Error) == "null" || len(obj.Choices) > 0 {
+		return "", false
+	}
+	return errorMessage(obj.Error), true
+}
+
+// errorMessage returns the text of an error value: its "message", the
+// string it is, or its JSON, cut to a readable length.
+func errorMessage(raw json.RawMessage) string {
+	var detail struct {
+		Message string `json:"message"`
+	}
+	msg := string(raw)
+	if json.Unmarshal(raw, &detail) == nil && detail.Message != "" {
+		msg = detail.Message
+	} else if json.Unmarshal(raw, &msg) != nil {
+		msg = string(raw)
+	}
+	return clip.Text(msg, 300)
+}
+
+// decompressError returns the error of a body that could not be
+// decompressed if err is one, or nil.
+func decompressError(err error) error {
+	var corrupt flate.CorruptInputError
+	for _, e := range []error{gzip.ErrHeader, gzip.ErrChecksum} {
+		if errors.Is(err, e) {
+			return e
+		}
+	}
+	if errors.As(err, &corrupt) {
+		return corrupt
+	}
+	return nil
+}
+
+// redirectError is a redirect to another origin, which is not followed:
+// the API key is for the server of the base URL.
+type redirectError struct{ to string }
+
+func (e *redirectError) Error() string { return "redirected to another server, " + e.to }
+
+// sameOriginRedirects returns a CheckRedirect that refuses a redirect to
+// another origin (scheme, host and port), then asks next, if any.
+func sameOriginRedirects(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+			return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 }
 
 // params builds the SDK's request.
@@ -390,6 +494,11 @@ func (m *OpenAIModel) reply(comp *openai.ChatCompletion, attempts int) (*Reply, 
 			id = fmt.Sprintf("call_%d", i+1)
 		}
 		r.Message.ToolCalls = append(r.Message.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	if fc := ch.Message.FunctionCall; len(r.Message.ToolCalls) == 0 && fc.Name != "" {
+		// A legacy function call (the deprecated "functions" API) is run as
+		// the tool call it stands for.
+		r.Message.ToolCalls = []ToolCall{{ID: "call_1", Name: fc.Name, Arguments: fc.Arguments}}
 	}
 	if r.Message.Content == "" && len(r.Message.ToolCalls) == 0 && ch.Message.Refusal != "" {
 		r.Message.Content = ch.Message.Refusal

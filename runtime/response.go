@@ -33,6 +33,9 @@ const (
 	// StatusNoMessage: the server answered without a message ("message":
 	// null).
 	StatusNoMessage Status = "no_message"
+	// StatusEmpty: the model's answer had neither text nor tool calls. The
+	// empty answer stays in the conversation, which goes on.
+	StatusEmpty Status = "empty_answer"
 )
 
 // Response is the result of one user turn.

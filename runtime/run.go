@@ -17,10 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -102,8 +104,14 @@ func WithMaxIterations(n int) Option { return func(c *runConfig) { c.maxIteratio
 func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 
 // Run executes one user turn of agent: input is the user's message and conv
-// the conversation so far (nil for a new one). Tools are bound from lib by
-// name before anything is sent.
+// the conversation so far (nil for a new one). With an empty input, a
+// conversation that ends with a user message is answered as it is (the
+// agent service contract's message history, whose last message is the new
+// one). Tools are bound from lib by name before anything is sent.
+//
+// User messages are sanitised before they are sent: control characters
+// other than newline and tab are removed and bytes that are not UTF-8
+// become U+FFFD, with a warning saying how many were changed.
 //
 // Run always returns a Response. On error its Status is [StatusError], its
 // Error the user-facing message, and it keeps everything produced before
@@ -127,11 +135,20 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	}
 	r.agent = agent
 	r.log = log.With("agent", agent.Name)
-	if strings.TrimSpace(input) == "" {
+	changed := resp.Conversation.sanitize()
+	input, n := sanitize(input)
+	changed += n
+	switch n := len(resp.Conversation); {
+	case strings.TrimSpace(input) != "":
+		resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
+	case n == 0 || resp.Conversation[n-1].Role != RoleUser:
 		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
 	}
-	if err := conv.Validate(); err != nil {
+	if err := resp.Conversation.Validate(); err != nil {
 		return r.fail(err)
+	}
+	if changed > 0 {
+		r.warn(fmt.Sprintf("%d control characters or bytes that are not UTF-8 were removed from the user's messages before they were sent", changed))
 	}
 	if lib == nil {
 		lib = &Library{}
@@ -158,7 +175,7 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		}
 		r.cfg.model = m
 	}
-	return r.run(ctx, input)
+	return r.run(ctx)
 }
 
 // runner holds the state of one turn.
@@ -193,9 +210,10 @@ func (r *runner) hook(f func()) {
 	f()
 }
 
-func (r *runner) run(ctx context.Context, input string) (*Response, error) {
+// run runs the turn on the conversation, which ends with the user's
+// message.
+func (r *runner) run(ctx context.Context) (*Response, error) {
 	resp := r.resp
-	resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
 	defs := make([]ToolDefinition, len(r.tools.Bindings))
 	for i, b := range r.tools.Bindings {
 		defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
@@ -217,6 +235,7 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 		}
 		msg := reply.Message
 		msg.Role = RoleAssistant
+		msg.ToolCalls = uniqueCallIDs(resp.Conversation, msg.ToolCalls)
 		resp.Conversation = append(resp.Conversation, msg)
 		if len(msg.ToolCalls) == 0 {
 			resp.Content = msg.Content
@@ -267,6 +286,32 @@ func (r *runner) run(ctx context.Context, input string) (*Response, error) {
 	return resp, nil
 }
 
+// uniqueCallIDs returns calls with ids that no call of conv and no other
+// of calls has: a server that leaves ids out (they are made up as
+// "call_1", ...) or repeats them would otherwise make the conversation
+// invalid for the next turn. An id that is new is kept.
+func uniqueCallIDs(conv Conversation, calls []ToolCall) []ToolCall {
+	if len(calls) == 0 {
+		return calls
+	}
+	used := map[string]bool{}
+	for _, m := range conv {
+		for _, c := range m.ToolCalls {
+			used[c.ID] = true
+		}
+	}
+	out := slices.Clone(calls)
+	for i := range out {
+		id := out[i].ID
+		for k := 2; used[id]; k++ {
+			id = fmt.Sprintf("%s_%d", out[i].ID, k)
+		}
+		out[i].ID = id
+		used[id] = true
+	}
+	return out
+}
+
 // finishStatus returns the status of a final answer and, when it is not
 // complete, the warning that says why.
 func finishStatus(reply *Reply) (Status, string) {
@@ -277,6 +322,8 @@ func finishStatus(reply *Reply) (Status, string) {
 		return StatusTruncated, "the answer was cut short at the model's token limit (finish_reason \"length\"); raise the agent's maxTokens or ask for less"
 	case reply.FinishReason == "content_filter":
 		return StatusFiltered, "the provider's content filter withheld or cut the answer (finish_reason \"content_filter\")"
+	case strings.TrimSpace(reply.Message.Content) == "":
+		return StatusEmpty, fmt.Sprintf("the model's answer was empty (finish_reason %q): there is no answer; ask again or rephrase", reply.FinishReason)
 	}
 	return StatusCompleted, ""
 }
@@ -344,8 +391,9 @@ func asRunError(err error) error {
 	var (
 		le *LLMError
 		ce *ConfigError
+		we *replay.WriteError
 	)
-	if errors.As(err, &le) || errors.As(err, &ce) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.As(err, &le) || errors.As(err, &ce) || errors.As(err, &we) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return &LLMError{Kind: LLMNetwork, Attempts: 1, Err: err}

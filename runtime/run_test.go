@@ -498,14 +498,17 @@ func TestConversationValidation(t *testing.T) {
 		conv runtime.Conversation
 		want string
 	}{
-		{runtime.Conversation{{Role: "bot", Content: "hi"}}, `invalid conversation[0]: unknown role "bot" (want user, assistant, tool or system)`},
-		{runtime.Conversation{{Content: "hi"}}, `invalid conversation[0]: the message has no role (want user, assistant, tool or system)`},
+		{runtime.Conversation{{Role: "bot", Content: "hi"}}, `invalid conversation[0]: unknown role "bot" (want user, assistant or tool)`},
+		{runtime.Conversation{{Content: "hi"}}, `invalid conversation[0]: the message has no role (want user, assistant or tool)`},
 		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "user", Content: " "}}, `invalid conversation[1]: the user message has no content`},
-		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant"}}, `invalid conversation[1]: the assistant message has neither content nor tool calls`},
 		{runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "tool", ToolCallID: "c1", Content: "x"}}, `invalid conversation[1]: the tool message answers the call "c1", which no earlier assistant message made`},
 		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool", ToolCallID: "c1"}, {Role: "tool", ToolCallID: "c1"}}, `invalid conversation[3]: the call "c1" is answered twice`},
 		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool"}}, `invalid conversation[2]: the tool message has no toolCallId`},
-		{runtime.Conversation{{Role: "system", Content: ""}}, `invalid conversation[0]: the system message has no content`},
+		{runtime.Conversation{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hi"}}, `invalid conversation[0]: a history has no system message: the agent's instruction is sent as the system message; remove it (roles: user, assistant, tool)`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "tool", ToolCallID: "c1", Name: "sayGoodbye", Content: "x"}}, `invalid conversation[2]: the tool message names the tool "sayGoodbye", but the call "c1" it answers is to "sayHello"`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "user", Content: "well?"}}, `invalid conversation[1]: the tool call "c1" (sayHello) is never answered: conversation[2] (user) follows it; add a tool message with toolCallId "c1" right after the call, or remove the call`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked}, `invalid conversation[1]: the tool call "c1" (sayHello) is never answered: conversation[2] (user) follows it; add a tool message with toolCallId "c1" right after the call, or remove the call`},
+		{runtime.Conversation{{Role: "user", Content: "hi"}, asked, {Role: "assistant", Content: "Hm."}, {Role: "tool", ToolCallID: "c1", Content: "x"}}, `invalid conversation[1]: the tool call "c1" (sayHello) is never answered: conversation[2] (assistant) follows it; add a tool message with toolCallId "c1" right after the call, or remove the call`},
 		{runtime.Conversation{{Role: "assistant", ToolCalls: []runtime.ToolCall{{ID: "c1"}}}}, `invalid conversation[0]: tool call 0 (c1) has no tool name`},
 	} {
 		h := newHarness(t)
@@ -518,10 +521,9 @@ func TestConversationValidation(t *testing.T) {
 			t.Errorf("%s: status %s, %d requests", tc.want, resp.Status, len(h.srv.Requests()))
 		}
 	}
-	// A conversation Run returned is valid, and so is one with a system
-	// message.
+	// A conversation Run returned is valid, and so is an empty answer.
 	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)), fakeopenai.Text("Hi Bob"), fakeopenai.Text("Bye"))
-	resp := h.mustRun(t, agent, runtime.Builtins(), runtime.Conversation{{Role: "system", Content: "Be brief."}}, "I'm Bob")
+	resp := h.mustRun(t, agent, runtime.Builtins(), runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant"}}, "I'm Bob")
 	if err := resp.Conversation.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -576,5 +578,50 @@ func TestResultType(t *testing.T) {
 		if !strings.Contains(h.logs.String(), "level=ERROR msg=\"tool call failed\"") || !strings.Contains(h.logs.String(), "does not match the declared return type") {
 			t.Errorf("%s: not logged:\n%s", tc.tool, h.logs.String())
 		}
+	}
+}
+
+// TestAnswerHistory: with no new input, a history that ends with the
+// user's message is answered as it is; one that does not is an error.
+func TestAnswerHistory(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	h := newHarness(t, fakeopenai.Textf(func(req *fakeopenai.Request) string { return "You said: " + fakeopenai.LastUser(req) }))
+	conv := runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "how are you?"}}
+	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "")
+	if resp.Content != "You said: how are you?" || len(resp.Conversation) != 4 {
+		t.Errorf("content %q, conversation %+v", resp.Content, resp.Conversation)
+	}
+	if msgs := h.srv.Requests()[0].Body.Messages; len(msgs) != 4 || msgs[3].Text() != "how are you?" {
+		t.Errorf("sent %+v", msgs)
+	}
+	_, err := h.run(t, agent, runtime.Builtins(), conv[:2], " ")
+	if err == nil || err.Error() != "invalid input: the message is empty" {
+		t.Errorf("a history ending with the assistant and no input: %v", err)
+	}
+}
+
+// TestUserInputSanitised: control characters other than newline and tab,
+// and bytes that are not UTF-8, are removed from the user's messages (the
+// new one and the history's) before they are sent, with a warning.
+func TestUserInputSanitised(t *testing.T) {
+	agent := compile(t, helloSrc).Agents[0]
+	h := newHarness(t, fakeopenai.Text("ok"))
+	conv := runtime.Conversation{{Role: "user", Content: "earlier\x1b[31m"}, {Role: "assistant", Content: "Hello\x00"}}
+	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "line 1\r\n\tline 2\x00\x07 caf\xe9 \u0085end")
+	msgs := h.srv.Requests()[0].Body.Messages
+	if got, want := msgs[len(msgs)-1].Text(), "line 1\n\tline 2 caf\uFFFD end"; got != want {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+	if got := msgs[1].Text(); got != "earlier[31m" {
+		t.Errorf("the history's user message was sent as %q", got)
+	}
+	if got := msgs[2].Text(); got != "Hello\x00" {
+		t.Errorf("the assistant's message was changed to %q", got)
+	}
+	if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "6 control characters or bytes that are not UTF-8 were removed") {
+		t.Errorf("warnings %q", resp.Warnings)
+	}
+	if _, err := h.run(t, agent, runtime.Builtins(), nil, "\x00\x01"); err == nil || !strings.Contains(err.Error(), "the message is empty") {
+		t.Errorf("a message of control characters only: %v", err)
 	}
 }

@@ -10,7 +10,10 @@
 // like a call that is not streamed (the caller has seen nothing). Once text
 // was delivered it is not: the stream ends the call with an [LLMError] of
 // kind [LLMStreamCut] that keeps the text delivered, which the run keeps
-// in the conversation as the assistant's (partial) message.
+// in the conversation as the assistant's (partial) message. A stream that
+// is not an answer (an event that is not a chunk, an error event, no chunk
+// at all, [DONE] without a finish_reason) is what the server sent: it is
+// reported as such and not retried.
 
 package runtime
 
@@ -29,6 +32,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared/constant"
+
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 // LLMStreamCut: a streamed answer ended before the server said it was
@@ -118,10 +123,31 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 			}
 			return nil
 		})
-		var bad *LLMError
-		if errors.As(err, &bad) && bad.Kind == LLMBadResponse {
+		switch {
+		case err == errStreamDone && acc.finish == "":
+			// The server said the answer was complete, and it is not.
+			err = &streamFault{msg: "the stream ended ([DONE]) without a finish_reason"}
+		case err == errStreamDone:
+			err = nil
+		}
+		var (
+			bad     *LLMError
+			fault   *streamFault
+			unsaved *replay.WriteError
+		)
+		if errors.As(err, &unsaved) {
+			// The answer came, the recording of it failed.
 			cancel()
-			return nil, err
+			return m.partial(mask, &acc), unsaved
+		}
+		if errors.As(err, &fault) {
+			err = &LLMError{Kind: LLMBadResponse, Attempts: attempt, Err: errors.New(m.redact.String(fault.msg))}
+		}
+		if errors.As(err, &bad) && bad.Kind == LLMBadResponse {
+			// The server answered: asking again would most likely get the
+			// same. The text shown so far stays.
+			cancel()
+			return m.partial(mask, &acc), err
 		}
 		if err == nil && acc.finish == "" {
 			err = errStreamUnfinished
@@ -139,8 +165,7 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 		if mask.Delivered() {
 			// The caller has seen text: asking again would show it twice,
 			// maybe different. The text seen so far is the partial reply.
-			mask.Flush()
-			partial := &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(acc.content.String())}}
+			partial := m.partial(mask, &acc)
 			kind, detail := LLMStreamCut, err
 			if timedOut {
 				kind = LLMTimeout
@@ -157,10 +182,20 @@ func (m *OpenAIModel) Stream(ctx context.Context, req *Request, text func(string
 	}
 }
 
+// partial is the reply of a stream that failed: the text delivered, or
+// nil when none was.
+func (m *OpenAIModel) partial(mask *replay.StreamMasker, acc *streamAccumulator) *Reply {
+	if !mask.Delivered() {
+		return nil
+	}
+	mask.Flush()
+	return &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(acc.content.String())}}
+}
+
 // readStream sends a streamed chat completion request with openai-go (its
 // request building, transport and error handling) and calls each with the
-// chunks of the answer, in order, until the stream ends, fails, or each
-// returns an error. The SDK's event-stream decoder reads the events; their
+// chunks of the answer, in order, until the stream ends (at [DONE] it
+// returns errStreamDone), fails, or each returns an error. The SDK's event-stream decoder reads the events; their
 // data is decoded into a [streamChunk] by a small decoder (see
 // [readChunks]) rather than into the SDK's chunk type, whose decoding keeps
 // every field's raw JSON and costs several times more.
@@ -176,8 +211,25 @@ func (m *OpenAIModel) readStream(ctx context.Context, params openai.ChatCompleti
 	if dec == nil {
 		return errors.New("the server sent no response body")
 	}
-	return readChunks(dec, each)
+	done, err := readChunks(dec, each)
+	if err != nil {
+		return err
+	}
+	// A recorder saves the stream when its body is closed: a recording
+	// that cannot be written is said.
+	var unsaved *replay.WriteError
+	if err := res.Body.Close(); errors.As(err, &unsaved) {
+		return unsaved
+	}
+	if done {
+		return errStreamDone
+	}
+	return nil
 }
+
+// errStreamDone is the end of a stream at [DONE], which readStream
+// returns for its caller to tell from a stream that just stopped.
+var errStreamDone = errors.New("[DONE]")
 
 // errStreamUnfinished is a stream that ended without a finish_reason.
 var errStreamUnfinished = errors.New("the stream ended before the answer was complete (no finish_reason)")
@@ -210,18 +262,25 @@ type streamDelta struct {
 	Content   *string           `json:"content"`
 	Refusal   *string           `json:"refusal"`
 	ToolCalls []streamCallDelta `json:"tool_calls"`
+	// FunctionCall is a piece of a legacy function call (the deprecated
+	// "functions" API), which the runtime runs as a tool call.
+	FunctionCall *streamFunction `json:"function_call"`
+}
+
+// streamFunction is a piece of a function: Name and Arguments are
+// appended.
+type streamFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 // streamCallDelta is a piece of a tool call: the call at Index gets the ID
 // and type when they are set, and Name and Arguments appended.
 type streamCallDelta struct {
-	Index    int64  `json:"index"`
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Index    int64          `json:"index"`
+	ID       string         `json:"id"`
+	Type     string         `json:"type"`
+	Function streamFunction `json:"function"`
 }
 
 // streamAccumulator assembles the chunks of a stream into the completion a
@@ -243,11 +302,13 @@ type streamAccumulator struct {
 	finish           string
 	content, refusal strings.Builder
 	calls            []*streamCall
+	legacy           *streamCall // a legacy function call
 	usage            openai.CompletionUsage
 }
 
 // streamCall is a tool call being assembled.
 type streamCall struct {
+	seen       bool // a piece had the call's index
 	id, typ    string
 	name, args strings.Builder
 }
@@ -286,7 +347,7 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 			continue
 		}
 		d := &ch.Delta
-		a.message = a.message || d.Role != nil || d.Content != nil || d.Refusal != nil || len(d.ToolCalls) > 0
+		a.message = a.message || d.Role != nil || d.Content != nil || d.Refusal != nil || len(d.ToolCalls) > 0 || d.FunctionCall != nil
 		if ch.FinishReason != nil {
 			a.finish = *ch.FinishReason
 		} else {
@@ -301,12 +362,20 @@ func (a *streamAccumulator) add(c *streamChunk) bool {
 		if d.Refusal != nil {
 			a.refusal.WriteString(*d.Refusal)
 		}
+		if f := d.FunctionCall; f != nil {
+			if a.legacy == nil {
+				a.legacy = &streamCall{}
+			}
+			a.legacy.name.WriteString(f.Name)
+			a.legacy.args.WriteString(f.Arguments)
+		}
 		for _, t := range d.ToolCalls {
 			k, _ := streamCallIndex(t.Index, len(a.calls))
 			for len(a.calls) <= k {
 				a.calls = append(a.calls, &streamCall{})
 			}
 			call := a.calls[k]
+			call.seen = true
 			if t.ID != "" {
 				call.id = t.ID
 			}
@@ -348,10 +417,16 @@ func (a *streamAccumulator) completion() *openai.ChatCompletion {
 	ch.Message.Content = a.content.String()
 	ch.Message.Refusal = a.refusal.String()
 	for _, c := range a.calls {
+		if !c.seen {
+			continue
+		}
 		ch.Message.ToolCalls = append(ch.Message.ToolCalls, openai.ChatCompletionMessageToolCallUnion{
 			ID: c.id, Type: c.typ,
 			Function: openai.ChatCompletionMessageFunctionToolCallFunction{Name: c.name.String(), Arguments: c.args.String()},
 		})
+	}
+	if a.legacy != nil {
+		ch.Message.FunctionCall = openai.ChatCompletionMessageFunctionCall{Name: a.legacy.name.String(), Arguments: a.legacy.args.String()}
 	}
 	comp.Choices = []openai.ChatCompletionChoice{ch}
 	return comp
@@ -395,10 +470,11 @@ func completionAsStream(body []byte) ([]byte, bool) {
 		Choices []struct {
 			Index   int `json:"index"`
 			Message *struct {
-				Role      string          `json:"role"`
-				Content   *string         `json:"content"`
-				Refusal   *string         `json:"refusal"`
-				ToolCalls json.RawMessage `json:"tool_calls"`
+				Role         string          `json:"role"`
+				Content      *string         `json:"content"`
+				Refusal      *string         `json:"refusal"`
+				ToolCalls    json.RawMessage `json:"tool_calls"`
+				FunctionCall json.RawMessage `json:"function_call"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -432,6 +508,9 @@ func completionAsStream(body []byte) ([]byte, bool) {
 					c["index"] = i
 				}
 				delta["tool_calls"] = calls
+			}
+			if len(m.FunctionCall) > 0 && string(m.FunctionCall) != "null" {
+				delta["function_call"] = m.FunctionCall
 			}
 			event([]any{map[string]any{"index": ch.Index, "delta": delta, "finish_reason": nil}}, nil)
 		}

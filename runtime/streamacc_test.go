@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,6 +155,9 @@ func TestStreamAccumulatorAgreesWithSDK(t *testing.T) {
 				}
 			}
 			want, got := assembled(&sdk.ChatCompletion), assembled(ours.completion())
+			// The SDK makes an empty call for each index a stream skips;
+			// the accumulator makes calls only for the indices sent.
+			want.Calls = slices.DeleteFunc(want.Calls, func(c [4]string) bool { return c == [4]string{} })
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("assembled\n got  %+v\n want %+v", got, want)
 			}
@@ -208,6 +212,8 @@ func TestStreamChunkDecoder(t *testing.T) {
 		{`{"id":"c","extra":{"a":[1,2.5e3,true,false,null,{"b":"}"}],"c":"]"},"choices":[]}`, true},
 		{`{"id":"c","choices":[{"index":-1,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":""}}]}}]}`, true},
 		{`{"id":"c","choices":[{"index":0,"delta":{}},{"index":1,"delta":{"content":"one"}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"sayHello","arguments":"{\"p"}}}]}`, true},
+		{`{"id":"c","choices":[{"index":0,"delta":{"function_call":null}}]}`, true},
 		{`{"id":"a","id":"b"}`, false},
 		{`{"id":"c","choices":[{"index":0}],"choices":[{"delta":{"content":"merged"}}]}`, false},
 		{`{"id":"c","choices":[{"index":1.0}]}`, false},
@@ -260,8 +266,8 @@ func TestStreamChunkDecoder(t *testing.T) {
 }
 
 // TestReadChunks checks the reading of a stream's events: chunks in
-// order, the end at [DONE], and an error event or an event that is not
-// JSON reported as openai-go's stream reports them.
+// order, the end at [DONE], and an error event, an event that is not
+// JSON or a stream without chunks reported as what the server sent.
 func TestReadChunks(t *testing.T) {
 	events := func(data ...string) ssestream.Decoder {
 		var b strings.Builder
@@ -273,7 +279,7 @@ func TestReadChunks(t *testing.T) {
 	}
 	read := func(dec ssestream.Decoder) (string, error) {
 		var got []string
-		err := readChunks(dec, func(c *streamChunk) error {
+		_, err := readChunks(dec, func(c *streamChunk) error {
 			for _, ch := range c.Choices {
 				if ch.Delta.Content != nil {
 					got = append(got, *ch.Delta.Content)
@@ -294,13 +300,26 @@ func TestReadChunks(t *testing.T) {
 	if got != "a|b" || err != nil {
 		t.Errorf("got %q, %v; want a|b and no error", got, err)
 	}
-	for _, bad := range []string{`{"error":{"message":"the server is overloaded"}}`, `{"id":"c",`} {
-		dec := events(text("a"), bad, text("b"))
-		got, err = read(dec)
-		sdk := ssestream.NewStream[openai.ChatCompletionChunk](events(bad), nil)
-		sdk.Next()
-		if got != "a" || err == nil || sdk.Err() == nil || err.Error() != sdk.Err().Error() {
-			t.Errorf("%s: got %q, %v; want a and the SDK's error %v", bad, got, err, sdk.Err())
+	// What is not an answer says what the server sent, and which event.
+	for _, tc := range []struct{ bad, want string }{
+		{`{"error":{"message":"the server is overloaded"}}`, "the server sent an error in the stream (event 2): the server is overloaded"},
+		{`{"error":"busy"}`, "the server sent an error in the stream (event 2): busy"},
+		{`{"id":"c",`, `the stream's event 2 is not a chat completion chunk (unexpected end of JSON input): "{\"id\":\"c\","`},
+	} {
+		got, err = read(events(text("a"), tc.bad, text("b")))
+		if got != "a" || err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %q, %v; want a and the error %s", tc.bad, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		dec  ssestream.Decoder
+		want string
+	}{
+		{events(), "the stream had no events (an empty body)"},
+		{events("[DONE]"), "the stream ended ([DONE]) without any chunk"},
+	} {
+		if _, err := read(tc.dec); err == nil || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
 		}
 	}
 }

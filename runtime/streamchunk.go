@@ -11,12 +11,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/gramlang/gram/internal/clip"
 )
 
 // streamChunkFields is streamChunk without its decoder: what
@@ -50,30 +53,64 @@ func (c *streamChunk) decode(data []byte) bool {
 }
 
 // readChunks reads the events of dec until [DONE] or the end, calling
-// each with their chunks. An event the small decoder declines is read as
-// openai-go's stream reads it (an error event is its error).
-func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) error {
+// each with their chunks, and reports whether the stream ended with
+// [DONE]. An event the small decoder declines is read as openai-go's
+// stream reads it. What the server sent that is not an answer is a
+// [*streamFault]: an event that is not a chunk, an error event, a stream
+// without any chunk.
+func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) (done bool, err error) {
+	n := 0
 	for dec.Next() {
 		ev := dec.Event()
 		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
-			return nil
+			if n == 0 {
+				return true, &streamFault{msg: "the stream ended ([DONE]) without any chunk"}
+			}
+			return true, nil
 		}
+		n++
 		var c streamChunk
 		if !c.decode(ev.Data) {
 			sdk := ssestream.NewStream[streamChunkFields](&oneEvent{ev: ev}, nil)
 			if !sdk.Next() {
-				if err := sdk.Err(); err != nil {
-					return err
-				}
-				return errors.New("the stream has an event that is not a chunk")
+				return false, eventFault(n, ev.Data, sdk.Err())
 			}
 			c = streamChunk(sdk.Current())
 		}
 		if err := each(&c); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return dec.Err()
+	if err := dec.Err(); err != nil || n > 0 {
+		return false, err
+	}
+	return false, &streamFault{msg: "the stream had no events (an empty body)"}
+}
+
+// streamFault is a stream the server sent whose events are not an answer.
+// The server did answer: it is reported as what it sent, not retried as a
+// server that cannot be reached.
+type streamFault struct{ msg string }
+
+func (f *streamFault) Error() string { return f.msg }
+
+// eventFault is the fault of event n, with data, that openai-go's stream
+// refused with err: an error event says the server's message, another
+// event is not a chunk.
+func eventFault(n int, data []byte, err error) *streamFault {
+	var se *ssestream.StreamError
+	if errors.As(err, &se) {
+		var ev struct {
+			Error json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(data, &ev)
+		return &streamFault{msg: fmt.Sprintf("the server sent an error in the stream (event %d): %s", n, errorMessage(ev.Error))}
+	}
+	cause := "it is not a JSON object"
+	if err != nil {
+		cause = err.Error()
+	}
+	return &streamFault{msg: fmt.Sprintf("the stream's event %d is not a chat completion chunk (%s): %q", n, cause, clip.Text(strings.ToValidUTF8(string(bytes.TrimSpace(data)), "?"), 60))}
 }
 
 // oneEvent is a decoder of a single event.
@@ -390,7 +427,7 @@ var (
 	chunkNames    = []string{"id", "choices", "usage", "error"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
 	choiceNames   = []string{"index", "delta", "finish_reason"}
-	deltaNames    = []string{"role", "content", "refusal", "tool_calls"}
+	deltaNames    = []string{"role", "content", "refusal", "tool_calls", "function_call"}
 	callNames     = []string{"index", "id", "type", "function"}
 	functionNames = []string{"name", "arguments"}
 )
@@ -513,6 +550,13 @@ func (d *chunkDecoder) delta(dl *streamDelta) bool {
 			f.ok = d.strOrNull(&dl.Refusal)
 		case "tool_calls":
 			f.ok = d.calls(dl)
+		case "function_call":
+			if d.null() {
+				dl.FunctionCall = nil
+				break
+			}
+			dl.FunctionCall = &streamFunction{}
+			f.ok = d.function(dl.FunctionCall)
 		}
 	}
 	return f.ok
@@ -549,20 +593,20 @@ func (d *chunkDecoder) call(t *streamCallDelta) bool {
 		case "type":
 			f.ok = d.strInto(&t.Type)
 		case "function":
-			f.ok = d.function(t)
+			f.ok = d.function(&t.Function)
 		}
 	}
 	return f.ok
 }
 
-func (d *chunkDecoder) function(t *streamCallDelta) bool {
+func (d *chunkDecoder) function(fn *streamFunction) bool {
 	f := d.object(functionNames)
 	for f.next() {
 		switch f.name {
 		case "name":
-			f.ok = d.strInto(&t.Function.Name)
+			f.ok = d.strInto(&fn.Name)
 		case "arguments":
-			f.ok = d.strInto(&t.Function.Arguments)
+			f.ok = d.strInto(&fn.Arguments)
 		}
 	}
 	return f.ok

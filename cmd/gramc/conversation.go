@@ -16,6 +16,7 @@ import (
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -43,6 +44,15 @@ var errIncomplete = exitWith(exitError)
 // configuration is wrong.
 func (s *session) converse(ctx context.Context) error {
 	worst := exitOK
+	if n := len(s.conv); n > 0 && s.conv[n-1].Role == runtime.RoleUser && len(s.o.messages) == 0 {
+		// A --history that ends with the user's message: it is the first
+		// turn, answered before any other is read.
+		err := s.turn(ctx, "")
+		worst = codeOf(err)
+		if failed(err) || ctx.Err() != nil {
+			return exitWith(worst)
+		}
+	}
 	if len(s.o.messages) > 0 {
 		for _, m := range s.o.messages {
 			err := s.turn(ctx, m)
@@ -179,8 +189,11 @@ func (s *session) turn(ctx context.Context, input string) error {
 		var (
 			ce *runtime.ConfigError
 			ve *runtime.ValidationError
+			we *replay.WriteError
 		)
 		switch {
+		case errors.As(err, &we):
+			return exitWith(exitUsage) // an I/O error
 		case errors.As(err, &ce):
 			if hint := configHint(ce); hint != "" {
 				fmt.Fprintln(s.e.stderr, hint)

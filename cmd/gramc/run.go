@@ -44,7 +44,9 @@ visible characters; piped output and --json keep the bytes as they are.
 A streamed answer that breaks off after some of its text was shown is an
 error (exit 1) that keeps that text in the conversation; it is not asked
 for again, since what was shown cannot be taken back. A stream that fails
-before any text was shown is retried like any failed call.
+before any text was shown is retried like any failed call, unless the
+server sent something that is not an answer (an error event, an event that
+is not a chunk, no chunk, [DONE] without a finish_reason): that is said.
 
 Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
@@ -82,15 +84,23 @@ OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
 calls, tool messages with the toolCallId they answer), a response printed by
 --json=final, the events printed by --json, or a --record recording (its
 last request and answer). It is checked
-before any model call: an unknown role, a message without content or a tool
-message that answers no earlier call is an error naming the message.
+before any model call: a role other than user, assistant and tool (the
+agent's instruction is the system message), a user message without content,
+a tool call that no tool message answers before the next message, or a tool
+message whose call id or tool name matches no earlier call is an error
+naming the message. Without -m, a history that ends with a user message is
+answered first. User messages are sanitised before they are sent: control
+characters other than newline and tab are removed and bytes that are not
+UTF-8 become U+FFFD, with a warning.
 
 --record FILE saves every model request and response (API keys redacted);
 FILE must be new, empty or an earlier recording (a symbolic link is followed):
 another file is kept, with a usage error, unless --force is given, and what
 is not a regular file is never replaced.
 --replay FILE answers from such a file with no network and no key, and fails
-if a request differs from the recorded one. --trace prints each request and
+if a request differs from the recorded one, or if the file is malformed (an
+interaction no session could have recorded: the error names the file and the
+interaction). --trace prints each request and
 response on standard error. A replayed session is streamed if and only if
 the recording was, whatever the output.
 
@@ -108,13 +118,16 @@ limit; the answer is the model's summary or, without one, "I need more time
 to process this request. Please try breaking it into smaller steps."),
 "truncated" (finish_reason "length": cut at the token limit),
 "content_filtered" (finish_reason "content_filter"), "no_message" (the
-server sent "message": null). A 2xx answer that is not JSON is an error at
-once, not retried.
+server sent "message": null), "empty_answer" (neither text nor tool calls;
+the conversation goes on). A 2xx answer that is not JSON, is an error
+object (its message is shown) or cannot be decompressed is an error at once,
+not retried. A redirect to another server is not followed (a configuration
+error).
 
 Exit codes: 0 every turn completed; 1 errors in the file, an agent or
 model error, or a turn that did not complete (one of the statuses above); 2
 usage or I/O errors (including a --record file that cannot be written,
-found before any model call); 3 configuration errors (e.g. OPENAI_API_KEY not
+found before any model call or, if it fails later, when it happens); 3 configuration errors (e.g. OPENAI_API_KEY not
 set or rejected by the server (401/403), an injected parameter without a
 valid --inject value, a --tool or
 --inject name that names nothing); 130 interrupted (Ctrl-C).

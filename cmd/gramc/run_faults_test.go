@@ -92,3 +92,33 @@ func TestRunInjectCoerced(t *testing.T) {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestRunRecordingNotWritten: a --record file that cannot be written once
+// the session is under way (its directory gone, a full disk) is an I/O
+// error naming it, exit 2, after one request: not a model failure retried.
+func TestRunRecordingNotWritten(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := filepath.Join(t.TempDir(), "recordings")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(dir, "rec.json")
+	for _, mode := range []string{"--json=final", "--json"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		srv := fakeopenai.New(t, func(req *fakeopenai.Request) fakeopenai.Response {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Error(err)
+			}
+			return fakeopenai.Text("Hello")(req)
+		}, fakeopenai.Text("unused"), fakeopenai.Text("unused"))
+		code, _, errOut := gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--record", rec, mode, "-m", "hi")
+		if code != exitUsage || !strings.Contains(errOut, "gramc run: the recording "+rec+" could not be written: ") || strings.Contains(errOut, "LLM API") {
+			t.Errorf("%s: exit %d, stderr:\n%s", mode, code, errOut)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%s: %d requests, want 1", mode, n)
+		}
+	}
+}

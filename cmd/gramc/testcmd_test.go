@@ -65,12 +65,16 @@ type fakeStep struct {
 	// Cut, for a streamed answer, drops the connection after that many
 	// chunks.
 	Cut int `json:"cut"`
+	// Raw answers 200 with this body as it is (Content-Type
+	// application/json).
+	Raw *string `json:"raw"`
 }
 
 // cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
 // that does not start with # is a JSON step, {"text": "..."},
-// {"calls": [{"name": "tool", "arguments": "{...}"}]} or {"status": 500,
-// "message": "..."}, each optionally with "on": REGEX (see fakeStep.On).
+// {"calls": [{"name": "tool", "arguments": "{...}"}]}, {"status": 500,
+// "message": "..."} or {"raw": "BODY"}, each optionally with "on": REGEX
+// (see fakeStep.On).
 // With -cycle the steps start over when they run out (for runs of several
 // tests), otherwise the server answers 400 then. It stops when the script
 // ends.
@@ -117,8 +121,10 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 			step = fakeopenai.Calls(calls...)
 		case st.Status != 0:
 			step = fakeopenai.Error(st.Status, st.Message)
+		case st.Raw != nil:
+			step = fakeopenai.Raw(*st.Raw, "")
 		default:
-			ts.Fatalf("fake-openai: a step needs text, calls or status: %s", line)
+			ts.Fatalf("fake-openai: a step needs text, calls, status or raw: %s", line)
 		}
 		if st.Cut > 0 {
 			step = fakeopenai.Cut(st.Cut, step)

@@ -199,12 +199,16 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, rtErr
 }
 
-// append adds an interaction and rewrites the file.
+// append adds an interaction and rewrites the file; a file that cannot be
+// written is a [*WriteError].
 func (r *Recorder) append(it Interaction) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.rec.Interactions = append(r.rec.Interactions, it)
-	return WriteRecording(r.path, r.rec)
+	if err := WriteRecording(r.path, r.rec); err != nil {
+		return &WriteError{Path: r.path, Err: err}
+	}
+	return nil
 }
 
 // WriteRecording writes rec to path as indented JSON, replacing the file
@@ -288,13 +292,55 @@ func (e *Error) Error() string {
 	return s + e.Detail
 }
 
+// MalformedError is an interaction of a recording that no session could
+// have recorded: no response and no error, a status that is not one, a
+// Content-Type its body or its request cannot have, or a failed answer
+// that is retried without the retry after it. The recording was edited or
+// cut, not the agent or its tools changed.
+type MalformedError struct {
+	// File is the recording's path, "" when it was not read from a file.
+	File string
+	// Interaction is the interaction's number, from 1.
+	Interaction int
+	// Detail says what is wrong with it.
+	Detail string
+}
+
+// Error names the recording and the interaction.
+func (e *MalformedError) Error() string {
+	name := "the recording"
+	if e.File != "" {
+		name += " " + e.File
+	}
+	return fmt.Sprintf("replay: %s is malformed: interaction %d %s; fix it or record the session again", name, e.Interaction, e.Detail)
+}
+
+// WriteError is a recording that could not be written (a full disk, a
+// directory gone): the session goes on unrecorded no further.
+type WriteError struct {
+	// Path is the recording's path.
+	Path string
+	// Err is the cause.
+	Err error
+}
+
+// Error names the recording and the cause.
+func (e *WriteError) Error() string {
+	return fmt.Sprintf("the recording %s could not be written: %v", e.Path, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *WriteError) Unwrap() error { return e.Err }
+
 // Replayer is an http.RoundTripper that answers from a [Recording], with
 // no network: the n-th request must match the n-th recorded one (method,
 // path and JSON body, compared as JSON values), and gets its recorded
-// response. A request that differs fails with a [*Error] saying
-// where. It is safe for concurrent use.
+// response. A request that differs fails with a [*Error] saying where; an
+// interaction no session could have recorded fails with a
+// [*MalformedError]. It is safe for concurrent use.
 type Replayer struct {
 	mu   sync.Mutex
+	file string
 	rec  Recording
 	next int
 }
@@ -306,7 +352,7 @@ func NewReplayer(path string, limit int64) (*Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replayer{rec: rec}, nil
+	return &Replayer{file: path, rec: rec}, nil
 }
 
 // NewReplayerFrom returns a replayer for rec.
@@ -332,11 +378,17 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer r.mu.Unlock()
 	rerr := &Error{Index: r.next + 1, Method: req.Method, Path: req.URL.RequestURI()}
 	if r.next >= len(r.rec.Interactions) {
+		if err := r.unretried(req, body); err != nil {
+			return nil, err
+		}
 		rerr.Detail = fmt.Sprintf("is not in the recording, which has only %d requests", len(r.rec.Interactions))
 		return nil, rerr
 	}
 	it := r.rec.Interactions[r.next]
 	if it.Request.Method != req.Method || it.Request.Path != req.URL.RequestURI() {
+		if err := r.unretried(req, body); err != nil {
+			return nil, err
+		}
 		rerr.Detail = fmt.Sprintf("differs from the recording, which has %s %s", it.Request.Method, it.Request.Path)
 		return nil, rerr
 	}
@@ -344,16 +396,18 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	// masked in the request too, so that a tool's output holding some
 	// matches its recording.
 	if ptr, detail, ok := diffBodies(bodyBytes(it.Request.Body, it.Request.BodyText), Redactor{}.Bytes(body)); !ok {
+		if err := r.unretried(req, body); err != nil {
+			return nil, err
+		}
 		rerr.Pointer, rerr.Detail = ptr, detail
 		return nil, rerr
 	}
 	r.next++
+	if detail := malformed(it); detail != "" {
+		return nil, &MalformedError{File: r.file, Interaction: r.next, Detail: detail}
+	}
 	if it.Response == nil {
-		msg := it.Error
-		if msg == "" {
-			msg = "the recording has no response"
-		}
-		return nil, errors.New("replayed transport error: " + msg)
+		return nil, errors.New("replayed transport error: " + it.Error)
 	}
 	b := bodyBytes(it.Response.Body, it.Response.BodyText)
 	h := it.Response.Header.Clone()
@@ -372,6 +426,71 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(b)),
 		Request:       req,
 	}, nil
+}
+
+// unretried returns the [*MalformedError] of a request that does not match
+// the next interaction but repeats the last one replayed, whose answer was
+// a failure that is retried: the recording lacks the retry that a session
+// records after such a failure. It returns nil otherwise.
+func (r *Replayer) unretried(req *http.Request, body []byte) error {
+	if r.next == 0 {
+		return nil
+	}
+	last := r.rec.Interactions[r.next-1]
+	if last.Request.Method != req.Method || last.Request.Path != req.URL.RequestURI() || malformed(last) != "" {
+		return nil
+	}
+	if _, _, same := diffBodies(bodyBytes(last.Request.Body, last.Request.BodyText), Redactor{}.Bytes(body)); !same {
+		return nil
+	}
+	var what string
+	switch resp := last.Response; {
+	case resp == nil:
+		what = "failed (" + last.Error + ")"
+	case resp.Status == http.StatusRequestTimeout || resp.Status == http.StatusConflict ||
+		resp.Status == http.StatusTooManyRequests || resp.Status >= 500:
+		what = fmt.Sprintf("answered %d %s", resp.Status, http.StatusText(resp.Status))
+	default:
+		return nil
+	}
+	return &MalformedError{File: r.file, Interaction: r.next,
+		Detail: what + ", which is retried, but the recording has no retry after it"}
+}
+
+// malformed says what makes a recorded interaction one no session could
+// have recorded, or returns "".
+func malformed(it Interaction) string {
+	resp := it.Response
+	if resp == nil {
+		if it.Error == "" {
+			return "has neither a response nor an error"
+		}
+		return ""
+	}
+	if resp.Status < 100 || resp.Status > 599 {
+		return fmt.Sprintf("has the status %d, which is not an HTTP status", resp.Status)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return ""
+	}
+	ct := resp.Header.Get("Content-Type")
+	stream := IsEventStream(&http.Response{Header: resp.Header})
+	var req struct {
+		Stream bool `json:"stream"`
+	}
+	_ = json.Unmarshal(it.Request.Body, &req)
+	switch {
+	case stream && len(resp.Body) > 0:
+		return "has the Content-Type " + ct + ", but its body is JSON"
+	case stream && !req.Stream:
+		return "is an event stream (Content-Type " + ct + "), but its request did not ask for one"
+	case !stream && strings.HasPrefix(strings.TrimSpace(resp.BodyText), "data:"):
+		if ct == "" {
+			ct = "missing"
+		}
+		return "has a body that is an event stream, but its Content-Type is " + ct
+	}
+	return ""
 }
 
 // diffBodies compares a recorded body with a request's: as JSON values

@@ -29,16 +29,18 @@ func IsEventStream(resp *http.Response) bool {
 // teeBody passes a body on as it is read, keeps a copy, and calls done once
 // with the copy and the error that ended it (nil at a clean end) when the
 // body ends, fails or is closed. Closed early, the rest is read first, so
-// that the copy is whole.
+// that the copy is whole. An error of done (the copy could not be saved)
+// is what the end of the body or Close returns.
 type teeBody struct {
 	rc   io.ReadCloser
 	buf  bytes.Buffer
-	done func(body []byte, err error)
+	done func(body []byte, err error) error
 	once sync.Once
+	err  error // done's
 }
 
 // newTeeBody wraps resp's body.
-func newTeeBody(rc io.ReadCloser, done func([]byte, error)) *teeBody {
+func newTeeBody(rc io.ReadCloser, done func([]byte, error) error) *teeBody {
 	return &teeBody{rc: rc, done: done}
 }
 
@@ -47,7 +49,9 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.rc.Read(p)
 	t.buf.Write(p[:n])
 	if err != nil {
-		t.finish(err)
+		if ferr := t.finish(err); ferr != nil {
+			err = ferr
+		}
 	}
 	return n, err
 }
@@ -55,15 +59,19 @@ func (t *teeBody) Read(p []byte) (int, error) {
 // Close implements io.Closer.
 func (t *teeBody) Close() error {
 	_, err := io.Copy(&t.buf, t.rc)
-	t.finish(err)
-	return t.rc.Close()
+	ferr := t.finish(err)
+	if err := t.rc.Close(); err != nil || ferr == nil {
+		return err
+	}
+	return ferr
 }
 
-func (t *teeBody) finish(err error) {
+func (t *teeBody) finish(err error) error {
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
-	t.once.Do(func() { t.done(t.buf.Bytes(), err) })
+	t.once.Do(func() { t.err = t.done(t.buf.Bytes(), err) })
+	return t.err
 }
 
 // streamResponse passes a streamed response body through the redacting
@@ -79,23 +87,22 @@ func (t redactTransport) streamResponse(resp *http.Response) (*http.Response, er
 // on as it arrives.
 func (r *Recorder) recordStream(it Interaction, resp *http.Response) *http.Response {
 	rr := &RecordedResponse{Status: resp.StatusCode, Header: recordHeaders(resp.Header, r.redact)}
-	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) error {
 		setBody(r.redact.eventStream(body), &rr.Body, &rr.BodyText)
 		if err != nil {
 			rr.BodyError = r.redact.String(err.Error())
 		}
 		it.Response = rr
-		// A recording that cannot be written was found before the first
-		// model call (the file is written at once); a later failure
-		// leaves the file as it was.
-		_ = r.append(it)
+		// A recording that cannot be written is the end of the body (a
+		// [*WriteError]), and what closing it returns.
+		return r.append(it)
 	})
 	return resp
 }
 
 // traceStream writes a streamed response's body to the trace when it ends.
 func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
-	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) {
+	resp.Body = newTeeBody(resp.Body, func(body []byte, err error) error {
 		var b bytes.Buffer
 		b.Write(head)
 		b.Write(t.redact.eventStream(body))
@@ -106,6 +113,7 @@ func (t *Tracer) traceStream(n int, resp *http.Response, head []byte) {
 		t.mu.Lock()
 		_, _ = t.w.Write(b.Bytes())
 		t.mu.Unlock()
+		return nil
 	})
 }
 
