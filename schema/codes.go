@@ -29,6 +29,7 @@ const (
 	CodeReversedArrow        = "reversed-arrow"
 	CodeMissingReturnType    = "missing-return-type"
 	CodeUnnamedParameter     = "unnamed-parameter"
+	CodeEmptyParameter       = "empty-parameter"
 	CodeMissingType          = "missing-type"
 	CodeMultipleTypes        = "multiple-types"
 	CodeUnknownType          = "unknown-type"
@@ -86,7 +87,8 @@ var Codes = []CodeInfo{
 	{CodeInvalidSignature, diag.Error, "A tool has exactly one element, its signature path."},
 	{CodeReversedArrow, diag.Error, "Every arrow of a signature points right."},
 	{CodeMissingReturnType, diag.Error, "The last node of a signature is the return type, such as (::String)."},
-	{CodeUnnamedParameter, diag.Error, "A parameter needs a name."},
+	{CodeUnnamedParameter, diag.Warning, "A parameter written with a type and no name, (::Text), is named after its type (text); naming it says what it holds."},
+	{CodeEmptyParameter, diag.Error, "A parameter node needs a name and a type; () means no parameters only as the sole parameter."},
 	{CodeMissingType, diag.Error, "A parameter or field needs a type label."},
 	{CodeMultipleTypes, diag.Error, "A parameter or field has exactly one type label."},
 	{CodeUnknownType, diag.Error, "A type that is neither built in nor a record of the file."},
