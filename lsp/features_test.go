@@ -562,3 +562,38 @@ func TestPropertyDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverSharedRecords hovers a tool whose argument goes through 2,000
+// levels of records, each with two fields of the next: the file has no
+// diagnostics, and the hover shows the schema without writing out the
+// records it shares.
+func TestHoverSharedRecords(t *testing.T) {
+	const n = 2000
+	var b strings.Builder
+	for i := range n {
+		next := "String"
+		if i+1 < n {
+			next = fmt.Sprintf("R%d", i+1)
+		}
+		fmt.Fprintf(&b, "[R%d:Record | (a::%s), (b::%s)]\n", i, next, next)
+	}
+	b.WriteString("[deep:Tool {description: \"Deep\"} | (r::R0)==>(::String)]\n")
+	b.WriteString("[ag:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"x\"} | deep]\n")
+	const uri = protocol.DocumentURI("file:///work/deep.gram")
+	c := newTestClient(t, nil)
+	c.open(uri, b.String())
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	h := hoverAt(t, c, uri, protocol.Position{Line: n, Character: 2})
+	if h == nil {
+		t.Fatal("no hover")
+	}
+	v := h.Contents.Value
+	if !strings.Contains(v, "**tool** `deep`") || !strings.Contains(v, `"$ref": "#/$defs/R1"`) || !strings.Contains(v, "The 1999 records it refers to") {
+		t.Errorf("hover:\n%s", v)
+	}
+	if len(v) > 2000 {
+		t.Errorf("the hover is %d bytes", len(v))
+	}
+}
