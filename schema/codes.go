@@ -30,6 +30,8 @@ const (
 	CodeMissingReturnType    = "missing-return-type"
 	CodeUnnamedParameter     = "unnamed-parameter"
 	CodeEmptyParameter       = "empty-parameter"
+	CodeContradictoryBounds  = "contradictory-bounds"
+	CodeDefaultOutOfBounds   = "default-out-of-bounds"
 	CodeMissingType          = "missing-type"
 	CodeMultipleTypes        = "multiple-types"
 	CodeUnknownType          = "unknown-type"
@@ -96,6 +98,8 @@ var Codes = []CodeInfo{
 	{CodeDefaultTypeMismatch, diag.Error, "A default value does not match the parameter's type."},
 	{CodeEnumTypeMismatch, diag.Error, "An enum member does not match the parameter's type."},
 	{CodeInvalidDefault, diag.Error, "A default value is not one of the enum's members."},
+	{CodeContradictoryBounds, diag.Error, "A lower bound (minimum, minLength, minItems) is above its upper bound, so no value is allowed."},
+	{CodeDefaultOutOfBounds, diag.Error, "A default value is outside its parameter's own bounds or does not match its pattern."},
 	{CodeInvalidRecordName, diag.Error, "A record cannot be named like a built-in type."},
 	{CodeInvalidRecordField, diag.Error, "A record's elements must be field nodes, such as (id::Integer)."},
 	{CodeDuplicateField, diag.Error, "Two fields of a record have the same name."},

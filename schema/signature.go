@@ -367,6 +367,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 		v, m := valueFor(dflt.Value, p.Type)
 		if m != nil {
 			m.report(c, CodeDefaultTypeMismatch, "the default of "+what+" "+p.Name)
+			c.checkBounds(p, nil, what)
 			return
 		}
 		p.Default, p.HasDefault = v, true
@@ -377,6 +378,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 			c.diags.Add(dg)
 		}
 	}
+	c.checkBounds(p, dflt, what)
 }
 
 // items sets the element type of an Array from `items: T`.
