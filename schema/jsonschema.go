@@ -32,10 +32,14 @@ const (
 	// FormatJSONSchema is one draft 2020-12 schema of the arguments per tool,
 	// with "$schema" and "title".
 	FormatJSONSchema Format = "jsonschema"
+	// FormatToolSpec is the serialised tool specification of [ToolSpec]:
+	// {"name","description","typeSignature","schema"}, the signature in
+	// gram notation.
+	FormatToolSpec Format = "toolspec"
 )
 
 // Formats lists the output formats; the first is the default.
-var Formats = []Format{FormatOpenAI, FormatMCP, FormatJSONSchema}
+var Formats = []Format{FormatOpenAI, FormatMCP, FormatJSONSchema, FormatToolSpec}
 
 // Draft2020 is the meta-schema URI of JSON Schema draft 2020-12.
 const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -51,6 +55,8 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 		one = MCPTool
 	case FormatJSONSchema:
 		one = JSONSchema
+	case FormatToolSpec:
+		one = ToolSpec
 	default:
 		return nil
 	}
