@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/internal/gramgen"
 )
 
 const deskURI = protocol.DocumentURI("file:///work/desk.gram")
@@ -569,19 +571,9 @@ func TestPropertyDocLinks(t *testing.T) {
 // records it shares.
 func TestHoverSharedRecords(t *testing.T) {
 	const n = 2000
-	var b strings.Builder
-	for i := range n {
-		next := "String"
-		if i+1 < n {
-			next = fmt.Sprintf("R%d", i+1)
-		}
-		fmt.Fprintf(&b, "[R%d:Record | (a::%s), (b::%s)]\n", i, next, next)
-	}
-	b.WriteString("[deep:Tool {description: \"Deep\"} | (r::R0)==>(::String)]\n")
-	b.WriteString("[ag:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"x\"} | deep]\n")
 	const uri = protocol.DocumentURI("file:///work/deep.gram")
 	c := newTestClient(t, nil)
-	c.open(uri, b.String())
+	c.open(uri, gramgen.SharedRecords(n))
 	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
 		t.Fatalf("diagnostics: %+v", p.Diagnostics)
 	}

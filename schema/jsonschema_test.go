@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/internal/gramgen"
 )
 
 // toolOf compiles a one-tool file with the given signature (and any extra
@@ -177,22 +179,6 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// sharedChain returns a file of n records, each with two fields of the
-// next (as billing and shipping both have an Address, only deeper), and a
-// tool that takes the first and returns an array of it.
-func sharedChain(n int) string {
-	var b strings.Builder
-	for i := range n {
-		next := "String"
-		if i+1 < n {
-			next = fmt.Sprintf("R%d", i+1)
-		}
-		fmt.Fprintf(&b, "[R%d:Record | (a::%s), (b::%s)]\n", i, next, next)
-	}
-	b.WriteString("[t:Tool {description: \"Deep\"} | (r::R0)==>(::Array {items: R0})]\n")
-	return b.String()
-}
-
 // TestSchemaSizeIsLinear checks that the schemas of a file grow with the
 // file: with records shared at every level, the output at 2n, 4n and 8n
 // levels is at most about twice the one before, in every format.
@@ -202,7 +188,7 @@ func TestSchemaSizeIsLinear(t *testing.T) {
 		for _, strict := range []bool{false, true} {
 			prev := 0
 			for _, levels := range []int{n, 2 * n, 4 * n, 8 * n} {
-				prog := mustCompile(t, sharedChain(levels))
+				prog := mustCompile(t, gramgen.SharedRecords(levels))
 				size := len(mustJSON(t, Emit(f, prog.Tools, strict)))
 				if prev > 0 && float64(size) > 2.5*float64(prev) {
 					t.Fatalf("%s (strict=%v): %d bytes at %d levels, %d at %d: the output grows faster than the file", f, strict, prev, levels/2, size, levels)
@@ -211,7 +197,7 @@ func TestSchemaSizeIsLinear(t *testing.T) {
 			}
 		}
 	}
-	checkToolSchemas(t, mustCompile(t, sharedChain(8*n)))
+	checkToolSchemas(t, mustCompile(t, gramgen.SharedRecords(8*n)))
 }
 
 // TestLongRecordChainStaysShallow checks that a chain of records each
