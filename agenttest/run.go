@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	"os"
@@ -73,6 +74,9 @@ type Runner struct {
 	PassRate float64
 	// Parallel is the number of runs at once (at least 1).
 	Parallel int
+	// Logger receives what the model clients log (retried calls); nil
+	// logs nothing. The runs' own logger is set in Options.
+	Logger *slog.Logger
 }
 
 // Status is the outcome of a test.
@@ -458,10 +462,14 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 			m   runtime.Model
 			err error
 		)
+		logger := r.Logger
+		if logger == nil {
+			logger = slog.New(slog.DiscardHandler)
+		}
 		if replay {
-			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client})
+			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client, Logger: logger})
 		} else {
-			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client})
+			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client, Logger: logger})
 		}
 		if err == nil {
 			models[a] = m

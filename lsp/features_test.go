@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/internal/gramgen"
 )
 
 const deskURI = protocol.DocumentURI("file:///work/desk.gram")
@@ -560,5 +562,30 @@ func TestPropertyDocLinks(t *testing.T) {
 				t.Errorf("the hover of %s property %s has no link to the language reference:\n%s", r, key, doc)
 			}
 		}
+	}
+}
+
+// TestHoverSharedRecords hovers a tool whose argument goes through 2,000
+// levels of records, each with two fields of the next: the file has no
+// diagnostics, and the hover shows the schema without writing out the
+// records it shares.
+func TestHoverSharedRecords(t *testing.T) {
+	const n = 2000
+	const uri = protocol.DocumentURI("file:///work/deep.gram")
+	c := newTestClient(t, nil)
+	c.open(uri, gramgen.SharedRecords(n))
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	h := hoverAt(t, c, uri, protocol.Position{Line: n, Character: 2})
+	if h == nil {
+		t.Fatal("no hover")
+	}
+	v := h.Contents.Value
+	if !strings.Contains(v, "**tool** `deep`") || !strings.Contains(v, `"$ref": "#/$defs/R1"`) || !strings.Contains(v, "The 1999 records it refers to") {
+		t.Errorf("hover:\n%s", v)
+	}
+	if len(v) > 2000 {
+		t.Errorf("the hover is %d bytes", len(v))
 	}
 }

@@ -199,10 +199,36 @@ func (a *analysis) hoverTool(t *schema.Tool) string {
 			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, paramSummary(p))
 		}
 	}
-	if data, err := schema.MarshalIndent(schema.ParametersSchema(t, false)); err == nil {
+	sch, left := hoverSchema(schema.ParametersSchema(t, false))
+	if data, err := schema.MarshalIndent(sch); err == nil {
 		b.WriteString("\nJSON Schema of the arguments:\n\n```json\n" + strings.TrimRight(string(data), "\n") + "\n```")
+		if left > 0 {
+			fmt.Fprintf(&b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// maxHoverDefs is the number of shared records ("$defs") a tool's hover
+// shows with its schema; with more, they are left out, so the hover stays
+// small however many records the arguments go through.
+const maxHoverDefs = 8
+
+// hoverSchema returns the schema sch as a hover shows it: without its
+// "$defs" when there are more than maxHoverDefs, whose number it returns.
+func hoverSchema(sch schema.Object) (schema.Object, int) {
+	defs, ok := sch.Get("$defs")
+	d, _ := defs.(schema.Object)
+	if !ok || len(d) <= maxHoverDefs {
+		return sch, 0
+	}
+	out := make(schema.Object, 0, len(sch)-1)
+	for _, m := range sch {
+		if m.Key != "$defs" {
+			out = append(out, m)
+		}
+	}
+	return out, len(d)
 }
 
 // signature writes a tool's signature in the curried form.

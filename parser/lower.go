@@ -18,6 +18,7 @@
 package parser
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -360,6 +361,8 @@ func (l *lowerer) mapKeys(v *grammar.Value) {
 	}
 }
 
+// subject lowers a subject into out: its identity, its labels (each once)
+// and its properties.
 func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 	if s == nil {
 		return
@@ -369,17 +372,21 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 	}
 	if len(s.Labels) > 0 {
 		out.Labels = carve(&l.labelSlab, len(s.Labels))
+		var seen map[string]bool // for many labels, where comparing each with each is slow
+		if len(s.Labels) > smallRecord {
+			seen = make(map[string]bool, len(s.Labels))
+		}
 		for _, lb := range s.Labels {
 			name := lb.Name.Text()
-			dup := false
-			for _, x := range out.Labels {
-				if x == name {
-					dup = true
+			if seen != nil {
+				if seen[name] {
+					continue
 				}
+				seen[name] = true
+			} else if slices.Contains(out.Labels, name) {
+				continue
 			}
-			if !dup {
-				out.Labels = append(out.Labels, name)
-			}
+			out.Labels = append(out.Labels, name)
 		}
 	}
 	out.Properties = l.record(s.Record)

@@ -13,6 +13,10 @@
 // an incompatibility. Each is a JSON pointer into the declaration's schema
 // and what the declaration accepts there that the implementation does not.
 //
+// Local references ("#/$defs/NAME", "#/definitions/NAME") are resolved on
+// both sides first, each definition once (see shareRefs), so a record a
+// declaration shares between parameters compares like one written out.
+//
 // How keywords are read:
 //
 //   - type: every type the declaration accepts must be accepted by the
@@ -91,7 +95,91 @@ func SchemaCompatible(decl, impl any) ([]Incompatibility, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compatible(d, i, ""), nil
+	return compatible(shareRefs(d), shareRefs(i), ""), nil
+}
+
+// shareRefs returns the generic schema root with its local references
+// ("#/$defs/NAME", "#/definitions/NAME") replaced by the definitions they
+// name, and the definitions dropped. Each definition is resolved once and
+// shared by every place that refers to it, so the result takes no more
+// memory than the schema, however often its definitions are used (the
+// members next to a "$ref" are merged over a copy of the definition's
+// top level). A reference that cannot be resolved (another document, a
+// missing definition, a cycle) is left as it is, and the definitions are
+// kept for it. The input is not modified.
+func shareRefs(root any) any {
+	m, ok := root.(map[string]any)
+	if !ok {
+		return root
+	}
+	raw := map[string]any{}
+	for _, key := range []string{"$defs", "definitions"} {
+		if defs, ok := m[key].(map[string]any); ok {
+			for name, d := range defs {
+				raw["#/"+key+"/"+jsonvalue.EscapePointer(name)] = d
+			}
+		}
+	}
+	if len(raw) == 0 {
+		return root
+	}
+	done := map[string]any{}
+	busy := map[string]bool{}
+	left := false
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok {
+				if r, ok := resolveShared(ref, raw, done, busy, walk); ok {
+					if len(x) == 1 {
+						return r
+					}
+					return mergeInto(without(x, "$ref"), r)
+				}
+				left = true
+			}
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				out[k] = walk(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for n, e := range x {
+				out[n] = walk(e)
+			}
+			return out
+		}
+		return v
+	}
+	out := walk(without(m, "$defs", "definitions")).(map[string]any)
+	if left {
+		for _, key := range []string{"$defs", "definitions"} {
+			if d, ok := m[key]; ok {
+				out[key] = d
+			}
+		}
+	}
+	return out
+}
+
+// resolveShared returns the definition ref names, resolved with walk once
+// and kept in done; it reports false for a reference that is not among
+// the definitions raw, or that refers to itself (busy: being resolved).
+func resolveShared(ref string, raw, done map[string]any, busy map[string]bool, walk func(any) any) (any, bool) {
+	if r, ok := done[ref]; ok {
+		return r, true
+	}
+	d, ok := raw[ref]
+	if !ok || busy[ref] {
+		return nil, false
+	}
+	busy[ref] = true
+	r := walk(d)
+	delete(busy, ref)
+	done[ref] = r
+	return r, true
 }
 
 // incompatText joins incompatibilities in one line.

@@ -21,6 +21,10 @@ func TestSchemaCompatible(t *testing.T) {
 		}
 		return s + "}"
 	}
+	addrSchema := func(city string) string {
+		return `{"type":"object","properties":{"city":{"type":` + city + `}},"required":["city"],"additionalProperties":false}`
+	}
+	addr := func(city string) string { return `"$defs":{"Addr":` + addrSchema(city) + `}` }
 	tests := []struct {
 		name       string
 		decl, impl string
@@ -196,6 +200,21 @@ func TestSchemaCompatible(t *testing.T) {
 			decl: obj(`"a":{"type":"string"}`, `"additionalProperties":false`),
 			impl: `{"type":"object","properties":{"a":{"type":"string"}},"if":{"required":["a"]},"then":{"required":["b"]}}`,
 			want: []string{"/if", "/then"}, phrase: "cannot be compared"},
+		// local references, resolved on both sides
+		{name: "shared definition against the same schema",
+			decl: obj(`"a":{"$ref":"#/$defs/Addr"},"b":{"$ref":"#/$defs/Addr","description":"b"}`, `"additionalProperties":false`, addr(`"string"`)),
+			impl: obj(`"a":{"$ref":"#/$defs/Addr"},"b":{"$ref":"#/$defs/Addr"}`, `"additionalProperties":false`, addr(`"string"`))},
+		{name: "shared definition against the same schema written out",
+			decl: obj(`"a":{"$ref":"#/$defs/Addr"},"b":{"$ref":"#/$defs/Addr"}`, `"additionalProperties":false`, addr(`"string"`)),
+			impl: obj(`"a":`+addrSchema(`"string"`)+`,"b":`+addrSchema(`"string"`), `"additionalProperties":false`)},
+		{name: "shared definition looser than the implementation",
+			decl: obj(`"a":{"$ref":"#/$defs/Addr"},"b":{"$ref":"#/$defs/Addr"}`, `"additionalProperties":false`, addr(`"string"`)),
+			impl: obj(`"a":`+addrSchema(`"string"`)+`,"b":{"$ref":"#/definitions/Addr"}`, `"additionalProperties":false`, `"definitions":{"Addr":`+addrSchema(`"integer"`)+`}`),
+			want: []string{"/properties/b/properties/city/type"}, phrase: "it accepts string, the implementation only integer"},
+		{name: "a reference to another document is not compared",
+			decl: obj(`"a":{"$ref":"other.json#/Addr"}`, `"additionalProperties":false`),
+			impl: obj(`"a":{"type":"object"}`, `"additionalProperties":false`),
+			want: []string{"/properties/a"}, phrase: "cannot be compared"},
 		{name: "annotations differ",
 			decl: obj(`"a":{"type":"string","description":"mine","default":"x"}`, `"additionalProperties":false`),
 			impl: obj(`"a":{"type":"string","description":"theirs","title":"A"}`, `"$schema":"http://json-schema.org/draft-07/schema#"`)},

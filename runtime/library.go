@@ -237,7 +237,7 @@ func CheckBinding(spec *schema.Tool, params any) ([]Incompatibility, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compatible(sentArguments(spec), p, ""), nil
+	return compatible(shareRefs(sentArguments(spec)), shareRefs(p), ""), nil
 }
 
 // sentArguments returns the schema of the arguments objects a call of

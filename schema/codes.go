@@ -29,6 +29,9 @@ const (
 	CodeReversedArrow        = "reversed-arrow"
 	CodeMissingReturnType    = "missing-return-type"
 	CodeUnnamedParameter     = "unnamed-parameter"
+	CodeEmptyParameter       = "empty-parameter"
+	CodeContradictoryBounds  = "contradictory-bounds"
+	CodeDefaultOutOfBounds   = "default-out-of-bounds"
 	CodeMissingType          = "missing-type"
 	CodeMultipleTypes        = "multiple-types"
 	CodeUnknownType          = "unknown-type"
@@ -86,7 +89,8 @@ var Codes = []CodeInfo{
 	{CodeInvalidSignature, diag.Error, "A tool has exactly one element, its signature path."},
 	{CodeReversedArrow, diag.Error, "Every arrow of a signature points right."},
 	{CodeMissingReturnType, diag.Error, "The last node of a signature is the return type, such as (::String)."},
-	{CodeUnnamedParameter, diag.Error, "A parameter needs a name."},
+	{CodeUnnamedParameter, diag.Warning, "A parameter written with a type and no name, (::Text), is named after its type (text); naming it says what it holds."},
+	{CodeEmptyParameter, diag.Error, "A parameter node needs a name and a type; () means no parameters only as the sole parameter."},
 	{CodeMissingType, diag.Error, "A parameter or field needs a type label."},
 	{CodeMultipleTypes, diag.Error, "A parameter or field has exactly one type label."},
 	{CodeUnknownType, diag.Error, "A type that is neither built in nor a record of the file."},
@@ -94,6 +98,8 @@ var Codes = []CodeInfo{
 	{CodeDefaultTypeMismatch, diag.Error, "A default value does not match the parameter's type."},
 	{CodeEnumTypeMismatch, diag.Error, "An enum member does not match the parameter's type."},
 	{CodeInvalidDefault, diag.Error, "A default value is not one of the enum's members."},
+	{CodeContradictoryBounds, diag.Error, "A lower bound (minimum, minLength, minItems) is above its upper bound, so no value is allowed."},
+	{CodeDefaultOutOfBounds, diag.Error, "A default value is outside its parameter's own bounds or does not match its pattern."},
 	{CodeInvalidRecordName, diag.Error, "A record cannot be named like a built-in type."},
 	{CodeInvalidRecordField, diag.Error, "A record's elements must be field nodes, such as (id::Integer)."},
 	{CodeDuplicateField, diag.Error, "Two fields of a record have the same name."},

@@ -1,7 +1,10 @@
 // JSON Schema emitters. A tool's parameters become an object schema with one
 // property per parameter, in parameter order; types map String→string,
 // Integer→integer, Number→number, Boolean→boolean, Object→object,
-// Array→array (with items) and a record to a nested object of its fields.
+// Array→array (with items) and a record to a nested object of its fields;
+// a record used at more than one place of a schema is written once under
+// "$defs" and referred to with "$ref" (see emitter), so a schema grows with
+// the file, not with the paths through its records.
 // Injected parameters are never written to a schema meant for a model.
 //
 // Strict mode is OpenAI's structured-outputs variant: every property is
@@ -12,6 +15,8 @@
 // Every schema written here is valid JSON Schema draft 2020-12.
 
 package schema
+
+import "strconv"
 
 // Format is an output shape for [Emit].
 type Format string
@@ -27,10 +32,14 @@ const (
 	// FormatJSONSchema is one draft 2020-12 schema of the arguments per tool,
 	// with "$schema" and "title".
 	FormatJSONSchema Format = "jsonschema"
+	// FormatToolSpec is the serialised tool specification of [ToolSpec]:
+	// {"name","description","typeSignature","schema"}, the signature in
+	// gram notation.
+	FormatToolSpec Format = "toolspec"
 )
 
 // Formats lists the output formats; the first is the default.
-var Formats = []Format{FormatOpenAI, FormatMCP, FormatJSONSchema}
+var Formats = []Format{FormatOpenAI, FormatMCP, FormatJSONSchema, FormatToolSpec}
 
 // Draft2020 is the meta-schema URI of JSON Schema draft 2020-12.
 const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -46,6 +55,8 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 		one = MCPTool
 	case FormatJSONSchema:
 		one = JSONSchema
+	case FormatToolSpec:
+		one = ToolSpec
 	default:
 		return nil
 	}
@@ -84,11 +95,18 @@ func MCPTool(t *Tool, strict bool) Object {
 	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
 	if out := OutputSchema(t); out != nil {
 		if t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType {
+			defs, hasDefs := out.Get("$defs")
+			if hasDefs {
+				out = out[:len(out)-1] // root keeps "$defs" last
+			}
 			out = Object{
 				{"type", "object"},
 				{"properties", Object{{"result", out}}},
 				{"required", []string{"result"}},
 				{"additionalProperties", false},
+			}
+			if hasDefs {
+				out = append(out, Member{"$defs", defs}) // references start at the document's root
 			}
 		}
 		o = append(o, Member{"outputSchema", out})
@@ -109,13 +127,16 @@ func JSONSchema(t *Tool, strict bool) Object {
 // ParametersSchema returns the object schema of the arguments a model passes
 // to the tool: its parameters except the injected ones.
 func ParametersSchema(t *Tool, strict bool) Object {
-	return objectSchema(t.ModelParams(), strict)
+	params := t.ModelParams()
+	e := newEmitter(strict, paramTypes(params)...)
+	return e.root(e.objectSchema(params))
 }
 
 // FullParametersSchema returns the object schema of all of the tool's
 // parameters, injected ones included: what the implementation receives.
 func FullParametersSchema(t *Tool) Object {
-	return objectSchema(t.Params, false)
+	e := newEmitter(false, paramTypes(t.Params)...)
+	return e.root(e.objectSchema(t.Params))
 }
 
 // OutputSchema returns the schema of the tool's return type, with the
@@ -124,17 +145,109 @@ func OutputSchema(t *Tool) Object {
 	if t.Returns == nil {
 		return nil
 	}
-	o := TypeSchema(t.Returns, false)
+	e := newEmitter(false, t.Returns)
+	o := e.typeSchema(t.Returns)
 	if t.ReturnDescription != "" {
 		o.Set("description", t.ReturnDescription)
 	}
-	return o
+	return e.root(o)
 }
 
 // TypeSchema returns the schema of a type: {"type": ...} with "items" for an
 // array and the fields of a record as a nested object. An invalid type gives
-// the empty schema, which accepts anything.
+// the empty schema, which accepts anything. A record used at more than one
+// place is written once under "$defs" (see [Emit]).
 func TypeSchema(t *Type, strict bool) Object {
+	e := newEmitter(strict, t)
+	return e.root(e.typeSchema(t))
+}
+
+// paramSchema returns the schema of one parameter or field as a document of
+// its own; nullable adds "null" to its type (and enum).
+func paramSchema(p *Param, strict, nullable bool) Object {
+	e := newEmitter(strict, p.Type)
+	return e.root(e.paramSchema(p, nullable))
+}
+
+// paramTypes returns the types of params.
+func paramTypes(params []*Param) []*Type {
+	out := make([]*Type, len(params))
+	for i, p := range params {
+		out[i] = p.Type
+	}
+	return out
+}
+
+// defsPrefix starts a reference to a definition of the schema's "$defs".
+const defsPrefix = "#/$defs/"
+
+// maxInlineDepth is the number of records written one inside the other
+// before the next is written under "$defs", so that a long chain of
+// records does not nest the document deeper than JSON readers go.
+const maxInlineDepth = 16
+
+// emitter writes one schema document. A record used at more than one
+// place of the document (two parameters or fields of its type, at any
+// depth) is written once under "$defs" and referred to with "$ref"; a
+// record used once is written in place, unless it is nested in
+// maxInlineDepth others already. Each record's fields are thus written
+// at most once, and the document grows with the file, not with the number
+// of paths through its records.
+type emitter struct {
+	strict bool
+	// depth is the number of records the schema being written is in.
+	depth int
+	// shared are the records written under "$defs"; keys their keys
+	// there, once written.
+	shared map[*Record]bool
+	keys   map[*Record]string
+	used   map[string]bool
+	defs   Object
+}
+
+// newEmitter returns the emitter of a document whose schemas are those of
+// the types roots.
+func newEmitter(strict bool, roots ...*Type) *emitter {
+	e := &emitter{strict: strict}
+	uses := map[*Record]int{}
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		for t != nil && t.Kind == ArrayType {
+			t = t.Items
+		}
+		if t == nil || t.Kind != RecordType || t.Record == nil {
+			return
+		}
+		r := t.Record
+		uses[r]++
+		if uses[r] > 1 {
+			if e.shared == nil {
+				e.shared = map[*Record]bool{}
+			}
+			e.shared[r] = true
+			return // its fields are counted once
+		}
+		for _, f := range r.Fields {
+			visit(f.Type)
+		}
+	}
+	for _, t := range roots {
+		visit(t)
+	}
+	return e
+}
+
+// root returns o as the whole document: with the definitions under
+// "$defs" when there are any.
+func (e *emitter) root(o Object) Object {
+	if len(e.defs) > 0 {
+		o = append(o, Member{"$defs", e.defs})
+	}
+	return o
+}
+
+// typeSchema returns the schema of a type.
+func (e *emitter) typeSchema(t *Type) Object {
 	if t == nil {
 		return Object{}
 	}
@@ -152,30 +265,82 @@ func TypeSchema(t *Type, strict bool) Object {
 	case ArrayType:
 		o := Object{{"type", "array"}}
 		if t.Items != nil {
-			o = append(o, Member{"items", TypeSchema(t.Items, strict)})
+			o = append(o, Member{"items", e.typeSchema(t.Items)})
 		}
 		return o
 	case RecordType:
 		if t.Record == nil {
 			return Object{{"type", "object"}}
 		}
-		o := objectSchema(t.Record.Fields, strict)
-		if t.Record.Description != "" {
-			o = append(o, Member{"description", t.Record.Description})
+		if e.shared[t.Record] || e.depth >= maxInlineDepth {
+			return Object{{"$ref", defsPrefix + e.define(t.Record)}}
 		}
+		e.depth++
+		o := e.recordSchema(t.Record)
+		e.depth--
 		return o
 	}
 	return Object{}
 }
 
+// recordSchema returns the object schema of a record's fields.
+func (e *emitter) recordSchema(r *Record) Object {
+	o := e.objectSchema(r.Fields)
+	if r.Description != "" {
+		o = append(o, Member{"description", r.Description})
+	}
+	return o
+}
+
+// define writes the shared record r under "$defs" if it is not there yet,
+// and returns its key: the record's name, made of the characters a URI
+// fragment takes as they are, and made unique with a number.
+func (e *emitter) define(r *Record) string {
+	if k, ok := e.keys[r]; ok {
+		return k
+	}
+	if e.keys == nil {
+		e.keys, e.used = map[*Record]string{}, map[string]bool{}
+	}
+	base := defKey(r.Name)
+	k := base
+	for n := 2; e.used[k]; n++ {
+		k = base + strconv.Itoa(n)
+	}
+	e.keys[r], e.used[k] = k, true
+	i := len(e.defs)
+	e.defs = append(e.defs, Member{k, nil}) // in the order first referred to
+	depth := e.depth
+	e.depth = 1
+	body := e.recordSchema(r)
+	e.defs[i].Value = body
+	e.depth = depth
+	return k
+}
+
+// defKey returns name with the characters other than ASCII letters, digits,
+// '_', '-' and '.' replaced by '_', or "Record" for an empty name.
+func defKey(name string) string {
+	if name == "" {
+		return "Record"
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
 // objectSchema returns the object schema of a list of parameters or fields.
-func objectSchema(params []*Param, strict bool) Object {
-	props := Object{}
+func (e *emitter) objectSchema(params []*Param) Object {
+	props := make(Object, 0, len(params))
 	required := []string{}
 	for _, p := range params {
 		req := p.Required()
-		props = append(props, Member{p.Name, paramSchema(p, strict, strict && !req)})
-		if req || strict {
+		props = append(props, Member{p.Name, e.paramSchema(p, e.strict && !req)})
+		if req || e.strict {
 			required = append(required, p.Name)
 		}
 	}
@@ -188,12 +353,15 @@ func objectSchema(params []*Param, strict bool) Object {
 }
 
 // paramSchema returns the schema of one parameter or field; nullable adds
-// "null" to its type (and enum).
-func paramSchema(p *Param, strict, nullable bool) Object {
-	o := TypeSchema(p.Type, strict)
+// "null" to its type (and enum), or, for a reference, makes it one of two
+// alternatives with {"type": "null"}.
+func (e *emitter) paramSchema(p *Param, nullable bool) Object {
+	o := e.typeSchema(p.Type)
 	if nullable {
 		if typ, ok := o.Get("type"); ok {
 			o.Set("type", []any{typ, "null"})
+		} else if _, ok := o.Get("$ref"); ok {
+			o = Object{{"anyOf", []any{o, Object{{"type", "null"}}}}}
 		}
 	}
 	if p.Enum != nil {

@@ -1,8 +1,11 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/internal/gramgen"
 )
 
 // toolOf compiles a one-tool file with the given signature (and any extra
@@ -174,4 +177,53 @@ func TestDeterministic(t *testing.T) {
 	if i, j := strings.Index(first, `"z"`), strings.Index(first, `"y"`); i < 0 || j < i {
 		t.Error("properties are not in parameter order")
 	}
+}
+
+// TestSchemaSizeIsLinear checks that the schemas of a file grow with the
+// file: with records shared at every level, the output at 2n, 4n and 8n
+// levels is at most about twice the one before, in every format.
+func TestSchemaSizeIsLinear(t *testing.T) {
+	const n = 6
+	for _, f := range Formats {
+		for _, strict := range []bool{false, true} {
+			prev := 0
+			for _, levels := range []int{n, 2 * n, 4 * n, 8 * n} {
+				prog := mustCompile(t, gramgen.SharedRecords(levels))
+				size := len(mustJSON(t, Emit(f, prog.Tools, strict)))
+				if prev > 0 && float64(size) > 2.5*float64(prev) {
+					t.Fatalf("%s (strict=%v): %d bytes at %d levels, %d at %d: the output grows faster than the file", f, strict, prev, levels/2, size, levels)
+				}
+				prev = size
+			}
+		}
+	}
+	checkToolSchemas(t, mustCompile(t, gramgen.SharedRecords(8*n)))
+}
+
+// TestLongRecordChainStaysShallow checks that a chain of records each
+// used once is written in place only so deep: the rest go under $defs, so
+// the document nests no deeper than JSON readers go.
+func TestLongRecordChainStaysShallow(t *testing.T) {
+	var b strings.Builder
+	const n = 200
+	for i := range n {
+		fmt.Fprintf(&b, "[R%d:Record | (a::R%d), (s::String)]\n", i, i+1)
+	}
+	fmt.Fprintf(&b, "[R%d:Record | (s::String)]\n[t:Tool {description: \"Long\"} | (r::R0)==>(::String)]\n", n)
+	prog := mustCompile(t, b.String())
+	data := mustJSON(t, ParametersSchema(prog.Tools[0], false))
+	depth, deepest := 0, 0
+	for _, c := range data {
+		switch c {
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	if deepest > 4*maxInlineDepth {
+		t.Errorf("the schema nests %d levels deep", deepest)
+	}
+	checkToolSchemas(t, prog)
 }

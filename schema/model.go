@@ -259,10 +259,21 @@ type Param struct {
 	// Constraints are the validation keywords (minimum, maxLength, ...) in
 	// the order of [ConstraintKeywords], with JSON values.
 	Constraints []Member
-	// Span is the parameter's node, NameSpan its identity.
+	// Span is the parameter's node, NameSpan its identity; NameSpan is
+	// empty, where the name would be written, for a parameter named after
+	// its type, (::Text).
 	Span, NameSpan diag.Span
 	// Props are the parameter's properties as written.
 	Props []Prop
+}
+
+// nameOrNode returns the span of the parameter's name, or of its node
+// when the name is not written.
+func (p *Param) nameOrNode() diag.Span {
+	if p.NameSpan.Len() > 0 {
+		return p.NameSpan
+	}
+	return p.Span
 }
 
 // Required reports whether the parameter must be given: it has neither a

@@ -151,3 +151,16 @@ func dumpProgram(p *Program) string {
 	}
 	return b.String()
 }
+
+// TestUnnamedParamName checks the name a parameter written with a type and
+// no name takes from its type.
+func TestUnnamedParamName(t *testing.T) {
+	for typ, want := range map[string]string{
+		"Text": "text", "String": "string", "Order": "order", "URL": "url",
+		"HTTPRequest": "httpRequest", "A": "a", "already": "already", "ÉtatCivil": "étatCivil",
+	} {
+		if got := unnamedParamName(typ); got != want {
+			t.Errorf("unnamedParamName(%q) = %q, want %q", typ, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -104,11 +105,16 @@ func (c *compiler) boolean(p *parser.Property) (bool, bool) {
 func (c *compiler) integer(p *parser.Property, min, eg int) (int, bool) {
 	v := p.Value
 	if v.Kind == grammar.ScalarValue && isIntegerTok(v.Tok) {
-		n, err := strconv.Atoi(string(numberJSON(v.Tok)))
-		if err == nil && n >= min {
+		text := string(numberJSON(v.Tok))
+		n, err := strconv.Atoi(text)
+		switch {
+		case err == nil && n >= min:
 			return n, true
+		case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(text, "-"):
+			c.invalidValue(p, fmt.Sprintf("%s is too large: the maximum is %d", p.Key, math.MaxInt), fmt.Sprintf("write an integer from %d to %d", min, math.MaxInt))
+		default:
+			c.invalidValue(p, fmt.Sprintf("%s must be at least %d", p.Key, min), fmt.Sprintf("write an integer of %d or more", min))
 		}
-		c.invalidValue(p, fmt.Sprintf("%s must be at least %d", p.Key, min), fmt.Sprintf("write an integer of %d or more", min))
 		return 0, false
 	}
 	c.invalidValue(p, fmt.Sprintf("%s must be an integer, not %s", p.Key, describeValue(v)),
@@ -154,7 +160,12 @@ func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 		c.invalidValue(p, fmt.Sprintf("unknown unit %q for %s", unit, p.Key), detail)
 		return 0, false
 	}
-	if err != nil || n <= 0 || n > int64(math.MaxInt64/u) {
+	if most := int64(math.MaxInt64 / u); n > most || errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(string(num), "-") {
+		c.invalidValue(p, fmt.Sprintf("%s is too large: the maximum is %d%s", p.Key, most, unit),
+			fmt.Sprintf("write a duration of at most %d%s (about %d years), e.g. timeout: 30s", most, unit, most*int64(u)/int64(365*24*time.Hour)))
+		return 0, false
+	}
+	if err != nil || n <= 0 {
 		c.invalidValue(p, fmt.Sprintf("%s must be positive", p.Key), detail)
 		return 0, false
 	}

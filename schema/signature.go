@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"unicode"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -130,9 +131,9 @@ func (c *compiler) unique(seen *paramList, p *Param, owner, name string, field b
 	owner += " " + name
 	var dg diag.Diagnostic
 	if !field {
-		dg = diag.Errorf(CodeDuplicateParameter, p.NameSpan, "%s has two parameters named %s", owner, p.Name)
+		dg = diag.Errorf(CodeDuplicateParameter, p.nameOrNode(), "%s has two parameters named %s", owner, p.Name)
 		dg.Detail = "parameter names are unique within a tool: rename one of them"
-		dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first parameter " + p.Name}}
+		dg.Related = []diag.Related{{Span: first.nameOrNode(), Message: "first parameter " + p.Name}}
 	} else {
 		dg = diag.Errorf(CodeDuplicateField, p.NameSpan, "%s has two fields named %s", owner, p.Name)
 		dg.Detail = "field names are unique within a record: rename or remove one"
@@ -230,16 +231,21 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		return p
 	}
 	s := n.Subject
-	if s == nil || !s.Ident.Valid() {
-		code := CodeUnnamedParameter
+	typed := s != nil && len(s.Labels) > 0
+	if s == nil || !s.Ident.Valid() && (field || !typed) {
+		code := CodeEmptyParameter
 		if field {
 			code = CodeInvalidRecordField
 		}
 		typ := "String"
-		if s != nil && len(s.Labels) > 0 {
+		if typed {
 			typ = s.Labels[0].Name.Value
 		}
-		dg := diag.Errorf(code, n.Span(), "this %s has no name", what)
+		msg := "this %s has no name"
+		if !typed {
+			msg = "this %s has no name and no type"
+		}
+		dg := diag.Errorf(code, n.Span(), msg, what)
 		dg.Detail = "write a name before the type: (name::" + typ + ")"
 		if !field && s == nil {
 			dg.Detail = "() stands for \"no parameters\" only as the sole parameter, ()==>(::String); write each parameter as (name::Type)"
@@ -248,8 +254,13 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		return nil
 	}
 	p := c.slabs.params.new()
-	p.Name, p.Span, p.NameSpan = s.Ident.Text(), n.Span(), s.Ident.Span()
-	if len(s.Labels) == 0 {
+	p.Span = n.Span()
+	if s.Ident.Valid() {
+		p.Name, p.NameSpan = s.Ident.Text(), s.Ident.Span()
+	} else {
+		c.unnamedParam(p, s)
+	}
+	if !typed {
 		p.Type = c.newType(InvalidType, "", p.NameSpan)
 		dg := diag.Errorf(CodeMissingType, p.NameSpan, "%s %s has no type", what, p.Name)
 		dg.Detail = "add a type label after the name, e.g. (" + s.Ident.Value + "::String); the types are String, Integer, Number, Boolean, Object, Array and the records of the file"
@@ -260,6 +271,39 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 	}
 	c.paramProps(p, c.subjectProps(s.Record), field)
 	return p
+}
+
+// unnamedParam names the tool parameter p written with a type and no name,
+// (::Text), after its type (see unnamedParamName), with a warning whose
+// fix writes that name. Its name span is empty, where the name would go.
+func (c *compiler) unnamedParam(p *Param, s *grammar.Subject) {
+	typ := s.Labels[0].Name.Text()
+	p.Name = unnamedParamName(typ)
+	at := s.Span().Start
+	p.NameSpan = diag.Span{Start: at, End: at}
+	dg := diag.Warningf(CodeUnnamedParameter, diag.Span{Start: at, End: s.LabelsSpan().End}, "this parameter has no name; it is named %s after its type", p.Name)
+	dg.Detail = "the name is what the model sees: name the parameter for what it holds, (name::" + s.Labels[0].Name.Value + ")"
+	dg.Fixes = []diag.Fix{{Title: "Name it " + p.Name, Edits: []diag.Edit{{Span: p.NameSpan, NewText: parser.GramIdent(p.Name)}}}}
+	c.diags.Add(dg)
+}
+
+// unnamedParamName returns the name of a tool parameter written with the
+// type typ and no name, (::Text): the type name with its leading capitals
+// in lower case, "text" for Text, "url" for URL, "httpRequest" for
+// HTTPRequest.
+func unnamedParamName(typ string) string {
+	r := []rune(typ)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
+		n-- // the last capital starts the next word
+	}
+	for i := range n {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
 }
 
 // paramProps reads the properties of a parameter or field.
@@ -323,6 +367,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 		v, m := valueFor(dflt.Value, p.Type)
 		if m != nil {
 			m.report(c, CodeDefaultTypeMismatch, "the default of "+what+" "+p.Name)
+			c.checkBounds(p, nil, what)
 			return
 		}
 		p.Default, p.HasDefault = v, true
@@ -333,6 +378,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 			c.diags.Add(dg)
 		}
 	}
+	c.checkBounds(p, dflt, what)
 }
 
 // items sets the element type of an Array from `items: T`.

@@ -171,3 +171,32 @@ func TestValidateArgsConcurrent(t *testing.T) {
 		t.Error("the schema is not compiled once and cached")
 	}
 }
+
+// TestValidateArgsSharedRecord checks arguments against a schema whose
+// record is shared (written once under $defs): problems and defaults are
+// found through the references, at the paths of the arguments.
+func TestValidateArgsSharedRecord(t *testing.T) {
+	tool := mustCompile(t, `
+[Address:Record | (city::String), (country::String {default: "FR"})]
+[ship:Tool {description: "Ships"} | (billing::Address)==>(shipping::Address {optional: true})==>(::String)]
+`).Tool("ship")
+	if _, ok := ParametersSchema(tool, false).Get("$defs"); !ok {
+		t.Fatal("the shared record is not under $defs")
+	}
+	args, err := ValidateArgs(tool, []byte(`{"billing": {"city": "Lyon"}, "shipping": {"city": "Nice", "country": "IT"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(args); string(got) != `{"billing":{"city":"Lyon","country":"FR"},"shipping":{"city":"Nice","country":"IT"}}` {
+		t.Errorf("got %s", got)
+	}
+	_, err = ValidateArgs(tool, []byte(`{"billing": {"city": 1}, "shipping": {}}`))
+	var ae *ArgsError
+	if !errors.As(err, &ae) {
+		t.Fatalf("want an *ArgsError, got %v", err)
+	}
+	want := []Problem{{"/billing/city", "must be string, not number"}, {"/shipping/city", "is required but missing"}}
+	if diff := cmp.Diff(want, ae.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema] [--strict] [--agent NAME] [--tool NAME] FILE|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--agent NAME] [--tool NAME] FILE|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
@@ -18,6 +18,10 @@ the tools of one agent, with --tool one tool.
               description, inputSchema, outputSchema)
   jsonschema  an array of draft 2020-12 schemas of each tool's arguments, or
               just the one schema with --tool
+  toolspec    an array of tool specifications: name, description,
+              typeSignature (the signature in gram notation, every
+              parameter named and its properties written out) and schema
+              (the arguments' JSON Schema)
 
 --strict writes OpenAI's strict variant: every property required, optional
 ones nullable, and "strict": true on OpenAI tools. Injected parameters are
@@ -30,7 +34,7 @@ Flags:
 
 func runSchema(e *env, args []string) error {
 	fs := newFlags(e, "schema", schemaHelp)
-	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp or jsonschema")
+	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp, jsonschema or toolspec")
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
 	agentName := fs.String("agent", "", "print only the tools of this agent")
 	toolName := fs.String("tool", "", "print only this tool")

@@ -162,6 +162,8 @@ func TestSchemaOutputIsValid(t *testing.T) {
 						schemas = append(schemas, m["function"].(map[string]any)["parameters"])
 					case schema.FormatMCP:
 						schemas = append(schemas, m["inputSchema"], m["outputSchema"])
+					case schema.FormatToolSpec:
+						schemas = append(schemas, m["schema"])
 					default:
 						schemas = append(schemas, m)
 					}

@@ -152,6 +152,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		Repeat:      o.repeat,
 		PassRate:    o.passRate,
 		Parallel:    o.parallel,
+		Logger:      logger,
 	}
 	switch {
 	case o.record:

@@ -4,6 +4,7 @@
 // records, comments).
 //
 // Entry points: [Mixed] and [AgentFile] for benchmarks of the toolchain,
+// [SharedRecords] for the size of schemas,
 // [Clean] and [Broken] for the scaling benchmark, [Random] and [Mutate] for
 // random documents in tests.
 package gramgen
@@ -82,5 +83,24 @@ func AgentFile(lines int) string {
 		b.WriteString(block)
 		count += strings.Count(block, "\n")
 	}
+	return b.String()
+}
+
+// SharedRecords returns an agent file of n records, each with two fields of
+// the next (as billing and shipping both have an Address, only deeper), a
+// tool that takes the first and returns an array of it, and an agent that
+// lists the tool. Written out in place, its schema would double with every
+// record.
+func SharedRecords(n int) string {
+	var b strings.Builder
+	for i := range n {
+		next := "String"
+		if i+1 < n {
+			next = fmt.Sprintf("R%d", i+1)
+		}
+		fmt.Fprintf(&b, "[R%d:Record | (a::%s), (b::%s)]\n", i, next, next)
+	}
+	b.WriteString("[deep:Tool {description: \"Deep\"} | (r::R0)==>(::Array {items: R0})]\n")
+	b.WriteString("[ag:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use deep.\"} | deep]\n")
 	return b.String()
 }
