@@ -84,8 +84,8 @@ func TestMCPImportConstructs(t *testing.T) {
 		want        []string // in the source
 		warn        []string // in the warnings, in order
 	}{
-		{name: "plain", input: obj(`"n":{"type":"integer","minimum":1e3,"maximum":2.5E1},"x":{"type":"number","minimum":-0.125}`, `,"required":["n"]`),
-			want: []string{"(n::Integer {minimum: 1000, maximum: 25})==>", "(x::Number {minimum: -0.125, optional: true})==>"}},
+		{name: "plain", input: obj(`"n":{"type":"integer","minimum":2.5E1,"maximum":1e3},"x":{"type":"number","minimum":-0.125}`, `,"required":["n"]`),
+			want: []string{"(n::Integer {minimum: 25, maximum: 1000})==>", "(x::Number {minimum: -0.125, optional: true})==>"}},
 		{name: "names", input: obj(`"user name":{"type":"string"},"3d":{"type":"boolean","default":true}`, ``),
 			want: []string{"(`user name`::String {optional: true})", "(`3d`::Boolean {default: true})"}},
 		{name: "required_default", input: obj(`"a":{"type":"string","default":"x"}`, `,"required":["a"]`),
