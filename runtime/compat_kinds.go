@@ -9,6 +9,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -101,6 +102,16 @@ func compileSchema(s any) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile(url)
+}
+
+// schemaReason says why a schema did not compile: where the meta-schema
+// refused it and why, on one line.
+func schemaReason(err error) string {
+	var se *jsonschema.SchemaValidationError
+	if errors.As(err, &se) {
+		return validationReason(se.Err)
+	}
+	return strings.TrimSpace(err.Error())
 }
 
 // validationReason is the last line of a validation error: its deepest

@@ -92,6 +92,26 @@ func (l *Library) Register(t Tool) error {
 	return nil
 }
 
+// CheckSchema reports whether a tool's parameter schema (in any form
+// [Tool.Parameters] takes) is a JSON Schema:
+// an object that the 2020-12 meta-schema (or the one its $schema names)
+// accepts. A schema that is no schema would bind to anything, so a schema
+// given by hand (a --tool program's) is checked before it is registered;
+// the error says where the meta-schema refused it and why.
+func CheckSchema(parameters any) error {
+	p, err := genericSchema(parameters)
+	if err != nil {
+		return err
+	}
+	if _, ok := p.(map[string]any); !ok {
+		return errors.New("parameters must be a JSON Schema object")
+	}
+	if _, err := compileSchema(p); err != nil {
+		return fmt.Errorf("parameters are not a valid JSON Schema: %s", schemaReason(err))
+	}
+	return nil
+}
+
 // Lookup returns the tool registered under name.
 func (l *Library) Lookup(name string) (Tool, bool) {
 	l.mu.RLock()

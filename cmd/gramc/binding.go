@@ -95,6 +95,9 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 				return nil, nil, o.usageErr("--tool-schema %s: %v", name, err)
 			}
 			tool.Parameters = json.RawMessage(data)
+			if err := runtime.CheckSchema(tool.Parameters); err != nil {
+				return nil, nil, o.usageErr("--tool-schema %s=%s: tool %q: %v", name, file, name, err)
+			}
 		}
 		if err := lib.Register(tool); err != nil {
 			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
