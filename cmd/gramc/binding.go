@@ -119,13 +119,13 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	}
 	for _, src := range o.mcp {
 		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
 				return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
 			}
-			return nil, nil, fail(exitError, "%s: %v", o.cmd, err)
+			return nil, nil, fail(exitError, "%s: %v%s", o.cmd, err, mcpTimeoutHint(err))
 		}
 		clients = append(clients, c)
 		added := c.AddTo(lib)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 )
 
 // listFlag collects a repeatable string flag.
@@ -43,6 +44,7 @@ type runOptions struct {
 	noSummary      bool
 	logLevel       string
 	toolTimeout    time.Duration
+	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
@@ -120,6 +122,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", runtime.DefaultExecTimeout, "time limit of each --tool program run and MCP tool call")
+	fs.DurationVar(&o.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	fs.IntVar(&o.resultLimit, "result-limit", runtime.DefaultResultLimit, "size limit in bytes of a tool result sent to the model (0: none)")
 }
 

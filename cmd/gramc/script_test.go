@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,6 +42,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gramc":           func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcp-demo-server": func() { os.Exit(mcptest.Main(os.Args[1:], os.Stderr)) },
+		"mcp-hostile-server": func() {
+			os.Exit(mcptest.Hostile(strings.Join(os.Args[1:], " "), os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -70,6 +74,7 @@ func TestScript(t *testing.T) {
 			"jsonlines":       cmdJSONLines,
 			"fake-openai":     cmdFakeOpenAI,
 			"openai-requests": cmdOpenAIRequests,
+			"mcp-hanging-http": cmdMCPHangingHTTP,
 		},
 	})
 }
@@ -101,6 +106,18 @@ func cmdJSONLines(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("jsonlines: line %d is not a JSON object: %v", i+1, err)
 		}
 	}
+}
+
+// cmdMCPHangingHTTP implements `mcp-hanging-http`: it starts an HTTP server
+// that sends the headers of each answer and then nothing
+// (mcptest.HangingHTTP), and sets MCP_HANGING_URL to its address.
+func cmdMCPHangingHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: mcp-hanging-http")
+	}
+	srv := httptest.NewServer(mcptest.HangingHTTP())
+	ts.Defer(srv.Close)
+	ts.Setenv("MCP_HANGING_URL", srv.URL)
 }
 
 // cmdStatus implements `status N command args...`.

@@ -76,6 +76,10 @@ type Config struct {
 	// CallTimeout limits each tool call: 0 means [DefaultCallTimeout],
 	// a negative value no limit.
 	CallTimeout time.Duration
+	// StartTimeout limits each step of starting the session: the
+	// handshake, and each page of the tool list. 0 means
+	// [DefaultStartTimeout], a negative value no limit.
+	StartTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -142,6 +146,9 @@ type Client struct {
 	stderrDone chan struct{}
 	timeout    time.Duration
 	log        *slog.Logger
+	// startTimeout limits each step of the start; requests watches them.
+	startTimeout time.Duration
+	requests     *requestLog
 
 	closeOnce sync.Once
 	closeErr  error
@@ -151,9 +158,13 @@ type Client struct {
 // its tools. Cancelling ctx stops the connection attempt; a session that
 // began lives until [Client.Close]. Errors are [*Error]s.
 func Connect(ctx context.Context, srv Config) (*Client, error) {
-	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
+	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{},
+		startTimeout: srv.StartTimeout, requests: &requestLog{}}
 	if c.timeout == 0 {
 		c.timeout = DefaultCallTimeout
+	}
+	if c.startTimeout == 0 {
+		c.startTimeout = DefaultStartTimeout
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -165,10 +176,14 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
-	session, err := client.Connect(ctx, transport, nil)
+	hctx, cancel := c.step(ctx)
+	session, err := client.Connect(hctx, transport, nil)
 	if err != nil {
-		return nil, c.handshakeError(stdio, err)
+		e := c.handshakeError(hctx, stdio, err)
+		cancel()
+		return nil, e
 	}
+	cancel()
 	c.session = session
 	if err := c.listTools(ctx, capture); err != nil {
 		return nil, err
@@ -202,13 +217,13 @@ func (c *Client) transport(srv Config, capture *toolCapture) (mcp.Transport, *ca
 		if hc != nil && hc.Transport != nil {
 			base = hc.Transport
 		}
-		client := &http.Client{Transport: &captureRoundTripper{inner: base, capture: capture}}
+		client := &http.Client{Transport: &captureRoundTripper{inner: base, capture: capture, requests: c.requests}}
 		if hc != nil {
 			client.Timeout, client.Jar, client.CheckRedirect = hc.Timeout, hc.Jar, hc.CheckRedirect
 		}
 		return &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}, nil, nil
 	}
-	return &captureTransport{inner: srv.Transport, capture: capture}, nil, nil
+	return &captureTransport{inner: srv.Transport, capture: capture, requests: c.requests}, nil, nil
 }
 
 // commandTransport prepares the server command (run by sh, in its own
@@ -238,14 +253,19 @@ func (c *Client) commandTransport(srv Config, capture *toolCapture) (*captureTra
 	newProcessGroup(cmd)
 	c.cmd = cmd
 	return &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
-		capture: capture, started: func() { pw.Close() }}, nil
+		capture: capture, requests: c.requests, started: func() { pw.Close() }}, nil
 }
 
-// handshakeError returns the error of a session that did not start: how a
-// server command ended, if it ended by itself, or what it wrote that is
+// handshakeError returns the error of a session that did not start, whose
+// handshake had the context ctx: the step that failed (see stepError), how
+// a server command ended, if it ended by itself, or what it wrote that is
 // not JSON-RPC. stdio is the transport of a server command, nil for
 // others.
-func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
+func (c *Client) handshakeError(ctx context.Context, stdio *captureTransport, err error) *Error {
+	if serr := c.stepError(ctx, err); serr != nil && !stdio.wroteNonRPC() {
+		c.killGroup()
+		return c.fail("the handshake", serr)
+	}
 	// The go-sdk waits for the process when the handshake fails; the group
 	// is killed after.
 	status := c.exitStatus()
@@ -271,12 +291,30 @@ func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
 // listTools lists the server's tools and reads their input schemas, with
 // the key order of the JSON the server sent (kept by capture).
 func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
-	for t, err := range c.session.Tools(ctx, nil) {
+	params := &mcp.ListToolsParams{}
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		sctx, cancel := c.step(ctx)
+		res, err := c.session.ListTools(sctx, params)
 		if err != nil {
+			if serr := c.stepError(sctx, err); serr != nil {
+				err = serr
+			}
+			cancel()
 			_ = c.Close()
 			return c.fail("listing the tools", err)
 		}
-		c.tools = append(c.tools, t)
+		cancel()
+		c.tools = append(c.tools, res.Tools...)
+		if res.NextCursor == "" {
+			break
+		}
+		if seen[res.NextCursor] {
+			_ = c.Close()
+			return c.fail("listing the tools", fmt.Errorf("the server's pages loop: the cursor %q came back after %d pages", res.NextCursor, pages))
+		}
+		seen[res.NextCursor] = true
+		params.Cursor = res.NextCursor
 	}
 	c.schemas = map[string]schema.Object{}
 	for _, t := range c.tools {

@@ -1,0 +1,78 @@
+package mcp_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gramlang/gram/internal/mcptest"
+	"github.com/gramlang/gram/runtime/mcp"
+)
+
+// hostileCommand is the shell command that starts the test binary as a
+// server misbehaving as mode says.
+func hostileCommand(t *testing.T, mode string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "GORACE=atexit_sleep_ms=0 " + hostileEnv + "=" + mode + " '" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
+}
+
+// TestMCPUnresponsive: a server that never answers a step of the start of
+// a session, or answers it wrongly, fails that step within the time limit,
+// with a message that names the step and the server, never one that says
+// it exited.
+func TestMCPUnresponsive(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	const limit = 300 * time.Millisecond
+	for _, tc := range []struct{ mode, want string }{
+		{mcptest.HostileSilent, `: the handshake: no answer to its initialize request within 300ms`},
+		{mcptest.HostileWrongID, `: the handshake: no answer to its initialize request within 300ms (it sent a response with the id "not-yours", which answers no request)`},
+		{mcptest.HostileInitError, `: the handshake: the server answered initialize with the JSON-RPC error -32603: the database is offline`},
+		{mcptest.HostileInitMalformed, `: the handshake: the server's answer to initialize is malformed`},
+		{mcptest.HostileNoList, `: listing the tools: no answer to its tools/list request within 300ms`},
+		{mcptest.HostileCursorLoop, `: listing the tools: the server's pages loop: the cursor "page-2" came back after 3 pages`},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			start := time.Now()
+			c, err := mcp.Connect(context.Background(), mcp.Config{Command: hostileCommand(t, tc.mode), Name: "hostile", StartTimeout: limit, Logger: quietLog})
+			if err == nil {
+				c.Close()
+				t.Fatal("connected")
+			}
+			if took := time.Since(start); took > 10*limit {
+				t.Errorf("took %v", took)
+			}
+			var me *mcp.Error
+			if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), `MCP server "hostile"`) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("\n got %v\nwant ...%s...", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "exited") {
+				t.Errorf("says the server exited: %v", err)
+			}
+		})
+	}
+}
+
+// TestMCPHangingHTTP: a streamable HTTP server that sends the headers of
+// its answer and then nothing fails the handshake within the time limit.
+func TestMCPHangingHTTP(t *testing.T) {
+	hs := httptest.NewServer(mcptest.HangingHTTP())
+	defer hs.Close()
+	start := time.Now()
+	_, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, StartTimeout: 300 * time.Millisecond, Logger: quietLog})
+	if err == nil || !strings.Contains(err.Error(), "the handshake: no answer to its initialize request within 300ms") {
+		t.Errorf("err = %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
