@@ -70,10 +70,10 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":          cmdStatus,
-			"jsonlines":       cmdJSONLines,
-			"fake-openai":     cmdFakeOpenAI,
-			"openai-requests": cmdOpenAIRequests,
+			"status":           cmdStatus,
+			"jsonlines":        cmdJSONLines,
+			"fake-openai":      cmdFakeOpenAI,
+			"openai-requests":  cmdOpenAIRequests,
 			"mcp-hanging-http": cmdMCPHangingHTTP,
 		},
 	})
