@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestScript(t *testing.T) {
 			"jsonlines":        cmdJSONLines,
 			"fake-openai":      cmdFakeOpenAI,
 			"openai-requests":  cmdOpenAIRequests,
-			"mcp-hanging-http": cmdMCPHangingHTTP,
+			"mcp-hostile-http": cmdMCPHostileHTTP,
 		},
 	})
 }
@@ -108,16 +109,16 @@ func cmdJSONLines(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdMCPHangingHTTP implements `mcp-hanging-http`: it starts an HTTP server
-// that sends the headers of each answer and then nothing
-// (mcptest.HangingHTTP), and sets MCP_HANGING_URL to its address.
-func cmdMCPHangingHTTP(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: mcp-hanging-http")
+// cmdMCPHostileHTTP implements `mcp-hostile-http MODE`: it starts a
+// streamable HTTP server that misbehaves as MODE says
+// (mcptest.HostileHTTP), and sets MCP_HOSTILE_URL to its address.
+func cmdMCPHostileHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || !slices.Contains(mcptest.HostileModes, args[0]) {
+		ts.Fatalf("usage: mcp-hostile-http MODE (one of %s)", strings.Join(mcptest.HostileModes, ", "))
 	}
-	srv := httptest.NewServer(mcptest.HangingHTTP())
+	srv := httptest.NewServer(mcptest.HostileHTTP(args[0]))
 	ts.Defer(srv.Close)
-	ts.Setenv("MCP_HANGING_URL", srv.URL)
+	ts.Setenv("MCP_HOSTILE_URL", srv.URL)
 }
 
 // cmdStatus implements `status N command args...`.

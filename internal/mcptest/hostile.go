@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -33,25 +34,20 @@ const (
 	HostileHologram = "hologram"
 )
 
+// HostileModes lists the modes of [Hostile].
+var HostileModes = []string{HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop, HostileHologram}
+
 // Hostile runs a server over in and out that misbehaves as mode says, until
 // in ends; it returns the exit code (2 for an unknown mode).
 func Hostile(mode string, in io.Reader, out, stderr io.Writer) int {
-	switch mode {
-	case HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop, HostileHologram:
-	default:
+	if !slices.Contains(HostileModes, mode) {
 		fmt.Fprintf(stderr, "mcp-hostile-server: unknown mode %q\n", mode)
 		return 2
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for sc.Scan() {
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
+		var req hostileRequest
 		if json.Unmarshal(sc.Bytes(), &req) != nil || len(req.ID) == 0 {
 			continue // a notification or a response
 		}
@@ -60,6 +56,15 @@ func Hostile(mode string, in io.Reader, out, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// hostileRequest is what a hostile server reads of a message.
+type hostileRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Cursor string `json:"cursor"`
+	} `json:"params"`
 }
 
 // hostileReply returns the line that answers a request, or "" for none.
@@ -101,16 +106,36 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 	return rpcError(-32601, "method not found: "+method)
 }
 
-// HangingHTTP is a streamable HTTP endpoint that answers every request with
-// the headers of an event stream and then nothing, until the client gives
-// up.
-func HangingHTTP() http.Handler {
+// HostileHTTP is a streamable HTTP endpoint that misbehaves as mode says
+// (one of the modes of [Hostile]), answering each request with a JSON body,
+// or with the headers of an event stream and then nothing when the mode
+// has no answer, until the client gives up.
+func HostileHTTP(mode string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
+		if r.Method != http.MethodPost {
+			http.Error(w, "no event stream here", http.StatusMethodNotAllowed)
+			return
 		}
-		<-r.Context().Done()
+		var req hostileRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if len(req.ID) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		reply := hostileReply(mode, req.ID, req.Method, req.Params.Cursor)
+		if reply == "" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, reply)
 	})
 }

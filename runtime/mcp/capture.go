@@ -131,6 +131,7 @@ func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		c.requests.answered(r.ID)
 		if r.Error == nil {
 			c.capture.add(r.Result)
+			r.Result = mendResult(r.Result)
 		}
 	}
 	return msg, err
@@ -154,21 +155,26 @@ type captureRoundTripper struct {
 
 // RoundTrip implements http.RoundTripper.
 func (rt *captureRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	listing := false
+	listing, calling := false, false
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(body, 1<<20))
 			body.Close()
 			listing = bytes.Contains(b, []byte(`"tools/list"`))
+			calling = bytes.Contains(b, []byte(`"tools/call"`))
 			rt.requests.sentBody(b)
 		}
 	}
 	resp, err := rt.inner.RoundTrip(req)
-	if err != nil || !listing {
+	if err != nil || !listing && !calling {
 		return resp, err
 	}
-	resp.Body = &captureBody{ReadCloser: resp.Body, capture: rt.capture,
-		stream: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	if calling {
+		resp.Body = newMendingBody(resp.Body, stream)
+	} else {
+		resp.Body = &captureBody{ReadCloser: resp.Body, capture: rt.capture, stream: stream}
+	}
 	return resp, nil
 }
 

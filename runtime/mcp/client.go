@@ -431,7 +431,9 @@ func (c *Client) Library() *runtime.Library {
 // structuredContent as JSON text; the images. [runtime.Run] gives the model the
 // structured form when the tool's declaration returns a record type, the
 // text otherwise, and shows it the images after the tool messages. A
-// result flagged isError is an error whose message is its text. Protocol
+// result flagged isError is an error whose message is its text. A part of
+// a content type this client does not know becomes a text part naming its
+// type, the other parts kept. Protocol
 // errors, a timeout and a server that stopped are errors too.
 func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {

@@ -65,7 +65,7 @@ func TestMCPUnresponsive(t *testing.T) {
 // TestMCPHangingHTTP: a streamable HTTP server that sends the headers of
 // its answer and then nothing fails the handshake within the time limit.
 func TestMCPHangingHTTP(t *testing.T) {
-	hs := httptest.NewServer(mcptest.HangingHTTP())
+	hs := httptest.NewServer(mcptest.HostileHTTP(mcptest.HostileSilent))
 	defer hs.Close()
 	start := time.Now()
 	_, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, StartTimeout: 300 * time.Millisecond, Logger: quietLog})
@@ -74,5 +74,34 @@ func TestMCPHangingHTTP(t *testing.T) {
 	}
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v", took)
+	}
+}
+
+// TestMCPUnknownContent: a tool result with a part of a content type the
+// client does not know keeps its other parts, and says what was left out,
+// over stdio and over streamable HTTP.
+func TestMCPUnknownContent(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	hs := httptest.NewServer(mcptest.HostileHTTP(mcptest.HostileHologram))
+	defer hs.Close()
+	for _, srv := range []mcp.Config{
+		{Command: hostileCommand(t, mcptest.HostileHologram), Logger: quietLog},
+		{URL: hs.URL, Logger: quietLog},
+	} {
+		c, err := mcp.Connect(context.Background(), srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Call(context.Background(), "show", nil)
+		c.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name(), err)
+		}
+		want := "before\n[a part of the content type \"hologram\", which this client cannot read, was left out]\nafter"
+		if res.Text != want {
+			t.Errorf("%s:\n got %q\nwant %q", c.Name(), res.Text, want)
+		}
 	}
 }
