@@ -160,9 +160,13 @@ func (d *draft) source() []byte { return d.g.render(d.decls, d.tools) }
 // tool's inputSchema, adds a warning where the declaration is looser, and
 // reports whether it added any.
 func (d *draft) checkBinding(prog *schema.Program) bool {
+	specs := make(map[string]*schema.Tool, len(prog.Tools))
+	for _, s := range prog.Tools {
+		specs[s.Name] = s
+	}
 	changed := false
 	for i, decl := range d.decls {
-		if w := looserThanServer(decl.tool, prog.Tools); len(w) > 0 {
+		if w := looserThanServer(decl.tool, specs[decl.tool.Name]); len(w) > 0 {
 			d.decls[i].warnings = append(d.decls[i].warnings, w...)
 			changed = true
 		}
@@ -263,16 +267,10 @@ type importedTool struct {
 	warnings []Warning
 }
 
-// looserThanServer checks the declaration of a tool, compiled, against the
-// server's inputSchema, and returns a warning for each place where the
-// declaration accepts what the server refuses.
-func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []Warning {
-	var spec *schema.Tool
-	for _, s := range specs {
-		if s.Name == t.Name {
-			spec = s
-		}
-	}
+// looserThanServer checks the declaration of a tool, compiled as spec,
+// against the server's inputSchema, and returns a warning for each place
+// where the declaration accepts what the server refuses.
+func looserThanServer(t *mcp.Tool, spec *schema.Tool) []Warning {
 	if spec == nil {
 		return nil
 	}

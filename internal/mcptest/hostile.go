@@ -30,7 +30,8 @@ const (
 	// comes back after two pages.
 	HostileCursorLoop = "cursor-loop"
 	// HostileHologram lists the tool show, whose result has a part of an
-	// unknown content type between two text parts.
+	// unknown content type between two text parts, and the tool
+	// unresolved, whose inputSchema has a reference to nothing.
 	HostileHologram = "hologram"
 )
 
@@ -75,6 +76,7 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 	}
 	const initResult = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1"}}`
 	const tool = `{"name":%q,"inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`
+	const unresolved = `{"name":"unresolved","inputSchema":{"type":"object","properties":{"x":{"$ref":"#/$defs/nowhere"}}}}`
 	if mode == HostileSilent {
 		return ""
 	}
@@ -97,7 +99,7 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 			next := map[string]string{"": "page-2", "page-2": "page-3", "page-3": "page-2"}[cursor]
 			return result(`{"tools":[` + fmt.Sprintf(tool, "tool_"+strconv.Itoa(len(cursor))) + `],"nextCursor":"` + next + `"}`)
 		case HostileHologram:
-			return result(`{"tools":[` + fmt.Sprintf(tool, "show") + `]}`)
+			return result(`{"tools":[` + fmt.Sprintf(tool, "show") + `,` + unresolved + `]}`)
 		}
 		return result(`{"tools":[]}`)
 	case "tools/call":

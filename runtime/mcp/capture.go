@@ -193,7 +193,9 @@ func (b *captureBody) Read(p []byte) (int, error) {
 	if b.buf.Len() < 16<<20 {
 		b.buf.Write(p[:n])
 	}
-	if b.stream {
+	if b.stream && bytes.IndexByte(p[:n], '\n') >= 0 {
+		// Only a read that ends a line can complete an event: the
+		// buffered text is scanned then, not at every read of a long line.
 		b.scanEvents(false)
 	}
 	if err == io.EOF {

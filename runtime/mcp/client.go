@@ -139,9 +139,14 @@ type Client struct {
 	name    string
 	session *mcp.ClientSession
 	tools   []*mcp.Tool
-	schemas map[string]schema.Object // inputSchema, references inlined
-	cmd     *exec.Cmd
-	stderr  *tailBuffer
+	byName  map[string]*mcp.Tool
+	// schemas are the tools' inputSchemas, references inlined, read when a
+	// tool is first asked for (a server may list many more tools than an
+	// agent uses).
+	schemaMu sync.Mutex
+	schemas  map[string]*inputSchema
+	cmd      *exec.Cmd
+	stderr   *tailBuffer
 	// stderrDone is closed when the command's standard error is closed.
 	stderrDone chan struct{}
 	timeout    time.Duration
@@ -288,8 +293,9 @@ func (c *Client) handshakeError(ctx context.Context, stdio *captureTransport, er
 	return e
 }
 
-// listTools lists the server's tools and reads their input schemas, with
-// the key order of the JSON the server sent (kept by capture).
+// listTools lists the server's tools, page by page, each page within the
+// start timeout, and gives them their schemas as the JSON the server sent,
+// in its key order (kept by capture).
 func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
 	params := &mcp.ListToolsParams{}
 	seen := map[string]bool{}
@@ -316,7 +322,8 @@ func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
 		seen[res.NextCursor] = true
 		params.Cursor = res.NextCursor
 	}
-	c.schemas = map[string]schema.Object{}
+	c.byName = make(map[string]*mcp.Tool, len(c.tools))
+	c.schemas = map[string]*inputSchema{}
 	for _, t := range c.tools {
 		if raw, ok := capture.lookup(t.Name); ok {
 			if len(raw.input) > 0 {
@@ -326,17 +333,41 @@ func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
 				t.OutputSchema = raw.output
 			}
 		}
-		s, unresolved, err := runtime.ToolSchema(t.InputSchema)
-		if err != nil {
-			c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
-			continue
+		if _, dup := c.byName[t.Name]; !dup {
+			c.byName[t.Name] = t
 		}
-		if len(unresolved) > 0 {
-			c.log.Warn("the tool's input schema has references that cannot be inlined", "tool", t.Name, "at", strings.Join(unresolved, ", "))
-		}
-		c.schemas[t.Name] = s
 	}
 	return nil
+}
+
+// inputSchema is a tool's inputSchema as a parameter schema, or nil when it
+// cannot be read.
+type inputSchema struct {
+	params schema.Object
+	ok     bool
+}
+
+// params returns the inputSchema of t, references inlined, reading it on
+// first use; ok is false when it cannot be read (the tool is then left
+// out, with a warning).
+func (c *Client) params(t *mcp.Tool) (schema.Object, bool) {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	if in, ok := c.schemas[t.Name]; ok {
+		return in.params, in.ok
+	}
+	in := &inputSchema{}
+	c.schemas[t.Name] = in
+	s, unresolved, err := runtime.ToolSchema(t.InputSchema)
+	if err != nil {
+		c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
+		return nil, false
+	}
+	if len(unresolved) > 0 {
+		c.log.Warn("the tool's input schema has references that cannot be inlined", "tool", t.Name, "at", strings.Join(unresolved, ", "))
+	}
+	in.params, in.ok = s, true
+	return s, true
 }
 
 // fail returns an Error for op, with the end of the server's standard
@@ -381,26 +412,37 @@ func (c *Client) Tools() []*mcp.Tool { return c.tools }
 // Parameters are the tool's inputSchema (local references inlined), its
 // Description the server's, and Invoke calls the tool on the server.
 func (c *Client) Tool(name string) (runtime.Tool, bool) {
-	for _, t := range c.tools {
-		if t.Name == name {
-			s, ok := c.schemas[name]
-			if !ok {
-				return runtime.Tool{}, false
-			}
-			return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
-				return c.Call(ctx, name, args)
-			}}, true
-		}
+	t, ok := c.byName[name]
+	if !ok {
+		return runtime.Tool{}, false
 	}
-	return runtime.Tool{}, false
+	s, ok := c.params(t)
+	if !ok {
+		return runtime.Tool{}, false
+	}
+	return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
+		return c.Call(ctx, name, args)
+	}}, true
 }
 
 // AddTo registers in lib each of the server's tools whose name lib does not
 // have yet (so that sources added earlier win), and returns the names
-// registered, in the server's order.
-func (c *Client) AddTo(lib *runtime.Library) []string {
+// registered, in the server's order. Given names, it registers only the
+// tools among them: the schemas of the others are never read, which
+// matters for a server that lists many tools.
+func (c *Client) AddTo(lib *runtime.Library, only ...string) []string {
+	var want map[string]bool
+	if only != nil {
+		want = make(map[string]bool, len(only))
+		for _, n := range only {
+			want[n] = true
+		}
+	}
 	var added []string
 	for _, t := range c.tools {
+		if want != nil && !want[t.Name] || c.byName[t.Name] != t {
+			continue // not asked for, or a second tool of the name
+		}
 		if _, ok := lib.Lookup(t.Name); ok {
 			c.log.Debug("a tool of this name is already in the library; the server's is not used", "tool", t.Name)
 			continue

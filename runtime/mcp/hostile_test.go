@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/internal/mcptest"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 )
 
@@ -103,5 +105,36 @@ func TestMCPUnknownContent(t *testing.T) {
 		if res.Text != want {
 			t.Errorf("%s:\n got %q\nwant %q", c.Name(), res.Text, want)
 		}
+	}
+}
+
+// TestMCPReadsOnlyToolsAsked: the schemas of the tools a library does not
+// ask for are never read, so a server's many tools cost nothing to bind
+// one; here the unread schema of unresolved would have logged a warning.
+func TestMCPReadsOnlyToolsAsked(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	var log logBuffer
+	c, err := mcp.Connect(context.Background(), mcp.Config{Command: hostileCommand(t, mcptest.HostileHologram),
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lib := &runtime.Library{}
+	if added := c.AddTo(lib, "show"); len(added) != 1 || added[0] != "show" {
+		t.Errorf("added %v", added)
+	}
+	if _, ok := lib.Lookup("unresolved"); ok {
+		t.Error("unresolved was registered")
+	}
+	if strings.Contains(log.String(), "unresolved") {
+		t.Errorf("the schema of unresolved was read:\n%s", log.String())
+	}
+	// Asked for, it is read, and its problem reported.
+	c.AddTo(lib)
+	if !strings.Contains(log.String(), "references that cannot be inlined") {
+		t.Errorf("no warning for unresolved:\n%s", log.String())
 	}
 }
