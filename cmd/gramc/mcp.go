@@ -224,9 +224,11 @@ gets notifications/progress messages on that token while the agent works
 (each model call, each tool call as it starts and ends, how much text the
 model has written), and the model's answers are then streamed. --agent
 serves only the named agents. A line from the host that
-is not a JSON-RPC 2.0 message (or is longer than 8 MiB) gets a JSON-RPC error
-reply (-32700 or -32600), is reported on standard error, and the session
-goes on.
+is not a JSON-RPC 2.0 message (or is longer than 8 MiB), and a request whose
+id is that of a request in progress, get a JSON-RPC error reply (-32700 or
+-32600), are reported on standard error, and the session goes on; so does a
+request before initialize (-32600). Ctrl-C or SIGTERM cancels the calls in progress and
+stops at once.
 
 The agents' tools are bound as gramc run binds them: the built-in tools,
 --tool programs, then the tools of the --mcp and --mcp-url servers, which are

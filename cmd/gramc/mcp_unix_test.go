@@ -92,3 +92,35 @@ func TestRunInterruptExitCode(t *testing.T) {
 		t.Errorf("stderr %q", got)
 	}
 }
+
+// TestMCPServeSignal: SIGTERM or SIGINT while a call waits on a model that
+// does not answer cancels the call and ends gramc mcp serve at once.
+func TestMCPServeSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			model := fakeopenai.New(t, fakeopenai.Slow(time.Minute, fakeopenai.Text("too late")))
+			s := startRawServe(t, writeAgents(t, greeterSrc), "--base-url", model.URL)
+			s.initSession()
+			_, _ = io.WriteString(s.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greeter","arguments":{"message":"hi"}}}`+"\n")
+			deadline := time.Now().Add(20 * time.Second)
+			for len(model.Requests()) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatal("no model request")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-s.done:
+				if took := time.Since(start); took > 5*time.Second {
+					t.Errorf("stopped after %v", took)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("gramc mcp serve did not stop on %v", sig)
+			}
+		})
+	}
+}
