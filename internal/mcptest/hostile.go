@@ -29,6 +29,9 @@ const (
 	// HostileCursorLoop lists one tool per page, with a nextCursor that
 	// comes back after two pages.
 	HostileCursorLoop = "cursor-loop"
+	// HostileBuiltinName lists the tools sayHello, named like a built-in
+	// tool, and show.
+	HostileBuiltinName = "builtin-name"
 	// HostileHologram lists the tool show, whose result has a part of an
 	// unknown content type between two text parts, and the tool
 	// unresolved, whose inputSchema has a reference to nothing.
@@ -36,7 +39,7 @@ const (
 )
 
 // HostileModes lists the modes of [Hostile].
-var HostileModes = []string{HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop, HostileHologram}
+var HostileModes = []string{HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop, HostileBuiltinName, HostileHologram}
 
 // Hostile runs a server over in and out that misbehaves as mode says, until
 // in ends; it returns the exit code (2 for an unknown mode).
@@ -98,6 +101,8 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 		case HostileCursorLoop:
 			next := map[string]string{"": "page-2", "page-2": "page-3", "page-3": "page-2"}[cursor]
 			return result(`{"tools":[` + fmt.Sprintf(tool, "tool_"+strconv.Itoa(len(cursor))) + `],"nextCursor":"` + next + `"}`)
+		case HostileBuiltinName:
+			return result(`{"tools":[` + fmt.Sprintf(tool, "sayHello") + `,` + fmt.Sprintf(tool, "show") + `]}`)
 		case HostileHologram:
 			return result(`{"tools":[` + fmt.Sprintf(tool, "show") + `,` + unresolved + `]}`)
 		}
