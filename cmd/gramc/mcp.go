@@ -72,7 +72,8 @@ inputSchema in order and the return type of its outputSchema, and a Record per
 object with properties. Bind the tools to the server at run time with
 gramc run FILE --mcp COMMAND (or --mcp-url URL). Each step of starting the
 session (the handshake, each page of the tool list) must be answered within
---mcp-timeout.
+--mcp-timeout. A tool named like a built-in tool (sayHello, ...) is left out
+with a warning: gramc run would bind the built-in instead.
 
 --tool imports only the named tools. --injected NAME declares the parameters
 called NAME injected: the host supplies them (gramc run --inject NAME=VALUE)

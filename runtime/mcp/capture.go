@@ -128,7 +128,7 @@ type captureConn struct {
 func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if r, ok := msg.(*jsonrpc.Response); ok && err == nil {
-		c.requests.answered(r.ID)
+		c.requests.answered(r.ID, r.Result)
 		if r.Error == nil {
 			c.capture.add(r.Result)
 			r.Result = mendResult(r.Result)

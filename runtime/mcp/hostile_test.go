@@ -39,7 +39,7 @@ func TestMCPUnresponsive(t *testing.T) {
 		{mcptest.HostileSilent, `: the handshake: no answer to its initialize request within 300ms`},
 		{mcptest.HostileWrongID, `: the handshake: no answer to its initialize request within 300ms (it sent a response with the id "not-yours", which answers no request)`},
 		{mcptest.HostileInitError, `: the handshake: the server answered initialize with the JSON-RPC error -32603: the database is offline`},
-		{mcptest.HostileInitMalformed, `: the handshake: the server's answer to initialize is malformed`},
+		{mcptest.HostileInitMalformed, `: the handshake: the server's answer to initialize is malformed: its result is "ready", not the object the MCP specification defines for it`},
 		{mcptest.HostileNoList, `: listing the tools: no answer to its tools/list request within 300ms`},
 		{mcptest.HostileCursorLoop, `: listing the tools: the server's pages loop: the cursor "page-2" came back after 3 pages`},
 	} {

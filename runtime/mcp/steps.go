@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/gramlang/gram/internal/clip"
 )
 
 // DefaultStartTimeout limits each step of starting a session when
@@ -30,6 +32,7 @@ type requestLog struct {
 	pending map[string]sentRequest // by id (as JSON), the requests not answered yet
 	last    string                 // the method of the last request sent
 	stray   string                 // the id (as JSON) of a response that answers no request
+	result  string                 // the start of the last result read, when seen
 }
 
 // sentRequest is a request waiting for its answer.
@@ -67,13 +70,14 @@ func (l *requestLog) sentBody(body []byte) {
 	}
 }
 
-// answered records a response.
-func (l *requestLog) answered(id jsonrpc.ID) {
+// answered records a response, and its result.
+func (l *requestLog) answered(id jsonrpc.ID, result json.RawMessage) {
 	if l == nil || !id.IsValid() {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.result = clip.Text(clip.OneLine(string(result)), 200)
 	key := idText(id.Raw())
 	if _, ok := l.pending[key]; ok {
 		delete(l.pending, key)
@@ -97,11 +101,12 @@ func (l *requestLog) waiting() (method, stray string) {
 	return method, l.stray
 }
 
-// lastSent returns the method of the last request sent.
-func (l *requestLog) lastSent() string {
+// lastSent returns the method of the last request sent, and the start of
+// the last result read ("" when not seen).
+func (l *requestLog) lastSent() (method, result string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.last
+	return l.last, l.result
 }
 
 // StartTimeoutError is a step of the start of a session that the server
@@ -160,7 +165,7 @@ func (c *Client) stepError(ctx context.Context, err error) error {
 		method, stray := c.requests.waiting()
 		return &StartTimeoutError{Request: method, Limit: c.startTimeout, StrayID: stray}
 	}
-	method := c.requests.lastSent()
+	method, result := c.requests.lastSent()
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code != codeRejected {
 		return fmt.Errorf("the server answered %s with the JSON-RPC error %d: %s", method, we.Code, we.Message)
@@ -168,6 +173,9 @@ func (c *Client) stepError(ctx context.Context, err error) error {
 	var ue *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	if errors.As(err, &ue) || errors.As(err, &se) {
+		if result != "" {
+			return fmt.Errorf("the server's answer to %s is malformed: its result is %s, not the object the MCP specification defines for it", method, result)
+		}
 		return fmt.Errorf("the server's answer to %s is malformed: %v", method, err)
 	}
 	return nil
