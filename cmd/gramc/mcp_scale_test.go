@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,8 +32,10 @@ const scaleAgent = `[tool_1:Tool {description: "Tool number 1"} | (query::String
 // BenchmarkMCPScale runs gramc mcp import, and gramc run for an agent that
 // uses one tool, against a server (streamable HTTP, in process) with n, 2n,
 // 4n and 8n tools (n is -mcpscale), and reports the time and memory
-// allocated at each size, and each size's time over the previous one's:
-// about 2 where the work grows linearly.
+// allocated at each size, and each size's CPU time (of the process: client,
+// server and garbage collector) over the previous one's: about 2 where the
+// work grows linearly. The CPU time is steadier than the wall time on a
+// loaded machine.
 func BenchmarkMCPScale(b *testing.B) {
 	n := *mcpScale
 	sizes := []int{n, 2 * n, 4 * n, 8 * n}
@@ -50,6 +55,7 @@ func BenchmarkMCPScale(b *testing.B) {
 	for _, cmd := range []string{"import", "run"} {
 		b.Run(cmd, func(b *testing.B) {
 			took := make([]time.Duration, len(sizes))
+			cpu := make([]time.Duration, len(sizes))
 			alloc := make([]uint64, len(sizes))
 			for b.Loop() {
 				for i, url := range urls {
@@ -60,21 +66,23 @@ func BenchmarkMCPScale(b *testing.B) {
 					}
 					var before, after goruntime.MemStats
 					goruntime.ReadMemStats(&before)
-					start := time.Now()
+					start, startCPU := time.Now(), cpuTime(b)
 					var stderr strings.Builder
 					if code := Main(args, nil, io.Discard, &stderr); code != exitOK {
 						b.Fatalf("gramc %s with %d tools: exit %d: %s", cmd, sizes[i], code, stderr.String())
 					}
 					took[i] += time.Since(start)
+					cpu[i] += cpuTime(b) - startCPU
 					goruntime.ReadMemStats(&after)
 					alloc[i] += after.TotalAlloc - before.TotalAlloc
 				}
 			}
 			var report strings.Builder
 			for i, size := range sizes {
-				fmt.Fprintf(&report, "\n%7d tools: %8v %6d MB allocated", size, (took[i] / time.Duration(b.N)).Round(time.Millisecond), alloc[i]/uint64(b.N)>>20)
+				fmt.Fprintf(&report, "\n%7d tools: %8v (CPU %8v) %6d MB allocated", size, (took[i] / time.Duration(b.N)).Round(time.Millisecond),
+					(cpu[i] / time.Duration(b.N)).Round(time.Millisecond), alloc[i]/uint64(b.N)>>20)
 				if i > 0 {
-					ratio := float64(took[i]) / float64(took[i-1])
+					ratio := float64(cpu[i]) / float64(cpu[i-1])
 					fmt.Fprintf(&report, "  ×%.2f", ratio)
 					b.ReportMetric(ratio, fmt.Sprintf("ratio-%dn/%dn", 1<<i, 1<<(i-1)))
 				}
@@ -82,4 +90,13 @@ func BenchmarkMCPScale(b *testing.B) {
 			b.Logf("gramc %s, per run:%s", cmd, report.String())
 		})
 	}
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
