@@ -143,6 +143,9 @@ func runMCPImport(e *env, args []string) error {
 	defer stop()
 	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger, StartTimeout: mcpStartTimeout(timeout)})
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail(exitInterrupted, "gramc mcp import: interrupted")
+		}
 		return fail(exitError, "gramc mcp import: %v%s", err, mcpTimeoutHint(err))
 	}
 	defer client.Close()

@@ -124,3 +124,39 @@ func TestMCPServeSignal(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPImportInterrupt: Ctrl-C while a server has not answered the
+// handshake ends gramc mcp import as interrupted, not with a claim that
+// the server exited.
+func TestMCPImportInterrupt(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the MCP server")
+	}
+	started := filepath.Join(t.TempDir(), "started")
+	var stderr logSink
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"mcp", "import", "--mcp", "touch '" + started + "'; cat >/dev/null"}, nil, io.Discard, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != exitInterrupted || stderr.String() != "gramc mcp import: interrupted\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("gramc mcp import did not stop on Ctrl-C")
+	}
+}

@@ -267,6 +267,11 @@ func (c *Client) commandTransport(srv Config, capture *toolCapture) (*captureTra
 // not JSON-RPC. stdio is the transport of a server command, nil for
 // others.
 func (c *Client) handshakeError(ctx context.Context, stdio *captureTransport, err error) *Error {
+	if errors.Is(context.Cause(ctx), context.Canceled) {
+		// Given up by the caller: the server's end is only the consequence.
+		c.killGroup()
+		return c.fail("the handshake", context.Canceled)
+	}
 	if serr := c.stepError(ctx, err); serr != nil && !stdio.wroteNonRPC() {
 		c.killGroup()
 		return c.fail("the handshake", serr)
