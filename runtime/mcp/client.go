@@ -160,8 +160,11 @@ type Client struct {
 }
 
 // Connect starts or reaches the server, initializes a session and lists
-// its tools. Cancelling ctx stops the connection attempt; a session that
-// began lives until [Client.Close]. Errors are [*Error]s.
+// its tools, each step (the handshake, each page of the list) within
+// [Config.StartTimeout]: a step the server leaves unanswered fails with a
+// [*StartTimeoutError], a list whose pages loop fails too. Cancelling ctx
+// stops the connection attempt; a session that began lives until
+// [Client.Close]. Errors are [*Error]s.
 func Connect(ctx context.Context, srv Config) (*Client, error) {
 	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{},
 		startTimeout: srv.StartTimeout, requests: &requestLog{}}
