@@ -64,18 +64,29 @@ func TestMCPUnresponsive(t *testing.T) {
 	}
 }
 
-// TestMCPHangingHTTP: a streamable HTTP server that sends the headers of
-// its answer and then nothing fails the handshake within the time limit.
-func TestMCPHangingHTTP(t *testing.T) {
-	hs := httptest.NewServer(mcptest.HostileHTTP(mcptest.HostileSilent))
-	defer hs.Close()
-	start := time.Now()
-	_, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, StartTimeout: 300 * time.Millisecond, Logger: quietLog})
-	if err == nil || !strings.Contains(err.Error(), "the handshake: no answer to its initialize request within 300ms") {
-		t.Errorf("err = %v", err)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("took %v", took)
+// TestMCPUnresponsiveHTTP: over streamable HTTP too, a server that sends
+// the headers of its answer and then nothing fails the step within the
+// time limit, naming it, and an error answer or pages that loop are
+// reported as such.
+func TestMCPUnresponsiveHTTP(t *testing.T) {
+	for _, tc := range []struct{ mode, want string }{
+		{mcptest.HostileSilent, ": the handshake: no answer to its initialize request within 300ms"},
+		{mcptest.HostileInitError, ": the handshake: the server answered initialize with the JSON-RPC error -32603: the database is offline"},
+		{mcptest.HostileNoList, ": listing the tools: no answer to its tools/list request within 300ms"},
+		{mcptest.HostileCursorLoop, `: listing the tools: the server's pages loop: the cursor "page-2" came back after 3 pages`},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			hs := httptest.NewServer(mcptest.HostileHTTP(tc.mode))
+			defer hs.Close()
+			start := time.Now()
+			_, err := mcp.Connect(context.Background(), mcp.Config{URL: hs.URL, StartTimeout: 300 * time.Millisecond, Logger: quietLog})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("\n got %v\nwant ...%s", err, tc.want)
+			}
+			if took := time.Since(start); took > 3*time.Second {
+				t.Errorf("took %v", took)
+			}
+		})
 	}
 }
 
