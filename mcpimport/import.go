@@ -95,8 +95,10 @@ type Result struct {
 // [mcp.Client.Tools]: a Tool per tool, a Record per object with properties
 // (named after the property, or the tool for a result), and an agent if
 // [Options.Agent] is set. Tools whose names gram does not accept are left
-// out with a warning. It fails if a tool named in [Options.Tools] is not in
-// the list.
+// out with a warning, and so are tools named like a built-in tool
+// ([runtime.Builtins]), which binding would take instead. It fails if a
+// tool named in [Options.Tools] is not in the list or is a built-in's
+// namesake.
 //
 // The file it returns is formatted and verified: Import parses and
 // compiles its own output, and checks each declaration against its tool's
@@ -146,6 +148,11 @@ func newDraft(tools []*mcp.Tool, opts Options) (*draft, error) {
 			d.left = append(d.left, d.g.warnings...)
 			continue
 		}
+		if slices.Contains(builtins, t.Name) {
+			d.g.warnInput("", builtinClash+"; the tool is left out (declare the built-in yourself to use it; the server's tool can be imported only under another name, which the server must give it)")
+			d.left = append(d.left, d.g.warnings...)
+			continue
+		}
 		decl := d.g.toolDecl(t)
 		d.decls = append(d.decls, importedTool{tool: t, decl: decl, warnings: d.g.warnings})
 		d.tools = append(d.tools, t.Name)
@@ -160,9 +167,13 @@ func (d *draft) source() []byte { return d.g.render(d.decls, d.tools) }
 // tool's inputSchema, adds a warning where the declaration is looser, and
 // reports whether it added any.
 func (d *draft) checkBinding(prog *schema.Program) bool {
+	specs := make(map[string]*schema.Tool, len(prog.Tools))
+	for _, s := range prog.Tools {
+		specs[s.Name] = s
+	}
 	changed := false
 	for i, decl := range d.decls {
-		if w := looserThanServer(decl.tool, prog.Tools); len(w) > 0 {
+		if w := looserThanServer(decl.tool, specs[decl.tool.Name]); len(w) > 0 {
 			d.decls[i].warnings = append(d.decls[i].warnings, w...)
 			changed = true
 		}
@@ -179,11 +190,23 @@ func (d *draft) result(src []byte) *Result {
 	return res
 }
 
+// builtins are the names of the built-in tools, which binding takes
+// before the tools of any MCP server.
+var builtins = runtime.Builtins().Names()
+
+// builtinClash says why a tool named like a built-in tool is not imported.
+const builtinClash = "the tool has the name of a built-in tool, which binding takes before the tools of any MCP server, so the server's tool could never be called"
+
 // selectTools returns the tools [Options.Tools] names, in the server's
 // order (all of them when it names none), and checks that the added
-// agent's name is free.
+// agent's name is free and that no tool named is a built-in's namesake.
 func selectTools(tools []*mcp.Tool, opts Options) ([]*mcp.Tool, error) {
 	selected := tools
+	for _, want := range opts.Tools {
+		if slices.Contains(builtins, want) {
+			return nil, fmt.Errorf("tool %q: %s; do not ask for it (declare the built-in yourself to use it)", want, builtinClash)
+		}
+	}
 	if len(opts.Tools) > 0 {
 		selected = nil
 		var names []string
@@ -263,16 +286,10 @@ type importedTool struct {
 	warnings []Warning
 }
 
-// looserThanServer checks the declaration of a tool, compiled, against the
-// server's inputSchema, and returns a warning for each place where the
-// declaration accepts what the server refuses.
-func looserThanServer(t *mcp.Tool, specs []*schema.Tool) []Warning {
-	var spec *schema.Tool
-	for _, s := range specs {
-		if s.Name == t.Name {
-			spec = s
-		}
-	}
+// looserThanServer checks the declaration of a tool, compiled as spec,
+// against the server's inputSchema, and returns a warning for each place
+// where the declaration accepts what the server refuses.
+func looserThanServer(t *mcp.Tool, spec *schema.Tool) []Warning {
 	if spec == nil {
 		return nil
 	}

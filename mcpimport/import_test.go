@@ -243,3 +243,30 @@ func warningTexts(imp *mcpimport.Result) []string {
 	}
 	return out
 }
+
+// TestMCPImportBuiltinName: a tool named like a built-in tool, which binding
+// takes first, is left out with a warning that names the clash; asked for
+// by name, it is an error.
+func TestMCPImportBuiltinName(t *testing.T) {
+	tools := []*mcp.Tool{
+		{Name: "sayHello", InputSchema: json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string"}}}`)},
+		{Name: "show", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
+	}
+	imp, err := mcpimport.Import(tools, mcpimport.Options{Server: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(imp.Tools, ","); got != "show" {
+		t.Errorf("tools: %s", got)
+	}
+	if len(imp.Warnings) != 1 || imp.Warnings[0].Tool != "sayHello" || !strings.Contains(imp.Warnings[0].Message, "the name of a built-in tool") {
+		t.Errorf("warnings: %v", imp.Warnings)
+	}
+	if bytes.Contains(imp.Source, []byte("[sayHello:")) {
+		t.Errorf("sayHello declared:\n%s", imp.Source)
+	}
+	_, err = mcpimport.Import(tools, mcpimport.Options{Server: "s", Tools: []string{"sayHello"}})
+	if err == nil || !strings.Contains(err.Error(), `tool "sayHello": the tool has the name of a built-in tool`) {
+		t.Errorf("asked for by name: %v", err)
+	}
+}

@@ -51,7 +51,13 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 			refused = append(refused, n)
 		}
 	}
-	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
+	need := []string{} // not nil: only these MCP tools are bound
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			need = append(need, t.Name)
+		}
+	}
+	lib, closeTools, err := o.toolLibrary(ctx, e, logger, need)
 	if err != nil {
 		return nil, nil, nil, also(err, setupError(o.cmd, problems, nil, false, len(strays) > 0))
 	}
@@ -76,9 +82,10 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 
 // toolLibrary builds the tool library: the built-in tools, replaced by the
 // --tool programs of the same name, then the tools of the MCP servers in
-// the order given, each adding the names not bound yet. It starts the
-// servers; call the returned function to close them.
-func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger) (*runtime.Library, func(), error) {
+// the order given, each adding the names not bound yet; when need is not
+// nil, only the MCP tools it names. It starts the servers; call the
+// returned function to close them.
+func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger, need []string) (*runtime.Library, func(), error) {
 	lib := runtime.Builtins()
 	schemas := map[string]string{}
 	for _, spec := range o.toolSchemas {
@@ -125,16 +132,16 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	}
 	for _, src := range o.mcp {
 		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, Logger: logger, HTTPClient: mcpHTTP})
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Logger: logger, HTTPClient: mcpHTTP})
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
 				return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
 			}
-			return nil, nil, fail(exitError, "%s: %v", o.cmd, err)
+			return nil, nil, fail(exitError, "%s: %v%s", o.cmd, err, mcpTimeoutHint(err))
 		}
 		clients = append(clients, c)
-		added := c.AddTo(lib)
+		added := c.AddTo(lib, need...)
 		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
 	}
 	return lib, closeAll, nil

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gramlang/gram/runtime/mcp"
 
@@ -69,7 +70,10 @@ its standard input and output) or reached at URL (streamable HTTP), and prints
 a gram file declaring its tools: a Tool per tool, with the parameters of its
 inputSchema in order and the return type of its outputSchema, and a Record per
 object with properties. Bind the tools to the server at run time with
-gramc run FILE --mcp COMMAND (or --mcp-url URL).
+gramc run FILE --mcp COMMAND (or --mcp-url URL). Each step of starting the
+session (the handshake, each page of the tool list) must be answered within
+--mcp-timeout. A tool named like a built-in tool (sayHello, ...) is left out
+with a warning: gramc run would bind the built-in instead.
 
 --tool imports only the named tools. --injected NAME declares the parameters
 called NAME injected: the host supplies them (gramc run --inject NAME=VALUE)
@@ -99,6 +103,7 @@ func runMCPImport(e *env, args []string) error {
 		tools, injected  listFlag
 		agent, modelName string
 		logLevel         string
+		timeout          time.Duration
 	)
 	fs.Var(mcpFlag{list: &sources}, "mcp", "the `COMMAND` that starts the MCP server (stdio)")
 	fs.Var(mcpFlag{list: &sources, url: true}, "mcp-url", "the `URL` of the MCP server (streamable HTTP)")
@@ -107,6 +112,7 @@ func runMCPImport(e *env, args []string) error {
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
 	fs.StringVar(&modelName, "model", mcpimport.DefaultModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
+	fs.DurationVar(&timeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -135,9 +141,12 @@ func runMCPImport(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger})
+	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger, StartTimeout: mcpStartTimeout(timeout)})
 	if err != nil {
-		return fail(exitError, "gramc mcp import: %v", err)
+		if ctx.Err() != nil {
+			return fail(exitInterrupted, "gramc mcp import: interrupted")
+		}
+		return fail(exitError, "gramc mcp import: %v%s", err, mcpTimeoutHint(err))
 	}
 	defer client.Close()
 
@@ -165,6 +174,28 @@ func runMCPImport(e *env, args []string) error {
 		return usageError("gramc mcp import", "%v", err)
 	}
 	return nil
+}
+
+// mcpTimeoutUsage describes the --mcp-timeout flag.
+const mcpTimeoutUsage = "time limit (`DURATION`) of each step of starting an MCP session: the handshake, each page of the tool list (0: none)"
+
+// mcpTimeoutHint returns, for an MCP server that did not answer a step of
+// the start of its session in time, a line saying how to allow it more.
+func mcpTimeoutHint(err error) string {
+	var te *mcp.StartTimeoutError
+	if !errors.As(err, &te) {
+		return ""
+	}
+	return "\n  hint: a server that is slow to start can be given longer with --mcp-timeout DURATION (e.g. --mcp-timeout 2m)"
+}
+
+// mcpStartTimeout returns the [mcp.Config.StartTimeout] of an --mcp-timeout
+// value, where 0 means no limit.
+func mcpStartTimeout(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // shellQuote quotes s for sh when it has characters sh would read.
@@ -197,9 +228,11 @@ gets notifications/progress messages on that token while the agent works
 (each model call, each tool call as it starts and ends, how much text the
 model has written), and the model's answers are then streamed. --agent
 serves only the named agents. A line from the host that
-is not a JSON-RPC 2.0 message (or is longer than 8 MiB) gets a JSON-RPC error
-reply (-32700 or -32600), is reported on standard error, and the session
-goes on.
+is not a JSON-RPC 2.0 message (or is longer than 8 MiB), and a request whose
+id is that of a request in progress, get a JSON-RPC error reply (-32700 or
+-32600), are reported on standard error, and the session goes on; so does a
+request before initialize (-32600). Ctrl-C or SIGTERM cancels the calls in progress and
+stops at once.
 
 The agents' tools are bound as gramc run binds them: the built-in tools,
 --tool programs, then the tools of the --mcp and --mcp-url servers, which are

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,6 +42,14 @@ func startRawServe(t *testing.T, args ...string) *rawSession {
 func (s *rawSession) send(line string) map[string]any {
 	s.t.Helper()
 	go func() { _, _ = io.WriteString(s.in, line+"\n") }()
+	return s.recv(line)
+}
+
+// recv returns the next line the server writes, decoded; after says what
+// was sent last, for messages.
+func (s *rawSession) recv(after string) map[string]any {
+	s.t.Helper()
+	line := after
 	type result struct {
 		line string
 		err  error
@@ -145,5 +154,65 @@ func TestMCPServeIterationLimit(t *testing.T) {
 	res, _ := r["result"].(map[string]any)
 	if res == nil || res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "Summary: greeted Bob") {
 		t.Errorf("reply %v", r)
+	}
+}
+
+// initSession sends initialize and notifications/initialized.
+func (s *rawSession) initSession() {
+	s.t.Helper()
+	init := s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`)
+	if init["result"] == nil {
+		s.t.Fatalf("initialize: %v", init)
+	}
+	_, _ = io.WriteString(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+}
+
+// TestMCPServeDuplicateID: a request whose id is that of a request still in
+// progress gets a JSON-RPC error; the first is answered when it is done,
+// and the id can be used again after.
+func TestMCPServeDuplicateID(t *testing.T) {
+	gate := make(chan struct{})
+	release := sync.OnceFunc(func() { close(gate) })
+	model := fakeopenai.New(t, fakeopenai.Textf(func(*fakeopenai.Request) string { <-gate; return "Hello!" }), fakeopenai.Text("Hello again!"))
+	t.Cleanup(release) // before the model server closes
+	s := startRawServe(t, writeAgents(t, greeterSrc), "--base-url", model.URL)
+	s.initSession()
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greeter","arguments":{"message":"hi"}}}`
+	_, _ = io.WriteString(s.in, call+"\n")
+	deadline := time.Now().Add(20 * time.Second)
+	for len(model.Requests()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no model request")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	dup := s.send(call)
+	e, _ := dup["error"].(map[string]any)
+	if e == nil || e["code"] != -32600.0 || dup["id"] != 7.0 || !strings.Contains(fmt.Sprint(e["message"]), "the id 7 is that of a request in progress") {
+		t.Errorf("the duplicate got %v", dup)
+	}
+	release()
+	first := s.recv("the model's answer")
+	if res, _ := first["result"].(map[string]any); first["id"] != 7.0 || res == nil || !strings.Contains(fmt.Sprint(res["content"]), "Hello!") {
+		t.Errorf("the first call got %v", first)
+	}
+	again := s.send(call)
+	if res, _ := again["result"].(map[string]any); res == nil || !strings.Contains(fmt.Sprint(res["content"]), "Hello again!") {
+		t.Errorf("the id used again got %v", again)
+	}
+}
+
+// TestMCPServeBeforeInitialize: a request before initialize gets a
+// JSON-RPC error with a proper code that says to initialize first.
+func TestMCPServeBeforeInitialize(t *testing.T) {
+	s := startRawServe(t, writeAgents(t, greeterSrc), "--base-url", "http://127.0.0.1:1/v1")
+	r := s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greeter","arguments":{"message":"hi"}}}`)
+	e, _ := r["error"].(map[string]any)
+	if e == nil || e["code"] == 0.0 || e["code"] == nil || r["id"] != 3.0 || !strings.Contains(fmt.Sprint(e["message"]), "initialize") {
+		t.Errorf("reply %v", r)
+	}
+	s.initSession()
+	if list := s.send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`); list["result"] == nil {
+		t.Errorf("tools/list after initialize: %v", list)
 	}
 }

@@ -92,3 +92,71 @@ func TestRunInterruptExitCode(t *testing.T) {
 		t.Errorf("stderr %q", got)
 	}
 }
+
+// TestMCPServeSignal: SIGTERM or SIGINT while a call waits on a model that
+// does not answer cancels the call and ends gramc mcp serve at once.
+func TestMCPServeSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			model := fakeopenai.New(t, fakeopenai.Slow(time.Minute, fakeopenai.Text("too late")))
+			s := startRawServe(t, writeAgents(t, greeterSrc), "--base-url", model.URL)
+			s.initSession()
+			_, _ = io.WriteString(s.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greeter","arguments":{"message":"hi"}}}`+"\n")
+			deadline := time.Now().Add(20 * time.Second)
+			for len(model.Requests()) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatal("no model request")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-s.done:
+				if took := time.Since(start); took > 5*time.Second {
+					t.Errorf("stopped after %v", took)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("gramc mcp serve did not stop on %v", sig)
+			}
+		})
+	}
+}
+
+// TestMCPImportInterrupt: Ctrl-C while a server has not answered the
+// handshake ends gramc mcp import as interrupted, not with a claim that
+// the server exited.
+func TestMCPImportInterrupt(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the MCP server")
+	}
+	started := filepath.Join(t.TempDir(), "started")
+	var stderr logSink
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"mcp", "import", "--mcp", "touch '" + started + "'; cat >/dev/null"}, nil, io.Discard, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != exitInterrupted || stderr.String() != "gramc mcp import: interrupted\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("gramc mcp import did not stop on Ctrl-C")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 )
 
 // listFlag collects a repeatable string flag.
@@ -44,6 +45,7 @@ type runOptions struct {
 	noSummary      bool
 	logLevel       string
 	toolTimeout    time.Duration
+	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
@@ -124,6 +126,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	o.toolTimeout = runtime.DefaultExecTimeout
 	fs.Var(positiveDuration{&o.toolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
+	fs.DurationVar(&o.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	o.resultLimit = runtime.DefaultResultLimit
 	fs.Var(minInt{p: &o.resultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
 }

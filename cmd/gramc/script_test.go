@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +43,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gramc":           func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcp-demo-server": func() { os.Exit(mcptest.Main(os.Args[1:], os.Stderr)) },
+		"mcp-hostile-server": func() {
+			os.Exit(mcptest.Hostile(strings.Join(os.Args[1:], " "), os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -66,10 +71,11 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":          cmdStatus,
-			"jsonlines":       cmdJSONLines,
-			"fake-openai":     cmdFakeOpenAI,
-			"openai-requests": cmdOpenAIRequests,
+			"status":           cmdStatus,
+			"jsonlines":        cmdJSONLines,
+			"fake-openai":      cmdFakeOpenAI,
+			"openai-requests":  cmdOpenAIRequests,
+			"mcp-hostile-http": cmdMCPHostileHTTP,
 		},
 	})
 }
@@ -101,6 +107,18 @@ func cmdJSONLines(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("jsonlines: line %d is not a JSON object: %v", i+1, err)
 		}
 	}
+}
+
+// cmdMCPHostileHTTP implements `mcp-hostile-http MODE`: it starts a
+// streamable HTTP server that misbehaves as MODE says
+// (mcptest.HostileHTTP), and sets MCP_HOSTILE_URL to its address.
+func cmdMCPHostileHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || !slices.Contains(mcptest.HostileModes, args[0]) {
+		ts.Fatalf("usage: mcp-hostile-http MODE (one of %s)", strings.Join(mcptest.HostileModes, ", "))
+	}
+	srv := httptest.NewServer(mcptest.HostileHTTP(args[0]))
+	ts.Defer(srv.Close)
+	ts.Setenv("MCP_HOSTILE_URL", srv.URL)
 }
 
 // cmdStatus implements `status N command args...`.

@@ -128,7 +128,7 @@ func runTest(e *env, args []string) error {
 	// The tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, err := o.toolLibrary(ctx, e, logger)
+	lib, closeTools, err := o.toolLibrary(ctx, e, logger, nil)
 	if err != nil {
 		return err
 	}

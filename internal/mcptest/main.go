@@ -15,16 +15,18 @@ import (
 // Main runs the task server over standard input and output until the
 // client closes standard input or a signal arrives, and returns the exit
 // code. Flags: -extra adds the echo and schedule tools, -crash the crash
-// tool (the process exits with status 3 when it is called).
+// tool (the process exits with status 3 when it is called), -many N the
+// tools tool_1 to tool_N.
 func Main(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp-demo-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	extra := fs.Bool("extra", false, "add the echo and schedule tools")
 	crash := fs.Bool("crash", false, "add the crash tool, which makes the server exit")
+	many := fs.Int("many", 0, "add `N` tools, tool_1 to tool_N")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := Options{Extra: *extra}
+	opts := Options{Extra: *extra, Many: *many}
 	if *crash {
 		opts.Crash = func() {
 			fmt.Fprintln(stderr, "mcp-demo-server: crashing on request")

@@ -20,7 +20,8 @@
 //   - complete_task(user_id, task_id): marks a task done, or fails with
 //     isError when the user has no such task;
 //
-// and, with [Options.Extra], echo (plain text content), schedule (whose
+// and, with [Options.Many], that many tools tool_1, tool_2, ...; and,
+// with [Options.Extra], echo (plain text content), schedule (whose
 // schema uses oneOf and a nullable type, which gram cannot write) and, when
 // [Options.Crash] is set, crash (which calls it: the subprocess exits).
 // With [Options.Media]: snapshot (a result of every kind of content: text,
@@ -101,6 +102,10 @@ const (
 "additionalProperties":false}`
 
 	crashInput = `{"type":"object","properties":{},"additionalProperties":false}`
+
+	manyInput = `{"type":"object","properties":{"query":{"type":"string","description":"What to look for"},
+"limit":{"type":"integer","minimum":1,"maximum":50},"mode":{"type":"string","enum":["fast","full"]}},
+"required":["query"],"additionalProperties":false}`
 )
 
 // Options configure [NewServer].
@@ -112,6 +117,10 @@ type Options struct {
 	// Crash, when set, adds the crash tool, which calls it (to stop the
 	// server process).
 	Crash func()
+	// Many adds that many tools, tool_1, tool_2, ..., each with a few
+	// parameters, that echo their arguments: a server with a large tool
+	// list.
+	Many int
 }
 
 // Task is a task of the store, as the tools return it.
@@ -166,6 +175,11 @@ func NewServer(opts Options) *Server {
 	}
 	if opts.Media {
 		s.addMedia()
+	}
+	for i := 1; i <= opts.Many; i++ {
+		s.add(fmt.Sprintf("tool_%d", i), fmt.Sprintf("Tool number %d", i), manyInput, "", func(args map[string]any) (any, error) {
+			return text(fmt.Sprint(args)), nil
+		})
 	}
 	if opts.Crash != nil {
 		s.add("crash", "Stops the server", crashInput, "", func(map[string]any) (any, error) {

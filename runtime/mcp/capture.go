@@ -79,8 +79,9 @@ func (c *toolCapture) lookup(name string) (rawTool, bool) {
 
 // captureTransport wraps a stream transport's connections.
 type captureTransport struct {
-	inner   mcp.Transport
-	capture *toolCapture
+	inner    mcp.Transport
+	capture  *toolCapture
+	requests *requestLog
 	// started, if set, is called once the inner transport has connected
 	// (or failed to).
 	started func()
@@ -112,47 +113,68 @@ func (t *captureTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &captureConn{Connection: conn, capture: t.capture}, nil
+	return &captureConn{Connection: conn, capture: t.capture, requests: t.requests}, nil
 }
 
-// captureConn passes messages through, reading the responses.
+// captureConn passes messages through, reading the responses and noting
+// the requests.
 type captureConn struct {
 	mcp.Connection
-	capture *toolCapture
+	capture  *toolCapture
+	requests *requestLog
 }
 
 // Read implements mcp.Connection.
 func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if r, ok := msg.(*jsonrpc.Response); ok && err == nil && r.Error == nil {
-		c.capture.add(r.Result)
+	if r, ok := msg.(*jsonrpc.Response); ok && err == nil {
+		c.requests.answered(r.ID, r.Result)
+		if r.Error == nil {
+			c.capture.add(r.Result)
+			r.Result = mendResult(r.Result)
+		}
 	}
 	return msg, err
 }
 
+// Write implements mcp.Connection.
+func (c *captureConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok {
+		c.requests.sent(r.ID, r.Method)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
 // captureRoundTripper reads the responses to tools/list requests sent over
-// streamable HTTP: a JSON body or an event stream.
+// streamable HTTP (a JSON body or an event stream), and notes the requests.
 type captureRoundTripper struct {
-	inner   http.RoundTripper
-	capture *toolCapture
+	inner    http.RoundTripper
+	capture  *toolCapture
+	requests *requestLog
 }
 
 // RoundTrip implements http.RoundTripper.
 func (rt *captureRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	listing := false
+	listing, calling := false, false
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(body, 1<<20))
 			body.Close()
 			listing = bytes.Contains(b, []byte(`"tools/list"`))
+			calling = bytes.Contains(b, []byte(`"tools/call"`))
+			rt.requests.sentBody(b)
 		}
 	}
 	resp, err := rt.inner.RoundTrip(req)
-	if err != nil || !listing {
+	if err != nil || !listing && !calling {
 		return resp, err
 	}
-	resp.Body = &captureBody{ReadCloser: resp.Body, capture: rt.capture,
-		stream: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	if calling {
+		resp.Body = newMendingBody(resp.Body, stream)
+	} else {
+		resp.Body = &captureBody{ReadCloser: resp.Body, capture: rt.capture, stream: stream}
+	}
 	return resp, nil
 }
 
@@ -171,7 +193,9 @@ func (b *captureBody) Read(p []byte) (int, error) {
 	if b.buf.Len() < 16<<20 {
 		b.buf.Write(p[:n])
 	}
-	if b.stream {
+	if b.stream && bytes.IndexByte(p[:n], '\n') >= 0 {
+		// Only a read that ends a line can complete an event: the
+		// buffered text is scanned then, not at every read of a long line.
 		b.scanEvents(false)
 	}
 	if err == io.EOF {

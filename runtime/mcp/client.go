@@ -76,6 +76,10 @@ type Config struct {
 	// CallTimeout limits each tool call: 0 means [DefaultCallTimeout],
 	// a negative value no limit.
 	CallTimeout time.Duration
+	// StartTimeout limits each step of starting the session: the
+	// handshake, and each page of the tool list. 0 means
+	// [DefaultStartTimeout], a negative value no limit.
+	StartTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -135,25 +139,40 @@ type Client struct {
 	name    string
 	session *mcp.ClientSession
 	tools   []*mcp.Tool
-	schemas map[string]schema.Object // inputSchema, references inlined
-	cmd     *exec.Cmd
-	stderr  *tailBuffer
+	byName  map[string]*mcp.Tool
+	// schemas are the tools' inputSchemas, references inlined, read when a
+	// tool is first asked for (a server may list many more tools than an
+	// agent uses).
+	schemaMu sync.Mutex
+	schemas  map[string]*inputSchema
+	cmd      *exec.Cmd
+	stderr   *tailBuffer
 	// stderrDone is closed when the command's standard error is closed.
 	stderrDone chan struct{}
 	timeout    time.Duration
 	log        *slog.Logger
+	// startTimeout limits each step of the start; requests watches them.
+	startTimeout time.Duration
+	requests     *requestLog
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
 // Connect starts or reaches the server, initializes a session and lists
-// its tools. Cancelling ctx stops the connection attempt; a session that
-// began lives until [Client.Close]. Errors are [*Error]s.
+// its tools, each step (the handshake, each page of the list) within
+// [Config.StartTimeout]: a step the server leaves unanswered fails with a
+// [*StartTimeoutError], a list whose pages loop fails too. Cancelling ctx
+// stops the connection attempt; a session that began lives until
+// [Client.Close]. Errors are [*Error]s.
 func Connect(ctx context.Context, srv Config) (*Client, error) {
-	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{}}
+	c := &Client{name: srv.name(), timeout: srv.CallTimeout, log: srv.Logger, stderr: &tailBuffer{},
+		startTimeout: srv.StartTimeout, requests: &requestLog{}}
 	if c.timeout == 0 {
 		c.timeout = DefaultCallTimeout
+	}
+	if c.startTimeout == 0 {
+		c.startTimeout = DefaultStartTimeout
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -165,10 +184,14 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
-	session, err := client.Connect(ctx, transport, nil)
+	hctx, cancel := c.step(ctx)
+	session, err := client.Connect(hctx, transport, nil)
 	if err != nil {
-		return nil, c.handshakeError(stdio, err)
+		e := c.handshakeError(hctx, stdio, err)
+		cancel()
+		return nil, e
 	}
+	cancel()
 	c.session = session
 	if err := c.listTools(ctx, capture); err != nil {
 		return nil, err
@@ -202,13 +225,13 @@ func (c *Client) transport(srv Config, capture *toolCapture) (mcp.Transport, *ca
 		if hc != nil && hc.Transport != nil {
 			base = hc.Transport
 		}
-		client := &http.Client{Transport: &captureRoundTripper{inner: base, capture: capture}}
+		client := &http.Client{Transport: &captureRoundTripper{inner: base, capture: capture, requests: c.requests}}
 		if hc != nil {
 			client.Timeout, client.Jar, client.CheckRedirect = hc.Timeout, hc.Jar, hc.CheckRedirect
 		}
 		return &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: 2}, nil, nil
 	}
-	return &captureTransport{inner: srv.Transport, capture: capture}, nil, nil
+	return &captureTransport{inner: srv.Transport, capture: capture, requests: c.requests}, nil, nil
 }
 
 // commandTransport prepares the server command (run by sh, in its own
@@ -238,14 +261,24 @@ func (c *Client) commandTransport(srv Config, capture *toolCapture) (*captureTra
 	newProcessGroup(cmd)
 	c.cmd = cmd
 	return &captureTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpTerminateWait},
-		capture: capture, started: func() { pw.Close() }}, nil
+		capture: capture, requests: c.requests, started: func() { pw.Close() }}, nil
 }
 
-// handshakeError returns the error of a session that did not start: how a
-// server command ended, if it ended by itself, or what it wrote that is
+// handshakeError returns the error of a session that did not start, whose
+// handshake had the context ctx: the step that failed (see stepError), how
+// a server command ended, if it ended by itself, or what it wrote that is
 // not JSON-RPC. stdio is the transport of a server command, nil for
 // others.
-func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
+func (c *Client) handshakeError(ctx context.Context, stdio *captureTransport, err error) *Error {
+	if errors.Is(context.Cause(ctx), context.Canceled) {
+		// Given up by the caller: the server's end is only the consequence.
+		c.killGroup()
+		return c.fail("the handshake", context.Canceled)
+	}
+	if serr := c.stepError(ctx, err); serr != nil && !stdio.wroteNonRPC() {
+		c.killGroup()
+		return c.fail("the handshake", serr)
+	}
 	// The go-sdk waits for the process when the handshake fails; the group
 	// is killed after.
 	status := c.exitStatus()
@@ -268,17 +301,37 @@ func (c *Client) handshakeError(stdio *captureTransport, err error) *Error {
 	return e
 }
 
-// listTools lists the server's tools and reads their input schemas, with
-// the key order of the JSON the server sent (kept by capture).
+// listTools lists the server's tools, page by page, each page within the
+// start timeout, and gives them their schemas as the JSON the server sent,
+// in its key order (kept by capture).
 func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
-	for t, err := range c.session.Tools(ctx, nil) {
+	params := &mcp.ListToolsParams{}
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		sctx, cancel := c.step(ctx)
+		res, err := c.session.ListTools(sctx, params)
 		if err != nil {
+			if serr := c.stepError(sctx, err); serr != nil {
+				err = serr
+			}
+			cancel()
 			_ = c.Close()
 			return c.fail("listing the tools", err)
 		}
-		c.tools = append(c.tools, t)
+		cancel()
+		c.tools = append(c.tools, res.Tools...)
+		if res.NextCursor == "" {
+			break
+		}
+		if seen[res.NextCursor] {
+			_ = c.Close()
+			return c.fail("listing the tools", fmt.Errorf("the server's pages loop: the cursor %q came back after %d pages", res.NextCursor, pages))
+		}
+		seen[res.NextCursor] = true
+		params.Cursor = res.NextCursor
 	}
-	c.schemas = map[string]schema.Object{}
+	c.byName = make(map[string]*mcp.Tool, len(c.tools))
+	c.schemas = map[string]*inputSchema{}
 	for _, t := range c.tools {
 		if raw, ok := capture.lookup(t.Name); ok {
 			if len(raw.input) > 0 {
@@ -288,17 +341,41 @@ func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
 				t.OutputSchema = raw.output
 			}
 		}
-		s, unresolved, err := runtime.ToolSchema(t.InputSchema)
-		if err != nil {
-			c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
-			continue
+		if _, dup := c.byName[t.Name]; !dup {
+			c.byName[t.Name] = t
 		}
-		if len(unresolved) > 0 {
-			c.log.Warn("the tool's input schema has references that cannot be inlined", "tool", t.Name, "at", strings.Join(unresolved, ", "))
-		}
-		c.schemas[t.Name] = s
 	}
 	return nil
+}
+
+// inputSchema is a tool's inputSchema as a parameter schema, or nil when it
+// cannot be read.
+type inputSchema struct {
+	params schema.Object
+	ok     bool
+}
+
+// params returns the inputSchema of t, references inlined, reading it on
+// first use; ok is false when it cannot be read (the tool is then left
+// out, with a warning).
+func (c *Client) params(t *mcp.Tool) (schema.Object, bool) {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	if in, ok := c.schemas[t.Name]; ok {
+		return in.params, in.ok
+	}
+	in := &inputSchema{}
+	c.schemas[t.Name] = in
+	s, unresolved, err := runtime.ToolSchema(t.InputSchema)
+	if err != nil {
+		c.log.Warn("the tool's input schema cannot be read; it is left out", "tool", t.Name, "error", err)
+		return nil, false
+	}
+	if len(unresolved) > 0 {
+		c.log.Warn("the tool's input schema has references that cannot be inlined", "tool", t.Name, "at", strings.Join(unresolved, ", "))
+	}
+	in.params, in.ok = s, true
+	return s, true
 }
 
 // fail returns an Error for op, with the end of the server's standard
@@ -343,26 +420,37 @@ func (c *Client) Tools() []*mcp.Tool { return c.tools }
 // Parameters are the tool's inputSchema (local references inlined), its
 // Description the server's, and Invoke calls the tool on the server.
 func (c *Client) Tool(name string) (runtime.Tool, bool) {
-	for _, t := range c.tools {
-		if t.Name == name {
-			s, ok := c.schemas[name]
-			if !ok {
-				return runtime.Tool{}, false
-			}
-			return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
-				return c.Call(ctx, name, args)
-			}}, true
-		}
+	t, ok := c.byName[name]
+	if !ok {
+		return runtime.Tool{}, false
 	}
-	return runtime.Tool{}, false
+	s, ok := c.params(t)
+	if !ok {
+		return runtime.Tool{}, false
+	}
+	return runtime.Tool{Name: name, Description: t.Description, Parameters: s, Invoke: func(ctx context.Context, args map[string]any) (any, error) {
+		return c.Call(ctx, name, args)
+	}}, true
 }
 
 // AddTo registers in lib each of the server's tools whose name lib does not
 // have yet (so that sources added earlier win), and returns the names
-// registered, in the server's order.
-func (c *Client) AddTo(lib *runtime.Library) []string {
+// registered, in the server's order. Given names, it registers only the
+// tools among them: the schemas of the others are never read, which
+// matters for a server that lists many tools.
+func (c *Client) AddTo(lib *runtime.Library, only ...string) []string {
+	var want map[string]bool
+	if only != nil {
+		want = make(map[string]bool, len(only))
+		for _, n := range only {
+			want[n] = true
+		}
+	}
 	var added []string
 	for _, t := range c.tools {
+		if want != nil && !want[t.Name] || c.byName[t.Name] != t {
+			continue // not asked for, or a second tool of the name
+		}
 		if _, ok := lib.Lookup(t.Name); ok {
 			c.log.Debug("a tool of this name is already in the library; the server's is not used", "tool", t.Name)
 			continue
@@ -393,7 +481,9 @@ func (c *Client) Library() *runtime.Library {
 // structuredContent as JSON text; the images. [runtime.Run] gives the model the
 // structured form when the tool's declaration returns a record type, the
 // text otherwise, and shows it the images after the tool messages. A
-// result flagged isError is an error whose message is its text. Protocol
+// result flagged isError is an error whose message is its text. A part of
+// a content type this client does not know becomes a text part naming its
+// type, the other parts kept. Protocol
 // errors, a timeout and a server that stopped are errors too.
 func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {

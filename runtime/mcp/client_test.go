@@ -25,9 +25,16 @@ import (
 // MCP server (mcptest.Main) over stdio instead of the tests.
 const serverEnv = "GRAM_RUNTIME_TEST_MCP_SERVER"
 
+// hostileEnv, set in the environment, makes the test binary run a server
+// that misbehaves in the mode it names (mcptest.Hostile).
+const hostileEnv = "GRAM_RUNTIME_TEST_MCP_HOSTILE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) != "" {
 		os.Exit(mcptest.Main(os.Args[1:], os.Stderr))
+	}
+	if mode := os.Getenv(hostileEnv); mode != "" {
+		os.Exit(mcptest.Hostile(mode, os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -13,7 +13,8 @@
 //     [runtime.ToolResult] that keeps the text, structured and image forms.
 //     Failures to start, reach or use a server are [*Error]s; a server
 //     that writes something other than JSON-RPC on its standard output
-//     gives a [*NotJSONRPCError].
+//     gives a [*NotJSONRPCError], one that leaves a step of the start
+//     unanswered a [*StartTimeoutError].
 //   - [NewServer] makes an MCP server whose tools are agents
 //     ([ServedAgent]): each takes {"message": string} and answers with the
 //     agent's reply, one turn of a new conversation run by [runtime.Run].

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,29 +27,159 @@ const MaxLine = 8 << 20
 const (
 	rpcParseError     = -32700
 	rpcInvalidRequest = -32600
+	rpcInternalError  = -32603
 )
 
 // Serve runs server over newline-delimited JSON-RPC on in and out (the
-// MCP stdio transport) until in ends or ctx is done. A line that is not a
-// JSON-RPC 2.0 message (not JSON, a batch, not an object, a jsonrpc other
-// than "2.0", an id that is not a string or a number, a request without a
-// method, a line longer than [MaxLine]) is answered with a JSON-RPC
-// error, -32700 (parse error) or -32600 (invalid request), reported on
-// errw, and skipped: the session goes on.
+// MCP stdio transport) until in ends or ctx is done; when ctx is done, the
+// calls in progress are cancelled and Serve returns without waiting for
+// their model calls. A line that is not a JSON-RPC 2.0 message (not JSON,
+// a batch, not an object, a jsonrpc other than "2.0", an id that is not a
+// string or a number, a request without a method, a line longer than
+// [MaxLine]) is answered with a JSON-RPC error, -32700 (parse error) or
+// -32600 (invalid request), reported on errw, and skipped: the session
+// goes on. So is a request whose id is that of a request in progress
+// (-32600). An error reply of the server without a code gets one: -32600
+// for a request before initialize, -32603 otherwise.
 func Serve(ctx context.Context, server *mcp.Server, in io.Reader, out, errw io.Writer) error {
+	server.AddReceivingMiddleware(cancelWith(ctx))
 	w := &lockedWriter{w: out}
+	st := &sessionState{inFlight: map[string]bool{}}
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(guardLines(in, pw, w, errw))
+		pw.CloseWithError(guardLines(in, pw, w, errw, st))
 	}()
-	err := server.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{w}})
+	err := server.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{&responseWatcher{w: w, st: st}}})
 	pr.Close()
 	return err
 }
 
+// cancelWith returns a middleware that cancels each request's handling
+// when ctx is done, so that a call waiting on a model does not keep the
+// server from stopping.
+func cancelWith(ctx context.Context) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(rctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			rctx, cancel := context.WithCancel(rctx)
+			defer cancel()
+			stop := context.AfterFunc(ctx, cancel)
+			defer stop()
+			return next(rctx, method, req)
+		}
+	}
+}
+
+// sessionState is what the guard knows of the session: whether the host
+// began it (with initialize or server/discover), and the ids of the host's
+// requests in progress.
+type sessionState struct {
+	mu      sync.Mutex
+	started bool
+	// inFlight holds the ids (as JSON text) of the requests in progress,
+	// each with whether it came before the session began.
+	inFlight map[string]bool
+}
+
+// admit checks a request of the host before it is passed on: code is 0 if
+// it may go, else the error code and message of the reply.
+func (s *sessionState) admit(id json.RawMessage, method string) (code int, msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if method == "initialize" || method == "server/discover" {
+		s.started = true
+	}
+	if len(id) == 0 {
+		return 0, ""
+	}
+	key := compactID(id)
+	if _, busy := s.inFlight[key]; busy {
+		return rpcInvalidRequest, fmt.Sprintf("invalid request: the id %s is that of a request in progress; give each request an id of its own", key)
+	}
+	s.inFlight[key] = !s.started
+	return 0, ""
+}
+
+// answered records the server's response to the request of the id, and
+// reports whether that request came before the session began.
+func (s *sessionState) answered(id json.RawMessage) (early bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := compactID(id)
+	early = s.inFlight[key]
+	delete(s.inFlight, key)
+	return early
+}
+
+// compactID returns an id as compact JSON text.
+func compactID(id json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// responseWatcher passes the server's messages on, noting its responses
+// (which end a request in progress) and giving an error without a code
+// (0, which JSON-RPC does not define) a proper one: invalid request for a
+// request before the session began (which the go-sdk refuses so), internal
+// error otherwise.
+type responseWatcher struct {
+	w  io.Writer
+	st *sessionState
+}
+
+// Write implements io.Writer; p is one message, or several, one a line.
+func (r *responseWatcher) Write(p []byte) (int, error) {
+	var out []byte
+	for _, line := range bytes.SplitAfter(p, []byte("\n")) {
+		out = append(out, r.watch(line)...)
+	}
+	if _, err := r.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// watch reads one line the server writes and returns it, mended.
+func (r *responseWatcher) watch(line []byte) []byte {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Error  *struct {
+			Code    *int   `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || m.Method != "" {
+		return line
+	}
+	early := r.st.answered(m.ID)
+	if m.Error == nil || m.Error.Code != nil && *m.Error.Code != 0 {
+		return line
+	}
+	code, msg := rpcInternalError, m.Error.Message
+	if early {
+		code, msg = rpcInvalidRequest, "invalid request: "+msg+" (the session starts with an initialize request)"
+	}
+	var full map[string]json.RawMessage
+	var e map[string]json.RawMessage
+	if json.Unmarshal(line, &full) != nil || json.Unmarshal(full["error"], &e) != nil {
+		return line
+	}
+	e["code"] = json.RawMessage(strconv.Itoa(code))
+	e["message"], _ = json.Marshal(msg)
+	full["error"], _ = json.Marshal(e)
+	b, err := json.Marshal(full)
+	if err != nil {
+		return line
+	}
+	return append(b, '\n')
+}
+
 // guardLines copies the valid messages of in to out, one a line, and
 // answers the others on reply.
-func guardLines(in io.Reader, out io.Writer, reply io.Writer, errw io.Writer) error {
+func guardLines(in io.Reader, out io.Writer, reply io.Writer, errw io.Writer, st *sessionState) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, MaxLine)
@@ -56,7 +187,7 @@ func guardLines(in io.Reader, out io.Writer, reply io.Writer, errw io.Writer) er
 			rejectLine(reply, errw, nil, rpcInvalidRequest,
 				fmt.Sprintf("message longer than the limit of %d bytes: ignored", MaxLine))
 		} else if t := bytes.TrimSpace(line); len(t) > 0 {
-			if id, code, msg := checkMessage(t); code != 0 {
+			if id, code, msg := checkMessage(t, st); code != 0 {
 				rejectLine(reply, errw, id, code, msg)
 			} else if _, werr := out.Write(append(t, '\n')); werr != nil {
 				return werr
@@ -90,10 +221,11 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
-// checkMessage says whether t is a JSON-RPC 2.0 message the SDK can take:
-// code is 0 if so, else the error code and message of the reply, and id the
-// message's id when it can be told.
-func checkMessage(t []byte) (id json.RawMessage, code int, msg string) {
+// checkMessage says whether t is a JSON-RPC 2.0 message the SDK can take,
+// and a request the session st admits: code is 0 if so, else the error
+// code and message of the reply, and id the message's id when it can be
+// told.
+func checkMessage(t []byte, st *sessionState) (id json.RawMessage, code int, msg string) {
 	if !json.Valid(t) {
 		var x any
 		err := json.Unmarshal(t, &x)
@@ -140,6 +272,13 @@ func checkMessage(t []byte) (id json.RawMessage, code int, msg string) {
 			return nil, rpcInvalidRequest, `invalid notification: "params" must be an object`
 		}
 		return id, -32602, `invalid params: "params" must be an object`
+	}
+	var method string
+	if err := json.Unmarshal(m.Method, &method); err != nil {
+		return id, rpcInvalidRequest, `invalid request: "method" must be a string`
+	}
+	if code, msg := st.admit(m.ID, method); code != 0 {
+		return id, code, msg
 	}
 	return nil, 0, ""
 }

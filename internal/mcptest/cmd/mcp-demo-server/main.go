@@ -2,7 +2,7 @@
 // standard input and output: a task list per user (add_task, list_tasks,
 // complete_task), for trying gramc mcp import and gramc run --mcp.
 //
-//	mcp-demo-server [-extra] [-crash]
+//	mcp-demo-server [-extra] [-crash] [-many N]
 package main
 
 import (
