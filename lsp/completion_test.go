@@ -28,6 +28,10 @@ func TestCompletion(t *testing.T) {
 		text = text[:i] + text[i+len(marker):]
 		version++
 		c.change(uri, version, text)
+		// Completion while a version is still analysed answers with the
+		// names of an earlier one (see TestCompletionFromNewestAnalysis);
+		// here each version's own are wanted.
+		c.waitDiagnostics(uri, version)
 		var list protocol.CompletionList
 		c.mustCall("textDocument/completion", tdp(uri, positionOf(newSnapshot("", 0, []byte(text)).File, i)), &list)
 		return list.Items
