@@ -1,18 +1,37 @@
-# The gram toolchain. `make test` runs every test; `make demo` builds gramc and
-# runs it on the shipped examples.
+# The gram toolchain. While you work, `make test-go` is the quick loop (gofmt,
+# vet, go test; no npm, no system packages). `make test` runs every test, as CI
+# does; `make demo` builds gramc and runs it on the shipped examples.
 GO ?= go
 
 .PHONY: all build test race vet fmt-check fuzz bench bench-scale bench-reference conformance differential demo vscode vsix nvim workbench
 
 all: build
 
+# What the targets are for, the everyday one first.
+.PHONY: help
+help:
+	@echo "make test-go     the quick loop while you work: gofmt check, go vet, go test ./..."
+	@echo "make demo        build bin/gramc; gramc check examples/ and gramc schema examples/hello.gram"
+	@echo "make test        every test, as CI runs it (.ci/run): race detector, fuzz, differential, editors;"
+	@echo "                 installs Debian and npm packages on first use"
+	@echo "make build       bin/gramc"
+	@echo "make vsix        the VS Code extension for Linux x64, gram-lsp inside"
+	@echo "make bench       benchmarks; also bench-scale, bench-lsp, bench-reference (see docs/performance.md)"
+	@echo "make conformance the reference grammar's corpus; make differential: random documents against the reference parser"
+
 build:
 	$(GO) build -o bin/gramc ./cmd/gramc
 
-# Everything a change must pass: formatting, vet, tests with the race detector, a
-# short fuzz run of the parser, the differential run against the reference parser,
-# and the editor tests (VS Code and Neovim).
-test: fmt-check vet race fuzz differential vscode nvim workbench
+# The quick loop is `make test-go` (below). Everything a change must pass:
+# formatting, vet, tests with the race detector, a short fuzz run of the parser,
+# the differential run against the reference parser, and the editor tests (VS Code
+# and Neovim), which install system and npm packages on first use; test-notice
+# says so before anything is installed.
+test: test-notice fmt-check vet race fuzz differential vscode nvim workbench
+
+.PHONY: test-notice
+test-notice:
+	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers). The quick loop without them: make test-go"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -24,8 +43,8 @@ vet:
 race:
 	$(GO) test -race ./...
 
-# The quick Go-only loop: formatting, vet and the Go tests, without the race
-# detector, the fuzz run or npm.
+# The quick Go-only loop, for every change while you work: formatting, vet and the
+# Go tests, without the race detector, the fuzz run, npm or system packages.
 .PHONY: test-go
 test-go: fmt-check vet
 	$(GO) test ./...
@@ -86,7 +105,7 @@ vsix:
 	cd $(VSCODE) && npx vsce package --no-dependencies --ignoreFile .vscodeignore-linux-x64 --target linux-x64 --out gram-linux-x64.vsix; \
 	  status=$$?; rm -rf bin; exit $$status
 
-# The README's Neovim set-up in a headless Neovim 0.7 (Debian's, installed when
+# The Neovim set-up of docs/editors.md in a headless Neovim 0.7 (Debian's, installed when
 # missing): diagnostics, hover and document symbols from gram-lsp.
 nvim:
 	GO=$(GO) editors/neovim/test.sh

@@ -37,8 +37,8 @@ Usage:
   gram-lsp --version       print the version
   gram-lsp --help          print this help
 
-Editors start gram-lsp themselves; see the README for VS Code, Neovim and
-other editors. --log writes a log of requests, their durations and any
+Editors start gram-lsp themselves; see docs/editors.md for VS Code, Neovim
+and other editors. --log writes a log of requests, their durations and any
 internal errors to FILE (appending); without it, only internal errors are
 logged, to standard error. --stdio, which some clients pass, is accepted.
 
@@ -49,8 +49,8 @@ shutdown, 2 for usage errors.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	if os.Getenv("GOGC") == "" {
-		// The collector's target follows the size of the heap (see the
-		// README's figures).
+		// The collector's target follows the size of the heap (see
+		// docs/memory.md and docs/performance.md).
 		go lsp.TuneGC(ctx)
 	}
 	code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

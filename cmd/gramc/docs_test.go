@@ -76,7 +76,9 @@ func docExamples(text string) []docExample {
 			}
 			continue
 		}
-		if strings.TrimSpace(line) == "```" {
+		// A closing fence is indented by three spaces at most, as in
+		// CommonMark: a gram fenced string's closing ``` further in is text.
+		if indent := len(line) - len(strings.TrimLeft(line, " ")); indent <= 3 && strings.TrimSpace(line) == "```" {
 			cur.text = strings.Join(body, "\n") + "\n"
 			out = append(out, *cur)
 			cur = nil
@@ -199,14 +201,14 @@ func docCatalogue(t *testing.T) (codes, exempt []string) {
 }
 
 // checkLanguageDoc checks the examples of a document's text and returns the
-// problems found, each naming the example's line.
-func checkLanguageDoc(t *testing.T, doc string, catalogue []string) []string {
+// problems found, each naming the document (name) and the example's line.
+func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Chdir(dir)
 	var problems []string
 	fail := func(ex docExample, format string, a ...any) {
-		problems = append(problems, "docs/language.md:"+strconv.Itoa(ex.line)+": "+fmt.Sprintf(format, a...))
+		problems = append(problems, name+":"+strconv.Itoa(ex.line)+": "+fmt.Sprintf(format, a...))
 	}
 	shown := map[string]bool{}
 	last := ""
@@ -262,7 +264,7 @@ func checkLanguageDoc(t *testing.T, doc string, catalogue []string) []string {
 		}
 	}
 	if examples == 0 {
-		problems = append(problems, "docs/language.md: no gram examples")
+		problems = append(problems, name+": no gram examples")
 	}
 	var missing []string
 	for _, c := range catalogue {
@@ -271,7 +273,7 @@ func checkLanguageDoc(t *testing.T, doc string, catalogue []string) []string {
 		}
 	}
 	if len(missing) > 0 {
-		problems = append(problems, "docs/language.md has no example (```gram check=CODE) of the diagnostic codes "+strings.Join(missing, ", "))
+		problems = append(problems, name+" has no example (```gram check=CODE) of the diagnostic codes "+strings.Join(missing, ", "))
 	}
 	return problems
 }
@@ -290,7 +292,7 @@ func TestLanguageDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	codes, exempt := docCatalogue(t)
-	for _, p := range checkLanguageDoc(t, string(doc), codes) {
+	for _, p := range checkLanguageDoc(t, "docs/language.md", string(doc), codes) {
 		t.Error(p)
 	}
 	for _, code := range exempt {
@@ -309,7 +311,7 @@ func TestLanguageDocChecker(t *testing.T) {
 		"```gram check=unknown-type\n[a:Agent {model: \"OpenAI/gpt-4o-mini\"}]\n```\n\n" +
 		"```gram\n[t:Tool {description: \"T\"} | (x::String)==>(::String)]\n```\n\n" +
 		"```json gramc schema --format jsonschema --tool t\n{\"type\": \"object\"}\n```\n"
-	problems := checkLanguageDoc(t, doc, []string{"missing-instruction", "unknown-type", "record-cycle"})
+	problems := checkLanguageDoc(t, "docs/language.md", doc, []string{"missing-instruction", "unknown-type", "record-cycle"})
 	want := []string{
 		"docs/language.md:1: the example should check clean",
 		"docs/language.md:5: the example should report unknown-type, but gramc check reports missing-instruction",

@@ -17,8 +17,8 @@
 // Flags may come before or after the arguments; after "--" every argument is
 // an argument. A mistyped command or flag gets a did-you-mean.
 //
-// The README's synopses list every flag of each command (a test keeps them
-// equal to each command's --help); docs/language.md describes the language.
+// The synopses of docs/cli.md list every flag of each command (a test keeps
+// them equal to each command's --help); docs/language.md describes the language.
 //
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an

@@ -13,46 +13,67 @@ import (
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
-// readmeBlock is a fenced block of the README.
+// readmeBlock is a fenced block of a Markdown document.
 type readmeBlock struct {
 	lang, text string
 }
 
-// readmeSection returns the fenced blocks of a section of README.md (from
-// its heading to the next heading of the same or a higher level).
-func readmeSection(t *testing.T, heading string) []readmeBlock {
-	b, err := os.ReadFile("../../README.md")
+// docFileSection returns the fenced blocks of a section of a Markdown file
+// of the repository (a path relative to its root, such as "docs/cli.md"):
+// from the heading to the next heading of the same or a higher level
+// outside a fenced block.
+func docFileSection(t *testing.T, file, heading string) []readmeBlock {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../..", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(b)
-	i := strings.Index(text, "\n"+heading+"\n")
-	if i < 0 {
-		t.Fatalf("README.md has no section %q", heading)
-	}
-	text = text[i+len(heading)+2:]
-	level := heading[:strings.IndexByte(heading, ' ')+1]
-	if j := regexp.MustCompile(`(?m)^#{1,` + itoa(len(level)-1) + `} `).FindStringIndex(text); j != nil {
-		text = text[:j[0]]
+	text, ok := markdownSection(string(b), heading)
+	if !ok {
+		t.Fatalf("%s has no section %q", file, heading)
 	}
 	var out []readmeBlock
-	re := regexp.MustCompile("(?ms)^```(\\w*)\n(.*?)^```\n")
+	re := regexp.MustCompile("(?ms)^```(\\w*)[^\n]*\n(.*?)^```\n")
 	for _, m := range re.FindAllStringSubmatch(text, -1) {
 		out = append(out, readmeBlock{m[1], m[2]})
 	}
 	return out
 }
 
-func itoa(n int) string { return string(rune('0' + n)) }
+// markdownSection returns the text of a section of a Markdown document,
+// from its heading to the next heading of the same or a higher level; lines
+// of fenced blocks (a "# comment" in a shell block) are no headings.
+func markdownSection(doc, heading string) (string, bool) {
+	i := strings.Index(doc, "\n"+heading+"\n")
+	if i < 0 {
+		return "", false
+	}
+	text := doc[i+len(heading)+2:]
+	level := strings.IndexByte(heading, ' ')
+	fenced := false
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if !fenced {
+			if n := len(line) - len(strings.TrimLeft(line, "#")); n >= 1 && n <= level && strings.HasPrefix(line[n:], " ") {
+				return text[:off], true
+			}
+		}
+		off += len(line)
+	}
+	return text, true
+}
 
-// TestReadmeTests checks the README's section on tests against the real
-// thing: its test compiles cleanly against examples/greeter.gram, the
+// TestReadmeTests checks the section on tests of docs/cli.md ("gramc
+// test", once the README's "Testing agents") against the real thing: its test compiles cleanly against examples/greeter.gram, the
 // mistakes get exactly the diagnostics shown, the failure shown is what
 // gramc test prints for that test against a model that greets Bob instead
 // of Ann, and the command line for the examples is the one TestExampleTests
 // runs.
 func TestReadmeTests(t *testing.T) {
-	blocks := readmeSection(t, "### Testing agents")
+	blocks := docFileSection(t, "docs/cli.md", "## gramc test")
 	var gram, text []string
 	var sh string
 	for _, b := range blocks {

@@ -4,33 +4,38 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// The README's synopsis block (the first fenced block of its "## gramc"
-// section) must name every flag each command's --help lists, and no other.
+// The synopsis block of docs/cli.md (the first fenced block of its
+// "## Synopsis" section, once the README's) must name every flag each command's --help lists, and no other.
 // Both sides are read as a user reads them: the flags of a command are the
 // ones `gramc CMD --help` prints under "Flags:", and the commands are those
 // of gramc's command table plus the subcommands a command's own usage lines
 // name (gramc mcp import, gramc mcp serve). So a flag added to a command, or
-// a command added to gramc, fails this test until the README shows it.
+// a command added to gramc, fails this test until docs/cli.md shows it; and every command has a
+// "## gramc COMMAND" section there.
 
-// synopsis is one command's synopsis in the README.
+// cliDoc is the command line reference, relative to the repository's root.
+const cliDoc = "docs/cli.md"
+
+// synopsis is one command's synopsis in docs/cli.md.
 type synopsis struct {
 	cmd   string // "check", "mcp import"
 	flags []string
 }
 
-// readmeSynopses returns the synopses of the README's "## gramc" block: each
+// readmeSynopses returns the synopses of the synopsis block of docs/cli.md: each
 // line starting with "gramc" begins one, indented lines continue it.
 func readmeSynopses(t *testing.T) []synopsis {
 	t.Helper()
-	blocks := readmeSection(t, "## gramc")
+	blocks := docFileSection(t, cliDoc, "## Synopsis")
 	if len(blocks) == 0 {
-		t.Fatal(`README.md: the "## gramc" section has no fenced synopsis block`)
+		t.Fatal(cliDoc + `: the "## Synopsis" section has no fenced synopsis block`)
 	}
 	var out []synopsis
 	var text []string
@@ -160,7 +165,7 @@ func gramcCommands(t *testing.T) map[string]string {
 	return helps
 }
 
-// synopsisMismatch compares a README synopsis's flags with --help's and
+// synopsisMismatch compares a synopsis's flags with --help's and
 // returns what is wrong, or "".
 func synopsisMismatch(cmd string, readme, help []string) string {
 	var missing, extra []string
@@ -176,13 +181,13 @@ func synopsisMismatch(cmd string, readme, help []string) string {
 	}
 	var b strings.Builder
 	if len(missing) > 0 {
-		fmt.Fprintf(&b, "the README's synopsis of gramc %s lacks %s, which gramc %s --help lists", cmd, strings.Join(missing, ", "), cmd)
+		fmt.Fprintf(&b, cliDoc+"'s synopsis of gramc %s lacks %s, which gramc %s --help lists", cmd, strings.Join(missing, ", "), cmd)
 	}
 	if len(extra) > 0 {
 		if b.Len() > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "the README's synopsis of gramc %s names %s, which gramc %s --help does not list", cmd, strings.Join(extra, ", "), cmd)
+		fmt.Fprintf(&b, cliDoc+"'s synopsis of gramc %s names %s, which gramc %s --help does not list", cmd, strings.Join(extra, ", "), cmd)
 	}
 	return b.String()
 }
@@ -195,20 +200,21 @@ func dashed(f string) string {
 	return "--" + f
 }
 
-// TestReadmeSynopses checks that the README's synopsis of every gramc
-// command names exactly the flags that the command's --help lists, and that
-// every command (and subcommand) has a synopsis.
+// TestReadmeSynopses checks that the synopsis of every gramc command in
+// docs/cli.md (the README's, until it moved there) names exactly the flags
+// that the command's --help lists, that every command (and subcommand) has
+// a synopsis, and that every command has a "## gramc COMMAND" section.
 func TestReadmeSynopses(t *testing.T) {
 	helps := gramcCommands(t)
 	seen := map[string]bool{}
 	for _, s := range readmeSynopses(t) {
 		help, ok := helps[s.cmd]
 		if !ok {
-			t.Errorf("the README has a synopsis of gramc %s, which is no gramc command", s.cmd)
+			t.Errorf("%s has a synopsis of gramc %s, which is no gramc command", cliDoc, s.cmd)
 			continue
 		}
 		if seen[s.cmd] {
-			t.Errorf("the README has two synopses of gramc %s", s.cmd)
+			t.Errorf("%s has two synopses of gramc %s", cliDoc, s.cmd)
 		}
 		seen[s.cmd] = true
 		flags := helpFlags(help)
@@ -223,7 +229,16 @@ func TestReadmeSynopses(t *testing.T) {
 		// A command whose help only points at its subcommands ("gramc mcp")
 		// needs no synopsis of its own.
 		if !seen[cmd] && (helpFlags(help) != nil || len(helpSubcommands(cmd, help)) == 0) {
-			t.Errorf("the README has no synopsis of gramc %s", cmd)
+			t.Errorf("%s has no synopsis of gramc %s", cliDoc, cmd)
+		}
+	}
+	doc, err := os.ReadFile(filepath.Join("../..", cliDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands() {
+		if _, ok := markdownSection(string(doc), "## gramc "+c.name); !ok {
+			t.Errorf("%s has no section \"## gramc %s\"", cliDoc, c.name)
 		}
 	}
 }
@@ -248,7 +263,7 @@ func TestSynopsisMismatch(t *testing.T) {
 		t.Errorf("helpFlags without a flags section = %q", got)
 	}
 	msg := synopsisMismatch("x", []string{"a", "old"}, []string{"a", "bee", "c"})
-	want2 := "the README's synopsis of gramc x lacks --bee, -c, which gramc x --help lists; the README's synopsis of gramc x names --old, which gramc x --help does not list"
+	want2 := "docs/cli.md's synopsis of gramc x lacks --bee, -c, which gramc x --help lists; docs/cli.md's synopsis of gramc x names --old, which gramc x --help does not list"
 	if msg != want2 {
 		t.Errorf("synopsisMismatch = %q,\nwant %q", msg, want2)
 	}
@@ -260,7 +275,7 @@ func TestSynopsisMismatch(t *testing.T) {
 	}
 }
 
-// TestDiagnosticStreams checks what the README says of where diagnostics
+// TestDiagnosticStreams checks what docs/cli.md says of where diagnostics
 // go: check writes them to standard output, the other commands that read a
 // gram file to standard error.
 func TestDiagnosticStreams(t *testing.T) {
