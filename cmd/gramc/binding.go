@@ -212,7 +212,7 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 		if slices.Contains(names, name) {
 			continue
 		}
-		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", names))
+		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", name, names))
 		if c := suggest.Closest(name, names); c != "" {
 			msg = fmt.Sprintf("--tool %s: the agent has no tool %q (did you mean %q?)", name, name, c)
 		}

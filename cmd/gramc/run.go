@@ -231,7 +231,7 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 		if a := prog.Agent(name); a != nil {
 			return a, ""
 		}
-		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", names))
+		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", name, names))
 	case len(prog.Agents) == 1:
 		return prog.Agents[0], ""
 	case len(prog.Agents) == 0:
