@@ -26,7 +26,6 @@ import (
 	"github.com/gramlang/gram/lsp"
 )
 
-
 const help = `gram-lsp: the language server for gram agent files
 
 Usage:
