@@ -154,6 +154,9 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
+	if o.traceOut != nil {
+		opts = append(opts, runtime.WithToolTrace(o.traceOut))
+	}
 	return append(opts, o.streamingOptions()...)
 }
 

@@ -101,7 +101,9 @@ is not a regular file is never replaced.
 if a request differs from the recorded one, or if the file is malformed (an
 interaction no session could have recorded: the error names the file and the
 interaction). --trace prints each request and
-response on standard error. A replayed session is streamed if and only if
+response on standard error, and what each --tool program wrote on its
+standard error (under "--- tool NAME (call ID): standard error"), secrets
+masked; without it, that is logged at --log-level debug. A replayed session is streamed if and only if
 the recording was, whatever the output.
 
 --inject NAME=VALUE reads VALUE as JSON, or as text when it is not JSON,
