@@ -50,3 +50,21 @@ func TestCommonSlipMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestUndefinedToolHelp: a name in an agent's element list is a tool, so
+// its help suggests a tool declaration; elsewhere, any definition.
+func TestUndefinedToolHelp(t *testing.T) {
+	for _, c := range []struct{ src, help string }{
+		{`[bot:Agent {model: "OpenAI/gpt-4o-mini"} | cancel]`, `declare the tool, e.g. [cancel:Tool {description: "..."} | (input::String)==>(::String)]`},
+		{`[g | cancel]`, "define it, e.g. [cancel] or (cancel:Label)"},
+	} {
+		_, diags := Parse(diag.NewFile("t.gram", []byte(c.src)))
+		if len(diags) != 1 || diags[0].Code != "undefined-reference" {
+			t.Errorf("%q: diagnostics %v, want one undefined-reference", c.src, diags)
+			continue
+		}
+		if !strings.Contains(diags[0].Detail, c.help) {
+			t.Errorf("%q: help %q, want it to say %q", c.src, diags[0].Detail, c.help)
+		}
+	}
+}
