@@ -141,8 +141,8 @@ func (e *env) main(args []string) error {
 		}
 		return exitWith(exitUsage)
 	case "--version", "-version":
-		printVersion(e.stdout, "gramc")
-		return nil
+		// gramc --version [--json] is gramc version [--json].
+		return runVersion(e, args[1:])
 	}
 	if c, ok := findCommand(e, args[0]); ok {
 		return c.run(e, args[1:])
