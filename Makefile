@@ -85,9 +85,21 @@ differential:
 	echo "$$out" | tail -n 1; \
 	echo "$$out" | tail -n 1 | grep -q ' 0 disagree$$' || { echo "$$out"; exit 1; }
 
+# The demo runs offline: the run and the tests answer from the recordings
+# shipped beside the examples, with no API key.
 demo: build
-	./bin/gramc check examples/
-	./bin/gramc schema examples/hello.gram
+	@echo '$$ gramc check --strict examples/'
+	@./bin/gramc check --strict examples/ && \
+	  echo "gramc check: no errors or warnings in $$(find examples -name '*.gram' | wc -l | tr -d ' ') files"
+	@echo
+	@echo '$$ gramc schema examples/hello.gram'
+	@./bin/gramc schema examples/hello.gram
+	@echo
+	@echo "\$$ gramc run examples/hello.gram --replay examples/hello.replay.json -m \"Hi, I'm Bob\""
+	@OPENAI_API_KEY= ./bin/gramc run examples/hello.gram --replay examples/hello.replay.json -m "Hi, I'm Bob"
+	@echo
+	@echo '$$ gramc test examples/hello_test.gram --replay'
+	@OPENAI_API_KEY= ./bin/gramc test examples/hello_test.gram --replay
 
 # The VS Code extension: type check, bundle, grammar tests, package and its listing.
 VSCODE = editors/vscode

@@ -74,13 +74,18 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.
 			return e
 		}
 	}
-	if err.Detail != "" {
-		return atLastToken(err, toks)
-	}
 	// Find the token the error is at.
 	i := 0
 	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
 		i++
+	}
+	if err.Detail != "" {
+		if i < len(toks) {
+			if e := explainGrammarError(*err, toks, i); e != nil {
+				return e
+			}
+		}
+		return atLastToken(err, toks)
 	}
 	if i == len(toks) {
 		return pastTheEnd(*err, toks)
@@ -114,6 +119,18 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.Syn
 		prev = &toks[i-1]
 	}
 	depth := bracketDepth(toks[:i])
+	if isPunct(t, "|") && depth == 0 {
+		// A bar outside brackets: most often a ']' typed before it.
+		if isPunct(prev, "]") {
+			e.Span = grammar.TokenSpan(*prev)
+			e.Msg = "this ']' closes the subject pattern before its '|'"
+			e.Detail = "remove it: the elements after '|' go inside the brackets, as in [a:Label {k: v} | b, c]"
+			return &e
+		}
+		e.Msg = "'|' is only allowed inside a subject pattern"
+		e.Detail = "a subject pattern lists its elements after '|' inside brackets: [a:Label {k: v} | b, c]"
+		return &e
+	}
 	if isPunct(t, "|") && i+1 < len(toks) {
 		// Participle stops at the bar when the element after it is wrong.
 		t, prev = grammar.ErrorToken(&toks[i+1]), t
@@ -124,8 +141,128 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.Syn
 			return &e
 		}
 	}
+	if endsElement(prev) && startsElement(t) && inElements(toks[:i]) {
+		e.Msg = "elements must be separated by commas"
+		e.Detail = "add ',' between the elements"
+		if prev.Type != grammar.Punct && t.Type != grammar.Punct {
+			e.Detail += fmt.Sprintf(": %s, %s", prev.Value, t.Value)
+		}
+		return &e
+	}
 	explainMistake(&e, t, prev, depth)
 	return &e
+}
+
+// explainGrammarError rewrites an error the grammar already explained, at
+// toks[i], when the context shows a likelier mistake; it returns nil to keep
+// the grammar's message.
+func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+	t := &toks[i]
+	var prev, next *lexer.Token
+	if i > 0 {
+		prev = &toks[i-1]
+	}
+	if i+1 < len(toks) {
+		next = &toks[i+1]
+	}
+	open := innermostOpen(toks[:i])
+	switch {
+	case strings.HasPrefix(e.Msg, "the identifier must come first") && isPunct(open, "[") &&
+		(prev != nil && (prev.Type == grammar.RecordText || isPunct(prev, "}")) || isPunct(next, ",") || isPunct(next, "]")):
+		// [a:Label {k: v} b, c]: the subject is complete and names follow.
+		e.Msg = "expected '|' between the subject and its elements"
+		e.Detail = "a subject pattern lists its elements after '|': [a:Label {k: v} | b, c]"
+		return &e
+	case isPunct(t, ",") && isPunct(open, "("):
+		// (a::String, b::Integer): two subjects in one node.
+		e.Msg = "a node holds one subject; ',' cannot separate two inside '( )'"
+		e.Detail = "give each its own node: (a)-->(b), or in a tool's signature one node per parameter: (name::String)==>(age::Integer)==>(::String)"
+		if nodeHasTypedParameter(toks[:i]) {
+			e.Msg = "a signature's parameters are separate nodes, not a list inside one '( )'"
+			e.Detail = "give each parameter its own node, joined by '==>': (name::String)==>(age::Integer)==>(::String)"
+		}
+		return &e
+	}
+	return nil
+}
+
+// innermostOpen returns the innermost bracket toks leave open, or nil.
+func innermostOpen(toks []lexer.Token) *lexer.Token {
+	var open []*lexer.Token
+	for k := range toks {
+		x := &toks[k]
+		if x.Type != grammar.Punct {
+			continue
+		}
+		switch x.Value {
+		case "(", "[", "{":
+			open = append(open, x)
+		case ")", "]", "}":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	return open[len(open)-1]
+}
+
+// nodeHasTypedParameter reports whether the node toks leave open holds a
+// '::' (a parameter written name::Type).
+func nodeHasTypedParameter(toks []lexer.Token) bool {
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isPunct(&toks[k], "(") {
+			return false
+		}
+		if isPunct(&toks[k], "::") {
+			return true
+		}
+	}
+	return false
+}
+
+// inElements reports whether toks end inside the elements of a subject
+// pattern: the innermost open bracket is '[' and a '|' of its own follows it.
+func inElements(toks []lexer.Token) bool {
+	type frame struct {
+		bracket string
+		bar     bool
+	}
+	var open []frame
+	for k := range toks {
+		x := &toks[k]
+		if x.Type != grammar.Punct {
+			continue
+		}
+		switch x.Value {
+		case "(", "[", "{":
+			open = append(open, frame{bracket: x.Value})
+		case ")", "]", "}":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case "|":
+			if len(open) > 0 {
+				open[len(open)-1].bar = true
+			}
+		}
+	}
+	return len(open) > 0 && open[len(open)-1].bracket == "[" && open[len(open)-1].bar
+}
+
+// startsElement reports whether t can begin an element of a subject
+// pattern: a name, a node or path, or a subject pattern.
+func startsElement(t *lexer.Token) bool {
+	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
+		isPunct(t, "(") || isPunct(t, "["))
+}
+
+// endsElement reports whether t can end an element of a subject pattern.
+func endsElement(t *lexer.Token) bool {
+	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
+		isPunct(t, ")") || isPunct(t, "]"))
 }
 
 // bracketDepth returns how many brackets toks leave open.

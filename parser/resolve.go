@@ -5,6 +5,7 @@ package parser
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -45,6 +46,10 @@ func (l *lowerer) resolve() {
 		}
 		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
 		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
+		if r.sc.owner != nil && slices.Contains(r.sc.owner.Subject.Labels, "Agent") {
+			// An agent's elements are its tools.
+			d.Detail = "declare the tool, e.g. [" + id + `:Tool {description: "..."} | (input::String)==>(::String)], or fix the name`
+		}
 		if s := closest[k]; s != "" {
 			d.Detail = "did you mean " + quote(s) + "?"
 			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}

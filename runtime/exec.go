@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -51,7 +52,8 @@ const maxExecStderr = 64 << 10
 // a little more, or [DefaultExecOutputLimit] without one: a program that
 // writes more is stopped, and the result is the text it wrote up to there
 // followed by a note that says it was cut. Only the first 64 KiB of its
-// standard error are kept.
+// standard error are kept. With [WithToolTrace], the standard error is
+// also written to the trace, whether the program succeeded or not.
 //
 // The tool has no schema of its own: it accepts whatever the specification
 // declares.
@@ -79,6 +81,7 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		killGroup(cmd)
 		err = cmd.Run()
 		log := toolLogger(ctx)
+		traceStderr(ctx, stderr)
 		if errors.Is(err, exec.ErrWaitDelay) {
 			// The program exited but a child it started kept the output
 			// open: keep what was written, stop the children.
@@ -156,6 +159,43 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// toolTrace is where a tool call's program writes its standard error for
+// [WithToolTrace].
+type toolTrace struct {
+	w          io.Writer
+	tool, call string
+}
+
+// toolTraceKey is the context key of the [toolTrace] of a tool call.
+type toolTraceKey struct{}
+
+// withToolTrace returns ctx carrying the trace of a tool call.
+func withToolTrace(ctx context.Context, t toolTrace) context.Context {
+	return context.WithValue(ctx, toolTraceKey{}, t)
+}
+
+// traceStderr writes a program's standard error to the trace of the tool
+// call of ctx, if it has one and the program wrote any.
+func traceStderr(ctx context.Context, stderr *capWriter) {
+	t, ok := ctx.Value(toolTraceKey{}).(toolTrace)
+	if !ok || t.w == nil || len(bytes.TrimSpace(stderr.b.Bytes())) == 0 {
+		return
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "--- tool %s", t.tool)
+	if t.call != "" {
+		fmt.Fprintf(&b, " (call %s)", t.call)
+	}
+	b.WriteString(": standard error\n")
+	b.WriteString(strings.ToValidUTF8(strings.TrimRight(stderr.b.String(), "\r\n"), "\uFFFD"))
+	b.WriteByte('\n')
+	if stderr.cut {
+		fmt.Fprintf(&b, "[cut: only the first %d bytes are kept]\n", stderr.max)
+	}
+	b.WriteByte('\n')
+	_, _ = t.w.Write(b.Bytes())
 }
 
 // toolLoggerKey is the context key of the logger of a tool call.

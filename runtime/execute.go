@@ -128,6 +128,9 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 		}
 	}()
 	ctx = withToolLogger(ctx, r.log.With("tool", call.Name, "callId", call.ID))
+	if r.cfg.toolTrace != nil {
+		ctx = withToolTrace(ctx, toolTrace{w: r.cfg.toolTrace, tool: call.Name, call: call.ID})
+	}
 	result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
 	if err != nil {
 		var te *ToolError

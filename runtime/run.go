@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -53,6 +54,7 @@ type runConfig struct {
 	hooks         Hooks
 	events        func(Event) // see event.go
 	streaming     *bool
+	toolTrace     io.Writer // see WithToolTrace
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -85,6 +87,13 @@ func WithInjected(values map[string]any) Option {
 
 // WithLogger sets the logger; the default is slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(c *runConfig) { c.logger = l } }
+
+// WithToolTrace makes the tools that run programs (see [ExecTool]) write
+// what each program wrote on standard error to w, whether it succeeded or
+// not, under a line naming the tool and the call ("--- tool NAME (call
+// ID): standard error"). Writes are whole, one per call; w should mask
+// secrets when the program may print them.
+func WithToolTrace(w io.Writer) Option { return func(c *runConfig) { c.toolTrace = w } }
 
 // WithResultLimit sets the size limit, in bytes, of a tool result sent to
 // the model (default [DefaultResultLimit]; 0 or less means no limit).

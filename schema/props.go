@@ -42,9 +42,21 @@ func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, 
 // unknownProp reports a property that is not one of known, which describes
 // where it is ("an agent").
 func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
+	c.unknownPropNote(p, where, known, nil)
+}
+
+// unknownPropNote is unknownProp whose message, when the property is likely
+// a misspelling of meant, goes on with what ignoring it does: note(meant)
+// ("so parameter x is required"), if note is set and that is not "".
+func (c *compiler) unknownPropNote(p *parser.Property, where string, known []string, note func(meant string) string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
 	if s := c.closestProp(p.Key, known); s != "" {
 		suggestFix(&d, s, p.KeySpan)
+		if note != nil {
+			if n := note(s); n != "" {
+				d.Message += ", " + n
+			}
+		}
 	} else {
 		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
 	}

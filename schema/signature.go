@@ -306,6 +306,21 @@ func unnamedParamName(typ string) string {
 	return string(r)
 }
 
+// missedMeaning says what a misspelt property of p (a "parameter" or
+// "field", what), that would be meant, changes: "so parameter x is
+// required", or "" when it changes nothing that matters.
+func missedMeaning(p *Param, what, meant string, hasDefault bool) string {
+	switch {
+	case meant == "optional" && !p.Optional && !hasDefault:
+		return fmt.Sprintf("so %s %s is required", what, p.Name)
+	case meant == "injected" && !p.Injected && what == "parameter":
+		return fmt.Sprintf("so the model is asked for parameter %s rather than it being injected", p.Name)
+	case meant == "default" && !hasDefault:
+		return fmt.Sprintf("so %s %s has no default", what, p.Name)
+	}
+	return ""
+}
+
 // paramProps reads the properties of a parameter or field.
 func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 	what := "parameter"
@@ -315,6 +330,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 	}
 	p.Props = c.slabs.props.make(len(prs))
 	var dflt, enum *parser.Property
+	var misspelt []*parser.Property // unknown keys, reported once the others are read
 	constraints := 0
 	for i := range prs {
 		pr := &prs[i]
@@ -351,8 +367,13 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 		case "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems":
 			c.constraint(p, pr, what)
 		default:
-			c.unknownProp(pr, where, paramProps)
+			misspelt = append(misspelt, pr)
 		}
+	}
+	for _, pr := range misspelt {
+		c.unknownPropNote(pr, where, paramProps, func(meant string) string {
+			return missedMeaning(p, what, meant, dflt != nil)
+		})
 	}
 	if len(p.Constraints) == 0 {
 		p.Constraints = nil

@@ -26,9 +26,6 @@ import (
 	"github.com/gramlang/gram/lsp"
 )
 
-// Version is the version reported by --version and to clients.
-const Version = "0.1.0"
-
 const help = `gram-lsp: the language server for gram agent files
 
 Usage:
@@ -77,7 +74,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 2
 	}
 	if *version {
-		fmt.Fprintln(stdout, buildinfo.Line("gram-lsp", Version))
+		fmt.Fprintln(stdout, buildinfo.Line("gram-lsp"))
 		return 0
 	}
 	if fs.NArg() > 0 {
@@ -95,7 +92,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		defer f.Close()
 		logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	err := lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{Version: Version, Logger: logger})
+	err := lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{Version: buildinfo.Version(), Logger: logger})
 	if err != nil {
 		logger.Info("exit", "error", err)
 		// Never silently: the editor shows the server's standard error.

@@ -161,6 +161,9 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
+	if o.traceOut != nil {
+		opts = append(opts, runtime.WithToolTrace(o.traceOut))
+	}
 	return append(opts, o.streamingOptions()...)
 }
 
@@ -219,7 +222,7 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 		if slices.Contains(names, name) {
 			continue
 		}
-		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", names))
+		msg := fmt.Sprintf("--tool %s: the agent has no tool %q; %s", name, name, available("tools", name, names))
 		if c := suggest.Closest(name, names); c != "" {
 			msg = fmt.Sprintf("--tool %s: the agent has no tool %q (did you mean %q?)", name, name, c)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -100,7 +101,7 @@ func runCheck(e *env, args []string) error {
 				plural(errs, "error"), plural(warns, "warning"), dirty, plural(len(reports), "file"))
 		}
 	case "json":
-		err = diag.WriteJSON(e.stdout, "gramc/"+Version, reports)
+		err = diag.WriteJSON(e.stdout, "gramc/"+buildinfo.Version(), reports)
 	case "sarif":
 		err = writeSARIF(e.stdout, reports)
 	}

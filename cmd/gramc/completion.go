@@ -6,13 +6,19 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/gramlang/gram/schema"
 )
 
 const completionHelp = `Usage: gramc completion bash|zsh|fish
 
 Prints a script that makes the shell complete gramc's commands, their flags,
 the values of flags that take one of a few (--format, --color, --log-level),
-and file names, *.gram files (and directories) where a gram file is expected.
+the agents of the .gram file on the command line after --agent, and file
+names, *.gram files (and directories) where a gram file is expected.
+
+Used by the scripts, "gramc completion agents FILE" prints the names of
+FILE's agents, one a line (nothing when FILE cannot be read).
 
 Install it, for the current user:
   bash  gramc completion bash > ~/.local/share/bash-completion/completions/gramc
@@ -28,6 +34,10 @@ func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion", completionHelp)
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() == 2 && fs.Arg(0) == "agents" {
+		printAgentNames(e, fs.Arg(1))
+		return nil
 	}
 	if fs.NArg() != 1 {
 		return usageError("gramc completion", "name one shell: bash, zsh or fish")
@@ -48,6 +58,23 @@ func runCompletion(e *env, args []string) error {
 		return usageError("gramc completion", "%v", err)
 	}
 	return nil
+}
+
+// printAgentNames prints the names of the agents of the file at path, one a
+// line, for the completion of --agent; nothing when it cannot be read.
+func printAgentNames(e *env, path string) {
+	f, err := readInput(e, path)
+	if err != nil {
+		return
+	}
+	doc, _ := parseInput(f, false)
+	prog, _ := schema.Compile(doc)
+	if prog == nil {
+		return
+	}
+	for _, name := range agentNames(prog) {
+		fmt.Fprintln(e.stdout, name)
+	}
 }
 
 // compCommand is a command as completion sees it.
@@ -85,7 +112,7 @@ func completionCommands() []compCommand {
 		}
 		out = append(out, c)
 	}
-	for _, c := range commands() {
+	for _, c := range append(commands(), versionCommand) {
 		switch c.name {
 		case "mcp":
 			add("mcp import", "print an MCP server's tools as gram declarations", c.run, "import")
@@ -105,6 +132,8 @@ func describeFlag(f *flag.Flag) compFlag {
 	}
 	argName, _ := flag.UnquoteUsage(f)
 	switch {
+	case f.Name == "agent":
+		c.value = "agent"
 	case argName == "FILE" || argName == "DIR":
 		c.value = "file"
 	case valueList.MatchString(f.Usage):
@@ -119,9 +148,13 @@ func describeFlag(f *flag.Flag) compFlag {
 	return c
 }
 
-// topWords are what may follow "gramc": the commands, help, version and the
-// top-level flags.
+// topWords are what may follow "gramc": the commands and help.
 func topWords(cmds []compCommand) []string {
+	return append(commandNames(cmds), "help")
+}
+
+// commandNames are the top-level command names.
+func commandNames(cmds []compCommand) []string {
 	var words []string
 	seen := map[string]bool{}
 	for _, c := range cmds {
@@ -131,13 +164,7 @@ func topWords(cmds []compCommand) []string {
 			words = append(words, w)
 		}
 	}
-	return append(words, "help", "version")
-}
-
-// commandNames are the top-level command names.
-func commandNames(cmds []compCommand) []string {
-	w := topWords(cmds)
-	return w[:len(w)-2]
+	return words
 }
 
 func writeBashCompletion(w io.Writer, cmds []compCommand) error {
@@ -182,8 +209,8 @@ _gramc() {
 				fmt.Fprintf(&b, "        -%s | --%s) kind=list values=%q ;;\n", f.name, f.name, strings.Join(f.values, " "))
 			case "file":
 				fmt.Fprintf(&b, "        -%s | --%s) kind=file ;;\n", f.name, f.name)
-			case "word":
-				fmt.Fprintf(&b, "        -%s | --%s) kind=word ;;\n", f.name, f.name)
+			case "word", "agent":
+				fmt.Fprintf(&b, "        -%s | --%s) kind=%s ;;\n", f.name, f.name, f.value)
 			}
 		}
 		b.WriteString("        esac\n")
@@ -198,6 +225,14 @@ _gramc() {
     list) COMPREPLY=($(compgen -W "$values" -- "$cur")); return ;;
     file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     word) COMPREPLY=(); return ;;
+    agent)
+        for w in "${COMP_WORDS[@]}"; do
+            if [[ $w == *.gram ]]; then
+                COMPREPLY=($(compgen -W "$(command gramc completion agents "$w" 2>/dev/null)" -- "$cur"))
+                return
+            fi
+        done
+        COMPREPLY=(); return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))
@@ -240,7 +275,7 @@ _gramc() {
 		}
 	}
 	b.WriteString("            'mcp:import an MCP server''s tools as gram; serve agents over MCP'\n")
-	b.WriteString("            'help:print a command''s help'\n            'version:print the version'\n        )\n")
+	b.WriteString("            'help:print a command''s help'\n        )\n")
 	b.WriteString("        _describe command cmds\n        return ;;\n")
 	fmt.Fprintf(&b, "    help) compadd -- %s; return ;;\n", strings.Join(commandNames(cmds), " "))
 	b.WriteString("    mcp) compadd -- import serve; return ;;\n")
@@ -252,7 +287,7 @@ _gramc() {
 			switch f.value {
 			case "list":
 				fmt.Fprintf(&b, "        -%s|--%s) kind=list; values=(%s) ;;\n", f.name, f.name, strings.Join(f.values, " "))
-			case "file", "word":
+			case "file", "word", "agent":
 				fmt.Fprintf(&b, "        -%s|--%s) kind=%s ;;\n", f.name, f.name, f.value)
 			}
 		}
@@ -268,6 +303,14 @@ _gramc() {
     list) compadd -- $values; return ;;
     file) _files; return ;;
     word) return 1 ;;
+    agent)
+        for w in $words; do
+            if [[ $w == *.gram ]]; then
+                compadd -- ${(f)"$(command gramc completion agents $w 2>/dev/null)"}
+                return
+            fi
+        done
+        return 1 ;;
     esac
     if [[ $cur == -* ]]; then
         _values -w flag $flags
@@ -302,6 +345,15 @@ func writeFishCompletion(w io.Writer, cmds []compCommand) error {
 	var b strings.Builder
 	b.WriteString("# fish completion for gramc; install with: gramc completion fish > ~/.config/fish/completions/gramc.fish\n")
 	b.WriteString("complete -c gramc -f\n")
+	b.WriteString(`function __gramc_agents
+    for w in (commandline -opc)
+        if string match -q -- '*.gram' $w
+            command gramc completion agents $w 2>/dev/null
+            return
+        end
+    end
+end
+`)
 	top := strings.Join(topWords(cmds), " ")
 	for _, c := range cmds {
 		n, sub, isSub := strings.Cut(c.name, " ")
@@ -326,6 +378,8 @@ func writeFishCompletion(w io.Writer, cmds []compCommand) error {
 				b.WriteString(" -r -F")
 			case "word":
 				b.WriteString(" -x")
+			case "agent":
+				b.WriteString(" -x -a '(__gramc_agents)'")
 			}
 			b.WriteString("\n")
 		}
@@ -338,7 +392,7 @@ func writeFishCompletion(w io.Writer, cmds []compCommand) error {
 	}
 	fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a mcp -d %s\n", top, fishQuote("import an MCP server's tools as gram; serve agents over MCP"))
 	fmt.Fprintf(&b, "complete -c gramc -n '__fish_seen_subcommand_from help' -a %s\n", fishQuote(strings.Join(commandNames(cmds), " ")))
-	fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a 'help version'\n", top)
+	fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a help\n", top)
 	b.WriteString("complete -c gramc -l version -d 'print the version'\n")
 	_, err := io.WriteString(w, b.String())
 	return err

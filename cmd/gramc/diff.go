@@ -6,8 +6,10 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // diffOp is one line of an edit script: kept, deleted from a or inserted from b.
@@ -45,7 +47,28 @@ func diffLines(a, b []string) []diffOp {
 	n := len(a) + len(b) + 2
 	d := &differ{a: a, b: b, vf: make([]int, 2*n+1), vb: make([]int, 2*n+1)}
 	d.diff(0, len(a), 0, len(b))
+	deletionsFirst(d.ops)
 	return d.ops
+}
+
+// deletionsFirst reorders each run of changed lines so that its deleted
+// lines come before its inserted ones, in their order, as unified diffs
+// show a replacement (the edit script is the same).
+func deletionsFirst(ops []diffOp) {
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ops) && ops[j].kind != ' ' {
+			j++
+		}
+		slices.SortStableFunc(ops[i:j], func(x, y diffOp) int {
+			return cmp.Compare(y.kind, x.kind) // '-' (45) before '+' (43)
+		})
+		i = j
+	}
 }
 
 // diff appends the edit script of a[alo:ahi] against b[blo:bhi].

@@ -12,7 +12,7 @@
 //	gramc mcp serve FILE [flags]
 //	gramc completion bash|zsh|fish
 //	gramc help [COMMAND]
-//	gramc version
+//	gramc version [--json]
 //
 // Flags may come before or after the arguments; after "--" every argument is
 // an argument. A mistyped command or flag gets a did-you-mean.
@@ -27,6 +27,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -36,9 +37,6 @@ import (
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
 )
-
-// Version is the toolchain version reported by --version and in JSON output.
-const Version = "0.1.0"
 
 func main() {
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -75,6 +73,10 @@ func commands() []command {
 	}
 }
 
+// versionCommand is gramc version, listed in the overview after the
+// commands of [commands].
+var versionCommand = command{"version", "print the version and the build it comes from", runVersion}
+
 const usage = `gramc: the gram toolchain
 
 Usage:
@@ -84,13 +86,24 @@ Commands:
 %s
 Run 'gramc help COMMAND' (or 'gramc COMMAND --help') for a command's flags,
 'gramc version' for the version. Flags may follow the file names.
-Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O errors.
+
+Exit codes:
+  0    success
+  1    errors in the input; a failed agent run or test
+  2    usage or I/O errors
+  3    configuration errors in run, test and mcp (such as a missing API key)
+  130  interrupted (Ctrl-C) in run, test, mcp and fmt
 `
 
 func printUsage(w io.Writer) {
 	var b strings.Builder
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	cmds := append(commands(), versionCommand)
+	width := 0
+	for _, c := range cmds {
+		width = max(width, len(c.name))
+	}
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprintf(w, usage, b.String())
 }
@@ -118,14 +131,18 @@ func (e *env) main(args []string) error {
 			printUsage(e.stdout)
 			return nil
 		}
+		if args[1] == "help" {
+			printUsage(e.stdout)
+			return nil
+		}
 		// "gramc help CMD [SUB]" is "gramc CMD [SUB] --help".
 		if c, ok := findCommand(e, args[1]); ok {
 			return c.run(e, append(args[2:], "--help"))
 		}
 		return exitWith(exitUsage)
-	case "--version", "-version", "version":
-		printVersion(e.stdout, "gramc")
-		return nil
+	case "--version", "-version":
+		// gramc --version [--json] is gramc version [--json].
+		return runVersion(e, args[1:])
 	}
 	if c, ok := findCommand(e, args[0]); ok {
 		return c.run(e, args[1:])
@@ -137,13 +154,13 @@ func (e *env) main(args []string) error {
 // (with the closest name, if one is close) on standard error.
 func findCommand(e *env, name string) (command, bool) {
 	var names []string
-	for _, c := range commands() {
+	for _, c := range append(commands(), versionCommand) {
 		if c.name == name {
 			return c, true
 		}
 		names = append(names, c.name)
 	}
-	names = append(names, "help", "version")
+	names = append(names, "help")
 	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
 	if s := suggest.Closest(name, names); s != "" {
 		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)
@@ -155,5 +172,40 @@ func findCommand(e *env, name string) (command, bool) {
 
 // printVersion prints the program's version line (see [buildinfo.Line]).
 func printVersion(w io.Writer, prog string) {
-	fmt.Fprintln(w, buildinfo.Line(prog, Version))
+	fmt.Fprintln(w, buildinfo.Line(prog))
+}
+
+const versionHelp = `Usage: gramc version [--json]
+
+Prints gramc's version line: the module version, the VCS revision it was
+built from (with "+dirty" for uncommitted changes) and its commit time, and
+the Go version. The same version names gramc in JSON and SARIF output and
+gram-lsp to editors. --json prints these as a JSON object with the fields
+name, version, revision, time (when known) and go.
+
+Flags:
+`
+
+func runVersion(e *env, args []string) error {
+	fs := newFlags(e, "version", versionHelp)
+	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("gramc version", "takes no arguments, got %q", fs.Arg(0))
+	}
+	if !*asJSON {
+		printVersion(e.stdout, "gramc")
+		return nil
+	}
+	b, err := json.MarshalIndent(struct {
+		Name string `json:"name"`
+		buildinfo.Info
+	}{"gramc", buildinfo.Read()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+	return err
 }

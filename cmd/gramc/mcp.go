@@ -19,6 +19,7 @@ import (
 
 	"github.com/gramlang/gram/runtime/mcp"
 
+	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/mcpimport"
@@ -300,7 +301,7 @@ func runMCPServe(e *env, args []string) error {
 		}
 		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
-	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: Version}
+	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: buildinfo.Version()}
 	server := mcp.NewServer(impl, list, logger)
 	logger.Info("serving agents over MCP on standard input and output", "agents", len(list))
 	err = mcp.Serve(ctx, server, e.stdin, e.stdout, e.stderr)
@@ -319,7 +320,7 @@ func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*sche
 		for _, name := range names {
 			a := prog.Agent(name)
 			if a == nil {
-				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, available("agents", agentNames(prog)))
+				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, available("agents", name, agentNames(prog)))
 			}
 			if !slices.Contains(served, a) {
 				served = append(served, a)

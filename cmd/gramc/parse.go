@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -39,12 +40,28 @@ func newFlags(e *env, name, help string) *flag.FlagSet {
 	fs.Var((*byteSize)(&e.maxFileSize), "max-file-size", "refuse input files larger than `SIZE` (bytes, or with a unit: 64MB, 1GiB)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), help)
-		fs.PrintDefaults()
+		printDefaults(fs)
 	}
 	if e.onFlags != nil {
 		e.onFlags(fs)
 	}
 	return fs
+}
+
+// printDefaults prints the flags of fs as [flag.FlagSet.PrintDefaults] does,
+// but with two dashes ("--agent NAME"), as the synopses write them.
+func printDefaults(fs *flag.FlagSet) {
+	var b strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			line = "  --" + rest
+		}
+		fmt.Fprint(out, line)
+	}
 }
 
 // readInput reads a file, or standard input for "-".

@@ -50,9 +50,12 @@ is not a chunk, no chunk, [DONE] without a finish_reason): that is said.
 
 Tools are bound by name to the built-in library (sayHello, sayGoodbye,
 currentTime) and to the programs given with --tool NAME=COMMAND: COMMAND runs
-with sh -c, reads the validated arguments as a JSON object on standard input
-and prints its result on standard output (JSON if it parses as JSON, text
-otherwise); a non-zero exit is a tool error with standard error as message
+with sh -c, reads the arguments as one JSON object on standard input (the
+model's, validated, with the defaults of the parameters it left out filled
+in and the --inject values of injected parameters set) and prints its result
+on standard output (JSON if it parses as JSON, text otherwise). Every result
+is checked against the declared return type (any result fits String): one
+that does not fit fails the call, and the model is told why. A non-zero exit is a tool error with standard error as message
 (a program killed by a signal names the signal). The standard error of a
 program that succeeds is logged at --log-level debug. A program that exits
 while a process it started still holds its standard output gives what it
@@ -97,11 +100,14 @@ UTF-8 become U+FFFD, with a warning.
 FILE must be new, empty or an earlier recording (a symbolic link is followed):
 another file is kept, with a usage error, unless --force is given, and what
 is not a regular file is never replaced.
---replay FILE answers from such a file with no network and no key, and fails
+--replay FILE answers from such a file with no network and no key (only the
+model is replayed: tools still run, live), and fails
 if a request differs from the recorded one, or if the file is malformed (an
 interaction no session could have recorded: the error names the file and the
 interaction). --trace prints each request and
-response on standard error. A replayed session is streamed if and only if
+response on standard error, and what each --tool program wrote on its
+standard error (under "--- tool NAME (call ID): standard error"), secrets
+masked; without it, that is logged at --log-level debug. A replayed session is streamed if and only if
 the recording was, whatever the output.
 
 --inject NAME=VALUE reads VALUE as JSON, or as text when it is not JSON,
@@ -231,7 +237,7 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 		if a := prog.Agent(name); a != nil {
 			return a, ""
 		}
-		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", names))
+		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", name, names))
 	case len(prog.Agents) == 1:
 		return prog.Agents[0], ""
 	case len(prog.Agents) == 0:

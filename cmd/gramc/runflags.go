@@ -49,6 +49,7 @@ type runOptions struct {
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
 	secrets        []string    // every secret the process holds
+	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
 	maxFileSize    int64       // the size limit of the files read (--max-file-size)
 }
 
@@ -119,7 +120,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
 	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
-	fs.BoolVar(&o.trace, "trace", false, "print each model request and response on standard error")
+	fs.BoolVar(&o.trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.Var(minInt{p: &o.maxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
@@ -140,6 +141,9 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	o.secrets = o.protect(e)
+	if o.trace {
+		o.traceOut = e.stderr
+	}
 	o.maxFileSize = e.maxFileSize
 	if o.record != "" && o.replay != "" {
 		return nil, nil, o.usageErr("--record and --replay cannot be used together")

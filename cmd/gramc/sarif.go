@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -150,7 +151,7 @@ func sarifURI(path string) string {
 
 // writeSARIF writes the reports as a SARIF 2.1.0 log.
 func writeSARIF(w io.Writer, reports []diag.FileReport) error {
-	driver := sarifDriver{Name: "gramc", Version: Version, InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
+	driver := sarifDriver{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
 	index := map[string]int{}
 	addRule := func(c schema.CodeInfo) int {
 		if i, ok := index[c.Code]; ok {

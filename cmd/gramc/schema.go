@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -92,7 +94,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 	if agentName != "" {
 		a := prog.Agent(agentName)
 		if a == nil {
-			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, available("agents", agentNames(prog)))
+			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, available("agents", agentName, agentNames(prog)))
 		}
 		tools = a.Tools
 		scope = "agent " + a.Name
@@ -109,7 +111,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 			return []*schema.Tool{t}, nil
 		}
 	}
-	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, available("tools", all))
+	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, available("tools", toolName, all))
 }
 
 // agentNames returns the names of the program's agents.
@@ -121,10 +123,16 @@ func agentNames(prog *schema.Program) []string {
 	return names
 }
 
-// available lists names for an error message: "the agents are: a, b".
-func available(what string, names []string) string {
+// available lists names for an error message about the unknown name asked
+// for: "the agents are: a, b", and "; did you mean "a"?" when one of them is
+// close to it.
+func available(what, asked string, names []string) string {
 	if len(names) == 0 {
 		return "there are no " + what
 	}
-	return "the " + what + " are: " + strings.Join(names, ", ")
+	list := "the " + what + " are: " + strings.Join(names, ", ")
+	if s := suggest.Closest(asked, names); s != "" {
+		list += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return list
 }

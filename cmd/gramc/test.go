@@ -56,7 +56,8 @@ terminal; the cassettes then hold the streams, and replay with --stream.
 the share of runs that must pass, for models that do not always answer the
 same; with --record, the cassette kept is that of the first run that passed
 (or, when none did, of the first run, and the report says so). --parallel N runs N tests at once. --run REGEX runs the tests whose
-name (or FILE:NAME) matches.
+name (or FILE:NAME) matches; when none does, gramc test warns and exits 0,
+as go test -run does.
 
 Results go to standard output: text (one line per test, the failures with a
 diff of the expected and the actual calls and answer, and a closing count),
@@ -123,6 +124,9 @@ func runTest(e *env, args []string) error {
 	jobs, err := o.collect(e, paths, runRE)
 	if err != nil {
 		return err
+	}
+	if len(jobs) == 0 {
+		return o.report(e, nil)
 	}
 
 	// The tools.
@@ -219,7 +223,8 @@ func (o *testOptions) check() error {
 
 // collect loads the files under paths and returns the tests to run, in
 // file order. Files with errors are reported on standard error and give
-// exit code 1.
+// exit code 1, as do paths without tests; when tests exist but --run
+// matches none, it warns and returns no jobs.
 func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]agenttest.Job, error) {
 	for _, p := range paths {
 		if p == "-" {
@@ -272,7 +277,8 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		if files == 0 {
 			return nil, fail(exitError, "gramc test: no tests in %s; declare one with [name:Test {agent: ...} | (:User {says: \"...\"}), ...]", strings.Join(paths, ", "))
 		}
-		return nil, fail(exitError, "gramc test: no test matches --run %q", o.run)
+		// As go test -run: nothing to run is not a failure, but say so.
+		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
 	return jobs, nil
 }

@@ -39,9 +39,17 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// TestVersionIsTheLinesVersion: the version of JSON output and servers is
+// the one the version line shows.
+func TestVersionIsTheLinesVersion(t *testing.T) {
+	if got, line := Version(), Line("x"); !regexp.MustCompile(`^x ` + regexp.QuoteMeta(got) + ` `).MatchString(line) {
+		t.Errorf("Version() = %q, Line = %q", got, line)
+	}
+}
+
 func TestLineOfThisBinary(t *testing.T) {
 	// A test binary has build info: at least the Go version.
-	got := Line("x", "0.1.0")
+	got := Line("x")
 	if !regexp.MustCompile(`^x \S+ revision .+ go\d`).MatchString(got) {
 		t.Errorf("Line = %q", got)
 	}
