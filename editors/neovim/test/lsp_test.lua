@@ -1,6 +1,6 @@
--- Headless test of the Neovim set-up the README gives. Run by test.sh as
+-- Headless test of the Neovim set-up docs/editors.md gives. Run by test.sh as
 --   nvim --headless --clean -c "luafile editors/neovim/test/lsp_test.lua"
--- with gram-lsp on the PATH. It checks that both snippets are in README.md word
+-- with gram-lsp on the PATH. It checks that both snippets are in docs/editors.md word
 -- for word, loads the one for this Neovim, opens a .gram file and checks that the
 -- server starts, a diagnostic appears for a broken line and clears after the
 -- fix, and hover and document symbols answer. Any failure exits with status 1.
@@ -33,8 +33,8 @@ local function wait(what, cond)
 end
 
 local function run()
-  -- The README shows exactly the files this test loads.
-  local readme = read(repo .. "/README.md")
+  -- docs/editors.md shows exactly the files this test loads.
+  local readme = read(repo .. "/docs/editors.md")
   local blocks = {}
   for block in readme:gmatch("```lua\n(.-)```") do
     blocks[block] = true
@@ -42,7 +42,7 @@ local function run()
   for _, name in ipairs({ "gram.lua", "gram-0.10.lua" }) do
     local text = read(neovim .. "/" .. name)
     if not blocks[text] then
-      error("README.md has no ```lua block equal to editors/neovim/" .. name, 0)
+      error("docs/editors.md has no ```lua block equal to editors/neovim/" .. name, 0)
     end
     -- Every snippet at least parses here, including the one for newer versions.
     local chunk, err = loadstring(text, name)
@@ -50,7 +50,7 @@ local function run()
       error("editors/neovim/" .. name .. " does not parse: " .. err, 0)
     end
   end
-  ok("README.md shows editors/neovim/gram.lua and gram-0.10.lua")
+  ok("docs/editors.md shows editors/neovim/gram.lua and gram-0.10.lua")
 
   local snippet = vim.fn.has("nvim-0.10") == 1 and "gram-0.10.lua" or "gram.lua"
   dofile(neovim .. "/" .. snippet)
