@@ -86,3 +86,17 @@ func TestEverySyntaxErrorKindIsOne(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentsHasNoDiagnostics(t *testing.T) {
+	src := gramgen.Agents(64 << 10)
+	if len(src) < 64<<10 {
+		t.Fatalf("Agents(64 KiB) is %d bytes", len(src))
+	}
+	if ds := check(t, src); len(ds) != 0 {
+		t.Fatalf("Agents gives %d diagnostics, first: %v", len(ds), ds[0])
+	}
+	tools, agents := strings.Count(src, ":Tool {"), strings.Count(src, ":Agent {")
+	if tools == 0 || tools != 2*agents {
+		t.Fatalf("Agents has %d tools and %d agents, want twice as many tools", tools, agents)
+	}
+}
