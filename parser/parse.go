@@ -81,29 +81,32 @@ const parallelMin = 64 << 10
 // diagnostic instead of a parse (hand-written gram never comes close).
 const MaxDepth = 1000
 
+//
+// Its fields are ordered so that it packs without padding: a document holds
+// one per unit.
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
 	err  *grammar.SyntaxError
-	// split is set when the unit starts where the splitter started one (not
-	// where recovery split a broken unit).
-	split bool
 	// reach is the end of the last token looked at to find and parse the
 	// unit beyond its own (recovery parses look ahead), or its end; with
 	// reachEnd, it also depends on the token that ends the unit the
 	// splitter found around it, which starts at reach. An edit after reach
 	// (and after that token) leaves the unit as it is (see Reparse).
-	reach    int
-	reachEnd bool
+	reach int
+	// nested are the diagnostics of the maps inside arrays of the unit's
+	// values, once nestedDone: found once per unit, and moved with it.
+	nested diag.List
 	// at is the state of the splitter that found the top-level unit the
 	// unit is in just before the unit's first token.
 	at splitState
 	// gen is the generation of the text the unit's tokens point into (see
 	// Document.gen).
 	gen int32
-	// nested are the diagnostics of the maps inside arrays of the unit's
-	// values, once nestedDone: found once per unit, and moved with it.
-	nested     diag.List
+	// split is set when the unit starts where the splitter started one (not
+	// where recovery split a broken unit).
+	split      bool
+	reachEnd   bool
 	nestedDone bool
 }
 
