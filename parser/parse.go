@@ -81,9 +81,8 @@ const parallelMin = 64 << 10
 // diagnostic instead of a parse (hand-written gram never comes close).
 const MaxDepth = 1000
 
-//
-// Its fields are ordered so that it packs without padding: a document holds
-// one per unit.
+// unitResult is what parsing one top-level unit gave. Its fields are
+// ordered so that it packs without padding: a document holds one per unit.
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
