@@ -176,7 +176,8 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 	return s.l.diags
 }
 
-// slabSize is how many patterns are allocated at once.
+// slabSize is how many properties or labels are allocated at once (see
+// carve); patterns are allocated patternSlab at a time.
 //
 // Patterns in a slab point only to patterns allocated before them (a
 // relationship to its nodes, a walk to its relationships, an annotated
@@ -190,10 +191,15 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 // edit does not keep the rest of the earlier version.
 const slabSize = 128
 
+// patternSlab is how many patterns a slab of patterns holds: as many as
+// fill the allocator's 16 KiB size class (136 patterns of 120 bytes; 128
+// would leave a sixteenth of every slab unused).
+const patternSlab = 136
+
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	if len(l.slab) == cap(l.slab) {
-		l.slab = make([]Pattern, 0, slabSize)
+		l.slab = make([]Pattern, 0, patternSlab)
 		l.pairSlab = nil // see slabSize
 	}
 	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})

@@ -1,0 +1,16 @@
+package parser
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestPatternSlabFits: a slab of patterns fills its size class of the
+// allocator (16 KiB) with no room for one more pattern left over.
+func TestPatternSlabFits(t *testing.T) {
+	const class = 16 << 10
+	size := int(unsafe.Sizeof(Pattern{}))
+	if n := patternSlab * size; n > class || class-n >= size {
+		t.Errorf("a slab of %d patterns of %d bytes is %d bytes: want the most that fit in %d", patternSlab, size, n, class)
+	}
+}
