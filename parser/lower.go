@@ -28,8 +28,12 @@ import (
 
 type scope struct {
 	parent *scope
-	defs   map[string]*Pattern
-	owner  *Pattern // the subject pattern whose elements this scope holds
+	// defs are the scope's definitions by identity: always for the top-level
+	// scope, and for a nested scope once it has more than fewDefs; few holds
+	// those of a nested scope until then.
+	defs  map[string]*Pattern
+	few   []*Pattern
+	owner *Pattern // the subject pattern whose elements this scope holds
 	// index holds defs' names for suggestions, built when first needed (after
 	// every definition is known); for the top-level scope, top does, and
 	// prevTop is the previous version's (see suggestionsFor).
@@ -41,13 +45,27 @@ type scope struct {
 	log *[]*Pattern
 }
 
-// set defines id in the scope; the table of definitions is made on the
-// first (an element list of references alone defines nothing).
+// fewDefs is how many definitions a nested scope lists before it makes a
+// table of them: most element lists define a handful of names, for which a
+// list is a fraction of the size of a map and as quick to search.
+const fewDefs = 8
+
+// set defines id, p's identity, in the scope (an element list of references
+// alone defines nothing and allocates nothing).
 func (s *scope) set(id string, p *Pattern) {
-	if s.defs == nil {
-		s.defs = map[string]*Pattern{}
+	switch {
+	case s.defs != nil:
+		s.defs[id] = p
+	case len(s.few) < fewDefs:
+		s.few = append(s.few, p)
+	default:
+		s.defs = make(map[string]*Pattern, 2*fewDefs)
+		for _, q := range s.few {
+			s.defs[q.Subject.Identity] = q
+		}
+		s.defs[id] = p
+		s.few = nil
 	}
-	s.defs[id] = p
 	if s.log != nil {
 		*s.log = append(*s.log, p)
 	}
@@ -63,11 +81,37 @@ var outermost = &scope{}
 // scope outwards, with top as the top-level scope.
 func (s *scope) lookupIn(id string, top *scope) *Pattern {
 	for ; s.parent != nil; s = s.parent {
-		if p, ok := s.defs[id]; ok {
+		if p, ok := s.def(id); ok {
 			return p
 		}
 	}
 	return top.defs[id]
+}
+
+// def returns the definition of id in the scope itself.
+func (s *scope) def(id string) (*Pattern, bool) {
+	if s.defs != nil {
+		p, ok := s.defs[id]
+		return p, ok
+	}
+	for _, p := range s.few {
+		if p.Subject.Identity == id {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// names returns the identities the scope defines, in no order.
+func (s *scope) names() []string {
+	names := make([]string, 0, len(s.defs)+len(s.few))
+	for k := range s.defs {
+		names = append(names, k)
+	}
+	for _, p := range s.few {
+		names = append(names, p.Subject.Identity)
+	}
+	return names
 }
 
 type lowerer struct {
@@ -404,7 +448,7 @@ func hasDefinition(s *grammar.Subject) bool {
 
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
-	if first, ok := sc.defs[id]; ok {
+	if first, ok := sc.def(id); ok {
 		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
 		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
@@ -525,7 +569,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 		if hasDefinition(n.Subject) {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
-			if first, ok := sc.defs[id]; ok {
+			if first, ok := sc.def(id); ok {
 				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
 				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
