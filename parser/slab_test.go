@@ -14,3 +14,11 @@ func TestPatternSlabFits(t *testing.T) {
 		t.Errorf("a slab of %d patterns of %d bytes is %d bytes: want the most that fit in %d", patternSlab, size, n, class)
 	}
 }
+
+// TestUnitResultSize: a document holds a unitResult per unit, packed into
+// 64 bytes.
+func TestUnitResultSize(t *testing.T) {
+	if n := unsafe.Sizeof(unitResult{}); n > 64 {
+		t.Errorf("unitResult is %d bytes, want at most 64", n)
+	}
+}
