@@ -27,16 +27,15 @@ func (p *Path) parse(lex tokens) error {
 		}
 		cur.Left = n
 		cur.Start = n.Start
-		a := &Arrow{}
-		switch err := a.parse(lex); err {
-		case participle.NextMatch:
+		if !isOpenHalf(lex.Peek()) {
 			// The path ends here: set the end of every part of it.
 			for q := p; q != nil; q = q.Right {
 				q.End = n.End
 			}
 			return nil
-		case nil:
-		default:
+		}
+		a := &Arrow{}
+		if err := a.parse(lex); err != nil {
 			return err
 		}
 		cur.Arrow = a
