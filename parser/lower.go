@@ -175,14 +175,15 @@ type unitLowerer struct {
 }
 
 // bytesPerTopDef is the fewest bytes of source per top-level definition
-// expected: the top-level scope is sized for a file that dense, so that it
-// does not grow (and leave its smaller tables as garbage) while a large file
-// is lowered.
+// (or pattern) expected: the top-level scope and the list of lowered
+// top-level patterns are sized for a file that dense, so that they do not
+// grow (and leave their smaller tables as garbage) while a large file is
+// lowered.
 const bytesPerTopDef = 64
 
 // newUnitLowerer returns a lowerer for a file of size bytes.
 func newUnitLowerer(size int) *unitLowerer {
-	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
+	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}, out: make([]*Pattern, 0, size/bytesPerTopDef)}
 	s.top.log, s.l.topScope = &s.log.defs, s.top
 	return s
 }

@@ -23,6 +23,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -164,6 +165,7 @@ func (doc *Document) assemble() diag.List {
 	}
 	lastErrLine := -1
 	sawPattern := false
+	var nested diag.List // reused: most units have no nested maps
 	for i := range doc.units {
 		r := &doc.units[i]
 		if r.err != nil {
@@ -184,10 +186,11 @@ func (doc *Document) assemble() diag.List {
 		}
 		u := r.unit
 		if !r.nestedDone {
-			var nested diag.List
+			nested = nested[:0]
 			nestedMaps(u, &nested)
 			if len(nested) > 0 {
-				r.nested = &nested
+				found := slices.Clone(nested)
+				r.nested = &found
 			}
 			r.nestedDone = true
 		}
