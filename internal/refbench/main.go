@@ -45,6 +45,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == spawnArg {
+		os.Exit(spawn(os.Args[2:]))
+	}
 	size := flag.Int("size", 10, "size of the generated document, in MiB")
 	rounds := flag.Int("rounds", 3, "rounds; each figure is the median")
 	ref := flag.String("ref", "../shared/bin/reference-parser", "the reference parser command")
@@ -63,18 +66,59 @@ type proc struct {
 	stdout string
 }
 
+// spawnArg, as refbench's first argument, makes it run the command that
+// follows and report its wall time and peak RSS (see measure).
+const spawnArg = "-spawn"
+
+// measure runs a command and returns its wall time, peak RSS and output.
+//
+// The command is started by a fresh refbench process (spawnArg) rather than
+// by this one: Linux counts in a process's peak RSS the peak of the process
+// that started it, up to the exec (the child shares its memory until then),
+// and this process has held the parsed document.
 func measure(name string, args ...string) (proc, error) {
-	cmd := exec.Command(name, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return proc{}, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return proc{}, err
+	}
+	defer r.Close()
+	cmd := exec.Command(self, append([]string{spawnArg, name}, args...)...)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = &out, &errb, []*os.File{w}
+	err = cmd.Run()
+	w.Close()
+	if err != nil {
+		return proc{}, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	var wall time.Duration
+	var rssKB int64
+	if _, err := fmt.Fscan(r, &wall, &rssKB); err != nil {
+		return proc{}, fmt.Errorf("%s: reading its measurement: %v", name, err)
+	}
+	return proc{wall: wall, rssMB: float64(rssKB) / 1024, stdout: out.String()}, nil
+}
+
+// spawn runs the command args with refbench's standard streams, writes its
+// wall time (nanoseconds) and peak RSS (KiB) to file descriptor 3, and
+// returns the exit code to exit with.
+func spawn(args []string) int {
+	report := os.NewFile(3, "report")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return proc{}, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return proc{wall: wall, rssMB: float64(ru.Maxrss) / 1024, stdout: out.String()}, nil
+	fmt.Fprintf(report, "%d %d\n", int64(wall), ru.Maxrss)
+	return 0
 }
 
 func load() string {
