@@ -184,7 +184,7 @@ func (b *builder) document(items []item, to int, p *printer) {
 func (b *builder) topPattern(p *grammar.TopPattern) {
 	if a := p.Annotations; a != nil {
 		if id := a.Identified; id != nil {
-			b.at(id.Pos.Offset, "@@")
+			b.at(int(id.Start), "@@")
 			b.subject(id.Subject)
 			b.flushGap()
 			if len(a.Properties) > 0 {
@@ -194,11 +194,11 @@ func (b *builder) topPattern(p *grammar.TopPattern) {
 			}
 		}
 		for _, pa := range a.Properties {
-			b.at(pa.Pos.Offset, "@")
+			b.at(int(pa.Start), "@")
 			b.tok(pa.Key.Tok)
 			b.at(b.skipTrivia(pa.Key.End()), "(")
 			b.value(pa.Value)
-			b.at(pa.EndPos.Offset-1, ")")
+			b.at(int(pa.End)-1, ")")
 			b.flushGap()
 			b.hardLine(false)
 		}
@@ -213,10 +213,10 @@ func (b *builder) topPattern(p *grammar.TopPattern) {
 // subjectPattern emits `[subject | element, ...]`; broken, each element is on
 // its own line, indented, and the `]` on a line of its own.
 func (b *builder) subjectPattern(sp *grammar.SubjectPattern) {
-	closing := sp.EndPos.Offset - 1
-	b.flush(sp.Pos.Offset, false)
+	closing := int(sp.End) - 1
+	b.flush(int(sp.Start), false)
 	b.group()
-	b.at(sp.Pos.Offset, "[")
+	b.at(int(sp.Start), "[")
 	if sp.Subject != nil {
 		b.subject(sp.Subject)
 	}

@@ -9,10 +9,12 @@
 // time and memory low where most of a file's tokens are (subject.go, path.go,
 // arrow.go, ref.go, record.go, value.go).
 //
-// Every node knows its exact byte span ([Node.Span]). Participle records where a
-// struct starts (Pos) and the position of the token after it (EndPos); the parser
-// rewrites EndPos.Offset to the end of the struct's last token, so spans never
-// include trailing white space or comments.
+// Every node knows its exact byte span ([Node.Span]): the offsets of its first
+// byte and just past its last token (Start, End), so spans never include
+// trailing white space or comments. The hand-written parse sets them as it
+// reads the tokens; after a participle parse, which records no positions in
+// the structs, they are found from the unit's tokens and the spans of the
+// hand-written productions (see setSpans).
 
 package grammar
 
@@ -27,8 +29,8 @@ type Node interface {
 	Span() diag.Span
 }
 
-func posSpan(start, end lexer.Position) diag.Span {
-	return diag.Span{Start: start.Offset, End: end.Offset}
+func span32(start, end int32) diag.Span {
+	return diag.Span{Start: int(start), End: int(end)}
 }
 
 // Unit is what one top-level piece of a file parses to: either the header record or
@@ -36,79 +38,79 @@ func posSpan(start, end lexer.Position) diag.Span {
 // file at top-level boundaries and parses each unit on its own, which gives error
 // recovery and lets independent units be parsed concurrently.
 type Unit struct {
-	Pos, EndPos lexer.Position
-	Header      *Record     `parser:"  @@"`
-	Pattern     *TopPattern `parser:"| @@"`
+	Header     *Record     `parser:"  @@"`
+	Pattern    *TopPattern `parser:"| @@"`
+	Start, End int32
 }
 
 // Span returns the unit's byte span.
-func (u *Unit) Span() diag.Span { return posSpan(u.Pos, u.EndPos) }
+func (u *Unit) Span() diag.Span { return span32(u.Start, u.End) }
 
 // TopPattern is a top-level pattern: a subject pattern or a path, optionally
 // preceded by annotations.
 type TopPattern struct {
-	Pos, EndPos lexer.Position
 	Annotations *Annotations    `parser:"@@?"`
 	Subject     *SubjectPattern `parser:"( @@"`
 	Path        *Path           `parser:"| @@ )"`
+	Start, End  int32
 }
 
 // Span returns the pattern's byte span, annotations included.
-func (p *TopPattern) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
+func (p *TopPattern) Span() diag.Span { return span32(p.Start, p.End) }
 
 // Annotations are an optional identified annotation (`@@id:L`) followed by
 // property annotations (`@k(v)`); at least one is present.
 type Annotations struct {
-	Pos, EndPos lexer.Position
-	Identified  *IdentifiedAnnotation `parser:"( @@"`
-	Properties  []*PropertyAnnotation `parser:"  @@* | @@+ )"`
+	Identified *IdentifiedAnnotation `parser:"( @@"`
+	Properties []*PropertyAnnotation `parser:"  @@* | @@+ )"`
+	Start, End int32
 }
 
 // Span returns the annotations' byte span.
-func (a *Annotations) Span() diag.Span { return posSpan(a.Pos, a.EndPos) }
+func (a *Annotations) Span() diag.Span { return span32(a.Start, a.End) }
 
 // IdentifiedAnnotation is `@@ident`, `@@ident:Label...` or `@@:Label...`: a
 // subject without a record (checked after parsing).
 type IdentifiedAnnotation struct {
-	Pos, EndPos lexer.Position
-	Subject     *Subject `parser:"\"@@\" @@"`
+	Subject    *Subject `parser:"\"@@\" @@"`
+	Start, End int32
 }
 
 // Span returns the annotation's byte span.
-func (a *IdentifiedAnnotation) Span() diag.Span { return posSpan(a.Pos, a.EndPos) }
+func (a *IdentifiedAnnotation) Span() diag.Span { return span32(a.Start, a.End) }
 
 // PropertyAnnotation is `@key(value)`.
 type PropertyAnnotation struct {
-	Pos, EndPos lexer.Position
-	Key         *Name  `parser:"\"@\" @@"`
-	Value       *Value `parser:"\"(\" @@ \")\""`
+	Key        *Name  `parser:"\"@\" @@"`
+	Value      *Value `parser:"\"(\" @@ \")\""`
+	Start, End int32
 }
 
 // Span returns the annotation's byte span.
-func (a *PropertyAnnotation) Span() diag.Span { return posSpan(a.Pos, a.EndPos) }
+func (a *PropertyAnnotation) Span() diag.Span { return span32(a.Start, a.End) }
 
 // SubjectPattern is `[ subject | element, ... ]`.
 type SubjectPattern struct {
-	Pos, EndPos lexer.Position
-	Subject     *Subject   `parser:"\"[\" @@?"`
-	Bar         bool       `parser:"( @\"|\""`
-	Elements    []*Element `parser:"  @@ ( \",\" @@ )* )? \"]\""`
+	Subject    *Subject   `parser:"\"[\" @@?"`
+	Bar        bool       `parser:"( @\"|\""`
+	Elements   []*Element `parser:"  @@ ( \",\" @@ )* )? \"]\""`
+	Start, End int32
 }
 
 // Span returns the pattern's byte span, brackets included.
-func (p *SubjectPattern) Span() diag.Span { return posSpan(p.Pos, p.EndPos) }
+func (p *SubjectPattern) Span() diag.Span { return span32(p.Start, p.End) }
 
 // Element is one element of a subject pattern: a nested subject pattern, a path,
 // or a bare identifier (a reference).
 type Element struct {
-	Pos, EndPos lexer.Position
-	Subject     *SubjectPattern `parser:"  @@"`
-	Path        *Path           `parser:"| @@"`
-	Ref         *Ref            `parser:"| @@"`
+	Subject    *SubjectPattern `parser:"  @@"`
+	Path       *Path           `parser:"| @@"`
+	Ref        *Ref            `parser:"| @@"`
+	Start, End int32
 }
 
 // Span returns the element's byte span.
-func (e *Element) Span() diag.Span { return posSpan(e.Pos, e.EndPos) }
+func (e *Element) Span() diag.Span { return span32(e.Start, e.End) }
 
 // Path is a node, optionally followed by an arrow and the rest of the path
 // (right-recursive, as the reference grammar's relationship_pattern). Paths are

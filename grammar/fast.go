@@ -45,10 +45,11 @@ func (u *unitTokens) Next() *lexer.Token {
 	return &u.eof
 }
 
-// endPos is the position just past the last token read.
-func (u *unitTokens) endPos() lexer.Position { return lexer.Position{Offset: u.end} }
+// endOff is the offset just past the last token read.
+func (u *unitTokens) endOff() int32 { return int32(u.end) }
 
-func startPos(t *lexer.Token) lexer.Position { return lexer.Position{Offset: t.Pos.Offset} }
+// startOff is the offset of t.
+func startOff(t *lexer.Token) int32 { return int32(t.Pos.Offset) }
 
 // unitReaders recycles the readers of ParseFast: the tree keeps no pointer
 // to its reader.
@@ -73,7 +74,7 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 	}()
 	var u *Unit
 	if isOpenBrace(lex.Peek()) {
-		u = &Unit{Pos: startPos(lex.Peek())}
+		u = &Unit{Start: startOff(lex.Peek())}
 		r := &Record{}
 		if r.parse(lex) != nil {
 			return nil, false
@@ -86,7 +87,7 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 			p TopPattern
 		}{}
 		u = &both.u
-		u.Pos = startPos(lex.Peek())
+		u.Start = startOff(lex.Peek())
 		if lex.topPattern(&both.p) != nil {
 			return nil, false
 		}
@@ -95,14 +96,14 @@ func ParseFast(toks []lexer.Token, eof int) (*Unit, bool) {
 	if lex.i != len(toks) || check(u) != nil {
 		return nil, false
 	}
-	u.EndPos = lex.endPos()
+	u.End = lex.endOff()
 	return u, true
 }
 
 // topPattern: Annotations? ( SubjectPattern | Path ), into p.
 func (lex *unitTokens) topPattern(p *TopPattern) error {
 	t := lex.Peek()
-	p.Pos = startPos(t)
+	p.Start = startOff(t)
 	if isPunct(t, "@") || isPunct(t, "@@") {
 		a, err := lex.annotations()
 		if err != nil {
@@ -126,21 +127,21 @@ func (lex *unitTokens) topPattern(p *TopPattern) error {
 	default:
 		return errGiveUp
 	}
-	p.EndPos = lex.endPos()
+	p.End = lex.endOff()
 	return nil
 }
 
 // annotations: IdentifiedAnnotation PropertyAnnotation* | PropertyAnnotation+.
 func (lex *unitTokens) annotations() (*Annotations, error) {
 	t := lex.Peek()
-	a := &Annotations{Pos: startPos(t)}
+	a := &Annotations{Start: startOff(t)}
 	if isPunct(t, "@@") {
 		lex.Next()
-		id := &IdentifiedAnnotation{Pos: startPos(t), Subject: &Subject{}}
+		id := &IdentifiedAnnotation{Start: startOff(t), Subject: &Subject{}}
 		if id.Subject.parse(lex) != nil {
 			return nil, errGiveUp
 		}
-		id.EndPos = lex.endPos()
+		id.End = lex.endOff()
 		a.Identified = id
 	}
 	for t := lex.Peek(); isPunct(t, "@"); t = lex.Peek() {
@@ -152,7 +153,7 @@ func (lex *unitTokens) annotations() (*Annotations, error) {
 			val Value
 		}{}
 		pa := &x.pa
-		pa.Pos = startPos(t)
+		pa.Start = startOff(t)
 		if !isSymbol(lex.Peek()) {
 			return nil, errGiveUp
 		}
@@ -167,19 +168,19 @@ func (lex *unitTokens) annotations() (*Annotations, error) {
 			return nil, errGiveUp
 		}
 		lex.Next()
-		pa.EndPos = lex.endPos()
+		pa.End = lex.endOff()
 		a.Properties = append(a.Properties, pa)
 	}
 	if a.Identified == nil && a.Properties == nil {
 		return nil, errGiveUp
 	}
-	a.EndPos = lex.endPos()
+	a.End = lex.endOff()
 	return a, nil
 }
 
 // subjectPattern: "[" Subject? ( "|" Element ( "," Element )* )? "]".
 func (lex *unitTokens) subjectPattern() (*SubjectPattern, error) {
-	sp := &SubjectPattern{Pos: startPos(lex.Next())}
+	sp := &SubjectPattern{Start: startOff(lex.Next())}
 	if t := lex.Peek(); !isPunct(t, "|") && !isPunct(t, "]") {
 		s := &Subject{}
 		switch err := s.parse(lex); err {
@@ -209,7 +210,7 @@ func (lex *unitTokens) subjectPattern() (*SubjectPattern, error) {
 		return nil, errGiveUp
 	}
 	lex.Next()
-	sp.EndPos = lex.endPos()
+	sp.End = lex.endOff()
 	return sp, nil
 }
 
@@ -241,7 +242,7 @@ func (lex *unitTokens) element() (*Element, error) {
 	default:
 		return nil, errGiveUp
 	}
-	e.Pos = startPos(t)
-	e.EndPos = lex.endPos()
+	e.Start = startOff(t)
+	e.End = lex.endOff()
 	return e, nil
 }

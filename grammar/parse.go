@@ -34,7 +34,7 @@ func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
 	if err != nil {
 		return u, toSyntaxError(err, toks, eof)
 	}
-	fixEnds(u, toks)
+	setSpans(u, toks)
 	if serr := check(u); serr != nil {
 		return u, serr
 	}
@@ -59,43 +59,95 @@ func toSyntaxError(err error, toks []lexer.Token, eof int) *SyntaxError {
 	return &SyntaxError{Span: diag.Span{Start: eof, End: eof}, Msg: fmt.Sprint(err)}
 }
 
-// fixEnds rewrites EndPos.Offset of every participle struct from "start of the next
-// token" to "end of the struct's last token".
-func fixEnds(u *Unit, toks []lexer.Token) {
-	end := func(p *lexer.Position) {
-		// The last token of the struct is the one before the first token starting
-		// at or after p.Offset.
-		i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos.Offset >= p.Offset })
-		if i > 0 {
-			t := toks[i-1]
-			p.Offset = t.Pos.Offset + len(t.Value)
+// spans finds the spans of the participle structs of a unit that participle
+// parsed, which records no positions in them: each starts at the token
+// where its production starts, found by walking the unit's tokens along the
+// grammar, stepping over what the hand-written productions (paths,
+// subjects, records, values), which know their exact spans, read; each ends
+// with its last token.
+type spans struct{ toks []lexer.Token }
+
+// setSpans sets the spans of the participle structs of u, parsed from toks.
+func setSpans(u *Unit, toks []lexer.Token) {
+	s := spans{toks}
+	u.Start, u.End = s.start(0), s.end(len(toks))
+	if u.Pattern != nil {
+		s.top(u.Pattern)
+	}
+}
+
+// start is the offset of token i.
+func (s spans) start(i int) int32 { return int32(s.toks[i].Pos.Offset) }
+
+// end is the end of the token before token i.
+func (s spans) end(i int) int32 {
+	t := &s.toks[i-1]
+	return int32(t.Pos.Offset + len(t.Value))
+}
+
+// after is the index of the first token at or after off: the one after a
+// hand-written production that ends at off.
+func (s spans) after(off int) int {
+	return sort.Search(len(s.toks), func(i int) bool { return s.toks[i].Pos.Offset >= off })
+}
+
+func (s spans) top(p *TopPattern) {
+	i := 0
+	if p.Annotations != nil {
+		i = s.annotations(p.Annotations, i)
+	}
+	if p.Subject != nil {
+		i = s.subjectPattern(p.Subject, i)
+	} else {
+		i = s.after(int(p.Path.End))
+	}
+	p.Start, p.End = s.start(0), s.end(i)
+}
+
+// annotations sets the spans of a, which starts at token i, and returns
+// the index of the token after it.
+func (s spans) annotations(a *Annotations, i int) int {
+	a.Start = s.start(i)
+	if id := a.Identified; id != nil {
+		id.Start = s.start(i)
+		i = s.after(int(id.Subject.End))
+		id.End = s.end(i)
+	}
+	for _, pa := range a.Properties {
+		pa.Start = s.start(i)
+		i = s.after(pa.Value.Span().End) + 1 // the closing parenthesis
+		pa.End = s.end(i)
+	}
+	a.End = s.end(i)
+	return i
+}
+
+// subjectPattern sets the spans of p, which starts at token i, and returns
+// the index of the token after it.
+func (s spans) subjectPattern(p *SubjectPattern, i int) int {
+	p.Start = s.start(i)
+	i++ // [
+	if p.Subject != nil {
+		i = s.after(int(p.Subject.End))
+	}
+	if p.Bar {
+		for _, e := range p.Elements {
+			i++ // | or ,
+			e.Start = s.start(i)
+			switch {
+			case e.Subject != nil:
+				i = s.subjectPattern(e.Subject, i)
+			case e.Path != nil:
+				i = s.after(int(e.Path.End))
+			default:
+				i++ // a reference
+			}
+			e.End = s.end(i)
 		}
 	}
-	Inspect(u, func(n Node) bool {
-		switch n := n.(type) {
-		case *Unit:
-			end(&n.EndPos)
-		case *TopPattern:
-			end(&n.EndPos)
-		case *Annotations:
-			end(&n.EndPos)
-		case *IdentifiedAnnotation:
-			end(&n.EndPos)
-			return false
-		case *PropertyAnnotation:
-			end(&n.EndPos)
-			return false
-		case *SubjectPattern:
-			end(&n.EndPos)
-		case *Element:
-			end(&n.EndPos)
-		default:
-			// Paths, subjects and what they hold are parsed by hand, with
-			// exact ends.
-			return false
-		}
-		return true
-	})
+	i++ // ]
+	p.End = s.end(i)
+	return i
 }
 
 // check reports the errors the grammar structs cannot express: mixed arrow

@@ -20,7 +20,6 @@ func (p *Path) parse(lex tokens) error {
 		return participle.NextMatch
 	}
 	cur := p
-	var chain []*Path
 	for {
 		n, err := parseNode(lex)
 		if err != nil {
@@ -28,17 +27,15 @@ func (p *Path) parse(lex tokens) error {
 		}
 		cur.Left = n
 		cur.Start = n.Start
-		chain = append(chain, cur)
-		a := &Arrow{}
-		switch err := a.parse(lex); err {
-		case participle.NextMatch:
-			// The path ends here: set every end, innermost first.
-			for _, q := range chain {
+		if !isOpenHalf(lex.Peek()) {
+			// The path ends here: set the end of every part of it.
+			for q := p; q != nil; q = q.Right {
 				q.End = n.End
 			}
 			return nil
-		case nil:
-		default:
+		}
+		a := &Arrow{}
+		if err := a.parse(lex); err != nil {
 			return err
 		}
 		cur.Arrow = a

@@ -6,8 +6,6 @@
 package grammar
 
 import (
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/gramlang/gram/diag"
 )
 
@@ -27,18 +25,13 @@ func (s shifter) tok(t Tok) Tok {
 
 func (s shifter) i32(v int32) int32 { return v + int32(s.d) }
 
-func (s shifter) pos(p lexer.Position) lexer.Position {
-	p.Offset += s.d
-	return p
-}
-
 // Span moves a span by d.
 func (s shifter) span(sp diag.Span) diag.Span {
 	return diag.Span{Start: sp.Start + s.d, End: sp.End + s.d}
 }
 
 // Shifted returns a copy of u whose offsets are moved by delta, its token texts
-// taken from src (the text in which u now starts at u.Pos.Offset+delta).
+// taken from src (the text in which u now starts at u.Start+delta).
 //
 // The copy is made by a walk over the tree, typed node by node (this runs
 // over every unit after an edit, so it does without Inspect's dynamic
@@ -46,7 +39,7 @@ func (s shifter) span(sp diag.Span) diag.Span {
 func (u *Unit) Shifted(src string, delta int) *Unit {
 	s := shifter{src: src, d: delta}
 	c := *u
-	c.Pos, c.EndPos = s.pos(u.Pos), s.pos(u.EndPos)
+	c.Start, c.End = s.i32(u.Start), s.i32(u.End)
 	c.Header = s.record(u.Header)
 	c.Pattern = s.top(u.Pattern)
 	return &c
@@ -60,7 +53,7 @@ func (s shifter) top(p *TopPattern) *TopPattern {
 		return nil
 	}
 	c := *p
-	c.Pos, c.EndPos = s.pos(p.Pos), s.pos(p.EndPos)
+	c.Start, c.End = s.i32(p.Start), s.i32(p.End)
 	c.Annotations = s.annotations(p.Annotations)
 	c.Subject = s.subjectPattern(p.Subject)
 	c.Path = s.path(p.Path)
@@ -72,10 +65,10 @@ func (s shifter) annotations(a *Annotations) *Annotations {
 		return nil
 	}
 	c := *a
-	c.Pos, c.EndPos = s.pos(a.Pos), s.pos(a.EndPos)
+	c.Start, c.End = s.i32(a.Start), s.i32(a.End)
 	if id := a.Identified; id != nil {
 		ci := *id
-		ci.Pos, ci.EndPos = s.pos(id.Pos), s.pos(id.EndPos)
+		ci.Start, ci.End = s.i32(id.Start), s.i32(id.End)
 		ci.Subject = s.subject(id.Subject)
 		c.Identified = &ci
 	}
@@ -86,7 +79,7 @@ func (s shifter) annotations(a *Annotations) *Annotations {
 				continue
 			}
 			cp := *pa
-			cp.Pos, cp.EndPos = s.pos(pa.Pos), s.pos(pa.EndPos)
+			cp.Start, cp.End = s.i32(pa.Start), s.i32(pa.End)
 			if pa.Key != nil {
 				cp.Key = &Name{s.tok(pa.Key.Tok)}
 			}
@@ -105,7 +98,7 @@ func (s shifter) subjectPattern(p *SubjectPattern) *SubjectPattern {
 		return nil
 	}
 	c := *p
-	c.Pos, c.EndPos = s.pos(p.Pos), s.pos(p.EndPos)
+	c.Start, c.End = s.i32(p.Start), s.i32(p.End)
 	c.Subject = s.subject(p.Subject)
 	if p.Elements != nil {
 		elems := make([]Element, len(p.Elements))
@@ -116,7 +109,7 @@ func (s shifter) subjectPattern(p *SubjectPattern) *SubjectPattern {
 			}
 			ce := &elems[i]
 			*ce = *e
-			ce.Pos, ce.EndPos = s.pos(e.Pos), s.pos(e.EndPos)
+			ce.Start, ce.End = s.i32(e.Start), s.i32(e.End)
 			ce.Subject = s.subjectPattern(e.Subject)
 			ce.Path = s.path(e.Path)
 			if e.Ref != nil {

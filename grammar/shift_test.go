@@ -21,7 +21,7 @@ func units(t *testing.T, src string) []*grammar.Unit {
 		out = append(out, &grammar.Unit{Header: h})
 	}
 	for _, p := range doc.Patterns {
-		out = append(out, &grammar.Unit{Pos: p.Pos, EndPos: p.EndPos, Pattern: p})
+		out = append(out, &grammar.Unit{Start: p.Start, End: p.End, Pattern: p})
 	}
 	return out
 }
@@ -53,7 +53,7 @@ func TestShifted(t *testing.T) {
 			got := u.Shifted(moved, len(prefix))
 			if u.Header != nil {
 				// The header's unit has no position of its own here.
-				got.Pos, got.EndPos = want[i].Pos, want[i].EndPos
+				got.Start, got.End = want[i].Start, want[i].End
 			}
 			if !reflect.DeepEqual(got, want[i]) {
 				t.Errorf("%s: unit %d at %v shifted is not the unit parsed at %v", name, i, u.Span(), want[i].Span())

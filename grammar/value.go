@@ -9,6 +9,7 @@ package grammar
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
@@ -135,6 +136,9 @@ func parseArray(lex tokens, v *Value) error {
 			Msg:    "an array needs at least one value: [] is not an empty array",
 			Detail: "write at least one value, e.g. [\"a\"], or leave the property out"}
 	}
+	// The items are gathered here, then copied to a slice of their number.
+	var buf [8]Value
+	items := buf[:0]
 	for {
 		var item Value
 		if t := lex.Peek(); isOpenBrace(t) {
@@ -151,7 +155,7 @@ func parseArray(lex tokens, v *Value) error {
 		} else if err := parseScalar(lex, "an array", &item); err != nil {
 			return err
 		}
-		v.more.items = append(v.more.items, item)
+		items = append(items, item)
 		t := lex.Peek()
 		if isPunct(t, ",") {
 			lex.Next()
@@ -159,6 +163,7 @@ func parseArray(lex tokens, v *Value) error {
 		}
 		if isPunct(t, "]") {
 			lex.Next()
+			v.more.items = slices.Clone(items)
 			v.more.end = int32(t.Pos.Offset + 1)
 			return nil
 		}

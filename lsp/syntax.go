@@ -97,9 +97,9 @@ func (w *synWalker) step(n grammar.Node) bool {
 			fr.owner = n.Span()
 		}
 	case *grammar.IdentifiedAnnotation:
-		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@@", Off: n.Start}, owner: fr.owner})
 	case *grammar.PropertyAnnotation:
-		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: int32(n.Pos.Offset)}, owner: fr.owner})
+		w.f(synItem{kind: synAnnotMark, tok: grammar.Tok{Value: "@", Off: n.Start}, owner: fr.owner})
 		fr.key, fr.nested = n.Key.Value, false
 	case *grammar.Name:
 		w.f(synItem{kind: synAnnotKey, tok: n.Tok, owner: fr.owner})

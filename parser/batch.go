@@ -80,7 +80,9 @@ func (b *batch) parse(src string) {
 		start = cut
 	}
 	buf := b.toks[:0]
-	b.toks = nil
+	// What found the units is not needed once they are parsed; the batch
+	// itself is kept until the whole document is (see parseSyntax).
+	b.toks, b.cuts, b.deep, b.starts = nil, nil, nil, nil
 	if cap(buf) <= maxPooledTokens {
 		tokenBuffers.Put(&buf)
 	} else if cap(buf) >= collectTokens {

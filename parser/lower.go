@@ -28,8 +28,12 @@ import (
 
 type scope struct {
 	parent *scope
-	defs   map[string]*Pattern
-	owner  *Pattern // the subject pattern whose elements this scope holds
+	// defs are the scope's definitions by identity: always for the top-level
+	// scope, and for a nested scope once it has more than fewDefs; few holds
+	// those of a nested scope until then.
+	defs  map[string]*Pattern
+	few   []*Pattern
+	owner *Pattern // the subject pattern whose elements this scope holds
 	// index holds defs' names for suggestions, built when first needed (after
 	// every definition is known); for the top-level scope, top does, and
 	// prevTop is the previous version's (see suggestionsFor).
@@ -41,13 +45,27 @@ type scope struct {
 	log *[]*Pattern
 }
 
-// set defines id in the scope; the table of definitions is made on the
-// first (an element list of references alone defines nothing).
+// fewDefs is how many definitions a nested scope lists before it makes a
+// table of them: most element lists define a handful of names, for which a
+// list is a fraction of the size of a map and as quick to search.
+const fewDefs = 8
+
+// set defines id, p's identity, in the scope (an element list of references
+// alone defines nothing and allocates nothing).
 func (s *scope) set(id string, p *Pattern) {
-	if s.defs == nil {
-		s.defs = map[string]*Pattern{}
+	switch {
+	case s.defs != nil:
+		s.defs[id] = p
+	case len(s.few) < fewDefs:
+		s.few = append(s.few, p)
+	default:
+		s.defs = make(map[string]*Pattern, 2*fewDefs)
+		for _, q := range s.few {
+			s.defs[q.Subject.Identity] = q
+		}
+		s.defs[id] = p
+		s.few = nil
 	}
-	s.defs[id] = p
 	if s.log != nil {
 		*s.log = append(*s.log, p)
 	}
@@ -63,11 +81,37 @@ var outermost = &scope{}
 // scope outwards, with top as the top-level scope.
 func (s *scope) lookupIn(id string, top *scope) *Pattern {
 	for ; s.parent != nil; s = s.parent {
-		if p, ok := s.defs[id]; ok {
+		if p, ok := s.def(id); ok {
 			return p
 		}
 	}
 	return top.defs[id]
+}
+
+// def returns the definition of id in the scope itself.
+func (s *scope) def(id string) (*Pattern, bool) {
+	if s.defs != nil {
+		p, ok := s.defs[id]
+		return p, ok
+	}
+	for _, p := range s.few {
+		if p.Subject.Identity == id {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// names returns the identities the scope defines, in no order.
+func (s *scope) names() []string {
+	names := make([]string, 0, len(s.defs)+len(s.few))
+	for k := range s.defs {
+		names = append(names, k)
+	}
+	for _, p := range s.few {
+		names = append(names, p.Subject.Identity)
+	}
+	return names
 }
 
 type lowerer struct {
@@ -131,14 +175,15 @@ type unitLowerer struct {
 }
 
 // bytesPerTopDef is the fewest bytes of source per top-level definition
-// expected: the top-level scope is sized for a file that dense, so that it
-// does not grow (and leave its smaller tables as garbage) while a large file
-// is lowered.
+// (or pattern) expected: the top-level scope and the list of lowered
+// top-level patterns are sized for a file that dense, so that they do not
+// grow (and leave their smaller tables as garbage) while a large file is
+// lowered.
 const bytesPerTopDef = 64
 
 // newUnitLowerer returns a lowerer for a file of size bytes.
 func newUnitLowerer(size int) *unitLowerer {
-	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}}
+	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}, out: make([]*Pattern, 0, size/bytesPerTopDef)}
 	s.top.log, s.l.topScope = &s.log.defs, s.top
 	return s
 }
@@ -176,7 +221,8 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 	return s.l.diags
 }
 
-// slabSize is how many patterns are allocated at once.
+// slabSize is how many properties or labels are allocated at once (see
+// carve); patterns are allocated patternSlab at a time.
 //
 // Patterns in a slab point only to patterns allocated before them (a
 // relationship to its nodes, a walk to its relationships, an annotated
@@ -190,10 +236,15 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 // edit does not keep the rest of the earlier version.
 const slabSize = 128
 
+// patternSlab is how many patterns a slab of patterns holds: as many as
+// fill the allocator's 16 KiB size class (136 patterns of 120 bytes; 128
+// would leave a sixteenth of every slab unused).
+const patternSlab = 136
+
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	if len(l.slab) == cap(l.slab) {
-		l.slab = make([]Pattern, 0, slabSize)
+		l.slab = make([]Pattern, 0, patternSlab)
 		l.pairSlab = nil // see slabSize
 	}
 	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
@@ -398,7 +449,7 @@ func hasDefinition(s *grammar.Subject) bool {
 
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
-	if first, ok := sc.defs[id]; ok {
+	if first, ok := sc.def(id); ok {
 		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
 		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
@@ -519,7 +570,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 		if hasDefinition(n.Subject) {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
-			if first, ok := sc.defs[id]; ok {
+			if first, ok := sc.def(id); ok {
 				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
 				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}

@@ -23,6 +23,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -81,29 +82,32 @@ const parallelMin = 64 << 10
 // diagnostic instead of a parse (hand-written gram never comes close).
 const MaxDepth = 1000
 
+// unitResult is what parsing one top-level unit gave. Its fields are
+// ordered so that it packs into 64 bytes: a document holds one per unit.
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
 	err  *grammar.SyntaxError
-	// split is set when the unit starts where the splitter started one (not
-	// where recovery split a broken unit).
-	split bool
-	// reach is the end of the last token looked at to find and parse the
-	// unit beyond its own (recovery parses look ahead), or its end; with
-	// reachEnd, it also depends on the token that ends the unit the
-	// splitter found around it, which starts at reach. An edit after reach
-	// (and after that token) leaves the unit as it is (see Reparse).
-	reach    int
-	reachEnd bool
+	// nested are the diagnostics of the maps inside arrays of the unit's
+	// values (nil when there are none, as in most units), once nestedDone:
+	// found once per unit, and moved with it.
+	nested *diag.List
 	// at is the state of the splitter that found the top-level unit the
 	// unit is in just before the unit's first token.
 	at splitState
 	// gen is the generation of the text the unit's tokens point into (see
 	// Document.gen).
 	gen int32
-	// nested are the diagnostics of the maps inside arrays of the unit's
-	// values, once nestedDone: found once per unit, and moved with it.
-	nested     diag.List
+	// reach is the end of the last token looked at to find and parse the
+	// unit beyond its own (recovery parses look ahead), or its end; with
+	// reachEnd, it also depends on the token that ends the unit the
+	// splitter found around it, which starts at reach. An edit after reach
+	// (and after that token) leaves the unit as it is (see Reparse).
+	reach int32
+	// split is set when the unit starts where the splitter started one (not
+	// where recovery split a broken unit).
+	split      bool
+	reachEnd   bool
 	nestedDone bool
 }
 
@@ -161,6 +165,7 @@ func (doc *Document) assemble() diag.List {
 	}
 	lastErrLine := -1
 	sawPattern := false
+	var nested diag.List // reused: most units have no nested maps
 	for i := range doc.units {
 		r := &doc.units[i]
 		if r.err != nil {
@@ -181,10 +186,17 @@ func (doc *Document) assemble() diag.List {
 		}
 		u := r.unit
 		if !r.nestedDone {
-			nestedMaps(u, &r.nested)
+			nested = nested[:0]
+			nestedMaps(u, &nested)
+			if len(nested) > 0 {
+				found := slices.Clone(nested)
+				r.nested = &found
+			}
 			r.nestedDone = true
 		}
-		diags = append(diags, r.nested...)
+		if r.nested != nil {
+			diags = append(diags, *r.nested...)
+		}
 		switch {
 		case u.Header != nil && !sawPattern && doc.Header == nil:
 			doc.Header = u.Header
@@ -222,7 +234,7 @@ func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at 
 	if tooDeep < 0 {
 		if u, ok := grammar.ParseFast(toks, eof); ok {
 			sp := tokSpan(toks)
-			b.out = append(b.out, unitResult{unit: u, span: sp, reach: sp.End})
+			b.out = append(b.out, unitResult{unit: u, span: sp, reach: int32(sp.End)})
 		} else {
 			b.parseUnit(src, toks, eof)
 		}

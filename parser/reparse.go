@@ -228,7 +228,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		unit := r.toks[:u.e]
 		if pu, ok := grammar.ParseFast(unit, r.offsetAt(u.e)); ok {
 			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: pu, span: s, reach: s.End, at: start.state(), split: true})
+			b.out = append(b.out, unitResult{unit: pu, span: s, reach: int32(s.End), at: start.state(), split: true})
 			return false
 		}
 	}
@@ -344,7 +344,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	}
 	for k := 0; k < i0; k++ {
 		r := &old[k]
-		reach := r.reach
+		reach := int(r.reach)
 		if r.reachEnd {
 			// The token that ended the unit around r: the start of a unit.
 			if n := sort.Search(len(old), func(i int) bool { return old[i].span.Start >= reach }); n < len(old) {
@@ -382,16 +382,17 @@ func recordLookahead(src string, off int) int {
 // shifted returns the unit result moved by delta in the new text src, of
 // generation gen.
 func (r unitResult) shifted(src string, delta int, gen int32) unitResult {
-	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + delta, reachEnd: r.reachEnd, at: r.at, gen: gen}
+	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + int32(delta), reachEnd: r.reachEnd, at: r.at, gen: gen}
 	if r.unit != nil {
 		out.unit = r.unit.Shifted(src, delta)
 	}
-	if out.nestedDone = r.nestedDone; len(r.nested) > 0 {
-		out.nested = make(diag.List, len(r.nested))
-		for i, d := range r.nested {
+	if out.nestedDone = r.nestedDone; r.nested != nil {
+		nested := make(diag.List, len(*r.nested))
+		for i, d := range *r.nested {
 			d.Span = grammar.ShiftSpan(d.Span, delta)
-			out.nested[i] = d
+			nested[i] = d
 		}
+		out.nested = &nested
 	}
 	if r.err != nil {
 		e := *r.err

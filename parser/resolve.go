@@ -144,10 +144,7 @@ func (s *scope) buildIndex() {
 		// Once: the scopes of a unit whose lowering versions share may be
 		// asked about by more than one of them.
 		s.indexOnce.Do(func() {
-			names := make([]string, 0, len(s.defs))
-			for k := range s.defs {
-				names = append(names, k)
-			}
+			names := s.names()
 			sort.Strings(names)
 			s.index = suggest.NewNameIndex(names)
 		})

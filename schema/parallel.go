@@ -69,6 +69,7 @@ func (c *compiler) halves(decls []decl, label string, compile func(*compiler, de
 	var wg sync.WaitGroup
 	for i := range subs {
 		subs[i] = c.fork()
+		steps[i] = make([]step, 0, len(parts[i]))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -105,6 +106,15 @@ func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
 // marks of use of the first n tools; it adds their steps to out, numbered as
 // in c.
 func (c *compiler) join(subs [2]*compiler, steps [2][]step, n int, out *[]step) {
+	// What the halves made is appended to slices grown once to hold it all.
+	tools, agents := 0, 0
+	for _, s := range subs {
+		tools, agents = tools+len(s.prog.Tools)-n, agents+len(s.prog.Agents)
+	}
+	c.prog.Tools = slices.Grow(c.prog.Tools, tools)
+	c.used = slices.Grow(c.used, tools)
+	c.prog.Agents = slices.Grow(c.prog.Agents, agents)
+	*out = slices.Grow(*out, len(steps[0])+len(steps[1]))
 	for h, s := range subs {
 		base, d0, a0 := len(c.prog.Tools), len(c.diags), len(c.prog.Agents)
 		for p, i := range s.tools {

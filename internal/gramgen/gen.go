@@ -3,7 +3,7 @@
 // patterns, annotations, agents with fenced instructions, tools with signatures,
 // records, comments).
 //
-// Entry points: [Mixed] and [AgentFile] for benchmarks of the toolchain,
+// Entry points: [Mixed], [Agents] and [AgentFile] for benchmarks of the toolchain,
 // [SharedRecords] for the size of schemas,
 // [Clean] and [Broken] for the scaling benchmark, [Random] and [Mutate] for
 // random documents in tests.
@@ -33,17 +33,71 @@ func Mixed(size int) string {
 }
 
 func writeBlock(b *strings.Builder, i int) {
-	a := arrows[i%len(arrows)]
 	fmt.Fprintf(b, "// block %d: people and places\n", i)
-	fmt.Fprintf(b, "(p%d:Person {name: \"Person %d\", age: %d, height: 1%dcm, score: 0.%d, active: true})\n", i, i, 20+i%60, i%90+10, i%97)
-	fmt.Fprintf(b, "(q%d:Person:Employee {name: 'Q %d', tags: [\"a\", \"b\", \"c\"], level: 0x%X, rank: 0%o})\n", i, i, i%4096, i%512+8)
-	fmt.Fprintf(b, "(p%d)%s[r%d:KNOWS {since: %d, weight: 1..%d}]%s(q%d)  // relationship\n", i, a[0], i, 1990+i%30, i%100+2, a[1], i)
-	fmt.Fprintf(b, "(p%d)%s%s(c%d:City {at: point`%d %d`})%s%s(s%d:State {code: ST, window: ...%d})\n", i, a[0], a[1], i, i%90, i%180, a[0], a[1], i, i%50+1)
-	fmt.Fprintf(b, "@source(\"import-%d\") @rank(%d)\n[g%d:Group {title: `Group %d`, meta: {owner: \"x\", size: %d}} | p%d, q%d, (m%d)-->(n%d)]\n\n", i, i, i, i, i, i, i, i, i)
+	for k := range dataPatterns {
+		writeData(b, i, k)
+	}
+	b.WriteString("\n")
 	if i%4 == 0 {
 		fmt.Fprintf(b, "[tool%d:Tool {description: \"Looks up item %d by id\"} |\n  (id%d::Integer {description: \"The id\"})==>(limit::Integer {default: 10, minimum: 1})==>(::String)\n]\n\n", i, i, i)
 		fmt.Fprintf(b, "[agent%d:Agent {\n  description: \"Agent number %d\",\n  model: \"OpenAI/gpt-4o-mini\",\n  maxIterations: 5,\n  instruction: ```\n    You are agent %d. Answer the user's questions about items, briefly and politely.\n    When the user asks about an item, call the tool%d tool with the item's id,\n    then summarise what it returns in one or two sentences.\n    ```\n} |\n  tool%d\n]\n\n", i, i, i, i, i)
 	}
+}
+
+// dataPatterns is the number of data patterns of a block of [Mixed].
+const dataPatterns = 5
+
+// writeData writes data pattern k (0 <= k < dataPatterns) of block i of
+// [Mixed]: two nodes with records, two paths between them and new nodes, and
+// an annotated group. Pattern k of block i defines identities numbered i
+// only, and refers only to those of the patterns before it in the block.
+func writeData(b *strings.Builder, i, k int) {
+	a := arrows[i%len(arrows)]
+	switch k {
+	case 0:
+		fmt.Fprintf(b, "(p%d:Person {name: \"Person %d\", age: %d, height: 1%dcm, score: 0.%d, active: true})\n", i, i, 20+i%60, i%90+10, i%97)
+	case 1:
+		fmt.Fprintf(b, "(q%d:Person:Employee {name: 'Q %d', tags: [\"a\", \"b\", \"c\"], level: 0x%X, rank: 0%o})\n", i, i, i%4096, i%512+8)
+	case 2:
+		fmt.Fprintf(b, "(p%d)%s[r%d:KNOWS {since: %d, weight: 1..%d}]%s(q%d)  // relationship\n", i, a[0], i, 1990+i%30, i%100+2, a[1], i)
+	case 3:
+		fmt.Fprintf(b, "(p%d)%s%s(c%d:City {at: point`%d %d`})%s%s(s%d:State {code: ST, window: ...%d})\n", i, a[0], a[1], i, i%90, i%180, a[0], a[1], i, i%50+1)
+	case 4:
+		fmt.Fprintf(b, "@source(\"import-%d\") @rank(%d)\n[g%d:Group {title: `Group %d`, meta: {owner: \"x\", size: %d}} | p%d, q%d, (m%d)-->(n%d)]\n", i, i, i, i, i, i, i, i, i)
+	}
+}
+
+// Agents returns a document of at least size bytes in which every third
+// top-level pattern is a tool with a curried signature whose parameters have
+// defaults, every sixth an agent with a fenced instruction that lists the two
+// tools before it, and the rest the data patterns of [Mixed], in turn. Every
+// identity is unique and every reference defined, so the document parses and
+// compiles without diagnostics.
+func Agents(size int) string {
+	var b strings.Builder
+	b.Grow(size + 4096)
+	b.WriteString("{ kind: \"agents\", version: 1.0 }\n\n")
+	data := 0
+	for i := 0; b.Len() < size; i++ {
+		// Patterns 6i and 6i+3 are tools, 6i+5 is an agent.
+		fmt.Fprintf(&b, "// block %d: tools, an agent and data\n", i)
+		writeTool(&b, 2*i)
+		for range 2 {
+			writeData(&b, data/dataPatterns, data%dataPatterns)
+			data++
+		}
+		writeTool(&b, 2*i+1)
+		writeData(&b, data/dataPatterns, data%dataPatterns)
+		data++
+		fmt.Fprintf(&b, "[agent%[1]d:Agent {\n  description: \"Agent number %[1]d\",\n  model: \"OpenAI/gpt-4o-mini\",\n  maxIterations: 5,\n  instruction: ```\n    You are agent %[1]d. Answer the user's questions about items, briefly and politely.\n    Find an item with tool%[2]d, then list its neighbours with tool%[3]d.\n    ```\n} |\n  tool%[2]d, tool%[3]d\n]\n\n", i, 2*i, 2*i+1)
+	}
+	return b.String()
+}
+
+// writeTool writes tool n of [Agents]: a curried signature of three
+// parameters, two of them with defaults.
+func writeTool(b *strings.Builder, n int) {
+	fmt.Fprintf(b, "[tool%[1]d:Tool {description: \"Looks up item %[1]d by id\"} |\n  (id::Integer {description: \"The id\", minimum: 1})==>(limit::Integer {default: %[2]d, minimum: 1})==>(verbose::Boolean {default: false})==>(::String)\n]\n", n, n%50+1)
 }
 
 // AgentFile returns an agent file of about n lines: agents with inline and shared

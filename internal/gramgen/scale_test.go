@@ -19,14 +19,22 @@ func check(t *testing.T, src string) diag.List {
 	return append(ds, cds...)
 }
 
-func TestCleanHasNoDiagnostics(t *testing.T) {
-	src := gramgen.Clean(64 << 10)
+// checkClean generates a document of 64 KiB with gen, named name, and
+// checks that it is that long and parses and compiles without diagnostics.
+func checkClean(t *testing.T, name string, gen func(int) string) string {
+	t.Helper()
+	src := gen(64 << 10)
 	if len(src) < 64<<10 {
-		t.Fatalf("Clean(64 KiB) is %d bytes", len(src))
+		t.Fatalf("%s(64 KiB) is %d bytes", name, len(src))
 	}
 	if ds := check(t, src); len(ds) != 0 {
-		t.Fatalf("Clean gives %d diagnostics, first: %v", len(ds), ds[0])
+		t.Fatalf("%s gives %d diagnostics, first: %v", name, len(ds), ds[0])
 	}
+	return src
+}
+
+func TestCleanHasNoDiagnostics(t *testing.T) {
+	checkClean(t, "Clean", gramgen.Clean)
 	if gramgen.Clean(10000) != gramgen.Clean(10000) {
 		t.Fatal("Clean is not deterministic")
 	}
@@ -84,5 +92,13 @@ func TestEverySyntaxErrorKindIsOne(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%q gives no syntax error", k)
 		}
+	}
+}
+
+func TestAgentsHasNoDiagnostics(t *testing.T) {
+	src := checkClean(t, "Agents", gramgen.Agents)
+	tools, agents := strings.Count(src, ":Tool {"), strings.Count(src, ":Agent {")
+	if tools == 0 || tools != 2*agents {
+		t.Fatalf("Agents has %d tools and %d agents, want twice as many tools", tools, agents)
 	}
 }
