@@ -66,7 +66,7 @@ func TestManyLabels(t *testing.T) {
 	const n = 10000
 	best := func(src string) time.Duration {
 		var d time.Duration
-		for i := range 3 {
+		for i := range 5 {
 			runtime.GC()
 			start := time.Now()
 			doc, _ := parseString(src)
@@ -80,7 +80,8 @@ func TestManyLabels(t *testing.T) {
 		return d
 	}
 	small, large := best(manyLabels(n)), best(manyLabels(8*n))
-	if large > 24*small {
+	// Linear is 8 times as long; the quadratic lowering took 85 times.
+	if large > 32*small {
 		t.Errorf("%d labels take %v, %d take %v: more than linear", n, small, 8*n, large)
 	}
 }
