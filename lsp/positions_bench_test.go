@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/loadavg"
 )
 
 // BenchmarkEditPositions measures what an edit costs by where it is: on a
@@ -31,7 +32,7 @@ func BenchmarkEditPositions(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
 		defer tuneGC()()
 	}
-	fmt.Printf("load average at start: %s\n", loadAverage())
+	fmt.Printf("load average at start: %s\n", loadavg.String())
 	places := []string{"first", "middle", "last"}
 	medians := map[string]map[int]float64{}
 	for _, lines := range []int{5000, 50000} {
@@ -78,7 +79,7 @@ func BenchmarkEditPositions(b *testing.B) {
 	for _, place := range places {
 		b.ReportMetric(medians[place][50000]/medians[place][5000], place+"-50k/5k")
 	}
-	b.ReportMetric(load1(), "load")
+	b.ReportMetric(loadavg.One(), "load")
 	b.ReportMetric(0, "ns/op")
-	fmt.Printf("load average at end: %s\n", loadAverage())
+	fmt.Printf("load average at end: %s\n", loadavg.String())
 }

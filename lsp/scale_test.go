@@ -27,7 +27,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -40,6 +39,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/internal/heapstat"
+	"github.com/gramlang/gram/internal/loadavg"
 	"github.com/gramlang/gram/internal/scale"
 	"github.com/gramlang/gram/parser"
 )
@@ -215,27 +215,6 @@ func measureCase(sc scaleCase, c *testClient, uri protocol.DocumentURI, text str
 	return ds[len(ds)/2], peak
 }
 
-// loadAverage returns the first three fields of /proc/loadavg, or "?".
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		if out, err := exec.Command("uptime").Output(); err == nil {
-			return strings.TrimSpace(string(out))
-		}
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(data))[:3], " ")
-}
-
-// load1 returns the load average over the last minute, or -1.
-func load1() float64 {
-	var l float64
-	if _, err := fmt.Sscan(loadAverage(), &l); err != nil {
-		return -1
-	}
-	return l
-}
-
 // BenchmarkScale is the language server's part of the scaling benchmark
 // (see the top of this file). GRAM_SCALE_BASE sets n in bytes and
 // GRAM_SCALE_INPUTS the inputs (clean,broken).
@@ -251,7 +230,7 @@ func BenchmarkScale(b *testing.B) {
 	if s := os.Getenv("GRAM_SCALE_INPUTS"); s != "" {
 		inputs = slices.DeleteFunc(slices.Clone(inputs), func(in scaleInput) bool { return !slices.Contains(strings.Split(s, ","), in.name) })
 	}
-	fmt.Printf("load average at start: %s\n", loadAverage())
+	fmt.Printf("load average at start: %s\n", loadavg.String())
 	// The rows of the table the command-line scaling benchmark prints: a
 	// time is a median here, and there is no CPU time.
 	var rows []scale.Row
@@ -288,7 +267,7 @@ func BenchmarkScale(b *testing.B) {
 	}
 	fmt.Println()
 	scale.WriteTable(os.Stdout, rows, 0)
-	fmt.Printf("\nload average at end: %s\n", loadAverage())
+	fmt.Printf("\nload average at end: %s\n", loadavg.String())
 	for _, r := range scale.Failures(rows, 10) {
 		b.Errorf("%s on %s input grows %.1f× from n to 8n (limit 10)", r.Case, r.Input, r.Ratio())
 	}
@@ -320,8 +299,8 @@ func BenchmarkTargets(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
 		defer tuneGC()()
 	}
-	fmt.Printf("load average at start: %s\n", loadAverage())
-	defer func() { fmt.Printf("load average at end: %s\n", loadAverage()) }()
+	fmt.Printf("load average at start: %s\n", loadavg.String())
+	defer func() { fmt.Printf("load average at end: %s\n", loadavg.String()) }()
 	b.Run("agents-50000-lines", func(b *testing.B) {
 		text := gramgen.AgentFile(50000)
 		f := diag.NewFile("", []byte(text))
@@ -374,7 +353,7 @@ func BenchmarkTargets(b *testing.B) {
 		after := liveHeap()
 		b.ReportMetric(float64(after-before)/(1<<20), "heap-MB")
 		b.ReportMetric(float64(strings.Count(text, "\n")), "lines")
-		b.ReportMetric(load1(), "load")
+		b.ReportMetric(loadavg.One(), "load")
 		b.ReportMetric(0, "ns/op")
 		runtime.KeepAlive(f)
 	})
@@ -416,7 +395,7 @@ func BenchmarkTargets(b *testing.B) {
 		b.ReportMetric(float64(slices.Max(hovers))/float64(time.Millisecond), "hover-max-ms")
 		b.ReportMetric(float64(len(hovers)), "hovers")
 		b.ReportMetric(float64(len(text))/(1<<20), "MB")
-		b.ReportMetric(load1(), "load")
+		b.ReportMetric(loadavg.One(), "load")
 		b.ReportMetric(0, "ns/op")
 	}
 	b.Run("data-10MB", func(b *testing.B) {

@@ -20,6 +20,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/loadavg"
 )
 
 // BenchmarkSoak measures the memory of a long editing session as an editor
@@ -40,7 +41,7 @@ func BenchmarkSoak(b *testing.B) {
 		b.Skip("runs once: use -benchtime 1x")
 	}
 	lines, edits := envInt(b, "SOAK_LINES", 500), envInt(b, "SOAK_EDITS", 2000)
-	fmt.Printf("load average at start: %s\n", loadAverage())
+	fmt.Printf("load average at start: %s\n", loadavg.String())
 	s := startSoak(b)
 	defer s.stop()
 	text := gramgen.AgentFile(lines)
@@ -61,7 +62,7 @@ func BenchmarkSoak(b *testing.B) {
 	fmt.Printf("soak %d lines (%d KB), %d edits, %.2f ms an edit: RSS after opening %.1f MB; while typing %.1f MB after 100 edits, %.1f MB at the end (%.2f×); after a pause %.1f MB after 100 edits, %.1f MB at the end (%.2f×); load average at end: %s\n",
 		lines, len(text)>>10, edits, float64(elapsed.Microseconds())/1000/float64(edits), mb(open),
 		mb(typing100), mb(typingEnd), float64(typingEnd)/float64(typing100),
-		mb(paused100), mb(pausedEnd), float64(pausedEnd)/float64(paused100), loadAverage())
+		mb(paused100), mb(pausedEnd), float64(pausedEnd)/float64(paused100), loadavg.String())
 	if os.Getenv("SOAK_GCTRACE") != "" {
 		lines := strings.Split(strings.TrimSpace(s.stderr.String()), "\n")
 		fmt.Println(strings.Join(lines[max(0, len(lines)-5):], "\n"))
@@ -266,17 +267,4 @@ func envInt(tb testing.TB, name string, def int) int {
 		tb.Fatalf("%s=%q: want a positive integer", name, v)
 	}
 	return n
-}
-
-// loadAverage returns the machine's load averages, as /proc/loadavg has them.
-func loadAverage() string {
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(raw))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

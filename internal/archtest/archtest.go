@@ -44,6 +44,7 @@ var Layers = map[string]int{
 	"internal/archtest":  0,
 	"internal/suggest":   0,
 	"internal/inputfile": 0,
+	"internal/loadavg":   0,
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,

@@ -41,6 +41,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/internal/heapstat"
+	"github.com/gramlang/gram/internal/loadavg"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -121,15 +122,6 @@ func spawn(args []string) int {
 	return 0
 }
 
-func load() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:3], " ")
-}
-
 func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
@@ -184,7 +176,7 @@ func run(sizeMiB, rounds int, ref string, docs []string) error {
 		if i > 0 {
 			fmt.Println()
 		}
-		fmt.Printf("== %s\nload average before: %s (%d cores)\n", name, load(), runtime.NumCPU())
+		fmt.Printf("== %s\nload average before: %s (%d cores)\n", name, loadavg.String(), runtime.NumCPU())
 		if _, err := measure(ref, "-q", file); err != nil {
 			fmt.Printf("refbench: skipped: the reference parser cannot be run or built: %v\n", err)
 			return nil
@@ -195,7 +187,7 @@ func run(sizeMiB, rounds int, ref string, docs []string) error {
 				return err
 			}
 		}
-		fmt.Printf("load average after:  %s\n", load())
+		fmt.Printf("load average after:  %s\n", loadavg.String())
 		fig.print(float64(len(src))/1e6, g.about, rounds)
 	}
 	return nil

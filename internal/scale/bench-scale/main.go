@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/internal/loadavg"
 	"github.com/gramlang/gram/internal/scale"
 )
 
@@ -87,7 +88,7 @@ func run() int {
 		}
 	}
 
-	uptime := load()
+	uptime := loadavg.String()
 	fmt.Printf("load average at start: %s\n\n", uptime)
 	rows, err := scale.Run(cases, ins, o)
 	if err != nil {
@@ -96,7 +97,7 @@ func run() int {
 	}
 	fmt.Println()
 	scale.WriteTable(os.Stdout, rows, o.Timeout)
-	fmt.Printf("\nload average at end: %s\n", load())
+	fmt.Printf("\nload average at end: %s\n", loadavg.String())
 	code := 0
 	for _, r := range scale.Failures(rows, *limit) {
 		if r.Err != nil {
@@ -186,7 +187,7 @@ func compareBig(gramc, ref string, size, runs int, timeout time.Duration, maxPar
 	times := make([][]time.Duration, len(jobs))
 	cpus := make([][]time.Duration, len(jobs))
 	peaks := make([]uint64, len(jobs))
-	fmt.Printf("\n%s documents, %d runs each, alternating; load average at start: %s\n", mbs(size), runs, load())
+	fmt.Printf("\n%s documents, %d runs each, alternating; load average at start: %s\n", mbs(size), runs, loadavg.String())
 	for r := 0; r < runs; r++ {
 		for i, j := range jobs {
 			s, err := j.c.Measure(nil, j.path, timeout)
@@ -207,7 +208,7 @@ func compareBig(gramc, ref string, size, runs int, timeout time.Duration, maxPar
 		fmt.Printf("  %-36s median %-9s cpu %-9s peak %dMB\n", j.c.Name, med[i].Round(time.Millisecond),
 			cpus[i][len(cpus[i])/2].Round(time.Millisecond), peaks[i]>>20)
 	}
-	fmt.Printf("load average at end: %s\n", load())
+	fmt.Printf("load average at end: %s\n", loadavg.String())
 	code := 0
 	ratio := func(what string, a, b time.Duration, max float64) {
 		x := float64(a) / float64(b)
@@ -223,19 +224,6 @@ func compareBig(gramc, ref string, size, runs int, timeout time.Duration, maxPar
 		ratio("parse --format gram / reference parser", med[1], med[4], maxParse)
 	}
 	return code
-}
-
-// load returns the system's load averages, or "unknown".
-func load() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func mbs(n int) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
