@@ -32,24 +32,11 @@ func deepError(off int, toks []lexer.Token) *grammar.SyntaxError {
 // position, or returns nil when every bracket is closed. more ends the detail
 // when other brackets are left open after it.
 func neverClosed(toks []lexer.Token, more string) *grammar.SyntaxError {
-	var open []lexer.Token
-	for _, t := range toks {
-		if t.Type != grammar.Punct {
-			continue
-		}
-		switch t.Value {
-		case "(", "[", "{":
-			open = append(open, t)
-		case ")", "]", "}":
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-		}
-	}
+	open := openBrackets(toks)
 	if len(open) == 0 {
 		return nil
 	}
-	t := open[0]
+	t := toks[open[0]]
 	closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
 	detail := fmt.Sprintf("close it with '%s'", closer)
 	if n := len(open) - 1; n == 1 {
@@ -188,25 +175,31 @@ func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int) *gram
 
 // innermostOpen returns the innermost bracket toks leave open, or nil.
 func innermostOpen(toks []lexer.Token) *lexer.Token {
-	var open []*lexer.Token
-	for k := range toks {
-		x := &toks[k]
-		if x.Type != grammar.Punct {
+	open := openBrackets(toks)
+	if len(open) == 0 {
+		return nil
+	}
+	return &toks[open[len(open)-1]]
+}
+
+// openBrackets returns the indexes in toks of the brackets toks leave open,
+// outermost first (a closer without an opener is passed over).
+func openBrackets(toks []lexer.Token) []int {
+	var open []int
+	for k, t := range toks {
+		if t.Type != grammar.Punct {
 			continue
 		}
-		switch x.Value {
+		switch t.Value {
 		case "(", "[", "{":
-			open = append(open, x)
+			open = append(open, k)
 		case ")", "]", "}":
 			if len(open) > 0 {
 				open = open[:len(open)-1]
 			}
 		}
 	}
-	if len(open) == 0 {
-		return nil
-	}
-	return open[len(open)-1]
+	return open
 }
 
 // nodeHasTypedParameter reports whether the node toks leave open holds a
