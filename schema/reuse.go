@@ -12,7 +12,9 @@
 // declarations, and of the definitions inside the edited one, as they
 // were. Everything else (a record edited, a declaration added or renamed,
 // an edit across declarations, tests, the older notation's record names)
-// is compiled in full. Either way the result is what [Compile] gives.
+// is compiled in full. Either way the result is what [Compile] gives. The
+// new program shares nothing with the previous one: what it takes from it is
+// copied (see reuse_copy.go), so that no earlier version stays alive.
 
 package schema
 
@@ -73,8 +75,8 @@ type reuse struct {
 	k int
 	// failed is set when a span to move lies across the edit.
 	failed bool
-	// records maps the previous program's records to the new program's
-	// (themselves when they are taken as they are).
+	// records maps the previous program's records to their copies in the
+	// new program.
 	records map[*Record]*Record
 	// newIdx maps the index of each of the previous program's tools to the
 	// index of its counterpart in the new program, or -1.
