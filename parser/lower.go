@@ -314,7 +314,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 		if pa.Value != nil {
 			l.nested(pa.Value)
 		}
-		w.Subject.Properties = append(w.Subject.Properties, Property{Key: k, KeySpan: ks, Value: pa.Value})
+		w.Subject.Properties = append(w.Subject.Properties, NewProperty(k, ks, pa.Value))
 	}
 	return w
 }
@@ -355,14 +355,14 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 			}
 		}
 		if first >= 0 {
-			l.dupKey(k, e.Key.Span(), props[first].KeySpan)
+			l.dupKey(k, e.Key.Span(), props[first].KeySpan())
 		}
 		l.nested(&e.Value)
 		if first < 0 {
 			if index != nil {
 				index[k] = len(props)
 			}
-			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+			props = append(props, NewProperty(k, e.Key.Span(), &e.Value))
 		}
 	}
 	return props

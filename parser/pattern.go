@@ -32,12 +32,21 @@ type Subject struct {
 	Properties []Property // in source order, without duplicate keys
 }
 
-// Property is one key and value of a subject.
+// Property is one key and value of a subject. The key's span is kept as two
+// 32-bit offsets (see [Property.KeySpan]), which makes a property 32 bytes.
 type Property struct {
-	Key     string
-	KeySpan diag.Span
-	Value   *grammar.Value
+	Key              string
+	keyStart, keyEnd int32
+	Value            *grammar.Value
 }
+
+// NewProperty returns the property key = v whose key is written at keySpan.
+func NewProperty(key string, keySpan diag.Span, v *grammar.Value) Property {
+	return Property{Key: key, keyStart: int32(keySpan.Start), keyEnd: int32(keySpan.End), Value: v}
+}
+
+// KeySpan returns where the property's key is written.
+func (p *Property) KeySpan() diag.Span { return diag.Span{Start: int(p.keyStart), End: int(p.keyEnd)} }
 
 // Prop returns the property with the given key, or nil.
 func (s *Subject) Prop(key string) *Property {

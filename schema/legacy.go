@@ -130,7 +130,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 			continue
 		}
 		rest = append(rest, pr)
-		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}))
+		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan().Start, End: pr.Value.Span().End}))
 	}
 	c.legacyType(ln, p, fe)
 	c.paramProps(p, rest, field)
@@ -397,8 +397,8 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		case "description":
 			descV = &e.Value
 		default:
-			pr := &parser.Property{Key: e.KeyName(), KeySpan: e.Key.Span(), Value: &e.Value}
-			c.unknownProp(pr, "a field map", []string{"name", "type", "description"})
+			pr := parser.NewProperty(e.KeyName(), e.Key.Span(), &e.Value)
+			c.unknownProp(&pr, "a field map", []string{"name", "type", "description"})
 			unknown = true
 		}
 	}
@@ -430,8 +430,8 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		f.Type, base, props = c.typeWord(typeV, f)
 	}
 	if descV != nil {
-		pr := &parser.Property{Key: "description", KeySpan: descV.Span(), Value: descV}
-		if s, ok := c.str(pr); ok {
+		pr := parser.NewProperty("description", descV.Span(), descV)
+		if s, ok := c.str(&pr); ok {
 			f.Description = s
 			props = append(props, "description: "+c.text(descV.Span()))
 		}

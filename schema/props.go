@@ -49,9 +49,9 @@ func (c *compiler) unknownProp(p *parser.Property, where string, known []string)
 // a misspelling of meant, goes on with what ignoring it does: note(meant)
 // ("so parameter x is required"), if note is set and that is not "".
 func (c *compiler) unknownPropNote(p *parser.Property, where string, known []string, note func(meant string) string) {
-	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
+	d := diag.Warningf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s; it is ignored", p.Key, where)
 	if s := c.closestProp(p.Key, known); s != "" {
-		suggestFix(&d, s, p.KeySpan)
+		suggestFix(&d, s, p.KeySpan())
 		if note != nil {
 			if n := note(s); n != "" {
 				d.Message += ", " + n
