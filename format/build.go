@@ -355,7 +355,7 @@ func (b *builder) record(start, end int, entries []grammar.Entry) {
 }
 
 func (b *builder) value(v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.ScalarValue:
 		b.tok(v.Tok)
 	case grammar.RangeValue:

@@ -375,13 +375,13 @@ const smallRecord = 16
 // nested checks the maps of a property value for duplicate keys, also the
 // maps inside arrays (which ParseSyntax reports as nested-map errors).
 func (l *lowerer) nested(v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.MapValue:
 		l.mapKeys(v)
 	case grammar.ArrayValue:
 		items := v.Items()
 		for i := range items {
-			if items[i].Kind == grammar.MapValue {
+			if items[i].Kind() == grammar.MapValue {
 				l.mapKeys(&items[i])
 			}
 		}

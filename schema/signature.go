@@ -405,10 +405,10 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 // items sets the element type of an Array from `items: T`.
 func (c *compiler) items(t *Type, pr *parser.Property) {
 	v := pr.Value
-	if v.Kind != grammar.ScalarValue || (v.Tok.Type != grammar.Symbol && v.Tok.Type != grammar.Backtick) {
+	if v.Kind() != grammar.ScalarValue || (v.Tok.Type != grammar.Symbol && v.Tok.Type != grammar.Backtick) {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "items must be a type name, not %s", describeValue(v))
 		dg.Detail = "write the element type without quotes, e.g. items: String"
-		if v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.String {
+		if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.String {
 			name := v.Tok.Text()
 			dg.Fixes = []diag.Fix{{Title: "Write " + name, Edits: []diag.Edit{{Span: v.Span(), NewText: name}}}}
 		}
@@ -430,7 +430,7 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 // enum reads `enum: [...]`, checking each member against the type.
 func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 	v := pr.Value
-	if v.Kind != grammar.ArrayValue {
+	if v.Kind() != grammar.ArrayValue {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "enum must be an array of the allowed values, not %s", describeValue(v))
 		dg.Detail = "write enum: [" + example(p.Type) + ", ...]"
 		c.diags.Add(dg)
@@ -458,7 +458,7 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 	var val any
 	switch pr.Key {
 	case "minimum", "maximum":
-		if v.Kind != grammar.ScalarValue || !(isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
+		if v.Kind() != grammar.ScalarValue || !(isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
 			c.invalidValue(pr, fmt.Sprintf("%s must be a number, not %s", pr.Key, describeValue(v)), "write a number, e.g. "+pr.Key+": 0")
 			return
 		}

@@ -149,7 +149,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 				c.diags.Add(dg)
 				continue
 			}
-			if pr.Value.Kind != grammar.MapValue {
+			if pr.Value.Kind() != grammar.MapValue {
 				c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
 					fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
 				continue

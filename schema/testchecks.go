@@ -127,7 +127,7 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 		m.Kind = MatchEquals
 		x, mm := valueFor(v, m.Type)
 		if mm != nil {
-			if v.Kind == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
+			if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
 				dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
 				suggestFix(&dg, "range", pr.KeySpan())
 				dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
@@ -223,7 +223,7 @@ func (c *compiler) matcherFits(m *FieldMatcher, pr *parser.Property, want TypeKi
 func (c *compiler) rangeBounds(pr *parser.Property) (*float64, *float64, bool) {
 	v := pr.Value
 	const detail = "write a range of numbers: range: 1..10, range: 5... (at least 5) or range: ...100 (at most 100)"
-	if v.Kind != grammar.RangeValue {
+	if v.Kind() != grammar.RangeValue {
 		c.invalidValue(pr, "range must be a range, not "+describeValue(v), detail)
 		return nil, nil, false
 	}
