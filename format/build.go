@@ -299,7 +299,7 @@ func (b *builder) subject(s *grammar.Subject) {
 		b.tok(s.Ident)
 	}
 	for _, l := range s.Labels {
-		b.tok(l.Sep)
+		b.tok(l.Sep())
 		b.tok(l.Name)
 	}
 	if r := s.Record; r != nil {

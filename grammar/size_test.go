@@ -24,3 +24,10 @@ func TestValueSize(t *testing.T) {
 		t.Errorf("Entry is %d bytes, want 64", n)
 	}
 }
+
+// TestLabelSize: a label is its name's token and where its separator is.
+func TestLabelSize(t *testing.T) {
+	if n := unsafe.Sizeof(Label{}); n != 32 {
+		t.Errorf("Label is %d bytes, want 32", n)
+	}
+}
