@@ -237,9 +237,9 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 const slabSize = 128
 
 // patternSlab is how many patterns a slab of patterns holds: as many as
-// fill the allocator's 16 KiB size class (136 patterns of 120 bytes; 128
-// would leave a sixteenth of every slab unused).
-const patternSlab = 136
+// fill the allocator's 16 KiB size class (146 patterns of 112 bytes; 128
+// would leave an eighth of every slab unused).
+const patternSlab = 146
 
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
@@ -247,7 +247,7 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 		l.slab = make([]Pattern, 0, patternSlab)
 		l.pairSlab = nil // see slabSize
 	}
-	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
+	l.slab = append(l.slab, newPattern(k, syntax))
 	return &l.slab[len(l.slab)-1]
 }
 
@@ -461,7 +461,8 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 
 // group lowers a subject pattern [s | elements].
 func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
-	p := &Pattern{Kind: GroupKind, Syntax: sp} // not from the slab: see slabSize
+	p := new(Pattern) // not from the slab: see slabSize
+	*p = newPattern(GroupKind, sp)
 	l.subject(&p.Subject, sp.Subject)
 	if p.Subject.Identity != "" {
 		l.define(sc, p)
