@@ -299,7 +299,7 @@ func (b *builder) subject(s *grammar.Subject) {
 		b.tok(s.Ident)
 	}
 	for _, l := range s.Labels {
-		b.tok(l.Sep)
+		b.tok(l.Sep())
 		b.tok(l.Name)
 	}
 	if r := s.Record; r != nil {
@@ -355,7 +355,7 @@ func (b *builder) record(start, end int, entries []grammar.Entry) {
 }
 
 func (b *builder) value(v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.ScalarValue:
 		b.tok(v.Tok)
 	case grammar.RangeValue:

@@ -156,7 +156,7 @@ func (s shifter) subject(sb *Subject) *Subject {
 	if sb.Labels != nil {
 		c.Labels = make([]Label, len(sb.Labels))
 		for i, l := range sb.Labels {
-			c.Labels[i] = Label{Sep: s.tok(l.Sep), Name: s.tok(l.Name)}
+			c.Labels[i] = Label{Name: s.tok(l.Name), sepOff: s.i32(l.sepOff), double: l.double}
 		}
 	}
 	c.Record = s.record(sb.Record)

@@ -12,3 +12,22 @@ func TestTokSize(t *testing.T) {
 		t.Errorf("Tok is %d bytes, want 24", n)
 	}
 }
+
+// TestValueSize: a value is a token and a pointer to the parts of a range, an
+// array or a map (its kind is told by the parts), and an entry is a key, its
+// separator and a value; a record holds one entry for each property.
+func TestValueSize(t *testing.T) {
+	if n := unsafe.Sizeof(Value{}); n != 32 {
+		t.Errorf("Value is %d bytes, want 32", n)
+	}
+	if n := unsafe.Sizeof(Entry{}); n != 64 {
+		t.Errorf("Entry is %d bytes, want 64", n)
+	}
+}
+
+// TestLabelSize: a label is its name's token and where its separator is.
+func TestLabelSize(t *testing.T) {
+	if n := unsafe.Sizeof(Label{}); n != 32 {
+		t.Errorf("Label is %d bytes, want 32", n)
+	}
+}

@@ -26,21 +26,32 @@ type Subject struct {
 // Span returns the subject's byte span.
 func (s *Subject) Span() diag.Span { return diag.Span{Start: int(s.Start), End: int(s.End)} }
 
-// Label is `:Name` or `::Name` (the separators mean the same).
+// Label is `:Name` or `::Name` (the separators mean the same). Of the
+// separator only its offset and whether it is "::" are kept (see [Label.Sep]),
+// which makes a label 32 bytes.
 type Label struct {
-	Sep  Tok // ":" or "::"
-	Name Tok // Symbol or Backtick
+	Name   Tok // Symbol or Backtick
+	sepOff int32
+	double bool // the separator is "::"
+}
+
+// Sep returns the separator's token, ":" or "::".
+func (l Label) Sep() Tok {
+	if l.double {
+		return Tok{Value: "::", Off: l.sepOff, Type: Punct}
+	}
+	return Tok{Value: ":", Off: l.sepOff, Type: Punct}
 }
 
 // Span returns the label's byte span, separator included.
-func (l Label) Span() diag.Span { return diag.Span{Start: l.Sep.Start(), End: l.Name.End()} }
+func (l Label) Span() diag.Span { return diag.Span{Start: int(l.sepOff), End: l.Name.End()} }
 
 // LabelsSpan returns the span covering all labels of s (zero if it has none).
 func (s *Subject) LabelsSpan() diag.Span {
 	if len(s.Labels) == 0 {
 		return diag.Span{}
 	}
-	return diag.Span{Start: s.Labels[0].Sep.Start(), End: s.Labels[len(s.Labels)-1].Name.End()}
+	return diag.Span{Start: int(s.Labels[0].sepOff), End: s.Labels[len(s.Labels)-1].Name.End()}
 }
 
 func isIdent(t *lexer.Token) bool {
@@ -60,12 +71,12 @@ func (s *Subject) parse(lex tokens) error {
 		t = lex.Peek()
 	}
 	for isPunct(t, ":") || isPunct(t, "::") {
-		sep := tok(lex.Next())
+		sep := lex.Next()
 		name := lex.Peek()
 		if !isSymbol(name) && name.Type != Backtick {
 			return unexpected(name, "a label name after '"+sep.Value+"'", "labels are names, e.g. :Person or ::String")
 		}
-		s.Labels = append(s.Labels, Label{Sep: sep, Name: symbolTok(lex.Next())})
+		s.Labels = append(s.Labels, Label{Name: symbolTok(lex.Next()), sepOff: int32(sep.Pos.Offset), double: len(sep.Value) == 2})
 		end = s.Labels[len(s.Labels)-1].Name.End()
 		t = lex.Peek()
 	}

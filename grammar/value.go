@@ -31,15 +31,18 @@ const (
 
 // Value is a property value: a scalar token, a range, an array of scalars or a map
 // of scalars. Scalars, the most common values, are just a token; the parts of
-// ranges, arrays and maps live behind a pointer.
+// ranges, arrays and maps live behind a pointer, and which parts are set tells
+// the kind (see [Value.Kind]), so a value is 32 bytes.
 type Value struct {
 	// Tok is the scalar's token (ScalarValue only; its Type tells the scalar kind),
 	// or the lower bound of a range (zero when open).
 	Tok  Tok
-	Kind ValueKind
 	more *valueParts
 }
 
+// valueParts are the parts of a range, an array or a map. An array's items and
+// a map's entries are never nil (the parts of an empty one are zero-length, which
+// allocates nothing); a range has neither.
 type valueParts struct {
 	upper      Tok
 	items      []Value
@@ -47,11 +50,25 @@ type valueParts struct {
 	start, end int32
 }
 
-func (v *Value) parts() *valueParts {
-	if v.more == nil {
-		v.more = &valueParts{}
+// Kind returns the value's kind.
+func (v *Value) Kind() ValueKind {
+	switch m := v.more; {
+	case m == nil:
+		return ScalarValue
+	case m.items != nil:
+		return ArrayValue
+	case m.entries != nil:
+		return MapValue
 	}
-	return v.more
+	return RangeValue
+}
+
+// mapValue returns the map value of entries, between offsets start and end.
+func mapValue(entries []Entry, start, end int) Value {
+	if entries == nil {
+		entries = []Entry{}
+	}
+	return Value{more: &valueParts{entries: entries, start: int32(start), end: int32(end)}}
 }
 
 // Upper returns the upper bound of a range (zero when open).
@@ -122,7 +139,7 @@ func parseValue(lex tokens, v *Value) error {
 	if isOpenBrace(t) {
 		lex.Next()
 		entries, end, err := parseBraced(lex, t, false)
-		*v = Value{Kind: MapValue, more: &valueParts{entries: entries, start: int32(t.Pos.Offset), end: int32(end)}}
+		*v = mapValue(entries, t.Pos.Offset, end)
 		return err
 	}
 	return parseScalar(lex, "a value", v)
@@ -130,7 +147,7 @@ func parseValue(lex tokens, v *Value) error {
 
 func parseArray(lex tokens, v *Value) error {
 	open := lex.Next()
-	*v = Value{Kind: ArrayValue, more: &valueParts{start: int32(open.Pos.Offset)}}
+	*v = Value{more: &valueParts{items: []Value{}, start: int32(open.Pos.Offset)}}
 	if t := lex.Peek(); isPunct(t, "]") {
 		return &SyntaxError{Span: diag.Span{Start: open.Pos.Offset, End: t.Pos.Offset + 1},
 			Msg:    "an array needs at least one value: [] is not an empty array",
@@ -148,7 +165,7 @@ func parseArray(lex tokens, v *Value) error {
 			// fields: [{...}] notation); see parser.CodeNestedMap.
 			lex.Next()
 			entries, end, err := parseBraced(lex, t, false)
-			item = Value{Kind: MapValue, more: &valueParts{entries: entries, start: int32(t.Pos.Offset), end: int32(end)}}
+			item = mapValue(entries, t.Pos.Offset, end)
 			if err != nil {
 				return err
 			}
@@ -181,7 +198,7 @@ func parseScalar(lex tokens, in string, v *Value) error {
 		if !isNumber(u.Type) {
 			return unexpected(u, "a number after '...'", "an open range is written ...100 or 1...")
 		}
-		*v = Value{Kind: RangeValue, more: &valueParts{upper: tok(lex.Next()), start: int32(t.Pos.Offset), end: int32(u.Pos.Offset + len(u.Value))}}
+		*v = Value{more: &valueParts{upper: tok(lex.Next()), start: int32(t.Pos.Offset), end: int32(u.Pos.Offset + len(u.Value))}}
 		return nil
 	case isNumber(t.Type):
 		lower := tok(lex.Next())
@@ -192,12 +209,12 @@ func parseScalar(lex tokens, in string, v *Value) error {
 			if !isNumber(u.Type) {
 				return unexpected(u, "a number after '..'", "a range is written 1..10")
 			}
-			*v = Value{Kind: RangeValue, Tok: lower, more: &valueParts{upper: tok(lex.Next()), start: lower.Off, end: int32(u.Pos.Offset + len(u.Value))}}
+			*v = Value{Tok: lower, more: &valueParts{upper: tok(lex.Next()), start: lower.Off, end: int32(u.Pos.Offset + len(u.Value))}}
 			return nil
 		}
 		if isPunct(n, "...") {
 			lex.Next()
-			*v = Value{Kind: RangeValue, Tok: lower, more: &valueParts{start: lower.Off, end: int32(n.Pos.Offset + 3)}}
+			*v = Value{Tok: lower, more: &valueParts{start: lower.Off, end: int32(n.Pos.Offset + 3)}}
 			return nil
 		}
 		*v = Value{Tok: lower}

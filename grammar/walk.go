@@ -137,7 +137,8 @@ func inspectSubjectParts(n Node, f func(Node) bool) {
 			Inspect(n.Record, f)
 		}
 	case *Label:
-		inspectTok(&n.Sep, f)
+		sep := n.Sep()
+		inspectTok(&sep, f)
 		inspectTok(&n.Name, f)
 	case *Record:
 		for i := range n.Entries {

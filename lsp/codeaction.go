@@ -128,7 +128,7 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 		if p == nil {
 			return diag.Edit{}, false
 		}
-		sp, ok := p.Syntax.(*grammar.SubjectPattern)
+		sp, ok := p.Syntax().(*grammar.SubjectPattern)
 		if !ok || sp.Subject == nil {
 			return diag.Edit{}, false
 		}

@@ -110,7 +110,7 @@ func foldTop(tp *grammar.TopPattern, add func(diag.Span, int, protocol.FoldingRa
 
 // foldValue adds fenced strings and multi-line maps and arrays.
 func foldValue(v *grammar.Value, add func(diag.Span, int, protocol.FoldingRangeKind)) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.ScalarValue:
 		if v.Tok.Type == grammar.Fenced || v.Tok.Type == grammar.TaggedFenced {
 			add(v.Tok.Span(), 3, protocol.RegionFoldingRange)

@@ -108,7 +108,7 @@ func (w *synWalker) step(n grammar.Node) bool {
 	case *grammar.Entry:
 		fr.key = n.KeyName()
 	case *grammar.Value:
-		if n.Kind == grammar.MapValue {
+		if n.Kind() == grammar.MapValue {
 			fr.nested = true
 		}
 	case *grammar.Tok:

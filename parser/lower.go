@@ -237,9 +237,9 @@ func (s *unitLowerer) finish(doc *Document) diag.List {
 const slabSize = 128
 
 // patternSlab is how many patterns a slab of patterns holds: as many as
-// fill the allocator's 16 KiB size class (136 patterns of 120 bytes; 128
-// would leave a sixteenth of every slab unused).
-const patternSlab = 136
+// fill the allocator's 16 KiB size class (146 patterns of 112 bytes; 128
+// would leave an eighth of every slab unused).
+const patternSlab = 146
 
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
@@ -247,7 +247,7 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 		l.slab = make([]Pattern, 0, patternSlab)
 		l.pairSlab = nil // see slabSize
 	}
-	l.slab = append(l.slab, Pattern{Kind: k, Syntax: syntax})
+	l.slab = append(l.slab, newPattern(k, syntax))
 	return &l.slab[len(l.slab)-1]
 }
 
@@ -314,7 +314,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 		if pa.Value != nil {
 			l.nested(pa.Value)
 		}
-		w.Subject.Properties = append(w.Subject.Properties, Property{Key: k, KeySpan: ks, Value: pa.Value})
+		w.Subject.Properties = append(w.Subject.Properties, NewProperty(k, ks, pa.Value))
 	}
 	return w
 }
@@ -355,14 +355,14 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 			}
 		}
 		if first >= 0 {
-			l.dupKey(k, e.Key.Span(), props[first].KeySpan)
+			l.dupKey(k, e.Key.Span(), props[first].KeySpan())
 		}
 		l.nested(&e.Value)
 		if first < 0 {
 			if index != nil {
 				index[k] = len(props)
 			}
-			props = append(props, Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+			props = append(props, NewProperty(k, e.Key.Span(), &e.Value))
 		}
 	}
 	return props
@@ -375,13 +375,13 @@ const smallRecord = 16
 // nested checks the maps of a property value for duplicate keys, also the
 // maps inside arrays (which ParseSyntax reports as nested-map errors).
 func (l *lowerer) nested(v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.MapValue:
 		l.mapKeys(v)
 	case grammar.ArrayValue:
 		items := v.Items()
 		for i := range items {
-			if items[i].Kind == grammar.MapValue {
+			if items[i].Kind() == grammar.MapValue {
 				l.mapKeys(&items[i])
 			}
 		}
@@ -461,7 +461,8 @@ func (l *lowerer) define(sc *scope, p *Pattern) {
 
 // group lowers a subject pattern [s | elements].
 func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
-	p := &Pattern{Kind: GroupKind, Syntax: sp} // not from the slab: see slabSize
+	p := new(Pattern) // not from the slab: see slabSize
+	*p = newPattern(GroupKind, sp)
 	l.subject(&p.Subject, sp.Subject)
 	if p.Subject.Identity != "" {
 		l.define(sc, p)

@@ -20,10 +20,10 @@ func nestedMaps(u *grammar.Unit, diags *diag.List) {
 	grammar.Inspect(u, func(n grammar.Node) bool {
 		switch n := n.(type) {
 		case *grammar.Value:
-			if n.Kind == grammar.ArrayValue {
+			if n.Kind() == grammar.ArrayValue {
 				items := n.Items()
 				for i := range items {
-					if items[i].Kind == grammar.MapValue {
+					if items[i].Kind() == grammar.MapValue {
 						d := diag.Errorf(CodeNestedMap, items[i].Span(), "an array cannot contain a map")
 						d.Detail = "arrays and maps hold scalar values only (strings, numbers, booleans, symbols, ranges)"
 						diags.Add(d)

@@ -4,6 +4,8 @@
 package parser
 
 import (
+	"unsafe"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 )
@@ -12,7 +14,7 @@ import (
 const WalkLabel = "Gram.Walk"
 
 // Kind tells which construct a lowered pattern came from.
-type Kind int
+type Kind uint8
 
 // Pattern kinds.
 const (
@@ -32,12 +34,21 @@ type Subject struct {
 	Properties []Property // in source order, without duplicate keys
 }
 
-// Property is one key and value of a subject.
+// Property is one key and value of a subject. The key's span is kept as two
+// 32-bit offsets (see [Property.KeySpan]), which makes a property 32 bytes.
 type Property struct {
-	Key     string
-	KeySpan diag.Span
-	Value   *grammar.Value
+	Key              string
+	keyStart, keyEnd int32
+	Value            *grammar.Value
 }
+
+// NewProperty returns the property key = v whose key is written at keySpan.
+func NewProperty(key string, keySpan diag.Span, v *grammar.Value) Property {
+	return Property{Key: key, keyStart: int32(keySpan.Start), keyEnd: int32(keySpan.End), Value: v}
+}
+
+// KeySpan returns where the property's key is written.
+func (p *Property) KeySpan() diag.Span { return diag.Span{Start: int(p.keyStart), End: int(p.keyEnd)} }
 
 // Prop returns the property with the given key, or nil.
 func (s *Subject) Prop(key string) *Property {
@@ -67,25 +78,78 @@ func (s *Subject) HasLabel(l string) bool {
 type Pattern struct {
 	Subject  Subject
 	Elements []*Pattern
-	// Syntax is the syntax node the pattern came from: *grammar.Record for the
-	// header, *grammar.TopPattern for an annotated pattern, *grammar.SubjectPattern,
-	// *grammar.NodePattern, *grammar.Path (relationships and walks) or
-	// *grammar.Ref.
-	Syntax grammar.Node
 	// Def is, for a reference (a bare identifier, or a path node or relationship
 	// that repeats an identity), the pattern that defines the identity; nil when
 	// the pattern defines it or the reference is undefined.
-	Def  *Pattern
-	Kind Kind
+	Def *Pattern
+	// syntax is the syntax node the pattern came from, whose type the kind
+	// tells (see [Pattern.Syntax]): a pointer rather than an interface keeps a
+	// pattern 112 bytes.
+	syntax unsafe.Pointer
+	Kind   Kind
+}
+
+// newPattern returns a pattern of kind k from the syntax node n, which must
+// be of the type the kind tells (see [Pattern.Syntax]).
+func newPattern(k Kind, n grammar.Node) Pattern {
+	var want Kind
+	var ptr unsafe.Pointer
+	switch x := n.(type) {
+	case *grammar.Record:
+		want, ptr = HeaderKind, unsafe.Pointer(x)
+	case *grammar.NodePattern:
+		want, ptr = NodeKind, unsafe.Pointer(x)
+	case *grammar.Path:
+		want, ptr = RelationshipKind, unsafe.Pointer(x)
+		if k == WalkKind {
+			want = WalkKind
+		}
+	case *grammar.SubjectPattern:
+		want, ptr = GroupKind, unsafe.Pointer(x)
+	case *grammar.TopPattern:
+		want, ptr = AnnotatedKind, unsafe.Pointer(x)
+	case *grammar.Ref:
+		want, ptr = ReferenceKind, unsafe.Pointer(x)
+	}
+	if ptr == nil || want != k {
+		panic("parser: a pattern's syntax node does not match its kind")
+	}
+	return Pattern{Kind: k, syntax: ptr}
+}
+
+// Syntax returns the syntax node the pattern came from: *grammar.Record for
+// the header, *grammar.TopPattern for an annotated pattern,
+// *grammar.SubjectPattern, *grammar.NodePattern, *grammar.Path (relationships
+// and walks) or *grammar.Ref.
+func (p *Pattern) Syntax() grammar.Node {
+	if p.syntax == nil {
+		return nil
+	}
+	switch p.Kind {
+	case HeaderKind:
+		return (*grammar.Record)(p.syntax)
+	case NodeKind:
+		return (*grammar.NodePattern)(p.syntax)
+	case RelationshipKind, WalkKind:
+		return (*grammar.Path)(p.syntax)
+	case GroupKind:
+		return (*grammar.SubjectPattern)(p.syntax)
+	case AnnotatedKind:
+		return (*grammar.TopPattern)(p.syntax)
+	case ReferenceKind:
+		return (*grammar.Ref)(p.syntax)
+	}
+	return nil
 }
 
 // Span returns the source of the construct: for a relationship, from its
 // left node to its right node; for the others, the syntax node's span.
 func (p *Pattern) Span() diag.Span {
-	if path, ok := p.Syntax.(*grammar.Path); ok && p.Kind == RelationshipKind {
+	if p.Kind == RelationshipKind {
+		path := (*grammar.Path)(p.syntax)
 		return diag.Span{Start: int(path.Left.Start), End: int(path.Right.Left.End)}
 	}
-	return p.Syntax.Span()
+	return p.Syntax().Span()
 }
 
 // IdentSpan returns where the pattern's identity is written: the identifier
@@ -93,7 +157,7 @@ func (p *Pattern) Span() diag.Span {
 // or the whole reference; the zero span when the pattern is anonymous.
 func (p *Pattern) IdentSpan() diag.Span {
 	var s *grammar.Subject
-	switch x := p.Syntax.(type) {
+	switch x := p.Syntax().(type) {
 	case *grammar.Ref:
 		return x.Span()
 	case *grammar.NodePattern:

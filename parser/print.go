@@ -187,7 +187,7 @@ func ValueJSON(v *grammar.Value) string {
 }
 
 func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.RangeValue:
 		b.WriteString(`{"type": "range", "lower": `)
 		writeBound(b, v.Tok)
@@ -339,7 +339,7 @@ func writeRecordGram(b *bytes.Buffer, props []Property) {
 }
 
 func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.RangeValue:
 		if v.Tok.Valid() {
 			b.WriteString(v.Tok.Value)

@@ -313,7 +313,7 @@ func sxEntries(n *sx, kind string, entries []grammar.Entry) {
 }
 
 func sxValue(n *sx, field string, v *grammar.Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.RangeValue:
 		r := n.add(field, "range", v.Span())
 		if v.Tok.Valid() {

@@ -22,3 +22,11 @@ func TestUnitResultSize(t *testing.T) {
 		t.Errorf("unitResult is %d bytes, want at most 64", n)
 	}
 }
+
+// TestPatternSize: a lowered pattern is 112 bytes (its syntax node is a
+// pointer whose type its kind tells).
+func TestPatternSize(t *testing.T) {
+	if n := unsafe.Sizeof(Pattern{}); n != 112 {
+		t.Errorf("Pattern is %d bytes, want 112", n)
+	}
+}

@@ -83,7 +83,7 @@ func (c *compiler) props(s *parser.Subject) []Prop {
 	out := c.slabs.props.make(len(s.Properties))
 	for i := range s.Properties {
 		p := &s.Properties[i]
-		out[i] = Prop{Key: p.Key, KeySpan: p.KeySpan, ValueSpan: p.Value.Span()}
+		out[i] = newProp(p.Key, p.KeySpan(), p.Value.Span())
 	}
 	return out
 }

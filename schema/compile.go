@@ -246,7 +246,7 @@ func countDecls(doc *parser.Document) declCounts {
 
 // subjectOf returns the syntax of a group's or node's subject, or nil.
 func subjectOf(p *parser.Pattern) *grammar.Subject {
-	switch s := p.Syntax.(type) {
+	switch s := p.Syntax().(type) {
 	case *grammar.SubjectPattern:
 		return s.Subject
 	case *grammar.NodePattern:
@@ -324,7 +324,7 @@ func headSpan(d decl) diag.Span {
 
 // elements returns the syntax of a group's elements (none for a node).
 func elements(p *parser.Pattern) []*grammar.Element {
-	if sp, ok := p.Syntax.(*grammar.SubjectPattern); ok {
+	if sp, ok := p.Syntax().(*grammar.SubjectPattern); ok {
 		return sp.Elements
 	}
 	return nil

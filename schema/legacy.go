@@ -130,7 +130,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 			continue
 		}
 		rest = append(rest, pr)
-		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}))
+		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan().Start, End: pr.Value.Span().End}))
 	}
 	c.legacyType(ln, p, fe)
 	c.paramProps(p, rest, field)
@@ -145,7 +145,7 @@ func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
 	var nameSpan diag.Span
 	if pn != nil {
 		v := &pn.Value
-		if v.Kind != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
+		if v.Kind() != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
 			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", ln.what, describeValue(v))
 			dg.Detail = "write the name before the type instead: (name::Type)"
 			c.diags.Add(dg)
@@ -341,7 +341,7 @@ func unwrap(p *parser.Pattern) *parser.Pattern {
 // could be written canonically.
 func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, string, bool) {
 	v := &fe.Value
-	if v.Kind != grammar.ArrayValue {
+	if v.Kind() != grammar.ArrayValue {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "fields must be a list of field maps, not %s", describeValue(v))
 		dg.Detail = `write fields: [{name: "id", type: "Int"}, ...], or declare a record: [Name:Record | (id::Int), ...]`
 		c.diags.Add(dg)
@@ -378,7 +378,7 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 // (an array of T). It returns the field and its canonical node ("" when it
 // cannot be written), or nil when the map has no name.
 func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
-	if v.Kind != grammar.MapValue {
+	if v.Kind() != grammar.MapValue {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "a field of fields is a map, not %s", describeValue(v))
 		dg.Detail = `write {name: "id", type: "Int"}`
 		c.diags.Add(dg)
@@ -397,12 +397,12 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		case "description":
 			descV = &e.Value
 		default:
-			pr := &parser.Property{Key: e.KeyName(), KeySpan: e.Key.Span(), Value: &e.Value}
-			c.unknownProp(pr, "a field map", []string{"name", "type", "description"})
+			pr := parser.NewProperty(e.KeyName(), e.Key.Span(), &e.Value)
+			c.unknownProp(&pr, "a field map", []string{"name", "type", "description"})
 			unknown = true
 		}
 	}
-	isStr := func(x *grammar.Value) bool { return x.Kind == grammar.ScalarValue && isStringTok(x.Tok) }
+	isStr := func(x *grammar.Value) bool { return x.Kind() == grammar.ScalarValue && isStringTok(x.Tok) }
 	if nameV == nil || !isStr(nameV) || stringText(nameV.Tok) == "" {
 		span := v.Span()
 		if nameV != nil {
@@ -430,8 +430,8 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		f.Type, base, props = c.typeWord(typeV, f)
 	}
 	if descV != nil {
-		pr := &parser.Property{Key: "description", KeySpan: descV.Span(), Value: descV}
-		if s, ok := c.str(pr); ok {
+		pr := parser.NewProperty("description", descV.Span(), descV)
+		if s, ok := c.str(&pr); ok {
 			f.Description = s
 			props = append(props, "description: "+c.text(descV.Span()))
 		}

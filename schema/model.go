@@ -105,18 +105,36 @@ func (a *Agent) Tool(name string) *Tool {
 }
 
 // Prop is a property as written in the source: its key and where the key and
-// the value are.
+// the value are (see [Prop.KeySpan], [Prop.ValueSpan]), kept as 32-bit offsets,
+// which makes a property 32 bytes.
 type Prop struct {
-	Key                string
-	KeySpan, ValueSpan diag.Span
+	Key                  string
+	keyStart, keyEnd     int32
+	valueStart, valueEnd int32
+}
+
+// newProp returns the property key whose key and value are at keySpan and
+// valueSpan.
+func newProp(key string, keySpan, valueSpan diag.Span) Prop {
+	return Prop{Key: key,
+		keyStart: int32(keySpan.Start), keyEnd: int32(keySpan.End),
+		valueStart: int32(valueSpan.Start), valueEnd: int32(valueSpan.End)}
+}
+
+// KeySpan returns where the property's key is written.
+func (p *Prop) KeySpan() diag.Span { return diag.Span{Start: int(p.keyStart), End: int(p.keyEnd)} }
+
+// ValueSpan returns where the property's value is written.
+func (p *Prop) ValueSpan() diag.Span {
+	return diag.Span{Start: int(p.valueStart), End: int(p.valueEnd)}
 }
 
 // PropSpan returns the span of the key of the property named key in props, and
 // whether there is one.
 func PropSpan(props []Prop, key string) (diag.Span, bool) {
-	for _, p := range props {
-		if p.Key == key {
-			return p.KeySpan, true
+	for i := range props {
+		if props[i].Key == key {
+			return props[i].KeySpan(), true
 		}
 	}
 	return diag.Span{}, false

@@ -49,9 +49,9 @@ func (c *compiler) unknownProp(p *parser.Property, where string, known []string)
 // a misspelling of meant, goes on with what ignoring it does: note(meant)
 // ("so parameter x is required"), if note is set and that is not "".
 func (c *compiler) unknownPropNote(p *parser.Property, where string, known []string, note func(meant string) string) {
-	d := diag.Warningf(CodeUnknownProperty, p.KeySpan, "unknown property %q for %s; it is ignored", p.Key, where)
+	d := diag.Warningf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s; it is ignored", p.Key, where)
 	if s := c.closestProp(p.Key, known); s != "" {
-		suggestFix(&d, s, p.KeySpan)
+		suggestFix(&d, s, p.KeySpan())
 		if note != nil {
 			if n := note(s); n != "" {
 				d.Message += ", " + n
@@ -93,7 +93,7 @@ func (c *compiler) closestProp(key string, known []string) string {
 // str decodes a string property; fenced strings are dedented.
 func (c *compiler) str(p *parser.Property) (string, bool) {
 	v := p.Value
-	if v.Kind == grammar.ScalarValue && isStringTok(v.Tok) {
+	if v.Kind() == grammar.ScalarValue && isStringTok(v.Tok) {
 		return stringText(v.Tok), true
 	}
 	c.invalidValue(p, fmt.Sprintf("%s must be a string, not %s", p.Key, describeValue(v)),
@@ -104,7 +104,7 @@ func (c *compiler) str(p *parser.Property) (string, bool) {
 // boolean decodes a boolean property.
 func (c *compiler) boolean(p *parser.Property) (bool, bool) {
 	v := p.Value
-	if v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
+	if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
 		return v.Tok.Value == "true", true
 	}
 	c.invalidValue(p, fmt.Sprintf("%s must be true or false, not %s", p.Key, describeValue(v)),
@@ -116,7 +116,7 @@ func (c *compiler) boolean(p *parser.Property) (bool, bool) {
 // example value for messages.
 func (c *compiler) integer(p *parser.Property, min, eg int) (int, bool) {
 	v := p.Value
-	if v.Kind == grammar.ScalarValue && isIntegerTok(v.Tok) {
+	if v.Kind() == grammar.ScalarValue && isIntegerTok(v.Tok) {
 		text := string(numberJSON(v.Tok))
 		n, err := strconv.Atoi(text)
 		switch {
@@ -137,7 +137,7 @@ func (c *compiler) integer(p *parser.Property, min, eg int) (int, bool) {
 // number decodes a number property in [lo, hi].
 func (c *compiler) number(p *parser.Property, lo, hi float64) (float64, bool) {
 	v := p.Value
-	if v.Kind == grammar.ScalarValue && (isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
+	if v.Kind() == grammar.ScalarValue && (isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
 		f, err := strconv.ParseFloat(string(numberJSON(v.Tok)), 64)
 		if err == nil && f >= lo && f <= hi && !math.IsNaN(f) {
 			return f, true
@@ -154,7 +154,7 @@ func (c *compiler) number(p *parser.Property, lo, hi float64) (float64, bool) {
 func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 	v := p.Value
 	const detail = "write a positive duration with a unit: ms, s or m, e.g. timeout: 30s"
-	if v.Kind != grammar.ScalarValue || v.Tok.Type != grammar.Measurement {
+	if v.Kind() != grammar.ScalarValue || v.Tok.Type != grammar.Measurement {
 		c.invalidValue(p, fmt.Sprintf("%s must be a duration, not %s", p.Key, describeValue(v)), detail)
 		return 0, false
 	}

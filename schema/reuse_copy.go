@@ -195,7 +195,7 @@ func (r *reuse) props(c *compiler, props []Prop) []Prop {
 	}
 	out := c.slabs.props.make(len(props))
 	for i, p := range props {
-		out[i] = Prop{Key: r.str(p.Key), KeySpan: r.span(p.KeySpan), ValueSpan: r.span(p.ValueSpan)}
+		out[i] = newProp(r.str(p.Key), r.span(p.KeySpan()), r.span(p.ValueSpan()))
 	}
 	return out
 }

@@ -201,7 +201,7 @@ func (c *compiler) subjectProps(r *grammar.Record) []parser.Property {
 		} else if slices.ContainsFunc(out, func(p parser.Property) bool { return p.Key == k }) {
 			continue
 		}
-		out = append(out, parser.Property{Key: k, KeySpan: e.Key.Span(), Value: &e.Value})
+		out = append(out, parser.NewProperty(k, e.Key.Span(), &e.Value))
 	}
 	c.properties = out[:0]
 	return out
@@ -334,7 +334,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 	constraints := 0
 	for i := range prs {
 		pr := &prs[i]
-		p.Props[i] = Prop{Key: pr.Key, KeySpan: pr.KeySpan, ValueSpan: pr.Value.Span()}
+		p.Props[i] = newProp(pr.Key, pr.KeySpan(), pr.Value.Span())
 		switch {
 		case pr.Key == "items":
 			c.items(p.Type, pr) // first: defaults and enums are checked against the element type
@@ -354,7 +354,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 			p.Optional, _ = c.boolean(pr)
 		case "injected":
 			if field {
-				dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "injected applies to tool parameters, not to record fields; it is ignored")
+				dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "injected applies to tool parameters, not to record fields; it is ignored")
 				dg.Detail = "remove it, or make the value a parameter of the tool: (name::Type {injected: true})"
 				c.diags.Add(dg)
 				continue
@@ -405,10 +405,10 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 // items sets the element type of an Array from `items: T`.
 func (c *compiler) items(t *Type, pr *parser.Property) {
 	v := pr.Value
-	if v.Kind != grammar.ScalarValue || (v.Tok.Type != grammar.Symbol && v.Tok.Type != grammar.Backtick) {
+	if v.Kind() != grammar.ScalarValue || (v.Tok.Type != grammar.Symbol && v.Tok.Type != grammar.Backtick) {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "items must be a type name, not %s", describeValue(v))
 		dg.Detail = "write the element type without quotes, e.g. items: String"
-		if v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.String {
+		if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.String {
 			name := v.Tok.Text()
 			dg.Fixes = []diag.Fix{{Title: "Write " + name, Edits: []diag.Edit{{Span: v.Span(), NewText: name}}}}
 		}
@@ -421,7 +421,7 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 		t.Items = it
 	case InvalidType:
 	default:
-		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "items applies to Array types, not to %s; it is ignored", t.String())
+		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "items applies to Array types, not to %s; it is ignored", t.String())
 		dg.Detail = "make the type Array, (name::Array {items: " + v.Tok.Value + "}), or remove items"
 		c.diags.Add(dg)
 	}
@@ -430,7 +430,7 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 // enum reads `enum: [...]`, checking each member against the type.
 func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 	v := pr.Value
-	if v.Kind != grammar.ArrayValue {
+	if v.Kind() != grammar.ArrayValue {
 		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "enum must be an array of the allowed values, not %s", describeValue(v))
 		dg.Detail = "write enum: [" + example(p.Type) + ", ...]"
 		c.diags.Add(dg)
@@ -458,7 +458,7 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 	var val any
 	switch pr.Key {
 	case "minimum", "maximum":
-		if v.Kind != grammar.ScalarValue || !(isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
+		if v.Kind() != grammar.ScalarValue || !(isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
 			c.invalidValue(pr, fmt.Sprintf("%s must be a number, not %s", pr.Key, describeValue(v)), "write a number, e.g. "+pr.Key+": 0")
 			return
 		}
@@ -487,7 +487,7 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 		val = s
 	}
 	if k := p.Type.Kind; k != InvalidType && !constraintApplies(pr.Key, k) {
-		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan, "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String())
+		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String())
 		dg.Detail = "minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array"
 		c.diags.Add(dg)
 		return

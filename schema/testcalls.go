@@ -143,18 +143,18 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 				mode = ArgsSubset
 			}
 			if ce.Mode != ArgsAny {
-				dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan, "a Call has either args or argsInclude, not both")
+				dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both")
 				dg.Detail = "args lists every argument of the call; argsInclude lists some of them: keep one"
 				dg.Related = []diag.Related{{Span: argsSpan, Message: "the other"}}
 				c.diags.Add(dg)
 				continue
 			}
-			if pr.Value.Kind != grammar.MapValue {
+			if pr.Value.Kind() != grammar.MapValue {
 				c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
 					fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
 				continue
 			}
-			ce.Mode, argsSpan = mode, pr.KeySpan
+			ce.Mode, argsSpan = mode, pr.KeySpan()
 			// Arguments with a matcher of their own need not be in args.
 			matched := map[string]bool{}
 			for _, f := range e.Elements {

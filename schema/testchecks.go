@@ -40,7 +40,7 @@ func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
 			continue
 		}
 		if matcher != nil {
-			dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan, "an argument matcher has one matcher; this one has %s and %s", matcher.Key, pr.Key)
+			dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "an argument matcher has one matcher; this one has %s and %s", matcher.Key, pr.Key)
 			dg.Detail = "keep one, or match the argument twice with two nodes in two Calls"
 			c.diags.Add(dg)
 			continue
@@ -127,9 +127,9 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 		m.Kind = MatchEquals
 		x, mm := valueFor(v, m.Type)
 		if mm != nil {
-			if v.Kind == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
+			if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
 				dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
-				suggestFix(&dg, "range", pr.KeySpan)
+				suggestFix(&dg, "range", pr.KeySpan())
 				dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
 				c.diags.Add(dg)
 				return false
@@ -206,7 +206,7 @@ func (c *compiler) matcherFits(m *FieldMatcher, pr *parser.Property, want TypeKi
 	if want == NumberType {
 		applies = "numbers"
 	}
-	dg := diag.Errorf(CodeMatcherTypeMismatch, pr.KeySpan, "%s applies to %s, but %s is %s", pr.Key, applies, m.Name(), article(m.Type))
+	dg := diag.Errorf(CodeMatcherTypeMismatch, pr.KeySpan(), "%s applies to %s, but %s is %s", pr.Key, applies, m.Name(), article(m.Type))
 	switch m.Type.Kind {
 	case IntegerType, NumberType:
 		dg.Detail = "match a number with equals or range, e.g. range: 1..10"
@@ -223,7 +223,7 @@ func (c *compiler) matcherFits(m *FieldMatcher, pr *parser.Property, want TypeKi
 func (c *compiler) rangeBounds(pr *parser.Property) (*float64, *float64, bool) {
 	v := pr.Value
 	const detail = "write a range of numbers: range: 1..10, range: 5... (at least 5) or range: ...100 (at most 100)"
-	if v.Kind != grammar.RangeValue {
+	if v.Kind() != grammar.RangeValue {
 		c.invalidValue(pr, "range must be a range, not "+describeValue(v), detail)
 		return nil, nil, false
 	}
@@ -255,7 +255,7 @@ func (c *compiler) answerChecks(e *parser.Pattern) []*AnswerCheck {
 	var out []*AnswerCheck
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
-		span := diag.Span{Start: pr.KeySpan.Start, End: pr.Value.Span().End}
+		span := diag.Span{Start: pr.KeySpan().Start, End: pr.Value.Span().End}
 		switch pr.Key {
 		case "contains", "equals":
 			if s, ok := c.str(pr); ok {

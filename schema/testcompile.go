@@ -122,7 +122,7 @@ func (c *compiler) lookupRecord(name string) *Record {
 // nameValue decodes a property naming something: a symbol or a string.
 func (c *compiler) nameValue(pr *parser.Property) (string, bool) {
 	v := pr.Value
-	if v.Kind == grammar.ScalarValue && (v.Tok.Type == grammar.Symbol || isStringTok(v.Tok)) {
+	if v.Kind() == grammar.ScalarValue && (v.Tok.Type == grammar.Symbol || isStringTok(v.Tok)) {
 		return v.Tok.Text(), true
 	}
 	c.invalidValue(pr, fmt.Sprintf("%s must be a name, not %s", pr.Key, describeValue(v)),

@@ -162,7 +162,7 @@ func stringText(t grammar.Tok) string {
 // describeValue names the kind of a value for messages: "a string", "an
 // integer", ...
 func describeValue(v *grammar.Value) string {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.RangeValue:
 		return "a range"
 	case grammar.ArrayValue:
@@ -240,7 +240,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 	bad := func() *mismatch {
 		m := &mismatch{span: v.Span(), msg: describeValue(v) + ", not " + article(t),
 			detail: "write " + article(t) + ", e.g. " + example(t)}
-		if t.Kind == StringType && v.Kind == grammar.ScalarValue && v.Tok.Type == grammar.Symbol {
+		if t.Kind == StringType && v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Symbol {
 			q := `"` + v.Tok.Value + `"`
 			m.detail = "strings are quoted: write " + q
 			m.fix = &diag.Fix{Title: "Quote " + v.Tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}
@@ -249,7 +249,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 	}
 	switch t.Kind {
 	case StringType, IntegerType, NumberType, BooleanType:
-		if v.Kind != grammar.ScalarValue {
+		if v.Kind() != grammar.ScalarValue {
 			return nil, bad()
 		}
 		tok := v.Tok
@@ -265,7 +265,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		}
 		return nil, bad()
 	case ArrayType:
-		if v.Kind != grammar.ArrayValue {
+		if v.Kind() != grammar.ArrayValue {
 			return nil, bad()
 		}
 		out := make([]any, 0, len(v.Items()))
@@ -278,12 +278,12 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		}
 		return out, nil
 	case ObjectType:
-		if v.Kind != grammar.MapValue {
+		if v.Kind() != grammar.MapValue {
 			return nil, bad()
 		}
 		return untypedJSONValue(v)
 	case RecordType:
-		if v.Kind != grammar.MapValue {
+		if v.Kind() != grammar.MapValue {
 			return nil, bad()
 		}
 		return recordJSON(v, t)
@@ -335,7 +335,7 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 // check it against.
 // Symbols, measurements and ranges have no JSON form here.
 func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
-	switch v.Kind {
+	switch v.Kind() {
 	case grammar.RangeValue:
 		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
 	case grammar.ArrayValue:
