@@ -66,7 +66,7 @@ func (g *importer) toolDecl(t *mcp.Tool) string {
 		g.warn("", "the tool has no inputSchema; it is declared without parameters")
 	}
 	for _, p := range unresolved {
-		g.warn(strings.TrimSuffix(p, "/$ref"), "a reference that cannot be inlined (recursive or to another document); approximated by Object")
+		g.warn(strings.TrimSuffix(p, "/$ref"), "a reference that cannot be inlined (recursive, to another document, or too large to write out); approximated by Object")
 	}
 	var params []string
 	if in != nil {

@@ -86,11 +86,19 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 // maxRefDepth bounds the inlining of references, against cycles.
 const maxRefDepth = 32
 
+// maxInlinedNodes bounds what inlining references writes out: a schema whose
+// definitions each use the next one twice doubles with every level, and 30
+// such levels would be a billion nodes from a schema of a few kilobytes. The
+// references met once this many objects and arrays have been written out
+// for references are left as they are, and reported.
+const maxInlinedNodes = 1 << 16
+
 // inlineRefs returns the schema root with every local reference
 // ("#/$defs/NAME" or "#/definitions/NAME") replaced by the schema it names,
 // and the definitions dropped when nothing refers to them any more. A
 // reference that cannot be inlined (a cycle, another document, a missing
-// definition) is left as it is and reported in unresolved, by JSON pointer.
+// definition, or one met once inlining has written out maxInlinedNodes) is
+// left as it is and reported in unresolved, by JSON pointer.
 // The members next to a "$ref" are merged over the definition. Objects are
 // [schema.Object]; the input is not modified.
 func inlineRefs(root any) (out any, unresolved []string) {
@@ -108,10 +116,14 @@ func inlineRefs(root any) (out any, unresolved []string) {
 			}
 		}
 	}
+	made := 0 // objects and arrays written out for references
 	var walk func(v any, ptr string, depth int, stack []string) any
 	walk = func(v any, ptr string, depth int, stack []string) any {
 		switch x := v.(type) {
 		case schema.Object:
+			if depth > 0 {
+				made++
+			}
 			if ref, ok := x.Get("$ref"); ok {
 				r, _ := ref.(string)
 				def, found := defs[r]
@@ -121,7 +133,7 @@ func inlineRefs(root any) (out any, unresolved []string) {
 						cyclic = true
 					}
 				}
-				if found && !cyclic && depth < maxRefDepth {
+				if found && !cyclic && depth < maxRefDepth && made < maxInlinedNodes {
 					merged := walk(def, ptr, depth+1, append(stack, r))
 					if m, ok := merged.(schema.Object); ok && len(x) > 1 {
 						m = append(schema.Object(nil), m...)
@@ -146,6 +158,9 @@ func inlineRefs(root any) (out any, unresolved []string) {
 			}
 			return o
 		case []any:
+			if depth > 0 {
+				made++
+			}
 			l := make([]any, len(x))
 			for i := range x {
 				l[i] = walk(x[i], fmt.Sprintf("%s/%d", ptr, i), depth, stack)
