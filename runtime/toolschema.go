@@ -31,7 +31,7 @@ func orderedSchema(v any) (any, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	out, err := decodeOrdered(dec)
+	out, err := decodeOrdered(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -41,14 +41,21 @@ func orderedSchema(v any) (any, error) {
 	return out, nil
 }
 
-// decodeOrdered decodes the next JSON value of dec.
-func decodeOrdered(dec *json.Decoder) (any, error) {
+// maxSchemaDepth is how deep the objects and arrays of a tool schema may
+// nest, as encoding/json allows.
+const maxSchemaDepth = 10000
+
+// decodeOrdered decodes the next JSON value of dec, depth levels down.
+func decodeOrdered(dec *json.Decoder, depth int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= maxSchemaDepth {
+			return nil, fmt.Errorf("invalid JSON: nested more than %d levels deep", maxSchemaDepth)
+		}
 		switch t {
 		case '{':
 			obj := schema.Object{}
@@ -58,7 +65,7 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 					return nil, err
 				}
 				key, _ := k.(string)
-				v, err := decodeOrdered(dec)
+				v, err := decodeOrdered(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -69,7 +76,7 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 		case '[':
 			list := []any{}
 			for dec.More() {
-				v, err := decodeOrdered(dec)
+				v, err := decodeOrdered(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}

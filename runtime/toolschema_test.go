@@ -44,3 +44,19 @@ func TestToolSchemaReferenceBomb(t *testing.T) {
 		t.Fatalf("6 levels: unresolved %v, error %v", unresolved, err)
 	}
 }
+
+// TestToolSchemaTooDeep: a schema nested deeper than JSON decoders allow is
+// refused at once with the limit named, not walked level by level (the
+// pointers of 40,000 levels took seconds, of two million, hours).
+func TestToolSchemaTooDeep(t *testing.T) {
+	const n = 200000
+	raw := `{"type": "object", "properties": {"x": ` + strings.Repeat(`{"a": `, n) + `1` + strings.Repeat(`}`, n) + `}}`
+	start := time.Now()
+	_, _, err := runtime.ToolSchema(json.RawMessage(raw))
+	if err == nil || !strings.Contains(err.Error(), "nested more than 10000 levels") {
+		t.Fatalf("error %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("refused after %v", d)
+	}
+}
