@@ -29,8 +29,10 @@ import (
 // the description of a tool picked at random, as a person typing across the
 // file), each waited for until its diagnostics are published. It reports the
 // server's resident set (VmRSS) after opening, after the first 100 edits and
-// at the end, and their ratio end/100, which must stay at most 1.2: memory
-// that grows with the number of edits is an earlier version kept alive.
+// at the end, each read while typing and after a pause (see soak.rss); the
+// paused figure at the end must stay at most 1.2 times the one after 100
+// edits: memory that grows with the number of edits is an earlier version
+// kept alive.
 //
 // SOAK_LINES (default 500) and SOAK_EDITS (default 2000) set the size of
 // the file and the number of edits. Run it with
