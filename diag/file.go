@@ -49,6 +49,10 @@ type File struct {
 	// set once it is.
 	base    *fileBase
 	indexed atomic.Bool
+
+	// positions map the positions of the spans parsed from the text to
+	// its offsets (see positions.go); nil when they are the offsets.
+	positions *Positions
 }
 
 // mark is a rune start on a long line: its offset, and the code points and

@@ -94,6 +94,9 @@ func ToJSONRange(f *File, s Span) JSONRange {
 
 // ToJSON converts the diagnostic d, which belongs to f, to its JSON form.
 func ToJSON(f *File, d Diagnostic) JSONDiagnostic {
+	if f != nil {
+		d = f.ResolveDiagnostic(d)
+	}
 	j := JSONDiagnostic{
 		Severity: d.Severity.String(),
 		Code:     d.Code,

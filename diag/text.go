@@ -108,7 +108,7 @@ func WriteTextOptions(w io.Writer, f *File, l List, opts TextOptions) error {
 		p.path = "<input>"
 	}
 	for _, d := range l {
-		p.diagnostic(d, opts.Context)
+		p.diagnostic(f.ResolveDiagnostic(d), opts.Context)
 	}
 	_, err := io.WriteString(w, p.b.String())
 	return err

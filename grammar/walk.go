@@ -217,7 +217,7 @@ func InspectTokens(src string, sp diag.Span, f func(Tok) bool) []Comment {
 	}
 	cs := sc.Comments
 	for i := range cs {
-		cs[i].Span = ShiftSpan(cs[i].Span, sp.Start)
+		cs[i].Span = diag.Span{Start: cs[i].Span.Start + sp.Start, End: cs[i].Span.End + sp.Start}
 	}
 	return cs
 }

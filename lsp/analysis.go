@@ -40,18 +40,11 @@ type snapshot struct {
 	// one shares (an edit undone, a change that changed nothing).
 	same *snapshot
 	// base is an earlier snapshot of the document; when its analysis is done,
-	// this one's is computed incrementally from it (see parser.Reparse).
+	// this one's is computed from it (see parser.Reparse).
 	base atomic.Pointer[snapshot]
-	// older is the newest earlier snapshot that was analysed when this one
-	// was made: requests answer from it while this one is being analysed
-	// and indexed (see [snapshot.answering]). It is dropped once this one
-	// is indexed, and its own older when this one is made.
-	older atomic.Pointer[snapshot]
-	// olderMap maps between older's text and this one's, computed once.
-	mapOnce  sync.Once
-	olderMap textMap
 	// superseded is set when a newer version of the document arrives: an
-	// analysis computed only for diagnostics then stops early.
+	// analysis computed only for diagnostics then stops early, and so does
+	// the index built ahead of requests.
 	superseded atomic.Bool
 }
 
@@ -106,8 +99,6 @@ func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 }
 
 // done records the analysis and lets go of the snapshot it was made from.
-// The older snapshot stays until the analysis is indexed (see
-// [snapshot.indexed]).
 func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
 	s.same = nil
@@ -115,14 +106,10 @@ func (s *snapshot) done(an *analysis) {
 }
 
 // indexed builds the index and the name tables of the snapshot's analysis,
-// if it has one, and lets go of the older snapshot that answered requests
-// meanwhile. It gives up when a newer version of the document arrives
-// first: building them takes about as long as an analysis, which the newer
-// version's would have to share the machine with, and requests answer from
-// the older snapshot (see [store.change]).
+// if it has one, unless a newer version of the document arrives first.
 func (s *snapshot) indexed() {
-	if an := s.ready(); an != nil && an.indexUnless(s.superseded.Load) && an.namesUnless(s.superseded.Load) {
-		s.older.Store(nil)
+	if an := s.ready(); an != nil && an.indexUnless(s.superseded.Load) {
+		an.namesUnless(s.superseded.Load)
 	}
 }
 
@@ -137,81 +124,6 @@ func (s *snapshot) ready() *analysis { return s.an.Load() }
 
 // analyzed reports whether the snapshot's analysis is computed.
 func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
-
-// answeringAt is [snapshot.answering] for a request about pos in s: the
-// analysis, the map, and pos as an offset in the analysed text; ok is false
-// when pos is in a part the edits since that text changed.
-func (s *snapshot) answeringAt(pos protocol.Position) (an *analysis, m textMap, off int, ok bool) {
-	an, m = s.answering()
-	off, ok = m.toOld(offsetOf(s.File, pos))
-	return an, m, off, ok
-}
-
-// answering returns the analysis a request about a position in s answers
-// from without waiting: s's own when it and its index are made; else, while
-// s is being analysed or indexed, that of the newest earlier version that
-// is, with the map
-// between the two texts (a position in the part of the text the edits
-// changed has no answer there: m.toOld reports false). With neither, it
-// waits for s's own.
-func (s *snapshot) answering() (*analysis, textMap) {
-	own := s.ready()
-	if own != nil && own.indexed.Load() {
-		return own, textMap{}
-	}
-	// While s's analysis or its index is being made, the older one answers
-	// if its index is made.
-	if o := s.older.Load(); o != nil {
-		if an := o.ready(); an != nil && (own == nil || an.indexed.Load()) {
-			s.mapOnce.Do(func() {
-				edit, n := changedSpan(an.File.Text, s.File.Text)
-				s.olderMap = textMap{stale: true, edit: edit, newLen: n}
-			})
-			return an, s.olderMap
-		}
-	}
-	if own != nil {
-		return own, textMap{}
-	}
-	return s.Analysis(), textMap{}
-}
-
-// textMap maps offsets and spans between a snapshot's text and the older
-// text an analysis was made of, which differs from it by one changed span.
-// The zero textMap is the identity.
-type textMap struct {
-	stale bool
-	// edit is the changed span in the older text, newLen the length of what
-	// replaces it.
-	edit   diag.Span
-	newLen int
-}
-
-// toOld returns the offset in the older text of off, an offset in the
-// current one, or false when off is in the changed part or at its ends.
-func (m textMap) toOld(off int) (int, bool) {
-	switch {
-	case !m.stale || off < m.edit.Start:
-		return off, true
-	case off > m.edit.Start+m.newLen:
-		return off - m.newLen + m.edit.Len(), true
-	}
-	return 0, false
-}
-
-// toNew returns the span in the current text of sp, a span of the older
-// one, or false when sp touches the changed part (a word that ends where
-// text was inserted may go on in the current text).
-func (m textMap) toNew(sp diag.Span) (diag.Span, bool) {
-	switch {
-	case !m.stale || sp.End < m.edit.Start:
-		return sp, true
-	case sp.Start > m.edit.End:
-		d := m.newLen - m.edit.Len()
-		return diag.Span{Start: sp.Start + d, End: sp.End + d}, true
-	}
-	return diag.Span{}, false
-}
 
 // changedSpan returns the part of old that differs from text, as an edit of
 // old: the span it replaces and the length of what replaces it.
@@ -285,7 +197,7 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 	var (
 		doc    *parser.Document
 		parsed diag.List
-		after  *editOf
+		after  *schema.Program
 	)
 	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
 		edit, n := changedSpan(prev.File.Text, f.Text)
@@ -293,9 +205,9 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, n, stop); stopped {
 			return nil
 		}
-		after = &editOf{prog: prev.Prog, edit: edit, newLen: n}
+		after = prev.Prog
 	} else {
-		doc, parsed = parser.Parse(f)
+		doc, parsed = parser.ParseForEdits(f)
 	}
 	if stop != nil && stop() {
 		return nil
@@ -331,14 +243,9 @@ func (a *analysis) indexUnless(stop func() bool) bool {
 	return true
 }
 
-// text returns the source text of a span, or "" for a span outside it.
-func (a *analysis) text(s diag.Span) string {
-	t := a.File.Text
-	if s.Start < 0 || s.End > len(t) || s.End < s.Start {
-		return ""
-	}
-	return string(t[s.Start:s.End])
-}
+// text returns the source text of a span of positions, or "" for a span
+// outside it.
+func (a *analysis) text(s diag.Span) string { return string(a.File.Slice(s)) }
 
 // String describes the analysis for logs.
 func (a *analysis) String() string {

@@ -44,8 +44,8 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	out := []protocol.CodeAction{}
 	if want(protocol.QuickFix) {
-		for _, d := range an.Diags {
-			if d.Span.Start > span.End || d.Span.End < span.Start {
+		for _, d := range an.Diags.InOrder(an.File) {
+			if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
 				continue
 			}
 			out = append(out, an.quickFixes(snap.URI, d)...)
@@ -53,7 +53,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		}
 	}
 	if want(protocol.Source) {
-		if t := an.toolAt(span.Start); t != nil && t.Name != "" {
+		if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
 			out = append(out, protocol.CodeAction{
 				Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
 				Kind:  protocol.Source,
@@ -156,10 +156,10 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	}
 	first := r.Entries[0].Key.Start()
 	f := a.File
-	if f.OffsetLSP(first).Line != f.OffsetLSP(r.Span().Start).Line {
+	if at := f.Offset(first); f.OffsetLSP(at).Line != f.OffsetLSP(f.Offset(r.Span().Start)).Line {
 		// One entry per line: add a line like the first entry's.
-		ls := f.LineStart(f.OffsetLSP(first).Line)
-		indent := string(f.Text[ls:first])
+		ls := f.LineStart(f.OffsetLSP(at).Line)
+		indent := string(f.Text[ls:at])
 		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Text) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
@@ -182,6 +182,7 @@ func lineEnding(text []byte) string {
 // one blank line after it.
 func (a *analysis) removal(s diag.Span) diag.Edit {
 	t := a.File.Text
+	s = a.File.Resolve(s)
 	start, end := s.Start, s.End
 	ls := start
 	for ls > 0 && (t[ls-1] == ' ' || t[ls-1] == '\t') {
@@ -205,7 +206,7 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 			end = b + 1
 		}
 	}
-	return diag.Edit{Span: diag.Span{Start: start, End: end}}
+	return diag.Edit{Span: posSpan(a.File, diag.Span{Start: start, End: end})}
 }
 
 // toolAt returns the innermost tool whose pattern contains off, or the tool
@@ -275,7 +276,7 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)
-		off := offsetOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
+		off := posOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
 		t = an.toolAt(off)
 		if t == nil {
 			ag = agentAt(an.Prog, off)

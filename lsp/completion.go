@@ -45,7 +45,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an := snap.completing()
+	an := snap.Analysis()
 	items, more := an.completeAt(offsetOf(an.File, p.Position))
 	if items == nil {
 		items = []protocol.CompletionItem{}
@@ -189,8 +189,9 @@ func (a *analysis) complete(off int) []protocol.CompletionItem {
 	return items
 }
 
-// completeAt returns the completion items at off, and whether names were
-// left out (see maxCompletions).
+// completeAt returns the completion items at the byte offset off, and
+// whether names were left out (see maxCompletions). Completion reads the
+// text around the cursor; its spans are byte offsets.
 func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 	text := a.File.Text
 	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
@@ -201,8 +202,8 @@ func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 	if !ok {
 		return nil, false
 	}
-	word := a.text(c.word)
-	wr := rangeOf(a.File, c.word)
+	word := string(a.File.Text[c.word.Start:c.word.End])
+	wr := byteRangeOf(a.File, c.word)
 	f := c.top()
 	switch {
 	case f == nil:
@@ -336,7 +337,7 @@ var models = []struct {
 // completeModel completes the text of a model string; content is the part
 // of the string before the cursor.
 func (a *analysis) completeModel(content diag.Span) []protocol.CompletionItem {
-	wr := rangeOf(a.File, content)
+	wr := byteRangeOf(a.File, content)
 	var out []protocol.CompletionItem
 	n := 0
 	for _, m := range models {

@@ -80,14 +80,15 @@ func (a *analysis) regionStart(off int) int {
 func (a *analysis) unitStarts() []int {
 	a.startsOnce.Do(func() {
 		var s []int
+		at := a.File.Offset
 		if h := a.Doc.Header; h != nil {
-			s = append(s, h.Span().Start)
+			s = append(s, at(h.Span().Start))
 		}
 		for _, p := range a.Doc.Patterns {
-			s = append(s, p.Span().Start)
+			s = append(s, at(p.Span().Start))
 		}
 		for _, b := range a.Doc.Bad {
-			s = append(s, b.Start)
+			s = append(s, at(b.Start))
 		}
 		sort.Ints(s)
 		a.starts = s

@@ -16,17 +16,10 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	if err != nil {
 		return nil, err
 	}
-	an, m, off, ok := snap.answeringAt(p.Position)
-	if !ok {
-		return nil, nil
-	}
-	o, ok := an.index().at(off)
+	an := snap.Analysis()
+	o, ok := an.index().at(posOf(an.File, p.Position))
 	if !ok || !o.resolved() {
 		return nil, nil
 	}
-	def, ok := m.toNew(o.def)
-	if !ok {
-		return nil, nil
-	}
-	return []protocol.Location{{URI: snap.URI, Range: rangeOf(snap.File, def)}}, nil
+	return []protocol.Location{{URI: snap.URI, Range: rangeOf(an.File, o.def)}}, nil
 }

@@ -115,7 +115,7 @@ const indexDelay = 30 * time.Millisecond
 // result is never nil.
 func toLSPDiagnostics(f *diag.File, u protocol.DocumentURI, ds diag.List) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, d := range ds {
+	for _, d := range ds.InOrder(f) {
 		out = append(out, toLSPDiagnostic(f, u, d))
 	}
 	return out

@@ -77,6 +77,97 @@ func TestDiagnosticsLifecycle(t *testing.T) {
 	}
 }
 
+// TestRequestsDuringAnalysis: a request about a version being analysed
+// answers from that version, once its analysis is done (the positions of
+// versions are not mapped to one another); when a newer version arrives
+// meanwhile, the analysis of the one in progress is abandoned and only the
+// newest is published.
+func TestRequestsDuringAnalysis(t *testing.T) {
+	text := gramgen.AgentFile(60) + "(plainA)\n[grp | plainA]\n"
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/slow.gram")
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+
+	started, release := make(chan string, 10), make(chan struct{})
+	analyzeHook = func(f *diag.File) {
+		if strings.Contains(string(f.Text), "slowNode") {
+			started <- string(f.Text)
+			<-release
+		}
+	}
+	defer func() { analyzeHook = nil }()
+
+	// Version 2 adds a line after the header; its analysis blocks.
+	c.edit(uri, 2, rng(2, 0, 2, 0), "(slowNode)\n")
+	<-started
+	at := strings.Index(text, "// Tools")
+	v2 := text[:at] + "(slowNode)\n" + text[at:]
+	f2 := diag.NewFile("", []byte(v2))
+	ref := strings.Index(v2, "  lookup1,") + 4 // a tool listed by an agent
+	answered := make(chan protocol.Hover, 1)
+	go func() {
+		var h protocol.Hover
+		c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, ref)), &h)
+		answered <- h
+	}()
+	select {
+	case h := <-answered:
+		t.Fatalf("hover answered before its version was analysed: %+v", h)
+	case <-time.After(50 * time.Millisecond):
+	}
+	release <- struct{}{}
+	h := <-answered
+	if !strings.Contains(h.Contents.Value, "lookup1") || h.Range == nil || *h.Range != rangeOf(f2, diag.Span{Start: ref - 2, End: ref - 2 + len("lookup1")}) {
+		t.Errorf("hover after the analysis: %+v", h)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", tdp(uri, positionOf(f2, ref)), &locs)
+	def := strings.Index(v2, "[lookup1:Tool") + 1
+	if len(locs) != 1 || locs[0].Range != rangeOf(f2, diag.Span{Start: def, End: def + len("lookup1")}) {
+		t.Errorf("definition: %+v", locs)
+	}
+	plain := strings.Index(v2, "| plainA]") + 3
+	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, plain)), &h)
+	wantLine := fmt.Sprintf("defined at line %d", f2.OffsetPosition(strings.Index(v2, "(plainA)")).Line)
+	if !strings.Contains(h.Contents.Value, wantLine) {
+		t.Errorf("hover of plainA: %q, want %q", h.Contents.Value, wantLine)
+	}
+	c.waitDiagnostics(uri, 2)
+
+	// Version 4 arrives while version 3 is still being analysed.
+	c.edit(uri, 3, rng(2, 0, 2, 0), "(slowNode2)\n")
+	<-started
+	snap3, err := c.srv.snapshot(t.Context(), uri)
+	if err != nil || snap3.Version != 3 {
+		t.Fatalf("snapshot: %v %v", snap3, err)
+	}
+	c.edit(uri, 4, rng(2, 0, 3, 0), "(other)\n")
+	// The edit is a notification: wait until the server holds version 4
+	// before version 3's analysis goes on.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if snap, err := c.srv.snapshot(t.Context(), uri); err == nil && snap.Version == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not take version 4")
+		}
+	}
+	release <- struct{}{} // version 3's analysis goes on, and stops
+	<-started             // version 4's starts (it still holds slowNode)
+	release <- struct{}{}
+	pub := c.waitDiagnostics(uri, 4)
+	if len(pub.Diagnostics) != 0 {
+		t.Errorf("diagnostics of version 4: %v", pub.Diagnostics)
+	}
+	if countVersion(c.publications(), uri, 3) != 0 {
+		t.Error("diagnostics of the superseded version 3 were published")
+	}
+	if snap3.analyzed() {
+		t.Error("the analysis of the superseded version 3 was completed")
+	}
+}
+
 // countVersion counts the publications of a version of a document.
 func countVersion(pubs []publishParams, uri protocol.DocumentURI, v int32) int {
 	n := 0
@@ -331,89 +422,5 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestRequestsDuringAnalysis: while a new version is being analysed, hover
-// and definition answer at once from the last analysed version, with
-// positions mapped through the edit, and say nothing about the edited part;
-// when a newer version arrives meanwhile, the analysis of the one in
-// progress is abandoned and only the newest is published.
-func TestRequestsDuringAnalysis(t *testing.T) {
-	text := gramgen.AgentFile(60) + "(plainA)\n[grp | plainA]\n"
-	c := newTestClient(t, nil)
-	const uri = protocol.DocumentURI("file:///work/slow.gram")
-	c.open(uri, text)
-	c.waitDiagnostics(uri, 1)
-
-	started, release := make(chan string, 10), make(chan struct{})
-	analyzeHook = func(f *diag.File) {
-		if strings.Contains(string(f.Text), "slowNode") {
-			started <- string(f.Text)
-			<-release
-		}
-	}
-	defer func() { analyzeHook = nil }()
-
-	// Version 2 adds a line after the header; its analysis blocks.
-	c.edit(uri, 2, rng(2, 0, 2, 0), "(slowNode)\n")
-	<-started
-	at := strings.Index(text, "// Tools")
-	v2 := text[:at] + "(slowNode)\n" + text[at:]
-	f2 := diag.NewFile("", []byte(v2))
-	ref := strings.Index(v2, "  lookup1,") + 4 // a tool listed by an agent
-	var h protocol.Hover
-	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, ref)), &h)
-	if !strings.Contains(h.Contents.Value, "lookup1") || h.Range == nil || *h.Range != rangeOf(f2, diag.Span{Start: ref - 2, End: ref - 2 + len("lookup1")}) {
-		t.Errorf("hover during the analysis: %+v", h)
-	}
-	var locs []protocol.Location
-	c.mustCall("textDocument/definition", tdp(uri, positionOf(f2, ref)), &locs)
-	def := strings.Index(v2, "[lookup1:Tool") + 1
-	if len(locs) != 1 || locs[0].Range != rangeOf(f2, diag.Span{Start: def, End: def + len("lookup1")}) {
-		t.Errorf("definition during the analysis: %+v", locs)
-	}
-	// Line numbers are told in the current text.
-	plain := strings.Index(v2, "| plainA]") + 3
-	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, plain)), &h)
-	wantLine := fmt.Sprintf("defined at line %d", f2.OffsetPosition(strings.Index(v2, "(plainA)")).Line)
-	if !strings.Contains(h.Contents.Value, wantLine) {
-		t.Errorf("hover of plainA during the analysis: %q, want %q", h.Contents.Value, wantLine)
-	}
-	// The edited text is not in the analysed version: no answer there.
-	var none *protocol.Hover
-	c.mustCall("textDocument/hover", tdp(uri, positionOf(f2, at+3)), &none)
-	if none != nil {
-		t.Errorf("hover in the edited part: %+v", none)
-	}
-
-	// Version 3 arrives while version 2 is still being analysed.
-	snap2, err := c.srv.snapshot(t.Context(), uri)
-	if err != nil || snap2.Version != 2 {
-		t.Fatalf("snapshot: %v %v", snap2, err)
-	}
-	c.edit(uri, 3, rng(2, 0, 2, 0), "(other)\n")
-	// The edit is a notification: wait until the server holds version 3
-	// before version 2's analysis goes on.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		if snap, err := c.srv.snapshot(t.Context(), uri); err == nil && snap.Version == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the server did not take version 3")
-		}
-	}
-	release <- struct{}{} // version 2's analysis goes on, and stops
-	<-started             // version 3's starts
-	release <- struct{}{}
-	pub := c.waitDiagnostics(uri, 3)
-	if len(pub.Diagnostics) != 0 {
-		t.Errorf("diagnostics of version 3: %v", pub.Diagnostics)
-	}
-	if countVersion(c.publications(), uri, 2) != 0 {
-		t.Error("diagnostics of the superseded version 2 were published")
-	}
-	if snap2.analyzed() {
-		t.Error("the analysis of the superseded version 2 was completed")
 	}
 }

@@ -30,6 +30,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	var out []protocol.FoldingRange
 	seen := map[[2]uint32]bool{}
 	add := func(s diag.Span, closing int, kind protocol.FoldingRangeKind) {
+		s = f.Resolve(s)
 		start, end := f.OffsetLSP(s.Start), f.OffsetLSP(max(s.Start, s.End-1))
 		endLine := end.Line
 		if closing > 0 && endLine > start.Line && onlySpaceBefore(f, s.End-closing) {
@@ -55,11 +56,11 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	cs := a.Doc.Comments
 	for i := 0; i < len(cs); {
 		j := i
-		for j+1 < len(cs) && f.OffsetLSP(cs[j+1].Span.Start).Line == f.OffsetLSP(cs[j].Span.Start).Line+1 {
+		for j+1 < len(cs) && f.OffsetLSP(f.Offset(cs[j+1].Span.Start)).Line == f.OffsetLSP(f.Offset(cs[j].Span.Start)).Line+1 {
 			j++
 		}
 		if j > i {
-			add(diag.Span{Start: cs[i].Span.Start, End: cs[j].Span.End}, 0, protocol.CommentFoldingRange)
+			add(posSpan(f, diag.Span{Start: f.Offset(cs[i].Span.Start), End: f.Offset(cs[j].Span.End)}), 0, protocol.CommentFoldingRange)
 		}
 		i = j + 1
 	}

@@ -35,29 +35,19 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
-	an, m, off, ok := snap.answeringAt(p.Position)
+	an := snap.Analysis()
+	md, span, ok := an.hover(posOf(an.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
-	// Lines are told in the current text.
-	line := func(old int) (int, bool) {
-		sp, ok := m.toNew(diag.Span{Start: old, End: old})
-		return snap.File.OffsetPosition(sp.Start).Line, ok
-	}
-	md, span, ok := an.hoverWith(off, line)
-	if !ok {
-		return nil, nil
-	}
-	if span, ok = m.toNew(span); !ok {
-		return nil, nil
-	}
-	r := rangeOf(snap.File, span)
+	r := rangeOf(an.File, span)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 }
 
-// hover returns the Markdown for the cursor at off and the span it is about.
+// hover returns the Markdown for the cursor at the position off and the
+// span it is about.
 func (a *analysis) hover(off int) (string, diag.Span, bool) {
-	return a.hoverWith(off, func(off int) (int, bool) { return a.File.OffsetPosition(off).Line, true })
+	return a.hoverWith(off, func(pos int) (int, bool) { return a.File.OffsetPosition(a.File.Offset(pos)).Line, true })
 }
 
 // hoverWith is hover, with the line number to tell for an offset of the

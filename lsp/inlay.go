@@ -45,20 +45,21 @@ func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req json
 	return reply(ctx, an.inlayHints(spanOf(an.File, p.Range)), nil)
 }
 
-// inlayHints returns the hints of the parameters whose node ends in span,
-// in source order.
+// inlayHints returns the hints of the parameters whose node ends in span (of
+// byte offsets), in source order.
 func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 	type hint struct {
 		off int
 		h   inlayHint
 	}
 	var hs []hint
+	f := a.File
 	for _, t := range a.Prog.Tools {
-		if t.Span.End < span.Start || t.Span.Start > span.End {
+		if ts := f.Resolve(t.Span); ts.End < span.Start || ts.Start > span.End {
 			continue
 		}
 		for _, p := range t.Params {
-			end := p.Span.End
+			end := f.Offset(p.Span.End)
 			if end < span.Start || end > span.End {
 				continue
 			}
@@ -70,7 +71,7 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 				label += ", optional"
 			}
 			hs = append(hs, hint{end, inlayHint{
-				Position:    positionOf(a.File, end),
+				Position:    positionOf(a.File, p.Span.End),
 				Label:       label,
 				Kind:        inlayHintKindType,
 				Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: "`" + p.Name + "` " + paramSummary(p)},

@@ -1,7 +1,11 @@
-// Conversions between byte offsets (the toolchain's positions) and LSP
+// Conversions between the toolchain's positions, byte offsets and LSP
 // positions (0-based lines, UTF-16 columns), and between document URIs and
 // file paths. They happen only here, at the protocol boundary; diag.File does
-// the UTF-16 and CRLF arithmetic.
+// the UTF-16 and CRLF arithmetic. The spans of a version's syntax, program
+// and diagnostics are positions, which are byte offsets only in a version
+// parsed whole (see diag.Positions): rangeOf and positionOf take positions,
+// posOf gives them; offsetOf and spanOf give byte offsets, for work on the
+// text itself.
 
 package lsp
 
@@ -23,19 +27,30 @@ func offsetOf(f *diag.File, p protocol.Position) int {
 	return f.LSPOffset(diag.LSPPosition{Line: int(p.Line), Character: int(p.Character)})
 }
 
-// positionOf returns the LSP position of a byte offset in f.
-func positionOf(f *diag.File, off int) protocol.Position {
-	p := f.OffsetLSP(off)
+// posOf returns the position (see diag.Positions) of an LSP position in f.
+func posOf(f *diag.File, p protocol.Position) int { return f.Pos(offsetOf(f, p)) }
+
+// positionOf returns the LSP position of a position of f.
+func positionOf(f *diag.File, pos int) protocol.Position {
+	p := f.OffsetLSP(f.Offset(pos))
 	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
 }
 
-// rangeOf returns the LSP range of a span of f.
+// rangeOf returns the LSP range of a span of positions of f.
 func rangeOf(f *diag.File, s diag.Span) protocol.Range {
-	a, b := f.LSPRange(s)
+	a, b := f.LSPRange(f.Resolve(s))
 	return protocol.Range{
 		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Character)},
 		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Character)},
 	}
+}
+
+// byteRangeOf returns the LSP range of a span of byte offsets of f.
+func byteRangeOf(f *diag.File, s diag.Span) protocol.Range { return rangeOf(f, posSpan(f, s)) }
+
+// posSpan returns a span of byte offsets of f as positions.
+func posSpan(f *diag.File, s diag.Span) diag.Span {
+	return diag.Span{Start: f.Pos(s.Start), End: f.Pos(s.End)}
 }
 
 // spanOf returns the byte span of an LSP range in f.

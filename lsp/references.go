@@ -56,7 +56,7 @@ func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, po
 	}
 	an := snap.Analysis()
 	ix := an.index()
-	o, ok := ix.at(offsetOf(an.File, pos))
+	o, ok := ix.at(posOf(an.File, pos))
 	if !ok || !o.resolved() {
 		return snap, an, nil, nil
 	}

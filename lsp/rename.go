@@ -64,7 +64,7 @@ func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, p
 		return nil, nil, nil, err
 	}
 	an := snap.Analysis()
-	o, err := an.renameTarget(offsetOf(an.File, pos))
+	o, err := an.renameTarget(posOf(an.File, pos))
 	return snap, an, o, err
 }
 
@@ -115,7 +115,7 @@ func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 	nt := a.names()
 	if d := ix.defs[o.def]; d != nil && nt.topPatterns[d] || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
 		if at, taken := nt.topIdents[name]; taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(at.Start).Line)
+			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
 	if d := ix.byName[o.def]; d != nil && (d.role == roleParam || d.role == roleField) {

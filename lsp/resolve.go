@@ -46,8 +46,7 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 	if err != nil {
 		return it, nil
 	}
-	an, _ := snap.answering()
-	if t := an.names().tool(d.Tool); t != nil {
+	if t := snap.Analysis().names().tool(d.Tool); t != nil {
 		toolDetail(it, t)
 	}
 	return it, nil

@@ -52,12 +52,12 @@ var descriptionAt = regexp.MustCompile(`:Tool \{description: "`)
 // TestEarlierVersionsAreReleased types one character at a time into the
 // descriptions of tools picked at random across an agent file, waiting for
 // each version's diagnostics, and then checks that no earlier version's
-// text, syntax or program is still reachable: only the current version,
-// the one before it that may still answer requests, and the one older text
-// the current syntax may share (see parser.Document.BaseText), may be. A compile
-// or a re-parse that keeps anything of the version it started from (a
-// string cut from its text, a block of its elements) makes the count grow
-// with the number of edits.
+// text, syntax or program is still reachable: only the current version and
+// the one before it may be. The versions share the syntax, lowering and
+// compiled elements of the units the edits left, but those own their texts
+// (see parser.ParseForEdits); a compile or a re-parse that keeps anything of
+// the version it started from (a string cut from its text, a block of its
+// elements) makes the count grow with the number of edits.
 func TestEarlierVersionsAreReleased(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -98,16 +98,8 @@ func TestEarlierVersionsAreReleased(t *testing.T) {
 			for i := 0; i < 3; i++ {
 				runtime.GC()
 			}
-			// The document's syntax may still point into one older text,
-			// which units the re-parses left in place share (see
-			// parser.Document.BaseText): that one may stay.
-			base := c.srv.docs.current()[uri].Analysis().Doc.BaseText()
-			baseRef := weak.Make(&base[0])
 			var kept []string
 			for v, r := range refs[:len(refs)-2] {
-				if r.text == baseRef {
-					r.text = weak.Pointer[byte]{}
-				}
 				if a := r.alive(); len(a) > 0 {
 					kept = append(kept, fmt.Sprintf("version %d: %s", v+1, strings.Join(a, ", ")))
 				}
@@ -134,10 +126,9 @@ func refsOf(t *testing.T, c *testClient, uri protocol.DocumentURI) versionRefs {
 
 // TestBurstOfEditsReleasesEarlierVersions sends bursts of edits without
 // waiting for their diagnostics, as fast typing in a large file does (the
-// server then re-parses from an older analysed version and answers requests
-// from it meanwhile), and checks that once the last version is analysed and
-// indexed no earlier analysed text is reachable but the one before it and
-// the current syntax's base text.
+// server then re-parses from an older analysed version), and checks that
+// once the last version is analysed and indexed no earlier analysed text is
+// reachable but the one before it.
 func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
 	var mu sync.Mutex
 	var analysed []weak.Pointer[byte]
@@ -174,12 +165,12 @@ func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
 		runtime.GC()
 	}
 	an := c.srv.docs.current()[uri].Analysis()
-	own, base := weak.Make(&an.File.Text[0]), weak.Make(&an.Doc.BaseText()[0])
+	own := weak.Make(&an.File.Text[0])
 	mu.Lock()
 	defer mu.Unlock()
 	alive := 0
 	for _, w := range analysed {
-		if w.Value() != nil && w != own && w != base {
+		if w.Value() != nil && w != own {
 			alive++
 		}
 	}

@@ -35,7 +35,7 @@ func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req
 	}
 	out := make([]protocol.SelectionRange, 0, len(p.Positions))
 	for _, pos := range p.Positions {
-		out = append(out, an.selectionRange(offsetOf(an.File, pos)))
+		out = append(out, an.selectionRange(posOf(an.File, pos)))
 	}
 	return reply(ctx, out, nil)
 }
@@ -43,10 +43,9 @@ func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req
 // maxSelectionDepth is the most ranges a selection chain holds.
 const maxSelectionDepth = 100
 
-// selectionRange returns the chain of ranges around off.
+// selectionRange returns the chain of ranges around the position off.
 func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	spans := a.spansAround(off)
-	spans = append(spans, diag.Span{Start: 0, End: len(a.File.Text)})
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Len() < spans[j].Len() })
 	var chain []diag.Span
 	for _, s := range spans {
@@ -57,6 +56,12 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	}
 	if len(chain) == 0 || chain[0].Start > off || chain[0].End < off {
 		chain = append([]diag.Span{{Start: off, End: off}}, chain...)
+	}
+	// The whole text last: the spans around off lie in one unit, whose
+	// positions are in order, and the text's ends may be in other units.
+	whole := diag.Span{Start: 0, End: len(a.File.Text)}
+	if a.File.Resolve(chain[len(chain)-1]) != whole {
+		chain = append(chain, posSpan(a.File, whole))
 	}
 	if len(chain) > maxSelectionDepth {
 		// Of a chain that deep (a walk of many hops nests each relationship

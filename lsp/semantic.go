@@ -101,15 +101,17 @@ type semToken struct {
 	mods uint32
 }
 
-// semanticTokens returns the document's tokens in source order.
+// semanticTokens returns the document's tokens in source order, their spans
+// as byte offsets.
 func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	ix := a.index()
 	// About one token in seven bytes of data, fewer in agent files: room
 	// for most of them made once.
 	out := make([]semToken, 0, len(a.File.Text)/8+16)
+	f := a.File
 	add := func(s diag.Span, typ, mods uint32) {
 		if s.Len() > 0 {
-			out = append(out, semToken{s, typ, mods})
+			out = append(out, semToken{f.Resolve(s), typ, mods})
 		}
 	}
 	visit := func(it synItem) {
@@ -159,12 +161,12 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	comments := make([]semToken, 0, len(a.Doc.Comments))
 	for _, c := range a.Doc.Comments {
 		if c.Span.Len() > 0 {
-			comments = append(comments, semToken{c.Span, tokComment, 0})
+			comments = append(comments, semToken{f.Resolve(c.Span), tokComment, 0})
 		}
 	}
 	var bad []semToken
 	for _, b := range a.Doc.Bad {
-		bad = append(bad, a.lexTokens(b)...)
+		bad = append(bad, a.lexTokens(f.Resolve(b))...)
 	}
 	out = mergeTokens(out, comments, bad)
 	// Drop overlaps (a comment inside text that did not parse, say).

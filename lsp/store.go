@@ -118,26 +118,16 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 	if bytes.Equal(text, old.File.Text) {
 		d.snap.File, d.snap.same = old.File, old
 	} else {
-		// Re-parse incrementally from the latest analysed snapshot: the
-		// previous one, or, when edits come faster than analyses, the one
-		// before it (so no chain of old texts builds up). Requests answer
-		// from the latest analysed one meanwhile.
-		base, older := old, old
+		// Re-parse from the latest analysed snapshot: the previous one,
+		// or, when edits come faster than analyses, the one it was to be
+		// re-parsed from (so no chain of old texts builds up).
+		base := old
 		if !old.analyzed() {
 			if b := old.base.Load(); b != nil {
 				base = b
 			}
-			older = old.older.Load()
-		} else if o := old.older.Load(); !old.isIndexed() && o != nil && o.isIndexed() {
-			// old's index was not built (typing went on meanwhile): the
-			// one before it, which is indexed, answers requests.
-			older = o
 		}
 		d.snap.base.Store(base)
-		if older != nil {
-			d.snap.older.Store(older)
-			older.older.Store(nil) // no chain of old texts
-		}
 	}
 	st.publishView()
 	snap := d.snap

@@ -38,8 +38,8 @@ const CommandRunTest = "gram.runTest"
 
 // compileDocument compiles a parsed document: a _test.gram file with the
 // agent file it is named after, when that file can be read; after an edit,
-// from the program of the text before it (see schema.Recompile).
-func compileDocument(f *diag.File, doc *parser.Document, after *editOf) (*schema.Program, diag.List) {
+// from the program of the text before it, after (see schema.Recompile).
+func compileDocument(f *diag.File, doc *parser.Document, after *schema.Program) (*schema.Program, diag.List) {
 	if sp := agenttest.SubjectPath(f.Path); sp != "" {
 		if b, err := inputfile.Read(sp, 0); err == nil {
 			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
@@ -47,18 +47,10 @@ func compileDocument(f *diag.File, doc *parser.Document, after *editOf) (*schema
 			return schema.CompileWith(doc, subject)
 		}
 	}
-	if after != nil && after.prog != nil {
-		return schema.Recompile(after.prog, doc, after.edit, after.newLen)
+	if after != nil {
+		return schema.Recompile(after, doc)
 	}
 	return schema.Compile(doc)
-}
-
-// editOf is the program of a document's previous text and the edit that
-// made the text compiled now (see schema.Recompile).
-type editOf struct {
-	prog   *schema.Program
-	edit   diag.Span
-	newLen int
 }
 
 // testSymbol returns the outline entry of a test: its agent as detail, and

@@ -28,21 +28,19 @@ import (
 
 type scope struct {
 	parent *scope
-	// defs are the scope's definitions by identity: always for the top-level
-	// scope, and for a nested scope once it has more than fewDefs; few holds
-	// those of a nested scope until then.
+	// defs are the definitions of a nested scope by identity, once it has
+	// more than fewDefs; few holds them until then. The top-level scope
+	// keeps its definitions in link, shared by the units of a document.
 	defs  map[string]*Pattern
 	few   []*Pattern
 	owner *Pattern // the subject pattern whose elements this scope holds
+	link  *linker  // for the top-level scope
 	// index holds defs' names for suggestions, built when first needed (after
 	// every definition is known); for the top-level scope, top does, and
 	// prevTop is the previous version's (see suggestionsFor).
 	index        *suggest.NameIndex
 	indexOnce    sync.Once
 	top, prevTop *topSuggestions
-	// log, on the top-level scope, records its definitions in order (see
-	// lowerLog).
-	log *[]*Pattern
 }
 
 // fewDefs is how many definitions a nested scope lists before it makes a
@@ -54,6 +52,8 @@ const fewDefs = 8
 // alone defines nothing and allocates nothing).
 func (s *scope) set(id string, p *Pattern) {
 	switch {
+	case s.link != nil:
+		s.link.define(id, p)
 	case s.defs != nil:
 		s.defs[id] = p
 	case len(s.few) < fewDefs:
@@ -65,9 +65,6 @@ func (s *scope) set(id string, p *Pattern) {
 		}
 		s.defs[id] = p
 		s.few = nil
-	}
-	if s.log != nil {
-		*s.log = append(*s.log, p)
 	}
 }
 
@@ -85,12 +82,16 @@ func (s *scope) lookupIn(id string, top *scope) *Pattern {
 			return p
 		}
 	}
-	return top.defs[id]
+	return top.link.lookup(id)
 }
 
 // def returns the definition of id in the scope itself.
 func (s *scope) def(id string) (*Pattern, bool) {
-	if s.defs != nil {
+	switch {
+	case s.link != nil:
+		p := s.link.lookup(id)
+		return p, p != nil
+	case s.defs != nil:
 		p, ok := s.defs[id]
 		return p, ok
 	}
@@ -104,6 +105,13 @@ func (s *scope) def(id string) (*Pattern, bool) {
 
 // names returns the identities the scope defines, in no order.
 func (s *scope) names() []string {
+	if s.link != nil {
+		names := make([]string, 0, len(s.link.defs))
+		for k := range s.link.defs {
+			names = append(names, k)
+		}
+		return names
+	}
 	names := make([]string, 0, len(s.defs)+len(s.few))
 	for k := range s.defs {
 		names = append(names, k)
@@ -125,12 +133,12 @@ type lowerer struct {
 	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
-	// topScope is the top-level scope; the first reused of refs were
-	// lowered by an earlier version of the document (see Document.relower).
+	// topScope is the top-level scope.
 	topScope *scope
-	reused   int
-	// settled marks the reused references that need no resolving.
-	settled []bool
+	// perUnit is set when each unit's patterns are allocated apart from
+	// the other units' (and their slabs grow from a few patterns): the
+	// lowering of a unit kept by later versions keeps no other unit's.
+	perUnit bool
 }
 
 // pendingRef is a bare reference p in the element list of the scope sc;
@@ -140,38 +148,20 @@ type pendingRef struct {
 	sc *scope
 }
 
-// lower builds doc.Lowered from doc.units and returns gram-level diagnostics;
-// prev is the previous version of the document, or nil.
-func (doc *Document) lower(prev *Document) diag.List {
-	if k := sharedUnits(doc, prev); k > 0 {
-		if diags, ok := doc.relower(prev, k); ok {
-			return diags
-		}
-	}
-	// The units are known: the top-level scope is sized for them rather
-	// than for the densest text (a few identities per unit at most, as a
-	// rule; the table grows when there are more).
-	s := newUnitLowerer(min(len(doc.File.Text), bytesPerTopDef*4*len(doc.units)))
-	if prev != nil {
-		s.top.prevTop = prev.suggestions
-	}
-	for i := range doc.units {
-		doc.unitInPlace(i)
-		s.unit(&doc.units[i])
-	}
-	return s.finish(doc)
-}
-
 // unitLowerer lowers the units of a document one at a time, in source order,
 // as they are parsed: which unit is the header is decided as
-// Document.assemble decides it.
+// Document.assemble decides it. With record set, each unit's lowering is
+// kept with it, for the next version's (see link.go).
 type unitLowerer struct {
 	l          lowerer
-	log        lowerLog
+	link       linker
 	top        *scope
 	out        []*Pattern
 	sawPattern bool
 	header     bool
+	record     bool
+	// next is the index of the next unit.
+	next int32
 }
 
 // bytesPerTopDef is the fewest bytes of source per top-level definition
@@ -183,36 +173,93 @@ const bytesPerTopDef = 64
 
 // newUnitLowerer returns a lowerer for a file of size bytes.
 func newUnitLowerer(size int) *unitLowerer {
-	s := &unitLowerer{top: &scope{defs: make(map[string]*Pattern, size/bytesPerTopDef)}, out: make([]*Pattern, 0, size/bytesPerTopDef)}
-	s.top.log, s.l.topScope = &s.log.defs, s.top
+	s := &unitLowerer{out: make([]*Pattern, 0, size/bytesPerTopDef)}
+	s.link.defs = make(map[string]topDef, size/bytesPerTopDef)
+	s.top = &scope{link: &s.link}
+	s.l.topScope = s.top
 	return s
+}
+
+// unitRole is how a unit lowers.
+type unitRole uint8
+
+const (
+	notLowered unitRole = iota // a unit that did not parse, a misplaced record
+	asHeader
+	asPattern
+)
+
+// role returns how the unit r lowers after the units before it, and
+// records that it did.
+func (s *unitLowerer) role(r *unitResult) unitRole {
+	switch u := r.unit; {
+	case r.err != nil:
+		s.sawPattern = true
+		return notLowered
+	case u.Header != nil && !s.sawPattern && !s.header:
+		s.header = true
+		return asHeader
+	case u.Header != nil:
+		return notLowered
+	}
+	s.sawPattern = true
+	return asPattern
 }
 
 // unit lowers the next unit.
 func (s *unitLowerer) unit(r *unitResult) {
-	switch u := r.unit; {
-	case r.err != nil:
-		s.sawPattern = true
-	case u.Header != nil && !s.sawPattern && !s.header:
-		s.header = true
-		h := s.l.pattern(HeaderKind, u.Header)
-		h.Subject.Properties = s.l.record(u.Header)
-		s.out = append(s.out, h)
-	case u.Header != nil:
-		// A misplaced record: reported by assemble, not lowered.
-	default:
-		s.sawPattern = true
-		s.out = append(s.out, s.l.top(u.Pattern, s.top))
+	s.link.cur = s.next
+	s.next++
+	if role := s.role(r); role != notLowered {
+		s.lowerUnit(r, role)
+	} else {
+		r.low = nil
 	}
+}
+
+// lowerUnit lowers the unit r in the given role, which is not notLowered,
+// with the linker at its index.
+func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
+	var m *unitLowering
+	if s.record {
+		m = &unitLowering{header: role == asHeader}
+		s.link.rec = m
+		s.l.diags, s.l.refs = nil, nil
+		s.l.slab, s.l.propSlab, s.l.labelSlab, s.l.pairSlab = nil, nil, nil, nil
+	}
+	var p *Pattern
+	if role == asHeader {
+		p = s.l.pattern(HeaderKind, r.unit.Header)
+		p.Subject.Properties = s.l.record(r.unit.Header)
+	} else {
+		p = s.l.top(r.unit.Pattern, s.top)
+	}
+	s.out = append(s.out, p)
+	if m != nil {
+		m.out, m.diags, m.refs = p, s.l.diags, s.l.refs
+		s.l.diags, s.l.refs = nil, nil
+		s.link.rec = nil
+		r.low = m
+	}
+	return p
 }
 
 // finish resolves the references once every unit is lowered, sets
 // doc.Lowered and returns the gram-level diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
-	s.log.refs, s.log.diags = s.l.refs, s.l.diags[:len(s.l.diags):len(s.l.diags)]
-	log := s.log // a copy: the document keeps the record, not the lowerer
-	doc.lowered = &log
-	s.l.resolve()
+	s.link.final = true
+	if s.record {
+		for i := range doc.units {
+			if m := doc.units[i].low; m != nil {
+				s.link.cur = int32(i)
+				s.l.diags = append(s.l.diags, m.diags...)
+				s.l.resolve(m.refs, true)
+			}
+		}
+		doc.memo = true
+	} else {
+		s.l.resolve(s.l.refs, true)
+	}
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
@@ -244,7 +291,11 @@ const patternSlab = 146
 // pattern returns a new pattern of the kind, from the syntax node.
 func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	if len(l.slab) == cap(l.slab) {
-		l.slab = make([]Pattern, 0, patternSlab)
+		n := patternSlab
+		if l.perUnit {
+			n = min(patternSlab, max(4, 2*cap(l.slab)))
+		}
+		l.slab = make([]Pattern, 0, n)
 		l.pairSlab = nil // see slabSize
 	}
 	l.slab = append(l.slab, newPattern(k, syntax))
@@ -271,8 +322,8 @@ func (l *lowerer) pair(a, b *Pattern) []*Pattern {
 // carve returns an empty slice with room for n elements, cut from *slab
 // (refilled slabSize elements at a time); its capacity ends at n, so an
 // append past it copies rather than writing into the next slice.
-func carve[T any](slab *[]T, n int) []T {
-	if n > slabSize/4 {
+func carve[T any](slab *[]T, n int, perUnit bool) []T {
+	if n > slabSize/4 || perUnit {
 		return make([]T, 0, n)
 	}
 	if cap(*slab)-len(*slab) < n {
@@ -332,7 +383,7 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 	if r == nil || len(r.Entries) == 0 {
 		return nil
 	}
-	props := carve(&l.propSlab, len(r.Entries))
+	props := carve(&l.propSlab, len(r.Entries), l.perUnit)
 	// Short records are searched; long ones (data) get an index of their keys.
 	var index map[string]int
 	if len(r.Entries) > smallRecord {
@@ -422,7 +473,7 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 		out.Identity = s.Ident.Text()
 	}
 	if len(s.Labels) > 0 {
-		out.Labels = carve(&l.labelSlab, len(s.Labels))
+		out.Labels = carve(&l.labelSlab, len(s.Labels), l.perUnit)
 		var seen map[string]bool // for many labels, where comparing each with each is slow
 		if len(s.Labels) > smallRecord {
 			seen = make(map[string]bool, len(s.Labels))

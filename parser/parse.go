@@ -25,6 +25,7 @@ package parser
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -49,30 +50,24 @@ type Document struct {
 	// Bad holds the spans of units that did not parse.
 	Bad []diag.Span
 
-	// units are the parse results of the top-level units, in source order, and
-	// lexDiags the lexical errors: what Reparse reuses.
+	// units are the parse results of the top-level units, in source order,
+	// and lexDiags the lexical errors: what Reparse reuses. Their spans
+	// are positions (see diag.Positions): offsets after a full parse.
 	units    []unitResult
 	lexDiags diag.List
-	// fineFrom is where the lexer switched to lexing records token by token,
-	// or -1 (see grammar.Scanner.FineFrom).
+	// fineFrom is the offset where the lexer switched to lexing records
+	// token by token, or -1 (see grammar.Scanner.FineFrom).
 	fineFrom int
 	// reparsed is how many units Reparse parsed afresh (for tests).
 	reparsed int
-	// gen numbers the texts of the versions of a document, counted from its
-	// full parse (0); a unit's tokens point into the text of its unit's
-	// gen, which is gen or baseGen (see Reparse).
-	gen, baseGen int32
-	// baseText is the text of baseGen when it is not gen's (see BaseText).
-	baseText []byte
+	// next is the first position no span of the document uses: where
+	// the positions of the next version's new units start.
+	next int
+	// memo is set when every lowered unit keeps its lowering (see link.go).
+	memo bool
 	// suggestions answer did-you-mean questions about the top-level names,
 	// for the next version's lowering (nil when none was asked).
 	suggestions *topSuggestions
-	// lowered records how the units were lowered, for the next version's
-	// lowering (see relower).
-	lowered *lowerLog
-	// moving, while Reparse runs, tells which units after an edit are still
-	// being moved (see shift.go).
-	moving *moving
 }
 
 // parallelMin is the input size from which units are parsed on several cores.
@@ -83,7 +78,7 @@ const parallelMin = 64 << 10
 const MaxDepth = 1000
 
 // unitResult is what parsing one top-level unit gave. Its fields are
-// ordered so that it packs into 64 bytes: a document holds one per unit.
+// ordered so that it packs into 72 bytes: a document holds one per unit.
 type unitResult struct {
 	unit *grammar.Unit
 	span diag.Span
@@ -92,12 +87,11 @@ type unitResult struct {
 	// values (nil when there are none, as in most units), once nestedDone:
 	// found once per unit, and moved with it.
 	nested *diag.List
+	// low is the unit's lowering, when the document keeps it (see link.go).
+	low *unitLowering
 	// at is the state of the splitter that found the top-level unit the
 	// unit is in just before the unit's first token.
 	at splitState
-	// gen is the generation of the text the unit's tokens point into (see
-	// Document.gen).
-	gen int32
 	// reach is the end of the last token looked at to find and parse the
 	// unit beyond its own (recovery parses look ahead), or its end; with
 	// reachEnd, it also depends on the token that ends the unit the
@@ -121,6 +115,22 @@ func Parse(f *diag.File) (*Document, diag.List) {
 	return doc, diags.Sorted()
 }
 
+// ParseForEdits is [Parse] for a document that will be edited: each unit
+// owns its text (a copy), so that a later version that keeps the unit does
+// not keep this version's text, and keeps its lowering, so that [Reparse]
+// lowers again only what an edit changes.
+func ParseForEdits(f *diag.File) (*Document, diag.List) {
+	doc, diags := parseSyntax(f, nil)
+	src := f.Source()
+	for i := range doc.units {
+		if u := doc.units[i].unit; u != nil {
+			doc.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
+		}
+	}
+	diags = append(diags, doc.link(nil)...)
+	return doc, diags.Sorted()
+}
+
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
 // document's Lowered field is empty.
 func ParseSyntax(f *diag.File) (*Document, diag.List) { return parseSyntax(f, nil) }
@@ -130,7 +140,8 @@ func ParseSyntax(f *diag.File) (*Document, diag.List) { return parseSyntax(f, ni
 func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	src := f.Source()
 	sc := grammar.NewScanner(src)
-	doc := &Document{File: f}
+	doc := &Document{File: f, next: len(src) + 1}
+	f.SetPositions(nil)
 	pl := startPipeline(src, lw)
 	var batches []*batch
 	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
@@ -174,7 +185,7 @@ func (doc *Document) assemble() diag.List {
 			if errorTokenAt(r.err.Span.Start, lexDiags) {
 				continue
 			}
-			line := doc.File.OffsetPosition(r.err.Span.Start).Line
+			line := doc.File.OffsetPosition(doc.File.Offset(r.err.Span.Start)).Line
 			if line == lastErrLine {
 				continue // a follow-on error on the same line
 			}
@@ -253,20 +264,4 @@ func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at 
 func tokSpan(toks []lexer.Token) diag.Span {
 	last := toks[len(toks)-1]
 	return diag.Span{Start: toks[0].Pos.Offset, End: last.Pos.Offset + len(last.Value)}
-}
-
-// BaseText returns the text of an earlier version of the document that
-// units [Reparse] took over unchanged still point into, or the document's
-// own text when there is none. A string cut from the document's syntax lies
-// in the document's text or in this one, and in this one only within a unit
-// that every edit since that version left in place, at the same offset as in
-// the document's text.
-func (d *Document) BaseText() []byte {
-	if d.baseGen != d.gen && d.baseText != nil {
-		return d.baseText
-	}
-	if d.File == nil {
-		return nil
-	}
-	return d.File.Text
 }

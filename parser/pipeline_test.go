@@ -13,7 +13,7 @@ import (
 // lowerAfter parses f, then lowers every unit, one after the other.
 func lowerAfter(f *diag.File) (*Document, diag.List) {
 	doc, diags := ParseSyntax(f)
-	diags = append(diags, doc.lower(nil)...)
+	diags = append(diags, doc.link(nil)...)
 	return doc, diags.Sorted()
 }
 

@@ -6,6 +6,7 @@ package parser
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -41,18 +42,14 @@ func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Documen
 func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int, stop func() bool) (*Document, diag.List, bool) {
 	doc, ok := reparseSyntax(prev, f, edit, newLen)
 	if !ok {
-		doc, diags := Parse(f)
+		doc, diags := ParseForEdits(f)
 		return doc, diags, false
 	}
 	if stop != nil && stop() {
 		return nil, nil, true
 	}
-	// Lowered while the units after the edit are still being moved, each
-	// once it is in place; then assembled.
-	lowered := doc.lower(prev)
-	doc.unitsInPlace()
 	diags := doc.assemble()
-	diags = append(diags, lowered...)
+	diags = append(diags, doc.link(prev)...)
 	return doc, diags.Sorted(), false
 }
 
@@ -66,7 +63,8 @@ const reachMargin = 8
 func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, bool) {
 	delta := newLen - edit.Len()
 	if prev == nil || prev.File == nil || edit.Start < 0 || edit.Start > edit.End ||
-		edit.End > len(prev.File.Text) || len(f.Text) != len(prev.File.Text)+delta {
+		edit.End > len(prev.File.Text) || len(f.Text) != len(prev.File.Text)+delta ||
+		prev.next+len(f.Text) > maxPos {
 		return nil, false
 	}
 	src := f.Source()
@@ -74,22 +72,23 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
-		restart = old[i0].span.Start
+		restart = prev.offset(old[i0].span.Start)
 	}
 	// Lex as a full parse would at the restart: the text before it is unchanged.
 	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: len(old),
+		restart: restart, editStart: edit.Start, editEnd: edit.End,
 		sc: grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))}
-	// Units entirely after the edit, by their old start: where parsing may
-	// go on with prev's units.
-	r.after = map[int]int{}
-	for j := i0; j < len(old); j++ {
-		if old[j].span.Start >= edit.End {
-			r.after[old[j].span.Start] = j
-		}
-	}
 	r.run(i0)
 	return r.document(f, i0, restart), true
 }
+
+// maxPos bounds the positions of a document's versions (grammar nodes hold
+// them in 32 bits): a re-parse that could pass it parses in full, which
+// starts the positions again from the offsets.
+const maxPos = 1 << 30
+
+// offset returns the offset in the document's text of a position.
+func (d *Document) offset(pos int) int { return d.File.Offset(pos) }
 
 // fineAt reports whether a lexer that switched to lexing records token by
 // token at from (-1 for never) does so at off.
@@ -103,11 +102,12 @@ type rescan struct {
 	delta int // the change in length
 	sc    *grammar.Scanner
 	b     batch
-	// after maps the old starts of prev's units entirely after the edit to
-	// their indexes.
-	after map[int]int
-	toks  []lexer.Token // lexed and not yet parsed
-	eof   int           // the offset of the end of the text, once lexed, else -1
+	// restart is where parsing started again, editEnd where the edit ends
+	// in prev's text: prev's units may be taken up again from a unit that
+	// starts after both.
+	restart, editStart, editEnd int
+	toks                        []lexer.Token // lexed and not yet parsed
+	eof                         int           // the offset of the end of the text, once lexed, else -1
 	// resume is where prev's units are taken up again in the new text (-1
 	// for nowhere), and suffix the first of them.
 	resume, suffix int
@@ -118,9 +118,13 @@ type rescan struct {
 // splitter at a top-level boundary (split) as prev's was, or in the same
 // state.
 func (r *rescan) canResume(off int, at splitState, split bool) bool {
-	old := r.prev.units
-	j, ok := r.after[off-r.delta]
-	if !ok || fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, off-r.delta) ||
+	old, was := r.prev.units, off-r.delta
+	if was < r.editEnd || was <= r.restart {
+		return false
+	}
+	j := sort.Search(len(old), func(i int) bool { return r.prev.offset(old[i].span.Start) >= was })
+	if j == len(old) || r.prev.offset(old[j].span.Start) != was ||
+		fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
 		split != old[j].split || !split && at != old[j].at {
 		return false
 	}
@@ -267,7 +271,10 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 
 // document puts the new document together: prev's units before i0 (the
 // unit parsing restarted at, which starts at restart), the units parsed
-// again, and prev's units from where they were taken up again, moved.
+// again, and prev's units from where they were taken up again, as they are.
+// The units parsed again are given positions of their own, from prev.next
+// on, and texts of their own; the new text's positions say where every
+// unit now is (see diag.Positions).
 func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	prev, old, out, delta, resume := r.prev, r.prev.units, r.b.out, r.delta, r.resume
 	// Where the lexer switched modes: before the restart as before, else in the
@@ -282,47 +289,86 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
 		doc.fineFrom = prev.fineFrom + delta
 	}
+	// The units parsed again that are what they were (the unit before the
+	// edit, parsed again in case the edit extends it) are kept as they were.
+	for len(out) > 0 && i0 < r.suffix && r.same(out[0], old[i0]) {
+		restart = out[0].span.End
+		out, i0 = out[1:], i0+1
+	}
+	newEnd, oldResume := resume, resume-delta
+	if resume < 0 {
+		newEnd, oldResume = len(r.src), len(prev.File.Text)+1
+	}
+	// The text parsed again, [restart, newEnd), has the positions from
+	// base on.
+	base := prev.next
+	d := base - restart
+	doc.next = base + newEnd - restart + 1
+	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), len(prev.File.Text), restart, oldResume, delta,
+		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
 	doc.reparsed = len(out)
 	doc.units = make([]unitResult, 0, i0+len(out)+len(old)-r.suffix)
-	// The units before the restart keep their syntax as it is when their
-	// tokens point into the document's base text (see Reparse); the others
-	// are copied with their token texts taken from the new text, so that
-	// the document keeps at most one older text alive.
-	doc.gen, doc.baseGen = prev.gen+1, prev.gen+1
-	shared := false
-	for _, u := range old[:i0] {
-		if u.gen == prev.baseGen {
-			doc.units, shared = append(doc.units, u), true
-		} else {
-			doc.units = append(doc.units, u.shifted(r.src, 0, doc.gen))
+	doc.units = append(doc.units, old[:i0]...)
+	for _, u := range out {
+		doc.units = append(doc.units, u.rebased(r.src, d))
+	}
+	doc.units = append(doc.units, old[r.suffix:]...)
+	// Comments and lexical errors: before the restart from prev, then the new
+	// scan's up to where prev's units resume, then prev's after that.
+	cut := func(sp diag.Span) int { return prev.offset(sp.Start) }
+	scanEnd := newEnd
+	if resume < 0 {
+		scanEnd++ // what is at the end of the text
+	}
+	doc.Comments = spliceItems(prev.Comments, r.sc.Comments, restart, scanEnd, oldResume,
+		func(c grammar.Comment) int { return cut(c.Span) }, func(c grammar.Comment) int { return c.Span.Start },
+		func(c grammar.Comment) grammar.Comment { return grammar.Comment{Span: move(c.Span, d)} })
+	doc.lexDiags = spliceItems(prev.lexDiags, r.sc.Diags, restart, scanEnd, oldResume,
+		func(x diag.Diagnostic) int { return cut(x.Span) }, func(x diag.Diagnostic) int { return x.Span.Start },
+		func(x diag.Diagnostic) diag.Diagnostic { x.Span = move(x.Span, d); return x })
+	return doc
+}
+
+// same reports whether u, a unit parsed again, is the unit was of prev,
+// unchanged: at the same offsets, before the edit, alike in every way.
+func (r *rescan) same(u, was unitResult) bool {
+	p := r.prev
+	return u.err == nil && was.err == nil && u.unit != nil && was.unit != nil &&
+		u.span.End <= r.editStart && u.span == p.File.Resolve(was.span) &&
+		int(u.reach) == p.offset(int(was.reach)) && u.at == was.at &&
+		u.split == was.split && u.reachEnd == was.reachEnd
+}
+
+// move returns a span moved by d.
+func move(sp diag.Span, d int) diag.Span { return diag.Span{Start: sp.Start + d, End: sp.End + d} }
+
+// splitSegments returns the segments of a text after an edit: those of the
+// text before it (segs, nil for one segment of length n with positions
+// equal to offsets) up to the offset restart, then fresh, then those from
+// the offset oldResume on, moved by delta.
+func splitSegments(segs []diag.Segment, n, restart, oldResume, delta int, fresh diag.Segment) []diag.Segment {
+	if segs == nil {
+		segs = []diag.Segment{{Len: n}}
+	}
+	out := make([]diag.Segment, 0, len(segs)+2)
+	for _, s := range segs {
+		if s.Off < restart {
+			out = append(out, diag.Segment{Pos: s.Pos, Off: s.Off, Len: min(s.Len, restart-s.Off)})
 		}
 	}
-	if shared {
-		doc.baseGen, doc.baseText = prev.baseGen, prev.BaseText()
+	out = append(out, fresh)
+	for _, s := range segs {
+		end := s.Off + s.Len
+		if end <= oldResume && !(end == oldResume && s.Len == 0) {
+			continue
+		}
+		from := max(s.Off, oldResume)
+		if from > end || from == end && end < n {
+			continue
+		}
+		out = append(out, diag.Segment{Pos: s.Pos + from - s.Off, Off: from + delta, Len: end - from})
 	}
-	for _, u := range out {
-		u.gen = doc.gen
-		doc.units = append(doc.units, u)
-	}
-	doc.move(old[r.suffix:], r.src, delta, doc.gen)
-	// Comments and lexical errors: before the restart from prev, then the new
-	// scan's up to where prev's units resume, then prev's after that, moved.
-	oldResume := len(prev.File.Text) + 1
-	if resume >= 0 {
-		oldResume = resume - delta
-	}
-	newEnd := resume
-	if newEnd < 0 {
-		newEnd = len(r.src) + 1
-	}
-	parts := splice{restart: restart, newEnd: newEnd, oldResume: oldResume, delta: delta}
-	doc.Comments = spliceItems(parts, prev.Comments, r.sc.Comments,
-		func(c grammar.Comment) diag.Span { return c.Span },
-		func(c grammar.Comment, s diag.Span) grammar.Comment { return grammar.Comment{Span: s} })
-	doc.lexDiags = spliceItems(parts, prev.lexDiags, r.sc.Diags,
-		func(d diag.Diagnostic) diag.Span { return d.Span },
-		func(d diag.Diagnostic, s diag.Span) diag.Diagnostic { d.Span = s; return d })
-	return doc
+	return out
 }
 
 // restartUnit returns the index of the unit of prev parsing restarts at
@@ -333,22 +379,22 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 // edit may reach into comments before the first unit.
 func restartUnit(prev *Document, edit diag.Span) int {
 	old := prev.units
-	i0 := sort.Search(len(old), func(i int) bool { return old[i].span.End >= edit.Start })
+	i0 := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) >= edit.Start })
 	if i0 > 0 {
 		i0--
 	}
 	// The '{' from which the lexer went token by token was looked at up to
 	// the token that showed the record unclosed.
 	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File.Source(), ff)+reachMargin {
-		i0 = min(i0, sort.Search(len(old), func(i int) bool { return old[i].span.End > ff }))
+		i0 = min(i0, sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) > ff }))
 	}
 	for k := 0; k < i0; k++ {
 		r := &old[k]
-		reach := int(r.reach)
+		reach := prev.offset(int(r.reach))
 		if r.reachEnd {
 			// The token that ended the unit around r: the start of a unit.
-			if n := sort.Search(len(old), func(i int) bool { return old[i].span.Start >= reach }); n < len(old) {
-				reach = old[n].span.End
+			if n := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.Start) >= reach }); n < len(old) {
+				reach = prev.offset(old[n].span.End)
 			} else {
 				reach = len(prev.File.Text)
 			}
@@ -379,54 +425,43 @@ func recordLookahead(src string, off int) int {
 	}
 }
 
-// shifted returns the unit result moved by delta in the new text src, of
-// generation gen.
-func (r unitResult) shifted(src string, delta int, gen int32) unitResult {
-	out := unitResult{span: grammar.ShiftSpan(r.span, delta), split: r.split, reach: r.reach + int32(delta), reachEnd: r.reachEnd, at: r.at, gen: gen}
-	if r.unit != nil {
-		out.unit = r.unit.Shifted(src, delta)
+// rebased returns the unit result, parsed from the text src, with a text of
+// its own and its offsets moved by d to its positions.
+func (r unitResult) rebased(src string, d int) unitResult {
+	out := r
+	out.span, out.reach = move(r.span, d), r.reach+int32(d)
+	if u := r.unit; u != nil {
+		out.unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), d)
 	}
-	if out.nestedDone = r.nestedDone; r.nested != nil {
+	if r.nested != nil {
 		nested := make(diag.List, len(*r.nested))
-		for i, d := range *r.nested {
-			d.Span = grammar.ShiftSpan(d.Span, delta)
-			nested[i] = d
+		for i, x := range *r.nested {
+			x.Span = move(x.Span, d)
+			nested[i] = x
 		}
 		out.nested = &nested
 	}
 	if r.err != nil {
 		e := *r.err
-		e.Span = grammar.ShiftSpan(e.Span, delta)
+		e.Span = move(e.Span, d)
 		out.err = &e
 	}
 	return out
 }
 
-// splice says which items of a re-parsed document come from where: prev's
-// before restart, the new scan's before newEnd, prev's from oldResume on, moved
-// by delta.
-type splice struct {
-	restart, newEnd, oldResume, delta int
-}
-
 // spliceItems combines prev's and the new scan's items (comments, lexical
-// errors) as sp says.
-func spliceItems[T any](sp splice, prev, scanned []T, span func(T) diag.Span, withSpan func(T, diag.Span) T) []T {
-	var out []T
-	for _, x := range prev {
-		if span(x).Start < sp.restart {
-			out = append(out, x)
-		}
-	}
+// errors), each list in order of offset: prev's before the offset restart,
+// the new scan's from there to newEnd, moved by to (to their positions), and
+// prev's from oldResume on. at gives the offset of one of prev's items.
+func spliceItems[T any](prev, scanned []T, restart, newEnd, oldResume int, at, scannedAt func(T) int, to func(T) T) []T {
+	i := sort.Search(len(prev), func(i int) bool { return at(prev[i]) >= restart })
+	j := sort.Search(len(prev), func(i int) bool { return at(prev[i]) >= oldResume })
+	out := make([]T, 0, i+len(scanned)+len(prev)-j)
+	out = append(out, prev[:i]...)
 	for _, x := range scanned {
-		if span(x).Start < sp.newEnd {
-			out = append(out, x)
+		if at := scannedAt(x); at >= restart && at < newEnd {
+			out = append(out, to(x))
 		}
 	}
-	for _, x := range prev {
-		if span(x).Start >= sp.oldResume {
-			out = append(out, withSpan(x, grammar.ShiftSpan(span(x), sp.delta)))
-		}
-	}
-	return out
+	return append(out, prev[j:]...)
 }

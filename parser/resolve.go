@@ -13,23 +13,23 @@ import (
 	"github.com/gramlang/gram/internal/suggest"
 )
 
-// resolve settles bare element references, now that every definition is known
-// (forward references are allowed).
-func (l *lowerer) resolve() {
+// resolve settles the bare element references refs, now that every
+// definition is known (forward references are allowed), and reports those
+// that refer to what contains them or to nothing. With set, it sets the
+// definitions of the references (lowered afresh); without, they are set and
+// must be right (see stale).
+func (l *lowerer) resolve(refs []pendingRef, set bool) {
 	// The undefined references, and the did-you-mean of each, found for all
 	// of them at once (on several cores for many).
 	var undefined []int
-	for i, r := range l.refs {
-		if !l.isSettled(i) && r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
+	for i, r := range refs {
+		if r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
 			undefined = append(undefined, i)
 		}
 	}
-	closest := l.suggestAll(undefined)
+	closest := l.suggestAll(refs, undefined)
 	k := 0
-	for i, r := range l.refs {
-		if l.isSettled(i) {
-			continue
-		}
+	for _, r := range refs {
 		id := r.p.Subject.Identity
 		if a := r.self(l.topScope); a != nil {
 			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
@@ -39,8 +39,8 @@ func (l *lowerer) resolve() {
 			continue
 		}
 		if def := r.sc.lookupIn(id, l.topScope); def != nil {
-			if i >= l.reused {
-				r.p.Def = def // a reused reference has it already
+			if set {
+				r.p.Def = def
 			}
 			continue
 		}
@@ -59,9 +59,20 @@ func (l *lowerer) resolve() {
 	}
 }
 
-// isSettled reports whether reference i was resolved by an earlier version
-// and resolves the same now (see Document.relower).
-func (l *lowerer) isSettled(i int) bool { return i < len(l.settled) && l.settled[i] }
+// stale reports whether any of refs, whose definitions an earlier version
+// set, resolves to another definition now.
+func (l *lowerer) stale(refs []pendingRef) bool {
+	for _, r := range refs {
+		var def *Pattern
+		if r.self(l.topScope) == nil {
+			def = r.sc.lookupIn(r.p.Subject.Identity, l.topScope)
+		}
+		if def != r.p.Def {
+			return true
+		}
+	}
+	return false
+}
 
 // self returns the pattern around the reference that the reference names
 // (a pattern cannot contain itself), or nil; top is the top-level scope.
@@ -80,13 +91,13 @@ func (r pendingRef) self(top *scope) *Pattern {
 const parallelSuggestions = 512
 
 // suggestAll returns the closest visible identity (see closestVisible) for
-// each of the references l.refs[i] for i in refs, in that order.
-func (l *lowerer) suggestAll(refs []int) []string {
+// each of the references all[i] for i in refs, in that order.
+func (l *lowerer) suggestAll(all []pendingRef, refs []int) []string {
 	out := make([]string, len(refs))
 	// The indexes of the scopes are built first, so that the searches only
 	// read them.
 	for _, i := range refs {
-		for s := l.refs[i].sc; s.parent != nil; s = s.parent {
+		for s := all[i].sc; s.parent != nil; s = s.parent {
 			s.buildIndex()
 		}
 	}
@@ -103,7 +114,7 @@ func (l *lowerer) suggestAll(refs []int) []string {
 		go func() {
 			defer wg.Done()
 			for k := w; k < len(refs); k += workers {
-				r := l.refs[refs[k]]
+				r := all[refs[k]]
 				out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
 			}
 		}()

@@ -109,15 +109,20 @@ func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
 	}
 	cs := doc.Comments
 	ci := 0
-	// Comments that start before pos and lie in no pattern are the root's.
-	before := func(pos int) {
-		for ; ci < len(cs) && cs[ci].Span.Start < pos; ci++ {
+	// Positions are compared as offsets between top-level items, which a
+	// re-parsed document's positions may not be in order of (see
+	// diag.Positions); inside one, they are.
+	off := doc.File.Offset
+	// Comments that start before the offset at and lie in no pattern are the
+	// root's.
+	before := func(at int) {
+		for ; ci < len(cs) && off(cs[ci].Span.Start) < at; ci++ {
 			yield(&sx{kind: "comment", span: cs[ci].Span})
 		}
 	}
 	item := func(n *sx) {
-		before(n.span.Start)
-		for ; ci < len(cs) && cs[ci].Span.End <= n.span.End; ci++ {
+		before(off(n.span.Start))
+		for end := off(n.span.End); ci < len(cs) && off(cs[ci].Span.End) <= end; ci++ {
 			placeComment(n, cs[ci].Span)
 		}
 		yield(n)

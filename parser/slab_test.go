@@ -16,10 +16,10 @@ func TestPatternSlabFits(t *testing.T) {
 }
 
 // TestUnitResultSize: a document holds a unitResult per unit, packed into
-// 64 bytes.
+// 72 bytes (64, and the unit's lowering).
 func TestUnitResultSize(t *testing.T) {
-	if n := unsafe.Sizeof(unitResult{}); n > 64 {
-		t.Errorf("unitResult is %d bytes, want at most 64", n)
+	if n := unsafe.Sizeof(unitResult{}); n > 72 {
+		t.Errorf("unitResult is %d bytes, want at most 72", n)
 	}
 }
 

@@ -47,7 +47,7 @@ type nameSet struct {
 var nameSeed = maphash.MakeSeed()
 
 // nameSetOf returns the nameSet of defs' names.
-func nameSetOf(defs map[string]*Pattern) nameSet {
+func nameSetOf(defs map[string]topDef) nameSet {
 	s := nameSet{n: len(defs)}
 	for k := range defs {
 		h := maphash.String(nameSeed, k)
@@ -60,14 +60,11 @@ func nameSetOf(defs map[string]*Pattern) nameSet {
 // suggestionsFor returns the suggestions for the names of the top-level scope
 // top: prev's when prev is about the same names, else new ones.
 func suggestionsFor(top *scope, prev *topSuggestions) *topSuggestions {
-	set := nameSetOf(top.defs)
+	set := nameSetOf(top.link.defs)
 	if prev != nil && prev.set == set {
 		return prev
 	}
-	names := make([]string, 0, len(top.defs))
-	for k := range top.defs {
-		names = append(names, k)
-	}
+	names := top.names()
 	sort.Strings(names)
 	return &topSuggestions{set: set, index: suggest.NewNameIndex(names), memo: map[string]suggestion{}}
 }

@@ -123,19 +123,19 @@ func BenchmarkRecompile(b *testing.B) {
 	}{{"clean", gramgen.AgentFile}, {"broken", brokenAgentFile}} {
 		for _, lines := range compileBenchLines {
 			text := input.make(lines)
-			doc, _ := parser.Parse(diag.NewFile("agents.gram", []byte(text)))
+			doc, _ := parser.ParseForEdits(diag.NewFile("agents.gram", []byte(text)))
 			prog, _ := Compile(doc)
 			at := strings.Index(text[len(text)/2:], "Answers questions") + len(text)/2
 			edit := diag.Span{Start: at, End: at}
 			edited := text[:at] + "x" + text[at:]
 			ndoc, _ := parser.Reparse(doc, diag.NewFile("agents.gram", []byte(edited)), edit, 1)
-			if again, _ := Recompile(prog, ndoc, edit, 1); !again.memo.reused {
+			if again, _ := Recompile(prog, ndoc); again.memo.reused == 0 {
 				b.Fatal("the previous program's results were not taken")
 			}
 			b.Run(fmt.Sprintf("%s/lines=%d/recompile", input.name, lines), func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					Recompile(prog, ndoc, edit, 1)
+					Recompile(prog, ndoc)
 				}
 			})
 			b.Run(fmt.Sprintf("%s/lines=%d/compile", input.name, lines), func(b *testing.B) {

@@ -145,7 +145,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 		}
 	}
 	c.checkCycles()
-	m := &compileMemo{decls: decls, base: doc.BaseText(), collected: collected, recorded: len(c.diags)}
+	m := &compileMemo{decls: decls, collected: collected, recorded: len(c.diags)}
 	c.compileTools(decls, &m.steps)
 	c.compileAgents(decls, &m.steps)
 	m.checks = len(c.diags)

@@ -1,25 +1,22 @@
-// Compiling a document again after an edit inside one declaration.
+// Compiling a version of a document from the program of the version before.
 //
-// Most edits of an agent file are typing inside one tool or agent: its
-// description, instruction or signature. The declarations before and after
-// it are then the same text as before, at the same place or moved by the
-// edit's change in length, and compile to the same elements and
-// diagnostics, moved alike; only the edited declaration is compiled again.
-// What one declaration's compile reads of the others is their names and
-// labels (a reference to a tool, a record named as a type, the definitions
-// an agent's elements refer to), the records (not edited here) and the
-// tools an agent lists; so the edit must leave the names and labels of the
-// declarations, and of the definitions inside the edited one, as they
-// were. Everything else (a record edited, a declaration added or renamed,
-// an edit across declarations, tests, the older notation's record names)
-// is compiled in full. Either way the result is what [Compile] gives. The
-// new program shares nothing with the previous one: what it takes from it is
-// copied (see reuse_copy.go), so that no earlier version stays alive.
+// A version made by parser.Reparse keeps, by pointer, the lowered pattern
+// of every unit the edit left as it was and whose references resolve as
+// before; its spans are positions, which stay put while the text around
+// them moves (see diag.Positions). A declaration whose pattern is the same
+// pointer compiles to what it compiled to before, as long as what it reads
+// of the other declarations is the same too: their names and labels, the
+// records (the types of parameters) and, for an agent, the tools it lists.
+// So [Recompile] takes the tools, agents and diagnostics of the unchanged
+// declarations from the previous program as they are, compiles the others
+// again, and runs the file-wide checks; it compiles in full when a record
+// changed, a declaration was added, removed, renamed or relabelled, when the
+// file has tests, or uses the older notation's record parameters. Either way
+// the result is what [Compile] gives.
 
 package schema
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -30,9 +27,6 @@ import (
 type compileMemo struct {
 	// decls are the declarations, in order.
 	decls []decl
-	// base is the older text the document's syntax may point into (see
-	// parser.Document.BaseText), and so the program's strings.
-	base []byte
 	// diags are the diagnostics in the order they were made: those of
 	// finding the declarations up to collected, then those of the records
 	// (their fields and cycles) up to recorded, then those of the steps,
@@ -41,91 +35,65 @@ type compileMemo struct {
 	collected, recorded, checks int
 	// steps are the compiles of the tools, then of the agents, in order.
 	steps []step
-	// reused is set when the program was made by taking another's results
-	// (for tests).
-	reused bool
+	// reused counts the declarations whose results were taken from another
+	// program (for tests).
+	reused int
 }
 
-// Recompile compiles doc, the document of prev's file after one edit that
-// replaced the bytes in edit (offsets in prev's text) by newLen bytes. It
-// gives what Compile(doc) gives, taking prev's elements and diagnostics,
-// moved, for the declarations the edit left as they were when it can (see
+// Recompile compiles doc, a version of the document prev was compiled
+// from (see parser.Reparse). It gives what Compile(doc) gives, taking prev's
+// elements and diagnostics for the declarations that are as they were (see
 // the top of this file); prev must be the program of a [Compile] or a
 // Recompile.
-func Recompile(prev *Program, doc *parser.Document, edit diag.Span, newLen int) (*Program, diag.List) {
-	if prev != nil && prev.memo != nil && prev.File != nil && doc.File != nil {
-		r := reuse{prev: prev, m: prev.memo, edit: edit, delta: newLen - edit.Len(), text: doc.File.Text}
-		if prog, diags, ok := r.compile(doc); ok {
+func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
+	if prev != nil && prev.memo != nil && doc.File != nil {
+		if prog, diags, ok := recompile(prev, doc); ok {
 			return prog, diags
 		}
 	}
 	return Compile(doc)
 }
 
-// reuse is one Recompile that takes the previous program's results.
-type reuse struct {
-	prev  *Program
-	m     *compileMemo
-	edit  diag.Span
-	delta int
-	// text is the new text, which the copies' strings are cut from (see
-	// [reuse.str]).
-	text []byte
-	// k is the index of the edited declaration, or -1.
-	k int
-	// failed is set when a span to move lies across the edit.
-	failed bool
-	// records maps the previous program's records to their copies in the
-	// new program.
-	records map[*Record]*Record
-	// newIdx maps the index of each of the previous program's tools to the
-	// index of its counterpart in the new program, or -1.
-	newIdx []int
-	// pairs are the tool patterns of the new document and the indexes of
-	// their tools, for the table an agent compiled again looks them up in;
-	// wantPairs is set while they are gathered (before the edited agent).
-	pairs     []toolPair
-	wantPairs bool
-}
-
-// toolPair is a tool pattern and the index of its tool.
-type toolPair struct {
-	p *parser.Pattern
-	i int
-}
-
-// compile compiles doc; ok is false when prev's results cannot be taken.
-func (r *reuse) compile(doc *parser.Document) (*Program, diag.List, bool) {
+// recompile compiles doc from prev; ok is false when prev's results cannot
+// be taken.
+func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
+	pm := prev.memo
 	c, decls := newCompiler(doc, nil)
-	if len(c.diags) > 0 || r.m.collected > 0 || !r.matches(decls, r.prev.File.Text, doc.File.Text) {
+	if len(c.diags) > 0 || pm.collected > 0 || !sameDecls(decls, pm.decls) {
 		return nil, nil, false
 	}
-	m := &compileMemo{decls: decls, base: doc.BaseText(), reused: true}
-	r.copyRecords(c)
-	c.diags = r.moveDiags(c.diags, r.m.diags[r.m.collected:r.m.recorded])
+	m := &compileMemo{decls: decls}
+	for _, r := range prev.Records {
+		c.prog.Records = append(c.prog.Records, r)
+		if r.Name != "" && !IsBuiltinType(r.Name) && c.records[r.Name] == nil {
+			c.records[r.Name] = r
+		}
+	}
+	c.diags = append(c.diags, pm.diags[pm.collected:pm.recorded]...)
 	m.recorded = len(c.diags)
-	r.newIdx = make([]int, len(r.prev.Tools))
-	for i := range r.newIdx {
-		r.newIdx[i] = -1
-	}
-	if r.wantPairs = r.k >= 0 && decls[r.k].label == AgentLabel; r.wantPairs {
-		r.pairs = make([]toolPair, 0, len(r.prev.Tools))
-	}
-	for _, st := range r.m.steps {
+	for _, st := range pm.steps {
 		d := decls[st.decl]
-		var ns step
-		if st.decl == r.k {
-			ns = r.again(c, st, d)
-		} else {
-			var ok bool
-			if ns, ok = r.copyStep(c, st, d); !ok {
+		if d.p != pm.decls[st.decl].p {
+			ns, ok := again(c, st, d)
+			if !ok {
 				return nil, nil, false
 			}
+			m.steps = append(m.steps, ns)
+			continue
 		}
-		if c.legacyNamed || r.failed {
-			return nil, nil, false
+		ns, ok := take(c, prev, st, d)
+		if !ok {
+			// An agent that lists a tool compiled again.
+			if ns, ok = again(c, st, d); !ok {
+				return nil, nil, false
+			}
+		} else {
+			m.reused++
 		}
 		m.steps = append(m.steps, ns)
+	}
+	if c.legacyNamed {
+		return nil, nil, false
 	}
 	m.checks = len(c.diags)
 	c.fileChecks(len(c.prog.Agents) > 0)
@@ -135,26 +103,79 @@ func (r *reuse) compile(doc *parser.Document) (*Program, diag.List, bool) {
 	return prog, diags, true
 }
 
-// again compiles the edited declaration d, whose previous compile was st.
-// Its tools stand for the previous ones, in order, when they are as many
-// (agents taken from the previous program may list them).
-func (r *reuse) again(c *compiler, st step, d decl) step {
+// sameDecls reports whether decls are the declarations old with at most
+// the patterns of tools and agents changed: in the same order, of the same
+// names and labels, the same records, and the changed ones with the same
+// definitions inside.
+func sameDecls(decls, old []decl) bool {
+	if len(decls) != len(old) {
+		return false
+	}
+	for i, d := range decls {
+		o := old[i]
+		if d.p == o.p {
+			continue
+		}
+		if d.label != o.label || (d.label != ToolLabel && d.label != AgentLabel) ||
+			d.p.Subject.Identity != o.p.Subject.Identity || !slices.Equal(d.p.Subject.Labels, o.p.Subject.Labels) ||
+			!slices.Equal(innerDefs(d.p, nil), innerDefs(o.p, nil)) {
+			return false
+		}
+	}
+	return true
+}
+
+// again compiles the changed declaration d, whose previous compile was st;
+// ok is false when it makes another number of tools or agents.
+func again(c *compiler, st step, d decl) (step, bool) {
 	compile := (*compiler).agent
 	if d.label == ToolLabel {
 		compile = func(s *compiler, d decl) { s.tool(d, true) }
-	} else {
-		for _, p := range r.pairs {
-			c.tools[p.p] = p.i
-		}
 	}
 	ns := c.step(st.decl, d, compile)
-	if ns.t1-ns.t0 == st.t1-st.t0 {
-		for i := ns.t0; i < ns.t1; i++ {
-			r.newIdx[st.t0+i-ns.t0] = i
+	return ns, ns.t1-ns.t0 == st.t1-st.t0 && ns.a1-ns.a0 == st.a1-st.a0
+}
+
+// take adds to c what prev's step st made, as it is, for the declaration d,
+// which is the one st compiled; ok is false, and nothing added, when an
+// agent lists a tool that is no longer the program's (it was compiled
+// again).
+func take(c *compiler, prev *Program, st step, d decl) (step, bool) {
+	ns := step{decl: st.decl, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents)}
+	if ns.t0 != st.t0 || ns.a0 != st.a0 {
+		return ns, false
+	}
+	for _, a := range prev.Agents[st.a0:st.a1] {
+		for j, i := range a.toolIdx {
+			if i >= st.t1 || i < st.t0 && c.prog.Tools[i] != a.Tools[j] {
+				return ns, false
+			}
 		}
 	}
-	r.wantPairs = false // no other declaration is compiled again
-	return ns
+	tools := prev.Tools[st.t0:st.t1]
+	var patterns []*parser.Pattern
+	if d.label == ToolLabel {
+		patterns = []*parser.Pattern{d.p}
+	} else {
+		patterns = inlineTools(c, d.p)
+	}
+	if len(patterns) != len(tools) {
+		return ns, false
+	}
+	for i, t := range tools {
+		c.tools[patterns[i]] = len(c.prog.Tools)
+		c.prog.Tools = append(c.prog.Tools, t)
+		c.used = append(c.used, false)
+	}
+	for _, a := range prev.Agents[st.a0:st.a1] {
+		for _, i := range a.toolIdx {
+			c.used[i] = true
+		}
+		c.prog.Agents = append(c.prog.Agents, a)
+	}
+	c.diags = append(c.diags, prev.memo.diags[st.d0:st.d1]...)
+	ns.d1, ns.t1, ns.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
+	return ns, true
 }
 
 // inlineTools returns the tools written inside the agent p, in the order
@@ -169,44 +190,6 @@ func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
 		}
 	}
 	return out
-}
-
-// matches reports whether the new declarations are the previous ones with
-// at most the one that holds the edit changed inside (setting r.k), and
-// that one a tool or an agent whose name, labels and inner definitions are
-// as they were.
-func (r *reuse) matches(decls []decl, old, text []byte) bool {
-	prev := r.m.decls
-	if len(decls) != len(prev) {
-		return false
-	}
-	r.k = -1
-	e := r.edit
-	for i, d := range decls {
-		o := prev[i]
-		if d.label != o.label || d.p.Subject.Identity != o.p.Subject.Identity || !slices.Equal(d.p.Subject.Labels, o.p.Subject.Labels) {
-			return false
-		}
-		want := o.top
-		switch {
-		case o.top.End <= e.Start:
-		case o.top.Start >= e.End:
-			want = diag.Span{Start: o.top.Start + r.delta, End: o.top.End + r.delta}
-		case o.top.Start < e.Start && e.End < o.top.End && r.k < 0:
-			r.k = i
-			if d.top != (diag.Span{Start: o.top.Start, End: o.top.End + r.delta}) || (d.label != ToolLabel && d.label != AgentLabel) ||
-				!slices.Equal(innerDefs(d.p, nil), innerDefs(o.p, nil)) {
-				return false
-			}
-			continue
-		default:
-			return false
-		}
-		if d.top != want || !bytes.Equal(old[o.top.Start:o.top.End], text[want.Start:want.End]) {
-			return false
-		}
-	}
-	return true
 }
 
 // innerDefs appends to out the identities defined inside p, with their

@@ -1,17 +1,16 @@
-// Moving syntax trees: when an edit changes a file, the top-level units after it
-// keep their syntax and only move by the edit's change in length. [Unit.Shifted]
-// copies a unit with every offset moved and every token's text taken from the
-// new source, so the copy shares nothing with the old text.
+// Units that own their text: [Unit.Rebased] copies a unit with its token
+// texts cut from a text of its own and its offsets moved to the positions
+// the unit has in a version of a document (see diag.Positions). A unit made
+// so shares nothing with the text it was parsed from, so later versions of
+// the document keep it, as it is, without keeping that text.
 
 package grammar
 
-import (
-	"github.com/gramlang/gram/diag"
-)
-
-// shifter moves offsets by d and re-slices token texts from src.
+// shifter moves offsets by d and cuts token texts from own, which starts at
+// offset at.
 type shifter struct {
-	src string
+	own string
+	at  int
 	d   int
 }
 
@@ -19,34 +18,26 @@ func (s shifter) tok(t Tok) Tok {
 	if !t.Valid() {
 		return t
 	}
-	off := int(t.Off) + s.d
-	return Tok{Value: s.src[off : off+len(t.Value)], Off: int32(off), Type: t.Type}
+	off := int(t.Off) - s.at
+	return Tok{Value: s.own[off : off+len(t.Value)], Off: t.Off + int32(s.d), Type: t.Type}
 }
 
 func (s shifter) i32(v int32) int32 { return v + int32(s.d) }
 
-// Span moves a span by d.
-func (s shifter) span(sp diag.Span) diag.Span {
-	return diag.Span{Start: sp.Start + s.d, End: sp.End + s.d}
-}
-
-// Shifted returns a copy of u whose offsets are moved by delta, its token texts
-// taken from src (the text in which u now starts at u.Start+delta).
+// Rebased returns a copy of u whose token texts are cut from own, u's text
+// (own[0] is at offset at), and whose offsets are moved by delta.
 //
-// The copy is made by a walk over the tree, typed node by node (this runs
-// over every unit after an edit, so it does without Inspect's dynamic
-// dispatch); the slices of a node's children are copied whole.
-func (u *Unit) Shifted(src string, delta int) *Unit {
-	s := shifter{src: src, d: delta}
+// The copy is made by a walk over the tree, typed node by node (it does
+// without Inspect's dynamic dispatch); the slices of a node's children are
+// copied whole.
+func (u *Unit) Rebased(own string, at, delta int) *Unit {
+	s := shifter{own: own, at: at, d: delta}
 	c := *u
 	c.Start, c.End = s.i32(u.Start), s.i32(u.End)
 	c.Header = s.record(u.Header)
 	c.Pattern = s.top(u.Pattern)
 	return &c
 }
-
-// ShiftSpan moves a span by delta.
-func ShiftSpan(sp diag.Span, delta int) diag.Span { return shifter{d: delta}.span(sp) }
 
 func (s shifter) top(p *TopPattern) *TopPattern {
 	if p == nil {

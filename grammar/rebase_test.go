@@ -26,10 +26,10 @@ func units(t *testing.T, src string) []*grammar.Unit {
 	return out
 }
 
-// TestShifted: a unit of a text, shifted into the text with a prefix
+// TestRebased: a unit of a text, rebased into the text with a prefix
 // inserted, is the unit parsed from that text, its tokens are slices of the
 // new text, and the unit shifted is left as it was.
-func TestShifted(t *testing.T) {
+func TestRebased(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.gram"))
 	if len(files) < 20 {
 		t.Fatalf("only %d corpus files", len(files))
@@ -50,16 +50,16 @@ func TestShifted(t *testing.T) {
 			t.Fatalf("%s: %d units, %d with the prefix", name, len(old), len(want))
 		}
 		for i, u := range old {
-			got := u.Shifted(moved, len(prefix))
+			got := u.Rebased(moved, -len(prefix), len(prefix))
 			if u.Header != nil {
 				// The header's unit has no position of its own here.
 				got.Start, got.End = want[i].Start, want[i].End
 			}
 			if !reflect.DeepEqual(got, want[i]) {
-				t.Errorf("%s: unit %d at %v shifted is not the unit parsed at %v", name, i, u.Span(), want[i].Span())
+				t.Errorf("%s: unit %d at %v rebased is not the unit parsed at %v", name, i, u.Span(), want[i].Span())
 			}
 			if !reflect.DeepEqual(u, again[i]) {
-				t.Errorf("%s: unit %d changed by Shifted", name, i)
+				t.Errorf("%s: unit %d changed by Rebased", name, i)
 			}
 			base := uintptr(unsafe.Pointer(unsafe.StringData(moved)))
 			grammar.Inspect(got, func(n grammar.Node) bool {
