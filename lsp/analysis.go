@@ -42,6 +42,9 @@ type snapshot struct {
 	// base is an earlier snapshot of the document; when its analysis is done,
 	// this one's is computed from it (see parser.Reparse).
 	base atomic.Pointer[snapshot]
+	// edit is how the text differs from the one before it, when it was
+	// made by an edit (see store.change).
+	edit *textEdit
 	// superseded is set when a newer version of the document arrives: an
 	// analysis computed only for diagnostics then stops early, and so does
 	// the index built ahead of requests.
@@ -90,7 +93,12 @@ func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 	if b := s.base.Load(); b != nil {
 		prev = b.ready()
 	}
-	an := analyze(s.File, prev, stop)
+	var an *analysis
+	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
+		an = analyzeEdit(s.File, prev, e.span, e.newLen, stop)
+	} else {
+		an = analyze(s.File, prev, stop)
+	}
 	if an == nil {
 		return nil, true
 	}
@@ -101,8 +109,16 @@ func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 // done records the analysis and lets go of the snapshot it was made from.
 func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
-	s.same = nil
+	s.same, s.edit = nil, nil
 	s.base.Store(nil)
+}
+
+// textEdit is how a text differs from the text of from: the bytes of span
+// in from's text replaced by newLen bytes.
+type textEdit struct {
+	from   *diag.File
+	span   diag.Span
+	newLen int
 }
 
 // indexed builds the index and the name tables of the snapshot's analysis,
@@ -183,7 +199,17 @@ var analyzeHook func(f *diag.File)
 // the same document, it re-parses only what the change between them touches.
 // When stop is set and reports true between the stages (re-parsing the
 // syntax, lowering, compiling), it gives up and returns nil.
-func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
+func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
+	if prev != nil && prev.File != nil {
+		edit, n := changedSpan(prev.File.Text, f.Text)
+		return analyzeEdit(f, prev, edit, n, stop)
+	}
+	return analyzeEdit(f, nil, diag.Span{}, 0, stop)
+}
+
+// analyzeEdit is analyze for a text that is prev's with the bytes of edit
+// replaced by newLen bytes.
+func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, stop func() bool) (an *analysis) {
 	if analyzeHook != nil {
 		analyzeHook(f)
 	}
@@ -200,9 +226,8 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) (an *analysis) {
 		after  *schema.Program
 	)
 	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
-		edit, n := changedSpan(prev.File.Text, f.Text)
 		var stopped bool
-		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, n, stop); stopped {
+		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, newLen, stop); stopped {
 			return nil
 		}
 		after = prev.Prog

@@ -12,7 +12,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -109,13 +108,13 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		return errNoDocument(u)
 	}
 	old := d.snap
-	text := applyChanges(old.File, changes)
+	text, edit, n := applyChanges(old.File, changes)
 	// The new text's line index is derived from the old one's, which
 	// applying ranged changes has built.
-	edit, n := changedSpan(old.File.Text, text)
-	d.snap = &snapshot{URI: u, Version: version, File: diag.NewFileAfterEdit(displayPath(u), text, old.File, edit, n)}
+	d.snap = &snapshot{URI: u, Version: version, File: diag.NewFileAfterEdit(displayPath(u), text, old.File, edit, n),
+		edit: &textEdit{from: old.File, span: edit, newLen: n}}
 	old.superseded.Store(true)
-	if bytes.Equal(text, old.File.Text) {
+	if n == 0 && edit.Len() == 0 {
 		d.snap.File, d.snap.same = old.File, old
 	} else {
 		// Re-parse from the latest analysed snapshot: the previous one,
@@ -201,10 +200,21 @@ type didChangeParams struct {
 }
 
 // applyChanges returns the text of f with the changes applied in order, in
-// a new slice. The first range is found with f's line index, which the
-// previous snapshot has usually built already.
-func applyChanges(f *diag.File, changes []changeEvent) []byte {
-	text := f.Text
+// a new slice, and how it differs from f's: the bytes of edit replaced by
+// newLen bytes (empty when the texts are the same). The first range is found
+// with f's line index, which the previous snapshot has usually built
+// already.
+func applyChanges(f *diag.File, changes []changeEvent) (text []byte, edit diag.Span, newLen int) {
+	if len(changes) == 1 && changes[0].Range != nil {
+		c := changes[0]
+		sp := spanOf(f, *c.Range)
+		if sp.Len() == 0 && c.Text == "" {
+			return f.Text, diag.Span{}, 0
+		}
+		return replaced(f.Text, sp, c.Text), sp, len(c.Text)
+	}
+	orig := f
+	text = f.Text
 	for i, c := range changes {
 		if c.Range == nil {
 			text = []byte(c.Text)
@@ -213,14 +223,18 @@ func applyChanges(f *diag.File, changes []changeEvent) []byte {
 		if i > 0 {
 			f = diag.NewFile("", text)
 		}
-		sp := spanOf(f, *c.Range)
-		out := make([]byte, 0, len(text)-sp.Len()+len(c.Text))
-		out = append(out, text[:sp.Start]...)
-		out = append(out, c.Text...)
-		out = append(out, text[sp.End:]...)
-		text = out
+		text = replaced(text, spanOf(f, *c.Range), c.Text)
 	}
-	return text
+	edit, newLen = changedSpan(orig.Text, text)
+	return text, edit, newLen
+}
+
+// replaced returns a copy of text with the bytes of sp replaced by s.
+func replaced(text []byte, sp diag.Span, s string) []byte {
+	out := make([]byte, 0, len(text)-sp.Len()+len(s))
+	out = append(out, text[:sp.Start]...)
+	out = append(out, s...)
+	return append(out, text[sp.End:]...)
 }
 
 // DidOpen records an opened document and schedules its diagnostics.

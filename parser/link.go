@@ -152,13 +152,15 @@ func (k *linker) unitOf(p *Pattern) int32 {
 // are lowered again, and so are those whose answers are definitions of
 // units lowered again. It returns the gram-level diagnostics.
 func (doc *Document) link(prev *Document) diag.List {
-	s := newUnitLowerer(min(len(doc.File.Text), bytesPerTopDef*4*len(doc.units)))
+	// About a definition a unit (the units are known, and their text is
+	// not as dense as the lowerer's sizing for a file fears).
+	s := newUnitLowerer(bytesPerTopDef * (len(doc.units) + 16))
 	s.record, s.l.perUnit = true, true
 	if prev != nil {
 		s.top.prevTop = prev.suggestions
 	}
 	// In order: each unit sees the definitions of the units before it.
-	fresh := map[int32]bool{}
+	fresh := make([]bool, len(doc.units))
 	for i := range doc.units {
 		r := &doc.units[i]
 		s.link.cur, s.next = int32(i), int32(i)+1
@@ -170,7 +172,7 @@ func (doc *Document) link(prev *Document) diag.List {
 			s.out = append(s.out, r.low.out)
 		default:
 			s.lowerUnit(r, role)
-			fresh[int32(i)] = true
+			fresh[i] = true
 		}
 	}
 	// Bare references, in the scope every unit made: a kept unit whose
@@ -179,7 +181,7 @@ func (doc *Document) link(prev *Document) diag.List {
 	s.link.final = true
 	again := map[int32]bool{}
 	for i := range doc.units {
-		if m := doc.units[i].low; m != nil && !fresh[int32(i)] {
+		if m := doc.units[i].low; m != nil && !fresh[i] {
 			s.link.cur = int32(i)
 			if s.l.stale(m.refs) {
 				again[int32(i)] = true
@@ -189,7 +191,7 @@ func (doc *Document) link(prev *Document) diag.List {
 	for grew := len(again) > 0; grew; {
 		grew = false
 		for i := range doc.units {
-			if m := doc.units[i].low; m != nil && !again[int32(i)] && !fresh[int32(i)] && s.link.points(m, again) {
+			if m := doc.units[i].low; m != nil && !again[int32(i)] && !fresh[i] && s.link.points(m, again) {
 				again[int32(i)], grew = true, true
 			}
 		}
@@ -202,7 +204,7 @@ func (doc *Document) link(prev *Document) diag.List {
 				s.link.forget(r.low)
 				s.out = s.out[:0]
 				s.lowerUnit(r, roleOf(r.low))
-				fresh[int32(i)] = true
+				fresh[i] = true
 			}
 		}
 		s.link.final = true
@@ -217,7 +219,7 @@ func (doc *Document) link(prev *Document) diag.List {
 		if m := doc.units[i].low; m != nil {
 			s.link.cur = int32(i)
 			s.l.diags = append(s.l.diags, m.diags...)
-			s.l.resolve(m.refs, fresh[int32(i)])
+			s.l.resolve(m.refs, fresh[i])
 		}
 	}
 	doc.memo = true

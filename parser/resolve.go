@@ -17,19 +17,13 @@ import (
 // definition is known (forward references are allowed), and reports those
 // that refer to what contains them or to nothing. With set, it sets the
 // definitions of the references (lowered afresh); without, they are set and
-// must be right (see stale).
+// right (see stale), and only those without one are looked at.
 func (l *lowerer) resolve(refs []pendingRef, set bool) {
-	// The undefined references, and the did-you-mean of each, found for all
-	// of them at once (on several cores for many).
 	var undefined []int
 	for i, r := range refs {
-		if r.self(l.topScope) == nil && r.sc.lookupIn(r.p.Subject.Identity, l.topScope) == nil {
-			undefined = append(undefined, i)
+		if !set && r.p.Def != nil {
+			continue
 		}
-	}
-	closest := l.suggestAll(refs, undefined)
-	k := 0
-	for _, r := range refs {
 		id := r.p.Subject.Identity
 		if a := r.self(l.topScope); a != nil {
 			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
@@ -44,6 +38,17 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 			}
 			continue
 		}
+		undefined = append(undefined, i)
+	}
+	if len(undefined) == 0 {
+		return
+	}
+	// The did-you-mean of every undefined reference, found for all of them
+	// at once (on several cores for many).
+	closest := l.suggestAll(refs, undefined)
+	for k, i := range undefined {
+		r := refs[i]
+		id := r.p.Subject.Identity
 		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
 		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
 		if r.sc.owner != nil && slices.Contains(r.sc.owner.Subject.Labels, "Agent") {
@@ -54,7 +59,6 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 			d.Detail = "did you mean " + quote(s) + "?"
 			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
 		}
-		k++
 		l.diags.Add(d)
 	}
 }
@@ -106,7 +110,11 @@ func (l *lowerer) suggestAll(all []pendingRef, refs []int) []string {
 	}
 	workers := runtime.GOMAXPROCS(0)
 	if len(refs) < parallelSuggestions || workers < 2 {
-		workers = 1
+		for k, i := range refs {
+			r := all[i]
+			out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
+		}
+		return out
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {

@@ -104,6 +104,9 @@ type compiler struct {
 	// legacyNamed is set once a record of the older notation is named (see
 	// compileTools).
 	legacyNamed bool
+	// taken are the tools a Recompile took from the previous program and
+	// has not entered in tools yet (see again).
+	taken []toolPattern
 }
 
 // decl is a top-level declaration.
@@ -111,7 +114,9 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
-	// top is the span of the top-level pattern, with its annotations.
+	// tp is the top-level pattern, p or the annotations around it, and top
+	// its span.
+	tp  *parser.Pattern
 	top diag.Span
 }
 
@@ -169,32 +174,57 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // declarations, and the declarations (see [compiler.declOf], which reports
 // conflicting labels).
 func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
+	c := makeCompiler(doc, env, countDecls(doc))
+	return c, c.findDecls(nil)
+}
+
+// makeCompiler returns a compiler for doc with tables sized for n.
+func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler {
 	c := &compiler{
 		doc:         doc,
 		prog:        &Program{File: doc.File},
 		env:         env,
 		legacyNames: map[string]bool{},
 	}
-	n := countDecls(doc)
 	c.records = make(map[string]*Record, n.records)
 	c.tools = make(map[*parser.Pattern]int, n.tools)
 	c.prog.Tools = make([]*Tool, 0, n.tools)
 	c.used = make([]bool, 0, n.tools)
 	c.prog.Records = make([]*Record, 0, n.records)
 	c.prog.Agents = make([]*Agent, 0, n.agents)
-	decls := make([]decl, 0, n.decls)
-	for _, top := range doc.Lowered {
+	return c
+}
+
+// findDecls returns the declarations of the document. Those whose
+// top-level pattern is one of prev's, in the same order, are prev's (an
+// earlier version's, see Recompile); the others are found as declOf finds
+// them.
+func (c *compiler) findDecls(prev []decl) []decl {
+	decls := make([]decl, 0, max(len(prev), 8))
+	j := 0
+	for _, top := range c.doc.Lowered {
+		// prev's next declarations, a few ahead: those the edit replaced
+		// or removed are passed over.
+		if k := slices.IndexFunc(prev[j:min(j+declsAhead, len(prev))], func(d decl) bool { return d.tp == top }); k >= 0 {
+			decls = append(decls, prev[j+k])
+			j += k + 1
+			continue
+		}
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
 		if d, ok := c.declOf(p); ok {
-			d.top = top.Span() // only for declarations: the syntax is not read for the rest
+			d.tp, d.top = top, top.Span() // only for declarations: the syntax is not read for the rest
 			decls = append(decls, d)
 		}
 	}
-	return c, decls
+	return decls
 }
+
+// declsAhead is how far ahead of the next one findDecls looks for a
+// declaration of prev.
+const declsAhead = 8
 
 // finish returns the program, without empty lists, and the diagnostics,
 // sorted.

@@ -58,10 +58,12 @@ func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
 // be taken.
 func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
 	pm := prev.memo
-	c, decls := newCompiler(doc, nil)
+	c := makeCompiler(doc, nil, declCounts{decls: len(pm.decls), records: len(prev.Records), agents: len(prev.Agents)})
+	decls := c.findDecls(pm.decls)
 	if len(c.diags) > 0 || pm.collected > 0 || !sameDecls(decls, pm.decls) {
 		return nil, nil, false
 	}
+	c.prog.Tools, c.used = make([]*Tool, 0, len(prev.Tools)), make([]bool, 0, len(prev.Tools))
 	m := &compileMemo{decls: decls}
 	for _, r := range prev.Records {
 		c.prog.Records = append(c.prog.Records, r)
@@ -131,6 +133,13 @@ func again(c *compiler, st step, d decl) (step, bool) {
 	compile := (*compiler).agent
 	if d.label == ToolLabel {
 		compile = func(s *compiler, d decl) { s.tool(d, true) }
+	} else {
+		// An agent looks its tools up by pattern: the tools taken are
+		// entered in the table now.
+		for _, t := range c.taken {
+			c.tools[t.p] = t.i
+		}
+		c.taken = c.taken[:0]
 	}
 	ns := c.step(st.decl, d, compile)
 	return ns, ns.t1-ns.t0 == st.t1-st.t0 && ns.a1-ns.a0 == st.a1-st.a0
@@ -154,16 +163,17 @@ func take(c *compiler, prev *Program, st step, d decl) (step, bool) {
 	}
 	tools := prev.Tools[st.t0:st.t1]
 	var patterns []*parser.Pattern
-	if d.label == ToolLabel {
+	switch {
+	case d.label == ToolLabel:
 		patterns = []*parser.Pattern{d.p}
-	} else {
+	case len(tools) > 0:
 		patterns = inlineTools(c, d.p)
 	}
 	if len(patterns) != len(tools) {
 		return ns, false
 	}
 	for i, t := range tools {
-		c.tools[patterns[i]] = len(c.prog.Tools)
+		c.taken = append(c.taken, toolPattern{patterns[i], len(c.prog.Tools)})
 		c.prog.Tools = append(c.prog.Tools, t)
 		c.used = append(c.used, false)
 	}
@@ -176,6 +186,12 @@ func take(c *compiler, prev *Program, st step, d decl) (step, bool) {
 	c.diags = append(c.diags, prev.memo.diags[st.d0:st.d1]...)
 	ns.d1, ns.t1, ns.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
 	return ns, true
+}
+
+// toolPattern is a tool's pattern and its index in the program's tools.
+type toolPattern struct {
+	p *parser.Pattern
+	i int
 }
 
 // inlineTools returns the tools written inside the agent p, in the order
