@@ -121,20 +121,6 @@ type textEdit struct {
 	newLen int
 }
 
-// indexed builds the index and the name tables of the snapshot's analysis,
-// if it has one, unless a newer version of the document arrives first.
-func (s *snapshot) indexed() {
-	if an := s.ready(); an != nil && an.indexUnless(s.superseded.Load) {
-		an.namesUnless(s.superseded.Load)
-	}
-}
-
-// isIndexed reports whether the snapshot's analysis is made and indexed.
-func (s *snapshot) isIndexed() bool {
-	an := s.ready()
-	return an != nil && an.indexed.Load()
-}
-
 // ready returns the analysis if it is computed, else nil; it never waits.
 func (s *snapshot) ready() *analysis { return s.an.Load() }
 
@@ -180,15 +166,14 @@ type analysis struct {
 	// and without duplicates: what `gramc check` reports for the text.
 	Diags diag.List
 
-	ixOnce  sync.Once
-	ix      *index
-	indexed atomic.Bool // ix is built
-
-	startsOnce sync.Once
-	starts     []int
+	ixOnce sync.Once
+	ix     *index
 
 	namesOnce sync.Once
 	nt        *nameTables
+	// names are the newest name tables known: the analysis's own once
+	// made, else an earlier version's, which may fit (see names).
+	known atomic.Pointer[nameTables]
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
@@ -238,34 +223,18 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, stop 
 		return nil
 	}
 	prog, compiled := compileDocument(f, doc, after)
-	return &analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
+	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
+	if prev != nil {
+		an.known.Store(prev.known.Load())
+	}
+	return an
 }
 
-// index returns the analysis's index of identities, building it on first
-// use.
+// index returns the analysis's index of identities, which makes what it
+// knows of each unit when first asked (see index.go).
 func (a *analysis) index() *index {
-	a.ixOnce.Do(func() {
-		a.ix = buildIndex(a, nil)
-		a.indexed.Store(true)
-	})
+	a.ixOnce.Do(func() { a.ix = newIndex(a) })
 	return a.ix
-}
-
-// indexUnless is [analysis.index] for work done ahead of requests: it gives
-// up, reporting false, when stop reports true before the index is built.
-func (a *analysis) indexUnless(stop func() bool) bool {
-	if a.indexed.Load() {
-		return true
-	}
-	ix := buildIndex(a, stop)
-	if ix == nil {
-		return false
-	}
-	a.ixOnce.Do(func() {
-		a.ix = ix
-		a.indexed.Store(true)
-	})
-	return true
 }
 
 // text returns the source text of a span of positions, or "" for a span

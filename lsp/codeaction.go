@@ -105,7 +105,7 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 			fix("Add a model", []diag.Edit{e}, true)
 		}
 	case schema.CodeUnusedTool:
-		if dl := a.index().byName[d.Span]; dl != nil && dl.role == roleTool {
+		if dl := a.index().nameDecl(d.Span); dl != nil && dl.role == roleTool {
 			fix("Remove the unused tool "+dl.tool.Name, []diag.Edit{a.removal(dl.tool.Span)}, false)
 		}
 	}
@@ -117,14 +117,14 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 // reported at), and whether there is one: the property is missing, not just
 // empty.
 func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
-	d := a.index().byName[name]
+	d := a.index().nameDecl(name)
 	if d == nil {
 		return diag.Edit{}, false
 	}
 	var s *grammar.Subject
 	switch d.role {
 	case roleAgent, roleTool, roleRecord:
-		p := a.index().defs[name]
+		p := a.index().defPattern(name)
 		if p == nil {
 			return diag.Edit{}, false
 		}
@@ -214,7 +214,7 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 func (a *analysis) toolAt(off int) *schema.Tool {
 	ix := a.index()
 	if o, ok := ix.at(off); ok && o.resolved() {
-		if d := ix.byName[o.def]; d != nil && d.role == roleTool {
+		if d := ix.nameDecl(o.def); d != nil && d.role == roleTool {
 			return d.tool
 		}
 	}

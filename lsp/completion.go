@@ -59,17 +59,18 @@ const maxCompletions = 100
 
 // nameTables are the names a file defines, each table sorted by its names
 // without case: the top-level identities, the top-level tools and the
-// records.
+// records (by their places in the program's lists). A later version of the
+// document whose names are the same, in the same places, takes them as they
+// are (see fits).
 type nameTables struct {
 	idents  []namedEntry[struct{}]
-	tools   []namedEntry[*schema.Tool]
-	records []namedEntry[*schema.Record]
-	// topIdents maps each identity of a top-level pattern (or of the
-	// pattern an annotation wraps) to where the first pattern with it is
-	// named; topPatterns are the top-level patterns. Rename checks a new
-	// name against them.
-	topIdents   map[string]diag.Span
-	topPatterns map[*parser.Pattern]bool
+	tools   []namedEntry[int]
+	records []namedEntry[int]
+	// What the tables were made of: the identity of each top-level
+	// pattern, and the names of the program's tools (and which are
+	// top-level) and records, in order.
+	ids, toolNames, recordNames []string
+	toolTop                     []bool
 }
 
 // namedEntry is a name, its key (the name in lower case) and what it names;
@@ -80,67 +81,100 @@ type namedEntry[T any] struct {
 	seq       int
 }
 
-// names returns the analysis's name tables, building them on first use.
+// names returns the analysis's name tables, making them on first use, or
+// taking an earlier version's when they fit.
 func (a *analysis) names() *nameTables {
-	a.namesOnce.Do(func() { a.nt = buildNames(a, nil) })
+	a.namesOnce.Do(func() {
+		if p := a.known.Load(); p != nil && p.fits(a) {
+			a.nt = p
+		} else {
+			a.nt = buildNames(a)
+		}
+		a.known.Store(a.nt)
+	})
 	return a.nt
 }
 
-// namesUnless is [analysis.names] for work done ahead of requests: it gives
-// up, reporting false, when stop reports true before the tables are made.
-func (a *analysis) namesUnless(stop func() bool) bool {
-	nt := buildNames(a, stop)
-	if nt == nil {
+// fits reports whether the tables are those of a: the same names in the
+// same places.
+func (nt *nameTables) fits(a *analysis) bool {
+	p := a.Prog
+	if len(nt.ids) != len(a.Doc.Lowered) || len(nt.toolNames) != len(p.Tools) || len(nt.recordNames) != len(p.Records) {
 		return false
 	}
-	a.namesOnce.Do(func() { a.nt = nt })
+	for i, q := range a.Doc.Lowered {
+		if q.Subject.Identity != nt.ids[i] {
+			return false
+		}
+	}
+	for i, t := range p.Tools {
+		if t.Name != nt.toolNames[i] || t.TopLevel != nt.toolTop[i] {
+			return false
+		}
+	}
+	for i, r := range p.Records {
+		if r.Name != nt.recordNames[i] {
+			return false
+		}
+	}
 	return true
 }
 
-// buildNames makes the name tables of an analysis, or returns nil when stop
-// (nil for never) reports true first.
-func buildNames(a *analysis, stop func() bool) *nameTables {
+// buildNames makes the name tables of an analysis. Their names are copies:
+// tables taken over by later versions keep no text of this one.
+func buildNames(a *analysis) *nameTables {
 	n := len(a.Doc.Lowered)
-	nt := &nameTables{topIdents: make(map[string]diag.Span, n), topPatterns: make(map[*parser.Pattern]bool, n)}
+	nt := &nameTables{ids: make([]string, n)}
 	seen := make(map[string]bool, n)
 	for i, p := range a.Doc.Lowered {
-		if i%stopEvery == 0 && stop != nil && stop() {
-			return nil
-		}
-		if id := p.Subject.Identity; id != "" && !seen[id] {
+		id := strings.Clone(p.Subject.Identity)
+		nt.ids[i] = id
+		if id != "" && !seen[id] {
 			seen[id] = true
 			nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id, seq: len(nt.idents)})
 		}
-		nt.topPatterns[p] = true
-		q := p
-		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
-			q = q.Elements[0]
-		}
-		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
-			if _, ok := nt.topIdents[id]; id != "" && !ok {
-				nt.topIdents[id] = q.IdentSpan()
-			}
-		}
 	}
 	seen = map[string]bool{}
-	for _, t := range a.Prog.Tools {
-		if t.TopLevel && t.Name != "" && !seen[t.Name] {
-			seen[t.Name] = true
-			nt.tools = append(nt.tools, namedEntry[*schema.Tool]{key: strings.ToLower(t.Name), name: t.Name, v: t, seq: len(nt.tools)})
+	for i, t := range a.Prog.Tools {
+		name := strings.Clone(t.Name)
+		nt.toolNames, nt.toolTop = append(nt.toolNames, name), append(nt.toolTop, t.TopLevel)
+		if t.TopLevel && name != "" && !seen[name] {
+			seen[name] = true
+			nt.tools = append(nt.tools, namedEntry[int]{key: strings.ToLower(name), name: name, v: i, seq: len(nt.tools)})
 		}
 	}
-	for _, r := range a.Prog.Records {
-		if r.Name != "" {
-			nt.records = append(nt.records, namedEntry[*schema.Record]{key: strings.ToLower(r.Name), name: r.Name, v: r, seq: len(nt.records)})
+	for i, r := range a.Prog.Records {
+		name := strings.Clone(r.Name)
+		nt.recordNames = append(nt.recordNames, name)
+		if name != "" {
+			nt.records = append(nt.records, namedEntry[int]{key: strings.ToLower(name), name: name, v: i, seq: len(nt.records)})
 		}
-	}
-	if stop != nil && stop() {
-		return nil
 	}
 	sortEntries(nt.idents)
 	sortEntries(nt.tools)
 	sortEntries(nt.records)
 	return nt
+}
+
+// topNames returns where each identity of a top-level pattern (or of the
+// pattern an annotation wraps) is first named, and the top-level patterns:
+// rename checks a new name against them.
+func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
+	n := len(a.Doc.Lowered)
+	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
+	for _, p := range a.Doc.Lowered {
+		tops[p] = true
+		q := p
+		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+			q = q.Elements[0]
+		}
+		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+			if _, ok := idents[id]; id != "" && !ok {
+				idents[id] = q.IdentSpan()
+			}
+		}
+	}
+	return idents, tops
 }
 
 // sortEntries sorts a table by key, then name, keeping the source order of
@@ -310,7 +344,7 @@ func (a *analysis) typeItems(wr protocol.Range, group bool, word string) ([]prot
 	}
 	recs, more := pick(a.names().records, word)
 	for _, r := range recs {
-		add(r.name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(r.v))
+		add(r.name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(a.Prog.Records[r.v]))
 	}
 	return out, more
 }
@@ -378,7 +412,7 @@ func (a *analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protoc
 	}
 	tools, more := pick(a.names().tools, word)
 	for _, e := range tools {
-		t := e.v
+		t := a.Prog.Tools[e.v]
 		if listed[t.Name] {
 			continue
 		}

@@ -64,36 +64,39 @@ func (c *cursorContext) prevIs(s ...string) bool {
 	return c.prev != nil && c.prev.Type == grammar.Punct && slices.Contains(s, c.prev.Value)
 }
 
-// regionStart returns where the top-level unit containing or preceding off
-// starts.
+// regionStart returns where the top-level unit containing or preceding
+// the offset off starts (0 when none does).
 func (a *analysis) regionStart(off int) int {
-	starts := a.unitStarts()
-	i := sort.SearchInts(starts, off) // first start >= off
-	if i == 0 {
-		return 0
-	}
-	return starts[i-1]
+	start := 0
+	a.eachUnitList(func(n int, startOf func(int) int) {
+		if i := sort.Search(n, func(i int) bool { return startOf(i) >= off }); i > 0 {
+			start = max(start, startOf(i-1))
+		}
+	})
+	return start
 }
 
-// unitStarts returns the sorted start offsets of the file's units, good and
-// bad.
-func (a *analysis) unitStarts() []int {
-	a.startsOnce.Do(func() {
-		var s []int
-		at := a.File.Offset
-		if h := a.Doc.Header; h != nil {
-			s = append(s, at(h.Span().Start))
+// nextUnitStart returns where the first top-level unit that starts after
+// the offset off starts, or -1.
+func (a *analysis) nextUnitStart(off int) int {
+	next := -1
+	a.eachUnitList(func(n int, startOf func(int) int) {
+		if i := sort.Search(n, func(i int) bool { return startOf(i) > off }); i < n && (next < 0 || startOf(i) < next) {
+			next = startOf(i)
 		}
-		for _, p := range a.Doc.Patterns {
-			s = append(s, at(p.Span().Start))
-		}
-		for _, b := range a.Doc.Bad {
-			s = append(s, at(b.Start))
-		}
-		sort.Ints(s)
-		a.starts = s
 	})
-	return a.starts
+	return next
+}
+
+// eachUnitList calls yield with each list of the file's units, good and
+// bad, (each in source order): its length and the start offset of its i-th.
+func (a *analysis) eachUnitList(yield func(n int, startOf func(int) int)) {
+	f, doc := a.File, a.Doc
+	if h := doc.Header; h != nil {
+		yield(1, func(int) int { return f.Offset(h.Span().Start) })
+	}
+	yield(len(doc.Patterns), func(i int) int { return f.Offset(doc.Patterns[i].Span().Start) })
+	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
 }
 
 // cursor lexes the unit around off up to off and reads the context. It
@@ -272,10 +275,8 @@ func (a *analysis) recordOwner(c *cursorContext) role {
 // cursor (the word under the cursor excluded).
 func (a *analysis) keysAfter(off int) []string {
 	end := len(a.File.Text)
-	if starts := a.unitStarts(); len(starts) > 0 {
-		if i := sort.SearchInts(starts, off+1); i < len(starts) {
-			end = starts[i]
-		}
+	if next := a.nextUnitStart(off); next >= 0 {
+		end = next
 	}
 	end = min(end, off+64<<10)
 	var keys []string

@@ -12,7 +12,6 @@
 package lsp
 
 import (
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -82,34 +81,9 @@ func (s *server) diagnose(d *document) {
 			s.notify("textDocument/publishDiagnostics", params)
 		}
 		d.pubMu.Unlock()
-		if !stale {
-			// Build what requests look things up in, so that the first
-			// hover after an edit does not wait for it, beside the
-			// analysis of the next version rather than before it; not
-			// for a version replaced within indexDelay (a burst of
-			// typing), for which requests answer from the last indexed
-			// version and the mapping between the texts.
-			go func() {
-				defer func() {
-					if r := recover(); r != nil {
-						s.log.Error("panic while indexing", "uri", d.uri, "panic", r)
-					}
-				}()
-				time.Sleep(s.indexDelay)
-				if !snap.superseded.Load() {
-					snap.indexed()
-				}
-				busy()
-			}()
-		}
+		busy()
 	}
 }
-
-// indexDelay is how long after its diagnostics are published a version's
-// index waits to be built: an index takes about as long as an analysis, so
-// building one for every keystroke in a large file would halve the speed of
-// the analyses that follow.
-const indexDelay = 30 * time.Millisecond
 
 // toLSPDiagnostics converts diagnostics of f to the protocol's form. The
 // result is never nil.

@@ -58,10 +58,10 @@ func (a *analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.
 		if !o.resolved() {
 			return fmt.Sprintf("`%s` is not defined in this file", o.name), o.span, true
 		}
-		if d := ix.byName[o.def]; d != nil {
+		if d := ix.nameDecl(o.def); d != nil {
 			return a.hoverDecl(d), o.span, true
 		}
-		return a.hoverPattern(ix.defs[o.def], o, line), o.span, true
+		return a.hoverPattern(ix.defPattern(o.def), o, line), o.span, true
 	}
 	it, ok := a.locate(off)
 	if !ok {
@@ -86,7 +86,7 @@ func (a *analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.
 			return "", diag.Span{}, false
 		}
 		r := roleOther
-		if d := ix.bySpan[it.owner]; d != nil {
+		if d := ix.spanDecl(it.owner); d != nil {
 			r = d.role
 		}
 		if md := propertyDoc(r, it.tok.Text()); md != "" {
@@ -103,7 +103,7 @@ func (a *analysis) hoverWith(off int, line func(int) (int, bool)) (string, diag.
 				return md, span, true
 			}
 		case "model":
-			if d := ix.bySpan[it.owner]; d != nil && d.role == roleAgent {
+			if d := ix.spanDecl(it.owner); d != nil && d.role == roleAgent {
 				return modelDoc(d.agent.Model), span, true
 			}
 		}

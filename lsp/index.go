@@ -1,4 +1,5 @@
-// The index of a document's identities, built once per analysis on first use.
+// The index of a document's identities, made a unit at a time as requests
+// ask about them.
 //
 // Every place an identity is written is an occurrence: where it is defined
 // (a subject pattern, the first occurrence of a path node or relationship, an
@@ -12,11 +13,20 @@
 // parameters, records, fields, return types) by the span of their identity
 // and of their whole pattern, so a feature can go from a token to what it
 // means.
+//
+// Every span lies in one top-level pattern, and what the index knows of a
+// pattern depends on that pattern and the declarations its references name,
+// so the index is made one top-level pattern (a unit) at a time, the first
+// time a request asks about a place in it: a hover or a definition right
+// after an edit costs the unit under the cursor, not the document. Only the
+// occurrences of an identity across the document (references, rename) are
+// gathered from every unit, when asked.
 
 package lsp
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -86,66 +96,149 @@ type decl struct {
 	record *schema.Record // the record, or the record of a field
 }
 
-// index is the identity index of an analysis.
+// index is the identity index of an analysis, made a unit at a time.
 type index struct {
-	occs []occurrence // sorted by span
-	// refs maps a definition's span to its occurrences (positions in occs).
-	refs map[diag.Span][]int
-	// byName maps an identity's defining span to its declaration.
-	byName map[diag.Span]*decl
-	// bySpan maps a declaration's whole pattern span to it.
-	bySpan map[diag.Span]*decl
-	// defs maps a defining span to its lowered pattern.
-	defs map[diag.Span]*parser.Pattern
+	a     *analysis
+	mu    sync.Mutex
+	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
+	// starts and ends are the offsets of the units' spans, for finding the
+	// unit of a position.
+	bounds     sync.Once
+	starts     []int
+	ends       []int
+	split      int // the first inline tool of a.Prog.Tools
+	refsOnce   sync.Once
+	refs       map[diag.Span][]*occurrence
+	refsSorted bool
 }
 
-// stopEvery is how many top-level patterns the making of an index or of
-// name tables goes through between two questions whether to give up.
-const stopEvery = 1024
+// unitIndex is what the index knows of one top-level pattern.
+type unitIndex struct {
+	occs []occurrence // sorted by span (positions in order within a unit)
+	// byName maps an identity's defining span to its declaration, bySpan a
+	// declaration's whole pattern span, defs a defining span to its lowered
+	// pattern.
+	byName map[diag.Span]*decl
+	bySpan map[diag.Span]*decl
+	defs   map[diag.Span]*parser.Pattern
+}
 
-// buildIndex indexes an analysis, or returns nil when stop (nil for never)
-// reports true first.
-func buildIndex(a *analysis, stop func() bool) *index {
-	ix := &index{
-		refs:   map[diag.Span][]int{},
-		byName: map[diag.Span]*decl{},
-		bySpan: map[diag.Span]*decl{},
-		defs:   map[diag.Span]*parser.Pattern{},
+// newIndex returns the (empty) index of an analysis.
+func newIndex(a *analysis) *index { return &index{a: a, units: map[int]*unitIndex{}} }
+
+// unitOf returns the place in a.Doc.Lowered of the top-level pattern whose
+// span holds the position pos (its ends included), or -1.
+func (ix *index) unitOf(pos int) int {
+	ix.bounds.Do(ix.findBounds)
+	off := ix.a.File.Offset(pos)
+	i := sort.SearchInts(ix.ends, off)
+	if i < len(ix.ends) && ix.starts[i] <= off {
+		return i
 	}
-	ix.addDecls(a.Prog)
-	if !ix.addIdentities(a.Doc.Lowered, stop) {
-		return nil
+	return -1
+}
+
+// findBounds finds the offsets of the units' spans, and where the tools
+// written inside agents start in the program's tools.
+func (ix *index) findBounds() {
+	f, lowered := ix.a.File, ix.a.Doc.Lowered
+	ix.starts, ix.ends = make([]int, len(lowered)), make([]int, len(lowered))
+	for i, p := range lowered {
+		sp := f.Resolve(p.Span())
+		ix.starts[i], ix.ends[i] = sp.Start, sp.End
 	}
-	ix.addTypeRefs(a.Prog)
-	if stop != nil && stop() {
-		return nil
+	tools := ix.a.Prog.Tools
+	ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+}
+
+// unit returns what the index knows of the unit i, making it on first use.
+func (ix *index) unit(i int) *unitIndex {
+	ix.mu.Lock()
+	u := ix.units[i]
+	ix.mu.Unlock()
+	if u != nil {
+		return u
 	}
-	sortStableBy(ix.occs, func(o *occurrence) int { return o.span.Start })
-	// A span is indexed once (a type written twice would be the same span).
-	ix.occs = compactOccs(ix.occs)
-	for i := range ix.occs {
-		if o := &ix.occs[i]; o.resolved() {
-			ix.refs[o.def] = append(ix.refs[o.def], i)
+	u = ix.makeUnit(i)
+	ix.mu.Lock()
+	if w := ix.units[i]; w != nil {
+		u = w
+	} else {
+		ix.units[i] = u
+	}
+	ix.mu.Unlock()
+	return u
+}
+
+// unitAt returns what the index knows of the unit holding the position pos,
+// or nil.
+func (ix *index) unitAt(pos int) *unitIndex {
+	if i := ix.unitOf(pos); i >= 0 {
+		return ix.unit(i)
+	}
+	return nil
+}
+
+// makeUnit indexes the unit i: the declarations compiled from it, then the
+// identities its lowered pattern writes and the records its types name.
+func (ix *index) makeUnit(i int) *unitIndex {
+	ix.bounds.Do(ix.findBounds)
+	u := &unitIndex{byName: map[diag.Span]*decl{}, bySpan: map[diag.Span]*decl{}, defs: map[diag.Span]*parser.Pattern{}}
+	lo, hi := ix.starts[i], ix.ends[i]
+	p := ix.a.Prog
+	in := func(sp diag.Span) bool {
+		o := ix.a.File.Offset(sp.Start)
+		return lo <= o && o < hi
+	}
+	agents := within(p.Agents, in, func(a *schema.Agent) diag.Span { return a.Span }, ix.a.File, lo)
+	tools := within(p.Tools[:ix.split], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)
+	tools = append(tools, within(p.Tools[ix.split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
+	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
+	u.addDecls(agents, tools, records)
+	u.addIdentities(ix, ix.a.Doc.Lowered[i])
+	for _, t := range tools {
+		for _, prm := range t.Params {
+			u.addTypeRef(prm.Type)
+		}
+		u.addTypeRef(t.Returns)
+	}
+	for _, r := range records {
+		for _, f := range r.Fields {
+			u.addTypeRef(f.Type)
 		}
 	}
-	return ix
+	sortStableBy(u.occs, func(o *occurrence) int { return o.span.Start })
+	// A span is indexed once (a type written twice would be the same span).
+	u.occs = compactOccs(u.occs)
+	return u
+}
+
+// within returns the elements of list, which are in source order, whose
+// spans start in a unit (as in reports), the unit starting at the offset lo.
+func within[T any](list []*T, in func(diag.Span) bool, span func(*T) diag.Span, f *diag.File, lo int) []*T {
+	k := sort.Search(len(list), func(i int) bool { return f.Offset(span(list[i]).Start) >= lo })
+	var out []*T
+	for ; k < len(list) && in(span(list[k])); k++ {
+		out = append(out, list[k])
+	}
+	return out
 }
 
 // addDecls maps the declarations of the agent language by the spans of
 // their identities and of their patterns.
-func (ix *index) addDecls(p *schema.Program) {
+func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, records []*schema.Record) {
 	add := func(name, whole diag.Span, d *decl) {
-		if name.Len() > 0 && ix.byName[name] == nil {
-			ix.byName[name] = d
+		if name.Len() > 0 && u.byName[name] == nil {
+			u.byName[name] = d
 		}
-		if whole.Len() > 0 && ix.bySpan[whole] == nil {
-			ix.bySpan[whole] = d
+		if whole.Len() > 0 && u.bySpan[whole] == nil {
+			u.bySpan[whole] = d
 		}
 	}
-	for _, ag := range p.Agents {
+	for _, ag := range agents {
 		add(ag.NameSpan, ag.Span, &decl{role: roleAgent, agent: ag})
 	}
-	for _, t := range p.Tools {
+	for _, t := range tools {
 		add(t.NameSpan, t.Span, &decl{role: roleTool, tool: t})
 		for _, prm := range t.Params {
 			add(prm.NameSpan, prm.Span, &decl{role: roleParam, tool: t, param: prm})
@@ -154,7 +247,7 @@ func (ix *index) addDecls(p *schema.Program) {
 			add(diag.Span{}, t.ReturnSpan, &decl{role: roleReturn, tool: t})
 		}
 	}
-	for _, r := range p.Records {
+	for _, r := range records {
 		add(r.NameSpan, r.Span, &decl{role: roleRecord, record: r})
 		for _, f := range r.Fields {
 			add(f.NameSpan, f.Span, &decl{role: roleField, record: r, param: f})
@@ -162,10 +255,10 @@ func (ix *index) addDecls(p *schema.Program) {
 	}
 }
 
-// addIdentities adds an occurrence for every identity the lowered patterns
-// write, each pattern once (a reference shares its definition's pattern).
-// It reports false when stop (nil for never) reported true first.
-func (ix *index) addIdentities(lowered []*parser.Pattern, stop func() bool) bool {
+// addIdentities adds an occurrence for every identity the lowered pattern
+// top writes, each pattern once (a reference shares its definition's
+// pattern).
+func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -182,47 +275,25 @@ func (ix *index) addIdentities(lowered []*parser.Pattern, stop func() bool) bool
 				}
 			} else {
 				o.def, o.isDef = pt.IdentSpan(), true
-				o.role = ix.roleOf(pt)
-				if ix.defs[pt.IdentSpan()] == nil {
-					ix.defs[pt.IdentSpan()] = pt
+				o.role = u.roleOf(pt)
+				if u.defs[pt.IdentSpan()] == nil {
+					u.defs[pt.IdentSpan()] = pt
 				}
 			}
-			ix.occs = append(ix.occs, o)
+			u.occs = append(u.occs, o)
 		}
 		for _, e := range pt.Elements {
 			walk(e)
 		}
 	}
-	for i, pt := range lowered {
-		if i%stopEvery == 0 && stop != nil && stop() {
-			return false
-		}
-		walk(pt)
-	}
-	return true
+	walk(top)
 }
 
-// addTypeRefs adds an occurrence for every record named as a type.
-func (ix *index) addTypeRefs(p *schema.Program) {
-	var typ func(t *schema.Type)
-	typ = func(t *schema.Type) {
-		if t == nil {
-			return
-		}
+// addTypeRef adds an occurrence for every record the type t names.
+func (u *unitIndex) addTypeRef(t *schema.Type) {
+	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			ix.occs = append(ix.occs, occurrence{span: t.Span, def: t.Record.NameSpan, name: t.Record.Name, role: roleRecord, typeRef: true})
-		}
-		typ(t.Items)
-	}
-	for _, t := range p.Tools {
-		for _, prm := range t.Params {
-			typ(prm.Type)
-		}
-		typ(t.Returns)
-	}
-	for _, r := range p.Records {
-		for _, f := range r.Fields {
-			typ(f.Type)
+			u.occs = append(u.occs, occurrence{span: t.Span, def: t.Record.NameSpan, name: t.Record.Name, role: roleRecord, typeRef: true})
 		}
 	}
 }
@@ -239,9 +310,9 @@ func compactOccs(occs []occurrence) []occurrence {
 	return out
 }
 
-// roleOf returns the role of a defining pattern.
-func (ix *index) roleOf(pt *parser.Pattern) role {
-	if d := ix.byName[pt.IdentSpan()]; d != nil {
+// roleOf returns the role of a defining pattern of the unit.
+func (u *unitIndex) roleOf(pt *parser.Pattern) role {
+	if d := u.byName[pt.IdentSpan()]; d != nil {
 		return d.role
 	}
 	switch pt.Kind {
@@ -253,13 +324,52 @@ func (ix *index) roleOf(pt *parser.Pattern) role {
 	return roleOther
 }
 
-// at returns the occurrence under the cursor at off: the one containing off,
-// or else one ending at off.
+// roleOf returns the role of a defining pattern, in whichever unit it is.
+func (ix *index) roleOf(pt *parser.Pattern) role {
+	if u := ix.unitAt(pt.IdentSpan().Start); u != nil {
+		return u.roleOf(pt)
+	}
+	return roleOther
+}
+
+// nameDecl returns the declaration whose identity is written at the span
+// name, or nil.
+func (ix *index) nameDecl(name diag.Span) *decl {
+	if u := ix.unitAt(name.Start); u != nil {
+		return u.byName[name]
+	}
+	return nil
+}
+
+// spanDecl returns the declaration whose whole pattern is the span whole,
+// or nil.
+func (ix *index) spanDecl(whole diag.Span) *decl {
+	if u := ix.unitAt(whole.Start); u != nil {
+		return u.bySpan[whole]
+	}
+	return nil
+}
+
+// defPattern returns the lowered pattern that defines the identity written
+// at the span def, or nil.
+func (ix *index) defPattern(def diag.Span) *parser.Pattern {
+	if u := ix.unitAt(def.Start); u != nil {
+		return u.defs[def]
+	}
+	return nil
+}
+
+// at returns the occurrence under the cursor at the position off: the one
+// containing off, or else one ending at off.
 func (ix *index) at(off int) (*occurrence, bool) {
-	i := sort.Search(len(ix.occs), func(i int) bool { return ix.occs[i].span.End >= off })
+	u := ix.unitAt(off)
+	if u == nil {
+		return nil, false
+	}
+	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].span.End >= off })
 	var end *occurrence
-	for ; i < len(ix.occs) && ix.occs[i].span.Start <= off; i++ {
-		o := &ix.occs[i]
+	for ; i < len(u.occs) && u.occs[i].span.Start <= off; i++ {
+		o := &u.occs[i]
 		if off < o.span.End {
 			return o, true
 		}
@@ -270,12 +380,32 @@ func (ix *index) at(off int) (*occurrence, bool) {
 	return end, end != nil
 }
 
-// occurrencesOf returns every occurrence of the identity defined at def, in
-// source order.
-func (ix *index) occurrencesOf(def diag.Span) []*occurrence {
-	out := make([]*occurrence, 0, len(ix.refs[def]))
-	for _, i := range ix.refs[def] {
-		out = append(out, &ix.occs[i])
+// exact returns the occurrence whose span is s, or nil.
+func (ix *index) exact(s diag.Span) *occurrence {
+	u := ix.unitAt(s.Start)
+	if u == nil {
+		return nil
 	}
-	return out
+	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].span.Start >= s.Start })
+	if i < len(u.occs) && u.occs[i].span == s {
+		return &u.occs[i]
+	}
+	return nil
+}
+
+// occurrencesOf returns every occurrence of the identity defined at def, in
+// source order; the first call indexes every unit.
+func (ix *index) occurrencesOf(def diag.Span) []*occurrence {
+	ix.refsOnce.Do(func() {
+		ix.refs = map[diag.Span][]*occurrence{}
+		for i := range ix.a.Doc.Lowered {
+			u := ix.unit(i)
+			for k := range u.occs {
+				if o := &u.occs[k]; o.resolved() {
+					ix.refs[o.def] = append(ix.refs[o.def], o)
+				}
+			}
+		}
+	})
+	return ix.refs[def]
 }

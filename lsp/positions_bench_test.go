@@ -21,7 +21,11 @@ import (
 // diagnostics are published, over a JSON-RPC connection. It reports the
 // median of 21 edits at each place and, for each place, the ratio of the
 // 50,000-line median to the 5,000-line one: an edit whose cost does not grow
-// with the document keeps it near 1. The collector's target is set as the
+// with the document keeps it near 1. After each edit's diagnostics, it asks
+// for a hover and a definition on a tool an agent lists, and for completion
+// of an agent's tools, near the edit, and reports the median of each
+// request's time (the first after an edit builds what requests look things
+// up in, if nothing built it before). The collector's target is set as the
 // gram-lsp command sets it (see TuneGC) unless GOGC is set.
 //
 //	go test ./lsp -run '^$' -bench '^BenchmarkEditPositions$' -benchtime 1x
@@ -50,8 +54,14 @@ func BenchmarkEditPositions(b *testing.B) {
 			"last":   strings.LastIndex(text, needle),
 		}
 		v := int32(1)
+		requests := map[string][]time.Duration{}
 		for _, place := range places {
 			pos := positionOf(f, at[place]+len(needle))
+			// A tool an agent lists, after the edited tool, and the end of
+			// that agent's list of tools (the edit moves neither's line).
+			ref := at[place] + strings.Index(text[at[place]:], "  lookup")
+			refPos := positionOf(f, ref+4)
+			listEnd := positionOf(f, ref+strings.IndexByte(text[ref:], ',')+1)
 			var ds []time.Duration
 			for i := 0; i < 22; i++ {
 				v++
@@ -67,12 +77,33 @@ func BenchmarkEditPositions(b *testing.B) {
 				if i > 0 {
 					ds = append(ds, d)
 				}
+				for _, rq := range []struct {
+					method string
+					params any
+				}{
+					{"textDocument/hover", tdp(uri, refPos)},
+					{"textDocument/definition", tdp(uri, refPos)},
+					{"textDocument/completion", tdp(uri, listEnd)},
+				} {
+					var res any
+					d := timed(func() { c.mustCall(rq.method, rq.params, &res) })
+					if res == nil {
+						b.Fatalf("%s at %s: no answer", rq.method, place)
+					}
+					if i > 0 {
+						name := strings.TrimPrefix(rq.method, "textDocument/")
+						requests[name] = append(requests[name], d)
+					}
+				}
 			}
 			if medians[place] == nil {
 				medians[place] = map[int]float64{}
 			}
 			medians[place][lines] = medianMS(ds)
 			b.ReportMetric(medianMS(ds), fmt.Sprintf("%s-%dk-ms", place, lines/1000))
+		}
+		for name, ds := range requests {
+			b.ReportMetric(medianMS(ds), fmt.Sprintf("%s-%dk-ms", name, lines/1000))
 		}
 		c.close()
 	}

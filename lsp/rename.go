@@ -112,13 +112,13 @@ func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
-	nt := a.names()
-	if d := ix.defs[o.def]; d != nil && nt.topPatterns[d] || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
-		if at, taken := nt.topIdents[name]; taken {
+	topIdents, topPatterns := a.topNames()
+	if d := ix.defPattern(o.def); d != nil && topPatterns[d] || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
+		if at, taken := topIdents[name]; taken {
 			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
-	if d := ix.byName[o.def]; d != nil && (d.role == roleParam || d.role == roleField) {
+	if d := ix.nameDecl(o.def); d != nil && (d.role == roleParam || d.role == roleField) {
 		var taken bool
 		if d.tool != nil {
 			taken = d.tool.Param(name) != nil

@@ -46,7 +46,8 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 	if err != nil {
 		return it, nil
 	}
-	if t := snap.Analysis().names().tool(d.Tool); t != nil {
+	an := snap.Analysis()
+	if t := an.names().tool(an.Prog, d.Tool); t != nil {
 		toolDetail(it, t)
 	}
 	return it, nil
@@ -58,13 +59,14 @@ func toolDetail(it *protocol.CompletionItem, t *schema.Tool) {
 	it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description}
 }
 
-// tool returns the top-level tool with the given name, or nil.
-func (nt *nameTables) tool(name string) *schema.Tool {
+// tool returns the top-level tool of p, the program the tables are of,
+// with the given name, or nil.
+func (nt *nameTables) tool(p *schema.Program, name string) *schema.Tool {
 	key := strings.ToLower(name)
 	es := nt.tools
 	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
 		if es[i].name == name {
-			return es[i].v
+			return p.Tools[es[i].v]
 		}
 	}
 	return nil

@@ -14,7 +14,6 @@ package lsp
 import (
 	"context"
 	"slices"
-	"sort"
 
 	"go.lsp.dev/protocol"
 
@@ -217,15 +216,6 @@ func mergeTokens(lists ...[]semToken) []semToken {
 		out = append(out, lists[best][0])
 		lists[best] = lists[best][1:]
 	}
-}
-
-// exact returns the occurrence whose span is s, or nil.
-func (ix *index) exact(s diag.Span) *occurrence {
-	i := sort.Search(len(ix.occs), func(i int) bool { return ix.occs[i].span.Start >= s.Start })
-	if i < len(ix.occs) && ix.occs[i].span == s {
-		return &ix.occs[i]
-	}
-	return nil
 }
 
 // roleToken returns the token type of an identity's role.

@@ -89,9 +89,6 @@ type server struct {
 	// hook, when set (by tests), runs before every handler with its context
 	// and method name; it may block or panic.
 	hook func(ctx context.Context, method string)
-	// indexDelay is how long after its diagnostics are published a
-	// version's index waits to be built (see [indexDelay]; tests change it).
-	indexDelay time.Duration
 }
 
 // Serve runs a language server on rwc, which carries LSP messages framed by
@@ -139,7 +136,6 @@ func newServer(opts Options) *server {
 		running: map[jsonrpc2.ID]context.CancelFunc{},
 		ws:      newWorkspace(),
 
-		indexDelay: indexDelay,
 	}
 	s.docs = newStore(s)
 	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)

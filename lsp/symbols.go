@@ -63,7 +63,7 @@ func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
-	if d := ix.bySpan[p.Span()]; d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
+	if d := ix.spanDecl(p.Span()); d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
 		switch d.role {
 		case roleAgent:
 			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.agent, p)}
@@ -167,7 +167,7 @@ func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 				SelectionRange: rangeOf(a.File, e.Span()),
 			})
 		default:
-			if d := ix.bySpan[e.Span()]; d != nil && d.role == roleTool {
+			if d := ix.spanDecl(e.Span()); d != nil && d.role == roleTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.tool))
 			}
 		}
