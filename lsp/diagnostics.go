@@ -12,7 +12,6 @@
 package lsp
 
 import (
-
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"

@@ -135,7 +135,6 @@ func newServer(opts Options) *server {
 		exited:  make(chan struct{}),
 		running: map[jsonrpc2.ID]context.CancelFunc{},
 		ws:      newWorkspace(),
-
 	}
 	s.docs = newStore(s)
 	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
