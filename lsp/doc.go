@@ -28,25 +28,23 @@
 // which re-parses only the top-level units around the change, keeps the
 // lowering of those before it, and moves and lowers again those after it),
 // compile (schema.Compile, or schema.Recompile from the last analysed
-// version's program, which compiles again only the tool or agent the change
-// is in when it can), merge the diagnostics (schema.Merge: exactly what
-// `gramc check` reports), and, lazily, an index of every identity occurrence for
-// navigation and sorted name tables for completion. A change that leaves
-// the text as it was shares the previous analysis. Diagnostics are computed
-// off the request path by one worker per document that always takes the
-// newest version: edits that arrive while a version is being analysed
-// replace it, and its analysis stops at the next stage (a superseded result
-// is never published). Every publication carries the version it was
-// computed for; once it is out, the worker builds the index while the
-// document rests, and gives it up when a newer version arrives meanwhile.
+// version's program, which takes every declaration the edit left as it is
+// and compiles the others again), merge the diagnostics (schema.Merge:
+// exactly what `gramc check` reports), and, lazily, an index of identity
+// occurrences for navigation, made a unit at a time as requests ask (see
+// index.go), and sorted name tables for completion, taken from the version
+// before when its names are the same. A change that leaves the text as it
+// was shares the previous analysis. Diagnostics are computed off the request
+// path by one worker per document that always takes the newest version:
+// edits that arrive while a version is being analysed replace it, and its
+// analysis stops at the next stage (a superseded result is never
+// published). Every publication carries the version it was computed for.
 //
-// Analysing a new version never holds up hover and definition: until the
-// new version is analysed and indexed, they answer from the last version
-// that is (an analysed version whose index was given up is passed over for
-// the indexed one before it), mapping positions through the changed span (and saying nothing
-// about the changed part itself). Completion reads the context at the
-// cursor from the text being typed and takes the names of the newest
-// analysed version, indexed or not (see completion_stale.go).
+// Every request answers from the version it arrived with: versions are
+// immutable, and its spans are that version's positions, which the
+// conversions of position.go turn into the client's lines and columns (a
+// version shares most of its syntax and program with the one before, so
+// analysing it costs about what the edit touched, see docs/architecture.md).
 //
 // The features live one per file: hover.go, definition.go, references.go,
 // completion.go (with cursor.go, the context of the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
