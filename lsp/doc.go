@@ -24,9 +24,9 @@
 // routed before its dispatcher.
 //
 // A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
-// parse (parser.Parse, or parser.Reparse from the last analysed version,
-// which re-parses only the top-level units around the change, keeps the
-// lowering of those before it, and moves and lowers again those after it),
+// parse (parser.ParseForEdits, or parser.Reparse from the last analysed
+// version, which re-parses only the top-level units around the change and
+// keeps the syntax and lowering of the others by pointer),
 // compile (schema.Compile, or schema.Recompile from the last analysed
 // version's program, which takes every declaration the edit left as it is
 // and compiles the others again), merge the diagnostics (schema.Merge:
