@@ -165,6 +165,10 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	if len(env) == 0 && !tests && !c.legacyNamed {
 		m.diags = c.diags
+		m.pats = make([]*parser.Pattern, len(c.prog.Tools))
+		for p, i := range c.tools {
+			m.pats[i] = p
+		}
 		c.prog.memo = m
 	}
 	return c.finish()

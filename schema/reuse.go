@@ -35,6 +35,8 @@ type compileMemo struct {
 	collected, recorded, checks int
 	// steps are the compiles of the tools, then of the agents, in order.
 	steps []step
+	// pats are the patterns of the program's tools, by the tools' places.
+	pats []*parser.Pattern
 	// reused counts the declarations whose results were taken from another
 	// program (for tests).
 	reused int
@@ -64,7 +66,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 		return nil, nil, false
 	}
 	c.prog.Tools, c.used = make([]*Tool, 0, len(prev.Tools)), make([]bool, 0, len(prev.Tools))
-	m := &compileMemo{decls: decls}
+	m := &compileMemo{decls: decls, steps: make([]step, 0, len(pm.steps)), pats: make([]*parser.Pattern, 0, len(pm.pats))}
 	for _, r := range prev.Records {
 		c.prog.Records = append(c.prog.Records, r)
 		if r.Name != "" && !IsBuiltinType(r.Name) && c.records[r.Name] == nil {
@@ -75,26 +77,28 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	m.recorded = len(c.diags)
 	for _, st := range pm.steps {
 		d := decls[st.decl]
-		if d.p != pm.decls[st.decl].p {
-			ns, ok := again(c, st, d)
-			if !ok {
-				return nil, nil, false
-			}
-			m.steps = append(m.steps, ns)
-			continue
+		var ns step
+		ok := d.p == pm.decls[st.decl].p
+		if ok {
+			ns, ok = take(c, prev, st, d)
 		}
-		ns, ok := take(c, prev, st, d)
-		if !ok {
-			// An agent that lists a tool compiled again.
+		if ok {
+			m.reused++
+			m.pats = append(m.pats, pm.pats[st.t0:st.t1]...)
+		} else {
+			// Changed, or an agent that lists a tool compiled again.
 			if ns, ok = again(c, st, d); !ok {
 				return nil, nil, false
 			}
-		} else {
-			m.reused++
+			if d.label == ToolLabel {
+				m.pats = append(m.pats, d.p)
+			} else {
+				m.pats = append(m.pats, inlineTools(c, d.p)...)
+			}
 		}
 		m.steps = append(m.steps, ns)
 	}
-	if c.legacyNamed {
+	if c.legacyNamed || len(m.pats) != len(c.prog.Tools) {
 		return nil, nil, false
 	}
 	m.checks = len(c.diags)
@@ -161,17 +165,7 @@ func take(c *compiler, prev *Program, st step, d decl) (step, bool) {
 			}
 		}
 	}
-	tools := prev.Tools[st.t0:st.t1]
-	var patterns []*parser.Pattern
-	switch {
-	case d.label == ToolLabel:
-		patterns = []*parser.Pattern{d.p}
-	case len(tools) > 0:
-		patterns = inlineTools(c, d.p)
-	}
-	if len(patterns) != len(tools) {
-		return ns, false
-	}
+	tools, patterns := prev.Tools[st.t0:st.t1], prev.memo.pats[st.t0:st.t1]
 	for i, t := range tools {
 		c.taken = append(c.taken, toolPattern{patterns[i], len(c.prog.Tools)})
 		c.prog.Tools = append(c.prog.Tools, t)
