@@ -106,10 +106,8 @@ func (s *scope) def(id string) (*Pattern, bool) {
 // names returns the identities the scope defines, in no order.
 func (s *scope) names() []string {
 	if s.link != nil {
-		names := make([]string, 0, len(s.link.defs))
-		for k := range s.link.defs {
-			names = append(names, k)
-		}
+		var names []string
+		s.link.names(func(k string) { names = append(names, k) })
 		return names
 	}
 	names := make([]string, 0, len(s.defs)+len(s.few))
@@ -248,18 +246,7 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 // doc.Lowered and returns the gram-level diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
-	if s.record {
-		for i := range doc.units {
-			if m := doc.units[i].low; m != nil {
-				s.link.cur = int32(i)
-				s.l.diags = append(s.l.diags, m.diags...)
-				s.l.resolve(m.refs, true)
-			}
-		}
-		doc.memo = true
-	} else {
-		s.l.resolve(s.l.refs, true)
-	}
+	s.l.resolve(s.l.refs, true)
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {

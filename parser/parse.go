@@ -63,8 +63,13 @@ type Document struct {
 	// next is the first position no span of the document uses: where
 	// the positions of the next version's new units start.
 	next int
-	// memo is set when every lowered unit keeps its lowering (see link.go).
-	memo bool
+	// memo is set when every lowered unit keeps its lowering, and scope is
+	// then the top-level scope the next version starts from; dropped are
+	// the lowerings of the previous version's units a re-parse replaced,
+	// until they are taken out of it (see link.go).
+	memo    bool
+	scope   *topScope
+	dropped []*unitLowering
 	// suggestions answer did-you-mean questions about the top-level names,
 	// for the next version's lowering (nil when none was asked).
 	suggestions *topSuggestions
@@ -92,12 +97,14 @@ type unitResult struct {
 	// at is the state of the splitter that found the top-level unit the
 	// unit is in just before the unit's first token.
 	at splitState
-	// reach is the end of the last token looked at to find and parse the
-	// unit beyond its own (recovery parses look ahead), or its end; with
-	// reachEnd, it also depends on the token that ends the unit the
-	// splitter found around it, which starts at reach. An edit after reach
-	// (and after that token) leaves the unit as it is (see Reparse).
-	reach int32
+	// past is how many bytes past the unit's end reaches the last token
+	// looked at to find and parse the unit (recovery parses look ahead; 0
+	// when none past its own was); with reachEnd, it also depends on the
+	// token that ends the unit the splitter found around it, which starts
+	// there. An edit after that (and after that token) leaves the unit as it
+	// is (see Reparse). A distance, unlike a position, stays right while
+	// the text after the unit is the same and the unit is kept.
+	past int32
 	// split is set when the unit starts where the splitter started one (not
 	// where recovery split a broken unit).
 	split      bool
@@ -245,7 +252,7 @@ func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at 
 	if tooDeep < 0 {
 		if u, ok := grammar.ParseFast(toks, eof); ok {
 			sp := tokSpan(toks)
-			b.out = append(b.out, unitResult{unit: u, span: sp, reach: int32(sp.End)})
+			b.out = append(b.out, unitResult{unit: u, span: sp})
 		} else {
 			b.parseUnit(src, toks, eof)
 		}

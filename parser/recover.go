@@ -50,7 +50,7 @@ func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) (next in
 		reach, reachEnd = last.Pos.Offset+len(last.Value), false
 	}
 	for i := first; i < len(b.out); i++ {
-		b.out[i].reach, b.out[i].reachEnd = int32(reach), reachEnd
+		b.out[i].past, b.out[i].reachEnd = int32(reach-b.out[i].span.End), reachEnd
 	}
 	return next, reachEnd
 }

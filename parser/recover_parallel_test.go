@@ -64,7 +64,7 @@ func groups(n int) string {
 func unitsOf(doc *Document) []string {
 	var out []string
 	for _, u := range doc.units {
-		s := fmt.Sprintf("%v split=%v reach=%d/%v at=%+v parsed=%v", u.span, u.split, u.reach, u.reachEnd, u.at, u.unit != nil)
+		s := fmt.Sprintf("%v split=%v past=%d/%v at=%+v parsed=%v", u.span, u.split, u.past, u.reachEnd, u.at, u.unit != nil)
 		if u.err != nil {
 			s += " " + u.err.Span.String() + " " + u.err.Msg
 		}

@@ -74,10 +74,12 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 	if i0 > 0 {
 		restart = prev.offset(old[i0].span.Start)
 	}
-	// Lex as a full parse would at the restart: the text before it is unchanged.
+	// Lex as a full parse would at the restart: the text before it is
+	// unchanged. (A switch to lexing records token by token at the restart
+	// itself was made by the token there, which may have changed.)
 	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: len(old),
 		restart: restart, editStart: edit.Start, editEnd: edit.End,
-		sc: grammar.NewScannerAt(src, restart, fineAt(prev.fineFrom, restart))}
+		sc: grammar.NewScannerAt(src, restart, prev.fineFrom >= 0 && prev.fineFrom < restart)}
 	r.run(i0)
 	return r.document(f, i0, restart), true
 }
@@ -232,7 +234,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		unit := r.toks[:u.e]
 		if pu, ok := grammar.ParseFast(unit, r.offsetAt(u.e)); ok {
 			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: pu, span: s, reach: int32(s.End), at: start.state(), split: true})
+			b.out = append(b.out, unitResult{unit: pu, span: s, at: start.state(), split: true})
 			return false
 		}
 	}
@@ -280,8 +282,8 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	// Where the lexer switched modes: before the restart as before, else in the
 	// new scan, else in the resumed units.
 	doc := &Document{File: f, fineFrom: r.sc.FineFrom()}
-	if resume >= 0 && doc.fineFrom >= resume {
-		doc.fineFrom = -1 // seen lexing ahead: the resumed units say
+	if resume >= 0 && doc.fineFrom > resume {
+		doc.fineFrom = -1 // seen lexing ahead, in the resumed units: they say
 	}
 	switch {
 	case prev.fineFrom >= 0 && prev.fineFrom < restart:
@@ -289,15 +291,17 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
 		doc.fineFrom = prev.fineFrom + delta
 	}
-	// The units parsed again that are what they were (the unit before the
-	// edit, parsed again in case the edit extends it) are kept as they were.
-	for len(out) > 0 && i0 < r.suffix && r.same(out[0], old[i0]) {
-		restart = out[0].span.End
-		out, i0 = out[1:], i0+1
-	}
 	newEnd, oldResume := resume, resume-delta
 	if resume < 0 {
 		newEnd, oldResume = len(r.src), len(prev.File.Text)+1
+	}
+	// The units parsed again that are what they were (the unit before the
+	// edit, parsed again in case the edit extends it) are kept as they were,
+	// unless one ends where prev's units are taken up again (the positions
+	// on either side of the text parsed again must differ).
+	for len(out) > 0 && i0 < r.suffix && out[0].span.End < oldResume && r.same(out[0], old[i0]) {
+		restart = out[0].span.End
+		out, i0 = out[1:], i0+1
 	}
 	// The text parsed again, [restart, newEnd), has the positions from
 	// base on.
@@ -313,6 +317,11 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 		doc.units = append(doc.units, u.rebased(r.src, d))
 	}
 	doc.units = append(doc.units, old[r.suffix:]...)
+	for _, u := range old[i0:r.suffix] {
+		if u.low != nil {
+			doc.dropped = append(doc.dropped, u.low)
+		}
+	}
 	// Comments and lexical errors: before the restart from prev, then the new
 	// scan's up to where prev's units resume, then prev's after that.
 	cut := func(sp diag.Span) int { return prev.offset(sp.Start) }
@@ -335,7 +344,7 @@ func (r *rescan) same(u, was unitResult) bool {
 	p := r.prev
 	return u.err == nil && was.err == nil && u.unit != nil && was.unit != nil &&
 		u.span.End <= r.editStart && u.span == p.File.Resolve(was.span) &&
-		int(u.reach) == p.offset(int(was.reach)) && u.at == was.at &&
+		u.past == was.past && u.at == was.at &&
 		u.split == was.split && u.reachEnd == was.reachEnd
 }
 
@@ -372,14 +381,18 @@ func splitSegments(segs []diag.Segment, n, restart, oldResume, delta int, fresh 
 }
 
 // restartUnit returns the index of the unit of prev parsing restarts at
-// after edit (0: from the top): the unit before the first one the edit
-// reaches (an edit just after a unit can extend it: `(a)` followed by an
+// after edit (0: from the top): the unit before the first one the edit's
+// line reaches (an edit just after a unit can extend it: `(a)` followed by an
 // inserted `-->(b)`), or an earlier one whose parse looked at text the edit
 // changes. With no unit before the edit, parsing starts from the top: the
 // edit may reach into comments before the first unit.
 func restartUnit(prev *Document, edit diag.Span) int {
 	old := prev.units
-	i0 := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) >= edit.Start })
+	// The lexer looks to the end of a line to end a token (a quoted string
+	// that does not close, a comment): an edit counts from the start of its
+	// line.
+	from := strings.LastIndexByte(prev.File.Source()[:edit.Start], '\n') + 1
+	i0 := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) >= from })
 	if i0 > 0 {
 		i0--
 	}
@@ -390,7 +403,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	}
 	for k := 0; k < i0; k++ {
 		r := &old[k]
-		reach := prev.offset(int(r.reach))
+		reach := prev.offset(r.span.End) + int(r.past)
 		if r.reachEnd {
 			// The token that ended the unit around r: the start of a unit.
 			if n := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.Start) >= reach }); n < len(old) {
@@ -399,7 +412,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 				reach = len(prev.File.Text)
 			}
 		}
-		if reach+reachMargin >= edit.Start {
+		if reach+reachMargin >= from {
 			return k
 		}
 	}
@@ -429,7 +442,7 @@ func recordLookahead(src string, off int) int {
 // its own and its offsets moved by d to its positions.
 func (r unitResult) rebased(src string, d int) unitResult {
 	out := r
-	out.span, out.reach = move(r.span, d), r.reach+int32(d)
+	out.span = move(r.span, d)
 	if u := r.unit; u != nil {
 		out.unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), d)
 	}

@@ -74,8 +74,8 @@ func TestReparseMatchesParse(t *testing.T) {
 		texts = append(texts, string(b))
 	}
 	fragments := []string{"(", ")", "[", "]", "{", "}", ",", "|", "-->", "<-", ":", "::", "\n", " ", "//c\n",
-		"(x)", "[g | a]", "{k: 1}", "{a: [1, {k: 2}]}", "(m {a: [{k: 1}], b: 2})", "@k(1) ", "\"s\"", "```\nf\n```", "a", "Tool", "(p::String)==>(::String)", ""}
-	for _, seed := range []int64{7, 11, 42} {
+		"(x)", "[g | a]", "{k: 1}", "{a: [1, {k: 2}]}", "(m {a: [{k: 1}], b: 2})", "@k(1) ", "\"s\"", "```\nf\n```", "a", "Tool", "(p::String)==>(::String)", "", "'"}
+	for _, seed := range []int64{7, 11, 42, 101, 117} {
 		rng := rand.New(rand.NewSource(seed))
 		randomEdits(t, rng, texts, fragments)
 	}
@@ -171,8 +171,24 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 			got, gotDiags := Reparse(doc, f, diag.Span{Start: start, End: end}, len(ins))
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
-				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: Reparse differs from Parse (-want +got):\n%s\ntext:\n%s",
-					n, step, text[start:end], start, end, ins, diff, next)
+				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: Reparse differs from Parse (-want +got):\n%s\ntext before:\n%q",
+					n, step, text[start:end], start, end, ins, diff, text)
+			}
+			if got.fineFrom != want.fineFrom {
+				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: the lexer goes token by token from %d, want %d\nbefore:\n%q\nafter:\n%q",
+					n, step, text[start:end], start, end, ins, got.fineFrom, want.fineFrom, text, next)
+			}
+			if step%5 == 0 {
+				// Versions share their units and top-level scope: another
+				// edit of the same version, after this one, still gives
+				// what a full parse gives (the first changed nothing of it).
+				at := rng.Intn(len(text) + 1)
+				other := text[:at] + "(q)" + text[at:]
+				again, againDiags := Reparse(doc, diag.NewFile("t.gram", []byte(other)), diag.Span{Start: at, End: at}, 3)
+				want, wantDiags := Parse(diag.NewFile("t.gram", []byte(other)))
+				if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, again, againDiags)); diff != "" {
+					t.Fatalf("text %d step %d: a second edit of the same version, (q) at %d of %q, differs from Parse (-want +got):\n%s", n, step, at, text, diff)
+				}
 			}
 			text, doc = next, got
 		}
@@ -228,7 +244,8 @@ func sameMemory(sub, whole string) bool {
 }
 
 // FuzzReparse checks that re-parsing after any edit of any text gives exactly
-// what a full parse gives.
+// what a full parse gives, from a document made for edits (whose units and
+// top-level scope the re-parse takes over).
 func FuzzReparse(f *testing.F) {
 	seeds, _ := filepath.Glob("../testdata/parse/*.gram")
 	for _, s := range seeds {
@@ -244,7 +261,7 @@ func FuzzReparse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, at, n uint16, ins string) {
 		start := int(at) % (len(text) + 1)
 		end := start + int(n)%(len(text)-start+1)
-		doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
+		doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
 		next := text[:start] + ins + text[end:]
 		got, gotDiags := Reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
 		want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))

@@ -46,21 +46,22 @@ type nameSet struct {
 // compared within it).
 var nameSeed = maphash.MakeSeed()
 
-// nameSetOf returns the nameSet of defs' names.
-func nameSetOf(defs map[string]topDef) nameSet {
-	s := nameSet{n: len(defs)}
-	for k := range defs {
+// nameSetOf returns the nameSet of the names yielded by names.
+func nameSetOf(names func(func(string))) nameSet {
+	var s nameSet
+	names(func(k string) {
 		h := maphash.String(nameSeed, k)
+		s.n++
 		s.sum += h
 		s.xor ^= h*0x9e3779b97f4a7c15 + 1
-	}
+	})
 	return s
 }
 
 // suggestionsFor returns the suggestions for the names of the top-level scope
 // top: prev's when prev is about the same names, else new ones.
 func suggestionsFor(top *scope, prev *topSuggestions) *topSuggestions {
-	set := nameSetOf(top.link.defs)
+	set := nameSetOf(top.link.names)
 	if prev != nil && prev.set == set {
 		return prev
 	}
