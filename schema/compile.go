@@ -57,9 +57,6 @@ type compiler struct {
 	// prog.Tools; used marks, by the same index, the tools an agent lists.
 	tools map[*parser.Pattern]int
 	used  []bool
-	// shared, in a compiler for half of a phase, are the tools of the
-	// compiler it was forked from (see fork).
-	shared map[*parser.Pattern]int
 	// env are the programs whose declarations tests may use besides the
 	// file's own (see [CompileWith]).
 	env []*Program

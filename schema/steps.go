@@ -1,0 +1,52 @@
+// Compiling the tools and the agents of a file, declaration by declaration,
+// each compile a step whose results a later compile of the document can take
+// as they are (see reuse.go).
+
+package schema
+
+import "github.com/gramlang/gram/parser"
+
+// step is what compiling one tool or agent declaration made: the
+// declaration (its index among the document's), its diagnostics
+// diags[d0:d1], and the tools prog.Tools[t0:t1] (the tool, or an agent's
+// inline tools) and agents prog.Agents[a0:a1].
+type step struct {
+	decl, d0, d1, t0, t1, a0, a1 int
+}
+
+// step compiles the declaration d, the k-th of the document, with compile
+// and returns what it made.
+func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
+	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents)}
+	c.top = d.top
+	compile(c, d)
+	st.d1, st.t1, st.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
+	return st
+}
+
+// toolIndex returns the index in prog.Tools of the tool compiled from p.
+func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
+	i, ok := c.tools[p]
+	return i, ok
+}
+
+// compileTools compiles the top-level tools, adding what each step made to
+// steps.
+func (c *compiler) compileTools(decls []decl, steps *[]step) {
+	tool := func(s *compiler, d decl) { s.tool(d, true) }
+	for k, d := range decls {
+		if d.label == ToolLabel {
+			*steps = append(*steps, c.step(k, d, tool))
+		}
+	}
+}
+
+// compileAgents compiles the agents (and the tools written inside them),
+// adding what each step made to steps.
+func (c *compiler) compileAgents(decls []decl, steps *[]step) {
+	for k, d := range decls {
+		if d.label == AgentLabel {
+			*steps = append(*steps, c.step(k, d, (*compiler).agent))
+		}
+	}
+}
