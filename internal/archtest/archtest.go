@@ -49,9 +49,11 @@ var Layers = map[string]int{
 	"grammar": 1,
 	"parser":  2,
 	"schema":  3,
-	// Beside the compiler: the formatter; the HTTP transports the model
+	// Beside the compiler: the formatter; the editor features of one text
+	// (ide) that the browser playground uses; the HTTP transports the model
 	// client uses; a fake model server and a demo MCP server for tests.
 	"format":             4,
+	"ide":                4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
