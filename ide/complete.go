@@ -39,11 +39,12 @@ type Completion struct {
 	Detail string `json:"detail,omitempty"`
 	// Doc is Markdown shown beside the list.
 	Doc string `json:"doc,omitempty"`
-	// Insert replaces the word being typed. When Snippet is set it holds
-	// fields written ${1:default} (numbered in the order the cursor visits
-	// them), which the editor lets the user fill in.
-	Insert  string `json:"insert"`
-	Snippet bool   `json:"snippet,omitempty"`
+	// Insert replaces the word being typed.
+	Insert string `json:"insert"`
+	// Snippet says that Insert holds fields written ${1:default} or ${1}
+	// (numbered in the order the cursor visits them), which the editor lets
+	// the user fill in.
+	Snippet bool `json:"snippet,omitempty"`
 }
 
 // Completions are the completions at a cursor and the span of the word
