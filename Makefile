@@ -3,7 +3,7 @@
 # does; `make demo` builds gramc and runs it on the shipped examples.
 GO ?= go
 
-.PHONY: all build test race vet fmt-check fuzz bench bench-scale bench-reference conformance differential demo vscode vsix nvim workbench
+.PHONY: all build test race vet fmt-check fuzz bench bench-scale bench-reference conformance differential demo vscode vsix nvim workbench playground playground-test
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "                 installs Debian and npm packages on first use"
 	@echo "make build       bin/gramc"
 	@echo "make vsix        the VS Code extension for Linux x64, gram-lsp inside"
+	@echo "make playground  the browser playground in playground/dist, and bin/gramc serving it (gramc playground)"
 	@echo "make bench       benchmarks; also bench-scale, bench-lsp, bench-reference (see docs/performance.md)"
 	@echo "make conformance the reference grammar's corpus; make differential: random documents against the reference parser"
 
@@ -27,11 +28,11 @@ build:
 # the differential run against the reference parser, and the editor tests (VS Code
 # and Neovim), which install system and npm packages on first use; test-notice
 # says so before anything is installed.
-test: test-notice fmt-check vet race fuzz differential vscode nvim workbench
+test: test-notice fmt-check vet race fuzz differential vscode nvim workbench playground-test
 
 .PHONY: test-notice
 test-notice:
-	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers). The quick loop without them: make test-go"
+	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers, the playground's). The quick loop without them: make test-go"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -128,6 +129,29 @@ nvim:
 workbench: vsix
 	$(VSCODE)/test/workbench/install.sh
 	timeout 900 node $(VSCODE)/test/workbench/run.mjs $(VSCODE)/gram-linux-x64.vsix
+
+# The browser playground (docs/playground.md): the toolchain compiled to
+# WebAssembly and the page bundled with esbuild into playground/dist, then
+# bin/gramc with those files embedded (gramc playground serves them). Needs
+# Node.js 20 and npm; a clone that never runs it still builds and tests.
+PLAYGROUND = playground/web
+playground:
+	cd $(PLAYGROUND) && npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p playground/dist
+	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o playground/dist/gram.wasm ./playground/wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" playground/dist/wasm_exec.js
+	cd $(PLAYGROUND) && node build.mjs ../dist
+	$(GO) build -o bin/gramc ./cmd/gramc
+
+# The playground in Debian's Chromium (installed when missing), driven by
+# puppeteer-core: the grammar's scopes against the extension's snapshots,
+# then the page served by bin/gramc playground: an example, a mistake, its
+# squiggle and quick fix, the schema targets, a share link, offline use and
+# the budgets. Screenshots go to playground/web/build/screenshots.
+playground-test: playground
+	$(PLAYGROUND)/test/install.sh
+	cd $(PLAYGROUND) && npm run --silent test:unit
+	timeout 600 node $(PLAYGROUND)/test/browser.mjs bin/gramc
 
 # The MCP reference servers and the TypeScript SDK client that the
 # interoperability tests in cmd/gramc run against, at the versions pinned in

@@ -69,6 +69,7 @@ func commands() []command {
 		{"run", "run an agent: a conversation with a model and its tools", runRun},
 		{"test", "run the agent tests declared in gram files", runTest},
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
+		{"playground", "serve the browser playground: edit, check and share gram in a page", runPlayground},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }

@@ -45,19 +45,27 @@ var Layers = map[string]int{
 	"internal/suggest":   0,
 	"internal/inputfile": 0,
 	"internal/loadavg":   0,
+	// The browser playground's files, embedded: it imports nothing of the
+	// module.
+	"playground": 0,
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,
 	"schema":  3,
-	// Beside the compiler: the formatter; the HTTP transports the model
+	// Beside the compiler: the formatter; the editor features of one text
+	// (ide) that the browser playground uses; the HTTP transports the model
 	// client uses; a fake model server and a demo MCP server for tests.
 	"format":             4,
+	"ide":                4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
 	// The runtime, and MCP on top of it.
-	"runtime":     5,
-	"runtime/mcp": 6,
+	"runtime": 5,
+	// What the browser playground asks of the toolchain (beside the
+	// runtime, importing none of it).
+	"playground/api": 5,
+	"runtime/mcp":    6,
 	// Built on the runtime.
 	"mcpimport":         7,
 	"agenttest":         7,
@@ -68,6 +76,7 @@ var Layers = map[string]int{
 	"internal/scale":                       8,
 	"cmd/gramc":                            9,
 	"cmd/gram-lsp":                         9,
+	"playground/wasm":                      9,
 	"internal/refbench":                    9,
 	"internal/scale/bench-scale":           9,
 	"internal/mcptest/cmd/mcp-demo-server": 9,

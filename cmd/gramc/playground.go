@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gramlang/gram/playground"
+)
+
+const playgroundHelp = `Usage: gramc playground [--addr HOST:PORT]
+
+Serves the browser playground: an editor for gram agent files with
+diagnostics as you type, quick fixes, hover and completion, beside panes with
+the tools' JSON Schemas (for each target, strict or not), the formatted text
+and the syntax tree; the examples to start from; and a Share button that puts
+the text, compressed, in the address's fragment. The toolchain runs in the
+page, compiled to WebAssembly: nothing is sent anywhere, the server only
+serves the page's files (embedded in gramc) and the page keeps working
+offline once loaded.
+
+The address served is printed on standard output; open it in a browser.
+--addr is where to listen, 127.0.0.1:8037 by default (a port of 0 takes a
+free one). Ctrl-C stops the server (exit 0). A gramc built without
+'make playground' has no playground in it: it says how to build one and
+exits 2, as for usage and I/O errors.
+
+Flags:
+`
+
+// defaultPlaygroundAddr is where gramc playground listens by default.
+const defaultPlaygroundAddr = "127.0.0.1:8037"
+
+func runPlayground(e *env, args []string) error {
+	fs := newFlags(e, "playground", playgroundHelp)
+	addr := fs.String("addr", defaultPlaygroundAddr, "listen on `HOST:PORT`")
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("gramc playground", "takes no arguments (got %q)", fs.Arg(0))
+	}
+	if _, _, err := net.SplitHostPort(*addr); err != nil {
+		return usageError("gramc playground", "--addr %q: want HOST:PORT, such as 127.0.0.1:8037", *addr)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return servePlayground(ctx, e, playground.Files(), *addr)
+}
+
+// servePlayground serves the site fsys on addr until ctx is done.
+func servePlayground(ctx context.Context, e *env, site fs.FS, addr string) error {
+	if !playground.Built(site) {
+		return usageError("gramc playground", "this gramc has no playground in it: %s", playground.BuildHint)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageError("gramc playground", "%v", err)
+	}
+	srv := &http.Server{Handler: playground.NewHandler(site), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.stdout, "gramc playground: serving http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return usageError("gramc playground", "%v", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return usageError("gramc playground", "%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,457 @@
+// Completion, by context, as the language server completes: the text being
+// typed is usually not valid gram, so the context is read from the tokens
+// of the top-level unit around the cursor, up to the cursor, into a stack
+// of the brackets open there.
+//
+//   - after ':' or '::' in a subject: labels (in a group), the built-in
+//     types and the records of the file;
+//   - at a key of an agent's, tool's, record's, parameter's, field's or
+//     return type's record: its properties not yet written;
+//   - at a value: type names after `items:`, true and false for boolean
+//     properties;
+//   - inside `model: "`: the providers and some of their models;
+//   - in an agent's element list: the top-level tools it does not list yet;
+//     in another group's, the file's top-level identities;
+//   - at the top level: snippets for a new agent, tool and record.
+
+package ide
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// Completion is one thing that may be typed at the cursor.
+type Completion struct {
+	// Label is what the list shows.
+	Label string `json:"label"`
+	// Kind is what it is: keyword, type, record, property, value, model,
+	// function, reference or snippet.
+	Kind string `json:"kind"`
+	// Detail is a short description beside the label.
+	Detail string `json:"detail,omitempty"`
+	// Doc is Markdown shown beside the list.
+	Doc string `json:"doc,omitempty"`
+	// Insert replaces the word being typed.
+	Insert string `json:"insert"`
+	// Snippet says that Insert holds fields written ${1:default} or ${1}
+	// (numbered in the order the cursor visits them), which the editor lets
+	// the user fill in.
+	Snippet bool `json:"snippet,omitempty"`
+}
+
+// Completions are the completions at a cursor and the span of the word
+// they replace.
+type Completions struct {
+	Span  diag.Span
+	Items []Completion
+}
+
+// modelPrefix matches the text before the cursor inside the string of a
+// model property.
+var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
+
+// Complete lists what may be typed at the byte offset off.
+func (a *Analysis) Complete(off int) Completions {
+	text := a.File.Text
+	off = max(0, min(off, len(text)))
+	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
+	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
+		return Completions{Span: diag.Span{Start: lineStart + m[2], End: off}, Items: modelItems()}
+	}
+	c, ok := a.cursor(off)
+	if !ok {
+		return Completions{Span: diag.Span{Start: off, End: off}}
+	}
+	out := Completions{Span: c.word}
+	f := c.top()
+	switch {
+	case f == nil:
+		out.Items = snippetItems(false)
+	case f.open == '{' && !f.afterSep:
+		if c.prev != nil && !c.prevIs("{", ",") {
+			break
+		}
+		if k := c.recordOwner(); k != KindOther {
+			out.Items = keyItems(k, f.keys)
+		}
+	case f.open == '{' && f.afterSep:
+		if !c.prevIs(":", "::") {
+			break
+		}
+		switch f.key {
+		case "items":
+			out.Items = a.typeItems(false)
+		case "optional", "injected", "parallelToolCalls":
+			out.Items = []Completion{{Label: "true", Kind: "value", Insert: "true"}, {Label: "false", Kind: "value", Insert: "false"}}
+		}
+	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar && c.prevIs(":", "::"):
+		out.Items = a.typeItems(f.open == '[')
+	case f.open == '[' && f.bar && c.prevIs("|", ","):
+		if slices.Contains(f.labels, schema.AgentLabel) {
+			out.Items = a.toolItems(f.elems)
+		} else {
+			out.Items = a.referenceItems()
+		}
+	}
+	return out
+}
+
+// keyItems completes the property keys of a declaration of kind k that are
+// not present yet.
+func keyItems(k Kind, present []string) []Completion {
+	var out []Completion
+	for _, key := range PropertyKeys(k) {
+		if slices.Contains(present, key) {
+			continue
+		}
+		out = append(out, Completion{Label: key, Kind: "property", Detail: k.String() + " property", Doc: propDocs[k][key], Insert: keySnippet(key), Snippet: true})
+	}
+	return out
+}
+
+// keySnippet is what completing a key inserts.
+func keySnippet(k string) string {
+	switch k {
+	case "instruction", "description", "pattern", "format":
+		return k + `: "${1}"`
+	case "model":
+		return k + `: "${1:OpenAI/gpt-4o-mini}"`
+	case "optional", "injected":
+		return k + ": ${1:true}"
+	case "parallelToolCalls":
+		return k + ": ${1:false}"
+	case "enum":
+		return k + ": [${1}]"
+	case "items":
+		return k + ": ${1:String}"
+	case "timeout":
+		return k + ": ${1:30s}"
+	}
+	return k + ": ${1}"
+}
+
+// typeItems completes type names, after the labels of the agent language
+// in a group.
+func (a *Analysis) typeItems(group bool) []Completion {
+	var out []Completion
+	if group {
+		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
+			out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
+		}
+	}
+	for _, t := range schema.BuiltinTypes {
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + builtinJSON[t], Doc: TypeDoc(t), Insert: t})
+	}
+	for _, r := range a.Prog.Records {
+		if r.Name != "" {
+			out = append(out, Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name})
+		}
+	}
+	return out
+}
+
+// models are the model suggestions for each provider.
+var models = []struct {
+	provider schema.Provider
+	ids      []string
+}{
+	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}},
+	{schema.Ollama, []string{"llama3.2", "qwen2.5"}},
+	{schema.OpenAICompatible, nil},
+}
+
+// modelItems completes the text of a model string.
+func modelItems() []Completion {
+	var out []Completion
+	for _, m := range models {
+		doc := ModelDoc(schema.Model{Provider: m.provider})
+		p := string(m.provider) + "/"
+		out = append(out, Completion{Label: p, Kind: "model", Detail: "model provider", Doc: doc, Insert: p})
+		for _, id := range m.ids {
+			out = append(out, Completion{Label: p + id, Kind: "model", Detail: "model", Doc: doc, Insert: p + id})
+		}
+	}
+	return out
+}
+
+// toolItems completes the top-level tools an agent does not list yet, then
+// offers an inline tool.
+func (a *Analysis) toolItems(listed []string) []Completion {
+	var out []Completion
+	for _, t := range a.Prog.Tools {
+		if t.TopLevel && t.Name != "" && !slices.Contains(listed, t.Name) {
+			out = append(out, Completion{Label: t.Name, Kind: "function", Detail: Signature(t), Doc: t.Description, Insert: t.Name})
+		}
+	}
+	return append(out, snippetItems(true)...)
+}
+
+// referenceItems completes references to the file's top-level identities.
+func (a *Analysis) referenceItems() []Completion {
+	var out []Completion
+	seen := map[string]bool{}
+	for _, p := range a.Doc.Lowered {
+		if id := p.Subject.Identity; id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, Completion{Label: id, Kind: "reference", Insert: parser.GramIdent(id)})
+		}
+	}
+	return out
+}
+
+// snippets are the declarations offered at the top level.
+var snippets = []struct{ label, detail, body string }{
+	{"agent", "a new agent", "[${1:my_agent}:Agent {\n  description: \"${2:What the agent is for}\",\n  model: \"${3:OpenAI/gpt-4o-mini}\",\n  instruction: ```\n    ${4:You are a helpful assistant.}\n    ```\n} |\n  ${5:tool_name}\n]"},
+	{"tool", "a new tool", "[${1:my_tool}:Tool {description: \"${2:What the tool does}\"} |\n  (${3:param}::${4:String} {description: \"${5}\"})==>(::${6:String})\n]"},
+	{"record", "a new record type", "[${1:MyRecord}:Record {description: \"${2:What it holds}\"} |\n  (${3:field}::${4:String})\n]"},
+}
+
+// snippetPlaceholder matches a snippet's field.
+var snippetPlaceholder = regexp.MustCompile(`\$\{\d+:?([^}]*)\}`)
+
+// snippetItems returns the declaration snippets; inline (in an agent's
+// element list) offers the tool only.
+func snippetItems(inline bool) []Completion {
+	var out []Completion
+	for _, s := range snippets {
+		if inline && s.label != "tool" {
+			continue
+		}
+		body := s.body
+		if inline {
+			body = strings.ReplaceAll(body, "\n", "\n  ")
+		}
+		preview := snippetPlaceholder.ReplaceAllString(s.body, "$1")
+		out = append(out, Completion{Label: s.label, Kind: "snippet", Detail: s.detail, Doc: "```gram\n" + preview + "\n```", Insert: body, Snippet: true})
+	}
+	return out
+}
+
+// frame is an open bracket before the cursor.
+type frame struct {
+	open   byte // '[' subject pattern, '(' node, 'a' arrow brackets, '{' record, 'm' map, 'v' array value
+	ident  string
+	labels []string
+	// bar is set once a subject pattern's '|' is seen; elems are the bare
+	// identifiers of its element list.
+	bar   bool
+	elems []string
+	// Records: the keys written, the key being written and whether its
+	// separator was seen.
+	keys     []string
+	key      string
+	afterSep bool
+}
+
+// cursorContext is what the tokens before the cursor say.
+type cursorContext struct {
+	stack    []*frame
+	prev     *grammar.Tok // the last token before the word being typed
+	word     diag.Span    // the word being typed (empty when none)
+	labelSep bool         // right after ':' or '::' outside records
+}
+
+// top returns the innermost open frame, or nil at the top level.
+func (c *cursorContext) top() *frame {
+	if len(c.stack) == 0 {
+		return nil
+	}
+	return c.stack[len(c.stack)-1]
+}
+
+// prevIs reports whether the token before the word is one of the
+// punctuation s.
+func (c *cursorContext) prevIs(s ...string) bool {
+	return c.prev != nil && c.prev.Type == grammar.Punct && slices.Contains(s, c.prev.Value)
+}
+
+// regionStart returns where the top-level unit containing or preceding off
+// starts.
+func (a *Analysis) regionStart(off int) int {
+	var starts []int
+	if h := a.Doc.Header; h != nil {
+		starts = append(starts, h.Span().Start)
+	}
+	for _, p := range a.Doc.Patterns {
+		starts = append(starts, p.Span().Start)
+	}
+	for _, b := range a.Doc.Bad {
+		starts = append(starts, b.Start)
+	}
+	sort.Ints(starts)
+	i := sort.SearchInts(starts, off)
+	if i == 0 {
+		return 0
+	}
+	return starts[i-1]
+}
+
+// cursor lexes the unit around off up to off and reads the context; false
+// when the cursor is in a comment, a string or a number.
+func (a *Analysis) cursor(off int) (*cursorContext, bool) {
+	var toks []grammar.Tok
+	comments := grammar.InspectTokens(a.File.Source(), diag.Span{Start: a.regionStart(off), End: off}, func(t grammar.Tok) bool {
+		toks = append(toks, t)
+		return true
+	})
+	if n := len(comments); n > 0 && comments[n-1].Span.End == off {
+		return nil, false
+	}
+	c := &cursorContext{word: diag.Span{Start: off, End: off}}
+	if n := len(toks); n > 0 {
+		last := &toks[n-1]
+		switch {
+		case last.End() == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
+			c.word = diag.Span{Start: last.Start(), End: off}
+			toks = toks[:n-1]
+		case last.End() == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
+			return nil, false
+		}
+	}
+	for i := range toks {
+		c.feed(&toks[i], i > 0 && toks[i-1].Type == grammar.Punct && grammar.OpensArrow(toks[i-1].Value))
+	}
+	if n := len(toks); n > 0 {
+		c.prev = &toks[n-1]
+	}
+	return c, true
+}
+
+// feed updates the bracket stack with one token; afterArrow says whether it
+// follows an arrow's opening half.
+func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
+	wasSep := c.labelSep
+	c.labelSep = false
+	f := c.top()
+	inRecord := f != nil && (f.open == '{' || f.open == 'm')
+	if t.Type != grammar.Punct {
+		c.feedWord(t, f, inRecord, wasSep)
+		return
+	}
+	switch t.Value {
+	case "[":
+		switch {
+		case inRecord:
+			c.stack = append(c.stack, &frame{open: 'v'})
+			f.key, f.afterSep = "", false
+		case afterArrow:
+			c.stack = append(c.stack, &frame{open: 'a'})
+		default:
+			c.stack = append(c.stack, &frame{open: '['})
+		}
+	case "(":
+		c.stack = append(c.stack, &frame{open: '('})
+	case "{":
+		if inRecord {
+			c.stack = append(c.stack, &frame{open: 'm'})
+		} else {
+			c.stack = append(c.stack, &frame{open: '{'})
+		}
+	case "]", ")", "}":
+		want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[t.Value]
+		for len(c.stack) > 0 {
+			top := c.stack[len(c.stack)-1]
+			c.stack = c.stack[:len(c.stack)-1]
+			if strings.IndexByte(want, top.open) >= 0 {
+				break
+			}
+		}
+		if g := c.top(); g != nil && (g.open == '{' || g.open == 'm') {
+			g.key, g.afterSep = "", false
+		}
+	case "|":
+		if f != nil && f.open == '[' {
+			f.bar = true
+		}
+	case ",":
+		if inRecord {
+			f.key, f.afterSep = "", false
+		}
+	case ":", "::":
+		if inRecord && f.key != "" && !f.afterSep {
+			f.afterSep = true
+		}
+		c.labelSep = !inRecord
+	}
+}
+
+// feedWord updates the innermost frame f with a token other than
+// punctuation; wasSep says whether it follows a label's separator.
+func (c *cursorContext) feedWord(t *grammar.Tok, f *frame, inRecord, wasSep bool) {
+	if f == nil {
+		return
+	}
+	name := t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer
+	switch {
+	case inRecord:
+		if t.Type == grammar.RecordText {
+			f.key, f.afterSep = "", false
+			return
+		}
+		if !f.afterSep {
+			if t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.String || t.Type == grammar.Backtick {
+				f.key = t.Text()
+				f.keys = append(f.keys, f.key)
+			}
+			return
+		}
+		f.key, f.afterSep = "", false
+	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar:
+		if name {
+			if wasSep {
+				f.labels = append(f.labels, t.Text())
+			} else if f.ident == "" && len(f.labels) == 0 {
+				f.ident = t.Text()
+			}
+		}
+	case f.open == '[' && f.bar:
+		if name {
+			f.elems = append(f.elems, t.Text())
+		}
+	}
+}
+
+// recordOwner returns the kind of the declaration whose record the cursor
+// is in.
+func (c *cursorContext) recordOwner() Kind {
+	if len(c.stack) < 2 {
+		return KindOther
+	}
+	b := c.stack[len(c.stack)-2]
+	switch b.open {
+	case '[':
+		switch {
+		case slices.Contains(b.labels, schema.AgentLabel):
+			return KindAgent
+		case slices.Contains(b.labels, schema.ToolLabel):
+			return KindTool
+		case slices.Contains(b.labels, schema.RecordLabel):
+			return KindRecord
+		}
+	case '(':
+		for i := len(c.stack) - 3; i >= 0; i-- {
+			g := c.stack[i]
+			if g.open != '[' {
+				continue
+			}
+			switch {
+			case slices.Contains(g.labels, schema.ToolLabel) && b.ident != "":
+				return KindParam
+			case slices.Contains(g.labels, schema.ToolLabel):
+				return KindReturn
+			case slices.Contains(g.labels, schema.RecordLabel):
+				return KindField
+			}
+			break
+		}
+	}
+	return KindOther
+}

@@ -1,0 +1,451 @@
+// The documentation hovers and completions show: labels, built-in types,
+// property keys, models, and the Markdown descriptions of tools, agents,
+// parameters and records. The words are those of the language server's
+// hovers (lsp/hover.go); lsp's tests check that both say the same.
+
+package ide
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// LanguageDocURL is the address of the language reference that the docs
+// link to.
+const LanguageDocURL = "https://github.com/gramlang/gram/blob/main/docs/language.md"
+
+// Kind is the kind of declaration a record of properties belongs to.
+type Kind uint8
+
+// The kinds of declaration that have properties.
+const (
+	KindOther  Kind = iota // plain gram
+	KindAgent              // an Agent
+	KindTool               // a Tool
+	KindParam              // a parameter of a tool
+	KindField              // a field of a record
+	KindRecord             // a Record
+	KindReturn             // a tool's return node
+)
+
+// String names the kind as the docs do ("agent", "return type").
+func (k Kind) String() string {
+	switch k {
+	case KindAgent:
+		return "agent"
+	case KindTool:
+		return "tool"
+	case KindParam:
+		return "parameter"
+	case KindField:
+		return "field"
+	case KindRecord:
+		return "record"
+	case KindReturn:
+		return "return type"
+	}
+	return "pattern"
+}
+
+// labelSections maps the labels of the agent language to their section of
+// the language reference.
+var labelSections = map[string]string{
+	schema.AgentLabel:  "agents",
+	schema.ToolLabel:   "tools",
+	schema.RecordLabel: "records",
+}
+
+// LabelDoc documents a label of the agent language (Agent, Tool, Record,
+// ToolSpecification) with a link to the language reference, or returns "".
+func LabelDoc(name string) string {
+	doc := labelText(name)
+	if doc == "" {
+		return ""
+	}
+	return doc + "\n\n[Language reference](" + LanguageDocURL + "#" + labelSections[name] + ")"
+}
+
+// labelText is the text of LabelDoc.
+func labelText(name string) string {
+	switch name {
+	case schema.AgentLabel:
+		return "**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
+			"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name."
+	case schema.ToolLabel:
+		return "**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
+			"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time."
+	case schema.LegacyToolLabel:
+		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
+	case schema.RecordLabel:
+		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
+	}
+	return ""
+}
+
+// builtinJSON maps the built-in types to their JSON Schema type.
+var builtinJSON = map[string]string{
+	"String": "string", "Text": "string", "Integer": "integer", "Int": "integer",
+	"Number": "number", "Double": "number", "Boolean": "boolean", "Bool": "boolean",
+	"Object": "object", "Array": "array",
+}
+
+// aliasOf maps the type aliases to the type they stand for.
+var aliasOf = map[string]string{"Text": "String", "Int": "Integer", "Double": "Number", "Bool": "Boolean"}
+
+// TypeDoc documents a built-in type, or returns "".
+func TypeDoc(name string) string {
+	j, ok := builtinJSON[name]
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, j)
+	if base := aliasOf[name]; base != "" {
+		s += fmt.Sprintf(" (an alias of `%s`)", base)
+	}
+	if name == "Array" {
+		s += "; give the element type with `items`, e.g. `(tags::Array {items: String})`"
+	}
+	return s
+}
+
+// ModelDoc documents an agent's model.
+func ModelDoc(m schema.Model) string {
+	s := fmt.Sprintf("**model** `%s`", m.String())
+	switch m.Provider {
+	case schema.OpenAI:
+		s += "\n\nOpenAI API: key `OPENAI_API_KEY`, base URL `OPENAI_BASE_URL`."
+	case schema.Ollama:
+		s += "\n\nA local Ollama server: no key; `OLLAMA_HOST`, by default `http://localhost:11434/v1`."
+	case schema.OpenAICompatible:
+		s += "\n\nAny server speaking the OpenAI API; its base URL is required at run time."
+	}
+	return s
+}
+
+// propDocs documents the known properties of each kind of declaration.
+var propDocs = map[Kind]map[string]string{
+	KindAgent: {
+		"instruction":       "The system prompt (required, non-empty string). A fenced string is dedented.",
+		"model":             "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible.",
+		"description":       "Shown in hovers and listings; never sent to the model.",
+		"maxIterations":     "LLM calls per user turn (integer ≥ 1, default 10).",
+		"temperature":       "Sampling temperature passed to the model (number 0..2).",
+		"maxTokens":         "Token limit passed to the model (integer ≥ 1).",
+		"timeout":           "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`).",
+		"parallelToolCalls": "Run the tool calls of one response concurrently (boolean, default true).",
+	},
+	KindTool: {
+		"description": "What the tool does (required, non-empty): the model reads it to decide when to call the tool.",
+	},
+	KindRecord: {
+		"description": "Documents the type; it becomes the object schema's description.",
+	},
+	KindReturn: {
+		"description": "Describes the return value (the output schema's description).",
+		"items":       "The element type of an Array return type, a type name: `items: String`.",
+	},
+	KindParam: {
+		"description": "Tells the model what to pass (`description` in the JSON Schema).",
+		"default":     "Makes the parameter optional with this value; it must match the type.",
+		"optional":    "`optional: true` makes the parameter optional without a default.",
+		"enum":        "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`.",
+		"items":       "The element type of an Array, a type name: `items: String`.",
+		"minimum":     "The smallest allowed value (Integer and Number).",
+		"maximum":     "The largest allowed value (Integer and Number).",
+		"minLength":   "The shortest allowed string (String).",
+		"maxLength":   "The longest allowed string (String).",
+		"pattern":     "A regular expression the string must match (String).",
+		"format":      "A JSON Schema format, such as `date-time` or `email` (String).",
+		"minItems":    "The fewest allowed elements (Array).",
+		"maxItems":    "The most allowed elements (Array).",
+		"injected":    "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it.",
+	},
+}
+
+func init() {
+	fields := map[string]string{}
+	for k, v := range propDocs[KindParam] {
+		if k != "injected" {
+			fields[k] = v
+		}
+	}
+	propDocs[KindField] = fields
+}
+
+// propSections maps each kind of declaration to the section of the language
+// reference that lists its properties.
+var propSections = map[Kind]string{
+	KindAgent:  "agent-properties",
+	KindTool:   "tools",
+	KindRecord: "records",
+	KindReturn: "signatures",
+	KindParam:  "parameter-properties",
+	KindField:  "parameter-properties",
+}
+
+// PropertyDoc documents a property key of a declaration of kind k, with a
+// link to the language reference, or returns "" for an unknown key.
+func PropertyDoc(k Kind, key string) string {
+	doc := propDocs[k][key]
+	if doc == "" {
+		return ""
+	}
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propSections[k])
+}
+
+// PropertyKeys lists the known property keys of a declaration of kind k, in
+// the order they are suggested.
+func PropertyKeys(k Kind) []string {
+	switch k {
+	case KindAgent:
+		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls"}
+	case KindTool, KindRecord:
+		return []string{"description"}
+	case KindReturn:
+		return []string{"description", "items"}
+	case KindParam:
+		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
+	case KindField:
+		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
+	}
+	return nil
+}
+
+// AgentDoc describes an agent in Markdown.
+func AgentDoc(ag *schema.Agent) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
+	if ag.Description != "" {
+		b.WriteString(ag.Description + "\n\n")
+	}
+	model := ag.Model.String()
+	if model == "" {
+		model = "(none)"
+	}
+	fmt.Fprintf(&b, "- model: `%s`\n", model)
+	names := make([]string, 0, len(ag.Tools))
+	for _, t := range ag.Tools {
+		names = append(names, "`"+t.Name+"`")
+	}
+	if len(names) == 0 {
+		names = append(names, "(none)")
+	}
+	fmt.Fprintf(&b, "- tools: %s\n", strings.Join(names, ", "))
+	st := ag.Settings
+	fmt.Fprintf(&b, "- maxIterations: %d", st.MaxIterations)
+	if st.Temperature != nil {
+		fmt.Fprintf(&b, " · temperature: %g", *st.Temperature)
+	}
+	if st.MaxTokens > 0 {
+		fmt.Fprintf(&b, " · maxTokens: %d", st.MaxTokens)
+	}
+	fmt.Fprintf(&b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
+	if ag.Instruction != "" {
+		lines := strings.Split(ag.Instruction, "\n")
+		const shown = 6
+		more := len(lines) > shown
+		if more {
+			lines = lines[:shown]
+		}
+		b.WriteString("\ninstruction:\n\n```text\n" + strings.Join(lines, "\n"))
+		if more {
+			b.WriteString("\n…")
+		}
+		b.WriteString("\n```")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// maxHoverDefs is the number of shared records ("$defs") a tool's
+// description shows with its schema; with more, they are left out.
+const maxHoverDefs = 8
+
+// ToolDoc describes a tool in Markdown: description, signature, parameters
+// and the JSON Schema of its arguments.
+func ToolDoc(t *schema.Tool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**tool** `%s`\n\n", t.Name)
+	if t.Description != "" {
+		b.WriteString(t.Description + "\n\n")
+	}
+	b.WriteString("```gram\n" + Signature(t) + "\n```\n")
+	if len(t.Params) > 0 {
+		b.WriteString("\n")
+		for _, p := range t.Params {
+			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, paramSummary(p))
+		}
+	}
+	sch, left := withoutDefs(schema.ParametersSchema(t, false))
+	if data, err := schema.MarshalIndent(sch); err == nil {
+		b.WriteString("\nJSON Schema of the arguments:\n\n```json\n" + strings.TrimRight(string(data), "\n") + "\n```")
+		if left > 0 {
+			fmt.Fprintf(&b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// withoutDefs returns sch without its "$defs" when there are more than
+// maxHoverDefs, whose number it returns.
+func withoutDefs(sch schema.Object) (schema.Object, int) {
+	defs, ok := sch.Get("$defs")
+	d, _ := defs.(schema.Object)
+	if !ok || len(d) <= maxHoverDefs {
+		return sch, 0
+	}
+	out := make(schema.Object, 0, len(sch)-1)
+	for _, m := range sch {
+		if m.Key != "$defs" {
+			out = append(out, m)
+		}
+	}
+	return out, len(d)
+}
+
+// Signature writes a tool's signature in the curried form.
+func Signature(t *schema.Tool) string {
+	var parts []string
+	if len(t.Params) == 0 {
+		parts = append(parts, "()")
+	}
+	for _, p := range t.Params {
+		parts = append(parts, "("+parser.GramIdent(p.Name)+"::"+TypeText(p.Type)+")")
+	}
+	ret := "(::?)"
+	if t.Returns != nil {
+		ret = "(::" + TypeText(t.Returns) + ")"
+	}
+	return strings.Join(append(parts, ret), "==>")
+}
+
+// TypeText writes a type as in gram: Array {items: String}.
+func TypeText(t *schema.Type) string {
+	if t == nil {
+		return "?"
+	}
+	name := t.Name
+	if name == "" {
+		name = t.Kind.String()
+	}
+	if t.Kind == schema.ArrayType && t.Items != nil {
+		return name + " {items: " + TypeText(t.Items) + "}"
+	}
+	return name
+}
+
+// jsonType names the JSON type of a type: "string", "array of integer".
+func jsonType(t *schema.Type) string {
+	if t == nil {
+		return "any"
+	}
+	switch t.Kind {
+	case schema.StringType:
+		return "string"
+	case schema.IntegerType:
+		return "integer"
+	case schema.NumberType:
+		return "number"
+	case schema.BooleanType:
+		return "boolean"
+	case schema.ObjectType, schema.RecordType:
+		return "object"
+	case schema.ArrayType:
+		if t.Items != nil {
+			return "array of " + jsonType(t.Items)
+		}
+		return "array"
+	}
+	return "any"
+}
+
+// paramSummary describes a parameter on one line.
+func paramSummary(p *schema.Param) string {
+	var parts []string
+	parts = append(parts, "`"+TypeText(p.Type)+"`")
+	switch {
+	case p.Injected:
+		parts = append(parts, "injected by the host")
+	case p.HasDefault:
+		parts = append(parts, "optional, default `"+jsonText(p.Default)+"`")
+	case p.Optional:
+		parts = append(parts, "optional")
+	default:
+		parts = append(parts, "required")
+	}
+	s := strings.Join(parts, " · ")
+	if p.Description != "" {
+		s += " — " + p.Description
+	}
+	return s
+}
+
+// jsonText writes a JSON value compactly.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
+// a record ([KindField]), owner naming the tool or record.
+func ParamDoc(p *schema.Param, k Kind, owner string) string {
+	what, ownerKind := "parameter", "tool"
+	if k == KindField {
+		what, ownerKind = "field", "record"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** `%s` of %s `%s`\n\n", what, p.Name, ownerKind, owner)
+	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), jsonType(p.Type))
+	switch {
+	case p.HasDefault:
+		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonText(p.Default))
+	case p.Optional:
+		b.WriteString("- optional\n")
+	default:
+		b.WriteString("- required\n")
+	}
+	if p.Injected {
+		b.WriteString("- injected: supplied by the host at run time, never by the model\n")
+	}
+	if len(p.Enum) > 0 {
+		fmt.Fprintf(&b, "- one of `%s`\n", jsonText(p.Enum))
+	}
+	for _, c := range p.Constraints {
+		fmt.Fprintf(&b, "- %s: `%s`\n", c.Key, jsonText(c.Value))
+	}
+	if p.Description != "" {
+		b.WriteString("\n" + p.Description)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// RecordDoc describes a record type with its definition.
+func RecordDoc(r *schema.Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**record** `%s`\n\n", r.Name)
+	if r.Description != "" {
+		b.WriteString(r.Description + "\n\n")
+	}
+	fields := make([]string, 0, len(r.Fields))
+	for _, f := range r.Fields {
+		fields = append(fields, "("+parser.GramIdent(f.Name)+"::"+TypeText(f.Type)+")")
+	}
+	fmt.Fprintf(&b, "```gram\n[%s:Record | %s]\n```\n", parser.GramIdent(r.Name), strings.Join(fields, ", "))
+	if len(r.Fields) > 0 {
+		b.WriteString("\n")
+		for _, f := range r.Fields {
+			fmt.Fprintf(&b, "- `%s` %s\n", f.Name, paramSummary(f))
+		}
+	}
+	b.WriteString("\nJSON: an object")
+	return b.String()
+}

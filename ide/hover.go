@@ -1,0 +1,331 @@
+// Hover: what the thing at an offset is, in Markdown, as the language
+// server's hover says it: a tool, agent, parameter, record or field (at its
+// name or a reference to it), a label, a built-in type, a property key, a
+// model, or any other identity.
+
+package ide
+
+import (
+	"fmt"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// Hover is the answer to a hover: Markdown about the span it covers.
+type Hover struct {
+	Markdown string
+	Span     diag.Span
+}
+
+// at reports whether the cursor at off is on s: inside it, or just after it.
+func at(s diag.Span, off int) bool { return s.Len() > 0 && s.Start <= off && off <= s.End }
+
+// Hover describes the thing at the byte offset off; false when there is
+// nothing to say.
+func (a *Analysis) Hover(off int) (Hover, bool) {
+	if h, ok := a.hoverName(off); ok {
+		return h, true
+	}
+	if h, ok := a.hoverIdentity(off); ok {
+		return h, true
+	}
+	return a.hoverSyntax(off)
+}
+
+// declAt returns the documentation of the declaration whose identity is
+// written at the span s (a tool, agent, parameter, record or field).
+func (a *Analysis) declAt(s diag.Span) (string, bool) {
+	p := a.Prog
+	for _, ag := range p.Agents {
+		if ag.NameSpan == s {
+			return AgentDoc(ag), true
+		}
+	}
+	for _, t := range p.Tools {
+		if t.NameSpan == s {
+			return ToolDoc(t), true
+		}
+		for _, prm := range t.Params {
+			if prm.NameSpan == s {
+				return ParamDoc(prm, KindParam, t.Name), true
+			}
+		}
+	}
+	for _, r := range p.Records {
+		if r.NameSpan == s {
+			return RecordDoc(r), true
+		}
+		for _, f := range r.Fields {
+			if f.NameSpan == s {
+				return ParamDoc(f, KindField, r.Name), true
+			}
+		}
+	}
+	return "", false
+}
+
+// hoverName answers for the name of a declaration and for a record used as
+// a type.
+func (a *Analysis) hoverName(off int) (Hover, bool) {
+	p := a.Prog
+	var spans []diag.Span
+	for _, ag := range p.Agents {
+		spans = append(spans, ag.NameSpan)
+	}
+	for _, t := range p.Tools {
+		spans = append(spans, t.NameSpan)
+		for _, prm := range t.Params {
+			spans = append(spans, prm.NameSpan)
+			if h, ok := typeRefAt(prm.Type, off); ok {
+				return h, true
+			}
+		}
+		if h, ok := typeRefAt(t.Returns, off); ok {
+			return h, true
+		}
+	}
+	for _, r := range p.Records {
+		spans = append(spans, r.NameSpan)
+		for _, f := range r.Fields {
+			spans = append(spans, f.NameSpan)
+			if h, ok := typeRefAt(f.Type, off); ok {
+				return h, true
+			}
+		}
+	}
+	for _, s := range spans {
+		if at(s, off) {
+			if md, ok := a.declAt(s); ok {
+				return Hover{md, s}, true
+			}
+		}
+	}
+	return Hover{}, false
+}
+
+// typeRefAt answers for a record named as the type t (or its items).
+func typeRefAt(t *schema.Type, off int) (Hover, bool) {
+	for ; t != nil; t = t.Items {
+		if t.Kind == schema.RecordType && t.Record != nil && at(t.Span, off) {
+			return Hover{RecordDoc(t.Record), t.Span}, true
+		}
+	}
+	return Hover{}, false
+}
+
+// hoverIdentity answers for an identity of the lowered patterns: a
+// reference (to a declaration or a pattern) or a pattern of plain gram.
+func (a *Analysis) hoverIdentity(off int) (Hover, bool) {
+	var found *parser.Pattern
+	seen := map[*parser.Pattern]bool{}
+	var walk func(p *parser.Pattern)
+	walk = func(p *parser.Pattern) {
+		if found != nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.Subject.Identity != "" && at(p.IdentSpan(), off) {
+			found = p
+			return
+		}
+		for _, e := range p.Elements {
+			walk(e)
+		}
+	}
+	for _, p := range a.Doc.Lowered {
+		walk(p)
+	}
+	if found == nil {
+		return Hover{}, false
+	}
+	span := found.IdentSpan()
+	def := found
+	if found.IsReference() {
+		if found.Def == nil {
+			return Hover{fmt.Sprintf("`%s` is not defined in this file", found.Subject.Identity), span}, true
+		}
+		def = found.Def
+	}
+	if md, ok := a.declAt(def.IdentSpan()); ok {
+		return Hover{md, span}, true
+	}
+	return Hover{a.patternDoc(def), span}, true
+}
+
+// patternDoc describes a pattern of plain gram: its kind, identity, labels,
+// properties and where it is defined.
+func (a *Analysis) patternDoc(p *parser.Pattern) string {
+	what := "pattern"
+	switch p.Kind {
+	case parser.NodeKind:
+		what = "node"
+	case parser.RelationshipKind:
+		what = "relationship"
+	}
+	md := fmt.Sprintf("**%s** `%s`", what, p.Subject.Identity)
+	for _, l := range p.Subject.Labels {
+		md += fmt.Sprintf(" `:%s`", l)
+	}
+	if n := len(p.Subject.Properties); n > 0 {
+		md += "\n\nproperties: "
+		for i, pr := range p.Subject.Properties {
+			if i > 0 {
+				md += ", "
+			}
+			md += pr.Key
+		}
+	}
+	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
+		md += fmt.Sprintf("\n\n%d elements", n)
+	}
+	if s := p.IdentSpan(); s.Len() > 0 {
+		md += fmt.Sprintf("\n\ndefined at line %d", a.File.OffsetPosition(s.Start).Line)
+	}
+	return md
+}
+
+// hoverSyntax answers for a token of the syntax: a label, a property key,
+// the value of `items` or `model`, an annotation's key.
+func (a *Analysis) hoverSyntax(off int) (Hover, bool) {
+	var top grammar.Node
+	if h := a.Doc.Header; h != nil && at(h.Span(), off) {
+		top = h
+	} else {
+		for _, tp := range a.Doc.Patterns {
+			if s := tp.Span(); s.Start <= off && off <= s.End {
+				top = tp
+				break
+			}
+		}
+	}
+	if top == nil {
+		return Hover{}, false
+	}
+	var (
+		stack  []grammar.Node
+		keys   []string // the key of the innermost entry, per node
+		maps   int      // map values open
+		answer Hover
+		ok     bool
+	)
+	grammar.Inspect(top, func(n grammar.Node) bool {
+		if n == nil {
+			if v, isValue := stack[len(stack)-1].(*grammar.Value); isValue && v.Kind() == grammar.MapValue {
+				maps--
+			}
+			stack, keys = stack[:len(stack)-1], keys[:len(keys)-1]
+			return false
+		}
+		if ok {
+			return false
+		}
+		key := ""
+		if len(keys) > 0 {
+			key = keys[len(keys)-1]
+		}
+		var parent grammar.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		switch n := n.(type) {
+		case *grammar.Entry:
+			key = n.KeyName()
+		case *grammar.Value:
+			if n.Kind() == grammar.MapValue {
+				maps++
+			}
+		case *grammar.Name:
+			if at(n.Span(), off) {
+				answer, ok = Hover{fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", n.Value), n.Span()}, true
+			}
+		case *grammar.Tok:
+			if at(n.Span(), off) {
+				answer, ok = a.hoverTok(parent, n, key, maps > 0, off)
+			}
+		}
+		stack, keys = append(stack, n), append(keys, key)
+		return !ok
+	})
+	return answer, ok
+}
+
+// hoverTok answers for the token t, a child of parent; key is the key of
+// the entry it is in, nested whether it is inside a map.
+func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nested bool, off int) (Hover, bool) {
+	span := t.Span()
+	switch p := parent.(type) {
+	case *grammar.Label:
+		if t != &p.Name {
+			return Hover{}, false
+		}
+		name := t.Text()
+		if md := LabelDoc(name); md != "" {
+			return Hover{md, span}, true
+		}
+		if r := a.Prog.Record(name); r != nil {
+			return Hover{RecordDoc(r), span}, true
+		}
+		if md := TypeDoc(name); md != "" {
+			return Hover{md, span}, true
+		}
+		return Hover{fmt.Sprintf("**label** `%s`", name), span}, true
+	case *grammar.Entry:
+		if nested {
+			return Hover{}, false
+		}
+		if md := PropertyDoc(a.kindAt(off), t.Text()); md != "" {
+			return Hover{md, span}, true
+		}
+	case *grammar.Value:
+		if nested {
+			return Hover{}, false
+		}
+		switch key {
+		case "items":
+			name := t.Text()
+			if r := a.Prog.Record(name); r != nil {
+				return Hover{RecordDoc(r), span}, true
+			}
+			if md := TypeDoc(name); md != "" {
+				return Hover{md, span}, true
+			}
+		case "model":
+			for _, ag := range a.Prog.Agents {
+				if ag.Span.Start <= off && off <= ag.Span.End {
+					return Hover{ModelDoc(ag.Model), span}, true
+				}
+			}
+		}
+	}
+	return Hover{}, false
+}
+
+// kindAt returns the kind of the innermost declaration around off.
+func (a *Analysis) kindAt(off int) Kind {
+	best, kind := diag.Span{Start: -1}, KindOther
+	consider := func(s diag.Span, k Kind) {
+		if s.Len() > 0 && s.Start <= off && off <= s.End && (best.Start < 0 || s.Len() < best.Len()) {
+			best, kind = s, k
+		}
+	}
+	for _, ag := range a.Prog.Agents {
+		consider(ag.Span, KindAgent)
+	}
+	for _, t := range a.Prog.Tools {
+		consider(t.Span, KindTool)
+		consider(t.ReturnSpan, KindReturn)
+		for _, p := range t.Params {
+			consider(p.Span, KindParam)
+		}
+	}
+	for _, r := range a.Prog.Records {
+		consider(r.Span, KindRecord)
+		for _, f := range r.Fields {
+			consider(f.Span, KindField)
+		}
+	}
+	return kind
+}
