@@ -50,11 +50,13 @@ race:
 test-go: fmt-check vet
 	$(GO) test ./...
 
-# The parser on any input, and the hand-written parse of well-formed units
-# against the participle grammar, which states the language.
+# The parser on any input, the hand-written parse of well-formed units
+# against the participle grammar, which states the language, and a re-parse
+# after any edit against a parse of the edited text.
 fuzz:
 	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s -fuzzminimizetime 2s
 	$(GO) test ./parser -run '^$$' -fuzz '^FuzzParseFastAsParticiple$$' -fuzztime 15s -fuzzminimizetime 2s
+	$(GO) test ./parser -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime 15s -fuzzminimizetime 2s
 
 bench:
 	$(GO) test ./parser ./schema ./cmd/gramc -run '^$$' -bench . -benchmem -benchtime 3x
