@@ -137,13 +137,6 @@ func again(c *compiler, st step, d decl) (step, bool) {
 	compile := (*compiler).agent
 	if d.label == ToolLabel {
 		compile = func(s *compiler, d decl) { s.tool(d, true) }
-	} else {
-		// An agent looks its tools up by pattern: the tools taken are
-		// entered in the table now.
-		for _, t := range c.taken {
-			c.tools[t.p] = t.i
-		}
-		c.taken = c.taken[:0]
 	}
 	ns := c.step(st.decl, d, compile)
 	return ns, ns.t1-ns.t0 == st.t1-st.t0 && ns.a1-ns.a0 == st.a1-st.a0

@@ -24,10 +24,20 @@ func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
 	return st
 }
 
-// toolIndex returns the index in prog.Tools of the tool compiled from p.
+// toolIndex returns the index in prog.Tools of the tool compiled from p:
+// one compiled here, or one a Recompile took as it was (few agents are
+// compiled again, and each lists a few tools: they are looked for rather
+// than all entered in the table).
 func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
-	i, ok := c.tools[p]
-	return i, ok
+	if i, ok := c.tools[p]; ok {
+		return i, true
+	}
+	for _, t := range c.taken {
+		if t.p == p {
+			return t.i, true
+		}
+	}
+	return 0, false
 }
 
 // compileTools compiles the top-level tools, adding what each step made to
