@@ -163,7 +163,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 					dg.Detail = "tool names are unique within an agent: remove this one"
 					dg.Related = []diag.Related{{Span: spans[i], Message: "first use of " + t.Name}}
 					c.diags.Add(dg)
-				} // two definitions of one name are reported by fileChecks
+				} // two definitions of one name are reported by toolChecks
 				continue
 			}
 		}

@@ -151,7 +151,8 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	c.compileTools(decls, &m.steps)
 	c.compileAgents(decls, &m.steps)
 	m.checks = len(c.diags)
-	c.fileChecks(len(c.prog.Agents) > 0)
+	m.unique = c.toolChecks(len(c.prog.Agents) > 0, false)
+	m.records = c.records
 	// Tests last: they refer to agents, tools and records.
 	tests := false
 	for _, d := range decls {
@@ -513,11 +514,20 @@ func (c *compiler) recordFields(r *Record, d decl) {
 	}
 }
 
-// fileChecks reports tools defined twice in the file and, in files with
-// agents, top-level tools no agent uses.
-func (c *compiler) fileChecks(hasAgents bool) {
-	first := make(map[string]*Tool, len(c.prog.Tools))
+// toolChecks reports tools defined twice in the file and, in files with
+// agents, top-level tools no agent uses; with unique, the tools' names are
+// known to be unique (as an earlier compile of the same names found), and
+// are not compared. It reports whether they are.
+func (c *compiler) toolChecks(hasAgents, unique bool) bool {
+	var first map[string]*Tool
+	if !unique {
+		first = make(map[string]*Tool, len(c.prog.Tools))
+		unique = true
+	}
 	for _, t := range c.prog.Tools {
+		if first == nil {
+			break
+		}
 		if t.Name == "" {
 			continue
 		}
@@ -526,13 +536,14 @@ func (c *compiler) fileChecks(hasAgents bool) {
 			first[t.Name] = t
 			continue
 		}
+		unique = false
 		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
 		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
 		c.diags.Add(dg)
 	}
 	if !hasAgents {
-		return
+		return unique
 	}
 	for i, t := range c.prog.Tools {
 		if t.TopLevel && !c.used[i] {
@@ -545,4 +556,5 @@ func (c *compiler) fileChecks(hasAgents bool) {
 			c.diags.Add(dg)
 		}
 	}
+	return unique
 }

@@ -37,6 +37,10 @@ type compileMemo struct {
 	steps []step
 	// pats are the patterns of the program's tools, by the tools' places.
 	pats []*parser.Pattern
+	// records are the records by name, which a Recompile that changes no
+	// record shares; unique is set when the tools' names are.
+	records map[string]*Record
+	unique  bool
 	// reused counts the declarations whose results were taken from another
 	// program (for tests).
 	reused int
@@ -60,19 +64,15 @@ func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
 // be taken.
 func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
 	pm := prev.memo
-	c := makeCompiler(doc, nil, declCounts{decls: len(pm.decls), records: len(prev.Records), agents: len(prev.Agents)})
+	c := makeCompiler(doc, nil, declCounts{decls: len(pm.decls), agents: len(prev.Agents)})
 	decls := c.findDecls(pm.decls)
 	if len(c.diags) > 0 || pm.collected > 0 || !sameDecls(decls, pm.decls) {
 		return nil, nil, false
 	}
 	c.prog.Tools, c.used = make([]*Tool, 0, len(prev.Tools)), make([]bool, 0, len(prev.Tools))
 	m := &compileMemo{decls: decls, steps: make([]step, 0, len(pm.steps)), pats: make([]*parser.Pattern, 0, len(pm.pats))}
-	for _, r := range prev.Records {
-		c.prog.Records = append(c.prog.Records, r)
-		if r.Name != "" && !IsBuiltinType(r.Name) && c.records[r.Name] == nil {
-			c.records[r.Name] = r
-		}
-	}
+	c.prog.Records = append(c.prog.Records, prev.Records...)
+	c.records = pm.records
 	c.diags = append(c.diags, pm.diags[pm.collected:pm.recorded]...)
 	m.recorded = len(c.diags)
 	for _, st := range pm.steps {
@@ -102,7 +102,8 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 		return nil, nil, false
 	}
 	m.checks = len(c.diags)
-	c.fileChecks(len(c.prog.Agents) > 0)
+	// The names are those of the previous compile (see sameDecls).
+	m.unique, m.records = c.toolChecks(len(c.prog.Agents) > 0, pm.unique), pm.records
 	m.diags = c.diags
 	c.prog.memo = m
 	prog, diags := c.finish()
