@@ -48,7 +48,11 @@ var Layers = map[string]int{
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,
-	"schema":  3,
+	// The schema comparisons (inclusion, equality) the compiler, the
+	// runtime's binding and the contract diff share; they read generic
+	// JSON, not the compiler's model, so they sit below it.
+	"schema/compat": 2,
+	"schema":        3,
 	// Beside the compiler: the formatter; the HTTP transports the model
 	// client uses; a fake model server and a demo MCP server for tests.
 	"format":             4,
