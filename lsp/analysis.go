@@ -189,6 +189,10 @@ type analysis struct {
 
 	namesOnce sync.Once
 	nt        *nameTables
+
+	// targets are the diagnostics of the client's targets (see
+	// targets.go), with the analysis's own.
+	targets atomic.Pointer[targetDiags]
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
