@@ -166,6 +166,11 @@ func TypeSchema(t *Type, strict bool) Object {
 	return e.root(e.typeSchema(t))
 }
 
+// ParamSchema returns the schema of one parameter or record field as a
+// document of its own: its type (a record written out, or under "$defs"
+// when used more than once), enum, default, description and constraints.
+func ParamSchema(p *Param) Object { return paramSchema(p, false, false) }
+
 // paramSchema returns the schema of one parameter or field as a document of
 // its own; nullable adds "null" to its type (and enum).
 func paramSchema(p *Param, strict, nullable bool) Object {

@@ -56,6 +56,7 @@ var Layers = map[string]int{
 	// Beside the compiler: the formatter; the HTTP transports the model
 	// client uses; a fake model server and a demo MCP server for tests.
 	"format":             4,
+	"contract":           4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
