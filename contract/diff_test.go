@@ -202,12 +202,25 @@ func TestDiffVerdicts(t *testing.T) {
 				if c.Old.IsZero() && c.New.IsZero() {
 					t.Errorf("%s: no place", c.Kind)
 				}
+				if v := verdictOf(c.Kind); v == contract.Breaks && !c.Breaking || v == contract.Safe && c.Breaking {
+					t.Errorf("%s is %s, yet this change's verdict is %v", c.Kind, v, c.Breaking)
+				}
 			}
 		})
 	}
 	if len(tests) < 30 {
 		t.Errorf("%d cases; the table should show at least 30 contract changes", len(tests))
 	}
+}
+
+// verdictOf returns the verdict of a kind from contract.Kinds.
+func verdictOf(k contract.Kind) contract.Verdict {
+	for _, i := range contract.Kinds {
+		if i.Kind == k {
+			return i.Verdict
+		}
+	}
+	return ""
 }
 
 // TestDiffAgents compares agents: removed, a tool removed or added, other
