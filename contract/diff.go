@@ -368,19 +368,15 @@ func defaultMessage(op, np *schema.Param) string {
 
 // optionalSpan returns the span of what makes a parameter optional: its
 // optional or default property, or its name.
-func optionalSpan(p *schema.Param) diag.Span {
-	for _, k := range []string{"optional", "default"} {
+func optionalSpan(p *schema.Param) diag.Span { return propOr(p, "optional", "default") }
+
+// propOr returns the span of the first of the properties keys that p has,
+// or of its name.
+func propOr(p *schema.Param, keys ...string) diag.Span {
+	for _, k := range keys {
 		if s, ok := schema.PropSpan(p.Props, k); ok {
 			return s
 		}
-	}
-	return nameOrNode(p)
-}
-
-// propOr returns the span of the property key of p, or of its name.
-func propOr(p *schema.Param, key string) diag.Span {
-	if s, ok := schema.PropSpan(p.Props, key); ok {
-		return s
 	}
 	return nameOrNode(p)
 }

@@ -5,8 +5,6 @@
 package contract
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -204,16 +202,8 @@ func valuesText(vals []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// compactJSON writes a JSON value on one line.
-func compactJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(schema.ToAny(v)); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSpace(b.String())
-}
+// compactJSON writes a JSON value of the compiled model on one line.
+func compactJSON(v any) string { return jsonvalue.Compact(schema.ToAny(v)) }
 
 // keywordOf returns the keyword an incompatibility is at, by its JSON
 // pointer: the value's own keyword ("/maximum"), or "type" for a place
@@ -269,10 +259,7 @@ func keywordMessage(kw string, o, n any) string {
 // the parameter, or its type.
 func spanOf(p *schema.Param, t *schema.Type, kw string) diag.Span {
 	if p != nil {
-		if s, ok := schema.PropSpan(p.Props, kw); ok {
-			return s
-		}
-		return nameOrNode(p)
+		return propOr(p, kw)
 	}
 	return t.Span
 }
