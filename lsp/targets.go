@@ -23,6 +23,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
@@ -107,10 +108,11 @@ func targetKey(tgs []*schema.Target) string {
 
 // diagnosticsOf returns the diagnostics of an analysis: its own and, when
 // the client chose targets, theirs, computed once per analysis and set of
-// targets.
+// targets. A NAME_test.gram document has none: its tools are NAME.gram's,
+// and its records may be declared there, outside the document.
 func (s *server) diagnosticsOf(an *analysis) diag.List {
 	p := s.targets.Load()
-	if p == nil || len(*p) == 0 || an.Prog == nil {
+	if p == nil || len(*p) == 0 || an.Prog == nil || agenttest.SubjectPath(an.File.Path) != "" {
 		return an.Diags
 	}
 	key := targetKey(*p)
