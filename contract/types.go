@@ -39,7 +39,8 @@ func (d *differ) typeChanges(s scope, op, np *schema.Param, ot, nt *schema.Type)
 // tool and direction.
 func (d *differ) recordChanges(s scope, ot, nt *schema.Type) {
 	or, nr := ot.Record, nt.Record
-	if or.Name != nr.Name {
+	if or.Name != nr.Name && len(compat.Diff(generic(schema.TypeSchema(ot, false)), generic(schema.TypeSchema(nt, false)))) == 0 {
+		// Of another shape, the fields' changes say how.
 		d.add(Change{Kind: TypeRenamed, Subject: s.subject, Message: fmt.Sprintf("type %s → %s, of the same shape", or.Name, nr.Name),
 			Old: d.at(false, ot.Span), New: d.at(true, nt.Span)})
 	}
