@@ -174,6 +174,10 @@ type analysis struct {
 	// names are the newest name tables known: the analysis's own once
 	// made, else an earlier version's, which may fit (see names).
 	known atomic.Pointer[nameTables]
+
+	// targets are the diagnostics of the client's targets (see
+	// targets.go), with the analysis's own.
+	targets atomic.Pointer[targetDiags]
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may

@@ -44,7 +44,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	out := []protocol.CodeAction{}
 	if want(protocol.QuickFix) {
-		for _, d := range an.Diags.InOrder(an.File) {
+		for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
 			if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
 				continue
 			}

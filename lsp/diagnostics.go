@@ -70,7 +70,7 @@ func (s *server) diagnose(d *document) {
 		if an == nil {
 			continue // a newer version arrived: it is pending
 		}
-		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, an.Diags)}
+		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, s.diagnosticsOf(an))}
 
 		d.pubMu.Lock()
 		d.mu.Lock()

@@ -49,6 +49,8 @@
 // The features live one per file: hover.go, definition.go, references.go,
 // completion.go (with cursor.go, the context of the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
 // codeaction.go (with the "show tool schema" command), semantic.go,
-// inlay.go and tests.go (agent tests: a NAME_test.gram document compiled with
-// NAME.gram, tests in the outline, a code lens and command that run one).
+// inlay.go, tests.go (agent tests: a NAME_test.gram document compiled with
+// NAME.gram, tests in the outline, a code lens and command that run one) and
+// targets.go (the providers the client chooses, whose target diagnostics
+// and quick fixes join the document's).
 package lsp

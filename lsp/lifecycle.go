@@ -103,6 +103,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 		}
 	}
 	s.ws.setFolders(folders)
+	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))
 	s.log.Info("initialize", "folders", folders)
 	version := s.opts.Version
@@ -160,12 +161,6 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 			s.ws.forget(path)
 		}
 	}
-	return nil
-}
-
-// DidChangeConfiguration accepts configuration changes; the server has no
-// settings.
-func (s *server) DidChangeConfiguration(context.Context, *protocol.DidChangeConfigurationParams) error {
 	return nil
 }
 

@@ -34,6 +34,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/schema"
 )
 
 // Options configure a server.
@@ -82,6 +84,9 @@ type server struct {
 
 	docs *store
 	ws   *workspace
+	// targets are the targets the client chose (see targets.go); nil
+	// until it chooses.
+	targets atomic.Pointer[[]*schema.Target]
 
 	reqMu   sync.Mutex
 	running map[jsonrpc2.ID]context.CancelFunc

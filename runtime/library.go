@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/gramlang/gram/schema"
+	"github.com/gramlang/gram/schema/compat"
 )
 
 // Tool is a tool implementation.
@@ -106,8 +107,8 @@ func CheckSchema(parameters any) error {
 	if _, ok := p.(map[string]any); !ok {
 		return errors.New("parameters must be a JSON Schema object")
 	}
-	if _, err := compileSchema(p); err != nil {
-		return fmt.Errorf("parameters are not a valid JSON Schema: %s", schemaReason(err))
+	if _, err := compat.CompileSchema(p); err != nil {
+		return fmt.Errorf("parameters are not a valid JSON Schema: %s", compat.SchemaReason(err))
 	}
 	return nil
 }
@@ -227,9 +228,9 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 			continue
 		}
 		if e.params != nil {
-			if bad := compatible(sentArguments(spec), e.params, ""); len(bad) > 0 {
+			if bad := compat.Check(sentArguments(spec), e.params); len(bad) > 0 {
 				errs = append(errs, &ToolError{Tool: spec.Name, Kind: ToolIncompatible,
-					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + incompatText(bad)})
+					Message: "the specification accepts arguments the implementation's parameter schema refuses: " + compat.Text(bad)})
 				continue
 			}
 		}
@@ -257,7 +258,7 @@ func CheckBinding(spec *schema.Tool, params any) ([]Incompatibility, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compatible(shareRefs(sentArguments(spec)), shareRefs(p), ""), nil
+	return compat.Check(compat.ShareRefs(sentArguments(spec)), compat.ShareRefs(p)), nil
 }
 
 // sentArguments returns the schema of the arguments objects a call of

@@ -60,6 +60,13 @@ const (
 	CodeInvalidTestElement   = "invalid-test-element"
 	CodeMissingTestProperty  = "missing-test-property"
 	CodeEmptyTest            = "empty-test"
+
+	// Codes of targets (see [Targets]): what a provider's API cannot
+	// express, or loses, of a tool declaration.
+	CodeTargetUnsupported = "target-unsupported"
+	CodeTargetLossy       = "target-lossy"
+	CodeTargetName        = "target-name"
+	CodeTargetLimit       = "target-limit"
 )
 
 // CodeInfo describes a diagnostic code.
@@ -117,6 +124,10 @@ var Codes = []CodeInfo{
 	{CodeInvalidTestElement, diag.Error, "A test's elements are User turns and Call, NoCall, Answer and Rubric expectations."},
 	{CodeMissingTestProperty, diag.Error, "A test or one of its elements lacks a property it needs (agent, says, tool, judge, criterion, a matcher)."},
 	{CodeEmptyTest, diag.Error, "A test has no user turn."},
+	{CodeTargetUnsupported, diag.Error, "A construct the target's API cannot express, such as an Object of any shape where objects must list their properties (reported with --target)."},
+	{CodeTargetLossy, diag.Warning, "A keyword the target's API does not know, dropped from its schema and said in the description instead: the model is no longer held to it (reported with --target)."},
+	{CodeTargetName, diag.Error, "A tool or parameter name the target's API refuses (reported with --target)."},
+	{CodeTargetLimit, diag.Error, "More tools, nesting, properties or enum values than the target's API allows in a request (reported with --target)."},
 }
 
 // CodeSummary returns the summary of a code from [Codes], or "".

@@ -17,6 +17,12 @@
 //     OpenAI chat completions API, the Model Context Protocol and plain JSON
 //     Schema tools expect. Output is an [Object], a JSON object that keeps its
 //     members in order, so the same file always gives the same bytes.
+//   - [Targets] state, as data, what each provider's API accepts of JSON
+//     Schema (OpenAI, its strict mode, Anthropic, Gemini, MCP, plain
+//     2020-12), each rule with its source. [EmitTarget] writes a tools
+//     array in a target's exact wire shape, rewriting without loss what
+//     can be, and [CheckTarget] reports, at the construct that causes it,
+//     what a target cannot express (errors) or loses (warnings).
 //   - [ValidateArgs] checks the arguments a model sends for a tool call
 //     against the tool's schema, applying defaults first; [InjectArgs] adds
 //     the host-supplied (injected) parameters.

@@ -17,7 +17,9 @@ import (
 // TestGolden compiles every testdata/schema/*.gram file and compares the
 // diagnostics, a summary of the program and the emitted schemas with the
 // .golden file beside it. A first line `// formats: openai mcp jsonschema
-// strict` chooses the schema sections (default: mcp). Run
+// strict` chooses the schema sections (default: mcp); a line `// targets:
+// gemini openai-strict` among the first comment lines adds each target's
+// diagnostics (with their fixes) and a section with its tools array. Run
 // `go test ./schema -update` to rewrite them, then review the diff.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("../testdata/schema/*.gram")
@@ -50,6 +52,8 @@ func TestGolden(t *testing.T) {
 func renderGolden(t *testing.T, name, src string) (string, []string) {
 	t.Helper()
 	prog, f, diags := compileSource(t, name, src)
+	targets := goldenTargets(t, src)
+	diags = append(diags, CheckTargets(targets, prog)...).Dedup()
 	var b bytes.Buffer
 	b.WriteString("-- diagnostics --\n")
 	if err := diag.WriteText(&b, f, diags, false); err != nil {
@@ -60,13 +64,16 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 		codes = append(codes, d.Code)
 		checkSpan(t, f, d)
 	}
-	if strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "legacy_") {
+	if strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "legacy_") || len(targets) > 0 {
 		writeFixes(&b, f, diags)
 	}
 	b.WriteString("-- program --\n")
 	describe(&b, prog)
 	checkToolSchemas(t, prog)
 	formats := []string{"mcp"}
+	if len(targets) > 0 {
+		formats = nil
+	}
 	strict := false
 	if first, _, _ := strings.Cut(src, "\n"); strings.HasPrefix(first, "// formats:") {
 		formats = strings.Fields(strings.TrimPrefix(first, "// formats:"))
@@ -92,7 +99,35 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 			b.Write(out)
 		}
 	}
+	for _, tg := range targets {
+		fmt.Fprintf(&b, "-- target %s --\n", tg.Name)
+		out, _ := EmitTarget(tg, prog.Tools)
+		js, err := MarshalIndent(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(js)
+	}
 	return b.String(), codes
+}
+
+// goldenTargets returns the targets a `// targets: NAME...` line among the
+// source's first comment lines names.
+func goldenTargets(t *testing.T, src string) []*Target {
+	t.Helper()
+	for _, line := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(line, "// targets:"); ok {
+			tgs, err := ParseTargets(strings.Join(strings.Fields(rest), ","))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tgs
+		}
+	}
+	return nil
 }
 
 // checkSpan checks that a diagnostic's span is inside the file and not

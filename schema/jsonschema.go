@@ -16,7 +16,11 @@
 
 package schema
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/gramlang/gram/diag"
+)
 
 // Format is an output shape for [Emit].
 type Format string
@@ -162,6 +166,11 @@ func TypeSchema(t *Type, strict bool) Object {
 	return e.root(e.typeSchema(t))
 }
 
+// ParamSchema returns the schema of one parameter or record field as a
+// document of its own: its type (a record written out, or under "$defs"
+// when used more than once), enum, default, description and constraints.
+func ParamSchema(p *Param) Object { return paramSchema(p, false, false) }
+
 // paramSchema returns the schema of one parameter or field as a document of
 // its own; nullable adds "null" to its type (and enum).
 func paramSchema(p *Param, strict, nullable bool) Object {
@@ -195,6 +204,15 @@ const maxInlineDepth = 16
 // of paths through its records.
 type emitter struct {
 	strict bool
+	// tg is the target written for, nil for plain JSON Schema; what it
+	// cannot express or loses is added to diags (see targets.go).
+	tg    *Target
+	diags *diag.List
+	// inlining are the records being written out where the target has no
+	// references (a cycle among them, in a program with errors, is not
+	// followed); inlined counts the records written so.
+	inlining map[*Record]bool
+	inlined  int
 	// depth is the number of records the schema being written is in.
 	depth int
 	// shared are the records written under "$defs"; keys their keys
@@ -261,16 +279,24 @@ func (e *emitter) typeSchema(t *Type) Object {
 	case BooleanType:
 		return Object{{"type", "boolean"}}
 	case ObjectType:
+		if e.tg != nil && (e.tg.ClosedObjects || e.tg.NonEmptyObjects) {
+			e.anyObject(t)
+		}
 		return Object{{"type", "object"}}
 	case ArrayType:
 		o := Object{{"type", "array"}}
 		if t.Items != nil {
 			o = append(o, Member{"items", e.typeSchema(t.Items)})
+		} else if e.tg != nil && e.tg.ArrayItems {
+			e.anyArray(t)
 		}
 		return o
 	case RecordType:
 		if t.Record == nil {
 			return Object{{"type", "object"}}
+		}
+		if e.tg != nil && !e.tg.Refs {
+			return e.inlineRecord(t)
 		}
 		if e.shared[t.Record] || e.depth >= maxInlineDepth {
 			return Object{{"$ref", defsPrefix + e.define(t.Record)}}
@@ -285,6 +311,9 @@ func (e *emitter) typeSchema(t *Type) Object {
 
 // recordSchema returns the object schema of a record's fields.
 func (e *emitter) recordSchema(r *Record) Object {
+	if e.tg != nil && e.tg.NonEmptyObjects && len(r.Fields) == 0 {
+		e.emptyRecord(r)
+	}
 	o := e.objectSchema(r.Fields)
 	if r.Description != "" {
 		o = append(o, Member{"description", r.Description})
@@ -344,12 +373,15 @@ func (e *emitter) objectSchema(params []*Param) Object {
 			required = append(required, p.Name)
 		}
 	}
-	return Object{
+	o := Object{
 		{"type", "object"},
 		{"properties", props},
 		{"required", required},
-		{"additionalProperties", false},
 	}
+	if e.tg == nil || e.tg.accepts("additionalProperties") {
+		o = append(o, Member{"additionalProperties", false})
+	}
+	return o
 }
 
 // paramSchema returns the schema of one parameter or field; nullable adds
@@ -363,6 +395,9 @@ func (e *emitter) paramSchema(p *Param, nullable bool) Object {
 		} else if _, ok := o.Get("$ref"); ok {
 			o = Object{{"anyOf", []any{o, Object{{"type", "null"}}}}}
 		}
+	}
+	if e.tg != nil {
+		return e.targetParam(o, p, nullable)
 	}
 	if p.Enum != nil {
 		enum := append([]any(nil), p.Enum...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
@@ -9,7 +10,7 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--max-diagnostics N] PATH...|-
+const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--target TARGET,...] [--max-diagnostics N] PATH...|-
 
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
@@ -26,6 +27,12 @@ directory's files in path order. Diagnostics go to standard output:
   json   one JSON report listing every file and all its diagnostics
   sarif  SARIF 2.1.0, for code-scanning UIs, with all diagnostics
 
+--target also reports, for each provider named (openai, openai-strict,
+anthropic, gemini, mcp, jsonschema; several separated by commas), every
+construct of a tool its API cannot express (target-unsupported, target-name,
+target-limit errors) or loses (target-lossy warnings), at its place, with a
+fix where one exists (see gramc schema --target and docs/targets.md).
+
 Warnings (unknown-property, unused-tool, ...) do not fail the check unless
 --strict is given. Exit codes: 0 clean, 1 errors (or warnings with --strict),
 2 usage or I/O errors.
@@ -39,6 +46,8 @@ type checkInput struct {
 	stdin []byte
 	isStd bool
 	limit int64 // the size limit of a file
+	// targets are the targets whose diagnostics are reported too.
+	targets []*schema.Target
 }
 
 // checkResult is what checking one input gives.
@@ -52,6 +61,7 @@ func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", checkHelp)
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
+	targetList := fs.String("target", "", "report what these providers' APIs cannot express: "+strings.Join(schema.TargetNames(), ", ")+" (comma-separated)")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
 	if err := parseFlags(e, fs, args); err != nil {
@@ -60,6 +70,10 @@ func runCheck(e *env, args []string) error {
 	if err := checkFormat("gramc check", *format, "text", "json", "sarif"); err != nil {
 		return err
 	}
+	targets, err := schema.ParseTargets(*targetList)
+	if err != nil {
+		return usageError("gramc check", "--target: %v", err)
+	}
 	if fs.NArg() == 0 {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
 	}
@@ -67,6 +81,9 @@ func runCheck(e *env, args []string) error {
 	inputs, ioErr := collectInputs(e, "check", fs.Args())
 	if ioErr {
 		code = exitUsage
+	}
+	for i := range inputs {
+		inputs[i].targets = targets
 	}
 	results := checkAll(inputs)
 
@@ -85,7 +102,6 @@ func runCheck(e *env, args []string) error {
 			dirty++
 		}
 	}
-	var err error
 	switch *format {
 	case "text":
 		color := e.useColor(e.stdout)
@@ -147,7 +163,7 @@ func checkOne(in checkInput) checkResult {
 			return checkResult{file: f, diags: append(backupDiags(in.path, f.Text, in.limit), diags...)}
 		}
 	}
-	diags := checkFile(f)
+	diags := checkFile(f, in.targets)
 	if !in.isStd {
 		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
 	}
@@ -155,9 +171,13 @@ func checkOne(in checkInput) checkResult {
 }
 
 // checkFile returns all diagnostics of a file: the parser's and the
-// compiler's, merged and sorted.
-func checkFile(f *diag.File) diag.List {
+// compiler's, merged and sorted, and those of the targets.
+func checkFile(f *diag.File, targets []*schema.Target) diag.List {
 	doc, parsed := parseInput(f, false)
-	_, compiled := schema.Compile(doc)
-	return schema.Merge(parsed, compiled)
+	prog, compiled := schema.Compile(doc)
+	diags := schema.Merge(parsed, compiled)
+	if len(targets) > 0 {
+		diags = append(diags, schema.CheckTargets(targets, prog)...).Dedup()
+	}
+	return diags
 }

@@ -13,6 +13,9 @@ package main
 //	                           other code
 //	```gram file=x_test.gram   the example is saved as x_test.gram instead of
 //	                           example.gram; combines with check=
+//	```gram target=gemini      the example is checked with --target gemini
+//	                           (targets separated by commas); combines with
+//	                           check=
 //	```json gramc schema ARGS  the output of gramc schema ARGS on the last
 //	                           gram example, compared as JSON values
 //	```text gramc check        the text gramc check prints for the last gram
@@ -89,8 +92,9 @@ func docExamples(text string) []docExample {
 	return out
 }
 
-// exampleOptions reads the key=value words of a gram example's info string.
-func exampleOptions(t *testing.T, ex docExample) (file string, codes []string) {
+// exampleOptions reads the key=value words of a gram example's info string:
+// the file name, the codes expected and the extra flags of gramc check.
+func exampleOptions(t *testing.T, ex docExample) (file string, codes, flags []string) {
 	file = "example.gram"
 	for _, a := range ex.args {
 		k, v, _ := strings.Cut(a, "=")
@@ -99,20 +103,22 @@ func exampleOptions(t *testing.T, ex docExample) (file string, codes []string) {
 			file = v
 		case "check":
 			codes = strings.Split(v, ",")
+		case "target":
+			flags = append(flags, "--target", v)
 		default:
-			t.Errorf("docs/language.md:%d: unknown example option %q (want check=CODE,... or file=NAME)", ex.line, a)
+			t.Errorf("docs/language.md:%d: unknown example option %q (want check=CODE,..., file=NAME or target=NAME,...)", ex.line, a)
 		}
 	}
 	slices.Sort(codes)
-	return file, slices.Compact(codes)
+	return file, slices.Compact(codes), flags
 }
 
-// checkCodes runs gramc check --format json on a file and returns the sorted,
-// distinct codes of its diagnostics.
-func checkCodes(t *testing.T, file string) ([]string, string) {
+// checkCodes runs gramc check --format json (with flags) on a file and
+// returns the sorted, distinct codes of its diagnostics.
+func checkCodes(t *testing.T, file string, flags ...string) ([]string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	Main([]string{"check", "--format", "json", file}, nil, &out, &errOut)
+	Main(slices.Concat([]string{"check", "--format", "json"}, flags, []string{file}), nil, &out, &errOut)
 	var report struct {
 		Files []struct {
 			Diagnostics []struct {
@@ -217,12 +223,12 @@ func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []stri
 		switch {
 		case ex.lang == "gram":
 			examples++
-			file, want := exampleOptions(t, ex)
+			file, want, flags := exampleOptions(t, ex)
 			if err := os.WriteFile(file, []byte(ex.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			last = file
-			got, msgs := checkCodes(t, file)
+			got, msgs := checkCodes(t, file, flags...)
 			if !slices.Equal(got, want) {
 				if len(want) == 0 {
 					fail(ex, "the example should check clean, but gramc check reports:\n%s", msgs)

@@ -1,19 +1,36 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--agent NAME] [--tool NAME] FILE|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
 the tools of one agent, with --tool one tool.
+
+--target writes the tools array exactly as one provider's API takes it:
+
+  openai         OpenAI chat completions, function tools
+  openai-strict  the same in strict mode (Structured Outputs)
+  anthropic      Anthropic Messages: name, description, input_schema
+  gemini         Gemini: one tool of functionDeclarations, parameters in
+                 its OpenAPI 3.0 subset (no $ref, no additionalProperties)
+  mcp            Model Context Protocol tools (JSON Schema 2020-12)
+  jsonschema     one draft 2020-12 schema per tool
+
+Rewrites that lose nothing are applied; a keyword the provider does not know
+is dropped and said in the description, with a warning; what the provider
+cannot express at all is an error, and nothing is printed (docs/targets.md
+lists every rule with its source). --target replaces --format and --strict.
 
   openai      the "tools" array of an OpenAI chat completion request (default)
   mcp         an array of Model Context Protocol tool definitions (name,
@@ -38,6 +55,7 @@ func runSchema(e *env, args []string) error {
 	fs := newFlags(e, "schema", schemaHelp)
 	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp, jsonschema or toolspec")
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
+	targetName := fs.String("target", "", "write the tools array a provider's API takes: "+strings.Join(schema.TargetNames(), ", "))
 	agentName := fs.String("agent", "", "print only the tools of this agent")
 	toolName := fs.String("tool", "", "print only this tool")
 	maxDiags := maxDiagnosticsFlag(fs)
@@ -52,6 +70,15 @@ func runSchema(e *env, args []string) error {
 	if !slices.Contains(names, *format) {
 		return usageError("gramc schema", "unknown format %q (want %s)", *format, strings.Join(names, ", "))
 	}
+	var target *schema.Target
+	if *targetName != "" {
+		if target = schema.TargetByName(*targetName); target == nil {
+			return usageError("gramc schema", "%v", &schema.UnknownTargetError{Name: *targetName})
+		}
+		if flagSet(fs, "format") || flagSet(fs, "strict") {
+			return usageError("gramc schema", "--target writes a provider's own shape; give it without --format and --strict")
+		}
+	}
 	if fs.NArg() != 1 {
 		return usageError("gramc schema", "give exactly one file (or - for standard input)")
 	}
@@ -62,18 +89,29 @@ func runSchema(e *env, args []string) error {
 	doc, parsed := parseInput(f, false)
 	prog, compiled := schema.Compile(doc)
 	diags := schema.Merge(parsed, compiled)
+	var tools []*schema.Tool
+	if !diags.HasErrors() {
+		if tools, err = selectTools(prog, *agentName, *toolName); err != nil {
+			writeDiags(e, f, diags, *maxDiags)
+			return err
+		}
+	}
+	var out any
+	if target != nil && !diags.HasErrors() {
+		var tdiags diag.List
+		out, tdiags = schema.EmitTarget(target, tools)
+		diags = append(diags, tdiags...).Dedup()
+	}
 	if len(diags) > 0 {
 		writeDiags(e, f, diags, *maxDiags)
 	}
 	if diags.HasErrors() {
 		return exitWith(exitError)
 	}
-	tools, err := selectTools(prog, *agentName, *toolName)
-	if err != nil {
-		return err
+	if target == nil {
+		out = schema.Emit(schema.Format(*format), tools, *strict)
 	}
-	var out any = schema.Emit(schema.Format(*format), tools, *strict)
-	if *toolName != "" && schema.Format(*format) == schema.FormatJSONSchema {
+	if *toolName != "" && (target == nil && schema.Format(*format) == schema.FormatJSONSchema || target != nil && target.Shape == schema.ShapeJSONSchema) {
 		out = out.([]schema.Object)[0]
 	}
 	b, err := schema.MarshalIndent(out)
@@ -84,6 +122,17 @@ func runSchema(e *env, args []string) error {
 		return usageError("gramc schema", "%v", err)
 	}
 	return nil
+}
+
+// flagSet reports whether the flag called name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
 }
 
 // selectTools returns the tools gramc schema prints: those of the file, of

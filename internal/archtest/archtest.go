@@ -51,12 +51,18 @@ var Layers = map[string]int{
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,
-	"schema":  3,
+	// The schema comparisons (inclusion, equality) the compiler, the
+	// runtime's binding and the contract diff share; they read generic
+	// JSON, not the compiler's model, so they sit below it.
+	"schema/compat": 2,
+	"schema":        3,
 	// Beside the compiler: the formatter; the editor features of one text
-	// (ide) that the browser playground uses; the HTTP transports the model
-	// client uses; a fake model server and a demo MCP server for tests.
+	// (ide) that the browser playground uses; contract diffs; the HTTP
+	// transports the model client uses; a fake model server and a demo MCP
+	// server for tests.
 	"format":             4,
 	"ide":                4,
+	"contract":           4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,

@@ -1,10 +1,10 @@
 // Schema equality: two JSON Schemas agree when they validate the same way
-// (binding asks less, see compat.go; equality tells whether an import
+// (inclusion asks less, see compat.go; equality tells whether an import
 // round-trips exactly). Annotations are ignored; "required", "type" and "enum" are
 // compared as sets; numbers by value; an absent "properties" or "required"
 // equals an empty one and an absent "additionalProperties" equals true.
 
-package runtime
+package compat
 
 import (
 	"fmt"
@@ -14,17 +14,13 @@ import (
 	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
-// SchemaDiff compares two JSON Schemas for equality: on every keyword that
-// validates, annotations (description, default, title, ...) ignored.
-// Binding asks less, compatibility (see [SchemaCompatible]). Each schema
-// is a [schema.Object], a Go value or JSON text (see [Tool.Parameters]). It returns the differences, each as "at POINTER:
-// what differs", none when the schemas agree.
-func SchemaDiff(spec, impl any) ([]string, error) {
-	a, b, err := genericSchemas(spec, impl, "the first schema", "the second schema")
-	if err != nil {
-		return nil, err
-	}
-	return diffSchemas(a, b, ""), nil
+// Diff compares two JSON Schemas, spec and impl, for equality: on every
+// keyword that validates, annotations (description, default, title, ...)
+// ignored; inclusion, which binding asks, is [Check]. Both are generic JSON
+// (see [Check]). It returns the differences, each as "at POINTER: what
+// differs", none when the schemas agree.
+func Diff(spec, impl any) []string {
+	return diffSchemas(spec, impl, "")
 }
 
 // IsAnnotation reports whether a JSON Schema keyword is an annotation

@@ -1,11 +1,11 @@
-// Binding by compatibility, keyword by keyword: how the declaration's and
+// Inclusion, keyword by keyword: how the declaration's and
 // the implementation's schemas are compared for numbers (bounds,
 // multipleOf), strings (lengths, pattern, format), finite value sets (enum,
 // const), arrays (items, prefixItems, sizes) and objects (properties,
 // required, sizes, propertyNames, dependentRequired). See compat.go for the
 // rule and the order in which schemas are taken apart.
 
-package runtime
+package compat
 
 import (
 	"encoding/json"
@@ -75,11 +75,11 @@ func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibi
 		key = "const"
 	}
 	at := jsonvalue.JoinPointer(ptr, key)
-	iv, err := compileSchema(im)
+	iv, err := CompileSchema(im)
 	if err != nil {
 		return []Incompatibility{{Pointer: ptr, Message: "the implementation's schema cannot be compiled to check the declaration's " + key + ": " + err.Error()}}
 	}
-	dv, derr := compileSchema(without(dm, "enum", "const"))
+	dv, derr := CompileSchema(without(dm, "enum", "const"))
 	var out []Incompatibility
 	for _, v := range vals {
 		if derr == nil && dv.Validate(v) != nil {
@@ -92,8 +92,9 @@ func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibi
 	return out
 }
 
-// compileSchema compiles a generic JSON schema, asserting formats.
-func compileSchema(s any) (*jsonschema.Schema, error) {
+// CompileSchema compiles a generic JSON schema as draft 2020-12 (unless
+// its $schema names another draft), asserting formats.
+func CompileSchema(s any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -104,9 +105,9 @@ func compileSchema(s any) (*jsonschema.Schema, error) {
 	return c.Compile(url)
 }
 
-// schemaReason says why a schema did not compile: where the meta-schema
-// refused it and why, on one line.
-func schemaReason(err error) string {
+// SchemaReason says why a schema did not compile (an error of
+// [CompileSchema]): where the meta-schema refused it and why, on one line.
+func SchemaReason(err error) string {
 	var se *jsonschema.SchemaValidationError
 	if errors.As(err, &se) {
 		return validationReason(se.Err)
@@ -445,7 +446,7 @@ func (o *objectPair) requiredCompatible() []Incompatibility {
 func (o *objectPair) namesCompatible() []Incompatibility {
 	var out []Incompatibility
 	if pn, ok := o.im["propertyNames"]; ok && !jsonvalue.Equal(o.dm["propertyNames"], pn) {
-		v, err := compileSchema(pn)
+		v, err := CompileSchema(pn)
 		okNames := o.closed && err == nil
 		if okNames {
 			for name := range o.dProps {

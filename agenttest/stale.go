@@ -1,0 +1,124 @@
+// Stale cassettes: the recorded tests that a change of their agent file
+// invalidates. Replaying compares each request with the one recorded, and
+// what an agent file puts in a request is its agent's model, instruction,
+// settings and the declarations of its tools; a test whose agent, or a
+// judge of its rubrics, sends any of them otherwise after the change can
+// no longer replay its cassette and must be recorded again.
+
+package agenttest
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/schema"
+)
+
+// StaleCassette is a recorded test whose cassette a change of its agent
+// file invalidates.
+type StaleCassette struct {
+	// Test is the test's name; File the file that declares it.
+	Test, File string
+	// Cassette is the cassette's path.
+	Cassette string
+	// Why says which agents' requests changed, and how: "agent desk:
+	// instruction, tools".
+	Why string
+}
+
+// StaleCassettes returns the recorded tests of the agent file at path
+// whose cassettes the change from old to new invalidates: the tests
+// declared in the file (as new has them) and in the NAME_test.gram file
+// beside it, whose cassette exists (where r looks for it; nil: beside the
+// file), and whose agent or judges send other requests in new than in old.
+// Only regular files of at most limit bytes are read (0: 256 MB).
+func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int64) ([]StaleCassette, error) {
+	if r == nil {
+		r = &Runner{}
+	}
+	type fileTests struct {
+		path  string
+		tests []*schema.Test
+	}
+	files := []fileTests{{path, new.Tests}}
+	if tp := strings.TrimSuffix(path, ".gram") + TestFileSuffix; tp != path {
+		switch b, err := inputfile.Read(tp, limit); {
+		case err == nil:
+			prog, _ := Compile(diag.NewFile(tp, b), new)
+			files = append(files, fileTests{tp, prog.Tests})
+		case !os.IsNotExist(err):
+			return nil, err
+		}
+	}
+	var out []StaleCassette
+	for _, f := range files {
+		for _, t := range f.tests {
+			cassette := r.CassettePath(f.path, t.Name)
+			if _, err := os.Stat(cassette); err != nil {
+				continue // not recorded
+			}
+			var why []string
+			for _, name := range testAgents(t) {
+				if what := RequestChanges(old.Agent(name), new.Agent(name)); len(what) > 0 {
+					why = append(why, "agent "+name+": "+strings.Join(what, ", "))
+				}
+			}
+			if len(why) > 0 {
+				out = append(out, StaleCassette{Test: t.Name, File: f.path, Cassette: cassette, Why: strings.Join(why, "; ")})
+			}
+		}
+	}
+	return out, nil
+}
+
+// testAgents returns the names of the agents a test's model requests come
+// from: the agent under test, then its judges, each once.
+func testAgents(t *schema.Test) []string {
+	names := []string{t.AgentName}
+	for _, turn := range t.Turns {
+		for _, r := range turn.Rubrics {
+			if r.JudgeName != "" && !slices.Contains(names, r.JudgeName) {
+				names = append(names, r.JudgeName)
+			}
+		}
+	}
+	return names
+}
+
+// RequestChanges names what differs between the model requests two
+// versions of an agent make: "model", "instruction", "settings" (those a
+// request carries, and maxIterations, which bounds how many there are),
+// "tools" (their declarations, as the model is sent them), or "agent
+// added"/"agent removed" when one version lacks it. It returns nil when
+// the requests are the same.
+func RequestChanges(old, new *schema.Agent) []string {
+	switch {
+	case old == nil && new == nil:
+		return nil
+	case old == nil:
+		return []string{"agent added"}
+	case new == nil:
+		return []string{"agent removed"}
+	}
+	var out []string
+	if old.Model.String() != new.Model.String() {
+		out = append(out, "model")
+	}
+	if old.Instruction != new.Instruction {
+		out = append(out, "instruction")
+	}
+	a, b := old.Settings, new.Settings
+	if a.MaxIterations != b.MaxIterations || a.MaxTokens != b.MaxTokens || a.ParallelToolCalls != b.ParallelToolCalls ||
+		(a.Temperature == nil) != (b.Temperature == nil) || a.Temperature != nil && *a.Temperature != *b.Temperature {
+		out = append(out, "settings")
+	}
+	ot, _ := schema.MarshalIndent(schema.Emit(schema.FormatOpenAI, old.Tools, false))
+	nt, _ := schema.MarshalIndent(schema.Emit(schema.FormatOpenAI, new.Tools, false))
+	if string(ot) != string(nt) {
+		out = append(out, "tools")
+	}
+	return out
+}

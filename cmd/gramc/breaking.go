@@ -1,0 +1,391 @@
+// gramc diff: the contract changes between two versions of an agent file
+// (see package contract), each side a file or a file at a git revision,
+// with the recorded tests whose cassettes the change invalidates.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/contract"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/schema"
+)
+
+const diffHelp = `Usage: gramc diff [--breaking] [--format text|json|sarif] OLD NEW
+       gramc diff [--breaking] [--format text|json|sarif] --against GIT NEW
+
+Compares two versions of a gram agent file as their callers see them and
+lists every change of a tool's, a record's or an agent's contract, each
+classified as breaking for callers or safe, with its place in both
+versions. A change breaks callers when the new version refuses a call the
+old one accepted (a parameter added as required, made required or
+removed, a type narrowed, an enum value removed, a constraint tightened, a
+default changed, a tool removed or renamed) or may return a value the old
+one never did (a return type widened); injected parameters, set by the
+host, never break callers. docs/cli.md lists every kind of change.
+
+Each side is a file, or a file at a git revision written REV:PATH as git
+show reads it (main:agents/desk.gram, HEAD~1:desk.gram). --against
+compares NEW with the same file at a revision: .git#ref=REF (also
+#branch= or #tag=; the path before # is the repository, .git the one
+around the current directory), or a plain REV.
+
+It also lists the recorded tests (of NEW and of the NAME_test.gram file
+beside it) whose cassettes the change invalidates: those whose agent or
+judges send the model other requests now.
+
+  text   one line per change, the summary on standard error (the default)
+  json   one JSON object: the changes and the stale cassettes
+  sarif  SARIF 2.1.0: a result per change, breaking ones as errors
+
+Exit codes: 0 success; 1 a breaking change with --breaking, or errors in a
+version (its diagnostics go to standard error); 2 usage or I/O errors.
+
+Flags:
+`
+
+// diffSide is one version: its file and its path on disk, "" for a
+// version read from git.
+type diffSide struct {
+	file *diag.File
+	disk string
+}
+
+func runDiff(e *env, args []string) error {
+	fs := newFlags(e, "diff", diffHelp)
+	breaking := fs.Bool("breaking", false, "exit 1 when a change breaks callers")
+	format := fs.String("format", "text", "output format: text, json or sarif")
+	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")
+	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if err := checkFormat("gramc diff", *format, "text", "json", "sarif"); err != nil {
+		return err
+	}
+	var oldArg, newArg string
+	switch {
+	case *against != "" && fs.NArg() == 1:
+		newArg = fs.Arg(0)
+	case *against == "" && fs.NArg() == 2:
+		oldArg, newArg = fs.Arg(0), fs.Arg(1)
+	case *against != "":
+		return usageError("gramc diff", "with --against, give the one file to compare (NEW)")
+	default:
+		return usageError("gramc diff", "give the two versions to compare, OLD and NEW (files or REV:PATH), or --against GIT and NEW")
+	}
+	newSide, err := readSide(e, newArg)
+	if err != nil {
+		return usageError("gramc diff", "%v", err)
+	}
+	var oldSide diffSide
+	if *against != "" {
+		if newSide.disk == "" {
+			return usageError("gramc diff", "with --against, NEW is a file, not %s", newArg)
+		}
+		oldSide, err = readAgainst(e, *against, newSide.disk)
+	} else {
+		oldSide, err = readSide(e, oldArg)
+	}
+	if err != nil {
+		return usageError("gramc diff", "%v", err)
+	}
+	oldProg, oldBad := compileSide(e, oldSide, *maxDiags)
+	newProg, newBad := compileSide(e, newSide, *maxDiags)
+	if oldBad || newBad {
+		return fail(exitError, "gramc diff: a version has errors; fix them to compare the versions")
+	}
+	report := contract.Diff(oldProg, newProg)
+	var stale []agenttest.StaleCassette
+	if newSide.disk != "" {
+		if stale, err = agenttest.StaleCassettes(newSide.disk, oldProg, newProg, nil, e.maxFileSize); err != nil {
+			return usageError("gramc diff", "%v", err)
+		}
+	}
+	switch *format {
+	case "text":
+		err = writeDiffText(e, report, stale)
+	case "json":
+		err = writeDiffJSON(e.stdout, report, stale)
+	case "sarif":
+		err = writeDiffSARIF(e.stdout, report)
+	}
+	if err != nil {
+		return usageError("gramc diff", "writing output: %v", err)
+	}
+	if *breaking && report.Breaking() > 0 {
+		return exitWith(exitError)
+	}
+	return nil
+}
+
+// readSide reads one version: a file, or REV:PATH from git when no file of
+// that name exists.
+func readSide(e *env, arg string) (diffSide, error) {
+	if _, err := os.Stat(arg); err == nil || !strings.Contains(arg, ":") {
+		b, err := readFile(arg, e.maxFileSize)
+		if err != nil {
+			return diffSide{}, err
+		}
+		return diffSide{file: diag.NewFile(arg, b), disk: arg}, nil
+	}
+	b, err := gitShow(e, ".", arg)
+	if err != nil {
+		return diffSide{}, err
+	}
+	return diffSide{file: diag.NewFile(arg, b)}, nil
+}
+
+// readAgainst reads the file at path as it is at the revision spec names:
+// ".git#ref=REF" (or branch=, tag=; the part before # is the repository)
+// or a plain revision.
+func readAgainst(e *env, spec, path string) (diffSide, error) {
+	repo, rev := ".", spec
+	if r, frag, ok := strings.Cut(spec, "#"); ok {
+		repo, rev = r, ""
+		for _, kv := range strings.Split(frag, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "ref", "branch", "tag":
+				rev = v
+			default:
+				return diffSide{}, fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
+			}
+		}
+		if rev == "" {
+			return diffSide{}, fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
+		}
+		if filepath.Base(repo) == ".git" {
+			repo = filepath.Dir(repo)
+		}
+	}
+	top, err := git(repo, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return diffSide{}, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return diffSide{}, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(strings.TrimSpace(string(top)), abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return diffSide{}, fmt.Errorf("%s is not in the git repository %s", path, strings.TrimSpace(string(top)))
+	}
+	obj := rev + ":" + filepath.ToSlash(rel)
+	b, err := gitShow(e, strings.TrimSpace(string(top)), obj)
+	if err != nil {
+		return diffSide{}, err
+	}
+	return diffSide{file: diag.NewFile(obj, b)}, nil
+}
+
+// gitShow returns the file git names obj (REV:PATH), run in dir, within
+// the size limit of inputs.
+func gitShow(e *env, dir, obj string) ([]byte, error) {
+	b, err := git(dir, "show", obj)
+	if err != nil {
+		return nil, err
+	}
+	if e.maxFileSize > 0 && int64(len(b)) > e.maxFileSize {
+		return nil, fmt.Errorf("%s is larger than --max-file-size (%d bytes)", obj, e.maxFileSize)
+	}
+	return b, nil
+}
+
+// git runs git with args in dir and returns its standard output; the error
+// carries what git said.
+func git(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return out, nil
+}
+
+// compileSide compiles one version, printing its diagnostics on standard
+// error; it reports whether it has errors.
+func compileSide(e *env, s diffSide, max int) (*schema.Program, bool) {
+	doc, parsed := parseInput(s.file, false)
+	prog, compiled := schema.Compile(doc)
+	diags := schema.Merge(parsed, compiled)
+	if diags.HasErrors() {
+		writeDiags(e, s.file, diags, max)
+	}
+	return prog, diags.HasErrors()
+}
+
+// placeText writes a place as PATH:LINE:COLUMN.
+func placeText(p contract.Place) string {
+	return p.File.Path + ":" + p.File.OffsetPosition(p.Span.Start).String()
+}
+
+// verdict returns "breaking" or "safe".
+func verdict(c contract.Change) string {
+	if c.Breaking {
+		return "breaking"
+	}
+	return "safe"
+}
+
+// writeDiffText writes one line per change, at its place in the new
+// version (in the old one for what is gone) with the other place after
+// it, the stale cassettes, and the summary on standard error.
+func writeDiffText(e *env, r *contract.Report, stale []agenttest.StaleCassette) error {
+	var b strings.Builder
+	for _, c := range r.Changes {
+		at, other, side := c.New, c.Old, "was"
+		if at.IsZero() {
+			at, other, side = c.Old, c.New, "now"
+		}
+		fmt.Fprintf(&b, "%s: %s[%s]: %s: %s", placeText(at), verdict(c), c.Kind, c.Subject, c.Message)
+		if !other.IsZero() {
+			fmt.Fprintf(&b, " (%s %s)", side, placeText(other))
+		}
+		b.WriteByte('\n')
+	}
+	if len(stale) > 0 {
+		b.WriteString("Recorded tests whose cassettes no longer match (record them again):\n")
+		for _, s := range stale {
+			fmt.Fprintf(&b, "  %s: %s (%s): %s\n", s.File, s.Test, s.Cassette, s.Why)
+		}
+	}
+	if _, err := io.WriteString(e.stdout, b.String()); err != nil {
+		return err
+	}
+	n := r.Breaking()
+	fmt.Fprintf(e.stderr, "gramc diff: %s, %s", plural(n, "breaking change"), plural(len(r.Changes)-n, "safe change"))
+	if len(stale) > 0 {
+		fmt.Fprintf(e.stderr, ", %s to record again", plural(len(stale), "test"))
+	}
+	fmt.Fprintln(e.stderr)
+	return nil
+}
+
+// diffJSON is the JSON output of gramc diff.
+type diffJSON struct {
+	SchemaVersion int          `json:"schema_version"`
+	Tool          string       `json:"tool"`
+	Old           string       `json:"old"`
+	New           string       `json:"new"`
+	Breaking      int          `json:"breaking"`
+	Changes       []changeJSON `json:"changes"`
+	Stale         []staleJSON  `json:"staleCassettes"`
+}
+
+// changeJSON is one change: old and new are its places, absent on the
+// side that lacks it; ranges have 0-based lines and UTF-16 columns, as
+// in gramc check --format json.
+type changeJSON struct {
+	Kind     contract.Kind `json:"kind"`
+	Breaking bool          `json:"breaking"`
+	Subject  string        `json:"subject"`
+	Message  string        `json:"message"`
+	Tools    []string      `json:"tools,omitempty"`
+	Old      *placeJSON    `json:"old,omitempty"`
+	New      *placeJSON    `json:"new,omitempty"`
+}
+
+type placeJSON struct {
+	Path  string         `json:"path"`
+	Range diag.JSONRange `json:"range"`
+}
+
+type staleJSON struct {
+	Test     string `json:"test"`
+	File     string `json:"file"`
+	Cassette string `json:"cassette"`
+	Why      string `json:"why"`
+}
+
+// placeJSONOf converts a place, nil when absent.
+func placeJSONOf(p contract.Place) *placeJSON {
+	if p.IsZero() {
+		return nil
+	}
+	return &placeJSON{Path: p.File.Path, Range: diag.ToJSONRange(p.File, p.Span)}
+}
+
+// writeDiffJSON writes the report as one JSON object.
+func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCassette) error {
+	out := diffJSON{SchemaVersion: 1, Tool: "gramc/" + buildinfo.Version(), Old: r.Old.File.Path, New: r.New.File.Path,
+		Breaking: r.Breaking(), Changes: []changeJSON{}, Stale: []staleJSON{}}
+	for _, c := range r.Changes {
+		out.Changes = append(out.Changes, changeJSON{Kind: c.Kind, Breaking: c.Breaking, Subject: c.Subject, Message: c.Message,
+			Tools: c.Tools, Old: placeJSONOf(c.Old), New: placeJSONOf(c.New)})
+	}
+	for _, s := range stale {
+		out.Stale = append(out.Stale, staleJSON{Test: s.Test, File: s.File, Cassette: s.Cassette, Why: s.Why})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// writeDiffSARIF writes the changes as a SARIF 2.1.0 log: one rule per
+// kind, a result per change (an error when it breaks callers, a note
+// otherwise) at its place in the new version, or in the old one for what
+// is gone, with the other place as a related location.
+func writeDiffSARIF(w io.Writer, r *contract.Report) error {
+	driver := sarifDriver{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
+	index := map[contract.Kind]int{}
+	for _, k := range contract.Kinds {
+		index[k.Kind] = len(driver.Rules)
+		level := map[contract.Verdict]string{contract.Breaks: "error", contract.Depends: "warning", contract.Safe: "note"}[k.Verdict]
+		driver.Rules = append(driver.Rules, sarifRule{ID: string(k.Kind), ShortDescription: sarifMessage{k.Summary}, DefaultConfiguration: sarifConfig{level}})
+	}
+	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}
+	artifacts := map[*diag.File]int{}
+	loc := func(p contract.Place) sarifPhysicalLocation {
+		i, ok := artifacts[p.File]
+		if !ok {
+			i = len(run.Artifacts)
+			artifacts[p.File] = i
+			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: sarifURI(p.File.Path)}})
+		}
+		return sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(p.File.Path), Index: &i}, Region: sarifRegionOf(p.File, p.Span)}
+	}
+	for _, c := range r.Changes {
+		at, other, what := c.New, c.Old, "In the old version"
+		if at.IsZero() {
+			at, other, what = c.Old, c.New, "In the new version"
+		}
+		level := "note"
+		if c.Breaking {
+			level = "error"
+		}
+		res := sarifResult{RuleID: string(c.Kind), RuleIndex: index[c.Kind], Level: level,
+			Message:   sarifMessage{c.Subject + ": " + c.Message},
+			Locations: []sarifLocation{{PhysicalLocation: loc(at)}}}
+		if !other.IsZero() {
+			id := 1
+			res.RelatedLocations = []sarifLocation{{ID: &id, PhysicalLocation: loc(other), Message: &sarifMessage{what}}}
+		}
+		run.Results = append(run.Results, res)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}

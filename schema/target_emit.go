@@ -1,0 +1,555 @@
+// Writing tools for a target: the emitter's hooks that apply a [Target]'s
+// rules as each parameter, record and type is written (so that what is
+// reported is the construct that caused it, at its place), the wire shape
+// of each provider's tools array, and the checks of names and sizes.
+
+package schema
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// maxInlinedRecords bounds the records written out in one schema for a
+// target without references: a record used twice at every level of a
+// chain doubles with each level.
+const maxInlinedRecords = 1 << 12
+
+// newTargetEmitter returns the emitter of a document for tg, whose
+// schemas are those of the types roots; it adds to diags.
+func newTargetEmitter(tg *Target, diags *diag.List, roots ...*Type) *emitter {
+	e := newEmitter(tg.Strict, roots...)
+	e.tg, e.diags = tg, diags
+	return e
+}
+
+// EmitTarget returns the tools array tg's API takes, for tools, and the
+// diagnostics of what tg cannot express (errors) or loses (warnings), at
+// the constructs that cause them. Lossless rewrites are applied without a
+// diagnostic. The result is a []Object; for a file with errors it is still
+// written, as far as it goes.
+func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
+	var diags diag.List
+	out := make([]Object, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, TargetTool(tg, t, &diags))
+	}
+	if n := tg.Limits.Tools; n > 0 && len(tools) > n {
+		t := tools[n]
+		d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, ordinal(n+1), len(tools))
+		d.Detail = "declare fewer tools, or give each agent its own (gramc schema --agent NAME)"
+		diags.Add(d)
+	}
+	if tg.Shape == ShapeGemini {
+		if len(out) == 0 {
+			return []Object{}, diags.Dedup()
+		}
+		out = []Object{{{"functionDeclarations", out}}}
+	}
+	return out, diags.Dedup()
+}
+
+// TargetTool returns one tool as tg's API takes it: an entry of the tools
+// array, or, for Gemini, a function declaration. What tg cannot express
+// or loses is added to diags.
+func TargetTool(tg *Target, t *Tool, diags *diag.List) Object {
+	checkToolName(tg, t, diags)
+	checkParamNames(tg, t, diags)
+	switch tg.Shape {
+	case ShapeMCP:
+		return MCPTool(t, false)
+	case ShapeJSONSchema:
+		return JSONSchema(t, false)
+	}
+	params := targetParameters(tg, t, diags)
+	switch tg.Shape {
+	case ShapeAnthropic:
+		o := Object{{"name", t.Name}}
+		if t.Description != "" {
+			o = append(o, Member{"description", t.Description})
+		}
+		return append(o, Member{"input_schema", params})
+	case ShapeGemini:
+		o := Object{{"name", t.Name}}
+		if t.Description != "" {
+			o = append(o, Member{"description", t.Description})
+		}
+		if len(t.ModelParams()) > 0 {
+			// "For function with no parameters, this can be left
+			// unset" (FunctionDeclaration.parameters): an empty OBJECT
+			// would be refused.
+			o = append(o, Member{"parameters", params})
+		}
+		return o
+	}
+	fn := Object{{"name", t.Name}}
+	if t.Description != "" {
+		fn = append(fn, Member{"description", t.Description})
+	}
+	fn = append(fn, Member{"parameters", params})
+	if tg.Strict {
+		fn = append(fn, Member{"strict", true})
+	}
+	return Object{{"type", "function"}, {"function", fn}}
+}
+
+// targetParameters returns the schema of the arguments the model passes to
+// t, written for tg, and checks its sizes.
+func targetParameters(tg *Target, t *Tool, diags *diag.List) Object {
+	params := t.ModelParams()
+	e := newTargetEmitter(tg, diags, paramTypes(params)...)
+	o := e.root(e.objectSchema(params))
+	checkSizes(tg, t, o, diags)
+	return o
+}
+
+// CheckTarget returns the diagnostics of prog for tg: those of writing
+// each of its tools for tg, and an error for an agent with more tools than
+// one request to tg may declare.
+func CheckTarget(tg *Target, prog *Program) diag.List {
+	var diags diag.List
+	for _, t := range prog.Tools {
+		TargetTool(tg, t, &diags)
+	}
+	if n := tg.Limits.Tools; n > 0 {
+		for _, a := range prog.Agents {
+			if len(a.Tools) > n {
+				d := diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, len(a.Tools))
+				d.Detail = "split the agent's tools between agents that hand work to each other"
+				diags.Add(d)
+			}
+		}
+	}
+	return diags.Dedup()
+}
+
+// CheckTargets returns the diagnostics of prog for every target of tgs,
+// merged and sorted.
+func CheckTargets(tgs []*Target, prog *Program) diag.List {
+	var out diag.List
+	for _, tg := range tgs {
+		out = append(out, CheckTarget(tg, prog)...)
+	}
+	return out.Dedup()
+}
+
+// jsonType returns the JSON Schema type of values of a type, "" for an
+// invalid one.
+func jsonType(t *Type) string {
+	if t == nil {
+		return ""
+	}
+	switch t.Kind {
+	case StringType:
+		return "string"
+	case IntegerType:
+		return "integer"
+	case NumberType:
+		return "number"
+	case BooleanType:
+		return "boolean"
+	case ObjectType, RecordType:
+		return "object"
+	case ArrayType:
+		return "array"
+	}
+	return ""
+}
+
+// targetParam finishes the schema o of one parameter or field for the
+// emitter's target: its enum, default, description and constraints, each
+// kept, rewritten without loss, or dropped and said in the description
+// with a warning.
+func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
+	tg := e.tg
+	typ := jsonType(p.Type)
+	var notes []string
+	if p.Enum != nil {
+		if tg.accepts("enum") && tg.acceptsEnum(typ) {
+			enum := append([]any(nil), p.Enum...)
+			if nullable {
+				enum = append(enum, nil)
+			}
+			o = append(o, Member{"enum", enum})
+		} else {
+			notes = append(notes, "one of "+valuesText(p.Enum))
+			e.lossy(p, "enum", fmt.Sprintf("the enum %s", compactJSON(p.Enum)),
+				fmt.Sprintf("%s takes an enum only on %s", tg.Title, strings.Join(tg.EnumTypes, ", ")))
+		}
+	}
+	if p.HasDefault {
+		if tg.accepts("default") {
+			o = append(o, Member{"default", p.Default})
+		} else {
+			// An annotation: it validates nothing, and the description
+			// keeps it for the model.
+			notes = append(notes, "default "+compactJSON(p.Default))
+		}
+	}
+	cons := e.targetConstraints(p, typ, &notes)
+	if desc := describeWith(p.Description, notes); desc != "" {
+		o.Set("description", desc)
+	}
+	return append(o, cons...)
+}
+
+// targetConstraints returns the constraints of p that the target keeps.
+// minLength and maxLength, where the target lacks them but has pattern
+// and p has none, become the pattern they amount to; every other keyword
+// the target lacks is said in notes and reported as lost.
+func (e *emitter) targetConstraints(p *Param, typ string, notes *[]string) []Member {
+	tg := e.tg
+	out := make([]Member, 0, len(p.Constraints))
+	_, hasPattern := Object(p.Constraints).Get("pattern")
+	var minLen, maxLen any
+	lengthAt := -1
+	for _, m := range p.Constraints {
+		switch {
+		case m.Key == "format" && tg.accepts("format") && tg.acceptsFormat(typ, fmt.Sprint(m.Value)):
+			out = append(out, m)
+		case m.Key == "format":
+			*notes = append(*notes, "in the format "+fmt.Sprint(m.Value))
+			e.lossy(p, m.Key, fmt.Sprintf("the format %q", m.Value), formatWhy(tg, typ))
+		case tg.accepts(m.Key):
+			out = append(out, m)
+		case (m.Key == "minLength" || m.Key == "maxLength") && tg.accepts("pattern") && !hasPattern:
+			if lengthAt < 0 {
+				lengthAt = len(out)
+			}
+			if m.Key == "minLength" {
+				minLen = m.Value
+			} else {
+				maxLen = m.Value
+			}
+		default:
+			*notes = append(*notes, constraintNote(m))
+			e.lossy(p, m.Key, fmt.Sprintf("%s %s", m.Key, compactJSON(m.Value)), fmt.Sprintf("%s has no %s", tg.Title, m.Key))
+		}
+	}
+	if lengthAt >= 0 {
+		// The same strings, counted in characters as minLength and
+		// maxLength count them.
+		pat := Member{"pattern", lengthPattern(minLen, maxLen)}
+		out = append(out[:lengthAt], append([]Member{pat}, out[lengthAt:]...)...)
+	}
+	return out
+}
+
+// lengthPattern returns the pattern of the strings of at least lo and at
+// most hi characters (either may be nil: no bound).
+func lengthPattern(lo, hi any) string {
+	min := "0"
+	if lo != nil {
+		min = fmt.Sprint(lo)
+	}
+	max := ""
+	if hi != nil {
+		max = fmt.Sprint(hi)
+	}
+	return `^[\s\S]{` + min + "," + max + `}$`
+}
+
+// formatWhy says which formats a target takes on values of type typ.
+func formatWhy(tg *Target, typ string) string {
+	if fs := tg.Formats[typ]; len(fs) > 0 {
+		return fmt.Sprintf("%s takes only the formats %s on a %s", tg.Title, strings.Join(fs, ", "), typ)
+	}
+	return fmt.Sprintf("%s takes no format on a %s", tg.Title, typ)
+}
+
+// constraintNote says a constraint in words, for a description.
+func constraintNote(m Member) string {
+	v := compactJSON(m.Value)
+	switch m.Key {
+	case "minimum":
+		return "at least " + v
+	case "maximum":
+		return "at most " + v
+	case "minLength":
+		return "at least " + v + " characters"
+	case "maxLength":
+		return "at most " + v + " characters"
+	case "minItems":
+		return "at least " + v + " items"
+	case "maxItems":
+		return "at most " + v + " items"
+	case "pattern":
+		return "matching " + v
+	}
+	return m.Key + " " + v
+}
+
+// describeWith returns a description followed by notes in parentheses, or the
+// notes alone.
+func describeWith(desc string, notes []string) string {
+	if len(notes) == 0 {
+		return desc
+	}
+	n := strings.Join(notes, "; ")
+	if desc == "" {
+		return strings.ToUpper(n[:1]) + n[1:] + "."
+	}
+	return desc + " (" + n + ")"
+}
+
+// valuesText writes enum members for a description: "a", "b" or "c".
+func valuesText(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = compactJSON(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compactJSON writes a JSON value on one line.
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return b.String()
+}
+
+// lossy reports that the target drops the keyword key of p (what, in
+// words) for the reason why.
+func (e *emitter) lossy(p *Param, key, what, why string) {
+	span, ok := PropSpan(p.Props, key)
+	if !ok {
+		span = p.nameOrNode()
+	}
+	d := diag.Warningf(CodeTargetLossy, span, "%s drops %s of %s: %s, so the model is not held to it", e.tg.Name, what, p.Name, why)
+	d.Detail = "the description tells the model instead, and gram still checks every call's arguments against it"
+	e.diags.Add(d)
+}
+
+// cannot reports a construct the target cannot express.
+func (e *emitter) cannot(span diag.Span, format string, args ...any) *diag.Diagnostic {
+	e.diags.Add(diag.Errorf(CodeTargetUnsupported, span, "%s cannot express %s", e.tg.Name, fmt.Sprintf(format, args...)))
+	return &(*e.diags)[len(*e.diags)-1]
+}
+
+// anyObject reports an Object type (an object of any shape) the target
+// cannot express.
+func (e *emitter) anyObject(t *Type) {
+	why := "its objects list their properties and forbid others"
+	if !e.tg.ClosedObjects {
+		why = "its objects need at least one property"
+	}
+	d := e.cannot(t.Span, "an Object of any shape: %s", why)
+	d.Detail = "declare a Record with the fields it takes and use it as the type"
+}
+
+// anyArray reports an Array without an element type.
+func (e *emitter) anyArray(t *Type) {
+	d := e.cannot(t.Span, "an Array without an element type: its arrays give their items")
+	d.Detail = "give the element type with items, e.g. {items: String}"
+}
+
+// emptyRecord reports a record without fields.
+func (e *emitter) emptyRecord(r *Record) {
+	d := e.cannot(r.NameSpan, "the record %s, which has no fields: its objects need at least one property", r.Name)
+	d.Detail = "give the record a field"
+}
+
+// inlineRecord writes a record in place, for a target without references.
+func (e *emitter) inlineRecord(t *Type) Object {
+	r := t.Record
+	if e.inlining[r] {
+		return Object{{"type", "object"}} // a cycle, reported by Compile
+	}
+	if e.inlined >= maxInlinedRecords {
+		e.cannot(t.Span, "%s here: written out without references, the schema would hold more than %d records", r.Name, maxInlinedRecords)
+		return Object{{"type", "object"}}
+	}
+	if e.inlining == nil {
+		e.inlining = map[*Record]bool{}
+	}
+	e.inlining[r] = true
+	e.inlined++
+	o := e.recordSchema(r)
+	delete(e.inlining, r)
+	return o
+}
+
+// checkToolName reports a tool name the target refuses. Renaming a tool
+// changes every reference to it, so there is no quick fix.
+func checkToolName(tg *Target, t *Tool, diags *diag.List) {
+	if t.Name == "" || tg.ToolNames.Accepts(t.Name) {
+		return
+	}
+	d := diag.Errorf(CodeTargetName, t.NameSpan, "%s does not accept the tool name %q: %s", tg.Name, t.Name, tg.ToolNames.Says)
+	d.Detail = "rename the tool (an editor's rename changes every reference to it)"
+	diags.Add(d)
+}
+
+// checkParamNames reports the names of t's parameters the target refuses,
+// each with a fix that renames it to one it accepts.
+func checkParamNames(tg *Target, t *Tool, diags *diag.List) {
+	if tg.ParamNames.Pattern == nil {
+		return
+	}
+	taken := map[string]bool{}
+	for _, p := range t.Params {
+		taken[p.Name] = true
+	}
+	for _, p := range t.ModelParams() {
+		if tg.ParamNames.Accepts(p.Name) {
+			continue
+		}
+		d := diag.Errorf(CodeTargetName, p.nameOrNode(), "%s does not accept the parameter name %q: %s", tg.Name, p.Name, tg.ParamNames.Says)
+		d.Detail = "rename the parameter; callers and tests that pass it by name change with it"
+		if p.NameSpan.Len() > 0 {
+			if name := acceptedName(tg.ParamNames, p.Name, taken); name != "" {
+				d.Fixes = []diag.Fix{{Title: "Rename the parameter to " + name, Edits: []diag.Edit{{Span: p.NameSpan, NewText: name}}}}
+			}
+		}
+		diags.Add(d)
+	}
+}
+
+// acceptedName returns a name close to name that rule accepts and that is
+// not taken: characters other than ASCII letters and digits become '_', a
+// leading digit gets a '_' before it, and the name is cut to 64 bytes and
+// numbered if needed; "" when none is found.
+func acceptedName(rule NameRule, name string, taken map[string]bool) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	s := string(b)
+	if s == "" || '0' <= s[0] && s[0] <= '9' {
+		s = "_" + s
+	}
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	for n := 2; n < 100; n++ {
+		if rule.Accepts(s) && !taken[s] {
+			return s
+		}
+		suffix := fmt.Sprintf("_%d", n)
+		s = strings.TrimSuffix(s, fmt.Sprintf("_%d", n-1))
+		if len(s)+len(suffix) > 64 {
+			s = s[:64-len(suffix)]
+		}
+		s += suffix
+	}
+	return ""
+}
+
+// checkSizes reports a tool whose parameters schema o exceeds the sizes
+// the target allows.
+func checkSizes(tg *Target, t *Tool, o Object, diags *diag.List) {
+	l := tg.Limits
+	if l.Depth == 0 && l.Properties == 0 && l.EnumValues == 0 && l.Strings == 0 {
+		return
+	}
+	var s sizes
+	s.walk(o)
+	depth := 0
+	for _, p := range t.ModelParams() {
+		depth = max(depth, objectDepth(p.Type, 0))
+	}
+	over := func(what string, have, limit int) {
+		if limit > 0 && have > limit {
+			d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d %s in a tool's schema; tool %s has %d", tg.Name, limit, what, t.Name, have)
+			d.Detail = "split the tool, or give its records fewer fields or levels"
+			diags.Add(d)
+		}
+	}
+	over("levels of nested objects", 1+depth, l.Depth)
+	over("object properties", s.properties, l.Properties)
+	over("enum values", s.enumValues, l.EnumValues)
+	over("characters of property names, definition names and enum values", s.strings, l.Strings)
+}
+
+// objectDepth returns how many objects values of type t nest (0 for a
+// scalar), stopping at a record already met on the way (seen levels
+// deep: a cycle, reported by Compile, or a chain too long to matter).
+func objectDepth(t *Type, seen int) int {
+	for t != nil && t.Kind == ArrayType {
+		t = t.Items
+	}
+	if t == nil {
+		return 0
+	}
+	switch t.Kind {
+	case ObjectType:
+		return 1
+	case RecordType:
+		if t.Record == nil || seen > 64 {
+			return 1
+		}
+		d := 0
+		for _, f := range t.Record.Fields {
+			d = max(d, objectDepth(f.Type, seen+1))
+		}
+		return 1 + d
+	}
+	return 0
+}
+
+// sizes are what [Limits] count of a schema: its properties at every level
+// (each definition counted once), enum values, and the characters of
+// property names, definition names and enum strings.
+type sizes struct {
+	properties, enumValues, strings int
+}
+
+// walk adds the sizes of the schema v.
+func (s *sizes) walk(v any) {
+	switch x := v.(type) {
+	case Object:
+		for _, m := range x {
+			switch m.Key {
+			case "properties", "$defs":
+				if props, ok := m.Value.(Object); ok {
+					if m.Key == "properties" {
+						s.properties += len(props)
+					}
+					for _, p := range props {
+						s.strings += len(p.Key)
+						s.walk(p.Value)
+					}
+				}
+			case "enum":
+				if list, ok := m.Value.([]any); ok {
+					s.enumValues += len(list)
+					for _, e := range list {
+						if str, ok := e.(string); ok {
+							s.strings += len(str)
+						}
+					}
+				}
+			case "items":
+				s.walk(m.Value)
+			case "anyOf":
+				if list, ok := m.Value.([]any); ok {
+					for _, a := range list {
+						s.walk(a)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ordinal writes n as "1st", "2nd", "129th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
