@@ -52,7 +52,7 @@ type File struct {
 
 	// positions map the positions of the spans parsed from the text to
 	// its offsets (see positions.go); nil when they are the offsets.
-	positions *Positions
+	positions atomic.Pointer[Positions]
 }
 
 // mark is a rune start on a long line: its offset, and the code points and

@@ -83,27 +83,28 @@ func (m *Positions) Pos(off int) int {
 
 // SetPositions gives f the positions of the document parsed from it (nil:
 // positions are offsets). The parser sets them before the document is used.
-func (f *File) SetPositions(m *Positions) { f.positions = m }
+func (f *File) SetPositions(m *Positions) { f.positions.Store(m) }
 
 // Positions returns f's positions (nil: positions are offsets).
-func (f *File) Positions() *Positions { return f.positions }
+func (f *File) Positions() *Positions { return f.positions.Load() }
 
 // Offset returns the byte offset in f's text of a position of f.
-func (f *File) Offset(pos int) int { return f.positions.Offset(pos) }
+func (f *File) Offset(pos int) int { return f.positions.Load().Offset(pos) }
 
 // Pos returns the position of a byte offset in f's text.
-func (f *File) Pos(off int) int { return f.positions.Pos(off) }
+func (f *File) Pos(off int) int { return f.positions.Load().Pos(off) }
 
 // Resolve returns a span of positions of f as byte offsets.
 func (f *File) Resolve(s Span) Span {
-	if f.positions == nil {
+	m := f.positions.Load()
+	if m == nil {
 		return s
 	}
-	start := f.positions.Offset(s.Start)
+	start := m.Offset(s.Start)
 	if s.End == s.Start {
 		return Span{Start: start, End: start}
 	}
-	return Span{Start: start, End: f.positions.Offset(s.End)}
+	return Span{Start: start, End: m.Offset(s.End)}
 }
 
 // Slice returns the text of a span of positions of f, or nil when it does
@@ -119,7 +120,7 @@ func (f *File) Slice(s Span) []byte {
 // ResolveDiagnostic returns d with its spans (its own, its related
 // information's and its fixes' edits) as byte offsets of f's text.
 func (f *File) ResolveDiagnostic(d Diagnostic) Diagnostic {
-	if f.positions == nil {
+	if f.positions.Load() == nil {
 		return d
 	}
 	d.Span = f.Resolve(d.Span)
@@ -147,7 +148,7 @@ func (f *File) ResolveDiagnostic(d Diagnostic) Diagnostic {
 // Resolved returns l with every diagnostic's spans as byte offsets of f's
 // text (see [File.ResolveDiagnostic]), sorted.
 func (l List) Resolved(f *File) List {
-	if f == nil || f.positions == nil {
+	if f == nil || f.positions.Load() == nil {
 		return l
 	}
 	out := make(List, len(l))
@@ -160,7 +161,7 @@ func (l List) Resolved(f *File) List {
 // InOrder returns l sorted as [List.Sorted] sorts it, by the places of its
 // spans in f's text rather than by their positions; l is not modified.
 func (l List) InOrder(f *File) List {
-	if f == nil || f.positions == nil {
+	if f == nil || f.positions.Load() == nil {
 		return l.Sorted()
 	}
 	type keyed struct {

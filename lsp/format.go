@@ -34,7 +34,7 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	if !changed {
 		return []protocol.TextEdit{}, nil
 	}
-	return []protocol.TextEdit{{Range: rangeOf(snap.File, e.Span), NewText: e.NewText}}, nil
+	return []protocol.TextEdit{{Range: byteRangeOf(snap.File, e.Span), NewText: e.NewText}}, nil
 }
 
 // RangeFormatting answers textDocument/rangeFormatting: the top-level
@@ -51,7 +51,7 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	}
 	out := make([]protocol.TextEdit, 0, len(edits))
 	for _, e := range edits {
-		out = append(out, protocol.TextEdit{Range: rangeOf(snap.File, e.Span), NewText: e.NewText})
+		out = append(out, protocol.TextEdit{Range: byteRangeOf(snap.File, e.Span), NewText: e.NewText})
 	}
 	return out, nil
 }

@@ -106,3 +106,30 @@ func TestMinimalEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeFormattingAfterEdits: formatting a range of a version that was
+// re-parsed after edits (whose positions are not its offsets) edits the
+// right bytes: the formatter's edits are byte offsets of the text.
+func TestRangeFormattingAfterEdits(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/rangefmt.gram")
+	text := "(a)  -->  (b)\n[ t : Tool {description:\"d\"} | ( p :: String )==>( :: String ) ]\n(c)  -->  (d)\n"
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	// Lines typed at the top, each version re-parsed from the one before.
+	for v := int32(2); v <= 4; v++ {
+		c.edit(uri, v, protocol.Range{}, "(x)\n")
+		text = "(x)\n" + text
+		c.waitDiagnostics(uri, v)
+	}
+	line := strings.Count(text[:strings.Index(text, "(c)")], "\n")
+	var edits []protocol.TextEdit
+	c.mustCall("textDocument/rangeFormatting", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": protocol.Range{Start: protocol.Position{Line: uint32(line)}, End: protocol.Position{Line: uint32(line), Character: 5}},
+		"options": map[string]any{}}, &edits)
+	got := applyEdits(t, text, edits)
+	want := strings.Replace(text, "(c)  -->  (d)", "(c)-->(d)", 1)
+	if got != want {
+		t.Errorf("range formatted:\n got %q\nwant %q (edits %+v)", got, want, edits)
+	}
+}

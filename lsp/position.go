@@ -37,16 +37,16 @@ func positionOf(f *diag.File, pos int) protocol.Position {
 }
 
 // rangeOf returns the LSP range of a span of positions of f.
-func rangeOf(f *diag.File, s diag.Span) protocol.Range {
-	a, b := f.LSPRange(f.Resolve(s))
+func rangeOf(f *diag.File, s diag.Span) protocol.Range { return byteRangeOf(f, f.Resolve(s)) }
+
+// byteRangeOf returns the LSP range of a span of byte offsets of f.
+func byteRangeOf(f *diag.File, s diag.Span) protocol.Range {
+	a, b := f.LSPRange(s)
 	return protocol.Range{
 		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Character)},
 		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Character)},
 	}
 }
-
-// byteRangeOf returns the LSP range of a span of byte offsets of f.
-func byteRangeOf(f *diag.File, s diag.Span) protocol.Range { return rangeOf(f, posSpan(f, s)) }
 
 // posSpan returns a span of byte offsets of f as positions.
 func posSpan(f *diag.File, s diag.Span) diag.Span {
