@@ -125,7 +125,7 @@ func TestRangeFormattingAfterEdits(t *testing.T) {
 	line := strings.Count(text[:strings.Index(text, "(c)")], "\n")
 	var edits []protocol.TextEdit
 	c.mustCall("textDocument/rangeFormatting", map[string]any{"textDocument": map[string]any{"uri": uri},
-		"range": protocol.Range{Start: protocol.Position{Line: uint32(line)}, End: protocol.Position{Line: uint32(line), Character: 5}},
+		"range":   protocol.Range{Start: protocol.Position{Line: uint32(line)}, End: protocol.Position{Line: uint32(line), Character: 5}},
 		"options": map[string]any{}}, &edits)
 	got := applyEdits(t, text, edits)
 	want := strings.Replace(text, "(c)  -->  (d)", "(c)-->(d)", 1)
