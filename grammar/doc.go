@@ -15,11 +15,11 @@
 //   - [Inspect] walks a syntax tree ([Unit] and the nodes below it) in source
 //     order; [InspectTokens] walks the tokens of a range of a text, for text
 //     that need not parse.
-//   - [Unit.Shifted] moves a unit to where an edit put it.
+//   - [Unit.Rebased] gives a unit parsed again its own text and its positions.
 //
 // The files follow the constructs: lexer.go, lexstrings.go and lextokens.go
 // (tokens), ast.go (the grammar
 // structs), subject.go, path.go, arrow.go, ref.go, record.go and value.go
 // (the productions parsed by hand), token.go ([Tok], the token kept in the
-// tree), errors.go, fast.go, parse.go, walk.go and shift.go.
+// tree), errors.go, fast.go, parse.go, walk.go and rebase.go.
 package grammar

@@ -39,7 +39,7 @@ import (
 // The marks of annotations (`@`, `@@`), brackets and separators other than a
 // label's are not nodes. A path is visited in a loop, so a long one uses no
 // stack. Inspect reads a node's children after f returns for it, so f may
-// replace them ([Unit.Shifted] copies a tree that way).
+// replace them ([Unit.Rebased] copies a tree that way).
 func Inspect(n Node, f func(Node) bool) {
 	if p, ok := n.(*Path); ok {
 		inspectPath(p, f)

@@ -214,10 +214,9 @@ func (s *soak) typeAt(r *rand.Rand, text string, i int) string {
 	return text
 }
 
-// rss returns the server's resident set size in bytes: while typing, once
-// the last version's index has been built (see lsp's indexDelay), or after a
-// pause of two seconds, by when the server has given back what it no longer
-// uses (see lsp.TuneGC).
+// rss returns the server's resident set size in bytes: while typing (0.1 s
+// after the last diagnostics), or after a pause of two seconds, by when the
+// server has given back what it no longer uses (see lsp.TuneGC).
 func (s *soak) rss(paused bool) uint64 {
 	wait := 100 * time.Millisecond
 	if paused {
