@@ -195,7 +195,7 @@ func (ix *index) makeUnit(i int) *unitIndex {
 	tools = append(tools, within(p.Tools[ix.split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
 	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
-	u.addIdentities(ix, ix.a.Doc.Lowered[i])
+	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
 	for _, t := range tools {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type)
@@ -257,8 +257,8 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 
 // addIdentities adds an occurrence for every identity the lowered pattern
 // top writes, each pattern once (a reference shares its definition's
-// pattern).
-func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
+// pattern); in tells whether a span lies in this unit.
+func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.Span) bool) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -271,7 +271,13 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
 			if pt.IsReference() {
 				if pt.Def != nil {
 					o.def = pt.Def.IdentSpan()
-					o.role = ix.roleOf(pt.Def)
+					if in(o.def) {
+						// Defined in this unit, which is being made: asking
+						// the index would make it again, without end.
+						o.role = u.roleOf(pt.Def)
+					} else {
+						o.role = ix.roleOf(pt.Def)
+					}
 				}
 			} else {
 				o.def, o.isDef = pt.IdentSpan(), true
