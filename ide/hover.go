@@ -6,8 +6,6 @@
 package ide
 
 import (
-	"fmt"
-
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
@@ -145,46 +143,18 @@ func (a *Analysis) hoverIdentity(off int) (Hover, bool) {
 	def := found
 	if found.IsReference() {
 		if found.Def == nil {
-			return Hover{fmt.Sprintf("`%s` is not defined in this file", found.Subject.Identity), span}, true
+			return Hover{UndefinedDoc(found.Subject.Identity), span}, true
 		}
 		def = found.Def
 	}
 	if md, ok := a.declAt(def.IdentSpan()); ok {
 		return Hover{md, span}, true
 	}
-	return Hover{a.patternDoc(def), span}, true
-}
-
-// patternDoc describes a pattern of plain gram: its kind, identity, labels,
-// properties and where it is defined.
-func (a *Analysis) patternDoc(p *parser.Pattern) string {
-	what := "pattern"
-	switch p.Kind {
-	case parser.NodeKind:
-		what = "node"
-	case parser.RelationshipKind:
-		what = "relationship"
+	line := 0
+	if s := def.IdentSpan(); s.Len() > 0 {
+		line = a.File.OffsetPosition(s.Start).Line
 	}
-	md := fmt.Sprintf("**%s** `%s`", what, p.Subject.Identity)
-	for _, l := range p.Subject.Labels {
-		md += fmt.Sprintf(" `:%s`", l)
-	}
-	if n := len(p.Subject.Properties); n > 0 {
-		md += "\n\nproperties: "
-		for i, pr := range p.Subject.Properties {
-			if i > 0 {
-				md += ", "
-			}
-			md += pr.Key
-		}
-	}
-	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
-		md += fmt.Sprintf("\n\n%d elements", n)
-	}
-	if s := p.IdentSpan(); s.Len() > 0 {
-		md += fmt.Sprintf("\n\ndefined at line %d", a.File.OffsetPosition(s.Start).Line)
-	}
-	return md
+	return Hover{PatternDoc(def, PatternKind(def), def.Subject.Identity, line), span}, true
 }
 
 // hoverSyntax answers for a token of the syntax: a label, a property key,
@@ -239,7 +209,7 @@ func (a *Analysis) hoverSyntax(off int) (Hover, bool) {
 			}
 		case *grammar.Name:
 			if at(n.Span(), off) {
-				answer, ok = Hover{fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", n.Value), n.Span()}, true
+				answer, ok = Hover{AnnotationDoc(n.Value), n.Span()}, true
 			}
 		case *grammar.Tok:
 			if at(n.Span(), off) {
@@ -261,17 +231,7 @@ func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nes
 		if t != &p.Name {
 			return Hover{}, false
 		}
-		name := t.Text()
-		if md := LabelDoc(name); md != "" {
-			return Hover{md, span}, true
-		}
-		if r := a.Prog.Record(name); r != nil {
-			return Hover{RecordDoc(r), span}, true
-		}
-		if md := TypeDoc(name); md != "" {
-			return Hover{md, span}, true
-		}
-		return Hover{fmt.Sprintf("**label** `%s`", name), span}, true
+		return Hover{LabelUseDoc(a.Prog, t.Text()), span}, true
 	case *grammar.Entry:
 		if nested {
 			return Hover{}, false
@@ -285,11 +245,7 @@ func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nes
 		}
 		switch key {
 		case "items":
-			name := t.Text()
-			if r := a.Prog.Record(name); r != nil {
-				return Hover{RecordDoc(r), span}, true
-			}
-			if md := TypeDoc(name); md != "" {
+			if md := TypeNameDoc(a.Prog, t.Text()); md != "" {
 				return Hover{md, span}, true
 			}
 		case "model":
