@@ -33,50 +33,55 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 	return a.hoverSyntax(off)
 }
 
-// declAt returns the documentation of the declaration whose identity is
-// written at the span s (a tool, agent, parameter, record or field).
-func (a *Analysis) declAt(s diag.Span) (string, bool) {
+// eachDecl calls yield with the span of the identity of each declaration
+// (agent, tool, parameter, record, field) and a function that documents it,
+// until yield returns false.
+func (a *Analysis) eachDecl(yield func(name diag.Span, doc func() string) bool) {
 	p := a.Prog
 	for _, ag := range p.Agents {
-		if ag.NameSpan == s {
-			return AgentDoc(ag), true
+		if !yield(ag.NameSpan, func() string { return AgentDoc(ag) }) {
+			return
 		}
 	}
 	for _, t := range p.Tools {
-		if t.NameSpan == s {
-			return ToolDoc(t), true
+		if !yield(t.NameSpan, func() string { return ToolDoc(t) }) {
+			return
 		}
 		for _, prm := range t.Params {
-			if prm.NameSpan == s {
-				return ParamDoc(prm, KindParam, t.Name), true
+			if !yield(prm.NameSpan, func() string { return ParamDoc(prm, KindParam, t.Name) }) {
+				return
 			}
 		}
 	}
 	for _, r := range p.Records {
-		if r.NameSpan == s {
-			return RecordDoc(r), true
+		if !yield(r.NameSpan, func() string { return RecordDoc(r) }) {
+			return
 		}
 		for _, f := range r.Fields {
-			if f.NameSpan == s {
-				return ParamDoc(f, KindField, r.Name), true
+			if !yield(f.NameSpan, func() string { return ParamDoc(f, KindField, r.Name) }) {
+				return
 			}
 		}
 	}
-	return "", false
 }
 
-// hoverName answers for the name of a declaration and for a record used as
-// a type.
-func (a *Analysis) hoverName(off int) (Hover, bool) {
-	p := a.Prog
-	var spans []diag.Span
-	for _, ag := range p.Agents {
-		spans = append(spans, ag.NameSpan)
-	}
-	for _, t := range p.Tools {
-		spans = append(spans, t.NameSpan)
+// declAt returns the documentation of the declaration whose identity is
+// written at the span s.
+func (a *Analysis) declAt(s diag.Span) (md string, ok bool) {
+	a.eachDecl(func(name diag.Span, doc func() string) bool {
+		if name == s {
+			md, ok = doc(), true
+		}
+		return !ok
+	})
+	return md, ok
+}
+
+// hoverName answers for a record used as a type and for the name of a
+// declaration.
+func (a *Analysis) hoverName(off int) (h Hover, ok bool) {
+	for _, t := range a.Prog.Tools {
 		for _, prm := range t.Params {
-			spans = append(spans, prm.NameSpan)
 			if h, ok := typeRefAt(prm.Type, off); ok {
 				return h, true
 			}
@@ -85,23 +90,20 @@ func (a *Analysis) hoverName(off int) (Hover, bool) {
 			return h, true
 		}
 	}
-	for _, r := range p.Records {
-		spans = append(spans, r.NameSpan)
+	for _, r := range a.Prog.Records {
 		for _, f := range r.Fields {
-			spans = append(spans, f.NameSpan)
 			if h, ok := typeRefAt(f.Type, off); ok {
 				return h, true
 			}
 		}
 	}
-	for _, s := range spans {
-		if at(s, off) {
-			if md, ok := a.declAt(s); ok {
-				return Hover{md, s}, true
-			}
+	a.eachDecl(func(name diag.Span, doc func() string) bool {
+		if at(name, off) {
+			h, ok = Hover{doc(), name}, true
 		}
-	}
-	return Hover{}, false
+		return !ok
+	})
+	return h, ok
 }
 
 // typeRefAt answers for a record named as the type t (or its items).
