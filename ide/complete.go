@@ -1,7 +1,8 @@
-// Completion, by context, as the language server completes: the text being
-// typed is usually not valid gram, so the context is read from the tokens
-// of the top-level unit around the cursor, up to the cursor, into a stack
-// of the brackets open there.
+// Completion, by context, for the playground and the language server
+// alike. The text being typed is usually not valid gram, so the context is
+// read from tokens, not from the syntax tree: the top-level unit around the
+// cursor is lexed up to the cursor, and a stack of the brackets open there
+// says where the cursor is ([ContextAt]):
 //
 //   - after ':' or '::' in a subject: labels (in a group), the built-in
 //     types and the records of the file;
@@ -13,6 +14,12 @@
 //   - in an agent's element list: the top-level tools it does not list yet;
 //     in another group's, the file's top-level identities;
 //   - at the top level: snippets for a new agent, tool and record.
+//
+// What is offered there is given by [KeyCompletions], [TypeCompletions],
+// [RecordCompletion], [ModelCompletions] and [SnippetCompletions];
+// [Analysis.Complete] puts them together for one whole text. The language
+// server (package lsp) reads the context with [ContextAt] too, and offers
+// the file's names from its own tables.
 
 package ide
 
@@ -54,59 +61,40 @@ type Completions struct {
 	Items []Completion
 }
 
-// modelPrefix matches the text before the cursor inside the string of a
-// model property.
-var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
-
 // Complete lists what may be typed at the byte offset off.
 func (a *Analysis) Complete(off int) Completions {
-	text := a.File.Text
-	off = max(0, min(off, len(text)))
-	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
-	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
-		return Completions{Span: diag.Span{Start: lineStart + m[2], End: off}, Items: modelItems()}
-	}
-	c, ok := a.cursor(off)
-	if !ok {
-		return Completions{Span: diag.Span{Start: off, End: off}}
-	}
-	out := Completions{Span: c.word}
-	f := c.top()
-	switch {
-	case f == nil:
-		out.Items = snippetItems(false)
-	case f.open == '{' && !f.afterSep:
-		if c.prev != nil && !c.prevIs("{", ",") {
-			break
+	off = max(0, min(off, len(a.File.Text)))
+	c := ContextAt(a.File, a.regionStart(off), off)
+	out := Completions{Span: c.Span}
+	switch c.Slot {
+	case SlotModel:
+		out.Items = ModelCompletions()
+	case SlotDecl:
+		out.Items = SnippetCompletions(false)
+	case SlotKey:
+		out.Items = KeyCompletions(c.Kind, c.Names)
+	case SlotValue:
+		for _, v := range c.Names {
+			out.Items = append(out.Items, Completion{Label: v, Kind: "value", Insert: v})
 		}
-		if k := c.recordOwner(); k != KindOther {
-			out.Items = keyItems(k, f.keys)
+	case SlotType:
+		out.Items = TypeCompletions(c.Group)
+		for _, r := range a.Prog.Records {
+			if r.Name != "" {
+				out.Items = append(out.Items, RecordCompletion(r))
+			}
 		}
-	case f.open == '{' && f.afterSep:
-		if !c.prevIs(":", "::") {
-			break
-		}
-		switch f.key {
-		case "items":
-			out.Items = a.typeItems(false)
-		case "optional", "injected", "parallelToolCalls":
-			out.Items = []Completion{{Label: "true", Kind: "value", Insert: "true"}, {Label: "false", Kind: "value", Insert: "false"}}
-		}
-	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar && c.prevIs(":", "::"):
-		out.Items = a.typeItems(f.open == '[')
-	case f.open == '[' && f.bar && c.prevIs("|", ","):
-		if slices.Contains(f.labels, schema.AgentLabel) {
-			out.Items = a.toolItems(f.elems)
-		} else {
-			out.Items = a.referenceItems()
-		}
+	case SlotTool:
+		out.Items = a.toolItems(c.Names)
+	case SlotReference:
+		out.Items = a.referenceItems()
 	}
 	return out
 }
 
-// keyItems completes the property keys of a declaration of kind k that are
-// not present yet.
-func keyItems(k Kind, present []string) []Completion {
+// KeyCompletions lists the property keys of a declaration of kind k that
+// are not present yet, in the order of [PropertyKeys].
+func KeyCompletions(k Kind, present []string) []Completion {
 	var out []Completion
 	for _, key := range PropertyKeys(k) {
 		if slices.Contains(present, key) {
@@ -138,9 +126,9 @@ func keySnippet(k string) string {
 	return k + ": ${1}"
 }
 
-// typeItems completes type names, after the labels of the agent language
-// in a group.
-func (a *Analysis) typeItems(group bool) []Completion {
+// TypeCompletions lists the built-in types, after the labels of the agent
+// language when group is set (a type written in a subject pattern).
+func TypeCompletions(group bool) []Completion {
 	var out []Completion
 	if group {
 		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
@@ -150,12 +138,12 @@ func (a *Analysis) typeItems(group bool) []Completion {
 	for _, t := range schema.BuiltinTypes {
 		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + builtinJSON[t], Doc: TypeDoc(t), Insert: t})
 	}
-	for _, r := range a.Prog.Records {
-		if r.Name != "" {
-			out = append(out, Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name})
-		}
-	}
 	return out
+}
+
+// RecordCompletion offers the record r as a type.
+func RecordCompletion(r *schema.Record) Completion {
+	return Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 }
 
 // models are the model suggestions for each provider.
@@ -168,8 +156,9 @@ var models = []struct {
 	{schema.OpenAICompatible, nil},
 }
 
-// modelItems completes the text of a model string.
-func modelItems() []Completion {
+// ModelCompletions lists the providers and some of their models, for the
+// text of a model string.
+func ModelCompletions() []Completion {
 	var out []Completion
 	for _, m := range models {
 		doc := ModelDoc(schema.Model{Provider: m.provider})
@@ -191,7 +180,7 @@ func (a *Analysis) toolItems(listed []string) []Completion {
 			out = append(out, Completion{Label: t.Name, Kind: "function", Detail: Signature(t), Doc: t.Description, Insert: t.Name})
 		}
 	}
-	return append(out, snippetItems(true)...)
+	return append(out, SnippetCompletions(true)...)
 }
 
 // referenceItems completes references to the file's top-level identities.
@@ -217,9 +206,9 @@ var snippets = []struct{ label, detail, body string }{
 // snippetPlaceholder matches a snippet's field.
 var snippetPlaceholder = regexp.MustCompile(`\$\{\d+:?([^}]*)\}`)
 
-// snippetItems returns the declaration snippets; inline (in an agent's
-// element list) offers the tool only.
-func snippetItems(inline bool) []Completion {
+// SnippetCompletions lists the snippets of a new agent, tool and record;
+// inline (in an agent's element list) offers the tool only, indented.
+func SnippetCompletions(inline bool) []Completion {
 	var out []Completion
 	for _, s := range snippets {
 		if inline && s.label != "tool" {
@@ -235,41 +224,138 @@ func snippetItems(inline bool) []Completion {
 	return out
 }
 
+// Slot is what may be typed at a cursor.
+type Slot uint8
+
+// The slots of a cursor.
+const (
+	SlotNone      Slot = iota // nothing: in a comment, a string or a number, or where nothing is offered
+	SlotModel                 // the text of a model string: [ModelCompletions]
+	SlotDecl                  // a declaration at the top level: [SnippetCompletions]
+	SlotKey                   // a key of a declaration's record: [KeyCompletions]
+	SlotValue                 // the value of a property: one of [Context.Names]
+	SlotType                  // a type: [TypeCompletions], then the file's records
+	SlotTool                  // an element of an agent: a top-level tool it does not list yet, or an inline one
+	SlotReference             // an element of another group: a top-level identity
+)
+
+// Context is what the text before a cursor says may be typed there.
+type Context struct {
+	Slot Slot
+	// Span is the text a completion replaces: the word being typed (empty
+	// at the cursor when there is none), or at [SlotModel] the text of the
+	// string before the cursor.
+	Span diag.Span
+	// Kind is, at [SlotKey], the kind of the declaration whose record it
+	// is.
+	Kind Kind
+	// Group is, at [SlotType], set in a subject pattern, where the labels
+	// of the agent language come first.
+	Group bool
+	// Names are the keys written before the cursor at [SlotKey], the
+	// values offered at [SlotValue], and the identifiers the agent lists
+	// at [SlotTool].
+	Names []string
+}
+
+// modelPrefix matches the text before the cursor inside the string of a
+// model property.
+var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
+
+// ContextAt reads what may be typed at the byte offset off of f: from the
+// text of its line before off, then from the tokens between the byte
+// offset start, where the top-level unit containing or preceding off
+// starts (0 when none does), and off.
+func ContextAt(f *diag.File, start, off int) Context {
+	lineStart := f.LineStart(f.OffsetLSP(off).Line)
+	if m := modelPrefix.FindSubmatchIndex(f.Text[lineStart:off]); m != nil {
+		return Context{Slot: SlotModel, Span: diag.Span{Start: lineStart + m[2], End: off}}
+	}
+	c, ok := readCursor(f, start, off)
+	if !ok {
+		return Context{Span: diag.Span{Start: off, End: off}}
+	}
+	out := Context{Span: c.word}
+	fr := c.top()
+	switch {
+	case fr == nil:
+		out.Slot = SlotDecl
+	case fr.open == '{' && !fr.afterSep:
+		if c.prev != nil && !c.prevIs("{", ",") {
+			break
+		}
+		if k := c.recordOwner(); k != KindOther {
+			out.Slot, out.Kind, out.Names = SlotKey, k, fr.keys
+		}
+	case fr.open == '{' && fr.afterSep:
+		if !c.prevIs(":", "::") {
+			break
+		}
+		switch fr.key {
+		case "items":
+			out.Slot = SlotType
+		case "optional", "injected", "parallelToolCalls":
+			out.Slot, out.Names = SlotValue, []string{"true", "false"}
+		}
+	case (fr.open == '[' || fr.open == '(' || fr.open == 'a') && !fr.bar && c.prevIs(":", "::"):
+		out.Slot, out.Group = SlotType, fr.open == '['
+	case fr.open == '[' && fr.bar && c.prevIs("|", ","):
+		if fr.hasLabel(schema.AgentLabel) {
+			out.Slot, out.Names = SlotTool, fr.elems
+		} else {
+			out.Slot = SlotReference
+		}
+	}
+	return out
+}
+
 // frame is an open bracket before the cursor.
 type frame struct {
-	open   byte // '[' subject pattern, '(' node, 'a' arrow brackets, '{' record, 'm' map, 'v' array value
+	open byte // '[' subject pattern, '(' node, 'a' arrow brackets, '{' record, 'm' map, 'v' array value
+	// The subject of '[', '(' and 'a'.
 	ident  string
 	labels []string
 	// bar is set once a subject pattern's '|' is seen; elems are the bare
 	// identifiers of its element list.
 	bar   bool
 	elems []string
-	// Records: the keys written, the key being written and whether its
-	// separator was seen.
+	// Records and maps: the keys written, the key being written and
+	// whether its separator was seen.
 	keys     []string
 	key      string
 	afterSep bool
 }
 
-// cursorContext is what the tokens before the cursor say.
-type cursorContext struct {
-	stack    []*frame
-	prev     *grammar.Tok // the last token before the word being typed
-	word     diag.Span    // the word being typed (empty when none)
-	labelSep bool         // right after ':' or '::' outside records
+// hasLabel reports whether the frame's subject has the label.
+func (f *frame) hasLabel(l string) bool { return slices.Contains(f.labels, l) }
+
+// cursor is what the tokens before the cursor say.
+type cursor struct {
+	stack []*frame
+	prev  *grammar.Tok // the last token before the word being typed, or nil
+	word  diag.Span    // the word being typed (empty at the cursor when none)
+	// labelSep is set right after a ':' or '::' outside records.
+	labelSep bool
 }
 
 // top returns the innermost open frame, or nil at the top level.
-func (c *cursorContext) top() *frame {
+func (c *cursor) top() *frame {
 	if len(c.stack) == 0 {
 		return nil
 	}
 	return c.stack[len(c.stack)-1]
 }
 
-// prevIs reports whether the token before the word is one of the
-// punctuation s.
-func (c *cursorContext) prevIs(s ...string) bool {
+// below returns the frame under the innermost, or nil.
+func (c *cursor) below() *frame {
+	if len(c.stack) < 2 {
+		return nil
+	}
+	return c.stack[len(c.stack)-2]
+}
+
+// prevIs reports whether the token before the word is the punctuation s.
+func (c *cursor) prevIs(s ...string) bool {
 	return c.prev != nil && c.prev.Type == grammar.Punct && slices.Contains(s, c.prev.Value)
 }
 
@@ -294,18 +380,19 @@ func (a *Analysis) regionStart(off int) int {
 	return starts[i-1]
 }
 
-// cursor lexes the unit around off up to off and reads the context; false
-// when the cursor is in a comment, a string or a number.
-func (a *Analysis) cursor(off int) (*cursorContext, bool) {
+// readCursor lexes the text of f from start up to off and reads the
+// context. It reports false when the cursor is in a comment, a string or a
+// number.
+func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 	var toks []grammar.Tok
-	comments := grammar.InspectTokens(a.File.Source(), diag.Span{Start: a.regionStart(off), End: off}, func(t grammar.Tok) bool {
+	comments := grammar.InspectTokens(f.Source(), diag.Span{Start: start, End: off}, func(t grammar.Tok) bool {
 		toks = append(toks, t)
 		return true
 	})
 	if n := len(comments); n > 0 && comments[n-1].Span.End == off {
-		return nil, false
+		return nil, false // in a comment
 	}
-	c := &cursorContext{word: diag.Span{Start: off, End: off}}
+	c := &cursor{word: diag.Span{Start: off, End: off}}
 	if n := len(toks); n > 0 {
 		last := &toks[n-1]
 		switch {
@@ -313,7 +400,7 @@ func (a *Analysis) cursor(off int) (*cursorContext, bool) {
 			c.word = diag.Span{Start: last.Start(), End: off}
 			toks = toks[:n-1]
 		case last.End() == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
-			return nil, false
+			return nil, false // in a string or a number
 		}
 	}
 	for i := range toks {
@@ -325,18 +412,23 @@ func (a *Analysis) cursor(off int) (*cursorContext, bool) {
 	return c, true
 }
 
-// feed updates the bracket stack with one token; afterArrow says whether it
-// follows an arrow's opening half.
-func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
+// feed updates the bracket stack with one token; afterArrow says whether
+// it follows an arrow's opening half.
+func (c *cursor) feed(t *grammar.Tok, afterArrow bool) {
 	wasSep := c.labelSep
 	c.labelSep = false
+	if t.Type == grammar.Punct {
+		c.feedPunct(t.Value, afterArrow)
+	} else {
+		c.feedWord(t, wasSep)
+	}
+}
+
+// feedPunct updates the bracket stack with the punctuation p.
+func (c *cursor) feedPunct(p string, afterArrow bool) {
 	f := c.top()
 	inRecord := f != nil && (f.open == '{' || f.open == 'm')
-	if t.Type != grammar.Punct {
-		c.feedWord(t, f, inRecord, wasSep)
-		return
-	}
-	switch t.Value {
+	switch p {
 	case "[":
 		switch {
 		case inRecord:
@@ -356,7 +448,7 @@ func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
 			c.stack = append(c.stack, &frame{open: '{'})
 		}
 	case "]", ")", "}":
-		want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[t.Value]
+		want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[p]
 		for len(c.stack) > 0 {
 			top := c.stack[len(c.stack)-1]
 			c.stack = c.stack[:len(c.stack)-1]
@@ -365,7 +457,7 @@ func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
 			}
 		}
 		if g := c.top(); g != nil && (g.open == '{' || g.open == 'm') {
-			g.key, g.afterSep = "", false
+			g.key, g.afterSep = "", false // a value just closed
 		}
 	case "|":
 		if f != nil && f.open == '[' {
@@ -383,15 +475,16 @@ func (c *cursorContext) feed(t *grammar.Tok, afterArrow bool) {
 	}
 }
 
-// feedWord updates the innermost frame f with a token other than
+// feedWord updates the innermost frame with a token other than
 // punctuation; wasSep says whether it follows a label's separator.
-func (c *cursorContext) feedWord(t *grammar.Tok, f *frame, inRecord, wasSep bool) {
+func (c *cursor) feedWord(t *grammar.Tok, wasSep bool) {
+	f := c.top()
 	if f == nil {
 		return
 	}
 	name := t.Type == grammar.Symbol || t.Type == grammar.Backtick || t.Type == grammar.Integer
 	switch {
-	case inRecord:
+	case f.open == '{' || f.open == 'm':
 		if t.Type == grammar.RecordText {
 			f.key, f.afterSep = "", false
 			return
@@ -421,33 +514,34 @@ func (c *cursorContext) feedWord(t *grammar.Tok, f *frame, inRecord, wasSep bool
 
 // recordOwner returns the kind of the declaration whose record the cursor
 // is in.
-func (c *cursorContext) recordOwner() Kind {
-	if len(c.stack) < 2 {
+func (c *cursor) recordOwner() Kind {
+	b := c.below()
+	if b == nil {
 		return KindOther
 	}
-	b := c.stack[len(c.stack)-2]
 	switch b.open {
 	case '[':
 		switch {
-		case slices.Contains(b.labels, schema.AgentLabel):
+		case b.hasLabel(schema.AgentLabel):
 			return KindAgent
-		case slices.Contains(b.labels, schema.ToolLabel):
+		case b.hasLabel(schema.ToolLabel):
 			return KindTool
-		case slices.Contains(b.labels, schema.RecordLabel):
+		case b.hasLabel(schema.RecordLabel):
 			return KindRecord
 		}
 	case '(':
+		// The node's group: the innermost '[' below it.
 		for i := len(c.stack) - 3; i >= 0; i-- {
 			g := c.stack[i]
 			if g.open != '[' {
 				continue
 			}
 			switch {
-			case slices.Contains(g.labels, schema.ToolLabel) && b.ident != "":
+			case g.hasLabel(schema.ToolLabel) && b.ident != "":
 				return KindParam
-			case slices.Contains(g.labels, schema.ToolLabel):
+			case g.hasLabel(schema.ToolLabel):
 				return KindReturn
-			case slices.Contains(g.labels, schema.RecordLabel):
+			case g.hasLabel(schema.RecordLabel):
 				return KindField
 			}
 			break

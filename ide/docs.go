@@ -1,7 +1,7 @@
 // The documentation hovers and completions show: labels, built-in types,
 // property keys, models, and the Markdown descriptions of tools, agents,
-// parameters and records. The words are those of the language server's
-// hovers (lsp/hover.go); lsp's tests check that both say the same.
+// parameters, records and the patterns of plain gram. The language server
+// (package lsp) shows the same texts: it takes them from here.
 
 package ide
 
@@ -19,19 +19,35 @@ import (
 // link to.
 const LanguageDocURL = "https://github.com/gramlang/gram/blob/main/docs/language.md"
 
-// Kind is the kind of declaration a record of properties belongs to.
+// Kind is what an identity names: a declaration of the agent language, a
+// node or relationship of plain gram, or another pattern. The declarations
+// have a record of properties, documented by [PropertyDoc].
 type Kind uint8
 
-// The kinds of declaration that have properties.
+// The kinds of what an identity names.
 const (
-	KindOther  Kind = iota // plain gram
-	KindAgent              // an Agent
-	KindTool               // a Tool
-	KindParam              // a parameter of a tool
-	KindField              // a field of a record
-	KindRecord             // a Record
-	KindReturn             // a tool's return node
+	KindOther        Kind = iota // another pattern of plain gram
+	KindAgent                    // an Agent
+	KindTool                     // a Tool
+	KindParam                    // a parameter of a tool
+	KindField                    // a field of a record
+	KindRecord                   // a Record
+	KindReturn                   // a tool's return node (it has no identity)
+	KindNode                     // a node of plain gram
+	KindRelationship             // a relationship of plain gram
 )
+
+// PatternKind returns the kind of a pattern of plain gram: [KindNode],
+// [KindRelationship] or [KindOther].
+func PatternKind(p *parser.Pattern) Kind {
+	switch p.Kind {
+	case parser.NodeKind:
+		return KindNode
+	case parser.RelationshipKind:
+		return KindRelationship
+	}
+	return KindOther
+}
 
 // String names the kind as the docs do ("agent", "return type").
 func (k Kind) String() string {
@@ -48,6 +64,10 @@ func (k Kind) String() string {
 		return "record"
 	case KindReturn:
 		return "return type"
+	case KindNode:
+		return "node"
+	case KindRelationship:
+		return "relationship"
 	}
 	return "pattern"
 }
@@ -111,6 +131,67 @@ func TypeDoc(name string) string {
 		s += "; give the element type with `items`, e.g. `(tags::Array {items: String})`"
 	}
 	return s
+}
+
+// TypeNameDoc documents a type written by its name in a file whose program
+// is p: a record of p, else a built-in type; "" for neither.
+func TypeNameDoc(p *schema.Program, name string) string {
+	if r := p.Record(name); r != nil {
+		return RecordDoc(r)
+	}
+	return TypeDoc(name)
+}
+
+// LabelUseDoc documents a label written on a pattern of a file whose
+// program is p: a label of the agent language ([LabelDoc]), a record or a
+// built-in type ([TypeNameDoc]), or any other label.
+func LabelUseDoc(p *schema.Program, name string) string {
+	if md := LabelDoc(name); md != "" {
+		return md
+	}
+	if md := TypeNameDoc(p, name); md != "" {
+		return md
+	}
+	return fmt.Sprintf("**label** `%s`", name)
+}
+
+// AnnotationDoc documents the key of an annotation, @name.
+func AnnotationDoc(name string) string {
+	return fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", name)
+}
+
+// UndefinedDoc says that a reference names nothing the file defines.
+func UndefinedDoc(name string) string {
+	return fmt.Sprintf("`%s` is not defined in this file", name)
+}
+
+// PatternDoc describes the identity name of plain gram, of kind k, and its
+// definition p: labels, properties, the number of elements of a group and,
+// when line is above 0, the line of the definition. With p nil it gives
+// the kind and the name only.
+func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** `%s`", k, name)
+	if p == nil {
+		return b.String()
+	}
+	for _, l := range p.Subject.Labels {
+		fmt.Fprintf(&b, " `:%s`", l)
+	}
+	if n := len(p.Subject.Properties); n > 0 {
+		keys := make([]string, 0, n)
+		for _, pr := range p.Subject.Properties {
+			keys = append(keys, pr.Key)
+		}
+		fmt.Fprintf(&b, "\n\nproperties: %s", strings.Join(keys, ", "))
+	}
+	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
+		fmt.Fprintf(&b, "\n\n%d elements", n)
+	}
+	if line > 0 {
+		fmt.Fprintf(&b, "\n\ndefined at line %d", line)
+	}
+	return b.String()
 }
 
 // ModelDoc documents an agent's model.
@@ -277,7 +358,7 @@ func ToolDoc(t *schema.Tool) string {
 	if len(t.Params) > 0 {
 		b.WriteString("\n")
 		for _, p := range t.Params {
-			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, paramSummary(p))
+			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, ParamSummary(p))
 		}
 	}
 	sch, left := withoutDefs(schema.ParametersSchema(t, false))
@@ -338,8 +419,9 @@ func TypeText(t *schema.Type) string {
 	return name
 }
 
-// jsonType names the JSON type of a type: "string", "array of integer".
-func jsonType(t *schema.Type) string {
+// JSONType names the JSON type of a type: "string", "array of integer",
+// "object" (a record too).
+func JSONType(t *schema.Type) string {
 	if t == nil {
 		return "any"
 	}
@@ -356,15 +438,16 @@ func jsonType(t *schema.Type) string {
 		return "object"
 	case schema.ArrayType:
 		if t.Items != nil {
-			return "array of " + jsonType(t.Items)
+			return "array of " + JSONType(t.Items)
 		}
 		return "array"
 	}
 	return "any"
 }
 
-// paramSummary describes a parameter on one line.
-func paramSummary(p *schema.Param) string {
+// ParamSummary describes a parameter or a field on one line: its type,
+// whether it is optional or injected, and its description.
+func ParamSummary(p *schema.Param) string {
 	var parts []string
 	parts = append(parts, "`"+TypeText(p.Type)+"`")
 	switch {
@@ -404,7 +487,7 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` of %s `%s`\n\n", what, p.Name, ownerKind, owner)
-	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), jsonType(p.Type))
+	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), JSONType(p.Type))
 	switch {
 	case p.HasDefault:
 		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonText(p.Default))
@@ -443,7 +526,7 @@ func RecordDoc(r *schema.Record) string {
 	if len(r.Fields) > 0 {
 		b.WriteString("\n")
 		for _, f := range r.Fields {
-			fmt.Fprintf(&b, "- `%s` %s\n", f.Name, paramSummary(f))
+			fmt.Fprintf(&b, "- `%s` %s\n", f.Name, ParamSummary(f))
 		}
 	}
 	b.WriteString("\nJSON: an object")

@@ -6,8 +6,6 @@
 package ide
 
 import (
-	"fmt"
-
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
@@ -35,50 +33,55 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 	return a.hoverSyntax(off)
 }
 
-// declAt returns the documentation of the declaration whose identity is
-// written at the span s (a tool, agent, parameter, record or field).
-func (a *Analysis) declAt(s diag.Span) (string, bool) {
+// eachDecl calls yield with the span of the identity of each declaration
+// (agent, tool, parameter, record, field) and a function that documents it,
+// until yield returns false.
+func (a *Analysis) eachDecl(yield func(name diag.Span, doc func() string) bool) {
 	p := a.Prog
 	for _, ag := range p.Agents {
-		if ag.NameSpan == s {
-			return AgentDoc(ag), true
+		if !yield(ag.NameSpan, func() string { return AgentDoc(ag) }) {
+			return
 		}
 	}
 	for _, t := range p.Tools {
-		if t.NameSpan == s {
-			return ToolDoc(t), true
+		if !yield(t.NameSpan, func() string { return ToolDoc(t) }) {
+			return
 		}
 		for _, prm := range t.Params {
-			if prm.NameSpan == s {
-				return ParamDoc(prm, KindParam, t.Name), true
+			if !yield(prm.NameSpan, func() string { return ParamDoc(prm, KindParam, t.Name) }) {
+				return
 			}
 		}
 	}
 	for _, r := range p.Records {
-		if r.NameSpan == s {
-			return RecordDoc(r), true
+		if !yield(r.NameSpan, func() string { return RecordDoc(r) }) {
+			return
 		}
 		for _, f := range r.Fields {
-			if f.NameSpan == s {
-				return ParamDoc(f, KindField, r.Name), true
+			if !yield(f.NameSpan, func() string { return ParamDoc(f, KindField, r.Name) }) {
+				return
 			}
 		}
 	}
-	return "", false
 }
 
-// hoverName answers for the name of a declaration and for a record used as
-// a type.
-func (a *Analysis) hoverName(off int) (Hover, bool) {
-	p := a.Prog
-	var spans []diag.Span
-	for _, ag := range p.Agents {
-		spans = append(spans, ag.NameSpan)
-	}
-	for _, t := range p.Tools {
-		spans = append(spans, t.NameSpan)
+// declAt returns the documentation of the declaration whose identity is
+// written at the span s.
+func (a *Analysis) declAt(s diag.Span) (md string, ok bool) {
+	a.eachDecl(func(name diag.Span, doc func() string) bool {
+		if name == s {
+			md, ok = doc(), true
+		}
+		return !ok
+	})
+	return md, ok
+}
+
+// hoverName answers for a record used as a type and for the name of a
+// declaration.
+func (a *Analysis) hoverName(off int) (h Hover, ok bool) {
+	for _, t := range a.Prog.Tools {
 		for _, prm := range t.Params {
-			spans = append(spans, prm.NameSpan)
 			if h, ok := typeRefAt(prm.Type, off); ok {
 				return h, true
 			}
@@ -87,23 +90,20 @@ func (a *Analysis) hoverName(off int) (Hover, bool) {
 			return h, true
 		}
 	}
-	for _, r := range p.Records {
-		spans = append(spans, r.NameSpan)
+	for _, r := range a.Prog.Records {
 		for _, f := range r.Fields {
-			spans = append(spans, f.NameSpan)
 			if h, ok := typeRefAt(f.Type, off); ok {
 				return h, true
 			}
 		}
 	}
-	for _, s := range spans {
-		if at(s, off) {
-			if md, ok := a.declAt(s); ok {
-				return Hover{md, s}, true
-			}
+	a.eachDecl(func(name diag.Span, doc func() string) bool {
+		if at(name, off) {
+			h, ok = Hover{doc(), name}, true
 		}
-	}
-	return Hover{}, false
+		return !ok
+	})
+	return h, ok
 }
 
 // typeRefAt answers for a record named as the type t (or its items).
@@ -145,46 +145,18 @@ func (a *Analysis) hoverIdentity(off int) (Hover, bool) {
 	def := found
 	if found.IsReference() {
 		if found.Def == nil {
-			return Hover{fmt.Sprintf("`%s` is not defined in this file", found.Subject.Identity), span}, true
+			return Hover{UndefinedDoc(found.Subject.Identity), span}, true
 		}
 		def = found.Def
 	}
 	if md, ok := a.declAt(def.IdentSpan()); ok {
 		return Hover{md, span}, true
 	}
-	return Hover{a.patternDoc(def), span}, true
-}
-
-// patternDoc describes a pattern of plain gram: its kind, identity, labels,
-// properties and where it is defined.
-func (a *Analysis) patternDoc(p *parser.Pattern) string {
-	what := "pattern"
-	switch p.Kind {
-	case parser.NodeKind:
-		what = "node"
-	case parser.RelationshipKind:
-		what = "relationship"
+	line := 0
+	if s := def.IdentSpan(); s.Len() > 0 {
+		line = a.File.OffsetPosition(s.Start).Line
 	}
-	md := fmt.Sprintf("**%s** `%s`", what, p.Subject.Identity)
-	for _, l := range p.Subject.Labels {
-		md += fmt.Sprintf(" `:%s`", l)
-	}
-	if n := len(p.Subject.Properties); n > 0 {
-		md += "\n\nproperties: "
-		for i, pr := range p.Subject.Properties {
-			if i > 0 {
-				md += ", "
-			}
-			md += pr.Key
-		}
-	}
-	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
-		md += fmt.Sprintf("\n\n%d elements", n)
-	}
-	if s := p.IdentSpan(); s.Len() > 0 {
-		md += fmt.Sprintf("\n\ndefined at line %d", a.File.OffsetPosition(s.Start).Line)
-	}
-	return md
+	return Hover{PatternDoc(def, PatternKind(def), def.Subject.Identity, line), span}, true
 }
 
 // hoverSyntax answers for a token of the syntax: a label, a property key,
@@ -239,7 +211,7 @@ func (a *Analysis) hoverSyntax(off int) (Hover, bool) {
 			}
 		case *grammar.Name:
 			if at(n.Span(), off) {
-				answer, ok = Hover{fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", n.Value), n.Span()}, true
+				answer, ok = Hover{AnnotationDoc(n.Value), n.Span()}, true
 			}
 		case *grammar.Tok:
 			if at(n.Span(), off) {
@@ -261,17 +233,7 @@ func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nes
 		if t != &p.Name {
 			return Hover{}, false
 		}
-		name := t.Text()
-		if md := LabelDoc(name); md != "" {
-			return Hover{md, span}, true
-		}
-		if r := a.Prog.Record(name); r != nil {
-			return Hover{RecordDoc(r), span}, true
-		}
-		if md := TypeDoc(name); md != "" {
-			return Hover{md, span}, true
-		}
-		return Hover{fmt.Sprintf("**label** `%s`", name), span}, true
+		return Hover{LabelUseDoc(a.Prog, t.Text()), span}, true
 	case *grammar.Entry:
 		if nested {
 			return Hover{}, false
@@ -285,11 +247,7 @@ func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nes
 		}
 		switch key {
 		case "items":
-			name := t.Text()
-			if r := a.Prog.Record(name); r != nil {
-				return Hover{RecordDoc(r), span}, true
-			}
-			if md := TypeDoc(name); md != "" {
+			if md := TypeNameDoc(a.Prog, t.Text()); md != "" {
 				return Hover{md, span}, true
 			}
 		case "model":

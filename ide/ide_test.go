@@ -153,7 +153,7 @@ func TestComplete(t *testing.T) {
 }
 
 func TestSnippetFields(t *testing.T) {
-	for _, it := range append(snippetItems(false), keyItems(KindAgent, nil)...) {
+	for _, it := range append(SnippetCompletions(false), KeyCompletions(KindAgent, nil)...) {
 		if !it.Snippet {
 			t.Errorf("%s is not a snippet", it.Label)
 		}

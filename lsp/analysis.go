@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -150,10 +151,6 @@ func changedSpan(old, text []byte) (diag.Span, int) {
 	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
 }
 
-// CodeInternalError is the code of the diagnostic reported when analysing a
-// document failed inside the toolchain.
-const CodeInternalError = "internal-error"
-
 // analysis is what the toolchain makes of a text. It is immutable.
 type analysis struct {
 	// File is the source.
@@ -204,7 +201,7 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, stop 
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
+			d := diag.Errorf(ide.CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
 			d.Detail = "please report it with the file's text; stack: " + string(debug.Stack())
 			an = &analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
 		}

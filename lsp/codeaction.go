@@ -20,6 +20,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -105,7 +106,7 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 			fix("Add a model", []diag.Edit{e}, true)
 		}
 	case schema.CodeUnusedTool:
-		if dl := a.index().nameDecl(d.Span); dl != nil && dl.role == roleTool {
+		if dl := a.index().nameDecl(d.Span); dl != nil && dl.role == ide.KindTool {
 			fix("Remove the unused tool "+dl.tool.Name, []diag.Edit{a.removal(dl.tool.Span)}, false)
 		}
 	}
@@ -123,7 +124,7 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	}
 	var s *grammar.Subject
 	switch d.role {
-	case roleAgent, roleTool, roleRecord:
+	case ide.KindAgent, ide.KindTool, ide.KindRecord:
 		p := a.index().defPattern(name)
 		if p == nil {
 			return diag.Edit{}, false
@@ -214,7 +215,7 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 func (a *analysis) toolAt(off int) *schema.Tool {
 	ix := a.index()
 	if o, ok := ix.at(off); ok && o.resolved() {
-		if d := ix.nameDecl(o.def); d != nil && d.role == roleTool {
+		if d := ix.nameDecl(o.def); d != nil && d.role == ide.KindTool {
 			return d.tool
 		}
 	}

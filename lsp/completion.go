@@ -1,18 +1,9 @@
-// Completion, by context. The text being typed is usually not valid gram, so
-// the context is read from tokens, not from the syntax tree: the top-level
-// unit around the cursor is lexed up to the cursor, and a stack of open
-// brackets says where the cursor is:
-//
-//   - after ':' or '::' in a subject: labels (Agent, Tool, Record, the types
-//     and the records of the file);
-//   - at a key of an agent's, tool's, record's, parameter's, field's or
-//     return type's record: its properties not yet written, with docs;
-//   - at a value: type names after `items:`, true/false for boolean
-//     properties;
-//   - inside `model: "`: the providers and some of their models;
-//   - in an agent's element list: the top-level tools it does not list yet,
-//     and an inline tool snippet;
-//   - at the top level: snippets for a new agent, tool and record.
+// Completion, by context: what may be typed where is read by package ide
+// from the tokens before the cursor (ide.ContextAt), which also gives the
+// keys, types, models and snippets offered, as the browser playground
+// offers them; here they become protocol items, sorted as they are given,
+// and the keys written after the cursor in the same record are left out
+// too (see cursor.go).
 //
 // The analysis is only used for the names the file defines, which are kept
 // in sorted tables built once per analysis ([nameTables]). A file with more
@@ -27,7 +18,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -35,8 +25,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
-	"github.com/gramlang/gram/schema"
 )
 
 // Completion answers textDocument/completion.
@@ -213,10 +203,6 @@ func withPrefix[T any](es []namedEntry[T], prefix string) []namedEntry[T] {
 	return es[i:j]
 }
 
-// modelPrefix matches the text before the cursor inside the string of a
-// model property.
-var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
-
 // complete returns the completion items at off.
 func (a *analysis) complete(off int) []protocol.CompletionItem {
 	items, _ := a.completeAt(off)
@@ -227,126 +213,92 @@ func (a *analysis) complete(off int) []protocol.CompletionItem {
 // whether names were left out (see maxCompletions). Completion reads the
 // text around the cursor; its spans are byte offsets.
 func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
-	text := a.File.Text
-	lineStart := a.File.LineStart(a.File.OffsetLSP(off).Line)
-	if m := modelPrefix.FindSubmatchIndex(text[lineStart:off]); m != nil {
-		return a.completeModel(diag.Span{Start: lineStart + m[2], End: off}), false
-	}
-	c, ok := a.cursor(off)
-	if !ok {
-		return nil, false
-	}
-	word := string(a.File.Text[c.word.Start:c.word.End])
-	wr := byteRangeOf(a.File, c.word)
-	f := c.top()
-	switch {
-	case f == nil:
+	c := ide.ContextAt(a.File, a.regionStart(off), off)
+	wr := byteRangeOf(a.File, c.Span)
+	word := string(a.File.Text[c.Span.Start:c.Span.End])
+	switch c.Slot {
+	case ide.SlotModel:
+		return items(ide.ModelCompletions(), wr, "%02d"), false
+	case ide.SlotDecl:
 		return snippetItems(wr, false), false
-	case f.open == '{' && !f.afterSep:
-		if c.prev != nil && !c.prevIs("{", ",") {
-			return nil, false
-		}
-		r := a.recordOwner(c)
-		if r == roleOther {
-			return nil, false
-		}
-		present := append(slices.Clone(f.keys), a.keysAfter(off)...)
-		return keyItems(r, present, wr), false
-	case f.open == '{' && f.afterSep:
-		if !c.prevIs(":", "::") {
-			return nil, false
-		}
-		switch f.key {
-		case "items":
-			return a.typeItems(wr, false, word)
-		case "optional", "injected", "parallelToolCalls":
-			return valueItems(wr, "true", "false"), false
-		}
-		return nil, false
-	case (f.open == '[' || f.open == '(' || f.open == 'a') && !f.bar && c.prevIs(":", "::"):
-		return a.typeItems(wr, f.open == '[', word)
-	case f.open == '[' && f.bar && c.prevIs("|", ","):
-		if f.hasLabel(schema.AgentLabel) {
-			return a.toolItems(f, wr, word)
-		}
+	case ide.SlotKey:
+		present := append(slices.Clone(c.Names), a.keysAfter(off)...)
+		return keyItems(c.Kind, present, wr), false
+	case ide.SlotValue:
+		return valueItems(wr, c.Names...), false
+	case ide.SlotType:
+		return a.typeItems(wr, c.Group, word)
+	case ide.SlotTool:
+		return a.toolItems(c.Names, wr, word)
+	case ide.SlotReference:
 		return a.referenceItems(wr, word)
 	}
 	return nil, false
 }
 
-// keyItems completes the property keys of a declaration that are not
-// present yet.
-func keyItems(r role, present []string, wr protocol.Range) []protocol.CompletionItem {
+// completionKinds are the protocol's kinds of the kinds of completion
+// package ide gives.
+var completionKinds = map[string]protocol.CompletionItemKind{
+	"keyword":  protocol.CompletionItemKindKeyword,
+	"type":     protocol.CompletionItemKindTypeParameter,
+	"record":   protocol.CompletionItemKindStruct,
+	"property": protocol.CompletionItemKindProperty,
+	"model":    protocol.CompletionItemKindValue,
+	"snippet":  protocol.CompletionItemKindSnippet,
+}
+
+// items returns completions as protocol items replacing the range wr,
+// sorted in the order given: sortFormat writes each one's place.
+func items(cs []ide.Completion, wr protocol.Range, sortFormat string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
-	for i, k := range propertyKeys(r) {
-		if slices.Contains(present, k) {
-			continue
+	for i, c := range cs {
+		it := protocol.CompletionItem{
+			Label:    c.Label,
+			Kind:     completionKinds[c.Kind],
+			Detail:   c.Detail,
+			SortText: fmt.Sprintf(sortFormat, i),
+			TextEdit: &protocol.TextEdit{Range: wr, NewText: c.Insert},
 		}
-		out = append(out, protocol.CompletionItem{
-			Label:            k,
-			Kind:             protocol.CompletionItemKindProperty,
-			Detail:           r.String() + " property",
-			Documentation:    protocol.MarkupContent{Kind: protocol.Markdown, Value: propDocs[r][k]},
-			SortText:         fmt.Sprintf("%02d", i),
-			FilterText:       k,
-			InsertTextFormat: protocol.InsertTextFormatSnippet,
-			TextEdit:         &protocol.TextEdit{Range: wr, NewText: keySnippet(k)},
-		})
+		if c.Kind == "model" && strings.HasSuffix(c.Label, "/") {
+			it.Kind = protocol.CompletionItemKindModule // a provider
+		}
+		if c.Doc != "" {
+			it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: c.Doc}
+		}
+		if c.Snippet {
+			it.InsertTextFormat = protocol.InsertTextFormatSnippet
+		}
+		out = append(out, it)
 	}
 	return out
 }
 
-// keySnippet is what completing a key inserts.
-func keySnippet(k string) string {
-	switch k {
-	case "instruction", "description", "pattern", "format":
-		return k + `: "$1"`
-	case "model":
-		return k + `: "${1:OpenAI/gpt-4o-mini}"`
-	case "optional", "injected":
-		return k + ": ${1:true}"
-	case "parallelToolCalls":
-		return k + ": ${1:false}"
-	case "enum":
-		return k + ": [$1]"
-	case "items":
-		return k + ": ${1:String}"
-	case "timeout":
-		return k + ": ${1:30s}"
+// keyItems completes the property keys of a declaration of kind k that are
+// not present yet. A field with no default is sent in the short form, $1
+// (package ide writes ${1}, which the playground's editor reads).
+func keyItems(k ide.Kind, present []string, wr protocol.Range) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for _, it := range items(ide.KeyCompletions(k, nil), wr, "%02d") {
+		if slices.Contains(present, it.Label) {
+			continue
+		}
+		it.FilterText = it.Label
+		it.TextEdit.NewText = strings.ReplaceAll(it.TextEdit.NewText, "${1}", "$1")
+		out = append(out, it)
 	}
-	return k + ": $1"
+	return out
 }
 
 // typeItems completes type names (and, for a subject pattern, the labels of
 // the agent language first): the records are those whose names start with
 // word.
 func (a *analysis) typeItems(wr protocol.Range, group bool, word string) ([]protocol.CompletionItem, bool) {
-	var out []protocol.CompletionItem
-	n := 0
-	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
-		out = append(out, protocol.CompletionItem{
-			Label:         label,
-			Kind:          kind,
-			Detail:        detail,
-			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
-			SortText:      fmt.Sprintf("%03d", n),
-			TextEdit:      &protocol.TextEdit{Range: wr, NewText: label},
-		})
-		n++
-	}
-	if group {
-		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
-			add(l, protocol.CompletionItemKindKeyword, "label", labelDoc(l))
-		}
-	}
-	for _, t := range schema.BuiltinTypes {
-		add(t, protocol.CompletionItemKindTypeParameter, "type: JSON "+builtinJSON[t], typeDoc(t))
-	}
+	cs := ide.TypeCompletions(group)
 	recs, more := pick(a.names().records, word)
 	for _, r := range recs {
-		add(r.name, protocol.CompletionItemKindStruct, "record", a.hoverRecord(a.Prog.Records[r.v]))
+		cs = append(cs, ide.RecordCompletion(a.Prog.Records[r.v]))
 	}
-	return out, more
+	return items(cs, wr, "%03d"), more
 }
 
 // valueItems completes literal values.
@@ -358,62 +310,19 @@ func valueItems(wr protocol.Range, values ...string) []protocol.CompletionItem {
 	return out
 }
 
-// models are the model suggestions for each provider.
-var models = []struct {
-	provider schema.Provider
-	ids      []string
-}{
-	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}},
-	{schema.Ollama, []string{"llama3.2", "qwen2.5"}},
-	{schema.OpenAICompatible, nil},
-}
-
-// completeModel completes the text of a model string; content is the part
-// of the string before the cursor.
-func (a *analysis) completeModel(content diag.Span) []protocol.CompletionItem {
-	wr := byteRangeOf(a.File, content)
+// toolItems completes the tools an agent may list: the top-level tools
+// whose names start with word that are not among the agent's elements
+// listed yet, then a snippet for an inline tool.
+func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
-	n := 0
-	for _, m := range models {
-		doc := modelDoc(schema.Model{Provider: m.provider})
-		out = append(out, protocol.CompletionItem{
-			Label:         string(m.provider) + "/",
-			Kind:          protocol.CompletionItemKindModule,
-			Detail:        "model provider",
-			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
-			SortText:      fmt.Sprintf("%02d", n),
-			TextEdit:      &protocol.TextEdit{Range: wr, NewText: string(m.provider) + "/"},
-		})
-		n++
-		for _, id := range m.ids {
-			full := string(m.provider) + "/" + id
-			out = append(out, protocol.CompletionItem{
-				Label:         full,
-				Kind:          protocol.CompletionItemKindValue,
-				Detail:        "model",
-				Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc},
-				SortText:      fmt.Sprintf("%02d", n),
-				TextEdit:      &protocol.TextEdit{Range: wr, NewText: full},
-			})
-			n++
-		}
-	}
-	return out
-}
-
-// toolItems completes the tools an agent may list: the top-level tools it
-// does not list yet whose names start with word, then a snippet for an
-// inline tool.
-func (a *analysis) toolItems(f *frame, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
-	var out []protocol.CompletionItem
-	listed := map[string]bool{}
-	for _, e := range f.elems {
-		listed[e] = true
+	in := make(map[string]bool, len(listed))
+	for _, e := range listed {
+		in[e] = true
 	}
 	tools, more := pick(a.names().tools, word)
 	for _, e := range tools {
 		t := a.Prog.Tools[e.v]
-		if listed[t.Name] {
+		if in[t.Name] {
 			continue
 		}
 		it := protocol.CompletionItem{
@@ -452,42 +361,8 @@ func (a *analysis) referenceItems(wr protocol.Range, word string) ([]protocol.Co
 	return out, more
 }
 
-// snippets are the declarations offered at the top level.
-var snippets = []struct{ label, detail, body string }{
-	{"agent", "a new agent", "[${1:my_agent}:Agent {\n  description: \"${2:What the agent is for}\",\n  model: \"${3:OpenAI/gpt-4o-mini}\",\n  instruction: ```\n    ${4:You are a helpful assistant.}\n    ```\n} |\n  ${5:tool_name}\n]"},
-	{"tool", "a new tool", "[${1:my_tool}:Tool {description: \"${2:What the tool does}\"} |\n  (${3:param}::${4:String} {description: \"${5}\"})==>(::${6:String})\n]"},
-	{"record", "a new record type", "[${1:MyRecord}:Record {description: \"${2:What it holds}\"} |\n  (${3:field}::${4:String})\n]"},
-}
-
 // snippetItems returns the declaration snippets; inline (in an agent's
 // element list) offers the tool only.
 func snippetItems(wr protocol.Range, inline bool) []protocol.CompletionItem {
-	var out []protocol.CompletionItem
-	for i, s := range snippets {
-		if inline && s.label != "tool" {
-			continue
-		}
-		body := s.body
-		if inline {
-			body = strings.ReplaceAll(body, "\n", "\n  ")
-		}
-		out = append(out, protocol.CompletionItem{
-			Label:            s.label,
-			Kind:             protocol.CompletionItemKindSnippet,
-			Detail:           s.detail,
-			Documentation:    protocol.MarkupContent{Kind: protocol.Markdown, Value: "```gram\n" + snippetPreview(s.body) + "\n```"},
-			SortText:         fmt.Sprintf("%02d", i),
-			InsertTextFormat: protocol.InsertTextFormatSnippet,
-			TextEdit:         &protocol.TextEdit{Range: wr, NewText: body},
-		})
-	}
-	return out
-}
-
-// snippetPlaceholder matches a snippet placeholder.
-var snippetPlaceholder = regexp.MustCompile(`\$\{\d+:?([^}]*)\}`)
-
-// snippetPreview returns a snippet's text with placeholders filled in.
-func snippetPreview(body string) string {
-	return snippetPlaceholder.ReplaceAllString(body, "$1")
+	return items(ide.SnippetCompletions(inline), wr, "%02d")
 }

@@ -47,10 +47,13 @@
 // analysing it costs about what the edit touched, see docs/architecture.md).
 //
 // The features live one per file: hover.go, definition.go, references.go,
-// completion.go (with cursor.go, the context of the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
+// completion.go (with cursor.go, the units around the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
 // codeaction.go (with the "show tool schema" command), semantic.go,
 // inlay.go, tests.go (agent tests: a NAME_test.gram document compiled with
 // NAME.gram, tests in the outline, a code lens and command that run one) and
 // targets.go (the providers the client chooses, whose target diagnostics
-// and quick fixes join the document's).
+// and quick fixes join the document's). The texts of hovers and
+// completions, the kinds of what identities name and the context of a
+// completion come from package ide, which the browser playground is built
+// on, so that the two say the same.
 package lsp

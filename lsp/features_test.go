@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/internal/gramgen"
 )
 
@@ -87,10 +88,10 @@ func TestHover(t *testing.T) {
 				[]string{"**record** `Money`", "An amount", "[Money:Record | (amount::Number), (currency::String)]", "optional, default `\"EUR\"`"}, nil},
 			{"record in items", protocol.Position{Line: 11, Character: 25}, rng(11, 24, 11, 29), []string{"**record** `Money`"}, nil},
 			{"built-in type", protocol.Position{Line: 9, Character: 8}, rng(9, 7, 9, 14), []string{"**type** `Integer`: JSON `integer`"}, nil},
-			{"label Agent", protocol.Position{Line: 24, Character: 7}, rng(24, 6, 24, 11), []string{"**Agent**: an LLM agent.", "[Language reference](" + LanguageDocURL + "#agents)"}, nil},
+			{"label Agent", protocol.Position{Line: 24, Character: 7}, rng(24, 6, 24, 11), []string{"**Agent**: an LLM agent.", "[Language reference](" + ide.LanguageDocURL + "#agents)"}, nil},
 			{"label Tool", protocol.Position{Line: 14, Character: 11}, rng(14, 10, 14, 14), []string{"**Tool**: a tool an agent may call."}, nil},
-			{"agent property", protocol.Position{Line: 26, Character: 3}, rng(26, 2, 26, 7), []string{"**model** (agent property)", "Provider/model-id", "[Language reference](" + LanguageDocURL + "#agent-properties)"}, nil},
-			{"parameter property", docPos(t, text, "minimum: 1", 0, 2), rng(15, 52, 15, 59), []string{"**minimum** (parameter property)", "[Language reference](" + LanguageDocURL + "#parameter-properties)"}, nil},
+			{"agent property", protocol.Position{Line: 26, Character: 3}, rng(26, 2, 26, 7), []string{"**model** (agent property)", "Provider/model-id", "[Language reference](" + ide.LanguageDocURL + "#agent-properties)"}, nil},
+			{"parameter property", docPos(t, text, "minimum: 1", 0, 2), rng(15, 52, 15, 59), []string{"**minimum** (parameter property)", "[Language reference](" + ide.LanguageDocURL + "#parameter-properties)"}, nil},
 			{"field", protocol.Position{Line: 4, Character: 4}, rng(4, 3, 4, 9), []string{"**field** `amount` of record `Money`", "minimum: `0`"}, nil},
 			{"node", protocol.Position{Line: 41, Character: 2}, rng(41, 1, 41, 4), []string{"**node** `bob` `:Person`", "defined at line 41"}, nil},
 			{"relationship", docPos(t, text, "knows", 0, 1), rng(40, 32, 40, 37), []string{"**relationship** `knows` `:KNOWS`"}, nil},
@@ -528,41 +529,6 @@ func TestSemanticTokens(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestPropertyDocLinks checks that every section the property hovers link to
-// is a heading of docs/language.md, and that every property with a hover
-// text has a link.
-func TestPropertyDocLinks(t *testing.T) {
-	b, err := os.ReadFile("../docs/language.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchors := map[string]bool{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if h, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
-			anchors[strings.ReplaceAll(strings.ToLower(h), " ", "-")] = true
-		}
-	}
-	for label, sec := range labelSections {
-		if !anchors[sec] {
-			t.Errorf("label %s links to #%s, which is no heading of docs/language.md", label, sec)
-		}
-		if doc := labelDoc(label); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
-			t.Errorf("the hover of label %s has no link to the language reference:\n%s", label, doc)
-		}
-	}
-	for r, docs := range propDocs {
-		sec := propSections[r]
-		if !anchors[sec] {
-			t.Errorf("%s properties link to #%s, which is no heading of docs/language.md", r, sec)
-		}
-		for key := range docs {
-			if doc := propertyDoc(r, key); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
-				t.Errorf("the hover of %s property %s has no link to the language reference:\n%s", r, key, doc)
-			}
-		}
-	}
 }
 
 // TestHoverSharedRecords hovers a tool whose argument goes through 2,000

@@ -1,65 +1,27 @@
 package lsp
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
-	"github.com/gramlang/gram/schema"
 )
 
-// ideKind is the ide package's kind of a role.
-var ideKind = map[role]ide.Kind{
-	roleAgent:  ide.KindAgent,
-	roleTool:   ide.KindTool,
-	roleParam:  ide.KindParam,
-	roleField:  ide.KindField,
-	roleRecord: ide.KindRecord,
-	roleReturn: ide.KindReturn,
-}
-
-// TestIDEDocsAgree checks that the browser playground's language features
-// (package ide) document labels, types, property keys and models in the
-// words of the language server's hovers and completions.
-func TestIDEDocsAgree(t *testing.T) {
-	for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, schema.LegacyToolLabel, "Person"} {
-		if got, want := ide.LabelDoc(l), labelDoc(l); got != want {
-			t.Errorf("label %s: ide says\n%s\nlsp says\n%s", l, got, want)
-		}
-	}
-	for _, ty := range append(slices.Clone(schema.BuiltinTypes), "Order") {
-		if got, want := ide.TypeDoc(ty), typeDoc(ty); got != want {
-			t.Errorf("type %s: ide says %q, lsp says %q", ty, got, want)
-		}
-	}
-	for r, docs := range propDocs {
-		k, ok := ideKind[r]
-		if !ok {
-			t.Errorf("role %s has property docs but no ide kind", r)
-			continue
-		}
-		if got, want := ide.PropertyKeys(k), propertyKeys(r); !slices.Equal(got, want) {
-			t.Errorf("%s: ide's keys %q, lsp's %q", r, got, want)
-		}
-		for key := range docs {
-			if got, want := ide.PropertyDoc(k, key), propertyDoc(r, key); got != want {
-				t.Errorf("%s property %s: ide says\n%s\nlsp says\n%s", r, key, got, want)
-			}
-		}
-	}
-	for _, p := range []schema.Provider{schema.OpenAI, schema.Ollama, schema.OpenAICompatible} {
-		m := schema.Model{Provider: p, ID: "x"}
-		if got, want := ide.ModelDoc(m), modelDoc(m); got != want {
-			t.Errorf("model %s: ide says %q, lsp says %q", m, got, want)
-		}
-	}
-}
+// The language server takes its texts, the context of a completion and
+// what is offered there from package ide, which the browser playground is
+// built on. What each finds under the cursor, and the file's names it
+// offers, are its own: these tests check that they agree.
 
 // TestIDEHoverAgrees checks that the playground's hover over the names of a
 // tool, a parameter, a record, a field and an agent, a record used as a
-// type, and a property key says what the language server's says.
+// type, a property key, a node and a relationship of plain gram and a
+// reference says what the language server's says.
 func TestIDEHoverAgrees(t *testing.T) {
 	text := `[lookup:Tool {description: "Finds an order"} |
   (orderId::String {description: "The id", minLength: 3}), (when::Integer {default: 1})==>(::Order)
@@ -70,11 +32,14 @@ func TestIDEHoverAgrees(t *testing.T) {
 ]
 
 [clerk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | lookup]
+
+(alice:Person {name: "Alice"})-[knows:KNOWS]->(bob)
+[team | alice, bob, carol]
 `
 	an := analyze(diag.NewFile("agree.gram", []byte(text)), nil, nil)
 	id := ide.Analyze("agree.gram", []byte(text))
 	n := 0
-	for _, what := range []string{"lookup:", "orderId", "when", "Order)", "Order:", "id::", "tags", "clerk", "lookup]", "minLength", "model", "Agent", "String"} {
+	for _, what := range []string{"lookup:", "orderId", "when", "Order)", "Order:", "id::", "tags", "clerk", "lookup]", "minLength", "model", "Agent", "String", "alice:", "knows", "bob)", "alice,", "carol", "team", "Person"} {
 		off := strings.Index(text, what) + 1
 		want, wantSpan, ok := an.hover(off)
 		if !ok {
@@ -92,5 +57,75 @@ func TestIDEHoverAgrees(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no hover compared")
+	}
+}
+
+// TestIDECompletionAgrees checks that the playground offers what the
+// language server offers, in a file with few names (the server gives them
+// all) and no keys after the cursor (the server leaves those out too).
+func TestIDECompletionAgrees(t *testing.T) {
+	const decls = `[lookup:Tool {description: "Finds an order"} | (id::String)==>(::Order)]
+[notify:Tool {description: "Sends a note"} | (to::String)==>(::Boolean)]
+[Order:Record {description: "An order"} | (id::String)]
+[Address:Record | (city::String)]
+(alice)-->(bob)
+`
+	n := 0
+	for _, tc := range []string{
+		"§",
+		"[x:§",
+		"[t:Tool {description: \"d\"} | (a::Str§",
+		"[t:Tool {description: \"d\"} | (a::String {§",
+		"[t:Tool {description: \"d\"} | (a::String {description: \"x\", §",
+		"[t:Tool {description: \"d\"} | (a::String)==>(::String {§",
+		"[t:Tool {§",
+		"[R:Record {§",
+		"[R:Record | (f::String {§",
+		"[t:Tool {description: \"d\"} | (a::Array {items: §",
+		"[t:Tool {description: \"d\"} | (a::String {optional: §",
+		"[a:Agent {§",
+		"[a:Agent {model: \"OpenAI/x\", ma§",
+		"[a:Agent {model: \"Oll§",
+		"[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | lookup, §",
+		"[g | alice, §",
+		"[a:Agent {instruction: \"he§",
+		"// ag§",
+	} {
+		text := decls + tc
+		off := strings.Index(text, "§")
+		text = text[:off] + text[off+len("§"):]
+		an := analyze(diag.NewFile("agree.gram", []byte(text)), nil, nil)
+		items, more := an.completeAt(off)
+		if more {
+			t.Fatalf("%q: the server left names out", tc)
+		}
+		var lsp []string
+		for _, it := range items {
+			doc := ""
+			if m, ok := it.Documentation.(protocol.MarkupContent); ok {
+				doc = m.Value
+			}
+			if it.TextEdit == nil || spanOf(an.File, it.TextEdit.Range) != ide.ContextAt(an.File, an.regionStart(off), off).Span {
+				t.Errorf("%q: %s replaces %+v", tc, it.Label, it.TextEdit)
+			}
+			lsp = append(lsp, fmt.Sprintf("%s | %s | %s | %s", it.Label, it.Detail, doc, it.TextEdit.NewText))
+		}
+		var playground []string
+		for _, c := range ide.Analyze("agree.gram", []byte(text)).Complete(off).Items {
+			insert := c.Insert
+			if c.Kind == "property" {
+				insert = strings.ReplaceAll(insert, "${1}", "$1")
+			}
+			playground = append(playground, fmt.Sprintf("%s | %s | %s | %s", c.Label, c.Detail, c.Doc, insert))
+		}
+		slices.Sort(lsp)
+		slices.Sort(playground)
+		if diff := cmp.Diff(lsp, playground); diff != "" {
+			t.Errorf("%q: (-lsp +ide):\n%s", tc, diff)
+		}
+		n += len(lsp)
+	}
+	if n == 0 {
+		t.Fatal("no completion compared")
 	}
 }

@@ -29,47 +29,10 @@ import (
 	"sync"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
-
-// role is what an identity names.
-type role uint8
-
-const (
-	roleOther        role = iota // a named pattern of plain gram
-	roleAgent                    // an Agent
-	roleTool                     // a Tool
-	roleParam                    // a tool parameter
-	roleField                    // a record field
-	roleRecord                   // a Record (a type)
-	roleNode                     // a node of plain gram
-	roleRelationship             // a relationship of plain gram
-	roleReturn                   // a tool's return node (no identity)
-)
-
-// String names the role for people.
-func (r role) String() string {
-	switch r {
-	case roleAgent:
-		return "agent"
-	case roleTool:
-		return "tool"
-	case roleParam:
-		return "parameter"
-	case roleField:
-		return "field"
-	case roleRecord:
-		return "record"
-	case roleNode:
-		return "node"
-	case roleRelationship:
-		return "relationship"
-	case roleReturn:
-		return "return type"
-	}
-	return "pattern"
-}
 
 // occurrence is one place where an identity is written.
 type occurrence struct {
@@ -79,7 +42,7 @@ type occurrence struct {
 	def   diag.Span
 	name  string
 	isDef bool
-	role  role
+	role  ide.Kind // what the identity names
 	// typeRef is set for a record named as a type (a label or items:).
 	typeRef bool
 }
@@ -89,7 +52,7 @@ func (o *occurrence) resolved() bool { return o.isDef || o.def.Len() > 0 }
 
 // decl is a declaration of the agent language.
 type decl struct {
-	role   role
+	role   ide.Kind // what it declares
 	agent  *schema.Agent
 	tool   *schema.Tool   // the tool, or the tool of a parameter or return node
 	param  *schema.Param  // a parameter or field
@@ -195,7 +158,7 @@ func (ix *index) makeUnit(i int) *unitIndex {
 	tools = append(tools, within(p.Tools[ix.split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
 	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
-	u.addIdentities(ix, ix.a.Doc.Lowered[i])
+	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
 	for _, t := range tools {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type)
@@ -236,29 +199,29 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 		}
 	}
 	for _, ag := range agents {
-		add(ag.NameSpan, ag.Span, &decl{role: roleAgent, agent: ag})
+		add(ag.NameSpan, ag.Span, &decl{role: ide.KindAgent, agent: ag})
 	}
 	for _, t := range tools {
-		add(t.NameSpan, t.Span, &decl{role: roleTool, tool: t})
+		add(t.NameSpan, t.Span, &decl{role: ide.KindTool, tool: t})
 		for _, prm := range t.Params {
-			add(prm.NameSpan, prm.Span, &decl{role: roleParam, tool: t, param: prm})
+			add(prm.NameSpan, prm.Span, &decl{role: ide.KindParam, tool: t, param: prm})
 		}
 		if t.ReturnSpan.Len() > 0 {
-			add(diag.Span{}, t.ReturnSpan, &decl{role: roleReturn, tool: t})
+			add(diag.Span{}, t.ReturnSpan, &decl{role: ide.KindReturn, tool: t})
 		}
 	}
 	for _, r := range records {
-		add(r.NameSpan, r.Span, &decl{role: roleRecord, record: r})
+		add(r.NameSpan, r.Span, &decl{role: ide.KindRecord, record: r})
 		for _, f := range r.Fields {
-			add(f.NameSpan, f.Span, &decl{role: roleField, record: r, param: f})
+			add(f.NameSpan, f.Span, &decl{role: ide.KindField, record: r, param: f})
 		}
 	}
 }
 
 // addIdentities adds an occurrence for every identity the lowered pattern
 // top writes, each pattern once (a reference shares its definition's
-// pattern).
-func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
+// pattern); in tells whether a span lies in this unit.
+func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.Span) bool) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -271,7 +234,13 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
 			if pt.IsReference() {
 				if pt.Def != nil {
 					o.def = pt.Def.IdentSpan()
-					o.role = ix.roleOf(pt.Def)
+					if in(o.def) {
+						// Defined in this unit, which is being made: asking
+						// the index would make it again, without end.
+						o.role = u.roleOf(pt.Def)
+					} else {
+						o.role = ix.roleOf(pt.Def)
+					}
 				}
 			} else {
 				o.def, o.isDef = pt.IdentSpan(), true
@@ -293,7 +262,7 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern) {
 func (u *unitIndex) addTypeRef(t *schema.Type) {
 	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			u.occs = append(u.occs, occurrence{span: t.Span, def: t.Record.NameSpan, name: t.Record.Name, role: roleRecord, typeRef: true})
+			u.occs = append(u.occs, occurrence{span: t.Span, def: t.Record.NameSpan, name: t.Record.Name, role: ide.KindRecord, typeRef: true})
 		}
 	}
 }
@@ -311,25 +280,19 @@ func compactOccs(occs []occurrence) []occurrence {
 }
 
 // roleOf returns the role of a defining pattern of the unit.
-func (u *unitIndex) roleOf(pt *parser.Pattern) role {
+func (u *unitIndex) roleOf(pt *parser.Pattern) ide.Kind {
 	if d := u.byName[pt.IdentSpan()]; d != nil {
 		return d.role
 	}
-	switch pt.Kind {
-	case parser.NodeKind:
-		return roleNode
-	case parser.RelationshipKind:
-		return roleRelationship
-	}
-	return roleOther
+	return ide.PatternKind(pt)
 }
 
 // roleOf returns the role of a defining pattern, in whichever unit it is.
-func (ix *index) roleOf(pt *parser.Pattern) role {
+func (ix *index) roleOf(pt *parser.Pattern) ide.Kind {
 	if u := ix.unitAt(pt.IdentSpan().Start); u != nil {
 		return u.roleOf(pt)
 	}
-	return roleOther
+	return ide.KindOther
 }
 
 // nameDecl returns the declaration whose identity is written at the span

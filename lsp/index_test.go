@@ -49,3 +49,22 @@ func TestIndexIsMadeAUnitAtATime(t *testing.T) {
 		t.Errorf("%d references to %s, want %d", len(refs), name, want)
 	}
 }
+
+// TestIndexSameUnitReference: a reference to an identity defined in its own
+// unit (a path node written again, an element named before the pattern that
+// defines it) has the role of its definition, and indexing the unit ends.
+func TestIndexSameUnitReference(t *testing.T) {
+	text := "(a)-->(b)-->(a)\n[x | y, (y)]\n"
+	an := analyze(diag.NewFile("same.gram", []byte(text)), nil, nil)
+	for _, tc := range []struct {
+		off  int
+		want string
+	}{
+		{strings.LastIndex(text, "(a)") + 1, "**node** `a`"},
+		{strings.Index(text, "y,"), "**node** `y`"},
+	} {
+		if md, _, ok := an.hover(an.File.Pos(tc.off)); !ok || !strings.HasPrefix(md, tc.want) {
+			t.Errorf("hover at %d: %q, want %q", tc.off, md, tc.want)
+		}
+	}
+}

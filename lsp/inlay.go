@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/ide"
 )
 
 // inlayHintParams are the parameters of textDocument/inlayHint.
@@ -63,7 +64,7 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 			if end < span.Start || end > span.End {
 				continue
 			}
-			label := jsonType(p.Type)
+			label := ide.JSONType(p.Type)
 			switch {
 			case p.Injected:
 				label += ", injected"
@@ -74,7 +75,7 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 				Position:    positionOf(a.File, p.Span.End),
 				Label:       label,
 				Kind:        inlayHintKindType,
-				Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: "`" + p.Name + "` " + paramSummary(p)},
+				Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: "`" + p.Name + "` " + ide.ParamSummary(p)},
 				PaddingLeft: true,
 			}})
 		}

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -97,9 +98,9 @@ func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 		return bad("the new name is empty")
 	case isKeyword(name):
 		return bad("%s is a keyword of the agent language: choose another name", name)
-	case o.role == roleTool && !schema.ValidToolName(name):
+	case o.role == ide.KindTool && !schema.ValidToolName(name):
 		return bad("%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
-	case o.role == roleRecord && !parser.IsSymbol(name):
+	case o.role == ide.KindRecord && !parser.IsSymbol(name):
 		return bad("%q is not a valid type name: use letters, digits and '_', starting with a letter", name)
 	case !parser.IsSymbol(name):
 		return bad("%q is not a valid name: use letters, digits, '_', '-' and '.', starting with a letter or '_'", name)
@@ -108,17 +109,17 @@ func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 		return name, nil
 	}
 	ix := a.index()
-	if o.role == roleTool && a.Prog.Tool(name) != nil {
+	if o.role == ide.KindTool && a.Prog.Tool(name) != nil {
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
 	topIdents, topPatterns := a.topNames()
-	if d := ix.defPattern(o.def); d != nil && topPatterns[d] || o.role == roleRecord || o.role == roleTool || o.role == roleAgent {
+	if d := ix.defPattern(o.def); d != nil && topPatterns[d] || o.role == ide.KindRecord || o.role == ide.KindTool || o.role == ide.KindAgent {
 		if at, taken := topIdents[name]; taken {
 			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
-	if d := ix.nameDecl(o.def); d != nil && (d.role == roleParam || d.role == roleField) {
+	if d := ix.nameDecl(o.def); d != nil && (d.role == ide.KindParam || d.role == ide.KindField) {
 		var taken bool
 		if d.tool != nil {
 			taken = d.tool.Param(name) != nil

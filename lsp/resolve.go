@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -55,7 +56,7 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 
 // toolDetail fills in a tool item's signature and description.
 func toolDetail(it *protocol.CompletionItem, t *schema.Tool) {
-	it.Detail = signature(t)
+	it.Detail = ide.Signature(t)
 	it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description}
 }
 

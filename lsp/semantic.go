@@ -19,6 +19,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -219,21 +220,21 @@ func mergeTokens(lists ...[]semToken) []semToken {
 }
 
 // roleToken returns the token type of an identity's role.
-func roleToken(r role) uint32 {
+func roleToken(r ide.Kind) uint32 {
 	switch r {
-	case roleAgent:
+	case ide.KindAgent:
 		return tokAgent
-	case roleTool:
+	case ide.KindTool:
 		return tokTool
-	case roleParam:
+	case ide.KindParam:
 		return tokParameter
-	case roleField:
+	case ide.KindField:
 		return tokField
-	case roleRecord:
+	case ide.KindRecord:
 		return tokRecord
-	case roleNode:
+	case ide.KindNode:
 		return tokNode
-	case roleRelationship:
+	case ide.KindRelationship:
 		return tokRelationship
 	}
 	return tokPattern

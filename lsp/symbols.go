@@ -23,6 +23,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -65,11 +66,11 @@ func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []prot
 	}
 	if d := ix.spanDecl(p.Span()); d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
 		switch d.role {
-		case roleAgent:
+		case ide.KindAgent:
 			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.agent, p)}
-		case roleTool:
+		case ide.KindTool:
 			return []protocol.DocumentSymbol{a.toolSymbol(d.tool)}
-		case roleRecord:
+		case ide.KindRecord:
 			return []protocol.DocumentSymbol{a.recordSymbol(d.record)}
 		}
 	}
@@ -167,7 +168,7 @@ func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 				SelectionRange: rangeOf(a.File, e.Span()),
 			})
 		default:
-			if d := ix.spanDecl(e.Span()); d != nil && d.role == roleTool {
+			if d := ix.spanDecl(e.Span()); d != nil && d.role == ide.KindTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.tool))
 			}
 		}
@@ -179,7 +180,7 @@ func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 func (a *analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
 	sym := protocol.DocumentSymbol{
 		Name:           nameOr(t.Name),
-		Detail:         signature(t),
+		Detail:         ide.Signature(t),
 		Kind:           protocol.SymbolKindFunction,
 		Range:          rangeOf(a.File, t.Span),
 		SelectionRange: rangeOf(a.File, selection(t.NameSpan, t.Span)),
@@ -208,7 +209,7 @@ func (a *analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []
 	for _, p := range ps {
 		out = append(out, protocol.DocumentSymbol{
 			Name:           p.Name,
-			Detail:         typeText(p.Type),
+			Detail:         ide.TypeText(p.Type),
 			Kind:           kind,
 			Range:          rangeOf(a.File, p.Span),
 			SelectionRange: rangeOf(a.File, p.NameSpan),

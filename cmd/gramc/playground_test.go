@@ -1,35 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/gramlang/gram/internal/gramtest"
 )
-
-// syncBuffer is a buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestPlaygroundServes starts the server on a free port with a built site,
 // fetches its page and WebAssembly module, and stops it as Ctrl-C does.
@@ -39,7 +21,7 @@ func TestPlaygroundServes(t *testing.T) {
 		"gram.wasm":    {Data: []byte("\x00asm\x01\x00\x00\x00")},
 		"wasm_exec.js": {Data: []byte("// go")},
 	}
-	var out, errOut syncBuffer
+	var out, errOut gramtest.Buffer
 	e := &env{stdout: &out, stderr: &errOut}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -80,7 +62,7 @@ func TestPlaygroundServes(t *testing.T) {
 // TestPlaygroundNotBuilt checks the message of a gramc built without the
 // playground, and that the address in use is a usage error.
 func TestPlaygroundNotBuilt(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut gramtest.Buffer
 	e := &env{stdout: &out, stderr: &errOut}
 	err := servePlayground(context.Background(), e, fstest.MapFS{"README.md": {}}, "127.0.0.1:0")
 	if codeOf(err) != exitUsage || !strings.Contains(err.Error(), "make playground") {

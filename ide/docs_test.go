@@ -1,0 +1,42 @@
+package ide
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestPropertyDocLinks checks that every section the property hovers link to
+// is a heading of docs/language.md, and that every property with a hover
+// text has a link.
+func TestPropertyDocLinks(t *testing.T) {
+	b, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if h, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
+			anchors[strings.ReplaceAll(strings.ToLower(h), " ", "-")] = true
+		}
+	}
+	for label, sec := range labelSections {
+		if !anchors[sec] {
+			t.Errorf("label %s links to #%s, which is no heading of docs/language.md", label, sec)
+		}
+		if doc := LabelDoc(label); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
+			t.Errorf("the hover of label %s has no link to the language reference:\n%s", label, doc)
+		}
+	}
+	for r, docs := range propDocs {
+		sec := propSections[r]
+		if !anchors[sec] {
+			t.Errorf("%s properties link to #%s, which is no heading of docs/language.md", r, sec)
+		}
+		for key := range docs {
+			if doc := PropertyDoc(r, key); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
+				t.Errorf("the hover of %s property %s has no link to the language reference:\n%s", r, key, doc)
+			}
+		}
+	}
+}
