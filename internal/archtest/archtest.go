@@ -55,8 +55,11 @@ var Layers = map[string]int{
 	// Beside the compiler: the formatter; the editor features of one text
 	// (ide) that the browser playground uses; the HTTP transports the model
 	// client uses; a fake model server and a demo MCP server for tests.
-	"format":             4,
-	"ide":                4,
+	"format": 4,
+	"ide":    4,
+	// Packages: the files of a directory compiled together, and the
+	// project's bindings.
+	"project":            4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
