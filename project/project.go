@@ -310,8 +310,8 @@ func undefinedRefs(doc *parser.Document) map[diag.Span]string {
 type ParseFunc func(*diag.File) (*parser.Document, diag.List)
 
 // Files returns the paths of the .gram files of a directory (not of its
-// subdirectories), in path order: regular files and symbolic links to
-// them.
+// subdirectories), in path order: every entry but directories (and links
+// to them), so that reading one that is not a regular file is an error.
 func Files(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -323,7 +323,7 @@ func Files(dir string) ([]string, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
 			continue
 		}
 		out = append(out, p)
@@ -335,21 +335,25 @@ func Files(dir string) ([]string, error) {
 // Load reads the .gram files of the directory dir, each of at most limit
 // bytes (0: the default of [inputfile.Read]), parses them with parse
 // (nil: [parser.Parse]) on all cores and compiles them as a package. The
-// error is for I/O: problems in the files are diagnostics.
+// error is for I/O (the first file that cannot be read): problems in the
+// files are diagnostics.
 func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
 	paths, err := Files(dir)
 	if err != nil {
 		return nil, err
 	}
-	srcs, err := ReadAll(paths, limit, parse)
-	if err != nil {
-		return nil, err
+	srcs, errs := ReadAll(paths, limit, parse)
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return Compile(dir, srcs), nil
 }
 
-// ReadAll reads and parses the files at paths on all cores, in order.
-func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, error) {
+// ReadAll reads and parses the files at paths on all cores. It returns the
+// files read, in order, and for each path the error reading it, or nil.
+func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, []error) {
 	if parse == nil {
 		parse = parser.Parse
 	}
@@ -378,10 +382,11 @@ func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, error) {
 	}
 	close(next)
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	out := srcs[:0]
+	for i := range srcs {
+		if errs[i] == nil {
+			out = append(out, srcs[i])
 		}
 	}
-	return srcs, nil
+	return out, errs
 }

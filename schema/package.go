@@ -59,7 +59,8 @@ func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
 //
 // docs are the package's files and tests its _test.gram files: a test file
 // sees the whole package (its tests may test any agent and use any tool or
-// record), and the package does not see it. It returns the programs and
+// record, those of NAME.gram first for NAME_test.gram), and the package
+// does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
 // its own file; a single document compiles as [CompileWith] compiles it.
 // The parser reports a reference to another file's tool as undefined: the
@@ -130,8 +131,18 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	// Tests last: they may use the agents, tools and records of the
 	// package.
 	for i, c := range cs {
+		// A NAME_test.gram file looks in NAME.gram first.
+		subject := ""
+		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
+			subject = strings.TrimSuffix(p, "_test.gram") + ".gram"
+		}
 		for _, o := range pc {
-			if o != c {
+			if o.doc.File.Path == subject {
+				c.env = append(c.env, o.prog)
+			}
+		}
+		for _, o := range pc {
+			if o != c && o.doc.File.Path != subject {
 				c.env = append(c.env, o.prog)
 			}
 		}
@@ -243,6 +254,16 @@ func duplicateDiag(name string, here, other declared) diag.Diagnostic {
 	f := other.c.doc.File
 	where := fmt.Sprintf("%s:%s", f.Path, f.OffsetPosition(f.Offset(other.span.Start)))
 	d := diag.Errorf("duplicate-definition", here.span, "%s %s is also declared in %s (%s)", here.what, name, where, other.what)
-	d.Detail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
+	d.Detail = packageDuplicateDetail
 	return d
+}
+
+// packageDuplicateDetail is the detail of a name declared by two files of
+// a package.
+const packageDuplicateDetail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
+
+// IsPackageDuplicate reports whether d is the diagnostic of a name that
+// another file of the package declares too (see [CompilePackage]).
+func IsPackageDuplicate(d diag.Diagnostic) bool {
+	return d.Code == "duplicate-definition" && d.Detail == packageDuplicateDetail
 }

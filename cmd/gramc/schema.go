@@ -9,11 +9,13 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--agent NAME] [--tool NAME] FILE|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--agent NAME] [--tool NAME] FILE|DIR|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
-the tools of one agent, with --tool one tool.
+the tools of one agent, with --tool one tool. A file is compiled with the
+other files of its directory's package, so its agents may list the tools
+they declare; a directory gives every tool of its package.
 
   openai      the "tools" array of an OpenAI chat completion request (default)
   mcp         an array of Model Context Protocol tool definitions (name,
@@ -30,6 +32,7 @@ ones nullable, and "strict": true on OpenAI tools. Injected parameters are
 never included. A file with errors prints its diagnostics on standard error
 and no schemas. Exit codes: 0 success, 1 errors in the file, 2 usage or I/O
 errors (including an unknown agent or tool).
+A file of the package with errors prints its diagnostics too, and no schemas.
 
 Flags:
 `
@@ -53,20 +56,11 @@ func runSchema(e *env, args []string) error {
 		return usageError("gramc schema", "unknown format %q (want %s)", *format, strings.Join(names, ", "))
 	}
 	if fs.NArg() != 1 {
-		return usageError("gramc schema", "give exactly one file (or - for standard input)")
+		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
-	f, err := readInput(e, fs.Arg(0))
+	prog, err := loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags)
 	if err != nil {
-		return usageError("gramc schema", "%v", err)
-	}
-	doc, parsed := parseInput(f, false)
-	prog, compiled := schema.Compile(doc)
-	diags := schema.Merge(parsed, compiled)
-	if len(diags) > 0 {
-		writeDiags(e, f, diags, *maxDiags)
-	}
-	if diags.HasErrors() {
-		return exitWith(exitError)
+		return err
 	}
 	tools, err := selectTools(prog, *agentName, *toolName)
 	if err != nil {
