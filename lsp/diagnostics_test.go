@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
 )
@@ -279,6 +281,7 @@ func TestParityWithGramcCheck(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("only %d files under testdata", len(files))
 	}
+	files = alone(t, files)
 	rep := gramcReport(t, files)
 	if len(rep.Files) != len(files) {
 		t.Fatalf("gramc reported %d files of %d", len(rep.Files), len(files))
@@ -423,4 +426,38 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// alone copies each file into a directory of its own (a NAME_test.gram
+// file beside its NAME.gram), so that gramc check compiles it as the
+// language server does: the file alone, not with the other files of its
+// directory's package. It returns the copies' paths, in order.
+func alone(t *testing.T, files []string) []string {
+	t.Helper()
+	root := t.TempDir()
+	dirOf := map[string]string{}
+	out := make([]string, len(files))
+	for i, f := range files {
+		key := f
+		if sp := agenttest.SubjectPath(f); sp != "" && slices.Contains(files, sp) {
+			key = sp
+		}
+		dir, ok := dirOf[key]
+		if !ok {
+			dir = filepath.Join(root, strconv.Itoa(len(dirOf)))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			dirOf[key] = dir
+		}
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(out[i], text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

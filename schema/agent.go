@@ -132,7 +132,12 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			c.used[i] = true
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
-				continue // undefined: reported by the parser
+				// Undefined in the file: a tool of another file of the
+				// package, or reported by the parser.
+				if t, ti = c.pkgTool(e); t == nil {
+					continue
+				}
+				break
 			}
 			i, ok := c.toolIndex(e.Def)
 			if !ok {

@@ -104,6 +104,9 @@ type compiler struct {
 	// taken are the tools a Recompile took from the previous program and
 	// has not entered in tools yet (see again).
 	taken []toolPattern
+	// pkg is what the files of a package share when the file is compiled
+	// as one of them (see [CompilePackage]), nil for a file alone.
+	pkg *pkgScope
 }
 
 // decl is a top-level declaration.

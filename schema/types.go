@@ -61,6 +61,13 @@ func (c *compiler) typeNames() []string {
 			names = append(names, r.Name)
 		}
 	}
+	if c.pkg != nil {
+		for _, r := range c.pkg.recordList {
+			if c.records[r.Name] == nil {
+				names = append(names, r.Name)
+			}
+		}
+	}
 	return names
 }
 
@@ -76,6 +83,11 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		return t
 	}
 	if r := c.records[name]; r != nil {
+		t.Kind = RecordType
+		t.Record = r
+		return t
+	}
+	if r := c.pkg.record(name); r != nil {
 		t.Kind = RecordType
 		t.Record = r
 		return t

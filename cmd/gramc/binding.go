@@ -20,20 +20,11 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// loadProgram reads and compiles an agent file; on errors it prints the
+// loadProgram reads and compiles an agent file with its package, or the
+// package of a directory (see loadPackage); on errors it prints the
 // diagnostics.
 func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
-	f, err := readInput(e, path)
-	if err != nil {
-		return nil, o.usageErr("%v", err)
-	}
-	doc, parsed := parseInput(f, false)
-	prog, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		writeDiags(e, f, diags, 0)
-		return nil, exitWith(exitError)
-	}
-	return prog, nil
+	return loadPackage(e, o.cmd, path, 0)
 }
 
 // bind builds the tool library of agents (see toolLibrary) and checks,

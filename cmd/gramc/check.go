@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -138,12 +140,96 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// checkAll checks the inputs on all cores; results are in input order.
+// checkAll checks the inputs on all cores; results are in input order. A
+// file is checked as a file of its directory's package (see package
+// project): the other .gram files of the directory are read and compiled
+// with it, and only the inputs are reported. Standard input is checked
+// alone.
 func checkAll(inputs []checkInput) []checkResult {
-	return parallelMap(inputs, checkOne)
+	results := make([]checkResult, len(inputs))
+	// What to read: the inputs, and the other files of their directories.
+	type job struct {
+		in    checkInput
+		input int // the index of the input, or -1 for a file beside one
+		dir   string
+	}
+	var jobs []job
+	given := map[string]bool{}
+	dirs := map[string]bool{}
+	for i, in := range inputs {
+		if in.isStd {
+			results[i] = checkOne(in)
+			continue
+		}
+		dir := filepath.Dir(in.path)
+		jobs = append(jobs, job{in, i, dir})
+		given[in.path] = true
+		dirs[dir] = true
+	}
+	for _, in := range inputs {
+		dir := filepath.Dir(in.path)
+		if in.isStd || !dirs[dir] {
+			continue
+		}
+		delete(dirs, dir) // each directory once
+		paths, _ := project.Files(dir)
+		for _, p := range paths {
+			if !given[p] {
+				given[p] = true
+				jobs = append(jobs, job{checkInput{path: p, limit: in.limit}, -1, dir})
+			}
+		}
+	}
+	type parsed struct {
+		src project.Source
+		err error
+	}
+	sources := parallelMap(jobs, func(j job) parsed {
+		b, err := j.in.read()
+		if err != nil {
+			return parsed{err: err}
+		}
+		f := diag.NewFile(j.in.path, b)
+		doc, diags := parseInput(f, false)
+		return parsed{src: project.Source{File: f, Doc: doc, Diags: diags}}
+	})
+	// The packages, in the order their directories come.
+	byDir := map[string][]int{}
+	var order []string
+	for k, j := range jobs {
+		if sources[k].err != nil {
+			if j.input >= 0 {
+				results[j.input] = checkResult{err: sources[k].err}
+			}
+			continue
+		}
+		if byDir[j.dir] == nil {
+			order = append(order, j.dir)
+		}
+		byDir[j.dir] = append(byDir[j.dir], k)
+	}
+	for _, dir := range order {
+		ks := byDir[dir]
+		srcs := make([]project.Source, len(ks))
+		for n, k := range ks {
+			srcs[n] = sources[k].src
+		}
+		pkg := project.Compile(dir, srcs)
+		for n, k := range ks {
+			if i := jobs[k].input; i >= 0 {
+				f := pkg.Files[n]
+				diags := f.Diags
+				if targets := inputs[i].targets; len(targets) > 0 && f.Program != nil {
+					diags = append(slices.Clone(diags), schema.CheckTargets(targets, f.Program)...).Dedup()
+				}
+				results[i] = checkResult{file: f.File, diags: append(backupDiags(f.File.Path, f.File.Text, inputs[i].limit), diags...)}
+			}
+		}
+	}
+	return results
 }
 
-// checkOne reads, parses and compiles one input.
+// checkOne reads, parses and compiles one input alone.
 func checkOne(in checkInput) checkResult {
 	var f *diag.File
 	if in.isStd {
@@ -154,14 +240,6 @@ func checkOne(in checkInput) checkResult {
 			return checkResult{err: err}
 		}
 		f = diag.NewFile(in.path, b)
-	}
-	if sp := agenttest.SubjectPath(in.path); sp != "" && !in.isStd {
-		// A _test.gram file is checked with the agent file it tests.
-		if b, err := readFile(sp, in.limit); err == nil {
-			subject, _ := agenttest.Compile(diag.NewFile(sp, b), nil)
-			_, diags := agenttest.Compile(f, subject)
-			return checkResult{file: f, diags: append(backupDiags(in.path, f.Text, in.limit), diags...)}
-		}
 	}
 	diags := checkFile(f, in.targets)
 	if !in.isStd {

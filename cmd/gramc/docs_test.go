@@ -16,14 +16,19 @@ package main
 //	```gram target=gemini      the example is checked with --target gemini
 //	                           (targets separated by commas); combines with
 //	                           check=
+//	```gram package=DIR        the example is saved in the directory DIR,
+//	                           with the other examples of DIR; combines with
+//	                           file= and check=
 //	```json gramc schema ARGS  the output of gramc schema ARGS on the last
 //	                           gram example, compared as JSON values
 //	```text gramc check        the text gramc check prints for the last gram
 //	                           example, compared exactly
 //
 // Other blocks (```sh, plain ```) are not examples. All examples are saved in
-// one directory, in document order, so a NAME_test.gram example is checked
-// with the last example saved as NAME.gram beside it, as gramc check does.
+// a directory of its own (a package of one file), but a NAME_test.gram
+// example is saved beside the last example saved as NAME.gram and checked
+// with it, and the examples with package=DIR are saved in the directory DIR
+// (given with their path) and checked as one package.
 //
 // Every code of the compiler's catalogue (schema.Codes), of gramc's SARIF
 // rules (parserCodes) and every code the parser and the lexer report (read
@@ -50,6 +55,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
@@ -93,24 +99,27 @@ func docExamples(text string) []docExample {
 }
 
 // exampleOptions reads the key=value words of a gram example's info string:
-// the file name, the codes expected and the extra flags of gramc check.
-func exampleOptions(t *testing.T, ex docExample) (file string, codes, flags []string) {
+// the file name, its package directory, the codes expected and the extra
+// flags of gramc check.
+func exampleOptions(t *testing.T, ex docExample) (file, pkg string, codes, flags []string) {
 	file = "example.gram"
 	for _, a := range ex.args {
 		k, v, _ := strings.Cut(a, "=")
 		switch k {
 		case "file":
 			file = v
+		case "package":
+			pkg = v
 		case "check":
 			codes = strings.Split(v, ",")
 		case "target":
 			flags = append(flags, "--target", v)
 		default:
-			t.Errorf("docs/language.md:%d: unknown example option %q (want check=CODE,..., file=NAME or target=NAME,...)", ex.line, a)
+			t.Errorf("docs/language.md:%d: unknown example option %q (want check=CODE,..., file=NAME, package=DIR or target=NAME,...)", ex.line, a)
 		}
 	}
 	slices.Sort(codes)
-	return file, slices.Compact(codes), flags
+	return file, pkg, slices.Compact(codes), flags
 }
 
 // checkCodes runs gramc check --format json (with flags) on a file and
@@ -217,15 +226,38 @@ func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []stri
 		problems = append(problems, name+":"+strconv.Itoa(ex.line)+": "+fmt.Sprintf(format, a...))
 	}
 	shown := map[string]bool{}
+	written := map[string]string{} // the directories of the examples, by file name
 	last := ""
 	examples := 0
 	for _, ex := range docExamples(doc) {
 		switch {
 		case ex.lang == "gram":
 			examples++
-			file, want, flags := exampleOptions(t, ex)
+			file, pkg, want, flags := exampleOptions(t, ex)
+			// Each example is a package of its own, in a directory of its
+			// own, but for a NAME_test.gram one (beside NAME.gram) and
+			// those of one package=DIR.
+			switch sub, ok := written[agenttest.SubjectPath(file)]; {
+			case pkg != "":
+				chdir(t, dir)
+				if err := os.MkdirAll(pkg, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				file = filepath.Join(pkg, file)
+			case ok:
+				chdir(t, sub)
+			default:
+				sub = filepath.Join(dir, "ex"+strconv.Itoa(examples))
+				if err := os.Mkdir(sub, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				chdir(t, sub)
+			}
 			if err := os.WriteFile(file, []byte(ex.text), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if wd, err := os.Getwd(); err == nil && pkg == "" {
+				written[file] = wd
 			}
 			last = file
 			got, msgs := checkCodes(t, file, flags...)
@@ -282,6 +314,14 @@ func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []stri
 		problems = append(problems, name+" has no example (```gram check=CODE) of the diagnostic codes "+strings.Join(missing, ", "))
 	}
 	return problems
+}
+
+// chdir changes the working directory of a test that called t.Chdir.
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func orNone(codes []string) string {

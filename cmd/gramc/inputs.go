@@ -28,7 +28,8 @@ const defaultMaxFileSize = inputfile.DefaultLimit
 const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
-// given, directories walked for regular *.gram files and symbolic links to
+// given, directories (DIR, or DIR/... which also skips directories named
+// testdata) walked for regular *.gram files and symbolic links to
 // them in path order (hidden directories skipped, links to directories not
 // followed; a directory without any is reported with a warning),
 // - as standard input.
@@ -60,6 +61,19 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
 			continue
 		}
+		// DIR/... names the tree below DIR, as the Go tools write it; a
+		// directory is walked whole either way.
+		// DIR/... skips directories named testdata (fixtures), as the Go
+		// tools do.
+		tree := false
+		if arg == "..." {
+			arg, tree = ".", true
+		} else if rest, ok := strings.CutSuffix(arg, "/..."); ok {
+			arg, tree = rest, true
+			if arg == "" {
+				arg = "/"
+			}
+		}
 		p := filepath.Clean(arg)
 		info, err := os.Stat(p)
 		if err != nil {
@@ -82,7 +96,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				return err
 			}
 			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
+				if path != p && (strings.HasPrefix(d.Name(), ".") || tree && d.Name() == "testdata") {
 					return filepath.SkipDir
 				}
 				return nil

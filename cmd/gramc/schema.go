@@ -11,11 +11,13 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
-the tools of one agent, with --tool one tool.
+the tools of one agent, with --tool one tool. A file is compiled with the
+other files of its directory's package, so its agents may list the tools
+they declare; a directory gives every tool of its package.
 
 --target writes the tools array exactly as one provider's API takes it:
 
@@ -47,6 +49,7 @@ ones nullable, and "strict": true on OpenAI tools. Injected parameters are
 never included. A file with errors prints its diagnostics on standard error
 and no schemas. Exit codes: 0 success, 1 errors in the file, 2 usage or I/O
 errors (including an unknown agent or tool).
+A file of the package with errors prints its diagnostics too, and no schemas.
 
 Flags:
 `
@@ -80,33 +83,26 @@ func runSchema(e *env, args []string) error {
 		}
 	}
 	if fs.NArg() != 1 {
-		return usageError("gramc schema", "give exactly one file (or - for standard input)")
+		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
-	f, err := readInput(e, fs.Arg(0))
+	prog, err := loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags)
 	if err != nil {
-		return usageError("gramc schema", "%v", err)
+		return err
 	}
-	doc, parsed := parseInput(f, false)
-	prog, compiled := schema.Compile(doc)
-	diags := schema.Merge(parsed, compiled)
-	var tools []*schema.Tool
-	if !diags.HasErrors() {
-		if tools, err = selectTools(prog, *agentName, *toolName); err != nil {
-			writeDiags(e, f, diags, *maxDiags)
-			return err
-		}
+	tools, err := selectTools(prog, *agentName, *toolName)
+	if err != nil {
+		return err
 	}
 	var out any
-	if target != nil && !diags.HasErrors() {
+	if target != nil {
 		var tdiags diag.List
 		out, tdiags = schema.EmitTarget(target, tools)
-		diags = append(diags, tdiags...).Dedup()
-	}
-	if len(diags) > 0 {
-		writeDiags(e, f, diags, *maxDiags)
-	}
-	if diags.HasErrors() {
-		return exitWith(exitError)
+		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
+			writeDiags(e, prog.File, tdiags, *maxDiags)
+		}
+		if tdiags.HasErrors() {
+			return exitWith(exitError)
+		}
 	}
 	if target == nil {
 		out = schema.Emit(schema.Format(*format), tools, *strict)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 )
@@ -246,24 +247,32 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		reported[f.Path] = true
 		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
+	pkgs, err := loadTestPackages(e, inputs)
+	if err != nil {
+		return nil, err
+	}
 	for _, in := range inputs {
-		s, err := agenttest.Load(in.path, e.maxFileSize)
-		if err != nil {
-			return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
-		}
-		if len(s.Program.Tests) == 0 {
+		pkg := pkgs[filepath.Dir(in.path)]
+		f := pkg.Lookup(in.path)
+		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
 			continue
 		}
 		files++
-		if s.SubjectFile != nil {
-			report(s.SubjectFile, s.SubjectDiags)
+		// The tests use the package: its files' problems are theirs.
+		broken := false
+		for _, o := range pkg.Files {
+			if own := ownDiags(o.Diags); o.Member && !o.Test && o != f && own.HasErrors() {
+				report(o.File, own)
+				broken = true
+			}
 		}
-		report(s.File, s.Diags)
-		if s.HasErrors() {
+		own := ownDiags(f.Diags)
+		report(f.File, own)
+		if broken || own.HasErrors() {
 			bad = true
 			continue
 		}
-		for _, t := range s.Program.Tests {
+		for _, t := range f.Program.Tests {
 			if runRE != nil && !runRE.MatchString(t.Name) && !runRE.MatchString(in.path+":"+t.Name) {
 				continue
 			}
@@ -281,6 +290,43 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
 	return jobs, nil
+}
+
+// loadTestPackages compiles the packages of the inputs' directories, each
+// with the inputs of the directory and its other .gram files, by
+// directory.
+func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package, error) {
+	byDir := map[string][]string{}
+	needed := map[string]bool{}
+	var dirs []string
+	for _, in := range inputs {
+		needed[filepath.Clean(in.path)] = true
+		if sp := agenttest.SubjectPath(in.path); sp != "" {
+			needed[filepath.Clean(sp)] = true
+		}
+		dir := filepath.Dir(in.path)
+		if byDir[dir] == nil {
+			dirs = append(dirs, dir)
+			byDir[dir], _ = project.Files(dir)
+		}
+		if !containsPath(byDir[dir], filepath.Clean(in.path)) {
+			byDir[dir] = append(byDir[dir], in.path)
+		}
+	}
+	pkgs := map[string]*project.Package{}
+	for _, dir := range dirs {
+		// A file that cannot be read stops the tests when it is one of
+		// the inputs or the NAME.gram of an input NAME_test.gram.
+		paths := byDir[dir]
+		srcs, errs := project.ReadAll(paths, e.maxFileSize, parseFile)
+		for i, err := range errs {
+			if err != nil && needed[filepath.Clean(paths[i])] {
+				return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
+			}
+		}
+		pkgs[dir] = project.Compile(dir, srcs)
+	}
+	return pkgs, nil
 }
 
 // skipTestdata drops the files found in directories named testdata below a

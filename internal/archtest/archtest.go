@@ -60,9 +60,12 @@ var Layers = map[string]int{
 	// (ide) that the browser playground uses; contract diffs; the HTTP
 	// transports the model client uses; a fake model server and a demo MCP
 	// server for tests.
-	"format":             4,
-	"ide":                4,
-	"contract":           4,
+	"format":   4,
+	"ide":      4,
+	"contract": 4,
+	// Packages: the files of a directory compiled together, and the
+	// project's bindings.
+	"project":            4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,

@@ -1,0 +1,126 @@
+package main
+
+// Loading the package an agent file belongs to, for the commands that run
+// or describe agents (run, schema, mcp serve).
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/schema"
+)
+
+// loadPackage compiles what path names and returns the program to use:
+// for a file, the file's program compiled with the other files of its
+// directory's package (an agent may list the tools a sibling file
+// declares); for a directory, the agents, tools and records of every file
+// of its package, as one program named after the directory; - reads
+// standard input, compiled alone. The diagnostics of the file (at most max each); errors in any of them give
+// exit code 1, as Go refuses to build a package with a broken file.
+func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
+	if path == "-" {
+		f, err := readInput(e, path)
+		if err != nil {
+			return nil, usageError(cmd, "%v", err)
+		}
+		doc, parsed := parseInput(f, false)
+		prog, compiled := schema.Compile(doc)
+		diags := schema.Merge(parsed, compiled)
+		if len(diags) > 0 {
+			writeDiags(e, f, diags, max)
+		}
+		if diags.HasErrors() {
+			return nil, exitWith(exitError)
+		}
+		return prog, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
+	}
+	dir, file := path, ""
+	if !info.IsDir() {
+		if err := checkRegular(path, info, e.maxFileSize); err != nil {
+			return nil, usageError(cmd, "%v", err)
+		}
+		dir, file = filepath.Dir(path), filepath.Clean(path)
+	}
+	paths, err := project.Files(dir)
+	if err != nil {
+		return nil, usageError(cmd, "%v", err)
+	}
+	if file != "" && !containsPath(paths, file) {
+		paths = append(paths, file)
+	}
+	// A file of the package that cannot be read is left out, but for the
+	// file given (or, for a directory, any).
+	srcs, errs := project.ReadAll(paths, e.maxFileSize, parseFile)
+	for i, err := range errs {
+		if err != nil && (file == "" || filepath.Clean(paths[i]) == file) {
+			return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
+		}
+	}
+	pkg := project.Compile(dir, srcs)
+	var self *project.File
+	if file != "" {
+		self = pkg.Lookup(file)
+	}
+	bad := false
+	for _, f := range pkg.Files {
+		if self == nil && f.Member && !f.Test || f == self {
+			diags := f.Diags
+			if f == self {
+				diags = ownDiags(diags)
+			}
+			if len(diags) > 0 {
+				writeDiags(e, f.File, diags, max)
+			}
+			bad = bad || diags.HasErrors()
+		}
+	}
+	if bad {
+		return nil, exitWith(exitError)
+	}
+	if self != nil {
+		return self.Program, nil
+	}
+	prog := &schema.Program{File: diag.NewFile(dir, nil)}
+	for _, f := range pkg.Files {
+		if f.Member && !f.Test {
+			prog.Agents = append(prog.Agents, f.Program.Agents...)
+			prog.Tools = append(prog.Tools, f.Program.Tools...)
+			prog.Records = append(prog.Records, f.Program.Records...)
+		}
+	}
+	return prog, nil
+}
+
+// parseFile parses a file as the commands do (see parseInput).
+func parseFile(f *diag.File) (*parser.Document, diag.List) { return parseInput(f, false) }
+
+// ownDiags returns the diagnostics of a file run or described on its own:
+// without those of a name another file of its package declares too (the
+// file's own declaration is the one it uses; gramc check reports the
+// clash).
+func ownDiags(l diag.List) diag.List {
+	out := l[:0:0]
+	for _, d := range l {
+		if !schema.IsPackageDuplicate(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// containsPath reports whether paths holds path, cleaned.
+func containsPath(paths []string, path string) bool {
+	for _, p := range paths {
+		if filepath.Clean(p) == path {
+			return true
+		}
+	}
+	return false
+}

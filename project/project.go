@@ -1,0 +1,392 @@
+// Package project loads gram packages: the agent files of one directory,
+// compiled together as one namespace, as Go compiles the files of a
+// directory; and the project's bindings file (see bindings.go).
+//
+// # Which files join a package
+//
+// A .gram file of the directory joins its package when its header record's
+// kind is "agents" or "tests", or, without a kind, when it declares an
+// Agent, Tool, Record or Test at its top level. A file whose header gives
+// another kind ("data", "bindings", ...) never joins, nor a file that
+// declares none of them (plain gram data): such a file is checked alone,
+// and its names never clash with the package's. A NAME_test.gram file
+// joins as a test file: it sees the whole package, and the package does
+// not see it.
+//
+// # Entry points
+//
+//   - [Compile] compiles parsed files of one directory as a package.
+//   - [Load] reads and compiles the package of a directory.
+//   - [Joins] tells whether a parsed file joins its package.
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// TestSuffix ends the name of a file of tests.
+const TestSuffix = "_test.gram"
+
+// Source is a parsed file: what [Compile] is given.
+type Source struct {
+	File *diag.File
+	Doc  *parser.Document
+	// Diags are the parser's diagnostics (and any the caller adds, such as
+	// a file of binary data).
+	Diags diag.List
+}
+
+// File is a file of a package's directory, compiled.
+type File struct {
+	// File is the source and Doc its syntax.
+	File *diag.File
+	Doc  *parser.Document
+	// Program is the compiled file; an agent's Tools may be tools of other
+	// files of the package.
+	Program *schema.Program
+	// Diags are the diagnostics of the file, the parser's and the
+	// compiler's, merged and sorted.
+	Diags diag.List
+	// Member tells whether the file joins the package; Test whether it is a
+	// _test.gram file.
+	Member, Test bool
+}
+
+// Package is the files of one directory, compiled.
+type Package struct {
+	// Dir is the directory.
+	Dir string
+	// Files are the .gram files of the directory, members or not, in the
+	// order given.
+	Files []*File
+}
+
+// Lookup returns the file of the package at path, or nil.
+func (p *Package) Lookup(path string) *File {
+	path = filepath.Clean(path)
+	for _, f := range p.Files {
+		if filepath.Clean(f.File.Path) == path {
+			return f
+		}
+	}
+	return nil
+}
+
+// Agents returns the agents of the package's files, tests excluded, in
+// file order.
+func (p *Package) Agents() []*schema.Agent {
+	var out []*schema.Agent
+	for _, f := range p.Files {
+		if f.Member && !f.Test {
+			out = append(out, f.Program.Agents...)
+		}
+	}
+	return out
+}
+
+// Tools returns the tools of the package's files, tests excluded, in file
+// order.
+func (p *Package) Tools() []*schema.Tool {
+	var out []*schema.Tool
+	for _, f := range p.Files {
+		if f.Member && !f.Test {
+			out = append(out, f.Program.Tools...)
+		}
+	}
+	return out
+}
+
+// HasErrors reports whether a member file of the package has errors.
+func (p *Package) HasErrors() bool {
+	for _, f := range p.Files {
+		if f.Member && f.Diags.HasErrors() {
+			return true
+		}
+	}
+	return false
+}
+
+// Joins reports whether the parsed file at path joins its directory's
+// package (see the package documentation).
+func Joins(path string, doc *parser.Document) bool {
+	switch kind := HeaderKind(doc); kind {
+	case "agents", "tests":
+		return true
+	case "":
+		return declares(doc)
+	}
+	return false
+}
+
+// HeaderKind returns the string value of the kind property of a
+// document's header record, or "".
+func HeaderKind(doc *parser.Document) string {
+	if doc == nil || doc.Header == nil || len(doc.Lowered) == 0 {
+		return ""
+	}
+	for _, pr := range doc.Lowered[0].Subject.Properties {
+		if pr.Key == "kind" && pr.Value != nil && pr.Value.Kind() == grammar.ScalarValue {
+			return pr.Value.Tok.Text()
+		}
+	}
+	return ""
+}
+
+// declares reports whether a document declares an agent, a tool, a record
+// or a test at its top level.
+func declares(doc *parser.Document) bool {
+	for _, p := range doc.Lowered {
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
+		}
+		for _, l := range p.Subject.Labels {
+			switch l {
+			case schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, schema.TestLabel, schema.LegacyToolLabel:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Compile compiles the parsed files of the directory dir as a package: the
+// files that join it together (see [schema.CompilePackage]), the others
+// alone. A reference to a tool declared by another file is not undefined;
+// the did-you-mean of a reference that names nothing looks at the names of
+// every file. A package of one file compiles as [schema.Compile] compiles
+// it.
+func Compile(dir string, srcs []Source) *Package {
+	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
+	var docs, tests []*parser.Document
+	var members, testFiles []*File
+	for i, s := range srcs {
+		f := &File{File: s.File, Doc: s.Doc, Diags: s.Diags, Test: strings.HasSuffix(s.File.Path, TestSuffix)}
+		f.Member = Joins(s.File.Path, s.Doc)
+		pkg.Files[i] = f
+		switch {
+		case !f.Member:
+			prog, compiled := schema.Compile(s.Doc)
+			f.Program, f.Diags = prog, schema.Merge(s.Diags, compiled)
+		case f.Test:
+			tests, testFiles = append(tests, s.Doc), append(testFiles, f)
+		default:
+			docs, members = append(docs, s.Doc), append(members, f)
+		}
+	}
+	if len(docs)+len(tests) == 1 {
+		f := append(members, testFiles...)[0]
+		prog, compiled := schema.Compile(f.Doc)
+		f.Program, f.Diags = prog, schema.Merge(f.Diags, compiled)
+		return pkg
+	}
+	progs, lists := schema.CompilePackage(docs, tests)
+	all := append(members, testFiles...)
+	for i, f := range all {
+		f.Program = progs[i]
+	}
+	names := packageNames(members)
+	for i, f := range all {
+		f.Diags = schema.Merge(crossFile(f, names), lists[i])
+	}
+	return pkg
+}
+
+// names are the top-level names the files of a package declare: the
+// tools' (what another file may refer to) and all of them (for
+// did-you-mean), each with the file that declares it first.
+type names struct {
+	tools map[string]*File
+	all   []string
+	of    map[string]*File
+}
+
+// packageNames returns the names the member files (tests excluded)
+// declare.
+func packageNames(members []*File) names {
+	n := names{tools: map[string]*File{}, of: map[string]*File{}}
+	add := func(name string, f *File) {
+		if name != "" && n.of[name] == nil {
+			n.of[name] = f
+			n.all = append(n.all, name)
+		}
+	}
+	for _, f := range members {
+		for _, t := range f.Program.Tools {
+			if t.TopLevel && t.Name != "" && n.tools[t.Name] == nil {
+				n.tools[t.Name] = f
+			}
+			if t.TopLevel {
+				add(t.Name, f)
+			}
+		}
+		for _, a := range f.Program.Agents {
+			add(a.Name, f)
+		}
+		for _, r := range f.Program.Records {
+			add(r.Name, f)
+		}
+	}
+	return n
+}
+
+// crossFile returns the parser's diagnostics of f for a package: without
+// the undefined references to tools of another file, and with the
+// did-you-mean of the others looking at the names of every file.
+func crossFile(f *File, n names) diag.List {
+	var refs map[diag.Span]string
+	out := make(diag.List, 0, len(f.Diags))
+	for _, d := range f.Diags {
+		if d.Code != "undefined-reference" {
+			out = append(out, d)
+			continue
+		}
+		if refs == nil {
+			refs = undefinedRefs(f.Doc)
+		}
+		name, ok := refs[d.Span]
+		if !ok {
+			out = append(out, d)
+			continue
+		}
+		if o := n.tools[name]; o != nil && o != f {
+			continue // a tool of another file
+		}
+		if o := n.of[name]; o != nil && o != f {
+			d.Detail = name + " is declared in " + o.File.Path + ", but it is not a tool: an agent's elements are tools"
+			d.Fixes = nil
+			out = append(out, d)
+			continue
+		}
+		old := ""
+		if len(d.Fixes) == 1 && len(d.Fixes[0].Edits) == 1 {
+			old = d.Fixes[0].Edits[0].NewText
+		}
+		cands := n.all
+		if old != "" {
+			cands = append([]string{old}, cands...)
+		}
+		if s := suggest.Closest(name, cands); s != "" && s != old && s != name {
+			d.Detail = "did you mean " + strconv.Quote(s) + "? (declared in " + n.of[s].File.Path + ")"
+			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: d.Span, NewText: s}}}}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// undefinedRefs returns the references of a document that name nothing in
+// it, by their spans.
+func undefinedRefs(doc *parser.Document) map[diag.Span]string {
+	refs := map[diag.Span]string{}
+	var walk func(p *parser.Pattern)
+	walk = func(p *parser.Pattern) {
+		if p.Kind == parser.ReferenceKind && p.Def == nil {
+			refs[p.Span()] = p.Subject.Identity
+		}
+		for _, e := range p.Elements {
+			walk(e)
+		}
+	}
+	for _, p := range doc.Lowered {
+		walk(p)
+	}
+	return refs
+}
+
+// ParseFunc parses a file, as [parser.Parse] does.
+type ParseFunc func(*diag.File) (*parser.Document, diag.List)
+
+// Files returns the paths of the .gram files of a directory (not of its
+// subdirectories), in path order: every entry but directories (and links
+// to them), so that reading one that is not a regular file is an error.
+func Files(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".gram") || e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Load reads the .gram files of the directory dir, each of at most limit
+// bytes (0: the default of [inputfile.Read]), parses them with parse
+// (nil: [parser.Parse]) on all cores and compiles them as a package. The
+// error is for I/O (the first file that cannot be read): problems in the
+// files are diagnostics.
+func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
+	paths, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	srcs, errs := ReadAll(paths, limit, parse)
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return Compile(dir, srcs), nil
+}
+
+// ReadAll reads and parses the files at paths on all cores. It returns the
+// files read, in order, and for each path the error reading it, or nil.
+func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, []error) {
+	if parse == nil {
+		parse = parser.Parse
+	}
+	srcs := make([]Source, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				b, err := inputfile.Read(paths[i], limit)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				f := diag.NewFile(paths[i], b)
+				doc, diags := parse(f)
+				srcs[i] = Source{File: f, Doc: doc, Diags: diags}
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := srcs[:0]
+	for i := range srcs {
+		if errs[i] == nil {
+			out = append(out, srcs[i])
+		}
+	}
+	return out, errs
+}

@@ -1,0 +1,124 @@
+package project
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// compileTexts compiles files given as path → text as one package.
+func compileTexts(t *testing.T, files ...string) *Package {
+	t.Helper()
+	var srcs []Source
+	for i := 0; i < len(files); i += 2 {
+		f := diag.NewFile(files[i], []byte(files[i+1]))
+		doc, diags := parser.Parse(f)
+		srcs = append(srcs, Source{File: f, Doc: doc, Diags: diags})
+	}
+	return Compile("dir", srcs)
+}
+
+// diagLines returns the diagnostics of every file, one line each: the
+// path, code and message.
+func diagLines(p *Package) string {
+	var b strings.Builder
+	for _, f := range p.Files {
+		for _, d := range f.Diags {
+			b.WriteString(f.File.Path + ": " + d.Code + ": " + d.Message + " | " + d.Detail + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestLoadShop(t *testing.T) {
+	p, err := Load("testdata/shop", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := diagLines(p); got != "" {
+		t.Fatalf("diagnostics:\n%s", got)
+	}
+	agents := p.Agents()
+	if len(agents) != 1 || len(agents[0].Tools) != 2 || agents[0].Tools[0].Name != "getOrder" {
+		t.Fatalf("agents = %+v", agents)
+	}
+	if r := agents[0].Tools[0].Returns; r == nil || r.Record == nil || r.Record.Name != "Order" {
+		t.Errorf("getOrder returns %+v, want the record Order of tools.gram", r)
+	}
+	test := p.Lookup("testdata/shop/agents_test.gram")
+	if test == nil || !test.Member || !test.Test || len(test.Program.Tests) != 1 {
+		t.Fatalf("test file = %+v", test)
+	}
+	if data := p.Lookup("testdata/shop/prices.gram"); data == nil || data.Member {
+		t.Errorf("prices.gram joins the package: %+v", data)
+	}
+}
+
+func TestCrossFile(t *testing.T) {
+	tools := `[Order:Record {description: "An order"} | (id::Integer)]
+[getOrder:Tool {description: "Fetches an order"} | (orderId::Integer)==>(::Order)]
+`
+	agent := func(tools string) string {
+		return `[a:Agent {model: "OpenAI/gpt-4o", instruction: "Help."} | ` + tools + `]` + "\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		files []string
+		want  []string // substrings of diagLines, in order
+		none  string   // must not appear
+	}{
+		{"resolved", []string{"t.gram", tools, "a.gram", agent("getOrder")}, nil, "error"},
+		{"duplicate", []string{"t.gram", tools, "a.gram", agent("getOrder") + tools}, []string{
+			"t.gram: duplicate-definition: record Order is also declared in a.gram:2:2 (record)",
+			"t.gram: duplicate-definition: tool getOrder is also declared in a.gram:3:2 (tool)",
+			"a.gram: duplicate-definition: record Order is also declared in t.gram:1:2 (record)",
+			"a.gram: duplicate-definition: tool getOrder is also declared in t.gram:2:2 (tool)",
+		}, ""},
+		{"did you mean", []string{"t.gram", tools, "a.gram", agent("getOrdr")}, []string{
+			`a.gram: undefined-reference: "getOrdr" is not defined | did you mean "getOrder"? (declared in t.gram)`,
+		}, ""},
+		{"removed", []string{"t.gram", `[Order:Record {description: "An order"} | (id::Integer)]` + "\n", "a.gram", agent("getOrder")}, []string{
+			`a.gram: undefined-reference: "getOrder" is not defined`,
+		}, "did you mean"},
+		{"not a tool", []string{"t.gram", tools, "a.gram", agent("Order")}, []string{
+			`a.gram: undefined-reference: "Order" is not defined | Order is declared in t.gram, but it is not a tool`,
+		}, ""},
+		{"unused across files", []string{"t.gram", tools, "a.gram", agent(`[x:Tool {description: "X"} | ()==>(::String)]`)}, []string{
+			"t.gram: unused-tool: tool getOrder is not used by any agent",
+		}, ""},
+		{"record cycle across files", []string{
+			"r.gram", `[A:Record {description: "A"} | (b::B)]` + "\n",
+			"s.gram", `[B:Record {description: "B"} | (a::A)]` + "\n"}, []string{
+			"s.gram: record-cycle: record A contains itself: A → B → A",
+		}, ""},
+		{"unknown type suggests another file's record", []string{"t.gram", tools, "a.gram", `[f:Tool {description: "F"} | (o::Ordr)==>(::String)]` + "\n"}, []string{
+			`a.gram: unknown-type: unknown type "Ordr" | did you mean "Order"?`,
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := diagLines(compileTexts(t, tc.files...))
+			rest := got
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing %q in\n%s", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+			if tc.none != "" && strings.Contains(got, tc.none) {
+				t.Fatalf("unwanted %q in\n%s", tc.none, got)
+			}
+		})
+	}
+}
+
+func TestLoneFileUnchanged(t *testing.T) {
+	src := `[a:Agent {model: "OpenAI/gpt-4o", instruction: "Help."} | getOrdr]` + "\n"
+	p := compileTexts(t, "a.gram", src)
+	got := diagLines(p)
+	if !strings.Contains(got, `undefined-reference: "getOrdr" is not defined | declare the tool`) {
+		t.Fatalf("got\n%s", got)
+	}
+}
