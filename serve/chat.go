@@ -376,7 +376,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	out := s.runAgent(ctx, st, a, conv, false, nil)
 	st.busy = out.busy
 	if out.err != nil {
-		s.fail(w, r, runError(out.err))
+		s.fail(w, r, s.runError(out.err))
 		return
 	}
 	resp := out.resp

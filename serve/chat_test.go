@@ -31,7 +31,9 @@ func TestChatCompletion(t *testing.T) {
 			FinishReason string `json:"finish_reason"`
 		}
 		Usage struct {
-			PromptTokens, CompletionTokens, TotalTokens int `json:"prompt_tokens"`
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+			TotalTokens      int `json:"total_tokens"`
 		}
 		Gram struct {
 			Status     string
@@ -52,7 +54,7 @@ func TestChatCompletion(t *testing.T) {
 	if c.Gram.Status != "completed" || c.Gram.Iterations != 2 || c.Gram.ToolCalls != 1 {
 		t.Errorf("gram %+v", c.Gram)
 	}
-	if !strings.Contains(string(body), `"prompt_tokens":40`) {
+	if c.Usage.PromptTokens != 40 || c.Usage.CompletionTokens != 20 || c.Usage.TotalTokens != 60 {
 		t.Errorf("usage is not the sum of the two model calls': %s", body)
 	}
 	reqs := h.model.Requests()

@@ -134,8 +134,8 @@ func invalid(param, code, format string, a ...any) *apiError {
 
 // runError returns the error answered for a run that failed with err:
 // the runtime's user-facing message, the status that fits its cause, and
-// its kind. gone reports that the client went away (nothing is answered
-// then, but the outcome is logged and counted).
+// its kind; for a client that went away, the status 499 (nothing is
+// answered then, but the outcome is logged and counted).
 func runError(err error) *apiError {
 	msg := runtime.UserMessage(err)
 	var (
@@ -146,15 +146,6 @@ func runError(err error) *apiError {
 		ve *runtime.ValidationError
 	)
 	switch {
-	case errors.Is(err, errShutdown):
-		return &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "shutting_down", Kind: kindShutdown,
-			Message: "The server is shutting down and stopped this request. Please try again.", RetryAfter: defaultRetryAfter}
-	case errors.Is(err, context.DeadlineExceeded):
-		return &apiError{Status: http.StatusGatewayTimeout, Type: typeTimeout, Code: "timeout", Kind: kindDeadline,
-			Message: "That request took too long. Please try a simpler query."}
-	case errors.Is(err, context.Canceled):
-		return &apiError{Status: statusClientGone, Type: typeInvalidRequest, Code: "client_disconnected", Kind: kindDisconnected,
-			Message: "the client closed the connection; the run was cancelled"}
 	case errors.As(err, &le):
 		e := &apiError{Status: http.StatusBadGateway, Type: typeUpstream, Code: "model_error", Kind: kindLLMPrefix + string(le.Kind), Message: msg}
 		switch le.Kind {
@@ -164,6 +155,15 @@ func runError(err error) *apiError {
 			e.Status, e.Code, e.RetryAfter = http.StatusServiceUnavailable, "model_rate_limited", 5*time.Second
 		}
 		return e
+	case errors.Is(err, errShutdown):
+		return &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "shutting_down", Kind: kindShutdown,
+			Message: "The server is shutting down and stopped this request. Please try again.", RetryAfter: defaultRetryAfter}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &apiError{Status: http.StatusGatewayTimeout, Type: typeTimeout, Code: "timeout", Kind: kindDeadline,
+			Message: "That request took too long. Please try a simpler query."}
+	case errors.Is(err, context.Canceled):
+		return &apiError{Status: statusClientGone, Type: typeInvalidRequest, Code: "client_disconnected", Kind: kindDisconnected,
+			Message: "the client closed the connection; the run was cancelled"}
 	case errors.As(err, &pe):
 		return &apiError{Status: http.StatusForbidden, Type: typePermission, Code: "missing_identity_claims", Kind: kindIdentity,
 			Message: "Your credentials do not give the values this agent needs: " + identityProblems(pe) +
@@ -177,6 +177,18 @@ func runError(err error) *apiError {
 			Message: ve.Error()}
 	}
 	return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Kind: kindInternal, Message: msg}
+}
+
+// runError returns the error answered for a run that failed with err (see
+// runError): without credentials, missing injected values are the
+// server's configuration's fault, not the caller's.
+func (s *Server) runError(err error) *apiError {
+	e := runError(err)
+	if e.Kind == kindIdentity && s.auth == nil {
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: "misconfigured", Kind: kindConfig,
+			Message: "The assistant is not set up correctly. Please contact support."}
+	}
+	return e
 }
 
 // identityProblems names the injected parameters a run had no valid value

@@ -73,7 +73,9 @@ func HashKey(key string) string {
 var entryFields = []string{"sha256", "identity", "claims"}
 
 // ParseKeys reads a keys document. It returns the entries it could read
-// and a diagnostic for each problem; no diagnostic ever quotes a key.
+// and a diagnostic for each problem. No diagnostic quotes a key: a key
+// written in plain text by mistake is overwritten with asterisks in f's
+// text, so that no excerpt of the file shows it either.
 func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
 	var diags diag.List
 	text := f.Text
@@ -94,8 +96,8 @@ func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			off = len(text)
 		}
-		off = min(off, len(text))
-		d := diag.Errorf(CodeInvalidKeys, diag.Span{Start: max(off-1, 0), End: off}, "the keys document is not valid JSON: %s", jsonReason(err))
+		off = max(min(off, len(text)-1), 0)
+		d := diag.Errorf(CodeInvalidKeys, diag.Span{Start: off, End: min(off+1, len(text))}, "the keys document is not valid JSON: %s", jsonReason(err))
 		diags.Add(d)
 	}
 	tok, err := dec.Token()
@@ -146,7 +148,7 @@ func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
 				return entries, diags
 			}
 			span := diag.Span{Start: at, End: int(dec.InputOffset())}
-			if e, ok := parseEntry(raw, span, &diags); ok {
+			if e, ok := parseEntry(text, raw, span, &diags); ok {
 				entries = append(entries, e)
 			}
 		}
@@ -176,9 +178,16 @@ func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
 	return entries, diags
 }
 
-// parseEntry reads one entry of the "keys" list.
-func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry, bool) {
+// parseEntry reads one entry of the "keys" list, at span in text.
+func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry, bool) {
 	e := KeyEntry{Span: span}
+	values := valueSpans(raw, span.Start)
+	at := func(k string) diag.Span {
+		if v, ok := values[k]; ok {
+			return v
+		}
+		return span
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		d := diag.Errorf(CodeInvalidKeys, span, "an entry of \"keys\" must be an object")
@@ -196,7 +205,12 @@ func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry
 		switch {
 		case slices.Contains(entryFields, k):
 		case slices.Contains([]string{"key", "apiKey", "api_key", "token", "secret"}, k):
-			d := diag.Errorf(CodePlaintextKey, span, "this entry holds a key in %q: a keys document holds the keys' SHA-256 hashes, never the keys", k)
+			if v, ok := values[k]; ok && v.Len() >= 2 && text[v.Start] == '"' {
+				for i := v.Start + 1; i < v.End-1; i++ {
+					text[i] = '*'
+				}
+			}
+			d := diag.Errorf(CodePlaintextKey, at(k), "this entry holds a key in %q: a keys document holds the keys' SHA-256 hashes, never the keys", k)
 			d.Detail = `replace it by "sha256": the hexadecimal SHA-256 of the key (printf %s "$KEY" | sha256sum), and keep the key itself out of files`
 			diags.Add(d)
 			ok = false
@@ -205,7 +219,7 @@ func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry
 			if s := suggest.Closest(k, entryFields); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			diags.Add(diag.Warningf(CodeUnknownProperty, span, "%s", msg))
+			diags.Add(diag.Warningf(CodeUnknownProperty, at(k), "%s", msg))
 		}
 	}
 	var hash string
@@ -217,7 +231,7 @@ func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry
 		}
 		ok = false
 	} else if json.Unmarshal(v, &hash) != nil || len(hash) != 2*sha256.Size || !isHex(hash) {
-		d := diag.Errorf(CodeInvalidKeyHash, span, "\"sha256\" must be 64 hexadecimal digits, the SHA-256 of the key")
+		d := diag.Errorf(CodeInvalidKeyHash, at("sha256"), "\"sha256\" must be 64 hexadecimal digits, the SHA-256 of the key")
 		d.Detail = `compute it with printf %s "$KEY" | sha256sum`
 		diags.Add(d)
 		ok = false
@@ -226,7 +240,7 @@ func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry
 		copy(e.Hash[:], b)
 	}
 	if v, has := obj["identity"]; !has || json.Unmarshal(v, &e.Identity) != nil || strings.TrimSpace(e.Identity) == "" {
-		d := diag.Errorf(CodeMissingIdentity, span, "this entry has no \"identity\": a non-empty name of who holds the key")
+		d := diag.Errorf(CodeMissingIdentity, at("identity"), "this entry has no \"identity\": a non-empty name of who holds the key")
 		d.Detail = `add "identity": "<name>"; it shows in logs and traces instead of the key`
 		diags.Add(d)
 		ok = false
@@ -237,7 +251,7 @@ func parseEntry(raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry
 		dec.UseNumber()
 		var claims map[string]any
 		if err := dec.Decode(&claims); err != nil || claims == nil {
-			d := diag.Errorf(CodeInvalidKeys, span, "\"claims\" must be an object of claims, e.g. {\"user_id\": \"550e8400-e29b-41d4-a716-446655440000\"}")
+			d := diag.Errorf(CodeInvalidKeys, at("claims"), "\"claims\" must be an object of claims, e.g. {\"user_id\": \"550e8400-e29b-41d4-a716-446655440000\"}")
 			diags.Add(d)
 			ok = false
 		}
@@ -283,6 +297,30 @@ func claimName(claims map[string]string, param string) string {
 		return c
 	}
 	return param
+}
+
+// valueSpans returns the spans of the values of an object's properties,
+// the object being raw at offset base of its text.
+func valueSpans(raw json.RawMessage, base int) map[string]diag.Span {
+	out := map[string]diag.Span{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return out
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, _ := t.(string)
+		start := skipSpace(raw, int(dec.InputOffset()))
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return out
+		}
+		out[k] = diag.Span{Start: base + start, End: base + int(dec.InputOffset())}
+	}
+	return out
 }
 
 // isHex reports whether s is made of hexadecimal digits.

@@ -197,7 +197,7 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 	}
 	status := http.StatusOK
 	if out.err != nil {
-		aerr := runError(out.err)
+		aerr := s.runError(out.err)
 		st.kind = aerr.Kind
 		s.metrics.errors.WithLabelValues(aerr.Kind).Inc()
 		if aerr.Status == statusClientGone {

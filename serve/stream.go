@@ -137,7 +137,7 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 	out := s.runAgent(ctx, st, a, conv, true, es.event)
 	st.busy = out.busy
 	if out.err != nil {
-		aerr := runError(out.err)
+		aerr := s.runError(out.err)
 		if !es.started {
 			s.fail(w, r, aerr)
 			return
