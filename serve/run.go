@@ -61,7 +61,7 @@ func (s *Server) injectedFor(a *served, id *Identity) map[string]any {
 func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv runtime.Conversation, stream bool, onEvent func(runtime.Event)) runOutcome {
 	ctx, span := s.trace.tracer.Start(ctx, "invoke_agent "+a.agent.Name, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(agentAttributes(a.agent, stream)...))
-	log := s.log.With("request", r.id, "agent", a.agent.Name)
+	log := s.log.With("request", r.id) // the runtime adds the agent
 	if r.identity != "" {
 		log = log.With("identity", r.identity)
 	}
