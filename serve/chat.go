@@ -374,7 +374,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := s.runAgent(ctx, st, a, conv, false, nil)
-	st.busy = out.busy
+	st.busy = out.busy()
 	if out.err != nil {
 		s.fail(w, r, s.runError(out.err))
 		return
@@ -383,5 +383,6 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: resp.Content}, FinishReason: finishReason(resp.Status)}}
 	c.Usage = usageOf(resp.Usage)
 	c.Gram = info(resp, warnings)
+	out.serverTiming(w.Header())
 	writeJSON(w, http.StatusOK, c)
 }

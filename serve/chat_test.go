@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,6 +64,9 @@ func TestChatCompletion(t *testing.T) {
 	}
 	if resp.Header.Get("X-Request-Id") == "" {
 		t.Error("no X-Request-Id")
+	}
+	if st := resp.Header.Get("Server-Timing"); !regexp.MustCompile(`^model;dur=\d+\.\d{3};desc="model calls", tools;dur=\d+\.\d{3};desc="tool calls"$`).MatchString(st) {
+		t.Errorf("Server-Timing %q", st)
 	}
 }
 

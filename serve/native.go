@@ -169,7 +169,7 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 	defer done()
 	st.run = true
 	out := s.runAgent(ctx, st, a, conv, false, nil)
-	st.busy = out.busy
+	st.busy = out.busy()
 	env := envelope{Agent: a.agent.Name, RequestID: st.id, Messages: make([]historyMessage, 0, len(conv)+1), ToolsUsed: []toolUsed{}}
 	for _, m := range conv {
 		env.Messages = append(env.Messages, historyMessage{Role: string(m.Role), Content: m.Content})
@@ -218,5 +218,6 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 			env.Status = envMaxIter
 		}
 	}
+	out.serverTiming(w.Header())
 	writeJSON(w, status, env)
 }

@@ -8,6 +8,8 @@ package serve
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -24,8 +26,20 @@ import (
 type runOutcome struct {
 	resp *runtime.Response
 	err  error
-	// busy is the time spent in model calls and tool calls.
-	busy time.Duration
+	// model and tools are the time spent in model calls and in tool calls
+	// (those of one step, which may run in parallel, counted once).
+	model, tools time.Duration
+}
+
+// busy is the time spent in model calls and tool calls.
+func (o runOutcome) busy() time.Duration { return o.model + o.tools }
+
+// serverTiming sets the Server-Timing header of an answer: the time the
+// run spent in model calls and in tool calls, in milliseconds, so that a
+// client can tell the server's own time from its model's and tools'.
+func (o runOutcome) serverTiming(h http.Header) {
+	h.Set("Server-Timing", fmt.Sprintf("model;dur=%.3f;desc=\"model calls\", tools;dur=%.3f;desc=\"tool calls\"",
+		float64(o.model.Microseconds())/1000, float64(o.tools.Microseconds())/1000))
 }
 
 // injectedFor returns the values of the agent's injected parameters for a
@@ -65,7 +79,7 @@ func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv 
 	if r.identity != "" {
 		log = log.With("identity", r.identity)
 	}
-	obs := &observer{s: s, a: a, ctx: ctx, stream: stream, onEvent: onEvent, tools: map[string]toolSpan{}}
+	obs := &observer{s: s, a: a, ctx: ctx, stream: stream, onEvent: onEvent, calls: map[string]toolSpan{}}
 	opts := append(slices.Clone(a.options),
 		runtime.WithLogger(log),
 		runtime.WithInjected(s.injectedFor(a, IdentityFrom(ctx))),
@@ -105,9 +119,8 @@ func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv 
 	}
 	span.End()
 	obs.mu.Lock()
-	busy := obs.busy
-	obs.mu.Unlock()
-	return runOutcome{resp: resp, err: err, busy: busy}
+	defer obs.mu.Unlock()
+	return runOutcome{resp: resp, err: err, model: obs.model, tools: obs.tools}
 }
 
 // Attributes of the invoke_agent span beyond the GenAI conventions'.
@@ -130,9 +143,9 @@ type observer struct {
 	stream  bool
 	onEvent func(runtime.Event)
 
-	mu    sync.Mutex
-	tools map[string]toolSpan
-	busy  time.Duration
+	mu           sync.Mutex
+	calls        map[string]toolSpan
+	model, tools time.Duration
 	// toolsStart and toolsEnd bound the tool calls of the current
 	// iteration, which may run in parallel.
 	toolsStart, toolsEnd time.Time
@@ -152,7 +165,7 @@ func (o *observer) event(e runtime.Event) {
 		}
 		m.modelCalls.WithLabelValues(name, outcome).Observe(e.Duration.Seconds())
 		o.mu.Lock()
-		o.busy += e.Duration
+		o.model += e.Duration
 		o.mu.Unlock()
 		_, span := o.s.trace.tracer.Start(o.ctx, "chat "+o.a.agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
 			trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(o.a.agent, o.stream)...))
@@ -180,15 +193,15 @@ func (o *observer) event(e runtime.Event) {
 		_, span := o.s.trace.tracer.Start(o.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithTimestamp(now), trace.WithAttributes(toolAttributes(e.Name, e.CallID, desc)...))
 		o.mu.Lock()
-		o.tools[e.CallID] = toolSpan{span: span, start: now}
+		o.calls[e.CallID] = toolSpan{span: span, start: now}
 		if o.toolsStart.IsZero() {
 			o.toolsStart = now
 		}
 		o.mu.Unlock()
 	case runtime.EventToolCallFinished:
 		o.mu.Lock()
-		ts, ok := o.tools[e.CallID]
-		delete(o.tools, e.CallID)
+		ts, ok := o.calls[e.CallID]
+		delete(o.calls, e.CallID)
 		o.toolsEnd = now
 		o.mu.Unlock()
 		tool := e.Name
@@ -211,10 +224,10 @@ func (o *observer) event(e runtime.Event) {
 	case runtime.EventRunFinished:
 		o.flushTools()
 		o.mu.Lock()
-		for id, ts := range o.tools { // calls a cancelled run left unfinished
+		for id, ts := range o.calls { // calls a cancelled run left unfinished
 			failSpan(ts.span, "cancelled", "the run ended before the tool call")
 			ts.span.End(trace.WithTimestamp(now))
-			delete(o.tools, id)
+			delete(o.calls, id)
 		}
 		o.mu.Unlock()
 	}
@@ -223,12 +236,12 @@ func (o *observer) event(e runtime.Event) {
 	}
 }
 
-// flushTools adds the time of the iteration's tool calls to busy.
+// flushTools adds the time of the iteration's tool calls to tools.
 func (o *observer) flushTools() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.toolsStart.IsZero() && o.toolsEnd.After(o.toolsStart) {
-		o.busy += o.toolsEnd.Sub(o.toolsStart)
+		o.tools += o.toolsEnd.Sub(o.toolsStart)
 	}
 	o.toolsStart, o.toolsEnd = time.Time{}, time.Time{}
 }

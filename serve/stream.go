@@ -6,7 +6,8 @@
 // stream ends with a chunk carrying the finish reason, a usage chunk when
 // stream_options.include_usage asks for one, and "data: [DONE]". A run
 // that fails after the headers went out ends the stream with an error
-// event, {"error": {...}}, as OpenAI's own streams do.
+// event, {"error": {...}}, as OpenAI's own streams do. The Server-Timing
+// of the run (its model and tool time) comes as a trailer.
 
 package serve
 
@@ -66,6 +67,7 @@ func (es *eventStream) start() {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
+	h.Set("Trailer", "Server-Timing")
 	es.w.WriteHeader(http.StatusOK)
 	empty := ""
 	es.send(es.chunk(chunkDelta{Role: "assistant", Content: &empty}, nil))
@@ -135,7 +137,10 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 	conv runtime.Conversation, req *chatRequest, c completion, warnings []string) {
 	es := &eventStream{w: w, rc: http.NewResponseController(w), base: c}
 	out := s.runAgent(ctx, st, a, conv, true, es.event)
-	st.busy = out.busy
+	st.busy = out.busy()
+	if es.started {
+		defer out.serverTiming(w.Header()) // the trailer, after the events
+	}
 	if out.err != nil {
 		aerr := s.runError(out.err)
 		if !es.started {

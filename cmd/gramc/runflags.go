@@ -55,6 +55,9 @@ type runOptions struct {
 	// request (gramc serve: from the caller's identity), so none is needed
 	// before the start.
 	perRequest []string
+	// baseTransport, when set, makes the model requests instead of
+	// http.DefaultTransport (gramc serve keeps more connections open).
+	baseTransport http.RoundTripper
 }
 
 // mcpSource is an MCP server named on the command line: a command

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"slices"
@@ -181,6 +182,12 @@ func runServe(e *env, args []string) error {
 			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", keys.file.Path)
 		}
 	}
+	// As many idle connections to the model's server as runs at once, so
+	// that a busy server does not open (and TLS-handshake) a new one for
+	// most model calls.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = f.maxConcurrent
+	o.baseTransport = base
 	transport, _, err := modelTransport(e, o)
 	if err != nil {
 		return err
@@ -210,8 +217,8 @@ func runServe(e *env, args []string) error {
 	if err != nil {
 		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, errors.Unwrap(err))
 	}
-	base := "http://" + ln.Addr().String()
-	fmt.Fprintf(e.stderr, "gramc serve: serving %s on %s (OpenAI base URL %s/v1)\n", strings.Join(srv.Agents(), ", "), base, base)
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintf(e.stderr, "gramc serve: serving %s on %s (OpenAI base URL %s/v1)\n", strings.Join(srv.Agents(), ", "), url, url)
 	if !auth.Enabled() {
 		fmt.Fprintf(e.stderr, "gramc serve: no keys configured: listening on loopback only, and anyone on this machine can call the agents (--keys FILE or --keys-env VAR asks for keys)\n")
 	}
