@@ -89,6 +89,9 @@ type Server struct {
 	stopRuns context.CancelCauseFunc
 	draining atomic.Bool
 	inflight sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // served is an agent the server serves.
@@ -549,12 +552,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // Draining reports whether the server is stopping.
 func (s *Server) Draining() bool { return s.draining.Load() }
 
-// Close cancels the runs still going and flushes the traces.
+// Close cancels the runs still going and flushes the traces. Calls after
+// the first do nothing.
 func (s *Server) Close() error {
-	s.stopRuns(errShutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return s.trace.shutdown(ctx)
+	s.closeOnce.Do(func() {
+		s.stopRuns(errShutdown)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.closeErr = s.trace.shutdown(ctx)
+	})
+	return s.closeErr
 }
 
 // models answers GET /v1/models: the agents as OpenAI's model list.

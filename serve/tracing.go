@@ -30,7 +30,8 @@ import (
 // Tracing configures the export of traces.
 type Tracing struct {
 	// Endpoint is the URL of an OTLP/HTTP collector
-	// ("http://localhost:4318"; traces go to its /v1/traces). Empty: the
+	// ("http://localhost:4318"; traces go to its /v1/traces, unless the URL
+	// ends with that path already). Empty: the
 	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT
 	// environment variable if set (with the SDK's other OTEL_EXPORTER_OTLP_*
 	// settings), else no export.
@@ -69,7 +70,11 @@ func newTracing(cfg Tracing, version string) (*tracing, error) {
 		var eopts []otlptracehttp.Option
 		t.endpoint = cfg.Endpoint
 		if cfg.Endpoint != "" {
-			eopts = append(eopts, otlptracehttp.WithEndpointURL(strings.TrimSuffix(cfg.Endpoint, "/")+"/v1/traces"))
+			u := strings.TrimSuffix(cfg.Endpoint, "/")
+			if !strings.HasSuffix(u, "/v1/traces") {
+				u += "/v1/traces"
+			}
+			eopts = append(eopts, otlptracehttp.WithEndpointURL(u))
 		} else if e := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"); e != "" {
 			t.endpoint = e
 		} else {

@@ -54,8 +54,9 @@ func TestMain(m *testing.M) {
 // standard commands, `status N command args...` runs a command and checks
 // that it exits with status N, `fake-openai FILE` starts an in-process
 // OpenAI-compatible server (see cmdFakeOpenAI), `openai-requests N`
-// checks that it received N requests, `free-port` sets PORT to a free port
-// and `wait-http URL` waits for URL to answer 200; the condition
+// checks that it received N requests, `free-port` sets PORT to a free port,
+// `wait-http URL` waits for URL to answer 200 and `jwt VAR SECRET SUB`
+// sets VAR to a signed JWT; the condition
 // [serve-node] says that the npm packages of the gramc serve tests are
 // installed ($SERVE_NODE is their directory). `go test ./cmd/gramc -update` rewrites the
 // files that cmp compares with.
@@ -86,6 +87,7 @@ func TestScript(t *testing.T) {
 			"mcp-hostile-http": cmdMCPHostileHTTP,
 			"free-port":        cmdFreePort,
 			"wait-http":        cmdWaitHTTP,
+			"jwt":              cmdJWT,
 		},
 	})
 }

@@ -138,6 +138,11 @@ func runServe(e *env, args []string) error {
 		return o.usageErr("give exactly one agent file (see gramc serve --help)")
 	}
 	o.file = files[0]
+	if secret := os.Getenv(f.jwtSecretEnv); f.jwtSecretEnv != "" && secret != "" {
+		// Masked in everything written, the log included.
+		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
+		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
+	}
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -176,10 +181,10 @@ func runServe(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	if keys != nil {
-		if d := serve.CheckClaims(keys.entries, served, claims, injected); len(d) > 0 {
-			writeDiags(e, keys.file, d, 0)
-			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", keys.file.Path)
+	for _, k := range keys {
+		if d := serve.CheckClaims(k.entries, served, claims, injected); len(d) > 0 {
+			writeDiags(e, k.file, d, 0)
+			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", k.file.Path)
 		}
 	}
 	// As many idle connections to the model's server as runs at once, so
@@ -254,11 +259,11 @@ type keysSource struct {
 }
 
 // auth reads the credentials' configuration: the keys documents and the
-// JWT key. It returns the keys of the last document read, for the check
-// of their claims.
-func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, *keysSource, error) {
+// JWT key. It returns the keys documents read, for the check of their
+// claims.
+func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, []keysSource, error) {
 	var cfg serve.AuthConfig
-	var src *keysSource
+	var srcs []keysSource
 	read := func(file *diag.File) error {
 		entries, diags := serve.ParseKeys(file)
 		if len(diags) > 0 {
@@ -271,7 +276,7 @@ func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, *keysSource, 
 			return fail(exitConfig, "gramc serve: %s has no keys; add one, or serve on loopback without --keys", file.Path)
 		}
 		cfg.Keys = append(cfg.Keys, entries...)
-		src = &keysSource{file: file, entries: append(src.entriesOrNil(), entries...)}
+		srcs = append(srcs, keysSource{file: file, entries: entries})
 		return nil
 	}
 	if f.keysFile != "" {
@@ -296,17 +301,17 @@ func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, *keysSource, 
 		if f.jwtIssuer != "" || f.jwtAudience != "" {
 			return cfg, nil, o.usageErr("--jwt-issuer and --jwt-audience need --jwt-secret-env VAR or --jwt-key FILE to verify the tokens with")
 		}
-		return cfg, src, nil
+		return cfg, srcs, nil
 	}
 	j := &serve.JWTConfig{Issuer: f.jwtIssuer, Audience: f.jwtAudience, Leeway: 30 * time.Second}
 	if f.jwtSecretEnv != "" {
 		secret := os.Getenv(f.jwtSecretEnv)
-		if len(secret) < 32 {
-			return cfg, nil, o.usageErr("--jwt-secret-env %s: the variable holds %s; an HMAC secret needs at least 32 bytes", f.jwtSecretEnv,
-				map[bool]string{true: "nothing", false: "fewer than 32 bytes"}[secret == ""])
+		switch {
+		case secret == "":
+			return cfg, nil, o.usageErr("--jwt-secret-env %s: the variable is not set or empty; set it to the HMAC secret the tokens are signed with", f.jwtSecretEnv)
+		case len(secret) < 32:
+			return cfg, nil, o.usageErr("--jwt-secret-env %s: the secret has %d bytes; an HMAC secret needs at least 32", f.jwtSecretEnv, len(secret))
 		}
-		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
 		j.Secret = []byte(secret)
 	}
 	if f.jwtKey != "" {
@@ -319,15 +324,7 @@ func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, *keysSource, 
 		}
 	}
 	cfg.JWT = j
-	return cfg, src, nil
-}
-
-// entriesOrNil returns the entries read so far.
-func (s *keysSource) entriesOrNil() []serve.KeyEntry {
-	if s == nil {
-		return nil
-	}
-	return s.entries
+	return cfg, srcs, nil
 }
 
 // injectedNames returns the names of the injected parameters of the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -79,6 +80,22 @@ func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ts.Check(ln.Close())
 	ts.Setenv("PORT", fmt.Sprint(port))
+}
+
+// cmdJWT implements `jwt VAR SECRET SUB [AUDIENCE]`: it sets VAR to a
+// JWT signed with HS256 and SECRET, for the subject SUB (and the
+// audience), that expires in an hour.
+func cmdJWT(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 || len(args) > 4 {
+		ts.Fatalf("usage: jwt VAR SECRET SUB [AUDIENCE]")
+	}
+	claims := jwt.MapClaims{"sub": args[2], "exp": time.Now().Add(time.Hour).Unix()}
+	if len(args) == 4 {
+		claims["aud"] = args[3]
+	}
+	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(args[1]))
+	ts.Check(err)
+	ts.Setenv(args[0], token)
 }
 
 // cmdWaitHTTP implements `wait-http URL`: it waits up to 30 seconds for
