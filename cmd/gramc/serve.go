@@ -220,12 +220,29 @@ func runServe(e *env, args []string) error {
 	defer srv.Close()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, errors.Unwrap(err))
+		why := err
+		if u := errors.Unwrap(err); u != nil {
+			why = u
+		}
+		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, why)
 	}
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(e.stderr, "gramc serve: serving %s on %s (OpenAI base URL %s/v1)\n", strings.Join(srv.Agents(), ", "), url, url)
 	if !auth.Enabled() {
 		fmt.Fprintf(e.stderr, "gramc serve: no keys configured: listening on loopback only, and anyone on this machine can call the agents (--keys FILE or --keys-env VAR asks for keys)\n")
+	} else {
+		var what []string
+		switch n := len(auth.Keys); n {
+		case 0:
+		case 1:
+			what = append(what, "1 API key")
+		default:
+			what = append(what, fmt.Sprintf("%d API keys", n))
+		}
+		if auth.JWT != nil {
+			what = append(what, "JWTs")
+		}
+		fmt.Fprintf(e.stderr, "gramc serve: every request but /healthz and /readyz needs a credential: %s\n", strings.Join(what, " or "))
 	}
 	if ep := srv.TraceEndpoint(); ep != "" {
 		fmt.Fprintf(e.stderr, "gramc serve: exporting traces over OTLP to %s\n", ep)
