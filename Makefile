@@ -17,7 +17,7 @@ help:
 	@echo "make build       bin/gramc"
 	@echo "make vsix        the VS Code extension for Linux x64, gram-lsp inside"
 	@echo "make playground  the browser playground in playground/dist, and bin/gramc serving it (gramc playground)"
-	@echo "make bench       benchmarks; also bench-scale, bench-lsp, bench-reference (see docs/performance.md)"
+	@echo "make bench       benchmarks; also bench-scale, bench-lsp, bench-reference, bench-serve (see docs/performance.md)"
 	@echo "make conformance the reference grammar's corpus; make differential: random documents against the reference parser"
 
 build:
@@ -32,7 +32,7 @@ test: test-notice fmt-check vet race fuzz differential vscode nvim workbench pla
 
 .PHONY: test-notice
 test-notice:
-	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers, the playground's). The quick loop without them: make test-go"
+	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers, the playground's, the OpenAI client library). The quick loop without them: make test-go"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -164,7 +164,24 @@ MCPNODE = internal/mcptest/node
 mcp-deps:
 	cd $(MCPNODE) && npm ci --no-audit --no-fund
 
-race: mcp-deps
+# The official OpenAI JavaScript library and the OpenAPI validator that the
+# gramc serve tests in cmd/gramc run against (a chat UI's calls, streamed or
+# not; /openapi.json checked by the official OpenAPI 3.1 schemas), at the
+# versions pinned in serve/testdata/node/package-lock.json. Without them
+# those tests skip (outside CI) or fail (CI=true).
+SERVENODE = serve/testdata/node
+.PHONY: serve-deps
+serve-deps:
+	cd $(SERVENODE) && npm ci --no-audit --no-fund
+
+race: mcp-deps serve-deps
+
+# gramc serve under load: 200 conversations of 3 turns with tool calls at
+# once, against the in-process fake model with a fixed delay; prints the
+# latency the server adds, its errors, the peak RSS and the machine's load.
+.PHONY: bench-serve
+bench-serve:
+	$(GO) test ./serve -run '^$$' -bench '^BenchmarkServeLoad$$' -benchtime 1x
 
 # The language server's scaling rows (n to 8n, clean and error-heavy; fails when
 # a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.

@@ -33,6 +33,8 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // library, the injected values fitted to their declared types, and the
 // function that closes the MCP servers; the error reports every problem
 // at once. nameAgents puts the agent's name before each binding problem.
+// The injected parameters of o.perRequest need no value here: each request
+// brings its own.
 func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
 	injected, problems, strays := coerceInjects(agents, o.injects, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
@@ -42,6 +44,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 			refused = append(refused, n)
 		}
 	}
+	refused = append(refused, o.perRequest...)
 	need := []string{} // not nil: only these MCP tools are bound
 	for _, a := range agents {
 		for _, t := range a.Tools {

@@ -240,7 +240,7 @@ func TestDocRunner(t *testing.T) {
 // --help lists.
 func TestDocCommandFlags(t *testing.T) {
 	helps := gramcCommands(t)
-	for _, file := range []string{"README.md", "docs/tutorial.md", "docs/cli.md", "docs/editors.md", "CONTRIBUTING.md"} {
+	for _, file := range []string{"README.md", "docs/tutorial.md", "docs/cli.md", "docs/editors.md", "docs/serve.md", "CONTRIBUTING.md"} {
 		b, err := os.ReadFile(filepath.Join("../..", file))
 		if err != nil {
 			t.Fatal(err)

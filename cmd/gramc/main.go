@@ -11,6 +11,7 @@
 //	gramc test   [PATH...] [flags]
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
 //	gramc mcp serve FILE [flags]
+//	gramc serve FILE [--addr HOST:PORT] [flags]
 //	gramc completion bash|zsh|fish
 //	gramc help [COMMAND]
 //	gramc version [--json]
@@ -72,6 +73,7 @@ func commands() []command {
 		{"test", "run the agent tests declared in gram files", runTest},
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
 		{"playground", "serve the browser playground: edit, check and share gram in a page", runPlayground},
+		{"serve", "serve agents over HTTP to any OpenAI client, with keys, limits and traces", runServe},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }
@@ -94,7 +96,7 @@ Exit codes:
   0    success
   1    errors in the input; a failed agent run or test
   2    usage or I/O errors
-  3    configuration errors in run, test and mcp (such as a missing API key)
+  3    configuration errors in run, test, mcp and serve (such as a missing API key)
   130  interrupted (Ctrl-C) in run, test, mcp and fmt
 `
 

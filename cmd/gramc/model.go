@@ -36,6 +36,9 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 func modelTransport(e *env, o runOptions) (http.RoundTripper, *replay.Replayer, error) {
 	key := os.Getenv("OPENAI_API_KEY")
 	var transport http.RoundTripper = http.DefaultTransport
+	if o.baseTransport != nil {
+		transport = o.baseTransport
+	}
 	var replayer *replay.Replayer
 	if o.replay != "" {
 		rp, err := replay.NewReplayer(o.replay, o.maxFileSize)

@@ -51,6 +51,13 @@ type runOptions struct {
 	secrets        []string    // every secret the process holds
 	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
 	maxFileSize    int64       // the size limit of the files read (--max-file-size)
+	// perRequest are the injected parameters whose values come with each
+	// request (gramc serve: from the caller's identity), so none is needed
+	// before the start.
+	perRequest []string
+	// baseTransport, when set, makes the model requests instead of
+	// http.DefaultTransport (gramc serve keeps more connections open).
+	baseTransport http.RoundTripper
 }
 
 // mcpSource is an MCP server named on the command line: a command

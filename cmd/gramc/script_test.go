@@ -53,8 +53,12 @@ func TestMain(m *testing.M) {
 // a fresh directory and checks their output and exit codes. Besides the
 // standard commands, `status N command args...` runs a command and checks
 // that it exits with status N, `fake-openai FILE` starts an in-process
-// OpenAI-compatible server (see cmdFakeOpenAI) and `openai-requests N`
-// checks that it received N requests. `go test ./cmd/gramc -update` rewrites the
+// OpenAI-compatible server (see cmdFakeOpenAI), `openai-requests N`
+// checks that it received N requests, `free-port` sets PORT to a free port,
+// `wait-http URL` waits for URL to answer 200 and `jwt VAR SECRET SUB`
+// sets VAR to a signed JWT; the condition
+// [serve-node] says that the npm packages of the gramc serve tests are
+// installed ($SERVE_NODE is their directory). `go test ./cmd/gramc -update` rewrites the
 // files that cmp compares with.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -62,11 +66,16 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
-			return nil
+			dir, err := filepath.Abs(serveNodeDir)
+			env.Setenv("SERVE_NODE", dir)
+			return err
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "root" {
+			switch cond {
+			case "root":
 				return os.Geteuid() == 0, nil
+			case "serve-node":
+				return serveNodeCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -76,6 +85,9 @@ func TestScript(t *testing.T) {
 			"fake-openai":      cmdFakeOpenAI,
 			"openai-requests":  cmdOpenAIRequests,
 			"mcp-hostile-http": cmdMCPHostileHTTP,
+			"free-port":        cmdFreePort,
+			"wait-http":        cmdWaitHTTP,
+			"jwt":              cmdJWT,
 		},
 	})
 }

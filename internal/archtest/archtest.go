@@ -12,7 +12,8 @@
 //     own layer (sideways).
 //   - [Owners] names, for each third-party library that shapes an API, the
 //     packages allowed to import it (go.lsp.dev only in lsp, openai-go only
-//     in runtime, the MCP SDK only in the MCP packages).
+//     in runtime, the MCP SDK only in the MCP packages, the Prometheus
+//     client, OpenTelemetry and the JWT library only in serve).
 //   - [Check] returns every import of a package graph that breaks a rule.
 //
 // Only the imports of non-test files are checked: a test may use any
@@ -79,6 +80,7 @@ var Layers = map[string]int{
 	"mcpimport":         7,
 	"agenttest":         7,
 	"internal/gramtest": 7,
+	"serve":             7,
 	// The language server.
 	"lsp": 8,
 	// Commands and measuring tools.
@@ -97,6 +99,9 @@ var Owners = map[string][]string{
 	"go.lsp.dev/":                            {"lsp"},
 	"github.com/openai/openai-go":            {"runtime"},
 	"github.com/modelcontextprotocol/go-sdk": {"runtime/mcp", "mcpimport", "internal/mcptest"},
+	"github.com/prometheus/client_golang":    {"serve"},
+	"go.opentelemetry.io/otel":               {"serve"},
+	"github.com/golang-jwt/jwt":              {"serve"},
 }
 
 // Forbidden lists imports the layers allow but the design does not: the

@@ -1,0 +1,407 @@
+package main
+
+// gramc serve: the agents of a gram file behind an HTTP endpoint that
+// every OpenAI client can call (package serve does the work).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/runtime/replay"
+	"github.com/gramlang/gram/schema"
+	"github.com/gramlang/gram/serve"
+)
+
+const serveHelp = `Usage: gramc serve FILE [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
+                   [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]...
+                   [--tool NAME=COMMAND]... [--mcp COMMAND]... [--inject NAME=VALUE]... [flags]
+
+Serves the agents of a gram file over HTTP (default 127.0.0.1:8080):
+
+  POST /v1/chat/completions    OpenAI's Chat Completions: "model" names an agent,
+                               "messages" is the conversation (user and assistant
+                               text, ending with the user's); "stream": true answers
+                               with server-sent events ending with [DONE]
+  GET  /v1/models              the agents, as OpenAI's model list
+  POST /v1/agents/NAME/run     {"message_history": [...]}, answered with the agent
+                               service contract's envelope (status, final_response,
+                               messages, iterations, finish_reason, error, warning)
+  GET  /openapi.json           the OpenAPI 3.1 document of these routes
+  GET  /metrics                Prometheus metrics
+  GET  /healthz, /readyz       liveness and readiness, without credentials
+
+Any OpenAI client works: give it the server's /v1 as base URL and an agent's
+name as model. The server keeps nothing between requests (the conversation
+travels with each one), so replicas behind a load balancer answer alike.
+
+Credentials. Without --keys, --keys-env or a JWT flag, no credential is asked
+for and the server listens on loopback addresses only. With them, every
+request but the probes needs "Authorization: Bearer CREDENTIAL" (else 401).
+--keys FILE and --keys-env VAR give a keys document (the variable holds its
+text):
+  {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "alice",
+             "claims": {"user_id": "550e8400-e29b-41d4-a716-446655440000"}}]}
+(printf %s "$KEY" | sha256sum gives the hash; keys themselves are never
+written down). --jwt-secret-env VAR (HMAC) or --jwt-key FILE (a PEM RSA,
+ECDSA or Ed25519 public key) accept JWTs as well, which must have an exp
+claim and, with --jwt-issuer and --jwt-audience, that iss and aud. The
+identity's claims fill the agents' injected parameters: the claim of the
+parameter's name, or the one --claim PARAM=CLAIM names (e.g. --claim
+user_id=sub). --inject values apply to every request, under the identity's.
+Neither the request body nor the model can set an injected parameter. No
+credential appears in logs, traces, metrics or errors.
+
+Limits, per server: --max-body (413 beyond), --max-history messages (400
+beyond), --max-concurrent runs, then up to --max-queue waiting up to
+--queue-timeout (then 429 with Retry-After), and --timeout per request
+(then 504, the run and its tool calls cancelled). A client that disconnects
+cancels its run, its tool programs and its MCP requests.
+
+SIGTERM or Ctrl-C stops accepting connections, lets the runs in progress
+finish for up to --grace, then cancels them (503) and exits 0; a second
+signal stops at once. /readyz answers 503 while stopping.
+
+Traces: --otlp-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT, with the other
+OTEL_EXPORTER_OTLP_* variables) exports OpenTelemetry spans over OTLP/HTTP
+following the GenAI conventions: a span per request, per run (invoke_agent),
+per model call (chat) and per tool call (execute_tool).
+
+The agents' tools are bound as gramc run binds them (built-in tools, --tool
+programs, --mcp and --mcp-url servers, started once for the server's life);
+the model is configured as for gramc run (OPENAI_API_KEY, --base-url). A
+log line per request goes to standard error (--log-level, default info).
+
+Exit codes: 0 stopped by a signal, 1 errors in the file or its tools, 2 usage
+errors (including an address that cannot be listened on), 3 configuration
+errors (OPENAI_API_KEY not set, a keys document with errors, an injected
+parameter without a value).
+
+Flags:
+`
+
+// serveFlags are the flags of gramc serve beyond the binding flags.
+type serveFlags struct {
+	addr                             string
+	agents, claims                   listFlag
+	keysFile, keysEnv                string
+	jwtSecretEnv, jwtKey             string
+	jwtIssuer, jwtAudience           string
+	otlp                             string
+	maxBody                          byteSize
+	maxHistory, maxConcurrent, queue int
+	queueTimeout, timeout, grace     time.Duration
+}
+
+func runServe(e *env, args []string) error {
+	fs := newFlags(e, "serve", serveHelp)
+	o := runOptions{cmd: "gramc serve"}
+	f := serveFlags{maxBody: serve.DefaultMaxBodyBytes, maxHistory: serve.DefaultMaxHistory, maxConcurrent: serve.DefaultMaxConcurrent,
+		queue: serve.DefaultMaxQueue, queueTimeout: serve.DefaultQueueTimeout, timeout: serve.DefaultTimeout, grace: serve.DefaultGrace}
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
+	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
+	o.addBindingFlags(fs)
+	o.logLevel = "info"
+	fs.Lookup("log-level").DefValue = "info"
+	fs.StringVar(&f.keysFile, "keys", "", "accept the API keys of the keys document `FILE` (hashes, identities, claims)")
+	fs.StringVar(&f.keysEnv, "keys-env", "", "accept the API keys of the keys document in the environment variable `VAR`")
+	fs.StringVar(&f.jwtSecretEnv, "jwt-secret-env", "", "accept JWTs signed with HMAC with the secret in the environment variable `VAR`")
+	fs.StringVar(&f.jwtKey, "jwt-key", "", "accept JWTs signed with the private key of the PEM public key `FILE` (RSA, ECDSA, Ed25519)")
+	fs.StringVar(&f.jwtIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
+	fs.StringVar(&f.jwtAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
+	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
+	fs.Var(&f.maxBody, "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
+	fs.Var(minInt{p: &f.maxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
+	fs.Var(minInt{p: &f.maxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")
+	fs.Var(minInt{p: &f.queue, min: 0}, "max-queue", "let at most `N` runs wait for a free slot; more get 429")
+	fs.Var(positiveDuration{&f.queueTimeout}, "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
+	fs.Var(positiveDuration{&f.timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
+	fs.Var(positiveDuration{&f.grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
+	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
+	colorFlag(e, fs)
+	files, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 || files[0] == "-" {
+		return o.usageErr("give exactly one agent file (see gramc serve --help)")
+	}
+	o.file = files[0]
+	if secret := os.Getenv(f.jwtSecretEnv); f.jwtSecretEnv != "" && secret != "" {
+		// Masked in everything written, the log included.
+		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
+		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
+	}
+	logger, injected, err := o.setup(e)
+	if err != nil {
+		return err
+	}
+	if f.queue == 0 {
+		f.queue = -1 // --max-queue 0: no queue (in serve.Limits, 0 is the default)
+	}
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return err
+	}
+	served, err := o.servedAgents(prog, f.agents)
+	if err != nil {
+		return err
+	}
+	claims, err := claimMap(o, served, f.claims)
+	if err != nil {
+		return err
+	}
+	auth, keys, err := f.auth(e, o)
+	if err != nil {
+		return err
+	}
+	auth.Claims = claims
+	if err := checkAddr(o, f.addr, auth.Enabled()); err != nil {
+		return err
+	}
+	if auth.Enabled() {
+		o.perRequest = injectedNames(served)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	lib, injected, closeTools, err := o.bind(ctx, e, served, logger, injected, true)
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	for _, k := range keys {
+		if d := serve.CheckClaims(k.entries, served, claims, injected); len(d) > 0 {
+			writeDiags(e, k.file, d, 0)
+			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", k.file.Path)
+		}
+	}
+	// As many idle connections to the model's server as runs at once, so
+	// that a busy server does not open (and TLS-handshake) a new one for
+	// most model calls.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = f.maxConcurrent
+	o.baseTransport = base
+	transport, _, err := modelTransport(e, o)
+	if err != nil {
+		return err
+	}
+	cfg := serve.Config{
+		Auth:     auth,
+		Injected: injected,
+		Logger:   logger,
+		Version:  buildinfo.Version(),
+		Tracing:  serve.Tracing{Endpoint: f.otlp},
+		Limits: serve.Limits{MaxBodyBytes: int64(f.maxBody), MaxHistory: f.maxHistory, MaxConcurrent: f.maxConcurrent, MaxQueue: f.queue,
+			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace},
+	}
+	for _, a := range served {
+		model, err := newModel(a, o, transport, false, logger)
+		if err != nil {
+			return err
+		}
+		cfg.Agents = append(cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+	}
+	srv, err := serve.New(cfg)
+	if err != nil {
+		return fail(exitConfig, "gramc serve: %v", err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		why := err
+		if u := errors.Unwrap(err); u != nil {
+			why = u
+		}
+		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, why)
+	}
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintf(e.stderr, "gramc serve: serving %s on %s (OpenAI base URL %s/v1)\n", strings.Join(srv.Agents(), ", "), url, url)
+	if !auth.Enabled() {
+		fmt.Fprintf(e.stderr, "gramc serve: no keys configured: listening on loopback only, and anyone on this machine can call the agents (--keys FILE or --keys-env VAR asks for keys)\n")
+	} else {
+		var what []string
+		switch n := len(auth.Keys); n {
+		case 0:
+		case 1:
+			what = append(what, "1 API key")
+		default:
+			what = append(what, fmt.Sprintf("%d API keys", n))
+		}
+		if auth.JWT != nil {
+			what = append(what, "JWTs")
+		}
+		fmt.Fprintf(e.stderr, "gramc serve: every request but /healthz and /readyz needs a credential: %s\n", strings.Join(what, " or "))
+	}
+	if ep := srv.TraceEndpoint(); ep != "" {
+		fmt.Fprintf(e.stderr, "gramc serve: exporting traces over OTLP to %s\n", ep)
+	}
+	// The server drains once the signal has been reported.
+	drain, startDrain := context.WithCancel(context.Background())
+	defer startDrain()
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop() // a second signal ends the process at once
+			fmt.Fprintf(e.stderr, "gramc serve: stopping: no new connections; the runs in progress have %v to finish\n", f.grace)
+			startDrain()
+		case <-drain.Done():
+		}
+	}()
+	if err := srv.Serve(drain, ln); err != nil {
+		return fail(exitError, "gramc serve: %v", err)
+	}
+	if err := srv.Close(); err != nil {
+		logger.Warn("flushing the traces", "error", err)
+	}
+	fmt.Fprintln(e.stderr, "gramc serve: stopped")
+	return nil
+}
+
+// keysSource is a keys document read at the start, for its diagnostics.
+type keysSource struct {
+	file    *diag.File
+	entries []serve.KeyEntry
+}
+
+// auth reads the credentials' configuration: the keys documents and the
+// JWT key. It returns the keys documents read, for the check of their
+// claims.
+func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, []keysSource, error) {
+	var cfg serve.AuthConfig
+	var srcs []keysSource
+	read := func(file *diag.File) error {
+		entries, diags := serve.ParseKeys(file)
+		if len(diags) > 0 {
+			writeDiags(e, file, diags, 0)
+		}
+		if diags.HasErrors() {
+			return fail(exitConfig, "gramc serve: %s has errors; fix them to serve with its keys", file.Path)
+		}
+		if len(entries) == 0 {
+			return fail(exitConfig, "gramc serve: %s has no keys; add one, or serve on loopback without --keys", file.Path)
+		}
+		cfg.Keys = append(cfg.Keys, entries...)
+		srcs = append(srcs, keysSource{file: file, entries: entries})
+		return nil
+	}
+	if f.keysFile != "" {
+		data, err := readOther(e, f.keysFile)
+		if err != nil {
+			return cfg, nil, o.usageErr("--keys: %v", err)
+		}
+		if err := read(diag.NewFile(f.keysFile, data)); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if f.keysEnv != "" {
+		v := os.Getenv(f.keysEnv)
+		if strings.TrimSpace(v) == "" {
+			return cfg, nil, o.usageErr("--keys-env %s: the variable is not set or empty; set it to a keys document (see gramc serve --help)", f.keysEnv)
+		}
+		if err := read(diag.NewFile("$"+f.keysEnv, []byte(v))); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if f.jwtSecretEnv == "" && f.jwtKey == "" {
+		if f.jwtIssuer != "" || f.jwtAudience != "" {
+			return cfg, nil, o.usageErr("--jwt-issuer and --jwt-audience need --jwt-secret-env VAR or --jwt-key FILE to verify the tokens with")
+		}
+		return cfg, srcs, nil
+	}
+	j := &serve.JWTConfig{Issuer: f.jwtIssuer, Audience: f.jwtAudience, Leeway: 30 * time.Second}
+	if f.jwtSecretEnv != "" {
+		secret := os.Getenv(f.jwtSecretEnv)
+		switch {
+		case secret == "":
+			return cfg, nil, o.usageErr("--jwt-secret-env %s: the variable is not set or empty; set it to the HMAC secret the tokens are signed with", f.jwtSecretEnv)
+		case len(secret) < 32:
+			return cfg, nil, o.usageErr("--jwt-secret-env %s: the secret has %d bytes; an HMAC secret needs at least 32", f.jwtSecretEnv, len(secret))
+		}
+		j.Secret = []byte(secret)
+	}
+	if f.jwtKey != "" {
+		data, err := readOther(e, f.jwtKey)
+		if err != nil {
+			return cfg, nil, o.usageErr("--jwt-key: %v", err)
+		}
+		if j.PublicKey, err = serve.ParsePublicKey(data); err != nil {
+			return cfg, nil, o.usageErr("--jwt-key %s: %v", f.jwtKey, err)
+		}
+	}
+	cfg.JWT = j
+	return cfg, srcs, nil
+}
+
+// injectedNames returns the names of the injected parameters of the
+// agents' tools.
+func injectedNames(agents []*schema.Agent) []string {
+	var out []string
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			for _, p := range t.Params {
+				if p.Injected && !slices.Contains(out, p.Name) {
+					out = append(out, p.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// claimMap reads the --claim PARAM=CLAIM values; each PARAM must be an
+// injected parameter of the agents.
+func claimMap(o runOptions, agents []*schema.Agent, list []string) (map[string]string, error) {
+	names := injectedNames(agents)
+	out := map[string]string{}
+	for _, kv := range list {
+		param, claim, ok := strings.Cut(kv, "=")
+		param, claim = strings.TrimSpace(param), strings.TrimSpace(claim)
+		if !ok || param == "" || claim == "" {
+			return nil, o.usageErr("--claim %q: write PARAM=CLAIM, e.g. --claim user_id=sub", kv)
+		}
+		if !slices.Contains(names, param) {
+			msg := fmt.Sprintf("--claim %s: no tool of the agents has an injected parameter %q", kv, param)
+			if c := suggest.Closest(param, names); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			} else if len(names) > 0 {
+				msg += "; the injected parameters are: " + strings.Join(names, ", ")
+			}
+			return nil, o.usageErr("%s", msg)
+		}
+		out[param] = claim
+	}
+	return out, nil
+}
+
+// checkAddr refuses an address that is not a loopback one when no
+// credentials are asked for.
+func checkAddr(o runOptions, addr string, auth bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return o.usageErr("--addr %q: write HOST:PORT, e.g. 127.0.0.1:8080", addr)
+	}
+	if auth {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if host == "localhost" || ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	where := host
+	if host == "" {
+		where = "every interface"
+	}
+	return o.usageErr("--addr %s: no keys are configured, so the server listens on loopback addresses only (%s is not one); require keys with --keys FILE, --keys-env VAR or a JWT flag, or listen on 127.0.0.1", addr, where)
+}

@@ -1,0 +1,388 @@
+// The OpenAI-compatible endpoint: POST /v1/chat/completions, where "model"
+// names an agent. The messages are the conversation (user and assistant
+// text; the agent's instruction is its own system message, and its tool
+// calls happen inside the run); the answer is the agent's, as a chat
+// completion or, with "stream": true, as server-sent events in OpenAI's
+// chunk format ending with [DONE]. What makes no sense for an agent
+// (tools, tool_choice, n > 1, ...) is refused with a 400 error; the
+// sampling parameters are the agent's own, so the request's are ignored
+// and a warning says so.
+
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gramlang/gram/runtime"
+)
+
+// chatRequest is what the server reads of a chat completion request.
+type chatRequest struct {
+	model        string
+	messages     []json.RawMessage
+	stream       bool
+	includeUsage bool
+	fields       map[string]json.RawMessage
+}
+
+// refusedFields are the request fields that make no sense for an agent,
+// with why; each is refused unless its value is null or says nothing (ok).
+var refusedFields = []struct {
+	name, why string
+	ok        func(json.RawMessage) bool
+}{
+	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
+	{"functions", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
+	{"tool_choice", "the agent decides which of its own tools to call", isOneOf(`"auto"`, `"none"`)},
+	{"function_call", "the agent decides which of its own tools to call", isOneOf(`"auto"`, `"none"`)},
+	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
+	{"n", "an agent gives one answer: n must be 1", isOneOf(`1`)},
+	{"response_format", "an agent answers with text: response_format must be {\"type\": \"text\"}", isOneOf(`{"type":"text"}`)},
+	{"logprobs", "an agent's answer has no log probabilities", isOneOf(`false`)},
+	{"top_logprobs", "an agent's answer has no log probabilities", isOneOf(`0`)},
+	{"audio", "an agent answers with text only", nil},
+	{"modalities", "an agent answers with text only: modalities must be [\"text\"]", isOneOf(`["text"]`)},
+	{"prediction", "an agent's answer cannot be predicted", nil},
+	{"web_search_options", "an agent searches only with its own tools", nil},
+}
+
+// ignoredFields are the sampling and bookkeeping parameters of a request,
+// which an agent takes from its own file: a request's are ignored, with a
+// warning.
+var ignoredFields = []string{"temperature", "top_p", "max_tokens", "max_completion_tokens", "frequency_penalty",
+	"presence_penalty", "seed", "stop", "logit_bias", "reasoning_effort", "verbosity", "service_tier"}
+
+// emptyList accepts an empty list.
+func emptyList(raw json.RawMessage) bool { return string(compact(raw)) == "[]" }
+
+// isOneOf accepts the values given, as compact JSON.
+func isOneOf(values ...string) func(json.RawMessage) bool {
+	return func(raw json.RawMessage) bool { return slices.Contains(values, string(compact(raw))) }
+}
+
+// compact returns raw without white space.
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// present reports whether a field is given and not null.
+func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// decodeObject decodes a request body that must be a JSON object.
+func decodeObject(body []byte) (map[string]json.RawMessage, *apiError) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case len(bytes.TrimSpace(body)) == 0:
+			return nil, invalid("", "invalid_json", "The request has no body: send a JSON object.")
+		case errors.As(err, &se):
+			line, col := lineCol(body, int(se.Offset))
+			return nil, invalid("", "invalid_json", "We could not parse the JSON body of your request: %s (line %d, column %d). Send a JSON object with Content-Type: application/json.", jsonReason(err), line, col)
+		case errors.As(err, &te):
+			return nil, invalid("", "invalid_json", "The request body must be a JSON object, not %s.", jsonKind(te.Value))
+		}
+		return nil, invalid("", "invalid_json", "We could not parse the JSON body of your request: %s.", jsonReason(err))
+	}
+	if fields == nil {
+		return nil, invalid("", "invalid_json", "The request body must be a JSON object, not null.")
+	}
+	return fields, nil
+}
+
+// jsonKind names a JSON type as encoding/json reports it, with an article.
+func jsonKind(v string) string {
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "number", "string", "bool":
+		return "a " + strings.Replace(v, "bool", "boolean", 1)
+	}
+	return v
+}
+
+// lineCol returns the line and column (from 1, in bytes) of an offset.
+func lineCol(text []byte, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	line := bytes.Count(text[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(text[:off], '\n')
+	return line, col
+}
+
+// parseChatRequest reads a chat completion request.
+func parseChatRequest(body []byte) (*chatRequest, *apiError) {
+	fields, aerr := decodeObject(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	req := &chatRequest{fields: fields}
+	if raw := fields["model"]; !present(raw) || json.Unmarshal(raw, &req.model) != nil {
+		return nil, invalid("model", "invalid_model", "\"model\" must be the name of an agent served here, as a string (GET /v1/models lists them).")
+	}
+	for _, f := range refusedFields {
+		raw, ok := fields[f.name]
+		if !ok || !present(raw) || (f.ok != nil && f.ok(raw)) {
+			continue
+		}
+		return nil, invalid(f.name, "unsupported_parameter", "%q is not supported here: %s. Remove it from the request.", f.name, f.why)
+	}
+	if raw := fields["stream"]; present(raw) && json.Unmarshal(raw, &req.stream) != nil {
+		return nil, invalid("stream", "invalid_type", "\"stream\" must be true or false.")
+	}
+	if raw := fields["stream_options"]; present(raw) {
+		var so struct {
+			IncludeUsage bool `json:"include_usage"`
+		}
+		if json.Unmarshal(raw, &so) != nil {
+			return nil, invalid("stream_options", "invalid_type", "\"stream_options\" must be an object such as {\"include_usage\": true}.")
+		}
+		req.includeUsage = so.IncludeUsage
+	}
+	raw := fields["messages"]
+	if !present(raw) || json.Unmarshal(raw, &req.messages) != nil {
+		return nil, invalid("messages", "invalid_messages", "\"messages\" must be a list of messages, e.g. [{\"role\": \"user\", \"content\": \"Hello\"}].")
+	}
+	return req, nil
+}
+
+// warnings returns what the server says about the request's fields it
+// ignores: sampling parameters, and values for injected parameters.
+func (req *chatRequest) warnings(a *served) []string {
+	var ignored []string
+	for _, f := range ignoredFields {
+		if present(req.fields[f]) {
+			ignored = append(ignored, f)
+		}
+	}
+	var out []string
+	if len(ignored) > 0 {
+		out = append(out, fmt.Sprintf("%s: the agent's own settings (from its gram file) are used; the request's are ignored", strings.Join(ignored, ", ")))
+	}
+	if present(req.fields["user"]) {
+		out = append(out, "user: the identity of the request's credential is used, not this field")
+	}
+	return append(out, injectedFieldWarnings(a, req.fields)...)
+}
+
+// injectedFieldWarnings warns about fields of a request named like the
+// agent's injected parameters: their values come from the identity.
+func injectedFieldWarnings(a *served, fields map[string]json.RawMessage) []string {
+	var out []string
+	for _, p := range a.params {
+		if _, ok := fields[p.param.Name]; ok {
+			out = append(out, fmt.Sprintf("%s: the value of an injected parameter comes from the identity of the request's credential (or the server's configuration), never from the request; the request's is ignored", p.param.Name))
+		}
+	}
+	return out
+}
+
+// chatMessage is a message of a chat completion request.
+type chatMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  json.RawMessage `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+}
+
+// chatConversation converts the request's messages into the conversation
+// the agent continues: user and assistant text, ending with a user
+// message.
+func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, *apiError) {
+	if len(raw) == 0 {
+		return nil, invalid("messages", "empty_messages", "\"messages\" is empty: send the conversation, ending with the user's message.")
+	}
+	if len(raw) > s.limits.MaxHistory {
+		e := invalid("messages", "history_too_long", "The conversation has %d messages; this server takes at most %d (gramc serve --max-history). Send the latest ones.", len(raw), s.limits.MaxHistory)
+		e.Kind = kindHistory
+		return nil, e
+	}
+	conv := make(runtime.Conversation, 0, len(raw))
+	for i, r := range raw {
+		param := fmt.Sprintf("messages[%d]", i)
+		var m chatMessage
+		if err := json.Unmarshal(r, &m); err != nil {
+			return nil, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\".", param)
+		}
+		switch m.Role {
+		case "user", "assistant":
+		case "system", "developer":
+			return nil, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and a request cannot add one. Remove it.", param, m.Role)
+		case "tool", "function":
+			return nil, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent runs its own tools inside each run, so a conversation sent to it has only user and assistant messages.", param, m.Role)
+		case "":
+			return nil, invalid(param+".role", "invalid_message", "%s has no \"role\" (user or assistant).", param)
+		default:
+			return nil, invalid(param+".role", "unsupported_role", "%s has the role %q; the roles are user and assistant.", param, m.Role)
+		}
+		if present(m.ToolCalls) && string(compact(m.ToolCalls)) != "[]" {
+			return nil, invalid(param+".tool_calls", "unsupported_parameter", "%s has tool calls: the agent makes its own tool calls inside each run; send the assistant's answers as text.", param)
+		}
+		text, aerr := messageText(m.Content, param)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if m.Role == "user" && strings.TrimSpace(text) == "" {
+			return nil, invalid(param+".content", "empty_message", "%s is a user message without content.", param)
+		}
+		conv = append(conv, runtime.Message{Role: runtime.Role(m.Role), Content: text})
+	}
+	if last := conv[len(conv)-1]; last.Role != runtime.RoleUser {
+		return nil, invalid(fmt.Sprintf("messages[%d]", len(conv)-1), "last_message_not_user", "The last message must be the user's, for the agent to answer it; it is an %s message.", last.Role)
+	}
+	return conv, nil
+}
+
+// messageText returns the text of a message's content: a string, null,
+// or a list of text parts.
+func messageText(raw json.RawMessage, param string) (string, *apiError) {
+	if !present(raw) {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", invalid(param+".content", "invalid_message", "%s.content must be a string or a list of text parts ({\"type\": \"text\", \"text\": \"...\"}).", param)
+	}
+	var b strings.Builder
+	for j, p := range parts {
+		if p.Type != "text" || p.Text == nil {
+			return "", invalid(fmt.Sprintf("%s.content[%d]", param, j), "unsupported_content", "%s.content[%d] is a part of type %q: an agent here reads text parts only.", param, j, p.Type)
+		}
+		b.WriteString(*p.Text)
+	}
+	return b.String(), nil
+}
+
+// completion is a chat completion.
+type completion struct {
+	ID                string             `json:"id"`
+	Object            string             `json:"object"`
+	Created           int64              `json:"created"`
+	Model             string             `json:"model"`
+	SystemFingerprint *string            `json:"system_fingerprint"`
+	Choices           []completionChoice `json:"choices"`
+	Usage             usage              `json:"usage"`
+	Gram              *gramInfo          `json:"gram,omitempty"`
+}
+
+// completionChoice is the one choice of a completion.
+type completionChoice struct {
+	Index        int               `json:"index"`
+	Message      completionMessage `json:"message"`
+	FinishReason string            `json:"finish_reason"`
+	Logprobs     *struct{}         `json:"logprobs"`
+}
+
+// completionMessage is the answer's message.
+type completionMessage struct {
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Refusal *string `json:"refusal"`
+}
+
+// usage is OpenAI's token usage.
+type usage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
+}
+
+// usageOf converts the runtime's usage.
+func usageOf(u runtime.Usage) usage {
+	return usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+}
+
+// gramInfo is what a completion says of the run beyond OpenAI's fields
+// (clients ignore it): how it ended, and the warnings.
+type gramInfo struct {
+	Status     string   `json:"status"`
+	Iterations int      `json:"iterations"`
+	ToolCalls  int      `json:"tool_calls"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// info returns the gram information of a run's response.
+func info(resp *runtime.Response, warnings []string) *gramInfo {
+	return &gramInfo{Status: string(resp.Status), Iterations: resp.Iterations, ToolCalls: len(resp.ToolsUsed),
+		Warnings: append(slices.Clone(warnings), resp.Warnings...)}
+}
+
+// finishReason returns the OpenAI finish_reason of a run's status.
+func finishReason(st runtime.Status) string {
+	switch st {
+	case runtime.StatusTruncated:
+		return "length"
+	case runtime.StatusFiltered:
+		return "content_filter"
+	}
+	return "stop"
+}
+
+// chat answers POST /v1/chat/completions.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	st := state(r)
+	body, aerr := s.readBody(w, r)
+	if aerr != nil {
+		s.fail(w, r, aerr)
+		return
+	}
+	req, aerr := parseChatRequest(body)
+	if aerr != nil {
+		s.fail(w, r, aerr)
+		return
+	}
+	a, aerr := s.lookup(req.model, "model")
+	if aerr != nil {
+		s.fail(w, r, aerr)
+		return
+	}
+	st.agent = a.agent.Name
+	conv, aerr := s.chatConversation(req.messages)
+	if aerr != nil {
+		s.fail(w, r, aerr)
+		return
+	}
+	warnings := req.warnings(a)
+	ctx, done, aerr := s.admit(r)
+	if aerr != nil {
+		s.fail(w, r, aerr)
+		return
+	}
+	defer done()
+	st.run = true
+	c := completion{ID: newID("chatcmpl-"), Object: "chat.completion", Created: time.Now().Unix(), Model: a.agent.Name}
+	if req.stream {
+		s.chatStream(ctx, w, r, st, a, conv, req, c, warnings)
+		return
+	}
+	out := s.runAgent(ctx, st, a, conv, false, nil)
+	st.busy = out.busy()
+	if out.err != nil {
+		s.fail(w, r, s.runError(out.err))
+		return
+	}
+	resp := out.resp
+	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: resp.Content}, FinishReason: finishReason(resp.Status)}}
+	c.Usage = usageOf(resp.Usage)
+	c.Gram = info(resp, warnings)
+	out.serverTiming(w.Header())
+	writeJSON(w, http.StatusOK, c)
+}

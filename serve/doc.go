@@ -1,0 +1,41 @@
+// Package serve serves gram agents over HTTP, so that any OpenAI client,
+// and any service that follows the agent service contract, can call them.
+//
+// # Entry points
+//
+//   - [New] makes a [Server] from a [Config]: the agents ([Agent]: a
+//     compiled agent, the tool library it binds to and the runtime options
+//     of its runs), the credentials requests need ([AuthConfig]), the static
+//     values of injected parameters, the [Limits], and where traces go
+//     ([Tracing]).
+//   - [Server.Handler] is the HTTP handler: POST /v1/chat/completions
+//     (OpenAI's Chat Completions, "model" naming an agent, streamed as
+//     server-sent events with "stream": true), GET /v1/models, POST
+//     /v1/agents/{agent}/run (the contract's run_agent, answered with its
+//     response envelope), GET /openapi.json (OpenAPI 3.1), GET /metrics
+//     (Prometheus), GET /healthz and /readyz.
+//   - [Server.Serve] answers a listener's connections until its context is
+//     done, then stops accepting, lets the runs in progress finish within
+//     the grace period ([Limits].Grace) and cancels the others;
+//     [Server.Close] flushes the traces.
+//   - Credentials: [ParseKeys] reads a keys document (each key's SHA-256
+//     hash, its identity and claims; [HashKey] hashes a key), [CheckClaims]
+//     checks that every identity fills the injected parameters, and
+//     [ParsePublicKey] reads the key that verifies JWTs ([JWTConfig]).
+//     [IdentityFrom] returns a request's [Identity].
+//
+// # Statelessness
+//
+// The server keeps nothing between requests: the conversation travels with
+// each one. Replicas behind any load balancer answer alike; the limits
+// ([Limits]) hold per replica.
+//
+// # What is never written
+//
+// Credentials are compared by their hash and never appear in logs, errors,
+// traces or metrics. A request's body and the model cannot set an injected
+// parameter: the identity's claims and the static values do. Errors are
+// OpenAI error objects whose messages are for the end user; the technical
+// cause is logged. Spans follow the OpenTelemetry GenAI semantic
+// conventions without recording messages, arguments or results.
+package serve

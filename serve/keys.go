@@ -1,0 +1,351 @@
+// The keys document: the API keys a server accepts, each as the SHA-256
+// hash of the key, never the key itself, with the identity it stands for
+// and that identity's claims. It is read from a file (--keys) or from an
+// environment variable (--keys-env), and checked with diagnostics that name
+// the entry and say how to fix it:
+//
+//	{"keys": [
+//	  {"sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+//	   "identity": "alice", "claims": {"user_id": "550e8400-e29b-41d4-a716-446655440000"}}
+//	]}
+
+package serve
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/schema"
+)
+
+// Diagnostic codes of the keys document.
+const (
+	// CodeInvalidKeys: the document is not JSON, or not of the keys
+	// document's shape.
+	CodeInvalidKeys = "invalid-keys-file"
+	// CodeInvalidKeyHash: an entry's "sha256" is not 64 hexadecimal digits.
+	CodeInvalidKeyHash = "invalid-key-hash"
+	// CodePlaintextKey: an entry holds a key rather than its hash.
+	CodePlaintextKey = "plaintext-key"
+	// CodeMissingIdentity: an entry has no "identity".
+	CodeMissingIdentity = "missing-identity"
+	// CodeDuplicateKeyHash: two entries have the same hash.
+	CodeDuplicateKeyHash = "duplicate-key-hash"
+	// CodeMissingClaim: an identity has no claim for an injected parameter
+	// that no --inject value gives either.
+	CodeMissingClaim = "missing-claim"
+	// CodeUnknownProperty: an entry has a property the document does not
+	// define (a warning, with a did-you-mean).
+	CodeUnknownProperty = "unknown-property"
+)
+
+// KeyEntry is one API key of a keys document.
+type KeyEntry struct {
+	// Hash is the SHA-256 of the key.
+	Hash [sha256.Size]byte
+	// Identity names who holds the key; it is the "sub" claim unless the
+	// claims give one.
+	Identity string
+	// Claims are the identity's claims, JSON values with numbers as
+	// json.Number; they fill the agents' injected parameters.
+	Claims map[string]any
+	// Span is the entry's place in the document.
+	Span diag.Span
+}
+
+// HashKey returns the hexadecimal SHA-256 of a key, as a keys document
+// writes it (what `printf %s KEY | sha256sum` prints).
+func HashKey(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:])
+}
+
+// entryFields are the properties of an entry.
+var entryFields = []string{"sha256", "identity", "claims"}
+
+// ParseKeys reads a keys document. It returns the entries it could read
+// and a diagnostic for each problem. No diagnostic quotes a key: a key
+// written in plain text by mistake is overwritten with asterisks in f's
+// text, so that no excerpt of the file shows it either.
+func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
+	var diags diag.List
+	text := f.Text
+	whole := diag.Span{Start: 0, End: len(text)}
+	shape := func(span diag.Span, format string, a ...any) {
+		d := diag.Errorf(CodeInvalidKeys, span, format, a...)
+		d.Detail = `write {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "<name>", "claims": {...}}, ...]}`
+		diags.Add(d)
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	syntax := func(err error) {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			off = len(text)
+		}
+		off = max(min(off, len(text)-1), 0)
+		d := diag.Errorf(CodeInvalidKeys, diag.Span{Start: off, End: min(off+1, len(text))}, "the keys document is not valid JSON: %s", jsonReason(err))
+		diags.Add(d)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		syntax(err)
+		return nil, diags
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		shape(whole, "the keys document must be a JSON object with a \"keys\" list")
+		return nil, diags
+	}
+	var entries []KeyEntry
+	sawKeys := false
+	for dec.More() {
+		start := skipSpace(text, int(dec.InputOffset()))
+		tok, err := dec.Token()
+		if err != nil {
+			syntax(err)
+			return entries, diags
+		}
+		name, _ := tok.(string)
+		if name != "keys" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				syntax(err)
+				return entries, diags
+			}
+			d := diag.Warningf(CodeUnknownProperty, diag.Span{Start: start, End: start + len(name) + 2}, "unknown property %q of the keys document (it has only \"keys\")", name)
+			diags.Add(d)
+			continue
+		}
+		sawKeys = true
+		listStart := skipSpace(text, int(dec.InputOffset()))
+		tok, err = dec.Token()
+		if err != nil {
+			syntax(err)
+			return entries, diags
+		}
+		if d, ok := tok.(json.Delim); !ok || d != '[' {
+			shape(diag.Span{Start: listStart, End: listStart + 1}, "\"keys\" must be a list of entries")
+			return entries, diags
+		}
+		for dec.More() {
+			at := skipSpace(text, int(dec.InputOffset()))
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				syntax(err)
+				return entries, diags
+			}
+			span := diag.Span{Start: at, End: int(dec.InputOffset())}
+			if e, ok := parseEntry(text, raw, span, &diags); ok {
+				entries = append(entries, e)
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			syntax(err)
+			return entries, diags
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		syntax(err)
+		return entries, diags
+	}
+	if !sawKeys {
+		shape(whole, "the keys document has no \"keys\" list")
+	}
+	seen := map[[sha256.Size]byte]int{}
+	for i, e := range entries {
+		if j, ok := seen[e.Hash]; ok {
+			d := diag.Errorf(CodeDuplicateKeyHash, e.Span, "this entry (identity %q) has the same key hash as the entry of identity %q", e.Identity, entries[j].Identity)
+			d.Detail = "a key stands for one identity: remove one of the entries, or give one of them another key"
+			d.Related = []diag.Related{{Span: entries[j].Span, Message: "the first entry with this hash"}}
+			diags.Add(d)
+			continue
+		}
+		seen[e.Hash] = i
+	}
+	return entries, diags
+}
+
+// parseEntry reads one entry of the "keys" list, at span in text.
+func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry, bool) {
+	e := KeyEntry{Span: span}
+	values := valueSpans(raw, span.Start)
+	at := func(k string) diag.Span {
+		if v, ok := values[k]; ok {
+			return v
+		}
+		return span
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		d := diag.Errorf(CodeInvalidKeys, span, "an entry of \"keys\" must be an object")
+		d.Detail = `write {"sha256": "<hex SHA-256 of the key>", "identity": "<name>", "claims": {...}}`
+		diags.Add(d)
+		return e, false
+	}
+	ok := true
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		switch {
+		case slices.Contains(entryFields, k):
+		case slices.Contains([]string{"key", "apiKey", "api_key", "token", "secret"}, k):
+			if v, ok := values[k]; ok && v.Len() >= 2 && text[v.Start] == '"' {
+				for i := v.Start + 1; i < v.End-1; i++ {
+					text[i] = '*'
+				}
+			}
+			d := diag.Errorf(CodePlaintextKey, at(k), "this entry holds a key in %q: a keys document holds the keys' SHA-256 hashes, never the keys", k)
+			d.Detail = `replace it by "sha256": the hexadecimal SHA-256 of the key (printf %s "$KEY" | sha256sum), and keep the key itself out of files`
+			diags.Add(d)
+			ok = false
+		default:
+			msg := fmt.Sprintf("unknown property %q of a key entry (it has sha256, identity and claims)", k)
+			if s := suggest.Closest(k, entryFields); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			diags.Add(diag.Warningf(CodeUnknownProperty, at(k), "%s", msg))
+		}
+	}
+	var hash string
+	if v, has := obj["sha256"]; !has {
+		if _, plain := obj["key"]; !plain {
+			d := diag.Errorf(CodeInvalidKeyHash, span, "this entry has no \"sha256\"")
+			d.Detail = `add "sha256": the hexadecimal SHA-256 of the key (printf %s "$KEY" | sha256sum)`
+			diags.Add(d)
+		}
+		ok = false
+	} else if json.Unmarshal(v, &hash) != nil || len(hash) != 2*sha256.Size || !isHex(hash) {
+		d := diag.Errorf(CodeInvalidKeyHash, at("sha256"), "\"sha256\" must be 64 hexadecimal digits, the SHA-256 of the key")
+		d.Detail = `compute it with printf %s "$KEY" | sha256sum`
+		diags.Add(d)
+		ok = false
+	} else {
+		b, _ := hex.DecodeString(hash)
+		copy(e.Hash[:], b)
+	}
+	if v, has := obj["identity"]; !has || json.Unmarshal(v, &e.Identity) != nil || strings.TrimSpace(e.Identity) == "" {
+		d := diag.Errorf(CodeMissingIdentity, at("identity"), "this entry has no \"identity\": a non-empty name of who holds the key")
+		d.Detail = `add "identity": "<name>"; it shows in logs and traces instead of the key`
+		diags.Add(d)
+		ok = false
+	}
+	e.Claims = map[string]any{}
+	if v, has := obj["claims"]; has {
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		var claims map[string]any
+		if err := dec.Decode(&claims); err != nil || claims == nil {
+			d := diag.Errorf(CodeInvalidKeys, at("claims"), "\"claims\" must be an object of claims, e.g. {\"user_id\": \"550e8400-e29b-41d4-a716-446655440000\"}")
+			diags.Add(d)
+			ok = false
+		}
+		for k, c := range claims {
+			e.Claims[k] = c
+		}
+	}
+	if _, has := e.Claims["sub"]; !has && e.Identity != "" {
+		e.Claims["sub"] = e.Identity
+	}
+	return e, ok
+}
+
+// CheckClaims reports, for each entry, the injected parameters of the
+// agents that neither the entry's claims (by claims, which maps a
+// parameter to the claim that fills it; by default the claim of the
+// parameter's name) nor the static values give.
+func CheckClaims(entries []KeyEntry, agents []*schema.Agent, claims map[string]string, static map[string]any) diag.List {
+	var diags diag.List
+	params := injectedParams(agents)
+	for _, e := range entries {
+		for _, p := range params {
+			if _, ok := static[p.param.Name]; ok || p.param.Optional {
+				continue
+			}
+			claim := claimName(claims, p.param.Name)
+			if _, ok := e.Claims[claim]; ok {
+				continue
+			}
+			d := diag.Errorf(CodeMissingClaim, e.Span, "the identity %q has no claim %q, which the injected parameter %s of the tool %s needs",
+				e.Identity, claim, p.param.Name, p.tool)
+			d.Detail = fmt.Sprintf(`add "%s" to its "claims", map another claim with --claim %s=CLAIM, or give every request the same value with --inject %s=VALUE`,
+				claim, p.param.Name, p.param.Name)
+			diags.Add(d)
+		}
+	}
+	return diags
+}
+
+// claimName returns the claim that fills the injected parameter param.
+func claimName(claims map[string]string, param string) string {
+	if c, ok := claims[param]; ok {
+		return c
+	}
+	return param
+}
+
+// valueSpans returns the spans of the values of an object's properties,
+// the object being raw at offset base of its text.
+func valueSpans(raw json.RawMessage, base int) map[string]diag.Span {
+	out := map[string]diag.Span{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return out
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, _ := t.(string)
+		start := skipSpace(raw, int(dec.InputOffset()))
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return out
+		}
+		out[k] = diag.Span{Start: base + start, End: base + int(dec.InputOffset())}
+	}
+	return out
+}
+
+// isHex reports whether s is made of hexadecimal digits.
+func isHex(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipSpace returns the offset of the first byte at or after off that is
+// neither JSON white space nor a comma or colon.
+func skipSpace(text []byte, off int) int {
+	for off < len(text) && strings.IndexByte(" \t\r\n,:", text[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// jsonReason returns a decoding error's text without Go's prefixes.
+func jsonReason(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "it ends before the document is complete"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}

@@ -1,0 +1,73 @@
+// Metrics: Prometheus metrics at /metrics, with the official Go client.
+// Labels take bounded values only (route names, served agents, their
+// declared tools, error kinds), never a path, an identity or a credential.
+
+package serve
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics are the server's Prometheus metrics.
+type metrics struct {
+	registry *prometheus.Registry
+
+	requests     *prometheus.CounterVec   // by route and status code
+	latency      *prometheus.HistogramVec // request duration, by route
+	overhead     *prometheus.HistogramVec // request duration less the model calls', by route
+	runs         *prometheus.CounterVec   // by agent and status
+	runLatency   *prometheus.HistogramVec // by agent
+	modelCalls   *prometheus.HistogramVec // by agent and outcome
+	tokens       *prometheus.CounterVec   // by agent and token type (input, output)
+	toolCalls    *prometheus.CounterVec   // by agent, tool and outcome
+	toolLatency  *prometheus.HistogramVec // by agent and tool
+	errors       *prometheus.CounterVec   // by kind
+	active       prometheus.Gauge
+	queued       prometheus.Gauge
+	inFlightReqs prometheus.Gauge
+}
+
+// latencyBuckets are the buckets of the duration histograms, in seconds:
+// from a millisecond (the server's own work) to five minutes (a long run).
+var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300}
+
+// overheadBuckets are finer, for the time the server adds.
+var overheadBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
+
+// newMetrics registers the metrics, with the Go runtime's and the
+// process's, on a registry of their own.
+func newMetrics() *metrics {
+	r := prometheus.NewRegistry()
+	r.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	f := func(c prometheus.Collector) { r.MustRegister(c) }
+	m := &metrics{registry: r}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_requests_total",
+		Help: "HTTP requests answered, by route and status code (499: the client went away)."}, []string{"route", "code"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_request_duration_seconds",
+		Help: "Time from a request's arrival to its answer's end, by route.", Buckets: latencyBuckets}, []string{"route"})
+	m.overhead = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_overhead_seconds",
+		Help: "Time a run request took less the time of its model calls and tool calls: what the server adds.", Buckets: overheadBuckets}, []string{"route"})
+	m.runs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_runs_total",
+		Help: "Agent runs, by agent and status (completed, max_iterations_reached, error, cancelled, ...)."}, []string{"agent", "status"})
+	m.runLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_run_duration_seconds",
+		Help: "Duration of agent runs, by agent.", Buckets: latencyBuckets}, []string{"agent"})
+	m.modelCalls = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_model_call_duration_seconds",
+		Help: "Duration of model calls, retries included, by agent and outcome (ok, error).", Buckets: latencyBuckets}, []string{"agent", "outcome"})
+	m.tokens = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_tokens_total",
+		Help: "Tokens used by model calls, by agent and type (input, output)."}, []string{"agent", "type"})
+	m.toolCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_tool_calls_total",
+		Help: "Tool calls, by agent, tool (\"unknown\" for a name the agent does not have) and outcome (ok, error)."}, []string{"agent", "tool", "outcome"})
+	m.toolLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_tool_call_duration_seconds",
+		Help: "Duration of tool calls, validation included, by agent and tool.", Buckets: latencyBuckets}, []string{"agent", "tool"})
+	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_errors_total",
+		Help: "Errors by kind: unauthorized, invalid_request, body_too_large, history_too_long, unknown_agent, queue_full, queue_timeout, deadline, client_disconnected, shutdown, identity, config, tool_binding, tool_call, llm_<kind>, internal, ..."}, []string{"kind"})
+	m.active = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_active", Help: "Runs in progress."})
+	m.queued = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_queued", Help: "Runs waiting for a free slot (see --max-concurrent)."})
+	m.inFlightReqs = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_requests_in_flight", Help: "Requests being answered."})
+	for _, c := range []prometheus.Collector{m.requests, m.latency, m.overhead, m.runs, m.runLatency, m.modelCalls, m.tokens,
+		m.toolCalls, m.toolLatency, m.errors, m.active, m.queued, m.inFlightReqs} {
+		f(c)
+	}
+	return m
+}

@@ -1,0 +1,247 @@
+// Runs: one turn of an agent for a request. The identity's claims (and the
+// static values) fill the injected parameters; the run's events feed the
+// metrics, the spans (a chat span per model call, an execute_tool span per
+// tool call, under the run's invoke_agent span) and, for a streamed answer,
+// the client.
+
+package serve
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// runOutcome is how a run ended.
+type runOutcome struct {
+	resp *runtime.Response
+	err  error
+	// model and tools are the time spent in model calls and in tool calls
+	// (those of one step, which may run in parallel, counted once).
+	model, tools time.Duration
+}
+
+// busy is the time spent in model calls and tool calls.
+func (o runOutcome) busy() time.Duration { return o.model + o.tools }
+
+// serverTiming sets the Server-Timing header of an answer: the time the
+// run spent in model calls and in tool calls, in milliseconds, so that a
+// client can tell the server's own time from its model's and tools'.
+func (o runOutcome) serverTiming(h http.Header) {
+	h.Set("Server-Timing", fmt.Sprintf("model;dur=%.3f;desc=\"model calls\", tools;dur=%.3f;desc=\"tool calls\"",
+		float64(o.model.Microseconds())/1000, float64(o.tools.Microseconds())/1000))
+}
+
+// injectedFor returns the values of the agent's injected parameters for a
+// request of identity id: the static values, overridden by the claims of
+// the identity. Nothing of the request's body or of the model is read.
+func (s *Server) injectedFor(a *served, id *Identity) map[string]any {
+	vals := map[string]any{}
+	for _, p := range a.params {
+		if v, ok := s.static[p.param.Name]; ok {
+			vals[p.param.Name] = v
+		}
+		if id == nil {
+			continue
+		}
+		var claims map[string]string
+		if s.auth != nil {
+			claims = s.auth.claims
+		}
+		if v, ok := id.Claims[claimName(claims, p.param.Name)]; ok {
+			if p.param.Type != nil && p.param.Type.Kind == schema.StringType {
+				if t, ok := claimText(v); ok {
+					v = t
+				}
+			}
+			vals[p.param.Name] = v
+		}
+	}
+	return vals
+}
+
+// runAgent runs one turn of a on conv, which ends with the user's message.
+// onEvent, if set, sees each event of the run as it happens (serialized).
+func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv runtime.Conversation, stream bool, onEvent func(runtime.Event)) runOutcome {
+	ctx, span := s.trace.tracer.Start(ctx, "invoke_agent "+a.agent.Name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(agentAttributes(a.agent, stream)...))
+	log := s.log.With("request", r.id) // the runtime adds the agent
+	if r.identity != "" {
+		log = log.With("identity", r.identity)
+	}
+	obs := &observer{s: s, a: a, ctx: ctx, stream: stream, onEvent: onEvent, calls: map[string]toolSpan{}}
+	opts := append(slices.Clone(a.options),
+		runtime.WithLogger(log),
+		runtime.WithInjected(s.injectedFor(a, IdentityFrom(ctx))),
+		runtime.WithStreaming(stream),
+		runtime.WithEvents(obs.event))
+	start := time.Now()
+	resp, err := runtime.Run(ctx, a.agent, a.lib, conv, "", opts...)
+	d := time.Since(start)
+	err = contextCause(ctx, err)
+
+	status := "error"
+	if resp != nil && err == nil {
+		status = string(resp.Status)
+	}
+	if err != nil {
+		aerr := runError(err)
+		switch aerr.Kind {
+		case kindDisconnected, kindDeadline, kindShutdown:
+			status = "cancelled"
+		}
+		failSpan(span, aerr.Kind, aerr.Message)
+		if aerr.Kind == kindDisconnected {
+			log.Warn("run cancelled: the client went away", "duration", d)
+		}
+	}
+	s.metrics.runs.WithLabelValues(a.agent.Name, status).Inc()
+	s.metrics.runLatency.WithLabelValues(a.agent.Name).Observe(d.Seconds())
+	if resp != nil {
+		span.SetAttributes(
+			semconv.GenAIUsageInputTokens(int(resp.Usage.PromptTokens)),
+			semconv.GenAIUsageOutputTokens(int(resp.Usage.CompletionTokens)),
+		)
+		if resp.FinishReason != "" {
+			span.SetAttributes(semconv.GenAIResponseFinishReasons(resp.FinishReason))
+		}
+		span.SetAttributes(attrStatus.String(string(resp.Status)), attrIterations.Int(resp.Iterations))
+	}
+	span.End()
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	return runOutcome{resp: resp, err: err, model: obs.model, tools: obs.tools}
+}
+
+// Attributes of the invoke_agent span beyond the GenAI conventions'.
+const (
+	attrStatus     = attribute.Key("gram.run.status")
+	attrIterations = attribute.Key("gram.run.iterations")
+)
+
+// toolSpan is a tool call in progress.
+type toolSpan struct {
+	span  trace.Span
+	start time.Time
+}
+
+// observer turns a run's events into metrics and spans, and passes them on.
+type observer struct {
+	s       *Server
+	a       *served
+	ctx     context.Context // the run span's
+	stream  bool
+	onEvent func(runtime.Event)
+
+	mu           sync.Mutex
+	calls        map[string]toolSpan
+	model, tools time.Duration
+	// toolsStart and toolsEnd bound the tool calls of the current
+	// iteration, which may run in parallel.
+	toolsStart, toolsEnd time.Time
+}
+
+// event handles one event of the run.
+func (o *observer) event(e runtime.Event) {
+	now := time.Now()
+	m := o.s.metrics
+	name := o.a.agent.Name
+	switch e.Type {
+	case runtime.EventModelTurnFinished:
+		o.flushTools()
+		outcome := "ok"
+		if e.Err != nil || e.Error != "" {
+			outcome = "error"
+		}
+		m.modelCalls.WithLabelValues(name, outcome).Observe(e.Duration.Seconds())
+		o.mu.Lock()
+		o.model += e.Duration
+		o.mu.Unlock()
+		_, span := o.s.trace.tracer.Start(o.ctx, "chat "+o.a.agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(o.a.agent, o.stream)...))
+		if u := e.Usage; u != nil {
+			m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
+			m.tokens.WithLabelValues(name, "output").Add(float64(u.CompletionTokens))
+			span.SetAttributes(semconv.GenAIUsageInputTokens(int(u.PromptTokens)), semconv.GenAIUsageOutputTokens(int(u.CompletionTokens)))
+		}
+		if e.FinishReason != "" {
+			span.SetAttributes(semconv.GenAIResponseFinishReasons(e.FinishReason))
+		}
+		if outcome == "error" {
+			kind := "model_error"
+			if e.Err != nil {
+				kind = runError(e.Err).Kind
+			}
+			failSpan(span, kind, "the model call failed")
+		}
+		span.End(trace.WithTimestamp(now))
+	case runtime.EventToolCallStarted:
+		desc := ""
+		if t := o.a.tools[e.Name]; t != nil {
+			desc = t.Description
+		}
+		_, span := o.s.trace.tracer.Start(o.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
+			trace.WithTimestamp(now), trace.WithAttributes(toolAttributes(e.Name, e.CallID, desc)...))
+		o.mu.Lock()
+		o.calls[e.CallID] = toolSpan{span: span, start: now}
+		if o.toolsStart.IsZero() {
+			o.toolsStart = now
+		}
+		o.mu.Unlock()
+	case runtime.EventToolCallFinished:
+		o.mu.Lock()
+		ts, ok := o.calls[e.CallID]
+		delete(o.calls, e.CallID)
+		o.toolsEnd = now
+		o.mu.Unlock()
+		tool := e.Name
+		if _, known := o.a.tools[tool]; !known {
+			tool = "unknown"
+		}
+		outcome := "ok"
+		if e.Tool != nil && e.Tool.Failed() {
+			outcome = "error"
+			m.errors.WithLabelValues(kindToolCall).Inc()
+		}
+		m.toolCalls.WithLabelValues(name, tool, outcome).Inc()
+		m.toolLatency.WithLabelValues(name, tool).Observe(e.Duration.Seconds())
+		if ok {
+			if outcome == "error" {
+				failSpan(ts.span, "tool_error", "the tool call failed")
+			}
+			ts.span.End(trace.WithTimestamp(now))
+		}
+	case runtime.EventRunFinished:
+		o.flushTools()
+		o.mu.Lock()
+		for id, ts := range o.calls { // calls a cancelled run left unfinished
+			failSpan(ts.span, "cancelled", "the run ended before the tool call")
+			ts.span.End(trace.WithTimestamp(now))
+			delete(o.calls, id)
+		}
+		o.mu.Unlock()
+	}
+	if o.onEvent != nil {
+		o.onEvent(e)
+	}
+}
+
+// flushTools adds the time of the iteration's tool calls to tools.
+func (o *observer) flushTools() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.toolsStart.IsZero() && o.toolsEnd.After(o.toolsStart) {
+		o.tools += o.toolsEnd.Sub(o.toolsStart)
+	}
+	o.toolsStart, o.toolsEnd = time.Time{}, time.Time{}
+}
