@@ -179,6 +179,10 @@ func Compile(dir string, srcs []Source) *Package {
 		switch {
 		case !f.Member:
 			prog, compiled := schema.Compile(s.Doc)
+			if HeaderKind(s.Doc) == BindingsKind {
+				_, b := ParseBindings(s.File, s.Doc)
+				compiled = append(compiled, b...)
+			}
 			f.Program, f.Diags = prog, schema.Merge(s.Diags, compiled)
 		case f.Test:
 			tests, testFiles = append(tests, s.Doc), append(testFiles, f)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -36,7 +37,8 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // The injected parameters of o.perRequest need no value here: each request
 // brings its own.
 func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
-	injected, problems, strays := coerceInjects(agents, o.injects, injected)
+	list, injected := o.boundInjects(agents, injected)
+	injected, problems, strays := coerceInjects(agents, list, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
 	var refused []string // names whose value coerceInjects refused
 	for _, n := range injectNames(o.injects) {
@@ -104,6 +106,11 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
 		}
 	}
+	for _, p := range o.bound.programs {
+		if err := lib.Register(runtime.ExecTool(p.name, "cd "+shellQuote(p.dir)+" && "+p.command, o.toolTimeout)); err != nil {
+			return nil, nil, fail(exitConfig, "%s: %s: tool %s: %v", o.cmd, o.bound.b.Path, p.name, strings.TrimPrefix(err.Error(), "runtime: "))
+		}
+	}
 	var clients []*mcp.Client
 	closeAll := func() {
 		for i := len(clients) - 1; i >= 0; i-- {
@@ -120,13 +127,19 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 	if len(o.headers) > 0 {
 		var urls []string
 		for _, src := range o.mcp {
-			urls = append(urls, src.url)
+			if src.headers == nil {
+				urls = append(urls, src.url)
+			}
 		}
 		mcpHTTP = &http.Client{Transport: newHeaderTransport(o.headers, http.DefaultTransport, urls...)}
 	}
 	for _, src := range o.mcp {
-		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Logger: logger, HTTPClient: mcpHTTP})
+		client := mcpHTTP
+		if src.headers != nil {
+			client = &http.Client{Transport: newHeaderTransport(src.headers, http.DefaultTransport, src.url)}
+		}
+		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Name: src.name, Env: src.env,
+			Stderr: serverStderr, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Logger: logger, HTTPClient: client})
 		if err != nil {
 			closeAll()
 			if ctx.Err() != nil {
@@ -279,4 +292,37 @@ func setupError(cmd string, problems []string, bindErrs []error, config, stray b
 		return fail(exitConfig, "%s", strings.Join(lines, "\n"))
 	}
 	return fail(exitError, "%s", strings.Join(lines, "\n"))
+}
+
+// boundInjects returns the --inject values with those of the bindings file
+// added, for the names a tool of the agents injects and no --inject gives:
+// the list of NAME=VALUE and the values.
+func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]any) ([]string, map[string]any) {
+	if len(o.bound.injects) == 0 {
+		return o.injects, injected
+	}
+	list := slices.Clone([]string(o.injects))
+	var names []string
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			for _, p := range t.Params {
+				if p.Injected {
+					names = append(names, p.Name)
+				}
+			}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(o.bound.injects)) {
+		if !slices.Contains(names, n) {
+			continue
+		}
+		spec := n + "=" + o.bound.injects[n]
+		values, _ := parseInjects([]string{spec})
+		if injected == nil {
+			injected = map[string]any{}
+		}
+		injected[n] = values[n]
+		list = append(list, spec)
+	}
+	return list, injected
 }

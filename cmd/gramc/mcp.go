@@ -269,6 +269,7 @@ func runMCPServe(e *env, args []string) error {
 		return o.usageErr("give exactly one agent file (standard input carries the protocol)")
 	}
 	o.file = files[0]
+	o.bound.from = []string{o.file}
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -281,6 +282,7 @@ func runMCPServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.applyModels(served...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

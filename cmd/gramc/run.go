@@ -159,6 +159,7 @@ func runRun(e *env, args []string) error {
 		return o.usageErr("give exactly one agent file (see gramc run --help)")
 	}
 	o.file = files[0]
+	o.bound.from = []string{o.file}
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -215,6 +216,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if agent == nil {
 		return nil, nil, o.usageErr("%s", msg)
 	}
+	o.applyModels(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)

@@ -58,12 +58,19 @@ type runOptions struct {
 	// baseTransport, when set, makes the model requests instead of
 	// http.DefaultTransport (gramc serve keeps more connections open).
 	baseTransport http.RoundTripper
+	// bound is what the project's bindings file gives (see loadBindings).
+	bound bindingsState
 }
 
 // mcpSource is an MCP server named on the command line: a command
 // (--mcp) or a URL (--mcp-url).
 type mcpSource struct {
 	command, url string
+	// name names a server of the bindings file; env adds variables to its
+	// command's environment, and headers are sent to its URL.
+	name    string
+	env     []string
+	headers http.Header
 }
 
 // mcpFlag collects --mcp and --mcp-url values in one list, in the order
@@ -121,6 +128,16 @@ func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 // addBindingFlags registers the flags of the tool library, the model and
 // the runs, which gramc test shares too.
 func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
+	fs.Func("bindings", "use the bindings file `FILE` instead of the nearest bindings.gram, or none", func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("give a file, or none")
+		}
+		o.bound.noFile, o.bound.explicit = v == "none", v
+		if v == "none" {
+			o.bound.explicit = ""
+		}
+		return nil
+	})
 	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
@@ -147,7 +164,11 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 // setup checks the shared flags and returns the logger and the injected
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
+	o.loadBindings(e)
 	o.secrets = o.protect(e)
+	if err := o.checkBindings(e); err != nil {
+		return nil, nil, err
+	}
 	if o.trace {
 		o.traceOut = e.stderr
 	}

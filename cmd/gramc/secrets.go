@@ -80,6 +80,11 @@ func (o *runOptions) protect(e *env) []string {
 		urls = append(urls, s.url)
 	}
 	secrets := processSecrets(os.Environ(), o.headers, urls...)
+	for _, s := range o.bound.secrets {
+		if s = strings.TrimSpace(s); len(s) >= 8 {
+			secrets = append(secrets, s)
+		}
+	}
 	r := replay.NewRedactor(secrets...)
 	e.stdout = r.Writer(e.stdout)
 	e.stderr = r.Writer(e.stderr)

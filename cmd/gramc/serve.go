@@ -138,6 +138,7 @@ func runServe(e *env, args []string) error {
 		return o.usageErr("give exactly one agent file (see gramc serve --help)")
 	}
 	o.file = files[0]
+	o.bound.from = []string{o.file}
 	if secret := os.Getenv(f.jwtSecretEnv); f.jwtSecretEnv != "" && secret != "" {
 		// Masked in everything written, the log included.
 		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
@@ -158,6 +159,7 @@ func runServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.applyModels(served...)
 	claims, err := claimMap(o, served, f.claims)
 	if err != nil {
 		return err

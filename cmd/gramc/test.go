@@ -113,12 +113,23 @@ func runTest(e *env, args []string) error {
 			return o.usageErr("--run: %v", err)
 		}
 	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	o.bound.from = paths
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
 	}
-	if len(paths) == 0 {
-		paths = []string{"."}
+	if o.cassettes == "" && o.bound.b != nil {
+		o.cassettes = o.bound.b.Cassettes
+	}
+	for n, v := range o.bound.injects {
+		values, _ := parseInjects([]string{n + "=" + v})
+		if injected == nil {
+			injected = map[string]any{}
+		}
+		injected[n] = values[n]
 	}
 
 	// The tests.
@@ -128,6 +139,9 @@ func runTest(e *env, args []string) error {
 	}
 	if len(jobs) == 0 {
 		return o.report(e, nil)
+	}
+	for _, j := range jobs {
+		o.applyModels(j.Test.Agent)
 	}
 
 	// The tools.

@@ -1,0 +1,137 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+func parseBindings(t *testing.T, src string) (*Bindings, diag.List) {
+	t.Helper()
+	f := diag.NewFile("bindings.gram", []byte(src))
+	doc, diags := parser.Parse(f)
+	if diags.HasErrors() {
+		t.Fatalf("parse: %v", diags)
+	}
+	return ParseBindings(f, doc)
+}
+
+func TestParseBindings(t *testing.T) {
+	b, diags := parseBindings(t, `{kind: "bindings"}
+(findOrders:Program {command: "sh", args: ["tools/orders.sh", "find orders"]})
+(customerId:Inject {value: "c-7"})
+(token:Inject {env: "API_TOKEN"})
+[github:MCPServer {command: "npx", args: ["-y", "server"]} | (GITHUB_TOKEN:Env {env: "GH_TOKEN"})]
+[docs:MCPServer {url: "https://example.com/mcp"} | (:Header {name: "Authorization", env: "DOCS_TOKEN", prefix: "Bearer "})]
+(:Model {baseURL: "http://localhost:11434/v1"})
+(:Model {agent: "helper", model: "Ollama/llama3.2"})
+(:Cassettes {dir: "cassettes"})
+`)
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if len(b.Programs) != 1 || b.Programs[0].Command != "sh tools/orders.sh 'find orders'" {
+		t.Errorf("programs: %+v", b.Programs)
+	}
+	if len(b.Injects) != 2 || b.Injects[0].Value.Literal != "c-7" || b.Injects[1].Value.Env != "API_TOKEN" {
+		t.Errorf("injects: %+v", b.Injects)
+	}
+	if len(b.Servers) != 2 || b.Servers[0].Env[0].Name != "GITHUB_TOKEN" || b.Servers[1].Headers[0].Value.Prefix != "Bearer " {
+		t.Errorf("servers: %+v", b.Servers)
+	}
+	if b.BaseURL == "" || len(b.Models) != 1 || b.Models[0].Model.ID != "llama3.2" || !strings.HasSuffix(b.Cassettes, "cassettes") {
+		t.Errorf("model, cassettes: %+v", b)
+	}
+	env := map[string]string{"API_TOKEN": "t", "GH_TOKEN": "g"}
+	missing := b.Missing(diag.NewFile("bindings.gram", nil), func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if len(missing) != 1 || !strings.Contains(missing[0], "DOCS_TOKEN") || !strings.Contains(missing[0], "docs") {
+		t.Errorf("missing: %q", missing)
+	}
+}
+
+func TestParseBindingsProblems(t *testing.T) {
+	_, diags := parseBindings(t, `{kind: "bindings"}
+(x:Foo)
+(t:Inject {value: "1", env: "T"})
+(a:Program {})
+(key:Inject {value: "sk-proj-abcdefghijklmnop123456"})
+`)
+	var codes []string
+	for _, d := range diags {
+		codes = append(codes, d.Code)
+	}
+	want := []string{CodeBindings, CodeBindings, CodeBindings, CodeLiteralSecret}
+	if strings.Join(codes, " ") != strings.Join(want, " ") {
+		t.Fatalf("codes %v, want %v: %v", codes, want, diags)
+	}
+	fix := diags[3].Fixes
+	if len(fix) != 1 || fix[0].Edits[0].NewText != `env: "KEY"` {
+		t.Errorf("fix: %+v", fix)
+	}
+}
+
+func TestLooksLikeKey(t *testing.T) {
+	for s, want := range map[string]bool{
+		"sk-proj-abcdefghijklmnop123456":                true,
+		"ghp_0123456789abcdefghijklmnopqrstuvwxyz":      true,
+		"Bearer 0123456789abcdefghijklmnopqrstuvwxyzAB": true,
+		"c-7":                       false,
+		"tools/orders.sh":           false,
+		"http://localhost:11434/v1": false,
+		"Ollama/llama3.2":           false,
+		"a very long sentence of words, not a key at all": false,
+	} {
+		if got := LooksLikeKey(s); got != want {
+			t.Errorf("LooksLikeKey(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestFindBindings(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	sub := filepath.Join(root, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	if p, err := FindBindings(sub); err != nil || p != "" {
+		t.Fatalf("none: %q %v", p, err)
+	}
+	os.WriteFile(filepath.Join(root, BindingsFile), []byte(`{kind: "bindings"}`), 0o644)
+	if p, _ := FindBindings(sub); p != filepath.Join(root, BindingsFile) {
+		t.Errorf("root: %q", p)
+	}
+	os.WriteFile(filepath.Join(root, "a", BindingsFile), []byte(`{kind: "bindings"}`), 0o644)
+	if p, _ := FindBindings(sub); p != filepath.Join(root, "a", BindingsFile) {
+		t.Errorf("nearest: %q", p)
+	}
+}
+
+// A bindings file never joins its package: its names do not clash with the
+// package's, and gramc check reports its problems.
+func TestBindingsFileDoesNotJoin(t *testing.T) {
+	src := func(path, text string) Source {
+		f := diag.NewFile(path, []byte(text))
+		doc, diags := parser.Parse(f)
+		return Source{File: f, Doc: doc, Diags: diags}
+	}
+	pkg := Compile("p", []Source{
+		src("p/tools.gram", `{kind: "agents"}
+[find:Tool {description: "Finds"} | (q::String)==>(::String)]
+[a:Agent {model: "OpenAI/gpt-4o-mini", instruction: "x"} | find]
+`),
+		src("p/bindings.gram", `{kind: "bindings"}
+(find:Program {command: "echo"})
+(oops:Foo)
+`),
+	})
+	if d := pkg.Lookup("p/tools.gram").Diags; d.HasErrors() {
+		t.Fatalf("tools.gram: %v", d)
+	}
+	b := pkg.Lookup("p/bindings.gram")
+	if b.Member || !b.Diags.HasErrors() || pkg.HasErrors() {
+		t.Errorf("member %v, diags %v, package errors %v", b.Member, b.Diags, pkg.HasErrors())
+	}
+}
