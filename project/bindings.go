@@ -360,7 +360,7 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 				d := diag.Warningf(CodeLiteralSecret, v.Span(), "this looks like a key or a token written in the bindings file: anyone who reads the file or its history can use it")
 				d.Detail = "keep it in an environment variable and refer to it: {env: \"NAME\"}"
 				if pr.Key == "value" {
-					name := strings.ToUpper(envName.FindString(strings.ReplaceAll(s.Identity, "-", "_")))
+					name := envVarName(s.Identity)
 					if name == "" {
 						name = "API_TOKEN"
 					}
@@ -419,4 +419,17 @@ func orEmpty(s string) string {
 		return "(no label)"
 	}
 	return s
+}
+
+// envVarName returns the environment variable name for an identity:
+// apiToken is API_TOKEN.
+func envVarName(id string) string {
+	var b strings.Builder
+	for i, r := range id {
+		if r >= 'A' && r <= 'Z' && i > 0 && id[i-1] >= 'a' && id[i-1] <= 'z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(envName.FindString(strings.ReplaceAll(b.String(), "-", "_")))
 }

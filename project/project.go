@@ -177,12 +177,12 @@ func Compile(dir string, srcs []Source) *Package {
 		f.Member = Joins(s.File.Path, s.Doc)
 		pkg.Files[i] = f
 		switch {
+		case !f.Member && HeaderKind(s.Doc) == BindingsKind:
+			// Bindings, not declarations: only their own rules apply.
+			_, b := ParseBindings(s.File, s.Doc)
+			f.Program, f.Diags = &schema.Program{File: s.File}, schema.Merge(s.Diags, b)
 		case !f.Member:
 			prog, compiled := schema.Compile(s.Doc)
-			if HeaderKind(s.Doc) == BindingsKind {
-				_, b := ParseBindings(s.File, s.Doc)
-				compiled = append(compiled, b...)
-			}
 			f.Program, f.Diags = prog, schema.Merge(s.Diags, compiled)
 		case f.Test:
 			tests, testFiles = append(tests, s.Doc), append(testFiles, f)

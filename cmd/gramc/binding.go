@@ -313,8 +313,8 @@ func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]an
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(o.bound.injects)) {
-		if !slices.Contains(names, n) {
-			continue
+		if !slices.Contains(names, n) || slices.Contains(o.perRequest, n) {
+			continue // not injected, or each request's own (gramc serve)
 		}
 		spec := n + "=" + o.bound.injects[n]
 		values, _ := parseInjects([]string{spec})

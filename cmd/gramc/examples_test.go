@@ -12,19 +12,11 @@ import (
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
-// exampleTestArgs are the flags the example tests need: the order desk's
-// tools bound to a canned program and the signed-in customer injected.
-func exampleTestArgs(t *testing.T, dir string) []string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := filepath.Join(abs, "tools", "orders.sh")
-	args := []string{"test", "--parallel", "1", "--inject", "customerId=c-7"}
-	for _, tool := range []string{"findOrders", "getOrder", "cancelOrder"} {
-		args = append(args, "--tool", fmt.Sprintf("%s=sh '%s' %s", tool, script, tool))
-	}
-	return args
+// exampleTestArgs are the flags the example tests need: none binding tools,
+// since examples/bindings.gram binds the order desk's tools to a canned
+// program and injects the signed-in customer.
+func exampleTestArgs() []string {
+	return []string{"test", "--parallel", "1"}
 }
 
 // TestExampleTests runs the tests of every example agent offline, from the
@@ -39,7 +31,7 @@ func TestExampleTests(t *testing.T) {
 			t.Errorf("example agent %s has no test", a)
 		}
 	}
-	args := exampleTestArgs(t, dir)
+	args := exampleTestArgs()
 	if *update {
 		srv := fakeopenai.New(t, repeatStep(exampleModel, 1000)...)
 		var out, errOut bytes.Buffer

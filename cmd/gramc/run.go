@@ -67,6 +67,13 @@ it: the built-in tools and --tool programs, then the MCP servers in the order
 given. A server runs for the whole session and is shut down at the end or on
 Ctrl-C.
 
+The project's bindings file (the nearest bindings.gram, in the file's
+directory or a parent up to the repository root; --bindings FILE names
+another, --bindings none uses none) binds tools to programs and MCP servers,
+injects values, and sets the model endpoint and agents' models; the flags
+override it. An environment variable it refers to that is not set is a
+configuration error (exit 3) before any model call.
+
 --tool-schema NAME=FILE gives the JSON Schema of the arguments the --tool
 program NAME accepts. An implementation with a schema (an MCP tool's
 inputSchema, a --tool-schema) binds when it accepts every arguments object

@@ -36,7 +36,9 @@ named testdata; without a PATH the current directory is. Each test's user turns 
 same tool binding (built-in tools, --tool programs, --mcp servers, --inject
 values), and its expectations are checked: tool calls and their arguments
 (trajectory exact, inOrder or anyOrder), tools not called, the answer, and
-rubrics scored by judge agents.
+rubrics scored by judge agents. The project's bindings file (the nearest
+bindings.gram, see gramc run --help) gives the default bindings and the
+cassette directory; the flags override it.
 
 Where the answers come from:
   (default)  a test whose cassette exists is replayed, the others run
