@@ -179,7 +179,7 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 func bindHints(err error) []string {
 	var hints []string
 	if hasToolError(err, runtime.ToolMissing) {
-		hints = append(hints, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL")
+		hints = append(hints, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL, or once for the project in bindings.gram")
 	}
 	if hasToolError(err, runtime.ToolIncompatible) {
 		hints = append(hints, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
@@ -287,7 +287,7 @@ func setupError(cmd string, problems []string, bindErrs []error, config, stray b
 	lines = append(lines, bindHints(joined)...)
 	if config || len(problems) > 0 {
 		if stray || injectionProblem(joined) {
-			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE")
+			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE, or in the project bindings (bindings.gram)")
 		}
 		return fail(exitConfig, "%s", strings.Join(lines, "\n"))
 	}
