@@ -64,15 +64,12 @@ type index struct {
 	a     *analysis
 	mu    sync.Mutex
 	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
-	// starts and ends are the offsets of the units' spans, for finding the
-	// unit of a position.
-	bounds     sync.Once
-	starts     []int
-	ends       []int
-	split      int // the first inline tool of a.Prog.Tools
-	refsOnce   sync.Once
-	refs       map[diag.Span][]*occurrence
-	refsSorted bool
+	// split is where the tools written inside agents start in the
+	// program's tools, found once.
+	splitOnce sync.Once
+	split     int
+	refsOnce  sync.Once
+	refs      map[diag.Span][]*occurrence
 }
 
 // unitIndex is what the index knows of one top-level pattern.
@@ -90,28 +87,26 @@ type unitIndex struct {
 func newIndex(a *analysis) *index { return &index{a: a, units: map[int]*unitIndex{}} }
 
 // unitOf returns the place in a.Doc.Lowered of the top-level pattern whose
-// span holds the position pos (its ends included), or -1.
+// span holds the position pos (its ends included), or -1: a binary search
+// by offset, so that a request costs the unit it is about.
 func (ix *index) unitOf(pos int) int {
-	ix.bounds.Do(ix.findBounds)
-	off := ix.a.File.Offset(pos)
-	i := sort.SearchInts(ix.ends, off)
-	if i < len(ix.ends) && ix.starts[i] <= off {
+	f, lowered := ix.a.File, ix.a.Doc.Lowered
+	off := f.Offset(pos)
+	i := sort.Search(len(lowered), func(i int) bool { return f.Offset(lowered[i].Span().End) >= off })
+	if i < len(lowered) && f.Offset(lowered[i].Span().Start) <= off {
 		return i
 	}
 	return -1
 }
 
-// findBounds finds the offsets of the units' spans, and where the tools
-// written inside agents start in the program's tools.
-func (ix *index) findBounds() {
-	f, lowered := ix.a.File, ix.a.Doc.Lowered
-	ix.starts, ix.ends = make([]int, len(lowered)), make([]int, len(lowered))
-	for i, p := range lowered {
-		sp := f.Resolve(p.Span())
-		ix.starts[i], ix.ends[i] = sp.Start, sp.End
-	}
-	tools := ix.a.Prog.Tools
-	ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+// inlineFrom returns where the tools written inside agents start in the
+// program's tools.
+func (ix *index) inlineFrom() int {
+	ix.splitOnce.Do(func() {
+		tools := ix.a.Prog.Tools
+		ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+	})
+	return ix.split
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
@@ -145,17 +140,17 @@ func (ix *index) unitAt(pos int) *unitIndex {
 // makeUnit indexes the unit i: the declarations compiled from it, then the
 // identities its lowered pattern writes and the records its types name.
 func (ix *index) makeUnit(i int) *unitIndex {
-	ix.bounds.Do(ix.findBounds)
 	u := &unitIndex{byName: map[diag.Span]*decl{}, bySpan: map[diag.Span]*decl{}, defs: map[diag.Span]*parser.Pattern{}}
-	lo, hi := ix.starts[i], ix.ends[i]
+	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
+	lo, hi, split := span.Start, span.End, ix.inlineFrom()
 	p := ix.a.Prog
 	in := func(sp diag.Span) bool {
 		o := ix.a.File.Offset(sp.Start)
 		return lo <= o && o < hi
 	}
 	agents := within(p.Agents, in, func(a *schema.Agent) diag.Span { return a.Span }, ix.a.File, lo)
-	tools := within(p.Tools[:ix.split], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)
-	tools = append(tools, within(p.Tools[ix.split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
+	tools := within(p.Tools[:split], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)
+	tools = append(tools, within(p.Tools[split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
 	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
 	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
