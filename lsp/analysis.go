@@ -21,6 +21,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -165,6 +166,10 @@ type analysis struct {
 	// Diags are the parser's and the compiler's diagnostics merged, sorted
 	// and without duplicates: what `gramc check` reports for the text.
 	Diags diag.List
+	// Others are the other member files of the document's package, when
+	// it was compiled with them (see package.go); their spans are
+	// positions of their own files.
+	Others []*project.File
 
 	ixOnce sync.Once
 	ix     *index
@@ -233,13 +238,13 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 		return nil
 	}
 	var diags diag.List
-	prog, diags, ok := pkg.compile(f, doc, parsed)
+	prog, diags, others, ok := pkg.compile(f, doc, parsed)
 	if !ok {
 		var compiled diag.List
 		prog, compiled = compileDocument(f, doc, after)
 		diags = schema.Merge(parsed, compiled)
 	}
-	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags}
+	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
 	if prev != nil {
 		an.known.Store(prev.known.Load())
 	}

@@ -53,11 +53,12 @@ type pkgInputs struct {
 }
 
 // compile compiles the document of f with the other member files of its
-// package. ok is false when the document is to be compiled alone: no
-// inputs, the document does not join its package, or no other file does.
-func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.List) (prog *schema.Program, diags diag.List, ok bool) {
+// package, which it returns too. ok is false when the document is to be
+// compiled alone: no inputs, the document does not join its package, or no
+// other file does.
+func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.List) (prog *schema.Program, diags diag.List, others []*project.File, ok bool) {
 	if in == nil || !project.Joins(f.Path, doc) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	srcs := []project.Source{{File: f, Doc: doc, Diags: parsed}}
 	members := 0
@@ -72,21 +73,60 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 		srcs = append(srcs, src)
 	}
 	if members == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	// In path order, as gramc check compiles the directory: the first
 	// declaration of a name is the one other files use.
 	slices.SortStableFunc(srcs, func(a, b project.Source) int { return strings.Compare(a.File.Path, b.File.Path) })
 	pkg := project.Compile(in.dir, srcs)
+	var self *project.File
 	for _, pf := range pkg.Files {
-		if pf.File == f {
-			if !pf.Member {
-				return nil, nil, false
-			}
-			return pf.Program, pf.Diags, true
+		switch {
+		case pf.File == f:
+			self = pf
+		case pf.Member:
+			others = append(others, pf)
 		}
 	}
-	return nil, nil, false
+	if self == nil || !self.Member {
+		return nil, nil, nil, false
+	}
+	return self.Program, self.Diags, others, true
+}
+
+// declaredElsewhere returns where another file of the package declares
+// name: a tool (at the top level), an agent or a record of a file that is
+// not a test file, in path order.
+func (a *analysis) declaredElsewhere(name string) (protocol.Location, bool) {
+	for _, o := range a.Others {
+		if o.Test || name == "" {
+			continue
+		}
+		var span diag.Span
+		for _, t := range o.Program.Tools {
+			if t.TopLevel && t.Name == name {
+				span = t.NameSpan
+				break
+			}
+		}
+		if span.Len() == 0 {
+			if ag := o.Program.Agent(name); ag != nil {
+				span = ag.NameSpan
+			}
+		}
+		if span.Len() == 0 {
+			for _, r := range o.Program.Records {
+				if r.Name == name {
+					span = r.NameSpan
+					break
+				}
+			}
+		}
+		if span.Len() > 0 {
+			return protocol.Location{URI: pathURI(o.File.Path), Range: rangeOf(o.File, span)}, true
+		}
+	}
+	return protocol.Location{}, false
 }
 
 // sourceCache holds the other files of packages, parsed: an open buffer's

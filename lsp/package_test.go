@@ -137,3 +137,51 @@ func TestPackageDiagnosticsAlone(t *testing.T) {
 		t.Fatalf("alone: %v", got)
 	}
 }
+
+// TestPackageDefinition goes from a reference in one file of a package to
+// the declaration in another: a tool an agent lists, of an open buffer,
+// and a record named as a type, of a file on disk.
+func TestPackageDefinition(t *testing.T) {
+	dir := t.TempDir()
+	records := "[Order:Record |\n  (id::Integer)\n]\n"
+	agent := pkgAgentText + `[showOrder:Tool {description: "Shows an order"} |
+  (order::Order)==>(::String)
+]
+[shower:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Show."} | showOrder]
+`
+	paths := map[string]string{"a.gram": pkgToolsText, "b.gram": agent, "records.gram": records}
+	for name, text := range paths {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := pathURI(filepath.Join(dir, "a.gram")), pathURI(filepath.Join(dir, "b.gram"))
+	c := newTestClient(t, nil)
+	c.open(a, "\n\n"+pkgToolsText) // the buffer, two lines below the disk's
+	c.open(b, agent)
+	c.lastDiagnostics(b, "B", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	def := func(pos protocol.Position) []protocol.Location {
+		var locs []protocol.Location
+		c.mustCall("textDocument/definition", tdp(b, pos), &locs)
+		return locs
+	}
+	if locs := def(docPos(t, agent, "lookupOrder", 0, 3)); len(locs) != 1 || locs[0].URI != a || locs[0].Range != rng(2, 1, 2, 12) {
+		t.Errorf("definition of lookupOrder = %+v", locs)
+	}
+	if locs := def(docPos(t, agent, "Order)", 0, 1)); len(locs) != 1 || locs[0].URI != pathURI(filepath.Join(dir, "records.gram")) || locs[0].Range != rng(0, 1, 0, 6) {
+		t.Errorf("definition of Order = %+v", locs)
+	}
+	// Hover on the other file's tool and record answers (their spans are
+	// never taken for this file's).
+	for _, needle := range []string{"lookupOrder", "Order)"} {
+		var h *protocol.Hover
+		c.mustCall("textDocument/hover", tdp(b, docPos(t, agent, needle, 0, 1)), &h)
+		if h != nil && h.Range != nil && h.Range.Start.Line > 10 {
+			t.Errorf("hover on %s: range %+v", needle, h.Range)
+		}
+	}
+	// A name of the file itself stays there.
+	if locs := def(docPos(t, agent, "showOrder]", 0, 1)); len(locs) != 1 || locs[0].URI != b {
+		t.Errorf("definition of showOrder = %+v", locs)
+	}
+}
