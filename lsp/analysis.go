@@ -21,6 +21,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -46,6 +47,9 @@ type snapshot struct {
 	// edit is how the text differs from the one before it, when it was
 	// made by an edit (see store.change).
 	edit *textEdit
+	// pkg is the rest of the document's package, or nil when its
+	// directory holds no other .gram file (see package.go).
+	pkg *pkgInputs
 	// superseded is set when a newer version of the document arrives: an
 	// analysis computed only for diagnostics then stops early, and so does
 	// the index built ahead of requests.
@@ -96,9 +100,9 @@ func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 	}
 	var an *analysis
 	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
-		an = analyzeEdit(s.File, prev, e.span, e.newLen, stop)
+		an = analyzeEdit(s.File, prev, e.span, e.newLen, s.pkg, stop)
 	} else {
-		an = analyze(s.File, prev, stop)
+		an = analyzeIn(s.File, prev, s.pkg, stop)
 	}
 	if an == nil {
 		return nil, true
@@ -162,6 +166,10 @@ type analysis struct {
 	// Diags are the parser's and the compiler's diagnostics merged, sorted
 	// and without duplicates: what `gramc check` reports for the text.
 	Diags diag.List
+	// Others are the other member files of the document's package, when
+	// it was compiled with them (see package.go); their spans are
+	// positions of their own files.
+	Others []*project.File
 
 	ixOnce sync.Once
 	ix     *index
@@ -186,16 +194,22 @@ var analyzeHook func(f *diag.File)
 // When stop is set and reports true between the stages (re-parsing the
 // syntax, lowering, compiling), it gives up and returns nil.
 func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
-	if prev != nil && prev.File != nil {
-		edit, n := changedSpan(prev.File.Text, f.Text)
-		return analyzeEdit(f, prev, edit, n, stop)
-	}
-	return analyzeEdit(f, nil, diag.Span{}, 0, stop)
+	return analyzeIn(f, prev, nil, stop)
 }
 
-// analyzeEdit is analyze for a text that is prev's with the bytes of edit
+// analyzeIn is analyze for a document whose package is the rest of pkg
+// (nil: none).
+func analyzeIn(f *diag.File, prev *analysis, pkg *pkgInputs, stop func() bool) *analysis {
+	if prev != nil && prev.File != nil {
+		edit, n := changedSpan(prev.File.Text, f.Text)
+		return analyzeEdit(f, prev, edit, n, pkg, stop)
+	}
+	return analyzeEdit(f, nil, diag.Span{}, 0, pkg, stop)
+}
+
+// analyzeEdit is analyzeIn for a text that is prev's with the bytes of edit
 // replaced by newLen bytes.
-func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, stop func() bool) (an *analysis) {
+func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *pkgInputs, stop func() bool) (an *analysis) {
 	if analyzeHook != nil {
 		analyzeHook(f)
 	}
@@ -223,8 +237,14 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, stop 
 	if stop != nil && stop() {
 		return nil
 	}
-	prog, compiled := compileDocument(f, doc, after)
-	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
+	var diags diag.List
+	prog, diags, others, ok := pkg.compile(f, doc, parsed)
+	if !ok {
+		var compiled diag.List
+		prog, compiled = compileDocument(f, doc, after)
+		diags = schema.Merge(parsed, compiled)
+	}
+	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
 	if prev != nil {
 		an.known.Store(prev.known.Load())
 	}

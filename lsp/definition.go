@@ -1,6 +1,7 @@
 // Go to definition: from any occurrence of an identity (a tool listed in an
 // agent, an element reference, a repeated path node, a record named as a
-// type) to the identity where it is defined.
+// type) to the identity where it is defined, in the document or in another
+// file of its package.
 
 package lsp
 
@@ -18,7 +19,14 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	}
 	an := snap.Analysis()
 	o, ok := an.index().at(posOf(an.File, p.Position))
-	if !ok || !o.resolved() {
+	if !ok {
+		return nil, nil
+	}
+	if !o.resolved() {
+		// A name another file of the package declares (see package.go).
+		if loc, ok := an.declaredElsewhere(o.name); ok {
+			return []protocol.Location{loc}, nil
+		}
 		return nil, nil
 	}
 	return []protocol.Location{{URI: snap.URI, Range: rangeOf(an.File, o.def)}}, nil

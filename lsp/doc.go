@@ -46,11 +46,15 @@
 // version shares most of its syntax and program with the one before, so
 // analysing it costs about what the edit touched, see docs/architecture.md).
 //
-// The features live one per file: hover.go, definition.go, references.go,
-// completion.go (with cursor.go, the units around the cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
+// The features live one per file: hover.go, definition.go,
+// references.go, completion.go (with cursor.go, the units around the
+// cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
 // codeaction.go (with the "show tool schema" command), semantic.go,
-// inlay.go, tests.go (agent tests: a NAME_test.gram document compiled with
-// NAME.gram, tests in the outline, a code lens and command that run one) and
+// inlay.go, package.go (a document compiled with the other files of its
+// package, open buffers over files on disk), tests.go (agent tests: a
+// NAME_test.gram document compiled with NAME.gram, tests in the outline, a
+// code lens and command that run one, bound by the project's bindings file
+// as testbindings.go does) and
 // targets.go (the providers the client chooses, whose target diagnostics
 // and quick fixes join the document's). The texts of hovers and
 // completions, the kinds of what identities name and the context of a

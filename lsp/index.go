@@ -25,6 +25,7 @@
 package lsp
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -154,15 +155,19 @@ func (ix *index) makeUnit(i int) *unitIndex {
 	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
 	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
+	// A record of another file of the package is not defined here (its
+	// spans are positions of its file): it is left unresolved, with its
+	// name (see package.go).
+	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
 	for _, t := range tools {
 		for _, prm := range t.Params {
-			u.addTypeRef(prm.Type)
+			u.addTypeRef(prm.Type, own)
 		}
-		u.addTypeRef(t.Returns)
+		u.addTypeRef(t.Returns, own)
 	}
 	for _, r := range records {
 		for _, f := range r.Fields {
-			u.addTypeRef(f.Type)
+			u.addTypeRef(f.Type, own)
 		}
 	}
 	sortStableBy(u.occs, func(o *occurrence) int { return o.span.Start })
@@ -253,11 +258,16 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.S
 	walk(top)
 }
 
-// addTypeRef adds an occurrence for every record the type t names.
-func (u *unitIndex) addTypeRef(t *schema.Type) {
+// addTypeRef adds an occurrence for every record the type t names; a
+// record that is not own (of another file) has no definition here.
+func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			u.occs = append(u.occs, occurrence{span: t.Span, def: t.Record.NameSpan, name: t.Record.Name, role: ide.KindRecord, typeRef: true})
+			o := occurrence{span: t.Span, name: t.Record.Name, role: ide.KindRecord, typeRef: true}
+			if own(t.Record) {
+				o.def = t.Record.NameSpan
+			}
+			u.occs = append(u.occs, o)
 		}
 	}
 }

@@ -154,13 +154,18 @@ func (s *server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidCha
 	return nil
 }
 
-// DidChangeWatchedFiles forgets what the server knows of changed files.
+// DidChangeWatchedFiles forgets what the server knows of changed files,
+// and analyses the open documents of their directories again.
 func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	var paths []string
 	for _, c := range p.Changes {
 		if path := uriPath(c.URI); path != "" {
 			s.ws.forget(path)
+			paths = append(paths, path)
 		}
 	}
+	// The packages of open documents (see package.go).
+	s.docs.filesChanged(paths)
 	return nil
 }
 

@@ -40,6 +40,10 @@ type store struct {
 	// docs are the open documents.
 	docs map[protocol.DocumentURI]*document
 	cur  atomic.Pointer[view]
+	// dirs are the listings of the directories of open documents, and
+	// sources the other files of their packages, parsed (see package.go).
+	dirs    map[string][]string
+	sources sourceCache
 }
 
 // document is an open document: its latest snapshot and its diagnostics
@@ -88,15 +92,21 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 
 // open records a newly opened document.
 func (st *store) open(u protocol.DocumentURI, version int32, text []byte) {
+	dir, list := listDir(u)
 	st.mu.Lock()
 	if old := st.docs[u]; old != nil {
 		old.close()
 	}
+	st.setListing(dir, list)
 	d := &document{uri: u, snap: newSnapshot(u, version, text)}
 	st.docs[u] = d
+	d.snap.pkg = st.inputs(u)
+	renewed := st.renewDir(dir, u)
 	st.publishView()
+	snap := d.snap
 	st.mu.Unlock()
-	st.srv.schedule(d, d.snap)
+	st.srv.schedule(d, snap)
+	st.scheduleAll(renewed)
 }
 
 // change applies changes to a document.
@@ -128,19 +138,31 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		}
 		d.snap.base.Store(base)
 	}
+	d.snap.pkg = st.inputs(u)
+	renewed := st.renewDir(dirOf(u), u)
 	st.publishView()
 	snap := d.snap
 	st.mu.Unlock()
 	st.srv.schedule(d, snap)
+	st.scheduleAll(renewed)
 	return nil
 }
 
-// save re-publishes a document's diagnostics.
+// save re-publishes a document's diagnostics, and those of the other open
+// documents of its directory when the save added a file to it.
 func (st *store) save(u protocol.DocumentURI) {
+	dir, list := listDir(u)
 	st.mu.Lock()
 	d := st.docs[u]
+	var renewed []*document
+	if d != nil && dir != "" && st.setListing(dir, list) {
+		renewed = st.renewDir(dir, "")
+		st.publishView()
+	}
 	st.mu.Unlock()
-	if d != nil {
+	if renewed != nil {
+		st.scheduleAll(renewed)
+	} else if d != nil {
 		st.srv.schedule(d, d.currentSnapshot(st))
 	}
 }
@@ -157,8 +179,13 @@ func (st *store) close(u protocol.DocumentURI) {
 	st.mu.Lock()
 	d := st.docs[u]
 	delete(st.docs, u)
+	var renewed []*document
+	if d != nil {
+		renewed = st.renewDir(dirOf(u), u)
+	}
 	st.publishView()
 	st.mu.Unlock()
+	st.scheduleAll(renewed)
 	if d == nil {
 		return
 	}

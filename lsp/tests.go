@@ -8,9 +8,10 @@
 // that the agent of NAME.gram does not list gets a fix adding it there.
 // Tests appear in the outline with their
 // turns. Above each test a code lens runs it: the gram.runTest command runs
-// the test with the built-in tools, replaying its cassette when there is one
-// (as `gramc test` does), answers with the result, and shows the outcome
-// to the user (a failure with its diff).
+// the test with the built-in tools and the project's bindings (see
+// testbindings.go), replaying its cassette when there is one (as `gramc
+// test` does with no flags), answers with the result, and shows the
+// outcome to the user (a failure with its diff).
 
 package lsp
 
@@ -27,7 +28,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
-	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -155,9 +155,12 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if an.Diags.HasErrors() {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s has errors: fix them before running test %s", an.File.Path, name)
 	}
-	r := &agenttest.Runner{Library: runtime.Builtins(), Repeat: 1, Parallel: 1,
-		Options: []runtime.Option{runtime.WithLogger(s.log)}}
-	res := r.Run(ctx, an.File.Path, t)
+	tb, err := bindTest(ctx, s, an.File.Path, t.Agent)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
+	}
+	defer tb.close()
+	res := tb.runner(s).Run(ctx, an.File.Path, tb.withModel(t))
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {

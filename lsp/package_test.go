@@ -1,0 +1,187 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+const pkgToolsText = `[lookupOrder:Tool {description: "Looks an order up"} |
+  (orderId::Integer)==>(::String)
+]
+[cancelOrder:Tool {description: "Cancels an order"} |
+  (orderId::Integer)==>(::String)
+]
+`
+
+const pkgAgentText = `[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer about orders."} |
+  lookupOrder,
+  cancelOrder
+]
+`
+
+// lastDiagnostics waits until the newest diagnostics published for a
+// document satisfy ok, and returns them.
+func (c *testClient) lastDiagnostics(uri protocol.DocumentURI, what string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var last []protocol.Diagnostic
+	for time.Now().Before(deadline) {
+		found := false
+		for _, p := range c.publications() {
+			if p.URI == uri {
+				last, found = p.Diagnostics, true
+			}
+		}
+		if found && ok(last) {
+			return last
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.t.Fatalf("%s: no diagnostics of %s %s; the last: %+v", what, uri, what, last)
+	return nil
+}
+
+// codes returns the codes of diagnostics, with the text each is on.
+func diagCodes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code.(string)+" "+strings.SplitN(d.Message, "\n", 2)[0])
+	}
+	return out
+}
+
+// TestPackageDiagnostics checks a document with the other files of its
+// package: a tool of a file on disk, then of an open buffer (which wins
+// over the disk), removed by an edit of that buffer; a name two files
+// declare; a data file beside them never joins.
+func TestPackageDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	aPath, bPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "b.gram")
+	for path, text := range map[string]string{
+		aPath:                           pkgToolsText,
+		bPath:                           pkgAgentText,
+		filepath.Join(dir, "data.gram"): "(lookupOrder {x: 1})\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := pathURI(aPath), pathURI(bPath)
+	c := newTestClient(t, nil)
+
+	// B alone is open: A is read from disk.
+	c.open(b, pkgAgentText)
+	if p := c.waitDiagnostics(b, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("B with A on disk: %v", diagCodes(p.Diagnostics))
+	}
+
+	// A is opened, and edited: its tool lookupOrder is gone from the
+	// buffer (not from the disk). B's diagnostics are published again and
+	// report it.
+	c.open(a, pkgToolsText)
+	if p := c.waitDiagnostics(a, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("A: %v", diagCodes(p.Diagnostics))
+	}
+	c.change(a, 2, pkgToolsText[strings.Index(pkgToolsText, "[cancelOrder"):])
+	ds := c.lastDiagnostics(b, "after A's edit", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	if len(ds) != 1 || ds[0].Code != "undefined-reference" || !strings.Contains(ds[0].Message, "lookupOrder") || ds[0].Range != rng(1, 2, 1, 13) {
+		t.Fatalf("B after A's edit: %+v", ds)
+	}
+
+	// The tool back in A: B is clean again.
+	c.change(a, 3, pkgToolsText)
+	c.lastDiagnostics(b, "after A's undo", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+
+	// B declares cancelOrder too: the duplicate is reported in both files.
+	dup := pkgAgentText + `[cancelOrder:Tool {description: "Cancels"} |
+  (orderId::Integer)==>(::String)
+]
+`
+	c.change(b, 2, dup)
+	p := c.waitDiagnostics(b, 2)
+	if got := diagCodes(p.Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "duplicate-definition tool cancelOrder is also declared in "+aPath) {
+		t.Fatalf("B with a duplicate: %v", got)
+	}
+	ds = c.lastDiagnostics(a, "A after B's duplicate", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	// (A's cancelOrder is unused too: B's agent lists B's, as gramc check
+	// says.)
+	if got := diagCodes(ds); len(got) != 2 || !strings.HasPrefix(got[0], "duplicate-definition tool cancelOrder is also declared in "+bPath) || ds[0].Range != rng(3, 1, 3, 12) ||
+		!strings.HasPrefix(got[1], "unused-tool") {
+		t.Fatalf("A with B's duplicate: %v %+v", got, ds)
+	}
+
+	// B closed: A no longer sees B's buffer, but the file on disk, which has
+	// no duplicate.
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": b}})
+	c.lastDiagnostics(a, "A after B closed", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+}
+
+// TestPackageDiagnosticsAlone checks that a file whose directory holds no
+// other member file is compiled alone: its undefined tool is reported.
+func TestPackageDiagnosticsAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.gram")
+	if err := os.WriteFile(filepath.Join(dir, "notes.gram"), []byte("(lookupOrder {x: 1})\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, nil)
+	u := pathURI(path)
+	c.open(u, pkgAgentText)
+	p := c.waitDiagnostics(u, 1)
+	if got := diagCodes(p.Diagnostics); len(got) != 2 || !strings.HasPrefix(got[0], "undefined-reference") {
+		t.Fatalf("alone: %v", got)
+	}
+}
+
+// TestPackageDefinition goes from a reference in one file of a package to
+// the declaration in another: a tool an agent lists, of an open buffer,
+// and a record named as a type, of a file on disk.
+func TestPackageDefinition(t *testing.T) {
+	dir := t.TempDir()
+	records := "[Order:Record |\n  (id::Integer)\n]\n"
+	agent := pkgAgentText + `[showOrder:Tool {description: "Shows an order"} |
+  (order::Order)==>(::String)
+]
+[shower:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Show."} | showOrder]
+`
+	paths := map[string]string{"a.gram": pkgToolsText, "b.gram": agent, "records.gram": records}
+	for name, text := range paths {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := pathURI(filepath.Join(dir, "a.gram")), pathURI(filepath.Join(dir, "b.gram"))
+	c := newTestClient(t, nil)
+	c.open(a, "\n\n"+pkgToolsText) // the buffer, two lines below the disk's
+	c.open(b, agent)
+	c.lastDiagnostics(b, "B", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	def := func(pos protocol.Position) []protocol.Location {
+		var locs []protocol.Location
+		c.mustCall("textDocument/definition", tdp(b, pos), &locs)
+		return locs
+	}
+	if locs := def(docPos(t, agent, "lookupOrder", 0, 3)); len(locs) != 1 || locs[0].URI != a || locs[0].Range != rng(2, 1, 2, 12) {
+		t.Errorf("definition of lookupOrder = %+v", locs)
+	}
+	if locs := def(docPos(t, agent, "Order)", 0, 1)); len(locs) != 1 || locs[0].URI != pathURI(filepath.Join(dir, "records.gram")) || locs[0].Range != rng(0, 1, 0, 6) {
+		t.Errorf("definition of Order = %+v", locs)
+	}
+	// Hover on the other file's tool and record answers (their spans are
+	// never taken for this file's).
+	for _, needle := range []string{"lookupOrder", "Order)"} {
+		var h *protocol.Hover
+		c.mustCall("textDocument/hover", tdp(b, docPos(t, agent, needle, 0, 1)), &h)
+		if h != nil && h.Range != nil && h.Range.Start.Line > 10 {
+			t.Errorf("hover on %s: range %+v", needle, h.Range)
+		}
+	}
+	// A name of the file itself stays there.
+	if locs := def(docPos(t, agent, "showOrder]", 0, 1)); len(locs) != 1 || locs[0].URI != b {
+		t.Errorf("definition of showOrder = %+v", locs)
+	}
+}

@@ -1,0 +1,135 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+const deskAgents = `[lookupOrder:Tool {description: "Looks an order up"} |
+  (orderId::Integer {description: "The order"})==>
+  (customerId::String {injected: true})==>(::String)
+]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer about orders."} | lookupOrder]
+`
+
+const deskTests = `[looks_up:Test {agent: desk} |
+  (:User {says: "Where is order 7?"}),
+  (:Call {tool: lookupOrder, args: {orderId: 7}}),
+  (:Answer {contains: "on its way"})
+]
+`
+
+// TestRunTestWithBindings runs a test from the editor whose tool is bound
+// only by the project's bindings file: the tool to a program, the
+// signed-in customer injected, the model endpoint a fake model. Without
+// the bindings file the same run does not pass.
+func TestRunTestWithBindings(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "desk")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "desk.gram"), deskAgents)
+	path := filepath.Join(dir, "desk_test.gram")
+	write(path, deskTests)
+	uri := pathURI(path)
+	c := newTestClient(t, nil)
+	c.open(uri, deskTests)
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	run := func() (got struct{ Test, Status, Source string }) {
+		t.Helper()
+		var res json.RawMessage
+		c.mustCall("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "looks_up"}}, &res)
+		if err := json.Unmarshal(res, &got); err != nil {
+			t.Fatalf("run = %s: %v", res, err)
+		}
+		return got
+	}
+	if got := run(); got.Status == "pass" {
+		t.Fatalf("with no bindings the test passed: %+v", got)
+	}
+
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "lookupOrder", Arguments: `{"orderId":7}`}),
+		fakeopenai.Text("Order 7 is on its way."))
+	// The bindings file is in the parent directory, the repository's root.
+	write(filepath.Join(root, "bindings.gram"), `{kind: "bindings"}
+(lookupOrder:Program {command: "cat"})
+(customerId:Inject {value: "c-7"})
+(:Model {baseURL: "`+srv.URL+`"})
+`)
+	if got := run(); got.Test != "looks_up" || got.Status != "pass" || got.Source != "live" {
+		t.Fatalf("with the bindings: %+v", got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the fake model got %d requests, want 2", len(reqs))
+	}
+	var result string
+	for _, m := range reqs[1].Body.Messages {
+		if m.Role == "tool" {
+			result = m.Text()
+		}
+	}
+	// The program is cat: the tool's result is its arguments, the injected
+	// customer with them.
+	if !strings.Contains(result, `"orderId":7`) || !strings.Contains(result, `"customerId":"c-7"`) {
+		t.Errorf("tool result = %q, want the arguments with the injected customer", result)
+	}
+
+	// A bindings file that reads an unset variable stops the run.
+	write(filepath.Join(root, "bindings.gram"), `{kind: "bindings"}
+(lookupOrder:Program {command: "cat"})
+(customerId:Inject {env: "GRAM_TEST_UNSET_CUSTOMER"})
+`)
+	var res json.RawMessage
+	err := c.call("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "looks_up"}}, &res)
+	if err == nil || !strings.Contains(err.Error(), "GRAM_TEST_UNSET_CUSTOMER") {
+		t.Errorf("unset variable: err = %v, res = %s", err, res)
+	}
+}
+
+// TestRunExampleTestWithBindings runs a test of examples/orders_test.gram
+// from the editor: the order desk's tools and customer come from
+// examples/bindings.gram, the answers from its cassette.
+func TestRunExampleTestWithBindings(t *testing.T) {
+	path, err := filepath.Abs(filepath.Join("..", "examples", "orders_test.gram"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := pathURI(path)
+	c := newTestClient(t, nil)
+	c.open(uri, string(text))
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	for _, name := range []string{"lists_open_orders", "status_is_looked_up"} {
+		var res json.RawMessage
+		c.mustCall("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), name}}, &res)
+		var got struct{ Test, Status, Source string }
+		if err := json.Unmarshal(res, &got); err != nil || got.Status != "pass" || got.Source != "replay" {
+			t.Errorf("%s: run = %s", name, res)
+		}
+	}
+}
