@@ -126,7 +126,8 @@ nvim:
 	GO=$(GO) editors/neovim/test.sh
 
 # The packaged extension in a real VS Code (code-server, driven by Debian's
-# Chromium): highlighting, diagnostics, hover and Show Tool Schema. install.sh
+# Chromium): highlighting, diagnostics, hover, Show Tool Schema and the Run
+# test code lens on a copy of examples/. install.sh
 # installs what it needs; screenshots go to editors/vscode/build/workbench.
 workbench: vsix
 	$(VSCODE)/test/workbench/install.sh

@@ -9,15 +9,17 @@
 //   (c) hovering a tool's name shows its schema;
 //   (d) "Gram: Show Tool Schema" opens a JSON document;
 // and that the language status shows the bundled server running, the context
-// menu offers Show Tool Schema on a tool only, and a ```gram block in a
-// Markdown file is highlighted.
+// menu offers Show Tool Schema on a tool only, a ```gram block in a Markdown
+// file is highlighted, and (e) the "Run test" code lens above a test of a copy
+// of the repository's examples package (its bindings.gram, tools and
+// cassettes) runs it, replaying its cassette offline, and reports it passed.
 // Screenshots of each step go to build/workbench/screenshots.
 //
 // Usage: node run.mjs PATH/TO/gram-linux-x64.vsix (install.sh first).
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { delimiter, join, resolve } from "node:path";
+import { basename, delimiter, join, resolve } from "node:path";
 import puppeteer from "puppeteer-core";
 
 const here = import.meta.dirname;
@@ -28,6 +30,8 @@ const home = join(scratch, "home");
 const userData = join(scratch, "user-data");
 const extensions = join(scratch, "extensions");
 const workspace = join(scratch, "workspace");
+// The repository's examples package, copied into the workspace as examples/.
+const examples = resolve(here, "..", "..", "..", "..", "examples");
 const codeServer = join(here, "node_modules", "code-server", "out", "node", "entry.js");
 const chromium = process.env.CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
 const step = Number(process.env.GRAM_WORKBENCH_TIMEOUT ?? 60000);
@@ -67,6 +71,8 @@ function environment() {
     ...process.env,
     PATH: path,
     HOME: home,
+    // The Run test lens replays cassettes: no model is ever reached.
+    OPENAI_API_KEY: "",
     XDG_CONFIG_HOME: join(home, ".config"),
     XDG_DATA_HOME: join(home, ".local", "share"),
     XDG_CACHE_HOME: join(home, ".cache"),
@@ -82,6 +88,7 @@ function prepare() {
   }
   mkdirSync(join(scratch, "tmp"), { recursive: true });
   cpSync(join(here, "workspace"), workspace, { recursive: true });
+  cpSync(examples, join(workspace, "examples"), { recursive: true });
   mkdirSync(join(userData, "User"), { recursive: true });
   writeFileSync(
     join(userData, "User", "settings.json"),
@@ -205,7 +212,7 @@ async function openFile(previous, base, host, file) {
           return tab && tab.textContent.includes(name) && document.querySelector(".monaco-editor .view-lines .view-line");
         },
         { timeout: step },
-        file,
+        basename(file),
       );
       return page;
     } catch (err) {
@@ -501,13 +508,83 @@ async function main() {
     .catch(() => fail("the ```gram block in notes.md is not highlighted as gram"));
   log(`Markdown: the gram block's line carries ${blockClasses.length} colour classes`);
   await shot(page, "markdown.png");
+
+  // (e) The "Run test" code lens above a test of the examples package runs it
+  // with the package's bindings.gram, replaying its cassette, and the result
+  // comes back as a notification saying it passed.
+  const test = "lists_open_orders";
+  page = await openFile(page, base, host, "examples/orders_test.gram");
+  const lensSelector = ".monaco-editor .codelens-decoration a";
+  await page
+    .waitForFunction(
+      (sel, title) => [...document.querySelectorAll(sel)].some((a) => a.textContent.trim().endsWith(title)),
+      { timeout: step },
+      lensSelector,
+      `Run test ${test}`,
+    )
+    .catch(async () => {
+      const lenses = await page.$$eval(lensSelector, (as) => as.map((a) => a.textContent.trim()));
+      fail(`orders_test.gram shows no "Run test ${test}" code lens; lenses: ${JSON.stringify(lenses)}`);
+    });
+  const lenses = await page.$$eval(lensSelector, (as) => as.map((a) => a.textContent.trim()));
+  log(`(e) code lenses: ${lenses.join(" | ")}`);
+  // The editor runs a lens's command on a mouse down over it: click it with
+  // the mouse. The server's lenses may be drawn again at any time (after a
+  // diagnostics update), so the lens is looked up afresh on every attempt, and
+  // clicked again when no result came.
+  // A notification's message, without the style sheet the toast carries.
+  const toasts = ".notifications-toasts .notification-toast .notification-list-item-message";
+  const result = () =>
+    page.evaluate(
+      (sel, test) => [...document.querySelectorAll(sel)].map((t) => t.textContent).find((t) => t.includes(`Test ${test}`)),
+      toasts,
+      test,
+    );
+  let outcome;
+  const runDeadline = Date.now() + step;
+  while (!outcome && Date.now() < runDeadline) {
+    const lens = await page.evaluate(
+      (sel, title) => {
+        const a = [...document.querySelectorAll(sel)].find((a) => a.textContent.trim().endsWith(title));
+        if (!a) {
+          return null;
+        }
+        const r = a.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      },
+      lensSelector,
+      `Run test ${test}`,
+    );
+    if (lens) {
+      await page.mouse.click(lens.x, lens.y);
+      const clicked = Date.now();
+      while (!outcome && Date.now() - clicked < 10000) {
+        await new Promise((r) => setTimeout(r, 250));
+        outcome = await result();
+      }
+    } else {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  if (!outcome) {
+    const shown = await page.$$eval(toasts, (ts) => ts.map((t) => t.textContent));
+    fail(`running ${test} from its code lens showed no result; notifications: ${JSON.stringify(shown)}`);
+  }
+  await shot(page, "e-run-test.png");
+  if (!outcome.includes(`Test ${test} passed`)) {
+    fail(`running ${test} from its code lens did not pass: ${outcome}`);
+  }
+  if (!outcome.includes("(replay)")) {
+    fail(`running ${test} from its code lens did not replay its cassette: ${outcome}`);
+  }
+  log(`(e) Run test ${test}: ${outcome}`);
 }
 
 const timer = setTimeout(() => {
-  process.stderr.write(`workbench: FAIL: the test did not finish in ${step * 8} ms\n`);
+  process.stderr.write(`workbench: FAIL: the test did not finish in ${step * 10} ms\n`);
   server?.kill("SIGKILL");
   process.exit(1);
-}, step * 8);
+}, step * 10);
 
 try {
   await main();
