@@ -1,0 +1,187 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
+)
+
+const xrefOtherAgent = `[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Look orders up."} |
+  lookupOrder
+]
+`
+
+// xrefPackage writes a package of three files: a.gram declares the tools,
+// b.gram and c.gram have agents listing them. A is opened with a buffer
+// two lines below its text on disk, B is opened, C stays on disk. It
+// returns the client, the URIs and each file's text as the server sees it.
+func xrefPackage(t *testing.T) (*testClient, [3]protocol.DocumentURI, map[protocol.DocumentURI]string) {
+	t.Helper()
+	dir := t.TempDir()
+	names := [3]string{"a.gram", "b.gram", "c.gram"}
+	texts := []string{pkgToolsText, pkgAgentText, xrefOtherAgent}
+	var uris [3]protocol.DocumentURI
+	seen := map[protocol.DocumentURI]string{}
+	for i, n := range names {
+		path := filepath.Join(dir, n)
+		if err := os.WriteFile(path, []byte(texts[i]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		uris[i] = pathURI(path)
+		seen[uris[i]] = texts[i]
+	}
+	c := newTestClient(t, nil)
+	seen[uris[0]] = "\n\n" + pkgToolsText
+	c.open(uris[0], seen[uris[0]])
+	c.open(uris[1], pkgAgentText)
+	c.lastDiagnostics(uris[1], "B", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	return c, uris, seen
+}
+
+// locString writes a location as "file line:col-line:col".
+func locString(l protocol.Location) string {
+	r := l.Range
+	return fmt.Sprintf("%s %d:%d-%d:%d", filepath.Base(uriPath(l.URI)), r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+}
+
+// TestPackageReferences asks for the references of a tool declared in one
+// file from its use in another: the declaration (in the open buffer, not
+// the disk) and the uses in both agent files come back, each with its
+// file's URI and a range in that file.
+func TestPackageReferences(t *testing.T) {
+	c, uris, _ := xrefPackage(t)
+	a, b := uris[0], uris[1]
+	refs := func(uri protocol.DocumentURI, pos protocol.Position, decl bool) []string {
+		var locs []protocol.Location
+		c.mustCall("textDocument/references", map[string]any{
+			"textDocument": map[string]any{"uri": uri}, "position": pos, "context": map[string]any{"includeDeclaration": decl}}, &locs)
+		var out []string
+		for _, l := range locs {
+			out = append(out, locString(l))
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := []string{"a.gram 2:1-2:12", "b.gram 1:2-1:13", "c.gram 1:2-1:13"}
+	if got := refs(b, docPos(t, pkgAgentText, "lookupOrder", 0, 3), true); !slices.Equal(got, want) {
+		t.Errorf("references from B's use = %v, want %v", got, want)
+	}
+	if got := refs(b, docPos(t, pkgAgentText, "lookupOrder", 0, 3), false); !slices.Equal(got, want[1:]) {
+		t.Errorf("references from B's use, no declaration = %v, want %v", got, want[1:])
+	}
+	// From the declaration, the same.
+	if got := refs(a, protocol.Position{Line: 2, Character: 4}, true); !slices.Equal(got, want) {
+		t.Errorf("references from A's declaration = %v, want %v", got, want)
+	}
+	// cancelOrder is not listed by C.
+	if got := refs(b, docPos(t, pkgAgentText, "cancelOrder", 0, 3), true); !slices.Equal(got, []string{"a.gram 5:1-5:12", "b.gram 2:2-2:13"}) {
+		t.Errorf("references of cancelOrder = %v", got)
+	}
+	// Highlights stay in the document.
+	var hs []protocol.DocumentHighlight
+	c.mustCall("textDocument/documentHighlight", tdp(b, docPos(t, pkgAgentText, "lookupOrder", 0, 3)), &hs)
+	if len(hs) > 1 {
+		t.Errorf("highlights of lookupOrder in B = %+v", hs)
+	}
+}
+
+// TestPackageRename renames a tool from its use in another file: every
+// file of the package is edited and the package checks clean afterwards; a
+// new name another file of the package declares is refused.
+func TestPackageRename(t *testing.T) {
+	c, uris, texts := xrefPackage(t)
+	b, cu := uris[1], uris[2]
+	pos := docPos(t, pkgAgentText, "lookupOrder", 0, 3)
+	var r *protocol.Range
+	c.mustCall("textDocument/prepareRename", tdp(b, pos), &r)
+	if r == nil || *r != rng(1, 2, 1, 13) {
+		t.Fatalf("prepareRename from B's use = %+v", r)
+	}
+	rename := func(uri protocol.DocumentURI, pos protocol.Position, name string) (*protocol.WorkspaceEdit, error) {
+		var we *protocol.WorkspaceEdit
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos, "newName": name}, &we)
+		return we, err
+	}
+	// Clashes: an agent of B, a tool of A, an agent of C (which does not
+	// declare the tool).
+	for _, clash := range []string{"desk", "cancelOrder", "other"} {
+		if _, err := rename(b, pos, clash); err == nil || !strings.Contains(err.Error(), "already") {
+			t.Errorf("rename to %s: err = %v, want a clash", clash, err)
+		}
+	}
+	if _, err := rename(cu, docPos(t, xrefOtherAgent, "lookupOrder", 0, 1), "bad name"); err == nil {
+		t.Errorf("rename to an invalid name: no error")
+	}
+	we, err := rename(b, pos, "findOrder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(we.Changes) != 3 {
+		t.Fatalf("rename edits %d files, want 3: %+v", len(we.Changes), we.Changes)
+	}
+	var srcs []project.Source
+	for _, u := range uris {
+		edits := we.Changes[u]
+		if len(edits) != 1 {
+			t.Errorf("%s: %d edits, want 1", u, len(edits))
+		}
+		text := applyEdits(t, texts[u], edits)
+		if strings.Contains(text, "lookupOrder") || !strings.Contains(text, "findOrder") {
+			t.Errorf("%s after the rename:\n%s", u, text)
+		}
+		f := diag.NewFile(uriPath(u), []byte(text))
+		doc, parsed := parser.Parse(f)
+		srcs = append(srcs, project.Source{File: f, Doc: doc, Diags: parsed})
+	}
+	pkg := project.Compile(filepath.Dir(uriPath(b)), srcs)
+	for _, f := range pkg.Files {
+		if !f.Member || len(f.Diags) > 0 {
+			t.Errorf("%s after the rename: member %v, %v", f.File.Path, f.Member, f.Diags)
+		}
+	}
+}
+
+// TestPackageFileDeleted deletes on disk the file that declares the tools
+// the open files list: once the client reports it, their diagnostics are
+// published again and report the tools undefined.
+func TestPackageFileDeleted(t *testing.T) {
+	dir := t.TempDir()
+	aPath := filepath.Join(dir, "a.gram")
+	for name, text := range map[string]string{"a.gram": pkgToolsText, "b.gram": pkgAgentText, "c.gram": xrefOtherAgent} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, cu := pathURI(filepath.Join(dir, "b.gram")), pathURI(filepath.Join(dir, "c.gram"))
+	c := newTestClient(t, nil)
+	c.open(b, pkgAgentText)
+	c.open(cu, xrefOtherAgent)
+	c.lastDiagnostics(b, "B", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	c.lastDiagnostics(cu, "C", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	if err := os.Remove(aPath); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": pathURI(aPath), "type": 3}}})
+	undefined := func(ds []protocol.Diagnostic) bool {
+		for _, d := range ds {
+			if d.Code == "undefined-reference" && strings.Contains(d.Message, "lookupOrder") {
+				return true
+			}
+		}
+		return false
+	}
+	ds := c.lastDiagnostics(b, "B after A deleted", undefined)
+	if got := diagCodes(ds); len(got) != 2 {
+		t.Errorf("B after A deleted: %v", got)
+	}
+	c.lastDiagnostics(cu, "C after A deleted", undefined)
+}
