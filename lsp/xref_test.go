@@ -185,3 +185,64 @@ func TestPackageFileDeleted(t *testing.T) {
 	}
 	c.lastDiagnostics(cu, "C after A deleted", undefined)
 }
+
+// TestPackageRenameRecord renames a record from a type that names it in
+// another file: the declaration and every type naming it are edited, and
+// the package checks clean.
+func TestPackageRenameRecord(t *testing.T) {
+	dir := t.TempDir()
+	records := "[Order:Record |\n  (id::Integer)\n]\n"
+	tools := `[showOrder:Tool {description: "Shows an order"} |
+  (order::Order)==>(::String)
+]
+[listOrders:Tool {description: "Lists orders"} |
+  (all::Boolean)==>(::Array {items: Order})
+]
+[shower:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Show."} | showOrder, listOrders]
+`
+	texts := map[protocol.DocumentURI]string{}
+	for name, text := range map[string]string{"records.gram": records, "tools.gram": tools} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		texts[pathURI(path)] = text
+	}
+	ru, tu := pathURI(filepath.Join(dir, "records.gram")), pathURI(filepath.Join(dir, "tools.gram"))
+	c := newTestClient(t, nil)
+	c.open(tu, tools)
+	c.lastDiagnostics(tu, "tools", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	pos := docPos(t, tools, "Order)", 0, 1)
+	var locs []protocol.Location
+	c.mustCall("textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": tu}, "position": pos, "context": map[string]any{"includeDeclaration": true}}, &locs)
+	var got []string
+	for _, l := range locs {
+		got = append(got, locString(l))
+	}
+	slices.Sort(got)
+	if want := []string{"records.gram 0:1-0:6", "tools.gram 1:10-1:15", "tools.gram 4:36-4:41"}; !slices.Equal(got, want) {
+		t.Errorf("references of Order = %v, want %v", got, want)
+	}
+	var we *protocol.WorkspaceEdit
+	c.mustCall("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": "Purchase"}, &we)
+	if len(we.Changes[ru]) != 1 || len(we.Changes[tu]) != 2 {
+		t.Errorf("rename of Order: %+v", we.Changes)
+	}
+	var srcs []project.Source
+	for u, text := range texts {
+		text = applyEdits(t, text, we.Changes[u])
+		if strings.Contains(text, "[Order:") || strings.Contains(text, "items: Order") || strings.Contains(text, "::Order") {
+			t.Errorf("%s after the rename:\n%s", u, text)
+		}
+		f := diag.NewFile(uriPath(u), []byte(text))
+		doc, parsed := parser.Parse(f)
+		srcs = append(srcs, project.Source{File: f, Doc: doc, Diags: parsed})
+	}
+	slices.SortFunc(srcs, func(a, b project.Source) int { return strings.Compare(a.File.Path, b.File.Path) })
+	for _, f := range project.Compile(dir, srcs).Files {
+		if !f.Member || len(f.Diags) > 0 {
+			t.Errorf("%s after the rename: member %v, %v", f.File.Path, f.Member, f.Diags)
+		}
+	}
+}
