@@ -6,8 +6,9 @@
 // at every member file of the package, the document's and the others' as
 // the document's analysis compiled them (open buffers over the files on
 // disk). In each file, the occurrences are those of its own declaration of
-// the name, if it has one, and its references that resolve to no
-// declaration of the file: those name the other file's. Each file's spans
+// the name, if it has one, its references that resolve to no declaration
+// of the file (those name the other file's), and the agent and tool names
+// its tests write as property values. Each file's spans
 // are positions of that file, turned into ranges with its own text.
 // Document highlights stay within the document.
 
@@ -15,6 +16,7 @@ package lsp
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -126,8 +128,53 @@ func (a *analysis) occurrencesNamed(name string) []*occurrence {
 			}
 		}
 	}
+	out = append(out, a.testRefs(name)...)
 	slices.SortStableFunc(out, func(x, y *occurrence) int { return x.span.Start - y.span.Start })
 	return out
+}
+
+// testRefs returns the places where the file's tests name the package's
+// name as a property value: the agent of a test, the tool of a call or a
+// no-call expectation, written bare or as a string.
+func (a *analysis) testRefs(name string) []*occurrence {
+	var out []*occurrence
+	add := func(written string, span diag.Span) {
+		if written == name && span.Len() > 0 && valueName(a.text(span)) == name {
+			out = append(out, &occurrence{span: span, name: name})
+		}
+	}
+	for _, t := range a.Prog.Tests {
+		add(t.AgentName, t.AgentSpan)
+		for _, turn := range t.Turns {
+			for _, c := range turn.Calls {
+				add(c.Tool, c.ToolSpan)
+			}
+			for _, n := range turn.NoCalls {
+				add(n.Tool, n.ToolSpan)
+			}
+		}
+	}
+	return out
+}
+
+// valueName returns the name a property value writes: the value, or the
+// string it quotes.
+func valueName(text string) string {
+	if strings.HasPrefix(text, `"`) {
+		if s, err := strconv.Unquote(text); err == nil {
+			return s
+		}
+	}
+	return text
+}
+
+// renamed returns the new text of an occurrence: the new name, quoted when
+// the occurrence is a string.
+func renamed(written, name string) string {
+	if strings.HasPrefix(written, `"`) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // packageReferences returns the locations of every occurrence of the
@@ -180,7 +227,7 @@ func (a *analysis) packageRename(self protocol.DocumentURI, name, newName string
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
 	for _, pf := range files {
 		for _, o := range pf.an.occurrencesNamed(name) {
-			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.span), NewText: text})
+			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.span), NewText: renamed(pf.an.text(o.span), text)})
 		}
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil

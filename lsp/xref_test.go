@@ -20,16 +20,33 @@ const xrefOtherAgent = `[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: 
 ]
 `
 
-// xrefPackage writes a package of three files: a.gram declares the tools,
-// b.gram and c.gram have agents listing them. A is opened with a buffer
-// two lines below its text on disk, B is opened, C stays on disk. It
-// returns the client, the URIs and each file's text as the server sees it.
-func xrefPackage(t *testing.T) (*testClient, [3]protocol.DocumentURI, map[protocol.DocumentURI]string) {
+// xrefTests is a test file of the package: it names the agent of b.gram
+// and the tools of a.gram as property values, bare and quoted.
+const xrefTests = `{kind: "tests"}
+
+[looks_up:Test {agent: other} |
+  (:User {says: "What is the status of order 1?"}),
+  (:Call {tool: lookupOrder}),
+  (:Answer {contains: "1"})
+]
+[does_not_cancel:Test {agent: "desk"} |
+  (:User {says: "What is the status of order 1?"}),
+  (:Call {tool: "lookupOrder"}),
+  (:NoCall {tool: cancelOrder})
+]
+`
+
+// xrefPackage writes a package of four files: a.gram declares the tools,
+// b.gram and c.gram have agents listing them, d_test.gram tests the
+// agents. A is opened with a buffer two lines below its text on disk, B
+// is opened, C and D stay on disk. It returns the client, the URIs and
+// each file's text as the server sees it.
+func xrefPackage(t *testing.T) (*testClient, [4]protocol.DocumentURI, map[protocol.DocumentURI]string) {
 	t.Helper()
 	dir := t.TempDir()
-	names := [3]string{"a.gram", "b.gram", "c.gram"}
-	texts := []string{pkgToolsText, pkgAgentText, xrefOtherAgent}
-	var uris [3]protocol.DocumentURI
+	names := [4]string{"a.gram", "b.gram", "c.gram", "d_test.gram"}
+	texts := []string{pkgToolsText, pkgAgentText, xrefOtherAgent, xrefTests}
+	var uris [4]protocol.DocumentURI
 	seen := map[protocol.DocumentURI]string{}
 	for i, n := range names {
 		path := filepath.Join(dir, n)
@@ -71,7 +88,7 @@ func TestPackageReferences(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	want := []string{"a.gram 2:1-2:12", "b.gram 1:2-1:13", "c.gram 1:2-1:13"}
+	want := []string{"a.gram 2:1-2:12", "b.gram 1:2-1:13", "c.gram 1:2-1:13", "d_test.gram 4:16-4:27", "d_test.gram 9:16-9:29"}
 	if got := refs(b, docPos(t, pkgAgentText, "lookupOrder", 0, 3), true); !slices.Equal(got, want) {
 		t.Errorf("references from B's use = %v, want %v", got, want)
 	}
@@ -83,7 +100,7 @@ func TestPackageReferences(t *testing.T) {
 		t.Errorf("references from A's declaration = %v, want %v", got, want)
 	}
 	// cancelOrder is not listed by C.
-	if got := refs(b, docPos(t, pkgAgentText, "cancelOrder", 0, 3), true); !slices.Equal(got, []string{"a.gram 5:1-5:12", "b.gram 2:2-2:13"}) {
+	if got := refs(b, docPos(t, pkgAgentText, "cancelOrder", 0, 3), true); !slices.Equal(got, []string{"a.gram 5:1-5:12", "b.gram 2:2-2:13", "d_test.gram 10:18-10:29"}) {
 		t.Errorf("references of cancelOrder = %v", got)
 	}
 	// Highlights stay in the document.
@@ -99,7 +116,7 @@ func TestPackageReferences(t *testing.T) {
 // new name another file of the package declares is refused.
 func TestPackageRename(t *testing.T) {
 	c, uris, texts := xrefPackage(t)
-	b, cu := uris[1], uris[2]
+	b := uris[1]
 	pos := docPos(t, pkgAgentText, "lookupOrder", 0, 3)
 	var r *protocol.Range
 	c.mustCall("textDocument/prepareRename", tdp(b, pos), &r)
@@ -118,21 +135,26 @@ func TestPackageRename(t *testing.T) {
 			t.Errorf("rename to %s: err = %v, want a clash", clash, err)
 		}
 	}
-	if _, err := rename(cu, docPos(t, xrefOtherAgent, "lookupOrder", 0, 1), "bad name"); err == nil {
-		t.Errorf("rename to an invalid name: no error")
+	// An agent: its declaration and the test that names it.
+	if we, err := rename(b, docPos(t, pkgAgentText, "desk", 0, 1), "counter"); err != nil || len(we.Changes) != 2 || len(we.Changes[b]) != 1 ||
+		applyEdits(t, xrefTests, we.Changes[uris[3]]) != strings.Replace(xrefTests, `"desk"`, `"counter"`, 1) {
+		t.Errorf("rename of agent desk: %+v, %v", we, err)
+	}
+	if _, err := rename(b, pos, "bad name"); err == nil || !strings.Contains(err.Error(), "not a valid tool name") {
+		t.Errorf("rename to an invalid name: %v", err)
 	}
 	we, err := rename(b, pos, "findOrder")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(we.Changes) != 3 {
-		t.Fatalf("rename edits %d files, want 3: %+v", len(we.Changes), we.Changes)
+	if len(we.Changes) != 4 {
+		t.Fatalf("rename edits %d files, want 4: %+v", len(we.Changes), we.Changes)
 	}
 	var srcs []project.Source
-	for _, u := range uris {
+	for i, u := range uris {
 		edits := we.Changes[u]
-		if len(edits) != 1 {
-			t.Errorf("%s: %d edits, want 1", u, len(edits))
+		if want := []int{1, 1, 1, 2}[i]; len(edits) != want {
+			t.Errorf("%s: %d edits, want %d", u, len(edits), want)
 		}
 		text := applyEdits(t, texts[u], edits)
 		if strings.Contains(text, "lookupOrder") || !strings.Contains(text, "findOrder") {
@@ -142,7 +164,13 @@ func TestPackageRename(t *testing.T) {
 		doc, parsed := parser.Parse(f)
 		srcs = append(srcs, project.Source{File: f, Doc: doc, Diags: parsed})
 	}
+	if got := applyEdits(t, xrefTests, we.Changes[uris[3]]); !strings.Contains(got, `{tool: "findOrder"}`) || !strings.Contains(got, "{tool: findOrder}") {
+		t.Errorf("the test file after the rename:\n%s", got)
+	}
 	pkg := project.Compile(filepath.Dir(uriPath(b)), srcs)
+	if len(pkg.Files) != 4 {
+		t.Fatalf("%d files compiled", len(pkg.Files))
+	}
 	for _, f := range pkg.Files {
 		if !f.Member || len(f.Diags) > 0 {
 			t.Errorf("%s after the rename: member %v, %v", f.File.Path, f.Member, f.Diags)
