@@ -170,6 +170,10 @@ type analysis struct {
 	// it was compiled with them (see package.go); their spans are
 	// positions of their own files.
 	Others []*project.File
+	// otherFiles are the analyses of Others, made once when a request
+	// looks across the package (see xref.go).
+	othersOnce sync.Once
+	otherFiles []pkgFile
 
 	ixOnce sync.Once
 	ix     *index

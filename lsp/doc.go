@@ -51,7 +51,8 @@
 // cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
 // codeaction.go (with the "show tool schema" command), semantic.go,
 // inlay.go, package.go (a document compiled with the other files of its
-// package, open buffers over files on disk), tests.go (agent tests: a
+// package, open buffers over files on disk), xref.go (references and
+// rename of a name of the package across its files), tests.go (agent tests: a
 // NAME_test.gram document compiled with NAME.gram, tests in the outline, a
 // code lens and command that run one, bound by the project's bindings file
 // as testbindings.go does) and

@@ -10,12 +10,27 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// References answers textDocument/references.
+// References answers textDocument/references: for a name of the package
+// (a top-level tool, an agent or a record), in every member file of the
+// package (see xref.go).
 func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	snap, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil || occs == nil {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
 		return nil, err
 	}
+	an := snap.Analysis()
+	ix := an.index()
+	o, ok := ix.at(posOf(an.File, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	if name, ok := an.packageName(o); ok {
+		return an.packageReferences(snap.URI, name, p.Context.IncludeDeclaration), nil
+	}
+	if !o.resolved() {
+		return nil, nil
+	}
+	occs := ix.occurrencesOf(o.def)
 	var out []protocol.Location
 	for i, r := range occs {
 		if i%256 == 0 && ctx.Err() != nil {

@@ -1,5 +1,6 @@
 // Rename of an identity: every occurrence in the file (the definition, the
-// references, and for a record the types that name it) is rewritten.
+// references, and for a record the types that name it) is rewritten; a
+// name of the package, in every member file (see xref.go).
 // prepareRename says what will be renamed, or why nothing can be: the labels
 // and type names of the agent language are keywords, not identities. The new
 // name must be a valid name for what it names (a tool name matches
@@ -35,6 +36,11 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	snap, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
+	}
+	if name, ok := an.packageName(o); ok {
+		// A name of the package: renamed in every member file (see
+		// xref.go).
+		return an.packageRename(snap.URI, name, p.NewName)
 	}
 	text, err := an.checkNewName(o, p.NewName)
 	if err != nil {
@@ -74,6 +80,10 @@ func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, p
 func (a *analysis) renameTarget(off int) (*occurrence, error) {
 	if o, ok := a.index().at(off); ok {
 		if !o.resolved() {
+			if _, ok := a.packageName(o); ok {
+				// Declared by another file of the package.
+				return o, nil
+			}
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not defined in this file, so it cannot be renamed", o.name)
 		}
 		return o, nil
