@@ -540,10 +540,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		go func() { s.inflight.Wait(); close(finished) }()
 		select {
 		case <-finished:
+			// The handlers have returned; their answers may still be on
+			// their way out: let the connections go idle before closing.
+			flush, cancelFlush := context.WithTimeout(context.Background(), time.Second)
+			if hs.Shutdown(flush) != nil {
+				hs.Close()
+			}
+			cancelFlush()
 		case <-time.After(10 * time.Second):
 			s.log.Error("requests still going 10s after their runs were cancelled; closing their connections")
+			hs.Close()
 		}
-		hs.Close()
 	}
 	<-errc
 	return nil
