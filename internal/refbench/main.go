@@ -169,7 +169,12 @@ func run(sizeMiB, rounds int, ref string, docs []string) error {
 	for i, name := range docs {
 		g := generators[name]
 		src := []byte(g.gen(sizeMiB << 20))
-		file := filepath.Join(dir, name+".gram")
+		// Each document in a directory of its own: the .gram files of a
+		// directory are one package, which gramc check compiles together.
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			return err
+		}
+		file := filepath.Join(dir, name, name+".gram")
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			return err
 		}
