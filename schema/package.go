@@ -163,56 +163,14 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 // through records of any file, each in the file of the field that closes
 // the cycle.
 func packageCycles(cs []*compiler, owner map[*Record]*compiler) {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := map[*Record]int{}
-	var stack []*Record
-	var visit func(r *Record)
-	visit = func(r *Record) {
-		color[r] = grey
-		stack = append(stack, r)
-		c := owner[r]
-		var buf [4]*Type
-		for _, f := range r.Fields {
-			for _, e := range recordEdges(f.Type, buf[:0]) {
-				if e.Record == nil {
-					continue
-				}
-				switch color[e.Record] {
-				case white:
-					visit(e.Record)
-				case grey:
-					cyc := stack[slices.Index(stack, e.Record):]
-					names := make([]string, 0, len(cyc)+1)
-					for _, x := range cyc {
-						names = append(names, x.Name)
-					}
-					names = append(names, e.Record.Name)
-					d := diag.Errorf(CodeRecordCycle, e.Span, "record %s contains itself: %s", e.Record.Name, strings.Join(names, " → "))
-					d.Detail = "a record cannot contain itself, even through other records or arrays: give this field another type, such as Object, or refer to the other record by an id"
-					for _, x := range cyc {
-						if owner[x] == c {
-							d.Related = append(d.Related, diag.Related{Span: x.NameSpan, Message: "record " + x.Name})
-						}
-					}
-					c.diags.Add(d)
-					e.Kind, e.Record = ObjectType, nil
-				}
-			}
-		}
-		stack = stack[:len(stack)-1]
-		color[r] = black
-	}
+	var records []*Record
 	for _, c := range cs {
-		for _, r := range c.prog.Records {
-			if color[r] == white {
-				visit(r)
-			}
-		}
+		records = append(records, c.prog.Records...)
 	}
+	findRecordCycles(records, func(r *Record, e *Type, cyc []*Record) {
+		c := owner[r]
+		c.diags.Add(cycleDiag(e, cyc, func(x *Record) bool { return owner[x] == c }))
+	})
 }
 
 // declared is a name a file of a package declares at its top level.

@@ -432,12 +432,21 @@ func recordEdges(t *Type, out []*Type) []*Type {
 // checkCycles reports every record that contains itself and breaks the cycle
 // (the closing reference becomes a plain Object), so schemas stay finite.
 func (c *compiler) checkCycles() {
+	findRecordCycles(c.prog.Records, func(_ *Record, e *Type, cyc []*Record) {
+		c.diags.Add(cycleDiag(e, cyc, func(*Record) bool { return true }))
+	})
+}
+
+// findRecordCycles walks the records, in order, and calls found for each
+// field type e of a record r that closes a cycle, with the records of the
+// cycle; the type is then read as Object, which breaks the cycle.
+func findRecordCycles(records []*Record, found func(r *Record, e *Type, cyc []*Record)) {
 	const (
 		white = iota
 		grey
 		black
 	)
-	color := make(map[*Record]int, len(c.prog.Records))
+	color := make(map[*Record]int, len(records))
 	var stack []*Record
 	var visit func(r *Record)
 	visit = func(r *Record) {
@@ -453,19 +462,7 @@ func (c *compiler) checkCycles() {
 				case white:
 					visit(e.Record)
 				case grey:
-					i := slices.Index(stack, e.Record)
-					cyc := stack[i:]
-					names := make([]string, 0, len(cyc)+1)
-					for _, x := range cyc {
-						names = append(names, x.Name)
-					}
-					names = append(names, e.Record.Name)
-					d := diag.Errorf(CodeRecordCycle, e.Span, "record %s contains itself: %s", e.Record.Name, strings.Join(names, " → "))
-					d.Detail = "a record cannot contain itself, even through other records or arrays: give this field another type, such as Object, or refer to the other record by an id"
-					for _, x := range cyc {
-						d.Related = append(d.Related, diag.Related{Span: x.NameSpan, Message: "record " + x.Name})
-					}
-					c.diags.Add(d)
+					found(r, e, stack[slices.Index(stack, e.Record):])
 					e.Kind, e.Record = ObjectType, nil
 				}
 			}
@@ -473,9 +470,27 @@ func (c *compiler) checkCycles() {
 		stack = stack[:len(stack)-1]
 		color[r] = black
 	}
-	for _, r := range c.prog.Records {
+	for _, r := range records {
 		if color[r] == white {
 			visit(r)
 		}
 	}
+}
+
+// cycleDiag returns the diagnostic of the cycle cyc that the field type e
+// closes, naming the records of it that related tells.
+func cycleDiag(e *Type, cyc []*Record, related func(*Record) bool) diag.Diagnostic {
+	names := make([]string, 0, len(cyc)+1)
+	for _, x := range cyc {
+		names = append(names, x.Name)
+	}
+	names = append(names, e.Record.Name)
+	d := diag.Errorf(CodeRecordCycle, e.Span, "record %s contains itself: %s", e.Record.Name, strings.Join(names, " → "))
+	d.Detail = "a record cannot contain itself, even through other records or arrays: give this field another type, such as Object, or refer to the other record by an id"
+	for _, x := range cyc {
+		if related(x) {
+			d.Related = append(d.Related, diag.Related{Span: x.NameSpan, Message: "record " + x.Name})
+		}
+	}
+	return d
 }
