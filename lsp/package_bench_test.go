@@ -4,20 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/internal/loadavg"
 )
-
-// packageNames are the names gramgen.AgentFile declares.
-var packageNames = regexp.MustCompile(`\b((?:lookup|Item|agent|greet)\d+)\b`)
 
 // BenchmarkPackageEdit measures what a one-word edit costs in a file of a
 // package of 200 files of 250 lines (each declaring names of its own), the
@@ -40,12 +33,9 @@ func BenchmarkPackageEdit(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var first string
-	for i := range files {
-		src := packageNames.ReplaceAllString(gramgen.AgentFile(lines), fmt.Sprintf("${1}_f%d", i))
-		if i == 0 {
-			first = src
-		}
+	srcs := gramgen.AgentPackage(files, lines)
+	first := srcs[0]
+	for i, src := range srcs {
 		if err := os.WriteFile(filepath.Join(pkg, fmt.Sprintf("f%03d.gram", i)), []byte(src), 0o644); err != nil {
 			b.Fatal(err)
 		}
@@ -59,23 +49,8 @@ func BenchmarkPackageEdit(b *testing.B) {
 		f := diag.NewFile("", []byte(first))
 		const needle = `:Tool {description: "Finds record `
 		pos := positionOf(f, strings.Index(first, needle)+len(needle))
-		var ds []time.Duration
 		v := int32(1)
-		for i := 0; i < 22; i++ {
-			v++
-			r, ins := protocol.Range{Start: pos, End: pos}, "word "
-			if i%2 == 1 {
-				r.End.Character += uint32(len(ins))
-				ins = ""
-			}
-			d := timed(func() {
-				c.edit(uri, v, r, ins)
-				c.waitDiagnostics(uri, v)
-			})
-			if i > 0 {
-				ds = append(ds, d)
-			}
-		}
+		ds := typeWords(c, uri, pos, &v, nil)
 		c.close()
 		return medianMS(ds)
 	}

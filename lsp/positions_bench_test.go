@@ -62,21 +62,7 @@ func BenchmarkEditPositions(b *testing.B) {
 			ref := at[place] + strings.Index(text[at[place]:], "  lookup")
 			refPos := positionOf(f, ref+4)
 			listEnd := positionOf(f, ref+strings.IndexByte(text[ref:], ',')+1)
-			var ds []time.Duration
-			for i := 0; i < 22; i++ {
-				v++
-				r, ins := protocol.Range{Start: pos, End: pos}, "word "
-				if i%2 == 1 {
-					r.End.Character += uint32(len(ins))
-					ins = ""
-				}
-				d := timed(func() {
-					c.edit(uri, v, r, ins)
-					c.waitDiagnostics(uri, v)
-				})
-				if i > 0 {
-					ds = append(ds, d)
-				}
+			ds := typeWords(c, uri, pos, &v, func() {
 				for _, rq := range []struct {
 					method string
 					params any
@@ -90,12 +76,10 @@ func BenchmarkEditPositions(b *testing.B) {
 					if res == nil {
 						b.Fatalf("%s at %s: no answer", rq.method, place)
 					}
-					if i > 0 {
-						name := strings.TrimPrefix(rq.method, "textDocument/")
-						requests[name] = append(requests[name], d)
-					}
+					name := strings.TrimPrefix(rq.method, "textDocument/")
+					requests[name] = append(requests[name], d)
 				}
-			}
+			})
 			if medians[place] == nil {
 				medians[place] = map[int]float64{}
 			}
@@ -113,4 +97,31 @@ func BenchmarkEditPositions(b *testing.B) {
 	b.ReportMetric(loadavg.One(), "load")
 	b.ReportMetric(0, "ns/op")
 	fmt.Printf("load average at end: %s\n", loadavg.String())
+}
+
+// typeWords types a word at pos and deletes it again, 22 edits in all, each
+// a ranged change (versions from *v on) waited for until its diagnostics are
+// published, and returns the times of all but the first; after, if set, runs
+// after each of those.
+func typeWords(c *testClient, uri protocol.DocumentURI, pos protocol.Position, v *int32, after func()) []time.Duration {
+	var ds []time.Duration
+	for i := 0; i < 22; i++ {
+		*v++
+		r, ins := protocol.Range{Start: pos, End: pos}, "word "
+		if i%2 == 1 {
+			r.End.Character += uint32(len(ins))
+			ins = ""
+		}
+		d := timed(func() {
+			c.edit(uri, *v, r, ins)
+			c.waitDiagnostics(uri, *v)
+		})
+		if i > 0 {
+			ds = append(ds, d)
+			if after != nil {
+				after()
+			}
+		}
+	}
+	return ds
 }

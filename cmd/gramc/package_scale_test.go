@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,9 +12,6 @@ import (
 	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/internal/loadavg"
 )
-
-// names are the names gramgen.AgentFile declares.
-var names = regexp.MustCompile(`\b((?:lookup|Item|agent|greet)\d+)\b`)
 
 // BenchmarkPackageScale measures gramc check on a package of 200 files of
 // 250 lines (gramc check DIR) against checking their concatenation as one
@@ -36,9 +32,7 @@ func BenchmarkPackageScale(b *testing.B) {
 	}
 	var all strings.Builder
 	all.WriteString("{ kind: \"agents\" }\n\n")
-	for i := range files {
-		// Names of their own in each file: lookup3 becomes lookup3_f12.
-		src := names.ReplaceAllString(gramgen.AgentFile(lines), fmt.Sprintf("${1}_f%d", i))
+	for i, src := range gramgen.AgentPackage(files, lines) {
 		if err := os.WriteFile(filepath.Join(pkg, fmt.Sprintf("f%03d.gram", i)), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 // patterns, annotations, agents with fenced instructions, tools with signatures,
 // records, comments).
 //
-// Entry points: [Mixed], [Agents] and [AgentFile] for benchmarks of the toolchain,
+// Entry points: [Mixed], [Agents], [AgentFile] and [AgentPackage] for benchmarks of the toolchain,
 // [SharedRecords] for the size of schemas,
 // [Clean] and [Broken] for the scaling benchmark, [Random] and [Mutate] for
 // random documents in tests.
@@ -11,6 +11,7 @@ package gramgen
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -138,6 +139,21 @@ func AgentFile(lines int) string {
 		count += strings.Count(block, "\n")
 	}
 	return b.String()
+}
+
+// agentFileNames are the names AgentFile declares.
+var agentFileNames = regexp.MustCompile(`\b((?:lookup|Item|agent|greet)\d+)\b`)
+
+// AgentPackage returns the texts of the files of a package of n agent files
+// of about lines lines each (see AgentFile), each declaring names of its own
+// (lookup3 in the file i is lookup3_fi).
+func AgentPackage(n, lines int) []string {
+	one := AgentFile(lines)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = agentFileNames.ReplaceAllString(one, fmt.Sprintf("${1}_f%d", i))
+	}
+	return out
 }
 
 // SharedRecords returns an agent file of n records, each with two fields of
