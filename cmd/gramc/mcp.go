@@ -261,15 +261,9 @@ func runMCPServe(e *env, args []string) error {
 	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
-	files, err := parseInterleaved(e, fs, args)
-	if err != nil {
+	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (standard input carries the protocol)"); err != nil {
 		return err
 	}
-	if len(files) != 1 || files[0] == "-" {
-		return o.usageErr("give exactly one agent file (standard input carries the protocol)")
-	}
-	o.file = files[0]
-	o.bound.from = []string{o.file}
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err

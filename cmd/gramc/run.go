@@ -158,15 +158,9 @@ func runRun(e *env, args []string) error {
 	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
-	files, err := parseInterleaved(e, fs, args)
-	if err != nil {
+	if err := o.parseFile(e, fs, args, true, "give exactly one agent file (see gramc run --help)"); err != nil {
 		return err
 	}
-	if len(files) != 1 {
-		return o.usageErr("give exactly one agent file (see gramc run --help)")
-	}
-	o.file = files[0]
-	o.bound.from = []string{o.file}
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err

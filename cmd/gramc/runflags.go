@@ -161,6 +161,22 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 	return usageError(o.cmd, format, a...)
 }
 
+// parseFile parses the command line of a command that takes one agent file
+// (and, with stdin, "-" for standard input), and takes the file as the one
+// bound; why says what to give when the command line has not one file.
+func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bool, why string) error {
+	files, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 || !stdin && files[0] == "-" {
+		return o.usageErr("%s", why)
+	}
+	o.file = files[0]
+	o.bound.from = []string{o.file}
+	return nil
+}
+
 // setup checks the shared flags and returns the logger and the injected
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {

@@ -130,15 +130,9 @@ func runServe(e *env, args []string) error {
 	fs.Var(positiveDuration{&f.grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
 	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
 	colorFlag(e, fs)
-	files, err := parseInterleaved(e, fs, args)
-	if err != nil {
+	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
 	}
-	if len(files) != 1 || files[0] == "-" {
-		return o.usageErr("give exactly one agent file (see gramc serve --help)")
-	}
-	o.file = files[0]
-	o.bound.from = []string{o.file}
 	if secret := os.Getenv(f.jwtSecretEnv); f.jwtSecretEnv != "" && secret != "" {
 		// Masked in everything written, the log included.
 		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
