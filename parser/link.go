@@ -260,7 +260,7 @@ func (doc *Document) link(prev *Document) diag.List {
 			}
 		}
 	}
-	doc.memo, doc.scope = true, sc.frozen()
+	doc.scope = sc.frozen()
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {

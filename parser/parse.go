@@ -63,11 +63,10 @@ type Document struct {
 	// next is the first position no span of the document uses: where
 	// the positions of the next version's new units start.
 	next int
-	// memo is set when every lowered unit keeps its lowering, and scope is
-	// then the top-level scope the next version starts from; dropped are
-	// the lowerings of the previous version's units a re-parse replaced,
-	// until they are taken out of it (see link.go).
-	memo    bool
+	// scope, set when every lowered unit keeps its lowering, is the
+	// top-level scope the next version starts from; dropped are the
+	// lowerings of the previous version's units a re-parse replaced, until
+	// they are taken out of it (see link.go).
 	scope   *topScope
 	dropped []*unitLowering
 	// suggestions answer did-you-mean questions about the top-level names,
