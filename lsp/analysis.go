@@ -170,6 +170,9 @@ type analysis struct {
 	// it was compiled with them (see package.go); their spans are
 	// positions of their own files.
 	Others []*project.File
+	// pkg is the package the document was compiled with, nil when alone:
+	// the next version's compile takes what it can of it.
+	pkg *project.Package
 	// otherFiles are the analyses of Others, made once when a request
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
@@ -241,14 +244,17 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 	if stop != nil && stop() {
 		return nil
 	}
-	var diags diag.List
-	prog, diags, others, ok := pkg.compile(f, doc, parsed)
+	var prevPkg *project.Package
+	if prev != nil {
+		prevPkg = prev.pkg
+	}
+	prog, diags, compiled, others, ok := pkg.compile(f, doc, parsed, prevPkg)
 	if !ok {
 		var compiled diag.List
 		prog, compiled = compileDocument(f, doc, after)
 		diags = schema.Merge(parsed, compiled)
 	}
-	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
+	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others, pkg: compiled}
 	if prev != nil {
 		an.known.Store(prev.known.Load())
 	}

@@ -53,12 +53,14 @@ type pkgInputs struct {
 }
 
 // compile compiles the document of f with the other member files of its
-// package, which it returns too. ok is false when the document is to be
-// compiled alone: no inputs, the document does not join its package, or no
-// other file does.
-func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.List) (prog *schema.Program, diags diag.List, others []*project.File, ok bool) {
+// package, taking from prev (the package of an earlier version, or nil)
+// the files the change leaves as they were (see [project.Recompile]). It
+// returns the package and the other member files too. ok is false when the
+// document is to be compiled alone: no inputs, the document does not join
+// its package, or no other file does.
+func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.List, prev *project.Package) (prog *schema.Program, diags diag.List, pkg *project.Package, others []*project.File, ok bool) {
 	if in == nil || !project.Joins(f.Path, doc) {
-		return nil, nil, nil, false
+		return nil, nil, nil, nil, false
 	}
 	srcs := []project.Source{{File: f, Doc: doc, Diags: parsed}}
 	members := 0
@@ -73,12 +75,12 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 		srcs = append(srcs, src)
 	}
 	if members == 0 {
-		return nil, nil, nil, false
+		return nil, nil, nil, nil, false
 	}
 	// In path order, as gramc check compiles the directory: the first
 	// declaration of a name is the one other files use.
 	slices.SortStableFunc(srcs, func(a, b project.Source) int { return strings.Compare(a.File.Path, b.File.Path) })
-	pkg := project.Compile(in.dir, srcs)
+	pkg = project.Recompile(prev, in.dir, srcs)
 	var self *project.File
 	for _, pf := range pkg.Files {
 		switch {
@@ -89,9 +91,9 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 		}
 	}
 	if self == nil || !self.Member {
-		return nil, nil, nil, false
+		return nil, nil, nil, nil, false
 	}
-	return self.Program, self.Diags, others, true
+	return self.Program, self.Diags, pkg, others, true
 }
 
 // declaredElsewhere returns where another file of the package declares

@@ -72,6 +72,10 @@ type Package struct {
 	// Files are the .gram files of the directory, members or not, in the
 	// order given.
 	Files []*File
+	// state is what a Recompile of the package takes from this compile,
+	// names the names of its member files (made when first needed).
+	state *schema.PackageCompile
+	names *names
 }
 
 // Lookup returns the file of the package at path, or nil.
@@ -169,10 +173,30 @@ func declares(doc *parser.Document) bool {
 // every file. A package of one file compiles as [schema.Compile] compiles
 // it.
 func Compile(dir string, srcs []Source) *Package {
+	return Recompile(nil, dir, srcs)
+}
+
+// Recompile is [Compile] for a package compiled before as prev (or nil):
+// the files whose parsed documents are prev's, and which use nothing of a
+// file that changed, are taken from prev (see [schema.RecompilePackage]),
+// so that an edit of one file costs that file and those that use its
+// names, not the package.
+func Recompile(prev *Package, dir string, srcs []Source) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
+	var old map[*parser.Document]*File
+	if prev != nil {
+		old = make(map[*parser.Document]*File, len(prev.Files))
+		for _, f := range prev.Files {
+			old[f.Doc] = f
+		}
+	}
 	var docs, tests []*parser.Document
 	var members, testFiles []*File
 	for i, s := range srcs {
+		if o := old[s.Doc]; o != nil && !o.Member {
+			pkg.Files[i] = o // not a member: compiled alone, as before
+			continue
+		}
 		f := &File{File: s.File, Doc: s.Doc, Diags: s.Diags, Test: strings.HasSuffix(s.File.Path, TestSuffix)}
 		f.Member = Joins(s.File.Path, s.Doc)
 		pkg.Files[i] = f
@@ -196,51 +220,66 @@ func Compile(dir string, srcs []Source) *Package {
 		f.Program, f.Diags = prog, schema.Merge(f.Diags, compiled)
 		return pkg
 	}
-	progs, lists := schema.CompilePackage(docs, tests)
-	all := append(members, testFiles...)
-	for i, f := range all {
-		f.Program = progs[i]
+	var state *schema.PackageCompile
+	if prev != nil {
+		state = prev.state
 	}
-	names := packageNames(members)
+	pkg.state = schema.RecompilePackage(state, docs, tests)
+	all := append(members, testFiles...)
+	if pkg.state.SameNames && prev.names != nil {
+		pkg.names = prev.names
+	}
 	for i, f := range all {
-		f.Diags = schema.Merge(crossFile(f, names), lists[i])
+		if pkg.state.Reused[i] {
+			// The same document, compiled as before, and the names of the
+			// package are the same: the file as it was.
+			*f = *old[f.Doc]
+			continue
+		}
+		f.Program = pkg.state.Programs[i]
+		if pkg.names == nil {
+			pkg.names = packageNames(members, pkg.state.Programs)
+		}
+		f.Diags = schema.Merge(crossFile(f, pkg.names), pkg.state.Diags[i])
 	}
 	return pkg
 }
 
 // names are the top-level names the files of a package declare: the
 // tools' (what another file may refer to) and all of them (for
-// did-you-mean), each with the file that declares it first.
+// did-you-mean), each with the path of the file that declares it first.
 type names struct {
-	tools map[string]*File
+	tools map[string]string
 	all   []string
-	of    map[string]*File
+	of    map[string]string
 }
 
 // packageNames returns the names the member files (tests excluded)
-// declare.
-func packageNames(members []*File) names {
-	n := names{tools: map[string]*File{}, of: map[string]*File{}}
-	add := func(name string, f *File) {
-		if name != "" && n.of[name] == nil {
-			n.of[name] = f
+// declare, whose programs are progs, by the same index.
+func packageNames(members []*File, progs []*schema.Program) *names {
+	n := &names{tools: map[string]string{}, of: map[string]string{}}
+	add := func(name, path string) {
+		if _, ok := n.of[name]; name != "" && !ok {
+			n.of[name] = path
 			n.all = append(n.all, name)
 		}
 	}
-	for _, f := range members {
-		for _, t := range f.Program.Tools {
-			if t.TopLevel && t.Name != "" && n.tools[t.Name] == nil {
-				n.tools[t.Name] = f
+	for i, f := range members {
+		prog, path := progs[i], f.File.Path
+		for _, t := range prog.Tools {
+			if !t.TopLevel {
+				continue
 			}
-			if t.TopLevel {
-				add(t.Name, f)
+			if _, ok := n.tools[t.Name]; t.Name != "" && !ok {
+				n.tools[t.Name] = path
 			}
+			add(t.Name, path)
 		}
-		for _, a := range f.Program.Agents {
-			add(a.Name, f)
+		for _, a := range prog.Agents {
+			add(a.Name, path)
 		}
-		for _, r := range f.Program.Records {
-			add(r.Name, f)
+		for _, r := range prog.Records {
+			add(r.Name, path)
 		}
 	}
 	return n
@@ -249,7 +288,7 @@ func packageNames(members []*File) names {
 // crossFile returns the parser's diagnostics of f for a package: without
 // the undefined references to tools of another file, and with the
 // did-you-mean of the others looking at the names of every file.
-func crossFile(f *File, n names) diag.List {
+func crossFile(f *File, n *names) diag.List {
 	var refs map[diag.Span]string
 	out := make(diag.List, 0, len(f.Diags))
 	for _, d := range f.Diags {
@@ -265,11 +304,11 @@ func crossFile(f *File, n names) diag.List {
 			out = append(out, d)
 			continue
 		}
-		if o := n.tools[name]; o != nil && o != f {
+		if o := n.tools[name]; o != "" && o != f.File.Path {
 			continue // a tool of another file
 		}
-		if o := n.of[name]; o != nil && o != f {
-			d.Detail = name + " is declared in " + o.File.Path + ", but it is not a tool: an agent's elements are tools"
+		if o := n.of[name]; o != "" && o != f.File.Path {
+			d.Detail = name + " is declared in " + o + ", but it is not a tool: an agent's elements are tools"
 			d.Fixes = nil
 			out = append(out, d)
 			continue
@@ -283,7 +322,7 @@ func crossFile(f *File, n names) diag.List {
 			cands = append([]string{old}, cands...)
 		}
 		if s := suggest.Closest(name, cands); s != "" && s != old && s != name {
-			d.Detail = "did you mean " + strconv.Quote(s) + "? (declared in " + n.of[s].File.Path + ")"
+			d.Detail = "did you mean " + strconv.Quote(s) + "? (declared in " + n.of[s] + ")"
 			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: d.Span, NewText: s}}}}
 		}
 		out = append(out, d)

@@ -107,6 +107,9 @@ type compiler struct {
 	// pkg is what the files of a package share when the file is compiled
 	// as one of them (see [CompilePackage]), nil for a file alone.
 	pkg *pkgScope
+	// pkgDeps are the names of other files of the package the file uses,
+	// pkgToolDeps the tools among them (see usePkg).
+	pkgDeps, pkgToolDeps map[string]bool
 }
 
 // decl is a top-level declaration.

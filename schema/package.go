@@ -5,6 +5,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -44,10 +45,26 @@ func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
 		return nil, -1
 	}
 	if pt, ok := c.pkg.tools[e.Subject.Identity]; ok {
+		c.usePkg(e.Subject.Identity, true)
 		pt.c.used[pt.i] = true
 		return pt.c.prog.Tools[pt.i], -1
 	}
 	return nil, -1
+}
+
+// usePkg records that the file uses the name of another file of the
+// package, a tool's or a record's.
+func (c *compiler) usePkg(name string, tool bool) {
+	if c.pkgDeps == nil {
+		c.pkgDeps = map[string]bool{}
+	}
+	c.pkgDeps[name] = true
+	if tool {
+		if c.pkgToolDeps == nil {
+			c.pkgToolDeps = map[string]bool{}
+		}
+		c.pkgToolDeps[name] = true
+	}
 }
 
 // CompilePackage compiles the files of one package together, as Go
@@ -66,33 +83,192 @@ func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
 // The parser reports a reference to another file's tool as undefined: the
 // caller drops those diagnostics (see the project package).
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
+	pc := RecompilePackage(nil, docs, tests)
+	return pc.Programs, pc.Diags
+}
+
+// PackageCompile is a package compiled by [RecompilePackage]: the programs
+// and diagnostics of its files, and what a later compile of the package
+// needs to take the files that did not change. It is never modified.
+type PackageCompile struct {
+	// Programs and Diags are those of the docs then the tests, in order,
+	// as [CompilePackage] returns them.
+	Programs []*Program
+	Diags    []diag.List
+	// Reused tells, by the same index, which programs were taken from the
+	// previous compile; SameNames that the member files declare the names
+	// they declared in it.
+	Reused    []bool
+	SameNames bool
+	docs   []*parser.Document
+	tests  []*parser.Document
+	// files are what each of docs declares and uses of the others.
+	files []pkgFileState
+	// tests' toolDeps, by test.
+	testDeps  []map[string]bool
+	hasAgents bool
+	// dups are the names two files declare.
+	dups map[string]bool
+}
+
+// pkgFileState is what a compile of a package keeps of a member file.
+type pkgFileState struct {
+	// names are the names and labels of the file's declarations.
+	names []declName
+	// records are the records the file gives the package (the first of
+	// each name).
+	records []*Record
+	// deps are the names of other files the file uses (records and
+	// tools), toolDeps the tools among them.
+	deps, toolDeps map[string]bool
+}
+
+// declName is a declaration's name and label.
+type declName struct{ name, label string }
+
+// declNames returns the names and labels of decls.
+func declNames(ds []decl) []declName {
+	out := make([]declName, len(ds))
+	for i, d := range ds {
+		out[i] = declName{d.p.Subject.Identity, d.label}
+	}
+	return out
+}
+
+// RecompilePackage compiles a package as [CompilePackage] does, taking
+// from prev (the same package compiled earlier, or nil) the programs and
+// diagnostics of the files that did not change and do not depend on one
+// that did. The docs and tests are prev's but for a few documents: when
+// the files are not the same (by path), when a changed file declares other
+// names or lists other tools of other files, or when a changed name is
+// declared twice, the whole package is compiled again. A file that uses a
+// name of a changed file is compiled again with it, and so on; test files,
+// and files that declare tests, are always compiled again. The result is what [CompilePackage] returns
+// for docs and tests.
+func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
+	if prev != nil {
+		if pc := recompilePackage(prev, docs, tests); pc != nil {
+			return pc
+		}
+	}
+	return compilePackage(nil, nil, docs, tests)
+}
+
+// recompilePackage is RecompilePackage's reuse of prev, or nil when the
+// whole package must be compiled again.
+func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
+	if len(docs) != len(prev.docs) || len(tests) != len(prev.tests) {
+		return nil
+	}
+	for i, d := range docs {
+		if d.File.Path != prev.docs[i].File.Path {
+			return nil
+		}
+	}
+	for i, d := range tests {
+		if d.File.Path != prev.tests[i].File.Path {
+			return nil
+		}
+	}
+	// Compiled again: the changed files and, transitively, those that use
+	// their names.
+	again := make([]bool, len(docs))
+	names := map[string]bool{}
+	var queue []int
+	for i, d := range docs {
+		// A file that declares tests uses the whole package.
+		if d != prev.docs[i] || slices.ContainsFunc(prev.files[i].names, func(n declName) bool { return n.label == TestLabel }) {
+			again[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		for _, i := range queue {
+			for _, n := range prev.files[i].names {
+				if n.name != "" {
+					if prev.dups[n.name] {
+						return nil
+					}
+					names[n.name] = true
+				}
+			}
+		}
+		queue = queue[:0]
+		for j := range docs {
+			if again[j] {
+				continue
+			}
+			for n := range prev.files[j].deps {
+				if names[n] {
+					again[j] = true
+					queue = append(queue, j)
+					break
+				}
+			}
+		}
+	}
+	return compilePackage(prev, again, docs, tests)
+}
+
+// compilePackage compiles the docs and tests of a package; with prev, the
+// docs not marked again are prev's, and nil is returned when what the
+// others were compiled with changed (see RecompilePackage).
+func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
 	pkg := &pkgScope{records: map[string]*Record{}, tools: map[string]pkgTool{}}
+	// cs are the compilers of the files compiled, nil for a file taken
+	// from prev; ds their declarations.
 	cs := make([]*compiler, len(all))
 	ds := make([][]decl, len(all))
+	compiled := func(i int) bool { return prev == nil || i >= len(docs) || again[i] }
 	for i, doc := range all {
+		if !compiled(i) {
+			continue
+		}
 		cs[i], ds[i] = newCompiler(doc, nil)
 		cs[i].pkg = pkg
+		if prev != nil && i < len(docs) && !slices.Equal(declNames(ds[i]), prev.files[i].names) {
+			return nil
+		}
 	}
-	pc, pd := cs[:len(docs)], ds[:len(docs)]
 	// Records: declared in every file before any field is compiled.
 	for i, c := range cs {
+		if c == nil {
+			continue
+		}
 		for _, d := range ds[i] {
 			if d.label == RecordLabel {
 				c.declareRecord(d)
 			}
 		}
 	}
-	for _, c := range pc {
-		for _, r := range c.prog.Records {
-			if c.records[r.Name] == r && pkg.records[r.Name] == nil {
+	files := make([]pkgFileState, len(docs))
+	for i := range docs {
+		if c := cs[i]; c != nil {
+			st := &files[i]
+			st.names = declNames(ds[i])
+			for _, r := range c.prog.Records {
+				if c.records[r.Name] == r {
+					st.records = append(st.records, r)
+				}
+			}
+		} else {
+			files[i] = prev.files[i]
+		}
+		for _, r := range files[i].records {
+			if pkg.records[r.Name] == nil {
 				pkg.records[r.Name] = r
 				pkg.recordList = append(pkg.recordList, r)
 			}
 		}
 	}
 	owner := make(map[*Record]*compiler)
+	var live []*compiler
 	for i, c := range cs {
+		if c == nil {
+			continue
+		}
+		live = append(live, c)
 		j := 0
 		for _, d := range ds[i] {
 			if d.label == RecordLabel {
@@ -103,47 +279,91 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 			}
 		}
 	}
-	packageCycles(cs, owner)
+	packageCycles(live, owner)
 	var steps []step
 	for i, c := range cs {
-		c.compileTools(ds[i], &steps)
+		if c != nil {
+			c.compileTools(ds[i], &steps)
+		}
 	}
-	for _, c := range pc {
-		for i, t := range c.prog.Tools {
+	for i := range docs {
+		c := cs[i]
+		if c == nil {
+			// A stand-in for the file taken: what other files take of it.
+			c = &compiler{prog: prev.Programs[i], used: make([]bool, len(prev.Programs[i].Tools))}
+		}
+		for j, t := range c.prog.Tools {
 			if _, ok := pkg.tools[t.Name]; !ok && t.Name != "" && t.TopLevel {
-				pkg.tools[t.Name] = pkgTool{c, i}
+				pkg.tools[t.Name] = pkgTool{c, j}
 			}
 		}
 	}
 	hasAgents := false
 	for i, c := range cs {
-		c.compileAgents(ds[i], &steps)
-		hasAgents = hasAgents || len(c.prog.Agents) > 0 && i < len(docs)
+		if c != nil {
+			c.compileAgents(ds[i], &steps)
+		}
+		if i < len(docs) {
+			if c != nil {
+				hasAgents = hasAgents || len(c.prog.Agents) > 0
+			} else {
+				hasAgents = hasAgents || len(prev.Programs[i].Agents) > 0
+			}
+		}
 	}
-	duplicates(pc, pd)
-	progs := make([]*Program, len(all))
-	for _, c := range pc {
-		c.toolChecks(hasAgents, false)
+	if prev != nil && hasAgents != prev.hasAgents {
+		return nil
 	}
-	for _, c := range cs[len(docs):] {
+	var dups map[string]bool
+	if prev == nil {
+		dups = duplicates(cs[:len(docs)], ds[:len(docs)])
+	} else {
+		dups = prev.dups
+	}
+	for i := range docs {
+		if c := cs[i]; c != nil {
+			files[i].deps, files[i].toolDeps = c.pkgDeps, c.pkgToolDeps
+			if prev != nil && !maps.Equal(c.pkgToolDeps, prev.files[i].toolDeps) {
+				return nil
+			}
+			c.toolChecks(hasAgents, false)
+		}
+	}
+	testDeps := make([]map[string]bool, len(tests))
+	for i, c := range cs[len(docs):] {
+		testDeps[i] = c.pkgToolDeps
+		if prev != nil && !maps.Equal(c.pkgToolDeps, prev.testDeps[i]) {
+			return nil
+		}
 		c.toolChecks(len(c.prog.Agents) > 0, false)
+	}
+	progs := make([]*Program, len(all))
+	for i := range docs {
+		if cs[i] == nil {
+			progs[i] = prev.Programs[i]
+		} else {
+			progs[i] = cs[i].prog
+		}
 	}
 	// Tests last: they may use the agents, tools and records of the
 	// package.
 	for i, c := range cs {
+		if c == nil {
+			continue
+		}
 		// A NAME_test.gram file looks in NAME.gram first.
 		subject := ""
 		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
 			subject = strings.TrimSuffix(p, "_test.gram") + ".gram"
 		}
-		for _, o := range pc {
-			if o.doc.File.Path == subject {
-				c.env = append(c.env, o.prog)
+		for j, o := range progs[:len(docs)] {
+			if docs[j].File.Path == subject {
+				c.env = append(c.env, o)
 			}
 		}
-		for _, o := range pc {
-			if o != c && o.doc.File.Path != subject {
-				c.env = append(c.env, o.prog)
+		for j, o := range progs[:len(docs)] {
+			if o != c.prog && docs[j].File.Path != subject {
+				c.env = append(c.env, o)
 			}
 		}
 		for _, d := range ds[i] {
@@ -152,11 +372,20 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 			}
 		}
 	}
-	lists := make([]diag.List, len(all))
-	for i, c := range cs {
-		progs[i], lists[i] = c.finish()
+	out := &PackageCompile{
+		Programs: progs, Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
+		docs: slices.Clone(docs), tests: slices.Clone(tests),
+		files: files, testDeps: testDeps, hasAgents: hasAgents, dups: dups,
+		SameNames: prev != nil,
 	}
-	return progs, lists
+	for i, c := range cs {
+		if c == nil {
+			out.Diags[i], out.Reused[i] = prev.Diags[i], true
+			continue
+		}
+		out.Programs[i], out.Diags[i] = c.finish()
+	}
+	return out
 }
 
 // packageCycles reports the records of a package that contain themselves,
@@ -182,9 +411,10 @@ type declared struct {
 
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
-// naming the other place.
-func duplicates(cs []*compiler, ds [][]decl) {
+// naming the other place, and returns them.
+func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	first := map[string]declared{}
+	dups := map[string]bool{}
 	for i, c := range cs {
 		for _, d := range ds[i] {
 			name := d.p.Subject.Identity
@@ -202,8 +432,10 @@ func duplicates(cs []*compiler, ds [][]decl) {
 			}
 			c.diags.Add(duplicateDiag(name, here, f))
 			f.c.diags.Add(duplicateDiag(name, f, here))
+			dups[name] = true
 		}
 	}
+	return dups
 }
 
 // duplicateDiag is the diagnostic at here of a name also declared at

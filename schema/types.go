@@ -88,6 +88,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		return t
 	}
 	if r := c.pkg.record(name); r != nil {
+		c.usePkg(name, false)
 		t.Kind = RecordType
 		t.Record = r
 		return t

@@ -1,0 +1,142 @@
+package schema
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// packageTexts are the files of a package whose files use each other's
+// names: records of one file in the types of another, tools of one in the
+// agents of another, a cycle of records across two files, a file of its
+// own, and a test file.
+var packageTexts = []struct{ path, text string }{
+	{"p/agents.gram", `[support:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | getOrder, cancelOrder, local]
+[local:Tool {description: "Local"} | (a::Address)==>(::String)]
+`},
+	{"p/other.gram", `[solo:Tool {description: "Alone"} | (q::String)==>(::String)]
+[soloAgent:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Solo."} | solo]
+`},
+	{"p/records.gram", `[Address:Record | (street::String), (city::String)]
+[Order:Record {description: "An order"} | (id::Integer), (ship::Address), (status::String)]
+[Loop:Record | (next::Loop2)]
+`},
+	{"p/tools.gram", `[Loop2:Record | (back::Loop)]
+[getOrder:Tool {description: "Fetches an order"} | (orderId::Integer)==>(::Order)]
+[cancelOrder:Tool {description: "Cancels an order"} | (orderId::Integer)==>(::Order)]
+[spare:Tool {description: "Not listed"} | (x::String)==>(::String)]
+`},
+	{"p/agents_test.gram", `[helper:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Helps."} | spare]
+[t1:Test {agent: support} | (:User {says: "Where?"}), (:Call {tool: getOrder, args: {orderId: 7}}), (:Answer {contains: "x"})]
+`},
+}
+
+// packageEdits are what the random edits of TestRecompilePackageMatches
+// type, besides recompileEdits: names of other files, and declarations
+// that clash with another file's.
+var packageEdits = []string{"getOrder", "Order", "Address", "cancelOrder", "solo", "spare", ", spare", "Loop",
+	"\n[dup:Tool {description: \"d\"} | ()==>(::String)]\n", "\n[getOrder:Tool {description: \"again\"} | ()==>(::String)]\n",
+	"\n[Address:Record | (zip::String)]\n", "\n[t2:Test {agent: soloAgent} | (:User {says: \"hi\"}), (:Answer {contains: \"x\"})]\n"}
+
+// packageChanges are edits whose results reach into other files: an agent
+// that stops or starts listing another file's tool, a record's field type
+// changed, a tool or record renamed.
+var packageChanges = []struct {
+	file     int
+	from, to string
+}{
+	{0, "getOrder, ", ""},
+	{0, "| getOrder", "| spare, getOrder"},
+	{1, "| solo]", "| solo, getOrder]"},
+	{2, "(city::String)", "(city::Integer)"},
+	{2, "[Order:Record", "[Order2:Record"},
+	{3, "[spare:Tool", "[spare2:Tool"},
+	{3, "(back::Loop)", "(back::String)"},
+	{3, "Fetches", "Gets"},
+	{3, "[Loop2", "// moved\n[Loop2"},
+	{2, "[Address", "// moved\n[Address"},
+	{0, "[support", "\n[support"},
+	{0, "| getOrder", "| spare2, getOrder"},
+	{0, "(a::Address)", "(a::Address2)"},
+	{2, "[Address:Record", "[Address2:Record"},
+	{4, "| spare]", "| solo]"},
+	{4, "| solo]", "| spare]"},
+	{1, "[soloAgent", "[t3:Test {agent: soloAgent} | (:User {says: \"hi\"}), (:Call {tool: getOrder, args: {orderId: 7}}), (:Answer {contains: \"x\"})]\n[soloAgent"},
+	{2, "[Loop:Record", "[Loop:Tool"},
+}
+
+// TestRecompilePackageMatchesCompile: after random edits of one file of a
+// package at a time, recompiling the package from the previous compile
+// gives exactly what compiling it afresh gives, every file's program and
+// diagnostics, along chains of edits; and the files an edit does not touch
+// are taken for most edits.
+func TestRecompilePackageMatchesCompile(t *testing.T) {
+	edits := append(append([]string{}, recompileEdits...), packageEdits...)
+	for seed := uint64(1); seed <= 4; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		docs := make([]*parser.Document, len(packageTexts))
+		for i, f := range packageTexts {
+			docs[i], _ = parser.Parse(diag.NewFile(f.path, []byte(f.text)))
+		}
+		split := func(all []*parser.Document) ([]*parser.Document, []*parser.Document) {
+			return all[:len(all)-1], all[len(all)-1:]
+		}
+		m, ts := split(docs)
+		prev := RecompilePackage(nil, m, ts)
+		taken, steps := 0, 0
+		for step := 0; step < 300; step++ {
+			fi := rng.IntN(len(docs))
+			old := docs[fi].File.Text
+			at := rng.IntN(len(old) + 1)
+			if quotes := strings.Count(string(old), "\""); quotes > 0 && rng.IntN(3) > 0 {
+				// Inside a string, where typing happens most.
+				q := rng.IntN(quotes)
+				at = strings.Index(string(old), "\"")
+				for ; q > 0; q-- {
+					at += 1 + strings.Index(string(old[at+1:]), "\"")
+				}
+				at = min(at+1+rng.IntN(3), len(old))
+			}
+			end := min(at+rng.IntN(2)*rng.IntN(4), len(old))
+			if rng.IntN(15) == 0 {
+				end = min(at+rng.IntN(200), len(old))
+			}
+			ins := edits[rng.IntN(len(edits))]
+			text := string(old[:at]) + ins + string(old[end:])
+			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Text), c.from) {
+				fi, text = c.file, strings.Replace(string(docs[c.file].File.Text), c.from, c.to, 1)
+			}
+			if rng.IntN(10) == 0 {
+				text = packageTexts[fi].text // back to the start
+			}
+			docs = append([]*parser.Document(nil), docs...)
+			docs[fi], _ = parser.Parse(diag.NewFile(packageTexts[fi].path, []byte(text)))
+			m, ts := split(docs)
+			got := RecompilePackage(prev, m, ts)
+			wantProgs, wantDiags := CompilePackage(m, ts)
+			for i := range docs {
+				if !reflect.DeepEqual(got.Diags[i], wantDiags[i]) {
+					t.Fatalf("seed %d, edit %d of %s (%q at %d): diagnostics of %s\n%v\nwant\n%v", seed, step, packageTexts[fi].path, ins, at, packageTexts[i].path, got.Diags[i], wantDiags[i])
+				}
+				if !sameProgram(got.Programs[i], wantProgs[i]) {
+					t.Fatalf("seed %d, edit %d of %s (%q at %d): the programs of %s differ", seed, step, packageTexts[fi].path, ins, at, packageTexts[i].path)
+				}
+			}
+			steps++
+			for _, r := range got.Reused {
+				if r {
+					taken++
+					break
+				}
+			}
+			prev = got
+		}
+		if taken < steps/2 {
+			t.Errorf("seed %d: files were taken from the previous compile in %d of %d edits, want at least half", seed, taken, steps)
+		}
+	}
+}
