@@ -99,26 +99,31 @@ func (v Value) Get(getenv func(string) (string, bool)) (string, bool) {
 }
 
 // Missing returns a line for each environment variable the bindings refer
-// to that getenv does not find: the place, the binding and the variable.
+// to that getenv does not find or finds empty (no key, token or value is
+// empty): the place, the binding and the variable.
 func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []string {
 	var out []string
-	check := func(what string, v Value) {
+	check := func(what, fix string, v Value) {
 		if v.Env == "" {
 			return
 		}
-		if _, ok := getenv(v.Env); !ok {
-			out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s is not set; set it, or give the value with a flag", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env))
+		state := "is not set"
+		if s, ok := getenv(v.Env); ok && s != "" {
+			return
+		} else if ok {
+			state = "is empty"
 		}
+		out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix))
 	}
 	for _, s := range b.Injects {
-		check("binding "+s.Name, s.Value)
+		check("binding "+s.Name, "set it, or give the value with --inject "+s.Name+"=VALUE", s.Value)
 	}
 	for _, sv := range b.Servers {
 		for _, s := range sv.Env {
-			check("MCP server "+sv.Name+", variable "+s.Name, s.Value)
+			check("MCP server "+sv.Name+", variable "+s.Name, "set it", s.Value)
 		}
 		for _, s := range sv.Headers {
-			check("MCP server "+sv.Name+", header "+s.Name, s.Value)
+			check("MCP server "+sv.Name+", header "+s.Name, "set it", s.Value)
 		}
 	}
 	return out
