@@ -1,12 +1,20 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
@@ -131,5 +139,117 @@ func TestRunExampleTestWithBindings(t *testing.T) {
 		if err := json.Unmarshal(res, &got); err != nil || got.Status != "pass" || got.Source != "replay" {
 			t.Errorf("%s: run = %s", name, res)
 		}
+	}
+}
+
+// lockedBuffer is a buffer written by several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestRunTestWithBindingsMCPServer runs a test from the editor whose tool
+// is served by an MCP server at a URL that the bindings file names, with
+// a header read from the environment, and whose agent's model the
+// bindings file overrides. The token reaches the server and nothing the
+// language server writes; unset, it stops the run before any model call.
+func TestRunTestWithBindingsMCPServer(t *testing.T) {
+	const token = "tok-lsp-4b1d9e0c7a"
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("GRAM_TEST_TASKS_TOKEN", token)
+	tasks := mcptest.NewServer(mcptest.Options{})
+	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return tasks.MCP }, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	model := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "add_task", Arguments: `{"title":"Buy milk"}`}),
+		fakeopenai.Text("Task added."))
+
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tasks.gram", `[add_task:Tool {description: "Creates a task for the user and returns it"} |
+  (user_id::String {injected: true})==>
+  (title::String {minLength: 1, maxLength: 200})==>
+  (::String)
+]
+[tasks:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Add the user's tasks."} | add_task]
+`)
+	tests := `[adds:Test {agent: tasks} |
+  (:User {says: "Add milk"}),
+  (:Call {tool: add_task, args: {title: "Buy milk"}}),
+  (:Answer {contains: "added"})
+]
+`
+	write("tasks_test.gram", tests)
+	write("bindings.gram", `{kind: "bindings"}
+[tasks:MCPServer {url: "`+hs.URL+`"} |
+  (:Header {name: "Authorization", env: "GRAM_TEST_TASKS_TOKEN", prefix: "Bearer "})
+]
+(user_id:Inject {value: "u-42"})
+(:Model {baseURL: "`+model.URL+`"})
+(:Model {agent: "tasks", model: "OpenAICompatible/local-7b"})
+`)
+	var logs lockedBuffer
+	uri := pathURI(filepath.Join(root, "tasks_test.gram"))
+	c := newTestClient(t, func(s *server) {
+		s.log = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	c.open(uri, tests)
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	var res json.RawMessage
+	c.mustCall("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "adds"}}, &res)
+	var got struct{ Test, Status, Source string }
+	if err := json.Unmarshal(res, &got); err != nil || got.Status != "pass" {
+		t.Fatalf("run = %s", res)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2", len(reqs))
+	}
+	if m := reqs[0].Body.Model; m != "local-7b" {
+		t.Errorf("the model asked for is %q, want the bindings file's local-7b", m)
+	}
+	if calls := tasks.Calls(); len(calls) != 1 {
+		t.Errorf("the MCP server got %d calls, want 1: %+v", len(calls), calls)
+	}
+	if strings.Contains(string(res), token) || strings.Contains(logs.String(), token) {
+		t.Errorf("the token is written: result %s, log:\n%s", res, logs.String())
+	}
+
+	t.Setenv("GRAM_TEST_TASKS_TOKEN", "")
+	err := c.call("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "adds"}}, &res)
+	if err == nil || !strings.Contains(err.Error(), "MCP server tasks, header Authorization: the environment variable GRAM_TEST_TASKS_TOKEN is empty") {
+		t.Errorf("unset token: err = %v", err)
+	}
+	if n := len(model.Requests()); n != 2 {
+		t.Errorf("the model got %d requests in all, want 2: none after the unset token", n)
 	}
 }

@@ -62,11 +62,12 @@ type Program struct {
 }
 
 // Server is an MCP server: a Command run with sh -c (with Env added to its
-// environment) or a URL (sent Headers).
+// environment) or a URL (sent Headers). From is the mcp.json file that
+// declares it, as the bindings file names it, or "".
 type Server struct {
-	Name, Command, URL string
-	Env, Headers       []Setting
-	Span               diag.Span
+	Name, Command, URL, From string
+	Env, Headers             []Setting
+	Span                     diag.Span
 }
 
 // Setting is a name and its value.
@@ -99,26 +100,35 @@ func (v Value) Get(getenv func(string) (string, bool)) (string, bool) {
 }
 
 // Missing returns a line for each environment variable the bindings refer
-// to that getenv does not find: the place, the binding and the variable.
+// to that getenv does not find or finds empty (no key, token or value is
+// empty): the place, the binding and the variable.
 func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []string {
 	var out []string
-	check := func(what string, v Value) {
+	check := func(what, fix string, v Value) {
 		if v.Env == "" {
 			return
 		}
-		if _, ok := getenv(v.Env); !ok {
-			out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s is not set; set it, or give the value with a flag", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env))
+		state := "is not set"
+		if s, ok := getenv(v.Env); ok && s != "" {
+			return
+		} else if ok {
+			state = "is empty"
 		}
+		out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix))
 	}
 	for _, s := range b.Injects {
-		check("binding "+s.Name, s.Value)
+		check("binding "+s.Name, "set it, or give the value with --inject "+s.Name+"=VALUE", s.Value)
 	}
 	for _, sv := range b.Servers {
+		name := sv.Name
+		if sv.From != "" {
+			name += " (" + sv.From + ")"
+		}
 		for _, s := range sv.Env {
-			check("MCP server "+sv.Name+", variable "+s.Name, s.Value)
+			check("MCP server "+name+", variable "+s.Name, "set it", s.Value)
 		}
 		for _, s := range sv.Headers {
-			check("MCP server "+sv.Name+", header "+s.Name, s.Value)
+			check("MCP server "+name+", header "+s.Name, "set it", s.Value)
 		}
 	}
 	return out
@@ -257,6 +267,21 @@ func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
 			}
 			bound("MCP server", s.Identity, span)
 			b.Servers = append(b.Servers, sv)
+		case "MCPServers":
+			file := str("file", true)
+			if file == "" {
+				continue
+			}
+			path := file
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(b.Dir, path)
+			}
+			servers, d := readMCPJSON(path, file, s.Prop("file").Value.Span())
+			diags = append(diags, d...)
+			for _, sv := range servers {
+				bound("MCP server", sv.Name, span)
+			}
+			b.Servers = append(b.Servers, servers...)
 		case "Inject":
 			if !named() {
 				continue
@@ -287,7 +312,7 @@ func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
 				b.Cassettes = d
 			}
 		default:
-			errf(span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (NAME:Inject {value} or {env}), (:Model {baseURL}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(s.Labels, ":")))
+			errf(span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(s.Labels, ":")))
 		}
 	}
 	return b, diags

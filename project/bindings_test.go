@@ -46,9 +46,10 @@ func TestParseBindings(t *testing.T) {
 	if b.BaseURL == "" || len(b.Models) != 1 || b.Models[0].Model.ID != "llama3.2" || !strings.HasSuffix(b.Cassettes, "cassettes") {
 		t.Errorf("model, cassettes: %+v", b)
 	}
-	env := map[string]string{"API_TOKEN": "t", "GH_TOKEN": "g"}
+	env := map[string]string{"API_TOKEN": "t", "GH_TOKEN": ""}
 	missing := b.Missing(diag.NewFile("bindings.gram", nil), func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	if len(missing) != 1 || !strings.Contains(missing[0], "DOCS_TOKEN") || !strings.Contains(missing[0], "docs") {
+	if len(missing) != 2 || !strings.Contains(missing[0], "MCP server github, variable GITHUB_TOKEN: the environment variable GH_TOKEN is empty") ||
+		!strings.Contains(missing[1], "MCP server docs, header Authorization: the environment variable DOCS_TOKEN is not set") {
 		t.Errorf("missing: %q", missing)
 	}
 }

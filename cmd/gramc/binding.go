@@ -106,10 +106,19 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
 		}
 	}
-	for _, p := range o.bound.programs {
-		if err := lib.Register(runtime.ExecTool(p.name, "cd "+shellQuote(p.dir)+" && "+p.command, o.toolTimeout)); err != nil {
-			return nil, nil, fail(exitConfig, "%s: %s: tool %s: %v", o.cmd, o.bound.b.Path, p.name, strings.TrimPrefix(err.Error(), "runtime: "))
+	// The bindings file's programs come after the flags' servers and
+	// before its own servers: a flag wins over the file.
+	flagServed := map[string]bool{}
+	programs := func() error {
+		for _, p := range o.bound.programs {
+			if flagServed[p.name] {
+				continue // served by a --mcp or --mcp-url server
+			}
+			if err := lib.Register(runtime.ExecTool(p.name, "cd "+shellQuote(p.dir)+" && "+p.command, o.toolTimeout)); err != nil {
+				return fail(exitConfig, "%s: %s: tool %s: %v", o.cmd, o.bound.b.Path, p.name, strings.TrimPrefix(err.Error(), "runtime: "))
+			}
 		}
+		return nil
 	}
 	var clients []*mcp.Client
 	closeAll := func() {
@@ -133,7 +142,15 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		}
 		mcpHTTP = &http.Client{Transport: newHeaderTransport(o.headers, http.DefaultTransport, urls...)}
 	}
+	registered := false
 	for _, src := range o.mcp {
+		if src.name != "" && !registered {
+			if err := programs(); err != nil {
+				closeAll()
+				return nil, nil, err
+			}
+			registered = true
+		}
 		client := mcpHTTP
 		if src.headers != nil {
 			client = &http.Client{Transport: newHeaderTransport(src.headers, http.DefaultTransport, src.url)}
@@ -149,7 +166,18 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		}
 		clients = append(clients, c)
 		added := c.AddTo(lib, need...)
+		if src.name == "" {
+			for _, n := range added {
+				flagServed[n] = true
+			}
+		}
 		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
+	}
+	if !registered {
+		if err := programs(); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
 	}
 	return lib, closeAll, nil
 }

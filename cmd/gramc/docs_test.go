@@ -21,6 +21,8 @@ package main
 //	                           file= and check=
 //	```json gramc schema ARGS  the output of gramc schema ARGS on the last
 //	                           gram example, compared as JSON values
+//	```json package=DIR file=F a file the gram examples after it read (an
+//	                           mcp.json), saved as DIR/F and not checked
 //	```text gramc check        the text gramc check prints for the last gram
 //	                           example, compared exactly
 //
@@ -270,6 +272,20 @@ func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []stri
 			}
 			for _, c := range want {
 				shown[c] = true
+			}
+		case ex.lang == "json" && len(ex.args) > 0 && strings.HasPrefix(ex.args[0], "package="):
+			file, pkg, codes, flags := exampleOptions(t, ex)
+			if len(codes)+len(flags) > 0 || !slices.ContainsFunc(ex.args, func(a string) bool { return strings.HasPrefix(a, "file=") }) {
+				fail(ex, "a json example saved for the others takes package=DIR file=NAME only")
+				continue
+			}
+			chdir(t, dir)
+			path := filepath.Join(pkg, file)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(ex.text), 0o644); err != nil {
+				t.Fatal(err)
 			}
 		case ex.lang == "json" && len(ex.args) > 1 && ex.args[0] == "gramc" && ex.args[1] == "schema":
 			if last == "" {

@@ -56,11 +56,12 @@ func TestMain(m *testing.M) {
 // that it exits with status N, `fake-openai FILE` starts an in-process
 // OpenAI-compatible server (see cmdFakeOpenAI), `openai-requests N`
 // checks that it received N requests, `free-port` sets PORT to a free port,
-// `wait-http URL` waits for URL to answer 200 and `jwt VAR SECRET SUB`
-// sets VAR to a signed JWT; the condition
-// [serve-node] says that the npm packages of the gramc serve tests are
-// installed ($SERVE_NODE is their directory). `go test ./cmd/gramc -update` rewrites the
-// files that cmp compares with.
+// `mcp-http-server HEADER VALUE` serves the task server over HTTP to the
+// requests with that header (see cmdMCPHTTPServer), `wait-http URL` waits
+// for URL to answer 200 and `jwt VAR SECRET SUB` sets VAR to a signed JWT;
+// the condition [serve-node] says that the npm packages of the gramc serve
+// tests are installed ($SERVE_NODE is their directory).
+// `go test ./cmd/gramc -update` rewrites the files that cmp compares with.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
@@ -86,6 +87,7 @@ func TestScript(t *testing.T) {
 			"fake-openai":      cmdFakeOpenAI,
 			"openai-requests":  cmdOpenAIRequests,
 			"mcp-hostile-http": cmdMCPHostileHTTP,
+			"mcp-http-server":  cmdMCPHTTPServer,
 			"free-port":        cmdFreePort,
 			"wait-http":        cmdWaitHTTP,
 			"jwt":              cmdJWT,

@@ -1,6 +1,7 @@
 #!/bin/sh
-# A canned order desk for the example tests (orders_test.gram): gramc binds
-# a tool to it with --tool NAME='sh examples/tools/orders.sh NAME'. It reads
+# A canned order desk for the example tests (orders_test.gram): the
+# examples' bindings.gram binds each tool NAME to it as
+# sh tools/orders.sh NAME, run in the examples directory. It reads
 # the tool's arguments as JSON on standard input and prints a fixed result,
 # so that recorded cassettes replay exactly.
 args=$(cat)

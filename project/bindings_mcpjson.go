@@ -1,0 +1,221 @@
+package project
+
+// The MCP servers of an mcp.json file, the shape editors and agent tools
+// share: {"servers": {NAME: {command, args, env} | {url, headers}}} (or
+// "mcpServers"). A bindings file reads one with (:MCPServers {file: PATH});
+// a value that refers to an environment variable ("${env:NAME}" or
+// "${NAME}", after an optional prefix such as "Bearer ") is read from the
+// environment, as {env: "NAME"} is.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+)
+
+// mcpJSONLimit is the size limit of an mcp.json file.
+const mcpJSONLimit = 1 << 20
+
+// mcpJSONServer is a server of an mcp.json file, as written.
+type mcpJSONServer struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	EnvFile *string           `json:"envFile"`
+	Cwd     *string           `json:"cwd"`
+}
+
+// mcpJSONVar matches a reference to a variable at the end of a value:
+// "${env:NAME}" or "${NAME}" (group 2), or another kind "${KIND:...}"
+// (group 1).
+var mcpJSONVar = regexp.MustCompile(`\$\{(?:(env|input|config|command|workspaceFolder[^:}]*):)?([^}]*)\}`)
+
+// readMCPJSON reads the servers of the mcp.json file at path (as written
+// in the bindings file: rel) in file order. Each problem is an error at
+// span, naming the file, the server and the fix; a literal value that
+// looks like a key is a warning there.
+func readMCPJSON(path, rel string, span diag.Span) ([]Server, diag.List) {
+	var diags diag.List
+	errf := func(format string, a ...any) {
+		diags = append(diags, diag.Errorf(CodeBindings, span, "%s: %s", rel, fmt.Sprintf(format, a...)))
+	}
+	data, err := readLimited(path)
+	if err != nil {
+		errf("%v", err)
+		return nil, diags
+	}
+	names, raw, err := mcpJSONEntries(data)
+	if err != nil {
+		errf("%v; the file is {\"servers\": {NAME: {\"command\": ..., \"args\": [...], \"env\": {...}} | {\"url\": ..., \"headers\": {...}}}}", err)
+		return nil, diags
+	}
+	var out []Server
+	for i, name := range names {
+		var js mcpJSONServer
+		dec := json.NewDecoder(bytes.NewReader(raw[i]))
+		if err := dec.Decode(&js); err != nil {
+			errf("server %s: %v", name, err)
+			continue
+		}
+		where := "server " + name
+		sv := Server{Name: name, URL: js.URL, From: rel, Span: span}
+		switch {
+		case js.EnvFile != nil:
+			errf("%s: envFile is not read: list the variables in \"env\", each as \"${env:NAME}\"", where)
+			continue
+		case js.Cwd != nil:
+			errf("%s: cwd is not read: the server runs in the bindings file's directory", where)
+			continue
+		case js.Type == "sse":
+			errf("%s: type \"sse\" is not supported: gramc reaches MCP servers over streamable HTTP (type \"http\")", where)
+			continue
+		case js.Type != "" && js.Type != "stdio" && js.Type != "http":
+			errf("%s: unknown type %q: give \"stdio\" (a command) or \"http\" (a url)", where, js.Type)
+			continue
+		case (js.Command == "") == (js.URL == ""):
+			errf("%s: give a command or a url, not both", where)
+			continue
+		}
+		plain := append([]string{js.Command, js.URL}, js.Args...)
+		if i := slices.IndexFunc(plain, func(s string) bool { return strings.Contains(s, "${") }); i >= 0 {
+			errf("%s: %q: variables are read in \"env\" and \"headers\" only; write the value, or pass it to the server in \"env\"", where, plain[i])
+			continue
+		}
+		if js.Command != "" {
+			sv.Command = shellQuote(js.Command)
+			for _, a := range js.Args {
+				sv.Command += " " + shellQuote(a)
+			}
+		}
+		ok := true
+		settings := func(kind string, m map[string]string) []Setting {
+			var out []Setting
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				v, err := mcpJSONValue(m[k], span)
+				if err != nil {
+					errf("%s, %s %s: %v", where, kind, k, err)
+					ok = false
+					continue
+				}
+				if v.Env == "" && LooksLikeKey(v.Literal) {
+					d := diag.Warningf(CodeLiteralSecret, span, "%s: %s, %s %s: this looks like a key or a token written in the file: anyone who reads the file or its history can use it", rel, where, kind, k)
+					d.Detail = "keep it in an environment variable and refer to it: \"${env:NAME}\""
+					diags = append(diags, d)
+				}
+				out = append(out, Setting{k, v})
+			}
+			return out
+		}
+		sv.Env, sv.Headers = settings("env", js.Env), settings("header", js.Headers)
+		if sv.URL == "" && len(sv.Headers) > 0 {
+			errf("%s: headers are sent to a server at a url; a server run by a command takes \"env\"", where)
+			ok = false
+		}
+		if sv.Command == "" && len(sv.Env) > 0 {
+			errf("%s: env is given to a server run by a command; a server at a url takes \"headers\"", where)
+			ok = false
+		}
+		if ok {
+			out = append(out, sv)
+		}
+	}
+	return out, diags
+}
+
+// mcpJSONValue reads a value of env or headers: text, or text ending in a
+// reference to an environment variable.
+func mcpJSONValue(s string, span diag.Span) (Value, error) {
+	v := Value{Span: span}
+	loc := mcpJSONVar.FindStringSubmatchIndex(s)
+	if loc == nil {
+		if strings.Contains(s, "${") {
+			return v, fmt.Errorf("%q: write a reference to a variable as \"${env:NAME}\"", s)
+		}
+		v.Literal = s
+		return v, nil
+	}
+	kind, name := "", s[loc[4]:loc[5]]
+	if loc[2] >= 0 {
+		kind = s[loc[2]:loc[3]]
+	}
+	switch {
+	case kind == "input":
+		return v, fmt.Errorf("%q is an editor prompt, which a command cannot answer: read the value from an environment variable, \"${env:NAME}\"", s)
+	case kind != "" && kind != "env":
+		return v, fmt.Errorf("%q: only environment variables are read, \"${env:NAME}\"", s)
+	case !envName.MatchString(name):
+		return v, fmt.Errorf("%q: %q is not the name of an environment variable", s, name)
+	case loc[1] != len(s) || strings.Contains(s[:loc[0]], "${"):
+		return v, fmt.Errorf("%q: a value is text followed by one variable (\"Bearer ${env:TOKEN}\"), nothing after it", s)
+	}
+	v.Prefix, v.Env = s[:loc[0]], name
+	return v, nil
+}
+
+// mcpJSONEntries returns the names and the values of the servers of an
+// mcp.json file, in file order.
+func mcpJSONEntries(data []byte) ([]string, []json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	key := "servers"
+	_, s := top["servers"]
+	_, m := top["mcpServers"]
+	switch {
+	case s && m:
+		return nil, nil, errors.New("both \"servers\" and \"mcpServers\": give one")
+	case m:
+		key = "mcpServers"
+	case !s:
+		return nil, nil, errors.New("no \"servers\"")
+	}
+	dec := json.NewDecoder(bytes.NewReader(top[key]))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("%q is not an object", key)
+	}
+	var names []string
+	var raws []json.RawMessage
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, err
+		}
+		if len(raw) == 0 || raw[0] != '{' {
+			return nil, nil, fmt.Errorf("server %s is not an object", t)
+		}
+		names, raws = append(names, t.(string)), append(raws, raw)
+	}
+	return names, raws, nil
+}
+
+// readLimited reads the file at path, refusing one of more than
+// mcpJSONLimit bytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, mcpJSONLimit+1))
+	if err == nil && len(data) > mcpJSONLimit {
+		err = fmt.Errorf("larger than %d bytes", mcpJSONLimit)
+	}
+	return data, err
+}
