@@ -174,6 +174,10 @@ type analysis struct {
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
+	// pkgNames are the names the other files declare, made once when a
+	// request needs them (see pkgnames.go).
+	pkgOnce sync.Once
+	pkg     *pkgNames
 
 	ixOnce sync.Once
 	ix     *index

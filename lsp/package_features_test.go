@@ -1,0 +1,199 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// featRecords declares a record the other files of the package name.
+const featRecords = "[Order:Record {description: \"An order\"} |\n  (id::Integer)\n]\n"
+
+// featAgent lists a tool of a.gram and declares a tool of its own.
+const featAgent = `[refundOrder:Tool {description: "Refunds an order"} |
+  (orderId::Integer)==>(::String)
+]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer about orders."} |
+  lookupOrder,
+  refundOrder
+]
+`
+
+// featTests is a test file: the tool it declares is its own.
+const featTests = `{kind: "tests"}
+
+[fakeClock:Tool {description: "A clock for tests"} |
+  (zone::String)==>(::String)
+]
+[looks_up:Test {agent: desk} |
+  (:User {says: "What is the status of order 1?"}),
+  (:Call {tool: lookupOrder})
+]
+`
+
+// featPackage writes a package (a.gram: tools, b.gram: an agent and a
+// tool, records.gram: a record, d_test.gram: a test and a tool of its
+// own) and returns the directory and a client with none of it open.
+func featPackage(t *testing.T) (string, *testClient) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.gram": pkgToolsText, "b.gram": featAgent, "records.gram": featRecords, "d_test.gram": featTests} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, newTestClient(t, nil)
+}
+
+// completeMarked opens (version 1) or changes the document to text with
+// the marker § taken out, waits for its analysis and completes at the
+// marker.
+func completeMarked(t *testing.T, c *testClient, u protocol.DocumentURI, version int32, text string) []protocol.CompletionItem {
+	t.Helper()
+	i := strings.Index(text, "§")
+	if i < 0 {
+		t.Fatalf("no marker in %q", text)
+	}
+	text = text[:i] + text[i+len("§"):]
+	if version == 1 {
+		c.open(u, text)
+	} else {
+		c.change(u, version, text)
+	}
+	c.waitDiagnostics(u, version)
+	var list protocol.CompletionList
+	c.mustCall("textDocument/completion", tdp(u, docPos(t, text+"\x00", text[i:]+"\x00", 0, 0)), &list)
+	return list.Items
+}
+
+// itemsByLabel returns the items with their label, in sort order, as
+// "label sortText detail".
+func itemsByLabel(items []protocol.CompletionItem) []string {
+	slices.SortStableFunc(items, func(x, y protocol.CompletionItem) int { return strings.Compare(x.SortText, y.SortText) })
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Label+" | "+it.Detail)
+	}
+	return out
+}
+
+// TestPackageCompletion completes in the files of a package: an agent's
+// tool list offers the top-level tools of the other files after the
+// document's own, with their file in the detail, and never a tool of a
+// test file; a type offers the records of the other files; a test file
+// gets the package's agents and tools where it names them. A name the
+// document declares itself is offered once.
+func TestPackageCompletion(t *testing.T) {
+	dir, c := featPackage(t)
+	b := pathURI(filepath.Join(dir, "b.gram"))
+
+	// The agent's list: refundOrder and lookupOrder are listed already.
+	withNew := featAgent + `[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Other."} |
+  refundOrder,
+  §
+]
+`
+	got := itemsByLabel(completeMarked(t, c, b, 1, withNew))
+	want := []string{
+		"lookupOrder | a.gram: (orderId::Integer)==>(::String)",
+		"cancelOrder | a.gram: (orderId::Integer)==>(::String)",
+	}
+	// lookupOrder is not listed by the new agent: it is offered; refundOrder
+	// is, and is not; the snippet of an inline tool comes last.
+	if len(got) != 3 || !slices.Contains(got[:2], want[0]) || !slices.Contains(got[:2], want[1]) || !strings.HasPrefix(got[2], "tool |") {
+		t.Errorf("tool list of a new agent = %q, want %q then the snippet", got, want)
+	}
+	for _, g := range got {
+		if strings.HasPrefix(g, "fakeClock") {
+			t.Errorf("a test file's tool is offered: %q", got)
+		}
+	}
+
+	// The document declares cancelOrder too: its own comes first, once.
+	own := featAgent + `[cancelOrder:Tool {description: "Cancels here"} |
+  (orderId::Integer)==>(::String)
+]
+[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Other."} |
+  §
+]
+`
+	got = itemsByLabel(completeMarked(t, c, b, 2, own))
+	if want := []string{
+		"cancelOrder | (orderId::Integer)==>(::String)",
+		"refundOrder | (orderId::Integer)==>(::String)",
+		"lookupOrder | a.gram: (orderId::Integer)==>(::String)",
+	}; len(got) != 4 || !slices.Equal(got[:3], want) {
+		t.Errorf("tool list with a tool of the document's own = %q, want %q then the snippet", got, want)
+	}
+
+	// A type: the record of records.gram, after the built-in types.
+	typed := featAgent + `[showOrder:Tool {description: "Shows"} |
+  (order::O§)==>(::String)
+]
+`
+	items := completeMarked(t, c, b, 3, typed)
+	i := slices.IndexFunc(items, func(it protocol.CompletionItem) bool { return it.Label == "Order" })
+	if i < 0 || items[i].Detail != "record in records.gram" || items[i].TextEdit == nil || items[i].TextEdit.NewText != "Order" {
+		t.Errorf("type completion: no record Order of records.gram in %q", itemsByLabel(items))
+	}
+
+	// The test file: the agent of a test, the tool of a call (b.gram closed:
+	// its file on disk, without showOrder).
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": b}})
+	d := pathURI(filepath.Join(dir, "d_test.gram"))
+	agentOf := featTests + "[cancels:Test {agent: §"
+	got = itemsByLabel(completeMarked(t, c, d, 1, agentOf))
+	if want := []string{"desk | agent in b.gram"}; !slices.Equal(got, want) {
+		t.Errorf("agent of a test = %q, want %q", got, want)
+	}
+	callOf := featTests + "[cancels:Test {agent: desk} |\n  (:User {says: \"Cancel 1\"}),\n  (:Call {tool: §"
+	got = itemsByLabel(completeMarked(t, c, d, 2, callOf))
+	if want := []string{
+		"fakeClock | (zone::String)==>(::String)",
+		"cancelOrder | a.gram: (orderId::Integer)==>(::String)",
+		"lookupOrder | a.gram: (orderId::Integer)==>(::String)",
+		"refundOrder | b.gram: (orderId::Integer)==>(::String)",
+	}; !slices.Equal(got, want) {
+		t.Errorf("tool of a call = %q, want %q", got, want)
+	}
+}
+
+// TestPackageHover hovers over references to names another file of the
+// package declares: a tool an agent lists and a record named as a type
+// show their description, signature or definition, and their file.
+func TestPackageHover(t *testing.T) {
+	dir, c := featPackage(t)
+	b := pathURI(filepath.Join(dir, "b.gram"))
+	text := featAgent + `[showOrder:Tool {description: "Shows"} |
+  (order::Order)==>(::String)
+]
+`
+	c.open(b, text)
+	if ds := c.waitDiagnostics(b, 1).Diagnostics; len(ds) != 1 || ds[0].Code != "unused-tool" {
+		t.Fatalf("B: %v", diagCodes(ds))
+	}
+	for _, tc := range []struct {
+		needle string
+		want   []string
+		rng    protocol.Range
+	}{
+		{"lookupOrder", []string{"**tool** `lookupOrder`", "Looks an order up", "(orderId::Integer)==>(::String)", "Declared in `a.gram`"}, rng(4, 2, 4, 13)},
+		{"Order)", []string{"**record** `Order`", "An order", "[Order:Record | (id::Integer)]", "Declared in `records.gram`"}, rng(8, 10, 8, 15)},
+	} {
+		var h *protocol.Hover
+		c.mustCall("textDocument/hover", tdp(b, docPos(t, text, tc.needle, 0, 1)), &h)
+		if h == nil || h.Range == nil || *h.Range != tc.rng {
+			t.Errorf("hover on %s: %+v", tc.needle, h)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(h.Contents.Value, w) {
+				t.Errorf("hover on %s: no %q in\n%s", tc.needle, w, h.Contents.Value)
+			}
+		}
+	}
+}
