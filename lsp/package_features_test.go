@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,5 +196,67 @@ func TestPackageHover(t *testing.T) {
 				t.Errorf("hover on %s: no %q in\n%s", tc.needle, w, h.Contents.Value)
 			}
 		}
+	}
+}
+
+// symbolPlaces asks for the workspace symbols matching query and returns
+// them as "name file line".
+func symbolPlaces(c *testClient, query string) []string {
+	var syms []protocol.SymbolInformation
+	c.mustCall("workspace/symbol", map[string]any{"query": query}, &syms)
+	var out []string
+	for _, s := range syms {
+		out = append(out, s.Name+" "+filepath.Base(uriPath(s.Location.URI))+" "+strconv.Itoa(int(s.Location.Range.Start.Line)))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPackageSymbols checks the symbols of a package's files: the outline
+// of a document is its own; workspace symbols, with no workspace folder,
+// hold the declarations of the package's files that are not open, from
+// disk, and those of the open ones from their buffers, each once; with the
+// package's directory as a workspace folder too.
+func TestPackageSymbols(t *testing.T) {
+	dir, c := featPackage(t)
+	b := pathURI(filepath.Join(dir, "b.gram"))
+	c.open(b, featAgent)
+	c.waitDiagnostics(b, 1)
+
+	var outline []protocol.DocumentSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": b}}, &outline)
+	var names []string
+	for _, s := range outline {
+		names = append(names, s.Name)
+	}
+	if want := []string{"refundOrder", "desk"}; !slices.Equal(names, want) {
+		t.Errorf("outline of b.gram = %q, want %q", names, want)
+	}
+
+	// (Parameters and the turn of a test match too.)
+	turn := "turn 1: What is the status of order 1? d_test.gram 6"
+	want := []string{"Order records.gram 0", "cancelOrder a.gram 3", "lookupOrder a.gram 0", "orderId a.gram 1", "orderId a.gram 4", "orderId b.gram 1", "refundOrder b.gram 0", turn}
+	if got := symbolPlaces(c, "order"); !slices.Equal(got, want) {
+		t.Errorf("symbols of the package = %q, want %q", got, want)
+	}
+	if got := symbolPlaces(c, "fakeclock"); !slices.Equal(got, []string{"fakeClock d_test.gram 2"}) {
+		t.Errorf("symbols of the test file = %q", got)
+	}
+
+	// a.gram open, its buffer two lines down and lookupOrder renamed: its
+	// symbols are the buffer's, listed once.
+	a := pathURI(filepath.Join(dir, "a.gram"))
+	c.open(a, "\n\n"+strings.ReplaceAll(pkgToolsText, "lookupOrder", "findOrder"))
+	c.waitDiagnostics(a, 1)
+	want = []string{"Order records.gram 0", "cancelOrder a.gram 5", "findOrder a.gram 2", "orderId a.gram 3", "orderId a.gram 6", "orderId b.gram 1", "refundOrder b.gram 0", turn}
+	if got := symbolPlaces(c, "ord"); !slices.Equal(got, want) {
+		t.Errorf("symbols with a.gram open = %q, want %q", got, want)
+	}
+
+	// The directory a workspace folder too: nothing twice.
+	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []map[string]any{{"uri": string(pathURI(dir)), "name": "p"}}, "removed": []map[string]any{}}})
+	if got := symbolPlaces(c, "ord"); !slices.Equal(got, want) {
+		t.Errorf("symbols with the package a workspace folder = %q, want %q", got, want)
 	}
 }
