@@ -260,3 +260,76 @@ func TestPackageSymbols(t *testing.T) {
 		t.Errorf("symbols with the package a workspace folder = %q, want %q", got, want)
 	}
 }
+
+// TestPackageFileCreatedAndRenamed creates on disk the file that declares
+// the tools an open file lists, renames it, then deletes it: once the
+// client reports each change, the open file's diagnostics and definitions
+// follow (an undefined tool, clean, its definition in the renamed file,
+// undefined again).
+func TestPackageFileCreatedAndRenamed(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"b.gram": pkgAgentText, "c.gram": xrefOtherAgent} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := pathURI(filepath.Join(dir, "b.gram"))
+	c := newTestClient(t, nil)
+	c.open(b, pkgAgentText)
+	undefined := func(ds []protocol.Diagnostic) bool {
+		for _, d := range ds {
+			if d.Code == "undefined-reference" && strings.Contains(d.Message, "lookupOrder") {
+				return true
+			}
+		}
+		return false
+	}
+	clean := func(ds []protocol.Diagnostic) bool { return len(ds) == 0 }
+	if got := diagCodes(c.waitDiagnostics(b, 1).Diagnostics); len(got) != 2 {
+		t.Fatalf("B without the tools: %v", got)
+	}
+	changed := func(changes ...any) {
+		var cs []map[string]any
+		for i := 0; i < len(changes); i += 2 {
+			cs = append(cs, map[string]any{"uri": pathURI(changes[i].(string)), "type": changes[i+1]})
+		}
+		c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": cs})
+	}
+	definedIn := func() string {
+		var locs []protocol.Location
+		c.mustCall("textDocument/definition", tdp(b, docPos(t, pkgAgentText, "lookupOrder", 0, 1)), &locs)
+		if len(locs) != 1 {
+			return ""
+		}
+		return filepath.Base(uriPath(locs[0].URI))
+	}
+
+	// Created.
+	aPath := filepath.Join(dir, "a.gram")
+	if err := os.WriteFile(aPath, []byte(pkgToolsText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed(aPath, 1)
+	c.lastDiagnostics(b, "B after a.gram created", clean)
+	if got := definedIn(); got != "a.gram" {
+		t.Errorf("lookupOrder after a.gram created: defined in %q", got)
+	}
+
+	// Renamed: a deletion and a creation.
+	toolsPath := filepath.Join(dir, "tools.gram")
+	if err := os.Rename(aPath, toolsPath); err != nil {
+		t.Fatal(err)
+	}
+	changed(aPath, 3, toolsPath, 1)
+	if got := definedIn(); got != "tools.gram" {
+		t.Errorf("lookupOrder after a.gram renamed tools.gram: defined in %q", got)
+	}
+	c.lastDiagnostics(b, "B after the rename", clean)
+
+	// Deleted.
+	if err := os.Remove(toolsPath); err != nil {
+		t.Fatal(err)
+	}
+	changed(toolsPath, 3)
+	c.lastDiagnostics(b, "B after tools.gram deleted", undefined)
+}
