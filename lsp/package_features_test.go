@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -332,4 +333,46 @@ func TestPackageFileCreatedAndRenamed(t *testing.T) {
 	}
 	changed(toolsPath, 3)
 	c.lastDiagnostics(b, "B after tools.gram deleted", undefined)
+}
+
+// TestPackageCompletionOfManyTools: with more tools in the package than a
+// completion returns, an agent's list offers those of the other files that
+// start with the word being typed, in a list marked incomplete, without
+// their signatures; resolving an item adds its file, signature and
+// description.
+func TestPackageCompletionOfManyTools(t *testing.T) {
+	dir := t.TempDir()
+	var tools strings.Builder
+	for i := 0; i < maxCompletions+20; i++ {
+		fmt.Fprintf(&tools, "[tool%d:Tool {description: \"Tool %d\"} | (n::Integer)==>(::String)]\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tools.gram"), []byte(tools.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, nil)
+	u := pathURI(filepath.Join(dir, "agent.gram"))
+	items := completeMarked(t, c, u, 1, "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} | tool1, tool11§]\n")
+	var got []string
+	var first protocol.CompletionItem
+	for _, it := range items {
+		if it.Kind == protocol.CompletionItemKindFunction {
+			got = append(got, it.Label)
+			if it.Label == "tool110" {
+				first = it
+			}
+		}
+	}
+	slices.Sort(got)
+	want := []string{"tool11", "tool110", "tool111", "tool112", "tool113", "tool114", "tool115", "tool116", "tool117", "tool118", "tool119"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools after tool11 = %v, want %v", got, want)
+	}
+	if first.Detail != "tools.gram" || first.Data == nil {
+		t.Fatalf("tool110 before resolve: %+v", first)
+	}
+	var resolved protocol.CompletionItem
+	c.mustCall("completionItem/resolve", first, &resolved)
+	if resolved.Detail != "tools.gram: (n::Integer)==>(::String)" || !strings.Contains(fmt.Sprint(resolved.Documentation), "Tool 110") {
+		t.Errorf("tool110 resolved: %+v", resolved)
+	}
 }
