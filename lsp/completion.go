@@ -311,7 +311,7 @@ func (a *analysis) typeItems(wr protocol.Range, group bool, word string) ([]prot
 		cs = append(cs, ide.RecordCompletion(a.Prog.Records[r.v]))
 	}
 	if pn := a.packageNames(); pn != nil {
-		others, omore := pick(pn.records, word)
+		others, omore := pick(pn.recordTable(), word)
 		more = more || omore
 		for _, e := range others {
 			c := ide.RecordCompletion(e.v.record)
@@ -362,7 +362,7 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 		out = append(out, it)
 	}
 	if pn := a.packageNames(); pn != nil {
-		others, omore := pick(pn.tools, word)
+		others, omore := pick(pn.toolTable(), word)
 		for _, e := range others {
 			if in[e.name] {
 				continue
@@ -405,7 +405,7 @@ func (a *analysis) testAgentItems(wr protocol.Range, word string) ([]protocol.Co
 	var more bool
 	if pn := a.packageNames(); pn != nil {
 		var agents []namedEntry[pkgDecl]
-		agents, more = pick(pn.agents, word)
+		agents, more = pick(pn.agentTable(), word)
 		for _, e := range agents {
 			out = append(out, protocol.CompletionItem{
 				Label: e.name, Kind: protocol.CompletionItemKindClass, Detail: "agent in " + e.v.where(), SortText: "1" + e.name,
@@ -436,7 +436,7 @@ func (a *analysis) testToolItems(wr protocol.Range, word string) ([]protocol.Com
 	var more bool
 	if pn := a.packageNames(); pn != nil {
 		var tools []namedEntry[pkgDecl]
-		tools, more = pick(pn.calls, word)
+		tools, more = pick(pn.callTable(), word)
 		for _, e := range tools {
 			it := protocol.CompletionItem{
 				Label: e.name, Kind: protocol.CompletionItemKindFunction, SortText: "1" + e.name,

@@ -51,7 +51,7 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 	if t := an.names().tool(an.Prog, d.Tool); t != nil {
 		toolDetail(it, t)
 	} else if pn := an.packageNames(); pn != nil {
-		if pd, ok := lookup(pn.tools, d.Tool); ok {
+		if pd, ok := lookup(pn.toolTable(), d.Tool); ok {
 			pkgToolDetail(it, pd)
 		}
 	}
