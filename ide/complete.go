@@ -88,6 +88,18 @@ func (a *Analysis) Complete(off int) Completions {
 		out.Items = a.toolItems(c.Names)
 	case SlotReference:
 		out.Items = a.referenceItems()
+	case SlotTestAgent:
+		for _, ag := range a.Prog.Agents {
+			if ag.Name != "" {
+				out.Items = append(out.Items, Completion{Label: ag.Name, Kind: "value", Detail: "agent", Insert: ag.Name})
+			}
+		}
+	case SlotTestTool:
+		for _, t := range a.Prog.Tools {
+			if t.Name != "" {
+				out.Items = append(out.Items, Completion{Label: t.Name, Kind: "value", Detail: Signature(t), Insert: t.Name})
+			}
+		}
 	}
 	return out
 }
@@ -237,6 +249,8 @@ const (
 	SlotType                  // a type: [TypeCompletions], then the file's records
 	SlotTool                  // an element of an agent: a top-level tool it does not list yet, or an inline one
 	SlotReference             // an element of another group: a top-level identity
+	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)
+	SlotTestTool              // the tool of a test's call or no-call expectation: a tool of the file (and of its package)
 )
 
 // Context is what the text before a cursor says may be typed there.
@@ -294,6 +308,14 @@ func ContextAt(f *diag.File, start, off int) Context {
 		switch fr.key {
 		case "items":
 			out.Slot = SlotType
+		case "agent":
+			if b := c.below(); b != nil && b.open == '[' && b.hasLabel(schema.TestLabel) {
+				out.Slot = SlotTestAgent
+			}
+		case "tool":
+			if b := c.below(); b != nil && b.open == '(' && (b.hasLabel(schema.CallLabel) || b.hasLabel(schema.NoCallLabel)) {
+				out.Slot = SlotTestTool
+			}
 		case "optional", "injected", "parallelToolCalls":
 			out.Slot, out.Names = SlotValue, []string{"true", "false"}
 		}

@@ -124,6 +124,10 @@ func TestComplete(t *testing.T) {
 		{"boolean value", "[t:Tool {description: \"d\"} | (a::String {optional: ^", []string{"true", "false"}, nil, ""},
 		{"model", "[a:Agent {model: \"Oll^", []string{"Ollama/", "Ollama/llama3.2", "OpenAI/gpt-4o"}, nil, "Oll"},
 		{"agent tools", "[t:Tool {description: \"d\"} | (::String)]\n[u:Tool {description: \"d\"} | (::String)]\n[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | u, ^", []string{"t", "tool"}, []string{"u"}, ""},
+		{"agent of a test", "[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[t:Tool {description: \"d\"} | (::String)]\n[x:Test {agent: ^", []string{"a"}, []string{"t", "agent"}, ""},
+		{"tool of a call", "[t:Tool {description: \"d\"} | (::String)]\n[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[x:Test {agent: a} | (:User {says: \"hi\"}), (:Call {tool: ^", []string{"t"}, []string{"a"}, ""},
+		{"tool of a no-call", "[t:Tool {description: \"d\"} | (::String)]\n[x:Test {agent: a} | (:NoCall {tool: t^", []string{"t"}, nil, "t"},
+		{"agent of a non-test", "[t:Tool {description: \"d\"} | (::String)]\n[x:Thing {agent: ^", nil, []string{"t"}, ""},
 		{"in a string", "[a:Agent {instruction: \"he^", nil, []string{"agent"}, ""},
 		{"in a comment", "// ag^", nil, []string{"agent"}, ""},
 	}

@@ -170,13 +170,17 @@ type analysis struct {
 	// it was compiled with them (see package.go); their spans are
 	// positions of their own files.
 	Others []*project.File
-	// pkg is the package the document was compiled with, nil when alone:
-	// the next version's compile takes what it can of it.
-	pkg *project.Package
+	// compiledPkg is the package the document was compiled with, nil when
+	// alone: the next version's compile takes what it can of it.
+	compiledPkg *project.Package
 	// otherFiles are the analyses of Others, made once when a request
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
+	// pkgNames are the names the other files declare, made once when a
+	// request needs them (see pkgnames.go).
+	pkgOnce sync.Once
+	pkg     *pkgNames
 
 	ixOnce sync.Once
 	ix     *index
@@ -246,7 +250,7 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 	}
 	var prevPkg *project.Package
 	if prev != nil {
-		prevPkg = prev.pkg
+		prevPkg = prev.compiledPkg
 	}
 	prog, diags, compiled, others, ok := pkg.compile(f, doc, parsed, prevPkg)
 	if !ok {
@@ -254,7 +258,7 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 		prog, compiled = compileDocument(f, doc, after)
 		diags = schema.Merge(parsed, compiled)
 	}
-	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others, pkg: compiled}
+	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others, compiledPkg: compiled}
 	if prev != nil {
 		an.known.Store(prev.known.Load())
 	}

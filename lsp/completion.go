@@ -12,6 +12,14 @@
 // editor asks again as the word changes); a file with fewer gets them all.
 // So a completion costs the same in a file of a hundred names as in one of
 // a hundred thousand.
+//
+// In a package (see package.go), the names the other member files declare
+// come after the document's own, from tables made once per analysis (see
+// pkgnames.go), each item's detail naming its file: the top-level tools in
+// an agent's element list, the records where a type is written, and in a
+// test, the agents and tools it names. A name the document declares is
+// offered once, as its own; a test file's declarations are never offered
+// to another file.
 
 package lsp
 
@@ -232,6 +240,10 @@ func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 		return a.toolItems(c.Names, wr, word)
 	case ide.SlotReference:
 		return a.referenceItems(wr, word)
+	case ide.SlotTestAgent:
+		return a.testAgentItems(wr, word)
+	case ide.SlotTestTool:
+		return a.testToolItems(wr, word)
 	}
 	return nil, false
 }
@@ -291,12 +303,21 @@ func keyItems(k ide.Kind, present []string, wr protocol.Range) []protocol.Comple
 
 // typeItems completes type names (and, for a subject pattern, the labels of
 // the agent language first): the records are those whose names start with
-// word.
+// word, the file's, then those of the other files of its package.
 func (a *analysis) typeItems(wr protocol.Range, group bool, word string) ([]protocol.CompletionItem, bool) {
 	cs := ide.TypeCompletions(group)
 	recs, more := pick(a.names().records, word)
 	for _, r := range recs {
 		cs = append(cs, ide.RecordCompletion(a.Prog.Records[r.v]))
+	}
+	if pn := a.packageNames(); pn != nil {
+		others, omore := pick(pn.recordTable(), word)
+		more = more || omore
+		for _, e := range others {
+			c := ide.RecordCompletion(e.v.record)
+			c.Detail = "record in " + e.v.where()
+			cs = append(cs, c)
+		}
 	}
 	return items(cs, wr, "%03d"), more
 }
@@ -312,7 +333,8 @@ func valueItems(wr protocol.Range, values ...string) []protocol.CompletionItem {
 
 // toolItems completes the tools an agent may list: the top-level tools
 // whose names start with word that are not among the agent's elements
-// listed yet, then a snippet for an inline tool.
+// listed yet, the file's, then those of the other files of its package,
+// then a snippet for an inline tool.
 func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	in := make(map[string]bool, len(listed))
@@ -339,9 +361,90 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 		}
 		out = append(out, it)
 	}
+	if pn := a.packageNames(); pn != nil {
+		others, omore := pick(pn.toolTable(), word)
+		for _, e := range others {
+			if in[e.name] {
+				continue
+			}
+			it := protocol.CompletionItem{
+				Label:    e.name,
+				Kind:     protocol.CompletionItemKindFunction,
+				SortText: "1" + e.name,
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: e.name},
+			}
+			if omore {
+				it.Detail = e.v.where()
+				it.Data = completionData{Tool: e.name}
+			} else {
+				pkgToolDetail(&it, e.v)
+			}
+			out = append(out, it)
+		}
+		more = more || omore
+	}
 	for _, it := range snippetItems(wr, true) {
-		it.SortText = "1" + it.Label
+		it.SortText = "2" + it.Label
 		out = append(out, it)
+	}
+	return out, more
+}
+
+// testAgentItems completes the agent of a test: the file's agents, then
+// those of the other files of its package, that start with word.
+func (a *analysis) testAgentItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+	var out []protocol.CompletionItem
+	for _, ag := range a.Prog.Agents {
+		if ag.Name != "" && strings.HasPrefix(strings.ToLower(ag.Name), strings.ToLower(word)) {
+			out = append(out, protocol.CompletionItem{
+				Label: ag.Name, Kind: protocol.CompletionItemKindClass, Detail: "agent", SortText: "0" + ag.Name,
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(ag.Name)},
+			})
+		}
+	}
+	var more bool
+	if pn := a.packageNames(); pn != nil {
+		var agents []namedEntry[pkgDecl]
+		agents, more = pick(pn.agentTable(), word)
+		for _, e := range agents {
+			out = append(out, protocol.CompletionItem{
+				Label: e.name, Kind: protocol.CompletionItemKindClass, Detail: "agent in " + e.v.where(), SortText: "1" + e.name,
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(e.name)},
+			})
+		}
+	}
+	return out, more
+}
+
+// testToolItems completes the tool of a test's call or no-call
+// expectation: the file's tools, then those of the other files of its
+// package, that start with word.
+func (a *analysis) testToolItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+	var out []protocol.CompletionItem
+	seen := map[string]bool{}
+	for _, t := range a.Prog.Tools {
+		if t.Name != "" && !seen[t.Name] && strings.HasPrefix(strings.ToLower(t.Name), strings.ToLower(word)) {
+			seen[t.Name] = true
+			it := protocol.CompletionItem{
+				Label: t.Name, Kind: protocol.CompletionItemKindFunction, SortText: "0" + t.Name,
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(t.Name)},
+			}
+			toolDetail(&it, t)
+			out = append(out, it)
+		}
+	}
+	var more bool
+	if pn := a.packageNames(); pn != nil {
+		var tools []namedEntry[pkgDecl]
+		tools, more = pick(pn.callTable(), word)
+		for _, e := range tools {
+			it := protocol.CompletionItem{
+				Label: e.name, Kind: protocol.CompletionItemKindFunction, SortText: "1" + e.name,
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(e.name)},
+			}
+			pkgToolDetail(&it, e.v)
+			out = append(out, it)
+		}
 	}
 	return out, more
 }

@@ -13,6 +13,10 @@
 //     (docs/language.md);
 //   - any other identity: what it is and its labels.
 //
+// A reference to a name another file of the package declares (a tool an
+// agent lists, a record named as a type) shows what a local one shows,
+// and the file it is declared in (see pkgnames.go).
+//
 // The texts are those of package ide, which the browser playground shows
 // too; what is under the cursor is found here, with the index of the
 // version's identities (index.go) and its syntax (syntax.go).
@@ -50,6 +54,9 @@ func (a *analysis) hover(off int) (string, diag.Span, bool) {
 	ix := a.index()
 	if o, ok := ix.at(off); ok {
 		if !o.resolved() {
+			if d, ok := a.packageNames().declared(o.name); ok {
+				return d.doc(), o.span, true
+			}
 			return ide.UndefinedDoc(o.name), o.span, true
 		}
 		if d := ix.nameDecl(o.def); d != nil {

@@ -136,3 +136,62 @@ func (c *testClient) waitWake() {
 	case <-time.After(5 * time.Millisecond):
 	}
 }
+
+// BenchmarkPackageCompletion measures completion and hover in a file of a
+// package of 200 files of 250 lines, the other files on disk, over a
+// JSON-RPC connection: after each of 21 one-word edits (once the
+// diagnostics are published), the time of a completion in an agent's tool
+// list, which offers the tools of the other files (the first request of
+// the version, which makes the package's name tables), then of a hover
+// over a tool another file declares. It prints the medians.
+//
+//	go test ./lsp -run '^$' -bench '^BenchmarkPackageCompletion$' -benchtime 1x
+func BenchmarkPackageCompletion(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("runs once: use -benchtime 1x")
+	}
+	fmt.Printf("load average at start: %s\n", loadavg.String())
+	const files, lines = 200, 250
+	dir := b.TempDir()
+	srcs := gramgen.AgentPackage(files, lines)
+	for i, src := range srcs[1:] {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.gram", i+1)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The completion is of the word lookup after lookup0_f9: a name of
+	// every file starts with it.
+	const picker = "[picker:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Pick.\"} |\n  lookup0_f7\n]\n" +
+		"[chooser:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Choose.\"} | lookup0_f9, lookup]\n"
+	text := srcs[0] + picker
+	c := newTestClient(b, nil)
+	c.bePatient()
+	uri := pathURI(filepath.Join(dir, "f000.gram"))
+	c.open(uri, text)
+	c.waitDiagnostics(uri, 1)
+	f := diag.NewFile("", []byte(text))
+	at := positionOf(f, len(text)-len("]\n"))
+	ref := positionOf(f, strings.Index(text, "lookup0_f7")+1)
+	const needle = `:Tool {description: "Finds record `
+	pos := positionOf(f, strings.Index(text, needle)+len(needle))
+	var completions, hovers []time.Duration
+	v := int32(1)
+	typeWords(c, uri, pos, &v, func() {
+		var list protocol.CompletionList
+		completions = append(completions, timed(func() { c.mustCall("textDocument/completion", tdp(uri, at), &list) }))
+		if len(list.Items) < maxCompletions {
+			b.Fatalf("completion offers %d items", len(list.Items))
+		}
+		var h *protocol.Hover
+		hovers = append(hovers, timed(func() { c.mustCall("textDocument/hover", tdp(uri, ref), &h) }))
+		if h == nil || !strings.Contains(h.Contents.Value, "Declared in `f007.gram`") {
+			b.Fatalf("hover: %+v", h)
+		}
+	})
+	c.close()
+	comp, hov := medianMS(completions), medianMS(hovers)
+	fmt.Printf("in a package of %d files of %d lines: completion of an agent's tools %.2f ms, hover over another file's tool %.2f ms (load %s)\n", files, lines, comp, hov, loadavg.String())
+	b.ReportMetric(comp, "completion-ms")
+	b.ReportMetric(hov, "hover-ms")
+	b.ReportMetric(0, "ns/op")
+}

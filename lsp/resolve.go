@@ -50,6 +50,10 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 	an := snap.Analysis()
 	if t := an.names().tool(an.Prog, d.Tool); t != nil {
 		toolDetail(it, t)
+	} else if pn := an.packageNames(); pn != nil {
+		if pd, ok := lookup(pn.toolTable(), d.Tool); ok {
+			pkgToolDetail(it, pd)
+		}
 	}
 	return it, nil
 }
@@ -58,6 +62,13 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 func toolDetail(it *protocol.CompletionItem, t *schema.Tool) {
 	it.Detail = ide.Signature(t)
 	it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description}
+}
+
+// pkgToolDetail fills in the item of a tool another file of the package
+// declares: its file and signature, and its description.
+func pkgToolDetail(it *protocol.CompletionItem, d pkgDecl) {
+	toolDetail(it, d.tool)
+	it.Detail = d.where() + ": " + it.Detail
 }
 
 // tool returns the top-level tool of p, the program the tables are of,

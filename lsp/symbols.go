@@ -3,8 +3,11 @@
 // The outline of a document is hierarchical: agents hold their tools (inline
 // tools with their parameters, and references to shared tools), tools hold
 // their parameters, records their fields, and other named patterns of plain
-// gram appear under their identity. Workspace symbols search the open
-// documents and the `.gram` files of the workspace folders; files on disk are
+// gram appear under their identity. The outline is the document's alone,
+// in a package too. Workspace symbols search the open documents, the other
+// `.gram` files of their directories (the files of their packages, found
+// with no workspace folder too), and the `.gram` files of the workspace
+// folders, each file once, an open one as its buffer; files on disk are
 // parsed once and again only when they change.
 
 package lsp
@@ -26,6 +29,7 @@ import (
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -240,6 +244,7 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 	if err != nil {
 		return nil, err
 	}
+	files = append(packageFiles(uris), files...)
 	for _, path := range files {
 		if open[path] {
 			continue
@@ -247,6 +252,7 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		open[path] = true // listed once
 		syms := s.ws.symbols(path)
 		out = appendMatching(out, p.Query, pathURI(path), syms, "")
 		if len(out) >= maxWorkspaceSymbols {
@@ -257,6 +263,28 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		out = out[:maxWorkspaceSymbols]
 	}
 	return out, nil
+}
+
+// packageFiles returns the .gram files of the directories of the open
+// documents uris, in path order.
+func packageFiles(uris []protocol.DocumentURI) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range uris {
+		dir := dirOf(u)
+		if dir == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		paths, err := project.Files(dir)
+		if err != nil {
+			continue
+		}
+		for _, p := range paths {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
 }
 
 // maxWorkspaceSymbols caps the answer to workspace/symbol.

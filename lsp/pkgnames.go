@@ -1,0 +1,203 @@
+// The names of a document's package.
+//
+// Completion and hover look at the names the other member files of a
+// document's package declare: their top-level tools, agents and records
+// (a test file's declarations are its own, and never offered to another
+// file). Each table is made once per analysis, when a request first
+// needs it, from the compiled programs' lists of tools, agents and
+// records, which are small: never from the files' syntax. Each name is
+// the first declaration of it in path order, the one the compiler
+// resolves references to, and a name the document declares itself is
+// left out: the document's own comes first.
+
+package lsp
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/ide"
+	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/schema"
+)
+
+// pkgNames are the names the other files of a package declare that the
+// document does not, each table made when first asked for and sorted by
+// name without case (see sortEntries).
+type pkgNames struct {
+	a *analysis
+	// tools are the top-level tools, which an agent may list; calls are
+	// every tool, inline ones too, which a test may expect called.
+	toolsOnce, callsOnce, agentsOnce, recordsOnce sync.Once
+	tools, calls, agents, records                 []namedEntry[pkgDecl]
+}
+
+// pkgDecl is a declaration of another file of the package.
+type pkgDecl struct {
+	file   *project.File
+	tool   *schema.Tool
+	agent  *schema.Agent
+	record *schema.Record
+}
+
+// where names the file of the declaration, for a completion's detail and
+// a hover: its base name (the files of a package share a directory).
+func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
+
+// doc is the hover text of the declaration: what hover says of a local
+// one, and the file it is declared in.
+func (d pkgDecl) doc() string {
+	var md string
+	switch {
+	case d.tool != nil:
+		md = ide.ToolDoc(d.tool)
+	case d.agent != nil:
+		md = ide.AgentDoc(d.agent)
+	case d.record != nil:
+		md = ide.RecordDoc(d.record)
+	}
+	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
+}
+
+// packageNames returns the names the other files of the document's package
+// declare; nil when the document is not compiled with a package.
+func (a *analysis) packageNames() *pkgNames {
+	if len(a.Others) == 0 {
+		return nil
+	}
+	a.pkgOnce.Do(func() { a.pkg = &pkgNames{a: a} })
+	return a.pkg
+}
+
+// table makes a table of the names of one kind that the other member files
+// (not test files) declare and the document does not: mine gives the
+// document's names, theirs calls add with each declaration of a file, in
+// source order. The first declaration of a name, in path order, is kept.
+func (pn *pkgNames) table(mine func(yield func(string)), theirs func(o *project.File, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
+	taken := map[string]bool{}
+	mine(func(name string) { taken[name] = true })
+	var es []namedEntry[pkgDecl]
+	add := func(name string, d pkgDecl) {
+		if name != "" && !taken[name] {
+			taken[name] = true
+			es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
+		}
+	}
+	for _, o := range pn.a.Others {
+		if !o.Test && o.Program != nil {
+			theirs(o, add)
+		}
+	}
+	sortEntries(es)
+	return es
+}
+
+// toolTable returns the top-level tools of the other files.
+func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
+	pn.toolsOnce.Do(func() {
+		pn.tools = pn.table(func(yield func(string)) {
+			for _, t := range pn.a.Prog.Tools {
+				if t.TopLevel {
+					yield(t.Name)
+				}
+			}
+		}, func(o *project.File, add func(string, pkgDecl)) {
+			for _, t := range o.Program.Tools {
+				if t.TopLevel {
+					add(t.Name, pkgDecl{file: o, tool: t})
+				}
+			}
+		})
+	})
+	return pn.tools
+}
+
+// callTable returns every tool of the other files, top-level and inline,
+// that no tool of the document hides.
+func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
+	pn.callsOnce.Do(func() {
+		pn.calls = pn.table(func(yield func(string)) {
+			for _, t := range pn.a.Prog.Tools {
+				yield(t.Name)
+			}
+		}, func(o *project.File, add func(string, pkgDecl)) {
+			for _, t := range o.Program.Tools {
+				add(t.Name, pkgDecl{file: o, tool: t})
+			}
+		})
+	})
+	return pn.calls
+}
+
+// agentTable returns the agents of the other files.
+func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
+	pn.agentsOnce.Do(func() {
+		pn.agents = pn.table(func(yield func(string)) {
+			for _, ag := range pn.a.Prog.Agents {
+				yield(ag.Name)
+			}
+		}, func(o *project.File, add func(string, pkgDecl)) {
+			for _, ag := range o.Program.Agents {
+				add(ag.Name, pkgDecl{file: o, agent: ag})
+			}
+		})
+	})
+	return pn.agents
+}
+
+// recordTable returns the records of the other files.
+func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
+	pn.recordsOnce.Do(func() {
+		pn.records = pn.table(func(yield func(string)) {
+			for _, r := range pn.a.Prog.Records {
+				yield(r.Name)
+			}
+		}, func(o *project.File, add func(string, pkgDecl)) {
+			for _, r := range o.Program.Records {
+				add(r.Name, pkgDecl{file: o, record: r})
+			}
+		})
+	})
+	return pn.records
+}
+
+// lookup returns the declaration of name in a table, if it has one.
+func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
+	key := strings.ToLower(name)
+	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
+		if es[i].name == name {
+			return es[i].v, true
+		}
+	}
+	return pkgDecl{}, false
+}
+
+// declared returns the declaration another file of the package makes of
+// name, which a reference of the document that resolves in no declaration
+// of its own names: a top-level tool, an agent or a record of the first
+// file, in path order, that declares one. It looks through the programs'
+// lists, without making a table: a hover asks for one name.
+func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
+	if pn == nil || name == "" {
+		return pkgDecl{}, false
+	}
+	for _, o := range pn.a.Others {
+		if o.Test || o.Program == nil {
+			continue
+		}
+		for _, t := range o.Program.Tools {
+			if t.TopLevel && t.Name == name {
+				return pkgDecl{file: o, tool: t}, true
+			}
+		}
+		if ag := o.Program.Agent(name); ag != nil {
+			return pkgDecl{file: o, agent: ag}, true
+		}
+		if r := o.Program.Record(name); r != nil {
+			return pkgDecl{file: o, record: r}, true
+		}
+	}
+	return pkgDecl{}, false
+}
