@@ -19,7 +19,9 @@
 // directory gets a new snapshot of the same version and text with the new
 // inputs, and its diagnostics are published again. Other files are parsed
 // again only when their text changed (an open buffer's version, a file's
-// size or modification time).
+// size or modification time), and compiled again only when they changed or
+// use a name of a file that did: each version is compiled from the package
+// of the version before (see [project.Recompile]).
 
 package lsp
 
