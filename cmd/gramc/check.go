@@ -17,8 +17,9 @@ const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--t
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
 signatures, records, types). A directory is searched recursively for *.gram
-files and symbolic links to them (skipping hidden directories); - reads
-standard input. A NAME_test.gram file is checked with the agents, tools and
+files and symbolic links to them (skipping hidden directories); DIR/...
+also skips directories named testdata or node_modules and those starting
+with "_", as the Go tools do; - reads standard input. A NAME_test.gram file is checked with the agents, tools and
 records of NAME.gram beside it.
 Files are checked concurrently; they are reported in the order given, a
 directory's files in path order. Diagnostics go to standard output:

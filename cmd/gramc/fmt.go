@@ -16,7 +16,8 @@ const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PA
 
 Formats gram files in the canonical style, keeping every comment. A directory
 is searched recursively for *.gram files and symbolic links to them (skipping
-hidden directories); - reads standard input. Without flags the formatted files
+hidden directories; DIR/... also skips directories named testdata or
+node_modules and those starting with "_"); - reads standard input. Without flags the formatted files
 are printed on standard output. With flags:
 
   -w       rewrite the files that change, in place: the file stays the same

@@ -28,10 +28,10 @@ const defaultMaxFileSize = inputfile.DefaultLimit
 const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
-// given, directories (DIR, or DIR/... which also skips directories named
-// testdata) walked for regular *.gram files and symbolic links to
-// them in path order (hidden directories skipped, links to directories not
-// followed; a directory without any is reported with a warning),
+// given, directories (DIR, or DIR/... which also skips the directories
+// [skippedInTree] names) walked for regular *.gram files and symbolic links
+// to them in path order (hidden directories skipped, links to directories
+// not followed; a directory without any is reported with a warning),
 // - as standard input.
 // Paths are cleaned and listed once. It reports whether an argument could
 // not be read.
@@ -63,8 +63,8 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 		// DIR/... names the tree below DIR, as the Go tools write it; a
 		// directory is walked whole either way.
-		// DIR/... skips directories named testdata (fixtures), as the Go
-		// tools do.
+		// DIR/... skips fixtures, installed packages and set-aside
+		// directories (skippedInTree), as the Go tools do.
 		tree := false
 		if arg == "..." {
 			arg, tree = ".", true
@@ -96,7 +96,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 				return err
 			}
 			if d.IsDir() {
-				if path != p && (strings.HasPrefix(d.Name(), ".") || tree && d.Name() == "testdata") {
+				if path != p && (strings.HasPrefix(d.Name(), ".") || tree && skippedInTree(d.Name())) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -126,6 +126,15 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 	}
 	return inputs, bad
+}
+
+// skippedInTree reports whether a directory of this name below the root of
+// a DIR/... tree is left out of it, as the Go tools leave it out of ./...:
+// testdata (fixtures, broken on purpose), node_modules (installed npm
+// packages) and names starting with "_" (set aside). Hidden directories
+// (names starting with ".") are skipped in every walk.
+func skippedInTree(name string) bool {
+	return name == "testdata" || name == "node_modules" || strings.HasPrefix(name, "_")
 }
 
 // distinctFiles returns the inputs without those that name a file an

@@ -31,14 +31,16 @@ const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay
 
 Runs the agent tests declared in gram files: patterns labelled Test, in an
 agent's file or in a NAME_test.gram file beside NAME.gram. A directory is
-searched recursively for *.gram files, skipping hidden directories and those
-named testdata; without a PATH the current directory is. Each test's user turns go through the same runtime as gramc run, with the
-same tool binding (built-in tools, --tool programs, --mcp servers, --inject
-values), and its expectations are checked: tool calls and their arguments
-(trajectory exact, inOrder or anyOrder), tools not called, the answer, and
-rubrics scored by judge agents. The project's bindings file (the nearest
-bindings.gram, see gramc run --help) gives the default bindings and the
-cassette directory; the flags override it.
+searched recursively for *.gram files, skipping hidden directories, those
+named testdata or node_modules and those starting with "_"; without a PATH
+the current directory is. Each test's user turns go through the same
+runtime as gramc run, with the same tool binding (built-in tools, --tool
+programs, --mcp servers, --inject values), and its expectations are
+checked: tool calls and their arguments (trajectory exact, inOrder or
+anyOrder), tools not called, the answer, and rubrics scored by judge agents.
+The project's bindings file (the nearest bindings.gram, see
+gramc run --help) gives the default bindings and the cassette directory;
+the flags override it.
 
 Where the answers come from:
   (default)  a test whose cassette exists is replayed, the others run
@@ -252,7 +254,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	if ioErr {
 		return nil, exitWith(exitUsage)
 	}
-	inputs = skipTestdata(paths, inputs)
+	inputs = skipTreeDirs(paths, inputs)
 	var jobs []agenttest.Job
 	bad, files := false, 0
 	reported := map[string]bool{}
@@ -345,10 +347,11 @@ func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package,
 	return pkgs, nil
 }
 
-// skipTestdata drops the files found in directories named testdata below a
-// directory given on the command line (fixtures, as for go test); files
-// given by name are kept.
-func skipTestdata(paths []string, inputs []checkInput) []checkInput {
+// skipTreeDirs drops the files found below a directory given on the command
+// line in the directories that DIR/... leaves out ([skippedInTree]: testdata,
+// node_modules, names starting with "_"), as go test does; files given by
+// name are kept.
+func skipTreeDirs(paths []string, inputs []checkInput) []checkInput {
 	out := inputs[:0]
 	for _, in := range inputs {
 		skip := false
@@ -358,7 +361,7 @@ func skipTestdata(paths []string, inputs []checkInput) []checkInput {
 				continue
 			}
 			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-				if el == "testdata" {
+				if skippedInTree(el) {
 					skip = true
 				}
 			}

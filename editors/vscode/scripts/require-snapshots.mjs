@@ -8,9 +8,9 @@ import { join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const dirs = [
-  ["test/fixtures", ".gram"],
-  ["test/fixtures/examples", ".gram"],
-  ["test/fixtures/markdown", ".md"],
+  ["test/testdata/fixtures", ".gram"],
+  ["test/testdata/fixtures/examples", ".gram"],
+  ["test/testdata/fixtures/markdown", ".md"],
 ];
 const problems = [];
 for (const [dir, ext] of dirs) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes test/unit/scopes.gram: scope assertions for vscode-tmgrammar-test.
+"""Writes test/testdata/unit/scopes.gram: scope assertions for vscode-tmgrammar-test.
 
 Each case is a source line and the scopes expected on parts of it, given as
 (text, nth occurrence, scope); the caret lines are computed, not hand-counted.
@@ -93,7 +93,7 @@ def main():
             else:
                 out.append("//" + " " * (col - 2) + "^" * len(text) + " " + scope)
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "test", "unit", "scopes.gram"), "w") as f:
+    with open(os.path.join(here, "..", "test", "testdata", "unit", "scopes.gram"), "w") as f:
         f.write("\n".join(out) + "\n")
 
 

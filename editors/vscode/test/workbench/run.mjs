@@ -29,7 +29,11 @@ const shots = join(scratch, "screenshots");
 const home = join(scratch, "home");
 const userData = join(scratch, "user-data");
 const extensions = join(scratch, "extensions");
-const workspace = join(scratch, "workspace");
+// The workspace is a copy of testdata/workspace: a correct package at its
+// root and a broken one in broken/ (a directory is a package, so the two
+// files must not share one). Its name starts with "_" so that
+// `gramc check ./...` at the repository's root leaves the copy alone.
+const workspace = join(scratch, "_workspace");
 // The repository's examples package, copied into the workspace as examples/.
 const examples = resolve(here, "..", "..", "..", "..", "examples");
 const codeServer = join(here, "node_modules", "code-server", "out", "node", "entry.js");
@@ -87,7 +91,7 @@ function prepare() {
     mkdirSync(d, { recursive: true });
   }
   mkdirSync(join(scratch, "tmp"), { recursive: true });
-  cpSync(join(here, "workspace"), workspace, { recursive: true });
+  cpSync(join(here, "testdata", "workspace"), workspace, { recursive: true });
   cpSync(examples, join(workspace, "examples"), { recursive: true });
   mkdirSync(join(userData, "User"), { recursive: true });
   writeFileSync(
@@ -463,7 +467,7 @@ async function main() {
   await shot(page, "d-tool-schema.png");
 
   // (b) A broken file: an error squiggle and a Problems entry with the code.
-  page = await openFile(page, base, host, "broken.gram");
+  page = await openFile(page, base, host, "broken/broken.gram");
   await page
     .waitForSelector(".monaco-editor .squiggly-error", { timeout: step })
     .catch(() => fail("broken.gram shows no error squiggle"));

@@ -1,6 +1,6 @@
 // The playground's TextMate interpreter (src/textmate.js) against the
 // snapshots that vscode-textmate made of the extension's grammar
-// (editors/vscode/test/fixtures/**/*.gram.snap): every character the
+// (editors/vscode/test/testdata/fixtures/**/*.gram.snap): every character the
 // snapshots cover must get the same scopes, except inside ```md strings,
 // where the extension's tests run a Markdown stand-in grammar that the
 // playground does not have.
@@ -12,7 +12,7 @@ import { compileGrammar } from "../../src/textmate.js";
 
 const vscode = join(import.meta.dirname, "..", "..", "..", "..", "editors", "vscode");
 const grammar = JSON.parse(readFileSync(join(vscode, "syntaxes", "gram.tmLanguage.json"), "utf8"));
-const fixtures = join(vscode, "test", "fixtures");
+const fixtures = join(vscode, "test", "testdata", "fixtures");
 
 function snapshots() {
   const out = [];
