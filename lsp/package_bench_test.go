@@ -21,7 +21,9 @@ import (
 // published diagnostics of the edited file, over a JSON-RPC connection, of
 // 21 edits, beside the same edits in the same text as a file alone. A
 // third figure has a file that uses the edited tool and record open too:
-// the time until the diagnostics of both are published.
+// the time until the diagnostics of both are published. The same edits in
+// packages of 50, 100 and 400 files show how the cost grows with the
+// package.
 //
 //	go test ./lsp -run '^$' -bench '^BenchmarkPackageEdit$' -benchtime 1x
 func BenchmarkPackageEdit(b *testing.B) {
@@ -86,6 +88,21 @@ func BenchmarkPackageEdit(b *testing.B) {
 	both := measure(filepath.Join(pkg, "f000.gram"), true)
 	single := measure(filepath.Join(alone, "f000.gram"), false)
 	fmt.Printf("a one-word edit → diagnostics: %.2f ms in a package of %d files of %d lines (%.2f ms with a file using the edited tool open too), %.2f ms alone (load %s)\n", inPkg, files+1, lines, both, single, loadavg.String())
+	// Growth: the same edits in packages of 50, 100 and 400 files.
+	var grow []string
+	for _, n := range []int{50, 100, 400} {
+		d := filepath.Join(dir, fmt.Sprintf("pkg%d", n))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for i, src := range gramgen.AgentPackage(n, lines) {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%03d.gram", i)), []byte(src), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		grow = append(grow, fmt.Sprintf("%d files %.2f ms", n, measure(filepath.Join(d, "f000.gram"), false)))
+	}
+	fmt.Printf("by the package's size: %s, 201 files %.2f ms (load %s)\n", strings.Join(grow, ", "), inPkg, loadavg.String())
 	b.ReportMetric(inPkg, "package-ms")
 	b.ReportMetric(both, "dependent-ms")
 	b.ReportMetric(single, "alone-ms")

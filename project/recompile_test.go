@@ -75,3 +75,31 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		pkg = got
 	}
 }
+
+// TestRecompileNameInTwoFiles: a name two files declare is reported in
+// both, each naming the other's place; when an edit moves the place in
+// one file, the other file's diagnostic names the new place.
+func TestRecompileNameInTwoFiles(t *testing.T) {
+	const tool = "[dup:Tool {description: \"D\"} | (q::String)==>(::String)]\n"
+	const agent = "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | dup]\n"
+	srcs := []Source{}
+	for _, f := range []struct{ path, text string }{{"d/a.gram", tool + agent}, {"d/b.gram", tool}} {
+		file := diag.NewFile(f.path, []byte(f.text))
+		doc, diags := parser.Parse(file)
+		srcs = append(srcs, Source{File: file, Doc: doc, Diags: diags})
+	}
+	pkg := Compile("d", srcs)
+	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in d/a.gram:1:2") {
+		t.Fatalf("before the edit:\n%s", got)
+	}
+	file := diag.NewFile("d/a.gram", []byte("// moved\n\n"+tool+agent))
+	doc, diags := parser.Parse(file)
+	srcs[0] = Source{File: file, Doc: doc, Diags: diags}
+	got := diagLines(Recompile(pkg, "d", srcs))
+	if want := diagLines(Compile("d", srcs)); got != want {
+		t.Fatalf("diagnostics\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(got, "d/a.gram:3:2") {
+		t.Fatalf("b.gram does not name the new place of dup in a.gram:\n%s", got)
+	}
+}

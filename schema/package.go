@@ -16,16 +16,31 @@ import (
 // pkgScope is what the files of a package share while they compile: the
 // records and top-level tools of every file, by name (the first of a
 // name, in file order), so that a file may use those of another.
+//
+// The tables give where a name's declaration is, not the declaration: a
+// file and its place in the file's list of records or tools. A compile
+// that takes most files from an earlier one, whose files declare the same
+// names, shares the earlier tables whole and has its own lists.
 type pkgScope struct {
-	records    map[string]*Record
-	recordList []*Record
-	tools      map[string]pkgTool
+	records, tools map[string]pkgRef
+	// recordNames are the names of records, in file order.
+	recordNames []string
+	// files are the files' lists of records and tools, by file.
+	files []pkgFileState
+	// cs are the compilers of the files being compiled, by file (nil for
+	// a file taken from an earlier compile); nil once the compile is done.
+	cs []*compiler
 }
 
-// pkgTool is a top-level tool of a package and the compiler of its file.
+// pkgRef is where a declaration of a package is: its file, and its index
+// in the file's list of records or tools.
+type pkgRef struct{ file, k int }
+
+// pkgTool is a top-level tool of a file and its index in the file's
+// program.
 type pkgTool struct {
-	c *compiler
-	i int // in c.prog.Tools
+	t *Tool
+	i int
 }
 
 // record returns the record of the package named name, or nil (also for a
@@ -34,7 +49,10 @@ func (s *pkgScope) record(name string) *Record {
 	if s == nil {
 		return nil
 	}
-	return s.records[name]
+	if ref, ok := s.records[name]; ok {
+		return s.files[ref.file].records[ref.k]
+	}
+	return nil
 }
 
 // pkgTool returns the top-level tool of another file of the package that
@@ -44,10 +62,13 @@ func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
 	if c.pkg == nil {
 		return nil, -1
 	}
-	if pt, ok := c.pkg.tools[e.Subject.Identity]; ok {
+	if ref, ok := c.pkg.tools[e.Subject.Identity]; ok {
 		c.usePkg(e.Subject.Identity, true)
-		pt.c.used[pt.i] = true
-		return pt.c.prog.Tools[pt.i], -1
+		pt := c.pkg.files[ref.file].tools[ref.k]
+		if oc := c.pkg.cs[ref.file]; oc != nil {
+			oc.used[pt.i] = true
+		}
+		return pt.t, -1
 	}
 	return nil, -1
 }
@@ -100,8 +121,8 @@ type PackageCompile struct {
 	// they declared in it.
 	Reused    []bool
 	SameNames bool
-	docs   []*parser.Document
-	tests  []*parser.Document
+	docs      []*parser.Document
+	tests     []*parser.Document
 	// files are what each of docs declares and uses of the others.
 	files []pkgFileState
 	// tests' toolDeps, by test.
@@ -109,6 +130,8 @@ type PackageCompile struct {
 	hasAgents bool
 	// dups are the names two files declare.
 	dups map[string]bool
+	// scope is the package's records and tools by name.
+	scope *pkgScope
 }
 
 // pkgFileState is what a compile of a package keeps of a member file.
@@ -116,8 +139,9 @@ type pkgFileState struct {
 	// names are the names and labels of the file's declarations.
 	names []declName
 	// records are the records the file gives the package (the first of
-	// each name).
+	// each name), tools its top-level tools.
 	records []*Record
+	tools   []pkgTool
 	// deps are the names of other files the file uses (records and
 	// tools), toolDeps the tools among them.
 	deps, toolDeps map[string]bool
@@ -215,11 +239,21 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 // others were compiled with changed (see RecompilePackage).
 func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
-	pkg := &pkgScope{records: map[string]*Record{}, tools: map[string]pkgTool{}}
 	// cs are the compilers of the files compiled, nil for a file taken
 	// from prev; ds their declarations.
 	cs := make([]*compiler, len(all))
 	ds := make([][]decl, len(all))
+	files := make([]pkgFileState, len(docs))
+	// The package's scope: made afresh, or prev's tables with the lists
+	// of this compile (the files compiled again declare the same names as
+	// before, in the same order, and no other file declares them).
+	var pkg *pkgScope
+	if prev == nil {
+		pkg = &pkgScope{records: map[string]pkgRef{}, tools: map[string]pkgRef{}}
+	} else {
+		pkg = &pkgScope{records: prev.scope.records, recordNames: prev.scope.recordNames, tools: prev.scope.tools}
+	}
+	pkg.files, pkg.cs = files, cs
 	compiled := func(i int) bool { return prev == nil || i >= len(docs) || again[i] }
 	for i, doc := range all {
 		if !compiled(i) {
@@ -242,23 +276,26 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 			}
 		}
 	}
-	files := make([]pkgFileState, len(docs))
 	for i := range docs {
-		if c := cs[i]; c != nil {
-			st := &files[i]
-			st.names = declNames(ds[i])
-			for _, r := range c.prog.Records {
-				if c.records[r.Name] == r {
-					st.records = append(st.records, r)
-				}
-			}
-		} else {
+		c := cs[i]
+		if c == nil {
 			files[i] = prev.files[i]
+			continue
 		}
-		for _, r := range files[i].records {
-			if pkg.records[r.Name] == nil {
-				pkg.records[r.Name] = r
-				pkg.recordList = append(pkg.recordList, r)
+		st := &files[i]
+		st.names = declNames(ds[i])
+		for _, r := range c.prog.Records {
+			if c.records[r.Name] == r {
+				st.records = append(st.records, r)
+			}
+		}
+		if prev != nil {
+			continue
+		}
+		for k, r := range st.records {
+			if _, ok := pkg.records[r.Name]; !ok {
+				pkg.records[r.Name] = pkgRef{i, k}
+				pkg.recordNames = append(pkg.recordNames, r.Name)
 			}
 		}
 	}
@@ -286,15 +323,22 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 			c.compileTools(ds[i], &steps)
 		}
 	}
-	for i := range docs {
-		c := cs[i]
+	for i, c := range cs[:len(docs)] {
 		if c == nil {
-			// A stand-in for the file taken: what other files take of it.
-			c = &compiler{prog: prev.Programs[i], used: make([]bool, len(prev.Programs[i].Tools))}
+			continue
 		}
+		st := &files[i]
 		for j, t := range c.prog.Tools {
-			if _, ok := pkg.tools[t.Name]; !ok && t.Name != "" && t.TopLevel {
-				pkg.tools[t.Name] = pkgTool{c, j}
+			if t.Name != "" && t.TopLevel {
+				st.tools = append(st.tools, pkgTool{t, j})
+			}
+		}
+		if prev != nil {
+			continue
+		}
+		for k, pt := range st.tools {
+			if _, ok := pkg.tools[pt.t.Name]; !ok {
+				pkg.tools[pt.t.Name] = pkgRef{i, k}
 			}
 		}
 	}
@@ -376,8 +420,9 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		Programs: progs, Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
 		docs: slices.Clone(docs), tests: slices.Clone(tests),
 		files: files, testDeps: testDeps, hasAgents: hasAgents, dups: dups,
-		SameNames: prev != nil,
+		SameNames: prev != nil, scope: pkg,
 	}
+	pkg.cs = nil
 	for i, c := range cs {
 		if c == nil {
 			out.Diags[i], out.Reused[i] = prev.Diags[i], true

@@ -62,9 +62,9 @@ func (c *compiler) typeNames() []string {
 		}
 	}
 	if c.pkg != nil {
-		for _, r := range c.pkg.recordList {
-			if c.records[r.Name] == nil {
-				names = append(names, r.Name)
+		for _, name := range c.pkg.recordNames {
+			if c.records[name] == nil {
+				names = append(names, name)
 			}
 		}
 	}
