@@ -31,7 +31,9 @@ const (
 	// CodeBindings is a binding written wrong: an unknown label, a
 	// property missing or of the wrong type, a name bound twice.
 	CodeBindings = "invalid-binding"
-	// CodeLiteralSecret is a literal that looks like a key or a token.
+	// CodeLiteralSecret is a literal that looks like a key or a token (a
+	// warning), or any literal given as the model endpoint's apiKey (an
+	// error).
 	CodeLiteralSecret = "literal-secret"
 )
 
@@ -380,14 +382,15 @@ func value(s *parser.Subject, span diag.Span, errf func(diag.Span, string, ...an
 const apiKeyVar = "MODEL_API_KEY"
 
 // apiKey reads the key of the model endpoint: {env: "VARIABLE"}, never a
-// literal (an error whose fix reads it from the variable apiKeyVar).
+// literal (a literal-secret error whose fix reads it from the variable
+// apiKeyVar).
 func apiKey(pr *parser.Property) (Value, diag.List) {
 	v := Value{Span: pr.Value.Span()}
 	bad := func(span diag.Span, format string, a ...any) (Value, diag.List) {
 		return v, diag.List{diag.Errorf(CodeBindings, span, format, a...)}
 	}
 	literal := func() (Value, diag.List) {
-		d := diag.Errorf(CodeBindings, pr.Value.Span(), "apiKey: a key is never written in the bindings file: anyone who reads the file or its history could use it")
+		d := diag.Errorf(CodeLiteralSecret, pr.Value.Span(), "apiKey: a key is never written in the bindings file: anyone who reads the file or its history could use it")
 		d.Detail = "keep the key in an environment variable and name it: apiKey: {env: \"NAME\"}"
 		d.Fixes = []diag.Fix{{Title: "Read the key from the environment variable " + apiKeyVar,
 			Edits: []diag.Edit{{Span: pr.Value.Span(), NewText: "{env: \"" + apiKeyVar + "\"}"}}}}

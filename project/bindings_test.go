@@ -170,9 +170,10 @@ func TestParseBindingsAPIKey(t *testing.T) {
 	}
 }
 
-// A key written in the file is an error, whatever it looks like, with a fix
-// that reads it from a variable; so is a key given to an agent's model, a
-// variable name that is not one, and a key bound twice.
+// A key written in the file is a literal-secret error, whatever it looks
+// like, with a fix that reads it from a variable; a key given to an agent's model, a
+// variable name that is not one and a key bound twice are invalid-binding
+// errors.
 func TestParseBindingsAPIKeyProblems(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{`(:Model {baseURL: "https://gw.example/v1", apiKey: "sk-proj-abcdefghijklmnop123456"})`, "a key is never written"},
@@ -185,7 +186,11 @@ func TestParseBindingsAPIKeyProblems(t *testing.T) {
 		{"(:Model {apiKey: {env: \"A\"}})\n(:Model {apiKey: {env: \"B\"}})", "model endpoint apiKey is bound twice"},
 	} {
 		b, diags := parseBindings(t, "{kind: \"bindings\"}\n"+tc.src+"\n")
-		if len(diags) != 1 || diags[0].Code != CodeBindings || diags[0].Severity != diag.Error || !strings.Contains(diags[0].Message, tc.want) {
+		code := CodeBindings
+		if tc.want == "a key is never written" {
+			code = CodeLiteralSecret
+		}
+		if len(diags) != 1 || diags[0].Code != code || diags[0].Severity != diag.Error || !strings.Contains(diags[0].Message, tc.want) {
 			t.Errorf("%s: diagnostics %v, want one error %q", tc.src, diags, tc.want)
 		}
 		if strings.Contains(tc.src, "never") && b.APIKey.Env != "" {
