@@ -61,6 +61,13 @@ type Runner struct {
 	// BaseURL, when set, points every model at an OpenAI-compatible server
 	// (then no API key is needed).
 	BaseURL string
+	// APIKey, when set, is the key sent to the models instead of the one
+	// the environment gives (OPENAI_API_KEY); it is redacted from
+	// recordings.
+	APIKey string
+	// KeyVar names the environment variable APIKey was read from, for
+	// messages.
+	KeyVar string
 	// Getenv reads the environment (API keys, base URLs); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -308,6 +315,12 @@ func (r *Runner) Run(ctx context.Context, path string, t *schema.Test) Result {
 	return r.RunAll(ctx, []Job{{Path: path, Test: t}})[0]
 }
 
+// Live reports whether the test of job j runs against the model: it is
+// recorded, or it has no cassette to replay (and the mode is not replay).
+func (r *Runner) Live(j Job) bool {
+	return r.source(r.CassettePath(j.Path, j.Test.Name)) != "replay"
+}
+
 // source says where the answers of a test come from.
 func (r *Runner) source(cassette string) string {
 	switch r.Mode {
@@ -469,7 +482,7 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		if replay {
 			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client, Logger: logger})
 		} else {
-			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, Getenv: r.Getenv, HTTPClient: client, Logger: logger})
+			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv, HTTPClient: client, Logger: logger})
 		}
 		if err == nil {
 			models[a] = m
@@ -505,6 +518,9 @@ func (r *Runner) secrets() []string {
 	var out []string
 	if k := getenv("OPENAI_API_KEY"); k != "" {
 		out = append(out, k)
+	}
+	if r.APIKey != "" {
+		out = append(out, r.APIKey)
 	}
 	return out
 }

@@ -5,9 +5,11 @@
 // nearest bindings.gram, in the test file's directory or a parent up to the
 // repository root, see project.FindBindings) gives: tools bound to
 // programs (run in the bindings file's directory), MCP servers, injected
-// values, the model endpoint, model overrides and the cassette directory.
-// A bindings file with errors, or one that reads an environment variable
-// that is not set, stops the run before any model call, with the reason.
+// values, the model endpoint and its API key, model overrides and the
+// cassette directory. A bindings file with errors, or one that reads an
+// environment variable that is not set, stops the run before any model
+// call, with the reason (the endpoint's key only when the test runs against
+// the model: a test with a cassette replays it without a key).
 
 package lsp
 
@@ -36,8 +38,11 @@ type testBinding struct {
 	// lib holds the tools; options the injected values.
 	lib     *runtime.Library
 	options []runtime.Option
-	// cassettes and baseURL are the runner's (see agenttest.Runner).
-	cassettes, baseURL string
+	// cassettes, baseURL, apiKey and keyVar are the runner's (see
+	// agenttest.Runner).
+	cassettes, baseURL, apiKey, keyVar string
+	// missingKey says why the endpoint's key cannot be read, or is "".
+	missingKey string
 	// models are the model overrides, by agent name.
 	models map[string]schema.Model
 	// close closes the MCP sessions.
@@ -61,6 +66,9 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
 	tb.path, tb.cassettes, tb.baseURL = found, b.Cassettes, b.BaseURL
+	tb.keyVar = b.APIKey.Env
+	tb.apiKey, _ = b.APIKey.Get(os.LookupEnv)
+	tb.missingKey = b.MissingKey(f, os.LookupEnv)
 	for _, p := range b.Programs {
 		if err := tb.lib.Register(runtime.ExecTool(p.Name, "cd "+shellQuote(b.Dir)+" && "+p.Command, 0)); err != nil {
 			return nil, fmt.Errorf("%s: tool %s: %v", found, p.Name, strings.TrimPrefix(err.Error(), "runtime: "))
@@ -120,8 +128,18 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 // replaying its cassette when there is one.
 func (tb *testBinding) runner(s *server) *agenttest.Runner {
 	return &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
-		Cassettes: tb.cassettes, BaseURL: tb.baseURL,
+		Cassettes: tb.cassettes, BaseURL: tb.baseURL, APIKey: tb.apiKey, KeyVar: tb.keyVar,
 		Options: append([]runtime.Option{runtime.WithLogger(s.log)}, tb.options...)}
+}
+
+// keyError returns why test t of the file at path cannot run with r: it
+// runs against the model, and the variable the bindings file names for the
+// endpoint's key is not set or empty. Nil otherwise.
+func (tb *testBinding) keyError(r *agenttest.Runner, path string, t *schema.Test) error {
+	if tb.missingKey == "" || !r.Live(agenttest.Job{Path: path, Test: t}) {
+		return nil
+	}
+	return errors.New(tb.missingKey)
 }
 
 // withModel returns t, or a copy of it whose agent has the model the

@@ -253,3 +253,64 @@ func TestRunTestWithBindingsMCPServer(t *testing.T) {
 		t.Errorf("the model got %d requests in all, want 2: none after the unset token", n)
 	}
 }
+
+// TestRunTestWithBindingsAPIKey runs a test from the editor against the
+// model endpoint of the bindings file with the key its variable holds (the
+// endpoint refuses any other); with the variable empty the run stops
+// before any request, naming the binding and the variable.
+func TestRunTestWithBindingsAPIKey(t *testing.T) {
+	const key = "gw-lsp-8Hk2mN4pQ7"
+	t.Setenv("OPENAI_API_KEY", "sk-not-the-gateway-key-0000")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("GW_ACCESS", "")
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "lookupOrder", Arguments: `{"orderId":7}`}),
+		fakeopenai.Text("Order 7 is on its way."))
+	srv.APIKey = key
+	write("desk.gram", deskAgents)
+	write("desk_test.gram", deskTests)
+	write("bindings.gram", `{kind: "bindings"}
+(lookupOrder:Program {command: "cat"})
+(customerId:Inject {value: "c-7"})
+(:Model {baseURL: "`+srv.URL+`", apiKey: {env: "GW_ACCESS"}})
+`)
+	uri := pathURI(filepath.Join(root, "desk_test.gram"))
+	c := newTestClient(t, nil)
+	c.open(uri, deskTests)
+	if p := c.waitDiagnostics(uri, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %+v", p.Diagnostics)
+	}
+	args := map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "looks_up"}}
+
+	var res json.RawMessage
+	err := c.call("workspace/executeCommand", args, &res)
+	if err == nil || !strings.Contains(err.Error(), "model endpoint, apiKey: the environment variable GW_ACCESS is empty") {
+		t.Errorf("empty variable: err = %v, res = %s", err, res)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the endpoint got %d requests before the key was set", n)
+	}
+
+	t.Setenv("GW_ACCESS", key)
+	var got struct{ Status, Source string }
+	c.mustCall("workspace/executeCommand", args, &res)
+	if err := json.Unmarshal(res, &got); err != nil || got.Status != "pass" || got.Source != "live" {
+		t.Fatalf("with the key: %s (%v)", res, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || reqs[0].Header.Get("Authorization") != "Bearer "+key {
+		t.Errorf("the endpoint got %d requests, or not the key", len(reqs))
+	}
+	if bytes.Contains(res, []byte(key)) {
+		t.Errorf("the result shows the key: %s", res)
+	}
+}

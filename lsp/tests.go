@@ -160,7 +160,11 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
 	}
 	defer tb.close()
-	res := tb.runner(s).Run(ctx, an.File.Path, tb.withModel(t))
+	r := tb.runner(s)
+	if err := tb.keyError(r, an.File.Path, t); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
+	}
+	res := r.Run(ctx, an.File.Path, tb.withModel(t))
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {

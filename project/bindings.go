@@ -31,7 +31,9 @@ const (
 	// CodeBindings is a binding written wrong: an unknown label, a
 	// property missing or of the wrong type, a name bound twice.
 	CodeBindings = "invalid-binding"
-	// CodeLiteralSecret is a literal that looks like a key or a token.
+	// CodeLiteralSecret is a literal that looks like a key or a token (a
+	// warning), or any literal given as the model endpoint's apiKey (an
+	// error).
 	CodeLiteralSecret = "literal-secret"
 )
 
@@ -48,6 +50,9 @@ type Bindings struct {
 	Injects []Setting
 	// BaseURL is the model endpoint, or "".
 	BaseURL string
+	// APIKey is the key of the model endpoint: always an environment
+	// variable (Env), never a literal; zero when the file gives none.
+	APIKey Value
 	// Models are the model overrides of agents.
 	Models []ModelOverride
 	// Cassettes is the cassette directory (absolute), or "".
@@ -132,6 +137,23 @@ func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []s
 		}
 	}
 	return out
+}
+
+// MissingKey returns a line when the model endpoint's key is read from an
+// environment variable that getenv does not find or finds empty: the place,
+// the binding and the variable; "" otherwise.
+func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) string {
+	v := b.APIKey
+	if v.Env == "" {
+		return ""
+	}
+	state := "is not set"
+	if s, ok := getenv(v.Env); ok && s != "" {
+		return ""
+	} else if ok {
+		state = "is empty"
+	}
+	return fmt.Sprintf("%s:%s: model endpoint, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), v.Env, state)
 }
 
 // FindBindings returns the bindings file of the directory dir: the
@@ -294,6 +316,16 @@ func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
 			if u := str("baseURL", false); u != "" {
 				b.BaseURL = u
 			}
+			if pr := s.Prop("apiKey"); pr != nil && pr.Value != nil {
+				if s.Prop("agent") != nil {
+					errf(pr.KeySpan(), "apiKey: the key belongs to the model endpoint, not to an agent: write it in (:Model {baseURL: \"...\", apiKey: {env: \"NAME\"}})")
+				} else if v, d := apiKey(pr); len(d) > 0 {
+					diags = append(diags, d...)
+				} else {
+					bound("model endpoint", "apiKey", pr.KeySpan())
+					b.APIKey = v
+				}
+			}
 			if m := str("model", false); m != "" {
 				agent := str("agent", true)
 				prov, id, _ := strings.Cut(m, "/")
@@ -312,7 +344,7 @@ func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
 				b.Cassettes = d
 			}
 		default:
-			errf(span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(s.Labels, ":")))
+			errf(span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(s.Labels, ":")))
 		}
 	}
 	return b, diags
@@ -346,6 +378,46 @@ func value(s *parser.Subject, span diag.Span, errf func(diag.Span, string, ...an
 	return v, true
 }
 
+// apiKeyVar is the variable the fix of a literal API key names.
+const apiKeyVar = "MODEL_API_KEY"
+
+// apiKey reads the key of the model endpoint: {env: "VARIABLE"}, never a
+// literal (a literal-secret error whose fix reads it from the variable
+// apiKeyVar).
+func apiKey(pr *parser.Property) (Value, diag.List) {
+	v := Value{Span: pr.Value.Span()}
+	bad := func(span diag.Span, format string, a ...any) (Value, diag.List) {
+		return v, diag.List{diag.Errorf(CodeBindings, span, format, a...)}
+	}
+	literal := func() (Value, diag.List) {
+		d := diag.Errorf(CodeLiteralSecret, pr.Value.Span(), "apiKey: a key is never written in the bindings file: anyone who reads the file or its history could use it")
+		d.Detail = "keep the key in an environment variable and name it: apiKey: {env: \"NAME\"}"
+		d.Fixes = []diag.Fix{{Title: "Read the key from the environment variable " + apiKeyVar,
+			Edits: []diag.Edit{{Span: pr.Value.Span(), NewText: "{env: \"" + apiKeyVar + "\"}"}}}}
+		return v, diag.List{d}
+	}
+	if pr.Value.Kind() != grammar.MapValue {
+		return literal()
+	}
+	for _, e := range pr.Value.Entries() {
+		switch e.KeyName() {
+		case "env":
+			v.Env = e.Value.Tok.Text()
+			if e.Value.Kind() != grammar.ScalarValue || !envName.MatchString(v.Env) {
+				return bad(e.Value.Span(), "apiKey: env: %q is not the name of an environment variable", v.Env)
+			}
+		case "value":
+			return literal()
+		default:
+			return bad(e.Key.Span(), "apiKey: unknown property %s: write apiKey: {env: \"NAME\"}", e.KeyName())
+		}
+	}
+	if v.Env == "" {
+		return bad(pr.Value.Span(), "apiKey: give the environment variable that holds the key: apiKey: {env: \"NAME\"}")
+	}
+	return v, nil
+}
+
 // envName matches the name of an environment variable.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -377,6 +449,9 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 			vals := []grammar.Value{*pr.Value}
 			if pr.Value.Kind() == grammar.ArrayValue {
 				vals = pr.Value.Items()
+			}
+			if pr.Key == "apiKey" {
+				continue // never a literal: an error (see apiKey)
 			}
 			for _, v := range vals {
 				if v.Kind() != grammar.ScalarValue || !LooksLikeKey(v.Tok.Text()) {

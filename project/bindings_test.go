@@ -136,3 +136,71 @@ func TestBindingsFileDoesNotJoin(t *testing.T) {
 		t.Errorf("member %v, diags %v, package errors %v", b.Member, b.Diags, pkg.HasErrors())
 	}
 }
+
+// The model endpoint's key is read from an environment variable, and
+// MissingKey names the binding and the variable when it is not set.
+func TestParseBindingsAPIKey(t *testing.T) {
+	b, diags := parseBindings(t, `{kind: "bindings"}
+(:Model {baseURL: "https://gw.example/v1", apiKey: {env: "GW_KEY"}})
+`)
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if b.BaseURL != "https://gw.example/v1" || b.APIKey.Env != "GW_KEY" || b.APIKey.Literal != "" {
+		t.Fatalf("endpoint: %q, key %+v", b.BaseURL, b.APIKey)
+	}
+	f := diag.NewFile("bindings.gram", []byte(`{kind: "bindings"}
+(:Model {baseURL: "https://gw.example/v1", apiKey: {env: "GW_KEY"}})
+`))
+	env := map[string]string{}
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	if m := b.MissingKey(f, getenv); m != "bindings.gram:2:52: model endpoint, apiKey: the environment variable GW_KEY is not set; set it to the endpoint's API key" {
+		t.Errorf("not set: %q", m)
+	}
+	env["GW_KEY"] = ""
+	if m := b.MissingKey(f, getenv); !strings.Contains(m, "GW_KEY is empty") {
+		t.Errorf("empty: %q", m)
+	}
+	env["GW_KEY"] = "k"
+	if m := b.MissingKey(f, getenv); m != "" {
+		t.Errorf("set: %q", m)
+	}
+	if m := (&Bindings{}).MissingKey(f, getenv); m != "" {
+		t.Errorf("no key: %q", m)
+	}
+}
+
+// A key written in the file is a literal-secret error, whatever it looks
+// like, with a fix that reads it from a variable; a key given to an agent's model, a
+// variable name that is not one and a key bound twice are invalid-binding
+// errors.
+func TestParseBindingsAPIKeyProblems(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`(:Model {baseURL: "https://gw.example/v1", apiKey: "sk-proj-abcdefghijklmnop123456"})`, "a key is never written"},
+		{`(:Model {apiKey: "short"})`, "a key is never written"},
+		{`(:Model {apiKey: {value: "short"}})`, "a key is never written"},
+		{`(:Model {apiKey: {env: "GW KEY"}})`, `env: "GW KEY" is not the name of an environment variable`},
+		{`(:Model {apiKey: {name: "GW_KEY"}})`, "unknown property name"},
+		{`(:Model {apiKey: {}})`, "give the environment variable"},
+		{`(:Model {agent: "a", model: "Ollama/x", apiKey: {env: "K"}})`, "belongs to the model endpoint"},
+		{"(:Model {apiKey: {env: \"A\"}})\n(:Model {apiKey: {env: \"B\"}})", "model endpoint apiKey is bound twice"},
+	} {
+		b, diags := parseBindings(t, "{kind: \"bindings\"}\n"+tc.src+"\n")
+		code := CodeBindings
+		if tc.want == "a key is never written" {
+			code = CodeLiteralSecret
+		}
+		if len(diags) != 1 || diags[0].Code != code || diags[0].Severity != diag.Error || !strings.Contains(diags[0].Message, tc.want) {
+			t.Errorf("%s: diagnostics %v, want one error %q", tc.src, diags, tc.want)
+		}
+		if strings.Contains(tc.src, "never") && b.APIKey.Env != "" {
+			t.Errorf("%s: key %+v", tc.src, b.APIKey)
+		}
+		if tc.want == "a key is never written" {
+			fix := diags[0].Fixes
+			if len(fix) != 1 || fix[0].Edits[0].NewText != `{env: "MODEL_API_KEY"}` || !strings.Contains(diags[0].Detail, `{env: "NAME"}`) {
+				t.Errorf("%s: fix %+v, detail %q", tc.src, fix, diags[0].Detail)
+			}
+		}
+	}
+}

@@ -42,6 +42,9 @@ type OpenAIConfig struct {
 	BaseURL string
 	// APIKey is sent as a bearer token when not empty.
 	APIKey string
+	// KeyVar names the environment variable the key was read from, for
+	// messages; "" means OPENAI_API_KEY.
+	KeyVar string
 	// HTTPClient makes the requests; nil means a client with
 	// http.DefaultTransport. Its transport may be a [replay.Recorder], a
 	// [replay.Replayer] or a [replay.Tracer].
@@ -199,8 +202,12 @@ func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
 	if provider == "" {
 		provider = "the server"
 	}
+	keyVar := m.cfg.KeyVar
+	if keyVar == "" {
+		keyVar = "OPENAI_API_KEY"
+	}
 	return &ConfigError{
-		Message: fmt.Sprintf("the API key was rejected by %s; check OPENAI_API_KEY", provider),
+		Message: fmt.Sprintf("the API key was rejected by %s; check %s", provider, keyVar),
 		Hint:    fmt.Sprintf("the server at %s answered %d %s", m.cfg.BaseURL, lerr.StatusCode, http.StatusText(lerr.StatusCode)),
 		Err:     lerr,
 	}

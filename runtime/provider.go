@@ -34,6 +34,9 @@ type ModelConfig struct {
 	BaseURL string
 	// APIKey overrides the key read from the environment.
 	APIKey string
+	// KeyVar names the environment variable APIKey was read from, for
+	// messages; "" means OPENAI_API_KEY.
+	KeyVar string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 	// HTTPClient makes the requests (see [OpenAIConfig.HTTPClient]).
@@ -113,6 +116,7 @@ func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
 		Provider:   m.Provider,
 		BaseURL:    base,
 		APIKey:     key,
+		KeyVar:     cfg.KeyVar,
 		HTTPClient: cfg.HTTPClient,
 		Retry:      cfg.Retry,
 		Secrets:    cfg.Secrets,

@@ -34,6 +34,7 @@ type bindingsState struct {
 	programs []boundProgram    // tools not bound by a --tool flag
 	injects  map[string]string // injected values not given by --inject, as text
 	secrets  []string          // the values of the variables it reads
+	noModel  bool              // every answer is replayed: the endpoint's key is not needed
 	models   map[string]schema.Model
 }
 
@@ -127,8 +128,15 @@ func (o *runOptions) loadBindings(e *env) {
 		}
 		o.mcp = append(o.mcp, src)
 	}
+	if v, ok := b.APIKey.Get(getenv); ok && b.APIKey.Env != "" {
+		st.secrets = append(st.secrets, v)
+	}
 	if o.baseURL == "" {
+		// The endpoint and its key go together: --base-url replaces both,
+		// so that the key is never sent to another server.
 		o.baseURL = b.BaseURL
+		o.keyVar = b.APIKey.Env
+		o.apiKey, _ = b.APIKey.Get(getenv)
 	}
 	for _, m := range b.Models {
 		if st.models == nil {
@@ -140,7 +148,9 @@ func (o *runOptions) loadBindings(e *env) {
 
 // checkBindings reports the problems of the bindings file, once what is
 // written is masked: its errors, and the environment variables it reads
-// that are not set. Both come before any model call.
+// that are not set (the model endpoint's key only when a model is called:
+// not with --replay, and not when --base-url replaces the endpoint). Both
+// come before any model call.
 func (o *runOptions) checkBindings(e *env) error {
 	st := &o.bound
 	if len(st.diags) > 0 && st.file != nil {
@@ -161,11 +171,32 @@ func (o *runOptions) checkBindings(e *env) error {
 	if st.b == nil {
 		return nil
 	}
-	if missing := st.b.Missing(st.file, os.LookupEnv); len(missing) > 0 {
+	missing := st.b.Missing(st.file, os.LookupEnv)
+	if !st.noModel && o.replay == "" {
+		if m := o.missingKey(); m != "" {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
 		return fail(exitConfig, "%s", joinLines(o.cmd+": "+strings.Join(missing, "\n"+o.cmd+": "),
 			"  hint: the bindings file refers to environment variables and never holds their values: export each one before the command"))
 	}
 	return nil
+}
+
+// missingKey returns why the model endpoint's key that the bindings file
+// names cannot be read (its variable not set or empty), or "".
+func (o *runOptions) missingKey() string {
+	if o.keyVar == "" || o.bound.b == nil {
+		return ""
+	}
+	return o.bound.b.MissingKey(o.bound.file, os.LookupEnv)
+}
+
+// keyError is the configuration error of missingKey.
+func (o *runOptions) keyError(missing string) error {
+	return fail(exitConfig, "%s", joinLines(o.cmd+": "+missing,
+		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay"))
 }
 
 // applyModels replaces the models of the agents the bindings file names.

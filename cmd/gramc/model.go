@@ -110,7 +110,7 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
 			HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	} else {
-		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, HTTPClient: client, Logger: logger, Secrets: o.secrets})
+		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar, HTTPClient: client, Logger: logger, Secrets: o.secrets})
 	}
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)

@@ -87,7 +87,10 @@ The model comes from the agent's "Provider/model-id": OpenAI needs
 OPENAI_API_KEY (OPENAI_BASE_URL changes the server); Ollama uses OLLAMA_HOST
 or http://localhost:11434/v1; OpenAICompatible needs --base-url or
 OPENAI_BASE_URL. --base-url points any agent at an OpenAI-compatible server
-(a URL without a path gets /v1), and then no key is needed.
+(a URL without a path gets /v1), and then no key is needed. The project's
+bindings file may give the endpoint with the variable holding its key,
+(:Model {baseURL: "...", apiKey: {env: "NAME"}}): that variable is used
+instead of OPENAI_API_KEY unless --base-url replaces the endpoint.
 
 --history FILE continues a conversation: FILE is a JSON list of messages
 ({"role": "user", "content": "..."}, assistant messages with their tool

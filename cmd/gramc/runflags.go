@@ -41,6 +41,7 @@ type runOptions struct {
 	record, replay string
 	force          bool // --force: --record may replace a file that is not a recording
 	baseURL        string
+	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
 	noSummary      bool
 	logLevel       string

@@ -53,8 +53,9 @@ func TestMain(m *testing.M) {
 // TestScript runs the scripts in testdata/script: each runs gramc commands in
 // a fresh directory and checks their output and exit codes. Besides the
 // standard commands, `status N command args...` runs a command and checks
-// that it exits with status N, `fake-openai FILE` starts an in-process
-// OpenAI-compatible server (see cmdFakeOpenAI), `openai-requests N`
+// that it exits with status N, `fake-openai [-cycle] [-key KEY] FILE` starts
+// an in-process OpenAI-compatible server (see cmdFakeOpenAI; with -key it
+// refuses the requests without "Authorization: Bearer KEY"), `openai-requests N`
 // checks that it received N requests, `free-port` sets PORT to a free port,
 // `mcp-http-server HEADER VALUE` serves the task server over HTTP to the
 // requests with that header (see cmdMCPHTTPServer), `wait-http URL` waits

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	goruntime "runtime"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
@@ -121,6 +122,10 @@ func runTest(e *env, args []string) error {
 		paths = []string{"."}
 	}
 	o.bound.from = paths
+	// The model endpoint's key is needed by the tests run against the
+	// model: all of them with --record, those without a cassette by
+	// default (checked once they are known), none with --replay.
+	o.bound.noModel = !o.record
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -147,6 +152,14 @@ func runTest(e *env, args []string) error {
 	for _, j := range jobs {
 		o.applyModels(j.Test.Agent)
 	}
+	if !o.replay && !o.record {
+		if m := o.missingKey(); m != "" {
+			probe := &agenttest.Runner{Cassettes: o.cassettes}
+			if slices.ContainsFunc(jobs, probe.Live) {
+				return o.keyError(m)
+			}
+		}
+	}
 
 	// The tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -172,6 +185,8 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		Cassettes:   o.cassettes,
 		MaxFileSize: e.maxFileSize,
 		BaseURL:     o.baseURL,
+		APIKey:      o.apiKey,
+		KeyVar:      o.keyVar,
 		Repeat:      o.repeat,
 		PassRate:    o.passRate,
 		Parallel:    o.parallel,
@@ -184,8 +199,8 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		key := os.Getenv("OPENAI_API_KEY")
-		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, key) }
+		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), o.apiKey}, o.secrets...)
+		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
 }

@@ -70,21 +70,29 @@ type fakeStep struct {
 	Raw *string `json:"raw"`
 }
 
-// cmdFakeOpenAI implements `fake-openai [-cycle] FILE`: each non-empty line of FILE
+// cmdFakeOpenAI implements `fake-openai [-cycle] [-key KEY] FILE`: each non-empty line of FILE
 // that does not start with # is a JSON step, {"text": "..."},
 // {"calls": [{"name": "tool", "arguments": "{...}"}]}, {"status": 500,
 // "message": "..."} or {"raw": "BODY"}, each optionally with "on": REGEX
 // (see fakeStep.On).
 // With -cycle the steps start over when they run out (for runs of several
-// tests), otherwise the server answers 400 then. It stops when the script
-// ends.
+// tests), otherwise the server answers 400 then. With -key it answers 401
+// to a request without "Authorization: Bearer KEY". It stops when the
+// script ends.
 func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
-	cycle := len(args) > 0 && args[0] == "-cycle"
-	if cycle {
-		args = args[1:]
+	cycle, key := false, ""
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-cycle":
+			cycle, args = true, args[1:]
+		case "-key":
+			key, args = args[1], args[2:]
+		default:
+			ts.Fatalf("fake-openai: unknown option %s", args[0])
+		}
 	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: fake-openai [-cycle] FILE")
+		ts.Fatalf("usage: fake-openai [-cycle] [-key KEY] FILE")
 	}
 	f, err := os.Open(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -164,6 +172,7 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	// Everything is set before the server starts: requests come from other
 	// processes, which the race detector cannot see synchronize with us.
 	srv := fakeopenai.New(nil, steps...)
+	srv.APIKey = key
 	fakeServers.Store(ts, srv)
 	ts.Defer(func() { fakeServers.Delete(ts); srv.Close() })
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
