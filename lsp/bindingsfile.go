@@ -6,19 +6,24 @@
 // is read through namedFiles, which keeps a file's text as long as its
 // size and modification time are the same: an edit of the bindings file
 // does not read it again. When the client reports that a file an open
-// bindings file names changed on disk (workspace/didChangeWatchedFiles;
-// the VS Code extension watches the files named mcp.json), the bindings
-// file is checked again and its diagnostics published again. A "Run test"
+// bindings file names changed on disk (workspace/didChangeWatchedFiles),
+// the bindings file is checked again and its diagnostics published again.
+// The VS Code extension watches the files named mcp.json; a client that
+// registers watchers dynamically is asked to watch each file an open
+// bindings file names, once, when the bindings file is checked. A "Run test"
 // reads the bindings from disk when it runs (see testbindings.go).
 
 package lsp
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -180,4 +185,70 @@ func (c *namedFileCache) forget(path string) {
 	c.mu.Lock()
 	delete(c.m, filepath.Clean(path))
 	c.mu.Unlock()
+}
+
+// namedWatches are the files named by bindings files that the client was
+// asked to watch.
+type namedWatches struct {
+	mu sync.Mutex
+	// dynamic is set when the client registers watchers dynamically.
+	dynamic bool
+	asked   map[string]bool
+}
+
+// setDynamic records whether the client registers watchers dynamically.
+func (w *namedWatches) setDynamic(on bool) {
+	w.mu.Lock()
+	w.dynamic = on
+	w.mu.Unlock()
+}
+
+// fresh returns the paths the client has not been asked to watch yet,
+// and records them as asked; none when the client does not register
+// watchers dynamically.
+func (w *namedWatches) fresh(paths []string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.dynamic {
+		return nil
+	}
+	var out []string
+	for _, p := range paths {
+		if !w.asked[p] {
+			if w.asked == nil {
+				w.asked = map[string]bool{}
+			}
+			w.asked[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// watchNamedFiles asks the client to watch the files the analysed
+// document names, when it is a bindings file, those not asked for
+// before.
+func (s *server) watchNamedFiles(an *analysis) {
+	if an.Doc == nil || !isBindings(an.Doc) {
+		return
+	}
+	paths := s.watches.fresh(bindingsFiles(an.File, an.Doc))
+	if len(paths) == 0 {
+		return
+	}
+	var regs []protocol.Registration
+	for _, p := range paths {
+		regs = append(regs, protocol.Registration{
+			ID:     "gram-named-file:" + p,
+			Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: filepath.ToSlash(p)}},
+			},
+		})
+	}
+	go func() {
+		if _, err := s.conn.Call(context.Background(), protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, nil); err != nil {
+			s.log.Warn("the client did not register the watchers", "files", paths, "error", err)
+		}
+	}()
 }

@@ -1,11 +1,14 @@
 package lsp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -93,4 +96,86 @@ func TestBindingsFileNamedFileChanged(t *testing.T) {
 	write(mcpPath, `{"servers": {"orders": {"url": "http://localhost:9"}}}`)
 	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": pathURI(mcpPath), "type": 2}}})
 	c.lastDiagnostics(u, "after mcp.json fixed", func(ds []protocol.Diagnostic) bool { return len(ds) == 1 && !both(ds) })
+}
+
+// received returns the parameters of the requests and notifications of
+// method the client has received.
+func (c *testClient) received(method string) []json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []json.RawMessage
+	for i, m := range c.other {
+		if m == method {
+			out = append(out, c.otherParams[i])
+		}
+	}
+	return out
+}
+
+// TestBindingsFileWatchRegistered: a client that registers file watchers
+// dynamically is asked to watch the file an open bindings file names, by
+// its path, once; a client that does not is never asked.
+func TestBindingsFileWatchRegistered(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(jsonPath, []byte(`{"servers": {"orders": {"url": "http://localhost:9"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "bindings.gram")
+	text := "{kind: \"bindings\"}\n(:MCPServers {file: \"servers.json\"})\n"
+	u := pathURI(path)
+
+	plain := newTestClient(t, nil)
+	plain.open(u, text)
+	if ds := plain.waitDiagnostics(u, 1).Diagnostics; len(ds) != 0 {
+		t.Fatalf("bindings file: %v", diagCodes(ds))
+	}
+
+	c := startTestClient(t, nil)
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	var res map[string]any
+	c.mustCall("initialize", map[string]any{"capabilities": caps, "rootUri": nil}, &res)
+	c.notify("initialized", map[string]any{})
+	c.open(u, text)
+	c.waitDiagnostics(u, 1)
+	var regs []json.RawMessage
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if regs = c.received("client/registerCapability"); len(regs) > 0 {
+			break
+		}
+	}
+	if len(regs) != 1 {
+		t.Fatalf("registrations: %d, want 1", len(regs))
+	}
+	var p protocol.RegistrationParams
+	if err := json.Unmarshal(regs[0], &p); err != nil {
+		t.Fatal(err)
+	}
+	var watched []string
+	for _, r := range p.Registrations {
+		if r.Method != "workspace/didChangeWatchedFiles" {
+			t.Errorf("registration of %s", r.Method)
+		}
+		b, _ := json.Marshal(r.RegisterOptions)
+		var o protocol.DidChangeWatchedFilesRegistrationOptions
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range o.Watchers {
+			watched = append(watched, w.GlobPattern)
+		}
+	}
+	if want := []string{filepath.ToSlash(jsonPath)}; !slices.Equal(watched, want) {
+		t.Errorf("watched %q, want %q", watched, want)
+	}
+
+	// Checked again: the file is watched already.
+	c.change(u, 2, text+"\n")
+	c.waitDiagnostics(u, 2)
+	if n := len(c.received("client/registerCapability")); n != 1 {
+		t.Errorf("registrations after an edit: %d, want 1", n)
+	}
+	if n := len(plain.received("client/registerCapability")); n != 0 {
+		t.Errorf("a client without dynamic registration was asked %d times", n)
+	}
 }
