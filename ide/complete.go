@@ -11,6 +11,8 @@
 //   - at a value: type names after `items:`, true and false for boolean
 //     properties;
 //   - inside `model: "`: the providers and some of their models;
+//   - at a test's `agent:` and a call expectation's `tool:`, bare or
+//     inside a string: the file's agents and tools;
 //   - in an agent's element list: the top-level tools it does not list yet;
 //     in another group's, the file's top-level identities;
 //   - at the top level: snippets for a new agent, tool and record.
@@ -270,6 +272,10 @@ type Context struct {
 	// values offered at [SlotValue], and the identifiers the agent lists
 	// at [SlotTool].
 	Names []string
+	// Quoted is set at [SlotTestAgent] and [SlotTestTool] when the name
+	// is written as a string: Span is then the string's text before the
+	// cursor, and a completion inserts the name without quotes.
+	Quoted bool
 }
 
 // modelPrefix matches the text before the cursor inside the string of a
@@ -289,7 +295,7 @@ func ContextAt(f *diag.File, start, off int) Context {
 	if !ok {
 		return Context{Span: diag.Span{Start: off, End: off}}
 	}
-	out := Context{Span: c.word}
+	out := Context{Span: c.word, Quoted: c.quoted}
 	fr := c.top()
 	switch {
 	case fr == nil:
@@ -328,6 +334,10 @@ func ContextAt(f *diag.File, start, off int) Context {
 			out.Slot = SlotReference
 		}
 	}
+	if c.quoted && out.Slot != SlotTestAgent && out.Slot != SlotTestTool {
+		// In a string: only a test's agent and tool are offered.
+		return Context{Span: diag.Span{Start: off, End: off}}
+	}
 	return out
 }
 
@@ -358,6 +368,9 @@ type cursor struct {
 	word  diag.Span    // the word being typed (empty at the cursor when none)
 	// labelSep is set right after a ':' or '::' outside records.
 	labelSep bool
+	// quoted is set when the cursor is in a string (the word is then its
+	// text before the cursor).
+	quoted bool
 }
 
 // top returns the innermost open frame, or nil at the top level.
@@ -421,6 +434,10 @@ func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 		case last.End() == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
 			c.word = diag.Span{Start: last.Start(), End: off}
 			toks = toks[:n-1]
+		case last.End() == off && (last.Type == grammar.String || last.Type == grammar.Error) && inString(f.Text[last.Start():off]):
+			// In a string: a value that may name a test's agent or tool.
+			c.word, c.quoted = diag.Span{Start: last.Start() + 1, End: off}, true
+			toks = toks[:n-1]
 		case last.End() == off && last.Type != grammar.Punct && last.Type != grammar.RecordText:
 			return nil, false // in a string or a number
 		}
@@ -432,6 +449,24 @@ func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 		c.prev = &toks[n-1]
 	}
 	return c, true
+}
+
+// inString reports whether the text of a token up to the cursor leaves
+// the cursor inside a string: a quote opens it (a string not closed before
+// the cursor is a lexical error up to it), and it is not closed yet.
+func inString(text []byte) bool {
+	if len(text) == 0 || text[0] != '"' && text[0] != '\'' {
+		return false
+	}
+	if len(text) < 2 || text[len(text)-1] != text[0] {
+		return true
+	}
+	// A closing quote escaped by an odd number of backslashes.
+	n := 0
+	for i := len(text) - 2; i > 0 && text[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // feed updates the bracket stack with one token; afterArrow says whether

@@ -17,7 +17,7 @@
 // come after the document's own, from tables made once per analysis (see
 // pkgnames.go), each item's detail naming its file: the top-level tools in
 // an agent's element list, the records where a type is written, and in a
-// test, the agents and tools it names. A name the document declares is
+// test, the agents and tools it names, written bare or as a string. A name the document declares is
 // offered once, as its own; a test file's declarations are never offered
 // to another file.
 
@@ -241,9 +241,9 @@ func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
 	case ide.SlotReference:
 		return a.referenceItems(wr, word)
 	case ide.SlotTestAgent:
-		return a.testAgentItems(wr, word)
+		return a.testAgentItems(wr, word, c.Quoted)
 	case ide.SlotTestTool:
-		return a.testToolItems(wr, word)
+		return a.testToolItems(wr, word, c.Quoted)
 	}
 	return nil, false
 }
@@ -391,14 +391,15 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 }
 
 // testAgentItems completes the agent of a test: the file's agents, then
-// those of the other files of its package, that start with word.
-func (a *analysis) testAgentItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+// those of the other files of its package, that start with word; quoted
+// when the agent is written as a string, whose text the name replaces.
+func (a *analysis) testAgentItems(wr protocol.Range, word string, quoted bool) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	for _, ag := range a.Prog.Agents {
 		if ag.Name != "" && strings.HasPrefix(strings.ToLower(ag.Name), strings.ToLower(word)) {
 			out = append(out, protocol.CompletionItem{
 				Label: ag.Name, Kind: protocol.CompletionItemKindClass, Detail: "agent", SortText: "0" + ag.Name,
-				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(ag.Name)},
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: valueText(ag.Name, quoted)},
 			})
 		}
 	}
@@ -409,7 +410,7 @@ func (a *analysis) testAgentItems(wr protocol.Range, word string) ([]protocol.Co
 		for _, e := range agents {
 			out = append(out, protocol.CompletionItem{
 				Label: e.name, Kind: protocol.CompletionItemKindClass, Detail: "agent in " + e.v.where(), SortText: "1" + e.name,
-				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(e.name)},
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: valueText(e.name, quoted)},
 			})
 		}
 	}
@@ -418,8 +419,8 @@ func (a *analysis) testAgentItems(wr protocol.Range, word string) ([]protocol.Co
 
 // testToolItems completes the tool of a test's call or no-call
 // expectation: the file's tools, then those of the other files of its
-// package, that start with word.
-func (a *analysis) testToolItems(wr protocol.Range, word string) ([]protocol.CompletionItem, bool) {
+// package, that start with word; quoted as for testAgentItems.
+func (a *analysis) testToolItems(wr protocol.Range, word string, quoted bool) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	seen := map[string]bool{}
 	for _, t := range a.Prog.Tools {
@@ -427,7 +428,7 @@ func (a *analysis) testToolItems(wr protocol.Range, word string) ([]protocol.Com
 			seen[t.Name] = true
 			it := protocol.CompletionItem{
 				Label: t.Name, Kind: protocol.CompletionItemKindFunction, SortText: "0" + t.Name,
-				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(t.Name)},
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: valueText(t.Name, quoted)},
 			}
 			toolDetail(&it, t)
 			out = append(out, it)
@@ -440,13 +441,22 @@ func (a *analysis) testToolItems(wr protocol.Range, word string) ([]protocol.Com
 		for _, e := range tools {
 			it := protocol.CompletionItem{
 				Label: e.name, Kind: protocol.CompletionItemKindFunction, SortText: "1" + e.name,
-				TextEdit: &protocol.TextEdit{Range: wr, NewText: parser.GramIdent(e.name)},
+				TextEdit: &protocol.TextEdit{Range: wr, NewText: valueText(e.name, quoted)},
 			}
 			pkgToolDetail(&it, e.v)
 			out = append(out, it)
 		}
 	}
 	return out, more
+}
+
+// valueText is what completing a test's agent or tool inserts: the name
+// as an identifier, or its text in a string when quoted.
+func valueText(name string, quoted bool) string {
+	if quoted {
+		return name
+	}
+	return parser.GramIdent(name)
 }
 
 // referenceItems completes references to the file's top-level identities

@@ -1,7 +1,8 @@
 // Go to definition: from any occurrence of an identity (a tool listed in an
 // agent, an element reference, a repeated path node, a record named as a
-// type) to the identity where it is defined, in the document or in another
-// file of its package.
+// type, the agent of a test or the tool of a call expectation, see
+// testvalues.go) to the identity where it is defined, in the document or
+// in another file of its package.
 
 package lsp
 
@@ -18,7 +19,16 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 		return nil, err
 	}
 	an := snap.Analysis()
-	o, ok := an.index().at(posOf(an.File, p.Position))
+	off := posOf(an.File, p.Position)
+	if v, ok := an.testValueAt(off); ok {
+		if t, ok := an.target(v); ok {
+			if loc, ok := t.location(an, snap.URI); ok {
+				return []protocol.Location{loc}, nil
+			}
+		}
+		return nil, nil
+	}
+	o, ok := an.index().at(off)
 	if !ok {
 		return nil, nil
 	}

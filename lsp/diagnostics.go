@@ -71,6 +71,7 @@ func (s *server) diagnose(d *document) {
 			continue // a newer version arrived: it is pending
 		}
 		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, s.diagnosticsOf(an))}
+		s.watchNamedFiles(an)
 
 		d.pubMu.Lock()
 		d.mu.Lock()

@@ -52,7 +52,10 @@
 // codeaction.go (with the "show tool schema" command), semantic.go,
 // inlay.go, package.go (a document compiled with the other files of its
 // package, open buffers over files on disk), xref.go (references and
-// rename of a name of the package across its files), tests.go (agent tests: a
+// rename of a name of the package across its files), testvalues.go (the
+// agents and tools a test names, for hover and definition),
+// bindingsfile.go (a bindings file checked by its rules, checked again
+// when the mcp.json it names changes), tests.go (agent tests: a
 // NAME_test.gram document compiled with NAME.gram, tests in the outline, a
 // code lens and command that run one, bound by the project's bindings file
 // as testbindings.go does) and

@@ -32,7 +32,9 @@ type testClient struct {
 	mu    sync.Mutex
 	pubs  []publishParams
 	wake  chan struct{}
-	other []string // other notifications received, by method
+	other []string // other notifications and requests received, by method
+	// otherParams are their parameters, by the same index.
+	otherParams []json.RawMessage
 	// patient clients (benchmarks on large inputs) wait for diagnostics
 	// for 10 minutes instead of 30 seconds, and keep only which versions
 	// were published, not their diagnostics (see bePatient).
@@ -91,6 +93,7 @@ func startTestClient(t testing.TB, setup func(*server)) *testClient {
 		} else {
 			c.mu.Lock()
 			c.other = append(c.other, req.Method())
+			c.otherParams = append(c.otherParams, req.Params())
 			c.mu.Unlock()
 		}
 		return reply(ctx, nil, nil)

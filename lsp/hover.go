@@ -14,8 +14,10 @@
 //   - any other identity: what it is and its labels.
 //
 // A reference to a name another file of the package declares (a tool an
-// agent lists, a record named as a type) shows what a local one shows,
-// and the file it is declared in (see pkgnames.go).
+// agent lists, a record named as a type, the agent of a test or the tool
+// of a call expectation, bare or as a string, see testvalues.go) shows
+// what a local one shows, and the file it is declared in (see
+// pkgnames.go).
 //
 // The texts are those of package ide, which the browser playground shows
 // too; what is under the cursor is found here, with the index of the
@@ -51,6 +53,12 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 // hover returns the Markdown for the cursor at the position off and the
 // span it is about.
 func (a *analysis) hover(off int) (string, diag.Span, bool) {
+	if v, ok := a.testValueAt(off); ok {
+		if t, ok := a.target(v); ok {
+			return t.doc(), v.span, true
+		}
+		return ide.UndefinedDoc(v.name), v.span, true
+	}
 	ix := a.index()
 	if o, ok := ix.at(off); ok {
 		if !o.resolved() {

@@ -103,6 +103,9 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 		}
 	}
 	s.ws.setFolders(folders)
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
+		s.watches.setDynamic(w.DidChangeWatchedFiles.DynamicRegistration)
+	}
 	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))
 	s.log.Info("initialize", "folders", folders)

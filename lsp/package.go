@@ -285,20 +285,27 @@ func (st *store) renewDir(dir string, except protocol.DocumentURI) []*document {
 		if u == except || p == "" || filepath.Dir(p) != dir {
 			continue
 		}
-		old := d.snap
-		ns := &snapshot{URI: u, Version: old.Version, File: old.File, pkg: st.inputs(u)}
-		base := old
-		if !old.analyzed() {
-			if b := old.base.Load(); b != nil {
-				base = b
-			}
-		}
-		ns.base.Store(base)
-		old.superseded.Store(true)
-		d.snap = ns
+		st.renew(u, d)
 		out = append(out, d)
 	}
 	return out
+}
+
+// renew gives the open document d (at u) a new snapshot of the same
+// version and text with the package inputs as they are now, to be
+// analysed again; st.mu must be held.
+func (st *store) renew(u protocol.DocumentURI, d *document) {
+	old := d.snap
+	ns := &snapshot{URI: u, Version: old.Version, File: old.File, pkg: st.inputs(u)}
+	base := old
+	if !old.analyzed() {
+		if b := old.base.Load(); b != nil {
+			base = b
+		}
+	}
+	ns.base.Store(base)
+	old.superseded.Store(true)
+	d.snap = ns
 }
 
 // scheduleAll asks for the diagnostics of the documents' newest snapshots.
@@ -317,8 +324,10 @@ func dirOf(u protocol.DocumentURI) string {
 }
 
 // filesChanged reads the listing of the directories of changed files again
-// and renews the snapshots of their open documents.
+// and renews the snapshots of their open documents, and of the open
+// bindings files that name a changed file (see bindingsfile.go).
 func (st *store) filesChanged(paths []string) {
+	st.namedFilesChanged(paths)
 	dirs := map[string]bool{}
 	for _, p := range paths {
 		if strings.HasSuffix(p, ".gram") {

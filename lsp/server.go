@@ -87,6 +87,9 @@ type server struct {
 	// targets are the targets the client chose (see targets.go); nil
 	// until it chooses.
 	targets atomic.Pointer[[]*schema.Target]
+	// watches are the files named by bindings files that the client was
+	// asked to watch (see bindingsfile.go).
+	watches namedWatches
 
 	reqMu   sync.Mutex
 	running map[jsonrpc2.ID]context.CancelFunc

@@ -183,8 +183,19 @@ func FindBindings(dir string) (string, error) {
 
 // ParseBindings reads the bindings of a parsed bindings file; its
 // diagnostics are the problems, and a warning for each literal that looks
-// like a key or a token.
+// like a key or a token. The files it names (an mcp.json file) are read
+// from disk.
 func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
+	return ParseBindingsWith(f, doc, nil)
+}
+
+// ParseBindingsWith is [ParseBindings] reading the files the bindings
+// file names (an mcp.json file, by its absolute path) with read, or with
+// [ReadNamedFile] when read is nil.
+func ParseBindingsWith(f *diag.File, doc *parser.Document, read func(path string) ([]byte, error)) (*Bindings, diag.List) {
+	if read == nil {
+		read = ReadNamedFile
+	}
 	abs, _ := filepath.Abs(f.Path)
 	b := &Bindings{Path: f.Path, Dir: filepath.Dir(abs)}
 	var diags diag.List
@@ -298,7 +309,7 @@ func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(b.Dir, path)
 			}
-			servers, d := readMCPJSON(path, file, s.Prop("file").Value.Span())
+			servers, d := readMCPJSON(read, path, file, s.Prop("file").Value.Span())
 			diags = append(diags, d...)
 			for _, sv := range servers {
 				bound("MCP server", sv.Name, span)

@@ -42,16 +42,16 @@ type mcpJSONServer struct {
 // (group 1).
 var mcpJSONVar = regexp.MustCompile(`\$\{(?:(env|input|config|command|workspaceFolder[^:}]*):)?([^}]*)\}`)
 
-// readMCPJSON reads the servers of the mcp.json file at path (as written
-// in the bindings file: rel) in file order. Each problem is an error at
+// readMCPJSON reads, with read, the servers of the mcp.json file at path
+// (as written in the bindings file: rel) in file order. Each problem is an error at
 // span, naming the file, the server and the fix; a literal value that
 // looks like a key is a warning there.
-func readMCPJSON(path, rel string, span diag.Span) ([]Server, diag.List) {
+func readMCPJSON(read func(string) ([]byte, error), path, rel string, span diag.Span) ([]Server, diag.List) {
 	var diags diag.List
 	errf := func(format string, a ...any) {
 		diags = append(diags, diag.Errorf(CodeBindings, span, "%s: %s", rel, fmt.Sprintf(format, a...)))
 	}
-	data, err := readLimited(path)
+	data, err := read(path)
 	if err != nil {
 		errf("%v", err)
 		return nil, diags
@@ -205,9 +205,9 @@ func mcpJSONEntries(data []byte) ([]string, []json.RawMessage, error) {
 	return names, raws, nil
 }
 
-// readLimited reads the file at path, refusing one of more than
-// mcpJSONLimit bytes.
-func readLimited(path string) ([]byte, error) {
+// ReadNamedFile reads a file a bindings file names (an mcp.json file) at
+// path, refusing one larger than the limit of such files (1 MiB).
+func ReadNamedFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -117,7 +117,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     ],
     outputChannel: output,
     synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher("**/*.gram"),
+      // The agent files of packages, and the mcp.json files that bindings
+      // files name: a change of one on disk is checked again.
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher("**/*.gram"),
+        vscode.workspace.createFileSystemWatcher("**/mcp.json"),
+      ],
     },
   };
   // The client reads the "gram.trace.server" setting by its id.
