@@ -31,9 +31,9 @@ const (
 )
 
 // Serve runs server over newline-delimited JSON-RPC on in and out (the
-// MCP stdio transport) until in ends or ctx is done; when ctx is done, the
-// calls in progress are cancelled and Serve returns without waiting for
-// their model calls. A line that is not a JSON-RPC 2.0 message (not JSON,
+// MCP stdio transport) until in ends and the requests read are answered,
+// or ctx is done; when ctx is done, the calls in progress are cancelled and
+// Serve returns without waiting for their model calls. A line that is not a JSON-RPC 2.0 message (not JSON,
 // a batch, not an object, a jsonrpc other than "2.0", an id that is not a
 // string or a number, a request without a method, a line longer than
 // [MaxLine]) is answered with a JSON-RPC error, -32700 (parse error) or
@@ -45,9 +45,15 @@ func Serve(ctx context.Context, server *mcp.Server, in io.Reader, out, errw io.W
 	server.AddReceivingMiddleware(cancelWith(ctx))
 	w := &lockedWriter{w: out}
 	st := &sessionState{inFlight: map[string]bool{}}
+	st.done.L = &st.mu
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(guardLines(in, pw, w, errw, st))
+		err := guardLines(in, pw, w, errw, st)
+		// The host's input ended: the requests it sent are answered
+		// before the session ends, as a host that writes its requests
+		// and closes its end expects.
+		st.drain(ctx)
+		pw.CloseWithError(err)
 	}()
 	err := server.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{&responseWatcher{w: w, st: st}}})
 	pr.Close()
@@ -78,6 +84,24 @@ type sessionState struct {
 	// inFlight holds the ids (as JSON text) of the requests in progress,
 	// each with whether it came before the session began.
 	inFlight map[string]bool
+	// done is signalled when a request is answered.
+	done sync.Cond
+}
+
+// drain waits until every request in progress is answered, or ctx is
+// done.
+func (s *sessionState) drain(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.done.Broadcast()
+	})
+	defer stop()
+	for len(s.inFlight) > 0 && ctx.Err() == nil {
+		s.done.Wait()
+	}
 }
 
 // admit checks a request of the host before it is passed on: code is 0 if
@@ -107,6 +131,7 @@ func (s *sessionState) answered(id json.RawMessage) (early bool) {
 	key := compactID(id)
 	early = s.inFlight[key]
 	delete(s.inFlight, key)
+	s.done.Broadcast()
 	return early
 }
 
