@@ -70,9 +70,13 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	pkg := &pkgScope{records: map[string]*Record{}, tools: map[string]pkgTool{}}
 	cs := make([]*compiler, len(all))
 	ds := make([][]decl, len(all))
+	// One set of slabs for the package: a file's own would start small
+	// (see slab.grow), and a package of small files would allocate a few
+	// small blocks for each.
+	shared := new(slabs)
 	for i, doc := range all {
 		cs[i], ds[i] = newCompiler(doc, nil)
-		cs[i].pkg = pkg
+		cs[i].pkg, cs[i].slabs = pkg, shared
 	}
 	pc, pd := cs[:len(docs)], ds[:len(docs)]
 	// Records: declared in every file before any field is compiled.
@@ -131,6 +135,9 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	// Tests last: they may use the agents, tools and records of the
 	// package.
 	for i, c := range cs {
+		if !slices.ContainsFunc(ds[i], func(d decl) bool { return d.label == TestLabel }) {
+			continue // only tests see the other files: no list of them
+		}
 		// A NAME_test.gram file looks in NAME.gram first.
 		subject := ""
 		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
@@ -184,24 +191,35 @@ type declared struct {
 // agent, a top-level tool or a record of each), in both files, each
 // naming the other place.
 func duplicates(cs []*compiler, ds [][]decl) {
-	first := map[string]declared{}
+	// The first declaration of each name, by file and declaration index:
+	// what and where are worked out for duplicates only.
+	type at struct{ file, decl int }
+	n := 0
+	for _, d := range ds {
+		n += len(d)
+	}
+	first := make(map[string]at, n)
+	of := func(a at) declared {
+		d := ds[a.file][a.decl]
+		return declared{cs[a.file], strings.ToLower(d.label), d.p.IdentSpan()}
+	}
 	for i, c := range cs {
-		for _, d := range ds[i] {
+		for j, d := range ds[i] {
 			name := d.p.Subject.Identity
 			if name == "" || d.label == TestLabel {
 				continue
 			}
-			here := declared{c, strings.ToLower(d.label), d.p.IdentSpan()}
 			f, ok := first[name]
 			if !ok {
-				first[name] = here
+				first[name] = at{i, j}
 				continue
 			}
-			if f.c == c {
+			if f.file == i {
 				continue // in one file: reported by the parser
 			}
-			c.diags.Add(duplicateDiag(name, here, f))
-			f.c.diags.Add(duplicateDiag(name, f, here))
+			here, there := of(at{i, j}), of(f)
+			c.diags.Add(duplicateDiag(name, here, there))
+			there.c.diags.Add(duplicateDiag(name, there, here))
 		}
 	}
 }
