@@ -220,7 +220,12 @@ type names struct {
 // packageNames returns the names the member files (tests excluded)
 // declare.
 func packageNames(members []*File) names {
-	n := names{tools: map[string]*File{}, of: map[string]*File{}}
+	size, tools := 0, 0
+	for _, f := range members {
+		size += len(f.Program.Tools) + len(f.Program.Agents) + len(f.Program.Records)
+		tools += len(f.Program.Tools)
+	}
+	n := names{tools: make(map[string]*File, tools), all: make([]string, 0, size), of: make(map[string]*File, size)}
 	add := func(name string, f *File) {
 		if name != "" && n.of[name] == nil {
 			n.of[name] = f
