@@ -201,9 +201,17 @@ func Compile(dir string, srcs []Source) *Package {
 	for i, f := range all {
 		f.Program = progs[i]
 	}
-	names := packageNames(members)
+	// The names are made when a file first refers to something it does
+	// not declare: most do not.
+	var made *names
+	lazyNames := func() *names {
+		if made == nil {
+			made = packageNames(members)
+		}
+		return made
+	}
 	for i, f := range all {
-		f.Diags = schema.Merge(crossFile(f, names), lists[i])
+		f.Diags = schema.Merge(crossFile(f, lazyNames), lists[i])
 	}
 	return pkg
 }
@@ -219,13 +227,13 @@ type names struct {
 
 // packageNames returns the names the member files (tests excluded)
 // declare.
-func packageNames(members []*File) names {
+func packageNames(members []*File) *names {
 	size, tools := 0, 0
 	for _, f := range members {
 		size += len(f.Program.Tools) + len(f.Program.Agents) + len(f.Program.Records)
 		tools += len(f.Program.Tools)
 	}
-	n := names{tools: make(map[string]*File, tools), all: make([]string, 0, size), of: make(map[string]*File, size)}
+	n := &names{tools: make(map[string]*File, tools), all: make([]string, 0, size), of: make(map[string]*File, size)}
 	add := func(name string, f *File) {
 		if name != "" && n.of[name] == nil {
 			n.of[name] = f
@@ -253,9 +261,11 @@ func packageNames(members []*File) names {
 
 // crossFile returns the parser's diagnostics of f for a package: without
 // the undefined references to tools of another file, and with the
-// did-you-mean of the others looking at the names of every file.
-func crossFile(f *File, n names) diag.List {
+// did-you-mean of the others looking at the names of every file, which
+// pkgNames returns.
+func crossFile(f *File, pkgNames func() *names) diag.List {
 	var refs map[diag.Span]string
+	var n *names
 	out := make(diag.List, 0, len(f.Diags))
 	for _, d := range f.Diags {
 		if d.Code != "undefined-reference" {
@@ -263,7 +273,7 @@ func crossFile(f *File, n names) diag.List {
 			continue
 		}
 		if refs == nil {
-			refs = undefinedRefs(f.Doc)
+			refs, n = undefinedRefs(f.Doc), pkgNames()
 		}
 		name, ok := refs[d.Span]
 		if !ok {
