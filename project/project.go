@@ -342,8 +342,10 @@ func Files(dir string) ([]string, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			continue
+		if !e.Type().IsRegular() { // a link or a special file: what it is
+			if info, err := os.Stat(p); err == nil && info.IsDir() {
+				continue
+			}
 		}
 		out = append(out, p)
 	}
