@@ -23,10 +23,52 @@ func BenchmarkPackageScale(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("runs once: use -benchtime 1x")
 	}
-	var t testing.TB = b
 	const files, lines = 200, 250
+	pkg, one := writePackage(b, files, lines)
+	// Both are checked clean: the files joined their package.
+	bestCheck(b, pkg, 7) // warm up
+	tPkg, tOne := bestCheck(b, pkg, 7), bestCheck(b, one, 7)
+	ratio := float64(tPkg) / float64(tOne)
+	fmt.Printf("gramc check: %d files of %d lines %v, their concatenation %v: %.2fx (load %s)\n", files, lines, tPkg, tOne, ratio, loadavg.String())
+	b.ReportMetric(ratio, "package/file")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkPackageGrowth measures gramc check DIR on packages of 50, 100,
+// 200 and 400 files of 250 lines, best of 5 runs of each, and prints the
+// time per file of each size against the smallest's: the time of a
+// package grows linearly with its files when the ratio stays near 1.
+//
+//	go test ./cmd/gramc -run '^$' -bench '^BenchmarkPackageGrowth$' -benchtime 1x
+func BenchmarkPackageGrowth(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("runs once: use -benchtime 1x")
+	}
+	const lines = 250
+	var first float64 // time per file of the smallest package
+	worst := 0.0
+	for _, files := range []int{50, 100, 200, 400} {
+		pkg, _ := writePackage(b, files, lines)
+		bestCheck(b, pkg, 1) // warm up
+		d := bestCheck(b, pkg, 5)
+		perFile := float64(d) / float64(files)
+		if first == 0 {
+			first = perFile
+		}
+		worst = max(worst, perFile/first)
+		fmt.Printf("gramc check: %d files of %d lines %v, %v a file, %.2fx the time a file of 50 (load %s)\n",
+			files, lines, d.Round(time.Microsecond), time.Duration(perFile).Round(time.Microsecond), perFile/first, loadavg.String())
+	}
+	b.ReportMetric(worst, "worst-per-file/50-files")
+	b.ReportMetric(0, "ns/op")
+}
+
+// writePackage writes a package of files agent files of lines lines (see
+// gramgen.AgentPackage) into a directory of its own, and their
+// concatenation as one file beside it; it returns both paths.
+func writePackage(t testing.TB, files, lines int) (pkg, one string) {
 	dir := t.TempDir()
-	pkg := filepath.Join(dir, "pkg")
+	pkg = filepath.Join(dir, "pkg")
 	if err := os.Mkdir(pkg, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -38,26 +80,23 @@ func BenchmarkPackageScale(b *testing.B) {
 		}
 		all.WriteString(strings.TrimPrefix(src, "{ kind: \"agents\" }\n"))
 	}
-	one := filepath.Join(dir, "all.gram")
+	one = filepath.Join(dir, "all.gram")
 	if err := os.WriteFile(one, []byte(all.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check := func(path string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 7 {
-			start := time.Now()
-			if code := Main([]string{"check", path}, nil, io.Discard, io.Discard); code != exitOK {
-				t.Fatalf("gramc check %s: exit %d", path, code)
-			}
-			best = min(best, time.Since(start))
+	return pkg, one
+}
+
+// bestCheck runs gramc check path n times and returns the shortest time;
+// the check must pass.
+func bestCheck(t testing.TB, path string, n int) time.Duration {
+	best := time.Duration(1 << 62)
+	for range n {
+		start := time.Now()
+		if code := Main([]string{"check", path}, nil, io.Discard, io.Discard); code != exitOK {
+			t.Fatalf("gramc check %s: exit %d", path, code)
 		}
-		return best
+		best = min(best, time.Since(start))
 	}
-	// Both are checked clean: the files joined their package.
-	check(pkg) // warm up
-	tPkg, tOne := check(pkg), check(one)
-	ratio := float64(tPkg) / float64(tOne)
-	fmt.Printf("gramc check: %d files of %d lines %v, their concatenation %v: %.2fx (load %s)\n", files, lines, tPkg, tOne, ratio, loadavg.String())
-	b.ReportMetric(ratio, "package/file")
-	b.ReportMetric(0, "ns/op")
+	return best
 }
