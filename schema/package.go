@@ -67,7 +67,7 @@ func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
 // caller drops those diagnostics (see the project package).
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	all := append(slices.Clip(docs), tests...)
-	pkg := &pkgScope{records: map[string]*Record{}, tools: map[string]pkgTool{}}
+	pkg := &pkgScope{} // its tables are made below, sized for the package
 	cs := make([]*compiler, len(all))
 	ds := make([][]decl, len(all))
 	// One set of slabs for the package: a file's own would start small
@@ -87,6 +87,11 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 			}
 		}
 	}
+	n := 0
+	for _, c := range pc {
+		n += len(c.prog.Records)
+	}
+	pkg.records = make(map[string]*Record, n)
 	for _, c := range pc {
 		for _, r := range c.prog.Records {
 			if c.records[r.Name] == r && pkg.records[r.Name] == nil {
@@ -112,6 +117,11 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	for i, c := range cs {
 		c.compileTools(ds[i], &steps)
 	}
+	n = 0
+	for _, c := range pc {
+		n += len(c.prog.Tools)
+	}
+	pkg.tools = make(map[string]pkgTool, n)
 	for _, c := range pc {
 		for i, t := range c.prog.Tools {
 			if _, ok := pkg.tools[t.Name]; !ok && t.Name != "" && t.TopLevel {
