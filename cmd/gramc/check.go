@@ -185,6 +185,7 @@ func checkAll(inputs []checkInput) []checkResult {
 		backup diag.List // of an input: see backupDiags
 		err    error
 	}
+	var resolved realDirs // directories resolved once for the backups of their files
 	sources := parallelMap(jobs, func(j job) parsed {
 		b, err := j.in.read()
 		if err != nil {
@@ -194,7 +195,7 @@ func checkAll(inputs []checkInput) []checkResult {
 		doc, diags := parseInput(f, false)
 		var backup diag.List
 		if j.input >= 0 {
-			backup = backupDiags(j.in.path, f.Text, j.in.limit)
+			backup = backupDiagsIn(&resolved, j.in.path, f.Text, j.in.limit)
 		}
 		return parsed{src: project.Source{File: f, Doc: doc, Diags: diags}, backup: backup}
 	})
