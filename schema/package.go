@@ -100,7 +100,7 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 			}
 		}
 	}
-	owner := make(map[*Record]*compiler)
+	owner := make(map[*Record]*compiler, n)
 	for i, c := range cs {
 		j := 0
 		for _, d := range ds[i] {
