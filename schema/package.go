@@ -143,7 +143,17 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 		c.toolChecks(len(c.prog.Agents) > 0, false)
 	}
 	// Tests last: they may use the agents, tools and records of the
-	// package.
+	// package. Each program's names are indexed once for all the files of
+	// tests (which declare none).
+	indexes := map[*Program]programNames{}
+	index := func(p *Program) programNames {
+		n, ok := indexes[p]
+		if !ok {
+			n = indexNames(p)
+			indexes[p] = n
+		}
+		return n
+	}
 	for i, c := range cs {
 		if !slices.ContainsFunc(ds[i], func(d decl) bool { return d.label == TestLabel }) {
 			continue // only tests see the other files: no list of them
@@ -162,6 +172,10 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 			if o != c && o.doc.File.Path != subject {
 				c.env = append(c.env, o.prog)
 			}
+		}
+		c.names = make([]programNames, 0, 1+len(c.env))
+		for _, p := range append([]*Program{c.prog}, c.env...) {
+			c.names = append(c.names, index(p))
 		}
 		for _, d := range ds[i] {
 			if d.label == TestLabel {
