@@ -35,9 +35,10 @@ func BenchmarkPackageScale(b *testing.B) {
 }
 
 // BenchmarkPackageGrowth measures gramc check DIR on packages of 50, 100,
-// 200 and 400 files of 250 lines, best of 5 runs of each, and prints the
-// time per file of each size against the smallest's: the time of a
-// package grows linearly with its files when the ratio stays near 1.
+// 200 and 400 files of 250 lines, alone and each with a NAME_test.gram
+// beside it, best of 5 runs of each, and prints the time per file of each
+// size against the smallest's: the time of a package grows linearly with
+// its files when the ratio stays near 1.
 //
 //	go test ./cmd/gramc -run '^$' -bench '^BenchmarkPackageGrowth$' -benchtime 1x
 func BenchmarkPackageGrowth(b *testing.B) {
@@ -45,22 +46,40 @@ func BenchmarkPackageGrowth(b *testing.B) {
 		b.Skip("runs once: use -benchtime 1x")
 	}
 	const lines = 250
-	var first float64 // time per file of the smallest package
 	worst := 0.0
-	for _, files := range []int{50, 100, 200, 400} {
-		pkg, _ := writePackage(b, files, lines)
-		bestCheck(b, pkg, 1) // warm up
-		d := bestCheck(b, pkg, 5)
-		perFile := float64(d) / float64(files)
-		if first == 0 {
-			first = perFile
+	for _, tests := range []bool{false, true} {
+		var first float64 // time per file of the smallest package
+		for _, files := range []int{50, 100, 200, 400} {
+			pkg, _ := writePackage(b, files, lines)
+			what := fmt.Sprintf("%d files of %d lines", files, lines)
+			if tests {
+				writeTests(b, pkg, files)
+				what += fmt.Sprintf(" and %d of tests", files)
+			}
+			bestCheck(b, pkg, 1) // warm up
+			d := bestCheck(b, pkg, 5)
+			perFile := float64(d) / float64(files)
+			if first == 0 {
+				first = perFile
+			}
+			worst = max(worst, perFile/first)
+			fmt.Printf("gramc check: %s %v, %v a file, %.2fx the time a file of 50 (load %s)\n",
+				what, d.Round(time.Microsecond), time.Duration(perFile).Round(time.Microsecond), perFile/first, loadavg.String())
 		}
-		worst = max(worst, perFile/first)
-		fmt.Printf("gramc check: %d files of %d lines %v, %v a file, %.2fx the time a file of 50 (load %s)\n",
-			files, lines, d.Round(time.Microsecond), time.Duration(perFile).Round(time.Microsecond), perFile/first, loadavg.String())
 	}
 	b.ReportMetric(worst, "worst-per-file/50-files")
 	b.ReportMetric(0, "ns/op")
+}
+
+// writeTests writes beside each of the files files of a package written by
+// writePackage a file of tests of its first agent.
+func writeTests(t testing.TB, pkg string, files int) {
+	for i := range files {
+		src := fmt.Sprintf("{kind: \"tests\"}\n\n[t_f%d:Test {agent: agent0_f%d} |\n  (:User {says: \"hi\"}),\n  (:Answer {contains: \"x\"})\n]\n", i, i)
+		if err := os.WriteFile(filepath.Join(pkg, fmt.Sprintf("f%03d_test.gram", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // writePackage writes a package of files agent files of lines lines (see
