@@ -173,15 +173,22 @@ func declares(doc *parser.Document) bool {
 // every file. A package of one file compiles as [schema.Compile] compiles
 // it.
 func Compile(dir string, srcs []Source) *Package {
-	return Recompile(nil, dir, srcs)
+	return compile(nil, dir, srcs, false)
 }
 
-// Recompile is [Compile] for a package compiled before as prev (or nil):
+// Recompile is [Compile] for a package compiled before by Recompile as
+// prev (or nil; a package [Compile] made has nothing to take):
 // the files whose parsed documents are prev's, and which use nothing of a
 // file that changed, are taken from prev (see [schema.RecompilePackage]),
 // so that an edit of one file costs that file and those that use its
 // names, not the package.
 func Recompile(prev *Package, dir string, srcs []Source) *Package {
+	return compile(prev, dir, srcs, true)
+}
+
+// compile is Compile, and with keep Recompile: the package keeps what a
+// later Recompile takes from it.
+func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
 	var old map[*parser.Document]*File
 	if prev != nil {
@@ -220,27 +227,41 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 		f.Program, f.Diags = prog, schema.Merge(f.Diags, compiled)
 		return pkg
 	}
-	var state *schema.PackageCompile
-	if prev != nil {
-		state = prev.state
+	var (
+		progs  []*schema.Program
+		lists  []diag.List
+		reused []bool
+	)
+	if keep {
+		var state *schema.PackageCompile
+		if prev != nil {
+			state = prev.state
+		}
+		pkg.state = schema.RecompilePackage(state, docs, tests)
+		progs, lists, reused = pkg.state.Programs, pkg.state.Diags, pkg.state.Reused
+		if pkg.state.SameNames {
+			pkg.names = prev.names
+		}
+	} else {
+		progs, lists = schema.CompilePackage(docs, tests)
 	}
-	pkg.state = schema.RecompilePackage(state, docs, tests)
-	all := append(members, testFiles...)
-	if pkg.state.SameNames && prev.names != nil {
-		pkg.names = prev.names
+	// The names are made when a file first refers to something it does
+	// not declare: most do not.
+	names := func() *names {
+		if pkg.names == nil {
+			pkg.names = packageNames(members, progs)
+		}
+		return pkg.names
 	}
-	for i, f := range all {
-		if pkg.state.Reused[i] {
+	for i, f := range append(members, testFiles...) {
+		if reused != nil && reused[i] {
 			// The same document, compiled as before, and the names of the
 			// package are the same: the file as it was.
 			*f = *old[f.Doc]
 			continue
 		}
-		f.Program = pkg.state.Programs[i]
-		if pkg.names == nil {
-			pkg.names = packageNames(members, pkg.state.Programs)
-		}
-		f.Diags = schema.Merge(crossFile(f, pkg.names), pkg.state.Diags[i])
+		f.Program = progs[i]
+		f.Diags = schema.Merge(crossFile(f, names), lists[i])
 	}
 	return pkg
 }
@@ -257,7 +278,12 @@ type names struct {
 // packageNames returns the names the member files (tests excluded)
 // declare, whose programs are progs, by the same index.
 func packageNames(members []*File, progs []*schema.Program) *names {
-	n := &names{tools: map[string]string{}, of: map[string]string{}}
+	size, tools := 0, 0
+	for _, p := range progs[:len(members)] {
+		size += len(p.Tools) + len(p.Agents) + len(p.Records)
+		tools += len(p.Tools)
+	}
+	n := &names{tools: make(map[string]string, tools), all: make([]string, 0, size), of: make(map[string]string, size)}
 	add := func(name, path string) {
 		if _, ok := n.of[name]; name != "" && !ok {
 			n.of[name] = path
@@ -287,9 +313,11 @@ func packageNames(members []*File, progs []*schema.Program) *names {
 
 // crossFile returns the parser's diagnostics of f for a package: without
 // the undefined references to tools of another file, and with the
-// did-you-mean of the others looking at the names of every file.
-func crossFile(f *File, n *names) diag.List {
+// did-you-mean of the others looking at the names of every file, which
+// pkgNames returns.
+func crossFile(f *File, pkgNames func() *names) diag.List {
 	var refs map[diag.Span]string
+	var n *names
 	out := make(diag.List, 0, len(f.Diags))
 	for _, d := range f.Diags {
 		if d.Code != "undefined-reference" {
@@ -297,7 +325,7 @@ func crossFile(f *File, n *names) diag.List {
 			continue
 		}
 		if refs == nil {
-			refs = undefinedRefs(f.Doc)
+			refs, n = undefinedRefs(f.Doc), pkgNames()
 		}
 		name, ok := refs[d.Span]
 		if !ok {

@@ -1,6 +1,9 @@
 package project
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +123,35 @@ func TestLoneFileUnchanged(t *testing.T) {
 	got := diagLines(p)
 	if !strings.Contains(got, `undefined-reference: "getOrdr" is not defined | declare the tool`) {
 		t.Fatalf("got\n%s", got)
+	}
+}
+
+// TestFiles lists the .gram entries of a directory: files and links to
+// files, not directories nor links to them, nor other names.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.gram", "a.gram", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("()\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d.gram"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d.gram", filepath.Join(dir, "ld.gram")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if err := os.Symlink("a.gram", filepath.Join(dir, "la.gram")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i] = filepath.Base(got[i])
+	}
+	if want := []string{"a.gram", "b.gram", "la.gram"}; !slices.Equal(got, want) {
+		t.Errorf("Files = %q, want %q", got, want)
 	}
 }

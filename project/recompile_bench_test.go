@@ -24,7 +24,7 @@ func BenchmarkRecompile(b *testing.B) {
 				doc, diags := parser.Parse(f)
 				srcs[i] = Source{File: f, Doc: doc, Diags: diags}
 			}
-			pkg := Compile("d", srcs)
+			pkg := Recompile(nil, "d", srcs)
 			edited := make([]Source, 2)
 			for i, word := range []string{"word ", ""} {
 				text := strings.Replace(texts[0], "Finds record ", "Finds record "+word, 1)

@@ -31,7 +31,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 	for i, f := range files {
 		srcs[i] = parse(f.path, f.text)
 	}
-	pkg := Compile("d", srcs)
+	pkg := Recompile(nil, "d", srcs)
 	edits := []struct {
 		file      int
 		from, to  string
@@ -88,7 +88,7 @@ func TestRecompileNameInTwoFiles(t *testing.T) {
 		doc, diags := parser.Parse(file)
 		srcs = append(srcs, Source{File: file, Doc: doc, Diags: diags})
 	}
-	pkg := Compile("d", srcs)
+	pkg := Recompile(nil, "d", srcs)
 	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in d/a.gram:1:2") {
 		t.Fatalf("before the edit:\n%s", got)
 	}

@@ -62,8 +62,9 @@ type compiler struct {
 	env []*Program
 	// localAgents holds the file's agents; it is made when a test needs it.
 	localAgents map[*Agent]bool
-	// slabs allocate the elements of the program.
-	slabs slabs
+	// slabs allocate the elements of the program; the files of a package
+	// share theirs (see CompilePackage).
+	slabs *slabs
 	// spans is room for where an agent lists its tools (see agentTools),
 	// properties for the properties of a node's record (see subjectProps).
 	spans      []diag.Span
@@ -193,6 +194,7 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 		prog:        &Program{File: doc.File},
 		env:         env,
 		legacyNames: map[string]bool{},
+		slabs:       new(slabs),
 	}
 	c.records = make(map[string]*Record, n.records)
 	c.tools = make(map[*parser.Pattern]int, n.tools)

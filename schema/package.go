@@ -104,7 +104,7 @@ func (c *compiler) usePkg(name string, tool bool) {
 // The parser reports a reference to another file's tool as undefined: the
 // caller drops those diagnostics (see the project package).
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
-	pc := RecompilePackage(nil, docs, tests)
+	pc := compilePackage(nil, nil, docs, tests, true)
 	return pc.Programs, pc.Diags
 }
 
@@ -175,7 +175,7 @@ func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			return pc
 		}
 	}
-	return compilePackage(nil, nil, docs, tests)
+	return compilePackage(nil, nil, docs, tests, false)
 }
 
 // recompilePackage is RecompilePackage's reuse of prev, or nil when the
@@ -231,13 +231,18 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			}
 		}
 	}
-	return compilePackage(prev, again, docs, tests)
+	return compilePackage(prev, again, docs, tests, false)
 }
 
 // compilePackage compiles the docs and tests of a package; with prev, the
 // docs not marked again are prev's, and nil is returned when what the
-// others were compiled with changed (see RecompilePackage).
-func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document) *PackageCompile {
+// others were compiled with changed (see RecompilePackage). With share,
+// the files' programs are allocated from one set of slabs: a file's own
+// would start small (see slab.grow), and a package of small files would
+// allocate a few small blocks for each. A compile that a later one may
+// take files from does not share: a block of a file compiled again would
+// keep the objects of the other files it holds, and theirs its own.
+func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document, share bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
 	// cs are the compilers of the files compiled, nil for a file taken
 	// from prev; ds their declarations.
@@ -249,11 +254,15 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 	// before, in the same order, and no other file declares them).
 	var pkg *pkgScope
 	if prev == nil {
-		pkg = &pkgScope{records: map[string]pkgRef{}, tools: map[string]pkgRef{}}
+		pkg = &pkgScope{} // its tables are made below, sized for the package
 	} else {
 		pkg = &pkgScope{records: prev.scope.records, recordNames: prev.scope.recordNames, tools: prev.scope.tools}
 	}
 	pkg.files, pkg.cs = files, cs
+	var shared *slabs
+	if share {
+		shared = new(slabs)
+	}
 	compiled := func(i int) bool { return prev == nil || i >= len(docs) || again[i] }
 	for i, doc := range all {
 		if !compiled(i) {
@@ -261,6 +270,9 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		}
 		cs[i], ds[i] = newCompiler(doc, nil)
 		cs[i].pkg = pkg
+		if shared != nil {
+			cs[i].slabs = shared
+		}
 		if prev != nil && i < len(docs) && !slices.Equal(declNames(ds[i]), prev.files[i].names) {
 			return nil
 		}
@@ -275,6 +287,15 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 				c.declareRecord(d)
 			}
 		}
+	}
+	n := 0
+	for _, c := range cs {
+		if c != nil {
+			n += len(c.prog.Records)
+		}
+	}
+	if prev == nil {
+		pkg.records = make(map[string]pkgRef, n)
 	}
 	for i := range docs {
 		c := cs[i]
@@ -299,7 +320,7 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 			}
 		}
 	}
-	owner := make(map[*Record]*compiler)
+	owner := make(map[*Record]*compiler, n)
 	var live []*compiler
 	for i, c := range cs {
 		if c == nil {
@@ -322,6 +343,13 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		if c != nil {
 			c.compileTools(ds[i], &steps)
 		}
+	}
+	if prev == nil {
+		n = 0
+		for _, c := range cs[:len(docs)] {
+			n += len(c.prog.Tools)
+		}
+		pkg.tools = make(map[string]pkgRef, n)
 	}
 	for i, c := range cs[:len(docs)] {
 		if c == nil {
@@ -390,10 +418,20 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		}
 	}
 	// Tests last: they may use the agents, tools and records of the
-	// package.
+	// package. Each program's names are indexed once for all the files of
+	// tests (which declare none).
+	indexes := map[*Program]programNames{}
+	index := func(p *Program) programNames {
+		n, ok := indexes[p]
+		if !ok {
+			n = indexNames(p)
+			indexes[p] = n
+		}
+		return n
+	}
 	for i, c := range cs {
-		if c == nil {
-			continue
+		if c == nil || !slices.ContainsFunc(ds[i], func(d decl) bool { return d.label == TestLabel }) {
+			continue // only tests see the other files: no list of them
 		}
 		// A NAME_test.gram file looks in NAME.gram first.
 		subject := ""
@@ -409,6 +447,10 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 			if o != c.prog && docs[j].File.Path != subject {
 				c.env = append(c.env, o)
 			}
+		}
+		c.names = make([]programNames, 0, 1+len(c.env))
+		for _, p := range append([]*Program{c.prog}, c.env...) {
+			c.names = append(c.names, index(p))
 		}
 		for _, d := range ds[i] {
 			if d.label == TestLabel {
@@ -458,25 +500,36 @@ type declared struct {
 // agent, a top-level tool or a record of each), in both files, each
 // naming the other place, and returns them.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
-	first := map[string]declared{}
+	// The first declaration of each name, by file and declaration index:
+	// what and where are worked out for duplicates only.
+	type at struct{ file, decl int }
+	n := 0
+	for _, d := range ds {
+		n += len(d)
+	}
+	first := make(map[string]at, n)
+	of := func(a at) declared {
+		d := ds[a.file][a.decl]
+		return declared{cs[a.file], strings.ToLower(d.label), d.p.IdentSpan()}
+	}
 	dups := map[string]bool{}
 	for i, c := range cs {
-		for _, d := range ds[i] {
+		for j, d := range ds[i] {
 			name := d.p.Subject.Identity
 			if name == "" || d.label == TestLabel {
 				continue
 			}
-			here := declared{c, strings.ToLower(d.label), d.p.IdentSpan()}
 			f, ok := first[name]
 			if !ok {
-				first[name] = here
+				first[name] = at{i, j}
 				continue
 			}
-			if f.c == c {
+			if f.file == i {
 				continue // in one file: reported by the parser
 			}
-			c.diags.Add(duplicateDiag(name, here, f))
-			f.c.diags.Add(duplicateDiag(name, f, here))
+			here, there := of(at{i, j}), of(f)
+			c.diags.Add(duplicateDiag(name, here, there))
+			there.c.diags.Add(duplicateDiag(name, there, here))
 			dups[name] = true
 		}
 	}

@@ -52,18 +52,23 @@ func firstByName[T any](m map[string]*T, list []*T, nameOf func(*T) string) {
 func (c *compiler) programNames() []programNames {
 	if c.names == nil {
 		for _, p := range append([]*Program{c.prog}, c.env...) {
-			n := programNames{
-				agents:  make(map[string]*Agent, len(p.Agents)),
-				tools:   make(map[string]*Tool, len(p.Tools)),
-				records: make(map[string]*Record, len(p.Records)),
-			}
-			firstByName(n.agents, p.Agents, func(a *Agent) string { return a.Name })
-			firstByName(n.tools, p.Tools, toolName)
-			firstByName(n.records, p.Records, func(r *Record) string { return r.Name })
-			c.names = append(c.names, n)
+			c.names = append(c.names, indexNames(p))
 		}
 	}
 	return c.names
+}
+
+// indexNames returns the index of a program's names.
+func indexNames(p *Program) programNames {
+	n := programNames{
+		agents:  make(map[string]*Agent, len(p.Agents)),
+		tools:   make(map[string]*Tool, len(p.Tools)),
+		records: make(map[string]*Record, len(p.Records)),
+	}
+	firstByName(n.agents, p.Agents, func(a *Agent) string { return a.Name })
+	firstByName(n.tools, p.Tools, toolName)
+	firstByName(n.records, p.Records, func(r *Record) string { return r.Name })
+	return n
 }
 
 // lookupAgent returns the agent of a name in the file or, failing that, in

@@ -182,9 +182,11 @@ func checkAll(inputs []checkInput) []checkResult {
 		}
 	}
 	type parsed struct {
-		src project.Source
-		err error
+		src    project.Source
+		backup diag.List // of an input: see backupDiags
+		err    error
 	}
+	var resolved realDirs // directories resolved once for the backups of their files
 	sources := parallelMap(jobs, func(j job) parsed {
 		b, err := j.in.read()
 		if err != nil {
@@ -192,7 +194,11 @@ func checkAll(inputs []checkInput) []checkResult {
 		}
 		f := diag.NewFile(j.in.path, b)
 		doc, diags := parseInput(f, false)
-		return parsed{src: project.Source{File: f, Doc: doc, Diags: diags}}
+		var backup diag.List
+		if j.input >= 0 {
+			backup = backupDiagsIn(&resolved, j.in.path, f.Text, j.in.limit)
+		}
+		return parsed{src: project.Source{File: f, Doc: doc, Diags: diags}, backup: backup}
 	})
 	// The packages, in the order their directories come.
 	byDir := map[string][]int{}
@@ -223,7 +229,7 @@ func checkAll(inputs []checkInput) []checkResult {
 				if targets := inputs[i].targets; len(targets) > 0 && f.Program != nil {
 					diags = append(slices.Clone(diags), schema.CheckTargets(targets, f.Program)...).Dedup()
 				}
-				results[i] = checkResult{file: f.File, diags: append(backupDiags(f.File.Path, f.File.Text, inputs[i].limit), diags...)}
+				results[i] = checkResult{file: f.File, diags: append(sources[k].backup, diags...)}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -277,6 +278,9 @@ func (b *byteSize) Set(s string) error {
 // UTF-8), and if so where the first such byte is.
 func binaryData(text []byte) (int, bool) {
 	sample := text[:min(len(text), 64<<10)]
+	if bytes.IndexByte(sample, 0) < 0 && utf8.Valid(sample) {
+		return 0, false // most text: no need to look rune by rune
+	}
 	first, invalid := -1, 0
 	for i := 0; i < len(sample); {
 		r, size := utf8.DecodeRune(sample[i:])

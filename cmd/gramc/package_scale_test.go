@@ -23,10 +23,71 @@ func BenchmarkPackageScale(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("runs once: use -benchtime 1x")
 	}
-	var t testing.TB = b
 	const files, lines = 200, 250
+	pkg, one := writePackage(b, files, lines)
+	// Both are checked clean: the files joined their package.
+	bestCheck(b, pkg, 7) // warm up
+	tPkg, tOne := bestCheck(b, pkg, 7), bestCheck(b, one, 7)
+	ratio := float64(tPkg) / float64(tOne)
+	fmt.Printf("gramc check: %d files of %d lines %v, their concatenation %v: %.2fx (load %s)\n", files, lines, tPkg, tOne, ratio, loadavg.String())
+	b.ReportMetric(ratio, "package/file")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkPackageGrowth measures gramc check DIR on packages of 50, 100,
+// 200 and 400 files of 250 lines, alone and each with a NAME_test.gram
+// beside it, best of 5 runs of each, and prints the time per file of each
+// size against the smallest's: the time of a package grows linearly with
+// its files when the ratio stays near 1.
+//
+//	go test ./cmd/gramc -run '^$' -bench '^BenchmarkPackageGrowth$' -benchtime 1x
+func BenchmarkPackageGrowth(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("runs once: use -benchtime 1x")
+	}
+	const lines = 250
+	worst := 0.0
+	for _, tests := range []bool{false, true} {
+		var first float64 // time per file of the smallest package
+		for _, files := range []int{50, 100, 200, 400} {
+			pkg, _ := writePackage(b, files, lines)
+			what := fmt.Sprintf("%d files of %d lines", files, lines)
+			if tests {
+				writeTests(b, pkg, files)
+				what += fmt.Sprintf(" and %d of tests", files)
+			}
+			bestCheck(b, pkg, 1) // warm up
+			d := bestCheck(b, pkg, 5)
+			perFile := float64(d) / float64(files)
+			if first == 0 {
+				first = perFile
+			}
+			worst = max(worst, perFile/first)
+			fmt.Printf("gramc check: %s %v, %v a file, %.2fx the time a file of 50 (load %s)\n",
+				what, d.Round(time.Microsecond), time.Duration(perFile).Round(time.Microsecond), perFile/first, loadavg.String())
+		}
+	}
+	b.ReportMetric(worst, "worst-per-file/50-files")
+	b.ReportMetric(0, "ns/op")
+}
+
+// writeTests writes beside each of the files files of a package written by
+// writePackage a file of tests of its first agent.
+func writeTests(t testing.TB, pkg string, files int) {
+	for i := range files {
+		src := fmt.Sprintf("{kind: \"tests\"}\n\n[t_f%d:Test {agent: agent0_f%d} |\n  (:User {says: \"hi\"}),\n  (:Answer {contains: \"x\"})\n]\n", i, i)
+		if err := os.WriteFile(filepath.Join(pkg, fmt.Sprintf("f%03d_test.gram", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writePackage writes a package of files agent files of lines lines (see
+// gramgen.AgentPackage) into a directory of its own, and their
+// concatenation as one file beside it; it returns both paths.
+func writePackage(t testing.TB, files, lines int) (pkg, one string) {
 	dir := t.TempDir()
-	pkg := filepath.Join(dir, "pkg")
+	pkg = filepath.Join(dir, "pkg")
 	if err := os.Mkdir(pkg, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -38,26 +99,23 @@ func BenchmarkPackageScale(b *testing.B) {
 		}
 		all.WriteString(strings.TrimPrefix(src, "{ kind: \"agents\" }\n"))
 	}
-	one := filepath.Join(dir, "all.gram")
+	one = filepath.Join(dir, "all.gram")
 	if err := os.WriteFile(one, []byte(all.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check := func(path string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 7 {
-			start := time.Now()
-			if code := Main([]string{"check", path}, nil, io.Discard, io.Discard); code != exitOK {
-				t.Fatalf("gramc check %s: exit %d", path, code)
-			}
-			best = min(best, time.Since(start))
+	return pkg, one
+}
+
+// bestCheck runs gramc check path n times and returns the shortest time;
+// the check must pass.
+func bestCheck(t testing.TB, path string, n int) time.Duration {
+	best := time.Duration(1 << 62)
+	for range n {
+		start := time.Now()
+		if code := Main([]string{"check", path}, nil, io.Discard, io.Discard); code != exitOK {
+			t.Fatalf("gramc check %s: exit %d", path, code)
 		}
-		return best
+		best = min(best, time.Since(start))
 	}
-	// Both are checked clean: the files joined their package.
-	check(pkg) // warm up
-	tPkg, tOne := check(pkg), check(one)
-	ratio := float64(tPkg) / float64(tOne)
-	fmt.Printf("gramc check: %d files of %d lines %v, their concatenation %v: %.2fx (load %s)\n", files, lines, tPkg, tOne, ratio, loadavg.String())
-	b.ReportMetric(ratio, "package/file")
-	b.ReportMetric(0, "ns/op")
+	return best
 }

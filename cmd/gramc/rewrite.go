@@ -23,8 +23,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
@@ -176,8 +178,62 @@ func backupPaths(path string) []string {
 
 // findBackup returns the backup an interrupted gramc fmt -w left of the
 // file at path (symbolic links are followed), or "".
-func findBackup(path string) (string, error) {
-	real, err := filepath.EvalSymlinks(path)
+func findBackup(path string) (string, error) { return findBackupIn(nil, path) }
+
+// realDirs are the directories whose symbolic links one run has resolved,
+// so that the files of a directory resolve it once, not once each.
+type realDirs struct {
+	mu   sync.Mutex
+	dirs map[string]realDir
+}
+
+// realDir is a directory resolved: its path without symbolic links, or the
+// error resolving it.
+type realDir struct {
+	path string
+	err  error
+}
+
+// evalSymlinks returns what filepath.EvalSymlinks returns for path, with
+// the directory of path resolved once for all the files of r; r may be
+// nil.
+func (r *realDirs) evalSymlinks(path string) (string, error) {
+	if r == nil {
+		return filepath.EvalSymlinks(path)
+	}
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	dir, base := filepath.Split(path)
+	if info.Mode()&fs.ModeSymlink != 0 || base == "" || base == "." || base == ".." {
+		return filepath.EvalSymlinks(path)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	r.mu.Lock()
+	d, ok := r.dirs[dir]
+	r.mu.Unlock()
+	if !ok {
+		d.path, d.err = filepath.EvalSymlinks(dir)
+		r.mu.Lock()
+		if r.dirs == nil {
+			r.dirs = map[string]realDir{}
+		}
+		r.dirs[dir] = d
+		r.mu.Unlock()
+	}
+	if d.err != nil {
+		return "", d.err
+	}
+	return filepath.Join(d.path, base), nil
+}
+
+// findBackupIn is findBackup with the directories of dirs (which may be
+// nil) resolved once.
+func findBackupIn(dirs *realDirs, path string) (string, error) {
+	real, err := dirs.evalSymlinks(path)
 	if err != nil {
 		return "", nil // reported by whoever reads the file
 	}
@@ -198,7 +254,13 @@ func findBackup(path string) (string, error) {
 // be half-written), a warning when it holds one of them, whole; none when
 // there is no backup.
 func backupDiags(path string, text []byte, limit int64) diag.List {
-	backup, err := findBackup(path)
+	return backupDiagsIn(nil, path, text, limit)
+}
+
+// backupDiagsIn is backupDiags with the directories of dirs (which may be
+// nil) resolved once.
+func backupDiagsIn(dirs *realDirs, path string, text []byte, limit int64) diag.List {
+	backup, err := findBackupIn(dirs, path)
 	if backup == "" && err == nil {
 		return nil
 	}

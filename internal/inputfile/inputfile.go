@@ -83,7 +83,7 @@ func Read(path string, limit int64) ([]byte, error) {
 	if err := Check(path, info, limit); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err := readAll(io.LimitReader(f, limit+1), min(info.Size(), limit))
 	if err != nil {
 		return nil, err
 	}
@@ -136,4 +136,25 @@ func SizeString(n int64) string {
 		return strconv.FormatFloat(float64(n)/k, 'f', 1, 64) + " KB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// readAll reads r to its end, as io.ReadAll does, into a buffer made for
+// size bytes and the end: a file whose size is known is read in one call
+// and one allocation, not grown from 512 bytes. A file that grew since is
+// read whole all the same.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 0)+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }

@@ -4,12 +4,14 @@ package inputfile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 // TestRead: a regular file within the limit is read; a directory, a device
@@ -52,5 +54,23 @@ func TestRead(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || pe.Op != "open" || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestReadAll: the text is read whole whether the size given is right, too
+// small (a file that grew since its size was taken) or too large, in one
+// read or byte by byte; an error reading is returned.
+func TestReadAll(t *testing.T) {
+	text := strings.Repeat("0123456789", 300)
+	for _, size := range []int64{0, 1, 511, int64(len(text)), int64(len(text)) + 100} {
+		for name, r := range map[string]io.Reader{"whole": strings.NewReader(text), "byte by byte": iotest.OneByteReader(strings.NewReader(text))} {
+			if b, err := readAll(r, size); err != nil || string(b) != text {
+				t.Errorf("readAll(%s, %d) = %d bytes, %v; want %d bytes", name, size, len(b), err, len(text))
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readAll(io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), 2); !errors.Is(err, boom) {
+		t.Errorf("readAll of a failing reader: %v, want %v", err, boom)
 	}
 }
