@@ -19,7 +19,8 @@
 // directory gets a new snapshot of the same version and text with the new
 // inputs, and its diagnostics are published again. Other files are parsed
 // again only when their text changed (an open buffer's version, a file's
-// size or modification time), and compiled again only when they changed or
+// size or modification time, looked at once a second at most unless the
+// client reports a change), and compiled again only when they changed or
 // use a name of a file that did: each version is compiled from the package
 // of the version before (see [project.Recompile]).
 
@@ -67,11 +68,11 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 	srcs := []project.Source{{File: f, Doc: doc, Diags: parsed}}
 	members := 0
 	for _, p := range in.paths {
-		src, ok := in.cache.source(p, in.open[p])
+		src, joins, ok := in.cache.source(p, in.open[p])
 		if !ok {
 			continue
 		}
-		if project.Joins(p, src.Doc) {
+		if joins {
 			members++
 		}
 		srcs = append(srcs, src)
@@ -135,38 +136,57 @@ func (a *analysis) declaredElsewhere(name string) (protocol.Location, bool) {
 
 // sourceCache holds the other files of packages, parsed: an open buffer's
 // as long as its text is the same, a file's on disk as long as its size and
-// modification time are.
+// modification time are. A file on disk is looked at again at most once in
+// recheckAfter (edits come faster than that, and a package has many
+// files), and at once when the client reports a change of its directory
+// (see filesChanged, which forgets the directory's files).
 type sourceCache struct {
 	mu sync.Mutex
 	m  map[string]cachedSource
 }
+
+// recheckAfter is how long a file on disk is taken as it was last seen.
+const recheckAfter = time.Second
 
 // cachedSource is a parsed file and what it was parsed from.
 type cachedSource struct {
 	buf  *diag.File // the open buffer, or nil
 	size int64
 	mod  time.Time
+	// seen is when the file on disk was last looked at.
+	seen time.Time
 	src  project.Source
+	// joins tells whether the file joins its package (see project.Joins).
+	joins bool
 }
 
-// source returns the file at path parsed: buf's text when it is open (buf
-// not nil), else the file on disk; ok is false when it cannot be read.
-func (c *sourceCache) source(path string, buf *diag.File) (project.Source, bool) {
+// source returns the file at path parsed, and whether it joins its
+// package: buf's text when it is open (buf not nil), else the file on
+// disk; ok is false when it cannot be read.
+func (c *sourceCache) source(path string, buf *diag.File) (src project.Source, joins, ok bool) {
+	c.mu.Lock()
+	e, hit := c.m[path]
+	c.mu.Unlock()
+	now := time.Now()
+	if hit && buf == nil && e.buf == nil && now.Sub(e.seen) < recheckAfter {
+		return e.src, e.joins, true
+	}
 	var info os.FileInfo
 	if buf == nil {
 		var err error
 		if info, err = os.Stat(path); err != nil {
-			return project.Source{}, false
+			return project.Source{}, false, false
 		}
 	}
-	c.mu.Lock()
-	e, hit := c.m[path]
-	c.mu.Unlock()
 	switch {
 	case hit && buf != nil && e.buf == buf:
-		return e.src, true
+		return e.src, e.joins, true
 	case hit && buf == nil && e.buf == nil && e.size == info.Size() && e.mod.Equal(info.ModTime()):
-		return e.src, true
+		e.seen = now
+		c.mu.Lock()
+		c.m[path] = e
+		c.mu.Unlock()
+		return e.src, e.joins, true
 	}
 	var text []byte
 	if buf != nil {
@@ -174,7 +194,7 @@ func (c *sourceCache) source(path string, buf *diag.File) (project.Source, bool)
 	} else {
 		b, err := inputfile.Read(path, 0)
 		if err != nil {
-			return project.Source{}, false
+			return project.Source{}, false, false
 		}
 		text = b
 	}
@@ -182,9 +202,9 @@ func (c *sourceCache) source(path string, buf *diag.File) (project.Source, bool)
 	// version's, never to be mixed with another parse.
 	f := diag.NewFile(path, text)
 	doc, parsed := parser.Parse(f)
-	e = cachedSource{buf: buf, src: project.Source{File: f, Doc: doc, Diags: parsed}}
+	e = cachedSource{buf: buf, src: project.Source{File: f, Doc: doc, Diags: parsed}, joins: project.Joins(path, doc)}
 	if info != nil {
-		e.size, e.mod = info.Size(), info.ModTime()
+		e.size, e.mod, e.seen = info.Size(), info.ModTime(), now
 	}
 	c.mu.Lock()
 	if c.m == nil {
@@ -192,7 +212,7 @@ func (c *sourceCache) source(path string, buf *diag.File) (project.Source, bool)
 	}
 	c.m[path] = e
 	c.mu.Unlock()
-	return e.src, true
+	return e.src, e.joins, true
 }
 
 // forget drops the parsed files of the directory dir, or of every

@@ -185,3 +185,32 @@ func TestPackageDefinition(t *testing.T) {
 		t.Errorf("definition of showOrder = %+v", locs)
 	}
 }
+
+// TestPackageFileChangedUnreported: a file of the package changed on disk
+// with no report from the client is seen by the next analysis of an open
+// document once recheckAfter has passed.
+func TestPackageFileChangedUnreported(t *testing.T) {
+	dir := t.TempDir()
+	aPath, bPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "b.gram")
+	for path, text := range map[string]string{aPath: pkgToolsText, bPath: pkgAgentText} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := pathURI(bPath)
+	c := newTestClient(t, nil)
+	c.open(b, pkgAgentText)
+	if p := c.waitDiagnostics(b, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("B with A on disk: %v", diagCodes(p.Diagnostics))
+	}
+	// lookupOrder leaves a.gram on disk; the client says nothing of it.
+	if err := os.WriteFile(aPath, []byte(pkgToolsText[strings.Index(pkgToolsText, "[cancelOrder"):]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(recheckAfter + 100*time.Millisecond)
+	c.change(b, 2, pkgAgentText+"\n")
+	p := c.waitDiagnostics(b, 2)
+	if got := diagCodes(p.Diagnostics); len(got) != 1 || !strings.Contains(got[0], "lookupOrder") {
+		t.Fatalf("B after A changed on disk: %v", got)
+	}
+}

@@ -205,7 +205,11 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 			continue
 		}
 		f := &File{File: s.File, Doc: s.Doc, Diags: s.Diags, Test: strings.HasSuffix(s.File.Path, TestSuffix)}
-		f.Member = Joins(s.File.Path, s.Doc)
+		if o := old[s.Doc]; o != nil {
+			f.Member = o.Member
+		} else {
+			f.Member = Joins(s.File.Path, s.Doc)
+		}
 		pkg.Files[i] = f
 		switch {
 		case !f.Member && HeaderKind(s.Doc) == BindingsKind:
