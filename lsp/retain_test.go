@@ -3,6 +3,8 @@ package lsp
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -63,16 +65,42 @@ func TestEarlierVersionsAreReleased(t *testing.T) {
 		name  string
 		text  string
 		edits int
+		// pkg: the document is one of a package, with a file on disk that
+		// uses its tools and records, open too, and a file of tests.
+		pkg bool
 	}{
-		{"agents", gramgen.AgentFile(400), 120},
-		{"with-mistakes", strings.Replace(gramgen.AgentFile(400), "(::Item3)", "(::Itme3)", 1) + "[broken:Tool {description: \"x\"} |\n", 120},
+		{"agents", gramgen.AgentFile(400), 120, false},
+		{"with-mistakes", strings.Replace(gramgen.AgentFile(400), "(::Item3)", "(::Itme3)", 1) + "[broken:Tool {description: \"x\"} |\n", 120, false},
+		{"package", gramgen.AgentFile(400), 120, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestClient(t, nil)
-			const uri = protocol.DocumentURI("file:///retain/agents.gram")
+			uri := protocol.DocumentURI("file:///retain/agents.gram")
+			if tc.pkg {
+				dir := t.TempDir()
+				uri = pathURI(filepath.Join(dir, "agents.gram"))
+				const uses = "[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Uses them.\"} | lookup0, fetch]\n" +
+					"[fetch:Tool {description: \"Fetches\"} | (id::Integer)==>(::Item0)]\n"
+				const tests = "[t:Test {agent: desk} | (:User {says: \"hi\"}), (:Call {tool: lookup0, args: {id: 1}}), (:Answer {contains: \"x\"})]\n"
+				for name, text := range map[string]string{"uses.gram": uses, "uses_test.gram": tests, "agents.gram": tc.text} {
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				u := pathURI(filepath.Join(dir, "uses.gram"))
+				c.open(u, uses)
+				if p := c.waitDiagnostics(u, 1); len(p.Diagnostics) != 0 {
+					t.Fatalf("uses.gram alone: %v", diagCodes(p.Diagnostics))
+				}
+			}
 			text := tc.text
 			c.open(uri, text)
 			c.waitDiagnostics(uri, 1)
+			if tc.pkg {
+				if an := c.srv.docs.current()[uri].Analysis(); an == nil || len(an.Others) != 2 {
+					t.Fatalf("the document is not compiled with its package")
+				}
+			}
 			refs := []versionRefs{refsOf(t, c, uri)}
 			r := rand.New(rand.NewPCG(7, 11))
 			at := 0
