@@ -61,7 +61,7 @@ func BenchmarkPackageEdit(b *testing.B) {
 		uri := pathURI(path)
 		c.open(uri, first)
 		c.waitDiagnostics(uri, 1)
-		var after func()
+		var wait func()
 		if dependent {
 			du := pathURI(usesPath)
 			c.open(du, uses)
@@ -69,7 +69,7 @@ func BenchmarkPackageEdit(b *testing.B) {
 			// Each edit of f000 publishes the diagnostics of uses.gram
 			// again: wait for them too.
 			seen := c.timesPublished(du)
-			after = func() {
+			wait = func() {
 				for c.timesPublished(du) == seen {
 					c.waitWake()
 				}
@@ -80,7 +80,7 @@ func BenchmarkPackageEdit(b *testing.B) {
 		const needle = `:Tool {description: "Finds record `
 		pos := positionOf(f, strings.Index(first, needle)+len(needle))
 		v := int32(1)
-		ds := typeWordsThen(c, uri, pos, &v, after)
+		ds := typeWordsWaiting(c, uri, pos, &v, wait, nil)
 		c.close()
 		return medianMS(ds)
 	}
@@ -107,31 +107,6 @@ func BenchmarkPackageEdit(b *testing.B) {
 	b.ReportMetric(both, "dependent-ms")
 	b.ReportMetric(single, "alone-ms")
 	b.ReportMetric(0, "ns/op")
-}
-
-// typeWordsThen is typeWords with wait, when not nil, run after each edit's
-// diagnostics and timed with it.
-func typeWordsThen(c *testClient, uri protocol.DocumentURI, pos protocol.Position, v *int32, wait func()) []time.Duration {
-	var ds []time.Duration
-	for i := 0; i < 22; i++ {
-		*v++
-		r, ins := protocol.Range{Start: pos, End: pos}, "word "
-		if i%2 == 1 {
-			r.End.Character += uint32(len(ins))
-			ins = ""
-		}
-		d := timed(func() {
-			c.edit(uri, *v, r, ins)
-			c.waitDiagnostics(uri, *v)
-			if wait != nil {
-				wait()
-			}
-		})
-		if i > 0 {
-			ds = append(ds, d)
-		}
-	}
-	return ds
 }
 
 // timesPublished returns how many times the diagnostics of uri were

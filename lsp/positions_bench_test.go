@@ -104,6 +104,12 @@ func BenchmarkEditPositions(b *testing.B) {
 // published, and returns the times of all but the first; after, if set, runs
 // after each of those.
 func typeWords(c *testClient, uri protocol.DocumentURI, pos protocol.Position, v *int32, after func()) []time.Duration {
+	return typeWordsWaiting(c, uri, pos, v, nil, after)
+}
+
+// typeWordsWaiting is typeWords with wait, when set, run after each edit's
+// diagnostics and timed with them.
+func typeWordsWaiting(c *testClient, uri protocol.DocumentURI, pos protocol.Position, v *int32, wait, after func()) []time.Duration {
 	var ds []time.Duration
 	for i := 0; i < 22; i++ {
 		*v++
@@ -115,6 +121,9 @@ func typeWords(c *testClient, uri protocol.DocumentURI, pos protocol.Position, v
 		d := timed(func() {
 			c.edit(uri, *v, r, ins)
 			c.waitDiagnostics(uri, *v)
+			if wait != nil {
+				wait()
+			}
 		})
 		if i > 0 {
 			ds = append(ds, d)

@@ -91,20 +91,7 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 		for step := 0; step < 300; step++ {
 			fi := rng.IntN(len(docs))
 			old := docs[fi].File.Text
-			at := rng.IntN(len(old) + 1)
-			if quotes := strings.Count(string(old), "\""); quotes > 0 && rng.IntN(3) > 0 {
-				// Inside a string, where typing happens most.
-				q := rng.IntN(quotes)
-				at = strings.Index(string(old), "\"")
-				for ; q > 0; q-- {
-					at += 1 + strings.Index(string(old[at+1:]), "\"")
-				}
-				at = min(at+1+rng.IntN(3), len(old))
-			}
-			end := min(at+rng.IntN(2)*rng.IntN(4), len(old))
-			if rng.IntN(15) == 0 {
-				end = min(at+rng.IntN(200), len(old))
-			}
+			at, end := typingSpan(rng, old, 3, 15, 200)
 			ins := edits[rng.IntN(len(edits))]
 			text := string(old[:at]) + ins + string(old[end:])
 			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Text), c.from) {

@@ -21,6 +21,27 @@ var recompileEdits = []string{"x", "", "", "\"", "]", "[", "(", ")", ",", " ", "
 	"]\n[split:Tool {description: \"s\"} | ", "\n[added:Tool {description: \"a\"} | (a::String)==>(::String)]\n",
 	"\n[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} | lookup1]\n", "\"open"}
 
+// typingSpan returns the bytes of text a random edit replaces: inside a
+// string (where typing happens) but one time in inString, anywhere then; a
+// few bytes, or one time in cutOne up to cutMax (whole declarations
+// removed, or cut across).
+func typingSpan(rng *rand.Rand, text []byte, inString, cutOne, cutMax int) (at, end int) {
+	at = rng.IntN(len(text) + 1)
+	if quotes := strings.Count(string(text), "\""); quotes > 0 && rng.IntN(inString) > 0 {
+		q := rng.IntN(quotes)
+		at = strings.Index(string(text), "\"")
+		for ; q > 0; q-- {
+			at += 1 + strings.Index(string(text[at+1:]), "\"")
+		}
+		at = min(at+1+rng.IntN(3), len(text))
+	}
+	end = min(at+rng.IntN(2)*rng.IntN(4), len(text))
+	if rng.IntN(cutOne) == 0 {
+		end = min(at+rng.IntN(cutMax), len(text))
+	}
+	return at, end
+}
+
 // TestRecompileMatchesCompile: after random edits, most of them typing
 // inside a declaration's strings, compiling the edited document again from
 // the previous program gives exactly what compiling it afresh gives, the
@@ -41,21 +62,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		prog, _ := Compile(doc)
 		for step := 0; step < 60; step++ {
 			old := doc.File.Text
-			// Mostly inside strings, where typing happens; sometimes anywhere.
-			at := rng.IntN(len(old) + 1)
-			if quotes := strings.Count(string(old), "\""); quotes > 0 && rng.IntN(4) > 0 {
-				q := rng.IntN(quotes)
-				at = strings.Index(string(old), "\"")
-				for ; q > 0; q-- {
-					at += 1 + strings.Index(string(old[at+1:]), "\"")
-				}
-				at = min(at+1+rng.IntN(3), len(old))
-			}
-			end := min(at+rng.IntN(2)*rng.IntN(4), len(old))
-			if rng.IntN(12) == 0 {
-				// Whole declarations removed, or cut across.
-				end = min(at+rng.IntN(400), len(old))
-			}
+			at, end := typingSpan(rng, old, 4, 12, 400)
 			ins := recompileEdits[rng.IntN(len(recompileEdits))]
 			text := string(old[:at]) + ins + string(old[end:])
 			edit := diag.Span{Start: at, End: end}
