@@ -25,11 +25,25 @@ type pkgScope struct {
 	records, tools map[string]pkgRef
 	// recordNames are the names of records, in file order.
 	recordNames []string
-	// files are the files' lists of records and tools, by file.
+	// files are the files' lists of records and tools, by file, and docs
+	// their documents.
 	files []pkgFileState
+	docs  []*parser.Document
 	// cs are the compilers of the files being compiled, by file (nil for
 	// a file taken from an earlier compile); nil once the compile is done.
 	cs []*compiler
+}
+
+// recordPath returns the path of the file that declares the package's
+// record name, or "".
+func (s *pkgScope) recordPath(name string) string {
+	if s == nil {
+		return ""
+	}
+	if ref, ok := s.records[name]; ok {
+		return s.docs[ref.file].File.Path
+	}
+	return ""
 }
 
 // pkgRef is where a declaration of a package is: its file, and its index
@@ -258,7 +272,7 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 	} else {
 		pkg = &pkgScope{records: prev.scope.records, recordNames: prev.scope.recordNames, tools: prev.scope.tools}
 	}
-	pkg.files, pkg.cs = files, cs
+	pkg.files, pkg.docs, pkg.cs = files, docs, cs
 	var shared *slabs
 	if share {
 		shared = new(slabs)

@@ -106,6 +106,9 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 	}
 	if s := sug; s != "" {
 		suggestFix(&d, s, span)
+		if path := c.pkg.recordPath(s); path != "" && c.records[s] == nil {
+			d.Detail = fmt.Sprintf("did you mean %q? (declared in %s)", s, path)
+		}
 	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
 		suggestFix(&d, s, span)
 	} else {
