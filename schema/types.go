@@ -113,10 +113,14 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		suggestFix(&d, s, span)
 	} else {
 		d.Detail = "the types are String, Integer, Number, Boolean, Object and Array, the aliases Text, Int, Double and Bool"
+		where := "this file"
+		if c.pkg != nil {
+			where = "this package"
+		}
 		if records := c.typeNameList[len(BuiltinTypes):]; len(records) > maxListed {
-			d.Detail += fmt.Sprintf(", and the %d records of this file (%s, ...)", len(records), strings.Join(records[:maxListed], ", "))
+			d.Detail += fmt.Sprintf(", and the %d records of %s (%s, ...)", len(records), where, strings.Join(records[:maxListed], ", "))
 		} else if len(records) > 0 {
-			d.Detail += ", and the records of this file (" + strings.Join(records, ", ") + ")"
+			d.Detail += ", and the records of " + where + " (" + strings.Join(records, ", ") + ")"
 		} else {
 			d.Detail += ", and the name of any [Name:Record | ...] defined in the file"
 		}
