@@ -85,30 +85,19 @@ func runSchema(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
-	prog, err := loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags)
-	if err != nil {
-		return err
-	}
-	tools, err := selectTools(prog, *agentName, *toolName)
-	if err != nil {
-		return err
-	}
+	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, maxDiags: *maxDiags}
 	var out any
-	if target != nil {
-		var tdiags diag.List
-		out, tdiags = schema.EmitTarget(target, tools)
-		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
-			writeDiags(e, prog.File, tdiags, *maxDiags)
-		}
-		if tdiags.HasErrors() {
-			return exitWith(exitError)
+	var err error
+	if root, tree := treeArg(fs.Arg(0)); tree {
+		out, err = o.tree(e, root)
+	} else {
+		var prog *schema.Program
+		if prog, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+			out, err = o.output(e, prog)
 		}
 	}
-	if target == nil {
-		out = schema.Emit(schema.Format(*format), tools, *strict)
-	}
-	if *toolName != "" && (target == nil && schema.Format(*format) == schema.FormatJSONSchema || target != nil && target.Shape == schema.ShapeJSONSchema) {
-		out = out.([]schema.Object)[0]
+	if err != nil {
+		return err
 	}
 	b, err := schema.MarshalIndent(out)
 	if err == nil {
@@ -118,6 +107,43 @@ func runSchema(e *env, args []string) error {
 		return usageError("gramc schema", "%v", err)
 	}
 	return nil
+}
+
+// schemaOptions are the flags of gramc schema.
+type schemaOptions struct {
+	format      schema.Format
+	strict      bool
+	target      *schema.Target // nil: format and strict apply
+	agent, tool string
+	maxDiags    int
+}
+
+// output returns what gramc schema prints for a program: the tools the
+// options select, in the format or target's shape. The target's
+// diagnostics are written on standard error; its errors end the command
+// with exit code 1.
+func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
+	tools, err := selectTools(prog, o.agent, o.tool)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if o.target != nil {
+		var tdiags diag.List
+		out, tdiags = schema.EmitTarget(o.target, tools)
+		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
+			writeDiags(e, prog.File, tdiags, o.maxDiags)
+		}
+		if tdiags.HasErrors() {
+			return nil, exitWith(exitError)
+		}
+	} else {
+		out = schema.Emit(o.format, tools, o.strict)
+	}
+	if o.tool != "" && (o.target == nil && o.format == schema.FormatJSONSchema || o.target != nil && o.target.Shape == schema.ShapeJSONSchema) {
+		out = out.([]schema.Object)[0]
+	}
+	return out, nil
 }
 
 // flagSet reports whether the flag called name was given.
