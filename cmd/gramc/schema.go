@@ -11,13 +11,24 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|DIR/...|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
 the tools of one agent, with --tool one tool. A file is compiled with the
 other files of its directory's package, so its agents may list the tools
 they declare; a directory gives every tool of its package.
+
+DIR/... (./... for the current directory) gives the schemas of every
+package of the tree below DIR, found as gramc check finds them (hidden
+directories and those named testdata or node_modules or starting with "_"
+are skipped; a directory of data files only is no package): one JSON object
+whose keys are the packages' directories, sorted (DIR itself as given,
+the others below it, slash-separated), and whose values are what gramc
+schema DIR prints for each, with the same flags. With --agent or --tool the
+one package that declares the name is printed as alone; a name in several
+packages is a usage error that lists them: name the package's directory
+instead. A tree without any package is a usage error.
 
 --target writes the tools array exactly as one provider's API takes it:
 
