@@ -28,7 +28,7 @@ import (
 )
 
 const mcpHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]... [flags]
-       gramc mcp serve FILE [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
+       gramc mcp serve FILE|DIR [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
 
 Model Context Protocol (MCP) commands:
 
