@@ -64,17 +64,7 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 		// DIR/... names the tree below DIR, as the Go tools write it; a
 		// directory is walked whole either way.
-		// DIR/... skips fixtures, installed packages and set-aside
-		// directories (skippedInTree), as the Go tools do.
-		tree := false
-		if arg == "..." {
-			arg, tree = ".", true
-		} else if rest, ok := strings.CutSuffix(arg, "/..."); ok {
-			arg, tree = rest, true
-			if arg == "" {
-				arg = "/"
-			}
-		}
+		arg, tree := treeArg(arg)
 		p := filepath.Clean(arg)
 		info, err := os.Stat(p)
 		if err != nil {
@@ -92,31 +82,9 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			continue
 		}
 		found := false
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path != p && (strings.HasPrefix(d.Name(), ".") || tree && skippedInTree(d.Name())) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(d.Name(), ".gram") {
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				// A link to a .gram file counts as the file; a link to
-				// anything else (a directory, a device) is not followed.
-				if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
-					return nil
-				}
-			} else if !d.Type().IsRegular() {
-				return nil
-			}
+		err = walkGramFiles(p, tree, func(path string) {
 			found = true
 			add(path)
-			return nil
 		})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
@@ -127,6 +95,54 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 		}
 	}
 	return inputs, bad
+}
+
+// treeArg returns the directory of a DIR/... argument ("..." alone is
+// ".", "/..." is "/") and true, or arg as it is and false.
+func treeArg(arg string) (string, bool) {
+	if arg == "..." {
+		return ".", true
+	}
+	if rest, ok := strings.CutSuffix(arg, "/..."); ok {
+		if rest == "" {
+			rest = "/"
+		}
+		return rest, true
+	}
+	return arg, false
+}
+
+// walkGramFiles calls visit with the path of every regular *.gram file
+// below the directory root, and of every symbolic link to one, in path
+// order. Hidden directories are skipped, and in a tree (DIR/...) the
+// directories [skippedInTree] names too; links to directories are not
+// followed.
+func walkGramFiles(root string, tree bool, visit func(path string)) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || tree && skippedInTree(d.Name())) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(d.Name(), ".gram") {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link to a .gram file counts as the file; a link to
+			// anything else (a directory, a device) is not followed.
+			if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		visit(path)
+		return nil
+	})
 }
 
 // skippedInTree reports whether a directory of this name below the root of

@@ -4,14 +4,14 @@
 //
 //	gramc parse  [flags] FILE...|-
 //	gramc check  [flags] PATH...|-
-//	gramc schema [flags] FILE|-
+//	gramc schema [flags] FILE|DIR|DIR/...|-
 //	gramc diff   [flags] OLD NEW | --against GIT NEW
 //	gramc fmt    [flags] PATH...|-
-//	gramc run    FILE [flags]
+//	gramc run    FILE|DIR|- [flags]
 //	gramc test   [PATH...] [flags]
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
-//	gramc mcp serve FILE [flags]
-//	gramc serve FILE [--addr HOST:PORT] [flags]
+//	gramc mcp serve FILE|DIR [flags]
+//	gramc serve FILE|DIR [--addr HOST:PORT] [flags]
 //	gramc completion bash|zsh|fish
 //	gramc help [COMMAND]
 //	gramc version [--json]

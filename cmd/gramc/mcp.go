@@ -28,7 +28,7 @@ import (
 )
 
 const mcpHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]... [flags]
-       gramc mcp serve FILE [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
+       gramc mcp serve FILE|DIR [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
 
 Model Context Protocol (MCP) commands:
 
@@ -214,11 +214,12 @@ func quoteString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(s) + `"`
 }
 
-const mcpServeHelp = `Usage: gramc mcp serve FILE [--agent NAME]... [--tool NAME=COMMAND]...
+const mcpServeHelp = `Usage: gramc mcp serve FILE|DIR [--agent NAME]... [--tool NAME=COMMAND]...
                        [--mcp COMMAND]... [--mcp-url URL]... [--inject NAME=VALUE]...
                        [--base-url URL] [--replay FILE | --record FILE] [flags]
 
-Serves the agents of a gram file as the tools of an MCP server speaking on
+Serves the agents of a gram file, or of the package of a directory DIR (a
+tree, DIR/..., is refused: name one package's directory or file), as the tools of an MCP server speaking on
 standard input and output, so any MCP host (an IDE, a desktop assistant,
 another agent) can call them. Each agent is a tool named after it, with the
 input {"message": string}; a call runs one turn of a new conversation and its

@@ -48,6 +48,28 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 		}
 		dir, file = filepath.Dir(path), filepath.Clean(path)
 	}
+	pkg, err := readPackage(e, cmd, dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var self *project.File
+	if file != "" {
+		self = pkg.Lookup(file)
+	}
+	if reportPackage(e, pkg, self, max) {
+		return nil, exitWith(exitError)
+	}
+	if self != nil {
+		return self.Program, nil
+	}
+	return packageProgram(pkg), nil
+}
+
+// readPackage reads and compiles the package of the directory dir, with
+// file (a cleaned path, or "") added when it is not one of the package's
+// files. A file of the package that cannot be read is left out, but for
+// file (or, when file is "", any): that is a usage error of cmd.
+func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
 	paths, err := project.Files(dir)
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
@@ -55,19 +77,19 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 	if file != "" && !containsPath(paths, file) {
 		paths = append(paths, file)
 	}
-	// A file of the package that cannot be read is left out, but for the
-	// file given (or, for a directory, any).
 	srcs, errs := project.ReadAll(paths, e.maxFileSize, parseFile)
 	for i, err := range errs {
 		if err != nil && (file == "" || filepath.Clean(paths[i]) == file) {
 			return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
 		}
 	}
-	pkg := project.Compile(dir, srcs)
-	var self *project.File
-	if file != "" {
-		self = pkg.Lookup(file)
-	}
+	return project.Compile(dir, srcs), nil
+}
+
+// reportPackage writes the diagnostics (at most max each) of self, or,
+// when self is nil, of every file of the package but its tests and data
+// files, and reports whether there were errors.
+func reportPackage(e *env, pkg *project.Package, self *project.File, max int) bool {
 	bad := false
 	for _, f := range pkg.Files {
 		if self == nil && f.Member && !f.Test || f == self {
@@ -81,13 +103,14 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 			bad = bad || diags.HasErrors()
 		}
 	}
-	if bad {
-		return nil, exitWith(exitError)
-	}
-	if self != nil {
-		return self.Program, nil
-	}
-	prog := &schema.Program{File: diag.NewFile(dir, nil)}
+	return bad
+}
+
+// packageProgram returns the agents, tools and records of every file of
+// the package (tests and data files aside) as one program named after its
+// directory.
+func packageProgram(pkg *project.Package) *schema.Program {
+	prog := &schema.Program{File: diag.NewFile(pkg.Dir, nil)}
 	for _, f := range pkg.Files {
 		if f.Member && !f.Test {
 			prog.Agents = append(prog.Agents, f.Program.Agents...)
@@ -95,7 +118,7 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 			prog.Records = append(prog.Records, f.Program.Records...)
 		}
 	}
-	return prog, nil
+	return prog
 }
 
 // parseFile parses a file as the commands do (see parseInput).

@@ -13,12 +13,16 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const runHelp = `Usage: gramc run FILE [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
+const runHelp = `Usage: gramc run FILE|DIR|- [--agent NAME] [-m MESSAGE]... [--history FILE] [--tool NAME=COMMAND]...
                  [--mcp COMMAND]... [--mcp-url URL]...
                  [--json | --json=final] [--trace] [--record FILE | --replay FILE]
                  [--base-url URL] [--max-iterations N] [flags]
 
-Runs an agent of a gram file. Each -m is one user turn of one conversation;
+Runs an agent of a gram file, or of the package of a directory DIR. A file
+is compiled with the other files of its directory's package, so its agents
+may use the tools they declare; a tree (DIR/...) is refused, as the agents
+of one package are run: name its directory or file (gramc run DIR --agent
+NAME). Each -m is one user turn of one conversation;
 without -m, turns are read from standard input, one per line of at most 4 MB,
 and on a terminal gramc starts an interactive conversation (Ctrl-D ends it).
 The files given (the agent file, --replay, --history, --tool-schema) are read

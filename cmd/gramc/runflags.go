@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -172,6 +173,13 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 	}
 	if len(files) != 1 || !stdin && files[0] == "-" {
 		return o.usageErr("%s", why)
+	}
+	if dir, tree := treeArg(files[0]); tree {
+		verb := "serves"
+		if o.cmd == "gramc run" {
+			verb = "runs"
+		}
+		return o.usageErr("%s names the packages of a tree, but %s %s the agents of one package or file: give its directory or the file, e.g. %s %s --agent NAME", files[0], o.cmd, verb, o.cmd, filepath.Clean(dir))
 	}
 	o.file = files[0]
 	o.bound.from = []string{o.file}

@@ -11,13 +11,24 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|-
+const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|DIR/...|-
 
 Prints the JSON Schemas of the tools of a gram agent file: by default every
 tool of the file (those of all agents and the standalone ones), with --agent
 the tools of one agent, with --tool one tool. A file is compiled with the
 other files of its directory's package, so its agents may list the tools
 they declare; a directory gives every tool of its package.
+
+DIR/... (./... for the current directory) gives the schemas of every
+package of the tree below DIR, found as gramc check finds them (hidden
+directories and those named testdata or node_modules or starting with "_"
+are skipped; a directory of data files only is no package): one JSON object
+whose keys are the packages' directories, sorted (DIR itself as given,
+the others below it, slash-separated), and whose values are what gramc
+schema DIR prints for each, with the same flags. With --agent or --tool the
+one package that declares the name is printed as alone; a name in several
+packages is a usage error that lists them: name the package's directory
+instead. A tree without any package is a usage error.
 
 --target writes the tools array exactly as one provider's API takes it:
 
@@ -85,30 +96,19 @@ func runSchema(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
-	prog, err := loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags)
-	if err != nil {
-		return err
-	}
-	tools, err := selectTools(prog, *agentName, *toolName)
-	if err != nil {
-		return err
-	}
+	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, maxDiags: *maxDiags}
 	var out any
-	if target != nil {
-		var tdiags diag.List
-		out, tdiags = schema.EmitTarget(target, tools)
-		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
-			writeDiags(e, prog.File, tdiags, *maxDiags)
-		}
-		if tdiags.HasErrors() {
-			return exitWith(exitError)
+	var err error
+	if root, tree := treeArg(fs.Arg(0)); tree {
+		out, err = o.tree(e, root)
+	} else {
+		var prog *schema.Program
+		if prog, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+			out, err = o.output(e, prog)
 		}
 	}
-	if target == nil {
-		out = schema.Emit(schema.Format(*format), tools, *strict)
-	}
-	if *toolName != "" && (target == nil && schema.Format(*format) == schema.FormatJSONSchema || target != nil && target.Shape == schema.ShapeJSONSchema) {
-		out = out.([]schema.Object)[0]
+	if err != nil {
+		return err
 	}
 	b, err := schema.MarshalIndent(out)
 	if err == nil {
@@ -118,6 +118,43 @@ func runSchema(e *env, args []string) error {
 		return usageError("gramc schema", "%v", err)
 	}
 	return nil
+}
+
+// schemaOptions are the flags of gramc schema.
+type schemaOptions struct {
+	format      schema.Format
+	strict      bool
+	target      *schema.Target // nil: format and strict apply
+	agent, tool string
+	maxDiags    int
+}
+
+// output returns what gramc schema prints for a program: the tools the
+// options select, in the format or target's shape. The target's
+// diagnostics are written on standard error; its errors end the command
+// with exit code 1.
+func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
+	tools, err := selectTools(prog, o.agent, o.tool)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if o.target != nil {
+		var tdiags diag.List
+		out, tdiags = schema.EmitTarget(o.target, tools)
+		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
+			writeDiags(e, prog.File, tdiags, o.maxDiags)
+		}
+		if tdiags.HasErrors() {
+			return nil, exitWith(exitError)
+		}
+	} else {
+		out = schema.Emit(o.format, tools, o.strict)
+	}
+	if o.tool != "" && (o.target == nil && o.format == schema.FormatJSONSchema || o.target != nil && o.target.Shape == schema.ShapeJSONSchema) {
+		out = out.([]schema.Object)[0]
+	}
+	return out, nil
 }
 
 // flagSet reports whether the flag called name was given.

@@ -24,11 +24,13 @@ import (
 	"github.com/gramlang/gram/serve"
 )
 
-const serveHelp = `Usage: gramc serve FILE [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
+const serveHelp = `Usage: gramc serve FILE|DIR [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
                    [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]...
                    [--tool NAME=COMMAND]... [--mcp COMMAND]... [--inject NAME=VALUE]... [flags]
 
-Serves the agents of a gram file over HTTP (default 127.0.0.1:8080):
+Serves the agents of a gram file, or of the package of a directory DIR (a
+tree, DIR/..., is refused: name one package's directory or file), over HTTP
+(default 127.0.0.1:8080):
 
   POST /v1/chat/completions    OpenAI's Chat Completions: "model" names an agent,
                                "messages" is the conversation (user and assistant

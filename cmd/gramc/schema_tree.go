@@ -1,0 +1,150 @@
+package main
+
+// gramc schema DIR/...: the schemas of every package of a tree.
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/schema"
+)
+
+// treeSkipped says which directories a DIR/... tree leaves out, for the
+// messages about a tree.
+const treeSkipped = `hidden directories, testdata, node_modules and those starting with "_" are skipped`
+
+// treePackage is a package of a tree: its directory as gramc check
+// writes it (slash-separated, relative to where the tree was given) and
+// its program.
+type treePackage struct {
+	key  string
+	prog *schema.Program
+}
+
+// tree returns what gramc schema prints for the tree below root: an
+// object of every package's schemas, keyed by directory in sorted order;
+// with --agent or --tool, the output of the one package that has it. The
+// diagnostics of every package are written; errors in any give exit
+// code 1 and no output, as for one package.
+func (o schemaOptions) tree(e *env, root string) (any, error) {
+	const cmd = "gramc schema"
+	given := strings.TrimSuffix(root, "/") + "/..."
+	if root == "." {
+		given = "./..."
+	}
+	root = filepath.Clean(root)
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, usageError(cmd, "%v; give DIR/... for the packages of the tree below the directory DIR", err)
+	}
+	if !info.IsDir() {
+		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
+	}
+	var dirs []string
+	err = walkGramFiles(root, true, func(path string) {
+		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	})
+	if err != nil {
+		return nil, usageError(cmd, "%v", err)
+	}
+	if len(dirs) == 0 {
+		return nil, usageError(cmd, "no .gram files under %s (%s)", root, treeSkipped)
+	}
+	type loaded struct {
+		pkg *project.Package
+		err error
+	}
+	pkgs := parallelMap(dirs, func(dir string) loaded {
+		pkg, err := readPackage(e, cmd, dir, "")
+		return loaded{pkg, err}
+	})
+	var list []treePackage
+	bad := false
+	for _, l := range pkgs {
+		if l.err != nil {
+			return nil, l.err
+		}
+		if !slices.ContainsFunc(l.pkg.Files, func(f *project.File) bool { return f.Member }) {
+			continue // data files only: no package
+		}
+		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
+		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), packageProgram(l.pkg)})
+	}
+	if bad {
+		return nil, exitWith(exitError)
+	}
+	if len(list) == 0 {
+		return nil, usageError(cmd, "no package under %s: its .gram files are all data files (a package's files have the header kind \"agents\" or \"tests\", or declare agents, tools or records)", root)
+	}
+	slices.SortFunc(list, func(a, b treePackage) int { return strings.Compare(a.key, b.key) })
+	if o.agent != "" || o.tool != "" {
+		p, err := o.pick(list, given)
+		if err != nil {
+			return nil, err
+		}
+		return o.output(e, p.prog)
+	}
+	var out schema.Object
+	code := exitOK
+	for _, p := range list {
+		v, err := o.output(e, p.prog)
+		if err != nil {
+			// A target's errors: those of every package are reported.
+			if codeOf(err) != exitError {
+				return nil, err
+			}
+			code = exitError
+			continue
+		}
+		out = append(out, schema.Member{Key: p.key, Value: v})
+	}
+	if code != exitOK {
+		return nil, exitWith(code)
+	}
+	return out, nil
+}
+
+// pick returns the one package of the list that has the agent asked for
+// (or, without --agent, the tool); none or several are usage errors
+// that list the names there are, or the packages and how to name one.
+func (o schemaOptions) pick(list []treePackage, given string) (treePackage, error) {
+	what, name, flag := "tool", o.tool, "--tool"
+	if o.agent != "" {
+		what, name, flag = "agent", o.agent, "--agent"
+	}
+	var has []treePackage
+	var names []string
+	for _, p := range list {
+		var found bool
+		if o.agent != "" {
+			found = p.prog.Agent(o.agent) != nil
+			names = append(names, agentNames(p.prog)...)
+		} else {
+			for _, t := range p.prog.Tools {
+				found = found || t.Name == o.tool
+				names = append(names, t.Name)
+			}
+		}
+		if found {
+			has = append(has, p)
+		}
+	}
+	switch len(has) {
+	case 1:
+		return has[0], nil
+	case 0:
+		slices.Sort(names)
+		return treePackage{}, usageError("gramc schema", "no %s %q in the packages of %s; %s", what, name, given, available(what+"s", name, slices.Compact(names)))
+	}
+	var keys []string
+	for _, p := range has {
+		keys = append(keys, p.key)
+	}
+	return treePackage{}, usageError("gramc schema", "%s %q is declared in %d packages of %s: %s; name the package's directory instead of the tree, e.g. gramc schema %s %s %s",
+		what, name, len(has), given, strings.Join(keys, ", "), filepath.FromSlash(keys[0]), flag, name)
+}
