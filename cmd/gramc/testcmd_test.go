@@ -171,8 +171,7 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	// Everything is set before the server starts: requests come from other
 	// processes, which the race detector cannot see synchronize with us.
-	srv := fakeopenai.New(nil, steps...)
-	srv.APIKey = key
+	srv := fakeopenai.NewWithKey(nil, key, steps...)
 	fakeServers.Store(ts, srv)
 	ts.Defer(func() { fakeServers.Delete(ts); srv.Close() })
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)

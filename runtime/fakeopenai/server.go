@@ -169,7 +169,14 @@ type Call struct {
 
 // New starts a server answering with steps, closed when the test ends.
 func New(tb testing.TB, steps ...Step) *Server {
-	s := &Server{tb: tb, steps: steps}
+	return NewWithKey(tb, "", steps...)
+}
+
+// NewWithKey is [New] for a server whose APIKey is key from the start: for
+// requests from other processes, which the race detector cannot see
+// follow a change of the field.
+func NewWithKey(tb testing.TB, key string, steps ...Step) *Server {
+	s := &Server{tb: tb, steps: steps, APIKey: key}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
 	s.URL = s.srv.URL + "/v1"
 	if tb != nil {
