@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -181,6 +182,10 @@ type analysis struct {
 	// request needs them (see pkgnames.go).
 	pkgOnce sync.Once
 	pkg     *pkgNames
+	// pkgKnown are the newest tables of those names known: the
+	// analysis's own once made, else an earlier version's, which fit while
+	// the other files and the document's own names are the same.
+	pkgKnown atomic.Pointer[pkgTables]
 
 	ixOnce sync.Once
 	ix     *index
@@ -261,6 +266,11 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others, compiledPkg: compiled}
 	if prev != nil {
 		an.known.Store(prev.known.Load())
+		// The package's tables only while they fit: they hold the other
+		// files they were made from, which would be kept.
+		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {
+			an.pkgKnown.Store(k)
+		}
 	}
 	return an
 }

@@ -376,3 +376,37 @@ func TestPackageCompletionOfManyTools(t *testing.T) {
 		t.Errorf("tool110 resolved: %+v", resolved)
 	}
 }
+
+// TestPackageCompletionFollowsOtherFiles: completion in a document offers
+// the tools of the other files as they are now: after a tool of another
+// open file is renamed, the new name and not the old; an edit of the
+// document alone keeps offering it.
+func TestPackageCompletionFollowsOtherFiles(t *testing.T) {
+	dir, c := featPackage(t)
+	a, b := pathURI(filepath.Join(dir, "a.gram")), pathURI(filepath.Join(dir, "b.gram"))
+	text := featAgent + `[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Other."} |
+  §
+]
+`
+	labels := func(items []protocol.CompletionItem) []string {
+		var out []string
+		for _, it := range items {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	if got := labels(completeMarked(t, c, b, 1, text)); !slices.Contains(got, "lookupOrder") {
+		t.Fatalf("before the rename: %q", got)
+	}
+	c.open(a, pkgToolsText)
+	c.waitDiagnostics(a, 1)
+	c.change(a, 2, strings.Replace(pkgToolsText, "[lookupOrder:Tool", "[findOrder:Tool", 1))
+	c.waitDiagnostics(a, 2)
+	for v := int32(2); v <= 3; v++ {
+		text += "\n"
+		got := labels(completeMarked(t, c, b, v, text))
+		if !slices.Contains(got, "findOrder") || slices.Contains(got, "lookupOrder") {
+			t.Errorf("version %d of b.gram after the rename in a.gram: %q, want findOrder and not lookupOrder", v, got)
+		}
+	}
+}

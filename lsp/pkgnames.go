@@ -5,7 +5,9 @@
 // (a test file's declarations are its own, and never offered to another
 // file). Each table is made once per analysis, when a request first
 // needs it, from the compiled programs' lists of tools, agents and
-// records, which are small: never from the files' syntax. Each name is
+// records, which are small: never from the files' syntax; or taken from
+// an earlier version's while the other files are the same objects and the
+// document declares the same names (see pkgTables). Each name is
 // the first declaration of it in path order, the one the compiler
 // resolves references to, and a name the document declares itself is
 // left out: the document's own comes first.
@@ -14,6 +16,7 @@ package lsp
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -71,13 +74,46 @@ func (a *analysis) packageNames() *pkgNames {
 	return a.pkg
 }
 
-// table makes a table of the names of one kind that the other member files
-// (not test files) declare and the document does not: mine gives the
-// document's names, theirs calls add with each declaration of a file, in
-// source order. The first declaration of a name, in path order, is kept.
-func (pn *pkgNames) table(mine func(yield func(string)), theirs func(o *project.File, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
-	taken := map[string]bool{}
-	mine(func(name string) { taken[name] = true })
+// The kinds of the tables of pkgNames.
+const (
+	pkgTools = iota
+	pkgCalls
+	pkgAgents
+	pkgRecords
+	pkgKinds
+)
+
+// pkgTables are tables of pkgNames made for one set of other files: each
+// kind's, once made, with the document's own names it left out. A version
+// of the document takes an earlier version's table while the other files
+// are the same objects (files taken from the earlier compile are) and its
+// own names of that kind are the same. It holds nothing of the document.
+type pkgTables struct {
+	others []*project.File
+	made   [pkgKinds]bool
+	mine   [pkgKinds][]string
+	tables [pkgKinds][]namedEntry[pkgDecl]
+}
+
+// table returns the table of the names of one kind that the other member
+// files (not test files) declare and the document does not, made once:
+// mine gives the document's names, theirs calls add with each declaration
+// of a file, in source order. The first declaration of a name, in path
+// order, is kept.
+func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o *project.File, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
+	var own []string
+	mine(func(name string) { own = append(own, name) })
+	known := pn.a.pkgKnown.Load()
+	if known != nil && !slices.Equal(known.others, pn.a.Others) {
+		known = nil
+	}
+	if known != nil && known.made[kind] && slices.Equal(known.mine[kind], own) {
+		return known.tables[kind]
+	}
+	taken := make(map[string]bool, len(own))
+	for _, name := range own {
+		taken[name] = true
+	}
 	var es []namedEntry[pkgDecl]
 	add := func(name string, d pkgDecl) {
 		if name != "" && !taken[name] {
@@ -91,13 +127,25 @@ func (pn *pkgNames) table(mine func(yield func(string)), theirs func(o *project.
 		}
 	}
 	sortEntries(es)
+	// Known from now on, with the tables of the other kinds that fit.
+	next := &pkgTables{others: pn.a.Others}
+	if known != nil {
+		*next = *known
+	}
+	next.made[kind], next.tables[kind] = true, es
+	next.mine[kind] = make([]string, len(own))
+	for i, name := range own {
+		// A copy: the document's names are slices of its text.
+		next.mine[kind][i] = strings.Clone(name)
+	}
+	pn.a.pkgKnown.Store(next)
 	return es
 }
 
 // toolTable returns the top-level tools of the other files.
 func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 	pn.toolsOnce.Do(func() {
-		pn.tools = pn.table(func(yield func(string)) {
+		pn.tools = pn.table(pkgTools, func(yield func(string)) {
 			for _, t := range pn.a.Prog.Tools {
 				if t.TopLevel {
 					yield(t.Name)
@@ -118,7 +166,7 @@ func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 // that no tool of the document hides.
 func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
 	pn.callsOnce.Do(func() {
-		pn.calls = pn.table(func(yield func(string)) {
+		pn.calls = pn.table(pkgCalls, func(yield func(string)) {
 			for _, t := range pn.a.Prog.Tools {
 				yield(t.Name)
 			}
@@ -134,7 +182,7 @@ func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
 // agentTable returns the agents of the other files.
 func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
 	pn.agentsOnce.Do(func() {
-		pn.agents = pn.table(func(yield func(string)) {
+		pn.agents = pn.table(pkgAgents, func(yield func(string)) {
 			for _, ag := range pn.a.Prog.Agents {
 				yield(ag.Name)
 			}
@@ -150,7 +198,7 @@ func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
 // recordTable returns the records of the other files.
 func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
 	pn.recordsOnce.Do(func() {
-		pn.records = pn.table(func(yield func(string)) {
+		pn.records = pn.table(pkgRecords, func(yield func(string)) {
 			for _, r := range pn.a.Prog.Records {
 				yield(r.Name)
 			}

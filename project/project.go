@@ -199,6 +199,7 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	}
 	var docs, tests []*parser.Document
 	var members, testFiles []*File
+	var memberAt, testAt []int // their indexes in pkg.Files
 	for i, s := range srcs {
 		if o := old[s.Doc]; o != nil && !o.Member {
 			pkg.Files[i] = o // not a member: compiled alone, as before
@@ -220,9 +221,9 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 			prog, compiled := schema.Compile(s.Doc)
 			f.Program, f.Diags = prog, schema.Merge(s.Diags, compiled)
 		case f.Test:
-			tests, testFiles = append(tests, s.Doc), append(testFiles, f)
+			tests, testFiles, testAt = append(tests, s.Doc), append(testFiles, f), append(testAt, i)
 		default:
-			docs, members = append(docs, s.Doc), append(members, f)
+			docs, members, memberAt = append(docs, s.Doc), append(members, f), append(memberAt, i)
 		}
 	}
 	if len(docs)+len(tests) == 1 {
@@ -257,11 +258,12 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		}
 		return pkg.names
 	}
+	at := append(memberAt, testAt...)
 	for i, f := range append(members, testFiles...) {
 		if reused != nil && reused[i] {
 			// The same document, compiled as before, and the names of the
-			// package are the same: the file as it was.
-			*f = *old[f.Doc]
+			// package are the same: the file as it was, the same object.
+			pkg.Files[at[i]] = old[f.Doc]
 			continue
 		}
 		f.Program = progs[i]
