@@ -159,15 +159,19 @@ func skippedInTree(name string) bool {
 // that each file is written once.
 func distinctFiles(inputs []checkInput) []checkInput {
 	var out []checkInput
-	var seen []fs.FileInfo
+	// The files seen, by size and modification time (one file has one of
+	// each): a file is compared with those that share them only.
+	type sizeTime struct{ size, mod int64 }
+	seen := map[sizeTime][]fs.FileInfo{}
 	for _, in := range inputs {
 		if !in.isStd {
 			info, err := os.Stat(in.path)
-			if err == nil && slices.ContainsFunc(seen, func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
-				continue
-			}
 			if err == nil {
-				seen = append(seen, info)
+				k := sizeTime{info.Size(), info.ModTime().UnixNano()}
+				if slices.ContainsFunc(seen[k], func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
+					continue
+				}
+				seen[k] = append(seen[k], info)
 			}
 		}
 		out = append(out, in)
