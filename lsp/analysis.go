@@ -203,7 +203,9 @@ type analysis struct {
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
 // block.
-var analyzeHook func(f *diag.File)
+// It is read by the workers of every server of the process, so it is set
+// atomically (see setAnalyzeHook).
+var analyzeHook atomic.Pointer[func(f *diag.File)]
 
 // analyze parses and compiles f; with prev, the analysis of an earlier text of
 // the same document, it re-parses only what the change between them touches.
@@ -226,8 +228,8 @@ func analyzeIn(f *diag.File, prev *analysis, pkg *pkgInputs, stop func() bool) *
 // analyzeEdit is analyzeIn for a text that is prev's with the bytes of edit
 // replaced by newLen bytes.
 func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *pkgInputs, stop func() bool) (an *analysis) {
-	if analyzeHook != nil {
-		analyzeHook(f)
+	if hook := analyzeHook.Load(); hook != nil {
+		(*hook)(f)
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -92,13 +92,13 @@ func TestRequestsDuringAnalysis(t *testing.T) {
 	c.waitDiagnostics(uri, 1)
 
 	started, release := make(chan string, 10), make(chan struct{})
-	analyzeHook = func(f *diag.File) {
+	analyzeHook.Store(hookOf(func(f *diag.File) {
 		if strings.Contains(string(f.Text), "slowNode") {
 			started <- string(f.Text)
 			<-release
 		}
-	}
-	defer func() { analyzeHook = nil }()
+	}))
+	defer analyzeHook.Store(nil)
 
 	// Version 2 adds a line after the header; its analysis blocks.
 	c.edit(uri, 2, rng(2, 0, 2, 0), "(slowNode)\n")
@@ -329,12 +329,12 @@ func TestRapidEditsAreCoalesced(t *testing.T) {
 	// slow one would: the later ones must replace it, not queue behind it.
 	release := make(chan struct{})
 	var first sync.Once
-	analyzeHook = func(f *diag.File) {
+	analyzeHook.Store(hookOf(func(f *diag.File) {
 		if bytes.Contains(f.Text, []byte("// 2\n")) {
 			first.Do(func() { <-release })
 		}
-	}
-	defer func() { analyzeHook = nil }()
+	}))
+	defer analyzeHook.Store(nil)
 	const edits = 30
 	for v := int32(2); v < edits+2; v++ {
 		// Append to the last line: a comment that grows.
@@ -461,3 +461,6 @@ func alone(t *testing.T, files []string) []string {
 	}
 	return out
 }
+
+// hookOf returns a pointer to hook, for analyzeHook.
+func hookOf(hook func(f *diag.File)) *func(f *diag.File) { return &hook }

@@ -135,8 +135,35 @@ func TestEarlierVersionsAreReleased(t *testing.T) {
 			if len(kept) > 0 {
 				t.Errorf("%d of %d earlier versions are still reachable after %d edits:\n%s", len(kept), len(refs)-2, tc.edits, strings.Join(kept, "\n"))
 			}
+			// No worker of this server may still run when a later test
+			// sets analyzeHook.
+			c.settle()
 			runtime.KeepAlive(c)
 		})
+	}
+}
+
+// settle waits until no diagnostics worker of the client's server runs.
+func (c *testClient) settle() {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		running := false
+		st := c.srv.docs
+		st.mu.Lock()
+		for _, d := range st.docs {
+			d.mu.Lock()
+			running = running || d.running
+			d.mu.Unlock()
+		}
+		st.mu.Unlock()
+		if !running {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatal("the server's diagnostics workers still run after 30 s")
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -160,14 +187,14 @@ func refsOf(t *testing.T, c *testClient, uri protocol.DocumentURI) versionRefs {
 func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
 	var mu sync.Mutex
 	var analysed []weak.Pointer[byte]
-	analyzeHook = func(f *diag.File) {
+	analyzeHook.Store(hookOf(func(f *diag.File) {
 		if len(f.Text) > 0 {
 			mu.Lock()
 			analysed = append(analysed, weak.Make(&f.Text[0]))
 			mu.Unlock()
 		}
-	}
-	defer func() { analyzeHook = nil }()
+	}))
+	defer analyzeHook.Store(nil)
 	c := newTestClient(t, nil)
 	const uri = protocol.DocumentURI("file:///retain/burst.gram")
 	text := gramgen.AgentFile(2000)
