@@ -39,3 +39,22 @@ func TestQuickRecordsLexAsStep(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenStringReportsEachByteOnce: an invalid byte that a broken
+// string's scan passed over, past where the string is taken to end, is
+// reported once, where the text is lexed again; one inside the broken
+// string is reported as a string's.
+func TestBrokenStringReportsEachByteOnce(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"A`)(\xef", "[syntax-error [0,2) syntax-error [4,5)]"},
+		{"x: \"a\xef\nb", "[invalid-utf8 [5,6) syntax-error [3,6)]"},
+	} {
+		var got []string
+		for _, d := range lex(c.src).Diags {
+			got = append(got, fmt.Sprintf("%s %v", d.Code, d.Span))
+		}
+		if g := fmt.Sprint(got); g != c.want {
+			t.Errorf("lexing %q: %s, want %s", c.src, g, c.want)
+		}
+	}
+}

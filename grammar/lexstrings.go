@@ -53,17 +53,20 @@ func (l *Scanner) scanQuoted(j int, q byte) (end int, badAt int, msg, detail str
 }
 
 func (l *Scanner) quoted(i int, q byte, typ lexer.TokenType) int {
+	mark := len(l.Diags)
 	end, bad, msg, detail := l.scanQuoted(i+1, q)
 	if end >= 0 {
 		l.emit(typ, i, end)
 		return end
 	}
-	return l.recoverString(i, bad, q, msg, detail)
+	return l.recoverString(i, bad, q, msg, detail, mark)
 }
 
 // recoverString reports a broken string and skips to a plausible end: the closing
-// quote on the same line, or the end of the line.
-func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string) int {
+// quote on the same line, or the end of the line. The diagnostics from mark on
+// are the failed scan's: an invalid byte it reported past that end is dropped,
+// as the text there is lexed again (and the byte reported once, there).
+func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string, mark int) int {
 	src := l.src
 	j := i + 1
 	for j < len(src) && src[j] != '\n' {
@@ -80,6 +83,13 @@ func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string) int {
 	if j > len(src) {
 		j = len(src)
 	}
+	kept := l.Diags[:mark]
+	for _, d := range l.Diags[mark:] {
+		if d.Code != "invalid-utf8" || d.Span.Start < j {
+			kept = append(kept, d)
+		}
+	}
+	l.Diags = kept
 	spanStart, spanEnd := i, j
 	if bad > i && bad < j && msg[:7] == "invalid" {
 		spanStart, spanEnd = bad, bad+2
@@ -92,12 +102,13 @@ func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string) int {
 }
 
 func (l *Scanner) tagged(i, tick int) int {
+	mark := len(l.Diags)
 	end, bad, msg, detail := l.scanQuoted(tick+1, '`')
 	if end >= 0 {
 		l.emit(Tagged, i, end)
 		return end
 	}
-	return l.recoverString(i, bad, '`', msg, detail)
+	return l.recoverString(i, bad, '`', msg, detail, mark)
 }
 
 // fenced lexes a fenced string starting with ``` at i. Between the opening
