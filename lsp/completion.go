@@ -347,12 +347,7 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 		if in[t.Name] {
 			continue
 		}
-		it := protocol.CompletionItem{
-			Label:    t.Name,
-			Kind:     protocol.CompletionItemKindFunction,
-			SortText: "0" + t.Name,
-			TextEdit: &protocol.TextEdit{Range: wr, NewText: t.Name},
-		}
+		it := toolItem(t.Name, "0", wr)
 		if more {
 			// The signature and description come on resolve (see resolve.go).
 			it.Data = completionData{Tool: t.Name}
@@ -367,12 +362,7 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 			if in[e.name] {
 				continue
 			}
-			it := protocol.CompletionItem{
-				Label:    e.name,
-				Kind:     protocol.CompletionItemKindFunction,
-				SortText: "1" + e.name,
-				TextEdit: &protocol.TextEdit{Range: wr, NewText: e.name},
-			}
+			it := toolItem(e.name, "1", wr)
 			if omore {
 				it.Detail = e.v.where()
 				it.Data = completionData{Tool: e.name}
@@ -393,6 +383,18 @@ func (a *analysis) toolItems(listed []string, wr protocol.Range, word string) ([
 // testAgentItems completes the agent of a test: the file's agents, then
 // those of the other files of its package, that start with word; quoted
 // when the agent is written as a string, whose text the name replaces.
+// toolItem is the completion of the tool name at wr in an agent's list,
+// sorted in its group: "0" for the document's own tools, "1" for those of
+// the other files of its package.
+func toolItem(name, group string, wr protocol.Range) protocol.CompletionItem {
+	return protocol.CompletionItem{
+		Label:    name,
+		Kind:     protocol.CompletionItemKindFunction,
+		SortText: group + name,
+		TextEdit: &protocol.TextEdit{Range: wr, NewText: name},
+	}
+}
+
 func (a *analysis) testAgentItems(wr protocol.Range, word string, quoted bool) ([]protocol.CompletionItem, bool) {
 	var out []protocol.CompletionItem
 	for _, ag := range a.Prog.Agents {

@@ -35,18 +35,10 @@ func BenchmarkPackageEdit(b *testing.B) {
 	dir := b.TempDir()
 	pkg := filepath.Join(dir, "pkg")
 	alone := filepath.Join(dir, "alone")
-	for _, d := range []string{pkg, alone} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
+	if err := os.Mkdir(alone, 0o755); err != nil {
+		b.Fatal(err)
 	}
-	srcs := gramgen.AgentPackage(files, lines)
-	first := srcs[0]
-	for i, src := range srcs {
-		if err := os.WriteFile(filepath.Join(pkg, fmt.Sprintf("f%03d.gram", i)), []byte(src), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	first := writeAgentPackage(b, pkg, files, lines, 0)
 	// A file that uses the tool and the record the edits are in.
 	const uses = `[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Uses f000."} | lookup0_f0, fetch]
 [fetch:Tool {description: "Fetches an item"} | (id::Integer)==>(::Item0_f0)]
@@ -92,14 +84,7 @@ func BenchmarkPackageEdit(b *testing.B) {
 	var grow []string
 	for _, n := range []int{50, 100, 400} {
 		d := filepath.Join(dir, fmt.Sprintf("pkg%d", n))
-		if err := os.Mkdir(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for i, src := range gramgen.AgentPackage(n, lines) {
-			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%03d.gram", i)), []byte(src), 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
+		writeAgentPackage(b, d, n, lines, 0)
 		grow = append(grow, fmt.Sprintf("%d files %.2f ms", n, measure(filepath.Join(d, "f000.gram"), false)))
 	}
 	fmt.Printf("by the package's size: %s, 201 files %.2f ms (load %s)\n", strings.Join(grow, ", "), inPkg, loadavg.String())
@@ -144,18 +129,13 @@ func BenchmarkPackageCompletion(b *testing.B) {
 	}
 	fmt.Printf("load average at start: %s\n", loadavg.String())
 	const files, lines = 200, 250
-	dir := b.TempDir()
-	srcs := gramgen.AgentPackage(files, lines)
-	for i, src := range srcs[1:] {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.gram", i+1)), []byte(src), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	dir := filepath.Join(b.TempDir(), "pkg")
+	first := writeAgentPackage(b, dir, files, lines, 1)
 	// The completion is of the word lookup after lookup0_f9: a name of
 	// every file starts with it.
 	const picker = "[picker:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Pick.\"} |\n  lookup0_f7\n]\n" +
 		"[chooser:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Choose.\"} | lookup0_f9, lookup]\n"
-	text := srcs[0] + picker
+	text := first + picker
 	c := newTestClient(b, nil)
 	c.bePatient()
 	uri := pathURI(filepath.Join(dir, "f000.gram"))
@@ -186,4 +166,22 @@ func BenchmarkPackageCompletion(b *testing.B) {
 	b.ReportMetric(comp, "completion-ms")
 	b.ReportMetric(hov, "hover-ms")
 	b.ReportMetric(0, "ns/op")
+}
+
+// writeAgentPackage makes the directory dir and writes in it the files
+// f000.gram... of gramgen.AgentPackage(files, lines) from the file of index
+// from on (those before are left to the editor's buffer); it returns the
+// first file's text.
+func writeAgentPackage(b *testing.B, dir string, files, lines, from int) string {
+	b.Helper()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	srcs := gramgen.AgentPackage(files, lines)
+	for i, src := range srcs[from:] {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.gram", i+from)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return srcs[0]
 }

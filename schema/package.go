@@ -287,8 +287,11 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		if shared != nil {
 			cs[i].slabs = shared
 		}
-		if prev != nil && i < len(docs) && !slices.Equal(declNames(ds[i]), prev.files[i].names) {
-			return nil
+		if i < len(docs) {
+			files[i].names = declNames(ds[i])
+			if prev != nil && !slices.Equal(files[i].names, prev.files[i].names) {
+				return nil
+			}
 		}
 	}
 	// Records: declared in every file before any field is compiled.
@@ -318,7 +321,6 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 			continue
 		}
 		st := &files[i]
-		st.names = declNames(ds[i])
 		for _, r := range c.prog.Records {
 			if c.records[r.Name] == r {
 				st.records = append(st.records, r)
