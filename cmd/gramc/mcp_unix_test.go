@@ -102,6 +102,9 @@ func TestMCPServeSignal(t *testing.T) {
 			s := startRawServe(t, writeAgents(t, greeterSrc), "--base-url", model.URL)
 			s.initSession()
 			_, _ = io.WriteString(s.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greeter","arguments":{"message":"hi"}}}`+"\n")
+			// Read what the server writes, as a host does: the answer to
+			// the cancelled call must not block it on a full pipe.
+			go func() { _, _ = io.Copy(io.Discard, s.out) }()
 			deadline := time.Now().Add(20 * time.Second)
 			for len(model.Requests()) == 0 {
 				if time.Now().After(deadline) {
