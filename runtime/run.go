@@ -212,6 +212,16 @@ func (r *runner) warn(msg string) {
 	r.log.Warn(msg)
 }
 
+// warnOnce records a warning made during the tool calls of a step, which
+// may run in parallel, unless the turn already has it.
+func (r *runner) warnOnce(msg string) {
+	r.hook(func() {
+		if !slices.Contains(r.resp.Warnings, msg) {
+			r.warn(msg)
+		}
+	})
+}
+
 // hook runs f with the hooks serialized.
 func (r *runner) hook(f func()) {
 	r.hookMu.Lock()
