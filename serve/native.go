@@ -99,8 +99,8 @@ func (s *Server) parseHistory(fields map[string]json.RawMessage) (runtime.Conver
 		if json.Unmarshal(obj["role"], &role) != nil || (role != "user" && role != "assistant") {
 			return nil, invalid(param+".role", "invalid_history", "%s.role must be \"user\" or \"assistant\"; the agent's instruction is its system message, and its tool calls happen inside each run.", param)
 		}
-		if json.Unmarshal(obj["content"], &content) != nil {
-			return nil, invalid(param+".content", "invalid_history", "%s.content must be a string.", param)
+		if c := obj["content"]; !present(c) || json.Unmarshal(c, &content) != nil {
+			return nil, invalid(param+".content", "invalid_history", "%s.content must be a string, not %s.", param, kindOf(c))
 		}
 		if role == "user" && strings.TrimSpace(content) == "" {
 			return nil, invalid(param+".content", "invalid_history", "%s is a user message without content.", param)
