@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 )
 
@@ -197,8 +198,8 @@ func injectedFieldWarnings(a *served, fields map[string]json.RawMessage) []strin
 
 // chatConversation converts the request's messages into the conversation
 // the agent continues: user and assistant text, ending with a user
-// message.
-func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, *apiError) {
+// message, sanitised by z.
+func (s *Server) chatConversation(raw []json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, *apiError) {
 	if len(raw) == 0 {
 		return nil, invalid("messages", "empty_messages", "\"messages\" is empty: send the conversation, ending with the user's message.")
 	}
@@ -209,7 +210,7 @@ func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, 
 	}
 	conv := make(runtime.Conversation, 0, len(raw))
 	for i, r := range raw {
-		m, aerr := chatMessage(r, fmt.Sprintf("messages[%d]", i))
+		m, aerr := chatMessage(r, fmt.Sprintf("messages[%d]", i), z)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -222,9 +223,10 @@ func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, 
 }
 
 // chatMessage reads the message param of a chat completion request: a
-// user or assistant message with text content. Content may be null only
-// in an assistant message with tool calls, which are refused.
-func chatMessage(raw json.RawMessage, param string) (runtime.Message, *apiError) {
+// user or assistant message with text content, the user's sanitised by z.
+// Content may be null only in an assistant message with tool calls, which
+// are refused.
+func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer) (runtime.Message, *apiError) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return runtime.Message{}, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\", not %s.", param, kindOf(raw))
@@ -257,6 +259,7 @@ func chatMessage(raw json.RawMessage, param string) (runtime.Message, *apiError)
 	if aerr != nil {
 		return runtime.Message{}, aerr
 	}
+	text = sanitize(z, param+".content", role, text, content)
 	if role == "user" && strings.TrimSpace(text) == "" {
 		return runtime.Message{}, invalid(param+".content", "empty_message", "%s is a user message without content.", param)
 	}
@@ -294,6 +297,18 @@ func messageText(raw json.RawMessage, param string) (string, *apiError) {
 		b.WriteString(text)
 	}
 	return b.String(), nil
+}
+
+// sanitize returns the text of a message's content, decoded from the JSON
+// raw: the user's sanitised by z (see [runtime.Sanitizer]). The bytes that
+// are not UTF-8 which decoding replaced (in any message) are told to z,
+// for the warnings to say so.
+func sanitize(z *runtime.Sanitizer, where, role, text string, raw json.RawMessage) string {
+	z.Replaced(where, jsonvalue.Replacements(raw))
+	if role != string(runtime.RoleUser) {
+		return text
+	}
+	return z.Text(where, text)
 }
 
 // kindOf names the JSON type of a value, with an article ("a number",
@@ -402,12 +417,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st.agent = a.agent.Name
-	conv, aerr := s.chatConversation(req.messages)
+	var z runtime.Sanitizer
+	conv, aerr := s.chatConversation(req.messages, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	warnings := req.warnings(a)
+	warnings := append(req.warnings(a), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
 		s.fail(w, r, aerr)

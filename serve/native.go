@@ -65,8 +65,8 @@ const (
 var runFields = []string{"message_history"}
 
 // parseHistory reads a run request's message_history by the contract's
-// rules.
-func (s *Server) parseHistory(fields map[string]json.RawMessage) (runtime.Conversation, *apiError) {
+// rules, its user messages sanitised by z.
+func (s *Server) parseHistory(fields map[string]json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, *apiError) {
 	raw, ok := fields["message_history"]
 	if !ok {
 		return nil, invalid("message_history", "invalid_history", "The request has no \"message_history\": send {\"message_history\": [{\"role\": \"user\", \"content\": \"...\"}]}.")
@@ -102,6 +102,7 @@ func (s *Server) parseHistory(fields map[string]json.RawMessage) (runtime.Conver
 		if c := obj["content"]; !present(c) || json.Unmarshal(c, &content) != nil {
 			return nil, invalid(param+".content", "invalid_history", "%s.content must be a string, not %s.", param, kindOf(c))
 		}
+		content = sanitize(z, param+".content", role, content, obj["content"])
 		if role == "user" && strings.TrimSpace(content) == "" {
 			return nil, invalid(param+".content", "invalid_history", "%s is a user message without content.", param)
 		}
@@ -155,12 +156,13 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, aerr)
 		return
 	}
-	conv, aerr := s.parseHistory(fields)
+	var z runtime.Sanitizer
+	conv, aerr := s.parseHistory(fields, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	warnings := fieldWarnings(a, fields)
+	warnings := append(fieldWarnings(a, fields), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
 		s.fail(w, r, aerr)

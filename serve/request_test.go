@@ -1,9 +1,12 @@
 package serve
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
@@ -92,5 +95,68 @@ func TestContentTypes(t *testing.T) {
 	}
 	if n := len(h.model.Requests()); n != 0 {
 		t.Errorf("%d requests reached the model", n)
+	}
+}
+
+// TestSanitisedMessages: control characters, bidirectional overrides and
+// isolates are removed from the user's messages and bytes that are not
+// UTF-8 (raw, or as escapes of lone surrogates) replaced before the model
+// sees them; each kind of change is one warning naming the messages, and
+// the envelope's messages are what the model saw.
+func TestSanitisedMessages(t *testing.T) {
+	h := newHarness(t, []fakeopenai.Step{fakeopenai.Text("Hello!"), fakeopenai.Text("Hi again!")})
+	body := `{"message_history":[` +
+		`{"role":"user","content":"hi\u0000 \u001b[2Jthere"},` +
+		`{"role":"assistant","content":"Hello` + "\xff" + `"},` +
+		`{"role":"user","content":"open \u202egnp.exe \u2066x\u2069 caf` + "\xe9" + ` \ud800 \u200f"}]}`
+	resp, b := h.do(http.MethodPost, "/v1/agents/hello/run", body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	var env runEnvelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		t.Fatal(err)
+	}
+	sent := h.model.Requests()[0].Body.Messages
+	want := []string{"hi [2Jthere", "Hello\uFFFD", "open gnp.exe x caf\uFFFD \uFFFD \u200f", "Hello!"}
+	for i, w := range want {
+		if i < 3 && sent[i+1].Text() != w {
+			t.Errorf("the model got message %d as %q, want %q", i, sent[i+1].Text(), w)
+		}
+		if i >= len(env.Messages) || env.Messages[i].Content != w {
+			t.Errorf("the envelope's messages are %q, want %q", env.Messages, want)
+			break
+		}
+	}
+	wantWarnings := []string{
+		"2 control characters (U+0000, U+001B) were removed from the user's text before it was sent to the model, in message_history[0].content",
+		"3 bidirectional formatting characters (U+202E right-to-left override, U+2066 left-to-right isolate, U+2069 pop directional isolate) were removed from the user's text before it was sent to the model, in message_history[2].content",
+		"3 bytes that are not UTF-8 were replaced by U+FFFD before the text was sent to the model, in message_history[1].content and message_history[2].content",
+	}
+	if diff := cmp.Diff(wantWarnings, env.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+
+	// The chat endpoint says the same in gram.warnings, naming its own
+	// fields; a message left empty by sanitising is refused.
+	resp, b = h.do(http.MethodPost, "/v1/chat/completions", `{"model":"hello","messages":[{"role":"user","content":[{"type":"text","text":"a\u202e"},{"type":"text","text":"b`+"\xc3"+`"}]}]}`)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	if got := h.model.Requests()[1].Body.Messages[1].Text(); got != "ab\uFFFD" {
+		t.Errorf("the model got %q", got)
+	}
+	for _, w := range []string{
+		`"1 bidirectional formatting character (U+202E right-to-left override) was removed from the user's text before it was sent to the model, in messages[0].content"`,
+		`"1 byte that is not UTF-8 was replaced by U+FFFD before the text was sent to the model, in messages[0].content"`,
+	} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("no warning %s in %s", w, b)
+		}
+	}
+	resp, b = h.do(http.MethodPost, "/v1/chat/completions", `{"model":"hello","messages":[{"role":"user","content":"\u0000\u202e"}]}`)
+	e := wantError(t, resp, b, http.StatusBadRequest, "empty_message")
+	if e.Error.Param == nil || *e.Error.Param != "messages[0].content" {
+		t.Errorf("param %v", e.Error.Param)
 	}
 }
