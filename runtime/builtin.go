@@ -11,11 +11,16 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// personSchema is the parameter schema of the greeting tools: one optional
-// string, personName (its default comes from the agent file).
+// personSchema is the parameter schema of the greeting tools: the person's
+// name as one optional string, personName (as seed 002 and the examples
+// declare it, with a default in the agent file) or name (as seeds 000, 001
+// and 003 declare it, required). A declaration with either binds.
 var personSchema = schema.Object{
 	{Key: "type", Value: "object"},
-	{Key: "properties", Value: schema.Object{{Key: "personName", Value: schema.Object{{Key: "type", Value: "string"}}}}},
+	{Key: "properties", Value: schema.Object{
+		{Key: "personName", Value: schema.Object{{Key: "type", Value: "string"}}},
+		{Key: "name", Value: schema.Object{{Key: "type", Value: "string"}}},
+	}},
 	{Key: "required", Value: []string{}},
 	{Key: "additionalProperties", Value: false},
 }
@@ -26,24 +31,30 @@ func Builtins() *Library {
 	return NewLibrary(SayHello(), SayGoodbye(), CurrentTime(time.Now))
 }
 
-// SayHello returns the built-in sayHello tool: a greeting for personName,
-// which the agent file declares as `(personName::String {default: ...})`
-// (the default is applied before the tool runs). It has no description of
-// its own and so adopts the specification's.
+// SayHello returns the built-in sayHello tool: a greeting ("Hello, Bob!
+// Nice to meet you.") for the person the agent file's parameter names,
+// declared as `(personName::String {default: ...})` or `(name::Text)`; a
+// default is applied before the tool runs, and without a name it greets
+// "world". It has no description of its own and so adopts the
+// specification's.
 func SayHello() Tool {
 	return Tool{Name: "sayHello", Parameters: personSchema, Invoke: greeting("Hello, %s! Nice to meet you.")}
 }
 
-// SayGoodbye returns the built-in sayGoodbye tool: a farewell for
-// personName, declared as for [SayHello].
+// SayGoodbye returns the built-in sayGoodbye tool: a farewell for the
+// person named, declared as for [SayHello].
 func SayGoodbye() Tool {
 	return Tool{Name: "sayGoodbye", Parameters: personSchema, Invoke: greeting("Goodbye, %s! Have a wonderful day.")}
 }
 
-// greeting returns an Invoke function formatting personName into format.
+// greeting returns an Invoke function formatting the person's name
+// (personName, else name, else "world") into format.
 func greeting(format string) func(context.Context, map[string]any) (any, error) {
 	return func(_ context.Context, args map[string]any) (any, error) {
 		name, _ := args["personName"].(string)
+		if name == "" {
+			name, _ = args["name"].(string)
+		}
 		if name == "" {
 			name = "world"
 		}

@@ -8,6 +8,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,33 +192,20 @@ func checkResult(spec *schema.Tool, result any) error {
 
 // arguments parses, completes and validates the model's arguments and sets
 // the injected parameters. Values the model sent for injected parameters
-// are dropped first: the host's values always win.
+// are dropped first, with a warning: the host's values always win.
 func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error) {
-	data := []byte(raw)
 	var injected map[string]any
 	for _, p := range spec.Params {
-		if !p.Injected {
-			continue
-		}
-		if v, ok := r.cfg.injected[p.Name]; ok {
+		if v, ok := r.cfg.injected[p.Name]; ok && p.Injected {
 			if injected == nil {
 				injected = map[string]any{}
 			}
 			injected[p.Name] = v
 		}
-		if strings.Contains(raw, `"`+p.Name+`"`) {
-			if v, err := jsonvalue.Decode(data); err == nil {
-				if obj, ok := v.(map[string]any); ok {
-					if _, sent := obj[p.Name]; sent {
-						delete(obj, p.Name)
-						r.log.Warn("the model sent a value for an injected parameter; it is ignored", "tool", spec.Name, "parameter", p.Name)
-						if b, err := jsonvalue.Marshal(obj); err == nil {
-							data, raw = b, string(b)
-						}
-					}
-				}
-			}
-		}
+	}
+	data, dropped := dropInjected(spec, []byte(raw))
+	for _, name := range dropped {
+		r.warnOnce(fmt.Sprintf("tool %q: the model sent a value for the injected parameter %s; the host's value was used instead", spec.Name, name))
 	}
 	args, err := schema.ValidateArgs(spec, data)
 	if err != nil {
@@ -231,6 +219,43 @@ func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error
 		return nil, err
 	}
 	return args, nil
+}
+
+// dropInjected returns the arguments object data without the keys that
+// name injected parameters of spec, compared once decoded (a key spelled
+// with escapes, "us\u0065r_id", is user_id), and the names it dropped.
+// Arguments that are not a JSON object are returned as they are, for
+// validation to refuse.
+func dropInjected(spec *schema.Tool, data []byte) ([]byte, []string) {
+	var names []string
+	for _, p := range spec.Params {
+		if p.Injected && (bytes.IndexByte(data, '\\') >= 0 || bytes.Contains(data, []byte(`"`+p.Name+`"`))) {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return data, nil
+	}
+	v, err := jsonvalue.Decode(data)
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return data, nil
+	}
+	var dropped []string
+	for _, n := range names {
+		if _, sent := obj[n]; sent {
+			delete(obj, n)
+			dropped = append(dropped, n)
+		}
+	}
+	if len(dropped) == 0 {
+		return data, nil
+	}
+	b, err := jsonvalue.Marshal(obj)
+	if err != nil {
+		return data, nil
+	}
+	return b, dropped
 }
 
 // problemsText lists the problems of an ArgsError.

@@ -6,8 +6,6 @@ package runtime
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Role is the author of a [Message].
@@ -174,50 +172,4 @@ func (c Conversation) Validate() error {
 		}
 	}
 	return unanswered("the new user message")
-}
-
-// sanitize sanitises the content of the user messages of c (see [sanitize])
-// and returns the number of characters and bytes changed.
-func (c Conversation) sanitize() int {
-	changed := 0
-	for i := range c {
-		if c[i].Role == RoleUser {
-			var n int
-			c[i].Content, n = sanitize(c[i].Content)
-			changed += n
-		}
-	}
-	return changed
-}
-
-// sanitize removes from a user's text the control characters other than
-// newline and tab, and replaces each byte that is not UTF-8 by U+FFFD; it
-// returns the text and the number of characters and bytes changed.
-func sanitize(s string) (string, int) {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) && r != '\n' && r != '\t' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s, 0
-	}
-	var b strings.Builder
-	changed := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-			changed++
-		case unicode.IsControl(r) && r != '\n' && r != '\t':
-			changed++
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String(), changed
 }

@@ -118,9 +118,12 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // agent service contract's message history, whose last message is the new
 // one). Tools are bound from lib by name before anything is sent.
 //
-// User messages are sanitised before they are sent: control characters
-// other than newline and tab are removed and bytes that are not UTF-8
-// become U+FFFD, with a warning saying how many were changed.
+// User messages are sanitised before they are sent (see [Sanitizer]):
+// control characters other than newline and tab and the bidirectional
+// embeddings, overrides and isolates are removed, and bytes that are not
+// UTF-8 become U+FFFD, with a warning per kind of change naming the
+// characters and the messages; the Response's Conversation holds the
+// sanitised text, as the model saw it.
 //
 // Run always returns a Response. On error its Status is [StatusError], its
 // Error the user-facing message, and it keeps everything produced before
@@ -144,9 +147,13 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	}
 	r.agent = agent
 	r.log = log.With("agent", agent.Name)
-	changed := resp.Conversation.sanitize()
-	input, n := sanitize(input)
-	changed += n
+	var z Sanitizer
+	for i := range resp.Conversation {
+		if m := &resp.Conversation[i]; m.Role == RoleUser {
+			m.Content = z.Text(fmt.Sprintf("conversation[%d]", i), m.Content)
+		}
+	}
+	input = z.Text("the new message", input)
 	switch n := len(resp.Conversation); {
 	case strings.TrimSpace(input) != "":
 		resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
@@ -156,8 +163,8 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	if err := resp.Conversation.Validate(); err != nil {
 		return r.fail(err)
 	}
-	if changed > 0 {
-		r.warn(fmt.Sprintf("%d control characters or bytes that are not UTF-8 were removed from the user's messages before they were sent", changed))
+	for _, w := range z.Warnings() {
+		r.warn(w)
 	}
 	if lib == nil {
 		lib = &Library{}
@@ -210,6 +217,16 @@ func (r *runner) fail(err error) (*Response, error) {
 func (r *runner) warn(msg string) {
 	r.resp.Warnings = append(r.resp.Warnings, msg)
 	r.log.Warn(msg)
+}
+
+// warnOnce records a warning made during the tool calls of a step, which
+// may run in parallel, unless the turn already has it.
+func (r *runner) warnOnce(msg string) {
+	r.hook(func() {
+		if !slices.Contains(r.resp.Warnings, msg) {
+			r.warn(msg)
+		}
+	})
 }
 
 // hook runs f with the hooks serialized.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -147,5 +148,37 @@ func TestPrepare(t *testing.T) {
 	}))
 	if err != nil || len(ts.Bindings) != 3 {
 		t.Errorf("Prepare with good values: %v", err)
+	}
+}
+
+// TestInjectedSpellings: a value the model sends for an injected parameter
+// is replaced by the host's, with a warning naming the tool and the
+// parameter (never the value), however the model spells the key: plainly
+// or with JSON escapes ("us\u0065rId" is the key userId).
+func TestInjectedSpellings(t *testing.T) {
+	for _, args := range []string{
+		`{"orderId":7,"userId":"mallory"}`,
+		`{"orderId":7,"us\u0065rId":"mallory"}`,
+		`{"orderId":7,"\u0075\u0073\u0065\u0072\u0049\u0064":"mallory"}`,
+	} {
+		t.Run(args, func(t *testing.T) {
+			h := newHarness(t, fakeopenai.Calls(call("lookupOrder", args)), fakeopenai.Text("done"))
+			var got any
+			lib := runtime.NewLibrary(toolFunc("lookupOrder", nil, func(_ context.Context, a map[string]any) (any, error) {
+				got = a["userId"]
+				return "ok", nil
+			}))
+			resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
+			if len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Error != "" || got != "alice" {
+				t.Fatalf("the tool got userId %v; uses %+v", got, resp.ToolsUsed)
+			}
+			want := `tool "lookupOrder": the model sent a value for the injected parameter userId; the host's value was used instead`
+			if !slices.Contains(resp.Warnings, want) {
+				t.Errorf("warnings %q, want %q", resp.Warnings, want)
+			}
+			if strings.Contains(strings.Join(resp.Warnings, "\n"), "mallory") {
+				t.Errorf("a warning repeats the model's value: %q", resp.Warnings)
+			}
+		})
 	}
 }

@@ -601,27 +601,67 @@ func TestAnswerHistory(t *testing.T) {
 }
 
 // TestUserInputSanitised: control characters other than newline and tab,
-// and bytes that are not UTF-8, are removed from the user's messages (the
-// new one and the history's) before they are sent, with a warning.
+// the bidirectional embeddings, overrides and isolates, and bytes that are
+// not UTF-8 are removed (or replaced) in the user's messages, the new one
+// and the history's, before they are sent, with one warning per kind of
+// change naming the characters and the messages; the response's
+// conversation holds what the model saw. The direction marks are kept.
 func TestUserInputSanitised(t *testing.T) {
 	agent := compile(t, helloSrc).Agents[0]
 	h := newHarness(t, fakeopenai.Text("ok"))
-	conv := runtime.Conversation{{Role: "user", Content: "earlier\x1b[31m"}, {Role: "assistant", Content: "Hello\x00"}}
-	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "line 1\r\n\tline 2\x00\x07 caf\xe9 \u0085end")
+	conv := runtime.Conversation{{Role: "user", Content: "earlier\x1b[31m \u202egnp.exe\u202c"}, {Role: "assistant", Content: "Hello\x00"}}
+	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "line 1\r\n\tline 2\x00\x07 caf\xe9 \u0085end \u2067x\u2069 \u200f\u200e\u061c")
 	msgs := h.srv.Requests()[0].Body.Messages
-	if got, want := msgs[len(msgs)-1].Text(), "line 1\n\tline 2 caf\uFFFD end"; got != want {
+	want := "line 1\n\tline 2 caf\uFFFD end x \u200f\u200e\u061c"
+	if got := msgs[len(msgs)-1].Text(); got != want {
 		t.Errorf("sent %q, want %q", got, want)
 	}
-	if got := msgs[1].Text(); got != "earlier[31m" {
+	if got := msgs[1].Text(); got != "earlier[31m gnp.exe" {
 		t.Errorf("the history's user message was sent as %q", got)
 	}
 	if got := msgs[2].Text(); got != "Hello\x00" {
 		t.Errorf("the assistant's message was changed to %q", got)
 	}
-	if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "6 control characters or bytes that are not UTF-8 were removed") {
-		t.Errorf("warnings %q", resp.Warnings)
+	if got := resp.Conversation[0].Content + "|" + resp.Conversation[2].Content; got != "earlier[31m gnp.exe|"+want {
+		t.Errorf("the response's conversation holds %q, not what the model saw", got)
 	}
-	if _, err := h.run(t, agent, runtime.Builtins(), nil, "\x00\x01"); err == nil || !strings.Contains(err.Error(), "the message is empty") {
+	wantWarnings := []string{
+		"5 control characters (U+001B, U+000D, U+0000, U+0007, U+0085) were removed from the user's text before it was sent to the model, in conversation[0] and the new message",
+		"4 bidirectional formatting characters (U+202E right-to-left override, U+202C pop directional formatting, U+2067 right-to-left isolate, U+2069 pop directional isolate) were removed from the user's text before it was sent to the model, in conversation[0] and the new message",
+		"1 byte that is not UTF-8 was replaced by U+FFFD before the text was sent to the model, in the new message",
+	}
+	if diff := cmp.Diff(wantWarnings, resp.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if _, err := h.run(t, agent, runtime.Builtins(), nil, "\x00\u202e"); err == nil || !strings.Contains(err.Error(), "the message is empty") {
 		t.Errorf("a message of control characters only: %v", err)
+	}
+}
+
+// TestSanitizerWarnings: replacements made before the Sanitizer (by a JSON
+// decoder) are counted with its own, and a warning names at most five
+// places and eight characters.
+func TestSanitizerWarnings(t *testing.T) {
+	var z runtime.Sanitizer
+	for i := range 7 {
+		z.Text(fmt.Sprintf("m[%d]", i), string(rune(i+1))+"\u2066")
+	}
+	z.Text("m[7]", "\x0b\x0c\x0e\x0f")
+	z.Replaced("m[8]", 2)
+	z.Replaced("m[9]", 0)
+	if got := z.Text("m[10]", "fine\n\ttext \u200f"); got != "fine\n\ttext \u200f" || !z.Changed() {
+		t.Errorf("clean text changed to %q", got)
+	}
+	want := []string{
+		"11 control characters (U+0001, U+0002, U+0003, U+0004, U+0005, U+0006, U+0007, U+000B, …) were removed from the user's text before it was sent to the model, in m[0], m[1], m[2], m[3], m[4] and 3 more",
+		"7 bidirectional formatting characters (U+2066 left-to-right isolate) were removed from the user's text before it was sent to the model, in m[0], m[1], m[2], m[3], m[4] and 2 more",
+		"2 bytes that are not UTF-8 were replaced by U+FFFD before the text was sent to the model, in m[8]",
+	}
+	if diff := cmp.Diff(want, z.Warnings()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	var none runtime.Sanitizer
+	if none.Text("x", "ok") != "ok" || none.Changed() || none.Warnings() != nil {
+		t.Error("a Sanitizer that changed nothing warns")
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 )
 
@@ -98,6 +99,13 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *apiError) {
 	}
 	if fields == nil {
 		return nil, invalid("", "invalid_json", "The request body must be a JSON object, not null.")
+	}
+	if key, where, dup := duplicateKey(body); dup {
+		param, in := key, "the request body"
+		if where != "" {
+			param, in = where+"."+key, where
+		}
+		return nil, invalid(param, "duplicate_key", "%q appears twice in %s: a key may appear once in a JSON object, as readers differ on which of the two counts. Send it once.", key, in)
 	}
 	return fields, nil
 }
@@ -188,18 +196,10 @@ func injectedFieldWarnings(a *served, fields map[string]json.RawMessage) []strin
 	return out
 }
 
-// chatMessage is a message of a chat completion request.
-type chatMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  json.RawMessage `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
-}
-
 // chatConversation converts the request's messages into the conversation
 // the agent continues: user and assistant text, ending with a user
-// message.
-func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, *apiError) {
+// message, sanitised by z.
+func (s *Server) chatConversation(raw []json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, *apiError) {
 	if len(raw) == 0 {
 		return nil, invalid("messages", "empty_messages", "\"messages\" is empty: send the conversation, ending with the user's message.")
 	}
@@ -210,33 +210,11 @@ func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, 
 	}
 	conv := make(runtime.Conversation, 0, len(raw))
 	for i, r := range raw {
-		param := fmt.Sprintf("messages[%d]", i)
-		var m chatMessage
-		if err := json.Unmarshal(r, &m); err != nil {
-			return nil, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\".", param)
-		}
-		switch m.Role {
-		case "user", "assistant":
-		case "system", "developer":
-			return nil, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and a request cannot add one. Remove it.", param, m.Role)
-		case "tool", "function":
-			return nil, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent runs its own tools inside each run, so a conversation sent to it has only user and assistant messages.", param, m.Role)
-		case "":
-			return nil, invalid(param+".role", "invalid_message", "%s has no \"role\" (user or assistant).", param)
-		default:
-			return nil, invalid(param+".role", "unsupported_role", "%s has the role %q; the roles are user and assistant.", param, m.Role)
-		}
-		if present(m.ToolCalls) && string(compact(m.ToolCalls)) != "[]" {
-			return nil, invalid(param+".tool_calls", "unsupported_parameter", "%s has tool calls: the agent makes its own tool calls inside each run; send the assistant's answers as text.", param)
-		}
-		text, aerr := messageText(m.Content, param)
+		m, aerr := chatMessage(r, fmt.Sprintf("messages[%d]", i), z)
 		if aerr != nil {
 			return nil, aerr
 		}
-		if m.Role == "user" && strings.TrimSpace(text) == "" {
-			return nil, invalid(param+".content", "empty_message", "%s is a user message without content.", param)
-		}
-		conv = append(conv, runtime.Message{Role: runtime.Role(m.Role), Content: text})
+		conv = append(conv, m)
 	}
 	if last := conv[len(conv)-1]; last.Role != runtime.RoleUser {
 		return nil, invalid(fmt.Sprintf("messages[%d]", len(conv)-1), "last_message_not_user", "The last message must be the user's, for the agent to answer it; it is an %s message.", last.Role)
@@ -244,31 +222,115 @@ func (s *Server) chatConversation(raw []json.RawMessage) (runtime.Conversation, 
 	return conv, nil
 }
 
-// messageText returns the text of a message's content: a string, null,
-// or a list of text parts.
-func messageText(raw json.RawMessage, param string) (string, *apiError) {
-	if !present(raw) {
-		return "", nil
+// chatMessage reads the message param of a chat completion request: a
+// user or assistant message with text content, the user's sanitised by z.
+// Content may be null only in an assistant message with tool calls, which
+// are refused.
+func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer) (runtime.Message, *apiError) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return runtime.Message{}, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\", not %s.", param, kindOf(raw))
 	}
+	var role string
+	if r, ok := m["role"]; ok && json.Unmarshal(r, &role) != nil {
+		return runtime.Message{}, invalid(param+".role", "invalid_message", "%s.role must be a string (user or assistant), not %s.", param, kindOf(r))
+	}
+	switch role {
+	case "user", "assistant":
+	case "system", "developer":
+		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and a request cannot add one. Remove it.", param, role)
+	case "tool", "function":
+		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent runs its own tools inside each run, so a conversation sent to it has only user and assistant messages.", param, role)
+	case "":
+		return runtime.Message{}, invalid(param+".role", "invalid_message", "%s has no \"role\" (user or assistant).", param)
+	default:
+		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s has the role %q; the roles are user and assistant.", param, role)
+	}
+	for _, f := range []string{"tool_calls", "function_call"} {
+		if v := m[f]; present(v) && string(compact(v)) != "[]" {
+			return runtime.Message{}, invalid(param+"."+f, "unsupported_parameter", "%s has tool calls: the agent makes its own tool calls inside each run; send the assistant's answers as text.", param)
+		}
+	}
+	content, ok := m["content"]
+	if !ok {
+		return runtime.Message{}, invalid(param+".content", "invalid_message", "%s.content is missing: it must be a string or a list of text parts ({\"type\": \"text\", \"text\": \"...\"}).", param)
+	}
+	text, aerr := messageText(content, param+".content")
+	if aerr != nil {
+		return runtime.Message{}, aerr
+	}
+	text = sanitize(z, param+".content", role, text, content)
+	if role == "user" && strings.TrimSpace(text) == "" {
+		return runtime.Message{}, invalid(param+".content", "empty_message", "%s is a user message without content.", param)
+	}
+	return runtime.Message{Role: runtime.Role(role), Content: text}, nil
+}
+
+// messageText returns the text of the content param of a message: a
+// string or a list of text parts.
+func messageText(raw json.RawMessage, param string) (string, *apiError) {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil && present(raw) {
 		return s, nil
 	}
-	var parts []struct {
-		Type string  `json:"type"`
-		Text *string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return "", invalid(param+".content", "invalid_message", "%s.content must be a string or a list of text parts ({\"type\": \"text\", \"text\": \"...\"}).", param)
+	var parts []json.RawMessage
+	if json.Unmarshal(raw, &parts) != nil || !present(raw) {
+		return "", invalid(param, "invalid_message", "%s must be a string or a list of text parts ({\"type\": \"text\", \"text\": \"...\"}), not %s.", param, kindOf(raw))
 	}
 	var b strings.Builder
-	for j, p := range parts {
-		if p.Type != "text" || p.Text == nil {
-			return "", invalid(fmt.Sprintf("%s.content[%d]", param, j), "unsupported_content", "%s.content[%d] is a part of type %q: an agent here reads text parts only.", param, j, p.Type)
+	for j, raw := range parts {
+		at := fmt.Sprintf("%s[%d]", param, j)
+		var p map[string]json.RawMessage
+		if json.Unmarshal(raw, &p) != nil || p == nil {
+			return "", invalid(at, "invalid_message", "%s must be a text part ({\"type\": \"text\", \"text\": \"...\"}), not %s.", at, kindOf(raw))
 		}
-		b.WriteString(*p.Text)
+		var typ, text string
+		if _, ok := p["type"]; !ok {
+			return "", invalid(at+".type", "invalid_message", "%s has no \"type\": an agent here reads text parts ({\"type\": \"text\", \"text\": \"...\"}).", at)
+		}
+		if json.Unmarshal(p["type"], &typ) != nil || typ != "text" {
+			return "", invalid(at, "unsupported_content", "%s is a part of type %s: an agent here reads text parts only ({\"type\": \"text\", \"text\": \"...\"}).", at, p["type"])
+		}
+		if t := p["text"]; !present(t) || json.Unmarshal(t, &text) != nil {
+			return "", invalid(at+".text", "invalid_message", "%s.text must be a string, not %s.", at, kindOf(t))
+		}
+		b.WriteString(text)
 	}
 	return b.String(), nil
+}
+
+// sanitize returns the text of a message's content, decoded from the JSON
+// raw: the user's sanitised by z (see [runtime.Sanitizer]). The bytes that
+// are not UTF-8 which decoding replaced (in any message) are told to z,
+// for the warnings to say so.
+func sanitize(z *runtime.Sanitizer, where, role, text string, raw json.RawMessage) string {
+	z.Replaced(where, jsonvalue.Replacements(raw))
+	if role != string(runtime.RoleUser) {
+		return text
+	}
+	return z.Text(where, text)
+}
+
+// kindOf names the JSON type of a value, with an article ("a number",
+// "null"); "missing" for none.
+func kindOf(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "missing"
+	}
+	switch raw[0] {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	}
+	return "a number"
 }
 
 // completion is a chat completion.
@@ -355,12 +417,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st.agent = a.agent.Name
-	conv, aerr := s.chatConversation(req.messages)
+	var z runtime.Sanitizer
+	conv, aerr := s.chatConversation(req.messages, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	warnings := req.warnings(a)
+	warnings := append(req.warnings(a), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
 		s.fail(w, r, aerr)

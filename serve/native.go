@@ -65,8 +65,8 @@ const (
 var runFields = []string{"message_history"}
 
 // parseHistory reads a run request's message_history by the contract's
-// rules.
-func (s *Server) parseHistory(fields map[string]json.RawMessage) (runtime.Conversation, *apiError) {
+// rules, its user messages sanitised by z.
+func (s *Server) parseHistory(fields map[string]json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, *apiError) {
 	raw, ok := fields["message_history"]
 	if !ok {
 		return nil, invalid("message_history", "invalid_history", "The request has no \"message_history\": send {\"message_history\": [{\"role\": \"user\", \"content\": \"...\"}]}.")
@@ -99,9 +99,10 @@ func (s *Server) parseHistory(fields map[string]json.RawMessage) (runtime.Conver
 		if json.Unmarshal(obj["role"], &role) != nil || (role != "user" && role != "assistant") {
 			return nil, invalid(param+".role", "invalid_history", "%s.role must be \"user\" or \"assistant\"; the agent's instruction is its system message, and its tool calls happen inside each run.", param)
 		}
-		if json.Unmarshal(obj["content"], &content) != nil {
-			return nil, invalid(param+".content", "invalid_history", "%s.content must be a string.", param)
+		if c := obj["content"]; !present(c) || json.Unmarshal(c, &content) != nil {
+			return nil, invalid(param+".content", "invalid_history", "%s.content must be a string, not %s.", param, kindOf(c))
 		}
+		content = sanitize(z, param+".content", role, content, obj["content"])
 		if role == "user" && strings.TrimSpace(content) == "" {
 			return nil, invalid(param+".content", "invalid_history", "%s is a user message without content.", param)
 		}
@@ -155,12 +156,13 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, aerr)
 		return
 	}
-	conv, aerr := s.parseHistory(fields)
+	var z runtime.Sanitizer
+	conv, aerr := s.parseHistory(fields, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	warnings := fieldWarnings(a, fields)
+	warnings := append(fieldWarnings(a, fields), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
 		s.fail(w, r, aerr)

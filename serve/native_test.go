@@ -37,8 +37,9 @@ type runEnvelope struct {
 // from the identity, not from the body or the model.
 func TestNativeRun(t *testing.T) {
 	h := newHarness(t, []fakeopenai.Step{
-		// The model tries to set the injected parameter; it is ignored.
-		callOrder(`{"orderId": 7, "userId": "u-mallory"}`),
+		// The model tries to set the injected parameter, its key spelled
+		// with an escape; it is replaced, with a warning.
+		callOrder(`{"orderId": 7, "us\u0065rId": "u-mallory"}`),
 		fakeopenai.Text("Order 7 has shipped."),
 	}, withKeys)
 	history := []map[string]any{
@@ -76,6 +77,9 @@ func TestNativeRun(t *testing.T) {
 	joined := strings.Join(env.Warnings, "\n")
 	if !strings.Contains(joined, "userId") && !strings.Contains(joined, "user_id: not a field") {
 		t.Errorf("warnings %q", env.Warnings)
+	}
+	if !strings.Contains(joined, `tool "lookupOrder": the model sent a value for the injected parameter userId; the host's value was used instead`) {
+		t.Errorf("no warning about the model's userId: %q", env.Warnings)
 	}
 	if !strings.Contains(joined, "config: the agent's settings come from its gram file") || env.Warning == nil {
 		t.Errorf("warnings %q", env.Warnings)

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -107,8 +108,11 @@ a tool call that no tool message answers before the next message, or a tool
 message whose call id or tool name matches no earlier call is an error
 naming the message. Without -m, a history that ends with a user message is
 answered first. User messages are sanitised before they are sent: control
-characters other than newline and tab are removed and bytes that are not
-UTF-8 become U+FFFD, with a warning.
+characters other than newline and tab and the bidirectional embeddings,
+overrides and isolates (U+202A-U+202E, U+2066-U+2069) are removed, and
+bytes that are not UTF-8 (in the messages or the --history file) become
+U+FFFD, with a warning for each kind of change naming the characters and
+the messages.
 
 --record FILE saves every model request and response (API keys redacted);
 FILE must be new, empty or an earlier recording (a symbolic link is followed):
@@ -233,6 +237,13 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 		}
 		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
 			return nil, nil, o.usageErr("--history %s: %v", history, err)
+		}
+		if n := jsonvalue.Replacements(data); n > 0 {
+			what := fmt.Sprintf("%d bytes that are not UTF-8 were", n)
+			if n == 1 {
+				what = "1 byte that is not UTF-8 was"
+			}
+			fmt.Fprintf(e.stderr, "gramc run: warning: --history %s: %s replaced by U+FFFD\n", history, what)
 		}
 	}
 	return agent, conv, nil

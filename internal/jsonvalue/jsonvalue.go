@@ -13,6 +13,8 @@
 //     first place where two values differ, as a JSON pointer.
 //   - [Kind] names a value's JSON type; [EscapePointer] and [JoinPointer]
 //     build JSON pointers; [UnionKeys] lists the keys of two objects.
+//   - [Replacements] counts what decoding replaces by U+FFFD without a
+//     word, for the warnings of those who must say it.
 package jsonvalue
 
 import (
@@ -23,6 +25,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Marshal encodes v as compact JSON without HTML escaping; map keys are
@@ -237,4 +241,53 @@ func UnionKeys(a, b map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Replacements counts the characters that encoding/json replaces by U+FFFD,
+// silently, when it decodes the JSON text data (a document or one string):
+// each byte that is not UTF-8, and each \u escape of a lone surrogate.
+func Replacements(data []byte) int {
+	if bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data) {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(data); {
+		switch c := data[i]; {
+		case c == '\\' && i+1 < len(data) && data[i+1] == 'u':
+			r, ok := hex4(data, i+2)
+			if !ok {
+				i += 2
+				continue
+			}
+			i += 6
+			if !utf16.IsSurrogate(r) {
+				continue
+			}
+			if r2, ok := hex4(data, i+2); ok && i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' && utf16.DecodeRune(r, r2) != utf8.RuneError {
+				i += 6
+				continue
+			}
+			n++
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				n++
+			}
+			i += size
+		}
+	}
+	return n
+}
+
+// hex4 reads the four hexadecimal digits at data[i:].
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(data[i:i+4]), 16, 32)
+	return rune(v), err == nil
 }

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -93,5 +94,34 @@ func TestKindAndPointers(t *testing.T) {
 	}
 	if got := Compact(map[string]any{"b": "<", "a": 1}); got != `{"a":1,"b":"<"}` {
 		t.Errorf("Compact = %s", got)
+	}
+}
+
+// TestReplacements: what Replacements counts is what encoding/json puts
+// U+FFFD for, escapes and bytes alike.
+func TestReplacements(t *testing.T) {
+	cases := []struct {
+		text string
+		want int
+	}{
+		{`"plain \u00e9 é \ufffd �"`, 0},
+		{`"caf` + "\xe9" + `"`, 1},
+		{`"` + "\xff\xfe" + `x"`, 2},
+		{`"\ud800"`, 1},
+		{`"\udc00 \ud800x"`, 2},
+		{`"\ud83d\ude00"`, 0},
+		{`"\ud83d\u0041"`, 1},
+		{`"\\ud800"`, 0},
+		{`{"k\ud800": "` + "\xc3" + `"}`, 2},
+	}
+	for _, c := range cases {
+		var v any
+		if err := json.Unmarshal([]byte(c.text), &v); err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		b, _ := json.Marshal(v)
+		if got := Replacements([]byte(c.text)); got != c.want || strings.Count(string(b), "\ufffd")-strings.Count(c.text, "\ufffd")-strings.Count(c.text, `\ufffd`) != c.want {
+			t.Errorf("%q: Replacements %d, decoded %s, want %d", c.text, got, b, c.want)
+		}
 	}
 }
