@@ -40,7 +40,8 @@ type runOptions struct {
 	json, trace    bool
 	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
-	force          bool // --force: --record may replace a file that is not a recording
+	force          bool   // --force: --record may replace a file that is not a recording (never an input)
+	history        string // --history FILE (gramc run)
 	baseURL        string
 	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
@@ -124,7 +125,7 @@ func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	o.addBindingFlags(fs)
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
-	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording")
+	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording (never a file the command reads)")
 }
 
 // addBindingFlags registers the flags of the tool library, the model and
