@@ -181,8 +181,12 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
 		if errors.As(err, &ce) {
-			return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce),
-				"  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1;",
+			local := "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1"
+			if o.cmd == "gramc serve" {
+				// serve has no --replay: each request needs a model.
+				return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce), local))
+			}
+			return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce), local+";",
 				"        to try the agent without a model, replay a recording with --replay FILE"))
 		}
 		return nil, fail(exitError, "%s", msg)
