@@ -321,6 +321,36 @@ func (r *Runner) Live(j Job) bool {
 	return r.source(r.CassettePath(j.Path, j.Test.Name)) != "replay"
 }
 
+// ModelError returns the error that making the model client of an agent
+// gives (a missing API key, say), for the first job that runs against the
+// model (see [Runner.Live]) whose agent or judge has no model client, with
+// that agent; nil when every one can be made. Nothing is sent and nothing
+// is written, so a caller can report the problem once, before any test
+// runs, rather than once per test.
+func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
+	models := r.models(&http.Client{}, false)
+	for _, j := range jobs {
+		if !r.Live(j) {
+			continue
+		}
+		agents := []*schema.Agent{j.Test.Agent}
+		for _, turn := range j.Test.Turns {
+			for _, rb := range turn.Rubrics {
+				agents = append(agents, rb.Judge)
+			}
+		}
+		for _, a := range agents {
+			if a == nil {
+				continue // reported by the run
+			}
+			if _, err := models(a); err != nil {
+				return a, err
+			}
+		}
+	}
+	return nil, nil
+}
+
 // source says where the answers of a test come from.
 func (r *Runner) source(cassette string) string {
 	switch r.Mode {
@@ -402,6 +432,12 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	if err != nil {
 		return runOutcome{err: err}
 	}
+	if source == "record" {
+		// Made once the test can run: a test that cannot leaves nothing.
+		if err := os.MkdirAll(filepath.Dir(r.CassettePath(j.Path, t.Name)), 0o755); err != nil {
+			return runOutcome{err: err}
+		}
+	}
 	var out runOutcome
 	var conv runtime.Conversation
 	for i, turn := range t.Turns {
@@ -452,9 +488,6 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 		}
 		replayer, transport = rp, rp
 	case "record":
-		if err := os.MkdirAll(filepath.Dir(cassette), 0o755); err != nil {
-			return nil, nil, err
-		}
 		transport = replay.NewRecorder(r.runCassette(j, rep), transport, r.secrets()...)
 	}
 	if r.Transport != nil {

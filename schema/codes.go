@@ -83,7 +83,7 @@ var Codes = []CodeInfo{
 	{CodeMissingModel, diag.Error, "An agent needs a model, written \"Provider/model-id\"."},
 	{CodeInvalidModel, diag.Error, "A model is written \"Provider/model-id\"."},
 	{CodeUnknownProvider, diag.Error, "The model's provider is not OpenAI, Ollama or OpenAICompatible."},
-	{CodeUnknownProperty, diag.Warning, "A property that the agent language does not know; it is ignored."},
+	{CodeUnknownProperty, diag.Warning, "A property that the agent language does not know; it is ignored (in a test, an error)."},
 	{CodeInvalidPropertyValue, diag.Error, "A property's value has the wrong type or is out of range."},
 	{CodeInapplicableProperty, diag.Warning, "A property that does not apply to this type or place; it is ignored."},
 	{CodeMissingName, diag.Error, "An agent or record needs a name."},

@@ -45,6 +45,20 @@ func (c *compiler) unknownProp(p *parser.Property, where string, known []string)
 	c.unknownPropNote(p, where, known, nil)
 }
 
+// unknownTestProp reports a property of a test, or of one of its turns and
+// expectations, that is not one of known: an error, not a warning, since a
+// misspelt expectation would be ignored and the test pass without checking
+// it.
+func (c *compiler) unknownTestProp(p *parser.Property, where string, known []string) {
+	d := diag.Errorf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s: in a test this is an error, as ignoring it would let the test pass unchecked", p.Key, where)
+	if s := c.closestProp(p.Key, known); s != "" {
+		suggestFix(&d, s, p.KeySpan())
+	} else {
+		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
+	}
+	c.diags.Add(d)
+}
+
 // unknownPropNote is unknownProp whose message, when the property is likely
 // a misspelling of meant, goes on with what ignoring it does: note(meant)
 // ("so parameter x is required"), if note is set and that is not "".

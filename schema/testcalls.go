@@ -28,7 +28,7 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 				turn.Input = s
 			}
 		default:
-			c.unknownProp(pr, "a user turn", userProps)
+			c.unknownTestProp(pr, "a user turn", userProps)
 		}
 	}
 	if !has {
@@ -165,7 +165,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 			}
 			ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
 		default:
-			c.unknownProp(pr, "a Call", callProps)
+			c.unknownTestProp(pr, "a Call", callProps)
 		}
 	}
 	for _, f := range e.Elements {
@@ -193,7 +193,7 @@ func (c *compiler) checkPropKeys(e *parser.Pattern, where string, known []string
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
 		if !slices.Contains(known, pr.Key) {
-			c.unknownProp(pr, where, known)
+			c.unknownTestProp(pr, where, known)
 		}
 	}
 }

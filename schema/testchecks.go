@@ -36,7 +36,7 @@ func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
 		if !slices.Contains(matcherProps, pr.Key) {
-			c.unknownProp(pr, "an argument matcher", matcherProps)
+			c.unknownTestProp(pr, "an argument matcher", matcherProps)
 			continue
 		}
 		if matcher != nil {
@@ -283,7 +283,7 @@ func (c *compiler) answerChecks(e *parser.Pattern) []*AnswerCheck {
 				out = append(out, &AnswerCheck{Kind: AnswerJSON, Text: name, Type: typ, Span: span})
 			}
 		default:
-			c.unknownProp(pr, "an Answer", answerProps)
+			c.unknownTestProp(pr, "an Answer", answerProps)
 		}
 	}
 	if len(e.Subject.Properties) == 0 {
@@ -347,7 +347,7 @@ func (c *compiler) rubric(e *parser.Pattern) *Rubric {
 				r.Threshold = f
 			}
 		default:
-			c.unknownProp(pr, "a Rubric", rubricProps)
+			c.unknownTestProp(pr, "a Rubric", rubricProps)
 		}
 	}
 	if !hasJudge {

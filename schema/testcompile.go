@@ -193,7 +193,7 @@ func (c *compiler) testProps(t *Test, d decl) {
 		case "description":
 			t.Description, _ = c.str(pr)
 		default:
-			c.unknownProp(pr, "a test", testProps)
+			c.unknownTestProp(pr, "a test", testProps)
 		}
 	}
 	if !hasAgent {

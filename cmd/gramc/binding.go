@@ -315,11 +315,20 @@ func setupError(cmd string, problems []string, bindErrs []error, config, stray b
 	lines = append(lines, bindHints(joined)...)
 	if config || len(problems) > 0 {
 		if stray || injectionProblem(joined) {
-			lines = append(lines, "  hint: give each injected parameter a value with --inject NAME=VALUE, or in the project bindings (bindings.gram)")
+			lines = append(lines, injectHint(cmd))
 		}
 		return fail(exitConfig, "%s", strings.Join(lines, "\n"))
 	}
 	return fail(exitError, "%s", strings.Join(lines, "\n"))
+}
+
+// injectHint says how to give the injected parameters their values in
+// the command cmd: gramc serve also takes them from each caller's claims.
+func injectHint(cmd string) string {
+	if cmd == "gramc serve" {
+		return "  hint: give each injected parameter a value: per caller, from a claim of the caller's credential (configure them with --keys FILE or --keys-env VAR, whose keys carry claims, or accept JWTs with --jwt-secret-env VAR or --jwt-key FILE), the claim of the parameter's name or the one --claim PARAM=CLAIM names; or one value for every request with --inject NAME=VALUE or in the project bindings (bindings.gram)"
+	}
+	return "  hint: give each injected parameter a value with --inject NAME=VALUE, or in the project bindings (bindings.gram)"
 }
 
 // boundInjects returns the --inject values with those of the bindings file

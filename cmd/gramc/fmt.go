@@ -27,11 +27,13 @@ are printed on standard output. With flags:
            changed since it was read, or that its permissions do not let
            the caller write (checked even for root), is left as it is and
            reported (exit 1); Ctrl-C or a termination signal takes effect
-           once the file being written is complete. A run killed
-           mid-write (SIGKILL, a crash) leaves the backup beside the file
-           as .NAME.gramfmt.orig: later fmt and check runs report it
-           (leftover-backup) and say what to do, and -w leaves the file
-           alone until the backup is put back or removed
+           once the file being written is complete. The backup is
+           written whole before it takes its name, so a backup found is
+           whole. A run killed mid-write (SIGKILL, a crash) leaves the
+           backup beside the file as .NAME.gramfmt.orig: later fmt and
+           check runs report it (leftover-backup), say which copy is
+           whole and what to do, and -w leaves the file alone until the
+           backup is put back or removed
   -l       list the files that would change
   -d       print what would change as a unified diff
   --check  exit 1 when any file would change, naming it on standard error

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,8 +63,15 @@ func TestFmtWriteKilled(t *testing.T) {
 // hook), and returns its exit code and the lines of its standard error.
 func signalMidWrite(t *testing.T, sig os.Signal, paths ...string) (int, []string) {
 	t.Helper()
+	return signalPaused(t, "1", sig, paths...)
+}
+
+// signalPaused is signalMidWrite pausing where hook says: "1" half-way
+// through writing the file, "backup" half-way through writing its backup.
+func signalPaused(t *testing.T, hook string, sig os.Signal, paths ...string) (int, []string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"fmt", "-w"}, paths...)...)
-	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "GRAMC_TEST_PAUSE_MID_WRITE=1")
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "GRAMC_TEST_PAUSE_MID_WRITE="+hook)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -94,8 +102,9 @@ func signalMidWrite(t *testing.T, sig os.Signal, paths ...string) (int, []string
 // TestFmtWriteSIGKILLLeavesBackup kills gramc fmt -w (SIGKILL, which
 // cannot be held off) half-way through writing a file, so that the file is
 // left half new, half old text. Every later check and fmt of the file
-// reports the backup the run left, says the file may be half-written and
-// how to put the backup back; fmt -w does not write the file meanwhile.
+// reports the backup the run left, says the file is half-written and the
+// backup whole, and how to put the backup back; fmt -w does not write the
+// file meanwhile.
 // Once the backup is put back, the file checks clean.
 func TestFmtWriteSIGKILLLeavesBackup(t *testing.T) {
 	var old bytes.Buffer
@@ -115,7 +124,7 @@ func TestFmtWriteSIGKILLLeavesBackup(t *testing.T) {
 	backup := filepath.Join(dir, ".a.gram.gramfmt.orig")
 
 	code, out, _ := gramc(t, "", "check", path)
-	if code != exitError || !strings.Contains(out, "error[leftover-backup]: an interrupted gramc fmt -w left a backup of this file at "+backup+", and the file may be half-written") ||
+	if code != exitError || !strings.Contains(out, "error[leftover-backup]: an interrupted gramc fmt -w left a backup of this file at "+backup+", and the file is half-written") ||
 		!strings.Contains(out, "mv "+backup+" "+path) {
 		t.Errorf("check: exit %d, output:\n%.2000s", code, out)
 	}
@@ -188,5 +197,81 @@ func TestLeftoverBackupInTempDir(t *testing.T) {
 	code, out, _ := gramc(t, "", "check", path)
 	if code != exitError || !strings.Contains(out, "error[leftover-backup]: an interrupted gramc fmt -w left a backup of this file at "+backup) {
 		t.Errorf("check: exit %d\n%s", code, out)
+	}
+}
+
+// TestFmtWriteSIGKILLDuringBackup kills gramc fmt -w (SIGKILL) half-way
+// through writing the backup of a file: the file is untouched, no backup
+// is left under the name later runs look for (a backup there is always
+// whole), the file checks clean, and fmt -w then formats it.
+func TestFmtWriteSIGKILLDuringBackup(t *testing.T) {
+	var old, want bytes.Buffer
+	for i := range 2000 {
+		fmt.Fprintf(&old, "(a%d)- ->(b%d)\n", i, i)
+		fmt.Fprintf(&want, "(a%d)-->(b%d)\n", i, i)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.gram")
+	if err := os.WriteFile(path, old.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, lines := signalPaused(t, "backup", syscall.SIGKILL, path); !slices.Contains(lines, "test: half written") {
+		t.Fatalf("gramc did not pause in the backup: %s", strings.Join(lines, "\n"))
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, old.Bytes()) {
+		t.Fatal("the file was changed before its backup was written")
+	}
+	for _, b := range backupPaths(path) {
+		if _, err := os.Lstat(b); err == nil {
+			t.Errorf("a backup cut short was left at %s", b)
+		}
+	}
+	if code, out, errOut := gramc(t, "", "check", path); code != exitOK || strings.Contains(out+errOut, "leftover-backup") {
+		t.Errorf("check: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := gramc(t, "", "fmt", "-w", path); code != exitOK {
+		t.Errorf("fmt -w: exit %d\n%s", code, errOut)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want.Bytes()) {
+		t.Error("fmt -w did not format the file after the killed run")
+	}
+}
+
+// TestLeftoverBackupWhichIsWhole: a leftover backup's diagnostic says which
+// copy is whole before saying what to do, and suggests putting the backup
+// back only when the backup is whole and the file is not: a backup cut
+// short (the start of the file, untouched) is a warning that says to remove
+// it, and a backup that does not parse beside a file that does is never
+// offered to replace the file.
+func TestLeftoverBackupWhichIsWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.gram")
+	backup := filepath.Join(dir, ".a.gram.gramfmt.orig")
+	whole := "(a)-->(b)\n(c)-->(d)\n(e)-->(f)\n"
+	for _, c := range []struct {
+		name, file, backup string
+		code               int
+		want               string
+	}{
+		{"cut short", whole, whole[:13], exitOK, "warning[leftover-backup]: an interrupted gramc fmt -w left a backup of this file at " + backup + ", cut short"},
+		{"backup broken", whole, "(x)-->(y)\n(c)-", exitError, "the file parses and the backup does not: keep the file"},
+		{"file half-written", "(a)-->(b)\n" + "\n(c)- ->(d)\n", "(a)- ->(b)\n(c)- ->(d)\n", exitError, "the backup is whole: put it back (mv " + backup + " " + path + ")"},
+		{"file broken", "(a)-->(b)\n(c)-", "(a)- ->(b)\n(c)- ->(d)\n", exitError, "then put the backup back (mv " + backup + " " + path + ") unless the file was edited since"},
+		{"both whole", "(a)-->(b)\n(z)\n", "(a)- ->(b)\n(c)- ->(d)\n", exitError, "both parse, so the file was probably edited after that run"},
+		{"neither whole", "(a)-->(b)\n(c)-", "(a)- ->(b)\n(c", exitError, "neither parses"},
+	} {
+		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(backup, []byte(c.backup), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, _ := gramc(t, "", "check", path)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%s: check: exit %d, want %d and %q\n%s", c.name, code, c.code, c.want, out)
+		}
+		if !strings.HasPrefix(c.name, "file ") && strings.Contains(out, "mv ") {
+			t.Errorf("%s: the diagnostic offers to put back a backup that is not the whole copy:\n%s", c.name, out)
+		}
 	}
 }

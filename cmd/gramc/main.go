@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/internal/buildinfo"
@@ -156,7 +157,8 @@ func (e *env) main(args []string) error {
 }
 
 // findCommand returns the command called name, or reports an unknown command
-// (with the closest name, if one is close) on standard error.
+// (with the closest name, if one is close) and the short usage on standard
+// error.
 func findCommand(e *env, name string) (command, bool) {
 	var names []string
 	for _, c := range append(commands(), versionCommand) {
@@ -166,13 +168,54 @@ func findCommand(e *env, name string) (command, bool) {
 		names = append(names, c.name)
 	}
 	names = append(names, "help")
-	fmt.Fprintf(e.stderr, "gramc: unknown command %q\n", name)
-	if s := suggest.Closest(name, names); s != "" {
-		fmt.Fprintf(e.stderr, "Did you mean 'gramc %s'?\n", s)
-	}
-	fmt.Fprintln(e.stderr)
-	printUsage(e.stderr)
+	unknownCommand(e.stderr, "gramc", name, names)
+	fmt.Fprint(e.stderr, shortUsage)
 	return command{}, false
+}
+
+// shortUsage follows an unknown command's message.
+const shortUsage = `Usage: gramc COMMAND [flags] [arguments]
+Run 'gramc help' for the list of commands.
+`
+
+// unknownCommand writes that name is no command of prog ("gramc", "gramc
+// mcp"), with the closest of names if one is close: "gramc: unknown command
+// chekc; did you mean check?".
+func unknownCommand(w io.Writer, prog, name string, names []string) {
+	msg := fmt.Sprintf("%s: unknown command %s", prog, quoteWord(name))
+	if s := closestName(name, names); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	fmt.Fprintln(w, msg)
+}
+
+// quoteWord returns s as it is when it is a plain word (letters, digits,
+// '-', '_', '.'), else quoted.
+func quoteWord(s string) string {
+	if s == "" || strings.TrimFunc(s, func(r rune) bool {
+		return r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) != "" {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// closestName returns the name of names closest to s (see
+// suggest.Closest), or the one s is with two neighbouring letters swapped
+// ("chekc" for check), or "".
+func closestName(s string, names []string) string {
+	if c := suggest.Closest(s, names); c != "" {
+		return c
+	}
+	b := []byte(s)
+	for i := 0; i+1 < len(b); i++ {
+		b[i], b[i+1] = b[i+1], b[i]
+		if slices.Contains(names, string(b)) {
+			return string(b)
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+	}
+	return ""
 }
 
 // printVersion prints the program's version line (see [buildinfo.Line]).

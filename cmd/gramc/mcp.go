@@ -21,7 +21,6 @@ import (
 
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/gramtext"
-	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -54,12 +53,8 @@ func runMCP(e *env, args []string) error {
 	case "serve":
 		return runMCPServe(e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "gramc mcp: unknown command %q\n", args[0])
-	if s := suggest.Closest(args[0], []string{"import", "serve"}); s != "" {
-		fmt.Fprintf(e.stderr, "Did you mean 'gramc mcp %s'?\n", s)
-	}
-	fmt.Fprintln(e.stderr)
-	fmt.Fprint(e.stderr, mcpHelp)
+	unknownCommand(e.stderr, "gramc mcp", args[0], []string{"import", "serve"})
+	fmt.Fprint(e.stderr, "Usage: gramc mcp import|serve [flags] [arguments]\nRun 'gramc mcp --help' for what each does.\n")
 	return exitWith(exitUsage)
 }
 

@@ -28,9 +28,10 @@ offline once loaded.
 
 The address served is printed on standard output; open it in a browser.
 --addr is where to listen, 127.0.0.1:8037 by default (a port of 0 takes a
-free one). Ctrl-C stops the server (exit 0). A gramc built without
-'make playground' has no playground in it: it says how to build one and
-exits 2, as for usage and I/O errors.
+free one). Ctrl-C stops the server (exit 0). Only a gramc built after the
+page has it: the bin/gramc that 'make playground' builds in a clone, or one
+'go install ./cmd/gramc' builds after that. Another says so, naming itself
+and the binary to run, and exits 2, as for usage and I/O errors.
 
 Flags:
 `
@@ -58,7 +59,7 @@ func runPlayground(e *env, args []string) error {
 // servePlayground serves the site fsys on addr until ctx is done.
 func servePlayground(ctx context.Context, e *env, site fs.FS, addr string) error {
 	if !playground.Built(site) {
-		return usageError("gramc playground", "this gramc has no playground in it: %s", playground.BuildHint)
+		return usageError("gramc playground", "%s", notBuiltMessage())
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -79,4 +80,15 @@ func servePlayground(ctx context.Context, e *env, site fs.FS, addr string) error
 		return usageError("gramc playground", "%v", err)
 	}
 	return nil
+}
+
+// notBuiltMessage says that this gramc, named by its path, has no
+// playground, and which binary has one: the bin/gramc that make playground
+// builds, or one go install builds once the page is.
+func notBuiltMessage() string {
+	self := "this gramc"
+	if exe, err := os.Executable(); err == nil {
+		self += " (" + exe + ")"
+	}
+	return self + " has no playground in it. In a clone of the repository, `make playground` (Node.js 20 and npm) builds the page into playground/dist and then bin/gramc with it: run that binary, bin/gramc playground. A gramc built or installed before the page was built has no page: once it is, `go install ./cmd/gramc` puts one that has it in $(go env GOPATH)/bin"
 }

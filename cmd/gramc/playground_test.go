@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,5 +68,13 @@ func TestPlaygroundNotBuilt(t *testing.T) {
 	err := servePlayground(context.Background(), e, fstest.MapFS{"README.md": {}}, "127.0.0.1:0")
 	if codeOf(err) != exitUsage || !strings.Contains(err.Error(), "make playground") {
 		t.Errorf("err = %v (exit %d), want exit 2 saying to run make playground", err, codeOf(err))
+	}
+	// It names this binary, and the one that has the page: a gramc that
+	// go install put elsewhere still has none after make playground.
+	exe, _ := os.Executable()
+	for _, want := range []string{"this gramc (" + exe + ") has no playground", "run that binary, bin/gramc playground", "go install ./cmd/gramc"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to say %q", err, want)
+		}
 	}
 }

@@ -11,11 +11,11 @@ package main
 // no backup behind.
 //
 // What cannot be held off (SIGKILL, a crash, a power cut) can leave a file
-// half-written. Its backup is then left where every later gramc fmt and
-// gramc check of the file looks for it (see [backupPaths]): they report it,
-// say whether the file holds its old text, its new text or neither, and
-// what to do; gramc fmt -w does not write the file while the backup is
-// there.
+// half-written. Its backup, written whole before it takes its name, is
+// then left where every later gramc fmt and gramc check of the file looks
+// for it (see [backupPaths]): they report it, say which copy is whole (the
+// file's old text, its new text, half of each) and what to do; gramc fmt
+// -w does not write the file while the backup is there.
 
 import (
 	"bytes"
@@ -118,11 +118,18 @@ func overwrite(f *os.File, data []byte) error {
 	return f.Sync()
 }
 
+// midBackup runs when half of a backup is written (tests pause there).
+var midBackup = func() {}
+
 // writeBackup saves text, the old content of the file at path (a path
-// without symbolic links), in a new file readable only by the caller, at
-// the first of [backupPaths] that can be created, flushed to disk, and
-// returns its name. When a backup is already there, it returns its name
-// and an error wrapping os.ErrExist.
+// without symbolic links), readable only by the caller, at the first of
+// [backupPaths] whose directory can be written, and returns its name. The
+// backup is written whole to a temporary file in that directory, flushed
+// to disk and only then linked under its name, so that a backup found
+// there is always whole: a run killed while writing it leaves the file
+// untouched and, at most, a temporary file (.NAME.gramfmt.orig.*.tmp) that
+// is never taken for a backup. When a backup is already there, it returns
+// its name and an error wrapping os.ErrExist.
 func writeBackup(path string, text []byte) (string, error) {
 	switch b, err := findBackup(path); {
 	case err != nil:
@@ -130,32 +137,63 @@ func writeBackup(path string, text []byte) (string, error) {
 	case b != "":
 		return b, os.ErrExist
 	}
-	var b *os.File
 	var err error
 	for _, p := range backupPaths(path) {
-		b, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil || errors.Is(err, os.ErrExist) {
-			if err != nil {
-				return p, err // written meanwhile by another gramc fmt -w
-			}
-			break
+		var tmp string
+		if tmp, err = writeTemp(p, text); err != nil {
+			continue
+		}
+		err = linkNew(tmp, p)
+		os.Remove(tmp)
+		if errors.Is(err, os.ErrExist) {
+			return p, err // written meanwhile by another gramc fmt -w
+		}
+		if err == nil {
+			return p, nil
 		}
 	}
+	return "", err
+}
+
+// writeTemp writes text to a new temporary file, readable only by the
+// caller, in the directory of name and named after it, flushed to disk, and
+// returns its path.
+func writeTemp(name string, text []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return "", err
 	}
-	_, err = b.Write(text)
+	half := len(text) / 2
+	_, err = f.Write(text[:half])
 	if err == nil {
-		err = b.Sync()
+		midBackup()
+		_, err = f.Write(text[half:])
 	}
-	if cerr := b.Close(); err == nil {
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(b.Name())
+		os.Remove(f.Name())
 		return "", err
 	}
-	return b.Name(), nil
+	return f.Name(), nil
+}
+
+// linkNew gives the file tmp the name name too, failing with an error
+// wrapping os.ErrExist when name exists. Where hard links are not
+// supported, tmp is renamed to name if name does not exist.
+func linkNew(tmp, name string) error {
+	err := os.Link(tmp, name)
+	if err == nil || errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if _, serr := os.Lstat(name); serr == nil {
+		return os.ErrExist
+	}
+	return os.Rename(tmp, name)
 }
 
 // backupPaths returns where gramc fmt -w keeps the backup of the file at
@@ -282,10 +320,92 @@ func backupDiagsIn(dirs *realDirs, path string, text []byte, limit int64) diag.L
 		d = diag.Warningf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
 		d.Detail = fmt.Sprintf("the file holds its formatted text, whole: remove the backup (rm %s)", backup)
 	default:
-		d = diag.Errorf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s, and the file may be half-written", backup)
-		d.Detail = fmt.Sprintf("the file holds neither the backup's text nor that text formatted: compare them (diff %s %s), then put the backup back (mv %s %s) or, if the file was edited since, remove the backup", backup, path, backup, path)
+		d = wholeCopy(backup, path, old, text)
 	}
 	return diag.List{d}
+}
+
+// wholeCopy returns the diagnostic of a backup left beside a file (path)
+// that holds neither the backup's text (old) nor that text formatted: it
+// says which of the two is whole before it says what to do. A whole backup
+// parses, as gramc fmt -w writes only files that do; a backup cut short
+// while it was written in place (as gramc did before backups were written
+// whole first) is the start of the file's text, untouched; a file
+// half-written is the backup's text formatted, written part of the way
+// over the backup's text.
+func wholeCopy(backup, path string, old, text []byte) diag.Diagnostic {
+	at := diag.Span{}
+	const left = "an interrupted gramc fmt -w left a backup of this file at %s"
+	backupWhole, fileWhole := parsesClean(old), parsesClean(text)
+	var d diag.Diagnostic
+	switch {
+	case len(old) < len(text) && bytes.HasPrefix(text, old):
+		d = diag.Warningf(codeLeftoverBackup, at, left+", cut short", backup)
+		d.Detail = fmt.Sprintf("the backup holds only the start of the file, which is whole and was not written: remove the backup (rm %s)", backup)
+	case backupWhole && halfWritten(old, text):
+		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file is half-written", backup)
+		d.Detail = fmt.Sprintf("the file holds the start of the formatted text and the rest of the old one; the backup is whole: put it back (mv %s %s)", backup, path)
+	case backupWhole && !fileWhole:
+		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file does not parse", backup)
+		d.Detail = fmt.Sprintf("the backup is whole (it parses): compare them (diff %s %s), then put the backup back (mv %s %s) unless the file was edited since", backup, path, backup, path)
+	case fileWhole && !backupWhole:
+		d = diag.Errorf(codeLeftoverBackup, at, left+", which is not whole", backup)
+		d.Detail = fmt.Sprintf("the file parses and the backup does not: keep the file; compare them (diff %s %s) and remove the backup (rm %s)", backup, path, backup)
+	case fileWhole:
+		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file was changed since", backup)
+		d.Detail = fmt.Sprintf("both parse, so the file was probably edited after that run: compare them (diff %s %s), keep the text you want in the file, then remove the backup (rm %s)", backup, path, backup)
+	default:
+		d = diag.Errorf(codeLeftoverBackup, at, left+", and neither it nor the file is whole", backup)
+		d.Detail = fmt.Sprintf("neither parses: compare them (diff %s %s) and mend the file by hand before removing the backup", backup, path)
+	}
+	return d
+}
+
+// halfWritten reports whether text is what writing old formatted over old
+// leaves when it stops part of the way: the formatted text up to some
+// offset k, then old from k on.
+func halfWritten(old, text []byte) bool {
+	for _, f := range []func([]byte) ([]byte, diag.List){format.Format, format.RewriteLegacy} {
+		out, diags := f(old)
+		if diags.HasErrors() {
+			continue
+		}
+		if len(text) > len(old) {
+			// Past the end of old: text is the start of out.
+			if bytes.HasPrefix(out, text) {
+				return true
+			}
+			continue
+		}
+		if len(text) != len(old) {
+			continue
+		}
+		// k must be at most the common prefix of text and out, and at
+		// least where text and old agree to the end.
+		p := 0
+		for p < len(text) && p < len(out) && text[p] == out[p] {
+			p++
+		}
+		q := len(text)
+		for q > 0 && text[q-1] == old[q-1] {
+			q--
+		}
+		if q <= p {
+			return true
+		}
+	}
+	return false
+}
+
+// parsesClean reports whether gramc fmt, with or without --rewrite-legacy,
+// would format text: it has no syntax errors.
+func parsesClean(text []byte) bool {
+	for _, f := range []func([]byte) ([]byte, diag.List){format.Format, format.RewriteLegacy} {
+		if _, diags := f(text); !diags.HasErrors() {
+			return true
+		}
+	}
+	return false
 }
 
 // formatsTo reports whether gramc fmt, with or without --rewrite-legacy,

@@ -116,8 +116,10 @@ the messages.
 
 --record FILE saves every model request and response (API keys redacted);
 FILE must be new, empty or an earlier recording (a symbolic link is followed):
-another file is kept, with a usage error, unless --force is given, and what
-is not a regular file is never replaced.
+another file is kept, with a usage error, unless --force is given. A file the
+command reads (the agent file and the other files of its package, the
+bindings file, --history, --tool-schema), under any name, and what is not a
+regular file are never replaced, even with --force.
 --replay FILE answers from such a file with no network and no key (only the
 model is replayed: tools still run, live), and fails
 if a request differs from the recorded one, or if the file is malformed (an
@@ -166,7 +168,7 @@ func runRun(e *env, args []string) error {
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
 	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
-	history := fs.String("history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
+	fs.StringVar(&o.history, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, true, "give exactly one agent file (see gramc run --help)"); err != nil {
@@ -179,7 +181,7 @@ func runRun(e *env, args []string) error {
 	if o.file == "-" && len(o.messages) == 0 {
 		return o.usageErr("with the agent file on standard input, give the messages with -m")
 	}
-	agent, conv, err := o.loadAgent(e, *history)
+	agent, conv, err := o.loadAgent(e, o.history)
 	if err != nil {
 		return err
 	}

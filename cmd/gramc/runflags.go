@@ -40,7 +40,8 @@ type runOptions struct {
 	json, trace    bool
 	jsonEvents     bool // --json (not --json=final): events, one per line
 	record, replay string
-	force          bool // --force: --record may replace a file that is not a recording
+	force          bool   // --force: --record may replace a file that is not a recording (never an input)
+	history        string // --history FILE (gramc run)
 	baseURL        string
 	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
@@ -50,6 +51,8 @@ type runOptions struct {
 	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
 	headers        http.Header // --header, sent to the --mcp-url servers
+	headerCount    int         // the --header values given
+	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
 	secrets        []string    // every secret the process holds
 	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
 	maxFileSize    int64       // the size limit of the files read (--max-file-size)
@@ -98,18 +101,28 @@ func (f mcpFlag) Set(v string) error {
 	return nil
 }
 
-// headerFlag collects --header values, "NAME: VALUE".
-type headerFlag struct{ h *http.Header }
+// headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE". A
+// value that is neither is counted in bad, not returned as an error: the
+// flag package would repeat it in its message, and it may hold a secret
+// (see [runOptions.headerError]).
+type headerFlag struct {
+	h   *http.Header
+	n   *int // the --header values seen
+	bad *int // the number of the first that is not NAME: VALUE (from 1), or 0
+}
 
 // String implements flag.Value.
 func (f headerFlag) String() string { return "" }
 
 // Set implements flag.Value.
 func (f headerFlag) Set(v string) error {
-	name, value, ok := strings.Cut(v, ":")
-	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return fmt.Errorf("write NAME: VALUE, e.g. 'Authorization: Bearer TOKEN'")
+	*f.n++
+	name, value, ok := cutHeader(v)
+	if !ok {
+		if *f.bad == 0 {
+			*f.bad = *f.n
+		}
+		return nil
 	}
 	if *f.h == nil {
 		*f.h = http.Header{}
@@ -118,13 +131,61 @@ func (f headerFlag) Set(v string) error {
 	return nil
 }
 
+// cutHeader splits "NAME: VALUE" or "NAME=VALUE" at the first ':' or '='
+// (neither can be part of a header's name), trimming blanks, and reports
+// whether the name is a valid header name.
+func cutHeader(v string) (name, value string, ok bool) {
+	i := strings.IndexAny(v, ":=")
+	if i < 0 {
+		return "", "", false
+	}
+	name, value = strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])
+	if name == "" {
+		return "", "", false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return "", "", false
+		}
+	}
+	return name, value, true
+}
+
+// headerError returns the usage error of a --header value that is not
+// NAME: VALUE, which says which one it is without repeating it.
+func (o *runOptions) headerError() error {
+	if o.badHeader == 0 {
+		return nil
+	}
+	which := "--header"
+	if o.headerCount > 1 {
+		which = fmt.Sprintf("the %s --header", ordinal(o.badHeader))
+	}
+	return o.usageErr("%s: write NAME: VALUE or NAME=VALUE, e.g. --header 'Authorization: Bearer TOKEN' (what was given is not shown: it may hold a secret)", which)
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th"...
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
 // addSharedFlags registers the flags gramc run and gramc mcp serve share:
 // the tool library, the model, recording and the runs.
 func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	o.addBindingFlags(fs)
 	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
-	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording")
+	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording (never a file the command reads)")
 }
 
 // addBindingFlags registers the flags of the tool library, the model and
@@ -144,7 +205,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{&o.headers}, "header", "send the HTTP header `NAME: VALUE` to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output)")
+	fs.Var(headerFlag{&o.headers, &o.headerCount, &o.badHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
@@ -189,6 +250,9 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 // setup checks the shared flags and returns the logger and the injected
 // values. From here on, what the command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
+	if err := o.headerError(); err != nil {
+		return nil, nil, err
+	}
 	o.loadBindings(e)
 	o.secrets = o.protect(e)
 	if err := o.checkBindings(e); err != nil {

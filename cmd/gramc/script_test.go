@@ -33,11 +33,15 @@ func TestMain(m *testing.M) {
 	// Tests that need gramc as a process of its own (to signal it) run the
 	// test binary with this variable set.
 	if os.Getenv("GRAMC_TEST_AS_GRAMC") == "1" {
-		if os.Getenv("GRAMC_TEST_PAUSE_MID_WRITE") == "1" {
-			midWrite = func() {
-				fmt.Fprintln(os.Stderr, "test: half written")
-				time.Sleep(300 * time.Millisecond)
-			}
+		pause := func() {
+			fmt.Fprintln(os.Stderr, "test: half written")
+			time.Sleep(300 * time.Millisecond)
+		}
+		switch os.Getenv("GRAMC_TEST_PAUSE_MID_WRITE") {
+		case "1":
+			midWrite = pause
+		case "backup":
+			midBackup = pause
 		}
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -152,13 +153,8 @@ func runTest(e *env, args []string) error {
 	for _, j := range jobs {
 		o.applyModels(j.Test.Agent)
 	}
-	if !o.replay && !o.record {
-		if m := o.missingKey(); m != "" {
-			probe := &agenttest.Runner{Cassettes: o.cassettes}
-			if slices.ContainsFunc(jobs, probe.Live) {
-				return o.keyError(m)
-			}
-		}
+	if err := o.modelCheck(e, jobs); err != nil {
+		return err
 	}
 
 	// The tools.
@@ -175,6 +171,39 @@ func runTest(e *env, args []string) error {
 		return err
 	}
 	return o.exitCode(e, results)
+}
+
+// modelCheck reports what keeps the tests that run against the model
+// from having one (the bindings file's key variable, OPENAI_API_KEY not
+// set), once, before any test runs and before any cassette directory is
+// made.
+func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
+	probe := o.runner(e, nil, nil, nil)
+	if !slices.ContainsFunc(jobs, probe.Live) {
+		return nil
+	}
+	if m := o.missingKey(); m != "" && !o.record {
+		return o.keyError(m) // with --record, setup has reported it
+	}
+	agent, err := probe.ModelError(jobs)
+	if err == nil {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
+	lines = append(lines, bindHints(err)...)
+	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		hint := "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
+		if o.record {
+			hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
+		}
+		lines = append(lines, hint)
+	}
+	code := exitError
+	var ce *runtime.ConfigError
+	if errors.As(err, &ce) {
+		code = exitConfig
+	}
+	return fail(code, "%s", strings.Join(lines, "\n"))
 }
 
 // runner returns the test runner the flags describe.
