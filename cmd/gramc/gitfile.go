@@ -116,7 +116,11 @@ func gitFileAt(dir, rev, path string, limit int64) (b []byte, absent bool, err e
 	tree, err := gitObject(dir, rev+"^{tree}")
 	if err != nil || tree == "" {
 		if err == nil {
-			err = fmt.Errorf("no revision %q in the git repository at %s", rev, dir)
+			where := "at " + dir
+			if dir == "." {
+				where = "of the current directory"
+			}
+			err = fmt.Errorf("no revision %q in the git repository %s", rev, where)
 		}
 		return nil, false, err
 	}
