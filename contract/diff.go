@@ -116,21 +116,24 @@ func (d *differ) add(c Change) {
 
 // tools compares the tools of both versions.
 func (d *differ) tools() {
+	oldTools, newTools := index(d.old.Tools, toolName), index(d.new.Tools, toolName)
 	var removed, added []*schema.Tool
 	for _, o := range d.old.Tools {
-		if d.new.Tool(o.Name) == nil {
+		if newTools[o.Name] == nil {
 			removed = append(removed, o)
 		}
 	}
 	for _, n := range d.new.Tools {
-		if d.old.Tool(n.Name) == nil {
+		if oldTools[n.Name] == nil {
 			added = append(added, n)
 		}
 	}
+	renamed := map[*schema.Tool]bool{}
 	for _, o := range removed {
 		if i := slices.IndexFunc(added, func(n *schema.Tool) bool { return sameSignature(o, n) }); i >= 0 {
 			n := added[i]
 			added = slices.Delete(added, i, i+1)
+			renamed[n] = true
 			d.add(Change{Kind: ToolRenamed, Breaking: true, Subject: "tool " + o.Name, Tools: []string{o.Name, n.Name},
 				Message: fmt.Sprintf("renamed to %s, with the same signature: calls of %s fail", n.Name, o.Name),
 				Old:     d.at(false, o.NameSpan), New: d.at(true, n.NameSpan)})
@@ -140,17 +143,32 @@ func (d *differ) tools() {
 			Message: "removed: calls of it fail", Old: d.at(false, o.NameSpan)})
 	}
 	for _, n := range d.new.Tools {
-		if slices.Contains(added, n) {
+		o := oldTools[n.Name]
+		if o == nil && !renamed[n] {
 			d.add(Change{Kind: ToolAdded, Subject: "tool " + n.Name, Tools: []string{n.Name}, Message: "added", New: d.at(true, n.NameSpan)})
 			continue
 		}
-		if o := d.old.Tool(n.Name); o != nil {
+		if o != nil {
 			d.tool, d.seen = n.Name, map[recordPair]bool{}
 			d.toolChanges(o, n)
 			d.tool, d.seen = "", nil
 		}
 	}
 }
+
+// index maps names (as name gives them) to the first of list with each.
+func index[T any](list []*T, name func(*T) string) map[string]*T {
+	m := make(map[string]*T, len(list))
+	for _, x := range list {
+		if _, ok := m[name(x)]; !ok {
+			m[name(x)] = x
+		}
+	}
+	return m
+}
+
+func toolName(t *schema.Tool) string   { return t.Name }
+func agentName(a *schema.Agent) string { return a.Name }
 
 // sameSignature reports whether two tools take and return the same values.
 func sameSignature(a, b *schema.Tool) bool {
@@ -212,21 +230,14 @@ type scope struct {
 // params compares parameters (or a record's fields) by name: those of the
 // new version in order, then those removed.
 func (d *differ) params(s scope, olds, news []*schema.Param) {
-	find := func(list []*schema.Param, name string) *schema.Param {
-		for _, p := range list {
-			if p.Name == name {
-				return p
-			}
-		}
-		return nil
-	}
+	oldByName, newByName := byName(olds), byName(news)
 	for _, op := range olds {
-		if find(news, op.Name) == nil {
+		if newByName[op.Name] == nil {
 			d.removedParam(s, op)
 		}
 	}
 	for _, np := range news {
-		op := find(olds, np.Name)
+		op := oldByName[np.Name]
 		switch {
 		case op == nil:
 			d.addedParam(s, np, "added")
@@ -246,6 +257,11 @@ func (d *differ) params(s scope, olds, news []*schema.Param) {
 			d.paramChanges(s, op, np)
 		}
 	}
+}
+
+// byName indexes parameters by name, the first of each name.
+func byName(list []*schema.Param) map[string]*schema.Param {
+	return index(list, func(p *schema.Param) string { return p.Name })
 }
 
 // removedParam records a parameter or field of the old version that the
@@ -390,48 +406,57 @@ func merge(changes []Change) []Change {
 		subject, message string
 		old, new         diag.Span
 	}
-	index := map[key]int{}
+	type tool struct {
+		change int
+		name   string
+	}
+	at, has := map[key]int{}, map[tool]bool{}
 	var out []Change
 	for _, c := range changes {
 		k := key{c.Kind, c.Breaking, c.Subject, c.Message, c.Old.Span, c.New.Span}
-		if i, ok := index[k]; ok {
-			for _, t := range c.Tools {
-				if !slices.Contains(out[i].Tools, t) {
-					out[i].Tools = append(out[i].Tools, t)
-				}
-			}
-			continue
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, c)
+			out[i].Tools = nil
 		}
-		index[k] = len(out)
-		out = append(out, c)
+		for _, t := range c.Tools {
+			if !has[tool{i, t}] {
+				has[tool{i, t}] = true
+				out[i].Tools = append(out[i].Tools, t)
+			}
+		}
 	}
 	return out
 }
 
 // agents compares the agents of both versions.
 func (d *differ) agents() {
+	oldAgents, newAgents := index(d.old.Agents, agentName), index(d.new.Agents, agentName)
 	for _, o := range d.old.Agents {
-		if d.new.Agent(o.Name) == nil {
+		if newAgents[o.Name] == nil {
 			d.add(Change{Kind: AgentRemoved, Breaking: true, Subject: "agent " + o.Name, Message: "removed: whoever runs or serves it fails",
 				Old: d.at(false, o.NameSpan)})
 		}
 	}
 	for _, n := range d.new.Agents {
-		o := d.old.Agent(n.Name)
+		o := oldAgents[n.Name]
 		subject := "agent " + n.Name
 		if o == nil {
 			d.add(Change{Kind: AgentAdded, Subject: subject, Message: "added", New: d.at(true, n.NameSpan)})
 			continue
 		}
+		oldTools, newTools := index(o.Tools, toolName), index(n.Tools, toolName)
 		for _, t := range o.Tools {
-			if n.Tool(t.Name) == nil {
+			if newTools[t.Name] == nil {
 				d.add(Change{Kind: AgentToolRemoved, Breaking: true, Subject: subject, Tools: []string{t.Name},
 					Message: "no longer has the tool " + t.Name + ": what it did with it, it cannot",
 					Old:     d.at(false, o.NameSpan), New: d.at(true, n.NameSpan)})
 			}
 		}
 		for _, t := range n.Tools {
-			if o.Tool(t.Name) == nil {
+			if oldTools[t.Name] == nil {
 				d.add(Change{Kind: AgentToolAdded, Subject: subject, Tools: []string{t.Name}, Message: "has the new tool " + t.Name,
 					Old: d.at(false, o.NameSpan), New: d.at(true, n.NameSpan)})
 			}

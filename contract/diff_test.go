@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -275,5 +276,48 @@ func TestDiffPlaces(t *testing.T) {
 	}
 	if c.Message != "maximum 100 → 50: calls that were valid are refused" {
 		t.Errorf("message %q", c.Message)
+	}
+}
+
+// longFieldRecord returns a program whose tool t takes a record of the
+// fields names, each a String, made in Go rather than compiled, so that
+// the names can be long without a long source.
+func longFieldRecord(names []string) *schema.Program {
+	rec := &schema.Record{Name: "Big"}
+	for _, n := range names {
+		rec.Fields = append(rec.Fields, &schema.Param{Name: n, Type: &schema.Type{Kind: schema.StringType, Name: "String"}})
+	}
+	typ := &schema.Type{Kind: schema.RecordType, Name: "Big", Record: rec}
+	tool := &schema.Tool{Name: "t", Params: []*schema.Param{{Name: "b", Type: typ}}}
+	return &schema.Program{File: diag.NewFile("big.gram", nil), Tools: []*schema.Tool{tool}, Records: []*schema.Record{rec}}
+}
+
+// TestDiffManyLongFields compares two versions of a record of 10,000
+// fields whose names share their first 4,000 bytes, the last field
+// renamed. Looking each field up by name takes 0.1s (0.5s with -race);
+// comparing each name with every other, 5·10⁷ comparisons of 4,000 bytes,
+// took 20s: the deadline, 5s, is far from both, so a loaded machine does
+// not fail the test and the quadratic matching cannot pass it.
+func TestDiffManyLongFields(t *testing.T) {
+	const n = 10000
+	prefix := strings.Repeat("f", 4000)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = prefix + fmt.Sprint(i)
+	}
+	old := longFieldRecord(names)
+	names[n-1] = prefix + "last"
+	new := longFieldRecord(names)
+	done := make(chan *contract.Report, 1)
+	go func() { done <- contract.Diff(old, new) }()
+	select {
+	case r := <-done:
+		want := []string{"breaking field-removed record Big, field " + prefix + fmt.Sprint(n-1) + " [t]",
+			"breaking required-field-added record Big, field " + prefix + "last [t]"}
+		if diff := cmp.Diff(want, verdicts(r)); diff != "" {
+			t.Errorf("changes (-want +got):\n%s", diff)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("comparing two records of %d fields takes more than 5s", n)
 	}
 }

@@ -5,12 +5,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -35,10 +33,12 @@ one never did (a return type widened); injected parameters, set by the
 host, never break callers. docs/cli.md lists every kind of change.
 
 Each side is a file, or a file at a git revision written REV:PATH as git
-show reads it (main:agents/desk.gram, HEAD~1:desk.gram). --against
-compares NEW with the same file at a revision: .git#ref=REF (also
-#branch= or #tag=; the path before # is the repository, .git the one
-around the current directory), or a plain REV.
+show reads it (main:agents/desk.gram, HEAD~1:desk.gram), which must exist.
+--against compares NEW with the same file at a revision: .git#ref=REF
+(also #branch= or #tag=; the path before # is the repository, .git the
+one around the current directory), or a plain REV; when the revision
+lacks the file, its old version is empty and everything in it is new (as
+standard error says). A revision starting with '-' is refused.
 
 It also lists the recorded tests (of NEW and of the NAME_test.gram file
 beside it) whose cassettes the change invalidates: those whose agent or
@@ -55,10 +55,12 @@ Flags:
 `
 
 // diffSide is one version: its file and its path on disk, "" for a
-// version read from git.
+// version read from git; absent is set for a file the revision of
+// --against lacks, compared as an empty version.
 type diffSide struct {
-	file *diag.File
-	disk string
+	file   *diag.File
+	disk   string
+	absent bool
 }
 
 func runDiff(e *env, args []string) error {
@@ -74,32 +76,13 @@ func runDiff(e *env, args []string) error {
 	if err := checkFormat("gramc diff", *format, "text", "json", "sarif"); err != nil {
 		return err
 	}
-	var oldArg, newArg string
-	switch {
-	case *against != "" && fs.NArg() == 1:
-		newArg = fs.Arg(0)
-	case *against == "" && fs.NArg() == 2:
-		oldArg, newArg = fs.Arg(0), fs.Arg(1)
-	case *against != "":
-		return usageError("gramc diff", "with --against, give the one file to compare (NEW)")
-	default:
-		return usageError("gramc diff", "give the two versions to compare, OLD and NEW (files or REV:PATH), or --against GIT and NEW")
-	}
-	newSide, err := readSide(e, newArg)
+	oldSide, newSide, err := readSides(e, *against, fs.Args())
 	if err != nil {
-		return usageError("gramc diff", "%v", err)
+		return err
 	}
-	var oldSide diffSide
-	if *against != "" {
-		if newSide.disk == "" {
-			return usageError("gramc diff", "with --against, NEW is a file, not %s", newArg)
-		}
-		oldSide, err = readAgainst(e, *against, newSide.disk)
-	} else {
-		oldSide, err = readSide(e, oldArg)
-	}
-	if err != nil {
-		return usageError("gramc diff", "%v", err)
+	if oldSide.absent {
+		fmt.Fprintf(e.stderr, "gramc diff: %s does not exist: everything in %s is new (compared with an empty version)\n",
+			oldSide.file.Path, newSide.disk)
 	}
 	oldProg, oldBad := compileSide(e, oldSide, *maxDiags)
 	newProg, newBad := compileSide(e, newSide, *maxDiags)
@@ -117,7 +100,7 @@ func runDiff(e *env, args []string) error {
 	case "text":
 		err = writeDiffText(e, report, stale)
 	case "json":
-		err = writeDiffJSON(e.stdout, report, stale)
+		err = writeDiffJSON(e.stdout, report, stale, oldSide.absent)
 	case "sarif":
 		err = writeDiffSARIF(e.stdout, report)
 	}
@@ -130,50 +113,72 @@ func runDiff(e *env, args []string) error {
 	return nil
 }
 
+// readSides reads the versions the arguments name: OLD and NEW, or NEW
+// and the same file at the revision of --against (against).
+func readSides(e *env, against string, args []string) (old, new diffSide, err error) {
+	switch {
+	case against != "" && len(args) == 1:
+	case against == "" && len(args) == 2:
+	case against != "":
+		return old, new, usageError("gramc diff", "with --against, give the one file to compare (NEW)")
+	default:
+		return old, new, usageError("gramc diff", "give the two versions to compare, OLD and NEW (files or REV:PATH), or --against GIT and NEW")
+	}
+	if new, err = readSide(e, args[len(args)-1]); err != nil {
+		return old, new, usageError("gramc diff", "%v", err)
+	}
+	if against != "" {
+		if new.disk == "" {
+			return old, new, usageError("gramc diff", "with --against, NEW is a file, not %s", args[0])
+		}
+		old, err = readAgainst(e, against, new.disk)
+	} else {
+		old, err = readSide(e, args[0])
+	}
+	if err != nil {
+		return old, new, usageError("gramc diff", "%v", err)
+	}
+	return old, new, nil
+}
+
 // readSide reads one version: a file, or REV:PATH from git when no file of
-// that name exists.
+// that name exists. The file must be there at the revision.
 func readSide(e *env, arg string) (diffSide, error) {
-	if _, err := os.Stat(arg); err == nil || !strings.Contains(arg, ":") {
+	rev, path, isGit := splitRevPath(arg)
+	if _, err := os.Stat(arg); err == nil || !isGit {
 		b, err := readFile(arg, e.maxFileSize)
 		if err != nil {
 			return diffSide{}, err
 		}
 		return diffSide{file: diag.NewFile(arg, b), disk: arg}, nil
 	}
-	b, err := gitShow(e, ".", arg)
-	if err != nil {
+	b, absent, err := gitFileAt(".", rev, path, e.maxFileSize)
+	switch {
+	case err != nil:
 		return diffSide{}, err
+	case absent:
+		return diffSide{}, fmt.Errorf("%s: no file %s at %s (to compare a file with its version at a revision that may not have it, use --against)", arg, path, rev)
 	}
 	return diffSide{file: diag.NewFile(arg, b)}, nil
 }
 
 // readAgainst reads the file at path as it is at the revision spec names:
 // ".git#ref=REF" (or branch=, tag=; the part before # is the repository)
-// or a plain revision.
+// or a plain revision. When the revision has no such file, the version is
+// empty and absent set: everything in the file is new.
 func readAgainst(e *env, spec, path string) (diffSide, error) {
-	repo, rev := ".", spec
-	if r, frag, ok := strings.Cut(spec, "#"); ok {
-		repo, rev = r, ""
-		for _, kv := range strings.Split(frag, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			switch k {
-			case "ref", "branch", "tag":
-				rev = v
-			default:
-				return diffSide{}, fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
-			}
-		}
-		if rev == "" {
-			return diffSide{}, fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
-		}
-		if filepath.Base(repo) == ".git" {
-			repo = filepath.Dir(repo)
-		}
-	}
-	top, err := git(repo, "rev-parse", "--show-toplevel")
+	repo, rev, err := parseAgainst(spec)
 	if err != nil {
 		return diffSide{}, err
 	}
+	if err := checkRevision(rev); err != nil {
+		return diffSide{}, fmt.Errorf("--against %s: %v", spec, err)
+	}
+	out, err := git(repo, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return diffSide{}, err
+	}
+	top := strings.TrimSpace(string(out))
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return diffSide{}, err
@@ -181,46 +186,40 @@ func readAgainst(e *env, spec, path string) (diffSide, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	rel, err := filepath.Rel(strings.TrimSpace(string(top)), abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return diffSide{}, fmt.Errorf("%s is not in the git repository %s", path, strings.TrimSpace(string(top)))
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return diffSide{}, fmt.Errorf("%s is not in the git repository %s", path, top)
 	}
-	obj := rev + ":" + filepath.ToSlash(rel)
-	b, err := gitShow(e, strings.TrimSpace(string(top)), obj)
+	rel = filepath.ToSlash(rel)
+	b, absent, err := gitFileAt(top, rev, rel, e.maxFileSize)
 	if err != nil {
 		return diffSide{}, err
 	}
-	return diffSide{file: diag.NewFile(obj, b)}, nil
+	return diffSide{file: diag.NewFile(rev+":"+rel, b), absent: absent}, nil
 }
 
-// gitShow returns the file git names obj (REV:PATH), run in dir, within
-// the size limit of inputs.
-func gitShow(e *env, dir, obj string) ([]byte, error) {
-	b, err := git(dir, "show", obj)
-	if err != nil {
-		return nil, err
+// parseAgainst returns the repository and the revision of --against.
+func parseAgainst(spec string) (repo, rev string, err error) {
+	r, frag, ok := strings.Cut(spec, "#")
+	if !ok {
+		return ".", spec, nil
 	}
-	if e.maxFileSize > 0 && int64(len(b)) > e.maxFileSize {
-		return nil, fmt.Errorf("%s is larger than --max-file-size (%d bytes)", obj, e.maxFileSize)
-	}
-	return b, nil
-}
-
-// git runs git with args in dir and returns its standard output; the error
-// carries what git said.
-func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+	for _, kv := range strings.Split(frag, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "ref", "branch", "tag":
+			rev = v
+		default:
+			return "", "", fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
 		}
-		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
-	return out, nil
+	if rev == "" {
+		return "", "", fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
+	}
+	if filepath.Base(r) == ".git" {
+		r = filepath.Dir(r)
+	}
+	return r, rev, nil
 }
 
 // compileSide compiles one version, printing its diagnostics on standard
@@ -288,6 +287,7 @@ type diffJSON struct {
 	Tool          string       `json:"tool"`
 	Old           string       `json:"old"`
 	New           string       `json:"new"`
+	OldAbsent     bool         `json:"oldAbsent,omitempty"`
 	Breaking      int          `json:"breaking"`
 	Changes       []changeJSON `json:"changes"`
 	Stale         []staleJSON  `json:"staleCassettes"`
@@ -326,10 +326,11 @@ func placeJSONOf(p contract.Place) *placeJSON {
 	return &placeJSON{Path: p.File.Path, Range: diag.ToJSONRange(p.File, p.Span)}
 }
 
-// writeDiffJSON writes the report as one JSON object.
-func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCassette) error {
+// writeDiffJSON writes the report as one JSON object; oldAbsent says the
+// old version is a file the revision of --against lacks.
+func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCassette, oldAbsent bool) error {
 	out := diffJSON{SchemaVersion: 1, Tool: "gramc/" + buildinfo.Version(), Old: r.Old.File.Path, New: r.New.File.Path,
-		Breaking: r.Breaking(), Changes: []changeJSON{}, Stale: []staleJSON{}}
+		OldAbsent: oldAbsent, Breaking: r.Breaking(), Changes: []changeJSON{}, Stale: []staleJSON{}}
 	for _, c := range r.Changes {
 		out.Changes = append(out.Changes, changeJSON{Kind: c.Kind, Breaking: c.Breaking, Subject: c.Subject, Message: c.Message,
 			Tools: c.Tools, Old: placeJSONOf(c.Old), New: placeJSONOf(c.New)})

@@ -67,8 +67,9 @@ a gram file declaring its tools: a Tool per tool, with the parameters of its
 inputSchema in order and the return type of its outputSchema, and a Record per
 object with properties. Bind the tools to the server at run time with
 gramc run FILE --mcp COMMAND (or --mcp-url URL). Each step of starting the
-session (the handshake, each page of the tool list) must be answered within
---mcp-timeout. A tool named like a built-in tool (sayHello, ...) is left out
+session (the handshake, the tool list with all its pages) must end within
+--mcp-timeout; a tool list of more than 1000 pages or 10000 tools is refused.
+A tool named like a built-in tool (sayHello, ...) is left out
 with a warning: gramc run would bind the built-in instead.
 
 --tool imports only the named tools. --injected NAME declares the parameters
@@ -173,7 +174,7 @@ func runMCPImport(e *env, args []string) error {
 }
 
 // mcpTimeoutUsage describes the --mcp-timeout flag.
-const mcpTimeoutUsage = "time limit (`DURATION`) of each step of starting an MCP session: the handshake, each page of the tool list (0: none)"
+const mcpTimeoutUsage = "time limit (`DURATION`) of each step of starting an MCP session: the handshake, the tool list with all its pages (0: none)"
 
 // mcpTimeoutHint returns, for an MCP server that did not answer a step of
 // the start of its session in time, a line saying how to allow it more.

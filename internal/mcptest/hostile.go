@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Hostile modes: how a [Hostile] server misbehaves.
@@ -29,6 +31,15 @@ const (
 	// HostileCursorLoop lists one tool per page, with a nextCursor that
 	// comes back after two pages.
 	HostileCursorLoop = "cursor-loop"
+	// HostileCursorEndless lists one tool per page, with a new nextCursor
+	// on every page, without end.
+	HostileCursorEndless = "cursor-endless"
+	// HostileToolFlood lists 1000 tools per page, with a new nextCursor on
+	// every page, without end.
+	HostileToolFlood = "tool-flood"
+	// HostileSlowPages lists one tool per page, each page 20ms after it
+	// is asked for, with a new nextCursor on every page, without end.
+	HostileSlowPages = "slow-pages"
 	// HostileBuiltinName lists the tools sayHello, named like a built-in
 	// tool, and show.
 	HostileBuiltinName = "builtin-name"
@@ -39,7 +50,8 @@ const (
 )
 
 // HostileModes lists the modes of [Hostile].
-var HostileModes = []string{HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop, HostileBuiltinName, HostileHologram}
+var HostileModes = []string{HostileSilent, HostileWrongID, HostileInitError, HostileInitMalformed, HostileNoList, HostileCursorLoop,
+	HostileCursorEndless, HostileToolFlood, HostileSlowPages, HostileBuiltinName, HostileHologram}
 
 // Hostile runs a server over in and out that misbehaves as mode says, until
 // in ends; it returns the exit code (2 for an unknown mode).
@@ -101,6 +113,8 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 		case HostileCursorLoop:
 			next := map[string]string{"": "page-2", "page-2": "page-3", "page-3": "page-2"}[cursor]
 			return result(`{"tools":[` + fmt.Sprintf(tool, "tool_"+strconv.Itoa(len(cursor))) + `],"nextCursor":"` + next + `"}`)
+		case HostileCursorEndless, HostileToolFlood, HostileSlowPages:
+			return result(endlessPage(mode, cursor))
 		case HostileBuiltinName:
 			return result(`{"tools":[` + fmt.Sprintf(tool, "sayHello") + `,` + fmt.Sprintf(tool, "show") + `]}`)
 		case HostileHologram:
@@ -111,6 +125,30 @@ func hostileReply(mode string, id json.RawMessage, method, cursor string) string
 		return result(`{"content":[{"type":"text","text":"before"},{"type":"hologram","data":"3d"},{"type":"text","text":"after"}]}`)
 	}
 	return rpcError(-32601, "method not found: "+method)
+}
+
+// endlessPage returns the page of an endless tool list after cursor
+// ("page-N"): a tool, or 1000 for HostileToolFlood, and the cursor of the
+// next page, 20ms late for HostileSlowPages.
+func endlessPage(mode, cursor string) string {
+	n, _ := strconv.Atoi(strings.TrimPrefix(cursor, "page-"))
+	count := 1
+	switch mode {
+	case HostileToolFlood:
+		count = 1000
+	case HostileSlowPages:
+		time.Sleep(20 * time.Millisecond)
+	}
+	var b strings.Builder
+	b.WriteString(`{"tools":[`)
+	for i := range count {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"tool_%d_%d","inputSchema":{"type":"object"}}`, n, i)
+	}
+	fmt.Fprintf(&b, `],"nextCursor":"page-%d"}`, n+1)
+	return b.String()
 }
 
 // HostileHTTP is a streamable HTTP endpoint that misbehaves as mode says

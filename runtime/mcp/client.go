@@ -77,7 +77,7 @@ type Config struct {
 	// a negative value no limit.
 	CallTimeout time.Duration
 	// StartTimeout limits each step of starting the session: the
-	// handshake, and each page of the tool list. 0 means
+	// handshake, and the tool list (all its pages together). 0 means
 	// [DefaultStartTimeout], a negative value no limit.
 	StartTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
@@ -160,9 +160,10 @@ type Client struct {
 }
 
 // Connect starts or reaches the server, initializes a session and lists
-// its tools, each step (the handshake, each page of the list) within
-// [Config.StartTimeout]: a step the server leaves unanswered fails with a
-// [*StartTimeoutError], a list whose pages loop fails too. Cancelling ctx
+// its tools, each step (the handshake, the whole list) within
+// [Config.StartTimeout]: a step the server does not finish in time fails
+// with a [*StartTimeoutError]; a list whose pages loop, or longer than
+// [MaxToolPages] pages or [MaxTools] tools, fails too. Cancelling ctx
 // stops the connection attempt; a session that began lives until
 // [Client.Close]. Errors are [*Error]s.
 func Connect(ctx context.Context, srv Config) (*Client, error) {
@@ -301,31 +302,45 @@ func (c *Client) handshakeError(ctx context.Context, stdio *captureTransport, er
 	return e
 }
 
-// listTools lists the server's tools, page by page, each page within the
-// start timeout, and gives them their schemas as the JSON the server sent,
-// in its key order (kept by capture).
+// The bounds of a server's tool list: a list longer than either is refused,
+// as a server that hands out a new cursor on every page would otherwise be
+// listed until memory runs out.
+const (
+	// MaxToolPages is the number of pages of a tool list read at most.
+	MaxToolPages = 1000
+	// MaxTools is the number of tools a server may list.
+	MaxTools = 10000
+)
+
+// listTools lists the server's tools, page by page, all pages within the
+// start timeout, at most [MaxToolPages] pages of [MaxTools] tools in all,
+// and gives them their schemas as the JSON the server sent, in its key
+// order (kept by capture).
 func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
+	lctx, cancel := c.step(ctx)
+	defer cancel()
 	params := &mcp.ListToolsParams{}
 	seen := map[string]bool{}
 	for pages := 1; ; pages++ {
-		sctx, cancel := c.step(ctx)
-		res, err := c.session.ListTools(sctx, params)
+		res, err := c.session.ListTools(lctx, params)
 		if err != nil {
-			if serr := c.stepError(sctx, err); serr != nil {
+			if serr := c.stepError(lctx, err); serr != nil {
 				err = serr
 			}
-			cancel()
+			var te *StartTimeoutError
+			if errors.As(err, &te) {
+				te.Pages = pages - 1
+			}
 			_ = c.Close()
 			return c.fail("listing the tools", err)
 		}
-		cancel()
 		c.tools = append(c.tools, res.Tools...)
+		if err := listBound(len(c.tools), pages, res.NextCursor, seen); err != nil {
+			_ = c.Close()
+			return c.fail("listing the tools", err)
+		}
 		if res.NextCursor == "" {
 			break
-		}
-		if seen[res.NextCursor] {
-			_ = c.Close()
-			return c.fail("listing the tools", fmt.Errorf("the server's pages loop: the cursor %q came back after %d pages", res.NextCursor, pages))
 		}
 		seen[res.NextCursor] = true
 		params.Cursor = res.NextCursor
@@ -344,6 +359,27 @@ func (c *Client) listTools(ctx context.Context, capture *toolCapture) error {
 		if _, dup := c.byName[t.Name]; !dup {
 			c.byName[t.Name] = t
 		}
+	}
+	return nil
+}
+
+// listBound returns why a tool list of n tools in pages pages, the last
+// with the cursor next, cannot be taken or go on (seen holds the cursors
+// of the pages before), or nil.
+func listBound(n, pages int, next string, seen map[string]bool) error {
+	in := fmt.Sprintf("%d pages", pages)
+	if pages == 1 {
+		in = "one page"
+	}
+	switch {
+	case n > MaxTools:
+		return fmt.Errorf("the server lists more than %d tools (%d in %s), more than a client takes", MaxTools, n, in)
+	case next == "":
+		return nil
+	case seen[next]:
+		return fmt.Errorf("the server's pages loop: the cursor %q came back after %s", next, in)
+	case pages >= MaxToolPages:
+		return fmt.Errorf("the server's tool list goes on after %s (%d tools), more than a client reads: each page gives another cursor", in, n)
 	}
 	return nil
 }

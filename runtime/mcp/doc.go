@@ -13,8 +13,10 @@
 //     [runtime.ToolResult] that keeps the text, structured and image forms.
 //     Failures to start, reach or use a server are [*Error]s; a server
 //     that writes something other than JSON-RPC on its standard output
-//     gives a [*NotJSONRPCError], one that leaves a step of the start
-//     unanswered a [*StartTimeoutError].
+//     gives a [*NotJSONRPCError], one that does not finish a step of the
+//     start in time (the handshake, the tool list with all its pages) a
+//     [*StartTimeoutError]; a tool list is read up to [MaxToolPages] pages
+//     and [MaxTools] tools.
 //   - [NewServer] makes an MCP server whose tools are agents
 //     ([ServedAgent]): each takes {"message": string} and answers with the
 //     agent's reply, one turn of a new conversation run by [runtime.Run].

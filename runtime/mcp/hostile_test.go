@@ -149,3 +149,43 @@ func TestMCPReadsOnlyToolsAsked(t *testing.T) {
 		t.Errorf("no warning for unresolved:\n%s", log.String())
 	}
 }
+
+// TestMCPToolListBounds: a server whose tool list never ends (a new cursor
+// on every page) is refused after mcp.MaxToolPages pages, one that lists
+// too many tools after mcp.MaxTools, and one whose pages each come in
+// time but never end when the time limit of the whole list runs out; each
+// error names the server, and the session is given up at once.
+func TestMCPToolListBounds(t *testing.T) {
+	for _, tc := range []struct {
+		mode  string
+		limit time.Duration
+		want  string
+	}{
+		{mcptest.HostileCursorEndless, time.Minute, `MCP server "hostile": listing the tools: the server's tool list goes on after 1000 pages (1000 tools), more than a client reads: each page gives another cursor`},
+		{mcptest.HostileToolFlood, time.Minute, `MCP server "hostile": listing the tools: the server lists more than 10000 tools (11000 in 11 pages), more than a client takes`},
+		{mcptest.HostileSlowPages, 300 * time.Millisecond, `MCP server "hostile": listing the tools: the tool list did not end within 300ms, the limit of the whole list: `},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			hs := httptest.NewServer(mcptest.HostileHTTP(tc.mode))
+			defer hs.Close()
+			// Without the bounds, the listing would go on until memory runs
+			// out: the context ends it here, which fails the test. Each page
+			// of slow-pages comes in 20ms, far within the limit.
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := mcp.Connect(ctx, mcp.Config{URL: hs.URL, Name: "hostile", StartTimeout: tc.limit, Logger: quietLog})
+			if err == nil {
+				c.Close()
+				t.Fatal("connected")
+			}
+			var me *mcp.Error
+			if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("\n got %v\nwant %s...", err, tc.want)
+			}
+			var te *mcp.StartTimeoutError
+			if tc.mode == mcptest.HostileSlowPages && (!errors.As(err, &te) || te.Pages < 1 || te.Pages > 100) {
+				t.Errorf("pages answered in time: %v", err)
+			}
+		})
+	}
+}

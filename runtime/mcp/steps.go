@@ -1,7 +1,8 @@
 // Time limits on the start of a session. A server can stall any step of it
-// (the handshake, a page of the tool list) by never answering, answering
-// with an id the client never used, or sending the headers of an HTTP
-// answer and nothing more; each step has [Config.StartTimeout] to finish.
+// (the handshake, the tool list) by never answering, answering with an id
+// the client never used, sending the headers of an HTTP answer and nothing
+// more, or listing page after page; each step has [Config.StartTimeout] to
+// finish, the tool list all its pages.
 // The requests sent are watched as they pass, so that a step that ran out
 // of time names the request that got no answer, and a response that
 // answers no request is quoted.
@@ -110,7 +111,8 @@ func (l *requestLog) lastSent() (method, result string) {
 }
 
 // StartTimeoutError is a step of the start of a session that the server
-// did not answer within [Config.StartTimeout].
+// did not finish within [Config.StartTimeout]: the handshake, or the tool
+// list with all its pages.
 type StartTimeoutError struct {
 	// Request is the method of the request that got no answer, when known.
 	Request string
@@ -119,6 +121,9 @@ type StartTimeoutError struct {
 	// StrayID is the id, as JSON, of a response the server sent that
 	// answers no request, if it sent one.
 	StrayID string
+	// Pages is, for the tool list, the number of its pages answered
+	// before the time ran out: the limit is that of the whole list.
+	Pages int
 }
 
 // Error says which request got no answer, and quotes a stray response's id.
@@ -128,6 +133,13 @@ func (e *StartTimeoutError) Error() string {
 		what = "its " + e.Request + " request"
 	}
 	msg := fmt.Sprintf("no answer to %s within %v", what, e.Limit)
+	if e.Pages > 0 {
+		answered := fmt.Sprintf("%d pages", e.Pages)
+		if e.Pages == 1 {
+			answered = "one page"
+		}
+		msg = fmt.Sprintf("the tool list did not end within %v, the limit of the whole list: %s answered, the next one not", e.Limit, answered)
+	}
 	if e.StrayID != "" {
 		msg += fmt.Sprintf(" (it sent a response with the id %s, which answers no request)", e.StrayID)
 	}
