@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/gramtest"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 	"github.com/gramlang/gram/runtime/replay"
 )
@@ -173,6 +174,57 @@ func streamSplitKey(t *testing.T, key string) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// streamedKey is an API key holding a double quote, for the tests of keys
+// echoed in every form one character a chunk.
+const streamedKey = `sk-canary"Q7wE-9f8e7d6c5b4a3210`
+
+// keyEcho is a model server streaming, one byte a chunk, an answer that
+// echoes a form of a key.
+func keyEcho(t *testing.T, form string) *fakeopenai.Server {
+	return fakeopenai.New(t, func(req *fakeopenai.Request) fakeopenai.Response {
+		r := fakeopenai.Text("Your key: " + form + ", keep it.")(req)
+		r.Streaming.Piece = 1
+		return r
+	})
+}
+
+// TestRunStreamEncodedKey: the model's key, echoed JSON-escaped or
+// URL-encoded (in any case of hex) and streamed one character a chunk,
+// reaches neither the text deltas nor the final answer of gramc run --json:
+// both read the answer with the key masked whole.
+func TestRunStreamEncodedKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", streamedKey)
+	const want = "Your key: " + replay.Redacted + ", keep it."
+	for _, f := range gramtest.SecretForms(streamedKey) {
+		srv := keyEcho(t, f.Text)
+		code, out, errOut := gramc(t, "", "run", "../../examples/hello.gram", "--base-url", srv.URL, "--json", "-m", "hi")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", f.Name, code, out, errOut)
+		}
+		var deltas strings.Builder
+		final := ""
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e struct {
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				Response *struct {
+					Content string `json:"content"`
+				} `json:"response"`
+			}
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("%s: %v: %s", f.Name, err, line)
+			}
+			deltas.WriteString(e.Text)
+			if e.Response != nil {
+				final = e.Response.Content
+			}
+		}
+		if deltas.String() != want || final != want {
+			t.Errorf("%s: the deltas read %q and the answer %q, want %q", f.Name, deltas.String(), final, want)
 		}
 	}
 }

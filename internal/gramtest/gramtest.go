@@ -6,6 +6,7 @@
 //   - [Compile] parses and compiles a gram source, failing the test on
 //     errors;
 //   - [Buffer] collects logs written concurrently;
+//   - [SecretForms] writes a secret in the forms a redactor masks;
 //   - [ConnectDemo] connects a client of package runtime/mcp to the demo
 //     task server of package internal/mcptest, in memory.
 package gramtest

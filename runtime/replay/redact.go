@@ -41,7 +41,8 @@ var keyLike = regexp.MustCompile(`\bsk(?:-|\\+u002[dD]|%2[dD])[A-Za-z0-9_*.\-]{6
 // decoded byte in the original kept), each secret and base64 fragment is
 // searched for in the decoded text, and the original spans are masked.
 type Redactor struct {
-	needles []string // the secrets and their base64 fragments, longest first
+	needles []string    // the secrets and their base64 fragments, longest first
+	trie    *needleTrie // the needles' automaton, for streamed text
 }
 
 // minSecret is the length below which a string is not taken as a secret:
@@ -73,7 +74,7 @@ func NewRedactor(secrets ...string) Redactor {
 	}
 	// Longest first, so a secret containing another is masked whole.
 	slices.SortStableFunc(needles, func(a, b string) int { return len(b) - len(a) })
-	return Redactor{needles: needles}
+	return Redactor{needles: needles, trie: newNeedleTrie(needles)}
 }
 
 // base64Fragments returns the parts of the base64 encodings of s that do
@@ -107,27 +108,36 @@ func (r Redactor) String(s string) string {
 }
 
 // Bytes returns b with every secret masked (b itself when it holds none).
-func (r Redactor) Bytes(b []byte) []byte {
-	spans := r.spans(b)
+func (r Redactor) Bytes(b []byte) []byte { return mask(b, r.spans(b, 0)) }
+
+// mask returns b with the spans replaced by [Redacted] (b itself when
+// there are none).
+func mask(b []byte, spans [][2]int) []byte {
 	if len(spans) == 0 {
 		return b
 	}
-	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
 	out := make([]byte, 0, len(b))
 	last := 0
-	for _, sp := range spans {
-		if sp[0] < last {
-			// Overlaps the span masked before: extend it.
-			if sp[1] > last {
-				last = sp[1]
-			}
-			continue
-		}
+	for _, sp := range mergeSpans(spans) {
 		out = append(out, b[last:sp[0]]...)
 		out = append(out, Redacted...)
 		last = sp[1]
 	}
 	return append(out, b[last:]...)
+}
+
+// mergeSpans sorts spans and joins those that overlap, in place.
+func mergeSpans(spans [][2]int) [][2]int {
+	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
+	out := spans[:0]
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp[0] < out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], sp[1])
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // find returns the spans of b holding a secret, in any of its forms, or

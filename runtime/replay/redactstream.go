@@ -7,107 +7,94 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"regexp"
 	"unicode/utf8"
 )
 
 // StreamMasker masks the secrets of a text that arrives in pieces (a
-// streamed answer) and passes it on as it comes: it holds back a tail of
-// the text that could be the start of a secret (or of an API-key-like
-// token) until the text that follows tells, and masks the rest, so that a
-// secret split across pieces is masked whole.
+// streamed answer) and passes it on as it comes: it holds back the tail of
+// the text that could still become a secret in any of the forms a
+// [Redactor] masks (plain, JSON-escaped, URL-encoded, in base64, an escape
+// begun but not finished), an API-key-like token or a URL's credentials,
+// until the text that follows tells, and masks the rest, so that a secret
+// split across pieces is masked whole. Each byte of the text is looked at
+// a bounded number of times, however the text is cut.
 type StreamMasker struct {
 	r         Redactor
 	out       func(string)
-	pend      []byte
+	scan      *holdScanner
+	pend      []byte // the text held back, after sent bytes passed on
+	sent      int
+	base      int  // the offset in the text of pend[sent]
+	prev      byte // the last byte passed on
 	delivered bool
 }
 
 // Delivered reports whether some text was passed on.
 func (d *StreamMasker) Delivered() bool { return d.delivered }
 
-// partialKey matches, at the end of a text, what could be the start of a
-// key-like token (see keyLike).
-var partialKey = regexp.MustCompile(`\bs(?:k(?:(?:-|\\+(?:u(?:0(?:0(?:2[dD]?)?)?)?)?|%(?:2[dD]?)?)[A-Za-z0-9_*.\-]*)?)?$`)
-
-// partialUserinfo matches, at the end of a text, what could be the start
-// of a URL's credentials (see urlUserinfo), from the colon after the
-// scheme.
-var partialUserinfo = regexp.MustCompile(`:(?:/(?:/[^\s/?#@"'<>\\]*)?)?$`)
-
 // NewStreamMasker returns a masker passing the masked text to out.
 func (r Redactor) NewStreamMasker(out func(string)) *StreamMasker {
-	return &StreamMasker{r: r, out: out}
+	return &StreamMasker{r: r, out: out, scan: r.newHoldScanner()}
 }
 
 // Write takes a piece of text and passes on what can be.
 func (d *StreamMasker) Write(s string) {
 	d.pend = append(d.pend, s...)
-	cut := d.safe()
-	for cut > 0 && cut < len(d.pend) && !utf8.RuneStart(d.pend[cut]) {
+	d.scan.write(s)
+	held := d.pend[d.sent:]
+	cut := d.scan.hold() - d.base
+	for cut > 0 && cut < len(held) && !utf8.RuneStart(held[cut]) {
 		cut--
 	}
-	if cut <= 0 {
+	if cut = d.scan.whole(d.base+cut) - d.base; cut <= 0 {
 		return
 	}
-	d.send(d.pend[:cut])
-	d.pend = append(d.pend[:0], d.pend[cut:]...)
+	d.send(held[:cut])
+	d.sent += cut
+	d.base += cut
+	d.scan.release(d.base)
+	if d.sent > len(d.pend)/2 {
+		// The text passed on is dropped once it is most of the buffer:
+		// each byte is moved a bounded number of times.
+		d.pend = append(d.pend[:0], d.pend[d.sent:]...)
+		d.sent = 0
+	}
 }
 
-// safe returns how much of the pending text can be passed on.
-func (d *StreamMasker) safe() int { return d.r.holdFrom(d.pend) }
-
-// holdFrom returns how much of a text that may go on can be passed on: up
-// to the first place from which the rest could begin a secret (len(b) when
-// nothing needs holding back).
-func (r Redactor) holdFrom(b []byte) int {
-	cut := len(b)
-	for _, n := range r.needles {
-		for p := max(0, len(b)-len(n)); p < cut; p++ {
-			if bytes.HasPrefix([]byte(n), b[p:]) {
-				cut = p
-				break
-			}
-		}
-	}
-	for _, partial := range []*regexp.Regexp{partialKey, partialUserinfo} {
-		if loc := partial.FindIndex(b); loc != nil {
-			cut = min(cut, loc[0])
-		}
-	}
-	for _, sp := range r.spans(b) {
-		if sp[1] == len(b) || sp[0] < cut && sp[1] > cut {
-			// A token at the very end may go on; one across the cut
-			// must go whole.
-			cut = min(cut, sp[0])
-		}
-	}
-	return cut
-}
-
-// Flush passes on what is held back, at the end of the text.
+// Flush passes on what is held back, at the end of the text; what is
+// written next is a new text.
 func (d *StreamMasker) Flush() {
-	if len(d.pend) > 0 {
-		d.send(d.pend)
-		d.pend = d.pend[:0]
+	if len(d.pend) > d.sent {
+		d.send(d.pend[d.sent:])
 	}
+	d.pend, d.sent = d.pend[:0], 0
+	d.scan, d.base, d.prev = d.r.newHoldScanner(), 0, 0
 }
 
+// send passes on a piece of the text, masked.
 func (d *StreamMasker) send(b []byte) {
 	d.delivered = true
 	if d.out != nil {
-		d.out(string(d.r.Bytes(b)))
+		d.out(string(mask(b, d.r.spans(b, d.prev))))
 	}
+	d.prev = b[len(b)-1]
 }
 
-// spans returns the spans of b a Redactor masks.
-func (r Redactor) spans(b []byte) [][2]int {
+// spans returns the spans of b a Redactor masks; prev is the byte before
+// b in the text, 0 at its start.
+func (r Redactor) spans(b []byte, prev byte) [][2]int {
 	spans := r.find(b)
 	if !bytes.Contains(b, []byte("sk")) {
 		return spans // keyLike cannot match: skip the regular expression
 	}
+	at := 0
+	if isWordByte(prev) {
+		// A token does not begin after a word character: the regular
+		// expression is shown one (that cannot begin a token) before b.
+		b, at = append([]byte{'0'}, b...), 1
+	}
 	for _, loc := range keyLike.FindAllIndex(b, -1) {
-		spans = append(spans, [2]int{loc[0], loc[1]})
+		spans = append(spans, [2]int{loc[0] - at, loc[1] - at})
 	}
 	return spans
 }
@@ -129,15 +116,32 @@ type eventRedactBody struct {
 	rc    io.ReadCloser
 	br    *bufio.Reader
 	r     Redactor
-	held  []byte        // the lines held back
-	lines int           // how many
-	st    *streamPieces // their pieces of text
-	pend  []byte        // masked lines not read yet
+	held  []byte                  // the lines held back
+	lines int                     // how many
+	st    *streamPieces           // their pieces of text
+	scans map[string]*holdScanner // the text of each field, as it comes
+	pend  []byte                  // masked lines not read yet
 	err   error
 }
 
 func newEventRedactBody(rc io.ReadCloser, r Redactor) *eventRedactBody {
-	return &eventRedactBody{rc: rc, br: bufio.NewReader(rc), r: r, st: newStreamPieces()}
+	e := &eventRedactBody{rc: rc, br: bufio.NewReader(rc), r: r}
+	e.reset()
+	return e
+}
+
+// reset starts a new batch of held lines.
+func (e *eventRedactBody) reset() {
+	e.held, e.lines = nil, 0
+	e.st, e.scans = newStreamPieces(), map[string]*holdScanner{}
+	e.st.added = func(key, text string) {
+		sc := e.scans[key]
+		if sc == nil {
+			sc = e.r.newHoldScanner()
+			e.scans[key] = sc
+		}
+		sc.write(text)
+	}
 }
 
 // Read implements io.Reader.
@@ -153,7 +157,7 @@ func (e *eventRedactBody) Read(p []byte) (int, error) {
 		e.lines++
 		if err != nil || !e.mustHold() {
 			e.pend = e.r.eventStream(e.held)
-			e.held, e.lines, e.st = nil, 0, newStreamPieces()
+			e.reset()
 		}
 	}
 	n := copy(p, e.pend)
@@ -164,9 +168,8 @@ func (e *eventRedactBody) Read(p []byte) (int, error) {
 // mustHold reports whether the text of a field of the held events ends
 // with what could begin a secret.
 func (e *eventRedactBody) mustHold() bool {
-	for _, key := range e.st.order {
-		text := []byte(e.st.text(key))
-		if e.r.holdFrom(text) < len(text) {
+	for _, sc := range e.scans {
+		if sc.hold() < sc.pos {
 			return true
 		}
 	}

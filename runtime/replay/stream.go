@@ -160,7 +160,7 @@ func (r Redactor) maskEventStream(body []byte) []byte {
 	for _, key := range st.order {
 		ps := st.joined[key]
 		text := st.text(key)
-		if spans := r.spans([]byte(text)); len(spans) > 0 {
+		if spans := r.spans([]byte(text), 0); len(spans) > 0 {
 			maskPieces(ps, text, spans, changed)
 		}
 	}
@@ -187,7 +187,8 @@ type streamPiece struct {
 type streamPieces struct {
 	events map[int]map[string]any // decoded events by line
 	joined map[string][]*streamPiece
-	order  []string // the keys of joined, in the order first seen
+	order  []string               // the keys of joined, in the order first seen
+	added  func(key, text string) // if set, told of each piece added
 }
 
 // newStreamPieces returns an empty streamPieces.
@@ -210,6 +211,9 @@ func (st *streamPieces) add(key string, p *streamPiece) {
 		st.order = append(st.order, key)
 	}
 	st.joined[key] = append(st.joined[key], p)
+	if st.added != nil {
+		st.added(key, p.text)
+	}
 }
 
 // addEvent adds the pieces of text of the event on line i, if it is one.
@@ -250,23 +254,22 @@ func (st *streamPieces) addEvent(i int, line []byte) {
 
 // maskPieces rewrites the pieces whose joined text is text so that each
 // character covered by one of spans is dropped and the piece where a span
-// starts gets the marker; it marks the lines of the pieces it changed.
+// starts gets the marker (spans that overlap make one); it marks the lines
+// of the pieces it changed.
 func maskPieces(ps []*streamPiece, text string, spans [][2]int, changed map[int]bool) {
-	start := 0
+	spans = mergeSpans(spans)
+	start, next := 0, 0 // next: the first span that does not end before k
 	for _, p := range ps {
 		end := start + len(p.text)
 		var b strings.Builder
 		for k := start; k < end; k++ {
-			inside, first := false, false
-			for _, sp := range spans {
-				if k >= sp[0] && k < sp[1] {
-					inside, first = true, first || k == sp[0]
-				}
+			for next < len(spans) && spans[next][1] <= k {
+				next++
 			}
 			switch {
-			case first:
+			case next < len(spans) && k == spans[next][0]:
 				b.WriteString(Redacted)
-			case !inside:
+			case next == len(spans) || k < spans[next][0]:
 				b.WriteByte(text[k])
 			}
 		}
