@@ -68,13 +68,13 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 	srcs := []project.Source{{File: f, Doc: doc, Diags: parsed}}
 	members := 0
 	for _, p := range in.paths {
+		// A file that does not join is compiled alone, and nothing of it
+		// matters to the document.
 		src, joins, ok := in.cache.source(p, in.open[p])
-		if !ok {
+		if !ok || !joins {
 			continue
 		}
-		if joins {
-			members++
-		}
+		members++
 		srcs = append(srcs, src)
 	}
 	if members == 0 {
@@ -162,7 +162,9 @@ type cachedSource struct {
 
 // source returns the file at path parsed, and whether it joins its
 // package: buf's text when it is open (buf not nil), else the file on
-// disk; ok is false when it cannot be read.
+// disk; ok is false when it cannot be read. A file on disk that
+// [project.NeverJoins] tells never joins (a data file, by its header) is
+// neither read whole nor parsed: its Source is zero.
 func (c *sourceCache) source(path string, buf *diag.File) (src project.Source, joins, ok bool) {
 	c.mu.Lock()
 	e, hit := c.m[path]
@@ -191,6 +193,16 @@ func (c *sourceCache) source(path string, buf *diag.File) (src project.Source, j
 	var text []byte
 	if buf != nil {
 		text = buf.Text
+	} else if project.NeverJoins(path) {
+		// A data file, told by its header: not read whole, not parsed.
+		e = cachedSource{size: info.Size(), mod: info.ModTime(), seen: now}
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]cachedSource{}
+		}
+		c.m[path] = e
+		c.mu.Unlock()
+		return e.src, false, true
 	} else {
 		b, err := inputfile.Read(path, 0)
 		if err != nil {

@@ -214,3 +214,49 @@ func TestPackageFileChangedUnreported(t *testing.T) {
 		t.Fatalf("B after A changed on disk: %v", got)
 	}
 }
+
+// TestPackageSetAside checks that a file whose name starts with "_" never
+// joins its package: a scratch copy of a file clashes with nothing, in
+// the original or in itself, which is compiled alone.
+func TestPackageSetAside(t *testing.T) {
+	dir := t.TempDir()
+	aPath, copyPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "_a.gram")
+	for path, text := range map[string]string{
+		aPath:                        pkgToolsText,
+		filepath.Join(dir, "b.gram"): pkgAgentText,
+		copyPath:                     pkgToolsText,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newTestClient(t, nil)
+	a := pathURI(aPath)
+	c.open(a, pkgToolsText)
+	if p := c.waitDiagnostics(a, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("a.gram beside _a.gram: %v", diagCodes(p.Diagnostics))
+	}
+	cp := pathURI(copyPath)
+	c.open(cp, pkgToolsText)
+	p := c.waitDiagnostics(cp, 1)
+	for _, d := range diagCodes(p.Diagnostics) {
+		if !strings.HasPrefix(d, "unused-tool") {
+			t.Errorf("_a.gram, alone: %s", d)
+		}
+	}
+}
+
+// TestPackageDataFileUnparsed checks that a data file beside an agent file
+// is judged by its header: neither read whole nor parsed.
+func TestPackageDataFileUnparsed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data.gram")
+	if err := os.WriteFile(path, []byte("{kind: \"data\"}\n(lookupOrder {x: 1})\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var cache sourceCache
+	src, joins, ok := cache.source(path, nil)
+	if !ok || joins || src.File != nil || src.Doc != nil {
+		t.Errorf("source = %+v, joins %v, ok %v; want a file that does not join, unread", src, joins, ok)
+	}
+}

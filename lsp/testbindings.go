@@ -55,7 +55,12 @@ type testBinding struct {
 func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) (*testBinding, error) {
 	tb := &testBinding{lib: runtime.Builtins(), close: func() {}}
 	found, err := project.FindBindings(filepath.Dir(path))
-	if err != nil || found == "" {
+	if err != nil {
+		// A bindings file another user could have written is refused:
+		// the test is not run without the bindings it may need.
+		return nil, err
+	}
+	if found == "" {
 		return tb, nil
 	}
 	b, f, _, err := project.LoadBindings(found, inputfile.DefaultLimit, nil)

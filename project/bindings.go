@@ -159,7 +159,9 @@ func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) 
 // FindBindings returns the bindings file of the directory dir: the
 // nearest BindingsFile in dir or its parents, stopping at the repository
 // root (a directory holding .git, included) or the file system's root;
-// "" when there is none.
+// "" when there is none. The file found is refused with an
+// [*UntrustedError] when another user owns it or could have written it
+// (see bindings_trust.go) and [TrustEnv] does not list it.
 func FindBindings(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -168,6 +170,9 @@ func FindBindings(dir string) (string, error) {
 	for {
 		p := filepath.Join(abs, BindingsFile)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			if err := checkTrusted(p); err != nil {
+				return "", err
+			}
 			return p, nil
 		}
 		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {

@@ -43,9 +43,10 @@ type mcpJSONServer struct {
 var mcpJSONVar = regexp.MustCompile(`\$\{(?:(env|input|config|command|workspaceFolder[^:}]*):)?([^}]*)\}`)
 
 // readMCPJSON reads, with read, the servers of the mcp.json file at path
-// (as written in the bindings file: rel) in file order. Each problem is an error at
-// span, naming the file, the server and the fix; a literal value that
-// looks like a key is a warning there.
+// (as written in the bindings file: rel) in file order. Each problem is an
+// error at span, naming the file, the server and the fix, every problem of
+// every server reported; a literal value that looks like a key is a
+// warning there. A server with a problem is left out.
 func readMCPJSON(read func(string) ([]byte, error), path, rel string, span diag.Span) ([]Server, diag.List) {
 	var diags diag.List
 	errf := func(format string, a ...any) {
@@ -69,69 +70,78 @@ func readMCPJSON(read func(string) ([]byte, error), path, rel string, span diag.
 			errf("server %s: %v", name, err)
 			continue
 		}
-		where := "server " + name
-		sv := Server{Name: name, URL: js.URL, From: rel, Span: span}
-		switch {
-		case js.EnvFile != nil:
-			errf("%s: envFile is not read: list the variables in \"env\", each as \"${env:NAME}\"", where)
-			continue
-		case js.Cwd != nil:
-			errf("%s: cwd is not read: the server runs in the bindings file's directory", where)
-			continue
-		case js.Type == "sse":
-			errf("%s: type \"sse\" is not supported: gramc reaches MCP servers over streamable HTTP (type \"http\")", where)
-			continue
-		case js.Type != "" && js.Type != "stdio" && js.Type != "http":
-			errf("%s: unknown type %q: give \"stdio\" (a command) or \"http\" (a url)", where, js.Type)
-			continue
-		case (js.Command == "") == (js.URL == ""):
-			errf("%s: give a command or a url, not both", where)
-			continue
-		}
-		plain := append([]string{js.Command, js.URL}, js.Args...)
-		if i := slices.IndexFunc(plain, func(s string) bool { return strings.Contains(s, "${") }); i >= 0 {
-			errf("%s: %q: variables are read in \"env\" and \"headers\" only; write the value, or pass it to the server in \"env\"", where, plain[i])
-			continue
-		}
-		if js.Command != "" {
-			sv.Command = shellQuote(js.Command)
-			for _, a := range js.Args {
-				sv.Command += " " + shellQuote(a)
-			}
-		}
-		ok := true
-		settings := func(kind string, m map[string]string) []Setting {
-			var out []Setting
-			for _, k := range slices.Sorted(maps.Keys(m)) {
-				v, err := mcpJSONValue(m[k], span)
-				if err != nil {
-					errf("%s, %s %s: %v", where, kind, k, err)
-					ok = false
-					continue
-				}
-				if v.Env == "" && LooksLikeKey(v.Literal) {
-					d := diag.Warningf(CodeLiteralSecret, span, "%s: %s, %s %s: this looks like a key or a token written in the file: anyone who reads the file or its history can use it", rel, where, kind, k)
-					d.Detail = "keep it in an environment variable and refer to it: \"${env:NAME}\""
-					diags = append(diags, d)
-				}
-				out = append(out, Setting{k, v})
-			}
-			return out
-		}
-		sv.Env, sv.Headers = settings("env", js.Env), settings("header", js.Headers)
-		if sv.URL == "" && len(sv.Headers) > 0 {
-			errf("%s: headers are sent to a server at a url; a server run by a command takes \"env\"", where)
-			ok = false
-		}
-		if sv.Command == "" && len(sv.Env) > 0 {
-			errf("%s: env is given to a server run by a command; a server at a url takes \"headers\"", where)
-			ok = false
-		}
-		if ok {
+		sv, d := mcpJSONServerOf(js, name, rel, span)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
 			out = append(out, sv)
 		}
 	}
 	return out, diags
+}
+
+// mcpJSONServerOf returns the server an mcp.json file declares as name,
+// and its problems: every one, each an error at span naming the file
+// (rel), the server and the fix, and a warning for each literal value
+// that looks like a key.
+func mcpJSONServerOf(js mcpJSONServer, name, rel string, span diag.Span) (Server, diag.List) {
+	var diags diag.List
+	where := "server " + name
+	errAt := func(at, format string, a ...any) {
+		diags = append(diags, diag.Errorf(CodeBindings, span, "%s: %s: %s", rel, at, fmt.Sprintf(format, a...)))
+	}
+	errf := func(format string, a ...any) { errAt(where, format, a...) }
+	sv := Server{Name: name, URL: js.URL, From: rel, Span: span}
+	if js.EnvFile != nil {
+		errf("envFile is not read: list the variables in \"env\", each as \"${env:NAME}\"")
+	}
+	if js.Cwd != nil {
+		errf("cwd is not read: the server runs in the bindings file's directory")
+	}
+	switch {
+	case js.Type == "sse":
+		errf("type \"sse\" is not supported: gramc reaches MCP servers over streamable HTTP (type \"http\")")
+	case js.Type != "" && js.Type != "stdio" && js.Type != "http":
+		errf("unknown type %q: give \"stdio\" (a command) or \"http\" (a url)", js.Type)
+	}
+	if (js.Command == "") == (js.URL == "") {
+		errf("give a command or a url, not both")
+	}
+	for _, s := range append([]string{js.Command, js.URL}, js.Args...) {
+		if strings.Contains(s, "${") {
+			errf("%q: variables are read in \"env\" and \"headers\" only; write the value, or pass it to the server in \"env\"", s)
+		}
+	}
+	if js.Command != "" {
+		sv.Command = shellQuote(js.Command)
+		for _, a := range js.Args {
+			sv.Command += " " + shellQuote(a)
+		}
+	}
+	settings := func(kind string, m map[string]string) []Setting {
+		var out []Setting
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			v, err := mcpJSONValue(m[k], span)
+			if err != nil {
+				errAt(where+", "+kind+" "+k, "%v", err)
+				continue
+			}
+			if v.Env == "" && LooksLikeKey(v.Literal) {
+				d := diag.Warningf(CodeLiteralSecret, span, "%s: %s, %s %s: this looks like a key or a token written in the file: anyone who reads the file or its history can use it", rel, where, kind, k)
+				d.Detail = "keep it in an environment variable and refer to it: \"${env:NAME}\""
+				diags = append(diags, d)
+			}
+			out = append(out, Setting{k, v})
+		}
+		return out
+	}
+	sv.Env, sv.Headers = settings("env", js.Env), settings("header", js.Headers)
+	if js.URL == "" && len(js.Headers) > 0 {
+		errf("headers are sent to a server at a url; a server run by a command takes \"env\"")
+	}
+	if js.Command == "" && len(js.Env) > 0 {
+		errf("env is given to a server run by a command; a server at a url takes \"headers\"")
+	}
+	return sv, diags
 }
 
 // mcpJSONValue reads a value of env or headers: text, or text ending in a

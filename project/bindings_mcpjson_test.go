@@ -106,3 +106,39 @@ func TestMCPJSONProblems(t *testing.T) {
 		t.Errorf("literal key and twice: %v", diags)
 	}
 }
+
+// TestMCPJSONEveryProblem checks that every problem of every server is
+// reported, not only the first of each.
+func TestMCPJSONEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"servers": {
+  "a": {"type": "sse", "command": "x ${workspaceFolder}", "envFile": ".env", "cwd": "/",
+        "env": {"A": "${input:x}", "B": "${config:y}"}, "headers": {"H": "v"}},
+  "b": {"command": "y", "url": "https://z"},
+  "c": {"command": "ok"}
+}}`), 0o644)
+	b, diags := parseBindingsIn(t, dir, `{kind: "bindings"}
+(:MCPServers {file: "mcp.json"})
+`)
+	want := []string{
+		`server a: envFile is not read`,
+		`server a: cwd is not read`,
+		`server a: type "sse" is not supported`,
+		`server a: "x ${workspaceFolder}": variables are read in "env" and "headers" only`,
+		`server a, env A: "${input:x}" is an editor prompt`,
+		`server a, env B: "${config:y}": only environment variables are read`,
+		`server a: headers are sent to a server at a url`,
+		`server b: give a command or a url, not both`,
+	}
+	if len(diags) != len(want) {
+		t.Fatalf("%d diagnostics, want %d: %v", len(diags), len(want), diags)
+	}
+	for i, w := range want {
+		if diags[i].Code != CodeBindings || !strings.Contains(diags[i].Message, "mcp.json: "+w) {
+			t.Errorf("diagnostic %d: %s, want %q", i, diags[i].Message, w)
+		}
+	}
+	if len(b.Servers) != 1 || b.Servers[0].Name != "c" {
+		t.Errorf("servers: %+v, want c alone", b.Servers)
+	}
+}

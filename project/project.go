@@ -9,22 +9,26 @@
 // Agent, Tool, Record or Test at its top level. A file whose header gives
 // another kind ("data", "bindings", ...) never joins, nor a file that
 // declares none of them (plain gram data): such a file is checked alone,
-// and its names never clash with the package's. A NAME_test.gram file
-// joins as a test file: it sees the whole package, and the package does
-// not see it.
+// and its names never clash with the package's. A file whose name starts
+// with "_" or "." is set aside: it never joins, as the Go tools set such
+// files aside. A NAME_test.gram file joins as a test file: it sees the
+// whole package, and the package does not see it.
 //
 // # Entry points
 //
 //   - [Compile] compiles parsed files of one directory as a package.
 //   - [Load] reads and compiles the package of a directory.
-//   - [Joins] tells whether a parsed file joins its package.
+//   - [Joins] tells whether a parsed file joins its package, [NeverJoins]
+//     whether a file on disk cannot, from its name or header alone.
+//   - [Files] lists the files of a directory that may join its package,
+//     [ReadPackage] reads them.
 package project
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,6 +130,9 @@ func (p *Package) HasErrors() bool {
 // Joins reports whether the parsed file at path joins its directory's
 // package (see the package documentation).
 func Joins(path string, doc *parser.Document) bool {
+	if SetAside(path) {
+		return false
+	}
 	switch kind := HeaderKind(doc); kind {
 	case "agents", "tests":
 		return true
@@ -133,6 +140,61 @@ func Joins(path string, doc *parser.Document) bool {
 		return declares(doc)
 	}
 	return false
+}
+
+// SetAside reports whether the file at path is set aside by its name,
+// which starts with "_" or ".": it never joins its directory's package,
+// and the walks of a directory skip it, as the Go tools set such files
+// aside (a scratch copy, _notes.gram; an editor's file, .#notes.gram).
+func SetAside(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
+}
+
+// headerLimit is how much of the start of a file [NeverJoins] reads to
+// find its header.
+const headerLimit = 64 << 10
+
+// NeverJoins reports whether the file at path is known not to join its
+// directory's package from its name alone ([SetAside]) or from the header
+// at its start: a kind other than "agents" or "tests", such as "data".
+// It reads at most the file's first 64 KiB, so that a large data file
+// beside an agent file costs nothing to leave out. It returns false when
+// it cannot tell: no header, or one not closed there, or a file that is
+// not a regular file or cannot be read (reading it whole says why).
+func NeverJoins(path string) bool {
+	if SetAside(path) {
+		return true
+	}
+	info, err := os.Stat(path) // not Open: opening a FIFO blocks
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, min(info.Size(), headerLimit))
+	n, _ := io.ReadFull(f, head)
+	kind, ok := headerKindOf(head[:n])
+	return ok && kind != "" && kind != "agents" && kind != "tests"
+}
+
+// headerKindOf returns the kind the header record at the start of text
+// gives ("" for none) and true, or false when text does not start with a
+// whole record (after blank space and comments).
+func headerKindOf(text []byte) (string, bool) {
+	tok := grammar.NewScanner(string(text)).Next()
+	if tok.Type != grammar.RecordText {
+		return "", false
+	}
+	end := tok.Pos.Offset + len(tok.Value)
+	doc, _ := parser.Parse(diag.NewFile("", text[:end]))
+	if doc == nil || doc.Header == nil {
+		return "", false
+	}
+	return HeaderKind(doc), true
 }
 
 // HeaderKind returns the string value of the kind property of a
@@ -386,40 +448,55 @@ func undefinedRefs(doc *parser.Document) map[diag.Span]string {
 // ParseFunc parses a file, as [parser.Parse] does.
 type ParseFunc func(*diag.File) (*parser.Document, diag.List)
 
-// Files returns the paths of the .gram files of a directory (not of its
-// subdirectories), in path order: every entry but directories (and links
-// to them), so that reading one that is not a regular file is an error.
+// Files returns the paths of the files of a directory that may join its
+// package, in path order: its .gram files (not those of its
+// subdirectories) that are regular files or symbolic links to one, but
+// those set aside by their name (see [SetAside]).
 func Files(dir string) ([]string, error) {
+	files, _, err := ListFiles(dir)
+	return files, err
+}
+
+// ListFiles returns what [Files] returns, and the .gram entries of the
+// directory left out because they are not regular files (a named pipe, a
+// device, a socket, a symbolic link to one or to nothing; directories
+// aside), each as the error that reading it would give, in path order.
+func ListFiles(dir string) (files []string, irregular []error, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".gram") || e.IsDir() {
+		if !strings.HasSuffix(e.Name(), ".gram") || e.IsDir() || SetAside(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			continue
+		info, err := os.Stat(p)
+		switch {
+		case err != nil:
+			irregular = append(irregular, err)
+		case info.IsDir():
+		case !info.Mode().IsRegular():
+			irregular = append(irregular, inputfile.Check(p, info, 0))
+		default:
+			files = append(files, p)
 		}
-		out = append(out, p)
 	}
-	slices.Sort(out)
-	return out, nil
+	return files, irregular, nil
 }
 
 // Load reads the .gram files of the directory dir, each of at most limit
 // bytes (0: the default of [inputfile.Read]), parses them with parse
-// (nil: [parser.Parse]) on all cores and compiles them as a package. The
-// error is for I/O (the first file that cannot be read): problems in the
-// files are diagnostics.
+// (nil: [parser.Parse]) on all cores and compiles them as a package; the
+// files that [NeverJoins] tells never join it are left out. The error is
+// for I/O (the first file that cannot be read): problems in the files are
+// diagnostics.
 func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
 	paths, err := Files(dir)
 	if err != nil {
 		return nil, err
 	}
-	srcs, errs := ReadAll(paths, limit, parse)
+	srcs, errs := ReadPackage(paths, nil, limit, parse)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -431,6 +508,21 @@ func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
 // ReadAll reads and parses the files at paths on all cores. It returns the
 // files read, in order, and for each path the error reading it, or nil.
 func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, []error) {
+	return readAll(paths, nil, limit, parse)
+}
+
+// ReadPackage is [ReadAll] for the files of a package's directory: a file
+// for which need (nil: none) is false and that [NeverJoins] tells never
+// joins the package is neither read whole nor parsed, and is left out
+// (its error is nil), since only the package's members matter to the
+// others.
+func ReadPackage(paths []string, need func(path string) bool, limit int64, parse ParseFunc) ([]Source, []error) {
+	return readAll(paths, func(p string) bool { return (need == nil || !need(p)) && NeverJoins(p) }, limit, parse)
+}
+
+// readAll is ReadAll, leaving out the files for which skip (nil: none) is
+// true.
+func readAll(paths []string, skip func(string) bool, limit int64, parse ParseFunc) ([]Source, []error) {
 	if parse == nil {
 		parse = parser.Parse
 	}
@@ -443,6 +535,9 @@ func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if skip != nil && skip(paths[i]) {
+					continue
+				}
 				b, err := inputfile.Read(paths[i], limit)
 				if err != nil {
 					errs[i] = err
@@ -461,7 +556,7 @@ func ReadAll(paths []string, limit int64, parse ParseFunc) ([]Source, []error) {
 	wg.Wait()
 	out := srcs[:0]
 	for i := range srcs {
-		if errs[i] == nil {
+		if errs[i] == nil && srcs[i].File != nil {
 			out = append(out, srcs[i])
 		}
 	}

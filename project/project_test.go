@@ -155,3 +155,74 @@ func TestFiles(t *testing.T) {
 		t.Errorf("Files = %q, want %q", got, want)
 	}
 }
+
+// TestNeverJoins checks which files are told not to join their package
+// from their name or the header at their start alone, and that the others
+// agree with Joins once parsed.
+func TestNeverJoins(t *testing.T) {
+	dir := t.TempDir()
+	big := "{kind: \"data\", note: \"" + strings.Repeat("x", headerLimit) + "\"}\n(a)\n"
+	for _, tc := range []struct {
+		name, text string
+		never      bool
+	}{
+		{"data.gram", "{kind: \"data\"}\n" + strings.Repeat("(a)-->(b)\n", 1000), true},
+		{"commented.gram", "// People,\n// and who they know.\n\n{kind: \"data\"}\n(a)\n", true},
+		{"bindings.gram", "{kind: \"bindings\"}\n", true},
+		{"agents.gram", "{kind: \"agents\"}\n[a:Agent {model: \"OpenAI/x\", instruction: \"y\"}]\n", false},
+		{"tests.gram", "{kind: \"tests\"}\n", false},
+		{"nokind.gram", "{title: \"x\"}\n[t:Tool {description: \"x\"} | ()==>(::String)]\n", false},
+		{"noheader.gram", "(a)-->(b)\n", false},
+		{"empty.gram", "", false},
+		{"bigheader.gram", big, false}, // not closed in the first 64 KiB: cannot tell
+		{"_scratch.gram", "{kind: \"agents\"}\n", true},
+		{".hidden.gram", "{kind: \"agents\"}\n", true},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := NeverJoins(path); got != tc.never {
+			t.Errorf("%s: NeverJoins = %v, want %v", tc.name, got, tc.never)
+		}
+		doc, _ := parser.Parse(diag.NewFile(path, []byte(tc.text)))
+		if NeverJoins(path) && Joins(path, doc) {
+			t.Errorf("%s: NeverJoins, but Joins once parsed", tc.name)
+		}
+	}
+	if NeverJoins(filepath.Join(dir, "missing.gram")) {
+		t.Error("a missing file: NeverJoins, want false (reading it says why)")
+	}
+}
+
+// TestListFiles checks which entries of a directory may join its
+// package: regular .gram files and links to them, not those set aside by
+// their name; the entries that are not regular files are returned apart.
+func TestListFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.gram", "b.gram", "_scratch.gram", ".draft.gram", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub.gram"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{"c.gram": "a.gram", "gone.gram": "nowhere.gram"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skipf("symbolic links: %v", err)
+		}
+	}
+	files, irregular, err := ListFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "a.gram"), filepath.Join(dir, "b.gram"), filepath.Join(dir, "c.gram")}
+	if !slices.Equal(files, want) {
+		t.Errorf("files = %q, want %q", files, want)
+	}
+	if len(irregular) != 1 || !strings.Contains(irregular[0].Error(), "gone.gram") {
+		t.Errorf("irregular = %v, want gone.gram", irregular)
+	}
+}

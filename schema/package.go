@@ -6,6 +6,7 @@ package schema
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -514,7 +515,8 @@ type declared struct {
 
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
-// naming the other place, and returns them.
+// naming the other place, and returns them. When two files declare most
+// of the same names, which a copy of a file does, the detail says so.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	// The first declaration of each name, by file and declaration index:
 	// what and where are worked out for duplicates only.
@@ -528,8 +530,11 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 		d := ds[a.file][a.decl]
 		return declared{cs[a.file], strings.ToLower(d.label), d.p.IdentSpan()}
 	}
+	type dup struct{ here, there at }
+	var found []dup
+	shared := map[[2]int]int{} // by the two files' indexes, the first's first
 	dups := map[string]bool{}
-	for i, c := range cs {
+	for i := range cs {
 		for j, d := range ds[i] {
 			name := d.p.Subject.Identity
 			if name == "" || d.label == TestLabel {
@@ -543,22 +548,51 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 			if f.file == i {
 				continue // in one file: reported by the parser
 			}
-			here, there := of(at{i, j}), of(f)
-			c.diags.Add(duplicateDiag(name, here, there))
-			there.c.diags.Add(duplicateDiag(name, there, here))
+			found = append(found, dup{at{i, j}, f})
+			shared[[2]int{f.file, i}]++
 			dups[name] = true
 		}
+	}
+	for _, d := range found {
+		here, there := of(d.here), of(d.there)
+		copied := shared[[2]int{d.there.file, d.here.file}]
+		if !nearCopies(copied, ds[d.here.file], ds[d.there.file]) {
+			copied = 0
+		}
+		name := ds[d.here.file][d.here.decl].p.Subject.Identity
+		here.c.diags.Add(duplicateDiag(name, here, there, copied))
+		there.c.diags.Add(duplicateDiag(name, there, here, copied))
 	}
 	return dups
 }
 
+// nearCopies reports whether two files that declare n of the same names
+// are near copies of each other: at least two names, and more than half
+// of the names of each.
+func nearCopies(n int, a, b []decl) bool {
+	named := func(ds []decl) int {
+		k := 0
+		for _, d := range ds {
+			if d.p.Subject.Identity != "" && d.label != TestLabel {
+				k++
+			}
+		}
+		return k
+	}
+	return n >= 2 && 2*n > named(a) && 2*n > named(b)
+}
+
 // duplicateDiag is the diagnostic at here of a name also declared at
-// other, in another file of the package.
-func duplicateDiag(name string, here, other declared) diag.Diagnostic {
+// other, in another file of the package; copied, when not 0, is the number
+// of names the two files, near copies of each other, both declare.
+func duplicateDiag(name string, here, other declared, copied int) diag.Diagnostic {
 	f := other.c.doc.File
 	where := fmt.Sprintf("%s:%s", f.Path, f.OffsetPosition(f.Offset(other.span.Start)))
 	d := diag.Errorf("duplicate-definition", here.span, "%s %s is also declared in %s (%s)", here.what, name, where, other.what)
 	d.Detail = packageDuplicateDetail
+	if copied > 0 {
+		d.Detail = fmt.Sprintf("%s and %s declare the same %d names%s", filepath.Base(here.c.doc.File.Path), filepath.Base(f.Path), copied, nearCopyTail)
+	}
 	return d
 }
 
@@ -566,8 +600,12 @@ func duplicateDiag(name string, here, other declared) diag.Diagnostic {
 // a package.
 const packageDuplicateDetail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
 
+// nearCopyTail ends the detail of a name declared by two files of a
+// package that declare most of the same names.
+const nearCopyTail = ": every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out"
+
 // IsPackageDuplicate reports whether d is the diagnostic of a name that
 // another file of the package declares too (see [CompilePackage]).
 func IsPackageDuplicate(d diag.Diagnostic) bool {
-	return d.Code == "duplicate-definition" && d.Detail == packageDuplicateDetail
+	return d.Code == "duplicate-definition" && (d.Detail == packageDuplicateDetail || strings.HasSuffix(d.Detail, nearCopyTail))
 }

@@ -17,10 +17,12 @@ const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--t
 Checks gram agent files: their syntax, gram-level problems (duplicate
 definitions, undefined references, ...) and the agent language (agents, tools,
 signatures, records, types). A directory is searched recursively for *.gram
-files and symbolic links to them (skipping hidden directories); DIR/...
-also skips directories named testdata or node_modules and those starting
-with "_", as the Go tools do; - reads standard input. A NAME_test.gram file is checked with the agents, tools and
-records of NAME.gram beside it.
+files and symbolic links to them (skipping hidden directories, files whose
+name starts with "_" or ".", set aside from their package, and, with a
+warning, entries that are not regular files); DIR/... also skips
+directories named testdata or node_modules and those starting with "_", as
+the Go tools do; - reads standard input. A NAME_test.gram file is checked
+with the agents, tools and records of NAME.gram beside it.
 Files are checked concurrently; they are reported in the order given, a
 directory's files in path order. Diagnostics go to standard output:
 
@@ -88,7 +90,7 @@ func runCheck(e *env, args []string) error {
 	for i := range inputs {
 		inputs[i].targets = targets
 	}
-	results := checkAll(inputs)
+	results := checkAll(e, inputs)
 
 	var reports []diag.FileReport
 	var errs, warns, dirty int
@@ -144,50 +146,23 @@ func plural(n int, what string) string {
 // checkAll checks the inputs on all cores; results are in input order. A
 // file is checked as a file of its directory's package (see package
 // project): the other .gram files of the directory are read and compiled
-// with it, and only the inputs are reported. Standard input is checked
-// alone.
-func checkAll(inputs []checkInput) []checkResult {
+// with it, but those that the header at their start shows never join the
+// package (data files, left unread), and only the inputs are reported.
+// Standard input, and a file set aside by its name, are checked alone.
+func checkAll(e *env, inputs []checkInput) []checkResult {
 	results := make([]checkResult, len(inputs))
-	// What to read: the inputs, and the other files of their directories.
-	type job struct {
-		in    checkInput
-		input int // the index of the input, or -1 for a file beside one
-		dir   string
-	}
-	var jobs []job
-	given := map[string]bool{}
-	dirs := map[string]bool{}
-	for i, in := range inputs {
-		if in.isStd {
-			results[i] = checkOne(in)
-			continue
-		}
-		dir := filepath.Dir(in.path)
-		jobs = append(jobs, job{in, i, dir})
-		given[in.path] = true
-		dirs[dir] = true
-	}
-	for _, in := range inputs {
-		dir := filepath.Dir(in.path)
-		if in.isStd || !dirs[dir] {
-			continue
-		}
-		delete(dirs, dir) // each directory once
-		paths, _ := project.Files(dir)
-		for _, p := range paths {
-			if !given[p] {
-				given[p] = true
-				jobs = append(jobs, job{checkInput{path: p, limit: in.limit}, -1, dir})
-			}
-		}
-	}
+	jobs := checkJobs(e, inputs, results)
 	type parsed struct {
 		src    project.Source
 		backup diag.List // of an input: see backupDiags
 		err    error
+		skip   bool // a file beside the inputs that never joins their package
 	}
 	var resolved realDirs // directories resolved once for the backups of their files
-	sources := parallelMap(jobs, func(j job) parsed {
+	sources := parallelMap(jobs, func(j checkJob) parsed {
+		if j.input < 0 && project.NeverJoins(j.in.path) {
+			return parsed{skip: true}
+		}
 		b, err := j.in.read()
 		if err != nil {
 			return parsed{err: err}
@@ -204,6 +179,9 @@ func checkAll(inputs []checkInput) []checkResult {
 	byDir := map[string][]int{}
 	var order []string
 	for k, j := range jobs {
+		if sources[k].skip {
+			continue
+		}
 		if sources[k].err != nil {
 			if j.input >= 0 {
 				results[j.input] = checkResult{err: sources[k].err}
@@ -234,6 +212,51 @@ func checkAll(inputs []checkInput) []checkResult {
 		}
 	}
 	return results
+}
+
+// checkJob is a file checkAll reads: an input, or a file beside one.
+type checkJob struct {
+	in    checkInput
+	input int // the index of the input, or -1 for a file beside one
+	dir   string
+}
+
+// checkJobs returns what checkAll reads: the inputs, and the other files
+// of their directories' packages (a .gram entry that is not a regular
+// file is skipped with a warning). Standard input and the files set aside
+// by their name are checked alone at once, into results.
+func checkJobs(e *env, inputs []checkInput, results []checkResult) []checkJob {
+	var jobs []checkJob
+	given := map[string]bool{}
+	dirs := map[string]bool{}
+	for i, in := range inputs {
+		if in.isStd || project.SetAside(in.path) {
+			results[i] = checkOne(in)
+			continue
+		}
+		dir := filepath.Dir(in.path)
+		jobs = append(jobs, checkJob{in, i, dir})
+		given[in.path] = true
+		dirs[dir] = true
+	}
+	for _, in := range inputs {
+		dir := filepath.Dir(in.path)
+		if in.isStd || !dirs[dir] {
+			continue
+		}
+		delete(dirs, dir) // each directory once
+		paths, irregular, _ := project.ListFiles(dir)
+		for _, err := range irregular {
+			e.warnSkipped("check", err)
+		}
+		for _, p := range paths {
+			if !given[p] {
+				given[p] = true
+				jobs = append(jobs, checkJob{checkInput{path: p, limit: in.limit}, -1, dir})
+			}
+		}
+	}
+	return jobs
 }
 
 // checkOne reads, parses and compiles one input alone.

@@ -18,6 +18,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 )
 
 // defaultMaxFileSize is the largest input read when --max-file-size is not
@@ -30,10 +31,9 @@ const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
 // given, directories (DIR, or DIR/... which also skips the directories
-// [skippedInTree] names) walked for regular *.gram files and symbolic links
-// to them in path order (hidden directories skipped, links to directories
-// not followed; a directory without any is reported with a warning),
-// - as standard input.
+// [skippedInTree] names) walked for the files of their packages (see
+// walkGramFiles; a directory without any is reported with a warning that
+// says what was skipped), - as standard input.
 // Paths are cleaned and listed once. It reports whether an argument could
 // not be read.
 func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
@@ -82,16 +82,16 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			continue
 		}
 		found := false
-		err = walkGramFiles(p, tree, func(path string) {
+		skips, err := walkGramFiles(p, tree, func(path string) {
 			found = true
 			add(path)
-		})
+		}, func(err error) { e.warnSkipped(cmd, err) })
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
 		} else if !found {
 			// Silence would look like success on files that are not there.
-			fmt.Fprintf(e.stderr, "gramc %s: warning: no .gram files in %s (hidden directories are skipped)\n", cmd, p)
+			fmt.Fprintf(e.stderr, "gramc %s: warning: no .gram files in %s%s\n", cmd, p, skips)
 		}
 	}
 	return inputs, bad
@@ -112,37 +112,144 @@ func treeArg(arg string) (string, bool) {
 	return arg, false
 }
 
+// walkSkips are what a walk of a directory skipped, by kind, for the
+// warning about a directory without .gram files.
+type walkSkips struct {
+	hidden, tree, aside, links []string
+}
+
+// String lists what was skipped, in parentheses after a space, or is ""
+// when nothing was.
+func (w walkSkips) String() string {
+	var parts []string
+	for _, k := range []struct {
+		names []string
+		why   string
+	}{
+		{w.hidden, "hidden"},
+		{w.tree, "left out of a tree DIR/..."},
+		{w.aside, "set aside by a name starting with _ or ."},
+		{w.links, "links to directories are not followed"},
+	} {
+		if len(k.names) > 0 {
+			list := strings.Join(k.names[:min(len(k.names), 3)], ", ")
+			if len(k.names) > 3 {
+				list += fmt.Sprintf(" and %d more", len(k.names)-3)
+			}
+			parts = append(parts, list+" ("+k.why+")")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (skipped: " + strings.Join(parts, "; ") + ")"
+}
+
 // walkGramFiles calls visit with the path of every regular *.gram file
 // below the directory root, and of every symbolic link to one, in path
-// order. Hidden directories are skipped, and in a tree (DIR/...) the
-// directories [skippedInTree] names too; links to directories are not
-// followed.
-func walkGramFiles(root string, tree bool, visit func(path string)) error {
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// order, and irregular with the error that reading each other .gram entry
+// would give (a named pipe, a device, a socket, a link to one or to
+// nothing), which is skipped. Hidden directories are skipped, and in a
+// tree (DIR/...) the directories [skippedInTree] names too; files set
+// aside by their name ([project.SetAside]) are skipped; root may be a
+// symbolic link to a directory, but links to directories below it are not
+// followed. It returns what it skipped.
+func walkGramFiles(root string, tree bool, visit func(path string), irregular func(error)) (walkSkips, error) {
+	var skips walkSkips
+	walkRoot := root
+	if info, err := os.Lstat(root); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		// The directory named: walked through the link, reported under
+		// the name given.
+		real, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return skips, err
+		}
+		walkRoot = real
+	}
+	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		if walkRoot != root {
+			rel, _ := filepath.Rel(walkRoot, path)
+			path = filepath.Join(root, rel)
+		}
+		name := d.Name()
 		if d.IsDir() {
-			if path != root && (strings.HasPrefix(d.Name(), ".") || tree && skippedInTree(d.Name())) {
+			switch {
+			case path == root:
+			case strings.HasPrefix(name, "."):
+				skips.hidden = append(skips.hidden, name)
+				return filepath.SkipDir
+			case tree && skippedInTree(name):
+				skips.tree = append(skips.tree, name)
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(d.Name(), ".gram") {
+		if !strings.HasSuffix(name, ".gram") {
+			if d.Type()&fs.ModeSymlink != 0 {
+				if info, err := os.Stat(path); err == nil && info.IsDir() {
+					skips.links = append(skips.links, name)
+				}
+			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// A link to a .gram file counts as the file; a link to
-			// anything else (a directory, a device) is not followed.
-			if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		if project.SetAside(name) {
+			skips.aside = append(skips.aside, name)
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			// A link to a .gram file counts as the file; a link to a
+			// directory is not followed; anything else is skipped, said.
+			info, err := os.Stat(path)
+			switch {
+			case err != nil:
+				irregular(err)
+				return nil
+			case info.IsDir():
+				skips.links = append(skips.links, name)
+				return nil
+			case !info.Mode().IsRegular():
+				irregular(inputfile.Check(path, info, 0))
 				return nil
 			}
-		} else if !d.Type().IsRegular() {
-			return nil
 		}
 		visit(path)
 		return nil
 	})
+	return skips, err
+}
+
+// warnSkipped warns, once for each entry in a run, that cmd skips a .gram
+// entry of a directory that is not a regular file; err is what reading it
+// would give (see [project.ListFiles]).
+func (e *env) warnSkipped(cmd string, err error) {
+	path, why := "", err.Error()
+	var ie *inputfile.Error
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ie):
+		path, why = ie.Path, ie.Kind
+		if why != "not a regular file" {
+			why += ", not a regular file"
+		}
+	case errors.As(err, &pe):
+		path, why = pe.Path, pe.Err.Error()
+		if info, lerr := os.Lstat(pe.Path); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			why = "a symbolic link to nothing (" + why + ")"
+		}
+	}
+	e.skippedMu.Lock()
+	defer e.skippedMu.Unlock()
+	if e.skipped[path] {
+		return
+	}
+	if e.skipped == nil {
+		e.skipped = map[string]bool{}
+	}
+	e.skipped[path] = true
+	fmt.Fprintf(e.stderr, "gramc %s: warning: skipped %s: %s; only regular files (and links to them) are read from a directory\n", cmd, path, why)
 }
 
 // skippedInTree reports whether a directory of this name below the root of

@@ -36,6 +36,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
@@ -61,6 +62,10 @@ type env struct {
 	// onFlags, if set, sees each command's flag set as it is made (the
 	// completion scripts are generated from them).
 	onFlags func(*flag.FlagSet)
+	// skipped are the entries a walk or a package skipped, warned about
+	// once each (see warnSkipped).
+	skipped   map[string]bool
+	skippedMu sync.Mutex
 }
 
 func commands() []command {

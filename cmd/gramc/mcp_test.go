@@ -39,7 +39,7 @@ var mcpFixtures = []replayFixture{
 				fakeopenai.Text(`Added and completed "Buy milk"; there is no task 9.`),
 			}
 		}},
-	{file: "testdata/script/run_mcp.txtar", member: "crash.replay.json", gram: "crash.gram",
+	{file: "testdata/script/run_mcp.txtar", member: "crash.replay.json", gram: "crash/crash.gram",
 		args: []string{"--mcp", "mcp-demo-server -crash", "--inject", "user_id=u-42", "-m", "Crash, then complete task 1"},
 		steps: func() []fakeopenai.Step {
 			return []fakeopenai.Step{
@@ -336,6 +336,9 @@ func TestMCPURL(t *testing.T) {
 
 	dir := t.TempDir()
 	for _, f := range ar.Files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -385,6 +388,9 @@ func TestMCPURLRedirectDropsHeaders(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, f := range ar.Files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -68,16 +69,22 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 // readPackage reads and compiles the package of the directory dir, with
 // file (a cleaned path, or "") added when it is not one of the package's
 // files. A file of the package that cannot be read is left out, but for
-// file (or, when file is "", any): that is a usage error of cmd.
+// file (or, when file is "", any): that is a usage error of cmd. A .gram
+// entry that is not a regular file is skipped with a warning; a data file
+// (but file) is told from its header, and left out unread (see
+// [project.ReadPackage]).
 func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
-	paths, err := project.Files(dir)
+	paths, irregular, err := project.ListFiles(dir)
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
+	}
+	for _, err := range irregular {
+		e.warnSkipped(strings.TrimPrefix(cmd, "gramc "), err)
 	}
 	if file != "" && !containsPath(paths, file) {
 		paths = append(paths, file)
 	}
-	srcs, errs := project.ReadAll(paths, e.maxFileSize, parseFile)
+	srcs, errs := project.ReadPackage(paths, func(p string) bool { return filepath.Clean(p) == file }, e.maxFileSize, parseFile)
 	for i, err := range errs {
 		if err != nil && (file == "" || filepath.Clean(paths[i]) == file) {
 			return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
@@ -88,22 +95,39 @@ func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
 
 // reportPackage writes the diagnostics (at most max each) of self, or,
 // when self is nil, of every file of the package but its tests and data
-// files, and reports whether there were errors.
+// files, and reports whether there were errors. With self, a name that two
+// other files of the package declare is an error too, written in theirs:
+// which of them self means is not for the order of the files to decide,
+// and gramc check reports it.
 func reportPackage(e *env, pkg *project.Package, self *project.File, max int) bool {
 	bad := false
 	for _, f := range pkg.Files {
-		if self == nil && f.Member && !f.Test || f == self {
-			diags := f.Diags
-			if f == self {
-				diags = ownDiags(diags)
-			}
-			if len(diags) > 0 {
-				writeDiags(e, f.File, diags, max)
-			}
-			bad = bad || diags.HasErrors()
+		diags := f.Diags
+		switch {
+		case self == nil && f.Member && !f.Test, f == self:
+		case self != nil && f.Member && !f.Test:
+			diags = packageDuplicates(f.Diags)
+		default:
+			continue
 		}
+		if len(diags) > 0 {
+			writeDiags(e, f.File, diags, max)
+		}
+		bad = bad || diags.HasErrors()
 	}
 	return bad
+}
+
+// packageDuplicates returns the diagnostics of names that another file of
+// the package declares too.
+func packageDuplicates(l diag.List) diag.List {
+	var out diag.List
+	for _, d := range l {
+		if schema.IsPackageDuplicate(d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // packageProgram returns the agents, tools and records of every file of
@@ -123,20 +147,6 @@ func packageProgram(pkg *project.Package) *schema.Program {
 
 // parseFile parses a file as the commands do (see parseInput).
 func parseFile(f *diag.File) (*parser.Document, diag.List) { return parseInput(f, false) }
-
-// ownDiags returns the diagnostics of a file run or described on its own:
-// without those of a name another file of its package declares too (the
-// file's own declaration is the one it uses; gramc check reports the
-// clash).
-func ownDiags(l diag.List) diag.List {
-	out := l[:0:0]
-	for _, d := range l {
-		if !schema.IsPackageDuplicate(d) {
-			out = append(out, d)
-		}
-	}
-	return out
-}
 
 // containsPath reports whether paths holds path, cleaned.
 func containsPath(paths []string, path string) bool {

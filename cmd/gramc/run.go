@@ -73,11 +73,15 @@ given. A server runs for the whole session and is shut down at the end or on
 Ctrl-C.
 
 The project's bindings file (the nearest bindings.gram, in the file's
-directory or a parent up to the repository root; --bindings FILE names
-another, --bindings none uses none) binds tools to programs and MCP servers,
+directory or a parent up to the repository root, the directory holding
+.git, or else the file system's root; --bindings FILE names another,
+--bindings none uses none) binds tools to programs and MCP servers,
 injects values, and sets the model endpoint and agents' models; the flags
-override it. An environment variable it refers to that is not set is a
-configuration error (exit 3) before any model call.
+override it. A file found that another user owns or could change (writable
+by others, or by a group not the user's own, or in a directory they can
+write to) is refused (exit 3) unless GRAM_TRUSTED_BINDINGS lists it (paths
+separated by ":", * for all). An environment variable it refers to that is
+not set is a configuration error (exit 3) before any model call.
 
 --tool-schema NAME=FILE gives the JSON Schema of the arguments the --tool
 program NAME accepts. An implementation with a schema (an MCP tool's

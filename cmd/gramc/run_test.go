@@ -85,6 +85,9 @@ func (fx replayFixture) record(t *testing.T) []byte {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -12,10 +12,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// treeSkipped says which directories a DIR/... tree leaves out, for the
-// messages about a tree.
-const treeSkipped = `hidden directories, testdata, node_modules and those starting with "_" are skipped`
-
 // treePackage is a package of a tree: its directory as gramc check
 // writes it (slash-separated, relative to where the tree was given) and
 // its program.
@@ -44,16 +40,16 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
 	}
 	var dirs []string
-	err = walkGramFiles(root, true, func(path string) {
+	skips, err := walkGramFiles(root, true, func(path string) {
 		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
 			dirs = append(dirs, dir)
 		}
-	})
+	}, func(err error) { e.warnSkipped("schema", err) })
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
 	}
 	if len(dirs) == 0 {
-		return nil, usageError(cmd, "no .gram files under %s (%s)", root, treeSkipped)
+		return nil, usageError(cmd, "no .gram files under %s%s", root, skips)
 	}
 	type loaded struct {
 		pkg *project.Package

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
@@ -323,14 +324,13 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		// The tests use the package: its files' problems are theirs.
 		broken := false
 		for _, o := range pkg.Files {
-			if own := ownDiags(o.Diags); o.Member && !o.Test && o != f && own.HasErrors() {
-				report(o.File, own)
+			if o.Member && !o.Test && o != f && o.Diags.HasErrors() {
+				report(o.File, o.Diags)
 				broken = true
 			}
 		}
-		own := ownDiags(f.Diags)
-		report(f.File, own)
-		if broken || own.HasErrors() {
+		report(f.File, f.Diags)
+		if broken || f.Diags.HasErrors() {
 			bad = true
 			continue
 		}
@@ -355,11 +355,12 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 }
 
 // loadTestPackages compiles the packages of the inputs' directories, each
-// with the inputs of the directory and its other .gram files, by
-// directory.
+// with the inputs of the directory and its other .gram files (but the data
+// files, left unread: see [project.ReadPackage]), by directory.
 func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package, error) {
 	byDir := map[string][]string{}
 	needed := map[string]bool{}
+	var irregulars []error
 	var dirs []string
 	for _, in := range inputs {
 		needed[filepath.Clean(in.path)] = true
@@ -369,18 +370,29 @@ func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package,
 		dir := filepath.Dir(in.path)
 		if byDir[dir] == nil {
 			dirs = append(dirs, dir)
-			byDir[dir], _ = project.Files(dir)
+			var irregular []error
+			byDir[dir], irregular, _ = project.ListFiles(dir)
+			irregulars = append(irregulars, irregular...)
 		}
 		if !containsPath(byDir[dir], filepath.Clean(in.path)) {
 			byDir[dir] = append(byDir[dir], in.path)
 		}
+	}
+	for _, err := range irregulars {
+		// The NAME.gram of an input NAME_test.gram is needed; the others
+		// are skipped.
+		var ie *inputfile.Error
+		if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
+			return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
+		}
+		e.warnSkipped("test", err)
 	}
 	pkgs := map[string]*project.Package{}
 	for _, dir := range dirs {
 		// A file that cannot be read stops the tests when it is one of
 		// the inputs or the NAME.gram of an input NAME_test.gram.
 		paths := byDir[dir]
-		srcs, errs := project.ReadAll(paths, e.maxFileSize, parseFile)
+		srcs, errs := project.ReadPackage(paths, func(p string) bool { return needed[filepath.Clean(p)] }, e.maxFileSize, parseFile)
 		for i, err := range errs {
 			if err != nil && needed[filepath.Clean(paths[i])] {
 				return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))

@@ -1,0 +1,88 @@
+package project
+
+// Whether a bindings file found by [FindBindings] may be used. A bindings
+// file starts programs (its Program and MCPServer commands), so one found
+// in a parent directory is used only when nobody but the user (or root)
+// could have written it, as git refuses a repository another user owns
+// (safe.directory) and ssh a configuration file others can write to: the
+// file must be owned by the user or root and not writable by other users,
+// nor by a group other than the user's own private group, and its
+// directory (which lets whoever can write to it replace the file) must
+// meet the same rules or have the sticky bit. TrustEnv lists the files
+// used all the same.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TrustEnv is the environment variable that lists the bindings files used
+// even though another user owns them or could change them: their paths,
+// or their directories', separated by the list separator of the system
+// (":" on Unix); "*" trusts every bindings file.
+const TrustEnv = "GRAM_TRUSTED_BINDINGS"
+
+// UntrustedError is the refusal of a bindings file that another user owns
+// or could have written.
+type UntrustedError struct {
+	// Path is the bindings file, and Reason why it is refused: "is owned
+	// by another user (uid 1001)", ...
+	Path, Reason string
+	// Fix is what the user could change to make the file safe, or "".
+	Fix string
+}
+
+// Error names the file, why it is refused and how to trust it.
+func (e *UntrustedError) Error() string {
+	fix := ""
+	if e.Fix != "" {
+		fix = e.Fix + "; or, "
+	}
+	return fmt.Sprintf("%s %s: a bindings file starts programs, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s) or name it with --bindings %s; --bindings none uses none",
+		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellQuote(e.Path), shellQuote(e.Path))
+}
+
+// checkTrusted returns an [*UntrustedError] when the bindings file at path
+// may have been written by another user and TrustEnv does not list it, or
+// nil.
+func checkTrusted(path string) error {
+	if trustListed(path, os.Getenv(TrustEnv)) {
+		return nil
+	}
+	return unsafeFile(path)
+}
+
+// trustListed reports whether list (TrustEnv's value) names the file at
+// path or its directory, or is "*".
+func trustListed(path, list string) bool {
+	if list == "" {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	for _, e := range filepath.SplitList(list) {
+		e = strings.TrimSpace(e)
+		if e == "*" {
+			return true
+		}
+		if e == "" {
+			continue
+		}
+		if ea, err := filepath.Abs(e); err == nil {
+			for _, p := range []string{abs, real} {
+				if ea == p || ea == filepath.Dir(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
