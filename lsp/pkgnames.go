@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -48,21 +47,6 @@ type pkgDecl struct {
 // where names the file of the declaration, for a completion's detail and
 // a hover: its base name (the files of a package share a directory).
 func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
-
-// doc is the hover text of the declaration: what hover says of a local
-// one, and the file it is declared in.
-func (d pkgDecl) doc() string {
-	var md string
-	switch {
-	case d.tool != nil:
-		md = ide.ToolDoc(d.tool)
-	case d.agent != nil:
-		md = ide.AgentDoc(d.agent)
-	case d.record != nil:
-		md = ide.RecordDoc(d.record)
-	}
-	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
-}
 
 // packageNames returns the names the other files of the document's package
 // declare; nil when the document is not compiled with a package.
@@ -217,34 +201,6 @@ func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
 	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
 		if es[i].name == name {
 			return es[i].v, true
-		}
-	}
-	return pkgDecl{}, false
-}
-
-// declared returns the declaration another file of the package makes of
-// name, which a reference of the document that resolves in no declaration
-// of its own names: a top-level tool, an agent or a record of the first
-// file, in path order, that declares one. It looks through the programs'
-// lists, without making a table: a hover asks for one name.
-func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
-	if pn == nil || name == "" {
-		return pkgDecl{}, false
-	}
-	for _, o := range pn.a.Others {
-		if o.Test || o.Program == nil {
-			continue
-		}
-		for _, t := range o.Program.Tools {
-			if t.TopLevel && t.Name == name {
-				return pkgDecl{file: o, tool: t}, true
-			}
-		}
-		if ag := o.Program.Agent(name); ag != nil {
-			return pkgDecl{file: o, agent: ag}, true
-		}
-		if r := o.Program.Record(name); r != nil {
-			return pkgDecl{file: o, record: r}, true
 		}
 	}
 	return pkgDecl{}, false

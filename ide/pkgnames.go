@@ -1,0 +1,280 @@
+// The names of a text's package.
+//
+// Completion, hover and definition look at the names the other member
+// files of a text's package declare (see [Package]): their top-level
+// tools, agents and records (a test file's declarations are its own, and
+// never offered to another file). Each table is made once per analysis,
+// when a feature first needs it, from the compiled programs' lists of
+// tools, agents and records, which are small: never from the files'
+// syntax; or taken from an earlier version's while the other files are
+// the same and the text declares the same names (see pkgTables). Each
+// name is the first declaration of it in path order, the one the compiler
+// resolves references to, and a name the text declares itself is left
+// out: the text's own comes first.
+
+package ide
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
+)
+
+// pkgNames are the names the other files of a package declare that the
+// text does not, each table made when first asked for and sorted by
+// name without case (see sortEntries).
+type pkgNames struct {
+	a *Analysis
+	// tools are the top-level tools, which an agent may list; calls are
+	// every tool, inline ones too, which a test may expect called.
+	toolsOnce, callsOnce, agentsOnce, recordsOnce sync.Once
+	tools, calls, agents, records                 []namedEntry[pkgDecl]
+}
+
+// pkgDecl is a declaration of another file of the package.
+type pkgDecl struct {
+	file   *PackageFile
+	tool   *schema.Tool
+	agent  *schema.Agent
+	record *schema.Record
+}
+
+// where names the file of the declaration, for a completion's detail and
+// a hover: its base name (the files of a package share a directory).
+func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
+
+// doc is the hover text of the declaration: what hover says of a local
+// one, and the file it is declared in.
+func (d pkgDecl) doc() string {
+	var md string
+	switch {
+	case d.tool != nil:
+		md = ToolDoc(d.tool)
+	case d.agent != nil:
+		md = AgentDoc(d.agent)
+	case d.record != nil:
+		md = RecordDoc(d.record)
+	}
+	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
+}
+
+// packageNames returns the names the other files of the text's package
+// declare; nil when the text is not compiled with a package.
+func (a *Analysis) packageNames() *pkgNames {
+	if len(a.Package.files()) == 0 {
+		return nil
+	}
+	a.pkgOnce.Do(func() { a.pkg = &pkgNames{a: a} })
+	return a.pkg
+}
+
+// The kinds of the tables of pkgNames.
+const (
+	pkgTools = iota
+	pkgCalls
+	pkgAgents
+	pkgRecords
+	pkgKinds
+)
+
+// pkgTables are tables of pkgNames made for one set of other files: each
+// kind's, once made, with the text's own names it left out. A version
+// of the text takes an earlier version's table while the other files
+// are the same objects (files taken from the earlier compile are) and its
+// own names of that kind are the same. It holds nothing of the text.
+type pkgTables struct {
+	others []PackageFile
+	made   [pkgKinds]bool
+	mine   [pkgKinds][]string
+	tables [pkgKinds][]namedEntry[pkgDecl]
+}
+
+// table returns the table of the names of one kind that the other member
+// files (not test files) declare and the text does not, made once:
+// mine gives the text's names, theirs calls add with each declaration
+// of a file, in source order. The first declaration of a name, in path
+// order, is kept.
+func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o *PackageFile, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
+	var own []string
+	mine(func(name string) { own = append(own, name) })
+	known := pn.a.pkgKnown.Load()
+	others := pn.a.Package.files()
+	if known != nil && !slices.Equal(known.others, others) {
+		known = nil
+	}
+	if known != nil && known.made[kind] && slices.Equal(known.mine[kind], own) {
+		return known.tables[kind]
+	}
+	taken := make(map[string]bool, len(own))
+	for _, name := range own {
+		taken[name] = true
+	}
+	var es []namedEntry[pkgDecl]
+	add := func(name string, d pkgDecl) {
+		if name != "" && !taken[name] {
+			taken[name] = true
+			es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
+		}
+	}
+	for i := range others {
+		if o := &others[i]; !o.Test && o.Prog != nil {
+			theirs(o, add)
+		}
+	}
+	sortEntries(es)
+	// Known from now on, with the tables of the other kinds that fit.
+	next := &pkgTables{others: others}
+	if known != nil {
+		*next = *known
+	}
+	next.made[kind], next.tables[kind] = true, es
+	next.mine[kind] = make([]string, len(own))
+	for i, name := range own {
+		// A copy: the text's names are slices of its text.
+		next.mine[kind][i] = strings.Clone(name)
+	}
+	pn.a.pkgKnown.Store(next)
+	return es
+}
+
+// toolTable returns the top-level tools of the other files.
+func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
+	pn.toolsOnce.Do(func() {
+		pn.tools = pn.table(pkgTools, func(yield func(string)) {
+			for _, t := range pn.a.Prog.Tools {
+				if t.TopLevel {
+					yield(t.Name)
+				}
+			}
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, t := range o.Prog.Tools {
+				if t.TopLevel {
+					add(t.Name, pkgDecl{file: o, tool: t})
+				}
+			}
+		})
+	})
+	return pn.tools
+}
+
+// callTable returns every tool of the other files, top-level and inline,
+// that no tool of the text hides.
+func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
+	pn.callsOnce.Do(func() {
+		pn.calls = pn.table(pkgCalls, func(yield func(string)) {
+			for _, t := range pn.a.Prog.Tools {
+				yield(t.Name)
+			}
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, t := range o.Prog.Tools {
+				add(t.Name, pkgDecl{file: o, tool: t})
+			}
+		})
+	})
+	return pn.calls
+}
+
+// agentTable returns the agents of the other files.
+func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
+	pn.agentsOnce.Do(func() {
+		pn.agents = pn.table(pkgAgents, func(yield func(string)) {
+			for _, ag := range pn.a.Prog.Agents {
+				yield(ag.Name)
+			}
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, ag := range o.Prog.Agents {
+				add(ag.Name, pkgDecl{file: o, agent: ag})
+			}
+		})
+	})
+	return pn.agents
+}
+
+// recordTable returns the records of the other files.
+func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
+	pn.recordsOnce.Do(func() {
+		pn.records = pn.table(pkgRecords, func(yield func(string)) {
+			for _, r := range pn.a.Prog.Records {
+				yield(r.Name)
+			}
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, r := range o.Prog.Records {
+				add(r.Name, pkgDecl{file: o, record: r})
+			}
+		})
+	})
+	return pn.records
+}
+
+// lookup returns the declaration of name in a table, if it has one.
+func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
+	key := strings.ToLower(name)
+	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
+		if es[i].name == name {
+			return es[i].v, true
+		}
+	}
+	return pkgDecl{}, false
+}
+
+// declared returns the declaration another file of the package makes of
+// name, which a reference of the text that resolves in no declaration
+// of its own names: a top-level tool, an agent or a record of the first
+// file, in path order, that declares one. It looks through the programs'
+// lists, without making a table: a hover asks for one name.
+func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
+	if pn == nil || name == "" {
+		return pkgDecl{}, false
+	}
+	others := pn.a.Package.files()
+	for i := range others {
+		o := &others[i]
+		if o.Test || o.Prog == nil {
+			continue
+		}
+		for _, t := range o.Prog.Tools {
+			if t.TopLevel && t.Name == name {
+				return pkgDecl{file: o, tool: t}, true
+			}
+		}
+		if ag := o.Prog.Agent(name); ag != nil {
+			return pkgDecl{file: o, agent: ag}, true
+		}
+		if r := o.Prog.Record(name); r != nil {
+			return pkgDecl{file: o, record: r}, true
+		}
+	}
+	return pkgDecl{}, false
+}
+
+// location returns where the declaration's name is written.
+func (d pkgDecl) location() (Location, bool) {
+	var span diag.Span
+	switch {
+	case d.tool != nil:
+		span = d.tool.NameSpan
+	case d.agent != nil:
+		span = d.agent.NameSpan
+	case d.record != nil:
+		span = d.record.NameSpan
+	}
+	if span.Len() == 0 {
+		return Location{}, false
+	}
+	return Location{File: d.file.File, Span: d.file.File.Resolve(span)}, true
+}
+
+// DeclaredElsewhere returns where another member file of the package
+// declares name: a tool at the top level, an agent or a record of the
+// first file, in path order, that declares one and is not a test file.
+func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
+	if d, ok := a.packageNames().declared(name); ok {
+		return d.location()
+	}
+	return Location{}, false
+}
