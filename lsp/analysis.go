@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -52,8 +51,7 @@ type snapshot struct {
 	// directory holds no other .gram file (see package.go).
 	pkg *pkgInputs
 	// superseded is set when a newer version of the document arrives: an
-	// analysis computed only for diagnostics then stops early, and so does
-	// the index built ahead of requests.
+	// analysis computed only for diagnostics then stops early.
 	superseded atomic.Bool
 }
 
@@ -173,21 +171,6 @@ type analysis struct {
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
-	// pkgNames are the names the other files declare, made once when a
-	// request needs them (see pkgnames.go).
-	pkgOnce sync.Once
-	pkg     *pkgNames
-	// pkgKnown are the newest tables of those names known: the
-	// analysis's own once made, else an earlier version's, which fit while
-	// the other files and the document's own names are the same.
-	pkgKnown atomic.Pointer[pkgTables]
-
-	namesOnce sync.Once
-	nt        *nameTables
-	// names are the newest name tables known: the analysis's own once
-	// made, else an earlier version's, which may fit (see names).
-	known atomic.Pointer[nameTables]
-
 	// targets are the diagnostics of the client's targets (see
 	// targets.go), with the analysis's own.
 	targets atomic.Pointer[targetDiags]
@@ -275,14 +258,6 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 	}
 	an = newAnalysis(f, doc, prog, diags, others, prev)
 	an.compiledPkg = compiled
-	if prev != nil {
-		an.known.Store(prev.known.Load())
-		// The package's tables only while they fit: they hold the other
-		// files they were made from, which would be kept.
-		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {
-			an.pkgKnown.Store(k)
-		}
-	}
 	return an
 }
 

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -141,4 +142,25 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 		}
 	}
 	return name, nil
+}
+
+// topNames returns where each identity of a top-level pattern (or of the
+// pattern an annotation wraps) is first named, and the top-level patterns:
+// rename checks a new name against them.
+func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
+	n := len(a.Doc.Lowered)
+	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
+	for _, p := range a.Doc.Lowered {
+		tops[p] = true
+		q := p
+		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+			q = q.Elements[0]
+		}
+		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+			if _, ok := idents[id]; id != "" && !ok {
+				idents[id] = q.IdentSpan()
+			}
+		}
+	}
+	return idents, tops
 }
