@@ -2,6 +2,9 @@ package ide
 
 import (
 	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -12,7 +15,10 @@ import (
 // toolchain failed on a text (a panic), rather than the text being wrong.
 const CodeInternalError = "internal-error"
 
-// Analysis is what the toolchain makes of one text. It is immutable.
+// Analysis is what the toolchain makes of one text, and what the editor
+// features know of it. It is immutable: the index of its identities and
+// the tables of its names are made when a feature first needs them, once,
+// and it is safe for concurrent use.
 type Analysis struct {
 	// File holds the text.
 	File *diag.File
@@ -21,23 +27,102 @@ type Analysis struct {
 	// Prog is the compiled program, partial when there are errors.
 	Prog *schema.Program
 	// Diags are the parser's and the compiler's diagnostics merged, sorted
-	// and without duplicates: what `gramc check` reports for the text.
+	// and without duplicates.
 	Diags diag.List
+	// Package is the rest of the text's package, or nil when the text
+	// was compiled alone.
+	Package *Package
+
+	ixOnce sync.Once
+	ix     *Index
+
+	namesOnce sync.Once
+	names     *nameTables
+	// known are the newest name tables known: the analysis's own once
+	// made, else an earlier version's, which may fit (see ownNames).
+	known atomic.Pointer[nameTables]
+
+	pkgOnce sync.Once
+	pkg     *pkgNames
+	// pkgKnown are the newest tables of the package's names known: the
+	// analysis's own once made, else an earlier version's, which fit
+	// while the other files and the text's own names are the same.
+	pkgKnown atomic.Pointer[pkgTables]
 }
 
-// Analyze parses and compiles text, named path in diagnostics, as `gramc
-// check` does. A panic inside the toolchain becomes a diagnostic with the
-// code [CodeInternalError].
+// Package is what an analysis knows of the other member files of its
+// text's package: the names they declare are offered by completion, and
+// hover and definition follow a reference to one of them.
+type Package struct {
+	// Files are the other member files, in path order: the first
+	// declaration of a name is the one a reference means.
+	Files []PackageFile
+}
+
+// PackageFile is another member file of a package, compiled.
+type PackageFile struct {
+	File *diag.File
+	// Prog is the file's program; its spans are positions of File.
+	Prog *schema.Program
+	// Test is set for a test file, whose declarations are its own: no
+	// other file sees them.
+	Test bool
+}
+
+// files returns the other member files, none when the text is alone.
+func (p *Package) files() []PackageFile {
+	if p == nil {
+		return nil
+	}
+	return p.Files
+}
+
+// Analyze parses and compiles text, named path in diagnostics, alone: as
+// `gramc check -` checks standard input, with no other file of a package.
+// A panic inside the toolchain becomes a diagnostic with the code
+// [CodeInternalError].
 func Analyze(path string, text []byte) (a *Analysis) {
 	f := diag.NewFile(path, text)
 	defer func() {
 		if r := recover(); r != nil {
-			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this text: %v", r)
-			d.Detail = "please report it with the text; stack: " + string(debug.Stack())
-			a = &Analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
+			a = Failed(f, r, debug.Stack())
 		}
 	}()
 	doc, parsed := parser.Parse(f)
 	prog, compiled := schema.Compile(doc)
-	return &Analysis{File: f, Doc: doc, Prog: prog, Diags: schema.Merge(parsed, compiled)}
+	return NewAnalysis(f, doc, prog, schema.Merge(parsed, compiled), nil, nil)
+}
+
+// Failed returns the analysis of a text the toolchain failed on with the
+// panic value r: no syntax, no program, and one diagnostic with the code
+// [CodeInternalError] whose detail holds the stack.
+func Failed(f *diag.File, r any, stack []byte) *Analysis {
+	d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this text: %v", r)
+	d.Detail = "please report it with the text; stack: " + string(stack)
+	return NewAnalysis(f, &parser.Document{File: f}, &schema.Program{File: f}, diag.List{d}, nil, nil)
+}
+
+// NewAnalysis returns the analysis of the text of f, which its caller
+// parsed (doc) and compiled (prog, with the diagnostics diags), with the
+// rest of its package (nil: compiled alone). prev, the analysis of an
+// earlier version of the same document or nil, lends the tables of names
+// it made, which are taken while they fit.
+func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, pkg *Package, prev *Analysis) *Analysis {
+	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Package: pkg}
+	if prev != nil {
+		a.known.Store(prev.known.Load())
+		// The package's tables only while they fit: they hold the other
+		// files they were made from, which would be kept.
+		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, pkg.files()) {
+			a.pkgKnown.Store(k)
+		}
+	}
+	return a
+}
+
+// Index returns the index of the analysis's identities, which makes what
+// it knows of each top-level unit when first asked (see [Index]).
+func (a *Analysis) Index() *Index {
+	a.ixOnce.Do(func() { a.ix = newIndex(a) })
+	return a.ix
 }

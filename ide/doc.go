@@ -1,17 +1,38 @@
 // Package ide answers what an editor asks about one gram text, with no
-// protocol around it: the diagnostics with their quick fixes, hover and
-// completion. The browser playground (playground/api) is built on it. The
-// language server (package lsp) takes from it the texts it shows and the
-// context of a completion, so the two say the same; lsp's tests check that
-// they find the same things under the cursor.
+// protocol around it: what is under the cursor, what a name refers to,
+// what hover says of it and what may be typed there. It is the one
+// implementation of these questions: the browser playground
+// (playground/api) and the language server (package lsp) are built on it,
+// the language server adding the protocol (positions, URIs, protocol
+// types) and the knowledge of the package the text belongs to.
 //
 // # Entry points
 //
-// [Analyze] parses and compiles a text exactly as `gramc check` does and
-// returns an [Analysis]. On it, [Analysis.Hover] describes the thing at a
-// byte offset in Markdown and [Analysis.Complete] lists what may be typed
-// there. Offsets are byte offsets into the text; converting them to a
-// client's positions is the caller's business (see [diag.File]).
+// An [Analysis] is a text parsed and compiled. [Analyze] makes one of a
+// text alone: it parses and compiles it as `gramc check -` checks standard
+// input (parser.Parse, schema.Compile, schema.Merge), with one difference:
+// `gramc check` reports a text holding binary data as a single
+// not-a-gram-file error, which Analyze does not look for. A file named to
+// `gramc check` is compiled with the other files of its directory's
+// package; [NewAnalysis] makes the analysis of a text its caller parsed
+// and compiled so, the other member files given as a [Package], and lets a
+// new version of a document take the name tables of the one before.
+//
+// On an analysis, [Analysis.Hover] describes the thing at a byte offset
+// in Markdown, [Analysis.Definition] says where the name there is defined
+// (in the text or in another member file), and [Analysis.Complete] lists
+// what may be typed there ([Analysis.ResolveTool] fills in a tool that a
+// long list leaves bare). Their offsets and the spans they return are
+// byte offsets of the text; converting them to a client's positions is
+// the caller's business (see [diag.File]).
+//
+// Below them, [Analysis.Index] is the index of the text's identities
+// (every definition and reference, and the declarations of the agent
+// language, made one top-level unit at a time) and [Analysis.Locate] the
+// token of the syntax under the cursor, which a [SyntaxWalker] visits in
+// order; the language server's references, rename, highlights, outline
+// and semantic tokens read them. They take and give positions (see
+// [diag.Positions]), which are byte offsets in a text parsed whole.
 //
 // The documentation shown for labels, types, property keys and models is
 // given by [LabelDoc], [TypeDoc], [PropertyDoc] and [ModelDoc]; for

@@ -1,289 +1,136 @@
-// Hover: what the thing at an offset is, in Markdown, as the language
-// server's hover says it: a tool, agent, parameter, record or field (at its
-// name or a reference to it), a label, a built-in type, a property key, a
-// model, or any other identity.
+// Hover: what the thing under the cursor is, in Markdown.
+//
+//   - a tool (its name or a reference to it): description, signature,
+//     parameters and the generated JSON Schema of its arguments;
+//   - a parameter or field: type, JSON type, default, description and whether
+//     it is required;
+//   - an agent: description, model, tools, settings and the first lines of its
+//     instruction;
+//   - a record (its name or a type naming it) and a built-in type: the
+//     definition;
+//   - the labels Agent, Tool and Record, and the known property keys: a short
+//     doc ending with a link to its section of the language reference
+//     (docs/language.md);
+//   - a model string and an annotation's key;
+//   - any other identity: what it is and its labels.
+//
+// A reference to a name another file of the package declares (a tool an
+// agent lists, a record named as a type, the agent of a test or the tool
+// of a call expectation, bare or as a string, see testvalues.go) shows
+// what a local one shows, and the file it is declared in (see
+// pkgnames.go). What is under the cursor is found with the index of the
+// identities (index.go) and the walk over the syntax (syntax.go).
 
 package ide
 
 import (
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
-	"github.com/gramlang/gram/schema"
 )
 
 // Hover is the answer to a hover: Markdown about the span it covers.
 type Hover struct {
 	Markdown string
-	Span     diag.Span
+	// Span is a span of byte offsets of the text.
+	Span diag.Span
 }
-
-// at reports whether the cursor at off is on s: inside it, or just after it.
-func at(s diag.Span, off int) bool { return s.Len() > 0 && s.Start <= off && off <= s.End }
 
 // Hover describes the thing at the byte offset off; false when there is
 // nothing to say.
 func (a *Analysis) Hover(off int) (Hover, bool) {
-	if h, ok := a.hoverName(off); ok {
-		return h, true
-	}
-	if h, ok := a.hoverIdentity(off); ok {
-		return h, true
-	}
-	return a.hoverSyntax(off)
-}
-
-// eachDecl calls yield with the span of the identity of each declaration
-// (agent, tool, parameter, record, field) and a function that documents it,
-// until yield returns false.
-func (a *Analysis) eachDecl(yield func(name diag.Span, doc func() string) bool) {
-	p := a.Prog
-	for _, ag := range p.Agents {
-		if !yield(ag.NameSpan, func() string { return AgentDoc(ag) }) {
-			return
-		}
-	}
-	for _, t := range p.Tools {
-		if !yield(t.NameSpan, func() string { return ToolDoc(t) }) {
-			return
-		}
-		for _, prm := range t.Params {
-			if !yield(prm.NameSpan, func() string { return ParamDoc(prm, KindParam, t.Name) }) {
-				return
-			}
-		}
-	}
-	for _, r := range p.Records {
-		if !yield(r.NameSpan, func() string { return RecordDoc(r) }) {
-			return
-		}
-		for _, f := range r.Fields {
-			if !yield(f.NameSpan, func() string { return ParamDoc(f, KindField, r.Name) }) {
-				return
-			}
-		}
-	}
-}
-
-// declAt returns the documentation of the declaration whose identity is
-// written at the span s.
-func (a *Analysis) declAt(s diag.Span) (md string, ok bool) {
-	a.eachDecl(func(name diag.Span, doc func() string) bool {
-		if name == s {
-			md, ok = doc(), true
-		}
-		return !ok
-	})
-	return md, ok
-}
-
-// hoverName answers for a record used as a type and for the name of a
-// declaration.
-func (a *Analysis) hoverName(off int) (h Hover, ok bool) {
-	for _, t := range a.Prog.Tools {
-		for _, prm := range t.Params {
-			if h, ok := typeRefAt(prm.Type, off); ok {
-				return h, true
-			}
-		}
-		if h, ok := typeRefAt(t.Returns, off); ok {
-			return h, true
-		}
-	}
-	for _, r := range a.Prog.Records {
-		for _, f := range r.Fields {
-			if h, ok := typeRefAt(f.Type, off); ok {
-				return h, true
-			}
-		}
-	}
-	a.eachDecl(func(name diag.Span, doc func() string) bool {
-		if at(name, off) {
-			h, ok = Hover{doc(), name}, true
-		}
-		return !ok
-	})
-	return h, ok
-}
-
-// typeRefAt answers for a record named as the type t (or its items).
-func typeRefAt(t *schema.Type, off int) (Hover, bool) {
-	for ; t != nil; t = t.Items {
-		if t.Kind == schema.RecordType && t.Record != nil && at(t.Span, off) {
-			return Hover{RecordDoc(t.Record), t.Span}, true
-		}
-	}
-	return Hover{}, false
-}
-
-// hoverIdentity answers for an identity of the lowered patterns: a
-// reference (to a declaration or a pattern) or a pattern of plain gram.
-func (a *Analysis) hoverIdentity(off int) (Hover, bool) {
-	var found *parser.Pattern
-	seen := map[*parser.Pattern]bool{}
-	var walk func(p *parser.Pattern)
-	walk = func(p *parser.Pattern) {
-		if found != nil || seen[p] {
-			return
-		}
-		seen[p] = true
-		if p.Subject.Identity != "" && at(p.IdentSpan(), off) {
-			found = p
-			return
-		}
-		for _, e := range p.Elements {
-			walk(e)
-		}
-	}
-	for _, p := range a.Doc.Lowered {
-		walk(p)
-	}
-	if found == nil {
+	md, span, ok := a.hover(a.File.Pos(off))
+	if !ok {
 		return Hover{}, false
 	}
-	span := found.IdentSpan()
-	def := found
-	if found.IsReference() {
-		if found.Def == nil {
-			return Hover{UndefinedDoc(found.Subject.Identity), span}, true
-		}
-		def = found.Def
-	}
-	if md, ok := a.declAt(def.IdentSpan()); ok {
-		return Hover{md, span}, true
-	}
-	line := 0
-	if s := def.IdentSpan(); s.Len() > 0 {
-		line = a.File.OffsetPosition(s.Start).Line
-	}
-	return Hover{PatternDoc(def, PatternKind(def), def.Subject.Identity, line), span}, true
+	return Hover{Markdown: md, Span: a.File.Resolve(span)}, true
 }
 
-// hoverSyntax answers for a token of the syntax: a label, a property key,
-// the value of `items` or `model`, an annotation's key.
-func (a *Analysis) hoverSyntax(off int) (Hover, bool) {
-	var top grammar.Node
-	if h := a.Doc.Header; h != nil && at(h.Span(), off) {
-		top = h
-	} else {
-		for _, tp := range a.Doc.Patterns {
-			if s := tp.Span(); s.Start <= off && off <= s.End {
-				top = tp
-				break
-			}
+// hover returns the Markdown for the cursor at the position pos and the
+// span of positions it is about.
+func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
+	if v, ok := a.testValueAt(pos); ok {
+		if t, ok := a.target(v); ok {
+			return t.doc(), v.span, true
 		}
+		return UndefinedDoc(v.name), v.span, true
 	}
-	if top == nil {
-		return Hover{}, false
+	ix := a.Index()
+	if o, ok := ix.At(pos); ok {
+		if !o.Resolved() {
+			if d, ok := a.packageNames().declared(o.Name); ok {
+				return d.doc(), o.Span, true
+			}
+			return UndefinedDoc(o.Name), o.Span, true
+		}
+		if d := ix.NameDecl(o.Def); d != nil {
+			return declDoc(d), o.Span, true
+		}
+		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
-	var (
-		stack  []grammar.Node
-		keys   []string // the key of the innermost entry, per node
-		maps   int      // map values open
-		answer Hover
-		ok     bool
-	)
-	grammar.Inspect(top, func(n grammar.Node) bool {
-		if n == nil {
-			if v, isValue := stack[len(stack)-1].(*grammar.Value); isValue && v.Kind() == grammar.MapValue {
-				maps--
-			}
-			stack, keys = stack[:len(stack)-1], keys[:len(keys)-1]
-			return false
-		}
-		if ok {
-			return false
-		}
-		key := ""
-		if len(keys) > 0 {
-			key = keys[len(keys)-1]
-		}
-		var parent grammar.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		switch n := n.(type) {
-		case *grammar.Entry:
-			key = n.KeyName()
-		case *grammar.Value:
-			if n.Kind() == grammar.MapValue {
-				maps++
-			}
-		case *grammar.Name:
-			if at(n.Span(), off) {
-				answer, ok = Hover{AnnotationDoc(n.Value), n.Span()}, true
-			}
-		case *grammar.Tok:
-			if at(n.Span(), off) {
-				answer, ok = a.hoverTok(parent, n, key, maps > 0, off)
-			}
-		}
-		stack, keys = append(stack, n), append(keys, key)
-		return !ok
-	})
-	return answer, ok
+	it, ok := a.Locate(pos)
+	if !ok {
+		return "", diag.Span{}, false
+	}
+	if md := a.syntaxDoc(it); md != "" {
+		return md, it.Tok.Span(), true
+	}
+	return "", diag.Span{}, false
 }
 
-// hoverTok answers for the token t, a child of parent; key is the key of
-// the entry it is in, nested whether it is inside a map.
-func (a *Analysis) hoverTok(parent grammar.Node, t *grammar.Tok, key string, nested bool, off int) (Hover, bool) {
-	span := t.Span()
-	switch p := parent.(type) {
-	case *grammar.Label:
-		if t != &p.Name {
-			return Hover{}, false
+// syntaxDoc documents a token of the syntax that is no identity: a label,
+// a property key, the value of `items` or `model`, an annotation's key.
+func (a *Analysis) syntaxDoc(it SyntaxItem) string {
+	ix := a.Index()
+	switch it.Kind {
+	case SynLabel:
+		return LabelUseDoc(a.Prog, it.Tok.Text())
+	case SynKey:
+		if it.Nested {
+			return ""
 		}
-		return Hover{LabelUseDoc(a.Prog, t.Text()), span}, true
-	case *grammar.Entry:
-		if nested {
-			return Hover{}, false
+		k := KindOther
+		if d := ix.SpanDecl(it.Owner); d != nil {
+			k = d.Kind
 		}
-		if md := PropertyDoc(a.kindAt(off), t.Text()); md != "" {
-			return Hover{md, span}, true
-		}
-	case *grammar.Value:
-		if nested {
-			return Hover{}, false
-		}
-		switch key {
+		return PropertyDoc(k, it.Tok.Text())
+	case SynValue:
+		switch it.Key {
 		case "items":
-			if md := TypeNameDoc(a.Prog, t.Text()); md != "" {
-				return Hover{md, span}, true
-			}
+			return TypeNameDoc(a.Prog, it.Tok.Text())
 		case "model":
-			for _, ag := range a.Prog.Agents {
-				if ag.Span.Start <= off && off <= ag.Span.End {
-					return Hover{ModelDoc(ag.Model), span}, true
-				}
+			if d := ix.SpanDecl(it.Owner); d != nil && d.Kind == KindAgent {
+				return ModelDoc(d.Agent.Model)
 			}
 		}
+	case SynAnnotKey:
+		return AnnotationDoc(it.Tok.Value)
 	}
-	return Hover{}, false
+	return ""
 }
 
-// kindAt returns the kind of the innermost declaration around off.
-func (a *Analysis) kindAt(off int) Kind {
-	best, kind := diag.Span{Start: -1}, KindOther
-	consider := func(s diag.Span, k Kind) {
-		if s.Len() > 0 && s.Start <= off && off <= s.End && (best.Start < 0 || s.Len() < best.Len()) {
-			best, kind = s, k
-		}
+// declDoc describes a declaration of the agent language.
+func declDoc(d *Decl) string {
+	switch d.Kind {
+	case KindAgent:
+		return AgentDoc(d.Agent)
+	case KindTool:
+		return ToolDoc(d.Tool)
+	case KindParam:
+		return ParamDoc(d.Param, d.Kind, d.Tool.Name)
+	case KindField:
+		return ParamDoc(d.Param, d.Kind, d.Record.Name)
+	case KindRecord:
+		return RecordDoc(d.Record)
 	}
-	for _, ag := range a.Prog.Agents {
-		consider(ag.Span, KindAgent)
+	return ""
+}
+
+// patternDoc describes the identity of plain gram at the occurrence o,
+// defined by p (nil when it is not known).
+func (a *Analysis) patternDoc(p *parser.Pattern, o *Occurrence) string {
+	line := 0
+	if p != nil {
+		line = a.File.OffsetPosition(a.File.Offset(p.IdentSpan().Start)).Line
 	}
-	for _, t := range a.Prog.Tools {
-		consider(t.Span, KindTool)
-		consider(t.ReturnSpan, KindReturn)
-		for _, p := range t.Params {
-			consider(p.Span, KindParam)
-		}
-	}
-	for _, r := range a.Prog.Records {
-		consider(r.Span, KindRecord)
-		for _, f := range r.Fields {
-			consider(f.Span, KindField)
-		}
-	}
-	return kind
+	return PatternDoc(p, o.Kind, o.Name, line)
 }

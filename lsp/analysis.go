@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -52,8 +51,7 @@ type snapshot struct {
 	// directory holds no other .gram file (see package.go).
 	pkg *pkgInputs
 	// superseded is set when a newer version of the document arrives: an
-	// analysis computed only for diagnostics then stops early, and so does
-	// the index built ahead of requests.
+	// analysis computed only for diagnostics then stops early.
 	superseded atomic.Bool
 }
 
@@ -156,17 +154,12 @@ func changedSpan(old, text []byte) (diag.Span, int) {
 	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
 }
 
-// analysis is what the toolchain makes of a text. It is immutable.
+// analysis is what the toolchain makes of a text, with what the language
+// server knows of it besides: the editor features of package ide answer on
+// its ide.Analysis, and the package's other files and the client's targets
+// are the server's. It is immutable.
 type analysis struct {
-	// File is the source.
-	File *diag.File
-	// Doc is the parsed document.
-	Doc *parser.Document
-	// Prog is the compiled program (partial when there are errors).
-	Prog *schema.Program
-	// Diags are the parser's and the compiler's diagnostics merged, sorted
-	// and without duplicates: what `gramc check` reports for the text.
-	Diags diag.List
+	*ide.Analysis
 	// Others are the other member files of the document's package, when
 	// it was compiled with them (see package.go); their spans are
 	// positions of their own files.
@@ -178,27 +171,27 @@ type analysis struct {
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
-	// pkgNames are the names the other files declare, made once when a
-	// request needs them (see pkgnames.go).
-	pkgOnce sync.Once
-	pkg     *pkgNames
-	// pkgKnown are the newest tables of those names known: the
-	// analysis's own once made, else an earlier version's, which fit while
-	// the other files and the document's own names are the same.
-	pkgKnown atomic.Pointer[pkgTables]
-
-	ixOnce sync.Once
-	ix     *index
-
-	namesOnce sync.Once
-	nt        *nameTables
-	// names are the newest name tables known: the analysis's own once
-	// made, else an earlier version's, which may fit (see names).
-	known atomic.Pointer[nameTables]
-
 	// targets are the diagnostics of the client's targets (see
 	// targets.go), with the analysis's own.
 	targets atomic.Pointer[targetDiags]
+}
+
+// newAnalysis returns the analysis of a document compiled with the other
+// member files others (nil: alone); prev is the analysis of an earlier
+// version, or nil.
+func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *analysis) *analysis {
+	var pkg *ide.Package
+	if others != nil {
+		pkg = &ide.Package{Files: make([]ide.PackageFile, len(others))}
+		for i, o := range others {
+			pkg.Files[i] = ide.PackageFile{File: o.File, Prog: o.Program, Test: o.Test}
+		}
+	}
+	var prevIDE *ide.Analysis
+	if prev != nil {
+		prevIDE = prev.Analysis
+	}
+	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, pkg, prevIDE), Others: others}
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
@@ -233,9 +226,7 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			d := diag.Errorf(ide.CodeInternalError, diag.Span{}, "internal error while checking this file: %v", r)
-			d.Detail = "please report it with the file's text; stack: " + string(debug.Stack())
-			an = &analysis{File: f, Doc: &parser.Document{File: f}, Prog: &schema.Program{File: f}, Diags: diag.List{d}}
+			an = &analysis{Analysis: ide.Failed(f, r, debug.Stack())}
 		}
 	}()
 	var (
@@ -265,23 +256,9 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 		prog, compiled = compileDocument(f, doc, after)
 		diags = schema.Merge(parsed, compiled)
 	}
-	an = &analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others, compiledPkg: compiled}
-	if prev != nil {
-		an.known.Store(prev.known.Load())
-		// The package's tables only while they fit: they hold the other
-		// files they were made from, which would be kept.
-		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {
-			an.pkgKnown.Store(k)
-		}
-	}
+	an = newAnalysis(f, doc, prog, diags, others, prev)
+	an.compiledPkg = compiled
 	return an
-}
-
-// index returns the analysis's index of identities, which makes what it
-// knows of each unit when first asked (see index.go).
-func (a *analysis) index() *index {
-	a.ixOnce.Do(func() { a.ix = newIndex(a) })
-	return a.ix
 }
 
 // text returns the source text of a span of positions, or "" for a span

@@ -106,8 +106,8 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 			fix("Add a model", []diag.Edit{e}, true)
 		}
 	case schema.CodeUnusedTool:
-		if dl := a.index().nameDecl(d.Span); dl != nil && dl.role == ide.KindTool {
-			fix("Remove the unused tool "+dl.tool.Name, []diag.Edit{a.removal(dl.tool.Span)}, false)
+		if dl := a.Index().NameDecl(d.Span); dl != nil && dl.Kind == ide.KindTool {
+			fix("Remove the unused tool "+dl.Tool.Name, []diag.Edit{a.removal(dl.Tool.Span)}, false)
 		}
 	}
 	return out
@@ -118,14 +118,14 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 // reported at), and whether there is one: the property is missing, not just
 // empty.
 func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
-	d := a.index().nameDecl(name)
+	d := a.Index().NameDecl(name)
 	if d == nil {
 		return diag.Edit{}, false
 	}
 	var s *grammar.Subject
-	switch d.role {
+	switch d.Kind {
 	case ide.KindAgent, ide.KindTool, ide.KindRecord:
-		p := a.index().defPattern(name)
+		p := a.Index().DefPattern(name)
 		if p == nil {
 			return diag.Edit{}, false
 		}
@@ -213,10 +213,10 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 // toolAt returns the innermost tool whose pattern contains off, or the tool
 // named under the cursor.
 func (a *analysis) toolAt(off int) *schema.Tool {
-	ix := a.index()
-	if o, ok := ix.at(off); ok && o.resolved() {
-		if d := ix.nameDecl(o.def); d != nil && d.role == ide.KindTool {
-			return d.tool
+	ix := a.Index()
+	if o, ok := ix.At(off); ok && o.Resolved() {
+		if d := ix.NameDecl(o.Def); d != nil && d.Kind == ide.KindTool {
+			return d.Tool
 		}
 	}
 	var best *schema.Tool

@@ -1,8 +1,6 @@
-// Go to definition: from any occurrence of an identity (a tool listed in an
-// agent, an element reference, a repeated path node, a record named as a
-// type, the agent of a test or the tool of a call expectation, see
-// testvalues.go) to the identity where it is defined, in the document or
-// in another file of its package.
+// Go to definition: from any occurrence of an identity to the identity
+// where it is defined, in the document or in another file of its package,
+// as package ide finds it (see ide.Analysis.Definition).
 
 package lsp
 
@@ -10,6 +8,8 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/ide"
 )
 
 // Definition answers textDocument/definition.
@@ -19,25 +19,19 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 		return nil, err
 	}
 	an := snap.Analysis()
-	off := posOf(an.File, p.Position)
-	if v, ok := an.testValueAt(off); ok {
-		if t, ok := an.target(v); ok {
-			if loc, ok := t.location(an, snap.URI); ok {
-				return []protocol.Location{loc}, nil
-			}
-		}
-		return nil, nil
-	}
-	o, ok := an.index().at(off)
+	loc, ok := an.Definition(offsetOf(an.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
-	if !o.resolved() {
-		// A name another file of the package declares (see package.go).
-		if loc, ok := an.declaredElsewhere(o.name); ok {
-			return []protocol.Location{loc}, nil
-		}
-		return nil, nil
+	return []protocol.Location{locationOf(snap.URI, an, loc)}, nil
+}
+
+// locationOf returns the protocol location of a place package ide gives:
+// in the document at uri, analysed as an, or in another file of its
+// package.
+func locationOf(uri protocol.DocumentURI, an *analysis, loc ide.Location) protocol.Location {
+	if loc.File != an.File {
+		uri = pathURI(loc.File.Path)
 	}
-	return []protocol.Location{{URI: snap.URI, Range: rangeOf(an.File, o.def)}}, nil
+	return protocol.Location{URI: uri, Range: byteRangeOf(loc.File, loc.Span)}
 }

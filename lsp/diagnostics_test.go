@@ -389,7 +389,8 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 		}
 		for k := 0; k < 10; k++ {
 			off := boundary(text, rnd.IntN(len(text)+1))
-			an.hover(off)
+			an.Hover(off)
+			an.Definition(off)
 			for _, it := range an.complete(off) {
 				if it.TextEdit != nil {
 					check("completion", it.TextEdit.Range)

@@ -26,19 +26,19 @@
 // A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
 // parse (parser.ParseForEdits, or parser.Reparse from the last analysed
 // version, which re-parses only the top-level units around the change and
-// keeps the syntax and lowering of the others by pointer),
-// compile (schema.Compile, or schema.Recompile from the last analysed
-// version's program, which takes every declaration the edit left as it is
-// and compiles the others again), merge the diagnostics (schema.Merge:
-// exactly what `gramc check` reports), and, lazily, an index of identity
-// occurrences for navigation, made a unit at a time as requests ask (see
-// index.go), and sorted name tables for completion, taken from the version
-// before when its names are the same. A change that leaves the text as it
-// was shares the previous analysis. Diagnostics are computed off the request
-// path by one worker per document that always takes the newest version:
-// edits that arrive while a version is being analysed replace it, and its
-// analysis stops at the next stage (a superseded result is never
-// published). Every publication carries the version it was computed for.
+// keeps the syntax and lowering of the others by pointer), compile
+// (schema.Compile, or schema.Recompile from the last analysed version's
+// program, which takes every declaration the edit left as it is and compiles
+// the others again), merge the diagnostics (schema.Merge: exactly what `gramc
+// check` reports), and, lazily, the index of identity occurrences and the
+// sorted name tables for completion of package ide, the index made a unit at
+// a time as requests ask, the tables taken from the version before when its
+// names are the same. A change that leaves the text as it was shares the
+// previous analysis. Diagnostics are computed off the request path by one
+// worker per document that always takes the newest version: edits that arrive
+// while a version is being analysed replace it, and its analysis stops at the
+// next stage (a superseded result is never published). Every publication
+// carries the version it was computed for.
 //
 // Every request answers from the version it arrived with: versions are
 // immutable, and its spans are that version's positions, which the
@@ -46,22 +46,25 @@
 // version shares most of its syntax and program with the one before, so
 // analysing it costs about what the edit touched, see docs/architecture.md).
 //
-// The features live one per file: hover.go, definition.go,
-// references.go, completion.go (with cursor.go, the units around the
-// cursor), symbols.go, folding.go, selection.go, rename.go, format.go,
-// codeaction.go (with the "show tool schema" command), semantic.go,
-// inlay.go, package.go (a document compiled with the other files of its
-// package, open buffers over files on disk), xref.go (references and
-// rename of a name of the package across its files), testvalues.go (the
-// agents and tools a test names, for hover and definition),
-// bindingsfile.go (a bindings file checked by its rules, checked again
-// when the mcp.json it names changes), tests.go (agent tests: a
-// NAME_test.gram document compiled with NAME.gram, tests in the outline, a
-// code lens and command that run one, bound by the project's bindings file
-// as testbindings.go does) and
-// targets.go (the providers the client chooses, whose target diagnostics
-// and quick fixes join the document's). The texts of hovers and
-// completions, the kinds of what identities name and the context of a
-// completion come from package ide, which the browser playground is built
-// on, so that the two say the same.
+// The features live one per file: hover.go, definition.go, references.go,
+// completion.go (with resolve.go), symbols.go, folding.go, selection.go,
+// rename.go, format.go, codeaction.go (with the "show tool schema" command),
+// semantic.go, inlay.go, package.go (a document compiled with the other files
+// of its package, open buffers over files on disk), xref.go (references and
+// rename of a name of the package across its files), bindingsfile.go (a
+// bindings file checked by its rules, checked again when the mcp.json it
+// names changes), tests.go (agent tests: a NAME_test.gram document compiled
+// with NAME.gram, tests in the outline, a code lens and command that run one,
+// bound by the project's bindings file as testbindings.go does) and
+// targets.go (the providers the client chooses, whose target diagnostics and
+// quick fixes join the document's).
+//
+// What is under the cursor, what a name refers to, what hover says of it
+// and what may be typed there are package ide's, which the browser
+// playground is built on: the analysis of a document is an ide.Analysis,
+// with the other member files of its package (ide.Package), and hover,
+// definition and completion here turn the client's positions into its
+// byte offsets and its answers into protocol types. References, rename,
+// highlights, symbols, code actions and semantic tokens read its index of
+// identities (ide.Index) and its walk over the syntax.
 package lsp

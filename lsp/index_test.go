@@ -35,11 +35,7 @@ func TestIndexIsMadeAUnitAtATime(t *testing.T) {
 		t.Fatalf("definition: %+v", locs)
 	}
 	an := c.srv.docs.current()[uri].Analysis()
-	ix := an.index()
-	ix.mu.Lock()
-	made := len(ix.units)
-	ix.mu.Unlock()
-	if made == 0 || made > 3 {
+	if made := an.Index().Made(); made == 0 || made > 3 {
 		t.Errorf("%d of %d units indexed for a hover and a definition, want the two they are about", made, len(an.Doc.Lowered))
 	}
 	var refs []protocol.Location
@@ -63,8 +59,8 @@ func TestIndexSameUnitReference(t *testing.T) {
 		{strings.LastIndex(text, "(a)") + 1, "**node** `a`"},
 		{strings.Index(text, "y,"), "**node** `y`"},
 	} {
-		if md, _, ok := an.hover(an.File.Pos(tc.off)); !ok || !strings.HasPrefix(md, tc.want) {
-			t.Errorf("hover at %d: %q, want %q", tc.off, md, tc.want)
+		if h, ok := an.Hover(tc.off); !ok || !strings.HasPrefix(h.Markdown, tc.want) {
+			t.Errorf("hover at %d: %q, want %q", tc.off, h.Markdown, tc.want)
 		}
 	}
 }

@@ -99,41 +99,6 @@ func (in *pkgInputs) compile(f *diag.File, doc *parser.Document, parsed diag.Lis
 	return self.Program, self.Diags, pkg, others, true
 }
 
-// declaredElsewhere returns where another file of the package declares
-// name: a tool (at the top level), an agent or a record of a file that is
-// not a test file, in path order.
-func (a *analysis) declaredElsewhere(name string) (protocol.Location, bool) {
-	for _, o := range a.Others {
-		if o.Test || name == "" {
-			continue
-		}
-		var span diag.Span
-		for _, t := range o.Program.Tools {
-			if t.TopLevel && t.Name == name {
-				span = t.NameSpan
-				break
-			}
-		}
-		if span.Len() == 0 {
-			if ag := o.Program.Agent(name); ag != nil {
-				span = ag.NameSpan
-			}
-		}
-		if span.Len() == 0 {
-			for _, r := range o.Program.Records {
-				if r.Name == name {
-					span = r.NameSpan
-					break
-				}
-			}
-		}
-		if span.Len() > 0 {
-			return protocol.Location{URI: pathURI(o.File.Path), Range: rangeOf(o.File, span)}, true
-		}
-	}
-	return protocol.Location{}, false
-}
-
 // sourceCache holds the other files of packages, parsed: an open buffer's
 // as long as its text is the same, a file's on disk as long as its size and
 // modification time are. A file on disk is looked at again at most once in

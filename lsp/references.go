@@ -8,6 +8,8 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/ide"
 )
 
 // References answers textDocument/references: for a name of the package
@@ -19,27 +21,27 @@ func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return nil, err
 	}
 	an := snap.Analysis()
-	ix := an.index()
-	o, ok := ix.at(posOf(an.File, p.Position))
+	ix := an.Index()
+	o, ok := ix.At(posOf(an.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
 	if name, ok := an.packageName(o); ok {
 		return an.packageReferences(snap.URI, name, p.Context.IncludeDeclaration), nil
 	}
-	if !o.resolved() {
+	if !o.Resolved() {
 		return nil, nil
 	}
-	occs := ix.occurrencesOf(o.def)
+	occs := ix.OccurrencesOf(o.Def)
 	var out []protocol.Location
 	for i, r := range occs {
 		if i%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if r.isDef && !p.Context.IncludeDeclaration {
+		if r.IsDef && !p.Context.IncludeDeclaration {
 			continue
 		}
-		out = append(out, protocol.Location{URI: snap.URI, Range: rangeOf(an.File, r.span)})
+		out = append(out, protocol.Location{URI: snap.URI, Range: rangeOf(an.File, r.Span)})
 	}
 	return out, nil
 }
@@ -54,26 +56,26 @@ func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 	var out []protocol.DocumentHighlight
 	for _, r := range occs {
 		kind := protocol.DocumentHighlightKindRead
-		if r.isDef {
+		if r.IsDef {
 			kind = protocol.DocumentHighlightKindWrite
 		}
-		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.span), Kind: kind})
+		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
 	}
 	return out, nil
 }
 
 // occurrencesAt returns every occurrence of the identity at pos (its
 // definition and its references), or nil when no resolved identity is there.
-func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, []*occurrence, error) {
+func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, []*ide.Occurrence, error) {
 	snap, err := s.snapshot(ctx, uri)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	an := snap.Analysis()
-	ix := an.index()
-	o, ok := ix.at(posOf(an.File, pos))
-	if !ok || !o.resolved() {
+	ix := an.Index()
+	o, ok := ix.At(posOf(an.File, pos))
+	if !ok || !o.Resolved() {
 		return snap, an, nil, nil
 	}
-	return snap, an, ix.occurrencesOf(o.def), nil
+	return snap, an, ix.OccurrencesOf(o.Def), nil
 }

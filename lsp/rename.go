@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -27,7 +28,7 @@ func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 	if err != nil {
 		return nil, err
 	}
-	r := rangeOf(an.File, o.span)
+	r := rangeOf(an.File, o.Span)
 	return &r, nil
 }
 
@@ -47,8 +48,8 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		return nil, err
 	}
 	var edits []protocol.TextEdit
-	for _, r := range an.index().occurrencesOf(o.def) {
-		edits = append(edits, protocol.TextEdit{Range: rangeOf(an.File, r.span), NewText: text})
+	for _, r := range an.Index().OccurrencesOf(o.Def) {
+		edits = append(edits, protocol.TextEdit{Range: rangeOf(an.File, r.Span), NewText: text})
 	}
 	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: edits}}, nil
 }
@@ -65,7 +66,7 @@ func isKeyword(name string) bool {
 
 // renameTargetAt returns the snapshot of the document at uri, its analysis
 // and the occurrence to rename at pos, or an error saying why there is none.
-func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, *occurrence, error) {
+func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, *ide.Occurrence, error) {
 	snap, err := s.snapshot(ctx, uri)
 	if err != nil {
 		return nil, nil, nil, err
@@ -77,19 +78,19 @@ func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, p
 
 // renameTarget returns the occurrence to rename at off, or an error saying
 // why there is none.
-func (a *analysis) renameTarget(off int) (*occurrence, error) {
-	if o, ok := a.index().at(off); ok {
-		if !o.resolved() {
+func (a *analysis) renameTarget(off int) (*ide.Occurrence, error) {
+	if o, ok := a.Index().At(off); ok {
+		if !o.Resolved() {
 			if _, ok := a.packageName(o); ok {
 				// Declared by another file of the package.
 				return o, nil
 			}
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not defined in this file, so it cannot be renamed", o.name)
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not defined in this file, so it cannot be renamed", o.Name)
 		}
 		return o, nil
 	}
-	if it, ok := a.locate(off); ok && it.kind == synLabel {
-		name := it.tok.Text()
+	if it, ok := a.Locate(off); ok && it.Kind == ide.SynLabel {
+		name := it.Tok.Text()
 		if isKeyword(name) {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s is a keyword of the agent language, not a name that can be renamed", name)
 		}
@@ -99,7 +100,7 @@ func (a *analysis) renameTarget(off int) (*occurrence, error) {
 }
 
 // checkNewName validates a new name for o and returns how to write it.
-func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
+func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
 		return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
 	}
@@ -108,37 +109,58 @@ func (a *analysis) checkNewName(o *occurrence, name string) (string, error) {
 		return bad("the new name is empty")
 	case isKeyword(name):
 		return bad("%s is a keyword of the agent language: choose another name", name)
-	case o.role == ide.KindTool && !schema.ValidToolName(name):
+	case o.Kind == ide.KindTool && !schema.ValidToolName(name):
 		return bad("%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
-	case o.role == ide.KindRecord && !parser.IsSymbol(name):
+	case o.Kind == ide.KindRecord && !parser.IsSymbol(name):
 		return bad("%q is not a valid type name: use letters, digits and '_', starting with a letter", name)
 	case !parser.IsSymbol(name):
 		return bad("%q is not a valid name: use letters, digits, '_', '-' and '.', starting with a letter or '_'", name)
 	}
-	if name == o.name {
+	if name == o.Name {
 		return name, nil
 	}
-	ix := a.index()
-	if o.role == ide.KindTool && a.Prog.Tool(name) != nil {
+	ix := a.Index()
+	if o.Kind == ide.KindTool && a.Prog.Tool(name) != nil {
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
 	topIdents, topPatterns := a.topNames()
-	if d := ix.defPattern(o.def); d != nil && topPatterns[d] || o.role == ide.KindRecord || o.role == ide.KindTool || o.role == ide.KindAgent {
+	if d := ix.DefPattern(o.Def); d != nil && topPatterns[d] || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
 		if at, taken := topIdents[name]; taken {
 			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
-	if d := ix.nameDecl(o.def); d != nil && (d.role == ide.KindParam || d.role == ide.KindField) {
+	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == ide.KindParam || d.Kind == ide.KindField) {
 		var taken bool
-		if d.tool != nil {
-			taken = d.tool.Param(name) != nil
-		} else if d.record != nil {
-			taken = d.record.Field(name) != nil
+		if d.Tool != nil {
+			taken = d.Tool.Param(name) != nil
+		} else if d.Record != nil {
+			taken = d.Record.Field(name) != nil
 		}
 		if taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s %s already exists", d.role, name)
+			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s %s already exists", d.Kind, name)
 		}
 	}
 	return name, nil
+}
+
+// topNames returns where each identity of a top-level pattern (or of the
+// pattern an annotation wraps) is first named, and the top-level patterns:
+// rename checks a new name against them.
+func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
+	n := len(a.Doc.Lowered)
+	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
+	for _, p := range a.Doc.Lowered {
+		tops[p] = true
+		q := p
+		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+			q = q.Elements[0]
+		}
+		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+			if _, ok := idents[id]; id != "" && !ok {
+				idents[id] = q.IdentSpan()
+			}
+		}
+	}
+	return idents, tops
 }

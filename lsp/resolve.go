@@ -8,13 +8,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"sort"
-	"strings"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/gramlang/gram/ide"
-	"github.com/gramlang/gram/schema"
 )
 
 // completionData is what a completion item carries for its resolution: the
@@ -47,39 +42,9 @@ func (s *server) CompletionResolve(ctx context.Context, it *protocol.CompletionI
 	if err != nil {
 		return it, nil
 	}
-	an := snap.Analysis()
-	if t := an.names().tool(an.Prog, d.Tool); t != nil {
-		toolDetail(it, t)
-	} else if pn := an.packageNames(); pn != nil {
-		if pd, ok := lookup(pn.toolTable(), d.Tool); ok {
-			pkgToolDetail(it, pd)
-		}
+	if c, ok := snap.Analysis().ResolveTool(d.Tool); ok {
+		it.Detail = c.Detail
+		it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: c.Doc}
 	}
 	return it, nil
-}
-
-// toolDetail fills in a tool item's signature and description.
-func toolDetail(it *protocol.CompletionItem, t *schema.Tool) {
-	it.Detail = ide.Signature(t)
-	it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: t.Description}
-}
-
-// pkgToolDetail fills in the item of a tool another file of the package
-// declares: its file and signature, and its description.
-func pkgToolDetail(it *protocol.CompletionItem, d pkgDecl) {
-	toolDetail(it, d.tool)
-	it.Detail = d.where() + ": " + it.Detail
-}
-
-// tool returns the top-level tool of p, the program the tables are of,
-// with the given name, or nil.
-func (nt *nameTables) tool(p *schema.Program, name string) *schema.Tool {
-	key := strings.ToLower(name)
-	es := nt.tools
-	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
-		if es[i].name == name {
-			return p.Tools[es[i].v]
-		}
-	}
-	return nil
 }

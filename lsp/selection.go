@@ -120,7 +120,7 @@ func (a *analysis) spansAround(off int) []diag.Span {
 	if h := a.Doc.Header; h != nil {
 		grammar.Inspect(h, visit)
 	}
-	if tp := topAt(a.Doc.Patterns, off); tp != nil {
+	if tp := a.TopAt(off); tp != nil {
 		grammar.Inspect(tp, visit)
 	}
 	return out

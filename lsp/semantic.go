@@ -104,7 +104,7 @@ type semToken struct {
 // semanticTokens returns the document's tokens in source order, their spans
 // as byte offsets.
 func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
-	ix := a.index()
+	ix := a.Index()
 	// About one token in seven bytes of data, fewer in agent files: room
 	// for most of them made once.
 	out := make([]semToken, 0, len(a.File.Text)/8+16)
@@ -114,49 +114,49 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 			out = append(out, semToken{f.Resolve(s), typ, mods})
 		}
 	}
-	visit := func(it synItem) {
-		s := it.tok.Span()
-		switch it.kind {
-		case synIdent, synRef:
+	visit := func(it ide.SyntaxItem) {
+		s := it.Tok.Span()
+		switch it.Kind {
+		case ide.SynIdent, ide.SynRef:
 			typ, mods := uint32(tokPattern), uint32(0)
-			if o := ix.exact(s); o != nil {
-				typ = roleToken(o.role)
-				if o.isDef {
+			if o := ix.Exact(s); o != nil {
+				typ = roleToken(o.Kind)
+				if o.IsDef {
 					mods |= modDeclaration
 				}
 			}
 			add(s, typ, mods)
-		case synLabel:
-			name := it.tok.Text()
+		case ide.SynLabel:
+			name := it.Tok.Text()
 			switch {
 			case name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel:
 				add(s, tokKeyword, 0)
-			case ix.exact(s) != nil:
+			case ix.Exact(s) != nil:
 				add(s, tokRecord, 0)
 			case schema.IsBuiltinType(name):
 				add(s, tokLabel, modDefaultLibrary)
 			default:
 				add(s, tokLabel, 0)
 			}
-		case synKey:
+		case ide.SynKey:
 			add(s, tokKey, 0)
-		case synValue:
+		case ide.SynValue:
 			add(s, valueToken(it, ix), 0)
-		case synArrow:
+		case ide.SynArrow:
 			add(s, tokArrow, 0)
-		case synAnnotKey, synAnnotMark:
+		case ide.SynAnnotKey, ide.SynAnnotMark:
 			add(s, tokAnnotation, 0)
 		}
 	}
-	w := newSynWalker(visit)
+	w := ide.NewSyntaxWalker(visit)
 	if h := a.Doc.Header; h != nil {
-		w.walk(h, h.Span())
+		w.Walk(h, h.Span())
 	}
 	for i, tp := range a.Doc.Patterns {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		w.walk(tp, tp.Span())
+		w.Walk(tp, tp.Span())
 	}
 	comments := make([]semToken, 0, len(a.Doc.Comments))
 	for _, c := range a.Doc.Comments {
@@ -241,8 +241,8 @@ func roleToken(r ide.Kind) uint32 {
 }
 
 // valueToken returns the token type of a value.
-func valueToken(it synItem, ix *index) uint32 {
-	switch it.tok.Type {
+func valueToken(it ide.SyntaxItem, ix *ide.Index) uint32 {
+	switch it.Tok.Type {
 	case grammar.String, grammar.Backtick, grammar.Fenced, grammar.Tagged, grammar.TaggedFenced:
 		return tokString
 	case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal, grammar.Measurement:
@@ -250,8 +250,8 @@ func valueToken(it synItem, ix *index) uint32 {
 	case grammar.Bool:
 		return tokKeyword
 	}
-	if it.key == "items" && !it.nested {
-		if ix.exact(it.tok.Span()) != nil {
+	if it.Key == "items" && !it.Nested {
+		if ix.Exact(it.Tok.Span()) != nil {
 			return tokRecord
 		}
 		return tokLabel

@@ -50,7 +50,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 
 // documentSymbols returns the outline.
 func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
-	ix := a.index()
+	ix := a.Index()
 	var out []protocol.DocumentSymbol
 	for _, p := range a.Doc.Lowered {
 		if p.Kind == parser.HeaderKind {
@@ -64,18 +64,18 @@ func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 // patternSymbols returns the symbols of a pattern: one for a named pattern
 // (with its named elements as children), or those of its elements for an
 // anonymous one.
-func (a *analysis) patternSymbols(ix *index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
+func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
-	if d := ix.spanDecl(p.Span()); d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
-		switch d.role {
+	if d := ix.SpanDecl(p.Span()); d != nil && (p.Kind == parser.GroupKind || p.Kind == parser.NodeKind) {
+		switch d.Kind {
 		case ide.KindAgent:
-			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.agent, p)}
+			return []protocol.DocumentSymbol{a.agentSymbol(ix, d.Agent, p)}
 		case ide.KindTool:
-			return []protocol.DocumentSymbol{a.toolSymbol(d.tool)}
+			return []protocol.DocumentSymbol{a.toolSymbol(d.Tool)}
 		case ide.KindRecord:
-			return []protocol.DocumentSymbol{a.recordSymbol(d.record)}
+			return []protocol.DocumentSymbol{a.recordSymbol(d.Record)}
 		}
 	}
 	if p.Kind == parser.GroupKind && p.Subject.HasLabel(schema.TestLabel) {
@@ -153,7 +153,7 @@ func selection(name, whole diag.Span) diag.Span {
 }
 
 // agentSymbol returns an agent with its tools.
-func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
+func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
 	sym := protocol.DocumentSymbol{
 		Name:           nameOr(ag.Name),
 		Detail:         ag.Model.String(),
@@ -172,8 +172,8 @@ func (a *analysis) agentSymbol(ix *index, ag *schema.Agent, p *parser.Pattern) p
 				SelectionRange: rangeOf(a.File, e.Span()),
 			})
 		default:
-			if d := ix.spanDecl(e.Span()); d != nil && d.role == ide.KindTool {
-				sym.Children = append(sym.Children, a.toolSymbol(d.tool))
+			if d := ix.SpanDecl(e.Span()); d != nil && d.Kind == ide.KindTool {
+				sym.Children = append(sym.Children, a.toolSymbol(d.Tool))
 			}
 		}
 	}

@@ -41,7 +41,7 @@ func (a *analysis) packageFiles(self protocol.DocumentURI) []pkgFile {
 		for _, o := range a.Others {
 			// Others not nil: a record another file declares is left
 			// unresolved in this one's index, as in the document's.
-			an := &analysis{File: o.File, Doc: o.Doc, Prog: o.Program, Diags: o.Diags, Others: []*project.File{}}
+			an := newAnalysis(o.File, o.Doc, o.Program, o.Diags, []*project.File{}, nil)
 			a.otherFiles = append(a.otherFiles, pkgFile{uri: pathURI(o.File.Path), an: an})
 		}
 	})
@@ -52,26 +52,26 @@ func (a *analysis) packageFiles(self protocol.DocumentURI) []pkgFile {
 // top-level tool, an agent or a record of the document, or a name another
 // member file declares. ok is false when the document is not compiled with
 // a package or o names something of its own file only.
-func (a *analysis) packageName(o *occurrence) (string, bool) {
-	if a.Others == nil || o == nil || o.name == "" {
+func (a *analysis) packageName(o *ide.Occurrence) (string, bool) {
+	if a.Others == nil || o == nil || o.Name == "" {
 		return "", false
 	}
-	if !o.resolved() {
-		_, ok := a.declaredElsewhere(o.name)
-		return o.name, ok
+	if !o.Resolved() {
+		_, ok := a.DeclaredElsewhere(o.Name)
+		return o.Name, ok
 	}
-	d := a.index().nameDecl(o.def)
+	d := a.Index().NameDecl(o.Def)
 	if d == nil || a.isTest() {
 		// A test file's declarations are its own.
 		return "", false
 	}
 	switch {
-	case d.role == ide.KindAgent && d.agent != nil:
-		return d.agent.Name, true
-	case d.role == ide.KindRecord && d.record != nil:
-		return d.record.Name, true
-	case d.role == ide.KindTool && d.tool != nil && d.tool.TopLevel:
-		return d.tool.Name, true
+	case d.Kind == ide.KindAgent && d.Agent != nil:
+		return d.Agent.Name, true
+	case d.Kind == ide.KindRecord && d.Record != nil:
+		return d.Record.Name, true
+	case d.Kind == ide.KindTool && d.Tool != nil && d.Tool.TopLevel:
+		return d.Tool.Name, true
 	}
 	return "", false
 }
@@ -106,41 +106,34 @@ func (a *analysis) topDecl(name string) diag.Span {
 // owns reports whether the span of a declaration is one of the file's: an
 // identity the file's index defines there.
 func (a *analysis) owns(s diag.Span) bool {
-	o := a.index().exact(s)
-	return o != nil && o.isDef
+	o := a.Index().Exact(s)
+	return o != nil && o.IsDef
 }
 
 // occurrencesNamed returns the occurrences in the file of the package's
 // name: those of its own declaration of it, and its references to another
 // file's (references that resolve in no declaration of the file), in
 // source order.
-func (a *analysis) occurrencesNamed(name string) []*occurrence {
-	ix := a.index()
-	var out []*occurrence
+func (a *analysis) occurrencesNamed(name string) []*ide.Occurrence {
+	ix := a.Index()
+	var out []*ide.Occurrence
 	if def := a.topDecl(name); def.Len() > 0 {
-		out = append(out, ix.occurrencesOf(def)...)
+		out = append(out, ix.OccurrencesOf(def)...)
 	}
-	for i := range a.Doc.Lowered {
-		u := ix.unit(i)
-		for k := range u.occs {
-			if o := &u.occs[k]; !o.resolved() && o.name == name {
-				out = append(out, o)
-			}
-		}
-	}
+	out = append(out, ix.Unresolved(name)...)
 	out = append(out, a.testRefs(name)...)
-	slices.SortStableFunc(out, func(x, y *occurrence) int { return x.span.Start - y.span.Start })
+	slices.SortStableFunc(out, func(x, y *ide.Occurrence) int { return x.Span.Start - y.Span.Start })
 	return out
 }
 
 // testRefs returns the places where the file's tests name the package's
 // name as a property value: the agent of a test, the tool of a call or a
 // no-call expectation, written bare or as a string.
-func (a *analysis) testRefs(name string) []*occurrence {
-	var out []*occurrence
+func (a *analysis) testRefs(name string) []*ide.Occurrence {
+	var out []*ide.Occurrence
 	add := func(written string, span diag.Span) {
 		if written == name && span.Len() > 0 && valueName(a.text(span)) == name {
-			out = append(out, &occurrence{span: span, name: name})
+			out = append(out, &ide.Occurrence{Span: span, Name: name})
 		}
 	}
 	for _, t := range a.Prog.Tests {
@@ -184,10 +177,10 @@ func (a *analysis) packageReferences(self protocol.DocumentURI, name string, dec
 	var out []protocol.Location
 	for _, pf := range a.packageFiles(self) {
 		for _, o := range pf.an.occurrencesNamed(name) {
-			if o.isDef && !decl {
+			if o.IsDef && !decl {
 				continue
 			}
-			out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, o.span)})
+			out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, o.Span)})
 		}
 	}
 	return out
@@ -211,7 +204,7 @@ func (a *analysis) packageRename(self protocol.DocumentURI, name, newName string
 	if declared == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not declared in a file of the package, so it cannot be renamed", name)
 	}
-	def := declared.an.index().exact(declared.an.topDecl(name))
+	def := declared.an.Index().Exact(declared.an.topDecl(name))
 	text, err := declared.an.checkNewName(def, newName)
 	if err != nil {
 		return nil, err
@@ -227,7 +220,7 @@ func (a *analysis) packageRename(self protocol.DocumentURI, name, newName string
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
 	for _, pf := range files {
 		for _, o := range pf.an.occurrencesNamed(name) {
-			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.span), NewText: renamed(pf.an.text(o.span), text)})
+			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.Span), NewText: renamed(pf.an.text(o.Span), text)})
 		}
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil

@@ -210,6 +210,7 @@ const completionTypes = {
   record: "class",
   property: "property",
   value: "constant",
+  agent: "class",
   model: "text",
   function: "function",
   reference: "variable",

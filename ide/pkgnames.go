@@ -1,18 +1,18 @@
-// The names of a document's package.
+// The names of a text's package.
 //
-// Completion and hover look at the names the other member files of a
-// document's package declare: their top-level tools, agents and records
-// (a test file's declarations are its own, and never offered to another
-// file). Each table is made once per analysis, when a request first
-// needs it, from the compiled programs' lists of tools, agents and
-// records, which are small: never from the files' syntax; or taken from
-// an earlier version's while the other files are the same objects and the
-// document declares the same names (see pkgTables). Each name is
-// the first declaration of it in path order, the one the compiler
-// resolves references to, and a name the document declares itself is
-// left out: the document's own comes first.
+// Completion, hover and definition look at the names the other member
+// files of a text's package declare (see [Package]): their top-level
+// tools, agents and records (a test file's declarations are its own, and
+// never offered to another file). Each table is made once per analysis,
+// when a feature first needs it, from the compiled programs' lists of
+// tools, agents and records, which are small: never from the files'
+// syntax; or taken from an earlier version's while the other files are
+// the same and the text declares the same names (see pkgTables). Each
+// name is the first declaration of it in path order, the one the compiler
+// resolves references to, and a name the text declares itself is left
+// out: the text's own comes first.
 
-package lsp
+package ide
 
 import (
 	"path/filepath"
@@ -21,16 +21,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gramlang/gram/ide"
-	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
 
 // pkgNames are the names the other files of a package declare that the
-// document does not, each table made when first asked for and sorted by
+// text does not, each table made when first asked for and sorted by
 // name without case (see sortEntries).
 type pkgNames struct {
-	a *analysis
+	a *Analysis
 	// tools are the top-level tools, which an agent may list; calls are
 	// every tool, inline ones too, which a test may expect called.
 	toolsOnce, callsOnce, agentsOnce, recordsOnce sync.Once
@@ -39,7 +38,7 @@ type pkgNames struct {
 
 // pkgDecl is a declaration of another file of the package.
 type pkgDecl struct {
-	file   *project.File
+	file   *PackageFile
 	tool   *schema.Tool
 	agent  *schema.Agent
 	record *schema.Record
@@ -55,19 +54,19 @@ func (d pkgDecl) doc() string {
 	var md string
 	switch {
 	case d.tool != nil:
-		md = ide.ToolDoc(d.tool)
+		md = ToolDoc(d.tool)
 	case d.agent != nil:
-		md = ide.AgentDoc(d.agent)
+		md = AgentDoc(d.agent)
 	case d.record != nil:
-		md = ide.RecordDoc(d.record)
+		md = RecordDoc(d.record)
 	}
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
 }
 
-// packageNames returns the names the other files of the document's package
-// declare; nil when the document is not compiled with a package.
-func (a *analysis) packageNames() *pkgNames {
-	if len(a.Others) == 0 {
+// packageNames returns the names the other files of the text's package
+// declare; nil when the text is not compiled with a package.
+func (a *Analysis) packageNames() *pkgNames {
+	if len(a.Package.files()) == 0 {
 		return nil
 	}
 	a.pkgOnce.Do(func() { a.pkg = &pkgNames{a: a} })
@@ -84,27 +83,28 @@ const (
 )
 
 // pkgTables are tables of pkgNames made for one set of other files: each
-// kind's, once made, with the document's own names it left out. A version
-// of the document takes an earlier version's table while the other files
+// kind's, once made, with the text's own names it left out. A version
+// of the text takes an earlier version's table while the other files
 // are the same objects (files taken from the earlier compile are) and its
-// own names of that kind are the same. It holds nothing of the document.
+// own names of that kind are the same. It holds nothing of the text.
 type pkgTables struct {
-	others []*project.File
+	others []PackageFile
 	made   [pkgKinds]bool
 	mine   [pkgKinds][]string
 	tables [pkgKinds][]namedEntry[pkgDecl]
 }
 
 // table returns the table of the names of one kind that the other member
-// files (not test files) declare and the document does not, made once:
-// mine gives the document's names, theirs calls add with each declaration
+// files (not test files) declare and the text does not, made once:
+// mine gives the text's names, theirs calls add with each declaration
 // of a file, in source order. The first declaration of a name, in path
 // order, is kept.
-func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o *project.File, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
+func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o *PackageFile, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
 	var own []string
 	mine(func(name string) { own = append(own, name) })
 	known := pn.a.pkgKnown.Load()
-	if known != nil && !slices.Equal(known.others, pn.a.Others) {
+	others := pn.a.Package.files()
+	if known != nil && !slices.Equal(known.others, others) {
 		known = nil
 	}
 	if known != nil && known.made[kind] && slices.Equal(known.mine[kind], own) {
@@ -121,21 +121,21 @@ func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o
 			es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
 		}
 	}
-	for _, o := range pn.a.Others {
-		if !o.Test && o.Program != nil {
+	for i := range others {
+		if o := &others[i]; !o.Test && o.Prog != nil {
 			theirs(o, add)
 		}
 	}
 	sortEntries(es)
 	// Known from now on, with the tables of the other kinds that fit.
-	next := &pkgTables{others: pn.a.Others}
+	next := &pkgTables{others: others}
 	if known != nil {
 		*next = *known
 	}
 	next.made[kind], next.tables[kind] = true, es
 	next.mine[kind] = make([]string, len(own))
 	for i, name := range own {
-		// A copy: the document's names are slices of its text.
+		// A copy: the text's names are slices of its text.
 		next.mine[kind][i] = strings.Clone(name)
 	}
 	pn.a.pkgKnown.Store(next)
@@ -151,8 +151,8 @@ func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 					yield(t.Name)
 				}
 			}
-		}, func(o *project.File, add func(string, pkgDecl)) {
-			for _, t := range o.Program.Tools {
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, t := range o.Prog.Tools {
 				if t.TopLevel {
 					add(t.Name, pkgDecl{file: o, tool: t})
 				}
@@ -163,15 +163,15 @@ func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 }
 
 // callTable returns every tool of the other files, top-level and inline,
-// that no tool of the document hides.
+// that no tool of the text hides.
 func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
 	pn.callsOnce.Do(func() {
 		pn.calls = pn.table(pkgCalls, func(yield func(string)) {
 			for _, t := range pn.a.Prog.Tools {
 				yield(t.Name)
 			}
-		}, func(o *project.File, add func(string, pkgDecl)) {
-			for _, t := range o.Program.Tools {
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, t := range o.Prog.Tools {
 				add(t.Name, pkgDecl{file: o, tool: t})
 			}
 		})
@@ -186,8 +186,8 @@ func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
 			for _, ag := range pn.a.Prog.Agents {
 				yield(ag.Name)
 			}
-		}, func(o *project.File, add func(string, pkgDecl)) {
-			for _, ag := range o.Program.Agents {
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, ag := range o.Prog.Agents {
 				add(ag.Name, pkgDecl{file: o, agent: ag})
 			}
 		})
@@ -202,8 +202,8 @@ func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
 			for _, r := range pn.a.Prog.Records {
 				yield(r.Name)
 			}
-		}, func(o *project.File, add func(string, pkgDecl)) {
-			for _, r := range o.Program.Records {
+		}, func(o *PackageFile, add func(string, pkgDecl)) {
+			for _, r := range o.Prog.Records {
 				add(r.Name, pkgDecl{file: o, record: r})
 			}
 		})
@@ -223,7 +223,7 @@ func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
 }
 
 // declared returns the declaration another file of the package makes of
-// name, which a reference of the document that resolves in no declaration
+// name, which a reference of the text that resolves in no declaration
 // of its own names: a top-level tool, an agent or a record of the first
 // file, in path order, that declares one. It looks through the programs'
 // lists, without making a table: a hover asks for one name.
@@ -231,21 +231,50 @@ func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
 	if pn == nil || name == "" {
 		return pkgDecl{}, false
 	}
-	for _, o := range pn.a.Others {
-		if o.Test || o.Program == nil {
+	others := pn.a.Package.files()
+	for i := range others {
+		o := &others[i]
+		if o.Test || o.Prog == nil {
 			continue
 		}
-		for _, t := range o.Program.Tools {
+		for _, t := range o.Prog.Tools {
 			if t.TopLevel && t.Name == name {
 				return pkgDecl{file: o, tool: t}, true
 			}
 		}
-		if ag := o.Program.Agent(name); ag != nil {
+		if ag := o.Prog.Agent(name); ag != nil {
 			return pkgDecl{file: o, agent: ag}, true
 		}
-		if r := o.Program.Record(name); r != nil {
+		if r := o.Prog.Record(name); r != nil {
 			return pkgDecl{file: o, record: r}, true
 		}
 	}
 	return pkgDecl{}, false
+}
+
+// location returns where the declaration's name is written.
+func (d pkgDecl) location() (Location, bool) {
+	var span diag.Span
+	switch {
+	case d.tool != nil:
+		span = d.tool.NameSpan
+	case d.agent != nil:
+		span = d.agent.NameSpan
+	case d.record != nil:
+		span = d.record.NameSpan
+	}
+	if span.Len() == 0 {
+		return Location{}, false
+	}
+	return Location{File: d.file.File, Span: d.file.File.Resolve(span)}, true
+}
+
+// DeclaredElsewhere returns where another member file of the package
+// declares name: a tool at the top level, an agent or a record of the
+// first file, in path order, that declares one and is not a test file.
+func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
+	if d, ok := a.packageNames().declared(name); ok {
+		return d.location()
+	}
+	return Location{}, false
 }

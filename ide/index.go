@@ -1,4 +1,4 @@
-// The index of a document's identities, made a unit at a time as requests
+// The index of a text's identities, made a unit at a time as features
 // ask about them.
 //
 // Every place an identity is written is an occurrence: where it is defined
@@ -6,7 +6,7 @@
 // @@ annotation) and where it is referred to (a bare identifier in an element
 // list, a path node or relationship repeated, a record used as a type in a
 // label or in `items:`). Each occurrence knows the span of the defining
-// identity, which is the identity's key: definition, references,
+// identity, which is the identity's key: hover, definition, references,
 // highlights and rename are lookups in this index.
 //
 // The index also maps the agent language's declarations (agents, tools,
@@ -17,12 +17,13 @@
 // Every span lies in one top-level pattern, and what the index knows of a
 // pattern depends on that pattern and the declarations its references name,
 // so the index is made one top-level pattern (a unit) at a time, the first
-// time a request asks about a place in it: a hover or a definition right
+// time a feature asks about a place in it: a hover or a definition right
 // after an edit costs the unit under the cursor, not the document. Only the
 // occurrences of an identity across the document (references, rename) are
-// gathered from every unit, when asked.
+// gathered from every unit, when asked. Its spans, and the positions it
+// takes, are positions of the analysis's file (see [diag.Positions]).
 
-package lsp
+package ide
 
 import (
 	"slices"
@@ -30,39 +31,42 @@ import (
 	"sync"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
 
-// occurrence is one place where an identity is written.
-type occurrence struct {
-	span diag.Span
-	// def is the span of the defining identity; zero for a reference that
+// Occurrence is one place where an identity is written.
+type Occurrence struct {
+	// Span is where the identity is written.
+	Span diag.Span
+	// Def is the span of the defining identity; zero for a reference that
 	// does not resolve.
-	def   diag.Span
-	name  string
-	isDef bool
-	role  ide.Kind // what the identity names
-	// typeRef is set for a record named as a type (a label or items:).
-	typeRef bool
+	Def diag.Span
+	// Name is the identity.
+	Name string
+	// IsDef is set where the identity is defined.
+	IsDef bool
+	// Kind is what the identity names.
+	Kind Kind
+	// TypeRef is set for a record named as a type (a label or items:).
+	TypeRef bool
 }
 
-// resolved reports whether the occurrence has a definition.
-func (o *occurrence) resolved() bool { return o.isDef || o.def.Len() > 0 }
+// Resolved reports whether the occurrence has a definition in the text.
+func (o *Occurrence) Resolved() bool { return o.IsDef || o.Def.Len() > 0 }
 
-// decl is a declaration of the agent language.
-type decl struct {
-	role   ide.Kind // what it declares
-	agent  *schema.Agent
-	tool   *schema.Tool   // the tool, or the tool of a parameter or return node
-	param  *schema.Param  // a parameter or field
-	record *schema.Record // the record, or the record of a field
+// Decl is a declaration of the agent language.
+type Decl struct {
+	Kind   Kind // what it declares
+	Agent  *schema.Agent
+	Tool   *schema.Tool   // the tool, or the tool of a parameter or return node
+	Param  *schema.Param  // a parameter or field
+	Record *schema.Record // the record, or the record of a field
 }
 
-// index is the identity index of an analysis, made a unit at a time.
-type index struct {
-	a     *analysis
+// Index is the index of an analysis's identities, made a unit at a time.
+type Index struct {
+	a     *Analysis
 	mu    sync.Mutex
 	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
 	// split is where the tools written inside agents start in the
@@ -70,27 +74,27 @@ type index struct {
 	splitOnce sync.Once
 	split     int
 	refsOnce  sync.Once
-	refs      map[diag.Span][]*occurrence
+	refs      map[diag.Span][]*Occurrence
 }
 
 // unitIndex is what the index knows of one top-level pattern.
 type unitIndex struct {
-	occs []occurrence // sorted by span (positions in order within a unit)
+	occs []Occurrence // sorted by span (positions in order within a unit)
 	// byName maps an identity's defining span to its declaration, bySpan a
 	// declaration's whole pattern span, defs a defining span to its lowered
 	// pattern.
-	byName map[diag.Span]*decl
-	bySpan map[diag.Span]*decl
+	byName map[diag.Span]*Decl
+	bySpan map[diag.Span]*Decl
 	defs   map[diag.Span]*parser.Pattern
 }
 
 // newIndex returns the (empty) index of an analysis.
-func newIndex(a *analysis) *index { return &index{a: a, units: map[int]*unitIndex{}} }
+func newIndex(a *Analysis) *Index { return &Index{a: a, units: map[int]*unitIndex{}} }
 
 // unitOf returns the place in a.Doc.Lowered of the top-level pattern whose
 // span holds the position pos (its ends included), or -1: a binary search
 // by offset, so that a request costs the unit it is about.
-func (ix *index) unitOf(pos int) int {
+func (ix *Index) unitOf(pos int) int {
 	f, lowered := ix.a.File, ix.a.Doc.Lowered
 	off := f.Offset(pos)
 	i := sort.Search(len(lowered), func(i int) bool { return f.Offset(lowered[i].Span().End) >= off })
@@ -102,7 +106,7 @@ func (ix *index) unitOf(pos int) int {
 
 // inlineFrom returns where the tools written inside agents start in the
 // program's tools.
-func (ix *index) inlineFrom() int {
+func (ix *Index) inlineFrom() int {
 	ix.splitOnce.Do(func() {
 		tools := ix.a.Prog.Tools
 		ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
@@ -111,7 +115,7 @@ func (ix *index) inlineFrom() int {
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
-func (ix *index) unit(i int) *unitIndex {
+func (ix *Index) unit(i int) *unitIndex {
 	ix.mu.Lock()
 	u := ix.units[i]
 	ix.mu.Unlock()
@@ -131,7 +135,7 @@ func (ix *index) unit(i int) *unitIndex {
 
 // unitAt returns what the index knows of the unit holding the position pos,
 // or nil.
-func (ix *index) unitAt(pos int) *unitIndex {
+func (ix *Index) unitAt(pos int) *unitIndex {
 	if i := ix.unitOf(pos); i >= 0 {
 		return ix.unit(i)
 	}
@@ -140,8 +144,8 @@ func (ix *index) unitAt(pos int) *unitIndex {
 
 // makeUnit indexes the unit i: the declarations compiled from it, then the
 // identities its lowered pattern writes and the records its types name.
-func (ix *index) makeUnit(i int) *unitIndex {
-	u := &unitIndex{byName: map[diag.Span]*decl{}, bySpan: map[diag.Span]*decl{}, defs: map[diag.Span]*parser.Pattern{}}
+func (ix *Index) makeUnit(i int) *unitIndex {
+	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
 	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
 	lo, hi, split := span.Start, span.End, ix.inlineFrom()
 	p := ix.a.Prog
@@ -157,8 +161,8 @@ func (ix *index) makeUnit(i int) *unitIndex {
 	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
-	// name (see package.go).
-	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
+	// name (see [Package]).
+	own := func(r *schema.Record) bool { return ix.a.Package == nil || slices.Contains(p.Records, r) }
 	for _, t := range tools {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type, own)
@@ -170,7 +174,10 @@ func (ix *index) makeUnit(i int) *unitIndex {
 			u.addTypeRef(f.Type, own)
 		}
 	}
-	sortStableBy(u.occs, func(o *occurrence) int { return o.span.Start })
+	byStart := func(x, y Occurrence) int { return x.Span.Start - y.Span.Start }
+	if !slices.IsSortedFunc(u.occs, byStart) {
+		slices.SortStableFunc(u.occs, byStart)
+	}
 	// A span is indexed once (a type written twice would be the same span).
 	u.occs = compactOccs(u.occs)
 	return u
@@ -190,7 +197,7 @@ func within[T any](list []*T, in func(diag.Span) bool, span func(*T) diag.Span, 
 // addDecls maps the declarations of the agent language by the spans of
 // their identities and of their patterns.
 func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, records []*schema.Record) {
-	add := func(name, whole diag.Span, d *decl) {
+	add := func(name, whole diag.Span, d *Decl) {
 		if name.Len() > 0 && u.byName[name] == nil {
 			u.byName[name] = d
 		}
@@ -199,21 +206,21 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 		}
 	}
 	for _, ag := range agents {
-		add(ag.NameSpan, ag.Span, &decl{role: ide.KindAgent, agent: ag})
+		add(ag.NameSpan, ag.Span, &Decl{Kind: KindAgent, Agent: ag})
 	}
 	for _, t := range tools {
-		add(t.NameSpan, t.Span, &decl{role: ide.KindTool, tool: t})
+		add(t.NameSpan, t.Span, &Decl{Kind: KindTool, Tool: t})
 		for _, prm := range t.Params {
-			add(prm.NameSpan, prm.Span, &decl{role: ide.KindParam, tool: t, param: prm})
+			add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Tool: t, Param: prm})
 		}
 		if t.ReturnSpan.Len() > 0 {
-			add(diag.Span{}, t.ReturnSpan, &decl{role: ide.KindReturn, tool: t})
+			add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Tool: t})
 		}
 	}
 	for _, r := range records {
-		add(r.NameSpan, r.Span, &decl{role: ide.KindRecord, record: r})
+		add(r.NameSpan, r.Span, &Decl{Kind: KindRecord, Record: r})
 		for _, f := range r.Fields {
-			add(f.NameSpan, f.Span, &decl{role: ide.KindField, record: r, param: f})
+			add(f.NameSpan, f.Span, &Decl{Kind: KindField, Record: r, Param: f})
 		}
 	}
 }
@@ -221,7 +228,7 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 // addIdentities adds an occurrence for every identity the lowered pattern
 // top writes, each pattern once (a reference shares its definition's
 // pattern); in tells whether a span lies in this unit.
-func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.Span) bool) {
+func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.Span) bool) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern)
 	walk = func(pt *parser.Pattern) {
@@ -230,21 +237,21 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.S
 		}
 		seen[pt] = true
 		if id := pt.Subject.Identity; id != "" && pt.IdentSpan().Len() > 0 {
-			o := occurrence{span: pt.IdentSpan(), name: id}
+			o := Occurrence{Span: pt.IdentSpan(), Name: id}
 			if pt.IsReference() {
 				if pt.Def != nil {
-					o.def = pt.Def.IdentSpan()
-					if in(o.def) {
+					o.Def = pt.Def.IdentSpan()
+					if in(o.Def) {
 						// Defined in this unit, which is being made: asking
 						// the index would make it again, without end.
-						o.role = u.roleOf(pt.Def)
+						o.Kind = u.kindOf(pt.Def)
 					} else {
-						o.role = ix.roleOf(pt.Def)
+						o.Kind = ix.kindOf(pt.Def)
 					}
 				}
 			} else {
-				o.def, o.isDef = pt.IdentSpan(), true
-				o.role = u.roleOf(pt)
+				o.Def, o.IsDef = pt.IdentSpan(), true
+				o.Kind = u.kindOf(pt)
 				if u.defs[pt.IdentSpan()] == nil {
 					u.defs[pt.IdentSpan()] = pt
 				}
@@ -263,9 +270,9 @@ func (u *unitIndex) addIdentities(ix *index, top *parser.Pattern, in func(diag.S
 func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			o := occurrence{span: t.Span, name: t.Record.Name, role: ide.KindRecord, typeRef: true}
+			o := Occurrence{Span: t.Span, Name: t.Record.Name, Kind: KindRecord, TypeRef: true}
 			if own(t.Record) {
-				o.def = t.Record.NameSpan
+				o.Def = t.Record.NameSpan
 			}
 			u.occs = append(u.occs, o)
 		}
@@ -273,10 +280,10 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 }
 
 // compactOccs drops occurrences with the same span as the one before.
-func compactOccs(occs []occurrence) []occurrence {
+func compactOccs(occs []Occurrence) []Occurrence {
 	out := occs[:0]
 	for i, o := range occs {
-		if i > 0 && o.span == out[len(out)-1].span {
+		if i > 0 && o.Span == out[len(out)-1].Span {
 			continue
 		}
 		out = append(out, o)
@@ -284,96 +291,118 @@ func compactOccs(occs []occurrence) []occurrence {
 	return out
 }
 
-// roleOf returns the role of a defining pattern of the unit.
-func (u *unitIndex) roleOf(pt *parser.Pattern) ide.Kind {
+// kindOf returns the kind of a defining pattern of the unit.
+func (u *unitIndex) kindOf(pt *parser.Pattern) Kind {
 	if d := u.byName[pt.IdentSpan()]; d != nil {
-		return d.role
+		return d.Kind
 	}
-	return ide.PatternKind(pt)
+	return PatternKind(pt)
 }
 
-// roleOf returns the role of a defining pattern, in whichever unit it is.
-func (ix *index) roleOf(pt *parser.Pattern) ide.Kind {
+// kindOf returns the kind of a defining pattern, in whichever unit it is.
+func (ix *Index) kindOf(pt *parser.Pattern) Kind {
 	if u := ix.unitAt(pt.IdentSpan().Start); u != nil {
-		return u.roleOf(pt)
+		return u.kindOf(pt)
 	}
-	return ide.KindOther
+	return KindOther
 }
 
-// nameDecl returns the declaration whose identity is written at the span
+// NameDecl returns the declaration whose identity is written at the span
 // name, or nil.
-func (ix *index) nameDecl(name diag.Span) *decl {
+func (ix *Index) NameDecl(name diag.Span) *Decl {
 	if u := ix.unitAt(name.Start); u != nil {
 		return u.byName[name]
 	}
 	return nil
 }
 
-// spanDecl returns the declaration whose whole pattern is the span whole,
+// SpanDecl returns the declaration whose whole pattern is the span whole,
 // or nil.
-func (ix *index) spanDecl(whole diag.Span) *decl {
+func (ix *Index) SpanDecl(whole diag.Span) *Decl {
 	if u := ix.unitAt(whole.Start); u != nil {
 		return u.bySpan[whole]
 	}
 	return nil
 }
 
-// defPattern returns the lowered pattern that defines the identity written
+// DefPattern returns the lowered pattern that defines the identity written
 // at the span def, or nil.
-func (ix *index) defPattern(def diag.Span) *parser.Pattern {
+func (ix *Index) DefPattern(def diag.Span) *parser.Pattern {
 	if u := ix.unitAt(def.Start); u != nil {
 		return u.defs[def]
 	}
 	return nil
 }
 
-// at returns the occurrence under the cursor at the position off: the one
+// At returns the occurrence under the cursor at the position off: the one
 // containing off, or else one ending at off.
-func (ix *index) at(off int) (*occurrence, bool) {
+func (ix *Index) At(off int) (*Occurrence, bool) {
 	u := ix.unitAt(off)
 	if u == nil {
 		return nil, false
 	}
-	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].span.End >= off })
-	var end *occurrence
-	for ; i < len(u.occs) && u.occs[i].span.Start <= off; i++ {
+	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].Span.End >= off })
+	var end *Occurrence
+	for ; i < len(u.occs) && u.occs[i].Span.Start <= off; i++ {
 		o := &u.occs[i]
-		if off < o.span.End {
+		if off < o.Span.End {
 			return o, true
 		}
-		if o.span.End == off && end == nil {
+		if o.Span.End == off && end == nil {
 			end = o
 		}
 	}
 	return end, end != nil
 }
 
-// exact returns the occurrence whose span is s, or nil.
-func (ix *index) exact(s diag.Span) *occurrence {
+// Exact returns the occurrence whose span is s, or nil.
+func (ix *Index) Exact(s diag.Span) *Occurrence {
 	u := ix.unitAt(s.Start)
 	if u == nil {
 		return nil
 	}
-	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].span.Start >= s.Start })
-	if i < len(u.occs) && u.occs[i].span == s {
+	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].Span.Start >= s.Start })
+	if i < len(u.occs) && u.occs[i].Span == s {
 		return &u.occs[i]
 	}
 	return nil
 }
 
-// occurrencesOf returns every occurrence of the identity defined at def, in
+// OccurrencesOf returns every occurrence of the identity defined at def, in
 // source order; the first call indexes every unit.
-func (ix *index) occurrencesOf(def diag.Span) []*occurrence {
+func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 	ix.refsOnce.Do(func() {
-		ix.refs = map[diag.Span][]*occurrence{}
+		ix.refs = map[diag.Span][]*Occurrence{}
 		for i := range ix.a.Doc.Lowered {
 			u := ix.unit(i)
 			for k := range u.occs {
-				if o := &u.occs[k]; o.resolved() {
-					ix.refs[o.def] = append(ix.refs[o.def], o)
+				if o := &u.occs[k]; o.Resolved() {
+					ix.refs[o.Def] = append(ix.refs[o.Def], o)
 				}
 			}
 		}
 	})
 	return ix.refs[def]
+}
+
+// Unresolved returns the references named name that resolve in no
+// definition of the text, in source order; it indexes every unit.
+func (ix *Index) Unresolved(name string) []*Occurrence {
+	var out []*Occurrence
+	for i := range ix.a.Doc.Lowered {
+		u := ix.unit(i)
+		for k := range u.occs {
+			if o := &u.occs[k]; !o.Resolved() && o.Name == name {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// Made returns how many units are indexed so far.
+func (ix *Index) Made() int {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return len(ix.units)
 }

@@ -4,17 +4,14 @@
 // no-call expectation ({tool: NAME}) as property values, bare or as
 // strings, which are no identities of the index. Hover and definition
 // find them here: the value under the cursor, and the declaration it
-// names, the document's own (a test file's own tools) or one of another
-// file of its package (see pkgnames.go), else the one the compiler
-// resolved it to (the subject file of a test file outside a package).
+// names, the text's own (a test file's own tools) or one of another file
+// of its package (see pkgnames.go), else the one the compiler resolved it
+// to (the subject file of a test file outside a package).
 
-package lsp
+package ide
 
 import (
-	"go.lsp.dev/protocol"
-
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -29,9 +26,9 @@ type testValue struct {
 	resolvedTool  *schema.Tool
 }
 
-// testValueAt returns the agent or tool value of a test of the document
-// at the offset off (its end included, as for identities).
-func (a *analysis) testValueAt(off int) (testValue, bool) {
+// testValueAt returns the agent or tool value of a test of the text at
+// the position off (its end included, as for identities).
+func (a *Analysis) testValueAt(off int) (testValue, bool) {
 	in := func(s diag.Span) bool { return s.Len() > 0 && s.Start <= off && off <= s.End }
 	for _, t := range a.Prog.Tests {
 		if !in(t.Span) {
@@ -62,14 +59,14 @@ type testTarget struct {
 	tool  *schema.Tool
 	// other is set when another file of the package declares it.
 	other *pkgDecl
-	// local is set when the document declares it.
+	// local is set when the text declares it.
 	local bool
 }
 
-// target returns the declaration the value names: the document's own
+// target returns the declaration the value names: the text's own
 // agent or tool, else another file's (an agent, or any tool, inline ones
 // too, as a call may expect), else what the compiler resolved it to.
-func (a *analysis) target(v testValue) (testTarget, bool) {
+func (a *Analysis) target(v testValue) (testTarget, bool) {
 	if v.agent {
 		if ag := a.Prog.Agent(v.name); ag != nil {
 			return testTarget{agent: ag, local: true}, true
@@ -106,16 +103,15 @@ func (t testTarget) doc() string {
 		return t.other.doc()
 	}
 	if t.agent != nil {
-		return ide.AgentDoc(t.agent)
+		return AgentDoc(t.agent)
 	}
-	return ide.ToolDoc(t.tool)
+	return ToolDoc(t.tool)
 }
 
-// location returns the place of the declaration's name: in the document
-// (uri) or in the other file of the package; ok is false when the
-// declaration is in neither (the subject file of a test file outside a
-// package).
-func (t testTarget) location(a *analysis, uri protocol.DocumentURI) (protocol.Location, bool) {
+// location returns the place of the declaration's name: in the text or
+// in the other file of the package; ok is false when the declaration is
+// in neither (the subject file of a test file outside a package).
+func (t testTarget) location(a *Analysis) (Location, bool) {
 	span := diag.Span{}
 	switch {
 	case t.agent != nil:
@@ -125,12 +121,11 @@ func (t testTarget) location(a *analysis, uri protocol.DocumentURI) (protocol.Lo
 	}
 	switch {
 	case span.Len() == 0:
-		return protocol.Location{}, false
+		return Location{}, false
 	case t.other != nil:
-		f := t.other.file.File
-		return protocol.Location{URI: pathURI(f.Path), Range: rangeOf(f, span)}, true
+		return t.other.location()
 	case t.local:
-		return protocol.Location{URI: uri, Range: rangeOf(a.File, span)}, true
+		return Location{File: a.File, Span: a.File.Resolve(span)}, true
 	}
-	return protocol.Location{}, false
+	return Location{}, false
 }

@@ -1,0 +1,38 @@
+// Definition: from any occurrence of an identity (a tool listed in an
+// agent, an element reference, a repeated path node, a record named as a
+// type, the agent of a test or the tool of a call expectation, see
+// testvalues.go) to the identity where it is defined, in the text or in
+// another file of its package.
+
+package ide
+
+import "github.com/gramlang/gram/diag"
+
+// Location is a place in the text or in another member file of its
+// package.
+type Location struct {
+	File *diag.File
+	// Span is a span of byte offsets of File's text.
+	Span diag.Span
+}
+
+// Definition returns where the name under the cursor at the byte offset
+// off is defined; false when there is no name there, or it is defined
+// nowhere the analysis knows.
+func (a *Analysis) Definition(off int) (Location, bool) {
+	pos := a.File.Pos(off)
+	if v, ok := a.testValueAt(pos); ok {
+		if t, ok := a.target(v); ok {
+			return t.location(a)
+		}
+		return Location{}, false
+	}
+	o, ok := a.Index().At(pos)
+	if !ok {
+		return Location{}, false
+	}
+	if !o.Resolved() {
+		return a.DeclaredElsewhere(o.Name)
+	}
+	return Location{File: a.File, Span: a.File.Resolve(o.Def)}, true
+}
