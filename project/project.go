@@ -25,13 +25,17 @@
 package project
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -156,12 +160,15 @@ func SetAside(path string) bool {
 const headerLimit = 64 << 10
 
 // NeverJoins reports whether the file at path is known not to join its
-// directory's package from its name alone ([SetAside]) or from the header
-// at its start: a kind other than "agents" or "tests", such as "data".
-// It reads at most the file's first 64 KiB, so that a large data file
-// beside an agent file costs nothing to leave out. It returns false when
-// it cannot tell: no header, or one not closed there, or a file that is
-// not a regular file or cannot be read (reading it whole says why).
+// directory's package from its name alone ([SetAside]), from the header
+// at its start (a kind other than "agents" or "tests", such as "data"),
+// or, for a file whose header gives no kind, from a scan of its tokens
+// that finds no label of a declaration ([mayDeclare]). Neither builds a
+// syntax tree, so that a large data file beside an agent file costs
+// little to leave out: a header is found in the file's first 64 KiB. It
+// returns false when it cannot tell: a file that is not a regular file or
+// cannot be read (reading it whole says why), or one larger than the scan
+// reads.
 func NeverJoins(path string) bool {
 	if SetAside(path) {
 		return true
@@ -178,7 +185,73 @@ func NeverJoins(path string) bool {
 	head := make([]byte, min(info.Size(), headerLimit))
 	n, _ := io.ReadFull(f, head)
 	kind, ok := headerKindOf(head[:n])
-	return ok && kind != "" && kind != "agents" && kind != "tests"
+	switch {
+	case ok && kind != "":
+		return kind != "agents" && kind != "tests"
+	case info.Size() > scanLimit:
+		return false
+	}
+	text := make([]byte, info.Size())
+	copy(text, head[:n])
+	if m, _ := io.ReadFull(f, text[n:]); n+m != len(text) {
+		return false
+	}
+	return !mayDeclare(text)
+}
+
+// scanLimit is the size of the largest file without a kind that
+// [NeverJoins] scans for declarations; a larger one is read and parsed.
+const scanLimit = 512 << 20
+
+// declLabels are the labels that make a top-level pattern a declaration
+// (see declares).
+var declLabels = []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, schema.TestLabel, schema.LegacyToolLabel}
+
+// mayDeclare reports whether text may declare an agent, a tool, a record
+// or a test: whether one of their labels follows a ":" or "::" among its
+// tokens. It never misses a declaration that parsing text would find (no
+// escape in a name spells a letter), and it builds no tree: a file for
+// which it is false is plain gram data.
+func mayDeclare(text []byte) bool {
+	found := false
+	for _, l := range declLabels {
+		if bytes.Contains(text, []byte(l)) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	sc := grammar.NewScanner(string(text))
+	colon := false
+	for tok := sc.Next(); tok.Type != grammar.EOF; tok = sc.Next() {
+		if colon && isDeclLabel(tok) {
+			return true
+		}
+		colon = tok.Type == grammar.Punct && (tok.Value == ":" || tok.Value == "::")
+		if len(sc.Comments) > 0 {
+			sc.Comments = sc.Comments[:0]
+		}
+	}
+	return false
+}
+
+// isDeclLabel reports whether tok, after a ":" or "::", may name one of
+// [declLabels]: a symbol that is one, or a quoted name holding one.
+func isDeclLabel(tok lexer.Token) bool {
+	name := tok.Value
+	switch tok.Type {
+	case grammar.Symbol, grammar.Bool:
+	case grammar.Backtick:
+		if strings.ContainsRune(name, '\\') {
+			return true
+		}
+		name = strings.Trim(name, "`")
+	default:
+		return false
+	}
+	return slices.Contains(declLabels, name)
 }
 
 // headerKindOf returns the kind the header record at the start of text
@@ -487,8 +560,8 @@ func ListFiles(dir string) (files []string, irregular []error, err error) {
 
 // Load reads the .gram files of the directory dir, each of at most limit
 // bytes (0: the default of [inputfile.Read]), parses them with parse
-// (nil: [parser.Parse]) on all cores and compiles them as a package; the
-// files that [NeverJoins] tells never join it are left out. The error is
+// (nil: [parser.Parse]) on all cores and compiles them as a package: every
+// file, the ones that do not join it compiled alone. The error is
 // for I/O (the first file that cannot be read): problems in the files are
 // diagnostics.
 func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
@@ -496,7 +569,7 @@ func Load(dir string, limit int64, parse ParseFunc) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	srcs, errs := ReadPackage(paths, nil, limit, parse)
+	srcs, errs := ReadAll(paths, limit, parse)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

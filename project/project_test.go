@@ -1,6 +1,7 @@
 package project
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -172,9 +174,15 @@ func TestNeverJoins(t *testing.T) {
 		{"agents.gram", "{kind: \"agents\"}\n[a:Agent {model: \"OpenAI/x\", instruction: \"y\"}]\n", false},
 		{"tests.gram", "{kind: \"tests\"}\n", false},
 		{"nokind.gram", "{title: \"x\"}\n[t:Tool {description: \"x\"} | ()==>(::String)]\n", false},
-		{"noheader.gram", "(a)-->(b)\n", false},
-		{"empty.gram", "", false},
-		{"bigheader.gram", big, false}, // not closed in the first 64 KiB: cannot tell
+		{"noheader.gram", "(a)-->(b)\n", true},
+		{"empty.gram", "", true},
+		{"bigheader.gram", big, true}, // not closed in the first 64 KiB: the scan tells
+		{"nokindheader.gram", "{title: \"x\"}\n(a:Person {name: \"Tool\"})-[:Agent]->(b)\n", false},
+		{"wordsonly.gram", "// An Agent, a Tool, a Record, a Test.\n(a:Person {note: \"Agent Tool Record Test\"})\n", true},
+		{"notoplevel.gram", "(a)-->(b)\n[t:Tool {description: \"x\"} | ()==>(::String)]\n", false},
+		{"quoted.gram", "[t:`Tool` {description: \"x\"} | ()==>(::String)]\n", false},
+		{"legacy.gram", "[t::ToolSpecification {description: \"x\"}]\n", false},
+		{"unclosed.gram", "(a {name: \"x\", kind: Tool\n", false},
 		{"_scratch.gram", "{kind: \"agents\"}\n", true},
 		{".hidden.gram", "{kind: \"agents\"}\n", true},
 	} {
@@ -224,5 +232,38 @@ func TestListFiles(t *testing.T) {
 	}
 	if len(irregular) != 1 || !strings.Contains(irregular[0].Error(), "gone.gram") {
 		t.Errorf("irregular = %v, want gone.gram", irregular)
+	}
+}
+
+// TestNeverJoinsRandom checks, on random documents and random edits of
+// them, and on agent files whose labels are written in every way, that
+// a file [NeverJoins] tells never joins does not join once parsed.
+func TestNeverJoinsRandom(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	texts := []string{gramgen.AgentFile(40), gramgen.Mixed(2000)}
+	for range 3000 {
+		text := gramgen.Random(r)
+		if r.IntN(3) == 0 {
+			text = gramgen.Mutate(r, text)
+		}
+		texts = append(texts, text)
+	}
+	path := filepath.Join(dir, "x.gram")
+	joined := 0
+	for _, text := range texts {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := parser.Parse(diag.NewFile(path, []byte(text)))
+		if Joins(path, doc) {
+			joined++
+			if NeverJoins(path) {
+				t.Fatalf("NeverJoins, but Joins once parsed:\n%s", text)
+			}
+		}
+	}
+	if joined < 10 {
+		t.Fatalf("only %d of %d documents join: the test shows little", joined, len(texts))
 	}
 }

@@ -18,9 +18,11 @@ const dataSiblingAgent = `{kind: "agents"}
 `
 
 // writeDataSibling writes agent.gram and, beside it, data.gram: a data
-// file ({kind: "data"}) of about mb megabytes of people who know each
-// other. It returns the path of agent.gram.
-func writeDataSibling(tb testing.TB, dir string, mb int) string {
+// file of about mb megabytes of people who know each other, with the
+// header {kind: "data"} when header is set, else plain gram with no header
+// whose names and texts hold the words of declarations' labels. It
+// returns the path of agent.gram.
+func writeDataSibling(tb testing.TB, dir string, mb int, header bool) string {
 	tb.Helper()
 	agent := filepath.Join(dir, "agent.gram")
 	if err := os.WriteFile(agent, []byte(dataSiblingAgent), 0o644); err != nil {
@@ -31,9 +33,12 @@ func writeDataSibling(tb testing.TB, dir string, mb int) string {
 		tb.Fatal(err)
 	}
 	w := bufio.NewWriter(f)
-	n, _ := w.WriteString("{kind: \"data\"}\n")
+	n := 0
+	if header {
+		n, _ = w.WriteString("{kind: \"data\"}\n")
+	}
 	for i := 0; n < mb<<20; i++ {
-		k, _ := fmt.Fprintf(w, "(p%d:Person {name: \"person %d\", age: %d})-[:KNOWS]->(p%d)\n", i, i, i%90, i+1)
+		k, _ := fmt.Fprintf(w, "(Tool%d:Person {name: \"Agent %d\", age: %d})-[:KNOWS]->(Tool%d)\n", i, i, i%90, i+1)
 		n += k
 	}
 	if err := w.Flush(); err != nil {
@@ -48,9 +53,22 @@ func writeDataSibling(tb testing.TB, dir string, mb int) string {
 // TestDataSiblingUnread checks an agent file, and prints its schemas,
 // beside a 16 MB data file: the data file is judged by its header, and
 // neither read whole nor parsed (which would allocate hundreds of
-// megabytes).
+// megabytes); beside one with no header, it is read and its tokens
+// scanned, and not parsed.
 func TestDataSiblingUnread(t *testing.T) {
-	agent := writeDataSibling(t, t.TempDir(), 16)
+	for _, header := range []bool{true, false} {
+		agent := writeDataSibling(t, t.TempDir(), 16, header)
+		limit := uint64(4 << 20)
+		if !header {
+			limit = 40 << 20 // the file, and its text as a string for the scanner
+		}
+		dataSiblingAllocs(t, agent, limit)
+	}
+}
+
+// dataSiblingAllocs runs gramc check and schema on agent and on its
+// directory, and fails when one allocates more than limit bytes.
+func dataSiblingAllocs(t *testing.T, agent string, limit uint64) {
 	for _, args := range [][]string{{"check", agent}, {"schema", agent}, {"schema", filepath.Dir(agent)}} {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -60,7 +78,7 @@ func TestDataSiblingUnread(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("gramc %v: exit %d", args, code)
 		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > limit {
 			t.Errorf("gramc %v allocated %d MB beside a 16 MB data file: the data file was read", args, alloc>>20)
 		}
 	}
@@ -68,20 +86,29 @@ func TestDataSiblingUnread(t *testing.T) {
 
 // BenchmarkCheckBesideData runs gramc check on a small agent file beside
 // a data file of 2, 4, 8 and 16 MB: time and memory stay flat, since the
-// data file is judged by its header alone.
+// data file is judged by its header alone; beside a file of plain gram
+// with no header, they grow with the file's scan, and are far from a
+// parse's.
 //
 //	go test ./cmd/gramc -run '^$' -bench '^BenchmarkCheckBesideData$' -benchmem
 func BenchmarkCheckBesideData(b *testing.B) {
-	for _, mb := range []int{2, 4, 8, 16} {
-		b.Run(fmt.Sprintf("data=%dMB", mb), func(b *testing.B) {
-			agent := writeDataSibling(b, b.TempDir(), mb)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				if code := Main([]string{"check", agent}, nil, io.Discard, io.Discard); code != exitOK {
-					b.Fatalf("gramc check exited with %d", code)
-				}
-			}
-		})
+	for _, header := range []bool{true, false} {
+		for _, mb := range []int{2, 4, 8, 16} {
+			benchCheckBesideData(b, mb, header)
+		}
 	}
+}
+
+// benchCheckBesideData is one size of [BenchmarkCheckBesideData].
+func benchCheckBesideData(b *testing.B, mb int, header bool) {
+	b.Run(fmt.Sprintf("header=%v/data=%dMB", header, mb), func(b *testing.B) {
+		agent := writeDataSibling(b, b.TempDir(), mb, header)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if code := Main([]string{"check", agent}, nil, io.Discard, io.Discard); code != exitOK {
+				b.Fatalf("gramc check exited with %d", code)
+			}
+		}
+	})
 }
