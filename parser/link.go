@@ -1,19 +1,23 @@
 // Lowering a version of a document from the lowering of its units.
 //
-// How a unit lowers depends on its syntax and on the top-level scope: the
-// definitions the units before it made (a path node that repeats an
-// identity refers to the first definition), and, for the bare references in
-// element lists, those of every unit (forward references are allowed). A
-// document meant to be edited (ParseForEdits, Reparse) keeps each unit's
-// lowering with the unit, with what it asked of the top-level scope and the
-// answers (unitLowering), and a top-level scope that versions share: every
-// unit's definitions by name and, by name, the units that asked about it
-// (topscope.go). A new version lowers the units an edit parsed again; the
-// names those define, or defined before, are the ones whose meaning may have
-// changed, and only the units that asked about them are looked at again: a
-// unit whose answers are the same keeps its lowering, by pointer, the others
-// are lowered again (and the names they define looked at in turn). Patterns
-// are never changed once a version is made, so versions share them.
+// How a unit lowers depends on its syntax and on the top-level scope
+// (topscope.go): the definitions the units before it made (a path node that
+// repeats an identity refers to the first definition), and, for the bare
+// references in element lists, those of every unit (forward references are
+// allowed). Every document has one top-level scope, and the linker asks and
+// defines in it the same way whether the document is parsed once (Parse,
+// which lowers the units in order as they are parsed) or meant to be edited
+// (ParseForEdits, Reparse): what a unit sees is what the units that start
+// before it define first, and its own definitions. A document meant to be
+// edited records in addition, with each unit, its lowering, what it asked of
+// the top-level scope and the answers (unitLowering), and, in the scope,
+// which units asked about each name; its versions share the scope. A new
+// version lowers the units an edit parsed again; the names those define, or
+// defined before, are the ones whose meaning may have changed, and only the
+// units that asked about them are looked at again: a unit whose answers are
+// the same keeps its lowering, by pointer, the others are lowered again (and
+// the names they define looked at in turn). Patterns are never changed once
+// a version is made, so versions share them.
 
 package parser
 
@@ -23,30 +27,24 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// topDef is a top-level definition and the index of the unit that made it.
-type topDef struct {
-	p    *Pattern
-	unit int32
-}
-
-// linker is the top-level scope as the unit being lowered sees it: in a
-// document parsed once, a table of the first definition of each name, made
-// unit by unit in order; in a document meant to be edited, the document's
-// topScope, whose units are ordered by where they start.
+// linker is the top-level scope as the unit being lowered or resolved sees
+// it: the document's topScope, whose units are ordered by where they start.
 type linker struct {
-	defs map[string]topDef
-	sc   *topScope
-	f    *diag.File
-	// cur is the index of the unit being lowered or resolved (at, where it
-	// starts, for a topScope); the definitions of later units are not
+	sc *topScope
+	f  *diag.File
+	// start is the position where the unit being lowered or resolved
+	// starts, and at its offset; the definitions of units after it are not
 	// visible to it unless final (bare references, once every unit is
 	// lowered).
-	cur   int32
+	start int
 	at    int
 	final bool
 	// rec, when set, records what the unit being lowered asks and defines.
 	rec *unitLowering
 }
+
+// enter makes the unit that starts at the position start the current one.
+func (k *linker) enter(start int) { k.start, k.at = start, k.f.Offset(start) }
 
 // lookup returns the top-level definition of id visible to the current
 // unit, or nil.
@@ -61,20 +59,13 @@ func (k *linker) lookup(id string) *Pattern {
 // visible returns the top-level definition of id visible to the current
 // unit, and whether the unit made it itself.
 func (k *linker) visible(id string) (*Pattern, bool) {
-	if k.sc == nil {
-		e, ok := k.defs[id]
-		if !ok || !k.final && e.unit > k.cur {
-			return nil, false
-		}
-		return e.p, e.unit == k.cur
-	}
 	e := k.sc.first(id)
 	switch {
 	case e.p == nil:
 		return nil, false
-	case e.low == k.rec:
+	case e.start == k.start:
 		return e.p, true
-	case k.final || k.f.Offset(e.low.start) < k.at:
+	case k.final || k.f.Offset(e.start) < k.at:
 		return e.p, false
 	}
 	return nil, false
@@ -82,26 +73,14 @@ func (k *linker) visible(id string) (*Pattern, bool) {
 
 // define makes p the top-level definition of id, from the current unit.
 func (k *linker) define(id string, p *Pattern) {
-	if k.sc != nil {
-		k.sc.define(k.f, id, defEntry{p: p, low: k.rec})
-	} else {
-		k.defs[id] = topDef{p: p, unit: k.cur}
-	}
+	k.sc.define(k.f, id, defEntry{p: p, start: k.start})
 	if k.rec != nil {
 		k.rec.events = append(k.rec.events, topEvent{id: id, p: p, def: true})
 	}
 }
 
 // names calls yield with every top-level name.
-func (k *linker) names(yield func(string)) {
-	if k.sc != nil {
-		k.sc.defs.keys(yield)
-		return
-	}
-	for id := range k.defs {
-		yield(id)
-	}
-}
+func (k *linker) names(yield func(string)) { k.sc.firsts.keys(yield) }
 
 // unitLowering is what lowering a unit made, kept with the unit: it is
 // never changed once its version is made.
@@ -141,9 +120,9 @@ func (k *linker) holds(m *unitLowering) bool {
 		}
 		// m asked only about what no definition of its own answered: what a
 		// unit before it defines first, if any.
-		var p *Pattern
-		if d := k.sc.first(e.id); d.p != nil && d.low != m && k.f.Offset(d.low.start) < k.at {
-			p = d.p
+		p, own := k.visible(e.id)
+		if own {
+			p = nil
 		}
 		if p != e.p {
 			return false
@@ -152,97 +131,130 @@ func (k *linker) holds(m *unitLowering) bool {
 	return true
 }
 
+// relink is the state of lowering a version of a document meant to be
+// edited.
+type relink struct {
+	doc   *Document
+	s     *unitLowerer
+	sc    *topScope
+	roles []unitRole
+	// changed are the names whose meaning may have changed: those the units
+	// lowered again define, and defined before; fresh are the units lowered
+	// in this version.
+	changed map[string]bool
+	fresh   map[int]bool
+}
+
 // link lowers doc, whose units may keep their lowering from prev, and
 // returns the gram-level diagnostics (see the top of this file). Without
 // prev's scope, every unit is lowered afresh.
 func (doc *Document) link(prev *Document) diag.List {
-	s := newUnitLowerer(0)
-	s.record, s.l.perUnit = true, true
-	s.link.f = doc.File
-	if prev != nil {
-		s.top.prevTop = prev.suggestions
-	}
+	var sc *topScope
 	if prev == nil || prev.scope == nil {
 		for i := range doc.units {
 			doc.units[i].low = nil
 		}
-		s.link.sc = newTopScope()
+		sc = newTopScope(true, 0)
 	} else {
-		s.link.sc = prev.scope.edit()
+		sc = prev.scope.edit()
 	}
-	sc := s.link.sc
-	// The names whose meaning may have changed: those the units lowered
-	// again define, and defined before.
-	changed := map[string]bool{}
+	s := newUnitLowerer(doc.File, sc, 0)
+	s.record, s.l.perUnit = true, true
+	if prev != nil {
+		s.top.prevTop = prev.suggestions
+	}
+	r := &relink{doc: doc, s: s, sc: sc, changed: map[string]bool{}, fresh: map[int]bool{}}
 	for _, m := range doc.dropped {
-		sc.remove(m, changed)
+		sc.remove(m, r.changed)
 	}
 	doc.dropped = nil
-	// Roles, in order; the units without a lowering (parsed again), or
-	// whose role changed, are lowered again, in order.
-	roles := make([]unitRole, len(doc.units))
+	for _, i := range r.assignRoles() {
+		r.lower(i)
+	}
+	r.settle()
+	return r.finish()
+}
+
+// assignRoles sets the role of every unit, in order, and returns the units
+// to lower again, in order: those without a lowering (parsed again), or
+// whose role changed.
+func (r *relink) assignRoles() []int {
+	units := r.doc.units
+	r.roles = make([]unitRole, len(units))
 	var again []int
-	for i := range doc.units {
-		r := &doc.units[i]
-		roles[i] = s.role(r)
-		if roles[i] != notLowered && r.low != nil && r.low.header != (roles[i] == asHeader) {
-			sc.remove(r.low, changed)
-			r.low = nil
+	for i := range units {
+		u := &units[i]
+		role := r.s.role(u)
+		r.roles[i] = role
+		if role != notLowered && u.low != nil && u.low.header != (role == asHeader) {
+			r.sc.remove(u.low, r.changed)
+			u.low = nil
 		}
-		if roles[i] == notLowered {
-			r.low = nil
-		} else if r.low == nil {
+		if role == notLowered {
+			u.low = nil
+		} else if u.low == nil {
 			again = append(again, i)
 		}
 	}
-	fresh := map[int]bool{}
-	lower := func(i int) {
-		r := &doc.units[i]
-		s.link.cur, s.link.at = int32(i), doc.File.Offset(r.span.Start)
-		s.lowerUnit(r, roles[i])
-		r.low.start = r.span.Start
-		sc.uses(r.low)
-		for _, e := range r.low.events {
-			if e.def {
-				changed[e.id] = true
-			}
+	return again
+}
+
+// lower lowers the unit i (again), records what it asked and adds the
+// names it defines to changed.
+func (r *relink) lower(i int) {
+	u := &r.doc.units[i]
+	r.s.link.enter(u.span.Start)
+	r.s.lowerUnit(u, r.roles[i])
+	u.low.start = u.span.Start
+	r.sc.uses(u.low)
+	for _, e := range u.low.events {
+		if e.def {
+			r.changed[e.id] = true
 		}
-		fresh[i] = true
 	}
-	for _, i := range again {
-		lower(i)
-	}
-	// The units that asked about a changed name: each keeps its lowering if
-	// its answers are the same (the bare references' too), else is lowered
-	// again, which may change the meaning of the names it defines.
-	for len(changed) > 0 {
+	r.fresh[i] = true
+}
+
+// settle looks at the units that asked about a changed name: each keeps its
+// lowering if its answers are the same (the bare references' too), else is
+// lowered again, which may change the meaning of the names it defines.
+func (r *relink) settle() {
+	k := &r.s.link
+	for len(r.changed) > 0 {
 		var look []int
-		for id := range changed {
-			for _, m := range sc.users.get(id) {
-				if i := doc.unitAt(m.start); i >= 0 && !fresh[i] && doc.units[i].low == m && !slices.Contains(look, i) {
+		for id := range r.changed {
+			users, _ := r.sc.users.get(id)
+			for _, m := range users {
+				if i := r.doc.unitAt(m.start); i >= 0 && !r.fresh[i] && r.doc.units[i].low == m && !slices.Contains(look, i) {
 					look = append(look, i)
 				}
 			}
 		}
-		clear(changed)
+		clear(r.changed)
 		slices.Sort(look)
 		for _, i := range look {
-			m := doc.units[i].low
-			s.link.cur, s.link.at = int32(i), doc.File.Offset(m.start)
-			s.link.final = false
-			ok := s.link.holds(m)
-			s.link.final = true
-			if ok && !s.l.stale(m.refs) {
+			m := r.doc.units[i].low
+			k.enter(m.start)
+			k.final = false
+			ok := k.holds(m)
+			k.final = true
+			if ok && !r.s.l.stale(m.refs) {
 				continue
 			}
-			sc.remove(m, changed)
-			s.link.final = false
-			lower(i)
+			r.sc.remove(m, r.changed)
+			k.final = false
+			r.lower(i)
 		}
-		s.link.final = true
+		k.final = true
 	}
-	// Every pattern, the diagnostics of lowering, and the bare references'
-	// of the units lowered again and of those with references to nothing.
+}
+
+// finish collects every pattern and the diagnostics of lowering, resolves
+// the bare references of the units lowered again and of those with
+// references to nothing, sets doc's lowering and scope, and returns the
+// gram-level diagnostics.
+func (r *relink) finish() diag.List {
+	s, doc := r.s, r.doc
 	s.link.final = true
 	s.out = make([]*Pattern, 0, len(doc.units))
 	for i := range doc.units {
@@ -252,21 +264,16 @@ func (doc *Document) link(prev *Document) diag.List {
 		}
 		s.out = append(s.out, m.out)
 		s.l.diags = append(s.l.diags, m.diags...)
-		if fresh[i] || m.open {
-			s.link.cur, s.link.at = int32(i), doc.File.Offset(m.start)
-			s.l.resolve(m.refs, fresh[i])
-			if fresh[i] {
-				m.open = slices.ContainsFunc(m.refs, func(r pendingRef) bool { return r.p.Def == nil })
+		if r.fresh[i] || m.open {
+			s.link.enter(m.start)
+			s.l.resolve(m.refs, r.fresh[i])
+			if r.fresh[i] {
+				m.open = slices.ContainsFunc(m.refs, func(p pendingRef) bool { return p.p.Def == nil })
 			}
 		}
 	}
-	doc.scope = sc.frozen()
-	doc.Lowered = s.out
-	doc.suggestions = s.top.top
-	if doc.suggestions == nil {
-		doc.suggestions = s.top.prevTop
-	}
-	return s.l.diags
+	doc.scope = r.sc.frozen()
+	return s.done(doc)
 }
 
 // unitAt returns the index of the unit that starts at the position pos, or

@@ -158,8 +158,6 @@ type unitLowerer struct {
 	sawPattern bool
 	header     bool
 	record     bool
-	// next is the index of the next unit.
-	next int32
 }
 
 // bytesPerTopDef is the fewest bytes of source per top-level definition
@@ -169,10 +167,11 @@ type unitLowerer struct {
 // lowered.
 const bytesPerTopDef = 64
 
-// newUnitLowerer returns a lowerer for a file of size bytes.
-func newUnitLowerer(size int) *unitLowerer {
+// newUnitLowerer returns a lowerer for the file f, whose top-level scope is
+// sc, with room for the patterns of size bytes.
+func newUnitLowerer(f *diag.File, sc *topScope, size int) *unitLowerer {
 	s := &unitLowerer{out: make([]*Pattern, 0, size/bytesPerTopDef)}
-	s.link.defs = make(map[string]topDef, size/bytesPerTopDef)
+	s.link.f, s.link.sc = f, sc
 	s.top = &scope{link: &s.link}
 	s.l.topScope = s.top
 	return s
@@ -206,8 +205,7 @@ func (s *unitLowerer) role(r *unitResult) unitRole {
 
 // unit lowers the next unit.
 func (s *unitLowerer) unit(r *unitResult) {
-	s.link.cur = s.next
-	s.next++
+	s.link.enter(r.span.Start)
 	if role := s.role(r); role != notLowered {
 		s.lowerUnit(r, role)
 	} else {
@@ -216,7 +214,7 @@ func (s *unitLowerer) unit(r *unitResult) {
 }
 
 // lowerUnit lowers the unit r in the given role, which is not notLowered,
-// with the linker at its index.
+// with the linker at its start.
 func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 	var m *unitLowering
 	if s.record {
@@ -247,6 +245,12 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
 	s.l.resolve(s.l.refs, true)
+	return s.done(doc)
+}
+
+// done sets doc.Lowered and the top-level suggestions, once every reference
+// is resolved, and returns the gram-level diagnostics.
+func (s *unitLowerer) done(doc *Document) diag.List {
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {

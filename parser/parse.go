@@ -115,7 +115,7 @@ type unitResult struct {
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
 // (duplicate definitions, undefined references, self-references, duplicate keys).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(len(f.Text))
+	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	return doc, diags.Sorted()

@@ -1,8 +1,12 @@
-// The top-level scope of a document meant to be edited: every unit's
-// top-level definitions by name, in source order, and the units that asked
-// about each name. Versions share it: a version copies only the parts an
-// edit changes (a table of 256 shards, each a small map, copied when first
-// written), so keeping it costs an edit what the edit touches.
+// The top-level scope: every unit's top-level definitions by name, in source
+// order, and, when the document is meant to be edited, the units that asked
+// about each name. A document parsed once and a document meant to be edited
+// use the same scope and the same code; they differ in how it is stored and
+// in what is recorded. Versions of a document meant to be edited share it: a
+// version copies only the parts an edit changes (a table of 256 shards, each
+// a small map, copied when first written), so keeping it costs an edit what
+// the edit touches. A document parsed once has no later version: its scope
+// is one shard, sized for the file, and nothing is recorded in it.
 
 package parser
 
@@ -14,22 +18,27 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// shardCount is the number of shards of a shardMap.
+// shardCount is the number of shards of a shardMap that versions share.
 const shardCount = 256
 
 // shardMap is a map from names that versions share: a version writes only
 // into the shards it owns, copying the others' on first write.
 type shardMap[V any] struct {
-	shards *[shardCount]map[string]V
+	// shards are one map, or shardCount maps picked by the name's hash.
+	shards []map[string]V
 	// owned marks the shards this version may write in place; nil for none.
-	owned *[shardCount]bool
+	owned []bool
 }
 
-// newShardMap returns an empty map that owns every shard.
-func newShardMap[V any]() shardMap[V] {
-	m := shardMap[V]{shards: new([shardCount]map[string]V), owned: new([shardCount]bool)}
+// newShardMap returns an empty map of n shards (1 or shardCount) that owns
+// every shard; a single shard is made with room for size names.
+func newShardMap[V any](n, size int) shardMap[V] {
+	m := shardMap[V]{shards: make([]map[string]V, n), owned: make([]bool, n)}
 	for i := range m.owned {
 		m.owned[i] = true
+	}
+	if n == 1 {
+		m.shards[0] = make(map[string]V, size)
 	}
 	return m
 }
@@ -37,16 +46,24 @@ func newShardMap[V any]() shardMap[V] {
 // shardSeed seeds the hashes that pick shards (one per process).
 var shardSeed = maphash.MakeSeed()
 
-func shardOf(k string) int { return int(maphash.String(shardSeed, k) % shardCount) }
+// shardOf returns the index of the shard of k.
+func (m *shardMap[V]) shardOf(k string) int {
+	if len(m.shards) == 1 {
+		return 0
+	}
+	return int(maphash.String(shardSeed, k) % shardCount)
+}
 
-func (m *shardMap[V]) get(k string) V { return m.shards[shardOf(k)][k] }
+func (m *shardMap[V]) get(k string) (V, bool) {
+	v, ok := m.shards[m.shardOf(k)][k]
+	return v, ok
+}
 
 // writable returns the shard of k, owned by this version.
 func (m *shardMap[V]) writable(k string) map[string]V {
-	i := shardOf(k)
+	i := m.shardOf(k)
 	if m.owned == nil {
-		shards := *m.shards
-		m.shards, m.owned = &shards, new([shardCount]bool)
+		m.shards, m.owned = slices.Clone(m.shards), make([]bool, len(m.shards))
 	}
 	if !m.owned[i] {
 		m.shards[i] = maps.Clone(m.shards[i])
@@ -70,31 +87,45 @@ func (m *shardMap[V]) keys(yield func(string)) {
 	}
 }
 
-// topScope is the top-level scope of a document meant to be edited.
+// topScope is the top-level scope of a document.
 type topScope struct {
-	// defs are every unit's top-level definitions of each name, in source
-	// order: the first is the one visible.
-	defs shardMap[[]defEntry]
-	// users are the units whose lowering asked about each name.
+	// firsts are the first definition of each name in source order: the
+	// one visible. later are the others, in source order, of the names
+	// that more than one unit defines, which only a document meant to be
+	// edited keeps (see define).
+	firsts shardMap[defEntry]
+	later  shardMap[[]defEntry]
+	// users are the units whose lowering asked about each name, recorded
+	// in a document meant to be edited.
 	users shardMap[[]*unitLowering]
 }
 
-// defEntry is a top-level definition: the pattern, and the lowering of its
-// unit.
+// defEntry is a top-level definition: the pattern, and the position where
+// its unit starts.
 type defEntry struct {
-	p   *Pattern
-	low *unitLowering
+	p     *Pattern
+	start int
 }
 
-// newTopScope returns an empty scope, owned by the version that makes it.
-func newTopScope() *topScope {
-	return &topScope{defs: newShardMap[[]defEntry](), users: newShardMap[[]*unitLowering]()}
+// newTopScope returns an empty scope, owned by the version that makes it:
+// shared by later versions when edits is set, else one shard with room for
+// size names.
+func newTopScope(edits bool, size int) *topScope {
+	n := 1
+	if edits {
+		n, size = shardCount, 0
+	}
+	return &topScope{
+		firsts: newShardMap[defEntry](n, size),
+		later:  newShardMap[[]defEntry](n, 0),
+		users:  newShardMap[[]*unitLowering](n, 0),
+	}
 }
 
 // edit returns a copy of s for a new version, which shares every shard
 // until it writes into it.
 func (s *topScope) edit() *topScope {
-	return &topScope{defs: s.defs.frozen(), users: s.users.frozen()}
+	return &topScope{firsts: s.firsts.frozen(), later: s.later.frozen(), users: s.users.frozen()}
 }
 
 // frozen returns s as later versions take it.
@@ -103,23 +134,48 @@ func (s *topScope) frozen() *topScope { return s.edit() }
 // first returns the definition of id visible to everything after it, or
 // the zero entry.
 func (s *topScope) first(id string) defEntry {
-	if l := s.defs.get(id); len(l) > 0 {
-		return l[0]
-	}
-	return defEntry{}
+	e, _ := s.firsts.get(id)
+	return e
 }
 
 // define adds a definition of id, in source order (f resolves the
-// positions of the units' starts).
+// positions of the units' starts). A unit defines a name only when no unit
+// before it does, so a document parsed once, whose units are lowered in
+// order, defines each name once; a unit lowered again after an edit may
+// define a name that units after it define too.
 func (s *topScope) define(f *diag.File, id string, e defEntry) {
-	sh := s.defs.writable(id)
-	l := sh[id]
-	at := f.Offset(e.low.start)
+	sh := s.firsts.writable(id)
+	old, ok := sh[id]
+	if !ok {
+		sh[id] = e
+		return
+	}
+	more, _ := s.later.get(id)
+	l := append([]defEntry{old}, more...)
+	at := f.Offset(e.start)
 	i := len(l)
-	for i > 0 && f.Offset(l[i-1].low.start) > at {
+	for i > 0 && f.Offset(l[i-1].start) > at {
 		i--
 	}
-	sh[id] = slices.Insert(slices.Clip(l), i, e)
+	s.setAll(id, slices.Insert(l, i, e))
+}
+
+// setAll makes l the definitions of id, in source order (none: id is not
+// defined).
+func (s *topScope) setAll(id string, l []defEntry) {
+	if len(l) == 0 {
+		delete(s.firsts.writable(id), id)
+	} else {
+		s.firsts.writable(id)[id] = l[0]
+	}
+	if _, ok := s.later.get(id); !ok && len(l) < 2 {
+		return
+	}
+	if sh := s.later.writable(id); len(l) < 2 {
+		delete(sh, id)
+	} else {
+		sh[id] = slices.Clip(l[1:])
+	}
 }
 
 // use records that m asked about id.
@@ -147,12 +203,7 @@ func (s *topScope) remove(m *unitLowering, changed map[string]bool) {
 	for _, e := range m.events {
 		if e.def {
 			changed[e.id] = true
-			sh := s.defs.writable(e.id)
-			if l := slices.DeleteFunc(slices.Clone(sh[e.id]), func(d defEntry) bool { return d.low == m }); len(l) > 0 {
-				sh[e.id] = l
-			} else {
-				delete(sh, e.id)
-			}
+			s.undefine(e.id, e.p)
 		} else {
 			s.unuse(e.id, m)
 		}
@@ -162,9 +213,20 @@ func (s *topScope) remove(m *unitLowering, changed map[string]bool) {
 	}
 }
 
+// undefine takes out the definition of id whose pattern is p.
+func (s *topScope) undefine(id string, p *Pattern) {
+	first, ok := s.firsts.get(id)
+	if !ok {
+		return
+	}
+	more, _ := s.later.get(id)
+	l := append([]defEntry{first}, more...)
+	s.setAll(id, slices.DeleteFunc(l, func(d defEntry) bool { return d.p == p }))
+}
+
 // unuse forgets that m asked about id.
 func (s *topScope) unuse(id string, m *unitLowering) {
-	if l := s.users.get(id); !slices.Contains(l, m) {
+	if l, _ := s.users.get(id); !slices.Contains(l, m) {
 		return
 	}
 	sh := s.users.writable(id)
