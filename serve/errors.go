@@ -154,6 +154,11 @@ func runError(err error) *apiError {
 		ve *runtime.ValidationError
 	)
 	switch {
+	case errors.As(err, &ce) && errors.As(ce, &le):
+		// A model key the model's server refuses (401, 403) is a
+		// ConfigError wrapping its LLMError: the operator's to fix, not
+		// the caller's, and no failure of the model.
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: "misconfigured", Kind: kindConfig, Message: msg}
 	case errors.As(err, &le):
 		e := &apiError{Status: http.StatusBadGateway, Type: typeUpstream, Code: "model_error", Kind: kindLLMPrefix + string(le.Kind), Message: msg}
 		switch le.Kind {

@@ -90,6 +90,38 @@ func TestModelFailures(t *testing.T) {
 	}
 }
 
+// TestModelKeyRejected: a model key the model's server refuses (401) is
+// the server's configuration's problem: 500 misconfigured, on both
+// endpoints and in a stream, never the model's 401 (which a client library
+// would take for its own key's) nor a 502; the log says what to check.
+func TestModelKeyRejected(t *testing.T) {
+	refuse := fakeopenai.Error(401, "Incorrect API key provided: sk-model-******ests.")
+	h := newHarness(t, []fakeopenai.Step{refuse, refuse, refuse})
+	resp, b := h.post("/v1/chat/completions", chatBody("hello", false, "hi"))
+	e := wantError(t, resp, b, http.StatusInternalServerError, "misconfigured")
+	if e.Error.Type != "server_error" || e.Error.Message != "The assistant is not set up correctly. Please contact support." {
+		t.Errorf("%s", b)
+	}
+	resp, b = h.post("/v1/agents/hello/run", map[string]any{"message_history": []any{map[string]any{"role": "user", "content": "hi"}}})
+	var env runEnvelope
+	if err := json.Unmarshal(b, &env); err != nil || resp.StatusCode != http.StatusInternalServerError || env.Status != "error" {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
+	resp, b = h.post("/v1/chat/completions", chatBody("hello", true, "hi"))
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(b), `"code":"misconfigured"`) {
+		t.Errorf("streamed: %d %s", resp.StatusCode, b)
+	}
+	if got := len(h.model.Requests()); got != 3 {
+		t.Errorf("%d model requests, want one per run: a refused key is not retried", got)
+	}
+	if m := h.metricsText(); !strings.Contains(m, `gram_serve_errors_total{kind="config"} 3`) {
+		t.Errorf("%s", grepLines(m, "errors_total"))
+	}
+	if !strings.Contains(h.logs.String(), "the API key was rejected") {
+		t.Errorf("the log does not say the key was rejected:\n%s", h.logs.String())
+	}
+}
+
 // TestDeadlineCancelsTool: a tool that hangs is cancelled at the request's
 // deadline, and the request answered with 504.
 func TestDeadlineCancelsTool(t *testing.T) {
