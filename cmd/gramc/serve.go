@@ -209,7 +209,7 @@ func runServe(e *env, args []string) error {
 	for _, k := range keys {
 		if d := serve.CheckClaims(k.entries, served, claims, injected); len(d) > 0 {
 			writeDiags(e, k.file, d, 0)
-			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", k.file.Path)
+			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.file.Path)
 		}
 	}
 	// As many idle connections to the model's server as runs at once, so
