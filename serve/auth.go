@@ -185,10 +185,32 @@ func (a *authenticator) verifyJWT(token string) (*Identity, string) {
 		return nil, "it does not verify"
 	}
 	id := &Identity{Claims: map[string]any(claims), Method: "jwt"}
-	if s, ok := claims["sub"].(string); ok {
+	if sub, has := claims["sub"]; has {
+		s, ok := sub.(string)
+		if !ok {
+			return nil, fmt.Sprintf("its subject (sub) is %s, not a string as RFC 7519 requires; the token's issuer must write it in quotes, e.g. \"sub\": \"12345\"", subjectKind(sub))
+		}
 		id.Subject = s
 	}
 	return id, ""
+}
+
+// subjectKind names the kind of a JSON value that is not a string: a
+// number, null, ...
+func subjectKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "not a string"
 }
 
 // identityKey is the context key of the request's identity.

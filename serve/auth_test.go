@@ -142,6 +142,8 @@ func TestAuthJWT(t *testing.T) {
 	delete(noExp, "exp")
 	otherAud := good()
 	otherAud["aud"] = "someone-else"
+	numericSub, nullSub := good(), good()
+	numericSub["sub"], nullSub["sub"] = 12345, nil
 	_, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
 	for _, c := range []struct{ name, token, says string }{
 		{"expired", sign(jwt.SigningMethodHS256, secret, expired), "expired"},
@@ -150,6 +152,9 @@ func TestAuthJWT(t *testing.T) {
 		{"signature", sign(jwt.SigningMethodEdDSA, otherPriv, good()), "signature"},
 		{"wrong secret", sign(jwt.SigningMethodHS256, []byte("another-secret-of-32-bytes-or-more!!"), good()), "signature"},
 		{"none", sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, good()), "signature"},
+		// RFC 7519: sub is a string; a number is not taken for one.
+		{"numeric sub", sign(jwt.SigningMethodHS256, secret, numericSub), "its subject (sub) is a number, not a string as RFC 7519 requires"},
+		{"null sub", sign(jwt.SigningMethodHS256, secret, nullSub), "its subject (sub) is null, not a string as RFC 7519 requires"},
 	} {
 		h.key = c.token
 		resp, b := h.post("/v1/chat/completions", chatBody("orders", false, "hi"))
@@ -157,6 +162,11 @@ func TestAuthJWT(t *testing.T) {
 		if !strings.Contains(e.Error.Message, c.says) || strings.Contains(string(b), c.token) {
 			t.Errorf("%s: %s", c.name, e.Error.Message)
 		}
+	}
+	select {
+	case args := <-h.orders:
+		t.Errorf("a refused token ran the tool with %v", args)
+	default:
 	}
 }
 

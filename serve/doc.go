@@ -14,10 +14,16 @@
 //     /v1/agents/{agent}/run (the contract's run_agent, answered with its
 //     response envelope), GET /openapi.json (OpenAPI 3.1), GET /metrics
 //     (Prometheus), GET /healthz and /readyz.
-//   - [Server.Serve] answers a listener's connections until its context is
-//     done, then stops accepting, lets the runs in progress finish within
-//     the grace period ([Limits].Grace) and cancels the others;
-//     [Server.Close] flushes the traces.
+//   - [Server.Serve] answers a listener's connections, at most
+//     [Limits].MaxConnections at once and each request's headers and body
+//     within [Limits].ReadTimeout, until its context is done; then /readyz
+//     and new runs answer 503 while the runs in progress finish within the
+//     grace period ([Limits].Grace), the others are cancelled and it stops
+//     accepting; [Server.Close] flushes the traces.
+//   - Web pages: a request that runs an agent needs a JSON body, a page of
+//     another origin needs to be allowed ([Config].AllowedOrigins,
+//     [NormalizeOrigin]), and a server without credentials answers only
+//     requests addressed to a loopback name or address.
 //   - Credentials: [ParseKeys] reads a keys document (each key's SHA-256
 //     hash, its identity and claims; [HashKey] hashes a key), [CheckClaims]
 //     checks that every identity fills the injected parameters, and

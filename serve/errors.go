@@ -52,6 +52,10 @@ const (
 	kindToolCall      = "tool_call"
 	kindInternal      = "internal"
 	kindMethod        = "method_not_allowed"
+	kindOrigin        = "origin_refused"
+	kindHost          = "host_refused"
+	kindMediaType     = "unsupported_media_type"
+	kindReadTimeout   = "read_timeout"
 	kindLLMPrefix     = "llm_"
 	statusClientGone  = 499 // the client closed the connection (nginx's code), for logs and metrics
 	defaultRetryAfter = time.Second
@@ -132,6 +136,10 @@ func invalid(param, code, format string, a ...any) *apiError {
 		Message: fmt.Sprintf(format, a...), Kind: kindInvalid}
 }
 
+// misconfigured is the message of the errors of the server's
+// configuration.
+const misconfigured = "The assistant is not set up correctly. Please contact support."
+
 // runError returns the error answered for a run that failed with err:
 // the runtime's user-facing message, the status that fits its cause, and
 // its kind; for a client that went away, the status 499 (nothing is
@@ -146,6 +154,11 @@ func runError(err error) *apiError {
 		ve *runtime.ValidationError
 	)
 	switch {
+	case errors.As(err, &ce) && errors.As(ce, &le):
+		// A model key the model's server refuses (401, 403) is a
+		// ConfigError wrapping its LLMError: the operator's to fix, not
+		// the caller's, and no failure of the model.
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: "misconfigured", Kind: kindConfig, Message: msg}
 	case errors.As(err, &le):
 		e := &apiError{Status: http.StatusBadGateway, Type: typeUpstream, Code: "model_error", Kind: kindLLMPrefix + string(le.Kind), Message: msg}
 		switch le.Kind {
@@ -185,8 +198,7 @@ func runError(err error) *apiError {
 func (s *Server) runError(err error) *apiError {
 	e := runError(err)
 	if e.Kind == kindIdentity && s.auth == nil {
-		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: "misconfigured", Kind: kindConfig,
-			Message: "The assistant is not set up correctly. Please contact support."}
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: "misconfigured", Kind: kindConfig, Message: misconfigured}
 	}
 	return e
 }

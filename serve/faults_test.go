@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -28,6 +29,7 @@ func TestBodyTooLarge(t *testing.T) {
 	// Chunked: no Content-Length, the limit is found while reading.
 	req, _ := http.NewRequest(http.MethodPost, h.http.URL+"/v1/agents/hello/run", struct{ *strings.Reader }{strings.NewReader(big)})
 	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
 	r2, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +90,38 @@ func TestModelFailures(t *testing.T) {
 	}
 }
 
+// TestModelKeyRejected: a model key the model's server refuses (401) is
+// the server's configuration's problem: 500 misconfigured, on both
+// endpoints and in a stream, never the model's 401 (which a client library
+// would take for its own key's) nor a 502; the log says what to check.
+func TestModelKeyRejected(t *testing.T) {
+	refuse := fakeopenai.Error(401, "Incorrect API key provided: sk-model-******ests.")
+	h := newHarness(t, []fakeopenai.Step{refuse, refuse, refuse})
+	resp, b := h.post("/v1/chat/completions", chatBody("hello", false, "hi"))
+	e := wantError(t, resp, b, http.StatusInternalServerError, "misconfigured")
+	if e.Error.Type != "server_error" || e.Error.Message != "The assistant is not set up correctly. Please contact support." {
+		t.Errorf("%s", b)
+	}
+	resp, b = h.post("/v1/agents/hello/run", map[string]any{"message_history": []any{map[string]any{"role": "user", "content": "hi"}}})
+	var env runEnvelope
+	if err := json.Unmarshal(b, &env); err != nil || resp.StatusCode != http.StatusInternalServerError || env.Status != "error" {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
+	resp, b = h.post("/v1/chat/completions", chatBody("hello", true, "hi"))
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(b), `"code":"misconfigured"`) {
+		t.Errorf("streamed: %d %s", resp.StatusCode, b)
+	}
+	if got := len(h.model.Requests()); got != 3 {
+		t.Errorf("%d model requests, want one per run: a refused key is not retried", got)
+	}
+	if m := h.metricsText(); !strings.Contains(m, `gram_serve_errors_total{kind="config"} 3`) {
+		t.Errorf("%s", grepLines(m, "errors_total"))
+	}
+	if !strings.Contains(h.logs.String(), "the API key was rejected") {
+		t.Errorf("the log does not say the key was rejected:\n%s", h.logs.String())
+	}
+}
+
 // TestDeadlineCancelsTool: a tool that hangs is cancelled at the request's
 // deadline, and the request answered with 504.
 func TestDeadlineCancelsTool(t *testing.T) {
@@ -124,6 +158,7 @@ func TestClientDisconnect(t *testing.T) {
 	defer cancel()
 	body, _ := json.Marshal(chatBody("orders", true, "wait"))
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.http.URL+"/v1/chat/completions", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -196,11 +231,11 @@ func TestQueue(t *testing.T) {
 }
 
 // TestShutdown: once Serve's context is done, the run in progress
-// completes, new connections are refused, /readyz says so, and Serve
-// returns.
+// completes while /readyz and a new run answer 503 on the listener, then
+// Serve stops accepting and returns.
 func TestShutdown(t *testing.T) {
 	h := newHarness(t, nil)
-	h.model.Default = fakeopenai.Slow(700*time.Millisecond, fakeopenai.Text("finished"))
+	h.model.Default = fakeopenai.Slow(time.Second, fakeopenai.Text("finished"))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +245,9 @@ func TestShutdown(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- h.srv.Serve(ctx, ln) }()
 	got := make(chan string, 1)
+	chat, _ := json.Marshal(chatBody("hello", false, "hi"))
 	go func() {
-		body, _ := json.Marshal(chatBody("hello", false, "hi"))
-		resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(string(body)))
+		resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(string(chat)))
 		if err != nil {
 			got <- err.Error()
 			return
@@ -230,16 +265,22 @@ func TestShutdown(t *testing.T) {
 	}()
 	eventually(t, "the run to start", func() bool { return len(h.model.Requests()) == 1 })
 	stop()
-	eventually(t, "the server to stop accepting", func() bool {
-		c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err != nil
-	})
-	if !h.srv.Draining() {
-		t.Error("not draining")
+	eventually(t, "the server to drain", h.srv.Draining)
+	resp, err := http.Get(url + "/readyz")
+	if err != nil {
+		t.Fatalf("/readyz during the drain: %v", err)
 	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/readyz during the drain: %d", resp.StatusCode)
+	}
+	resp, err = http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(string(chat)))
+	if err != nil {
+		t.Fatalf("a new run during the drain: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	wantError(t, resp, b, http.StatusServiceUnavailable, "shutting_down")
 	if s := <-got; s != "finished" {
 		t.Errorf("the run in progress answered %q", s)
 	}
@@ -251,9 +292,12 @@ func TestShutdown(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return")
 	}
-	resp, _ := h.do(http.MethodGet, "/readyz", "")
-	if resp.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("/readyz: %d", resp.StatusCode)
+	if c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		c.Close()
+		t.Error("a connection after Serve returned was accepted")
+	}
+	if n := len(h.model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want the first run's only", n)
 	}
 }
 

@@ -43,6 +43,9 @@ const (
 	// CodeMissingClaim: an identity has no claim for an injected parameter
 	// that no --inject value gives either.
 	CodeMissingClaim = "missing-claim"
+	// CodeInvalidClaim: an identity's claim is not a valid value of the
+	// injected parameter it fills (its type, format, bounds).
+	CodeInvalidClaim = "invalid-claim"
 	// CodeUnknownProperty: an entry has a property the document does not
 	// define (a warning, with a did-you-mean).
 	CodeUnknownProperty = "unknown-property"
@@ -60,6 +63,8 @@ type KeyEntry struct {
 	Claims map[string]any
 	// Span is the entry's place in the document.
 	Span diag.Span
+
+	claimSpans map[string]diag.Span // the claims' values' places
 }
 
 // HashKey returns the hexadecimal SHA-256 of a key, as a keys document
@@ -258,6 +263,7 @@ func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.Li
 		for k, c := range claims {
 			e.Claims[k] = c
 		}
+		e.claimSpans = valueSpans(v, at("claims").Start)
 	}
 	if _, has := e.Claims["sub"]; !has && e.Identity != "" {
 		e.Claims["sub"] = e.Identity
@@ -268,17 +274,22 @@ func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.Li
 // CheckClaims reports, for each entry, the injected parameters of the
 // agents that neither the entry's claims (by claims, which maps a
 // parameter to the claim that fills it; by default the claim of the
-// parameter's name) nor the static values give.
+// parameter's name) nor the static values give, and the claims that are
+// not valid values of the parameter they fill (its type, format, bounds),
+// as a request of the entry's key would find them.
 func CheckClaims(entries []KeyEntry, agents []*schema.Agent, claims map[string]string, static map[string]any) diag.List {
 	var diags diag.List
 	params := injectedParams(agents)
 	for _, e := range entries {
 		for _, p := range params {
-			if _, ok := static[p.param.Name]; ok || p.param.Optional {
+			claim := claimName(claims, p.param.Name)
+			if v, ok := e.Claims[claim]; ok {
+				if d, bad := checkClaim(e, p, claim, v); bad {
+					diags.Add(d)
+				}
 				continue
 			}
-			claim := claimName(claims, p.param.Name)
-			if _, ok := e.Claims[claim]; ok {
+			if _, ok := static[p.param.Name]; ok || p.param.Optional {
 				continue
 			}
 			d := diag.Errorf(CodeMissingClaim, e.Span, "the identity %q has no claim %q, which the injected parameter %s of the tool %s needs",
@@ -289,6 +300,47 @@ func CheckClaims(entries []KeyEntry, agents []*schema.Agent, claims map[string]s
 		}
 	}
 	return diags
+}
+
+// checkClaim returns the diagnostic of the claim of e that fills the
+// injected parameter p with v, and whether v is not a valid value of p.
+func checkClaim(e KeyEntry, p injectedParam, claim string, v any) (diag.Diagnostic, bool) {
+	v = claimValue(p.param, v)
+	only := &schema.Tool{Name: p.tool, Params: []*schema.Param{p.param}}
+	err := schema.InjectArgs(only, map[string]any{}, map[string]any{p.param.Name: v})
+	if err == nil {
+		return diag.Diagnostic{}, false
+	}
+	why := err.Error()
+	var ae *schema.ArgsError
+	if errors.As(err, &ae) && len(ae.Problems) > 0 {
+		var parts []string
+		for _, pr := range ae.Problems {
+			parts = append(parts, pr.Message)
+		}
+		why = strings.Join(parts, "; ")
+	}
+	span, ok := e.claimSpans[claim]
+	if !ok {
+		span = e.Span
+	}
+	d := diag.Errorf(CodeInvalidClaim, span, "the claim %q of the identity %q does not fit the injected parameter %s (%s) of the tool %s: it %s",
+		claim, e.Identity, p.param.Name, paramShape(p.param), p.tool, why)
+	d.Detail = fmt.Sprintf(`give "%s" a value the parameter takes, or map another claim with --claim %s=CLAIM; every request of this key would be refused with 403`,
+		claim, p.param.Name)
+	return d, true
+}
+
+// paramShape describes what a parameter takes: its type, and its format
+// when it has one ("String, format uuid").
+func paramShape(p *schema.Param) string {
+	s := p.Type.String()
+	for _, m := range p.Constraints {
+		if f, ok := m.Value.(string); ok && m.Key == "format" {
+			s += ", format " + f
+		}
+	}
+	return s
 }
 
 // claimName returns the claim that fills the injected parameter param.

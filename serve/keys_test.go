@@ -94,3 +94,47 @@ func TestCheckClaims(t *testing.T) {
 		t.Errorf("a static value fills it: %v", d)
 	}
 }
+
+// TestCheckClaimsValues: a claim that is not a valid value of the injected
+// parameter it fills (its format, its type, its bounds) is reported at
+// the claim, naming the entry, the claim and what the parameter takes,
+// whether or not a static value would fill the parameter; a number fills
+// a String parameter as its text, as a request's would.
+func TestCheckClaimsValues(t *testing.T) {
+	prog := gramtest.Compile(t, `
+[byUser:Tool {description: "Looks the user up"} |
+  (userId::String {injected: true, format: "uuid"})==>(tier::Integer {injected: true, minimum: 1})==>(::String)
+]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | byUser]
+`)
+	f := diag.NewFile("keys.json", []byte(`{"keys": [
+  {"sha256": "`+HashKey("a")+`", "identity": "alice", "claims": {"userId": "not-a-uuid", "tier": 1}},
+  {"sha256": "`+HashKey("b")+`", "identity": "bob", "claims": {"userId": "550e8400-e29b-41d4-a716-446655440000", "tier": "gold"}},
+  {"sha256": "`+HashKey("c")+`", "identity": "carol", "claims": {"userId": "550e8400-e29b-41d4-a716-446655440000", "tier": 0}},
+  {"sha256": "`+HashKey("d")+`", "identity": "dave", "claims": {"userId": 12345, "tier": 3}},
+  {"sha256": "`+HashKey("e")+`", "identity": "erin", "claims": {"userId": "550e8400-e29b-41d4-a716-446655440000", "tier": 2}}
+]}`))
+	entries, diags := ParseKeys(f)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	for _, static := range []map[string]any{nil, {"userId": "550e8400-e29b-41d4-a716-446655440000", "tier": 5}} {
+		got := CheckClaims(entries, prog.Agents, nil, static)
+		var b bytes.Buffer
+		diag.WriteText(&b, f, got, false)
+		for _, want := range []string{
+			`keys.json:2:124: error[invalid-claim]: the claim "userId" of the identity "alice" does not fit the injected parameter userId (String, format uuid) of the tool byUser: it must be a valid uuid`,
+			`keys.json:3:170: error[invalid-claim]: the claim "tier" of the identity "bob" does not fit the injected parameter tier (Integer) of the tool byUser: it must be integer, not string`,
+			`keys.json:4:172: error[invalid-claim]: the claim "tier" of the identity "carol" does not fit the injected parameter tier (Integer) of the tool byUser: it must be at least 1`,
+			`keys.json:5:123: error[invalid-claim]: the claim "userId" of the identity "dave"`,
+			`--claim userId=CLAIM; every request of this key would be refused with 403`,
+		} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("static %v: no %q in\n%s", static, want, b.String())
+			}
+		}
+		if len(got) != 4 || strings.Contains(b.String(), "erin") {
+			t.Errorf("static %v: %d diagnostics, want 4:\n%s", static, len(got), b.String())
+		}
+	}
+}

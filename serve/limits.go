@@ -2,12 +2,17 @@
 // Limits.MaxConcurrent slots; a request that finds none waits in a queue of
 // at most Limits.MaxQueue requests, for at most Limits.QueueTimeout, and is
 // then refused with 429 and a Retry-After estimated from how long runs take.
+// Beneath the requests, [Server.Serve] holds at most Limits.MaxConnections
+// connections open (the next ones wait to be accepted) and gives each
+// request Limits.ReadTimeout to send its headers, and as long to send its
+// body, so that slow clients cannot hold them all.
 
 package serve
 
 import (
 	"context"
 	"math"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -36,17 +41,28 @@ type Limits struct {
 	// Grace is how long a server that is stopping lets the runs in
 	// progress finish (default 30s) before it cancels them.
 	Grace time.Duration
+	// ReadTimeout is how long a request may take to send its headers
+	// (default 30s), and then its body (as long, or Timeout if it is
+	// shorter): a slower one is answered with 408 and its connection
+	// closed.
+	ReadTimeout time.Duration
+	// MaxConnections is the most connections [Server.Serve] holds open at
+	// once (default 2048); the next ones wait to be accepted until one
+	// closes.
+	MaxConnections int
 }
 
 // Default limits.
 const (
-	DefaultMaxBodyBytes  = 4 << 20
-	DefaultMaxHistory    = 100
-	DefaultMaxConcurrent = 64
-	DefaultMaxQueue      = 1024
-	DefaultQueueTimeout  = 30 * time.Second
-	DefaultTimeout       = 5 * time.Minute
-	DefaultGrace         = 30 * time.Second
+	DefaultMaxBodyBytes   = 4 << 20
+	DefaultMaxHistory     = 100
+	DefaultMaxConcurrent  = 64
+	DefaultMaxQueue       = 1024
+	DefaultQueueTimeout   = 30 * time.Second
+	DefaultTimeout        = 5 * time.Minute
+	DefaultGrace          = 30 * time.Second
+	DefaultReadTimeout    = 30 * time.Second
+	DefaultMaxConnections = 2048
 )
 
 // withDefaults fills in the defaults.
@@ -73,6 +89,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Grace <= 0 {
 		l.Grace = DefaultGrace
+	}
+	if l.ReadTimeout <= 0 {
+		l.ReadTimeout = DefaultReadTimeout
+	}
+	if l.MaxConnections <= 0 {
+		l.MaxConnections = DefaultMaxConnections
 	}
 	return l
 }
@@ -163,4 +185,53 @@ func (a *admission) retryAfter() time.Duration {
 // busy returns the 429 error.
 func (a *admission) busy(kind, msg string, retry time.Duration) *apiError {
 	return &apiError{Status: http.StatusTooManyRequests, Type: typeRateLimit, Code: "server_busy", Kind: kind, Message: msg, RetryAfter: retry}
+}
+
+// limitListener is a listener that holds at most cap(slots) connections
+// open: Accept waits for one to close before it accepts another.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+	done  chan struct{}
+	once  sync.Once
+}
+
+// limitConnections returns ln holding at most n connections open.
+func limitConnections(ln net.Listener, n int) *limitListener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+// Accept waits for a free slot, then accepts a connection.
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// Close closes the listener, and ends the wait of Accept.
+func (l *limitListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// limitedConn is a connection that gives its slot back when closed.
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close closes the connection and gives its slot back.
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

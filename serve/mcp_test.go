@@ -68,6 +68,7 @@ func TestDisconnectCancelsMCP(t *testing.T) {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"looker","messages":[{"role":"user","content":"look"}]}`))
+	req.Header.Set("Content-Type", "application/json")
 	done := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)

@@ -61,7 +61,7 @@ func newMetrics() *metrics {
 	m.toolLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_tool_call_duration_seconds",
 		Help: "Duration of tool calls, validation included, by agent and tool.", Buckets: latencyBuckets}, []string{"agent", "tool"})
 	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_errors_total",
-		Help: "Errors by kind: unauthorized, invalid_request, body_too_large, history_too_long, unknown_agent, queue_full, queue_timeout, deadline, client_disconnected, shutdown, identity, config, tool_binding, tool_call, llm_<kind>, internal, ..."}, []string{"kind"})
+		Help: "Errors by kind: unauthorized, invalid_request, body_too_large, history_too_long, unknown_agent, queue_full, queue_timeout, deadline, client_disconnected, shutdown, identity, config, tool_binding, tool_call, llm_<kind>, origin_refused, host_refused, unsupported_media_type, read_timeout, internal, ..."}, []string{"kind"})
 	m.active = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_active", Help: "Runs in progress."})
 	m.queued = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_queued", Help: "Runs waiting for a free slot (see --max-concurrent)."})
 	m.inFlightReqs = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_requests_in_flight", Help: "Requests being answered."})

@@ -59,15 +59,21 @@ func (s *Server) injectedFor(a *served, id *Identity) map[string]any {
 			claims = s.auth.claims
 		}
 		if v, ok := id.Claims[claimName(claims, p.param.Name)]; ok {
-			if p.param.Type != nil && p.param.Type.Kind == schema.StringType {
-				if t, ok := claimText(v); ok {
-					v = t
-				}
-			}
-			vals[p.param.Name] = v
+			vals[p.param.Name] = claimValue(p.param, v)
 		}
 	}
 	return vals
+}
+
+// claimValue returns a claim as the value of the injected parameter p: a
+// number or a boolean as its text for a String parameter.
+func claimValue(p *schema.Param, v any) any {
+	if p.Type != nil && p.Type.Kind == schema.StringType {
+		if t, ok := claimText(v); ok {
+			return t
+		}
+	}
+	return v
 }
 
 // runAgent runs one turn of a on conv, which ends with the user's message.

@@ -54,6 +54,12 @@ type Config struct {
 	// Injected are values of injected parameters given to every run (a
 	// tenant, a region); an identity's claims override them.
 	Injected map[string]any
+	// AllowedOrigins are the origins (scheme://host[:port], see
+	// [NormalizeOrigin]) of the web pages that may call the server from a
+	// browser besides its own; a request from another page is refused
+	// with 403. Without credentials, the server also answers only requests
+	// addressed to a loopback name or address.
+	AllowedOrigins []string
 	// Limits bound what the server takes on.
 	Limits Limits
 	// Tracing configures the export of traces.
@@ -73,6 +79,7 @@ type Server struct {
 	names   []string // sorted
 	auth    *authenticator
 	static  map[string]any
+	origins []string // normalized
 	limits  Limits
 	log     *slog.Logger
 	version string
@@ -87,8 +94,11 @@ type Server struct {
 	// errShutdown stops the runs still going after the grace period.
 	base     context.Context
 	stopRuns context.CancelCauseFunc
+	// draining is set, under drainMu, when the server stops; runs counts
+	// the requests of the routes that run agents, which it waits for.
 	draining atomic.Bool
-	inflight sync.WaitGroup
+	drainMu  sync.Mutex
+	runs     sync.WaitGroup
 
 	closeOnce sync.Once
 	closeErr  error
@@ -162,6 +172,13 @@ func New(cfg Config) (*Server, error) {
 		s.names = append(s.names, name)
 	}
 	slices.Sort(s.names)
+	for _, o := range cfg.AllowedOrigins {
+		norm, err := NormalizeOrigin(o)
+		if err != nil {
+			return nil, fmt.Errorf("allowed origin: %w", err)
+		}
+		s.origins = append(s.origins, norm)
+	}
 	var err error
 	if s.auth, err = newAuthenticator(cfg.Auth); err != nil {
 		return nil, err
@@ -209,25 +226,39 @@ const (
 //	GET  /healthz, /readyz         liveness and readiness (no credentials)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	handle := func(pattern, route, method string, open bool, h http.HandlerFunc) {
-		mux.Handle(pattern, s.wrap(route, method, open, h))
+	handle := func(pattern, route, method string, acc access, h http.HandlerFunc) {
+		mux.Handle(pattern, s.wrap(route, method, acc, h))
 	}
-	handle("/v1/chat/completions", routeChat, http.MethodPost, false, s.chat)
-	handle("/v1/models", routeModels, http.MethodGet, false, s.models)
-	handle("/v1/models/{model}", routeModel, http.MethodGet, false, s.model)
-	handle("/v1/agents/{agent}/run", routeRun, http.MethodPost, false, s.runNative)
-	handle("/openapi.json", routeOpenAPI, http.MethodGet, false, s.serveOpenAPI)
-	handle("/metrics", routeMetrics, http.MethodGet, false,
+	handle("/v1/chat/completions", routeChat, http.MethodPost, accessRun, s.chat)
+	handle("/v1/models", routeModels, http.MethodGet, accessRead, s.models)
+	handle("/v1/models/{model}", routeModel, http.MethodGet, accessRead, s.model)
+	handle("/v1/agents/{agent}/run", routeRun, http.MethodPost, accessRun, s.runNative)
+	handle("/openapi.json", routeOpenAPI, http.MethodGet, accessRead, s.serveOpenAPI)
+	handle("/metrics", routeMetrics, http.MethodGet, accessRead,
 		promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelError)}).ServeHTTP)
-	handle("/healthz", routeHealth, http.MethodGet, true, s.healthz)
-	handle("/readyz", routeReady, http.MethodGet, true, s.readyz)
-	handle("/", routeOther, "", false, func(w http.ResponseWriter, r *http.Request) {
+	handle("/healthz", routeHealth, http.MethodGet, accessOpen, s.healthz)
+	handle("/readyz", routeReady, http.MethodGet, accessOpen, s.readyz)
+	handle("/", routeOther, "", accessRead, func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{Status: http.StatusNotFound, Type: typeNotFound, Code: "unknown_route", Kind: kindNotFound,
 			Message: fmt.Sprintf("There is no route %s %s. The routes are POST %s, GET %s, POST %s, GET %s, GET %s, GET %s and GET %s.",
 				r.Method, r.URL.Path, routeChat, routeModels, routeRun, routeOpenAPI, routeMetrics, routeHealth, routeReady)})
 	})
 	return mux
 }
+
+// access says what a route asks of a request.
+type access int
+
+const (
+	// accessOpen: nothing (the probes).
+	accessOpen access = iota
+	// accessRead: credentials, when the server asks for them, and a page
+	// of an allowed origin.
+	accessRead
+	// accessRun: the same, and a JSON body; the route runs an agent, which
+	// a stopping server no longer does.
+	accessRun
+)
 
 // requestState is what the middleware and the handler of a request share.
 type requestState struct {
@@ -285,14 +316,11 @@ func (w *statusWriter) Flush() {
 // Unwrap returns the underlying writer, for http.ResponseController.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// wrap is the middleware of a route: request id, panic recovery, method
-// check, credentials (unless open), the server span, metrics and the log
-// line.
-func (s *Server) wrap(route, method string, open bool, h http.HandlerFunc) http.Handler {
+// wrap is the middleware of a route: request id, panic recovery, the
+// checks of [Server.check], the server span, metrics and the log line.
+func (s *Server) wrap(route, method string, acc access, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		s.inflight.Add(1)
-		defer s.inflight.Done()
 		s.metrics.inFlightReqs.Inc()
 		defer s.metrics.inFlightReqs.Dec()
 		st := &requestState{id: requestID(r), route: route}
@@ -314,61 +342,121 @@ func (s *Server) wrap(route, method string, open bool, h http.HandlerFunc) http.
 						Message: "An unexpected error occurred. Please try again or contact support."})
 				}
 			}
-			status := w.status
-			if st.status != 0 {
-				status = st.status // 499: the client went away
-			}
-			if status == 0 {
-				status = http.StatusOK
-			}
-			d := time.Since(start)
-			code := fmt.Sprint(status)
-			s.metrics.requests.WithLabelValues(route, code).Inc()
-			s.metrics.latency.WithLabelValues(route).Observe(d.Seconds())
-			if st.run {
-				s.metrics.overhead.WithLabelValues(route).Observe(max(d-st.busy, 0).Seconds())
-			}
-			span.SetAttributes(semconv.HTTPResponseStatusCode(status))
-			if status >= 500 {
-				failSpan(span, code, st.kind)
-			}
-			span.End()
-			attrs := []any{"request", st.id, "method", r.Method, "route", route, "status", status, "duration", d}
-			if st.agent != "" {
-				attrs = append(attrs, "agent", st.agent)
-			}
-			if st.identity != "" {
-				attrs = append(attrs, "identity", st.identity)
-			}
-			if st.kind != "" {
-				attrs = append(attrs, "error", st.kind)
-			}
-			level := slog.LevelInfo
-			if route == routeHealth || route == routeReady || route == routeMetrics {
-				level = slog.LevelDebug
-			}
-			if status >= 500 {
-				level = slog.LevelError
-			}
-			s.log.Log(ctx, level, "request", attrs...)
+			s.finish(r, w, span, time.Since(start))
 		}()
-		if method != "" && r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
-			s.fail(w, r, &apiError{Status: http.StatusMethodNotAllowed, Type: typeInvalidRequest, Code: "method_not_allowed", Kind: kindMethod,
-				Message: fmt.Sprintf("%s takes %s requests, not %s.", r.URL.Path, method, r.Method), Header: http.Header{"Allow": {method}}})
+		if r.ContentLength != 0 {
+			// The body has its time, whether the handler reads it or the
+			// server discards it after a refusal (see readBody).
+			wait, _ := s.bodyTimeout()
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(wait))
+		}
+		r, ok := s.check(w, r, method, acc)
+		if !ok {
 			return
 		}
-		if !open && s.auth != nil {
-			id, aerr, why := s.auth.authenticate(r)
-			if aerr != nil {
-				s.log.Warn("request refused: unauthorized", "request", st.id, "route", route, "reason", why, "remote", remoteHost(r))
-				s.fail(w, r, aerr)
+		if acc == accessRun {
+			if !s.startRun() {
+				s.fail(w, r, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "shutting_down", Kind: kindShutdown,
+					Message: "The server is shutting down and takes no new requests. Please try again.", RetryAfter: defaultRetryAfter})
 				return
 			}
-			st.identity = id.Subject
-			r = r.WithContext(withIdentity(r.Context(), id))
+			defer s.runs.Done()
 		}
 		h(w, r)
 	})
+}
+
+// check makes the checks of a request before its handler: where it comes
+// from (see [Server.screen]), its method, its credentials (unless the
+// route is open) and, for a route that runs an agent, that its body is
+// JSON. It answers the request itself when it fails (ok is then false),
+// and returns it with its identity.
+func (s *Server) check(w http.ResponseWriter, r *http.Request, method string, acc access) (_ *http.Request, ok bool) {
+	st := state(r)
+	done, aerr := s.screen(w, r, acc, method)
+	if aerr != nil {
+		s.log.Warn("request refused", "request", st.id, "route", st.route, "reason", aerr.Code, "remote", remoteHost(r))
+		s.fail(w, r, aerr)
+		return r, false
+	}
+	if done {
+		return r, false
+	}
+	if method != "" && r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
+		s.fail(w, r, &apiError{Status: http.StatusMethodNotAllowed, Type: typeInvalidRequest, Code: "method_not_allowed", Kind: kindMethod,
+			Message: fmt.Sprintf("%s takes %s requests, not %s.", r.URL.Path, method, r.Method), Header: http.Header{"Allow": {method}}})
+		return r, false
+	}
+	if acc != accessOpen && s.auth != nil {
+		id, aerr, why := s.auth.authenticate(r)
+		if aerr != nil {
+			s.log.Warn("request refused: unauthorized", "request", st.id, "route", st.route, "reason", why, "remote", remoteHost(r))
+			s.fail(w, r, aerr)
+			return r, false
+		}
+		st.identity = id.Subject
+		r = r.WithContext(withIdentity(r.Context(), id))
+	}
+	// A body of no length runs nothing: the handler says it is missing.
+	if acc == accessRun && r.ContentLength != 0 && !jsonBody(r) {
+		s.fail(w, r, notJSON(r))
+		return r, false
+	}
+	return r, true
+}
+
+// finish records a request that took d: its metrics, the end of its span
+// and its log line.
+func (s *Server) finish(r *http.Request, w *statusWriter, span trace.Span, d time.Duration) {
+	st := state(r)
+	status := w.status
+	if st.status != 0 {
+		status = st.status // 499: the client went away
+	}
+	if status == 0 {
+		status = http.StatusOK
+	}
+	code := fmt.Sprint(status)
+	s.metrics.requests.WithLabelValues(st.route, code).Inc()
+	s.metrics.latency.WithLabelValues(st.route).Observe(d.Seconds())
+	if st.run {
+		s.metrics.overhead.WithLabelValues(st.route).Observe(max(d-st.busy, 0).Seconds())
+	}
+	span.SetAttributes(semconv.HTTPResponseStatusCode(status))
+	if status >= 500 {
+		failSpan(span, code, st.kind)
+	}
+	span.End()
+	attrs := []any{"request", st.id, "method", r.Method, "route", st.route, "status", status, "duration", d}
+	if st.agent != "" {
+		attrs = append(attrs, "agent", st.agent)
+	}
+	if st.identity != "" {
+		attrs = append(attrs, "identity", st.identity)
+	}
+	if st.kind != "" {
+		attrs = append(attrs, "error", st.kind)
+	}
+	level := slog.LevelInfo
+	if st.route == routeHealth || st.route == routeReady || st.route == routeMetrics {
+		level = slog.LevelDebug
+	}
+	if status >= 500 {
+		level = slog.LevelError
+	}
+	s.log.Log(r.Context(), level, "request", attrs...)
+}
+
+// startRun counts a request that runs an agent, unless the server is
+// stopping (it returns false then).
+func (s *Server) startRun() bool {
+	s.drainMu.Lock()
+	defer s.drainMu.Unlock()
+	if s.draining.Load() {
+		return false
+	}
+	s.runs.Add(1)
+	return true
 }
 
 // fail answers with an error, counting it.
@@ -425,7 +513,19 @@ func (s *Server) lookup(name, param string) (*served, *apiError) {
 	return nil, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Param: param, Code: "model_not_found", Kind: kindUnknownAgent, Message: msg}
 }
 
-// readBody reads a request body within the size limit: 413 beyond it.
+// bodyTimeout returns how long a client has to send a request's body,
+// the read timeout or the request's timeout if it is shorter, and the flag
+// that sets it.
+func (s *Server) bodyTimeout() (time.Duration, string) {
+	if s.limits.Timeout < s.limits.ReadTimeout {
+		return s.limits.Timeout, "--timeout"
+	}
+	return s.limits.ReadTimeout, "--read-timeout"
+}
+
+// readBody reads a request body within the size limit (413 beyond it) and
+// the time limit the middleware set, [Server.bodyTimeout] (408 beyond it,
+// and the connection is closed).
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 	limit := s.limits.MaxBodyBytes
 	tooLarge := &apiError{Status: http.StatusRequestEntityTooLarge, Type: typeInvalidRequest, Code: "request_too_large", Kind: kindBodyTooLarge,
@@ -434,10 +534,21 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 		return nil, tooLarge
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err == nil {
+		// The run goes on without a read deadline: one that passed would
+		// cancel it as if the client had gone away.
+		http.NewResponseController(w).SetReadDeadline(time.Time{})
+	}
 	var mbe *http.MaxBytesError
+	var ne net.Error
 	switch {
 	case errors.As(err, &mbe):
 		return nil, tooLarge
+	case errors.As(err, &ne) && ne.Timeout():
+		wait, flag := s.bodyTimeout()
+		return nil, &apiError{Status: http.StatusRequestTimeout, Type: typeInvalidRequest, Code: "request_timeout", Kind: kindReadTimeout,
+			Message: fmt.Sprintf("The request body did not arrive within %v, this server's limit (gramc serve %s). Send it at once.", wait, flag),
+			Header:  http.Header{"Connection": {"close"}}}
 	case err != nil:
 		return nil, &apiError{Status: statusClientGone, Type: typeInvalidRequest, Kind: kindDisconnected, Message: "reading the request body failed: " + err.Error()}
 	}
@@ -509,51 +620,64 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ready\n")
 }
 
-// Serve answers the connections of ln until ctx is done, then stops: it
-// stops accepting, lets the requests in progress finish for up to the
-// grace period, cancels the runs still going (they are answered with 503)
-// and returns once every handler has returned. It returns nil after such
-// a stop, or the listener's error.
+// Serve answers the connections of ln until ctx is done, then stops: new
+// requests to run an agent are refused with 503 and /readyz answers 503,
+// while the requests in progress finish for up to the grace period; then
+// it cancels the runs still going (they are answered with 503), stops
+// accepting and returns once every handler has returned. It holds at most
+// Limits.MaxConnections connections open, and gives each request
+// Limits.ReadTimeout to send its headers. It returns nil after such a
+// stop, or the listener's error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: s.limits.ReadTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(limitConnections(ln, s.limits.MaxConnections)) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
+	s.drainMu.Lock()
 	s.draining.Store(true)
+	s.drainMu.Unlock()
 	hs.SetKeepAlivesEnabled(false)
-	grace, cancel := context.WithTimeout(context.Background(), s.limits.Grace)
-	defer cancel()
-	err := hs.Shutdown(grace)
-	if err != nil {
+	if !waitGroup(&s.runs, s.limits.Grace) {
 		s.log.Warn("the grace period is over: cancelling the runs still going", "grace", s.limits.Grace)
 		s.stopRuns(errShutdown)
-		finished := make(chan struct{})
-		go func() { s.inflight.Wait(); close(finished) }()
-		select {
-		case <-finished:
-			// The handlers have returned; their answers may still be on
-			// their way out: let the connections go idle before closing.
-			flush, cancelFlush := context.WithTimeout(context.Background(), time.Second)
-			if hs.Shutdown(flush) != nil {
-				hs.Close()
-			}
-			cancelFlush()
-		case <-time.After(10 * time.Second):
+		if !waitGroup(&s.runs, 10*time.Second) {
 			s.log.Error("requests still going 10s after their runs were cancelled; closing their connections")
 			hs.Close()
 		}
 	}
+	// The answers may still be on their way out, and other requests (a
+	// probe, the metrics) in progress: let the connections go idle before
+	// closing.
+	flush, cancelFlush := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelFlush()
+	if hs.Shutdown(flush) != nil {
+		hs.Close()
+	}
 	<-errc
 	return nil
+}
+
+// waitGroup waits for wg for up to d, and reports whether it is done.
+func waitGroup(wg *sync.WaitGroup, d time.Duration) bool {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-finished:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // Draining reports whether the server is stopping.

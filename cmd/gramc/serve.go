@@ -25,7 +25,7 @@ import (
 )
 
 const serveHelp = `Usage: gramc serve FILE|DIR [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
-                   [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]...
+                   [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]... [--allow-origin ORIGIN]...
                    [--tool NAME=COMMAND]... [--mcp COMMAND]... [--inject NAME=VALUE]... [flags]
 
 Serves the agents of a gram file, or of the package of a directory DIR (a
@@ -65,15 +65,30 @@ user_id=sub). --inject values apply to every request, under the identity's.
 Neither the request body nor the model can set an injected parameter. No
 credential appears in logs, traces, metrics or errors.
 
+Web pages. A page the user visits can make the browser call the server, on
+127.0.0.1 too. So a request that runs an agent must send its body as
+Content-Type: application/json (else 415), which a page cannot do without
+asking first; a request from a page whose Origin is not the server's own is
+refused (403) unless --allow-origin names that origin (e.g. --allow-origin
+https://chat.example.com), whose CORS pre-flights are then answered; and
+without credentials, a request addressed to a Host other than localhost or
+a loopback address (as a page's is when its name is made to resolve to
+127.0.0.1) is refused (403).
+
 Limits, per server: --max-body (413 beyond), --max-history messages (400
 beyond), --max-concurrent runs, then up to --max-queue waiting up to
 --queue-timeout (then 429 with Retry-After), and --timeout per request
 (then 504, the run and its tool calls cancelled). A client that disconnects
-cancels its run, its tool programs and its MCP requests.
+cancels its run, its tool programs and its MCP requests. A client has
+--read-timeout to send a request's headers (else the connection is
+closed), and as long again for its body (or --timeout if it is shorter;
+else 408); at most --max-connections connections are open at once, and the
+next ones wait to be accepted until one closes.
 
-SIGTERM or Ctrl-C stops accepting connections, lets the runs in progress
-finish for up to --grace, then cancels them (503) and exits 0; a second
-signal stops at once. /readyz answers 503 while stopping.
+SIGTERM or Ctrl-C starts the stop: /readyz answers 503 and new requests to
+run an agent get 503, while the runs in progress finish for up to --grace;
+then it cancels them (503), closes the connections and exits 0; a second
+signal stops at once.
 
 Traces: --otlp-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT, with the other
 OTEL_EXPORTER_OTLP_* variables) exports OpenTelemetry spans over OTLP/HTTP
@@ -100,17 +115,21 @@ type serveFlags struct {
 	keysFile, keysEnv                string
 	jwtSecretEnv, jwtKey             string
 	jwtIssuer, jwtAudience           string
+	origins                          listFlag
 	otlp                             string
 	maxBody                          byteSize
 	maxHistory, maxConcurrent, queue int
+	maxConns                         int
 	queueTimeout, timeout, grace     time.Duration
+	readTimeout                      time.Duration
 }
 
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, "serve", serveHelp)
 	o := runOptions{cmd: "gramc serve"}
 	f := serveFlags{maxBody: serve.DefaultMaxBodyBytes, maxHistory: serve.DefaultMaxHistory, maxConcurrent: serve.DefaultMaxConcurrent,
-		queue: serve.DefaultMaxQueue, queueTimeout: serve.DefaultQueueTimeout, timeout: serve.DefaultTimeout, grace: serve.DefaultGrace}
+		queue: serve.DefaultMaxQueue, queueTimeout: serve.DefaultQueueTimeout, timeout: serve.DefaultTimeout, grace: serve.DefaultGrace,
+		readTimeout: serve.DefaultReadTimeout, maxConns: serve.DefaultMaxConnections}
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
@@ -123,6 +142,7 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&f.jwtIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
 	fs.StringVar(&f.jwtAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
 	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
+	fs.Var(&f.origins, "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
 	fs.Var(&f.maxBody, "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
 	fs.Var(minInt{p: &f.maxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
 	fs.Var(minInt{p: &f.maxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")
@@ -130,6 +150,8 @@ func runServe(e *env, args []string) error {
 	fs.Var(positiveDuration{&f.queueTimeout}, "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
 	fs.Var(positiveDuration{&f.timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
 	fs.Var(positiveDuration{&f.grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
+	fs.Var(positiveDuration{&f.readTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
+	fs.Var(minInt{p: &f.maxConns, min: 1}, "max-connections", "hold at most `N` connections open; the next ones wait to be accepted")
 	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
@@ -168,6 +190,11 @@ func runServe(e *env, args []string) error {
 	if err := checkAddr(o, f.addr, auth.Enabled()); err != nil {
 		return err
 	}
+	for _, origin := range f.origins {
+		if _, err := serve.NormalizeOrigin(origin); err != nil {
+			return o.usageErr("--allow-origin %s: %v", origin, err)
+		}
+	}
 	if auth.Enabled() {
 		o.perRequest = injectedNames(served)
 	}
@@ -182,7 +209,7 @@ func runServe(e *env, args []string) error {
 	for _, k := range keys {
 		if d := serve.CheckClaims(k.entries, served, claims, injected); len(d) > 0 {
 			writeDiags(e, k.file, d, 0)
-			return fail(exitConfig, "gramc serve: %s: every identity needs a value for each injected parameter", k.file.Path)
+			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.file.Path)
 		}
 	}
 	// As many idle connections to the model's server as runs at once, so
@@ -196,13 +223,14 @@ func runServe(e *env, args []string) error {
 		return err
 	}
 	cfg := serve.Config{
-		Auth:     auth,
-		Injected: injected,
-		Logger:   logger,
-		Version:  buildinfo.Version(),
-		Tracing:  serve.Tracing{Endpoint: f.otlp},
+		Auth:           auth,
+		Injected:       injected,
+		AllowedOrigins: f.origins,
+		Logger:         logger,
+		Version:        buildinfo.Version(),
+		Tracing:        serve.Tracing{Endpoint: f.otlp},
 		Limits: serve.Limits{MaxBodyBytes: int64(f.maxBody), MaxHistory: f.maxHistory, MaxConcurrent: f.maxConcurrent, MaxQueue: f.queue,
-			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace},
+			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace, ReadTimeout: f.readTimeout, MaxConnections: f.maxConns},
 	}
 	for _, a := range served {
 		model, err := newModel(a, o, transport, false, logger)
@@ -252,7 +280,7 @@ func runServe(e *env, args []string) error {
 		select {
 		case <-ctx.Done():
 			stop() // a second signal ends the process at once
-			fmt.Fprintf(e.stderr, "gramc serve: stopping: no new connections; the runs in progress have %v to finish\n", f.grace)
+			fmt.Fprintf(e.stderr, "gramc serve: stopping: /readyz and new runs answer 503; the runs in progress have %v to finish\n", f.grace)
 			startDrain()
 		case <-drain.Done():
 		}
