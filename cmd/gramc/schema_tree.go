@@ -34,7 +34,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 	root = filepath.Clean(root)
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, usageError(cmd, "%v; give DIR/... for the packages of the tree below the directory DIR", err)
+		return nil, usageError(cmd, "%v", err)
 	}
 	if !info.IsDir() {
 		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
