@@ -358,7 +358,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 }
 
 func (l *lowerer) dupKey(k string, at, first diag.Span) {
-	d := diag.Errorf("duplicate-key", at, "duplicate key %q", k)
+	d := diag.Errorf(CodeDuplicateKey, at, "duplicate key %q", k)
 	d.Detail = "each key may appear once; remove or rename this one"
 	d.Related = []diag.Related{{Span: first, Message: "first use of " + k}}
 	l.diags.Add(d)
@@ -488,7 +488,7 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.def(id); ok {
-		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
+		d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
 		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 		l.diags.Add(d)
@@ -574,7 +574,7 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf("duplicate-definition", r.IdentSpan(), "%q is already defined", id)
+	d := diag.Errorf(CodeDuplicateDefinition, r.IdentSpan(), "%q is already defined", id)
 	if !hasDefinition(s) {
 		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
@@ -610,7 +610,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.def(id); ok {
-				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
+				d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
 				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 				l.diags.Add(d)

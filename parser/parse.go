@@ -196,7 +196,7 @@ func (doc *Document) assemble() diag.List {
 				continue // a follow-on error on the same line
 			}
 			lastErrLine = line
-			d := diag.Errorf("syntax-error", r.err.Span, "%s", r.err.Msg)
+			d := diag.Errorf(grammar.CodeSyntaxError, r.err.Span, "%s", r.err.Msg)
 			d.Detail = r.err.Detail
 			diags.Add(d)
 			continue
@@ -218,7 +218,7 @@ func (doc *Document) assemble() diag.List {
 		case u.Header != nil && !sawPattern && doc.Header == nil:
 			doc.Header = u.Header
 		case u.Header != nil:
-			d := diag.Errorf("syntax-error", u.Header.Span(), "a record can only stand first in a file, as its header")
+			d := diag.Errorf(grammar.CodeSyntaxError, u.Header.Span(), "a record can only stand first in a file, as its header")
 			d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
 			if doc.Header != nil {
 				d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}

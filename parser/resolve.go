@@ -26,7 +26,7 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 		}
 		id := r.p.Subject.Identity
 		if a := r.self(l.topScope); a != nil {
-			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
+			d := diag.Errorf(CodeSelfReference, r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 			d.Detail = "remove the reference, or refer to another pattern"
 			d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
 			l.diags.Add(d)
@@ -49,7 +49,7 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 	for k, i := range undefined {
 		r := refs[i]
 		id := r.p.Subject.Identity
-		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
+		d := diag.Errorf(CodeUndefinedReference, r.p.Span(), "%q is not defined", id)
 		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
 		if r.sc.owner != nil && slices.Contains(r.sc.owner.Subject.Labels, "Agent") {
 			// An agent's elements are its tools.
