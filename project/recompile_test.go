@@ -77,8 +77,9 @@ func TestRecompileMatchesCompile(t *testing.T) {
 }
 
 // TestRecompileNameInTwoFiles: a name two files declare is reported in
-// both, each naming the other's place; when an edit moves the place in
-// one file, the other file's diagnostic names the new place.
+// both, each with the other's place as its related location; when an
+// edit moves the place in one file, the other file's diagnostic gives the
+// new place.
 func TestRecompileNameInTwoFiles(t *testing.T) {
 	const tool = "[dup:Tool {description: \"D\"} | (q::String)==>(::String)]\n"
 	const agent = "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | dup]\n"
@@ -89,7 +90,7 @@ func TestRecompileNameInTwoFiles(t *testing.T) {
 		srcs = append(srcs, Source{File: file, Doc: doc, Diags: diags})
 	}
 	pkg := Recompile(nil, "d", srcs)
-	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in d/a.gram:1:2") {
+	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in another file of the package | the files of a directory form one package with one namespace: rename one of them, or remove one → d/a.gram:1:2: tool dup is declared here") {
 		t.Fatalf("before the edit:\n%s", got)
 	}
 	file := diag.NewFile("d/a.gram", []byte("// moved\n\n"+tool+agent))
@@ -99,7 +100,7 @@ func TestRecompileNameInTwoFiles(t *testing.T) {
 	if want := diagLines(Compile("d", srcs)); got != want {
 		t.Fatalf("diagnostics\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(got, "d/a.gram:3:2") {
+	if !strings.Contains(got, "→ d/a.gram:3:2: tool dup is declared here") {
 		t.Fatalf("b.gram does not name the new place of dup in a.gram:\n%s", got)
 	}
 }

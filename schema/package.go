@@ -6,7 +6,6 @@ package schema
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,16 +34,16 @@ type pkgScope struct {
 	cs []*compiler
 }
 
-// recordPath returns the path of the file that declares the package's
-// record name, or "".
-func (s *pkgScope) recordPath(name string) string {
+// recordDecl returns the package's record name and the file that
+// declares it, or nil.
+func (s *pkgScope) recordDecl(name string) (*Record, *diag.File) {
 	if s == nil {
-		return ""
+		return nil, nil
 	}
 	if ref, ok := s.records[name]; ok {
-		return s.docs[ref.file].File.Path
+		return s.files[ref.file].records[ref.k], s.docs[ref.file].File
 	}
-	return ""
+	return nil, nil
 }
 
 // pkgRef is where a declaration of a package is: its file, and its index
@@ -108,7 +107,7 @@ func (c *compiler) usePkg(name string, tool bool) {
 // every file form one namespace. A file refers to a top-level tool of
 // another by name, and a parameter's type names a record of any file; a
 // name declared in two files is a duplicate-definition error in both, each
-// naming the other place; unused-tool looks at the agents of every file.
+// with the other place as its related location; unused-tool looks at the agents of every file.
 //
 // docs are the package's files and tests its _test.gram files: a test file
 // sees the whole package (its tests may test any agent and use any tool or
@@ -515,7 +514,7 @@ type declared struct {
 
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
-// naming the other place, and returns them. When two files declare most
+// with the other place as its related location, and returns them. When two files declare most
 // of the same names, which a copy of a file does, the detail says so.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	// The first declaration of each name, by file and declaration index:
@@ -583,29 +582,22 @@ func nearCopies(n int, a, b []decl) bool {
 }
 
 // duplicateDiag is the diagnostic at here of a name also declared at
-// other, in another file of the package; copied, when not 0, is the number
-// of names the two files, near copies of each other, both declare.
+// other, in another file of the package, which it gives as its related
+// location; copied, when not 0, is the number of names the two files, near
+// copies of each other, both declare.
 func duplicateDiag(name string, here, other declared, copied int) diag.Diagnostic {
-	f := other.c.doc.File
-	where := fmt.Sprintf("%s:%s", f.Path, f.OffsetPosition(f.Offset(other.span.Start)))
-	d := diag.Errorf("duplicate-definition", here.span, "%s %s is also declared in %s (%s)", here.what, name, where, other.what)
-	d.Detail = packageDuplicateDetail
+	d := diag.Errorf(parser.CodeDuplicateDefinition, here.span, "%s %s is also declared in another file of the package", here.what, name)
+	d.Related = []diag.Related{{File: other.c.doc.File, Span: other.span, Message: fmt.Sprintf("%s %s is declared here", other.what, name)}}
+	d.Detail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
 	if copied > 0 {
-		d.Detail = fmt.Sprintf("%s and %s declare the same %d names%s", filepath.Base(here.c.doc.File.Path), filepath.Base(f.Path), copied, nearCopyTail)
+		d.Detail = fmt.Sprintf("the two files declare the same %d names: every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out", copied)
 	}
 	return d
 }
 
-// packageDuplicateDetail is the detail of a name declared by two files of
-// a package.
-const packageDuplicateDetail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
-
-// nearCopyTail ends the detail of a name declared by two files of a
-// package that declare most of the same names.
-const nearCopyTail = ": every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out"
-
 // IsPackageDuplicate reports whether d is the diagnostic of a name that
-// another file of the package declares too (see [CompilePackage]).
+// another file of the package declares too (see [CompilePackage]): a
+// duplicate definition whose related location is in another file.
 func IsPackageDuplicate(d diag.Diagnostic) bool {
-	return d.Code == "duplicate-definition" && (d.Detail == packageDuplicateDetail || strings.HasSuffix(d.Detail, nearCopyTail))
+	return d.Code == parser.CodeDuplicateDefinition && slices.ContainsFunc(d.Related, func(r diag.Related) bool { return r.File != nil })
 }

@@ -170,14 +170,29 @@ func writeSARIF(w io.Writer, reports []diag.FileReport) error {
 		addRule(c)
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}
-	for ai, r := range reports {
-		f := r.File
+	// The artifacts are the files reported, in order, then the other files
+	// that related locations are in.
+	artifacts := map[string]int{}
+	artifact := func(f *diag.File) sarifArtifactLocation {
 		uri := sarifURI(f.Path)
-		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
-		loc := func(s diag.Span) sarifPhysicalLocation {
-			return sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &ai}, Region: sarifRegionOf(f, s)}
+		i, ok := artifacts[uri]
+		if !ok {
+			i = len(run.Artifacts)
+			artifacts[uri] = i
+			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
+		}
+		return sarifArtifactLocation{URI: uri, Index: &i}
+	}
+	for _, r := range reports {
+		artifact(r.File)
+	}
+	for _, r := range reports {
+		f := r.File
+		loc := func(in *diag.File, s diag.Span) sarifPhysicalLocation {
+			return sarifPhysicalLocation{ArtifactLocation: artifact(in), Region: sarifRegionOf(in, s)}
 		}
 		for _, d := range r.Diagnostics {
+			d = f.ResolveDiagnostic(d)
 			msg := d.Message
 			if d.Detail != "" {
 				msg += "\n" + d.Detail
@@ -187,14 +202,14 @@ func writeSARIF(w io.Writer, reports []diag.FileReport) error {
 				RuleIndex: addRule(diag.CodeInfo{Code: d.Code, Severity: d.Severity}),
 				Level:     sarifLevel(d.Severity),
 				Message:   sarifMessage{msg},
-				Locations: []sarifLocation{{PhysicalLocation: loc(d.Span)}},
+				Locations: []sarifLocation{{PhysicalLocation: loc(f, d.Span)}},
 			}
 			for i, rel := range d.Related {
 				id := i + 1
-				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc(rel.Span), Message: &sarifMessage{rel.Message}})
+				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc(rel.In(f), rel.Span), Message: &sarifMessage{rel.Message}})
 			}
 			for _, fx := range d.Fixes {
-				ch := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &ai}}
+				ch := sarifArtifactChange{ArtifactLocation: artifact(f)}
 				for _, ed := range fx.Edits {
 					ch.Replacements = append(ch.Replacements, sarifReplacement{DeletedRegion: sarifRegionOf(f, ed.Span), InsertedContent: sarifMessage{ed.NewText}})
 				}
