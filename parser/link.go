@@ -261,7 +261,7 @@ func (doc *Document) link(prev *Document) diag.List {
 		}
 	}
 	doc.scope = sc.frozen()
-	doc.Lowered = s.out
+	doc.Lowered, doc.unresolved = s.out, s.l.unresolved
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
 		doc.suggestions = s.top.prevTop

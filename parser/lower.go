@@ -131,6 +131,8 @@ type lowerer struct {
 	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
+	// unresolved are the bare references that name nothing in the file.
+	unresolved []Unresolved
 	// topScope is the top-level scope.
 	topScope *scope
 	// perUnit is set when each unit's patterns are allocated apart from
@@ -243,11 +245,12 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 }
 
 // finish resolves the references once every unit is lowered, sets
-// doc.Lowered and returns the gram-level diagnostics.
+// doc.Lowered and the references to nothing, and returns the gram-level
+// diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
 	s.l.resolve(s.l.refs, true)
-	doc.Lowered = s.out
+	doc.Lowered, doc.unresolved = s.out, s.l.unresolved
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
 		doc.suggestions = s.top.prevTop // still right if the names are the same

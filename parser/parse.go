@@ -50,6 +50,10 @@ type Document struct {
 	// Bad holds the spans of units that did not parse.
 	Bad []diag.Span
 
+	// unresolved are the bare references that name nothing in the file
+	// (see Unresolved).
+	unresolved []Unresolved
+
 	// units are the parse results of the top-level units, in source order,
 	// and lexDiags the lexical errors: what Reparse reuses. Their spans
 	// are positions (see diag.Positions): offsets after a full parse.
@@ -113,7 +117,11 @@ type unitResult struct {
 
 // Parse parses a gram file. It always returns a document holding every well-formed
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
-// (duplicate definitions, undefined references, self-references, duplicate keys).
+// (duplicate definitions, self-references, duplicate keys). A reference that
+// names nothing in the file is not reported here, as the file may be one of a
+// package whose other files declare the name: the document records it (see
+// [Document.Unresolved]), the compiler reports it in the file's scope, and
+// [Document.Undefined] gives its error for the file read alone.
 func Parse(f *diag.File) (*Document, diag.List) {
 	lw := newUnitLowerer(len(f.Text))
 	doc, diags := parseSyntax(f, lw)

@@ -92,13 +92,13 @@ func TestCrossFile(t *testing.T) {
 			"→ t.gram:2:2: tool getOrder is declared here",
 		}, ""},
 		{"did you mean", []string{"t.gram", tools, "a.gram", agent("getOrdr")}, []string{
-			`a.gram: undefined-reference: "getOrdr" is not defined | did you mean "getOrder"? (declared in t.gram)`,
+			`a.gram: undefined-reference: "getOrdr" is not defined | did you mean "getOrder"? → t.gram:2:2: tool getOrder is declared here`,
 		}, ""},
 		{"removed", []string{"t.gram", `[Order:Record {description: "An order"} | (id::Integer)]` + "\n", "a.gram", agent("getOrder")}, []string{
 			`a.gram: undefined-reference: "getOrder" is not defined`,
 		}, "did you mean"},
 		{"not a tool", []string{"t.gram", tools, "a.gram", agent("Order")}, []string{
-			`a.gram: undefined-reference: "Order" is not defined | Order is declared in t.gram, but it is not a tool`,
+			`a.gram: undefined-reference: "Order" is not defined | Order is declared in another file of the package, but it is not a tool: an agent's elements are tools → t.gram:1:2: record Order is declared here`,
 		}, ""},
 		{"unused across files", []string{"t.gram", tools, "a.gram", agent(`[x:Tool {description: "X"} | ()==>(::String)]`)}, []string{
 			"t.gram: unused-tool: tool getOrder is not used by any agent",

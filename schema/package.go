@@ -24,6 +24,12 @@ type pkgScope struct {
 	records, tools map[string]pkgRef
 	// recordNames are the names of records, in file order.
 	recordNames []string
+	// names are the first declaration of every name of the files, tests
+	// aside (k indexes the file's names), and nameList the names in file
+	// order: made when a reference that names nothing in its file is
+	// first looked up (see lookupName).
+	names    map[string]pkgRef
+	nameList []string
 	// files are the files' lists of records and tools, by file, and docs
 	// their documents.
 	files []pkgFileState
@@ -106,7 +112,8 @@ func (c *compiler) usePkg(name string, tool bool) {
 // every file form one namespace. A file refers to a top-level tool of
 // another by name, and a parameter's type names a record of any file; a
 // name declared in two files is a duplicate-definition error in both, each
-// with the other place as its related location; unused-tool looks at the agents of every file.
+// with the other place as its related location; unused-tool looks at the
+// agents of every file.
 //
 // docs are the package's files and tests its _test.gram files: a test file
 // sees the whole package (its tests may test any agent and use any tool or
@@ -114,8 +121,10 @@ func (c *compiler) usePkg(name string, tool bool) {
 // does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
 // its own file; a single document compiles as [CompileWith] compiles it.
-// The parser reports a reference to another file's tool as undefined: the
-// caller drops those diagnostics (see the project package).
+// A reference that names nothing in its own file (see [parser.Unresolved])
+// is looked up in the package: a top-level tool of another file is what it
+// means, and any other is an undefined-reference error, whose did-you-mean
+// looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	pc := compilePackage(nil, nil, docs, tests, true)
 	return pc.Programs, pc.Diags
@@ -156,12 +165,25 @@ type pkgFileState struct {
 	records []*Record
 	tools   []pkgTool
 	// deps are the names of other files the file uses (records and
-	// tools), toolDeps the tools among them.
+	// tools, and the names the diagnostics of its references point at),
+	// toolDeps the tools among them.
 	deps, toolDeps map[string]bool
+	// idents are the spans of the names of the declarations, by the index
+	// of names.
+	idents []diag.Span
 }
 
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
+
+// declIdents returns the spans of the names of decls.
+func declIdents(ds []decl) []diag.Span {
+	out := make([]diag.Span, len(ds))
+	for i, d := range ds {
+		out[i] = d.p.IdentSpan()
+	}
+	return out
+}
 
 // declNames returns the names and labels of decls.
 func declNames(ds []decl) []declName {

@@ -166,3 +166,31 @@ func TestPackageDuplicateRelated(t *testing.T) {
 		t.Errorf("a name declared twice in one file: %v", parsed)
 	}
 }
+
+// TestPackageReferencesResolved: a reference to a top-level tool of
+// another file, in an agent or elsewhere, is not undefined in the package
+// (the compiler reports no error that a later layer would have to take
+// back), though it is for the file read alone; a reference to nothing in
+// the package is.
+func TestPackageReferencesResolved(t *testing.T) {
+	a := diag.NewFile("p/a.gram", []byte("[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | lookup]\n[g | lookup, nowhere]\n"))
+	b := diag.NewFile("p/b.gram", []byte("[lookup:Tool {description: \"L\"} | (q::String)==>(::String)]\n"))
+	docA, parsed := parser.Parse(a)
+	docB, _ := parser.Parse(b)
+	if len(parsed) != 0 || len(docA.Undefined()) != 3 {
+		t.Fatalf("parsed %v, undefined alone %v", parsed, docA.Undefined())
+	}
+	progs, diags := CompilePackage([]*parser.Document{docA, docB}, nil)
+	if len(diags[0]) != 1 || diags[0][0].Code != parser.CodeUndefinedReference || diags[0][0].Message != `"nowhere" is not defined` {
+		t.Errorf("a.gram: %v", diags[0])
+	}
+	if len(diags[1]) != 0 {
+		t.Errorf("b.gram: %v", diags[1])
+	}
+	if ag := progs[0].Agents; len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools[0] {
+		t.Errorf("the agent's tools are not b.gram's lookup: %+v", ag)
+	}
+	if _, alone := Compile(docA); len(alone) != 3 {
+		t.Errorf("a.gram alone: %v", alone)
+	}
+}

@@ -1,6 +1,7 @@
 // One compile of the files of a package, step by step: the compilers of
 // the files compiled, the records of every file, then the tools, the
-// agents, the checks, and the tests, which see the whole package.
+// agents, the references that name nothing in their own file, the checks,
+// and the tests, which see the whole package.
 
 package schema
 
@@ -53,6 +54,11 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 	} else {
 		dups = prev.dups
 	}
+	for _, c := range pc.cs {
+		if c != nil {
+			c.pkgUnresolved()
+		}
+	}
 	testDeps, ok := pc.checks(hasAgents)
 	if !ok {
 		return nil
@@ -102,7 +108,7 @@ func (pc *pkgCompile) start(share bool) bool {
 		pc.pkg = &pkgScope{} // its tables are made below, sized for the package
 	} else {
 		ps := pc.prev.scope
-		pc.pkg = &pkgScope{records: ps.records, recordNames: ps.recordNames, tools: ps.tools}
+		pc.pkg = &pkgScope{records: ps.records, recordNames: ps.recordNames, tools: ps.tools, names: ps.names, nameList: ps.nameList}
 	}
 	pc.pkg.files, pc.pkg.docs, pc.pkg.cs = pc.files, pc.docs, pc.cs
 	var shared *slabs
@@ -120,7 +126,7 @@ func (pc *pkgCompile) start(share bool) bool {
 		}
 		pc.cs[i], pc.ds[i] = c, ds
 		if i < len(pc.docs) {
-			pc.files[i].names = declNames(ds)
+			pc.files[i].names, pc.files[i].idents = declNames(ds), declIdents(ds)
 			if pc.prev != nil && !slices.Equal(pc.files[i].names, pc.prev.files[i].names) {
 				return false
 			}
