@@ -44,11 +44,30 @@ func (s Severity) String() string {
 }
 
 // Related is a secondary location that helps explain a Diagnostic, such as
-// the earlier definition in a duplicate-definition error. Its Span is in the
-// same file as the diagnostic.
+// the earlier definition in a duplicate-definition error. It may be in
+// another file than the diagnostic: a name two files of a package declare
+// is reported in each with the other place as its related location. The
+// outputs show it with its own file's path (see [WriteText], [WriteJSON]).
 type Related struct {
+	// File is the file Span is in; nil for the diagnostic's own file.
+	File    *File
 	Span    Span
 	Message string
+}
+
+// In returns the file r's Span is in: r.File, or f, the diagnostic's own
+// file, when r.File is nil.
+func (r Related) In(f *File) *File {
+	if r.File != nil {
+		return r.File
+	}
+	return f
+}
+
+// Elsewhere reports whether r is in another file than f, the diagnostic's
+// own file.
+func (r Related) Elsewhere(f *File) bool {
+	return r.File != nil && r.File != f
 }
 
 // Edit replaces the text in Span by NewText. An empty Span inserts.
@@ -77,7 +96,7 @@ type Diagnostic struct {
 	Detail string
 	// Span is the location of the problem.
 	Span Span
-	// Related lists secondary locations in the same file.
+	// Related lists secondary locations, in the same file or another.
 	Related []Related
 	// Fixes lists suggested fixes.
 	Fixes []Fix

@@ -28,7 +28,8 @@
 //
 // A [Diagnostic] has a [Severity], a stable kebab-case code, a short message,
 // an optional detail telling how to fix the problem, a [Span], related
-// locations and suggested [Fix]es. [Errorf] and [Warningf] build the common
+// locations ([Related], in its own file or another: a position knows its
+// file) and suggested [Fix]es. [Errorf] and [Warningf] build the common
 // cases. A [List] collects diagnostics; [List.Normalize] sorts them,
 // removes duplicates and limits how many are shown.
 //

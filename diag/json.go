@@ -62,9 +62,12 @@ type JSONPosition struct {
 	Character int `json:"character"`
 }
 
-// JSONRelated is the JSON form of a Related location.
+// JSONRelated is the JSON form of a Related location: Path is the path of
+// the file it is in, the diagnostic's own or another (see [Related.In]), and
+// Range its range in that file.
 type JSONRelated struct {
 	Message string    `json:"message"`
+	Path    string    `json:"path"`
 	Range   JSONRange `json:"range"`
 }
 
@@ -105,7 +108,8 @@ func ToJSON(f *File, d Diagnostic) JSONDiagnostic {
 		Detail:   d.Detail,
 	}
 	for _, r := range d.Related {
-		j.Related = append(j.Related, JSONRelated{Message: r.Message, Range: ToJSONRange(f, r.Span)})
+		rf := r.In(f)
+		j.Related = append(j.Related, JSONRelated{Message: r.Message, Path: rf.Path, Range: ToJSONRange(rf, r.Span)})
 	}
 	for _, fix := range d.Fixes {
 		jf := JSONFix{Title: fix.Title, Edits: make([]JSONEdit, 0, len(fix.Edits))}
@@ -153,7 +157,7 @@ func NewJSONReport(tool string, reports []FileReport) JSONReport {
 //	          "message": "...",
 //	          "range": {"start": {"line": 0, "character": 4}, "end": {...}},
 //	          "detail": "...",
-//	          "related": [{"message": "...", "range": {...}}],
+//	          "related": [{"message": "...", "path": "b.gram", "range": {...}}],
 //	          "fixes": [{"title": "...", "edits": [{"range": {...}, "newText": "..."}]}]
 //	        }
 //	      ]
@@ -162,7 +166,9 @@ func NewJSONReport(tool string, reports []FileReport) JSONReport {
 //	}
 //
 // (ranges are shown on one line here for brevity; they are indented like the
-// rest). "detail", "related" and "fixes" are omitted when empty, and
+// rest). A related location names the file it is in by its path, the
+// diagnostic's own or another, and its range is in that file.
+// "detail", "related" and "fixes" are omitted when empty, and
 // "diagnostics" is [] when there are none. Characters such as '<' and '&'
 // are not escaped.
 func WriteJSON(w io.Writer, tool string, reports []FileReport) error {

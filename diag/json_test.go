@@ -67,6 +67,7 @@ func TestWriteJSON(t *testing.T) {
           "related": [
             {
               "message": "see (b)",
+              "path": "a.gram",
               "range": {
                 "start": {
                   "line": 1,
@@ -176,5 +177,22 @@ func TestToJSON(t *testing.T) {
 	// The \r of a CRLF pair is the end of its line.
 	if got, want := ToJSONRange(f, Span{6, 6}), (JSONRange{JSONPosition{0, 4}, JSONPosition{0, 4}}); got != want {
 		t.Errorf("ToJSONRange = %v, want %v", got, want)
+	}
+}
+
+// TestToJSONRelatedElsewhere checks that a related location in another file
+// is given with that file's path, and its range counted in that file's text
+// (an astral character before it there, none in the diagnostic's file).
+func TestToJSONRelatedElsewhere(t *testing.T) {
+	a := NewFile("a.gram", []byte("(x)\n"))
+	b := NewFile("dir/b.gram", []byte("\n😀 (x)\n"))
+	d := Errorf("duplicate-definition", Span{1, 2}, "x is declared twice")
+	d.Related = []Related{{File: b, Span: Span{7, 8}, Message: "the other x"}, {File: a, Span: Span{0, 3}, Message: "this one"}}
+	want := []JSONRelated{
+		{Message: "the other x", Path: "dir/b.gram", Range: JSONRange{Start: JSONPosition{1, 4}, End: JSONPosition{1, 5}}},
+		{Message: "this one", Path: "a.gram", Range: JSONRange{Start: JSONPosition{0, 0}, End: JSONPosition{0, 3}}},
+	}
+	if diff := cmp.Diff(want, ToJSON(a, d).Related); diff != "" {
+		t.Errorf("related mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -118,19 +118,20 @@ func (f *File) Slice(s Span) []byte {
 }
 
 // ResolveDiagnostic returns d with its spans (its own, its related
-// information's and its fixes' edits) as byte offsets of f's text.
+// information's and its fixes' edits) as byte offsets of their files' texts:
+// f's, and a related location's own file's (see [Related.In]).
 func (f *File) ResolveDiagnostic(d Diagnostic) Diagnostic {
+	if len(d.Related) > 0 && slices.ContainsFunc(d.Related, func(r Related) bool { return r.In(f).positions.Load() != nil }) {
+		rel := slices.Clone(d.Related)
+		for i := range rel {
+			rel[i].Span = rel[i].In(f).Resolve(rel[i].Span)
+		}
+		d.Related = rel
+	}
 	if f.positions.Load() == nil {
 		return d
 	}
 	d.Span = f.Resolve(d.Span)
-	if len(d.Related) > 0 {
-		rel := slices.Clone(d.Related)
-		for i := range rel {
-			rel[i].Span = f.Resolve(rel[i].Span)
-		}
-		d.Related = rel
-	}
 	if len(d.Fixes) > 0 {
 		fixes := slices.Clone(d.Fixes)
 		for i := range fixes {
@@ -148,7 +149,7 @@ func (f *File) ResolveDiagnostic(d Diagnostic) Diagnostic {
 // Resolved returns l with every diagnostic's spans as byte offsets of f's
 // text (see [File.ResolveDiagnostic]), sorted.
 func (l List) Resolved(f *File) List {
-	if f == nil || f.positions.Load() == nil {
+	if f == nil {
 		return l
 	}
 	out := make(List, len(l))

@@ -96,22 +96,29 @@ func WriteText(w io.Writer, f *File, l List, color bool) error {
 // Lines and columns are 1-based and count runes (see Position). The source
 // line and underline appear only if opts.Context is set, the help line only
 // if Detail is not empty, and the "[code]" part only if Code is not empty.
-// An empty Path is shown as "<input>". Without opts.Color the output
+// An empty Path is shown as "<input>". A related location in another file is
+// shown with that file's path, line and column. Without opts.Color the output
 // contains no escape bytes. Everything is written with a single call to
 // w.Write.
 func WriteTextOptions(w io.Writer, f *File, l List, opts TextOptions) error {
 	if f == nil {
 		f = &File{}
 	}
-	p := textPrinter{f: f, color: opts.Color, path: clean(f.Path, false)}
-	if p.path == "" {
-		p.path = "<input>"
-	}
+	p := textPrinter{f: f, color: opts.Color, path: displayPath(f.Path)}
 	for _, d := range l {
 		p.diagnostic(f.ResolveDiagnostic(d), opts.Context)
 	}
 	_, err := io.WriteString(w, p.b.String())
 	return err
+}
+
+// displayPath is how a file's path is shown: safe to print, and
+// "<input>" when empty.
+func displayPath(path string) string {
+	if path == "" {
+		return "<input>"
+	}
+	return clean(path, false)
 }
 
 // textPrinter accumulates the text output for one file.
@@ -147,10 +154,15 @@ func severityColor(s Severity) string {
 	return ansiBold
 }
 
-// location writes "path:line:col:" for the offset off.
+// location writes "path:line:col:" for the offset off of p's file.
 func (p *textPrinter) location(off int) {
-	pos := p.f.OffsetPosition(off)
-	p.style(ansiBold, p.path+":"+strconv.Itoa(pos.Line)+":"+strconv.Itoa(pos.Column)+":")
+	p.locationIn(p.f, p.path, off)
+}
+
+// locationIn writes "path:line:col:" for the offset off of f, named path.
+func (p *textPrinter) locationIn(f *File, path string, off int) {
+	pos := f.OffsetPosition(off)
+	p.style(ansiBold, path+":"+strconv.Itoa(pos.Line)+":"+strconv.Itoa(pos.Column)+":")
 }
 
 // diagnostic writes one diagnostic.
@@ -182,7 +194,11 @@ func (p *textPrinter) diagnostic(d Diagnostic, context bool) {
 		}
 	}
 	for _, r := range d.Related {
-		p.location(r.Span.Start)
+		if r.Elsewhere(p.f) {
+			p.locationIn(r.File, displayPath(r.File.Path), r.Span.Start)
+		} else {
+			p.location(r.Span.Start)
+		}
 		p.b.WriteByte(' ')
 		p.style(ansiBold, "note")
 		p.b.WriteString(": ")

@@ -243,3 +243,41 @@ func TestUseColor(t *testing.T) {
 		t.Error("UseColor with NO_COLOR=1 = true")
 	}
 }
+
+// TestWriteTextRelatedElsewhere checks that a related location in another
+// file is shown with that file's path, line and column.
+func TestWriteTextRelatedElsewhere(t *testing.T) {
+	a := NewFile("a.gram", []byte("(x)\n"))
+	b := NewFile("dir/b.gram", []byte("\n\t(x)\n"))
+	d := Errorf("duplicate-definition", Span{1, 2}, "x is also declared in another file")
+	d.Related = []Related{{File: b, Span: Span{3, 4}, Message: "the other x"}}
+	var buf bytes.Buffer
+	if err := WriteTextOptions(&buf, a, List{d}, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := `a.gram:1:2: error[duplicate-definition]: x is also declared in another file
+dir/b.gram:2:3: note: the other x
+`
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("WriteText mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestResolveRelatedElsewhere checks that the span of a related location
+// in another file is resolved by that file's positions, not the
+// diagnostic's.
+func TestResolveRelatedElsewhere(t *testing.T) {
+	a := NewFile("a.gram", []byte("(x)\n"))
+	b := NewFile("b.gram", []byte("(y) (x)\n"))
+	// b's text is two segments: "(x)" at positions 100.. and "(y) " at 0..
+	b.SetPositions(NewPositions([]Segment{{Pos: 0, Off: 0, Len: 4}, {Pos: 100, Off: 4, Len: 4}}))
+	d := Errorf("c", Span{1, 2}, "m")
+	d.Related = []Related{{File: b, Span: Span{101, 102}}, {Span: Span{0, 3}}}
+	got := a.ResolveDiagnostic(d)
+	if got.Related[0].Span != (Span{5, 6}) || got.Related[1].Span != (Span{0, 3}) || got.Span != (Span{1, 2}) {
+		t.Errorf("resolved spans %v, %v, %v; want [1,2), [5,6), [0,3)", got.Span, got.Related[0].Span, got.Related[1].Span)
+	}
+	if d.Related[0].Span != (Span{101, 102}) {
+		t.Error("ResolveDiagnostic changed its argument's related locations")
+	}
+}

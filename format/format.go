@@ -124,7 +124,7 @@ func prepare(src []byte) (*builder, []item, diag.List) {
 	diags = diags.Sorted()
 	if len(doc.Bad) > 0 && !diags.HasErrors() {
 		for _, s := range doc.Bad {
-			diags.Add(diag.Errorf("syntax-error", s, "syntax error"))
+			diags.Add(diag.Errorf(grammar.CodeSyntaxError, s, "syntax error"))
 		}
 	}
 	items := make([]item, 0, len(doc.Patterns)+1)

@@ -194,7 +194,7 @@ func (l *Scanner) fail(start, end int, msg, detail string) {
 			end = start + n
 		}
 	}
-	d := diag.Errorf("syntax-error", diag.Span{Start: start, End: end}, "%s", msg)
+	d := diag.Errorf(CodeSyntaxError, diag.Span{Start: start, End: end}, "%s", msg)
 	d.Detail = detail
 	l.Diags.Add(d)
 	l.emit(Error, start, end)
@@ -206,7 +206,7 @@ func (l *Scanner) fail(start, end int, msg, detail string) {
 func (l *Scanner) checkUTF8(j int) int {
 	r, size := utf8.DecodeRuneInString(l.src[j:])
 	if r == utf8.RuneError && size == 1 {
-		d := diag.Errorf("invalid-utf8", diag.Span{Start: j, End: j + 1}, "invalid UTF-8 byte 0x%02x in a string", l.src[j])
+		d := diag.Errorf(CodeInvalidUTF8, diag.Span{Start: j, End: j + 1}, "invalid UTF-8 byte 0x%02x in a string", l.src[j])
 		d.Detail = "the file must be UTF-8 text: re-save it as UTF-8"
 		l.Diags.Add(d)
 	}

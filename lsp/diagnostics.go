@@ -97,7 +97,8 @@ func toLSPDiagnostics(f *diag.File, u protocol.DocumentURI, ds diag.List) []prot
 
 // toLSPDiagnostic converts one diagnostic. The detail (how to fix the
 // problem) follows the message on a line of its own; the code is the
-// diagnostic's stable code; unused tools are tagged unnecessary, which
+// diagnostic's stable code; a related location in another file of the
+// package has that file's URI; unused tools are tagged unnecessary, which
 // editors show faded.
 func toLSPDiagnostic(f *diag.File, u protocol.DocumentURI, d diag.Diagnostic) protocol.Diagnostic {
 	msg := d.Message
@@ -112,10 +113,11 @@ func toLSPDiagnostic(f *diag.File, u protocol.DocumentURI, d diag.Diagnostic) pr
 		Message:  msg,
 	}
 	for _, r := range d.Related {
-		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: u, Range: rangeOf(f, r.Span)},
-			Message:  r.Message,
-		})
+		loc := protocol.Location{URI: u, Range: rangeOf(f, r.Span)}
+		if r.Elsewhere(f) {
+			loc = protocol.Location{URI: pathURI(r.File.Path), Range: rangeOf(r.File, r.Span)}
+		}
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
 	}
 	if d.Code == schema.CodeUnusedTool {
 		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}

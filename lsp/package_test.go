@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 )
 
@@ -102,17 +103,28 @@ func TestPackageDiagnostics(t *testing.T) {
   (orderId::Integer)==>(::String)
 ]
 `
+	// Each names the other place as related information, with the other
+	// file's URI and the range of the name in that file's text (B's open
+	// buffer, A's).
 	c.change(b, 2, dup)
 	p := c.waitDiagnostics(b, 2)
-	if got := diagCodes(p.Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "duplicate-definition tool cancelOrder is also declared in "+aPath) {
-		t.Fatalf("B with a duplicate: %v", got)
+	if got := diagCodes(p.Diagnostics); len(got) != 1 || got[0] != "duplicate-definition tool cancelOrder is also declared in another file of the package" || p.Diagnostics[0].Range != rng(4, 1, 4, 12) {
+		t.Fatalf("B with a duplicate: %v %+v", got, p.Diagnostics)
+	}
+	wantRel := []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: a, Range: rng(3, 1, 3, 12)}, Message: "tool cancelOrder is declared here"}}
+	if diff := cmp.Diff(wantRel, p.Diagnostics[0].RelatedInformation); diff != "" {
+		t.Errorf("B's related information (-want +got):\n%s", diff)
 	}
 	ds = c.lastDiagnostics(a, "A after B's duplicate", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
 	// (A's cancelOrder is unused too: B's agent lists B's, as gramc check
 	// says.)
-	if got := diagCodes(ds); len(got) != 2 || !strings.HasPrefix(got[0], "duplicate-definition tool cancelOrder is also declared in "+bPath) || ds[0].Range != rng(3, 1, 3, 12) ||
+	if got := diagCodes(ds); len(got) != 2 || got[0] != "duplicate-definition tool cancelOrder is also declared in another file of the package" || ds[0].Range != rng(3, 1, 3, 12) ||
 		!strings.HasPrefix(got[1], "unused-tool") {
 		t.Fatalf("A with B's duplicate: %v %+v", got, ds)
+	}
+	wantRel = []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: b, Range: rng(4, 1, 4, 12)}, Message: "tool cancelOrder is declared here"}}
+	if diff := cmp.Diff(wantRel, ds[0].RelatedInformation); diff != "" {
+		t.Errorf("A's related information (-want +got):\n%s", diff)
 	}
 
 	// B closed: A no longer sees B's buffer, but the file on disk, which has

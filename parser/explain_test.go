@@ -58,7 +58,7 @@ func TestUndefinedToolHelp(t *testing.T) {
 		{`[bot:Agent {model: "OpenAI/gpt-4o-mini"} | cancel]`, `declare the tool, e.g. [cancel:Tool {description: "..."} | (input::String)==>(::String)]`},
 		{`[g | cancel]`, "define it, e.g. [cancel] or (cancel:Label)"},
 	} {
-		_, diags := Parse(diag.NewFile("t.gram", []byte(c.src)))
+		_, diags := parseString(c.src)
 		if len(diags) != 1 || diags[0].Code != "undefined-reference" {
 			t.Errorf("%q: diagnostics %v, want one undefined-reference", c.src, diags)
 			continue

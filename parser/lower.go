@@ -131,6 +131,8 @@ type lowerer struct {
 	pairSlab  []*Pattern
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
+	// unresolved are the bare references that name nothing in the file.
+	unresolved []Unresolved
 	// topScope is the top-level scope.
 	topScope *scope
 	// perUnit is set when each unit's patterns are allocated apart from
@@ -241,17 +243,19 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 }
 
 // finish resolves the references once every unit is lowered, sets
-// doc.Lowered and returns the gram-level diagnostics.
+// doc.Lowered and the references to nothing, and returns the gram-level
+// diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
 	s.l.resolve(s.l.refs, true)
 	return s.done(doc)
 }
 
-// done sets doc.Lowered and the top-level suggestions, once every reference
-// is resolved, and returns the gram-level diagnostics.
+// done sets doc.Lowered, its unresolved references and the top-level
+// suggestions, once every reference is resolved, and returns the gram-level
+// diagnostics.
 func (s *unitLowerer) done(doc *Document) diag.List {
-	doc.Lowered = s.out
+	doc.Lowered, doc.unresolved = s.out, s.l.unresolved
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
 		doc.suggestions = s.top.prevTop // still right if the names are the same
@@ -362,7 +366,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 }
 
 func (l *lowerer) dupKey(k string, at, first diag.Span) {
-	d := diag.Errorf("duplicate-key", at, "duplicate key %q", k)
+	d := diag.Errorf(CodeDuplicateKey, at, "duplicate key %q", k)
 	d.Detail = "each key may appear once; remove or rename this one"
 	d.Related = []diag.Related{{Span: first, Message: "first use of " + k}}
 	l.diags.Add(d)
@@ -492,7 +496,7 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.def(id); ok {
-		d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
+		d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
 		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
 		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 		l.diags.Add(d)
@@ -578,7 +582,7 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf("duplicate-definition", r.IdentSpan(), "%q is already defined", id)
+	d := diag.Errorf(CodeDuplicateDefinition, r.IdentSpan(), "%q is already defined", id)
 	if !hasDefinition(s) {
 		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
@@ -614,7 +618,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.def(id); ok {
-				d := diag.Errorf("duplicate-definition", p.IdentSpan(), "%q is already defined", id)
+				d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
 				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
 				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
 				l.diags.Add(d)

@@ -50,6 +50,10 @@ type Document struct {
 	// Bad holds the spans of units that did not parse.
 	Bad []diag.Span
 
+	// unresolved are the bare references that name nothing in the file
+	// (see Unresolved).
+	unresolved []Unresolved
+
 	// units are the parse results of the top-level units, in source order,
 	// and lexDiags the lexical errors: what Reparse reuses. Their spans
 	// are positions (see diag.Positions): offsets after a full parse.
@@ -113,7 +117,11 @@ type unitResult struct {
 
 // Parse parses a gram file. It always returns a document holding every well-formed
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
-// (duplicate definitions, undefined references, self-references, duplicate keys).
+// (duplicate definitions, self-references, duplicate keys). A reference that
+// names nothing in the file is not reported here, as the file may be one of a
+// package whose other files declare the name: the document records it (see
+// [Document.Unresolved]), the compiler reports it in the file's scope, and
+// [Document.Undefined] gives its error for the file read alone.
 func Parse(f *diag.File) (*Document, diag.List) {
 	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
@@ -196,7 +204,7 @@ func (doc *Document) assemble() diag.List {
 				continue // a follow-on error on the same line
 			}
 			lastErrLine = line
-			d := diag.Errorf("syntax-error", r.err.Span, "%s", r.err.Msg)
+			d := diag.Errorf(grammar.CodeSyntaxError, r.err.Span, "%s", r.err.Msg)
 			d.Detail = r.err.Detail
 			diags.Add(d)
 			continue
@@ -218,7 +226,7 @@ func (doc *Document) assemble() diag.List {
 		case u.Header != nil && !sawPattern && doc.Header == nil:
 			doc.Header = u.Header
 		case u.Header != nil:
-			d := diag.Errorf("syntax-error", u.Header.Span(), "a record can only stand first in a file, as its header")
+			d := diag.Errorf(grammar.CodeSyntaxError, u.Header.Span(), "a record can only stand first in a file, as its header")
 			d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
 			if doc.Header != nil {
 				d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}

@@ -8,8 +8,11 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
+// parseString parses src as a file read alone: the parser's diagnostics
+// and the undefined references (see Document.Undefined), sorted.
 func parseString(src string) (*Document, diag.List) {
-	return Parse(diag.NewFile("t.gram", []byte(src)))
+	doc, diags := Parse(diag.NewFile("t.gram", []byte(src)))
+	return doc, append(diags, doc.Undefined()...).Sorted()
 }
 
 func codes(l diag.List) []string {
@@ -231,4 +234,26 @@ func hasCode(l diag.List, code string) bool {
 		}
 	}
 	return false
+}
+
+// TestUnresolvedRecorded: a reference that names nothing in its file is
+// not reported by Parse, whose file may be one of a package, but recorded
+// with its did-you-mean and whether an agent lists it; Undefined gives its
+// error for the file read alone.
+func TestUnresolvedRecorded(t *testing.T) {
+	src := "[a:Agent | lookupp, ok]\n(lookup)\n(ok)\n[g | nowhere]\n"
+	doc, diags := Parse(diag.NewFile("t.gram", []byte(src)))
+	if len(diags) != 0 {
+		t.Fatalf("Parse reports %v", diags)
+	}
+	u := doc.Unresolved()
+	if len(u) != 2 || u[0].Ref.Subject.Identity != "lookupp" || u[0].Closest != "lookup" || !u[0].InAgent ||
+		u[1].Ref.Subject.Identity != "nowhere" || u[1].Closest != "" || u[1].InAgent {
+		t.Fatalf("unresolved %+v", u)
+	}
+	got := doc.Undefined()
+	if len(got) != 2 || got[0].Code != CodeUndefinedReference || got[0].Span != u[0].Ref.Span() || got[0].Detail != `did you mean "lookup"?` ||
+		len(got[0].Fixes) != 1 || got[1].Message != `"nowhere" is not defined` {
+		t.Errorf("undefined %v", got)
+	}
 }

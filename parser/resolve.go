@@ -1,5 +1,6 @@
 // Resolving the bare references once every unit is lowered, and the
-// did-you-mean suggestions for those that name nothing.
+// did-you-mean suggestions for those that name nothing in the file, which
+// are recorded for the scope around the file to judge.
 
 package parser
 
@@ -14,10 +15,11 @@ import (
 )
 
 // resolve settles the bare element references refs, now that every
-// definition is known (forward references are allowed), and reports those
-// that refer to what contains them or to nothing. With set, it sets the
-// definitions of the references (lowered afresh); without, they are set and
-// right (see stale), and only those without one are looked at.
+// definition is known (forward references are allowed), reports those that
+// refer to what contains them, and records those that name nothing in the
+// file (see Unresolved). With set, it sets the definitions of the
+// references (lowered afresh); without, they are set and right (see
+// stale), and only those without one are looked at.
 func (l *lowerer) resolve(refs []pendingRef, set bool) {
 	var undefined []int
 	for i, r := range refs {
@@ -26,7 +28,7 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 		}
 		id := r.p.Subject.Identity
 		if a := r.self(l.topScope); a != nil {
-			d := diag.Errorf("self-reference", r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
+			d := diag.Errorf(CodeSelfReference, r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 			d.Detail = "remove the reference, or refer to another pattern"
 			d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
 			l.diags.Add(d)
@@ -43,24 +45,64 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 	if len(undefined) == 0 {
 		return
 	}
-	// The did-you-mean of every undefined reference, found for all of them
-	// at once (on several cores for many).
+	// The did-you-mean of every reference to nothing, found for all of
+	// them at once (on several cores for many).
 	closest := l.suggestAll(refs, undefined)
 	for k, i := range undefined {
 		r := refs[i]
-		id := r.p.Subject.Identity
-		d := diag.Errorf("undefined-reference", r.p.Span(), "%q is not defined", id)
-		d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
-		if r.sc.owner != nil && slices.Contains(r.sc.owner.Subject.Labels, "Agent") {
-			// An agent's elements are its tools.
-			d.Detail = "declare the tool, e.g. [" + id + `:Tool {description: "..."} | (input::String)==>(::String)], or fix the name`
-		}
-		if s := closest[k]; s != "" {
-			d.Detail = "did you mean " + quote(s) + "?"
-			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: r.p.Span(), NewText: s}}}}
-		}
-		l.diags.Add(d)
+		inAgent := r.sc.owner != nil && slices.Contains(r.sc.owner.Subject.Labels, "Agent")
+		l.unresolved = append(l.unresolved, Unresolved{Ref: r.p, Closest: closest[k], InAgent: inAgent})
 	}
+}
+
+// Unresolved is a bare reference that names nothing in its file. Whether
+// it names nothing at all is for the scope around the file to say (a
+// package's, whose other files may declare the name), so the parser
+// records it (see [Document.Unresolved]) rather than reporting it; the
+// compiler reports it, or [Document.Undefined] for a file read alone.
+type Unresolved struct {
+	// Ref is the reference.
+	Ref *Pattern
+	// Closest is the name visible at the reference that is closest to
+	// its own, for a did-you-mean; "" when none is close.
+	Closest string
+	// InAgent is set when the reference is an element of an Agent
+	// pattern (an agent's elements are its tools).
+	InAgent bool
+}
+
+// Diagnostic returns the undefined-reference error of u in its file read
+// alone: how to define the name, or the closest name visible there, with a
+// fix.
+func (u Unresolved) Diagnostic() diag.Diagnostic {
+	id := u.Ref.Subject.Identity
+	d := diag.Errorf(CodeUndefinedReference, u.Ref.Span(), "%q is not defined", id)
+	d.Detail = "define it, e.g. [" + id + "] or (" + id + ":Label), or fix the name"
+	if u.InAgent {
+		d.Detail = "declare the tool, e.g. [" + id + `:Tool {description: "..."} | (input::String)==>(::String)], or fix the name`
+	}
+	if s := u.Closest; s != "" {
+		d.Detail = "did you mean " + quote(s) + "?"
+		d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: u.Ref.Span(), NewText: s}}}}
+	}
+	return d
+}
+
+// Unresolved returns the bare references of the document that name
+// nothing in it, in source order (see [Unresolved]). The slice must not be
+// modified.
+func (doc *Document) Unresolved() []Unresolved { return doc.unresolved }
+
+// Undefined returns the undefined-reference errors of the document read
+// alone: one for each reference that names nothing in it (see
+// [Unresolved.Diagnostic]). A file of a package is not read alone: the
+// compiler reports its references that name nothing in the package.
+func (doc *Document) Undefined() diag.List {
+	out := make(diag.List, 0, len(doc.unresolved))
+	for _, u := range doc.unresolved {
+		out = append(out, u.Diagnostic())
+	}
+	return out
 }
 
 // stale reports whether any of refs, whose definitions an earlier version

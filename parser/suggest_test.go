@@ -27,8 +27,8 @@ func TestUndefinedReferenceSuggestions(t *testing.T) {
 	b.WriteString("]\n")
 	visible := append(slices.Clone(top), "g", "inner1", "inner2")
 	sort.Strings(visible)
-	doc, diags := Parse(diag.NewFile("s.gram", []byte(b.String())))
-	_ = doc
+	doc, _ := Parse(diag.NewFile("s.gram", []byte(b.String())))
+	diags := doc.Undefined()
 	got := map[string]string{}
 	for _, d := range diags {
 		if d.Code != "undefined-reference" {

@@ -37,6 +37,13 @@ const (
 	CodeLiteralSecret = "literal-secret"
 )
 
+// Codes lists the codes of the diagnostics of a bindings file, with their
+// severity and a summary.
+var Codes = []diag.CodeInfo{
+	{Code: CodeBindings, Severity: diag.Error, Summary: "A binding written wrong: an unknown label, a property missing or of the wrong type, a name bound twice."},
+	{Code: CodeLiteralSecret, Severity: diag.Error, Summary: "A key written in the bindings file (any literal apiKey), or a literal that looks like a key or a token (a warning)."},
+}
+
 // Bindings are the bindings a bindings file declares.
 type Bindings struct {
 	// Path is the file, and Dir its directory: programs and MCP servers

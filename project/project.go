@@ -31,7 +31,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -40,7 +39,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -80,10 +78,8 @@ type Package struct {
 	// Files are the .gram files of the directory, members or not, in the
 	// order given.
 	Files []*File
-	// state is what a Recompile of the package takes from this compile,
-	// names the names of its member files (made when first needed).
+	// state is what a Recompile of the package takes from this compile.
 	state *schema.PackageCompile
-	names *names
 }
 
 // Lookup returns the file of the package at path, or nil.
@@ -302,11 +298,11 @@ func declares(doc *parser.Document) bool {
 }
 
 // Compile compiles the parsed files of the directory dir as a package: the
-// files that join it together (see [schema.CompilePackage]), the others
-// alone. A reference to a tool declared by another file is not undefined;
+// files that join it together (see [schema.CompilePackage]: a reference to
+// a tool declared by another file is resolved in the package's scope, and
 // the did-you-mean of a reference that names nothing looks at the names of
-// every file. A package of one file compiles as [schema.Compile] compiles
-// it.
+// every file), the others alone. A package of one file compiles as
+// [schema.Compile] compiles it.
 func Compile(dir string, srcs []Source) *Package {
 	return compile(nil, dir, srcs, false)
 }
@@ -350,8 +346,10 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		switch {
 		case !f.Member && HeaderKind(s.Doc) == BindingsKind:
 			// Bindings, not declarations: only their own rules apply.
+			// Read alone, as it is not compiled: its references to
+			// nothing are undefined.
 			_, b := ParseBindings(s.File, s.Doc)
-			f.Program, f.Diags = &schema.Program{File: s.File}, schema.Merge(s.Diags, b)
+			f.Program, f.Diags = &schema.Program{File: s.File}, schema.Merge(s.Diags, append(s.Doc.Undefined(), b...))
 		case !f.Member:
 			prog, compiled := schema.Compile(s.Doc)
 			f.Program, f.Diags = prog, schema.Merge(s.Diags, compiled)
@@ -379,19 +377,8 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		}
 		pkg.state = schema.RecompilePackage(state, docs, tests)
 		progs, lists, reused = pkg.state.Programs, pkg.state.Diags, pkg.state.Reused
-		if pkg.state.SameNames {
-			pkg.names = prev.names
-		}
 	} else {
 		progs, lists = schema.CompilePackage(docs, tests)
-	}
-	// The names are made when a file first refers to something it does
-	// not declare: most do not.
-	names := func() *names {
-		if pkg.names == nil {
-			pkg.names = packageNames(members, progs)
-		}
-		return pkg.names
 	}
 	at := append(memberAt, testAt...)
 	for i, f := range append(members, testFiles...) {
@@ -402,120 +389,9 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 			continue
 		}
 		f.Program = progs[i]
-		f.Diags = schema.Merge(crossFile(f, names), lists[i])
+		f.Diags = schema.Merge(f.Diags, lists[i])
 	}
 	return pkg
-}
-
-// names are the top-level names the files of a package declare: the
-// tools' (what another file may refer to) and all of them (for
-// did-you-mean), each with the path of the file that declares it first.
-type names struct {
-	tools map[string]string
-	all   []string
-	of    map[string]string
-}
-
-// packageNames returns the names the member files (tests excluded)
-// declare, whose programs are progs, by the same index.
-func packageNames(members []*File, progs []*schema.Program) *names {
-	size, tools := 0, 0
-	for _, p := range progs[:len(members)] {
-		size += len(p.Tools) + len(p.Agents) + len(p.Records)
-		tools += len(p.Tools)
-	}
-	n := &names{tools: make(map[string]string, tools), all: make([]string, 0, size), of: make(map[string]string, size)}
-	add := func(name, path string) {
-		if _, ok := n.of[name]; name != "" && !ok {
-			n.of[name] = path
-			n.all = append(n.all, name)
-		}
-	}
-	for i, f := range members {
-		prog, path := progs[i], f.File.Path
-		for _, t := range prog.Tools {
-			if !t.TopLevel {
-				continue
-			}
-			if _, ok := n.tools[t.Name]; t.Name != "" && !ok {
-				n.tools[t.Name] = path
-			}
-			add(t.Name, path)
-		}
-		for _, a := range prog.Agents {
-			add(a.Name, path)
-		}
-		for _, r := range prog.Records {
-			add(r.Name, path)
-		}
-	}
-	return n
-}
-
-// crossFile returns the parser's diagnostics of f for a package: without
-// the undefined references to tools of another file, and with the
-// did-you-mean of the others looking at the names of every file, which
-// pkgNames returns.
-func crossFile(f *File, pkgNames func() *names) diag.List {
-	var refs map[diag.Span]string
-	var n *names
-	out := make(diag.List, 0, len(f.Diags))
-	for _, d := range f.Diags {
-		if d.Code != "undefined-reference" {
-			out = append(out, d)
-			continue
-		}
-		if refs == nil {
-			refs, n = undefinedRefs(f.Doc), pkgNames()
-		}
-		name, ok := refs[d.Span]
-		if !ok {
-			out = append(out, d)
-			continue
-		}
-		if o := n.tools[name]; o != "" && o != f.File.Path {
-			continue // a tool of another file
-		}
-		if o := n.of[name]; o != "" && o != f.File.Path {
-			d.Detail = name + " is declared in " + o + ", but it is not a tool: an agent's elements are tools"
-			d.Fixes = nil
-			out = append(out, d)
-			continue
-		}
-		old := ""
-		if len(d.Fixes) == 1 && len(d.Fixes[0].Edits) == 1 {
-			old = d.Fixes[0].Edits[0].NewText
-		}
-		cands := n.all
-		if old != "" {
-			cands = append([]string{old}, cands...)
-		}
-		if s := suggest.Closest(name, cands); s != "" && s != old && s != name {
-			d.Detail = "did you mean " + strconv.Quote(s) + "? (declared in " + n.of[s] + ")"
-			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: d.Span, NewText: s}}}}
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// undefinedRefs returns the references of a document that name nothing in
-// it, by their spans.
-func undefinedRefs(doc *parser.Document) map[diag.Span]string {
-	refs := map[diag.Span]string{}
-	var walk func(p *parser.Pattern)
-	walk = func(p *parser.Pattern) {
-		if p.Kind == parser.ReferenceKind && p.Def == nil {
-			refs[p.Span()] = p.Subject.Identity
-		}
-		for _, e := range p.Elements {
-			walk(e)
-		}
-	}
-	for _, p := range doc.Lowered {
-		walk(p)
-	}
-	return refs
 }
 
 // ParseFunc parses a file, as [parser.Parse] does.

@@ -26,12 +26,18 @@ func compileTexts(t *testing.T, files ...string) *Package {
 }
 
 // diagLines returns the diagnostics of every file, one line each: the
-// path, code and message.
+// path, code, message and detail, and each related location as "→
+// path:line:col: message".
 func diagLines(p *Package) string {
 	var b strings.Builder
 	for _, f := range p.Files {
 		for _, d := range f.Diags {
-			b.WriteString(f.File.Path + ": " + d.Code + ": " + d.Message + " | " + d.Detail + "\n")
+			b.WriteString(f.File.Path + ": " + d.Code + ": " + d.Message + " | " + d.Detail)
+			for _, r := range d.Related {
+				rf := r.In(f.File)
+				b.WriteString(" → " + rf.Path + ":" + rf.OffsetPosition(rf.Offset(r.Span.Start)).String() + ": " + r.Message)
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()
@@ -76,19 +82,23 @@ func TestCrossFile(t *testing.T) {
 	}{
 		{"resolved", []string{"t.gram", tools, "a.gram", agent("getOrder")}, nil, "error"},
 		{"duplicate", []string{"t.gram", tools, "a.gram", agent("getOrder") + tools}, []string{
-			"t.gram: duplicate-definition: record Order is also declared in a.gram:2:2 (record)",
-			"t.gram: duplicate-definition: tool getOrder is also declared in a.gram:3:2 (tool)",
-			"a.gram: duplicate-definition: record Order is also declared in t.gram:1:2 (record)",
-			"a.gram: duplicate-definition: tool getOrder is also declared in t.gram:2:2 (tool)",
+			"t.gram: duplicate-definition: record Order is also declared in another file of the package",
+			"→ a.gram:2:2: record Order is declared here",
+			"t.gram: duplicate-definition: tool getOrder is also declared in another file of the package",
+			"→ a.gram:3:2: tool getOrder is declared here",
+			"a.gram: duplicate-definition: record Order is also declared in another file of the package",
+			"→ t.gram:1:2: record Order is declared here",
+			"a.gram: duplicate-definition: tool getOrder is also declared in another file of the package",
+			"→ t.gram:2:2: tool getOrder is declared here",
 		}, ""},
 		{"did you mean", []string{"t.gram", tools, "a.gram", agent("getOrdr")}, []string{
-			`a.gram: undefined-reference: "getOrdr" is not defined | did you mean "getOrder"? (declared in t.gram)`,
+			`a.gram: undefined-reference: "getOrdr" is not defined | did you mean "getOrder"? → t.gram:2:2: tool getOrder is declared here`,
 		}, ""},
 		{"removed", []string{"t.gram", `[Order:Record {description: "An order"} | (id::Integer)]` + "\n", "a.gram", agent("getOrder")}, []string{
 			`a.gram: undefined-reference: "getOrder" is not defined`,
 		}, "did you mean"},
 		{"not a tool", []string{"t.gram", tools, "a.gram", agent("Order")}, []string{
-			`a.gram: undefined-reference: "Order" is not defined | Order is declared in t.gram, but it is not a tool`,
+			`a.gram: undefined-reference: "Order" is not defined | Order is declared in another file of the package, but it is not a tool: an agent's elements are tools → t.gram:1:2: record Order is declared here`,
 		}, ""},
 		{"unused across files", []string{"t.gram", tools, "a.gram", agent(`[x:Tool {description: "X"} | ()==>(::String)]`)}, []string{
 			"t.gram: unused-tool: tool getOrder is not used by any agent",
@@ -99,7 +109,7 @@ func TestCrossFile(t *testing.T) {
 			"s.gram: record-cycle: record A contains itself: A → B → A",
 		}, ""},
 		{"unknown type suggests another file's record", []string{"t.gram", tools, "a.gram", `[f:Tool {description: "F"} | (o::Ordr)==>(::String)]` + "\n"}, []string{
-			`a.gram: unknown-type: unknown type "Ordr" | did you mean "Order"?`,
+			`a.gram: unknown-type: unknown type "Ordr" | did you mean "Order"? → t.gram:1:2: record Order is declared here`,
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -77,8 +77,9 @@ func TestRecompileMatchesCompile(t *testing.T) {
 }
 
 // TestRecompileNameInTwoFiles: a name two files declare is reported in
-// both, each naming the other's place; when an edit moves the place in
-// one file, the other file's diagnostic names the new place.
+// both, each with the other's place as its related location; when an
+// edit moves the place in one file, the other file's diagnostic gives the
+// new place.
 func TestRecompileNameInTwoFiles(t *testing.T) {
 	const tool = "[dup:Tool {description: \"D\"} | (q::String)==>(::String)]\n"
 	const agent = "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | dup]\n"
@@ -89,7 +90,7 @@ func TestRecompileNameInTwoFiles(t *testing.T) {
 		srcs = append(srcs, Source{File: file, Doc: doc, Diags: diags})
 	}
 	pkg := Recompile(nil, "d", srcs)
-	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in d/a.gram:1:2") {
+	if got := diagLines(pkg); !strings.Contains(got, "d/b.gram: duplicate-definition: tool dup is also declared in another file of the package | the files of a directory form one package with one namespace: rename one of them, or remove one → d/a.gram:1:2: tool dup is declared here") {
 		t.Fatalf("before the edit:\n%s", got)
 	}
 	file := diag.NewFile("d/a.gram", []byte("// moved\n\n"+tool+agent))
@@ -99,7 +100,36 @@ func TestRecompileNameInTwoFiles(t *testing.T) {
 	if want := diagLines(Compile("d", srcs)); got != want {
 		t.Fatalf("diagnostics\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(got, "d/a.gram:3:2") {
+	if !strings.Contains(got, "→ d/a.gram:3:2: tool dup is declared here") {
 		t.Fatalf("b.gram does not name the new place of dup in a.gram:\n%s", got)
+	}
+}
+
+// TestRecompileSuggestionInOtherFile: the did-you-mean of a reference that
+// names nothing gives the declaration it means in another file as a
+// related location; when an edit moves that declaration, the file of the
+// reference is compiled again and gives the new place.
+func TestRecompileSuggestionInOtherFile(t *testing.T) {
+	const tool = "[lookup:Tool {description: \"L\"} | (q::String)==>(::String)]\n"
+	const agent = "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | lookpu]\n"
+	srcs := []Source{}
+	for _, f := range []struct{ path, text string }{{"d/a.gram", agent}, {"d/t.gram", tool}} {
+		file := diag.NewFile(f.path, []byte(f.text))
+		doc, diags := parser.Parse(file)
+		srcs = append(srcs, Source{File: file, Doc: doc, Diags: diags})
+	}
+	pkg := Recompile(nil, "d", srcs)
+	if got := diagLines(pkg); !strings.Contains(got, `d/a.gram: undefined-reference: "lookpu" is not defined | did you mean "lookup"? → d/t.gram:1:2: tool lookup is declared here`) {
+		t.Fatalf("before the edit:\n%s", got)
+	}
+	file := diag.NewFile("d/t.gram", []byte("// moved\n\n"+tool))
+	doc, diags := parser.Parse(file)
+	srcs[1] = Source{File: file, Doc: doc, Diags: diags}
+	got := diagLines(Recompile(pkg, "d", srcs))
+	if want := diagLines(Compile("d", srcs)); got != want {
+		t.Fatalf("diagnostics\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(got, "→ d/t.gram:3:2: tool lookup is declared here") {
+		t.Fatalf("a.gram does not give the new place of lookup in t.gram:\n%s", got)
 	}
 }

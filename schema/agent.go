@@ -133,7 +133,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
 				// Undefined in the file: a tool of another file of the
-				// package, or reported by the parser.
+				// package, or undefined (see pkgUnresolved and finish).
 				if t, ti = c.pkgTool(e); t == nil {
 					continue
 				}

@@ -125,8 +125,10 @@ type decl struct {
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
-// there are errors, and the compiler's diagnostics, sorted; the parser's
-// diagnostics are not included (see [Merge]). Patterns whose labels include
+// there are errors, and the compiler's diagnostics, sorted, with the
+// undefined-reference errors of the references that name nothing in the
+// file (see [parser.Unresolved]); the parser's diagnostics are not included
+// (see [Merge]). Patterns whose labels include
 // none of Agent, Tool and Record are plain gram and are not looked at.
 func Compile(doc *parser.Document) (*Program, diag.List) {
 	return CompileWith(doc)
@@ -248,7 +250,14 @@ func (c *compiler) finish() (*Program, diag.List) {
 	if len(c.prog.Agents) == 0 {
 		c.prog.Agents = nil
 	}
-	return c.prog, c.diags.Sorted()
+	diags := c.diags
+	if c.pkg == nil && len(c.doc.Unresolved()) > 0 {
+		// A file alone: its references to nothing are undefined (those of
+		// a file of a package are looked up in the package, see
+		// pkgUnresolved).
+		diags = append(slices.Clip(diags), c.doc.Undefined()...)
+	}
+	return c.prog, diags.Sorted()
 }
 
 // declCounts are how many declarations of each kind a document has, at

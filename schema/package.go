@@ -5,8 +5,6 @@ package schema
 
 import (
 	"fmt"
-	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,6 +24,12 @@ type pkgScope struct {
 	records, tools map[string]pkgRef
 	// recordNames are the names of records, in file order.
 	recordNames []string
+	// names are the first declaration of every name of the files, tests
+	// aside (k indexes the file's names), and nameList the names in file
+	// order: made when a reference that names nothing in its file is
+	// first looked up (see lookupName).
+	names    map[string]pkgRef
+	nameList []string
 	// files are the files' lists of records and tools, by file, and docs
 	// their documents.
 	files []pkgFileState
@@ -35,16 +39,16 @@ type pkgScope struct {
 	cs []*compiler
 }
 
-// recordPath returns the path of the file that declares the package's
-// record name, or "".
-func (s *pkgScope) recordPath(name string) string {
+// recordDecl returns the package's record name and the file that
+// declares it, or nil.
+func (s *pkgScope) recordDecl(name string) (*Record, *diag.File) {
 	if s == nil {
-		return ""
+		return nil, nil
 	}
 	if ref, ok := s.records[name]; ok {
-		return s.docs[ref.file].File.Path
+		return s.files[ref.file].records[ref.k], s.docs[ref.file].File
 	}
-	return ""
+	return nil, nil
 }
 
 // pkgRef is where a declaration of a package is: its file, and its index
@@ -108,7 +112,8 @@ func (c *compiler) usePkg(name string, tool bool) {
 // every file form one namespace. A file refers to a top-level tool of
 // another by name, and a parameter's type names a record of any file; a
 // name declared in two files is a duplicate-definition error in both, each
-// naming the other place; unused-tool looks at the agents of every file.
+// with the other place as its related location; unused-tool looks at the
+// agents of every file.
 //
 // docs are the package's files and tests its _test.gram files: a test file
 // sees the whole package (its tests may test any agent and use any tool or
@@ -116,8 +121,10 @@ func (c *compiler) usePkg(name string, tool bool) {
 // does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
 // its own file; a single document compiles as [CompileWith] compiles it.
-// The parser reports a reference to another file's tool as undefined: the
-// caller drops those diagnostics (see the project package).
+// A reference that names nothing in its own file (see [parser.Unresolved])
+// is looked up in the package: a top-level tool of another file is what it
+// means, and any other is an undefined-reference error, whose did-you-mean
+// looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	pc := compilePackage(nil, nil, docs, tests, true)
 	return pc.Programs, pc.Diags
@@ -158,12 +165,25 @@ type pkgFileState struct {
 	records []*Record
 	tools   []pkgTool
 	// deps are the names of other files the file uses (records and
-	// tools), toolDeps the tools among them.
+	// tools, and the names the diagnostics of its references point at),
+	// toolDeps the tools among them.
 	deps, toolDeps map[string]bool
+	// idents are the spans of the names of the declarations, by the index
+	// of names.
+	idents []diag.Span
 }
 
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
+
+// declIdents returns the spans of the names of decls.
+func declIdents(ds []decl) []diag.Span {
+	out := make([]diag.Span, len(ds))
+	for i, d := range ds {
+		out[i] = d.p.IdentSpan()
+	}
+	return out
+}
 
 // declNames returns the names and labels of decls.
 func declNames(ds []decl) []declName {
@@ -249,249 +269,6 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	return compilePackage(prev, again, docs, tests, false)
 }
 
-// compilePackage compiles the docs and tests of a package; with prev, the
-// docs not marked again are prev's, and nil is returned when what the
-// others were compiled with changed (see RecompilePackage). With share,
-// the files' programs are allocated from one set of slabs: a file's own
-// would start small (see slab.grow), and a package of small files would
-// allocate a few small blocks for each. A compile that a later one may
-// take files from does not share: a block of a file compiled again would
-// keep the objects of the other files it holds, and theirs its own.
-func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document, share bool) *PackageCompile {
-	all := append(slices.Clip(docs), tests...)
-	// cs are the compilers of the files compiled, nil for a file taken
-	// from prev; ds their declarations.
-	cs := make([]*compiler, len(all))
-	ds := make([][]decl, len(all))
-	files := make([]pkgFileState, len(docs))
-	// The package's scope: made afresh, or prev's tables with the lists
-	// of this compile (the files compiled again declare the same names as
-	// before, in the same order, and no other file declares them).
-	var pkg *pkgScope
-	if prev == nil {
-		pkg = &pkgScope{} // its tables are made below, sized for the package
-	} else {
-		pkg = &pkgScope{records: prev.scope.records, recordNames: prev.scope.recordNames, tools: prev.scope.tools}
-	}
-	pkg.files, pkg.docs, pkg.cs = files, docs, cs
-	var shared *slabs
-	if share {
-		shared = new(slabs)
-	}
-	compiled := func(i int) bool { return prev == nil || i >= len(docs) || again[i] }
-	for i, doc := range all {
-		if !compiled(i) {
-			continue
-		}
-		cs[i], ds[i] = newCompiler(doc, nil)
-		cs[i].pkg = pkg
-		if shared != nil {
-			cs[i].slabs = shared
-		}
-		if i < len(docs) {
-			files[i].names = declNames(ds[i])
-			if prev != nil && !slices.Equal(files[i].names, prev.files[i].names) {
-				return nil
-			}
-		}
-	}
-	// Records: declared in every file before any field is compiled.
-	for i, c := range cs {
-		if c == nil {
-			continue
-		}
-		for _, d := range ds[i] {
-			if d.label == RecordLabel {
-				c.declareRecord(d)
-			}
-		}
-	}
-	n := 0
-	for _, c := range cs {
-		if c != nil {
-			n += len(c.prog.Records)
-		}
-	}
-	if prev == nil {
-		pkg.records = make(map[string]pkgRef, n)
-	}
-	for i := range docs {
-		c := cs[i]
-		if c == nil {
-			files[i] = prev.files[i]
-			continue
-		}
-		st := &files[i]
-		for _, r := range c.prog.Records {
-			if c.records[r.Name] == r {
-				st.records = append(st.records, r)
-			}
-		}
-		if prev != nil {
-			continue
-		}
-		for k, r := range st.records {
-			if _, ok := pkg.records[r.Name]; !ok {
-				pkg.records[r.Name] = pkgRef{i, k}
-				pkg.recordNames = append(pkg.recordNames, r.Name)
-			}
-		}
-	}
-	owner := make(map[*Record]*compiler, n)
-	var live []*compiler
-	for i, c := range cs {
-		if c == nil {
-			continue
-		}
-		live = append(live, c)
-		j := 0
-		for _, d := range ds[i] {
-			if d.label == RecordLabel {
-				c.top = d.top
-				c.recordFields(c.prog.Records[j], d)
-				owner[c.prog.Records[j]] = c
-				j++
-			}
-		}
-	}
-	packageCycles(live, owner)
-	var steps []step
-	for i, c := range cs {
-		if c != nil {
-			c.compileTools(ds[i], &steps)
-		}
-	}
-	if prev == nil {
-		n = 0
-		for _, c := range cs[:len(docs)] {
-			n += len(c.prog.Tools)
-		}
-		pkg.tools = make(map[string]pkgRef, n)
-	}
-	for i, c := range cs[:len(docs)] {
-		if c == nil {
-			continue
-		}
-		st := &files[i]
-		for j, t := range c.prog.Tools {
-			if t.Name != "" && t.TopLevel {
-				st.tools = append(st.tools, pkgTool{t, j})
-			}
-		}
-		if prev != nil {
-			continue
-		}
-		for k, pt := range st.tools {
-			if _, ok := pkg.tools[pt.t.Name]; !ok {
-				pkg.tools[pt.t.Name] = pkgRef{i, k}
-			}
-		}
-	}
-	hasAgents := false
-	for i, c := range cs {
-		if c != nil {
-			c.compileAgents(ds[i], &steps)
-		}
-		if i < len(docs) {
-			if c != nil {
-				hasAgents = hasAgents || len(c.prog.Agents) > 0
-			} else {
-				hasAgents = hasAgents || len(prev.Programs[i].Agents) > 0
-			}
-		}
-	}
-	if prev != nil && hasAgents != prev.hasAgents {
-		return nil
-	}
-	var dups map[string]bool
-	if prev == nil {
-		dups = duplicates(cs[:len(docs)], ds[:len(docs)])
-	} else {
-		dups = prev.dups
-	}
-	for i := range docs {
-		if c := cs[i]; c != nil {
-			files[i].deps, files[i].toolDeps = c.pkgDeps, c.pkgToolDeps
-			if prev != nil && !maps.Equal(c.pkgToolDeps, prev.files[i].toolDeps) {
-				return nil
-			}
-			c.toolChecks(hasAgents, false)
-		}
-	}
-	testDeps := make([]map[string]bool, len(tests))
-	for i, c := range cs[len(docs):] {
-		testDeps[i] = c.pkgToolDeps
-		if prev != nil && !maps.Equal(c.pkgToolDeps, prev.testDeps[i]) {
-			return nil
-		}
-		c.toolChecks(len(c.prog.Agents) > 0, false)
-	}
-	progs := make([]*Program, len(all))
-	for i := range docs {
-		if cs[i] == nil {
-			progs[i] = prev.Programs[i]
-		} else {
-			progs[i] = cs[i].prog
-		}
-	}
-	// Tests last: they may use the agents, tools and records of the
-	// package. Each program's names are indexed once for all the files of
-	// tests (which declare none).
-	indexes := map[*Program]programNames{}
-	index := func(p *Program) programNames {
-		n, ok := indexes[p]
-		if !ok {
-			n = indexNames(p)
-			indexes[p] = n
-		}
-		return n
-	}
-	for i, c := range cs {
-		if c == nil || !slices.ContainsFunc(ds[i], func(d decl) bool { return d.label == TestLabel }) {
-			continue // only tests see the other files: no list of them
-		}
-		// A NAME_test.gram file looks in NAME.gram first.
-		subject := ""
-		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
-			subject = strings.TrimSuffix(p, "_test.gram") + ".gram"
-		}
-		for j, o := range progs[:len(docs)] {
-			if docs[j].File.Path == subject {
-				c.env = append(c.env, o)
-			}
-		}
-		for j, o := range progs[:len(docs)] {
-			if o != c.prog && docs[j].File.Path != subject {
-				c.env = append(c.env, o)
-			}
-		}
-		c.names = make([]programNames, 0, 1+len(c.env))
-		for _, p := range append([]*Program{c.prog}, c.env...) {
-			c.names = append(c.names, index(p))
-		}
-		for _, d := range ds[i] {
-			if d.label == TestLabel {
-				c.test(d)
-			}
-		}
-	}
-	out := &PackageCompile{
-		Programs: progs, Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
-		docs: slices.Clone(docs), tests: slices.Clone(tests),
-		files: files, testDeps: testDeps, hasAgents: hasAgents, dups: dups,
-		SameNames: prev != nil, scope: pkg,
-	}
-	pkg.cs = nil
-	for i, c := range cs {
-		if c == nil {
-			out.Diags[i], out.Reused[i] = prev.Diags[i], true
-			continue
-		}
-		out.Programs[i], out.Diags[i] = c.finish()
-	}
-	return out
-}
-
 // packageCycles reports the records of a package that contain themselves,
 // through records of any file, each in the file of the field that closes
 // the cycle.
@@ -515,7 +292,7 @@ type declared struct {
 
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
-// naming the other place, and returns them. When two files declare most
+// with the other place as its related location, and returns them. When two files declare most
 // of the same names, which a copy of a file does, the detail says so.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	// The first declaration of each name, by file and declaration index:
@@ -583,29 +360,22 @@ func nearCopies(n int, a, b []decl) bool {
 }
 
 // duplicateDiag is the diagnostic at here of a name also declared at
-// other, in another file of the package; copied, when not 0, is the number
-// of names the two files, near copies of each other, both declare.
+// other, in another file of the package, which it gives as its related
+// location; copied, when not 0, is the number of names the two files, near
+// copies of each other, both declare.
 func duplicateDiag(name string, here, other declared, copied int) diag.Diagnostic {
-	f := other.c.doc.File
-	where := fmt.Sprintf("%s:%s", f.Path, f.OffsetPosition(f.Offset(other.span.Start)))
-	d := diag.Errorf("duplicate-definition", here.span, "%s %s is also declared in %s (%s)", here.what, name, where, other.what)
-	d.Detail = packageDuplicateDetail
+	d := diag.Errorf(parser.CodeDuplicateDefinition, here.span, "%s %s is also declared in another file of the package", here.what, name)
+	d.Related = []diag.Related{{File: other.c.doc.File, Span: other.span, Message: fmt.Sprintf("%s %s is declared here", other.what, name)}}
+	d.Detail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
 	if copied > 0 {
-		d.Detail = fmt.Sprintf("%s and %s declare the same %d names%s", filepath.Base(here.c.doc.File.Path), filepath.Base(f.Path), copied, nearCopyTail)
+		d.Detail = fmt.Sprintf("the two files declare the same %d names: every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out", copied)
 	}
 	return d
 }
 
-// packageDuplicateDetail is the detail of a name declared by two files of
-// a package.
-const packageDuplicateDetail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
-
-// nearCopyTail ends the detail of a name declared by two files of a
-// package that declare most of the same names.
-const nearCopyTail = ": every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out"
-
 // IsPackageDuplicate reports whether d is the diagnostic of a name that
-// another file of the package declares too (see [CompilePackage]).
+// another file of the package declares too (see [CompilePackage]): a
+// duplicate definition whose related location is in another file.
 func IsPackageDuplicate(d diag.Diagnostic) bool {
-	return d.Code == "duplicate-definition" && (d.Detail == packageDuplicateDetail || strings.HasSuffix(d.Detail, nearCopyTail))
+	return d.Code == parser.CodeDuplicateDefinition && slices.ContainsFunc(d.Related, func(r diag.Related) bool { return r.File != nil })
 }

@@ -127,3 +127,70 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageDuplicateRelated: a name two files of a package declare is an
+// error in each file whose related location is the other file's
+// declaration, as data (the file and the span of the name), not words in
+// the message; IsPackageDuplicate tells it by that location, and a name
+// declared twice in one file is not one.
+func TestPackageDuplicateRelated(t *testing.T) {
+	a := diag.NewFile("p/a.gram", []byte("[x:Tool {description: \"X\"} | ()==>(::String)]\n"))
+	b := diag.NewFile("p/b.gram", []byte("// b\n[x:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"}]\n"))
+	docA, _ := parser.Parse(a)
+	docB, _ := parser.Parse(b)
+	_, diags := CompilePackage([]*parser.Document{docA, docB}, nil)
+	find := func(l diag.List) diag.Diagnostic {
+		for _, d := range l {
+			if d.Code == parser.CodeDuplicateDefinition {
+				return d
+			}
+		}
+		t.Fatalf("no duplicate-definition in %v", l)
+		return diag.Diagnostic{}
+	}
+	dA, dB := find(diags[0]), find(diags[1])
+	if dA.Message != "tool x is also declared in another file of the package" || dB.Message != "agent x is also declared in another file of the package" {
+		t.Errorf("messages %q, %q", dA.Message, dB.Message)
+	}
+	wantA := []diag.Related{{File: b, Span: diag.Span{Start: 6, End: 7}, Message: "agent x is declared here"}}
+	wantB := []diag.Related{{File: a, Span: diag.Span{Start: 1, End: 2}, Message: "tool x is declared here"}}
+	if !reflect.DeepEqual(dA.Related, wantA) || !reflect.DeepEqual(dB.Related, wantB) {
+		t.Errorf("related locations %+v and %+v, want %+v and %+v", dA.Related, dB.Related, wantA, wantB)
+	}
+	if !IsPackageDuplicate(dA) || !IsPackageDuplicate(dB) {
+		t.Error("IsPackageDuplicate is false for a name two files declare")
+	}
+	one := diag.NewFile("p/one.gram", []byte("(y:A)\n(y:B)\n"))
+	_, parsed := parser.Parse(one)
+	if len(parsed) != 1 || IsPackageDuplicate(parsed[0]) {
+		t.Errorf("a name declared twice in one file: %v", parsed)
+	}
+}
+
+// TestPackageReferencesResolved: a reference to a top-level tool of
+// another file, in an agent or elsewhere, is not undefined in the package
+// (the compiler reports no error that a later layer would have to take
+// back), though it is for the file read alone; a reference to nothing in
+// the package is.
+func TestPackageReferencesResolved(t *testing.T) {
+	a := diag.NewFile("p/a.gram", []byte("[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | lookup]\n[g | lookup, nowhere]\n"))
+	b := diag.NewFile("p/b.gram", []byte("[lookup:Tool {description: \"L\"} | (q::String)==>(::String)]\n"))
+	docA, parsed := parser.Parse(a)
+	docB, _ := parser.Parse(b)
+	if len(parsed) != 0 || len(docA.Undefined()) != 3 {
+		t.Fatalf("parsed %v, undefined alone %v", parsed, docA.Undefined())
+	}
+	progs, diags := CompilePackage([]*parser.Document{docA, docB}, nil)
+	if len(diags[0]) != 1 || diags[0][0].Code != parser.CodeUndefinedReference || diags[0][0].Message != `"nowhere" is not defined` {
+		t.Errorf("a.gram: %v", diags[0])
+	}
+	if len(diags[1]) != 0 {
+		t.Errorf("b.gram: %v", diags[1])
+	}
+	if ag := progs[0].Agents; len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools[0] {
+		t.Errorf("the agent's tools are not b.gram's lookup: %+v", ag)
+	}
+	if _, alone := Compile(docA); len(alone) != 3 {
+		t.Errorf("a.gram alone: %v", alone)
+	}
+}

@@ -106,8 +106,12 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 	}
 	if s := sug; s != "" {
 		suggestFix(&d, s, span)
-		if path := c.pkg.recordPath(s); path != "" && c.records[s] == nil {
-			d.Detail = fmt.Sprintf("did you mean %q? (declared in %s)", s, path)
+		if r, f := c.pkg.recordDecl(s); r != nil && c.records[s] == nil {
+			// The related location is in another file: its span is
+			// that file's now, so a change of the file compiles this
+			// one again.
+			c.usePkg(s, false)
+			d.Related = []diag.Related{{File: f, Span: r.NameSpan, Message: "record " + s + " is declared here"}}
 		}
 	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
 		suggestFix(&d, s, span)

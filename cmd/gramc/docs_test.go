@@ -32,9 +32,9 @@ package main
 // with it, and the examples with package=DIR are saved in the directory DIR
 // (given with their path) and checked as one package.
 //
-// Every code of the compiler's catalogue (schema.Codes), of gramc's SARIF
-// rules (parserCodes) and every code the parser and the lexer report (read
-// from their sources, so a new code cannot be missed) must have a check=
+// Every code of gramc's SARIF rules (the catalogues of the packages that
+// report them, sarifCatalogue) and every code the parser and the lexer
+// report (read from their sources, so a new code cannot be missed) must have a check=
 // example; the test names those that lack one. A code no example can show
 // (exampleExempt) must at least be named in the document.
 //
@@ -152,12 +152,16 @@ func checkCodes(t *testing.T, file string, flags ...string) ([]string, string) {
 	return slices.Compact(codes), strings.Join(msgs, "\n")
 }
 
-// sourceCodes returns the diagnostic codes written as literals in the
-// non-test Go sources of the given directories: diag.Errorf("code", ...).
+// sourceCodes returns the diagnostic codes the non-test Go sources of dirs
+// report: the first argument of diag.Errorf, Warningf, Infof and Hintf,
+// written as a literal or as a constant Code... declared in those
+// sources.
 func sourceCodes(t *testing.T, dirs ...string) []string {
 	t.Helper()
-	re := regexp.MustCompile(`diag\.(?:Errorf|Warningf|Infof)\("([a-z][a-z0-9-]*)"`)
-	var out []string
+	call := regexp.MustCompile(`diag\.(?:Errorf|Warningf|Infof|Hintf)\((?:"([a-z][a-z0-9-]*)"|(?:\w+\.)?(Code\w+))`)
+	decl := regexp.MustCompile(`\b(Code\w+)\s*=\s*"([a-z][a-z0-9-]*)"`)
+	consts := map[string]string{}
+	var srcs []string
 	for _, dir := range dirs {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
@@ -171,13 +175,49 @@ func sourceCodes(t *testing.T, dirs ...string) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			srcs = append(srcs, string(b))
+			for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
+				consts[m[1]] = m[2]
+			}
+		}
+	}
+	var out []string
+	for _, src := range srcs {
+		for _, m := range call.FindAllStringSubmatch(src, -1) {
+			switch code, ok := consts[m[2]]; {
+			case m[1] != "":
 				out = append(out, m[1])
+			case ok:
+				out = append(out, code)
+			default:
+				t.Errorf("diag.Errorf(%s...): no constant %s in %v", m[2], m[2], dirs)
 			}
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// TestSARIFCatalogue checks that the codes gramc describes in its SARIF
+// rules are every code the lexer, the parser, the compiler and the bindings
+// file report (read from their sources, so a new code cannot be missed),
+// and gramc's own, each once.
+func TestSARIFCatalogue(t *testing.T) {
+	have := map[string]bool{}
+	for _, c := range sarifCatalogue() {
+		if have[c.Code] {
+			t.Errorf("code %s is described twice", c.Code)
+		}
+		have[c.Code] = true
+		if c.Summary == "" || c.Severity == 0 {
+			t.Errorf("code %s has no summary or no severity", c.Code)
+		}
+	}
+	for _, code := range sourceCodes(t, "../../grammar", "../../parser", "../../schema", "../../project", "../../diag", ".") {
+		if !have[code] {
+			t.Errorf("code %s is reported but not described in the SARIF rules", code)
+		}
+	}
 }
 
 // exampleExempt are codes that no checked example can show, with the
@@ -191,18 +231,15 @@ var exampleExempt = map[string]string{
 }
 
 // docCatalogue returns every diagnostic code that needs an example: the
-// compiler's catalogue, the codes gramc describes in its SARIF rules, and
-// the codes written in the parser's and lexer's sources, less the exempt,
+// codes gramc describes in its SARIF rules and the codes reported in the
+// parser's and lexer's sources, less the exempt,
 // and the exempt codes of that catalogue.
 func docCatalogue(t *testing.T) (codes, exempt []string) {
 	codes = sourceCodes(t, "../../parser", "../../grammar")
 	if len(codes) == 0 {
 		t.Fatal("no diagnostic codes found in the parser's and lexer's sources")
 	}
-	for _, c := range schema.Codes {
-		codes = append(codes, c.Code)
-	}
-	for _, c := range slices.Concat(parserCodes, fileCodes) {
+	for _, c := range sarifCatalogue() {
 		codes = append(codes, c.Code)
 	}
 	codes = slices.DeleteFunc(codes, func(c string) bool {

@@ -112,7 +112,10 @@ func runParse(e *env, args []string) error {
 			doc, diags = parseInput(f, true)
 			diags = diags.Sorted()
 		} else {
+			// The file is read alone: its references to nothing are
+			// undefined.
 			doc, diags = parseInput(f, false)
+			diags = append(diags, doc.Undefined()...).Sorted()
 		}
 		if len(diags) > 0 {
 			writeDiags(e, f, diags, *maxDiags)

@@ -1,8 +1,9 @@
 package main
 
 // SARIF 2.1.0 output for `gramc check --format sarif`, the format code-scanning
-// UIs read. One run, with a rule per diagnostic code (the catalogue first, in
-// a fixed order, so rule indexes are stable), one result per diagnostic, and
+// UIs read. One run, with a rule per diagnostic code (the catalogues of the
+// packages that report them first, in a fixed order, so rule indexes are
+// stable), one result per diagnostic, and
 // regions in 1-based lines and columns counted in Unicode code points.
 
 import (
@@ -10,29 +11,28 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
-// parserCodes describes the codes the parser reports.
-var parserCodes = []schema.CodeInfo{
-	{Code: "syntax-error", Severity: diag.Error, Summary: "The text is not valid gram notation."},
-	{Code: "invalid-utf8", Severity: diag.Error, Summary: "A string holds bytes that are not UTF-8."},
+// gramcCodes describes the codes gramc reports of a file as a whole.
+var gramcCodes = []diag.CodeInfo{
 	{Code: codeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
-	{Code: "duplicate-definition", Severity: diag.Error, Summary: "An identity is defined twice in one scope."},
-	{Code: "undefined-reference", Severity: diag.Error, Summary: "A reference to an identity that is not defined."},
-	{Code: "self-reference", Severity: diag.Error, Summary: "A pattern that contains itself."},
-	{Code: "duplicate-key", Severity: diag.Error, Summary: "A key appears twice in one record or map."},
-	{Code: diag.CodeTooManyDiagnostics, Severity: diag.Info, Summary: "More diagnostics were found than are shown."},
+	{Code: codeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
 }
 
-// fileCodes describes the codes gramc reports of a file as a whole, after
-// the catalogue so that adding one keeps the other rules' indexes.
-var fileCodes = []schema.CodeInfo{
-	{Code: codeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
+// sarifCatalogue returns every code a check reports, each described by the
+// package that reports it, in a fixed order so that rule indexes are
+// stable: the parser's (the lexer's first), the diagnostic list's, the
+// compiler's, the bindings file's, and gramc's own.
+func sarifCatalogue() []diag.CodeInfo {
+	return slices.Concat(parser.Codes, diag.Codes, schema.Codes, project.Codes, gramcCodes)
 }
 
 type sarifLog struct {
@@ -153,7 +153,7 @@ func sarifURI(path string) string {
 func writeSARIF(w io.Writer, reports []diag.FileReport) error {
 	driver := sarifDriver{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
 	index := map[string]int{}
-	addRule := func(c schema.CodeInfo) int {
+	addRule := func(c diag.CodeInfo) int {
 		if i, ok := index[c.Code]; ok {
 			return i
 		}
@@ -166,41 +166,50 @@ func writeSARIF(w io.Writer, reports []diag.FileReport) error {
 			DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)}})
 		return index[c.Code]
 	}
-	for _, c := range parserCodes {
-		addRule(c)
-	}
-	for _, c := range schema.Codes {
-		addRule(c)
-	}
-	for _, c := range fileCodes {
+	for _, c := range sarifCatalogue() {
 		addRule(c)
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}
-	for ai, r := range reports {
-		f := r.File
+	// The artifacts are the files reported, in order, then the other files
+	// that related locations are in.
+	artifacts := map[string]int{}
+	artifact := func(f *diag.File) sarifArtifactLocation {
 		uri := sarifURI(f.Path)
-		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
-		loc := func(s diag.Span) sarifPhysicalLocation {
-			return sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &ai}, Region: sarifRegionOf(f, s)}
+		i, ok := artifacts[uri]
+		if !ok {
+			i = len(run.Artifacts)
+			artifacts[uri] = i
+			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
+		}
+		return sarifArtifactLocation{URI: uri, Index: &i}
+	}
+	for _, r := range reports {
+		artifact(r.File)
+	}
+	for _, r := range reports {
+		f := r.File
+		loc := func(in *diag.File, s diag.Span) sarifPhysicalLocation {
+			return sarifPhysicalLocation{ArtifactLocation: artifact(in), Region: sarifRegionOf(in, s)}
 		}
 		for _, d := range r.Diagnostics {
+			d = f.ResolveDiagnostic(d)
 			msg := d.Message
 			if d.Detail != "" {
 				msg += "\n" + d.Detail
 			}
 			res := sarifResult{
 				RuleID:    d.Code,
-				RuleIndex: addRule(schema.CodeInfo{Code: d.Code, Severity: d.Severity}),
+				RuleIndex: addRule(diag.CodeInfo{Code: d.Code, Severity: d.Severity}),
 				Level:     sarifLevel(d.Severity),
 				Message:   sarifMessage{msg},
-				Locations: []sarifLocation{{PhysicalLocation: loc(d.Span)}},
+				Locations: []sarifLocation{{PhysicalLocation: loc(f, d.Span)}},
 			}
 			for i, rel := range d.Related {
 				id := i + 1
-				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc(rel.Span), Message: &sarifMessage{rel.Message}})
+				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc(rel.In(f), rel.Span), Message: &sarifMessage{rel.Message}})
 			}
 			for _, fx := range d.Fixes {
-				ch := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &ai}}
+				ch := sarifArtifactChange{ArtifactLocation: artifact(f)}
 				for _, ed := range fx.Edits {
 					ch.Replacements = append(ch.Replacements, sarifReplacement{DeletedRegion: sarifRegionOf(f, ed.Span), InsertedContent: sarifMessage{ed.NewText}})
 				}
