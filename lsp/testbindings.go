@@ -63,7 +63,11 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	if found == "" {
 		return tb, nil
 	}
-	b, f, _, err := project.LoadBindings(found, inputfile.DefaultLimit, nil)
+	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit, nil)
+	if ue := (*project.UntrustedError)(nil); errors.As(err, &ue) {
+		// Another user could have written it since it was found.
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v; see gramc check %s", found, err, found)
 	}

@@ -8,14 +8,19 @@ package project
 // file must be owned by the user or root and not writable by other users,
 // nor by a group other than the user's own private group, and its
 // directory (which lets whoever can write to it replace the file) must
-// meet the same rules or have the sticky bit. TrustEnv lists the files
-// used all the same.
+// meet the same rules or have the sticky bit. A path that leads through
+// links is followed one link at a time, and each link and the directory
+// holding it must meet the rules too; the file is then read only if it is
+// the file checked. TrustEnv lists the files used all the same.
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gramlang/gram/internal/inputfile"
 )
 
 // TrustEnv is the environment variable that lists the bindings files used
@@ -51,7 +56,24 @@ func checkTrusted(path string) error {
 	if trustListed(path, os.Getenv(TrustEnv)) {
 		return nil
 	}
-	return unsafeFile(path)
+	_, err := unsafeFile(path)
+	return err
+}
+
+// readTrusted reads the file at path, within limit, when TrustEnv lists
+// it or nobody but the user (or root) could have written it (see
+// unsafeFile), only if the file read is the file checked; otherwise the
+// error is an [*UntrustedError].
+func readTrusted(path string, limit int64) ([]byte, error) {
+	var checked fs.FileInfo
+	if !trustListed(path, os.Getenv(TrustEnv)) {
+		info, err := unsafeFile(path)
+		if err != nil {
+			return nil, err
+		}
+		checked = info
+	}
+	return inputfile.ReadChecked(path, checked, limit)
 }
 
 // trustListed reports whether list (TrustEnv's value) names the file at

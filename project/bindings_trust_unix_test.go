@@ -45,7 +45,43 @@ func TestFindBindingsTrust(t *testing.T) {
 				return err
 			}
 			return os.Symlink(elsewhere, file)
-		}, "is owned by another user (uid 4321)"},
+		}, "leads to ROOT/elsewhere.gram, which is owned by another user (uid 4321)"},
+		// file -> ../shared/l.gram -> ../mine/b.gram: each link, and the
+		// directory holding it, is checked, not only the file's.
+		{"links of the user's own, through a sticky directory", func(dir, file string) error {
+			return chain(dir, file, 0o777|os.ModeSticky, -1)
+		}, ""},
+		{"link in a directory writable by all", func(dir, file string) error {
+			return chain(dir, file, 0o777, -1)
+		}, "leads through the link ROOT/shared/l.gram, in the directory ROOT/shared, which is writable by every user (mode drwxrwxrwx)"},
+		{"link of another user", func(dir, file string) error {
+			return chain(dir, file, 0o777|os.ModeSticky, other)
+		}, "leads through the link ROOT/shared/l.gram, which is owned by another user (uid 4321)"},
+		{"link in a directory of another user", func(dir, file string) error {
+			if err := chain(dir, file, 0o755, -1); err != nil {
+				return err
+			}
+			return os.Chown(filepath.Join(filepath.Dir(dir), "shared"), other, -1)
+		}, "leads through the link ROOT/shared/l.gram, in the directory ROOT/shared, which is owned by another user (uid 4321), who could replace it"},
+		{"link to a directory of another user", func(dir, file string) error {
+			// file -> ../shared/b.gram, shared -> theirs (a link of
+			// the user's own, to a directory of another user).
+			root := filepath.Dir(dir)
+			theirs := filepath.Join(root, "theirs")
+			if err := os.Mkdir(theirs, 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(file, filepath.Join(theirs, "b.gram")); err != nil {
+				return err
+			}
+			if err := os.Chown(theirs, other, -1); err != nil {
+				return err
+			}
+			if err := os.Symlink("theirs", filepath.Join(root, "shared")); err != nil {
+				return err
+			}
+			return os.Symlink("../shared/b.gram", file)
+		}, "leads to ROOT/theirs/b.gram, in the directory ROOT/theirs, which is owned by another user (uid 4321), who could replace it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(TrustEnv, "")
@@ -76,7 +112,7 @@ func TestFindBindingsTrust(t *testing.T) {
 				return
 			}
 			var ue *UntrustedError
-			want := strings.ReplaceAll(tc.want, "DIR", dir)
+			want := strings.NewReplacer("DIR", dir, "ROOT", root).Replace(tc.want)
 			if !errors.As(err, &ue) || got != "" || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), file+" ") {
 				t.Fatalf("FindBindings = %q, %v; want a refusal of %s that %s", got, err, file, want)
 			}
@@ -92,5 +128,63 @@ func TestFindBindingsTrust(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// chain replaces file with a link to ../shared/l.gram, itself a link
+// (owned by uid, unless -1) to ../mine/b.gram, the file; shared has the
+// mode mode.
+func chain(dir, file string, mode os.FileMode, uid int) error {
+	root := filepath.Dir(dir)
+	shared, mine := filepath.Join(root, "shared"), filepath.Join(root, "mine")
+	for _, d := range []string{shared, mine} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(file, filepath.Join(mine, "b.gram")); err != nil {
+		return err
+	}
+	link := filepath.Join(shared, "l.gram")
+	if err := os.Symlink("../mine/b.gram", link); err != nil {
+		return err
+	}
+	if err := os.Lchown(link, uid, -1); err != nil {
+		return err
+	}
+	if err := os.Chmod(shared, mode); err != nil {
+		return err
+	}
+	return os.Symlink("../shared/l.gram", file)
+}
+
+// TestLoadBindingsTrust checks that the bindings file found is checked
+// again as it is read.
+func TestLoadBindingsTrust(t *testing.T) {
+	t.Setenv(TrustEnv, "")
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, text string, mode os.FileMode) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A bindings file every user can write to: refused when found, read
+	// when named.
+	open := filepath.Join(dir, "open.gram")
+	write(open, "{kind: \"bindings\"}\n", 0o666)
+	var ue *UntrustedError
+	if _, _, _, err := LoadBindings(open, true, 0, nil); !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), open+" is writable by every user") {
+		t.Errorf("LoadBindings of a found file writable by all: %v; want it refused", err)
+	}
+	if _, _, _, err := LoadBindings(open, false, 0, nil); err != nil {
+		t.Errorf("LoadBindings of a named file writable by all: %v", err)
 	}
 }
