@@ -65,7 +65,8 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	}
 	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit, nil)
 	if ue := (*project.UntrustedError)(nil); errors.As(err, &ue) {
-		// Another user could have written it since it was found.
+		// An mcp.json file it names that another user could have
+		// written, refused as the bindings file would be.
 		return nil, err
 	}
 	if err != nil {

@@ -499,7 +499,10 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 // binds; the error is for I/O, and for the problems of the file (its
 // diagnostics, which the caller writes). A file found by [FindBindings]
 // (found) is checked again as it is read, and read only if it is the file
-// checked; one the user named is not.
+// checked; one the user named is not. The mcp.json files it names are
+// checked as a found bindings file is (they start programs too), named or
+// found: one another user could have written is refused with an
+// [*UntrustedError] whose NamedBy is path, and no diagnostics.
 func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindings, *diag.File, diag.List, error) {
 	if parse == nil {
 		parse = parser.Parse
@@ -507,7 +510,7 @@ func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindi
 	var data []byte
 	var err error
 	if found {
-		data, err = readTrusted(path, limit)
+		data, err = readTrusted(path, "", limit)
 	} else {
 		data, err = inputfile.Read(path, limit)
 	}
@@ -516,7 +519,17 @@ func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindi
 	}
 	f := diag.NewFile(path, data)
 	doc, parsed := parse(f)
-	b, diags := ParseBindings(f, doc)
+	var untrusted error
+	b, diags := ParseBindingsWith(f, doc, func(named string) ([]byte, error) {
+		data, err := readTrusted(named, path, mcpJSONLimit)
+		if ue := (*UntrustedError)(nil); errors.As(err, &ue) && untrusted == nil {
+			untrusted = err
+		}
+		return data, err
+	})
+	if untrusted != nil {
+		return nil, f, nil, untrusted
+	}
 	all := schema.Merge(parsed, diags)
 	if all.HasErrors() {
 		return b, f, all, errors.New("the bindings file has errors")

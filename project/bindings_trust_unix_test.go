@@ -159,7 +159,10 @@ func chain(dir, file string, mode os.FileMode, uid int) error {
 }
 
 // TestLoadBindingsTrust checks that the bindings file found is checked
-// again as it is read.
+// again as it is read, and that the mcp.json file a bindings file names is
+// held to the same rules, whether the bindings file was found or named:
+// refused with an *UntrustedError that names it, the bindings file and how
+// to trust it (TrustEnv), unless TrustEnv lists it.
 func TestLoadBindingsTrust(t *testing.T) {
 	t.Setenv(TrustEnv, "")
 	dir := t.TempDir()
@@ -187,4 +190,75 @@ func TestLoadBindingsTrust(t *testing.T) {
 	if _, _, _, err := LoadBindings(open, false, 0, nil); err != nil {
 		t.Errorf("LoadBindings of a named file writable by all: %v", err)
 	}
+
+	// The user's own bindings file, naming an mcp.json file every user
+	// can write to.
+	vscode := filepath.Join(dir, ".vscode")
+	if err := os.Mkdir(vscode, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(vscode, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON := filepath.Join(vscode, "mcp.json")
+	write(mcpJSON, `{"servers": {"evil": {"command": "touch", "args": ["pwned"]}}}`, 0o666)
+	bindings := filepath.Join(dir, BindingsFile)
+	write(bindings, "{kind: \"bindings\"}\n(:MCPServers {file: \".vscode/mcp.json\"})\n", 0o644)
+	refused := func(what, reason string) {
+		t.Helper()
+		for _, found := range []bool{true, false} {
+			b, _, diags, err := LoadBindings(bindings, found, 0, nil)
+			if !errors.As(err, &ue) || ue.Path != mcpJSON || ue.NamedBy != bindings || b != nil || len(diags) != 0 {
+				t.Errorf("%s (found %v): LoadBindings = %v, %v, %v; want the mcp.json file refused", what, found, b, diags, err)
+				continue
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, mcpJSON+" (named by "+bindings+") "+reason) || !strings.Contains(msg, TrustEnv+"="+mcpJSON) {
+				t.Errorf("%s: the refusal does not name the file, why and how to trust it: %v", what, msg)
+			}
+		}
+	}
+	refused("mcp.json writable by all", "is writable by every user (mode -rw-rw-rw-): an mcp.json file starts the programs of its servers")
+	// Listing the bindings file does not trust what it names; listing the
+	// mcp.json file (or its directory) does.
+	t.Setenv(TrustEnv, bindings)
+	refused("bindings file listed", "is writable by every user")
+	for _, list := range []string{mcpJSON, vscode, "*"} {
+		t.Setenv(TrustEnv, list)
+		if b, _, _, err := LoadBindings(bindings, true, 0, nil); err != nil || len(b.Servers) != 1 {
+			t.Errorf("%s=%s: LoadBindings = %v, %v; want the server of the mcp.json file", TrustEnv, list, b, err)
+		}
+	}
+	t.Setenv(TrustEnv, "")
+	// gramc check only reads: the file's servers are read, whoever could
+	// have written it.
+	src, _ := ReadAll([]string{bindings}, 0, nil)
+	if b, diags := ParseBindings(src[0].File, src[0].Doc); len(diags) != 0 || len(b.Servers) != 1 {
+		t.Errorf("ParseBindings = %v, %v; want the server of the mcp.json file", b.Servers, diags)
+	}
+
+	if os.Geteuid() != 0 {
+		t.Skip("giving a file to another user needs root")
+	}
+	if err := os.Chmod(mcpJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(vscode, 4321, -1); err != nil {
+		t.Fatal(err)
+	}
+	refused("mcp.json in a directory of another user", "is in the directory "+vscode+", which is owned by another user (uid 4321), who could replace it")
+	if err := os.Chown(vscode, 0, -1); err != nil {
+		t.Fatal(err)
+	}
+	// Through a link of another user.
+	if err := os.Rename(mcpJSON, filepath.Join(dir, "real.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../real.json", mcpJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(mcpJSON, 4321, -1); err != nil {
+		t.Fatal(err)
+	}
+	refused("mcp.json a link of another user", "is owned by another user (uid 4321)")
 }
