@@ -63,7 +63,12 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	if found == "" {
 		return tb, nil
 	}
-	b, f, _, err := project.LoadBindings(found, inputfile.DefaultLimit, nil)
+	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit, nil)
+	if ue := (*project.UntrustedError)(nil); errors.As(err, &ue) {
+		// An mcp.json file it names that another user could have
+		// written, refused as the bindings file would be.
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v; see gramc check %s", found, err, found)
 	}

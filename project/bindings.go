@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -501,21 +502,46 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 	return out
 }
 
-// LoadBindings reads and parses the bindings file at path; the error is
-// for I/O, and for the problems of the file (its diagnostics, which the
-// caller writes).
-func LoadBindings(path string, limit int64, parse ParseFunc) (*Bindings, *diag.File, diag.List, error) {
-	srcs, errs := ReadAll([]string{path}, limit, parse)
-	if errs[0] != nil {
-		return nil, nil, nil, errs[0]
+// LoadBindings reads and parses the bindings file at path, to run what it
+// binds; the error is for I/O, and for the problems of the file (its
+// diagnostics, which the caller writes). A file found by [FindBindings]
+// (found) is checked again as it is read, and read only if it is the file
+// checked; one the user named is not. The mcp.json files it names are
+// checked as a found bindings file is (they start programs too), named or
+// found: one another user could have written is refused with an
+// [*UntrustedError] whose NamedBy is path, and no diagnostics.
+func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindings, *diag.File, diag.List, error) {
+	if parse == nil {
+		parse = parser.Parse
 	}
-	src := srcs[0]
-	b, diags := ParseBindings(src.File, src.Doc)
-	all := schema.Merge(src.Diags, diags)
+	var data []byte
+	var err error
+	if found {
+		data, err = readTrusted(path, "", limit)
+	} else {
+		data, err = inputfile.Read(path, limit)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f := diag.NewFile(path, data)
+	doc, parsed := parse(f)
+	var untrusted error
+	b, diags := ParseBindingsWith(f, doc, func(named string) ([]byte, error) {
+		data, err := readTrusted(named, path, mcpJSONLimit)
+		if ue := (*UntrustedError)(nil); errors.As(err, &ue) && untrusted == nil {
+			untrusted = err
+		}
+		return data, err
+	})
+	if untrusted != nil {
+		return nil, f, nil, untrusted
+	}
+	all := schema.Merge(parsed, diags)
 	if all.HasErrors() {
-		return b, src.File, all, errors.New("the bindings file has errors")
+		return b, f, all, errors.New("the bindings file has errors")
 	}
-	return b, src.File, all, nil
+	return b, f, all, nil
 }
 
 // shellQuote quotes s for sh when it needs it.

@@ -8,14 +8,22 @@ package project
 // file must be owned by the user or root and not writable by other users,
 // nor by a group other than the user's own private group, and its
 // directory (which lets whoever can write to it replace the file) must
-// meet the same rules or have the sticky bit. TrustEnv lists the files
-// used all the same.
+// meet the same rules or have the sticky bit. A path that leads through
+// links is followed one link at a time, and each link and the directory
+// holding it must meet the rules too; the file is then read only if it is
+// the file checked. An mcp.json file a bindings file names (its servers
+// start programs too) is held to the same rules when the bindings are
+// used to run something. TrustEnv lists the files used all the same.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gramlang/gram/internal/inputfile"
 )
 
 // TrustEnv is the environment variable that lists the bindings files used
@@ -24,14 +32,17 @@ import (
 // (":" on Unix); "*" trusts every bindings file.
 const TrustEnv = "GRAM_TRUSTED_BINDINGS"
 
-// UntrustedError is the refusal of a bindings file that another user owns
-// or could have written.
+// UntrustedError is the refusal of a bindings file, or of an mcp.json file
+// a bindings file names, that another user owns or could have written.
 type UntrustedError struct {
-	// Path is the bindings file, and Reason why it is refused: "is owned
-	// by another user (uid 1001)", ...
+	// Path is the file, and Reason why it is refused: "is owned by
+	// another user (uid 1001)", ...
 	Path, Reason string
 	// Fix is what the user could change to make the file safe, or "".
 	Fix string
+	// NamedBy is the bindings file that names the file, an mcp.json
+	// file; "" when the file is the bindings file.
+	NamedBy string
 }
 
 // Error names the file, why it is refused and how to trust it.
@@ -39,6 +50,10 @@ func (e *UntrustedError) Error() string {
 	fix := ""
 	if e.Fix != "" {
 		fix = e.Fix + "; or, "
+	}
+	if e.NamedBy != "" {
+		return fmt.Sprintf("%s (named by %s) %s: an mcp.json file starts the programs of its servers, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s); --bindings none uses no bindings file",
+			e.Path, e.NamedBy, e.Reason, fix, TrustEnv, TrustEnv, shellQuote(e.Path))
 	}
 	return fmt.Sprintf("%s %s: a bindings file starts programs, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s) or name it with --bindings %s; --bindings none uses none",
 		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellQuote(e.Path), shellQuote(e.Path))
@@ -51,7 +66,27 @@ func checkTrusted(path string) error {
 	if trustListed(path, os.Getenv(TrustEnv)) {
 		return nil
 	}
-	return unsafeFile(path)
+	_, err := unsafeFile(path)
+	return err
+}
+
+// readTrusted reads the file at path, within limit, when TrustEnv lists
+// it or nobody but the user (or root) could have written it (see
+// unsafeFile), only if the file read is the file checked; otherwise the
+// error is an [*UntrustedError], whose NamedBy is namedBy.
+func readTrusted(path, namedBy string, limit int64) ([]byte, error) {
+	var checked fs.FileInfo
+	if !trustListed(path, os.Getenv(TrustEnv)) {
+		info, err := unsafeFile(path)
+		if ue := (*UntrustedError)(nil); errors.As(err, &ue) {
+			ue.NamedBy = namedBy
+		}
+		if err != nil {
+			return nil, err
+		}
+		checked = info
+	}
+	return inputfile.ReadChecked(path, checked, limit)
 }
 
 // trustListed reports whether list (TrustEnv's value) names the file at

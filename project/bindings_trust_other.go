@@ -2,6 +2,8 @@
 
 package project
 
-// unsafeFile returns nil: files are judged by their owner and mode on
+import "os"
+
+// unsafeFile returns nil, nil: files are judged by their owner and mode on
 // Unix systems only.
-func unsafeFile(string) error { return nil }
+func unsafeFile(string) (os.FileInfo, error) { return nil, nil }

@@ -8,59 +8,144 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
+// maxLinks is the number of links a path may lead through, as on Linux.
+const maxLinks = 40
+
 // unsafeFile returns an [*UntrustedError] when a user other than the
-// current one and root could have written the file at path: it, or the
-// directory holding it (as found, and the one of the file a link leads
-// to), is owned by another user or writable by other users.
-func unsafeFile(path string) error {
-	info, err := os.Stat(path)
+// current one and root could have written the file at path, or could
+// make path lead to another file. The path is followed one name at a time
+// (as the system does): each link it leads through must be owned by the
+// user or root, and so must the directory holding it, which must not be
+// writable by others either (see unsafeMode); the file it leads to, and
+// its directory, meet the same rules. Otherwise unsafeFile returns what
+// [os.Lstat] says of that file: read it only if it is still that file
+// (see [inputfile.ReadChecked]).
+func unsafeFile(path string) (os.FileInfo, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if reason, fix := unsafeMode(path, info, false); reason != "" {
+	refuse := func(reason, fix string) error {
 		return &UntrustedError{Path: path, Reason: reason, Fix: fix}
 	}
-	dirs := []string{filepath.Dir(path)}
-	if real, err := filepath.EvalSymlinks(path); err == nil && filepath.Dir(real) != dirs[0] {
-		dirs = append(dirs, filepath.Dir(real))
+	// subject names p in a reason: nothing for path itself, "leads
+	// through the link p" or "leads to p" for another.
+	subject := func(p string, link bool) string {
+		switch {
+		case p == abs:
+			return ""
+		case link:
+			return "leads through the link " + p
+		}
+		return "leads to " + p
 	}
-	for _, dir := range dirs {
+	checked := map[string]bool{}
+	checkDir := func(dir, subj string) error {
+		if checked[dir] {
+			return nil
+		}
 		info, err := os.Stat(dir)
 		if err != nil {
 			return err
 		}
-		if reason, fix := unsafeMode(dir, info, true); reason != "" {
-			return &UntrustedError{Path: path, Reason: reason, Fix: fix}
+		if why, fix := unsafeMode(dir, info, true); why != "" {
+			if subj == "" {
+				return refuse("is in the directory "+dir+", which "+why, fix)
+			}
+			return refuse(subj+", in the directory "+dir+", which "+why, fix)
 		}
+		checked[dir] = true
+		return nil
 	}
-	return nil
+	checkFile := func(p string, info os.FileInfo, subj string) error {
+		why, fix := unsafeMode(p, info, false)
+		switch {
+		case why == "":
+			return nil
+		case subj == "":
+			return refuse(why, fix)
+		}
+		return refuse(subj+", which "+why, fix)
+	}
+	resolved, rest, links := "/", strings.TrimPrefix(abs, "/"), 0
+	for rest != "" {
+		var name string
+		name, rest, _ = strings.Cut(rest, "/")
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		p := filepath.Join(resolved, name)
+		info, err := os.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			resolved = p
+			continue
+		}
+		if links++; links > maxLinks {
+			return nil, fmt.Errorf("%s: more than %d links", path, maxLinks)
+		}
+		subj := subject(p, true)
+		if err := checkDir(resolved, subj); err != nil {
+			return nil, err
+		}
+		if err := checkFile(p, info, subj); err != nil {
+			return nil, err
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return nil, err
+		}
+		if filepath.IsAbs(target) {
+			resolved = "/"
+		}
+		if rest != "" {
+			target += "/" + rest
+		}
+		rest = target
+	}
+	info, err := os.Lstat(resolved)
+	if err != nil {
+		return nil, err
+	}
+	subj := subject(resolved, false)
+	if err := checkDir(filepath.Dir(resolved), subj); err != nil {
+		return nil, err
+	}
+	if err := checkFile(resolved, info, subj); err != nil {
+		return nil, err
+	}
+	return info, nil
 }
 
 // unsafeMode returns why a user other than the current one and root could
 // write the file (or, with dir, replace the files of the directory) at
-// path, described by info, and the command that would prevent it; "" when
-// none could. A directory with the sticky bit lets only a file's owner
-// remove or rename it.
-func unsafeMode(path string, info os.FileInfo, dir bool) (reason, fix string) {
+// path, described by info, and the command that would prevent it: "is
+// owned by another user (uid 1001)", ...; "" when none could. Only the
+// owner of a link matters (its mode does not). A directory with the
+// sticky bit lets only a file's owner remove or rename it.
+func unsafeMode(path string, info os.FileInfo, dir bool) (why, fix string) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return "", ""
 	}
-	what := ""
-	if dir {
-		what = "is in the directory " + path + ", which "
-	}
 	if uid := uint32(os.Geteuid()); st.Uid != uid && st.Uid != 0 {
 		if dir {
-			return fmt.Sprintf("%sis owned by another user (uid %d), who could replace it", what, st.Uid), ""
+			return fmt.Sprintf("is owned by another user (uid %d), who could replace it", st.Uid), ""
 		}
 		return fmt.Sprintf("is owned by another user (uid %d)", st.Uid), ""
 	}
 	perm := info.Mode()
-	if dir && perm&os.ModeSticky != 0 {
+	if perm&os.ModeSymlink != 0 || dir && perm&os.ModeSticky != 0 {
 		return "", ""
 	}
 	sticky := ""
@@ -69,9 +154,9 @@ func unsafeMode(path string, info os.FileInfo, dir bool) (reason, fix string) {
 	}
 	switch {
 	case perm&0o002 != 0:
-		return fmt.Sprintf("%sis writable by every user (mode %s)", what, perm), "make it yours alone with chmod o-w " + shellQuote(path) + sticky
+		return fmt.Sprintf("is writable by every user (mode %s)", perm), "make it yours alone with chmod o-w " + shellQuote(path) + sticky
 	case perm&0o020 != 0 && !privateGroup(st.Gid):
-		return fmt.Sprintf("%sis writable by the group %s (mode %s), which is not the user's own", what, groupName(st.Gid), perm), "make it yours alone with chmod g-w " + shellQuote(path) + sticky
+		return fmt.Sprintf("is writable by the group %s (mode %s), which is not the user's own", groupName(st.Gid), perm), "make it yours alone with chmod g-w " + shellQuote(path) + sticky
 	}
 	return "", ""
 }

@@ -5,6 +5,7 @@ package main
 // and merged under the flags (a flag for the same name wins).
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -72,7 +73,7 @@ func (o *runOptions) loadBindings(e *env) {
 	if path == "" {
 		return
 	}
-	b, f, diags, err := project.LoadBindings(path, e.maxFileSize, parseFile)
+	b, f, diags, err := project.LoadBindings(path, st.explicit == "", e.maxFileSize, parseFile)
 	st.file = f
 	if err != nil {
 		st.loadErr = err
@@ -163,7 +164,7 @@ func (o *runOptions) checkBindings(e *env) error {
 		writeDiags(e, st.file, errs, 0)
 	}
 	if st.loadErr != nil {
-		if st.file != nil {
+		if ue := (*project.UntrustedError)(nil); st.file != nil && !errors.As(st.loadErr, &ue) {
 			return fail(exitConfig, "%s: %s: %v; see gramc check %s", o.cmd, st.file.Path, st.loadErr, st.file.Path)
 		}
 		return fail(exitConfig, "%s: bindings: %v", o.cmd, st.loadErr)

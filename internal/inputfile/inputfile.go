@@ -6,7 +6,8 @@
 // # Entry points
 //
 //   - [Read] reads a file within a limit ([DefaultLimit] when none is
-//     given); [Check] says why a file described by its [fs.FileInfo]
+//     given); [ReadChecked] reads it only when it is still the file that
+//     was checked; [Check] says why a file described by its [fs.FileInfo]
 //     cannot be read.
 //   - [Error] is the refusal of both: a file that is not a regular file, or
 //     larger than the limit. [SizeString] writes a byte count for people.
@@ -56,6 +57,14 @@ func (e *Error) TooLarge() bool { return e.Kind == "" }
 // is read; otherwise the error is an [*Error]. A named pipe is refused
 // without being opened, which would block.
 func Read(path string, limit int64) ([]byte, error) {
+	return ReadChecked(path, nil, limit)
+}
+
+// ReadChecked is [Read], reading the file at path only when it is the
+// file checked describes (see [os.SameFile]), both before it is opened and
+// once it is: the file read is the one checked, not one put in its place
+// since. A nil checked reads any file, as Read does.
+func ReadChecked(path string, checked fs.FileInfo, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -66,6 +75,9 @@ func Read(path string, limit int64) ([]byte, error) {
 		if errors.As(err, &pe) {
 			pe.Op = "open"
 		}
+		return nil, err
+	}
+	if err := sameFile(path, checked, info); err != nil {
 		return nil, err
 	}
 	if err := Check(path, info, limit); err != nil {
@@ -80,6 +92,9 @@ func Read(path string, limit int64) ([]byte, error) {
 	if info, err = f.Stat(); err != nil {
 		return nil, err
 	}
+	if err := sameFile(path, checked, info); err != nil {
+		return nil, err
+	}
 	if err := Check(path, info, limit); err != nil {
 		return nil, err
 	}
@@ -91,6 +106,15 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, &Error{Path: path, Size: int64(len(b)), Limit: limit}
 	}
 	return b, nil
+}
+
+// sameFile returns an error when checked is not nil and info describes
+// another file.
+func sameFile(path string, checked, info fs.FileInfo) error {
+	if checked != nil && !os.SameFile(checked, info) {
+		return fmt.Errorf("%s changed after it was checked: not read", path)
+	}
+	return nil
 }
 
 // Check returns the [*Error] that says why the file at path, described by

@@ -57,6 +57,36 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestReadChecked: the file is read while it is the one checked, and
+// refused once another is put in its place.
+func TestReadChecked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(path, []byte("checked"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checked, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadChecked(path, checked, 0); err != nil || string(b) != "checked" {
+		t.Fatalf("ReadChecked = %q, %v", b, err)
+	}
+	other := filepath.Join(dir, "other.txt")
+	if err := os.WriteFile(other, []byte("swapped"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, path); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadChecked(path, checked, 0); err == nil || !strings.Contains(err.Error(), path+" changed after it was checked") {
+		t.Errorf("ReadChecked of a replaced file = %q, %v; want it refused", b, err)
+	}
+	if b, err := ReadChecked(path, nil, 0); err != nil || string(b) != "swapped" {
+		t.Errorf("ReadChecked with no check = %q, %v", b, err)
+	}
+}
+
 // TestReadAll: the text is read whole whether the size given is right, too
 // small (a file that grew since its size was taken) or too large, in one
 // read or byte by byte; an error reading is returned.
