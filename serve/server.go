@@ -441,7 +441,9 @@ func (s *Server) finish(r *http.Request, w *statusWriter, span trace.Span, d tim
 	if st.route == routeHealth || st.route == routeReady || st.route == routeMetrics {
 		level = slog.LevelDebug
 	}
-	if status >= 500 {
+	// A stopping server's /readyz answers 503 by design: it says so to
+	// the load balancer, and is no error of the server.
+	if status >= 500 && !(st.route == routeReady && status == http.StatusServiceUnavailable) {
 		level = slog.LevelError
 	}
 	s.log.Log(r.Context(), level, "request", attrs...)
