@@ -100,8 +100,8 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *apiError) {
 	if fields == nil {
 		return nil, invalid("", "invalid_json", "The request body must be a JSON object, not null.")
 	}
-	if key, where, dup := duplicateKey(body); dup {
-		param, in := key, "the request body"
+	if key, path, dup := jsonvalue.DuplicateKey(body); dup {
+		param, in, where := key, "the request body", path.Dotted()
 		if where != "" {
 			param, in = where+"."+key, where
 		}
