@@ -198,8 +198,9 @@ const failSrc = `
 `
 
 // TestToolFailuresAreFedBack: bad JSON, invalid arguments, an unknown
-// tool, a tool error and a tool panic each become an error result naming
-// the tool (and the failing field), and the run completes.
+// tool, a tool error, a tool panic and arguments that repeat a key each
+// become an error result naming the tool (and the failing field or key),
+// and the run completes.
 func TestToolFailuresAreFedBack(t *testing.T) {
 	h := newHarness(t,
 		fakeopenai.Calls(
@@ -209,6 +210,7 @@ func TestToolFailuresAreFedBack(t *testing.T) {
 			call("nosuch", `{}`),
 			call("failing", `{}`),
 			call("panicking", `{}`),
+			call("lookupOrder", `{"orderId":1,"\u006frderId":2}`),
 		),
 		fakeopenai.Text("Sorry, everything failed."),
 	)
@@ -230,6 +232,7 @@ func TestToolFailuresAreFedBack(t *testing.T) {
 		{`tool \"nosuch\"`, "unknown tool", "the available tools are: sayHello, lookupOrder, failing, panicking"},
 		{`tool \"failing\"`, "disk on fire"},
 		{`tool \"panicking\"`, "panicked: boom"},
+		{`tool \"lookupOrder\"`, `invalid arguments: the key \"orderId\" appears twice`},
 	}
 	if len(tms) != len(want) {
 		t.Fatalf("%d tool messages, want %d", len(tms), len(want))
