@@ -224,8 +224,9 @@ func (r *runner) arguments(spec *schema.Tool, raw string) (map[string]any, error
 // dropInjected returns the arguments object data without the keys that
 // name injected parameters of spec, compared once decoded (a key spelled
 // with escapes, "us\u0065r_id", is user_id), and the names it dropped.
-// Arguments that are not a JSON object are returned as they are, for
-// validation to refuse.
+// Arguments that are not a JSON object, or that repeat a key (which
+// decoding and encoding them again would hide), are returned as they are,
+// for validation to refuse.
 func dropInjected(spec *schema.Tool, data []byte) ([]byte, []string) {
 	var names []string
 	for _, p := range spec.Params {
@@ -239,6 +240,9 @@ func dropInjected(spec *schema.Tool, data []byte) ([]byte, []string) {
 	v, err := jsonvalue.Decode(data)
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok {
+		return data, nil
+	}
+	if _, _, dup := jsonvalue.DuplicateKey(data); dup {
 		return data, nil
 	}
 	var dropped []string

@@ -73,7 +73,7 @@ func TestIncompleteAnswers(t *testing.T) {
 	}
 }
 
-// TestKeyRejected: a 401 or 403 is a ConfigError naming the provider and
+// TestKeyRejected: a 401 or 403 is a ConfigError naming the server and
 // the variable to check, after one request, without the key.
 func TestKeyRejected(t *testing.T) {
 	agent := compile(t, helloSrc).Agents[0]
@@ -81,7 +81,7 @@ func TestKeyRejected(t *testing.T) {
 		h := newHarness(t, fakeopenai.Error(status, "Incorrect API key provided: "+testKey))
 		resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
 		var ce *runtime.ConfigError
-		if !errors.As(err, &ce) || ce.Message != "the API key was rejected by OpenAI; check OPENAI_API_KEY" {
+		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Message, "the API key was rejected by the model's server at 127.0.0.1:") || !strings.HasSuffix(ce.Message, "; check OPENAI_API_KEY") {
 			t.Fatalf("%d: error %v, want the key-rejected ConfigError", status, err)
 		}
 		if strings.Contains(err.Error(), testKey) || strings.Contains(resp.Error, testKey) || strings.Contains(h.logs.String(), testKey) {

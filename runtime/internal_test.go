@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gramlang/gram/schema"
 )
 
 func TestTruncate(t *testing.T) {
@@ -59,5 +61,25 @@ func TestCanonicalJSON(t *testing.T) {
 	}
 	if got := canonicalJSON([]byte(" not json ")); got != "not json" {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestKeyRejectedNames: a refused key names OpenAI for OpenAI's own API
+// only; another server by its host, never with the credentials or the
+// query of its URL.
+func TestKeyRejectedNames(t *testing.T) {
+	for _, c := range []struct{ base, says, hint string }{
+		{OpenAIBaseURL, "rejected by OpenAI;", "the server at https://api.openai.com/v1 answered 401"},
+		{"http://127.0.0.1:8081/v1", "rejected by the model's server at 127.0.0.1:8081;", "the server at http://127.0.0.1:8081/v1 answered 401"},
+		{"https://user:pa55word@gw.example:8443/v1?api-key=s3cret#x", "rejected by the model's server at gw.example:8443;", "the server at https://gw.example:8443/v1 answered 401"},
+	} {
+		m := &OpenAIModel{cfg: OpenAIConfig{Provider: schema.OpenAI, BaseURL: c.base}}
+		ce := m.keyRejected(&LLMError{StatusCode: http.StatusUnauthorized})
+		if !strings.Contains(ce.Message, c.says) || !strings.Contains(ce.Hint, c.hint) {
+			t.Errorf("%s: %q, hint %q", c.base, ce.Message, ce.Hint)
+		}
+		if text := ce.Message + ce.Hint; strings.Contains(text, "pa55word") || strings.Contains(text, "s3cret") || strings.Contains(text, "user") {
+			t.Errorf("%s: a credential appears: %q, hint %q", c.base, ce.Message, ce.Hint)
+		}
 	}
 }

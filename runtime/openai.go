@@ -198,19 +198,39 @@ func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, t
 // server refused the API key (never shown; the server's message is
 // redacted).
 func (m *OpenAIModel) keyRejected(lerr *LLMError) *ConfigError {
-	provider := string(m.cfg.Provider)
-	if provider == "" {
-		provider = "the server"
-	}
 	keyVar := m.cfg.KeyVar
 	if keyVar == "" {
 		keyVar = "OPENAI_API_KEY"
 	}
 	return &ConfigError{
-		Message: fmt.Sprintf("the API key was rejected by %s; check %s", provider, keyVar),
-		Hint:    fmt.Sprintf("the server at %s answered %d %s", m.cfg.BaseURL, lerr.StatusCode, http.StatusText(lerr.StatusCode)),
+		Message: fmt.Sprintf("the API key was rejected by %s; check %s", serverName(m.cfg.BaseURL), keyVar),
+		Hint:    fmt.Sprintf("the server at %s answered %d %s", displayURL(m.cfg.BaseURL), lerr.StatusCode, http.StatusText(lerr.StatusCode)),
 		Err:     lerr,
 	}
+}
+
+// serverName names the model's server in messages: OpenAI for OpenAI's
+// own API, otherwise the host of its base URL (a model named OpenAI/...
+// may be served by a proxy, a gateway or a local server).
+func serverName(base string) string {
+	if sameHost(base, OpenAIBaseURL) {
+		return "OpenAI"
+	}
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		return "the model's server at " + u.Host
+	}
+	return "the model's server"
+}
+
+// displayURL returns a base URL without what may hold a credential: its
+// user information, query and fragment.
+func displayURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return "its base URL"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // classify turns an error of the SDK into an LLMError and says whether it

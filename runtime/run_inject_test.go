@@ -182,3 +182,30 @@ func TestInjectedSpellings(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedKeyWithInjected: arguments that repeat a key are refused,
+// naming it, also when they hold an injected parameter, whose removal
+// would otherwise have kept one of the two values silently.
+func TestRepeatedKeyWithInjected(t *testing.T) {
+	for _, args := range []string{
+		`{"orderId":7,"orderId":8,"userId":"mallory"}`,
+		`{"orderId":7,"us\u0065rId":"mallory","\u006frderId":8}`,
+	} {
+		t.Run(args, func(t *testing.T) {
+			h := newHarness(t, fakeopenai.Calls(call("lookupOrder", args)), fakeopenai.Text("done"))
+			called := false
+			lib := runtime.NewLibrary(toolFunc("lookupOrder", nil, func(context.Context, map[string]any) (any, error) {
+				called = true
+				return "ok", nil
+			}))
+			resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
+			want := `tool "lookupOrder": invalid arguments: the key "orderId" appears twice (send it once)`
+			if called || len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Error != want {
+				t.Fatalf("called %v; uses %+v; want the error %q", called, resp.ToolsUsed, want)
+			}
+			if got := toolMessages(h.srv.Requests()[1])[0].Text(); !strings.Contains(got, `the key \"orderId\" appears twice`) {
+				t.Errorf("the model got %s", got)
+			}
+		})
+	}
+}

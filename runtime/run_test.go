@@ -198,8 +198,9 @@ const failSrc = `
 `
 
 // TestToolFailuresAreFedBack: bad JSON, invalid arguments, an unknown
-// tool, a tool error and a tool panic each become an error result naming
-// the tool (and the failing field), and the run completes.
+// tool, a tool error, a tool panic and arguments that repeat a key each
+// become an error result naming the tool (and the failing field or key),
+// and the run completes.
 func TestToolFailuresAreFedBack(t *testing.T) {
 	h := newHarness(t,
 		fakeopenai.Calls(
@@ -209,6 +210,7 @@ func TestToolFailuresAreFedBack(t *testing.T) {
 			call("nosuch", `{}`),
 			call("failing", `{}`),
 			call("panicking", `{}`),
+			call("lookupOrder", `{"orderId":1,"\u006frderId":2}`),
 		),
 		fakeopenai.Text("Sorry, everything failed."),
 	)
@@ -230,6 +232,7 @@ func TestToolFailuresAreFedBack(t *testing.T) {
 		{`tool \"nosuch\"`, "unknown tool", "the available tools are: sayHello, lookupOrder, failing, panicking"},
 		{`tool \"failing\"`, "disk on fire"},
 		{`tool \"panicking\"`, "panicked: boom"},
+		{`tool \"lookupOrder\"`, `invalid arguments: the key \"orderId\" appears twice`},
 	}
 	if len(tms) != len(want) {
 		t.Fatalf("%d tool messages, want %d", len(tms), len(want))
@@ -647,15 +650,16 @@ func TestSanitizerWarnings(t *testing.T) {
 		z.Text(fmt.Sprintf("m[%d]", i), string(rune(i+1))+"\u2066")
 	}
 	z.Text("m[7]", "\x0b\x0c\x0e\x0f")
-	z.Replaced("m[8]", 2)
-	z.Replaced("m[9]", 0)
+	z.Replaced("m[8]", 2, 0)
+	z.Replaced("m[9]", 0, 0)
+	z.Replaced("m[9]", 0, 1)
 	if got := z.Text("m[10]", "fine\n\ttext \u200f"); got != "fine\n\ttext \u200f" || !z.Changed() {
 		t.Errorf("clean text changed to %q", got)
 	}
 	want := []string{
 		"11 control characters (U+0001, U+0002, U+0003, U+0004, U+0005, U+0006, U+0007, U+000B, …) were removed from the user's text before it was sent to the model, in m[0], m[1], m[2], m[3], m[4] and 3 more",
 		"7 bidirectional formatting characters (U+2066 left-to-right isolate) were removed from the user's text before it was sent to the model, in m[0], m[1], m[2], m[3], m[4] and 2 more",
-		"2 bytes that are not UTF-8 were replaced by U+FFFD before the text was sent to the model, in m[8]",
+		"2 bytes that are not UTF-8 and 1 escape of a lone surrogate were replaced by U+FFFD before the text was sent to the model, in m[8] and m[9]",
 	}
 	if diff := cmp.Diff(want, z.Warnings()); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

@@ -2,7 +2,8 @@
 // other than newline and tab are removed, and so are the bidirectional
 // embeddings, overrides and isolates, which make text display in another
 // order than the one the model reads (U+202E shows "txt.exe" as
-// "exe.txt"); bytes that are not UTF-8 become U+FFFD. The marks U+200E,
+// "exe.txt"); bytes that are not UTF-8 become U+FFFD (and so do the JSON
+// escapes of lone surrogates, "\ud800", where a decoder read the text). The marks U+200E,
 // U+200F and U+061C are kept: they only set the direction of the neutral
 // characters beside them, and right-to-left text needs them. Every kind
 // of change gives one warning, naming the characters and the messages.
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // bidiControls are the bidirectional formatting characters that sanitising
@@ -49,6 +52,9 @@ const (
 // zero value is ready to use; it is not safe for concurrent use.
 type Sanitizer struct {
 	changes [changeKinds]changeSet
+	// escapes are the JSON escapes of lone surrogates among the changes of
+	// changeInvalid, counted apart from the bytes.
+	escapes int
 }
 
 // changeSet is what a Sanitizer changed of one kind.
@@ -118,12 +124,14 @@ func clean(s string) bool {
 	return true
 }
 
-// Replaced records that n bytes that are not UTF-8 were replaced by U+FFFD
-// in the text at where before it reached the Sanitizer, as a JSON decoder
-// does without a word, so that the warnings say it.
-func (z *Sanitizer) Replaced(where string, n int) {
-	if n > 0 {
+// Replaced records that invalidBytes bytes that are not UTF-8 and
+// loneEscapes JSON escapes of lone surrogates ("\ud800") were replaced by
+// U+FFFD in the text at where before it reached the Sanitizer, as a JSON
+// decoder does without a word, so that the warnings say it.
+func (z *Sanitizer) Replaced(where string, invalidBytes, loneEscapes int) {
+	if n := invalidBytes + loneEscapes; n > 0 {
 		z.changes[changeInvalid].add(where, -1, n)
+		z.escapes += loneEscapes
 	}
 }
 
@@ -154,20 +162,17 @@ func (z *Sanitizer) Warnings() []string {
 			n, runeList(c, true), were, places(c.where)))
 	}
 	if c := z.changes[changeInvalid]; c.count > 0 {
-		n, were := counted(c.count, "byte that is not UTF-8")
-		out = append(out, fmt.Sprintf("%s %s replaced by U+FFFD before the text was sent to the model, in %s", n, were, places(c.where)))
+		out = append(out, fmt.Sprintf("%s replaced by U+FFFD before the text was sent to the model, in %s",
+			jsonvalue.ReplacedText(c.count-z.escapes, z.escapes), places(c.where)))
 	}
 	return out
 }
 
 // counted returns ("1 control character", "was") or ("3 control
-// characters", "were"); "byte that is" becomes "bytes that are".
+// characters", "were").
 func counted(n int, noun string) (string, string) {
 	if n == 1 {
 		return "1 " + noun, "was"
-	}
-	if head, tail, ok := strings.Cut(noun, " that is "); ok {
-		return fmt.Sprintf("%d %ss that are %s", n, head, tail), "were"
 	}
 	return fmt.Sprintf("%d %ss", n, noun), "were"
 }

@@ -23,6 +23,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // validators holds a tool's compiled schemas.
@@ -106,7 +108,8 @@ func compileSchema(loc string, doc Object) (*jsonschema.Schema, error) {
 // tool's schema (without its injected parameters, which the model never
 // supplies; see [InjectArgs]). Empty input means no arguments. A null value
 // for an optional parameter or field counts as absent, as strict mode has
-// the model send null for "not given". Numbers are json.Number.
+// the model send null for "not given". An object that repeats a key is
+// refused. Numbers are json.Number.
 //
 // Invalid arguments give an *[ArgsError]; any other error is a bug.
 func ValidateArgs(t *Tool, data []byte) (map[string]any, error) {
@@ -188,6 +191,12 @@ func decodeArgs(data []byte) (map[string]any, *Problem) {
 	m, ok := x.(map[string]any)
 	if !ok {
 		return nil, &Problem{Message: "the arguments must be a JSON object, not " + jsonKind(x)}
+	}
+	// encoding/json keeps the last of two equal keys, other readers the
+	// first: the arguments would mean different things to the tool and
+	// to whoever checks the calls.
+	if key, where, dup := jsonvalue.DuplicateKey(data); dup {
+		return nil, &Problem{Pointer: where.Pointer(), Message: fmt.Sprintf("the key %q appears twice (send it once)", key)}
 	}
 	return m, nil
 }

@@ -73,6 +73,10 @@ func TestValidateArgs(t *testing.T) {
 			problems: []Problem{{"", "the arguments are not valid JSON (syntax error at byte 13)"}}},
 		{name: "trailing data", args: `{"orderId": 1} {"SECRET": 2}`,
 			problems: []Problem{{"", "the arguments are not valid JSON"}}},
+		{name: "repeated key", args: `{"orderId": 1, "\u006frderId": 2}`,
+			problems: []Problem{{"", `the key "orderId" appears twice (send it once)`}}},
+		{name: "repeated nested key", args: `{"orderId": 1, "customer": {"name": "SECRET-a", "address": {"zip": "1", "zip": "2"}}}`,
+			problems: []Problem{{"/customer/address", `the key "zip" appears twice (send it once)`}}},
 		{name: "not an object", args: `["SECRET"]`,
 			problems: []Problem{{"", "the arguments must be a JSON object, not an array"}}},
 	}

@@ -190,6 +190,11 @@ func (a *authenticator) verifyJWT(token string) (*Identity, string) {
 		if !ok {
 			return nil, fmt.Sprintf("its subject (sub) is %s, not a string as RFC 7519 requires; the token's issuer must write it in quotes, e.g. \"sub\": \"12345\"", subjectKind(sub))
 		}
+		if strings.TrimSpace(s) == "" {
+			// An empty subject would stand for no one, yet fill the
+			// parameters taken from sub with "".
+			return nil, "its subject (sub) is empty; the token's issuer must name the subject, or leave sub out"
+		}
 		id.Subject = s
 	}
 	return id, ""

@@ -142,8 +142,8 @@ func TestAuthJWT(t *testing.T) {
 	delete(noExp, "exp")
 	otherAud := good()
 	otherAud["aud"] = "someone-else"
-	numericSub, nullSub := good(), good()
-	numericSub["sub"], nullSub["sub"] = 12345, nil
+	numericSub, nullSub, emptySub, blankSub := good(), good(), good(), good()
+	numericSub["sub"], nullSub["sub"], emptySub["sub"], blankSub["sub"] = 12345, nil, "", " "
 	_, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
 	for _, c := range []struct{ name, token, says string }{
 		{"expired", sign(jwt.SigningMethodHS256, secret, expired), "expired"},
@@ -155,6 +155,8 @@ func TestAuthJWT(t *testing.T) {
 		// RFC 7519: sub is a string; a number is not taken for one.
 		{"numeric sub", sign(jwt.SigningMethodHS256, secret, numericSub), "its subject (sub) is a number, not a string as RFC 7519 requires"},
 		{"null sub", sign(jwt.SigningMethodHS256, secret, nullSub), "its subject (sub) is null, not a string as RFC 7519 requires"},
+		{"empty sub", sign(jwt.SigningMethodHS256, secret, emptySub), "its subject (sub) is empty"},
+		{"blank sub", sign(jwt.SigningMethodHS256, secret, blankSub), "its subject (sub) is empty"},
 	} {
 		h.key = c.token
 		resp, b := h.post("/v1/chat/completions", chatBody("orders", false, "hi"))

@@ -312,30 +312,3 @@ func procRSS() (peak, now uint64) {
 	}
 	return peak, now
 }
-
-// BenchmarkDuplicateKey: the scan for repeated keys of a request body of
-// n messages, each with a few keys and a text part, at n, 2n, 4n and 8n
-// messages: its time per message stays flat (the scan is linear).
-func BenchmarkDuplicateKey(b *testing.B) {
-	for _, n := range []int{500, 1000, 2000, 4000} {
-		var body strings.Builder
-		body.WriteString(`{"model":"hello","messages":[`)
-		for i := range n {
-			if i > 0 {
-				body.WriteByte(',')
-			}
-			fmt.Fprintf(&body, `{"role":"user","name":"u%d","content":[{"type":"text","text":"message \"%d\" \u00e9"}]}`, i, i)
-		}
-		body.WriteString(`],"stream":false}`)
-		data := []byte(body.String())
-		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, _, dup := duplicateKey(data); dup {
-					b.Fatal("a duplicate in a body without any")
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/message")
-		})
-	}
-}

@@ -100,8 +100,8 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *apiError) {
 	if fields == nil {
 		return nil, invalid("", "invalid_json", "The request body must be a JSON object, not null.")
 	}
-	if key, where, dup := duplicateKey(body); dup {
-		param, in := key, "the request body"
+	if key, path, dup := jsonvalue.DuplicateKey(body); dup {
+		param, in, where := key, "the request body", path.Dotted()
 		if where != "" {
 			param, in = where+"."+key, where
 		}
@@ -301,10 +301,11 @@ func messageText(raw json.RawMessage, param string) (string, *apiError) {
 
 // sanitize returns the text of a message's content, decoded from the JSON
 // raw: the user's sanitised by z (see [runtime.Sanitizer]). The bytes that
-// are not UTF-8 which decoding replaced (in any message) are told to z,
-// for the warnings to say so.
+// are not UTF-8 and the escapes of lone surrogates which decoding replaced
+// (in any message) are told to z, for the warnings to say so.
 func sanitize(z *runtime.Sanitizer, where, role, text string, raw json.RawMessage) string {
-	z.Replaced(where, jsonvalue.Replacements(raw))
+	invalid, escapes := jsonvalue.Replacements(raw)
+	z.Replaced(where, invalid, escapes)
 	if role != string(runtime.RoleUser) {
 		return text
 	}

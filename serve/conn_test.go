@@ -2,18 +2,22 @@ package serve
 
 // Slow clients and many connections, against a server on 127.0.0.1: a
 // client that sends its headers or its body a byte at a time is cut off
-// within the read timeout, and connections beyond the cap wait to be
-// accepted.
+// within the read timeout, and at the connection cap a new connection
+// takes the place of a silent or idle one, or waits for a busy one.
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
 // serveOn starts h's server with Serve on a listener of 127.0.0.1 and
@@ -134,13 +138,29 @@ func TestSlowBodyTimeout(t *testing.T) {
 	}
 }
 
-// TestMaxConnections: with two connections open, a third waits to be
-// accepted, and is answered once one of the two closes.
-func TestMaxConnections(t *testing.T) {
-	h := newHarness(t, nil, withLimits(Limits{MaxConnections: 2, ReadTimeout: time.Minute}))
+// getOnce makes a GET on a connection of its own, within timeout, and
+// returns the status.
+func getOnce(url string, timeout time.Duration) (int, error) {
+	client := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestMaxConnectionsSilent: connections that send nothing cannot hold the
+// server at its connection cap, however many: each new connection takes
+// the place of the one that has waited longest without a request, which is
+// closed, so a request is answered at once, not after the read timeout.
+func TestMaxConnectionsSilent(t *testing.T) {
+	const limit, silent = 3, 12
+	h := newHarness(t, nil, withLimits(Limits{MaxConnections: limit, ReadTimeout: time.Minute}))
 	addr := serveOn(t, h)
 	var held []net.Conn
-	for range 2 {
+	for range silent {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -148,24 +168,74 @@ func TestMaxConnections(t *testing.T) {
 		defer c.Close()
 		held = append(held, c)
 	}
-	get := func(timeout time.Duration) error {
-		client := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}
-		resp, err := client.Get("http://" + addr + "/healthz")
-		if err == nil {
+	start := time.Now()
+	if code, err := getOnce("http://"+addr+"/healthz", 10*time.Second); err != nil || code != http.StatusOK {
+		t.Fatalf("/healthz with %d silent connections and a cap of %d: %d, %v", silent, limit, code, err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("/healthz was answered after %v", d)
+	}
+	// The first silent connection, the one that had waited longest, was
+	// closed.
+	held[0].SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := held[0].Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the oldest silent connection read %d bytes, %v; want it closed", n, err)
+	}
+	if m := h.metricsText(); !strings.Contains(m, fmt.Sprintf("gram_serve_connections_evicted_total %d", silent+1-limit)) {
+		t.Errorf("no evictions counted:\n%s", grepLines(m, "connections"))
+	}
+	if logs := h.logs.String(); !strings.Contains(logs, "connection closed to make room for a new one") {
+		t.Errorf("no eviction logged:\n%s", logs)
+	}
+}
+
+// TestMaxConnectionsBusy: a connection with a request in progress is
+// never closed to make room; with every connection busy, a new one waits
+// until one of them is done, and is answered then.
+func TestMaxConnectionsBusy(t *testing.T) {
+	const limit = 2
+	h := newHarness(t, nil, withLimits(Limits{MaxConnections: limit, ReadTimeout: time.Minute}))
+	h.model.Default = fakeopenai.Slow(time.Second, fakeopenai.Text("finished"))
+	addr := serveOn(t, h)
+	chat, _ := json.Marshal(chatBody("hello", false, "hi"))
+	type answer struct {
+		status string
+		at     time.Time
+	}
+	runs := make(chan answer, limit)
+	for range limit {
+		go func() {
+			client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+			resp, err := client.Post("http://"+addr+"/v1/chat/completions", "application/json", strings.NewReader(string(chat)))
+			if err != nil {
+				runs <- answer{err.Error(), time.Now()}
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			runs <- answer{resp.Status + " " + string(b), time.Now()}
+		}()
+	}
+	eventually(t, "both runs to start", func() bool { return len(h.model.Requests()) == limit })
+	if _, err := getOnce("http://"+addr+"/healthz", 300*time.Millisecond); err == nil {
+		t.Fatal("a connection was answered with every connection busy, at the cap")
+	}
+	code, err := getOnce("http://"+addr+"/healthz", 20*time.Second)
+	answered := time.Now()
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("the waiting connection: %d, %v", code, err)
+	}
+	first := answered
+	for range limit {
+		a := <-runs
+		if !strings.HasPrefix(a.status, "200 ") || !strings.Contains(a.status, "finished") {
+			t.Errorf("a run with a request in progress answered %q", a.status)
 		}
-		return err
+		if a.at.Before(first) {
+			first = a.at
+		}
 	}
-	if err := get(300 * time.Millisecond); err == nil {
-		t.Fatal("a third connection was answered with two held open and a cap of two")
-	}
-	// The one that gave up has left the queue; another waits, and is
-	// answered when a held connection closes.
-	answered := make(chan error, 1)
-	go func() { answered <- get(10 * time.Second) }()
-	time.Sleep(100 * time.Millisecond)
-	held[0].Close()
-	if err := <-answered; err != nil {
-		t.Errorf("the waiting connection: %v", err)
+	if answered.Before(first) {
+		t.Errorf("the waiting connection was answered before any run was done")
 	}
 }

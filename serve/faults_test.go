@@ -274,6 +274,12 @@ func TestShutdown(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("/readyz during the drain: %d", resp.StatusCode)
 	}
+	// The 503 is what a stopping server answers: no error in the log.
+	for _, line := range strings.Split(h.logs.String(), "\n") {
+		if strings.Contains(line, "route=/readyz") && !strings.Contains(line, "level=DEBUG") {
+			t.Errorf("/readyz during the drain is logged as %s", line)
+		}
+	}
 	resp, err = http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(string(chat)))
 	if err != nil {
 		t.Fatalf("a new run during the drain: %v", err)

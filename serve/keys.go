@@ -36,7 +36,8 @@ const (
 	CodeInvalidKeyHash = "invalid-key-hash"
 	// CodePlaintextKey: an entry holds a key rather than its hash.
 	CodePlaintextKey = "plaintext-key"
-	// CodeMissingIdentity: an entry has no "identity".
+	// CodeMissingIdentity: an entry has no "identity", or a "sub" claim
+	// that is not a non-empty string.
 	CodeMissingIdentity = "missing-identity"
 	// CodeDuplicateKeyHash: two entries have the same hash.
 	CodeDuplicateKeyHash = "duplicate-key-hash"
@@ -265,7 +266,18 @@ func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.Li
 		}
 		e.claimSpans = valueSpans(v, at("claims").Start)
 	}
-	if _, has := e.Claims["sub"]; !has && e.Identity != "" {
+	if sub, has := e.Claims["sub"]; has {
+		subSpan, found := e.claimSpans["sub"]
+		if !found {
+			subSpan = at("claims")
+		}
+		if s, isText := sub.(string); !isText || strings.TrimSpace(s) == "" {
+			d := diag.Errorf(CodeMissingIdentity, subSpan, "the claim \"sub\" names the identity: it must be a non-empty string")
+			d.Detail = `remove it (the identity is the "sub" claim then), or write the subject in quotes, e.g. "sub": "alice"`
+			diags.Add(d)
+			ok = false
+		}
+	} else if e.Identity != "" {
 		e.Claims["sub"] = e.Identity
 	}
 	return e, ok

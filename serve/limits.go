@@ -3,9 +3,10 @@
 // at most Limits.MaxQueue requests, for at most Limits.QueueTimeout, and is
 // then refused with 429 and a Retry-After estimated from how long runs take.
 // Beneath the requests, [Server.Serve] holds at most Limits.MaxConnections
-// connections open (the next ones wait to be accepted) and gives each
-// request Limits.ReadTimeout to send its headers, and as long to send its
-// body, so that slow clients cannot hold them all.
+// connections open (at the cap, a new one takes the place of the one that
+// has waited longest without a request in progress) and gives each request
+// Limits.ReadTimeout to send its headers, and as long to send its body, so
+// that slow or silent clients cannot hold them all.
 
 package serve
 
@@ -47,8 +48,11 @@ type Limits struct {
 	// closed.
 	ReadTimeout time.Duration
 	// MaxConnections is the most connections [Server.Serve] holds open at
-	// once (default 2048); the next ones wait to be accepted until one
-	// closes.
+	// once (default 2048). At the cap, a new connection takes the place of
+	// the one that has waited longest without a request in progress (idle,
+	// or without a complete request's headers), which is closed; when
+	// every one has a request in progress, it waits until one closes or
+	// goes idle.
 	MaxConnections int
 }
 
@@ -187,51 +191,141 @@ func (a *admission) busy(kind, msg string, retry time.Duration) *apiError {
 	return &apiError{Status: http.StatusTooManyRequests, Type: typeRateLimit, Code: "server_busy", Kind: kind, Message: msg, RetryAfter: retry}
 }
 
-// limitListener is a listener that holds at most cap(slots) connections
-// open: Accept waits for one to close before it accepts another.
-type limitListener struct {
+// connLimiter is a listener that holds at most max connections open.
+// When a connection arrives with max open, it closes the one that has
+// waited longest without a request in progress: idle between two
+// requests, or new and still without a complete request's headers. A
+// connection with a request in progress (from its headers read to its
+// answer's end) is never closed; when all have one, the new connection
+// waits until one closes or goes idle. So clients that open connections
+// and send nothing cannot keep the others out, however many they open.
+// The server's ConnState hook must call [connLimiter.track].
+type connLimiter struct {
 	net.Listener
-	slots chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	max     int
+	evicted func(c net.Conn, idle time.Duration) // called for each connection closed to make room
+
+	mu      sync.Mutex
+	conns   map[*limitedConn]struct{} // the connections open
+	changed chan struct{}             // closed, and replaced, when one closes or goes idle
+	done    chan struct{}
+	once    sync.Once
 }
 
-// limitConnections returns ln holding at most n connections open.
-func limitConnections(ln net.Listener, n int) *limitListener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
+// limitConnections returns ln holding at most n connections open;
+// evicted, if not nil, is told of each connection it closes to make room.
+func limitConnections(ln net.Listener, n int, evicted func(c net.Conn, idle time.Duration)) *connLimiter {
+	return &connLimiter{Listener: ln, max: n, evicted: evicted, conns: map[*limitedConn]struct{}{},
+		changed: make(chan struct{}), done: make(chan struct{})}
 }
 
-// Accept waits for a free slot, then accepts a connection.
-func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
+// Accept accepts a connection and makes room for it: at the cap, it closes
+// the connection that has waited longest without a request in progress,
+// or waits for one to close or go idle.
+func (l *connLimiter) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+	lc := &limitedConn{Conn: c, l: l, since: time.Now()}
+	for {
+		l.mu.Lock()
+		if len(l.conns) < l.max {
+			l.conns[lc] = struct{}{}
+			l.mu.Unlock()
+			return lc, nil
+		}
+		victim := l.longestWaiting()
+		if victim != nil {
+			delete(l.conns, victim)
+			l.conns[lc] = struct{}{}
+			idle := time.Since(victim.since)
+			l.mu.Unlock()
+			victim.Conn.Close() // the server sees the error of its read, and lets it go
+			if l.evicted != nil {
+				l.evicted(victim, idle)
+			}
+			return lc, nil
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		select {
+		case <-changed:
+		case <-l.done:
+			c.Close()
+			return nil, net.ErrClosed
+		}
+	}
+}
+
+// longestWaiting returns the connection without a request in progress
+// that has waited longest, or nil. Called with mu held.
+func (l *connLimiter) longestWaiting() *limitedConn {
+	var oldest *limitedConn
+	for c := range l.conns {
+		if !c.busy && (oldest == nil || c.since.Before(oldest.since)) {
+			oldest = c
+		}
+	}
+	return oldest
+}
+
+// track follows the state of a connection, as http.Server's ConnState
+// hook reports it: a request in progress (StateActive, and a hijacked
+// connection) holds its connection; an idle one may be closed to make
+// room.
+func (l *connLimiter) track(c net.Conn, st http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch st {
+	case http.StateActive, http.StateHijacked:
+		lc.busy = true
+	case http.StateIdle:
+		lc.busy = false
+		lc.since = time.Now()
+		l.signal()
+	case http.StateClosed:
+		l.release(lc)
+	}
+}
+
+// release forgets a connection that closed. Called with mu held.
+func (l *connLimiter) release(c *limitedConn) {
+	if _, open := l.conns[c]; open {
+		delete(l.conns, c)
+		l.signal()
+	}
+}
+
+// signal wakes the Accept waiting for room. Called with mu held.
+func (l *connLimiter) signal() {
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // Close closes the listener, and ends the wait of Accept.
-func (l *limitListener) Close() error {
+func (l *connLimiter) Close() error {
 	l.once.Do(func() { close(l.done) })
 	return l.Listener.Close()
 }
 
-// limitedConn is a connection that gives its slot back when closed.
+// limitedConn is a connection of a connLimiter.
 type limitedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	l     *connLimiter
+	busy  bool      // a request is in progress; under l.mu
+	since time.Time // when it was accepted or last went idle; under l.mu
 }
 
-// Close closes the connection and gives its slot back.
+// Close closes the connection and gives its place back.
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	c.l.mu.Lock()
+	c.l.release(c)
+	c.l.mu.Unlock()
 	return err
 }

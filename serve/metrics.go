@@ -23,6 +23,7 @@ type metrics struct {
 	toolCalls    *prometheus.CounterVec   // by agent, tool and outcome
 	toolLatency  *prometheus.HistogramVec // by agent and tool
 	errors       *prometheus.CounterVec   // by kind
+	evicted      prometheus.Counter       // connections closed to make room at the cap
 	active       prometheus.Gauge
 	queued       prometheus.Gauge
 	inFlightReqs prometheus.Gauge
@@ -62,11 +63,13 @@ func newMetrics() *metrics {
 		Help: "Duration of tool calls, validation included, by agent and tool.", Buckets: latencyBuckets}, []string{"agent", "tool"})
 	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_errors_total",
 		Help: "Errors by kind: unauthorized, invalid_request, body_too_large, history_too_long, unknown_agent, queue_full, queue_timeout, deadline, client_disconnected, shutdown, identity, config, tool_binding, tool_call, llm_<kind>, origin_refused, host_refused, unsupported_media_type, read_timeout, internal, ..."}, []string{"kind"})
+	m.evicted = prometheus.NewCounter(prometheus.CounterOpts{Name: "gram_serve_connections_evicted_total",
+		Help: "Connections closed to make room for a new one at the cap (--max-connections): each had waited longest without a request in progress."})
 	m.active = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_active", Help: "Runs in progress."})
 	m.queued = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_queued", Help: "Runs waiting for a free slot (see --max-concurrent)."})
 	m.inFlightReqs = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_requests_in_flight", Help: "Requests being answered."})
 	for _, c := range []prometheus.Collector{m.requests, m.latency, m.overhead, m.runs, m.runLatency, m.modelCalls, m.tokens,
-		m.toolCalls, m.toolLatency, m.errors, m.active, m.queued, m.inFlightReqs} {
+		m.toolCalls, m.toolLatency, m.errors, m.evicted, m.active, m.queued, m.inFlightReqs} {
 		f(c)
 	}
 	return m

@@ -131,7 +131,7 @@ func TestSanitisedMessages(t *testing.T) {
 	wantWarnings := []string{
 		"2 control characters (U+0000, U+001B) were removed from the user's text before it was sent to the model, in message_history[0].content",
 		"3 bidirectional formatting characters (U+202E right-to-left override, U+2066 left-to-right isolate, U+2069 pop directional isolate) were removed from the user's text before it was sent to the model, in message_history[2].content",
-		"3 bytes that are not UTF-8 were replaced by U+FFFD before the text was sent to the model, in message_history[1].content and message_history[2].content",
+		"2 bytes that are not UTF-8 and 1 escape of a lone surrogate were replaced by U+FFFD before the text was sent to the model, in message_history[1].content and message_history[2].content",
 	}
 	if diff := cmp.Diff(wantWarnings, env.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

@@ -441,7 +441,9 @@ func (s *Server) finish(r *http.Request, w *statusWriter, span trace.Span, d tim
 	if st.route == routeHealth || st.route == routeReady || st.route == routeMetrics {
 		level = slog.LevelDebug
 	}
-	if status >= 500 {
+	// A stopping server's /readyz answers 503 by design: it says so to
+	// the load balancer, and is no error of the server.
+	if status >= 500 && !(st.route == routeReady && status == http.StatusServiceUnavailable) {
 		level = slog.LevelError
 	}
 	s.log.Log(r.Context(), level, "request", attrs...)
@@ -625,18 +627,26 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 // while the requests in progress finish for up to the grace period; then
 // it cancels the runs still going (they are answered with 503), stops
 // accepting and returns once every handler has returned. It holds at most
-// Limits.MaxConnections connections open, and gives each request
-// Limits.ReadTimeout to send its headers. It returns nil after such a
+// Limits.MaxConnections connections open (at the cap, a new one takes the
+// place of the one that has waited longest without a request in
+// progress), and gives each request Limits.ReadTimeout to send its
+// headers. It returns nil after such a
 // stop, or the listener's error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	limited := limitConnections(ln, s.limits.MaxConnections, func(c net.Conn, idle time.Duration) {
+		s.metrics.evicted.Inc()
+		s.log.Debug("connection closed to make room for a new one", "remote", c.RemoteAddr().String(), "waited", idle,
+			"max_connections", s.limits.MaxConnections)
+	})
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: s.limits.ReadTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState:         limited.track,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(limitConnections(ln, s.limits.MaxConnections)) }()
+	go func() { errc <- hs.Serve(limited) }()
 	select {
 	case err := <-errc:
 		return err

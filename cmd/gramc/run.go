@@ -244,11 +244,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 		if conv, err = runtime.ParseConversation(data, agent.Instruction); err != nil {
 			return nil, nil, o.usageErr("--history %s: %v", history, err)
 		}
-		if n := jsonvalue.Replacements(data); n > 0 {
-			what := fmt.Sprintf("%d bytes that are not UTF-8 were", n)
-			if n == 1 {
-				what = "1 byte that is not UTF-8 was"
-			}
+		if what := jsonvalue.ReplacedText(jsonvalue.Replacements(data)); what != "" {
 			fmt.Fprintf(e.stderr, "gramc run: warning: --history %s: %s replaced by U+FFFD\n", history, what)
 		}
 	}

@@ -53,6 +53,7 @@ type runOptions struct {
 	headers        http.Header // --header, sent to the --mcp-url servers
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
+	refusedHeader  string      // the first --header name that cannot be set (see unsentHeaders)
 	secrets        []string    // every secret the process holds
 	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
 	maxFileSize    int64       // the size limit of the files read (--max-file-size)
@@ -102,13 +103,35 @@ func (f mcpFlag) Set(v string) error {
 }
 
 // headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE". A
-// value that is neither is counted in bad, not returned as an error: the
-// flag package would repeat it in its message, and it may hold a secret
-// (see [runOptions.headerError]).
+// value that is neither is counted in bad, and a header that cannot be
+// sent kept in refused, not returned as an error: the flag package would
+// repeat the value in its message, and it may hold a secret (see
+// [runOptions.headerError]).
 type headerFlag struct {
-	h   *http.Header
-	n   *int // the --header values seen
-	bad *int // the number of the first that is not NAME: VALUE (from 1), or 0
+	h       *http.Header
+	n       *int    // the --header values seen
+	bad     *int    // the number of the first that is not NAME: VALUE (from 1), or 0
+	refused *string // the name of the first header of unsentHeaders given, or ""
+}
+
+// unsentHeaders are the headers --header refuses, by canonical name, with
+// why: Go's HTTP client ignores or overrides the caller's value, or the
+// MCP client sets them for each request.
+var unsentHeaders = map[string]string{
+	"Host":                 "the host of the --mcp-url URL is sent as Host; give the server's name in the URL",
+	"Content-Length":       "the HTTP client sets it from each request's body",
+	"Transfer-Encoding":    "the HTTP client sets it from each request's body",
+	"Trailer":              "the HTTP client sets it from each request's body",
+	"Connection":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
+	"Keep-Alive":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
+	"Proxy-Connection":     "it is a hop-by-hop header, which the HTTP client manages for each connection",
+	"Te":                   "it is a hop-by-hop header, which the HTTP client manages for each connection",
+	"Upgrade":              "it is a hop-by-hop header, which the HTTP client manages for each connection",
+	"Content-Type":         "the MCP client sets it for each request, as the protocol requires",
+	"Accept":               "the MCP client sets it for each request, as the protocol requires",
+	"Mcp-Session-Id":       "the MCP client sets it for each request, as the protocol requires",
+	"Mcp-Protocol-Version": "the MCP client sets it for each request, as the protocol requires",
+	"Last-Event-Id":        "the MCP client sets it for each request, as the protocol requires",
 }
 
 // String implements flag.Value.
@@ -121,6 +144,12 @@ func (f headerFlag) Set(v string) error {
 	if !ok {
 		if *f.bad == 0 {
 			*f.bad = *f.n
+		}
+		return nil
+	}
+	if _, unsent := unsentHeaders[http.CanonicalHeaderKey(name)]; unsent {
+		if *f.refused == "" {
+			*f.refused = http.CanonicalHeaderKey(name)
 		}
 		return nil
 	}
@@ -152,9 +181,13 @@ func cutHeader(v string) (name, value string, ok bool) {
 }
 
 // headerError returns the usage error of a --header value that is not
-// NAME: VALUE, which says which one it is without repeating it.
+// NAME: VALUE, which says which one it is without repeating it, or of a
+// header that is not sent as given (see unsentHeaders), naming it.
 func (o *runOptions) headerError() error {
 	if o.badHeader == 0 {
+		if o.refusedHeader != "" {
+			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, unsentHeaders[o.refusedHeader])
+		}
 		return nil
 	}
 	which := "--header"
@@ -205,7 +238,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{&o.headers, &o.headerCount, &o.badHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output)")
+	fs.Var(headerFlag{&o.headers, &o.headerCount, &o.badHeader, &o.refusedHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
 	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")

@@ -82,8 +82,11 @@ beyond), --max-concurrent runs, then up to --max-queue waiting up to
 cancels its run, its tool programs and its MCP requests. A client has
 --read-timeout to send a request's headers (else the connection is
 closed), and as long again for its body (or --timeout if it is shorter;
-else 408); at most --max-connections connections are open at once, and the
-next ones wait to be accepted until one closes.
+else 408). At most --max-connections connections are open at once: at the
+cap, a new connection takes the place of the one that has waited longest
+without a request in progress (idle, or still without a complete
+request), which is closed; a connection with a request in progress is
+never closed, and when all have one, the new one waits for one to end.
 
 SIGTERM or Ctrl-C starts the stop: /readyz answers 503 and new requests to
 run an agent get 503, while the runs in progress finish for up to --grace;
@@ -151,7 +154,7 @@ func runServe(e *env, args []string) error {
 	fs.Var(positiveDuration{&f.timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
 	fs.Var(positiveDuration{&f.grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
 	fs.Var(positiveDuration{&f.readTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
-	fs.Var(minInt{p: &f.maxConns, min: 1}, "max-connections", "hold at most `N` connections open; the next ones wait to be accepted")
+	fs.Var(minInt{p: &f.maxConns, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
 	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {

@@ -14,7 +14,8 @@
 //   - [Kind] names a value's JSON type; [EscapePointer] and [JoinPointer]
 //     build JSON pointers; [UnionKeys] lists the keys of two objects.
 //   - [Replacements] counts what decoding replaces by U+FFFD without a
-//     word, for the warnings of those who must say it.
+//     word (bytes that are not UTF-8, escapes of lone surrogates), and
+//     [ReplacedText] words it, for the warnings of those who must say it.
 package jsonvalue
 
 import (
@@ -243,14 +244,14 @@ func UnionKeys(a, b map[string]any) []string {
 	return keys
 }
 
-// Replacements counts the characters that encoding/json replaces by U+FFFD,
-// silently, when it decodes the JSON text data (a document or one string):
-// each byte that is not UTF-8, and each \u escape of a lone surrogate.
-func Replacements(data []byte) int {
+// Replacements counts what encoding/json replaces by U+FFFD, silently,
+// when it decodes the JSON text data (a document or one string): the bytes
+// that are not UTF-8, and the \u escapes of lone surrogates ("\ud800"),
+// apart. [ReplacedText] words the two counts.
+func Replacements(data []byte) (invalidBytes, loneEscapes int) {
 	if bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data) {
-		return 0
+		return 0, 0
 	}
-	n := 0
 	for i := 0; i < len(data); {
 		switch c := data[i]; {
 		case c == '\\' && i+1 < len(data) && data[i+1] == 'u':
@@ -267,7 +268,7 @@ func Replacements(data []byte) int {
 				i += 6
 				continue
 			}
-			n++
+			loneEscapes++
 		case c == '\\':
 			i += 2
 		case c < utf8.RuneSelf:
@@ -275,12 +276,39 @@ func Replacements(data []byte) int {
 		default:
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
-				n++
+				invalidBytes++
 			}
 			i += size
 		}
 	}
-	return n
+	return invalidBytes, loneEscapes
+}
+
+// ReplacedText words the counts of [Replacements] as the subject of a
+// sentence, with its verb: "1 byte that is not UTF-8 was", "2 bytes that
+// are not UTF-8 and 1 escape of a lone surrogate were"; "" when both are
+// 0.
+func ReplacedText(invalidBytes, loneEscapes int) string {
+	var parts []string
+	switch {
+	case invalidBytes == 1:
+		parts = append(parts, "1 byte that is not UTF-8")
+	case invalidBytes > 1:
+		parts = append(parts, fmt.Sprintf("%d bytes that are not UTF-8", invalidBytes))
+	}
+	switch {
+	case loneEscapes == 1:
+		parts = append(parts, "1 escape of a lone surrogate")
+	case loneEscapes > 1:
+		parts = append(parts, fmt.Sprintf("%d escapes of lone surrogates", loneEscapes))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if invalidBytes+loneEscapes == 1 {
+		return parts[0] + " was"
+	}
+	return strings.Join(parts, " and ") + " were"
 }
 
 // hex4 reads the four hexadecimal digits at data[i:].

@@ -98,21 +98,22 @@ func TestKindAndPointers(t *testing.T) {
 }
 
 // TestReplacements: what Replacements counts is what encoding/json puts
-// U+FFFD for, escapes and bytes alike.
+// U+FFFD for, bytes and escapes apart.
 func TestReplacements(t *testing.T) {
 	cases := []struct {
-		text string
-		want int
+		text          string
+		bytes, escape int
 	}{
-		{`"plain \u00e9 é \ufffd �"`, 0},
-		{`"caf` + "\xe9" + `"`, 1},
-		{`"` + "\xff\xfe" + `x"`, 2},
-		{`"\ud800"`, 1},
-		{`"\udc00 \ud800x"`, 2},
-		{`"\ud83d\ude00"`, 0},
-		{`"\ud83d\u0041"`, 1},
-		{`"\\ud800"`, 0},
-		{`{"k\ud800": "` + "\xc3" + `"}`, 2},
+		{`"plain \u00e9 é \ufffd �"`, 0, 0},
+		{`"caf` + "\xe9" + `"`, 1, 0},
+		{`"` + "\xff\xfe" + `x"`, 2, 0},
+		{`"\ud800"`, 0, 1},
+		{`"\udc00 \ud800x"`, 0, 2},
+		{`"\ud83d\ude00"`, 0, 0},
+		{`"\ud83d\u0041"`, 0, 1},
+		{`"\\ud800"`, 0, 0},
+		{`{"k\ud800": "` + "\xc3" + `"}`, 1, 1},
+		{`"x` + "\xff\xfe" + `y \ud800 z"`, 2, 1},
 	}
 	for _, c := range cases {
 		var v any
@@ -120,8 +121,29 @@ func TestReplacements(t *testing.T) {
 			t.Fatalf("%q: %v", c.text, err)
 		}
 		b, _ := json.Marshal(v)
-		if got := Replacements([]byte(c.text)); got != c.want || strings.Count(string(b), "\ufffd")-strings.Count(c.text, "\ufffd")-strings.Count(c.text, `\ufffd`) != c.want {
-			t.Errorf("%q: Replacements %d, decoded %s, want %d", c.text, got, b, c.want)
+		nb, ne := Replacements([]byte(c.text))
+		if nb != c.bytes || ne != c.escape || strings.Count(string(b), "\ufffd")-strings.Count(c.text, "\ufffd")-strings.Count(c.text, `\ufffd`) != c.bytes+c.escape {
+			t.Errorf("%q: Replacements %d bytes and %d escapes, decoded %s, want %d and %d", c.text, nb, ne, b, c.bytes, c.escape)
+		}
+	}
+}
+
+// TestReplacedText: the counts are worded apart, the verb agreeing.
+func TestReplacedText(t *testing.T) {
+	for _, c := range []struct {
+		bytes, escapes int
+		want           string
+	}{
+		{0, 0, ""},
+		{1, 0, "1 byte that is not UTF-8 was"},
+		{3, 0, "3 bytes that are not UTF-8 were"},
+		{0, 1, "1 escape of a lone surrogate was"},
+		{0, 2, "2 escapes of lone surrogates were"},
+		{2, 1, "2 bytes that are not UTF-8 and 1 escape of a lone surrogate were"},
+		{1, 1, "1 byte that is not UTF-8 and 1 escape of a lone surrogate were"},
+	} {
+		if got := ReplacedText(c.bytes, c.escapes); got != c.want {
+			t.Errorf("%d, %d: %q, want %q", c.bytes, c.escapes, got, c.want)
 		}
 	}
 }
