@@ -22,6 +22,7 @@ type chunkDecoder struct {
 	i int
 }
 
+// space skips white space.
 func (d *chunkDecoder) space() {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {

@@ -89,6 +89,7 @@ func readChunks(dec ssestream.Decoder, each func(*streamChunk) error) (done bool
 // server that cannot be reached.
 type streamFault struct{ msg string }
 
+// Error returns what the server sent that is not an answer.
 func (f *streamFault) Error() string { return f.msg }
 
 // eventFault is the fault of event n, with data, that openai-go's stream
@@ -116,14 +117,21 @@ type oneEvent struct {
 	done bool
 }
 
+// Next reports true once, for the event.
 func (o *oneEvent) Next() bool {
 	next := !o.done
 	o.done = true
 	return next
 }
+
+// Event returns the event.
 func (o *oneEvent) Event() ssestream.Event { return o.ev }
-func (o *oneEvent) Close() error           { return nil }
-func (o *oneEvent) Err() error             { return nil }
+
+// Close does nothing.
+func (o *oneEvent) Close() error { return nil }
+
+// Err returns nil: the event is already read.
+func (o *oneEvent) Err() error { return nil }
 
 // The fields of a chunk the decoder reads.
 var (
@@ -135,6 +143,7 @@ var (
 	functionNames = []string{"name", "arguments"}
 )
 
+// chunk reads a chunk into c; an "error" member declines.
 func (d *chunkDecoder) chunk(c *streamChunk) bool {
 	f := d.object(chunkNames)
 	for f.next() {
@@ -152,6 +161,7 @@ func (d *chunkDecoder) chunk(c *streamChunk) bool {
 	return f.ok
 }
 
+// choices reads the chunk's choices into c; a null is none.
 func (d *chunkDecoder) choices(c *streamChunk) bool {
 	null, ok := d.open('[')
 	if !ok || null {
@@ -172,6 +182,7 @@ func (d *chunkDecoder) choices(c *streamChunk) bool {
 	}
 }
 
+// usage reads the chunk's usage into c; a null is none.
 func (d *chunkDecoder) usage(c *streamChunk) bool {
 	if d.null() {
 		c.Usage = nil
@@ -192,6 +203,7 @@ func (d *chunkDecoder) usage(c *streamChunk) bool {
 	return f.ok
 }
 
+// choice reads one choice into ch.
 func (d *chunkDecoder) choice(ch *streamChunkChoice) bool {
 	f := d.object(choiceNames)
 	for f.next() {
@@ -207,6 +219,7 @@ func (d *chunkDecoder) choice(ch *streamChunkChoice) bool {
 	return f.ok
 }
 
+// delta reads a choice's delta into dl.
 func (d *chunkDecoder) delta(dl *streamDelta) bool {
 	f := d.object(deltaNames)
 	for f.next() {
@@ -231,6 +244,7 @@ func (d *chunkDecoder) delta(dl *streamDelta) bool {
 	return f.ok
 }
 
+// calls reads the delta's tool calls into dl; a null is none.
 func (d *chunkDecoder) calls(dl *streamDelta) bool {
 	null, ok := d.open('[')
 	if !ok || null {
@@ -251,6 +265,7 @@ func (d *chunkDecoder) calls(dl *streamDelta) bool {
 	}
 }
 
+// call reads one tool call delta into t.
 func (d *chunkDecoder) call(t *streamCallDelta) bool {
 	f := d.object(callNames)
 	for f.next() {
@@ -268,6 +283,7 @@ func (d *chunkDecoder) call(t *streamCallDelta) bool {
 	return f.ok
 }
 
+// function reads a function's name and arguments into fn.
 func (d *chunkDecoder) function(fn *streamFunction) bool {
 	f := d.object(functionNames)
 	for f.next() {
