@@ -29,49 +29,37 @@ func unsafeFile(path string) (os.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	refuse := func(reason, fix string) error {
-		return &UntrustedError{Path: path, Reason: reason, Fix: fix}
+	w := &trustWalk{path: path, abs: abs, checked: map[string]bool{}}
+	resolved, err := w.follow()
+	if err != nil {
+		return nil, err
 	}
-	// subject names p in a reason: nothing for path itself, "leads
-	// through the link p" or "leads to p" for another.
-	subject := func(p string, link bool) string {
-		switch {
-		case p == abs:
-			return ""
-		case link:
-			return "leads through the link " + p
-		}
-		return "leads to " + p
+	info, err := os.Lstat(resolved)
+	if err != nil {
+		return nil, err
 	}
-	checked := map[string]bool{}
-	checkDir := func(dir, subj string) error {
-		if checked[dir] {
-			return nil
-		}
-		info, err := os.Stat(dir)
-		if err != nil {
-			return err
-		}
-		if why, fix := unsafeMode(dir, info, true); why != "" {
-			if subj == "" {
-				return refuse("is in the directory "+dir+", which "+why, fix)
-			}
-			return refuse(subj+", in the directory "+dir+", which "+why, fix)
-		}
-		checked[dir] = true
-		return nil
+	subj := w.subject(resolved, false)
+	if err := w.checkDir(filepath.Dir(resolved), subj); err != nil {
+		return nil, err
 	}
-	checkFile := func(p string, info os.FileInfo, subj string) error {
-		why, fix := unsafeMode(p, info, false)
-		switch {
-		case why == "":
-			return nil
-		case subj == "":
-			return refuse(why, fix)
-		}
-		return refuse(subj+", which "+why, fix)
+	if err := w.checkFile(resolved, info, subj); err != nil {
+		return nil, err
 	}
-	resolved, rest, links := "/", strings.TrimPrefix(abs, "/"), 0
+	return info, nil
+}
+
+// trustWalk is the check of one path by unsafeFile: path as given, abs
+// its absolute form, checked the directories found safe.
+type trustWalk struct {
+	path, abs string
+	checked   map[string]bool
+}
+
+// follow follows w.abs one name at a time, checking each link it leads
+// through and the directory holding it, and returns the file it leads
+// to, links resolved.
+func (w *trustWalk) follow() (string, error) {
+	resolved, rest, links := "/", strings.TrimPrefix(w.abs, "/"), 0
 	for rest != "" {
 		var name string
 		name, rest, _ = strings.Cut(rest, "/")
@@ -85,25 +73,25 @@ func unsafeFile(path string) (os.FileInfo, error) {
 		p := filepath.Join(resolved, name)
 		info, err := os.Lstat(p)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if info.Mode()&os.ModeSymlink == 0 {
 			resolved = p
 			continue
 		}
 		if links++; links > maxLinks {
-			return nil, fmt.Errorf("%s: more than %d links", path, maxLinks)
+			return "", fmt.Errorf("%s: more than %d links", w.path, maxLinks)
 		}
-		subj := subject(p, true)
-		if err := checkDir(resolved, subj); err != nil {
-			return nil, err
+		subj := w.subject(p, true)
+		if err := w.checkDir(resolved, subj); err != nil {
+			return "", err
 		}
-		if err := checkFile(p, info, subj); err != nil {
-			return nil, err
+		if err := w.checkFile(p, info, subj); err != nil {
+			return "", err
 		}
 		target, err := os.Readlink(p)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if filepath.IsAbs(target) {
 			resolved = "/"
@@ -113,18 +101,58 @@ func unsafeFile(path string) (os.FileInfo, error) {
 		}
 		rest = target
 	}
-	info, err := os.Lstat(resolved)
+	return resolved, nil
+}
+
+// refuse returns the [*UntrustedError] of the path, for reason.
+func (w *trustWalk) refuse(reason, fix string) error {
+	return &UntrustedError{Path: w.path, Reason: reason, Fix: fix}
+}
+
+// subject names p in a reason: nothing for the path itself, "leads
+// through the link p" or "leads to p" for another.
+func (w *trustWalk) subject(p string, link bool) string {
+	switch {
+	case p == w.abs:
+		return ""
+	case link:
+		return "leads through the link " + p
+	}
+	return "leads to " + p
+}
+
+// checkDir refuses the directory dir, which holds the file subj names,
+// when another user could replace the files in it; a directory found
+// safe is not checked again.
+func (w *trustWalk) checkDir(dir, subj string) error {
+	if w.checked[dir] {
+		return nil
+	}
+	info, err := os.Stat(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	subj := subject(resolved, false)
-	if err := checkDir(filepath.Dir(resolved), subj); err != nil {
-		return nil, err
+	if why, fix := unsafeMode(dir, info, true); why != "" {
+		if subj == "" {
+			return w.refuse("is in the directory "+dir+", which "+why, fix)
+		}
+		return w.refuse(subj+", in the directory "+dir+", which "+why, fix)
 	}
-	if err := checkFile(resolved, info, subj); err != nil {
-		return nil, err
+	w.checked[dir] = true
+	return nil
+}
+
+// checkFile refuses the file or link p, described by info, which subj
+// names, when another user could write it.
+func (w *trustWalk) checkFile(p string, info os.FileInfo, subj string) error {
+	why, fix := unsafeMode(p, info, false)
+	switch {
+	case why == "":
+		return nil
+	case subj == "":
+		return w.refuse(why, fix)
 	}
-	return info, nil
+	return w.refuse(subj+", which "+why, fix)
 }
 
 // unsafeMode returns why a user other than the current one and root could

@@ -30,6 +30,8 @@ Install it, for the current user:
 Flags:
 `
 
+// runCompletion runs "gramc completion SHELL", which prints the shell's
+// completion script, and "gramc completion agents FILE".
 func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion", completionHelp)
 	if err := parseFlags(e, fs, args); err != nil {
@@ -167,6 +169,8 @@ func commandNames(cmds []compCommand) []string {
 	return words
 }
 
+// writeBashCompletion writes the bash completion script of the commands
+// cmds to w.
 func writeBashCompletion(w io.Writer, cmds []compCommand) error {
 	var b strings.Builder
 	b.WriteString(`# bash completion for gramc; install with: gramc completion bash > ~/.local/share/bash-completion/completions/gramc
@@ -246,6 +250,8 @@ complete -o filenames -F _gramc gramc
 	return err
 }
 
+// writeZshCompletion writes the zsh completion script of the commands
+// cmds to w.
 func writeZshCompletion(w io.Writer, cmds []compCommand) error {
 	var b strings.Builder
 	b.WriteString(`#compdef gramc
@@ -280,22 +286,7 @@ _gramc() {
 	fmt.Fprintf(&b, "    help) compadd -- %s; return ;;\n", strings.Join(commandNames(cmds), " "))
 	b.WriteString("    mcp) compadd -- import serve; return ;;\n")
 	for _, c := range cmds {
-		var names []string
-		fmt.Fprintf(&b, "    %s)\n        case $prev in\n", zshQuote(c.name))
-		for _, f := range c.flags {
-			names = append(names, zshQuote(dash(f.name)+"["+f.usage+"]"))
-			switch f.value {
-			case "list":
-				fmt.Fprintf(&b, "        -%s|--%s) kind=list; values=(%s) ;;\n", f.name, f.name, strings.Join(f.values, " "))
-			case "file", "word", "agent":
-				fmt.Fprintf(&b, "        -%s|--%s) kind=%s ;;\n", f.name, f.name, f.value)
-			}
-		}
-		b.WriteString("        esac\n")
-		if c.name == "completion" {
-			b.WriteString("        [[ -z $kind ]] && { kind=list; values=(bash zsh fish) }\n")
-		}
-		fmt.Fprintf(&b, "        flags=(%s) ;;\n", strings.Join(names, " "))
+		writeZshCommandCase(&b, c)
 	}
 	b.WriteString(`    *) return 1 ;;
     esac
@@ -328,6 +319,28 @@ fi
 	return err
 }
 
+// writeZshCommandCase writes the case of the zsh completion function for
+// the command c: the kind of value its flag before the cursor takes, and
+// its flags with their usage.
+func writeZshCommandCase(b *strings.Builder, c compCommand) {
+	var names []string
+	fmt.Fprintf(b, "    %s)\n        case $prev in\n", zshQuote(c.name))
+	for _, f := range c.flags {
+		names = append(names, zshQuote(dash(f.name)+"["+f.usage+"]"))
+		switch f.value {
+		case "list":
+			fmt.Fprintf(b, "        -%s|--%s) kind=list; values=(%s) ;;\n", f.name, f.name, strings.Join(f.values, " "))
+		case "file", "word", "agent":
+			fmt.Fprintf(b, "        -%s|--%s) kind=%s ;;\n", f.name, f.name, f.value)
+		}
+	}
+	b.WriteString("        esac\n")
+	if c.name == "completion" {
+		b.WriteString("        [[ -z $kind ]] && { kind=list; values=(bash zsh fish) }\n")
+	}
+	fmt.Fprintf(b, "        flags=(%s) ;;\n", strings.Join(names, " "))
+}
+
 // dash writes a flag as users write it: -l for one letter, else --name.
 func dash(name string) string {
 	if len(name) == 1 {
@@ -341,6 +354,8 @@ func zshQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
+// writeFishCompletion writes the fish completion script of the commands
+// cmds to w.
 func writeFishCompletion(w io.Writer, cmds []compCommand) error {
 	var b strings.Builder
 	b.WriteString("# fish completion for gramc; install with: gramc completion fish > ~/.config/fish/completions/gramc.fish\n")

@@ -1,0 +1,264 @@
+// The reading of a bindings file's patterns: a reader collects the
+// bindings and the diagnostics, and each kind of binding is read by a
+// method of its own.
+
+package project
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// ParseBindings reads the bindings of a parsed bindings file; its
+// diagnostics are the problems, and a warning for each literal that looks
+// like a key or a token. The files it names (an mcp.json file) are read
+// from disk.
+func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
+	return ParseBindingsWith(f, doc, nil)
+}
+
+// ParseBindingsWith is [ParseBindings] reading the files the bindings
+// file names (an mcp.json file, by its absolute path) with read, or with
+// [ReadNamedFile] when read is nil.
+func ParseBindingsWith(f *diag.File, doc *parser.Document, read func(path string) ([]byte, error)) (*Bindings, diag.List) {
+	if read == nil {
+		read = ReadNamedFile
+	}
+	abs, _ := filepath.Abs(f.Path)
+	r := &bindingsReader{b: &Bindings{Path: f.Path, Dir: filepath.Dir(abs)}, read: read, seen: map[string]diag.Span{}}
+	if doc == nil {
+		return r.b, nil
+	}
+	if k := HeaderKind(doc); k != BindingsKind {
+		r.errf(diag.Span{}, "%s: the header must be {kind: %q} (found %q)", filepath.Base(f.Path), BindingsKind, k)
+		return r.b, r.diags
+	}
+	for i, p := range doc.Lowered {
+		if i == 0 && doc.Header != nil {
+			continue
+		}
+		r.pattern(p)
+	}
+	return r.b, r.diags
+}
+
+// bindingsReader reads the patterns of a bindings file into b, collecting
+// the diagnostics.
+type bindingsReader struct {
+	b     *Bindings
+	diags diag.List
+	// read reads the files the bindings file names.
+	read func(path string) ([]byte, error)
+	// seen holds where each name was first bound, by kind and name.
+	seen map[string]diag.Span
+}
+
+// errf adds an error at span.
+func (r *bindingsReader) errf(span diag.Span, format string, a ...any) {
+	r.diags = append(r.diags, diag.Errorf(CodeBindings, span, format, a...))
+}
+
+// bound records that the name of kind is bound at span, with an error
+// when it was bound before.
+func (r *bindingsReader) bound(kind, name string, span diag.Span) {
+	if prev, ok := r.seen[kind+" "+name]; ok {
+		d := diag.Errorf(CodeBindings, span, "%s %s is bound twice", kind, name)
+		d.Related = []diag.Related{{Span: prev, Message: "first bound here"}}
+		r.diags = append(r.diags, d)
+		return
+	}
+	r.seen[kind+" "+name] = span
+}
+
+// binding is one pattern of the file as it is read: its subject, its
+// label and its span.
+type binding struct {
+	*bindingsReader
+	p     *parser.Pattern
+	s     *parser.Subject
+	label string
+	span  diag.Span
+}
+
+// pattern reads the pattern p: a warning for each literal that looks like
+// a key, then the binding its label names.
+func (r *bindingsReader) pattern(p *parser.Pattern) {
+	e := binding{bindingsReader: r, p: p, s: &p.Subject, span: p.Span()}
+	r.diags = append(r.diags, literalSecrets(e.s, p.Elements)...)
+	if len(e.s.Labels) == 1 {
+		e.label = e.s.Labels[0]
+	}
+	switch e.label {
+	case "Program":
+		e.program()
+	case "MCPServer":
+		e.mcpServer()
+	case "MCPServers":
+		e.mcpServers()
+	case "Inject":
+		e.inject()
+	case "Model":
+		e.model()
+	case "Cassettes":
+		e.cassettes()
+	default:
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
+	}
+}
+
+// str returns the string property key, or "" with an error when it is
+// not a string, or missing and needed.
+func (e binding) str(key string, need bool) string {
+	pr := e.s.Prop(key)
+	if pr == nil || pr.Value == nil {
+		if need {
+			e.errf(e.span, "%s: the %s binding needs %s", nameOr(e.s.Identity, e.label), e.label, key)
+		}
+		return ""
+	}
+	if pr.Value.Kind() != grammar.ScalarValue {
+		e.errf(pr.Value.Span(), "%s: %s must be a string", nameOr(e.s.Identity, e.label), key)
+		return ""
+	}
+	return pr.Value.Tok.Text()
+}
+
+// named reports whether the binding has a name, with an error when not.
+func (e binding) named() bool {
+	if e.s.Identity == "" {
+		e.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
+		return false
+	}
+	return true
+}
+
+// program reads (NAME:Program {command, args}).
+func (e binding) program() {
+	if !e.named() {
+		return
+	}
+	s := e.s
+	cmd := e.str("command", true)
+	if args := s.Prop("args"); args != nil && args.Value != nil {
+		if args.Value.Kind() != grammar.ArrayValue {
+			e.errf(args.Value.Span(), "%s: args must be an array of strings", s.Identity)
+		}
+		for _, it := range args.Value.Items() {
+			cmd += " " + shellQuote(it.Tok.Text())
+		}
+	}
+	e.bound("tool", s.Identity, e.span)
+	e.b.Programs = append(e.b.Programs, Program{Name: s.Identity, Command: cmd, Span: e.span})
+}
+
+// mcpServer reads [NAME:MCPServer {command, args} | (NAME:Env {...})] or
+// [NAME:MCPServer {url} | (:Header {...})].
+func (e binding) mcpServer() {
+	if !e.named() {
+		return
+	}
+	s := e.s
+	sv := Server{Name: s.Identity, Command: e.str("command", false), URL: e.str("url", false), Span: e.span}
+	if (sv.Command == "") == (sv.URL == "") {
+		e.errf(e.span, "MCP server %s: give a command or a url, not both", s.Identity)
+	}
+	if args := s.Prop("args"); args != nil && args.Value != nil {
+		for _, it := range args.Value.Items() {
+			sv.Command += " " + shellQuote(it.Tok.Text())
+		}
+	}
+	for _, el := range e.p.Elements {
+		v, ok := value(&el.Subject, el.Span(), e.errf)
+		name := el.Subject.Identity
+		if n := el.Subject.Prop("name"); n != nil && n.Value != nil {
+			name = n.Value.Tok.Text()
+		}
+		switch {
+		case !ok:
+		case name == "":
+			e.errf(el.Span(), "MCP server %s: give the name: (NAME:Env {...}) or (:Header {name: \"Authorization\", ...})", s.Identity)
+		case el.Subject.HasLabel("Env") && sv.Command != "":
+			sv.Env = append(sv.Env, Setting{name, v})
+		case el.Subject.HasLabel("Header") && sv.URL != "":
+			sv.Headers = append(sv.Headers, Setting{name, v})
+		default:
+			e.errf(el.Span(), "MCP server %s: a server run by a command takes (NAME:Env {...}) elements, a server at a url (:Header {...}) elements", s.Identity)
+		}
+	}
+	e.bound("MCP server", s.Identity, e.span)
+	e.b.Servers = append(e.b.Servers, sv)
+}
+
+// mcpServers reads (:MCPServers {file}): the servers of an mcp.json file.
+func (e binding) mcpServers() {
+	file := e.str("file", true)
+	if file == "" {
+		return
+	}
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.b.Dir, path)
+	}
+	servers, d := readMCPJSON(e.read, path, file, e.s.Prop("file").Value.Span())
+	e.diags = append(e.diags, d...)
+	for _, sv := range servers {
+		e.bound("MCP server", sv.Name, e.span)
+	}
+	e.b.Servers = append(e.b.Servers, servers...)
+}
+
+// inject reads (NAME:Inject {value} or {env}).
+func (e binding) inject() {
+	if !e.named() {
+		return
+	}
+	if v, ok := value(e.s, e.span, e.errf); ok {
+		e.bound("injected parameter", e.s.Identity, e.span)
+		e.b.Injects = append(e.b.Injects, Setting{e.s.Identity, v})
+	}
+}
+
+// model reads (:Model {baseURL, apiKey: {env}}) and (:Model {agent,
+// model}).
+func (e binding) model() {
+	s := e.s
+	if u := e.str("baseURL", false); u != "" {
+		e.b.BaseURL = u
+	}
+	if pr := s.Prop("apiKey"); pr != nil && pr.Value != nil {
+		if s.Prop("agent") != nil {
+			e.errf(pr.KeySpan(), "apiKey: the key belongs to the model endpoint, not to an agent: write it in (:Model {baseURL: \"...\", apiKey: {env: \"NAME\"}})")
+		} else if v, d := apiKey(pr); len(d) > 0 {
+			e.diags = append(e.diags, d...)
+		} else {
+			e.bound("model endpoint", "apiKey", pr.KeySpan())
+			e.b.APIKey = v
+		}
+	}
+	if m := e.str("model", false); m != "" {
+		agent := e.str("agent", true)
+		prov, id, _ := strings.Cut(m, "/")
+		if !slices.Contains(schema.Providers, schema.Provider(prov)) || id == "" {
+			e.errf(s.Prop("model").Value.Span(), "model %q: write \"Provider/model-id\", the provider one of OpenAI, Ollama, OpenAICompatible", m)
+		} else if agent != "" {
+			e.bound("model of agent", agent, e.span)
+			e.b.Models = append(e.b.Models, ModelOverride{Agent: agent, Model: schema.Model{Provider: schema.Provider(prov), ID: id}})
+		}
+	}
+}
+
+// cassettes reads (:Cassettes {dir}).
+func (e binding) cassettes() {
+	if d := e.str("dir", true); d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(e.b.Dir, d)
+		}
+		e.b.Cassettes = d
+	}
+}
