@@ -452,8 +452,8 @@ func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Do
 		}
 		// A NAME_test.gram file looks in NAME.gram first.
 		subject := ""
-		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
-			subject = strings.TrimSuffix(p, "_test.gram") + ".gram"
+		if i >= len(docs) {
+			subject = SubjectPath(c.doc.File.Path)
 		}
 		for j, o := range progs[:len(docs)] {
 			if docs[j].File.Path == subject {
