@@ -63,7 +63,7 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	if found == "" {
 		return tb, nil
 	}
-	b, f, _, err := project.LoadBindings(found, inputfile.DefaultLimit, nil)
+	b, f, _, err := project.LoadBindings(found, inputfile.DefaultLimit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v; see gramc check %s", found, err, found)
 	}

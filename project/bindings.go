@@ -37,6 +37,11 @@ const (
 	CodeLiteralSecret = "literal-secret"
 )
 
+// IsBindings reports whether a parsed file is a bindings file: its header
+// gives the kind [BindingsKind]. A bindings file joins no package, and is
+// checked by the rules of bindings, not compiled.
+func IsBindings(doc *parser.Document) bool { return HeaderKind(doc) == BindingsKind }
+
 // Bindings are the bindings a bindings file declares.
 type Bindings struct {
 	// Path is the file, and Dir its directory: programs and MCP servers
@@ -497,8 +502,8 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 // LoadBindings reads and parses the bindings file at path; the error is
 // for I/O, and for the problems of the file (its diagnostics, which the
 // caller writes).
-func LoadBindings(path string, limit int64, parse ParseFunc) (*Bindings, *diag.File, diag.List, error) {
-	srcs, errs := ReadAll([]string{path}, limit, parse)
+func LoadBindings(path string, limit int64) (*Bindings, *diag.File, diag.List, error) {
+	srcs, errs := ReadAll([]string{path}, limit)
 	if errs[0] != nil {
 		return nil, nil, nil, errs[0]
 	}

@@ -72,7 +72,7 @@ func (o *runOptions) loadBindings(e *env) {
 	if path == "" {
 		return
 	}
-	b, f, diags, err := project.LoadBindings(path, e.maxFileSize, parseFile)
+	b, f, diags, err := project.LoadBindings(path, e.maxFileSize)
 	st.file = f
 	if err != nil {
 		st.loadErr = err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 )
 
 const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
@@ -109,10 +110,10 @@ func runParse(e *env, args []string) error {
 			diags diag.List
 		)
 		if *format == "sexp" {
-			doc, diags = parseInput(f, true)
+			doc, diags = project.ParseSyntax(f)
 			diags = diags.Sorted()
 		} else {
-			doc, diags = parseInput(f, false)
+			doc, diags = project.Parse(f)
 		}
 		if len(diags) > 0 {
 			writeDiags(e, f, diags, *maxDiags)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -21,7 +22,7 @@ import (
 var parserCodes = []schema.CodeInfo{
 	{Code: "syntax-error", Severity: diag.Error, Summary: "The text is not valid gram notation."},
 	{Code: "invalid-utf8", Severity: diag.Error, Summary: "A string holds bytes that are not UTF-8."},
-	{Code: codeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
+	{Code: project.CodeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
 	{Code: "duplicate-definition", Severity: diag.Error, Summary: "An identity is defined twice in one scope."},
 	{Code: "undefined-reference", Severity: diag.Error, Summary: "A reference to an identity that is not defined."},
 	{Code: "self-reference", Severity: diag.Error, Summary: "A pattern that contains itself."},
