@@ -138,19 +138,6 @@ func TestParseScore(t *testing.T) {
 	}
 }
 
-func TestSubjectPath(t *testing.T) {
-	for in, want := range map[string]string{
-		"x/greeter_test.gram": "x/greeter.gram",
-		"greeter.gram":        "",
-		"_test.gram":          "",
-		"a_test.gram.bak":     "",
-	} {
-		if got := SubjectPath(in); got != want {
-			t.Errorf("SubjectPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCassettePath(t *testing.T) {
 	r := &Runner{}
 	for name, want := range map[string]string{

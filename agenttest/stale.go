@@ -44,7 +44,7 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 		tests []*schema.Test
 	}
 	files := []fileTests{{path, new.Tests}}
-	if tp := strings.TrimSuffix(path, ".gram") + TestFileSuffix; tp != path {
+	if tp := strings.TrimSuffix(path, ".gram") + schema.TestSuffix; tp != path {
 		switch b, err := inputfile.Read(tp, limit); {
 		case err == nil:
 			prog, _ := Compile(diag.NewFile(tp, b), new)

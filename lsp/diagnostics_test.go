@@ -20,9 +20,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
-	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/schema"
 )
 
 func TestDiagnosticsLifecycle(t *testing.T) {
@@ -440,7 +440,7 @@ func alone(t *testing.T, files []string) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		key := f
-		if sp := agenttest.SubjectPath(f); sp != "" && slices.Contains(files, sp) {
+		if sp := schema.SubjectPath(f); sp != "" && slices.Contains(files, sp) {
 			key = sp
 		}
 		dir, ok := dirOf[key]

@@ -45,7 +45,7 @@ func compileDocument(f *diag.File, doc *parser.Document, after *schema.Program) 
 		// Bindings, not declarations (see bindingsfile.go).
 		return compileBindings(f, doc)
 	}
-	if sp := agenttest.SubjectPath(f.Path); sp != "" {
+	if sp := schema.SubjectPath(f.Path); sp != "" {
 		if b, err := inputfile.Read(sp, 0); err == nil {
 			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
 			subject, _ := schema.Compile(sdoc)
@@ -188,7 +188,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 	if d.Code != schema.CodeToolNotAvailable {
 		return nil
 	}
-	sp := agenttest.SubjectPath(a.File.Path)
+	sp := schema.SubjectPath(a.File.Path)
 	if sp == "" {
 		return nil
 	}

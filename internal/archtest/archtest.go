@@ -57,24 +57,25 @@ var Layers = map[string]int{
 	// JSON, not the compiler's model, so they sit below it.
 	"schema/compat": 2,
 	"schema":        3,
-	// Beside the compiler: the formatter; the editor features of one text
-	// (ide) that the browser playground uses; contract diffs; the HTTP
+	// Beside the compiler: the formatter; contract diffs; the HTTP
 	// transports the model client uses; a fake model server and a demo MCP
 	// server for tests.
 	"format":   4,
-	"ide":      4,
 	"contract": 4,
-	// Packages: the files of a directory compiled together, and the
-	// project's bindings.
+	// The one front door to the parser and the compiler: which files form
+	// a package, their parse and compile, the previous result reused; and
+	// the project's bindings.
 	"project":            4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
-	// The runtime, and MCP on top of it.
-	"runtime": 5,
-	// What the browser playground asks of the toolchain (beside the
-	// runtime, importing none of it).
-	"playground/api": 5,
+	// The runtime, and MCP on top of it; beside the runtime, importing
+	// none of it, the editor features of one text (ide), which ask the
+	// front door, and what the browser playground asks of the toolchain,
+	// which answers with ide.
+	"runtime":        5,
+	"ide":            5,
+	"playground/api": 6,
 	"runtime/mcp":    6,
 	// Built on the runtime.
 	"mcpimport":         7,
