@@ -135,8 +135,8 @@ func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, o
 	}
 	e := r.Edit
 	if e == nil {
-		span, n := changedSpan(prev.File.Text, f.Text)
-		e = &Edit{span, n}
+		c := Changed(prev.File.Text, f.Text)
+		e = &c
 	}
 	doc, parsed, stopped := parser.ReparseUnlessStale(prev.Doc, f, e.Span, e.NewLen, r.Stop)
 	return doc, parsed, !stopped
@@ -171,9 +171,9 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 	return prog, schema.Merge(parsed, compiled)
 }
 
-// changedSpan returns the part of old that differs from text, as an edit of
+// Changed returns the part of old that differs from text, as an edit of
 // old: the span it replaces and the length of what replaces it.
-func changedSpan(old, text []byte) (diag.Span, int) {
+func Changed(old, text []byte) Edit {
 	// Compared a block at a time first: the texts are mostly equal.
 	const block = 64
 	n := min(len(old), len(text))
@@ -191,5 +191,5 @@ func changedSpan(old, text []byte) (diag.Span, int) {
 	for q < n-p && old[len(old)-1-q] == text[len(text)-1-q] {
 		q++
 	}
-	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
+	return Edit{Span: diag.Span{Start: p, End: len(old) - q}, NewLen: len(text) - p - q}
 }
