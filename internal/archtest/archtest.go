@@ -15,6 +15,9 @@
 //     in runtime, the MCP SDK only in the MCP packages, the Prometheus
 //     client, OpenTelemetry and the JWT library only in serve).
 //   - [Check] returns every import of a package graph that breaks a rule.
+//   - [CheckDoor] returns every call of the parser or the compiler
+//     ([Door]) outside the core ([Core]): the rest of the module asks
+//     package project, the one front door.
 //
 // Only the imports of non-test files are checked: a test may use any
 // package to set up its case.
@@ -113,10 +116,15 @@ var Forbidden = map[string][]string{
 	"runtime/replay": {"grammar", "parser", "schema"},
 }
 
-// Package is a package of the graph: its path and what it imports.
+// Package is a package of the graph: its path and what it imports, and
+// for [CheckDoor] its directory and its Go files (as go list names them).
 type Package struct {
 	ImportPath string
 	Imports    []string
+
+	Dir            string
+	GoFiles        []string
+	IgnoredGoFiles []string
 }
 
 // Check returns the imports of pkgs that break the rules, one line each,
