@@ -165,13 +165,7 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
 	var alone Request // how a file is compiled alone
-	var old map[*parser.Document]*File
-	if prev != nil {
-		old = make(map[*parser.Document]*File, len(prev.Files))
-		for _, f := range prev.Files {
-			old[f.Doc] = f
-		}
-	}
+	old := prev.byDoc()
 	var docs, tests []*parser.Document
 	var members, testFiles []*File
 	var memberAt, testAt []int // their indexes in pkg.Files
@@ -242,6 +236,19 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		f.Diags = schema.Merge(crossFile(f, names), lists[i])
 	}
 	return pkg
+}
+
+// byDoc returns the files of the package by their parsed document, none
+// for a nil package.
+func (p *Package) byDoc() map[*parser.Document]*File {
+	if p == nil {
+		return nil
+	}
+	old := make(map[*parser.Document]*File, len(p.Files))
+	for _, f := range p.Files {
+		old[f.Doc] = f
+	}
+	return old
 }
 
 // names are the top-level names the files of a package declare: the
