@@ -52,8 +52,7 @@
 // # Entry points
 //
 //   - [Load] reads a file and, for a _test.gram file, the agent file it is
-//     named after ([schema.SubjectPath]), and checks them into a [Suite];
-//     [Compile] checks a text with the program of its subject.
+//     named after ([schema.SubjectPath]), and checks them into a [Suite].
 //   - [Runner] runs tests: [Runner.Run] runs one test (repeated
 //     [Runner.Repeat] times, passing when at least [Runner.PassRate] of the
 //     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.

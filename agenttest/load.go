@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -29,36 +28,27 @@ type Suite struct {
 	SubjectDiags diag.List
 }
 
-// Compile checks f alone (see [project.CheckText]); when subject is not
-// nil, the file's tests may use its agents, tools and records.
-func Compile(f *diag.File, subject *schema.Program) (*schema.Program, diag.List) {
-	var env []*schema.Program
-	if subject != nil {
-		env = append(env, subject)
-	}
-	t := project.CheckText(f, env...)
-	return t.Program, t.Diags
-}
-
 // Load reads and compiles the file at path. A _test.gram file is compiled
 // with the agent file it is named after, when that file exists. Only
 // regular files of at most limit bytes are read (0: 256 MB). The error is
 // for I/O; problems in the files are diagnostics.
 func Load(path string, limit int64) (*Suite, error) {
-	b, err := inputfile.Read(path, limit)
-	if err != nil {
-		return nil, err
-	}
-	s := &Suite{File: diag.NewFile(path, b)}
+	s := &Suite{}
+	var env []*schema.Program
 	if sp := schema.SubjectPath(path); sp != "" {
 		switch subject, err := project.ReadText(sp, limit); {
 		case err == nil:
 			s.SubjectFile, s.Subject, s.SubjectDiags = subject.File, subject.Program, subject.Diags
+			env = append(env, subject.Program)
 		case !os.IsNotExist(err):
 			return nil, err
 		}
 	}
-	s.Program, s.Diags = Compile(s.File, s.Subject)
+	t, err := project.ReadText(path, limit, env...)
+	if err != nil {
+		return nil, err
+	}
+	s.File, s.Program, s.Diags = t.File, t.Program, t.Diags
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -18,7 +19,8 @@ const agentSrc = `[Pet:Record {description: "A pet"} | (name::String), (age::Int
 // compileTest compiles the agent file above with one test.
 func compileTest(t *testing.T, test string) *schema.Test {
 	t.Helper()
-	prog, diags := Compile(diag.NewFile("t.gram", []byte(agentSrc+test)), nil)
+	checked := project.CheckText(diag.NewFile("t.gram", []byte(agentSrc+test)))
+	prog, diags := checked.Program, checked.Diags
 	if diags.HasErrors() {
 		t.Fatalf("diagnostics: %v", diags)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -503,17 +504,18 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 // for I/O, and for the problems of the file (its diagnostics, which the
 // caller writes).
 func LoadBindings(path string, limit int64) (*Bindings, *diag.File, diag.List, error) {
-	srcs, errs := ReadAll([]string{path}, limit)
-	if errs[0] != nil {
-		return nil, nil, nil, errs[0]
+	text, err := inputfile.Read(path, limit)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	src := srcs[0]
-	b, diags := ParseBindings(src.File, src.Doc)
-	all := schema.Merge(src.Diags, diags)
+	f := diag.NewFile(path, text)
+	doc, parsed := Parse(f)
+	b, diags := ParseBindings(f, doc)
+	all := schema.Merge(parsed, diags)
 	if all.HasErrors() {
-		return b, src.File, all, errors.New("the bindings file has errors")
+		return b, f, all, errors.New("the bindings file has errors")
 	}
-	return b, src.File, all, nil
+	return b, f, all, nil
 }
 
 // shellQuote quotes s for sh when it needs it.

@@ -127,21 +127,6 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 	return l, err
 }
 
-// ReadAll reads and parses the files at paths on all cores (see [Parse]).
-// It returns the files read, in order, and for each path the error
-// reading it, or nil.
-func ReadAll(paths []string, limit int64) ([]Source, []error) {
-	read := (*Cache)(nil).read(paths, nil, func(string) bool { return true }, limit)
-	srcs := make([]Source, 0, len(read))
-	errs := make([]error, len(read))
-	for i, r := range read {
-		if errs[i] = r.err; r.err == nil {
-			srcs = append(srcs, r.src)
-		}
-	}
-	return srcs, errs
-}
-
 // read returns the files at paths (see [Cache.source]), in order: the
 // texts of open instead of the files on disk; need tells the files read
 // even when they never join. The files the cache holds are taken first;

@@ -37,7 +37,7 @@
 //   - [Joins] tells whether a parsed file joins its package, [NeverJoins]
 //     whether a file on disk cannot, from its name or header alone.
 //   - [Files] and [ListFiles] list the files of a directory that may join
-//     its package, [ReadAll] reads files.
+//     its package.
 package project
 
 import (
