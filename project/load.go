@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,10 +103,13 @@ type Unread struct {
 // diagnostics, and the files that cannot be read are [Loaded.Unread].
 func Load(dir string, o LoadOptions) (*Loaded, error) {
 	paths, irregular, err := ListFiles(dir)
-	need := map[string]bool{}
+	listed := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		listed[p] = true
+	}
+	need := make(map[string]bool, len(o.Files))
 	for _, f := range o.Files {
-		f = filepath.Clean(f)
-		if !need[f] && !slices.Contains(paths, f) {
+		if f = filepath.Clean(f); !listed[f] && !need[f] {
 			paths = append(paths, f)
 		}
 		need[f] = true
