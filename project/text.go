@@ -119,13 +119,13 @@ func Check(f *diag.File, r Request) *Text {
 // r.Stop stopped it.
 func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, ok bool) {
 	if d, bin := Binary(f.Text); bin {
-		doc, _ := parser.ParseSyntax(diag.NewFile(f.Path, nil))
+		doc, _ := parser.Parse(diag.NewFile(f.Path, nil))
 		return doc, diag.List{d}, true
 	}
+	// A previous text of binary data has the syntax of an empty file, not
+	// of its text: nothing to take from it.
 	prev := r.Prev
-	// The syntax of a text of binary data is that of an empty file, not
-	// of the text: nothing to take from it.
-	if prev == nil || prev.Doc == nil || prev.Doc.File != prev.File || prev.File == nil {
+	if prev == nil || prev.File == nil || prev.Doc == nil || prev.Doc.File != prev.File {
 		if r.Editing {
 			doc, parsed = parser.ParseForEdits(f)
 		} else {
