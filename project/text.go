@@ -19,6 +19,7 @@ package project
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
@@ -38,6 +39,13 @@ type Text struct {
 	// spans are positions of their own files).
 	Package *Package
 	Others  []*File
+	// parsed are the parser's diagnostics alone, for a check of the same
+	// file again (its package changed).
+	parsed diag.List
+	// clean is set when the text is valid UTF-8 without NUL bytes: an
+	// edit of it that adds such bytes at rune boundaries leaves it so,
+	// and text, not binary data.
+	clean bool
 }
 
 // Request says how [Check] checks a text. The zero Request checks it
@@ -104,42 +112,75 @@ func ReadText(path string, limit int64, env ...*schema.Program) (*Text, error) {
 // Check checks the text of f as r says. It returns nil only when r.Stop
 // stopped it.
 func Check(f *diag.File, r Request) *Text {
-	doc, parsed, ok := r.parse(f)
+	doc, parsed, clean, ok := r.parse(f)
 	if !ok || r.Stop != nil && r.Stop() {
 		return nil
 	}
-	if t := r.inPackage(f, doc, parsed); t != nil {
-		return t
+	t := r.inPackage(f, doc, parsed)
+	if t == nil {
+		prog, diags := r.alone(f, doc, parsed)
+		t = &Text{File: f, Doc: doc, Program: prog, Diags: diags}
 	}
-	prog, diags := r.alone(f, doc, parsed)
-	return &Text{File: f, Doc: doc, Program: prog, Diags: diags}
+	t.parsed, t.clean = parsed, clean
+	return t
 }
 
-// parse parses f, again from r.Prev when there is one; ok is false when
-// r.Stop stopped it.
-func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, ok bool) {
-	if d, bin := Binary(f.Text); bin {
-		doc, _ := parser.Parse(diag.NewFile(f.Path, nil))
-		return doc, diag.List{d}, true
-	}
+// parse parses f, again from r.Prev when there is one, and tells whether
+// its text is clean (see [Text]); ok is false when r.Stop stopped it.
+func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, clean, ok bool) {
 	// A previous text of binary data has the syntax of an empty file, not
 	// of its text: nothing to take from it.
 	prev := r.Prev
-	if prev == nil || prev.File == nil || prev.Doc == nil || prev.Doc.File != prev.File {
+	switch {
+	case prev == nil:
+	case prev.File == nil || prev.Doc == nil || prev.Doc.File != prev.File:
+		prev = nil
+	case f == prev.File:
+		// The same file again: its syntax is as it was.
+		return prev.Doc, prev.parsed, prev.clean, true
+	}
+	var e Edit
+	switch {
+	case prev == nil:
+	case r.Edit != nil:
+		e = *r.Edit
+	default:
+		e = Changed(prev.File.Text, f.Text)
+	}
+	if clean = prev != nil && cleanAfter(prev, f, e) || isClean(f.Text); !clean {
+		if d, bin := Binary(f.Text); bin {
+			doc, _ := parser.Parse(diag.NewFile(f.Path, nil))
+			return doc, diag.List{d}, false, true
+		}
+	}
+	if prev == nil {
 		if r.Editing {
 			doc, parsed = parser.ParseForEdits(f)
 		} else {
 			doc, parsed = parser.Parse(f)
 		}
-		return doc, parsed, true
-	}
-	e := r.Edit
-	if e == nil {
-		c := Changed(prev.File.Text, f.Text)
-		e = &c
+		return doc, parsed, clean, true
 	}
 	doc, parsed, stopped := parser.ReparseUnlessStale(prev.Doc, f, e.Span, e.NewLen, r.Stop)
-	return doc, parsed, !stopped
+	return doc, parsed, clean, !stopped
+}
+
+// isClean reports whether text is valid UTF-8 without NUL bytes.
+func isClean(text []byte) bool { return bytes.IndexByte(text, 0) < 0 && utf8.Valid(text) }
+
+// cleanAfter reports whether the text of f, prev's with e made, is clean
+// because prev's was and the bytes e adds, at rune boundaries, are: what
+// an edit costs does not grow with the text.
+func cleanAfter(prev *Text, f *diag.File, e Edit) bool {
+	old := prev.File.Text
+	start, end := e.Span.Start, e.Span.End
+	if !prev.clean || start < 0 || start > end || end > len(old) || start+e.NewLen > len(f.Text) {
+		return false
+	}
+	if start < len(old) && !utf8.RuneStart(old[start]) || end < len(old) && !utf8.RuneStart(old[end]) {
+		return false
+	}
+	return isClean(f.Text[start : start+e.NewLen])
 }
 
 // alone compiles a parsed text alone: a bindings file by the rules of

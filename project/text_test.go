@@ -101,9 +101,8 @@ func TestEditText(t *testing.T) {
 	}
 	var prev *Text
 	for i, text := range texts {
-		f := diag.NewFile("x.gram", []byte(text))
-		got := EditText(prev, f)
-		want := CheckText(f)
+		got := EditText(prev, diag.NewFile("x.gram", []byte(text)))
+		want := CheckText(diag.NewFile("x.gram", []byte(text)))
 		if g, w := codes(got.Diags), codes(want.Diags); g != w {
 			t.Fatalf("version %d: diagnostics\n%s\nwant\n%s", i, g, w)
 		}
@@ -116,7 +115,7 @@ func TestEditText(t *testing.T) {
 	f := diag.NewFile("x.gram", []byte(doorTools+doorAgent+doorAgent))
 	span := diag.Span{Start: len(doorTools + doorAgent), End: len(doorTools + doorAgent)}
 	got := Check(f, Request{Prev: prev, Edit: &Edit{Span: span, NewLen: len(doorAgent)}, Editing: true})
-	if g, w := codes(got.Diags), codes(CheckText(f).Diags); g != w || w == "" {
+	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Text)).Diags); g != w || w == "" {
 		t.Errorf("with the edit: diagnostics\n%s\nwant\n%s", g, w)
 	}
 	// Stopped.
@@ -238,5 +237,37 @@ func TestChangedSpan(t *testing.T) {
 		if gs != ws || gn != wn {
 			t.Fatalf("Changed(%q, %q) = %v %d, want %v %d", old, text, gs, gn, ws, wn)
 		}
+	}
+}
+
+// TestEditTextBinaryRandom: whether a version is binary data is told the
+// same from the version before as afresh, whatever an edit adds or takes
+// away (NUL bytes, bytes that are not UTF-8, a rune cut in two).
+func TestEditTextBinaryRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"(a)", " ", "\n", "é", "日本", "\x00", "\xff", "\xe6", "[t:Tool]", "{kind: \"data\"}"}
+	text := []byte("(a)-->(b)\n")
+	var prev *Text
+	for i := range 600 {
+		next := append([]byte{}, text...)
+		at := r.IntN(len(next) + 1)
+		cut := min(len(next), at+r.IntN(4))
+		if r.IntN(3) == 0 {
+			next = append(next[:at], next[cut:]...)
+		} else {
+			next = append(next[:at], append([]byte(pieces[r.IntN(len(pieces))]), next[at:]...)...)
+		}
+		if r.IntN(50) == 0 {
+			next = []byte("(a)\n") // back to text
+		}
+		// A file is parsed once: its positions are its parse's.
+		got, want := EditText(prev, diag.NewFile("x.gram", next)), CheckText(diag.NewFile("x.gram", next))
+		// (The parse of the rest, again from the version before, is the
+		// parser's tests' business.)
+		binary := func(l diag.List) bool { return len(l) == 1 && l[0].Code == CodeBinaryFile }
+		if g, w := binary(got.Diags), binary(want.Diags); g != w {
+			t.Fatalf("version %d %q: binary data %v, want %v", i, next, g, w)
+		}
+		prev, text = got, next
 	}
 }
