@@ -44,14 +44,15 @@
 //     against the criterion; the turn passes when the score reaches the
 //     threshold (default [schema.DefaultThreshold]).
 //
-// The compiler ([schema.Compile], [schema.CompileWith]) checks tests like
-// agents: the agent, tools, arguments, argument values against the tools'
-// schemas, and the matchers against the arguments' types.
+// The compiler checks tests like agents, as package project asks it to
+// ([project.CheckText] with the programs a file's tests may use): the
+// agent, tools, arguments, argument values against the tools' schemas,
+// and the matchers against the arguments' types.
 //
 // # Entry points
 //
 //   - [Load] reads a file and, for a _test.gram file, the agent file it is
-//     named after, and compiles them into a [Suite].
+//     named after ([schema.SubjectPath]), and checks them into a [Suite].
 //   - [Runner] runs tests: [Runner.Run] runs one test (repeated
 //     [Runner.Repeat] times, passing when at least [Runner.PassRate] of the
 //     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.

@@ -1,22 +1,15 @@
 // Loading test files: a file and, for name_test.gram, the agent file
-// name.gram beside it.
+// name.gram beside it, each checked by package project.
 
 package agenttest
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
-
-// TestFileSuffix ends the name of a file of tests kept beside the agent
-// file they test.
-const TestFileSuffix = "_test.gram"
 
 // Suite is a compiled file with its tests.
 type Suite struct {
@@ -35,49 +28,27 @@ type Suite struct {
 	SubjectDiags diag.List
 }
 
-// SubjectPath returns the agent file a test file is named after
-// (greeter_test.gram gives greeter.gram), or "" when path is not a
-// _test.gram file.
-func SubjectPath(path string) string {
-	if !strings.HasSuffix(path, TestFileSuffix) || len(filepath.Base(path)) == len(TestFileSuffix) {
-		return ""
-	}
-	return strings.TrimSuffix(path, TestFileSuffix) + ".gram"
-}
-
-// Compile parses and compiles f; when subject is not nil, the file's tests
-// may use its agents, tools and records.
-func Compile(f *diag.File, subject *schema.Program) (*schema.Program, diag.List) {
-	doc, parsed := parser.Parse(f)
-	var env []*schema.Program
-	if subject != nil {
-		env = append(env, subject)
-	}
-	prog, compiled := schema.CompileWith(doc, env...)
-	return prog, schema.Merge(parsed, compiled)
-}
-
 // Load reads and compiles the file at path. A _test.gram file is compiled
 // with the agent file it is named after, when that file exists. Only
 // regular files of at most limit bytes are read (0: 256 MB). The error is
 // for I/O; problems in the files are diagnostics.
 func Load(path string, limit int64) (*Suite, error) {
-	b, err := inputfile.Read(path, limit)
-	if err != nil {
-		return nil, err
-	}
-	s := &Suite{File: diag.NewFile(path, b)}
-	if sp := SubjectPath(path); sp != "" {
-		sb, err := inputfile.Read(sp, limit)
-		switch {
+	s := &Suite{}
+	var env []*schema.Program
+	if sp := schema.SubjectPath(path); sp != "" {
+		switch subject, err := project.ReadText(sp, limit); {
 		case err == nil:
-			s.SubjectFile = diag.NewFile(sp, sb)
-			s.Subject, s.SubjectDiags = Compile(s.SubjectFile, nil)
+			s.SubjectFile, s.Subject, s.SubjectDiags = subject.File, subject.Program, subject.Diags
+			env = append(env, subject.Program)
 		case !os.IsNotExist(err):
 			return nil, err
 		}
 	}
-	s.Program, s.Diags = Compile(s.File, s.Subject)
+	t, err := project.ReadText(path, limit, env...)
+	if err != nil {
+		return nil, err
+	}
+	s.File, s.Program, s.Diags = t.File, t.Program, t.Diags
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -18,7 +19,8 @@ const agentSrc = `[Pet:Record {description: "A pet"} | (name::String), (age::Int
 // compileTest compiles the agent file above with one test.
 func compileTest(t *testing.T, test string) *schema.Test {
 	t.Helper()
-	prog, diags := Compile(diag.NewFile("t.gram", []byte(agentSrc+test)), nil)
+	checked := project.CheckText(diag.NewFile("t.gram", []byte(agentSrc+test)))
+	prog, diags := checked.Program, checked.Diags
 	if diags.HasErrors() {
 		t.Fatalf("diagnostics: %v", diags)
 	}
@@ -134,19 +136,6 @@ func TestParseScore(t *testing.T) {
 		s, r, err := ParseScore(c.reply)
 		if (err == nil) != c.ok || s != c.score || r != c.reason {
 			t.Errorf("ParseScore(%q) = %v, %q, %v", c.reply, s, r, err)
-		}
-	}
-}
-
-func TestSubjectPath(t *testing.T) {
-	for in, want := range map[string]string{
-		"x/greeter_test.gram": "x/greeter.gram",
-		"greeter.gram":        "",
-		"_test.gram":          "",
-		"a_test.gram.bak":     "",
-	} {
-		if got := SubjectPath(in); got != want {
-			t.Errorf("SubjectPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

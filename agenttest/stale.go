@@ -14,6 +14,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -44,11 +45,11 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 		tests []*schema.Test
 	}
 	files := []fileTests{{path, new.Tests}}
-	if tp := strings.TrimSuffix(path, ".gram") + TestFileSuffix; tp != path {
+	if tp := strings.TrimSuffix(path, ".gram") + schema.TestSuffix; tp != path {
 		switch b, err := inputfile.Read(tp, limit); {
 		case err == nil:
-			prog, _ := Compile(diag.NewFile(tp, b), new)
-			files = append(files, fileTests{tp, prog.Tests})
+			t := project.CheckText(diag.NewFile(tp, b), new)
+			files = append(files, fileTests{tp, t.Program.Tests})
 		case !os.IsNotExist(err):
 			return nil, err
 		}

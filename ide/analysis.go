@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -88,9 +89,8 @@ func Analyze(path string, text []byte) (a *Analysis) {
 			a = Failed(f, r, debug.Stack())
 		}
 	}()
-	doc, parsed := parser.Parse(f)
-	prog, compiled := schema.Compile(doc)
-	return NewAnalysis(f, doc, prog, schema.Merge(parsed, compiled), nil, nil)
+	t := project.CheckText(f)
+	return NewAnalysis(f, t.Doc, t.Program, t.Diags, nil, nil)
 }
 
 // Failed returns the analysis of a text the toolchain failed on with the

@@ -9,14 +9,13 @@
 // # Entry points
 //
 // An [Analysis] is a text parsed and compiled. [Analyze] makes one of a
-// text alone: it parses and compiles it as `gramc check -` checks standard
-// input (parser.Parse, schema.Compile, schema.Merge), with one difference:
-// `gramc check` reports a text holding binary data as a single
-// not-a-gram-file error, which Analyze does not look for. A file named to
-// `gramc check` is compiled with the other files of its directory's
-// package; [NewAnalysis] makes the analysis of a text its caller parsed
-// and compiled so, the other member files given as a [Package], and lets a
-// new version of a document take the name tables of the one before.
+// text alone: it asks the front door, package project, to check it as
+// `gramc check -` checks standard input ([project.CheckText]). A file named
+// to `gramc check` is compiled with the other files of its directory's
+// package; [NewAnalysis] makes the analysis of a text its caller had
+// checked so (by [project.Check]), the other member files given as a
+// [Package], and lets a new version of a document take the name tables of
+// the one before.
 //
 // On an analysis, [Analysis.Hover] describes the thing at a byte offset
 // in Markdown, [Analysis.Definition] says where the name there is defined

@@ -2,15 +2,15 @@
 //
 // A snapshot is one version of a document: immutable text and, computed at
 // most once and only when something asks, its analysis. The analysis is
-// exactly what `gramc check` computes (parser.Parse, schema.Compile,
-// schema.Merge), so the diagnostics an editor shows are those the command
-// line reports. A panic in the toolchain is caught here and becomes an
-// internal-error diagnostic rather than a dead server.
+// the check of package project, the front door `gramc check` goes through
+// too ([project.Check], from the check of the version before and with the
+// rest of the document's package), so the diagnostics an editor shows are
+// those the command line reports. A panic in the toolchain is caught here
+// and becomes an internal-error diagnostic rather than a dead server.
 
 package lsp
 
 import (
-	"bytes"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -42,14 +42,14 @@ type snapshot struct {
 	// one shares (an edit undone, a change that changed nothing).
 	same *snapshot
 	// base is an earlier snapshot of the document; when its analysis is done,
-	// this one's is computed from it (see parser.Reparse).
+	// this one's is computed from it (see [project.Request.Prev]).
 	base atomic.Pointer[snapshot]
 	// edit is how the text differs from the one before it, when it was
 	// made by an edit (see store.change).
 	edit *textEdit
 	// pkg is the rest of the document's package, or nil when its
 	// directory holds no other .gram file (see package.go).
-	pkg *pkgInputs
+	pkg *project.Sources
 	// superseded is set when a newer version of the document arrives: an
 	// analysis computed only for diagnostics then stops early.
 	superseded atomic.Bool
@@ -97,12 +97,11 @@ func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
 	if b := s.base.Load(); b != nil {
 		prev = b.ready()
 	}
-	var an *analysis
+	var edit *project.Edit
 	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
-		an = analyzeEdit(s.File, prev, e.span, e.newLen, s.pkg, stop)
-	} else {
-		an = analyzeIn(s.File, prev, s.pkg, stop)
+		edit = &e.edit
 	}
+	an := analyzeEdit(s.File, prev, edit, s.pkg, stop)
 	if an == nil {
 		return nil, true
 	}
@@ -117,12 +116,10 @@ func (s *snapshot) done(an *analysis) {
 	s.base.Store(nil)
 }
 
-// textEdit is how a text differs from the text of from: the bytes of span
-// in from's text replaced by newLen bytes.
+// textEdit is how a text differs from the text of from.
 type textEdit struct {
-	from   *diag.File
-	span   diag.Span
-	newLen int
+	from *diag.File
+	edit project.Edit
 }
 
 // ready returns the analysis if it is computed, else nil; it never waits.
@@ -130,29 +127,6 @@ func (s *snapshot) ready() *analysis { return s.an.Load() }
 
 // analyzed reports whether the snapshot's analysis is computed.
 func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
-
-// changedSpan returns the part of old that differs from text, as an edit of
-// old: the span it replaces and the length of what replaces it.
-func changedSpan(old, text []byte) (diag.Span, int) {
-	// Compared a block at a time first: the texts are mostly equal.
-	const block = 64
-	n := min(len(old), len(text))
-	p := 0
-	for p+block <= n && bytes.Equal(old[p:p+block], text[p:p+block]) {
-		p += block
-	}
-	for p < n && old[p] == text[p] {
-		p++
-	}
-	q := 0
-	for q+block <= n-p && bytes.Equal(old[len(old)-q-block:len(old)-q], text[len(text)-q-block:len(text)-q]) {
-		q += block
-	}
-	for q < n-p && old[len(old)-1-q] == text[len(text)-1-q] {
-		q++
-	}
-	return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
-}
 
 // analysis is what the toolchain makes of a text, with what the language
 // server knows of it besides: the editor features of package ide answer on
@@ -164,9 +138,9 @@ type analysis struct {
 	// it was compiled with them (see package.go); their spans are
 	// positions of their own files.
 	Others []*project.File
-	// compiledPkg is the package the document was compiled with, nil when
-	// alone: the next version's compile takes what it can of it.
-	compiledPkg *project.Package
+	// checked is the check the analysis was made of, nil for a failed one:
+	// the next version's check takes what it can of it.
+	checked *project.Text
 	// otherFiles are the analyses of Others, made once when a request
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
@@ -200,27 +174,18 @@ func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 // atomically (see setAnalyzeHook).
 var analyzeHook atomic.Pointer[func(f *diag.File)]
 
-// analyze parses and compiles f; with prev, the analysis of an earlier text of
-// the same document, it re-parses only what the change between them touches.
-// When stop is set and reports true between the stages (re-parsing the
-// syntax, lowering, compiling), it gives up and returns nil.
+// analyze checks f; with prev, the analysis of an earlier text of the same
+// document, it parses and compiles again only what the change between them
+// touches. When stop is set and reports true between the stages (parsing
+// the syntax, lowering, compiling), it gives up and returns nil.
 func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
-	return analyzeIn(f, prev, nil, stop)
+	return analyzeEdit(f, prev, nil, nil, stop)
 }
 
-// analyzeIn is analyze for a document whose package is the rest of pkg
-// (nil: none).
-func analyzeIn(f *diag.File, prev *analysis, pkg *pkgInputs, stop func() bool) *analysis {
-	if prev != nil && prev.File != nil {
-		edit, n := changedSpan(prev.File.Text, f.Text)
-		return analyzeEdit(f, prev, edit, n, pkg, stop)
-	}
-	return analyzeEdit(f, nil, diag.Span{}, 0, pkg, stop)
-}
-
-// analyzeEdit is analyzeIn for a text that is prev's with the bytes of edit
-// replaced by newLen bytes.
-func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *pkgInputs, stop func() bool) (an *analysis) {
+// analyzeEdit is analyze for a text that is prev's with edit made (nil:
+// found by comparing the texts), whose package is the rest of pkg (nil:
+// none).
+func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.Sources, stop func() bool) (an *analysis) {
 	if hook := analyzeHook.Load(); hook != nil {
 		(*hook)(f)
 	}
@@ -229,35 +194,22 @@ func analyzeEdit(f *diag.File, prev *analysis, edit diag.Span, newLen int, pkg *
 			an = &analysis{Analysis: ide.Failed(f, r, debug.Stack())}
 		}
 	}()
-	var (
-		doc    *parser.Document
-		parsed diag.List
-		after  *schema.Program
-	)
-	if prev != nil && prev.Doc != nil && prev.Doc.File != nil {
-		var stopped bool
-		if doc, parsed, stopped = parser.ReparseUnlessStale(prev.Doc, f, edit, newLen, stop); stopped {
-			return nil
-		}
-		after = prev.Prog
-	} else {
-		doc, parsed = parser.ParseForEdits(f)
+	var prevText *project.Text
+	if prev != nil {
+		prevText = prev.checked
 	}
-	if stop != nil && stop() {
+	t := project.Check(f, project.Request{
+		Prev: prevText, Edit: edit, Editing: true,
+		// A _test.gram document alone sees the agent file beside it; the
+		// files a bindings document names are read through namedFiles.
+		Subject: true, ReadNamed: namedFiles.read,
+		Package: pkg, Stop: stop,
+	})
+	if t == nil {
 		return nil
 	}
-	var prevPkg *project.Package
-	if prev != nil {
-		prevPkg = prev.compiledPkg
-	}
-	prog, diags, compiled, others, ok := pkg.compile(f, doc, parsed, prevPkg)
-	if !ok {
-		var compiled diag.List
-		prog, compiled = compileDocument(f, doc, after)
-		diags = schema.Merge(parsed, compiled)
-	}
-	an = newAnalysis(f, doc, prog, diags, others, prev)
-	an.compiledPkg = compiled
+	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
+	an.checked = t
 	return an
 }
 

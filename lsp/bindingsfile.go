@@ -29,28 +29,15 @@ import (
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
-	"github.com/gramlang/gram/schema"
 )
 
 // mcpServersLabel is the label of the binding that names an mcp.json file.
 const mcpServersLabel = "MCPServers"
 
-// isBindings reports whether a document is a bindings file.
-func isBindings(doc *parser.Document) bool {
-	return project.HeaderKind(doc) == project.BindingsKind
-}
-
-// compileBindings checks a bindings file: its program is empty, its
-// diagnostics are those of its bindings.
-func compileBindings(f *diag.File, doc *parser.Document) (*schema.Program, diag.List) {
-	_, diags := project.ParseBindingsWith(f, doc, namedFiles.read)
-	return &schema.Program{File: f}, diags
-}
-
 // bindingsFiles returns the absolute paths of the files a bindings file
 // names, relative ones taken from its directory.
 func bindingsFiles(f *diag.File, doc *parser.Document) []string {
-	if !isBindings(doc) {
+	if !project.IsBindings(doc) {
 		return nil
 	}
 	dir := filepath.Dir(f.Path)
@@ -229,7 +216,7 @@ func (w *namedWatches) fresh(paths []string) []string {
 // document names, when it is a bindings file, those not asked for
 // before.
 func (s *server) watchNamedFiles(an *analysis) {
-	if an.Doc == nil || !isBindings(an.Doc) {
+	if an.Doc == nil || !project.IsBindings(an.Doc) {
 		return
 	}
 	paths := s.watches.fresh(bindingsFiles(an.File, an.Doc))

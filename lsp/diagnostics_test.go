@@ -20,9 +20,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
-	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramgen"
+	"github.com/gramlang/gram/schema"
 )
 
 func TestDiagnosticsLifecycle(t *testing.T) {
@@ -440,7 +440,7 @@ func alone(t *testing.T, files []string) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		key := f
-		if sp := agenttest.SubjectPath(f); sp != "" && slices.Contains(files, sp) {
+		if sp := schema.SubjectPath(f); sp != "" && slices.Contains(files, sp) {
 			key = sp
 		}
 		dir, ok := dirOf[key]
@@ -465,3 +465,19 @@ func alone(t *testing.T, files []string) []string {
 
 // hookOf returns a pointer to hook, for analyzeHook.
 func hookOf(hook func(f *diag.File)) *func(f *diag.File) { return &hook }
+
+// TestDiagnosticsBinaryData: a document of binary data gets the one
+// diagnostic gramc check gives it, and an edit that makes it text is
+// checked afresh.
+func TestDiagnosticsBinaryData(t *testing.T) {
+	c := newTestClient(t, nil)
+	const uri = protocol.DocumentURI("file:///work/binary.gram")
+	c.open(uri, "[t:Tool]\x00\x01\x02")
+	if got := diagCodes(c.waitDiagnostics(uri, 1).Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "binary-file ") {
+		t.Errorf("binary data: %v", got)
+	}
+	c.change(uri, 2, "[t:Tool {description: \"d\"} | (x::Strin)==>(::String)]\n")
+	if got := diagCodes(c.waitDiagnostics(uri, 2).Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "unknown-type ") {
+		t.Errorf("made text: %v", got)
+	}
+}

@@ -24,16 +24,16 @@
 // routed before its dispatcher.
 //
 // A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
-// parse (parser.ParseForEdits, or parser.Reparse from the last analysed
-// version, which re-parses only the top-level units around the change and
-// keeps the syntax and lowering of the others by pointer), compile
-// (schema.Compile, or schema.Recompile from the last analysed version's
-// program, which takes every declaration the edit left as it is and compiles
-// the others again), merge the diagnostics (schema.Merge: exactly what `gramc
-// check` reports), and, lazily, the index of identity occurrences and the
-// sorted name tables for completion of package ide, the index made a unit at
-// a time as requests ask, the tables taken from the version before when its
-// names are the same. A change that leaves the text as it was shares the
+// the front door, package project, checks it ([project.Check], what `gramc
+// check` goes through too) from the last analysed version, with the edit
+// the client sent and the rest of its package: it re-parses only the
+// top-level units around the change, keeping the syntax and lowering of the
+// others by pointer (parser.Reparse), compiles again only the declarations
+// and files the edit reached (schema.Recompile, project.Recompile), and
+// merges the diagnostics; the server adds, lazily, the index of identity
+// occurrences and the sorted name tables for completion of package ide, the
+// index made a unit at a time as requests ask, the tables taken from the
+// version before when its names are the same. A change that leaves the text as it was shares the
 // previous analysis. Diagnostics are computed off the request path by one
 // worker per document that always takes the newest version: edits that arrive
 // while a version is being analysed replace it, and its analysis stops at the

@@ -223,32 +223,3 @@ func randomEdits(t *testing.T, uri protocol.DocumentURI, text string, n, burst i
 	}
 	return text
 }
-
-// TestChangedSpan: the changed part of two texts is the shortest edit of
-// the first that gives the second, with the common prefix taken first, as
-// comparing byte by byte finds it, blocks of equal bytes and all.
-func TestChangedSpan(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	naive := func(old, text []byte) (diag.Span, int) {
-		p := 0
-		for p < len(old) && p < len(text) && old[p] == text[p] {
-			p++
-		}
-		q := 0
-		for q < len(old)-p && q < len(text)-p && old[len(old)-1-q] == text[len(text)-1-q] {
-			q++
-		}
-		return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
-	}
-	for i := 0; i < 2000; i++ {
-		old := []byte(strings.Repeat("ab", r.IntN(300)))
-		start := r.IntN(len(old) + 1)
-		end := start + r.IntN(len(old)-start+1)
-		text := append(append(append([]byte{}, old[:start]...), strings.Repeat("ba", r.IntN(3))...), old[end:]...)
-		gs, gn := changedSpan(old, text)
-		ws, wn := naive(old, text)
-		if gs != ws || gn != wn {
-			t.Fatalf("changedSpan(%q, %q) = %v %d, want %v %d", old, text, gs, gn, ws, wn)
-		}
-	}
-}

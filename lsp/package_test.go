@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/project"
 )
 
 const pkgToolsText = `[lookupOrder:Tool {description: "Looks an order up"} |
@@ -200,7 +202,7 @@ func TestPackageDefinition(t *testing.T) {
 
 // TestPackageFileChangedUnreported: a file of the package changed on disk
 // with no report from the client is seen by the next analysis of an open
-// document once recheckAfter has passed.
+// document once project.RecheckAfter has passed.
 func TestPackageFileChangedUnreported(t *testing.T) {
 	dir := t.TempDir()
 	aPath, bPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "b.gram")
@@ -219,7 +221,7 @@ func TestPackageFileChangedUnreported(t *testing.T) {
 	if err := os.WriteFile(aPath, []byte(pkgToolsText[strings.Index(pkgToolsText, "[cancelOrder"):]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(recheckAfter + 100*time.Millisecond)
+	time.Sleep(project.RecheckAfter + 100*time.Millisecond)
 	c.change(b, 2, pkgAgentText+"\n")
 	p := c.waitDiagnostics(b, 2)
 	if got := diagCodes(p.Diagnostics); len(got) != 1 || !strings.Contains(got[0], "lookupOrder") {
@@ -255,20 +257,5 @@ func TestPackageSetAside(t *testing.T) {
 		if !strings.HasPrefix(d, "unused-tool") {
 			t.Errorf("_a.gram, alone: %s", d)
 		}
-	}
-}
-
-// TestPackageDataFileUnparsed checks that a data file beside an agent file
-// is judged by its header: neither read whole nor parsed.
-func TestPackageDataFileUnparsed(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "data.gram")
-	if err := os.WriteFile(path, []byte("{kind: \"data\"}\n(lookupOrder {x: 1})\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var cache sourceCache
-	src, joins, ok := cache.source(path, nil)
-	if !ok || joins || src.File != nil || src.Doc != nil {
-		t.Errorf("source = %+v, joins %v, ok %v; want a file that does not join, unread", src, joins, ok)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 )
 
 // view is the set of open documents at one moment. It is never modified.
@@ -43,7 +44,7 @@ type store struct {
 	// dirs are the listings of the directories of open documents, and
 	// sources the other files of their packages, parsed (see package.go).
 	dirs    map[string][]string
-	sources sourceCache
+	sources project.Cache
 }
 
 // document is an open document: its latest snapshot and its diagnostics
@@ -122,7 +123,7 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 	// The new text's line index is derived from the old one's, which
 	// applying ranged changes has built.
 	d.snap = &snapshot{URI: u, Version: version, File: diag.NewFileAfterEdit(displayPath(u), text, old.File, edit, n),
-		edit: &textEdit{from: old.File, span: edit, newLen: n}}
+		edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
 	old.superseded.Store(true)
 	if n == 0 && edit.Len() == 0 {
 		d.snap.File, d.snap.same = old.File, old
@@ -252,8 +253,8 @@ func applyChanges(f *diag.File, changes []changeEvent) (text []byte, edit diag.S
 		}
 		text = replaced(text, spanOf(f, *c.Range), c.Text)
 	}
-	edit, newLen = changedSpan(orig.Text, text)
-	return text, edit, newLen
+	e := project.Changed(orig.Text, text)
+	return text, e.Span, e.NewLen
 }
 
 // replaced returns a copy of text with the bytes of sp replaced by s.

@@ -23,7 +23,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
@@ -112,7 +111,7 @@ func targetKey(tgs []*schema.Target) string {
 // and its records may be declared there, outside the document.
 func (s *server) diagnosticsOf(an *analysis) diag.List {
 	p := s.targets.Load()
-	if p == nil || len(*p) == 0 || an.Prog == nil || agenttest.SubjectPath(an.File.Path) != "" {
+	if p == nil || len(*p) == 0 || an.Prog == nil || schema.SubjectPath(an.File.Path) != "" {
 		return an.Diags
 	}
 	key := targetKey(*p)

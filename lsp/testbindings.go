@@ -63,7 +63,7 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	if found == "" {
 		return tb, nil
 	}
-	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit, nil)
+	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit)
 	if ue := (*project.UntrustedError)(nil); errors.As(err, &ue) {
 		// An mcp.json file it names that another user could have
 		// written, refused as the bindings file would be.

@@ -36,28 +36,6 @@ import (
 // agenttest.Result as JSON).
 const CommandRunTest = "gram.runTest"
 
-// compileDocument compiles a parsed document: a bindings file by the rules
-// of bindings (see bindingsfile.go), a _test.gram file with the
-// agent file it is named after, when that file can be read; after an edit,
-// from the program of the text before it, after (see schema.Recompile).
-func compileDocument(f *diag.File, doc *parser.Document, after *schema.Program) (*schema.Program, diag.List) {
-	if isBindings(doc) {
-		// Bindings, not declarations (see bindingsfile.go).
-		return compileBindings(f, doc)
-	}
-	if sp := agenttest.SubjectPath(f.Path); sp != "" {
-		if b, err := inputfile.Read(sp, 0); err == nil {
-			sdoc, _ := parser.Parse(diag.NewFile(sp, b))
-			subject, _ := schema.Compile(sdoc)
-			return schema.CompileWith(doc, subject)
-		}
-	}
-	if after != nil {
-		return schema.Recompile(after, doc)
-	}
-	return schema.Compile(doc)
-}
-
 // testSymbol returns the outline entry of a test: its agent as detail, and
 // its turns as children.
 func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool) {
@@ -188,7 +166,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 	if d.Code != schema.CodeToolNotAvailable {
 		return nil
 	}
-	sp := agenttest.SubjectPath(a.File.Path)
+	sp := schema.SubjectPath(a.File.Path)
 	if sp == "" {
 		return nil
 	}

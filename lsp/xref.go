@@ -25,6 +25,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/schema"
 )
 
 // pkgFile is one member file of a document's package with its analysis.
@@ -78,7 +79,7 @@ func (a *analysis) packageName(o *ide.Occurrence) (string, bool) {
 
 // isTest reports whether the file is a test file, whose declarations no
 // other file sees.
-func (a *analysis) isTest() bool { return strings.HasSuffix(a.File.Path, project.TestSuffix) }
+func (a *analysis) isTest() bool { return schema.IsTestFile(a.File.Path) }
 
 // topDecl returns the span of the identity of the file's own top-level
 // declaration of name (a tool at the top level, an agent or a record), or

@@ -18,12 +18,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/format"
-	"github.com/gramlang/gram/parser"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -270,13 +269,11 @@ func verified(src []byte) ([]byte, *schema.Program, error) {
 	if formatted, diags := format.Format(src); !diags.HasErrors() {
 		src = formatted
 	}
-	f := diag.NewFile("imported.gram", src)
-	doc, parsed := parser.Parse(f)
-	prog, compiled := schema.Compile(doc)
-	if diags := schema.Merge(parsed, compiled); diags.HasErrors() {
-		return nil, nil, &CompileError{File: f, Diagnostics: diags}
+	t := project.CheckText(diag.NewFile("imported.gram", src))
+	if t.Diags.HasErrors() {
+		return nil, nil, &CompileError{File: t.File, Diagnostics: t.Diags}
 	}
-	return src, prog, nil
+	return src, t.Program, nil
 }
 
 // importedTool is a tool's declaration and what it approximates.

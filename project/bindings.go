@@ -44,6 +44,11 @@ var Codes = []diag.CodeInfo{
 	{Code: CodeLiteralSecret, Severity: diag.Error, Summary: "A key written in the bindings file (any literal apiKey), or a literal that looks like a key or a token (a warning)."},
 }
 
+// IsBindings reports whether a parsed file is a bindings file: its header
+// gives the kind [BindingsKind]. A bindings file joins no package, and is
+// checked by the rules of bindings, not compiled.
+func IsBindings(doc *parser.Document) bool { return HeaderKind(doc) == BindingsKind }
+
 // Bindings are the bindings a bindings file declares.
 type Bindings struct {
 	// Path is the file, and Dir its directory: programs and MCP servers
@@ -329,10 +334,7 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 // checked as a found bindings file is (they start programs too), named or
 // found: one another user could have written is refused with an
 // [*UntrustedError] whose NamedBy is path, and no diagnostics.
-func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindings, *diag.File, diag.List, error) {
-	if parse == nil {
-		parse = parser.Parse
-	}
+func LoadBindings(path string, found bool, limit int64) (*Bindings, *diag.File, diag.List, error) {
 	var data []byte
 	var err error
 	if found {
@@ -344,7 +346,7 @@ func LoadBindings(path string, found bool, limit int64, parse ParseFunc) (*Bindi
 		return nil, nil, nil, err
 	}
 	f := diag.NewFile(path, data)
-	doc, parsed := parse(f)
+	doc, parsed := Parse(f)
 	var untrusted error
 	b, diags := ParseBindingsWith(f, doc, func(named string) ([]byte, error) {
 		data, err := readTrusted(named, path, mcpJSONLimit)

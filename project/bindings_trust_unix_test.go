@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // TestFindBindingsTrust checks that a bindings file found in a parent
@@ -184,10 +186,10 @@ func TestLoadBindingsTrust(t *testing.T) {
 	open := filepath.Join(dir, "open.gram")
 	write(open, "{kind: \"bindings\"}\n", 0o666)
 	var ue *UntrustedError
-	if _, _, _, err := LoadBindings(open, true, 0, nil); !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), open+" is writable by every user") {
+	if _, _, _, err := LoadBindings(open, true, 0); !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), open+" is writable by every user") {
 		t.Errorf("LoadBindings of a found file writable by all: %v; want it refused", err)
 	}
-	if _, _, _, err := LoadBindings(open, false, 0, nil); err != nil {
+	if _, _, _, err := LoadBindings(open, false, 0); err != nil {
 		t.Errorf("LoadBindings of a named file writable by all: %v", err)
 	}
 
@@ -207,7 +209,7 @@ func TestLoadBindingsTrust(t *testing.T) {
 	refused := func(what, reason string) {
 		t.Helper()
 		for _, found := range []bool{true, false} {
-			b, _, diags, err := LoadBindings(bindings, found, 0, nil)
+			b, _, diags, err := LoadBindings(bindings, found, 0)
 			if !errors.As(err, &ue) || ue.Path != mcpJSON || ue.NamedBy != bindings || b != nil || len(diags) != 0 {
 				t.Errorf("%s (found %v): LoadBindings = %v, %v, %v; want the mcp.json file refused", what, found, b, diags, err)
 				continue
@@ -225,15 +227,20 @@ func TestLoadBindingsTrust(t *testing.T) {
 	refused("bindings file listed", "is writable by every user")
 	for _, list := range []string{mcpJSON, vscode, "*"} {
 		t.Setenv(TrustEnv, list)
-		if b, _, _, err := LoadBindings(bindings, true, 0, nil); err != nil || len(b.Servers) != 1 {
+		if b, _, _, err := LoadBindings(bindings, true, 0); err != nil || len(b.Servers) != 1 {
 			t.Errorf("%s=%s: LoadBindings = %v, %v; want the server of the mcp.json file", TrustEnv, list, b, err)
 		}
 	}
 	t.Setenv(TrustEnv, "")
 	// gramc check only reads: the file's servers are read, whoever could
 	// have written it.
-	src, _ := ReadAll([]string{bindings}, 0, nil)
-	if b, diags := ParseBindings(src[0].File, src[0].Doc); len(diags) != 0 || len(b.Servers) != 1 {
+	text, err := os.ReadFile(bindings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := diag.NewFile(bindings, text)
+	doc, _ := Parse(f)
+	if b, diags := ParseBindings(f, doc); len(diags) != 0 || len(b.Servers) != 1 {
 		t.Errorf("ParseBindings = %v, %v; want the server of the mcp.json file", b.Servers, diags)
 	}
 

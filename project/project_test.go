@@ -44,10 +44,11 @@ func diagLines(p *Package) string {
 }
 
 func TestLoadShop(t *testing.T) {
-	p, err := Load("testdata/shop", 0, nil)
-	if err != nil {
-		t.Fatal(err)
+	l, err := Load("testdata/shop", LoadOptions{})
+	if err != nil || len(l.Unread) > 0 {
+		t.Fatal(err, l.Unread)
 	}
+	p := l.Package
 	if got := diagLines(p); got != "" {
 		t.Fatalf("diagnostics:\n%s", got)
 	}
@@ -62,7 +63,15 @@ func TestLoadShop(t *testing.T) {
 	if test == nil || !test.Member || !test.Test || len(test.Program.Tests) != 1 {
 		t.Fatalf("test file = %+v", test)
 	}
-	if data := p.Lookup("testdata/shop/prices.gram"); data == nil || data.Member {
+	if data := p.Lookup("testdata/shop/prices.gram"); data != nil {
+		t.Errorf("prices.gram, a data file, was read: %+v", data)
+	}
+	// Given, it is read, and checked alone.
+	l, err = Load("testdata/shop", LoadOptions{Files: []string{"testdata/shop/prices.gram"}})
+	if err != nil || len(l.Unread) > 0 {
+		t.Fatal(err, l.Unread)
+	}
+	if data := l.Lookup("testdata/shop/prices.gram"); data == nil || data.Member {
 		t.Errorf("prices.gram joins the package: %+v", data)
 	}
 }

@@ -8,7 +8,6 @@ package schema
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -299,8 +298,8 @@ func (pc *pkgCompile) compileTests(progs []*Program) {
 		}
 		// A NAME_test.gram file looks in NAME.gram first.
 		subject := ""
-		if p := c.doc.File.Path; i >= len(docs) && strings.HasSuffix(p, "_test.gram") {
-			subject = strings.TrimSuffix(p, "_test.gram") + ".gram"
+		if i >= len(docs) {
+			subject = SubjectPath(c.doc.File.Path)
 		}
 		for j, o := range progs[:len(docs)] {
 			if docs[j].File.Path == subject {

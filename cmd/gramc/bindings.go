@@ -73,7 +73,7 @@ func (o *runOptions) loadBindings(e *env) {
 	if path == "" {
 		return
 	}
-	b, f, diags, err := project.LoadBindings(path, st.explicit == "", e.maxFileSize, parseFile)
+	b, f, diags, err := project.LoadBindings(path, st.explicit == "", e.maxFileSize)
 	st.file = f
 	if err != nil {
 		st.loadErr = err

@@ -16,6 +16,7 @@ import (
 	"github.com/gramlang/gram/contract"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -225,13 +226,11 @@ func parseAgainst(spec string) (repo, rev string, err error) {
 // compileSide compiles one version, printing its diagnostics on standard
 // error; it reports whether it has errors.
 func compileSide(e *env, s diffSide, max int) (*schema.Program, bool) {
-	doc, parsed := parseInput(s.file, false)
-	prog, compiled := schema.Compile(doc)
-	diags := schema.Merge(parsed, compiled)
-	if diags.HasErrors() {
-		writeDiags(e, s.file, diags, max)
+	t := project.CheckText(s.file)
+	if t.Diags.HasErrors() {
+		writeDiags(e, s.file, t.Diags, max)
 	}
-	return prog, diags.HasErrors()
+	return t.Program, t.Diags.HasErrors()
 }
 
 // placeText writes a place as PATH:LINE:COLUMN.

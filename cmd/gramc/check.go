@@ -148,115 +148,71 @@ func plural(n int, what string) string {
 // project): the other .gram files of the directory are read and compiled
 // with it, but those that the header at their start shows never join the
 // package (data files, left unread), and only the inputs are reported.
-// Standard input, and a file set aside by its name, are checked alone.
+// Standard input, and a file set aside by its name, are checked alone. A
+// .gram entry of a directory that is not a regular file is skipped with a
+// warning.
 func checkAll(e *env, inputs []checkInput) []checkResult {
 	results := make([]checkResult, len(inputs))
-	jobs := checkJobs(e, inputs, results)
-	type parsed struct {
-		src    project.Source
-		backup diag.List // of an input: see backupDiags
-		err    error
-		skip   bool // a file beside the inputs that never joins their package
+	// What is checked at once: an input alone, or the inputs of one
+	// directory, in the order they come.
+	var units [][]int
+	unitOf := map[string]int{}
+	for i, in := range inputs {
+		if in.isStd || project.SetAside(in.path) {
+			units = append(units, []int{i})
+			continue
+		}
+		dir := filepath.Dir(in.path)
+		u, ok := unitOf[dir]
+		if !ok {
+			u = len(units)
+			unitOf[dir] = u
+			units = append(units, nil)
+		}
+		units[u] = append(units[u], i)
 	}
 	var resolved realDirs // directories resolved once for the backups of their files
-	sources := parallelMap(jobs, func(j checkJob) parsed {
-		if j.input < 0 && project.NeverJoins(j.in.path) {
-			return parsed{skip: true}
+	skipped := parallelMap(units, func(u []int) []error {
+		if in := inputs[u[0]]; in.isStd || project.SetAside(in.path) {
+			results[u[0]] = checkOne(in)
+			return nil
 		}
-		b, err := j.in.read()
-		if err != nil {
-			return parsed{err: err}
-		}
-		f := diag.NewFile(j.in.path, b)
-		doc, diags := parseInput(f, false)
-		var backup diag.List
-		if j.input >= 0 {
-			backup = backupDiagsIn(&resolved, j.in.path, f.Text, j.in.limit)
-		}
-		return parsed{src: project.Source{File: f, Doc: doc, Diags: diags}, backup: backup}
+		return checkDir(&resolved, inputs, u, results)
 	})
-	// The packages, in the order their directories come.
-	byDir := map[string][]int{}
-	var order []string
-	for k, j := range jobs {
-		if sources[k].skip {
-			continue
-		}
-		if sources[k].err != nil {
-			if j.input >= 0 {
-				results[j.input] = checkResult{err: sources[k].err}
-			}
-			continue
-		}
-		if byDir[j.dir] == nil {
-			order = append(order, j.dir)
-		}
-		byDir[j.dir] = append(byDir[j.dir], k)
-	}
-	for _, dir := range order {
-		ks := byDir[dir]
-		srcs := make([]project.Source, len(ks))
-		for n, k := range ks {
-			srcs[n] = sources[k].src
-		}
-		pkg := project.Compile(dir, srcs)
-		for n, k := range ks {
-			if i := jobs[k].input; i >= 0 {
-				f := pkg.Files[n]
-				diags := f.Diags
-				if targets := inputs[i].targets; len(targets) > 0 && f.Program != nil {
-					diags = append(slices.Clone(diags), schema.CheckTargets(targets, f.Program)...).Dedup()
-				}
-				results[i] = checkResult{file: f.File, diags: append(sources[k].backup, diags...)}
-			}
+	for _, errs := range skipped {
+		for _, err := range errs {
+			e.warnSkipped("check", err)
 		}
 	}
 	return results
 }
 
-// checkJob is a file checkAll reads: an input, or a file beside one.
-type checkJob struct {
-	in    checkInput
-	input int // the index of the input, or -1 for a file beside one
-	dir   string
-}
-
-// checkJobs returns what checkAll reads: the inputs, and the other files
-// of their directories' packages (a .gram entry that is not a regular
-// file is skipped with a warning). Standard input and the files set aside
-// by their name are checked alone at once, into results.
-func checkJobs(e *env, inputs []checkInput, results []checkResult) []checkJob {
-	var jobs []checkJob
-	given := map[string]bool{}
-	dirs := map[string]bool{}
-	for i, in := range inputs {
-		if in.isStd || project.SetAside(in.path) {
-			results[i] = checkOne(in)
+// checkDir checks the inputs of one directory (their indexes in inputs)
+// as files of its package, into results. It returns the .gram entries of
+// the directory that are not regular files, as the errors reading them
+// would give.
+func checkDir(resolved *realDirs, inputs []checkInput, idx []int, results []checkResult) []error {
+	files := make([]string, len(idx))
+	for n, i := range idx {
+		files[n] = inputs[i].path
+	}
+	first := inputs[idx[0]]
+	l, _ := project.Load(filepath.Dir(first.path), project.LoadOptions{Files: files, Limit: first.limit})
+	unread := map[string]error{}
+	for _, u := range l.Unread {
+		unread[u.Path] = u.Err
+	}
+	for _, i := range idx {
+		in := inputs[i]
+		f := l.Lookup(in.path)
+		if f == nil {
+			results[i] = checkResult{err: inputHint(unread[filepath.Clean(in.path)], "give a .gram file")}
 			continue
 		}
-		dir := filepath.Dir(in.path)
-		jobs = append(jobs, checkJob{in, i, dir})
-		given[in.path] = true
-		dirs[dir] = true
+		diags := withTargets(f.Diags, in.targets, f.Program)
+		results[i] = checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Text, in.limit), diags...)}
 	}
-	for _, in := range inputs {
-		dir := filepath.Dir(in.path)
-		if in.isStd || !dirs[dir] {
-			continue
-		}
-		delete(dirs, dir) // each directory once
-		paths, irregular, _ := project.ListFiles(dir)
-		for _, err := range irregular {
-			e.warnSkipped("check", err)
-		}
-		for _, p := range paths {
-			if !given[p] {
-				given[p] = true
-				jobs = append(jobs, checkJob{checkInput{path: p, limit: in.limit}, -1, dir})
-			}
-		}
-	}
-	return jobs
+	return l.Irregular
 }
 
 // checkOne reads, parses and compiles one input alone.
@@ -271,21 +227,18 @@ func checkOne(in checkInput) checkResult {
 		}
 		f = diag.NewFile(in.path, b)
 	}
-	diags := checkFile(f, in.targets)
+	t := project.CheckText(f)
+	diags := withTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
 		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
 	}
 	return checkResult{file: f, diags: diags}
 }
 
-// checkFile returns all diagnostics of a file: the parser's and the
-// compiler's, merged and sorted, and those of the targets.
-func checkFile(f *diag.File, targets []*schema.Target) diag.List {
-	doc, parsed := parseInput(f, false)
-	prog, compiled := schema.Compile(doc)
-	diags := schema.Merge(parsed, compiled)
-	if len(targets) > 0 {
-		diags = append(diags, schema.CheckTargets(targets, prog)...).Dedup()
+// withTargets returns diags and the diagnostics of the targets for prog.
+func withTargets(diags diag.List, targets []*schema.Target, prog *schema.Program) diag.List {
+	if len(targets) == 0 || prog == nil {
+		return diags
 	}
-	return diags
+	return append(slices.Clone(diags), schema.CheckTargets(targets, prog)...).Dedup()
 }

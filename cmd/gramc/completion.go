@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gramlang/gram/schema"
+	"github.com/gramlang/gram/project"
 )
 
 const completionHelp = `Usage: gramc completion bash|zsh|fish
@@ -69,12 +69,7 @@ func printAgentNames(e *env, path string) {
 	if err != nil {
 		return
 	}
-	doc, _ := parseInput(f, false)
-	prog, _ := schema.Compile(doc)
-	if prog == nil {
-		return
-	}
-	for _, name := range agentNames(prog) {
+	for _, name := range agentNames(project.CheckText(f).Program) {
 		fmt.Fprintln(e.stdout, name)
 	}
 }

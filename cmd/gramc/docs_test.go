@@ -57,7 +57,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
@@ -276,7 +275,7 @@ func checkLanguageDoc(t *testing.T, name, doc string, catalogue []string) []stri
 			// Each example is a package of its own, in a directory of its
 			// own, but for a NAME_test.gram one (beside NAME.gram) and
 			// those of one package=DIR.
-			switch sub, ok := written[agenttest.SubjectPath(file)]; {
+			switch sub, ok := written[schema.SubjectPath(file)]; {
 			case pkg != "":
 				chdir(t, dir)
 				if err := os.MkdirAll(pkg, 0o755); err != nil {

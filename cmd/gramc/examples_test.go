@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/schema"
 )
 
 // exampleTestArgs are the flags the example tests need: none binding tools,
@@ -72,7 +73,7 @@ func exampleAgents(t *testing.T, dir string) ([]string, map[string]bool) {
 		if s.HasErrors() {
 			t.Fatalf("%s has errors: %v", f, s.Diags)
 		}
-		if !strings.HasSuffix(f, agenttest.TestFileSuffix) {
+		if !strings.HasSuffix(f, schema.TestSuffix) {
 			for _, a := range s.Program.Agents {
 				agents = append(agents, a.Name)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/project"
 )
 
 const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PATH...|-
@@ -194,8 +195,8 @@ func formatOne(in checkInput, legacy bool) fmtResult {
 		return fmtResult{err: err}
 	}
 	f := diag.NewFile(in.path, text)
-	if at, bin := binaryData(text); bin {
-		return fmtResult{file: f, diags: diag.List{binaryDiag(at)}}
+	if d, bin := project.Binary(text); bin {
+		return fmtResult{file: f, diags: diag.List{d}}
 	}
 	formatter := format.Format
 	if legacy {

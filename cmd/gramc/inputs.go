@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,21 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
 
 // defaultMaxFileSize is the largest input read when --max-file-size is not
 // given.
 const defaultMaxFileSize = inputfile.DefaultLimit
-
-// codeBinaryFile is the code of the diagnostic given for a file that holds
-// binary data rather than text.
-const codeBinaryFile = "binary-file"
 
 // collectInputs expands the arguments of command cmd into inputs: files as
 // given, directories (DIR, or DIR/... which also skips the directories
@@ -398,55 +390,4 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * mult)
 	return nil
-}
-
-// binaryData reports whether text is binary data rather than a text file
-// (it holds a NUL byte, or more than one byte in eight of its start is not
-// UTF-8), and if so where the first such byte is.
-func binaryData(text []byte) (int, bool) {
-	sample := text[:min(len(text), 64<<10)]
-	if bytes.IndexByte(sample, 0) < 0 && utf8.Valid(sample) {
-		return 0, false // most text: no need to look rune by rune
-	}
-	first, invalid := -1, 0
-	for i := 0; i < len(sample); {
-		r, size := utf8.DecodeRune(sample[i:])
-		if r == 0 {
-			return i, true
-		}
-		if r == utf8.RuneError && size == 1 && !(i+utf8.UTFMax > len(sample) && len(sample) < len(text)) {
-			if first < 0 {
-				first = i
-			}
-			invalid++
-		}
-		i += size
-	}
-	if invalid > 0 && invalid*8 > len(sample) {
-		return first, true
-	}
-	return 0, false
-}
-
-// binaryDiag returns the one diagnostic given for binary data, at the first
-// byte that is not text.
-func binaryDiag(at int) diag.Diagnostic {
-	d := diag.Errorf(codeBinaryFile, diag.Span{Start: at, End: at + 1}, "not a gram file (binary data)")
-	d.Detail = "the file holds NUL bytes or bytes that are not UTF-8 text; give a .gram text file"
-	return d
-}
-
-// parseInput parses a file as the commands do: a file of binary data is
-// reported once, as such, and parsed as an empty file; syntaxOnly parses the
-// syntax only, as parser.ParseSyntax does.
-func parseInput(f *diag.File, syntaxOnly bool) (*parser.Document, diag.List) {
-	parse := parser.Parse
-	if syntaxOnly {
-		parse = parser.ParseSyntax
-	}
-	if at, bin := binaryData(f.Text); bin {
-		doc, _ := parse(diag.NewFile(f.Path, nil))
-		return doc, diag.List{binaryDiag(at)}
-	}
-	return parse(f)
 }

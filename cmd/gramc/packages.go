@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -27,16 +26,14 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 		if err != nil {
 			return nil, usageError(cmd, "%v", err)
 		}
-		doc, parsed := parseInput(f, false)
-		prog, compiled := schema.Compile(doc)
-		diags := schema.Merge(parsed, compiled)
-		if len(diags) > 0 {
-			writeDiags(e, f, diags, max)
+		t := project.CheckText(f)
+		if len(t.Diags) > 0 {
+			writeDiags(e, f, t.Diags, max)
 		}
-		if diags.HasErrors() {
+		if t.Diags.HasErrors() {
 			return nil, exitWith(exitError)
 		}
-		return prog, nil
+		return t.Program, nil
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -72,25 +69,25 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 // file (or, when file is "", any): that is a usage error of cmd. A .gram
 // entry that is not a regular file is skipped with a warning; a data file
 // (but file) is told from its header, and left out unread (see
-// [project.ReadPackage]).
+// [project.Load]).
 func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
-	paths, irregular, err := project.ListFiles(dir)
+	var files []string
+	if file != "" {
+		files = []string{file}
+	}
+	l, err := project.Load(dir, project.LoadOptions{Files: files, Limit: e.maxFileSize})
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
 	}
-	for _, err := range irregular {
+	for _, err := range l.Irregular {
 		e.warnSkipped(strings.TrimPrefix(cmd, "gramc "), err)
 	}
-	if file != "" && !containsPath(paths, file) {
-		paths = append(paths, file)
-	}
-	srcs, errs := project.ReadPackage(paths, func(p string) bool { return filepath.Clean(p) == file }, e.maxFileSize, parseFile)
-	for i, err := range errs {
-		if err != nil && (file == "" || filepath.Clean(paths[i]) == file) {
-			return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
+	for _, u := range l.Unread {
+		if file == "" || u.Needed {
+			return nil, usageError(cmd, "%v", inputHint(u.Err, "give a .gram file"))
 		}
 	}
-	return project.Compile(dir, srcs), nil
+	return l.Package, nil
 }
 
 // reportPackage writes the diagnostics (at most max each) of self, or,
@@ -143,17 +140,4 @@ func packageProgram(pkg *project.Package) *schema.Program {
 		}
 	}
 	return prog
-}
-
-// parseFile parses a file as the commands do (see parseInput).
-func parseFile(f *diag.File) (*parser.Document, diag.List) { return parseInput(f, false) }
-
-// containsPath reports whether paths holds path, cleaned.
-func containsPath(paths []string, path string) bool {
-	for _, p := range paths {
-		if filepath.Clean(p) == path {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 )
 
 const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
@@ -109,12 +110,12 @@ func runParse(e *env, args []string) error {
 			diags diag.List
 		)
 		if *format == "sexp" {
-			doc, diags = parseInput(f, true)
+			doc, diags = project.ParseSyntax(f)
 			diags = diags.Sorted()
 		} else {
 			// The file is read alone: its references to nothing are
 			// undefined.
-			doc, diags = parseInput(f, false)
+			doc, diags = project.Parse(f)
 			diags = append(diags, doc.Undefined()...).Sorted()
 		}
 		if len(diags) > 0 {

@@ -23,7 +23,7 @@ import (
 
 // gramcCodes describes the codes gramc reports of a file as a whole.
 var gramcCodes = []diag.CodeInfo{
-	{Code: codeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
+	{Code: project.CodeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
 	{Code: codeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
+	"github.com/gramlang/gram/schema"
 )
 
 const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
@@ -356,49 +357,43 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 
 // loadTestPackages compiles the packages of the inputs' directories, each
 // with the inputs of the directory and its other .gram files (but the data
-// files, left unread: see [project.ReadPackage]), by directory.
+// files, left unread: see [project.Load]), by directory. An input, or the
+// NAME.gram of an input NAME_test.gram, that cannot be read stops the
+// tests; the other files that cannot be are left out.
 func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package, error) {
 	byDir := map[string][]string{}
 	needed := map[string]bool{}
-	var irregulars []error
 	var dirs []string
 	for _, in := range inputs {
-		needed[filepath.Clean(in.path)] = true
-		if sp := agenttest.SubjectPath(in.path); sp != "" {
-			needed[filepath.Clean(sp)] = true
-		}
 		dir := filepath.Dir(in.path)
 		if byDir[dir] == nil {
 			dirs = append(dirs, dir)
-			var irregular []error
-			byDir[dir], irregular, _ = project.ListFiles(dir)
-			irregulars = append(irregulars, irregular...)
 		}
-		if !containsPath(byDir[dir], filepath.Clean(in.path)) {
-			byDir[dir] = append(byDir[dir], in.path)
+		byDir[dir] = append(byDir[dir], in.path)
+		needed[filepath.Clean(in.path)] = true
+		if sp := schema.SubjectPath(in.path); sp != "" {
+			needed[filepath.Clean(sp)] = true
+			if _, err := os.Stat(sp); err == nil {
+				byDir[dir] = append(byDir[dir], sp)
+			}
 		}
-	}
-	for _, err := range irregulars {
-		// The NAME.gram of an input NAME_test.gram is needed; the others
-		// are skipped.
-		var ie *inputfile.Error
-		if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
-			return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
-		}
-		e.warnSkipped("test", err)
 	}
 	pkgs := map[string]*project.Package{}
 	for _, dir := range dirs {
-		// A file that cannot be read stops the tests when it is one of
-		// the inputs or the NAME.gram of an input NAME_test.gram.
-		paths := byDir[dir]
-		srcs, errs := project.ReadPackage(paths, func(p string) bool { return needed[filepath.Clean(p)] }, e.maxFileSize, parseFile)
-		for i, err := range errs {
-			if err != nil && needed[filepath.Clean(paths[i])] {
+		l, _ := project.Load(dir, project.LoadOptions{Files: byDir[dir], Limit: e.maxFileSize})
+		for _, err := range l.Irregular {
+			var ie *inputfile.Error
+			if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
 				return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 			}
+			e.warnSkipped("test", err)
 		}
-		pkgs[dir] = project.Compile(dir, srcs)
+		for _, u := range l.Unread {
+			if u.Needed {
+				return nil, usageError("gramc test", "%v", inputHint(u.Err, "give a .gram file"))
+			}
+		}
+		pkgs[dir] = l.Package
 	}
 	return pkgs, nil
 }

@@ -15,6 +15,9 @@
 //     in runtime, the MCP SDK only in the MCP packages, the Prometheus
 //     client, OpenTelemetry and the JWT library only in serve).
 //   - [Check] returns every import of a package graph that breaks a rule.
+//   - [CheckDoor] returns every call of the parser or the compiler
+//     ([Door]) outside the core ([Core]): the rest of the module asks
+//     package project, the one front door.
 //
 // Only the imports of non-test files are checked: a test may use any
 // package to set up its case.
@@ -57,24 +60,25 @@ var Layers = map[string]int{
 	// JSON, not the compiler's model, so they sit below it.
 	"schema/compat": 2,
 	"schema":        3,
-	// Beside the compiler: the formatter; the editor features of one text
-	// (ide) that the browser playground uses; contract diffs; the HTTP
+	// Beside the compiler: the formatter; contract diffs; the HTTP
 	// transports the model client uses; a fake model server and a demo MCP
 	// server for tests.
 	"format":   4,
-	"ide":      4,
 	"contract": 4,
-	// Packages: the files of a directory compiled together, and the
-	// project's bindings.
+	// The one front door to the parser and the compiler: which files form
+	// a package, their parse and compile, the previous result reused; and
+	// the project's bindings.
 	"project":            4,
 	"runtime/replay":     4,
 	"runtime/fakeopenai": 4,
 	"internal/mcptest":   4,
-	// The runtime, and MCP on top of it.
-	"runtime": 5,
-	// What the browser playground asks of the toolchain (beside the
-	// runtime, importing none of it).
-	"playground/api": 5,
+	// The runtime, and MCP on top of it; beside the runtime, importing
+	// none of it, the editor features of one text (ide), which ask the
+	// front door, and what the browser playground asks of the toolchain,
+	// which answers with ide.
+	"runtime":        5,
+	"ide":            5,
+	"playground/api": 6,
 	"runtime/mcp":    6,
 	// Built on the runtime.
 	"mcpimport":         7,
@@ -112,10 +116,15 @@ var Forbidden = map[string][]string{
 	"runtime/replay": {"grammar", "parser", "schema"},
 }
 
-// Package is a package of the graph: its path and what it imports.
+// Package is a package of the graph: its path and what it imports, and
+// for [CheckDoor] its directory and its Go files (as go list names them).
 type Package struct {
 	ImportPath string
 	Imports    []string
+
+	Dir            string
+	GoFiles        []string
+	IgnoredGoFiles []string
 }
 
 // Check returns the imports of pkgs that break the rules, one line each,

@@ -1,0 +1,174 @@
+// Reading and checking the package of a directory.
+
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
+)
+
+// Files returns the paths of the files of a directory that may join its
+// package, in path order: its .gram files (not those of its
+// subdirectories) that are regular files or symbolic links to one, but
+// those set aside by their name (see [SetAside]).
+func Files(dir string) ([]string, error) {
+	files, _, err := ListFiles(dir)
+	return files, err
+}
+
+// ListFiles returns what [Files] returns, and the .gram entries of the
+// directory left out because they are not regular files (a named pipe, a
+// device, a socket, a symbolic link to one or to nothing; directories
+// aside), each as the error that reading it would give, in path order.
+func ListFiles(dir string) (files []string, irregular []error, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".gram") || e.IsDir() || SetAside(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		info, err := os.Stat(p)
+		switch {
+		case err != nil:
+			irregular = append(irregular, err)
+		case info.IsDir():
+		case !info.Mode().IsRegular():
+			irregular = append(irregular, inputfile.Check(p, info, 0))
+		default:
+			files = append(files, p)
+		}
+	}
+	return files, irregular, nil
+}
+
+// LoadOptions say what [Load] reads besides the directory's files, and
+// how. The zero LoadOptions reads the directory's files as they are on
+// disk.
+type LoadOptions struct {
+	// Files are files that must be checked: they are read even when
+	// [NeverJoins] tells they never join, added to the directory's files
+	// when they are not among them (a file set aside by its name, given
+	// by name), and an error reading one is returned ([Loaded.Unread]).
+	Files []string
+	// Open are the texts to take instead of the files on disk, by path.
+	Open map[string]*diag.File
+	// Limit is the size limit of a file read (0: [inputfile.DefaultLimit]).
+	Limit int64
+	// Cache keeps the files parsed between loads; nil: none. With a
+	// cache, the package keeps what a later Load with it as Prev takes.
+	Cache *Cache
+	// Prev is the package of an earlier Load with a Cache, or nil: the
+	// files whose parse is the same, and which use nothing of a file that
+	// changed, are taken from it (see [Recompile]).
+	Prev *Package
+}
+
+// Loaded is the package of a directory as [Load] read and checked it.
+type Loaded struct {
+	*Package
+	// Unread are the files of the directory, and of [LoadOptions.Files],
+	// that could not be read, in path order: those of Files and those that
+	// may join the package (a file that never joins is not read).
+	Unread []Unread
+	// Irregular are the .gram entries of the directory that are not
+	// regular files, each as the error that reading it would give (see
+	// [ListFiles]).
+	Irregular []error
+}
+
+// Unread is a file that could not be read, and why.
+type Unread struct {
+	Path string
+	Err  error
+	// Needed is set for a file of [LoadOptions.Files].
+	Needed bool
+}
+
+// Load reads the .gram files of the directory dir and o.Files on all
+// cores, parses them and compiles them as a package: every file, the ones
+// that do not join it compiled alone. A file of the directory that never
+// joins (see [NeverJoins]) is neither read whole nor parsed, and is left
+// out, unless it is one of o.Files. The error is for the listing of the
+// directory, with the package of o.Files alone; problems in the files are
+// diagnostics, and the files that cannot be read are [Loaded.Unread].
+func Load(dir string, o LoadOptions) (*Loaded, error) {
+	paths, irregular, err := ListFiles(dir)
+	listed := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		listed[p] = true
+	}
+	need := make(map[string]bool, len(o.Files))
+	for _, f := range o.Files {
+		if f = filepath.Clean(f); !listed[f] && !need[f] {
+			paths = append(paths, f)
+		}
+		need[f] = true
+	}
+	l := &Loaded{Irregular: irregular}
+	read := o.Cache.read(paths, o.Open, func(p string) bool { return need[p] }, o.Limit)
+	srcs := make([]Source, 0, len(read))
+	for i, r := range read {
+		switch {
+		case r.err != nil:
+			l.Unread = append(l.Unread, Unread{Path: paths[i], Err: r.err, Needed: need[paths[i]]})
+		case r.src.File != nil:
+			srcs = append(srcs, r.src)
+		}
+	}
+	l.Package = compile(o.Prev, dir, srcs, o.Cache != nil)
+	return l, err
+}
+
+// read returns the files at paths (see [Cache.source]), in order: the
+// texts of open instead of the files on disk; need tells the files read
+// even when they never join. The files the cache holds are taken first;
+// the others are read and parsed on all cores.
+func (c *Cache) read(paths []string, open map[string]*diag.File, need func(string) bool, limit int64) []source {
+	out := make([]source, len(paths))
+	var todo []int
+	if c != nil {
+		now := time.Now()
+		for i, p := range paths {
+			if e, ok := c.lookup(p, open[p], nil, now); ok {
+				out[i] = source{src: e.src, joins: e.joins, ok: true}
+			} else {
+				todo = append(todo, i)
+			}
+		}
+	} else {
+		todo = make([]int, len(paths))
+		for i := range todo {
+			todo[i] = i
+		}
+	}
+	one := func(i int) { out[i] = c.source(paths[i], open[paths[i]], need != nil && need(paths[i]), limit) }
+	if len(todo) == 1 {
+		one(todo[0])
+		return out
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := range next {
+				one(i)
+			}
+		})
+	}
+	for _, i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}

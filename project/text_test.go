@@ -1,0 +1,273 @@
+package project
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+const (
+	doorTools = "[Order:Record | (id::Integer)]\n[getOrder:Tool {description: \"Fetches\"} | (orderId::Integer)==>(::Order)]\n"
+	doorAgent = "[support:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} | getOrder]\n"
+	doorTest  = "[t1:Test {agent: support} | (:User {says: \"Where?\"}), (:Call {tool: getOrder, args: {orderId: 7}})]\n"
+)
+
+// codes returns the codes of a list of diagnostics, one a line.
+func codes(l diag.List) string {
+	var b strings.Builder
+	for _, d := range l {
+		b.WriteString(d.Code + ": " + d.Message + "\n")
+	}
+	return b.String()
+}
+
+// TestCheckTextAlone: a text alone is parsed and compiled, the
+// diagnostics of both merged, as parsing and compiling it gives.
+func TestCheckTextAlone(t *testing.T) {
+	for _, text := range []string{doorTools + doorAgent, doorAgent, "[a:Agent {model: 3} | nothing]\n(a)\n", "[broken"} {
+		f := diag.NewFile("x.gram", []byte(text))
+		got := CheckText(f)
+		doc, parsed := parser.Parse(f)
+		prog, compiled := schema.Compile(doc)
+		if g, w := codes(got.Diags), codes(schema.Merge(parsed, compiled)); g != w {
+			t.Errorf("%q: diagnostics\n%s\nwant\n%s", text, g, w)
+		}
+		if len(got.Program.Agents) != len(prog.Agents) || got.File != f || got.Package != nil {
+			t.Errorf("%q: %+v", text, got)
+		}
+	}
+}
+
+// TestCheckTextEnv: the tests of a text alone use the programs given.
+func TestCheckTextEnv(t *testing.T) {
+	subject := CheckText(diag.NewFile("d/agents.gram", []byte(doorTools+doorAgent)))
+	f := diag.NewFile("d/agents_test.gram", []byte(doorTest))
+	if got := CheckText(f); !got.Diags.HasErrors() {
+		t.Errorf("alone: no errors, want the agent undefined")
+	}
+	if got := CheckText(f, subject.Program); len(got.Diags) > 0 || len(got.Program.Tests) != 1 {
+		t.Errorf("with its subject:\n%s", codes(got.Diags))
+	}
+}
+
+// TestCheckTextBinary: binary data is one diagnostic, whatever checks it.
+func TestCheckTextBinary(t *testing.T) {
+	text := []byte("[a:Agent]\x00\x01")
+	got := CheckText(diag.NewFile("x.gram", text))
+	if len(got.Diags) != 1 || got.Diags[0].Code != CodeBinaryFile || got.Diags[0].Span.Start != 9 {
+		t.Errorf("diagnostics:\n%s", codes(got.Diags))
+	}
+	prev := EditText(nil, diag.NewFile("x.gram", text))
+	fixed := EditText(prev, diag.NewFile("x.gram", []byte("[a:Tool {description: \"x\"} | ()==>(::String)]\n")))
+	if len(fixed.Diags) > 0 || len(fixed.Program.Tools) != 1 {
+		t.Errorf("fixed:\n%s", codes(fixed.Diags))
+	}
+	if _, bin := Binary([]byte("plain text, é")); bin {
+		t.Error("text taken for binary data")
+	}
+}
+
+// TestCheckTextBindings: a bindings file is checked by the rules of
+// bindings, alone as in a package.
+func TestCheckTextBindings(t *testing.T) {
+	text := "{kind: \"bindings\"}\n(:Oops {x: 1})\n"
+	got := CheckText(diag.NewFile("bindings.gram", []byte(text)))
+	if len(got.Diags) != 1 || got.Diags[0].Code != CodeBindings || len(got.Program.Agents) != 0 {
+		t.Errorf("alone:\n%s", codes(got.Diags))
+	}
+	pkg := compileTexts(t, "dir/agents.gram", doorTools+doorAgent, "dir/bindings.gram", text)
+	if f := pkg.Lookup("dir/bindings.gram"); f.Member || codes(f.Diags) != codes(got.Diags) {
+		t.Errorf("in a package:\n%s", codes(f.Diags))
+	}
+}
+
+// TestEditText: each version checked from the one before gives what a
+// check afresh gives, and takes from it what the change leaves.
+func TestEditText(t *testing.T) {
+	texts := []string{
+		doorTools + doorAgent,
+		doorTools + strings.Replace(doorAgent, "Help.", "Help them.", 1),
+		doorTools + strings.Replace(doorAgent, "getOrder]", "getOrdr]", 1),
+		strings.Replace(doorTools, "Fetches", "Fetches one", 1) + doorAgent,
+		"[broken\n" + doorAgent,
+		"",
+		doorTools,
+	}
+	var prev *Text
+	for i, text := range texts {
+		got := EditText(prev, diag.NewFile("x.gram", []byte(text)))
+		want := CheckText(diag.NewFile("x.gram", []byte(text)))
+		if g, w := codes(got.Diags), codes(want.Diags); g != w {
+			t.Fatalf("version %d: diagnostics\n%s\nwant\n%s", i, g, w)
+		}
+		if len(got.Program.Tools) != len(want.Program.Tools) || len(got.Program.Agents) != len(want.Program.Agents) {
+			t.Fatalf("version %d: %d tools, %d agents; want %d, %d", i, len(got.Program.Tools), len(got.Program.Agents), len(want.Program.Tools), len(want.Program.Agents))
+		}
+		prev = got
+	}
+	// The edit said, not found.
+	f := diag.NewFile("x.gram", []byte(doorTools+doorAgent+doorAgent))
+	span := diag.Span{Start: len(doorTools + doorAgent), End: len(doorTools + doorAgent)}
+	got := Check(f, Request{Prev: prev, Edit: &Edit{Span: span, NewLen: len(doorAgent)}, Editing: true})
+	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Text)).Diags); g != w || w == "" {
+		t.Errorf("with the edit: diagnostics\n%s\nwant\n%s", g, w)
+	}
+	// Stopped.
+	stopped := Check(diag.NewFile("x.gram", []byte(doorTools)), Request{Prev: got, Editing: true, Stop: func() bool { return true }})
+	if stopped != nil {
+		t.Errorf("stopped: %+v, want nil", stopped)
+	}
+}
+
+// writeFiles writes files given as name → text into dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCheckInPackage: a text whose package is given is compiled with the
+// other member files, open buffers taken before the files on disk; a text
+// that does not join, or whose package has no other member, alone.
+func TestCheckInPackage(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools.gram": doorTools,
+		"data.gram":  "{kind: \"data\"}\n(getOrder)\n",
+	})
+	path := filepath.Join(dir, "agents.gram")
+	src := &Sources{Dir: dir, Paths: []string{filepath.Join(dir, "data.gram"), filepath.Join(dir, "tools.gram")}, Cache: &Cache{}}
+	got := Check(diag.NewFile(path, []byte(doorAgent)), Request{Package: src, Editing: true})
+	if len(got.Diags) > 0 || got.Package == nil || len(got.Others) != 1 || got.Others[0].File.Path != src.Paths[1] {
+		t.Fatalf("in its package: %+v\n%s", got, codes(got.Diags))
+	}
+	if alone := CheckText(diag.NewFile(path, []byte(doorAgent))); !alone.Diags.HasErrors() {
+		t.Errorf("alone: no errors, want getOrder undefined")
+	}
+	// An open buffer of tools.gram without the tool.
+	src2 := *src
+	src2.Open = map[string]*diag.File{src.Paths[1]: diag.NewFile(src.Paths[1], []byte("[Order:Record | (id::Integer)]\n"))}
+	next := Check(diag.NewFile(path, []byte(doorAgent+"\n")), Request{Prev: got, Package: &src2, Editing: true})
+	if !next.Diags.HasErrors() {
+		t.Errorf("with the open buffer: no errors, want getOrder undefined")
+	}
+	// A data file, not a member, is compiled alone.
+	data := Check(diag.NewFile(path, []byte("{kind: \"data\"}\n(getOrder)\n")), Request{Package: src})
+	if data.Package != nil || len(data.Diags) > 0 {
+		t.Errorf("a data file: %+v\n%s", data, codes(data.Diags))
+	}
+}
+
+// TestCacheDataFileUnread: a data file beside an agent file is judged by
+// its header: neither read whole nor parsed, and the judgement is kept.
+func TestCacheDataFileUnread(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data.gram")
+	writeFiles(t, dir, map[string]string{"data.gram": "{kind: \"data\"}\n(lookupOrder {x: 1})\n"})
+	var c Cache
+	for range 2 {
+		s := c.source(path, nil, false, 0)
+		if !s.ok || s.joins || s.src.File != nil || s.src.Doc != nil {
+			t.Errorf("source = %+v; want a file that does not join, unread", s)
+		}
+	}
+	if s := c.source(path, nil, true, 0); !s.ok {
+		t.Errorf("needed: %+v", s)
+	}
+}
+
+// TestLoadFiles: the files given are read, even one set aside by its name
+// or one that never joins; one that cannot be read is said.
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools.gram":  doorTools,
+		"agents.gram": doorAgent,
+		"_draft.gram": doorAgent,
+	})
+	draft, missing := filepath.Join(dir, "_draft.gram"), filepath.Join(dir, "missing.gram")
+	l, err := Load(dir, LoadOptions{Files: []string{draft, missing}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Unread) != 1 || l.Unread[0].Path != missing || !l.Unread[0].Needed {
+		t.Errorf("unread = %+v", l.Unread)
+	}
+	if f := l.Lookup(filepath.Join(dir, "agents.gram")); f == nil || !f.Member || len(f.Diags) > 0 {
+		t.Errorf("agents.gram = %+v", f)
+	}
+	if f := l.Lookup(draft); f == nil || f.Member || !f.Diags.HasErrors() {
+		t.Errorf("_draft.gram = %+v, want alone, with getOrder undefined", f)
+	}
+}
+
+// TestChangedSpan: the changed part of two texts is the shortest edit of
+// the first that gives the second, with the common prefix taken first, as
+// comparing byte by byte finds it, blocks of equal bytes and all.
+func TestChangedSpan(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	naive := func(old, text []byte) (diag.Span, int) {
+		p := 0
+		for p < len(old) && p < len(text) && old[p] == text[p] {
+			p++
+		}
+		q := 0
+		for q < len(old)-p && q < len(text)-p && old[len(old)-1-q] == text[len(text)-1-q] {
+			q++
+		}
+		return diag.Span{Start: p, End: len(old) - q}, len(text) - p - q
+	}
+	for i := 0; i < 2000; i++ {
+		old := []byte(strings.Repeat("ab", r.IntN(300)))
+		start := r.IntN(len(old) + 1)
+		end := start + r.IntN(len(old)-start+1)
+		text := append(append(append([]byte{}, old[:start]...), strings.Repeat("ba", r.IntN(3))...), old[end:]...)
+		got := Changed(old, text)
+		gs, gn := got.Span, got.NewLen
+		ws, wn := naive(old, text)
+		if gs != ws || gn != wn {
+			t.Fatalf("Changed(%q, %q) = %v %d, want %v %d", old, text, gs, gn, ws, wn)
+		}
+	}
+}
+
+// TestEditTextBinaryRandom: whether a version is binary data is told the
+// same from the version before as afresh, whatever an edit adds or takes
+// away (NUL bytes, bytes that are not UTF-8, a rune cut in two).
+func TestEditTextBinaryRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"(a)", " ", "\n", "é", "日本", "\x00", "\xff", "\xe6", "[t:Tool]", "{kind: \"data\"}"}
+	text := []byte("(a)-->(b)\n")
+	var prev *Text
+	for i := range 600 {
+		next := append([]byte{}, text...)
+		at := r.IntN(len(next) + 1)
+		cut := min(len(next), at+r.IntN(4))
+		if r.IntN(3) == 0 {
+			next = append(next[:at], next[cut:]...)
+		} else {
+			next = append(next[:at], append([]byte(pieces[r.IntN(len(pieces))]), next[at:]...)...)
+		}
+		if r.IntN(50) == 0 {
+			next = []byte("(a)\n") // back to text
+		}
+		// A file is parsed once: its positions are its parse's.
+		got, want := EditText(prev, diag.NewFile("x.gram", next)), CheckText(diag.NewFile("x.gram", next))
+		// (The parse of the rest, again from the version before, is the
+		// parser's tests' business.)
+		binary := func(l diag.List) bool { return len(l) == 1 && l[0].Code == CodeBinaryFile }
+		if g, w := binary(got.Diags), binary(want.Diags); g != w {
+			t.Fatalf("version %d %q: binary data %v, want %v", i, next, g, w)
+		}
+		prev, text = got, next
+	}
+}
