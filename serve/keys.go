@@ -83,93 +83,126 @@ var entryFields = []string{"sha256", "identity", "claims"}
 // written in plain text by mistake is overwritten with asterisks in f's
 // text, so that no excerpt of the file shows it either.
 func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
-	var diags diag.List
-	text := f.Text
-	whole := diag.Span{Start: 0, End: len(text)}
-	shape := func(span diag.Span, format string, a ...any) {
-		d := diag.Errorf(CodeInvalidKeys, span, format, a...)
-		d.Detail = `write {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "<name>", "claims": {...}}, ...]}`
-		diags.Add(d)
+	kr := &keysReader{text: f.Text, dec: json.NewDecoder(bytes.NewReader(f.Text))}
+	kr.dec.UseNumber()
+	if kr.document() {
+		checkDuplicates(kr.entries, &kr.diags)
 	}
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	syntax := func(err error) {
-		off := int(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int(se.Offset)
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			off = len(text)
-		}
-		off = max(min(off, len(text)-1), 0)
-		d := diag.Errorf(CodeInvalidKeys, diag.Span{Start: off, End: min(off+1, len(text))}, "the keys document is not valid JSON: %s", jsonReason(err))
-		diags.Add(d)
+	return kr.entries, kr.diags
+}
+
+// keysReader reads a keys document, gathering its entries and the
+// diagnostics of its problems.
+type keysReader struct {
+	text    []byte
+	dec     *json.Decoder
+	entries []KeyEntry
+	diags   diag.List
+}
+
+// shape reports a document that is not of the keys document's shape.
+func (kr *keysReader) shape(span diag.Span, format string, a ...any) {
+	d := diag.Errorf(CodeInvalidKeys, span, format, a...)
+	d.Detail = `write {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "<name>", "claims": {...}}, ...]}`
+	kr.diags.Add(d)
+}
+
+// syntax reports a document that is not valid JSON, at the place of err.
+func (kr *keysReader) syntax(err error) {
+	text := kr.text
+	off := int(kr.dec.InputOffset())
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
 	}
-	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		off = len(text)
+	}
+	off = max(min(off, len(text)-1), 0)
+	d := diag.Errorf(CodeInvalidKeys, diag.Span{Start: off, End: min(off+1, len(text))}, "the keys document is not valid JSON: %s", jsonReason(err))
+	kr.diags.Add(d)
+}
+
+// document reads the document's object, and reports whether it read it
+// to its end.
+func (kr *keysReader) document() bool {
+	whole := diag.Span{Start: 0, End: len(kr.text)}
+	tok, err := kr.dec.Token()
 	if err != nil {
-		syntax(err)
-		return nil, diags
+		kr.syntax(err)
+		return false
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		shape(whole, "the keys document must be a JSON object with a \"keys\" list")
-		return nil, diags
+		kr.shape(whole, "the keys document must be a JSON object with a \"keys\" list")
+		return false
 	}
-	var entries []KeyEntry
 	sawKeys := false
-	for dec.More() {
-		start := skipSpace(text, int(dec.InputOffset()))
-		tok, err := dec.Token()
+	for kr.dec.More() {
+		start := skipSpace(kr.text, int(kr.dec.InputOffset()))
+		tok, err := kr.dec.Token()
 		if err != nil {
-			syntax(err)
-			return entries, diags
+			kr.syntax(err)
+			return false
 		}
 		name, _ := tok.(string)
 		if name != "keys" {
 			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				syntax(err)
-				return entries, diags
+			if err := kr.dec.Decode(&skip); err != nil {
+				kr.syntax(err)
+				return false
 			}
 			d := diag.Warningf(CodeUnknownProperty, diag.Span{Start: start, End: start + len(name) + 2}, "unknown property %q of the keys document (it has only \"keys\")", name)
-			diags.Add(d)
+			kr.diags.Add(d)
 			continue
 		}
 		sawKeys = true
-		listStart := skipSpace(text, int(dec.InputOffset()))
-		tok, err = dec.Token()
-		if err != nil {
-			syntax(err)
-			return entries, diags
-		}
-		if d, ok := tok.(json.Delim); !ok || d != '[' {
-			shape(diag.Span{Start: listStart, End: listStart + 1}, "\"keys\" must be a list of entries")
-			return entries, diags
-		}
-		for dec.More() {
-			at := skipSpace(text, int(dec.InputOffset()))
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				syntax(err)
-				return entries, diags
-			}
-			span := diag.Span{Start: at, End: int(dec.InputOffset())}
-			if e, ok := parseEntry(text, raw, span, &diags); ok {
-				entries = append(entries, e)
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			syntax(err)
-			return entries, diags
+		if !kr.list() {
+			return false
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		syntax(err)
-		return entries, diags
+	if _, err := kr.dec.Token(); err != nil {
+		kr.syntax(err)
+		return false
 	}
 	if !sawKeys {
-		shape(whole, "the keys document has no \"keys\" list")
+		kr.shape(whole, "the keys document has no \"keys\" list")
 	}
+	return true
+}
+
+// list reads the "keys" list, and reports whether it read it to its end.
+func (kr *keysReader) list() bool {
+	listStart := skipSpace(kr.text, int(kr.dec.InputOffset()))
+	tok, err := kr.dec.Token()
+	if err != nil {
+		kr.syntax(err)
+		return false
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		kr.shape(diag.Span{Start: listStart, End: listStart + 1}, "\"keys\" must be a list of entries")
+		return false
+	}
+	for kr.dec.More() {
+		at := skipSpace(kr.text, int(kr.dec.InputOffset()))
+		var raw json.RawMessage
+		if err := kr.dec.Decode(&raw); err != nil {
+			kr.syntax(err)
+			return false
+		}
+		span := diag.Span{Start: at, End: int(kr.dec.InputOffset())}
+		if e, ok := parseEntry(kr.text, raw, span, &kr.diags); ok {
+			kr.entries = append(kr.entries, e)
+		}
+	}
+	if _, err := kr.dec.Token(); err != nil {
+		kr.syntax(err)
+		return false
+	}
+	return true
+}
+
+// checkDuplicates reports the entries whose hash an earlier entry has.
+func checkDuplicates(entries []KeyEntry, diags *diag.List) {
 	seen := map[[sha256.Size]byte]int{}
 	for i, e := range entries {
 		if j, ok := seen[e.Hash]; ok {
@@ -181,26 +214,45 @@ func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
 		}
 		seen[e.Hash] = i
 	}
-	return entries, diags
 }
 
 // parseEntry reads one entry of the "keys" list, at span in text.
 func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.List) (KeyEntry, bool) {
-	e := KeyEntry{Span: span}
-	values := valueSpans(raw, span.Start)
-	at := func(k string) diag.Span {
-		if v, ok := values[k]; ok {
-			return v
-		}
-		return span
-	}
+	er := &entryReader{e: KeyEntry{Span: span}, values: valueSpans(raw, span.Start), diags: diags}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		d := diag.Errorf(CodeInvalidKeys, span, "an entry of \"keys\" must be an object")
 		d.Detail = `write {"sha256": "<hex SHA-256 of the key>", "identity": "<name>", "claims": {...}}`
 		diags.Add(d)
-		return e, false
+		return er.e, false
 	}
+	ok := er.properties(text, obj)
+	ok = er.hash(obj) && ok
+	ok = er.identity(obj) && ok
+	ok = er.claims(obj) && ok
+	return er.e, ok
+}
+
+// entryReader reads the properties of an entry of the "keys" list.
+type entryReader struct {
+	e      KeyEntry
+	values map[string]diag.Span // the properties' values' places
+	diags  *diag.List
+}
+
+// at returns the place of the value of the entry's property k, or the
+// entry's when it has none.
+func (er *entryReader) at(k string) diag.Span {
+	if v, ok := er.values[k]; ok {
+		return v
+	}
+	return er.e.Span
+}
+
+// properties reports the properties the entry should not have: a key in
+// plain text, which it overwrites with asterisks in text, and unknown
+// ones. It returns false when the entry holds a key.
+func (er *entryReader) properties(text []byte, obj map[string]json.RawMessage) bool {
 	ok := true
 	names := make([]string, 0, len(obj))
 	for k := range obj {
@@ -211,76 +263,98 @@ func parseEntry(text []byte, raw json.RawMessage, span diag.Span, diags *diag.Li
 		switch {
 		case slices.Contains(entryFields, k):
 		case slices.Contains([]string{"key", "apiKey", "api_key", "token", "secret"}, k):
-			if v, ok := values[k]; ok && v.Len() >= 2 && text[v.Start] == '"' {
+			if v, ok := er.values[k]; ok && v.Len() >= 2 && text[v.Start] == '"' {
 				for i := v.Start + 1; i < v.End-1; i++ {
 					text[i] = '*'
 				}
 			}
-			d := diag.Errorf(CodePlaintextKey, at(k), "this entry holds a key in %q: a keys document holds the keys' SHA-256 hashes, never the keys", k)
+			d := diag.Errorf(CodePlaintextKey, er.at(k), "this entry holds a key in %q: a keys document holds the keys' SHA-256 hashes, never the keys", k)
 			d.Detail = `replace it by "sha256": the hexadecimal SHA-256 of the key (printf %s "$KEY" | sha256sum), and keep the key itself out of files`
-			diags.Add(d)
+			er.diags.Add(d)
 			ok = false
 		default:
 			msg := fmt.Sprintf("unknown property %q of a key entry (it has sha256, identity and claims)", k)
 			if s := suggest.Closest(k, entryFields); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			diags.Add(diag.Warningf(CodeUnknownProperty, at(k), "%s", msg))
+			er.diags.Add(diag.Warningf(CodeUnknownProperty, er.at(k), "%s", msg))
 		}
 	}
+	return ok
+}
+
+// hash reads the entry's "sha256", and reports whether it is a valid hash.
+func (er *entryReader) hash(obj map[string]json.RawMessage) bool {
 	var hash string
-	if v, has := obj["sha256"]; !has {
+	v, has := obj["sha256"]
+	if !has {
 		if _, plain := obj["key"]; !plain {
-			d := diag.Errorf(CodeInvalidKeyHash, span, "this entry has no \"sha256\"")
+			d := diag.Errorf(CodeInvalidKeyHash, er.e.Span, "this entry has no \"sha256\"")
 			d.Detail = `add "sha256": the hexadecimal SHA-256 of the key (printf %s "$KEY" | sha256sum)`
-			diags.Add(d)
+			er.diags.Add(d)
 		}
-		ok = false
-	} else if json.Unmarshal(v, &hash) != nil || len(hash) != 2*sha256.Size || !isHex(hash) {
-		d := diag.Errorf(CodeInvalidKeyHash, at("sha256"), "\"sha256\" must be 64 hexadecimal digits, the SHA-256 of the key")
+		return false
+	}
+	if json.Unmarshal(v, &hash) != nil || len(hash) != 2*sha256.Size || !isHex(hash) {
+		d := diag.Errorf(CodeInvalidKeyHash, er.at("sha256"), "\"sha256\" must be 64 hexadecimal digits, the SHA-256 of the key")
 		d.Detail = `compute it with printf %s "$KEY" | sha256sum`
-		diags.Add(d)
-		ok = false
-	} else {
-		b, _ := hex.DecodeString(hash)
-		copy(e.Hash[:], b)
+		er.diags.Add(d)
+		return false
 	}
-	if v, has := obj["identity"]; !has || json.Unmarshal(v, &e.Identity) != nil || strings.TrimSpace(e.Identity) == "" {
-		d := diag.Errorf(CodeMissingIdentity, at("identity"), "this entry has no \"identity\": a non-empty name of who holds the key")
+	b, _ := hex.DecodeString(hash)
+	copy(er.e.Hash[:], b)
+	return true
+}
+
+// identity reads the entry's "identity", and reports whether it has one.
+func (er *entryReader) identity(obj map[string]json.RawMessage) bool {
+	if v, has := obj["identity"]; !has || json.Unmarshal(v, &er.e.Identity) != nil || strings.TrimSpace(er.e.Identity) == "" {
+		d := diag.Errorf(CodeMissingIdentity, er.at("identity"), "this entry has no \"identity\": a non-empty name of who holds the key")
 		d.Detail = `add "identity": "<name>"; it shows in logs and traces instead of the key`
-		diags.Add(d)
-		ok = false
+		er.diags.Add(d)
+		return false
 	}
+	return true
+}
+
+// claims reads the entry's "claims", whose "sub" is the identity unless
+// they give one, and reports whether they are valid.
+func (er *entryReader) claims(obj map[string]json.RawMessage) bool {
+	ok := true
+	e := &er.e
 	e.Claims = map[string]any{}
 	if v, has := obj["claims"]; has {
 		dec := json.NewDecoder(bytes.NewReader(v))
 		dec.UseNumber()
 		var claims map[string]any
 		if err := dec.Decode(&claims); err != nil || claims == nil {
-			d := diag.Errorf(CodeInvalidKeys, at("claims"), "\"claims\" must be an object of claims, e.g. {\"user_id\": \"550e8400-e29b-41d4-a716-446655440000\"}")
-			diags.Add(d)
+			d := diag.Errorf(CodeInvalidKeys, er.at("claims"), "\"claims\" must be an object of claims, e.g. {\"user_id\": \"550e8400-e29b-41d4-a716-446655440000\"}")
+			er.diags.Add(d)
 			ok = false
 		}
 		for k, c := range claims {
 			e.Claims[k] = c
 		}
-		e.claimSpans = valueSpans(v, at("claims").Start)
+		e.claimSpans = valueSpans(v, er.at("claims").Start)
 	}
-	if sub, has := e.Claims["sub"]; has {
-		subSpan, found := e.claimSpans["sub"]
-		if !found {
-			subSpan = at("claims")
+	sub, has := e.Claims["sub"]
+	if !has {
+		if e.Identity != "" {
+			e.Claims["sub"] = e.Identity
 		}
-		if s, isText := sub.(string); !isText || strings.TrimSpace(s) == "" {
-			d := diag.Errorf(CodeMissingIdentity, subSpan, "the claim \"sub\" names the identity: it must be a non-empty string")
-			d.Detail = `remove it (the identity is the "sub" claim then), or write the subject in quotes, e.g. "sub": "alice"`
-			diags.Add(d)
-			ok = false
-		}
-	} else if e.Identity != "" {
-		e.Claims["sub"] = e.Identity
+		return ok
 	}
-	return e, ok
+	subSpan, found := e.claimSpans["sub"]
+	if !found {
+		subSpan = er.at("claims")
+	}
+	if s, isText := sub.(string); !isText || strings.TrimSpace(s) == "" {
+		d := diag.Errorf(CodeMissingIdentity, subSpan, "the claim \"sub\" names the identity: it must be a non-empty string")
+		d.Detail = `remove it (the identity is the "sub" claim then), or write the subject in quotes, e.g. "sub": "alice"`
+		er.diags.Add(d)
+		ok = false
+	}
+	return ok
 }
 
 // CheckClaims reports, for each entry, the injected parameters of the

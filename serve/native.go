@@ -172,11 +172,42 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 	st.run = true
 	out := s.runAgent(ctx, st, a, conv, false, nil)
 	st.busy = out.busy()
-	env := envelope{Agent: a.agent.Name, RequestID: st.id, Messages: make([]historyMessage, 0, len(conv)+1), ToolsUsed: []toolUsed{}}
+	env := newEnvelope(a, st.id, conv, out.resp, warnings)
+	status := http.StatusOK
+	if out.err != nil {
+		aerr := s.runError(out.err)
+		st.kind = aerr.Kind
+		s.metrics.errors.WithLabelValues(aerr.Kind).Inc()
+		if aerr.Status == statusClientGone {
+			st.status = statusClientGone
+			return
+		}
+		env.Status, env.FinishReason, env.Error = envError, envError, &aerr.Message
+		status = aerr.Status
+		if aerr.RetryAfter > 0 {
+			w.Header().Set("Retry-After", fmt.Sprint(int(aerr.RetryAfter.Seconds())))
+		}
+	} else {
+		content := out.resp.Content
+		env.FinalResponse = &content
+		env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
+		env.Status, env.FinishReason = envCompleted, string(out.resp.Status)
+		if out.resp.Status == runtime.StatusMaxIterations {
+			env.Status = envMaxIter
+		}
+	}
+	out.serverTiming(w.Header())
+	writeJSON(w, status, env)
+}
+
+// newEnvelope returns the envelope of a run of a for the request id: the
+// history conv, and what the run's response resp (nil when the run did not
+// answer) reports, with the request's warnings before the run's.
+func newEnvelope(a *served, id string, conv runtime.Conversation, resp *runtime.Response, warnings []string) envelope {
+	env := envelope{Agent: a.agent.Name, RequestID: id, Messages: make([]historyMessage, 0, len(conv)+1), ToolsUsed: []toolUsed{}}
 	for _, m := range conv {
 		env.Messages = append(env.Messages, historyMessage{Role: string(m.Role), Content: m.Content})
 	}
-	resp := out.resp
 	if resp != nil {
 		env.Iterations = resp.Iterations
 		env.Usage = usageOf(resp.Usage)
@@ -197,29 +228,5 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 		joined := strings.Join(warnings, "; ")
 		env.Warning = &joined
 	}
-	status := http.StatusOK
-	if out.err != nil {
-		aerr := s.runError(out.err)
-		st.kind = aerr.Kind
-		s.metrics.errors.WithLabelValues(aerr.Kind).Inc()
-		if aerr.Status == statusClientGone {
-			st.status = statusClientGone
-			return
-		}
-		env.Status, env.FinishReason, env.Error = envError, envError, &aerr.Message
-		status = aerr.Status
-		if aerr.RetryAfter > 0 {
-			w.Header().Set("Retry-After", fmt.Sprint(int(aerr.RetryAfter.Seconds())))
-		}
-	} else {
-		content := resp.Content
-		env.FinalResponse = &content
-		env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
-		env.Status, env.FinishReason = envCompleted, string(resp.Status)
-		if resp.Status == runtime.StatusMaxIterations {
-			env.Status = envMaxIter
-		}
-	}
-	out.serverTiming(w.Header())
-	writeJSON(w, status, env)
+	return env
 }

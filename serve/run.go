@@ -160,85 +160,111 @@ type observer struct {
 // event handles one event of the run.
 func (o *observer) event(e runtime.Event) {
 	now := time.Now()
-	m := o.s.metrics
-	name := o.a.agent.Name
 	switch e.Type {
 	case runtime.EventModelTurnFinished:
-		o.flushTools()
-		outcome := "ok"
-		if e.Err != nil || e.Error != "" {
-			outcome = "error"
-		}
-		m.modelCalls.WithLabelValues(name, outcome).Observe(e.Duration.Seconds())
-		o.mu.Lock()
-		o.model += e.Duration
-		o.mu.Unlock()
-		_, span := o.s.trace.tracer.Start(o.ctx, "chat "+o.a.agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(o.a.agent, o.stream)...))
-		if u := e.Usage; u != nil {
-			m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
-			m.tokens.WithLabelValues(name, "output").Add(float64(u.CompletionTokens))
-			span.SetAttributes(semconv.GenAIUsageInputTokens(int(u.PromptTokens)), semconv.GenAIUsageOutputTokens(int(u.CompletionTokens)))
-		}
-		if e.FinishReason != "" {
-			span.SetAttributes(semconv.GenAIResponseFinishReasons(e.FinishReason))
-		}
-		if outcome == "error" {
-			kind := "model_error"
-			if e.Err != nil {
-				kind = runError(e.Err).Kind
-			}
-			failSpan(span, kind, "the model call failed")
-		}
-		span.End(trace.WithTimestamp(now))
+		o.modelTurnFinished(e, now)
 	case runtime.EventToolCallStarted:
-		desc := ""
-		if t := o.a.tools[e.Name]; t != nil {
-			desc = t.Description
-		}
-		_, span := o.s.trace.tracer.Start(o.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
-			trace.WithTimestamp(now), trace.WithAttributes(toolAttributes(e.Name, e.CallID, desc)...))
-		o.mu.Lock()
-		o.calls[e.CallID] = toolSpan{span: span, start: now}
-		if o.toolsStart.IsZero() {
-			o.toolsStart = now
-		}
-		o.mu.Unlock()
+		o.toolCallStarted(e, now)
 	case runtime.EventToolCallFinished:
-		o.mu.Lock()
-		ts, ok := o.calls[e.CallID]
-		delete(o.calls, e.CallID)
-		o.toolsEnd = now
-		o.mu.Unlock()
-		tool := e.Name
-		if _, known := o.a.tools[tool]; !known {
-			tool = "unknown"
-		}
-		outcome := "ok"
-		if e.Tool != nil && e.Tool.Failed() {
-			outcome = "error"
-			m.errors.WithLabelValues(kindToolCall).Inc()
-		}
-		m.toolCalls.WithLabelValues(name, tool, outcome).Inc()
-		m.toolLatency.WithLabelValues(name, tool).Observe(e.Duration.Seconds())
-		if ok {
-			if outcome == "error" {
-				failSpan(ts.span, "tool_error", "the tool call failed")
-			}
-			ts.span.End(trace.WithTimestamp(now))
-		}
+		o.toolCallFinished(e, now)
 	case runtime.EventRunFinished:
-		o.flushTools()
-		o.mu.Lock()
-		for id, ts := range o.calls { // calls a cancelled run left unfinished
-			failSpan(ts.span, "cancelled", "the run ended before the tool call")
-			ts.span.End(trace.WithTimestamp(now))
-			delete(o.calls, id)
-		}
-		o.mu.Unlock()
+		o.runFinished(now)
 	}
 	if o.onEvent != nil {
 		o.onEvent(e)
+	}
+}
+
+// modelTurnFinished records a model call that ended at now: its metrics,
+// its time and its chat span.
+func (o *observer) modelTurnFinished(e runtime.Event, now time.Time) {
+	m := o.s.metrics
+	name := o.a.agent.Name
+	o.flushTools()
+	outcome := "ok"
+	if e.Err != nil || e.Error != "" {
+		outcome = "error"
+	}
+	m.modelCalls.WithLabelValues(name, outcome).Observe(e.Duration.Seconds())
+	o.mu.Lock()
+	o.model += e.Duration
+	o.mu.Unlock()
+	_, span := o.s.trace.tracer.Start(o.ctx, "chat "+o.a.agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(o.a.agent, o.stream)...))
+	if u := e.Usage; u != nil {
+		m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
+		m.tokens.WithLabelValues(name, "output").Add(float64(u.CompletionTokens))
+		span.SetAttributes(semconv.GenAIUsageInputTokens(int(u.PromptTokens)), semconv.GenAIUsageOutputTokens(int(u.CompletionTokens)))
+	}
+	if e.FinishReason != "" {
+		span.SetAttributes(semconv.GenAIResponseFinishReasons(e.FinishReason))
+	}
+	if outcome == "error" {
+		kind := "model_error"
+		if e.Err != nil {
+			kind = runError(e.Err).Kind
+		}
+		failSpan(span, kind, "the model call failed")
+	}
+	span.End(trace.WithTimestamp(now))
+}
+
+// toolCallStarted starts the execute_tool span of a tool call that
+// started at now.
+func (o *observer) toolCallStarted(e runtime.Event, now time.Time) {
+	desc := ""
+	if t := o.a.tools[e.Name]; t != nil {
+		desc = t.Description
+	}
+	_, span := o.s.trace.tracer.Start(o.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithTimestamp(now), trace.WithAttributes(toolAttributes(e.Name, e.CallID, desc)...))
+	o.mu.Lock()
+	o.calls[e.CallID] = toolSpan{span: span, start: now}
+	if o.toolsStart.IsZero() {
+		o.toolsStart = now
+	}
+	o.mu.Unlock()
+}
+
+// toolCallFinished records a tool call that ended at now: its metrics and
+// the end of its span.
+func (o *observer) toolCallFinished(e runtime.Event, now time.Time) {
+	m := o.s.metrics
+	name := o.a.agent.Name
+	o.mu.Lock()
+	ts, ok := o.calls[e.CallID]
+	delete(o.calls, e.CallID)
+	o.toolsEnd = now
+	o.mu.Unlock()
+	tool := e.Name
+	if _, known := o.a.tools[tool]; !known {
+		tool = "unknown"
+	}
+	outcome := "ok"
+	if e.Tool != nil && e.Tool.Failed() {
+		outcome = "error"
+		m.errors.WithLabelValues(kindToolCall).Inc()
+	}
+	m.toolCalls.WithLabelValues(name, tool, outcome).Inc()
+	m.toolLatency.WithLabelValues(name, tool).Observe(e.Duration.Seconds())
+	if ok {
+		if outcome == "error" {
+			failSpan(ts.span, "tool_error", "the tool call failed")
+		}
+		ts.span.End(trace.WithTimestamp(now))
+	}
+}
+
+// runFinished ends, at now, the spans of the tool calls a cancelled run
+// left unfinished.
+func (o *observer) runFinished(now time.Time) {
+	o.flushTools()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for id, ts := range o.calls {
+		failSpan(ts.span, "cancelled", "the run ended before the tool call")
+		ts.span.End(trace.WithTimestamp(now))
+		delete(o.calls, id)
 	}
 }
 

@@ -6,7 +6,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
@@ -127,12 +130,16 @@ type serveFlags struct {
 	readTimeout                      time.Duration
 }
 
-func runServe(e *env, args []string) error {
-	fs := newFlags(e, "serve", serveHelp)
-	o := runOptions{cmd: "gramc serve"}
-	f := serveFlags{maxBody: serve.DefaultMaxBodyBytes, maxHistory: serve.DefaultMaxHistory, maxConcurrent: serve.DefaultMaxConcurrent,
+// newServeFlags returns the flags of gramc serve set to their defaults.
+func newServeFlags() serveFlags {
+	return serveFlags{maxBody: serve.DefaultMaxBodyBytes, maxHistory: serve.DefaultMaxHistory, maxConcurrent: serve.DefaultMaxConcurrent,
 		queue: serve.DefaultMaxQueue, queueTimeout: serve.DefaultQueueTimeout, timeout: serve.DefaultTimeout, grace: serve.DefaultGrace,
 		readTimeout: serve.DefaultReadTimeout, maxConns: serve.DefaultMaxConnections}
+}
+
+// register defines the flags of gramc serve on fs, the binding flags of o
+// among them.
+func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
@@ -156,6 +163,15 @@ func runServe(e *env, args []string) error {
 	fs.Var(positiveDuration{&f.readTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
 	fs.Var(minInt{p: &f.maxConns, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
 	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
+}
+
+// runServe runs gramc serve: it reads the flags and the file, binds the
+// agents' tools and serves the agents until a signal stops the server.
+func runServe(e *env, args []string) error {
+	fs := newFlags(e, "serve", serveHelp)
+	o := runOptions{cmd: "gramc serve"}
+	f := newServeFlags()
+	f.register(fs, &o)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
@@ -172,34 +188,9 @@ func runServe(e *env, args []string) error {
 	if f.queue == 0 {
 		f.queue = -1 // --max-queue 0: no queue (in serve.Limits, 0 is the default)
 	}
-	prog, err := o.loadProgram(e, o.file)
+	served, auth, keys, err := f.prepare(e, &o)
 	if err != nil {
 		return err
-	}
-	served, err := o.servedAgents(prog, f.agents)
-	if err != nil {
-		return err
-	}
-	o.applyModels(served...)
-	claims, err := claimMap(o, served, f.claims)
-	if err != nil {
-		return err
-	}
-	auth, keys, err := f.auth(e, o)
-	if err != nil {
-		return err
-	}
-	auth.Claims = claims
-	if err := checkAddr(o, f.addr, auth.Enabled()); err != nil {
-		return err
-	}
-	for _, origin := range f.origins {
-		if _, err := serve.NormalizeOrigin(origin); err != nil {
-			return o.usageErr("--allow-origin %s: %v", origin, err)
-		}
-	}
-	if auth.Enabled() {
-		o.perRequest = injectedNames(served)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -210,37 +201,14 @@ func runServe(e *env, args []string) error {
 	}
 	defer closeTools()
 	for _, k := range keys {
-		if d := serve.CheckClaims(k.entries, served, claims, injected); len(d) > 0 {
+		if d := serve.CheckClaims(k.entries, served, auth.Claims, injected); len(d) > 0 {
 			writeDiags(e, k.file, d, 0)
 			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.file.Path)
 		}
 	}
-	// As many idle connections to the model's server as runs at once, so
-	// that a busy server does not open (and TLS-handshake) a new one for
-	// most model calls.
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	base.MaxIdleConnsPerHost = f.maxConcurrent
-	o.baseTransport = base
-	transport, _, err := modelTransport(e, o)
+	cfg, err := f.config(e, &o, served, lib, logger, injected, auth)
 	if err != nil {
 		return err
-	}
-	cfg := serve.Config{
-		Auth:           auth,
-		Injected:       injected,
-		AllowedOrigins: f.origins,
-		Logger:         logger,
-		Version:        buildinfo.Version(),
-		Tracing:        serve.Tracing{Endpoint: f.otlp},
-		Limits: serve.Limits{MaxBodyBytes: int64(f.maxBody), MaxHistory: f.maxHistory, MaxConcurrent: f.maxConcurrent, MaxQueue: f.queue,
-			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace, ReadTimeout: f.readTimeout, MaxConnections: f.maxConns},
-	}
-	for _, a := range served {
-		model, err := newModel(a, o, transport, false, logger)
-		if err != nil {
-			return err
-		}
-		cfg.Agents = append(cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {
@@ -255,7 +223,85 @@ func runServe(e *env, args []string) error {
 		}
 		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, why)
 	}
-	url := "http://" + ln.Addr().String()
+	announce(e, srv, auth, "http://"+ln.Addr().String())
+	return serveUntilStopped(ctx, stop, e, srv, ln, f.grace, logger)
+}
+
+// prepare loads the program of o's file and picks the agents to serve,
+// then reads the credentials' configuration and checks the flags that
+// depend on it. It returns the agents, the configuration and the keys
+// documents read.
+func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, serve.AuthConfig, []keysSource, error) {
+	var auth serve.AuthConfig
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return nil, auth, nil, err
+	}
+	served, err := o.servedAgents(prog, f.agents)
+	if err != nil {
+		return nil, auth, nil, err
+	}
+	o.applyModels(served...)
+	claims, err := claimMap(*o, served, f.claims)
+	if err != nil {
+		return nil, auth, nil, err
+	}
+	auth, keys, err := f.auth(e, *o)
+	if err != nil {
+		return nil, auth, nil, err
+	}
+	auth.Claims = claims
+	if err := checkAddr(*o, f.addr, auth.Enabled()); err != nil {
+		return nil, auth, nil, err
+	}
+	for _, origin := range f.origins {
+		if _, err := serve.NormalizeOrigin(origin); err != nil {
+			return nil, auth, nil, o.usageErr("--allow-origin %s: %v", origin, err)
+		}
+	}
+	if auth.Enabled() {
+		o.perRequest = injectedNames(served)
+	}
+	return served, auth, keys, nil
+}
+
+// config returns the server's configuration: the flags' limits, and each
+// agent with its model, its tools (lib) and the values of its injected
+// parameters.
+func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *runtime.Library, logger *slog.Logger, injected map[string]any, auth serve.AuthConfig) (serve.Config, error) {
+	// As many idle connections to the model's server as runs at once, so
+	// that a busy server does not open (and TLS-handshake) a new one for
+	// most model calls.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = f.maxConcurrent
+	o.baseTransport = base
+	cfg := serve.Config{
+		Auth:           auth,
+		Injected:       injected,
+		AllowedOrigins: f.origins,
+		Logger:         logger,
+		Version:        buildinfo.Version(),
+		Tracing:        serve.Tracing{Endpoint: f.otlp},
+		Limits: serve.Limits{MaxBodyBytes: int64(f.maxBody), MaxHistory: f.maxHistory, MaxConcurrent: f.maxConcurrent, MaxQueue: f.queue,
+			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace, ReadTimeout: f.readTimeout, MaxConnections: f.maxConns},
+	}
+	transport, _, err := modelTransport(e, *o)
+	if err != nil {
+		return cfg, err
+	}
+	for _, a := range agents {
+		model, err := newModel(a, *o, transport, false, logger)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Agents = append(cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+	}
+	return cfg, nil
+}
+
+// announce writes, on standard error, what the server serves at url and
+// what credentials it asks for.
+func announce(e *env, srv *serve.Server, auth serve.AuthConfig, url string) {
 	fmt.Fprintf(e.stderr, "gramc serve: serving %s on %s (OpenAI base URL %s/v1)\n", strings.Join(srv.Agents(), ", "), url, url)
 	if !auth.Enabled() {
 		fmt.Fprintf(e.stderr, "gramc serve: no keys configured: listening on loopback only, and anyone on this machine can call the agents (--keys FILE or --keys-env VAR asks for keys)\n")
@@ -276,6 +322,12 @@ func runServe(e *env, args []string) error {
 	if ep := srv.TraceEndpoint(); ep != "" {
 		fmt.Fprintf(e.stderr, "gramc serve: exporting traces over OTLP to %s\n", ep)
 	}
+}
+
+// serveUntilStopped serves ln until ctx reports a signal, then drains the
+// server for up to grace and closes it; stop stops the signals' report,
+// so that a second signal ends the process at once.
+func serveUntilStopped(ctx context.Context, stop func(), e *env, srv *serve.Server, ln net.Listener, grace time.Duration, logger *slog.Logger) error {
 	// The server drains once the signal has been reported.
 	drain, startDrain := context.WithCancel(context.Background())
 	defer startDrain()
@@ -283,7 +335,7 @@ func runServe(e *env, args []string) error {
 		select {
 		case <-ctx.Done():
 			stop() // a second signal ends the process at once
-			fmt.Fprintf(e.stderr, "gramc serve: stopping: /readyz and new runs answer 503; the runs in progress have %v to finish\n", f.grace)
+			fmt.Fprintf(e.stderr, "gramc serve: stopping: /readyz and new runs answer 503; the runs in progress have %v to finish\n", grace)
 			startDrain()
 		case <-drain.Done():
 		}
