@@ -3,7 +3,8 @@
 // gram.runTest binds the tools of a test as `gramc test` does with no
 // flags: the built-in tools, then what the project's bindings file (the
 // nearest bindings.gram, in the test file's directory or a parent up to the
-// repository root, see project.FindBindings) gives: tools bound to
+// repository root, resolved by project.ResolveBindings as gramc resolves
+// it, the library assembled by mcp.Assemble) gives: tools bound to
 // programs (run in the bindings file's directory), MCP servers, injected
 // values, the model endpoint and its API key, model overrides and the
 // cassette directory. A bindings file with errors, or one that reads an
@@ -18,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,84 +53,44 @@ type testBinding struct {
 // is agent: the built-in tools under the project's bindings file. Close
 // the binding when the run is done.
 func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) (*testBinding, error) {
-	tb := &testBinding{lib: runtime.Builtins(), close: func() {}}
-	found, err := project.FindBindings(filepath.Dir(path))
-	if err != nil {
-		// A bindings file another user could have written is refused:
-		// the test is not run without the bindings it may need.
-		return nil, err
+	r := project.ResolveBindings(project.BindingsRequest{From: []string{filepath.Dir(path)}, Limit: inputfile.DefaultLimit})
+	if r.Err != nil {
+		if ue := (*project.UntrustedError)(nil); r.Path == "" || errors.As(r.Err, &ue) {
+			// A bindings file, or an mcp.json file it names, that another
+			// user could have written is refused: the test is not run
+			// without the bindings it may need.
+			return nil, r.Err
+		}
+		return nil, fmt.Errorf("%s: %v; see gramc check %s", r.Path, r.Err, r.Path)
 	}
-	if found == "" {
-		return tb, nil
+	if r.Bindings == nil {
+		return &testBinding{lib: runtime.Builtins(), close: func() {}}, nil
 	}
-	b, f, _, err := project.LoadBindings(found, true, inputfile.DefaultLimit)
-	if ue := (*project.UntrustedError)(nil); errors.As(err, &ue) {
-		// An mcp.json file it names that another user could have
-		// written, refused as the bindings file would be.
-		return nil, err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v; see gramc check %s", found, err, found)
-	}
-	if missing := b.Missing(f, os.LookupEnv); len(missing) > 0 {
+	if missing := r.Bindings.Missing(r.File, os.LookupEnv); len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
-	tb.path, tb.cassettes, tb.baseURL = found, b.Cassettes, b.BaseURL
-	tb.keyVar = b.APIKey.Env
-	tb.apiKey, _ = b.APIKey.Get(os.LookupEnv)
-	tb.missingKey = b.MissingKey(f, os.LookupEnv)
-	for _, p := range b.Programs {
-		if err := tb.lib.Register(runtime.ExecTool(p.Name, "cd "+shellQuote(b.Dir)+" && "+p.Command, 0)); err != nil {
-			return nil, fmt.Errorf("%s: tool %s: %v", found, p.Name, strings.TrimPrefix(err.Error(), "runtime: "))
-		}
-	}
-	if len(b.Injects) > 0 {
+	tb := &testBinding{path: r.Path, cassettes: r.Bindings.Cassettes, baseURL: r.BaseURL,
+		apiKey: r.APIKey, keyVar: r.KeyVar, models: r.Models,
+		missingKey: r.Bindings.MissingKey(r.File, os.LookupEnv)}
+	if len(r.Injects) > 0 {
 		injected := map[string]any{}
-		for _, st := range b.Injects {
-			v, _ := st.Value.Get(os.LookupEnv)
-			injected[st.Name] = injectedValue(agent, st.Name, v)
+		for name, v := range r.Injects {
+			injected[name] = injectedValue(agent, name, v)
 		}
 		tb.options = append(tb.options, runtime.WithInjected(injected))
 	}
-	for _, m := range b.Models {
-		if tb.models == nil {
-			tb.models = map[string]schema.Model{}
-		}
-		tb.models[m.Agent] = m.Model
+	a := mcp.Assembly{Logger: s.log}
+	for _, p := range r.Programs {
+		a.Programs = append(a.Programs, mcp.Program{Name: p.Name, Command: p.Command})
 	}
-	var clients []*mcp.Client
-	tb.close = func() {
-		for i := len(clients) - 1; i >= 0; i-- {
-			if err := clients[i].Close(); err != nil {
-				s.log.Warn("closing the MCP session", "server", clients[i].Name(), "error", err)
-			}
-		}
+	for _, sv := range r.Servers {
+		a.Servers = append(a.Servers, mcp.Source(sv))
 	}
-	for _, sv := range b.Servers {
-		cfg := mcp.Config{Name: sv.Name, URL: sv.URL, Logger: s.log}
-		if sv.Command != "" {
-			cfg.Command = "cd " + shellQuote(b.Dir) + " && " + sv.Command
-		}
-		for _, e := range sv.Env {
-			v, _ := e.Value.Get(os.LookupEnv)
-			cfg.Env = append(cfg.Env, e.Name+"="+v)
-		}
-		if len(sv.Headers) > 0 {
-			h := http.Header{}
-			for _, e := range sv.Headers {
-				v, _ := e.Value.Get(os.LookupEnv)
-				h.Add(e.Name, v)
-			}
-			cfg.HTTPClient = &http.Client{Transport: headerTransport{h, http.DefaultTransport}}
-		}
-		c, err := mcp.Connect(ctx, cfg)
-		if err != nil {
-			tb.close()
-			return nil, fmt.Errorf("%s: %v", found, err)
-		}
-		clients = append(clients, c)
-		c.AddTo(tb.lib)
+	lib, closeTools, err := mcp.Assemble(ctx, a)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", r.Path, err)
 	}
+	tb.lib, tb.close = lib, closeTools
 	return tb, nil
 }
 
@@ -190,24 +150,4 @@ func injectedValue(agent *schema.Agent, name, text string) any {
 		return text
 	}
 	return x
-}
-
-// headerTransport adds headers to every request.
-type headerTransport struct {
-	h    http.Header
-	next http.RoundTripper
-}
-
-// RoundTrip sends r with the headers.
-func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.h {
-		r.Header[k] = vs
-	}
-	return t.next.RoundTrip(r)
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

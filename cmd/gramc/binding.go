@@ -8,10 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -76,18 +74,48 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 	return lib, injected, closeTools, nil
 }
 
-// toolLibrary builds the tool library: the built-in tools, replaced by the
-// --tool programs of the same name, then the tools of the MCP servers in
-// the order given, each adding the names not bound yet; when need is not
-// nil, only the MCP tools it names. It starts the servers; call the
-// returned function to close them.
+// toolLibrary builds the tool library (see mcp.Assemble): the built-in
+// tools, replaced by the --tool programs of the same name, then the tools
+// of the MCP servers in the order given, each adding the names not bound
+// yet; when need is not nil, only the MCP tools it names. It starts the
+// servers; call the returned function to close them.
 func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logger, need []string) (*runtime.Library, func(), error) {
-	lib := runtime.Builtins()
+	tools, schemas, err := o.flagTools(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := mcp.Assembly{Tools: tools, Servers: o.mcp, Need: need, Headers: o.headers,
+		Logger: logger, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout)}
+	for _, p := range o.bound.Programs {
+		a.Programs = append(a.Programs, mcp.Program{Name: p.Name, Command: p.Command})
+	}
+	if o.logLevel != "off" && o.logLevel != "" {
+		a.Stderr = e.stderr
+	}
+	lib, closeTools, err := mcp.Assemble(ctx, a)
+	var re *mcp.RegisterError
+	switch {
+	case err == nil:
+		return lib, closeTools, nil
+	case errors.As(err, &re) && re.Program:
+		return nil, nil, fail(exitConfig, "%s: %s: %v", o.cmd, o.bound.Path, err)
+	case errors.As(err, &re):
+		return nil, nil, o.usageErr("--tool-schema %s=%s: %v", re.Tool, schemas[re.Tool], strings.TrimPrefix(re.Err.Error(), "runtime: "))
+	case ctx.Err() != nil:
+		return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
+	}
+	return nil, nil, fail(exitError, "%s: %v%s", o.cmd, err, mcpTimeoutHint(err))
+}
+
+// flagTools returns the --tool programs, each with the schema its
+// --tool-schema file gives, and those files by tool name.
+func (o *runOptions) flagTools(e *env) ([]runtime.Tool, map[string]string, error) {
 	schemas := map[string]string{}
 	for _, spec := range o.toolSchemas {
 		name, file, _ := strings.Cut(spec, "=")
 		schemas[strings.TrimSpace(name)] = file
 	}
+	var tools []runtime.Tool
 	for _, spec := range o.tools {
 		name, command, _ := strings.Cut(spec, "=")
 		name = strings.TrimSpace(name)
@@ -102,84 +130,9 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 				return nil, nil, o.usageErr("--tool-schema %s=%s: tool %q: %v", name, file, name, err)
 			}
 		}
-		if err := lib.Register(tool); err != nil {
-			return nil, nil, o.usageErr("--tool-schema %s=%s: %v", name, schemas[name], strings.TrimPrefix(err.Error(), "runtime: "))
-		}
+		tools = append(tools, tool)
 	}
-	// The bindings file's programs come after the flags' servers and
-	// before its own servers: a flag wins over the file.
-	flagServed := map[string]bool{}
-	programs := func() error {
-		for _, p := range o.bound.programs {
-			if flagServed[p.name] {
-				continue // served by a --mcp or --mcp-url server
-			}
-			if err := lib.Register(runtime.ExecTool(p.name, "cd "+shellQuote(p.dir)+" && "+p.command, o.toolTimeout)); err != nil {
-				return fail(exitConfig, "%s: %s: tool %s: %v", o.cmd, o.bound.b.Path, p.name, strings.TrimPrefix(err.Error(), "runtime: "))
-			}
-		}
-		return nil
-	}
-	var clients []*mcp.Client
-	closeAll := func() {
-		for i := len(clients) - 1; i >= 0; i-- {
-			if err := clients[i].Close(); err != nil {
-				logger.Warn("closing the MCP session", "server", clients[i].Name(), "error", err)
-			}
-		}
-	}
-	var serverStderr io.Writer
-	if o.logLevel != "off" && o.logLevel != "" {
-		serverStderr = e.stderr
-	}
-	var mcpHTTP *http.Client
-	if len(o.headers) > 0 {
-		var urls []string
-		for _, src := range o.mcp {
-			if src.headers == nil {
-				urls = append(urls, src.url)
-			}
-		}
-		mcpHTTP = &http.Client{Transport: newHeaderTransport(o.headers, http.DefaultTransport, urls...)}
-	}
-	registered := false
-	for _, src := range o.mcp {
-		if src.name != "" && !registered {
-			if err := programs(); err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			registered = true
-		}
-		client := mcpHTTP
-		if src.headers != nil {
-			client = &http.Client{Transport: newHeaderTransport(src.headers, http.DefaultTransport, src.url)}
-		}
-		c, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Name: src.name, Env: src.env,
-			Stderr: serverStderr, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Logger: logger, HTTPClient: client})
-		if err != nil {
-			closeAll()
-			if ctx.Err() != nil {
-				return nil, nil, fail(exitInterrupted, "%s: interrupted", o.cmd)
-			}
-			return nil, nil, fail(exitError, "%s: %v%s", o.cmd, err, mcpTimeoutHint(err))
-		}
-		clients = append(clients, c)
-		added := c.AddTo(lib, need...)
-		if src.name == "" {
-			for _, n := range added {
-				flagServed[n] = true
-			}
-		}
-		logger.Info("MCP tools added", "server", c.Name(), "tools", strings.Join(added, ","))
-	}
-	if !registered {
-		if err := programs(); err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-	}
-	return lib, closeAll, nil
+	return tools, schemas, nil
 }
 
 // runtimeOptions returns the options of every run.
@@ -335,7 +288,7 @@ func injectHint(cmd string) string {
 // added, for the names a tool of the agents injects and no --inject gives:
 // the list of NAME=VALUE and the values.
 func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]any) ([]string, map[string]any) {
-	if len(o.bound.injects) == 0 {
+	if len(o.bound.Injects) == 0 {
 		return o.injects, injected
 	}
 	list := slices.Clone([]string(o.injects))
@@ -349,11 +302,11 @@ func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]an
 			}
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(o.bound.injects)) {
+	for _, n := range slices.Sorted(maps.Keys(o.bound.Injects)) {
 		if !slices.Contains(names, n) || slices.Contains(o.perRequest, n) {
 			continue // not injected, or each request's own (gramc serve)
 		}
-		spec := n + "=" + o.bound.injects[n]
+		spec := n + "=" + o.bound.Injects[n]
 		values, _ := parseInjects([]string{spec})
 		if injected == nil {
 			injected = map[string]any{}

@@ -96,7 +96,7 @@ Flags:
 func runMCPImport(e *env, args []string) error {
 	fs := newFlags(e, "mcp import", mcpImportHelp)
 	var (
-		sources          []mcpSource
+		sources          []mcp.Source
 		tools, injected  listFlag
 		agent, modelName string
 		logLevel         string
@@ -122,7 +122,7 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].url)...)
+	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].URL)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
@@ -138,7 +138,7 @@ func runMCPImport(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := mcp.Connect(ctx, mcp.Config{Command: src.command, URL: src.url, Stderr: serverStderr, Logger: logger, StartTimeout: mcpStartTimeout(timeout)})
+	client, err := mcp.Connect(ctx, mcp.Config{Command: src.Command, URL: src.URL, Stderr: serverStderr, Logger: logger, StartTimeout: mcpStartTimeout(timeout)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitInterrupted, "gramc mcp import: interrupted")
@@ -148,9 +148,9 @@ func runMCPImport(e *env, args []string) error {
 	defer client.Close()
 
 	name := client.Name()
-	how := "--mcp " + shellQuote(src.command)
-	if src.url != "" {
-		how = "--mcp-url " + shellQuote(src.url)
+	how := "--mcp " + shellQuote(src.Command)
+	if src.URL != "" {
+		how = "--mcp-url " + shellQuote(src.URL)
 	}
 	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
 	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{

@@ -81,8 +81,8 @@ func (o *runOptions) inputFiles() []inputFile {
 			dir = filepath.Dir(o.file)
 		}
 	}
-	if o.bound.file != nil {
-		out = append(out, inputFile{o.bound.file.Path, "the bindings file"})
+	if o.bound.File != nil {
+		out = append(out, inputFile{o.bound.File.Path, "the bindings file"})
 	}
 	if o.history != "" {
 		out = append(out, inputFile{o.history, "the --history file"})

@@ -35,7 +35,7 @@ type runOptions struct {
 	messages       listFlag
 	tools          listFlag
 	toolSchemas    listFlag
-	mcp            []mcpSource
+	mcp            []mcp.Source
 	injects        listFlag
 	json, trace    bool
 	jsonEvents     bool // --json (not --json=final): events, one per line
@@ -68,21 +68,10 @@ type runOptions struct {
 	bound bindingsState
 }
 
-// mcpSource is an MCP server named on the command line: a command
-// (--mcp) or a URL (--mcp-url).
-type mcpSource struct {
-	command, url string
-	// name names a server of the bindings file; env adds variables to its
-	// command's environment, and headers are sent to its URL.
-	name    string
-	env     []string
-	headers http.Header
-}
-
 // mcpFlag collects --mcp and --mcp-url values in one list, in the order
 // given.
 type mcpFlag struct {
-	list *[]mcpSource
+	list *[]mcp.Source
 	url  bool
 }
 
@@ -95,9 +84,9 @@ func (f mcpFlag) Set(v string) error {
 		return errors.New("empty value")
 	}
 	if f.url {
-		*f.list = append(*f.list, mcpSource{url: v})
+		*f.list = append(*f.list, mcp.Source{URL: v})
 	} else {
-		*f.list = append(*f.list, mcpSource{command: v})
+		*f.list = append(*f.list, mcp.Source{Command: v})
 	}
 	return nil
 }

@@ -77,10 +77,10 @@ func processSecrets(environ []string, headers http.Header, urls ...string) []str
 func (o *runOptions) protect(e *env) []string {
 	urls := []string{o.baseURL, os.Getenv("OPENAI_BASE_URL")}
 	for _, s := range o.mcp {
-		urls = append(urls, s.url)
+		urls = append(urls, s.URL)
 	}
 	secrets := processSecrets(os.Environ(), o.headers, urls...)
-	for _, s := range o.bound.secrets {
+	for _, s := range o.bound.Secrets {
 		if s = strings.TrimSpace(s); len(s) >= 8 {
 			secrets = append(secrets, s)
 		}
@@ -89,50 +89,4 @@ func (o *runOptions) protect(e *env) []string {
 	e.stdout = r.Writer(e.stdout)
 	e.stderr = r.Writer(e.stderr)
 	return secrets
-}
-
-// headerTransport adds headers to the requests sent to the given origins
-// (those of the --mcp-url servers), and to no other: a server that
-// redirects elsewhere does not pass the credentials on.
-type headerTransport struct {
-	h       http.Header
-	origins map[string]bool // see origin
-	next    http.RoundTripper
-}
-
-// newHeaderTransport returns a transport adding h to the requests sent to
-// the origins of urls, through next.
-func newHeaderTransport(h http.Header, next http.RoundTripper, urls ...string) headerTransport {
-	t := headerTransport{h: h, origins: map[string]bool{}, next: next}
-	for _, raw := range urls {
-		if u, err := url.Parse(raw); err == nil && u.Host != "" {
-			t.origins[origin(u)] = true
-		}
-	}
-	return t
-}
-
-// origin returns the scheme, host and port of u, the default port made
-// explicit.
-func origin(u *url.URL) string {
-	scheme, port := strings.ToLower(u.Scheme), u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[scheme]
-	}
-	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
-
-// RoundTrip implements http.RoundTripper.
-func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !t.origins[origin(req.URL)] {
-		return t.next.RoundTrip(req)
-	}
-	req = req.Clone(req.Context())
-	for k, vs := range t.h {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
-	return t.next.RoundTrip(req)
 }

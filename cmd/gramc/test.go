@@ -133,10 +133,10 @@ func runTest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cassettes == "" && o.bound.b != nil {
-		o.cassettes = o.bound.b.Cassettes
+	if o.cassettes == "" && o.bound.Bindings != nil {
+		o.cassettes = o.bound.Bindings.Cassettes
 	}
-	for n, v := range o.bound.injects {
+	for n, v := range o.bound.Injects {
 		values, _ := parseInjects([]string{n + "=" + v})
 		if injected == nil {
 			injected = map[string]any{}

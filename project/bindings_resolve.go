@@ -1,0 +1,217 @@
+package project
+
+// The bindings a run uses: the project's bindings file, found from the
+// paths given or named, read, and merged under what the command line gives
+// (a flag for the same name wins). gramc's commands and the editor's test
+// runs resolve their bindings here.
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
+)
+
+// BindingsRequest says which bindings file a run uses and what the command
+// line gives over it.
+type BindingsRequest struct {
+	// From are the paths given (files, directories, "-" for the working
+	// directory): the bindings file is the one [FindBindings] finds from
+	// their directories, which must be the same for all of them.
+	From []string
+	// File names the bindings file to use instead (--bindings FILE): it is
+	// read as named, not checked as a file found is.
+	File string
+	// None says that no bindings file is used (--bindings none).
+	None bool
+	// Tools and Injects are the names the command line binds to programs
+	// and gives values: the file's bindings of those names are left out.
+	Tools, Injects []string
+	// BaseURL is the model endpoint the command line gives, or "": when
+	// set, the file's endpoint and its key are left out, so that the key
+	// is never sent to another server.
+	BaseURL string
+	// Limit is the size limit of the bindings file.
+	Limit int64
+	// Getenv reads the environment variables; nil means os.LookupEnv.
+	Getenv func(string) (string, bool)
+}
+
+// ResolvedBindings are the bindings of a run: what the bindings file gives
+// that the command line does not.
+type ResolvedBindings struct {
+	// Path is the bindings file used, or "" (none, or finding it failed).
+	Path string
+	// Bindings are the file's bindings, nil when there is no file or it
+	// cannot be used; their Injects are those the command line leaves.
+	Bindings *Bindings
+	// File is the bindings file's source, nil when it was not read.
+	File *diag.File
+	// Diags are the file's diagnostics when it has errors.
+	Diags diag.List
+	// Err says why the bindings cannot be used: finding or reading the
+	// file failed, or it has errors.
+	Err error
+	// Programs are the tools bound to programs; each Command runs in the
+	// bindings file's directory.
+	Programs []Program
+	// Servers are the MCP servers, in file order.
+	Servers []ResolvedServer
+	// Injects are the values of injected parameters, as text, of the
+	// variables that are set.
+	Injects map[string]string
+	// Secrets are the values of the environment variables the bindings
+	// read (and the token of a header's "Bearer TOKEN"), to mask.
+	Secrets []string
+	// BaseURL, APIKey and KeyVar are the model endpoint, its key and the
+	// variable the key is read from; "" when the request gives a BaseURL.
+	BaseURL, APIKey, KeyVar string
+	// Models are the model overrides, by agent name.
+	Models map[string]schema.Model
+}
+
+// ResolvedServer is an MCP server of the bindings file, ready to start: a
+// Command (run in the bindings file's directory) with Env added to its
+// environment, or a URL sent Headers. Its fields are those of the runtime's
+// mcp.Source, which converts from it.
+type ResolvedServer struct {
+	Name, Command, URL string
+	Env                []string
+	Headers            http.Header
+}
+
+// ResolveBindings finds the bindings file the request names or the paths
+// lead to, reads it and merges it under the command line. Nothing is
+// printed: the problems are in the result's Err and Diags.
+func ResolveBindings(req BindingsRequest) *ResolvedBindings {
+	r := &ResolvedBindings{}
+	if req.None {
+		return r
+	}
+	if req.Getenv == nil {
+		req.Getenv = os.LookupEnv
+	}
+	path := req.File
+	if path == "" {
+		path, r.Err = findFrom(req.From)
+		if r.Err != nil || path == "" {
+			return r
+		}
+	}
+	r.Path = path
+	b, f, diags, err := LoadBindings(path, req.File == "", req.Limit)
+	r.File = f
+	if err != nil {
+		r.Err, r.Diags = err, diags
+		return r
+	}
+	r.Bindings = b
+	for _, p := range b.Programs {
+		if !slices.Contains(req.Tools, p.Name) {
+			p.Command = inDir(b.Dir, p.Command)
+			r.Programs = append(r.Programs, p)
+		}
+	}
+	r.injects(b, req.Injects, req.Getenv)
+	for _, sv := range b.Servers {
+		r.Servers = append(r.Servers, r.server(b.Dir, sv, req.Getenv))
+	}
+	if v, ok := b.APIKey.Get(req.Getenv); ok && b.APIKey.Env != "" {
+		r.Secrets = append(r.Secrets, v)
+	}
+	if req.BaseURL == "" {
+		r.BaseURL, r.KeyVar = b.BaseURL, b.APIKey.Env
+		r.APIKey, _ = b.APIKey.Get(req.Getenv)
+	}
+	for _, m := range b.Models {
+		if r.Models == nil {
+			r.Models = map[string]schema.Model{}
+		}
+		r.Models[m.Agent] = m.Model
+	}
+	return r
+}
+
+// findFrom returns the bindings file of the paths (see [FindBindings]),
+// or "" when there is none; it fails when they have different ones.
+func findFrom(from []string) (string, error) {
+	seen := ""
+	for _, p := range from {
+		dir := p
+		if p == "-" {
+			dir = "."
+		} else if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			dir = filepath.Dir(p)
+		}
+		found, err := FindBindings(dir)
+		if err != nil {
+			return "", err
+		}
+		if seen != "" && found != seen {
+			if found == "" {
+				found = "none"
+			}
+			return "", fmt.Errorf("the paths given have different bindings files (%s and %s): give the paths of one project, or choose one with --bindings FILE", seen, found)
+		}
+		seen = found
+	}
+	return seen, nil
+}
+
+// injects keeps the injected values of b whose names the command line does
+// not give (flags), and takes the values of those that are set.
+func (r *ResolvedBindings) injects(b *Bindings, flags []string, getenv func(string) (string, bool)) {
+	kept := b.Injects[:0:0]
+	for _, s := range b.Injects {
+		if slices.Contains(flags, s.Name) {
+			continue
+		}
+		kept = append(kept, s)
+		if v, ok := s.Value.Get(getenv); ok {
+			if r.Injects == nil {
+				r.Injects = map[string]string{}
+			}
+			r.Injects[s.Name] = v
+			if s.Value.Env != "" {
+				r.Secrets = append(r.Secrets, v)
+			}
+		}
+	}
+	b.Injects = kept
+}
+
+// server returns the MCP server sv of the bindings file of the directory
+// dir, its values read, and keeps them as secrets.
+func (r *ResolvedBindings) server(dir string, sv Server, getenv func(string) (string, bool)) ResolvedServer {
+	out := ResolvedServer{Name: sv.Name, URL: sv.URL}
+	if sv.Command != "" {
+		out.Command = inDir(dir, sv.Command)
+	}
+	for _, s := range sv.Env {
+		v, _ := s.Value.Get(getenv)
+		out.Env = append(out.Env, s.Name+"="+v)
+		r.Secrets = append(r.Secrets, v)
+	}
+	for _, s := range sv.Headers {
+		if out.Headers == nil {
+			out.Headers = http.Header{}
+		}
+		v, _ := s.Value.Get(getenv)
+		out.Headers.Add(s.Name, v)
+		r.Secrets = append(r.Secrets, v)
+		if _, token, ok := strings.Cut(v, " "); ok {
+			r.Secrets = append(r.Secrets, token)
+		}
+	}
+	return out
+}
+
+// inDir returns the shell command that runs command in the directory dir.
+func inDir(dir, command string) string {
+	return "cd " + shellQuote(dir) + " && " + command
+}
