@@ -113,7 +113,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 // sameDecls reports whether decls are the declarations old with at most
 // the patterns of tools and agents changed: in the same order, of the same
 // names and labels, the same records, and the changed ones with the same
-// definitions inside.
+// declarations inside (see innerDecls).
 func sameDecls(decls, old []decl) bool {
 	if len(decls) != len(old) {
 		return false
@@ -125,7 +125,7 @@ func sameDecls(decls, old []decl) bool {
 		}
 		if d.label != o.label || (d.label != ToolLabel && d.label != AgentLabel) ||
 			d.p.Subject.Identity != o.p.Subject.Identity || !slices.Equal(d.p.Subject.Labels, o.p.Subject.Labels) ||
-			!slices.Equal(innerDefs(d.p, nil), innerDefs(o.p, nil)) {
+			!slices.Equal(innerDecls(d.p, nil), innerDecls(o.p, nil)) {
 			return false
 		}
 	}
@@ -196,16 +196,21 @@ func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
 	return out
 }
 
-// innerDefs appends to out the identities defined inside p, with their
-// labels, in order.
-func innerDefs(p *parser.Pattern, out []string) []string {
+// innerDecls appends to out the identities defined inside p with a label
+// of the agent language, with their labels, in order: the inline tools,
+// whose names the file-wide checks compare, and whatever else another
+// declaration's compile could take for a declaration. The parameters and
+// fields (a type is a label) are left out: what they are is read by their
+// own declaration's compile alone, and another declaration that refers to
+// one is lowered again with it.
+func innerDecls(p *parser.Pattern, out []string) []string {
 	for _, e := range p.Elements {
-		if !e.IsReference() && e.Subject.Identity != "" {
+		if !e.IsReference() && e.Subject.Identity != "" && declLabelsOf(e).n > 0 {
 			out = append(out, e.Subject.Identity)
 			out = append(out, e.Subject.Labels...)
 			out = append(out, "")
 		}
-		out = innerDefs(e, out)
+		out = innerDecls(e, out)
 	}
 	return out
 }
