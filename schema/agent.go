@@ -129,7 +129,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				continue
 			}
 			t, ti = c.prog.Tools[i], i
-			c.used[i] = true
+			c.useTool(i)
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
 				// Undefined in the file: a tool of another file of the
@@ -148,7 +148,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				continue
 			}
 			t, ti = c.prog.Tools[i], i
-			c.used[i] = true
+			c.useTool(i)
 		default:
 			label := ""
 			if ed, ok := c.declOf(e); ok {
@@ -168,7 +168,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 					dg.Detail = "tool names are unique within an agent: remove this one"
 					dg.Related = []diag.Related{{Span: spans[i], Message: "first use of " + t.Name}}
 					c.diags.Add(dg)
-				} // two definitions of one name are reported by toolChecks
+				} // two definitions of one name are reported by fileChecks
 				continue
 			}
 		}
