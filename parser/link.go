@@ -82,6 +82,12 @@ func (k *linker) define(id string, p *Pattern) {
 // names calls yield with every top-level name.
 func (k *linker) names(yield func(string)) { k.sc.firsts.keys(yield) }
 
+// defined reports whether id is a top-level name.
+func (k *linker) defined(id string) bool {
+	_, ok := k.sc.firsts.get(id)
+	return ok
+}
+
 // unitLowering is what lowering a unit made, kept with the unit: it is
 // never changed once its version is made.
 type unitLowering struct {
@@ -142,6 +148,8 @@ type relink struct {
 	// in this version.
 	changed map[string]bool
 	fresh   map[int]bool
+	// touched are all the names that were changed.
+	touched map[string]bool
 }
 
 // link lowers doc, whose units may keep their lowering from prev, and
@@ -168,7 +176,8 @@ func (doc *Document) link(prev *Document) diag.List {
 	if prev != nil {
 		s.top.prevTop = prev.suggestions
 	}
-	r := &relink{doc: doc, s: s, sc: sc, changed: map[string]bool{}, fresh: map[int]bool{}}
+	r := &relink{doc: doc, s: s, sc: sc, changed: map[string]bool{}, fresh: map[int]bool{}, touched: map[string]bool{}}
+	s.top.touched = r.touched
 	for _, m := range doc.dropped {
 		sc.remove(m, r.changed)
 	}
@@ -263,6 +272,7 @@ func (r *relink) settle() {
 	for len(r.changed) > 0 {
 		var look []int
 		for id := range r.changed {
+			r.touched[id] = true
 			users, _ := r.sc.users.get(id)
 			for _, m := range users {
 				if i := r.doc.unitAt(m.start); i >= 0 && !r.fresh[i] && units.at(i).low == m && !slices.Contains(look, i) {

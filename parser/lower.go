@@ -41,6 +41,9 @@ type scope struct {
 	index        *suggest.NameIndex
 	indexOnce    sync.Once
 	top, prevTop *topSuggestions
+	// touched are the top-level names whose definitions changed since the
+	// previous version (see suggestionsFor).
+	touched map[string]bool
 }
 
 // fewDefs is how many definitions a nested scope lists before it makes a
@@ -254,7 +257,8 @@ func (s *unitLowerer) done(doc *Document) diag.List {
 	doc.Lowered = s.out
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
-		doc.suggestions = s.top.prevTop // still right if the names are the same
+		// The previous version's, with the names that changed.
+		doc.suggestions = s.top.prevTop.derive(s.link.sc.names, s.top.touched, s.link.defined)
 	}
 	return s.l.diags
 }
