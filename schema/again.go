@@ -19,6 +19,10 @@ type againState struct {
 	// hint are the tools the agent being compiled again listed before:
 	// where the tools it lists are looked for first.
 	hint []int
+	// ownTools and ownAgents are set when the program's lists are copies
+	// of the previous program's, which the steps compiled again write
+	// into; else they are the previous program's, shared.
+	ownTools, ownAgents bool
 }
 
 // stepAgain compiles the changed declaration d again, in place of prev's
@@ -29,7 +33,16 @@ type againState struct {
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
 	m, st := c.again.memo, c.again.memo.steps[si]
 	tools, agents := c.prog.Tools, c.prog.Agents
+	// Into the copies in place; a list shared with the previous program
+	// is never written (an append to it makes a new one, and the step
+	// fails).
 	c.prog.Tools, c.prog.Agents = tools[:st.t0], agents[:st.a0]
+	if !c.again.ownTools {
+		c.prog.Tools = tools[:st.t0:st.t0]
+	}
+	if !c.again.ownAgents {
+		c.prog.Agents = agents[:st.a0:st.a0]
+	}
 	c.top = d.top
 	marks := len(c.marks)
 	if d.label == ToolLabel {

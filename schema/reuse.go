@@ -136,8 +136,18 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	}
 	m := pm.next(doc)
 	c.records, c.prog.Records = pm.records, prev.Records
-	c.prog.Tools, c.prog.Agents = slices.Clone(prev.Tools), slices.Clone(prev.Agents)
 	c.again = &againState{memo: m}
+	c.prog.Tools, c.again.ownTools = prev.Tools, false
+	c.prog.Agents, c.again.ownAgents = prev.Agents, false
+	for _, ch := range changed {
+		st := m.steps[m.stepOf[ch.k]]
+		if st.t1 > st.t0 && !c.again.ownTools {
+			c.prog.Tools, c.again.ownTools = slices.Clone(prev.Tools), true
+		}
+		if st.a1 > st.a0 && !c.again.ownAgents {
+			c.prog.Agents, c.again.ownAgents = slices.Clone(prev.Agents), true
+		}
+	}
 	if t := pm.types; t != nil {
 		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
 	}

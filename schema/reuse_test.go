@@ -159,8 +159,12 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
 			t.Errorf("typing %q in the agent: diagnostics\n%v\nwant\n%v", ins, gotDiags, wantDiags)
 		}
-		// The declarations the edit left are taken by pointer; the agent
-		// edited is compiled again.
+		// The declarations the edit left are taken by pointer, and the
+		// list of tools, which the edit did not change, is the previous
+		// program's; the agent edited is compiled again.
+		if &got.Tools[0] != &prog.Tools[0] {
+			t.Errorf("typing %q: the list of tools was copied", ins)
+		}
 		for i := range got.Tools {
 			if got.Tools[i] != prog.Tools[i] {
 				t.Errorf("typing %q: tool %s was compiled again", ins, got.Tools[i].Name)
