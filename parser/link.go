@@ -82,6 +82,12 @@ func (k *linker) define(id string, p *Pattern) {
 // names calls yield with every top-level name.
 func (k *linker) names(yield func(string)) { k.sc.firsts.keys(yield) }
 
+// defined reports whether id is a top-level name.
+func (k *linker) defined(id string) bool {
+	_, ok := k.sc.firsts.get(id)
+	return ok
+}
+
 // unitLowering is what lowering a unit made, kept with the unit: it is
 // never changed once its version is made.
 type unitLowering struct {
@@ -134,15 +140,16 @@ func (k *linker) holds(m *unitLowering) bool {
 // relink is the state of lowering a version of a document meant to be
 // edited.
 type relink struct {
-	doc   *Document
-	s     *unitLowerer
-	sc    *topScope
-	roles []unitRole
+	doc *Document
+	s   *unitLowerer
+	sc  *topScope
 	// changed are the names whose meaning may have changed: those the units
 	// lowered again define, and defined before; fresh are the units lowered
 	// in this version.
 	changed map[string]bool
 	fresh   map[int]bool
+	// touched are all the names that were changed.
+	touched map[string]bool
 }
 
 // link lowers doc, whose units may keep their lowering from prev, and
@@ -150,9 +157,15 @@ type relink struct {
 // prev's scope, every unit is lowered afresh.
 func (doc *Document) link(prev *Document) diag.List {
 	var sc *topScope
-	if prev == nil || prev.scope == nil {
-		for i := range doc.units {
-			doc.units[i].low = nil
+	full := prev == nil || prev.scope == nil
+	if full {
+		units := &doc.units
+		for k, c := range units.chunks {
+			for j := range c.units {
+				if c.units[j].low != nil {
+					units.mut(units.start(k) + j).low = nil
+				}
+			}
 		}
 		sc = newTopScope(true, 0)
 	} else {
@@ -163,35 +176,70 @@ func (doc *Document) link(prev *Document) diag.List {
 	if prev != nil {
 		s.top.prevTop = prev.suggestions
 	}
-	r := &relink{doc: doc, s: s, sc: sc, changed: map[string]bool{}, fresh: map[int]bool{}}
+	r := &relink{doc: doc, s: s, sc: sc, changed: map[string]bool{}, fresh: map[int]bool{}, touched: map[string]bool{}}
+	s.top.touched = r.touched
 	for _, m := range doc.dropped {
 		sc.remove(m, r.changed)
 	}
 	doc.dropped = nil
-	for _, i := range r.assignRoles() {
+	for _, i := range r.assignRoles(full) {
 		r.lower(i)
 	}
 	r.settle()
 	return r.finish()
 }
 
-// assignRoles sets the role of every unit, in order, and returns the units
-// to lower again, in order: those without a lowering (parsed again), or
-// whose role changed.
-func (r *relink) assignRoles() []int {
-	units := r.doc.units
-	r.roles = make([]unitRole, len(units))
+// roleOf returns how the unit r lowers, first when it is the document's
+// first unit: the header only stands first (as unitLowerer.role finds,
+// going through the units in order).
+func roleOf(r *unitResult, first bool) unitRole {
+	switch {
+	case r.err != nil:
+		return notLowered
+	case r.unit.Header != nil && first:
+		return asHeader
+	case r.unit.Header != nil:
+		return notLowered
+	}
+	return asPattern
+}
+
+// assignRoles sets the role of the units whose role may have changed, in
+// order, and returns the units to lower again, in order: those without a
+// lowering (parsed again), or whose role changed. A unit's role depends on
+// whether it is the first: with full, every unit is looked at, else those
+// parsed again, the first and the one after those parsed again.
+func (r *relink) assignRoles(full bool) []int {
+	units := &r.doc.units
+	n := units.len()
+	var look []int
+	if full {
+		look = make([]int, n)
+		for i := range look {
+			look[i] = i
+		}
+	} else {
+		from, to := r.doc.fresh[0], min(r.doc.fresh[1], n-1)
+		if from > 0 && n > 0 {
+			look = append(look, 0)
+		}
+		for i := from; i <= to; i++ {
+			look = append(look, i)
+		}
+	}
 	var again []int
-	for i := range units {
-		u := &units[i]
-		role := r.s.role(u)
-		r.roles[i] = role
+	for _, i := range look {
+		u := units.at(i)
+		role := roleOf(u, i == 0)
 		if role != notLowered && u.low != nil && u.low.header != (role == asHeader) {
 			r.sc.remove(u.low, r.changed)
+			u = units.mut(i)
 			u.low = nil
 		}
 		if role == notLowered {
-			u.low = nil
+			if u.low != nil {
+				units.mut(i).low = nil
+			}
 		} else if u.low == nil {
 			again = append(again, i)
 		}
@@ -202,9 +250,9 @@ func (r *relink) assignRoles() []int {
 // lower lowers the unit i (again), records what it asked and adds the
 // names it defines to changed.
 func (r *relink) lower(i int) {
-	u := &r.doc.units[i]
+	u := r.doc.units.mut(i)
 	r.s.link.enter(u.span.Start)
-	r.s.lowerUnit(u, r.roles[i])
+	r.s.lowerUnit(u, roleOf(u, i == 0))
 	u.low.start = u.span.Start
 	r.sc.uses(u.low)
 	for _, e := range u.low.events {
@@ -220,12 +268,14 @@ func (r *relink) lower(i int) {
 // lowered again, which may change the meaning of the names it defines.
 func (r *relink) settle() {
 	k := &r.s.link
+	units := &r.doc.units
 	for len(r.changed) > 0 {
 		var look []int
 		for id := range r.changed {
+			r.touched[id] = true
 			users, _ := r.sc.users.get(id)
 			for _, m := range users {
-				if i := r.doc.unitAt(m.start); i >= 0 && !r.fresh[i] && r.doc.units[i].low == m && !slices.Contains(look, i) {
+				if i := r.doc.unitAt(m.start); i >= 0 && !r.fresh[i] && units.at(i).low == m && !slices.Contains(look, i) {
 					look = append(look, i)
 				}
 			}
@@ -233,7 +283,7 @@ func (r *relink) settle() {
 		clear(r.changed)
 		slices.Sort(look)
 		for _, i := range look {
-			m := r.doc.units[i].low
+			m := units.at(i).low
 			k.enter(m.start)
 			k.final = false
 			ok := k.holds(m)
@@ -249,39 +299,61 @@ func (r *relink) settle() {
 	}
 }
 
-// finish collects every pattern and the diagnostics of lowering, resolves
-// the bare references of the units lowered again and of those with
-// references to nothing, sets doc's lowering and scope, and returns the
-// gram-level diagnostics.
+// finish resolves the bare references of the units lowered again and of
+// those with references to nothing, in order, collects every pattern and
+// the diagnostics of lowering (by chunk, see units.go), sets doc's
+// lowering and scope, and returns the gram-level diagnostics.
 func (r *relink) finish() diag.List {
-	s, doc := r.s, r.doc
+	s, units := r.s, &r.doc.units
 	s.link.final = true
-	s.out = make([]*Pattern, 0, len(doc.units))
-	for i := range doc.units {
-		m := doc.units[i].low
-		if m == nil {
+	var todo []int
+	for i := range r.fresh {
+		todo = append(todo, i)
+	}
+	for k, c := range units.chunks {
+		// The version's own chunks are summarised once their units are
+		// resolved; the others say whether they have open units.
+		if c.gen != units.gen && units.summary(k).open == 0 {
 			continue
 		}
-		s.out = append(s.out, m.out)
-		s.l.diags = append(s.l.diags, m.diags...)
-		if r.fresh[i] || m.open {
-			s.link.enter(m.start)
-			s.l.resolve(m.refs, r.fresh[i])
-			if r.fresh[i] {
-				m.open = slices.ContainsFunc(m.refs, func(p pendingRef) bool { return p.p.Def == nil })
+		for j := range c.units {
+			if m := c.units[j].low; m != nil && m.open && !r.fresh[units.start(k)+j] {
+				todo = append(todo, units.start(k)+j)
 			}
 		}
 	}
-	doc.scope = r.sc.frozen()
-	return s.done(doc)
+	slices.Sort(todo)
+	for _, i := range todo {
+		m := units.at(i).low
+		s.link.enter(m.start)
+		s.l.resolve(m.refs, r.fresh[i])
+		if r.fresh[i] {
+			m.open = slices.ContainsFunc(m.refs, func(p pendingRef) bool { return p.p.Def == nil })
+		}
+	}
+	n := 0
+	for k, c := range units.chunks {
+		if c.gen == units.gen {
+			c.sum = nil
+		}
+		n += len(units.summary(k).outs)
+	}
+	s.out = make([]*Pattern, 0, n)
+	for k := range units.chunks {
+		sum := units.summary(k)
+		s.out = append(s.out, sum.outs...)
+		s.l.diags = append(s.l.diags, sum.lowDiags...)
+	}
+	r.doc.scope = r.sc.frozen()
+	return s.done(r.doc)
 }
 
 // unitAt returns the index of the unit that starts at the position pos, or
 // -1.
 func (doc *Document) unitAt(pos int) int {
 	at := doc.File.Offset(pos)
-	i, ok := slices.BinarySearchFunc(doc.units, at, func(u unitResult, at int) int { return doc.File.Offset(u.span.Start) - at })
-	if !ok {
+	i := doc.units.search(func(u *unitResult) bool { return doc.File.Offset(u.span.Start) >= at })
+	if i == doc.units.len() || doc.File.Offset(doc.units.at(i).span.Start) != at {
 		return -1
 	}
 	return i

@@ -23,7 +23,6 @@
 package parser
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -54,10 +53,13 @@ type Document struct {
 	// (see Unresolved).
 	unresolved []Unresolved
 
-	// units are the parse results of the top-level units, in source order,
-	// and lexDiags the lexical errors: what Reparse reuses. Their spans
-	// are positions (see diag.Positions): offsets after a full parse.
-	units    []unitResult
+	// units are the parse results of the top-level units, in source order
+	// (see units.go), and lexDiags the lexical errors: what Reparse reuses.
+	// Their spans are positions (see diag.Positions): offsets after a full
+	// parse. fresh are the indexes [from, to) of the units Reparse parsed
+	// again.
+	units    unitList
+	fresh    [2]int
 	lexDiags diag.List
 	// fineFrom is the offset where the lexer switched to lexing records
 	// token by token, or -1 (see grammar.Scanner.FineFrom).
@@ -126,6 +128,7 @@ func Parse(f *diag.File) (*Document, diag.List) {
 	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
+	doc.units.freeze()
 	return doc, diags.Sorted()
 }
 
@@ -136,18 +139,26 @@ func Parse(f *diag.File) (*Document, diag.List) {
 func ParseForEdits(f *diag.File) (*Document, diag.List) {
 	doc, diags := parseSyntax(f, nil)
 	src := f.Source()
-	for i := range doc.units {
-		if u := doc.units[i].unit; u != nil {
-			doc.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
+	for _, c := range doc.units.chunks {
+		for i := range c.units {
+			if u := c.units[i].unit; u != nil {
+				c.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
+			}
 		}
+		c.sum = nil
 	}
 	diags = append(diags, doc.link(nil)...)
+	doc.units.freeze()
 	return doc, diags.Sorted()
 }
 
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
 // document's Lowered field is empty.
-func ParseSyntax(f *diag.File) (*Document, diag.List) { return parseSyntax(f, nil) }
+func ParseSyntax(f *diag.File) (*Document, diag.List) {
+	doc, diags := parseSyntax(f, nil)
+	doc.units.freeze()
+	return doc, diags
+}
 
 // parseSyntax parses a gram file; with lw set, it also gives lw the units in
 // source order as they are parsed, so that lowering runs alongside parsing.
@@ -173,70 +184,75 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	for _, b := range batches {
 		units = append(units, b.out...)
 	}
-	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = units, sc.Diags, sc.Comments, sc.FineFrom()
+	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = newUnitList(units), sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
 }
 
 // assemble fills the document's header, patterns and bad spans from its units,
 // and returns the syntax diagnostics: lexical errors, one error per broken unit
 // (but none that repeats a lexical error or follows another on the same line),
-// and misplaced records.
+// maps nested in arrays and misplaced records. Only the header (the first
+// unit) and the units that did not parse or have nested maps are looked at
+// one by one; the patterns are their chunks' (see units.go).
 func (doc *Document) assemble() diag.List {
-	doc.Header, doc.Patterns, doc.Bad = nil, make([]*grammar.TopPattern, 0, len(doc.units)), nil
+	units := &doc.units
+	n := 0
+	for k := range units.chunks {
+		n += len(units.summary(k).patterns)
+	}
+	doc.Header, doc.Patterns, doc.Bad = nil, make([]*grammar.TopPattern, 0, n), nil
 	diags := append(diag.List(nil), doc.lexDiags...)
 	lexDiags := doc.lexDiags
 	if !sort.SliceIsSorted(lexDiags, func(i, j int) bool { return lexDiags[i].Span.Start < lexDiags[j].Span.Start }) {
 		lexDiags = lexDiags.Sorted()
 	}
 	lastErrLine := -1
-	sawPattern := false
-	var nested diag.List // reused: most units have no nested maps
-	for i := range doc.units {
-		r := &doc.units[i]
-		if r.err != nil {
-			doc.Bad = append(doc.Bad, r.span)
-			sawPattern = true
-			if errorTokenAt(r.err.Span.Start, lexDiags) {
-				continue
-			}
-			line := doc.File.OffsetPosition(doc.File.Offset(r.err.Span.Start)).Line
-			if line == lastErrLine {
-				continue // a follow-on error on the same line
-			}
-			lastErrLine = line
-			d := diag.Errorf(grammar.CodeSyntaxError, r.err.Span, "%s", r.err.Msg)
-			d.Detail = r.err.Detail
-			diags.Add(d)
+	for k, c := range units.chunks {
+		sum := units.summary(k)
+		doc.Patterns = append(doc.Patterns, sum.patterns...)
+		if sum.special == 0 {
 			continue
 		}
-		u := r.unit
-		if !r.nestedDone {
-			nested = nested[:0]
-			nestedMaps(u, &nested)
-			if len(nested) > 0 {
-				found := slices.Clone(nested)
-				r.nested = &found
-			}
-			r.nestedDone = true
+		for j := range c.units {
+			diags = doc.checkUnit(&c.units[j], units.start(k)+j == 0, lexDiags, &lastErrLine, diags)
 		}
-		if r.nested != nil {
-			diags = append(diags, *r.nested...)
+	}
+	return diags
+}
+
+// checkUnit adds to diags the syntax diagnostics of the unit r (first when
+// it is the document's first) and sets the header or adds a bad span;
+// lastErrLine is the line of the last error reported for a broken unit.
+func (doc *Document) checkUnit(r *unitResult, first bool, lexDiags diag.List, lastErrLine *int, diags diag.List) diag.List {
+	if r.err != nil {
+		doc.Bad = append(doc.Bad, r.span)
+		if errorTokenAt(r.err.Span.Start, lexDiags) {
+			return diags
 		}
-		switch {
-		case u.Header != nil && !sawPattern && doc.Header == nil:
-			doc.Header = u.Header
-		case u.Header != nil:
-			d := diag.Errorf(grammar.CodeSyntaxError, u.Header.Span(), "a record can only stand first in a file, as its header")
-			d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
-			if doc.Header != nil {
-				d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}
-			}
-			diags.Add(d)
-			doc.Bad = append(doc.Bad, r.span)
-		default:
-			sawPattern = true
-			doc.Patterns = append(doc.Patterns, u.Pattern)
+		line := doc.File.OffsetPosition(doc.File.Offset(r.err.Span.Start)).Line
+		if line == *lastErrLine {
+			return diags // a follow-on error on the same line
 		}
+		*lastErrLine = line
+		d := diag.Errorf(grammar.CodeSyntaxError, r.err.Span, "%s", r.err.Msg)
+		d.Detail = r.err.Detail
+		return append(diags, d)
+	}
+	if r.nested != nil {
+		diags = append(diags, *r.nested...)
+	}
+	u := r.unit
+	switch {
+	case u.Header != nil && first:
+		doc.Header = u.Header
+	case u.Header != nil:
+		d := diag.Errorf(grammar.CodeSyntaxError, u.Header.Span(), "a record can only stand first in a file, as its header")
+		d.Detail = "merge it into the header record, or attach it to a pattern: [name {k: v}] or (name {k: v})"
+		if doc.Header != nil {
+			d.Related = []diag.Related{{Span: doc.Header.Span(), Message: "the header record"}}
+		}
+		diags = append(diags, d)
+		doc.Bad = append(doc.Bad, r.span)
 	}
 	return diags
 }

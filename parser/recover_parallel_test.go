@@ -63,7 +63,7 @@ func groups(n int) string {
 // unitsOf describes what a re-parse reads of a document's units.
 func unitsOf(doc *Document) []string {
 	var out []string
-	for _, u := range doc.units {
+	for _, u := range doc.units.all() {
 		s := fmt.Sprintf("%v split=%v past=%d/%v at=%+v parsed=%v", u.span, u.split, u.past, u.reachEnd, u.at, u.unit != nil)
 		if u.err != nil {
 			s += " " + u.err.Span.String() + " " + u.err.Msg
@@ -118,5 +118,5 @@ func TestTakeRunWithoutMatchingSteps(t *testing.T) {
 
 // resultsOf describes unit results.
 func resultsOf(us []unitResult) []string {
-	return unitsOf(&Document{units: us})
+	return unitsOf(&Document{units: newUnitList(us)})
 }

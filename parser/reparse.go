@@ -50,6 +50,7 @@ func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int
 	}
 	diags := doc.assemble()
 	diags = append(diags, doc.link(prev)...)
+	doc.units.freeze()
 	return doc, diags.Sorted(), false
 }
 
@@ -68,16 +69,15 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 		return nil, false
 	}
 	src := f.Source()
-	old := prev.units
 	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
-		restart = prev.offset(old[i0].span.Start)
+		restart = prev.offset(prev.units.at(i0).span.Start)
 	}
 	// Lex as a full parse would at the restart: the text before it is
 	// unchanged. (A switch to lexing records token by token at the restart
 	// itself was made by the token there, which may have changed.)
-	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: len(old),
+	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: prev.units.len(),
 		restart: restart, editStart: edit.Start, editEnd: edit.End,
 		sc: grammar.NewScannerAt(src, restart, prev.fineFrom >= 0 && prev.fineFrom < restart)}
 	r.run(i0)
@@ -120,14 +120,17 @@ type rescan struct {
 // splitter at a top-level boundary (split) as prev's was, or in the same
 // state.
 func (r *rescan) canResume(off int, at splitState, split bool) bool {
-	old, was := r.prev.units, off-r.delta
+	old, was := &r.prev.units, off-r.delta
 	if was < r.editEnd || was <= r.restart {
 		return false
 	}
-	j := sort.Search(len(old), func(i int) bool { return r.prev.offset(old[i].span.Start) >= was })
-	if j == len(old) || r.prev.offset(old[j].span.Start) != was ||
+	j := old.search(func(u *unitResult) bool { return r.prev.offset(u.span.Start) >= was })
+	if j == old.len() {
+		return false
+	}
+	if u := old.at(j); r.prev.offset(u.span.Start) != was ||
 		fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
-		split != old[j].split || !split && at != old[j].at {
+		split != u.split || !split && at != u.at {
 		return false
 	}
 	r.resume, r.suffix = off, j
@@ -157,8 +160,8 @@ func (r *rescan) run(i0 int) {
 	outer := splitter{tooDeep: -1}
 	recovering := false
 	if i0 > 0 {
-		old := r.prev.units
-		outer, recovering = old[i0].at.splitter(), !old[i0].split
+		u := r.prev.units.at(i0)
+		outer, recovering = u.at.splitter(), !u.split
 	}
 	for len(r.toks) > 0 || r.lex() {
 		// The top-level unit that starts at toks[0] ends at the splitter's
@@ -278,7 +281,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 // on, and texts of their own; the new text's positions say where every
 // unit now is (see diag.Positions).
 func (r *rescan) document(f *diag.File, i0, restart int) *Document {
-	prev, old, out, delta, resume := r.prev, r.prev.units, r.b.out, r.delta, r.resume
+	prev, old, out, delta, resume := r.prev, &r.prev.units, r.b.out, r.delta, r.resume
 	// Where the lexer switched modes: before the restart as before, else in the
 	// new scan, else in the resumed units.
 	doc := &Document{File: f, fineFrom: r.sc.FineFrom()}
@@ -299,7 +302,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	// edit, parsed again in case the edit extends it) are kept as they were,
 	// unless one ends where prev's units are taken up again (the positions
 	// on either side of the text parsed again must differ).
-	for len(out) > 0 && i0 < r.suffix && out[0].span.End < oldResume && r.same(out[0], old[i0]) {
+	for len(out) > 0 && i0 < r.suffix && out[0].span.End < oldResume && r.same(out[0], *old.at(i0)) {
 		restart = out[0].span.End
 		out, i0 = out[1:], i0+1
 	}
@@ -311,14 +314,14 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), len(prev.File.Text), restart, oldResume, delta,
 		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
 	doc.reparsed = len(out)
-	doc.units = make([]unitResult, 0, i0+len(out)+len(old)-r.suffix)
-	doc.units = append(doc.units, old[:i0]...)
-	for _, u := range out {
-		doc.units = append(doc.units, u.rebased(r.src, d))
+	fresh := make([]unitResult, len(out))
+	for i, u := range out {
+		fresh[i] = u.rebased(r.src, d)
 	}
-	doc.units = append(doc.units, old[r.suffix:]...)
-	for _, u := range old[i0:r.suffix] {
-		if u.low != nil {
+	doc.units = old.splice(i0, r.suffix, fresh)
+	doc.fresh = [2]int{i0, i0 + len(out)}
+	for k := i0; k < r.suffix; k++ {
+		if u := old.at(k); u.low != nil {
 			doc.dropped = append(doc.dropped, u.low)
 		}
 	}
@@ -387,36 +390,53 @@ func splitSegments(segs []diag.Segment, n, restart, oldResume, delta int, fresh 
 // changes. With no unit before the edit, parsing starts from the top: the
 // edit may reach into comments before the first unit.
 func restartUnit(prev *Document, edit diag.Span) int {
-	old := prev.units
+	old := &prev.units
 	// The lexer looks to the end of a line to end a token (a quoted string
 	// that does not close, a comment): an edit counts from the start of its
 	// line.
 	from := strings.LastIndexByte(prev.File.Source()[:edit.Start], '\n') + 1
-	i0 := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) >= from })
+	endsFrom := func(off int) func(*unitResult) bool {
+		return func(u *unitResult) bool { return prev.offset(u.span.End) >= off }
+	}
+	i0 := old.search(endsFrom(from))
 	if i0 > 0 {
 		i0--
 	}
 	// The '{' from which the lexer went token by token was looked at up to
 	// the token that showed the record unclosed.
 	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File.Source(), ff)+reachMargin {
-		i0 = min(i0, sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.End) > ff }))
+		i0 = min(i0, old.search(endsFrom(ff+1)))
 	}
-	for k := 0; k < i0; k++ {
-		r := &old[k]
-		reach := prev.offset(r.span.End) + int(r.past)
-		if r.reachEnd {
-			// The token that ended the unit around r: the start of a unit.
-			if n := sort.Search(len(old), func(i int) bool { return prev.offset(old[i].span.Start) >= reach }); n < len(old) {
-				reach = prev.offset(old[n].span.End)
-			} else {
-				reach = len(prev.File.Text)
+	// The units that end within reachMargin of the line reach it; before
+	// them, only a unit whose parse looked past its end can.
+	near := min(i0, old.search(endsFrom(from-reachMargin)))
+	for k := 0; k < len(old.chunks) && old.start(k) < near; k++ {
+		if !old.summary(k).reach {
+			continue
+		}
+		for i := old.start(k); i < min(old.ends[k], near); i++ {
+			if reachOf(prev, old.at(i))+reachMargin >= from {
+				return i
 			}
 		}
-		if reach+reachMargin >= from {
-			return k
+	}
+	return near
+}
+
+// reachOf returns the offset in prev's text up to which the parse of the
+// unit r looked.
+func reachOf(prev *Document, r *unitResult) int {
+	old := &prev.units
+	reach := prev.offset(r.span.End) + int(r.past)
+	if r.reachEnd {
+		// The token that ended the unit around r: the start of a unit.
+		if n := old.search(func(u *unitResult) bool { return prev.offset(u.span.Start) >= reach }); n < old.len() {
+			reach = prev.offset(old.at(n).span.End)
+		} else {
+			reach = len(prev.File.Text)
 		}
 	}
-	return i0
+	return reach
 }
 
 // recordLookahead returns the end of the token at which the lexer, looking

@@ -131,8 +131,8 @@ func TestReparseAfterBrokenUnitIsLocal(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
-			if len(doc.units) < 1000 {
-				t.Fatalf("only %d units: recovery did not split the file at its lines", len(doc.units))
+			if doc.units.len() < 1000 {
+				t.Fatalf("only %d units: recovery did not split the file at its lines", doc.units.len())
 			}
 			for _, at := range []int{len(text) / 3, len(text) / 2, len(text) - 20} {
 				at = strings.IndexByte(text[at:], '(') + at + 1 // in an identity

@@ -57,3 +57,42 @@ func TestUndefinedReferenceSuggestions(t *testing.T) {
 		t.Errorf("suggestions %v", got)
 	}
 }
+
+// TestSuggestionsFollowEdits: while a name is typed, deleted and typed
+// again, in a document with an undefined reference, each version suggests
+// what a full parse suggests, from the first version's index of names (the
+// names typed are held apart, those deleted skipped) until the names that
+// changed are many.
+func TestSuggestionsFollowEdits(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "(p%d:Person)\n", i)
+	}
+	b.WriteString("[g | p7x, p19y, q5]\n")
+	text := b.String()
+	doc, _ := ParseForEdits(diag.NewFile("s.gram", []byte(text)))
+	at := strings.Index(text, "(p19:") + len("(p19")
+	var first *nameIndex
+	for i, ins := range []string{"y", "", "yz", "", "7", "q", ""} {
+		old := string(doc.File.Text)
+		edit := diag.Span{Start: at, End: at}
+		if ins == "" {
+			edit.End = at + strings.IndexByte(old[at:], ':')
+		}
+		next := old[:edit.Start] + ins + old[edit.End:]
+		got, gotDiags := Reparse(doc, diag.NewFile("s.gram", []byte(next)), edit, len(ins))
+		_, wantDiags := Parse(diag.NewFile("s.gram", []byte(next)))
+		if g, w := fmt.Sprint(gotDiags.Resolved(got.File)), fmt.Sprint(wantDiags); g != w {
+			t.Fatalf("edit %d (%q): diagnostics\n%s\nwant\n%s", i, ins, g, w)
+		}
+		if got.suggestions == nil {
+			t.Fatalf("edit %d: no suggestions kept", i)
+		}
+		if first == nil {
+			first = got.suggestions.base
+		} else if got.suggestions.base != first {
+			t.Errorf("edit %d (%q): the index of names was made again", i, ins)
+		}
+		doc = got
+	}
+}

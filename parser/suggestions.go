@@ -2,17 +2,21 @@
 // a document to the next.
 //
 // An undefined reference is suggested the closest visible identity (see
-// closestVisible); the top-level scope holds most of a file's identities,
-// and after an edit that defines or removes none of them, its suggestions
-// are what they were. A re-parse therefore takes the previous version's
-// index of top-level names and the answers it gave, when the set of names
-// is the same, instead of building the index again and asking it about
-// every undefined reference again.
+// closestVisible); the top-level scope holds most of a file's identities.
+// The scope keeps a summary of its set of names as definitions come and go
+// (nameSet), and each version's suggestions are made from the previous
+// version's: the same when the names are the same, and else the previous
+// index of names with the names the edit took out skipped and those it
+// added in a small index of their own, until they are many and the index
+// is made again. So neither an edit nor an undefined reference left in the
+// file makes the names be gone through again.
 
 package parser
 
 import (
 	"hash/maphash"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -20,13 +24,24 @@ import (
 )
 
 // topSuggestions answers did-you-mean questions about one set of top-level
-// names. It is safe for concurrent use: versions of a document with the same
-// names share it.
+// names: those of base but the dead ones, and added. It is safe for
+// concurrent use: versions of a document with the same names share it.
 type topSuggestions struct {
 	set   nameSet
+	base  *nameIndex
+	dead  map[int32]bool
+	added []string // in order
+	// addedIndex indexes added, once asked.
+	addedOnce  sync.Once
+	addedIndex *suggest.NameIndex
+	mu         sync.Mutex
+	memo       map[string]suggestion
+}
+
+// nameIndex is an index of names, in order, which versions share.
+type nameIndex struct {
+	names []string
 	index *suggest.NameIndex
-	mu    sync.Mutex
-	memo  map[string]suggestion
 }
 
 // suggestion is an answer of [suggest.NameIndex.Nearest].
@@ -46,28 +61,84 @@ type nameSet struct {
 // compared within it).
 var nameSeed = maphash.MakeSeed()
 
-// nameSetOf returns the nameSet of the names yielded by names.
-func nameSetOf(names func(func(string))) nameSet {
-	var s nameSet
-	names(func(k string) {
-		h := maphash.String(nameSeed, k)
-		s.n++
-		s.sum += h
-		s.xor ^= h*0x9e3779b97f4a7c15 + 1
-	})
-	return s
+// add adds k, which the set does not hold, to the set.
+func (s *nameSet) add(k string) {
+	h := maphash.String(nameSeed, k)
+	s.n++
+	s.sum += h
+	s.xor ^= h*0x9e3779b97f4a7c15 + 1
+}
+
+// remove takes k, which the set holds, out of the set.
+func (s *nameSet) remove(k string) {
+	h := maphash.String(nameSeed, k)
+	s.n--
+	s.sum -= h
+	s.xor ^= h*0x9e3779b97f4a7c15 + 1
 }
 
 // suggestionsFor returns the suggestions for the names of the top-level scope
-// top: prev's when prev is about the same names, else new ones.
+// top: prev's when prev is about the same names, made from prev's when the
+// names top.touched are those whose definitions changed since, else new ones.
 func suggestionsFor(top *scope, prev *topSuggestions) *topSuggestions {
-	set := nameSetOf(top.link.names)
-	if prev != nil && prev.set == set {
-		return prev
+	set := top.link.sc.names
+	if t := prev.derive(set, top.touched, top.link.defined); t != nil {
+		return t
 	}
 	names := top.names()
 	sort.Strings(names)
-	return &topSuggestions{set: set, index: suggest.NewNameIndex(names), memo: map[string]suggestion{}}
+	return &topSuggestions{set: set, base: &nameIndex{names: names, index: suggest.NewNameIndex(names)}, memo: map[string]suggestion{}}
+}
+
+// maxDelta is how many names a version's suggestions may hold apart from
+// their index, or skip in it, for an index of n names.
+func maxDelta(n int) int { return max(32, n/16) }
+
+// derive returns the suggestions for the set of names set, which is t's
+// set with the names of touched defined or not as defined says and the
+// others as in t; nil when t is nil, the names differ by many, or the
+// names do not make set (touched does not hold every name that changed).
+func (t *topSuggestions) derive(set nameSet, touched map[string]bool, defined func(string) bool) *topSuggestions {
+	if t == nil || t.set == set {
+		return t
+	}
+	n := &topSuggestions{set: t.set, base: t.base, dead: t.dead, added: t.added, memo: map[string]suggestion{}}
+	copied := false
+	for name := range touched {
+		rank, inBase := slices.BinarySearch(t.base.names, name)
+		at, inAdded := slices.BinarySearch(n.added, name)
+		was := inBase && !n.dead[int32(rank)] || inAdded
+		now := defined(name)
+		if was == now {
+			continue
+		}
+		if !copied {
+			n.dead, n.added, copied = maps.Clone(n.dead), slices.Clone(n.added), true
+			if n.dead == nil {
+				n.dead = map[int32]bool{}
+			}
+		}
+		switch {
+		case now:
+			n.set.add(name)
+		default:
+			n.set.remove(name)
+		}
+		switch {
+		case inBase && now:
+			delete(n.dead, int32(rank))
+		case inBase:
+			n.dead[int32(rank)] = true
+		case now:
+			n.added = slices.Insert(n.added, at, name)
+		default:
+			n.added = slices.Delete(n.added, at, at+1)
+		}
+	}
+	if n.set != set || len(n.dead)+len(n.added) > maxDelta(len(t.base.names)) {
+		return nil
+	}
+	return n
 }
 
 // nearest returns the name closest to id and its distance, as
@@ -79,7 +150,19 @@ func (t *topSuggestions) nearest(id string) (string, int) {
 	if ok {
 		return s.name, s.d
 	}
-	name, d := t.index.Nearest(id)
+	var skip func(int) bool
+	if len(t.dead) > 0 {
+		skip = func(r int) bool { return t.dead[int32(r)] }
+	}
+	name, d := t.base.index.NearestExcept(id, skip)
+	if len(t.added) > 0 {
+		t.addedOnce.Do(func() { t.addedIndex = suggest.NewNameIndex(t.added) })
+		// Of equally close names, the first in byte order, as one index
+		// of all of them answers.
+		if n2, d2 := t.addedIndex.Nearest(id); n2 != "" && (name == "" || d2 < d || d2 == d && n2 < name) {
+			name, d = n2, d2
+		}
+	}
 	t.mu.Lock()
 	t.memo[id] = suggestion{name, d}
 	t.mu.Unlock()

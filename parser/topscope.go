@@ -98,6 +98,8 @@ type topScope struct {
 	// users are the units whose lowering asked about each name, recorded
 	// in a document meant to be edited.
 	users shardMap[[]*unitLowering]
+	// names is the set of names defined.
+	names nameSet
 }
 
 // defEntry is a top-level definition: the pattern, and the position where
@@ -125,7 +127,7 @@ func newTopScope(edits bool, size int) *topScope {
 // edit returns a copy of s for a new version, which shares every shard
 // until it writes into it.
 func (s *topScope) edit() *topScope {
-	return &topScope{firsts: s.firsts.frozen(), later: s.later.frozen(), users: s.users.frozen()}
+	return &topScope{firsts: s.firsts.frozen(), later: s.later.frozen(), users: s.users.frozen(), names: s.names}
 }
 
 // frozen returns s as later versions take it.
@@ -148,6 +150,7 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 	old, ok := sh[id]
 	if !ok {
 		sh[id] = e
+		s.names.add(id)
 		return
 	}
 	more, _ := s.later.get(id)
@@ -165,6 +168,7 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 func (s *topScope) setAll(id string, l []defEntry) {
 	if len(l) == 0 {
 		delete(s.firsts.writable(id), id)
+		s.names.remove(id)
 	} else {
 		s.firsts.writable(id)[id] = l[0]
 	}

@@ -129,7 +129,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				continue
 			}
 			t, ti = c.prog.Tools[i], i
-			c.used[i] = true
+			c.useTool(i)
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
 				// Undefined in the file: a tool of another file of the
@@ -148,7 +148,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				continue
 			}
 			t, ti = c.prog.Tools[i], i
-			c.used[i] = true
+			c.useTool(i)
 		default:
 			label := ""
 			if ed, ok := c.declOf(e); ok {
@@ -163,30 +163,45 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 		}
 		if t.Name != "" {
 			if i := toolIndex(tools, byName, t.Name); i >= 0 {
-				if tools[i] == t {
-					dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
-					dg.Detail = "tool names are unique within an agent: remove this one"
-					dg.Related = []diag.Related{{Span: spans[i], Message: "first use of " + t.Name}}
-					c.diags.Add(dg)
-				} // two definitions of one name are reported by toolChecks
+				c.listedTwice(a, t, tools[i], span, spans[i])
 				continue
 			}
 		}
 		tools, idx, spans = append(tools, t), append(idx, ti), append(spans, span)
-		switch {
-		case byName != nil:
-			byName[t.Name] = len(tools) - 1
-		case len(tools) > linearNames:
-			byName = make(map[string]int, 2*len(tools))
-			for i := len(tools) - 1; i >= 0; i-- { // the first of a name wins
-				byName[tools[i].Name] = i
-			}
-		}
+		byName = indexTools(byName, tools)
 	}
 	c.spans = spans
 	if len(tools) > 0 {
 		a.Tools, a.toolIdx = tools, idx
 	}
+}
+
+// indexTools returns byName, the index by name of tools but the last, with
+// the last added: nil while the tools are few enough to be looked through.
+func indexTools(byName map[string]int, tools []*Tool) map[string]int {
+	switch t := tools[len(tools)-1]; {
+	case byName != nil:
+		byName[t.Name] = len(tools) - 1
+	case len(tools) > linearNames:
+		byName = make(map[string]int, 2*len(tools))
+		for i := len(tools) - 1; i >= 0; i-- { // the first of a name wins
+			byName[tools[i].Name] = i
+		}
+	}
+	return byName
+}
+
+// listedTwice reports the tool t, which the agent a lists at span after
+// it listed first, of the same name, at firstSpan: the same tool twice (two
+// definitions of one name are reported by fileChecks).
+func (c *compiler) listedTwice(a *Agent, t, first *Tool, span, firstSpan diag.Span) {
+	if first != t {
+		return
+	}
+	dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
+	dg.Detail = "tool names are unique within an agent: remove this one"
+	dg.Related = []diag.Related{{Span: firstSpan, Message: "first use of " + t.Name}}
+	c.diags.Add(dg)
 }
 
 // toolIndex returns the index of the tool named name in tools, indexed by

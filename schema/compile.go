@@ -102,9 +102,13 @@ type compiler struct {
 	// legacyNamed is set once a record of the older notation is named (see
 	// compileTools).
 	legacyNamed bool
-	// taken are the tools a Recompile took from the previous program and
-	// has not entered in tools yet (see again).
-	taken []toolPattern
+	// again is what a Recompile reads of the previous compile (see
+	// reuse.go), nil for a compile in full; marks are the indexes of the
+	// tools agents listed, in order (see useTool), and declAt the index of
+	// the declaration of each lowered pattern of the document, or -1.
+	again  *againState
+	marks  []int32
+	declAt []int32
 	// pkg is what the files of a package share when the file is compiled
 	// as one of them (see [CompilePackage]), nil for a file alone.
 	pkg *pkgScope
@@ -156,12 +160,11 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 		}
 	}
 	c.checkCycles()
-	m := &compileMemo{decls: decls, collected: collected, recorded: len(c.diags)}
-	c.compileTools(decls, &m.steps)
-	c.compileAgents(decls, &m.steps)
-	m.checks = len(c.diags)
-	m.unique = c.toolChecks(len(c.prog.Agents) > 0, false)
-	m.records = c.records
+	recorded := len(c.diags)
+	var steps []step
+	c.compileTools(decls, &steps)
+	c.compileAgents(decls, &steps)
+	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
 	for _, d := range decls {
@@ -171,12 +174,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 		}
 	}
 	if len(env) == 0 && !tests && !c.legacyNamed {
-		m.diags = c.diags
-		m.pats = make([]*parser.Pattern, len(c.prog.Tools))
-		for p, i := range c.tools {
-			m.pats[i] = p
-		}
-		c.prog.memo = m
+		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
 	}
 	return c.finish()
 }
@@ -186,7 +184,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // conflicting labels).
 func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
 	c := makeCompiler(doc, env, countDecls(doc))
-	return c, c.findDecls(nil)
+	return c, c.findDecls()
 }
 
 // makeCompiler returns a compiler for doc with tables sized for n.
@@ -207,36 +205,25 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 	return c
 }
 
-// findDecls returns the declarations of the document. Those whose
-// top-level pattern is one of prev's, in the same order, are prev's (an
-// earlier version's, see Recompile); the others are found as declOf finds
-// them.
-func (c *compiler) findDecls(prev []decl) []decl {
-	decls := make([]decl, 0, max(len(prev), 8))
-	j := 0
-	for _, top := range c.doc.Lowered {
-		// prev's next declarations, a few ahead: those the edit replaced
-		// or removed are passed over.
-		if k := slices.IndexFunc(prev[j:min(j+declsAhead, len(prev))], func(d decl) bool { return d.tp == top }); k >= 0 {
-			decls = append(decls, prev[j+k])
-			j += k + 1
-			continue
-		}
+// findDecls returns the declarations of the document, as declOf finds
+// them, and sets c.declAt.
+func (c *compiler) findDecls() []decl {
+	decls := make([]decl, 0, 8)
+	c.declAt = make([]int32, len(c.doc.Lowered))
+	for i, top := range c.doc.Lowered {
+		c.declAt[i] = -1
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
 		if d, ok := c.declOf(p); ok {
 			d.tp, d.top = top, top.Span() // only for declarations: the syntax is not read for the rest
+			c.declAt[i] = int32(len(decls))
 			decls = append(decls, d)
 		}
 	}
 	return decls
 }
-
-// declsAhead is how far ahead of the next one findDecls looks for a
-// declaration of prev.
-const declsAhead = 8
 
 // finish returns the program, without empty lists, and the diagnostics,
 // sorted.
@@ -536,42 +523,18 @@ func (c *compiler) recordFields(r *Record, d decl) {
 // known to be unique (as an earlier compile of the same names found), and
 // are not compared. It reports whether they are.
 func (c *compiler) toolChecks(hasAgents, unique bool) bool {
-	var first map[string]*Tool
+	var dups []dupTool
 	if !unique {
-		first = make(map[string]*Tool, len(c.prog.Tools))
-		unique = true
+		dups = c.duplicateTools()
 	}
-	for _, t := range c.prog.Tools {
-		if first == nil {
-			break
-		}
-		if t.Name == "" {
-			continue
-		}
-		f := first[t.Name]
-		if f == nil {
-			first[t.Name] = t
-			continue
-		}
-		unique = false
-		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
-		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
-		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
-		c.diags.Add(dg)
-	}
-	if !hasAgents {
-		return unique
-	}
-	for i, t := range c.prog.Tools {
-		if t.TopLevel && !c.used[i] {
-			span := t.NameSpan
-			if span.Len() == 0 {
-				span = t.Span
+	var unused []int32
+	if hasAgents {
+		for i, t := range c.prog.Tools {
+			if t.TopLevel && !c.used[i] {
+				unused = append(unused, int32(i))
 			}
-			dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name))
-			dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
-			c.diags.Add(dg)
 		}
 	}
-	return unique
+	c.reportTools(dups, unused, hasAgents)
+	return len(dups) == 0
 }

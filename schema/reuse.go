@@ -6,44 +6,100 @@
 // them moves (see diag.Positions). A declaration whose pattern is the same
 // pointer compiles to what it compiled to before, as long as what it reads
 // of the other declarations is the same too: their names and labels, the
-// records (the types of parameters) and, for an agent, the tools it lists.
-// So [Recompile] takes the tools, agents and diagnostics of the unchanged
-// declarations from the previous program as they are, compiles the others
-// again, and runs the file-wide checks; it compiles in full when a record
-// changed, a declaration was added, removed, renamed or relabelled, when the
-// file has tests, or uses the older notation's record parameters. Either way
-// the result is what [Compile] gives.
+// records (the types of parameters) and, for an agent, the tools it lists
+// (a tool lowered again makes the agents that list it lowered again).
+// So [Recompile] compiles again the declarations whose patterns changed
+// and takes everything else from the previous program, and the file-wide
+// checks are answered from what the previous compile found, changed where
+// the declarations compiled again changed it; it compiles in full when a
+// record changed, a declaration was added, removed, renamed or relabelled,
+// when the file has tests, or uses the older notation's record parameters.
+// Either way the result is what [Compile] gives.
+//
+// What a compile finds is kept with its program (compileMemo) in lists the
+// versions share (see vec), so that what an edit costs does not grow with
+// the number of declarations: the program's lists of tools and agents are
+// copied, and the document's lowered patterns compared, and nothing else
+// is gone through whole.
 
 package schema
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
-// compileMemo is what a compile did, kept with its program.
+// compileMemo is what a compile found, kept with its program.
 type compileMemo struct {
-	// decls are the declarations, in order.
-	decls []decl
-	// diags are the diagnostics in the order they were made: those of
-	// finding the declarations up to collected, then those of the records
-	// (their fields and cycles) up to recorded, then those of the steps,
-	// then from checks on those of the file-wide checks.
-	diags                       diag.List
-	collected, recorded, checks int
-	// steps are the compiles of the tools, then of the agents, in order.
-	steps []step
-	// pats are the patterns of the program's tools, by the tools' places.
-	pats []*parser.Pattern
-	// records are the records by name, which a Recompile that changes no
-	// record shares; unique is set when the tools' names are.
+	// lowered are the document's lowered patterns, and declAt the index of
+	// the declaration of each, or -1.
+	lowered []*parser.Pattern
+	declAt  []int32
+	// decls are the declarations in order; steps are the compiles of the
+	// tools, then of the agents, in order, and stepOf the step of each
+	// declaration (-1 for none).
+	decls  vec[decl]
+	steps  []shape
+	stepOf []int32
+	// recDiags are the diagnostics of the records (their fields and
+	// cycles); stepDiags those of the steps that made any, in order.
+	recDiags  diag.List
+	stepDiags []stepDiags
+	// pats are the tools' patterns by the tools' places; names indexes
+	// them by name, made when first needed.
+	pats  vec[*parser.Pattern]
+	names *toolsByName
+	// uses counts, by tool, how many times agents list it (see useTool);
+	// odd holds, by agent step, the tools it marked used when they are not
+	// its agent's tools (a tool listed twice).
+	uses vec[int32]
+	odd  map[int32][]int32
+	// dups are the tools whose names an earlier tool has, unused the
+	// top-level tools no agent lists, in order (see fileChecks).
+	dups   []dupTool
+	unused []int32
+	// records are the records by name; types the index of their names for
+	// suggestions, once made.
 	records map[string]*Record
-	unique  bool
+	types   *typeNames
 	// reused counts the declarations whose results were taken from another
 	// program (for tests).
 	reused int
+}
+
+// shape is a step without its diagnostics: the declaration it compiled,
+// and the tools prog.Tools[t0:t1] and agents prog.Agents[a0:a1] it made.
+type shape struct {
+	decl, t0, t1, a0, a1 int32
+}
+
+// stepDiags are the diagnostics of step step.
+type stepDiags struct {
+	step  int32
+	diags diag.List
+}
+
+// dupTool is a tool whose name the earlier tool first has.
+type dupTool struct {
+	tool, first int32
+}
+
+// toolsByName indexes the tools of a program by name.
+type toolsByName struct {
+	once   sync.Once
+	byName map[string][]int32
+}
+
+// typeNames is the index of the type names for suggestions (see
+// resolveType), shared by the compiles of the same records.
+type typeNames struct {
+	index   *suggest.NameIndex
+	list    []string
+	records int
 }
 
 // Recompile compiles doc, a version of the document prev was compiled
@@ -60,152 +116,168 @@ func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
 	return Compile(doc)
 }
 
+// changedDecl is a declaration whose pattern changed: the k-th.
+type changedDecl struct {
+	k int
+	d decl
+}
+
 // recompile compiles doc from prev; ok is false when prev's results cannot
 // be taken.
 func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
 	pm := prev.memo
-	c := makeCompiler(doc, nil, declCounts{decls: len(pm.decls), agents: len(prev.Agents)})
-	decls := c.findDecls(pm.decls)
-	if len(c.diags) > 0 || pm.collected > 0 || !sameDecls(decls, pm.decls) {
+	if len(doc.Lowered) != len(pm.lowered) {
 		return nil, nil, false
 	}
-	c.prog.Tools, c.used = make([]*Tool, 0, len(prev.Tools)), make([]bool, 0, len(prev.Tools))
-	m := &compileMemo{decls: decls, steps: make([]step, 0, len(pm.steps)), pats: make([]*parser.Pattern, 0, len(pm.pats))}
-	c.prog.Records = append(c.prog.Records, prev.Records...)
-	c.records = pm.records
-	c.diags = append(c.diags, pm.diags[pm.collected:pm.recorded]...)
-	m.recorded = len(c.diags)
-	for _, st := range pm.steps {
-		d := decls[st.decl]
-		var ns step
-		ok := d.p == pm.decls[st.decl].p
-		if ok {
-			ns, ok = take(c, prev, st, d)
-		}
-		if ok {
-			m.reused++
-			m.pats = append(m.pats, pm.pats[st.t0:st.t1]...)
-		} else {
-			// Changed, or an agent that lists a tool compiled again.
-			if ns, ok = again(c, st, d); !ok {
-				return nil, nil, false
-			}
-			if d.label == ToolLabel {
-				m.pats = append(m.pats, d.p)
-			} else {
-				m.pats = append(m.pats, inlineTools(c, d.p)...)
-			}
-		}
-		m.steps = append(m.steps, ns)
-	}
-	if c.legacyNamed || len(m.pats) != len(c.prog.Tools) {
+	c := makeCompiler(doc, nil, declCounts{})
+	changed, ok := c.changedDecls(pm)
+	if !ok {
 		return nil, nil, false
 	}
-	m.checks = len(c.diags)
-	// The names are those of the previous compile (see sameDecls).
-	m.unique, m.records = c.toolChecks(len(c.prog.Agents) > 0, pm.unique), pm.records
-	m.diags = c.diags
+	m := pm.next(doc)
+	c.records, c.prog.Records = pm.records, prev.Records
+	c.again = &againState{memo: m}
+	c.prog.Tools, c.again.ownTools = prev.Tools, false
+	c.prog.Agents, c.again.ownAgents = prev.Agents, false
+	for _, ch := range changed {
+		st := m.steps[m.stepOf[ch.k]]
+		if st.t1 > st.t0 && !c.again.ownTools {
+			c.prog.Tools, c.again.ownTools = slices.Clone(prev.Tools), true
+		}
+		if st.a1 > st.a0 && !c.again.ownAgents {
+			c.prog.Agents, c.again.ownAgents = slices.Clone(prev.Agents), true
+		}
+	}
+	if t := pm.types; t != nil {
+		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
+	}
+	news := make([]stepDiags, 0, len(changed))
+	var affected []int32
+	for _, ch := range changed {
+		si := m.stepOf[ch.k]
+		d0 := len(c.diags)
+		if si < 0 || !c.stepAgain(prev, si, ch.d, &affected) {
+			return nil, nil, false
+		}
+		m.decls.set(ch.k, ch.d)
+		if d0 < len(c.diags) {
+			news = append(news, stepDiags{si, slices.Clip(c.diags[d0:])})
+		}
+	}
+	if c.legacyNamed {
+		return nil, nil, false
+	}
+	m.reused = len(m.steps) - len(changed)
+	m.stepDiags = mergeStepDiags(pm.stepDiags, news, changed, m.stepOf)
+	m.unused = c.unusedAfter(pm.unused, affected, &m.uses)
+	c.diags = m.recDiags
+	for _, sd := range m.stepDiags {
+		c.diags = append(c.diags, sd.diags...)
+	}
+	c.reportTools(m.dups, m.unused, len(c.prog.Agents) > 0)
+	m.keepTypes(c)
 	c.prog.memo = m
 	prog, diags := c.finish()
 	return prog, diags, true
 }
 
-// sameDecls reports whether decls are the declarations old with at most
-// the patterns of tools and agents changed: in the same order, of the same
-// names and labels, the same records, and the changed ones with the same
-// definitions inside.
-func sameDecls(decls, old []decl) bool {
-	if len(decls) != len(old) {
-		return false
+// next returns the memo of the next version of the program, for the
+// document doc: it shares pm's lists, to be changed where a declaration
+// is compiled again.
+func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
+	m := *pm
+	m.lowered, m.decls, m.pats, m.uses = doc.Lowered, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
+	m.recDiags = slices.Clip(pm.recDiags)
+	return &m
+}
+
+// keepTypes keeps with m the index of type names c made or was given.
+func (m *compileMemo) keepTypes(c *compiler) {
+	if c.typeIndex != nil {
+		m.types = &typeNames{index: c.typeIndex, list: c.typeNameList, records: c.typeIndexed}
 	}
-	for i, d := range decls {
-		o := old[i]
-		if d.p == o.p {
+}
+
+// changedDecls returns the declarations of c's document whose patterns are
+// not those of the memo's, in the order of their steps; ok is false when
+// the declarations are not the memo's with at most the patterns of tools
+// and agents changed: of the same names and labels, at the same places,
+// and with the same declarations inside (see innerDecls).
+func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
+	var out []changedDecl
+	for i, top := range c.doc.Lowered {
+		if top == pm.lowered[i] {
 			continue
 		}
-		if d.label != o.label || (d.label != ToolLabel && d.label != AgentLabel) ||
-			d.p.Subject.Identity != o.p.Subject.Identity || !slices.Equal(d.p.Subject.Labels, o.p.Subject.Labels) ||
-			!slices.Equal(innerDefs(d.p, nil), innerDefs(o.p, nil)) {
-			return false
+		p := top
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
 		}
-	}
-	return true
-}
-
-// again compiles the changed declaration d, whose previous compile was st;
-// ok is false when it makes another number of tools or agents.
-func again(c *compiler, st step, d decl) (step, bool) {
-	compile := (*compiler).agent
-	if d.label == ToolLabel {
-		compile = func(s *compiler, d decl) { s.tool(d, true) }
-	}
-	ns := c.step(st.decl, d, compile)
-	return ns, ns.t1-ns.t0 == st.t1-st.t0 && ns.a1-ns.a0 == st.a1-st.a0
-}
-
-// take adds to c what prev's step st made, as it is, for the declaration d,
-// which is the one st compiled; ok is false, and nothing added, when an
-// agent lists a tool that is no longer the program's (it was compiled
-// again).
-func take(c *compiler, prev *Program, st step, d decl) (step, bool) {
-	ns := step{decl: st.decl, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents)}
-	if ns.t0 != st.t0 || ns.a0 != st.a0 {
-		return ns, false
-	}
-	for _, a := range prev.Agents[st.a0:st.a1] {
-		for j, i := range a.toolIdx {
-			if i >= st.t1 || i < st.t0 && c.prog.Tools[i] != a.Tools[j] {
-				return ns, false
-			}
+		d, found := c.declOf(p)
+		k := int(pm.declAt[i])
+		if len(c.diags) > 0 || found != (k >= 0) {
+			return nil, false
 		}
-	}
-	tools, patterns := prev.Tools[st.t0:st.t1], prev.memo.pats[st.t0:st.t1]
-	for i, t := range tools {
-		c.taken = append(c.taken, toolPattern{patterns[i], len(c.prog.Tools)})
-		c.prog.Tools = append(c.prog.Tools, t)
-		c.used = append(c.used, false)
-	}
-	for _, a := range prev.Agents[st.a0:st.a1] {
-		for _, i := range a.toolIdx {
-			c.used[i] = true
+		if !found {
+			continue
 		}
-		c.prog.Agents = append(c.prog.Agents, a)
+		d.tp, d.top = top, top.Span()
+		if !sameDecl(d, pm.decls.at(k)) {
+			return nil, false
+		}
+		out = append(out, changedDecl{k, d})
 	}
-	c.diags = append(c.diags, prev.memo.diags[st.d0:st.d1]...)
-	ns.d1, ns.t1, ns.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
-	return ns, true
+	slices.SortFunc(out, func(a, b changedDecl) int { return int(pm.stepOf[a.k] - pm.stepOf[b.k]) })
+	return out, true
 }
 
-// toolPattern is a tool's pattern and its index in the program's tools.
-type toolPattern struct {
-	p *parser.Pattern
-	i int
+// sameDecl reports whether d is the declaration o with at most the pattern
+// of a tool or an agent changed: of the same name and labels, with the
+// same declarations inside.
+func sameDecl(d, o decl) bool {
+	if d.p == o.p {
+		return true
+	}
+	return d.label == o.label && (d.label == ToolLabel || d.label == AgentLabel) &&
+		d.p.Subject.Identity == o.p.Subject.Identity && slices.Equal(d.p.Subject.Labels, o.p.Subject.Labels) &&
+		slices.Equal(innerDecls(d.p, nil), innerDecls(o.p, nil))
 }
 
-// inlineTools returns the tools written inside the agent p, in the order
-// agentTools compiles them.
-func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
-	var out []*parser.Pattern
+// innerDecls appends to out the identities defined inside p with a label
+// of the agent language, with their labels, in order: the inline tools,
+// whose names the file-wide checks compare, and whatever else another
+// declaration's compile could take for a declaration. The parameters and
+// fields (a type is a label) are left out: what they are is read by their
+// own declaration's compile alone, and another declaration that refers to
+// one is lowered again with it.
+func innerDecls(p *parser.Pattern, out []string) []string {
 	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && isToolPattern(e) {
-			if ed, _ := c.declOfQuiet(e); ed.label == ToolLabel {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
-
-// innerDefs appends to out the identities defined inside p, with their
-// labels, in order.
-func innerDefs(p *parser.Pattern, out []string) []string {
-	for _, e := range p.Elements {
-		if !e.IsReference() && e.Subject.Identity != "" {
+		if !e.IsReference() && e.Subject.Identity != "" && declLabelsOf(e).n > 0 {
 			out = append(out, e.Subject.Identity)
 			out = append(out, e.Subject.Labels...)
 			out = append(out, "")
 		}
-		out = innerDefs(e, out)
+		out = innerDecls(e, out)
 	}
 	return out
+}
+
+// mergeStepDiags returns the diagnostics of the steps: prev's, with those
+// of the steps compiled again (changed, whose steps stepOf gives) replaced
+// by news, in the order of the steps.
+func mergeStepDiags(prev, news []stepDiags, changed []changedDecl, stepOf []int32) []stepDiags {
+	again := make(map[int32]bool, len(changed))
+	for _, ch := range changed {
+		again[stepOf[ch.k]] = true
+	}
+	out := make([]stepDiags, 0, len(prev)+len(news))
+	for _, sd := range prev {
+		for len(news) > 0 && news[0].step < sd.step {
+			out, news = append(out, news[0]), news[1:]
+		}
+		if !again[sd.step] {
+			out = append(out, sd)
+		}
+	}
+	return append(out, news...)
 }

@@ -159,8 +159,12 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
 			t.Errorf("typing %q in the agent: diagnostics\n%v\nwant\n%v", ins, gotDiags, wantDiags)
 		}
-		// The declarations the edit left are taken by pointer; the agent
-		// edited is compiled again.
+		// The declarations the edit left are taken by pointer, and the
+		// list of tools, which the edit did not change, is the previous
+		// program's; the agent edited is compiled again.
+		if &got.Tools[0] != &prog.Tools[0] {
+			t.Errorf("typing %q: the list of tools was copied", ins)
+		}
 		for i := range got.Tools {
 			if got.Tools[i] != prog.Tools[i] {
 				t.Errorf("typing %q: tool %s was compiled again", ins, got.Tools[i].Name)
@@ -187,4 +191,49 @@ func sameProgram(a, b *Program) bool {
 	x, y := *a, *b
 	x.memo, y.memo = nil, nil
 	return reflect.DeepEqual(&x, &y)
+}
+
+// TestRecompileTypeEdit: changing the type of a tool's parameter, to a type
+// that does not exist and back, or of an inline tool's, compiles that
+// declaration (and the agent that lists the tool) again and takes the rest.
+func TestRecompileTypeEdit(t *testing.T) {
+	const text = `[lookup:Tool {description: "Finds an item"} | (id::Integer)==>(::String)]
+[a:Agent {instruction: "Help.", model: "OpenAI/gpt-4o-mini"} |
+  lookup,
+  [greet:Tool {description: "Greets"} | (name::String)==>(::String)]
+]
+[plain:Tool {description: "Echoes"} | (s::String)==>(::String)]
+[b:Agent {instruction: "Help.", model: "OpenAI/gpt-4o-mini"} | plain]
+`
+	for _, c := range []struct{ from, to string }{
+		{"(id::Integer)", "(id::Intger)"},
+		{"(id::Integer)", "(id::String)"},
+		{"(name::String)", "(name::Strng)"},
+		{"(name::String)", "(name::Tool)"},
+	} {
+		doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+		prog, _ := Compile(doc)
+		for _, step := range [][2]string{{c.from, c.to}, {c.to, c.from}} {
+			old := string(doc.File.Text)
+			at := strings.Index(old, step[0])
+			edited := old[:at] + step[1] + old[at+len(step[0]):]
+			edit := diag.Span{Start: at, End: at + len(step[0])}
+			ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(step[1]))
+			got, gotDiags := Recompile(prog, ndoc)
+			want, wantDiags := Compile(ndoc)
+			if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+				t.Fatalf("%q to %q: diagnostics\n%v\nwant\n%v", step[0], step[1], gotDiags, wantDiags)
+			}
+			// A parameter labelled Tool may be taken for a declaration:
+			// compiled in full.
+			full := strings.Contains(step[0]+step[1], "::Tool")
+			if !full && (got.memo == nil || got.memo.reused == 0) {
+				t.Errorf("%q to %q: compiled in full", step[0], step[1])
+			}
+			if !full && got.Agents[1] != prog.Agents[1] {
+				t.Errorf("%q to %q: agent b was compiled again", step[0], step[1])
+			}
+			doc, prog = ndoc, got
+		}
+	}
 }

@@ -8,34 +8,32 @@ import "github.com/gramlang/gram/parser"
 
 // step is what compiling one tool or agent declaration made: the
 // declaration (its index among the document's), its diagnostics
-// diags[d0:d1], and the tools prog.Tools[t0:t1] (the tool, or an agent's
-// inline tools) and agents prog.Agents[a0:a1].
+// diags[d0:d1], the tools prog.Tools[t0:t1] (the tool, or an agent's
+// inline tools) and agents prog.Agents[a0:a1], and the uses of tools
+// marks[m0:m1] (see useTool).
 type step struct {
-	decl, d0, d1, t0, t1, a0, a1 int
+	decl, d0, d1, t0, t1, a0, a1, m0, m1 int
 }
 
 // step compiles the declaration d, the k-th of the document, with compile
 // and returns what it made.
 func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
-	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents)}
+	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents), m0: len(c.marks)}
 	c.top = d.top
 	compile(c, d)
-	st.d1, st.t1, st.a1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents)
+	st.d1, st.t1, st.a1, st.m1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents), len(c.marks)
 	return st
 }
 
 // toolIndex returns the index in prog.Tools of the tool compiled from p:
-// one compiled here, or one a Recompile took as it was (few agents are
-// compiled again, and each lists a few tools: they are looked for rather
-// than all entered in the table).
+// one compiled here, or one a Recompile took as it was (see
+// toolIndexAgain).
 func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 	if i, ok := c.tools[p]; ok {
 		return i, true
 	}
-	for _, t := range c.taken {
-		if t.p == p {
-			return t.i, true
-		}
+	if c.again != nil {
+		return c.again.toolIndexAgain(p)
 	}
 	return 0, false
 }

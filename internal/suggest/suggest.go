@@ -54,6 +54,9 @@ func Closest(s string, candidates []string) string {
 type NameIndex struct {
 	nodes []trieNode
 	names []string
+	// same gives, by rank, the next rank of a name that ends at the same
+	// node (the same name but for case), or -1.
+	same []int32
 }
 
 // trieNode is a node of the trie: the byte of the edge into it, its first
@@ -70,16 +73,22 @@ type trieNode struct {
 // NewNameIndex returns an index of names. Their order is the tie-break order
 // of [NameIndex.Closest]: of equally close names, the earlier wins.
 func NewNameIndex(names []string) *NameIndex {
-	x := &NameIndex{nodes: []trieNode{{rank: -1, minLen: 1 << 30}}, names: names}
+	x := &NameIndex{nodes: []trieNode{{rank: -1, minLen: 1 << 30}}, names: names, same: make([]int32, len(names))}
 	for rank, name := range names {
+		x.same[rank] = -1
 		n := int32(0)
 		x.span(n, len(name))
 		for i := 0; i < len(name); i++ {
 			n = x.child(n, lower(name[i]))
 			x.span(n, len(name))
 		}
-		if x.nodes[n].rank < 0 {
+		if r := x.nodes[n].rank; r < 0 {
 			x.nodes[n].rank = int32(rank)
+		} else {
+			for x.same[r] >= 0 {
+				r = x.same[r]
+			}
+			x.same[r] = int32(rank)
 		}
 	}
 	return x
@@ -113,7 +122,7 @@ func (x *NameIndex) child(n int32, b byte) int32 {
 // Closest returns the indexed name with the smallest edit distance to s, under
 // the rules of [Closest], or "".
 func (x *NameIndex) Closest(s string) string {
-	m := x.match(s)
+	m := x.match(s, nil)
 	return m.name
 }
 
@@ -121,7 +130,16 @@ func (x *NameIndex) Closest(s string) string {
 // Nearest is [NameIndex.Closest] that also gives the edit distance of the
 // name it finds ("" and 0 when no name is close).
 func (x *NameIndex) Nearest(s string) (name string, distance int) {
-	m := x.match(s)
+	m := x.match(s, nil)
+	return m.name, m.d
+}
+
+// NearestExcept is [NameIndex.Nearest] over the indexed names but those
+// for whose rank (their place in the names the index was made of) skip
+// reports true: an index of a set of names answers for the set with a few
+// taken out, as it would if it were made again without them.
+func (x *NameIndex) NearestExcept(s string, skip func(rank int) bool) (name string, distance int) {
+	m := x.match(s, skip)
 	return m.name, m.d
 }
 
@@ -135,8 +153,9 @@ func (m *match) better(d, r int) bool {
 	return m.name == "" || d < m.d || d == m.d && r < m.rank
 }
 
-// match finds the best name for s; name is "" when none is close enough.
-func (x *NameIndex) match(s string) match {
+// match finds the best name for s, of those skip (if set) does not skip;
+// name is "" when none is close enough.
+func (x *NameIndex) match(s string, skip func(int) bool) match {
 	var m match
 	if x == nil || len(x.nodes) == 0 {
 		return m
@@ -157,7 +176,7 @@ func (x *NameIndex) match(s string) match {
 	for j := range row {
 		row[j] = j
 	}
-	w := walker{x: x, q: q, limit: maxDistance(s), m: &m, rows: buf}
+	w := walker{x: x, q: q, limit: maxDistance(s), m: &m, rows: buf, skip: skip}
 	if gap(len(q), int(root.minLen), int(root.maxLen)) <= w.limit {
 		w.visit(0, 0, row)
 	}
@@ -172,6 +191,8 @@ type walker struct {
 	// rows holds the row of each depth: the row of depth d is
 	// rows[d*(len(q)+1):][:len(q)+1].
 	rows []int
+	// skip, when set, tells the ranks of the names not to answer.
+	skip func(int) bool
 }
 
 // visit checks node n, at depth (prefix length) depth, whose prefix has the
@@ -182,9 +203,13 @@ type walker struct {
 // does not change the answer.
 func (w *walker) visit(n int32, depth int, prev []int) {
 	node := &w.x.nodes[n]
-	if node.rank >= 0 {
-		if d := prev[len(w.q)]; d <= w.limit && w.m.better(d, int(node.rank)) {
-			*w.m = match{name: w.x.names[node.rank], rank: int(node.rank), d: d}
+	r := node.rank
+	for w.skip != nil && r >= 0 && w.skip(int(r)) {
+		r = w.x.same[r]
+	}
+	if r >= 0 {
+		if d := prev[len(w.q)]; d <= w.limit && w.m.better(d, int(r)) {
+			*w.m = match{name: w.x.names[r], rank: int(r), d: d}
 			w.limit = d
 		}
 	}

@@ -98,6 +98,19 @@ func TestNameIndexAgreesWithScan(t *testing.T) {
 			if got := Closest(q, names); got != want {
 				t.Fatalf("names %q: Closest(%q) = %q, want %q", names, q, got, want)
 			}
+			// With some names taken out, as if the index were made of
+			// the rest.
+			skip := make([]bool, len(names))
+			var rest []string
+			for i := range names {
+				if skip[i] = r.IntN(3) == 0; !skip[i] {
+					rest = append(rest, names[i])
+				}
+			}
+			want = closestByScan(q, rest)
+			if got, _ := x.NearestExcept(q, func(i int) bool { return skip[i] }); got != want {
+				t.Fatalf("names %q without %v: NearestExcept(%q) = %q, want %q", names, skip, q, got, want)
+			}
 		}
 	}
 }

@@ -1,0 +1,248 @@
+// The units of a document, in a list that its versions share.
+//
+// A document's units are kept in chunks of about unitChunk units, behind a
+// table of the chunks. A version made by Reparse shares every chunk of the
+// version before that the edit leaves as it was, and copies (or makes) the
+// others: an edit costs what it touches and the table, not the document.
+// A chunk is the version's own while the version is made (its gen is the
+// list's), and may be written then; once the version is done (freeze), no
+// chunk of it is written again, and a later version that writes one
+// copies it first.
+//
+// Each chunk summarises its units for the questions asked of every unit of
+// a document, so that they are answered chunk by chunk: which units the
+// syntax checks look at (errors, headers, maps nested in arrays), whether a
+// unit's parse looked past its end (see restartUnit), the top-level
+// patterns, the lowered patterns, the diagnostics of lowering and the units
+// with a reference to nothing.
+
+package parser
+
+import (
+	"iter"
+	"slices"
+	"sort"
+	"sync/atomic"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+)
+
+// unitChunk is how many units a chunk holds, about: a variable, so that
+// tests can make chunks of a few units.
+var unitChunk = 64
+
+// unitList is the units of a version of a document, in source order.
+type unitList struct {
+	chunks []*chunk
+	// ends[k] is how many units chunks[:k+1] hold.
+	ends []int
+	// gen marks the chunks this version may write (0 once it is done).
+	gen uint64
+}
+
+// chunk is a run of units and, once summarised, their summary.
+type chunk struct {
+	units []unitResult
+	gen   uint64
+	sum   *chunkSummary
+}
+
+// chunkSummary is what the questions asked of every unit read of a chunk.
+type chunkSummary struct {
+	// special counts the units the syntax checks look at one by one: those
+	// that did not parse, headers, and units with maps nested in arrays.
+	special int
+	// reach is set when a unit's parse looked past its end.
+	reach bool
+	// patterns are the units' top-level patterns; outs the lowered
+	// patterns of the units lowered, lowDiags the diagnostics of lowering
+	// them, and open how many have a reference to nothing.
+	patterns []*grammar.TopPattern
+	outs     []*Pattern
+	lowDiags diag.List
+	open     int
+}
+
+// lastGen numbers the versions of unit lists.
+var lastGen atomic.Uint64
+
+// newUnitList returns a list of a copy of units, the version's own.
+func newUnitList(units []unitResult) unitList {
+	l := unitList{gen: lastGen.Add(1)}
+	l.chunks, l.ends = l.chunked(units, 0, nil, nil)
+	return l
+}
+
+// chunked appends to chunks and ends the units cut into chunks of about
+// unitChunk units each, the first starting at index from.
+func (l *unitList) chunked(units []unitResult, from int, chunks []*chunk, ends []int) ([]*chunk, []int) {
+	n := (len(units) + unitChunk - 1) / unitChunk
+	for k := 0; k < n; k++ {
+		part := units[len(units)*k/n : len(units)*(k+1)/n]
+		chunks = append(chunks, &chunk{units: slices.Clone(part), gen: l.gen})
+		from += len(part)
+		ends = append(ends, from)
+	}
+	return chunks, ends
+}
+
+// len returns how many units there are.
+func (l *unitList) len() int {
+	if len(l.ends) == 0 {
+		return 0
+	}
+	return l.ends[len(l.ends)-1]
+}
+
+// start returns the index of the first unit of chunk k.
+func (l *unitList) start(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return l.ends[k-1]
+}
+
+// chunkOf returns the chunk that holds unit i.
+func (l *unitList) chunkOf(i int) int { return sort.SearchInts(l.ends, i+1) }
+
+// at returns unit i, which the caller must not change.
+func (l *unitList) at(i int) *unitResult {
+	k := l.chunkOf(i)
+	return &l.chunks[k].units[i-l.start(k)]
+}
+
+// all yields every unit, with its index, which the caller must not change.
+func (l *unitList) all() iter.Seq2[int, *unitResult] {
+	return func(yield func(int, *unitResult) bool) {
+		for k, c := range l.chunks {
+			for j := range c.units {
+				if !yield(l.start(k)+j, &c.units[j]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// mut returns unit i to change, copying its chunk first if another version
+// shares it.
+func (l *unitList) mut(i int) *unitResult {
+	k := l.chunkOf(i)
+	c := l.chunks[k]
+	if c.gen != l.gen {
+		c = &chunk{units: slices.Clone(c.units), gen: l.gen}
+		l.chunks[k] = c
+	}
+	c.sum = nil
+	return &c.units[i-l.start(k)]
+}
+
+// search returns the first index of a unit for which f is true, or len():
+// f is false for the units before it and true from it on.
+func (l *unitList) search(f func(*unitResult) bool) int {
+	k := sort.Search(len(l.chunks), func(k int) bool {
+		c := l.chunks[k].units
+		return f(&c[len(c)-1])
+	})
+	if k == len(l.chunks) {
+		return l.len()
+	}
+	c := l.chunks[k].units
+	return l.start(k) + sort.Search(len(c), func(i int) bool { return f(&c[i]) })
+}
+
+// splice returns a new version of the list: units [0, i), then xs, then
+// units [j, len()), sharing the chunks of l that hold neither.
+func (l *unitList) splice(i, j int, xs []unitResult) unitList {
+	out := unitList{gen: lastGen.Add(1)}
+	if len(l.chunks) == 0 {
+		out.chunks, out.ends = out.chunked(xs, 0, nil, nil)
+		return out
+	}
+	n := l.len()
+	ka, kb := l.chunkOf(min(i, n-1)), l.chunkOf(min(j, n-1))
+	// A run of few units takes in the chunk after it, so that chunks do not
+	// get ever smaller.
+	for kb+1 < len(l.chunks) && (i-l.start(ka))+len(xs)+(l.ends[kb]-j) < unitChunk/2 {
+		kb++
+	}
+	mid := make([]unitResult, 0, i-l.start(ka)+len(xs)+max(0, l.ends[kb]-j))
+	mid = append(mid, l.chunks[ka].units[:i-l.start(ka)]...)
+	mid = append(mid, xs...)
+	for k := l.chunkOf(min(j, n-1)); k <= kb; k++ {
+		if from := max(j, l.start(k)); from < l.ends[k] {
+			mid = append(mid, l.chunks[k].units[from-l.start(k):]...)
+		}
+	}
+	out.chunks = make([]*chunk, 0, len(l.chunks)+len(mid)/unitChunk+1)
+	out.ends = make([]int, 0, cap(out.chunks))
+	out.chunks, out.ends = append(out.chunks, l.chunks[:ka]...), append(out.ends, l.ends[:ka]...)
+	out.chunks, out.ends = out.chunked(mid, l.start(ka), out.chunks, out.ends)
+	delta := len(xs) - (j - i)
+	for k := kb + 1; k < len(l.chunks); k++ {
+		out.chunks, out.ends = append(out.chunks, l.chunks[k]), append(out.ends, l.ends[k]+delta)
+	}
+	return out
+}
+
+// summary returns the summary of chunk k, summarising it first if it is
+// the version's own (the others are summarised).
+func (l *unitList) summary(k int) *chunkSummary {
+	c := l.chunks[k]
+	if c.sum == nil {
+		c.sum = summarise(c.units)
+	}
+	return c.sum
+}
+
+// freeze summarises the chunks of the version and makes it done: none of
+// its chunks is written again.
+func (l *unitList) freeze() {
+	for k, c := range l.chunks {
+		if c.gen == l.gen {
+			l.summary(k)
+		}
+	}
+	l.gen = 0
+}
+
+// summarise returns the summary of units, which the version owns: it finds
+// the maps nested in arrays of those not looked at yet.
+func summarise(units []unitResult) *chunkSummary {
+	s := &chunkSummary{}
+	var nested diag.List // reused: most units have none
+	for i := range units {
+		r := &units[i]
+		if r.past > 0 || r.reachEnd {
+			s.reach = true
+		}
+		if m := r.low; m != nil {
+			s.outs = append(s.outs, m.out)
+			s.lowDiags = append(s.lowDiags, m.diags...)
+			if m.open {
+				s.open++
+			}
+		}
+		if r.err != nil {
+			s.special++
+			continue
+		}
+		if !r.nestedDone {
+			nested = nested[:0]
+			nestedMaps(r.unit, &nested)
+			if len(nested) > 0 {
+				found := slices.Clone(nested)
+				r.nested = &found
+			}
+			r.nestedDone = true
+		}
+		if r.unit.Header != nil || r.nested != nil {
+			s.special++
+		}
+		if r.unit.Header == nil {
+			s.patterns = append(s.patterns, r.unit.Pattern)
+		}
+	}
+	return s
+}

@@ -1,0 +1,289 @@
+// Compiling one declaration again in a Recompile, and what a compile keeps
+// for the next (see reuse.go).
+
+package schema
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// againState is what a Recompile's compiler reads of the previous compile.
+type againState struct {
+	// memo is the memo of the program being made, from the previous one.
+	memo *compileMemo
+	// hint are the tools the agent being compiled again listed before:
+	// where the tools it lists are looked for first.
+	hint []int
+	// ownTools and ownAgents are set when the program's lists are copies
+	// of the previous program's, which the steps compiled again write
+	// into; else they are the previous program's, shared.
+	ownTools, ownAgents bool
+}
+
+// stepAgain compiles the changed declaration d again, in place of prev's
+// step si, into c.prog's tools and agents (copies of prev's), keeping the
+// memo's patterns of tools and uses of tools up to date, and adds to
+// affected the tools whose uses it changed; it reports false when the
+// declaration makes other numbers of tools or agents.
+func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
+	m, st := c.again.memo, c.again.memo.steps[si]
+	tools, agents := c.prog.Tools, c.prog.Agents
+	// Into the copies in place; a list shared with the previous program
+	// is never written (an append to it makes a new one, and the step
+	// fails).
+	c.prog.Tools, c.prog.Agents = tools[:st.t0], agents[:st.a0]
+	if !c.again.ownTools {
+		c.prog.Tools = tools[:st.t0:st.t0]
+	}
+	if !c.again.ownAgents {
+		c.prog.Agents = agents[:st.a0:st.a0]
+	}
+	c.top = d.top
+	marks := len(c.marks)
+	if d.label == ToolLabel {
+		c.tool(d, true)
+	} else {
+		c.again.hint = prev.Agents[st.a0].toolIdx
+		c.agent(d)
+		c.again.hint = nil
+	}
+	ok := len(c.prog.Tools) == int(st.t1) && len(c.prog.Agents) == int(st.a1)
+	c.prog.Tools, c.prog.Agents = tools, agents
+	if !ok {
+		return false
+	}
+	var pats []*parser.Pattern
+	if d.label == ToolLabel {
+		pats = []*parser.Pattern{d.p}
+	} else {
+		pats = inlineTools(c, d.p)
+	}
+	if len(pats) != int(st.t1-st.t0) {
+		return false
+	}
+	for i, p := range pats {
+		m.pats.set(int(st.t0)+i, p)
+		*affected = append(*affected, st.t0+int32(i))
+	}
+	if d.label == AgentLabel {
+		old, ok := m.odd[si]
+		if !ok {
+			old = toInt32s(prev.Agents[st.a0].toolIdx)
+		}
+		c.moveUses(si, old, c.marks[marks:], agents[st.a0].toolIdx, affected)
+	}
+	return true
+}
+
+// moveUses counts the uses of tools of the agent step si again: marked
+// before old, now marks (the agent's tools now toolIdx); it adds the tools
+// whose counts changed to affected.
+func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affected *[]int32) {
+	m := c.again.memo
+	for _, i := range old {
+		m.uses.set(int(i), m.uses.at(int(i))-1)
+	}
+	for _, i := range marks {
+		m.uses.set(int(i), m.uses.at(int(i))+1)
+	}
+	*affected = append(*affected, old...)
+	*affected = append(*affected, marks...)
+	_, wasOdd := m.odd[si]
+	if isOdd := !slices.Equal(marks, toInt32s(toolIdx)); isOdd || wasOdd {
+		m.odd = maps.Clone(m.odd)
+		if isOdd {
+			m.odd[si] = slices.Clone(marks)
+		} else {
+			delete(m.odd, si)
+		}
+	}
+}
+
+// inlineTools returns the tools written inside the agent p, in the order
+// agentTools compiles them.
+func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
+	var out []*parser.Pattern
+	for _, e := range p.Elements {
+		if e.Kind == parser.GroupKind && isToolPattern(e) {
+			if ed, _ := c.declOfQuiet(e); ed.label == ToolLabel {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// toInt32s returns xs as int32s.
+func toInt32s(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+// useTool records that an agent lists the tool of index i.
+func (c *compiler) useTool(i int) {
+	c.marks = append(c.marks, int32(i))
+	if c.again == nil {
+		c.used[i] = true
+	}
+}
+
+// toolIndexAgain returns the index of the tool whose pattern is p among
+// the tools a Recompile takes, looked for among the tools the agent being
+// compiled listed before, then among those of p's name.
+func (a *againState) toolIndexAgain(p *parser.Pattern) (int, bool) {
+	m := a.memo
+	for _, i := range a.hint {
+		if m.pats.at(i) == p {
+			return i, true
+		}
+	}
+	n := m.names
+	n.once.Do(func() {
+		n.byName = map[string][]int32{}
+		for i := 0; i < m.pats.len(); i++ {
+			if id := m.pats.at(i).Subject.Identity; id != "" {
+				n.byName[id] = append(n.byName[id], int32(i))
+			}
+		}
+	})
+	for _, i := range n.byName[p.Subject.Identity] {
+		if m.pats.at(int(i)) == p {
+			return int(i), true
+		}
+	}
+	return 0, false
+}
+
+// unusedAfter returns the top-level tools no agent lists, in order: those
+// of unused, with the tools of affected looked at again (their counts of
+// uses in uses).
+func (c *compiler) unusedAfter(unused, affected []int32, uses *vec[int32]) []int32 {
+	out := unused
+	cloned := false
+	for _, i := range affected {
+		want := c.prog.Tools[i].TopLevel && uses.at(int(i)) == 0
+		at, has := slices.BinarySearch(out, i)
+		if want == has {
+			continue
+		}
+		if !cloned {
+			out, cloned = slices.Clone(out), true
+		}
+		if want {
+			out = slices.Insert(out, at, i)
+		} else {
+			out = slices.Delete(out, at, at+1)
+		}
+	}
+	return out
+}
+
+// newMemo returns what the compile of c, whose declarations are decls and
+// steps steps, keeps for a Recompile of the next version; collected and
+// recorded end the diagnostics of finding the declarations and of the
+// records. It is nil when finding the declarations reported something.
+func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, dups []dupTool, unused []int32) *compileMemo {
+	if collected > 0 {
+		return nil
+	}
+	m := &compileMemo{lowered: c.doc.Lowered, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
+		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
+	m.steps = make([]shape, len(steps))
+	m.stepOf = make([]int32, len(decls))
+	for i := range m.stepOf {
+		m.stepOf[i] = -1
+	}
+	uses := make([]int32, len(c.prog.Tools))
+	for i, st := range steps {
+		m.steps[i] = shape{int32(st.decl), int32(st.t0), int32(st.t1), int32(st.a0), int32(st.a1)}
+		m.stepOf[st.decl] = int32(i)
+		if st.d1 > st.d0 {
+			m.stepDiags = append(m.stepDiags, stepDiags{int32(i), slices.Clip(c.diags[st.d0:st.d1])})
+		}
+		if st.a1 > st.a0 {
+			mine := slices.Clip(c.marks[st.m0:st.m1])
+			for _, t := range mine {
+				uses[t]++
+			}
+			if !slices.Equal(mine, toInt32s(c.prog.Agents[st.a0].toolIdx)) {
+				if m.odd == nil {
+					m.odd = map[int32][]int32{}
+				}
+				m.odd[int32(i)] = mine
+			}
+		}
+	}
+	m.uses = vecOf(uses)
+	pats := make([]*parser.Pattern, len(c.prog.Tools))
+	for p, i := range c.tools {
+		pats[i] = p
+	}
+	m.pats = vecOf(pats)
+	m.keepTypes(c)
+	return m
+}
+
+// fileChecks reports tools defined twice in the file and, in files with
+// agents, top-level tools no agent uses (c.used), and returns both.
+func (c *compiler) fileChecks(hasAgents bool) ([]dupTool, []int32) {
+	dups := c.duplicateTools()
+	var unused []int32
+	for i, t := range c.prog.Tools {
+		if t.TopLevel && !c.used[i] {
+			unused = append(unused, int32(i))
+		}
+	}
+	c.reportTools(dups, unused, hasAgents)
+	return dups, unused
+}
+
+// duplicateTools returns the tools whose names an earlier tool has.
+func (c *compiler) duplicateTools() []dupTool {
+	var dups []dupTool
+	first := make(map[string]int32, len(c.prog.Tools))
+	for i, t := range c.prog.Tools {
+		if t.Name == "" {
+			continue
+		}
+		if f, ok := first[t.Name]; ok {
+			dups = append(dups, dupTool{int32(i), f})
+		} else {
+			first[t.Name] = int32(i)
+		}
+	}
+	return dups
+}
+
+// reportTools reports the tools dups, defined twice, and, in a file with
+// agents, the top-level tools unused no agent lists.
+func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
+	tools := c.prog.Tools
+	for _, d := range dups {
+		t, f := tools[d.tool], tools[d.first]
+		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
+		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
+		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
+		c.diags.Add(dg)
+	}
+	if !hasAgents {
+		return
+	}
+	for _, i := range unused {
+		t := tools[i]
+		span := t.NameSpan
+		if span.Len() == 0 {
+			span = t.Span
+		}
+		dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name))
+		dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
+		c.diags.Add(dg)
+	}
+}
