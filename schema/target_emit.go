@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 )
 
 // maxInlinedRecords bounds the records written out in one schema for a
@@ -39,7 +40,7 @@ func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
 	}
 	if n := tg.Limits.Tools; n > 0 && len(tools) > n {
 		t := tools[n]
-		d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, ordinal(n+1), len(tools))
+		d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools))
 		d.Detail = "declare fewer tools, or give each agent its own (gramc schema --agent NAME)"
 		diags.Add(d)
 	}
@@ -537,19 +538,4 @@ func (s *sizes) walk(v any) {
 			}
 		}
 	}
-}
-
-// ordinal writes n as "1st", "2nd", "129th".
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 )
@@ -181,24 +182,9 @@ func (o *runOptions) headerError() error {
 	}
 	which := "--header"
 	if o.headerCount > 1 {
-		which = fmt.Sprintf("the %s --header", ordinal(o.badHeader))
+		which = fmt.Sprintf("the %s --header", gramtext.Ordinal(o.badHeader))
 	}
 	return o.usageErr("%s: write NAME: VALUE or NAME=VALUE, e.g. --header 'Authorization: Bearer TOKEN' (what was given is not shown: it may hold a secret)", which)
-}
-
-// ordinal writes n as "1st", "2nd", "3rd", "4th"...
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // addSharedFlags registers the flags gramc run and gramc mcp serve share:

@@ -8,10 +8,12 @@
 //     [Name] writes a name bare or in backticks ([Backtick]).
 //   - [Quote] writes a double-quoted string; [Escape] escapes for any quote.
 //   - [Number] writes a JSON number as a gram integer or decimal.
+//   - [Ordinal] writes a position in English: "1st", "2nd", "129th".
 package gramtext
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strings"
 )
@@ -114,4 +116,20 @@ func Number(n json.Number, integer bool) (string, bool) {
 		return "", false
 	}
 	return r.FloatString(digits), true
+}
+
+// Ordinal writes n as a position in English: "1st", "2nd", "3rd", "4th",
+// "11th", "129th".
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
