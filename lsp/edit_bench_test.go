@@ -162,24 +162,10 @@ func measureRequests(b *testing.B, c *testClient, uri protocol.DocumentURI, f *d
 	refPos := positionOf(f, ref+2)
 	listEnd := positionOf(f, ref+strings.IndexByte(text[ref:], ']'))
 	for i := 0; i < 11; i++ {
-		for _, rq := range []struct {
-			method string
-			params any
-		}{
-			{"textDocument/hover", tdp(uri, refPos)},
-			{"textDocument/definition", tdp(uri, refPos)},
-			{"textDocument/completion", tdp(uri, listEnd)},
-		} {
-			var res any
-			d := timed(func() { c.mustCall(rq.method, rq.params, &res) })
-			if res == nil {
-				b.Fatalf("%s: no answer", rq.method)
-			}
-			name := strings.TrimPrefix(rq.method, "textDocument/")
-			if i == 0 {
-				name += "-after-edit"
-			}
-			requests[name] = append(requests[name], d)
+		suffix := ""
+		if i == 0 {
+			suffix = "-after-edit"
 		}
+		timeRequests(b, c, uri, refPos, listEnd, suffix, requests)
 	}
 }

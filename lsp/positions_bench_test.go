@@ -63,22 +63,7 @@ func BenchmarkEditPositions(b *testing.B) {
 			refPos := positionOf(f, ref+4)
 			listEnd := positionOf(f, ref+strings.IndexByte(text[ref:], ',')+1)
 			ds := typeWords(c, uri, pos, &v, func() {
-				for _, rq := range []struct {
-					method string
-					params any
-				}{
-					{"textDocument/hover", tdp(uri, refPos)},
-					{"textDocument/definition", tdp(uri, refPos)},
-					{"textDocument/completion", tdp(uri, listEnd)},
-				} {
-					var res any
-					d := timed(func() { c.mustCall(rq.method, rq.params, &res) })
-					if res == nil {
-						b.Fatalf("%s at %s: no answer", rq.method, place)
-					}
-					name := strings.TrimPrefix(rq.method, "textDocument/")
-					requests[name] = append(requests[name], d)
-				}
+				timeRequests(b, c, uri, refPos, listEnd, "", requests)
 			})
 			if medians[place] == nil {
 				medians[place] = map[int]float64{}
@@ -133,4 +118,26 @@ func typeWordsWaiting(c *testClient, uri protocol.DocumentURI, pos protocol.Posi
 		}
 	}
 	return ds
+}
+
+// timeRequests asks hover and definition at ref and completion at
+// listEnd, once each, and adds each answer's time to requests under the
+// method's name with suffix.
+func timeRequests(b *testing.B, c *testClient, uri protocol.DocumentURI, ref, listEnd protocol.Position, suffix string, requests map[string][]time.Duration) {
+	for _, rq := range []struct {
+		method string
+		params any
+	}{
+		{"textDocument/hover", tdp(uri, ref)},
+		{"textDocument/definition", tdp(uri, ref)},
+		{"textDocument/completion", tdp(uri, listEnd)},
+	} {
+		var res any
+		d := timed(func() { c.mustCall(rq.method, rq.params, &res) })
+		if res == nil {
+			b.Fatalf("%s at %d:%d: no answer", rq.method, ref.Line, ref.Character)
+		}
+		name := strings.TrimPrefix(rq.method, "textDocument/") + suffix
+		requests[name] = append(requests[name], d)
+	}
 }
