@@ -161,8 +161,8 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
-	// name (see [Package]).
-	own := func(r *schema.Record) bool { return ix.a.Package == nil || slices.Contains(p.Records, r) }
+	// name (see [Analysis.Others]).
+	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
 	for _, t := range tools {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type, own)

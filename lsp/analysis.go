@@ -134,14 +134,11 @@ func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
 // are the server's. It is immutable.
 type analysis struct {
 	*ide.Analysis
-	// Others are the other member files of the document's package, when
-	// it was compiled with them (see package.go); their spans are
-	// positions of their own files.
-	Others []*project.File
 	// checked is the check the analysis was made of, nil for a failed one:
 	// the next version's check takes what it can of it.
 	checked *project.Text
-	// otherFiles are the analyses of Others, made once when a request
+	// otherFiles are the analyses of the other member files of the
+	// package (Others, see package.go), made once when a request
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
@@ -154,18 +151,11 @@ type analysis struct {
 // member files others (nil: alone); prev is the analysis of an earlier
 // version, or nil.
 func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *analysis) *analysis {
-	var pkg *ide.Package
-	if others != nil {
-		pkg = &ide.Package{Files: make([]ide.PackageFile, len(others))}
-		for i, o := range others {
-			pkg.Files[i] = ide.PackageFile{File: o.File, Prog: o.Program, Test: o.Test}
-		}
-	}
 	var prevIDE *ide.Analysis
 	if prev != nil {
 		prevIDE = prev.Analysis
 	}
-	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, pkg, prevIDE), Others: others}
+	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, others, prevIDE)}
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may

@@ -122,44 +122,9 @@ func (a *analysis) occurrencesNamed(name string) []*ide.Occurrence {
 		out = append(out, ix.OccurrencesOf(def)...)
 	}
 	out = append(out, ix.Unresolved(name)...)
-	out = append(out, a.testRefs(name)...)
+	out = append(out, a.TestReferences(name)...)
 	slices.SortStableFunc(out, func(x, y *ide.Occurrence) int { return x.Span.Start - y.Span.Start })
 	return out
-}
-
-// testRefs returns the places where the file's tests name the package's
-// name as a property value: the agent of a test, the tool of a call or a
-// no-call expectation, written bare or as a string.
-func (a *analysis) testRefs(name string) []*ide.Occurrence {
-	var out []*ide.Occurrence
-	add := func(written string, span diag.Span) {
-		if written == name && span.Len() > 0 && valueName(a.text(span)) == name {
-			out = append(out, &ide.Occurrence{Span: span, Name: name})
-		}
-	}
-	for _, t := range a.Prog.Tests {
-		add(t.AgentName, t.AgentSpan)
-		for _, turn := range t.Turns {
-			for _, c := range turn.Calls {
-				add(c.Tool, c.ToolSpan)
-			}
-			for _, n := range turn.NoCalls {
-				add(n.Tool, n.ToolSpan)
-			}
-		}
-	}
-	return out
-}
-
-// valueName returns the name a property value writes: the value, or the
-// string it quotes.
-func valueName(text string) string {
-	if strings.HasPrefix(text, `"`) {
-		if s, err := strconv.Unquote(text); err == nil {
-			return s
-		}
-	}
-	return text
 }
 
 // renamed returns the new text of an occurrence: the new name, quoted when
