@@ -11,7 +11,6 @@
 package lsp
 
 import (
-	"fmt"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -164,17 +163,12 @@ func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 // atomically (see setAnalyzeHook).
 var analyzeHook atomic.Pointer[func(f *diag.File)]
 
-// analyze checks f; with prev, the analysis of an earlier text of the same
-// document, it parses and compiles again only what the change between them
-// touches. When stop is set and reports true between the stages (parsing
-// the syntax, lowering, compiling), it gives up and returns nil.
-func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
-	return analyzeEdit(f, prev, nil, nil, stop)
-}
-
-// analyzeEdit is analyze for a text that is prev's with edit made (nil:
-// found by comparing the texts), whose package is the rest of pkg (nil:
-// none).
+// analyzeEdit checks f; with prev, the analysis of an earlier text of the
+// same document, with edit made (nil: found by comparing the texts), it
+// parses and compiles again only what the change between them touches.
+// Its package is the rest of pkg (nil: none). When stop is set and reports
+// true between the stages (parsing the syntax, lowering, compiling), it
+// gives up and returns nil.
 func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.Sources, stop func() bool) (an *analysis) {
 	if hook := analyzeHook.Load(); hook != nil {
 		(*hook)(f)
@@ -201,13 +195,4 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
 	an.checked = t
 	return an
-}
-
-// text returns the source text of a span of positions, or "" for a span
-// outside it.
-func (a *analysis) text(s diag.Span) string { return string(a.File.Slice(s)) }
-
-// String describes the analysis for logs.
-func (a *analysis) String() string {
-	return fmt.Sprintf("%s: %d patterns, %d diagnostics", a.File.Path, len(a.Doc.Patterns), len(a.Diags))
 }

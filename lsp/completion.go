@@ -30,12 +30,6 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
 }
 
-// complete returns the completion items at off.
-func (a *analysis) complete(off int) []protocol.CompletionItem {
-	items, _ := a.completeAt(off)
-	return items
-}
-
 // completeAt returns the completion items at the byte offset off, and
 // whether names were left out (see ide.MaxCompletions).
 func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {

@@ -89,12 +89,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	if len(req.Params()) > 0 && !decode(ctx, reply, req, &p) {
 		return nil
 	}
-	var folders []string
-	for _, f := range p.WorkspaceFolders {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			folders = append(folders, path)
-		}
-	}
+	folders := folderPaths(p.WorkspaceFolders)
 	if len(folders) == 0 {
 		if path := uriPath(p.RootURI); path != "" {
 			folders = append(folders, path)
@@ -102,7 +97,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 			folders = append(folders, p.RootPath)
 		}
 	}
-	s.ws.setFolders(folders)
+	s.ws.updateFolders(folders, nil)
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
 		s.watches.setDynamic(w.DidChangeWatchedFiles.DynamicRegistration)
 	}
@@ -119,11 +114,6 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	}, nil)
 }
 
-// initialized handles the initialized notification.
-func (s *server) initialized(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error {
-	return nil
-}
-
 // shutdown answers the shutdown request: diagnostics stop, and every later
 // request but exit is refused.
 func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
@@ -133,28 +123,22 @@ func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc
 	return reply(ctx, nil, nil)
 }
 
-// Initialize implements [protocol.Server]; initialize is answered by the
-// server's own handler, which announces LSP 3.17 capabilities.
-func (s *server) Initialize(context.Context, *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	return &protocol.InitializeResult{Capabilities: serverCapabilities().ServerCapabilities}, nil
-}
-
 // DidChangeWorkspaceFolders updates the folders searched for workspace
 // symbols.
 func (s *server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
-	var add, remove []string
-	for _, f := range p.Event.Added {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			add = append(add, path)
-		}
-	}
-	for _, f := range p.Event.Removed {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			remove = append(remove, path)
-		}
-	}
-	s.ws.updateFolders(add, remove)
+	s.ws.updateFolders(folderPaths(p.Event.Added), folderPaths(p.Event.Removed))
 	return nil
+}
+
+// folderPaths returns the paths of the workspace folders that are files.
+func folderPaths(folders []protocol.WorkspaceFolder) []string {
+	var out []string
+	for _, f := range folders {
+		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
+			out = append(out, path)
+		}
+	}
+	return out
 }
 
 // DidChangeWatchedFiles forgets what the server knows of changed files,
@@ -171,9 +155,6 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 	s.docs.filesChanged(paths)
 	return nil
 }
-
-// SetTrace accepts a trace setting; the server's log is set by its options.
-func (s *server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
 
 // rawParams decodes the raw parameters of a request the protocol package
 // does not know.

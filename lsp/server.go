@@ -171,7 +171,7 @@ type route struct {
 func (s *server) routes() map[string]route {
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
-		"initialized":                         {h: s.initialized, inline: true},
+		"initialized":                         {inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
 		"textDocument/didOpen":                {inline: true},
 		"textDocument/didChange":              {h: s.didChange, inline: true},

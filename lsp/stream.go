@@ -209,16 +209,7 @@ func (s *stream) line() (string, int64, error) {
 
 // rejectFrame answers a framing error with a ParseError: no id can be known.
 func (s *stream) rejectFrame(msg string) {
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc2.Error  `json:"error"`
-	}{"2.0", json.RawMessage("null"), jsonrpc2.Error{Code: jsonrpc2.ParseError, Message: "framing error: " + msg + "; the message was skipped"}})
-	if err == nil {
-		if werr := s.write(data); werr != nil {
-			s.log.Debug("error reply not sent", "error", werr)
-		}
-	}
+	s.replyError(json.RawMessage("null"), jsonrpc2.ParseError, "framing error: "+msg+"; the message was skipped")
 }
 
 // reject answers a message that is not valid JSON-RPC.
@@ -234,17 +225,20 @@ func (s *stream) reject(body []byte, err error) {
 			id = probe.ID
 		}
 	}
-	resp := struct {
+	s.replyError(id, code, msg)
+}
+
+// replyError writes an error reply to the request id.
+func (s *stream) replyError(id json.RawMessage, code jsonrpc2.Code, msg string) {
+	data, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc2.Error  `json:"error"`
-	}{"2.0", id, jsonrpc2.Error{Code: code, Message: msg}}
-	data, merr := json.Marshal(resp)
-	if merr != nil {
-		return
-	}
-	if werr := s.write(data); werr != nil {
-		s.log.Debug("error reply not sent", "error", werr)
+	}{"2.0", id, jsonrpc2.Error{Code: code, Message: msg}})
+	if err == nil {
+		if werr := s.write(data); werr != nil {
+			s.log.Debug("error reply not sent", "error", werr)
+		}
 	}
 }
 

@@ -116,14 +116,9 @@ func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []
 	case parser.RelationshipKind:
 		kind = protocol.SymbolKindEvent
 	}
-	return []protocol.DocumentSymbol{{
-		Name:           p.Subject.Identity,
-		Detail:         labelsText(p.Subject.Labels),
-		Kind:           kind,
-		Range:          rangeOf(a.File, p.Span()),
-		SelectionRange: rangeOf(a.File, p.IdentSpan()),
-		Children:       children,
-	}}
+	sym := a.symbol(p.Subject.Identity, labelsText(p.Subject.Labels), kind, p.Span(), p.IdentSpan())
+	sym.Children = children
+	return []protocol.DocumentSymbol{sym}
 }
 
 // labelsText writes labels as in gram: ":A:B".
@@ -135,42 +130,26 @@ func labelsText(labels []string) string {
 	return b.String()
 }
 
-// nameOr returns name, or "(unnamed)".
-func nameOr(name string) string {
+// symbol returns the outline entry of a declaration named name ("(unnamed)"
+// when empty) whose pattern is the span whole and its name the span sel
+// (the whole pattern when it has none).
+func (a *analysis) symbol(name, detail string, kind protocol.SymbolKind, whole, sel diag.Span) protocol.DocumentSymbol {
 	if name == "" {
-		return "(unnamed)"
+		name = "(unnamed)"
 	}
-	return name
-}
-
-// selection returns the span to select for a declaration: its name, or the
-// whole pattern when it has none.
-func selection(name, whole diag.Span) diag.Span {
-	if name.Len() > 0 {
-		return name
+	if sel.Len() == 0 {
+		sel = whole
 	}
-	return whole
+	return protocol.DocumentSymbol{Name: name, Detail: detail, Kind: kind, Range: rangeOf(a.File, whole), SelectionRange: rangeOf(a.File, sel)}
 }
 
 // agentSymbol returns an agent with its tools.
 func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(ag.Name),
-		Detail:         ag.Model.String(),
-		Kind:           protocol.SymbolKindClass,
-		Range:          rangeOf(a.File, ag.Span),
-		SelectionRange: rangeOf(a.File, selection(ag.NameSpan, ag.Span)),
-	}
+	sym := a.symbol(ag.Name, ag.Model.String(), protocol.SymbolKindClass, ag.Span, ag.NameSpan)
 	for _, e := range p.Elements {
 		switch {
 		case e.Kind == parser.ReferenceKind:
-			sym.Children = append(sym.Children, protocol.DocumentSymbol{
-				Name:           e.Subject.Identity,
-				Detail:         "tool reference",
-				Kind:           protocol.SymbolKindFunction,
-				Range:          rangeOf(a.File, e.Span()),
-				SelectionRange: rangeOf(a.File, e.Span()),
-			})
+			sym.Children = append(sym.Children, a.symbol(e.Subject.Identity, "tool reference", protocol.SymbolKindFunction, e.Span(), e.Span()))
 		default:
 			if d := ix.SpanDecl(e.Span()); d != nil && d.Kind == ide.KindTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.Tool))
@@ -182,26 +161,14 @@ func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Patter
 
 // toolSymbol returns a tool with its parameters.
 func (a *analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(t.Name),
-		Detail:         ide.Signature(t),
-		Kind:           protocol.SymbolKindFunction,
-		Range:          rangeOf(a.File, t.Span),
-		SelectionRange: rangeOf(a.File, selection(t.NameSpan, t.Span)),
-	}
+	sym := a.symbol(t.Name, ide.Signature(t), protocol.SymbolKindFunction, t.Span, t.NameSpan)
 	sym.Children = a.paramSymbols(t.Params, protocol.SymbolKindVariable)
 	return sym
 }
 
 // recordSymbol returns a record with its fields.
 func (a *analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(r.Name),
-		Detail:         "record",
-		Kind:           protocol.SymbolKindStruct,
-		Range:          rangeOf(a.File, r.Span),
-		SelectionRange: rangeOf(a.File, selection(r.NameSpan, r.Span)),
-	}
+	sym := a.symbol(r.Name, "record", protocol.SymbolKindStruct, r.Span, r.NameSpan)
 	sym.Children = a.paramSymbols(r.Fields, protocol.SymbolKindField)
 	return sym
 }
@@ -211,13 +178,7 @@ func (a *analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
 func (a *analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []protocol.DocumentSymbol {
 	var out []protocol.DocumentSymbol
 	for _, p := range ps {
-		out = append(out, protocol.DocumentSymbol{
-			Name:           p.Name,
-			Detail:         ide.TypeText(p.Type),
-			Kind:           kind,
-			Range:          rangeOf(a.File, p.Span),
-			SelectionRange: rangeOf(a.File, p.NameSpan),
-		})
+		out = append(out, a.symbol(p.Name, ide.TypeText(p.Type), kind, p.Span, p.NameSpan))
 	}
 	return out
 }
@@ -345,17 +306,6 @@ type wsFile struct {
 }
 
 func newWorkspace() *workspace { return &workspace{cache: map[string]*wsFile{}} }
-
-// setFolders replaces the workspace folders.
-func (w *workspace) setFolders(folders []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.folders = nil
-	for _, f := range folders {
-		w.folders = append(w.folders, filepath.Clean(f))
-	}
-	w.list = nil
-}
 
 // updateFolders adds and removes workspace folders.
 func (w *workspace) updateFolders(add, remove []string) {

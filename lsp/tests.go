@@ -43,13 +43,11 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 	if t == nil || t.Span != p.Span() {
 		return protocol.DocumentSymbol{}, false
 	}
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(t.Name),
-		Detail:         "test of " + nameOr(t.AgentName),
-		Kind:           protocol.SymbolKindMethod,
-		Range:          rangeOf(a.File, t.Span),
-		SelectionRange: rangeOf(a.File, selectSpan(t.NameSpan, t.Span)),
+	agent := t.AgentName
+	if agent == "" {
+		agent = "(unnamed)"
 	}
+	sym := a.symbol(t.Name, "test of "+agent, protocol.SymbolKindMethod, t.Span, t.NameSpan)
 	for i, turn := range t.Turns {
 		var parts []string
 		for _, c := range turn.Calls {
@@ -64,23 +62,10 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 		if len(turn.Rubrics) > 0 {
 			parts = append(parts, fmt.Sprintf("%d rubrics", len(turn.Rubrics)))
 		}
-		sym.Children = append(sym.Children, protocol.DocumentSymbol{
-			Name:           fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60)),
-			Detail:         strings.Join(parts, ", "),
-			Kind:           protocol.SymbolKindEvent,
-			Range:          rangeOf(a.File, turn.Span),
-			SelectionRange: rangeOf(a.File, turn.Span),
-		})
+		name := fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60))
+		sym.Children = append(sym.Children, a.symbol(name, strings.Join(parts, ", "), protocol.SymbolKindEvent, turn.Span, turn.Span))
 	}
 	return sym, true
-}
-
-// selectSpan returns name, or whole when name is empty.
-func selectSpan(name, whole diag.Span) diag.Span {
-	if name.Len() > 0 {
-		return name
-	}
-	return whole
 }
 
 // clipText shortens s to n runes, on one line.
@@ -105,7 +90,7 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 			continue
 		}
 		out = append(out, protocol.CodeLens{
-			Range: rangeOf(an.File, selectSpan(t.NameSpan, t.Span)),
+			Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
 			Command: &protocol.Command{
 				Title:     "▶ Run test " + t.Name,
 				Command:   CommandRunTest,

@@ -186,7 +186,7 @@ func (a *analysis) packageRename(self protocol.DocumentURI, name, newName string
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
 	for _, pf := range files {
 		for _, o := range pf.an.occurrencesNamed(name) {
-			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.Span), NewText: renamed(pf.an.text(o.Span), text)})
+			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.Span), NewText: renamed(string(pf.an.File.Slice(o.Span)), text)})
 		}
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
