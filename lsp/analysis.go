@@ -141,6 +141,9 @@ type analysis struct {
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
+	// named are the files a bindings document names, as its check read
+	// them (see bindingsfile.go).
+	named []string
 	// targets are the diagnostics of the client's targets (see
 	// targets.go), with the analysis's own.
 	targets atomic.Pointer[targetDiags]
@@ -182,17 +185,21 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 	if prev != nil {
 		prevText = prev.checked
 	}
+	var named []string
 	t := project.Check(f, project.Request{
 		Prev: prevText, Edit: edit, Editing: true,
 		// A _test.gram document alone sees the agent file beside it; the
 		// files a bindings document names are read through namedFiles.
-		Subject: true, ReadNamed: namedFiles.read,
-		Package: pkg, Stop: stop,
+		Subject: true, Package: pkg, Stop: stop,
+		ReadNamed: func(path string) ([]byte, error) {
+			named = append(named, path)
+			return namedFiles.read(path)
+		},
 	})
 	if t == nil {
 		return nil
 	}
 	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
-	an.checked = t
+	an.checked, an.named = t, named
 	return an
 }

@@ -25,39 +25,11 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/grammar"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
 
 // mcpServersLabel is the label of the binding that names an mcp.json file.
 const mcpServersLabel = "MCPServers"
-
-// bindingsFiles returns the absolute paths of the files a bindings file
-// names, relative ones taken from its directory.
-func bindingsFiles(f *diag.File, doc *parser.Document) []string {
-	if !project.IsBindings(doc) {
-		return nil
-	}
-	dir := filepath.Dir(f.Path)
-	var out []string
-	for _, p := range doc.Lowered {
-		if !p.Subject.HasLabel(mcpServersLabel) {
-			continue
-		}
-		pr := p.Subject.Prop("file")
-		if pr == nil || pr.Value == nil || pr.Value.Kind() != grammar.ScalarValue {
-			continue
-		}
-		path := pr.Value.Tok.Text()
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		out = append(out, filepath.Clean(path))
-	}
-	return out
-}
 
 // namedFilesChanged forgets the changed files' texts and renews the
 // snapshots of the open bindings files that name one of them.
@@ -98,7 +70,7 @@ func names(snap *snapshot, changed map[string]bool) bool {
 	if an == nil || an.File.Text == nil || !bytes.Equal(an.File.Text, snap.File.Text) {
 		return true
 	}
-	for _, p := range bindingsFiles(an.File, an.Doc) {
+	for _, p := range an.named {
 		if changed[p] {
 			return true
 		}
@@ -216,10 +188,7 @@ func (w *namedWatches) fresh(paths []string) []string {
 // document names, when it is a bindings file, those not asked for
 // before.
 func (s *server) watchNamedFiles(an *analysis) {
-	if an.Doc == nil || !project.IsBindings(an.Doc) {
-		return
-	}
-	paths := s.watches.fresh(bindingsFiles(an.File, an.Doc))
+	paths := s.watches.fresh(an.named)
 	if len(paths) == 0 {
 		return
 	}
