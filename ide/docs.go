@@ -6,11 +6,10 @@
 package ide
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -49,25 +48,13 @@ func PatternKind(p *parser.Pattern) Kind {
 	return KindOther
 }
 
+// kindNames name the kinds as the docs do.
+var kindNames = [...]string{"pattern", "agent", "tool", "parameter", "field", "record", "return type", "node", "relationship"}
+
 // String names the kind as the docs do ("agent", "return type").
 func (k Kind) String() string {
-	switch k {
-	case KindAgent:
-		return "agent"
-	case KindTool:
-		return "tool"
-	case KindParam:
-		return "parameter"
-	case KindField:
-		return "field"
-	case KindRecord:
-		return "record"
-	case KindReturn:
-		return "return type"
-	case KindNode:
-		return "node"
-	case KindRelationship:
-		return "relationship"
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "pattern"
 }
@@ -454,7 +441,7 @@ func ParamSummary(p *schema.Param) string {
 	case p.Injected:
 		parts = append(parts, "injected by the host")
 	case p.HasDefault:
-		parts = append(parts, "optional, default `"+jsonText(p.Default)+"`")
+		parts = append(parts, "optional, default `"+jsonvalue.Compact(p.Default)+"`")
 	case p.Optional:
 		parts = append(parts, "optional")
 	default:
@@ -465,17 +452,6 @@ func ParamSummary(p *schema.Param) string {
 		s += " — " + p.Description
 	}
 	return s
-}
-
-// jsonText writes a JSON value compactly.
-func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
@@ -490,7 +466,7 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), JSONType(p.Type))
 	switch {
 	case p.HasDefault:
-		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonText(p.Default))
+		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonvalue.Compact(p.Default))
 	case p.Optional:
 		b.WriteString("- optional\n")
 	default:
@@ -500,10 +476,10 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 		b.WriteString("- injected: supplied by the host at run time, never by the model\n")
 	}
 	if len(p.Enum) > 0 {
-		fmt.Fprintf(&b, "- one of `%s`\n", jsonText(p.Enum))
+		fmt.Fprintf(&b, "- one of `%s`\n", jsonvalue.Compact(p.Enum))
 	}
 	for _, c := range p.Constraints {
-		fmt.Fprintf(&b, "- %s: `%s`\n", c.Key, jsonText(c.Value))
+		fmt.Fprintf(&b, "- %s: `%s`\n", c.Key, jsonvalue.Compact(c.Value))
 	}
 	if p.Description != "" {
 		b.WriteString("\n" + p.Description)

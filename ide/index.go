@@ -91,19 +91,6 @@ type unitIndex struct {
 // newIndex returns the (empty) index of an analysis.
 func newIndex(a *Analysis) *Index { return &Index{a: a, units: map[int]*unitIndex{}} }
 
-// unitOf returns the place in a.Doc.Lowered of the top-level pattern whose
-// span holds the position pos (its ends included), or -1: a binary search
-// by offset, so that a request costs the unit it is about.
-func (ix *Index) unitOf(pos int) int {
-	f, lowered := ix.a.File, ix.a.Doc.Lowered
-	off := f.Offset(pos)
-	i := sort.Search(len(lowered), func(i int) bool { return f.Offset(lowered[i].Span().End) >= off })
-	if i < len(lowered) && f.Offset(lowered[i].Span().Start) <= off {
-		return i
-	}
-	return -1
-}
-
 // inlineFrom returns where the tools written inside agents start in the
 // program's tools.
 func (ix *Index) inlineFrom() int {
@@ -134,9 +121,10 @@ func (ix *Index) unit(i int) *unitIndex {
 }
 
 // unitAt returns what the index knows of the unit holding the position pos,
-// or nil.
+// or nil: the unit is found by a binary search, so that a request costs the
+// unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
-	if i := ix.unitOf(pos); i >= 0 {
+	if i := unitAt(ix.a.File, ix.a.Doc.Lowered, pos); i >= 0 {
 		return ix.unit(i)
 	}
 	return nil

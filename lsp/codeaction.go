@@ -92,20 +92,12 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	if len(d.Fixes) > 0 {
 		return out
 	}
-	switch d.Code {
-	case schema.CodeMissingDescription:
-		if e, ok := a.addProperty(d.Span, "description", `"What the tool does"`); ok {
-			fix("Add a description", []diag.Edit{e}, true)
+	if m, ok := missingProperties[d.Code]; ok {
+		if e, ok := a.addProperty(d.Span, m.key, m.value); ok {
+			fix(m.title, []diag.Edit{e}, true)
 		}
-	case schema.CodeMissingInstruction:
-		if e, ok := a.addProperty(d.Span, "instruction", `"You are a helpful assistant."`); ok {
-			fix("Add an instruction", []diag.Edit{e}, true)
-		}
-	case schema.CodeMissingModel:
-		if e, ok := a.addProperty(d.Span, "model", `"OpenAI/gpt-4o-mini"`); ok {
-			fix("Add a model", []diag.Edit{e}, true)
-		}
-	case schema.CodeUnusedTool:
+	}
+	if d.Code == schema.CodeUnusedTool {
 		if dl := a.Index().NameDecl(d.Span); dl != nil && dl.Kind == ide.KindTool {
 			fix("Remove the unused tool "+dl.Tool.Name, []diag.Edit{a.removal(dl.Tool.Span)}, false)
 		}
@@ -113,30 +105,28 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	return out
 }
 
+// missingProperties are the quick fixes of the diagnostics of a missing
+// property, by code: their titles and the property they add.
+var missingProperties = map[string]struct{ title, key, value string }{
+	schema.CodeMissingDescription: {"Add a description", "description", `"What the tool does"`},
+	schema.CodeMissingInstruction: {"Add an instruction", "instruction", `"You are a helpful assistant."`},
+	schema.CodeMissingModel:       {"Add a model", "model", `"OpenAI/gpt-4o-mini"`},
+}
+
 // addProperty returns an edit adding key: value to the record of the
-// declaration named at name (the span a missing-property diagnostic is
-// reported at), and whether there is one: the property is missing, not just
-// empty.
+// declaration (an agent or a tool) named at name (the span a
+// missing-property diagnostic is reported at), and whether there is one:
+// the property is missing, not just empty.
 func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
-	d := a.Index().NameDecl(name)
-	if d == nil {
+	p := a.Index().DefPattern(name)
+	if p == nil {
 		return diag.Edit{}, false
 	}
-	var s *grammar.Subject
-	switch d.Kind {
-	case ide.KindAgent, ide.KindTool, ide.KindRecord:
-		p := a.Index().DefPattern(name)
-		if p == nil {
-			return diag.Edit{}, false
-		}
-		sp, ok := p.Syntax().(*grammar.SubjectPattern)
-		if !ok || sp.Subject == nil {
-			return diag.Edit{}, false
-		}
-		s = sp.Subject
-	default:
+	sp, ok := p.Syntax().(*grammar.SubjectPattern)
+	if !ok || sp.Subject == nil {
 		return diag.Edit{}, false
 	}
+	s := sp.Subject
 	entry := key + ": " + value
 	r := s.Record
 	if r == nil {

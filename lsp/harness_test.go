@@ -373,6 +373,6 @@ func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
 
 // complete returns the completion items at off.
 func (a *analysis) complete(off int) []protocol.CompletionItem {
-	items, _ := a.completeAt(off)
+	items, _ := a.completeAt(off, "")
 	return items
 }

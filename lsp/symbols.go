@@ -15,9 +15,10 @@ package lsp
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -190,11 +191,7 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 	v, _ := ctx.Value(viewKey{}).(view)
 	open := map[string]bool{}
 	var out []protocol.SymbolInformation
-	uris := make([]protocol.DocumentURI, 0, len(v))
-	for u := range v {
-		uris = append(uris, u)
-	}
-	sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
+	uris := slices.Sorted(maps.Keys(v))
 	for _, u := range uris {
 		if path := uriPath(u); path != "" {
 			open[filepath.Clean(path)] = true
@@ -312,12 +309,8 @@ func (w *workspace) updateFolders(add, remove []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, r := range remove {
-		r = filepath.Clean(r)
-		for i, f := range w.folders {
-			if f == r {
-				w.folders = append(w.folders[:i], w.folders[i+1:]...)
-				break
-			}
+		if i := slices.Index(w.folders, filepath.Clean(r)); i >= 0 {
+			w.folders = slices.Delete(w.folders, i, i+1)
 		}
 	}
 	for _, a := range add {
@@ -381,7 +374,7 @@ func (w *workspace) files(ctx context.Context) ([]string, error) {
 			return nil, ctx.Err()
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	w.mu.Lock()
 	w.list, w.listedAt = out, time.Now()
 	w.mu.Unlock()

@@ -16,7 +16,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
@@ -143,11 +143,8 @@ func injectedValue(agent *schema.Agent, name, text string) any {
 			}
 		}
 	}
-	var x any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&x); err != nil || dec.More() {
-		return text
+	if x, err := jsonvalue.Decode([]byte(text)); err == nil {
+		return x
 	}
-	return x
+	return text
 }
