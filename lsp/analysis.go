@@ -62,50 +62,43 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 
 // Analysis returns the snapshot's analysis, computing it on first use. It is
 // safe for concurrent use; concurrent callers share one computation.
-func (s *snapshot) Analysis() *analysis {
-	an, _ := s.analysis(nil)
-	return an
-}
+func (s *snapshot) Analysis() *analysis { return s.analysis(nil) }
 
 // analysisUnlessStale is analysis for the diagnostics worker: it gives up,
 // returning nil, when a newer version of the document arrives before the
 // analysis is done. The work is then left for whoever needs this version
 // later (a request that still holds it computes it in full).
-func (s *snapshot) analysisUnlessStale() *analysis {
-	an, _ := s.analysis(s.superseded.Load)
-	return an
-}
+func (s *snapshot) analysisUnlessStale() *analysis { return s.analysis(s.superseded.Load) }
 
 // analysis computes the analysis unless stop reports true between its
-// stages; it reports whether it stopped.
-func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
+// stages (then it returns nil).
+func (s *snapshot) analysis(stop func() bool) *analysis {
 	if an := s.an.Load(); an != nil {
-		return an, false
+		return an
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if an := s.an.Load(); an != nil {
-		return an, false
+		return an
 	}
 	if s.same != nil {
 		an := s.same.Analysis()
 		s.done(an)
-		return an, false
+		return an
 	}
 	var prev *analysis
 	if b := s.base.Load(); b != nil {
-		prev = b.ready()
+		prev = b.an.Load()
 	}
 	var edit *project.Edit
 	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
 		edit = &e.edit
 	}
 	an := analyzeEdit(s.File, prev, edit, s.pkg, stop)
-	if an == nil {
-		return nil, true
+	if an != nil {
+		s.done(an)
 	}
-	s.done(an)
-	return an, false
+	return an
 }
 
 // done records the analysis and lets go of the snapshot it was made from.
@@ -120,9 +113,6 @@ type textEdit struct {
 	from *diag.File
 	edit project.Edit
 }
-
-// ready returns the analysis if it is computed, else nil; it never waits.
-func (s *snapshot) ready() *analysis { return s.an.Load() }
 
 // analyzed reports whether the snapshot's analysis is computed.
 func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
@@ -193,7 +183,7 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 		Subject: true, Package: pkg, Stop: stop,
 		ReadNamed: func(path string) ([]byte, error) {
 			named = append(named, path)
-			return namedFiles.read(path)
+			return readNamed(path)
 		},
 	})
 	if t == nil {

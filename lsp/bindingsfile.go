@@ -61,10 +61,10 @@ func names(snap *snapshot, changed map[string]bool) bool {
 	if !bytes.Contains(snap.File.Text, []byte(mcpServersLabel)) {
 		return false
 	}
-	an := snap.ready()
+	an := snap.an.Load()
 	if an == nil {
 		if b := snap.base.Load(); b != nil {
-			an = b.ready()
+			an = b.an.Load()
 		}
 	}
 	if an == nil || an.File.Text == nil || !bytes.Equal(an.File.Text, snap.File.Text) {
@@ -81,66 +81,71 @@ func names(snap *snapshot, changed map[string]bool) bool {
 // namedFiles holds the texts of the files bindings files name, for every
 // server of the process; a file is read again when its size or
 // modification time changes, or when a client reports it changed.
-var namedFiles namedFileCache
+var namedFiles statCache[[]byte]
 
 // namedFileReadHook, when set (by tests), is called with the path of
 // every file namedFiles reads from disk.
 var namedFileReadHook func(path string)
 
-// namedFileCache holds the texts of files by path.
-type namedFileCache struct {
-	mu sync.Mutex
-	m  map[string]namedFile
+// readNamed reads the file at path, which a bindings file names, within
+// the limit of project.ReadNamedFile, from the cache when it has not
+// changed.
+func readNamed(path string) ([]byte, error) {
+	return namedFiles.get(path, func(path string) ([]byte, error) {
+		if namedFileReadHook != nil {
+			namedFileReadHook(path)
+		}
+		return project.ReadNamedFile(path)
+	})
 }
 
-// namedFile is the text of a file and the size and modification time it
-// was read at.
-type namedFile struct {
+// statCache keeps what was made of files, by path, as of their size and
+// modification time.
+type statCache[V any] struct {
+	mu sync.Mutex
+	m  map[string]statEntry[V]
+}
+
+// statEntry is what was made of a file, and the size and modification
+// time of the file it was made of.
+type statEntry[V any] struct {
 	size int64
 	mod  time.Time
-	data []byte
+	v    V
 }
 
-// read returns the text of the file at path, read within the limit of
-// project.ReadNamedFile, from the cache when the file's size and
-// modification time are those it was read at.
-func (c *namedFileCache) read(path string) ([]byte, error) {
+// get returns what make makes of the file at path, from the cache when
+// the file's size and modification time are those it was made at. What
+// fails is not kept, and a path that is no regular file is made each time
+// (make says why it cannot be read, as gramc check does).
+func (c *statCache[V]) get(path string, make func(path string) (V, error)) (V, error) {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		// Read it to report why it cannot be, as gramc check does.
 		c.forget(path)
-		return c.readDisk(path)
+		return make(path)
 	}
 	c.mu.Lock()
 	e, ok := c.m[path]
 	c.mu.Unlock()
 	if ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
-		return e.data, nil
+		return e.v, nil
 	}
-	data, err := c.readDisk(path)
+	v, err := make(path)
 	if err != nil {
 		c.forget(path)
-		return nil, err
+		return v, err
 	}
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = map[string]namedFile{}
+		c.m = map[string]statEntry[V]{}
 	}
-	c.m[path] = namedFile{size: info.Size(), mod: info.ModTime(), data: data}
+	c.m[path] = statEntry[V]{size: info.Size(), mod: info.ModTime(), v: v}
 	c.mu.Unlock()
-	return data, nil
+	return v, nil
 }
 
-// readDisk reads the file at path from disk.
-func (c *namedFileCache) readDisk(path string) ([]byte, error) {
-	if namedFileReadHook != nil {
-		namedFileReadHook(path)
-	}
-	return project.ReadNamedFile(path)
-}
-
-// forget drops the text of the file at path.
-func (c *namedFileCache) forget(path string) {
+// forget drops what was made of the file at path.
+func (c *statCache[V]) forget(path string) {
 	c.mu.Lock()
 	delete(c.m, filepath.Clean(path))
 	c.mu.Unlock()

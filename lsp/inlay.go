@@ -20,9 +20,6 @@ type inlayHintParams struct {
 	Range        protocol.Range                  `json:"range"`
 }
 
-// document returns the document the request is about.
-func (p *inlayHintParams) document() protocol.DocumentURI { return p.TextDocument.URI }
-
 // inlayHint is an InlayHint.
 type inlayHint struct {
 	Position    protocol.Position       `json:"position"`
@@ -38,7 +35,7 @@ const inlayHintKindType = 1
 // inlayHint answers textDocument/inlayHint.
 func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p inlayHintParams
-	an, err := s.rawAnalysis(ctx, req, &p)
+	an, err := s.rawAnalysis(ctx, req, &p, &p.TextDocument)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}

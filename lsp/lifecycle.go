@@ -156,30 +156,17 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 	return nil
 }
 
-// rawParams decodes the raw parameters of a request the protocol package
-// does not know.
-func rawParams(req jsonrpc2.Request, v any) error {
-	if len(req.Params()) == 0 {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
-	}
-	if err := json.Unmarshal(req.Params(), v); err != nil {
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
-	}
-	return nil
-}
-
-// documentParams are the parameters of a request about one document.
-type documentParams interface {
-	document() protocol.DocumentURI
-}
-
 // rawAnalysis decodes into p the raw parameters of a request the protocol
-// package does not know, and returns the analysis of the document they name.
-func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p documentParams) (*analysis, error) {
-	if err := rawParams(req, p); err != nil {
-		return nil, err
+// package does not know, and returns the analysis of the document doc
+// they name.
+func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p any, doc *protocol.TextDocumentIdentifier) (*analysis, error) {
+	if len(req.Params()) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
 	}
-	snap, err := s.snapshot(ctx, p.document())
+	if err := json.Unmarshal(req.Params(), p); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
+	}
+	snap, err := s.snapshot(ctx, doc.URI)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,7 @@ func newServer(opts Options) *server {
 		log:     log,
 		exited:  make(chan struct{}),
 		running: map[jsonrpc2.ID]context.CancelFunc{},
-		ws:      newWorkspace(),
+		ws:      &workspace{},
 	}
 	s.docs = newStore(s)
 	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)

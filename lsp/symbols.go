@@ -16,7 +16,6 @@ import (
 	"context"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -288,21 +287,12 @@ func fuzzyMatch(query, name string) bool {
 type workspace struct {
 	mu      sync.Mutex
 	folders []string
-	cache   map[string]*wsFile
+	// cache holds the outlines of files on disk.
+	cache statCache[[]protocol.DocumentSymbol]
 	// list caches the folders' .gram files for a short while.
 	list     []string
 	listedAt time.Time
 }
-
-// wsFile is the outline of a file on disk, as of its modification time and
-// size.
-type wsFile struct {
-	mod  time.Time
-	size int64
-	syms []protocol.DocumentSymbol
-}
-
-func newWorkspace() *workspace { return &workspace{cache: map[string]*wsFile{}} }
 
 // updateFolders adds and removes workspace folders.
 func (w *workspace) updateFolders(add, remove []string) {
@@ -321,9 +311,9 @@ func (w *workspace) updateFolders(add, remove []string) {
 
 // forget drops what is known of a file.
 func (w *workspace) forget(path string) {
+	w.cache.forget(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.cache, filepath.Clean(path))
 	w.list = nil
 }
 
@@ -384,24 +374,12 @@ func (w *workspace) files(ctx context.Context) ([]string, error) {
 // symbols returns the outline of a file on disk, parsing it if it is new or
 // changed.
 func (w *workspace) symbols(path string) []protocol.DocumentSymbol {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil
-	}
-	w.mu.Lock()
-	c := w.cache[path]
-	w.mu.Unlock()
-	if c != nil && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
-		return c.syms
-	}
-	text, err := inputfile.Read(path, 0) // not a pipe, a device or a huge file
-	if err != nil {
-		return nil
-	}
-	snap := newSnapshot(pathURI(path), 0, text)
-	syms := snap.Analysis().documentSymbols()
-	w.mu.Lock()
-	w.cache[path] = &wsFile{mod: info.ModTime(), size: info.Size(), syms: syms}
-	w.mu.Unlock()
+	syms, _ := w.cache.get(path, func(path string) ([]protocol.DocumentSymbol, error) {
+		text, err := inputfile.Read(path, 0) // not a pipe, a device or a huge file
+		if err != nil {
+			return nil, err
+		}
+		return newSnapshot(pathURI(path), 0, text).Analysis().documentSymbols(), nil
+	})
 	return syms
 }
