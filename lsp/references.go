@@ -21,27 +21,20 @@ func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return nil, err
 	}
 	an := snap.Analysis()
-	ix := an.Index()
-	o, ok := ix.At(posOf(an.File, p.Position))
+	o, ok := an.Index().At(posOf(an.File, p.Position))
 	if !ok {
 		return nil, nil
 	}
-	if name, ok := an.packageName(o); ok {
-		return an.packageReferences(snap.URI, name, p.Context.IncludeDeclaration), nil
-	}
-	if !o.Resolved() {
-		return nil, nil
-	}
-	occs := ix.OccurrencesOf(o.Def)
 	var out []protocol.Location
-	for i, r := range occs {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	for _, pf := range an.occurrencesOf(snap.URI, o) {
+		for i, r := range pf.occs {
+			if i%256 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if !r.IsDef || p.Context.IncludeDeclaration {
+				out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, r.Span)})
+			}
 		}
-		if r.IsDef && !p.Context.IncludeDeclaration {
-			continue
-		}
-		out = append(out, protocol.Location{URI: snap.URI, Range: rangeOf(an.File, r.Span)})
 	}
 	return out, nil
 }

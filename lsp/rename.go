@@ -38,20 +38,24 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if err != nil {
 		return nil, err
 	}
-	if name, ok := an.packageName(o); ok {
-		// A name of the package: renamed in every member file (see
-		// xref.go).
-		return an.packageRename(snap.URI, name, p.NewName)
+	// A name of the package is renamed in every member file (see xref.go).
+	files := an.occurrencesOf(snap.URI, o)
+	var text string
+	if an.isPackageName(o) {
+		text, err = packageNewName(files, o.Name, p.NewName)
+	} else {
+		text, err = an.checkNewName(o, p.NewName)
 	}
-	text, err := an.checkNewName(o, p.NewName)
 	if err != nil {
 		return nil, err
 	}
-	var edits []protocol.TextEdit
-	for _, r := range an.Index().OccurrencesOf(o.Def) {
-		edits = append(edits, protocol.TextEdit{Range: rangeOf(an.File, r.Span), NewText: text})
+	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
+	for _, pf := range files {
+		for _, r := range pf.occs {
+			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, r.Span), NewText: renamed(string(pf.an.File.Slice(r.Span)), text)})
+		}
 	}
-	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: edits}}, nil
+	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }
 
 // keywords are the names a user cannot give an identity by renaming: the
@@ -81,7 +85,7 @@ func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, p
 func (a *analysis) renameTarget(off int) (*ide.Occurrence, error) {
 	if o, ok := a.Index().At(off); ok {
 		if !o.Resolved() {
-			if _, ok := a.packageName(o); ok {
+			if a.isPackageName(o) {
 				// Declared by another file of the package.
 				return o, nil
 			}
