@@ -40,15 +40,11 @@ import (
 // listDir returns the .gram files of the directory of the document u, or
 // nil when it is not a file or the directory cannot be read.
 func listDir(u protocol.DocumentURI) (string, []string) {
-	path := uriPath(u)
-	if path == "" {
+	dir := dirOf(u)
+	if dir == "" {
 		return "", nil
 	}
-	dir := filepath.Dir(path)
-	paths, err := project.Files(dir)
-	if err != nil {
-		return dir, nil
-	}
+	paths, _ := project.Files(dir) // none when it cannot be read
 	return dir, paths
 }
 
@@ -165,10 +161,7 @@ func (st *store) filesChanged(paths []string) {
 		}
 	}
 	for dir := range dirs {
-		list, err := project.Files(dir)
-		if err != nil {
-			list = nil
-		}
+		list, _ := project.Files(dir)
 		st.sources.Forget(dir)
 		st.mu.Lock()
 		_, known := st.dirs[dir]

@@ -8,8 +8,6 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/gramlang/gram/ide"
 )
 
 // References answers textDocument/references: for a name of the package
@@ -39,15 +37,22 @@ func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	return out, nil
 }
 
-// DocumentHighlight answers textDocument/documentHighlight: the definition
-// is a write, the references are reads.
+// DocumentHighlight answers textDocument/documentHighlight: every
+// occurrence of the identity under the cursor in the document; the
+// definition is a write, the references are reads.
 func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
-	_, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil || occs == nil {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
 		return nil, err
 	}
+	an := snap.Analysis()
+	ix := an.Index()
+	o, ok := ix.At(posOf(an.File, p.Position))
+	if !ok || !o.Resolved() {
+		return nil, nil
+	}
 	var out []protocol.DocumentHighlight
-	for _, r := range occs {
+	for _, r := range ix.OccurrencesOf(o.Def) {
 		kind := protocol.DocumentHighlightKindRead
 		if r.IsDef {
 			kind = protocol.DocumentHighlightKindWrite
@@ -55,20 +60,4 @@ func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
 	}
 	return out, nil
-}
-
-// occurrencesAt returns every occurrence of the identity at pos (its
-// definition and its references), or nil when no resolved identity is there.
-func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, []*ide.Occurrence, error) {
-	snap, err := s.snapshot(ctx, uri)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	an := snap.Analysis()
-	ix := an.Index()
-	o, ok := ix.At(posOf(an.File, pos))
-	if !ok || !o.Resolved() {
-		return snap, an, nil, nil
-	}
-	return snap, an, ix.OccurrencesOf(o.Def), nil
 }

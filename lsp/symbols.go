@@ -233,10 +233,7 @@ func packageFiles(uris []protocol.DocumentURI) []string {
 			continue
 		}
 		seen[dir] = true
-		paths, err := project.Files(dir)
-		if err != nil {
-			continue
-		}
+		paths, _ := project.Files(dir)
 		for _, p := range paths {
 			out = append(out, filepath.Clean(p))
 		}
