@@ -167,7 +167,7 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 		slices.SortStableFunc(u.occs, byStart)
 	}
 	// A span is indexed once (a type written twice would be the same span).
-	u.occs = compactOccs(u.occs)
+	u.occs = slices.CompactFunc(u.occs, func(x, y Occurrence) bool { return x.Span == y.Span })
 	return u
 }
 
@@ -265,18 +265,6 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 			u.occs = append(u.occs, o)
 		}
 	}
-}
-
-// compactOccs drops occurrences with the same span as the one before.
-func compactOccs(occs []Occurrence) []Occurrence {
-	out := occs[:0]
-	for i, o := range occs {
-		if i > 0 && o.Span == out[len(out)-1].Span {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // kindOf returns the kind of a defining pattern of the unit.

@@ -13,6 +13,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -236,7 +237,8 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if len(p.Arguments) < 2 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command takes a document URI and a position or a tool name")
 	}
-	u, ok := p.Arguments[0].(string)
+	args := slices.Concat(p.Arguments, make([]any, 2)) // the optional ones nil when absent
+	u, ok := args[0].(string)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
 	}
@@ -244,74 +246,68 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
-	var t *schema.Tool
-	var ag *schema.Agent
-	switch arg := p.Arguments[1].(type) {
-	case string:
-		t = an.Prog.Tool(arg)
-		if t == nil {
-			ag = an.Prog.Agent(arg)
-		}
-		if t == nil && ag == nil {
-			var names []string
-			for _, tool := range an.Prog.Tools {
-				names = append(names, tool.Name)
-			}
-			known := "the document declares no tool"
-			if len(names) > 0 {
-				known = "the tools are: " + strings.Join(names, ", ")
-			}
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
-		}
-	case map[string]any:
-		line, _ := arg["line"].(float64)
-		char, _ := arg["character"].(float64)
-		off := posOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
-		t = an.toolAt(off)
-		if t == nil {
-			ag = agentAt(an.Prog, off)
-		}
-	default:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
-	}
+	t, ag, err := snap.Analysis().schemaTarget(args[1], u)
 	if t == nil && ag == nil {
-		return nil, nil
+		return nil, err
 	}
-	f := schema.FormatJSONSchema
-	if len(p.Arguments) > 2 {
-		if s, ok := p.Arguments[2].(string); ok && s != "" {
-			f = schema.Format(s)
-		}
+	f, _ := args[2].(string)
+	if f == "" {
+		f = string(schema.FormatJSONSchema)
 	}
-	strict := false
-	if len(p.Arguments) > 3 {
-		b, ok := p.Arguments[3].(bool)
-		if !ok {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")
-		}
-		strict = b
+	strict, ok := args[3].(bool)
+	if !ok && args[3] != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")
 	}
 	tools := []*schema.Tool{t}
 	if t == nil {
 		tools = ag.Tools
 	}
-	out := schema.Emit(f, tools, strict)
-	if out == nil {
+	out := schema.Emit(schema.Format(f), tools, strict)
+	switch {
+	case out == nil:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown format %q: use jsonschema, openai or mcp", f)
-	}
-	if t == nil {
+	case t == nil:
 		return out, nil
 	}
 	return out[0], nil
 }
 
-// agentAt returns the agent whose pattern contains off, or nil.
-func agentAt(prog *schema.Program, off int) *schema.Agent {
-	for _, a := range prog.Agents {
-		if a.Span.Start <= off && off <= a.Span.End {
-			return a
+// schemaTarget returns the tool, or else the agent, whose schema the tool
+// schema command of the document u shows: named by arg, or at the
+// position arg ({line, character}), the agent when it is on one outside
+// its tools; neither when there is none at the position, and an error
+// when arg is neither or names neither.
+func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent, error) {
+	switch arg := arg.(type) {
+	case string:
+		if t := a.Prog.Tool(arg); t != nil {
+			return t, nil, nil
 		}
+		if ag := a.Prog.Agent(arg); ag != nil {
+			return nil, ag, nil
+		}
+		known := "the document declares no tool"
+		if len(a.Prog.Tools) > 0 {
+			names := make([]string, len(a.Prog.Tools))
+			for i, t := range a.Prog.Tools {
+				names[i] = t.Name
+			}
+			known = "the tools are: " + strings.Join(names, ", ")
+		}
+		return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
+	case map[string]any:
+		line, _ := arg["line"].(float64)
+		char, _ := arg["character"].(float64)
+		off := posOf(a.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
+		if t := a.toolAt(off); t != nil {
+			return t, nil, nil
+		}
+		for _, ag := range a.Prog.Agents {
+			if ag.Span.Start <= off && off <= ag.Span.End {
+				return nil, ag, nil
+			}
+		}
+		return nil, nil, nil
 	}
-	return nil
+	return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
 }

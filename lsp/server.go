@@ -203,12 +203,6 @@ func (s *server) routes() map[string]route {
 	}
 }
 
-// route returns how method is handled, and whether it is handled at all.
-func (s *server) route(method string) (route, bool) {
-	r, ok := s.table[method]
-	return r, ok
-}
-
 // handle is the connection's handler; it always returns nil, since an error
 // would close the connection.
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -240,7 +234,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return nil
 	}
-	r, ok := s.route(method)
+	r, ok := s.table[method]
 	if !ok {
 		if isCall {
 			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method))
