@@ -11,6 +11,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -128,34 +129,23 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
-	topIdents, topPatterns := a.topNames()
-	if d := ix.DefPattern(o.Def); d != nil && topPatterns[d] || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
-		if at, taken := topIdents[name]; taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
+	if d := ix.DefPattern(o.Def); d != nil && slices.Contains(a.Doc.Lowered, d) || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
+		if at, taken := a.topNames()[name]; taken {
+			return bad("%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
-	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == ide.KindParam || d.Kind == ide.KindField) {
-		var taken bool
-		if d.Tool != nil {
-			taken = d.Tool.Param(name) != nil
-		} else if d.Record != nil {
-			taken = d.Record.Field(name) != nil
-		}
-		if taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s %s already exists", d.Kind, name)
-		}
+	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == ide.KindParam && d.Tool.Param(name) != nil || d.Kind == ide.KindField && d.Record.Field(name) != nil) {
+		return bad("%s %s already exists", d.Kind, name)
 	}
 	return name, nil
 }
 
 // topNames returns where each identity of a top-level pattern (or of the
-// pattern an annotation wraps) is first named, and the top-level patterns:
-// rename checks a new name against them.
-func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
-	n := len(a.Doc.Lowered)
-	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
+// pattern an annotation wraps) is first named: rename checks a new name
+// against them.
+func (a *analysis) topNames() map[string]diag.Span {
+	idents := make(map[string]diag.Span, len(a.Doc.Lowered))
 	for _, p := range a.Doc.Lowered {
-		tops[p] = true
 		q := p
 		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
 			q = q.Elements[0]
@@ -166,5 +156,5 @@ func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
 			}
 		}
 	}
-	return idents, tops
+	return idents
 }

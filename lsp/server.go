@@ -56,10 +56,9 @@ var ErrNoShutdown = errors.New("gram-lsp: the client did not send shutdown befor
 type state int32
 
 const (
-	stateNew          state = iota // before initialize
-	stateInitializing              // initialize is being answered
-	stateRunning                   // initialized
-	stateShutdown                  // after shutdown
+	stateNew      state = iota // before initialize
+	stateRunning               // initialized
+	stateShutdown              // after shutdown
 )
 
 // server is a gram language server for one client connection. It implements

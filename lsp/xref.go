@@ -161,8 +161,7 @@ func packageNewName(files []pkgFile, name, newName string) (string, error) {
 		return text, err
 	}
 	for _, pf := range files {
-		top, _ := pf.an.topNames()
-		if at, taken := top[text]; taken {
+		if at, taken := pf.an.topNames()[text]; taken {
 			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined in %s at line %d", text, pf.an.File.Path, pf.an.File.OffsetPosition(pf.an.File.Offset(at.Start)).Line)
 		}
 	}
