@@ -56,7 +56,7 @@ func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 		if p.Kind == parser.HeaderKind {
 			continue
 		}
-		out = append(out, a.patternSymbols(ix, p, true)...)
+		out = append(out, a.patternSymbols(ix, p)...)
 	}
 	return out
 }
@@ -64,7 +64,7 @@ func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 // patternSymbols returns the symbols of a pattern: one for a named pattern
 // (with its named elements as children), or those of its elements for an
 // anonymous one.
-func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
+func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern) []protocol.DocumentSymbol {
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
@@ -87,24 +87,21 @@ func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []
 	// The hops of a walk share their inner nodes: (b) in (a)-->(b)-->(c)
 	// ends one anonymous relationship and starts the next, and is listed
 	// once.
-	var shared map[*parser.Pattern]bool
-	if p.Kind == parser.WalkKind {
-		shared = map[*parser.Pattern]bool{}
-	}
+	shared := map[*parser.Pattern]bool{}
 	for _, e := range p.Elements {
 		if e.IsReference() {
 			continue
 		}
-		if shared != nil && e.Kind == parser.RelationshipKind && e.Subject.Identity == "" {
+		if p.Kind == parser.WalkKind && e.Kind == parser.RelationshipKind && e.Subject.Identity == "" {
 			for _, n := range e.Elements {
 				if !n.IsReference() && !shared[n] {
 					shared[n] = true
-					children = append(children, a.patternSymbols(ix, n, false)...)
+					children = append(children, a.patternSymbols(ix, n)...)
 				}
 			}
 			continue
 		}
-		children = append(children, a.patternSymbols(ix, e, false)...)
+		children = append(children, a.patternSymbols(ix, e)...)
 	}
 	if p.Subject.Identity == "" || p.IsReference() {
 		return children

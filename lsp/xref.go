@@ -81,8 +81,14 @@ func (a *analysis) isPackageName(o *ide.Occurrence) bool {
 		_, ok := a.DeclaredElsewhere(o.Name)
 		return ok
 	}
-	// A test file's declarations are its own.
-	d := a.Index().NameDecl(o.Def)
+	return a.declaresName(o.Def)
+}
+
+// declaresName reports whether the identity defined at def is a name of
+// the package: a top-level tool, an agent or a record; a test file's
+// declarations are its own.
+func (a *analysis) declaresName(def diag.Span) bool {
+	d := a.Index().NameDecl(def)
 	return d != nil && !a.isTest() && (d.Kind == ide.KindAgent || d.Kind == ide.KindRecord || d.Kind == ide.KindTool && d.Tool.TopLevel)
 }
 
@@ -92,32 +98,12 @@ func (a *analysis) isTest() bool { return schema.IsTestFile(a.File.Path) }
 
 // topDecl returns the span of the identity of the file's own top-level
 // declaration of name (a tool at the top level, an agent or a record), or
-// a zero span; a test file declares no name of the package.
+// a zero span.
 func (a *analysis) topDecl(name string) diag.Span {
-	if a.isTest() {
-		return diag.Span{}
-	}
-	for _, t := range a.Prog.Tools {
-		if t.TopLevel && t.Name == name && t.NameSpan.Len() > 0 && a.owns(t.NameSpan) {
-			return t.NameSpan
-		}
-	}
-	if ag := a.Prog.Agent(name); ag != nil && ag.NameSpan.Len() > 0 && a.owns(ag.NameSpan) {
-		return ag.NameSpan
-	}
-	for _, r := range a.Prog.Records {
-		if r.Name == name && r.NameSpan.Len() > 0 && a.owns(r.NameSpan) {
-			return r.NameSpan
-		}
+	if at, ok := a.topNames()[name]; ok && a.declaresName(at) {
+		return at
 	}
 	return diag.Span{}
-}
-
-// owns reports whether the span of a declaration is one of the file's: an
-// identity the file's index defines there.
-func (a *analysis) owns(s diag.Span) bool {
-	o := a.Index().Exact(s)
-	return o != nil && o.IsDef
 }
 
 // occurrencesNamed returns the occurrences in the file of the package's
