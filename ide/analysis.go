@@ -40,7 +40,8 @@ type Analysis struct {
 	namesOnce sync.Once
 	names     *nameTables
 	// known are the newest name tables known: the analysis's own once
-	// made, else an earlier version's, which may fit (see ownNames).
+	// made, else an earlier version's, which its own follow (see
+	// ownNames).
 	known atomic.Pointer[nameTables]
 
 	pkgOnce sync.Once
@@ -106,7 +107,8 @@ func Failed(f *diag.File, r any, stack []byte) *Analysis {
 // parsed (doc) and compiled (prog, with the diagnostics diags), with the
 // rest of its package (nil: compiled alone). prev, the analysis of an
 // earlier version of the same document or nil, lends the tables of names
-// it made, which are taken while they fit.
+// it knows, which the analysis's own are made from: changed where the
+// edits since changed names.
 func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, pkg *Package, prev *Analysis) *Analysis {
 	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Package: pkg}
 	if prev != nil {

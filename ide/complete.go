@@ -111,9 +111,9 @@ func (a *Analysis) Complete(off int) Completions {
 // package.
 func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 	out := TypeCompletions(group)
-	recs, more := pick(a.ownNames().records, word)
+	recs, more := a.ownNames().records.pick(word)
 	for _, r := range recs {
-		out = append(out, RecordCompletion(a.Prog.Records[r.v]))
+		out = append(out, RecordCompletion(a.Prog.Records[r.at]))
 	}
 	if pn := a.packageNames(); pn != nil {
 		others, omore := pick(pn.recordTable(), word)
@@ -138,9 +138,9 @@ func (a *Analysis) toolItems(listed []string, word string) ([]Completion, bool) 
 	for _, e := range listed {
 		in[e] = true
 	}
-	tools, more := pick(a.ownNames().tools, word)
+	tools, more := a.ownNames().tools.pick(word)
 	for _, e := range tools {
-		t := a.Prog.Tools[e.v]
+		t := a.Prog.Tools[e.at]
 		switch {
 		case in[t.Name]:
 		case more:
@@ -198,7 +198,7 @@ func (a *Analysis) ResolveTool(name string) (Completion, bool) {
 // referenceItems completes references to the text's top-level identities
 // that start with word.
 func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
-	ids, more := pick(a.ownNames().idents, word)
+	ids, more := a.ownNames().idents.pick(word)
 	out := make([]Completion, 0, len(ids))
 	for _, e := range ids {
 		out = append(out, Completion{Label: e.name, Kind: "reference", Insert: parser.GramIdent(e.name)})
