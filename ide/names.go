@@ -34,6 +34,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -42,18 +44,36 @@ import (
 // MaxCompletions is the most names of a kind a completion offers.
 const MaxCompletions = 100
 
-// nameTables are the names of one version of a text: its lists and their
-// tables.
+// nameTables are the names of one version of a text, by kind: the
+// top-level identities (of the document's lowered patterns), the top-level
+// tools, every tool (which a test may expect called), the records and the
+// agents. Each kind's table is made when first asked for.
 type nameTables struct {
-	// The lists the tables are of: the document's lowered patterns, the
-	// program's tools and records. They are the version's, whose elements
-	// a later version shares where its edit left them.
-	lowered    []*parser.Pattern
-	toolList   []*schema.Tool
-	recordList []*schema.Record
-	// idents are the top-level identities, tools the top-level tools and
-	// records the records, each by its place in its list.
-	idents, tools, records *nameTable
+	idents       *nameList[*parser.Pattern]
+	tools, calls *nameList[*schema.Tool]
+	records      *nameList[*schema.Record]
+	agents       *nameList[*schema.Agent]
+}
+
+// nameList is a list of a version and the table of its names, made when
+// first asked for (see table).
+type nameList[T comparable] struct {
+	list []T
+	// name gives the name of an element ("" for none); once is set when
+	// a name is offered once.
+	name func(T) string
+	once bool
+	made sync.Once
+	// src is the list's table once made; before, the newest table of the
+	// list of an earlier version known, which the list's follows (nil:
+	// none).
+	src atomic.Pointer[tableOf[T]]
+}
+
+// tableOf is a table and the list it is of.
+type tableOf[T any] struct {
+	list  []T
+	table *nameTable
 }
 
 // nameTable is the names of a list, sorted (see cmpPlaced).
@@ -76,8 +96,8 @@ type placed struct {
 // its identity ("" for none).
 func identName(p *parser.Pattern) string { return p.Subject.Identity }
 
-// toolName is what the table of tools takes of a tool: the name of a
-// top-level tool, "" for an inline one.
+// toolName is what the table of top-level tools takes of a tool: its
+// name, "" for an inline one.
 func toolName(t *schema.Tool) string {
 	if t.TopLevel {
 		return t.Name
@@ -85,42 +105,59 @@ func toolName(t *schema.Tool) string {
 	return ""
 }
 
+// callName is what the table of every tool takes of a tool: its name.
+func callName(t *schema.Tool) string { return t.Name }
+
 // recordName is what the table of records takes of a record: its name.
 func recordName(r *schema.Record) string { return r.Name }
 
-// ownNames returns the analysis's name tables, making them on first use:
-// from those of an earlier version when one is known, else from nothing.
-func (a *Analysis) ownNames() *nameTables {
-	a.namesOnce.Do(func() {
-		if p := a.known.Load(); p != nil {
-			a.names = p.follow(a)
+// agentName is what the table of agents takes of an agent: its name.
+func agentName(ag *schema.Agent) string { return ag.Name }
+
+// ownNames returns the analysis's name tables.
+func (a *Analysis) ownNames() *nameTables { return a.names }
+
+// newNames returns the name tables of the lists of doc and prog, which
+// follow those of an earlier version of the document, prev, when it is
+// not nil.
+func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nameTables {
+	var p nameTables
+	if prev != nil {
+		p = *prev
+	}
+	return &nameTables{
+		idents:  newNameList(doc.Lowered, identName, true, p.idents),
+		tools:   newNameList(prog.Tools, toolName, true, p.tools),
+		calls:   newNameList(prog.Tools, callName, true, p.calls),
+		records: newNameList(prog.Records, recordName, false, p.records),
+		agents:  newNameList(prog.Agents, agentName, false, p.agents),
+	}
+}
+
+// newNameList returns the list, whose table is to follow that of prev
+// (nil: none), an earlier version's: its own if made, else the one it was
+// to follow.
+func newNameList[T comparable](list []T, name func(T) string, once bool, prev *nameList[T]) *nameList[T] {
+	l := &nameList[T]{list: list, name: name, once: once}
+	if prev != nil {
+		l.src.Store(prev.src.Load())
+	}
+	return l
+}
+
+// table returns the table of the list, making it on first use: from the
+// table it follows, else from nothing.
+func (l *nameList[T]) table() *nameTable {
+	l.made.Do(func() {
+		var t *nameTable
+		if s := l.src.Load(); s != nil {
+			t = followTable(s.table, s.list, l.list, l.name)
 		} else {
-			a.names = buildNames(a)
+			t = buildTable(l.list, l.name, l.once)
 		}
-		a.known.Store(a.names)
+		l.src.Store(&tableOf[T]{list: l.list, table: t})
 	})
-	return a.names
-}
-
-// buildNames makes the name tables of an analysis from its lists.
-func buildNames(a *Analysis) *nameTables {
-	return &nameTables{
-		lowered: a.Doc.Lowered, toolList: a.Prog.Tools, recordList: a.Prog.Records,
-		idents:  buildTable(a.Doc.Lowered, identName, true),
-		tools:   buildTable(a.Prog.Tools, toolName, true),
-		records: buildTable(a.Prog.Records, recordName, false),
-	}
-}
-
-// follow returns the name tables of a, a later version of the document
-// whose tables nt are: nt's, changed where a's lists name other things.
-func (nt *nameTables) follow(a *Analysis) *nameTables {
-	return &nameTables{
-		lowered: a.Doc.Lowered, toolList: a.Prog.Tools, recordList: a.Prog.Records,
-		idents:  followTable(nt.idents, nt.lowered, a.Doc.Lowered, identName),
-		tools:   followTable(nt.tools, nt.toolList, a.Prog.Tools, toolName),
-		records: followTable(nt.records, nt.recordList, a.Prog.Records, recordName),
-	}
+	return l.src.Load().table
 }
 
 // buildTable makes the table of the names of list (name gives them);
@@ -266,22 +303,17 @@ func (t *nameTable) patch(gone, come []placed, end, shift int) *nameTable {
 		for _, e := range es {
 			if !touched[e.name] {
 				touched[e.name] = true
-				out.count += b2i(out.has(e)) - b2i(t.has(e))
+				out.count += b2i(out.holds(e.name)) - b2i(t.holds(e.name))
 			}
 		}
 	}
 	return out
 }
 
-// has reports whether the table holds the name of e.
-func (t *nameTable) has(e placed) bool {
-	i := sort.Search(len(t.es), func(i int) bool {
-		if c := strings.Compare(t.es[i].key, e.key); c != 0 {
-			return c > 0
-		}
-		return t.es[i].name >= e.name
-	})
-	return i < len(t.es) && t.es[i].name == e.name
+// holds reports whether the table holds name.
+func (t *nameTable) holds(name string) bool {
+	_, ok := t.first(name)
+	return ok
 }
 
 // b2i is 1 for true, 0 for false.
@@ -303,6 +335,13 @@ func (t *nameTable) pick(word string) ([]placed, bool) {
 		return t.offered(t.es, len(t.es)), false
 	}
 	return t.offered(withPrefix(t.es, func(e placed) string { return e.key }, word), MaxCompletions), true
+}
+
+// starting returns every name offered whose name starts with word,
+// ignoring case.
+func (t *nameTable) starting(word string) []placed {
+	es := withPrefix(t.es, func(e placed) string { return e.key }, word)
+	return t.offered(es, len(es))
 }
 
 // offered returns at most limit names of es, a run of the table: the
@@ -371,14 +410,14 @@ func withPrefix[E any](es []E, key func(E) string, prefix string) []E {
 	return es[i:j]
 }
 
-// tool returns the first top-level tool of p, the program the tables are
-// of, with the given name, or nil.
-func (nt *nameTables) tool(p *schema.Program, name string) *schema.Tool {
-	key, es := strings.ToLower(name), nt.tools.es
+// first returns the place of the first entry of name, if the table holds
+// one.
+func (t *nameTable) first(name string) (int, bool) {
+	key, es := strings.ToLower(name), t.es
 	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
 		if es[i].name == name {
-			return p.Tools[es[i].at]
+			return es[i].at, true
 		}
 	}
-	return nil
+	return 0, false
 }

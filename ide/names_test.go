@@ -17,6 +17,8 @@ import (
 // nodes of a file, and at its end the places completions are asked at.
 type namesDoc struct {
 	blocks []string
+	// tests is set when the document ends with namesTest.
+	tests bool
 }
 
 // namesProbes is the end of a namesDoc: an agent listing a tool, a tool
@@ -26,8 +28,13 @@ const namesProbes = "[picker:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: 
 	"[probe:Tool {description: \"Probes\"} | (x::Item)==>(::String)]\n" +
 	"[group0 | node1]\n"
 
-// namesMarkers are the words completions are asked after, in namesProbes.
-var namesMarkers = []string{"  tool1\n", "(x::Item)", "[group0 | node1]"}
+// namesTest is a test a namesDoc may end with, whose agent and the tools
+// it expects called, or not (an inline one), are completed too.
+const namesTest = "[probe_test:Test {agent: agent1} |\n  (:User {says: \"Hi\"}),\n  (:Call {tool: tool1}),\n  (:NoCall {tool: inline1})\n]\n"
+
+// namesMarkers are the words completions are asked after, in namesProbes
+// and namesTest.
+var namesMarkers = []string{"  tool1\n", "(x::Item)", "[group0 | node1]", "{agent: agent1}", "{tool: tool1}", "{tool: inline1}"}
 
 // newNamesDoc returns a document of n tools and agents, records and
 // nodes.
@@ -54,7 +61,12 @@ func recordBlock(name string) string {
 	return fmt.Sprintf("[%s:Record {description: \"An item\"} | (id::Integer)]\n", name)
 }
 
-func (d *namesDoc) text() string { return strings.Join(d.blocks, "") + namesProbes }
+func (d *namesDoc) text() string {
+	if d.tests {
+		return strings.Join(d.blocks, "") + namesProbes + namesTest
+	}
+	return strings.Join(d.blocks, "") + namesProbes
+}
 
 // namesPool are the names edits give: some the document declares, in
 // other cases too, some of the other file's.
@@ -111,11 +123,17 @@ func textEdit(prev, next string) project.Edit {
 // analysis of the same check without an earlier version.
 func checkNames(t *testing.T, step string, a *Analysis) {
 	t.Helper()
-	got, want := a.ownNames(), buildNames(a)
+	got, want := a.ownNames(), newNames(a.Doc, a.Prog, nil)
 	for _, k := range []struct {
 		kind      string
 		got, want *nameTable
-	}{{"identities", got.idents, want.idents}, {"tools", got.tools, want.tools}, {"records", got.records, want.records}} {
+	}{
+		{"identities", got.idents.table(), want.idents.table()},
+		{"tools", got.tools.table(), want.tools.table()},
+		{"calls", got.calls.table(), want.calls.table()},
+		{"records", got.records.table(), want.records.table()},
+		{"agents", got.agents.table(), want.agents.table()},
+	} {
 		if !reflect.DeepEqual(k.got, k.want) {
 			t.Fatalf("after %s: the table of %s is not that of the version:\n got %v\nwant %v", step, k.kind, *k.got, *k.want)
 		}
@@ -124,6 +142,9 @@ func checkNames(t *testing.T, step string, a *Analysis) {
 	text := string(a.File.Text)
 	for _, m := range namesMarkers {
 		at := strings.LastIndex(text, m)
+		if at < 0 {
+			continue
+		}
 		for _, off := range []int{at + len(m) - 2, at + len(m) - 3, at + strings.Index(m, ":") + 3} {
 			if g, w := a.Complete(off), fresh.Complete(off); !reflect.DeepEqual(g, w) {
 				t.Fatalf("after %s: completion at %q differs from a fresh analysis's:\n got %v\nwant %v", step, text[max(0, off-10):off], g, w)
@@ -150,6 +171,9 @@ func TestNamesFollowEdits(t *testing.T) {
 	for seed := range uint64(4) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		d := newNamesDoc(60 + 30*int(seed))
+		// A file with tests compiles in full: no compiled declaration is
+		// shared with the version before.
+		d.tests = seed%2 == 1
 		open := map[string]*diag.File{"pkg/other.gram": diag.NewFile("pkg/other.gram", []byte(other))}
 		src := &project.Sources{Dir: "pkg", Paths: []string{"pkg/other.gram"}, Open: open}
 		check := func(prev *project.Text, edit *project.Edit, text string, pa *Analysis) (*project.Text, *Analysis) {
@@ -188,6 +212,12 @@ func TestNamesFollowEdits(t *testing.T) {
 	}
 }
 
+// tablesOf returns the name tables of a, of every kind.
+func tablesOf(a *Analysis) []*nameTable {
+	n := a.ownNames()
+	return []*nameTable{n.idents.table(), n.tools.table(), n.calls.table(), n.records.table(), n.agents.table()}
+}
+
 // TestNamesKeptByAnEditOfNoName: an edit that changes no name (a word of
 // a description, a type) keeps the tables of the version before, and
 // their entries: the first completion after it does not look at every
@@ -197,7 +227,7 @@ func TestNamesKeptByAnEditOfNoName(t *testing.T) {
 	text := d.text()
 	c := project.Check(diag.NewFile("a.gram", []byte(text)), project.Request{Editing: true})
 	a := NewAnalysis(c.File, c.Doc, c.Program, c.Diags, nil, nil)
-	before := a.ownNames()
+	before := tablesOf(a)
 	for i, change := range []func(string) string{
 		func(s string) string { return strings.Replace(s, "Finds entry 20", "Finds the entry 20", 1) },
 		func(s string) string { return strings.Replace(s, "(id::Item5)", "(id::Item6)", 1) },
@@ -207,8 +237,8 @@ func TestNamesKeptByAnEditOfNoName(t *testing.T) {
 		e := textEdit(text, next)
 		c = project.Check(diag.NewFile("a.gram", []byte(next)), project.Request{Prev: c, Edit: &e, Editing: true})
 		a = NewAnalysis(c.File, c.Doc, c.Program, c.Diags, nil, a)
-		after := a.ownNames()
-		if after.idents != before.idents || after.tools != before.tools || after.records != before.records {
+		after := tablesOf(a)
+		if !slices.Equal(after, before) {
 			t.Errorf("edit %d, of no name: the tables are made again", i)
 		}
 		checkNames(t, fmt.Sprintf("edit %d", i), a)
@@ -217,10 +247,12 @@ func TestNamesKeptByAnEditOfNoName(t *testing.T) {
 }
 
 // TestNamesOfferedOnce: a tool or an identity declared twice is offered
-// once, as its first declaration, in a short list and in a long one.
+// once, as its first declaration, in a short list and in a long one, and
+// so is a tool a test expects called (inline ones too).
 func TestNamesOfferedOnce(t *testing.T) {
 	for _, n := range []int{3, 120} {
 		d := newNamesDoc(n)
+		d.tests = true
 		d.blocks = append(d.blocks,
 			"[tool1:Tool {description: \"The second tool1\"} | (q::String)==>(::Boolean)]\n",
 			"(node1:Other)\n")
@@ -238,6 +270,23 @@ func TestNamesOfferedOnce(t *testing.T) {
 		}
 		if seen != 1 {
 			t.Errorf("%d tools: tool1 is offered %d times", n, seen)
+		}
+		calls := a.Complete(strings.LastIndex(text, "{tool: tool1}") + len("{tool: tool1"))
+		seen = 0
+		for _, c := range calls.Items {
+			if c.Label == "tool1" {
+				seen++
+				if c.Doc != "Finds entry 1" {
+					t.Errorf("%d tools: a test's tool1 is offered as its second declaration: %+v", n, c)
+				}
+			}
+		}
+		if seen != 1 {
+			t.Errorf("%d tools: a test's tool1 is offered %d times", n, seen)
+		}
+		inline := a.Complete(strings.LastIndex(text, "{tool: inline1}") + len("{tool: inli"))
+		if len(inline.Items) == 0 || inline.Items[0].Label != "inline0" {
+			t.Errorf("%d tools: a test's inline tool: %+v", n, inline.Items)
 		}
 		if r, ok := a.ResolveTool("tool1"); !ok || r.Doc != "Finds entry 1" {
 			t.Errorf("%d tools: tool1 resolves to %+v", n, r)
