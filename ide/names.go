@@ -1,14 +1,15 @@
-// The names a text defines, for completion: sorted tables made once for a
-// document and then, version after version, made to follow its edits.
+// The names a text defines, for completion: sorted tables, one of each
+// kind of name, each made when a completion first needs it and then,
+// version after version, made to follow the document's edits.
 //
 // A table is of one list of a version: the top-level identities (of the
-// document's lowered patterns), the top-level tools (of the program's
-// tools) and the records. It holds every name of its list, each with its
-// place in the list, sorted by the name without case, then the name, then
-// the place; a name written twice is there twice, and a kind whose names
-// are offered once (identities, tools) offers the first (see
-// nameTable.pick). So a table is what its list makes of it, however it
-// was made.
+// document's lowered patterns), the top-level tools and every tool (of
+// the program's tools), the records and the agents. It holds every name of
+// its list, each with its place in the list, sorted by the name without
+// case, then the name, then the place; a name written twice is there
+// twice, and a kind whose names are offered once (identities, tools)
+// offers the first (see nameTable.pick). So a table is what its list makes
+// of it, however it was made.
 //
 // A version of a document shares with the one before, by pointer, every
 // pattern and compiled declaration the edit did not reach (see
@@ -18,9 +19,11 @@
 // differ, to the run of places whose names changed. An edit that changes
 // no name (a description, a type) keeps every table as it was; one that
 // renames, adds or removes declarations takes the old run's names out,
-// puts the new run's in and moves the places after it. So the first
-// completion after an edit costs a pass over the lists' pointers, not the
-// names of the document.
+// puts the new run's in and moves the places after it (a list mostly
+// changed is tabled again). So the first completion after an edit costs
+// a pass over the pointers of one list, not the names of the document;
+// the names are read where the compiler made every declaration anew (a
+// file compiled in full: with tests, or renamed declarations).
 //
 // A text with more than [MaxCompletions] names of a kind gets at most that
 // many, those that start with the word being typed, in a list marked
