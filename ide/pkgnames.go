@@ -83,40 +83,37 @@ const (
 )
 
 // pkgTables are tables of pkgNames made for one set of other files: each
-// kind's, once made, with the text's own names it left out. A version
-// of the text takes an earlier version's table while the other files
-// are the same objects (files taken from the earlier compile are) and its
-// own names of that kind are the same. It holds nothing of the text.
+// kind's, once made, with the table of the text's own names of that kind
+// whose names it left out. A version of the text takes an earlier
+// version's table while the other files are the same objects (files
+// taken from the earlier compile are) and its own table of that kind is
+// the same (see names.go: a version keeps the table of the version
+// before while its names are the same). It holds nothing of the text.
 type pkgTables struct {
 	others []PackageFile
 	made   [pkgKinds]bool
-	mine   [pkgKinds][]string
+	mine   [pkgKinds]*nameTable
 	tables [pkgKinds][]namedEntry[pkgDecl]
 }
 
 // table returns the table of the names of one kind that the other member
 // files (not test files) declare and the text does not, made once:
-// mine gives the text's names, theirs calls add with each declaration
-// of a file, in source order. The first declaration of a name, in path
-// order, is kept.
-func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o *PackageFile, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
-	var own []string
-	mine(func(name string) { own = append(own, name) })
+// mine is the table of the text's names of the kind, theirs calls add
+// with each declaration of a file, in source order. The first declaration
+// of a name, in path order, is kept.
+func (pn *pkgNames) table(kind int, mine *nameTable, theirs func(o *PackageFile, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
 	known := pn.a.pkgKnown.Load()
 	others := pn.a.Package.files()
 	if known != nil && !slices.Equal(known.others, others) {
 		known = nil
 	}
-	if known != nil && known.made[kind] && slices.Equal(known.mine[kind], own) {
+	if known != nil && known.made[kind] && known.mine[kind] == mine {
 		return known.tables[kind]
 	}
-	taken := make(map[string]bool, len(own))
-	for _, name := range own {
-		taken[name] = true
-	}
+	taken := map[string]bool{}
 	var es []namedEntry[pkgDecl]
 	add := func(name string, d pkgDecl) {
-		if name != "" && !taken[name] {
+		if name != "" && !taken[name] && !mine.holds(name) {
 			taken[name] = true
 			es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
 		}
@@ -132,12 +129,7 @@ func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o
 	if known != nil {
 		*next = *known
 	}
-	next.made[kind], next.tables[kind] = true, es
-	next.mine[kind] = make([]string, len(own))
-	for i, name := range own {
-		// A copy: the text's names are slices of its text.
-		next.mine[kind][i] = strings.Clone(name)
-	}
+	next.made[kind], next.tables[kind], next.mine[kind] = true, es, mine
 	pn.a.pkgKnown.Store(next)
 	return es
 }
@@ -145,13 +137,7 @@ func (pn *pkgNames) table(kind int, mine func(yield func(string)), theirs func(o
 // toolTable returns the top-level tools of the other files.
 func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 	pn.toolsOnce.Do(func() {
-		pn.tools = pn.table(pkgTools, func(yield func(string)) {
-			for _, t := range pn.a.Prog.Tools {
-				if t.TopLevel {
-					yield(t.Name)
-				}
-			}
-		}, func(o *PackageFile, add func(string, pkgDecl)) {
+		pn.tools = pn.table(pkgTools, pn.a.ownNames().tools.table(), func(o *PackageFile, add func(string, pkgDecl)) {
 			for _, t := range o.Prog.Tools {
 				if t.TopLevel {
 					add(t.Name, pkgDecl{file: o, tool: t})
@@ -166,11 +152,7 @@ func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
 // that no tool of the text hides.
 func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
 	pn.callsOnce.Do(func() {
-		pn.calls = pn.table(pkgCalls, func(yield func(string)) {
-			for _, t := range pn.a.Prog.Tools {
-				yield(t.Name)
-			}
-		}, func(o *PackageFile, add func(string, pkgDecl)) {
+		pn.calls = pn.table(pkgCalls, pn.a.ownNames().calls.table(), func(o *PackageFile, add func(string, pkgDecl)) {
 			for _, t := range o.Prog.Tools {
 				add(t.Name, pkgDecl{file: o, tool: t})
 			}
@@ -182,11 +164,7 @@ func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
 // agentTable returns the agents of the other files.
 func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
 	pn.agentsOnce.Do(func() {
-		pn.agents = pn.table(pkgAgents, func(yield func(string)) {
-			for _, ag := range pn.a.Prog.Agents {
-				yield(ag.Name)
-			}
-		}, func(o *PackageFile, add func(string, pkgDecl)) {
+		pn.agents = pn.table(pkgAgents, pn.a.ownNames().agents.table(), func(o *PackageFile, add func(string, pkgDecl)) {
 			for _, ag := range o.Prog.Agents {
 				add(ag.Name, pkgDecl{file: o, agent: ag})
 			}
@@ -198,11 +176,7 @@ func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
 // recordTable returns the records of the other files.
 func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
 	pn.recordsOnce.Do(func() {
-		pn.records = pn.table(pkgRecords, func(yield func(string)) {
-			for _, r := range pn.a.Prog.Records {
-				yield(r.Name)
-			}
-		}, func(o *PackageFile, add func(string, pkgDecl)) {
+		pn.records = pn.table(pkgRecords, pn.a.ownNames().records.table(), func(o *PackageFile, add func(string, pkgDecl)) {
 			for _, r := range o.Prog.Records {
 				add(r.Name, pkgDecl{file: o, record: r})
 			}
