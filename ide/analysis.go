@@ -41,11 +41,10 @@ type Analysis struct {
 	ixOnce sync.Once
 	ix     *Index
 
-	namesOnce sync.Once
-	names     *nameTables
-	// known are the newest name tables known: the analysis's own once
-	// made, else an earlier version's, which may fit (see ownNames).
-	known atomic.Pointer[nameTables]
+	// names are the tables of the text's names, each made when first
+	// asked for, from an earlier version's when one is known (see
+	// names.go).
+	names *nameTables
 
 	pkgOnce sync.Once
 	pkg     *pkgNames
@@ -81,13 +80,18 @@ func Failed(f *diag.File, r any, stack []byte) *Analysis {
 
 // NewAnalysis returns the analysis of the text of f, which its caller
 // parsed (doc) and compiled (prog, with the diagnostics diags), with the
-// other member files of its package (nil: compiled alone). prev, the analysis of an
-// earlier version of the same document or nil, lends the tables of names
-// it made, which are taken while they fit.
+// other member files of its package (nil: compiled alone). prev, the
+// analysis of an earlier version of the same document or nil, lends the
+// tables of names it knows, which the analysis's own are made from:
+// changed where the edits since changed names.
 func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *Analysis) *Analysis {
 	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
+	var names *nameTables
 	if prev != nil {
-		a.known.Store(prev.known.Load())
+		names = prev.names
+	}
+	a.names = newNames(doc, prog, names)
+	if prev != nil {
 		// The package's tables only while they fit: they hold the other
 		// files they were made from, which would be kept.
 		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {

@@ -111,9 +111,9 @@ func (a *Analysis) Complete(off int) Completions {
 // package.
 func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 	out := TypeCompletions(group)
-	recs, more := pick(a.ownNames().records, word)
+	recs, more := a.ownNames().records.table().pick(word)
 	for _, r := range recs {
-		out = append(out, RecordCompletion(a.Prog.Records[r.v]))
+		out = append(out, RecordCompletion(a.Prog.Records[r.at]))
 	}
 	if pn := a.packageNames(); pn != nil {
 		others, omore := pick(pn.recordTable(), word)
@@ -138,9 +138,9 @@ func (a *Analysis) toolItems(listed []string, word string) ([]Completion, bool) 
 	for _, e := range listed {
 		in[e] = true
 	}
-	tools, more := pick(a.ownNames().tools, word)
+	tools, more := a.ownNames().tools.table().pick(word)
 	for _, e := range tools {
-		t := a.Prog.Tools[e.v]
+		t := a.Prog.Tools[e.at]
 		switch {
 		case in[t.Name]:
 		case more:
@@ -184,8 +184,8 @@ func pkgToolCompletion(d pkgDecl, insert string) Completion {
 // [Completion.Resolve]): the text's tool, else that of another file of its
 // package.
 func (a *Analysis) ResolveTool(name string) (Completion, bool) {
-	if t := a.ownNames().tool(a.Prog, name); t != nil {
-		return toolCompletion(t, name), true
+	if i, ok := a.ownNames().tools.table().first(name); ok {
+		return toolCompletion(a.Prog.Tools[i], name), true
 	}
 	if pn := a.packageNames(); pn != nil {
 		if d, ok := lookup(pn.toolTable(), name); ok {
@@ -198,7 +198,7 @@ func (a *Analysis) ResolveTool(name string) (Completion, bool) {
 // referenceItems completes references to the text's top-level identities
 // that start with word.
 func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
-	ids, more := pick(a.ownNames().idents, word)
+	ids, more := a.ownNames().idents.table().pick(word)
 	out := make([]Completion, 0, len(ids))
 	for _, e := range ids {
 		out = append(out, Completion{Label: e.name, Kind: "reference", Insert: parser.GramIdent(e.name)})
@@ -206,20 +206,14 @@ func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
 	return out, more
 }
 
-// hasPrefix reports whether name starts with word, ignoring case.
-func hasPrefix(name, word string) bool {
-	return strings.HasPrefix(strings.ToLower(name), strings.ToLower(word))
-}
-
 // testAgentItems completes the agent of a test: the text's agents, then
 // those of the other files of its package, that start with word; quoted
 // when the agent is written as a string, whose text the name replaces.
 func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	for _, ag := range a.Prog.Agents {
-		if ag.Name != "" && hasPrefix(ag.Name, word) {
-			out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: "agent", Insert: valueText(ag.Name, quoted)})
-		}
+	for _, e := range a.ownNames().agents.table().starting(word) {
+		ag := a.Prog.Agents[e.at]
+		out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: "agent", Insert: valueText(ag.Name, quoted)})
 	}
 	sortByLabel(out)
 	var more bool
@@ -238,12 +232,9 @@ func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool)
 // package, that start with word; quoted as for testAgentItems.
 func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	seen := map[string]bool{}
-	for _, t := range a.Prog.Tools {
-		if t.Name != "" && !seen[t.Name] && hasPrefix(t.Name, word) {
-			seen[t.Name] = true
-			out = append(out, toolCompletion(t, valueText(t.Name, quoted)))
-		}
+	for _, e := range a.ownNames().calls.table().starting(word) {
+		t := a.Prog.Tools[e.at]
+		out = append(out, toolCompletion(t, valueText(t.Name, quoted)))
 	}
 	sortByLabel(out)
 	var more bool

@@ -1,5 +1,30 @@
-// The names a text defines, for completion: sorted tables built once per
-// analysis, or taken from the version before when its names are the same.
+// The names a text defines, for completion: sorted tables, one of each
+// kind of name, each made when a completion first needs it and then,
+// version after version, made to follow the document's edits.
+//
+// A table is of one list of a version: the top-level identities (of the
+// document's lowered patterns), the top-level tools and every tool (of
+// the program's tools), the records and the agents. It holds every name of
+// its list, each with its place in the list, sorted by the name without
+// case, then the name, then the place; a name written twice is there
+// twice, and a kind whose names are offered once (identities, tools)
+// offers the first (see nameTable.pick). So a table is what its list makes
+// of it, however it was made.
+//
+// A version of a document shares with the one before, by pointer, every
+// pattern and compiled declaration the edit did not reach (see
+// docs/architecture.md, "Versions of a document"). A version's tables are
+// the earlier version's with its lists compared to the new ones: from the
+// front and from the back, by pointer, and by name where the pointers
+// differ, to the run of places whose names changed. An edit that changes
+// no name (a description, a type) keeps every table as it was; one that
+// renames, adds or removes declarations takes the old run's names out,
+// puts the new run's in and moves the places after it (a list mostly
+// changed is tabled again). So the first completion after an edit costs
+// a pass over the pointers of one list, not the names of the document;
+// the names are read where the compiler made every declaration anew (a
+// file compiled in full: with tests, or renamed declarations).
+//
 // A text with more than [MaxCompletions] names of a kind gets at most that
 // many, those that start with the word being typed, in a list marked
 // incomplete (the editor asks again as the word changes); a text with fewer
@@ -12,110 +37,339 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
+	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
 
 // MaxCompletions is the most names of a kind a completion offers.
 const MaxCompletions = 100
 
-// nameTables are the names a file defines, each table sorted by its names
-// without case: the top-level identities, the top-level tools and the
-// records (by their places in the program's lists). A later version of the
-// document whose names are the same, in the same places, takes them as they
-// are (see fits).
+// nameTables are the names of one version of a text, by kind: the
+// top-level identities (of the document's lowered patterns), the top-level
+// tools, every tool (which a test may expect called), the records and the
+// agents. Each kind's table is made when first asked for.
 type nameTables struct {
-	idents  []namedEntry[struct{}]
-	tools   []namedEntry[int]
-	records []namedEntry[int]
-	// What the tables were made of: the identity of each top-level
-	// pattern, and the names of the program's tools (and which are
-	// top-level) and records, in order.
-	ids, toolNames, recordNames []string
-	toolTop                     []bool
+	idents       *nameList[*parser.Pattern]
+	tools, calls *nameList[*schema.Tool]
+	records      *nameList[*schema.Record]
+	agents       *nameList[*schema.Agent]
 }
 
-// namedEntry is a name, its key (the name in lower case) and what it names;
-// seq is its place in source order.
-type namedEntry[T any] struct {
+// nameList is a list of a version and the table of its names, made when
+// first asked for (see table).
+type nameList[T comparable] struct {
+	list []T
+	// name gives the name of an element ("" for none); once is set when
+	// a name is offered once.
+	name func(T) string
+	once bool
+	made sync.Once
+	// src is the list's table once made; before, the newest table of the
+	// list of an earlier version known, which the list's follows (nil:
+	// none).
+	src atomic.Pointer[tableOf[T]]
+}
+
+// tableOf is a table and the list it is of.
+type tableOf[T any] struct {
+	list  []T
+	table *nameTable
+}
+
+// nameTable is the names of a list, sorted (see cmpPlaced).
+type nameTable struct {
+	es []placed
+	// once is set when a name is offered once, at its first place; count
+	// is how many names are offered.
+	once  bool
+	count int
+}
+
+// placed is a name, its key (the name in lower case) and its place in the
+// list it is of.
+type placed struct {
 	key, name string
-	v         T
-	seq       int
+	at        int
 }
 
-// ownNames returns the analysis's name tables, making them on first use,
-// or taking an earlier version's when they fit.
-func (a *Analysis) ownNames() *nameTables {
-	a.namesOnce.Do(func() {
-		if p := a.known.Load(); p != nil && p.fits(a) {
-			a.names = p
+// identName is what the table of identities takes of a lowered pattern:
+// its identity ("" for none).
+func identName(p *parser.Pattern) string { return p.Subject.Identity }
+
+// toolName is what the table of top-level tools takes of a tool: its
+// name, "" for an inline one.
+func toolName(t *schema.Tool) string {
+	if t.TopLevel {
+		return t.Name
+	}
+	return ""
+}
+
+// callName is what the table of every tool takes of a tool: its name.
+func callName(t *schema.Tool) string { return t.Name }
+
+// recordName is what the table of records takes of a record: its name.
+func recordName(r *schema.Record) string { return r.Name }
+
+// agentName is what the table of agents takes of an agent: its name.
+func agentName(ag *schema.Agent) string { return ag.Name }
+
+// ownNames returns the analysis's name tables.
+func (a *Analysis) ownNames() *nameTables { return a.names }
+
+// newNames returns the name tables of the lists of doc and prog, which
+// follow those of an earlier version of the document, prev, when it is
+// not nil.
+func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nameTables {
+	var p nameTables
+	if prev != nil {
+		p = *prev
+	}
+	return &nameTables{
+		idents:  newNameList(doc.Lowered, identName, true, p.idents),
+		tools:   newNameList(prog.Tools, toolName, true, p.tools),
+		calls:   newNameList(prog.Tools, callName, true, p.calls),
+		records: newNameList(prog.Records, recordName, false, p.records),
+		agents:  newNameList(prog.Agents, agentName, false, p.agents),
+	}
+}
+
+// newNameList returns the list, whose table is to follow that of prev
+// (nil: none), an earlier version's: its own if made, else the one it was
+// to follow.
+func newNameList[T comparable](list []T, name func(T) string, once bool, prev *nameList[T]) *nameList[T] {
+	l := &nameList[T]{list: list, name: name, once: once}
+	if prev != nil {
+		l.src.Store(prev.src.Load())
+	}
+	return l
+}
+
+// table returns the table of the list, making it on first use: from the
+// table it follows, else from nothing.
+func (l *nameList[T]) table() *nameTable {
+	l.made.Do(func() {
+		var t *nameTable
+		if s := l.src.Load(); s != nil {
+			t = followTable(s.table, s.list, l.list, l.name)
 		} else {
-			a.names = buildNames(a)
+			t = buildTable(l.list, l.name, l.once)
 		}
-		a.known.Store(a.names)
+		l.src.Store(&tableOf[T]{list: l.list, table: t})
 	})
-	return a.names
+	return l.src.Load().table
 }
 
-// fits reports whether the tables are those of a: the same names in the
-// same places.
-func (nt *nameTables) fits(a *Analysis) bool {
-	p := a.Prog
-	if len(nt.ids) != len(a.Doc.Lowered) || len(nt.toolNames) != len(p.Tools) || len(nt.recordNames) != len(p.Records) {
-		return false
-	}
-	for i, q := range a.Doc.Lowered {
-		if q.Subject.Identity != nt.ids[i] {
-			return false
+// buildTable makes the table of the names of list (name gives them);
+// once: a name is offered once.
+func buildTable[T any](list []T, name func(T) string, once bool) *nameTable {
+	t := &nameTable{once: once}
+	for i, x := range list {
+		if n := name(x); n != "" {
+			t.es = append(t.es, newPlaced(n, i))
 		}
 	}
-	for i, t := range p.Tools {
-		if t.Name != nt.toolNames[i] || t.TopLevel != nt.toolTop[i] {
-			return false
-		}
-	}
-	for i, r := range p.Records {
-		if r.Name != nt.recordNames[i] {
-			return false
-		}
-	}
-	return true
+	slices.SortFunc(t.es, cmpPlaced)
+	t.count = t.countNames()
+	return t
 }
 
-// buildNames makes the name tables of an analysis. Their names are copies:
+// newPlaced returns the entry of name at the place at. The name is a copy:
 // tables taken over by later versions keep no text of this one.
-func buildNames(a *Analysis) *nameTables {
-	n := len(a.Doc.Lowered)
-	nt := &nameTables{ids: make([]string, n)}
-	seen := make(map[string]bool, n)
-	for i, p := range a.Doc.Lowered {
-		id := strings.Clone(p.Subject.Identity)
-		nt.ids[i] = id
-		if id != "" && !seen[id] {
-			seen[id] = true
-			nt.idents = append(nt.idents, namedEntry[struct{}]{key: strings.ToLower(id), name: id, seq: len(nt.idents)})
+func newPlaced(name string, at int) placed {
+	name = strings.Clone(name)
+	return placed{key: strings.ToLower(name), name: name, at: at}
+}
+
+// cmpPlaced orders entries by key, then name, then place.
+func cmpPlaced(x, y placed) int {
+	if c := strings.Compare(x.key, y.key); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.name, y.name); c != 0 {
+		return c
+	}
+	return x.at - y.at
+}
+
+// countNames returns how many names the table offers: its entries, or
+// its different names when each is offered once.
+func (t *nameTable) countNames() int {
+	if !t.once {
+		return len(t.es)
+	}
+	n := 0
+	for i := range t.es {
+		if i == 0 || t.es[i].name != t.es[i-1].name {
+			n++
 		}
 	}
-	seen = map[string]bool{}
-	for i, t := range a.Prog.Tools {
-		name := strings.Clone(t.Name)
-		nt.toolNames, nt.toolTop = append(nt.toolNames, name), append(nt.toolTop, t.TopLevel)
-		if t.TopLevel && name != "" && !seen[name] {
-			seen[name] = true
-			nt.tools = append(nt.tools, namedEntry[int]{key: strings.ToLower(name), name: name, v: i, seq: len(nt.tools)})
+	return n
+}
+
+// followTable returns the table of the list cur, a later version of the
+// list old whose table t is. The lists are compared from both ends, by
+// pointer, then by name where the pointers differ, to the run of places
+// whose names changed: none, and t is the table of cur too.
+func followTable[T comparable](t *nameTable, old, cur []T, name func(T) string) *nameTable {
+	if len(old) == len(cur) && (len(old) == 0 || &old[0] == &cur[0]) {
+		return t
+	}
+	n := min(len(old), len(cur))
+	lo := 0
+	for lo < n {
+		// Most elements are shared: a tight loop over the pointers.
+		for lo < n && old[lo] == cur[lo] {
+			lo++
+		}
+		if lo == n || name(old[lo]) != name(cur[lo]) {
+			break
+		}
+		lo++
+	}
+	oldEnd, curEnd := len(old), len(cur)
+	for oldEnd > lo && curEnd > lo {
+		for oldEnd > lo && curEnd > lo && old[oldEnd-1] == cur[curEnd-1] {
+			oldEnd, curEnd = oldEnd-1, curEnd-1
+		}
+		if oldEnd == lo || curEnd == lo || name(old[oldEnd-1]) != name(cur[curEnd-1]) {
+			break
+		}
+		oldEnd, curEnd = oldEnd-1, curEnd-1
+	}
+	if lo == oldEnd && lo == curEnd {
+		return t
+	}
+	// Most of the list changed (another text): made again, which gives
+	// the same table.
+	if changed := oldEnd - lo + curEnd - lo; changed > len(cur)/4 {
+		return buildTable(cur, name, t.once)
+	}
+	var gone, come []placed
+	for i := lo; i < oldEnd; i++ {
+		if nm := name(old[i]); nm != "" {
+			gone = append(gone, placed{key: strings.ToLower(nm), name: nm, at: i})
 		}
 	}
-	for i, r := range a.Prog.Records {
-		name := strings.Clone(r.Name)
-		nt.recordNames = append(nt.recordNames, name)
-		if name != "" {
-			nt.records = append(nt.records, namedEntry[int]{key: strings.ToLower(name), name: name, v: i, seq: len(nt.records)})
+	for i := lo; i < curEnd; i++ {
+		if nm := name(cur[i]); nm != "" {
+			come = append(come, newPlaced(nm, i))
 		}
 	}
-	sortEntries(nt.idents)
-	sortEntries(nt.tools)
-	sortEntries(nt.records)
-	return nt
+	if next := t.patch(gone, come, oldEnd, curEnd-oldEnd); next != nil {
+		return next
+	}
+	return buildTable(cur, name, t.once)
+}
+
+// patch returns the table t with the entries gone taken out and come put
+// in, and the places from the place end on moved by shift; nil when t
+// does not hold an entry of gone.
+func (t *nameTable) patch(gone, come []placed, end, shift int) *nameTable {
+	slices.SortFunc(come, cmpPlaced)
+	drop := make([]int, 0, len(gone))
+	for _, g := range gone {
+		i, ok := slices.BinarySearchFunc(t.es, g, cmpPlaced)
+		if !ok {
+			return nil // not the table of the list: made again
+		}
+		drop = append(drop, i)
+	}
+	slices.Sort(drop)
+	out := &nameTable{once: t.once, es: make([]placed, 0, len(t.es)-len(drop)+len(come))}
+	k := 0
+	for i, e := range t.es {
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			continue
+		}
+		if e.at >= end {
+			e.at += shift
+		}
+		for ; k < len(come) && cmpPlaced(come[k], e) < 0; k++ {
+			out.es = append(out.es, come[k])
+		}
+		out.es = append(out.es, e)
+	}
+	out.es = append(out.es, come[k:]...)
+	out.count = t.count
+	if !out.once {
+		out.count = len(out.es)
+		return out
+	}
+	// The names offered: those of the run, counted before and after.
+	touched := map[string]bool{}
+	for _, es := range [][]placed{gone, come} {
+		for _, e := range es {
+			if !touched[e.name] {
+				touched[e.name] = true
+				out.count += b2i(out.holds(e.name)) - b2i(t.holds(e.name))
+			}
+		}
+	}
+	return out
+}
+
+// holds reports whether the table holds name.
+func (t *nameTable) holds(name string) bool {
+	_, ok := t.first(name)
+	return ok
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pick returns the entries to offer for the word being typed: all of them
+// when the table offers at most MaxCompletions names (the editor filters
+// them itself, fuzzily), else at most MaxCompletions of those whose names
+// start with the word, and true: the list is then incomplete, and the
+// editor asks again as the word changes. A name offered once is offered
+// at its first place.
+func (t *nameTable) pick(word string) ([]placed, bool) {
+	if t.count <= MaxCompletions {
+		return t.offered(t.es, len(t.es)), false
+	}
+	return t.offered(withPrefix(t.es, func(e placed) string { return e.key }, word), MaxCompletions), true
+}
+
+// starting returns every name offered whose name starts with word,
+// ignoring case.
+func (t *nameTable) starting(word string) []placed {
+	es := withPrefix(t.es, func(e placed) string { return e.key }, word)
+	return t.offered(es, len(es))
+}
+
+// offered returns at most limit names of es, a run of the table: the
+// entries, or the first of each name when a name is offered once.
+func (t *nameTable) offered(es []placed, limit int) []placed {
+	if !t.once {
+		return es[:min(len(es), limit)]
+	}
+	var out []placed
+	for i := 0; i < len(es) && len(out) < limit; i++ {
+		if i > 0 && es[i].name == es[i-1].name {
+			if out == nil {
+				// The first repeated name: a list of the names.
+				out = slices.Clone(es[:i])
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, es[i])
+		}
+	}
+	if out == nil {
+		return es[:min(len(es), limit)]
+	}
+	return out
 }
 
 // sortEntries sorts a table by key, then name, keeping the source order of
@@ -132,37 +386,41 @@ func sortEntries[T any](es []namedEntry[T]) {
 	})
 }
 
-// pick returns the entries to offer for the word being typed: all of them
-// when there are at most MaxCompletions (the editor filters them itself,
-// fuzzily), else at most MaxCompletions of those whose names start with the
-// word, and true: the list is then incomplete, and the editor asks again as
-// the word changes.
+// namedEntry is a name of another file of the package, its key (the name
+// in lower case) and what it names; seq is its place in source order.
+type namedEntry[T any] struct {
+	key, name string
+	v         T
+	seq       int
+}
+
+// pick returns the entries of a table of the package's names to offer for
+// the word being typed, as [nameTable.pick] does.
 func pick[T any](es []namedEntry[T], word string) ([]namedEntry[T], bool) {
 	if len(es) <= MaxCompletions {
 		return es, false
 	}
-	es = withPrefix(es, word)
+	es = withPrefix(es, func(e namedEntry[T]) string { return e.key }, word)
 	return es[:min(len(es), MaxCompletions)], true
 }
 
-// withPrefix returns the entries whose names start with prefix, ignoring
-// case.
-func withPrefix[T any](es []namedEntry[T], prefix string) []namedEntry[T] {
+// withPrefix returns the entries, sorted by key, whose names start with
+// prefix, ignoring case.
+func withPrefix[E any](es []E, key func(E) string, prefix string) []E {
 	p := strings.ToLower(prefix)
-	i := sort.Search(len(es), func(i int) bool { return es[i].key >= p })
-	j := i + sort.Search(len(es)-i, func(k int) bool { return !strings.HasPrefix(es[i+k].key, p) })
+	i := sort.Search(len(es), func(i int) bool { return key(es[i]) >= p })
+	j := i + sort.Search(len(es)-i, func(k int) bool { return !strings.HasPrefix(key(es[i+k]), p) })
 	return es[i:j]
 }
 
-// tool returns the top-level tool of p, the program the tables are of,
-// with the given name, or nil.
-func (nt *nameTables) tool(p *schema.Program, name string) *schema.Tool {
-	key := strings.ToLower(name)
-	es := nt.tools
+// first returns the place of the first entry of name, if the table holds
+// one.
+func (t *nameTable) first(name string) (int, bool) {
+	key, es := strings.ToLower(name), t.es
 	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
 		if es[i].name == name {
-			return p.Tools[es[i].v]
+			return es[i].at, true
 		}
 	}
-	return nil
+	return 0, false
 }

@@ -116,14 +116,16 @@ func declsOf(kind int, o *project.File) iter.Seq2[string, pkgDecl] {
 }
 
 // pkgTables are tables of pkgNames made for one set of other files: each
-// kind's, once made, with the text's own names it left out. A version
-// of the text takes an earlier version's table while the other files
-// are the same objects (files taken from the earlier compile are) and its
-// own names of that kind are the same. It holds nothing of the text.
+// kind's, once made, with the table of the text's own names of that kind
+// whose names it left out. A version of the text takes an earlier
+// version's table while the other files are the same objects (files
+// taken from the earlier compile are) and its own table of that kind is
+// the same (see names.go: a version keeps the table of the version
+// before while its names are the same). It holds nothing of the text.
 type pkgTables struct {
 	others []*project.File
 	made   [pkgKinds]bool
-	mine   [pkgKinds][]string
+	mine   [pkgKinds]*nameTable
 	tables [pkgKinds][]namedEntry[pkgDecl]
 }
 
@@ -138,29 +140,24 @@ func (pn *pkgNames) table(kind int) []namedEntry[pkgDecl] {
 // makeTable makes the table of one kind, or takes the one an earlier
 // version made when it fits.
 func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
-	var own []string
-	for name := range declsOf(kind, &project.File{Program: pn.a.Prog}) {
-		own = append(own, name)
-	}
+	own := pn.a.ownNames()
+	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
 	known := pn.a.pkgKnown.Load()
 	others := pn.a.Others
 	if known != nil && !slices.Equal(known.others, others) {
 		known = nil
 	}
-	if known != nil && known.made[kind] && slices.Equal(known.mine[kind], own) {
+	if known != nil && known.made[kind] && known.mine[kind] == mine {
 		return known.tables[kind]
 	}
-	taken := make(map[string]bool, len(own))
-	for _, name := range own {
-		taken[name] = true
-	}
+	taken := map[string]bool{}
 	var es []namedEntry[pkgDecl]
 	for _, o := range others {
 		if o.Test || o.Program == nil {
 			continue
 		}
 		for name, d := range declsOf(kind, o) {
-			if name != "" && !taken[name] {
+			if name != "" && !taken[name] && !mine.holds(name) {
 				taken[name] = true
 				es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
 			}
@@ -172,12 +169,7 @@ func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
 	if known != nil {
 		*next = *known
 	}
-	next.made[kind], next.tables[kind] = true, es
-	next.mine[kind] = make([]string, len(own))
-	for i, name := range own {
-		// A copy: the text's names are slices of its text.
-		next.mine[kind][i] = strings.Clone(name)
-	}
+	next.made[kind], next.tables[kind], next.mine[kind] = true, es, mine
 	pn.a.pkgKnown.Store(next)
 	return es
 }
