@@ -13,9 +13,9 @@ package lsp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,17 +46,23 @@ func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
 }
 
 // Read returns the next valid message. Invalid ones are answered and
-// skipped.
+// skipped, and so are header blocks that announce no usable body (see
+// frame).
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, total, err
 		}
-		body, n, err := s.frame()
+		body, n, bad, err := s.frame()
 		total += n
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, total, err
+		case bad != "":
+			s.log.Error("framing error: skipping to the next Content-Length header", "error", bad)
+			s.rejectFrame(bad)
+			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
@@ -67,45 +73,23 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 }
 
-// frame reads one header block and the body it announces. A header block
-// without a usable Content-Length (missing, not a number, negative, over
-// maxMessage) is a framing error: it is logged, answered with a ParseError,
-// and the stream resynchronises on the next Content-Length header. Bytes
-// before a header (the rest of a body whose Content-Length was too short)
-// are skipped the same way.
-func (s *stream) frame() ([]byte, int64, error) {
-	var total int64
-	for {
-		body, n, err := s.frameOnce()
-		total += n
-		var fe framingError
-		if !errors.As(err, &fe) {
-			return body, total, err
-		}
-		s.log.Error("framing error: skipping to the next Content-Length header", "error", fe.msg)
-		s.rejectFrame(fe.msg)
-	}
-}
-
-// framingError is a header block that announces no usable body.
-type framingError struct{ msg string }
-
-func (e framingError) Error() string { return e.msg }
-
 // contentLength is the header that starts a frame, as searched for when
 // resynchronising.
 const contentLength = "content-length:"
 
-// frameOnce reads one header block and its body.
-func (s *stream) frameOnce() ([]byte, int64, error) {
-	var total int64
+// frame reads one header block and the body it announces. A header block
+// without a usable Content-Length (missing, not a number, negative, over
+// maxMessage) is a framing error, which bad says: the caller logs it,
+// answers it with a ParseError, and the stream resynchronises on the next
+// Content-Length header. Bytes before a header (the rest of a body whose
+// Content-Length was too short) are skipped the same way.
+func (s *stream) frame() (body []byte, n int64, bad string, err error) {
 	length := int64(-1)
 	headers := false
-	bad := ""
 	skipped := 0
 	for {
-		line, n, err := s.line()
-		total += n
+		line, ln, err := s.line()
+		n += ln
 		if err != nil {
 			if err == io.EOF && (headers || strings.TrimSpace(line) != "") {
 				err = io.ErrUnexpectedEOF
@@ -113,7 +97,7 @@ func (s *stream) frameOnce() ([]byte, int64, error) {
 			if skipped > 0 {
 				s.log.Error("input ended inside bytes that are not a message", "bytes", skipped)
 			}
-			return nil, total, err
+			return nil, n, "", err
 		}
 		if !headers {
 			// Before a header block: skip what is not a header, keeping a
@@ -146,30 +130,27 @@ func (s *stream) frameOnce() ([]byte, int64, error) {
 		headers = true
 		if strings.EqualFold(name, "Content-Length") {
 			v := strings.TrimSpace(value)
-			n, err := strconv.ParseInt(v, 10, 64)
+			l, err := strconv.ParseInt(v, 10, 64)
 			switch {
 			case err != nil:
 				bad = fmt.Sprintf("Content-Length %q is not a number", v)
-			case n < 0:
-				bad = fmt.Sprintf("Content-Length %d is negative", n)
-			case n > maxMessage:
-				bad = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessage)
+			case l < 0:
+				bad = fmt.Sprintf("Content-Length %d is negative", l)
+			case l > maxMessage:
+				bad = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", l, maxMessage)
 			default:
-				length, bad = n, ""
+				length, bad = l, ""
 			}
 		}
 	}
-	if bad != "" {
-		return nil, total, framingError{bad}
+	if bad != "" || length < 0 {
+		return nil, n, cmp.Or(bad, "a header block has no Content-Length"), nil
 	}
-	if length < 0 {
-		return nil, total, framingError{"a header block has no Content-Length"}
-	}
-	body := make([]byte, length)
+	body = make([]byte, length)
 	if _, err := io.ReadFull(s.in, body); err != nil {
-		return nil, total, fmt.Errorf("reading a message body of %d bytes: %w", length, err)
+		return nil, n, "", fmt.Errorf("reading a message body of %d bytes: %w", length, err)
 	}
-	return body, total + length, nil
+	return body, n + length, "", nil
 }
 
 // headerName reports whether a header name is an HTTP token.
