@@ -27,47 +27,44 @@ import (
 
 // CodeAction answers textDocument/codeAction.
 func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	span := spanOf(an.File, p.Range)
-	want := func(k protocol.CodeActionKind) bool {
-		if len(p.Context.Only) == 0 {
-			return true
-		}
-		for _, o := range p.Context.Only {
-			if k == o || strings.HasPrefix(string(k), string(o)+".") {
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeAction, error) {
+		span := spanOf(an.File, p.Range)
+		want := func(k protocol.CodeActionKind) bool {
+			if len(p.Context.Only) == 0 {
 				return true
 			}
-		}
-		return false
-	}
-	out := []protocol.CodeAction{}
-	if want(protocol.QuickFix) {
-		for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
-			if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
-				continue
+			for _, o := range p.Context.Only {
+				if k == o || strings.HasPrefix(string(k), string(o)+".") {
+					return true
+				}
 			}
-			out = append(out, an.quickFixes(snap.URI, d)...)
-			out = append(out, an.subjectFixes(snap.URI, d)...)
+			return false
 		}
-	}
-	if want(protocol.Source) {
-		if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
-			out = append(out, protocol.CodeAction{
-				Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
-				Kind:  protocol.Source,
-				Command: &protocol.Command{
-					Title:     "Show JSON Schema",
-					Command:   CommandToolSchema,
-					Arguments: []any{string(snap.URI), t.Name},
-				},
-			})
+		out := []protocol.CodeAction{}
+		if want(protocol.QuickFix) {
+			for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
+				if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
+					continue
+				}
+				out = append(out, an.quickFixes(snap.URI, d)...)
+				out = append(out, an.subjectFixes(snap.URI, d)...)
+			}
 		}
-	}
-	return out, nil
+		if want(protocol.Source) {
+			if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
+				out = append(out, protocol.CodeAction{
+					Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
+					Kind:  protocol.Source,
+					Command: &protocol.Command{
+						Title:     "Show JSON Schema",
+						Command:   CommandToolSchema,
+						Arguments: []any{string(snap.URI), t.Name},
+					},
+				})
+			}
+		}
+		return out, nil
+	})
 }
 
 // quickFixes returns the quick fixes of a diagnostic.

@@ -20,13 +20,10 @@ import (
 
 // Completion answers textDocument/completion.
 func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	items, more := an.completeAt(offsetOf(an.File, p.Position), p.TextDocument.URI)
-	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.CompletionList, error) {
+		items, more := an.completeAt(offsetOf(an.File, p.Position), p.TextDocument.URI)
+		return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
+	})
 }
 
 // completeAt returns the completion items at the byte offset off of the

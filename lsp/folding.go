@@ -17,11 +17,9 @@ import (
 
 // FoldingRanges answers textDocument/foldingRange.
 func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	return snap.Analysis().foldingRanges(), nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.FoldingRange, error) {
+		return an.foldingRanges(), nil
+	})
 }
 
 // foldingRanges returns the document's folding ranges, sorted.

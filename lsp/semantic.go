@@ -83,15 +83,13 @@ func semanticLegend() protocol.SemanticTokensLegend {
 
 // SemanticTokensFull answers textDocument/semanticTokens/full.
 func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	toks, err := snap.Analysis().semanticTokens(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &protocol.SemanticTokens{Data: encodeTokens(snap.Analysis().File, toks)}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.SemanticTokens, error) {
+		toks, err := an.semanticTokens(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
+	})
 }
 
 // semToken is a token before encoding.

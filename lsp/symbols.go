@@ -36,16 +36,14 @@ import (
 // DocumentSymbol answers textDocument/documentSymbol with the document's
 // outline.
 func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	syms := snap.Analysis().documentSymbols()
-	out := make([]any, len(syms))
-	for i := range syms {
-		out[i] = syms[i]
-	}
-	return out, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]any, error) {
+		syms := an.documentSymbols()
+		out := make([]any, len(syms))
+		for i := range syms {
+			out[i] = syms[i]
+		}
+		return out, nil
+	})
 }
 
 // documentSymbols returns the outline.

@@ -79,26 +79,23 @@ func clipText(s string, n int) string {
 
 // CodeLens answers textDocument/codeLens: "Run test" above every test.
 func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	out := []protocol.CodeLens{}
-	for _, t := range an.Prog.Tests {
-		if t.Name == "" {
-			continue
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeLens, error) {
+		out := []protocol.CodeLens{}
+		for _, t := range an.Prog.Tests {
+			if t.Name == "" {
+				continue
+			}
+			out = append(out, protocol.CodeLens{
+				Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
+				Command: &protocol.Command{
+					Title:     "▶ Run test " + t.Name,
+					Command:   CommandRunTest,
+					Arguments: []any{string(snap.URI), t.Name},
+				},
+			})
 		}
-		out = append(out, protocol.CodeLens{
-			Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
-			Command: &protocol.Command{
-				Title:     "▶ Run test " + t.Name,
-				Command:   CommandRunTest,
-				Arguments: []any{string(snap.URI), t.Name},
-			},
-		})
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // runTestCommand runs gram.runTest.
