@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -104,13 +105,9 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))
 	s.log.Info("initialize", "folders", folders)
-	version := s.opts.Version
-	if version == "" {
-		version = "devel"
-	}
 	return reply(ctx, initializeResult{
 		Capabilities: serverCapabilities(),
-		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: version},
+		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: cmp.Or(s.opts.Version, "devel")},
 	}, nil)
 }
 

@@ -76,14 +76,11 @@ func (st *store) inputs(u protocol.DocumentURI) *project.Sources {
 			paths = append(paths, p)
 		}
 	}
-	var open map[string]*diag.File
+	open := map[string]*diag.File{}
 	for ou, d := range st.docs {
 		op := uriPath(ou)
 		if ou == u || op == "" || op == path || filepath.Dir(op) != dir || !strings.HasSuffix(op, ".gram") {
 			continue
-		}
-		if open == nil {
-			open = map[string]*diag.File{}
 		}
 		open[op] = d.snap.File
 		if !slices.Contains(paths, op) {
