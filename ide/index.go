@@ -70,11 +70,10 @@ type Index struct {
 	mu    sync.Mutex
 	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
 	// split is where the tools written inside agents start in the
-	// program's tools, found once.
-	splitOnce sync.Once
-	split     int
-	refsOnce  sync.Once
-	refs      map[diag.Span][]*Occurrence
+	// program's tools.
+	split    int
+	refsOnce sync.Once
+	refs     map[diag.Span][]*Occurrence
 }
 
 // unitIndex is what the index knows of one top-level pattern.
@@ -89,16 +88,10 @@ type unitIndex struct {
 }
 
 // newIndex returns the (empty) index of an analysis.
-func newIndex(a *Analysis) *Index { return &Index{a: a, units: map[int]*unitIndex{}} }
-
-// inlineFrom returns where the tools written inside agents start in the
-// program's tools.
-func (ix *Index) inlineFrom() int {
-	ix.splitOnce.Do(func() {
-		tools := ix.a.Prog.Tools
-		ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
-	})
-	return ix.split
+func newIndex(a *Analysis) *Index {
+	tools := a.Prog.Tools
+	split := sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+	return &Index{a: a, units: map[int]*unitIndex{}, split: split}
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
@@ -135,7 +128,7 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 func (ix *Index) makeUnit(i int) *unitIndex {
 	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
 	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
-	lo, hi, split := span.Start, span.End, ix.inlineFrom()
+	lo, hi, split := span.Start, span.End, ix.split
 	p := ix.a.Prog
 	in := func(sp diag.Span) bool {
 		o := ix.a.File.Offset(sp.Start)

@@ -11,6 +11,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -156,13 +157,8 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 
 // lineEnding returns the line ending of text's first line.
 func lineEnding(text []byte) string {
-	for i, c := range text {
-		if c == '\n' {
-			if i > 0 && text[i-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
-		}
+	if i := bytes.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
+		return "\r\n"
 	}
 	return "\n"
 }

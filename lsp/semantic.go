@@ -244,8 +244,9 @@ func valueToken(it ide.SyntaxItem, ix *ide.Index) uint32 {
 }
 
 // lexSpan colours text that did not parse, token by token: the tokens of
-// span s, a record's inside when inRecord is
-// set; a record lexed whole is coloured inside the same way.
+// span s, a record's inside when inRecord is set; a record lexed whole is
+// coloured inside the same way. A symbol is a key before a separator in a
+// record, and a label after one outside.
 func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	var toks []grammar.Tok
 	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
@@ -272,7 +273,19 @@ func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 		case grammar.Bool:
 			add(tokKeyword)
 		case grammar.Symbol:
-			add(lexSymbolToken(t.Value, inRecord, isPunct(i+1, ":", "::"), isPunct(i-1, ":", "::")))
+			afterSep := !inRecord && isPunct(i-1, ":", "::")
+			switch {
+			case inRecord && isPunct(i+1, ":", "::"):
+				add(tokKey)
+			case afterSep && isLanguageLabel(t.Value):
+				add(tokKeyword)
+			case afterSep:
+				add(tokLabel)
+			case inRecord:
+				add(tokSymbol)
+			default:
+				add(tokPattern)
+			}
 		case grammar.Punct:
 			switch v := t.Value; {
 			case grammar.OpensArrow(v) || grammar.ClosesArrow(v):
@@ -286,23 +299,6 @@ func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 			}
 		}
 	}
-}
-
-// lexSymbolToken returns the token type of a symbol in text that did not
-// parse: a key before a separator in a record, a label after one outside.
-func lexSymbolToken(v string, inRecord, beforeSep, afterSep bool) uint32 {
-	switch {
-	case inRecord && beforeSep:
-		return tokKey
-	case !inRecord && afterSep:
-		if isLanguageLabel(v) {
-			return tokKeyword
-		}
-		return tokLabel
-	case inRecord:
-		return tokSymbol
-	}
-	return tokPattern
 }
 
 // isLanguageLabel reports whether a label is one of the agent language,
