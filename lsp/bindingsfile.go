@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -154,35 +155,21 @@ func (c *statCache[V]) forget(path string) {
 // namedWatches are the files named by bindings files that the client was
 // asked to watch.
 type namedWatches struct {
-	mu sync.Mutex
 	// dynamic is set when the client registers watchers dynamically.
-	dynamic bool
-	asked   map[string]bool
-}
-
-// setDynamic records whether the client registers watchers dynamically.
-func (w *namedWatches) setDynamic(on bool) {
-	w.mu.Lock()
-	w.dynamic = on
-	w.mu.Unlock()
+	dynamic atomic.Bool
+	asked   sync.Map // of paths
 }
 
 // fresh returns the paths the client has not been asked to watch yet,
 // and records them as asked; none when the client does not register
 // watchers dynamically.
 func (w *namedWatches) fresh(paths []string) []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.dynamic {
+	if !w.dynamic.Load() {
 		return nil
 	}
 	var out []string
 	for _, p := range paths {
-		if !w.asked[p] {
-			if w.asked == nil {
-				w.asked = map[string]bool{}
-			}
-			w.asked[p] = true
+		if _, asked := w.asked.LoadOrStore(p, true); !asked {
 			out = append(out, p)
 		}
 	}

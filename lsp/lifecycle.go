@@ -100,7 +100,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	}
 	s.ws.updateFolders(folders, nil)
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
-		s.watches.setDynamic(w.DidChangeWatchedFiles.DynamicRegistration)
+		s.watches.dynamic.Store(w.DidChangeWatchedFiles.DynamicRegistration)
 	}
 	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))

@@ -90,8 +90,9 @@ type server struct {
 	// asked to watch (see bindingsfile.go).
 	watches namedWatches
 
-	reqMu   sync.Mutex
-	running map[jsonrpc2.ID]context.CancelFunc
+	// running are the cancel functions of the requests in progress, by
+	// id.
+	running sync.Map
 
 	// hook, when set (by tests), runs before every handler with its context
 	// and method name; it may block or panic.
@@ -137,11 +138,10 @@ func newServer(opts Options) *server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &server{
-		opts:    opts,
-		log:     log,
-		exited:  make(chan struct{}),
-		running: map[jsonrpc2.ID]context.CancelFunc{},
-		ws:      &workspace{},
+		opts:   opts,
+		log:    log,
+		exited: make(chan struct{}),
+		ws:     &workspace{},
 	}
 	s.docs = newStore(s)
 	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
@@ -257,15 +257,11 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	id := call.ID()
-	s.reqMu.Lock()
-	s.running[id] = cancel
-	s.reqMu.Unlock()
+	s.running.Store(id, cancel)
 	ctx = withView(ctx, s.docs.current())
 	go func() {
 		defer func() {
-			s.reqMu.Lock()
-			delete(s.running, id)
-			s.reqMu.Unlock()
+			s.running.Delete(id)
 			cancel()
 		}()
 		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
@@ -334,11 +330,8 @@ func (s *server) cancelRequest(params json.RawMessage) {
 	if id.UnmarshalJSON(p.ID) != nil {
 		return
 	}
-	s.reqMu.Lock()
-	cancel := s.running[id]
-	s.reqMu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cancel, ok := s.running.Load(id); ok {
+		cancel.(context.CancelFunc)()
 	}
 }
 
