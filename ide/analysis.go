@@ -38,16 +38,16 @@ type Analysis struct {
 	// no other file sees them.
 	Others []*project.File
 
-	ixOnce sync.Once
-	ix     *Index
+	// index makes the index of the identities once.
+	index func() *Index
 
 	// names are the tables of the text's names, each made when first
 	// asked for, from an earlier version's when one is known (see
 	// names.go).
 	names *nameTables
 
-	pkgOnce sync.Once
-	pkg     *pkgNames
+	// pkg are the names of the package, nil when the text is alone.
+	pkg *pkgNames
 	// pkgKnown are the newest tables of the package's names known: the
 	// analysis's own once made, else an earlier version's, which fit
 	// while the other files and the text's own names are the same.
@@ -91,6 +91,10 @@ func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 		names = prev.names
 	}
 	a.names = newNames(doc, prog, names)
+	a.index = sync.OnceValue(func() *Index { return newIndex(a) })
+	if len(others) > 0 {
+		a.pkg = &pkgNames{a: a}
+	}
 	if prev != nil {
 		// The package's tables only while they fit: they hold the other
 		// files they were made from, which would be kept.
@@ -103,7 +107,4 @@ func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 
 // Index returns the index of the analysis's identities, which makes what
 // it knows of each top-level unit when first asked (see [Index]).
-func (a *Analysis) Index() *Index {
-	a.ixOnce.Do(func() { a.ix = newIndex(a) })
-	return a.ix
-}
+func (a *Analysis) Index() *Index { return a.index() }

@@ -68,13 +68,7 @@ func (d pkgDecl) doc() string {
 
 // packageNames returns the names the other files of the text's package
 // declare; nil when the text is not compiled with a package.
-func (a *Analysis) packageNames() *pkgNames {
-	if len(a.Others) == 0 {
-		return nil
-	}
-	a.pkgOnce.Do(func() { a.pkg = &pkgNames{a: a} })
-	return a.pkg
-}
+func (a *Analysis) packageNames() *pkgNames { return a.pkg }
 
 // The kinds of the tables of pkgNames: the top-level tools, which an
 // agent may list; every tool, inline ones too, which a test may expect

@@ -103,8 +103,7 @@ func readNamed(path string) ([]byte, error) {
 // statCache keeps what was made of files, by path, as of their size and
 // modification time.
 type statCache[V any] struct {
-	mu sync.Mutex
-	m  map[string]statEntry[V]
+	m sync.Map // of statEntry[V]
 }
 
 // statEntry is what was made of a file, and the size and modification
@@ -125,31 +124,23 @@ func (c *statCache[V]) get(path string, make func(path string) (V, error)) (V, e
 		c.forget(path)
 		return make(path)
 	}
-	c.mu.Lock()
-	e, ok := c.m[path]
-	c.mu.Unlock()
-	if ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
-		return e.v, nil
+	if e, ok := c.m.Load(path); ok {
+		if e := e.(statEntry[V]); e.size == info.Size() && e.mod.Equal(info.ModTime()) {
+			return e.v, nil
+		}
 	}
 	v, err := make(path)
 	if err != nil {
 		c.forget(path)
 		return v, err
 	}
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]statEntry[V]{}
-	}
-	c.m[path] = statEntry[V]{size: info.Size(), mod: info.ModTime(), v: v}
-	c.mu.Unlock()
+	c.m.Store(path, statEntry[V]{size: info.Size(), mod: info.ModTime(), v: v})
 	return v, nil
 }
 
 // forget drops what was made of the file at path.
 func (c *statCache[V]) forget(path string) {
-	c.mu.Lock()
-	delete(c.m, filepath.Clean(path))
-	c.mu.Unlock()
+	c.m.Delete(filepath.Clean(path))
 }
 
 // namedWatches are the files named by bindings files that the client was
