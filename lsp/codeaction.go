@@ -30,16 +30,12 @@ import (
 func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeAction, error) {
 		span := spanOf(an.File, p.Range)
+		// want reports whether the client asks for the kind k: it or a
+		// kind k is a sub-kind of (quickfix.x of quickfix).
 		want := func(k protocol.CodeActionKind) bool {
-			if len(p.Context.Only) == 0 {
-				return true
-			}
-			for _, o := range p.Context.Only {
-				if k == o || strings.HasPrefix(string(k), string(o)+".") {
-					return true
-				}
-			}
-			return false
+			return len(p.Context.Only) == 0 || slices.ContainsFunc(p.Context.Only, func(o protocol.CodeActionKind) bool {
+				return k == o || strings.HasPrefix(string(k), string(o)+".")
+			})
 		}
 		out := []protocol.CodeAction{}
 		if want(protocol.QuickFix) {
@@ -176,18 +172,16 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 	if ls == 0 || t[ls-1] == '\n' {
 		start = ls
 	}
-	e := end
-	for e < len(t) && (t[e] == ' ' || t[e] == '\t' || t[e] == '\r') {
-		e++
+	blanksFrom := func(i int) int {
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
+			i++
+		}
+		return i
 	}
-	if e < len(t) && t[e] == '\n' && start == ls {
+	if e := blanksFrom(end); e < len(t) && t[e] == '\n' && start == ls {
 		end = e + 1
 		// And one blank line after it.
-		b := end
-		for b < len(t) && (t[b] == ' ' || t[b] == '\t' || t[b] == '\r') {
-			b++
-		}
-		if b < len(t) && t[b] == '\n' {
+		if b := blanksFrom(end); b < len(t) && t[b] == '\n' {
 			end = b + 1
 		}
 	}
