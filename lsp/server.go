@@ -217,34 +217,11 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.exit()
 		return nil
 	}
-	st := state(s.state.Load())
-	switch {
-	case st == stateNew && method != "initialize":
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
-		}
-		return nil
-	case st != stateNew && method == "initialize":
-		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
-		return nil
-	case st == stateShutdown:
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
-		}
-		return nil
-	}
-	r, ok := s.table[method]
-	if !ok {
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method))
-		}
-		return nil // unknown notifications, $/ ones included, are ignored
-	}
-	if p := bytes.TrimSpace(req.Params()); len(p) > 0 && p[0] != '{' && string(p) != "null" {
-		s.log.Warn("invalid parameters", "method", method)
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: they must be an object", method))
-		}
+	r, known := s.table[method]
+	if err := s.refusal(method, known, req.Params()); err != nil {
+		// A notification's reply goes nowhere: it is ignored, an unknown
+		// one ($/ ones included) too.
+		_ = reply(ctx, nil, err)
 		return nil
 	}
 	h := r.h
@@ -266,6 +243,27 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}()
 		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
 	}()
+	return nil
+}
+
+// refusal returns why a message for method, known to the server or not,
+// is refused before it is handled, or nil: the server's state, the
+// method, parameters that are not an object.
+func (s *server) refusal(method string, known bool, params json.RawMessage) error {
+	st := state(s.state.Load())
+	switch p := bytes.TrimSpace(params); {
+	case st == stateNew && method != "initialize":
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first")
+	case st != stateNew && method == "initialize":
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+	case st == stateShutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
+	case !known:
+		return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+	case len(p) > 0 && p[0] != '{' && string(p) != "null":
+		s.log.Warn("invalid parameters", "method", method)
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: they must be an object", method)
+	}
 	return nil
 }
 
