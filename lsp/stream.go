@@ -42,7 +42,7 @@ type stream struct {
 
 // newStream returns a stream reading and writing rwc.
 func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
-	return &stream{in: bufio.NewReaderSize(rwc, 64<<10), out: rwc, c: rwc, log: log}
+	return &stream{in: bufio.NewReaderSize(rwc, maxLine), out: rwc, c: rwc, log: log}
 }
 
 // Read returns the next valid message. Invalid ones are answered and
@@ -155,15 +155,9 @@ func (s *stream) frame() (body []byte, n int64, bad string, err error) {
 
 // headerName reports whether a header name is an HTTP token.
 func headerName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		if !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return name != "" && strings.IndexFunc(name, func(c rune) bool {
+		return !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+	}) < 0
 }
 
 // maxLine is the longest header line kept whole; longer lines (the rest of
