@@ -41,13 +41,7 @@ func (st *store) namedFilesChanged(paths []string) {
 		changed[filepath.Clean(p)] = true
 	}
 	st.mu.Lock()
-	var renewed []*document
-	for u, d := range st.docs {
-		if names(d.snap, changed) {
-			st.renew(u, d)
-			renewed = append(renewed, d)
-		}
-	}
+	renewed := st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
 	if len(renewed) > 0 {
 		st.publishView()
 	}

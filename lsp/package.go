@@ -102,14 +102,18 @@ func (st *store) renewDir(dir string, except protocol.DocumentURI) []*document {
 	if dir == "" {
 		return nil
 	}
+	return st.renewWhere(func(u protocol.DocumentURI, _ *document) bool { return u != except && dirOf(u) == dir })
+}
+
+// renewWhere renews the open documents match selects (see renew) and
+// returns them; st.mu must be held.
+func (st *store) renewWhere(match func(protocol.DocumentURI, *document) bool) []*document {
 	var out []*document
 	for u, d := range st.docs {
-		p := uriPath(u)
-		if u == except || p == "" || filepath.Dir(p) != dir {
-			continue
+		if match(u, d) {
+			st.renew(u, d)
+			out = append(out, d)
 		}
-		st.renew(u, d)
-		out = append(out, d)
 	}
 	return out
 }

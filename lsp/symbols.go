@@ -205,16 +205,12 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 			return nil, err
 		}
 		open[path] = true // listed once
-		syms := s.ws.symbols(path)
-		out = appendMatching(out, p.Query, pathURI(path), syms, "")
+		out = appendMatching(out, p.Query, pathURI(path), s.ws.symbols(path), "")
 		if len(out) >= maxWorkspaceSymbols {
 			break
 		}
 	}
-	if len(out) > maxWorkspaceSymbols {
-		out = out[:maxWorkspaceSymbols]
-	}
-	return out, nil
+	return out[:min(len(out), maxWorkspaceSymbols)], nil
 }
 
 // packageFiles returns the .gram files of the directories of the open
