@@ -217,12 +217,15 @@ func (s *stream) replyError(id json.RawMessage, code jsonrpc2.Code, msg string) 
 	}
 }
 
-// Write sends a message.
+// Write sends a message, encoded by its own MarshalJSON (every jsonrpc2
+// message has one), which writes compact JSON, rather than through
+// json.Marshal, which would scan the result again (a large completion
+// list or a file's semantic tokens are tens of kilobytes).
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := marshalMessage(msg)
+	data, err := msg.(json.Marshaler).MarshalJSON()
 	if err != nil {
 		return 0, fmt.Errorf("marshaling a message: %w", err)
 	}
@@ -230,17 +233,6 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, err
 	}
 	return int64(len(data)), nil
-}
-
-// marshalMessage encodes a message: by its own MarshalJSON, which writes
-// compact JSON, rather than through json.Marshal, which would scan the
-// result again (a large completion list or a file's semantic tokens are
-// tens of kilobytes).
-func marshalMessage(msg jsonrpc2.Message) ([]byte, error) {
-	if m, ok := msg.(json.Marshaler); ok {
-		return m.MarshalJSON()
-	}
-	return json.Marshal(msg)
 }
 
 // write frames and writes a message body.
