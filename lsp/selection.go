@@ -70,8 +70,7 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	}
 	var parent *protocol.SelectionRange
 	for i := len(chain) - 1; i >= 0; i-- {
-		r := &protocol.SelectionRange{Range: rangeOf(a.File, chain[i]), Parent: parent}
-		parent = r
+		parent = &protocol.SelectionRange{Range: rangeOf(a.File, chain[i]), Parent: parent}
 	}
 	return *parent
 }

@@ -118,11 +118,10 @@ func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern) []protocol.D
 
 // labelsText writes labels as in gram: ":A:B".
 func labelsText(labels []string) string {
-	var b strings.Builder
-	for _, l := range labels {
-		b.WriteString(":" + l)
+	if len(labels) == 0 {
+		return ""
 	}
-	return b.String()
+	return ":" + strings.Join(labels, ":")
 }
 
 // symbol returns the outline entry of a declaration named name ("(unnamed)"
