@@ -25,38 +25,43 @@ import (
 // PrepareRename answers textDocument/prepareRename with the range of the
 // identity under the cursor.
 func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
-	_, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil {
-		return nil, err
-	}
-	r := rangeOf(an.File, o.Span)
-	return &r, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.Range, error) {
+		o, err := an.renameTarget(posOf(an.File, p.Position))
+		if err != nil {
+			return nil, err
+		}
+		r := rangeOf(an.File, o.Span)
+		return &r, nil
+	})
 }
 
 // Rename answers textDocument/rename.
 func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	snap, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil {
-		return nil, err
-	}
-	// A name of the package is renamed in every member file (see xref.go).
-	files := an.occurrencesOf(snap.URI, o)
-	var text string
-	if an.isPackageName(o) {
-		text, err = packageNewName(files, o.Name, p.NewName)
-	} else {
-		text, err = an.checkNewName(o, p.NewName)
-	}
-	if err != nil {
-		return nil, err
-	}
-	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
-	for _, pf := range files {
-		for _, r := range pf.occs {
-			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, r.Span), NewText: renamed(string(pf.an.File.Slice(r.Span)), text)})
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) (*protocol.WorkspaceEdit, error) {
+		o, err := an.renameTarget(posOf(an.File, p.Position))
+		if err != nil {
+			return nil, err
 		}
-	}
-	return &protocol.WorkspaceEdit{Changes: changes}, nil
+		// A name of the package is renamed in every member file (see
+		// xref.go).
+		files := an.occurrencesOf(snap.URI, o)
+		var text string
+		if an.isPackageName(o) {
+			text, err = packageNewName(files, o.Name, p.NewName)
+		} else {
+			text, err = an.checkNewName(o, p.NewName)
+		}
+		if err != nil {
+			return nil, err
+		}
+		changes := map[protocol.DocumentURI][]protocol.TextEdit{}
+		for _, pf := range files {
+			for _, r := range pf.occs {
+				changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, r.Span), NewText: renamed(string(pf.an.File.Slice(r.Span)), text)})
+			}
+		}
+		return &protocol.WorkspaceEdit{Changes: changes}, nil
+	})
 }
 
 // keywords are the names a user cannot give an identity by renaming: the
@@ -67,18 +72,6 @@ func isKeyword(name string) bool {
 		return true
 	}
 	return schema.IsBuiltinType(name)
-}
-
-// renameTargetAt returns the snapshot of the document at uri, its analysis
-// and the occurrence to rename at pos, or an error saying why there is none.
-func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, *ide.Occurrence, error) {
-	snap, err := s.snapshot(ctx, uri)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	an := snap.Analysis()
-	o, err := an.renameTarget(posOf(an.File, pos))
-	return snap, an, o, err
 }
 
 // renameTarget returns the occurrence to rename at off, or an error saying
