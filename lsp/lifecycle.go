@@ -163,9 +163,5 @@ func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p any, d
 	if err := json.Unmarshal(req.Params(), p); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
 	}
-	snap, err := s.snapshot(ctx, doc.URI)
-	if err != nil {
-		return nil, err
-	}
-	return snap.Analysis(), nil
+	return withAnalysis(ctx, s, doc.URI, func(_ *snapshot, an *analysis) (*analysis, error) { return an, nil })
 }
