@@ -6,6 +6,7 @@
 package ide
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -291,11 +292,7 @@ func AgentDoc(ag *schema.Agent) string {
 	if ag.Description != "" {
 		b.WriteString(ag.Description + "\n\n")
 	}
-	model := ag.Model.String()
-	if model == "" {
-		model = "(none)"
-	}
-	fmt.Fprintf(&b, "- model: `%s`\n", model)
+	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
 		names = append(names, "`"+t.Name+"`")

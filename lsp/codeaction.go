@@ -12,6 +12,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -238,9 +239,7 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, err
 	}
 	f, _ := args[2].(string)
-	if f == "" {
-		f = string(schema.FormatJSONSchema)
-	}
+	f = cmp.Or(f, string(schema.FormatJSONSchema))
 	strict, ok := args[3].(bool)
 	if !ok && args[3] != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")

@@ -13,6 +13,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"maps"
@@ -128,13 +129,10 @@ func labelsText(labels []string) string {
 // when empty) whose pattern is the span whole and its name the span sel
 // (the whole pattern when it has none).
 func (a *analysis) symbol(name, detail string, kind protocol.SymbolKind, whole, sel diag.Span) protocol.DocumentSymbol {
-	if name == "" {
-		name = "(unnamed)"
-	}
 	if sel.Len() == 0 {
 		sel = whole
 	}
-	return protocol.DocumentSymbol{Name: name, Detail: detail, Kind: kind, Range: rangeOf(a.File, whole), SelectionRange: rangeOf(a.File, sel)}
+	return protocol.DocumentSymbol{Name: cmp.Or(name, "(unnamed)"), Detail: detail, Kind: kind, Range: rangeOf(a.File, whole), SelectionRange: rangeOf(a.File, sel)}
 }
 
 // agentSymbol returns an agent with its tools.

@@ -16,6 +16,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -43,11 +44,7 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 	if t == nil || t.Span != p.Span() {
 		return protocol.DocumentSymbol{}, false
 	}
-	agent := t.AgentName
-	if agent == "" {
-		agent = "(unnamed)"
-	}
-	sym := a.symbol(t.Name, "test of "+agent, protocol.SymbolKindMethod, t.Span, t.NameSpan)
+	sym := a.symbol(t.Name, "test of "+cmp.Or(t.AgentName, "(unnamed)"), protocol.SymbolKindMethod, t.Span, t.NameSpan)
 	for i, turn := range t.Turns {
 		var parts []string
 		for _, c := range turn.Calls {
