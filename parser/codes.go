@@ -33,26 +33,25 @@ var Codes = append(append([]diag.CodeInfo(nil), grammar.Codes...),
 	diag.CodeInfo{Code: CodeNestedMap, Severity: diag.Error, Summary: "A map inside an array, which gram notation does not allow."},
 )
 
-// The parser defers two kinds of gram-level errors to the language read on
-// top of the notation, as it does the references that name nothing in the
-// file (see [Unresolved]): an identity defined twice in one scope
-// ([CodeDuplicateDefinition]) and a map inside an array ([CodeNestedMap]).
-// Both are errors of gram notation, but the agent language gives some of
-// them a meaning of its own: two parameter nodes of a tool's signature named
-// alike are a duplicate parameter, two top-level tools named alike a
-// duplicate tool, and the maps of an older-notation fields list are fields
-// it reads. Only the compiler knows which, so the parser records these
-// errors with the document instead of reporting them ([Document.Deferred]),
-// and the compiler reports each once: in its own terms where it has them,
-// else as the parser made it. Read as gram notation alone (gramc parse, a
-// bindings file), a document's deferred errors are reported as they are.
-
-// deferred reports whether the parser defers its diagnostics of code.
+// deferred reports whether the parser defers its diagnostics of code (see
+// [Document.Deferred]).
 func deferred(code string) bool { return code == CodeDuplicateDefinition || code == CodeNestedMap }
 
 // Deferred returns the gram-level errors of the document that the parser
-// records rather than reports (see [CodeDuplicateDefinition] and
-// [CodeNestedMap]), sorted. The slice must not be modified.
+// records rather than reports, sorted; the slice must not be modified.
+//
+// The parser defers two kinds of errors to the language read on top of the
+// notation, as it does the references that name nothing in the file (see
+// [Unresolved]): an identity defined twice in one scope
+// ([CodeDuplicateDefinition]) and a map inside an array ([CodeNestedMap]).
+// Both are errors of gram notation, but the agent language gives some of
+// them a meaning of its own: two parameter nodes of a tool's signature
+// named alike are a duplicate parameter, two top-level tools named alike a
+// duplicate tool, and the maps of an older-notation fields list are fields
+// it reads. Only the compiler knows which, so each of these facts is
+// reported once, by the compiler: in its own terms where it has them, else
+// as the parser made it. Read as gram notation alone (gramc parse, a
+// bindings file), a document's deferred errors are reported as they are.
 func (doc *Document) Deferred() diag.List { return doc.deferred }
 
 // keep records with doc the diagnostics of diags that the parser defers,

@@ -137,14 +137,11 @@ func CodeSummary(code string) string {
 	return ""
 }
 
-// restates maps a compiler code to the parser code of the deferred errors
-// (see [parser.Document.Deferred]) it restates at the same span: the
-// compiler's diagnostic says the same thing in the agent language's terms.
-var restates = map[string]string{
-	CodeDuplicateParameter: parser.CodeDuplicateDefinition,
-	CodeDuplicateField:     parser.CodeDuplicateDefinition,
-	CodeDuplicateTool:      parser.CodeDuplicateDefinition,
-}
+// restates lists the compiler codes that restate a deferred
+// duplicate-definition error (see [parser.Document.Deferred]) at the same
+// span: the compiler's diagnostic says the same thing in the agent
+// language's terms.
+var restates = map[string]bool{CodeDuplicateParameter: true, CodeDuplicateField: true, CodeDuplicateTool: true}
 
 // reads lists the compiler codes whose related spans are fields lists of
 // the older notation that the compiler reads, maps and all: a map inside
@@ -163,7 +160,7 @@ func deferred(doc *parser.Document, compiled diag.List) diag.List {
 	restated := map[diag.Span]bool{}
 	var read []diag.Span
 	for _, d := range compiled {
-		if restates[d.Code] != "" {
+		if restates[d.Code] {
 			restated[d.Span] = true
 		}
 		if reads[d.Code] {
