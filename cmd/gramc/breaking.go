@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
@@ -132,7 +131,7 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 		if new.disk == "" {
 			return old, new, usageError("gramc diff", "with --against, NEW is a file, not %s", args[0])
 		}
-		old, err = readAgainst(e, against, new.disk)
+		old.file, old.absent, err = contract.ReadAgainst(against, new.disk, e.maxFileSize)
 	} else {
 		old, err = readSide(e, args[0])
 	}
@@ -145,82 +144,16 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 // readSide reads one version: a file, or REV:PATH from git when no file of
 // that name exists. The file must be there at the revision.
 func readSide(e *env, arg string) (diffSide, error) {
-	rev, path, isGit := splitRevPath(arg)
+	rev, path, isGit := contract.SplitRevPath(arg)
 	if _, err := os.Stat(arg); err == nil || !isGit {
 		b, err := readFile(arg, e.maxFileSize)
-		if err != nil {
-			return diffSide{}, err
-		}
-		return diffSide{file: diag.NewFile(arg, b), disk: arg}, nil
+		return diffSide{file: diag.NewFile(arg, b), disk: arg}, err
 	}
-	b, absent, err := gitFileAt(".", rev, path, e.maxFileSize)
-	switch {
-	case err != nil:
-		return diffSide{}, err
-	case absent:
-		return diffSide{}, fmt.Errorf("%s: no file %s at %s (to compare a file with its version at a revision that may not have it, use --against)", arg, path, rev)
+	b, absent, err := contract.ReadAt(".", rev, path, e.maxFileSize)
+	if err == nil && absent {
+		err = fmt.Errorf("%s: no file %s at %s (to compare a file with its version at a revision that may not have it, use --against)", arg, path, rev)
 	}
-	return diffSide{file: diag.NewFile(arg, b)}, nil
-}
-
-// readAgainst reads the file at path as it is at the revision spec names:
-// ".git#ref=REF" (or branch=, tag=; the part before # is the repository)
-// or a plain revision. When the revision has no such file, the version is
-// empty and absent set: everything in the file is new.
-func readAgainst(e *env, spec, path string) (diffSide, error) {
-	repo, rev, err := parseAgainst(spec)
-	if err != nil {
-		return diffSide{}, err
-	}
-	if err := checkRevision(rev); err != nil {
-		return diffSide{}, fmt.Errorf("--against %s: %v", spec, err)
-	}
-	out, err := git(repo, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return diffSide{}, err
-	}
-	top := strings.TrimSpace(string(out))
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return diffSide{}, err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return diffSide{}, fmt.Errorf("%s is not in the git repository %s", path, top)
-	}
-	rel = filepath.ToSlash(rel)
-	b, absent, err := gitFileAt(top, rev, rel, e.maxFileSize)
-	if err != nil {
-		return diffSide{}, err
-	}
-	return diffSide{file: diag.NewFile(rev+":"+rel, b), absent: absent}, nil
-}
-
-// parseAgainst returns the repository and the revision of --against.
-func parseAgainst(spec string) (repo, rev string, err error) {
-	r, frag, ok := strings.Cut(spec, "#")
-	if !ok {
-		return ".", spec, nil
-	}
-	for _, kv := range strings.Split(frag, ",") {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "ref", "branch", "tag":
-			rev = v
-		default:
-			return "", "", fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
-		}
-	}
-	if rev == "" {
-		return "", "", fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
-	}
-	if filepath.Base(r) == ".git" {
-		r = filepath.Dir(r)
-	}
-	return r, rev, nil
+	return diffSide{file: diag.NewFile(arg, b)}, err
 }
 
 // compileSide compiles one version, printing its diagnostics on standard
