@@ -102,7 +102,7 @@ func runDiff(e *env, args []string) error {
 	case "json":
 		err = writeDiffJSON(e.stdout, report, stale, oldSide.absent)
 	case "sarif":
-		err = writeDiffSARIF(e.stdout, report)
+		err = report.WriteSARIF(e.stdout, sarifTool())
 	}
 	if err != nil {
 		return usageError("gramc diff", "writing output: %v", err)
@@ -274,51 +274,4 @@ func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCasse
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// writeDiffSARIF writes the changes as a SARIF 2.1.0 log: one rule per
-// kind, a result per change (an error when it breaks callers, a note
-// otherwise) at its place in the new version, or in the old one for what
-// is gone, with the other place as a related location.
-func writeDiffSARIF(w io.Writer, r *contract.Report) error {
-	driver := sarifDriver{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
-	index := map[contract.Kind]int{}
-	for _, k := range contract.Kinds {
-		index[k.Kind] = len(driver.Rules)
-		level := map[contract.Verdict]string{contract.Breaks: "error", contract.Depends: "warning", contract.Safe: "note"}[k.Verdict]
-		driver.Rules = append(driver.Rules, sarifRule{ID: string(k.Kind), ShortDescription: sarifMessage{k.Summary}, DefaultConfiguration: sarifConfig{level}})
-	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}
-	artifacts := map[*diag.File]int{}
-	loc := func(p contract.Place) sarifPhysicalLocation {
-		i, ok := artifacts[p.File]
-		if !ok {
-			i = len(run.Artifacts)
-			artifacts[p.File] = i
-			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: sarifURI(p.File.Path)}})
-		}
-		return sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(p.File.Path), Index: &i}, Region: sarifRegionOf(p.File, p.Span)}
-	}
-	for _, c := range r.Changes {
-		at, other, what := c.New, c.Old, "In the old version"
-		if at.IsZero() {
-			at, other, what = c.Old, c.New, "In the new version"
-		}
-		level := "note"
-		if c.Breaking {
-			level = "error"
-		}
-		res := sarifResult{RuleID: string(c.Kind), RuleIndex: index[c.Kind], Level: level,
-			Message:   sarifMessage{c.Subject + ": " + c.Message},
-			Locations: []sarifLocation{{PhysicalLocation: loc(at)}}}
-		if !other.IsZero() {
-			id := 1
-			res.RelatedLocations = []sarifLocation{{ID: &id, PhysicalLocation: loc(other), Message: &sarifMessage{what}}}
-		}
-		run.Results = append(run.Results, res)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
 }
