@@ -122,7 +122,7 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].URL)...)
+	red := replay.NewRedactor(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
