@@ -19,41 +19,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const diffHelp = `Usage: gramc diff [--breaking] [--format text|json|sarif] OLD NEW
-       gramc diff [--breaking] [--format text|json|sarif] --against GIT NEW
-
-Compares two versions of a gram agent file as their callers see them and
-lists every change of a tool's, a record's or an agent's contract, each
-classified as breaking for callers or safe, with its place in both
-versions. A change breaks callers when the new version refuses a call the
-old one accepted (a parameter added as required, made required or
-removed, a type narrowed, an enum value removed, a constraint tightened, a
-default changed, a tool removed or renamed) or may return a value the old
-one never did (a return type widened); injected parameters, set by the
-host, never break callers. docs/cli.md lists every kind of change.
-
-Each side is a file, or a file at a git revision written REV:PATH as git
-show reads it (main:agents/desk.gram, HEAD~1:desk.gram), which must exist.
---against compares NEW with the same file at a revision: .git#ref=REF
-(also #branch= or #tag=; the path before # is the repository, .git the
-one around the current directory), or a plain REV; when the revision
-lacks the file, its old version is empty and everything in it is new (as
-standard error says). A revision starting with '-' is refused.
-
-It also lists the recorded tests (of NEW and of the NAME_test.gram file
-beside it) whose cassettes the change invalidates: those whose agent or
-judges send the model other requests now.
-
-  text   one line per change, the summary on standard error (the default)
-  json   one JSON object: the changes and the stale cassettes
-  sarif  SARIF 2.1.0: a result per change, breaking ones as errors
-
-Exit codes: 0 success; 1 a breaking change with --breaking, or errors in a
-version (its diagnostics go to standard error); 2 usage or I/O errors.
-
-Flags:
-`
-
 // diffSide is one version: its file and its path on disk, "" for a
 // version read from git; absent is set for a file the revision of
 // --against lacks, compared as an empty version.
@@ -64,7 +29,7 @@ type diffSide struct {
 }
 
 func runDiff(e *env, args []string) error {
-	fs := newFlags(e, "diff", diffHelp)
+	fs := newFlags(e, "diff")
 	breaking := fs.Bool("breaking", false, "exit 1 when a change breaks callers")
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")

@@ -14,30 +14,10 @@ import (
 	"github.com/gramlang/gram/project"
 )
 
-const completionHelp = `Usage: gramc completion bash|zsh|fish
-
-Prints a script that makes the shell complete gramc's commands, their flags,
-the values of flags that take one of a few (--format, --color, --log-level),
-the agents of the .gram file on the command line after --agent, and file
-names, *.gram files (and directories) where a gram file is expected.
-
-Used by the scripts, "gramc completion agents FILE" prints the names of
-FILE's agents, one a line (nothing when FILE cannot be read).
-
-Install it, for the current user:
-  bash  gramc completion bash > ~/.local/share/bash-completion/completions/gramc
-        (or add  source <(gramc completion bash)  to ~/.bashrc)
-  zsh   gramc completion zsh > "${fpath[1]}/_gramc"
-        (a directory on $fpath; then start a new shell, with compinit run)
-  fish  gramc completion fish > ~/.config/fish/completions/gramc.fish
-
-Flags:
-`
-
 // runCompletion runs "gramc completion SHELL", which prints the shell's
 // completion script, and "gramc completion agents FILE".
 func runCompletion(e *env, args []string) error {
-	fs := newFlags(e, "completion", completionHelp)
+	fs := newFlags(e, "completion")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}

@@ -24,93 +24,6 @@ import (
 	"github.com/gramlang/gram/serve"
 )
 
-const serveHelp = `Usage: gramc serve FILE|DIR [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
-                   [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]... [--allow-origin ORIGIN]...
-                   [--tool NAME=COMMAND]... [--mcp COMMAND]... [--inject NAME=VALUE]... [flags]
-
-Serves the agents of a gram file, or of the package of a directory DIR (a
-tree, DIR/..., is refused: name one package's directory or file), over HTTP
-(default 127.0.0.1:8080):
-
-  POST /v1/chat/completions    OpenAI's Chat Completions: "model" names an agent,
-                               "messages" is the conversation (user and assistant
-                               text, ending with the user's); "stream": true answers
-                               with server-sent events ending with [DONE]
-  GET  /v1/models              the agents, as OpenAI's model list
-  POST /v1/agents/NAME/run     {"message_history": [...]}, answered with the agent
-                               service contract's envelope (status, final_response,
-                               messages, iterations, finish_reason, error, warning)
-  GET  /openapi.json           the OpenAPI 3.1 document of these routes
-  GET  /metrics                Prometheus metrics
-  GET  /healthz, /readyz       liveness and readiness, without credentials
-
-Any OpenAI client works: give it the server's /v1 as base URL and an agent's
-name as model. The server keeps nothing between requests (the conversation
-travels with each one), so replicas behind a load balancer answer alike.
-
-Credentials. Without --keys, --keys-env or a JWT flag, no credential is asked
-for and the server listens on loopback addresses only. With them, every
-request but the probes needs "Authorization: Bearer CREDENTIAL" (else 401).
---keys FILE and --keys-env VAR give a keys document (the variable holds its
-text):
-  {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "alice",
-             "claims": {"user_id": "550e8400-e29b-41d4-a716-446655440000"}}]}
-(printf %s "$KEY" | sha256sum gives the hash; keys themselves are never
-written down). --jwt-secret-env VAR (HMAC) or --jwt-key FILE (a PEM RSA,
-ECDSA or Ed25519 public key) accept JWTs as well, which must have an exp
-claim and, with --jwt-issuer and --jwt-audience, that iss and aud. The
-identity's claims fill the agents' injected parameters: the claim of the
-parameter's name, or the one --claim PARAM=CLAIM names (e.g. --claim
-user_id=sub). --inject values apply to every request, under the identity's.
-Neither the request body nor the model can set an injected parameter. No
-credential appears in logs, traces, metrics or errors.
-
-Web pages. A page the user visits can make the browser call the server, on
-127.0.0.1 too. So a request that runs an agent must send its body as
-Content-Type: application/json (else 415), which a page cannot do without
-asking first; a request from a page whose Origin is not the server's own is
-refused (403) unless --allow-origin names that origin (e.g. --allow-origin
-https://chat.example.com), whose CORS pre-flights are then answered; and
-without credentials, a request addressed to a Host other than localhost or
-a loopback address (as a page's is when its name is made to resolve to
-127.0.0.1) is refused (403).
-
-Limits, per server: --max-body (413 beyond), --max-history messages (400
-beyond), --max-concurrent runs, then up to --max-queue waiting up to
---queue-timeout (then 429 with Retry-After), and --timeout per request
-(then 504, the run and its tool calls cancelled). A client that disconnects
-cancels its run, its tool programs and its MCP requests. A client has
---read-timeout to send a request's headers (else the connection is
-closed), and as long again for its body (or --timeout if it is shorter;
-else 408). At most --max-connections connections are open at once: at the
-cap, a new connection takes the place of the one that has waited longest
-without a request in progress (idle, or still without a complete
-request), which is closed; a connection with a request in progress is
-never closed, and when all have one, the new one waits for one to end.
-
-SIGTERM or Ctrl-C starts the stop: /readyz answers 503 and new requests to
-run an agent get 503, while the runs in progress finish for up to --grace;
-then it cancels them (503), closes the connections and exits 0; a second
-signal stops at once.
-
-Traces: --otlp-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT, with the other
-OTEL_EXPORTER_OTLP_* variables) exports OpenTelemetry spans over OTLP/HTTP
-following the GenAI conventions: a span per request, per run (invoke_agent),
-per model call (chat) and per tool call (execute_tool).
-
-The agents' tools are bound as gramc run binds them (built-in tools, --tool
-programs, --mcp and --mcp-url servers, started once for the server's life);
-the model is configured as for gramc run (OPENAI_API_KEY, --base-url). A
-log line per request goes to standard error (--log-level, default info).
-
-Exit codes: 0 stopped by a signal, 1 errors in the file or its tools, 2 usage
-errors (including an address that cannot be listened on), 3 configuration
-errors (OPENAI_API_KEY not set, a keys document with errors, an injected
-parameter without a value).
-
-Flags:
-`
-
 // serveFlags are the flags of gramc serve beyond the binding flags: the
 // address, the agents, the credentials' sources, the claims, and the
 // server's configuration (origins, limits, traces).
@@ -156,7 +69,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 // runServe runs gramc serve: it reads the flags and the file, binds the
 // agents' tools and serves the agents until a signal stops the server.
 func runServe(e *env, args []string) error {
-	fs := newFlags(e, "serve", serveHelp)
+	fs := newFlags(e, "serve")
 	o := runOptions{cmd: "gramc serve"}
 	var f serveFlags
 	f.register(fs, &o)
