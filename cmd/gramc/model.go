@@ -18,10 +18,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// replayBaseURL is the base URL used with --replay; nothing is ever sent to
-// it.
-const replayBaseURL = "http://replay.invalid/v1"
-
 // makeModel builds the model client of agent with its transports; see
 // modelTransport and newModel.
 func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *replay.Replayer, error) {
@@ -100,17 +96,8 @@ func (o *runOptions) inputFiles() []replay.Input {
 // newModel returns the model client of agent on transport (replaying a
 // recording when replay is set).
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
-	client := &http.Client{Transport: transport}
-	var (
-		model runtime.Model
-		err   error
-	)
-	if replay {
-		model, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: agent.Model.Provider, BaseURL: replayBaseURL,
-			HTTPClient: client, Logger: logger, Secrets: o.secrets})
-	} else {
-		model, err = runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar, HTTPClient: client, Logger: logger, Secrets: o.secrets})
-	}
+	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
+		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay})
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
