@@ -176,15 +176,10 @@ func runMCPServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	prog, err := o.loadProgram(e, o.file)
+	served, err := o.servedAgents(e, agents)
 	if err != nil {
 		return err
 	}
-	served, err := o.servedAgents(prog, agents)
-	if err != nil {
-		return err
-	}
-	o.applyModels(served...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -215,9 +210,14 @@ func runMCPServe(e *env, args []string) error {
 	return nil
 }
 
-// servedAgents returns the agents of prog that gramc mcp serve serves: those
-// named with --agent, or all of them.
-func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*schema.Agent, error) {
+// servedAgents loads the program of o's file and returns the agents that
+// gramc mcp serve and gramc serve serve: those named with --agent, or all
+// of them, with the models the bindings file gives them.
+func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, error) {
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return nil, err
+	}
 	served := prog.Agents
 	if len(names) > 0 {
 		served = nil
@@ -234,5 +234,6 @@ func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*sche
 	if len(served) == 0 {
 		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
+	o.applyModels(served...)
 	return served, nil
 }

@@ -132,15 +132,10 @@ func runServe(e *env, args []string) error {
 // checks the flags that depend on it. It returns the agents and the keys
 // documents read.
 func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.KeysDocument, error) {
-	prog, err := o.loadProgram(e, o.file)
+	served, err := o.servedAgents(e, f.agents)
 	if err != nil {
 		return nil, nil, err
 	}
-	served, err := o.servedAgents(prog, f.agents)
-	if err != nil {
-		return nil, nil, err
-	}
-	o.applyModels(served...)
 	claims, err := serve.ParseClaims(f.claims, served)
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
