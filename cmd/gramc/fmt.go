@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/gramlang/gram/diag"
@@ -44,7 +45,7 @@ func runFmt(e *env, args []string) error {
 	if fs.NArg() == 0 {
 		return usageError("gramc fmt", "no input (give files, directories, or - for standard input)")
 	}
-	if o.write && contains(fs.Args(), "-") {
+	if o.write && slices.Contains(fs.Args(), "-") {
 		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
 	if o.write && o.check {
@@ -126,15 +127,6 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		}
 	}
 	return code, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // formatAll formats the inputs on all cores; results are in input order.
