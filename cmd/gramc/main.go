@@ -116,15 +116,8 @@ func (e *env) main(args []string) error {
 		return exitWith(exitUsage)
 	}
 	switch args[0] {
-	case "-h", "--help":
-		printUsage(e.stdout)
-		return nil
-	case "help":
-		if len(args) == 1 {
-			printUsage(e.stdout)
-			return nil
-		}
-		if args[1] == "help" {
+	case "-h", "--help", "help":
+		if args[0] != "help" || len(args) == 1 || args[1] == "help" {
 			printUsage(e.stdout)
 			return nil
 		}
