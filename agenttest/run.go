@@ -39,10 +39,6 @@ const (
 	ModeReplay
 )
 
-// replayBaseURL is the base URL of models that replay; nothing is sent to
-// it.
-const replayBaseURL = "http://replay.invalid/v1"
-
 // Runner runs tests. Its fields are read-only once a run starts.
 type Runner struct {
 	// Library holds the tool implementations (nil: none).
@@ -504,23 +500,17 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		if m := models[a]; m != nil {
 			return m, nil
 		}
-		var (
-			m   runtime.Model
-			err error
-		)
 		logger := r.Logger
 		if logger == nil {
 			logger = slog.New(slog.DiscardHandler)
 		}
-		if replay {
-			m, err = runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: a.Model.Provider, BaseURL: replayBaseURL, HTTPClient: client, Logger: logger})
-		} else {
-			m, err = runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv, HTTPClient: client, Logger: logger})
+		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
+			HTTPClient: client, Logger: logger, Replay: replay})
+		if err != nil {
+			return nil, err
 		}
-		if err == nil {
-			models[a] = m
-		}
-		return m, err
+		models[a] = m
+		return m, nil
 	}
 }
 

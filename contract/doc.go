@@ -10,6 +10,8 @@
 //     parameter-made-required), a verdict, what changed and where, in the
 //     old file and in the new.
 //   - [Kinds] lists the kinds with what each means.
+//   - [ReadAt] and [ReadAgainst] read the old version of a file as it is
+//     at a git revision (REV:PATH, or --against's .git#ref=REF).
 //
 // # Who the callers are
 //

@@ -39,6 +39,7 @@
 // line and a caret underline, optionally in colour (see [UseColor]).
 // [WriteJSON] writes a stable machine-readable report whose ranges use
 // [LSPPosition]s; [ToJSON] exposes the same conversion for other writers.
+// [WriteSARIF] writes a SARIF 2.1.0 log for code-scanning UIs.
 //
 // # Entry points
 //

@@ -2,7 +2,6 @@ package format
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -116,11 +115,11 @@ func FormatRange(src []byte, r diag.Span) ([]diag.Edit, diag.List) {
 // syntax diagnostics. Maps inside arrays (parser.CodeNestedMap) are not gram
 // notation but parse into a complete tree, which is formatted as written
 // (the agent language reads them in the older notation of record
-// parameters), so they do not stop formatting.
+// parameters): the parser defers them (see parser.Document.Deferred), so
+// they do not stop formatting.
 func prepare(src []byte) (*builder, []item, diag.List) {
 	f := diag.NewFile("", src)
 	doc, diags := parser.ParseSyntax(f)
-	diags = slices.DeleteFunc(diags, func(d diag.Diagnostic) bool { return d.Code == parser.CodeNestedMap })
 	diags = diags.Sorted()
 	if len(doc.Bad) > 0 && !diags.HasErrors() {
 		for _, s := range doc.Bad {

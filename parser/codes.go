@@ -3,6 +3,8 @@
 package parser
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 )
@@ -30,3 +32,42 @@ var Codes = append(append([]diag.CodeInfo(nil), grammar.Codes...),
 	diag.CodeInfo{Code: CodeDuplicateKey, Severity: diag.Error, Summary: "A key appears twice in one record or map."},
 	diag.CodeInfo{Code: CodeNestedMap, Severity: diag.Error, Summary: "A map inside an array, which gram notation does not allow."},
 )
+
+// deferred reports whether the parser defers its diagnostics of code (see
+// [Document.Deferred]).
+func deferred(code string) bool { return code == CodeDuplicateDefinition || code == CodeNestedMap }
+
+// Deferred returns the gram-level errors of the document that the parser
+// records rather than reports, sorted; the slice must not be modified.
+//
+// The parser defers two kinds of errors to the language read on top of the
+// notation, as it does the references that name nothing in the file (see
+// [Unresolved]): an identity defined twice in one scope
+// ([CodeDuplicateDefinition]) and a map inside an array ([CodeNestedMap]).
+// Both are errors of gram notation, but the agent language gives some of
+// them a meaning of its own: two parameter nodes of a tool's signature
+// named alike are a duplicate parameter, two top-level tools named alike a
+// duplicate tool, and the maps of an older-notation fields list are fields
+// it reads. Only the compiler knows which, so each of these facts is
+// reported once, by the compiler: in its own terms where it has them, else
+// as the parser made it. Read as gram notation alone (gramc parse, a
+// bindings file), a document's deferred errors are reported as they are.
+func (doc *Document) Deferred() diag.List { return doc.deferred }
+
+// keep records with doc the diagnostics of diags that the parser defers,
+// and returns the others, in the same order.
+func (doc *Document) keep(diags diag.List) diag.List {
+	doc.deferred = nil
+	if !slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return deferred(d.Code) }) {
+		return diags
+	}
+	out := make(diag.List, 0, len(diags))
+	for _, d := range diags {
+		if deferred(d.Code) {
+			doc.deferred = append(doc.deferred, d)
+		} else {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -52,6 +52,9 @@ type Document struct {
 	// unresolved are the bare references that name nothing in the file
 	// (see Unresolved).
 	unresolved []Unresolved
+	// deferred are the gram-level errors recorded rather than reported
+	// (see Deferred).
+	deferred diag.List
 
 	// units are the parse results of the top-level units, in source order
 	// (see units.go), and lexDiags the lexical errors: what Reparse reuses.
@@ -119,17 +122,19 @@ type unitResult struct {
 
 // Parse parses a gram file. It always returns a document holding every well-formed
 // top-level pattern, with diagnostics for syntax errors and gram-level problems
-// (duplicate definitions, self-references, duplicate keys). A reference that
-// names nothing in the file is not reported here, as the file may be one of a
-// package whose other files declare the name: the document records it (see
+// (self-references, duplicate keys). A reference that names nothing in the
+// file is not reported here, as the file may be one of a package whose other
+// files declare the name: the document records it (see
 // [Document.Unresolved]), the compiler reports it in the file's scope, and
-// [Document.Undefined] gives its error for the file read alone.
+// [Document.Undefined] gives its error for the file read alone. Duplicate
+// definitions and maps inside arrays are recorded too, for the language read
+// on top of gram to report ([Document.Deferred]).
 func Parse(f *diag.File) (*Document, diag.List) {
 	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	doc.units.freeze()
-	return doc, diags.Sorted()
+	return doc, doc.keep(diags.Sorted())
 }
 
 // ParseForEdits is [Parse] for a document that will be edited: each unit
@@ -149,7 +154,7 @@ func ParseForEdits(f *diag.File) (*Document, diag.List) {
 	}
 	diags = append(diags, doc.link(nil)...)
 	doc.units.freeze()
-	return doc, diags.Sorted()
+	return doc, doc.keep(diags.Sorted())
 }
 
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
@@ -157,7 +162,7 @@ func ParseForEdits(f *diag.File) (*Document, diag.List) {
 func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	doc, diags := parseSyntax(f, nil)
 	doc.units.freeze()
-	return doc, diags
+	return doc, doc.keep(diags)
 }
 
 // parseSyntax parses a gram file; with lw set, it also gives lw the units in

@@ -2,17 +2,19 @@ package parser
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gramlang/gram/diag"
 )
 
-// parseString parses src as a file read alone: the parser's diagnostics
-// and the undefined references (see Document.Undefined), sorted.
+// parseString parses src as a file read alone: the parser's diagnostics,
+// the undefined references (see Document.Undefined) and the deferred errors
+// (see Document.Deferred), sorted.
 func parseString(src string) (*Document, diag.List) {
 	doc, diags := Parse(diag.NewFile("t.gram", []byte(src)))
-	return doc, append(diags, doc.Undefined()...).Sorted()
+	return doc, append(append(diags, doc.Undefined()...), doc.Deferred()...).Sorted()
 }
 
 func codes(l diag.List) []string {
@@ -117,15 +119,19 @@ func TestSyntax(t *testing.T) {
 		"(12px)", "(@a)", "{a: 1} {b: 2}", "(a) {b: 2}", "(a", "[a | (b)", "(a) )",
 		"(a ! b)", "(é)",
 	}
+	syntax := func(f *diag.File) diag.List {
+		doc, diags := ParseSyntax(f)
+		return append(diags, doc.Deferred()...)
+	}
 	for _, src := range ok {
 		f := diag.NewFile("t.gram", []byte(src))
-		if _, diags := ParseSyntax(f); diags.HasErrors() {
+		if diags := syntax(f); diags.HasErrors() {
 			t.Errorf("%q: unexpected errors: %v", src, diags)
 		}
 	}
 	for _, src := range bad {
 		f := diag.NewFile("t.gram", []byte(src))
-		_, diags := ParseSyntax(f)
+		diags := syntax(f)
 		if !diags.HasErrors() {
 			t.Errorf("%q: parsed, want a syntax error", src)
 			continue
@@ -256,4 +262,31 @@ func TestUnresolvedRecorded(t *testing.T) {
 		len(got[0].Fixes) != 1 || got[1].Message != `"nowhere" is not defined` {
 		t.Errorf("undefined %v", got)
 	}
+}
+
+// TestDeferred: a duplicate definition and a map inside an array are not
+// among the diagnostics Parse, ParseSyntax and Reparse return, but recorded
+// with the document, once each, for the language read on top to report.
+func TestDeferred(t *testing.T) {
+	src := "[a]\n[a]\n({k: [{b: 1}]})\n"
+	f := diag.NewFile("t.gram", []byte(src))
+	want := []string{"duplicate-definition", "nested-map"}
+	check := func(what string, doc *Document, diags diag.List, want []string) {
+		t.Helper()
+		if len(diags) != 0 {
+			t.Errorf("%s: reported %v", what, diags)
+		}
+		if got := codes(doc.Deferred()); !slices.Equal(got, want) {
+			t.Errorf("%s: deferred %v, want %v", what, got, want)
+		}
+	}
+	doc, diags := Parse(f)
+	check("Parse", doc, diags, want)
+	doc, diags = ParseForEdits(f)
+	check("ParseForEdits", doc, diags, want)
+	syn, diags := ParseSyntax(f)
+	check("ParseSyntax", syn, diags, want[1:])
+	g := diag.NewFile("t.gram", []byte(src+"(c)\n"))
+	doc, diags = Reparse(doc, g, diag.Span{Start: len(src), End: len(src)}, 4)
+	check("Reparse", doc, diags, want)
 }

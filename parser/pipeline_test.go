@@ -13,8 +13,8 @@ import (
 // lowerAfter parses f, then lowers every unit, one after the other.
 func lowerAfter(f *diag.File) (*Document, diag.List) {
 	doc, diags := ParseSyntax(f)
-	diags = append(diags, doc.link(nil)...)
-	return doc, diags.Sorted()
+	diags = append(append(diags, doc.Deferred()...), doc.link(nil)...)
+	return doc, doc.keep(diags.Sorted())
 }
 
 // TestLoweringAlongsideParsing checks that Parse, which lowers units while
@@ -40,6 +40,9 @@ func TestLoweringAlongsideParsing(t *testing.T) {
 			want, wantDiags := lowerAfter(f)
 			if g, w := fmt.Sprint(gotDiags), fmt.Sprint(wantDiags); g != w {
 				t.Fatalf("diagnostics differ:\n got %.500s\nwant %.500s", g, w)
+			}
+			if g, w := fmt.Sprint(got.Deferred()), fmt.Sprint(want.Deferred()); g != w {
+				t.Fatalf("deferred errors differ:\n got %.500s\nwant %.500s", g, w)
 			}
 			if len(got.Lowered) == 0 || len(got.Lowered) != len(want.Lowered) {
 				t.Fatalf("%d lowered patterns, want %d (and more than none)", len(got.Lowered), len(want.Lowered))

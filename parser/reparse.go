@@ -51,7 +51,7 @@ func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int
 	diags := doc.assemble()
 	diags = append(diags, doc.link(prev)...)
 	doc.units.freeze()
-	return doc, diags.Sorted(), false
+	return doc, doc.keep(diags.Sorted()), false
 }
 
 // reachMargin is how far past the end of the last token a unit's parse

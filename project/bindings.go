@@ -365,16 +365,6 @@ func LoadBindings(path string, found bool, limit int64) (*Bindings, *diag.File, 
 	return b, f, all, nil
 }
 
-// shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@,+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // nameOr returns name, or else or.
 func nameOr(name, or string) string {
 	if name != "" {

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/shellquote"
 )
 
 // mcpJSONLimit is the size limit of an mcp.json file.
@@ -112,9 +113,9 @@ func mcpJSONServerOf(js mcpJSONServer, name, rel string, span diag.Span) (Server
 		}
 	}
 	if js.Command != "" {
-		sv.Command = shellQuote(js.Command)
+		sv.Command = shellquote.Quote(js.Command)
 		for _, a := range js.Args {
-			sv.Command += " " + shellQuote(a)
+			sv.Command += " " + shellquote.Quote(a)
 		}
 	}
 	settings := func(kind string, m map[string]string) []Setting {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -150,7 +151,7 @@ func (e binding) program() {
 			e.errf(args.Value.Span(), "%s: args must be an array of strings", s.Identity)
 		}
 		for _, it := range args.Value.Items() {
-			cmd += " " + shellQuote(it.Tok.Text())
+			cmd += " " + shellquote.Quote(it.Tok.Text())
 		}
 	}
 	e.bound("tool", s.Identity, e.span)
@@ -170,7 +171,7 @@ func (e binding) mcpServer() {
 	}
 	if args := s.Prop("args"); args != nil && args.Value != nil {
 		for _, it := range args.Value.Items() {
-			sv.Command += " " + shellQuote(it.Tok.Text())
+			sv.Command += " " + shellquote.Quote(it.Tok.Text())
 		}
 	}
 	for _, el := range e.p.Elements {

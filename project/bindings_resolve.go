@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -213,5 +214,5 @@ func (r *ResolvedBindings) server(dir string, sv Server, getenv func(string) (st
 
 // inDir returns the shell command that runs command in the directory dir.
 func inDir(dir, command string) string {
-	return "cd " + shellQuote(dir) + " && " + command
+	return "cd " + shellquote.Quote(dir) + " && " + command
 }

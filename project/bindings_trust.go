@@ -13,17 +13,19 @@ package project
 // holding it must meet the rules too; the file is then read only if it is
 // the file checked. An mcp.json file a bindings file names (its servers
 // start programs too) is held to the same rules when the bindings are
-// used to run something. TrustEnv lists the files used all the same.
+// used to run something. TrustEnv lists the files used all the same. The
+// rules are a file's, whatever it holds: package internal/filetrust
+// applies them; this file is what they mean for bindings.
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
+	"github.com/gramlang/gram/internal/filetrust"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/shellquote"
 )
 
 // TrustEnv is the environment variable that lists the bindings files used
@@ -53,71 +55,42 @@ func (e *UntrustedError) Error() string {
 	}
 	if e.NamedBy != "" {
 		return fmt.Sprintf("%s (named by %s) %s: an mcp.json file starts the programs of its servers, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s); --bindings none uses no bindings file",
-			e.Path, e.NamedBy, e.Reason, fix, TrustEnv, TrustEnv, shellQuote(e.Path))
+			e.Path, e.NamedBy, e.Reason, fix, TrustEnv, TrustEnv, shellquote.Quote(e.Path))
 	}
 	return fmt.Sprintf("%s %s: a bindings file starts programs, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s) or name it with --bindings %s; --bindings none uses none",
-		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellQuote(e.Path), shellQuote(e.Path))
+		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellquote.Quote(e.Path), shellquote.Quote(e.Path))
 }
 
 // checkTrusted returns an [*UntrustedError] when the bindings file at path
 // may have been written by another user and TrustEnv does not list it, or
 // nil.
 func checkTrusted(path string) error {
-	if trustListed(path, os.Getenv(TrustEnv)) {
-		return nil
-	}
-	_, err := unsafeFile(path)
+	_, err := trusted(path, "")
 	return err
 }
 
 // readTrusted reads the file at path, within limit, when TrustEnv lists
 // it or nobody but the user (or root) could have written it (see
-// unsafeFile), only if the file read is the file checked; otherwise the
-// error is an [*UntrustedError], whose NamedBy is namedBy.
+// [filetrust.Check]), only if the file read is the file checked; otherwise
+// the error is an [*UntrustedError], whose NamedBy is namedBy.
 func readTrusted(path, namedBy string, limit int64) ([]byte, error) {
-	var checked fs.FileInfo
-	if !trustListed(path, os.Getenv(TrustEnv)) {
-		info, err := unsafeFile(path)
-		if ue := (*UntrustedError)(nil); errors.As(err, &ue) {
-			ue.NamedBy = namedBy
-		}
-		if err != nil {
-			return nil, err
-		}
-		checked = info
+	checked, err := trusted(path, namedBy)
+	if err != nil {
+		return nil, err
 	}
 	return inputfile.ReadChecked(path, checked, limit)
 }
 
-// trustListed reports whether list (TrustEnv's value) names the file at
-// path or its directory, or is "*".
-func trustListed(path, list string) bool {
-	if list == "" {
-		return false
+// trusted checks the file at path unless TrustEnv lists it, and returns
+// what it checked (nil when listed); a refusal is an [*UntrustedError],
+// whose NamedBy is namedBy.
+func trusted(path, namedBy string) (fs.FileInfo, error) {
+	if filetrust.Listed(path, os.Getenv(TrustEnv)) {
+		return nil, nil
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
+	info, err := filetrust.Check(path)
+	if fe := (*filetrust.Error)(nil); errors.As(err, &fe) {
+		return nil, &UntrustedError{Path: fe.Path, Reason: fe.Reason, Fix: fe.Fix, NamedBy: namedBy}
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		real = abs
-	}
-	for _, e := range filepath.SplitList(list) {
-		e = strings.TrimSpace(e)
-		if e == "*" {
-			return true
-		}
-		if e == "" {
-			continue
-		}
-		if ea, err := filepath.Abs(e); err == nil {
-			for _, p := range []string{abs, real} {
-				if ea == p || ea == filepath.Dir(p) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return info, err
 }

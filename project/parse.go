@@ -4,6 +4,7 @@ package project
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
@@ -14,18 +15,34 @@ import (
 // binary data rather than gram text.
 const CodeBinaryFile = "binary-file"
 
-// Parse parses the text of f, as [parser.Parse] does, but a text of binary
-// data (see [Binary]): that is reported once, as such, and parsed as an
-// empty file.
-func Parse(f *diag.File) (*parser.Document, diag.List) { return parseWith(f, parser.Parse) }
-
-// ParseSyntax is [Parse] for the syntax only, as [parser.ParseSyntax]
-// parses it: without lowering or the gram-level checks.
-func ParseSyntax(f *diag.File) (*parser.Document, diag.List) {
-	return parseWith(f, parser.ParseSyntax)
+// Parse parses the text of f as gram notation read alone, as gramc parse
+// and a bindings file read it: as [parser.Parse] does, with the errors the
+// parser defers to the compiler reported as the parser made them (see
+// [parser.Document.Deferred]), since no language is read on top of the
+// notation. A text of binary data (see [Binary]) is reported once, as
+// such, and parsed as an empty file.
+func Parse(f *diag.File) (*parser.Document, diag.List) {
+	return alone(parseWith(f, parser.Parse))
 }
 
-// parseWith parses f with parse, by the rule of [Parse].
+// ParseSyntax is [Parse] for the syntax only, as [parser.ParseSyntax]
+// parses it: without lowering or the gram-level checks of lowering.
+func ParseSyntax(f *diag.File) (*parser.Document, diag.List) {
+	return alone(parseWith(f, parser.ParseSyntax))
+}
+
+// alone adds to the diagnostics of doc, read as gram notation alone, the
+// errors the parser deferred.
+func alone(doc *parser.Document, diags diag.List) (*parser.Document, diag.List) {
+	if errs := doc.Deferred(); len(errs) > 0 {
+		diags = append(slices.Clip(diags), errs...).Sorted()
+	}
+	return doc, diags
+}
+
+// parseWith parses f with parse, but a text of binary data, by the rule of
+// [Parse]: the document of a file the compiler reads, its deferred errors
+// recorded for the compiler to report.
 func parseWith(f *diag.File, parse func(*diag.File) (*parser.Document, diag.List)) (*parser.Document, diag.List) {
 	if d, bin := Binary(f.Text); bin {
 		doc, _ := parse(diag.NewFile(f.Path, nil))

@@ -205,7 +205,7 @@ func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) sour
 	// A new file of the text: an open buffer's positions are its own
 	// version's, never to be mixed with another parse.
 	f := diag.NewFile(path, text)
-	doc, parsed := Parse(f)
+	doc, parsed := parseWith(f, parser.Parse)
 	e := cached{buf: buf, src: Source{File: f, Doc: doc, Diags: parsed}, joins: Joins(path, doc)}
 	if info != nil {
 		e.size, e.mod, e.seen = info.Size(), info.ModTime(), now

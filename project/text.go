@@ -19,6 +19,7 @@ package project
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
@@ -189,10 +190,11 @@ func cleanAfter(prev *Text, f *diag.File, e Edit) bool {
 func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*schema.Program, diag.List) {
 	if IsBindings(doc) {
 		// Bindings, not declarations: only their own rules apply. Read
-		// alone, as it is not compiled: its references to nothing are
-		// undefined.
+		// alone as gram notation, as it is not compiled: its references to
+		// nothing are undefined, and its deferred errors are reported.
 		_, diags := ParseBindingsWith(f, doc, r.ReadNamed)
-		return &schema.Program{File: f}, schema.Merge(parsed, append(doc.Undefined(), diags...))
+		notation := append(slices.Clip(doc.Undefined()), doc.Deferred()...)
+		return &schema.Program{File: f}, schema.Merge(parsed, append(notation, diags...))
 	}
 	env := r.Env
 	if len(env) == 0 && r.Subject {

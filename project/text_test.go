@@ -271,3 +271,41 @@ func TestEditTextBinaryRandom(t *testing.T) {
 		prev, text = got, next
 	}
 }
+
+// TestDeferredOnce: the errors of gram notation the parser defers are
+// reported once whatever reads the text: by the compiler, in its terms,
+// when it is checked (a duplicate parameter), and as the parser made them
+// when it is read as notation alone (Parse) or as bindings.
+func TestDeferredOnce(t *testing.T) {
+	tool := "[t:Tool {description: \"T\"} | (a::String)==>(a::Integer)==>(::String)]\n"
+	if got := codes(CheckText(diag.NewFile("x.gram", []byte(tool))).Diags); got != "duplicate-parameter: tool t has two parameters named a\n" {
+		t.Errorf("checked:\n%s", got)
+	}
+	if _, diags := Parse(diag.NewFile("x.gram", []byte(tool))); codes(diags) != "duplicate-definition: \"a\" is already defined\n" {
+		t.Errorf("read as notation:\n%s", codes(diags))
+	}
+	if _, diags := ParseSyntax(diag.NewFile("x.gram", []byte("({k: [{a: 1}]})\n"))); codes(diags) != "nested-map: an array cannot contain a map\n" {
+		t.Errorf("syntax read as notation:\n%s", codes(diags))
+	}
+	// Loaded from a directory, alone and in a package of two files.
+	legacy := "[u:Tool {description: \"U\"} | (::Object {paramName:\"p\", fields:[{name:\"a\", type:\"Text\"}]})==>(::String)]\n"
+	want := "duplicate-parameter: tool t has two parameters named a\nlegacy-parameter: parameter p is written in the older notation; the canonical form is (p::P)\n"
+	dir := t.TempDir()
+	for _, files := range [][2]string{{"a.gram", tool + legacy}, {"b.gram", "// another file\n"}} {
+		if err := os.WriteFile(filepath.Join(dir, files[0]), []byte(files[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(dir, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := codes(l.Lookup(filepath.Join(dir, "a.gram")).Diags); got != want {
+			t.Errorf("loaded with %s:\n%s", files[0], got)
+		}
+	}
+	bindings := "{kind: \"bindings\"}\n(a:X)\n(a:Y)\n"
+	f := diag.NewFile("gram.bindings.gram", []byte(bindings))
+	if got := CheckText(f); !strings.Contains(codes(got.Diags), "duplicate-definition") {
+		t.Errorf("bindings:\n%s", codes(got.Diags))
+	}
+}

@@ -226,6 +226,16 @@ func (e *ToolError) Error() string {
 // Unwrap returns the cause.
 func (e *ToolError) Unwrap() error { return e.Err }
 
+// Is reports whether target is the error's kind, so that errors.Is(err,
+// ToolMissing) finds a missing tool among errors joined or wrapped.
+func (e *ToolError) Is(target error) bool {
+	k, ok := target.(ToolErrorKind)
+	return ok && k == e.Kind
+}
+
+// Error returns the kind, which errors.Is matches against a [ToolError].
+func (k ToolErrorKind) Error() string { return string(k) }
+
 // UserMessage implements [UserError].
 func (e *ToolError) UserMessage() string {
 	return "One of my tools isn't available right now. Please try again later."

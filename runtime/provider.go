@@ -48,7 +48,15 @@ type ModelConfig struct {
 	// Secrets are the other secrets of the process (see
 	// [OpenAIConfig.Secrets]).
 	Secrets []string
+	// Replay says the answers come from a recording (a transport of
+	// HTTPClient's): no key or base URL is needed, and nothing is sent to
+	// [ReplayBaseURL], where the requests go.
+	Replay bool
 }
+
+// ReplayBaseURL is the base URL of a model whose answers are replayed
+// ([ModelConfig].Replay); nothing is ever sent to it.
+const ReplayBaseURL = "http://replay.invalid/v1"
 
 // ollamaPlaceholderKey is the key sent to Ollama, which ignores it (the
 // header keeps proxies that expect one happy). It is no secret.
@@ -59,6 +67,10 @@ const ollamaPlaceholderKey = "ollama"
 // a missing OPENAI_API_KEY (for OpenAI's own API) or a missing base URL
 // (OpenAICompatible).
 func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
+	if cfg.Replay {
+		return NewOpenAIModel(OpenAIConfig{Provider: m.Provider, BaseURL: ReplayBaseURL, HTTPClient: cfg.HTTPClient,
+			Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
+	}
 	getenv := cfg.Getenv
 	if getenv == nil {
 		getenv = os.Getenv

@@ -134,7 +134,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 			if e.Def == nil {
 				// Undefined in the file: a tool of another file of the
 				// package, or undefined (see pkgUnresolved and finish).
-				if t, ti = c.pkgTool(e); t == nil {
+				if t, ti = c.pkgTool(e), -1; t == nil {
 					continue
 				}
 				break

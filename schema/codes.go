@@ -4,6 +4,8 @@
 package schema
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
@@ -135,61 +137,56 @@ func CodeSummary(code string) string {
 	return ""
 }
 
-// supersedes maps a compiler code to the parser code it replaces at the same
-// span: the compiler's diagnostic says the same thing in the agent language's
-// terms.
-var supersedes = map[string]string{
-	CodeDuplicateParameter: parser.CodeDuplicateDefinition,
-	CodeDuplicateField:     parser.CodeDuplicateDefinition,
-	CodeDuplicateTool:      parser.CodeDuplicateDefinition,
-}
+// restates lists the compiler codes that restate a deferred
+// duplicate-definition error (see [parser.Document.Deferred]) at the same
+// span: the compiler's diagnostic says the same thing in the agent
+// language's terms.
+var restates = map[string]bool{CodeDuplicateParameter: true, CodeDuplicateField: true, CodeDuplicateTool: true}
 
-// covers maps a compiler code to the parser code it replaces inside the
-// diagnostic's related spans: the maps of an older notation fields list are
-// not gram notation (a nested-map error) but the compiler reads them.
-var covers = map[string]string{
-	CodeLegacyParameter:     parser.CodeNestedMap,
-	CodeMixedParameterForms: parser.CodeNestedMap,
-}
+// reads lists the compiler codes whose related spans are fields lists of
+// the older notation that the compiler reads, maps and all: a map inside
+// such an array is a field, not a deferred nested-map error.
+var reads = map[string]bool{CodeLegacyParameter: true, CodeMixedParameterForms: true}
 
-// Merge returns the parser's and the compiler's diagnostics of one file as
-// one sorted list without duplicates. A parser diagnostic that a more specific
-// compiler diagnostic at the same span replaces (a duplicate-definition of a
-// parameter is a duplicate-parameter) is dropped, and so are the nested-map
-// errors of the fields lists the compiler reads.
-func Merge(parsed, compiled diag.List) diag.List {
-	drop := map[diag.Span]map[string]bool{}
-	var within []diag.Span // where parser.CodeNestedMap is dropped
+// deferred returns the parser's deferred errors that compiled, the
+// compiler's diagnostics of the file, do not restate: the compiler reports
+// each deferred error once, in its own terms where it has them (see
+// [parser.Document.Deferred]).
+func deferred(doc *parser.Document, compiled diag.List) diag.List {
+	errs := doc.Deferred()
+	if len(errs) == 0 {
+		return nil
+	}
+	restated := map[diag.Span]bool{}
+	var read []diag.Span
 	for _, d := range compiled {
-		if covers[d.Code] != "" {
+		if restates[d.Code] {
+			restated[d.Span] = true
+		}
+		if reads[d.Code] {
 			for _, r := range d.Related {
-				within = append(within, r.Span)
+				read = append(read, r.Span)
 			}
-		}
-		if old, ok := supersedes[d.Code]; ok {
-			if drop[d.Span] == nil {
-				drop[d.Span] = map[string]bool{}
-			}
-			drop[d.Span][old] = true
 		}
 	}
-	out := make(diag.List, 0, len(parsed)+len(compiled))
-	covered := func(d diag.Diagnostic) bool {
-		if d.Code != parser.CodeNestedMap {
-			return false
-		}
-		for _, s := range within {
-			if s.Start <= d.Span.Start && d.Span.End <= s.End {
-				return true
-			}
-		}
-		return false
-	}
-	for _, d := range parsed {
-		if !drop[d.Span][d.Code] && !covered(d) {
+	out := make(diag.List, 0, len(errs))
+	for _, d := range errs {
+		inside := func(s diag.Span) bool { return s.Start <= d.Span.Start && d.Span.End <= s.End }
+		switch {
+		case d.Code == parser.CodeDuplicateDefinition && restated[d.Span]:
+		case d.Code == parser.CodeNestedMap && slices.ContainsFunc(read, inside):
+		default:
 			out = append(out, d)
 		}
 	}
-	out = append(out, compiled...)
-	return out.Dedup()
+	return out
+}
+
+// Merge returns the parser's and the compiler's diagnostics of one file as
+// one sorted list without duplicates. Each layer reports what it owns: the
+// errors of gram notation that the agent language restates or reads
+// otherwise are the compiler's to report (see [parser.Document.Deferred]),
+// so nothing of one list replaces anything of the other.
+func Merge(parsed, compiled diag.List) diag.List {
+	return append(append(make(diag.List, 0, len(parsed)+len(compiled)), parsed...), compiled...).Dedup()
 }

@@ -131,8 +131,9 @@ type decl struct {
 // Compile compiles a parsed document. It returns the program, partial when
 // there are errors, and the compiler's diagnostics, sorted, with the
 // undefined-reference errors of the references that name nothing in the
-// file (see [parser.Unresolved]); the parser's diagnostics are not included
-// (see [Merge]). Patterns whose labels include
+// file (see [parser.Unresolved]) and the parser's deferred errors it does
+// not restate in its own terms (see [parser.Document.Deferred]); the
+// parser's other diagnostics are not included (see [Merge]). Patterns whose labels include
 // none of Agent, Tool and Record are plain gram and are not looked at.
 func Compile(doc *parser.Document) (*Program, diag.List) {
 	return CompileWith(doc)
@@ -243,6 +244,9 @@ func (c *compiler) finish() (*Program, diag.List) {
 		// a file of a package are looked up in the package, see
 		// pkgUnresolved).
 		diags = append(slices.Clip(diags), c.doc.Undefined()...)
+	}
+	if errs := deferred(c.doc, diags); len(errs) > 0 {
+		diags = append(slices.Clip(diags), errs...)
 	}
 	return c.prog, diags.Sorted()
 }

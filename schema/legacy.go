@@ -25,9 +25,6 @@ const LegacyToolLabel = "ToolSpecification"
 // notation; their fixes rewrite it in the canonical forms.
 var LegacyCodes = []string{CodeLegacyToolLabel, CodeLegacyParameter}
 
-// isToolLabel reports whether a label makes a pattern a tool.
-func isToolLabel(l string) bool { return l == ToolLabel || l == LegacyToolLabel }
-
 // isToolPattern reports whether a pattern is labelled as a tool.
 func isToolPattern(p *parser.Pattern) bool {
 	return p.Subject.HasLabel(ToolLabel) || p.Subject.HasLabel(LegacyToolLabel)

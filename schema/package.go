@@ -40,7 +40,7 @@ type pkgScope struct {
 }
 
 // recordDecl returns the package's record name and the file that
-// declares it, or nil.
+// declares it, or nil (also for a file compiled alone).
 func (s *pkgScope) recordDecl(name string) (*Record, *diag.File) {
 	if s == nil {
 		return nil, nil
@@ -62,34 +62,23 @@ type pkgTool struct {
 	i int
 }
 
-// record returns the record of the package named name, or nil (also for a
-// file compiled alone).
-func (s *pkgScope) record(name string) *Record {
-	if s == nil {
-		return nil
-	}
-	if ref, ok := s.records[name]; ok {
-		return s.files[ref.file].records[ref.k]
-	}
-	return nil
-}
-
 // pkgTool returns the top-level tool of another file of the package that
 // the reference e, undefined in its own file, names, marking it used; or
-// nil (with -1).
-func (c *compiler) pkgTool(e *parser.Pattern) (*Tool, int) {
+// nil.
+func (c *compiler) pkgTool(e *parser.Pattern) *Tool {
 	if c.pkg == nil {
-		return nil, -1
+		return nil
 	}
-	if ref, ok := c.pkg.tools[e.Subject.Identity]; ok {
-		c.usePkg(e.Subject.Identity, true)
-		pt := c.pkg.files[ref.file].tools[ref.k]
-		if oc := c.pkg.cs[ref.file]; oc != nil {
-			oc.used[pt.i] = true
-		}
-		return pt.t, -1
+	ref, ok := c.pkg.tools[e.Subject.Identity]
+	if !ok {
+		return nil
 	}
-	return nil, -1
+	c.usePkg(e.Subject.Identity, true)
+	pt := c.pkg.files[ref.file].tools[ref.k]
+	if oc := c.pkg.cs[ref.file]; oc != nil {
+		oc.used[pt.i] = true
+	}
+	return pt.t
 }
 
 // usePkg records that the file uses the name of another file of the

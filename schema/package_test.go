@@ -161,9 +161,9 @@ func TestPackageDuplicateRelated(t *testing.T) {
 		t.Error("IsPackageDuplicate is false for a name two files declare")
 	}
 	one := diag.NewFile("p/one.gram", []byte("(y:A)\n(y:B)\n"))
-	_, parsed := parser.Parse(one)
-	if len(parsed) != 1 || IsPackageDuplicate(parsed[0]) {
-		t.Errorf("a name declared twice in one file: %v", parsed)
+	doc, _ := parser.Parse(one)
+	if parsed := doc.Deferred(); len(parsed) != 1 || IsPackageDuplicate(parsed[0]) {
+		t.Errorf("a name declared twice in one file: %v", doc.Deferred())
 	}
 }
 

@@ -87,7 +87,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		t.Record = r
 		return t
 	}
-	if r := c.pkg.record(name); r != nil {
+	if r, _ := c.pkg.recordDecl(name); r != nil {
 		c.usePkg(name, false)
 		t.Kind = RecordType
 		t.Record = r

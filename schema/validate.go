@@ -145,7 +145,7 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if p := t.Param(k); p == nil || !p.Injected {
-			problems = append(problems, Problem{Pointer: pointer([]string{k}), Message: "is not an injected parameter of the tool"})
+			problems = append(problems, Problem{Pointer: jsonvalue.JoinPointer("", k), Message: "is not an injected parameter of the tool"})
 			continue
 		}
 		args[k] = values[k]
@@ -253,16 +253,6 @@ func normalizeValue(x any, t *Type) {
 	}
 }
 
-// pointer returns the JSON pointer of a list of reference tokens.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
-	}
-	return b.String()
-}
-
 // argsError converts a validation error into an *ArgsError.
 func argsError(tool string, err error) error {
 	var ve *jsonschema.ValidationError
@@ -293,13 +283,13 @@ func argsError(tool string, err error) error {
 
 // problemsOf describes a leaf validation error without its value.
 func problemsOf(e *jsonschema.ValidationError) []Problem {
-	at := pointer(e.InstanceLocation)
+	at := jsonvalue.JoinPointer("", e.InstanceLocation...)
 	one := func(msg string) []Problem { return []Problem{{Pointer: at, Message: msg}} }
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		out := make([]Problem, 0, len(k.Missing))
 		for _, m := range k.Missing {
-			out = append(out, Problem{Pointer: pointer(append(slices.Clone(e.InstanceLocation), m)), Message: "is required but missing"})
+			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, m), Message: "is required but missing"})
 		}
 		return out
 	case *kind.AdditionalProperties:
@@ -309,7 +299,7 @@ func problemsOf(e *jsonschema.ValidationError) []Problem {
 			if len(e.InstanceLocation) > 0 {
 				msg = "is not a field of this object"
 			}
-			out = append(out, Problem{Pointer: pointer(append(slices.Clone(e.InstanceLocation), p)), Message: msg})
+			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, p), Message: msg})
 		}
 		return out
 	case *kind.Type:

@@ -29,6 +29,11 @@
 //     checks that every identity fills the injected parameters, and
 //     [ParsePublicKey] reads the key that verifies JWTs ([JWTConfig]).
 //     [IdentityFrom] returns a request's [Identity].
+//   - Set-up from a command line (gramc serve): [LoadAuth] reads the
+//     credentials' configuration from files and environment variables
+//     ([AuthSources]), [ParseClaims] the claims that fill injected
+//     parameters ([InjectedNames]), and [CheckAddr] refuses to listen
+//     beyond loopback without credentials.
 //
 // # Statelessness
 //

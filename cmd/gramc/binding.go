@@ -159,10 +159,10 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 // missing from the library, a declaration looser than its implementation.
 func bindHints(err error) []string {
 	var hints []string
-	if hasToolError(err, runtime.ToolMissing) {
+	if errors.Is(err, runtime.ToolMissing) {
 		hints = append(hints, "  hint: bind a missing tool to a program with --tool NAME=COMMAND, or to an MCP server with --mcp COMMAND or --mcp-url URL, or once for the project in bindings.gram")
 	}
-	if hasToolError(err, runtime.ToolIncompatible) {
+	if errors.Is(err, runtime.ToolIncompatible) {
 		hints = append(hints, "  hint: narrow the declaration at the places named: it may accept less than the implementation, never more; for an MCP server, gramc mcp import prints declarations that bind, and warns where it cannot")
 	}
 	return hints
@@ -173,23 +173,7 @@ func bindHints(err error) []string {
 // [runtime.ToolError] of kind [runtime.ToolInjection].
 func injectionProblem(err error) bool {
 	var ie *runtime.InjectionError
-	return errors.As(err, &ie) || hasToolError(err, runtime.ToolInjection)
-}
-
-// hasToolError reports whether err is, or wraps, a [runtime.ToolError] of
-// the kind, looking into every error that a join wraps.
-func hasToolError(err error, kind runtime.ToolErrorKind) bool {
-	switch x := err.(type) {
-	case nil:
-		return false
-	case *runtime.ToolError:
-		if x.Kind == kind {
-			return true
-		}
-	case interface{ Unwrap() []error }:
-		return slices.ContainsFunc(x.Unwrap(), func(e error) bool { return hasToolError(e, kind) })
-	}
-	return hasToolError(errors.Unwrap(err), kind)
+	return errors.As(err, &ie) || errors.Is(err, runtime.ToolInjection)
 }
 
 // unknownTools returns a problem for each --tool name that is not a tool of

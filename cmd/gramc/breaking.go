@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
@@ -19,41 +18,6 @@ import (
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
-
-const diffHelp = `Usage: gramc diff [--breaking] [--format text|json|sarif] OLD NEW
-       gramc diff [--breaking] [--format text|json|sarif] --against GIT NEW
-
-Compares two versions of a gram agent file as their callers see them and
-lists every change of a tool's, a record's or an agent's contract, each
-classified as breaking for callers or safe, with its place in both
-versions. A change breaks callers when the new version refuses a call the
-old one accepted (a parameter added as required, made required or
-removed, a type narrowed, an enum value removed, a constraint tightened, a
-default changed, a tool removed or renamed) or may return a value the old
-one never did (a return type widened); injected parameters, set by the
-host, never break callers. docs/cli.md lists every kind of change.
-
-Each side is a file, or a file at a git revision written REV:PATH as git
-show reads it (main:agents/desk.gram, HEAD~1:desk.gram), which must exist.
---against compares NEW with the same file at a revision: .git#ref=REF
-(also #branch= or #tag=; the path before # is the repository, .git the
-one around the current directory), or a plain REV; when the revision
-lacks the file, its old version is empty and everything in it is new (as
-standard error says). A revision starting with '-' is refused.
-
-It also lists the recorded tests (of NEW and of the NAME_test.gram file
-beside it) whose cassettes the change invalidates: those whose agent or
-judges send the model other requests now.
-
-  text   one line per change, the summary on standard error (the default)
-  json   one JSON object: the changes and the stale cassettes
-  sarif  SARIF 2.1.0: a result per change, breaking ones as errors
-
-Exit codes: 0 success; 1 a breaking change with --breaking, or errors in a
-version (its diagnostics go to standard error); 2 usage or I/O errors.
-
-Flags:
-`
 
 // diffSide is one version: its file and its path on disk, "" for a
 // version read from git; absent is set for a file the revision of
@@ -65,7 +29,7 @@ type diffSide struct {
 }
 
 func runDiff(e *env, args []string) error {
-	fs := newFlags(e, "diff", diffHelp)
+	fs := newFlags(e, "diff")
 	breaking := fs.Bool("breaking", false, "exit 1 when a change breaks callers")
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")
@@ -103,7 +67,7 @@ func runDiff(e *env, args []string) error {
 	case "json":
 		err = writeDiffJSON(e.stdout, report, stale, oldSide.absent)
 	case "sarif":
-		err = writeDiffSARIF(e.stdout, report)
+		err = report.WriteSARIF(e.stdout, sarifTool())
 	}
 	if err != nil {
 		return usageError("gramc diff", "writing output: %v", err)
@@ -132,7 +96,7 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 		if new.disk == "" {
 			return old, new, usageError("gramc diff", "with --against, NEW is a file, not %s", args[0])
 		}
-		old, err = readAgainst(e, against, new.disk)
+		old.file, old.absent, err = contract.ReadAgainst(against, new.disk, e.maxFileSize)
 	} else {
 		old, err = readSide(e, args[0])
 	}
@@ -145,82 +109,16 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 // readSide reads one version: a file, or REV:PATH from git when no file of
 // that name exists. The file must be there at the revision.
 func readSide(e *env, arg string) (diffSide, error) {
-	rev, path, isGit := splitRevPath(arg)
+	rev, path, isGit := contract.SplitRevPath(arg)
 	if _, err := os.Stat(arg); err == nil || !isGit {
 		b, err := readFile(arg, e.maxFileSize)
-		if err != nil {
-			return diffSide{}, err
-		}
-		return diffSide{file: diag.NewFile(arg, b), disk: arg}, nil
+		return diffSide{file: diag.NewFile(arg, b), disk: arg}, err
 	}
-	b, absent, err := gitFileAt(".", rev, path, e.maxFileSize)
-	switch {
-	case err != nil:
-		return diffSide{}, err
-	case absent:
-		return diffSide{}, fmt.Errorf("%s: no file %s at %s (to compare a file with its version at a revision that may not have it, use --against)", arg, path, rev)
+	b, absent, err := contract.ReadAt(".", rev, path, e.maxFileSize)
+	if err == nil && absent {
+		err = fmt.Errorf("%s: no file %s at %s (to compare a file with its version at a revision that may not have it, use --against)", arg, path, rev)
 	}
-	return diffSide{file: diag.NewFile(arg, b)}, nil
-}
-
-// readAgainst reads the file at path as it is at the revision spec names:
-// ".git#ref=REF" (or branch=, tag=; the part before # is the repository)
-// or a plain revision. When the revision has no such file, the version is
-// empty and absent set: everything in the file is new.
-func readAgainst(e *env, spec, path string) (diffSide, error) {
-	repo, rev, err := parseAgainst(spec)
-	if err != nil {
-		return diffSide{}, err
-	}
-	if err := checkRevision(rev); err != nil {
-		return diffSide{}, fmt.Errorf("--against %s: %v", spec, err)
-	}
-	out, err := git(repo, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return diffSide{}, err
-	}
-	top := strings.TrimSpace(string(out))
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return diffSide{}, err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return diffSide{}, fmt.Errorf("%s is not in the git repository %s", path, top)
-	}
-	rel = filepath.ToSlash(rel)
-	b, absent, err := gitFileAt(top, rev, rel, e.maxFileSize)
-	if err != nil {
-		return diffSide{}, err
-	}
-	return diffSide{file: diag.NewFile(rev+":"+rel, b), absent: absent}, nil
-}
-
-// parseAgainst returns the repository and the revision of --against.
-func parseAgainst(spec string) (repo, rev string, err error) {
-	r, frag, ok := strings.Cut(spec, "#")
-	if !ok {
-		return ".", spec, nil
-	}
-	for _, kv := range strings.Split(frag, ",") {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "ref", "branch", "tag":
-			rev = v
-		default:
-			return "", "", fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
-		}
-	}
-	if rev == "" {
-		return "", "", fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
-	}
-	if filepath.Base(r) == ".git" {
-		r = filepath.Dir(r)
-	}
-	return r, rev, nil
+	return diffSide{file: diag.NewFile(arg, b)}, err
 }
 
 // compileSide compiles one version, printing its diagnostics on standard
@@ -341,51 +239,4 @@ func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCasse
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// writeDiffSARIF writes the changes as a SARIF 2.1.0 log: one rule per
-// kind, a result per change (an error when it breaks callers, a note
-// otherwise) at its place in the new version, or in the old one for what
-// is gone, with the other place as a related location.
-func writeDiffSARIF(w io.Writer, r *contract.Report) error {
-	driver := sarifDriver{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram", Rules: []sarifRule{}}
-	index := map[contract.Kind]int{}
-	for _, k := range contract.Kinds {
-		index[k.Kind] = len(driver.Rules)
-		level := map[contract.Verdict]string{contract.Breaks: "error", contract.Depends: "warning", contract.Safe: "note"}[k.Verdict]
-		driver.Rules = append(driver.Rules, sarifRule{ID: string(k.Kind), ShortDescription: sarifMessage{k.Summary}, DefaultConfiguration: sarifConfig{level}})
-	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Artifacts: []sarifArtifact{}, Results: []sarifResult{}}
-	artifacts := map[*diag.File]int{}
-	loc := func(p contract.Place) sarifPhysicalLocation {
-		i, ok := artifacts[p.File]
-		if !ok {
-			i = len(run.Artifacts)
-			artifacts[p.File] = i
-			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: sarifURI(p.File.Path)}})
-		}
-		return sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(p.File.Path), Index: &i}, Region: sarifRegionOf(p.File, p.Span)}
-	}
-	for _, c := range r.Changes {
-		at, other, what := c.New, c.Old, "In the old version"
-		if at.IsZero() {
-			at, other, what = c.Old, c.New, "In the new version"
-		}
-		level := "note"
-		if c.Breaking {
-			level = "error"
-		}
-		res := sarifResult{RuleID: string(c.Kind), RuleIndex: index[c.Kind], Level: level,
-			Message:   sarifMessage{c.Subject + ": " + c.Message},
-			Locations: []sarifLocation{{PhysicalLocation: loc(at)}}}
-		if !other.IsZero() {
-			id := 1
-			res.RelatedLocations = []sarifLocation{{ID: &id, PhysicalLocation: loc(other), Message: &sarifMessage{what}}}
-		}
-		run.Results = append(run.Results, res)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
 }

@@ -12,39 +12,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const checkHelp = `Usage: gramc check [--format text|json|sarif] [--strict] [--target TARGET,...] [--max-diagnostics N] PATH...|-
-
-Checks gram agent files: their syntax, gram-level problems (duplicate
-definitions, undefined references, ...) and the agent language (agents, tools,
-signatures, records, types). A directory is searched recursively for *.gram
-files and symbolic links to them (skipping hidden directories, files whose
-name starts with "_" or ".", set aside from their package, and, with a
-warning, entries that are not regular files); DIR/... also skips
-directories named testdata or node_modules and those starting with "_", as
-the Go tools do; - reads standard input. A NAME_test.gram file is checked
-with the agents, tools and records of NAME.gram beside it.
-Files are checked concurrently; they are reported in the order given, a
-directory's files in path order. Diagnostics go to standard output:
-
-  text   diagnostics with the source line (the default), at most 100 per
-         file unless --max-diagnostics says otherwise (0 shows all); a
-         summary goes to standard error
-  json   one JSON report listing every file and all its diagnostics
-  sarif  SARIF 2.1.0, for code-scanning UIs, with all diagnostics
-
---target also reports, for each provider named (openai, openai-strict,
-anthropic, gemini, mcp, jsonschema; several separated by commas), every
-construct of a tool its API cannot express (target-unsupported, target-name,
-target-limit errors) or loses (target-lossy warnings), at its place, with a
-fix where one exists (see gramc schema --target and docs/targets.md).
-
-Warnings (unknown-property, unused-tool, ...) do not fail the check unless
---strict is given. Exit codes: 0 clean, 1 errors (or warnings with --strict),
-2 usage or I/O errors.
-
-Flags:
-`
-
 // checkInput is one file to check: a path, or standard input's contents.
 type checkInput struct {
 	path  string
@@ -63,7 +30,7 @@ type checkResult struct {
 }
 
 func runCheck(e *env, args []string) error {
-	fs := newFlags(e, "check", checkHelp)
+	fs := newFlags(e, "check")
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	targetList := fs.String("target", "", "report what these providers' APIs cannot express: "+strings.Join(schema.TargetNames(), ", ")+" (comma-separated)")

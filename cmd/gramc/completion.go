@@ -1,39 +1,23 @@
 package main
 
 import (
+	"embed"
 	"flag"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/gramlang/gram/project"
 )
 
-const completionHelp = `Usage: gramc completion bash|zsh|fish
-
-Prints a script that makes the shell complete gramc's commands, their flags,
-the values of flags that take one of a few (--format, --color, --log-level),
-the agents of the .gram file on the command line after --agent, and file
-names, *.gram files (and directories) where a gram file is expected.
-
-Used by the scripts, "gramc completion agents FILE" prints the names of
-FILE's agents, one a line (nothing when FILE cannot be read).
-
-Install it, for the current user:
-  bash  gramc completion bash > ~/.local/share/bash-completion/completions/gramc
-        (or add  source <(gramc completion bash)  to ~/.bashrc)
-  zsh   gramc completion zsh > "${fpath[1]}/_gramc"
-        (a directory on $fpath; then start a new shell, with compinit run)
-  fish  gramc completion fish > ~/.config/fish/completions/gramc.fish
-
-Flags:
-`
-
 // runCompletion runs "gramc completion SHELL", which prints the shell's
 // completion script, and "gramc completion agents FILE".
 func runCompletion(e *env, args []string) error {
-	fs := newFlags(e, "completion", completionHelp)
+	fs := newFlags(e, "completion")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -44,19 +28,10 @@ func runCompletion(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc completion", "name one shell: bash, zsh or fish")
 	}
-	cmds := completionCommands()
-	var err error
-	switch fs.Arg(0) {
-	case "bash":
-		err = writeBashCompletion(e.stdout, cmds)
-	case "zsh":
-		err = writeZshCompletion(e.stdout, cmds)
-	case "fish":
-		err = writeFishCompletion(e.stdout, cmds)
-	default:
-		return usageError("gramc completion", "unknown shell %q (want bash, zsh or fish)", fs.Arg(0))
+	if shell := fs.Arg(0); shell != "bash" && shell != "zsh" && shell != "fish" {
+		return usageError("gramc completion", "unknown shell %q (want bash, zsh or fish)", shell)
 	}
-	if err != nil {
+	if err := writeCompletion(e.stdout, fs.Arg(0), completionCommands()); err != nil {
 		return usageError("gramc completion", "%v", err)
 	}
 	return nil
@@ -76,19 +51,19 @@ func printAgentNames(e *env, path string) {
 
 // compCommand is a command as completion sees it.
 type compCommand struct {
-	name    string // "check", "mcp import"
-	summary string
-	flags   []compFlag
+	Name    string // "check", "mcp import"
+	Summary string
+	Flags   []compFlag
 }
 
 // compFlag is a flag as completion sees it.
 type compFlag struct {
-	name, usage string
-	// value says what the flag takes: "" for none (a boolean), "file" for a
-	// file name, "word" for text completion cannot guess, or "list" for
-	// one of values.
-	value  string
-	values []string
+	Name, Usage string
+	// Value says what the flag takes: "" for none (a boolean), "file" for a
+	// file name, "word" for text completion cannot guess, "agent" for an
+	// agent's name, or "list" for one of Values.
+	Value  string
+	Values []string
 }
 
 // valueList finds the values a flag's usage lists: "text, json or sarif".
@@ -103,9 +78,9 @@ func completionCommands() []compCommand {
 		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 			onFlags: func(f *flag.FlagSet) { fs = f }}
 		run(e, append(args, "--help"))
-		c := compCommand{name: name, summary: summary}
+		c := compCommand{Name: name, Summary: summary}
 		if fs != nil {
-			fs.VisitAll(func(f *flag.Flag) { c.flags = append(c.flags, describeFlag(f)) })
+			fs.VisitAll(func(f *flag.Flag) { c.Flags = append(c.Flags, describeFlag(f)) })
 		}
 		out = append(out, c)
 	}
@@ -123,217 +98,82 @@ func completionCommands() []compCommand {
 
 // describeFlag says what f takes, from its type and usage.
 func describeFlag(f *flag.Flag) compFlag {
-	c := compFlag{name: f.Name, usage: strings.ReplaceAll(f.Usage, "`", "")}
+	c := compFlag{Name: f.Name, Usage: strings.ReplaceAll(f.Usage, "`", "")}
 	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 		return c
 	}
 	argName, _ := flag.UnquoteUsage(f)
 	switch {
 	case f.Name == "agent":
-		c.value = "agent"
+		c.Value = "agent"
 	case argName == "FILE" || argName == "DIR":
-		c.value = "file"
+		c.Value = "file"
 	case valueList.MatchString(f.Usage):
-		c.value = "list"
+		c.Value = "list"
 		m := valueList.FindStringSubmatch(f.Usage)[1]
-		for _, w := range strings.Split(strings.Replace(m, " or ", ", ", 1), ", ") {
-			c.values = append(c.values, w)
-		}
+		c.Values = strings.Split(strings.Replace(m, " or ", ", ", 1), ", ")
 	default:
-		c.value = "word"
+		c.Value = "word"
 	}
 	return c
 }
 
-// topWords are what may follow "gramc": the commands and help.
-func topWords(cmds []compCommand) []string {
-	return append(commandNames(cmds), "help")
+// completionScripts are the templates of the scripts, by shell, executed
+// with a [compScript].
+//
+//go:embed completion/*.tmpl
+var completionScripts embed.FS
+
+// compScript is what a script template is given: the commands, the words
+// that may follow "gramc" (the commands and help) and the top-level
+// command names.
+type compScript struct {
+	Commands   []compCommand
+	Top, Names []string
 }
 
-// commandNames are the top-level command names.
-func commandNames(cmds []compCommand) []string {
-	var words []string
-	seen := map[string]bool{}
-	for _, c := range cmds {
-		w, _, _ := strings.Cut(c.name, " ")
-		if !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
-	return words
-}
-
-// writeBashCompletion writes the bash completion script of the commands
+// writeCompletion writes the completion script of shell for the commands
 // cmds to w.
-func writeBashCompletion(w io.Writer, cmds []compCommand) error {
-	var b strings.Builder
-	b.WriteString(`# bash completion for gramc; install with: gramc completion bash > ~/.local/share/bash-completion/completions/gramc
-_gramc() {
-    local cur prev cmd="" w i
-    cur="${COMP_WORDS[COMP_CWORD]}"
-    prev=""
-    if ((COMP_CWORD > 0)); then prev="${COMP_WORDS[COMP_CWORD-1]}"; fi
-    # --flag=value: bash splits it at the "=".
-    if [[ $cur == "=" ]]; then cur=""; fi
-    if [[ $prev == "=" ]] && ((COMP_CWORD > 1)); then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${COMP_WORDS[i]}"
-        case "$w" in -* | =) continue ;; esac
-        if [[ -z $cmd ]]; then
-            cmd="$w"
-        elif [[ $cmd == mcp ]]; then
-            cmd="mcp $w"
-            break
-        else
-            break
-        fi
-    done
-    local flags="" values="" kind=""
-    case "$cmd" in
-`)
-	fmt.Fprintf(&b, "    \"\")\n        COMPREPLY=($(compgen -W %q -- \"$cur\"))\n        return ;;\n",
-		strings.Join(append(topWords(cmds), "--help", "--version"), " "))
-	fmt.Fprintf(&b, "    help)\n        COMPREPLY=($(compgen -W %q -- \"$cur\"))\n        return ;;\n",
-		strings.Join(commandNames(cmds), " "))
-	b.WriteString("    mcp)\n        COMPREPLY=($(compgen -W \"import serve\" -- \"$cur\"))\n        return ;;\n")
-	for _, c := range cmds {
-		var names []string
-		fmt.Fprintf(&b, "    %q)\n", c.name)
-		b.WriteString("        case \"$prev\" in\n")
-		for _, f := range c.flags {
-			names = append(names, dash(f.name))
-			switch f.value {
-			case "list":
-				fmt.Fprintf(&b, "        -%s | --%s) kind=list values=%q ;;\n", f.name, f.name, strings.Join(f.values, " "))
-			case "file":
-				fmt.Fprintf(&b, "        -%s | --%s) kind=file ;;\n", f.name, f.name)
-			case "word", "agent":
-				fmt.Fprintf(&b, "        -%s | --%s) kind=%s ;;\n", f.name, f.name, f.value)
-			}
-		}
-		b.WriteString("        esac\n")
-		if c.name == "completion" {
-			b.WriteString("        [[ -z $kind ]] && kind=list values=\"bash zsh fish\"\n")
-		}
-		fmt.Fprintf(&b, "        flags=%q ;;\n", strings.Join(names, " "))
+func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
+	cat := func(parts ...string) string { return strings.Join(parts, "") }
+	t, err := template.New(shell+".tmpl").Funcs(template.FuncMap{
+		"join": strings.Join,
+		"dash": dash,
+		"q":    func(parts ...string) string { return strconv.Quote(cat(parts...)) },
+		"zq":   func(parts ...string) string { return "'" + strings.ReplaceAll(cat(parts...), "'", "''") + "'" },
+		"fq":   func(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" },
+	}).ParseFS(completionScripts, "completion/"+shell+".tmpl")
+	if err != nil {
+		return err
 	}
-	b.WriteString(`    *) return ;;
-    esac
-    case "$kind" in
-    list) COMPREPLY=($(compgen -W "$values" -- "$cur")); return ;;
-    file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    word) COMPREPLY=(); return ;;
-    agent)
-        for w in "${COMP_WORDS[@]}"; do
-            if [[ $w == *.gram ]]; then
-                COMPREPLY=($(compgen -W "$(command gramc completion agents "$w" 2>/dev/null)" -- "$cur"))
-                return
-            fi
-        done
-        COMPREPLY=(); return ;;
-    esac
-    if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$flags" -- "$cur"))
-        return
-    fi
-    COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.gram' -- "$cur"))
-}
-complete -o filenames -F _gramc gramc
-`)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeZshCompletion writes the zsh completion script of the commands
-// cmds to w.
-func writeZshCompletion(w io.Writer, cmds []compCommand) error {
-	var b strings.Builder
-	b.WriteString(`#compdef gramc
-# zsh completion for gramc; install with: gramc completion zsh > "${fpath[1]}/_gramc"
-_gramc() {
-    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmd="" w i
-    local -a flags values
-    local kind=""
-    for ((i = 2; i < CURRENT; i++)); do
-        w=${words[i]}
-        [[ $w == -* ]] && continue
-        if [[ -z $cmd ]]; then
-            cmd=$w
-        elif [[ $cmd == mcp ]]; then
-            cmd="mcp $w"
-            break
-        else
-            break
-        fi
-    done
-    case $cmd in
-`)
-	b.WriteString("    \"\")\n        local -a cmds\n        cmds=(\n")
-	for _, c := range cmds {
-		if n, _, sub := strings.Cut(c.name, " "); !sub {
-			fmt.Fprintf(&b, "            %s\n", zshQuote(n+":"+c.summary))
-		}
-	}
-	b.WriteString("            'mcp:import an MCP server''s tools as gram; serve agents over MCP'\n")
-	b.WriteString("            'help:print a command''s help'\n        )\n")
-	b.WriteString("        _describe command cmds\n        return ;;\n")
-	fmt.Fprintf(&b, "    help) compadd -- %s; return ;;\n", strings.Join(commandNames(cmds), " "))
-	b.WriteString("    mcp) compadd -- import serve; return ;;\n")
-	for _, c := range cmds {
-		writeZshCommandCase(&b, c)
-	}
-	b.WriteString(`    *) return 1 ;;
-    esac
-    case $kind in
-    list) compadd -- $values; return ;;
-    file) _files; return ;;
-    word) return 1 ;;
-    agent)
-        for w in $words; do
-            if [[ $w == *.gram ]]; then
-                compadd -- ${(f)"$(command gramc completion agents $w 2>/dev/null)"}
-                return
-            fi
-        done
-        return 1 ;;
-    esac
-    if [[ $cur == -* ]]; then
-        _values -w flag $flags
-        return
-    fi
-    _files -g '*.gram(-.)'
-}
-if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
-    _gramc "$@"
-else
-    compdef _gramc gramc
-fi
-`)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeZshCommandCase writes the case of the zsh completion function for
-// the command c: the kind of value its flag before the cursor takes, and
-// its flags with their usage.
-func writeZshCommandCase(b *strings.Builder, c compCommand) {
 	var names []string
-	fmt.Fprintf(b, "    %s)\n        case $prev in\n", zshQuote(c.name))
-	for _, f := range c.flags {
-		names = append(names, zshQuote(dash(f.name)+"["+f.usage+"]"))
-		switch f.value {
-		case "list":
-			fmt.Fprintf(b, "        -%s|--%s) kind=list; values=(%s) ;;\n", f.name, f.name, strings.Join(f.values, " "))
-		case "file", "word", "agent":
-			fmt.Fprintf(b, "        -%s|--%s) kind=%s ;;\n", f.name, f.name, f.value)
+	for _, c := range cmds {
+		if !slices.Contains(names, c.Word()) {
+			names = append(names, c.Word())
 		}
 	}
-	b.WriteString("        esac\n")
-	if c.name == "completion" {
-		b.WriteString("        [[ -z $kind ]] && { kind=list; values=(bash zsh fish) }\n")
+	return t.Execute(w, compScript{Commands: cmds, Top: append(slices.Clone(names), "help"), Names: names})
+}
+
+// Word is the command's first word: "mcp" of "mcp import".
+func (c compCommand) Word() string {
+	w, _, _ := strings.Cut(c.Name, " ")
+	return w
+}
+
+// Sub is the subcommand: "import" of "mcp import", "" of "check".
+func (c compCommand) Sub() string {
+	_, sub, _ := strings.Cut(c.Name, " ")
+	return sub
+}
+
+// Dashed are the command's flags as users write them (see dash).
+func (c compCommand) Dashed() []string {
+	var out []string
+	for _, f := range c.Flags {
+		out = append(out, dash(f.Name))
 	}
-	fmt.Fprintf(b, "        flags=(%s) ;;\n", strings.Join(names, " "))
+	return out
 }
 
 // dash writes a flag as users write it: -l for one letter, else --name.
@@ -342,73 +182,4 @@ func dash(name string) string {
 		return "-" + name
 	}
 	return "--" + name
-}
-
-// zshQuote quotes s for zsh in single quotes.
-func zshQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
-
-// writeFishCompletion writes the fish completion script of the commands
-// cmds to w.
-func writeFishCompletion(w io.Writer, cmds []compCommand) error {
-	var b strings.Builder
-	b.WriteString("# fish completion for gramc; install with: gramc completion fish > ~/.config/fish/completions/gramc.fish\n")
-	b.WriteString("complete -c gramc -f\n")
-	b.WriteString(`function __gramc_agents
-    for w in (commandline -opc)
-        if string match -q -- '*.gram' $w
-            command gramc completion agents $w 2>/dev/null
-            return
-        end
-    end
-end
-`)
-	top := strings.Join(topWords(cmds), " ")
-	for _, c := range cmds {
-		n, sub, isSub := strings.Cut(c.name, " ")
-		if !isSub {
-			fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a %s -d %s\n", top, n, fishQuote(c.summary))
-		}
-		cond := "__fish_seen_subcommand_from " + n
-		if isSub {
-			cond += "; and __fish_seen_subcommand_from " + sub
-			fmt.Fprintf(&b, "complete -c gramc -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from import serve' -a %s -d %s\n", sub, fishQuote(c.summary))
-		}
-		for _, f := range c.flags {
-			opt := "-l"
-			if len(f.name) == 1 {
-				opt = "-s"
-			}
-			fmt.Fprintf(&b, "complete -c gramc -n '%s' %s %s -d %s", cond, opt, f.name, fishQuote(f.usage))
-			switch f.value {
-			case "list":
-				fmt.Fprintf(&b, " -x -a %s", fishQuote(strings.Join(f.values, " ")))
-			case "file":
-				b.WriteString(" -r -F")
-			case "word":
-				b.WriteString(" -x")
-			case "agent":
-				b.WriteString(" -x -a '(__gramc_agents)'")
-			}
-			b.WriteString("\n")
-		}
-		switch c.name {
-		case "completion":
-			fmt.Fprintf(&b, "complete -c gramc -n '%s' -a 'bash zsh fish'\n", cond)
-		default:
-			fmt.Fprintf(&b, "complete -c gramc -n '%s' -a '(__fish_complete_suffix .gram)'\n", cond)
-		}
-	}
-	fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a mcp -d %s\n", top, fishQuote("import an MCP server's tools as gram; serve agents over MCP"))
-	fmt.Fprintf(&b, "complete -c gramc -n '__fish_seen_subcommand_from help' -a %s\n", fishQuote(strings.Join(commandNames(cmds), " ")))
-	fmt.Fprintf(&b, "complete -c gramc -n 'not __fish_seen_subcommand_from %s' -a help\n", top)
-	b.WriteString("complete -c gramc -l version -d 'print the version'\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// fishQuote quotes s for fish in single quotes.
-func fishQuote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }

@@ -6,57 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
 	"github.com/gramlang/gram/project"
 )
-
-const fmtHelp = `Usage: gramc fmt [-w] [-l] [-d] [--check] [--rewrite-legacy] PATH...|-
-
-Formats gram files in the canonical style, keeping every comment. A directory
-is searched recursively for *.gram files and symbolic links to them (skipping
-hidden directories; DIR/... also skips directories named testdata or
-node_modules and those starting with "_"); - reads standard input. Without flags the formatted files
-are printed on standard output. With flags:
-
-  -w       rewrite the files that change, in place: the file stays the same
-           file (inode, hard links, owner, group, mode, extended attributes)
-           and is written behind a backup copy, removed once it is written;
-           a file named twice (by links) is written once; a file that
-           changed since it was read, or that its permissions do not let
-           the caller write (checked even for root), is left as it is and
-           reported (exit 1); Ctrl-C or a termination signal takes effect
-           once the file being written is complete. The backup is
-           written whole before it takes its name, so a backup found is
-           whole. A run killed mid-write (SIGKILL, a crash) leaves the
-           backup beside the file as .NAME.gramfmt.orig: later fmt and
-           check runs report it (leftover-backup), say which copy is
-           whole and what to do, and -w leaves the file alone until the
-           backup is put back or removed
-  -l       list the files that would change
-  -d       print what would change as a unified diff
-  --check  exit 1 when any file would change, naming it on standard error
-           (for CI); nothing is printed on standard output or written, so
-           it does not go with -w
-  --rewrite-legacy
-           also rewrite the older notation of tools in the canonical forms:
-           ToolSpecification becomes Tool, (::Text {paramName: "name"})
-           becomes (name::Text), and a parameter with a fields list becomes
-           a parameter of a record declared before the tool ("Maybe T" is
-           optional: true, "[T]" is Array {items: T}); a file with errors
-           is not rewritten
-
-A file with syntax errors is never rewritten: its diagnostics go to standard
-error. A leading UTF-8 byte order mark is kept. Exit codes: 0 done (or, with
---check, every file formatted), 1 syntax errors, --check found files to
-format, or -w refused a file (read-only, changed while formatting, or with a
-leftover backup), 2 usage or I/O errors, 130 interrupted by a signal during -w
-(the files written so far are complete).
-
-Flags:
-`
 
 // fmtResult is what formatting one input gives.
 type fmtResult struct {
@@ -73,7 +29,7 @@ type fmtOptions struct {
 }
 
 func runFmt(e *env, args []string) error {
-	fs := newFlags(e, "fmt", fmtHelp)
+	fs := newFlags(e, "fmt")
 	var o fmtOptions
 	fs.BoolVar(&o.write, "w", false, "rewrite files in place")
 	fs.BoolVar(&o.list, "l", false, "list files whose formatting differs")
@@ -89,7 +45,7 @@ func runFmt(e *env, args []string) error {
 	if fs.NArg() == 0 {
 		return usageError("gramc fmt", "no input (give files, directories, or - for standard input)")
 	}
-	if o.write && contains(fs.Args(), "-") {
+	if o.write && slices.Contains(fs.Args(), "-") {
 		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
 	if o.write && o.check {
@@ -171,15 +127,6 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		}
 	}
 	return code, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // formatAll formats the inputs on all cores; results are in input order.

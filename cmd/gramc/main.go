@@ -88,24 +88,6 @@ func commands() []command {
 // commands of [commands].
 var versionCommand = command{"version", "print the version and the build it comes from", runVersion}
 
-const usage = `gramc: the gram toolchain
-
-Usage:
-  gramc COMMAND [flags] [arguments]
-
-Commands:
-%s
-Run 'gramc help COMMAND' (or 'gramc COMMAND --help') for a command's flags,
-'gramc version' for the version. Flags may follow the file names.
-
-Exit codes:
-  0    success
-  1    errors in the input; a failed agent run or test
-  2    usage or I/O errors
-  3    configuration errors in run, test, mcp and serve (such as a missing API key)
-  130  interrupted (Ctrl-C) in run, test, mcp and fmt
-`
-
 func printUsage(w io.Writer) {
 	var b strings.Builder
 	cmds := append(commands(), versionCommand)
@@ -116,7 +98,7 @@ func printUsage(w io.Writer) {
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintf(w, usage, b.String())
+	fmt.Fprintf(w, helpText("gramc"), b.String())
 }
 
 // Main runs gramc with the given arguments and streams and returns the exit code.
@@ -134,15 +116,8 @@ func (e *env) main(args []string) error {
 		return exitWith(exitUsage)
 	}
 	switch args[0] {
-	case "-h", "--help":
-		printUsage(e.stdout)
-		return nil
-	case "help":
-		if len(args) == 1 {
-			printUsage(e.stdout)
-			return nil
-		}
-		if args[1] == "help" {
+	case "-h", "--help", "help":
+		if args[0] != "help" || len(args) == 1 || args[1] == "help" {
 			printUsage(e.stdout)
 			return nil
 		}
@@ -228,19 +203,8 @@ func printVersion(w io.Writer, prog string) {
 	fmt.Fprintln(w, buildinfo.Line(prog))
 }
 
-const versionHelp = `Usage: gramc version [--json]
-
-Prints gramc's version line: the module version, the VCS revision it was
-built from (with "+dirty" for uncommitted changes) and its commit time, and
-the Go version. The same version names gramc in JSON and SARIF output and
-gram-lsp to editors. --json prints these as a JSON object with the fields
-name, version, revision, time (when known) and go.
-
-Flags:
-`
-
 func runVersion(e *env, args []string) error {
-	fs := newFlags(e, "version", versionHelp)
+	fs := newFlags(e, "version")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err

@@ -26,27 +26,14 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const mcpHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]... [flags]
-       gramc mcp serve FILE|DIR [--agent NAME]... [--tool NAME=COMMAND]... [--mcp COMMAND]... [flags]
-
-Model Context Protocol (MCP) commands:
-
-  import  print gram Tool declarations (and Records) for the tools of an MCP
-          server, to write agents against it
-  serve   serve the agents of a gram file as MCP tools on standard input and
-          output, for any MCP host
-
-Run 'gramc mcp import --help' or 'gramc mcp serve --help' for the flags.
-`
-
 func runMCP(e *env, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, mcpHelp)
+		fmt.Fprint(e.stderr, helpText("mcp"))
 		return exitWith(exitUsage)
 	}
 	switch args[0] {
 	case "-h", "--help", "-help", "help":
-		fmt.Fprint(e.stdout, mcpHelp)
+		fmt.Fprint(e.stdout, helpText("mcp"))
 		return nil
 	case "import":
 		return runMCPImport(e, args[1:])
@@ -58,43 +45,8 @@ func runMCP(e *env, args []string) error {
 	return exitWith(exitUsage)
 }
 
-const mcpImportHelp = `Usage: gramc mcp import (--mcp COMMAND | --mcp-url URL) [--tool NAME]...
-                        [--injected NAME]... [--agent NAME [--model MODEL]]
-
-Connects to an MCP server, started by COMMAND (run with sh -c, speaking MCP on
-its standard input and output) or reached at URL (streamable HTTP), and prints
-a gram file declaring its tools: a Tool per tool, with the parameters of its
-inputSchema in order and the return type of its outputSchema, and a Record per
-object with properties. Bind the tools to the server at run time with
-gramc run FILE --mcp COMMAND (or --mcp-url URL). Each step of starting the
-session (the handshake, the tool list with all its pages) must end within
---mcp-timeout; a tool list of more than 1000 pages or 10000 tools is refused.
-A tool named like a built-in tool (sayHello, ...) is left out
-with a warning: gramc run would bind the built-in instead.
-
---tool imports only the named tools. --injected NAME declares the parameters
-called NAME injected: the host supplies them (gramc run --inject NAME=VALUE)
-and the model never sees them. --agent NAME adds an agent listing every
-imported tool, to edit.
-
-What JSON Schema constructs have no gram form (oneOf, nullable types,
-exclusive bounds, constraints on array elements, defaults gram cannot write,
-...) are approximated and reported as warnings on standard error and, once,
-as comments above each tool they concern. What loses nothing is not
-reported: a server's inputSchema that does not forbid extra properties
-becomes a closed parameter list, which is stricter than the server and so
-binds. Each declaration is checked against the server's inputSchema by the
-rule gramc run binds with; a warning says where an approximation made a
-declaration accept arguments the server refuses.
-
-Exit codes: 0 success (warnings included), 1 the server cannot be used, 2
-usage errors.
-
-Flags:
-`
-
 func runMCPImport(e *env, args []string) error {
-	fs := newFlags(e, "mcp import", mcpImportHelp)
+	fs := newFlags(e, "mcp import")
 	var (
 		sources          []mcp.Source
 		tools, injected  listFlag
@@ -122,7 +74,7 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := replay.NewRedactor(processSecrets(os.Environ(), nil, sources[0].URL)...)
+	red := replay.NewRedactor(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
 	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
@@ -210,49 +162,8 @@ func quoteString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(s) + `"`
 }
 
-const mcpServeHelp = `Usage: gramc mcp serve FILE|DIR [--agent NAME]... [--tool NAME=COMMAND]...
-                       [--mcp COMMAND]... [--mcp-url URL]... [--inject NAME=VALUE]...
-                       [--base-url URL] [--replay FILE | --record FILE] [flags]
-
-Serves the agents of a gram file, or of the package of a directory DIR (a
-tree, DIR/..., is refused: name one package's directory or file), as the tools of an MCP server speaking on
-standard input and output, so any MCP host (an IDE, a desktop assistant,
-another agent) can call them. Each agent is a tool named after it, with the
-input {"message": string}; a call runs one turn of a new conversation and its
-result is the agent's answer (a failed run, or one that reached its
-iteration limit or was cut short, is a result flagged isError, with what the
-agent gave). A call whose request carries a progress token (in its _meta)
-gets notifications/progress messages on that token while the agent works
-(each model call, each tool call as it starts and ends, how much text the
-model has written), and the model's answers are then streamed. --agent
-serves only the named agents. A line from the host that
-is not a JSON-RPC 2.0 message (or is longer than 8 MiB), and a request whose
-id is that of a request in progress, get a JSON-RPC error reply (-32700 or
--32600), are reported on standard error, and the session goes on; so does a
-request before initialize (-32600). Ctrl-C or SIGTERM cancels the calls in progress and
-stops at once.
-
-The agents' tools are bound as gramc run binds them: the built-in tools,
---tool programs, then the tools of the --mcp and --mcp-url servers, which are
-started once and shut down when the host closes the connection or on Ctrl-C.
-The model is configured as for gramc run (OPENAI_API_KEY, --base-url,
---replay, ...). Logs and the tools' standard error go to standard error,
-never to standard output, which carries the protocol.
-
-A host's configuration, for example:
-
-  {"mcpServers": {"my-agents": {"command": "gramc",
-     "args": ["mcp", "serve", "/path/to/agents.gram"],
-     "env": {"OPENAI_API_KEY": "sk-..."}}}}
-
-Exit codes: 0 the host closed the connection, 1 errors in the file or its
-tools, 2 usage errors, 3 configuration errors (e.g. OPENAI_API_KEY not set).
-
-Flags:
-`
-
 func runMCPServe(e *env, args []string) error {
-	fs := newFlags(e, "mcp serve", mcpServeHelp)
+	fs := newFlags(e, "mcp serve")
 	o := runOptions{cmd: "gramc mcp serve"}
 	var agents listFlag
 	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
@@ -265,15 +176,10 @@ func runMCPServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	prog, err := o.loadProgram(e, o.file)
+	served, err := o.servedAgents(e, agents)
 	if err != nil {
 		return err
 	}
-	served, err := o.servedAgents(prog, agents)
-	if err != nil {
-		return err
-	}
-	o.applyModels(served...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -304,9 +210,14 @@ func runMCPServe(e *env, args []string) error {
 	return nil
 }
 
-// servedAgents returns the agents of prog that gramc mcp serve serves: those
-// named with --agent, or all of them.
-func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*schema.Agent, error) {
+// servedAgents loads the program of o's file and returns the agents that
+// gramc mcp serve and gramc serve serve: those named with --agent, or all
+// of them, with the models the bindings file gives them.
+func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, error) {
+	prog, err := o.loadProgram(e, o.file)
+	if err != nil {
+		return nil, err
+	}
 	served := prog.Agents
 	if len(names) > 0 {
 		served = nil
@@ -323,5 +234,6 @@ func (o *runOptions) servedAgents(prog *schema.Program, names []string) ([]*sche
 	if len(served) == 0 {
 		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
+	o.applyModels(served...)
 	return served, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,34 +14,30 @@ import (
 	"github.com/gramlang/gram/project"
 )
 
-const parseHelp = `Usage: gramc parse [--format sexp|json|gram] [--max-diagnostics N] FILE...|-
+// helpTexts are the commands' help texts, help/NAME.txt for "gramc NAME"
+// ("mcp-import" for "gramc mcp import"); gramc.txt is the overview, a
+// format with the list of commands for its %s.
+//
+//go:embed help/*.txt
+var helpTexts embed.FS
 
-Parses gram files (or standard input, given as -) and prints, for each:
-  sexp  the syntax tree as the reference grammar (tree-sitter-gram) prints it,
-        a node per line down to 64 levels deep; only syntax errors are
-        reported, as that grammar does
-  json  the lowered Pattern<Subject> values as canonical JSON (the default)
-  gram  the lowered patterns printed back as gram in pattern notation
+// helpText returns the help text of the command name ("run", "mcp import").
+func helpText(name string) string {
+	b, err := helpTexts.ReadFile("help/" + strings.ReplaceAll(name, " ", "-") + ".txt")
+	if err != nil {
+		panic(err) // a command without its help text
+	}
+	return string(b)
+}
 
-With several files, json prints JSON Lines: one line per file, in the order
-given, holding {"path": FILE, "patterns": [...]} with the patterns as above
-(standard input is named "<stdin>"); a file that cannot be read gets no line.
-sexp and gram print each file's output in turn.
-
-Diagnostics go to standard error, at most 100 per file unless
---max-diagnostics says otherwise. Exit codes: 0 clean, 1 errors in the input,
-2 usage or I/O errors.
-
-Flags:
-`
-
-// newFlags returns a flag set that prints help text and reports errors on stderr.
-func newFlags(e *env, name, help string) *flag.FlagSet {
+// newFlags returns the flag set of the command name ("run", "mcp import"),
+// which prints its help text (see helpText) and reports errors on stderr.
+func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Var((*byteSize)(&e.maxFileSize), "max-file-size", "refuse input files larger than `SIZE` (bytes, or with a unit: 64MB, 1GiB)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), help)
+		fmt.Fprint(fs.Output(), helpText(name))
 		printDefaults(fs)
 	}
 	if e.onFlags != nil {
@@ -82,7 +79,7 @@ func readInput(e *env, path string) (*diag.File, error) {
 }
 
 func runParse(e *env, args []string) error {
-	fs := newFlags(e, "parse", parseHelp)
+	fs := newFlags(e, "parse")
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)

@@ -15,32 +15,11 @@ import (
 	"github.com/gramlang/gram/playground"
 )
 
-const playgroundHelp = `Usage: gramc playground [--addr HOST:PORT]
-
-Serves the browser playground: an editor for gram agent files with
-diagnostics as you type, quick fixes, hover and completion, beside panes with
-the tools' JSON Schemas (for each target, strict or not), the formatted text
-and the syntax tree; the examples to start from; and a Share button that puts
-the text, compressed, in the address's fragment. The toolchain runs in the
-page, compiled to WebAssembly: nothing is sent anywhere, the server only
-serves the page's files (embedded in gramc) and the page keeps working
-offline once loaded.
-
-The address served is printed on standard output; open it in a browser.
---addr is where to listen, 127.0.0.1:8037 by default (a port of 0 takes a
-free one). Ctrl-C stops the server (exit 0). Only a gramc built after the
-page has it: the bin/gramc that 'make playground' builds in a clone, or one
-'go install ./cmd/gramc' builds after that. Another says so, naming itself
-and the binary to run, and exits 2, as for usage and I/O errors.
-
-Flags:
-`
-
 // defaultPlaygroundAddr is where gramc playground listens by default.
 const defaultPlaygroundAddr = "127.0.0.1:8037"
 
 func runPlayground(e *env, args []string) error {
-	fs := newFlags(e, "playground", playgroundHelp)
+	fs := newFlags(e, "playground")
 	addr := fs.String("addr", defaultPlaygroundAddr, "listen on `HOST:PORT`")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err

@@ -11,62 +11,8 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const schemaHelp = `Usage: gramc schema [--format openai|mcp|jsonschema|toolspec] [--strict] [--target TARGET] [--agent NAME] [--tool NAME] FILE|DIR|DIR/...|-
-
-Prints the JSON Schemas of the tools of a gram agent file: by default every
-tool of the file (those of all agents and the standalone ones), with --agent
-the tools of one agent, with --tool one tool. A file is compiled with the
-other files of its directory's package, so its agents may list the tools
-they declare; a directory gives every tool of its package.
-
-DIR/... (./... for the current directory) gives the schemas of every
-package of the tree below DIR, found as gramc check finds them (hidden
-directories and those named testdata or node_modules or starting with "_"
-are skipped; a directory of data files only is no package): one JSON object
-whose keys are the packages' directories, sorted (DIR itself as given,
-the others below it, slash-separated), and whose values are what gramc
-schema DIR prints for each, with the same flags. With --agent or --tool the
-one package that declares the name is printed as alone; a name in several
-packages is a usage error that lists them: name the package's directory
-instead. A tree without any package is a usage error.
-
---target writes the tools array exactly as one provider's API takes it:
-
-  openai         OpenAI chat completions, function tools
-  openai-strict  the same in strict mode (Structured Outputs)
-  anthropic      Anthropic Messages: name, description, input_schema
-  gemini         Gemini: one tool of functionDeclarations, parameters in
-                 its OpenAPI 3.0 subset (no $ref, no additionalProperties)
-  mcp            Model Context Protocol tools (JSON Schema 2020-12)
-  jsonschema     one draft 2020-12 schema per tool
-
-Rewrites that lose nothing are applied; a keyword the provider does not know
-is dropped and said in the description, with a warning; what the provider
-cannot express at all is an error, and nothing is printed (docs/targets.md
-lists every rule with its source). --target replaces --format and --strict.
-
-  openai      the "tools" array of an OpenAI chat completion request (default)
-  mcp         an array of Model Context Protocol tool definitions (name,
-              description, inputSchema, outputSchema)
-  jsonschema  an array of draft 2020-12 schemas of each tool's arguments, or
-              just the one schema with --tool
-  toolspec    an array of tool specifications: name, description,
-              typeSignature (the signature in gram notation, every
-              parameter named and its properties written out) and schema
-              (the arguments' JSON Schema)
-
---strict writes OpenAI's strict variant: every property required, optional
-ones nullable, and "strict": true on OpenAI tools. Injected parameters are
-never included. A file with errors prints its diagnostics on standard error
-and no schemas. Exit codes: 0 success, 1 errors in the file, 2 usage or I/O
-errors (including an unknown agent or tool).
-A file of the package with errors prints its diagnostics too, and no schemas.
-
-Flags:
-`
-
 func runSchema(e *env, args []string) error {
-	fs := newFlags(e, "schema", schemaHelp)
+	fs := newFlags(e, "schema")
 	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp, jsonschema or toolspec")
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
 	targetName := fs.String("target", "", "write the tools array a provider's API takes: "+strings.Join(schema.TargetNames(), ", "))

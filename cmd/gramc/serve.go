@@ -13,170 +13,71 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
-	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
 )
 
-const serveHelp = `Usage: gramc serve FILE|DIR [--addr HOST:PORT] [--agent NAME]... [--keys FILE] [--keys-env VAR]
-                   [--jwt-secret-env VAR | --jwt-key FILE] [--claim PARAM=CLAIM]... [--allow-origin ORIGIN]...
-                   [--tool NAME=COMMAND]... [--mcp COMMAND]... [--inject NAME=VALUE]... [flags]
-
-Serves the agents of a gram file, or of the package of a directory DIR (a
-tree, DIR/..., is refused: name one package's directory or file), over HTTP
-(default 127.0.0.1:8080):
-
-  POST /v1/chat/completions    OpenAI's Chat Completions: "model" names an agent,
-                               "messages" is the conversation (user and assistant
-                               text, ending with the user's); "stream": true answers
-                               with server-sent events ending with [DONE]
-  GET  /v1/models              the agents, as OpenAI's model list
-  POST /v1/agents/NAME/run     {"message_history": [...]}, answered with the agent
-                               service contract's envelope (status, final_response,
-                               messages, iterations, finish_reason, error, warning)
-  GET  /openapi.json           the OpenAPI 3.1 document of these routes
-  GET  /metrics                Prometheus metrics
-  GET  /healthz, /readyz       liveness and readiness, without credentials
-
-Any OpenAI client works: give it the server's /v1 as base URL and an agent's
-name as model. The server keeps nothing between requests (the conversation
-travels with each one), so replicas behind a load balancer answer alike.
-
-Credentials. Without --keys, --keys-env or a JWT flag, no credential is asked
-for and the server listens on loopback addresses only. With them, every
-request but the probes needs "Authorization: Bearer CREDENTIAL" (else 401).
---keys FILE and --keys-env VAR give a keys document (the variable holds its
-text):
-  {"keys": [{"sha256": "<hex SHA-256 of the key>", "identity": "alice",
-             "claims": {"user_id": "550e8400-e29b-41d4-a716-446655440000"}}]}
-(printf %s "$KEY" | sha256sum gives the hash; keys themselves are never
-written down). --jwt-secret-env VAR (HMAC) or --jwt-key FILE (a PEM RSA,
-ECDSA or Ed25519 public key) accept JWTs as well, which must have an exp
-claim and, with --jwt-issuer and --jwt-audience, that iss and aud. The
-identity's claims fill the agents' injected parameters: the claim of the
-parameter's name, or the one --claim PARAM=CLAIM names (e.g. --claim
-user_id=sub). --inject values apply to every request, under the identity's.
-Neither the request body nor the model can set an injected parameter. No
-credential appears in logs, traces, metrics or errors.
-
-Web pages. A page the user visits can make the browser call the server, on
-127.0.0.1 too. So a request that runs an agent must send its body as
-Content-Type: application/json (else 415), which a page cannot do without
-asking first; a request from a page whose Origin is not the server's own is
-refused (403) unless --allow-origin names that origin (e.g. --allow-origin
-https://chat.example.com), whose CORS pre-flights are then answered; and
-without credentials, a request addressed to a Host other than localhost or
-a loopback address (as a page's is when its name is made to resolve to
-127.0.0.1) is refused (403).
-
-Limits, per server: --max-body (413 beyond), --max-history messages (400
-beyond), --max-concurrent runs, then up to --max-queue waiting up to
---queue-timeout (then 429 with Retry-After), and --timeout per request
-(then 504, the run and its tool calls cancelled). A client that disconnects
-cancels its run, its tool programs and its MCP requests. A client has
---read-timeout to send a request's headers (else the connection is
-closed), and as long again for its body (or --timeout if it is shorter;
-else 408). At most --max-connections connections are open at once: at the
-cap, a new connection takes the place of the one that has waited longest
-without a request in progress (idle, or still without a complete
-request), which is closed; a connection with a request in progress is
-never closed, and when all have one, the new one waits for one to end.
-
-SIGTERM or Ctrl-C starts the stop: /readyz answers 503 and new requests to
-run an agent get 503, while the runs in progress finish for up to --grace;
-then it cancels them (503), closes the connections and exits 0; a second
-signal stops at once.
-
-Traces: --otlp-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT, with the other
-OTEL_EXPORTER_OTLP_* variables) exports OpenTelemetry spans over OTLP/HTTP
-following the GenAI conventions: a span per request, per run (invoke_agent),
-per model call (chat) and per tool call (execute_tool).
-
-The agents' tools are bound as gramc run binds them (built-in tools, --tool
-programs, --mcp and --mcp-url servers, started once for the server's life);
-the model is configured as for gramc run (OPENAI_API_KEY, --base-url). A
-log line per request goes to standard error (--log-level, default info).
-
-Exit codes: 0 stopped by a signal, 1 errors in the file or its tools, 2 usage
-errors (including an address that cannot be listened on), 3 configuration
-errors (OPENAI_API_KEY not set, a keys document with errors, an injected
-parameter without a value).
-
-Flags:
-`
-
-// serveFlags are the flags of gramc serve beyond the binding flags.
+// serveFlags are the flags of gramc serve beyond the binding flags: the
+// address, the agents, the credentials' sources, the claims, and the
+// server's configuration (origins, limits, traces).
 type serveFlags struct {
-	addr                             string
-	agents, claims                   listFlag
-	keysFile, keysEnv                string
-	jwtSecretEnv, jwtKey             string
-	jwtIssuer, jwtAudience           string
-	origins                          listFlag
-	otlp                             string
-	maxBody                          byteSize
-	maxHistory, maxConcurrent, queue int
-	maxConns                         int
-	queueTimeout, timeout, grace     time.Duration
-	readTimeout                      time.Duration
+	addr           string
+	agents, claims listFlag
+	auth           serve.AuthSources
+	cfg            serve.Config
 }
 
-// newServeFlags returns the flags of gramc serve set to their defaults.
-func newServeFlags() serveFlags {
-	return serveFlags{maxBody: serve.DefaultMaxBodyBytes, maxHistory: serve.DefaultMaxHistory, maxConcurrent: serve.DefaultMaxConcurrent,
-		queue: serve.DefaultMaxQueue, queueTimeout: serve.DefaultQueueTimeout, timeout: serve.DefaultTimeout, grace: serve.DefaultGrace,
-		readTimeout: serve.DefaultReadTimeout, maxConns: serve.DefaultMaxConnections}
-}
-
-// register defines the flags of gramc serve on fs, the binding flags of o
-// among them.
+// register defines the flags of gramc serve on fs, set to their defaults,
+// the binding flags of o among them.
 func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
+	l := &f.cfg.Limits
+	*l = serve.Limits{MaxBodyBytes: serve.DefaultMaxBodyBytes, MaxHistory: serve.DefaultMaxHistory, MaxConcurrent: serve.DefaultMaxConcurrent,
+		MaxQueue: serve.DefaultMaxQueue, QueueTimeout: serve.DefaultQueueTimeout, Timeout: serve.DefaultTimeout, Grace: serve.DefaultGrace,
+		ReadTimeout: serve.DefaultReadTimeout, MaxConnections: serve.DefaultMaxConnections}
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
 	o.logLevel = "info"
 	fs.Lookup("log-level").DefValue = "info"
-	fs.StringVar(&f.keysFile, "keys", "", "accept the API keys of the keys document `FILE` (hashes, identities, claims)")
-	fs.StringVar(&f.keysEnv, "keys-env", "", "accept the API keys of the keys document in the environment variable `VAR`")
-	fs.StringVar(&f.jwtSecretEnv, "jwt-secret-env", "", "accept JWTs signed with HMAC with the secret in the environment variable `VAR`")
-	fs.StringVar(&f.jwtKey, "jwt-key", "", "accept JWTs signed with the private key of the PEM public key `FILE` (RSA, ECDSA, Ed25519)")
-	fs.StringVar(&f.jwtIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
-	fs.StringVar(&f.jwtAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
+	fs.StringVar(&f.auth.KeysFile, "keys", "", "accept the API keys of the keys document `FILE` (hashes, identities, claims)")
+	fs.StringVar(&f.auth.KeysEnv, "keys-env", "", "accept the API keys of the keys document in the environment variable `VAR`")
+	fs.StringVar(&f.auth.JWTSecretEnv, "jwt-secret-env", "", "accept JWTs signed with HMAC with the secret in the environment variable `VAR`")
+	fs.StringVar(&f.auth.JWTKeyFile, "jwt-key", "", "accept JWTs signed with the private key of the PEM public key `FILE` (RSA, ECDSA, Ed25519)")
+	fs.StringVar(&f.auth.JWTIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
+	fs.StringVar(&f.auth.JWTAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
 	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
-	fs.Var(&f.origins, "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
-	fs.Var(&f.maxBody, "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
-	fs.Var(minInt{p: &f.maxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
-	fs.Var(minInt{p: &f.maxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")
-	fs.Var(minInt{p: &f.queue, min: 0}, "max-queue", "let at most `N` runs wait for a free slot; more get 429")
-	fs.Var(positiveDuration{&f.queueTimeout}, "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
-	fs.Var(positiveDuration{&f.timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
-	fs.Var(positiveDuration{&f.grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
-	fs.Var(positiveDuration{&f.readTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
-	fs.Var(minInt{p: &f.maxConns, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
-	fs.StringVar(&f.otlp, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
+	fs.Var((*listFlag)(&f.cfg.AllowedOrigins), "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
+	fs.Var((*byteSize)(&l.MaxBodyBytes), "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
+	fs.Var(minInt{p: &l.MaxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
+	fs.Var(minInt{p: &l.MaxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")
+	fs.Var(minInt{p: &l.MaxQueue, min: 0}, "max-queue", "let at most `N` runs wait for a free slot; more get 429")
+	fs.Var(positiveDuration{&l.QueueTimeout}, "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
+	fs.Var(positiveDuration{&l.Timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
+	fs.Var(positiveDuration{&l.Grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
+	fs.Var(positiveDuration{&l.ReadTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
+	fs.Var(minInt{p: &l.MaxConnections, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
+	fs.StringVar(&f.cfg.Tracing.Endpoint, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
 }
 
 // runServe runs gramc serve: it reads the flags and the file, binds the
 // agents' tools and serves the agents until a signal stops the server.
 func runServe(e *env, args []string) error {
-	fs := newFlags(e, "serve", serveHelp)
+	fs := newFlags(e, "serve")
 	o := runOptions{cmd: "gramc serve"}
-	f := newServeFlags()
+	var f serveFlags
 	f.register(fs, &o)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
 	}
-	if secret := os.Getenv(f.jwtSecretEnv); f.jwtSecretEnv != "" && secret != "" {
+	if secret := os.Getenv(f.auth.JWTSecretEnv); f.auth.JWTSecretEnv != "" && secret != "" {
 		// Masked in everything written, the log included.
 		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
 		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
@@ -185,10 +86,10 @@ func runServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.queue == 0 {
-		f.queue = -1 // --max-queue 0: no queue (in serve.Limits, 0 is the default)
+	if f.cfg.Limits.MaxQueue == 0 {
+		f.cfg.Limits.MaxQueue = -1 // --max-queue 0: no queue (in serve.Limits, 0 is the default)
 	}
-	served, auth, keys, err := f.prepare(e, &o)
+	served, docs, err := f.prepare(e, &o)
 	if err != nil {
 		return err
 	}
@@ -200,17 +101,16 @@ func runServe(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	for _, k := range keys {
-		if d := serve.CheckClaims(k.entries, served, auth.Claims, injected); len(d) > 0 {
-			writeDiags(e, k.file, d, 0)
-			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.file.Path)
+	for _, k := range docs {
+		if d := serve.CheckClaims(k.Entries, served, f.cfg.Auth.Claims, injected); len(d) > 0 {
+			writeDiags(e, k.File, d, 0)
+			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.File.Path)
 		}
 	}
-	cfg, err := f.config(e, &o, served, lib, logger, injected, auth)
-	if err != nil {
+	if err := f.config(e, &o, served, lib, logger, injected); err != nil {
 		return err
 	}
-	srv, err := serve.New(cfg)
+	srv, err := serve.New(f.cfg)
 	if err != nil {
 		return fail(exitConfig, "gramc serve: %v", err)
 	}
@@ -223,80 +123,74 @@ func runServe(e *env, args []string) error {
 		}
 		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, why)
 	}
-	announce(e, srv, auth, "http://"+ln.Addr().String())
-	return serveUntilStopped(ctx, stop, e, srv, ln, f.grace, logger)
+	announce(e, srv, f.cfg.Auth, "http://"+ln.Addr().String())
+	return serveUntilStopped(ctx, stop, e, srv, ln, f.cfg.Limits.Grace, logger)
 }
 
 // prepare loads the program of o's file and picks the agents to serve,
-// then reads the credentials' configuration and checks the flags that
-// depend on it. It returns the agents, the configuration and the keys
+// then reads the credentials' configuration (see [serve.LoadAuth]) and
+// checks the flags that depend on it. It returns the agents and the keys
 // documents read.
-func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, serve.AuthConfig, []keysSource, error) {
-	var auth serve.AuthConfig
-	prog, err := o.loadProgram(e, o.file)
+func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.KeysDocument, error) {
+	served, err := o.servedAgents(e, f.agents)
 	if err != nil {
-		return nil, auth, nil, err
+		return nil, nil, err
 	}
-	served, err := o.servedAgents(prog, f.agents)
+	claims, err := serve.ParseClaims(f.claims, served)
 	if err != nil {
-		return nil, auth, nil, err
+		return nil, nil, o.usageErr("%v", err)
 	}
-	o.applyModels(served...)
-	claims, err := claimMap(*o, served, f.claims)
-	if err != nil {
-		return nil, auth, nil, err
+	f.auth.Read = func(path string) ([]byte, error) { return readOther(e, path) }
+	auth, docs, err := serve.LoadAuth(f.auth)
+	for _, d := range docs {
+		if len(d.Diags) > 0 {
+			writeDiags(e, d.File, d.Diags, 0)
+		}
 	}
-	auth, keys, err := f.auth(e, *o)
-	if err != nil {
-		return nil, auth, nil, err
+	var ke *serve.KeysError
+	if errors.As(err, &ke) {
+		return nil, nil, fail(exitConfig, "gramc serve: %v", err)
+	} else if err != nil {
+		return nil, nil, o.usageErr("%v", err)
 	}
 	auth.Claims = claims
-	if err := checkAddr(*o, f.addr, auth.Enabled()); err != nil {
-		return nil, auth, nil, err
+	f.cfg.Auth = auth
+	if err := serve.CheckAddr(f.addr, auth.Enabled()); err != nil {
+		return nil, nil, o.usageErr("%v", err)
 	}
-	for _, origin := range f.origins {
+	for _, origin := range f.cfg.AllowedOrigins {
 		if _, err := serve.NormalizeOrigin(origin); err != nil {
-			return nil, auth, nil, o.usageErr("--allow-origin %s: %v", origin, err)
+			return nil, nil, o.usageErr("--allow-origin %s: %v", origin, err)
 		}
 	}
 	if auth.Enabled() {
-		o.perRequest = injectedNames(served)
+		o.perRequest = serve.InjectedNames(served)
 	}
-	return served, auth, keys, nil
+	return served, docs, nil
 }
 
-// config returns the server's configuration: the flags' limits, and each
-// agent with its model, its tools (lib) and the values of its injected
-// parameters.
-func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *runtime.Library, logger *slog.Logger, injected map[string]any, auth serve.AuthConfig) (serve.Config, error) {
+// config completes the server's configuration: each agent with its model,
+// its tools (lib) and the values of its injected parameters.
+func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *runtime.Library, logger *slog.Logger, injected map[string]any) error {
 	// As many idle connections to the model's server as runs at once, so
 	// that a busy server does not open (and TLS-handshake) a new one for
 	// most model calls.
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	base.MaxIdleConnsPerHost = f.maxConcurrent
+	base.MaxIdleConnsPerHost = f.cfg.Limits.MaxConcurrent
 	o.baseTransport = base
-	cfg := serve.Config{
-		Auth:           auth,
-		Injected:       injected,
-		AllowedOrigins: f.origins,
-		Logger:         logger,
-		Version:        buildinfo.Version(),
-		Tracing:        serve.Tracing{Endpoint: f.otlp},
-		Limits: serve.Limits{MaxBodyBytes: int64(f.maxBody), MaxHistory: f.maxHistory, MaxConcurrent: f.maxConcurrent, MaxQueue: f.queue,
-			QueueTimeout: f.queueTimeout, Timeout: f.timeout, Grace: f.grace, ReadTimeout: f.readTimeout, MaxConnections: f.maxConns},
-	}
+	f.cfg.Injected, f.cfg.Logger, f.cfg.Version = injected, logger, buildinfo.Version()
 	transport, _, err := modelTransport(e, *o)
 	if err != nil {
-		return cfg, err
+		return err
 	}
 	for _, a := range agents {
 		model, err := newModel(a, *o, transport, false, logger)
 		if err != nil {
-			return cfg, err
+			return err
 		}
-		cfg.Agents = append(cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
 	}
-	return cfg, nil
+	return nil
 }
 
 // announce writes, on standard error, what the server serves at url and
@@ -348,141 +242,4 @@ func serveUntilStopped(ctx context.Context, stop func(), e *env, srv *serve.Serv
 	}
 	fmt.Fprintln(e.stderr, "gramc serve: stopped")
 	return nil
-}
-
-// keysSource is a keys document read at the start, for its diagnostics.
-type keysSource struct {
-	file    *diag.File
-	entries []serve.KeyEntry
-}
-
-// auth reads the credentials' configuration: the keys documents and the
-// JWT key. It returns the keys documents read, for the check of their
-// claims.
-func (f *serveFlags) auth(e *env, o runOptions) (serve.AuthConfig, []keysSource, error) {
-	var cfg serve.AuthConfig
-	var srcs []keysSource
-	read := func(file *diag.File) error {
-		entries, diags := serve.ParseKeys(file)
-		if len(diags) > 0 {
-			writeDiags(e, file, diags, 0)
-		}
-		if diags.HasErrors() {
-			return fail(exitConfig, "gramc serve: %s has errors; fix them to serve with its keys", file.Path)
-		}
-		if len(entries) == 0 {
-			return fail(exitConfig, "gramc serve: %s has no keys; add one, or serve on loopback without --keys", file.Path)
-		}
-		cfg.Keys = append(cfg.Keys, entries...)
-		srcs = append(srcs, keysSource{file: file, entries: entries})
-		return nil
-	}
-	if f.keysFile != "" {
-		data, err := readOther(e, f.keysFile)
-		if err != nil {
-			return cfg, nil, o.usageErr("--keys: %v", err)
-		}
-		if err := read(diag.NewFile(f.keysFile, data)); err != nil {
-			return cfg, nil, err
-		}
-	}
-	if f.keysEnv != "" {
-		v := os.Getenv(f.keysEnv)
-		if strings.TrimSpace(v) == "" {
-			return cfg, nil, o.usageErr("--keys-env %s: the variable is not set or empty; set it to a keys document (see gramc serve --help)", f.keysEnv)
-		}
-		if err := read(diag.NewFile("$"+f.keysEnv, []byte(v))); err != nil {
-			return cfg, nil, err
-		}
-	}
-	if f.jwtSecretEnv == "" && f.jwtKey == "" {
-		if f.jwtIssuer != "" || f.jwtAudience != "" {
-			return cfg, nil, o.usageErr("--jwt-issuer and --jwt-audience need --jwt-secret-env VAR or --jwt-key FILE to verify the tokens with")
-		}
-		return cfg, srcs, nil
-	}
-	j := &serve.JWTConfig{Issuer: f.jwtIssuer, Audience: f.jwtAudience, Leeway: 30 * time.Second}
-	if f.jwtSecretEnv != "" {
-		secret := os.Getenv(f.jwtSecretEnv)
-		switch {
-		case secret == "":
-			return cfg, nil, o.usageErr("--jwt-secret-env %s: the variable is not set or empty; set it to the HMAC secret the tokens are signed with", f.jwtSecretEnv)
-		case len(secret) < 32:
-			return cfg, nil, o.usageErr("--jwt-secret-env %s: the secret has %d bytes; an HMAC secret needs at least 32", f.jwtSecretEnv, len(secret))
-		}
-		j.Secret = []byte(secret)
-	}
-	if f.jwtKey != "" {
-		data, err := readOther(e, f.jwtKey)
-		if err != nil {
-			return cfg, nil, o.usageErr("--jwt-key: %v", err)
-		}
-		if j.PublicKey, err = serve.ParsePublicKey(data); err != nil {
-			return cfg, nil, o.usageErr("--jwt-key %s: %v", f.jwtKey, err)
-		}
-	}
-	cfg.JWT = j
-	return cfg, srcs, nil
-}
-
-// injectedNames returns the names of the injected parameters of the
-// agents' tools.
-func injectedNames(agents []*schema.Agent) []string {
-	var out []string
-	for _, a := range agents {
-		for _, t := range a.Tools {
-			for _, p := range t.Params {
-				if p.Injected && !slices.Contains(out, p.Name) {
-					out = append(out, p.Name)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// claimMap reads the --claim PARAM=CLAIM values; each PARAM must be an
-// injected parameter of the agents.
-func claimMap(o runOptions, agents []*schema.Agent, list []string) (map[string]string, error) {
-	names := injectedNames(agents)
-	out := map[string]string{}
-	for _, kv := range list {
-		param, claim, ok := strings.Cut(kv, "=")
-		param, claim = strings.TrimSpace(param), strings.TrimSpace(claim)
-		if !ok || param == "" || claim == "" {
-			return nil, o.usageErr("--claim %q: write PARAM=CLAIM, e.g. --claim user_id=sub", kv)
-		}
-		if !slices.Contains(names, param) {
-			msg := fmt.Sprintf("--claim %s: no tool of the agents has an injected parameter %q", kv, param)
-			if c := suggest.Closest(param, names); c != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", c)
-			} else if len(names) > 0 {
-				msg += "; the injected parameters are: " + strings.Join(names, ", ")
-			}
-			return nil, o.usageErr("%s", msg)
-		}
-		out[param] = claim
-	}
-	return out, nil
-}
-
-// checkAddr refuses an address that is not a loopback one when no
-// credentials are asked for.
-func checkAddr(o runOptions, addr string, auth bool) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return o.usageErr("--addr %q: write HOST:PORT, e.g. 127.0.0.1:8080", addr)
-	}
-	if auth {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if host == "localhost" || ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	where := host
-	if host == "" {
-		where = "every interface"
-	}
-	return o.usageErr("--addr %s: no keys are configured, so the server listens on loopback addresses only (%s is not one); require keys with --keys FILE, --keys-env VAR or a JWT flag, or listen on 127.0.0.1", addr, where)
 }

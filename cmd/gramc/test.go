@@ -27,60 +27,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-const testHelp = `Usage: gramc test [PATH...] [--run REGEX] [--record | --replay]
-                  [--repeat N --pass-rate P] [--parallel N]
-                  [--format text|json|junit|tap] [--cassettes DIR] [--stream]
-                  [--tool NAME=COMMAND]... [--mcp COMMAND]... [--mcp-url URL]...
-                  [--inject NAME=VALUE]... [--base-url URL] [flags]
-
-Runs the agent tests declared in gram files: patterns labelled Test, in an
-agent's file or in a NAME_test.gram file beside NAME.gram. A directory is
-searched recursively for *.gram files, skipping hidden directories, those
-named testdata or node_modules and those starting with "_"; without a PATH
-the current directory is. Each test's user turns go through the same
-runtime as gramc run, with the same tool binding (built-in tools, --tool
-programs, --mcp servers, --inject values), and its expectations are
-checked: tool calls and their arguments (trajectory exact, inOrder or
-anyOrder), tools not called, the answer, and rubrics scored by judge agents.
-The project's bindings file (the nearest bindings.gram, see
-gramc run --help) gives the default bindings and the cassette directory;
-the flags override it.
-
-Where the answers come from:
-  (default)  a test whose cassette exists is replayed, the others run
-             against the model
-  --record   every test runs against the model and its cassette is saved
-             (one per test, API keys redacted)
-  --replay   every test answers from its cassette, with no network and no
-             API key; a missing cassette is a configuration error
-A test's cassette is CASSETTES/FILE/TEST.json, where CASSETTES is the
-directory "cassettes" beside the test file (or --cassettes DIR) and FILE the
-test file's name without .gram. Two tests whose names give the same file
-(characters other than letters, digits and _-.@ become _) are errors.
-
---stream asks the model for streamed answers, as gramc run does on a
-terminal; the cassettes then hold the streams, and replay with --stream.
-
---repeat N runs each test N times and --pass-rate P (0 to 1, default 1) is
-the share of runs that must pass, for models that do not always answer the
-same; with --record, the cassette kept is that of the first run that passed
-(or, when none did, of the first run, and the report says so). --parallel N runs N tests at once. --run REGEX runs the tests whose
-name (or FILE:NAME) matches; when none does, gramc test warns and exits 0,
-as go test -run does.
-
-Results go to standard output: text (one line per test, the failures with a
-diff of the expected and the actual calls and answer, and a closing count),
-json, junit (JUnit XML for CI) or tap (TAP version 14); on a terminal, the
-control characters of answers are shown as visible characters. Problems in
-the files go to standard error.
-
-Exit codes: 0 every test passed; 1 a test failed or a file has errors; 2
-usage or I/O errors; 3 configuration errors (a missing API key or cassette,
-a tool that cannot be bound).
-
-Flags:
-`
-
 // testOptions are the flags of gramc test.
 type testOptions struct {
 	runOptions
@@ -95,7 +41,7 @@ type testOptions struct {
 }
 
 func runTest(e *env, args []string) error {
-	fs := newFlags(e, "test", testHelp)
+	fs := newFlags(e, "test")
 	colorFlag(e, fs)
 	o := testOptions{runOptions: runOptions{cmd: "gramc test"}}
 	o.addBindingFlags(fs)

@@ -37,21 +37,25 @@ const Module = "github.com/gramlang/gram"
 var Layers = map[string]int{
 	// Leaves: positions and diagnostics, and helpers that import nothing
 	// of the module.
-	"diag":               0,
-	"internal/gramtext":  0,
-	"internal/jsonvalue": 0,
-	"internal/clip":      0,
-	"internal/buildinfo": 0,
-	"internal/heapstat":  0,
-	"internal/gramgen":   0,
-	"internal/golden":    0,
-	"internal/archtest":  0,
-	"internal/suggest":   0,
-	"internal/inputfile": 0,
-	"internal/loadavg":   0,
+	"diag":                0,
+	"internal/gramtext":   0,
+	"internal/jsonvalue":  0,
+	"internal/clip":       0,
+	"internal/buildinfo":  0,
+	"internal/heapstat":   0,
+	"internal/gramgen":    0,
+	"internal/golden":     0,
+	"internal/archtest":   0,
+	"internal/suggest":    0,
+	"internal/inputfile":  0,
+	"internal/shellquote": 0,
+	"internal/loadavg":    0,
 	// The browser playground's files, embedded: it imports nothing of the
 	// module.
 	"playground": 0,
+	// Whether a file may have been written by another user (its fixes
+	// quote paths for sh).
+	"internal/filetrust": 1,
 	// The front end and the compiler.
 	"grammar": 1,
 	"parser":  2,

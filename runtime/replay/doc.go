@@ -16,7 +16,12 @@
 //     in text, in a streamed answer whose pieces split one, in what an
 //     [io.Writer] receives and in what an HTTP transport sends on, also
 //     where a secret is JSON-escaped, URL-encoded or in base64. Recordings and traces
-//     replace credential headers by [Redacted].
+//     replace credential headers by [Redacted]. [ProcessSecrets] finds
+//     the secrets a process holds (credential-like variables, headers,
+//     URL credentials) for it.
+//   - [RecordTarget] says where a recording may be written: never over a
+//     file the session reads ([Input]), nor over one that is not a
+//     recording unless forced.
 //
 // Package github.com/gramlang/gram/runtime uses these transports for its
 // OpenAI-compatible model client; this package does not depend on it.

@@ -1,11 +1,12 @@
-// Reading a file as it is at a git revision, for gramc diff. The revision
+// Reading a version of a file as it is at a git revision, the old side of
+// a comparison (gramc diff REV:PATH NEW, gramc diff --against). The revision
 // is checked (no leading '-') and resolved to its tree with git told that
 // no option follows; the path is looked up in that tree, which tells a
 // file the revision lacks apart from git failing; the file is read by its
 // object id with git cat-file --batch, whose answer gives its type and
 // size, so that a short or empty answer is never taken for the file.
 
-package main
+package contract
 
 import (
 	"bufio"
@@ -14,8 +15,11 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // gitError is git exiting with an error: the command and what git said.
@@ -25,6 +29,7 @@ type gitError struct {
 	msg  string // git's standard error, or why it did not run
 }
 
+// Error implements error.
 func (e *gitError) Error() string {
 	return "git " + strings.Join(e.args, " ") + ": " + e.msg
 }
@@ -50,9 +55,9 @@ func git(dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// splitRevPath splits REV:PATH at its first colon outside braces, where
+// SplitRevPath splits REV:PATH at its first colon outside braces, where
 // git splits it (main@{1:00}:desk.gram is at main@{1:00}).
-func splitRevPath(obj string) (rev, path string, ok bool) {
+func SplitRevPath(obj string) (rev, path string, ok bool) {
 	depth := 0
 	for i, c := range obj {
 		switch {
@@ -99,14 +104,14 @@ func gitObject(dir, name string) (string, error) {
 	return id, nil
 }
 
-// gitFileAt reads path as it is at rev in the repository around dir: its
+// ReadAt reads path as it is at rev in the repository around dir: its
 // bytes, or absent set when the revision has no file there. The path is
 // from the top of the repository, or from dir when it starts with ./ or
 // ../, as in git show REV:PATH. A revision that is not one, a path that is
 // a directory, a file over limit bytes (when limit > 0) and git failing
 // (an object missing from the repository too) are errors naming the
 // revision and the path.
-func gitFileAt(dir, rev, path string, limit int64) (b []byte, absent bool, err error) {
+func ReadAt(dir, rev, path string, limit int64) (b []byte, absent bool, err error) {
 	if err := checkRevision(rev); err != nil {
 		return nil, false, err
 	}
@@ -184,4 +189,66 @@ func readBatch(r *bufio.Reader, rev, path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("git cat-file %s: %d of %d bytes read (%v)", where, n, size, err)
 	}
 	return b, nil
+}
+
+// ReadAgainst reads the file at path as it is at the revision spec names
+// (gramc diff --against): ".git#ref=REF" (or branch=, tag=; the part
+// before # is the repository) or a plain revision. The file it returns is
+// named REV:PATH, PATH from the top of the repository. When the revision
+// has no such file, its text is empty and absent is set: everything in the
+// file is new.
+func ReadAgainst(spec, path string, limit int64) (f *diag.File, absent bool, err error) {
+	repo, rev, err := parseAgainst(spec)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := checkRevision(rev); err != nil {
+		return nil, false, fmt.Errorf("--against %s: %v", spec, err)
+	}
+	out, err := git(repo, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, false, err
+	}
+	top := strings.TrimSpace(string(out))
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, false, fmt.Errorf("%s is not in the git repository %s", path, top)
+	}
+	rel = filepath.ToSlash(rel)
+	b, absent, err := ReadAt(top, rev, rel, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	return diag.NewFile(rev+":"+rel, b), absent, nil
+}
+
+// parseAgainst returns the repository and the revision of --against.
+func parseAgainst(spec string) (repo, rev string, err error) {
+	r, frag, ok := strings.Cut(spec, "#")
+	if !ok {
+		return ".", spec, nil
+	}
+	for _, kv := range strings.Split(frag, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "ref", "branch", "tag":
+			rev = v
+		default:
+			return "", "", fmt.Errorf("--against %s: unknown key %q (want ref=, branch= or tag=)", spec, k)
+		}
+	}
+	if rev == "" {
+		return "", "", fmt.Errorf("--against %s: no revision (write .git#ref=main)", spec)
+	}
+	if filepath.Base(r) == ".git" {
+		r = filepath.Dir(r)
+	}
+	return r, rev, nil
 }

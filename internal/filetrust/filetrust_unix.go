@@ -1,6 +1,6 @@
 //go:build unix
 
-package project
+package filetrust
 
 import (
 	"fmt"
@@ -10,21 +10,23 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/gramlang/gram/internal/shellquote"
 )
 
 // maxLinks is the number of links a path may lead through, as on Linux.
 const maxLinks = 40
 
-// unsafeFile returns an [*UntrustedError] when a user other than the
-// current one and root could have written the file at path, or could
-// make path lead to another file. The path is followed one name at a time
+// Check returns an [*Error] when a user other than the current one and
+// root could have written the file at path, or could make path lead to
+// another file. The path is followed one name at a time
 // (as the system does): each link it leads through must be owned by the
 // user or root, and so must the directory holding it, which must not be
 // writable by others either (see unsafeMode); the file it leads to, and
-// its directory, meet the same rules. Otherwise unsafeFile returns what
+// its directory, meet the same rules. Otherwise Check returns what
 // [os.Lstat] says of that file: read it only if it is still that file
 // (see [inputfile.ReadChecked]).
-func unsafeFile(path string) (os.FileInfo, error) {
+func Check(path string) (os.FileInfo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -48,7 +50,7 @@ func unsafeFile(path string) (os.FileInfo, error) {
 	return info, nil
 }
 
-// trustWalk is the check of one path by unsafeFile: path as given, abs
+// trustWalk is the check of one path by Check: path as given, abs
 // its absolute form, checked the directories found safe.
 type trustWalk struct {
 	path, abs string
@@ -104,9 +106,9 @@ func (w *trustWalk) follow() (string, error) {
 	return resolved, nil
 }
 
-// refuse returns the [*UntrustedError] of the path, for reason.
+// refuse returns the [*Error] of the path, for reason.
 func (w *trustWalk) refuse(reason, fix string) error {
-	return &UntrustedError{Path: w.path, Reason: reason, Fix: fix}
+	return &Error{Path: w.path, Reason: reason, Fix: fix}
 }
 
 // subject names p in a reason: nothing for the path itself, "leads
@@ -178,13 +180,13 @@ func unsafeMode(path string, info os.FileInfo, dir bool) (why, fix string) {
 	}
 	sticky := ""
 	if dir {
-		sticky = " (or give it the sticky bit: chmod +t " + shellQuote(path) + ")"
+		sticky = " (or give it the sticky bit: chmod +t " + shellquote.Quote(path) + ")"
 	}
 	switch {
 	case perm&0o002 != 0:
-		return fmt.Sprintf("is writable by every user (mode %s)", perm), "make it yours alone with chmod o-w " + shellQuote(path) + sticky
+		return fmt.Sprintf("is writable by every user (mode %s)", perm), "make it yours alone with chmod o-w " + shellquote.Quote(path) + sticky
 	case perm&0o020 != 0 && !privateGroup(st.Gid):
-		return fmt.Sprintf("is writable by the group %s (mode %s), which is not the user's own", groupName(st.Gid), perm), "make it yours alone with chmod g-w " + shellQuote(path) + sticky
+		return fmt.Sprintf("is writable by the group %s (mode %s), which is not the user's own", groupName(st.Gid), perm), "make it yours alone with chmod g-w " + shellquote.Quote(path) + sticky
 	}
 	return "", ""
 }

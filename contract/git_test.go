@@ -1,4 +1,4 @@
-package main
+package contract
 
 import (
 	"os"
@@ -34,15 +34,15 @@ func gitRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// TestGitFileAt reads files at a revision: a file, an empty one, a file
+// TestReadAt reads files at a revision: a file, an empty one, a file
 // the revision lacks (absent, no error), and the errors, each naming what
 // is wrong: a revision git would take for an option, one that is not, a
 // directory, a file over the limit, and an object missing from a damaged
 // repository, which is not taken for a file the revision lacks.
-func TestGitFileAt(t *testing.T) {
+func TestReadAt(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"a.gram": "{ kind: \"agents\" }\n", "empty.gram": "", "sub/b.gram": "b", "gone.gram": "gone"})
 	read := func(rev, path string, limit int64) (string, bool, string) {
-		b, absent, err := gitFileAt(dir, rev, path, limit)
+		b, absent, err := ReadAt(dir, rev, path, limit)
 		if err != nil {
 			return string(b), absent, err.Error()
 		}
