@@ -30,51 +30,28 @@ type Analysis struct {
 	// Diags are the parser's and the compiler's diagnostics merged, sorted
 	// and without duplicates.
 	Diags diag.List
-	// Package is the rest of the text's package, or nil when the text
-	// was compiled alone.
-	Package *Package
+	// Others are the other member files of the text's package, in path
+	// order (the first declaration of a name is the one a reference
+	// means), nil when the text was compiled alone: the names they
+	// declare are offered by completion, and hover and definition follow
+	// a reference to one of them. A test file's declarations are its own:
+	// no other file sees them.
+	Others []*project.File
 
-	ixOnce sync.Once
-	ix     *Index
+	// index makes the index of the identities once.
+	index func() *Index
 
 	// names are the tables of the text's names, each made when first
 	// asked for, from an earlier version's when one is known (see
 	// names.go).
 	names *nameTables
 
-	pkgOnce sync.Once
-	pkg     *pkgNames
+	// pkg are the names of the package, nil when the text is alone.
+	pkg *pkgNames
 	// pkgKnown are the newest tables of the package's names known: the
 	// analysis's own once made, else an earlier version's, which fit
 	// while the other files and the text's own names are the same.
 	pkgKnown atomic.Pointer[pkgTables]
-}
-
-// Package is what an analysis knows of the other member files of its
-// text's package: the names they declare are offered by completion, and
-// hover and definition follow a reference to one of them.
-type Package struct {
-	// Files are the other member files, in path order: the first
-	// declaration of a name is the one a reference means.
-	Files []PackageFile
-}
-
-// PackageFile is another member file of a package, compiled.
-type PackageFile struct {
-	File *diag.File
-	// Prog is the file's program; its spans are positions of File.
-	Prog *schema.Program
-	// Test is set for a test file, whose declarations are its own: no
-	// other file sees them.
-	Test bool
-}
-
-// files returns the other member files, none when the text is alone.
-func (p *Package) files() []PackageFile {
-	if p == nil {
-		return nil
-	}
-	return p.Files
 }
 
 // Analyze parses and compiles text, named path in diagnostics, alone: as
@@ -103,21 +80,25 @@ func Failed(f *diag.File, r any, stack []byte) *Analysis {
 
 // NewAnalysis returns the analysis of the text of f, which its caller
 // parsed (doc) and compiled (prog, with the diagnostics diags), with the
-// rest of its package (nil: compiled alone). prev, the analysis of an
-// earlier version of the same document or nil, lends the tables of names
-// it knows, which the analysis's own are made from: changed where the
-// edits since changed names.
-func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, pkg *Package, prev *Analysis) *Analysis {
-	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Package: pkg}
+// other member files of its package (nil: compiled alone). prev, the
+// analysis of an earlier version of the same document or nil, lends the
+// tables of names it knows, which the analysis's own are made from:
+// changed where the edits since changed names.
+func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *Analysis) *Analysis {
+	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
 	var names *nameTables
 	if prev != nil {
 		names = prev.names
 	}
 	a.names = newNames(doc, prog, names)
+	a.index = sync.OnceValue(func() *Index { return newIndex(a) })
+	if len(others) > 0 {
+		a.pkg = &pkgNames{a: a}
+	}
 	if prev != nil {
 		// The package's tables only while they fit: they hold the other
 		// files they were made from, which would be kept.
-		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, pkg.files()) {
+		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {
 			a.pkgKnown.Store(k)
 		}
 	}
@@ -126,7 +107,4 @@ func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 
 // Index returns the index of the analysis's identities, which makes what
 // it knows of each top-level unit when first asked (see [Index]).
-func (a *Analysis) Index() *Index {
-	a.ixOnce.Do(func() { a.ix = newIndex(a) })
-	return a.ix
-}
+func (a *Analysis) Index() *Index { return a.index() }

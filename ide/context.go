@@ -247,24 +247,18 @@ func (c *cursor) feedPunct(p string, afterArrow bool) {
 	f := c.top()
 	inRecord := f != nil && (f.open == '{' || f.open == 'm')
 	switch p {
-	case "[":
+	case "[", "(", "{":
+		open := p[0]
 		switch {
-		case inRecord:
-			c.stack = append(c.stack, &frame{open: 'v'})
+		case p == "[" && inRecord:
+			open = 'v'
 			f.key, f.afterSep = "", false
-		case afterArrow:
-			c.stack = append(c.stack, &frame{open: 'a'})
-		default:
-			c.stack = append(c.stack, &frame{open: '['})
+		case p == "[" && afterArrow:
+			open = 'a'
+		case p == "{" && inRecord:
+			open = 'm'
 		}
-	case "(":
-		c.stack = append(c.stack, &frame{open: '('})
-	case "{":
-		if inRecord {
-			c.stack = append(c.stack, &frame{open: 'm'})
-		} else {
-			c.stack = append(c.stack, &frame{open: '{'})
-		}
+		c.stack = append(c.stack, &frame{open: open})
 	case "]", ")", "}":
 		want := map[string]string{"]": "[va", ")": "(", "}": "{m"}[p]
 		for len(c.stack) > 0 {

@@ -22,8 +22,8 @@ type Location struct {
 func (a *Analysis) Definition(off int) (Location, bool) {
 	pos := a.File.Pos(off)
 	if v, ok := a.testValueAt(pos); ok {
-		if t, ok := a.target(v); ok {
-			return t.location(a)
+		if d, f, ok := a.target(v); ok {
+			return d.location(f)
 		}
 		return Location{}, false
 	}

@@ -13,9 +13,9 @@
 // `gramc check -` checks standard input ([project.CheckText]). A file named
 // to `gramc check` is compiled with the other files of its directory's
 // package; [NewAnalysis] makes the analysis of a text its caller had
-// checked so (by [project.Check]), the other member files given as a
-// [Package], and lets a new version of a document take the name tables of
-// the one before.
+// checked so (by [project.Check]), with the other member files
+// ([Analysis.Others]), and lets a new version of a document take the name
+// tables of the one before.
 //
 // On an analysis, [Analysis.Hover] describes the thing at a byte offset
 // in Markdown, [Analysis.Definition] says where the name there is defined

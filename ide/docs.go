@@ -6,11 +6,11 @@
 package ide
 
 import (
-	"bytes"
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -49,25 +49,13 @@ func PatternKind(p *parser.Pattern) Kind {
 	return KindOther
 }
 
+// kindNames name the kinds as the docs do.
+var kindNames = [...]string{"pattern", "agent", "tool", "parameter", "field", "record", "return type", "node", "relationship"}
+
 // String names the kind as the docs do ("agent", "return type").
 func (k Kind) String() string {
-	switch k {
-	case KindAgent:
-		return "agent"
-	case KindTool:
-		return "tool"
-	case KindParam:
-		return "parameter"
-	case KindField:
-		return "field"
-	case KindRecord:
-		return "record"
-	case KindReturn:
-		return "return type"
-	case KindNode:
-		return "node"
-	case KindRelationship:
-		return "relationship"
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "pattern"
 }
@@ -304,11 +292,7 @@ func AgentDoc(ag *schema.Agent) string {
 	if ag.Description != "" {
 		b.WriteString(ag.Description + "\n\n")
 	}
-	model := ag.Model.String()
-	if model == "" {
-		model = "(none)"
-	}
-	fmt.Fprintf(&b, "- model: `%s`\n", model)
+	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
 		names = append(names, "`"+t.Name+"`")
@@ -454,7 +438,7 @@ func ParamSummary(p *schema.Param) string {
 	case p.Injected:
 		parts = append(parts, "injected by the host")
 	case p.HasDefault:
-		parts = append(parts, "optional, default `"+jsonText(p.Default)+"`")
+		parts = append(parts, "optional, default `"+jsonvalue.Compact(p.Default)+"`")
 	case p.Optional:
 		parts = append(parts, "optional")
 	default:
@@ -465,17 +449,6 @@ func ParamSummary(p *schema.Param) string {
 		s += " — " + p.Description
 	}
 	return s
-}
-
-// jsonText writes a JSON value compactly.
-func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
@@ -490,7 +463,7 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), JSONType(p.Type))
 	switch {
 	case p.HasDefault:
-		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonText(p.Default))
+		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonvalue.Compact(p.Default))
 	case p.Optional:
 		b.WriteString("- optional\n")
 	default:
@@ -500,10 +473,10 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 		b.WriteString("- injected: supplied by the host at run time, never by the model\n")
 	}
 	if len(p.Enum) > 0 {
-		fmt.Fprintf(&b, "- one of `%s`\n", jsonText(p.Enum))
+		fmt.Fprintf(&b, "- one of `%s`\n", jsonvalue.Compact(p.Enum))
 	}
 	for _, c := range p.Constraints {
-		fmt.Fprintf(&b, "- %s: `%s`\n", c.Key, jsonText(c.Value))
+		fmt.Fprintf(&b, "- %s: `%s`\n", c.Key, jsonvalue.Compact(c.Value))
 	}
 	if p.Description != "" {
 		b.WriteString("\n" + p.Description)

@@ -49,8 +49,8 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
-		if t, ok := a.target(v); ok {
-			return t.doc(), v.span, true
+		if d, _, ok := a.target(v); ok {
+			return d.doc(), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true
 	}

@@ -70,11 +70,10 @@ type Index struct {
 	mu    sync.Mutex
 	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
 	// split is where the tools written inside agents start in the
-	// program's tools, found once.
-	splitOnce sync.Once
-	split     int
-	refsOnce  sync.Once
-	refs      map[diag.Span][]*Occurrence
+	// program's tools.
+	split    int
+	refsOnce sync.Once
+	refs     map[diag.Span][]*Occurrence
 }
 
 // unitIndex is what the index knows of one top-level pattern.
@@ -89,29 +88,10 @@ type unitIndex struct {
 }
 
 // newIndex returns the (empty) index of an analysis.
-func newIndex(a *Analysis) *Index { return &Index{a: a, units: map[int]*unitIndex{}} }
-
-// unitOf returns the place in a.Doc.Lowered of the top-level pattern whose
-// span holds the position pos (its ends included), or -1: a binary search
-// by offset, so that a request costs the unit it is about.
-func (ix *Index) unitOf(pos int) int {
-	f, lowered := ix.a.File, ix.a.Doc.Lowered
-	off := f.Offset(pos)
-	i := sort.Search(len(lowered), func(i int) bool { return f.Offset(lowered[i].Span().End) >= off })
-	if i < len(lowered) && f.Offset(lowered[i].Span().Start) <= off {
-		return i
-	}
-	return -1
-}
-
-// inlineFrom returns where the tools written inside agents start in the
-// program's tools.
-func (ix *Index) inlineFrom() int {
-	ix.splitOnce.Do(func() {
-		tools := ix.a.Prog.Tools
-		ix.split = sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
-	})
-	return ix.split
+func newIndex(a *Analysis) *Index {
+	tools := a.Prog.Tools
+	split := sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+	return &Index{a: a, units: map[int]*unitIndex{}, split: split}
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
@@ -134,9 +114,10 @@ func (ix *Index) unit(i int) *unitIndex {
 }
 
 // unitAt returns what the index knows of the unit holding the position pos,
-// or nil.
+// or nil: the unit is found by a binary search, so that a request costs the
+// unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
-	if i := ix.unitOf(pos); i >= 0 {
+	if i := unitAt(ix.a.File, ix.a.Doc.Lowered, pos); i >= 0 {
 		return ix.unit(i)
 	}
 	return nil
@@ -147,7 +128,7 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 func (ix *Index) makeUnit(i int) *unitIndex {
 	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
 	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
-	lo, hi, split := span.Start, span.End, ix.inlineFrom()
+	lo, hi, split := span.Start, span.End, ix.split
 	p := ix.a.Prog
 	in := func(sp diag.Span) bool {
 		o := ix.a.File.Offset(sp.Start)
@@ -161,8 +142,8 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
-	// name (see [Package]).
-	own := func(r *schema.Record) bool { return ix.a.Package == nil || slices.Contains(p.Records, r) }
+	// name (see [Analysis.Others]).
+	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
 	for _, t := range tools {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type, own)
@@ -179,7 +160,7 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 		slices.SortStableFunc(u.occs, byStart)
 	}
 	// A span is indexed once (a type written twice would be the same span).
-	u.occs = compactOccs(u.occs)
+	u.occs = slices.CompactFunc(u.occs, func(x, y Occurrence) bool { return x.Span == y.Span })
 	return u
 }
 
@@ -277,18 +258,6 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 			u.occs = append(u.occs, o)
 		}
 	}
-}
-
-// compactOccs drops occurrences with the same span as the one before.
-func compactOccs(occs []Occurrence) []Occurrence {
-	out := occs[:0]
-	for i, o := range occs {
-		if i > 0 && o.Span == out[len(out)-1].Span {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // kindOf returns the kind of a defining pattern of the unit.

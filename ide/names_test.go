@@ -138,7 +138,7 @@ func checkNames(t *testing.T, step string, a *Analysis) {
 			t.Fatalf("after %s: the table of %s is not that of the version:\n got %v\nwant %v", step, k.kind, *k.got, *k.want)
 		}
 	}
-	fresh := NewAnalysis(a.File, a.Doc, a.Prog, a.Diags, a.Package, nil)
+	fresh := NewAnalysis(a.File, a.Doc, a.Prog, a.Diags, a.Others, nil)
 	text := string(a.File.Text)
 	for _, m := range namesMarkers {
 		at := strings.LastIndex(text, m)
@@ -179,11 +179,7 @@ func TestNamesFollowEdits(t *testing.T) {
 		check := func(prev *project.Text, edit *project.Edit, text string, pa *Analysis) (*project.Text, *Analysis) {
 			f := diag.NewFile("pkg/main.gram", []byte(text))
 			c := project.Check(f, project.Request{Prev: prev, Edit: edit, Editing: true, Package: src})
-			pkg := &Package{}
-			for _, o := range c.Others {
-				pkg.Files = append(pkg.Files, PackageFile{File: o.File, Prog: o.Program, Test: o.Test})
-			}
-			return c, NewAnalysis(c.File, c.Doc, c.Program, c.Diags, pkg, pa)
+			return c, NewAnalysis(c.File, c.Doc, c.Program, c.Diags, c.Others, pa)
 		}
 		text := d.text()
 		c, a := check(nil, nil, text, nil)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -21,11 +22,11 @@ func analyzePackage(t *testing.T, paths []string, texts ...string) *Analysis {
 		docs, files = append(docs, doc), append(files, f)
 	}
 	progs, diags := schema.CompilePackage(docs, nil)
-	pkg := &Package{}
+	var others []*project.File
 	for i := 1; i < len(files); i++ {
-		pkg.Files = append(pkg.Files, PackageFile{File: files[i], Prog: progs[i]})
+		others = append(others, &project.File{File: files[i], Program: progs[i]})
 	}
-	return NewAnalysis(files[0], docs[0], progs[0], diags[0], pkg, nil)
+	return NewAnalysis(files[0], docs[0], progs[0], diags[0], others, nil)
 }
 
 // TestPackageNames: in a package, a tool another file declares is

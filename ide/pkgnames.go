@@ -1,7 +1,7 @@
 // The names of a text's package.
 //
 // Completion, hover and definition look at the names the other member
-// files of a text's package declare (see [Package]): their top-level
+// files of a text's package declare (see [Analysis.Others]): their top-level
 // tools, agents and records (a test file's declarations are its own, and
 // never offered to another file). Each table is made once per analysis,
 // when a feature first needs it, from the compiled programs' lists of
@@ -15,6 +15,7 @@
 package ide
 
 import (
+	"iter"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -22,23 +23,22 @@ import (
 	"sync"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
 // pkgNames are the names the other files of a package declare that the
-// text does not, each table made when first asked for and sorted by
-// name without case (see sortEntries).
+// text does not, each kind's table made when first asked for and sorted
+// by name without case (see sortEntries).
 type pkgNames struct {
-	a *Analysis
-	// tools are the top-level tools, which an agent may list; calls are
-	// every tool, inline ones too, which a test may expect called.
-	toolsOnce, callsOnce, agentsOnce, recordsOnce sync.Once
-	tools, calls, agents, records                 []namedEntry[pkgDecl]
+	a      *Analysis
+	once   [pkgKinds]sync.Once
+	tables [pkgKinds][]namedEntry[pkgDecl]
 }
 
 // pkgDecl is a declaration of another file of the package.
 type pkgDecl struct {
-	file   *PackageFile
+	file   *project.File
 	tool   *schema.Tool
 	agent  *schema.Agent
 	record *schema.Record
@@ -49,7 +49,7 @@ type pkgDecl struct {
 func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
 
 // doc is the hover text of the declaration: what hover says of a local
-// one, and the file it is declared in.
+// one, and the file it is declared in when it is another file's.
 func (d pkgDecl) doc() string {
 	var md string
 	switch {
@@ -60,20 +60,19 @@ func (d pkgDecl) doc() string {
 	case d.record != nil:
 		md = RecordDoc(d.record)
 	}
+	if d.file == nil {
+		return md
+	}
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
 }
 
 // packageNames returns the names the other files of the text's package
 // declare; nil when the text is not compiled with a package.
-func (a *Analysis) packageNames() *pkgNames {
-	if len(a.Package.files()) == 0 {
-		return nil
-	}
-	a.pkgOnce.Do(func() { a.pkg = &pkgNames{a: a} })
-	return a.pkg
-}
+func (a *Analysis) packageNames() *pkgNames { return a.pkg }
 
-// The kinds of the tables of pkgNames.
+// The kinds of the tables of pkgNames: the top-level tools, which an
+// agent may list; every tool, inline ones too, which a test may expect
+// called; the agents; the records.
 const (
 	pkgTools = iota
 	pkgCalls
@@ -81,6 +80,34 @@ const (
 	pkgRecords
 	pkgKinds
 )
+
+// declsOf returns the declarations of one kind of the table of pkgNames
+// in the program of the file o, in source order.
+func declsOf(kind int, o *project.File) iter.Seq2[string, pkgDecl] {
+	return func(yield func(string, pkgDecl) bool) {
+		p := o.Program
+		switch kind {
+		case pkgTools, pkgCalls:
+			for _, t := range p.Tools {
+				if (t.TopLevel || kind == pkgCalls) && !yield(t.Name, pkgDecl{file: o, tool: t}) {
+					return
+				}
+			}
+		case pkgAgents:
+			for _, ag := range p.Agents {
+				if !yield(ag.Name, pkgDecl{file: o, agent: ag}) {
+					return
+				}
+			}
+		case pkgRecords:
+			for _, r := range p.Records {
+				if !yield(r.Name, pkgDecl{file: o, record: r}) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // pkgTables are tables of pkgNames made for one set of other files: each
 // kind's, once made, with the table of the text's own names of that kind
@@ -90,20 +117,27 @@ const (
 // the same (see names.go: a version keeps the table of the version
 // before while its names are the same). It holds nothing of the text.
 type pkgTables struct {
-	others []PackageFile
+	others []*project.File
 	made   [pkgKinds]bool
 	mine   [pkgKinds]*nameTable
 	tables [pkgKinds][]namedEntry[pkgDecl]
 }
 
 // table returns the table of the names of one kind that the other member
-// files (not test files) declare and the text does not, made once:
-// mine is the table of the text's names of the kind, theirs calls add
-// with each declaration of a file, in source order. The first declaration
-// of a name, in path order, is kept.
-func (pn *pkgNames) table(kind int, mine *nameTable, theirs func(o *PackageFile, add func(string, pkgDecl))) []namedEntry[pkgDecl] {
+// files (not test files) declare and the text does not, made once. The
+// first declaration of a name, in path order, is kept.
+func (pn *pkgNames) table(kind int) []namedEntry[pkgDecl] {
+	pn.once[kind].Do(func() { pn.tables[kind] = pn.makeTable(kind) })
+	return pn.tables[kind]
+}
+
+// makeTable makes the table of one kind, or takes the one an earlier
+// version made when it fits.
+func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
+	own := pn.a.ownNames()
+	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
 	known := pn.a.pkgKnown.Load()
-	others := pn.a.Package.files()
+	others := pn.a.Others
 	if known != nil && !slices.Equal(known.others, others) {
 		known = nil
 	}
@@ -112,15 +146,15 @@ func (pn *pkgNames) table(kind int, mine *nameTable, theirs func(o *PackageFile,
 	}
 	taken := map[string]bool{}
 	var es []namedEntry[pkgDecl]
-	add := func(name string, d pkgDecl) {
-		if name != "" && !taken[name] && !mine.holds(name) {
-			taken[name] = true
-			es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
+	for _, o := range others {
+		if o.Test || o.Program == nil {
+			continue
 		}
-	}
-	for i := range others {
-		if o := &others[i]; !o.Test && o.Prog != nil {
-			theirs(o, add)
+		for name, d := range declsOf(kind, o) {
+			if name != "" && !taken[name] && !mine.holds(name) {
+				taken[name] = true
+				es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
+			}
 		}
 	}
 	sortEntries(es)
@@ -135,55 +169,17 @@ func (pn *pkgNames) table(kind int, mine *nameTable, theirs func(o *PackageFile,
 }
 
 // toolTable returns the top-level tools of the other files.
-func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] {
-	pn.toolsOnce.Do(func() {
-		pn.tools = pn.table(pkgTools, pn.a.ownNames().tools.table(), func(o *PackageFile, add func(string, pkgDecl)) {
-			for _, t := range o.Prog.Tools {
-				if t.TopLevel {
-					add(t.Name, pkgDecl{file: o, tool: t})
-				}
-			}
-		})
-	})
-	return pn.tools
-}
+func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] { return pn.table(pkgTools) }
 
 // callTable returns every tool of the other files, top-level and inline,
 // that no tool of the text hides.
-func (pn *pkgNames) callTable() []namedEntry[pkgDecl] {
-	pn.callsOnce.Do(func() {
-		pn.calls = pn.table(pkgCalls, pn.a.ownNames().calls.table(), func(o *PackageFile, add func(string, pkgDecl)) {
-			for _, t := range o.Prog.Tools {
-				add(t.Name, pkgDecl{file: o, tool: t})
-			}
-		})
-	})
-	return pn.calls
-}
+func (pn *pkgNames) callTable() []namedEntry[pkgDecl] { return pn.table(pkgCalls) }
 
 // agentTable returns the agents of the other files.
-func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] {
-	pn.agentsOnce.Do(func() {
-		pn.agents = pn.table(pkgAgents, pn.a.ownNames().agents.table(), func(o *PackageFile, add func(string, pkgDecl)) {
-			for _, ag := range o.Prog.Agents {
-				add(ag.Name, pkgDecl{file: o, agent: ag})
-			}
-		})
-	})
-	return pn.agents
-}
+func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] { return pn.table(pkgAgents) }
 
 // recordTable returns the records of the other files.
-func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] {
-	pn.recordsOnce.Do(func() {
-		pn.records = pn.table(pkgRecords, pn.a.ownNames().records.table(), func(o *PackageFile, add func(string, pkgDecl)) {
-			for _, r := range o.Prog.Records {
-				add(r.Name, pkgDecl{file: o, record: r})
-			}
-		})
-	})
-	return pn.records
-}
+func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] { return pn.table(pkgRecords) }
 
 // lookup returns the declaration of name in a table, if it has one.
 func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
@@ -205,29 +201,25 @@ func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
 	if pn == nil || name == "" {
 		return pkgDecl{}, false
 	}
-	others := pn.a.Package.files()
-	for i := range others {
-		o := &others[i]
-		if o.Test || o.Prog == nil {
+	for _, o := range pn.a.Others {
+		if o.Test || o.Program == nil {
 			continue
 		}
-		for _, t := range o.Prog.Tools {
-			if t.TopLevel && t.Name == name {
-				return pkgDecl{file: o, tool: t}, true
+		for _, kind := range []int{pkgTools, pkgAgents, pkgRecords} {
+			for n, d := range declsOf(kind, o) {
+				if n == name {
+					return d, true
+				}
 			}
-		}
-		if ag := o.Prog.Agent(name); ag != nil {
-			return pkgDecl{file: o, agent: ag}, true
-		}
-		if r := o.Prog.Record(name); r != nil {
-			return pkgDecl{file: o, record: r}, true
 		}
 	}
 	return pkgDecl{}, false
 }
 
-// location returns where the declaration's name is written.
-func (d pkgDecl) location() (Location, bool) {
+// location returns where the declaration's name is written: in its
+// file, or in f when it has none (a declaration of the text; nil: of no
+// file the analysis knows).
+func (d pkgDecl) location(f *diag.File) (Location, bool) {
 	var span diag.Span
 	switch {
 	case d.tool != nil:
@@ -237,10 +229,13 @@ func (d pkgDecl) location() (Location, bool) {
 	case d.record != nil:
 		span = d.record.NameSpan
 	}
-	if span.Len() == 0 {
+	if d.file != nil {
+		f = d.file.File
+	}
+	if span.Len() == 0 || f == nil {
 		return Location{}, false
 	}
-	return Location{File: d.file.File, Span: d.file.File.Resolve(span)}, true
+	return Location{File: f, Span: f.Resolve(span)}, true
 }
 
 // DeclaredElsewhere returns where another member file of the package
@@ -248,7 +243,7 @@ func (d pkgDecl) location() (Location, bool) {
 // first file, in path order, that declares one and is not a test file.
 func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
 	if d, ok := a.packageNames().declared(name); ok {
-		return d.location()
+		return d.location(nil)
 	}
 	return Location{}, false
 }

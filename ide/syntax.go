@@ -133,16 +133,25 @@ func tokItem(parent grammar.Node, t *grammar.Tok, fr syntaxFrame) (SyntaxItem, b
 }
 
 // TopAt returns the top-level pattern whose span contains the position pos
-// (its end included), or nil. The patterns are in source order, which after
-// an edit is not the order of their positions: they are searched by offset.
+// (its end included), or nil.
 func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
-	f, patterns := a.File, a.Doc.Patterns
-	off := f.Offset(pos)
-	i := sort.Search(len(patterns), func(i int) bool { return f.Offset(patterns[i].Span().End) >= off })
-	if i < len(patterns) && f.Offset(patterns[i].Span().Start) <= off {
-		return patterns[i]
+	if i := unitAt(a.File, a.Doc.Patterns, pos); i >= 0 {
+		return a.Doc.Patterns[i]
 	}
 	return nil
+}
+
+// unitAt returns the place in units, top-level units of f in source
+// order, of the one whose span contains the position pos (its ends
+// included), or -1. Source order is not the order of the positions after
+// an edit: the units are searched by offset.
+func unitAt[T interface{ Span() diag.Span }](f *diag.File, units []T, pos int) int {
+	off := f.Offset(pos)
+	i := sort.Search(len(units), func(i int) bool { return f.Offset(units[i].Span().End) >= off })
+	if i < len(units) && f.Offset(units[i].Span().Start) <= off {
+		return i
+	}
+	return -1
 }
 
 // Locate returns the token of the syntax under the cursor at the position

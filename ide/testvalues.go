@@ -11,6 +11,10 @@
 package ide
 
 import (
+	"iter"
+	"strconv"
+	"strings"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 )
@@ -26,106 +30,86 @@ type testValue struct {
 	resolvedTool  *schema.Tool
 }
 
+// testValues returns the agent and tool values of the text's tests, in
+// source order.
+func (a *Analysis) testValues() iter.Seq[testValue] {
+	return func(yield func(testValue) bool) {
+		for _, t := range a.Prog.Tests {
+			if !yield(testValue{name: t.AgentName, span: t.AgentSpan, agent: true, resolvedAgent: t.Agent}) {
+				return
+			}
+			for _, turn := range t.Turns {
+				for _, c := range turn.Calls {
+					if !yield(testValue{name: c.Tool, span: c.ToolSpan, resolvedTool: c.ToolDecl}) {
+						return
+					}
+				}
+				for _, n := range turn.NoCalls {
+					if !yield(testValue{name: n.Tool, span: n.ToolSpan}) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // testValueAt returns the agent or tool value of a test of the text at
 // the position off (its end included, as for identities).
 func (a *Analysis) testValueAt(off int) (testValue, bool) {
-	in := func(s diag.Span) bool { return s.Len() > 0 && s.Start <= off && off <= s.End }
-	for _, t := range a.Prog.Tests {
-		if !in(t.Span) {
-			continue
-		}
-		if in(t.AgentSpan) && t.AgentName != "" {
-			return testValue{name: t.AgentName, span: t.AgentSpan, agent: true, resolvedAgent: t.Agent}, true
-		}
-		for _, turn := range t.Turns {
-			for _, c := range turn.Calls {
-				if in(c.ToolSpan) && c.Tool != "" {
-					return testValue{name: c.Tool, span: c.ToolSpan, resolvedTool: c.ToolDecl}, true
-				}
-			}
-			for _, n := range turn.NoCalls {
-				if in(n.ToolSpan) && n.Tool != "" {
-					return testValue{name: n.Tool, span: n.ToolSpan}, true
-				}
-			}
+	for v := range a.testValues() {
+		if v.name != "" && v.span.Len() > 0 && v.span.Start <= off && off <= v.span.End {
+			return v, true
 		}
 	}
 	return testValue{}, false
 }
 
-// testTarget is the declaration a test value names.
-type testTarget struct {
-	agent *schema.Agent
-	tool  *schema.Tool
-	// other is set when another file of the package declares it.
-	other *pkgDecl
-	// local is set when the text declares it.
-	local bool
+// TestReferences returns the places where the text's tests name name as
+// a property value, which are no identities of the index: the agent of a
+// test, the tool of a call or a no-call expectation, written bare or as a
+// string.
+func (a *Analysis) TestReferences(name string) []*Occurrence {
+	var out []*Occurrence
+	for v := range a.testValues() {
+		if v.name != name || v.span.Len() == 0 {
+			continue
+		}
+		text := string(a.File.Slice(v.span))
+		if u, err := strconv.Unquote(text); err == nil && strings.HasPrefix(text, `"`) {
+			text = u
+		}
+		if text == name {
+			out = append(out, &Occurrence{Span: v.span, Name: name})
+		}
+	}
+	return out
 }
 
-// target returns the declaration the value names: the text's own
-// agent or tool, else another file's (an agent, or any tool, inline ones
-// too, as a call may expect), else what the compiler resolved it to.
-func (a *Analysis) target(v testValue) (testTarget, bool) {
+// target returns the declaration the value names, and the file that
+// holds it when it is the text's: the text's own agent or tool, else
+// another file's (an agent, or any tool, inline ones too, as a call may
+// expect), else what the compiler resolved it to (the subject file of a
+// test file outside a package, which the analysis does not hold).
+func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
 	if v.agent {
 		if ag := a.Prog.Agent(v.name); ag != nil {
-			return testTarget{agent: ag, local: true}, true
+			return pkgDecl{agent: ag}, a.File, true
 		}
 		if d, ok := a.packageNames().declared(v.name); ok && d.agent != nil {
-			return testTarget{agent: d.agent, other: &d}, true
+			return d, nil, true
 		}
-		if v.resolvedAgent != nil {
-			return testTarget{agent: v.resolvedAgent}, true
-		}
-		return testTarget{}, false
+		return pkgDecl{agent: v.resolvedAgent}, nil, v.resolvedAgent != nil
 	}
 	for _, t := range a.Prog.Tools {
 		if t.Name == v.name {
-			return testTarget{tool: t, local: true}, true
+			return pkgDecl{tool: t}, a.File, true
 		}
 	}
 	if pn := a.packageNames(); pn != nil {
 		if d, ok := lookup(pn.callTable(), v.name); ok {
-			return testTarget{tool: d.tool, other: &d}, true
+			return d, nil, true
 		}
 	}
-	if v.resolvedTool != nil {
-		return testTarget{tool: v.resolvedTool}, true
-	}
-	return testTarget{}, false
-}
-
-// doc is the hover text of the declaration: what hover says of it where
-// it is declared, and the file when another file of the package declares
-// it.
-func (t testTarget) doc() string {
-	if t.other != nil {
-		return t.other.doc()
-	}
-	if t.agent != nil {
-		return AgentDoc(t.agent)
-	}
-	return ToolDoc(t.tool)
-}
-
-// location returns the place of the declaration's name: in the text or
-// in the other file of the package; ok is false when the declaration is
-// in neither (the subject file of a test file outside a package).
-func (t testTarget) location(a *Analysis) (Location, bool) {
-	span := diag.Span{}
-	switch {
-	case t.agent != nil:
-		span = t.agent.NameSpan
-	case t.tool != nil:
-		span = t.tool.NameSpan
-	}
-	switch {
-	case span.Len() == 0:
-		return Location{}, false
-	case t.other != nil:
-		return t.other.location()
-	case t.local:
-		return Location{File: a.File, Span: a.File.Resolve(span)}, true
-	}
-	return Location{}, false
+	return pkgDecl{tool: v.resolvedTool}, nil, v.resolvedTool != nil
 }

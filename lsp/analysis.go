@@ -11,7 +11,7 @@
 package lsp
 
 import (
-	"fmt"
+	"context"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -63,50 +63,43 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 
 // Analysis returns the snapshot's analysis, computing it on first use. It is
 // safe for concurrent use; concurrent callers share one computation.
-func (s *snapshot) Analysis() *analysis {
-	an, _ := s.analysis(nil)
-	return an
-}
+func (s *snapshot) Analysis() *analysis { return s.analysis(nil) }
 
 // analysisUnlessStale is analysis for the diagnostics worker: it gives up,
 // returning nil, when a newer version of the document arrives before the
 // analysis is done. The work is then left for whoever needs this version
 // later (a request that still holds it computes it in full).
-func (s *snapshot) analysisUnlessStale() *analysis {
-	an, _ := s.analysis(s.superseded.Load)
-	return an
-}
+func (s *snapshot) analysisUnlessStale() *analysis { return s.analysis(s.superseded.Load) }
 
 // analysis computes the analysis unless stop reports true between its
-// stages; it reports whether it stopped.
-func (s *snapshot) analysis(stop func() bool) (*analysis, bool) {
+// stages (then it returns nil).
+func (s *snapshot) analysis(stop func() bool) *analysis {
 	if an := s.an.Load(); an != nil {
-		return an, false
+		return an
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if an := s.an.Load(); an != nil {
-		return an, false
+		return an
 	}
 	if s.same != nil {
 		an := s.same.Analysis()
 		s.done(an)
-		return an, false
+		return an
 	}
 	var prev *analysis
 	if b := s.base.Load(); b != nil {
-		prev = b.ready()
+		prev = b.an.Load()
 	}
 	var edit *project.Edit
 	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
 		edit = &e.edit
 	}
 	an := analyzeEdit(s.File, prev, edit, s.pkg, stop)
-	if an == nil {
-		return nil, true
+	if an != nil {
+		s.done(an)
 	}
-	s.done(an)
-	return an, false
+	return an
 }
 
 // done records the analysis and lets go of the snapshot it was made from.
@@ -116,14 +109,22 @@ func (s *snapshot) done(an *analysis) {
 	s.base.Store(nil)
 }
 
+// withAnalysis answers a request about the document u with f, given the
+// snapshot of the document the request sees and its analysis.
+func withAnalysis[R any](ctx context.Context, s *server, u protocol.DocumentURI, f func(*snapshot, *analysis) (R, error)) (R, error) {
+	snap, err := s.snapshot(ctx, u)
+	if err != nil {
+		var none R
+		return none, err
+	}
+	return f(snap, snap.Analysis())
+}
+
 // textEdit is how a text differs from the text of from.
 type textEdit struct {
 	from *diag.File
 	edit project.Edit
 }
-
-// ready returns the analysis if it is computed, else nil; it never waits.
-func (s *snapshot) ready() *analysis { return s.an.Load() }
 
 // analyzed reports whether the snapshot's analysis is computed.
 func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
@@ -134,17 +135,17 @@ func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
 // are the server's. It is immutable.
 type analysis struct {
 	*ide.Analysis
-	// Others are the other member files of the document's package, when
-	// it was compiled with them (see package.go); their spans are
-	// positions of their own files.
-	Others []*project.File
 	// checked is the check the analysis was made of, nil for a failed one:
 	// the next version's check takes what it can of it.
 	checked *project.Text
-	// otherFiles are the analyses of Others, made once when a request
+	// otherFiles are the analyses of the other member files of the
+	// package (Others, see package.go), made once when a request
 	// looks across the package (see xref.go).
 	othersOnce sync.Once
 	otherFiles []pkgFile
+	// named are the files a bindings document names, as its check read
+	// them (see bindingsfile.go).
+	named []string
 	// targets are the diagnostics of the client's targets (see
 	// targets.go), with the analysis's own.
 	targets atomic.Pointer[targetDiags]
@@ -154,18 +155,11 @@ type analysis struct {
 // member files others (nil: alone); prev is the analysis of an earlier
 // version, or nil.
 func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *analysis) *analysis {
-	var pkg *ide.Package
-	if others != nil {
-		pkg = &ide.Package{Files: make([]ide.PackageFile, len(others))}
-		for i, o := range others {
-			pkg.Files[i] = ide.PackageFile{File: o.File, Prog: o.Program, Test: o.Test}
-		}
-	}
 	var prevIDE *ide.Analysis
 	if prev != nil {
 		prevIDE = prev.Analysis
 	}
-	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, pkg, prevIDE), Others: others}
+	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, others, prevIDE)}
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
@@ -174,17 +168,12 @@ func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 // atomically (see setAnalyzeHook).
 var analyzeHook atomic.Pointer[func(f *diag.File)]
 
-// analyze checks f; with prev, the analysis of an earlier text of the same
-// document, it parses and compiles again only what the change between them
-// touches. When stop is set and reports true between the stages (parsing
-// the syntax, lowering, compiling), it gives up and returns nil.
-func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
-	return analyzeEdit(f, prev, nil, nil, stop)
-}
-
-// analyzeEdit is analyze for a text that is prev's with edit made (nil:
-// found by comparing the texts), whose package is the rest of pkg (nil:
-// none).
+// analyzeEdit checks f; with prev, the analysis of an earlier text of the
+// same document, with edit made (nil: found by comparing the texts), it
+// parses and compiles again only what the change between them touches.
+// Its package is the rest of pkg (nil: none). When stop is set and reports
+// true between the stages (parsing the syntax, lowering, compiling), it
+// gives up and returns nil.
 func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.Sources, stop func() bool) (an *analysis) {
 	if hook := analyzeHook.Load(); hook != nil {
 		(*hook)(f)
@@ -198,26 +187,21 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 	if prev != nil {
 		prevText = prev.checked
 	}
+	var named []string
 	t := project.Check(f, project.Request{
 		Prev: prevText, Edit: edit, Editing: true,
 		// A _test.gram document alone sees the agent file beside it; the
 		// files a bindings document names are read through namedFiles.
-		Subject: true, ReadNamed: namedFiles.read,
-		Package: pkg, Stop: stop,
+		Subject: true, Package: pkg, Stop: stop,
+		ReadNamed: func(path string) ([]byte, error) {
+			named = append(named, path)
+			return readNamed(path)
+		},
 	})
 	if t == nil {
 		return nil
 	}
 	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
-	an.checked = t
+	an.checked, an.named = t, named
 	return an
-}
-
-// text returns the source text of a span of positions, or "" for a span
-// outside it.
-func (a *analysis) text(s diag.Span) string { return string(a.File.Slice(s)) }
-
-// String describes the analysis for logs.
-func (a *analysis) String() string {
-	return fmt.Sprintf("%s: %d patterns, %d diagnostics", a.File.Path, len(a.Doc.Patterns), len(a.Diags))
 }

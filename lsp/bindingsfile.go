@@ -21,43 +21,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/grammar"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
 
 // mcpServersLabel is the label of the binding that names an mcp.json file.
 const mcpServersLabel = "MCPServers"
-
-// bindingsFiles returns the absolute paths of the files a bindings file
-// names, relative ones taken from its directory.
-func bindingsFiles(f *diag.File, doc *parser.Document) []string {
-	if !project.IsBindings(doc) {
-		return nil
-	}
-	dir := filepath.Dir(f.Path)
-	var out []string
-	for _, p := range doc.Lowered {
-		if !p.Subject.HasLabel(mcpServersLabel) {
-			continue
-		}
-		pr := p.Subject.Prop("file")
-		if pr == nil || pr.Value == nil || pr.Value.Kind() != grammar.ScalarValue {
-			continue
-		}
-		path := pr.Value.Tok.Text()
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		out = append(out, filepath.Clean(path))
-	}
-	return out
-}
 
 // namedFilesChanged forgets the changed files' texts and renews the
 // snapshots of the open bindings files that name one of them.
@@ -68,13 +41,7 @@ func (st *store) namedFilesChanged(paths []string) {
 		changed[filepath.Clean(p)] = true
 	}
 	st.mu.Lock()
-	var renewed []*document
-	for u, d := range st.docs {
-		if names(d.snap, changed) {
-			st.renew(u, d)
-			renewed = append(renewed, d)
-		}
-	}
+	renewed := st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
 	if len(renewed) > 0 {
 		st.publishView()
 	}
@@ -89,16 +56,16 @@ func names(snap *snapshot, changed map[string]bool) bool {
 	if !bytes.Contains(snap.File.Text, []byte(mcpServersLabel)) {
 		return false
 	}
-	an := snap.ready()
+	an := snap.an.Load()
 	if an == nil {
 		if b := snap.base.Load(); b != nil {
-			an = b.ready()
+			an = b.an.Load()
 		}
 	}
 	if an == nil || an.File.Text == nil || !bytes.Equal(an.File.Text, snap.File.Text) {
 		return true
 	}
-	for _, p := range bindingsFiles(an.File, an.Doc) {
+	for _, p := range an.named {
 		if changed[p] {
 			return true
 		}
@@ -109,103 +76,85 @@ func names(snap *snapshot, changed map[string]bool) bool {
 // namedFiles holds the texts of the files bindings files name, for every
 // server of the process; a file is read again when its size or
 // modification time changes, or when a client reports it changed.
-var namedFiles namedFileCache
+var namedFiles statCache[[]byte]
 
 // namedFileReadHook, when set (by tests), is called with the path of
 // every file namedFiles reads from disk.
 var namedFileReadHook func(path string)
 
-// namedFileCache holds the texts of files by path.
-type namedFileCache struct {
-	mu sync.Mutex
-	m  map[string]namedFile
+// readNamed reads the file at path, which a bindings file names, within
+// the limit of project.ReadNamedFile, from the cache when it has not
+// changed.
+func readNamed(path string) ([]byte, error) {
+	return namedFiles.get(path, func(path string) ([]byte, error) {
+		if namedFileReadHook != nil {
+			namedFileReadHook(path)
+		}
+		return project.ReadNamedFile(path)
+	})
 }
 
-// namedFile is the text of a file and the size and modification time it
-// was read at.
-type namedFile struct {
+// statCache keeps what was made of files, by path, as of their size and
+// modification time.
+type statCache[V any] struct {
+	m sync.Map // of statEntry[V]
+}
+
+// statEntry is what was made of a file, and the size and modification
+// time of the file it was made of.
+type statEntry[V any] struct {
 	size int64
 	mod  time.Time
-	data []byte
+	v    V
 }
 
-// read returns the text of the file at path, read within the limit of
-// project.ReadNamedFile, from the cache when the file's size and
-// modification time are those it was read at.
-func (c *namedFileCache) read(path string) ([]byte, error) {
+// get returns what make makes of the file at path, from the cache when
+// the file's size and modification time are those it was made at. What
+// fails is not kept, and a path that is no regular file is made each time
+// (make says why it cannot be read, as gramc check does).
+func (c *statCache[V]) get(path string, make func(path string) (V, error)) (V, error) {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		// Read it to report why it cannot be, as gramc check does.
 		c.forget(path)
-		return c.readDisk(path)
+		return make(path)
 	}
-	c.mu.Lock()
-	e, ok := c.m[path]
-	c.mu.Unlock()
-	if ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
-		return e.data, nil
+	if e, ok := c.m.Load(path); ok {
+		if e := e.(statEntry[V]); e.size == info.Size() && e.mod.Equal(info.ModTime()) {
+			return e.v, nil
+		}
 	}
-	data, err := c.readDisk(path)
+	v, err := make(path)
 	if err != nil {
 		c.forget(path)
-		return nil, err
+		return v, err
 	}
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]namedFile{}
-	}
-	c.m[path] = namedFile{size: info.Size(), mod: info.ModTime(), data: data}
-	c.mu.Unlock()
-	return data, nil
+	c.m.Store(path, statEntry[V]{size: info.Size(), mod: info.ModTime(), v: v})
+	return v, nil
 }
 
-// readDisk reads the file at path from disk.
-func (c *namedFileCache) readDisk(path string) ([]byte, error) {
-	if namedFileReadHook != nil {
-		namedFileReadHook(path)
-	}
-	return project.ReadNamedFile(path)
-}
-
-// forget drops the text of the file at path.
-func (c *namedFileCache) forget(path string) {
-	c.mu.Lock()
-	delete(c.m, filepath.Clean(path))
-	c.mu.Unlock()
+// forget drops what was made of the file at path.
+func (c *statCache[V]) forget(path string) {
+	c.m.Delete(filepath.Clean(path))
 }
 
 // namedWatches are the files named by bindings files that the client was
 // asked to watch.
 type namedWatches struct {
-	mu sync.Mutex
 	// dynamic is set when the client registers watchers dynamically.
-	dynamic bool
-	asked   map[string]bool
-}
-
-// setDynamic records whether the client registers watchers dynamically.
-func (w *namedWatches) setDynamic(on bool) {
-	w.mu.Lock()
-	w.dynamic = on
-	w.mu.Unlock()
+	dynamic atomic.Bool
+	asked   sync.Map // of paths
 }
 
 // fresh returns the paths the client has not been asked to watch yet,
 // and records them as asked; none when the client does not register
 // watchers dynamically.
 func (w *namedWatches) fresh(paths []string) []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.dynamic {
+	if !w.dynamic.Load() {
 		return nil
 	}
 	var out []string
 	for _, p := range paths {
-		if !w.asked[p] {
-			if w.asked == nil {
-				w.asked = map[string]bool{}
-			}
-			w.asked[p] = true
+		if _, asked := w.asked.LoadOrStore(p, true); !asked {
 			out = append(out, p)
 		}
 	}
@@ -216,10 +165,7 @@ func (w *namedWatches) fresh(paths []string) []string {
 // document names, when it is a bindings file, those not asked for
 // before.
 func (s *server) watchNamedFiles(an *analysis) {
-	if an.Doc == nil || !project.IsBindings(an.Doc) {
-		return
-	}
-	paths := s.watches.fresh(bindingsFiles(an.File, an.Doc))
+	paths := s.watches.fresh(an.named)
 	if len(paths) == 0 {
 		return
 	}

@@ -11,8 +11,11 @@
 package lsp
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -26,47 +29,40 @@ import (
 
 // CodeAction answers textDocument/codeAction.
 func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	span := spanOf(an.File, p.Range)
-	want := func(k protocol.CodeActionKind) bool {
-		if len(p.Context.Only) == 0 {
-			return true
-		}
-		for _, o := range p.Context.Only {
-			if k == o || strings.HasPrefix(string(k), string(o)+".") {
-				return true
-			}
-		}
-		return false
-	}
-	out := []protocol.CodeAction{}
-	if want(protocol.QuickFix) {
-		for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
-			if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
-				continue
-			}
-			out = append(out, an.quickFixes(snap.URI, d)...)
-			out = append(out, an.subjectFixes(snap.URI, d)...)
-		}
-	}
-	if want(protocol.Source) {
-		if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
-			out = append(out, protocol.CodeAction{
-				Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
-				Kind:  protocol.Source,
-				Command: &protocol.Command{
-					Title:     "Show JSON Schema",
-					Command:   CommandToolSchema,
-					Arguments: []any{string(snap.URI), t.Name},
-				},
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeAction, error) {
+		span := spanOf(an.File, p.Range)
+		// want reports whether the client asks for the kind k: it or a
+		// kind k is a sub-kind of (quickfix.x of quickfix).
+		want := func(k protocol.CodeActionKind) bool {
+			return len(p.Context.Only) == 0 || slices.ContainsFunc(p.Context.Only, func(o protocol.CodeActionKind) bool {
+				return k == o || strings.HasPrefix(string(k), string(o)+".")
 			})
 		}
-	}
-	return out, nil
+		out := []protocol.CodeAction{}
+		if want(protocol.QuickFix) {
+			for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
+				if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
+					continue
+				}
+				out = append(out, an.quickFixes(snap.URI, d)...)
+				out = append(out, an.subjectFixes(snap.URI, d)...)
+			}
+		}
+		if want(protocol.Source) {
+			if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
+				out = append(out, protocol.CodeAction{
+					Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
+					Kind:  protocol.Source,
+					Command: &protocol.Command{
+						Title:     "Show JSON Schema",
+						Command:   CommandToolSchema,
+						Arguments: []any{string(snap.URI), t.Name},
+					},
+				})
+			}
+		}
+		return out, nil
+	})
 }
 
 // quickFixes returns the quick fixes of a diagnostic.
@@ -92,20 +88,12 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	if len(d.Fixes) > 0 {
 		return out
 	}
-	switch d.Code {
-	case schema.CodeMissingDescription:
-		if e, ok := a.addProperty(d.Span, "description", `"What the tool does"`); ok {
-			fix("Add a description", []diag.Edit{e}, true)
+	if m, ok := missingProperties[d.Code]; ok {
+		if e, ok := a.addProperty(d.Span, m.key, m.value); ok {
+			fix(m.title, []diag.Edit{e}, true)
 		}
-	case schema.CodeMissingInstruction:
-		if e, ok := a.addProperty(d.Span, "instruction", `"You are a helpful assistant."`); ok {
-			fix("Add an instruction", []diag.Edit{e}, true)
-		}
-	case schema.CodeMissingModel:
-		if e, ok := a.addProperty(d.Span, "model", `"OpenAI/gpt-4o-mini"`); ok {
-			fix("Add a model", []diag.Edit{e}, true)
-		}
-	case schema.CodeUnusedTool:
+	}
+	if d.Code == schema.CodeUnusedTool {
 		if dl := a.Index().NameDecl(d.Span); dl != nil && dl.Kind == ide.KindTool {
 			fix("Remove the unused tool "+dl.Tool.Name, []diag.Edit{a.removal(dl.Tool.Span)}, false)
 		}
@@ -113,30 +101,28 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	return out
 }
 
+// missingProperties are the quick fixes of the diagnostics of a missing
+// property, by code: their titles and the property they add.
+var missingProperties = map[string]struct{ title, key, value string }{
+	schema.CodeMissingDescription: {"Add a description", "description", `"What the tool does"`},
+	schema.CodeMissingInstruction: {"Add an instruction", "instruction", `"You are a helpful assistant."`},
+	schema.CodeMissingModel:       {"Add a model", "model", `"OpenAI/gpt-4o-mini"`},
+}
+
 // addProperty returns an edit adding key: value to the record of the
-// declaration named at name (the span a missing-property diagnostic is
-// reported at), and whether there is one: the property is missing, not just
-// empty.
+// declaration (an agent or a tool) named at name (the span a
+// missing-property diagnostic is reported at), and whether there is one:
+// the property is missing, not just empty.
 func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bool) {
-	d := a.Index().NameDecl(name)
-	if d == nil {
+	p := a.Index().DefPattern(name)
+	if p == nil {
 		return diag.Edit{}, false
 	}
-	var s *grammar.Subject
-	switch d.Kind {
-	case ide.KindAgent, ide.KindTool, ide.KindRecord:
-		p := a.Index().DefPattern(name)
-		if p == nil {
-			return diag.Edit{}, false
-		}
-		sp, ok := p.Syntax().(*grammar.SubjectPattern)
-		if !ok || sp.Subject == nil {
-			return diag.Edit{}, false
-		}
-		s = sp.Subject
-	default:
+	sp, ok := p.Syntax().(*grammar.SubjectPattern)
+	if !ok || sp.Subject == nil {
 		return diag.Edit{}, false
 	}
+	s := sp.Subject
 	entry := key + ": " + value
 	r := s.Record
 	if r == nil {
@@ -168,13 +154,8 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 
 // lineEnding returns the line ending of text's first line.
 func lineEnding(text []byte) string {
-	for i, c := range text {
-		if c == '\n' {
-			if i > 0 && text[i-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
-		}
+	if i := bytes.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
+		return "\r\n"
 	}
 	return "\n"
 }
@@ -192,18 +173,16 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 	if ls == 0 || t[ls-1] == '\n' {
 		start = ls
 	}
-	e := end
-	for e < len(t) && (t[e] == ' ' || t[e] == '\t' || t[e] == '\r') {
-		e++
+	blanksFrom := func(i int) int {
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
+			i++
+		}
+		return i
 	}
-	if e < len(t) && t[e] == '\n' && start == ls {
+	if e := blanksFrom(end); e < len(t) && t[e] == '\n' && start == ls {
 		end = e + 1
 		// And one blank line after it.
-		b := end
-		for b < len(t) && (t[b] == ' ' || t[b] == '\t' || t[b] == '\r') {
-			b++
-		}
-		if b < len(t) && t[b] == '\n' {
+		if b := blanksFrom(end); b < len(t) && t[b] == '\n' {
 			end = b + 1
 		}
 	}
@@ -246,7 +225,8 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if len(p.Arguments) < 2 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command takes a document URI and a position or a tool name")
 	}
-	u, ok := p.Arguments[0].(string)
+	args := slices.Concat(p.Arguments, make([]any, 2)) // the optional ones nil when absent
+	u, ok := args[0].(string)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
 	}
@@ -254,74 +234,66 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err != nil {
 		return nil, err
 	}
-	an := snap.Analysis()
-	var t *schema.Tool
-	var ag *schema.Agent
-	switch arg := p.Arguments[1].(type) {
-	case string:
-		t = an.Prog.Tool(arg)
-		if t == nil {
-			ag = an.Prog.Agent(arg)
-		}
-		if t == nil && ag == nil {
-			var names []string
-			for _, tool := range an.Prog.Tools {
-				names = append(names, tool.Name)
-			}
-			known := "the document declares no tool"
-			if len(names) > 0 {
-				known = "the tools are: " + strings.Join(names, ", ")
-			}
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
-		}
-	case map[string]any:
-		line, _ := arg["line"].(float64)
-		char, _ := arg["character"].(float64)
-		off := posOf(an.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
-		t = an.toolAt(off)
-		if t == nil {
-			ag = agentAt(an.Prog, off)
-		}
-	default:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
-	}
+	t, ag, err := snap.Analysis().schemaTarget(args[1], u)
 	if t == nil && ag == nil {
-		return nil, nil
+		return nil, err
 	}
-	f := schema.FormatJSONSchema
-	if len(p.Arguments) > 2 {
-		if s, ok := p.Arguments[2].(string); ok && s != "" {
-			f = schema.Format(s)
-		}
-	}
-	strict := false
-	if len(p.Arguments) > 3 {
-		b, ok := p.Arguments[3].(bool)
-		if !ok {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")
-		}
-		strict = b
+	f, _ := args[2].(string)
+	f = cmp.Or(f, string(schema.FormatJSONSchema))
+	strict, ok := args[3].(bool)
+	if !ok && args[3] != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fourth argument, strict, is true or false")
 	}
 	tools := []*schema.Tool{t}
 	if t == nil {
 		tools = ag.Tools
 	}
-	out := schema.Emit(f, tools, strict)
-	if out == nil {
+	out := schema.Emit(schema.Format(f), tools, strict)
+	switch {
+	case out == nil:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown format %q: use jsonschema, openai or mcp", f)
-	}
-	if t == nil {
+	case t == nil:
 		return out, nil
 	}
 	return out[0], nil
 }
 
-// agentAt returns the agent whose pattern contains off, or nil.
-func agentAt(prog *schema.Program, off int) *schema.Agent {
-	for _, a := range prog.Agents {
-		if a.Span.Start <= off && off <= a.Span.End {
-			return a
+// schemaTarget returns the tool, or else the agent, whose schema the tool
+// schema command of the document u shows: named by arg, or at the
+// position arg ({line, character}), the agent when it is on one outside
+// its tools; neither when there is none at the position, and an error
+// when arg is neither or names neither.
+func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent, error) {
+	switch arg := arg.(type) {
+	case string:
+		if t := a.Prog.Tool(arg); t != nil {
+			return t, nil, nil
 		}
+		if ag := a.Prog.Agent(arg); ag != nil {
+			return nil, ag, nil
+		}
+		known := "the document declares no tool"
+		if len(a.Prog.Tools) > 0 {
+			names := make([]string, len(a.Prog.Tools))
+			for i, t := range a.Prog.Tools {
+				names[i] = t.Name
+			}
+			known = "the tools are: " + strings.Join(names, ", ")
+		}
+		return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
+	case map[string]any:
+		line, _ := arg["line"].(float64)
+		char, _ := arg["character"].(float64)
+		off := posOf(a.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
+		if t := a.toolAt(off); t != nil {
+			return t, nil, nil
+		}
+		for _, ag := range a.Prog.Agents {
+			if ag.Span.Start <= off && off <= ag.Span.End {
+				return nil, ag, nil
+			}
+		}
+		return nil, nil, nil
 	}
-	return nil
+	return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the second argument is a position or a tool name")
 }

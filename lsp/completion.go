@@ -20,30 +20,20 @@ import (
 
 // Completion answers textDocument/completion.
 func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	items, more := an.completeAt(offsetOf(an.File, p.Position))
-	withURI(items, p.TextDocument.URI)
-	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.CompletionList, error) {
+		items, more := an.completeAt(offsetOf(an.File, p.Position), p.TextDocument.URI)
+		return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
+	})
 }
 
-// complete returns the completion items at off.
-func (a *analysis) complete(off int) []protocol.CompletionItem {
-	items, _ := a.completeAt(off)
-	return items
-}
-
-// completeAt returns the completion items at the byte offset off, and
-// whether names were left out (see ide.MaxCompletions).
-func (a *analysis) completeAt(off int) ([]protocol.CompletionItem, bool) {
+// completeAt returns the completion items at the byte offset off of the
+// document u, and whether names were left out (see ide.MaxCompletions).
+func (a *analysis) completeAt(off int, u protocol.DocumentURI) ([]protocol.CompletionItem, bool) {
 	cs := a.Complete(off)
 	wr := byteRangeOf(a.File, cs.Span)
 	items := make([]protocol.CompletionItem, len(cs.Items))
 	for i, c := range cs.Items {
-		items[i] = completionItem(c, wr, i)
+		items[i] = completionItem(c, wr, i, u)
 	}
 	return items, cs.Incomplete
 }
@@ -63,11 +53,11 @@ var completionKinds = map[string]protocol.CompletionItemKind{
 	"snippet":   protocol.CompletionItemKindSnippet,
 }
 
-// completionItem returns the completion c, the i-th of its list, as a
-// protocol item replacing the range wr. A key's field with no default is
+// completionItem returns the completion c, the i-th of its list in the
+// document u, as a protocol item replacing the range wr. A key's field with no default is
 // sent in the short form, $1 (package ide writes ${1}, which the
 // playground's editor reads).
-func completionItem(c ide.Completion, wr protocol.Range, i int) protocol.CompletionItem {
+func completionItem(c ide.Completion, wr protocol.Range, i int, u protocol.DocumentURI) protocol.CompletionItem {
 	it := protocol.CompletionItem{
 		Label:    c.Label,
 		Kind:     completionKinds[c.Kind],
@@ -90,7 +80,7 @@ func completionItem(c ide.Completion, wr protocol.Range, i int) protocol.Complet
 	}
 	if c.Resolve != "" {
 		// The signature and description come on resolve.
-		it.Data = completionData{Tool: c.Resolve}
+		it.Data = completionData{URI: u, Tool: c.Resolve}
 	}
 	return it
 }

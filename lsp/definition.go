@@ -14,16 +14,13 @@ import (
 
 // Definition answers textDocument/definition.
 func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) ([]protocol.Location, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	loc, ok := an.Definition(offsetOf(an.File, p.Position))
-	if !ok {
-		return nil, nil
-	}
-	return []protocol.Location{locationOf(snap.URI, an, loc)}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.Location, error) {
+		loc, ok := an.Definition(offsetOf(an.File, p.Position))
+		if !ok {
+			return nil, nil
+		}
+		return []protocol.Location{locationOf(snap.URI, an, loc)}, nil
+	})
 }
 
 // locationOf returns the protocol location of a place package ide gives:

@@ -107,7 +107,7 @@ func toLSPDiagnostic(f *diag.File, u protocol.DocumentURI, d diag.Diagnostic) pr
 	}
 	pd := protocol.Diagnostic{
 		Range:    rangeOf(f, d.Span),
-		Severity: lspSeverity(d.Severity),
+		Severity: protocol.DiagnosticSeverity(d.Severity), // the same numbers
 		Code:     d.Code,
 		Source:   "gram",
 		Message:  msg,
@@ -123,17 +123,4 @@ func toLSPDiagnostic(f *diag.File, u protocol.DocumentURI, d diag.Diagnostic) pr
 		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 	}
 	return pd
-}
-
-// lspSeverity converts a severity.
-func lspSeverity(s diag.Severity) protocol.DiagnosticSeverity {
-	switch s {
-	case diag.Error:
-		return protocol.DiagnosticSeverityError
-	case diag.Warning:
-		return protocol.DiagnosticSeverityWarning
-	case diag.Info:
-		return protocol.DiagnosticSeverityInformation
-	}
-	return protocol.DiagnosticSeverityHint
 }

@@ -62,7 +62,7 @@
 // What is under the cursor, what a name refers to, what hover says of it
 // and what may be typed there are package ide's, which the browser
 // playground is built on: the analysis of a document is an ide.Analysis,
-// with the other member files of its package (ide.Package), and hover,
+// with the other member files of its package (ide.Analysis.Others), and hover,
 // definition and completion here turn the client's positions into its
 // byte offsets and its answers into protocol types. References, rename,
 // highlights, symbols, code actions and semantic tokens read its index of

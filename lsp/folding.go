@@ -6,8 +6,9 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -17,18 +18,15 @@ import (
 
 // FoldingRanges answers textDocument/foldingRange.
 func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	return snap.Analysis().foldingRanges(), nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.FoldingRange, error) {
+		return an.foldingRanges(), nil
+	})
 }
 
 // foldingRanges returns the document's folding ranges, sorted.
 func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	f := a.File
 	var out []protocol.FoldingRange
-	seen := map[[2]uint32]bool{}
 	add := func(s diag.Span, closing int, kind protocol.FoldingRangeKind) {
 		s = f.Resolve(s)
 		start, end := f.OffsetLSP(s.Start), f.OffsetLSP(max(s.Start, s.End-1))
@@ -36,15 +34,9 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 		if closing > 0 && endLine > start.Line && onlySpaceBefore(f, s.End-closing) {
 			endLine--
 		}
-		if endLine <= start.Line {
-			return
+		if endLine > start.Line {
+			out = append(out, protocol.FoldingRange{StartLine: uint32(start.Line), EndLine: uint32(endLine), Kind: kind})
 		}
-		key := [2]uint32{uint32(start.Line), uint32(endLine)}
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		out = append(out, protocol.FoldingRange{StartLine: uint32(start.Line), EndLine: uint32(endLine), Kind: kind})
 	}
 	if h := a.Doc.Header; h != nil {
 		add(h.Span(), 1, protocol.RegionFoldingRange)
@@ -64,13 +56,11 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 		}
 		i = j + 1
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].StartLine != out[j].StartLine {
-			return out[i].StartLine < out[j].StartLine
-		}
-		return out[i].EndLine > out[j].EndLine
+	// Sorted, the widest first, each range once (the first added).
+	slices.SortStableFunc(out, func(x, y protocol.FoldingRange) int {
+		return cmp.Or(cmp.Compare(x.StartLine, y.StartLine), cmp.Compare(y.EndLine, x.EndLine))
 	})
-	return out
+	return slices.CompactFunc(out, func(x, y protocol.FoldingRange) bool { return x.StartLine == y.StartLine && x.EndLine == y.EndLine })
 }
 
 // onlySpaceBefore reports whether only blanks precede off on its line. The

@@ -363,3 +363,16 @@ func sleep() { time.Sleep(5 * time.Millisecond) }
 
 // errorsAs is errors.As.
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// analyze checks f alone; with prev, the analysis of an earlier text of
+// the same document, it parses and compiles again only what the change
+// between them touches.
+func analyze(f *diag.File, prev *analysis, stop func() bool) *analysis {
+	return analyzeEdit(f, prev, nil, nil, stop)
+}
+
+// complete returns the completion items at off.
+func (a *analysis) complete(off int) []protocol.CompletionItem {
+	items, _ := a.completeAt(off, "")
+	return items
+}

@@ -13,15 +13,12 @@ import (
 
 // Hover answers textDocument/hover.
 func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	h, ok := an.Hover(offsetOf(an.File, p.Position))
-	if !ok {
-		return nil, nil
-	}
-	r := byteRangeOf(an.File, h.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.Hover, error) {
+		h, ok := an.Hover(offsetOf(an.File, p.Position))
+		if !ok {
+			return nil, nil
+		}
+		r := byteRangeOf(an.File, h.Span)
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
+	})
 }

@@ -6,7 +6,6 @@ package lsp
 
 import (
 	"context"
-	"sort"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -20,9 +19,6 @@ type inlayHintParams struct {
 	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 	Range        protocol.Range                  `json:"range"`
 }
-
-// document returns the document the request is about.
-func (p *inlayHintParams) document() protocol.DocumentURI { return p.TextDocument.URI }
 
 // inlayHint is an InlayHint.
 type inlayHint struct {
@@ -39,7 +35,7 @@ const inlayHintKindType = 1
 // inlayHint answers textDocument/inlayHint.
 func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p inlayHintParams
-	an, err := s.rawAnalysis(ctx, req, &p)
+	an, err := s.rawAnalysis(ctx, req, &p, &p.TextDocument)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}
@@ -49,11 +45,7 @@ func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req json
 // inlayHints returns the hints of the parameters whose node ends in span (of
 // byte offsets), in source order.
 func (a *analysis) inlayHints(span diag.Span) []inlayHint {
-	type hint struct {
-		off int
-		h   inlayHint
-	}
-	var hs []hint
+	var hs []inlayHint
 	f := a.File
 	for _, t := range a.Prog.Tools {
 		if ts := f.Resolve(t.Span); ts.End < span.Start || ts.Start > span.End {
@@ -71,19 +63,15 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 			case !p.Required():
 				label += ", optional"
 			}
-			hs = append(hs, hint{end, inlayHint{
+			hs = append(hs, inlayHint{
 				Position:    positionOf(a.File, p.Span.End),
 				Label:       label,
 				Kind:        inlayHintKindType,
 				Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: "`" + p.Name + "` " + ide.ParamSummary(p)},
 				PaddingLeft: true,
-			}})
+			})
 		}
 	}
-	sort.SliceStable(hs, func(i, j int) bool { return hs[i].off < hs[j].off })
-	out := make([]inlayHint, len(hs))
-	for i, h := range hs {
-		out[i] = h.h
-	}
-	return out
+	sortStableBy(hs, func(h *inlayHint) int { return int(h.Position.Line)<<32 | int(h.Position.Character) })
+	return hs
 }

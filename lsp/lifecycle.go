@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -89,12 +90,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	if len(req.Params()) > 0 && !decode(ctx, reply, req, &p) {
 		return nil
 	}
-	var folders []string
-	for _, f := range p.WorkspaceFolders {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			folders = append(folders, path)
-		}
-	}
+	folders := folderPaths(p.WorkspaceFolders)
 	if len(folders) == 0 {
 		if path := uriPath(p.RootURI); path != "" {
 			folders = append(folders, path)
@@ -102,26 +98,17 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 			folders = append(folders, p.RootPath)
 		}
 	}
-	s.ws.setFolders(folders)
+	s.ws.updateFolders(folders, nil)
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
-		s.watches.setDynamic(w.DidChangeWatchedFiles.DynamicRegistration)
+		s.watches.dynamic.Store(w.DidChangeWatchedFiles.DynamicRegistration)
 	}
 	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))
 	s.log.Info("initialize", "folders", folders)
-	version := s.opts.Version
-	if version == "" {
-		version = "devel"
-	}
 	return reply(ctx, initializeResult{
 		Capabilities: serverCapabilities(),
-		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: version},
+		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: cmp.Or(s.opts.Version, "devel")},
 	}, nil)
-}
-
-// initialized handles the initialized notification.
-func (s *server) initialized(context.Context, jsonrpc2.Replier, jsonrpc2.Request) error {
-	return nil
 }
 
 // shutdown answers the shutdown request: diagnostics stop, and every later
@@ -133,28 +120,22 @@ func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc
 	return reply(ctx, nil, nil)
 }
 
-// Initialize implements [protocol.Server]; initialize is answered by the
-// server's own handler, which announces LSP 3.17 capabilities.
-func (s *server) Initialize(context.Context, *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	return &protocol.InitializeResult{Capabilities: serverCapabilities().ServerCapabilities}, nil
-}
-
 // DidChangeWorkspaceFolders updates the folders searched for workspace
 // symbols.
 func (s *server) DidChangeWorkspaceFolders(_ context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
-	var add, remove []string
-	for _, f := range p.Event.Added {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			add = append(add, path)
-		}
-	}
-	for _, f := range p.Event.Removed {
-		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
-			remove = append(remove, path)
-		}
-	}
-	s.ws.updateFolders(add, remove)
+	s.ws.updateFolders(folderPaths(p.Event.Added), folderPaths(p.Event.Removed))
 	return nil
+}
+
+// folderPaths returns the paths of the workspace folders that are files.
+func folderPaths(folders []protocol.WorkspaceFolder) []string {
+	var out []string
+	for _, f := range folders {
+		if path := uriPath(protocol.DocumentURI(f.URI)); path != "" {
+			out = append(out, path)
+		}
+	}
+	return out
 }
 
 // DidChangeWatchedFiles forgets what the server knows of changed files,
@@ -172,35 +153,15 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 	return nil
 }
 
-// SetTrace accepts a trace setting; the server's log is set by its options.
-func (s *server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
-
-// rawParams decodes the raw parameters of a request the protocol package
-// does not know.
-func rawParams(req jsonrpc2.Request, v any) error {
-	if len(req.Params()) == 0 {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
-	}
-	if err := json.Unmarshal(req.Params(), v); err != nil {
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
-	}
-	return nil
-}
-
-// documentParams are the parameters of a request about one document.
-type documentParams interface {
-	document() protocol.DocumentURI
-}
-
 // rawAnalysis decodes into p the raw parameters of a request the protocol
-// package does not know, and returns the analysis of the document they name.
-func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p documentParams) (*analysis, error) {
-	if err := rawParams(req, p); err != nil {
-		return nil, err
+// package does not know, and returns the analysis of the document doc
+// they name.
+func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p any, doc *protocol.TextDocumentIdentifier) (*analysis, error) {
+	if len(req.Params()) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
 	}
-	snap, err := s.snapshot(ctx, p.document())
-	if err != nil {
-		return nil, err
+	if err := json.Unmarshal(req.Params(), p); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
 	}
-	return snap.Analysis(), nil
+	return withAnalysis(ctx, s, doc.URI, func(_ *snapshot, an *analysis) (*analysis, error) { return an, nil })
 }

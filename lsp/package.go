@@ -40,15 +40,11 @@ import (
 // listDir returns the .gram files of the directory of the document u, or
 // nil when it is not a file or the directory cannot be read.
 func listDir(u protocol.DocumentURI) (string, []string) {
-	path := uriPath(u)
-	if path == "" {
+	dir := dirOf(u)
+	if dir == "" {
 		return "", nil
 	}
-	dir := filepath.Dir(path)
-	paths, err := project.Files(dir)
-	if err != nil {
-		return dir, nil
-	}
+	paths, _ := project.Files(dir) // none when it cannot be read
 	return dir, paths
 }
 
@@ -80,14 +76,11 @@ func (st *store) inputs(u protocol.DocumentURI) *project.Sources {
 			paths = append(paths, p)
 		}
 	}
-	var open map[string]*diag.File
+	open := map[string]*diag.File{}
 	for ou, d := range st.docs {
 		op := uriPath(ou)
 		if ou == u || op == "" || op == path || filepath.Dir(op) != dir || !strings.HasSuffix(op, ".gram") {
 			continue
-		}
-		if open == nil {
-			open = map[string]*diag.File{}
 		}
 		open[op] = d.snap.File
 		if !slices.Contains(paths, op) {
@@ -109,14 +102,18 @@ func (st *store) renewDir(dir string, except protocol.DocumentURI) []*document {
 	if dir == "" {
 		return nil
 	}
+	return st.renewWhere(func(u protocol.DocumentURI, _ *document) bool { return u != except && dirOf(u) == dir })
+}
+
+// renewWhere renews the open documents match selects (see renew) and
+// returns them; st.mu must be held.
+func (st *store) renewWhere(match func(protocol.DocumentURI, *document) bool) []*document {
 	var out []*document
 	for u, d := range st.docs {
-		p := uriPath(u)
-		if u == except || p == "" || filepath.Dir(p) != dir {
-			continue
+		if match(u, d) {
+			st.renew(u, d)
+			out = append(out, d)
 		}
-		st.renew(u, d)
-		out = append(out, d)
 	}
 	return out
 }
@@ -165,10 +162,7 @@ func (st *store) filesChanged(paths []string) {
 		}
 	}
 	for dir := range dirs {
-		list, err := project.Files(dir)
-		if err != nil {
-			list = nil
-		}
+		list, _ := project.Files(dir)
 		st.sources.Forget(dir)
 		st.mu.Lock()
 		_, known := st.dirs[dir]

@@ -8,74 +8,50 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/gramlang/gram/ide"
 )
 
 // References answers textDocument/references: for a name of the package
 // (a top-level tool, an agent or a record), in every member file of the
 // package (see xref.go).
 func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	ix := an.Index()
-	o, ok := ix.At(posOf(an.File, p.Position))
-	if !ok {
-		return nil, nil
-	}
-	if name, ok := an.packageName(o); ok {
-		return an.packageReferences(snap.URI, name, p.Context.IncludeDeclaration), nil
-	}
-	if !o.Resolved() {
-		return nil, nil
-	}
-	occs := ix.OccurrencesOf(o.Def)
-	var out []protocol.Location
-	for i, r := range occs {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.Location, error) {
+		o, ok := an.Index().At(posOf(an.File, p.Position))
+		if !ok {
+			return nil, nil
 		}
-		if r.IsDef && !p.Context.IncludeDeclaration {
-			continue
+		var out []protocol.Location
+		for _, pf := range an.occurrencesOf(snap.URI, o) {
+			for i, r := range pf.occs {
+				if i%256 == 0 && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				if !r.IsDef || p.Context.IncludeDeclaration {
+					out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, r.Span)})
+				}
+			}
 		}
-		out = append(out, protocol.Location{URI: snap.URI, Range: rangeOf(an.File, r.Span)})
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
-// DocumentHighlight answers textDocument/documentHighlight: the definition
-// is a write, the references are reads.
+// DocumentHighlight answers textDocument/documentHighlight: every
+// occurrence of the identity under the cursor in the document; the
+// definition is a write, the references are reads.
 func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
-	_, an, occs, err := s.occurrencesAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil || occs == nil {
-		return nil, err
-	}
-	var out []protocol.DocumentHighlight
-	for _, r := range occs {
-		kind := protocol.DocumentHighlightKindRead
-		if r.IsDef {
-			kind = protocol.DocumentHighlightKindWrite
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.DocumentHighlight, error) {
+		ix := an.Index()
+		o, ok := ix.At(posOf(an.File, p.Position))
+		if !ok || !o.Resolved() {
+			return nil, nil
 		}
-		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
-	}
-	return out, nil
-}
-
-// occurrencesAt returns every occurrence of the identity at pos (its
-// definition and its references), or nil when no resolved identity is there.
-func (s *server) occurrencesAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, []*ide.Occurrence, error) {
-	snap, err := s.snapshot(ctx, uri)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	an := snap.Analysis()
-	ix := an.Index()
-	o, ok := ix.At(posOf(an.File, pos))
-	if !ok || !o.Resolved() {
-		return snap, an, nil, nil
-	}
-	return snap, an, ix.OccurrencesOf(o.Def), nil
+		var out []protocol.DocumentHighlight
+		for _, r := range ix.OccurrencesOf(o.Def) {
+			kind := protocol.DocumentHighlightKindRead
+			if r.IsDef {
+				kind = protocol.DocumentHighlightKindWrite
+			}
+			out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
+		}
+		return out, nil
+	})
 }

@@ -11,6 +11,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -24,34 +25,43 @@ import (
 // PrepareRename answers textDocument/prepareRename with the range of the
 // identity under the cursor.
 func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
-	_, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil {
-		return nil, err
-	}
-	r := rangeOf(an.File, o.Span)
-	return &r, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.Range, error) {
+		o, err := an.renameTarget(posOf(an.File, p.Position))
+		if err != nil {
+			return nil, err
+		}
+		r := rangeOf(an.File, o.Span)
+		return &r, nil
+	})
 }
 
 // Rename answers textDocument/rename.
 func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	snap, an, o, err := s.renameTargetAt(ctx, p.TextDocument.URI, p.Position)
-	if err != nil {
-		return nil, err
-	}
-	if name, ok := an.packageName(o); ok {
-		// A name of the package: renamed in every member file (see
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) (*protocol.WorkspaceEdit, error) {
+		o, err := an.renameTarget(posOf(an.File, p.Position))
+		if err != nil {
+			return nil, err
+		}
+		// A name of the package is renamed in every member file (see
 		// xref.go).
-		return an.packageRename(snap.URI, name, p.NewName)
-	}
-	text, err := an.checkNewName(o, p.NewName)
-	if err != nil {
-		return nil, err
-	}
-	var edits []protocol.TextEdit
-	for _, r := range an.Index().OccurrencesOf(o.Def) {
-		edits = append(edits, protocol.TextEdit{Range: rangeOf(an.File, r.Span), NewText: text})
-	}
-	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: edits}}, nil
+		files := an.occurrencesOf(snap.URI, o)
+		var text string
+		if an.isPackageName(o) {
+			text, err = packageNewName(files, o.Name, p.NewName)
+		} else {
+			text, err = an.checkNewName(o, p.NewName)
+		}
+		if err != nil {
+			return nil, err
+		}
+		changes := map[protocol.DocumentURI][]protocol.TextEdit{}
+		for _, pf := range files {
+			for _, r := range pf.occs {
+				changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, r.Span), NewText: renamed(string(pf.an.File.Slice(r.Span)), text)})
+			}
+		}
+		return &protocol.WorkspaceEdit{Changes: changes}, nil
+	})
 }
 
 // keywords are the names a user cannot give an identity by renaming: the
@@ -64,24 +74,12 @@ func isKeyword(name string) bool {
 	return schema.IsBuiltinType(name)
 }
 
-// renameTargetAt returns the snapshot of the document at uri, its analysis
-// and the occurrence to rename at pos, or an error saying why there is none.
-func (s *server) renameTargetAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*snapshot, *analysis, *ide.Occurrence, error) {
-	snap, err := s.snapshot(ctx, uri)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	an := snap.Analysis()
-	o, err := an.renameTarget(posOf(an.File, pos))
-	return snap, an, o, err
-}
-
 // renameTarget returns the occurrence to rename at off, or an error saying
 // why there is none.
 func (a *analysis) renameTarget(off int) (*ide.Occurrence, error) {
 	if o, ok := a.Index().At(off); ok {
 		if !o.Resolved() {
-			if _, ok := a.packageName(o); ok {
+			if a.isPackageName(o) {
 				// Declared by another file of the package.
 				return o, nil
 			}
@@ -124,34 +122,23 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
-	topIdents, topPatterns := a.topNames()
-	if d := ix.DefPattern(o.Def); d != nil && topPatterns[d] || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
-		if at, taken := topIdents[name]; taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
+	if d := ix.DefPattern(o.Def); d != nil && slices.Contains(a.Doc.Lowered, d) || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
+		if at, taken := a.topNames()[name]; taken {
+			return bad("%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
 	}
-	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == ide.KindParam || d.Kind == ide.KindField) {
-		var taken bool
-		if d.Tool != nil {
-			taken = d.Tool.Param(name) != nil
-		} else if d.Record != nil {
-			taken = d.Record.Field(name) != nil
-		}
-		if taken {
-			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s %s already exists", d.Kind, name)
-		}
+	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == ide.KindParam && d.Tool.Param(name) != nil || d.Kind == ide.KindField && d.Record.Field(name) != nil) {
+		return bad("%s %s already exists", d.Kind, name)
 	}
 	return name, nil
 }
 
 // topNames returns where each identity of a top-level pattern (or of the
-// pattern an annotation wraps) is first named, and the top-level patterns:
-// rename checks a new name against them.
-func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
-	n := len(a.Doc.Lowered)
-	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
+// pattern an annotation wraps) is first named: rename checks a new name
+// against them.
+func (a *analysis) topNames() map[string]diag.Span {
+	idents := make(map[string]diag.Span, len(a.Doc.Lowered))
 	for _, p := range a.Doc.Lowered {
-		tops[p] = true
 		q := p
 		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
 			q = q.Elements[0]
@@ -162,5 +149,5 @@ func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
 			}
 		}
 	}
-	return idents, tops
+	return idents
 }

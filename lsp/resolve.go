@@ -19,16 +19,6 @@ type completionData struct {
 	Tool string               `json:"tool"`
 }
 
-// withURI records the document in the items to be resolved.
-func withURI(items []protocol.CompletionItem, u protocol.DocumentURI) {
-	for i := range items {
-		if d, ok := items[i].Data.(completionData); ok {
-			d.URI = u
-			items[i].Data = d
-		}
-	}
-}
-
 // CompletionResolve answers completionItem/resolve: it adds a tool's
 // signature and description to its item. An item it cannot resolve (the
 // document was closed, the tool renamed) comes back as it was.

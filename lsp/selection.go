@@ -23,13 +23,10 @@ type selectionRangeParams struct {
 	Positions    []protocol.Position             `json:"positions"`
 }
 
-// document returns the document the request is about.
-func (p *selectionRangeParams) document() protocol.DocumentURI { return p.TextDocument.URI }
-
 // selectionRange answers textDocument/selectionRange.
 func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p selectionRangeParams
-	an, err := s.rawAnalysis(ctx, req, &p)
+	an, err := s.rawAnalysis(ctx, req, &p, &p.TextDocument)
 	if err != nil {
 		return reply(ctx, nil, err)
 	}
@@ -73,8 +70,7 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	}
 	var parent *protocol.SelectionRange
 	for i := len(chain) - 1; i >= 0; i-- {
-		r := &protocol.SelectionRange{Range: rangeOf(a.File, chain[i]), Parent: parent}
-		parent = r
+		parent = &protocol.SelectionRange{Range: rangeOf(a.File, chain[i]), Parent: parent}
 	}
 	return *parent
 }

@@ -83,15 +83,13 @@ func semanticLegend() protocol.SemanticTokensLegend {
 
 // SemanticTokensFull answers textDocument/semanticTokens/full.
 func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	toks, err := snap.Analysis().semanticTokens(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &protocol.SemanticTokens{Data: encodeTokens(snap.Analysis().File, toks)}, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.SemanticTokens, error) {
+		toks, err := an.semanticTokens(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
+	})
 }
 
 // semToken is a token before encoding.
@@ -120,7 +118,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		case ide.SynIdent, ide.SynRef:
 			typ, mods := uint32(tokPattern), uint32(0)
 			if o := ix.Exact(s); o != nil {
-				typ = roleToken(o.Kind)
+				typ = kindTokens[o.Kind]
 				if o.IsDef {
 					mods |= modDeclaration
 				}
@@ -129,7 +127,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		case ide.SynLabel:
 			name := it.Tok.Text()
 			switch {
-			case name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel:
+			case isLanguageLabel(name):
 				add(s, tokKeyword, 0)
 			case ix.Exact(s) != nil:
 				add(s, tokRecord, 0)
@@ -166,7 +164,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	}
 	var bad []semToken
 	for _, b := range a.Doc.Bad {
-		bad = append(bad, a.lexTokens(f.Resolve(b))...)
+		a.lexSpan(f.Resolve(b), false, &bad)
 	}
 	out = mergeTokens(out, comments, bad)
 	// Drop overlaps (a comment inside text that did not parse, say).
@@ -219,25 +217,11 @@ func mergeTokens(lists ...[]semToken) []semToken {
 	}
 }
 
-// roleToken returns the token type of an identity's role.
-func roleToken(r ide.Kind) uint32 {
-	switch r {
-	case ide.KindAgent:
-		return tokAgent
-	case ide.KindTool:
-		return tokTool
-	case ide.KindParam:
-		return tokParameter
-	case ide.KindField:
-		return tokField
-	case ide.KindRecord:
-		return tokRecord
-	case ide.KindNode:
-		return tokNode
-	case ide.KindRelationship:
-		return tokRelationship
-	}
-	return tokPattern
+// kindTokens are the token types of the kinds of identities.
+var kindTokens = [...]uint32{
+	ide.KindOther: tokPattern, ide.KindAgent: tokAgent, ide.KindTool: tokTool,
+	ide.KindParam: tokParameter, ide.KindField: tokField, ide.KindRecord: tokRecord,
+	ide.KindReturn: tokPattern, ide.KindNode: tokNode, ide.KindRelationship: tokRelationship,
 }
 
 // valueToken returns the token type of a value.
@@ -259,15 +243,10 @@ func valueToken(it ide.SyntaxItem, ix *ide.Index) uint32 {
 	return tokSymbol
 }
 
-// lexTokens colours text that did not parse, token by token.
-func (a *analysis) lexTokens(s diag.Span) []semToken {
-	var out []semToken
-	a.lexSpan(s, false, &out)
-	return out
-}
-
-// lexSpan colours the tokens of span s, a record's inside when inRecord is
-// set; a record lexed whole is coloured inside the same way.
+// lexSpan colours text that did not parse, token by token: the tokens of
+// span s, a record's inside when inRecord is set; a record lexed whole is
+// coloured inside the same way. A symbol is a key before a separator in a
+// record, and a label after one outside.
 func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	var toks []grammar.Tok
 	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
@@ -294,7 +273,19 @@ func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 		case grammar.Bool:
 			add(tokKeyword)
 		case grammar.Symbol:
-			add(lexSymbolToken(t.Value, inRecord, isPunct(i+1, ":", "::"), isPunct(i-1, ":", "::")))
+			afterSep := !inRecord && isPunct(i-1, ":", "::")
+			switch {
+			case inRecord && isPunct(i+1, ":", "::"):
+				add(tokKey)
+			case afterSep && isLanguageLabel(t.Value):
+				add(tokKeyword)
+			case afterSep:
+				add(tokLabel)
+			case inRecord:
+				add(tokSymbol)
+			default:
+				add(tokPattern)
+			}
 		case grammar.Punct:
 			switch v := t.Value; {
 			case grammar.OpensArrow(v) || grammar.ClosesArrow(v):
@@ -310,21 +301,10 @@ func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	}
 }
 
-// lexSymbolToken returns the token type of a symbol in text that did not
-// parse: a key before a separator in a record, a label after one outside.
-func lexSymbolToken(v string, inRecord, beforeSep, afterSep bool) uint32 {
-	switch {
-	case inRecord && beforeSep:
-		return tokKey
-	case !inRecord && afterSep:
-		if v == schema.AgentLabel || v == schema.ToolLabel || v == schema.RecordLabel || v == schema.LegacyToolLabel {
-			return tokKeyword
-		}
-		return tokLabel
-	case inRecord:
-		return tokSymbol
-	}
-	return tokPattern
+// isLanguageLabel reports whether a label is one of the agent language,
+// coloured as a keyword.
+func isLanguageLabel(name string) bool {
+	return name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel
 }
 
 // encodeTokens encodes tokens, in source order, as the protocol's relative

@@ -56,10 +56,9 @@ var ErrNoShutdown = errors.New("gram-lsp: the client did not send shutdown befor
 type state int32
 
 const (
-	stateNew          state = iota // before initialize
-	stateInitializing              // initialize is being answered
-	stateRunning                   // initialized
-	stateShutdown                  // after shutdown
+	stateNew      state = iota // before initialize
+	stateRunning               // initialized
+	stateShutdown              // after shutdown
 )
 
 // server is a gram language server for one client connection. It implements
@@ -91,8 +90,9 @@ type server struct {
 	// asked to watch (see bindingsfile.go).
 	watches namedWatches
 
-	reqMu   sync.Mutex
-	running map[jsonrpc2.ID]context.CancelFunc
+	// running are the cancel functions of the requests in progress, by
+	// id.
+	running sync.Map
 
 	// hook, when set (by tests), runs before every handler with its context
 	// and method name; it may block or panic.
@@ -138,11 +138,10 @@ func newServer(opts Options) *server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &server{
-		opts:    opts,
-		log:     log,
-		exited:  make(chan struct{}),
-		running: map[jsonrpc2.ID]context.CancelFunc{},
-		ws:      newWorkspace(),
+		opts:   opts,
+		log:    log,
+		exited: make(chan struct{}),
+		ws:     &workspace{},
 	}
 	s.docs = newStore(s)
 	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
@@ -171,7 +170,7 @@ type route struct {
 func (s *server) routes() map[string]route {
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
-		"initialized":                         {h: s.initialized, inline: true},
+		"initialized":                         {inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
 		"textDocument/didOpen":                {inline: true},
 		"textDocument/didChange":              {h: s.didChange, inline: true},
@@ -203,12 +202,6 @@ func (s *server) routes() map[string]route {
 	}
 }
 
-// route returns how method is handled, and whether it is handled at all.
-func (s *server) route(method string) (route, bool) {
-	r, ok := s.table[method]
-	return r, ok
-}
-
 // handle is the connection's handler; it always returns nil, since an error
 // would close the connection.
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -224,34 +217,11 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.exit()
 		return nil
 	}
-	st := state(s.state.Load())
-	switch {
-	case st == stateNew && method != "initialize":
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
-		}
-		return nil
-	case st != stateNew && method == "initialize":
-		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
-		return nil
-	case st == stateShutdown:
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
-		}
-		return nil
-	}
-	r, ok := s.route(method)
-	if !ok {
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method))
-		}
-		return nil // unknown notifications, $/ ones included, are ignored
-	}
-	if p := bytes.TrimSpace(req.Params()); len(p) > 0 && p[0] != '{' && string(p) != "null" {
-		s.log.Warn("invalid parameters", "method", method)
-		if isCall {
-			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: they must be an object", method))
-		}
+	r, known := s.table[method]
+	if err := s.refusal(method, known, req.Params()); err != nil {
+		// A notification's reply goes nowhere: it is ignored, an unknown
+		// one ($/ ones included) too.
+		_ = reply(ctx, nil, err)
 		return nil
 	}
 	h := r.h
@@ -264,19 +234,36 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	id := call.ID()
-	s.reqMu.Lock()
-	s.running[id] = cancel
-	s.reqMu.Unlock()
+	s.running.Store(id, cancel)
 	ctx = withView(ctx, s.docs.current())
 	go func() {
 		defer func() {
-			s.reqMu.Lock()
-			delete(s.running, id)
-			s.reqMu.Unlock()
+			s.running.Delete(id)
 			cancel()
 		}()
 		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
 	}()
+	return nil
+}
+
+// refusal returns why a message for method, known to the server or not,
+// is refused before it is handled, or nil: the server's state, the
+// method, parameters that are not an object.
+func (s *server) refusal(method string, known bool, params json.RawMessage) error {
+	st := state(s.state.Load())
+	switch p := bytes.TrimSpace(params); {
+	case st == stateNew && method != "initialize":
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first")
+	case st != stateNew && method == "initialize":
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+	case st == stateShutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
+	case !known:
+		return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+	case len(p) > 0 && p[0] != '{' && string(p) != "null":
+		s.log.Warn("invalid parameters", "method", method)
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters for %s: they must be an object", method)
+	}
 	return nil
 }
 
@@ -341,11 +328,8 @@ func (s *server) cancelRequest(params json.RawMessage) {
 	if id.UnmarshalJSON(p.ID) != nil {
 		return
 	}
-	s.reqMu.Lock()
-	cancel := s.running[id]
-	s.reqMu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cancel, ok := s.running.Load(id); ok {
+		cancel.(context.CancelFunc)()
 	}
 }
 

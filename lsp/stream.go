@@ -13,9 +13,9 @@ package lsp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,21 +42,27 @@ type stream struct {
 
 // newStream returns a stream reading and writing rwc.
 func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
-	return &stream{in: bufio.NewReaderSize(rwc, 64<<10), out: rwc, c: rwc, log: log}
+	return &stream{in: bufio.NewReaderSize(rwc, maxLine), out: rwc, c: rwc, log: log}
 }
 
 // Read returns the next valid message. Invalid ones are answered and
-// skipped.
+// skipped, and so are header blocks that announce no usable body (see
+// frame).
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, total, err
 		}
-		body, n, err := s.frame()
+		body, n, bad, err := s.frame()
 		total += n
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, total, err
+		case bad != "":
+			s.log.Error("framing error: skipping to the next Content-Length header", "error", bad)
+			s.rejectFrame(bad)
+			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
@@ -67,45 +73,23 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 }
 
-// frame reads one header block and the body it announces. A header block
-// without a usable Content-Length (missing, not a number, negative, over
-// maxMessage) is a framing error: it is logged, answered with a ParseError,
-// and the stream resynchronises on the next Content-Length header. Bytes
-// before a header (the rest of a body whose Content-Length was too short)
-// are skipped the same way.
-func (s *stream) frame() ([]byte, int64, error) {
-	var total int64
-	for {
-		body, n, err := s.frameOnce()
-		total += n
-		var fe framingError
-		if !errors.As(err, &fe) {
-			return body, total, err
-		}
-		s.log.Error("framing error: skipping to the next Content-Length header", "error", fe.msg)
-		s.rejectFrame(fe.msg)
-	}
-}
-
-// framingError is a header block that announces no usable body.
-type framingError struct{ msg string }
-
-func (e framingError) Error() string { return e.msg }
-
 // contentLength is the header that starts a frame, as searched for when
 // resynchronising.
 const contentLength = "content-length:"
 
-// frameOnce reads one header block and its body.
-func (s *stream) frameOnce() ([]byte, int64, error) {
-	var total int64
+// frame reads one header block and the body it announces. A header block
+// without a usable Content-Length (missing, not a number, negative, over
+// maxMessage) is a framing error, which bad says: the caller logs it,
+// answers it with a ParseError, and the stream resynchronises on the next
+// Content-Length header. Bytes before a header (the rest of a body whose
+// Content-Length was too short) are skipped the same way.
+func (s *stream) frame() (body []byte, n int64, bad string, err error) {
 	length := int64(-1)
 	headers := false
-	bad := ""
 	skipped := 0
 	for {
-		line, n, err := s.line()
-		total += n
+		line, ln, err := s.line()
+		n += ln
 		if err != nil {
 			if err == io.EOF && (headers || strings.TrimSpace(line) != "") {
 				err = io.ErrUnexpectedEOF
@@ -113,7 +97,7 @@ func (s *stream) frameOnce() ([]byte, int64, error) {
 			if skipped > 0 {
 				s.log.Error("input ended inside bytes that are not a message", "bytes", skipped)
 			}
-			return nil, total, err
+			return nil, n, "", err
 		}
 		if !headers {
 			// Before a header block: skip what is not a header, keeping a
@@ -146,43 +130,34 @@ func (s *stream) frameOnce() ([]byte, int64, error) {
 		headers = true
 		if strings.EqualFold(name, "Content-Length") {
 			v := strings.TrimSpace(value)
-			n, err := strconv.ParseInt(v, 10, 64)
+			l, err := strconv.ParseInt(v, 10, 64)
 			switch {
 			case err != nil:
 				bad = fmt.Sprintf("Content-Length %q is not a number", v)
-			case n < 0:
-				bad = fmt.Sprintf("Content-Length %d is negative", n)
-			case n > maxMessage:
-				bad = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessage)
+			case l < 0:
+				bad = fmt.Sprintf("Content-Length %d is negative", l)
+			case l > maxMessage:
+				bad = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", l, maxMessage)
 			default:
-				length, bad = n, ""
+				length, bad = l, ""
 			}
 		}
 	}
-	if bad != "" {
-		return nil, total, framingError{bad}
+	if bad != "" || length < 0 {
+		return nil, n, cmp.Or(bad, "a header block has no Content-Length"), nil
 	}
-	if length < 0 {
-		return nil, total, framingError{"a header block has no Content-Length"}
-	}
-	body := make([]byte, length)
+	body = make([]byte, length)
 	if _, err := io.ReadFull(s.in, body); err != nil {
-		return nil, total, fmt.Errorf("reading a message body of %d bytes: %w", length, err)
+		return nil, n, "", fmt.Errorf("reading a message body of %d bytes: %w", length, err)
 	}
-	return body, total + length, nil
+	return body, n + length, "", nil
 }
 
 // headerName reports whether a header name is an HTTP token.
 func headerName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		if !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return name != "" && strings.IndexFunc(name, func(c rune) bool {
+		return !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+	}) < 0
 }
 
 // maxLine is the longest header line kept whole; longer lines (the rest of
@@ -209,16 +184,7 @@ func (s *stream) line() (string, int64, error) {
 
 // rejectFrame answers a framing error with a ParseError: no id can be known.
 func (s *stream) rejectFrame(msg string) {
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc2.Error  `json:"error"`
-	}{"2.0", json.RawMessage("null"), jsonrpc2.Error{Code: jsonrpc2.ParseError, Message: "framing error: " + msg + "; the message was skipped"}})
-	if err == nil {
-		if werr := s.write(data); werr != nil {
-			s.log.Debug("error reply not sent", "error", werr)
-		}
-	}
+	s.replyError(json.RawMessage("null"), jsonrpc2.ParseError, "framing error: "+msg+"; the message was skipped")
 }
 
 // reject answers a message that is not valid JSON-RPC.
@@ -234,26 +200,32 @@ func (s *stream) reject(body []byte, err error) {
 			id = probe.ID
 		}
 	}
-	resp := struct {
+	s.replyError(id, code, msg)
+}
+
+// replyError writes an error reply to the request id.
+func (s *stream) replyError(id json.RawMessage, code jsonrpc2.Code, msg string) {
+	data, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc2.Error  `json:"error"`
-	}{"2.0", id, jsonrpc2.Error{Code: code, Message: msg}}
-	data, merr := json.Marshal(resp)
-	if merr != nil {
-		return
-	}
-	if werr := s.write(data); werr != nil {
-		s.log.Debug("error reply not sent", "error", werr)
+	}{"2.0", id, jsonrpc2.Error{Code: code, Message: msg}})
+	if err == nil {
+		if werr := s.write(data); werr != nil {
+			s.log.Debug("error reply not sent", "error", werr)
+		}
 	}
 }
 
-// Write sends a message.
+// Write sends a message, encoded by its own MarshalJSON (every jsonrpc2
+// message has one), which writes compact JSON, rather than through
+// json.Marshal, which would scan the result again (a large completion
+// list or a file's semantic tokens are tens of kilobytes).
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := marshalMessage(msg)
+	data, err := msg.(json.Marshaler).MarshalJSON()
 	if err != nil {
 		return 0, fmt.Errorf("marshaling a message: %w", err)
 	}
@@ -261,17 +233,6 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, err
 	}
 	return int64(len(data)), nil
-}
-
-// marshalMessage encodes a message: by its own MarshalJSON, which writes
-// compact JSON, rather than through json.Marshal, which would scan the
-// result again (a large completion list or a file's semantic tokens are
-// tens of kilobytes).
-func marshalMessage(msg jsonrpc2.Message) ([]byte, error) {
-	if m, ok := msg.(json.Marshaler); ok {
-		return m.MarshalJSON()
-	}
-	return json.Marshal(msg)
 }
 
 // write frames and writes a message body.

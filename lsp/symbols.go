@@ -13,11 +13,12 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
-	"os"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,16 +37,14 @@ import (
 // DocumentSymbol answers textDocument/documentSymbol with the document's
 // outline.
 func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	syms := snap.Analysis().documentSymbols()
-	out := make([]any, len(syms))
-	for i := range syms {
-		out[i] = syms[i]
-	}
-	return out, nil
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]any, error) {
+		syms := an.documentSymbols()
+		out := make([]any, len(syms))
+		for i := range syms {
+			out[i] = syms[i]
+		}
+		return out, nil
+	})
 }
 
 // documentSymbols returns the outline.
@@ -56,7 +55,7 @@ func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 		if p.Kind == parser.HeaderKind {
 			continue
 		}
-		out = append(out, a.patternSymbols(ix, p, true)...)
+		out = append(out, a.patternSymbols(ix, p)...)
 	}
 	return out
 }
@@ -64,7 +63,7 @@ func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 // patternSymbols returns the symbols of a pattern: one for a named pattern
 // (with its named elements as children), or those of its elements for an
 // anonymous one.
-func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []protocol.DocumentSymbol {
+func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern) []protocol.DocumentSymbol {
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 && p.Subject.Identity == "" {
 		p = p.Elements[0]
 	}
@@ -87,24 +86,21 @@ func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []
 	// The hops of a walk share their inner nodes: (b) in (a)-->(b)-->(c)
 	// ends one anonymous relationship and starts the next, and is listed
 	// once.
-	var shared map[*parser.Pattern]bool
-	if p.Kind == parser.WalkKind {
-		shared = map[*parser.Pattern]bool{}
-	}
+	shared := map[*parser.Pattern]bool{}
 	for _, e := range p.Elements {
 		if e.IsReference() {
 			continue
 		}
-		if shared != nil && e.Kind == parser.RelationshipKind && e.Subject.Identity == "" {
+		if p.Kind == parser.WalkKind && e.Kind == parser.RelationshipKind && e.Subject.Identity == "" {
 			for _, n := range e.Elements {
 				if !n.IsReference() && !shared[n] {
 					shared[n] = true
-					children = append(children, a.patternSymbols(ix, n, false)...)
+					children = append(children, a.patternSymbols(ix, n)...)
 				}
 			}
 			continue
 		}
-		children = append(children, a.patternSymbols(ix, e, false)...)
+		children = append(children, a.patternSymbols(ix, e)...)
 	}
 	if p.Subject.Identity == "" || p.IsReference() {
 		return children
@@ -116,61 +112,36 @@ func (a *analysis) patternSymbols(ix *ide.Index, p *parser.Pattern, top bool) []
 	case parser.RelationshipKind:
 		kind = protocol.SymbolKindEvent
 	}
-	return []protocol.DocumentSymbol{{
-		Name:           p.Subject.Identity,
-		Detail:         labelsText(p.Subject.Labels),
-		Kind:           kind,
-		Range:          rangeOf(a.File, p.Span()),
-		SelectionRange: rangeOf(a.File, p.IdentSpan()),
-		Children:       children,
-	}}
+	sym := a.symbol(p.Subject.Identity, labelsText(p.Subject.Labels), kind, p.Span(), p.IdentSpan())
+	sym.Children = children
+	return []protocol.DocumentSymbol{sym}
 }
 
 // labelsText writes labels as in gram: ":A:B".
 func labelsText(labels []string) string {
-	var b strings.Builder
-	for _, l := range labels {
-		b.WriteString(":" + l)
+	if len(labels) == 0 {
+		return ""
 	}
-	return b.String()
+	return ":" + strings.Join(labels, ":")
 }
 
-// nameOr returns name, or "(unnamed)".
-func nameOr(name string) string {
-	if name == "" {
-		return "(unnamed)"
+// symbol returns the outline entry of a declaration named name ("(unnamed)"
+// when empty) whose pattern is the span whole and its name the span sel
+// (the whole pattern when it has none).
+func (a *analysis) symbol(name, detail string, kind protocol.SymbolKind, whole, sel diag.Span) protocol.DocumentSymbol {
+	if sel.Len() == 0 {
+		sel = whole
 	}
-	return name
-}
-
-// selection returns the span to select for a declaration: its name, or the
-// whole pattern when it has none.
-func selection(name, whole diag.Span) diag.Span {
-	if name.Len() > 0 {
-		return name
-	}
-	return whole
+	return protocol.DocumentSymbol{Name: cmp.Or(name, "(unnamed)"), Detail: detail, Kind: kind, Range: rangeOf(a.File, whole), SelectionRange: rangeOf(a.File, sel)}
 }
 
 // agentSymbol returns an agent with its tools.
 func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(ag.Name),
-		Detail:         ag.Model.String(),
-		Kind:           protocol.SymbolKindClass,
-		Range:          rangeOf(a.File, ag.Span),
-		SelectionRange: rangeOf(a.File, selection(ag.NameSpan, ag.Span)),
-	}
+	sym := a.symbol(ag.Name, ag.Model.String(), protocol.SymbolKindClass, ag.Span, ag.NameSpan)
 	for _, e := range p.Elements {
 		switch {
 		case e.Kind == parser.ReferenceKind:
-			sym.Children = append(sym.Children, protocol.DocumentSymbol{
-				Name:           e.Subject.Identity,
-				Detail:         "tool reference",
-				Kind:           protocol.SymbolKindFunction,
-				Range:          rangeOf(a.File, e.Span()),
-				SelectionRange: rangeOf(a.File, e.Span()),
-			})
+			sym.Children = append(sym.Children, a.symbol(e.Subject.Identity, "tool reference", protocol.SymbolKindFunction, e.Span(), e.Span()))
 		default:
 			if d := ix.SpanDecl(e.Span()); d != nil && d.Kind == ide.KindTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.Tool))
@@ -182,26 +153,14 @@ func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Patter
 
 // toolSymbol returns a tool with its parameters.
 func (a *analysis) toolSymbol(t *schema.Tool) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(t.Name),
-		Detail:         ide.Signature(t),
-		Kind:           protocol.SymbolKindFunction,
-		Range:          rangeOf(a.File, t.Span),
-		SelectionRange: rangeOf(a.File, selection(t.NameSpan, t.Span)),
-	}
+	sym := a.symbol(t.Name, ide.Signature(t), protocol.SymbolKindFunction, t.Span, t.NameSpan)
 	sym.Children = a.paramSymbols(t.Params, protocol.SymbolKindVariable)
 	return sym
 }
 
 // recordSymbol returns a record with its fields.
 func (a *analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(r.Name),
-		Detail:         "record",
-		Kind:           protocol.SymbolKindStruct,
-		Range:          rangeOf(a.File, r.Span),
-		SelectionRange: rangeOf(a.File, selection(r.NameSpan, r.Span)),
-	}
+	sym := a.symbol(r.Name, "record", protocol.SymbolKindStruct, r.Span, r.NameSpan)
 	sym.Children = a.paramSymbols(r.Fields, protocol.SymbolKindField)
 	return sym
 }
@@ -211,13 +170,7 @@ func (a *analysis) recordSymbol(r *schema.Record) protocol.DocumentSymbol {
 func (a *analysis) paramSymbols(ps []*schema.Param, kind protocol.SymbolKind) []protocol.DocumentSymbol {
 	var out []protocol.DocumentSymbol
 	for _, p := range ps {
-		out = append(out, protocol.DocumentSymbol{
-			Name:           p.Name,
-			Detail:         ide.TypeText(p.Type),
-			Kind:           kind,
-			Range:          rangeOf(a.File, p.Span),
-			SelectionRange: rangeOf(a.File, p.NameSpan),
-		})
+		out = append(out, a.symbol(p.Name, ide.TypeText(p.Type), kind, p.Span, p.NameSpan))
 	}
 	return out
 }
@@ -229,11 +182,7 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 	v, _ := ctx.Value(viewKey{}).(view)
 	open := map[string]bool{}
 	var out []protocol.SymbolInformation
-	uris := make([]protocol.DocumentURI, 0, len(v))
-	for u := range v {
-		uris = append(uris, u)
-	}
-	sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
+	uris := slices.Sorted(maps.Keys(v))
 	for _, u := range uris {
 		if path := uriPath(u); path != "" {
 			open[filepath.Clean(path)] = true
@@ -253,16 +202,12 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 			return nil, err
 		}
 		open[path] = true // listed once
-		syms := s.ws.symbols(path)
-		out = appendMatching(out, p.Query, pathURI(path), syms, "")
+		out = appendMatching(out, p.Query, pathURI(path), s.ws.symbols(path), "")
 		if len(out) >= maxWorkspaceSymbols {
 			break
 		}
 	}
-	if len(out) > maxWorkspaceSymbols {
-		out = out[:maxWorkspaceSymbols]
-	}
-	return out, nil
+	return out[:min(len(out), maxWorkspaceSymbols)], nil
 }
 
 // packageFiles returns the .gram files of the directories of the open
@@ -276,10 +221,7 @@ func packageFiles(uris []protocol.DocumentURI) []string {
 			continue
 		}
 		seen[dir] = true
-		paths, err := project.Files(dir)
-		if err != nil {
-			continue
-		}
+		paths, _ := project.Files(dir)
 		for _, p := range paths {
 			out = append(out, filepath.Clean(p))
 		}
@@ -330,31 +272,11 @@ func fuzzyMatch(query, name string) bool {
 type workspace struct {
 	mu      sync.Mutex
 	folders []string
-	cache   map[string]*wsFile
+	// cache holds the outlines of files on disk.
+	cache statCache[[]protocol.DocumentSymbol]
 	// list caches the folders' .gram files for a short while.
 	list     []string
 	listedAt time.Time
-}
-
-// wsFile is the outline of a file on disk, as of its modification time and
-// size.
-type wsFile struct {
-	mod  time.Time
-	size int64
-	syms []protocol.DocumentSymbol
-}
-
-func newWorkspace() *workspace { return &workspace{cache: map[string]*wsFile{}} }
-
-// setFolders replaces the workspace folders.
-func (w *workspace) setFolders(folders []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.folders = nil
-	for _, f := range folders {
-		w.folders = append(w.folders, filepath.Clean(f))
-	}
-	w.list = nil
 }
 
 // updateFolders adds and removes workspace folders.
@@ -362,12 +284,8 @@ func (w *workspace) updateFolders(add, remove []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, r := range remove {
-		r = filepath.Clean(r)
-		for i, f := range w.folders {
-			if f == r {
-				w.folders = append(w.folders[:i], w.folders[i+1:]...)
-				break
-			}
+		if i := slices.Index(w.folders, filepath.Clean(r)); i >= 0 {
+			w.folders = slices.Delete(w.folders, i, i+1)
 		}
 	}
 	for _, a := range add {
@@ -378,9 +296,9 @@ func (w *workspace) updateFolders(add, remove []string) {
 
 // forget drops what is known of a file.
 func (w *workspace) forget(path string) {
+	w.cache.forget(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.cache, filepath.Clean(path))
 	w.list = nil
 }
 
@@ -431,7 +349,7 @@ func (w *workspace) files(ctx context.Context) ([]string, error) {
 			return nil, ctx.Err()
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	w.mu.Lock()
 	w.list, w.listedAt = out, time.Now()
 	w.mu.Unlock()
@@ -441,24 +359,12 @@ func (w *workspace) files(ctx context.Context) ([]string, error) {
 // symbols returns the outline of a file on disk, parsing it if it is new or
 // changed.
 func (w *workspace) symbols(path string) []protocol.DocumentSymbol {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil
-	}
-	w.mu.Lock()
-	c := w.cache[path]
-	w.mu.Unlock()
-	if c != nil && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
-		return c.syms
-	}
-	text, err := inputfile.Read(path, 0) // not a pipe, a device or a huge file
-	if err != nil {
-		return nil
-	}
-	snap := newSnapshot(pathURI(path), 0, text)
-	syms := snap.Analysis().documentSymbols()
-	w.mu.Lock()
-	w.cache[path] = &wsFile{mod: info.ModTime(), size: info.Size(), syms: syms}
-	w.mu.Unlock()
+	syms, _ := w.cache.get(path, func(path string) ([]protocol.DocumentSymbol, error) {
+		text, err := inputfile.Read(path, 0) // not a pipe, a device or a huge file
+		if err != nil {
+			return nil, err
+		}
+		return newSnapshot(pathURI(path), 0, text).Analysis().documentSymbols(), nil
+	})
 	return syms
 }

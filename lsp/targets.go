@@ -18,6 +18,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -135,16 +136,7 @@ func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChange
 // republish schedules the diagnostics of every open document again.
 func (st *store) republish() {
 	st.mu.Lock()
-	type pending struct {
-		d    *document
-		snap *snapshot
-	}
-	all := make([]pending, 0, len(st.docs))
-	for _, d := range st.docs {
-		all = append(all, pending{d, d.snap})
-	}
+	all := slices.Collect(maps.Values(st.docs))
 	st.mu.Unlock()
-	for _, p := range all {
-		st.srv.schedule(p.d, p.snap)
-	}
+	st.scheduleAll(all)
 }

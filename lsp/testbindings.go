@@ -16,7 +16,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -25,26 +24,20 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
 )
 
-// testBinding is what a test run from the editor is bound to.
+// testBinding is what a test run from the editor is bound to: the
+// project's bindings (no file: zero), the library of tools, the options of
+// the injected values.
 type testBinding struct {
-	// path is the bindings file used, or "".
-	path string
-	// lib holds the tools; options the injected values.
+	project.ResolvedBindings
 	lib     *runtime.Library
 	options []runtime.Option
-	// cassettes, baseURL, apiKey and keyVar are the runner's (see
-	// agenttest.Runner).
-	cassettes, baseURL, apiKey, keyVar string
-	// missingKey says why the endpoint's key cannot be read, or is "".
-	missingKey string
-	// models are the model overrides, by agent name.
-	models map[string]schema.Model
 	// close closes the MCP sessions.
 	close func()
 }
@@ -63,15 +56,13 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 		}
 		return nil, fmt.Errorf("%s: %v; see gramc check %s", r.Path, r.Err, r.Path)
 	}
+	tb := &testBinding{ResolvedBindings: *r, lib: runtime.Builtins(), close: func() {}}
 	if r.Bindings == nil {
-		return &testBinding{lib: runtime.Builtins(), close: func() {}}, nil
+		return tb, nil
 	}
 	if missing := r.Bindings.Missing(r.File, os.LookupEnv); len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
-	tb := &testBinding{path: r.Path, cassettes: r.Bindings.Cassettes, baseURL: r.BaseURL,
-		apiKey: r.APIKey, keyVar: r.KeyVar, models: r.Models,
-		missingKey: r.Bindings.MissingKey(r.File, os.LookupEnv)}
 	if len(r.Injects) > 0 {
 		injected := map[string]any{}
 		for name, v := range r.Injects {
@@ -97,19 +88,26 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 // runner returns the runner of a test run once, as `gramc test` runs it:
 // replaying its cassette when there is one.
 func (tb *testBinding) runner(s *server) *agenttest.Runner {
-	return &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
-		Cassettes: tb.cassettes, BaseURL: tb.baseURL, APIKey: tb.apiKey, KeyVar: tb.keyVar,
+	r := &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
+		BaseURL: tb.BaseURL, APIKey: tb.APIKey, KeyVar: tb.KeyVar,
 		Options: append([]runtime.Option{runtime.WithLogger(s.log)}, tb.options...)}
+	if tb.Bindings != nil {
+		r.Cassettes = tb.Bindings.Cassettes
+	}
+	return r
 }
 
 // keyError returns why test t of the file at path cannot run with r: it
 // runs against the model, and the variable the bindings file names for the
 // endpoint's key is not set or empty. Nil otherwise.
 func (tb *testBinding) keyError(r *agenttest.Runner, path string, t *schema.Test) error {
-	if tb.missingKey == "" || !r.Live(agenttest.Job{Path: path, Test: t}) {
+	if tb.Bindings == nil {
 		return nil
 	}
-	return errors.New(tb.missingKey)
+	if m := tb.Bindings.MissingKey(tb.File, os.LookupEnv); m != "" && r.Live(agenttest.Job{Path: path, Test: t}) {
+		return errors.New(m)
+	}
+	return nil
 }
 
 // withModel returns t, or a copy of it whose agent has the model the
@@ -119,7 +117,7 @@ func (tb *testBinding) withModel(t *schema.Test) *schema.Test {
 	if t.Agent == nil {
 		return t
 	}
-	m, ok := tb.models[t.Agent.Name]
+	m, ok := tb.Models[t.Agent.Name]
 	if !ok {
 		return t
 	}
@@ -143,11 +141,8 @@ func injectedValue(agent *schema.Agent, name, text string) any {
 			}
 		}
 	}
-	var x any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&x); err != nil || dec.More() {
-		return text
+	if x, err := jsonvalue.Decode([]byte(text)); err == nil {
+		return x
 	}
-	return x
+	return text
 }

@@ -16,6 +16,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -43,13 +44,7 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 	if t == nil || t.Span != p.Span() {
 		return protocol.DocumentSymbol{}, false
 	}
-	sym := protocol.DocumentSymbol{
-		Name:           nameOr(t.Name),
-		Detail:         "test of " + nameOr(t.AgentName),
-		Kind:           protocol.SymbolKindMethod,
-		Range:          rangeOf(a.File, t.Span),
-		SelectionRange: rangeOf(a.File, selectSpan(t.NameSpan, t.Span)),
-	}
+	sym := a.symbol(t.Name, "test of "+cmp.Or(t.AgentName, "(unnamed)"), protocol.SymbolKindMethod, t.Span, t.NameSpan)
 	for i, turn := range t.Turns {
 		var parts []string
 		for _, c := range turn.Calls {
@@ -64,23 +59,10 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 		if len(turn.Rubrics) > 0 {
 			parts = append(parts, fmt.Sprintf("%d rubrics", len(turn.Rubrics)))
 		}
-		sym.Children = append(sym.Children, protocol.DocumentSymbol{
-			Name:           fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60)),
-			Detail:         strings.Join(parts, ", "),
-			Kind:           protocol.SymbolKindEvent,
-			Range:          rangeOf(a.File, turn.Span),
-			SelectionRange: rangeOf(a.File, turn.Span),
-		})
+		name := fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60))
+		sym.Children = append(sym.Children, a.symbol(name, strings.Join(parts, ", "), protocol.SymbolKindEvent, turn.Span, turn.Span))
 	}
 	return sym, true
-}
-
-// selectSpan returns name, or whole when name is empty.
-func selectSpan(name, whole diag.Span) diag.Span {
-	if name.Len() > 0 {
-		return name
-	}
-	return whole
 }
 
 // clipText shortens s to n runes, on one line.
@@ -94,26 +76,23 @@ func clipText(s string, n int) string {
 
 // CodeLens answers textDocument/codeLens: "Run test" above every test.
 func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	snap, err := s.snapshot(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an := snap.Analysis()
-	out := []protocol.CodeLens{}
-	for _, t := range an.Prog.Tests {
-		if t.Name == "" {
-			continue
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeLens, error) {
+		out := []protocol.CodeLens{}
+		for _, t := range an.Prog.Tests {
+			if t.Name == "" {
+				continue
+			}
+			out = append(out, protocol.CodeLens{
+				Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
+				Command: &protocol.Command{
+					Title:     "▶ Run test " + t.Name,
+					Command:   CommandRunTest,
+					Arguments: []any{string(snap.URI), t.Name},
+				},
+			})
 		}
-		out = append(out, protocol.CodeLens{
-			Range: rangeOf(an.File, selectSpan(t.NameSpan, t.Span)),
-			Command: &protocol.Command{
-				Title:     "▶ Run test " + t.Name,
-				Command:   CommandRunTest,
-				Arguments: []any{string(snap.URI), t.Name},
-			},
-		})
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // runTestCommand runs gram.runTest.

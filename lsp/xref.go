@@ -28,10 +28,12 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// pkgFile is one member file of a document's package with its analysis.
+// pkgFile is one member file of a document's package with its analysis,
+// and the occurrences in it of the name a request is about.
 type pkgFile struct {
-	uri protocol.DocumentURI
-	an  *analysis
+	uri  protocol.DocumentURI
+	an   *analysis
+	occs []*ide.Occurrence
 }
 
 // packageFiles returns the document's analysis and those of the other
@@ -49,32 +51,45 @@ func (a *analysis) packageFiles(self protocol.DocumentURI) []pkgFile {
 	return append([]pkgFile{{uri: self, an: a}}, a.otherFiles...)
 }
 
-// packageName returns the name of the package the occurrence o names: a
-// top-level tool, an agent or a record of the document, or a name another
-// member file declares. ok is false when the document is not compiled with
-// a package or o names something of its own file only.
-func (a *analysis) packageName(o *ide.Occurrence) (string, bool) {
-	if a.Others == nil || o == nil || o.Name == "" {
-		return "", false
+// occurrencesOf returns, file by file, every occurrence of the identity
+// of the occurrence o of the document self: of a name of the package, in
+// every member file (see occurrencesNamed), else in the document; none
+// for a reference that resolves nowhere.
+func (a *analysis) occurrencesOf(self protocol.DocumentURI, o *ide.Occurrence) []pkgFile {
+	if a.isPackageName(o) {
+		files := a.packageFiles(self)
+		for i := range files {
+			files[i].occs = files[i].an.occurrencesNamed(o.Name)
+		}
+		return files
+	}
+	if !o.Resolved() {
+		return nil
+	}
+	return []pkgFile{{uri: self, an: a, occs: a.Index().OccurrencesOf(o.Def)}}
+}
+
+// isPackageName reports whether the occurrence o names a name of the
+// package: a top-level tool, an agent or a record of the document, or a
+// name another member file declares; not when the document is not
+// compiled with a package or o names something of its own file only.
+func (a *analysis) isPackageName(o *ide.Occurrence) bool {
+	if a.Others == nil || o.Name == "" {
+		return false
 	}
 	if !o.Resolved() {
 		_, ok := a.DeclaredElsewhere(o.Name)
-		return o.Name, ok
+		return ok
 	}
-	d := a.Index().NameDecl(o.Def)
-	if d == nil || a.isTest() {
-		// A test file's declarations are its own.
-		return "", false
-	}
-	switch {
-	case d.Kind == ide.KindAgent && d.Agent != nil:
-		return d.Agent.Name, true
-	case d.Kind == ide.KindRecord && d.Record != nil:
-		return d.Record.Name, true
-	case d.Kind == ide.KindTool && d.Tool != nil && d.Tool.TopLevel:
-		return d.Tool.Name, true
-	}
-	return "", false
+	return a.declaresName(o.Def)
+}
+
+// declaresName reports whether the identity defined at def is a name of
+// the package: a top-level tool, an agent or a record; a test file's
+// declarations are its own.
+func (a *analysis) declaresName(def diag.Span) bool {
+	d := a.Index().NameDecl(def)
+	return d != nil && !a.isTest() && (d.Kind == ide.KindAgent || d.Kind == ide.KindRecord || d.Kind == ide.KindTool && d.Tool.TopLevel)
 }
 
 // isTest reports whether the file is a test file, whose declarations no
@@ -83,32 +98,12 @@ func (a *analysis) isTest() bool { return schema.IsTestFile(a.File.Path) }
 
 // topDecl returns the span of the identity of the file's own top-level
 // declaration of name (a tool at the top level, an agent or a record), or
-// a zero span; a test file declares no name of the package.
+// a zero span.
 func (a *analysis) topDecl(name string) diag.Span {
-	if a.isTest() {
-		return diag.Span{}
-	}
-	for _, t := range a.Prog.Tools {
-		if t.TopLevel && t.Name == name && t.NameSpan.Len() > 0 && a.owns(t.NameSpan) {
-			return t.NameSpan
-		}
-	}
-	if ag := a.Prog.Agent(name); ag != nil && ag.NameSpan.Len() > 0 && a.owns(ag.NameSpan) {
-		return ag.NameSpan
-	}
-	for _, r := range a.Prog.Records {
-		if r.Name == name && r.NameSpan.Len() > 0 && a.owns(r.NameSpan) {
-			return r.NameSpan
-		}
+	if at, ok := a.topNames()[name]; ok && a.declaresName(at) {
+		return at
 	}
 	return diag.Span{}
-}
-
-// owns reports whether the span of a declaration is one of the file's: an
-// identity the file's index defines there.
-func (a *analysis) owns(s diag.Span) bool {
-	o := a.Index().Exact(s)
-	return o != nil && o.IsDef
 }
 
 // occurrencesNamed returns the occurrences in the file of the package's
@@ -122,44 +117,9 @@ func (a *analysis) occurrencesNamed(name string) []*ide.Occurrence {
 		out = append(out, ix.OccurrencesOf(def)...)
 	}
 	out = append(out, ix.Unresolved(name)...)
-	out = append(out, a.testRefs(name)...)
+	out = append(out, a.TestReferences(name)...)
 	slices.SortStableFunc(out, func(x, y *ide.Occurrence) int { return x.Span.Start - y.Span.Start })
 	return out
-}
-
-// testRefs returns the places where the file's tests name the package's
-// name as a property value: the agent of a test, the tool of a call or a
-// no-call expectation, written bare or as a string.
-func (a *analysis) testRefs(name string) []*ide.Occurrence {
-	var out []*ide.Occurrence
-	add := func(written string, span diag.Span) {
-		if written == name && span.Len() > 0 && valueName(a.text(span)) == name {
-			out = append(out, &ide.Occurrence{Span: span, Name: name})
-		}
-	}
-	for _, t := range a.Prog.Tests {
-		add(t.AgentName, t.AgentSpan)
-		for _, turn := range t.Turns {
-			for _, c := range turn.Calls {
-				add(c.Tool, c.ToolSpan)
-			}
-			for _, n := range turn.NoCalls {
-				add(n.Tool, n.ToolSpan)
-			}
-		}
-	}
-	return out
-}
-
-// valueName returns the name a property value writes: the value, or the
-// string it quotes.
-func valueName(text string) string {
-	if strings.HasPrefix(text, `"`) {
-		if s, err := strconv.Unquote(text); err == nil {
-			return s
-		}
-	}
-	return text
 }
 
 // renamed returns the new text of an occurrence: the new name, quoted when
@@ -171,58 +131,25 @@ func renamed(written, name string) string {
 	return name
 }
 
-// packageReferences returns the locations of every occurrence of the
-// package's name in the member files, the declarations included when decl
-// is set.
-func (a *analysis) packageReferences(self protocol.DocumentURI, name string, decl bool) []protocol.Location {
-	var out []protocol.Location
-	for _, pf := range a.packageFiles(self) {
-		for _, o := range pf.an.occurrencesNamed(name) {
-			if o.IsDef && !decl {
-				continue
-			}
-			out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, o.Span)})
-		}
+// packageNewName checks the new name of the package's name in its member
+// files and returns how to write it, or an error saying why it cannot be:
+// the new name is not valid for what the name is (as a rename in the file
+// that declares it would check it), or it is taken at the top level of a
+// file of the package.
+func packageNewName(files []pkgFile, name, newName string) (string, error) {
+	i := slices.IndexFunc(files, func(pf pkgFile) bool { return pf.an.topDecl(name).Len() > 0 })
+	if i < 0 {
+		return "", jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not declared in a file of the package, so it cannot be renamed", name)
 	}
-	return out
-}
-
-// packageRename returns the edits renaming the package's name in every
-// member file, or an error saying why it cannot be: the new name is not
-// valid for what the name is, or it is taken at the top level of a file
-// of the package.
-func (a *analysis) packageRename(self protocol.DocumentURI, name, newName string) (*protocol.WorkspaceEdit, error) {
-	files := a.packageFiles(self)
-	// The new name is checked where the name is declared, as a rename in
-	// that file alone would check it.
-	var declared *pkgFile
-	for i := range files {
-		if files[i].an.topDecl(name).Len() > 0 {
-			declared = &files[i]
-			break
-		}
+	declared := files[i].an
+	text, err := declared.checkNewName(declared.Index().Exact(declared.topDecl(name)), newName)
+	if err != nil || text == name {
+		return text, err
 	}
-	if declared == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%q is not declared in a file of the package, so it cannot be renamed", name)
-	}
-	def := declared.an.Index().Exact(declared.an.topDecl(name))
-	text, err := declared.an.checkNewName(def, newName)
-	if err != nil {
-		return nil, err
-	}
-	if text != name {
-		for _, pf := range files {
-			top, _ := pf.an.topNames()
-			if at, taken := top[text]; taken {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined in %s at line %d", text, pf.an.File.Path, pf.an.File.OffsetPosition(pf.an.File.Offset(at.Start)).Line)
-			}
-		}
-	}
-	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
 	for _, pf := range files {
-		for _, o := range pf.an.occurrencesNamed(name) {
-			changes[pf.uri] = append(changes[pf.uri], protocol.TextEdit{Range: rangeOf(pf.an.File, o.Span), NewText: renamed(pf.an.text(o.Span), text)})
+		if at, taken := pf.an.topNames()[text]; taken {
+			return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is already defined in %s at line %d", text, pf.an.File.Path, pf.an.File.OffsetPosition(pf.an.File.Offset(at.Start)).Line)
 		}
 	}
-	return &protocol.WorkspaceEdit{Changes: changes}, nil
+	return text, nil
 }
