@@ -1,0 +1,55 @@
+package grammar
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// TestScannerIn: a scanner over the text from a line's start on, given the
+// offset of that start, lexes the tokens, comments and lexical errors a
+// scanner over the whole text lexes from there, at the same offsets.
+func TestScannerIn(t *testing.T) {
+	text := "(a {k: 1}) // one\n" +
+		"(b \"open\n" +
+		"(c) ~ # ?\n" +
+		"[g | a, b] // two\n" +
+		"(d {s: \"\xff\"})\n" +
+		"```\nfenced\n```\n" +
+		"(e .)\n"
+	for off := 0; off < len(text); off++ {
+		if off > 0 && text[off-1] != '\n' {
+			continue
+		}
+		whole, part := NewScannerAt(text, off, false), NewScannerIn(text[off:], off)
+		a, b := scanAll(whole), scanAll(part)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("from %d: tokens %v, want %v", off, b, a)
+		}
+		if !reflect.DeepEqual(whole.Comments, part.Comments) {
+			t.Errorf("from %d: comments %v, want %v", off, part.Comments, whole.Comments)
+		}
+		if !reflect.DeepEqual(whole.Diags, part.Diags) {
+			t.Errorf("from %d: diagnostics %v, want %v", off, part.Diags, whole.Diags)
+		}
+		if part.Offset() != len(text) {
+			t.Errorf("from %d: lexed to %d, want %d", off, part.Offset(), len(text))
+		}
+	}
+	if n := strings.Count(text, "\n"); n < 5 {
+		t.Fatal("the text is too short")
+	}
+}
+
+func scanAll(s *Scanner) []lexer.Token {
+	var out []lexer.Token
+	for {
+		t := s.Next()
+		out = append(out, t)
+		if t.Type == EOF {
+			return out
+		}
+	}
+}
