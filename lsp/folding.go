@@ -78,7 +78,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 // for none).
 func onlySpaceBefore(f *diag.File, off int) bool {
 	start := f.LineStart(f.OffsetLSP(off).Line)
-	for _, c := range f.Text[start:off] {
+	for _, c := range f.ByteRange(start, off) {
 		if c != ' ' && c != '\t' {
 			return false
 		}

@@ -107,7 +107,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	ix := a.Index()
 	// About one token in seven bytes of data, fewer in agent files: room
 	// for most of them made once.
-	out := make([]semToken, 0, len(a.File.Text)/8+16)
+	out := make([]semToken, 0, a.File.Len()/8+16)
 	f := a.File
 	add := func(s diag.Span, typ, mods uint32) {
 		if s.Len() > 0 {

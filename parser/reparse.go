@@ -64,8 +64,8 @@ const reachMargin = 8
 func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, bool) {
 	delta := newLen - edit.Len()
 	if prev == nil || prev.File == nil || edit.Start < 0 || edit.Start > edit.End ||
-		edit.End > len(prev.File.Text) || len(f.Text) != len(prev.File.Text)+delta ||
-		prev.next+len(f.Text) > maxPos {
+		edit.End > prev.File.Len() || f.Len() != prev.File.Len()+delta ||
+		prev.next+f.Len() > maxPos {
 		return nil, false
 	}
 	src := f.Source()
@@ -296,7 +296,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	}
 	newEnd, oldResume := resume, resume-delta
 	if resume < 0 {
-		newEnd, oldResume = len(r.src), len(prev.File.Text)+1
+		newEnd, oldResume = len(r.src), prev.File.Len()+1
 	}
 	// The units parsed again that are what they were (the unit before the
 	// edit, parsed again in case the edit extends it) are kept as they were,
@@ -311,7 +311,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	base := prev.next
 	d := base - restart
 	doc.next = base + newEnd - restart + 1
-	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), len(prev.File.Text), restart, oldResume, delta,
+	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), prev.File.Len(), restart, oldResume, delta,
 		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
 	doc.reparsed = len(out)
 	fresh := make([]unitResult, len(out))
@@ -433,7 +433,7 @@ func reachOf(prev *Document, r *unitResult) int {
 		if n := old.search(func(u *unitResult) bool { return prev.offset(u.span.Start) >= reach }); n < old.len() {
 			reach = prev.offset(old.at(n).span.End)
 		} else {
-			reach = len(prev.File.Text)
+			reach = prev.File.Len()
 		}
 	}
 	return reach

@@ -139,7 +139,7 @@ func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
 		sxTop(&tmp, p)
 		item(tmp.kids[0])
 	}
-	before(len(doc.File.Text) + 1)
+	before(doc.File.Len() + 1)
 }
 
 // placeComment adds a comment to the notes of the innermost node under n (n

@@ -27,7 +27,7 @@ func ParseSyntax(f *diag.File) (*parser.Document, diag.List) {
 
 // parseWith parses f with parse, by the rule of [Parse].
 func parseWith(f *diag.File, parse func(*diag.File) (*parser.Document, diag.List)) (*parser.Document, diag.List) {
-	if d, bin := Binary(f.Text); bin {
+	if d, bin := Binary(f.Bytes()); bin {
 		doc, _ := parse(diag.NewFile(f.Path, nil))
 		return doc, diag.List{d}
 	}

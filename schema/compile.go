@@ -434,11 +434,11 @@ func (c *compiler) tool(d decl, top bool) {
 
 // text returns the source text of a span.
 func (c *compiler) text(s diag.Span) string {
-	t := c.doc.File.Text
-	if s.Start < 0 || s.End > len(t) || s.End < s.Start {
+	f := c.doc.File
+	if s.Start < 0 || s.End > f.Len() || s.End < s.Start {
 		return ""
 	}
-	return string(t[s.Start:s.End])
+	return string(f.ByteRange(s.Start, s.End))
 }
 
 // disp returns a declaration's name for messages.
