@@ -4,9 +4,11 @@
 package parser
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -68,20 +70,56 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 		prev.next+f.Len() > maxPos {
 		return nil, false
 	}
-	src := f.Source()
 	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
 		restart = prev.offset(prev.units.at(i0).span.Start)
 	}
+	if prev.fineFrom < 0 {
+		if r := rescanWindow(prev, f, edit, newLen, i0, restart); r != nil {
+			return r.document(f, i0, restart), true
+		}
+	}
 	// Lex as a full parse would at the restart: the text before it is
 	// unchanged. (A switch to lexing records token by token at the restart
 	// itself was made by the token there, which may have changed.)
+	src := f.Source()
 	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: prev.units.len(),
 		restart: restart, editStart: edit.Start, editEnd: edit.End,
 		sc: grammar.NewScannerAt(src, restart, prev.fineFrom >= 0 && prev.fineFrom < restart)}
 	r.run(i0)
 	return r.document(f, i0, restart), true
+}
+
+// windowMin is how far past the text an edit inserts a re-parse first reads.
+const windowMin = 4096
+
+// rescanWindow re-parses f from restart as reparseSyntax does, reading only
+// a window of the text from there to a little past the edit, made longer
+// while the parse reads to its end, so that an edit does not cost the size
+// of the text. It returns nil when the parse needs the whole text: to
+// recover in a broken unit.
+func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, restart int) *rescan {
+	for w := windowMin; ; w *= 4 {
+		end := min(f.Len(), edit.Start+newLen+w)
+		var src string
+		if b := f.ByteRange(restart, end); len(b) > 0 {
+			src = unsafe.String(&b[0], len(b)) // the text never changes
+		}
+		r := &rescan{prev: prev, src: src, base: restart, partial: restart > 0 || end < f.Len(),
+			delta: newLen - edit.Len(), eof: -1, resume: -1, suffix: prev.units.len(),
+			restart: restart, editStart: edit.Start, editEnd: edit.End,
+			sc: grammar.NewScannerIn(src, restart)}
+		r.run(i0)
+		switch {
+		case r.whole:
+			return nil
+		case end == f.Len() || r.sc.FineFrom() < 0 && r.eof < 0 && r.sc.Offset()+reachMargin < end:
+			// What the parse read is what it would read in the
+			// whole text.
+			return r
+		}
+	}
 }
 
 // maxPos bounds the positions of a document's versions (grammar nodes hold
@@ -99,11 +137,16 @@ func fineAt(from, off int) bool { return from >= 0 && off >= from }
 // rescan parses a text again from a restart after an edit, unit by unit,
 // until it can go on with the previous document's units.
 type rescan struct {
-	prev  *Document
-	src   string
-	delta int // the change in length
-	sc    *grammar.Scanner
-	b     batch
+	prev *Document
+	// src is the text from base on (to its end or not: partial says
+	// whether it is some of the text); whole is set when the parse
+	// stopped, needing the whole text.
+	src            string
+	base           int
+	partial, whole bool
+	delta          int // the change in length
+	sc             *grammar.Scanner
+	b              batch
 	// restart is where parsing started again, editEnd where the edit ends
 	// in prev's text: prev's units may be taken up again from a unit that
 	// starts after both.
@@ -254,6 +297,10 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		u.feed(r, p+want)
 		unit := r.toks[:u.e]
 		k := len(b.out)
+		if r.partial {
+			r.whole = true
+			return true
+		}
 		next, all := b.recoverStep(r.src, unit, p, r.offsetAt(u.e))
 		if all && !u.done {
 			b.out = b.out[:k]
@@ -296,7 +343,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	}
 	newEnd, oldResume := resume, resume-delta
 	if resume < 0 {
-		newEnd, oldResume = len(r.src), prev.File.Len()+1
+		newEnd, oldResume = r.base+len(r.src), prev.File.Len()+1
 	}
 	// The units parsed again that are what they were (the unit before the
 	// edit, parsed again in case the edit extends it) are kept as they were,
@@ -316,7 +363,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	doc.reparsed = len(out)
 	fresh := make([]unitResult, len(out))
 	for i, u := range out {
-		fresh[i] = u.rebased(r.src, d)
+		fresh[i] = u.rebased(r.src, r.base, d)
 	}
 	doc.units = old.splice(i0, r.suffix, fresh)
 	doc.fresh = [2]int{i0, i0 + len(out)}
@@ -394,7 +441,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// The lexer looks to the end of a line to end a token (a quoted string
 	// that does not close, a comment): an edit counts from the start of its
 	// line.
-	from := strings.LastIndexByte(prev.File.Source()[:edit.Start], '\n') + 1
+	from := lineStartBefore(prev.File, edit.Start)
 	endsFrom := func(off int) func(*unitResult) bool {
 		return func(u *unitResult) bool { return prev.offset(u.span.End) >= off }
 	}
@@ -421,6 +468,19 @@ func restartUnit(prev *Document, edit diag.Span) int {
 		}
 	}
 	return near
+}
+
+// lineStartBefore returns the offset after the last "\n" of f's text before
+// the offset off, or 0 when there is none, reading the text back from off.
+func lineStartBefore(f *diag.File, off int) int {
+	for end := off; end > 0; {
+		from := max(0, end-1024)
+		if i := bytes.LastIndexByte(f.ByteRange(from, end), '\n'); i >= 0 {
+			return from + i + 1
+		}
+		end = from
+	}
+	return 0
 }
 
 // reachOf returns the offset in prev's text up to which the parse of the
@@ -458,13 +518,14 @@ func recordLookahead(src string, off int) int {
 	}
 }
 
-// rebased returns the unit result, parsed from the text src, with a text of
-// its own and its offsets moved by d to its positions.
-func (r unitResult) rebased(src string, d int) unitResult {
+// rebased returns the unit result, parsed from src, the text from the
+// offset base on, with a text of its own and its offsets moved by d to its
+// positions.
+func (r unitResult) rebased(src string, base, d int) unitResult {
 	out := r
 	out.span = move(r.span, d)
 	if u := r.unit; u != nil {
-		out.unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), d)
+		out.unit = u.Rebased(strings.Clone(src[int(u.Start)-base:int(u.End)-base]), int(u.Start), d)
 	}
 	if r.nested != nil {
 		nested := make(diag.List, len(*r.nested))

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -168,6 +169,10 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 			}
 			next := text[:start] + ins + text[end:]
 			f := diag.NewFile("t.gram", []byte(next))
+			if step%2 == 1 {
+				// The text in chunks, shared with the version before.
+				f = doc.File.Edited(diag.Span{Start: start, End: end}, ins)
+			}
 			got, gotDiags := Reparse(doc, f, diag.Span{Start: start, End: end}, len(ins))
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
@@ -192,6 +197,35 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 			}
 			text, doc = next, got
 		}
+	}
+}
+
+// TestReparseReadsAWindow: re-parsing after an edit of a text in chunks
+// (a File made by diag.File.Edited) reads the text around the edit, and
+// does not put the whole text together.
+func TestReparseReadsAWindow(t *testing.T) {
+	text := gramgen.AgentFile(4000)
+	doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+	at := len(text)/2 + strings.Index(text[len(text)/2:], "(")
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	for i := range 20 {
+		var f *diag.File
+		if i%2 == 0 {
+			f = doc.File.Edited(diag.Span{Start: at + 1, End: at + 1}, "z")
+			doc, _ = Reparse(doc, f, diag.Span{Start: at + 1, End: at + 1}, 1)
+		} else {
+			f = doc.File.Edited(diag.Span{Start: at + 1, End: at + 2}, "")
+			doc, _ = Reparse(doc, f, diag.Span{Start: at + 1, End: at + 2}, 0)
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	if per := (ms.TotalAlloc - before) / 20; per > uint64(len(text))/2 {
+		t.Errorf("an edit of a %d-byte text allocates %d bytes", len(text), per)
+	}
+	if got, want := string(doc.File.Bytes()), text; got != want {
+		t.Fatal("the text after the edits is not the text before them")
 	}
 }
 
