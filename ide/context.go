@@ -399,7 +399,7 @@ func (a *Analysis) eachUnitList(yield func(n int, startOf func(int) int)) {
 	if h := doc.Header; h != nil {
 		yield(1, func(int) int { return f.Offset(h.Span().Start) })
 	}
-	yield(len(doc.Patterns), func(i int) int { return f.Offset(doc.Patterns[i].Span().Start) })
+	yield(len(doc.Patterns()), func(i int) int { return f.Offset(doc.Patterns()[i].Span().Start) })
 	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
 }
 

@@ -61,10 +61,10 @@ func (a *Analysis) ownNames() *nameTables {
 // same places.
 func (nt *nameTables) fits(a *Analysis) bool {
 	p := a.Prog
-	if len(nt.ids) != len(a.Doc.Lowered) || len(nt.toolNames) != len(p.Tools) || len(nt.recordNames) != len(p.Records) {
+	if len(nt.ids) != len(a.Doc.Lowered()) || len(nt.toolNames) != len(p.Tools) || len(nt.recordNames) != len(p.Records) {
 		return false
 	}
-	for i, q := range a.Doc.Lowered {
+	for i, q := range a.Doc.Lowered() {
 		if q.Subject.Identity != nt.ids[i] {
 			return false
 		}
@@ -85,10 +85,10 @@ func (nt *nameTables) fits(a *Analysis) bool {
 // buildNames makes the name tables of an analysis. Their names are copies:
 // tables taken over by later versions keep no text of this one.
 func buildNames(a *Analysis) *nameTables {
-	n := len(a.Doc.Lowered)
+	n := len(a.Doc.Lowered())
 	nt := &nameTables{ids: make([]string, n)}
 	seen := make(map[string]bool, n)
-	for i, p := range a.Doc.Lowered {
+	for i, p := range a.Doc.Lowered() {
 		id := strings.Clone(p.Subject.Identity)
 		nt.ids[i] = id
 		if id != "" && !seen[id] {

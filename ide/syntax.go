@@ -136,7 +136,7 @@ func tokItem(parent grammar.Node, t *grammar.Tok, fr syntaxFrame) (SyntaxItem, b
 // (its end included), or nil. The patterns are in source order, which after
 // an edit is not the order of their positions: they are searched by offset.
 func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
-	f, patterns := a.File, a.Doc.Patterns
+	f, patterns := a.File, a.Doc.Patterns()
 	off := f.Offset(pos)
 	i := sort.Search(len(patterns), func(i int) bool { return f.Offset(patterns[i].Span().End) >= off })
 	if i < len(patterns) && f.Offset(patterns[i].Span().Start) <= off {

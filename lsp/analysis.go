@@ -219,5 +219,5 @@ func (a *analysis) text(s diag.Span) string { return string(a.File.Slice(s)) }
 
 // String describes the analysis for logs.
 func (a *analysis) String() string {
-	return fmt.Sprintf("%s: %d patterns, %d diagnostics", a.File.Path, len(a.Doc.Patterns), len(a.Diags))
+	return fmt.Sprintf("%s: %d patterns, %d diagnostics", a.File.Path, a.Doc.NumPatterns(), len(a.Diags))
 }

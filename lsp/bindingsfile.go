@@ -42,7 +42,7 @@ func bindingsFiles(f *diag.File, doc *parser.Document) []string {
 	}
 	dir := filepath.Dir(f.Path)
 	var out []string
-	for _, p := range doc.Lowered {
+	for _, p := range doc.Lowered() {
 		if !p.Subject.HasLabel(mcpServersLabel) {
 			continue
 		}

@@ -49,7 +49,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	if h := a.Doc.Header; h != nil {
 		add(h.Span(), 1, protocol.RegionFoldingRange)
 	}
-	for _, tp := range a.Doc.Patterns {
+	for _, tp := range a.Doc.Patterns() {
 		foldTop(tp, add)
 	}
 	// Runs of comment lines.

@@ -148,9 +148,9 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 // pattern an annotation wraps) is first named, and the top-level patterns:
 // rename checks a new name against them.
 func (a *analysis) topNames() (map[string]diag.Span, map[*parser.Pattern]bool) {
-	n := len(a.Doc.Lowered)
+	n := len(a.Doc.Lowered())
 	idents, tops := make(map[string]diag.Span, n), make(map[*parser.Pattern]bool, n)
-	for _, p := range a.Doc.Lowered {
+	for _, p := range a.Doc.Lowered() {
 		tops[p] = true
 		q := p
 		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {

@@ -152,7 +152,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	if h := a.Doc.Header; h != nil {
 		w.Walk(h, h.Span())
 	}
-	for i, tp := range a.Doc.Patterns {
+	for i, tp := range a.Doc.Patterns() {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

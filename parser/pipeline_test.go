@@ -41,8 +41,8 @@ func TestLoweringAlongsideParsing(t *testing.T) {
 			if g, w := fmt.Sprint(gotDiags), fmt.Sprint(wantDiags); g != w {
 				t.Fatalf("diagnostics differ:\n got %.500s\nwant %.500s", g, w)
 			}
-			if len(got.Lowered) == 0 || len(got.Lowered) != len(want.Lowered) {
-				t.Fatalf("%d lowered patterns, want %d (and more than none)", len(got.Lowered), len(want.Lowered))
+			if len(got.Lowered()) == 0 || len(got.Lowered()) != len(want.Lowered()) {
+				t.Fatalf("%d lowered patterns, want %d (and more than none)", len(got.Lowered()), len(want.Lowered()))
 			}
 			var g, w bytes.Buffer
 			if err := got.WriteJSON(&g); err != nil {

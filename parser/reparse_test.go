@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,10 +36,10 @@ func outcome(t *testing.T, doc *Document, diags diag.List) string {
 		t.Fatal(err)
 	}
 	spans := func(n interface{ Span() diag.Span }) { b.WriteString(f.Resolve(n.Span()).String() + " ") }
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		spans(p)
 	}
-	for _, p := range doc.Lowered {
+	for _, p := range doc.Lowered() {
 		writePattern(&b, f, p)
 	}
 	return b.String()
@@ -252,7 +253,7 @@ func TestReparseUnitsOwnTheirText(t *testing.T) {
 		got, _ := Reparse(doc, f, diag.Span{Start: at, End: at}, 1)
 		src := f.Source()
 		texts = append(texts, src)
-		for _, p := range got.Patterns {
+		for _, p := range got.Patterns() {
 			id := p.Path.Left.Subject.Ident
 			sp := f.Resolve(id.Span())
 			if id.Value != src[sp.Start:sp.End] {
@@ -344,9 +345,51 @@ func TestReparseTooDeep(t *testing.T) {
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 				t.Errorf("a space inserted at %d: Reparse differs from Parse (-want +got):\n%s", at, diff)
 			}
-			if len(want.Patterns) < 2 {
-				t.Errorf("a space inserted at %d: %d patterns kept, want the ones after the deep brackets too", at, len(want.Patterns))
+			if len(want.Patterns()) < 2 {
+				t.Errorf("a space inserted at %d: %d patterns kept, want the ones after the deep brackets too", at, len(want.Patterns()))
 			}
 		}
+	}
+}
+
+// TestChangedLowered: after edits, ChangedLowered yields the lowered
+// patterns that are not the previous version's at the same index, as a
+// comparison of the whole lists finds them, and a re-parse makes neither
+// list whole.
+func TestChangedLowered(t *testing.T) {
+	defer func(n int) { unitChunk = n }(unitChunk)
+	unitChunk = 4
+	text := gramgen.AgentFile(200)
+	doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+	rng := rand.New(rand.NewSource(9))
+	for step := 0; step < 200; step++ {
+		at := rng.Intn(len(text) - 20)
+		at += strings.IndexByte(text[at:], '(') + 1
+		next := text[:at] + "z" + text[at:]
+		got, _ := Reparse(doc, doc.File.Edited(diag.Span{Start: at, End: at}, "z"), diag.Span{Start: at, End: at}, 1)
+		if got.lists.lowered.Load() != nil || got.lists.patterns.Load() != nil {
+			t.Fatalf("step %d: a re-parse made a whole list", step)
+		}
+		if got.NumLowered() == doc.NumLowered() {
+			var want, changed []int
+			for i, p := range got.Lowered() {
+				if p != doc.Lowered()[i] {
+					want = append(want, i)
+				}
+				if got.LoweredAt(i) != p {
+					t.Fatalf("step %d: LoweredAt(%d) is not Lowered()[%d]", step, i, i)
+				}
+			}
+			for i, p := range got.ChangedLowered(doc) {
+				if p != got.Lowered()[i] {
+					t.Fatalf("step %d: ChangedLowered gives %d with another pattern", step, i)
+				}
+				changed = append(changed, i)
+			}
+			if !slices.Equal(changed, want) {
+				t.Fatalf("step %d: ChangedLowered gives %v, want %v", step, changed, want)
+			}
+		}
+		text, doc = next, got
 	}
 }

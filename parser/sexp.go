@@ -135,7 +135,7 @@ func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
 		sxRecord(&tmp, "root", doc.Header)
 		item(tmp.kids[0])
 	}
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		sxTop(&tmp, p)
 		item(tmp.kids[0])
 	}

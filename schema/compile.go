@@ -209,8 +209,8 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 // them, and sets c.declAt.
 func (c *compiler) findDecls() []decl {
 	decls := make([]decl, 0, 8)
-	c.declAt = make([]int32, len(c.doc.Lowered))
-	for i, top := range c.doc.Lowered {
+	c.declAt = make([]int32, c.doc.NumLowered())
+	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
@@ -257,7 +257,7 @@ type declCounts struct {
 // the tools agents may write inline by the agents' elements.
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
-	for _, p := range doc.Lowered {
+	for _, p := range doc.AllLowered() {
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
