@@ -11,7 +11,6 @@ package parser
 
 import (
 	"iter"
-	"sort"
 	"sync/atomic"
 
 	"github.com/gramlang/gram/grammar"
@@ -119,31 +118,46 @@ func (doc *Document) AllLowered() iter.Seq2[int, *Pattern] {
 
 // ChangedLowered yields the lowered patterns of doc that are not prev's at
 // the same index, with their indexes; doc and prev must have as many. The
-// runs of patterns two versions share are passed over whole, so that
-// after an edit it costs about the chunks the edit touched.
+// chunks of units two versions share are passed over whole, so that after
+// an edit it costs about the chunks the edit touched.
 func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 	return func(yield func(int, *Pattern) bool) {
-		var old [][2]int // the start and the end of each of prev's runs
-		var oldRuns [][]*Pattern
-		for at, run := range prev.runs() {
-			old, oldRuns = append(old, [2]int{at, at + len(run)}), append(oldRuns, run)
+		if !doc.lists.byUnits || !prev.lists.byUnits {
+			old := prev.Lowered()
+			for i, p := range doc.AllLowered() {
+				if old[i] != p && !yield(i, p) {
+					return
+				}
+			}
+			return
 		}
-		for at, run := range doc.runs() {
-			k := sort.Search(len(old), func(k int) bool { return old[k][1] > at })
-			if k < len(old) && old[k][0] == at && len(oldRuns[k]) == len(run) && &oldRuns[k][0] == &run[0] {
-				continue // the same run
+		a, b := &doc.units, &prev.units
+		kb, bAt := 0, 0 // prev's chunk kb holds the lowered patterns from bAt on
+		at := 0
+		for ka, c := range a.chunks {
+			run := a.summary(ka).outs
+			// prev's chunks that end by at are passed, but for this one.
+			for kb < len(b.chunks) && b.chunks[kb] != c && bAt+len(b.summary(kb).outs) <= at {
+				bAt += len(b.summary(kb).outs)
+				kb++
+			}
+			if kb < len(b.chunks) && bAt == at && b.chunks[kb] == c {
+				at += len(run)
+				continue // the same chunk
 			}
 			for j, p := range run {
 				i := at + j
-				for k < len(old) && old[k][1] <= i {
-					k++
+				for kb < len(b.chunks) && bAt+len(b.summary(kb).outs) <= i {
+					bAt += len(b.summary(kb).outs)
+					kb++
 				}
-				if k == len(old) || oldRuns[k][i-old[k][0]] != p {
+				if kb == len(b.chunks) || b.summary(kb).outs[i-bAt] != p {
 					if !yield(i, p) {
 						return
 					}
 				}
 			}
+			at += len(run)
 		}
 	}
 }
