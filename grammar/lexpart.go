@@ -11,9 +11,14 @@ import "github.com/gramlang/gram/diag"
 // The offsets of its tokens, comments and diagnostics are the text's; the
 // end of src is the end of the text to it, so what it lexes is what a
 // scanner over the whole text lexes as long as it reads no further than
-// src: see [Scanner.Offset].
-func NewScannerIn(src string, base int) *Scanner {
-	return &Scanner{src: src, base: base, coarse: true, fineFrom: -1}
+// src: see [Scanner.Offset]. With fine set, it lexes records token by token
+// from the start, as [NewScannerAt] does.
+func NewScannerIn(src string, base int, fine bool) *Scanner {
+	s := &Scanner{src: src, base: base, coarse: !fine, fineFrom: -1}
+	if fine {
+		s.fineFrom = base
+	}
+	return s
 }
 
 // Offset returns the offset in the text up to which the scanner has lexed:

@@ -19,13 +19,15 @@ func TestScannerIn(t *testing.T) {
 		"(d {s: \"\xff\"})\n" +
 		"```\nfenced\n```\n" +
 		"(e .)\n"
-	for off := 0; off < len(text); off++ {
-		if off > 0 && text[off-1] != '\n' {
+	for off := 0; off < 2*len(text); off++ {
+		fine := off >= len(text)
+		if off%len(text) > 0 && text[off%len(text)-1] != '\n' {
 			continue
 		}
-		whole, part := NewScannerAt(text, off, false), NewScannerIn(text[off:], off)
+		off := off % len(text)
+		whole, part := NewScannerAt(text, off, fine), NewScannerIn(text[off:], off, fine)
 		a, b := scanAll(whole), scanAll(part)
-		if !reflect.DeepEqual(a, b) {
+		if !reflect.DeepEqual(a, b) || whole.FineFrom() != part.FineFrom() {
 			t.Errorf("from %d: tokens %v, want %v", off, b, a)
 		}
 		if !reflect.DeepEqual(whole.Comments, part.Comments) {
