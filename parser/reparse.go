@@ -75,19 +75,7 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 	if i0 > 0 {
 		restart = prev.offset(prev.units.at(i0).span.Start)
 	}
-	if prev.fineFrom < 0 {
-		if r := rescanWindow(prev, f, edit, newLen, i0, restart); r != nil {
-			return r.document(f, i0, restart), true
-		}
-	}
-	// Lex as a full parse would at the restart: the text before it is
-	// unchanged. (A switch to lexing records token by token at the restart
-	// itself was made by the token there, which may have changed.)
-	src := f.Source()
-	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: prev.units.len(),
-		restart: restart, editStart: edit.Start, editEnd: edit.End,
-		sc: grammar.NewScannerAt(src, restart, prev.fineFrom >= 0 && prev.fineFrom < restart)}
-	r.run(i0)
+	r := rescanWindow(prev, f, edit, newLen, i0, restart)
 	return r.document(f, i0, restart), true
 }
 
@@ -95,28 +83,29 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 const windowMin = 4096
 
 // rescanWindow re-parses f from restart as reparseSyntax does, reading only
-// a window of the text from there to a little past the edit, made longer
-// while the parse reads to its end, so that an edit does not cost the size
-// of the text. It returns nil when the parse needs the whole text: to
-// recover in a broken unit.
+// a window of the text from there to a little past the edit, so that an
+// edit does not cost the size of the text; when the parse reads to the end
+// of the window (a unit left open goes on to the end of the text), it
+// parses again from the restart to the end.
 func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, restart int) *rescan {
-	for w := windowMin; ; w *= 4 {
-		end := min(f.Len(), edit.Start+newLen+w)
+	// Lex as a full parse would at the restart: the text before it is
+	// unchanged. (A switch to lexing records token by token at the restart
+	// itself was made by the token there, which may have changed.)
+	fine := prev.fineFrom >= 0 && prev.fineFrom < restart
+	for end := min(f.Len(), edit.Start+newLen+windowMin); ; end = f.Len() {
 		var src string
 		if b := f.ByteRange(restart, end); len(b) > 0 {
 			src = unsafe.String(&b[0], len(b)) // the text never changes
 		}
-		r := &rescan{prev: prev, src: src, base: restart, partial: restart > 0 || end < f.Len(),
+		r := &rescan{prev: prev, src: src, base: restart,
 			delta: newLen - edit.Len(), eof: -1, resume: -1, suffix: prev.units.len(),
 			restart: restart, editStart: edit.Start, editEnd: edit.End,
-			sc: grammar.NewScannerIn(src, restart)}
+			sc: grammar.NewScannerIn(src, restart, fine)}
 		r.run(i0)
-		switch {
-		case r.whole:
-			return nil
-		case end == f.Len() || r.sc.FineFrom() < 0 && r.eof < 0 && r.sc.Offset()+reachMargin < end:
-			// What the parse read is what it would read in the
-			// whole text.
+		// What the parse read is what it would read in the whole text
+		// unless it read to the end of the window (a record it could not
+		// close sends the lexer to the end).
+		if end == f.Len() || (fine || r.sc.FineFrom() < 0) && r.eof < 0 && r.sc.Offset()+reachMargin < end {
 			return r
 		}
 	}
@@ -138,15 +127,12 @@ func fineAt(from, off int) bool { return from >= 0 && off >= from }
 // until it can go on with the previous document's units.
 type rescan struct {
 	prev *Document
-	// src is the text from base on (to its end or not: partial says
-	// whether it is some of the text); whole is set when the parse
-	// stopped, needing the whole text.
-	src            string
-	base           int
-	partial, whole bool
-	delta          int // the change in length
-	sc             *grammar.Scanner
-	b              batch
+	// src is the text from the offset base on, to its end or not.
+	src   string
+	base  int
+	delta int // the change in length
+	sc    *grammar.Scanner
+	b     batch
 	// restart is where parsing started again, editEnd where the edit ends
 	// in prev's text: prev's units may be taken up again from a unit that
 	// starts after both.
@@ -297,11 +283,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		u.feed(r, p+want)
 		unit := r.toks[:u.e]
 		k := len(b.out)
-		if r.partial {
-			r.whole = true
-			return true
-		}
-		next, all := b.recoverStep(r.src, unit, p, r.offsetAt(u.e))
+		next, all := b.recoverStep(r.src, r.base, unit, p, r.offsetAt(u.e))
 		if all && !u.done {
 			b.out = b.out[:k]
 			want *= 2
@@ -451,7 +433,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	}
 	// The '{' from which the lexer went token by token was looked at up to
 	// the token that showed the record unclosed.
-	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File.Source(), ff)+reachMargin {
+	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File, ff)+reachMargin {
 		i0 = min(i0, old.search(endsFrom(ff+1)))
 	}
 	// The units that end within reachMargin of the line reach it; before
@@ -500,20 +482,35 @@ func reachOf(prev *Document, r *unitResult) int {
 }
 
 // recordLookahead returns the end of the token at which the lexer, looking
-// ahead from the '{' at off in src, found that the record does not close.
-func recordLookahead(src string, off int) int {
-	sc := grammar.NewScannerAt(src, off+1, true)
-	depth := 1
-	for {
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			return len(src)
+// ahead from the '{' at off in f's text, found that the record does not
+// close. It reads the text in windows from off, each longer than the one
+// before, until it finds it.
+func recordLookahead(f *diag.File, off int) int {
+	for w := windowMin; ; w *= 4 {
+		end := min(f.Len(), off+1+w)
+		var src string
+		if b := f.ByteRange(off+1, end); len(b) > 0 {
+			src = unsafe.String(&b[0], len(b))
 		}
-		if t.Type != grammar.Punct {
-			continue
-		}
-		if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
-			return t.Pos.Offset + len(t.Value)
+		sc := grammar.NewScannerIn(src, off+1, true)
+		depth := 1
+		for {
+			t := sc.Next()
+			if t.Type == grammar.EOF {
+				if end == f.Len() {
+					return end
+				}
+				break // read on
+			}
+			if t.Type != grammar.Punct {
+				continue
+			}
+			if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
+				if at := t.Pos.Offset + len(t.Value); end == f.Len() || sc.Offset()+reachMargin < end {
+					return at
+				}
+				break
+			}
 		}
 	}
 }
