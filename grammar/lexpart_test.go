@@ -55,3 +55,30 @@ func scanAll(s *Scanner) []lexer.Token {
 		}
 	}
 }
+
+// TestInspectTokensIn: the tokens and comments of a piece of a text,
+// given its offset, stand at their offsets in the text.
+func TestInspectTokensIn(t *testing.T) {
+	text := "(a {k: 1}) // one\n[g | a, b] // two\n(c \"s\")\n"
+	for start := 0; start < len(text); start++ {
+		if start > 0 && text[start-1] != '\n' && text[start-1] != ' ' {
+			continue
+		}
+		n := 0
+		cs := InspectTokensIn(text[start:], start, func(tk Tok) bool {
+			n++
+			if tk.Start() < start || text[tk.Start():tk.End()] != tk.Value {
+				t.Errorf("from %d: token %q at %d", start, tk.Value, tk.Start())
+			}
+			return true
+		})
+		for _, c := range cs {
+			if !strings.HasPrefix(text[c.Span.Start:c.Span.End], "//") {
+				t.Errorf("from %d: comment at %v is %q", start, c.Span, text[c.Span.Start:c.Span.End])
+			}
+		}
+		if n == 0 && strings.TrimSpace(text[start:]) != "" {
+			t.Errorf("from %d: no tokens", start)
+		}
+	}
+}
