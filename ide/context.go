@@ -181,7 +181,7 @@ func (c *cursor) prevIs(s ...string) bool {
 // number.
 func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 	var toks []grammar.Tok
-	comments := grammar.InspectTokens(f.Source(), diag.Span{Start: start, End: off}, func(t grammar.Tok) bool {
+	comments := grammar.InspectTokensIn(string(f.ByteRange(start, off)), start, func(t grammar.Tok) bool {
 		toks = append(toks, t)
 		return true
 	})
@@ -415,7 +415,7 @@ func (a *Analysis) keysAfter(off int) []string {
 	depth := 0
 	var prev grammar.Tok
 	first, afterWord := true, false
-	grammar.InspectTokens(a.File.Source(), diag.Span{Start: off, End: end}, func(t grammar.Tok) bool {
+	grammar.InspectTokensIn(string(a.File.ByteRange(off, end)), off, func(t grammar.Tok) bool {
 		isSep := t.Type == grammar.Punct && (t.Value == ":" || t.Value == "::")
 		switch {
 		case afterWord:

@@ -270,7 +270,7 @@ func (a *analysis) lexTokens(s diag.Span) []semToken {
 // set; a record lexed whole is coloured inside the same way.
 func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	var toks []grammar.Tok
-	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
+	grammar.InspectTokensIn(string(a.File.ByteRange(s.Start, s.End)), s.Start, func(t grammar.Tok) bool {
 		toks = append(toks, t)
 		return true
 	})
