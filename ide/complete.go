@@ -76,9 +76,9 @@ type Completions struct {
 
 // Complete lists what may be typed at the byte offset off.
 func (a *Analysis) Complete(off int) Completions {
-	off = max(0, min(off, len(a.File.Text)))
+	off = max(0, min(off, a.File.Len()))
 	c := ContextAt(a.File, a.regionStart(off), off)
-	word := string(a.File.Text[c.Span.Start:c.Span.End])
+	word := string(a.File.ByteRange(c.Span.Start, c.Span.End))
 	out := Completions{Span: c.Span}
 	switch c.Slot {
 	case SlotModel:

@@ -68,7 +68,7 @@ type Decl struct {
 type Index struct {
 	a     *Analysis
 	mu    sync.Mutex
-	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
+	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered()
 	// split is where the tools written inside agents start in the
 	// program's tools.
 	split    int
@@ -117,7 +117,7 @@ func (ix *Index) unit(i int) *unitIndex {
 // or nil: the unit is found by a binary search, so that a request costs the
 // unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
-	if i := unitAt(ix.a.File, ix.a.Doc.Lowered, pos); i >= 0 {
+	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pos); i >= 0 {
 		return ix.unit(i)
 	}
 	return nil
@@ -127,7 +127,7 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 // identities its lowered pattern writes and the records its types name.
 func (ix *Index) makeUnit(i int) *unitIndex {
 	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
-	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
+	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
 	lo, hi, split := span.Start, span.End, ix.split
 	p := ix.a.Prog
 	in := func(sp diag.Span) bool {
@@ -139,7 +139,7 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	tools = append(tools, within(p.Tools[split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
 	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
-	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
+	u.addIdentities(ix, ix.a.Doc.Lowered()[i], in)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
 	// name (see [Analysis.Others]).
@@ -342,7 +342,7 @@ func (ix *Index) Exact(s diag.Span) *Occurrence {
 func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 	ix.refsOnce.Do(func() {
 		ix.refs = map[diag.Span][]*Occurrence{}
-		for i := range ix.a.Doc.Lowered {
+		for i := range ix.a.Doc.Lowered() {
 			u := ix.unit(i)
 			for k := range u.occs {
 				if o := &u.occs[k]; o.Resolved() {
@@ -358,7 +358,7 @@ func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 // definition of the text, in source order; it indexes every unit.
 func (ix *Index) Unresolved(name string) []*Occurrence {
 	var out []*Occurrence
-	for i := range ix.a.Doc.Lowered {
+	for i := range ix.a.Doc.Lowered() {
 		u := ix.unit(i)
 		for k := range u.occs {
 			if o := &u.occs[k]; !o.Resolved() && o.Name == name {

@@ -129,7 +129,7 @@ func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nam
 		p = *prev
 	}
 	return &nameTables{
-		idents:  newNameList(doc.Lowered, identName, true, p.idents),
+		idents:  newNameList(doc.Lowered(), identName, true, p.idents),
 		tools:   newNameList(prog.Tools, toolName, true, p.tools),
 		calls:   newNameList(prog.Tools, callName, true, p.calls),
 		records: newNameList(prog.Records, recordName, false, p.records),

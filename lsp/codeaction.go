@@ -146,8 +146,8 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	if at := f.Offset(first); f.OffsetLSP(at).Line != f.OffsetLSP(f.Offset(r.Span().Start)).Line {
 		// One entry per line: add a line like the first entry's.
 		ls := f.LineStart(f.OffsetLSP(at).Line)
-		indent := string(f.Text[ls:at])
-		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Text) + indent}, true
+		indent := string(f.ByteRange(ls, at))
+		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Bytes()) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
 }
@@ -163,7 +163,7 @@ func lineEnding(text []byte) string {
 // removal returns an edit deleting a top-level pattern with its line, and
 // one blank line after it.
 func (a *analysis) removal(s diag.Span) diag.Edit {
-	t := a.File.Text
+	t := a.File.Bytes()
 	s = a.File.Resolve(s)
 	start, end := s.Start, s.End
 	ls := start

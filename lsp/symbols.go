@@ -51,7 +51,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 	ix := a.Index()
 	var out []protocol.DocumentSymbol
-	for _, p := range a.Doc.Lowered {
+	for _, p := range a.Doc.Lowered() {
 		if p.Kind == parser.HeaderKind {
 			continue
 		}

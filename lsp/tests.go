@@ -164,7 +164,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 				}
 				edit, ok := t.Agent.AddToolEdit(c.Tool)
 				f := diag.NewFile(sp, b)
-				if !ok || edit.Span.End > len(f.Text) {
+				if !ok || edit.Span.End > f.Len() {
 					return nil
 				}
 				return []protocol.CodeAction{{

@@ -100,18 +100,22 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 }
 
 // finish resolves the references once every unit is lowered, sets
-// doc.Lowered and returns the gram-level diagnostics.
+// doc's lowered patterns and returns the gram-level diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
 	s.l.resolve(s.l.refs, true)
 	return s.done(doc)
 }
 
-// done sets doc.Lowered, its unresolved references and the top-level
-// suggestions, once every reference is resolved, and returns the gram-level
+// done sets doc's lowered patterns (s.out, unless they are its units',
+// see lists.go), its unresolved references and the top-level suggestions,
+// once every reference is resolved, and returns the gram-level
 // diagnostics.
 func (s *unitLowerer) done(doc *Document) diag.List {
-	doc.Lowered, doc.unresolved = s.out, s.l.unresolved
+	if !doc.lists.byUnits {
+		doc.lists.setLowered(s.out)
+	}
+	doc.unresolved = s.l.unresolved
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
 		// The previous version's, with the names that changed.

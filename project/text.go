@@ -146,10 +146,10 @@ func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, c
 	case r.Edit != nil:
 		e = *r.Edit
 	default:
-		e = Changed(prev.File.Text, f.Text)
+		e = Changed(prev.File.Bytes(), f.Bytes())
 	}
-	if clean = prev != nil && cleanAfter(prev, f, e) || isClean(f.Text); !clean {
-		if d, bin := Binary(f.Text); bin {
+	if clean = prev != nil && cleanAfter(prev, f, e) || isClean(f.Bytes()); !clean {
+		if d, bin := Binary(f.Bytes()); bin {
 			doc, _ := parser.Parse(diag.NewFile(f.Path, nil))
 			return doc, diag.List{d}, false, true
 		}
@@ -173,15 +173,16 @@ func isClean(text []byte) bool { return bytes.IndexByte(text, 0) < 0 && utf8.Val
 // because prev's was and the bytes e adds, at rune boundaries, are: what
 // an edit costs does not grow with the text.
 func cleanAfter(prev *Text, f *diag.File, e Edit) bool {
-	old := prev.File.Text
+	old, n := prev.File, prev.File.Len()
 	start, end := e.Span.Start, e.Span.End
-	if !prev.clean || start < 0 || start > end || end > len(old) || start+e.NewLen > len(f.Text) {
+	if !prev.clean || start < 0 || start > end || end > n || start+e.NewLen > f.Len() {
 		return false
 	}
-	if start < len(old) && !utf8.RuneStart(old[start]) || end < len(old) && !utf8.RuneStart(old[end]) {
+	runeStart := func(off int) bool { return off == n || utf8.RuneStart(old.ByteRange(off, off+1)[0]) }
+	if !runeStart(start) || !runeStart(end) {
 		return false
 	}
-	return isClean(f.Text[start : start+e.NewLen])
+	return isClean(f.ByteRange(start, start+e.NewLen))
 }
 
 // alone compiles a parsed text alone: a bindings file by the rules of

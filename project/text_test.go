@@ -115,7 +115,7 @@ func TestEditText(t *testing.T) {
 	f := diag.NewFile("x.gram", []byte(doorTools+doorAgent+doorAgent))
 	span := diag.Span{Start: len(doorTools + doorAgent), End: len(doorTools + doorAgent)}
 	got := Check(f, Request{Prev: prev, Edit: &Edit{Span: span, NewLen: len(doorAgent)}, Editing: true})
-	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Text)).Diags); g != w || w == "" {
+	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Bytes())).Diags); g != w || w == "" {
 		t.Errorf("with the edit: diagnostics\n%s\nwant\n%s", g, w)
 	}
 	// Stopped.

@@ -194,7 +194,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	if collected > 0 {
 		return nil
 	}
-	m := &compileMemo{lowered: c.doc.Lowered, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
+	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
 	m.steps = make([]shape, len(steps))
 	m.stepOf = make([]int32, len(decls))

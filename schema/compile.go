@@ -210,8 +210,8 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 // them, and sets c.declAt.
 func (c *compiler) findDecls() []decl {
 	decls := make([]decl, 0, 8)
-	c.declAt = make([]int32, len(c.doc.Lowered))
-	for i, top := range c.doc.Lowered {
+	c.declAt = make([]int32, c.doc.NumLowered())
+	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
@@ -261,7 +261,7 @@ type declCounts struct {
 // the tools agents may write inline by the agents' elements.
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
-	for _, p := range doc.Lowered {
+	for _, p := range doc.AllLowered() {
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
@@ -438,11 +438,11 @@ func (c *compiler) tool(d decl, top bool) {
 
 // text returns the source text of a span.
 func (c *compiler) text(s diag.Span) string {
-	t := c.doc.File.Text
-	if s.Start < 0 || s.End > len(t) || s.End < s.Start {
+	f := c.doc.File
+	if s.Start < 0 || s.End > f.Len() || s.End < s.Start {
 		return ""
 	}
-	return string(t[s.Start:s.End])
+	return string(f.ByteRange(s.Start, s.End))
 }
 
 // disp returns a declaration's name for messages.

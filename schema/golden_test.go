@@ -134,7 +134,7 @@ func goldenTargets(t *testing.T, src string) []*Target {
 // empty, and so are its fixes' edits.
 func checkSpan(t *testing.T, f *diag.File, d diag.Diagnostic) {
 	t.Helper()
-	n := len(f.Text)
+	n := f.Len()
 	if d.Span.Start < 0 || d.Span.End > n || d.Span.Len() <= 0 {
 		t.Errorf("%s: bad span %v", d.Code, d.Span)
 	}
@@ -154,10 +154,10 @@ func checkSpan(t *testing.T, f *diag.File, d diag.Diagnostic) {
 // every span, so a golden file shows where each element points.
 func describe(b *bytes.Buffer, p *Program) {
 	text := func(s diag.Span) string {
-		if s.Start < 0 || s.End > len(p.File.Text) || s.End < s.Start {
+		if s.Start < 0 || s.End > p.File.Len() || s.End < s.Start {
 			return "<bad span>"
 		}
-		t := string(p.File.Text[s.Start:s.End])
+		t := string(p.File.Bytes()[s.Start:s.End])
 		if i := strings.IndexByte(t, '\n'); i >= 0 {
 			t = t[:i] + "…"
 		}

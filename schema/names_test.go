@@ -45,7 +45,7 @@ func TestManyNames(t *testing.T) {
 	src := b.String()
 
 	prog, f, diags := compileSource(t, "many.gram", src)
-	at := func(s diag.Span) string { return string(f.Text[s.Start:s.End]) }
+	at := func(s diag.Span) string { return string(f.Bytes()[s.Start:s.End]) }
 	find := func(code, msg string) diag.Diagnostic {
 		t.Helper()
 		for _, d := range diags {

@@ -90,12 +90,12 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 		taken, steps := 0, 0
 		for step := 0; step < 300; step++ {
 			fi := rng.IntN(len(docs))
-			old := docs[fi].File.Text
+			old := docs[fi].File.Bytes()
 			at, end := typingSpan(rng, old, 3, 15, 200)
 			ins := edits[rng.IntN(len(edits))]
 			text := string(old[:at]) + ins + string(old[end:])
-			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Text), c.from) {
-				fi, text = c.file, strings.Replace(string(docs[c.file].File.Text), c.from, c.to, 1)
+			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Bytes()), c.from) {
+				fi, text = c.file, strings.Replace(string(docs[c.file].File.Bytes()), c.from, c.to, 1)
 			}
 			if rng.IntN(10) == 0 {
 				text = packageTexts[fi].text // back to the start

@@ -35,10 +35,11 @@ import (
 
 // compileMemo is what a compile found, kept with its program.
 type compileMemo struct {
-	// lowered are the document's lowered patterns, and declAt the index of
-	// the declaration of each, or -1.
-	lowered []*parser.Pattern
-	declAt  []int32
+	// doc is the document compiled, whose lowered patterns the next
+	// version's are compared with, and declAt the index of the
+	// declaration of each lowered pattern, or -1.
+	doc    *parser.Document
+	declAt []int32
 	// decls are the declarations in order; steps are the compiles of the
 	// tools, then of the agents, in order, and stepOf the step of each
 	// declaration (-1 for none).
@@ -126,7 +127,7 @@ type changedDecl struct {
 // be taken.
 func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
 	pm := prev.memo
-	if len(doc.Lowered) != len(pm.lowered) {
+	if doc.NumLowered() != pm.doc.NumLowered() {
 		return nil, nil, false
 	}
 	c := makeCompiler(doc, nil, declCounts{})
@@ -186,7 +187,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 // is compiled again.
 func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m := *pm
-	m.lowered, m.decls, m.pats, m.uses = doc.Lowered, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
+	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
 	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
 }
@@ -205,10 +206,7 @@ func (m *compileMemo) keepTypes(c *compiler) {
 // and with the same declarations inside (see innerDecls).
 func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 	var out []changedDecl
-	for i, top := range c.doc.Lowered {
-		if top == pm.lowered[i] {
-			continue
-		}
+	for i, top := range c.doc.ChangedLowered(pm.doc) {
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]

@@ -61,7 +61,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(text)))
 		prog, _ := Compile(doc)
 		for step := 0; step < 60; step++ {
-			old := doc.File.Text
+			old := doc.File.Bytes()
 			at, end := typingSpan(rng, old, 4, 12, 400)
 			ins := recompileEdits[rng.IntN(len(recompileEdits))]
 			text := string(old[:at]) + ins + string(old[end:])
@@ -214,7 +214,7 @@ func TestRecompileTypeEdit(t *testing.T) {
 		doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(text)))
 		prog, _ := Compile(doc)
 		for _, step := range [][2]string{{c.from, c.to}, {c.to, c.from}} {
-			old := string(doc.File.Text)
+			old := string(doc.File.Bytes())
 			at := strings.Index(old, step[0])
 			edited := old[:at] + step[1] + old[at+len(step[0]):]
 			edit := diag.Span{Start: at, End: at + len(step[0])}

@@ -440,7 +440,7 @@ func TestTargetsFollowProviderRules(t *testing.T) {
 						t.Errorf("%s: tool %s follows %s's rules, yet: %s", cp.name, tool.Name, tg.Name, diagText(cp.prog.File, diags))
 					}
 					for _, d := range diags {
-						if d.Span.Len() == 0 || d.Span.End > len(cp.prog.File.Text) {
+						if d.Span.Len() == 0 || d.Span.End > cp.prog.File.Len() {
 							t.Errorf("%s: %s at %v, outside the file", cp.name, d.Code, d.Span)
 						}
 					}

@@ -177,7 +177,7 @@ func checkDir(resolved *realDirs, inputs []checkInput, idx []int, results []chec
 			continue
 		}
 		diags := withTargets(f.Diags, in.targets, f.Program)
-		results[i] = checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Text, in.limit), diags...)}
+		results[i] = checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 	}
 	return l.Irregular
 }
@@ -197,7 +197,7 @@ func checkOne(in checkInput) checkResult {
 	t := project.CheckText(f)
 	diags := withTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
+		diags = append(backupDiags(in.path, f.Bytes(), in.limit), diags...)
 	}
 	return checkResult{file: f, diags: diags}
 }

@@ -105,7 +105,7 @@ type Session struct {
 // analysis returns the analysis of text, reusing the last one when the text
 // is the same.
 func (s *Session) analysis(text string) *ide.Analysis {
-	if s.last == nil || string(s.last.File.Text) != text {
+	if s.last == nil || string(s.last.File.Bytes()) != text {
 		s.last = ide.Analyze(Path, []byte(text))
 	}
 	return s.last
