@@ -80,8 +80,8 @@ func (b *batch) parse(src string) {
 		start = cut
 	}
 	buf := b.toks[:0]
-	// What found the units is not needed once they are parsed; the batch
-	// itself is kept until the whole document is (see parseSyntax).
+	// What found the units is not needed once they are parsed; the units
+	// are kept until the pipeline takes them (see pipeline.take).
 	b.toks, b.cuts, b.deep, b.starts = nil, nil, nil, nil
 	if cap(buf) <= maxPooledTokens {
 		tokenBuffers.Put(&buf)
@@ -185,10 +185,15 @@ type pipeline struct {
 	// lowers each once it is parsed.
 	lowered  chan *batch
 	lowering sync.WaitGroup
+	// units are the units of the batches parsed (and lowered), in order;
+	// pending the batches parsed in parallel with no lowerer, whose units
+	// are taken in order once all are parsed.
+	units   *unitBuilder
+	pending []*batch
 }
 
 func startPipeline(src string, lw *unitLowerer) *pipeline {
-	p := &pipeline{src: src, lw: lw, parallel: len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1}
+	p := &pipeline{src: src, lw: lw, parallel: len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1, units: newUnitBuilder()}
 	if !p.parallel {
 		return p
 	}
@@ -210,6 +215,7 @@ func startPipeline(src string, lw *unitLowerer) *pipeline {
 			for b := range p.lowered {
 				<-b.done
 				b.lower(lw)
+				p.take(b)
 			}
 		}()
 	}
@@ -224,24 +230,36 @@ func (p *pipeline) add(b *batch) {
 		p.work <- b
 		p.lowered <- b
 	case p.parallel:
+		p.pending = append(p.pending, b)
 		p.work <- b
 	default:
 		b.parse(p.src)
 		if p.lw != nil {
 			b.lower(p.lw)
 		}
+		p.take(b)
 	}
 }
 
-// wait returns once every batch added is parsed and lowered.
-func (p *pipeline) wait() {
-	if !p.parallel {
-		return
+// take adds the units of b, parsed and lowered, to the list, and lets the
+// batch's own copy of them go.
+func (p *pipeline) take(b *batch) {
+	p.units.add(b.out)
+	b.out = nil
+}
+
+// wait returns the units once every batch added is parsed and lowered.
+func (p *pipeline) wait() unitList {
+	if p.parallel {
+		close(p.work)
+		p.workers.Wait()
+		if p.lowered != nil {
+			close(p.lowered)
+			p.lowering.Wait()
+		}
+		for _, b := range p.pending {
+			p.take(b)
+		}
 	}
-	close(p.work)
-	p.workers.Wait()
-	if p.lowered != nil {
-		close(p.lowered)
-		p.lowering.Wait()
-	}
+	return p.units.list()
 }

@@ -168,23 +168,11 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	doc := &Document{File: f, next: len(src) + 1}
 	f.SetPositions(nil)
 	pl := startPipeline(src, lw)
-	var batches []*batch
 	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
 	for b := c.next(); b != nil; b = c.next() {
-		batches = append(batches, b)
 		pl.add(b)
 	}
-	pl.wait()
-
-	n := 0
-	for _, b := range batches {
-		n += len(b.out)
-	}
-	units := make([]unitResult, 0, n)
-	for _, b := range batches {
-		units = append(units, b.out...)
-	}
-	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = newUnitList(units), sc.Diags, sc.Comments, sc.FineFrom()
+	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = pl.wait(), sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
 }
 
