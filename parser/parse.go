@@ -125,7 +125,7 @@ type unitResult struct {
 // [Document.Unresolved]), the compiler reports it in the file's scope, and
 // [Document.Undefined] gives its error for the file read alone.
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
+	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopName), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	doc.units.freeze()
