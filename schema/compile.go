@@ -161,7 +161,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	c.checkCycles()
 	recorded := len(c.diags)
-	var steps []step
+	steps := make([]step, 0, stepCount(decls))
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
 	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
@@ -183,8 +183,9 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // declarations, and the declarations (see [compiler.declOf], which reports
 // conflicting labels).
 func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
-	c := makeCompiler(doc, env, countDecls(doc))
-	return c, c.findDecls()
+	n := countDecls(doc)
+	c := makeCompiler(doc, env, n)
+	return c, c.findDecls(n.decls)
 }
 
 // makeCompiler returns a compiler for doc with tables sized for n.
@@ -206,9 +207,10 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 }
 
 // findDecls returns the declarations of the document, as declOf finds
-// them, and sets c.declAt.
-func (c *compiler) findDecls() []decl {
-	decls := make([]decl, 0, 8)
+// them, and sets c.declAt; n is how many there are expected to be (see
+// countDecls), so that the list is made once rather than grown.
+func (c *compiler) findDecls(n int) []decl {
+	decls := make([]decl, 0, n)
 	c.declAt = make([]int32, len(c.doc.Lowered))
 	for i, top := range c.doc.Lowered {
 		c.declAt[i] = -1
@@ -223,6 +225,18 @@ func (c *compiler) findDecls() []decl {
 		}
 	}
 	return decls
+}
+
+// stepCount returns how many steps compileTools and compileAgents make of
+// decls: one for each tool and agent.
+func stepCount(decls []decl) int {
+	n := 0
+	for _, d := range decls {
+		if d.label == ToolLabel || d.label == AgentLabel {
+			n++
+		}
+	}
+	return n
 }
 
 // finish returns the program, without empty lists, and the diagnostics,
