@@ -143,6 +143,20 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // is compiled with the program of greeter.gram beside it. Declarations of
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
+	return compileWith(doc, env, true)
+}
+
+// CompileOnce is [Compile] for a program that no later compile starts
+// from: it keeps nothing for a [Recompile] of the next version (which
+// compiles the document in full from such a program), and so holds less,
+// a compile of a large file at its end most of all.
+func CompileOnce(doc *parser.Document) (*Program, diag.List) {
+	return compileWith(doc, nil, false)
+}
+
+// compileWith is [CompileWith]; memo tells whether the program keeps what
+// a Recompile takes from it.
+func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
@@ -173,7 +187,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 			tests = true
 		}
 	}
-	if len(env) == 0 && !tests && !c.legacyNamed {
+	if memo && len(env) == 0 && !tests && !c.legacyNamed {
 		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
 	}
 	return c.finish()
