@@ -125,8 +125,30 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 			srcs = append(srcs, r.src)
 		}
 	}
+	if o.Cache == nil && textBytes(srcs) >= collectFrom {
+		// What parsing let go is collected before compiling starts.
+		runtime.GC()
+	}
 	l.Package = compile(o.Prev, dir, srcs, o.Cache != nil)
 	return l, err
+}
+
+// collectFrom is how many bytes of text a package read without a cache (a
+// command's, loaded once) has from which [Load] collects the heap between
+// parsing and compiling. Without it, the compile of a large file allocates
+// on top of the parse's garbage as well as its syntax: the collector's last
+// target was set while the file was parsed, and the heap (10 MB of agents:
+// 160 MB live) peaked about 7 MB higher, at a collection's cost of about
+// 0.1 s.
+const collectFrom = 4 << 20
+
+// textBytes returns the bytes of text of srcs.
+func textBytes(srcs []Source) int {
+	n := 0
+	for _, s := range srcs {
+		n += len(s.File.Text)
+	}
+	return n
 }
 
 // read returns the files at paths (see [Cache.source]), in order: the
