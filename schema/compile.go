@@ -282,7 +282,8 @@ type declCounts struct {
 }
 
 // countDecls counts the declarations of a document by their labels, and
-// the tools agents may write inline by the agents' elements.
+// the tools agents may write inline by the agents' elements that are not
+// references (most are: the names of top-level tools).
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
 	for _, p := range doc.Lowered {
@@ -301,7 +302,11 @@ func countDecls(doc *parser.Document) declCounts {
 			n.tools++
 		case labels.names[0] == AgentLabel:
 			n.agents++
-			n.tools += len(p.Elements)
+			for _, e := range p.Elements {
+				if e.Kind != parser.ReferenceKind {
+					n.tools++
+				}
+			}
 		}
 		n.decls++
 	}
