@@ -23,6 +23,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -128,6 +129,10 @@ func Parse(f *diag.File) (*Document, diag.List) {
 	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopName), len(f.Text))
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
+	if cap(doc.Lowered) > len(doc.Lowered)+len(doc.Lowered)/4 {
+		// Made with room for a file as dense as any: kept at its size.
+		doc.Lowered = slices.Clone(doc.Lowered)
+	}
 	doc.units.freeze()
 	return doc, diags.Sorted()
 }
