@@ -69,7 +69,7 @@ func (b *batch) cut(sp *splitter, at splitState) {
 
 // parse parses every unit of the batch, then gives its token buffer back.
 func (b *batch) parse(src string) {
-	b.out = make([]unitResult, 0, len(b.cuts))
+	b.out = slices.Grow(b.out[:0], len(b.cuts))
 	start := 0
 	for i, cut := range b.cuts {
 		eof := b.eof
@@ -80,9 +80,9 @@ func (b *batch) parse(src string) {
 		start = cut
 	}
 	buf := b.toks[:0]
-	// What found the units is not needed once they are parsed; the units
-	// are kept until the pipeline takes them (see pipeline.take).
-	b.toks, b.cuts, b.deep, b.starts = nil, nil, nil, nil
+	// The tokens are not needed once the units are parsed; the units are
+	// kept until the pipeline takes them (see pipeline.take).
+	b.toks = nil
 	if cap(buf) <= maxPooledTokens {
 		tokenBuffers.Put(&buf)
 	} else if cap(buf) >= collectTokens {
@@ -138,7 +138,8 @@ func (c *cutter) next() *batch {
 		return nil
 	}
 	buf := tokenBuffers.Get().(*[]lexer.Token)
-	b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16), starts: make([]splitState, 0, 16)}
+	b := spareBatches.Get().(*batch)
+	b.toks = (*buf)[:0]
 	if c.hold {
 		b.toks = append(b.toks, c.held)
 		c.hold = false
@@ -241,11 +242,33 @@ func (p *pipeline) add(b *batch) {
 	}
 }
 
-// take adds the units of b, parsed and lowered, to the list, and lets the
-// batch's own copy of them go.
+// take adds the units of b, parsed and lowered, to the list, and gives
+// the batch back for reuse.
 func (p *pipeline) take(b *batch) {
 	p.units.add(b.out)
-	b.out = nil
+	b.recycle()
+}
+
+// spareBatches are batches whose units were taken, for the cutter to fill
+// again: the lists that find and hold a batch's units are made a few
+// times for a document, not for each of its batches (once for each batch,
+// they left small pieces of garbage all over a large file's heap, among
+// its syntax, where nothing else could use the room once collected).
+var spareBatches = sync.Pool{New: func() any { return new(batch) }}
+
+// maxSpareUnits is the most units a spare batch keeps room for: the lists
+// of a batch that held a long run of units are let go.
+const maxSpareUnits = 1 << 10
+
+// recycle empties b, whose units were taken, and makes it a spare.
+func (b *batch) recycle() {
+	if cap(b.out) > maxSpareUnits || cap(b.cuts) > maxSpareUnits {
+		b.out = nil
+		return
+	}
+	clear(b.out) // drop the syntax
+	*b = batch{cuts: b.cuts[:0], deep: b.deep[:0], starts: b.starts[:0], out: b.out[:0]}
+	spareBatches.Put(b)
 }
 
 // wait returns the units once every batch added is parsed and lowered.
