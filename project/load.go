@@ -135,11 +135,11 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 
 // collectFrom is how many bytes of text a package read without a cache (a
 // command's, loaded once) has from which [Load] collects the heap between
-// parsing and compiling. Without it, the compile of a large file allocates
-// on top of the parse's garbage as well as its syntax: the collector's last
-// target was set while the file was parsed, and the heap (10 MB of agents:
-// 160 MB live) peaked about 7 MB higher, at a collection's cost of about
-// 0.1 s.
+// parsing and compiling. Without it, the compile of a large file allocated
+// on top of the parse's garbage as well as its syntax (the collector's last
+// target was set while the file was parsed): `gramc check` of 10 MB of
+// agents (157 MB live) peaked 6–8 MB higher, and the collection costs
+// 0.02–0.07 s of CPU time (see docs/performance.md).
 const collectFrom = 4 << 20
 
 // textBytes returns the bytes of text of srcs.
