@@ -23,6 +23,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,9 +128,13 @@ type unitResult struct {
 // definitions and maps inside arrays are recorded too, for the language read
 // on top of gram to report ([Document.Deferred]).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(f, newTopScope(false, f.Len()/bytesPerTopDef), f.Len())
+	lw := newUnitLowerer(f, newTopScope(false, f.Len()/bytesPerTopName), f.Len())
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
+	if ps := doc.Lowered(); cap(ps) > len(ps)+len(ps)/4 {
+		// Made with room for a file as dense as any: kept at its size.
+		doc.lists.setLowered(slices.Clone(ps))
+	}
 	doc.units.freeze()
 	return doc, doc.keep(diags.Sorted())
 }
@@ -170,23 +175,11 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	doc := &Document{File: f, next: len(src) + 1}
 	f.SetPositions(nil)
 	pl := startPipeline(src, lw)
-	var batches []*batch
 	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
 	for b := c.next(); b != nil; b = c.next() {
-		batches = append(batches, b)
 		pl.add(b)
 	}
-	pl.wait()
-
-	n := 0
-	for _, b := range batches {
-		n += len(b.out)
-	}
-	units := make([]unitResult, 0, n)
-	for _, b := range batches {
-		units = append(units, b.out...)
-	}
-	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = newUnitList(units), sc.Diags, sc.Comments, sc.FineFrom()
+	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = pl.wait(), sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
 }
 

@@ -26,6 +26,14 @@ type unitLowerer struct {
 // lowered.
 const bytesPerTopDef = 64
 
+// bytesPerTopName is the bytes of source per top-level name the scope of a
+// document parsed once is sized for: about what a file of agents and data
+// has (a denser file grows the scope, a table of at most a thousand names
+// at a time). Sized for the densest file instead, the scope of a 10 MB file
+// of agents held twice the room its names took, all the time it was
+// lowered.
+const bytesPerTopName = 160
+
 // newUnitLowerer returns a lowerer for the file f, whose top-level scope is
 // sc, with room for the patterns of size bytes.
 func newUnitLowerer(f *diag.File, sc *topScope, size int) *unitLowerer {

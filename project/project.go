@@ -160,7 +160,7 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 // later Recompile takes from it.
 func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
-	var alone Request // how a file is compiled alone
+	alone := Request{once: !keep} // how a file is compiled alone
 	old := prev.byDoc()
 	var docs, tests []*parser.Document
 	var members, testFiles []*File

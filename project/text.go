@@ -75,6 +75,10 @@ type Request struct {
 	// ReadNamed reads the files a bindings file names (nil: from disk,
 	// with [ReadNamedFile]).
 	ReadNamed func(path string) ([]byte, error)
+	// once tells that no later check starts from this one's program (see
+	// [schema.CompileOnce]): a package [Compile] makes keeps nothing to
+	// take.
+	once bool
 	// Stop, when set, is asked between the stages (parsing the syntax,
 	// lowering it, compiling); when it reports true, Check gives up and
 	// returns nil.
@@ -212,6 +216,8 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 		prog, compiled = schema.CompileWith(doc, env...)
 	case r.Prev != nil && r.Prev.Package == nil:
 		prog, compiled = schema.Recompile(r.Prev.Program, doc)
+	case r.once:
+		prog, compiled = schema.CompileOnce(doc)
 	default:
 		prog, compiled = schema.Compile(doc)
 	}

@@ -203,7 +203,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	}
 	uses := make([]int32, len(c.prog.Tools))
 	for i, st := range steps {
-		m.steps[i] = shape{int32(st.decl), int32(st.t0), int32(st.t1), int32(st.a0), int32(st.a1)}
+		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}
 		m.stepOf[st.decl] = int32(i)
 		if st.d1 > st.d0 {
 			m.stepDiags = append(m.stepDiags, stepDiags{int32(i), slices.Clip(c.diags[st.d0:st.d1])})

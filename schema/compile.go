@@ -144,6 +144,20 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // is compiled with the program of greeter.gram beside it. Declarations of
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
+	return compileWith(doc, env, true)
+}
+
+// CompileOnce is [Compile] for a program that no later compile starts
+// from: it keeps nothing for a [Recompile] of the next version (which
+// compiles the document in full from such a program), and so holds less,
+// a compile of a large file at its end most of all.
+func CompileOnce(doc *parser.Document) (*Program, diag.List) {
+	return compileWith(doc, nil, false)
+}
+
+// compileWith is [CompileWith]; memo tells whether the program keeps what
+// a Recompile takes from it.
+func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
@@ -162,7 +176,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	c.checkCycles()
 	recorded := len(c.diags)
-	var steps []step
+	steps := make([]step, 0, stepCount(decls))
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
 	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
@@ -174,7 +188,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 			tests = true
 		}
 	}
-	if len(env) == 0 && !tests && !c.legacyNamed {
+	if memo && len(env) == 0 && !tests && !c.legacyNamed {
 		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
 	}
 	return c.finish()
@@ -184,8 +198,9 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // declarations, and the declarations (see [compiler.declOf], which reports
 // conflicting labels).
 func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
-	c := makeCompiler(doc, env, countDecls(doc))
-	return c, c.findDecls()
+	n := countDecls(doc)
+	c := makeCompiler(doc, env, n)
+	return c, c.findDecls(n.decls)
 }
 
 // makeCompiler returns a compiler for doc with tables sized for n.
@@ -207,9 +222,10 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 }
 
 // findDecls returns the declarations of the document, as declOf finds
-// them, and sets c.declAt.
-func (c *compiler) findDecls() []decl {
-	decls := make([]decl, 0, 8)
+// them, and sets c.declAt; n is how many there are expected to be (see
+// countDecls), so that the list is made once rather than grown.
+func (c *compiler) findDecls(n int) []decl {
+	decls := make([]decl, 0, n)
 	c.declAt = make([]int32, c.doc.NumLowered())
 	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
@@ -224,6 +240,18 @@ func (c *compiler) findDecls() []decl {
 		}
 	}
 	return decls
+}
+
+// stepCount returns how many steps compileTools and compileAgents make of
+// decls: one for each tool and agent.
+func stepCount(decls []decl) int {
+	n := 0
+	for _, d := range decls {
+		if d.label == ToolLabel || d.label == AgentLabel {
+			n++
+		}
+	}
+	return n
 }
 
 // finish returns the program, without empty lists, and the diagnostics,
@@ -258,7 +286,8 @@ type declCounts struct {
 }
 
 // countDecls counts the declarations of a document by their labels, and
-// the tools agents may write inline by the agents' elements.
+// the tools agents may write inline by the agents' elements that are not
+// references (most are: the names of top-level tools).
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
 	for _, p := range doc.AllLowered() {
@@ -277,7 +306,11 @@ func countDecls(doc *parser.Document) declCounts {
 			n.tools++
 		case labels.names[0] == AgentLabel:
 			n.agents++
-			n.tools += len(p.Elements)
+			for _, e := range p.Elements {
+				if e.Kind != parser.ReferenceKind {
+					n.tools++
+				}
+			}
 		}
 		n.decls++
 	}

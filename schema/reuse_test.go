@@ -237,3 +237,41 @@ func TestRecompileTypeEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileOnce: CompileOnce gives the program and the diagnostics
+// Compile gives, but keeps nothing for the next compile, and a Recompile
+// from its program gives what a compile afresh of the edited text gives.
+func TestCompileOnce(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/schema/*.gram")
+	texts := []string{gramgen.AgentFile(200)}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			texts = append(texts, string(b))
+		}
+	}
+	kept := 0
+	for ti, text := range texts {
+		doc, _ := parser.Parse(diag.NewFile("once.gram", []byte(text)))
+		want, wantDiags := Compile(doc)
+		got, gotDiags := CompileOnce(doc)
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+			t.Fatalf("text %d: CompileOnce differs from Compile", ti)
+		}
+		if got.memo != nil {
+			t.Fatalf("text %d: CompileOnce kept what a Recompile takes", ti)
+		}
+		if want.memo != nil {
+			kept++
+		}
+		edited := strings.Replace(text, "\"", "\"x", 1)
+		doc2, _ := parser.Parse(diag.NewFile("once.gram", []byte(edited)))
+		again, againDiags := Recompile(got, doc2)
+		fresh, freshDiags := Compile(doc2)
+		if !reflect.DeepEqual(againDiags, freshDiags) || !sameProgram(again, fresh) {
+			t.Fatalf("text %d: Recompile from CompileOnce's program differs from Compile", ti)
+		}
+	}
+	if kept == 0 {
+		t.Fatal("Compile kept nothing for a Recompile of any text: the test shows nothing")
+	}
+}
