@@ -54,7 +54,7 @@ type compiler struct {
 	// records maps record names to records (the first of a name).
 	records map[string]*Record
 	// tools maps tool patterns to the index of their compiled tools in
-	// prog.Tools; used marks, by the same index, the tools an agent lists.
+	// prog.Tools(); used marks, by the same index, the tools an agent lists.
 	tools map[*parser.Pattern]int
 	used  []bool
 	// env are the programs whose declarations tests may use besides the
@@ -165,7 +165,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	var steps []step
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
-	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
+	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
 	for _, d := range decls {
@@ -199,10 +199,8 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 	}
 	c.records = make(map[string]*Record, n.records)
 	c.tools = make(map[*parser.Pattern]int, n.tools)
-	c.prog.Tools = make([]*Tool, 0, n.tools)
 	c.used = make([]bool, 0, n.tools)
 	c.prog.Records = make([]*Record, 0, n.records)
-	c.prog.Agents = make([]*Agent, 0, n.agents)
 	return c
 }
 
@@ -229,14 +227,8 @@ func (c *compiler) findDecls() []decl {
 // finish returns the program, without empty lists, and the diagnostics,
 // sorted.
 func (c *compiler) finish() (*Program, diag.List) {
-	if len(c.prog.Tools) == 0 {
-		c.prog.Tools = nil
-	}
 	if len(c.prog.Records) == 0 {
 		c.prog.Records = nil
-	}
-	if len(c.prog.Agents) == 0 {
-		c.prog.Agents = nil
 	}
 	diags := c.diags
 	if c.pkg == nil && len(c.doc.Unresolved()) > 0 {
@@ -375,8 +367,8 @@ func (c *compiler) tool(d decl, top bool) {
 	p := d.p
 	t := c.slabs.tools.new()
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
-	c.tools[p] = len(c.prog.Tools)
-	c.prog.Tools = append(c.prog.Tools, t)
+	c.tools[p] = c.prog.NumTools()
+	c.prog.tools.v.push(t)
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
@@ -533,7 +525,7 @@ func (c *compiler) toolChecks(hasAgents, unique bool) bool {
 	}
 	var unused []int32
 	if hasAgents {
-		for i, t := range c.prog.Tools {
+		for i, t := range c.prog.AllTools() {
 			if t.TopLevel && !c.used[i] {
 				unused = append(unused, int32(i))
 			}
