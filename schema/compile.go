@@ -192,7 +192,7 @@ func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
 func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler {
 	c := &compiler{
 		doc:         doc,
-		prog:        &Program{File: doc.File},
+		prog:        &Program{File: doc.File, agents: new(list[*Agent]), tools: new(list[*Tool])},
 		env:         env,
 		legacyNames: map[string]bool{},
 		slabs:       new(slabs),

@@ -13,8 +13,9 @@ import (
 // TestRecompileSharesLists: a Recompile after an edit of one tool's
 // description makes the next version of the program's lists, which share
 // every chunk with the previous but the ones holding the tool and the
-// agent that lists it, and
-// puts neither list in one piece; the previous program is as it was.
+// agent that lists it, and puts neither list in one piece; the previous
+// program is as it was. An edit of an agent alone keeps the list of tools,
+// by pointer.
 func TestRecompileSharesLists(t *testing.T) {
 	var b strings.Builder
 	for i := range 30 {
@@ -61,5 +62,22 @@ func TestRecompileSharesLists(t *testing.T) {
 		if (tool != before[i]) != (tool.Name == "tool17") {
 			t.Errorf("tool %d (%s): compiled again %v", i, tool.Name, tool != before[i])
 		}
+	}
+	// An edit of an agent alone leaves the list of tools as it was: the
+	// next version has it by pointer, with the flat list made before.
+	needle = "Use tool4."
+	at = strings.Index(edited, needle) + len("Use")
+	again := edited[:at] + "x" + edited[at:]
+	adoc, _ := parser.Reparse(ndoc, diag.NewFile("t.gram", []byte(again)), diag.Span{Start: at, End: at}, 1)
+	flat := got.Tools()
+	got2, _ := Recompile(got, adoc)
+	if got2.tools != got.tools || &got2.Tools()[0] != &flat[0] {
+		t.Error("an edit of an agent made another list of tools")
+	}
+	if got2.agents == got.agents {
+		t.Error("an edit of an agent kept the list of agents")
+	}
+	if want, _ := Compile(adoc); !sameProgram(got2, want) {
+		t.Error("the programs differ after the edit of an agent")
 	}
 }

@@ -23,8 +23,8 @@ type Program struct {
 	// agents and tools are the lists [Program.Agents] and [Program.Tools]
 	// give, which the versions of a document share by chunk (see
 	// lists.go).
-	agents list[*Agent]
-	tools  list[*Tool]
+	agents *list[*Agent]
+	tools  *list[*Tool]
 
 	// memo is what the compile that made the program did, for compiling
 	// the document again after an edit (see [Recompile]); nil when that

@@ -159,6 +159,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	if c.legacyNamed {
 		return nil, nil, false
 	}
+	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(prev.tools), c.prog.agents.orPrev(prev.agents)
 	m.reused = len(m.steps) - len(changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, news, changed, m.stepOf)
 	m.unused = c.unusedAfter(pm.unused, affected, &m.uses)
