@@ -201,6 +201,8 @@ func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler 
 	c.tools = make(map[*parser.Pattern]int, n.tools)
 	c.used = make([]bool, 0, n.tools)
 	c.prog.Records = make([]*Record, 0, n.records)
+	c.prog.tools.v.reserve(n.tools)
+	c.prog.agents.v.reserve(n.agents)
 	return c
 }
 

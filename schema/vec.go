@@ -99,6 +99,14 @@ func (v *vec[T]) push(x T) {
 	v.n++
 }
 
+// reserve makes room for n values (at most a chunk's) in the first chunk
+// of an empty vec, so that a short list is made in one allocation.
+func (v *vec[T]) reserve(n int) {
+	if len(v.chunks) == 0 && n > 0 {
+		v.chunks, v.owned = [][]T{make([]T, 0, min(n, vecChunk))}, []bool{true}
+	}
+}
+
 // truncate makes the values from n on not part of v, keeping them in the
 // chunks for push to write over (see stored); n is at most v.len().
 func (v *vec[T]) truncate(n int) { v.n = n }

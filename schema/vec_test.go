@@ -46,6 +46,7 @@ func vecValues(t *testing.T, v *vec[int]) []int {
 func TestVecVersions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	var v vec[int]
+	v.reserve(4)
 	var want []int
 	for i := range 10 {
 		v.push(i)
