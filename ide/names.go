@@ -132,10 +132,10 @@ func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nam
 	}
 	return &nameTables{
 		idents:  newNameList(doc.Lowered, identName, true, p.idents),
-		tools:   newNameList(func() []*schema.Tool { return prog.Tools }, toolName, true, p.tools),
-		calls:   newNameList(func() []*schema.Tool { return prog.Tools }, callName, true, p.calls),
+		tools:   newNameList(prog.Tools, toolName, true, p.tools),
+		calls:   newNameList(prog.Tools, callName, true, p.calls),
 		records: newNameList(func() []*schema.Record { return prog.Records }, recordName, false, p.records),
-		agents:  newNameList(func() []*schema.Agent { return prog.Agents }, agentName, false, p.agents),
+		agents:  newNameList(prog.Agents, agentName, false, p.agents),
 	}
 }
 

@@ -199,7 +199,7 @@ func (a *analysis) toolAt(off int) *schema.Tool {
 		}
 	}
 	var best *schema.Tool
-	for _, t := range a.Prog.Tools {
+	for _, t := range a.Prog.AllTools() {
 		if t.Span.Start <= off && off <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
 			best = t
 		}
@@ -273,9 +273,9 @@ func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent,
 			return nil, ag, nil
 		}
 		known := "the document declares no tool"
-		if len(a.Prog.Tools) > 0 {
-			names := make([]string, len(a.Prog.Tools))
-			for i, t := range a.Prog.Tools {
+		if a.Prog.NumTools() > 0 {
+			names := make([]string, a.Prog.NumTools())
+			for i, t := range a.Prog.AllTools() {
 				names[i] = t.Name
 			}
 			known = "the tools are: " + strings.Join(names, ", ")
@@ -288,7 +288,7 @@ func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent,
 		if t := a.toolAt(off); t != nil {
 			return t, nil, nil
 		}
-		for _, ag := range a.Prog.Agents {
+		for _, ag := range a.Prog.AllAgents() {
 			if ag.Span.Start <= off && off <= ag.Span.End {
 				return nil, ag, nil
 			}

@@ -108,7 +108,7 @@ func (p *Package) Agents() []*schema.Agent {
 	var out []*schema.Agent
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Agents...)
+			out = append(out, f.Program.Agents()...)
 		}
 	}
 	return out
@@ -120,7 +120,7 @@ func (p *Package) Tools() []*schema.Tool {
 	var out []*schema.Tool
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Tools...)
+			out = append(out, f.Program.Tools()...)
 		}
 	}
 	return out

@@ -54,7 +54,7 @@ type compiler struct {
 	// records maps record names to records (the first of a name).
 	records map[string]*Record
 	// tools maps tool patterns to the index of their compiled tools in
-	// prog.Tools; used marks, by the same index, the tools an agent lists.
+	// prog.Tools(); used marks, by the same index, the tools an agent lists.
 	tools map[*parser.Pattern]int
 	used  []bool
 	// env are the programs whose declarations tests may use besides the
@@ -179,7 +179,7 @@ func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, dia
 	steps := make([]step, 0, stepCount(decls))
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
-	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
+	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
 	for _, d := range decls {
@@ -207,17 +207,17 @@ func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
 func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler {
 	c := &compiler{
 		doc:         doc,
-		prog:        &Program{File: doc.File},
+		prog:        &Program{File: doc.File, agents: new(list[*Agent]), tools: new(list[*Tool])},
 		env:         env,
 		legacyNames: map[string]bool{},
 		slabs:       new(slabs),
 	}
 	c.records = make(map[string]*Record, n.records)
 	c.tools = make(map[*parser.Pattern]int, n.tools)
-	c.prog.Tools = make([]*Tool, 0, n.tools)
 	c.used = make([]bool, 0, n.tools)
 	c.prog.Records = make([]*Record, 0, n.records)
-	c.prog.Agents = make([]*Agent, 0, n.agents)
+	c.prog.tools.v.reserve(n.tools)
+	c.prog.agents.v.reserve(n.agents)
 	return c
 }
 
@@ -257,14 +257,8 @@ func stepCount(decls []decl) int {
 // finish returns the program, without empty lists, and the diagnostics,
 // sorted.
 func (c *compiler) finish() (*Program, diag.List) {
-	if len(c.prog.Tools) == 0 {
-		c.prog.Tools = nil
-	}
 	if len(c.prog.Records) == 0 {
 		c.prog.Records = nil
-	}
-	if len(c.prog.Agents) == 0 {
-		c.prog.Agents = nil
 	}
 	diags := c.diags
 	if c.pkg == nil && len(c.doc.Unresolved()) > 0 {
@@ -408,8 +402,8 @@ func (c *compiler) tool(d decl, top bool) {
 	p := d.p
 	t := c.slabs.tools.new()
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
-	c.tools[p] = len(c.prog.Tools)
-	c.prog.Tools = append(c.prog.Tools, t)
+	c.tools[p] = c.prog.NumTools()
+	c.prog.tools.v.push(t)
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {
@@ -566,7 +560,7 @@ func (c *compiler) toolChecks(hasAgents, unique bool) bool {
 	}
 	var unused []int32
 	if hasAgents {
-		for i, t := range c.prog.Tools {
+		for i, t := range c.prog.AllTools() {
 			if t.TopLevel && !c.used[i] {
 				unused = append(unused, int32(i))
 			}

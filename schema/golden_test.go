@@ -92,7 +92,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 				label += " strict"
 			}
 			fmt.Fprintf(&b, "-- %s --\n", label)
-			out, err := MarshalIndent(Emit(Format(fm), prog.Tools, s))
+			out, err := MarshalIndent(Emit(Format(fm), prog.Tools(), s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 	}
 	for _, tg := range targets {
 		fmt.Fprintf(&b, "-- target %s --\n", tg.Name)
-		out, _ := EmitTarget(tg, prog.Tools)
+		out, _ := EmitTarget(tg, prog.Tools())
 		js, err := MarshalIndent(out)
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +163,7 @@ func describe(b *bytes.Buffer, p *Program) {
 		}
 		return strconv.Quote(t)
 	}
-	for _, a := range p.Agents {
+	for _, a := range p.Agents() {
 		fmt.Fprintf(b, "agent %s at %s\n", a.Name, text(a.NameSpan))
 		fmt.Fprintf(b, "  model: %s (%s)\n", a.Model, text(a.Model.Span))
 		if a.Description != "" {
@@ -184,7 +184,7 @@ func describe(b *bytes.Buffer, p *Program) {
 		}
 		b.WriteString("\n")
 	}
-	for _, t := range p.Tools {
+	for _, t := range p.Tools() {
 		where := "inline"
 		if t.TopLevel {
 			where = "top-level"

@@ -131,13 +131,13 @@ func TestProgramSlicesAreSeparate(t *testing.T) {
 // dumpProgram describes the lists of a program's elements.
 func dumpProgram(p *Program) string {
 	var b strings.Builder
-	for _, t := range p.Tools {
+	for _, t := range p.Tools() {
 		fmt.Fprintf(&b, "tool %s %v:", t.Name, t.Props)
 		for _, x := range t.Params {
 			fmt.Fprintf(&b, " %s %v %v %v;", x.Name, x.Props, x.Constraints, x.Enum)
 		}
 	}
-	for _, a := range p.Agents {
+	for _, a := range p.Agents() {
 		fmt.Fprintf(&b, " agent %s %v:", a.Name, a.Props)
 		for _, t := range a.Tools {
 			b.WriteString(" " + t.Name)

@@ -187,7 +187,7 @@ func TestPackageReferencesResolved(t *testing.T) {
 	if len(diags[1]) != 0 {
 		t.Errorf("b.gram: %v", diags[1])
 	}
-	if ag := progs[0].Agents; len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools[0] {
+	if ag := progs[0].Agents(); len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools()[0] {
 		t.Errorf("the agent's tools are not b.gram's lookup: %+v", ag)
 	}
 	if _, alone := Compile(docA); len(alone) != 3 {

@@ -207,7 +207,7 @@ func (pc *pkgCompile) tools() {
 	if pc.prev == nil {
 		n := 0
 		for _, c := range pc.cs[:len(pc.docs)] {
-			n += len(c.prog.Tools)
+			n += c.prog.NumTools()
 		}
 		pc.pkg.tools = make(map[string]pkgRef, n)
 	}
@@ -216,7 +216,7 @@ func (pc *pkgCompile) tools() {
 			continue
 		}
 		st := &pc.files[i]
-		for j, t := range c.prog.Tools {
+		for j, t := range c.prog.AllTools() {
 			if t.Name != "" && t.TopLevel {
 				st.tools = append(st.tools, pkgTool{t, j})
 			}
@@ -243,9 +243,9 @@ func (pc *pkgCompile) agents() bool {
 		}
 		if i < len(pc.docs) {
 			if c != nil {
-				hasAgents = hasAgents || len(c.prog.Agents) > 0
+				hasAgents = hasAgents || c.prog.NumAgents() > 0
 			} else {
-				hasAgents = hasAgents || len(pc.prev.Programs[i].Agents) > 0
+				hasAgents = hasAgents || pc.prev.Programs[i].NumAgents() > 0
 			}
 		}
 	}
@@ -272,7 +272,7 @@ func (pc *pkgCompile) checks(hasAgents bool) ([]map[string]bool, bool) {
 		if pc.prev != nil && !maps.Equal(c.pkgToolDeps, pc.prev.testDeps[i]) {
 			return nil, false
 		}
-		c.toolChecks(len(c.prog.Agents) > 0, false)
+		c.toolChecks(c.prog.NumAgents() > 0, false)
 	}
 	return testDeps, true
 }

@@ -19,7 +19,8 @@
 // What a compile finds is kept with its program (compileMemo) in lists the
 // versions share (see vec), so that what an edit costs does not grow with
 // the number of declarations: the program's lists of tools and agents are
-// copied, and the document's lowered patterns compared, and nothing else
+// shared by chunk too (see lists.go), the document's lowered patterns are
+// compared chunk by chunk (see parser.Document.ChangedLowered), and nothing
 // is gone through whole.
 
 package schema
@@ -73,7 +74,7 @@ type compileMemo struct {
 }
 
 // shape is a step without its diagnostics: the declaration it compiled,
-// and the tools prog.Tools[t0:t1] and agents prog.Agents[a0:a1] it made.
+// and the tools prog.Tools()[t0:t1] and agents prog.Agents()[a0:a1] it made.
 type shape struct {
 	decl, t0, t1, a0, a1 int32
 }
@@ -138,17 +139,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	m := pm.next(doc)
 	c.records, c.prog.Records = pm.records, prev.Records
 	c.again = &againState{memo: m}
-	c.prog.Tools, c.again.ownTools = prev.Tools, false
-	c.prog.Agents, c.again.ownAgents = prev.Agents, false
-	for _, ch := range changed {
-		st := m.steps[m.stepOf[ch.k]]
-		if st.t1 > st.t0 && !c.again.ownTools {
-			c.prog.Tools, c.again.ownTools = slices.Clone(prev.Tools), true
-		}
-		if st.a1 > st.a0 && !c.again.ownAgents {
-			c.prog.Agents, c.again.ownAgents = slices.Clone(prev.Agents), true
-		}
-	}
+	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
 	if t := pm.types; t != nil {
 		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
 	}
@@ -168,6 +159,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	if c.legacyNamed {
 		return nil, nil, false
 	}
+	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(prev.tools), c.prog.agents.orPrev(prev.agents)
 	m.reused = len(m.steps) - len(changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, news, changed, m.stepOf)
 	m.unused = c.unusedAfter(pm.unused, affected, &m.uses)
@@ -175,7 +167,7 @@ func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) 
 	for _, sd := range m.stepDiags {
 		c.diags = append(c.diags, sd.diags...)
 	}
-	c.reportTools(m.dups, m.unused, len(c.prog.Agents) > 0)
+	c.reportTools(m.dups, m.unused, c.prog.NumAgents() > 0)
 	m.keepTypes(c)
 	c.prog.memo = m
 	prog, diags := c.finish()

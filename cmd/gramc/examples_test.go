@@ -74,7 +74,7 @@ func exampleAgents(t *testing.T, dir string) ([]string, map[string]bool) {
 			t.Fatalf("%s has errors: %v", f, s.Diags)
 		}
 		if !strings.HasSuffix(f, schema.TestSuffix) {
-			for _, a := range s.Program.Agents {
+			for _, a := range s.Program.Agents() {
 				agents = append(agents, a.Name)
 			}
 		}

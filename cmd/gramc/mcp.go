@@ -218,7 +218,7 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 	if err != nil {
 		return nil, err
 	}
-	served := prog.Agents
+	served := prog.Agents()
 	if len(names) > 0 {
 		served = nil
 		for _, name := range names {

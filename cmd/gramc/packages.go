@@ -131,13 +131,15 @@ func packageDuplicates(l diag.List) diag.List {
 // the package (tests and data files aside) as one program named after its
 // directory.
 func packageProgram(pkg *project.Package) *schema.Program {
-	prog := &schema.Program{File: diag.NewFile(pkg.Dir, nil)}
+	var agents []*schema.Agent
+	var tools []*schema.Tool
+	var records []*schema.Record
 	for _, f := range pkg.Files {
 		if f.Member && !f.Test {
-			prog.Agents = append(prog.Agents, f.Program.Agents...)
-			prog.Tools = append(prog.Tools, f.Program.Tools...)
-			prog.Records = append(prog.Records, f.Program.Records...)
+			agents = append(agents, f.Program.Agents()...)
+			tools = append(tools, f.Program.Tools()...)
+			records = append(records, f.Program.Records...)
 		}
 	}
-	return prog
+	return schema.NewProgram(diag.NewFile(pkg.Dir, nil), agents, tools, records)
 }

@@ -121,7 +121,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 			found = p.prog.Agent(o.agent) != nil
 			names = append(names, agentNames(p.prog)...)
 		} else {
-			for _, t := range p.prog.Tools {
+			for _, t := range p.prog.Tools() {
 				found = found || t.Name == o.tool
 				names = append(names, t.Name)
 			}

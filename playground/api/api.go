@@ -178,7 +178,7 @@ func (s *Session) Schema(text, target string, strict bool) Output {
 	if n := a.Diags.Count(diag.Error); n > 0 {
 		return Output{Error: errorsText(a.File, a.Diags, "no schemas")}
 	}
-	b, err := schema.MarshalIndent(schema.Emit(schema.Format(target), a.Prog.Tools, strict))
+	b, err := schema.MarshalIndent(schema.Emit(schema.Format(target), a.Prog.Tools(), strict))
 	if err != nil {
 		return Output{Error: err.Error()}
 	}
