@@ -3,15 +3,12 @@
 package project
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
 )
 
 // Files returns the paths of the files of a directory that may join its
@@ -26,27 +23,13 @@ func Files(dir string) ([]string, error) {
 // ListFiles returns what [Files] returns, and the .gram entries of the
 // directory left out because they are not regular files (a named pipe, a
 // device, a socket, a symbolic link to one or to nothing; directories
-// aside), each as the error that reading it would give, in path order.
+// aside), each as the error that reading it would give, in path order: a
+// [Walk] of the directory alone.
 func ListFiles(dir string) (files []string, irregular []error, err error) {
-	entries, err := os.ReadDir(dir)
+	_, err = Walk(dir, DirOnly, func(p string) { files = append(files, p) },
+		func(err error) { irregular = append(irregular, err) })
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".gram") || e.IsDir() || SetAside(e.Name()) {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		info, err := os.Stat(p)
-		switch {
-		case err != nil:
-			irregular = append(irregular, err)
-		case info.IsDir():
-		case !info.Mode().IsRegular():
-			irregular = append(irregular, inputfile.Check(p, info, 0))
-		default:
-			files = append(files, p)
-		}
 	}
 	return files, irregular, nil
 }

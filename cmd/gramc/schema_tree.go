@@ -40,7 +40,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
 	}
 	var dirs []string
-	skips, err := walkGramFiles(root, true, func(path string) {
+	skips, err := project.Walk(root, project.Tree, func(path string) {
 		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
 			dirs = append(dirs, dir)
 		}

@@ -345,7 +345,7 @@ func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package,
 }
 
 // skipTreeDirs drops the files found below a directory given on the command
-// line in the directories that DIR/... leaves out ([skippedInTree]: testdata,
+// line in the directories that DIR/... leaves out ([project.SkippedInTree]: testdata,
 // node_modules, names starting with "_"), as go test does; files given by
 // name are kept.
 func skipTreeDirs(paths []string, inputs []checkInput) []checkInput {
@@ -358,7 +358,7 @@ func skipTreeDirs(paths []string, inputs []checkInput) []checkInput {
 				continue
 			}
 			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-				if skippedInTree(el) {
+				if project.SkippedInTree(el) {
 					skip = true
 				}
 			}
