@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
 )
 
 // Files returns the paths of the files of a directory that may join its
@@ -154,4 +155,17 @@ func (c *Cache) read(paths []string, open map[string]*diag.File, need func(strin
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// Program returns the agents, tools and records of the package's files
+// (tests and data files aside) as one program named after its directory:
+// what a command that runs or describes the agents of a directory uses.
+func (p *Package) Program() *schema.Program {
+	prog := &schema.Program{File: diag.NewFile(p.Dir, nil), Agents: p.Agents(), Tools: p.Tools()}
+	for _, f := range p.Files {
+		if f.Member && !f.Test {
+			prog.Records = append(prog.Records, f.Program.Records...)
+		}
+	}
+	return prog
 }

@@ -69,7 +69,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 			continue // data files only: no package
 		}
 		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
-		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), packageProgram(l.pkg)})
+		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), l.pkg.Program()})
 	}
 	if bad {
 		return nil, exitWith(exitError)

@@ -20,11 +20,9 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
-	"github.com/gramlang/gram/schema"
 )
 
 // testOptions are the flags of gramc test.
@@ -257,13 +255,19 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		reported[f.Path] = true
 		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
-	pkgs, err := loadTestPackages(e, inputs)
+	given := make([]string, len(inputs))
+	for i, in := range inputs {
+		given[i] = in.path
+	}
+	pkgs, irregular, err := agenttest.Load(given, e.maxFileSize)
+	for _, err := range irregular {
+		e.warnSkipped("test", err)
+	}
 	if err != nil {
-		return nil, err
+		return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 	}
 	for _, in := range inputs {
-		pkg := pkgs[filepath.Dir(in.path)]
-		f := pkg.Lookup(in.path)
+		f, pkg := pkgs.File(in.path)
 		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
 			continue
 		}
@@ -299,49 +303,6 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
 	return jobs, nil
-}
-
-// loadTestPackages compiles the packages of the inputs' directories, each
-// with the inputs of the directory and its other .gram files (but the data
-// files, left unread: see [project.Load]), by directory. An input, or the
-// NAME.gram of an input NAME_test.gram, that cannot be read stops the
-// tests; the other files that cannot be are left out.
-func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package, error) {
-	byDir := map[string][]string{}
-	needed := map[string]bool{}
-	var dirs []string
-	for _, in := range inputs {
-		dir := filepath.Dir(in.path)
-		if byDir[dir] == nil {
-			dirs = append(dirs, dir)
-		}
-		byDir[dir] = append(byDir[dir], in.path)
-		needed[filepath.Clean(in.path)] = true
-		if sp := schema.SubjectPath(in.path); sp != "" {
-			needed[filepath.Clean(sp)] = true
-			if _, err := os.Stat(sp); err == nil {
-				byDir[dir] = append(byDir[dir], sp)
-			}
-		}
-	}
-	pkgs := map[string]*project.Package{}
-	for _, dir := range dirs {
-		l, _ := project.Load(dir, project.LoadOptions{Files: byDir[dir], Limit: e.maxFileSize})
-		for _, err := range l.Irregular {
-			var ie *inputfile.Error
-			if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
-				return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
-			}
-			e.warnSkipped("test", err)
-		}
-		for _, u := range l.Unread {
-			if u.Needed {
-				return nil, usageError("gramc test", "%v", inputHint(u.Err, "give a .gram file"))
-			}
-		}
-		pkgs[dir] = l.Package
-	}
-	return pkgs, nil
 }
 
 // skipTreeDirs drops the files found below a directory given on the command
