@@ -216,3 +216,14 @@ func (r *ResolvedBindings) server(dir string, sv Server, getenv func(string) (st
 func inDir(dir, command string) string {
 	return "cd " + shellquote.Quote(dir) + " && " + command
 }
+
+// Model returns the model the bindings give the agent a in place of its
+// own, at the span of its own, and whether they give one: gramc's runs and
+// the editor's test runs take it.
+func (r *ResolvedBindings) Model(a *schema.Agent) (schema.Model, bool) {
+	m, ok := r.Models[a.Name]
+	if ok {
+		m.Span = a.Model.Span
+	}
+	return m, ok
+}

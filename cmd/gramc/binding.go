@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
@@ -290,13 +291,11 @@ func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]an
 		if !slices.Contains(names, n) || slices.Contains(o.perRequest, n) {
 			continue // not injected, or each request's own (gramc serve)
 		}
-		spec := n + "=" + o.bound.Injects[n]
-		values, _ := parseInjects([]string{spec})
 		if injected == nil {
 			injected = map[string]any{}
 		}
-		injected[n] = values[n]
-		list = append(list, spec)
+		injected[n] = project.ParseInjected(o.bound.Injects[n])
+		list = append(list, n+"="+o.bound.Injects[n])
 	}
 	return list, injected
 }

@@ -98,14 +98,14 @@ func (o *runOptions) keyError(missing string) error {
 		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay"))
 }
 
-// applyModels replaces the models of the agents the bindings file names.
+// applyModels replaces the models of the agents the bindings file names
+// (see [project.ResolvedBindings.Model]).
 func (o *runOptions) applyModels(agents ...*schema.Agent) {
 	for _, a := range agents {
 		if a == nil {
 			continue
 		}
-		if m, ok := o.bound.Models[a.Name]; ok {
-			m.Span = a.Model.Span
+		if m, ok := o.bound.Model(a); ok {
 			a.Model = m
 		}
 	}

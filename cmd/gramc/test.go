@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -23,6 +24,7 @@ import (
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
+	"github.com/gramlang/gram/schema"
 )
 
 // testOptions are the flags of gramc test.
@@ -80,13 +82,6 @@ func runTest(e *env, args []string) error {
 	if o.cassettes == "" && o.bound.Bindings != nil {
 		o.cassettes = o.bound.Bindings.Cassettes
 	}
-	for n, v := range o.bound.Injects {
-		values, _ := parseInjects([]string{n + "=" + v})
-		if injected == nil {
-			injected = map[string]any{}
-		}
-		injected[n] = values[n]
-	}
 
 	// The tests.
 	jobs, err := o.collect(e, paths, runRE)
@@ -96,9 +91,12 @@ func runTest(e *env, args []string) error {
 	if len(jobs) == 0 {
 		return o.report(e, nil)
 	}
-	for _, j := range jobs {
+	agents := make([]*schema.Agent, len(jobs))
+	for i, j := range jobs {
 		o.applyModels(j.Test.Agent)
+		agents[i] = j.Test.Agent
 	}
+	injected = o.testInjects(agents)
 	if err := o.modelCheck(e, jobs); err != nil {
 		return err
 	}
@@ -117,6 +115,21 @@ func runTest(e *env, args []string) error {
 		return err
 	}
 	return o.exitCode(e, results)
+}
+
+// testInjects returns the injected values of the tests' agents: those of
+// the bindings file and of --inject (which wins), each fitted to the type
+// its tools declare (see [project.InjectedValues]).
+func (o *testOptions) testInjects(agents []*schema.Agent) map[string]any {
+	texts := maps.Clone(o.bound.Injects)
+	for _, spec := range o.injects {
+		if texts == nil {
+			texts = map[string]string{}
+		}
+		name, v, _ := strings.Cut(spec, "=")
+		texts[strings.TrimSpace(name)] = v
+	}
+	return project.InjectedValues(agents, texts)
 }
 
 // modelCheck reports what keeps the tests that run against the model

@@ -1,0 +1,48 @@
+package project
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gramlang/gram/schema"
+)
+
+// TestInjectedValues checks that each text is parsed as JSON when it is
+// and fitted to the type its tool declares, and that a value that does not
+// fit, or that no tool injects, is kept as parsed.
+func TestInjectedValues(t *testing.T) {
+	param := func(name string, kind schema.TypeKind) *schema.Param {
+		return &schema.Param{Name: name, Type: &schema.Type{Kind: kind}, Injected: true}
+	}
+	agent := &schema.Agent{Name: "helper", Tools: []*schema.Tool{{Name: "lookup", Params: []*schema.Param{
+		param("userId", schema.StringType), param("limit", schema.IntegerType), param("quoted", schema.StringType), param("flag", schema.BooleanType),
+	}}}}
+	got := InjectedValues([]*schema.Agent{agent}, map[string]string{
+		"userId": "42", "limit": "10", "quoted": `"c-7"`, "flag": "yes", "other": `{"a": 1}`,
+	})
+	want := map[string]any{
+		"userId": "42", "limit": json.Number("10"), "quoted": "c-7", "flag": "yes", "other": map[string]any{"a": json.Number("1")},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("values (-want +got):\n%s", diff)
+	}
+	if InjectedValues([]*schema.Agent{agent}, nil) != nil {
+		t.Error("no texts: want nil")
+	}
+}
+
+// TestBindingsModel checks that a model override keeps the span of the
+// agent's own model.
+func TestBindingsModel(t *testing.T) {
+	a := &schema.Agent{Name: "helper", Model: schema.Model{ID: "gpt-4o-mini"}}
+	a.Model.Span.Start = 7
+	r := &ResolvedBindings{Models: map[string]schema.Model{"helper": {ID: "llama3.2"}}}
+	if m, ok := r.Model(a); !ok || m.ID != "llama3.2" || m.Span != a.Model.Span {
+		t.Errorf("Model = %+v, %v; want llama3.2 at the agent's span", m, ok)
+	}
+	if _, ok := r.Model(&schema.Agent{Name: "other"}); ok {
+		t.Error("an agent the bindings do not name has an override")
+	}
+}
