@@ -27,8 +27,13 @@ func Files(dir string) ([]string, error) {
 // aside), each as the error that reading it would give, in path order: a
 // [Walk] of the directory alone.
 func ListFiles(dir string) (files []string, irregular []error, err error) {
-	_, err = Walk(dir, DirOnly, func(p string) { files = append(files, p) },
-		func(err error) { irregular = append(irregular, err) })
+	_, err = Walk(dir, DirOnly, func(p string) error {
+		files = append(files, p)
+		return nil
+	}, func(err error) error {
+		irregular = append(irregular, err)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}

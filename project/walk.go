@@ -70,14 +70,18 @@ func SkippedInTree(name string) bool {
 
 // Walk calls visit with the path of every regular .gram file of the
 // directory root, and of the directories below it as far as depth says,
-// and of every symbolic link to one, in path order; and irregular with the
-// error that reading each other .gram entry would give (a named pipe, a
-// device, a socket, a link to one or to nothing), which is skipped. Files
-// set aside by their name ([SetAside]) are skipped; root may be a symbolic
-// link to a directory, but links to directories below it are not
-// followed. It returns what it skipped; the error is for a directory that
-// cannot be read.
-func Walk(root string, depth Depth, visit func(path string), irregular func(error)) (Skipped, error) {
+// and of every symbolic link to one, in path order. It calls irregular
+// with the error that reading each other .gram entry would give (a named
+// pipe, a device, a socket, a link to one or to nothing: an
+// [*inputfile.Error], or the [*fs.PathError] of its stat) and with the
+// error of each directory below root that cannot be read: nil skips it,
+// an error stops the walk with it, as an error of visit does
+// ([filepath.SkipAll] stops it with none). Files set aside by their name
+// ([SetAside]) are skipped; root may be a symbolic link to a directory,
+// but links to directories below it are not followed. It returns what it
+// skipped; the error is for a root that cannot be read, or the one that
+// stopped the walk.
+func Walk(root string, depth Depth, visit func(path string) error, irregular func(error) error) (Skipped, error) {
 	var skips Skipped
 	walkRoot := root
 	if info, err := os.Lstat(root); err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -90,20 +94,23 @@ func Walk(root string, depth Depth, visit func(path string), irregular func(erro
 		walkRoot = real
 	}
 	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
 		if walkRoot != root {
 			rel, _ := filepath.Rel(walkRoot, path)
 			path = filepath.Join(root, rel)
 		}
-		if d.IsDir() {
+		switch {
+		case err != nil && (d == nil || path == root):
+			return err
+		case err != nil:
+			return irregular(err)
+		case d.IsDir():
 			return skips.dir(path == root, d.Name(), depth)
 		}
-		if p, ok := skips.file(path, d, irregular); ok {
-			visit(p)
+		p, ok, err := skips.file(path, d, irregular)
+		if !ok {
+			return err
 		}
-		return nil
+		return visit(p)
 	})
 	return skips, err
 }
@@ -127,8 +134,8 @@ func (w *Skipped) dir(root bool, name string, depth Depth) error {
 
 // file returns the path of the directory entry d when it is a .gram file
 // to read, or keeps why it is skipped (irregular is told of an entry that
-// is not a regular file).
-func (w *Skipped) file(path string, d fs.DirEntry, irregular func(error)) (string, bool) {
+// is not a regular file, and its error is returned).
+func (w *Skipped) file(path string, d fs.DirEntry, irregular func(error) error) (string, bool, error) {
 	name := d.Name()
 	if !strings.HasSuffix(name, ".gram") {
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -136,11 +143,11 @@ func (w *Skipped) file(path string, d fs.DirEntry, irregular func(error)) (strin
 				w.Links = append(w.Links, name)
 			}
 		}
-		return "", false
+		return "", false, nil
 	}
 	if SetAside(name) {
 		w.Aside = append(w.Aside, name)
-		return "", false
+		return "", false, nil
 	}
 	if !d.Type().IsRegular() {
 		// A link to a .gram file counts as the file; a link to a
@@ -148,15 +155,13 @@ func (w *Skipped) file(path string, d fs.DirEntry, irregular func(error)) (strin
 		info, err := os.Stat(path)
 		switch {
 		case err != nil:
-			irregular(err)
-			return "", false
+			return "", false, irregular(err)
 		case info.IsDir():
 			w.Links = append(w.Links, name)
-			return "", false
+			return "", false, nil
 		case !info.Mode().IsRegular():
-			irregular(inputfile.Check(path, info, 0))
-			return "", false
+			return "", false, irregular(inputfile.Check(path, info, 0))
 		}
 	}
-	return path, true
+	return path, true, nil
 }

@@ -34,10 +34,14 @@ func TestWalk(t *testing.T) {
 		{Tree, []string{"a.gram", "sub/d.gram"}, " (skipped: .hidden (hidden); _e, testdata (left out of a tree DIR/...); _scratch.gram (set aside by a name starting with _ or .); linked (links to directories are not followed))"},
 	} {
 		var got []string
-		skips, err := Walk(dir, c.depth, func(p string) {
+		skips, err := Walk(dir, c.depth, func(p string) error {
 			rel, _ := filepath.Rel(dir, p)
 			got = append(got, filepath.ToSlash(rel))
-		}, func(err error) { t.Errorf("irregular: %v", err) })
+			return nil
+		}, func(err error) error {
+			t.Errorf("irregular: %v", err)
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

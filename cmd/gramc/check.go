@@ -50,7 +50,7 @@ func runCheck(e *env, args []string) error {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "check", fs.Args())
+	inputs, ioErr := collectInputs(e, "check", fs.Args(), false)
 	if ioErr {
 		code = exitUsage
 	}

@@ -26,9 +26,10 @@ const defaultMaxFileSize = inputfile.DefaultLimit
 // [project.SkippedInTree] names) walked for the files of their packages
 // (see [project.Walk]; a directory without any is reported with a warning
 // that says what was skipped), - as standard input.
-// Paths are cleaned and listed once. It reports whether an argument could
-// not be read.
-func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
+// With trees set, every directory is walked as the tree DIR/... (gramc
+// test DIR, as go test). Paths are cleaned and listed once. It reports
+// whether an argument could not be read.
+func collectInputs(e *env, cmd string, args []string, trees bool) ([]checkInput, bool) {
 	var inputs []checkInput
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -74,14 +75,15 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			continue
 		}
 		depth := project.Below
-		if tree {
+		if tree || trees {
 			depth = project.Tree
 		}
 		found := false
-		skips, err := project.Walk(p, depth, func(path string) {
+		skips, err := project.Walk(p, depth, func(path string) error {
 			found = true
 			add(path)
-		}, func(err error) { e.warnSkipped(cmd, err) })
+			return nil
+		}, e.skipIrregular(cmd))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
@@ -106,6 +108,19 @@ func treeArg(arg string) (string, bool) {
 		return rest, true
 	}
 	return arg, false
+}
+
+// skipIrregular returns the irregular function of a walk by cmd (see
+// [project.Walk]): a .gram entry that is not a regular file is skipped
+// with a warning, a directory that cannot be read stops the walk.
+func (e *env) skipIrregular(cmd string) func(error) error {
+	return func(err error) error {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op != "stat" {
+			return err
+		}
+		e.warnSkipped(cmd, err)
+		return nil
+	}
 }
 
 // warnSkipped warns, once for each entry in a run, that cmd skips a .gram

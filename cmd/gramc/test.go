@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"slices"
@@ -253,11 +252,10 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 			return nil, o.usageErr("tests are read from files, not standard input")
 		}
 	}
-	inputs, ioErr := collectInputs(e, "test", paths)
+	inputs, ioErr := collectInputs(e, "test", paths, true)
 	if ioErr {
 		return nil, exitWith(exitUsage)
 	}
-	inputs = skipTreeDirs(paths, inputs)
 	var jobs []agenttest.Job
 	bad, files := false, 0
 	reported := map[string]bool{}
@@ -316,32 +314,6 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
 	return jobs, nil
-}
-
-// skipTreeDirs drops the files found below a directory given on the command
-// line in the directories that DIR/... leaves out ([project.SkippedInTree]: testdata,
-// node_modules, names starting with "_"), as go test does; files given by
-// name are kept.
-func skipTreeDirs(paths []string, inputs []checkInput) []checkInput {
-	out := inputs[:0]
-	for _, in := range inputs {
-		skip := false
-		for _, p := range paths {
-			rel, err := filepath.Rel(filepath.Clean(p), in.path)
-			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				continue
-			}
-			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-				if project.SkippedInTree(el) {
-					skip = true
-				}
-			}
-		}
-		if !skip {
-			out = append(out, in)
-		}
-	}
-	return out
 }
 
 // exitCode prints the hints of configuration errors and returns the error
