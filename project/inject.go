@@ -61,6 +61,35 @@ func FitInjected(t *schema.Type, v any, text string) (any, bool) {
 	return v, true
 }
 
+// Injection is a tool's injected parameter.
+type Injection struct {
+	Tool string
+	Type *schema.Type
+}
+
+// Injections returns the injected parameters of the agents' tools by
+// name, each with the tools that declare it (a tool listed by several
+// agents once), and their names in the order first declared.
+func Injections(agents []*schema.Agent) (map[string][]Injection, []string) {
+	out := map[string][]Injection{}
+	var names []string
+	seen := map[*schema.Tool]bool{}
+	for _, a := range agents {
+		for _, t := range a.Tools {
+			for _, p := range t.Params {
+				if p.Injected && !seen[t] {
+					if len(out[p.Name]) == 0 {
+						names = append(names, p.Name)
+					}
+					out[p.Name] = append(out[p.Name], Injection{t.Name, p.Type})
+				}
+			}
+			seen[t] = true
+		}
+	}
+	return out, names
+}
+
 // InjectedValues returns the values of the injected parameters written as
 // texts, by name, for the tools of agents: each parsed (see
 // [ParseInjected]) and fitted to the type of the first tool that declares
@@ -71,33 +100,16 @@ func InjectedValues(agents []*schema.Agent, texts map[string]string) map[string]
 	if len(texts) == 0 {
 		return nil
 	}
+	decls, _ := Injections(agents)
 	out := make(map[string]any, len(texts))
 	for name, text := range texts {
 		v := ParseInjected(text)
-		if p := injectedParam(agents, name); p != nil {
-			if x, ok := FitInjected(p.Type, v, text); ok {
+		if ds := decls[name]; len(ds) > 0 {
+			if x, ok := FitInjected(ds[0].Type, v, text); ok {
 				v = x
 			}
 		}
 		out[name] = v
 	}
 	return out
-}
-
-// injectedParam returns the first injected parameter named name of the
-// agents' tools, or nil.
-func injectedParam(agents []*schema.Agent, name string) *schema.Param {
-	for _, a := range agents {
-		if a == nil {
-			continue
-		}
-		for _, t := range a.Tools {
-			for _, p := range t.Params {
-				if p.Injected && p.Name == name {
-					return p
-				}
-			}
-		}
-	}
-	return nil
 }

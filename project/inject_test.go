@@ -46,3 +46,18 @@ func TestBindingsModel(t *testing.T) {
 		t.Error("an agent the bindings do not name has an override")
 	}
 }
+
+// TestInjections checks that a tool two agents list declares its injected
+// parameters once, in the order first declared.
+func TestInjections(t *testing.T) {
+	str := &schema.Type{Kind: schema.StringType}
+	lookup := &schema.Tool{Name: "lookup", Params: []*schema.Param{{Name: "userId", Type: str, Injected: true}, {Name: "q", Type: str}}}
+	save := &schema.Tool{Name: "save", Params: []*schema.Param{{Name: "tenant", Type: str, Injected: true}, {Name: "userId", Type: str, Injected: true}}}
+	decls, names := Injections([]*schema.Agent{{Tools: []*schema.Tool{lookup}}, {Tools: []*schema.Tool{lookup, save}}})
+	if diff := cmp.Diff([]string{"userId", "tenant"}, names); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	if got := decls["userId"]; len(got) != 2 || got[0].Tool != "lookup" || got[1].Tool != "save" || decls["q"] != nil {
+		t.Errorf("declarations: %+v", decls)
+	}
+}

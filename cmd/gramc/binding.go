@@ -277,18 +277,9 @@ func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]an
 		return o.injects, injected
 	}
 	list := slices.Clone([]string(o.injects))
-	var names []string
-	for _, a := range agents {
-		for _, t := range a.Tools {
-			for _, p := range t.Params {
-				if p.Injected {
-					names = append(names, p.Name)
-				}
-			}
-		}
-	}
+	decls, _ := project.Injections(agents)
 	for _, n := range slices.Sorted(maps.Keys(o.bound.Injects)) {
-		if !slices.Contains(names, n) || slices.Contains(o.perRequest, n) {
+		if decls[n] == nil || slices.Contains(o.perRequest, n) {
 			continue // not injected, or each request's own (gramc serve)
 		}
 		if injected == nil {

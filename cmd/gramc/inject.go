@@ -47,29 +47,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		k, v, _ := strings.Cut(kv, "=")
 		raw[strings.TrimSpace(k)] = v
 	}
-	type decl struct {
-		tool string
-		typ  *schema.Type
-	}
-	decls := map[string][]decl{}
-	var declared []string
-	seen := map[*schema.Tool]bool{}
-	for _, a := range agents {
-		for _, t := range a.Tools {
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
-			for _, p := range t.Params {
-				if p.Injected {
-					if len(decls[p.Name]) == 0 {
-						declared = append(declared, p.Name)
-					}
-					decls[p.Name] = append(decls[p.Name], decl{t.Name, p.Type})
-				}
-			}
-		}
-	}
+	decls, declared := project.Injections(agents)
 	out := map[string]any{}
 	names := make([]string, 0, len(values))
 	for k := range values {
@@ -93,15 +71,15 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		var fitted any
 		ok := true
 		for i, d := range ds {
-			x, fits := project.FitInjected(d.typ, v, raw[name])
+			x, fits := project.FitInjected(d.Type, v, raw[name])
 			if !fits {
-				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ))
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.Tool, name, d.Type))
 				ok = false
 				break
 			}
 			if i > 0 && fmt.Sprintf("%T %#v", x, x) != fmt.Sprintf("%T %#v", fitted, fitted) {
 				problems = append(problems, fmt.Sprintf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
-					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ))
+					name, raw[name], ds[0].Tool, d.Tool, name, ds[0].Type, d.Type))
 				ok = false
 				break
 			}
