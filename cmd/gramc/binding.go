@@ -40,7 +40,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 	injected, problems, strays := coerceInjects(agents, list, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
 	var refused []string // names whose value coerceInjects refused
-	for _, n := range injectNames(o.injects) {
+	for _, n := range specNames(o.injects) {
 		if _, ok := injected[n]; !ok {
 			refused = append(refused, n)
 		}

@@ -91,13 +91,3 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 	}
 	return out, problems, strays
 }
-
-// injectNames returns the names given with --inject.
-func injectNames(list []string) []string {
-	names := make([]string, len(list))
-	for i, kv := range list {
-		k, _, _ := strings.Cut(kv, "=")
-		names[i] = strings.TrimSpace(k)
-	}
-	return names
-}
