@@ -14,22 +14,8 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// Packages are the packages of test files, by directory, as [Load] read
-// them.
-type Packages map[string]*project.Package
-
-// File returns the file at path and its package; the file is nil when the
-// package does not hold it.
-func (p Packages) File(path string) (*project.File, *project.Package) {
-	pkg := p[filepath.Dir(path)]
-	if pkg == nil {
-		return nil, nil
-	}
-	return pkg.Lookup(path), pkg
-}
-
 // Load reads and compiles the packages of the directories of the files at
-// paths (see [project.Load]), each with the files of paths in it and the
+// paths (see [project.Load]), by directory, each with the files of paths in it and the
 // other .gram files of the directory, but the data files, left unread. A
 // NAME_test.gram file sees its whole package, and the NAME.gram it is
 // named after ([schema.SubjectPath]) is needed as much as the file: when
@@ -39,7 +25,7 @@ func (p Packages) File(path string) (*project.File, *project.Package) {
 // the .gram entries of the directories that are not regular files (see
 // [project.ListFiles]), those before the error when there is one; only
 // regular files of at most limit bytes are read (0: 256 MB).
-func Load(paths []string, limit int64) (Packages, []error, error) {
+func Load(paths []string, limit int64) (map[string]*project.Package, []error, error) {
 	byDir := map[string][]string{}
 	needed := map[string]bool{}
 	var dirs []string
@@ -57,7 +43,7 @@ func Load(paths []string, limit int64) (Packages, []error, error) {
 			}
 		}
 	}
-	pkgs := Packages{}
+	pkgs := map[string]*project.Package{}
 	var irregular []error
 	for _, dir := range dirs {
 		l, _ := project.Load(dir, project.LoadOptions{Files: byDir[dir], Limit: limit})

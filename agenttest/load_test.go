@@ -30,7 +30,8 @@ func TestLoad(t *testing.T) {
 	if err != nil || len(irregular) != 0 {
 		t.Fatalf("Load: %v %v", err, irregular)
 	}
-	f, pkg := pkgs.File(test)
+	pkg := pkgs[dir]
+	f := pkg.Lookup(test)
 	if f == nil || f.Diags.HasErrors() || len(f.Program.Tests) != 1 {
 		t.Fatalf("test file: %+v", f)
 	}

@@ -128,9 +128,12 @@ func TestAgentTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkgs, _, err := agenttest.Load([]string{path}, 0)
-	s, _ := pkgs.File(path)
-	if err != nil || s == nil || s.Diags.HasErrors() {
-		t.Fatalf("load: %v %v", err, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pkgs[filepath.Dir(path)].Lookup(path)
+	if s == nil || s.Diags.HasErrors() {
+		t.Fatalf("load: %v", s)
 	}
 	rec := &agenttest.Runner{Library: runtime.Builtins(), Mode: agenttest.ModeRecord, BaseURL: srv.URL,
 		Options: []runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}}

@@ -70,7 +70,7 @@ func exampleAgents(t *testing.T, dir string) ([]string, map[string]bool) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		s, _ := pkgs.File(f)
+		s := pkgs[filepath.Dir(f)].Lookup(f)
 		if s == nil || s.Diags.HasErrors() {
 			t.Fatalf("%s is not loaded or has errors: %v", f, s)
 		}

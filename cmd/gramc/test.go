@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"slices"
@@ -120,11 +121,9 @@ func runTest(e *env, args []string) error {
 // the bindings file and of --inject (which wins), each fitted to the type
 // its tools declare (see [project.InjectedValues]).
 func (o *testOptions) testInjects(agents []*schema.Agent) map[string]any {
-	texts := maps.Clone(o.bound.Injects)
+	texts := map[string]string{}
+	maps.Copy(texts, o.bound.Injects)
 	for _, spec := range o.injects {
-		if texts == nil {
-			texts = map[string]string{}
-		}
 		name, v, _ := strings.Cut(spec, "=")
 		texts[strings.TrimSpace(name)] = v
 	}
@@ -278,7 +277,8 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 	}
 	for _, in := range inputs {
-		f, pkg := pkgs.File(in.path)
+		pkg := pkgs[filepath.Dir(in.path)]
+		f := pkg.Lookup(in.path)
 		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
 			continue
 		}
