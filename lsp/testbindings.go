@@ -104,20 +104,3 @@ func (tb *testBinding) keyError(r *agenttest.Runner, path string, t *schema.Test
 	}
 	return nil
 }
-
-// withModel returns t, or a copy of it whose agent has the model the
-// bindings give it (the analysis's test and agent are shared: never
-// modified).
-func (tb *testBinding) withModel(t *schema.Test) *schema.Test {
-	if t.Agent == nil {
-		return t
-	}
-	m, ok := tb.Model(t.Agent)
-	if !ok {
-		return t
-	}
-	a, c := *t.Agent, *t
-	a.Model = m
-	c.Agent = &a
-	return &c
-}

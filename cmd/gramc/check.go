@@ -184,22 +184,16 @@ func checkDir(resolved *realDirs, inputs []checkInput, idx []int, results []chec
 
 // checkOne reads, parses and compiles one input alone.
 func checkOne(in checkInput) checkResult {
-	var f *diag.File
-	if in.isStd {
-		f = diag.NewFile(in.path, in.stdin)
-	} else {
-		b, err := in.read()
-		if err != nil {
-			return checkResult{err: err}
-		}
-		f = diag.NewFile(in.path, b)
+	b, err := in.read()
+	if err != nil {
+		return checkResult{err: err}
 	}
-	t := project.CheckText(f)
+	t := project.CheckText(diag.NewFile(in.path, b))
 	diags := withTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
+		diags = append(backupDiags(in.path, b, in.limit), diags...)
 	}
-	return checkResult{file: f, diags: diags}
+	return checkResult{file: t.File, diags: diags}
 }
 
 // withTargets returns diags and the diagnostics of the targets for prog.

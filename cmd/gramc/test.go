@@ -93,8 +93,8 @@ func runTest(e *env, args []string) error {
 	}
 	agents := make([]*schema.Agent, len(jobs))
 	for i, j := range jobs {
-		o.applyModels(j.Test.Agent)
-		agents[i] = j.Test.Agent
+		jobs[i].Test = o.bound.Test(j.Test)
+		agents[i] = jobs[i].Test.Agent
 	}
 	injected = o.testInjects(agents)
 	if err := o.modelCheck(e, jobs); err != nil {
