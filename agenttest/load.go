@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
@@ -26,27 +27,20 @@ import (
 // [project.ListFiles]), those before the error when there is one; only
 // regular files of at most limit bytes are read (0: 256 MB).
 func Load(paths []string, limit int64) (map[string]*project.Package, []error, error) {
-	byDir := map[string][]string{}
+	files := slices.Clone(paths)
 	needed := map[string]bool{}
-	var dirs []string
 	for _, p := range paths {
-		dir := filepath.Dir(p)
-		if byDir[dir] == nil {
-			dirs = append(dirs, dir)
-		}
-		byDir[dir] = append(byDir[dir], p)
 		needed[filepath.Clean(p)] = true
 		if sp := schema.SubjectPath(p); sp != "" {
 			needed[filepath.Clean(sp)] = true
 			if _, err := os.Stat(sp); err == nil {
-				byDir[dir] = append(byDir[dir], sp)
+				files = append(files, sp)
 			}
 		}
 	}
 	pkgs := map[string]*project.Package{}
 	var irregular []error
-	for _, dir := range dirs {
-		l, _ := project.Load(dir, project.LoadOptions{Files: byDir[dir], Limit: limit})
+	for _, l := range project.LoadFiles(files, project.LoadOptions{Limit: limit}) {
 		for _, err := range l.Irregular {
 			var ie *inputfile.Error
 			if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
@@ -59,7 +53,7 @@ func Load(paths []string, limit int64) (map[string]*project.Package, []error, er
 				return nil, irregular, u.Err
 			}
 		}
-		pkgs[dir] = l.Package
+		pkgs[l.Dir] = l.Package
 	}
 	return pkgs, irregular, nil
 }

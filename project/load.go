@@ -140,26 +140,58 @@ func (c *Cache) read(paths []string, open map[string]*diag.File, need func(strin
 			todo[i] = i
 		}
 	}
-	one := func(i int) { out[i] = c.source(paths[i], open[paths[i]], need != nil && need(paths[i]), limit) }
-	if len(todo) == 1 {
-		one(todo[0])
-		return out
+	parallel(len(todo), func(k int) {
+		i := todo[k]
+		out[i] = c.source(paths[i], open[paths[i]], need != nil && need(paths[i]), limit)
+	})
+	return out
+}
+
+// LoadFiles loads the packages of the directories of the files at paths
+// on all cores (see [Load]): each with the files of paths in it as
+// [LoadOptions.Files] (o.Files and o.Prev are not used), in the order of
+// each directory's first file. A directory that cannot be listed is
+// loaded with the files given alone.
+func LoadFiles(paths []string, o LoadOptions) []*Loaded {
+	var dirs []string
+	byDir := map[string][]string{}
+	for _, p := range paths {
+		dir := filepath.Dir(p)
+		if byDir[dir] == nil {
+			dirs = append(dirs, dir)
+		}
+		byDir[dir] = append(byDir[dir], p)
+	}
+	out := make([]*Loaded, len(dirs))
+	parallel(len(dirs), func(i int) {
+		do := o
+		do.Files, do.Prev = byDir[dirs[i]], nil
+		out[i], _ = Load(dirs[i], do)
+	})
+	return out
+}
+
+// parallel calls f with each of 0 to n-1 on all cores, and returns once
+// every call has.
+func parallel(n int, f func(i int)) {
+	if n == 1 {
+		f(0)
+		return
 	}
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			for i := range next {
-				one(i)
+				f(i)
 			}
 		})
 	}
-	for _, i := range todo {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 // Program returns the agents, tools and records of the package's files

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -22,5 +23,22 @@ func TestPackageProgram(t *testing.T) {
 	p := l.Program()
 	if p.File.Path != dir || len(p.Agents) != 1 || len(p.Tools) != 1 || len(p.Records) != 1 || len(p.Tests) != 0 {
 		t.Errorf("program of %s: %d agents, %d tools, %d records, %d tests; want 1, 1, 1, 0", p.File.Path, len(p.Agents), len(p.Tools), len(p.Records), len(p.Tests))
+	}
+}
+
+// TestLoadFilesByDir checks that the packages of files in two directories are
+// loaded in the order of the directories' first files, each with its
+// other files and the files given (one set aside by its name among them).
+func TestLoadFilesByDir(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	writeFiles(t, a, map[string]string{"tools.gram": "{kind: \"agents\"}\n[getOrder:Tool | (id::String)==>(::String)]\n", "_scratch.gram": "(x)\n"})
+	writeFiles(t, b, map[string]string{"agent.gram": "{kind: \"agents\"}\n[helper:Agent {model: \"OpenAI/gpt-4o-mini\"}]\n"})
+	given := []string{filepath.Join(b, "agent.gram"), filepath.Join(a, "_scratch.gram")}
+	got := LoadFiles(given, LoadOptions{})
+	if len(got) != 2 || got[0].Dir != b || got[1].Dir != a {
+		t.Fatalf("LoadFiles: %d packages; want those of %s and %s in that order", len(got), b, a)
+	}
+	if got[1].Lookup(given[1]) == nil || got[1].Lookup(filepath.Join(a, "tools.gram")) == nil {
+		t.Errorf("the package of %s lacks the file given or its other file", a)
 	}
 }
