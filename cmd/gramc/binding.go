@@ -189,9 +189,7 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 		}
 	}
 	var problems []string
-	for _, spec := range specs {
-		name, _, _ := strings.Cut(spec, "=")
-		name = strings.TrimSpace(name)
+	for _, name := range specNames(specs) {
 		if slices.Contains(names, name) {
 			continue
 		}
