@@ -52,7 +52,7 @@ func runFmt(e *env, args []string) error {
 		return usageError("gramc fmt", "-w and --check cannot be used together: --check only reports the files that would change")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "fmt", fs.Args())
+	inputs, ioErr := collectInputs(e, "fmt", fs.Args(), false)
 	if ioErr {
 		code = exitUsage
 	}

@@ -83,7 +83,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if agent == nil {
 		return nil, nil, o.usageErr("%s", msg)
 	}
-	o.applyModels(agent)
+	agent = o.bound.Agent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)
