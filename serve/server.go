@@ -51,6 +51,10 @@ type Config struct {
 	// with 403. Without credentials, the server also answers only requests
 	// addressed to a loopback name or address.
 	AllowedOrigins []string
+	// RefuseSystem refuses the system and developer messages of a chat
+	// completion (and a response's instructions) with a 400, instead of
+	// adding them after the agent's instruction.
+	RefuseSystem bool
 	// Limits bound what the server takes on.
 	Limits Limits
 	// Tracing configures the export of traces.
@@ -72,9 +76,11 @@ type Server struct {
 	static  map[string]any
 	origins []string // normalized
 	limits  Limits
-	log     *slog.Logger
-	version string
-	created int64
+	// refuseSystem: see [Config.RefuseSystem].
+	refuseSystem bool
+	log          *slog.Logger
+	version      string
+	created      int64
 
 	metrics   *metrics
 	admission *admission
@@ -136,7 +142,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("no agent to serve")
 	}
 	s := &Server{agents: map[string]*served{}, static: cfg.Injected, limits: cfg.Limits.withDefaults(), log: cfg.Logger,
-		version: cfg.Version, created: time.Now().Unix()}
+		refuseSystem: cfg.RefuseSystem,
+		version:      cfg.Version, created: time.Now().Unix()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -136,7 +136,7 @@ func (es *eventStream) event(e runtime.Event) {
 func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.Request, st *requestState, a *served,
 	conv runtime.Conversation, req *chatRequest, c completion, warnings []string) {
 	es := &eventStream{w: w, rc: http.NewResponseController(w), base: c}
-	out := s.runAgent(ctx, st, a, conv, true, es.event)
+	out := s.runAgent(ctx, st, a, conv, true, es.event, req.opts...)
 	st.busy = out.busy()
 	if es.started {
 		defer out.serverTiming(w.Header()) // the trailer, after the events
