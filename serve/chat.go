@@ -36,12 +36,28 @@ type chatRequest struct {
 	opts []runtime.Option
 }
 
-// refusedFields are the request fields that make no sense for an agent,
-// with why; each is refused unless its value is null or says nothing (ok).
-var refusedFields = []struct {
+// refusal is a request field that makes no sense for an agent, with why;
+// it is refused unless its value is null or says nothing (ok).
+type refusal struct {
 	name, why string
 	ok        func(json.RawMessage) bool
-}{
+}
+
+// refuse returns the 400 error of the first of the refusals the fields
+// have.
+func refuse(fields map[string]json.RawMessage, refusals []refusal) *apiError {
+	for _, f := range refusals {
+		raw, ok := fields[f.name]
+		if !ok || !present(raw) || (f.ok != nil && f.ok(raw)) {
+			continue
+		}
+		return invalid(f.name, "unsupported_parameter", "%q is not supported here: %s. Remove it from the request.", f.name, f.why)
+	}
+	return nil
+}
+
+// refusedFields are the chat completion request's refusals.
+var refusedFields = []refusal{
 	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
 	{"functions", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
 	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
@@ -140,12 +156,8 @@ func parseChatRequest(body []byte) (*chatRequest, *apiError) {
 	if raw := fields["model"]; !present(raw) || json.Unmarshal(raw, &req.model) != nil {
 		return nil, invalid("model", "invalid_model", "\"model\" must be the name of an agent served here, as a string (GET /v1/models lists them).")
 	}
-	for _, f := range refusedFields {
-		raw, ok := fields[f.name]
-		if !ok || !present(raw) || (f.ok != nil && f.ok(raw)) {
-			continue
-		}
-		return nil, invalid(f.name, "unsupported_parameter", "%q is not supported here: %s. Remove it from the request.", f.name, f.why)
+	if aerr := refuse(fields, refusedFields); aerr != nil {
+		return nil, aerr
 	}
 	if req.opts, aerr = toolChoice(fields); aerr != nil {
 		return nil, aerr
@@ -196,9 +208,16 @@ func toolChoice(fields map[string]json.RawMessage) ([]runtime.Option, *apiError)
 // warnings returns what the server says about the request's fields it
 // ignores: sampling parameters, and values for injected parameters.
 func (req *chatRequest) warnings(a *served) []string {
+	return ignoredWarnings(a, req.fields, ignoredFields)
+}
+
+// ignoredWarnings returns what the server says about the fields of a
+// request it ignores: those of the list ignore, user, and values for
+// injected parameters.
+func ignoredWarnings(a *served, fields map[string]json.RawMessage, ignore []string) []string {
 	var ignored []string
-	for _, f := range ignoredFields {
-		if present(req.fields[f]) {
+	for _, f := range ignore {
+		if present(fields[f]) {
 			ignored = append(ignored, f)
 		}
 	}
@@ -206,10 +225,10 @@ func (req *chatRequest) warnings(a *served) []string {
 	if len(ignored) > 0 {
 		out = append(out, fmt.Sprintf("%s: the agent's own settings (from its gram file) are used; the request's are ignored", strings.Join(ignored, ", ")))
 	}
-	if present(req.fields["user"]) {
+	if present(fields["user"]) {
 		out = append(out, "user: the identity of the request's credential is used, not this field")
 	}
-	return append(out, injectedFieldWarnings(a, req.fields)...)
+	return append(out, injectedFieldWarnings(a, fields)...)
 }
 
 // injectedFieldWarnings warns about fields of a request named like the
