@@ -100,3 +100,59 @@ func TestServeOpenAIResponsesClient(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// TestServeFrameworkClients: LangChain's ChatOpenAI (with useResponsesApi
+// and on chat completions) and the Vercel AI SDK's openai provider (its
+// default model on the Responses API, and openai.chat) get the agent's
+// answer, with a system message (LangChain's SystemMessage, the SDK's
+// system prompt) sent after the agent's instruction.
+func TestServeFrameworkClients(t *testing.T) {
+	dir := serveNode(t)
+	for _, c := range []struct {
+		script string
+		keys   []string
+	}{
+		{"langchain-client.mjs", []string{"responses", "streamed", "chat"}},
+		{"ai-sdk-client.mjs", []string{"generated", "streamed", "chat"}},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			model := fakeopenai.New(t, repeatStep(greeter, 100)...)
+			p := startHTTPServe(t, nil, helloFile(t, ""), "--base-url", model.URL)
+			cmd := exec.Command("node", filepath.Join(dir, c.script), p.url+"/v1", "hello", "Hi, I'm Bob")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("the client failed: %v\n%s\n%s", err, stderr.String(), p.stderr.String())
+			}
+			var got map[string]string
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			for _, k := range c.keys {
+				if want := "The agent says: Hello, Bob! Nice to meet you."; got[k] != want {
+					t.Errorf("%s: %q, want %q", k, got[k], want)
+				}
+			}
+			reqs := model.Requests()
+			if len(reqs) != 2*len(c.keys) {
+				t.Fatalf("%d model requests, want 2 per answer", len(reqs))
+			}
+			for i := 0; i < len(reqs); i += 2 {
+				m := reqs[i].Body.Messages
+				if len(m) < 3 || m[0].Text() != "Greet people with sayHello." || m[1].Role != "system" || m[1].Text() != "Answer in one sentence." {
+					t.Errorf("model request %d: the system message is not after the agent's instruction: %+v", i, m)
+				}
+			}
+			p.signal(t, syscall.SIGTERM)
+			if code := p.wait(t); code != 0 {
+				t.Errorf("exit %d", code)
+			}
+			// Two answers on the Responses API, one on chat completions.
+			log := p.stderr.String()
+			if n, m := strings.Count(log, "route=/v1/responses status=200"), strings.Count(log, "route=/v1/chat/completions status=200"); n != 2 || m != 1 {
+				t.Errorf("%d responses and %d chat completions, want 2 and 1:\n%s", n, m, log)
+			}
+		})
+	}
+}
