@@ -227,3 +227,26 @@ func TestResponsesGuards(t *testing.T) {
 		t.Errorf("%d requests reached the model", n)
 	}
 }
+
+// TestResponsesFailures: a run that fails before a streamed response
+// begins is answered with its status; one that fails after ends the
+// stream with an error event.
+func TestResponsesFailures(t *testing.T) {
+	fail := fakeopenai.Error(500, "the model server broke")
+	h := newHarness(t, []fakeopenai.Step{fail, fail, fail,
+		fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Ann"}`}), fail, fail, fail})
+	resp, b := h.post("/v1/responses", map[string]any{"model": "hello", "input": "hi", "stream": true})
+	wantError(t, resp, b, http.StatusBadGateway, "model_error")
+	resp, b = h.post("/v1/responses", map[string]any{"model": "hello", "input": "hi", "stream": true})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	names, data := namedEvents(t, b)
+	last := data[len(data)-1]
+	if names[0] != "response.created" || names[len(names)-1] != "error" || last["code"] != "model_error" || last["message"] == "" {
+		t.Errorf("events %q, last %v", names, last)
+	}
+	if strings.Contains(string(b), "the model server broke") {
+		t.Error("the technical cause reached the client")
+	}
+}
