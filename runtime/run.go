@@ -55,6 +55,8 @@ type runConfig struct {
 	events        func(Event) // see event.go
 	streaming     *bool
 	toolTrace     io.Writer // see WithToolTrace
+	instructions  []string  // see WithInstructions
+	noTools       bool      // see WithoutTools
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -108,6 +110,25 @@ func WithSummary(on bool) Option { return func(c *runConfig) { c.summary = on } 
 
 // WithMaxIterations overrides the agent's maxIterations.
 func WithMaxIterations(n int) Option { return func(c *runConfig) { c.maxIterations = n } }
+
+// WithInstructions adds system messages to every model call of the run,
+// after the agent's own instruction, which stays first: a caller's
+// instructions (a chat client's system message) refine the agent's and do
+// not replace it. Empty texts are left out.
+func WithInstructions(texts ...string) Option {
+	return func(c *runConfig) {
+		for _, t := range texts {
+			if strings.TrimSpace(t) != "" {
+				c.instructions = append(c.instructions, t)
+			}
+		}
+	}
+}
+
+// WithoutTools offers the model none of the agent's tools in this run, so
+// that it answers with text and no tool is called (a chat client's
+// tool_choice "none").
+func WithoutTools() Option { return func(c *runConfig) { c.noTools = true } }
 
 // WithHooks sets progress hooks.
 func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
@@ -240,9 +261,12 @@ func (r *runner) hook(f func()) {
 // message.
 func (r *runner) run(ctx context.Context) (*Response, error) {
 	resp := r.resp
-	defs := make([]ToolDefinition, len(r.tools.Bindings))
-	for i, b := range r.tools.Bindings {
-		defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
+	var defs []ToolDefinition
+	if !r.cfg.noTools {
+		defs = make([]ToolDefinition, len(r.tools.Bindings))
+		for i, b := range r.tools.Bindings {
+			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
+		}
 	}
 	maxIter := r.cfg.maxIterations
 	if maxIter <= 0 {
@@ -360,7 +384,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 	s := r.agent.Settings
 	req := &Request{
 		Model:       r.agent.Model.ID,
-		Messages:    make([]Message, 0, len(r.resp.Conversation)+1+len(extra)),
+		Messages:    make([]Message, 0, len(r.resp.Conversation)+1+len(r.cfg.instructions)+len(extra)),
 		Tools:       defs,
 		ToolChoice:  toolChoice,
 		Temperature: s.Temperature,
@@ -376,6 +400,9 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 	}
 	if r.agent.Instruction != "" {
 		req.Messages = append(req.Messages, Message{Role: RoleSystem, Content: r.agent.Instruction})
+	}
+	for _, t := range r.cfg.instructions {
+		req.Messages = append(req.Messages, Message{Role: RoleSystem, Content: t})
 	}
 	req.Messages = append(req.Messages, r.resp.Conversation...)
 	req.Messages = append(req.Messages, extra...)

@@ -1,12 +1,13 @@
 // The OpenAI-compatible endpoint: POST /v1/chat/completions, where "model"
 // names an agent. The messages are the conversation (user and assistant
-// text; the agent's instruction is its own system message, and its tool
-// calls happen inside the run); the answer is the agent's, as a chat
-// completion or, with "stream": true, as server-sent events in OpenAI's
-// chunk format ending with [DONE]. What makes no sense for an agent
-// (tools, tool_choice, n > 1, ...) is refused with a 400 error; the
-// sampling parameters are the agent's own, so the request's are ignored
-// and a warning says so.
+// text; the agent's instruction is the first system message, a request's
+// system and developer messages follow it, and its tool calls happen
+// inside the run); the answer is the agent's, as a chat completion or,
+// with "stream": true, as server-sent events in OpenAI's chunk format
+// ending with [DONE]. What makes no sense for an agent (tools, a forced
+// tool_choice, n > 1, ...) is refused with a 400 error; tool_choice
+// "none" offers the model no tools; the sampling parameters are the
+// agent's own, so the request's are ignored and a warning says so.
 
 package serve
 
@@ -31,18 +32,34 @@ type chatRequest struct {
 	stream       bool
 	includeUsage bool
 	fields       map[string]json.RawMessage
+	// opts are the run's options the request asks for (tool_choice).
+	opts []runtime.Option
 }
 
-// refusedFields are the request fields that make no sense for an agent,
-// with why; each is refused unless its value is null or says nothing (ok).
-var refusedFields = []struct {
+// refusal is a request field that makes no sense for an agent, with why;
+// it is refused unless its value is null or says nothing (ok).
+type refusal struct {
 	name, why string
 	ok        func(json.RawMessage) bool
-}{
+}
+
+// refuse returns the 400 error of the first of the refusals the fields
+// have.
+func refuse(fields map[string]json.RawMessage, refusals []refusal) *apiError {
+	for _, f := range refusals {
+		raw, ok := fields[f.name]
+		if !ok || !present(raw) || (f.ok != nil && f.ok(raw)) {
+			continue
+		}
+		return invalid(f.name, "unsupported_parameter", "%q is not supported here: %s. Remove it from the request.", f.name, f.why)
+	}
+	return nil
+}
+
+// refusedFields are the chat completion request's refusals.
+var refusedFields = []refusal{
 	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
 	{"functions", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
-	{"tool_choice", "the agent decides which of its own tools to call", isOneOf(`"auto"`, `"none"`)},
-	{"function_call", "the agent decides which of its own tools to call", isOneOf(`"auto"`, `"none"`)},
 	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"n", "an agent gives one answer: n must be 1", isOneOf(`1`)},
 	{"response_format", "an agent answers with text: response_format must be {\"type\": \"text\"}", isOneOf(`{"type":"text"}`)},
@@ -139,12 +156,11 @@ func parseChatRequest(body []byte) (*chatRequest, *apiError) {
 	if raw := fields["model"]; !present(raw) || json.Unmarshal(raw, &req.model) != nil {
 		return nil, invalid("model", "invalid_model", "\"model\" must be the name of an agent served here, as a string (GET /v1/models lists them).")
 	}
-	for _, f := range refusedFields {
-		raw, ok := fields[f.name]
-		if !ok || !present(raw) || (f.ok != nil && f.ok(raw)) {
-			continue
-		}
-		return nil, invalid(f.name, "unsupported_parameter", "%q is not supported here: %s. Remove it from the request.", f.name, f.why)
+	if aerr := refuse(fields, refusedFields); aerr != nil {
+		return nil, aerr
+	}
+	if req.opts, aerr = toolChoice(fields); aerr != nil {
+		return nil, aerr
 	}
 	if raw := fields["stream"]; present(raw) && json.Unmarshal(raw, &req.stream) != nil {
 		return nil, invalid("stream", "invalid_type", "\"stream\" must be true or false.")
@@ -165,12 +181,43 @@ func parseChatRequest(body []byte) (*chatRequest, *apiError) {
 	return req, nil
 }
 
+// toolChoice reads a request's tool_choice (and the older function_call):
+// "auto" leaves the choice of tools to the model, as without it; "none"
+// offers the model none of the agent's tools, so that it answers with text.
+// A forced choice ("required", a named function) is refused: the agent's
+// loop calls the model again after each tool call, and forcing a call in
+// each would never end.
+func toolChoice(fields map[string]json.RawMessage) ([]runtime.Option, *apiError) {
+	var opts []runtime.Option
+	for _, name := range []string{"tool_choice", "function_call"} {
+		raw := fields[name]
+		if !present(raw) {
+			continue
+		}
+		switch v := string(compact(raw)); v {
+		case `"auto"`:
+		case `"none"`:
+			opts = append(opts, runtime.WithoutTools())
+		default:
+			return nil, invalid(name, "unsupported_parameter", "%q is %s, which is not supported here: the values are \"auto\" (the agent's model decides which of its tools to call) and \"none\" (the model is offered no tools and answers with text); an agent's tool calls cannot be forced. Send one of those or leave it out.", name, v)
+		}
+	}
+	return opts, nil
+}
+
 // warnings returns what the server says about the request's fields it
 // ignores: sampling parameters, and values for injected parameters.
 func (req *chatRequest) warnings(a *served) []string {
+	return ignoredWarnings(a, req.fields, ignoredFields)
+}
+
+// ignoredWarnings returns what the server says about the fields of a
+// request it ignores: those of the list ignore, user, and values for
+// injected parameters.
+func ignoredWarnings(a *served, fields map[string]json.RawMessage, ignore []string) []string {
 	var ignored []string
-	for _, f := range ignoredFields {
-		if present(req.fields[f]) {
+	for _, f := range ignore {
+		if present(fields[f]) {
 			ignored = append(ignored, f)
 		}
 	}
@@ -178,10 +225,10 @@ func (req *chatRequest) warnings(a *served) []string {
 	if len(ignored) > 0 {
 		out = append(out, fmt.Sprintf("%s: the agent's own settings (from its gram file) are used; the request's are ignored", strings.Join(ignored, ", ")))
 	}
-	if present(req.fields["user"]) {
+	if present(fields["user"]) {
 		out = append(out, "user: the identity of the request's credential is used, not this field")
 	}
-	return append(out, injectedFieldWarnings(a, req.fields)...)
+	return append(out, injectedFieldWarnings(a, fields)...)
 }
 
 // injectedFieldWarnings warns about fields of a request named like the
@@ -196,37 +243,52 @@ func injectedFieldWarnings(a *served, fields map[string]json.RawMessage) []strin
 	return out
 }
 
-// chatConversation converts the request's messages into the conversation
-// the agent continues: user and assistant text, ending with a user
-// message, sanitised by z.
-func (s *Server) chatConversation(raw []json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, *apiError) {
+// chatConversation converts the messages of the request's field (messages,
+// or a response's input) into the conversation the agent continues: user
+// and assistant text, ending with a user message, sanitised by z. The text
+// of its system and developer messages is returned apart, as instructions
+// to send after the agent's own, unless the server refuses them.
+func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, []string, *apiError) {
 	if len(raw) == 0 {
-		return nil, invalid("messages", "empty_messages", "\"messages\" is empty: send the conversation, ending with the user's message.")
+		return nil, nil, invalid(field, "empty_messages", "%q is empty: send the conversation, ending with the user's message.", field)
 	}
 	if len(raw) > s.limits.MaxHistory {
-		e := invalid("messages", "history_too_long", "The conversation has %d messages; this server takes at most %d (gramc serve --max-history). Send the latest ones.", len(raw), s.limits.MaxHistory)
+		e := invalid(field, "history_too_long", "The conversation has %d messages; this server takes at most %d (gramc serve --max-history). Send the latest ones.", len(raw), s.limits.MaxHistory)
 		e.Kind = kindHistory
-		return nil, e
+		return nil, nil, e
 	}
 	conv := make(runtime.Conversation, 0, len(raw))
+	var instructions []string
+	last := ""
 	for i, r := range raw {
-		m, aerr := chatMessage(r, fmt.Sprintf("messages[%d]", i), z)
+		param := fmt.Sprintf("%s[%d]", field, i)
+		m, aerr := chatMessage(r, param, z, s.refuseSystem)
 		if aerr != nil {
-			return nil, aerr
+			return nil, nil, aerr
+		}
+		if m.Role == runtime.RoleSystem {
+			instructions = append(instructions, m.Content)
+			continue
 		}
 		conv = append(conv, m)
+		last = param
 	}
-	if last := conv[len(conv)-1]; last.Role != runtime.RoleUser {
-		return nil, invalid(fmt.Sprintf("messages[%d]", len(conv)-1), "last_message_not_user", "The last message must be the user's, for the agent to answer it; it is an %s message.", last.Role)
+	if len(conv) == 0 {
+		return nil, nil, invalid(field, "last_message_not_user", "%q has no user message: send the conversation, ending with the user's message.", field)
 	}
-	return conv, nil
+	if m := conv[len(conv)-1]; m.Role != runtime.RoleUser {
+		return nil, nil, invalid(last, "last_message_not_user", "The last message must be the user's, for the agent to answer it; it is an %s message.", m.Role)
+	}
+	return conv, instructions, nil
 }
 
 // chatMessage reads the message param of a chat completion request: a
-// user or assistant message with text content, the user's sanitised by z.
-// Content may be null only in an assistant message with tool calls, which
-// are refused.
-func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer) (runtime.Message, *apiError) {
+// user or assistant message with text content, the user's sanitised by z,
+// or a system or developer message, returned with the system role (and
+// sanitised as the user's), or refused when refuseSystem is set. Content
+// may be null only in an assistant message with tool calls, which are
+// refused.
+func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer, refuseSystem bool) (runtime.Message, *apiError) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return runtime.Message{}, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\", not %s.", param, kindOf(raw))
@@ -238,7 +300,9 @@ func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer) (runti
 	switch role {
 	case "user", "assistant":
 	case "system", "developer":
-		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and a request cannot add one. Remove it.", param, role)
+		if refuseSystem {
+			return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and this server does not let a request add one (gramc serve --refuse-system). Remove it.", param, role)
+		}
 	case "tool", "function":
 		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent runs its own tools inside each run, so a conversation sent to it has only user and assistant messages.", param, role)
 	case "":
@@ -262,6 +326,9 @@ func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer) (runti
 	text = sanitize(z, param+".content", role, text, content)
 	if role == "user" && strings.TrimSpace(text) == "" {
 		return runtime.Message{}, invalid(param+".content", "empty_message", "%s is a user message without content.", param)
+	}
+	if role == "system" || role == "developer" {
+		return runtime.Message{Role: runtime.RoleSystem, Content: text}, nil
 	}
 	return runtime.Message{Role: runtime.Role(role), Content: text}, nil
 }
@@ -300,13 +367,14 @@ func messageText(raw json.RawMessage, param string) (string, *apiError) {
 }
 
 // sanitize returns the text of a message's content, decoded from the JSON
-// raw: the user's sanitised by z (see [runtime.Sanitizer]). The bytes that
+// raw: the caller's (a user, system or developer message's) sanitised by
+// z (see [runtime.Sanitizer]). The bytes that
 // are not UTF-8 and the escapes of lone surrogates which decoding replaced
 // (in any message) are told to z, for the warnings to say so.
 func sanitize(z *runtime.Sanitizer, where, role, text string, raw json.RawMessage) string {
 	invalid, escapes := jsonvalue.Replacements(raw)
 	z.Replaced(where, invalid, escapes)
-	if role != string(runtime.RoleUser) {
+	if role == string(runtime.RoleAssistant) {
 		return text
 	}
 	return z.Text(where, text)
@@ -419,11 +487,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	st.agent = a.agent.Name
 	var z runtime.Sanitizer
-	conv, aerr := s.chatConversation(req.messages, &z)
+	conv, instructions, aerr := s.chatConversation("messages", req.messages, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
+	req.opts = append(req.opts, runtime.WithInstructions(instructions...))
 	warnings := append(req.warnings(a), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
@@ -437,7 +506,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		s.chatStream(ctx, w, r, st, a, conv, req, c, warnings)
 		return
 	}
-	out := s.runAgent(ctx, st, a, conv, false, nil)
+	out := s.runAgent(ctx, st, a, conv, false, nil, req.opts...)
 	st.busy = out.busy()
 	if out.err != nil {
 		s.fail(w, r, s.runError(out.err))

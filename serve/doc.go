@@ -10,7 +10,8 @@
 //     ([Tracing]).
 //   - [Server.Handler] is the HTTP handler: POST /v1/chat/completions
 //     (OpenAI's Chat Completions, "model" naming an agent, streamed as
-//     server-sent events with "stream": true), GET /v1/models, POST
+//     server-sent events with "stream": true), POST /v1/responses
+//     (OpenAI's Responses API, without stored responses), GET /v1/models, POST
 //     /v1/agents/{agent}/run (the contract's run_agent, answered with its
 //     response envelope), GET /openapi.json (OpenAPI 3.1), GET /metrics
 //     (Prometheus), GET /healthz and /readyz.

@@ -77,8 +77,9 @@ func claimValue(p *schema.Param, v any) any {
 }
 
 // runAgent runs one turn of a on conv, which ends with the user's message.
-// onEvent, if set, sees each event of the run as it happens (serialized).
-func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv runtime.Conversation, stream bool, onEvent func(runtime.Event)) runOutcome {
+// onEvent, if set, sees each event of the run as it happens (serialized);
+// extra are the run's options the request asks for.
+func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv runtime.Conversation, stream bool, onEvent func(runtime.Event), extra ...runtime.Option) runOutcome {
 	ctx, span := s.trace.tracer.Start(ctx, "invoke_agent "+a.agent.Name, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(agentAttributes(a.agent, stream)...))
 	log := s.log.With("request", r.id) // the runtime adds the agent
@@ -91,6 +92,7 @@ func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv 
 		runtime.WithInjected(s.injectedFor(a, IdentityFrom(ctx))),
 		runtime.WithStreaming(stream),
 		runtime.WithEvents(obs.event))
+	opts = append(opts, extra...)
 	start := time.Now()
 	resp, err := runtime.Run(ctx, a.agent, a.lib, conv, "", opts...)
 	d := time.Since(start)

@@ -51,6 +51,10 @@ type Config struct {
 	// with 403. Without credentials, the server also answers only requests
 	// addressed to a loopback name or address.
 	AllowedOrigins []string
+	// RefuseSystem refuses the system and developer messages of a chat
+	// completion (and a response's instructions) with a 400, instead of
+	// adding them after the agent's instruction.
+	RefuseSystem bool
 	// Limits bound what the server takes on.
 	Limits Limits
 	// Tracing configures the export of traces.
@@ -72,9 +76,11 @@ type Server struct {
 	static  map[string]any
 	origins []string // normalized
 	limits  Limits
-	log     *slog.Logger
-	version string
-	created int64
+	// refuseSystem: see [Config.RefuseSystem].
+	refuseSystem bool
+	log          *slog.Logger
+	version      string
+	created      int64
 
 	metrics   *metrics
 	admission *admission
@@ -136,7 +142,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("no agent to serve")
 	}
 	s := &Server{agents: map[string]*served{}, static: cfg.Injected, limits: cfg.Limits.withDefaults(), log: cfg.Logger,
-		version: cfg.Version, created: time.Now().Unix()}
+		refuseSystem: cfg.RefuseSystem,
+		version:      cfg.Version, created: time.Now().Unix()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -191,20 +198,22 @@ func (s *Server) TraceEndpoint() string { return s.trace.endpoint }
 
 // The routes, as the metrics and the logs name them.
 const (
-	routeChat    = "/v1/chat/completions"
-	routeModels  = "/v1/models"
-	routeModel   = "/v1/models/{model}"
-	routeRun     = "/v1/agents/{agent}/run"
-	routeOpenAPI = "/openapi.json"
-	routeMetrics = "/metrics"
-	routeHealth  = "/healthz"
-	routeReady   = "/readyz"
-	routeOther   = "other"
+	routeChat      = "/v1/chat/completions"
+	routeResponses = "/v1/responses"
+	routeModels    = "/v1/models"
+	routeModel     = "/v1/models/{model}"
+	routeRun       = "/v1/agents/{agent}/run"
+	routeOpenAPI   = "/openapi.json"
+	routeMetrics   = "/metrics"
+	routeHealth    = "/healthz"
+	routeReady     = "/readyz"
+	routeOther     = "other"
 )
 
 // Handler returns the server's HTTP handler:
 //
 //	POST /v1/chat/completions      OpenAI's Chat Completions; "model" names an agent
+//	POST /v1/responses             OpenAI's Responses API, without stored responses
 //	GET  /v1/models                the agents, as OpenAI's model list
 //	GET  /v1/models/{model}        one agent
 //	POST /v1/agents/{agent}/run    the agent service contract's run_agent
@@ -217,6 +226,7 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle(pattern, s.wrap(route, method, acc, h))
 	}
 	handle("/v1/chat/completions", routeChat, http.MethodPost, accessRun, s.chat)
+	handle("/v1/responses", routeResponses, http.MethodPost, accessRun, s.responses)
 	handle("/v1/models", routeModels, http.MethodGet, accessRead, s.models)
 	handle("/v1/models/{model}", routeModel, http.MethodGet, accessRead, s.model)
 	handle("/v1/agents/{agent}/run", routeRun, http.MethodPost, accessRun, s.runNative)
@@ -227,8 +237,8 @@ func (s *Server) Handler() http.Handler {
 	handle("/readyz", routeReady, http.MethodGet, accessOpen, s.readyz)
 	handle("/", routeOther, "", accessRead, func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{Status: http.StatusNotFound, Type: typeNotFound, Code: "unknown_route", Kind: kindNotFound,
-			Message: fmt.Sprintf("There is no route %s %s. The routes are POST %s, GET %s, POST %s, GET %s, GET %s, GET %s and GET %s.",
-				r.Method, r.URL.Path, routeChat, routeModels, routeRun, routeOpenAPI, routeMetrics, routeHealth, routeReady)})
+			Message: fmt.Sprintf("There is no route %s %s. The routes are POST %s, POST %s, GET %s, POST %s, GET %s, GET %s, GET %s and GET %s.",
+				r.Method, r.URL.Path, routeChat, routeResponses, routeModels, routeRun, routeOpenAPI, routeMetrics, routeHealth, routeReady)})
 	})
 	return mux
 }

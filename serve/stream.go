@@ -45,11 +45,20 @@ type chunkDelta struct {
 	Content *string `json:"content,omitempty"`
 }
 
+// streamFormat is the shape of a streamed answer's events: a chat
+// completion's chunks, or a response's events (see responses.go).
+type streamFormat interface {
+	// opening sends the first events, once the headers went out.
+	opening(es *eventStream)
+	// delta sends a piece of the answer's text.
+	delta(es *eventStream, text string)
+}
+
 // eventStream writes the events of one streamed answer.
 type eventStream struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
-	base    completion
+	format  streamFormat
 	started bool
 	err     error // the first write error: the client is gone
 	wrote   bool  // text was sent
@@ -69,23 +78,43 @@ func (es *eventStream) start() {
 	h.Set("X-Accel-Buffering", "no")
 	h.Set("Trailer", "Server-Timing")
 	es.w.WriteHeader(http.StatusOK)
+	es.format.opening(es)
+}
+
+// chatChunks is the format of a streamed chat completion: chunks of base.
+type chatChunks struct{ base completion }
+
+// opening sends the chunk that opens the assistant's message.
+func (f chatChunks) opening(es *eventStream) {
 	empty := ""
-	es.send(es.chunk(chunkDelta{Role: "assistant", Content: &empty}, nil))
+	es.send(f.chunk(chunkDelta{Role: "assistant", Content: &empty}, nil))
+}
+
+// delta sends a chunk of text.
+func (f chatChunks) delta(es *eventStream, text string) {
+	es.send(f.chunk(chunkDelta{Content: &text}, nil))
 }
 
 // chunk returns a chunk of the answer.
-func (es *eventStream) chunk(d chunkDelta, finish *string) chunk {
-	return chunk{ID: es.base.ID, Object: "chat.completion.chunk", Created: es.base.Created, Model: es.base.Model,
+func (f chatChunks) chunk(d chunkDelta, finish *string) chunk {
+	return chunk{ID: f.base.ID, Object: "chat.completion.chunk", Created: f.base.Created, Model: f.base.Model,
 		Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 }
 
-// send writes one event.
-func (es *eventStream) send(v any) {
+// send writes one event of data v.
+func (es *eventStream) send(v any) { es.sendEvent("", v) }
+
+// sendEvent writes one event of data v, named when name is not empty.
+func (es *eventStream) sendEvent(name string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return
 	}
-	es.write(append(append([]byte("data: "), b...), '\n', '\n'))
+	var line []byte
+	if name != "" {
+		line = append(append([]byte("event: "), name...), '\n')
+	}
+	es.write(append(append(append(line, "data: "...), b...), '\n', '\n'))
 }
 
 // write writes bytes and flushes them, remembering the first error.
@@ -115,7 +144,7 @@ func (es *eventStream) text(iter int, t string) {
 	if iter == 0 {
 		es.final = true
 	}
-	es.send(es.chunk(chunkDelta{Content: &t}, nil))
+	es.format.delta(es, t)
 }
 
 // event handles an event of the run.
@@ -135,40 +164,19 @@ func (es *eventStream) event(e runtime.Event) {
 // chatStream runs the agent and streams its answer.
 func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.Request, st *requestState, a *served,
 	conv runtime.Conversation, req *chatRequest, c completion, warnings []string) {
-	es := &eventStream{w: w, rc: http.NewResponseController(w), base: c}
-	out := s.runAgent(ctx, st, a, conv, true, es.event)
-	st.busy = out.busy()
-	if es.started {
-		defer out.serverTiming(w.Header()) // the trailer, after the events
-	}
-	if out.err != nil {
-		aerr := s.runError(out.err)
-		if !es.started {
-			s.fail(w, r, aerr)
-			return
-		}
-		st.kind = aerr.Kind
-		s.metrics.errors.WithLabelValues(aerr.Kind).Inc()
-		if aerr.Status == statusClientGone {
-			st.status = statusClientGone
-			return
-		}
-		es.send(errorBody{aerr.object()})
+	f := chatChunks{base: c}
+	es := &eventStream{w: w, rc: http.NewResponseController(w), format: f}
+	resp := s.streamRun(ctx, w, r, st, a, conv, es, req.opts, func(aerr *apiError) { es.send(errorBody{aerr.object()}) })
+	if resp == nil {
 		return
 	}
-	resp := out.resp
-	es.start()
-	if resp.Status == runtime.StatusMaxIterations && !es.final {
-		// No summary was streamed: the answer is the fixed message.
-		es.text(0, resp.Content)
-	}
 	finish := finishReason(resp.Status)
-	last := es.chunk(chunkDelta{}, &finish)
+	last := f.chunk(chunkDelta{}, &finish)
 	last.Gram = info(resp, warnings)
 	es.send(last)
 	if req.includeUsage {
 		u := usageOf(resp.Usage)
-		uc := es.chunk(chunkDelta{}, nil)
+		uc := f.chunk(chunkDelta{}, nil)
 		uc.Choices = []chunkChoice{}
 		uc.Usage = &u
 		es.send(uc)
@@ -177,4 +185,43 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 	if es.err != nil {
 		st.status = statusClientGone
 	}
+}
+
+// streamRun runs the agent for a streamed answer, its text sent on es as
+// the model writes it. A run that fails before the headers went out is
+// answered with its status, and one that fails after with failed's
+// events; both return nil. Otherwise it returns the run's response, the
+// text complete on es (the fixed message of a run at its limit without a
+// summary included), for the caller to send the closing events. The
+// Server-Timing trailer is set when the handler returns.
+func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.Request, st *requestState, a *served,
+	conv runtime.Conversation, es *eventStream, opts []runtime.Option, failed func(*apiError)) *runtime.Response {
+	out := s.runAgent(ctx, st, a, conv, true, es.event, opts...)
+	st.busy = out.busy()
+	if es.started {
+		// The trailer, which the server sends when the handler returns.
+		defer out.serverTiming(w.Header())
+	}
+	if out.err != nil {
+		aerr := s.runError(out.err)
+		if !es.started {
+			s.fail(w, r, aerr)
+			return nil
+		}
+		st.kind = aerr.Kind
+		s.metrics.errors.WithLabelValues(aerr.Kind).Inc()
+		if aerr.Status == statusClientGone {
+			st.status = statusClientGone
+			return nil
+		}
+		failed(aerr)
+		return nil
+	}
+	resp := out.resp
+	es.start()
+	if resp.Status == runtime.StatusMaxIterations && !es.final {
+		// No summary was streamed: the answer is the fixed message.
+		es.text(0, resp.Content)
+	}
+	return resp
 }

@@ -54,6 +54,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&f.auth.JWTAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
 	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
 	fs.Var((*listFlag)(&f.cfg.AllowedOrigins), "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
+	fs.BoolVar(&f.cfg.RefuseSystem, "refuse-system", false, "refuse a request's system and developer messages (and a response's instructions) with 400, instead of adding them after the agent's instruction")
 	fs.Var((*byteSize)(&l.MaxBodyBytes), "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
 	fs.Var(minInt{p: &l.MaxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
 	fs.Var(minInt{p: &l.MaxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")

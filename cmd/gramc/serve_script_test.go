@@ -18,9 +18,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// serveNodeDir is where the npm packages the gramc serve tests run
-// (the openai library, the OpenAPI validator) are installed, by `make
-// serve-deps` at the versions pinned in its package-lock.json.
+// serveNodeDir is where the npm packages the gramc serve tests run (the
+// openai library, LangChain, the Vercel AI SDK, the OpenAPI validator)
+// are installed, by `make serve-deps` at the versions pinned in its
+// package-lock.json.
 const serveNodeDir = "../../serve/testdata/node"
 
 // serveNodeMissing returns what is missing to run the npm packages of the
@@ -30,7 +31,8 @@ func serveNodeMissing() string {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing = append(missing, "node (Node.js 20 or later)")
 	}
-	for _, f := range []string{"node_modules/openai/package.json", "node_modules/@seriousme/openapi-schema-validator/package.json"} {
+	for _, f := range []string{"node_modules/openai/package.json", "node_modules/@seriousme/openapi-schema-validator/package.json",
+		"node_modules/@langchain/openai/package.json", "node_modules/ai/package.json", "node_modules/@ai-sdk/openai/package.json"} {
 		if _, err := os.Stat(filepath.Join(serveNodeDir, f)); err != nil {
 			missing = append(missing, f)
 		}
