@@ -10,18 +10,19 @@ import "github.com/gramlang/gram/parser"
 // declaration (its index among the document's), its diagnostics
 // diags[d0:d1], the tools prog.Tools[t0:t1] (the tool, or an agent's
 // inline tools) and agents prog.Agents[a0:a1], and the uses of tools
-// marks[m0:m1] (see useTool).
+// marks[m0:m1] (see useTool), of tools of other files pkgMarks[p0:p1]
+// (see pkgTool), and the records of other files it read pkgReads[q0:q1].
 type step struct {
-	decl, d0, d1, t0, t1, a0, a1, m0, m1 int
+	decl, d0, d1, t0, t1, a0, a1, m0, m1, p0, p1, q0, q1 int
 }
 
 // step compiles the declaration d, the k-th of the document, with compile
 // and returns what it made.
 func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
-	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents), m0: len(c.marks)}
+	st := step{decl: k, d0: len(c.diags), t0: len(c.prog.Tools), a0: len(c.prog.Agents), m0: len(c.marks), p0: len(c.pkgMarks), q0: len(c.pkgReads)}
 	c.top = d.top
 	compile(c, d)
-	st.d1, st.t1, st.a1, st.m1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents), len(c.marks)
+	st.d1, st.t1, st.a1, st.m1, st.p1, st.q1 = len(c.diags), len(c.prog.Tools), len(c.prog.Agents), len(c.marks), len(c.pkgMarks), len(c.pkgReads)
 	return st
 }
 
