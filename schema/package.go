@@ -147,12 +147,10 @@ type PackageCompile struct {
 	Reused []bool
 	docs   []*parser.Document
 	tests  []*parser.Document
-	// hasAgents tells whether the member files have agents, whole that
-	// one of them keeps nothing for a later compile (the older notation's
-	// record parameters, conflicting labels), which then compiles the
-	// package in full; dups are the names two files declare.
-	hasAgents, whole bool
-	dups             map[string]bool
+	// hasAgents tells whether the member files have agents; dups are the
+	// names two files declare.
+	hasAgents bool
+	dups      map[string]bool
 	// users are the agent steps that list a tool of another file, by the
 	// tool's name, readers the steps that read a record of another file,
 	// by its name, and testMarks the tools of the package each file of
@@ -180,9 +178,10 @@ type pkgFileState struct {
 	tools   []pkgTool
 	// deps are the names of other files the file uses (records and
 	// tools, and the names the diagnostics of its references point at),
-	// recordDeps the records of other files its records read.
-	deps       map[string]bool
-	recordDeps []string
+	// recordDeps the records of other files its records read, and marks
+	// the tools of other files its agents list, in order.
+	deps              map[string]bool
+	recordDeps, marks []string
 	// idents are the spans of the names of the declarations, by the index
 	// of names.
 	idents []diag.Span
@@ -262,7 +261,7 @@ func samePaths(a, b []*parser.Document) bool {
 // recompilePackage is RecompilePackage's compile from prev, or nil when
 // the whole package must be compiled again.
 func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if prev.scope == nil || prev.whole || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
+	if prev.scope == nil || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
 		return nil
 	}
 	ps := prev.scope
@@ -276,6 +275,9 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	var whole []int
 	for i, doc := range docs {
 		if doc == prev.docs[i] {
+			if prev.Programs[i].memo == nil {
+				whole = append(whole, i) // it keeps nothing: in full every time
+			}
 			continue
 		}
 		for _, n := range scope.files[i].names {
@@ -284,9 +286,10 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			}
 			touched[n.name] = true
 		}
-		// Declaration by declaration, else the file in full.
-		if again[i] = startAgain(prev.Programs[i], doc, scope); again[i] == nil {
-			whole = append(whole, i)
+		// Declaration by declaration, else the file in full, with the
+		// files whose records read its names.
+		if again[i] = startAgain(prev.Programs[i], doc, scope); again[i] == nil || readByRecords(scope.files, i, touched) {
+			again[i], whole = nil, append(whole, i)
 		} else {
 			changedNames(again[i], names, &scope.files[i])
 		}
@@ -308,6 +311,17 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		}
 	}
 	return prev.next(docs, tests, scope, touched, again)
+}
+
+// readByRecords reports whether the records of a member file other than i
+// read one of names.
+func readByRecords(files []pkgFileState, i int, names map[string]bool) bool {
+	for j, o := range files {
+		if j != i && slices.ContainsFunc(o.recordDeps, func(n string) bool { return names[n] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // changedNames adds to names those of the declarations a compiles again,
@@ -403,7 +417,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
 		}
 		again[i], out.Programs[i] = a, a.c.prog
-		if !a.c.prog.memo.tests {
+		if !slices.ContainsFunc(a.decls(), func(d decl) bool { return d.label == TestLabel }) {
 			out.Programs[i], out.Diags[i] = a.c.finish()
 		} else {
 			withTests = append(withTests, i)

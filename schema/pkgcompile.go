@@ -112,8 +112,8 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser
 			}
 			names[n.name] = true
 		}
-		for j, o := range scope.files {
-			if !slices.Contains(set, j) && slices.ContainsFunc(o.recordDeps, func(n string) bool { return names[n] }) {
+		for j := range scope.files {
+			if !slices.Contains(set, j) && readByRecords(scope.files[j:j+1], -1, names) {
 				set = append(set, j)
 			}
 		}
@@ -138,7 +138,8 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser
 
 // endWhole ends the compile begun by startWhole, once for its files: it
 // reports false when what a file uses of the others is not what it used
-// before, or when the compile keeps nothing for the next.
+// before, or when it keeps something for the next compile and did not
+// before, or the other way round.
 func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 	if pc.ended != 0 {
 		return pc.ended > 0
@@ -148,13 +149,18 @@ func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 		pc.marks[k][3] = len(c.diags)
 		c.pkgUnresolved()
 	}
-	if _, ok := pc.checks(hasAgents, nil); !ok {
-		return false
-	}
+	pc.checks(hasAgents, nil)
 	for k, c := range pc.cs {
-		pm := pc.prev.Programs[pc.at[k]].memo
-		if pm == nil || !maps.EqualFunc(c.prog.memo.pkgMarks, pm.pkgMarks, slices.Equal) ||
-			!maps.EqualFunc(c.prog.memo.pkgReads, pm.pkgReads, slices.Equal) {
+		f, m, pm := pc.at[k], c.prog.memo, pc.prev.Programs[pc.at[k]].memo
+		switch {
+		case (m == nil) != (pm == nil):
+			return false
+		case m == nil:
+			// Compiled in full every time: only the tools it lists matter.
+			if !slices.Equal(pc.pkg.files[f].marks, pc.prev.scope.files[f].marks) {
+				return false
+			}
+		case !maps.EqualFunc(m.pkgMarks, pm.pkgMarks, slices.Equal) || !maps.EqualFunc(m.pkgReads, pm.pkgReads, slices.Equal):
 			return false
 		}
 	}
@@ -190,8 +196,7 @@ func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
 		pc.marks[i][3] = len(c.diags)
 		c.pkgUnresolved()
 	}
-	marks, ok := pc.checks(hasAgents, out)
-	out.whole = !ok
+	marks := pc.checks(hasAgents, out)
 	pc.compileTests()
 	pc.pkg.cs = nil
 	for i, c := range pc.cs {
@@ -339,9 +344,8 @@ func (pc *pkgCompile) agents() bool {
 // of its tools; a member file's compile keeps what a later one takes (see
 // newMemo), and out the steps that list the tools and read the records of
 // other files, by name. It returns the tools of other files each file of
-// tests lists; ok is false when a member file keeps nothing.
-func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]string, ok bool) {
-	ok = true
+// tests lists.
+func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]string) {
 	for i, c := range pc.cs {
 		f := pc.at[i]
 		if f < 0 {
@@ -350,7 +354,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 			continue
 		}
 		st := &pc.pkg.files[f]
-		st.deps, st.recordDeps = c.pkgDeps, slices.Clip(c.pkgReads[:pc.marks[i][4]])
+		st.deps, st.recordDeps, st.marks = c.pkgDeps, slices.Clip(c.pkgReads[:pc.marks[i][4]]), c.pkgMarks
 		if !pc.full {
 			c.ext = pc.prev.extOf(pc.pkg, f)
 			for t := range c.ext {
@@ -364,8 +368,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
 		}
 		if m == nil {
-			ok = false
-			continue
+			continue // compiled in full every time (see recompilePackage)
 		}
 		m.dupDiags, m.unresolved, m.ext = dupDiags, unresolved, c.ext
 		m.tests = slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel })
@@ -375,7 +378,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 			index(out.readers, f, m.pkgReads)
 		}
 	}
-	return marks, ok
+	return marks
 }
 
 // index adds to byName the steps of the file f that use each name, as
