@@ -396,10 +396,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	}
 	var withTests []int
 	for i, doc := range docs {
-		lookup := doc != pc.docs[i]
-		for name := range names {
-			lookup = lookup || scope.files[i].deps[name]
-		}
+		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
 		a := again[i]
 		if a == nil && (lookup || pc.Programs[i].memo.tests) {
 			a = startAgain(pc.Programs[i], doc, scope)
@@ -435,6 +432,19 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	}
 	out.Programs, out.Diags = append(out.Programs, progs...), append(out.Diags, diags...)
 	return out
+}
+
+// meets reports whether a and b have a name in common.
+func meets(a, b map[string]bool) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for n := range a {
+		if b[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // moreDeps returns deps with more added, deps itself when it has them.
