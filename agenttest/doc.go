@@ -51,8 +51,8 @@
 //
 // # Entry points
 //
-//   - [Load] reads a file and, for a _test.gram file, the agent file it is
-//     named after ([schema.SubjectPath]), and checks them into a [Suite].
+//   - [Load] reads and checks the packages of test files, with the agent
+//     file a _test.gram file is named after ([schema.SubjectPath]).
 //   - [Runner] runs tests: [Runner.Run] runs one test (repeated
 //     [Runner.Repeat] times, passing when at least [Runner.PassRate] of the
 //     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.

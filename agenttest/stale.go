@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -46,9 +44,8 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 	}
 	files := []fileTests{{path, new.Tests}}
 	if tp := strings.TrimSuffix(path, ".gram") + schema.TestSuffix; tp != path {
-		switch b, err := inputfile.Read(tp, limit); {
+		switch t, err := project.ReadText(tp, limit, new); {
 		case err == nil:
-			t := project.CheckText(diag.NewFile(tp, b), new)
 			files = append(files, fileTests{tp, t.Program.Tests})
 		case !os.IsNotExist(err):
 			return nil, err

@@ -116,14 +116,14 @@ func (d *differ) add(c Change) {
 
 // tools compares the tools of both versions.
 func (d *differ) tools() {
-	oldTools, newTools := index(d.old.Tools, toolName), index(d.new.Tools, toolName)
+	oldTools, newTools := index(d.old.Tools(), toolName), index(d.new.Tools(), toolName)
 	var removed, added []*schema.Tool
-	for _, o := range d.old.Tools {
+	for _, o := range d.old.Tools() {
 		if newTools[o.Name] == nil {
 			removed = append(removed, o)
 		}
 	}
-	for _, n := range d.new.Tools {
+	for _, n := range d.new.Tools() {
 		if oldTools[n.Name] == nil {
 			added = append(added, n)
 		}
@@ -142,7 +142,7 @@ func (d *differ) tools() {
 		d.add(Change{Kind: ToolRemoved, Breaking: true, Subject: "tool " + o.Name, Tools: []string{o.Name},
 			Message: "removed: calls of it fail", Old: d.at(false, o.NameSpan)})
 	}
-	for _, n := range d.new.Tools {
+	for _, n := range d.new.Tools() {
 		o := oldTools[n.Name]
 		if o == nil && !renamed[n] {
 			d.add(Change{Kind: ToolAdded, Subject: "tool " + n.Name, Tools: []string{n.Name}, Message: "added", New: d.at(true, n.NameSpan)})
@@ -433,14 +433,14 @@ func merge(changes []Change) []Change {
 
 // agents compares the agents of both versions.
 func (d *differ) agents() {
-	oldAgents, newAgents := index(d.old.Agents, agentName), index(d.new.Agents, agentName)
-	for _, o := range d.old.Agents {
+	oldAgents, newAgents := index(d.old.Agents(), agentName), index(d.new.Agents(), agentName)
+	for _, o := range d.old.Agents() {
 		if newAgents[o.Name] == nil {
 			d.add(Change{Kind: AgentRemoved, Breaking: true, Subject: "agent " + o.Name, Message: "removed: whoever runs or serves it fails",
 				Old: d.at(false, o.NameSpan)})
 		}
 	}
-	for _, n := range d.new.Agents {
+	for _, n := range d.new.Agents() {
 		o := oldAgents[n.Name]
 		subject := "agent " + n.Name
 		if o == nil {

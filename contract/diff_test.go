@@ -289,7 +289,7 @@ func longFieldRecord(names []string) *schema.Program {
 	}
 	typ := &schema.Type{Kind: schema.RecordType, Name: "Big", Record: rec}
 	tool := &schema.Tool{Name: "t", Params: []*schema.Param{{Name: "b", Type: typ}}}
-	return &schema.Program{File: diag.NewFile("big.gram", nil), Tools: []*schema.Tool{tool}, Records: []*schema.Record{rec}}
+	return schema.NewProgram(diag.NewFile("big.gram", nil), nil, []*schema.Tool{tool}, []*schema.Record{rec})
 }
 
 // TestDiffManyLongFields compares two versions of a record of 10,000

@@ -6,8 +6,9 @@
 //
 // # Offsets are the truth
 //
-// A location in a source text is a byte offset into [File.Text], and a range
-// is a [Span], a half-open byte range [Start, End). Producers of diagnostics
+// A location in a source text is a byte offset into the text of a [File]
+// ([File.Bytes]), and a range is a [Span], a half-open byte range
+// [Start, End). Producers of diagnostics
 // only ever deal in offsets. Line and column numbers are derived on demand,
 // when a diagnostic is shown, from a line index that a [File] builds the
 // first time it is asked for one:

@@ -1,9 +1,10 @@
 // This file defines source files, spans and the conversions between byte
 // offsets and line/column positions.
 //
-// A File's line index is built once, lazily, and records for every line the
-// byte offset where it starts and the length of its leading run of ASCII
-// bytes. Converting an offset that falls inside that run is plain arithmetic;
+// A File's text is kept in chunks of whole lines (see chunks.go), and its
+// line index, built once, lazily, records for every line of a chunk the
+// offset in the chunk where it starts and the length of its leading run of
+// ASCII bytes. Converting an offset that falls inside that run is plain arithmetic;
 // only the part of a line after its first non-ASCII byte is decoded rune by
 // rune. Both kinds of column (code points for people, UTF-16 units for the
 // Language Server Protocol) share one pair of walking functions, units and
@@ -12,10 +13,9 @@
 package diag
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -23,32 +23,25 @@ import (
 )
 
 // File is a source text together with a line index that is built on first
-// use. A File is safe for concurrent use by multiple goroutines as long as
-// nobody modifies Text; Text must not change once any method has been called.
+// use. A File is safe for concurrent use by multiple goroutines. Its text
+// never changes: an edit makes a new File (see [File.Edited]), which shares
+// with the one before the chunks of text the edit does not touch.
 type File struct {
 	// Path names the file in diagnostics. It is not interpreted.
 	Path string
-	// Text is the complete contents of the file.
-	Text []byte
 
+	// text is the complete contents, given to NewFile or, for a File made
+	// by an edit, put together from the chunks when first asked for
+	// (whole guards that); n is its length.
+	text  []byte
+	whole sync.Once
+	full  atomic.Bool // text is complete
+	n     int
+
+	// tab is the text in chunks with the line index (see chunks.go),
+	// built once (once) from text, or given by an edit.
 	once sync.Once
-	// lines[i] is the byte offset at which 0-based line i starts.
-	lines []int
-	// ascii[i] is the offset of the first non-ASCII byte of line i, or the
-	// offset of its terminator (or len(Text) on the last line) if it has
-	// none. Lines end at "\n", "\r\n" or a lone "\r" (see lineBreak).
-	ascii []int
-	// marks holds, for each line whose text after its ASCII prefix is
-	// longer than markEvery bytes, the column counts at rune starts about
-	// markEvery bytes apart, so that a column on a long line is counted
-	// from the nearest mark rather than from the line's start.
-	marks map[int][]mark
-
-	// base, when set, is an earlier text whose line index this one's is
-	// derived from (see NewFileAfterEdit), until it is built; indexed is
-	// set once it is.
-	base    *fileBase
-	indexed atomic.Bool
+	tab  *table
 
 	// positions map the positions of the spans parsed from the text to
 	// its offsets (see positions.go); nil when they are the offsets.
@@ -67,105 +60,100 @@ const markEvery = 512
 // NewFile returns a File for text with the given path. The line index is
 // built on first use. The caller must not modify text afterwards.
 func NewFile(path string, text []byte) *File {
-	return &File{Path: path, Text: text}
+	f := &File{Path: path, text: text, n: len(text)}
+	f.whole.Do(func() {})
+	f.full.Store(true)
+	return f
 }
 
-// Source returns Text as a string without copying it; like Text, it must not be
-// modified (the string shares Text's memory, which is why Text must not change).
+// Edited returns a File for f's text with the bytes [edit.Start, edit.End)
+// (offsets, clamped into the text) replaced by s, with f's path. It shares
+// f's text and line index except around the edit: it costs about the size
+// of s and of the lines the edit touches, not the size of the text, which
+// it puts together only when asked for all of it ([File.Bytes],
+// [File.Source]).
+func (f *File) Edited(edit Span, s string) *File {
+	f.index()
+	start := f.clamp(edit.Start)
+	end := max(start, f.clamp(edit.End))
+	tab := f.tab.edited(start, end, s)
+	g := &File{Path: f.Path, n: tab.size()}
+	g.once.Do(func() { g.tab = tab })
+	return g
+}
+
+// Len returns the length of the text in bytes.
+func (f *File) Len() int { return f.n }
+
+// Bytes returns the complete text. It must not be modified. For a File made
+// by [File.Edited] it is put together on the first call.
+func (f *File) Bytes() []byte {
+	f.whole.Do(func() {
+		if f.n > 0 {
+			var b strings.Builder // its buffer is not cleared first
+			b.Grow(f.n)
+			for _, c := range f.tab.chunks {
+				b.WriteString(c.text)
+			}
+			f.text = stringBytes(b.String())
+		}
+		f.full.Store(true)
+	})
+	return f.text
+}
+
+// Source returns the text as a string without copying it (see [File.Bytes]);
+// it must not be modified (the string shares the text's memory).
 func (f *File) Source() string {
-	if len(f.Text) == 0 {
+	t := f.Bytes()
+	if len(t) == 0 {
 		return ""
 	}
-	return unsafe.String(&f.Text[0], len(f.Text))
+	return unsafe.String(&t[0], len(t))
+}
+
+// ByteRange returns the bytes [start, end) of the text (offsets, clamped
+// into it) without putting the whole text together: a slice of it, or of
+// the chunk that holds them, or else a copy. It must not be modified.
+func (f *File) ByteRange(start, end int) []byte {
+	start = f.clamp(start)
+	end = max(start, f.clamp(end))
+	if f.full.Load() {
+		return f.text[start:end:end]
+	}
+	f.index()
+	t := f.tab
+	if i := t.chunkAt(start); i < len(t.chunks) && end <= t.offs[i+1] {
+		return stringBytes(t.chunks[i].text[start-t.offs[i] : end-t.offs[i]])
+	}
+	return t.appendText(make([]byte, 0, end-start), start, end)
+}
+
+// stringBytes returns the bytes of s without copying them; they must not be
+// modified.
+func stringBytes(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))[:len(s):len(s)]
 }
 
 // index builds the line index once.
 func (f *File) index() {
 	f.once.Do(func() {
-		defer f.indexed.Store(true)
-		if b := f.base; b != nil {
-			f.base = nil
-			f.indexFrom(b)
-			return
+		var s string
+		if len(f.text) > 0 {
+			s = unsafe.String(&f.text[0], len(f.text))
 		}
-		t := f.Text
-		cr := bytes.IndexByte(t, '\r') >= 0
-		n := bytes.Count(t, []byte{'\n'}) + 1
-		lines := make([]int, 0, n)
-		ascii := make([]int, 0, n)
-		for start := 0; ; {
-			lines = append(lines, start)
-			end, next := lineBreak(t, start, cr)
-			if end < 0 {
-				end = len(t)
-			}
-			ascii = append(ascii, start+asciiPrefix(t[start:end]))
-			if next < 0 {
-				break
-			}
-			start = next
-		}
-		f.lines, f.ascii = lines, ascii
-		for i := range lines {
-			if end := f.lineEnd(i); end-ascii[i] > markEvery {
-				f.markLine(i, end)
-			}
-		}
+		f.tab = newTable(appendChunks(nil, s))
 	})
 }
 
-// lineBreak returns the offset of the first line terminator in t at or
-// after start and the offset of the line after it, or -1 and -1 when there
-// is none. Terminators are "\n", "\r\n" and a lone "\r", as the Language
-// Server Protocol and editors count lines; cr tells whether t has any "\r"
-// (without one the search is for "\n" alone).
-func lineBreak(t []byte, start int, cr bool) (end, next int) {
-	lim := len(t)
-	if i := bytes.IndexByte(t[start:], '\n'); i >= 0 {
-		lim = start + i
-	}
-	if cr {
-		if j := bytes.IndexByte(t[start:lim], '\r'); j >= 0 {
-			e := start + j
-			if e+1 < len(t) && t[e+1] == '\n' {
-				return e, e + 2
-			}
-			return e, e + 1
-		}
-	}
-	if lim == len(t) {
-		return -1, -1
-	}
-	return lim, lim + 1
-}
-
-// markLine sets the marks of line i, whose text ends at end.
-func (f *File) markLine(i, end int) {
-	if f.marks == nil {
-		f.marks = map[int][]mark{}
-	}
-	p := f.ascii[i]
-	runes, units := p-f.lines[i], p-f.lines[i]
-	var ms []mark
-	next := p + markEvery
-	for p < end {
-		if p >= next {
-			ms = append(ms, mark{off: p, runes: runes, units: units})
-			next = p + markEvery
-		}
-		r, size := utf8.DecodeRune(f.Text[p:end])
-		p += size
-		runes++
-		units += runeUnits(r, true)
-	}
-	f.marks[i] = ms
-}
-
-// markBefore returns the last mark of line line0 at or before off (by
-// offset) or, with byCount, whose count of columns (UTF-16 units, or code
-// points) is at most n; ok is false when there is none.
-func (f *File) markBefore(line0, off, n int, byCount, utf16 bool) (m mark, ok bool) {
-	ms := f.marks[line0]
+// markBefore returns the last mark of line j of c at or before off (by
+// offset, in c.text) or, with byCount, whose count of columns (UTF-16
+// units, or code points) is at most n; ok is false when there is none.
+func (c *chunk) markBefore(j, off, n int, byCount, utf16 bool) (m mark, ok bool) {
+	ms := c.marks[j]
 	k := sort.Search(len(ms), func(i int) bool {
 		if !byCount {
 			return ms[i].off > off
@@ -189,109 +177,90 @@ func (m mark) count(utf16 bool) int {
 	return m.runes
 }
 
-// asciiPrefix returns the length of the leading run of ASCII bytes in b.
-func asciiPrefix(b []byte) int {
-	for i, c := range b {
-		if c >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return len(b)
-}
-
 // LineCount returns the number of lines in the file. It is one more than the
 // number of line terminators ("\n", "\r\n" or a lone "\r"): an empty file
 // has one (empty) line, and a file that ends with a line terminator has an
 // empty last line after it.
 func (f *File) LineCount() int {
 	f.index()
-	return len(f.lines)
+	return f.tab.lineCount()
 }
 
 // LineStart returns the byte offset at which the 0-based line line0 starts.
-// A negative line0 yields 0 and a line0 past the last line yields len(Text).
+// A negative line0 yields 0 and a line0 past the last line yields the
+// length of the text.
 func (f *File) LineStart(line0 int) int {
 	f.index()
 	switch {
 	case line0 < 0:
 		return 0
-	case line0 >= len(f.lines):
-		return len(f.Text)
+	case line0 >= f.tab.lineCount():
+		return f.n
 	}
-	return f.lines[line0]
+	c, base, j := f.tab.line(line0)
+	if c == nil {
+		return base
+	}
+	return base + int(c.lines[j])
 }
 
 // LineEnd returns the byte offset at which the text of the 0-based line line0
-// ends, that is the offset of its "\n", "\r\n" or "\r" terminator, or len(Text) for
-// the last line. A negative line0 yields 0 and a line0 past the last line
-// yields len(Text).
+// ends, that is the offset of its "\n", "\r\n" or "\r" terminator, or the
+// length of the text for the last line. A negative line0 yields 0 and a
+// line0 past the last line yields the length of the text.
 func (f *File) LineEnd(line0 int) int {
 	f.index()
 	switch {
 	case line0 < 0:
 		return 0
-	case line0 >= len(f.lines):
-		return len(f.Text)
+	case line0 >= f.tab.lineCount():
+		return f.n
 	}
-	return f.lineEnd(line0)
-}
-
-// lineEnd is LineEnd for a valid line0, with the index built.
-func (f *File) lineEnd(line0 int) int {
-	if line0+1 >= len(f.lines) {
-		return len(f.Text)
+	c, base, j := f.tab.line(line0)
+	if c == nil {
+		return base
 	}
-	end := f.lines[line0+1] - 1 // the terminator's last byte
-	if end > f.lines[line0] && f.Text[end] == '\n' && f.Text[end-1] == '\r' {
-		end--
-	}
-	return end
+	return base + c.lineEnd(j)
 }
 
 // LineText returns the text of the 1-based line line1 without its line
-// terminator, or nil if there is no such line. The result aliases Text and
-// must not be modified.
+// terminator, or nil if there is no such line. The result aliases the text
+// and must not be modified.
 func (f *File) LineText(line1 int) []byte {
 	f.index()
-	if line1 < 1 || line1 > len(f.lines) {
+	if line1 < 1 || line1 > f.tab.lineCount() {
 		return nil
 	}
-	start, end := f.lines[line1-1], f.lineEnd(line1-1)
-	return f.Text[start:end:end]
-}
-
-// clamp limits off to [0, len(Text)].
-func (f *File) clamp(off int) int {
-	return max(0, min(off, len(f.Text)))
-}
-
-// lineOf returns the 0-based line containing the offset off, which must be
-// in [0, len(Text)]. The index must be built.
-func (f *File) lineOf(off int) int {
-	i, found := slices.BinarySearch(f.lines, off)
-	if !found {
-		i--
+	c, _, j := f.tab.line(line1 - 1)
+	if c == nil {
+		return nil
 	}
-	return i
+	return stringBytes(c.text[c.lines[j]:c.lineEnd(j)])
 }
 
-// units counts the columns between the start of line line0 and the offset
-// off: code points, or UTF-16 code units if utf16 is set. An offset past the
-// end of the line's text counts to the end of the text; an offset inside a
-// multi-byte sequence counts to the start of that sequence's rune.
-func (f *File) units(line0, off int, utf16 bool) int {
-	start, end := f.lines[line0], f.lineEnd(line0)
+// clamp limits off to [0, Len()].
+func (f *File) clamp(off int) int {
+	return max(0, min(off, f.n))
+}
+
+// units counts the columns between the start of line j of c and the offset
+// off in c.text: code points, or UTF-16 code units if utf16 is set. An
+// offset past the end of the line's text counts to the end of the text; an
+// offset inside a multi-byte sequence counts to the start of that sequence's
+// rune.
+func (c *chunk) units(j, off int, utf16 bool) int {
+	start, end := int(c.lines[j]), c.lineEnd(j)
 	off = min(off, end)
-	fast := min(f.ascii[line0], end)
+	fast := min(int(c.ascii[j]), end)
 	if off <= fast {
 		return off - start
 	}
 	p, n := fast, fast-start
-	if m, ok := f.markBefore(line0, off, 0, false, utf16); ok {
+	if m, ok := c.markBefore(j, off, 0, false, utf16); ok {
 		p, n = m.off, m.count(utf16)
 	}
 	for p < off {
-		r, size := utf8.DecodeRune(f.Text[p:end])
+		r, size := utf8.DecodeRuneInString(c.text[p:end])
 		if p+size > off {
 			break
 		}
@@ -301,25 +270,25 @@ func (f *File) units(line0, off int, utf16 bool) int {
 	return n
 }
 
-// advance is the inverse of units: it returns the offset that lies n columns
-// after the start of line line0, stopping at the end of the line's text. If
-// the n-th column falls inside a rune (the second half of a surrogate pair)
-// the result is the start of that rune.
-func (f *File) advance(line0, n int, utf16 bool) int {
-	start, end := f.lines[line0], f.lineEnd(line0)
+// advance is the inverse of units: it returns the offset in c.text that
+// lies n columns after the start of line j, stopping at the end of the
+// line's text. If the n-th column falls inside a rune (the second half of a
+// surrogate pair) the result is the start of that rune.
+func (c *chunk) advance(j, n int, utf16 bool) int {
+	start, end := int(c.lines[j]), c.lineEnd(j)
 	n = max(n, 0)
-	fast := min(f.ascii[line0], end)
+	fast := min(int(c.ascii[j]), end)
 	if n <= fast-start {
 		return start + n
 	}
 	p := fast
-	if m, ok := f.markBefore(line0, 0, n, true, utf16); ok {
+	if m, ok := c.markBefore(j, 0, n, true, utf16); ok {
 		p, n = m.off, n-m.count(utf16)
 	} else {
 		n -= fast - start
 	}
 	for p < end && n > 0 {
-		r, size := utf8.DecodeRune(f.Text[p:end])
+		r, size := utf8.DecodeRuneInString(c.text[p:end])
 		w := runeUnits(r, utf16)
 		if w > n {
 			break
@@ -328,6 +297,29 @@ func (f *File) advance(line0, n int, utf16 bool) int {
 		n -= w
 	}
 	return p
+}
+
+// column returns the 0-based line of the offset off (clamped into the text)
+// and its column on it (see chunk.units).
+func (f *File) column(off int, utf16 bool) (line0, col int) {
+	f.index()
+	off = f.clamp(off)
+	line0 = f.tab.lineOf(off)
+	c, base, j := f.tab.line(line0)
+	if c == nil {
+		return line0, 0
+	}
+	return line0, c.units(j, off-base, utf16)
+}
+
+// offsetAt returns the offset n columns after the start of the 0-based line
+// line0, which must exist (see chunk.advance).
+func (f *File) offsetAt(line0, n int, utf16 bool) int {
+	c, base, j := f.tab.line(line0)
+	if c == nil {
+		return base
+	}
+	return base + c.advance(j, n, utf16)
 }
 
 // runeUnits returns the number of columns taken by r: always 1 when counting
@@ -387,56 +379,52 @@ type LSPPosition struct {
 }
 
 // OffsetPosition returns the Position of the byte offset off, which is first
-// clamped into [0, len(Text)]. An offset inside a line terminator maps to the
+// clamped into [0, Len()]. An offset inside a line terminator maps to the
 // end of its line; an offset inside a multi-byte UTF-8 sequence maps to the
 // start of its rune.
 func (f *File) OffsetPosition(off int) Position {
-	f.index()
-	off = f.clamp(off)
-	line0 := f.lineOf(off)
-	return Position{Line: line0 + 1, Column: f.units(line0, off, false) + 1}
+	line0, col := f.column(off, false)
+	return Position{Line: line0 + 1, Column: col + 1}
 }
 
 // PositionOffset returns the byte offset of p, the inverse of
 // OffsetPosition. A Column past the end of the line maps to the end of the
 // line's text and a Column below 1 to its start. A Line below 1 maps to
-// offset 0 and a Line past the last line to len(Text).
+// offset 0 and a Line past the last line to Len().
 func (f *File) PositionOffset(p Position) int {
 	f.index()
 	switch {
 	case p.Line < 1:
 		return 0
-	case p.Line > len(f.lines):
-		return len(f.Text)
+	case p.Line > f.tab.lineCount():
+		return f.n
 	}
-	return f.advance(p.Line-1, p.Column-1, false)
+	return f.offsetAt(p.Line-1, p.Column-1, false)
 }
 
 // OffsetLSP returns the LSPPosition of the byte offset off, which is first
-// clamped into [0, len(Text)]. An offset inside a line terminator maps to the
+// clamped into [0, Len()]. An offset inside a line terminator maps to the
 // end of its line; an offset inside a multi-byte UTF-8 sequence maps to the
 // start of its rune.
 func (f *File) OffsetLSP(off int) LSPPosition {
-	f.index()
-	off = f.clamp(off)
-	line0 := f.lineOf(off)
-	return LSPPosition{Line: line0, Character: f.units(line0, off, true)}
+	line0, col := f.column(off, true)
+	return LSPPosition{Line: line0, Character: col}
 }
 
 // LSPOffset returns the byte offset of p, the inverse of OffsetLSP. A
 // Character past the end of the line maps to the end of the line's text, a
 // negative Character to its start, and a Character pointing between the two
 // halves of a surrogate pair to the start of that rune. A negative Line maps
-// to offset 0 and a Line past the last line to len(Text).
+// to offset 0 and a Line past the last line to Len().
 func (f *File) LSPOffset(p LSPPosition) int {
 	f.index()
 	switch {
 	case p.Line < 0:
 		return 0
-	case p.Line >= len(f.lines):
-		return len(f.Text)
+	case p.Line >= f.tab.lineCount():
+		return f.n
 	}
-	return f.advance(p.Line, p.Character, true)
+	return f.offsetAt(p.Line, p.Character, true)
 }
 
 // LSPRange returns the LSP positions of the start and end of s. Both offsets

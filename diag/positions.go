@@ -111,10 +111,10 @@ func (f *File) Resolve(s Span) Span {
 // not lie in the text.
 func (f *File) Slice(s Span) []byte {
 	s = f.Resolve(s)
-	if s.Start < 0 || s.End > len(f.Text) || s.End < s.Start {
+	if s.Start < 0 || s.End > f.Len() || s.End < s.Start {
 		return nil
 	}
-	return f.Text[s.Start:s.End]
+	return f.ByteRange(s.Start, s.End)
 }
 
 // ResolveDiagnostic returns d with its spans (its own, its related

@@ -211,12 +211,12 @@ func (p *textPrinter) diagnostic(d Diagnostic, context bool) {
 // the part of s on that line.
 func (p *textPrinter) excerpt(s Span, col string) {
 	f := p.f
-	f.index()
 	start := f.clamp(s.Start)
 	end := max(start, f.clamp(s.End))
-	line0 := f.lineOf(start)
-	lineStart, lineEnd := f.lines[line0], f.lineEnd(line0)
+	line0 := f.OffsetLSP(start).Line
+	lineStart, lineEnd := f.LineStart(line0), f.LineEnd(line0)
 	end = min(end, lineEnd)
+	line, at := f.LineText(line0+1), lineStart // line[i] is at offset at+i
 
 	// A long line is shown as a window around the span.
 	var src strings.Builder
@@ -224,11 +224,11 @@ func (p *textPrinter) excerpt(s Span, col string) {
 	suffix := false
 	if lineEnd-lineStart > maxExcerpt {
 		from := max(lineStart, start-excerptContext)
-		for from > lineStart && !utf8.RuneStart(f.Text[from]) {
+		for from > lineStart && !utf8.RuneStart(line[from-at]) {
 			from--
 		}
 		to := min(lineEnd, max(end, start+1)+excerptContext)
-		for to < lineEnd && !utf8.RuneStart(f.Text[to]) {
+		for to < lineEnd && !utf8.RuneStart(line[to-at]) {
 			to++
 		}
 		if from > lineStart {
@@ -240,7 +240,7 @@ func (p *textPrinter) excerpt(s Span, col string) {
 		end = min(end, lineEnd)
 	}
 	for off := lineStart; off < lineEnd; {
-		r, size := utf8.DecodeRune(f.Text[off:lineEnd])
+		r, size := utf8.DecodeRune(line[off-at : lineEnd-at])
 		cells := 1
 		if r == '\t' {
 			cells = tabWidth

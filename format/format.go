@@ -126,11 +126,11 @@ func prepare(src []byte) (*builder, []item, diag.List) {
 			diags.Add(diag.Errorf(grammar.CodeSyntaxError, s, "syntax error"))
 		}
 	}
-	items := make([]item, 0, len(doc.Patterns)+1)
+	items := make([]item, 0, len(doc.Patterns())+1)
 	if h := doc.Header; h != nil {
 		items = append(items, item{start: int(h.Start), end: int(h.End), header: h})
 	}
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		s := p.Span()
 		items = append(items, item{start: s.Start, end: s.End, pattern: p})
 	}

@@ -60,16 +60,16 @@ func TestRewriteLegacySeed(t *testing.T) {
 	if len(cdiags) != 0 {
 		t.Errorf("canonical file: want no diagnostics, got %v", cdiags)
 	}
-	if len(lprog.Tools) == 0 || len(lprog.Tools) != len(cprog.Tools) {
-		t.Fatalf("tools: %d in the legacy file, %d in the canonical one", len(lprog.Tools), len(cprog.Tools))
+	if lprog.NumTools() == 0 || lprog.NumTools() != cprog.NumTools() {
+		t.Fatalf("tools: %d in the legacy file, %d in the canonical one", lprog.NumTools(), cprog.NumTools())
 	}
 	for _, f := range []schema.Format{schema.FormatOpenAI, schema.FormatMCP, schema.FormatJSONSchema} {
 		for _, strict := range []bool{false, true} {
-			l, err := json.MarshalIndent(schema.Emit(f, lprog.Tools, strict), "", "  ")
+			l, err := json.MarshalIndent(schema.Emit(f, lprog.Tools(), strict), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := json.MarshalIndent(schema.Emit(f, cprog.Tools, strict), "", "  ")
+			c, err := json.MarshalIndent(schema.Emit(f, cprog.Tools(), strict), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}

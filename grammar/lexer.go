@@ -159,12 +159,6 @@ func (l *Scanner) FineFrom() int { return l.fineFrom }
 // Coarse reports whether the scanner currently lexes records as RecordText.
 func (l *Scanner) Coarse() bool { return l.coarse }
 
-// newSubScanner returns a scanner over text, which starts at byte offset base of
-// the file, emitting every token (no RecordText).
-func newSubScanner(text string, base int) *Scanner {
-	return &Scanner{src: text, base: base, fineFrom: -1}
-}
-
 // Next returns the next significant token; at the end it returns EOF tokens.
 func (l *Scanner) Next() lexer.Token {
 	for !l.has {
@@ -194,7 +188,7 @@ func (l *Scanner) fail(start, end int, msg, detail string) {
 			end = start + n
 		}
 	}
-	d := diag.Errorf(CodeSyntaxError, diag.Span{Start: start, End: end}, "%s", msg)
+	d := diag.Errorf(CodeSyntaxError, l.span(start, end), "%s", msg)
 	d.Detail = detail
 	l.Diags.Add(d)
 	l.emit(Error, start, end)
@@ -206,7 +200,7 @@ func (l *Scanner) fail(start, end int, msg, detail string) {
 func (l *Scanner) checkUTF8(j int) int {
 	r, size := utf8.DecodeRuneInString(l.src[j:])
 	if r == utf8.RuneError && size == 1 {
-		d := diag.Errorf(CodeInvalidUTF8, diag.Span{Start: j, End: j + 1}, "invalid UTF-8 byte 0x%02x in a string", l.src[j])
+		d := diag.Errorf(CodeInvalidUTF8, l.span(j, j+1), "invalid UTF-8 byte 0x%02x in a string", l.src[j])
 		d.Detail = "the file must be UTF-8 text: re-save it as UTF-8"
 		l.Diags.Add(d)
 	}
@@ -324,7 +318,7 @@ func (l *Scanner) slash(i int) int {
 		if end > i && src[end-1] == '\r' {
 			end--
 		}
-		l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: i, End: end}})
+		l.Comments = append(l.Comments, Comment{Span: l.span(i, end)})
 		return j
 	}
 	l.fail(i, i+1, "unexpected '/'", "comments start with '//'")
@@ -441,7 +435,7 @@ func (l *Scanner) record(i int) int {
 	}
 	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
 	if l.fineFrom < 0 {
-		l.fineFrom = i
+		l.fineFrom = l.base + i
 	}
 	return 0
 }

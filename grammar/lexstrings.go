@@ -85,7 +85,7 @@ func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string, mark int
 	}
 	kept := l.Diags[:mark]
 	for _, d := range l.Diags[mark:] {
-		if d.Code != CodeInvalidUTF8 || d.Span.Start < j {
+		if d.Code != CodeInvalidUTF8 || d.Span.Start < l.base+j {
 			kept = append(kept, d)
 		}
 	}
@@ -94,7 +94,7 @@ func (l *Scanner) recoverString(i, bad int, q byte, msg, detail string, mark int
 	if bad > i && bad < j && msg[:7] == "invalid" {
 		spanStart, spanEnd = bad, bad+2
 	}
-	d := diag.Errorf(CodeSyntaxError, diag.Span{Start: spanStart, End: spanEnd}, "%s", msg)
+	d := diag.Errorf(CodeSyntaxError, l.span(spanStart, spanEnd), "%s", msg)
 	d.Detail = detail
 	l.Diags.Add(d)
 	l.emit(Error, i, j)
@@ -132,7 +132,7 @@ func (l *Scanner) fenced(i int) int {
 		for e < n && src[e] != '\n' {
 			e++
 		}
-		d := diag.Errorf(CodeSyntaxError, diag.Span{Start: i, End: j}, "a fenced string must start with ``` (and an optional tag) followed by a new line")
+		d := diag.Errorf(CodeSyntaxError, l.span(i, j), "a fenced string must start with ``` (and an optional tag) followed by a new line")
 		d.Detail = "put the text on the lines after ```, or use a quoted string for one line"
 		l.Diags.Add(d)
 		l.emit(Error, i, e)
@@ -149,7 +149,7 @@ func (l *Scanner) fenced(i int) int {
 			return k + 3
 		}
 	}
-	d := diag.Errorf(CodeSyntaxError, diag.Span{Start: i, End: j - 1}, "unterminated fenced string: missing closing ```")
+	d := diag.Errorf(CodeSyntaxError, l.span(i, j-1), "unterminated fenced string: missing closing ```")
 	d.Detail = "end the text with ``` (three backticks)"
 	l.Diags.Add(d)
 	l.emit(Error, i, n)
@@ -174,7 +174,7 @@ func (l *Scanner) fenceGap(j int) int {
 			if src[end-1] == '\r' {
 				end--
 			}
-			l.Comments = append(l.Comments, Comment{Span: diag.Span{Start: l.base + j, End: l.base + end}})
+			l.Comments = append(l.Comments, Comment{Span: l.span(j, end)})
 			return k
 		default:
 			return j

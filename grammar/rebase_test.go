@@ -20,7 +20,7 @@ func units(t *testing.T, src string) []*grammar.Unit {
 	if h := doc.Header; h != nil {
 		out = append(out, &grammar.Unit{Header: h})
 	}
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		out = append(out, &grammar.Unit{Start: p.Start, End: p.End, Pattern: p})
 	}
 	return out

@@ -204,20 +204,26 @@ func inspectPath(p *Path, f func(Node) bool) {
 // comments of the text lexed, with their spans in src. A token's Type is the
 // lexer's: `true` and `false` are [Bool] wherever they stand.
 func InspectTokens(src string, sp diag.Span, f func(Tok) bool) []Comment {
-	sc := NewScanner(src[sp.Start:sp.End])
+	return InspectTokensIn(src[sp.Start:sp.End], sp.Start, f)
+}
+
+// InspectTokensIn is [InspectTokens] over text, the bytes of a text from
+// its offset at on: the offsets of the tokens and comments are the text's.
+func InspectTokensIn(text string, at int, f func(Tok) bool) []Comment {
+	sc := NewScanner(text)
 	for {
 		t := sc.Next()
 		if t.Type == EOF {
 			break
 		}
-		t.Pos.Offset += sp.Start
+		t.Pos.Offset += at
 		if !f(tok(&t)) {
 			break
 		}
 	}
 	cs := sc.Comments
 	for i := range cs {
-		cs[i].Span = diag.Span{Start: cs[i].Span.Start + sp.Start, End: cs[i].Span.End + sp.Start}
+		cs[i].Span = diag.Span{Start: cs[i].Span.Start + at, End: cs[i].Span.End + at}
 	}
 	return cs
 }

@@ -25,10 +25,10 @@ func parseOne(t *testing.T, src string) grammar.Node {
 	if doc.Header != nil {
 		return doc.Header
 	}
-	if len(doc.Patterns) != 1 {
-		t.Fatalf("%q: %d patterns", src, len(doc.Patterns))
+	if len(doc.Patterns()) != 1 {
+		t.Fatalf("%q: %d patterns", src, len(doc.Patterns()))
 	}
-	return doc.Patterns[0]
+	return doc.Patterns()[0]
 }
 
 // describe names a node for a trace: its type, and its text for tokens.
@@ -211,7 +211,7 @@ func TestInspectCorpus(t *testing.T) {
 		if doc.Header != nil {
 			roots = append(roots, doc.Header)
 		}
-		for _, p := range doc.Patterns {
+		for _, p := range doc.Patterns() {
 			roots = append(roots, p)
 		}
 		for _, r := range roots {

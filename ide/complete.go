@@ -76,9 +76,9 @@ type Completions struct {
 
 // Complete lists what may be typed at the byte offset off.
 func (a *Analysis) Complete(off int) Completions {
-	off = max(0, min(off, len(a.File.Text)))
+	off = max(0, min(off, a.File.Len()))
 	c := ContextAt(a.File, a.regionStart(off), off)
-	word := string(a.File.Text[c.Span.Start:c.Span.End])
+	word := string(a.File.ByteRange(c.Span.Start, c.Span.End))
 	out := Completions{Span: c.Span}
 	switch c.Slot {
 	case SlotModel:
@@ -140,7 +140,7 @@ func (a *Analysis) toolItems(listed []string, word string) ([]Completion, bool) 
 	}
 	tools, more := a.ownNames().tools.table().pick(word)
 	for _, e := range tools {
-		t := a.Prog.Tools[e.at]
+		t := a.Prog.ToolAt(e.at)
 		switch {
 		case in[t.Name]:
 		case more:
@@ -185,7 +185,7 @@ func pkgToolCompletion(d pkgDecl, insert string) Completion {
 // package.
 func (a *Analysis) ResolveTool(name string) (Completion, bool) {
 	if i, ok := a.ownNames().tools.table().first(name); ok {
-		return toolCompletion(a.Prog.Tools[i], name), true
+		return toolCompletion(a.Prog.ToolAt(i), name), true
 	}
 	if pn := a.packageNames(); pn != nil {
 		if d, ok := lookup(pn.toolTable(), name); ok {
@@ -212,7 +212,7 @@ func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
 func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
 	for _, e := range a.ownNames().agents.table().starting(word) {
-		ag := a.Prog.Agents[e.at]
+		ag := a.Prog.AgentAt(e.at)
 		out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: "agent", Insert: valueText(ag.Name, quoted)})
 	}
 	sortByLabel(out)
@@ -233,7 +233,7 @@ func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool)
 func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
 	for _, e := range a.ownNames().calls.table().starting(word) {
-		t := a.Prog.Tools[e.at]
+		t := a.Prog.ToolAt(e.at)
 		out = append(out, toolCompletion(t, valueText(t.Name, quoted)))
 	}
 	sortByLabel(out)

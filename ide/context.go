@@ -70,7 +70,7 @@ var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`
 // starts (0 when none does), and off.
 func ContextAt(f *diag.File, start, off int) Context {
 	lineStart := f.LineStart(f.OffsetLSP(off).Line)
-	if m := modelPrefix.FindSubmatchIndex(f.Text[lineStart:off]); m != nil {
+	if m := modelPrefix.FindSubmatchIndex(f.ByteRange(lineStart, off)); m != nil {
 		return Context{Slot: SlotModel, Span: diag.Span{Start: lineStart + m[2], End: off}}
 	}
 	c, ok := readCursor(f, start, off)
@@ -181,7 +181,7 @@ func (c *cursor) prevIs(s ...string) bool {
 // number.
 func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 	var toks []grammar.Tok
-	comments := grammar.InspectTokens(f.Source(), diag.Span{Start: start, End: off}, func(t grammar.Tok) bool {
+	comments := grammar.InspectTokensIn(string(f.ByteRange(start, off)), start, func(t grammar.Tok) bool {
 		toks = append(toks, t)
 		return true
 	})
@@ -195,7 +195,7 @@ func readCursor(f *diag.File, start, off int) (*cursor, bool) {
 		case last.End() == off && (last.Type == grammar.Symbol || last.Type == grammar.Bool):
 			c.word = diag.Span{Start: last.Start(), End: off}
 			toks = toks[:n-1]
-		case last.End() == off && (last.Type == grammar.String || last.Type == grammar.Error) && inString(f.Text[last.Start():off]):
+		case last.End() == off && (last.Type == grammar.String || last.Type == grammar.Error) && inString(f.ByteRange(last.Start(), off)):
 			// In a string: a value that may name a test's agent or tool.
 			c.word, c.quoted = diag.Span{Start: last.Start() + 1, End: off}, true
 			toks = toks[:n-1]
@@ -393,14 +393,14 @@ func (a *Analysis) eachUnitList(yield func(n int, startOf func(int) int)) {
 	if h := doc.Header; h != nil {
 		yield(1, func(int) int { return f.Offset(h.Span().Start) })
 	}
-	yield(len(doc.Patterns), func(i int) int { return f.Offset(doc.Patterns[i].Span().Start) })
+	yield(len(doc.Patterns()), func(i int) int { return f.Offset(doc.Patterns()[i].Span().Start) })
 	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
 }
 
 // keysAfter returns the keys of the record the cursor is in that follow the
 // cursor (the word under the cursor excluded).
 func (a *Analysis) keysAfter(off int) []string {
-	end := len(a.File.Text)
+	end := a.File.Len()
 	if next := a.nextUnitStart(off); next >= 0 {
 		end = next
 	}
@@ -409,7 +409,7 @@ func (a *Analysis) keysAfter(off int) []string {
 	depth := 0
 	var prev grammar.Tok
 	first, afterWord := true, false
-	grammar.InspectTokens(a.File.Source(), diag.Span{Start: off, End: end}, func(t grammar.Tok) bool {
+	grammar.InspectTokensIn(string(a.File.ByteRange(off, end)), off, func(t grammar.Tok) bool {
 		isSep := t.Type == grammar.Punct && (t.Value == ":" || t.Value == "::")
 		switch {
 		case afterWord:

@@ -88,7 +88,7 @@ func TestHover(t *testing.T) {
 				t.Errorf("%s: the hover does not say %q:\n%s", tc.name, w, h.Markdown)
 			}
 		}
-		if got := string(a.File.Text[h.Span.Start:h.Span.End]); got != tc.span {
+		if got := string(a.File.Bytes()[h.Span.Start:h.Span.End]); got != tc.span {
 			t.Errorf("%s: the hover covers %q, want %q", tc.name, got, tc.span)
 		}
 	}

@@ -68,7 +68,7 @@ type Decl struct {
 type Index struct {
 	a     *Analysis
 	mu    sync.Mutex
-	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered
+	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered()
 	// split is where the tools written inside agents start in the
 	// program's tools.
 	split    int
@@ -89,8 +89,7 @@ type unitIndex struct {
 
 // newIndex returns the (empty) index of an analysis.
 func newIndex(a *Analysis) *Index {
-	tools := a.Prog.Tools
-	split := sort.Search(len(tools), func(i int) bool { return !tools[i].TopLevel })
+	split := sort.Search(a.Prog.NumTools(), func(i int) bool { return !a.Prog.ToolAt(i).TopLevel })
 	return &Index{a: a, units: map[int]*unitIndex{}, split: split}
 }
 
@@ -117,7 +116,7 @@ func (ix *Index) unit(i int) *unitIndex {
 // or nil: the unit is found by a binary search, so that a request costs the
 // unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
-	if i := unitAt(ix.a.File, ix.a.Doc.Lowered, pos); i >= 0 {
+	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pos); i >= 0 {
 		return ix.unit(i)
 	}
 	return nil
@@ -127,19 +126,22 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 // identities its lowered pattern writes and the records its types name.
 func (ix *Index) makeUnit(i int) *unitIndex {
 	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
-	span := ix.a.File.Resolve(ix.a.Doc.Lowered[i].Span())
+	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
 	lo, hi, split := span.Start, span.End, ix.split
 	p := ix.a.Prog
 	in := func(sp diag.Span) bool {
 		o := ix.a.File.Offset(sp.Start)
 		return lo <= o && o < hi
 	}
-	agents := within(p.Agents, in, func(a *schema.Agent) diag.Span { return a.Span }, ix.a.File, lo)
-	tools := within(p.Tools[:split], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)
-	tools = append(tools, within(p.Tools[split:], in, func(t *schema.Tool) diag.Span { return t.Span }, ix.a.File, lo)...)
-	records := within(p.Records, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
+	agentSpan := func(a *schema.Agent) diag.Span { return a.Span }
+	toolSpan := func(t *schema.Tool) diag.Span { return t.Span }
+	agents := within(0, p.NumAgents(), p.AgentAt, in, agentSpan, ix.a.File, lo)
+	tools := within(0, split, p.ToolAt, in, toolSpan, ix.a.File, lo)
+	tools = append(tools, within(split, p.NumTools(), p.ToolAt, in, toolSpan, ix.a.File, lo)...)
+	record := func(i int) *schema.Record { return p.Records[i] }
+	records := within(0, len(p.Records), record, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	u.addDecls(agents, tools, records)
-	u.addIdentities(ix, ix.a.Doc.Lowered[i], in)
+	u.addIdentities(ix, ix.a.Doc.Lowered()[i], in)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
 	// name (see [Analysis.Others]).
@@ -164,13 +166,15 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	return u
 }
 
-// within returns the elements of list, which are in source order, whose
-// spans start in a unit (as in reports), the unit starting at the offset lo.
-func within[T any](list []*T, in func(diag.Span) bool, span func(*T) diag.Span, f *diag.File, lo int) []*T {
-	k := sort.Search(len(list), func(i int) bool { return f.Offset(span(list[i]).Start) >= lo })
+// within returns the elements at(from) to at(to-1) of a list, which are in
+// source order, whose spans start in a unit (as in reports), the unit
+// starting at the offset lo: found by a binary search, so that the list is
+// not gone through (nor put in one piece, see [schema.Program.ToolAt]).
+func within[T any](from, to int, at func(int) *T, in func(diag.Span) bool, span func(*T) diag.Span, f *diag.File, lo int) []*T {
+	k := from + sort.Search(to-from, func(i int) bool { return f.Offset(span(at(from+i)).Start) >= lo })
 	var out []*T
-	for ; k < len(list) && in(span(list[k])); k++ {
-		out = append(out, list[k])
+	for ; k < to && in(span(at(k))); k++ {
+		out = append(out, at(k))
 	}
 	return out
 }
@@ -342,7 +346,7 @@ func (ix *Index) Exact(s diag.Span) *Occurrence {
 func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 	ix.refsOnce.Do(func() {
 		ix.refs = map[diag.Span][]*Occurrence{}
-		for i := range ix.a.Doc.Lowered {
+		for i := range ix.a.Doc.Lowered() {
 			u := ix.unit(i)
 			for k := range u.occs {
 				if o := &u.occs[k]; o.Resolved() {
@@ -358,7 +362,7 @@ func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 // definition of the text, in source order; it indexes every unit.
 func (ix *Index) Unresolved(name string) []*Occurrence {
 	var out []*Occurrence
-	for i := range ix.a.Doc.Lowered {
+	for i := range ix.a.Doc.Lowered() {
 		u := ix.unit(i)
 		for k := range u.occs {
 			if o := &u.occs[k]; !o.Resolved() && o.Name == name {

@@ -61,7 +61,9 @@ type nameTables struct {
 // nameList is a list of a version and the table of its names, made when
 // first asked for (see table).
 type nameList[T comparable] struct {
-	list []T
+	// list gives the list, asked for when the table is made: a version's
+	// list of patterns is put together from its chunks only then.
+	list func() []T
 	// name gives the name of an element ("" for none); once is set when
 	// a name is offered once.
 	name func(T) string
@@ -132,7 +134,7 @@ func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nam
 		idents:  newNameList(doc.Lowered, identName, true, p.idents),
 		tools:   newNameList(prog.Tools, toolName, true, p.tools),
 		calls:   newNameList(prog.Tools, callName, true, p.calls),
-		records: newNameList(prog.Records, recordName, false, p.records),
+		records: newNameList(func() []*schema.Record { return prog.Records }, recordName, false, p.records),
 		agents:  newNameList(prog.Agents, agentName, false, p.agents),
 	}
 }
@@ -140,7 +142,7 @@ func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nam
 // newNameList returns the list, whose table is to follow that of prev
 // (nil: none), an earlier version's: its own if made, else the one it was
 // to follow.
-func newNameList[T comparable](list []T, name func(T) string, once bool, prev *nameList[T]) *nameList[T] {
+func newNameList[T comparable](list func() []T, name func(T) string, once bool, prev *nameList[T]) *nameList[T] {
 	l := &nameList[T]{list: list, name: name, once: once}
 	if prev != nil {
 		l.src.Store(prev.src.Load())
@@ -153,12 +155,13 @@ func newNameList[T comparable](list []T, name func(T) string, once bool, prev *n
 func (l *nameList[T]) table() *nameTable {
 	l.made.Do(func() {
 		var t *nameTable
+		list := l.list()
 		if s := l.src.Load(); s != nil {
-			t = followTable(s.table, s.list, l.list, l.name)
+			t = followTable(s.table, s.list, list, l.name)
 		} else {
-			t = buildTable(l.list, l.name, l.once)
+			t = buildTable(list, l.name, l.once)
 		}
-		l.src.Store(&tableOf[T]{list: l.list, table: t})
+		l.src.Store(&tableOf[T]{list: list, table: t})
 	})
 	return l.src.Load().table
 }

@@ -139,7 +139,7 @@ func checkNames(t *testing.T, step string, a *Analysis) {
 		}
 	}
 	fresh := NewAnalysis(a.File, a.Doc, a.Prog, a.Diags, a.Others, nil)
-	text := string(a.File.Text)
+	text := string(a.File.Bytes())
 	for _, m := range namesMarkers {
 		at := strings.LastIndex(text, m)
 		if at < 0 {

@@ -45,7 +45,7 @@ func TestPackageNames(t *testing.T) {
 		t.Errorf("hover over another file's tool: %+v", h)
 	}
 	loc, ok := a.Definition(ref)
-	if !ok || loc.File.Path != "dir/tools.gram" || string(loc.File.Text[loc.Span.Start:loc.Span.End]) != "lookup" {
+	if !ok || loc.File.Path != "dir/tools.gram" || string(loc.File.Bytes()[loc.Span.Start:loc.Span.End]) != "lookup" {
 		t.Errorf("definition of another file's tool: %+v", loc)
 	}
 	typing := strings.Replace(agent, "lookup]", "lookup, no]", 1)

@@ -88,13 +88,13 @@ func declsOf(kind int, o *project.File) iter.Seq2[string, pkgDecl] {
 		p := o.Program
 		switch kind {
 		case pkgTools, pkgCalls:
-			for _, t := range p.Tools {
+			for _, t := range p.AllTools() {
 				if (t.TopLevel || kind == pkgCalls) && !yield(t.Name, pkgDecl{file: o, tool: t}) {
 					return
 				}
 			}
 		case pkgAgents:
-			for _, ag := range p.Agents {
+			for _, ag := range p.AllAgents() {
 				if !yield(ag.Name, pkgDecl{file: o, agent: ag}) {
 					return
 				}

@@ -135,8 +135,8 @@ func tokItem(parent grammar.Node, t *grammar.Tok, fr syntaxFrame) (SyntaxItem, b
 // TopAt returns the top-level pattern whose span contains the position pos
 // (its end included), or nil.
 func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
-	if i := unitAt(a.File, a.Doc.Patterns, pos); i >= 0 {
-		return a.Doc.Patterns[i]
+	if i := unitAt(a.File, a.Doc.Patterns(), pos); i >= 0 {
+		return a.Doc.Patterns()[i]
 	}
 	return nil
 }

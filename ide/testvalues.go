@@ -101,7 +101,7 @@ func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
 		}
 		return pkgDecl{agent: v.resolvedAgent}, nil, v.resolvedAgent != nil
 	}
-	for _, t := range a.Prog.Tools {
+	for _, t := range a.Prog.AllTools() {
 		if t.Name == v.name {
 			return pkgDecl{tool: t}, a.File, true
 		}

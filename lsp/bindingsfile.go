@@ -53,7 +53,7 @@ func (st *store) namedFilesChanged(paths []string) {
 // file of changed: by the newest analysis of the document, or, before
 // there is one, when its text mentions the MCPServers binding at all.
 func names(snap *snapshot, changed map[string]bool) bool {
-	if !bytes.Contains(snap.File.Text, []byte(mcpServersLabel)) {
+	if !bytes.Contains(snap.File.Bytes(), []byte(mcpServersLabel)) {
 		return false
 	}
 	an := snap.an.Load()
@@ -62,7 +62,7 @@ func names(snap *snapshot, changed map[string]bool) bool {
 			an = b.an.Load()
 		}
 	}
-	if an == nil || an.File.Text == nil || !bytes.Equal(an.File.Text, snap.File.Text) {
+	if an == nil || an.File.Bytes() == nil || !bytes.Equal(an.File.Bytes(), snap.File.Bytes()) {
 		return true
 	}
 	for _, p := range an.named {

@@ -146,8 +146,8 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	if at := f.Offset(first); f.OffsetLSP(at).Line != f.OffsetLSP(f.Offset(r.Span().Start)).Line {
 		// One entry per line: add a line like the first entry's.
 		ls := f.LineStart(f.OffsetLSP(at).Line)
-		indent := string(f.Text[ls:at])
-		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Text) + indent}, true
+		indent := string(f.ByteRange(ls, at))
+		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Bytes()) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
 }
@@ -163,7 +163,7 @@ func lineEnding(text []byte) string {
 // removal returns an edit deleting a top-level pattern with its line, and
 // one blank line after it.
 func (a *analysis) removal(s diag.Span) diag.Edit {
-	t := a.File.Text
+	t := a.File.Bytes()
 	s = a.File.Resolve(s)
 	start, end := s.Start, s.End
 	ls := start
@@ -199,7 +199,7 @@ func (a *analysis) toolAt(off int) *schema.Tool {
 		}
 	}
 	var best *schema.Tool
-	for _, t := range a.Prog.Tools {
+	for _, t := range a.Prog.AllTools() {
 		if t.Span.Start <= off && off <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
 			best = t
 		}
@@ -273,9 +273,9 @@ func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent,
 			return nil, ag, nil
 		}
 		known := "the document declares no tool"
-		if len(a.Prog.Tools) > 0 {
-			names := make([]string, len(a.Prog.Tools))
-			for i, t := range a.Prog.Tools {
+		if a.Prog.NumTools() > 0 {
+			names := make([]string, a.Prog.NumTools())
+			for i, t := range a.Prog.AllTools() {
 				names[i] = t.Name
 			}
 			known = "the tools are: " + strings.Join(names, ", ")
@@ -288,7 +288,7 @@ func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent,
 		if t := a.toolAt(off); t != nil {
 			return t, nil, nil
 		}
-		for _, ag := range a.Prog.Agents {
+		for _, ag := range a.Prog.AllAgents() {
 			if ag.Span.Start <= off && off <= ag.Span.End {
 				return nil, ag, nil
 			}

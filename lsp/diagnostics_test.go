@@ -93,8 +93,8 @@ func TestRequestsDuringAnalysis(t *testing.T) {
 
 	started, release := make(chan string, 10), make(chan struct{})
 	analyzeHook.Store(hookOf(func(f *diag.File) {
-		if strings.Contains(string(f.Text), "slowNode") {
-			started <- string(f.Text)
+		if strings.Contains(string(f.Bytes()), "slowNode") {
+			started <- string(f.Bytes())
 			<-release
 		}
 	}))
@@ -330,7 +330,7 @@ func TestRapidEditsAreCoalesced(t *testing.T) {
 	release := make(chan struct{})
 	var first sync.Once
 	analyzeHook.Store(hookOf(func(f *diag.File) {
-		if bytes.Contains(f.Text, []byte("// 2\n")) {
+		if bytes.Contains(f.Bytes(), []byte("// 2\n")) {
 			first.Do(func() { <-release })
 		}
 	}))

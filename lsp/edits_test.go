@@ -218,7 +218,7 @@ func randomEdits(t *testing.T, uri protocol.DocumentURI, text string, n, burst i
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(snap.File.Text) != text {
+	if string(snap.File.Bytes()) != text {
 		t.Fatalf("the server's text differs from the client's")
 	}
 	return text

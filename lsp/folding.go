@@ -41,7 +41,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	if h := a.Doc.Header; h != nil {
 		add(h.Span(), 1, protocol.RegionFoldingRange)
 	}
-	for _, tp := range a.Doc.Patterns {
+	for _, tp := range a.Doc.Patterns() {
 		foldTop(tp, add)
 	}
 	// Runs of comment lines.
@@ -68,7 +68,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 // for none).
 func onlySpaceBefore(f *diag.File, off int) bool {
 	start := f.LineStart(f.OffsetLSP(off).Line)
-	for _, c := range f.Text[start:off] {
+	for _, c := range f.ByteRange(start, off) {
 		if c != ' ' && c != '\t' {
 			return false
 		}

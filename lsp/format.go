@@ -21,7 +21,7 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	if err != nil {
 		return nil, err
 	}
-	src := snap.File.Text
+	src := snap.File.Bytes()
 	out, diags := format.Format(src)
 	if diags.HasErrors() {
 		s.log.Debug("not formatted: syntax errors", "uri", p.TextDocument.URI, "errors", diags.Count(diag.Error))
@@ -44,7 +44,7 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	if err != nil {
 		return nil, err
 	}
-	edits, diags := format.FormatRange(snap.File.Text, spanOf(snap.File, p.Range))
+	edits, diags := format.FormatRange(snap.File.Bytes(), spanOf(snap.File, p.Range))
 	if diags.HasErrors() {
 		s.log.Debug("range not formatted: syntax errors", "uri", p.TextDocument.URI)
 		return []protocol.TextEdit{}, nil

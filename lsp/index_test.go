@@ -36,7 +36,7 @@ func TestIndexIsMadeAUnitAtATime(t *testing.T) {
 	}
 	an := c.srv.docs.current()[uri].Analysis()
 	if made := an.Index().Made(); made == 0 || made > 3 {
-		t.Errorf("%d of %d units indexed for a hover and a definition, want the two they are about", made, len(an.Doc.Lowered))
+		t.Errorf("%d of %d units indexed for a hover and a definition, want the two they are about", made, len(an.Doc.Lowered()))
 	}
 	var refs []protocol.Location
 	c.mustCall("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": positionOf(f, ref), "context": map[string]any{"includeDeclaration": true}}, &refs)

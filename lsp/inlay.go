@@ -47,7 +47,7 @@ func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req json
 func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 	var hs []inlayHint
 	f := a.File
-	for _, t := range a.Prog.Tools {
+	for _, t := range a.Prog.AllTools() {
 		if ts := f.Resolve(t.Span); ts.End < span.Start || ts.Start > span.End {
 			continue
 		}

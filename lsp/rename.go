@@ -122,7 +122,7 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 		return bad("a tool named %s already exists", name)
 	}
 	// Top-level identities share one scope; parameters share their tool's.
-	if d := ix.DefPattern(o.Def); d != nil && slices.Contains(a.Doc.Lowered, d) || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
+	if d := ix.DefPattern(o.Def); d != nil && slices.Contains(a.Doc.Lowered(), d) || o.Kind == ide.KindRecord || o.Kind == ide.KindTool || o.Kind == ide.KindAgent {
 		if at, taken := a.topNames()[name]; taken {
 			return bad("%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
 		}
@@ -137,8 +137,8 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 // pattern an annotation wraps) is first named: rename checks a new name
 // against them.
 func (a *analysis) topNames() map[string]diag.Span {
-	idents := make(map[string]diag.Span, len(a.Doc.Lowered))
-	for _, p := range a.Doc.Lowered {
+	idents := make(map[string]diag.Span, len(a.Doc.Lowered()))
+	for _, p := range a.Doc.Lowered() {
 		q := p
 		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
 			q = q.Elements[0]

@@ -173,10 +173,10 @@ func refsOf(t *testing.T, c *testClient, uri protocol.DocumentURI) versionRefs {
 	t.Helper()
 	snap := c.srv.docs.current()[uri]
 	an := snap.Analysis()
-	if an == nil || len(an.File.Text) == 0 {
+	if an == nil || an.File.Len() == 0 {
 		t.Fatal("no analysis")
 	}
-	return versionRefs{text: weak.Make(&an.File.Text[0]), file: weak.Make(an.File), doc: weak.Make(an.Doc), prog: weak.Make(an.Prog)}
+	return versionRefs{text: weak.Make(&an.File.Bytes()[0]), file: weak.Make(an.File), doc: weak.Make(an.Doc), prog: weak.Make(an.Prog)}
 }
 
 // TestBurstOfEditsReleasesEarlierVersions sends bursts of edits without
@@ -188,9 +188,9 @@ func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
 	var mu sync.Mutex
 	var analysed []weak.Pointer[byte]
 	analyzeHook.Store(hookOf(func(f *diag.File) {
-		if len(f.Text) > 0 {
+		if f.Len() > 0 {
 			mu.Lock()
-			analysed = append(analysed, weak.Make(&f.Text[0]))
+			analysed = append(analysed, weak.Make(&f.Bytes()[0]))
 			mu.Unlock()
 		}
 	}))
@@ -220,7 +220,7 @@ func TestBurstOfEditsReleasesEarlierVersions(t *testing.T) {
 		runtime.GC()
 	}
 	an := c.srv.docs.current()[uri].Analysis()
-	own := weak.Make(&an.File.Text[0])
+	own := weak.Make(&an.File.Bytes()[0])
 	mu.Lock()
 	defer mu.Unlock()
 	alive := 0

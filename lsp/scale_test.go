@@ -74,7 +74,7 @@ func scaleSpot(text string) int {
 	}
 	doc, _ := parser.Parse(diag.NewFile("", []byte(text)))
 	groups := map[int]bool{}
-	for _, p := range doc.Lowered {
+	for _, p := range doc.Lowered() {
 		if p.Kind == parser.GroupKind && p.Subject.HasLabel("Group") {
 			groups[p.IdentSpan().Start] = true
 		}

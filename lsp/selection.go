@@ -56,7 +56,7 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 	}
 	// The whole text last: the spans around off lie in one unit, whose
 	// positions are in order, and the text's ends may be in other units.
-	whole := diag.Span{Start: 0, End: len(a.File.Text)}
+	whole := diag.Span{Start: 0, End: a.File.Len()}
 	if a.File.Resolve(chain[len(chain)-1]) != whole {
 		chain = append(chain, posSpan(a.File, whole))
 	}

@@ -105,7 +105,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	ix := a.Index()
 	// About one token in seven bytes of data, fewer in agent files: room
 	// for most of them made once.
-	out := make([]semToken, 0, len(a.File.Text)/8+16)
+	out := make([]semToken, 0, a.File.Len()/8+16)
 	f := a.File
 	add := func(s diag.Span, typ, mods uint32) {
 		if s.Len() > 0 {
@@ -150,7 +150,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	if h := a.Doc.Header; h != nil {
 		w.Walk(h, h.Span())
 	}
-	for i, tp := range a.Doc.Patterns {
+	for i, tp := range a.Doc.Patterns() {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -249,7 +249,7 @@ func valueToken(it ide.SyntaxItem, ix *ide.Index) uint32 {
 // record, and a label after one outside.
 func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 	var toks []grammar.Tok
-	grammar.InspectTokens(a.File.Source(), s, func(t grammar.Tok) bool {
+	grammar.InspectTokensIn(string(a.File.ByteRange(s.Start, s.End)), s.Start, func(t grammar.Tok) bool {
 		toks = append(toks, t)
 		return true
 	})

@@ -119,10 +119,10 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		return errNoDocument(u)
 	}
 	old := d.snap
-	text, edit, n := applyChanges(old.File, changes)
-	// The new text's line index is derived from the old one's, which
-	// applying ranged changes has built.
-	d.snap = &snapshot{URI: u, Version: version, File: diag.NewFileAfterEdit(displayPath(u), text, old.File, edit, n),
+	file, edit, n := applyChanges(old.File, changes)
+	// The new text shares its chunks and line index with the old one's
+	// but where the changes are.
+	d.snap = &snapshot{URI: u, Version: version, File: file,
 		edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
 	old.superseded.Store(true)
 	if n == 0 && edit.Len() == 0 {
@@ -227,42 +227,46 @@ type didChangeParams struct {
 	ContentChanges []changeEvent                            `json:"contentChanges"`
 }
 
-// applyChanges returns the text of f with the changes applied in order, in
-// a new slice, and how it differs from f's: the bytes of edit replaced by
-// newLen bytes (empty when the texts are the same). The first range is found
-// with f's line index, which the previous snapshot has usually built
-// already.
-func applyChanges(f *diag.File, changes []changeEvent) (text []byte, edit diag.Span, newLen int) {
-	if len(changes) == 1 && changes[0].Range != nil {
-		c := changes[0]
-		sp := spanOf(f, *c.Range)
-		if sp.Len() == 0 && c.Text == "" {
-			return f.Text, diag.Span{}, 0
-		}
-		return replaced(f.Text, sp, c.Text), sp, len(c.Text)
-	}
-	orig := f
-	text = f.Text
-	for i, c := range changes {
+// applyChanges returns the File of f's text with the changes applied in
+// order, and how its text differs from f's: the bytes of edit replaced by
+// newLen bytes (empty when the texts are the same). A ranged change makes a
+// File that shares f's text but where it changes (see [diag.File.Edited]),
+// and its range is found with the line index of the text before it, which
+// the previous snapshot has usually built already; only a change of the
+// whole text makes a text afresh.
+func applyChanges(f *diag.File, changes []changeEvent) (g *diag.File, edit diag.Span, newLen int) {
+	g = f
+	whole, some := false, false
+	for _, c := range changes {
 		if c.Range == nil {
-			text = []byte(c.Text)
+			g, whole = diag.NewFile(f.Path, []byte(c.Text)), true
 			continue
 		}
-		if i > 0 {
-			f = diag.NewFile("", text)
+		sp := spanOf(g, *c.Range)
+		if sp.Len() == 0 && c.Text == "" {
+			continue
 		}
-		text = replaced(text, spanOf(f, *c.Range), c.Text)
+		g = g.Edited(sp, c.Text)
+		if !some {
+			edit, newLen, some = sp, len(c.Text), true
+			continue
+		}
+		edit, newLen = joinEdits(edit, newLen, sp, len(c.Text))
 	}
-	e := project.Changed(orig.Text, text)
-	return text, e.Span, e.NewLen
+	if whole {
+		e := project.Changed(f.Bytes(), g.Bytes())
+		return g, e.Span, e.NewLen
+	}
+	return g, edit, newLen
 }
 
-// replaced returns a copy of text with the bytes of sp replaced by s.
-func replaced(text []byte, sp diag.Span, s string) []byte {
-	out := make([]byte, 0, len(text)-sp.Len()+len(s))
-	out = append(out, text[:sp.Start]...)
-	out = append(out, s...)
-	return append(out, text[sp.End:]...)
+// joinEdits returns the one edit of a text that two edits in turn make:
+// first the bytes of a (offsets in the text) replaced by an bytes, then
+// the bytes of b (offsets in the text after the first) by bn bytes.
+func joinEdits(a diag.Span, an int, b diag.Span, bn int) (diag.Span, int) {
+	start := min(a.Start, b.Start)
+	end := max(a.Start+an, b.End) // in the text after the first edit
+	return diag.Span{Start: start, End: end - an + a.Len()}, end - start - b.Len() + bn
 }
 
 // DidOpen records an opened document and schedules its diagnostics.

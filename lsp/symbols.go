@@ -15,7 +15,6 @@ package lsp
 import (
 	"cmp"
 	"context"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -51,7 +50,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 	ix := a.Index()
 	var out []protocol.DocumentSymbol
-	for _, p := range a.Doc.Lowered {
+	for _, p := range a.Doc.Lowered() {
 		if p.Kind == parser.HeaderKind {
 			continue
 		}
@@ -308,8 +307,9 @@ const listTTL = 2 * time.Second
 // maxWorkspaceFiles bounds the files searched for workspace symbols.
 const maxWorkspaceFiles = 20000
 
-// files lists the .gram files of the folders (skipping hidden directories
-// and node_modules), in path order.
+// files lists the .gram files of the folders, in path order: those of
+// their trees as `gramc check DIR/...` walks them ([project.Walk]), a
+// directory that cannot be read skipped.
 func (w *workspace) files(ctx context.Context) ([]string, error) {
 	w.mu.Lock()
 	if w.list != nil && time.Since(w.listedAt) < listTTL {
@@ -322,29 +322,19 @@ func (w *workspace) files(ctx context.Context) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, root := range folders {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable: skip
-			}
+		_, err := project.Walk(root, project.Tree, func(path string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if d.IsDir() {
-				name := d.Name()
-				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(d.Name(), ".gram") && !seen[path] {
+			if path = filepath.Clean(path); !seen[path] {
 				seen[path] = true
-				out = append(out, filepath.Clean(path))
-				if len(out) >= maxWorkspaceFiles {
-					return filepath.SkipAll
-				}
+				out = append(out, path)
+			}
+			if len(out) >= maxWorkspaceFiles {
+				return filepath.SkipAll
 			}
 			return nil
-		})
+		}, func(error) error { return nil })
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

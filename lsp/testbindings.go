@@ -24,7 +24,6 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
@@ -63,11 +62,7 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 	if missing := r.Bindings.Missing(r.File, os.LookupEnv); len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
-	if len(r.Injects) > 0 {
-		injected := map[string]any{}
-		for name, v := range r.Injects {
-			injected[name] = injectedValue(agent, name, v)
-		}
+	if injected := project.InjectedValues([]*schema.Agent{agent}, r.Injects); injected != nil {
 		tb.options = append(tb.options, runtime.WithInjected(injected))
 	}
 	a := mcp.Assembly{Logger: s.log}
@@ -108,41 +103,4 @@ func (tb *testBinding) keyError(r *agenttest.Runner, path string, t *schema.Test
 		return errors.New(m)
 	}
 	return nil
-}
-
-// withModel returns t, or a copy of it whose agent has the model the
-// bindings give it (the analysis's test and agent are shared: never
-// modified).
-func (tb *testBinding) withModel(t *schema.Test) *schema.Test {
-	if t.Agent == nil {
-		return t
-	}
-	m, ok := tb.Models[t.Agent.Name]
-	if !ok {
-		return t
-	}
-	a, c := *t.Agent, *t
-	m.Span = a.Model.Span
-	a.Model = m
-	c.Agent = &a
-	return &c
-}
-
-// injectedValue returns the value of an injected parameter written as
-// text: JSON when it is and no tool of the agent declares the parameter a
-// String, else the text (as gramc's --inject).
-func injectedValue(agent *schema.Agent, name, text string) any {
-	if agent != nil {
-		for _, t := range agent.Tools {
-			for _, p := range t.Params {
-				if p.Injected && p.Name == name && p.Type != nil && p.Type.Kind == schema.StringType {
-					return text
-				}
-			}
-		}
-	}
-	if x, err := jsonvalue.Decode([]byte(text)); err == nil {
-		return x
-	}
-	return text
 }

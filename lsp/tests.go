@@ -126,7 +126,7 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err := tb.keyError(r, an.File.Path, t); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
 	}
-	res := r.Run(ctx, an.File.Path, tb.withModel(t))
+	res := r.Run(ctx, an.File.Path, tb.Test(t))
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {
@@ -164,7 +164,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 				}
 				edit, ok := t.Agent.AddToolEdit(c.Tool)
 				f := diag.NewFile(sp, b)
-				if !ok || edit.Span.End > len(f.Text) {
+				if !ok || edit.Span.End > f.Len() {
 					return nil
 				}
 				return []protocol.CodeAction{{

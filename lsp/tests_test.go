@@ -127,9 +127,13 @@ func TestAgentTests(t *testing.T) {
 	if err := os.WriteFile(path, []byte(fixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := agenttest.Load(path, 0)
-	if err != nil || s.HasErrors() {
-		t.Fatalf("load: %v %v", err, s.Diags)
+	pkgs, _, err := agenttest.Load([]string{path}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pkgs[filepath.Dir(path)].Lookup(path)
+	if s == nil || s.Diags.HasErrors() {
+		t.Fatalf("load: %v", s)
 	}
 	rec := &agenttest.Runner{Library: runtime.Builtins(), Mode: agenttest.ModeRecord, BaseURL: srv.URL,
 		Options: []runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}}

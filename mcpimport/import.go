@@ -166,8 +166,8 @@ func (d *draft) source() []byte { return d.g.render(d.decls, d.tools) }
 // tool's inputSchema, adds a warning where the declaration is looser, and
 // reports whether it added any.
 func (d *draft) checkBinding(prog *schema.Program) bool {
-	specs := make(map[string]*schema.Tool, len(prog.Tools))
-	for _, s := range prog.Tools {
+	specs := make(map[string]*schema.Tool, prog.NumTools())
+	for _, s := range prog.Tools() {
 		specs[s.Name] = s
 	}
 	changed := false

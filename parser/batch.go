@@ -69,7 +69,7 @@ func (b *batch) cut(sp *splitter, at splitState) {
 
 // parse parses every unit of the batch, then gives its token buffer back.
 func (b *batch) parse(src string) {
-	b.out = make([]unitResult, 0, len(b.cuts))
+	b.out = slices.Grow(b.out[:0], len(b.cuts))
 	start := 0
 	for i, cut := range b.cuts {
 		eof := b.eof
@@ -80,9 +80,9 @@ func (b *batch) parse(src string) {
 		start = cut
 	}
 	buf := b.toks[:0]
-	// What found the units is not needed once they are parsed; the batch
-	// itself is kept until the whole document is (see parseSyntax).
-	b.toks, b.cuts, b.deep, b.starts = nil, nil, nil, nil
+	// The tokens are not needed once the units are parsed; the units are
+	// kept until the pipeline takes them (see pipeline.take).
+	b.toks = nil
 	if cap(buf) <= maxPooledTokens {
 		tokenBuffers.Put(&buf)
 	} else if cap(buf) >= collectTokens {
@@ -138,7 +138,8 @@ func (c *cutter) next() *batch {
 		return nil
 	}
 	buf := tokenBuffers.Get().(*[]lexer.Token)
-	b := &batch{toks: (*buf)[:0], cuts: make([]int, 0, 16), deep: make([]int, 0, 16), starts: make([]splitState, 0, 16)}
+	b := spareBatches.Get().(*batch)
+	b.toks = (*buf)[:0]
 	if c.hold {
 		b.toks = append(b.toks, c.held)
 		c.hold = false
@@ -185,10 +186,15 @@ type pipeline struct {
 	// lowers each once it is parsed.
 	lowered  chan *batch
 	lowering sync.WaitGroup
+	// units are the units of the batches parsed (and lowered), in order;
+	// pending the batches parsed in parallel with no lowerer, whose units
+	// are taken in order once all are parsed.
+	units   *unitBuilder
+	pending []*batch
 }
 
 func startPipeline(src string, lw *unitLowerer) *pipeline {
-	p := &pipeline{src: src, lw: lw, parallel: len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1}
+	p := &pipeline{src: src, lw: lw, parallel: len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1, units: newUnitBuilder()}
 	if !p.parallel {
 		return p
 	}
@@ -210,6 +216,7 @@ func startPipeline(src string, lw *unitLowerer) *pipeline {
 			for b := range p.lowered {
 				<-b.done
 				b.lower(lw)
+				p.take(b)
 			}
 		}()
 	}
@@ -224,24 +231,58 @@ func (p *pipeline) add(b *batch) {
 		p.work <- b
 		p.lowered <- b
 	case p.parallel:
+		p.pending = append(p.pending, b)
 		p.work <- b
 	default:
 		b.parse(p.src)
 		if p.lw != nil {
 			b.lower(p.lw)
 		}
+		p.take(b)
 	}
 }
 
-// wait returns once every batch added is parsed and lowered.
-func (p *pipeline) wait() {
-	if !p.parallel {
+// take adds the units of b, parsed and lowered, to the list, and gives
+// the batch back for reuse.
+func (p *pipeline) take(b *batch) {
+	p.units.add(b.out)
+	b.recycle()
+}
+
+// spareBatches are batches whose units were taken, for the cutter to fill
+// again: the lists that find and hold a batch's units are made a few
+// times for a document, not for each of its batches (once for each batch,
+// they left small pieces of garbage all over a large file's heap, among
+// its syntax, where nothing else could use the room once collected).
+var spareBatches = sync.Pool{New: func() any { return new(batch) }}
+
+// maxSpareUnits is the most units a spare batch keeps room for: the lists
+// of a batch that held a long run of units are let go.
+const maxSpareUnits = 1 << 10
+
+// recycle empties b, whose units were taken, and makes it a spare.
+func (b *batch) recycle() {
+	if cap(b.out) > maxSpareUnits || cap(b.cuts) > maxSpareUnits {
+		b.out = nil
 		return
 	}
-	close(p.work)
-	p.workers.Wait()
-	if p.lowered != nil {
-		close(p.lowered)
-		p.lowering.Wait()
+	clear(b.out) // drop the syntax
+	*b = batch{cuts: b.cuts[:0], deep: b.deep[:0], starts: b.starts[:0], out: b.out[:0]}
+	spareBatches.Put(b)
+}
+
+// wait returns the units once every batch added is parsed and lowered.
+func (p *pipeline) wait() unitList {
+	if p.parallel {
+		close(p.work)
+		p.workers.Wait()
+		if p.lowered != nil {
+			close(p.lowered)
+			p.lowering.Wait()
+		}
+		for _, b := range p.pending {
+			p.take(b)
+		}
 	}
+	return p.units.list()
 }

@@ -33,7 +33,7 @@ func BenchmarkParse10MB(b *testing.B) {
 	peak := heapstat.Peak(func() {
 		doc, diags = Parse(diag.NewFile("bench.gram", src))
 	})
-	if diags.HasErrors() || len(doc.Lowered) == 0 {
+	if diags.HasErrors() || len(doc.Lowered()) == 0 {
 		b.Fatalf("generated document has errors: %v", diags[:min(3, len(diags))])
 	}
 	live := heapstat.Live(func() any {

@@ -59,7 +59,7 @@ func FuzzParse(f *testing.F) {
 // sexpTree builds the whole printed tree, with each node's comments merged
 // into its children as printing places them.
 func (doc *Document) sexpTree() *sx {
-	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: len(doc.File.Text)}}
+	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: doc.File.Len()}}
 	doc.eachSexp(false, func(n *sx) { root.kids = append(root.kids, mergeNotes(n)) })
 	return root
 }

@@ -34,8 +34,8 @@ func TestDuplicateKeysInLargeRecords(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%d entries, %.10s...:\n got %q\nwant %q", n, src, got, want)
 			}
-			if !strings.HasPrefix(src, "(a {m:") && len(doc.Lowered[0].Subject.Properties) != n {
-				t.Errorf("%d entries: %d properties kept", n, len(doc.Lowered[0].Subject.Properties))
+			if !strings.HasPrefix(src, "(a {m:") && len(doc.Lowered()[0].Subject.Properties) != n {
+				t.Errorf("%d entries: %d properties kept", n, len(doc.Lowered()[0].Subject.Properties))
 			}
 		}
 	}
@@ -63,7 +63,7 @@ func TestManyLabels(t *testing.T) {
 		{"(a:X:Y" + strings.Repeat(":X:Y:Z", smallRecord) + ":W)", "X,Y,Z,W"},
 	} {
 		doc, _ := parseString(c.src)
-		if got := strings.Join(doc.Lowered[0].Subject.Labels, ","); got != c.want {
+		if got := strings.Join(doc.Lowered()[0].Subject.Labels, ","); got != c.want {
 			t.Errorf("%.20s...: labels %s, want %s", c.src, got, c.want)
 		}
 	}
@@ -72,7 +72,7 @@ func TestManyLabels(t *testing.T) {
 	src := manyLabels(n)
 	src = src[:len(src)-2] + strings.TrimPrefix(src, "(a")
 	doc, _ := parseString(src)
-	labels := doc.Lowered[0].Subject.Labels
+	labels := doc.Lowered()[0].Subject.Labels
 	if len(labels) != n || labels[0] != "L1" || labels[n-1] != fmt.Sprintf("L%d", n) {
 		t.Fatalf("%d labels kept, from %s to %s; want %d, L1 to L%d", len(labels), labels[0], labels[len(labels)-1], n, n)
 	}

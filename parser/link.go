@@ -300,9 +300,9 @@ func (r *relink) settle() {
 }
 
 // finish resolves the bare references of the units lowered again and of
-// those with references to nothing, in order, collects every pattern and
-// the diagnostics of lowering (by chunk, see units.go), sets doc's
-// lowering and scope, and returns the gram-level diagnostics.
+// those with references to nothing, in order, collects the diagnostics of
+// lowering (by chunk, see units.go), sets doc's lowering (its units', see
+// lists.go) and scope, and returns the gram-level diagnostics.
 func (r *relink) finish() diag.List {
 	s, units := r.s, &r.doc.units
 	s.link.final = true
@@ -336,14 +336,11 @@ func (r *relink) finish() diag.List {
 		if c.gen == units.gen {
 			c.sum = nil
 		}
-		n += len(units.summary(k).outs)
-	}
-	s.out = make([]*Pattern, 0, n)
-	for k := range units.chunks {
 		sum := units.summary(k)
-		s.out = append(s.out, sum.outs...)
+		n += len(sum.outs)
 		s.l.diags = append(s.l.diags, sum.lowDiags...)
 	}
+	r.doc.lists.byUnits, r.doc.lists.nLowered = true, n
 	r.doc.scope = r.sc.frozen()
 	return s.done(r.doc)
 }

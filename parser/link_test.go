@@ -33,12 +33,12 @@ func TestLinkKeepsTheUnitsTheEditLeaves(t *testing.T) {
 	if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, doc, diags)); diff != "" {
 		t.Fatalf("Reparse differs from Parse (-want +got):\n%s", diff)
 	}
-	if len(doc.Lowered) != len(prev.Lowered) {
-		t.Fatalf("%d patterns, %d before the edit", len(doc.Lowered), len(prev.Lowered))
+	if len(doc.Lowered()) != len(prev.Lowered()) {
+		t.Fatalf("%d patterns, %d before the edit", len(doc.Lowered()), len(prev.Lowered()))
 	}
 	fresh := 0
-	for i, p := range doc.Lowered {
-		if p != prev.Lowered[i] {
+	for i, p := range doc.Lowered() {
+		if p != prev.Lowered()[i] {
 			fresh++
 			if sp := doc.File.Resolve(p.Span()); sp.End < at || sp.Start > at+1 {
 				t.Errorf("pattern %d at %s, away from the edit at %d, was lowered again", i, sp, at)
@@ -102,8 +102,8 @@ func TestReparseKeepsNoEarlierPatterns(t *testing.T) {
 			// others, the second replaces that lowering.
 			text, doc, _ := edited(prev, c.text, at, at, "x")
 			var edited1 []weak.Pointer[Pattern]
-			for i, p := range doc.Lowered {
-				if p != prev.Lowered[i] {
+			for i, p := range doc.Lowered() {
+				if p != prev.Lowered()[i] {
 					edited1 = append(edited1, weak.Make(p))
 					for _, e := range p.Elements {
 						edited1 = append(edited1, weak.Make(e))

@@ -433,10 +433,18 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 	if pt.Arrow == nil {
 		return left
 	}
-	var rels []*Pattern
+	n := 0
+	for p := pt; p.Arrow != nil; p = p.Right {
+		n++
+	}
+	var rels []*Pattern // a walk's elements, sized once
+	if n > 1 {
+		rels = make([]*Pattern, 0, n)
+	}
+	var r *Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
 		right := l.node(p.Right.Left, sc)
-		r := l.pattern(RelationshipKind, p)
+		r = l.pattern(RelationshipKind, p)
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
 			r.Elements = l.pair(right, left)
@@ -446,17 +454,23 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 		if r.Subject.Identity != "" {
 			l.relationship(sc, r, p.Arrow.Subject)
 		}
-		rels = append(rels, r)
+		if rels != nil {
+			rels = append(rels, r)
+		}
 		left = right
 	}
-	if len(rels) == 1 {
-		return rels[0]
+	if rels == nil {
+		return r // a relationship
 	}
 	w := l.pattern(WalkKind, pt)
 	w.Elements = rels
-	w.Subject.Labels = []string{WalkLabel}
+	w.Subject.Labels = walkLabels[:1:1]
 	return w
 }
+
+// walkLabels are the labels of every walk, one list that all share: a
+// pattern is never changed once made.
+var walkLabels = []string{WalkLabel}
 
 // relationship defines or references a relationship identity.
 func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {

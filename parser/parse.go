@@ -23,6 +23,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,14 +39,8 @@ type Document struct {
 	File *diag.File
 	// Header is the file's header record, if it has one.
 	Header *grammar.Record
-	// Patterns are the well-formed top-level patterns in source order.
-	Patterns []*grammar.TopPattern
 	// Comments are all comments in source order.
 	Comments []grammar.Comment
-	// Lowered holds the Pattern<Subject> values: the header (as an anonymous
-	// pattern with its properties) first if there is one, then one per top-level
-	// pattern.
-	Lowered []*Pattern
 	// Bad holds the spans of units that did not parse.
 	Bad []diag.Span
 
@@ -55,6 +50,9 @@ type Document struct {
 	// deferred are the gram-level errors recorded rather than reported
 	// (see Deferred).
 	deferred diag.List
+
+	// lists are the top-level and the lowered patterns (see lists.go).
+	lists docLists
 
 	// units are the parse results of the top-level units, in source order
 	// (see units.go), and lexDiags the lexical errors: what Reparse reuses.
@@ -130,9 +128,13 @@ type unitResult struct {
 // definitions and maps inside arrays are recorded too, for the language read
 // on top of gram to report ([Document.Deferred]).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(f, newTopScope(false, len(f.Text)/bytesPerTopDef), len(f.Text))
+	lw := newUnitLowerer(f, newTopScope(false, f.Len()/bytesPerTopName), f.Len())
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
+	if ps := doc.Lowered(); cap(ps) > len(ps)+len(ps)/4 {
+		// Made with room for a file as dense as any: kept at its size.
+		doc.lists.setLowered(slices.Clone(ps))
+	}
 	doc.units.freeze()
 	return doc, doc.keep(diags.Sorted())
 }
@@ -158,7 +160,7 @@ func ParseForEdits(f *diag.File) (*Document, diag.List) {
 }
 
 // ParseSyntax parses a gram file without lowering or gram-level checks; the
-// document's Lowered field is empty.
+// document has no lowered patterns.
 func ParseSyntax(f *diag.File) (*Document, diag.List) {
 	doc, diags := parseSyntax(f, nil)
 	doc.units.freeze()
@@ -173,23 +175,11 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	doc := &Document{File: f, next: len(src) + 1}
 	f.SetPositions(nil)
 	pl := startPipeline(src, lw)
-	var batches []*batch
 	c := cutter{sc: sc, sp: splitter{tooDeep: -1}, size: len(src)}
 	for b := c.next(); b != nil; b = c.next() {
-		batches = append(batches, b)
 		pl.add(b)
 	}
-	pl.wait()
-
-	n := 0
-	for _, b := range batches {
-		n += len(b.out)
-	}
-	units := make([]unitResult, 0, n)
-	for _, b := range batches {
-		units = append(units, b.out...)
-	}
-	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = newUnitList(units), sc.Diags, sc.Comments, sc.FineFrom()
+	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = pl.wait(), sc.Diags, sc.Comments, sc.FineFrom()
 	return doc, doc.assemble()
 }
 
@@ -198,14 +188,15 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 // (but none that repeats a lexical error or follows another on the same line),
 // maps nested in arrays and misplaced records. Only the header (the first
 // unit) and the units that did not parse or have nested maps are looked at
-// one by one; the patterns are their chunks' (see units.go).
+// one by one; the patterns are their chunks' (see units.go and lists.go).
 func (doc *Document) assemble() diag.List {
 	units := &doc.units
 	n := 0
 	for k := range units.chunks {
 		n += len(units.summary(k).patterns)
 	}
-	doc.Header, doc.Patterns, doc.Bad = nil, make([]*grammar.TopPattern, 0, n), nil
+	doc.Header, doc.Bad = nil, nil
+	doc.lists.nPatterns = n
 	diags := append(diag.List(nil), doc.lexDiags...)
 	lexDiags := doc.lexDiags
 	if !sort.SliceIsSorted(lexDiags, func(i, j int) bool { return lexDiags[i].Span.Start < lexDiags[j].Span.Start }) {
@@ -213,9 +204,7 @@ func (doc *Document) assemble() diag.List {
 	}
 	lastErrLine := -1
 	for k, c := range units.chunks {
-		sum := units.summary(k)
-		doc.Patterns = append(doc.Patterns, sum.patterns...)
-		if sum.special == 0 {
+		if units.summary(k).special == 0 {
 			continue
 		}
 		for j := range c.units {

@@ -44,8 +44,8 @@ func TestLoweringAlongsideParsing(t *testing.T) {
 			if g, w := fmt.Sprint(got.Deferred()), fmt.Sprint(want.Deferred()); g != w {
 				t.Fatalf("deferred errors differ:\n got %.500s\nwant %.500s", g, w)
 			}
-			if len(got.Lowered) == 0 || len(got.Lowered) != len(want.Lowered) {
-				t.Fatalf("%d lowered patterns, want %d (and more than none)", len(got.Lowered), len(want.Lowered))
+			if len(got.Lowered()) == 0 || len(got.Lowered()) != len(want.Lowered()) {
+				t.Fatalf("%d lowered patterns, want %d (and more than none)", len(got.Lowered()), len(want.Lowered()))
 			}
 			var g, w bytes.Buffer
 			if err := got.WriteJSON(&g); err != nil {

@@ -28,7 +28,7 @@ func (doc *Document) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
 	var err error
 	b.WriteString("[")
-	for i, p := range doc.Lowered {
+	for i, p := range doc.Lowered() {
 		if i > 0 {
 			b.WriteString(",")
 		}
@@ -36,7 +36,7 @@ func (doc *Document) WriteJSON(w io.Writer) error {
 		writePatternJSON(&b, p, 1)
 		flush(w, &b, &err)
 	}
-	if len(doc.Lowered) > 0 {
+	if len(doc.Lowered()) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString("]\n")
@@ -276,7 +276,7 @@ func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 func (doc *Document) WriteGram(w io.Writer) error {
 	var b bytes.Buffer
 	var err error
-	for i, p := range doc.Lowered {
+	for i, p := range doc.Lowered() {
 		if p.Kind == HeaderKind && i == 0 {
 			writeRecordGram(&b, p.Subject.Properties)
 			b.WriteByte('\n')

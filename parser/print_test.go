@@ -44,8 +44,8 @@ func TestWriteJSONStreams(t *testing.T) {
 	if err := json.Unmarshal(w.data, &v); err != nil {
 		t.Fatalf("the streamed output is not JSON: %v", err)
 	}
-	if len(v) != len(doc.Lowered) {
-		t.Errorf("%d patterns in the JSON, want %d", len(v), len(doc.Lowered))
+	if len(v) != len(doc.Lowered()) {
+		t.Errorf("%d patterns in the JSON, want %d", len(v), len(doc.Lowered()))
 	}
 }
 

@@ -30,7 +30,7 @@ func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 		return
 	}
 	for p := 0; p < len(toks); {
-		p, _ = b.recoverStep(src, toks, p, eof)
+		p, _ = b.recoverStep(src, 0, toks, p, eof)
 	}
 }
 
@@ -38,10 +38,13 @@ func (b *batch) parseUnit(src string, toks []lexer.Token, eof int) {
 // says, and returns the index of the first token it did not settle; all
 // reports whether it looked at every token of toks (when toks is only a
 // prefix of the text, the step needs more of it to be sure).
-func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) (next int, all bool) {
+//
+// src is the text from the offset base on (the tokens' offsets are the
+// text's).
+func (b *batch) recoverStep(src string, base int, toks []lexer.Token, p, eof int) (next int, all bool) {
 	first := len(b.out)
 	ls := lazyUnit{toks: toks, start: p, next: p, sp: splitter{tooDeep: -1}}
-	next = b.recoverUnit(src, &ls, eof)
+	next = b.recoverUnit(src, base, &ls, eof)
 	// What was looked at: the tokens the splitter and the parses saw, or
 	// all of them and the token after them.
 	reach, reachEnd := eof, true
@@ -56,7 +59,7 @@ func (b *batch) recoverStep(src string, toks []lexer.Token, p, eof int) (next in
 }
 
 // recoverUnit is recoverStep's parse of the unit ls.
-func (b *batch) recoverUnit(src string, ls *lazyUnit, eof int) int {
+func (b *batch) recoverUnit(src string, base int, ls *lazyUnit, eof int) int {
 	toks, p := ls.toks, ls.start
 	u, err := ls.parse(eof)
 	offAt := func(i int) int {
@@ -72,7 +75,7 @@ func (b *batch) recoverUnit(src string, ls *lazyUnit, eof int) int {
 	// Recovery: split at the first later line that starts a pattern in column
 	// one, within the unit.
 	for i := p + 1; ls.within(i); i++ {
-		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
+		if startsLineIn(src, base, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
 			head := toks[p:i]
 			if off := ls.sp.tooDeep; off >= 0 && off < toks[i].Pos.Offset {
 				b.out = append(b.out, unitResult{span: tokSpan(head), err: deepError(off, head)})
@@ -172,7 +175,13 @@ func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxErro
 }
 
 // startsLine reports whether off is at the start of a line of src.
-func startsLine(src string, off int) bool { return off == 0 || src[off-1] == '\n' }
+func startsLine(src string, off int) bool { return startsLineIn(src, 0, off) }
+
+// startsLineIn reports whether the offset off, after base, is at the start
+// of a line of a text of which src holds the bytes from base on.
+func startsLineIn(src string, base, off int) bool {
+	return off == 0 || off > base && src[off-1-base] == '\n'
+}
 
 // opensPattern reports whether t can start a top-level pattern.
 func opensPattern(t *lexer.Token) bool {

@@ -72,7 +72,7 @@ func (b *batch) parseUnitParallel(src string, toks []lexer.Token, eof int) {
 		p = b.takeRun(src, toks, eof, p, &runs[i])
 	}
 	for p < len(toks) {
-		p, _ = b.recoverStep(src, toks, p, eof)
+		p, _ = b.recoverStep(src, 0, toks, p, eof)
 	}
 }
 
@@ -108,7 +108,7 @@ func (r *chunkRun) run(src string, toks []lexer.Token, eof int) {
 	for p < r.to {
 		r.steps = append(r.steps, p)
 		r.outAt = append(r.outAt, len(b.out))
-		p, _ = b.recoverStep(src, toks, p, eof)
+		p, _ = b.recoverStep(src, 0, toks, p, eof)
 	}
 	r.out, r.next = b.out, p
 }
@@ -122,7 +122,7 @@ func (b *batch) takeRun(src string, toks []lexer.Token, eof, p int, r *chunkRun)
 			b.out = append(b.out, r.out[r.outAt[k]:]...)
 			return r.next
 		}
-		p, _ = b.recoverStep(src, toks, p, eof)
+		p, _ = b.recoverStep(src, 0, toks, p, eof)
 	}
 	return p
 }

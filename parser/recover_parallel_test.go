@@ -96,7 +96,7 @@ func TestTakeRunWithoutMatchingSteps(t *testing.T) {
 	}
 	var want batch
 	for p := 0; p < len(toks); {
-		p, _ = want.recoverStep(src, toks, p, len(src))
+		p, _ = want.recoverStep(src, 0, toks, p, len(src))
 	}
 	runs := chunkRuns(src, toks, 100)
 	if len(runs) < 5 {

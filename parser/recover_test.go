@@ -51,7 +51,7 @@ func TestRecoveryFarError(t *testing.T) {
 		if len(syntax) == 0 || !strings.HasPrefix(syntax[0], want) {
 			t.Errorf("%d elements: syntax errors %q, want the first at %s", n, syntax, want)
 		}
-		if last := doc.Patterns[len(doc.Patterns)-1]; last.Span().Start != strings.Index(src, "(after)") {
+		if last := doc.Patterns()[len(doc.Patterns())-1]; last.Span().Start != strings.Index(src, "(after)") {
 			t.Errorf("%d elements: the pattern after the broken group is lost", n)
 		}
 	}
@@ -66,7 +66,7 @@ func TestRecoveryKeepsMultiLinePatterns(t *testing.T) {
 		t.Errorf("diagnostics %v, want two syntax errors", diags)
 	}
 	groups := 0
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		if p.Subject != nil && len(p.Subject.Elements) == 2 {
 			groups++
 		}
@@ -102,8 +102,8 @@ func TestRecoveryManyUnclosedBrackets(t *testing.T) {
 	if syntax != n || undefined != 1 {
 		t.Errorf("%d syntax errors and %d undefined references, want %d and 1", syntax, undefined, n)
 	}
-	if len(doc.Patterns) != n+1 {
-		t.Errorf("%d patterns kept, want %d", len(doc.Patterns), n+1)
+	if len(doc.Patterns()) != n+1 {
+		t.Errorf("%d patterns kept, want %d", len(doc.Patterns()), n+1)
 	}
 }
 
@@ -119,7 +119,7 @@ func TestRecoveryTooDeepLine(t *testing.T) {
 	if len(msgs) != 2 || !strings.Contains(msgs[1], "nested more than") {
 		t.Errorf("diagnostics %q, want a stray token and brackets nested too deep", msgs)
 	}
-	if last := doc.Patterns[len(doc.Patterns)-1]; last.Span().Start != strings.Index(src, "(b)") {
+	if last := doc.Patterns()[len(doc.Patterns())-1]; last.Span().Start != strings.Index(src, "(b)") {
 		t.Errorf("the pattern after the deep line is lost")
 	}
 }

@@ -4,9 +4,11 @@
 package parser
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -64,24 +66,49 @@ const reachMargin = 8
 func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, bool) {
 	delta := newLen - edit.Len()
 	if prev == nil || prev.File == nil || edit.Start < 0 || edit.Start > edit.End ||
-		edit.End > len(prev.File.Text) || len(f.Text) != len(prev.File.Text)+delta ||
-		prev.next+len(f.Text) > maxPos {
+		edit.End > prev.File.Len() || f.Len() != prev.File.Len()+delta ||
+		prev.next+f.Len() > maxPos {
 		return nil, false
 	}
-	src := f.Source()
 	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
 		restart = prev.offset(prev.units.at(i0).span.Start)
 	}
+	r := rescanWindow(prev, f, edit, newLen, i0, restart)
+	return r.document(f, i0, restart), true
+}
+
+// windowMin is how far past the text an edit inserts a re-parse first reads.
+const windowMin = 4096
+
+// rescanWindow re-parses f from restart as reparseSyntax does, reading only
+// a window of the text from there to a little past the edit, so that an
+// edit does not cost the size of the text; when the parse reads to the end
+// of the window (a unit left open goes on to the end of the text), it
+// parses again from the restart to the end.
+func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, restart int) *rescan {
 	// Lex as a full parse would at the restart: the text before it is
 	// unchanged. (A switch to lexing records token by token at the restart
 	// itself was made by the token there, which may have changed.)
-	r := &rescan{prev: prev, src: src, delta: delta, eof: -1, resume: -1, suffix: prev.units.len(),
-		restart: restart, editStart: edit.Start, editEnd: edit.End,
-		sc: grammar.NewScannerAt(src, restart, prev.fineFrom >= 0 && prev.fineFrom < restart)}
-	r.run(i0)
-	return r.document(f, i0, restart), true
+	fine := prev.fineFrom >= 0 && prev.fineFrom < restart
+	for end := min(f.Len(), edit.Start+newLen+windowMin); ; end = f.Len() {
+		var src string
+		if b := f.ByteRange(restart, end); len(b) > 0 {
+			src = unsafe.String(&b[0], len(b)) // the text never changes
+		}
+		r := &rescan{prev: prev, src: src, base: restart,
+			delta: newLen - edit.Len(), eof: -1, resume: -1, suffix: prev.units.len(),
+			restart: restart, editStart: edit.Start, editEnd: edit.End,
+			sc: grammar.NewScannerIn(src, restart, fine)}
+		r.run(i0)
+		// What the parse read is what it would read in the whole text
+		// unless it read to the end of the window (a record it could not
+		// close sends the lexer to the end).
+		if end == f.Len() || (fine || r.sc.FineFrom() < 0) && r.eof < 0 && r.sc.Offset()+reachMargin < end {
+			return r
+		}
+	}
 }
 
 // maxPos bounds the positions of a document's versions (grammar nodes hold
@@ -99,8 +126,10 @@ func fineAt(from, off int) bool { return from >= 0 && off >= from }
 // rescan parses a text again from a restart after an edit, unit by unit,
 // until it can go on with the previous document's units.
 type rescan struct {
-	prev  *Document
+	prev *Document
+	// src is the text from the offset base on, to its end or not.
 	src   string
+	base  int
 	delta int // the change in length
 	sc    *grammar.Scanner
 	b     batch
@@ -254,7 +283,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		u.feed(r, p+want)
 		unit := r.toks[:u.e]
 		k := len(b.out)
-		next, all := b.recoverStep(r.src, unit, p, r.offsetAt(u.e))
+		next, all := b.recoverStep(r.src, r.base, unit, p, r.offsetAt(u.e))
 		if all && !u.done {
 			b.out = b.out[:k]
 			want *= 2
@@ -296,7 +325,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	}
 	newEnd, oldResume := resume, resume-delta
 	if resume < 0 {
-		newEnd, oldResume = len(r.src), len(prev.File.Text)+1
+		newEnd, oldResume = r.base+len(r.src), prev.File.Len()+1
 	}
 	// The units parsed again that are what they were (the unit before the
 	// edit, parsed again in case the edit extends it) are kept as they were,
@@ -311,12 +340,12 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	base := prev.next
 	d := base - restart
 	doc.next = base + newEnd - restart + 1
-	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), len(prev.File.Text), restart, oldResume, delta,
+	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), prev.File.Len(), restart, oldResume, delta,
 		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
 	doc.reparsed = len(out)
 	fresh := make([]unitResult, len(out))
 	for i, u := range out {
-		fresh[i] = u.rebased(r.src, d)
+		fresh[i] = u.rebased(r.src, r.base, d)
 	}
 	doc.units = old.splice(i0, r.suffix, fresh)
 	doc.fresh = [2]int{i0, i0 + len(out)}
@@ -394,7 +423,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// The lexer looks to the end of a line to end a token (a quoted string
 	// that does not close, a comment): an edit counts from the start of its
 	// line.
-	from := strings.LastIndexByte(prev.File.Source()[:edit.Start], '\n') + 1
+	from := lineStartBefore(prev.File, edit.Start)
 	endsFrom := func(off int) func(*unitResult) bool {
 		return func(u *unitResult) bool { return prev.offset(u.span.End) >= off }
 	}
@@ -404,7 +433,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	}
 	// The '{' from which the lexer went token by token was looked at up to
 	// the token that showed the record unclosed.
-	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File.Source(), ff)+reachMargin {
+	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File, ff)+reachMargin {
 		i0 = min(i0, old.search(endsFrom(ff+1)))
 	}
 	// The units that end within reachMargin of the line reach it; before
@@ -423,6 +452,19 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	return near
 }
 
+// lineStartBefore returns the offset after the last "\n" of f's text before
+// the offset off, or 0 when there is none, reading the text back from off.
+func lineStartBefore(f *diag.File, off int) int {
+	for end := off; end > 0; {
+		from := max(0, end-1024)
+		if i := bytes.LastIndexByte(f.ByteRange(from, end), '\n'); i >= 0 {
+			return from + i + 1
+		}
+		end = from
+	}
+	return 0
+}
+
 // reachOf returns the offset in prev's text up to which the parse of the
 // unit r looked.
 func reachOf(prev *Document, r *unitResult) int {
@@ -433,38 +475,54 @@ func reachOf(prev *Document, r *unitResult) int {
 		if n := old.search(func(u *unitResult) bool { return prev.offset(u.span.Start) >= reach }); n < old.len() {
 			reach = prev.offset(old.at(n).span.End)
 		} else {
-			reach = len(prev.File.Text)
+			reach = prev.File.Len()
 		}
 	}
 	return reach
 }
 
 // recordLookahead returns the end of the token at which the lexer, looking
-// ahead from the '{' at off in src, found that the record does not close.
-func recordLookahead(src string, off int) int {
-	sc := grammar.NewScannerAt(src, off+1, true)
-	depth := 1
-	for {
-		t := sc.Next()
-		if t.Type == grammar.EOF {
-			return len(src)
+// ahead from the '{' at off in f's text, found that the record does not
+// close. It reads the text in windows from off, each longer than the one
+// before, until it finds it.
+func recordLookahead(f *diag.File, off int) int {
+	for w := windowMin; ; w *= 4 {
+		end := min(f.Len(), off+1+w)
+		var src string
+		if b := f.ByteRange(off+1, end); len(b) > 0 {
+			src = unsafe.String(&b[0], len(b))
 		}
-		if t.Type != grammar.Punct {
-			continue
-		}
-		if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
-			return t.Pos.Offset + len(t.Value)
+		sc := grammar.NewScannerIn(src, off+1, true)
+		depth := 1
+		for {
+			t := sc.Next()
+			if t.Type == grammar.EOF {
+				if end == f.Len() {
+					return end
+				}
+				break // read on
+			}
+			if t.Type != grammar.Punct {
+				continue
+			}
+			if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
+				if at := t.Pos.Offset + len(t.Value); end == f.Len() || sc.Offset()+reachMargin < end {
+					return at
+				}
+				break
+			}
 		}
 	}
 }
 
-// rebased returns the unit result, parsed from the text src, with a text of
-// its own and its offsets moved by d to its positions.
-func (r unitResult) rebased(src string, d int) unitResult {
+// rebased returns the unit result, parsed from src, the text from the
+// offset base on, with a text of its own and its offsets moved by d to its
+// positions.
+func (r unitResult) rebased(src string, base, d int) unitResult {
 	out := r
 	out.span = move(r.span, d)
 	if u := r.unit; u != nil {
-		out.unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), d)
+		out.unit = u.Rebased(strings.Clone(src[int(u.Start)-base:int(u.End)-base]), int(u.Start), d)
 	}
 	if r.nested != nil {
 		nested := make(diag.List, len(*r.nested))

@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,10 +36,10 @@ func outcome(t *testing.T, doc *Document, diags diag.List) string {
 		t.Fatal(err)
 	}
 	spans := func(n interface{ Span() diag.Span }) { b.WriteString(f.Resolve(n.Span()).String() + " ") }
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		spans(p)
 	}
-	for _, p := range doc.Lowered {
+	for _, p := range doc.Lowered() {
 		writePattern(&b, f, p)
 	}
 	return b.String()
@@ -168,6 +170,10 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 			}
 			next := text[:start] + ins + text[end:]
 			f := diag.NewFile("t.gram", []byte(next))
+			if step%2 == 1 {
+				// The text in chunks, shared with the version before.
+				f = doc.File.Edited(diag.Span{Start: start, End: end}, ins)
+			}
 			got, gotDiags := Reparse(doc, f, diag.Span{Start: start, End: end}, len(ins))
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
@@ -195,6 +201,42 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 	}
 }
 
+// TestReparseReadsAWindow: re-parsing after an edit of a text in chunks
+// (a File made by diag.File.Edited) reads the text around the edit, and
+// does not put the whole text together: in a well-formed text, when the
+// edit breaks a unit (which recovery splits), and after a record left open
+// (the lexer goes token by token to the end).
+func TestReparseReadsAWindow(t *testing.T) {
+	clean := gramgen.AgentFile(8000)
+	for _, tc := range []struct{ name, text, word string }{
+		{"clean", clean, "z"},
+		{"broken unit", clean, ", "},
+		{"open record", "(a {k: 1, b: [2)\n" + clean, "z"},
+	} {
+		text := tc.text
+		doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+		at := len(text)/2 + strings.Index(text[len(text)/2:], "(") + 1
+		ins, del := diag.Span{Start: at, End: at}, diag.Span{Start: at, End: at + len(tc.word)}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		for i := range 20 {
+			if i%2 == 0 {
+				doc, _ = Reparse(doc, doc.File.Edited(ins, tc.word), ins, len(tc.word))
+			} else {
+				doc, _ = Reparse(doc, doc.File.Edited(del, ""), del, 0)
+			}
+		}
+		runtime.ReadMemStats(&ms)
+		if per := (ms.TotalAlloc - before) / 20; per > uint64(len(text))/2 {
+			t.Errorf("%s: an edit of a %d-byte text allocates %d bytes", tc.name, len(text), per)
+		}
+		if string(doc.File.Bytes()) != text {
+			t.Fatalf("%s: the text after the edits is not the text before them", tc.name)
+		}
+	}
+}
+
 // TestReparseUnitsOwnTheirText: the units of a document made for edits,
 // and of every version re-parsed from it, own their texts: no token points
 // into the text of any version of the document, so a version keeps no
@@ -218,7 +260,7 @@ func TestReparseUnitsOwnTheirText(t *testing.T) {
 		got, _ := Reparse(doc, f, diag.Span{Start: at, End: at}, 1)
 		src := f.Source()
 		texts = append(texts, src)
-		for _, p := range got.Patterns {
+		for _, p := range got.Patterns() {
 			id := p.Path.Left.Subject.Ident
 			sp := f.Resolve(id.Span())
 			if id.Value != src[sp.Start:sp.End] {
@@ -310,9 +352,51 @@ func TestReparseTooDeep(t *testing.T) {
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 				t.Errorf("a space inserted at %d: Reparse differs from Parse (-want +got):\n%s", at, diff)
 			}
-			if len(want.Patterns) < 2 {
-				t.Errorf("a space inserted at %d: %d patterns kept, want the ones after the deep brackets too", at, len(want.Patterns))
+			if len(want.Patterns()) < 2 {
+				t.Errorf("a space inserted at %d: %d patterns kept, want the ones after the deep brackets too", at, len(want.Patterns()))
 			}
 		}
+	}
+}
+
+// TestChangedLowered: after edits, ChangedLowered yields the lowered
+// patterns that are not the previous version's at the same index, as a
+// comparison of the whole lists finds them, and a re-parse makes neither
+// list whole.
+func TestChangedLowered(t *testing.T) {
+	defer func(n int) { unitChunk = n }(unitChunk)
+	unitChunk = 4
+	text := gramgen.AgentFile(200)
+	doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+	rng := rand.New(rand.NewSource(9))
+	for step := 0; step < 200; step++ {
+		at := rng.Intn(len(text) - 20)
+		at += strings.IndexByte(text[at:], '(') + 1
+		next := text[:at] + "z" + text[at:]
+		got, _ := Reparse(doc, doc.File.Edited(diag.Span{Start: at, End: at}, "z"), diag.Span{Start: at, End: at}, 1)
+		if got.lists.lowered.Load() != nil || got.lists.patterns.Load() != nil {
+			t.Fatalf("step %d: a re-parse made a whole list", step)
+		}
+		if got.NumLowered() == doc.NumLowered() {
+			var want, changed []int
+			for i, p := range got.Lowered() {
+				if p != doc.Lowered()[i] {
+					want = append(want, i)
+				}
+				if got.LoweredAt(i) != p {
+					t.Fatalf("step %d: LoweredAt(%d) is not Lowered()[%d]", step, i, i)
+				}
+			}
+			for i, p := range got.ChangedLowered(doc) {
+				if p != got.Lowered()[i] {
+					t.Fatalf("step %d: ChangedLowered gives %d with another pattern", step, i)
+				}
+				changed = append(changed, i)
+			}
+			if !slices.Equal(changed, want) {
+				t.Fatalf("step %d: ChangedLowered gives %v, want %v", step, changed, want)
+			}
+		}
+		text, doc = next, got
 	}
 }

@@ -30,7 +30,7 @@ func TestScopeOfManyDefinitions(t *testing.T) {
 		if d := diags[2]; !strings.Contains(d.Detail, `"`+last+`"`) {
 			t.Errorf("%d definitions: the near miss gets %q, want a suggestion of %s", n, d.Detail, last)
 		}
-		g := doc.Lowered[0]
+		g := doc.Lowered()[0]
 		if ref := g.Elements[n+2]; ref.Def != g.Elements[0] {
 			t.Errorf("%d definitions: a0 refers to %v, want the first element", n, ref.Def)
 		}

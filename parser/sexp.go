@@ -135,11 +135,11 @@ func (doc *Document) eachSexp(reuse bool, yield func(*sx)) {
 		sxRecord(&tmp, "root", doc.Header)
 		item(tmp.kids[0])
 	}
-	for _, p := range doc.Patterns {
+	for _, p := range doc.Patterns() {
 		sxTop(&tmp, p)
 		item(tmp.kids[0])
 	}
-	before(len(doc.File.Text) + 1)
+	before(doc.File.Len() + 1)
 }
 
 // placeComment adds a comment to the notes of the innermost node under n (n

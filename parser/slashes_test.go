@@ -21,8 +21,8 @@ func TestSlashesInStrings(t *testing.T) {
 			t.Errorf("%s: %v", src, diags)
 			continue
 		}
-		if len(doc.Patterns) != 1 {
-			t.Errorf("%s: %d patterns, want 1", src, len(doc.Patterns))
+		if len(doc.Patterns()) != 1 {
+			t.Errorf("%s: %d patterns, want 1", src, len(doc.Patterns()))
 		}
 	}
 }

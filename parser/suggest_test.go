@@ -74,7 +74,7 @@ func TestSuggestionsFollowEdits(t *testing.T) {
 	at := strings.Index(text, "(p19:") + len("(p19")
 	var first *nameIndex
 	for i, ins := range []string{"y", "", "yz", "", "7", "q", ""} {
-		old := string(doc.File.Text)
+		old := string(doc.File.Bytes())
 		edit := diag.Span{Start: at, End: at}
 		if ins == "" {
 			edit.End = at + strings.IndexByte(old[at:], ':')

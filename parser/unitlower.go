@@ -26,6 +26,14 @@ type unitLowerer struct {
 // lowered.
 const bytesPerTopDef = 64
 
+// bytesPerTopName is the bytes of source per top-level name the scope of a
+// document parsed once is sized for: about what a file of agents and data
+// has (a denser file grows the scope, a table of at most a thousand names
+// at a time). Sized for the densest file instead, the scope of a 10 MB file
+// of agents held twice the room its names took, all the time it was
+// lowered.
+const bytesPerTopName = 160
+
 // newUnitLowerer returns a lowerer for the file f, whose top-level scope is
 // sc, with room for the patterns of size bytes.
 func newUnitLowerer(f *diag.File, sc *topScope, size int) *unitLowerer {
@@ -100,18 +108,22 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 }
 
 // finish resolves the references once every unit is lowered, sets
-// doc.Lowered and returns the gram-level diagnostics.
+// doc's lowered patterns and returns the gram-level diagnostics.
 func (s *unitLowerer) finish(doc *Document) diag.List {
 	s.link.final = true
 	s.l.resolve(s.l.refs, true)
 	return s.done(doc)
 }
 
-// done sets doc.Lowered, its unresolved references and the top-level
-// suggestions, once every reference is resolved, and returns the gram-level
+// done sets doc's lowered patterns (s.out, unless they are its units',
+// see lists.go), its unresolved references and the top-level suggestions,
+// once every reference is resolved, and returns the gram-level
 // diagnostics.
 func (s *unitLowerer) done(doc *Document) diag.List {
-	doc.Lowered, doc.unresolved = s.out, s.l.unresolved
+	if !doc.lists.byUnits {
+		doc.lists.setLowered(s.out)
+	}
+	doc.unresolved = s.l.unresolved
 	doc.suggestions = s.top.top
 	if doc.suggestions == nil {
 		// The previous version's, with the names that changed.

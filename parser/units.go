@@ -74,6 +74,49 @@ func newUnitList(units []unitResult) unitList {
 	return l
 }
 
+// unitBuilder makes the unit list of a new version from runs of units
+// given in source order (a batch's, as each is parsed and lowered): each
+// run is copied once, into chunks of unitChunk units, so that the run can
+// be let go as soon as it is added rather than once the whole document is
+// parsed.
+type unitBuilder struct {
+	l   unitList
+	cur []unitResult // the chunk being filled
+}
+
+// newUnitBuilder returns an empty builder of a version's own list.
+func newUnitBuilder() *unitBuilder { return &unitBuilder{l: unitList{gen: lastGen.Add(1)}} }
+
+// add appends a copy of units.
+func (b *unitBuilder) add(units []unitResult) {
+	for len(units) > 0 {
+		if b.cur == nil {
+			b.cur = make([]unitResult, 0, unitChunk)
+		}
+		k := min(cap(b.cur)-len(b.cur), len(units))
+		b.cur, units = append(b.cur, units[:k]...), units[k:]
+		if len(b.cur) == cap(b.cur) {
+			b.flush()
+		}
+	}
+}
+
+// flush ends the chunk being filled.
+func (b *unitBuilder) flush() {
+	if len(b.cur) == 0 {
+		return
+	}
+	b.l.ends = append(b.l.ends, b.l.len()+len(b.cur))
+	b.l.chunks = append(b.l.chunks, &chunk{units: b.cur, gen: b.l.gen})
+	b.cur = nil
+}
+
+// list returns the list of every unit added.
+func (b *unitBuilder) list() unitList {
+	b.flush()
+	return b.l
+}
+
 // chunked appends to chunks and ends the units cut into chunks of about
 // unitChunk units each, the first starting at index from.
 func (l *unitList) chunked(units []unitResult, from int, chunks []*chunk, ends []int) ([]*chunk, []int) {

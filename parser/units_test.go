@@ -72,3 +72,42 @@ func TestUnitListSplice(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitBuilder: runs of units of any length, added in order, give every
+// unit in order, in chunks of unitChunk units but the last, none empty and
+// none sharing another's array.
+func TestUnitBuilder(t *testing.T) {
+	defer func(n int) { unitChunk = n }(unitChunk)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, size := range []int{1, 3, 8, 64} {
+		unitChunk = size
+		b := newUnitBuilder()
+		n := 0
+		for range rng.IntN(60) {
+			run := make([]unitResult, rng.IntN(3*size+2))
+			for i := range run {
+				run[i] = unitResult{span: diag.Span{Start: n, End: n}}
+				n++
+			}
+			b.add(run)
+			clear(run) // the builder holds copies
+		}
+		l := b.list()
+		if l.len() != n {
+			t.Fatalf("size %d: %d units, want %d", size, l.len(), n)
+		}
+		for k, c := range l.chunks {
+			if len(c.units) == 0 || len(c.units) > size || k < len(l.chunks)-1 && len(c.units) != size || cap(c.units) > size {
+				t.Fatalf("size %d: chunk %d of %d of %d units (capacity %d)", size, k, len(l.chunks), len(c.units), cap(c.units))
+			}
+			if c.gen != l.gen || l.ends[k] != l.start(k)+len(c.units) {
+				t.Fatalf("size %d: chunk %d: gen %d of %d, ends %v", size, k, c.gen, l.gen, l.ends)
+			}
+		}
+		for i := 0; i < n; i++ {
+			if got := l.at(i).span.Start; got != i {
+				t.Fatalf("size %d: at(%d) = %d", size, i, got)
+			}
+		}
+	}
+}

@@ -40,7 +40,7 @@ func ParseBindingsWith(f *diag.File, doc *parser.Document, read func(path string
 		r.errf(diag.Span{}, "%s: the header must be {kind: %q} (found %q)", filepath.Base(f.Path), BindingsKind, k)
 		return r.b, r.diags
 	}
-	for i, p := range doc.Lowered {
+	for i, p := range doc.Lowered() {
 		if i == 0 && doc.Header != nil {
 			continue
 		}

@@ -216,3 +216,33 @@ func (r *ResolvedBindings) server(dir string, sv Server, getenv func(string) (st
 func inDir(dir, command string) string {
 	return "cd " + shellquote.Quote(dir) + " && " + command
 }
+
+// Agent returns a, or a copy of it with the model the bindings give it in
+// place of its own, at the span of its own: the agent given, shared with
+// its program, is never modified. gramc's runs and the editor's test runs
+// take it.
+func (r *ResolvedBindings) Agent(a *schema.Agent) *schema.Agent {
+	if a == nil {
+		return a
+	}
+	m, ok := r.Models[a.Name]
+	if !ok {
+		return a
+	}
+	c := *a
+	m.Span = a.Model.Span
+	c.Model = m
+	return &c
+}
+
+// Test returns t, or a copy of it whose agent has the model the bindings
+// give it (see [ResolvedBindings.Agent]).
+func (r *ResolvedBindings) Test(t *schema.Test) *schema.Test {
+	a := r.Agent(t.Agent)
+	if a == t.Agent {
+		return t
+	}
+	c := *t
+	c.Agent = a
+	return &c
+}

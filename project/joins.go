@@ -161,10 +161,10 @@ func headerKindOf(text []byte) (string, bool) {
 // HeaderKind returns the string value of the kind property of a
 // document's header record, or "".
 func HeaderKind(doc *parser.Document) string {
-	if doc == nil || doc.Header == nil || len(doc.Lowered) == 0 {
+	if doc == nil || doc.Header == nil || doc.NumLowered() == 0 {
 		return ""
 	}
-	for _, pr := range doc.Lowered[0].Subject.Properties {
+	for _, pr := range doc.LoweredAt(0).Subject.Properties {
 		if pr.Key == "kind" && pr.Value != nil && pr.Value.Kind() == grammar.ScalarValue {
 			return pr.Value.Tok.Text()
 		}
@@ -175,7 +175,7 @@ func HeaderKind(doc *parser.Document) string {
 // declares reports whether a document declares an agent, a tool, a record
 // or a test at its top level.
 func declares(doc *parser.Document) bool {
-	for _, p := range doc.Lowered {
+	for _, p := range doc.AllLowered() {
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}

@@ -44,7 +44,7 @@ func alone(doc *parser.Document, diags diag.List) (*parser.Document, diag.List) 
 // [Parse]: the document of a file the compiler reads, its deferred errors
 // recorded for the compiler to report.
 func parseWith(f *diag.File, parse func(*diag.File) (*parser.Document, diag.List)) (*parser.Document, diag.List) {
-	if d, bin := Binary(f.Text); bin {
+	if d, bin := Binary(f.Bytes()); bin {
 		doc, _ := parse(diag.NewFile(f.Path, nil))
 		return doc, diag.List{d}
 	}

@@ -108,7 +108,7 @@ func (p *Package) Agents() []*schema.Agent {
 	var out []*schema.Agent
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Agents...)
+			out = append(out, f.Program.Agents()...)
 		}
 	}
 	return out
@@ -120,7 +120,7 @@ func (p *Package) Tools() []*schema.Tool {
 	var out []*schema.Tool
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Tools...)
+			out = append(out, f.Program.Tools()...)
 		}
 	}
 	return out
@@ -161,7 +161,7 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 // by [schema.RecompilePackage], from prev's compile when there is one.
 func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
-	var alone Request // how a file is compiled alone
+	alone := Request{once: !keep} // how a file is compiled alone
 	old := prev.byDoc()
 	var docs, tests []*parser.Document
 	var members, testFiles []*File

@@ -48,7 +48,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		{4, "Where?", "Where is it?", true},
 	}
 	for _, e := range edits {
-		text := string(srcs[e.file].File.Text)
+		text := string(srcs[e.file].File.Bytes())
 		if !strings.Contains(text, e.from) {
 			t.Fatalf("%q is not in %s", e.from, files[e.file].path)
 		}

@@ -180,7 +180,7 @@ func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) sour
 	var info os.FileInfo
 	text := []byte(nil)
 	if buf != nil {
-		text = buf.Text
+		text = buf.Bytes()
 	} else {
 		if c != nil {
 			// For the cache: a file that cannot be looked at is not read

@@ -77,6 +77,10 @@ type Request struct {
 	// ReadNamed reads the files a bindings file names (nil: from disk,
 	// with [ReadNamedFile]).
 	ReadNamed func(path string) ([]byte, error)
+	// once tells that no later check starts from this one's program (see
+	// [schema.CompileOnce]): a package [Compile] makes keeps nothing to
+	// take.
+	once bool
 	// Stop, when set, is asked between the stages (parsing the syntax,
 	// lowering it, compiling); when it reports true, Check gives up and
 	// returns nil.
@@ -148,10 +152,10 @@ func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, c
 	case r.Edit != nil:
 		e = *r.Edit
 	default:
-		e = Changed(prev.File.Text, f.Text)
+		e = Changed(prev.File.Bytes(), f.Bytes())
 	}
-	if clean = prev != nil && cleanAfter(prev, f, e) || isClean(f.Text); !clean {
-		if d, bin := Binary(f.Text); bin {
+	if clean = prev != nil && cleanAfter(prev, f, e) || isClean(f.Bytes()); !clean {
+		if d, bin := Binary(f.Bytes()); bin {
 			doc, _ := parser.Parse(diag.NewFile(f.Path, nil))
 			return doc, diag.List{d}, false, true
 		}
@@ -175,15 +179,16 @@ func isClean(text []byte) bool { return bytes.IndexByte(text, 0) < 0 && utf8.Val
 // because prev's was and the bytes e adds, at rune boundaries, are: what
 // an edit costs does not grow with the text.
 func cleanAfter(prev *Text, f *diag.File, e Edit) bool {
-	old := prev.File.Text
+	old, n := prev.File, prev.File.Len()
 	start, end := e.Span.Start, e.Span.End
-	if !prev.clean || start < 0 || start > end || end > len(old) || start+e.NewLen > len(f.Text) {
+	if !prev.clean || start < 0 || start > end || end > n || start+e.NewLen > f.Len() {
 		return false
 	}
-	if start < len(old) && !utf8.RuneStart(old[start]) || end < len(old) && !utf8.RuneStart(old[end]) {
+	runeStart := func(off int) bool { return off == n || utf8.RuneStart(old.ByteRange(off, off+1)[0]) }
+	if !runeStart(start) || !runeStart(end) {
 		return false
 	}
-	return isClean(f.Text[start : start+e.NewLen])
+	return isClean(f.ByteRange(start, start+e.NewLen))
 }
 
 // alone compiles a parsed text alone: a bindings file by the rules of
@@ -207,8 +212,12 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 			}
 		}
 	}
-	if len(env) > 0 {
+	switch {
+	case len(env) > 0:
 		prog, compiled := schema.CompileWith(doc, env...)
+		return prog, schema.Merge(parsed, compiled), nil
+	case r.once:
+		prog, compiled := schema.CompileOnce(doc)
 		return prog, schema.Merge(parsed, compiled), nil
 	}
 	var prev *schema.PackageCompile

@@ -38,7 +38,7 @@ func TestCheckTextAlone(t *testing.T) {
 		if g, w := codes(got.Diags), codes(schema.Merge(parsed, compiled)); g != w {
 			t.Errorf("%q: diagnostics\n%s\nwant\n%s", text, g, w)
 		}
-		if len(got.Program.Agents) != len(prog.Agents) || got.File != f || got.Package != nil {
+		if got.Program.NumAgents() != prog.NumAgents() || got.File != f || got.Package != nil {
 			t.Errorf("%q: %+v", text, got)
 		}
 	}
@@ -65,7 +65,7 @@ func TestCheckTextBinary(t *testing.T) {
 	}
 	prev := EditText(nil, diag.NewFile("x.gram", text))
 	fixed := EditText(prev, diag.NewFile("x.gram", []byte("[a:Tool {description: \"x\"} | ()==>(::String)]\n")))
-	if len(fixed.Diags) > 0 || len(fixed.Program.Tools) != 1 {
+	if len(fixed.Diags) > 0 || fixed.Program.NumTools() != 1 {
 		t.Errorf("fixed:\n%s", codes(fixed.Diags))
 	}
 	if _, bin := Binary([]byte("plain text, é")); bin {
@@ -78,7 +78,7 @@ func TestCheckTextBinary(t *testing.T) {
 func TestCheckTextBindings(t *testing.T) {
 	text := "{kind: \"bindings\"}\n(:Oops {x: 1})\n"
 	got := CheckText(diag.NewFile("bindings.gram", []byte(text)))
-	if len(got.Diags) != 1 || got.Diags[0].Code != CodeBindings || len(got.Program.Agents) != 0 {
+	if len(got.Diags) != 1 || got.Diags[0].Code != CodeBindings || got.Program.NumAgents() != 0 {
 		t.Errorf("alone:\n%s", codes(got.Diags))
 	}
 	pkg := compileTexts(t, "dir/agents.gram", doorTools+doorAgent, "dir/bindings.gram", text)
@@ -106,8 +106,8 @@ func TestEditText(t *testing.T) {
 		if g, w := codes(got.Diags), codes(want.Diags); g != w {
 			t.Fatalf("version %d: diagnostics\n%s\nwant\n%s", i, g, w)
 		}
-		if len(got.Program.Tools) != len(want.Program.Tools) || len(got.Program.Agents) != len(want.Program.Agents) {
-			t.Fatalf("version %d: %d tools, %d agents; want %d, %d", i, len(got.Program.Tools), len(got.Program.Agents), len(want.Program.Tools), len(want.Program.Agents))
+		if got.Program.NumTools() != want.Program.NumTools() || got.Program.NumAgents() != want.Program.NumAgents() {
+			t.Fatalf("version %d: %d tools, %d agents; want %d, %d", i, got.Program.NumTools(), got.Program.NumAgents(), want.Program.NumTools(), want.Program.NumAgents())
 		}
 		prev = got
 	}
@@ -115,7 +115,7 @@ func TestEditText(t *testing.T) {
 	f := diag.NewFile("x.gram", []byte(doorTools+doorAgent+doorAgent))
 	span := diag.Span{Start: len(doorTools + doorAgent), End: len(doorTools + doorAgent)}
 	got := Check(f, Request{Prev: prev, Edit: &Edit{Span: span, NewLen: len(doorAgent)}, Editing: true})
-	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Text)).Diags); g != w || w == "" {
+	if g, w := codes(got.Diags), codes(CheckText(diag.NewFile("x.gram", f.Bytes())).Diags); g != w || w == "" {
 		t.Errorf("with the edit: diagnostics\n%s\nwant\n%s", g, w)
 	}
 	// Stopped.

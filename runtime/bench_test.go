@@ -67,7 +67,7 @@ func benchGramStream(b *testing.B) {
 }
 
 func benchRun(b *testing.B, srv *fakeopenai.Server, opts ...runtime.Option) {
-	agent := compile(b, loopSrc).Agents[0]
+	agent := compile(b, loopSrc).Agents()[0]
 	agent.Settings.MaxIterations = benchIterations + 1
 	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey, Logger: discard()})
 	if err != nil {
@@ -87,7 +87,7 @@ func benchRun(b *testing.B, srv *fakeopenai.Server, opts ...runtime.Option) {
 
 func benchBare(b *testing.B) {
 	srv := benchServer(b)
-	agent := compile(b, loopSrc).Agents[0]
+	agent := compile(b, loopSrc).Agents()[0]
 	svc := openai.NewChatCompletionService(option.WithBaseURL(srv.URL), option.WithAPIKey(testKey),
 		option.WithMaxRetries(0), option.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
 	params := shared.FunctionParameters{}

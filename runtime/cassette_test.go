@@ -36,7 +36,7 @@ func quickReplayModel(t *testing.T, path string) *runtime.OpenAIModel {
 // is reported as a malformed recording naming the file and the
 // interaction, not retried into "differs from the recording".
 func TestMalformedCassette(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	record := func(t *testing.T, streamed bool) (string, replay.Recording) {
 		path := filepath.Join(t.TempDir(), "c.json")
 		srv := fakeopenai.New(t, fakeopenai.Text("Hello"))
@@ -108,7 +108,7 @@ func TestMalformedCassette(t *testing.T) {
 // is said to be that, with its path, and the call is not retried (nor
 // blamed on the model's server).
 func TestRecordingNotWritten(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	dir := filepath.Join(t.TempDir(), "recordings")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ func TestBuiltins(t *testing.T) {
 [currentTime:Tool {description: "Now"} | (timezone::String {optional: true})==>(::String)]
 [sayGoodbye:Tool {description: "Bye"} | (personName::String {default: "world"})==>(::String)]
 [c:Agent {model: "OpenAI/m", instruction: "i"} | currentTime, sayGoodbye]`)
-	if _, err := runtime.Builtins().Bind(prog.Agents[0].Tools); err != nil {
+	if _, err := runtime.Builtins().Bind(prog.Agents()[0].Tools); err != nil {
 		t.Error(err)
 	}
 }
@@ -111,7 +111,7 @@ func TestExecToolOutputBounded(t *testing.T) {
 		var before, after goruntime.MemStats
 		goruntime.GC()
 		goruntime.ReadMemStats(&before)
-		resp, err := h.run(t, compile(t, helloSrc).Agents[0], lib, nil, "hi", runtime.WithResultLimit(16<<10))
+		resp, err := h.run(t, compile(t, helloSrc).Agents()[0], lib, nil, "hi", runtime.WithResultLimit(16<<10))
 		goruntime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatalf("%s: %v", prog, err)

@@ -16,7 +16,7 @@ import (
 // not JSON is reported at once as such, with its first bytes, and not
 // retried as if the server could not be reached.
 func TestMalformedSuccessNotRetried(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	for _, tc := range []struct {
 		name, body, ctype, want string
 	}{
@@ -44,7 +44,7 @@ func TestMalformedSuccessNotRetried(t *testing.T) {
 // content filter or without a message ends the turn with a distinct status
 // and a warning, not as completed.
 func TestIncompleteAnswers(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	for _, tc := range []struct {
 		msg, finish string
 		status      runtime.Status
@@ -76,7 +76,7 @@ func TestIncompleteAnswers(t *testing.T) {
 // TestKeyRejected: a 401 or 403 is a ConfigError naming the server and
 // the variable to check, after one request, without the key.
 func TestKeyRejected(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	for _, status := range []int{401, 403} {
 		h := newHarness(t, fakeopenai.Error(status, "Incorrect API key provided: "+testKey))
 		resp, err := h.run(t, agent, runtime.Builtins(), nil, "hi")
@@ -98,7 +98,7 @@ func TestKeyRejected(t *testing.T) {
 // redirect to another origin is not followed and says where it pointed.
 // None is retried, none blames the network.
 func TestAnswerFaultsSaid(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("the redirect was followed to another origin (Authorization %q)", r.Header.Get("Authorization"))
 	}))
@@ -140,7 +140,7 @@ func TestAnswerFaultsSaid(t *testing.T) {
 // away, or without a message) is reported with its own status and a
 // warning, and the conversation it returns goes on: the next turn is sent.
 func TestEmptyAnswerKeepsConversation(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	for _, tc := range []struct {
 		msg, finish string
 		status      runtime.Status
@@ -179,7 +179,7 @@ func TestEmptyAnswerKeepsConversation(t *testing.T) {
 // made up for calls without one stay unique across turns, so the
 // conversation stays valid.
 func TestLegacyFunctionCall(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	legacy := fakeopenai.Completion(json.RawMessage(`{"role":"assistant","content":null,"function_call":{"name":"sayHello","arguments":"{\"personName\":\"Ann\"}"}}`), "function_call")
 	streamed := fakeopenai.Raw(sse(
 		`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"sayHello","arguments":""}}}]}`,

@@ -44,7 +44,7 @@ func nop(context.Context, map[string]any) (any, error) { return nil, nil }
 // TestBindAgrees: schemas that validate the same way bind, whatever their
 // annotations, key order, required order, enum order and number spelling.
 func TestBindAgrees(t *testing.T) {
-	spec := compile(t, bindSrc).Agents[0].Tools
+	spec := compile(t, bindSrc).Agents()[0].Tools
 	lib := runtime.NewLibrary(runtime.Tool{Name: "order", Parameters: json.RawMessage(orderSchema()), Invoke: nop})
 	set, err := lib.Bind(spec)
 	if err != nil {
@@ -60,7 +60,7 @@ func TestBindAgrees(t *testing.T) {
 // refuses something the specification accepts fails binding with a
 // ToolError naming the tool, the place and what the declaration allows.
 func TestBindCompatibility(t *testing.T) {
-	spec := compile(t, bindSrc).Agents[0].Tools
+	spec := compile(t, bindSrc).Agents()[0].Tools
 	for _, tc := range []struct{ old, new, want string }{
 		// The implementation is stricter: no binding.
 		{`"sku": {"type": "string"`, `"sku": {"type": "integer"`, `at /properties/items/items/properties/sku/type: the declaration is looser: it accepts string, the implementation only integer`},
@@ -113,7 +113,7 @@ func TestBindMissing(t *testing.T) {
 [b:Tool {description: "B"} | ()==>(::String)]
 [x:Agent {model: "OpenAI/m", instruction: "i"} | a, b]`)
 	lib := runtime.NewLibrary(runtime.Tool{Name: "c", Invoke: nop}, runtime.Tool{Name: "d", Invoke: nop})
-	_, err := lib.Bind(prog.Agents[0].Tools)
+	_, err := lib.Bind(prog.Agents()[0].Tools)
 	var te *runtime.ToolError
 	if !errors.As(err, &te) || te.Tool != "a" {
 		t.Fatalf("error %v", err)
@@ -123,7 +123,7 @@ func TestBindMissing(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	_, err = runtime.NewLibrary().Bind(prog.Agents[0].Tools)
+	_, err = runtime.NewLibrary().Bind(prog.Agents()[0].Tools)
 	if err == nil || !strings.Contains(err.Error(), "which is empty") {
 		t.Errorf("empty library: %v", err)
 	}
@@ -135,7 +135,7 @@ func TestBindMissing(t *testing.T) {
 // TestBindDescriptionWarning: a differing tool description binds with a
 // warning; a tool without a schema accepts the specification's.
 func TestBindDescriptionWarning(t *testing.T) {
-	spec := compile(t, helloSrc).Agents[0].Tools
+	spec := compile(t, helloSrc).Agents()[0].Tools
 	lib := runtime.NewLibrary(runtime.Tool{Name: "sayHello", Description: "Says hi", Invoke: nop})
 	set, err := lib.Bind(spec)
 	if err != nil {

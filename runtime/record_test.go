@@ -53,7 +53,7 @@ func TestRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	ctx := context.Background()
 	want, err := runtime.Run(ctx, agent, runtime.Builtins(), nil, "Hi, I'm Bob", runtime.WithModel(live), runtime.WithLogger(discard()))
 	if err != nil {
@@ -113,7 +113,7 @@ func TestRecordRetries(t *testing.T) {
 	srv := fakeopenai.New(t, fakeopenai.Error(http.StatusTooManyRequests, "wait", "Retry-After-Ms", "1"), fakeopenai.Text("hi"))
 	rec := replay.NewRecorder(path, nil)
 	live, _ := runtime.NewOpenAIModel(runtime.OpenAIConfig{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: rec}, Logger: discard()})
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	if _, err := runtime.Run(context.Background(), agent, nil, nil, "x", runtime.WithModel(live), runtime.WithLogger(discard()),
 		runtime.WithMaxIterations(1)); err == nil {
 		t.Fatal("want a binding error for the empty library")

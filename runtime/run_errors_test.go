@@ -26,7 +26,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 		fakeopenai.Error(http.StatusTooManyRequests, "slow down", "Retry-After", "3"),
 		fakeopenai.Text("hello"),
 	)
-	resp := h.mustRun(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+	resp := h.mustRun(t, compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi")
 	if resp.Content != "hello" || len(h.srv.Requests()) != 3 {
 		t.Errorf("content %q after %d requests", resp.Content, len(h.srv.Requests()))
 	}
@@ -47,7 +47,7 @@ func TestRetryAfterRealWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi",
+	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi",
 		runtime.WithModel(m), runtime.WithLogger(discard()))
 	if err != nil || resp.Content != "hello" {
 		t.Fatalf("%v %+v", err, resp)
@@ -72,7 +72,7 @@ func TestRetriesRunOut(t *testing.T) {
 		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
 			e := fakeopenai.Error(tc.status, "nope")
 			h := newHarness(t, e, e, e)
-			resp, err := h.run(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+			resp, err := h.run(t, compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi")
 			var le *runtime.LLMError
 			if !errors.As(err, &le) {
 				t.Fatalf("error %v (%T), want an LLMError", err, err)
@@ -99,7 +99,7 @@ func TestRetriesRunOut(t *testing.T) {
 // TestNotRetried: a 400 is not retried.
 func TestNotRetried(t *testing.T) {
 	h := newHarness(t, fakeopenai.Error(http.StatusBadRequest, "bad request"))
-	_, err := h.run(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi")
+	_, err := h.run(t, compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi")
 	var le *runtime.LLMError
 	if !errors.As(err, &le) || le.Kind != runtime.LLMStatus || le.Attempts != 1 || len(h.srv.Requests()) != 1 {
 		t.Errorf("error %v, %d requests", err, len(h.srv.Requests()))
@@ -111,7 +111,7 @@ func TestNotRetried(t *testing.T) {
 func TestPerCallTimeout(t *testing.T) {
 	h := newHarness(t, fakeopenai.Slow(10*time.Second, fakeopenai.Text("late")))
 	src := strings.Replace(helloSrc, "maxIterations: 3,", "maxIterations: 3, timeout: 100ms,", 1)
-	agent := compile(t, src).Agents[0]
+	agent := compile(t, src).Agents()[0]
 	if agent.Settings.Timeout != 100*time.Millisecond {
 		t.Fatalf("timeout %v", agent.Settings.Timeout)
 	}
@@ -136,21 +136,21 @@ func TestTypedErrors(t *testing.T) {
 	prog := compile(t, helloSrc)
 	noEnv := runtime.WithModelConfig(runtime.ModelConfig{Getenv: func(string) string { return "" }})
 	withProvider := func(p schema.Provider) *schema.Agent {
-		a := *prog.Agents[0]
+		a := *prog.Agents()[0]
 		a.Model.Provider = p
 		return &a
 	}
 	ctx := context.Background()
 	lib := runtime.Builtins()
 
-	resp, err := runtime.Run(ctx, prog.Agents[0], lib, nil, "  \n", runtime.WithLogger(discard()), noEnv)
+	resp, err := runtime.Run(ctx, prog.Agents()[0], lib, nil, "  \n", runtime.WithLogger(discard()), noEnv)
 	var ve *runtime.ValidationError
 	if !errors.As(err, &ve) || ve.Field != "input" || resp.Status != runtime.StatusError || resp.Error != "Please enter a message." {
 		t.Errorf("empty input: %v %+v", err, resp)
 	}
 
 	var ce *runtime.ConfigError
-	_, err = runtime.Run(ctx, prog.Agents[0], lib, nil, "hi", runtime.WithLogger(discard()), noEnv)
+	_, err = runtime.Run(ctx, prog.Agents()[0], lib, nil, "hi", runtime.WithLogger(discard()), noEnv)
 	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "OPENAI_API_KEY is not set") || !strings.Contains(ce.Hint, "OPENAI_API_KEY") {
 		t.Errorf("missing key: %v", err)
 	}

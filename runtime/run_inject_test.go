@@ -46,7 +46,7 @@ func TestInjectedUserID(t *testing.T) {
 		seen = append(seen, fmt.Sprintf("%v:%v", args["orderId"], args["userId"]))
 		return "ok", nil
 	}))
-	resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice", "other": 1}))
+	resp := h.mustRun(t, compile(t, injectSrc).Agents()[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice", "other": 1}))
 	mu.Lock()
 	got := strings.Join(seen, ",")
 	mu.Unlock()
@@ -73,7 +73,7 @@ func TestInjectedUserID(t *testing.T) {
 func TestInjectedMissing(t *testing.T) {
 	h := newHarness(t, fakeopenai.Text("sorry"))
 	lib := runtime.NewLibrary(toolFunc("lookupOrder", nil, func(context.Context, map[string]any) (any, error) { return "ok", nil }))
-	resp, err := h.run(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userID": "alice"}))
+	resp, err := h.run(t, compile(t, injectSrc).Agents()[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userID": "alice"}))
 	var pe *runtime.PrepareError
 	if !errors.As(err, &pe) || len(pe.Problems) != 1 {
 		t.Fatalf("error %v, want a PrepareError with one problem", err)
@@ -105,7 +105,7 @@ func TestPrepare(t *testing.T) {
 [pay:Tool {description: "Pays"} | (accountId::String {injected: true})==>(::String)]
 [missing:Tool {description: "Not in the library"} | (x::String)==>(::String)]
 [desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Book trips."} | book, pay, missing]
-`).Agents[0]
+`).Agents()[0]
 	ok := func(context.Context, map[string]any) (any, error) { return "ok", nil }
 	lib := runtime.NewLibrary(toolFunc("book", nil, ok), toolFunc("pay", nil, ok))
 	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(map[string]any{
@@ -168,7 +168,7 @@ func TestInjectedSpellings(t *testing.T) {
 				got = a["userId"]
 				return "ok", nil
 			}))
-			resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
+			resp := h.mustRun(t, compile(t, injectSrc).Agents()[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
 			if len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Error != "" || got != "alice" {
 				t.Fatalf("the tool got userId %v; uses %+v", got, resp.ToolsUsed)
 			}
@@ -198,7 +198,7 @@ func TestRepeatedKeyWithInjected(t *testing.T) {
 				called = true
 				return "ok", nil
 			}))
-			resp := h.mustRun(t, compile(t, injectSrc).Agents[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
+			resp := h.mustRun(t, compile(t, injectSrc).Agents()[0], lib, nil, "my orders", runtime.WithInjected(map[string]any{"userId": "alice"}))
 			want := `tool "lookupOrder": invalid arguments: the key "orderId" appears twice (send it once)`
 			if called || len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Error != want {
 				t.Fatalf("called %v; uses %+v; want the error %q", called, resp.ToolsUsed, want)

@@ -29,7 +29,7 @@ func TestOneToolCallThenAnswer(t *testing.T) {
 		fakeopenai.Textf(func(req *fakeopenai.Request) string { return "Answer: " + fakeopenai.LastToolResult(req) }),
 	)
 	prog := compile(t, helloSrc)
-	agent := prog.Agents[0]
+	agent := prog.Agents()[0]
 	resp := h.mustRun(t, agent, runtime.Builtins(), nil, "Hi, I'm Bob")
 
 	if resp.Status != runtime.StatusCompleted || resp.Iterations != 2 {
@@ -109,7 +109,7 @@ func TestOneToolCallThenAnswer(t *testing.T) {
 func TestDefaultFromSpec(t *testing.T) {
 	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("done"))
 	src := strings.Replace(helloSrc, `default: "world"`, `default: "friend"`, 1)
-	resp := h.mustRun(t, compile(t, src).Agents[0], runtime.Builtins(), nil, "hello")
+	resp := h.mustRun(t, compile(t, src).Agents()[0], runtime.Builtins(), nil, "hello")
 	if got := resp.ToolsUsed[0].Result; got != "Hello, friend! Nice to meet you." {
 		t.Errorf("result %q", got)
 	}
@@ -220,7 +220,7 @@ func TestToolFailuresAreFedBack(t *testing.T) {
 		toolFunc("failing", nil, func(context.Context, map[string]any) (any, error) { return nil, errors.New("disk on fire") }),
 		toolFunc("panicking", nil, func(context.Context, map[string]any) (any, error) { panic("boom") }),
 	)
-	resp := h.mustRun(t, compile(t, failSrc).Agents[0], lib, nil, "try")
+	resp := h.mustRun(t, compile(t, failSrc).Agents()[0], lib, nil, "try")
 	if resp.Status != runtime.StatusCompleted || resp.Content != "Sorry, everything failed." {
 		t.Errorf("status %s, content %q", resp.Status, resp.Content)
 	}
@@ -268,7 +268,7 @@ const loopSrc = `
 // its partial transcript; by default one last call without tools asks for
 // a summary, which becomes the content.
 func TestMaxIterations(t *testing.T) {
-	agent := compile(t, loopSrc).Agents[0]
+	agent := compile(t, loopSrc).Agents()[0]
 	t.Run("summary", func(t *testing.T) {
 		h := newHarness(t,
 			fakeopenai.Calls(call("sayHello", `{"personName":"A"}`)),
@@ -333,7 +333,7 @@ func TestMaxIterations(t *testing.T) {
 // the answer is the fixed message, with the status and a warning that says
 // why; WithMaxIterations overrides the agent's limit.
 func TestMaxIterationsNoSummary(t *testing.T) {
-	agent := compile(t, loopSrc).Agents[0]
+	agent := compile(t, loopSrc).Agents()[0]
 	for _, tc := range []struct {
 		name, warning string
 		last          fakeopenai.Step
@@ -366,7 +366,7 @@ func TestRepeatedCallBlocked(t *testing.T) {
 		n.Add(1)
 		return "hi " + args["personName"].(string), nil
 	}))
-	resp := h.mustRun(t, compile(t, helloSrc).Agents[0], lib, nil, "hi", runtime.WithMaxIterations(5))
+	resp := h.mustRun(t, compile(t, helloSrc).Agents()[0], lib, nil, "hi", runtime.WithMaxIterations(5))
 	if n.Load() != 3 {
 		t.Errorf("the tool ran %d times, want 3 (Bob twice, Ann once)", n.Load())
 	}
@@ -389,7 +389,7 @@ func TestRepeatedCallBlocked(t *testing.T) {
 // TestABLibraries: the same agent run with two libraries whose sayHello
 // differ gives each implementation's output.
 func TestABLibraries(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	variant := func(greeting string) *runtime.Library {
 		return runtime.NewLibrary(toolFunc("sayHello", nil, func(_ context.Context, args map[string]any) (any, error) {
 			return greeting + ", " + args["personName"].(string), nil
@@ -417,7 +417,7 @@ func TestMultiTurn(t *testing.T) {
 		fakeopenai.Text("Hello Bob!"),
 		fakeopenai.Text("Goodbye Bob!"),
 	)
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	r1 := h.mustRun(t, agent, runtime.Builtins(), nil, "Hi, I'm Bob")
 	r2 := h.mustRun(t, agent, runtime.Builtins(), r1.Conversation, "Bye now")
 	if r2.Content != "Goodbye Bob!" || r2.Iterations != 1 || len(r2.ToolsUsed) != 0 {
@@ -452,7 +452,7 @@ func TestResultTruncated(t *testing.T) {
 	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("ok"),
 		fakeopenai.Calls(call("sayHello", `{}`)), fakeopenai.Text("ok"))
 	lib := runtime.NewLibrary(toolFunc("sayHello", nil, func(context.Context, map[string]any) (any, error) { return big, nil }))
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	resp := h.mustRun(t, agent, lib, nil, "hi")
 	got := toolMessages(h.srv.Requests()[1])[0].Text()
 	if len(got) > runtime.DefaultResultLimit || !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "zzzz") ||
@@ -476,7 +476,7 @@ func TestLogLevels(t *testing.T) {
 		h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Zebulon"}`)), fakeopenai.Text("done"))
 		var buf logBuffer
 		logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))
-		h.mustRun(t, compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi", runtime.WithLogger(logger))
+		h.mustRun(t, compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi", runtime.WithLogger(logger))
 		logs := buf.String()
 		for _, want := range []string{`msg="model call"`, "iteration=1", "iteration=2", `msg="tool call"`, "tool=sayHello", "duration="} {
 			if !strings.Contains(logs, want) {
@@ -495,7 +495,7 @@ func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // TestConversationValidation: a bad history is a ValidationError naming
 // the message's index and the problem, before any model call.
 func TestConversationValidation(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	asked := runtime.Message{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "c1", Name: "sayHello", Arguments: `{}`}}}
 	for _, tc := range []struct {
 		conv runtime.Conversation
@@ -544,7 +544,7 @@ func TestResultType(t *testing.T) {
 [label:Tool {description: "Labels an item"} | (sku::String)==>(::String)]
 [shop:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help.", parallelToolCalls: false} | price, count, label]
 `
-	agent := compile(t, src).Agents[0]
+	agent := compile(t, src).Agents()[0]
 	for _, tc := range []struct {
 		tool   string
 		result any
@@ -587,7 +587,7 @@ func TestResultType(t *testing.T) {
 // TestAnswerHistory: with no new input, a history that ends with the
 // user's message is answered as it is; one that does not is an error.
 func TestAnswerHistory(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t, fakeopenai.Textf(func(req *fakeopenai.Request) string { return "You said: " + fakeopenai.LastUser(req) }))
 	conv := runtime.Conversation{{Role: "user", Content: "hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "how are you?"}}
 	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "")
@@ -610,7 +610,7 @@ func TestAnswerHistory(t *testing.T) {
 // change naming the characters and the messages; the response's
 // conversation holds what the model saw. The direction marks are kept.
 func TestUserInputSanitised(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t, fakeopenai.Text("ok"))
 	conv := runtime.Conversation{{Role: "user", Content: "earlier\x1b[31m \u202egnp.exe\u202c"}, {Role: "assistant", Content: "Hello\x00"}}
 	resp := h.mustRun(t, agent, runtime.Builtins(), conv, "line 1\r\n\tline 2\x00\x07 caf\xe9 \u0085end \u2067x\u2069 \u200f\u200e\u061c")

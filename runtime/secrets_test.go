@@ -53,7 +53,7 @@ func TestCanaryKeyNeverLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	var seen []string
 	run := func(input string, conv runtime.Conversation) (*runtime.Response, error) {
 		resp, err := runtime.Run(context.Background(), agent, runtime.Builtins(), conv, input, runtime.WithModel(m), runtime.WithLogger(logger))
@@ -117,7 +117,7 @@ func TestCanaryEncodedEcho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi", runtime.WithModel(m))
+	resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi", runtime.WithModel(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestStreamSplitKeyNeverLeaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			var deltas []string
-			resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents[0], runtime.Builtins(), nil, "hi",
+			resp, err := runtime.Run(context.Background(), compile(t, helloSrc).Agents()[0], runtime.Builtins(), nil, "hi",
 				runtime.WithModel(m), runtime.WithLogger(discard()), runtime.WithEvents(func(e runtime.Event) {
 					if e.Type == runtime.EventTextDelta {
 						deltas = append(deltas, e.Text)

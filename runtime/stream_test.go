@@ -66,7 +66,7 @@ func (l *eventLog) text(iter int) []string {
 // without streaming gives.
 func TestStreamText(t *testing.T) {
 	const answer = "Hello, Bob! Nice to meet you. How can I help you today?"
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t, fakeopenai.Text(answer), fakeopenai.Text(answer))
 	var log eventLog
 	streamed := h.mustRun(t, agent, runtime.Builtins(), nil, "hi", runtime.WithEvents(log.add))
@@ -109,7 +109,7 @@ const noteSrc = `
 // reported with started/finished events; the text of the next call
 // streams too.
 func TestStreamParallelToolCalls(t *testing.T) {
-	agent := compile(t, noteSrc).Agents[0]
+	agent := compile(t, noteSrc).Agents()[0]
 	h := newHarness(t,
 		fakeopenai.Interleaved(fakeopenai.Calls(
 			call("slow", `{"n": 1, "note": "first of three"}`),
@@ -177,7 +177,7 @@ func TestStreamParallelToolCalls(t *testing.T) {
 // kind stream_cut, not retried (the text was shown), and the text
 // delivered stays in the conversation as the assistant's message.
 func TestStreamCut(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	const answer = "This answer will not get to its end: the connection drops in the middle of it, " +
 		"after some of its text has been shown, and so it cannot be asked for again."
 	h := newHarness(t, fakeopenai.Cut(25, fakeopenai.Text(answer)), fakeopenai.Text("a retry must not happen"))
@@ -216,7 +216,7 @@ func TestStreamCut(t *testing.T) {
 // TestStreamRetryBeforeText: a stream that breaks before any text was
 // delivered is retried like a failed call.
 func TestStreamRetryBeforeText(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t, fakeopenai.Cut(1, fakeopenai.Text("lost")), fakeopenai.Error(http.StatusServiceUnavailable, "busy"), fakeopenai.Text("second try"))
 	var log eventLog
 	resp := h.mustRun(t, agent, runtime.Builtins(), nil, "hi", runtime.WithEvents(log.add))
@@ -232,7 +232,7 @@ func TestStreamRetryBeforeText(t *testing.T) {
 // last being run_finished with the response; stopping early cancels the
 // run.
 func TestStreamIterator(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t, fakeopenai.Calls(call("sayHello", `{"personName":"Ann"}`)), fakeopenai.Text("Hello, Ann!"))
 	var types []runtime.EventType
 	var last runtime.Event
@@ -264,7 +264,7 @@ func TestStreamIterator(t *testing.T) {
 // is recorded (SSE bodies, the cut's error) and replays to the same
 // events and error, with no network.
 func TestStreamRecordReplay(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	srv := fakeopenai.New(t,
 		fakeopenai.Calls(call("sayHello", `{"personName":"Bob"}`)),
 		fakeopenai.Text("Hello, Bob! "+testKey),
@@ -329,7 +329,7 @@ func TestStreamRecordReplay(t *testing.T) {
 // pieces, never appears in a delta, the response or the trace; the text
 // around it arrives.
 func TestStreamRedaction(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	const answer = "Your key is " + testKey + " and the other one sk-proj-abcdefghijklmnop, keep them safe."
 	srv := fakeopenai.New(t, fakeopenai.Text(answer))
 	var trace bytes.Buffer
@@ -391,7 +391,7 @@ func joinedDeltas(body string) string {
 // and answers with whole completions still works with streaming on: the
 // tool call runs, the text comes in one delta, the usage counts.
 func TestStreamServerWithoutStreaming(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	h := newHarness(t,
 		fakeopenai.Raw(`{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"sayHello","arguments":"{\"personName\":\"Al\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, ""),
 		fakeopenai.Raw(`{"id":"c2","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi Al."},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, ""),

@@ -22,7 +22,7 @@ func sse(events ...string) string {
 // ones whose indices the stream used; a first call with index 5 is one
 // call, not five phantom calls without a function before it.
 func TestStreamCallIndicesAsSent(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	body := sse(
 		`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":5,"id":"call_a","type":"function","function":{"name":"sayHello","arguments":""}}]}}]}`,
 		`{"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":5,"function":{"arguments":"{\"personName\":\"Ann\"}"}}]}}]}`,
@@ -45,7 +45,7 @@ func TestStreamCallIndicesAsSent(t *testing.T) {
 // is what the server answered: reported as such at once, not retried as
 // a server that cannot be reached.
 func TestStreamAnswerNotRetried(t *testing.T) {
-	agent := compile(t, helloSrc).Agents[0]
+	agent := compile(t, helloSrc).Agents()[0]
 	for _, tc := range []struct {
 		name, body, want string
 	}{

@@ -19,50 +19,36 @@ type againState struct {
 	// hint are the tools the agent being compiled again listed before:
 	// where the tools it lists are looked for first.
 	hint []int
-	// ownTools and ownAgents are set when the program's lists are copies
-	// of the previous program's, which the steps compiled again write
-	// into; else they are the previous program's, shared.
-	ownTools, ownAgents bool
 }
 
 // stepAgain compiles the changed declaration d again, in place of prev's
-// step si, into c.prog's tools and agents (copies of prev's, made when a
-// step first writes them), keeping the memo's patterns of tools and uses
-// of tools up to date, and adds to affected the tools whose uses it
-// changed; it reports false when the declaration makes other numbers of
-// tools or agents, or lists other tools or reads other records of other
-// files.
+// step si, into c.prog's tools and agents (the next versions of prev's,
+// see vec), keeping the memo's patterns of tools and uses of tools up to
+// date, and adds to affected the tools whose uses it changed; it reports
+// false when the declaration makes other numbers of tools or agents, or
+// lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
 	m, st := c.again.memo, c.again.memo.steps[si]
-	if st.t1 > st.t0 && !c.again.ownTools {
-		c.prog.Tools, c.again.ownTools = slices.Clone(c.prog.Tools), true
-	}
-	if st.a1 > st.a0 && !c.again.ownAgents {
-		c.prog.Agents, c.again.ownAgents = slices.Clone(c.prog.Agents), true
-	}
-	tools, agents := c.prog.Tools, c.prog.Agents
-	// Into the copies in place; a list shared with the previous program
-	// is never written (an append to it makes a new one, and the step
-	// fails).
-	c.prog.Tools, c.prog.Agents = tools[:st.t0], agents[:st.a0]
-	if !c.again.ownTools {
-		c.prog.Tools = tools[:st.t0:st.t0]
-	}
-	if !c.again.ownAgents {
-		c.prog.Agents = agents[:st.a0:st.a0]
-	}
+	// The lists are cut back to the step's first tool and agent, which
+	// the step pushes again in their places (a chunk the previous program
+	// shares is copied first), and given back their lengths after.
+	tools, agents := &c.prog.tools.v, &c.prog.agents.v
+	nt, na := tools.len(), agents.len()
+	tools.truncate(int(st.t0))
+	agents.truncate(int(st.a0))
 	c.top = d.top
 	marks, pkgMarks, pkgReads := len(c.marks), len(c.pkgMarks), len(c.pkgReads)
 	if d.label == ToolLabel {
 		c.tool(d, true)
 	} else {
-		c.again.hint = prev.Agents[st.a0].toolIdx
+		c.again.hint = prev.AgentAt(int(st.a0)).toolIdx
 		c.agent(d)
 		c.again.hint = nil
 	}
-	ok := len(c.prog.Tools) == int(st.t1) && len(c.prog.Agents) == int(st.a1) &&
+	ok := tools.len() == int(st.t1) && agents.len() == int(st.a1) &&
 		slices.Equal(c.pkgMarks[pkgMarks:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[pkgReads:], m.pkgReads[si])
-	c.prog.Tools, c.prog.Agents = tools, agents
+	tools.truncate(nt)
+	agents.truncate(na)
 	if !ok {
 		return false
 	}
@@ -82,9 +68,9 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if d.label == AgentLabel {
 		old, ok := m.odd[si]
 		if !ok {
-			old = toInt32s(prev.Agents[st.a0].toolIdx)
+			old = toInt32s(prev.AgentAt(int(st.a0)).toolIdx)
 		}
-		c.moveUses(si, old, c.marks[marks:], agents[st.a0].toolIdx, affected)
+		c.moveUses(si, old, c.marks[marks:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
 	}
 	return true
 }
@@ -178,7 +164,7 @@ func (c *compiler) unusedAfter(unused, affected []int32, m *compileMemo) []int32
 	out := unused
 	cloned := false
 	for _, i := range affected {
-		want := c.prog.Tools[i].TopLevel && m.uses.at(int(i)) == 0 && !m.ext[i]
+		want := c.prog.ToolAt(int(i)).TopLevel && m.uses.at(int(i)) == 0 && !m.ext[i]
 		at, has := slices.BinarySearch(out, i)
 		if want == has {
 			continue
@@ -203,16 +189,16 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	if collected > 0 {
 		return nil
 	}
-	m := &compileMemo{lowered: c.doc.Lowered, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
+	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
 	m.steps = make([]shape, len(steps))
 	m.stepOf = make([]int32, len(decls))
 	for i := range m.stepOf {
 		m.stepOf[i] = -1
 	}
-	uses := make([]int32, len(c.prog.Tools))
+	uses := make([]int32, c.prog.NumTools())
 	for i, st := range steps {
-		m.steps[i] = shape{int32(st.decl), int32(st.t0), int32(st.t1), int32(st.a0), int32(st.a1)}
+		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}
 		m.stepOf[st.decl] = int32(i)
 		if st.d1 > st.d0 {
 			m.stepDiags = append(m.stepDiags, stepDiags{int32(i), slices.Clip(c.diags[st.d0:st.d1])})
@@ -224,7 +210,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 			for _, t := range mine {
 				uses[t]++
 			}
-			if !slices.Equal(mine, toInt32s(c.prog.Agents[st.a0].toolIdx)) {
+			if !slices.Equal(mine, toInt32s(c.prog.AgentAt(int(st.a0)).toolIdx)) {
 				if m.odd == nil {
 					m.odd = map[int32][]int32{}
 				}
@@ -233,7 +219,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 		}
 	}
 	m.uses = vecOf(uses)
-	pats := make([]*parser.Pattern, len(c.prog.Tools))
+	pats := make([]*parser.Pattern, c.prog.NumTools())
 	for p, i := range c.tools {
 		pats[i] = p
 	}
@@ -247,7 +233,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 func (c *compiler) fileChecks(hasAgents bool) ([]dupTool, []int32) {
 	dups := c.duplicateTools()
 	var unused []int32
-	for i, t := range c.prog.Tools {
+	for i, t := range c.prog.AllTools() {
 		if t.TopLevel && !c.used[i] {
 			unused = append(unused, int32(i))
 		}
@@ -259,8 +245,8 @@ func (c *compiler) fileChecks(hasAgents bool) ([]dupTool, []int32) {
 // duplicateTools returns the tools whose names an earlier tool has.
 func (c *compiler) duplicateTools() []dupTool {
 	var dups []dupTool
-	first := make(map[string]int32, len(c.prog.Tools))
-	for i, t := range c.prog.Tools {
+	first := make(map[string]int32, c.prog.NumTools())
+	for i, t := range c.prog.AllTools() {
 		if t.Name == "" {
 			continue
 		}
@@ -276,9 +262,8 @@ func (c *compiler) duplicateTools() []dupTool {
 // reportTools reports the tools dups, defined twice, and, in a file with
 // agents, the top-level tools unused no agent lists.
 func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
-	tools := c.prog.Tools
 	for _, d := range dups {
-		t, f := tools[d.tool], tools[d.first]
+		t, f := c.prog.ToolAt(int(d.tool)), c.prog.ToolAt(int(d.first))
 		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
 		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
@@ -288,7 +273,7 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 		return
 	}
 	for _, i := range unused {
-		t := tools[i]
+		t := c.prog.ToolAt(int(i))
 		span := t.NameSpan
 		if span.Len() == 0 {
 			span = t.Span

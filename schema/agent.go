@@ -16,7 +16,7 @@ func (c *compiler) agent(d decl) {
 	p := d.p
 	a := c.slabs.agents.new()
 	a.Name, a.Span, a.NameSpan, a.Settings, a.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), DefaultSettings(), c.props(&p.Subject)
-	c.prog.Agents = append(c.prog.Agents, a)
+	c.prog.agents.v.push(a)
 	if els := elements(p); len(els) > 0 {
 		a.addAt, a.addSep = els[len(els)-1].Span().End, ",\n  "
 	} else if p.Kind == parser.GroupKind && p.Span().Len() > 0 {
@@ -33,8 +33,8 @@ func (c *compiler) agent(d decl) {
 // one of the programs the file is compiled with).
 func (c *compiler) isLocalAgent(a *Agent) bool {
 	if c.localAgents == nil {
-		c.localAgents = make(map[*Agent]bool, len(c.prog.Agents))
-		for _, x := range c.prog.Agents {
+		c.localAgents = make(map[*Agent]bool, c.prog.NumAgents())
+		for _, x := range c.prog.AllAgents() {
 			c.localAgents[x] = true
 		}
 	}
@@ -128,7 +128,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				c.notATool(e, ed.label)
 				continue
 			}
-			t, ti = c.prog.Tools[i], i
+			t, ti = c.prog.ToolAt(i), i
 			c.useTool(i)
 		case e.Kind == parser.ReferenceKind:
 			if e.Def == nil {
@@ -147,7 +147,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 				c.diags.Add(dg)
 				continue
 			}
-			t, ti = c.prog.Tools[i], i
+			t, ti = c.prog.ToolAt(i), i
 			c.useTool(i)
 		default:
 			label := ""

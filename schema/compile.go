@@ -54,7 +54,7 @@ type compiler struct {
 	// records maps record names to records (the first of a name).
 	records map[string]*Record
 	// tools maps tool patterns to the index of their compiled tools in
-	// prog.Tools; used marks, by the same index, the tools an agent lists.
+	// prog.Tools(); used marks, by the same index, the tools an agent lists.
 	tools map[*parser.Pattern]int
 	used  []bool
 	// env are the programs whose declarations tests may use besides the
@@ -154,6 +154,20 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // is compiled with the program of greeter.gram beside it. Declarations of
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
+	return compileWith(doc, env, true)
+}
+
+// CompileOnce is [Compile] for a program that no later compile starts
+// from: it keeps nothing for a [Recompile] of the next version (which
+// compiles the document in full from such a program), and so holds less,
+// a compile of a large file at its end most of all.
+func CompileOnce(doc *parser.Document) (*Program, diag.List) {
+	return compileWith(doc, nil, false)
+}
+
+// compileWith is [CompileWith]; memo tells whether the program keeps what
+// a Recompile takes from it.
+func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
@@ -172,10 +186,10 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	}
 	c.checkCycles()
 	recorded := len(c.diags)
-	var steps []step
+	steps := make([]step, 0, stepCount(decls))
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
-	dups, unused := c.fileChecks(len(c.prog.Agents) > 0)
+	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
 	for _, d := range decls {
@@ -184,7 +198,7 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 			tests = true
 		}
 	}
-	if len(env) == 0 && !tests && !c.legacyNamed {
+	if memo && len(env) == 0 && !tests && !c.legacyNamed {
 		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
 	}
 	return c.finish()
@@ -194,34 +208,36 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // declarations, and the declarations (see [compiler.declOf], which reports
 // conflicting labels).
 func newCompiler(doc *parser.Document, env []*Program) (*compiler, []decl) {
-	c := makeCompiler(doc, env, countDecls(doc))
-	return c, c.findDecls()
+	n := countDecls(doc)
+	c := makeCompiler(doc, env, n)
+	return c, c.findDecls(n.decls)
 }
 
 // makeCompiler returns a compiler for doc with tables sized for n.
 func makeCompiler(doc *parser.Document, env []*Program, n declCounts) *compiler {
 	c := &compiler{
 		doc:         doc,
-		prog:        &Program{File: doc.File},
+		prog:        &Program{File: doc.File, agents: new(list[*Agent]), tools: new(list[*Tool])},
 		env:         env,
 		legacyNames: map[string]bool{},
 		slabs:       new(slabs),
 	}
 	c.records = make(map[string]*Record, n.records)
 	c.tools = make(map[*parser.Pattern]int, n.tools)
-	c.prog.Tools = make([]*Tool, 0, n.tools)
 	c.used = make([]bool, 0, n.tools)
 	c.prog.Records = make([]*Record, 0, n.records)
-	c.prog.Agents = make([]*Agent, 0, n.agents)
+	c.prog.tools.v.reserve(n.tools)
+	c.prog.agents.v.reserve(n.agents)
 	return c
 }
 
 // findDecls returns the declarations of the document, as declOf finds
-// them, and sets c.declAt.
-func (c *compiler) findDecls() []decl {
-	decls := make([]decl, 0, 8)
-	c.declAt = make([]int32, len(c.doc.Lowered))
-	for i, top := range c.doc.Lowered {
+// them, and sets c.declAt; n is how many there are expected to be (see
+// countDecls), so that the list is made once rather than grown.
+func (c *compiler) findDecls(n int) []decl {
+	decls := make([]decl, 0, n)
+	c.declAt = make([]int32, c.doc.NumLowered())
+	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
@@ -236,17 +252,23 @@ func (c *compiler) findDecls() []decl {
 	return decls
 }
 
+// stepCount returns how many steps compileTools and compileAgents make of
+// decls: one for each tool and agent.
+func stepCount(decls []decl) int {
+	n := 0
+	for _, d := range decls {
+		if d.label == ToolLabel || d.label == AgentLabel {
+			n++
+		}
+	}
+	return n
+}
+
 // finish returns the program, without empty lists, and the diagnostics,
 // sorted.
 func (c *compiler) finish() (*Program, diag.List) {
-	if len(c.prog.Tools) == 0 {
-		c.prog.Tools = nil
-	}
 	if len(c.prog.Records) == 0 {
 		c.prog.Records = nil
-	}
-	if len(c.prog.Agents) == 0 {
-		c.prog.Agents = nil
 	}
 	diags := c.diags
 	if c.pkg == nil && len(c.doc.Unresolved()) > 0 {
@@ -271,10 +293,11 @@ type declCounts struct {
 }
 
 // countDecls counts the declarations of a document by their labels, and
-// the tools agents may write inline by the agents' elements.
+// the tools agents may write inline by the agents' elements that are not
+// references (most are: the names of top-level tools).
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
-	for _, p := range doc.Lowered {
+	for _, p := range doc.AllLowered() {
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
@@ -290,7 +313,11 @@ func countDecls(doc *parser.Document) declCounts {
 			n.tools++
 		case labels.names[0] == AgentLabel:
 			n.agents++
-			n.tools += len(p.Elements)
+			for _, e := range p.Elements {
+				if e.Kind != parser.ReferenceKind {
+					n.tools++
+				}
+			}
 		}
 		n.decls++
 	}
@@ -388,8 +415,8 @@ func (c *compiler) tool(d decl, top bool) {
 	p := d.p
 	t := c.slabs.tools.new()
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
-	c.tools[p] = len(c.prog.Tools)
-	c.prog.Tools = append(c.prog.Tools, t)
+	c.tools[p] = c.prog.NumTools()
+	c.prog.tools.v.push(t)
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {

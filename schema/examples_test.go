@@ -42,7 +42,7 @@ func TestExamples(t *testing.T) {
 				_ = diag.WriteText(&b, f, diags, false)
 				t.Fatalf("diagnostics:\n%s", b.String())
 			}
-			if len(prog.Agents) == 0 || len(prog.Tools) == 0 {
+			if prog.NumAgents() == 0 || prog.NumTools() == 0 {
 				t.Error("an example without agents or tools")
 			}
 			checkToolSchemas(t, prog)
@@ -99,10 +99,10 @@ func TestPatternAgentExamples(t *testing.T) {
 				_ = diag.WriteText(&b, f, diags, false)
 				t.Fatalf("diagnostics:\n%s", b.String())
 			}
-			if len(prog.Tools) == 0 {
+			if prog.NumTools() == 0 {
 				t.Error("no tools")
 			}
-			for _, tool := range prog.Tools {
+			for _, tool := range prog.Tools() {
 				p := tool.Param("personName")
 				if p == nil || p.Type.Kind != StringType || !p.HasDefault || p.Default != "world" {
 					t.Errorf("tool %s: personName is not a String defaulting to \"world\"", tool.Name)
@@ -138,7 +138,7 @@ func TestFunctionSignatures(t *testing.T) {
 			t.Errorf("schema diagnostic %s: %s", d.Code, d.Message)
 		}
 	}
-	if len(prog.Agents)+len(prog.Tools)+len(prog.Records) != 0 {
+	if prog.NumAgents()+prog.NumTools()+len(prog.Records) != 0 {
 		t.Error("declarations found in plain gram")
 	}
 }

@@ -92,7 +92,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 				label += " strict"
 			}
 			fmt.Fprintf(&b, "-- %s --\n", label)
-			out, err := MarshalIndent(Emit(Format(fm), prog.Tools, s))
+			out, err := MarshalIndent(Emit(Format(fm), prog.Tools(), s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 	}
 	for _, tg := range targets {
 		fmt.Fprintf(&b, "-- target %s --\n", tg.Name)
-		out, _ := EmitTarget(tg, prog.Tools)
+		out, _ := EmitTarget(tg, prog.Tools())
 		js, err := MarshalIndent(out)
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +134,7 @@ func goldenTargets(t *testing.T, src string) []*Target {
 // empty, and so are its fixes' edits.
 func checkSpan(t *testing.T, f *diag.File, d diag.Diagnostic) {
 	t.Helper()
-	n := len(f.Text)
+	n := f.Len()
 	if d.Span.Start < 0 || d.Span.End > n || d.Span.Len() <= 0 {
 		t.Errorf("%s: bad span %v", d.Code, d.Span)
 	}
@@ -154,16 +154,16 @@ func checkSpan(t *testing.T, f *diag.File, d diag.Diagnostic) {
 // every span, so a golden file shows where each element points.
 func describe(b *bytes.Buffer, p *Program) {
 	text := func(s diag.Span) string {
-		if s.Start < 0 || s.End > len(p.File.Text) || s.End < s.Start {
+		if s.Start < 0 || s.End > p.File.Len() || s.End < s.Start {
 			return "<bad span>"
 		}
-		t := string(p.File.Text[s.Start:s.End])
+		t := string(p.File.Bytes()[s.Start:s.End])
 		if i := strings.IndexByte(t, '\n'); i >= 0 {
 			t = t[:i] + "…"
 		}
 		return strconv.Quote(t)
 	}
-	for _, a := range p.Agents {
+	for _, a := range p.Agents() {
 		fmt.Fprintf(b, "agent %s at %s\n", a.Name, text(a.NameSpan))
 		fmt.Fprintf(b, "  model: %s (%s)\n", a.Model, text(a.Model.Span))
 		if a.Description != "" {
@@ -184,7 +184,7 @@ func describe(b *bytes.Buffer, p *Program) {
 		}
 		b.WriteString("\n")
 	}
-	for _, t := range p.Tools {
+	for _, t := range p.Tools() {
 		where := "inline"
 		if t.TopLevel {
 			where = "top-level"

@@ -72,7 +72,7 @@ func checkMeta(t testing.TB, what string, doc Object) {
 // every format, strict and not.
 func checkToolSchemas(t testing.TB, prog *Program) {
 	t.Helper()
-	for _, tool := range prog.Tools {
+	for _, tool := range prog.Tools() {
 		for _, strict := range []bool{false, true} {
 			name := fmt.Sprintf("tool %s (strict=%v)", tool.Name, strict)
 			checkMeta(t, name+" parameters", ParametersSchema(tool, strict))

@@ -14,11 +14,11 @@ func toolOf(t *testing.T, sig string, extra ...string) *Tool {
 	t.Helper()
 	src := "[t:Tool {description: \"A tool\"} | " + sig + "]\n" + strings.Join(extra, "\n")
 	prog := mustCompile(t, src)
-	if len(prog.Tools) != 1 {
-		t.Fatalf("want one tool, got %d", len(prog.Tools))
+	if prog.NumTools() != 1 {
+		t.Fatalf("want one tool, got %d", prog.NumTools())
 	}
 	checkToolSchemas(t, prog)
-	return prog.Tools[0]
+	return prog.Tools()[0]
 }
 
 func TestParametersSchema(t *testing.T) {
@@ -165,7 +165,7 @@ func TestDeterministic(t *testing.T) {
 	var first string
 	for i := 0; i < 20; i++ {
 		prog := mustCompile(t, src)
-		got := mustJSON(t, Emit(FormatMCP, prog.Tools, i%2 == 0))
+		got := mustJSON(t, Emit(FormatMCP, prog.Tools(), i%2 == 0))
 		if i%2 == 0 {
 			if first == "" {
 				first = got
@@ -189,7 +189,7 @@ func TestSchemaSizeIsLinear(t *testing.T) {
 			prev := 0
 			for _, levels := range []int{n, 2 * n, 4 * n, 8 * n} {
 				prog := mustCompile(t, gramgen.SharedRecords(levels))
-				size := len(mustJSON(t, Emit(f, prog.Tools, strict)))
+				size := len(mustJSON(t, Emit(f, prog.Tools(), strict)))
 				if prev > 0 && float64(size) > 2.5*float64(prev) {
 					t.Fatalf("%s (strict=%v): %d bytes at %d levels, %d at %d: the output grows faster than the file", f, strict, prev, levels/2, size, levels)
 				}
@@ -211,7 +211,7 @@ func TestLongRecordChainStaysShallow(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "[R%d:Record | (s::String)]\n[t:Tool {description: \"Long\"} | (r::R0)==>(::String)]\n", n)
 	prog := mustCompile(t, b.String())
-	data := mustJSON(t, ParametersSchema(prog.Tools[0], false))
+	data := mustJSON(t, ParametersSchema(prog.Tools()[0], false))
 	depth, deepest := 0, 0
 	for _, c := range data {
 		switch c {

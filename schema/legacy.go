@@ -313,7 +313,7 @@ func (c *compiler) legacyRecordName(name string) string {
 func (c *compiler) topNames() map[string]bool {
 	if c.tops == nil {
 		c.tops = map[string]bool{}
-		for _, p := range c.doc.Lowered {
+		for _, p := range c.doc.AllLowered() {
 			for ; p != nil; p = unwrap(p) {
 				if p.Subject.Identity != "" {
 					c.tops[p.Subject.Identity] = true

@@ -10,20 +10,21 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// Program is a compiled gram agent file.
+// Program is a compiled gram agent file: its agents ([Program.Agents]),
+// tools ([Program.Tools]), records and tests.
 type Program struct {
 	// File is the source.
 	File *diag.File
-	// Agents are the file's agents in source order.
-	Agents []*Agent
-	// Tools are all tool definitions of the file in source order: top-level
-	// tools and tools written inline in an agent. A tool shared by several
-	// agents appears once.
-	Tools []*Tool
 	// Records are the file's record types in source order.
 	Records []*Record
 	// Tests are the file's agent tests in source order.
 	Tests []*Test
+
+	// agents and tools are the lists [Program.Agents] and [Program.Tools]
+	// give, which the versions of a document share by chunk (see
+	// lists.go).
+	agents *list[*Agent]
+	tools  *list[*Tool]
 
 	// memo is what the compile that made the program did, for compiling
 	// the document again after an edit (see [Recompile]); nil when that
@@ -33,12 +34,22 @@ type Program struct {
 
 // Agent returns the agent with the given name, or nil.
 func (p *Program) Agent(name string) *Agent {
-	return named(p.Agents, name, func(a *Agent) string { return a.Name })
+	for _, a := range p.AllAgents() {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
 }
 
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {
-	return named(p.Tools, name, toolName)
+	for _, t := range p.AllTools() {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // Record returns the record type with the given name, or nil.

@@ -45,7 +45,7 @@ func TestManyNames(t *testing.T) {
 	src := b.String()
 
 	prog, f, diags := compileSource(t, "many.gram", src)
-	at := func(s diag.Span) string { return string(f.Text[s.Start:s.End]) }
+	at := func(s diag.Span) string { return string(f.Bytes()[s.Start:s.End]) }
 	find := func(code, msg string) diag.Diagnostic {
 		t.Helper()
 		for _, d := range diags {
@@ -131,13 +131,13 @@ func TestProgramSlicesAreSeparate(t *testing.T) {
 // dumpProgram describes the lists of a program's elements.
 func dumpProgram(p *Program) string {
 	var b strings.Builder
-	for _, t := range p.Tools {
+	for _, t := range p.Tools() {
 		fmt.Fprintf(&b, "tool %s %v:", t.Name, t.Props)
 		for _, x := range t.Params {
 			fmt.Fprintf(&b, " %s %v %v %v;", x.Name, x.Props, x.Constraints, x.Enum)
 		}
 	}
-	for _, a := range p.Agents {
+	for _, a := range p.Agents() {
 		fmt.Fprintf(&b, " agent %s %v:", a.Name, a.Props)
 		for _, t := range a.Tools {
 			b.WriteString(" " + t.Name)

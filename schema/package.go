@@ -355,11 +355,11 @@ func addUsers(prev *PackageCompile, docs []*parser.Document, scope *pkgScope, na
 		}
 		// A tool: the agents of its file that list it read it too.
 		for _, o := range p.memo.steps {
-			if o.a1 > o.a0 && slices.Contains(p.Agents[o.a0].toolIdx, int(st.t0)) {
+			if o.a1 > o.a0 && slices.Contains(p.AgentAt(int(o.a0)).toolIdx, int(st.t0)) {
 				a.add(int(o.decl))
 			}
 		}
-		if n := p.Tools[st.t0].Name; !names[n] {
+		if n := p.ToolAt(int(st.t0)).Name; !names[n] {
 			names[n] = true
 			queue = append(queue, n)
 		}

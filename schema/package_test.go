@@ -91,7 +91,7 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 				doc, _ := parser.ParseForEdits(f)
 				return doc
 			}
-			old, text := prev.File.Text, f.Text
+			old, text := prev.File.Bytes(), f.Bytes()
 			p, q := 0, 0
 			for p < min(len(old), len(text)) && old[p] == text[p] {
 				p++
@@ -113,12 +113,12 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 		taken, steps := 0, 0
 		for step := 0; step < 300; step++ {
 			fi := rng.IntN(len(docs))
-			old := docs[fi].File.Text
+			old := docs[fi].File.Bytes()
 			at, end := typingSpan(rng, old, 3, 15, 200)
 			ins := edits[rng.IntN(len(edits))]
 			text := string(old[:at]) + ins + string(old[end:])
-			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Text), c.from) {
-				fi, text = c.file, strings.Replace(string(docs[c.file].File.Text), c.from, c.to, 1)
+			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Bytes()), c.from) {
+				fi, text = c.file, strings.Replace(string(docs[c.file].File.Bytes()), c.from, c.to, 1)
 			}
 			if rng.IntN(10) == 0 {
 				text = packageTexts[fi].text // back to the start
@@ -210,7 +210,7 @@ func TestPackageReferencesResolved(t *testing.T) {
 	if len(diags[1]) != 0 {
 		t.Errorf("b.gram: %v", diags[1])
 	}
-	if ag := progs[0].Agents; len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools[0] {
+	if ag := progs[0].Agents(); len(ag) != 1 || len(ag[0].Tools) != 1 || ag[0].Tools[0] != progs[1].Tools()[0] {
 		t.Errorf("the agent's tools are not b.gram's lookup: %+v", ag)
 	}
 	if _, alone := Compile(docA); len(alone) != 3 {

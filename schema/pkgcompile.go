@@ -291,7 +291,7 @@ func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
 		c.compileTools(pc.ds[i], &c.steps)
-		n += len(c.prog.Tools)
+		n += c.prog.NumTools()
 	}
 	if pc.full {
 		pc.pkg.tools = make(map[string]pkgRef, n)
@@ -317,7 +317,7 @@ func (pc *pkgCompile) tools() {
 // their indexes in it.
 func fileTools(prog *Program) []pkgTool {
 	var out []pkgTool
-	for j, t := range prog.Tools {
+	for j, t := range prog.AllTools() {
 		if t.Name != "" && t.TopLevel {
 			out = append(out, pkgTool{t, j})
 		}
@@ -334,7 +334,7 @@ func (pc *pkgCompile) agents() bool {
 		c.compileAgents(pc.ds[i], &c.steps)
 		pc.marks[i][2] = len(c.diags)
 		if pc.at[i] >= 0 {
-			hasAgents = hasAgents || len(c.prog.Agents) > 0
+			hasAgents = hasAgents || c.prog.NumAgents() > 0
 		}
 	}
 	return hasAgents
@@ -350,7 +350,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 		f := pc.at[i]
 		if f < 0 {
 			marks = append(marks, c.pkgMarks)
-			c.fileChecks(len(c.prog.Agents) > 0)
+			c.fileChecks(c.prog.NumAgents() > 0)
 			continue
 		}
 		st := &pc.pkg.files[f]

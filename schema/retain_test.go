@@ -37,8 +37,8 @@ func TestRecompileKeepsNoEarlierText(t *testing.T) {
 			f := diag.NewFile("t.gram", []byte(text))
 			doc, _ := parser.ParseForEdits(f)
 			prog, _ := Compile(doc)
-			texts := [][]byte{f.Text}
-			refs := []weak.Pointer[byte]{weak.Make(&f.Text[0])}
+			texts := [][]byte{f.Bytes()}
+			refs := []weak.Pointer[byte]{weak.Make(&f.Bytes()[0])}
 			r := rand.New(rand.NewPCG(1, 2))
 			at, reused := 0, 0
 			for i := 0; i < 120; i++ {
@@ -59,8 +59,8 @@ func TestRecompileKeepsNoEarlierText(t *testing.T) {
 				if prog.memo != nil && prog.memo.reused > 0 {
 					reused++
 				}
-				texts = append(texts, nf.Text)
-				refs = append(refs, weak.Make(&nf.Text[0]))
+				texts = append(texts, nf.Bytes())
+				refs = append(refs, weak.Make(&nf.Bytes()[0]))
 			}
 			if reused < 100 {
 				t.Fatalf("the previous program was taken for %d of 120 edits", reused)

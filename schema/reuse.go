@@ -19,7 +19,8 @@
 // What a compile finds is kept with its program (compileMemo) in lists the
 // versions share (see vec), so that what an edit costs does not grow with
 // the number of declarations: the program's lists of tools and agents are
-// copied, and the document's lowered patterns compared, and nothing else
+// shared by chunk too (see lists.go), the document's lowered patterns are
+// compared chunk by chunk (see parser.Document.ChangedLowered), and nothing
 // is gone through whole.
 
 package schema
@@ -35,10 +36,11 @@ import (
 
 // compileMemo is what a compile found, kept with its program.
 type compileMemo struct {
-	// lowered are the document's lowered patterns, and declAt the index of
-	// the declaration of each, or -1.
-	lowered []*parser.Pattern
-	declAt  []int32
+	// doc is the document compiled, whose lowered patterns the next
+	// version's are compared with, and declAt the index of the
+	// declaration of each lowered pattern, or -1.
+	doc    *parser.Document
+	declAt []int32
 	// decls are the declarations in order; steps are the compiles of the
 	// tools, then of the agents, in order, and stepOf the step of each
 	// declaration (-1 for none).
@@ -85,7 +87,7 @@ type compileMemo struct {
 }
 
 // shape is a step without its diagnostics: the declaration it compiled,
-// and the tools prog.Tools[t0:t1] and agents prog.Agents[a0:a1] it made.
+// and the tools prog.Tools()[t0:t1] and agents prog.Agents()[a0:a1] it made.
 type shape struct {
 	decl, t0, t1, a0, a1 int32
 }
@@ -121,7 +123,7 @@ type typeNames struct {
 // the top of this file); prev must be the program of a [Compile] or a
 // Recompile.
 func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
-	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && a.end(len(a.c.prog.Agents) > 0, false) {
+	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && a.end(a.c.prog.NumAgents() > 0, false) {
 		return a.c.finish()
 	}
 	return Compile(doc)
@@ -154,7 +156,7 @@ type fileAgain struct {
 // changed to compile again; it returns nil when prev's results cannot be
 // taken.
 func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain {
-	if prev == nil || prev.memo == nil || doc.File == nil || len(doc.Lowered) != len(prev.memo.lowered) {
+	if prev == nil || prev.memo == nil || doc.File == nil || doc.NumLowered() != prev.memo.doc.NumLowered() {
 		return nil
 	}
 	pm := prev.memo
@@ -166,7 +168,7 @@ func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain
 	}
 	c.records, c.prog.Records = pm.records, prev.Records
 	c.again = &againState{memo: pm.next(doc)}
-	c.prog.Tools, c.prog.Agents = prev.Tools, prev.Agents
+	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
 	if t := pm.types; t != nil {
 		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
 	}
@@ -222,6 +224,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 		return a.whole.endWhole(hasAgents)
 	}
 	c, m, pm := a.c, a.c.again.memo, a.prev.memo
+	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
 	m.reused = len(m.steps) - len(a.changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
 	m.unused = c.unusedAfter(pm.unused, a.affected, m)
@@ -263,7 +266,7 @@ func (a *fileAgain) decls() []decl {
 // is compiled again.
 func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m := *pm
-	m.lowered, m.decls, m.pats, m.uses = doc.Lowered, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
+	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
 	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
 }
@@ -282,10 +285,7 @@ func (m *compileMemo) keepTypes(c *compiler) {
 // and with the same declarations inside (see innerDecls).
 func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 	var out []changedDecl
-	for i, top := range c.doc.Lowered {
-		if top == pm.lowered[i] {
-			continue
-		}
+	for i, top := range c.doc.ChangedLowered(pm.doc) {
 		p := top
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]

@@ -61,7 +61,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		doc, _ := parser.Parse(diag.NewFile("t.gram", []byte(text)))
 		prog, _ := Compile(doc)
 		for step := 0; step < 60; step++ {
-			old := doc.File.Text
+			old := doc.File.Bytes()
 			at, end := typingSpan(rng, old, 4, 12, 400)
 			ins := recompileEdits[rng.IntN(len(recompileEdits))]
 			text := string(old[:at]) + ins + string(old[end:])
@@ -160,14 +160,14 @@ func TestRecompileMatchesCompile(t *testing.T) {
 			t.Errorf("typing %q in the agent: diagnostics\n%v\nwant\n%v", ins, gotDiags, wantDiags)
 		}
 		// The declarations the edit left are taken by pointer, and the
-		// list of tools, which the edit did not change, is the previous
-		// program's; the agent edited is compiled again.
-		if &got.Tools[0] != &prog.Tools[0] {
-			t.Errorf("typing %q: the list of tools was copied", ins)
+		// chunks of the list of tools, which the edit did not change, are
+		// the previous program's; the agent edited is compiled again.
+		if n := sharedChunks(&got.tools.v, &prog.tools.v); n != len(prog.tools.v.chunks) {
+			t.Errorf("typing %q: %d of %d chunks of the list of tools shared", ins, n, len(prog.tools.v.chunks))
 		}
-		for i := range got.Tools {
-			if got.Tools[i] != prog.Tools[i] {
-				t.Errorf("typing %q: tool %s was compiled again", ins, got.Tools[i].Name)
+		for i, tool := range got.AllTools() {
+			if tool != prog.ToolAt(i) {
+				t.Errorf("typing %q: tool %s was compiled again", ins, tool.Name)
 			}
 		}
 		for i := range got.Records {
@@ -175,7 +175,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 				t.Errorf("typing %q: record %s was compiled again", ins, got.Records[i].Name)
 			}
 		}
-		if got.Agents[0] == prog.Agents[0] {
+		if got.Agents()[0] == prog.Agents()[0] {
 			t.Errorf("typing %q: the agent edited is the previous program's", ins)
 		}
 	}
@@ -186,11 +186,10 @@ func TestRecompileMatchesCompile(t *testing.T) {
 }
 
 // sameProgram reports whether two programs have the same elements, leaving
-// out what their compiles kept for the next.
+// out what their compiles kept for the next and how their lists are kept.
 func sameProgram(a, b *Program) bool {
-	x, y := *a, *b
-	x.memo, y.memo = nil, nil
-	return reflect.DeepEqual(&x, &y)
+	return reflect.DeepEqual(a.File, b.File) && reflect.DeepEqual(a.Records, b.Records) && reflect.DeepEqual(a.Tests, b.Tests) &&
+		reflect.DeepEqual(a.Tools(), b.Tools()) && reflect.DeepEqual(a.Agents(), b.Agents())
 }
 
 // TestRecompileTypeEdit: changing the type of a tool's parameter, to a type
@@ -214,7 +213,7 @@ func TestRecompileTypeEdit(t *testing.T) {
 		doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(text)))
 		prog, _ := Compile(doc)
 		for _, step := range [][2]string{{c.from, c.to}, {c.to, c.from}} {
-			old := string(doc.File.Text)
+			old := string(doc.File.Bytes())
 			at := strings.Index(old, step[0])
 			edited := old[:at] + step[1] + old[at+len(step[0]):]
 			edit := diag.Span{Start: at, End: at + len(step[0])}
@@ -230,10 +229,48 @@ func TestRecompileTypeEdit(t *testing.T) {
 			if !full && (got.memo == nil || got.memo.reused == 0) {
 				t.Errorf("%q to %q: compiled in full", step[0], step[1])
 			}
-			if !full && got.Agents[1] != prog.Agents[1] {
+			if !full && got.Agents()[1] != prog.Agents()[1] {
 				t.Errorf("%q to %q: agent b was compiled again", step[0], step[1])
 			}
 			doc, prog = ndoc, got
 		}
+	}
+}
+
+// TestCompileOnce: CompileOnce gives the program and the diagnostics
+// Compile gives, but keeps nothing for the next compile, and a Recompile
+// from its program gives what a compile afresh of the edited text gives.
+func TestCompileOnce(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/schema/*.gram")
+	texts := []string{gramgen.AgentFile(200)}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			texts = append(texts, string(b))
+		}
+	}
+	kept := 0
+	for ti, text := range texts {
+		doc, _ := parser.Parse(diag.NewFile("once.gram", []byte(text)))
+		want, wantDiags := Compile(doc)
+		got, gotDiags := CompileOnce(doc)
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+			t.Fatalf("text %d: CompileOnce differs from Compile", ti)
+		}
+		if got.memo != nil {
+			t.Fatalf("text %d: CompileOnce kept what a Recompile takes", ti)
+		}
+		if want.memo != nil {
+			kept++
+		}
+		edited := strings.Replace(text, "\"", "\"x", 1)
+		doc2, _ := parser.Parse(diag.NewFile("once.gram", []byte(edited)))
+		again, againDiags := Recompile(got, doc2)
+		fresh, freshDiags := Compile(doc2)
+		if !reflect.DeepEqual(againDiags, freshDiags) || !sameProgram(again, fresh) {
+			t.Fatalf("text %d: Recompile from CompileOnce's program differs from Compile", ti)
+		}
+	}
+	if kept == 0 {
+		t.Fatal("Compile kept nothing for a Recompile of any text: the test shows nothing")
 	}
 }

@@ -36,7 +36,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 			records.WriteString(string(src[r.Span.Start:r.Span.End]) + "\n")
 		}
 	tools:
-		for _, tool := range prog.Tools {
+		for _, tool := range prog.Tools() {
 			for _, p := range tool.Params {
 				if r := p.Type.Record; r != nil && r.NameSpan.Len() == 0 {
 					continue tools // a record of the older notation, declared nowhere until gramc fmt writes it
@@ -91,7 +91,7 @@ func TestSignatureSeedForms(t *testing.T) {
 		"(q::String {description: \"a \\\"b\\\"\\nc\", enum: [\"x\", \"y\"], default: \"x\", pattern: \"^[a-z]$\"})==>(n::Number {minimum: -1.5, default: 2})==>(::Boolean)": "(q::String {description: \"a \\\"b\\\"\\nc\", default: \"x\", enum: [\"x\", \"y\"], pattern: \"^[a-z]$\"})==>(n::Number {default: 2, minimum: -1.5})==>(::Boolean)",
 	} {
 		prog, _, _ := compileSource(t, "seed.gram", "[t:ToolSpecification {description: \"T\"} | "+src+"]")
-		if got := Signature(prog.Tools[0]); got != want {
+		if got := Signature(prog.Tools()[0]); got != want {
 			t.Errorf("Signature of %s\n got %s\nwant %s", src, got, want)
 		}
 	}

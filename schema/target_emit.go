@@ -112,11 +112,11 @@ func targetParameters(tg *Target, t *Tool, diags *diag.List) Object {
 // one request to tg may declare.
 func CheckTarget(tg *Target, prog *Program) diag.List {
 	var diags diag.List
-	for _, t := range prog.Tools {
+	for _, t := range prog.AllTools() {
 		TargetTool(tg, t, &diags)
 	}
 	if n := tg.Limits.Tools; n > 0 {
-		for _, a := range prog.Agents {
+		for _, a := range prog.AllAgents() {
 			if len(a.Tools) > n {
 				d := diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, len(a.Tools))
 				d.Detail = "split the agent's tools between agents that hand work to each other"

@@ -31,7 +31,7 @@ func TestTargetToolCount(t *testing.T) {
 	if got := CheckTarget(TargetByName("gemini"), prog); len(got) != 0 {
 		t.Errorf("CheckTarget(gemini) = %+v", got)
 	}
-	_, ds := EmitTarget(TargetByName("openai-strict"), prog.Tools)
+	_, ds := EmitTarget(TargetByName("openai-strict"), prog.Tools())
 	if len(ds) != 1 || string(f.Slice(ds[0].Span)) != "t128" || !strings.Contains(ds[0].Message, "the 129th of 130") {
 		t.Errorf("EmitTarget(openai-strict) = %+v", ds)
 	}
@@ -78,7 +78,7 @@ func TestLengthPattern(t *testing.T) {
 		}
 	}
 	prog, _, _ := compileSource(t, "p.gram", `[t:Tool {description: "T"} | (s::String {minLength: 2, maxLength: 3})==>(::String)]`)
-	o, _ := EmitTarget(TargetByName("openai-strict"), prog.Tools)
+	o, _ := EmitTarget(TargetByName("openai-strict"), prog.Tools())
 	pat := o[0][1].Value.(Object)[2].Value.(Object)
 	props, _ := pat.Get("properties")
 	ps, _ := props.(Object).Get("s")

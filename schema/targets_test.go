@@ -377,7 +377,7 @@ func corpus(t *testing.T) []corpusProgram {
 		f := diag.NewFile(p, src)
 		doc, parsed := parser.Parse(f)
 		prog, compiled := schema.Compile(doc)
-		if schema.Merge(parsed, compiled).HasErrors() || len(prog.Tools) == 0 {
+		if schema.Merge(parsed, compiled).HasErrors() || prog.NumTools() == 0 {
 			continue
 		}
 		out = append(out, corpusProgram{p, prog})
@@ -424,7 +424,7 @@ func TestTargetsFollowProviderRules(t *testing.T) {
 		t.Run(tg.Name, func(t *testing.T) {
 			passed, refused := 0, 0
 			for _, cp := range progs {
-				for _, tool := range cp.prog.Tools {
+				for _, tool := range cp.prog.Tools() {
 					var diags diag.List
 					entry := schema.TargetTool(tg, tool, &diags)
 					broken := check(generic(t, entry))
@@ -440,7 +440,7 @@ func TestTargetsFollowProviderRules(t *testing.T) {
 						t.Errorf("%s: tool %s follows %s's rules, yet: %s", cp.name, tool.Name, tg.Name, diagText(cp.prog.File, diags))
 					}
 					for _, d := range diags {
-						if d.Span.Len() == 0 || d.Span.End > len(cp.prog.File.Text) {
+						if d.Span.Len() == 0 || d.Span.End > cp.prog.File.Len() {
 							t.Errorf("%s: %s at %v, outside the file", cp.name, d.Code, d.Span)
 						}
 					}
@@ -466,7 +466,7 @@ func TestTargetsNeverNarrow(t *testing.T) {
 			continue
 		}
 		for _, cp := range progs {
-			for _, tool := range cp.prog.Tools {
+			for _, tool := range cp.prog.Tools() {
 				var diags diag.List
 				entry := generic(t, schema.TargetTool(tg, tool, &diags))
 				var params any

@@ -93,7 +93,7 @@ func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
 		dg.Message = fmt.Sprintf("agent %s has no tool named %s", disp(a.Name), name)
 	} else {
 		for _, p := range append([]*Program{c.prog}, c.env...) {
-			for _, t := range p.Tools {
+			for _, t := range p.AllTools() {
 				names = append(names, t.Name)
 			}
 		}

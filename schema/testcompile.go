@@ -8,6 +8,7 @@ package schema
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -38,7 +39,7 @@ type programNames struct {
 }
 
 // firstByName adds each of list to m under its name unless the name is in m.
-func firstByName[T any](m map[string]*T, list []*T, nameOf func(*T) string) {
+func firstByName[T any](m map[string]*T, list iter.Seq2[int, *T], nameOf func(*T) string) {
 	for _, x := range list {
 		if _, ok := m[nameOf(x)]; !ok {
 			m[nameOf(x)] = x
@@ -61,13 +62,13 @@ func (c *compiler) programNames() []programNames {
 // indexNames returns the index of a program's names.
 func indexNames(p *Program) programNames {
 	n := programNames{
-		agents:  make(map[string]*Agent, len(p.Agents)),
-		tools:   make(map[string]*Tool, len(p.Tools)),
+		agents:  make(map[string]*Agent, p.NumAgents()),
+		tools:   make(map[string]*Tool, p.NumTools()),
 		records: make(map[string]*Record, len(p.Records)),
 	}
-	firstByName(n.agents, p.Agents, func(a *Agent) string { return a.Name })
-	firstByName(n.tools, p.Tools, toolName)
-	firstByName(n.records, p.Records, func(r *Record) string { return r.Name })
+	firstByName(n.agents, p.AllAgents(), func(a *Agent) string { return a.Name })
+	firstByName(n.tools, p.AllTools(), toolName)
+	firstByName(n.records, slices.All(p.Records), func(r *Record) string { return r.Name })
 	return n
 }
 
@@ -87,7 +88,7 @@ func (c *compiler) agentNames() []string {
 	if !c.agentNamesMade {
 		seen := map[string]bool{}
 		for _, p := range append([]*Program{c.prog}, c.env...) {
-			for _, a := range p.Agents {
+			for _, a := range p.AllAgents() {
 				if a.Name != "" && !seen[a.Name] {
 					seen[a.Name] = true
 					c.agentNameList = append(c.agentNameList, a.Name)

@@ -80,7 +80,7 @@ func writeFixes(b *bytes.Buffer, f *diag.File, diags diag.List) {
 		for _, fx := range d.Fixes {
 			fmt.Fprintf(b, "%s at %s: %s\n", d.Code, f.OffsetPosition(d.Span.Start), fx.Title)
 			for _, e := range fx.Edits {
-				fmt.Fprintf(b, "  at %s replace %q with %q\n", f.OffsetPosition(e.Span.Start), string(f.Text[e.Span.Start:e.Span.End]), e.NewText)
+				fmt.Fprintf(b, "  at %s replace %q with %q\n", f.OffsetPosition(e.Span.Start), string(f.Bytes()[e.Span.Start:e.Span.End]), e.NewText)
 			}
 		}
 	}

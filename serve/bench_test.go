@@ -68,7 +68,7 @@ func BenchmarkServeLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	var agents []Agent
-	for _, a := range prog.Agents {
+	for _, a := range prog.Agents() {
 		agents = append(agents, Agent{Agent: a, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(m), runtime.WithLogger(logger)}})
 	}
 	srv, err := New(Config{Agents: agents, Logger: logger, Limits: Limits{MaxConcurrent: 2 * benchConversations}})

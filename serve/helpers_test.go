@@ -86,7 +86,7 @@ func newHarness(t *testing.T, steps []fakeopenai.Step, opts ...option) *harness 
 		t.Fatal(err)
 	}
 	cfg := Config{Logger: logger, Version: "test", Tracing: Tracing{Exporter: h.spans}}
-	for _, a := range prog.Agents {
+	for _, a := range prog.Agents() {
 		cfg.Agents = append(cfg.Agents, Agent{Agent: a, Library: lib, Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(logger)}})
 	}
 	for _, o := range opts {

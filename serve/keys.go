@@ -83,7 +83,7 @@ var entryFields = []string{"sha256", "identity", "claims"}
 // written in plain text by mistake is overwritten with asterisks in f's
 // text, so that no excerpt of the file shows it either.
 func ParseKeys(f *diag.File) ([]KeyEntry, diag.List) {
-	kr := &keysReader{text: f.Text, dec: json.NewDecoder(bytes.NewReader(f.Text))}
+	kr := &keysReader{text: f.Bytes(), dec: json.NewDecoder(bytes.NewReader(f.Bytes()))}
 	kr.dec.UseNumber()
 	if kr.document() {
 		checkDuplicates(kr.entries, &kr.diags)

@@ -84,17 +84,17 @@ func TestCheckClaims(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	got := CheckClaims(entries, prog.Agents, nil, nil)
+	got := CheckClaims(entries, prog.Agents(), nil, nil)
 	var b bytes.Buffer
 	diag.WriteText(&b, f, got, false)
 	want := `keys.json:3:3: error[missing-claim]: the identity "bob" has no claim "userId", which the injected parameter userId of the tool lookupOrder needs`
 	if len(got) != 1 || !strings.Contains(b.String(), want) || !strings.Contains(got[0].Detail, "--claim userId=CLAIM") {
 		t.Errorf("%s", b.String())
 	}
-	if d := CheckClaims(entries, prog.Agents, map[string]string{"userId": "sub"}, nil); len(d) != 0 {
+	if d := CheckClaims(entries, prog.Agents(), map[string]string{"userId": "sub"}, nil); len(d) != 0 {
 		t.Errorf("sub is every identity's claim: %v", d)
 	}
-	if d := CheckClaims(entries, prog.Agents, nil, map[string]any{"userId": "u"}); len(d) != 0 {
+	if d := CheckClaims(entries, prog.Agents(), nil, map[string]any{"userId": "u"}); len(d) != 0 {
 		t.Errorf("a static value fills it: %v", d)
 	}
 }
@@ -123,7 +123,7 @@ func TestCheckClaimsValues(t *testing.T) {
 		t.Fatal(diags)
 	}
 	for _, static := range []map[string]any{nil, {"userId": "550e8400-e29b-41d4-a716-446655440000", "tier": 5}} {
-		got := CheckClaims(entries, prog.Agents, nil, static)
+		got := CheckClaims(entries, prog.Agents(), nil, static)
 		var b bytes.Buffer
 		diag.WriteText(&b, f, got, false)
 		for _, want := range []string{

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
@@ -39,7 +40,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 	injected, problems, strays := coerceInjects(agents, list, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
 	var refused []string // names whose value coerceInjects refused
-	for _, n := range injectNames(o.injects) {
+	for _, n := range specNames(o.injects) {
 		if _, ok := injected[n]; !ok {
 			refused = append(refused, n)
 		}
@@ -188,9 +189,7 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 		}
 	}
 	var problems []string
-	for _, spec := range specs {
-		name, _, _ := strings.Cut(spec, "=")
-		name = strings.TrimSpace(name)
+	for _, name := range specNames(specs) {
 		if slices.Contains(names, name) {
 			continue
 		}
@@ -276,27 +275,16 @@ func (o *runOptions) boundInjects(agents []*schema.Agent, injected map[string]an
 		return o.injects, injected
 	}
 	list := slices.Clone([]string(o.injects))
-	var names []string
-	for _, a := range agents {
-		for _, t := range a.Tools {
-			for _, p := range t.Params {
-				if p.Injected {
-					names = append(names, p.Name)
-				}
-			}
-		}
-	}
+	decls, _ := project.Injections(agents)
 	for _, n := range slices.Sorted(maps.Keys(o.bound.Injects)) {
-		if !slices.Contains(names, n) || slices.Contains(o.perRequest, n) {
+		if decls[n] == nil || slices.Contains(o.perRequest, n) {
 			continue // not injected, or each request's own (gramc serve)
 		}
-		spec := n + "=" + o.bound.Injects[n]
-		values, _ := parseInjects([]string{spec})
 		if injected == nil {
 			injected = map[string]any{}
 		}
-		injected[n] = values[n]
-		list = append(list, spec)
+		injected[n] = project.ParseInjected(o.bound.Injects[n])
+		list = append(list, n+"="+o.bound.Injects[n])
 	}
 	return list, injected
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime/mcp"
-	"github.com/gramlang/gram/schema"
 )
 
 // bindingsState is what the bindings file gave a command.
@@ -96,19 +95,6 @@ func (o *runOptions) missingKey() string {
 func (o *runOptions) keyError(missing string) error {
 	return fail(exitConfig, "%s", joinLines(o.cmd+": "+missing,
 		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay"))
-}
-
-// applyModels replaces the models of the agents the bindings file names.
-func (o *runOptions) applyModels(agents ...*schema.Agent) {
-	for _, a := range agents {
-		if a == nil {
-			continue
-		}
-		if m, ok := o.bound.Models[a.Name]; ok {
-			m.Span = a.Model.Span
-			a.Model = m
-		}
-	}
 }
 
 // specNames returns the names of NAME=VALUE flag values.

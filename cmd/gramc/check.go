@@ -50,7 +50,7 @@ func runCheck(e *env, args []string) error {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "check", fs.Args())
+	inputs, ioErr := collectInputs(e, "check", fs.Args(), false)
 	if ioErr {
 		code = exitUsage
 	}
@@ -119,87 +119,58 @@ func plural(n int, what string) string {
 // .gram entry of a directory that is not a regular file is skipped with a
 // warning.
 func checkAll(e *env, inputs []checkInput) []checkResult {
-	results := make([]checkResult, len(inputs))
-	// What is checked at once: an input alone, or the inputs of one
-	// directory, in the order they come.
-	var units [][]int
-	unitOf := map[string]int{}
-	for i, in := range inputs {
-		if in.isStd || project.SetAside(in.path) {
-			units = append(units, []int{i})
-			continue
+	alone := func(in checkInput) bool { return in.isStd || project.SetAside(in.path) }
+	var paths []string
+	for _, in := range inputs {
+		if !alone(in) {
+			paths = append(paths, in.path)
 		}
-		dir := filepath.Dir(in.path)
-		u, ok := unitOf[dir]
-		if !ok {
-			u = len(units)
-			unitOf[dir] = u
-			units = append(units, nil)
-		}
-		units[u] = append(units[u], i)
 	}
-	var resolved realDirs // directories resolved once for the backups of their files
-	skipped := parallelMap(units, func(u []int) []error {
-		if in := inputs[u[0]]; in.isStd || project.SetAside(in.path) {
-			results[u[0]] = checkOne(in)
-			return nil
-		}
-		return checkDir(&resolved, inputs, u, results)
-	})
-	for _, errs := range skipped {
-		for _, err := range errs {
+	loaded := map[string]*project.Loaded{}
+	for _, l := range project.LoadFiles(paths, project.LoadOptions{Limit: e.maxFileSize}) {
+		loaded[l.Dir] = l
+		for _, err := range l.Irregular {
 			e.warnSkipped("check", err)
 		}
 	}
-	return results
+	var resolved realDirs // directories resolved once for the backups of their files
+	return parallelMap(inputs, func(in checkInput) checkResult {
+		if alone(in) {
+			return checkOne(in)
+		}
+		return checkLoaded(&resolved, loaded[filepath.Dir(in.path)], in)
+	})
 }
 
-// checkDir checks the inputs of one directory (their indexes in inputs)
-// as files of its package, into results. It returns the .gram entries of
-// the directory that are not regular files, as the errors reading them
-// would give.
-func checkDir(resolved *realDirs, inputs []checkInput, idx []int, results []checkResult) []error {
-	files := make([]string, len(idx))
-	for n, i := range idx {
-		files[n] = inputs[i].path
-	}
-	first := inputs[idx[0]]
-	l, _ := project.Load(filepath.Dir(first.path), project.LoadOptions{Files: files, Limit: first.limit})
-	unread := map[string]error{}
-	for _, u := range l.Unread {
-		unread[u.Path] = u.Err
-	}
-	for _, i := range idx {
-		in := inputs[i]
-		f := l.Lookup(in.path)
-		if f == nil {
-			results[i] = checkResult{err: inputHint(unread[filepath.Clean(in.path)], "give a .gram file")}
-			continue
+// checkLoaded returns the check of the input in as a file of its package,
+// loaded in l.
+func checkLoaded(resolved *realDirs, l *project.Loaded, in checkInput) checkResult {
+	f := l.Lookup(in.path)
+	if f == nil {
+		var err error
+		for _, u := range l.Unread {
+			if u.Path == filepath.Clean(in.path) {
+				err = u.Err
+			}
 		}
-		diags := withTargets(f.Diags, in.targets, f.Program)
-		results[i] = checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Text, in.limit), diags...)}
+		return checkResult{err: inputHint(err, "give a .gram file")}
 	}
-	return l.Irregular
+	diags := withTargets(f.Diags, in.targets, f.Program)
+	return checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 }
 
 // checkOne reads, parses and compiles one input alone.
 func checkOne(in checkInput) checkResult {
-	var f *diag.File
-	if in.isStd {
-		f = diag.NewFile(in.path, in.stdin)
-	} else {
-		b, err := in.read()
-		if err != nil {
-			return checkResult{err: err}
-		}
-		f = diag.NewFile(in.path, b)
+	b, err := in.read()
+	if err != nil {
+		return checkResult{err: err}
 	}
-	t := project.CheckText(f)
+	t := project.CheckText(diag.NewFile(in.path, b))
 	diags := withTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, f.Text, in.limit), diags...)
+		diags = append(backupDiags(in.path, b, in.limit), diags...)
 	}
-	return checkResult{file: f, diags: diags}
+	return checkResult{file: t.File, diags: diags}
 }
 
 // withTargets returns diags and the diagnostics of the targets for prog.

@@ -65,16 +65,17 @@ func exampleAgents(t *testing.T, dir string) ([]string, map[string]bool) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.gram"))
 	var agents []string
 	tested := map[string]bool{}
+	pkgs, _, err := agenttest.Load(files, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range files {
-		s, err := agenttest.Load(f, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.HasErrors() {
-			t.Fatalf("%s has errors: %v", f, s.Diags)
+		s := pkgs[filepath.Dir(f)].Lookup(f)
+		if s == nil || s.Diags.HasErrors() {
+			t.Fatalf("%s is not loaded or has errors: %v", f, s)
 		}
 		if !strings.HasSuffix(f, schema.TestSuffix) {
-			for _, a := range s.Program.Agents {
+			for _, a := range s.Program.Agents() {
 				agents = append(agents, a.Name)
 			}
 		}

@@ -52,7 +52,7 @@ func runFmt(e *env, args []string) error {
 		return usageError("gramc fmt", "-w and --check cannot be used together: --check only reports the files that would change")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "fmt", fs.Args())
+	inputs, ioErr := collectInputs(e, "fmt", fs.Args(), false)
 	if ioErr {
 		code = exitUsage
 	}
@@ -97,7 +97,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		return exitError, nil
 	}
 	path := r.file.Path
-	changed := !bytes.Equal(r.out, r.file.Text)
+	changed := !bytes.Equal(r.out, r.file.Bytes())
 	var err error
 	if !o.write && !o.list && !o.diff && !o.check {
 		_, err = e.stdout.Write(r.out)
@@ -106,7 +106,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		_, err = fmt.Fprintln(e.stdout, path)
 	}
 	if changed && o.diff && err == nil {
-		err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Text, r.out)
+		err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Bytes(), r.out)
 	}
 	if err != nil {
 		return 0, usageError("gramc fmt", "writing output: %v", err)
@@ -117,7 +117,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		code = exitError
 	}
 	if changed && o.write {
-		if err := rewriteFile(path, r.file.Text, r.out); err != nil {
+		if err := rewriteFile(path, r.file.Bytes(), r.out); err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
 			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) || errors.Is(err, errBackupLeft) {
 				code = max(code, exitError)

@@ -58,7 +58,7 @@ func TestFmtWriteChangedExitCode(t *testing.T) {
 	}
 	f.WriteString("(c)\n")
 	f.Close()
-	err = rewriteFile(path, r.file.Text, r.out)
+	err = rewriteFile(path, r.file.Bytes(), r.out)
 	if !errors.Is(err, errChanged) {
 		t.Fatalf("got %v", err)
 	}

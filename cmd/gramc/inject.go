@@ -4,17 +4,18 @@ package main
 // the injected parameters.
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
-// parseInjects reads NAME=VALUE pairs; a VALUE that parses as JSON is that
-// JSON value, otherwise the text.
+// parseInjects reads NAME=VALUE pairs; each VALUE is read by
+// [project.ParseInjected]: the JSON value when it is one, otherwise the
+// text.
 func parseInjects(list []string) (map[string]any, error) {
 	if len(list) == 0 {
 		return nil, nil
@@ -25,21 +26,15 @@ func parseInjects(list []string) (map[string]any, error) {
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, fmt.Errorf("--inject %q: write NAME=VALUE", kv)
 		}
-		var x any
-		dec := json.NewDecoder(strings.NewReader(v))
-		dec.UseNumber()
-		if err := dec.Decode(&x); err != nil || dec.More() {
-			x = v
-		}
-		out[strings.TrimSpace(k)] = x
+		out[strings.TrimSpace(k)] = project.ParseInjected(v)
 	}
 	return out, nil
 }
 
 // coerceInjects fits the --inject values to the types of the injected
-// parameters of the agents' tools: text that parsed as another JSON value
-// (user_id=42) is the string "42" for a String parameter. It returns the
-// fitted values and the problems: a value that does not fit the declared
+// parameters of the agents' tools (see [project.FitInjected]): text that
+// parsed as another JSON value (user_id=42) is the string "42" for a
+// String parameter. It returns the fitted values and the problems: a value that does not fit the declared
 // type, a name declared with different types by different tools, a name no
 // tool injects (with the closest injected name), and the names no tool
 // injects. A value that does not fit is left out.
@@ -52,29 +47,7 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		k, v, _ := strings.Cut(kv, "=")
 		raw[strings.TrimSpace(k)] = v
 	}
-	type decl struct {
-		tool string
-		typ  *schema.Type
-	}
-	decls := map[string][]decl{}
-	var declared []string
-	seen := map[*schema.Tool]bool{}
-	for _, a := range agents {
-		for _, t := range a.Tools {
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
-			for _, p := range t.Params {
-				if p.Injected {
-					if len(decls[p.Name]) == 0 {
-						declared = append(declared, p.Name)
-					}
-					decls[p.Name] = append(decls[p.Name], decl{t.Name, p.Type})
-				}
-			}
-		}
-	}
+	decls, declared := project.Injections(agents)
 	out := map[string]any{}
 	names := make([]string, 0, len(values))
 	for k := range values {
@@ -98,15 +71,15 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		var fitted any
 		ok := true
 		for i, d := range ds {
-			x, fits := fitInjected(d.typ, v, raw[name])
+			x, fits := project.FitInjected(d.Type, v, raw[name])
 			if !fits {
-				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.tool, name, d.typ))
+				problems = append(problems, fmt.Sprintf("--inject %s=%s: tool %q declares %s as %s; give a value of that type", name, raw[name], d.Tool, name, d.Type))
 				ok = false
 				break
 			}
 			if i > 0 && fmt.Sprintf("%T %#v", x, x) != fmt.Sprintf("%T %#v", fitted, fitted) {
 				problems = append(problems, fmt.Sprintf("--inject %s=%s: tools %q and %q declare %s with different types (%s and %s), so the value is ambiguous",
-					name, raw[name], ds[0].tool, d.tool, name, ds[0].typ, d.typ))
+					name, raw[name], ds[0].Tool, d.Tool, name, ds[0].Type, d.Type))
 				ok = false
 				break
 			}
@@ -117,51 +90,4 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		}
 	}
 	return out, problems, strays
-}
-
-// injectNames returns the names given with --inject.
-func injectNames(list []string) []string {
-	names := make([]string, len(list))
-	for i, kv := range list {
-		k, _, _ := strings.Cut(kv, "=")
-		names[i] = strings.TrimSpace(k)
-	}
-	return names
-}
-
-// fitInjected returns the value v (read from the text raw) as a value of
-// type t, and whether it fits.
-func fitInjected(t *schema.Type, v any, raw string) (any, bool) {
-	if t == nil {
-		return v, true
-	}
-	switch t.Kind {
-	case schema.StringType:
-		if s, ok := v.(string); ok {
-			return s, true
-		}
-		return raw, true // 42, true, null: the text as written
-	case schema.IntegerType:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, false
-		}
-		if _, err := n.Int64(); err != nil {
-			return nil, false
-		}
-		return n, true
-	case schema.NumberType:
-		_, ok := v.(json.Number)
-		return v, ok
-	case schema.BooleanType:
-		_, ok := v.(bool)
-		return v, ok
-	case schema.ArrayType:
-		_, ok := v.([]any)
-		return v, ok
-	case schema.ObjectType, schema.RecordType:
-		_, ok := v.(map[string]any)
-		return v, ok
-	}
-	return v, true
 }

@@ -23,12 +23,13 @@ const defaultMaxFileSize = inputfile.DefaultLimit
 
 // collectInputs expands the arguments of command cmd into inputs: files as
 // given, directories (DIR, or DIR/... which also skips the directories
-// [skippedInTree] names) walked for the files of their packages (see
-// walkGramFiles; a directory without any is reported with a warning that
-// says what was skipped), - as standard input.
-// Paths are cleaned and listed once. It reports whether an argument could
-// not be read.
-func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
+// [project.SkippedInTree] names) walked for the files of their packages
+// (see [project.Walk]; a directory without any is reported with a warning
+// that says what was skipped), - as standard input.
+// With trees set, every directory is walked as the tree DIR/... (gramc
+// test DIR, as go test). Paths are cleaned and listed once. It reports
+// whether an argument could not be read.
+func collectInputs(e *env, cmd string, args []string, trees bool) ([]checkInput, bool) {
 	var inputs []checkInput
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -73,11 +74,16 @@ func collectInputs(e *env, cmd string, args []string) ([]checkInput, bool) {
 			add(p)
 			continue
 		}
+		depth := project.Below
+		if tree || trees {
+			depth = project.Tree
+		}
 		found := false
-		skips, err := walkGramFiles(p, tree, func(path string) {
+		skips, err := project.Walk(p, depth, func(path string) error {
 			found = true
 			add(path)
-		}, func(err error) { e.warnSkipped(cmd, err) })
+			return nil
+		}, e.skipIrregular(cmd))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
@@ -104,113 +110,17 @@ func treeArg(arg string) (string, bool) {
 	return arg, false
 }
 
-// walkSkips are what a walk of a directory skipped, by kind, for the
-// warning about a directory without .gram files.
-type walkSkips struct {
-	hidden, tree, aside, links []string
-}
-
-// String lists what was skipped, in parentheses after a space, or is ""
-// when nothing was.
-func (w walkSkips) String() string {
-	var parts []string
-	for _, k := range []struct {
-		names []string
-		why   string
-	}{
-		{w.hidden, "hidden"},
-		{w.tree, "left out of a tree DIR/..."},
-		{w.aside, "set aside by a name starting with _ or ."},
-		{w.links, "links to directories are not followed"},
-	} {
-		if len(k.names) > 0 {
-			list := strings.Join(k.names[:min(len(k.names), 3)], ", ")
-			if len(k.names) > 3 {
-				list += fmt.Sprintf(" and %d more", len(k.names)-3)
-			}
-			parts = append(parts, list+" ("+k.why+")")
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (skipped: " + strings.Join(parts, "; ") + ")"
-}
-
-// walkGramFiles calls visit with the path of every regular *.gram file
-// below the directory root, and of every symbolic link to one, in path
-// order, and irregular with the error that reading each other .gram entry
-// would give (a named pipe, a device, a socket, a link to one or to
-// nothing), which is skipped. Hidden directories are skipped, and in a
-// tree (DIR/...) the directories [skippedInTree] names too; files set
-// aside by their name ([project.SetAside]) are skipped; root may be a
-// symbolic link to a directory, but links to directories below it are not
-// followed. It returns what it skipped.
-func walkGramFiles(root string, tree bool, visit func(path string), irregular func(error)) (walkSkips, error) {
-	var skips walkSkips
-	walkRoot := root
-	if info, err := os.Lstat(root); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		// The directory named: walked through the link, reported under
-		// the name given.
-		real, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			return skips, err
-		}
-		walkRoot = real
-	}
-	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+// skipIrregular returns the irregular function of a walk by cmd (see
+// [project.Walk]): a .gram entry that is not a regular file is skipped
+// with a warning, a directory that cannot be read stops the walk.
+func (e *env) skipIrregular(cmd string) func(error) error {
+	return func(err error) error {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op != "stat" {
 			return err
 		}
-		if walkRoot != root {
-			rel, _ := filepath.Rel(walkRoot, path)
-			path = filepath.Join(root, rel)
-		}
-		name := d.Name()
-		if d.IsDir() {
-			switch {
-			case path == root:
-			case strings.HasPrefix(name, "."):
-				skips.hidden = append(skips.hidden, name)
-				return filepath.SkipDir
-			case tree && skippedInTree(name):
-				skips.tree = append(skips.tree, name)
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".gram") {
-			if d.Type()&fs.ModeSymlink != 0 {
-				if info, err := os.Stat(path); err == nil && info.IsDir() {
-					skips.links = append(skips.links, name)
-				}
-			}
-			return nil
-		}
-		if project.SetAside(name) {
-			skips.aside = append(skips.aside, name)
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			// A link to a .gram file counts as the file; a link to a
-			// directory is not followed; anything else is skipped, said.
-			info, err := os.Stat(path)
-			switch {
-			case err != nil:
-				irregular(err)
-				return nil
-			case info.IsDir():
-				skips.links = append(skips.links, name)
-				return nil
-			case !info.Mode().IsRegular():
-				irregular(inputfile.Check(path, info, 0))
-				return nil
-			}
-		}
-		visit(path)
+		e.warnSkipped(cmd, err)
 		return nil
-	})
-	return skips, err
+	}
 }
 
 // warnSkipped warns, once for each entry in a run, that cmd skips a .gram
@@ -242,15 +152,6 @@ func (e *env) warnSkipped(cmd string, err error) {
 	}
 	e.skipped[path] = true
 	fmt.Fprintf(e.stderr, "gramc %s: warning: skipped %s: %s; only regular files (and links to them) are read from a directory\n", cmd, path, why)
-}
-
-// skippedInTree reports whether a directory of this name below the root of
-// a DIR/... tree is left out of it, as the Go tools leave it out of ./...:
-// testdata (fixtures, broken on purpose), node_modules (installed npm
-// packages) and names starting with "_" (set aside). Hidden directories
-// (names starting with ".") are skipped in every walk.
-func skippedInTree(name string) bool {
-	return name == "testdata" || name == "node_modules" || strings.HasPrefix(name, "_")
 }
 
 // distinctFiles returns the inputs without those that name a file an

@@ -218,7 +218,7 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 	if err != nil {
 		return nil, err
 	}
-	served := prog.Agents
+	served := slices.Clone(prog.Agents())
 	if len(names) > 0 {
 		served = nil
 		for _, name := range names {
@@ -234,6 +234,8 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 	if len(served) == 0 {
 		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
-	o.applyModels(served...)
+	for i, a := range served {
+		served[i] = o.bound.Agent(a)
+	}
 	return served, nil
 }

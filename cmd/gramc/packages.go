@@ -60,7 +60,7 @@ func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
 	if self != nil {
 		return self.Program, nil
 	}
-	return packageProgram(pkg), nil
+	return pkg.Program(), nil
 }
 
 // readPackage reads and compiles the package of the directory dir, with
@@ -125,19 +125,4 @@ func packageDuplicates(l diag.List) diag.List {
 		}
 	}
 	return out
-}
-
-// packageProgram returns the agents, tools and records of every file of
-// the package (tests and data files aside) as one program named after its
-// directory.
-func packageProgram(pkg *project.Package) *schema.Program {
-	prog := &schema.Program{File: diag.NewFile(pkg.Dir, nil)}
-	for _, f := range pkg.Files {
-		if f.Member && !f.Test {
-			prog.Agents = append(prog.Agents, f.Program.Agents...)
-			prog.Tools = append(prog.Tools, f.Program.Tools...)
-			prog.Records = append(prog.Records, f.Program.Records...)
-		}
-	}
-	return prog
 }

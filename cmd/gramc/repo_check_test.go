@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/project"
 )
 
 // TestRepositoryChecks runs gramc check ./... at the repository's root, as
@@ -54,7 +56,7 @@ func TestRepositoryChecks(t *testing.T) {
 			}
 		}
 		for _, el := range strings.Split(filepath.ToSlash(filepath.Dir(f.Path)), "/") {
-			if skippedInTree(el) {
+			if project.SkippedInTree(el) {
 				t.Errorf("%s was checked: ./... skips %s", f.Path, el)
 			}
 		}

@@ -83,7 +83,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if agent == nil {
 		return nil, nil, o.usageErr("%s", msg)
 	}
-	o.applyModels(agent)
+	agent = o.bound.Agent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)
@@ -110,9 +110,9 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 			return a, ""
 		}
 		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", name, names))
-	case len(prog.Agents) == 1:
-		return prog.Agents[0], ""
-	case len(prog.Agents) == 0:
+	case prog.NumAgents() == 1:
+		return prog.Agents()[0], ""
+	case prog.NumAgents() == 0:
 		return nil, fmt.Sprintf("%s has no agent", path)
 	}
 	return nil, fmt.Sprintf("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))

@@ -284,10 +284,7 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
 			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
 		}
-		if !slices.ContainsFunc(o.tools, func(t string) bool {
-			n, _, _ := strings.Cut(t, "=")
-			return strings.TrimSpace(n) == strings.TrimSpace(name)
-		}) {
+		if !slices.Contains(specNames(o.tools), strings.TrimSpace(name)) {
 			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
 		}
 	}

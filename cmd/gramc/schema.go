@@ -117,7 +117,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // selectTools returns the tools gramc schema prints: those of the file, of
 // the agent called agentName, or the one called toolName among them.
 func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.Tool, error) {
-	tools := prog.Tools
+	tools := prog.Tools()
 	scope := "the file"
 	if agentName != "" {
 		a := prog.Agent(agentName)
@@ -145,7 +145,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 // agentNames returns the names of the program's agents.
 func agentNames(prog *schema.Program) []string {
 	var names []string
-	for _, a := range prog.Agents {
+	for _, a := range prog.Agents() {
 		names = append(names, a.Name)
 	}
 	return names

@@ -40,11 +40,12 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
 	}
 	var dirs []string
-	skips, err := walkGramFiles(root, true, func(path string) {
+	skips, err := project.Walk(root, project.Tree, func(path string) error {
 		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
 			dirs = append(dirs, dir)
 		}
-	}, func(err error) { e.warnSkipped("schema", err) })
+		return nil
+	}, e.skipIrregular("schema"))
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
 	}
@@ -69,7 +70,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 			continue // data files only: no package
 		}
 		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
-		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), packageProgram(l.pkg)})
+		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), l.pkg.Program()})
 	}
 	if bad {
 		return nil, exitWith(exitError)
@@ -121,7 +122,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 			found = p.prog.Agent(o.agent) != nil
 			names = append(names, agentNames(p.prog)...)
 		} else {
-			for _, t := range p.prog.Tools {
+			for _, t := range p.prog.Tools() {
 				found = found || t.Name == o.tool
 				names = append(names, t.Name)
 			}

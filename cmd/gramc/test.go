@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -20,7 +21,6 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
@@ -82,13 +82,6 @@ func runTest(e *env, args []string) error {
 	if o.cassettes == "" && o.bound.Bindings != nil {
 		o.cassettes = o.bound.Bindings.Cassettes
 	}
-	for n, v := range o.bound.Injects {
-		values, _ := parseInjects([]string{n + "=" + v})
-		if injected == nil {
-			injected = map[string]any{}
-		}
-		injected[n] = values[n]
-	}
 
 	// The tests.
 	jobs, err := o.collect(e, paths, runRE)
@@ -98,9 +91,12 @@ func runTest(e *env, args []string) error {
 	if len(jobs) == 0 {
 		return o.report(e, nil)
 	}
-	for _, j := range jobs {
-		o.applyModels(j.Test.Agent)
+	agents := make([]*schema.Agent, len(jobs))
+	for i, j := range jobs {
+		jobs[i].Test = o.bound.Test(j.Test)
+		agents[i] = jobs[i].Test.Agent
 	}
+	injected = o.testInjects(agents)
 	if err := o.modelCheck(e, jobs); err != nil {
 		return err
 	}
@@ -119,6 +115,19 @@ func runTest(e *env, args []string) error {
 		return err
 	}
 	return o.exitCode(e, results)
+}
+
+// testInjects returns the injected values of the tests' agents: those of
+// the bindings file and of --inject (which wins), each fitted to the type
+// its tools declare (see [project.InjectedValues]).
+func (o *testOptions) testInjects(agents []*schema.Agent) map[string]any {
+	texts := map[string]string{}
+	maps.Copy(texts, o.bound.Injects)
+	for _, spec := range o.injects {
+		name, v, _ := strings.Cut(spec, "=")
+		texts[strings.TrimSpace(name)] = v
+	}
+	return project.InjectedValues(agents, texts)
 }
 
 // modelCheck reports what keeps the tests that run against the model
@@ -242,11 +251,10 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 			return nil, o.usageErr("tests are read from files, not standard input")
 		}
 	}
-	inputs, ioErr := collectInputs(e, "test", paths)
+	inputs, ioErr := collectInputs(e, "test", paths, true)
 	if ioErr {
 		return nil, exitWith(exitUsage)
 	}
-	inputs = skipTreeDirs(paths, inputs)
 	var jobs []agenttest.Job
 	bad, files := false, 0
 	reported := map[string]bool{}
@@ -257,9 +265,16 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		reported[f.Path] = true
 		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
 	}
-	pkgs, err := loadTestPackages(e, inputs)
+	given := make([]string, len(inputs))
+	for i, in := range inputs {
+		given[i] = in.path
+	}
+	pkgs, irregular, err := agenttest.Load(given, e.maxFileSize)
+	for _, err := range irregular {
+		e.warnSkipped("test", err)
+	}
 	if err != nil {
-		return nil, err
+		return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
 	}
 	for _, in := range inputs {
 		pkg := pkgs[filepath.Dir(in.path)]
@@ -299,75 +314,6 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
 	return jobs, nil
-}
-
-// loadTestPackages compiles the packages of the inputs' directories, each
-// with the inputs of the directory and its other .gram files (but the data
-// files, left unread: see [project.Load]), by directory. An input, or the
-// NAME.gram of an input NAME_test.gram, that cannot be read stops the
-// tests; the other files that cannot be are left out.
-func loadTestPackages(e *env, inputs []checkInput) (map[string]*project.Package, error) {
-	byDir := map[string][]string{}
-	needed := map[string]bool{}
-	var dirs []string
-	for _, in := range inputs {
-		dir := filepath.Dir(in.path)
-		if byDir[dir] == nil {
-			dirs = append(dirs, dir)
-		}
-		byDir[dir] = append(byDir[dir], in.path)
-		needed[filepath.Clean(in.path)] = true
-		if sp := schema.SubjectPath(in.path); sp != "" {
-			needed[filepath.Clean(sp)] = true
-			if _, err := os.Stat(sp); err == nil {
-				byDir[dir] = append(byDir[dir], sp)
-			}
-		}
-	}
-	pkgs := map[string]*project.Package{}
-	for _, dir := range dirs {
-		l, _ := project.Load(dir, project.LoadOptions{Files: byDir[dir], Limit: e.maxFileSize})
-		for _, err := range l.Irregular {
-			var ie *inputfile.Error
-			if errors.As(err, &ie) && needed[filepath.Clean(ie.Path)] {
-				return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
-			}
-			e.warnSkipped("test", err)
-		}
-		for _, u := range l.Unread {
-			if u.Needed {
-				return nil, usageError("gramc test", "%v", inputHint(u.Err, "give a .gram file"))
-			}
-		}
-		pkgs[dir] = l.Package
-	}
-	return pkgs, nil
-}
-
-// skipTreeDirs drops the files found below a directory given on the command
-// line in the directories that DIR/... leaves out ([skippedInTree]: testdata,
-// node_modules, names starting with "_"), as go test does; files given by
-// name are kept.
-func skipTreeDirs(paths []string, inputs []checkInput) []checkInput {
-	out := inputs[:0]
-	for _, in := range inputs {
-		skip := false
-		for _, p := range paths {
-			rel, err := filepath.Rel(filepath.Clean(p), in.path)
-			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				continue
-			}
-			for _, el := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-				if skippedInTree(el) {
-					skip = true
-				}
-			}
-		}
-		if !skip {
-			out = append(out, in)
-		}
-	}
-	return out
 }
 
 // exitCode prints the hints of configuration errors and returns the error

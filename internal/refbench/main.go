@@ -135,7 +135,7 @@ func parseMBs(src []byte, procs int) float64 {
 	start := time.Now()
 	doc, diags := parser.Parse(diag.NewFile("bench.gram", src))
 	d := time.Since(start)
-	if diags.HasErrors() || len(doc.Lowered) == 0 {
+	if diags.HasErrors() || len(doc.Lowered()) == 0 {
 		panic("the generated document has errors")
 	}
 	return float64(len(src)) / 1e6 / d.Seconds()

@@ -105,7 +105,7 @@ type Session struct {
 // analysis returns the analysis of text, reusing the last one when the text
 // is the same.
 func (s *Session) analysis(text string) *ide.Analysis {
-	if s.last == nil || string(s.last.File.Text) != text {
+	if s.last == nil || string(s.last.File.Bytes()) != text {
 		s.last = ide.Analyze(Path, []byte(text))
 	}
 	return s.last
@@ -178,7 +178,7 @@ func (s *Session) Schema(text, target string, strict bool) Output {
 	if n := a.Diags.Count(diag.Error); n > 0 {
 		return Output{Error: errorsText(a.File, a.Diags, "no schemas")}
 	}
-	b, err := schema.MarshalIndent(schema.Emit(schema.Format(target), a.Prog.Tools, strict))
+	b, err := schema.MarshalIndent(schema.Emit(schema.Format(target), a.Prog.Tools(), strict))
 	if err != nil {
 		return Output{Error: err.Error()}
 	}

@@ -275,7 +275,7 @@ func TestMCPToolOrder(t *testing.T) {
 	spec := compile(t, `
 [Point:Record | (y::Number), (x::Number)]
 [put:Tool {description: "Stores a point"} | (zeta::String)==>(alpha::Point)==>(::String)]`)
-	if _, err := c.Library().Bind(spec.Tools); err != nil {
+	if _, err := c.Library().Bind(spec.Tools()); err != nil {
 		t.Errorf("bind: %v", err)
 	}
 }

@@ -1,0 +1,109 @@
+package diag
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestEdited applies random edits to texts with short, long, non-ASCII and
+// empty lines and line terminators of every kind, each to the File of the
+// text before, and checks after each that the File made by the edit has the
+// text, the lines and the positions of a File made from the text afresh,
+// and that its chunks end lines.
+func TestEdited(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	long := strings.Repeat("é-x ", 400) // a long line with marks
+	pieces := []string{"\n", "\n\n", "a", "abc", "é", "😀", "\r\n", long, "(a)-->(b)\n", "", "\r", "x\r", "\ry",
+		strings.Repeat("line of text\n", 500)}
+	text := "first\n" + long + "\nlast é\n"
+	prev := NewFile("t", []byte(text))
+	for step := 0; step < 6000; step++ {
+		start := r.IntN(len(text) + 1)
+		end := min(len(text), start+r.IntN(12))
+		if r.IntN(10) == 0 {
+			end = min(len(text), start+r.IntN(20000))
+		}
+		ins := pieces[r.IntN(len(pieces))]
+		next := text[:start] + ins + text[end:]
+		got := prev.Edited(Span{Start: start, End: end}, ins)
+		want := NewFile("t", []byte(next))
+		checkChunks(t, step, got)
+		if got.Len() != len(next) {
+			t.Fatalf("step %d: Len() = %d, want %d", step, got.Len(), len(next))
+		}
+		if got.LineCount() != want.LineCount() {
+			t.Fatalf("step %d: replacing [%d,%d) with %q: %d lines, want %d", step, start, end, ins, got.LineCount(), want.LineCount())
+		}
+		for k := 0; k < 5; k++ {
+			line := r.IntN(want.LineCount() + 1)
+			if g, w := got.LineStart(line), want.LineStart(line); g != w {
+				t.Fatalf("step %d: LineStart(%d) = %d, want %d", step, line, g, w)
+			}
+			if g, w := got.LineEnd(line), want.LineEnd(line); g != w {
+				t.Fatalf("step %d: LineEnd(%d) = %d, want %d", step, line, g, w)
+			}
+			if g, w := string(got.LineText(line+1)), string(want.LineText(line+1)); g != w {
+				t.Fatalf("step %d: LineText(%d) = %q, want %q", step, line+1, g, w)
+			}
+			off := r.IntN(len(next) + 1)
+			if g, w := got.OffsetLSP(off), want.OffsetLSP(off); g != w {
+				t.Fatalf("step %d: OffsetLSP(%d) = %v, want %v", step, off, g, w)
+			}
+			if g, w := got.OffsetPosition(off), want.OffsetPosition(off); g != w {
+				t.Fatalf("step %d: OffsetPosition(%d) = %v, want %v", step, off, g, w)
+			}
+			p := LSPPosition{Line: line, Character: r.IntN(900)}
+			if g, w := got.LSPOffset(p), want.LSPOffset(p); g != w {
+				t.Fatalf("step %d: LSPOffset(%v) = %d, want %d", step, p, g, w)
+			}
+			a := r.IntN(len(next) + 1)
+			b := min(len(next), a+r.IntN(9000))
+			if g := string(got.ByteRange(a, b)); g != next[a:b] {
+				t.Fatalf("step %d: ByteRange(%d, %d) = %q, want %q", step, a, b, g, next[a:b])
+			}
+		}
+		if step%50 == 0 && string(got.Bytes()) != next {
+			t.Fatalf("step %d: the text differs", step)
+		}
+		text, prev = next, got
+		if len(text) > 50000 {
+			text = text[:1000]
+			prev = NewFile("t", []byte(text))
+		}
+	}
+}
+
+// checkChunks fails unless every chunk of f but the last ends with "\n",
+// none is empty, and the table's offsets and line counts add up.
+func checkChunks(t *testing.T, step int, f *File) {
+	t.Helper()
+	f.index()
+	tab := f.tab
+	for i, c := range tab.chunks {
+		if c.text == "" || i < len(tab.chunks)-1 && c.text[len(c.text)-1] != '\n' {
+			t.Fatalf("step %d: chunk %d of %d is %q", step, i, len(tab.chunks), c.text)
+		}
+		if tab.offs[i+1]-tab.offs[i] != len(c.text) || tab.lineN[i+1]-tab.lineN[i] != len(c.lines) {
+			t.Fatalf("step %d: the table is wrong at chunk %d", step, i)
+		}
+	}
+}
+
+// TestEditedShares: an edit makes again the chunk it touches and shares
+// the others.
+func TestEditedShares(t *testing.T) {
+	text := strings.Repeat("a line of some length\n", 2000)
+	f := NewFile("t", []byte(text))
+	g := f.Edited(Span{Start: len(text) / 2, End: len(text)/2 + 1}, "b")
+	f.index()
+	fresh := 0
+	for i, c := range g.tab.chunks {
+		if c != f.tab.chunks[i] {
+			fresh++
+		}
+	}
+	if fresh != 1 || len(g.tab.chunks) != len(f.tab.chunks) {
+		t.Errorf("%d chunks of %d made again (of %d before)", fresh, len(g.tab.chunks), len(f.tab.chunks))
+	}
+}
