@@ -35,6 +35,9 @@ type pkgScope struct {
 	// their documents.
 	files []pkgFileState
 	docs  []*parser.Document
+	// progs are the programs of the files, by file: those being made
+	// while the package compiles, where the tools of other files are read.
+	progs []*Program
 	// cs are the compilers of the member files while the package compiles
 	// in full, by file; nil once the compile is done, and in a compile
 	// from an earlier one.
@@ -57,11 +60,12 @@ func (s *pkgScope) recordDecl(name string) (*Record, *diag.File) {
 // in the file's list of records or tools.
 type pkgRef struct{ file, k int }
 
-// pkgTool is a top-level tool of a file and its index in the file's
-// program.
+// pkgTool is the name of a top-level tool of a file and its index in the
+// file's program, from which the tool is read (see pkgScope.progs): a
+// tool compiled again is at the same index, with the same name.
 type pkgTool struct {
-	t *Tool
-	i int
+	name string
+	i    int32
 }
 
 // pkgTool returns the top-level tool of another file of the package that
@@ -85,9 +89,9 @@ func (c *compiler) pkgTool(e *parser.Pattern) *Tool {
 		if oc.ext == nil {
 			oc.ext = map[int32]bool{}
 		}
-		oc.ext[int32(pt.i)] = true
+		oc.ext[pt.i] = true
 	}
-	return pt.t
+	return c.pkg.progs[ref.file].ToolAt(int(pt.i))
 }
 
 // readPkg records that the file reads the record name of another file of
@@ -184,19 +188,19 @@ type pkgFileState struct {
 	recordDeps, marks []string
 	// idents are the spans of the names of the declarations, by the index
 	// of names.
-	idents []diag.Span
+	idents vec[diag.Span]
 }
 
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
 
 // declIdents returns the spans of the names of decls.
-func declIdents(ds []decl) []diag.Span {
+func declIdents(ds []decl) vec[diag.Span] {
 	out := make([]diag.Span, len(ds))
 	for i, d := range ds {
 		out[i] = d.p.IdentSpan()
 	}
-	return out
+	return vecOf(out)
 }
 
 // declNames returns the names and labels of decls.
@@ -266,7 +270,7 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	}
 	ps := prev.scope
 	scope := &pkgScope{records: ps.records, recordNames: ps.recordNames, tools: ps.tools, names: ps.names, nameList: ps.nameList,
-		files: slices.Clone(ps.files), docs: docs}
+		files: slices.Clone(ps.files), docs: docs, progs: slices.Clone(ps.progs)}
 	// names are the names of the declarations compiled again, touched
 	// those of the files changed: what points into a file that changed
 	// holds the file's text.
@@ -288,7 +292,7 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		}
 		// Declaration by declaration, else the file in full, with the
 		// files whose records read its names.
-		if again[i] = startAgain(prev.Programs[i], doc, scope); again[i] == nil || readByRecords(scope.files, i, touched) {
+		if again[i] = startFile(prev, scope, i); again[i] == nil || readByRecords(scope.files, i, touched) {
 			again[i], whole = nil, append(whole, i)
 		} else {
 			changedNames(again[i], names, &scope.files[i])
@@ -297,20 +301,28 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	if len(whole) > 0 && !startWhole(prev, scope, whole, docs, names, again) {
 		return nil
 	}
-	if !addUsers(prev, docs, scope, names, touched, again) {
+	if !addUsers(prev, scope, names, touched, again) {
 		return nil
 	}
 	maps.Copy(touched, names)
 	// The tools first, then the agents, which may list those of any file.
-	for i, a := range again {
-		if a != nil {
-			if !a.compile(ToolLabel) {
-				return nil
-			}
-			scope.files[i].tools = fileTools(a.c.prog)
+	for _, a := range again {
+		if a != nil && !a.compile(ToolLabel) {
+			return nil
 		}
 	}
 	return prev.next(docs, tests, scope, touched, again)
+}
+
+// startFile starts compiling the member file i of scope's package again
+// from its compile in prev (see startAgain), whose program is then the
+// file's in scope; it returns nil when prev's results cannot be taken.
+func startFile(prev *PackageCompile, scope *pkgScope, i int) *fileAgain {
+	a := startAgain(prev.Programs[i], scope.docs[i], scope)
+	if a != nil {
+		scope.progs[i] = a.c.prog
+	}
+	return a
 }
 
 // readByRecords reports whether the records of a member file other than i
@@ -327,10 +339,10 @@ func readByRecords(files []pkgFileState, i int, names map[string]bool) bool {
 // changedNames adds to names those of the declarations a compiles again,
 // and sets their spans in st.
 func changedNames(a *fileAgain, names map[string]bool, st *pkgFileState) {
-	st.idents = slices.Clone(st.idents)
+	st.idents = st.idents.edit()
 	for _, ch := range a.changed {
 		names[ch.d.p.Subject.Identity] = true
-		st.idents[ch.k] = ch.d.p.IdentSpan()
+		st.idents.set(ch.k, ch.d.p.IdentSpan())
 	}
 }
 
@@ -340,11 +352,11 @@ func changedNames(a *fileAgain, names map[string]bool, st *pkgFileState) {
 // again of their files); a tool compiled again adds its name, and the
 // agents of its file that list it. It reports false when prev's results
 // cannot be taken.
-func addUsers(prev *PackageCompile, docs []*parser.Document, scope *pkgScope, names, touched map[string]bool, again []*fileAgain) bool {
+func addUsers(prev *PackageCompile, scope *pkgScope, names, touched map[string]bool, again []*fileAgain) bool {
 	queue := slices.Collect(maps.Keys(names))
 	add := func(u stepAt) bool {
 		if again[u.file] == nil {
-			if again[u.file] = startAgain(prev.Programs[u.file], docs[u.file], scope); again[u.file] == nil {
+			if again[u.file] = startFile(prev, scope, u.file); again[u.file] == nil {
 				return false
 			}
 		}
@@ -353,8 +365,12 @@ func addUsers(prev *PackageCompile, docs []*parser.Document, scope *pkgScope, na
 		if a.whole != nil || !a.add(int(st.decl)) || st.t1 == st.t0 {
 			return true
 		}
-		// A tool: the agents of its file that list it read it too.
+		// A tool: the agents of its file that list it (if any does) read
+		// it too.
 		for _, o := range p.memo.steps {
+			if p.memo.uses.at(int(st.t0)) == 0 {
+				break
+			}
 			if o.a1 > o.a0 && slices.Contains(p.AgentAt(int(o.a0)).toolIdx, int(st.t0)) {
 				a.add(int(o.decl))
 			}
@@ -399,7 +415,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
 		a := again[i]
 		if a == nil && (lookup || pc.Programs[i].memo.tests) {
-			a = startAgain(pc.Programs[i], doc, scope)
+			a = startFile(pc, scope, i)
 		}
 		switch {
 		case a == nil && (lookup || pc.Programs[i].memo.tests):
@@ -414,7 +430,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
 		}
 		again[i], out.Programs[i] = a, a.c.prog
-		if !slices.ContainsFunc(a.decls(), func(d decl) bool { return d.label == TestLabel }) {
+		if !a.hasTests() {
 			out.Programs[i], out.Diags[i] = a.c.finish()
 		} else {
 			withTests = append(withTests, i)

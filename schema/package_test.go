@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +217,55 @@ func TestPackageReferencesResolved(t *testing.T) {
 	}
 	if _, alone := Compile(docA); len(alone) != 3 {
 		t.Errorf("a.gram alone: %v", alone)
+	}
+}
+
+// TestRecompilePackageSharesLists: a package recompile after an edit of
+// one tool's description shares the lists of the file's programs by chunk
+// with the previous version's, as Recompile does (see
+// TestRecompileSharesLists), and a file that lists a tool of the edited
+// one, compiled again for its references, keeps its lists by pointer.
+func TestRecompilePackageSharesLists(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d\"} | (title::String)==>(::String)]\n", i, i)
+		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use tool%d.\"} | tool%d]\n", i, i, i)
+	}
+	text := b.String()
+	other := "[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use tool3.\"} | tool3]\n"
+	a, _ := parser.ParseForEdits(diag.NewFile("a.gram", []byte(text)))
+	o, _ := parser.ParseForEdits(diag.NewFile("b.gram", []byte(other)))
+	prev := RecompilePackage(nil, []*parser.Document{a, o}, nil)
+	for i, d := range prev.Diags {
+		if len(d) != 0 {
+			t.Fatalf("file %d: %v", i, d)
+		}
+	}
+	needle := "Finds the entry 17"
+	at := strings.Index(text, needle) + len(needle)
+	edited := text[:at] + "x" + text[at:]
+	na, _ := parser.Reparse(a, diag.NewFile("a.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
+	got := RecompilePackage(prev, []*parser.Document{na, o}, nil)
+	p, q := got.Programs[0], prev.Programs[0]
+	if p.memo == nil || p.memo.reused == 0 {
+		t.Fatal("compiled in full")
+	}
+	if p.tools.flat.Load() != nil || p.agents.flat.Load() != nil {
+		t.Error("the recompile put a list in one piece")
+	}
+	if n := sharedChunks(&p.tools.v, &q.tools.v); n != len(q.tools.v.chunks)-1 {
+		t.Errorf("%d of %d chunks of tools shared, want all but one", n, len(q.tools.v.chunks))
+	}
+	if n := sharedChunks(&p.agents.v, &q.agents.v); n != len(q.agents.v.chunks)-1 {
+		t.Errorf("%d of %d chunks of agents shared, want all but one", n, len(q.agents.v.chunks))
+	}
+	if h := got.Programs[1]; h != prev.Programs[1] && (h.tools != prev.Programs[1].tools || h.agents != prev.Programs[1].agents) {
+		t.Error("the other file's lists were made again")
+	}
+	progs, diags := CompilePackage([]*parser.Document{na, o}, nil)
+	for i := range progs {
+		if !sameProgram(got.Programs[i], progs[i]) || !slices.EqualFunc(got.Diags[i], diags[i], func(x, y diag.Diagnostic) bool { return x.Message == y.Message }) {
+			t.Errorf("file %d differs from a fresh compile", i)
+		}
 	}
 }

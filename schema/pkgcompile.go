@@ -55,7 +55,7 @@ type pkgCompile struct {
 func compilePackage(docs, tests []*parser.Document, share bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
 	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true}
-	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs} // its tables are made below, sized for the package
+	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
 	for i := range all {
 		pc.at[i] = -1
 		if i < len(docs) {
@@ -173,7 +173,7 @@ func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 	var ext map[int32]bool
 	for k, pt := range scope.files[f].tools {
-		name := pt.t.Name
+		name := pt.name
 		if scope.tools[name] != (pkgRef{f, k}) {
 			continue
 		}
@@ -181,7 +181,7 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 			if ext == nil {
 				ext = map[int32]bool{}
 			}
-			ext[int32(pt.i)] = true
+			ext[pt.i] = true
 		}
 	}
 	return ext
@@ -225,6 +225,7 @@ func (pc *pkgCompile) start(share bool) {
 		}
 		pc.cs[i], pc.ds[i], pc.marks[i][0] = c, ds, len(c.diags)
 		if f := pc.at[i]; f >= 0 {
+			pc.pkg.progs[f] = c.prog
 			pc.pkg.files[f].names, pc.pkg.files[f].idents = declNames(ds), declIdents(ds)
 		}
 	}
@@ -306,8 +307,8 @@ func (pc *pkgCompile) tools() {
 			if !pc.full {
 				break
 			}
-			if _, ok := pc.pkg.tools[pt.t.Name]; !ok {
-				pc.pkg.tools[pt.t.Name] = pkgRef{i, k}
+			if _, ok := pc.pkg.tools[pt.name]; !ok {
+				pc.pkg.tools[pt.name] = pkgRef{i, k}
 			}
 		}
 	}
@@ -319,7 +320,7 @@ func fileTools(prog *Program) []pkgTool {
 	var out []pkgTool
 	for j, t := range prog.AllTools() {
 		if t.Name != "" && t.TopLevel {
-			out = append(out, pkgTool{t, j})
+			out = append(out, pkgTool{t.Name, int32(j)})
 		}
 	}
 	return out

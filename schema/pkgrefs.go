@@ -57,7 +57,7 @@ func (s *pkgScope) lookupName(name string) (file *diag.File, ident diag.Span, wh
 		return nil, diag.Span{}, "", false
 	}
 	st := s.files[ref.file]
-	return s.docs[ref.file].File, st.idents[ref.k], strings.ToLower(st.names[ref.k].label), true
+	return s.docs[ref.file].File, st.idents.at(ref.k), strings.ToLower(st.names[ref.k].label), true
 }
 
 // closest returns the name of the package closest to name, for a

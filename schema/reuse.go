@@ -248,6 +248,14 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	return true
 }
 
+// hasTests reports whether the file compiled again declares tests.
+func (a *fileAgain) hasTests() bool {
+	if w := a.whole; w != nil {
+		return slices.ContainsFunc(a.decls(), func(d decl) bool { return d.label == TestLabel })
+	}
+	return a.c.again.memo.tests
+}
+
 // decls returns the declarations of the file compiled again.
 func (a *fileAgain) decls() []decl {
 	if w := a.whole; w != nil {
