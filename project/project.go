@@ -157,8 +157,9 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 }
 
 // compile is Compile, and with keep Recompile: the package keeps what a
-// later Recompile takes from it. Either way the member files are compiled
-// by [schema.RecompilePackage], from prev's compile when there is one.
+// later Recompile takes from it, and the member files are compiled by
+// [schema.RecompilePackage], from prev's compile when there is one;
+// without it, by [schema.CompilePackage], which keeps nothing.
 func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
 	alone := Request{once: !keep} // how a file is compiled alone
@@ -193,13 +194,18 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		return pkg
 	}
 	// The one compile of the package: a file alone is a package of one.
-	var state *schema.PackageCompile
-	if prev != nil {
-		state = prev.state
-	}
-	pc := schema.RecompilePackage(state, docs, tests)
+	// Without keep, nothing of it is kept for a later compile.
+	var pc *schema.PackageCompile
 	if keep {
+		var state *schema.PackageCompile
+		if prev != nil {
+			state = prev.state
+		}
+		pc = schema.RecompilePackage(state, docs, tests)
 		pkg.state = pc
+	} else {
+		progs, diags := schema.CompilePackage(docs, tests)
+		pc = &schema.PackageCompile{Programs: progs, Diags: diags, Reused: make([]bool, len(progs))}
 	}
 	at := append(memberAt, testAt...)
 	for i, f := range append(members, testFiles...) {

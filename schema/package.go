@@ -123,17 +123,18 @@ func (c *compiler) usePkg(name string) {
 // record, those of NAME.gram first for NAME_test.gram), and the package
 // does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
-// its own file; a single document compiles as [Compile] compiles it.
+// its own file; a single document compiles as [Compile] compiles it. The
+// programs keep nothing for a later compile (see [CompileOnce]).
 // A reference that names nothing in its own file (see [parser.Unresolved])
 // is looked up in the package: a top-level tool of another file is what it
 // means, and any other is an undefined-reference error, whose did-you-mean
 // looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 	if len(docs)+len(tests) == 1 {
-		pc := alone(nil, docs, tests)
-		return pc.Programs, pc.Diags
+		prog, diags := CompileOnce(append(slices.Clip(docs), tests...)[0])
+		return []*Program{prog}, []diag.List{diags}
 	}
-	pc := compilePackage(docs, tests, true)
+	pc := compilePackage(docs, tests, true, false)
 	return pc.Programs, pc.Diags
 }
 
@@ -237,7 +238,7 @@ func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			return pc
 		}
 	}
-	return compilePackage(docs, tests, prev == nil)
+	return compilePackage(docs, tests, prev == nil, true)
 }
 
 // alone compiles the one file of docs and tests as a file alone, from

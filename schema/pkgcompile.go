@@ -28,6 +28,9 @@ type pkgCompile struct {
 	progs     []*Program
 	at        []int
 	full      bool
+	// keep tells that the member files' programs keep what a later
+	// compile takes (a compile of some files from a previous one does).
+	keep bool
 	// cs are the compilers of own, ds their declarations, and marks, by
 	// file, where their diagnostics of finding the declarations, of the
 	// records, of the steps and of the names other files declare too end,
@@ -51,10 +54,11 @@ type pkgCompile struct {
 // edit does not share: a block of a declaration compiled again by a later
 // one would keep the objects of the other files it holds, so only the
 // first compile of a package shares, and what its blocks keep is at most
-// that compile.
-func compilePackage(docs, tests []*parser.Document, share bool) *PackageCompile {
+// that compile. With keep, the member files' programs keep what a later
+// compile of the package takes (see newMemo).
+func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
-	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true}
+	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
 	for i := range all {
 		pc.at[i] = -1
@@ -365,7 +369,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 		dupDiags, unresolved := slices.Clip(c.diags[pc.marks[i][2]:pc.marks[i][3]]), slices.Clip(c.diags[pc.marks[i][3]:])
 		dups, unused := c.fileChecks(hasAgents)
 		var m *compileMemo
-		if !c.legacyNamed {
+		if !c.legacyNamed && (pc.keep || !pc.full) {
 			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
 		}
 		if m == nil {
