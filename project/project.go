@@ -147,17 +147,19 @@ func Compile(dir string, srcs []Source) *Package {
 }
 
 // Recompile is [Compile] for a package compiled before by Recompile as
-// prev (or nil; a package [Compile] made has nothing to take):
-// the files whose parsed documents are prev's, and which use nothing of a
-// file that changed, are taken from prev (see [schema.RecompilePackage]),
-// so that an edit of one file costs that file and those that use its
-// names, not the package.
+// prev (or nil; a package [Compile] made has nothing to take): the
+// declarations whose patterns are prev's, and which read nothing of a
+// declaration that changed, are taken from prev (see
+// [schema.RecompilePackage]), so that an edit costs the declarations it
+// touches and those that use their names, not the package.
 func Recompile(prev *Package, dir string, srcs []Source) *Package {
 	return compile(prev, dir, srcs, true)
 }
 
 // compile is Compile, and with keep Recompile: the package keeps what a
-// later Recompile takes from it.
+// later Recompile takes from it, and the member files are compiled by
+// [schema.RecompilePackage], from prev's compile when there is one;
+// without it, by [schema.CompilePackage], which keeps nothing.
 func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
 	alone := Request{once: !keep} // how a file is compiled alone
@@ -181,44 +183,40 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		case !f.Member:
 			// Alone, by the rule of its kind (a bindings file by the
 			// rules of bindings).
-			f.Program, f.Diags = alone.alone(s.File, s.Doc, s.Diags)
+			f.Program, f.Diags, _ = alone.alone(s.File, s.Doc, s.Diags)
 		case f.Test:
 			tests, testFiles, testAt = append(tests, s.Doc), append(testFiles, f), append(testAt, i)
 		default:
 			docs, members, memberAt = append(docs, s.Doc), append(members, f), append(memberAt, i)
 		}
 	}
-	if len(docs)+len(tests) == 1 {
-		// A package of one.
-		f := append(members, testFiles...)[0]
-		f.Program, f.Diags = alone.alone(f.File, f.Doc, f.Diags)
+	if len(docs)+len(tests) == 0 {
 		return pkg
 	}
-	var (
-		progs  []*schema.Program
-		lists  []diag.List
-		reused []bool
-	)
+	// The one compile of the package: a file alone is a package of one.
+	// Without keep, nothing of it is kept for a later compile.
+	var pc *schema.PackageCompile
 	if keep {
 		var state *schema.PackageCompile
 		if prev != nil {
 			state = prev.state
 		}
-		pkg.state = schema.RecompilePackage(state, docs, tests)
-		progs, lists, reused = pkg.state.Programs, pkg.state.Diags, pkg.state.Reused
+		pc = schema.RecompilePackage(state, docs, tests)
+		pkg.state = pc
 	} else {
-		progs, lists = schema.CompilePackage(docs, tests)
+		progs, diags := schema.CompilePackage(docs, tests)
+		pc = &schema.PackageCompile{Programs: progs, Diags: diags, Reused: make([]bool, len(progs))}
 	}
 	at := append(memberAt, testAt...)
 	for i, f := range append(members, testFiles...) {
-		if reused != nil && reused[i] {
-			// The same document, compiled as before, and the names of the
-			// package are the same: the file as it was, the same object.
-			pkg.Files[at[i]] = old[f.Doc]
+		if o := old[f.Doc]; pc.Reused[i] && o != nil {
+			// The same document, compiled as before: the file as it was,
+			// the same object.
+			pkg.Files[at[i]] = o
 			continue
 		}
-		f.Program = progs[i]
-		f.Diags = schema.Merge(f.Diags, lists[i])
+		f.Program = pc.Programs[i]
+		f.Diags = schema.Merge(f.Diags, pc.Diags[i])
 	}
 	return pkg
 }

@@ -7,7 +7,7 @@
 // diagnostics merged. Given the check of an earlier version of the same
 // document, it parses again only what the change touches
 // ([parser.Reparse]), and compiles again only what the change reaches
-// ([schema.Recompile] alone, [Recompile] in a package).
+// ([schema.RecompilePackage], alone a package of one).
 //
 // Which text is what is decided here, once: a text of binary data is one
 // diagnostic ([Parse]); a bindings file ([IsBindings]) is checked by the
@@ -41,8 +41,10 @@ type Text struct {
 	Package *Package
 	Others  []*File
 	// parsed are the parser's diagnostics alone, for a check of the same
-	// file again (its package changed).
-	parsed diag.List
+	// file again (its package changed); compiled is the compile of the
+	// text alone, for a check of its next version.
+	parsed   diag.List
+	compiled *schema.PackageCompile
 	// clean is set when the text is valid UTF-8 without NUL bytes: an
 	// edit of it that adds such bytes at rune boundaries leaves it so,
 	// and text, not binary data.
@@ -123,8 +125,8 @@ func Check(f *diag.File, r Request) *Text {
 	}
 	t := r.inPackage(f, doc, parsed)
 	if t == nil {
-		prog, diags := r.alone(f, doc, parsed)
-		t = &Text{File: f, Doc: doc, Program: prog, Diags: diags}
+		t = &Text{File: f, Doc: doc}
+		t.Program, t.Diags, t.compiled = r.alone(f, doc, parsed)
 	}
 	t.parsed, t.clean = parsed, clean
 	return t
@@ -190,16 +192,17 @@ func cleanAfter(prev *Text, f *diag.File, e Edit) bool {
 }
 
 // alone compiles a parsed text alone: a bindings file by the rules of
-// bindings, a file of tests with r.Env (or its subject), others from the
-// program of r.Prev when there is one.
-func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*schema.Program, diag.List) {
+// bindings, a file of tests with r.Env (or its subject), others as a
+// package of one, from the compile of r.Prev when there is one, which it
+// returns too.
+func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*schema.Program, diag.List, *schema.PackageCompile) {
 	if IsBindings(doc) {
 		// Bindings, not declarations: only their own rules apply. Read
 		// alone as gram notation, as it is not compiled: its references to
 		// nothing are undefined, and its deferred errors are reported.
 		_, diags := ParseBindingsWith(f, doc, r.ReadNamed)
 		notation := append(slices.Clip(doc.Undefined()), doc.Deferred()...)
-		return &schema.Program{File: f}, schema.Merge(parsed, append(notation, diags...))
+		return &schema.Program{File: f}, schema.Merge(parsed, append(notation, diags...)), nil
 	}
 	env := r.Env
 	if len(env) == 0 && r.Subject {
@@ -209,19 +212,20 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 			}
 		}
 	}
-	var prog *schema.Program
-	var compiled diag.List
 	switch {
 	case len(env) > 0:
-		prog, compiled = schema.CompileWith(doc, env...)
-	case r.Prev != nil && r.Prev.Package == nil:
-		prog, compiled = schema.Recompile(r.Prev.Program, doc)
+		prog, compiled := schema.CompileWith(doc, env...)
+		return prog, schema.Merge(parsed, compiled), nil
 	case r.once:
-		prog, compiled = schema.CompileOnce(doc)
-	default:
-		prog, compiled = schema.Compile(doc)
+		prog, compiled := schema.CompileOnce(doc)
+		return prog, schema.Merge(parsed, compiled), nil
 	}
-	return prog, schema.Merge(parsed, compiled)
+	var prev *schema.PackageCompile
+	if r.Prev != nil && r.Prev.Package == nil {
+		prev = r.Prev.compiled
+	}
+	pc := schema.RecompilePackage(prev, []*parser.Document{doc}, nil)
+	return pc.Programs[0], schema.Merge(parsed, pc.Diags[0]), pc
 }
 
 // Changed returns the part of old that differs from text, as an edit of

@@ -25,7 +25,8 @@ type againState struct {
 // step si, into c.prog's tools and agents (the next versions of prev's,
 // see vec), keeping the memo's patterns of tools and uses of tools up to
 // date, and adds to affected the tools whose uses it changed; it reports
-// false when the declaration makes other numbers of tools or agents.
+// false when the declaration makes other numbers of tools or agents, or
+// lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
 	m, st := c.again.memo, c.again.memo.steps[si]
 	// The lists are cut back to the step's first tool and agent, which
@@ -36,7 +37,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
 	c.top = d.top
-	marks := len(c.marks)
+	marks, pkgMarks, pkgReads := len(c.marks), len(c.pkgMarks), len(c.pkgReads)
 	if d.label == ToolLabel {
 		c.tool(d, true)
 	} else {
@@ -44,7 +45,8 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 		c.agent(d)
 		c.again.hint = nil
 	}
-	ok := tools.len() == int(st.t1) && agents.len() == int(st.a1)
+	ok := tools.len() == int(st.t1) && agents.len() == int(st.a1) &&
+		slices.Equal(c.pkgMarks[pkgMarks:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[pkgReads:], m.pkgReads[si])
 	tools.truncate(nt)
 	agents.truncate(na)
 	if !ok {
@@ -134,7 +136,7 @@ func (c *compiler) useTool(i int) {
 func (a *againState) toolIndexAgain(p *parser.Pattern) (int, bool) {
 	m := a.memo
 	for _, i := range a.hint {
-		if m.pats.at(i) == p {
+		if i >= 0 && m.pats.at(i) == p { // -1: a tool of another file
 			return i, true
 		}
 	}
@@ -157,12 +159,12 @@ func (a *againState) toolIndexAgain(p *parser.Pattern) (int, bool) {
 
 // unusedAfter returns the top-level tools no agent lists, in order: those
 // of unused, with the tools of affected looked at again (their counts of
-// uses in uses).
-func (c *compiler) unusedAfter(unused, affected []int32, uses *vec[int32]) []int32 {
+// uses in m, and whether agents of other files list them).
+func (c *compiler) unusedAfter(unused, affected []int32, m *compileMemo) []int32 {
 	out := unused
 	cloned := false
 	for _, i := range affected {
-		want := c.prog.ToolAt(int(i)).TopLevel && uses.at(int(i)) == 0
+		want := c.prog.ToolAt(int(i)).TopLevel && m.uses.at(int(i)) == 0 && !m.ext[i]
 		at, has := slices.BinarySearch(out, i)
 		if want == has {
 			continue
@@ -201,6 +203,8 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 		if st.d1 > st.d0 {
 			m.stepDiags = append(m.stepDiags, stepDiags{int32(i), slices.Clip(c.diags[st.d0:st.d1])})
 		}
+		m.pkgMarks = byStep(m.pkgMarks, int32(i), c.pkgMarks[st.p0:st.p1])
+		m.pkgReads = byStep(m.pkgReads, int32(i), c.pkgReads[st.q0:st.q1])
 		if st.a1 > st.a0 {
 			mine := slices.Clip(c.marks[st.m0:st.m1])
 			for _, t := range mine {
@@ -278,4 +282,16 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 		dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
 		c.diags.Add(dg)
 	}
+}
+
+// byStep returns m with names, when there are any, those of step si.
+func byStep(m map[int32][]string, si int32, names []string) map[int32][]string {
+	if len(names) == 0 {
+		return m
+	}
+	if m == nil {
+		m = map[int32][]string{}
+	}
+	m[si] = slices.Clip(names)
+	return m
 }

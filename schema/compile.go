@@ -112,9 +112,19 @@ type compiler struct {
 	// pkg is what the files of a package share when the file is compiled
 	// as one of them (see [CompilePackage]), nil for a file alone.
 	pkg *pkgScope
-	// pkgDeps are the names of other files of the package the file uses,
-	// pkgToolDeps the tools among them (see usePkg).
-	pkgDeps, pkgToolDeps map[string]bool
+	// pkgDeps are the names of other files of the package the file uses
+	// (see usePkg), pkgMarks the tools of other files its agents list, in
+	// order, and ext, by index, its tools the agents of other files list
+	// (see pkgTool).
+	pkgDeps  map[string]bool
+	pkgMarks []string
+	ext      map[int32]bool
+	// pkgReads are the records of other files it reads, in order (see
+	// readPkg).
+	pkgReads []string
+	// steps are the compiles of the tools and agents of a file of a
+	// package (see pkgCompile).
+	steps []step
 }
 
 // decl is a top-level declaration.
@@ -269,6 +279,9 @@ func (c *compiler) finish() (*Program, diag.List) {
 	}
 	if errs := deferred(c.doc, diags); len(errs) > 0 {
 		diags = append(slices.Clip(diags), errs...)
+	}
+	if len(diags) == 0 {
+		return c.prog, nil
 	}
 	return c.prog, diags.Sorted()
 }
@@ -463,13 +476,10 @@ func (c *compiler) tool(d decl, top bool) {
 	c.signature(t, e.Path)
 }
 
-// text returns the source text of a span.
+// text returns the source text of a span (of positions, see
+// diag.Positions).
 func (c *compiler) text(s diag.Span) string {
-	f := c.doc.File
-	if s.Start < 0 || s.End > f.Len() || s.End < s.Start {
-		return ""
-	}
-	return string(f.ByteRange(s.Start, s.End))
+	return string(c.doc.File.Slice(s))
 }
 
 // disp returns a declaration's name for messages.
@@ -547,25 +557,4 @@ func (c *compiler) recordFields(r *Record, d decl) {
 			r.Fields = seen.list // seen as they are added: a default may be of the record's own type
 		}
 	}
-}
-
-// toolChecks reports tools defined twice in the file and, in files with
-// agents, top-level tools no agent uses; with unique, the tools' names are
-// known to be unique (as an earlier compile of the same names found), and
-// are not compared. It reports whether they are.
-func (c *compiler) toolChecks(hasAgents, unique bool) bool {
-	var dups []dupTool
-	if !unique {
-		dups = c.duplicateTools()
-	}
-	var unused []int32
-	if hasAgents {
-		for i, t := range c.prog.AllTools() {
-			if t.TopLevel && !c.used[i] {
-				unused = append(unused, int32(i))
-			}
-		}
-	}
-	c.reportTools(dups, unused, hasAgents)
-	return len(dups) == 0
 }

@@ -5,6 +5,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -18,8 +19,8 @@ import (
 //
 // The tables give where a name's declaration is, not the declaration: a
 // file and its place in the file's list of records or tools. A compile
-// that takes most files from an earlier one, whose files declare the same
-// names, shares the earlier tables whole and has its own lists.
+// from an earlier one, whose files declare the same names, shares the
+// earlier tables whole and has its own lists.
 type pkgScope struct {
 	records, tools map[string]pkgRef
 	// recordNames are the names of records, in file order.
@@ -34,8 +35,12 @@ type pkgScope struct {
 	// their documents.
 	files []pkgFileState
 	docs  []*parser.Document
-	// cs are the compilers of the files being compiled, by file (nil for
-	// a file taken from an earlier compile); nil once the compile is done.
+	// progs are the programs of the files, by file: those being made
+	// while the package compiles, where the tools of other files are read.
+	progs []*Program
+	// cs are the compilers of the member files while the package compiles
+	// in full, by file; nil once the compile is done, and in a compile
+	// from an earlier one.
 	cs []*compiler
 }
 
@@ -55,11 +60,12 @@ func (s *pkgScope) recordDecl(name string) (*Record, *diag.File) {
 // in the file's list of records or tools.
 type pkgRef struct{ file, k int }
 
-// pkgTool is a top-level tool of a file and its index in the file's
-// program.
+// pkgTool is the name of a top-level tool of a file and its index in the
+// file's program, from which the tool is read (see pkgScope.progs): a
+// tool compiled again is at the same index, with the same name.
 type pkgTool struct {
-	t *Tool
-	i int
+	name string
+	i    int32
 }
 
 // pkgTool returns the top-level tool of another file of the package that
@@ -69,31 +75,39 @@ func (c *compiler) pkgTool(e *parser.Pattern) *Tool {
 	if c.pkg == nil {
 		return nil
 	}
-	ref, ok := c.pkg.tools[e.Subject.Identity]
+	name := e.Subject.Identity
+	ref, ok := c.pkg.tools[name]
 	if !ok {
 		return nil
 	}
-	c.usePkg(e.Subject.Identity, true)
+	c.usePkg(name)
+	c.pkgMarks = append(c.pkgMarks, name)
 	pt := c.pkg.files[ref.file].tools[ref.k]
-	if oc := c.pkg.cs[ref.file]; oc != nil {
+	if c.pkg.cs != nil {
+		oc := c.pkg.cs[ref.file]
 		oc.used[pt.i] = true
+		if oc.ext == nil {
+			oc.ext = map[int32]bool{}
+		}
+		oc.ext[pt.i] = true
 	}
-	return pt.t
+	return c.pkg.progs[ref.file].ToolAt(int(pt.i))
+}
+
+// readPkg records that the file reads the record name of another file of
+// the package: its type, or the declaration a diagnostic points at.
+func (c *compiler) readPkg(name string) {
+	c.usePkg(name)
+	c.pkgReads = append(c.pkgReads, name)
 }
 
 // usePkg records that the file uses the name of another file of the
 // package, a tool's or a record's.
-func (c *compiler) usePkg(name string, tool bool) {
+func (c *compiler) usePkg(name string) {
 	if c.pkgDeps == nil {
 		c.pkgDeps = map[string]bool{}
 	}
 	c.pkgDeps[name] = true
-	if tool {
-		if c.pkgToolDeps == nil {
-			c.pkgToolDeps = map[string]bool{}
-		}
-		c.pkgToolDeps[name] = true
-	}
 }
 
 // CompilePackage compiles the files of one package together, as Go
@@ -109,40 +123,54 @@ func (c *compiler) usePkg(name string, tool bool) {
 // record, those of NAME.gram first for NAME_test.gram), and the package
 // does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
-// its own file; a single document compiles as [CompileWith] compiles it.
+// its own file; a single document compiles as [Compile] compiles it. The
+// programs keep nothing for a later compile (see [CompileOnce]).
 // A reference that names nothing in its own file (see [parser.Unresolved])
 // is looked up in the package: a top-level tool of another file is what it
 // means, and any other is an undefined-reference error, whose did-you-mean
 // looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
-	pc := compilePackage(nil, nil, docs, tests, true)
+	if len(docs)+len(tests) == 1 {
+		prog, diags := CompileOnce(append(slices.Clip(docs), tests...)[0])
+		return []*Program{prog}, []diag.List{diags}
+	}
+	pc := compilePackage(docs, tests, true, false)
 	return pc.Programs, pc.Diags
 }
 
 // PackageCompile is a package compiled by [RecompilePackage]: the programs
 // and diagnostics of its files, and what a later compile of the package
-// needs to take the files that did not change. It is never modified.
+// needs to take the declarations that did not change. It is never
+// modified.
 type PackageCompile struct {
 	// Programs and Diags are those of the docs then the tests, in order,
 	// as [CompilePackage] returns them.
 	Programs []*Program
 	Diags    []diag.List
-	// Reused tells, by the same index, which programs were taken from the
-	// previous compile; SameNames that the member files declare the names
-	// they declared in it.
-	Reused    []bool
-	SameNames bool
-	docs      []*parser.Document
-	tests     []*parser.Document
-	// files are what each of docs declares and uses of the others.
-	files []pkgFileState
-	// tests' toolDeps, by test.
-	testDeps  []map[string]bool
+	// Reused tells, by the same index, which files were taken whole from
+	// the previous compile: nothing of them was compiled again.
+	Reused []bool
+	docs   []*parser.Document
+	tests  []*parser.Document
+	// hasAgents tells whether the member files have agents; dups are the
+	// names two files declare.
 	hasAgents bool
-	// dups are the names two files declare.
-	dups map[string]bool
-	// scope is the package's records and tools by name.
+	dups      map[string]bool
+	// users are the agent steps that list a tool of another file, by the
+	// tool's name, readers the steps that read a record of another file,
+	// by its name, and testMarks the tools of the package each file of
+	// tests lists.
+	users, readers map[string][]stepAt
+	testMarks      [][]string
+	// scope is the package's records and tools by name, and what each
+	// member file declares and uses of the others; nil for a file alone.
 	scope *pkgScope
+}
+
+// stepAt is the step of a member file of a package.
+type stepAt struct {
+	file int
+	step int32
 }
 
 // pkgFileState is what a compile of a package keeps of a member file.
@@ -155,23 +183,25 @@ type pkgFileState struct {
 	tools   []pkgTool
 	// deps are the names of other files the file uses (records and
 	// tools, and the names the diagnostics of its references point at),
-	// toolDeps the tools among them.
-	deps, toolDeps map[string]bool
+	// recordDeps the records of other files its records read, and marks
+	// the tools of other files its agents list, in order.
+	deps              map[string]bool
+	recordDeps, marks []string
 	// idents are the spans of the names of the declarations, by the index
 	// of names.
-	idents []diag.Span
+	idents vec[diag.Span]
 }
 
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
 
 // declIdents returns the spans of the names of decls.
-func declIdents(ds []decl) []diag.Span {
+func declIdents(ds []decl) vec[diag.Span] {
 	out := make([]diag.Span, len(ds))
 	for i, d := range ds {
 		out[i] = d.p.IdentSpan()
 	}
-	return out
+	return vecOf(out)
 }
 
 // declNames returns the names and labels of decls.
@@ -183,79 +213,270 @@ func declNames(ds []decl) []declName {
 	return out
 }
 
-// RecompilePackage compiles a package as [CompilePackage] does, taking
-// from prev (the same package compiled earlier, or nil) the programs and
-// diagnostics of the files that did not change and do not depend on one
-// that did. The docs and tests are prev's but for a few documents: when
-// the files are not the same (by path), when a changed file declares other
-// names or lists other tools of other files, or when a changed name is
-// declared twice, the whole package is compiled again. A file that uses a
-// name of a changed file is compiled again with it, and so on; test files,
-// and files that declare tests, are always compiled again. The result is what [CompilePackage] returns
-// for docs and tests.
+// RecompilePackage compiles a package as [CompilePackage] does, from prev
+// (the same package compiled earlier, or nil): as [Recompile] compiles a
+// file again, declaration by declaration, across the files of the
+// package. The declarations whose patterns changed are compiled again,
+// and in every file those that read a name among them (an agent that
+// lists a tool, a tool whose types name a record), and so on; the
+// references of a file that name nothing in it are looked up again when
+// the file changed or a name they point at did, and tests, which see the
+// package, are compiled every time; everything else is taken from prev, a
+// file nothing of which changed whole. A file whose edit [Recompile]
+// would compile in full is compiled in full, with the files whose records
+// read its names. An edit that changes the names a file declares, which
+// tools or records of other files a declaration reads, or a name two
+// files declare, or other files, compiles the whole package. A package of
+// one file is compiled as [Recompile] compiles it. The result is what
+// [CompilePackage] returns for docs and tests.
 func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
+	if len(docs)+len(tests) == 1 {
+		return alone(prev, docs, tests)
+	}
 	if prev != nil {
 		if pc := recompilePackage(prev, docs, tests); pc != nil {
 			return pc
 		}
 	}
-	return compilePackage(nil, nil, docs, tests, false)
+	return compilePackage(docs, tests, prev == nil, true)
 }
 
-// recompilePackage is RecompilePackage's reuse of prev, or nil when the
-// whole package must be compiled again.
+// alone compiles the one file of docs and tests as a file alone, from
+// prev when it is the compile of a file alone.
+func alone(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
+	doc := append(slices.Clip(docs), tests...)[0]
+	out := &PackageCompile{Programs: make([]*Program, 1), Diags: make([]diag.List, 1), Reused: make([]bool, 1),
+		docs: slices.Clone(docs), tests: slices.Clone(tests)}
+	switch {
+	case prev == nil || prev.scope != nil || len(prev.Programs) != 1:
+		out.Programs[0], out.Diags[0] = Compile(doc)
+	case append(slices.Clip(prev.docs), prev.tests...)[0] == doc:
+		out.Programs[0], out.Diags[0], out.Reused[0] = prev.Programs[0], prev.Diags[0], true
+	default:
+		out.Programs[0], out.Diags[0] = Recompile(prev.Programs[0], doc)
+	}
+	return out
+}
+
+// samePaths reports whether the documents are of the same files, in order.
+func samePaths(a, b []*parser.Document) bool {
+	return slices.EqualFunc(a, b, func(x, y *parser.Document) bool { return x.File.Path == y.File.Path })
+}
+
+// recompilePackage is RecompilePackage's compile from prev, or nil when
+// the whole package must be compiled again.
 func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if len(docs) != len(prev.docs) || len(tests) != len(prev.tests) {
+	if prev.scope == nil || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
 		return nil
 	}
-	for i, d := range docs {
-		if d.File.Path != prev.docs[i].File.Path {
+	ps := prev.scope
+	scope := &pkgScope{records: ps.records, recordNames: ps.recordNames, tools: ps.tools, names: ps.names, nameList: ps.nameList,
+		files: slices.Clone(ps.files), docs: docs, progs: slices.Clone(ps.progs)}
+	// names are the names of the declarations compiled again, touched
+	// those of the files changed: what points into a file that changed
+	// holds the file's text.
+	again := make([]*fileAgain, len(docs))
+	names, touched := map[string]bool{}, map[string]bool{}
+	var whole []int
+	for i, doc := range docs {
+		if doc == prev.docs[i] {
+			if prev.Programs[i].memo == nil {
+				whole = append(whole, i) // it keeps nothing: in full every time
+			}
+			continue
+		}
+		for _, n := range scope.files[i].names {
+			if prev.dups[n.name] {
+				return nil
+			}
+			touched[n.name] = true
+		}
+		// Declaration by declaration, else the file in full, with the
+		// files whose records read its names.
+		if again[i] = startFile(prev, scope, i); again[i] == nil || readByRecords(scope.files, i, touched) {
+			again[i], whole = nil, append(whole, i)
+		} else {
+			changedNames(again[i], names, &scope.files[i])
+		}
+	}
+	if len(whole) > 0 && !startWhole(prev, scope, whole, docs, names, again) {
+		return nil
+	}
+	if !addUsers(prev, scope, names, touched, again) {
+		return nil
+	}
+	maps.Copy(touched, names)
+	// The tools first, then the agents, which may list those of any file.
+	for _, a := range again {
+		if a != nil && !a.compile(ToolLabel) {
 			return nil
 		}
 	}
-	for i, d := range tests {
-		if d.File.Path != prev.tests[i].File.Path {
-			return nil
+	return prev.next(docs, tests, scope, touched, again)
+}
+
+// startFile starts compiling the member file i of scope's package again
+// from its compile in prev (see startAgain), whose program is then the
+// file's in scope; it returns nil when prev's results cannot be taken.
+func startFile(prev *PackageCompile, scope *pkgScope, i int) *fileAgain {
+	a := startAgain(prev.Programs[i], scope.docs[i], scope)
+	if a != nil {
+		scope.progs[i] = a.c.prog
+	}
+	return a
+}
+
+// readByRecords reports whether the records of a member file other than i
+// read one of names.
+func readByRecords(files []pkgFileState, i int, names map[string]bool) bool {
+	for j, o := range files {
+		if j != i && slices.ContainsFunc(o.recordDeps, func(n string) bool { return names[n] }) {
+			return true
 		}
 	}
-	// Compiled again: the changed files and, transitively, those that use
-	// their names.
-	again := make([]bool, len(docs))
-	names := map[string]bool{}
-	var queue []int
-	for i, d := range docs {
-		// A file that declares tests uses the whole package.
-		if d != prev.docs[i] || slices.ContainsFunc(prev.files[i].names, func(n declName) bool { return n.label == TestLabel }) {
-			again[i] = true
-			queue = append(queue, i)
+	return false
+}
+
+// changedNames adds to names those of the declarations a compiles again,
+// and sets their spans in st.
+func changedNames(a *fileAgain, names map[string]bool, st *pkgFileState) {
+	st.idents = st.idents.edit()
+	for _, ch := range a.changed {
+		names[ch.d.p.Subject.Identity] = true
+		st.idents.set(ch.k, ch.d.p.IdentSpan())
+	}
+}
+
+// addUsers adds to the declarations compiled again the agents that list
+// a tool of another file named in names, and the declarations that read a
+// record of another file named in names or touched (starting the compile
+// again of their files); a tool compiled again adds its name, and the
+// agents of its file that list it. It reports false when prev's results
+// cannot be taken.
+func addUsers(prev *PackageCompile, scope *pkgScope, names, touched map[string]bool, again []*fileAgain) bool {
+	queue := slices.Collect(maps.Keys(names))
+	add := func(u stepAt) bool {
+		if again[u.file] == nil {
+			if again[u.file] = startFile(prev, scope, u.file); again[u.file] == nil {
+				return false
+			}
+		}
+		a, p := again[u.file], prev.Programs[u.file]
+		st := p.memo.steps[u.step]
+		if a.whole != nil || !a.add(int(st.decl)) || st.t1 == st.t0 {
+			return true
+		}
+		// A tool: the agents of its file that list it (if any does) read
+		// it too.
+		for _, o := range p.memo.steps {
+			if p.memo.uses.at(int(st.t0)) == 0 {
+				break
+			}
+			if o.a1 > o.a0 && slices.Contains(p.AgentAt(int(o.a0)).toolIdx, int(st.t0)) {
+				a.add(int(o.decl))
+			}
+		}
+		if n := p.ToolAt(int(st.t0)).Name; !names[n] {
+			names[n] = true
+			queue = append(queue, n)
+		}
+		return true
+	}
+	for name := range touched {
+		for _, u := range prev.readers[name] {
+			if !add(u) {
+				return false
+			}
 		}
 	}
 	for len(queue) > 0 {
-		for _, i := range queue {
-			for _, n := range prev.files[i].names {
-				if n.name != "" {
-					if prev.dups[n.name] {
-						return nil
-					}
-					names[n.name] = true
-				}
-			}
-		}
-		queue = queue[:0]
-		for j := range docs {
-			if again[j] {
-				continue
-			}
-			for n := range prev.files[j].deps {
-				if names[n] {
-					again[j] = true
-					queue = append(queue, j)
-					break
-				}
+		name := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range append(slices.Clip(prev.users[name]), prev.readers[name]...) {
+			if !add(u) {
+				return false
 			}
 		}
 	}
-	return compilePackage(prev, again, docs, tests, false)
+	return true
+}
+
+// next returns the compile of docs and tests that follows pc, whose member
+// files again compiles again (nil for those taken whole), declaring names
+// anew; the files whose references name one of them look them up again,
+// and the tests are compiled. It is nil when pc's results cannot be taken.
+func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, names map[string]bool, again []*fileAgain) *PackageCompile {
+	out := &PackageCompile{
+		Programs: make([]*Program, len(docs), len(docs)+len(tests)), Diags: make([]diag.List, len(docs), len(docs)+len(tests)),
+		Reused: make([]bool, len(docs)+len(tests)), docs: slices.Clone(docs), tests: slices.Clone(tests),
+		hasAgents: pc.hasAgents, dups: pc.dups, users: pc.users, readers: pc.readers, testMarks: pc.testMarks, scope: scope,
+	}
+	var withTests []int
+	for i, doc := range docs {
+		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
+		a := again[i]
+		if a == nil && (lookup || pc.Programs[i].memo.tests) {
+			a = startFile(pc, scope, i)
+		}
+		switch {
+		case a == nil && (lookup || pc.Programs[i].memo.tests):
+			return nil
+		case a == nil:
+			out.Programs[i], out.Diags[i], out.Reused[i] = pc.Programs[i], pc.Diags[i], true
+			continue
+		case !a.compile("") || !a.end(pc.hasAgents, lookup):
+			return nil
+		}
+		if a.whole == nil {
+			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
+		}
+		again[i], out.Programs[i] = a, a.c.prog
+		if !a.hasTests() {
+			out.Programs[i], out.Diags[i] = a.c.finish()
+		} else {
+			withTests = append(withTests, i)
+		}
+	}
+	index := programIndex()
+	for _, i := range withTests {
+		c := again[i].c
+		c.packageTests(again[i].decls(), false, docs, out.Programs, index)
+		out.Programs[i], out.Diags[i] = c.finish()
+	}
+	progs, diags, marks := compileTests(scope, docs, tests, out.Programs)
+	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
+		return nil
+	}
+	out.Programs, out.Diags = append(out.Programs, progs...), append(out.Diags, diags...)
+	return out
+}
+
+// meets reports whether a and b have a name in common.
+func meets(a, b map[string]bool) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for n := range a {
+		if b[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// moreDeps returns deps with more added, deps itself when it has them.
+func moreDeps(deps, more map[string]bool) map[string]bool {
+	for n := range more {
+		if !deps[n] {
+			deps = maps.Clone(deps)
+			if deps == nil {
+				deps = map[string]bool{}
+			}
+			maps.Copy(deps, more)
+			return deps
+		}
+	}
+	return deps
 }
 
 // packageCycles reports the records of a package that contain themselves,

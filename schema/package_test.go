@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,14 +75,37 @@ var packageChanges = []struct {
 // package at a time, recompiling the package from the previous compile
 // gives exactly what compiling it afresh gives, every file's program and
 // diagnostics, along chains of edits; and the files an edit does not touch
-// are taken for most edits.
+// are taken for most edits. The edited file is parsed afresh (every
+// declaration of it changed, as a file changed on disk) for odd seeds, and
+// parsed again from its previous version for even ones (the declarations
+// the edit did not touch kept, as in an editor).
 func TestRecompilePackageMatchesCompile(t *testing.T) {
 	edits := append(append([]string{}, recompileEdits...), packageEdits...)
-	for seed := uint64(1); seed <= 4; seed++ {
+	for seed := uint64(1); seed <= 16; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 3))
 		docs := make([]*parser.Document, len(packageTexts))
+		parse := func(prev *parser.Document, f *diag.File) *parser.Document {
+			if seed%2 == 1 {
+				doc, _ := parser.Parse(f)
+				return doc
+			}
+			if prev == nil {
+				doc, _ := parser.ParseForEdits(f)
+				return doc
+			}
+			old, text := prev.File.Bytes(), f.Bytes()
+			p, q := 0, 0
+			for p < min(len(old), len(text)) && old[p] == text[p] {
+				p++
+			}
+			for q < min(len(old), len(text))-p && old[len(old)-1-q] == text[len(text)-1-q] {
+				q++
+			}
+			doc, _ := parser.Reparse(prev, f, diag.Span{Start: p, End: len(old) - q}, len(text)-p-q)
+			return doc
+		}
 		for i, f := range packageTexts {
-			docs[i], _ = parser.Parse(diag.NewFile(f.path, []byte(f.text)))
+			docs[i] = parse(nil, diag.NewFile(f.path, []byte(f.text)))
 		}
 		split := func(all []*parser.Document) ([]*parser.Document, []*parser.Document) {
 			return all[:len(all)-1], all[len(all)-1:]
@@ -101,7 +126,7 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 				text = packageTexts[fi].text // back to the start
 			}
 			docs = append([]*parser.Document(nil), docs...)
-			docs[fi], _ = parser.Parse(diag.NewFile(packageTexts[fi].path, []byte(text)))
+			docs[fi] = parse(docs[fi], diag.NewFile(packageTexts[fi].path, []byte(text)))
 			m, ts := split(docs)
 			got := RecompilePackage(prev, m, ts)
 			wantProgs, wantDiags := CompilePackage(m, ts)
@@ -192,5 +217,55 @@ func TestPackageReferencesResolved(t *testing.T) {
 	}
 	if _, alone := Compile(docA); len(alone) != 3 {
 		t.Errorf("a.gram alone: %v", alone)
+	}
+}
+
+// TestRecompilePackageSharesLists: a package recompile after an edit of
+// one tool's description shares the lists of the file's programs by chunk
+// with the previous version's, as Recompile does (see
+// TestRecompileSharesLists), and a file that lists a tool of the edited
+// one, compiled again for its references, keeps its lists by pointer.
+func TestRecompilePackageSharesLists(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d\"} | (title::String)==>(::String)]\n", i, i)
+		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use tool%d.\"} | tool%d]\n", i, i, i)
+	}
+	text := b.String()
+	other := "[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use tool3.\"} | tool3]\n"
+	a, _ := parser.ParseForEdits(diag.NewFile("a.gram", []byte(text)))
+	o, _ := parser.ParseForEdits(diag.NewFile("b.gram", []byte(other)))
+	prev := RecompilePackage(nil, []*parser.Document{a, o}, nil)
+	for i, d := range prev.Diags {
+		if len(d) != 0 {
+			t.Fatalf("file %d: %v", i, d)
+		}
+	}
+	needle := "Finds the entry 17"
+	at := strings.Index(text, needle) + len(needle)
+	edited := text[:at] + "x" + text[at:]
+	na, _ := parser.Reparse(a, diag.NewFile("a.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
+	got := RecompilePackage(prev, []*parser.Document{na, o}, nil)
+	p, q := got.Programs[0], prev.Programs[0]
+	if p.memo == nil || p.memo.reused == 0 {
+		t.Fatal("compiled in full")
+	}
+	if p.tools.flat.Load() != nil || p.agents.flat.Load() != nil {
+		t.Error("the recompile put a list in one piece")
+	}
+	if n := sharedChunks(&p.tools.v, &q.tools.v); n != len(q.tools.v.chunks)-1 {
+		t.Errorf("%d of %d chunks of tools shared, want all but one", n, len(q.tools.v.chunks))
+	}
+	if n := sharedChunks(&p.agents.v, &q.agents.v); n != len(q.agents.v.chunks)-1 {
+		t.Errorf("%d of %d chunks of agents shared, want all but one", n, len(q.agents.v.chunks))
+	}
+	if h := got.Programs[1]; h != prev.Programs[1] && (h.tools != prev.Programs[1].tools || h.agents != prev.Programs[1].agents) {
+		t.Error("the other file's lists were made again")
+	}
+	progs, diags := CompilePackage([]*parser.Document{na, o}, nil)
+	for i := range progs {
+		if !sameProgram(got.Programs[i], progs[i]) || !slices.EqualFunc(got.Diags[i], diags[i], func(x, y diag.Diagnostic) bool { return x.Message == y.Message }) {
+			t.Errorf("file %d differs from a fresh compile", i)
+		}
 	}
 }

@@ -1,7 +1,10 @@
-// One compile of the files of a package, step by step: the compilers of
-// the files compiled, the records of every file, then the tools, the
+// One compile of the files of a package in full, step by step: the
+// compilers of the files, the records of every file, then the tools, the
 // agents, the references that name nothing in their own file, the checks,
-// and the tests, which see the whole package.
+// and the tests, which see the whole package. What each member file's
+// compile found is kept with its program, as a file alone keeps it, for
+// a later compile of the package to take declaration by declaration (see
+// RecompilePackage).
 
 package schema
 
@@ -13,136 +16,231 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// pkgCompile is one compile of a package's docs and tests (see
-// compilePackage).
+// pkgCompile is one compile of files of a package (see compilePackage):
+// the whole package, or in a package compiled before, its tests alone
+// (see compileTests) or one member file (see startWhole).
 type pkgCompile struct {
-	prev        *PackageCompile
-	again       []bool
-	docs, tests []*parser.Document
-	all         []*parser.Document // docs then tests
-	// cs are the compilers of the files compiled, nil for a file taken
-	// from prev; ds their declarations.
+	// docs are the package's member files, progs their programs, and own
+	// the files compiled; at gives, by file of own, its index in docs, or
+	// -1 for a file of tests. With full, own are docs then tests and the
+	// tables of the package's scope are made.
+	docs, own []*parser.Document
+	progs     []*Program
+	at        []int
+	full      bool
+	// keep tells that the member files' programs keep what a later
+	// compile takes (a compile of some files from a previous one does).
+	keep bool
+	// cs are the compilers of own, ds their declarations, and marks, by
+	// file, where their diagnostics of finding the declarations, of the
+	// records, of the steps and of the names other files declare too end,
+	// and how many names of other files its records read.
 	cs    []*compiler
 	ds    [][]decl
-	files []pkgFileState
+	marks [][5]int
 	pkg   *pkgScope
+	// prev is the compile a compile of some member files follows (see
+	// startWhole); compiled tells that their agents are compiled, and ended
+	// whether the compile ended well (1) or not (-1).
+	prev     *PackageCompile
+	compiled bool
+	ended    int
 }
 
-// compilePackage compiles the docs and tests of a package; with prev, the
-// docs not marked again are prev's, and nil is returned when what the
-// others were compiled with changed (see RecompilePackage). With share,
-// the files' programs are allocated from one set of slabs: a file's own
-// would start small (see slab.grow), and a package of small files would
-// allocate a few small blocks for each. A compile that a later one may
-// take files from does not share: a block of a file compiled again would
-// keep the objects of the other files it holds, and theirs its own.
-func compilePackage(prev *PackageCompile, again []bool, docs, tests []*parser.Document, share bool) *PackageCompile {
-	pc := &pkgCompile{prev: prev, again: again, docs: docs, tests: tests, all: append(slices.Clip(docs), tests...)}
-	if !pc.start(share) {
-		return nil
+// compilePackage compiles the docs and tests of a package in full. With
+// share, the files' programs are allocated from one set of slabs: a file's
+// own would start small (see slab.grow), and a package of small files
+// would allocate a few small blocks for each. A compile made after an
+// edit does not share: a block of a declaration compiled again by a later
+// one would keep the objects of the other files it holds, so only the
+// first compile of a package shares, and what its blocks keep is at most
+// that compile. With keep, the member files' programs keep what a later
+// compile of the package takes (see newMemo).
+func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCompile {
+	all := append(slices.Clip(docs), tests...)
+	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
+	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
+	for i := range all {
+		pc.at[i] = -1
+		if i < len(docs) {
+			pc.at[i] = i
+		}
 	}
+	pc.start(share)
 	pc.records()
 	pc.tools()
 	hasAgents := pc.agents()
-	if prev != nil && hasAgents != prev.hasAgents {
-		return nil
+	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
+	pc.progs = make([]*Program, len(docs))
+	for i, c := range pc.cs[:len(docs)] {
+		pc.progs[i] = c.prog
 	}
-	dups := map[string]bool(nil)
-	if prev == nil {
-		dups = duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
-	} else {
-		dups = prev.dups
-	}
-	for _, c := range pc.cs {
-		if c != nil {
-			c.pkgUnresolved()
-		}
-	}
-	testDeps, ok := pc.checks(hasAgents)
-	if !ok {
-		return nil
-	}
-	progs := make([]*Program, len(pc.all))
-	for i := range docs {
-		if pc.cs[i] == nil {
-			progs[i] = prev.Programs[i]
-		} else {
-			progs[i] = pc.cs[i].prog
-		}
-	}
-	pc.compileTests(progs)
 	out := &PackageCompile{
-		Programs: progs, Diags: make([]diag.List, len(pc.all)), Reused: make([]bool, len(pc.all)),
-		docs: slices.Clone(docs), tests: slices.Clone(tests),
-		files: pc.files, testDeps: testDeps, hasAgents: hasAgents, dups: dups,
-		SameNames: prev != nil, scope: pc.pkg,
+		Programs: make([]*Program, len(all)), Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
+		docs: slices.Clone(docs), tests: slices.Clone(tests), hasAgents: hasAgents, dups: dups,
+		users: map[string][]stepAt{}, readers: map[string][]stepAt{}, scope: pc.pkg,
 	}
-	pc.pkg.cs = nil
-	for i, c := range pc.cs {
-		if c == nil {
-			out.Diags[i], out.Reused[i] = prev.Diags[i], true
-			continue
-		}
-		out.Programs[i], out.Diags[i] = c.finish()
-	}
+	out.testMarks = pc.finish(hasAgents, out)
 	return out
 }
 
-// compiled reports whether the file i is compiled (not taken from prev).
-func (pc *pkgCompile) compiled(i int) bool {
-	return pc.prev == nil || i >= len(pc.docs) || pc.again[i]
+// compileTests compiles the tests of a package whose member files docs
+// were compiled into progs, with the package's scope: it returns their
+// programs and diagnostics, and the tools of other files each lists.
+func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Program) ([]*Program, []diag.List, [][]string) {
+	pc := &pkgCompile{docs: docs, own: tests, progs: progs, at: make([]int, len(tests)), pkg: scope}
+	for i := range pc.at {
+		pc.at[i] = -1
+	}
+	pc.start(false)
+	pc.records()
+	pc.tools()
+	pc.agents()
+	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
+	marks := pc.finish(false, out)
+	return out.Programs, out.Diags, marks
 }
 
-// start makes the package's scope and the compilers of the files
-// compiled; it reports false when a file compiled again declares other
-// names than it did in prev.
-func (pc *pkgCompile) start(share bool) bool {
-	pc.cs = make([]*compiler, len(pc.all))
-	pc.ds = make([][]decl, len(pc.all))
-	pc.files = make([]pkgFileState, len(pc.docs))
-	// The package's scope: made afresh, or prev's tables with the lists
-	// of this compile (the files compiled again declare the same names as
-	// before, in the same order, and no other file declares them).
-	if pc.prev == nil {
-		pc.pkg = &pkgScope{} // its tables are made below, sized for the package
-	} else {
-		ps := pc.prev.scope
-		pc.pkg = &pkgScope{records: ps.records, recordNames: ps.recordNames, tools: ps.tools, names: ps.names, nameList: ps.nameList}
+// startWhole starts compiling the member files set of the package of
+// scope in full, docs from the version prev compiled: their records and
+// their tools (see fileAgain), and with them the files whose records read
+// one of their names. It adds their names to names and their compiles to
+// again; it reports false when a file declares other names than before,
+// or one that another file declares too.
+func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser.Document, names map[string]bool, again []*fileAgain) bool {
+	pc := &pkgCompile{docs: docs, pkg: scope, prev: prev}
+	for k := 0; k < len(set); k++ {
+		for _, n := range scope.files[set[k]].names {
+			if prev.dups[n.name] {
+				return false
+			}
+			names[n.name] = true
+		}
+		for j := range scope.files {
+			if !slices.Contains(set, j) && readByRecords(scope.files[j:j+1], -1, names) {
+				set = append(set, j)
+			}
+		}
 	}
-	pc.pkg.files, pc.pkg.docs, pc.pkg.cs = pc.files, pc.docs, pc.cs
+	slices.Sort(set) // in file order, as the package's records are compiled
+	for _, f := range set {
+		pc.own, pc.at = append(pc.own, docs[f]), append(pc.at, f)
+	}
+	pc.start(false)
+	for _, f := range set {
+		if !slices.Equal(scope.files[f].names, prev.scope.files[f].names) {
+			return false
+		}
+	}
+	pc.records()
+	pc.tools()
+	for k, f := range set {
+		again[f] = &fileAgain{c: pc.cs[k], whole: pc}
+	}
+	return true
+}
+
+// endWhole ends the compile begun by startWhole, once for its files: it
+// reports false when what a file uses of the others is not what it used
+// before, or when it keeps something for the next compile and did not
+// before, or the other way round.
+func (pc *pkgCompile) endWhole(hasAgents bool) bool {
+	if pc.ended != 0 {
+		return pc.ended > 0
+	}
+	pc.ended = -1
+	for k, c := range pc.cs {
+		pc.marks[k][3] = len(c.diags)
+		c.pkgUnresolved()
+	}
+	pc.checks(hasAgents, nil)
+	for k, c := range pc.cs {
+		f, m, pm := pc.at[k], c.prog.memo, pc.prev.Programs[pc.at[k]].memo
+		switch {
+		case (m == nil) != (pm == nil):
+			return false
+		case m == nil:
+			// Compiled in full every time: only the tools it lists matter.
+			if !slices.Equal(pc.pkg.files[f].marks, pc.prev.scope.files[f].marks) {
+				return false
+			}
+		case !maps.EqualFunc(m.pkgMarks, pm.pkgMarks, slices.Equal) || !maps.EqualFunc(m.pkgReads, pm.pkgReads, slices.Equal):
+			return false
+		}
+	}
+	pc.ended = 1
+	return true
+}
+
+// extOf returns the tools of the member file f of scope's package that
+// agents of other files list, by index in its program, as pc found them.
+func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
+	var ext map[int32]bool
+	for k, pt := range scope.files[f].tools {
+		name := pt.name
+		if scope.tools[name] != (pkgRef{f, k}) {
+			continue
+		}
+		if len(pc.users[name]) > 0 || slices.ContainsFunc(pc.testMarks, func(m []string) bool { return slices.Contains(m, name) }) {
+			if ext == nil {
+				ext = map[int32]bool{}
+			}
+			ext[pt.i] = true
+		}
+	}
+	return ext
+}
+
+// finish looks up the references that name nothing in their own file,
+// runs the checks, compiles the tests and puts the programs of own and
+// their diagnostics, in that order, in out; it returns the tools of
+// other files each file of tests lists.
+func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
+	for i, c := range pc.cs {
+		pc.marks[i][3] = len(c.diags)
+		c.pkgUnresolved()
+	}
+	marks := pc.checks(hasAgents, out)
+	pc.compileTests()
+	pc.pkg.cs = nil
+	for i, c := range pc.cs {
+		out.Programs[i], out.Diags[i] = c.finish()
+	}
+	return marks
+}
+
+// start makes the compilers of the files compiled.
+func (pc *pkgCompile) start(share bool) {
+	pc.cs = make([]*compiler, len(pc.own))
+	pc.ds = make([][]decl, len(pc.own))
+	pc.marks = make([][5]int, len(pc.own))
+	if pc.full {
+		pc.pkg.cs = pc.cs
+	}
 	var shared *slabs
 	if share {
 		shared = new(slabs)
 	}
-	for i, doc := range pc.all {
-		if !pc.compiled(i) {
-			continue
-		}
+	for i, doc := range pc.own {
 		c, ds := newCompiler(doc, nil)
 		c.pkg = pc.pkg
 		if shared != nil {
 			c.slabs = shared
 		}
-		pc.cs[i], pc.ds[i] = c, ds
-		if i < len(pc.docs) {
-			pc.files[i].names, pc.files[i].idents = declNames(ds), declIdents(ds)
-			if pc.prev != nil && !slices.Equal(pc.files[i].names, pc.prev.files[i].names) {
-				return false
-			}
+		pc.cs[i], pc.ds[i], pc.marks[i][0] = c, ds, len(c.diags)
+		if f := pc.at[i]; f >= 0 {
+			pc.pkg.progs[f] = c.prog
+			pc.pkg.files[f].names, pc.pkg.files[f].idents = declNames(ds), declIdents(ds)
 		}
 	}
-	return true
 }
 
-// records declares the records of every file compiled before any field
-// is compiled, makes the package's table of them, compiles their fields
-// and reports the cycles among them.
+// records declares the records of every file before any field is
+// compiled, makes the package's table of them, compiles their fields and
+// reports the cycles among them.
 func (pc *pkgCompile) records() {
 	n := 0
 	for i, c := range pc.cs {
-		if c == nil {
-			continue
-		}
 		for _, d := range pc.ds[i] {
 			if d.label == RecordLabel {
 				c.declareRecord(d)
@@ -150,22 +248,21 @@ func (pc *pkgCompile) records() {
 		}
 		n += len(c.prog.Records)
 	}
-	if pc.prev == nil {
+	if pc.full {
 		pc.pkg.records = make(map[string]pkgRef, n)
 	}
-	for i := range pc.docs {
-		c := pc.cs[i]
-		if c == nil {
-			pc.files[i] = pc.prev.files[i]
+	for i, c := range pc.cs {
+		if pc.at[i] < 0 {
 			continue
 		}
-		st := &pc.files[i]
+		st := &pc.pkg.files[pc.at[i]]
+		st.records = nil
 		for _, r := range c.prog.Records {
 			if c.records[r.Name] == r {
 				st.records = append(st.records, r)
 			}
 		}
-		if pc.prev != nil {
+		if !pc.full {
 			continue
 		}
 		for k, r := range st.records {
@@ -176,12 +273,7 @@ func (pc *pkgCompile) records() {
 		}
 	}
 	owner := make(map[*Record]*compiler, n)
-	var live []*compiler
 	for i, c := range pc.cs {
-		if c == nil {
-			continue
-		}
-		live = append(live, c)
 		j := 0
 		for _, d := range pc.ds[i] {
 			if d.label == RecordLabel {
@@ -192,99 +284,134 @@ func (pc *pkgCompile) records() {
 			}
 		}
 	}
-	packageCycles(live, owner)
+	packageCycles(pc.cs, owner)
+	for i, c := range pc.cs {
+		pc.marks[i][1], pc.marks[i][4] = len(c.diags), len(c.pkgReads)
+	}
 }
 
-// tools compiles the top-level tools of every file compiled, and makes the
+// tools compiles the top-level tools of every file, and makes the
 // package's table of them.
 func (pc *pkgCompile) tools() {
-	var steps []step
+	n := 0
 	for i, c := range pc.cs {
-		if c != nil {
-			c.compileTools(pc.ds[i], &steps)
-		}
+		c.compileTools(pc.ds[i], &c.steps)
+		n += c.prog.NumTools()
 	}
-	if pc.prev == nil {
-		n := 0
-		for _, c := range pc.cs[:len(pc.docs)] {
-			n += c.prog.NumTools()
-		}
+	if pc.full {
 		pc.pkg.tools = make(map[string]pkgRef, n)
 	}
-	for i, c := range pc.cs[:len(pc.docs)] {
-		if c == nil {
+	for i, c := range pc.cs {
+		if pc.at[i] < 0 {
 			continue
 		}
-		st := &pc.files[i]
-		for j, t := range c.prog.AllTools() {
-			if t.Name != "" && t.TopLevel {
-				st.tools = append(st.tools, pkgTool{t, j})
-			}
-		}
-		if pc.prev != nil {
-			continue
-		}
+		st := &pc.pkg.files[pc.at[i]]
+		st.tools = fileTools(c.prog)
 		for k, pt := range st.tools {
-			if _, ok := pc.pkg.tools[pt.t.Name]; !ok {
-				pc.pkg.tools[pt.t.Name] = pkgRef{i, k}
+			if !pc.full {
+				break
+			}
+			if _, ok := pc.pkg.tools[pt.name]; !ok {
+				pc.pkg.tools[pt.name] = pkgRef{i, k}
 			}
 		}
 	}
 }
 
-// agents compiles the agents of every file compiled, and reports whether
-// the package (tests aside) has any.
+// fileTools returns the named top-level tools of a file's program, with
+// their indexes in it.
+func fileTools(prog *Program) []pkgTool {
+	var out []pkgTool
+	for j, t := range prog.AllTools() {
+		if t.Name != "" && t.TopLevel {
+			out = append(out, pkgTool{t.Name, int32(j)})
+		}
+	}
+	return out
+}
+
+// agents compiles the agents of every file, and reports whether the
+// package (tests aside) has any.
 func (pc *pkgCompile) agents() bool {
-	var steps []step
+	pc.compiled = true
 	hasAgents := false
 	for i, c := range pc.cs {
-		if c != nil {
-			c.compileAgents(pc.ds[i], &steps)
-		}
-		if i < len(pc.docs) {
-			if c != nil {
-				hasAgents = hasAgents || c.prog.NumAgents() > 0
-			} else {
-				hasAgents = hasAgents || pc.prev.Programs[i].NumAgents() > 0
-			}
+		c.compileAgents(pc.ds[i], &c.steps)
+		pc.marks[i][2] = len(c.diags)
+		if pc.at[i] >= 0 {
+			hasAgents = hasAgents || c.prog.NumAgents() > 0
 		}
 	}
 	return hasAgents
 }
 
-// checks records what each file compiled uses of the others and runs the
-// checks of its tools; it returns the tests' tool dependencies, or false
-// when a file compiled again uses other tools of other files than it did
-// in prev.
-func (pc *pkgCompile) checks(hasAgents bool) ([]map[string]bool, bool) {
-	for i := range pc.docs {
-		if c := pc.cs[i]; c != nil {
-			pc.files[i].deps, pc.files[i].toolDeps = c.pkgDeps, c.pkgToolDeps
-			if pc.prev != nil && !maps.Equal(c.pkgToolDeps, pc.prev.files[i].toolDeps) {
-				return nil, false
+// checks records what each file uses of the others and runs the checks
+// of its tools; a member file's compile keeps what a later one takes (see
+// newMemo), and out the steps that list the tools and read the records of
+// other files, by name. It returns the tools of other files each file of
+// tests lists.
+func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]string) {
+	for i, c := range pc.cs {
+		f := pc.at[i]
+		if f < 0 {
+			marks = append(marks, c.pkgMarks)
+			c.fileChecks(c.prog.NumAgents() > 0)
+			continue
+		}
+		st := &pc.pkg.files[f]
+		st.deps, st.recordDeps, st.marks = c.pkgDeps, slices.Clip(c.pkgReads[:pc.marks[i][4]]), c.pkgMarks
+		if !pc.full {
+			c.ext = pc.prev.extOf(pc.pkg, f)
+			for t := range c.ext {
+				c.used[t] = true
 			}
-			c.toolChecks(hasAgents, false)
+		}
+		dupDiags, unresolved := slices.Clip(c.diags[pc.marks[i][2]:pc.marks[i][3]]), slices.Clip(c.diags[pc.marks[i][3]:])
+		dups, unused := c.fileChecks(hasAgents)
+		var m *compileMemo
+		if !c.legacyNamed && (pc.keep || !pc.full) {
+			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
+		}
+		if m == nil {
+			continue // compiled in full every time (see recompilePackage)
+		}
+		m.dupDiags, m.unresolved, m.ext = dupDiags, unresolved, c.ext
+		m.tests = slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel })
+		c.prog.memo = m
+		if pc.full {
+			index(out.users, f, m.pkgMarks)
+			index(out.readers, f, m.pkgReads)
 		}
 	}
-	testDeps := make([]map[string]bool, len(pc.tests))
-	for i, c := range pc.cs[len(pc.docs):] {
-		testDeps[i] = c.pkgToolDeps
-		if pc.prev != nil && !maps.Equal(c.pkgToolDeps, pc.prev.testDeps[i]) {
-			return nil, false
-		}
-		c.toolChecks(c.prog.NumAgents() > 0, false)
-	}
-	return testDeps, true
+	return marks
 }
 
-// compileTests compiles the tests of the files compiled, last: they may
-// use the agents, tools and records of the package, whose programs are
-// progs. Each program's names are indexed once for all the files of
-// tests (which declare none).
-func (pc *pkgCompile) compileTests(progs []*Program) {
-	docs := pc.docs
+// index adds to byName the steps of the file f that use each name, as
+// uses gives them by step.
+func index(byName map[string][]stepAt, f int, uses map[int32][]string) {
+	for si, names := range uses {
+		for _, n := range names {
+			byName[n] = append(byName[n], stepAt{f, si})
+		}
+	}
+}
+
+// compileTests compiles the tests of the files, last: they may use the
+// agents, tools and records of the package, whose programs are pc.progs.
+func (pc *pkgCompile) compileTests() {
+	index := programIndex()
+	for i, c := range pc.cs {
+		if slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel }) {
+			c.packageTests(pc.ds[i], pc.at[i] < 0, pc.docs, pc.progs, index)
+		}
+	}
+}
+
+// programIndex returns a function that indexes the names of a program,
+// once for all the files of tests (which declare none).
+func programIndex() func(*Program) programNames {
 	indexes := map[*Program]programNames{}
-	index := func(p *Program) programNames {
+	return func(p *Program) programNames {
 		n, ok := indexes[p]
 		if !ok {
 			n = indexNames(p)
@@ -292,33 +419,34 @@ func (pc *pkgCompile) compileTests(progs []*Program) {
 		}
 		return n
 	}
-	for i, c := range pc.cs {
-		if c == nil || !slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel }) {
-			continue // only tests see the other files: no list of them
+}
+
+// packageTests compiles the tests among ds, the declarations of c's file
+// (with test, a file of tests), with the programs progs of the package's
+// member files docs, whose names index gives.
+func (c *compiler) packageTests(ds []decl, test bool, docs []*parser.Document, progs []*Program, index func(*Program) programNames) {
+	// A NAME_test.gram file looks in NAME.gram first.
+	subject := ""
+	if test {
+		subject = SubjectPath(c.doc.File.Path)
+	}
+	for j, o := range progs {
+		if docs[j].File.Path == subject {
+			c.env = append(c.env, o)
 		}
-		// A NAME_test.gram file looks in NAME.gram first.
-		subject := ""
-		if i >= len(docs) {
-			subject = SubjectPath(c.doc.File.Path)
+	}
+	for j, o := range progs {
+		if o != c.prog && docs[j].File.Path != subject {
+			c.env = append(c.env, o)
 		}
-		for j, o := range progs[:len(docs)] {
-			if docs[j].File.Path == subject {
-				c.env = append(c.env, o)
-			}
-		}
-		for j, o := range progs[:len(docs)] {
-			if o != c.prog && docs[j].File.Path != subject {
-				c.env = append(c.env, o)
-			}
-		}
-		c.names = make([]programNames, 0, 1+len(c.env))
-		for _, p := range append([]*Program{c.prog}, c.env...) {
-			c.names = append(c.names, index(p))
-		}
-		for _, d := range pc.ds[i] {
-			if d.label == TestLabel {
-				c.test(d)
-			}
+	}
+	c.names = make([]programNames, 0, 1+len(c.env))
+	for _, p := range append([]*Program{c.prog}, c.env...) {
+		c.names = append(c.names, index(p))
+	}
+	for _, d := range ds {
+		if d.label == TestLabel {
+			c.test(d)
 		}
 	}
 }

@@ -25,18 +25,18 @@ func (c *compiler) pkgUnresolved() {
 	for _, u := range c.doc.Unresolved() {
 		name := u.Ref.Subject.Identity
 		if _, ok := c.pkg.tools[name]; ok {
-			c.usePkg(name, false)
+			c.usePkg(name)
 			continue
 		}
 		d := u.Diagnostic()
 		if file, ident, what, ok := c.pkg.lookupName(name); ok {
-			c.usePkg(name, false)
+			c.usePkg(name)
 			d.Detail = name + " is declared in another file of the package, but it is not a tool: an agent's elements are tools"
 			d.Fixes = nil
 			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
 		} else if s := c.pkg.closest(name, u.Closest); s != "" {
 			file, ident, what, _ := c.pkg.lookupName(s)
-			c.usePkg(s, false)
+			c.usePkg(s)
 			d.Detail = "did you mean " + strconv.Quote(s) + "?"
 			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: u.Ref.Span(), NewText: s}}}}
 			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + s + " is declared here"}}
@@ -57,7 +57,7 @@ func (s *pkgScope) lookupName(name string) (file *diag.File, ident diag.Span, wh
 		return nil, diag.Span{}, "", false
 	}
 	st := s.files[ref.file]
-	return s.docs[ref.file].File, st.idents[ref.k], strings.ToLower(st.names[ref.k].label), true
+	return s.docs[ref.file].File, st.idents.at(ref.k), strings.ToLower(st.names[ref.k].label), true
 }
 
 // closest returns the name of the package closest to name, for a

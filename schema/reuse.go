@@ -68,6 +68,19 @@ type compileMemo struct {
 	// suggestions, once made.
 	records map[string]*Record
 	types   *typeNames
+	// In a package: dupDiags are the diagnostics of the file's names that
+	// another file declares too, unresolved those of its references that
+	// name nothing in the file (see pkgUnresolved); ext marks the tools
+	// agents of other files list, and pkgMarks holds, by agent step, the
+	// tools of other files it lists, in order.
+	dupDiags, unresolved diag.List
+	ext                  map[int32]bool
+	pkgMarks             map[int32][]string
+	// pkgReads holds, by step, the records of other files it reads.
+	pkgReads map[int32][]string
+	// tests tells that the file declares tests, which see the package:
+	// they are compiled again with every compile of it.
+	tests bool
 	// reused counts the declarations whose results were taken from another
 	// program (for tests).
 	reused int
@@ -110,68 +123,150 @@ type typeNames struct {
 // the top of this file); prev must be the program of a [Compile] or a
 // Recompile.
 func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
-	if prev != nil && prev.memo != nil && doc.File != nil {
-		if prog, diags, ok := recompile(prev, doc); ok {
-			return prog, diags
-		}
+	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && a.end(a.c.prog.NumAgents() > 0, false) {
+		return a.c.finish()
 	}
 	return Compile(doc)
 }
 
-// changedDecl is a declaration whose pattern changed: the k-th.
+// changedDecl is a declaration whose pattern changed, or which reads one
+// that did: the k-th.
 type changedDecl struct {
 	k int
 	d decl
 }
 
-// recompile compiles doc from prev; ok is false when prev's results cannot
-// be taken.
-func recompile(prev *Program, doc *parser.Document) (*Program, diag.List, bool) {
-	pm := prev.memo
-	if doc.NumLowered() != pm.doc.NumLowered() {
-		return nil, nil, false
+// fileAgain is a file being compiled again from its previous program: the
+// declarations to compile again, in the order of their steps, of which
+// done were; the diagnostics of those, and the tools whose uses changed.
+type fileAgain struct {
+	c        *compiler
+	prev     *Program
+	changed  []changedDecl
+	done     int
+	news     []stepDiags
+	affected []int32
+	// whole, for a file of a package compiled in full, is its compile
+	// (see startWhole).
+	whole *pkgCompile
+}
+
+// startAgain starts compiling doc again from prev, as a file of the
+// package of scope (nil: alone), with the declarations whose patterns
+// changed to compile again; it returns nil when prev's results cannot be
+// taken.
+func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain {
+	if prev == nil || prev.memo == nil || doc.File == nil || doc.NumLowered() != prev.memo.doc.NumLowered() {
+		return nil
 	}
+	pm := prev.memo
 	c := makeCompiler(doc, nil, declCounts{})
+	c.pkg = scope
 	changed, ok := c.changedDecls(pm)
 	if !ok {
-		return nil, nil, false
+		return nil
 	}
-	m := pm.next(doc)
 	c.records, c.prog.Records = pm.records, prev.Records
-	c.again = &againState{memo: m}
+	c.again = &againState{memo: pm.next(doc)}
 	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
 	if t := pm.types; t != nil {
 		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
 	}
-	news := make([]stepDiags, 0, len(changed))
-	var affected []int32
-	for _, ch := range changed {
+	return &fileAgain{c: c, prev: prev, changed: changed}
+}
+
+// add adds the declaration k, whose pattern is as it was, to those
+// compiled again: what it reads of another file changed. It reports
+// whether k was not among them.
+func (a *fileAgain) add(k int) bool {
+	if slices.ContainsFunc(a.changed, func(ch changedDecl) bool { return ch.k == k }) {
+		return false
+	}
+	a.changed = append(a.changed, changedDecl{k, a.c.again.memo.decls.at(k)})
+	return true
+}
+
+// compile compiles again the declarations not compiled yet, in the order
+// of their steps, those of label or every one (""); it reports false when
+// prev's results cannot be taken.
+func (a *fileAgain) compile(label string) bool {
+	if w := a.whole; w != nil {
+		if label == "" && !w.compiled {
+			w.agents()
+		}
+		return true
+	}
+	c, m := a.c, a.c.again.memo
+	rest := a.changed[a.done:]
+	slices.SortFunc(rest, func(x, y changedDecl) int { return int(m.stepOf[x.k] - m.stepOf[y.k]) })
+	for ; a.done < len(a.changed) && (label == "" || a.changed[a.done].d.label == label); a.done++ {
+		ch := a.changed[a.done]
 		si := m.stepOf[ch.k]
 		d0 := len(c.diags)
-		if si < 0 || !c.stepAgain(prev, si, ch.d, &affected) {
-			return nil, nil, false
+		if si < 0 || !c.stepAgain(a.prev, si, ch.d, &a.affected) {
+			return false
 		}
 		m.decls.set(ch.k, ch.d)
 		if d0 < len(c.diags) {
-			news = append(news, stepDiags{si, slices.Clip(c.diags[d0:])})
+			a.news = append(a.news, stepDiags{si, slices.Clip(c.diags[d0:])})
 		}
 	}
-	if c.legacyNamed {
-		return nil, nil, false
+	return !c.legacyNamed
+}
+
+// end makes the program compiled again and its diagnostics, the file's
+// tools checked with hasAgents (whether the package has agents); in a
+// package, the references that name nothing in the file are looked up
+// again with lookup, else taken. The compiler's finish returns them. It
+// reports false when the compile keeps nothing for the next.
+func (a *fileAgain) end(hasAgents, lookup bool) bool {
+	if a.whole != nil {
+		return a.whole.endWhole(hasAgents)
 	}
-	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(prev.tools), c.prog.agents.orPrev(prev.agents)
-	m.reused = len(m.steps) - len(changed)
-	m.stepDiags = mergeStepDiags(pm.stepDiags, news, changed, m.stepOf)
-	m.unused = c.unusedAfter(pm.unused, affected, &m.uses)
+	c, m, pm := a.c, a.c.again.memo, a.prev.memo
+	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
+	m.reused = len(m.steps) - len(a.changed)
+	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
+	m.unused = c.unusedAfter(pm.unused, a.affected, m)
 	c.diags = m.recDiags
 	for _, sd := range m.stepDiags {
 		c.diags = append(c.diags, sd.diags...)
 	}
-	c.reportTools(m.dups, m.unused, c.prog.NumAgents() > 0)
+	if c.pkg != nil {
+		c.diags = append(c.diags, m.dupDiags...)
+		if lookup {
+			d0 := len(c.diags)
+			c.pkgUnresolved()
+			m.unresolved = slices.Clip(c.diags[d0:])
+		} else {
+			c.diags = append(c.diags, m.unresolved...)
+		}
+	}
+	c.reportTools(m.dups, m.unused, hasAgents)
 	m.keepTypes(c)
 	c.prog.memo = m
-	prog, diags := c.finish()
-	return prog, diags, true
+	return true
+}
+
+// hasTests reports whether the file compiled again declares tests.
+func (a *fileAgain) hasTests() bool {
+	if w := a.whole; w != nil {
+		return slices.ContainsFunc(a.decls(), func(d decl) bool { return d.label == TestLabel })
+	}
+	return a.c.again.memo.tests
+}
+
+// decls returns the declarations of the file compiled again.
+func (a *fileAgain) decls() []decl {
+	if w := a.whole; w != nil {
+		return w.ds[slices.Index(w.cs, a.c)]
+	}
+	m := a.c.again.memo
+	out := make([]decl, m.decls.len())
+	for i := range out {
+		out[i] = m.decls.at(i)
+	}
+	return out
 }
 
 // next returns the memo of the next version of the program, for the
@@ -192,7 +287,7 @@ func (m *compileMemo) keepTypes(c *compiler) {
 }
 
 // changedDecls returns the declarations of c's document whose patterns are
-// not those of the memo's, in the order of their steps; ok is false when
+// not those of the memo's; ok is false when
 // the declarations are not the memo's with at most the patterns of tools
 // and agents changed: of the same names and labels, at the same places,
 // and with the same declarations inside (see innerDecls).
@@ -217,7 +312,6 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 		}
 		out = append(out, changedDecl{k, d})
 	}
-	slices.SortFunc(out, func(a, b changedDecl) int { return int(pm.stepOf[a.k] - pm.stepOf[b.k]) })
 	return out, true
 }
 

@@ -88,7 +88,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		return t
 	}
 	if r, _ := c.pkg.recordDecl(name); r != nil {
-		c.usePkg(name, false)
+		c.readPkg(name)
 		t.Kind = RecordType
 		t.Record = r
 		return t
@@ -110,7 +110,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 			// The related location is in another file: its span is
 			// that file's now, so a change of the file compiles this
 			// one again.
-			c.usePkg(s, false)
+			c.readPkg(s)
 			d.Related = []diag.Related{{File: f, Span: r.NameSpan, Message: "record " + s + " is declared here"}}
 		}
 	} else if s := foreignTypes[strings.ToLower(name)]; s != "" {
