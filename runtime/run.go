@@ -242,7 +242,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	resp := r.resp
 	defs := make([]ToolDefinition, len(r.tools.Bindings))
 	for i, b := range r.tools.Bindings {
-		defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
+		defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
 	}
 	maxIter := r.cfg.maxIterations
 	if maxIter <= 0 {
