@@ -54,7 +54,8 @@ type runConfig struct {
 	hooks         Hooks
 	events        func(Event) // see event.go
 	streaming     *bool
-	toolTrace     io.Writer // see WithToolTrace
+	toolTrace     io.Writer  // see WithToolTrace
+	fallbacks     []Fallback // see WithFallbacks
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -203,6 +204,8 @@ type runner struct {
 	resp   *Response
 	hookMu sync.Mutex
 	seen   map[string]int // canonical call -> times asked, for the repeat guard
+	// fallback is the number of fallbacks moved to (see completeFrom).
+	fallback int
 }
 
 // fail ends the turn with an error.
@@ -388,7 +391,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.complete(ctx, iter, req)
+	reply, err := r.completeFrom(ctx, iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}
