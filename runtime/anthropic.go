@@ -277,30 +277,32 @@ func anthropicOptions(req *Request) []option.RequestOption {
 	return []option.RequestOption{option.WithJSONSet("temperature", *req.Temperature)}
 }
 
-// anthropicTool returns a tool as the Messages API takes it: the
-// compiler's anthropic target output for a declared tool, the given
-// parameters otherwise.
+// anthropicTool returns a tool as the Messages API takes it: for a
+// declared tool, the compiler's anthropic target output as it writes it
+// (name, description, input_schema, in that order); otherwise the same
+// shape around the given parameters.
 func anthropicTool(t ToolDefinition) (*anthropic.ToolParam, error) {
-	var input any = t.Parameters
+	var o schema.Object
 	if t.Spec != nil {
 		var diags diag.List // what the target loses: gramc check reports it
-		o := schema.TargetTool(anthropicTarget, t.Spec, &diags)
-		if v, ok := o.Get("input_schema"); ok {
-			input = v
+		o = schema.TargetTool(anthropicTarget, t.Spec, &diags)
+	} else {
+		o = schema.Object{{Key: "name", Value: t.Name}}
+		if t.Description != "" {
+			o = append(o, schema.Member{Key: "description", Value: t.Description})
 		}
+		var input any = t.Parameters
+		if t.Parameters == nil {
+			input = schema.Object{{Key: "type", Value: "object"}}
+		}
+		o = append(o, schema.Member{Key: "input_schema", Value: input})
 	}
-	if o, ok := input.(schema.Object); input == nil || (ok && o == nil) {
-		input = schema.Object{{Key: "type", Value: "object"}}
-	}
-	raw, err := json.Marshal(input)
+	raw, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("the input schema of tool %s: %w", t.Name, err)
 	}
-	tp := &anthropic.ToolParam{Name: t.Name, InputSchema: param.Override[anthropic.ToolInputSchemaParam](json.RawMessage(raw))}
-	if t.Description != "" {
-		tp.Description = anthropic.String(t.Description)
-	}
-	return tp, nil
+	tp := param.Override[anthropic.ToolParam](json.RawMessage(raw))
+	return &tp, nil
 }
 
 // appendAnthropicMessage adds msg to the turns: a tool result joins the

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,12 +48,11 @@ func noWait() runtime.RetryPolicy {
 
 func TestRunAnthropicToolCall(t *testing.T) {
 	const key = "sk-ant-test-0123456789"
-	srv := fakeanthropic.New(t,
+	srv := fakeanthropic.NewWithKey(t, key,
 		fakeanthropic.ToolUse(
 			fakeanthropic.Call{Name: "sayHello", Input: `{"personName":"Bob"}`},
 			fakeanthropic.Call{Name: "sayGoodbye", Input: `{"personName":"Ann"}`}),
 		fakeanthropic.Text("Hello, Bob!"))
-	srv.APIKey = key
 	prog := compile(t, anthropicSrc)
 	agent := prog.Agents()[0]
 	resp, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "greet Bob",
@@ -118,15 +118,15 @@ func TestRunAnthropicToolCall(t *testing.T) {
 	}
 }
 
-// compact returns JSON text without insignificant space.
+// compact returns JSON text without insignificant space, its members in
+// the order written.
 func compact(t *testing.T, raw []byte) string {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
 		t.Fatalf("%v: %s", err, raw)
 	}
-	out, _ := json.Marshal(v)
-	return string(out)
+	return b.String()
 }
 
 func TestAnthropicErrors(t *testing.T) {

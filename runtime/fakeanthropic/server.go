@@ -30,7 +30,7 @@ type Server struct {
 	// /v1/messages).
 	URL string
 	// APIKey, when set, is the x-api-key requests must carry; others get
-	// 401.
+	// 401. It is set by [NewWithKey], before the server starts.
 	APIKey string
 
 	tb    testing.TB
@@ -140,14 +140,24 @@ func message(n int, stop string, content []any) map[string]any {
 
 // New starts a server answering with steps, in order, and closes it when
 // the test ends. A request past the script fails the test and gets a 400.
-func New(tb testing.TB, steps ...Step) *Server {
-	tb.Helper()
-	s := &Server{tb: tb, steps: steps}
+// With a nil tb the server is closed by [Server.Close] and a request past
+// the script only gets the 400.
+func New(tb testing.TB, steps ...Step) *Server { return NewWithKey(tb, "", steps...) }
+
+// NewWithKey is [New] for a server that refuses, with a 401, the requests
+// whose x-api-key is not key (when key is not empty).
+func NewWithKey(tb testing.TB, key string, steps ...Step) *Server {
+	s := &Server{tb: tb, steps: steps, APIKey: key}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
 	s.URL = s.srv.URL
-	tb.Cleanup(s.srv.Close)
+	if tb != nil {
+		tb.Cleanup(s.srv.Close)
+	}
 	return s
 }
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
 
 // Requests returns the requests received so far.
 func (s *Server) Requests() []*Request {
@@ -178,7 +188,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case s.APIKey != "" && r.Header.Get("X-Api-Key") != s.APIKey:
 		status, body = Error(http.StatusUnauthorized, "authentication_error", "invalid x-api-key")(req.N)
 	case step == nil:
-		s.tb.Errorf("fakeanthropic: request %d past the script", req.N)
+		if s.tb != nil {
+			s.tb.Errorf("fakeanthropic: request %d past the script", req.N)
+		}
 		status, body = Error(http.StatusBadRequest, "invalid_request_error", "no scripted answer")(req.N)
 	default:
 		status, body = step(req.N)
