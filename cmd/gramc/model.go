@@ -122,6 +122,9 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 		var ce *runtime.ConfigError
 		if errors.As(err, &ce) {
 			local := "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1"
+			if agent.Model.Provider == schema.Anthropic {
+				local = "  hint: for another server of the Messages API, set ANTHROPIC_BASE_URL or the bindings file's (:Model {provider: \"Anthropic\", baseURL})"
+			}
 			if o.cmd == "gramc serve" {
 				// serve has no --replay: each request needs a model.
 				return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce), local))
