@@ -64,6 +64,11 @@ type Runner struct {
 	// KeyVar names the environment variable APIKey was read from, for
 	// messages.
 	KeyVar string
+	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the
+	// endpoint, key and key variable of the Anthropic provider ("" means
+	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); the key is redacted from
+	// recordings.
+	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
 	// Getenv reads the environment (API keys, base URLs); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -505,6 +510,7 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 			logger = slog.New(slog.DiscardHandler)
 		}
 		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
+			AnthropicBaseURL: r.AnthropicBaseURL, AnthropicAPIKey: r.AnthropicAPIKey, AnthropicKeyVar: r.AnthropicKeyVar,
 			HTTPClient: client, Logger: logger, Replay: replay})
 		if err != nil {
 			return nil, err
@@ -539,11 +545,10 @@ func (r *Runner) secrets() []string {
 		getenv = os.Getenv
 	}
 	var out []string
-	if k := getenv("OPENAI_API_KEY"); k != "" {
-		out = append(out, k)
-	}
-	if r.APIKey != "" {
-		out = append(out, r.APIKey)
+	for _, k := range []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY"), r.APIKey, r.AnthropicAPIKey} {
+		if k != "" {
+			out = append(out, k)
+		}
 	}
 	return out
 }

@@ -65,6 +65,10 @@ type Bindings struct {
 	// APIKey is the key of the model endpoint: always an environment
 	// variable (Env), never a literal; zero when the file gives none.
 	APIKey Value
+	// AnthropicBaseURL and AnthropicAPIKey are the endpoint and key of the
+	// Anthropic provider ((:Model {provider: "Anthropic", ...})).
+	AnthropicBaseURL string
+	AnthropicAPIKey  Value
 	// Models are the model overrides of agents.
 	Models []ModelOverride
 	// Cassettes is the cassette directory (absolute), or "".
@@ -100,10 +104,13 @@ type Value struct {
 	Span                 diag.Span
 }
 
-// ModelOverride replaces the model of the agent Agent.
+// ModelOverride replaces the model of the agent Agent (when Model is
+// set) and gives the models tried after it, in order, when a call fails
+// (Fallbacks).
 type ModelOverride struct {
-	Agent string
-	Model schema.Model
+	Agent     string
+	Model     schema.Model
+	Fallbacks []schema.Model
 }
 
 // Get returns the value, reading an environment variable with getenv; ok
@@ -155,7 +162,18 @@ func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []s
 // environment variable that getenv does not find or finds empty: the place,
 // the binding and the variable; "" otherwise.
 func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) string {
-	v := b.APIKey
+	return missingKey(f, getenv, b.APIKey, "model endpoint")
+}
+
+// MissingAnthropicKey is [Bindings.MissingKey] for the key of the
+// Anthropic endpoint.
+func (b *Bindings) MissingAnthropicKey(f *diag.File, getenv func(string) (string, bool)) string {
+	return missingKey(f, getenv, b.AnthropicAPIKey, "Anthropic endpoint")
+}
+
+// missingKey returns a line when the key v of the endpoint what is read
+// from a variable that is not set or empty, or "".
+func missingKey(f *diag.File, getenv func(string) (string, bool), v Value, what string) string {
 	if v.Env == "" {
 		return ""
 	}
@@ -165,7 +183,7 @@ func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) 
 	} else if ok {
 		state = "is empty"
 	}
-	return fmt.Sprintf("%s:%s: model endpoint, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), v.Env, state)
+	return fmt.Sprintf("%s:%s: %s, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state)
 }
 
 // FindBindings returns the bindings file of the directory dir: the

@@ -109,7 +109,7 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	case "Cassettes":
 		e.cassettes()
 	default:
-		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}), (:Model {agent, model}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" for Anthropic's), (:Model {agent, model, fallback}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
 	}
 }
 
@@ -225,12 +225,25 @@ func (e binding) inject() {
 	}
 }
 
-// model reads (:Model {baseURL, apiKey: {env}}) and (:Model {agent,
-// model}).
+// model reads (:Model {baseURL, apiKey: {env}}), the same with
+// provider: "Anthropic" (Anthropic's endpoint), and (:Model {agent, model,
+// fallback}).
 func (e binding) model() {
 	s := e.s
+	prov := e.str("provider", false)
+	endpoint, key, kind := &e.b.BaseURL, &e.b.APIKey, "model endpoint"
+	switch prov {
+	case "":
+	case string(schema.Anthropic):
+		endpoint, key, kind = &e.b.AnthropicBaseURL, &e.b.AnthropicAPIKey, "Anthropic endpoint"
+	default:
+		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic is written without provider", prov)
+	}
+	if prov != "" && s.Prop("agent") != nil {
+		e.errf(s.Prop("provider").KeySpan(), "provider: an agent's model names its provider: (:Model {agent: \"NAME\", model: \"Provider/model-id\"})")
+	}
 	if u := e.str("baseURL", false); u != "" {
-		e.b.BaseURL = u
+		*endpoint = u
 	}
 	if pr := s.Prop("apiKey"); pr != nil && pr.Value != nil {
 		if s.Prop("agent") != nil {
@@ -238,20 +251,52 @@ func (e binding) model() {
 		} else if v, d := apiKey(pr); len(d) > 0 {
 			e.diags = append(e.diags, d...)
 		} else {
-			e.bound("model endpoint", "apiKey", pr.KeySpan())
-			e.b.APIKey = v
+			e.bound(kind, "apiKey", pr.KeySpan())
+			*key = v
 		}
 	}
-	if m := e.str("model", false); m != "" {
-		agent := e.str("agent", true)
-		prov, id, _ := strings.Cut(m, "/")
-		if !slices.Contains(schema.Providers, schema.Provider(prov)) || id == "" {
-			e.errf(s.Prop("model").Value.Span(), "model %q: write \"Provider/model-id\", the provider one of OpenAI, Ollama, OpenAICompatible", m)
-		} else if agent != "" {
-			e.bound("model of agent", agent, e.span)
-			e.b.Models = append(e.b.Models, ModelOverride{Agent: agent, Model: schema.Model{Provider: schema.Provider(prov), ID: id}})
+	e.agentModel()
+}
+
+// agentModel reads the model and fallbacks of (:Model {agent, model,
+// fallback}).
+func (e binding) agentModel() {
+	s := e.s
+	m, fb := e.str("model", false), s.Prop("fallback")
+	if m == "" && fb == nil {
+		return
+	}
+	agent := e.str("agent", true)
+	o := ModelOverride{Agent: agent}
+	ok := true
+	if m != "" {
+		o.Model, ok = e.modelName(s.Prop("model").Value.Span(), m)
+	}
+	if fb != nil && fb.Value != nil {
+		if fb.Value.Kind() != grammar.ArrayValue {
+			e.errf(fb.Value.Span(), "fallback must be an array of models: fallback: [\"Provider/model-id\", ...]")
+			ok = false
+		}
+		for _, it := range fb.Value.Items() {
+			fm, good := e.modelName(it.Span(), it.Tok.Text())
+			ok = ok && good
+			o.Fallbacks = append(o.Fallbacks, fm)
 		}
 	}
+	if ok && agent != "" {
+		e.bound("model of agent", agent, e.span)
+		e.b.Models = append(e.b.Models, o)
+	}
+}
+
+// modelName reads "Provider/model-id" at span.
+func (e binding) modelName(span diag.Span, m string) (schema.Model, bool) {
+	prov, id, _ := strings.Cut(m, "/")
+	if !slices.Contains(schema.Providers, schema.Provider(prov)) || id == "" {
+		e.errf(span, "model %q: write \"Provider/model-id\", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic", m)
+		return schema.Model{}, false
+	}
+	return schema.Model{Provider: schema.Provider(prov), ID: id}, true
 }
 
 // cassettes reads (:Cassettes {dir}).

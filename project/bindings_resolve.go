@@ -72,8 +72,15 @@ type ResolvedBindings struct {
 	// BaseURL, APIKey and KeyVar are the model endpoint, its key and the
 	// variable the key is read from; "" when the request gives a BaseURL.
 	BaseURL, APIKey, KeyVar string
+	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the same
+	// for the Anthropic provider ("" when the file gives none: the
+	// environment's are used).
+	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
 	// Models are the model overrides, by agent name.
 	Models map[string]schema.Model
+	// Fallbacks are the models tried after an agent's own, in order, by
+	// agent name.
+	Fallbacks map[string][]schema.Model
 }
 
 // ResolvedServer is an MCP server of the bindings file, ready to start: a
@@ -129,13 +136,31 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 		r.BaseURL, r.KeyVar = b.BaseURL, b.APIKey.Env
 		r.APIKey, _ = b.APIKey.Get(req.Getenv)
 	}
-	for _, m := range b.Models {
-		if r.Models == nil {
-			r.Models = map[string]schema.Model{}
-		}
-		r.Models[m.Agent] = m.Model
+	if v, ok := b.AnthropicAPIKey.Get(req.Getenv); ok && b.AnthropicAPIKey.Env != "" {
+		r.Secrets = append(r.Secrets, v)
+		r.AnthropicAPIKey, r.AnthropicKeyVar = v, b.AnthropicAPIKey.Env
 	}
+	r.AnthropicBaseURL = b.AnthropicBaseURL
+	r.models(b)
 	return r
+}
+
+// models sets the model overrides and fallbacks of b's agents.
+func (r *ResolvedBindings) models(b *Bindings) {
+	for _, m := range b.Models {
+		if m.Model.Provider != "" {
+			if r.Models == nil {
+				r.Models = map[string]schema.Model{}
+			}
+			r.Models[m.Agent] = m.Model
+		}
+		if len(m.Fallbacks) > 0 {
+			if r.Fallbacks == nil {
+				r.Fallbacks = map[string][]schema.Model{}
+			}
+			r.Fallbacks[m.Agent] = m.Fallbacks
+		}
+	}
 }
 
 // findFrom returns the bindings file of the paths (see [FindBindings]),

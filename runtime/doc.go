@@ -39,7 +39,10 @@
 //   - Models: [OpenAIModel] speaks the OpenAI Chat Completions API through
 //     github.com/openai/openai-go/v3 (OpenAI, Ollama and any
 //     OpenAI-compatible server; see [NewModel] for how a provider is
-//     configured); [Scripted] answers from a queue of replies, for tests and
+//     configured); [AnthropicModel] speaks Anthropic's Messages API through
+//     github.com/anthropics/anthropic-sdk-go/v2; [WithFallbacks] gives the
+//     models a failed call moves on to ([FallsBack] says which failures
+//     do); [Scripted] answers from a queue of replies, for tests and
 //     demos. Package github.com/gramlang/gram/runtime/replay holds the
 //     HTTP transports around the client that record a session, replay it
 //     without a network, trace it, and mask secrets.
@@ -56,6 +59,8 @@
 //     of MCP servers to a [Library] and serves agents as MCP tools.
 //   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
 //     OpenAI-compatible server for tests, benchmarks and recording demos.
+//     Package github.com/gramlang/gram/runtime/fakeanthropic is an
+//     in-process fake of Anthropic's Messages API for tests.
 //
 // # Errors
 //

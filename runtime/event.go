@@ -34,6 +34,9 @@ const (
 	// ToolCalls (the number of calls asked for) and Duration. A failed call
 	// has Error instead.
 	EventModelTurnFinished EventType = "model_turn_finished"
+	// EventModelFallback (see fallback.go) comes between a failed
+	// model_turn_finished and the next model call's events.
+
 	// EventRunFinished: the run ended; Response is what [Run] returns and
 	// Err its error.
 	EventRunFinished EventType = "run_finished"
@@ -58,6 +61,10 @@ type Event struct {
 	Usage        *Usage `json:"usage,omitempty"`
 	FinishReason string `json:"finishReason,omitempty"`
 	ToolCalls    int    `json:"toolCalls,omitempty"`
+	// Model is the model that failed and Fallback the model tried next,
+	// of a model_fallback.
+	Model    string `json:"model,omitempty"`
+	Fallback string `json:"fallback,omitempty"`
 	// Duration is how long a model call or tool call took.
 	Duration time.Duration `json:"-"`
 	// Response is the response of a finished run.

@@ -46,6 +46,10 @@ type ToolDefinition struct {
 	// Parameters is the JSON Schema of the arguments the model supplies
 	// (injected parameters left out).
 	Parameters schema.Object
+	// Spec is the tool's declaration, when there is one: a provider
+	// whose schemas differ from Parameters writes them from it (see
+	// [schema.TargetTool]).
+	Spec *schema.Tool
 }
 
 // Reply is a model's answer.

@@ -5,6 +5,15 @@
 //	Ollama            no key, OLLAMA_HOST or http://localhost:11434/v1
 //	OpenAICompatible  base URL required (ModelConfig.BaseURL or
 //	                  OPENAI_BASE_URL), key OPENAI_API_KEY if set
+//	Anthropic         the Messages API through Anthropic's Go SDK: key
+//	                  ModelConfig.AnthropicAPIKey or ANTHROPIC_API_KEY
+//	                  (sent as x-api-key), base URL
+//	                  ModelConfig.AnthropicBaseURL, ANTHROPIC_BASE_URL or
+//	                  https://api.anthropic.com
+//
+// ModelConfig's BaseURL and APIKey are the OpenAI-style endpoint's: they
+// are never sent to Anthropic, whose endpoint and key have their own
+// fields, so that no key reaches another provider's server.
 //
 // An unknown provider is an error, never a silent fallback.
 
@@ -48,6 +57,11 @@ type ModelConfig struct {
 	// Secrets are the other secrets of the process (see
 	// [OpenAIConfig.Secrets]).
 	Secrets []string
+	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the
+	// endpoint, key and key variable of the Anthropic provider (a
+	// bindings file's (:Model {provider: "Anthropic", ...})); "" means
+	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY.
+	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
 	// Replay says the answers come from a recording (a transport of
 	// HTTPClient's): no key or base URL is needed, and nothing is sent to
 	// [ReplayBaseURL], where the requests go.
@@ -63,10 +77,66 @@ const ReplayBaseURL = "http://replay.invalid/v1"
 const ollamaPlaceholderKey = "ollama"
 
 // NewModel returns the client for a model's provider, configured from cfg
-// and the environment. It returns a [*ConfigError] for an unknown provider,
-// a missing OPENAI_API_KEY (for OpenAI's own API) or a missing base URL
-// (OpenAICompatible).
-func NewModel(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
+// and the environment: an [*AnthropicModel] for Anthropic, an
+// [*OpenAIModel] for the others. It returns a [*ConfigError] for an unknown
+// provider, a missing OPENAI_API_KEY or ANTHROPIC_API_KEY (for OpenAI's
+// or Anthropic's own API) or a missing base URL (OpenAICompatible).
+func NewModel(m schema.Model, cfg ModelConfig) (ProviderModel, error) {
+	if m.Provider == schema.Anthropic {
+		am, err := newAnthropic(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return am, nil
+	}
+	om, err := newOpenAI(m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return om, nil
+}
+
+// ProviderModel is the client of a provider's API that [NewModel] makes.
+type ProviderModel interface {
+	Model
+	// BaseURL returns the base URL the model talks to.
+	BaseURL() string
+}
+
+// newAnthropic returns the Anthropic provider's model.
+func newAnthropic(cfg ModelConfig) (*AnthropicModel, error) {
+	if cfg.Replay {
+		return NewAnthropicModel(AnthropicConfig{BaseURL: strings.TrimSuffix(ReplayBaseURL, "/v1"), HTTPClient: cfg.HTTPClient,
+			Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
+	}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	base, key, keyVar := strings.TrimSpace(cfg.AnthropicBaseURL), cfg.AnthropicAPIKey, cfg.AnthropicKeyVar
+	if base == "" {
+		base = strings.TrimSpace(getenv("ANTHROPIC_BASE_URL"))
+	}
+	if base == "" {
+		base = AnthropicBaseURL
+	}
+	// The SDK adds /v1/messages: a base URL written with its /v1 works too.
+	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v1")
+	if key == "" {
+		key = getenv("ANTHROPIC_API_KEY")
+	}
+	if key == "" && sameHost(base, AnthropicBaseURL) {
+		return nil, &ConfigError{
+			Message: "ANTHROPIC_API_KEY is not set",
+			Hint:    "set it to your Anthropic API key: export ANTHROPIC_API_KEY=...",
+		}
+	}
+	return NewAnthropicModel(AnthropicConfig{BaseURL: base, APIKey: key, KeyVar: keyVar, HTTPClient: cfg.HTTPClient,
+		Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
+}
+
+// newOpenAI returns the model of a provider of the OpenAI API.
+func newOpenAI(m schema.Model, cfg ModelConfig) (*OpenAIModel, error) {
 	if cfg.Replay {
 		return NewOpenAIModel(OpenAIConfig{Provider: m.Provider, BaseURL: ReplayBaseURL, HTTPClient: cfg.HTTPClient,
 			Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})

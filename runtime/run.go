@@ -54,9 +54,10 @@ type runConfig struct {
 	hooks         Hooks
 	events        func(Event) // see event.go
 	streaming     *bool
-	toolTrace     io.Writer // see WithToolTrace
-	instructions  []string  // see WithInstructions
-	noTools       bool      // see WithoutTools
+	toolTrace     io.Writer  // see WithToolTrace
+	instructions  []string   // see WithInstructions
+	noTools       bool       // see WithoutTools
+	fallbacks     []Fallback // see WithFallbacks
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -224,6 +225,8 @@ type runner struct {
 	resp   *Response
 	hookMu sync.Mutex
 	seen   map[string]int // canonical call -> times asked, for the repeat guard
+	// fallback is the number of fallbacks moved to (see completeFrom).
+	fallback int
 }
 
 // fail ends the turn with an error.
@@ -265,7 +268,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	if !r.cfg.noTools {
 		defs = make([]ToolDefinition, len(r.tools.Bindings))
 		for i, b := range r.tools.Bindings {
-			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false)}
+			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
 		}
 	}
 	maxIter := r.cfg.maxIterations
@@ -415,7 +418,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.complete(ctx, iter, req)
+	reply, err := r.completeFrom(ctx, iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}

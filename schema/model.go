@@ -164,10 +164,13 @@ const (
 	// OpenAICompatible is any server speaking the OpenAI API; its base URL
 	// is required at run time.
 	OpenAICompatible Provider = "OpenAICompatible"
+	// Anthropic is Anthropic's Messages API (key ANTHROPIC_API_KEY, base
+	// URL ANTHROPIC_BASE_URL, by default https://api.anthropic.com).
+	Anthropic Provider = "Anthropic"
 )
 
 // Providers lists the known providers.
-var Providers = []Provider{OpenAI, Ollama, OpenAICompatible}
+var Providers = []Provider{OpenAI, Ollama, OpenAICompatible, Anthropic}
 
 // Model is an agent's model, written "Provider/model-id".
 type Model struct {

@@ -85,10 +85,16 @@ func (o *runOptions) checkBindings(e *env) error {
 // missingKey returns why the model endpoint's key that the bindings file
 // names cannot be read (its variable not set or empty), or "".
 func (o *runOptions) missingKey() string {
-	if o.keyVar == "" || o.bound.Bindings == nil {
+	b := o.bound.Bindings
+	if b == nil {
 		return ""
 	}
-	return o.bound.Bindings.MissingKey(o.bound.File, os.LookupEnv)
+	if o.keyVar != "" {
+		if m := b.MissingKey(o.bound.File, os.LookupEnv); m != "" {
+			return m
+		}
+	}
+	return b.MissingAnthropicKey(o.bound.File, os.LookupEnv)
 }
 
 // keyError is the configuration error of missingKey.

@@ -18,15 +18,33 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// makeModel builds the model client of agent with its transports; see
-// modelTransport and newModel.
-func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, *replay.Replayer, error) {
+// makeModel builds the model client of agent with its transports (see
+// modelTransport and newModel), and the run options of its fallback
+// models, which share them.
+func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, []runtime.Option, *replay.Replayer, error) {
 	transport, replayer, err := modelTransport(e, o)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	model, err := newModel(agent, o, transport, replayer != nil, logger)
-	return model, replayer, err
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var fbs []runtime.Fallback
+	for _, m := range o.bound.Fallbacks[agent.Name] {
+		a := *agent
+		a.Model = m
+		client, err := newModel(&a, o, transport, replayer != nil, logger)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		fbs = append(fbs, runtime.Fallback{Model: m, Client: client})
+	}
+	var opts []runtime.Option
+	if len(fbs) > 0 {
+		opts = append(opts, runtime.WithFallbacks(fbs...))
+	}
+	return model, opts, replayer, nil
 }
 
 // modelTransport returns the HTTP transport of the model clients: replay
@@ -97,12 +115,16 @@ func (o *runOptions) inputFiles() []replay.Input {
 // recording when replay is set).
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
+		AnthropicBaseURL: o.bound.AnthropicBaseURL, AnthropicAPIKey: o.bound.AnthropicAPIKey, AnthropicKeyVar: o.bound.AnthropicKeyVar,
 		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay})
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
 		if errors.As(err, &ce) {
 			local := "  hint: for a local OpenAI-compatible server such as Ollama, add --base-url http://localhost:11434/v1"
+			if agent.Model.Provider == schema.Anthropic {
+				local = "  hint: for another server of the Messages API, set ANTHROPIC_BASE_URL or the bindings file's (:Model {provider: \"Anthropic\", baseURL})"
+			}
 			if o.cmd == "gramc serve" {
 				// serve has no --replay: each request needs a model.
 				return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce), local))

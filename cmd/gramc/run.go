@@ -49,13 +49,13 @@ func runRun(e *env, args []string) error {
 	defer closeTools()
 
 	// The model.
-	model, replayer, err := makeModel(e, agent, o, logger)
+	model, fallbacks, replayer, err := makeModel(e, agent, o, logger)
 	if err != nil {
 		return err
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: o.runtimeOptions(model, logger, injected), conv: conv}
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: append(o.runtimeOptions(model, logger, injected), fallbacks...), conv: conv}
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}

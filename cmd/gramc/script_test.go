@@ -87,15 +87,17 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":           cmdStatus,
-			"jsonlines":        cmdJSONLines,
-			"fake-openai":      cmdFakeOpenAI,
-			"openai-requests":  cmdOpenAIRequests,
-			"mcp-hostile-http": cmdMCPHostileHTTP,
-			"mcp-http-server":  cmdMCPHTTPServer,
-			"free-port":        cmdFreePort,
-			"wait-http":        cmdWaitHTTP,
-			"jwt":              cmdJWT,
+			"status":             cmdStatus,
+			"jsonlines":          cmdJSONLines,
+			"fake-openai":        cmdFakeOpenAI,
+			"fake-anthropic":     cmdFakeAnthropic,
+			"anthropic-requests": cmdAnthropicRequests,
+			"openai-requests":    cmdOpenAIRequests,
+			"mcp-hostile-http":   cmdMCPHostileHTTP,
+			"mcp-http-server":    cmdMCPHTTPServer,
+			"free-port":          cmdFreePort,
+			"wait-http":          cmdWaitHTTP,
+			"jwt":                cmdJWT,
 		},
 	})
 }

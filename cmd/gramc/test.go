@@ -174,9 +174,13 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		APIKey:      o.apiKey,
 		KeyVar:      o.keyVar,
 		Repeat:      o.repeat,
-		PassRate:    o.passRate,
-		Parallel:    o.parallel,
-		Logger:      logger,
+		// The Anthropic endpoint of the bindings file.
+		AnthropicBaseURL: o.bound.AnthropicBaseURL,
+		AnthropicAPIKey:  o.bound.AnthropicAPIKey,
+		AnthropicKeyVar:  o.bound.AnthropicKeyVar,
+		PassRate:         o.passRate,
+		Parallel:         o.parallel,
+		Logger:           logger,
 	}
 	switch {
 	case o.record:
@@ -185,7 +189,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), o.apiKey}, o.secrets...)
+		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), o.apiKey, o.bound.AnthropicAPIKey}, o.secrets...)
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r

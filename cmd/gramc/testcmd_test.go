@@ -31,13 +31,17 @@ func TestTestCommand(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("OPENAI_API_KEY", "")
 			env.Setenv("OPENAI_BASE_URL", "")
+			env.Setenv("ANTHROPIC_API_KEY", "")
+			env.Setenv("ANTHROPIC_BASE_URL", "")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":          cmdStatus,
-			"fake-openai":     cmdFakeOpenAI,
-			"openai-requests": cmdOpenAIRequests,
-			"junit-valid":     cmdJUnitValid,
+			"status":             cmdStatus,
+			"fake-openai":        cmdFakeOpenAI,
+			"openai-requests":    cmdOpenAIRequests,
+			"junit-valid":        cmdJUnitValid,
+			"fake-anthropic":     cmdFakeAnthropic,
+			"anthropic-requests": cmdAnthropicRequests,
 		},
 	})
 }
