@@ -174,8 +174,10 @@ func (t *table) setTail() {
 }
 
 // appendChunks appends the chunks of s, which is whole lines (or the end of
-// the text), to cs.
-func appendChunks(cs []*chunk, s string) []*chunk {
+// the text), to cs. With own, each chunk's text is a copy of its part of s,
+// so that a chunk a later version shares keeps only its own bytes alive, not
+// all of s (see [File.index]).
+func appendChunks(cs []*chunk, s string, own bool) []*chunk {
 	for len(s) > 0 {
 		n := len(s)
 		if n > chunkSize+chunkSize/2 {
@@ -183,7 +185,11 @@ func appendChunks(cs []*chunk, s string) []*chunk {
 				n = chunkSize + i
 			}
 		}
-		cs = append(cs, newChunk(s[:n]))
+		t := s[:n]
+		if own {
+			t = strings.Clone(t)
+		}
+		cs = append(cs, newChunk(t))
 		s = s[n:]
 	}
 	return cs
@@ -265,7 +271,7 @@ func (t *table) edited(start, end int, s string) *table {
 	}
 	cs := make([]*chunk, 0, n-(b-a)+len(text)/chunkSize+1)
 	cs = append(cs, t.chunks[:a]...)
-	cs = appendChunks(cs, text)
+	cs = appendChunks(cs, text, false)
 	mid := len(cs)
 	cs = append(cs, t.chunks[b:]...)
 	out := &table{chunks: cs, offs: make([]int, len(cs)+1), lineN: make([]int, len(cs)+1)}

@@ -1,9 +1,12 @@
 package diag
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 )
 
 // TestEdited applies random edits to texts with short, long, non-ASCII and
@@ -105,5 +108,32 @@ func TestEditedShares(t *testing.T) {
 	}
 	if fresh != 1 || len(g.tab.chunks) != len(f.tab.chunks) {
 		t.Errorf("%d chunks of %d made again (of %d before)", fresh, len(g.tab.chunks), len(f.tab.chunks))
+	}
+}
+
+// TestEditedFileReleasesTheFirstText checks that a version made by an edit
+// does not keep the text of the File it was made from alive: the chunks it
+// shares with it must hold their own bytes, not parts of that text, or the
+// whole text of the opened file stays reachable for as long as any chunk
+// no edit touched does.
+func TestEditedFileReleasesTheFirstText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 20*chunkSize; i++ {
+		fmt.Fprintf(&b, "line %d of the text\n", i)
+	}
+	want := b.String() + "x"
+	text := []byte(b.String())
+	first := weak.Make(&text[0])
+	f := NewFile("a.gram", text)
+	g := f.Edited(Span{Start: f.Len(), End: f.Len()}, "x")
+	f, text = nil, nil
+	for range 3 {
+		runtime.GC()
+	}
+	if first.Value() != nil {
+		t.Error("the text of the File an edit was made from is still reachable from the edited File")
+	}
+	if got := string(g.Bytes()); got != want {
+		t.Errorf("edited text differs from the expected one (%d bytes, want %d)", len(got), len(want))
 	}
 }

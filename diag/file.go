@@ -138,14 +138,17 @@ func stringBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))[:len(s):len(s)]
 }
 
-// index builds the line index once.
+// index builds the line index once. Its chunks hold copies of the text,
+// not parts of it: the versions made by [File.Edited] share the chunks an
+// edit did not touch, and a part of the text would keep all of it alive
+// for as long as any of them is.
 func (f *File) index() {
 	f.once.Do(func() {
 		var s string
 		if len(f.text) > 0 {
 			s = unsafe.String(&f.text[0], len(f.text))
 		}
-		f.tab = newTable(appendChunks(nil, s))
+		f.tab = newTable(appendChunks(nil, s, true))
 	})
 }
 

@@ -49,9 +49,14 @@ func (s *slab[T]) make(n int) []T {
 	return out
 }
 
-// grow allocates a block with room for at least n values.
+// grow allocates a block with room for at least n values: as many as were
+// handed out so far (up to maxSlabBlock), so that the blocks double from
+// what the first value needs. A recompile hands out a few values and its
+// program shares them with the later versions (see vec): a block larger
+// than what they need would stay alive, mostly unused, for as long as they
+// are.
 func (s *slab[T]) grow(n int) {
-	size := min(max(8, s.total), maxSlabBlock)
+	size := min(s.total, maxSlabBlock)
 	s.free = make([]T, max(size, n))
 }
 

@@ -99,3 +99,21 @@ func TestVecVersions(t *testing.T) {
 		v = next
 	}
 }
+
+// TestSlabRoomFollowsWhatIsHandedOut checks that a slab never holds more
+// unused room than it has handed out values: a recompile hands out a few
+// values, which the later versions of the program share, and a block much
+// larger than they need would stay alive with them.
+func TestSlabRoomFollowsWhatIsHandedOut(t *testing.T) {
+	var s slab[Tool]
+	for i := range 3 * maxSlabBlock {
+		if i%7 == 3 {
+			s.make(i%5 + 1)
+		} else {
+			s.new()
+		}
+		if len(s.free) > s.total {
+			t.Fatalf("after %d values handed out, %d more are allocated and unused", s.total, len(s.free))
+		}
+	}
+}
