@@ -200,7 +200,7 @@ func ModelDoc(m schema.Model) string {
 var propDocs = map[Kind]map[string]string{
 	KindAgent: {
 		"instruction":       "The system prompt (required, non-empty string). A fenced string is dedented.",
-		"model":             "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic.",
+		"model":             "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini.",
 		"description":       "Shown in hovers and listings; never sent to the model.",
 		"maxIterations":     "LLM calls per user turn (integer ≥ 1, default 10).",
 		"temperature":       "Sampling temperature passed to the model (number 0..2).",

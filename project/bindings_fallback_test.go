@@ -49,7 +49,7 @@ func TestParseBindingsFallbacks(t *testing.T) {
 
 func TestParseBindingsFallbackProblems(t *testing.T) {
 	_, diags := parseBindings(t, `{kind: "bindings"}
-(:Model {agent: "a", fallback: ["Gemini/flash"]})
+(:Model {agent: "a", fallback: ["Mistral/large"]})
 (:Model {agent: "b", fallback: "Anthropic/claude-sonnet-4-5"})
 (:Model {provider: "Gemini", baseURL: "https://x.example"})
 (:Model {fallback: ["Anthropic/claude-sonnet-4-5"]})
@@ -60,7 +60,7 @@ func TestParseBindingsFallbackProblems(t *testing.T) {
 	}
 	text := strings.Join(msgs, "\n")
 	for _, want := range []string{
-		`model "Gemini/flash": write "Provider/model-id", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic`,
+		`model "Mistral/large": write "Provider/model-id", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini`,
 		"fallback must be an array of models",
 		`provider "Gemini": the endpoint of a provider other than Anthropic is written without provider`,
 		"the Model binding needs agent",

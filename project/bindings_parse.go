@@ -293,7 +293,7 @@ func (e binding) agentModel() {
 func (e binding) modelName(span diag.Span, m string) (schema.Model, bool) {
 	prov, id, _ := strings.Cut(m, "/")
 	if !slices.Contains(schema.Providers, schema.Provider(prov)) || id == "" {
-		e.errf(span, "model %q: write \"Provider/model-id\", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic", m)
+		e.errf(span, "model %q: write \"Provider/model-id\", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini", m)
 		return schema.Model{}, false
 	}
 	return schema.Model{Provider: schema.Provider(prov), ID: id}, true

@@ -40,9 +40,10 @@
 //     github.com/openai/openai-go/v3 (OpenAI, Ollama and any
 //     OpenAI-compatible server; see [NewModel] for how a provider is
 //     configured); [AnthropicModel] speaks Anthropic's Messages API through
-//     github.com/anthropics/anthropic-sdk-go/v2; [WithFallbacks] gives the
-//     models a failed call moves on to ([FallsBack] says which failures
-//     do); [Scripted] answers from a queue of replies, for tests and
+//     github.com/anthropics/anthropic-sdk-go/v2; [GeminiModel] speaks the
+//     Gemini API's generateContent through google.golang.org/genai;
+//     [WithFallbacks] gives the models a failed call moves on to
+//     ([FallsBack] says which failures do); [Scripted] answers from a queue of replies, for tests and
 //     demos. Package github.com/gramlang/gram/runtime/replay holds the
 //     HTTP transports around the client that record a session, replay it
 //     without a network, trace it, and mask secrets.
@@ -60,7 +61,9 @@
 //   - Package github.com/gramlang/gram/runtime/fakeopenai is an in-process
 //     OpenAI-compatible server for tests, benchmarks and recording demos.
 //     Package github.com/gramlang/gram/runtime/fakeanthropic is an
-//     in-process fake of Anthropic's Messages API for tests.
+//     in-process fake of Anthropic's Messages API for tests, and
+//     github.com/gramlang/gram/runtime/fakegemini one of the Gemini API's
+//     generateContent.
 //
 // # Errors
 //

@@ -10,10 +10,16 @@
 //	                  (sent as x-api-key), base URL
 //	                  ModelConfig.AnthropicBaseURL, ANTHROPIC_BASE_URL or
 //	                  https://api.anthropic.com
+//	Gemini            generateContent through Google's Go SDK
+//	                  (google.golang.org/genai): key GEMINI_API_KEY or
+//	                  GOOGLE_API_KEY (sent as x-goog-api-key), base URL
+//	                  GEMINI_BASE_URL or
+//	                  https://generativelanguage.googleapis.com
 //
 // ModelConfig's BaseURL and APIKey are the OpenAI-style endpoint's: they
-// are never sent to Anthropic, whose endpoint and key have their own
-// fields, so that no key reaches another provider's server.
+// are never sent to Anthropic or Gemini, whose endpoints and keys have
+// their own fields or variables, so that no key reaches another
+// provider's server.
 //
 // An unknown provider is an error, never a silent fallback.
 
@@ -77,11 +83,19 @@ const ReplayBaseURL = "http://replay.invalid/v1"
 const ollamaPlaceholderKey = "ollama"
 
 // NewModel returns the client for a model's provider, configured from cfg
-// and the environment: an [*AnthropicModel] for Anthropic, an
-// [*OpenAIModel] for the others. It returns a [*ConfigError] for an unknown
-// provider, a missing OPENAI_API_KEY or ANTHROPIC_API_KEY (for OpenAI's
-// or Anthropic's own API) or a missing base URL (OpenAICompatible).
+// and the environment: an [*AnthropicModel] for Anthropic, a
+// [*GeminiModel] for Gemini, an [*OpenAIModel] for the others. It returns
+// a [*ConfigError] for an unknown provider, a missing OPENAI_API_KEY or
+// ANTHROPIC_API_KEY (for OpenAI's or Anthropic's own API), a missing
+// Gemini key or a missing base URL (OpenAICompatible).
 func NewModel(m schema.Model, cfg ModelConfig) (ProviderModel, error) {
+	if m.Provider == schema.Gemini {
+		gm, err := newGemini(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return gm, nil
+	}
 	if m.Provider == schema.Anthropic {
 		am, err := newAnthropic(cfg)
 		if err != nil {
@@ -132,6 +146,38 @@ func newAnthropic(cfg ModelConfig) (*AnthropicModel, error) {
 		}
 	}
 	return NewAnthropicModel(AnthropicConfig{BaseURL: base, APIKey: key, KeyVar: keyVar, HTTPClient: cfg.HTTPClient,
+		Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
+}
+
+// newGemini returns the Gemini provider's model: the key from
+// GEMINI_API_KEY, else GOOGLE_API_KEY, the base URL from GEMINI_BASE_URL.
+func newGemini(cfg ModelConfig) (*GeminiModel, error) {
+	if cfg.Replay {
+		// The SDK requires a key: a replayed call sends none anywhere.
+		return NewGeminiModel(GeminiConfig{BaseURL: strings.TrimSuffix(ReplayBaseURL, "/v1"), APIKey: "replay", HTTPClient: cfg.HTTPClient,
+			Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
+	}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	base := strings.TrimSuffix(strings.TrimSpace(getenv("GEMINI_BASE_URL")), "/")
+	if base == "" {
+		base = GeminiBaseURL
+	}
+	keyVar := "GEMINI_API_KEY"
+	key := getenv(keyVar)
+	if key == "" {
+		keyVar = "GOOGLE_API_KEY"
+		key = getenv(keyVar)
+	}
+	if key == "" {
+		return nil, &ConfigError{
+			Message: "GEMINI_API_KEY is not set",
+			Hint:    "set it (or GOOGLE_API_KEY) to your Gemini API key: export GEMINI_API_KEY=...",
+		}
+	}
+	return NewGeminiModel(GeminiConfig{BaseURL: base, APIKey: key, KeyVar: keyVar, HTTPClient: cfg.HTTPClient,
 		Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
 }
 

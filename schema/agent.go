@@ -253,7 +253,7 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 	i := strings.IndexByte(s, '/')
 	if i <= 0 || i == len(s)-1 {
 		dg := diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s)
-		dg.Detail = "write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama, OpenAICompatible and Anthropic"
+		dg.Detail = "write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama, OpenAICompatible, Anthropic and Gemini"
 		c.diags.Add(dg)
 		return
 	}

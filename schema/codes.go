@@ -79,7 +79,7 @@ var Codes = []CodeInfo{
 	{Code: CodeMissingInstruction, Severity: diag.Error, Summary: "An agent needs a non-empty instruction (its system prompt)."},
 	{Code: CodeMissingModel, Severity: diag.Error, Summary: "An agent needs a model, written \"Provider/model-id\"."},
 	{Code: CodeInvalidModel, Severity: diag.Error, Summary: "A model is written \"Provider/model-id\"."},
-	{Code: CodeUnknownProvider, Severity: diag.Error, Summary: "The model's provider is not OpenAI, Ollama, OpenAICompatible or Anthropic."},
+	{Code: CodeUnknownProvider, Severity: diag.Error, Summary: "The model's provider is not OpenAI, Ollama, OpenAICompatible, Anthropic or Gemini."},
 	{Code: CodeUnknownProperty, Severity: diag.Warning, Summary: "A property that the agent language does not know; it is ignored (in a test, an error)."},
 	{Code: CodeInvalidPropertyValue, Severity: diag.Error, Summary: "A property's value has the wrong type or is out of range."},
 	{Code: CodeInapplicableProperty, Severity: diag.Warning, Summary: "A property that does not apply to this type or place; it is ignored."},

@@ -167,10 +167,14 @@ const (
 	// Anthropic is Anthropic's Messages API (key ANTHROPIC_API_KEY, base
 	// URL ANTHROPIC_BASE_URL, by default https://api.anthropic.com).
 	Anthropic Provider = "Anthropic"
+	// Gemini is the Gemini API's generateContent (key GEMINI_API_KEY or
+	// GOOGLE_API_KEY, base URL GEMINI_BASE_URL, by default
+	// https://generativelanguage.googleapis.com).
+	Gemini Provider = "Gemini"
 )
 
 // Providers lists the known providers.
-var Providers = []Provider{OpenAI, Ollama, OpenAICompatible, Anthropic}
+var Providers = []Provider{OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini}
 
 // Model is an agent's model, written "Provider/model-id".
 type Model struct {

@@ -125,6 +125,9 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 			if agent.Model.Provider == schema.Anthropic {
 				local = "  hint: for another server of the Messages API, set ANTHROPIC_BASE_URL or the bindings file's (:Model {provider: \"Anthropic\", baseURL})"
 			}
+			if agent.Model.Provider == schema.Gemini {
+				local = "  hint: for another server of the Gemini API, set GEMINI_BASE_URL"
+			}
 			if o.cmd == "gramc serve" {
 				// serve has no --replay: each request needs a model.
 				return nil, fail(exitConfig, "%s", joinLines(msg, configHint(ce), local))

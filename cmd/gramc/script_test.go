@@ -92,6 +92,8 @@ func TestScript(t *testing.T) {
 			"fake-openai":        cmdFakeOpenAI,
 			"fake-anthropic":     cmdFakeAnthropic,
 			"anthropic-requests": cmdAnthropicRequests,
+			"fake-gemini":        cmdFakeGemini,
+			"gemini-requests":    cmdGeminiRequests,
 			"openai-requests":    cmdOpenAIRequests,
 			"mcp-hostile-http":   cmdMCPHostileHTTP,
 			"mcp-http-server":    cmdMCPHTTPServer,

@@ -189,7 +189,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), o.apiKey, o.bound.AnthropicAPIKey}, o.secrets...)
+		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), o.apiKey, o.bound.AnthropicAPIKey}, o.secrets...)
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
