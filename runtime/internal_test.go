@@ -83,3 +83,21 @@ func TestKeyRejectedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiKeyPrecedence checks that GOOGLE_API_KEY is taken first when
+// both key variables are set, as Google's SDK takes them.
+func TestGeminiKeyPrecedence(t *testing.T) {
+	env := map[string]string{"GOOGLE_API_KEY": "g-key", "GEMINI_API_KEY": "m-key"}
+	getenv := func(k string) string { return env[k] }
+	m, err := newGemini(ModelConfig{Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.cfg.KeyVar != "GOOGLE_API_KEY" || m.cfg.APIKey != "g-key" {
+		t.Fatalf("key taken from %s", m.cfg.KeyVar)
+	}
+	delete(env, "GOOGLE_API_KEY")
+	if m, err = newGemini(ModelConfig{Getenv: getenv}); err != nil || m.cfg.KeyVar != "GEMINI_API_KEY" {
+		t.Fatalf("with GEMINI_API_KEY alone: %v", err)
+	}
+}

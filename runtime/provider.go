@@ -11,8 +11,8 @@
 //	                  ModelConfig.AnthropicBaseURL, ANTHROPIC_BASE_URL or
 //	                  https://api.anthropic.com
 //	Gemini            generateContent through Google's Go SDK
-//	                  (google.golang.org/genai): key GEMINI_API_KEY or
-//	                  GOOGLE_API_KEY (sent as x-goog-api-key), base URL
+//	                  (google.golang.org/genai): key GOOGLE_API_KEY or
+//	                  GEMINI_API_KEY (sent as x-goog-api-key), base URL
 //	                  GEMINI_BASE_URL or
 //	                  https://generativelanguage.googleapis.com
 //
@@ -150,7 +150,7 @@ func newAnthropic(cfg ModelConfig) (*AnthropicModel, error) {
 }
 
 // newGemini returns the Gemini provider's model: the key from
-// GEMINI_API_KEY, else GOOGLE_API_KEY, the base URL from GEMINI_BASE_URL.
+// GOOGLE_API_KEY, else GEMINI_API_KEY, the base URL from GEMINI_BASE_URL.
 func newGemini(cfg ModelConfig) (*GeminiModel, error) {
 	if cfg.Replay {
 		// The SDK requires a key: a replayed call sends none anywhere.
@@ -165,10 +165,12 @@ func newGemini(cfg ModelConfig) (*GeminiModel, error) {
 	if base == "" {
 		base = GeminiBaseURL
 	}
-	keyVar := "GEMINI_API_KEY"
+	// GOOGLE_API_KEY first when both are set, as the SDK (which says so on
+	// standard error) and Google's documentation take them.
+	keyVar := "GOOGLE_API_KEY"
 	key := getenv(keyVar)
 	if key == "" {
-		keyVar = "GOOGLE_API_KEY"
+		keyVar = "GEMINI_API_KEY"
 		key = getenv(keyVar)
 	}
 	if key == "" {
