@@ -72,10 +72,12 @@ var Layers = map[string]int{
 	// The one front door to the parser and the compiler: which files form
 	// a package, their parse and compile, the previous result reused; and
 	// the project's bindings.
-	"project":            4,
-	"runtime/replay":     4,
-	"runtime/fakeopenai": 4,
-	"internal/mcptest":   4,
+	"project":               4,
+	"runtime/replay":        4,
+	"runtime/fakeopenai":    4,
+	"runtime/fakeanthropic": 4,
+	"runtime/fakegemini":    4,
+	"internal/mcptest":      4,
 	// The runtime, and MCP on top of it; beside the runtime, importing
 	// none of it, the editor features of one text (ide), which ask the
 	// front door, and what the browser playground asks of the toolchain,
