@@ -69,6 +69,10 @@ type Runner struct {
 	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); the key is redacted from
 	// recordings.
 	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
+	// Fallbacks are the models tried after an agent's own when a call
+	// fails (see runtime.FallbackOptions), by agent name: the bindings
+	// file's.
+	Fallbacks map[string][]schema.Model
 	// Getenv reads the environment (API keys, base URLs); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -433,6 +437,14 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	if err != nil {
 		return runOutcome{err: err}
 	}
+	fbs, err := runtime.FallbackOptions(r.Fallbacks[t.Agent.Name], func(fm schema.Model) (runtime.Model, error) {
+		a := *t.Agent
+		a.Model = fm
+		return model(&a)
+	})
+	if err != nil {
+		return runOutcome{err: err}
+	}
 	if source == "record" {
 		// Made once the test can run: a test that cannot leaves nothing.
 		if err := os.MkdirAll(filepath.Dir(r.CassettePath(j.Path, t.Name)), 0o755); err != nil {
@@ -442,7 +454,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	var out runOutcome
 	var conv runtime.Conversation
 	for i, turn := range t.Turns {
-		opts := append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m))
+		opts := append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...)
 		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
