@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -73,6 +74,10 @@ type Runner struct {
 	// fails (see runtime.FallbackOptions), by agent name: the bindings
 	// file's.
 	Fallbacks map[string][]schema.Model
+	// Retries are the retry policies of the agents' model calls, by agent
+	// name: the bindings file's (see project.Retry); an agent not in it
+	// has the default.
+	Retries map[string]project.Retry
 	// Getenv reads the environment (API keys, base URLs); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -523,7 +528,8 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		}
 		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
 			AnthropicBaseURL: r.AnthropicBaseURL, AnthropicAPIKey: r.AnthropicAPIKey, AnthropicKeyVar: r.AnthropicKeyVar,
-			HTTPClient: client, Logger: logger, Replay: replay})
+			HTTPClient: client, Logger: logger, Replay: replay,
+			Retry: runtime.NewRetryPolicy(r.Retries[a.Name].Retries, r.Retries[a.Name].Backoff)})
 		if err != nil {
 			return nil, err
 		}

@@ -116,7 +116,8 @@ func (o *runOptions) inputFiles() []replay.Input {
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
 		AnthropicBaseURL: o.bound.AnthropicBaseURL, AnthropicAPIKey: o.bound.AnthropicAPIKey, AnthropicKeyVar: o.bound.AnthropicKeyVar,
-		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay})
+		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay,
+		Retry: retryPolicy(o.bound.Retries[agent.Name])})
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
@@ -135,6 +136,12 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 		return nil, fail(exitError, "%s", msg)
 	}
 	return model, nil
+}
+
+// retryPolicy returns the runtime's policy of a retry setting of the
+// bindings file (the default one when it sets nothing).
+func retryPolicy(r project.Retry) runtime.RetryPolicy {
+	return runtime.NewRetryPolicy(r.Retries, r.Backoff)
 }
 
 // configHint returns the hint line of a configuration error, or "".
