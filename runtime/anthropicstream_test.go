@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,5 +74,30 @@ func TestAnthropicStreamRetriesBeforeText(t *testing.T) {
 	}
 	if got := strings.Join(log.text(1), ""); got != "Hi there, Ann." {
 		t.Errorf("streamed text %q", got)
+	}
+}
+
+// TestAnthropicStreamCut: a stream that breaks after some text is not
+// retried; the run fails with a stream cut, the text delivered kept in the
+// conversation.
+func TestAnthropicStreamCut(t *testing.T) {
+	srv := fakeanthropic.New(t, fakeanthropic.TextCut("Hello, Bob! Nice to meet you."))
+	agent := compile(t, anthropicSrc).Agents()[0]
+	var log eventLog
+	resp, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "hi",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: anthropicEnv(srv.URL, "k"), Retry: noWait()}),
+		runtime.WithEvents(log.add))
+	var le *runtime.LLMError
+	if !errors.As(err, &le) || le.Kind != runtime.LLMStreamCut {
+		t.Fatalf("err = %v, want a stream cut", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1 (no retry after text)", n)
+	}
+	if got := strings.Join(log.text(1), ""); got != "Hello, " {
+		t.Errorf("streamed text %q", got)
+	}
+	if resp == nil || len(resp.Conversation) == 0 || resp.Conversation[len(resp.Conversation)-1].Content != "Hello, " {
+		t.Errorf("the text delivered is not in the conversation: %+v", resp)
 	}
 }

@@ -197,6 +197,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	default:
 		status, body = step(req.N)
 	}
+	if c, ok := body.(cutStream); ok {
+		if req.Body.Stream {
+			writeEvents(w, req.N, c.msg, true)
+			return
+		}
+		body = c.msg
+	}
 	if msg, ok := body.(map[string]any); ok && status == http.StatusOK && req.Body.Stream {
 		writeStream(w, req.N, msg)
 		return

@@ -14,7 +14,11 @@ import (
 // output tokens, and message_stop). A text is sent a word at a time and a
 // tool_use block's input in pieces of a few bytes, so a client sees more
 // than one delta.
-func writeStream(w http.ResponseWriter, n int, msg map[string]any) {
+func writeStream(w http.ResponseWriter, n int, msg map[string]any) { writeEvents(w, n, msg, false) }
+
+// writeEvents writes the events of msg; cut stops after the first text
+// delta, as a stream that breaks.
+func writeEvents(w http.ResponseWriter, n int, msg map[string]any, cut bool) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Request-Id", fmt.Sprintf("req_%d", n))
 	w.WriteHeader(http.StatusOK)
@@ -45,6 +49,9 @@ func writeStream(w http.ResponseWriter, n int, msg map[string]any) {
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
 			for _, piece := range textPieces(fmt.Sprint(block["text"])) {
 				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": piece}})
+				if cut {
+					return
+				}
 			}
 		case "tool_use":
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
@@ -84,4 +91,17 @@ func bytePieces(s string, n int) []string {
 		s = s[n:]
 	}
 	return append(out, s)
+}
+
+// cutStream is the body of a [TextCut] step.
+type cutStream struct{ msg map[string]any }
+
+// TextCut answers a streamed request with the events of [Text] up to the
+// first text delta, and then ends the stream (no message_stop), as a
+// connection that breaks; a request that is not streamed gets the text.
+func TextCut(s string) Step {
+	return func(n int) (int, any) {
+		_, body := Text(s)(n)
+		return http.StatusOK, cutStream{msg: body.(map[string]any)}
+	}
 }
