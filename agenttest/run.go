@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -69,6 +70,14 @@ type Runner struct {
 	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); the key is redacted from
 	// recordings.
 	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
+	// Fallbacks are the models tried after an agent's own when a call
+	// fails (see runtime.FallbackOptions), by agent name: the bindings
+	// file's.
+	Fallbacks map[string][]schema.Model
+	// Retries are the retry policies of the agents' model calls, by agent
+	// name: the bindings file's (see project.Retry); an agent not in it
+	// has the default.
+	Retries map[string]project.Retry
 	// Getenv reads the environment (API keys, base URLs); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -433,6 +442,14 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	if err != nil {
 		return runOutcome{err: err}
 	}
+	fbs, err := runtime.FallbackOptions(r.Fallbacks[t.Agent.Name], func(fm schema.Model) (runtime.Model, error) {
+		a := *t.Agent
+		a.Model = fm
+		return model(&a)
+	})
+	if err != nil {
+		return runOutcome{err: err}
+	}
 	if source == "record" {
 		// Made once the test can run: a test that cannot leaves nothing.
 		if err := os.MkdirAll(filepath.Dir(r.CassettePath(j.Path, t.Name)), 0o755); err != nil {
@@ -442,7 +459,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	var out runOutcome
 	var conv runtime.Conversation
 	for i, turn := range t.Turns {
-		opts := append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m))
+		opts := append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...)
 		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
@@ -511,7 +528,8 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		}
 		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
 			AnthropicBaseURL: r.AnthropicBaseURL, AnthropicAPIKey: r.AnthropicAPIKey, AnthropicKeyVar: r.AnthropicKeyVar,
-			HTTPClient: client, Logger: logger, Replay: replay})
+			HTTPClient: client, Logger: logger, Replay: replay,
+			Retry: runtime.NewRetryPolicy(r.Retries[a.Name].Retries, r.Retries[a.Name].Backoff)})
 		if err != nil {
 			return nil, err
 		}

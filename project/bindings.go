@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -111,7 +112,23 @@ type ModelOverride struct {
 	Agent     string
 	Model     schema.Model
 	Fallbacks []schema.Model
+	// Retry is the agent's retry policy (retries, backoff).
+	Retry Retry
 }
+
+// Retry is an agent's retry policy of the bindings file, (:Model {agent,
+// retries, backoff}).
+type Retry struct {
+	// Retries, when not nil, is the number of retries of a failed model
+	// call after the first attempt (0: none).
+	Retries *int
+	// Backoff, when not 0, is the wait before the first retry, doubled
+	// before each next one.
+	Backoff time.Duration
+}
+
+// IsZero reports whether the policy sets nothing.
+func (r Retry) IsZero() bool { return r.Retries == nil && r.Backoff == 0 }
 
 // Get returns the value, reading an environment variable with getenv; ok
 // is false when the variable is not set.

@@ -7,7 +7,9 @@ package project
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -109,7 +111,7 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	case "Cassettes":
 		e.cassettes()
 	default:
-		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" for Anthropic's), (:Model {agent, model, fallback}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" for Anthropic's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
 	}
 }
 
@@ -258,19 +260,22 @@ func (e binding) model() {
 	e.agentModel()
 }
 
-// agentModel reads the model and fallbacks of (:Model {agent, model,
-// fallback}).
+// agentModel reads the model, fallbacks and retry policy of (:Model
+// {agent, model, fallback, retries, backoff}).
 func (e binding) agentModel() {
 	s := e.s
 	m, fb := e.str("model", false), s.Prop("fallback")
-	if m == "" && fb == nil {
+	if m == "" && fb == nil && s.Prop("retries") == nil && s.Prop("backoff") == nil {
 		return
 	}
 	agent := e.str("agent", true)
 	o := ModelOverride{Agent: agent}
-	ok := true
+	retry, ok := e.retry()
+	o.Retry = retry
 	if m != "" {
-		o.Model, ok = e.modelName(s.Prop("model").Value.Span(), m)
+		var good bool
+		o.Model, good = e.modelName(s.Prop("model").Value.Span(), m)
+		ok = ok && good
 	}
 	if fb != nil && fb.Value != nil {
 		if fb.Value.Kind() != grammar.ArrayValue {
@@ -287,6 +292,39 @@ func (e binding) agentModel() {
 		e.bound("model of agent", agent, e.span)
 		e.b.Models = append(e.b.Models, o)
 	}
+}
+
+// MaxRetries and MaxBackoff bound the retry policy of a bindings file.
+const (
+	MaxRetries = 10
+	MaxBackoff = time.Minute
+)
+
+// retry reads the retries and backoff of (:Model {agent, retries,
+// backoff}): retries an integer from 0 to [MaxRetries], backoff a
+// duration such as 500ms or "2s", above 0 and at most [MaxBackoff].
+func (e binding) retry() (Retry, bool) {
+	var r Retry
+	ok := true
+	if pr := e.s.Prop("retries"); pr != nil && pr.Value != nil {
+		n, err := strconv.Atoi(pr.Value.Tok.Text())
+		if pr.Value.Kind() != grammar.ScalarValue || pr.Value.Tok.Type != grammar.Integer || err != nil || n < 0 || n > MaxRetries {
+			e.errf(pr.Value.Span(), "retries must be an integer from 0 to %d: the retries of a failed model call after the first attempt", MaxRetries)
+			ok = false
+		} else {
+			r.Retries = &n
+		}
+	}
+	if pr := e.s.Prop("backoff"); pr != nil && pr.Value != nil {
+		d, err := time.ParseDuration(pr.Value.Tok.Text())
+		if pr.Value.Kind() != grammar.ScalarValue || err != nil || d <= 0 || d > MaxBackoff {
+			e.errf(pr.Value.Span(), "backoff must be a duration above 0 and at most %s, such as 500ms or \"2s\": the wait before the first retry, doubled before each next one", MaxBackoff)
+			ok = false
+		} else {
+			r.Backoff = d
+		}
+	}
+	return r, ok
 }
 
 // modelName reads "Provider/model-id" at span.

@@ -81,6 +81,8 @@ type ResolvedBindings struct {
 	// Fallbacks are the models tried after an agent's own, in order, by
 	// agent name.
 	Fallbacks map[string][]schema.Model
+	// Retries are the retry policies, by agent name.
+	Retries map[string]Retry
 }
 
 // ResolvedServer is an MCP server of the bindings file, ready to start: a
@@ -153,6 +155,12 @@ func (r *ResolvedBindings) models(b *Bindings) {
 				r.Models = map[string]schema.Model{}
 			}
 			r.Models[m.Agent] = m.Model
+		}
+		if !m.Retry.IsZero() {
+			if r.Retries == nil {
+				r.Retries = map[string]Retry{}
+			}
+			r.Retries[m.Agent] = m.Retry
 		}
 		if len(m.Fallbacks) > 0 {
 			if r.Fallbacks == nil {

@@ -23,7 +23,9 @@
 //     usage and finish reason, the end of the run) to a callback, and
 //     [Events] yields them as an iterator; the model's answers are then
 //     streamed when the model is a [StreamingModel] ([OpenAIModel] is:
-//     openai-go's chat completion stream, assembled by its accumulator).
+//     openai-go's chat completion stream, assembled by its accumulator;
+//     [AnthropicModel] is: the Messages API's event stream, its text and
+//     tool_use input deltas assembled by the SDK's Message.Accumulate).
 //     [WithStreaming] turns streaming on or off explicitly. A stream that
 //     breaks after text was delivered is an [LLMError] of kind
 //     [LLMStreamCut], its text kept in the conversation; one that breaks

@@ -117,3 +117,22 @@ func fallbackReason(err error) string {
 	}
 	return string(le.Kind)
 }
+
+// FallbackOptions returns the run options that give an agent its fallback
+// models (the bindings' fallbacks of the agent), each client made by
+// newModel; none when models is empty. Every command that runs an agent
+// builds its fallbacks with it, so that all run them alike.
+func FallbackOptions(models []schema.Model, newModel func(schema.Model) (Model, error)) ([]Option, error) {
+	if len(models) == 0 {
+		return nil, nil
+	}
+	fbs := make([]Fallback, 0, len(models))
+	for _, m := range models {
+		client, err := newModel(m)
+		if err != nil {
+			return nil, err
+		}
+		fbs = append(fbs, Fallback{Model: m, Client: client})
+	}
+	return []Option{WithFallbacks(fbs...)}, nil
+}

@@ -110,3 +110,36 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	}
 	return 0, false
 }
+
+// NewRetryPolicy returns the policy of a retry setting such as a bindings
+// file's (:Model {agent, retries, backoff}): retries, when not nil, is the
+// number of retries after the first attempt (0: none); backoff, when not
+// 0, the wait before the first retry, doubled before each next one (see
+// [DoublingBackoff]). What is not set keeps the default.
+func NewRetryPolicy(retries *int, backoff time.Duration) RetryPolicy {
+	var p RetryPolicy
+	if retries != nil {
+		p.MaxRetries = *retries
+		if *retries == 0 {
+			p.MaxRetries = -1
+		}
+	}
+	if backoff > 0 {
+		p.Backoff = DoublingBackoff(backoff)
+	}
+	return p
+}
+
+// DoublingBackoff returns a [RetryPolicy.Backoff] that waits base before
+// the first retry and twice as long before each next one, capped at 8s
+// (or base, when longer), less up to a quarter of jitter.
+func DoublingBackoff(base time.Duration) func(n int) time.Duration {
+	limit := max(8*time.Second, base)
+	return func(n int) time.Duration {
+		d := time.Duration(float64(base) * math.Pow(2, float64(n)))
+		if d > limit || d <= 0 {
+			d = limit
+		}
+		return d - time.Duration(rand.Int64N(int64(d/4)+1))
+	}
+}

@@ -198,7 +198,11 @@ func runMCPServe(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+		fbs, err := fallbackOptions(a, o, transport, o.replay != "", logger)
+		if err != nil {
+			return err
+		}
+		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: append(o.runtimeOptions(model, logger, injected), fbs...)})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: buildinfo.Version()}
 	server := mcp.NewServer(impl, list, logger)

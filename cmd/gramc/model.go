@@ -30,21 +30,21 @@ func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var fbs []runtime.Fallback
-	for _, m := range o.bound.Fallbacks[agent.Name] {
-		a := *agent
-		a.Model = m
-		client, err := newModel(&a, o, transport, replayer != nil, logger)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		fbs = append(fbs, runtime.Fallback{Model: m, Client: client})
-	}
-	var opts []runtime.Option
-	if len(fbs) > 0 {
-		opts = append(opts, runtime.WithFallbacks(fbs...))
+	opts, err := fallbackOptions(agent, o, transport, replayer != nil, logger)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return model, opts, replayer, nil
+}
+
+// fallbackOptions returns the run options of agent's fallback models in
+// the bindings file, their clients on transport as the agent's.
+func fallbackOptions(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) ([]runtime.Option, error) {
+	return runtime.FallbackOptions(o.bound.Fallbacks[agent.Name], func(m schema.Model) (runtime.Model, error) {
+		a := *agent
+		a.Model = m
+		return newModel(&a, o, transport, replay, logger)
+	})
 }
 
 // modelTransport returns the HTTP transport of the model clients: replay
@@ -116,7 +116,8 @@ func (o *runOptions) inputFiles() []replay.Input {
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
 		AnthropicBaseURL: o.bound.AnthropicBaseURL, AnthropicAPIKey: o.bound.AnthropicAPIKey, AnthropicKeyVar: o.bound.AnthropicKeyVar,
-		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay})
+		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay,
+		Retry: retryPolicy(o.bound.Retries[agent.Name])})
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v", o.cmd, err)
 		var ce *runtime.ConfigError
@@ -138,6 +139,12 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 		return nil, fail(exitError, "%s", msg)
 	}
 	return model, nil
+}
+
+// retryPolicy returns the runtime's policy of a retry setting of the
+// bindings file (the default one when it sets nothing).
+func retryPolicy(r project.Retry) runtime.RetryPolicy {
+	return runtime.NewRetryPolicy(r.Retries, r.Backoff)
 }
 
 // configHint returns the hint line of a configuration error, or "".

@@ -189,7 +189,11 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 		if err != nil {
 			return err
 		}
-		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: o.runtimeOptions(model, logger, injected)})
+		fbs, err := fallbackOptions(a, *o, transport, false, logger)
+		if err != nil {
+			return err
+		}
+		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: append(o.runtimeOptions(model, logger, injected), fbs...)})
 	}
 	return nil
 }

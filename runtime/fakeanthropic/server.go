@@ -1,7 +1,8 @@
 // Package fakeanthropic is an in-process fake of Anthropic's Messages API
 // (POST /v1/messages) for tests. It records every request it receives and
 // answers each with the next scripted [Step]: text, tool_use blocks, or an
-// error in the API's shape. Ids and token counts are deterministic.
+// error in the API's shape. A request with "stream": true gets its answer
+// as the API's server-sent events. Ids and token counts are deterministic.
 //
 //	srv := fakeanthropic.New(t, fakeanthropic.ToolUse(fakeanthropic.Call{Name: "sayHello", Input: `{"personName":"Bob"}`}),
 //		fakeanthropic.Text("Hello!"))
@@ -63,6 +64,7 @@ type MessagesRequest struct {
 	Tools       []Tool            `json:"tools"`
 	ToolChoice  json.RawMessage   `json:"tool_choice"`
 	Temperature *float64          `json:"temperature"`
+	Stream      bool              `json:"stream"`
 }
 
 // Tool is a tool of a request.
@@ -194,6 +196,17 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		status, body = Error(http.StatusBadRequest, "invalid_request_error", "no scripted answer")(req.N)
 	default:
 		status, body = step(req.N)
+	}
+	if c, ok := body.(cutStream); ok {
+		if req.Body.Stream {
+			writeEvents(w, req.N, c.msg, true)
+			return
+		}
+		body = c.msg
+	}
+	if msg, ok := body.(map[string]any); ok && status == http.StatusOK && req.Body.Stream {
+		writeStream(w, req.N, msg)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Request-Id", fmt.Sprintf("req_%d", req.N))
