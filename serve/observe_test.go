@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +12,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/schema"
 )
 
 // TestMetrics: the metrics count requests, runs, tokens and tool calls,
@@ -209,5 +212,51 @@ func TestOpenAPI(t *testing.T) {
 		if keys != (len(doc.Security) == 1 && doc.Components.SecuritySchemes["bearer"] != nil) {
 			t.Errorf("keys %v: security %v %v", keys, doc.Security, doc.Components.SecuritySchemes)
 		}
+	}
+}
+
+// TestTraceFallback: a model call that goes to a fallback model is an
+// event of the run's span, naming both models and why, and the chat spans
+// after it are the fallback model's.
+func TestTraceFallback(t *testing.T) {
+	down := fakeopenai.Error(503, "down for maintenance")
+	backup := fakeopenai.New(t, fakeopenai.Text("Hello from the backup"))
+	client, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: backup.URL, APIKey: "sk-backup-key-for-tests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fallback := func(c *Config) {
+		for i := range c.Agents {
+			c.Agents[i].Options = append(c.Agents[i].Options,
+				runtime.WithFallbacks(runtime.Fallback{Model: schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}, Client: client}))
+		}
+	}
+	h := newHarness(t, []fakeopenai.Step{down, down, down}, fallback)
+	if resp, b := h.post("/v1/chat/completions", chatBody("hello", false, "hi")); resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	var chats []string
+	var moved map[string]string
+	for _, s := range h.spans.GetSpans() {
+		if strings.HasPrefix(s.Name, "chat ") {
+			chats = append(chats, s.Name)
+		}
+		for _, ev := range s.Events {
+			if ev.Name == "gram.model_fallback" && s.Name == "invoke_agent hello" {
+				moved = map[string]string{}
+				for _, kv := range ev.Attributes {
+					moved[string(kv.Key)] = kv.Value.Emit()
+				}
+			}
+		}
+	}
+	want := map[string]string{"gram.fallback.from": "OpenAI/gpt-4o-mini", "gram.fallback.to": "OpenAI/gpt-4o", "error.type": "llm_status"}
+	for k, v := range want {
+		if moved[k] != v {
+			t.Errorf("fallback event: %s = %q, want %q (%v)", k, moved[k], v, moved)
+		}
+	}
+	if !slices.Equal(chats, []string{"chat gpt-4o-mini", "chat gpt-4o"}) {
+		t.Errorf("chat spans %q, want the failed call's and the fallback's", chats)
 	}
 }

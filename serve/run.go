@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,6 +155,9 @@ type observer struct {
 	mu           sync.Mutex
 	calls        map[string]toolSpan
 	model, tools time.Duration
+	// fallback is the fallback model in use since a model_fallback event,
+	// "" before: the model of the chat spans that follow.
+	fallback string
 	// toolsStart and toolsEnd bound the tool calls of the current
 	// iteration, which may run in parallel.
 	toolsStart, toolsEnd time.Time
@@ -165,6 +169,8 @@ func (o *observer) event(e runtime.Event) {
 	switch e.Type {
 	case runtime.EventModelTurnFinished:
 		o.modelTurnFinished(e, now)
+	case runtime.EventModelFallback:
+		o.modelFallback(e, now)
 	case runtime.EventToolCallStarted:
 		o.toolCallStarted(e, now)
 	case runtime.EventToolCallFinished:
@@ -191,8 +197,16 @@ func (o *observer) modelTurnFinished(e runtime.Event, now time.Time) {
 	o.mu.Lock()
 	o.model += e.Duration
 	o.mu.Unlock()
-	_, span := o.s.trace.tracer.Start(o.ctx, "chat "+o.a.agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(o.a.agent, o.stream)...))
+	agent := o.a.agent
+	o.mu.Lock()
+	if o.fallback != "" {
+		a := *agent
+		a.Model.Provider, a.Model.ID = splitModel(o.fallback)
+		agent = &a
+	}
+	o.mu.Unlock()
+	_, span := o.s.trace.tracer.Start(o.ctx, "chat "+agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(agent, o.stream)...))
 	if u := e.Usage; u != nil {
 		m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
 		m.tokens.WithLabelValues(name, "output").Add(float64(u.CompletionTokens))
@@ -209,6 +223,30 @@ func (o *observer) modelTurnFinished(e runtime.Event, now time.Time) {
 		failSpan(span, kind, "the model call failed")
 	}
 	span.End(trace.WithTimestamp(now))
+}
+
+// modelFallback records on the run's span that a model call moved from
+// one model to the next (gram.model_fallback: the models and why), and
+// names the chat spans that follow after the fallback model.
+func (o *observer) modelFallback(e runtime.Event, now time.Time) {
+	kind := "model_error"
+	if e.Err != nil {
+		kind = runError(e.Err).Kind
+	}
+	trace.SpanFromContext(o.ctx).AddEvent("gram.model_fallback", trace.WithTimestamp(now), trace.WithAttributes(
+		attribute.String("gram.fallback.from", e.Model), attribute.String("gram.fallback.to", e.Fallback), semconv.ErrorTypeKey.String(kind)))
+	o.mu.Lock()
+	o.fallback = e.Fallback
+	o.mu.Unlock()
+}
+
+// splitModel returns the provider and the model id of "Provider/model-id".
+func splitModel(m string) (schema.Provider, string) {
+	p, id, ok := strings.Cut(m, "/")
+	if !ok {
+		return "", m
+	}
+	return schema.Provider(p), id
 }
 
 // toolCallStarted starts the execute_tool span of a tool call that
