@@ -25,7 +25,9 @@
 //     streamed when the model is a [StreamingModel] ([OpenAIModel] is:
 //     openai-go's chat completion stream, assembled by its accumulator;
 //     [AnthropicModel] is: the Messages API's event stream, its text and
-//     tool_use input deltas assembled by the SDK's Message.Accumulate).
+//     tool_use input deltas assembled by the SDK's Message.Accumulate;
+//     [GeminiModel] is: the SDK's streamGenerateContent, its chunks' text
+//     passed on and their function calls collected).
 //     [WithStreaming] turns streaming on or off explicitly. A stream that
 //     breaks after text was delivered is an [LLMError] of kind
 //     [LLMStreamCut], its text kept in the conversation; one that breaks

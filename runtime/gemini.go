@@ -50,7 +50,8 @@ type GeminiConfig struct {
 	Secrets []string
 }
 
-// GeminiModel is a [Model] on the Gemini API's generateContent, through
+// GeminiModel is a [Model] on the Gemini API's generateContent, and a
+// [StreamingModel] on its streamGenerateContent, through
 // google.golang.org/genai. It is safe for concurrent use.
 type GeminiModel struct {
 	cfg    GeminiConfig

@@ -1,5 +1,7 @@
 // Package fakegemini is an in-process fake of the Gemini API's
-// generateContent (POST /v1beta/models/MODEL:generateContent) for tests.
+// generateContent (POST /v1beta/models/MODEL:generateContent) and
+// streamGenerateContent (POST …:streamGenerateContent?alt=sse, see
+// stream.go) for tests.
 // It records every request it receives and answers each with the next
 // scripted [Step]: text, function calls, or an error in the API's shape.
 // Token counts are deterministic.
@@ -165,6 +167,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	req := &Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
 	model, isGenerate := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":generateContent")
+	model, isStream := strings.CutSuffix(model, ":streamGenerateContent")
+	isGenerate = isGenerate || isStream
 	req.Model = model
 	decodeErr := json.Unmarshal(raw, &req.Body)
 	s.mu.Lock()
@@ -193,6 +197,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		status, body = Error(http.StatusBadRequest, "INVALID_ARGUMENT", "no scripted answer")(req.N)
 	default:
 		status, body = step(req.N)
+	}
+	if isStream && status == http.StatusOK {
+		writeStream(w, body)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
