@@ -65,11 +65,10 @@ type Runner struct {
 	// KeyVar names the environment variable APIKey was read from, for
 	// messages.
 	KeyVar string
-	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the
-	// endpoint, key and key variable of the Anthropic provider ("" means
-	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); the key is redacted from
-	// recordings.
-	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
+	// Endpoints are the endpoints of the providers that have their own
+	// (Anthropic, Gemini), by provider (a field left "" means the
+	// provider's variables); their keys are redacted from recordings.
+	Endpoints map[schema.Provider]runtime.Endpoint
 	// Fallbacks are the models tried after an agent's own when a call
 	// fails (see runtime.FallbackOptions), by agent name: the bindings
 	// file's.
@@ -527,7 +526,7 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 			logger = slog.New(slog.DiscardHandler)
 		}
 		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
-			AnthropicBaseURL: r.AnthropicBaseURL, AnthropicAPIKey: r.AnthropicAPIKey, AnthropicKeyVar: r.AnthropicKeyVar,
+			Endpoints:  r.Endpoints,
 			HTTPClient: client, Logger: logger, Replay: replay,
 			Retry: runtime.NewRetryPolicy(r.Retries[a.Name].Retries, r.Retries[a.Name].Backoff)})
 		if err != nil {
@@ -563,7 +562,11 @@ func (r *Runner) secrets() []string {
 		getenv = os.Getenv
 	}
 	var out []string
-	for _, k := range []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY"), r.APIKey, r.AnthropicAPIKey} {
+	keys := []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY"), getenv("GEMINI_API_KEY"), getenv("GOOGLE_API_KEY"), r.APIKey}
+	for _, ep := range r.Endpoints {
+		keys = append(keys, ep.APIKey)
+	}
+	for _, k := range keys {
 		if k != "" {
 			out = append(out, k)
 		}

@@ -66,10 +66,10 @@ type Bindings struct {
 	// APIKey is the key of the model endpoint: always an environment
 	// variable (Env), never a literal; zero when the file gives none.
 	APIKey Value
-	// AnthropicBaseURL and AnthropicAPIKey are the endpoint and key of the
-	// Anthropic provider ((:Model {provider: "Anthropic", ...})).
-	AnthropicBaseURL string
-	AnthropicAPIKey  Value
+	// Endpoints are the endpoints of the providers that have their own
+	// ((:Model {provider: "Anthropic", ...}) and the same for Gemini), by
+	// provider.
+	Endpoints map[schema.Provider]Endpoint
 	// Models are the model overrides of agents.
 	Models []ModelOverride
 	// Cassettes is the cassette directory (absolute), or "".
@@ -182,10 +182,27 @@ func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) 
 	return missingKey(f, getenv, b.APIKey, "model endpoint")
 }
 
-// MissingAnthropicKey is [Bindings.MissingKey] for the key of the
-// Anthropic endpoint.
-func (b *Bindings) MissingAnthropicKey(f *diag.File, getenv func(string) (string, bool)) string {
-	return missingKey(f, getenv, b.AnthropicAPIKey, "Anthropic endpoint")
+// Endpoint is a provider's endpoint: its base URL ("" for the
+// provider's default) and its key, always an environment variable.
+type Endpoint struct {
+	BaseURL string
+	APIKey  Value
+}
+
+// EndpointProviders are the providers a bindings file can give an
+// endpoint of with (:Model {provider, baseURL, apiKey}), in the order
+// their keys are checked.
+var EndpointProviders = []schema.Provider{schema.Anthropic, schema.Gemini}
+
+// MissingEndpointKey is [Bindings.MissingKey] for the keys of the
+// providers' endpoints: the line of the first that is missing, or "".
+func (b *Bindings) MissingEndpointKey(f *diag.File, getenv func(string) (string, bool)) string {
+	for _, p := range EndpointProviders {
+		if m := missingKey(f, getenv, b.Endpoints[p].APIKey, string(p)+" endpoint"); m != "" {
+			return m
+		}
+	}
+	return ""
 }
 
 // missingKey returns a line when the key v of the endpoint what is read

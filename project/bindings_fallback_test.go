@@ -18,7 +18,7 @@ func TestParseBindingsFallbacks(t *testing.T) {
 		t.Fatalf("diagnostics: %v", diags)
 	}
 	if b.BaseURL != "https://gateway.example/v1" || b.APIKey.Env != "GW_KEY" ||
-		b.AnthropicBaseURL != "https://claude.example" || b.AnthropicAPIKey.Env != "ANT_KEY" {
+		b.Endpoints[schema.Anthropic].BaseURL != "https://claude.example" || b.Endpoints[schema.Anthropic].APIKey.Env != "ANT_KEY" {
 		t.Errorf("endpoints: %+v", b)
 	}
 	want := []ModelOverride{
@@ -51,7 +51,7 @@ func TestParseBindingsFallbackProblems(t *testing.T) {
 	_, diags := parseBindings(t, `{kind: "bindings"}
 (:Model {agent: "a", fallback: ["Mistral/large"]})
 (:Model {agent: "b", fallback: "Anthropic/claude-sonnet-4-5"})
-(:Model {provider: "Gemini", baseURL: "https://x.example"})
+(:Model {provider: "Ollama", baseURL: "https://x.example"})
 (:Model {fallback: ["Anthropic/claude-sonnet-4-5"]})
 `)
 	var msgs []string
@@ -62,7 +62,7 @@ func TestParseBindingsFallbackProblems(t *testing.T) {
 	for _, want := range []string{
 		`model "Mistral/large": write "Provider/model-id", the provider one of OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini`,
 		"fallback must be an array of models",
-		`provider "Gemini": the endpoint of a provider other than Anthropic is written without provider`,
+		`provider "Ollama": the endpoint of a provider other than Anthropic or Gemini is written without provider`,
 		"the Model binding needs agent",
 	} {
 		if !strings.Contains(text, want) {

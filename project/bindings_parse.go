@@ -111,7 +111,7 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	case "Cassettes":
 		e.cassettes()
 	default:
-		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" for Anthropic's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
 	}
 }
 
@@ -228,18 +228,26 @@ func (e binding) inject() {
 }
 
 // model reads (:Model {baseURL, apiKey: {env}}), the same with
-// provider: "Anthropic" (Anthropic's endpoint), and (:Model {agent, model,
-// fallback}).
+// provider: "Anthropic" or "Gemini" (the provider's endpoint), and
+// (:Model {agent, model, fallback}).
 func (e binding) model() {
 	s := e.s
-	prov := e.str("provider", false)
+	prov := schema.Provider(e.str("provider", false))
+	var ep Endpoint
 	endpoint, key, kind := &e.b.BaseURL, &e.b.APIKey, "model endpoint"
-	switch prov {
-	case "":
-	case string(schema.Anthropic):
-		endpoint, key, kind = &e.b.AnthropicBaseURL, &e.b.AnthropicAPIKey, "Anthropic endpoint"
+	switch {
+	case prov == "":
+	case slices.Contains(EndpointProviders, prov):
+		ep = e.b.Endpoints[prov]
+		endpoint, key, kind = &ep.BaseURL, &ep.APIKey, string(prov)+" endpoint"
+		defer func() {
+			if e.b.Endpoints == nil {
+				e.b.Endpoints = map[schema.Provider]Endpoint{}
+			}
+			e.b.Endpoints[prov] = ep
+		}()
 	default:
-		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic is written without provider", prov)
+		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic or Gemini is written without provider", string(prov))
 	}
 	if prov != "" && s.Prop("agent") != nil {
 		e.errf(s.Prop("provider").KeySpan(), "provider: an agent's model names its provider: (:Model {agent: \"NAME\", model: \"Provider/model-id\"})")

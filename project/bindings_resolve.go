@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/shellquote"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -72,10 +73,10 @@ type ResolvedBindings struct {
 	// BaseURL, APIKey and KeyVar are the model endpoint, its key and the
 	// variable the key is read from; "" when the request gives a BaseURL.
 	BaseURL, APIKey, KeyVar string
-	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the same
-	// for the Anthropic provider ("" when the file gives none: the
-	// environment's are used).
-	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
+	// Endpoints are the same for the providers that have their own
+	// endpoint (Anthropic, Gemini), by provider; a field is "" when the
+	// file gives none (the environment's is used).
+	Endpoints map[schema.Provider]runtime.Endpoint
 	// Models are the model overrides, by agent name.
 	Models map[string]schema.Model
 	// Fallbacks are the models tried after an agent's own, in order, by
@@ -138,11 +139,21 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 		r.BaseURL, r.KeyVar = b.BaseURL, b.APIKey.Env
 		r.APIKey, _ = b.APIKey.Get(req.Getenv)
 	}
-	if v, ok := b.AnthropicAPIKey.Get(req.Getenv); ok && b.AnthropicAPIKey.Env != "" {
-		r.Secrets = append(r.Secrets, v)
-		r.AnthropicAPIKey, r.AnthropicKeyVar = v, b.AnthropicAPIKey.Env
+	for _, p := range EndpointProviders {
+		ep, ok := b.Endpoints[p]
+		if !ok {
+			continue
+		}
+		re := runtime.Endpoint{BaseURL: ep.BaseURL}
+		if v, ok := ep.APIKey.Get(req.Getenv); ok && ep.APIKey.Env != "" {
+			r.Secrets = append(r.Secrets, v)
+			re.APIKey, re.KeyVar = v, ep.APIKey.Env
+		}
+		if r.Endpoints == nil {
+			r.Endpoints = map[schema.Provider]runtime.Endpoint{}
+		}
+		r.Endpoints[p] = re
 	}
-	r.AnthropicBaseURL = b.AnthropicBaseURL
 	r.models(b)
 	return r
 }

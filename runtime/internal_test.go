@@ -101,3 +101,27 @@ func TestGeminiKeyPrecedence(t *testing.T) {
 		t.Fatalf("with GEMINI_API_KEY alone: %v", err)
 	}
 }
+
+// TestGeminiEndpoint checks that the Gemini endpoint of the config wins
+// over the environment, and that no other endpoint's key reaches Gemini.
+func TestGeminiEndpoint(t *testing.T) {
+	env := map[string]string{"GOOGLE_API_KEY": "g-key", "GEMINI_BASE_URL": "https://env.example"}
+	getenv := func(k string) string { return env[k] }
+	m, err := newGemini(ModelConfig{Getenv: getenv, Endpoints: map[schema.Provider]Endpoint{
+		schema.Gemini:    {BaseURL: "https://gemini.example/", APIKey: "bound-key", KeyVar: "MY_GEMINI_KEY"},
+		schema.Anthropic: {BaseURL: "https://claude.example", APIKey: "ant-key", KeyVar: "ANT_KEY"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.BaseURL() != "https://gemini.example" || m.cfg.KeyVar != "MY_GEMINI_KEY" || m.cfg.APIKey != "bound-key" {
+		t.Fatalf("base %q, key from %s", m.BaseURL(), m.cfg.KeyVar)
+	}
+	delete(env, "GOOGLE_API_KEY")
+	_, err = newGemini(ModelConfig{Getenv: getenv, Endpoints: map[schema.Provider]Endpoint{
+		schema.Anthropic: {APIKey: "ant-key", KeyVar: "ANT_KEY"},
+	}})
+	if err == nil || !strings.Contains(err.Error(), "GEMINI_API_KEY is not set") {
+		t.Fatalf("with only Anthropic's key: %v", err)
+	}
+}

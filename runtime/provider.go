@@ -6,19 +6,20 @@
 //	OpenAICompatible  base URL required (ModelConfig.BaseURL or
 //	                  OPENAI_BASE_URL), key OPENAI_API_KEY if set
 //	Anthropic         the Messages API through Anthropic's Go SDK: key
-//	                  ModelConfig.AnthropicAPIKey or ANTHROPIC_API_KEY
-//	                  (sent as x-api-key), base URL
-//	                  ModelConfig.AnthropicBaseURL, ANTHROPIC_BASE_URL or
+//	                  the endpoint's (ModelConfig.Endpoints) or
+//	                  ANTHROPIC_API_KEY (sent as x-api-key), base URL
+//	                  the endpoint's, ANTHROPIC_BASE_URL or
 //	                  https://api.anthropic.com
 //	Gemini            generateContent through Google's Go SDK
-//	                  (google.golang.org/genai): key GOOGLE_API_KEY or
-//	                  GEMINI_API_KEY (sent as x-goog-api-key), base URL
+//	                  (google.golang.org/genai): key the endpoint's,
+//	                  GOOGLE_API_KEY or GEMINI_API_KEY (sent as
+//	                  x-goog-api-key), base URL the endpoint's,
 //	                  GEMINI_BASE_URL or
 //	                  https://generativelanguage.googleapis.com
 //
 // ModelConfig's BaseURL and APIKey are the OpenAI-style endpoint's: they
-// are never sent to Anthropic or Gemini, whose endpoints and keys have
-// their own fields or variables, so that no key reaches another
+// are never sent to Anthropic or Gemini, whose endpoints and keys are
+// their own (ModelConfig.Endpoints, by provider) or variables, so that no key reaches another
 // provider's server.
 //
 // An unknown provider is an error, never a silent fallback.
@@ -63,15 +64,21 @@ type ModelConfig struct {
 	// Secrets are the other secrets of the process (see
 	// [OpenAIConfig.Secrets]).
 	Secrets []string
-	// AnthropicBaseURL, AnthropicAPIKey and AnthropicKeyVar are the
-	// endpoint, key and key variable of the Anthropic provider (a
-	// bindings file's (:Model {provider: "Anthropic", ...})); "" means
-	// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY.
-	AnthropicBaseURL, AnthropicAPIKey, AnthropicKeyVar string
+	// Endpoints are the endpoints of the providers that have their own
+	// (Anthropic and Gemini: a bindings file's (:Model {provider, ...})),
+	// by provider; a provider's key is only ever sent to its own
+	// endpoint. A field left "" means the provider's variables.
+	Endpoints map[schema.Provider]Endpoint
 	// Replay says the answers come from a recording (a transport of
 	// HTTPClient's): no key or base URL is needed, and nothing is sent to
 	// [ReplayBaseURL], where the requests go.
 	Replay bool
+}
+
+// Endpoint is a provider's endpoint: its base URL, its key and the
+// environment variable the key was read from, for messages.
+type Endpoint struct {
+	BaseURL, APIKey, KeyVar string
 }
 
 // ReplayBaseURL is the base URL of a model whose answers are replayed
@@ -127,7 +134,8 @@ func newAnthropic(cfg ModelConfig) (*AnthropicModel, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	base, key, keyVar := strings.TrimSpace(cfg.AnthropicBaseURL), cfg.AnthropicAPIKey, cfg.AnthropicKeyVar
+	ep := cfg.Endpoints[schema.Anthropic]
+	base, key, keyVar := strings.TrimSpace(ep.BaseURL), ep.APIKey, ep.KeyVar
 	if base == "" {
 		base = strings.TrimSpace(getenv("ANTHROPIC_BASE_URL"))
 	}
@@ -149,8 +157,9 @@ func newAnthropic(cfg ModelConfig) (*AnthropicModel, error) {
 		Retry: cfg.Retry, Secrets: cfg.Secrets, Logger: cfg.Logger})
 }
 
-// newGemini returns the Gemini provider's model: the key from
-// GOOGLE_API_KEY, else GEMINI_API_KEY, the base URL from GEMINI_BASE_URL.
+// newGemini returns the Gemini provider's model: the key and base URL of
+// its endpoint in cfg, else the key from GOOGLE_API_KEY, else
+// GEMINI_API_KEY, and the base URL from GEMINI_BASE_URL.
 func newGemini(cfg ModelConfig) (*GeminiModel, error) {
 	if cfg.Replay {
 		// The SDK requires a key: a replayed call sends none anywhere.
@@ -161,14 +170,21 @@ func newGemini(cfg ModelConfig) (*GeminiModel, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	base := strings.TrimSuffix(strings.TrimSpace(getenv("GEMINI_BASE_URL")), "/")
+	ep := cfg.Endpoints[schema.Gemini]
+	base := strings.TrimSuffix(strings.TrimSpace(ep.BaseURL), "/")
+	if base == "" {
+		base = strings.TrimSuffix(strings.TrimSpace(getenv("GEMINI_BASE_URL")), "/")
+	}
 	if base == "" {
 		base = GeminiBaseURL
 	}
 	// GOOGLE_API_KEY first when both are set, as the SDK (which says so on
 	// standard error) and Google's documentation take them.
-	keyVar := "GOOGLE_API_KEY"
-	key := getenv(keyVar)
+	key, keyVar := ep.APIKey, ep.KeyVar
+	if key == "" {
+		keyVar = "GOOGLE_API_KEY"
+		key = getenv(keyVar)
+	}
 	if key == "" {
 		keyVar = "GEMINI_API_KEY"
 		key = getenv(keyVar)

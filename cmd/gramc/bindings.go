@@ -94,7 +94,7 @@ func (o *runOptions) missingKey() string {
 			return m
 		}
 	}
-	return b.MissingAnthropicKey(o.bound.File, os.LookupEnv)
+	return b.MissingEndpointKey(o.bound.File, os.LookupEnv)
 }
 
 // keyError is the configuration error of missingKey.

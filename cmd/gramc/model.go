@@ -115,7 +115,7 @@ func (o *runOptions) inputFiles() []replay.Input {
 // recording when replay is set).
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
-		AnthropicBaseURL: o.bound.AnthropicBaseURL, AnthropicAPIKey: o.bound.AnthropicAPIKey, AnthropicKeyVar: o.bound.AnthropicKeyVar,
+		Endpoints:  o.bound.Endpoints,
 		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay,
 		Retry: retryPolicy(o.bound.Retries[agent.Name])})
 	if err != nil {
@@ -127,7 +127,7 @@ func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, re
 				local = "  hint: for another server of the Messages API, set ANTHROPIC_BASE_URL or the bindings file's (:Model {provider: \"Anthropic\", baseURL})"
 			}
 			if agent.Model.Provider == schema.Gemini {
-				local = "  hint: for another server of the Gemini API, set GEMINI_BASE_URL"
+				local = "  hint: for another server of the Gemini API, set GEMINI_BASE_URL or the bindings file's (:Model {provider: \"Gemini\", baseURL})"
 			}
 			if o.cmd == "gramc serve" {
 				// serve has no --replay: each request needs a model.

@@ -174,15 +174,13 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		APIKey:      o.apiKey,
 		KeyVar:      o.keyVar,
 		Repeat:      o.repeat,
-		// The Anthropic endpoint of the bindings file.
-		AnthropicBaseURL: o.bound.AnthropicBaseURL,
-		AnthropicAPIKey:  o.bound.AnthropicAPIKey,
-		AnthropicKeyVar:  o.bound.AnthropicKeyVar,
-		Fallbacks:        o.bound.Fallbacks,
-		Retries:          o.bound.Retries,
-		PassRate:         o.passRate,
-		Parallel:         o.parallel,
-		Logger:           logger,
+		// The providers' endpoints of the bindings file.
+		Endpoints: o.bound.Endpoints,
+		Fallbacks: o.bound.Fallbacks,
+		Retries:   o.bound.Retries,
+		PassRate:  o.passRate,
+		Parallel:  o.parallel,
+		Logger:    logger,
 	}
 	switch {
 	case o.record:
@@ -191,7 +189,10 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), o.apiKey, o.bound.AnthropicAPIKey}, o.secrets...)
+		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), o.apiKey}, o.secrets...)
+		for _, ep := range o.bound.Endpoints {
+			secrets = append(secrets, ep.APIKey)
+		}
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
