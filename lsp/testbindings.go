@@ -85,7 +85,7 @@ func bindTest(ctx context.Context, s *server, path string, agent *schema.Agent) 
 func (tb *testBinding) runner(s *server) *agenttest.Runner {
 	r := &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
 		BaseURL: tb.BaseURL, APIKey: tb.APIKey, KeyVar: tb.KeyVar,
-		Endpoints: tb.Endpoints,
+		Endpoints: runtime.Endpoints(tb.Endpoints),
 		Fallbacks: tb.Fallbacks, Retries: tb.Retries,
 		Options: append([]runtime.Option{runtime.WithLogger(s.log)}, tb.options...)}
 	if tb.Bindings != nil {

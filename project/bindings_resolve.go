@@ -15,7 +15,6 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/shellquote"
-	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -76,7 +75,7 @@ type ResolvedBindings struct {
 	// Endpoints are the same for the providers that have their own
 	// endpoint (Anthropic, Gemini), by provider; a field is "" when the
 	// file gives none (the environment's is used).
-	Endpoints map[schema.Provider]runtime.Endpoint
+	Endpoints map[schema.Provider]ResolvedEndpoint
 	// Models are the model overrides, by agent name.
 	Models map[string]schema.Model
 	// Fallbacks are the models tried after an agent's own, in order, by
@@ -144,13 +143,13 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 		if !ok {
 			continue
 		}
-		re := runtime.Endpoint{BaseURL: ep.BaseURL}
+		re := ResolvedEndpoint{BaseURL: ep.BaseURL}
 		if v, ok := ep.APIKey.Get(req.Getenv); ok && ep.APIKey.Env != "" {
 			r.Secrets = append(r.Secrets, v)
 			re.APIKey, re.KeyVar = v, ep.APIKey.Env
 		}
 		if r.Endpoints == nil {
-			r.Endpoints = map[schema.Provider]runtime.Endpoint{}
+			r.Endpoints = map[schema.Provider]ResolvedEndpoint{}
 		}
 		r.Endpoints[p] = re
 	}
@@ -289,4 +288,12 @@ func (r *ResolvedBindings) Test(t *schema.Test) *schema.Test {
 	c := *t
 	c.Agent = a
 	return &c
+}
+
+// ResolvedEndpoint is a provider's endpoint as the bindings give it: its
+// base URL, its key and the environment variable the key was read from
+// ("" where the file gives none). runtime.Endpoints turns a map of them
+// into the runtime's.
+type ResolvedEndpoint struct {
+	BaseURL, APIKey, KeyVar string
 }

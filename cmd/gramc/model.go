@@ -115,7 +115,7 @@ func (o *runOptions) inputFiles() []replay.Input {
 // recording when replay is set).
 func newModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: o.baseURL, APIKey: o.apiKey, KeyVar: o.keyVar,
-		Endpoints:  o.bound.Endpoints,
+		Endpoints:  runtime.Endpoints(o.bound.Endpoints),
 		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: o.secrets, Replay: replay,
 		Retry: retryPolicy(o.bound.Retries[agent.Name])})
 	if err != nil {

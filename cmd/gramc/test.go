@@ -175,7 +175,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		KeyVar:      o.keyVar,
 		Repeat:      o.repeat,
 		// The providers' endpoints of the bindings file.
-		Endpoints: o.bound.Endpoints,
+		Endpoints: runtime.Endpoints(o.bound.Endpoints),
 		Fallbacks: o.bound.Fallbacks,
 		Retries:   o.bound.Retries,
 		PassRate:  o.passRate,
