@@ -128,53 +128,25 @@ func (m *AnthropicModel) Complete(ctx context.Context, req *Request) (*Reply, er
 	}
 }
 
-// retryOrFail decides after a failed attempt: it waits and returns nil
-// when the call is to be retried, and returns the error to give up with
-// otherwise.
+// retryOrFail decides after a failed attempt, by the rule every provider
+// shares (see attempts.afterFailure).
 func (m *AnthropicModel) retryOrFail(ctx context.Context, err error, attempt int, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var (
-		redir   *redirectError
-		unsaved *replay.WriteError
-	)
-	if errors.As(err, &unsaved) {
-		return unsaved
-	}
-	if errors.As(err, &redir) {
-		return &ConfigError{
-			Message: fmt.Sprintf("the server at %s redirected the request to another server, %s, which is not followed (the API key is only sent to the base URL)", displayURL(m.cfg.BaseURL), m.redact.String(redir.to)),
-			Hint:    "if the API has moved, give its new URL as the base URL (ANTHROPIC_BASE_URL or the bindings file)",
-		}
-	}
-	lerr, retry, h := m.classify(err, attempt, timeout)
-	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
-		keyVar := m.cfg.KeyVar
-		if keyVar == "" {
-			keyVar = "ANTHROPIC_API_KEY"
-		}
-		return &ConfigError{
-			Message: fmt.Sprintf("the API key was rejected by %s; check %s", anthropicServerName(m.cfg.BaseURL), keyVar),
-			Hint:    fmt.Sprintf("the server at %s answered %d %s", displayURL(m.cfg.BaseURL), lerr.StatusCode, http.StatusText(lerr.StatusCode)),
-			Err:     lerr,
-		}
-	}
-	if !retry || attempt > m.retry.MaxRetries {
-		return lerr
-	}
-	wait, told := retryAfter(h, time.Now())
-	if told && wait > m.retry.MaxRetryAfter {
-		m.log.Warn("model asks to wait longer than allowed; not retrying",
-			"provider", string(schema.Anthropic), "wait", wait, "max", m.retry.MaxRetryAfter)
-		return lerr
-	}
-	if !told {
-		wait = m.retry.Backoff(attempt - 1)
-	}
-	m.log.Warn("model call failed; retrying", "provider", string(schema.Anthropic),
-		"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
-	return m.retry.Sleep(ctx, wait)
+	a := attempts{provider: string(schema.Anthropic), baseURL: m.cfg.BaseURL, movedHint: "ANTHROPIC_BASE_URL or the bindings file",
+		redact: m.redact, retry: m.retry, log: m.log, keyRejected: func(lerr *LLMError) error {
+			keyVar := m.cfg.KeyVar
+			if keyVar == "" {
+				keyVar = "ANTHROPIC_API_KEY"
+			}
+			return &ConfigError{
+				Message: fmt.Sprintf("the API key was rejected by %s; check %s", anthropicServerName(m.cfg.BaseURL), keyVar),
+				Hint:    fmt.Sprintf("the server at %s answered %d %s", displayURL(m.cfg.BaseURL), lerr.StatusCode, http.StatusText(lerr.StatusCode)),
+				Err:     lerr,
+			}
+		}}
+	return a.afterFailure(ctx, err, attempt, func(err error) failure {
+		lerr, retry, h := m.classify(err, attempt, timeout)
+		return failure{lerr: lerr, retry: retry, header: h}
+	})
 }
 
 // anthropicServerName names the server in messages.

@@ -135,42 +135,22 @@ func (m *GeminiModel) Complete(ctx context.Context, req *Request) (*Reply, error
 	}
 }
 
-// retryOrFail decides after a failed attempt: it waits and returns nil
-// when the call is to be retried, and returns the error to give up with
-// otherwise.
+// retryOrFail decides after a failed attempt, by the rule every provider
+// shares (see attempts.afterFailure). The SDK's errors keep no header: the
+// wait is the policy's backoff.
 func (m *GeminiModel) retryOrFail(ctx context.Context, err error, attempt int, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var (
-		redir   *redirectError
-		unsaved *replay.WriteError
-	)
-	if errors.As(err, &unsaved) {
-		return unsaved
-	}
-	if errors.As(err, &redir) {
-		return &ConfigError{
-			Message: fmt.Sprintf("the server at %s redirected the request to another server, %s, which is not followed (the API key is only sent to the base URL)", displayURL(m.cfg.BaseURL), m.redact.String(redir.to)),
-			Hint:    "if the API has moved, give its new URL as the base URL (GEMINI_BASE_URL)",
-		}
-	}
-	lerr, retry := m.classify(err, attempt, timeout)
-	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
-		return &ConfigError{
-			Message: fmt.Sprintf("the API key was rejected by %s; check %s", geminiServerName(m.cfg.BaseURL), geminiKeyVar(m.cfg.KeyVar)),
-			Hint:    fmt.Sprintf("the server at %s answered %d %s", displayURL(m.cfg.BaseURL), lerr.StatusCode, http.StatusText(lerr.StatusCode)),
-			Err:     lerr,
-		}
-	}
-	if !retry || attempt > m.retry.MaxRetries {
-		return lerr
-	}
-	// The SDK's errors keep no header: the wait is the policy's backoff.
-	wait := m.retry.Backoff(attempt - 1)
-	m.log.Warn("model call failed; retrying", "provider", string(schema.Gemini),
-		"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", false)
-	return m.retry.Sleep(ctx, wait)
+	a := attempts{provider: string(schema.Gemini), baseURL: m.cfg.BaseURL, movedHint: "GEMINI_BASE_URL or the bindings file",
+		redact: m.redact, retry: m.retry, log: m.log, keyRejected: func(lerr *LLMError) error {
+			return &ConfigError{
+				Message: fmt.Sprintf("the API key was rejected by %s; check %s", geminiServerName(m.cfg.BaseURL), geminiKeyVar(m.cfg.KeyVar)),
+				Hint:    fmt.Sprintf("the server at %s answered %d %s", displayURL(m.cfg.BaseURL), lerr.StatusCode, http.StatusText(lerr.StatusCode)),
+				Err:     lerr,
+			}
+		}}
+	return a.afterFailure(ctx, err, attempt, func(err error) failure {
+		lerr, retry := m.classify(err, attempt, timeout)
+		return failure{lerr: lerr, retry: retry}
+	})
 }
 
 // geminiServerName names the server in messages.

@@ -147,51 +147,20 @@ func (m *OpenAIModel) Complete(ctx context.Context, req *Request) (*Reply, error
 	}
 }
 
-// retryOrFail decides after a failed attempt: it waits and returns nil
-// when the call is to be retried, and returns the error to give up with
-// otherwise.
+// retryOrFail decides after a failed attempt, by the rule every provider
+// shares (see attempts.afterFailure).
 func (m *OpenAIModel) retryOrFail(ctx context.Context, err error, attempt int, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var (
-		redir   *redirectError
-		unsaved *replay.WriteError
-	)
-	if errors.As(err, &unsaved) {
-		// The recording, not the model's server, failed.
-		return unsaved
-	}
-	if errors.As(err, &redir) {
-		return &ConfigError{
-			Message: fmt.Sprintf("the server at %s redirected the request to another server, %s, which is not followed (the API key is only sent to the base URL)", m.cfg.BaseURL, m.redact.String(redir.to)),
-			Hint:    "if the API has moved, give its new URL as the base URL (--base-url or OPENAI_BASE_URL)",
+	a := attempts{provider: string(m.cfg.Provider), baseURL: m.cfg.BaseURL, movedHint: "--base-url or OPENAI_BASE_URL",
+		redact: m.redact, retry: m.retry, log: m.log, keyRejected: func(l *LLMError) error { return m.keyRejected(l) }}
+	return a.afterFailure(ctx, err, attempt, func(err error) failure {
+		lerr, retry := m.classify(err, attempt, timeout)
+		f := failure{lerr: lerr, retry: retry}
+		var apiErr *openai.Error
+		if errors.As(err, &apiErr) && apiErr.Response != nil {
+			f.header = apiErr.Response.Header
 		}
-	}
-	lerr, retry := m.classify(err, attempt, timeout)
-	if lerr.StatusCode == http.StatusUnauthorized || lerr.StatusCode == http.StatusForbidden {
-		return m.keyRejected(lerr)
-	}
-	if !retry || attempt > m.retry.MaxRetries {
-		return lerr
-	}
-	var h http.Header
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) && apiErr.Response != nil {
-		h = apiErr.Response.Header
-	}
-	wait, told := retryAfter(h, time.Now())
-	if told && wait > m.retry.MaxRetryAfter {
-		m.log.Warn("model asks to wait longer than allowed; not retrying",
-			"provider", string(m.cfg.Provider), "wait", wait, "max", m.retry.MaxRetryAfter)
-		return lerr
-	}
-	if !told {
-		wait = m.retry.Backoff(attempt - 1)
-	}
-	m.log.Warn("model call failed; retrying", "provider", string(m.cfg.Provider),
-		"attempt", attempt, "kind", string(lerr.Kind), "status", lerr.StatusCode, "wait", wait, "retryAfter", told)
-	return m.retry.Sleep(ctx, wait)
+		return f
+	})
 }
 
 // keyRejected is the configuration error of a 401 or 403 answer: the
