@@ -86,8 +86,21 @@ type Agent struct {
 	// Settings are the run settings, defaults filled in.
 	Settings Settings
 	// Tools are the agent's tools in the order listed. A tool shared with
-	// other agents is the same *Tool.
+	// other agents is the same *Tool. An agent listed among the elements
+	// is here as its [Agent.AsTool], whose [Tool.Agent] names it.
 	Tools []*Tool
+	// AsTool is the agent as another agent's tool: named after the agent,
+	// described by its description, with the parameters and return type of
+	// its signature element, or (message::String)==>(::String) when it
+	// has none (see Signature). Every named agent has one.
+	AsTool *Tool
+	// Signature tells that the agent has a signature element, written as a
+	// tool's signature among its elements.
+	Signature bool
+	// Handoffs are the agents this agent may pass the conversation to, in
+	// the order declared: each a top-level relationship
+	// (from)-[:Handoff {description: "..."}]->(to).
+	Handoffs []Handoff
 	// Span is the whole agent pattern; NameSpan its identity.
 	Span, NameSpan diag.Span
 	// Props are the agent's properties as written.
@@ -99,6 +112,37 @@ type Agent struct {
 	// toolIdx are the indexes of Tools in the program's tools.
 	toolIdx []int
 }
+
+// Result returns the type of the agent's answer, the return type of its
+// signature element: nil when the answer is free text (no signature, or a
+// String result).
+func (a *Agent) Result() *Type {
+	if !a.Signature || a.AsTool == nil || a.AsTool.Returns == nil || a.AsTool.Returns.Kind == StringType {
+		return nil
+	}
+	return a.AsTool.Returns
+}
+
+// HandoffLabel labels the relationship that lets an agent pass the
+// conversation to another.
+const HandoffLabel = "Handoff"
+
+// Handoff is an agent's permission to pass the conversation on: the model
+// of the agent sees a tool named [Handoff.ToolName]; calling it makes the
+// target agent answer the user from the conversation so far.
+type Handoff struct {
+	// Agent is the name of the agent handed to.
+	Agent string
+	// Description tells the model when to hand off; empty when the
+	// relationship has none.
+	Description string
+	// Span is the relationship.
+	Span diag.Span
+}
+
+// ToolName is the name of the tool the model calls to hand off:
+// transfer_to_ followed by the target agent's name.
+func (h Handoff) ToolName() string { return "transfer_to_" + h.Agent }
 
 // AddToolEdit returns the edit of the agent's source that adds a reference
 // to the top-level tool name to its elements, and false for an agent that
@@ -246,6 +290,9 @@ type Tool struct {
 	ReturnSpan diag.Span
 	// Props are the tool's properties as written.
 	Props []Prop
+	// Agent is the name of the agent the tool runs, for an agent's
+	// [Agent.AsTool]; empty for a tool bound from the tool library.
+	Agent string
 
 	validators validators
 }
