@@ -58,6 +58,7 @@ type runConfig struct {
 	instructions  []string   // see WithInstructions
 	noTools       bool       // see WithoutTools
 	fallbacks     []Fallback // see WithFallbacks
+	outputRetries *int       // see WithOutputRetries
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -227,6 +228,10 @@ type runner struct {
 	seen   map[string]int // canonical call -> times asked, for the repeat guard
 	// fallback is the number of fallbacks moved to (see completeFrom).
 	fallback int
+	// output is the agent's typed result, nil for free text; outputAttempts
+	// counts the answers that did not match it (see outputcheck.go).
+	output         *outputSpec
+	outputAttempts int
 }
 
 // fail ends the turn with an error.
@@ -279,6 +284,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		maxIter = schema.DefaultMaxIterations
 	}
 	r.seen = map[string]int{}
+	r.output = newOutputSpec(r.agent)
 	start := time.Now()
 	for iter := 1; iter <= maxIter; iter++ {
 		resp.Iterations = iter
@@ -296,6 +302,10 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			if st, warning := finishStatus(reply); st != StatusCompleted {
 				resp.Status = st
 				r.warn(warning)
+			} else if again, err := r.checkOutput(msg); err != nil {
+				return r.failOutput(msg.Content, err)
+			} else if again {
+				continue
 			}
 			r.log.Info("run completed", "iterations", iter, "toolCalls", len(resp.ToolsUsed),
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
@@ -396,6 +406,9 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 	}
 	if req.Timeout <= 0 {
 		req.Timeout = schema.DefaultTimeout
+	}
+	if r.output != nil && iter > 0 {
+		req.Output = r.output.format
 	}
 	if !s.ParallelToolCalls && len(defs) > 0 {
 		no := false
