@@ -276,13 +276,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
 		}
 	}
-	maxIter := r.cfg.maxIterations
-	if maxIter <= 0 {
-		maxIter = r.agent.Settings.MaxIterations
-	}
-	if maxIter <= 0 {
-		maxIter = schema.DefaultMaxIterations
-	}
+	maxIter := r.maxIterations()
 	r.seen = map[string]int{}
 	r.output = newOutputSpec(r.agent)
 	start := time.Now()
@@ -347,6 +341,18 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
+}
+
+// maxIterations returns the turn's limit of model calls: the run's, else
+// the agent's, else [schema.DefaultMaxIterations].
+func (r *runner) maxIterations() int {
+	if n := r.cfg.maxIterations; n > 0 {
+		return n
+	}
+	if n := r.agent.Settings.MaxIterations; n > 0 {
+		return n
+	}
+	return schema.DefaultMaxIterations
 }
 
 // uniqueCallIDs returns calls with ids that no call of conv and no other

@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/schema"
+)
+
+func TestFormatName(t *testing.T) {
+	for in, want := range map[string]string{
+		"billing":               "billing",
+		"billing.v2 agent":      "billing_v2_agent",
+		"":                      "answer",
+		"факт":                  "____",
+		strings.Repeat("a", 70): strings.Repeat("a", 64),
+	} {
+		if got := formatName(in); got != want {
+			t.Errorf("formatName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAnswerJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`:                        `{"a":1}`,
+		"  {\"a\":1}\n":                  `{"a":1}`,
+		"```json\n{\"a\":1}\n```":        `{"a":1}`,
+		"```\n[1,2]\n```":                `[1,2]`,
+		"```{\"a\":1}```":                `{"a":1}`,
+		"```JSON  \n  42 \n```":          `42`,
+		"Here it is: ```json\n{}\n```":   "",
+		"{\"a\":1} and more":             "",
+		"":                               "",
+		"```json\n{\"a\":\"x```\"}\n```": `{"a":"x` + "```" + `"}`,
+	} {
+		got, err := answerJSON(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("answerJSON(%q) = %s, want an error", in, got)
+			}
+			continue
+		}
+		if err != nil || string(got) != want {
+			t.Errorf("answerJSON(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+}
+
+func TestStrictSchema(t *testing.T) {
+	obj := func(extra ...schema.Member) schema.Object {
+		o := schema.Object{
+			{Key: "type", Value: "object"},
+			{Key: "properties", Value: schema.Object{{Key: "a", Value: schema.Object{{Key: "type", Value: "string"}}}}},
+			{Key: "required", Value: []string{"a"}},
+			{Key: "additionalProperties", Value: false},
+		}
+		return append(o, extra...)
+	}
+	nested := func(s schema.Object) schema.Object {
+		return wrapResult(schema.Object{{Key: "type", Value: "array"}, {Key: "items", Value: s}})
+	}
+	for _, tc := range []struct {
+		name string
+		o    schema.Object
+		want bool
+	}{
+		{"closed object", obj(), true},
+		{"wrapped integer", wrapResult(schema.Object{{Key: "type", Value: "integer"}}), true},
+		{"nested closed object", nested(obj()), true},
+		{"optional property", schema.Object{
+			{Key: "type", Value: "object"},
+			{Key: "properties", Value: schema.Object{{Key: "a", Value: schema.Object{{Key: "type", Value: "string"}}}}},
+			{Key: "required", Value: []string{}},
+			{Key: "additionalProperties", Value: false},
+		}, false},
+		{"open object inside", nested(schema.Object{{Key: "type", Value: "object"}}), false},
+		{"array without items", wrapResult(schema.Object{{Key: "type", Value: "array"}}), false},
+		{"minLength", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "minLength", Value: 1}}), false},
+		{"default", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "default", Value: "x"}}), false},
+		{"known format", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "format", Value: "date-time"}}), true},
+		{"unknown format", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "format", Value: "color"}}), false},
+		{"open definition", obj(schema.Member{Key: "$defs", Value: schema.Object{{Key: "R", Value: schema.Object{{Key: "type", Value: "object"}}}}}), false},
+	} {
+		if got := strictSchema(tc.o); got != tc.want {
+			t.Errorf("%s: strict = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
