@@ -28,6 +28,8 @@ const outputSrc = `{ kind: "agents" }
 [draft_sig:Tool {description: "Drafts"} | (question::String)==>(::Draft)]
 [count_sig:Tool {description: "Counts"} | (question::String)==>(::Integer)]
 [list_sig:Tool {description: "Lists"} | (question::String)==>(::Array {items: Invoice})]
+[Score:Record | (value::Integer {minimum: 0, maximum: 10})]
+[score_sig:Tool {description: "Scores"} | (question::String)==>(::Score)]
 [text_sig:Tool {description: "Talks"} | (question::String)==>(::String)]
 [ping:Tool {description: "Pings"} | ()==>(::String)]
 [billing:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer about invoices."} | ping]
@@ -351,5 +353,41 @@ func TestOutputSummaryCallHasNoFormat(t *testing.T) {
 	reqs := h.srv.Requests()
 	if reqs[0].Body.ResponseFormat == nil || reqs[1].Body.ResponseFormat != nil {
 		t.Errorf("response formats: %s, %s; want the first only", reqs[0].Body.ResponseFormat, reqs[1].Body.ResponseFormat)
+	}
+}
+
+func TestOutputAnthropicConstraintsInDescription(t *testing.T) {
+	const key = "sk-ant-test-0123456789"
+	srv := fakeanthropic.NewWithKey(t, key, fakeanthropic.Text(`{"value": 11}`), fakeanthropic.Text(`{"value": 7}`))
+	a := typedAgent(t, "billing_claude", "score_sig")
+	resp, err := runtime.Run(context.Background(), a, pingLib(), nil, "score it", runtime.WithLogger(discard()),
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: anthropicEnv(srv.URL, key), Retry: noWait()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(resp.Output) != `{"value":7}` {
+		t.Errorf("Output = %s", resp.Output)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	var oc struct {
+		Format struct {
+			Schema struct {
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"schema"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal(reqs[0].Body.OutputConfig, &oc); err != nil {
+		t.Fatal(err)
+	}
+	v := oc.Format.Schema.Properties["value"]
+	desc, _ := v["description"].(string)
+	if _, ok := v["minimum"]; ok || !strings.Contains(desc, "minimum: 0") || !strings.Contains(desc, "maximum: 10") {
+		t.Errorf("value schema = %v: the constraints should move into the description", v)
+	}
+	if !strings.Contains(string(reqs[1].Raw), "/value: ") {
+		t.Errorf("the second request has no feedback on /value: %s", reqs[1].Raw)
 	}
 }

@@ -5,7 +5,9 @@
 // {"type":"json_schema","json_schema":{"name","schema","strict"}};
 // Anthropic the Messages API's structured outputs, output_config
 // {"format":{"type":"json_schema","schema"}}, which has no strict switch
-// and no name; Gemini responseMimeType "application/json" with
+// and no name, the schema rewritten as the SDK rewrites one for that API
+// (the keywords it lacks, such as minimum or minLength, moved into the
+// description; every object closed); Gemini responseMimeType "application/json" with
 // responseJsonSchema. Every provider is sent the same schema; the answer
 // is validated whatever the provider made of it.
 
@@ -31,7 +33,8 @@ func openaiResponseFormat(f *OutputFormat) openai.ChatCompletionNewParamsRespons
 }
 
 // anthropicOutputConfig returns the output_config of a Messages request
-// for f: the SDK takes the schema as a map.
+// for f: the SDK takes the schema as a map, which its structured output
+// helper rewrites for the API.
 func anthropicOutputConfig(f *OutputFormat) (anthropic.OutputConfigParam, error) {
 	b, err := json.Marshal(f.Schema)
 	if err != nil {
@@ -40,6 +43,9 @@ func anthropicOutputConfig(f *OutputFormat) (anthropic.OutputConfigParam, error)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		return anthropic.OutputConfigParam{}, &ConfigError{Message: fmt.Sprintf("the result schema of %q cannot be written: %v", f.Name, err)}
+	}
+	if t, ok := anthropic.BetaJSONSchemaOutputFormat(m).Schema.(map[string]any); ok && t != nil {
+		m = t
 	}
 	return anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: m}}, nil
 }
