@@ -8,7 +8,8 @@
 // and no name, the schema rewritten as the SDK rewrites one for that API
 // (the keywords it lacks, such as minimum or minLength, moved into the
 // description; every object closed); Gemini responseMimeType "application/json" with
-// responseJsonSchema. Every provider is sent the same schema; the answer
+// responseJsonSchema (with the tools beside it, which the Gemini 3
+// models take). Every provider is sent the same schema; the answer
 // is validated whatever the provider made of it.
 
 package runtime

@@ -51,7 +51,8 @@ type Response struct {
 	// Output is the JSON value of the final answer of an agent with a
 	// result type, validated against it: the answer itself for a record
 	// result, the "result" member of the answer otherwise (see
-	// [OutputFormat]). Nil for an agent whose answer is free text.
+	// [OutputFormat]). Nil for an agent whose answer is free text, and
+	// when the turn ended otherwise than [StatusCompleted].
 	Output json.RawMessage `json:"output,omitempty"`
 	// Status says how the run ended.
 	Status Status `json:"status"`

@@ -152,7 +152,9 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // Error the user-facing message, and it keeps everything produced before
 // the failure; the error is a [*ValidationError], [*ConfigError],
 // [*LLMError], [*ToolError] (binding), a [*PrepareError] (an injected
-// parameter without a valid value: see [Prepare]) or the context's error.
+// parameter without a valid value: see [Prepare]) or the context's error;
+// or, with the status [StatusInvalidOutput], an [*OutputError] (a final
+// answer that does not match the agent's result type).
 func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (out *Response, err error) {
 	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
 	for _, o := range opts {
