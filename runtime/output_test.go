@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/gramlang/gram/runtime/fakeanthropic"
 	"github.com/gramlang/gram/runtime/fakegemini"
 	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -389,5 +392,46 @@ func TestOutputAnthropicConstraintsInDescription(t *testing.T) {
 	}
 	if !strings.Contains(string(reqs[1].Raw), "/value: ") {
 		t.Errorf("the second request has no feedback on /value: %s", reqs[1].Raw)
+	}
+}
+
+func TestOutputReplayMatchesTheFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "typed.json")
+	srv := fakeopenai.New(t, fakeopenai.Text(`{"total":1}`), fakeopenai.Text(validInvoice))
+	live, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{BaseURL: srv.URL, Logger: discard(),
+		HTTPClient: &http.Client{Transport: replay.NewRecorder(path, nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.Run(context.Background(), typedAgent(t, "billing", "billing_sig"), pingLib(), nil, "invoice?",
+		runtime.WithModel(live), runtime.WithLogger(discard())); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runtime.Run(context.Background(), typedAgent(t, "billing", "billing_sig"), pingLib(), nil, "invoice?",
+		runtime.WithModel(quickReplayModel(t, path)), runtime.WithLogger(discard()))
+	if err != nil || resp.Iterations != 2 || resp.Output == nil {
+		t.Fatalf("replay: %v, %d iterations, output %s", err, resp.Iterations, resp.Output)
+	}
+	// The same agent without its result type sends no response format:
+	// the recording does not match.
+	_, err = runtime.Run(context.Background(), compile(t, outputSrc).Agent("billing"), pingLib(), nil, "invoice?",
+		runtime.WithModel(quickReplayModel(t, path)), runtime.WithLogger(discard()))
+	var re *replay.Error
+	if !errors.As(err, &re) || re.Index != 1 || !strings.HasPrefix(re.Pointer, "/response_format") {
+		t.Errorf("replay without the format: %v (%+v)", err, re)
+	}
+}
+
+func TestOutputRetriesBoundedByIterations(t *testing.T) {
+	bad := `{"total":"x"}`
+	h := newHarness(t, fakeopenai.Text(bad), fakeopenai.Text(bad), fakeopenai.Text("I could not produce the invoice."))
+	a := typedAgent(t, "billing", "billing_sig")
+	resp := h.mustRun(t, a, pingLib(), nil, "invoice?", runtime.WithMaxIterations(2), runtime.WithOutputRetries(5))
+	reqs := h.srv.Requests()
+	if resp.Status != runtime.StatusMaxIterations || resp.Iterations != 2 || len(reqs) != 3 || resp.Output != nil {
+		t.Fatalf("status %s, %d iterations, %d requests, output %s", resp.Status, resp.Iterations, len(reqs), resp.Output)
+	}
+	if reqs[1].Body.ResponseFormat == nil || reqs[2].Body.ResponseFormat != nil {
+		t.Error("the retry must carry the format and the summary call must not")
 	}
 }
