@@ -87,3 +87,32 @@ func TestStrictSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckWrappedAnswer(t *testing.T) {
+	ints := &schema.Type{Kind: schema.ArrayType, Name: "Array", Items: &schema.Type{Kind: schema.IntegerType, Name: "Integer"}}
+	agent := &schema.Agent{Name: "counter", Signature: true, AsTool: &schema.Tool{Name: "counter", Returns: ints}}
+	s := newOutputSpec(agent)
+	if s == nil || !s.wrapped || !s.format.Strict || s.format.Name != "counter" {
+		t.Fatalf("spec = %+v", s)
+	}
+	for in, want := range map[string]string{
+		`{"result": [1, 2]}`:             "",
+		`[1, 2]`:                         `must be an object with the property "result"`,
+		`{"z": 1, "a": 2, "result": []}`: `/a: is not a property of the answer; /z: is not a property of the answer`,
+		`{"results": [1]}`:               `/results: is not a property of the answer; missing property "result"`,
+		`{"result": [1, "2"]}`:           `/result/1: `,
+		`{"result": [1, 2]} {}`:          `is not JSON (there is text after the JSON value)`,
+	} {
+		out, problems := s.check(in)
+		got := answerProblems(problems)
+		if want == "" {
+			if problems != nil || string(out) != `[1,2]` {
+				t.Errorf("check(%s) = %s, %s", in, out, got)
+			}
+			continue
+		}
+		if out != nil || !strings.HasPrefix(got, want) {
+			t.Errorf("check(%s) = %s, %q; want %q", in, out, got, want)
+		}
+	}
+}

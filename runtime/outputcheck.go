@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,7 +95,7 @@ func (s *outputSpec) check(text string) (json.RawMessage, []schema.Problem) {
 			return nil, []schema.Problem{{Message: "must be an object with the property \"result\""}}
 		}
 		var problems []schema.Problem
-		for k := range members {
+		for _, k := range slices.Sorted(maps.Keys(members)) {
 			if k != resultProperty {
 				problems = append(problems, schema.Problem{Pointer: "/" + pointerEscape(k), Message: "is not a property of the answer"})
 			}
