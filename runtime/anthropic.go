@@ -238,6 +238,13 @@ func anthropicParams(req *Request) (anthropic.MessageNewParams, error) {
 			p.ToolChoice = anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{DisableParallelToolUse: anthropic.Bool(true)}}
 		}
 	}
+	if f := req.Output; f != nil {
+		cfg, err := anthropicOutputConfig(f)
+		if err != nil {
+			return p, err
+		}
+		p.OutputConfig = cfg
+	}
 	return p, nil
 }
 

@@ -51,6 +51,16 @@
 //     demos. Package github.com/gramlang/gram/runtime/replay holds the
 //     HTTP transports around the client that record a session, replay it
 //     without a network, trace it, and mask secrets.
+//   - Typed results: an agent whose signature element declares a result
+//     type ([schema.Agent.Result]) has every model call but the summary at
+//     the iteration limit carry an [OutputFormat], the type's JSON Schema
+//     as the provider's structured output (a record as it is, another type
+//     wrapped as the "result" member of an object). Its final answer is
+//     read as JSON (a Markdown code fence around it is allowed) and
+//     validated; a mismatch is told to the model, which answers again, at
+//     most [WithOutputRetries] times, before the run ends with
+//     [StatusInvalidOutput] and an [*OutputError]. [Response.Output] holds
+//     the valid answer's value.
 //   - [Builtins] is the library the gramc command starts from (sayHello,
 //     sayGoodbye, currentTime); [ExecTool] binds a tool to an external
 //     program.
@@ -75,6 +85,7 @@
 // bad conversation), [*ConfigError] (missing API key, a key the server
 // rejects with 401 or 403, unknown provider, no base URL), [*PrepareError]
 // (injected parameters without a valid value),
+// [*OutputError] (a final answer that does not match the result type),
 // [*LLMError] (network, HTTP status, rate limit after retries, timeout) or
 // [*ToolError] (a tool missing from the library or whose schema refuses
 // arguments its specification accepts), or the context's error. Each has a short message

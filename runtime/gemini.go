@@ -240,6 +240,10 @@ func geminiParams(req *Request) ([]*genai.Content, *genai.GenerateContentConfig,
 			config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
 		}
 	}
+	if f := req.Output; f != nil {
+		config.ResponseMIMEType = "application/json"
+		config.ResponseJsonSchema = f.Schema
+	}
 	return contents, config, nil
 }
 

@@ -37,6 +37,10 @@ type Request struct {
 	ParallelToolCalls *bool
 	// Timeout limits each attempt of the call when non-zero.
 	Timeout time.Duration
+	// Output, when set, is the form the final answer must take: JSON
+	// matching its schema (see [OutputFormat]). Tools may be offered with
+	// it; a reply with tool calls is not held to it.
+	Output *OutputFormat
 }
 
 // ToolDefinition is a tool as the model sees it.

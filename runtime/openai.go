@@ -415,6 +415,9 @@ func (m *OpenAIModel) params(req *Request) openai.ChatCompletionNewParams {
 			p.MaxTokens = openai.Int(int64(req.MaxTokens))
 		}
 	}
+	if f := req.Output; f != nil {
+		p.ResponseFormat = openaiResponseFormat(f)
+	}
 	return p
 }
 

@@ -36,12 +36,24 @@ const (
 	// StatusEmpty: the model's answer had neither text nor tool calls. The
 	// empty answer stays in the conversation, which goes on.
 	StatusEmpty Status = "empty_answer"
+	// StatusInvalidOutput: the agent has a result type and its final
+	// answer did not match it, even after the model was told what was
+	// wrong (see [WithOutputRetries]); the content is the last answer,
+	// [Response.Error] says what was wrong and [Run] returns an
+	// [*OutputError].
+	StatusInvalidOutput Status = "invalid_output"
 )
 
 // Response is the result of one user turn.
 type Response struct {
 	// Content is the model's final answer.
 	Content string `json:"content"`
+	// Output is the JSON value of the final answer of an agent with a
+	// result type, validated against it: the answer itself for a record
+	// result, the "result" member of the answer otherwise (see
+	// [OutputFormat]). Nil for an agent whose answer is free text, and
+	// when the turn ended otherwise than [StatusCompleted].
+	Output json.RawMessage `json:"output,omitempty"`
 	// Status says how the run ended.
 	Status Status `json:"status"`
 	// Iterations is the number of model calls with tools made in this turn

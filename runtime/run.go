@@ -58,6 +58,7 @@ type runConfig struct {
 	instructions  []string   // see WithInstructions
 	noTools       bool       // see WithoutTools
 	fallbacks     []Fallback // see WithFallbacks
+	outputRetries *int       // see WithOutputRetries
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -151,7 +152,9 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // Error the user-facing message, and it keeps everything produced before
 // the failure; the error is a [*ValidationError], [*ConfigError],
 // [*LLMError], [*ToolError] (binding), a [*PrepareError] (an injected
-// parameter without a valid value: see [Prepare]) or the context's error.
+// parameter without a valid value: see [Prepare]) or the context's error;
+// or, with the status [StatusInvalidOutput], an [*OutputError] (a final
+// answer that does not match the agent's result type).
 func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversation, input string, opts ...Option) (out *Response, err error) {
 	cfg := runConfig{resultLimit: DefaultResultLimit, summary: true}
 	for _, o := range opts {
@@ -227,6 +230,10 @@ type runner struct {
 	seen   map[string]int // canonical call -> times asked, for the repeat guard
 	// fallback is the number of fallbacks moved to (see completeFrom).
 	fallback int
+	// output is the agent's typed result, nil for free text; outputAttempts
+	// counts the answers that did not match it (see outputcheck.go).
+	output         *outputSpec
+	outputAttempts int
 }
 
 // fail ends the turn with an error.
@@ -271,14 +278,9 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
 		}
 	}
-	maxIter := r.cfg.maxIterations
-	if maxIter <= 0 {
-		maxIter = r.agent.Settings.MaxIterations
-	}
-	if maxIter <= 0 {
-		maxIter = schema.DefaultMaxIterations
-	}
+	maxIter := r.maxIterations()
 	r.seen = map[string]int{}
+	r.output = newOutputSpec(r.agent)
 	start := time.Now()
 	for iter := 1; iter <= maxIter; iter++ {
 		resp.Iterations = iter
@@ -296,6 +298,10 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			if st, warning := finishStatus(reply); st != StatusCompleted {
 				resp.Status = st
 				r.warn(warning)
+			} else if again, err := r.checkOutput(msg); err != nil {
+				return r.failOutput(msg.Content, err)
+			} else if again {
+				continue
 			}
 			r.log.Info("run completed", "iterations", iter, "toolCalls", len(resp.ToolsUsed),
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
@@ -337,6 +343,18 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
+}
+
+// maxIterations returns the turn's limit of model calls: the run's, else
+// the agent's, else [schema.DefaultMaxIterations].
+func (r *runner) maxIterations() int {
+	if n := r.cfg.maxIterations; n > 0 {
+		return n
+	}
+	if n := r.agent.Settings.MaxIterations; n > 0 {
+		return n
+	}
+	return schema.DefaultMaxIterations
 }
 
 // uniqueCallIDs returns calls with ids that no call of conv and no other
@@ -396,6 +414,9 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 	}
 	if req.Timeout <= 0 {
 		req.Timeout = schema.DefaultTimeout
+	}
+	if r.output != nil && iter > 0 {
+		req.Output = r.output.format
 	}
 	if !s.ParallelToolCalls && len(defs) > 0 {
 		no := false

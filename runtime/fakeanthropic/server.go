@@ -65,6 +65,9 @@ type MessagesRequest struct {
 	ToolChoice  json.RawMessage   `json:"tool_choice"`
 	Temperature *float64          `json:"temperature"`
 	Stream      bool              `json:"stream"`
+	// OutputConfig is the output_config (the answer's format), as sent;
+	// nil when there is none.
+	OutputConfig json.RawMessage `json:"output_config"`
 }
 
 // Tool is a tool of a request.

@@ -81,6 +81,9 @@ type ChatRequest struct {
 	// Stream asks for the answer as server-sent events (see [Streaming]).
 	Stream        bool           `json:"stream"`
 	StreamOptions *StreamOptions `json:"stream_options"`
+	// ResponseFormat is the response_format, as sent; nil when there is
+	// none.
+	ResponseFormat json.RawMessage `json:"response_format"`
 }
 
 // StreamOptions are the stream_options of a request.
