@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gramlang/gram/runtime/replay"
@@ -58,6 +57,7 @@ type runConfig struct {
 	instructions  []string   // see WithInstructions
 	noTools       bool       // see WithoutTools
 	fallbacks     []Fallback // see WithFallbacks
+	tree          treeConfig // see subrun.go
 }
 
 // Hooks are called as a run progresses, for progress displays. Calls are
@@ -157,18 +157,26 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg.tree.start()
+	cfg.tree.given = cfg.model
 	defer func() { cfg.emitRunFinished(out, err) }()
-	log := cfg.logger
-	if log == nil {
-		log = slog.Default()
+	base := cfg.logger
+	if base == nil {
+		base = slog.Default()
 	}
-	resp := &Response{Conversation: conv.Clone(), ToolsUsed: []ToolUse{}}
-	r := &runner{cfg: cfg, log: log, resp: resp}
+	log := cfg.tree.runLogger(base)
+	resp := &Response{Conversation: conv.Clone(), ToolsUsed: []ToolUse{}, RunID: cfg.tree.runID}
+	if lib == nil {
+		lib = &Library{}
+	}
+	r := &runner{cfg: cfg, log: log, resp: resp, baseLog: base, lib: lib}
 	if agent == nil {
 		return r.fail(&ValidationError{Field: "agent", Message: "no agent given"})
 	}
 	r.agent = agent
 	r.log = log.With("agent", agent.Name)
+	resp.Agent = agent.Name
+	r.emitRunStarted()
 	var z Sanitizer
 	for i := range resp.Conversation {
 		if m := &resp.Conversation[i]; m.Role == RoleUser {
@@ -188,43 +196,58 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	for _, w := range z.Warnings() {
 		r.warn(w)
 	}
-	if lib == nil {
-		lib = &Library{}
-	}
-	tools, err := lib.Bind(agent.Tools)
-	if err != nil {
+	if err := r.bind(agent); err != nil {
 		return r.fail(err)
 	}
-	if problems := checkInjected(agent.Tools, cfg.injected); len(problems) > 0 {
-		return r.fail(&PrepareError{Problems: problems})
+	return r.run(ctx)
+}
+
+// bind makes agent the one that answers: it checks that the agents it uses
+// are in the program, binds its tools (those that run an agent to nested
+// runs, the others to the library), checks its injected parameters and,
+// unless the run was given one, makes its model.
+func (r *runner) bind(agent *schema.Agent) error {
+	if err := r.cfg.tree.checkAgents(agent); err != nil {
+		return err
+	}
+	tools, err := r.lib.Bind(agent.Tools)
+	if err != nil {
+		return err
+	}
+	if problems := checkInjected(agent.Tools, r.cfg.injected); len(problems) > 0 {
+		return &PrepareError{Problems: problems}
 	}
 	r.tools = tools
 	for _, w := range tools.Warnings {
 		r.warn(w)
 	}
-	if cfg.model == nil {
-		mc := cfg.modelConfig
+	if r.cfg.tree.given == nil {
+		mc := r.cfg.modelConfig
 		if mc.Logger == nil {
-			mc.Logger = log
+			mc.Logger = r.log
 		}
 		m, err := NewModel(agent.Model, mc)
 		if err != nil {
-			return r.fail(err)
+			return err
 		}
 		r.cfg.model = m
 	}
-	return r.run(ctx)
+	return nil
 }
 
 // runner holds the state of one turn.
 type runner struct {
-	cfg    runConfig
-	agent  *schema.Agent
-	tools  *Toolset
-	log    *slog.Logger
-	resp   *Response
-	hookMu sync.Mutex
-	seen   map[string]int // canonical call -> times asked, for the repeat guard
+	cfg   runConfig
+	agent *schema.Agent
+	tools *Toolset
+	lib   *Library
+	log   *slog.Logger
+	resp  *Response
+	seen  map[string]int // canonical call -> times asked, for the repeat guard
+	// baseLog is the logger given to the run, which nested runs share.
+	baseLog *slog.Logger
+	// handoff is the state of the turn's handoffs (see handoff.go).
+	handoff handoffState
 	// fallback is the number of fallbacks moved to (see completeFrom).
 	fallback int
 }
@@ -255,8 +278,9 @@ func (r *runner) warnOnce(msg string) {
 
 // hook runs f with the hooks serialized.
 func (r *runner) hook(f func()) {
-	r.hookMu.Lock()
-	defer r.hookMu.Unlock()
+	mu := &r.cfg.tree.shared.mu
+	mu.Lock()
+	defer mu.Unlock()
 	f()
 }
 
@@ -264,23 +288,13 @@ func (r *runner) hook(f func()) {
 // message.
 func (r *runner) run(ctx context.Context) (*Response, error) {
 	resp := r.resp
-	var defs []ToolDefinition
-	if !r.cfg.noTools {
-		defs = make([]ToolDefinition, len(r.tools.Bindings))
-		for i, b := range r.tools.Bindings {
-			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
-		}
-	}
-	maxIter := r.cfg.maxIterations
-	if maxIter <= 0 {
-		maxIter = r.agent.Settings.MaxIterations
-	}
-	if maxIter <= 0 {
-		maxIter = schema.DefaultMaxIterations
-	}
+	defs, maxIter := r.definitions(), r.maxIterations()
 	r.seen = map[string]int{}
 	start := time.Now()
 	for iter := 1; iter <= maxIter; iter++ {
+		if !r.cfg.tree.takeModelCall() {
+			return r.stopAtModelCalls(), nil
+		}
 		resp.Iterations = iter
 		reply, err := r.call(ctx, iter, defs, "", nil)
 		if err != nil {
@@ -315,12 +329,21 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		if m, ok := imagesMessage(uses); ok {
 			resp.Conversation = append(resp.Conversation, m)
 		}
+		if r.handoff.to != nil {
+			// The agent handed to has its own limit of iterations.
+			if err := r.switchAgent(); err != nil {
+				return r.fail(err)
+			}
+			defs, maxIter = r.definitions(), iter+r.maxIterations()
+		}
 	}
 	resp.Status = StatusMaxIterations
 	resp.Content = MaxIterationsMessage
-	r.log.Warn("maximum iterations reached", "maxIterations", maxIter, "toolCalls", len(resp.ToolsUsed))
-	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", maxIter)
-	if r.cfg.summary {
+	r.log.Warn("maximum iterations reached", "maxIterations", r.maxIterations(), "toolCalls", len(resp.ToolsUsed))
+	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", r.maxIterations())
+	if r.cfg.summary && !r.cfg.tree.takeModelCall() {
+		msg += "; the limit of model calls leaves none for a summary"
+	} else if r.cfg.summary {
 		extra := []Message{{Role: RoleUser, Content: summaryPrompt}}
 		reply, err := r.call(ctx, 0, defs, "none", extra)
 		switch {
