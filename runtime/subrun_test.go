@@ -33,7 +33,9 @@ func libTool(name string) *schema.Tool {
 }
 
 // program returns a program of the agents.
-func program(agents ...*schema.Agent) *schema.Program { return schema.NewProgram(nil, agents, nil, nil) }
+func program(agents ...*schema.Agent) *schema.Program {
+	return schema.NewProgram(nil, agents, nil, nil)
+}
 
 // system returns the system message of a request, "" if none.
 func system(req *runtime.Request) string {
