@@ -15,7 +15,7 @@ import (
 )
 
 // EventHandoff: the conversation passed from one agent (Agent) to another
-// (To).
+// (To), whose model is Model.
 const EventHandoff EventType = "handoff"
 
 // WithMaxHandoffs sets the number of handoffs allowed in one turn (default
@@ -133,7 +133,7 @@ func (r *runner) handoffCall(call ToolCall) (any, error, bool) {
 func (r *runner) switchAgent() error {
 	from, to := r.agent, r.handoff.to
 	r.handoff.to, r.handoff.plan = nil, nil
-	r.emit(Event{Type: EventHandoff, To: to.Name})
+	r.emit(Event{Type: EventHandoff, To: to.Name, Model: to.Model.String()})
 	r.log.Info("handoff", "to", to.Name)
 	if to.Model != from.Model {
 		// The fallbacks are those of the agent's model.
