@@ -10,6 +10,7 @@ package runtime
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gramlang/gram/schema"
 )
@@ -141,6 +142,7 @@ func (r *runner) switchAgent() error {
 	}
 	r.agent = to
 	r.resp.Agent = to.Name
+	r.cfg.tree.label = handoffLabel(r.cfg.tree.label, to.Name)
 	r.log = r.cfg.tree.runLogger(r.baseLog).With("agent", to.Name)
 	return r.bind(to)
 }
@@ -154,4 +156,13 @@ func (r *runner) stopAtModelCalls() *Response {
 	resp.Warnings = append(resp.Warnings, fmt.Sprintf(
 		"the agents of this run made the %d model calls allowed to the whole run (sub-agents included) without a final answer", r.cfg.tree.maxModelCalls))
 	return resp
+}
+
+// handoffLabel is the trace label of a run that handed off to agent: its
+// label with the last agent replaced, the agent alone for a top run.
+func handoffLabel(label, agent string) string {
+	if i := strings.LastIndex(label, " > "); i >= 0 {
+		return label[:i+3] + agent
+	}
+	return agent
 }

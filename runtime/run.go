@@ -441,7 +441,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.completeFrom(ctx, iter, req)
+	reply, err := r.completeFrom(r.cfg.tree.traceContext(ctx), iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}

@@ -16,10 +16,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -141,16 +143,7 @@ func newRunID() string {
 // checkAgents returns a [*ConfigError] when an agent that agent calls as a
 // tool or hands off to cannot be found in the run's program.
 func (t *treeConfig) checkAgents(agent *schema.Agent) error {
-	var names []string
-	for _, tool := range agent.Tools {
-		if tool.Agent != "" {
-			names = append(names, tool.Agent)
-		}
-	}
-	for _, h := range agent.Handoffs {
-		names = append(names, h.Agent)
-	}
-	for _, name := range names {
+	for _, name := range usedAgents(agent) {
 		if t.program == nil {
 			return &ConfigError{Message: fmt.Sprintf("agent %s uses agent %s, but the run has no program to find it in", agent.Name, name),
 				Hint: "give the run the agent's package (runtime.WithProgram)"}
@@ -271,4 +264,50 @@ func (t *treeConfig) runLogger(base *slog.Logger) *slog.Logger {
 		return base
 	}
 	return base.With("run", t.runID, "parentRun", t.parentRun)
+}
+
+// traceContext returns ctx labelled, for the traces of model requests
+// (see [replay.WithTraceLabel]), with the chain of agents of a nested run
+// or of a run that handed off.
+func (t *treeConfig) traceContext(ctx context.Context) context.Context {
+	if t.label == "" {
+		return ctx
+	}
+	return replay.WithTraceLabel(ctx, t.label)
+}
+
+// reachable returns agent and the agents of the program it uses, as tools
+// or handoffs, and theirs, each once, agent first; and a [*ConfigError]
+// for each agent that uses one the run cannot find.
+func (t *treeConfig) reachable(agent *schema.Agent) ([]*schema.Agent, []error) {
+	out := []*schema.Agent{agent}
+	var errs []error
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if err := t.checkAgents(a); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, name := range usedAgents(a) {
+			if sub := t.program.Agent(name); !slices.Contains(out, sub) {
+				out = append(out, sub)
+			}
+		}
+	}
+	return out, errs
+}
+
+// usedAgents returns the names of the agents that a calls as tools or
+// hands off to.
+func usedAgents(a *schema.Agent) []string {
+	var names []string
+	for _, tool := range a.Tools {
+		if tool.Agent != "" {
+			names = append(names, tool.Agent)
+		}
+	}
+	for _, h := range a.Handoffs {
+		names = append(names, h.Agent)
+	}
+	return names
 }

@@ -1,15 +1,20 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/fakeopenai"
+	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -276,5 +281,59 @@ func TestMaxModelCalls(t *testing.T) {
 	if sub.Run == nil || sub.Run.Status != runtime.StatusMaxModelCalls || sub.Run.Iterations != 3 ||
 		!strings.Contains(sub.Error, "status max_model_calls_reached") {
 		t.Errorf("sub-run: error %q, run %+v", sub.Error, sub.Run)
+	}
+}
+
+// TestSubRunTraceLabel: a trace of the model requests names the agents of
+// the nested run that made each request.
+func TestSubRunTraceLabel(t *testing.T) {
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "billing", Arguments: `{"message":"paid?"}`}),
+		fakeopenai.Text("Paid."),
+		fakeopenai.Text("It is paid."),
+	)
+	srv.APIKey = testKey
+	var trace bytes.Buffer
+	m, err := runtime.NewOpenAIModel(runtime.OpenAIConfig{Provider: schema.OpenAI, BaseURL: srv.URL, APIKey: testKey,
+		HTTPClient: &http.Client{Transport: replay.NewTracer(&trace, nil, testKey)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	billing := treeAgent("billing", "You answer billing questions.")
+	support := treeAgent("support", "You help customers.", billing.AsTool)
+	if _, err := runtime.Run(context.Background(), support, nil, nil, "paid?", runtime.WithModel(m),
+		runtime.WithProgram(program(support, billing)), runtime.WithLogger(discard())); err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, line := range strings.Split(trace.String(), "\n") {
+		if strings.HasPrefix(line, "--> request") || strings.HasPrefix(line, "<-- response") {
+			heads = append(heads, line[:strings.Index(line, ":")])
+		}
+	}
+	want := []string{"--> request 1", "<-- response 1", "--> request 2 (support > billing)", "<-- response 2 (support > billing)", "--> request 3", "<-- response 3"}
+	if !slices.Equal(heads, want) {
+		t.Errorf("trace heads %q; want %q", heads, want)
+	}
+}
+
+// TestPrepareTree: Prepare checks the agents an agent uses, with their
+// tools and injected parameters, and refuses a run that cannot find them.
+func TestPrepareTree(t *testing.T) {
+	lookup := libTool("lookup")
+	lookup.Params = append(lookup.Params, &schema.Param{Name: "userId", Type: stringType(), Injected: true})
+	billing := treeAgent("billing", "b", lookup, libTool("refund"))
+	support := treeAgent("support", "s", billing.AsTool)
+	lib := runtime.NewLibrary(runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) { return "", nil }})
+	injected := runtime.WithInjected(map[string]any{"userId": "u-1"})
+	_, err := runtime.Prepare(support, lib, injected, runtime.WithProgram(program(support, billing)))
+	var pe *runtime.PrepareError
+	if !errors.As(err, &pe) || len(pe.Problems) != 1 || !errors.Is(err, runtime.ToolMissing) || !strings.Contains(err.Error(), `"refund"`) {
+		t.Errorf("Prepare: %v; want only the sub-agent's missing tool refund", err)
+	}
+	_, err = runtime.Prepare(support, lib, injected)
+	var ce *runtime.ConfigError
+	if !errors.As(err, &ce) {
+		t.Errorf("Prepare without the program: %v; want a ConfigError", err)
 	}
 }
