@@ -60,8 +60,9 @@ type runConfig struct {
 	tree          treeConfig // see subrun.go
 }
 
-// Hooks are called as a run progresses, for progress displays. Calls are
-// serialized; a hook must not block for long.
+// Hooks are called as a run progresses, for progress displays, and as the
+// runs it starts (sub-agents) progress. Calls are serialized; a hook must
+// not block for long.
 type Hooks struct {
 	// ModelStart is called before each model call, with the iteration
 	// (from 1; the summary call at the limit has iteration 0).
