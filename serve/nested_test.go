@@ -99,3 +99,42 @@ func TestNestedNotStreamed(t *testing.T) {
 		t.Errorf("the sub-agent's text was streamed to the client:\n%s", b)
 	}
 }
+
+// TestHandoffSpans: after a handoff, the chat spans name the agent handed
+// to.
+func TestHandoffSpans(t *testing.T) {
+	withFront := func(c *Config) {
+		hello := c.Agents[0]
+		for _, a := range c.Agents {
+			if a.Agent.Name == "hello" {
+				hello = a
+			}
+		}
+		front := &schema.Agent{Name: "front", Model: schema.Model{Provider: schema.OpenAI, ID: "front-model"}, Instruction: "Route.",
+			Settings: schema.DefaultSettings(), Handoffs: []schema.Handoff{{Agent: "hello"}}}
+		prog := schema.NewProgram(nil, []*schema.Agent{hello.Agent, front}, nil, nil)
+		c.Agents = append(c.Agents, Agent{Agent: front, Library: hello.Library,
+			Options: append(slices.Clone(hello.Options), runtime.WithProgram(prog))})
+	}
+	h := newHarness(t, []fakeopenai.Step{
+		fakeopenai.Calls(fakeopenai.Call{ID: "call_1", Name: "transfer_to_hello", Arguments: `{}`}),
+		fakeopenai.Text("Hello!"),
+	}, withFront)
+	if resp, b := h.post("/v1/chat/completions", chatBody("front", false, "hi")); resp.StatusCode != 200 || !strings.Contains(string(b), "Hello!") {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	var chats []string
+	for _, s := range h.spans.GetSpans() {
+		if !strings.HasPrefix(s.Name, "chat ") {
+			continue
+		}
+		for _, kv := range s.Attributes {
+			if kv.Key == "gen_ai.agent.name" {
+				chats = append(chats, s.Name+"/"+kv.Value.Emit())
+			}
+		}
+	}
+	if want := []string{"chat front-model/front", "chat gpt-4o-mini/hello"}; !slices.Equal(chats, want) {
+		t.Errorf("chat spans %v; want %v", chats, want)
+	}
+}
