@@ -138,3 +138,20 @@ func TestHandoffSpans(t *testing.T) {
 		t.Errorf("chat spans %v; want %v", chats, want)
 	}
 }
+
+// TestModelCallLimitStreamed: a streamed run stopped by the limit of
+// model calls streams the message that says so.
+func TestModelCallLimitStreamed(t *testing.T) {
+	limit := func(c *Config) {
+		for i := range c.Agents {
+			c.Agents[i].Options = append(slices.Clone(c.Agents[i].Options), runtime.WithMaxModelCalls(1))
+		}
+	}
+	h := newHarness(t, []fakeopenai.Step{
+		fakeopenai.Calls(fakeopenai.Call{ID: "call_1", Name: "sayHello", Arguments: `{"personName":"Bob"}`}),
+	}, limit)
+	resp, b := h.post("/v1/chat/completions", chatBody("hello", true, "hi"))
+	if resp.StatusCode != 200 || !strings.Contains(string(b), runtime.MaxModelCallsMessage) {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
+}
