@@ -337,3 +337,41 @@ func TestPrepareTree(t *testing.T) {
 		t.Errorf("Prepare without the program: %v; want a ConfigError", err)
 	}
 }
+
+// TestParallelSubAgents: the sub-agents called in one reply run
+// concurrently, each its own run, and their answers come back in call
+// order.
+func TestParallelSubAgents(t *testing.T) {
+	billing := treeAgent("billing", "You answer billing questions.")
+	shipping := treeAgent("shipping", "You answer shipping questions.")
+	support := treeAgent("support", "You help customers.", billing.AsTool, shipping.AsTool)
+	m := &runtime.Scripted{Respond: func(req *runtime.Request) (*runtime.Reply, error) {
+		switch system(req) {
+		case billing.Instruction:
+			return runtime.TextReply("Paid."), nil
+		case shipping.Instruction:
+			return runtime.TextReply("Shipped."), nil
+		}
+		return runtime.TextReply("All good."), nil
+	}}
+	m.Push(runtime.CallReply(runtime.Call("billing", `{"message":"paid?"}`), runtime.Call("shipping", `{"message":"shipped?"}`)))
+	var log eventLog
+	resp, err := runtime.Run(context.Background(), support, nil, nil, "status?", runtime.WithModel(m),
+		runtime.WithProgram(program(support, billing, shipping)), runtime.WithEvents(log.add), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := resp.ToolsUsed
+	if len(u) != 2 || u[0].Result != "Paid." || u[1].Result != "Shipped." || u[0].Run.RunID == u[1].Run.RunID {
+		t.Fatalf("tool uses %+v", u)
+	}
+	started := 0
+	for _, e := range log.events {
+		if e.Type == runtime.EventRunStarted && e.ParentRunID == resp.RunID {
+			started++
+		}
+	}
+	if started != 2 {
+		t.Errorf("%d nested runs started; want 2", started)
+	}
+}
