@@ -134,7 +134,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 	}()
 	ctx = withToolLogger(ctx, r.log.With("tool", call.Name, "callId", call.ID))
 	if r.cfg.toolTrace != nil {
-		ctx = withToolTrace(ctx, toolTrace{w: r.cfg.toolTrace, tool: call.Name, call: call.ID})
+		ctx = withToolTrace(ctx, toolTrace{w: r.cfg.toolTrace, tool: call.Name, call: call.ID, run: r.cfg.tree.label})
 	}
 	if b.Spec.Agent != "" {
 		result, err = r.invokeAgent(ctx, call, b.Spec, args, use)

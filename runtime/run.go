@@ -95,7 +95,8 @@ func WithLogger(l *slog.Logger) Option { return func(c *runConfig) { c.logger = 
 // WithToolTrace makes the tools that run programs (see [ExecTool]) write
 // what each program wrote on standard error to w, whether it succeeded or
 // not, under a line naming the tool and the call ("--- tool NAME (call
-// ID): standard error"). Writes are whole, one per call; w should mask
+// ID): standard error"), and the agents of a nested run ("--- tool NAME
+// (call ID) of support > billing: standard error"). Writes are whole, one per call; w should mask
 // secrets when the program may print them.
 func WithToolTrace(w io.Writer) Option { return func(c *runConfig) { c.toolTrace = w } }
 

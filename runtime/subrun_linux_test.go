@@ -3,6 +3,7 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -65,4 +66,26 @@ func alive(pid int) bool {
 	}
 	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
 	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// TestSubRunToolTrace: what a nested run's program writes on standard
+// error is traced under a line naming the agents of the run.
+func TestSubRunToolTrace(t *testing.T) {
+	worker := treeAgent("worker", "Work.", libTool("noisy"))
+	boss := treeAgent("boss", "Delegate.", worker.AsTool)
+	lib := runtime.NewLibrary(runtime.ExecTool("noisy", "echo working >&2; echo ok", time.Minute))
+	m := runtime.NewScripted(
+		runtime.CallReply(runtime.ToolCall{ID: "c1", Name: "worker", Arguments: `{"message":"go"}`}),
+		runtime.CallReply(runtime.ToolCall{ID: "c2", Name: "noisy", Arguments: `{"q":"x"}`}),
+		runtime.TextReply("worked"),
+		runtime.TextReply("done"),
+	)
+	var trace bytes.Buffer
+	if _, err := runtime.Run(context.Background(), boss, lib, nil, "go", runtime.WithModel(m), runtime.WithProgram(program(boss, worker)),
+		runtime.WithToolTrace(&trace), runtime.WithLogger(discard())); err != nil {
+		t.Fatal(err)
+	}
+	if want := "--- tool noisy (call c2) of boss > worker: standard error\nworking\n"; !strings.Contains(trace.String(), want) {
+		t.Errorf("trace:\n%s\nwant %q", trace.String(), want)
+	}
 }
