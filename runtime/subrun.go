@@ -188,11 +188,11 @@ func (r *runner) invokeAgent(ctx context.Context, call ToolCall, spec *schema.To
 	use.Run = resp
 	switch {
 	case err != nil:
-		return nil, &ToolError{Tool: spec.Name, Kind: ToolFailed, Message: fmt.Sprintf("agent %s failed (status %s): %s", sub.Name, StatusError, resp.Error), Err: err}
+		return nil, &ToolError{Tool: spec.Name, Kind: ToolFailed, Message: fmt.Sprintf("agent %s failed (status %s)", sub.Name, StatusError), Err: err}
 	case resp.Status != StatusCompleted:
 		msg := fmt.Sprintf("agent %s did not finish (status %s)", sub.Name, resp.Status)
 		if resp.Content != "" {
-			msg += "; its last words: " + resp.Content
+			msg += "; its answer so far: " + resp.Content
 		}
 		return nil, &ToolError{Tool: spec.Name, Kind: ToolFailed, Message: msg}
 	}
