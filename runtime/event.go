@@ -78,7 +78,8 @@ type Event struct {
 	FinishReason string `json:"finishReason,omitempty"`
 	ToolCalls    int    `json:"toolCalls,omitempty"`
 	// Model is the model that failed and Fallback the model tried next,
-	// of a model_fallback.
+	// of a model_fallback; Model is the agent's model ("Provider/model-id")
+	// of a run_started and of a handoff.
 	Model    string `json:"model,omitempty"`
 	Fallback string `json:"fallback,omitempty"`
 	// Duration is how long a model call or tool call took.
