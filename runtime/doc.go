@@ -18,6 +18,18 @@
 //     or after the agent's maxIterations model calls. The [Response] keeps
 //     the answer, every tool use, the status, token usage and the updated
 //     [Conversation] for the next turn.
+//   - Trees of agents: an agent listed among another's tools
+//     ([schema.Tool.Agent]) runs, when the model calls it, as a nested run
+//     (subrun.go) with its own instruction, tools, limits and model, its
+//     answer the tool's result and its [Response] the [ToolUse]'s Run; an
+//     agent's handoffs ([schema.Agent.Handoffs]) are tools
+//     transfer_to_AGENT that pass the conversation to another agent, which
+//     answers ([Response.Agent]; handoff.go). The agents are found in the
+//     program of [WithProgram]. The runs of a tree share the library, the
+//     injected values, the events, the context and two limits:
+//     [WithMaxDepth] and [WithMaxModelCalls]; [WithMaxHandoffs] bounds the
+//     handoffs of a turn. Every run has a RunID, which its events carry
+//     with their parent's.
 //   - Streaming: [WithEvents] delivers a run's [Event]s as they happen
 //     (text deltas, tool calls started and finished, each model turn's
 //     usage and finish reason, the end of the run) to a callback, and

@@ -40,12 +40,28 @@ const (
 	// EventRunFinished: the run ended; Response is what [Run] returns and
 	// Err its error.
 	EventRunFinished EventType = "run_finished"
+	// EventRunStarted: a nested run (a sub-agent called as a tool) begins,
+	// before its events; ParentRunID and ParentCallID name the run and the
+	// tool call that started it, Model the agent's model. Its events
+	// follow, in the same sink, with its RunID, and end with its
+	// run_finished. The top run has none.
+	EventRunStarted EventType = "run_started"
 )
 
 // Event is one step of a run. Which fields are set depends on Type.
 type Event struct {
 	// Type says what happened.
 	Type EventType `json:"type"`
+	// RunID is the run the event belongs to; ParentRunID the run that
+	// started it, "" for the top run; Agent the agent running.
+	RunID       string `json:"runId,omitempty"`
+	ParentRunID string `json:"parentRunId,omitempty"`
+	Agent       string `json:"agent,omitempty"`
+	// ParentCallID is the tool call of the parent run that started a
+	// nested run, on its events.
+	ParentCallID string `json:"parentCallId,omitempty"`
+	// To is the agent handed to, of a handoff.
+	To string `json:"to,omitempty"`
 	// Iteration is the model call (from 1; 0 is the summary call at the
 	// iteration limit) the event belongs to.
 	Iteration int `json:"iteration"`
@@ -62,7 +78,8 @@ type Event struct {
 	FinishReason string `json:"finishReason,omitempty"`
 	ToolCalls    int    `json:"toolCalls,omitempty"`
 	// Model is the model that failed and Fallback the model tried next,
-	// of a model_fallback.
+	// of a model_fallback; Model is the agent's model ("Provider/model-id")
+	// of a run_started and of a handoff.
 	Model    string `json:"model,omitempty"`
 	Fallback string `json:"fallback,omitempty"`
 	// Duration is how long a model call or tool call took.
@@ -129,6 +146,11 @@ func Events(ctx context.Context, agent *schema.Agent, lib *Library, conv Convers
 // emit delivers an event, serialized with the hooks.
 func (r *runner) emit(e Event) {
 	if f := r.cfg.events; f != nil {
+		t := &r.cfg.tree
+		e.RunID, e.ParentRunID, e.ParentCallID = t.runID, t.parentRun, t.parentCall
+		if r.agent != nil {
+			e.Agent = r.agent.Name
+		}
 		r.hook(func() { f(e) })
 	}
 }
@@ -160,10 +182,14 @@ func (r *runner) emitToolFinished(use ToolUse) {
 // emitRunFinished reports the end of the run.
 func (c *runConfig) emitRunFinished(resp *Response, err error) {
 	if c.events != nil {
-		e := Event{Type: EventRunFinished, Response: resp, Err: err}
+		t := &c.tree
+		e := Event{Type: EventRunFinished, Response: resp, Err: err, RunID: t.runID, ParentRunID: t.parentRun, ParentCallID: t.parentCall}
 		if resp != nil {
 			e.Iteration = resp.Iterations
+			e.Agent = resp.Agent
 		}
+		t.shared.mu.Lock()
+		defer t.shared.mu.Unlock()
 		c.events(e)
 	}
 }

@@ -166,6 +166,9 @@ func (w *capWriter) Write(p []byte) (int, error) {
 type toolTrace struct {
 	w          io.Writer
 	tool, call string
+	// run names the agents of a nested run ("support > billing"), "" for
+	// the top run.
+	run string
 }
 
 // toolTraceKey is the context key of the [toolTrace] of a tool call.
@@ -187,6 +190,9 @@ func traceStderr(ctx context.Context, stderr *capWriter) {
 	fmt.Fprintf(&b, "--- tool %s", t.tool)
 	if t.call != "" {
 		fmt.Fprintf(&b, " (call %s)", t.call)
+	}
+	if t.run != "" {
+		fmt.Fprintf(&b, " of %s", t.run)
 	}
 	b.WriteString(": standard error\n")
 	b.WriteString(strings.ToValidUTF8(strings.TrimRight(stderr.b.String(), "\r\n"), "\uFFFD"))

@@ -39,6 +39,7 @@ type callResult struct {
 
 // execute runs the tool calls of one reply.
 func (r *runner) execute(ctx context.Context, iter int, calls []ToolCall) []callResult {
+	r.planHandoffs(calls)
 	blocked := make([]bool, len(calls))
 	for i, c := range calls {
 		key := c.Name + "\x00" + canonicalJSON([]byte(c.Arguments))
@@ -104,6 +105,9 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 
 // invoke checks and runs one call.
 func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) (result any, err error) {
+	if result, err, ok := r.handoffCall(call); ok {
+		return result, err
+	}
 	b, ok := r.tools.Lookup(call.Name)
 	if !ok {
 		avail := "this agent has no tools"
@@ -130,9 +134,13 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 	}()
 	ctx = withToolLogger(ctx, r.log.With("tool", call.Name, "callId", call.ID))
 	if r.cfg.toolTrace != nil {
-		ctx = withToolTrace(ctx, toolTrace{w: r.cfg.toolTrace, tool: call.Name, call: call.ID})
+		ctx = withToolTrace(ctx, toolTrace{w: r.cfg.toolTrace, tool: call.Name, call: call.ID, run: r.cfg.tree.label})
 	}
-	result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
+	if b.Spec.Agent != "" {
+		result, err = r.invokeAgent(ctx, call, b.Spec, args, use)
+	} else {
+		result, err = b.Tool.Invoke(withResultLimit(ctx, r.cfg.resultLimit), args)
+	}
 	if err != nil {
 		var te *ToolError
 		if errors.As(err, &te) && te.Tool == call.Name {

@@ -30,15 +30,17 @@ func eventLines(data []byte) (raw []historyMessage, ok bool, err error) {
 			continue
 		}
 		var e struct {
-			Type     EventType `json:"type"`
-			Response *struct {
+			Type        EventType `json:"type"`
+			ParentRunID string    `json:"parentRunId"`
+			Response    *struct {
 				Conversation []historyMessage `json:"conversation"`
 			} `json:"response"`
 		}
 		if err := json.Unmarshal(line, &e); err != nil {
 			return nil, true, errors.New("not event lines: a line is not a JSON object: " + err.Error())
 		}
-		if e.Type == EventRunFinished && e.Response != nil {
+		// A nested run's run_finished is not the conversation's.
+		if e.Type == EventRunFinished && e.Response != nil && e.ParentRunID == "" {
 			raw, found = e.Response.Conversation, true
 		}
 	}

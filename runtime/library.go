@@ -199,6 +199,9 @@ func (s *Toolset) Names() []string {
 // still validated against the specification before every call, so the
 // implementation only ever receives what the specification accepts.
 //
+// A specification that runs an agent ([schema.Tool.Agent] set) is not
+// looked up: [Run] runs the agent as a nested run.
+//
 // A parameter with a default counts as required, since the default is
 // filled in before the call. A tool without a schema (Parameters nil) accepts whatever the
 // specification declares. A differing tool description is a warning.
@@ -211,6 +214,12 @@ func (l *Library) Bind(specs []*schema.Tool) (*Toolset, error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	for _, spec := range specs {
+		if spec.Agent != "" {
+			// A tool that runs an agent is a nested run, never the
+			// library's.
+			set.Bindings = append(set.Bindings, Binding{Spec: spec, Tool: agentTool(spec)})
+			continue
+		}
 		e, ok := l.tools[spec.Name]
 		if !ok {
 			msg := "is not in the tool library"

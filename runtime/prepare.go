@@ -81,7 +81,10 @@ func (e *PrepareError) UserMessage() string {
 // more, without calling the model: the agent's tools bind to lib, every
 // injected parameter of every tool has a host value (see [WithInjected]) of
 // the declared type and format, and every injected value names an injected
-// parameter of one of the agent's tools. It returns the bound tools, or a
+// parameter of one of the agent's tools. With [WithProgram], the agents
+// it calls as tools or hands off to, and theirs, are checked as well (and
+// an injected value may be for their tools); without it, an agent using
+// another is a [*ConfigError]. It returns the bound tools, or a
 // [*PrepareError] listing all the problems.
 func Prepare(agent *schema.Agent, lib *Library, opts ...Option) (*Toolset, error) {
 	var cfg runConfig
@@ -100,7 +103,15 @@ func Prepare(agent *schema.Agent, lib *Library, opts ...Option) (*Toolset, error
 		problems = append(problems, flatten(err)...)
 	}
 	problems = append(problems, checkInjected(agent.Tools, cfg.injected)...)
-	problems = append(problems, UnknownInjected([]*schema.Agent{agent}, cfg.injected)...)
+	tree, errs := cfg.tree.reachable(agent)
+	problems = append(problems, errs...)
+	for _, a := range tree[1:] {
+		if _, err := lib.Bind(a.Tools); err != nil {
+			problems = append(problems, flatten(err)...)
+		}
+		problems = append(problems, checkInjected(a.Tools, cfg.injected)...)
+	}
+	problems = append(problems, UnknownInjected(tree, cfg.injected)...)
 	if len(problems) > 0 {
 		return nil, &PrepareError{Problems: problems}
 	}

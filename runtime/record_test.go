@@ -80,7 +80,7 @@ func TestRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(runtime.ToolUse{}, "Duration")); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(runtime.ToolUse{}, "Duration"), cmpopts.IgnoreFields(runtime.Response{}, "RunID")); diff != "" {
 		t.Errorf("replay (-recorded +replayed):\n%s", diff)
 	}
 	if rp.Remaining() != 0 {

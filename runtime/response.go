@@ -78,6 +78,11 @@ type Response struct {
 	// Error is the user-facing message of the error when Status is
 	// [StatusError].
 	Error string `json:"error,omitempty"`
+	// RunID identifies the run ("run_" and 16 hex digits).
+	RunID string `json:"runId"`
+	// Agent is the agent that answered: the agent handed to, after a
+	// handoff.
+	Agent string `json:"agent"`
 }
 
 // ToolUse is one tool call and its outcome.
@@ -106,6 +111,8 @@ type ToolUse struct {
 	Truncated bool `json:"truncated,omitempty"`
 	// Duration is how long the call took, validation included.
 	Duration time.Duration `json:"-"`
+	// Run is the nested run's response, for a tool that runs an agent.
+	Run *Response `json:"run,omitempty"`
 }
 
 // MarshalJSON writes the tool use with its duration in milliseconds as

@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gramlang/gram/runtime/replay"
@@ -59,10 +58,12 @@ type runConfig struct {
 	noTools       bool       // see WithoutTools
 	fallbacks     []Fallback // see WithFallbacks
 	outputRetries *int       // see WithOutputRetries
+	tree          treeConfig // see subrun.go
 }
 
-// Hooks are called as a run progresses, for progress displays. Calls are
-// serialized; a hook must not block for long.
+// Hooks are called as a run progresses, for progress displays, and as the
+// runs it starts (sub-agents) progress. Calls are serialized; a hook must
+// not block for long.
 type Hooks struct {
 	// ModelStart is called before each model call, with the iteration
 	// (from 1; the summary call at the limit has iteration 0).
@@ -95,7 +96,8 @@ func WithLogger(l *slog.Logger) Option { return func(c *runConfig) { c.logger = 
 // WithToolTrace makes the tools that run programs (see [ExecTool]) write
 // what each program wrote on standard error to w, whether it succeeded or
 // not, under a line naming the tool and the call ("--- tool NAME (call
-// ID): standard error"). Writes are whole, one per call; w should mask
+// ID): standard error"), and the agents of a nested run ("--- tool NAME
+// (call ID) of support > billing: standard error"). Writes are whole, one per call; w should mask
 // secrets when the program may print them.
 func WithToolTrace(w io.Writer) Option { return func(c *runConfig) { c.toolTrace = w } }
 
@@ -160,18 +162,26 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg.tree.start()
+	cfg.tree.given = cfg.model
 	defer func() { cfg.emitRunFinished(out, err) }()
-	log := cfg.logger
-	if log == nil {
-		log = slog.Default()
+	base := cfg.logger
+	if base == nil {
+		base = slog.Default()
 	}
-	resp := &Response{Conversation: conv.Clone(), ToolsUsed: []ToolUse{}}
-	r := &runner{cfg: cfg, log: log, resp: resp}
+	log := cfg.tree.runLogger(base)
+	resp := &Response{Conversation: conv.Clone(), ToolsUsed: []ToolUse{}, RunID: cfg.tree.runID}
+	if lib == nil {
+		lib = &Library{}
+	}
+	r := &runner{cfg: cfg, log: log, resp: resp, baseLog: base, lib: lib}
 	if agent == nil {
 		return r.fail(&ValidationError{Field: "agent", Message: "no agent given"})
 	}
 	r.agent = agent
 	r.log = log.With("agent", agent.Name)
+	resp.Agent = agent.Name
+	r.emitRunStarted()
 	var z Sanitizer
 	for i := range resp.Conversation {
 		if m := &resp.Conversation[i]; m.Role == RoleUser {
@@ -191,43 +201,58 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	for _, w := range z.Warnings() {
 		r.warn(w)
 	}
-	if lib == nil {
-		lib = &Library{}
-	}
-	tools, err := lib.Bind(agent.Tools)
-	if err != nil {
+	if err := r.bind(agent); err != nil {
 		return r.fail(err)
 	}
-	if problems := checkInjected(agent.Tools, cfg.injected); len(problems) > 0 {
-		return r.fail(&PrepareError{Problems: problems})
+	return r.run(ctx)
+}
+
+// bind makes agent the one that answers: it checks that the agents it uses
+// are in the program, binds its tools (those that run an agent to nested
+// runs, the others to the library), checks its injected parameters and,
+// unless the run was given one, makes its model.
+func (r *runner) bind(agent *schema.Agent) error {
+	if err := r.cfg.tree.checkAgents(agent); err != nil {
+		return err
+	}
+	tools, err := r.lib.Bind(agent.Tools)
+	if err != nil {
+		return err
+	}
+	if problems := checkInjected(agent.Tools, r.cfg.injected); len(problems) > 0 {
+		return &PrepareError{Problems: problems}
 	}
 	r.tools = tools
 	for _, w := range tools.Warnings {
 		r.warn(w)
 	}
-	if cfg.model == nil {
-		mc := cfg.modelConfig
+	if r.cfg.tree.given == nil {
+		mc := r.cfg.modelConfig
 		if mc.Logger == nil {
-			mc.Logger = log
+			mc.Logger = r.log
 		}
 		m, err := NewModel(agent.Model, mc)
 		if err != nil {
-			return r.fail(err)
+			return err
 		}
 		r.cfg.model = m
 	}
-	return r.run(ctx)
+	return nil
 }
 
 // runner holds the state of one turn.
 type runner struct {
-	cfg    runConfig
-	agent  *schema.Agent
-	tools  *Toolset
-	log    *slog.Logger
-	resp   *Response
-	hookMu sync.Mutex
-	seen   map[string]int // canonical call -> times asked, for the repeat guard
+	cfg   runConfig
+	agent *schema.Agent
+	tools *Toolset
+	lib   *Library
+	log   *slog.Logger
+	resp  *Response
+	seen  map[string]int // canonical call -> times asked, for the repeat guard
+	// baseLog is the logger given to the run, which nested runs share.
+	baseLog *slog.Logger
+	// handoff is the state of the turn's handoffs (see handoff.go).
+	handoff handoffState
 	// fallback is the number of fallbacks moved to (see completeFrom).
 	fallback int
 	// output is the agent's typed result, nil for free text; outputAttempts
@@ -262,8 +287,9 @@ func (r *runner) warnOnce(msg string) {
 
 // hook runs f with the hooks serialized.
 func (r *runner) hook(f func()) {
-	r.hookMu.Lock()
-	defer r.hookMu.Unlock()
+	mu := &r.cfg.tree.shared.mu
+	mu.Lock()
+	defer mu.Unlock()
 	f()
 }
 
@@ -271,18 +297,14 @@ func (r *runner) hook(f func()) {
 // message.
 func (r *runner) run(ctx context.Context) (*Response, error) {
 	resp := r.resp
-	var defs []ToolDefinition
-	if !r.cfg.noTools {
-		defs = make([]ToolDefinition, len(r.tools.Bindings))
-		for i, b := range r.tools.Bindings {
-			defs[i] = ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec}
-		}
-	}
-	maxIter := r.maxIterations()
+	defs, maxIter := r.definitions(), r.maxIterations()
 	r.seen = map[string]int{}
 	r.output = newOutputSpec(r.agent)
 	start := time.Now()
 	for iter := 1; iter <= maxIter; iter++ {
+		if !r.cfg.tree.takeModelCall() {
+			return r.stopAtModelCalls(), nil
+		}
 		resp.Iterations = iter
 		reply, err := r.call(ctx, iter, defs, "", nil)
 		if err != nil {
@@ -321,12 +343,22 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		if m, ok := imagesMessage(uses); ok {
 			resp.Conversation = append(resp.Conversation, m)
 		}
+		if r.handoff.to != nil {
+			// The agent handed to has its own limit of iterations.
+			if err := r.switchAgent(); err != nil {
+				return r.fail(err)
+			}
+			defs, maxIter = r.definitions(), iter+r.maxIterations()
+			r.output = newOutputSpec(r.agent)
+		}
 	}
 	resp.Status = StatusMaxIterations
 	resp.Content = MaxIterationsMessage
-	r.log.Warn("maximum iterations reached", "maxIterations", maxIter, "toolCalls", len(resp.ToolsUsed))
-	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", maxIter)
-	if r.cfg.summary {
+	r.log.Warn("maximum iterations reached", "maxIterations", r.maxIterations(), "toolCalls", len(resp.ToolsUsed))
+	msg := fmt.Sprintf("the agent reached its limit of %d model calls in this turn without a final answer", r.maxIterations())
+	if r.cfg.summary && !r.cfg.tree.takeModelCall() {
+		msg += "; the limit of model calls leaves none for a summary"
+	} else if r.cfg.summary {
 		extra := []Message{{Role: RoleUser, Content: summaryPrompt}}
 		reply, err := r.call(ctx, 0, defs, "none", extra)
 		switch {
@@ -343,18 +375,6 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
-}
-
-// maxIterations returns the turn's limit of model calls: the run's, else
-// the agent's, else [schema.DefaultMaxIterations].
-func (r *runner) maxIterations() int {
-	if n := r.cfg.maxIterations; n > 0 {
-		return n
-	}
-	if n := r.agent.Settings.MaxIterations; n > 0 {
-		return n
-	}
-	return schema.DefaultMaxIterations
 }
 
 // uniqueCallIDs returns calls with ids that no call of conv and no other
@@ -439,7 +459,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.completeFrom(ctx, iter, req)
+	reply, err := r.completeFrom(r.cfg.tree.traceContext(ctx), iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}

@@ -192,7 +192,7 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 		env.FinalResponse = &content
 		env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
 		env.Status, env.FinishReason = envCompleted, string(out.resp.Status)
-		if out.resp.Status == runtime.StatusMaxIterations {
+		if out.resp.Status == runtime.StatusMaxIterations || out.resp.Status == runtime.StatusMaxModelCalls {
 			env.Status = envMaxIter
 		}
 	}

@@ -87,7 +87,8 @@ func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv 
 	if r.identity != "" {
 		log = log.With("identity", r.identity)
 	}
-	obs := &observer{s: s, a: a, ctx: ctx, stream: stream, onEvent: onEvent, calls: map[string]toolSpan{}}
+	obs := &observer{s: s, ctx: ctx, stream: stream, onEvent: onEvent,
+		top: &runSpans{ctx: ctx, agent: a.agent, tools: a.tools, calls: map[string]toolSpan{}}}
 	opts := append(slices.Clone(a.options),
 		runtime.WithLogger(log),
 		runtime.WithInjected(s.injectedFor(a, IdentityFrom(ctx))),
@@ -144,68 +145,97 @@ type toolSpan struct {
 	start time.Time
 }
 
-// observer turns a run's events into metrics and spans, and passes them on.
+// observer turns a run's events into metrics and spans, and passes the
+// top run's on. The events of nested runs (sub-agents) make spans nested
+// under the execute_tool span of the call that started them (see
+// nested.go).
 type observer struct {
 	s       *Server
-	a       *served
 	ctx     context.Context // the run span's
 	stream  bool
 	onEvent func(runtime.Event)
 
-	mu           sync.Mutex
-	calls        map[string]toolSpan
+	mu sync.Mutex
+	// top is the top run's spans, nested those of the runs it started, by
+	// run id.
+	top    *runSpans
+	nested map[string]*runSpans
+	// model and tools are the top run's time in model calls and in tool
+	// calls.
 	model, tools time.Duration
-	// fallback is the fallback model in use since a model_fallback event,
-	// "" before: the model of the chat spans that follow.
-	fallback string
 	// toolsStart and toolsEnd bound the tool calls of the current
 	// iteration, which may run in parallel.
 	toolsStart, toolsEnd time.Time
 }
 
+// runSpans is what the spans of one run of the tree need.
+type runSpans struct {
+	// ctx holds the run's invoke_agent span.
+	ctx context.Context
+	// agent is the agent running; tools its tools, by name.
+	agent *schema.Agent
+	tools map[string]*schema.Tool
+	// calls are the tool calls in progress, by call id.
+	calls map[string]toolSpan
+	// fallback is the fallback model in use since a model_fallback event,
+	// "" before: the model of the chat spans that follow.
+	fallback string
+}
+
 // event handles one event of the run.
 func (o *observer) event(e runtime.Event) {
 	now := time.Now()
+	top := e.ParentRunID == ""
+	rs := o.runOf(e, now)
+	if rs == nil {
+		return
+	}
 	switch e.Type {
 	case runtime.EventModelTurnFinished:
-		o.modelTurnFinished(e, now)
+		o.modelTurnFinished(rs, e, now, top)
 	case runtime.EventModelFallback:
-		o.modelFallback(e, now)
+		o.modelFallback(rs, e, now)
 	case runtime.EventToolCallStarted:
-		o.toolCallStarted(e, now)
+		o.toolCallStarted(rs, e, now, top)
 	case runtime.EventToolCallFinished:
-		o.toolCallFinished(e, now)
+		o.toolCallFinished(rs, e, now, top)
+	case runtime.EventHandoff:
+		o.mu.Lock()
+		rs.agent, rs.tools, rs.fallback = o.s.agentNamed(e.To, e.Model)
+		o.mu.Unlock()
 	case runtime.EventRunFinished:
-		o.runFinished(now)
+		o.runFinished(rs, e, now, top)
 	}
-	if o.onEvent != nil {
+	if o.onEvent != nil && top {
 		o.onEvent(e)
 	}
 }
 
 // modelTurnFinished records a model call that ended at now: its metrics,
 // its time and its chat span.
-func (o *observer) modelTurnFinished(e runtime.Event, now time.Time) {
+func (o *observer) modelTurnFinished(rs *runSpans, e runtime.Event, now time.Time, top bool) {
 	m := o.s.metrics
-	name := o.a.agent.Name
-	o.flushTools()
+	o.mu.Lock()
+	agent := rs.agent
+	if rs.fallback != "" {
+		a := *agent
+		a.Model.Provider, a.Model.ID = splitModel(rs.fallback)
+		agent = &a
+	}
+	o.mu.Unlock()
+	name := agent.Name
 	outcome := "ok"
 	if e.Err != nil || e.Error != "" {
 		outcome = "error"
 	}
 	m.modelCalls.WithLabelValues(name, outcome).Observe(e.Duration.Seconds())
-	o.mu.Lock()
-	o.model += e.Duration
-	o.mu.Unlock()
-	agent := o.a.agent
-	o.mu.Lock()
-	if o.fallback != "" {
-		a := *agent
-		a.Model.Provider, a.Model.ID = splitModel(o.fallback)
-		agent = &a
+	if top {
+		o.flushTools()
+		o.mu.Lock()
+		o.model += e.Duration
+		o.mu.Unlock()
 	}
-	o.mu.Unlock()
-	_, span := o.s.trace.tracer.Start(o.ctx, "chat "+agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
+	_, span := o.s.trace.tracer.Start(rs.ctx, "chat "+agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(agent, o.stream)...))
 	if u := e.Usage; u != nil {
 		m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
@@ -228,15 +258,15 @@ func (o *observer) modelTurnFinished(e runtime.Event, now time.Time) {
 // modelFallback records on the run's span that a model call moved from
 // one model to the next (gram.model_fallback: the models and why), and
 // names the chat spans that follow after the fallback model.
-func (o *observer) modelFallback(e runtime.Event, now time.Time) {
+func (o *observer) modelFallback(rs *runSpans, e runtime.Event, now time.Time) {
 	kind := "model_error"
 	if e.Err != nil {
 		kind = runError(e.Err).Kind
 	}
-	trace.SpanFromContext(o.ctx).AddEvent("gram.model_fallback", trace.WithTimestamp(now), trace.WithAttributes(
+	trace.SpanFromContext(rs.ctx).AddEvent("gram.model_fallback", trace.WithTimestamp(now), trace.WithAttributes(
 		attribute.String("gram.fallback.from", e.Model), attribute.String("gram.fallback.to", e.Fallback), semconv.ErrorTypeKey.String(kind)))
 	o.mu.Lock()
-	o.fallback = e.Fallback
+	rs.fallback = e.Fallback
 	o.mu.Unlock()
 }
 
@@ -251,16 +281,18 @@ func splitModel(m string) (schema.Provider, string) {
 
 // toolCallStarted starts the execute_tool span of a tool call that
 // started at now.
-func (o *observer) toolCallStarted(e runtime.Event, now time.Time) {
+func (o *observer) toolCallStarted(rs *runSpans, e runtime.Event, now time.Time, top bool) {
 	desc := ""
-	if t := o.a.tools[e.Name]; t != nil {
+	o.mu.Lock()
+	if t := rs.tools[e.Name]; t != nil {
 		desc = t.Description
 	}
-	_, span := o.s.trace.tracer.Start(o.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
+	o.mu.Unlock()
+	_, span := o.s.trace.tracer.Start(rs.ctx, "execute_tool "+e.Name, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithTimestamp(now), trace.WithAttributes(toolAttributes(e.Name, e.CallID, desc)...))
 	o.mu.Lock()
-	o.calls[e.CallID] = toolSpan{span: span, start: now}
-	if o.toolsStart.IsZero() {
+	rs.calls[e.CallID] = toolSpan{span: span, start: now}
+	if top && o.toolsStart.IsZero() {
 		o.toolsStart = now
 	}
 	o.mu.Unlock()
@@ -268,18 +300,20 @@ func (o *observer) toolCallStarted(e runtime.Event, now time.Time) {
 
 // toolCallFinished records a tool call that ended at now: its metrics and
 // the end of its span.
-func (o *observer) toolCallFinished(e runtime.Event, now time.Time) {
+func (o *observer) toolCallFinished(rs *runSpans, e runtime.Event, now time.Time, top bool) {
 	m := o.s.metrics
-	name := o.a.agent.Name
 	o.mu.Lock()
-	ts, ok := o.calls[e.CallID]
-	delete(o.calls, e.CallID)
-	o.toolsEnd = now
-	o.mu.Unlock()
+	ts, ok := rs.calls[e.CallID]
+	delete(rs.calls, e.CallID)
+	if top {
+		o.toolsEnd = now
+	}
+	name := rs.agent.Name
 	tool := e.Name
-	if _, known := o.a.tools[tool]; !known {
+	if _, known := rs.tools[tool]; !known {
 		tool = "unknown"
 	}
+	o.mu.Unlock()
 	outcome := "ok"
 	if e.Tool != nil && e.Tool.Failed() {
 		outcome = "error"
@@ -296,15 +330,20 @@ func (o *observer) toolCallFinished(e runtime.Event, now time.Time) {
 }
 
 // runFinished ends, at now, the spans of the tool calls a cancelled run
-// left unfinished.
-func (o *observer) runFinished(now time.Time) {
-	o.flushTools()
+// left unfinished, and a nested run's span.
+func (o *observer) runFinished(rs *runSpans, e runtime.Event, now time.Time, top bool) {
+	if top {
+		o.flushTools()
+	}
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	for id, ts := range o.calls {
+	for id, ts := range rs.calls {
 		failSpan(ts.span, "cancelled", "the run ended before the tool call")
 		ts.span.End(trace.WithTimestamp(now))
-		delete(o.calls, id)
+		delete(rs.calls, id)
+	}
+	o.mu.Unlock()
+	if !top {
+		o.nestedFinished(rs, e, now)
 	}
 }
 

@@ -219,7 +219,7 @@ func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.R
 	}
 	resp := out.resp
 	es.start()
-	if resp.Status == runtime.StatusMaxIterations && !es.final {
+	if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls {
 		// No summary was streamed: the answer is the fixed message.
 		es.text(0, resp.Content)
 	}

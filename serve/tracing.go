@@ -3,7 +3,9 @@
 // request has a server span; its run an invoke_agent span; each model call
 // a chat span and each tool call an execute_tool span, children of the
 // run's, with gen_ai.* attributes (operation, provider, model, agent, tool,
-// token usage, finish reasons). Messages, tool arguments and results are
+// token usage, finish reasons). A sub-agent's run has its own invoke_agent
+// span, a child of the execute_tool span of the call that started it (see
+// nested.go). Messages, tool arguments and results are
 // not recorded, nor any credential.
 
 package serve

@@ -137,7 +137,20 @@ func (l *liveOutput) event(e runtime.Event) {
 		_ = l.enc.Encode(e)
 		return
 	}
+	if e.ParentRunID != "" {
+		// A sub-agent's run: its finished tool calls, under its name.
+		if e.Type == runtime.EventToolCallFinished {
+			l.endLine()
+			fmt.Fprintln(l.w, diag.Visible("  "+e.Agent+" › "+toolLine(*e.Tool)))
+			l.lines++
+		}
+		return
+	}
 	switch e.Type {
+	case runtime.EventHandoff:
+		l.endLine()
+		fmt.Fprintln(l.w, diag.Visible("→ "+e.To))
+		l.lines++
 	case runtime.EventTextDelta:
 		// The spinner shares the terminal: it goes when the text comes.
 		l.s.spin.stop()

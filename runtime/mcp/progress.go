@@ -50,9 +50,16 @@ type progress struct {
 }
 
 // event turns a run event into a notification (text deltas at most every
-// textProgressEvery).
+// textProgressEvery; of a sub-agent's run, only the tool calls).
 func (p *progress) event(e runtime.Event) {
 	var msg string
+	if e.ParentRunID != "" {
+		// A sub-agent's run: its tool calls, named after it.
+		if e.Type != runtime.EventToolCallStarted && e.Type != runtime.EventToolCallFinished {
+			return
+		}
+		e.Name = e.Agent + ": " + e.Name
+	}
 	switch e.Type {
 	case runtime.EventTextDelta:
 		first := p.chars == 0

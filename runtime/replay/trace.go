@@ -5,6 +5,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,7 +48,11 @@ func (t *Tracer) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.n++
 	n := t.n
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "--> request %d: %s %s\n", n, req.Method, t.redact.String(req.URL.String()))
+	who := ""
+	if l := TraceLabel(req.Context()); l != "" {
+		who = " (" + t.redact.String(l) + ")"
+	}
+	fmt.Fprintf(&b, "--> request %d%s: %s %s\n", n, who, req.Method, t.redact.String(req.URL.String()))
 	h := redactHeaders(req.Header, t.redact)
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -70,9 +75,9 @@ func (t *Tracer) RoundTrip(req *http.Request) (*http.Response, error) {
 	d := time.Since(start).Round(time.Millisecond)
 	b.Reset()
 	if err != nil {
-		fmt.Fprintf(&b, "<-- response %d: error after %v: %s\n\n", n, d, t.redact.String(err.Error()))
+		fmt.Fprintf(&b, "<-- response %d%s: error after %v: %s\n\n", n, who, d, t.redact.String(err.Error()))
 	} else {
-		fmt.Fprintf(&b, "<-- response %d: %s (%v)\n", n, resp.Status, d)
+		fmt.Fprintf(&b, "<-- response %d%s: %s (%v)\n", n, who, resp.Status, d)
 		for _, k := range []string{"Retry-After", "Retry-After-Ms"} {
 			if v := resp.Header.Get(k); v != "" {
 				fmt.Fprintf(&b, "%s: %s\n", k, v)
@@ -108,4 +113,20 @@ func writeTraceBody(b *bytes.Buffer, body []byte) {
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
+}
+
+// traceLabelKey is the context key of a request's trace label.
+type traceLabelKey struct{}
+
+// WithTraceLabel returns ctx carrying label, which a [Tracer] writes after
+// the number of the requests made with it: the agents of a nested run,
+// "support > billing", so that a trace shows which run made each request.
+func WithTraceLabel(ctx context.Context, label string) context.Context {
+	return context.WithValue(ctx, traceLabelKey{}, label)
+}
+
+// TraceLabel returns the label of [WithTraceLabel] in ctx, "" if none.
+func TraceLabel(ctx context.Context) string {
+	l, _ := ctx.Value(traceLabelKey{}).(string)
+	return l
 }
