@@ -199,7 +199,8 @@ func (r *runner) invokeAgent(ctx context.Context, call ToolCall, spec *schema.To
 	return subRunResult(resp), nil
 }
 
-// subRunResult is the tool result of a completed nested run: its answer.
+// subRunResult is the tool result of a completed nested run: its answer,
+// the JSON value of a typed answer (see [Response.Output]), else the text.
 func subRunResult(resp *Response) string {
 	if len(resp.Output) > 0 {
 		return string(resp.Output)
