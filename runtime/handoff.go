@@ -144,7 +144,7 @@ func (r *runner) switchAgent() error {
 	r.resp.Agent = to.Name
 	r.cfg.tree.label = handoffLabel(r.cfg.tree.label, to.Name)
 	r.log = r.cfg.tree.runLogger(r.baseLog).With("agent", to.Name)
-	return r.bind(to)
+	return r.bind(to, false)
 }
 
 // stopAtModelCalls ends the run at the tree's limit of model calls.

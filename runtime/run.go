@@ -163,7 +163,9 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		o(&cfg)
 	}
 	cfg.tree.start()
-	cfg.tree.given = cfg.model
+	if cfg.tree.source == nil {
+		cfg.tree.given = cfg.model
+	}
 	defer func() { cfg.emitRunFinished(out, err) }()
 	base := cfg.logger
 	if base == nil {
@@ -201,7 +203,7 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	for _, w := range z.Warnings() {
 		r.warn(w)
 	}
-	if err := r.bind(agent); err != nil {
+	if err := r.bind(agent, true); err != nil {
 		return r.fail(err)
 	}
 	return r.run(ctx)
@@ -209,9 +211,9 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 
 // bind makes agent the one that answers: it checks that the agents it uses
 // are in the program, binds its tools (those that run an agent to nested
-// runs, the others to the library), checks its injected parameters and,
-// unless the run was given one, makes its model.
-func (r *runner) bind(agent *schema.Agent) error {
+// runs, the others to the library), checks its injected parameters and
+// takes its model (first for the run's own agent, see takeModel).
+func (r *runner) bind(agent *schema.Agent, first bool) error {
 	if err := r.cfg.tree.checkAgents(agent); err != nil {
 		return err
 	}
@@ -226,17 +228,36 @@ func (r *runner) bind(agent *schema.Agent) error {
 	for _, w := range tools.Warnings {
 		r.warn(w)
 	}
-	if r.cfg.tree.given == nil {
-		mc := r.cfg.modelConfig
-		if mc.Logger == nil {
-			mc.Logger = r.log
-		}
-		m, err := NewModel(agent.Model, mc)
+	return r.takeModel(agent, first)
+}
+
+// takeModel sets the model of agent when it begins to answer, first for
+// the run's own agent (rather than one handed to): the model of
+// [WithModel], which the runs of a tree share when there is no
+// [ModelSource]; else the source's model (with its fallbacks) for every
+// agent but the run's own with a model given; else one made by [NewModel].
+func (r *runner) takeModel(agent *schema.Agent, first bool) error {
+	switch {
+	case r.cfg.tree.given != nil, first && r.cfg.model != nil:
+		return nil
+	}
+	if src := r.cfg.tree.source; src != nil {
+		m, fbs, err := src(agent)
 		if err != nil {
 			return err
 		}
-		r.cfg.model = m
+		r.cfg.model, r.cfg.fallbacks, r.fallback = m, fbs, 0
+		return nil
 	}
+	mc := r.cfg.modelConfig
+	if mc.Logger == nil {
+		mc.Logger = r.log
+	}
+	m, err := NewModel(agent.Model, mc)
+	if err != nil {
+		return err
+	}
+	r.cfg.model = m
 	return nil
 }
 

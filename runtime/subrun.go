@@ -81,8 +81,11 @@ type treeConfig struct {
 	// top run.
 	shared *treeState
 	// given is the model of [WithModel], which nested runs share; nil when
-	// each run makes its own.
+	// each run makes its own or takes it from source.
 	given Model
+	// source gives the models of the agents of nested runs and handoffs
+	// (see [WithModelSource]).
+	source ModelSource
 	// depth is the run's depth (0 for the top run); parentRun and
 	// parentCall the run and the tool call that started a nested run.
 	depth                 int
@@ -221,6 +224,20 @@ func subInput(spec *schema.Tool, args map[string]any) string {
 		return fmt.Sprint(args)
 	}
 	return string(b)
+}
+
+// ModelSource gives the model of an agent of a tree of runs, and the
+// fallbacks tried when it fails: each command that runs agents makes it
+// from its endpoints, bindings and recorders, so that a sub-agent or an
+// agent handed to talks to its own provider.
+type ModelSource func(a *schema.Agent) (Model, []Fallback, error)
+
+// WithModelSource sets where the runs of a tree take the models of their
+// agents: every nested run and handoff asks src; the top run too, unless
+// it has [WithModel]. Without a source, nested runs share the model of
+// [WithModel] or make their own with [NewModel].
+func WithModelSource(src ModelSource) Option {
+	return func(c *runConfig) { c.tree.source = src }
 }
 
 // childOptions returns the option that makes a run the child of r's, for

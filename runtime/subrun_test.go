@@ -375,3 +375,33 @@ func TestParallelSubAgents(t *testing.T) {
 		t.Errorf("%d nested runs started; want 2", started)
 	}
 }
+
+// TestModelSource: with a model source, the top run keeps the model it was
+// given, and a sub-agent and an agent handed to take theirs from the
+// source, each asked for its own agent.
+func TestModelSource(t *testing.T) {
+	billing := treeAgent("billing", "You answer billing questions.")
+	support := treeAgent("support", "You help customers.", billing.AsTool)
+	support.Handoffs = []schema.Handoff{{Agent: "billing"}}
+	top := runtime.NewScripted(
+		runtime.CallReply(runtime.Call("billing", `{"message":"Is invoice 7 paid?"}`)),
+		runtime.CallReply(runtime.Call("transfer_to_billing", `{}`)),
+	)
+	other := runtime.NewScripted(runtime.TextReply("Invoice 7 is paid."), runtime.TextReply("It is paid."))
+	var asked []string
+	src := func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
+		asked = append(asked, a.Name)
+		return other, nil, nil
+	}
+	resp, err := runtime.Run(context.Background(), support, nil, nil, "invoice 7?", runtime.WithModel(top),
+		runtime.WithModelSource(src), runtime.WithProgram(program(support, billing)), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top.Requests()) != 2 || len(other.Requests()) != 2 {
+		t.Errorf("%d calls to the given model, %d to the source's; want 2 and 2", len(top.Requests()), len(other.Requests()))
+	}
+	if !slices.Equal(asked, []string{"billing", "billing"}) || resp.Agent != "billing" || resp.Content != "It is paid." {
+		t.Errorf("the source was asked for %v; the answer is %q by %s", asked, resp.Content, resp.Agent)
+	}
+}
