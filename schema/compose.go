@@ -229,3 +229,14 @@ func composeFiles(cs []*compiler) bool {
 	}
 	return composes
 }
+
+// composeTests resolves the agents the agents of the files of tests cs
+// list, and reports their cycles. The handoffs of a package are its member
+// files' own: those of files of tests are not read.
+func composeTests(cs []*compiler) {
+	var edges []agentEdge
+	for _, c := range cs {
+		c.listAgents(&edges)
+	}
+	agentCycles(edges)
+}
