@@ -141,6 +141,12 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		c.diags.Add(dg)
 		return
 	}
+	if !ValidToolName(h.ToolName()) {
+		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName())
+		dg.Detail = "give agent " + to.Name + " a shorter name: the model calls transfer_to_" + to.Name + " to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"
+		c.diags.Add(dg)
+		return
+	}
 	if t := from.Tool(h.ToolName()); t != nil {
 		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s has a tool named %s, the name of this handoff's tool", from.Name, h.ToolName())
 		dg.Detail = "rename the tool: the model of " + from.Name + " calls " + h.ToolName() + " to hand the conversation to " + to.Name
