@@ -35,16 +35,6 @@ type handoffState struct {
 	plan map[string]error
 }
 
-// handoffTool is the declaration of the tool that hands the conversation
-// to h's agent: no parameters, h's description or a default one.
-func handoffTool(h schema.Handoff) *schema.Tool {
-	desc := h.Description
-	if desc == "" {
-		desc = "Hand the conversation to agent " + h.Agent
-	}
-	return &schema.Tool{Name: h.ToolName(), Description: desc}
-}
-
 // definitions returns the tool definitions offered to the model: the
 // agent's tools, then its handoffs; none with [WithoutTools].
 func (r *runner) definitions() []ToolDefinition {
@@ -56,8 +46,8 @@ func (r *runner) definitions() []ToolDefinition {
 		defs = append(defs, ToolDefinition{Name: b.Spec.Name, Description: b.Spec.Description, Parameters: schema.ParametersSchema(b.Spec, false), Spec: b.Spec})
 	}
 	for _, h := range r.agent.Handoffs {
-		spec := handoffTool(h)
-		defs = append(defs, ToolDefinition{Name: spec.Name, Description: spec.Description, Parameters: schema.ParametersSchema(spec, false), Spec: spec})
+		spec := schema.HandoffTool(h)
+		defs = append(defs, ToolDefinition{Name: spec.Name, Description: spec.Description, Parameters: schema.HandoffParameters(), Spec: spec})
 	}
 	return defs
 }
