@@ -9,7 +9,7 @@ package schema
 
 import (
 	"regexp"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -264,11 +264,15 @@ func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic 
 	return dg
 }
 
-// hasComment reports whether a comment lies within span.
+// hasComment reports whether a comment lies within span. Comments are in
+// source order, which is the order of their offsets but not of their
+// positions once the document was edited (see diag.Positions): both ends
+// are compared as offsets.
 func (c *compiler) hasComment(span diag.Span) bool {
-	cs := c.doc.Comments
-	i, _ := slices.BinarySearchFunc(cs, span.Start, func(x grammar.Comment, off int) int { return x.Span.Start - off })
-	return i < len(cs) && cs[i].Span.End <= span.End
+	f, cs := c.doc.File, c.doc.Comments
+	sp := f.Resolve(span)
+	i := sort.Search(len(cs), func(i int) bool { return f.Offset(cs[i].Span.Start) >= sp.Start })
+	return i < len(cs) && f.Resolve(cs[i].Span).End <= sp.End
 }
 
 // canonicalNode writes a parameter node in the canonical form.
