@@ -51,7 +51,7 @@ type runOptions struct {
 	toolTimeout    time.Duration
 	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
-	outputRetries  int // --output-retries: the answers asked again of a typed agent
+	outputRetries  int         // --output-retries: the answers asked again of a typed agent
 	headers        http.Header // --header, sent to the --mcp-url servers
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
