@@ -98,7 +98,7 @@ func MCPTool(t *Tool, strict bool) Object {
 	}
 	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
 	if out := OutputSchema(t); out != nil {
-		if t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType {
+		if MCPResultWrapped(t) {
 			defs, hasDefs := out.Get("$defs")
 			if hasDefs {
 				out = out[:len(out)-1] // root keeps "$defs" last
@@ -116,6 +116,13 @@ func MCPTool(t *Tool, strict bool) Object {
 		o = append(o, Member{"outputSchema", out})
 	}
 	return o
+}
+
+// MCPResultWrapped reports whether the MCP output schema of t (see
+// [MCPTool]) puts the tool's value under "result": t has a return type
+// that is not an object (neither a record nor Object).
+func MCPResultWrapped(t *Tool) bool {
+	return t.Returns != nil && t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType
 }
 
 // JSONSchema returns the schema of the tool's arguments as a standalone
