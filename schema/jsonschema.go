@@ -90,14 +90,16 @@ func OpenAITool(t *Tool, strict bool) Object {
 // output schema describes the tool's structured result: the return type
 // itself when it is an object (a record or Object), otherwise an object with
 // the value under "result", as MCP requires an object there. A tool without
-// a return type has no "outputSchema".
+// a return type has no "outputSchema", nor has an agent as a tool whose
+// answer is free text (a String result, see [Agent.Result]): served over
+// MCP, it answers with text alone.
 func MCPTool(t *Tool, strict bool) Object {
 	o := Object{{"name", t.Name}}
 	if t.Description != "" {
 		o = append(o, Member{"description", t.Description})
 	}
 	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
-	if out := OutputSchema(t); out != nil {
+	if out := OutputSchema(t); out != nil && (t.Agent == "" || t.Returns.Kind != StringType) {
 		if MCPResultWrapped(t) {
 			defs, hasDefs := out.Get("$defs")
 			if hasDefs {
