@@ -1,6 +1,12 @@
 // Handoffs, the relationships (from)-[:Handoff {description: "..."}]->(to)
 // at the top level of the files of a package, and the cycles among agents
 // that list each other as tools.
+//
+// The lowered relationship holds its two ends in the order of the handoff
+// (the parser reverses a left arrow, so (to)<-[:Handoff]-(from) is the
+// same pattern), and keeps its syntax, the path, whose arrow tells an
+// undirected or a bidirectional one: those are refused, since a handoff
+// goes one way. A walk is a handoff per hop.
 
 package schema
 
@@ -132,6 +138,12 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		dg := diag.Warningf(CodeDuplicateHandoff, h.Span, "agent %s hands off to %s twice", from.Name, to.Name)
 		dg.Detail = "remove this relationship: the first one is enough"
 		dg.Related = []diag.Related{{File: c.otherFile(first.c), Span: first.span, Message: "first handoff from " + from.Name + " to " + to.Name}}
+		c.diags.Add(dg)
+		return
+	}
+	if !ValidToolName(h.ToolName()) {
+		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName())
+		dg.Detail = "give agent " + to.Name + " a shorter name: the model calls transfer_to_" + to.Name + " to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"
 		c.diags.Add(dg)
 		return
 	}
