@@ -13,13 +13,15 @@ import (
 
 // typedSrc declares agents with signature elements: billing takes a
 // question and a year and answers with an Invoice record; counter takes
-// a message and answers with an integer.
+// a message and answers with an integer; writer takes a topic and
+// answers with text.
 const typedSrc = `
 [Invoice:Record | (number::String), (total::Number)]
 [billing:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer with the invoice."} |
   (question::String)==>(year::Integer {default: 2026})==>(::Invoice)
 ]
 [counter:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Count."} | (message::String)==>(::Integer)]
+[writer:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Write."} | (topic::String)==>(::String)]
 `
 
 // typedSession serves the agents of typedSrc on model and returns a
@@ -28,7 +30,7 @@ func typedSession(t *testing.T, model runtime.Model) *sdk.ClientSession {
 	t.Helper()
 	prog := compile(t, typedSrc)
 	var agents []mcp.ServedAgent
-	for _, name := range []string{"billing", "counter"} {
+	for _, name := range []string{"billing", "counter", "writer"} {
 		agents = append(agents, mcp.ServedAgent{Agent: prog.Agent(name), Library: runtime.Builtins(),
 			Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}})
 	}
@@ -58,11 +60,12 @@ func TestMCPServerTyped(t *testing.T) {
 	model := runtime.NewScripted(
 		runtime.TextReply(`{"number": "INV-7", "total": 12.5}`),
 		runtime.TextReply(`{"result": 3}`),
+		runtime.TextReply("A poem about {braces}."),
 	)
 	cs := typedSession(t, model)
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 2 {
+	if err != nil || len(list.Tools) != 3 {
 		t.Fatalf("tools: %v %+v", err, list)
 	}
 	schemas := map[string]string{}
@@ -75,6 +78,8 @@ func TestMCPServerTyped(t *testing.T) {
 		"billing out": `{"additionalProperties":false,"properties":{"number":{"type":"string"},"total":{"type":"number"}},"required":["number","total"],"type":"object"}`,
 		"counter in":  `{"additionalProperties":false,"properties":{"message":{"type":"string"}},"required":["message"],"type":"object"}`,
 		"counter out": `{"additionalProperties":false,"properties":{"result":{"type":"integer"}},"required":["result"],"type":"object"}`,
+		"writer in":   `{"additionalProperties":false,"properties":{"topic":{"type":"string"}},"required":["topic"],"type":"object"}`,
+		"writer out":  `null`,
 	}
 	for k, w := range want {
 		if schemas[k] != w {
@@ -102,8 +107,12 @@ func TestMCPServerTyped(t *testing.T) {
 	if text := res.Content[0].(*sdk.TextContent).Text; text != `{"result":3}` {
 		t.Errorf("text %s", text)
 	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "writer", Arguments: map[string]any{"topic": "braces"}})
+	if err != nil || res.IsError || res.StructuredContent != nil || res.Content[0].(*sdk.TextContent).Text != "A poem about {braces}." {
+		t.Fatalf("a text answer: %v %+v", err, res)
+	}
 	reqs := model.Requests()
-	if len(reqs) != 2 {
+	if len(reqs) != 3 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
 	last := func(r *runtime.Request) string { return r.Messages[len(r.Messages)-1].Content }
@@ -112,6 +121,9 @@ func TestMCPServerTyped(t *testing.T) {
 	}
 	if got := last(reqs[1]); got != "How many?" {
 		t.Errorf("counter's user message %q, want the message's text", got)
+	}
+	if got := last(reqs[2]); got != `{"topic":"braces"}` {
+		t.Errorf("writer's user message %q, want the arguments as JSON", got)
 	}
 }
 
