@@ -195,11 +195,12 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 // streamRun runs the agent for a streamed answer, its text sent on es as
 // the model writes it. A run that fails before the headers went out is
 // answered with its status, and one that fails after with failed's
-// events; both return nil. The answer of an agent with a result type is
-// sent once checked, as its JSON text. Otherwise it returns the run's response, the
+// events; both return nil. Otherwise it returns the run's response, the
 // text complete on es (the fixed message of a run at its limit without a
-// summary included), for the caller to send the closing events. The
-// Server-Timing trailer is set when the handler returns.
+// summary included; the answer of an agent with a result type, sent in
+// one piece once checked, as its JSON text), for the caller to send the
+// closing events. The Server-Timing trailer is set when the handler
+// returns.
 func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.Request, st *requestState, a *served,
 	conv runtime.Conversation, es *eventStream, opts []runtime.Option, failed func(*apiError)) *runtime.Response {
 	es.typed = a.agent.Result() != nil

@@ -45,9 +45,10 @@ type ServedAgent struct {
 // {"message": string} or the parameters of the agent's signature element.
 // A call runs one turn of a new conversation; the result's text is the
 // agent's answer, and the answer of an agent with a result type is the
-// result's structuredContent too. A call whose request carries a progress token gets progress
-// notifications while the agent works: its model calls (streamed), its
-// tool calls and how much text it has written. A run that fails gives a
+// result's structuredContent too. A call whose request carries a progress
+// token gets progress notifications while the agent works: its model calls
+// (streamed), its tool calls and how much text it has written. A run that
+// fails (an answer that never matched the result type among them) gives a
 // result flagged isError whose text is the error, which never contains an
 // API key. Connect the server to a transport with its Run or Connect
 // method.
