@@ -90,15 +90,17 @@ func OpenAITool(t *Tool, strict bool) Object {
 // output schema describes the tool's structured result: the return type
 // itself when it is an object (a record or Object), otherwise an object with
 // the value under "result", as MCP requires an object there. A tool without
-// a return type has no "outputSchema".
+// a return type has no "outputSchema", nor has an agent as a tool whose
+// answer is free text (a String result, see [Agent.Result]): served over
+// MCP, it answers with text alone.
 func MCPTool(t *Tool, strict bool) Object {
 	o := Object{{"name", t.Name}}
 	if t.Description != "" {
 		o = append(o, Member{"description", t.Description})
 	}
 	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
-	if out := OutputSchema(t); out != nil {
-		if t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType {
+	if out := OutputSchema(t); out != nil && (t.Agent == "" || t.Returns.Kind != StringType) {
+		if MCPResultWrapped(t) {
 			defs, hasDefs := out.Get("$defs")
 			if hasDefs {
 				out = out[:len(out)-1] // root keeps "$defs" last
@@ -116,6 +118,13 @@ func MCPTool(t *Tool, strict bool) Object {
 		o = append(o, Member{"outputSchema", out})
 	}
 	return o
+}
+
+// MCPResultWrapped reports whether the MCP output schema of t (see
+// [MCPTool]) puts the tool's value under "result": t has a return type
+// that is not an object (neither a record nor Object).
+func MCPResultWrapped(t *Tool) bool {
+	return t.Returns != nil && t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType
 }
 
 // JSONSchema returns the schema of the tool's arguments as a standalone

@@ -513,7 +513,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := out.resp
-	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: resp.Content}, FinishReason: finishReason(resp.Status)}}
+	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: answerText(resp)}, FinishReason: finishReason(resp.Status)}}
 	c.Usage = usageOf(resp.Usage)
 	c.Gram = info(resp, warnings)
 	out.serverTiming(w.Header())

@@ -50,6 +50,7 @@ const (
 	kindConfig        = "config"
 	kindToolBinding   = "tool_binding"
 	kindToolCall      = "tool_call"
+	kindInvalidOutput = "invalid_output"
 	kindInternal      = "internal"
 	kindMethod        = "method_not_allowed"
 	kindOrigin        = "origin_refused"
@@ -152,6 +153,7 @@ func runError(err error) *apiError {
 		pe *runtime.PrepareError
 		te *runtime.ToolError
 		ve *runtime.ValidationError
+		oe *runtime.OutputError
 	)
 	switch {
 	case errors.As(err, &ce) && errors.As(ce, &le):
@@ -168,6 +170,10 @@ func runError(err error) *apiError {
 			e.Status, e.Code, e.RetryAfter = http.StatusServiceUnavailable, "model_rate_limited", 5*time.Second
 		}
 		return e
+	case errors.As(err, &oe):
+		// The model's answer never matched the agent's result type: a
+		// failure of the model, which the caller may try again.
+		return &apiError{Status: http.StatusBadGateway, Type: typeUpstream, Code: "invalid_output", Kind: kindInvalidOutput, Message: msg}
 	case errors.Is(err, errShutdown):
 		return &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "shutting_down", Kind: kindShutdown,
 			Message: "The server is shutting down and stopped this request. Please try again.", RetryAfter: defaultRetryAfter}

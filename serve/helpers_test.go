@@ -65,10 +65,17 @@ type option func(*Config)
 // answering with steps.
 func newHarness(t *testing.T, steps []fakeopenai.Step, opts ...option) *harness {
 	t.Helper()
+	return newHarnessOf(t, agentsSrc, steps, opts...)
+}
+
+// newHarnessOf starts a server for the agents of src (which may use the
+// tools of agentsSrc) on a fake model answering with steps.
+func newHarnessOf(t *testing.T, src string, steps []fakeopenai.Step, opts ...option) *harness {
+	t.Helper()
 	h := &harness{t: t, logs: &gramtest.Buffer{}, spans: tracetest.NewInMemoryExporter(),
 		orders: make(chan map[string]any, 16), waits: make(chan error, 16)}
 	h.model = fakeopenai.New(t, steps...)
-	prog := gramtest.Compile(t, agentsSrc)
+	prog := gramtest.Compile(t, src)
 	lib := runtime.Builtins()
 	lib.Register(runtime.Tool{Name: "lookupOrder", Invoke: func(ctx context.Context, args map[string]any) (any, error) {
 		h.orders <- args

@@ -8,7 +8,9 @@
 // max_iterations_reached or error), final_response, messages (the history
 // and the answer, ready to be sent back with the next message),
 // iterations, finish_reason, error, warning (and warnings, tools_used,
-// usage).
+// usage). The final_response of an agent with a result type is its typed
+// answer, a JSON value; an answer that never matched the result type is
+// status error with finish_reason invalid_output.
 
 package serve
 
@@ -25,7 +27,7 @@ import (
 // envelope is the agent service contract's response.
 type envelope struct {
 	Status        string           `json:"status"`
-	FinalResponse *string          `json:"final_response"`
+	FinalResponse any              `json:"final_response"` // a string, or the typed answer's JSON value (json.RawMessage), or nil
 	Messages      []historyMessage `json:"messages"`
 	Iterations    int              `json:"iterations"`
 	FinishReason  string           `json:"finish_reason"`
@@ -183,13 +185,19 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		env.Status, env.FinishReason, env.Error = envError, envError, &aerr.Message
+		if out.resp != nil && out.resp.Status == runtime.StatusInvalidOutput {
+			env.FinishReason = string(runtime.StatusInvalidOutput)
+		}
 		status = aerr.Status
 		if aerr.RetryAfter > 0 {
 			w.Header().Set("Retry-After", fmt.Sprint(int(aerr.RetryAfter.Seconds())))
 		}
 	} else {
-		content := out.resp.Content
-		env.FinalResponse = &content
+		content := answerText(out.resp)
+		env.FinalResponse = content
+		if out.resp.Output != nil {
+			env.FinalResponse = out.resp.Output
+		}
 		env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
 		env.Status, env.FinishReason = envCompleted, string(out.resp.Status)
 		if out.resp.Status == runtime.StatusMaxIterations || out.resp.Status == runtime.StatusMaxModelCalls {

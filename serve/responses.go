@@ -201,7 +201,7 @@ func (rs *response) complete(msgID string, resp *runtime.Response, warnings []st
 	case runtime.StatusFiltered:
 		rs.Status, rs.IncompleteDetails = "incomplete", &incomplete{Reason: "content_filter"}
 	}
-	rs.Output = []responseOutput{rs.message(msgID, rs.Status, resp.Content)}
+	rs.Output = []responseOutput{rs.message(msgID, rs.Status, answerText(resp))}
 	rs.Usage = responseUsageOf(resp.Usage)
 	rs.Gram = info(resp, warnings)
 }

@@ -77,6 +77,16 @@ func claimValue(p *schema.Param, v any) any {
 	return v
 }
 
+// answerText returns the answer of a run as text: the JSON text of the
+// typed answer of an agent with a result type, the model's text
+// otherwise.
+func answerText(resp *runtime.Response) string {
+	if resp.Output != nil {
+		return string(resp.Output)
+	}
+	return resp.Content
+}
+
 // runAgent runs one turn of a on conv, which ends with the user's message.
 // onEvent, if set, sees each event of the run as it happens (serialized);
 // extra are the run's options the request asks for.

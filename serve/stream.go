@@ -64,6 +64,9 @@ type eventStream struct {
 	wrote   bool  // text was sent
 	iter    int   // the model call whose text was sent last
 	final   bool  // the text of the summary call (iteration 0) was sent
+	// typed: the agent has a result type; its answer is sent once
+	// checked, in one piece, never as the model writes it.
+	typed bool
 }
 
 // start sends the headers and the first chunk, once.
@@ -151,7 +154,9 @@ func (es *eventStream) text(iter int, t string) {
 func (es *eventStream) event(e runtime.Event) {
 	switch e.Type {
 	case runtime.EventTextDelta:
-		es.text(e.Iteration, e.Text)
+		if !es.typed {
+			es.text(e.Iteration, e.Text)
+		}
 	case runtime.EventModelTurnFinished:
 		if e.Err == nil && e.Error == "" {
 			es.start()
@@ -192,10 +197,13 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 // answered with its status, and one that fails after with failed's
 // events; both return nil. Otherwise it returns the run's response, the
 // text complete on es (the fixed message of a run at its limit without a
-// summary included), for the caller to send the closing events. The
-// Server-Timing trailer is set when the handler returns.
+// summary included; the answer of an agent with a result type, sent in
+// one piece once checked, as its JSON text), for the caller to send the
+// closing events. The Server-Timing trailer is set when the handler
+// returns.
 func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.Request, st *requestState, a *served,
 	conv runtime.Conversation, es *eventStream, opts []runtime.Option, failed func(*apiError)) *runtime.Response {
+	es.typed = a.agent.Result() != nil
 	out := s.runAgent(ctx, st, a, conv, true, es.event, opts...)
 	st.busy = out.busy()
 	if es.started {
@@ -219,7 +227,9 @@ func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.R
 	}
 	resp := out.resp
 	es.start()
-	if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls {
+	if es.typed {
+		es.text(0, answerText(resp))
+	} else if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls {
 		// No summary was streamed: the answer is the fixed message.
 		es.text(0, resp.Content)
 	}

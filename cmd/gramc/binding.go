@@ -143,6 +143,7 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 		runtime.WithLogger(logger),
 		runtime.WithResultLimit(o.resultLimit),
 		runtime.WithSummary(!o.noSummary),
+		runtime.WithOutputRetries(o.outputRetries),
 	}
 	if o.maxIterations > 0 {
 		opts = append(opts, runtime.WithMaxIterations(o.maxIterations))

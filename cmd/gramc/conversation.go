@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -221,14 +222,31 @@ func (s *session) printResponse(resp *runtime.Response, err error, live *liveOut
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(resp)
-	} else if resp != nil && resp.Content != "" {
-		fmt.Fprintln(s.e.stdout, resp.Content)
+	} else if text := answerText(resp); text != "" {
+		fmt.Fprintln(s.e.stdout, text)
 	}
 	if resp != nil {
 		for _, w := range resp.Warnings {
 			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
 		}
 	}
+}
+
+// answerText returns the answer of a turn as gramc run prints it: the
+// typed answer of an agent with a result type as indented JSON, the text
+// of any other; nothing for an answer that did not match the result type
+// (the error says what was wrong).
+func answerText(resp *runtime.Response) string {
+	if resp == nil || resp.Status == runtime.StatusInvalidOutput {
+		return ""
+	}
+	if resp.Output != nil {
+		var b bytes.Buffer
+		if json.Indent(&b, resp.Output, "", "  ") == nil {
+			return b.String()
+		}
+	}
+	return resp.Content
 }
 
 // printTool prints a finished tool call: `name {"arg":1} → result`.

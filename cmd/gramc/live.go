@@ -106,7 +106,7 @@ func (s *session) liveTurn(opts []runtime.Option) ([]runtime.Option, *liveOutput
 	if !s.live {
 		return opts, nil
 	}
-	l := &liveOutput{s: s, w: s.e.stdout, json: s.o.jsonEvents}
+	l := &liveOutput{s: s, w: s.e.stdout, json: s.o.jsonEvents, typed: s.agent.Result() != nil}
 	if l.json {
 		l.enc = json.NewEncoder(s.e.stdout)
 		l.enc.SetEscapeHTML(false)
@@ -120,6 +120,9 @@ type liveOutput struct {
 	w    io.Writer
 	json bool
 	enc  *json.Encoder
+	// typed: the agent has a result type, its answer is printed at the
+	// end of the turn, not as it comes.
+	typed bool
 
 	mu      sync.Mutex
 	midLine bool            // text was printed without its final newline
@@ -152,6 +155,10 @@ func (l *liveOutput) event(e runtime.Event) {
 		fmt.Fprintln(l.w, diag.Visible("→ "+e.To))
 		l.lines++
 	case runtime.EventTextDelta:
+		if l.typed {
+			// A typed answer is shown once checked, as indented JSON.
+			return
+		}
 		// The spinner shares the terminal: it goes when the text comes.
 		l.s.spin.stop()
 		if e.Iteration != l.iter {
@@ -215,8 +222,8 @@ func (l *liveOutput) finish(resp *runtime.Response, err error) {
 		return
 	}
 	l.endLine()
-	if resp != nil && resp.Content != "" && resp.Content != l.text.String() && err == nil {
-		fmt.Fprintln(l.w, diag.Visible(resp.Content))
+	if text := answerText(resp); text != "" && text != l.text.String() && err == nil {
+		fmt.Fprintln(l.w, diag.Visible(text))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -122,5 +123,52 @@ func TestRunLiveTerminal(t *testing.T) {
 	}
 	if n := strings.Count(screen, "it ended."); n != 1 {
 		t.Errorf("the end of the answer shows %d times:\n%q", n, screen)
+	}
+}
+
+// TestRunLiveTerminalTyped: on a terminal, the answer of an agent with a
+// result type is not shown as the model writes it: an answer that does not
+// match never shows, and the one that does shows once, as indented JSON.
+func TestRunLiveTerminalTyped(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "inv.gram")
+	src := `[Invoice:Record | (number::String), (total::Number)]
+[billing:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer with the invoice."} | (question::String)==>(::Invoice)]
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeopenai.New(t,
+		fakeopenai.Text(`{"number": "INV-7", "total": "wrong"}`),
+		fakeopenai.Text(`{"number": "INV-7", "total": 12.5}`),
+	)
+	cmd := exec.Command(os.Args[0], "run", file, "--base-url", srv.URL, "-m", "Invoice 7?")
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "OPENAI_API_KEY=", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	out := readPTY(tty)
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("gramc run: %v\n%q", err, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("gramc run did not end:\n%q", out.String())
+	}
+	select {
+	case <-out.done:
+	case <-time.After(5 * time.Second):
+	}
+	screen := out.String()
+	if want := "{\r\n  \"number\": \"INV-7\",\r\n  \"total\": 12.5\r\n}\r\n"; !strings.Contains(screen, want) || strings.Count(screen, "INV-7") != 1 {
+		t.Errorf("the terminal shows %q, want the answer once as indented JSON", screen)
+	}
+	if strings.Contains(screen, "wrong") {
+		t.Errorf("the answer that did not match shows:\n%q", screen)
 	}
 }

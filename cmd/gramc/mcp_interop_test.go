@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -351,5 +352,60 @@ func TestInteropSDKClient(t *testing.T) {
 	}
 	if len(srv.Requests()) != 1 {
 		t.Errorf("%d model calls, want 1 (the invalid call must not reach the model)", len(srv.Requests()))
+	}
+}
+
+// TestInteropSDKClientTyped: an agent whose signature element declares an
+// Integer result, served by `gramc mcp serve` to the official TypeScript
+// SDK client, which checks each result's structuredContent against the
+// tool's outputSchema: the schema wraps the integer as {"result": integer},
+// and so does the answer.
+func TestInteropSDKClientTyped(t *testing.T) {
+	dir := interop(t)
+	agentFile := filepath.Join(t.TempDir(), "agents.gram")
+	src := `[counter:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Count the words.", description: "Counts words"} | (message::String)==>(::Integer)]` + "\n"
+	if err := os.WriteFile(agentFile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeopenai.New(t, fakeopenai.Textf(func(req *fakeopenai.Request) string {
+		return `{"result": ` + strconv.Itoa(len(strings.Fields(fakeopenai.LastUser(req)))) + `}`
+	}))
+	cmd := exec.Command("node", filepath.Join(dir, "serve-client.mjs"), "gramc", "mcp", "serve", agentFile, "--base-url", srv.URL)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY="+demoKey, "MESSAGE=one two three")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the client failed: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Tools []struct {
+			Name         string
+			InputSchema  map[string]any
+			OutputSchema map[string]any
+		}
+		Valid, Invalid struct {
+			IsError           bool
+			Content           []struct{ Type, Text string }
+			StructuredContent map[string]any
+			Thrown            string
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(got.Tools) != 1 || got.Tools[0].Name != "counter" {
+		t.Fatalf("tools: %+v", got.Tools)
+	}
+	outSchema, _ := json.Marshal(got.Tools[0].OutputSchema)
+	if string(outSchema) != `{"additionalProperties":false,"properties":{"result":{"type":"integer"}},"required":["result"],"type":"object"}` {
+		t.Errorf("output schema %s", outSchema)
+	}
+	v := got.Valid
+	if v.Thrown != "" || v.IsError || v.StructuredContent["result"] != float64(3) || len(v.Content) != 1 || v.Content[0].Text != `{"result":3}` {
+		t.Errorf("valid call: %+v", v)
+	}
+	if !got.Invalid.IsError || len(got.Invalid.Content) != 1 || !strings.Contains(got.Invalid.Content[0].Text, "/message: ") {
+		t.Errorf("invalid call: %+v", got.Invalid)
 	}
 }

@@ -51,6 +51,7 @@ type runOptions struct {
 	toolTimeout    time.Duration
 	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
+	outputRetries  int         // --output-retries: the answers asked again of a typed agent
 	headers        http.Header // --header, sent to the --mcp-url servers
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
@@ -225,6 +226,8 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	o.resultLimit = runtime.DefaultResultLimit
 	fs.Var(minInt{p: &o.resultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
+	o.outputRetries = runtime.DefaultOutputRetries
+	fs.Var(minInt{p: &o.outputRetries, note: "0: never"}, "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
 }
 
 // usageErr returns a usage error of the command.

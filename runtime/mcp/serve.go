@@ -1,13 +1,16 @@
 // Agents served over MCP: each agent becomes an MCP tool whose input is the
-// user's message and whose result is the agent's answer, so any MCP host can
-// call gram agents. Every call is one turn of a new conversation, run by
-// [runtime.Run] with the agent's tool library and options.
+// user's message (or the parameters of its signature element) and whose
+// result is the agent's answer (structured, for an agent with a result
+// type), so any MCP host can call gram agents. Every call is one turn of a
+// new conversation, run by [runtime.Run] with the agent's tool library and
+// options.
 
 package mcp
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -37,12 +40,15 @@ type ServedAgent struct {
 }
 
 // NewServer returns an MCP server, named by impl, exposing each agent
-// as a tool: its name is the agent's, its description the agent's (or one
-// naming the agent and its model), its input {"message": string}. A call
-// runs one turn of a new conversation; the result's text is the agent's
-// answer. A call whose request carries a progress token gets progress
-// notifications while the agent works: its model calls (streamed), its
-// tool calls and how much text it has written. A run that fails gives a
+// as a tool (see agentTool): its name is the agent's, its description the
+// agent's (or one naming the agent and its model), its input
+// {"message": string} or the parameters of the agent's signature element.
+// A call runs one turn of a new conversation; the result's text is the
+// agent's answer, and the answer of an agent with a result type is the
+// result's structuredContent too. A call whose request carries a progress
+// token gets progress notifications while the agent works: its model calls
+// (streamed), its tool calls and how much text it has written. A run that
+// fails (an answer that never matched the result type among them) gives a
 // result flagged isError whose text is the error, which never contains an
 // API key. Connect the server to a transport with its Run or Connect
 // method.
@@ -52,14 +58,36 @@ func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logg
 	}
 	s := mcp.NewServer(impl, &mcp.ServerOptions{Logger: logger})
 	for _, a := range agents {
-		desc := strings.TrimSpace(a.Agent.Description)
-		if desc == "" {
-			desc = fmt.Sprintf("Asks the %s agent (%s): send it a message, get its answer.", a.Agent.Name, a.Agent.Model)
-		}
-		tool := &mcp.Tool{Name: a.Agent.Name, Description: desc, InputSchema: json.RawMessage(agentInputSchema)}
-		s.AddTool(tool, agentHandler(a, logger))
+		s.AddTool(agentTool(a.Agent), agentHandler(a, logger))
 	}
 	return s
+}
+
+// agentTool returns the MCP tool of a served agent. An agent without a
+// signature element takes {"message": string}; one with a signature
+// element takes its parameters, as [schema.MCPTool] writes them. An agent
+// with a result type ([schema.Agent.Result]) has the outputSchema that
+// [schema.MCPTool] writes for its signature: an object at its root, so a
+// result that is not an object (neither a record nor Object) is the
+// "result" member of an object, {"result": T}, and the call's
+// structuredContent is wrapped the same way (see [schema.MCPResultWrapped]).
+func agentTool(a *schema.Agent) *mcp.Tool {
+	desc := strings.TrimSpace(a.Description)
+	if desc == "" {
+		desc = fmt.Sprintf("Asks the %s agent (%s): send it a message, get its answer.", a.Name, a.Model)
+	}
+	tool := &mcp.Tool{Name: a.Name, Description: desc, InputSchema: json.RawMessage(agentInputSchema)}
+	if !a.Signature || a.AsTool == nil {
+		return tool
+	}
+	def := schema.MCPTool(a.AsTool, false)
+	if in, ok := def.Get("inputSchema"); ok {
+		tool.InputSchema = in
+	}
+	if out, ok := def.Get("outputSchema"); ok && a.Result() != nil {
+		tool.OutputSchema = out
+	}
+	return tool
 }
 
 // agentHandler runs the agent for one call.
@@ -68,9 +96,9 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 		fail := func(msg string) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
-		message, problem := agentMessage(req.Params.Arguments)
+		message, problem := callMessage(a.Agent, req.Params.Arguments)
 		if problem != "" {
-			return fail(`invalid arguments: ` + problem + agentArgsShape)
+			return fail(`invalid arguments: ` + problem)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
 		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, withProgress(ctx, req, a.Options, logger)...)
@@ -91,8 +119,72 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			}
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		}
+		if resp.Output != nil {
+			return typedResult(a.Agent.AsTool, resp.Output), nil
+		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	}
+}
+
+// typedResult returns the result of a call whose answer is the JSON value
+// out of an agent with a result type: structuredContent (wrapped as
+// {"result": out} when the result is not an object, see agentTool) and
+// its JSON text as text content.
+func typedResult(t *schema.Tool, out json.RawMessage) *mcp.CallToolResult {
+	structured := out
+	if schema.MCPResultWrapped(t) {
+		structured = json.RawMessage(`{"result":` + string(out) + `}`)
+	}
+	return &mcp.CallToolResult{StructuredContent: structured, Content: []mcp.Content{&mcp.TextContent{Text: string(structured)}}}
+}
+
+// callMessage returns the user message of a call of agent a, or what is
+// wrong with the arguments. An agent without a signature element takes
+// {"message": string}; one with a signature element takes its parameters,
+// validated with their defaults filled in, passed as the JSON text of
+// the arguments object, except that a signature of one String parameter
+// called message passes its text.
+func callMessage(a *schema.Agent, raw json.RawMessage) (string, string) {
+	if !a.Signature || a.AsTool == nil {
+		m, problem := agentMessage(raw)
+		if problem != "" {
+			return "", problem + agentArgsShape
+		}
+		return m, ""
+	}
+	args, err := schema.ValidateArgs(a.AsTool, raw)
+	if err != nil {
+		var ae *schema.ArgsError
+		if !errors.As(err, &ae) {
+			return "", "the arguments could not be read"
+		}
+		return "", argsProblems(ae.Problems)
+	}
+	if p := a.AsTool.ModelParams(); len(p) == 1 && p[0].Name == "message" && p[0].Type != nil && p[0].Type.Kind == schema.StringType {
+		m, _ := args["message"].(string)
+		if strings.TrimSpace(m) == "" {
+			return "", `"message" is empty`
+		}
+		return m, ""
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", "the arguments could not be read"
+	}
+	return string(b), ""
+}
+
+// argsProblems returns "POINTER: MESSAGE" for each problem, separated by
+// "; " (no pointer for the arguments object itself).
+func argsProblems(problems []schema.Problem) string {
+	parts := make([]string, len(problems))
+	for i, p := range problems {
+		parts[i] = p.Message
+		if p.Pointer != "" {
+			parts[i] = p.Pointer + ": " + p.Message
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // agentArgsShape ends every complaint about an agent call's arguments: the
