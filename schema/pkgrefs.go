@@ -24,6 +24,10 @@ import (
 func (c *compiler) pkgUnresolved() {
 	for _, u := range c.doc.Unresolved() {
 		name := u.Ref.Subject.Identity
+		if c.agentRefPats[u.Ref] {
+			c.usePkg(name) // an agent of another file listed as a tool (see agentElement)
+			continue
+		}
 		if _, ok := c.pkg.tools[name]; ok {
 			c.usePkg(name)
 			continue
@@ -31,7 +35,7 @@ func (c *compiler) pkgUnresolved() {
 		d := u.Diagnostic()
 		if file, ident, what, ok := c.pkg.lookupName(name); ok {
 			c.usePkg(name)
-			d.Detail = name + " is declared in another file of the package, but it is not a tool: an agent's elements are tools"
+			d.Detail = name + " is declared in another file of the package, but it is not a tool or an agent: an agent's elements are tools and agents"
 			d.Fixes = nil
 			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
 		} else if s := c.pkg.closest(name, u.Closest); s != "" {
