@@ -38,8 +38,10 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // boundAgent returns agent as the runs take it: the agent of o.tree of
 // its name, with the model the bindings give it.
 func (o *runOptions) boundAgent(agent *schema.Agent) *schema.Agent {
-	if a := o.tree.Agent(agent.Name); a != nil {
-		return a
+	if o.tree != nil {
+		if a := o.tree.Agent(agent.Name); a != nil {
+			return a
+		}
 	}
 	return o.bound.Agent(agent)
 }
@@ -301,7 +303,7 @@ func preflight(agent *schema.Agent, tree *schema.Program, lib *runtime.Library, 
 	// The agents it uses, without tools: only the agent's own are checked.
 	var used []*schema.Agent
 	for _, name := range agent.UsedAgents() {
-		if a := tree.Agent(name); a != nil {
+		if a := programAgent(tree, name); a != nil {
 			used = append(used, &schema.Agent{Name: a.Name, Model: a.Model})
 		}
 	}
@@ -326,6 +328,15 @@ func preflight(agent *schema.Agent, tree *schema.Program, lib *runtime.Library, 
 		out = append(out, p)
 	}
 	return out, config
+}
+
+// programAgent returns the agent of prog called name; nil when there is
+// none, or no program.
+func programAgent(prog *schema.Program, name string) *schema.Agent {
+	if prog == nil {
+		return nil
+	}
+	return prog.Agent(name)
 }
 
 // setupError returns the error that reports the problems found before a
