@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
@@ -74,6 +75,38 @@ func TestMCPServeComposed(t *testing.T) {
 	}
 	if !strings.Contains(string(reqs[4].Raw), "Invoice 7 is paid.") {
 		t.Errorf("desk's last request lacks billing's answer: %s", reqs[4].Raw)
+	}
+	if code := h.close(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, h.stderr.String())
+	}
+}
+
+// TestMCPServeMaxModelCalls: --max-model-calls bounds the model calls of
+// a tool call with its handoffs: desk's handoff takes the one call
+// allowed, and shipping stops before its own.
+func TestMCPServeMaxModelCalls(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	for name, src := range composeFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "transfer_to_shipping", Arguments: `{}`}),
+		fakeopenai.Text("Your parcel ships on Monday."),
+	)
+	h := startServe(t, io.Discard, dir, "--agent", "desk", "--base-url", model.URL, "--max-model-calls", "1")
+	res, err := h.session.CallTool(h.ctx, &mcp.CallToolParams{Name: "desk", Arguments: map[string]any{"message": "Where is my parcel?"}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, h.stderr.String())
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError || !strings.Contains(text, runtime.MaxModelCallsMessage) {
+		t.Errorf("result (isError %v): %s", res.IsError, text)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
 	}
 	if code := h.close(); code != exitOK {
 		t.Errorf("exit %d\n%s", code, h.stderr.String())
