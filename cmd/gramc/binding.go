@@ -115,11 +115,13 @@ func (o *runOptions) modelSource(agents []*schema.Agent, transport http.RoundTri
 // and --tool names and values fit them (see preflight). It returns the
 // library, the injected values fitted to their declared types, and the
 // function that closes the MCP servers; the error reports every problem
-// at once. nameAgents puts the agent's name before each binding problem.
+// at once. nameAgents puts the agent's name before each binding problem,
+// as do several agents (those that agents call or hand off to among them).
 // The injected parameters of o.perRequest need no value here: each request
 // brings its own.
 func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
 	agents = o.tree.Reachable(agents...) // the sub-agents' and handed-to agents' tools too
+	nameAgents = nameAgents || len(agents) > 1
 	list, injected := o.boundInjects(agents, injected)
 	injected, problems, strays := coerceInjects(agents, list, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
