@@ -278,6 +278,27 @@ func (r *ResolvedBindings) Agent(a *schema.Agent) *schema.Agent {
 	return &c
 }
 
+// Program returns p, or a copy of it whose agents have the models the
+// bindings give them (see [ResolvedBindings.Agent]): the program of a run
+// in which the agents it calls or hands off to are found, each with its
+// bound model. p is never modified; nil gives nil.
+func (r *ResolvedBindings) Program(p *schema.Program) *schema.Program {
+	if p == nil || len(r.Models) == 0 {
+		return p
+	}
+	agents := make([]*schema.Agent, 0, p.NumAgents())
+	changed := false
+	for _, a := range p.AllAgents() {
+		b := r.Agent(a)
+		changed = changed || b != a
+		agents = append(agents, b)
+	}
+	if !changed {
+		return p
+	}
+	return schema.NewProgram(p.File, agents, p.Tools(), p.Records)
+}
+
 // Test returns t, or a copy of it whose agent has the model the bindings
 // give it (see [ResolvedBindings.Agent]).
 func (r *ResolvedBindings) Test(t *schema.Test) *schema.Test {

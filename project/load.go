@@ -216,6 +216,16 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
+// ProgramOf returns the program in which the agents of f find the agents
+// they call or hand off to: the package's (see [Package.Program]) for a
+// member file, f's own for a file that does not join the package.
+func (p *Package) ProgramOf(f *File) *schema.Program {
+	if f != nil && (!f.Member || f.Test) {
+		return f.Program
+	}
+	return p.Program()
+}
+
 // Program returns the agents, tools and records of the package's files
 // (tests and data files aside) as one program named after its directory:
 // what a command that runs or describes the agents of a directory uses.

@@ -191,7 +191,11 @@ func (r *runner) invokeAgent(ctx context.Context, call ToolCall, spec *schema.To
 	use.Run = resp
 	switch {
 	case err != nil:
-		return nil, &ToolError{Tool: spec.Name, Kind: ToolFailed, Message: fmt.Sprintf("agent %s failed (status %s)", sub.Name, StatusError), Err: err}
+		status := StatusError
+		if resp != nil && resp.Status == StatusInvalidOutput {
+			status = resp.Status
+		}
+		return nil, &ToolError{Tool: spec.Name, Kind: ToolFailed, Message: fmt.Sprintf("agent %s failed (status %s)", sub.Name, status), Err: err}
 	case resp.Status != StatusCompleted:
 		msg := fmt.Sprintf("agent %s did not finish (status %s)", sub.Name, resp.Status)
 		if resp.Content != "" {
@@ -320,15 +324,4 @@ func (t *treeConfig) reachable(agent *schema.Agent) ([]*schema.Agent, []error) {
 
 // usedAgents returns the names of the agents that a calls as tools or
 // hands off to.
-func usedAgents(a *schema.Agent) []string {
-	var names []string
-	for _, tool := range a.Tools {
-		if tool.Agent != "" {
-			names = append(names, tool.Agent)
-		}
-	}
-	for _, h := range a.Handoffs {
-		names = append(names, h.Agent)
-	}
-	return names
-}
+func usedAgents(a *schema.Agent) []string { return a.UsedAgents() }

@@ -46,7 +46,9 @@
 //
 // Credentials are compared by their hash and never appear in logs, errors,
 // traces or metrics. A request's body and the model cannot set an injected
-// parameter: the identity's claims and the static values do. Errors are
+// parameter: the identity's claims and the static values do, for the tools
+// of the served agent and of every agent it may come to, as a tool or by a
+// handoff ([Agent.Program]). Errors are
 // OpenAI error objects whose messages are for the end user; the technical
 // cause is logged. Spans follow the OpenTelemetry GenAI semantic
 // conventions without recording messages, arguments or results.

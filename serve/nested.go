@@ -72,11 +72,14 @@ func (o *observer) nestedFinished(rs *runSpans, e runtime.Event, now time.Time) 
 	span.End(trace.WithTimestamp(now))
 }
 
-// agentNamed returns the agent called name, served or not (then only its
-// name and its model, "Provider/model-id"), its tools by name, and no
-// fallback model.
+// agentNamed returns the agent called name, served or used by one served
+// (see [Agent.Program]), or else an agent of only its name and its model,
+// "Provider/model-id"; its tools by name, and no fallback model.
 func (s *Server) agentNamed(name, model string) (*schema.Agent, map[string]*schema.Tool, string) {
 	if sv := s.agents[name]; sv != nil {
+		return sv.agent, sv.tools, ""
+	}
+	if sv := s.others[name]; sv != nil {
 		return sv.agent, sv.tools, ""
 	}
 	a := &schema.Agent{Name: name}

@@ -33,6 +33,12 @@ type Agent struct {
 	// server adds the injected values, events and streaming of each
 	// request.
 	Options []runtime.Option
+	// Program, when set, is the package in which the agent finds the
+	// agents it calls as tools or hands the conversation to: the server
+	// runs it with [runtime.WithProgram], and fills the injected
+	// parameters of their tools from the request's identity as it fills
+	// the agent's own.
+	Program *schema.Program
 }
 
 // Config configures a [Server].
@@ -70,7 +76,10 @@ type Config struct {
 // Server serves agents over HTTP. Create it with [New], mount
 // [Server.Handler] or call [Server.Serve], and [Server.Close] it.
 type Server struct {
-	agents  map[string]*served
+	agents map[string]*served
+	// others are the agents the served ones call or hand off to, and
+	// theirs, that are not served themselves, by name (for the spans).
+	others  map[string]*served
 	names   []string // sorted
 	auth    *authenticator
 	static  map[string]any
@@ -108,6 +117,20 @@ type served struct {
 	options []runtime.Option
 	params  []injectedParam
 	tools   map[string]*schema.Tool
+}
+
+// newServed returns the served agent of a: its options with the program
+// it finds the agents it uses in, the injected parameters of its tools and
+// of the tools of every agent it may come to, and its tools by name.
+func newServed(a Agent) *served {
+	sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams(a.Program.Reachable(a.Agent)), tools: map[string]*schema.Tool{}}
+	if a.Program != nil {
+		sv.options = append(slices.Clone(a.Options), runtime.WithProgram(a.Program))
+	}
+	for _, t := range a.Agent.Tools {
+		sv.tools[t.Name] = t
+	}
+	return sv
 }
 
 // injectedParam is an injected parameter of an agent's tool.
@@ -158,14 +181,19 @@ func New(cfg Config) (*Server, error) {
 		if _, dup := s.agents[name]; dup {
 			return nil, fmt.Errorf("two agents are called %q", name)
 		}
-		sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams([]*schema.Agent{a.Agent}), tools: map[string]*schema.Tool{}}
-		for _, t := range a.Agent.Tools {
-			sv.tools[t.Name] = t
-		}
+		sv := newServed(a)
 		s.agents[name] = sv
 		s.names = append(s.names, name)
 	}
 	slices.Sort(s.names)
+	s.others = map[string]*served{}
+	for _, a := range cfg.Agents {
+		for _, sub := range a.Program.Reachable(a.Agent)[1:] {
+			if s.agents[sub.Name] == nil && s.others[sub.Name] == nil {
+				s.others[sub.Name] = newServed(Agent{Agent: sub})
+			}
+		}
+	}
 	for _, o := range cfg.AllowedOrigins {
 		norm, err := NormalizeOrigin(o)
 		if err != nil {

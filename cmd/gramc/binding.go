@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -21,10 +22,92 @@ import (
 )
 
 // loadProgram reads and compiles an agent file with its package, or the
-// package of a directory (see loadPackage); on errors it prints the
-// diagnostics.
+// package of a directory (see loadPackageTree); on errors it prints the
+// diagnostics. It returns the program whose agents the command runs, and
+// sets o.tree to the program in which they find the agents they call or
+// hand off to, every agent with the model the bindings give it.
 func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
-	return loadPackage(e, o.cmd, path, 0)
+	prog, tree, err := loadPackageTree(e, o.cmd, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	o.tree = o.bound.Program(tree)
+	return prog, nil
+}
+
+// boundAgent returns agent as the runs take it: the agent of o.tree of
+// its name, with the model the bindings give it.
+func (o *runOptions) boundAgent(agent *schema.Agent) *schema.Agent {
+	if o.tree != nil {
+		if a := o.tree.Agent(agent.Name); a != nil {
+			return a
+		}
+	}
+	return o.bound.Agent(agent)
+}
+
+// agentOptions returns the run options of each of agents, on transport:
+// those of every run (see runtimeOptions), its model and fallbacks, and
+// the tree of runs it starts: the program in which it finds the agents it
+// calls or hands off to, and the source of their models (see
+// modelSource), which makes its own model too, so that every agent of the
+// tree has its model made alike. run, mcp serve and serve take them.
+func (o *runOptions) agentOptions(agents []*schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger, injected map[string]any) ([][]runtime.Option, error) {
+	src, err := o.modelSource(o.tree.Reachable(agents...), transport, replay, logger)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]runtime.Option, len(agents))
+	for i, a := range agents {
+		model, fbs, err := src(a)
+		if err != nil {
+			return nil, err
+		}
+		opts := o.runtimeOptions(model, logger, injected)
+		if len(fbs) > 0 {
+			opts = append(opts, runtime.WithFallbacks(fbs...))
+		}
+		out[i] = append(opts, runtime.WithProgram(o.tree), runtime.WithModelSource(src))
+	}
+	return out, nil
+}
+
+// modelSource returns the source of the models of the agents of nested
+// runs and handoffs: each agent's model and fallbacks made as the command
+// makes the top agent's (see newModel and agentFallbacks), on transport.
+// Those of agents are made now, so that a problem with one (a provider
+// without a key) is reported before any run; another is made when asked.
+func (o *runOptions) modelSource(agents []*schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.ModelSource, error) {
+	type made struct {
+		model runtime.Model
+		fbs   []runtime.Fallback
+	}
+	build := func(a *schema.Agent) (made, error) {
+		m, err := newModel(a, *o, transport, replay, logger)
+		if err != nil {
+			return made{}, err
+		}
+		fbs, err := agentFallbacks(a, *o, transport, replay, logger)
+		return made{m, fbs}, err
+	}
+	models := map[*schema.Agent]made{}
+	for _, a := range agents {
+		m, err := build(a)
+		if err != nil {
+			return nil, err
+		}
+		models[a] = m
+	}
+	return func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
+		m, ok := models[a]
+		if !ok {
+			var err error
+			if m, err = build(a); err != nil {
+				return nil, nil, err
+			}
+		}
+		return m.model, m.fbs, nil
+	}, nil
 }
 
 // bind builds the tool library of agents (see toolLibrary) and checks,
@@ -32,10 +115,13 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // and --tool names and values fit them (see preflight). It returns the
 // library, the injected values fitted to their declared types, and the
 // function that closes the MCP servers; the error reports every problem
-// at once. nameAgents puts the agent's name before each binding problem.
+// at once. nameAgents puts the agent's name before each binding problem,
+// as do several agents (those that agents call or hand off to among them).
 // The injected parameters of o.perRequest need no value here: each request
 // brings its own.
 func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, logger *slog.Logger, injected map[string]any, nameAgents bool) (*runtime.Library, map[string]any, func(), error) {
+	agents = o.tree.Reachable(agents...) // the sub-agents' and handed-to agents' tools too
+	nameAgents = nameAgents || len(agents) > 1
 	list, injected := o.boundInjects(agents, injected)
 	injected, problems, strays := coerceInjects(agents, list, injected)
 	problems = append(problems, unknownTools(agents, o.tools)...)
@@ -59,7 +145,7 @@ func (o *runOptions) bind(ctx context.Context, e *env, agents []*schema.Agent, l
 	var bindErrs []error
 	config := false
 	for _, a := range agents {
-		errs, c := preflight(a, lib, injected, refused)
+		errs, c := preflight(a, o.tree, lib, injected, refused)
 		for _, err := range errs {
 			if nameAgents {
 				err = fmt.Errorf("agent %s: %w", a.Name, err)
@@ -148,6 +234,12 @@ func (o *runOptions) runtimeOptions(model runtime.Model, logger *slog.Logger, in
 	if o.maxIterations > 0 {
 		opts = append(opts, runtime.WithMaxIterations(o.maxIterations))
 	}
+	if o.maxDepth > 0 {
+		opts = append(opts, runtime.WithMaxDepth(o.maxDepth))
+	}
+	if o.maxModelCalls > 0 {
+		opts = append(opts, runtime.WithMaxModelCalls(o.maxModelCalls))
+	}
 	if injected != nil {
 		opts = append(opts, runtime.WithInjected(injected))
 	}
@@ -203,13 +295,22 @@ func unknownTools(agents []*schema.Agent, specs []string) []string {
 	return problems
 }
 
-// preflight checks an agent's setup before any model call: the tools bind
-// to lib and every injected parameter has a valid value. Problems about a
-// name in skip (already reported by coerceInjects) and values no tool
-// injects (idem) are left out. It returns the problems and whether one of
-// them is more than a binding error.
-func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]any, skip []string) ([]error, bool) {
-	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(injected))
+// preflight checks an agent's setup before any model call: its own tools
+// bind to lib and every injected parameter of theirs has a valid value;
+// the agents it uses must be in tree (their tools are each checked as
+// their agent's). Problems about a name in skip (already reported by
+// coerceInjects) and values no tool injects (idem) are left out. It
+// returns the problems and whether one of them is more than a binding
+// error.
+func preflight(agent *schema.Agent, tree *schema.Program, lib *runtime.Library, injected map[string]any, skip []string) ([]error, bool) {
+	// The agents it uses, without tools: only the agent's own are checked.
+	var used []*schema.Agent
+	for _, name := range agent.UsedAgents() {
+		if a := programAgent(tree, name); a != nil {
+			used = append(used, &schema.Agent{Name: a.Name, Model: a.Model})
+		}
+	}
+	_, err := runtime.Prepare(agent, lib, runtime.WithInjected(injected), runtime.WithProgram(schema.NewProgram(nil, used, nil, nil)))
 	var pe *runtime.PrepareError
 	if !errors.As(err, &pe) {
 		if err != nil {
@@ -230,6 +331,15 @@ func preflight(agent *schema.Agent, lib *runtime.Library, injected map[string]an
 		out = append(out, p)
 	}
 	return out, config
+}
+
+// programAgent returns the agent of prog called name; nil when there is
+// none, or no program.
+func programAgent(prog *schema.Program, name string) *schema.Agent {
+	if prog == nil {
+		return nil
+	}
+	return prog.Agent(name)
 }
 
 // setupError returns the error that reports the problems found before a

@@ -186,7 +186,11 @@ func (s *session) turn(ctx context.Context, input string) error {
 		return exitWith(exitInterrupted) // said once, by the caller
 	}
 	if err != nil {
-		fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+		if resp != nil && resp.Status == runtime.StatusInvalidOutput {
+			fmt.Fprintf(s.e.stderr, "gramc run: %v (status %s)\n", err, resp.Status)
+		} else {
+			fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+		}
 		var (
 			ce *runtime.ConfigError
 			ve *runtime.ValidationError

@@ -192,17 +192,13 @@ func runMCPServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	opts, err := o.agentOptions(served, transport, o.replay != "", logger, injected)
+	if err != nil {
+		return err
+	}
 	var list []mcp.ServedAgent
-	for _, a := range served {
-		model, err := newModel(a, o, transport, o.replay != "", logger)
-		if err != nil {
-			return err
-		}
-		fbs, err := fallbackOptions(a, o, transport, o.replay != "", logger)
-		if err != nil {
-			return err
-		}
-		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: append(o.runtimeOptions(model, logger, injected), fbs...)})
+	for i, a := range served {
+		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: opts[i]})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: buildinfo.Version()}
 	server := mcp.NewServer(impl, list, logger)
@@ -239,7 +235,7 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
 	for i, a := range served {
-		served[i] = o.bound.Agent(a)
+		served[i] = o.boundAgent(a)
 	}
 	return served, nil
 }

@@ -18,33 +18,36 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// makeModel builds the model client of agent with its transports (see
-// modelTransport and newModel), and the run options of its fallback
-// models, which share them.
-func makeModel(e *env, agent *schema.Agent, o runOptions, logger *slog.Logger) (runtime.Model, []runtime.Option, *replay.Replayer, error) {
-	transport, replayer, err := modelTransport(e, o)
+// makeModel returns the run options of agent (see agentOptions): its
+// model client on its transports (see modelTransport and newModel), its
+// fallback models and the models of the agents it calls or hands off to,
+// which share them; and the replayer of --replay.
+func makeModel(e *env, agent *schema.Agent, o *runOptions, logger *slog.Logger, injected map[string]any) ([]runtime.Option, *replay.Replayer, error) {
+	transport, replayer, err := modelTransport(e, *o)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	model, err := newModel(agent, o, transport, replayer != nil, logger)
+	opts, err := o.agentOptions([]*schema.Agent{agent}, transport, replayer != nil, logger, injected)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	opts, err := fallbackOptions(agent, o, transport, replayer != nil, logger)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return model, opts, replayer, nil
+	return opts[0], replayer, nil
 }
 
-// fallbackOptions returns the run options of agent's fallback models in
-// the bindings file, their clients on transport as the agent's.
-func fallbackOptions(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) ([]runtime.Option, error) {
-	return runtime.FallbackOptions(o.bound.Fallbacks[agent.Name], func(m schema.Model) (runtime.Model, error) {
+// agentFallbacks returns agent's fallback models in the bindings file,
+// their clients on transport as the agent's.
+func agentFallbacks(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) ([]runtime.Fallback, error) {
+	return runtime.Fallbacks(o.bound.Fallbacks[agent.Name], fallbackModel(agent, o, transport, replay, logger))
+}
+
+// fallbackModel returns the function that makes the client of a fallback
+// model of agent, on transport as the agent's.
+func fallbackModel(agent *schema.Agent, o runOptions, transport http.RoundTripper, replay bool, logger *slog.Logger) func(schema.Model) (runtime.Model, error) {
+	return func(m schema.Model) (runtime.Model, error) {
 		a := *agent
 		a.Model = m
 		return newModel(&a, o, transport, replay, logger)
-	})
+	}
 }
 
 // modelTransport returns the HTTP transport of the model clients: replay

@@ -21,46 +21,55 @@ import (
 // standard input, compiled alone. The diagnostics of the file (at most max each); errors in any of them give
 // exit code 1, as Go refuses to build a package with a broken file.
 func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
+	prog, _, err := loadPackageTree(e, cmd, path, max)
+	return prog, err
+}
+
+// loadPackageTree is loadPackage, which also returns the program in which
+// the program's agents find the agents they call or hand off to (see
+// [project.Package.ProgramOf]): the whole package's for a file of it.
+func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schema.Program, error) {
 	if path == "-" {
 		f, err := readInput(e, path)
 		if err != nil {
-			return nil, usageError(cmd, "%v", err)
+			return nil, nil, usageError(cmd, "%v", err)
 		}
 		t := project.CheckText(f)
 		if len(t.Diags) > 0 {
 			writeDiags(e, f, t.Diags, max)
 		}
 		if t.Diags.HasErrors() {
-			return nil, exitWith(exitError)
+			return nil, nil, exitWith(exitError)
 		}
-		return t.Program, nil
+		return t.Program, t.Program, nil
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
+		return nil, nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
 	}
 	dir, file := path, ""
 	if !info.IsDir() {
 		if err := checkRegular(path, info, e.maxFileSize); err != nil {
-			return nil, usageError(cmd, "%v", err)
+			return nil, nil, usageError(cmd, "%v", err)
 		}
 		dir, file = filepath.Dir(path), filepath.Clean(path)
 	}
 	pkg, err := readPackage(e, cmd, dir, file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var self *project.File
 	if file != "" {
 		self = pkg.Lookup(file)
 	}
 	if reportPackage(e, pkg, self, max) {
-		return nil, exitWith(exitError)
+		return nil, nil, exitWith(exitError)
 	}
 	if self != nil {
-		return self.Program, nil
+		return self.Program, pkg.ProgramOf(self), nil
 	}
-	return pkg.Program(), nil
+	prog := pkg.Program()
+	return prog, prog, nil
 }
 
 // readPackage reads and compiles the package of the directory dir, with

@@ -49,13 +49,13 @@ func runRun(e *env, args []string) error {
 	defer closeTools()
 
 	// The model.
-	model, fallbacks, replayer, err := makeModel(e, agent, o, logger)
+	opts, replayer, err := makeModel(e, agent, &o, logger, injected)
 	if err != nil {
 		return err
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: append(o.runtimeOptions(model, logger, injected), fallbacks...), conv: conv}
+	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
@@ -83,7 +83,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if agent == nil {
 		return nil, nil, o.usageErr("%s", msg)
 	}
-	agent = o.bound.Agent(agent)
+	agent = o.boundAgent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)

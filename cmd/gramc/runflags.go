@@ -18,6 +18,7 @@ import (
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
+	"github.com/gramlang/gram/schema"
 )
 
 // listFlag collects a repeatable string flag.
@@ -46,6 +47,8 @@ type runOptions struct {
 	baseURL        string
 	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
+	maxDepth       int // --max-depth: how deep runs of sub-agents nest (0: the runtime's default)
+	maxModelCalls  int // --max-model-calls: the model calls of a whole tree of runs (0: the runtime's default)
 	noSummary      bool
 	logLevel       string
 	toolTimeout    time.Duration
@@ -68,6 +71,10 @@ type runOptions struct {
 	baseTransport http.RoundTripper
 	// bound is what the project's bindings file gives (see loadBindings).
 	bound bindingsState
+	// tree is the program in which the agents run find the agents they
+	// call or hand off to, with the models the bindings give them (see
+	// loadProgram).
+	tree *schema.Program
 }
 
 // mcpFlag collects --mcp and --mcp-url values in one list, in the order
@@ -219,6 +226,8 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.Var(minInt{p: &o.maxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
+	fs.Var(minInt{p: &o.maxDepth, min: 1}, "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
+	fs.Var(minInt{p: &o.maxModelCalls, min: 1}, "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
 	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	o.toolTimeout = runtime.DefaultExecTimeout

@@ -103,7 +103,7 @@ func runServe(e *env, args []string) error {
 	}
 	defer closeTools()
 	for _, k := range docs {
-		if d := serve.CheckClaims(k.Entries, served, f.cfg.Auth.Claims, injected); len(d) > 0 {
+		if d := serve.CheckClaims(k.Entries, o.tree.Reachable(served...), f.cfg.Auth.Claims, injected); len(d) > 0 {
 			writeDiags(e, k.File, d, 0)
 			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.File.Path)
 		}
@@ -137,7 +137,7 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 	if err != nil {
 		return nil, nil, err
 	}
-	claims, err := serve.ParseClaims(f.claims, served)
+	claims, err := serve.ParseClaims(f.claims, o.tree.Reachable(served...))
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
@@ -165,7 +165,7 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 		}
 	}
 	if auth.Enabled() {
-		o.perRequest = serve.InjectedNames(served)
+		o.perRequest = serve.InjectedNames(o.tree.Reachable(served...))
 	}
 	return served, docs, nil
 }
@@ -184,16 +184,12 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 	if err != nil {
 		return err
 	}
-	for _, a := range agents {
-		model, err := newModel(a, *o, transport, false, logger)
-		if err != nil {
-			return err
-		}
-		fbs, err := fallbackOptions(a, *o, transport, false, logger)
-		if err != nil {
-			return err
-		}
-		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: append(o.runtimeOptions(model, logger, injected), fbs...)})
+	opts, err := o.agentOptions(agents, transport, false, logger, injected)
+	if err != nil {
+		return err
+	}
+	for i, a := range agents {
+		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: opts[i], Program: o.tree})
 	}
 	return nil
 }

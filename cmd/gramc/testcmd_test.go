@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -185,16 +186,26 @@ func cmdFakeOpenAI(ts *testscript.TestScript, neg bool, args []string) {
 // fakeServers are the servers started by fake-openai, by script.
 var fakeServers sync.Map // *testscript.TestScript -> *fakeopenai.Server
 
-// cmdOpenAIRequests implements `openai-requests N`: the server of the last
-// fake-openai has received N requests.
+// cmdOpenAIRequests implements `openai-requests N [FILE]`: the server of
+// the last fake-openai has received N requests; with FILE, their bodies
+// are written to it, one a line.
 func cmdOpenAIRequests(ts *testscript.TestScript, neg bool, args []string) {
 	v, ok := fakeServers.Load(ts)
-	if neg || !ok || len(args) != 1 {
-		ts.Fatalf("usage: openai-requests N, after fake-openai")
+	if neg || !ok || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: openai-requests N [FILE], after fake-openai")
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
-	if got := len(v.(*fakeopenai.Server).Requests()); got != want {
+	reqs := v.(*fakeopenai.Server).Requests()
+	if len(args) == 2 {
+		var b bytes.Buffer
+		for _, r := range reqs {
+			ts.Check(json.Compact(&b, r.Raw))
+			b.WriteByte('\n')
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o644))
+	}
+	if got := len(reqs); got != want {
 		ts.Fatalf("the OpenAI server got %d requests, want %d", got, want)
 	}
 }
