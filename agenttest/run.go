@@ -265,6 +265,10 @@ func (r *Runner) keepCassette(j Job, runs []runOutcome) (note string) {
 type Job struct {
 	Path string
 	Test *schema.Test
+	// Program is the package the test's agent belongs to, where the agents
+	// it calls as tools or hands off to are found (see [PackageProgram]);
+	// nil runs an agent that uses no other.
+	Program *schema.Program
 }
 
 // RunAll runs the jobs, Parallel runs at a time, and returns their results
@@ -457,8 +461,12 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	}
 	var out runOutcome
 	var conv runtime.Conversation
+	tree := []runtime.Option{runtime.WithModelSource(r.modelSource(model))}
+	if j.Program != nil {
+		tree = append(tree, runtime.WithProgram(j.Program))
+	}
 	for i, turn := range t.Turns {
-		opts := append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...)
+		opts := append(append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...), tree...)
 		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
@@ -517,7 +525,10 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 // tested agent, or a judge) in one run, made once per agent.
 func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (runtime.Model, error) {
 	models := map[*schema.Agent]runtime.Model{}
+	var mu sync.Mutex // sub-agents called in one reply run at once
 	return func(a *schema.Agent) (runtime.Model, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		if m := models[a]; m != nil {
 			return m, nil
 		}
