@@ -134,7 +134,7 @@ var Codes = []CodeInfo{
 	{Code: CodeUnknownArgument, Severity: diag.Error, Summary: "A test matches an argument or field the tool does not have, or an injected one."},
 	{Code: CodeInvalidArgumentValue, Severity: diag.Error, Summary: "A test expects an argument value that the tool's schema does not allow."},
 	{Code: CodeMatcherTypeMismatch, Severity: diag.Error, Summary: "An argument matcher does not apply to the argument's type (matches on a number, range on a string)."},
-	{Code: CodeInvalidTestElement, Severity: diag.Error, Summary: "A test's elements are User turns and Call, NoCall, Answer and Rubric expectations."},
+	{Code: CodeInvalidTestElement, Severity: diag.Error, Summary: "A test's elements are User turns and Call, NoCall, Answer, Rubric and Handoff expectations."},
 	{Code: CodeMissingTestProperty, Severity: diag.Error, Summary: "A test or one of its elements lacks a property it needs (agent, says, tool, judge, criterion, a matcher)."},
 	{Code: CodeEmptyTest, Severity: diag.Error, Summary: "A test has no user turn."},
 	{Code: CodeAgentNotReached, Severity: diag.Error, Summary: "A test expects a call of an agent that the tested agent does not reach, as a tool, through others or by a handoff."},

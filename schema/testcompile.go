@@ -317,7 +317,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
 		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
-		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) or (:Rubric {judge: agent, criterion: \"...\"})"
+		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) or (:Handoff {to: agent})"
 		c.diags.Add(dg)
 		return "", false
 	}
@@ -334,7 +334,7 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 			return "", false
 		}
 	}
-	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) and (:Rubric {judge: agent, criterion: \"...\"}) are expectations"
+	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations"
 	c.diags.Add(dg)
 	return "", false
 }
