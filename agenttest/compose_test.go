@@ -125,3 +125,28 @@ func TestNestedCallsInReports(t *testing.T) {
 		t.Errorf("failures %+v: the diff does not show billing's call", fs)
 	}
 }
+
+// TestModelErrorOfSubAgent: a sub-agent whose model has no client (no
+// Anthropic key) is reported before the test runs, as the tested agent's
+// would be.
+func TestModelErrorOfSubAgent(t *testing.T) {
+	src := `[billing:Agent {description: "Bills", model: "Anthropic/claude-sonnet-4-5", instruction: "x"}]
+[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "x"} | billing]
+[x:Test {agent: triage} | (:User {says: "q"})]
+`
+	checked := project.CheckText(diag.NewFile("t.gram", []byte(src)))
+	if checked.Diags.HasErrors() {
+		t.Fatalf("diagnostics: %v", checked.Diags)
+	}
+	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
+	r := &Runner{Mode: ModeRecord, Cassettes: t.TempDir(), Getenv: func(k string) string { return env[k] }}
+	job := Job{Path: "t_test.gram", Test: checked.Program.Tests[0], Program: checked.Program}
+	agent, err := r.ModelError([]Job{job})
+	if agent == nil || agent.Name != "billing" || err == nil {
+		t.Errorf("ModelError = %v, %v; want agent billing and an error", agent, err)
+	}
+	job.Program = nil
+	if agent, err := r.ModelError([]Job{job}); agent != nil || err != nil {
+		t.Errorf("ModelError without the program = %v, %v", agent, err)
+	}
+}

@@ -336,7 +336,8 @@ func (r *Runner) Live(j Job) bool {
 
 // ModelError returns the error that making the model client of an agent
 // gives (a missing API key, say), for the first job that runs against the
-// model (see [Runner.Live]) whose agent or judge has no model client, with
+// model (see [Runner.Live]) whose agent, an agent it uses (found in the
+// job's Program) or a judge has no model client, with
 // that agent; nil when every one can be made. Nothing is sent and nothing
 // is written, so a caller can report the problem once, before any test
 // runs, rather than once per test.
@@ -346,7 +347,7 @@ func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
 		if !r.Live(j) {
 			continue
 		}
-		agents := []*schema.Agent{j.Test.Agent}
+		agents := treeAgents(j.Program, j.Test.Agent)
 		for _, turn := range j.Test.Turns {
 			for _, rb := range turn.Rubrics {
 				agents = append(agents, rb.Judge)
