@@ -152,7 +152,10 @@ type TurnRecord struct {
 	User   string `json:"user"`
 	Calls  []Call `json:"calls"`
 	Answer string `json:"answer"`
-	Status string `json:"status"`
+	// AnsweredBy is the agent that answered when the turn was handed to
+	// another than the tested agent.
+	AnsweredBy string `json:"answeredBy,omitempty"`
+	Status     string `json:"status"`
 	// Scores are the rubric scores given by the judges.
 	Scores []float64 `json:"scores,omitempty"`
 }
@@ -472,6 +475,9 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
 			rec.Calls, rec.Answer, rec.Status = callsOf(resp), resp.Content, string(resp.Status)
+			if resp.Agent != "" && resp.Agent != t.Agent.Name {
+				rec.AnsweredBy = resp.Agent
+			}
 		}
 		out.turns = append(out.turns, rec)
 		if err != nil {
