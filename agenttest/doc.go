@@ -39,6 +39,12 @@
 //   - (:Answer {...}) checks the final answer: contains: "text", matches:
 //     "regex", equals: "text" (white space at the ends aside), json: Type
 //     (the answer is JSON valid against a record or built-in type).
+//   - For composed agents: (:Call {tool: t, agent: b}) expects a call of t
+//     by agent b, which the tested agent reaches (as a tool, through others,
+//     or by a handoff), in a nested run at any depth or after a handoff; the
+//     trajectory mode compares b's calls. (:Handoff {to: b}) expects the turn
+//     handed to b. [:Answer | (field {matcher}), ...] matches the fields of
+//     the typed answer of an agent with a result type.
 //   - (:Rubric {judge: agent, criterion: "...", threshold: 0.7}) asks the
 //     judge agent, declared like any agent, to score the turn from 0 to 1
 //     against the criterion; the turn passes when the score reaches the
@@ -63,7 +69,9 @@
 // # Cassettes
 //
 // A cassette is a [replay.Recording] of every model request and response
-// of one run of one test, the judge's included, API keys redacted. Its path
+// of one run of one test, the judge's and those of the agents the tested
+// agent calls as tools or hands off to included (each through its own
+// provider's client; see [Job.Program]), API keys redacted. Its path
 // is CASSETTES/STEM/TEST.json, where STEM is the test file's name without
 // .gram and CASSETTES is the cassettes directory beside the file (or
 // [Runner.Cassettes]). [ModeRecord] records them, [ModeReplay] answers from

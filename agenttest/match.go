@@ -20,8 +20,8 @@ import (
 type Failure struct {
 	// Turn is the turn's number, from 1 (0 for the whole run).
 	Turn int `json:"turn"`
-	// Kind is "trajectory", "no-call", "answer", "rubric", "status" or
-	// "error".
+	// Kind is "trajectory", "no-call", "answer", "handoff", "rubric",
+	// "status" or "error".
 	Kind string `json:"kind"`
 	// Message says what failed in one line.
 	Message string `json:"message"`
@@ -39,6 +39,10 @@ type Call struct {
 	Args map[string]any `json:"args"`
 	// Raw is the arguments as sent.
 	Raw string `json:"-"`
+	// Agent is the agent a call of a tool that runs an agent ran, and
+	// Calls the calls of that nested run, in order, theirs nested in turn.
+	Agent string `json:"agent,omitempty"`
+	Calls []Call `json:"calls,omitempty"`
 }
 
 // String writes the call as `name {"arg":1}`.
@@ -56,21 +60,31 @@ func callsOf(resp *runtime.Response) []Call {
 	}
 	out := make([]Call, 0, len(resp.ToolsUsed))
 	for _, u := range resp.ToolsUsed {
-		c := Call{Name: u.Name, Raw: u.RawArguments}
-		raw := strings.TrimSpace(u.RawArguments)
-		if raw == "" {
-			c.Args = map[string]any{}
-		} else {
-			dec := json.NewDecoder(strings.NewReader(raw))
-			dec.UseNumber()
-			var m map[string]any
-			if dec.Decode(&m) == nil && !dec.More() && m != nil {
-				c.Args = m
-			}
+		c := callOf(u)
+		if u.Run != nil {
+			c.Agent, c.Calls = u.Name, callsOf(u.Run)
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// callOf returns a tool use as checked, without the calls of its nested
+// run.
+func callOf(u runtime.ToolUse) Call {
+	c := Call{Name: u.Name, Raw: u.RawArguments}
+	raw := strings.TrimSpace(u.RawArguments)
+	if raw == "" {
+		c.Args = map[string]any{}
+	} else {
+		dec := json.NewDecoder(strings.NewReader(raw))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) == nil && !dec.More() && m != nil {
+			c.Args = m
+		}
+	}
+	return c
 }
 
 // compactJSON writes a value as compact JSON with sorted keys and no HTML
@@ -101,7 +115,7 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		out = append(out, Failure{Turn: n, Kind: "status", Message: msg})
 	}
 	calls := callsOf(resp)
-	if f, ok := checkTrajectory(t.Trajectory, turn.Calls, calls); !ok {
+	for _, f := range checkAgentTrajectories(t, turn, resp, calls) {
 		f.Turn = n
 		out = append(out, f)
 	}
@@ -119,7 +133,13 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		}
 	}
 	for _, a := range turn.Answers {
-		if f, ok := checkAnswer(a, resp.Content); !ok {
+		if f, ok := checkTurnAnswer(a, resp); !ok {
+			f.Turn = n
+			out = append(out, f)
+		}
+	}
+	for _, h := range turn.Handoffs {
+		if f, ok := checkHandoff(h, resp); !ok {
 			f.Turn = n
 			out = append(out, f)
 		}
@@ -254,9 +274,9 @@ func fieldNamed(w *schema.CallExpectation, k string) bool {
 	return false
 }
 
-// lookupPath returns the value at a path in args, and whether there is one.
-func lookupPath(args map[string]any, path []string) (any, bool) {
-	var cur any = args
+// lookupPath returns the value at a path in root, and whether there is one.
+func lookupPath(root any, path []string) (any, bool) {
+	cur := root
 	for _, seg := range path {
 		switch x := cur.(type) {
 		case map[string]any:
@@ -280,8 +300,14 @@ func lookupPath(args map[string]any, path []string) (any, bool) {
 
 // matchField returns "" when the argument meets the matcher, else why not.
 func matchField(m *schema.FieldMatcher, args map[string]any) string {
+	return matchValue(m, args, "is not sent")
+}
+
+// matchValue returns "" when the value at the matcher's path in root meets
+// it, else why not; missing says that there is no value at the path.
+func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 	name := m.Name()
-	v, ok := lookupPath(args, m.Path)
+	v, ok := lookupPath(root, m.Path)
 	if m.Kind == schema.MatchAbsent {
 		if ok && v != nil {
 			return fmt.Sprintf("%s is sent (%s), the test expects it not to be", name, compactJSON(v))
@@ -289,7 +315,7 @@ func matchField(m *schema.FieldMatcher, args map[string]any) string {
 		return ""
 	}
 	if !ok {
-		return name + " is not sent"
+		return name + " " + missing
 	}
 	switch m.Kind {
 	case schema.MatchAny:

@@ -152,7 +152,10 @@ type TurnRecord struct {
 	User   string `json:"user"`
 	Calls  []Call `json:"calls"`
 	Answer string `json:"answer"`
-	Status string `json:"status"`
+	// AnsweredBy is the agent that answered when the turn was handed to
+	// another than the tested agent.
+	AnsweredBy string `json:"answeredBy,omitempty"`
+	Status     string `json:"status"`
 	// Scores are the rubric scores given by the judges.
 	Scores []float64 `json:"scores,omitempty"`
 }
@@ -265,6 +268,10 @@ func (r *Runner) keepCassette(j Job, runs []runOutcome) (note string) {
 type Job struct {
 	Path string
 	Test *schema.Test
+	// Program is the package the test's agent belongs to, where the agents
+	// it calls as tools or hands off to are found (see [PackageProgram]);
+	// nil runs an agent that uses no other.
+	Program *schema.Program
 }
 
 // RunAll runs the jobs, Parallel runs at a time, and returns their results
@@ -332,7 +339,8 @@ func (r *Runner) Live(j Job) bool {
 
 // ModelError returns the error that making the model client of an agent
 // gives (a missing API key, say), for the first job that runs against the
-// model (see [Runner.Live]) whose agent or judge has no model client, with
+// model (see [Runner.Live]) whose agent, an agent it uses (found in the
+// job's Program) or a judge has no model client, with
 // that agent; nil when every one can be made. Nothing is sent and nothing
 // is written, so a caller can report the problem once, before any test
 // runs, rather than once per test.
@@ -342,7 +350,7 @@ func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
 		if !r.Live(j) {
 			continue
 		}
-		agents := []*schema.Agent{j.Test.Agent}
+		agents := treeAgents(j.Program, j.Test.Agent)
 		for _, turn := range j.Test.Turns {
 			for _, rb := range turn.Rubrics {
 				agents = append(agents, rb.Judge)
@@ -457,12 +465,19 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	}
 	var out runOutcome
 	var conv runtime.Conversation
+	tree := []runtime.Option{runtime.WithModelSource(r.modelSource(model))}
+	if j.Program != nil {
+		tree = append(tree, runtime.WithProgram(j.Program))
+	}
 	for i, turn := range t.Turns {
-		opts := append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...)
+		opts := append(append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...), tree...)
 		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
 			rec.Calls, rec.Answer, rec.Status = callsOf(resp), resp.Content, string(resp.Status)
+			if resp.Agent != "" && resp.Agent != t.Agent.Name {
+				rec.AnsweredBy = resp.Agent
+			}
 		}
 		out.turns = append(out.turns, rec)
 		if err != nil {
@@ -517,7 +532,10 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 // tested agent, or a judge) in one run, made once per agent.
 func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (runtime.Model, error) {
 	models := map[*schema.Agent]runtime.Model{}
+	var mu sync.Mutex // sub-agents called in one reply run at once
 	return func(a *schema.Agent) (runtime.Model, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		if m := models[a]; m != nil {
 			return m, nil
 		}

@@ -1,9 +1,10 @@
 // Stale cassettes: the recorded tests that a change of their agent file
 // invalidates. Replaying compares each request with the one recorded, and
 // what an agent file puts in a request is its agent's model, instruction,
-// settings and the declarations of its tools; a test whose agent, or a
-// judge of its rubrics, sends any of them otherwise after the change can
-// no longer replay its cassette and must be recorded again.
+// settings, the declarations of its tools and handoffs and its result type;
+// a test whose agent, an agent it uses, or a judge of its rubrics, sends
+// any of them otherwise after the change can no longer replay its
+// cassette and must be recorded again.
 
 package agenttest
 
@@ -59,7 +60,7 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 				continue // not recorded
 			}
 			var why []string
-			for _, name := range testAgents(t) {
+			for _, name := range testAgents(t, old, new) {
 				if what := RequestChanges(old.Agent(name), new.Agent(name)); len(what) > 0 {
 					why = append(why, "agent "+name+": "+strings.Join(what, ", "))
 				}
@@ -73,14 +74,25 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 }
 
 // testAgents returns the names of the agents a test's model requests come
-// from: the agent under test, then its judges, each once.
-func testAgents(t *schema.Test) []string {
+// from: the agent under test, the agents it uses (as tools or by
+// handoffs, in old or new), then its judges, each once.
+func testAgents(t *schema.Test, old, new *schema.Program) []string {
 	names := []string{t.AgentName}
+	add := func(name string) {
+		if name != "" && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, p := range []*schema.Program{old, new} {
+		if a := p.Agent(t.AgentName); a != nil {
+			for _, b := range treeAgents(p, a)[1:] {
+				add(b.Name)
+			}
+		}
+	}
 	for _, turn := range t.Turns {
 		for _, r := range turn.Rubrics {
-			if r.JudgeName != "" && !slices.Contains(names, r.JudgeName) {
-				names = append(names, r.JudgeName)
-			}
+			add(r.JudgeName)
 		}
 	}
 	return names
@@ -89,7 +101,8 @@ func testAgents(t *schema.Test) []string {
 // RequestChanges names what differs between the model requests two
 // versions of an agent make: "model", "instruction", "settings" (those a
 // request carries, and maxIterations, which bounds how many there are),
-// "tools" (their declarations, as the model is sent them), or "agent
+// "tools" (their declarations, as the model is sent them), "handoffs",
+// "result type" (the structured output asked for), or "agent
 // added"/"agent removed" when one version lacks it. It returns nil when
 // the requests are the same.
 func RequestChanges(old, new *schema.Agent) []string {
@@ -118,5 +131,22 @@ func RequestChanges(old, new *schema.Agent) []string {
 	if string(ot) != string(nt) {
 		out = append(out, "tools")
 	}
+	if !slices.EqualFunc(old.Handoffs, new.Handoffs, func(x, y schema.Handoff) bool { return x.Agent == y.Agent && x.Description == y.Description }) {
+		out = append(out, "handoffs")
+	}
+	if resultSchema(old) != resultSchema(new) {
+		out = append(out, "result type")
+	}
 	return out
+}
+
+// resultSchema returns the JSON Schema of an agent's result type, "" for
+// a free-text answer.
+func resultSchema(a *schema.Agent) string {
+	r := a.Result()
+	if r == nil {
+		return ""
+	}
+	b, _ := schema.MarshalIndent(schema.TypeSchema(r, false))
+	return string(b)
 }

@@ -88,3 +88,53 @@ func TestRequestChanges(t *testing.T) {
 		t.Errorf("RequestChanges(a, nil) = %v", got)
 	}
 }
+
+// TestStaleCassettesOfSubAgents: a change of an agent that the tested
+// agent calls as a tool, or hands off to, makes its recorded tests stale,
+// naming that agent and what changed of its requests: its instruction, its
+// result type, its handoffs.
+func TestStaleCassettesOfSubAgents(t *testing.T) {
+	const agents = `[Invoice:Record {description: "An invoice"} | (amount::Number)]
+[billing:Agent {description: "Bills", model: "OpenAI/gpt-4o-mini", instruction: "Bill."} | (question::String)==>(::Invoice)]
+[shipping:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Ship."}]
+[returns:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Return."}]
+[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Route."} | billing]
+(triage)-[:Handoff]->(shipping)
+`
+	const tests = `{kind: "tests"}
+[routes:Test {agent: triage} | (:User {says: "Hi"})]
+[returns_alone:Test {agent: returns} | (:User {says: "Hi"})]
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "desk.gram")
+	for name, text := range map[string]string{
+		"desk.gram":                              agents,
+		"desk_test.gram":                         tests,
+		"cassettes/desk_test/routes.json":        "{}",
+		"cassettes/desk_test/returns_alone.json": "{}",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := gramtest.Compile(t, agents)
+	changed := strings.Replace(agents, `(amount::Number)]`, `(amount::Number), (due::String)]`, 1)
+	changed = strings.Replace(changed, `instruction: "Ship."}]`, `instruction: "Ship it."}]`, 1)
+	changed += "(shipping)-[:Handoff]->(returns)\n"
+	got, err := agenttest.StaleCassettes(path, old, gramtest.Compile(t, changed), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range got {
+		lines = append(lines, s.Test+": "+s.Why)
+	}
+	want := []string{"routes: agent billing: result type; agent shipping: instruction, handoffs"}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("stale cassettes (-want +got):\n%s", diff)
+	}
+}

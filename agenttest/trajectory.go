@@ -194,7 +194,11 @@ func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got 
 		} else if mode != schema.TrajectoryExact {
 			note = "   (an extra call, allowed)"
 		}
-		rows = append(rows, row{float64(j), fmt.Sprintf("%s%s%s", mark, c, note)})
+		text := fmt.Sprintf("%s%s%s", mark, c, note)
+		if nested := nestedCalls(c, "      "); nested != "" {
+			text += "\n" + nested
+		}
+		rows = append(rows, row{float64(j), text})
 	}
 	last := -1.0
 	for i, w := range want {
@@ -225,6 +229,20 @@ func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got 
 	}
 	if len(lines) == 0 {
 		return "  (no calls)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// nestedCalls writes the calls of the nested run of a call of an agent,
+// one a line after indent, each named with its agent, theirs indented
+// further; "" when there are none.
+func nestedCalls(c Call, indent string) string {
+	var lines []string
+	for _, n := range c.Calls {
+		lines = append(lines, indent+c.Agent+": "+n.String())
+		if more := nestedCalls(n, indent+"  "); more != "" {
+			lines = append(lines, more)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

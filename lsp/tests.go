@@ -126,7 +126,7 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err := tb.keyError(r, an.File.Path, t); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
 	}
-	res := r.Run(ctx, an.File.Path, tb.Test(t))
+	res := r.RunAll(ctx, []agenttest.Job{{Path: an.File.Path, Test: tb.Test(t), Program: an.packageProgram()}})[0]
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {
@@ -179,4 +179,17 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 		}
 	}
 	return nil
+}
+
+// packageProgram returns the program of the agents of the document and of
+// the other member files of its package, which a test's agent may call as
+// tools or hand off to.
+func (a *analysis) packageProgram() *schema.Program {
+	agents := append([]*schema.Agent(nil), a.Prog.Agents()...)
+	for _, o := range a.Others {
+		if o.Program != nil && !o.Test {
+			agents = append(agents, o.Program.Agents()...)
+		}
+	}
+	return schema.NewProgram(nil, agents, nil, nil)
 }

@@ -68,6 +68,10 @@ const (
 	CodeInvalidTestElement   = "invalid-test-element"
 	CodeMissingTestProperty  = "missing-test-property"
 	CodeEmptyTest            = "empty-test"
+	CodeAgentNotReached      = "agent-not-reached"
+	CodeUnknownHandoff       = "unknown-handoff"
+	CodeUntypedAnswer        = "untyped-answer"
+	CodeUnknownAnswerField   = "unknown-answer-field"
 
 	// Codes of targets (see [Targets]): what a provider's API cannot
 	// express, or loses, of a tool declaration.
@@ -130,9 +134,13 @@ var Codes = []CodeInfo{
 	{Code: CodeUnknownArgument, Severity: diag.Error, Summary: "A test matches an argument or field the tool does not have, or an injected one."},
 	{Code: CodeInvalidArgumentValue, Severity: diag.Error, Summary: "A test expects an argument value that the tool's schema does not allow."},
 	{Code: CodeMatcherTypeMismatch, Severity: diag.Error, Summary: "An argument matcher does not apply to the argument's type (matches on a number, range on a string)."},
-	{Code: CodeInvalidTestElement, Severity: diag.Error, Summary: "A test's elements are User turns and Call, NoCall, Answer and Rubric expectations."},
+	{Code: CodeInvalidTestElement, Severity: diag.Error, Summary: "A test's elements are User turns and Call, NoCall, Answer, Rubric and Handoff expectations."},
 	{Code: CodeMissingTestProperty, Severity: diag.Error, Summary: "A test or one of its elements lacks a property it needs (agent, says, tool, judge, criterion, a matcher)."},
 	{Code: CodeEmptyTest, Severity: diag.Error, Summary: "A test has no user turn."},
+	{Code: CodeAgentNotReached, Severity: diag.Error, Summary: "A test expects a call of an agent that the tested agent does not reach, as a tool, through others or by a handoff."},
+	{Code: CodeUnknownHandoff, Severity: diag.Error, Summary: "A test expects a handoff that neither the tested agent nor an agent it hands to declares."},
+	{Code: CodeUntypedAnswer, Severity: diag.Error, Summary: "A test matches fields of the answer of an agent whose answer is free text."},
+	{Code: CodeUnknownAnswerField, Severity: diag.Error, Summary: "A test matches a field that the result type of the agent's answer does not have."},
 	{Code: CodeTargetUnsupported, Severity: diag.Error, Summary: "A construct the target's API cannot express, such as an Object of any shape where objects must list their properties (reported with --target)."},
 	{Code: CodeTargetLossy, Severity: diag.Warning, Summary: "A keyword the target's API does not know, dropped from its schema and said in the description instead: the model is no longer held to it (reported with --target)."},
 	{Code: CodeTargetName, Severity: diag.Error, Summary: "A tool or parameter name the target's API refuses (reported with --target)."},

@@ -38,9 +38,10 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 	return turn
 }
 
-// toolOf resolves the tool property of a Call or NoCall element against the
-// test's agent. forCall reports a tool the agent cannot call.
-func (c *compiler) toolOf(t *Test, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
+// toolOf resolves the tool property of a Call or NoCall element against
+// agent a (nil: unknown), named agentName. forCall reports a tool the agent
+// cannot call.
+func (c *compiler) toolOf(a *Agent, agentName string, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
 	var pr *parser.Property
 	for i := range e.Subject.Properties {
 		if e.Subject.Properties[i].Key == "tool" {
@@ -56,21 +57,21 @@ func (c *compiler) toolOf(t *Test, e *parser.Pattern, label string, forCall bool
 		return "", diag.Span{}, nil, false
 	}
 	span := pr.Value.Span()
-	if t.Agent == nil {
-		if c.lookupTool(name) == nil && t.AgentName == "" {
+	if a == nil {
+		if c.lookupTool(name) == nil && agentName == "" {
 			c.unknownTool(name, span, nil)
 		}
 		return name, span, nil, true
 	}
-	if tool := t.Agent.Tool(name); tool != nil {
+	if tool := a.Tool(name); tool != nil {
 		return name, span, tool, true
 	}
 	decl := c.lookupTool(name)
 	switch {
 	case decl == nil:
-		c.unknownTool(name, span, t.Agent)
+		c.unknownTool(name, span, a)
 	case forCall:
-		c.unavailableTool(t.Agent, decl, span)
+		c.unavailableTool(a, decl, span)
 	}
 	return name, span, nil, true
 }
@@ -126,17 +127,25 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 
 // callExpectation compiles a Call element.
 func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation {
-	name, span, tool, ok := c.toolOf(t, e, CallLabel, true)
+	who, whoName, agentName, agentSpan, ok := c.callAgent(t, e)
 	if !ok {
 		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
-	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span}
+	name, span, tool, ok := c.toolOf(who, whoName, e, CallLabel, true)
+	if !ok {
+		c.checkPropKeys(e, "a Call", callProps)
+		return nil
+	}
+	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span, Agent: agentName, AgentSpan: agentSpan}
+	if agentName != "" {
+		ce.AgentDecl = who
+	}
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
 		switch pr.Key {
-		case "tool":
+		case "tool", "agent":
 		case "args", "argsInclude":
 			mode := ArgsExact
 			if pr.Key == "argsInclude" {
@@ -169,7 +178,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 		}
 	}
 	for _, f := range e.Elements {
-		if m := c.fieldMatcher(tool, f); m != nil {
+		if m := c.fieldMatcher(f, c.argResolver(tool)); m != nil {
 			ce.Fields = append(ce.Fields, m)
 		}
 	}
@@ -178,7 +187,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 
 // noCall compiles a NoCall element.
 func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
-	name, span, _, ok := c.toolOf(t, e, NoCallLabel, false)
+	name, span, _, ok := c.toolOf(t.Agent, t.AgentName, e, NoCallLabel, false)
 	c.checkPropKeys(e, "a NoCall", noCallProps)
 	c.noElements(e, NoCallLabel)
 	if !ok {

@@ -17,9 +17,19 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// fieldMatcher compiles one argument matcher, a node such as
-// (personName {matches: "^B"}) inside a Call.
-func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
+// pathResolver finds the declared type and schema of the value a path
+// names, reporting names that do not exist at span; a nil type means
+// unknown (anything goes).
+type pathResolver func(path []string, span diag.Span) (*Type, Object, bool)
+
+// argResolver resolves the paths of the arguments of tool (nil: unknown).
+func (c *compiler) argResolver(tool *Tool) pathResolver {
+	return func(path []string, span diag.Span) (*Type, Object, bool) { return c.resolvePath(tool, path, span) }
+}
+
+// fieldMatcher compiles one matcher, a node such as (personName {matches:
+// "^B"}) inside a Call or an Answer, its path resolved by resolve.
+func (c *compiler) fieldMatcher(e *parser.Pattern, resolve pathResolver) *FieldMatcher {
 	if e.Kind != parser.NodeKind || e.Subject.Identity == "" {
 		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a Call's elements are argument matchers")
 		dg.Detail = "write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"
@@ -27,7 +37,7 @@ func (c *compiler) fieldMatcher(tool *Tool, e *parser.Pattern) *FieldMatcher {
 		return nil
 	}
 	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span()}
-	typ, sch, ok := c.resolvePath(tool, m.Path, e.IdentSpan())
+	typ, sch, ok := resolve(m.Path, e.IdentSpan())
 	if !ok {
 		return nil
 	}
@@ -69,15 +79,20 @@ func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type
 	if p == nil {
 		return nil, nil, true
 	}
-	typ, sch := p.Type, paramSchema(p, false, false)
-	off := span.Start + len(path[0])
-	for _, seg := range path[1:] {
+	return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
+}
+
+// walkPath follows path from its segment i, at offset off in the source
+// (the character before the segment), in a value of type typ and schema
+// sch; code is that of a segment the type does not have.
+func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, code string) (*Type, Object, bool) {
+	for k, seg := range path[i:] {
 		segSpan := diag.Span{Start: off + 1, End: off + 1 + len(seg)}
 		off = segSpan.End
 		switch typ.Kind {
 		case ArrayType:
 			if _, err := strconv.Atoi(seg); err != nil {
-				dg := diag.Errorf(CodeUnknownArgument, segSpan, "%q is not an index of an array", seg)
+				dg := diag.Errorf(code, segSpan, "%q is not an index of an array", seg)
 				dg.Detail = "an array's items are numbered from 0: items.0.sku"
 				c.diags.Add(dg)
 				return nil, nil, false
@@ -96,7 +111,7 @@ func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type
 				for _, f := range typ.Record.Fields {
 					names = append(names, f.Name)
 				}
-				dg := diag.Errorf(CodeUnknownArgument, segSpan, "record %s has no field %s", typ.Record.Name, seg)
+				dg := diag.Errorf(code, segSpan, "record %s has no field %s", typ.Record.Name, seg)
 				if s := suggest.Closest(seg, names); s != "" {
 					suggestFix(&dg, s, segSpan)
 				} else {
@@ -109,7 +124,11 @@ func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type
 		case ObjectType, InvalidType:
 			return nil, nil, true
 		default:
-			dg := diag.Errorf(CodeUnknownArgument, segSpan, "%s is %s, which has no field %s", strings.Join(path[:len(path)-1], "."), article(typ), seg)
+			what := strings.Join(path[:i+k], ".")
+			if what == "" {
+				what = "the answer"
+			}
+			dg := diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg)
 			dg.Detail = "match the value itself: drop ." + seg
 			c.diags.Add(dg)
 			return nil, nil, false
@@ -286,11 +305,10 @@ func (c *compiler) answerChecks(e *parser.Pattern) []*AnswerCheck {
 			c.unknownTestProp(pr, "an Answer", answerProps)
 		}
 	}
-	if len(e.Subject.Properties) == 0 {
+	if len(e.Subject.Properties) == 0 && len(e.Elements) == 0 {
 		c.missingProp(e, "the Answer expectation does not say what to check",
-			"add a check: (:Answer {contains: \"...\"}), {matches: \"regex\"}, {equals: \"...\"} or {json: RecordName}")
+			"add a check: (:Answer {contains: \"...\"}), {matches: \"regex\"}, {equals: \"...\"} or {json: RecordName}, or match the fields of a typed answer: [:Answer | (field {equals: 1})]")
 	}
-	c.noElements(e, AnswerLabel)
 	return out
 }
 

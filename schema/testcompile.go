@@ -23,7 +23,7 @@ import (
 var (
 	testProps    = []string{"agent", "trajectory", "description"}
 	userProps    = []string{"says"}
-	callProps    = []string{"tool", "args", "argsInclude"}
+	callProps    = []string{"tool", "agent", "args", "argsInclude"}
 	noCallProps  = []string{"tool"}
 	answerProps  = []string{"contains", "matches", "equals", "json"}
 	rubricProps  = []string{"judge", "criterion", "threshold"}
@@ -248,6 +248,11 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 			}
 		case AnswerLabel:
 			turn.Answers = append(turn.Answers, c.answerChecks(e)...)
+			turn.Answers = append(turn.Answers, c.answerFields(t, e)...)
+		case HandoffLabel:
+			if h := c.handoffExpectation(t, e); h != nil {
+				turn.Handoffs = append(turn.Handoffs, h)
+			}
 		case RubricLabel:
 			if r := c.rubric(e); r != nil {
 				turn.Rubrics = append(turn.Rubrics, r)
@@ -312,7 +317,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
 		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
-		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) or (:Rubric {judge: agent, criterion: \"...\"})"
+		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) or (:Handoff {to: agent})"
 		c.diags.Add(dg)
 		return "", false
 	}
@@ -329,7 +334,7 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 			return "", false
 		}
 	}
-	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}) and (:Rubric {judge: agent, criterion: \"...\"}) are expectations"
+	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations"
 	c.diags.Add(dg)
 	return "", false
 }
@@ -348,6 +353,6 @@ func (c *compiler) noElements(e *parser.Pattern, label string) {
 	}
 	dg := diag.Errorf(CodeInvalidTestElement, diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End},
 		"a %s element has no elements", label)
-	dg.Detail = "only a Call has elements, its argument matchers; write this one as a node: (:" + label + " {...})"
+	dg.Detail = "only a Call and an Answer have elements, their matchers; write this one as a node: (:" + label + " {...})"
 	c.diags.Add(dg)
 }

@@ -26,7 +26,11 @@ func describeTest(b *bytes.Buffer, t *Test, text func(diag.Span) string) {
 			}
 			mode := map[ArgsMode]string{ArgsAny: "any args", ArgsExact: "args", ArgsSubset: "argsInclude"}[c.Mode]
 			args, _ := c.Args.MarshalJSON()
-			fmt.Fprintf(b, "    call %s (%s) at %s, %s %s\n", c.Tool, decl, text(c.ToolSpan), mode, args)
+			by := ""
+			if c.Agent != "" {
+				by = fmt.Sprintf(" by agent %s (%v) at %s", c.Agent, c.AgentDecl != nil, text(c.AgentSpan))
+			}
+			fmt.Fprintf(b, "    call %s (%s)%s at %s, %s %s\n", c.Tool, decl, by, text(c.ToolSpan), mode, args)
 			for _, m := range c.Fields {
 				fmt.Fprintf(b, "      %s %s%s\n", m.Name(), m.Kind, describeMatcher(m))
 			}
@@ -36,6 +40,12 @@ func describeTest(b *bytes.Buffer, t *Test, text func(diag.Span) string) {
 		}
 		for _, a := range turn.Answers {
 			fmt.Fprintf(b, "    answer %s %q at %s\n", a.Kind, a.Text, text(a.Span))
+			if m := a.Field; m != nil {
+				fmt.Fprintf(b, "      %s %s%s\n", m.Name(), m.Kind, describeMatcher(m))
+			}
+		}
+		for _, h := range turn.Handoffs {
+			fmt.Fprintf(b, "    handoff to %s at %s\n", h.To, text(h.ToSpan))
 		}
 		for _, r := range turn.Rubrics {
 			fmt.Fprintf(b, "    rubric by %s, threshold %g: %q\n", r.JudgeName, r.Threshold, r.Criterion)

@@ -23,7 +23,7 @@ const (
 )
 
 // TestElementLabels lists the labels a test's elements may have.
-var TestElementLabels = []string{UserLabel, CallLabel, NoCallLabel, AnswerLabel, RubricLabel}
+var TestElementLabels = []string{UserLabel, CallLabel, NoCallLabel, AnswerLabel, RubricLabel, HandoffLabel}
 
 // Trajectory says how a turn's expected tool calls are compared with the
 // calls the agent made.
@@ -78,6 +78,8 @@ type Turn struct {
 	Answers []*AnswerCheck
 	// Rubrics are judged by a judge agent after the turn.
 	Rubrics []*Rubric
+	// Handoffs name the agents the turn must be handed to.
+	Handoffs []*HandoffExpectation
 	// Span is the User element.
 	Span diag.Span
 }
@@ -104,6 +106,14 @@ type CallExpectation struct {
 	// (nil when unknown or not the agent's).
 	Tool     string
 	ToolDecl *Tool
+	// Agent, when set, names the agent whose calls are expected: one the
+	// tested agent reaches (as a tool, through others, or by a handoff),
+	// whose calls in nested runs count, at any depth; AgentDecl is that
+	// agent. Empty means the tested agent.
+	Agent     string
+	AgentDecl *Agent
+	// AgentSpan is the agent property's value.
+	AgentSpan diag.Span
 	// Mode says how Args is compared.
 	Mode ArgsMode
 	// Args are the expected arguments, JSON values as [Object] holds them.
@@ -176,6 +186,14 @@ type FieldMatcher struct {
 // Name returns the dotted path, as written.
 func (m *FieldMatcher) Name() string { return strings.Join(m.Path, ".") }
 
+// HandoffExpectation expects the turn to be handed to an agent.
+type HandoffExpectation struct {
+	// To is the agent handed to.
+	To string
+	// Span is the element, ToSpan the to property's value.
+	Span, ToSpan diag.Span
+}
+
 // NoCall forbids calls of a tool in a turn.
 type NoCall struct {
 	Tool string
@@ -197,6 +215,9 @@ const (
 	AnswerEquals
 	// AnswerJSON: the answer is JSON valid against Type.
 	AnswerJSON
+	// AnswerField: the value at Field's path in the typed answer (the
+	// agent's [Agent.Result]) meets Field.
+	AnswerField
 )
 
 // String names the check as written: "contains", "matches", "equals",
@@ -209,6 +230,8 @@ func (k AnswerKind) String() string {
 		return "equals"
 	case AnswerJSON:
 		return "json"
+	case AnswerField:
+		return "field"
 	}
 	return "contains"
 }
@@ -220,6 +243,8 @@ type AnswerCheck struct {
 	Regex *regexp.Regexp
 	// Type is the type the answer must be JSON of (AnswerJSON).
 	Type *Type
+	// Field is the matcher of a field of a typed answer (AnswerField).
+	Field *FieldMatcher
 	// Span is the property's key and value.
 	Span diag.Span
 }

@@ -303,11 +303,12 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 			bad = true
 			continue
 		}
+		prog := agenttest.PackageProgram(pkg, f)
 		for _, t := range f.Program.Tests {
 			if runRE != nil && !runRE.MatchString(t.Name) && !runRE.MatchString(in.path+":"+t.Name) {
 				continue
 			}
-			jobs = append(jobs, agenttest.Job{Path: in.path, Test: t})
+			jobs = append(jobs, agenttest.Job{Path: in.path, Test: t, Program: prog})
 		}
 	}
 	if bad {

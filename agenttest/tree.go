@@ -1,0 +1,80 @@
+// Tests of composed agents: the package a test's agent belongs to, and the
+// models of the agents its runs call as tools or hand off to.
+
+package agenttest
+
+import (
+	"slices"
+
+	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// PackageProgram returns the program of the agents a test of file f of pkg
+// may reach: those of the package's files and of f itself (a file of tests
+// may declare agents that list the package's).
+func PackageProgram(pkg *project.Package, f *project.File) *schema.Program {
+	agents, tools := pkg.Agents(), pkg.Tools()
+	var records []*schema.Record
+	for _, o := range pkg.Files {
+		if o.Member && !o.Test && o.Program != nil {
+			records = append(records, o.Program.Records...)
+		}
+	}
+	if f != nil && f.Program != nil && f.Test {
+		agents = append(agents, f.Program.Agents()...)
+		tools = append(tools, f.Program.Tools()...)
+		records = append(records, f.Program.Records...)
+	}
+	return schema.NewProgram(nil, agents, tools, records)
+}
+
+// modelSource returns the source of the models of the agents of a test's
+// nested runs and handoffs: each made by model, as the tested agent's, so
+// that their calls go through the same recording or replaying transport,
+// with the agent's fallbacks of the bindings file.
+func (r *Runner) modelSource(model func(*schema.Agent) (runtime.Model, error)) runtime.ModelSource {
+	return func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
+		m, err := model(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		var fbs []runtime.Fallback
+		for _, fm := range r.Fallbacks[a.Name] {
+			b := *a
+			b.Model = fm
+			client, err := model(&b)
+			if err != nil {
+				return nil, nil, err
+			}
+			fbs = append(fbs, runtime.Fallback{Model: fm, Client: client})
+		}
+		return m, fbs, nil
+	}
+}
+
+// treeAgents returns a and the agents of prog it calls as tools or hands
+// off to, and theirs, each once, a first; only a without a program.
+func treeAgents(prog *schema.Program, a *schema.Agent) []*schema.Agent {
+	out := []*schema.Agent{a}
+	if prog == nil || a == nil {
+		return out
+	}
+	add := func(name string) {
+		if b := prog.Agent(name); b != nil && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	for i := 0; i < len(out); i++ {
+		for _, t := range out[i].Tools {
+			if t.Agent != "" {
+				add(t.Agent)
+			}
+		}
+		for _, h := range out[i].Handoffs {
+			add(h.Agent)
+		}
+	}
+	return out
+}

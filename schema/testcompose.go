@@ -1,0 +1,175 @@
+package schema
+
+// Compiling the expectations of tests of composed agents: calls made by
+// the agents the tested agent reaches (agent: on a Call), handoffs, and
+// matchers on the fields of a typed answer.
+
+import (
+	"slices"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// handoffProps are the properties of a Handoff expectation.
+var handoffTestProps = []string{"to"}
+
+// reachedAgents returns the agents a reaches, as tools, through others or
+// by handoffs, each once, a left out unless it reaches itself; handoffsOnly
+// follows handoffs alone.
+func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
+	var out []*Agent
+	queue := []*Agent{a}
+	seen := map[*Agent]bool{a: true}
+	add := func(name string) {
+		if b := c.lookupAgent(name); b != nil && !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+			queue = append(queue, b)
+		}
+	}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if !handoffsOnly {
+			for _, t := range x.Tools {
+				if t.Agent != "" {
+					add(t.Agent)
+				}
+			}
+		}
+		for _, h := range x.Handoffs {
+			add(h.Agent)
+		}
+	}
+	return out
+}
+
+// agentNamesOf returns the names of agents.
+func agentNamesOf(agents []*Agent) []string {
+	out := make([]string, len(agents))
+	for i, a := range agents {
+		out[i] = a.Name
+	}
+	return out
+}
+
+// callAgent resolves the agent property of a Call: the agent whose calls
+// are expected (the tested agent without one), the name its tools are
+// looked up under, and the property's name and span ("" without one). It
+// reports an agent that is not defined or that the tested agent does not
+// reach; ok is false when the Call cannot be compiled further.
+func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, name string, span diag.Span, ok bool) {
+	var pr *parser.Property
+	for i := range e.Subject.Properties {
+		if e.Subject.Properties[i].Key == "agent" {
+			pr = &e.Subject.Properties[i]
+		}
+	}
+	if pr == nil {
+		return t.Agent, t.AgentName, "", diag.Span{}, true
+	}
+	name, ok = c.nameValue(pr)
+	if !ok {
+		return nil, "", "", diag.Span{}, false
+	}
+	span = pr.Value.Span()
+	if name == t.AgentName {
+		return t.Agent, t.AgentName, "", diag.Span{}, true // the tested agent
+	}
+	who = c.lookupAgent(name)
+	if who == nil {
+		c.unknownAgent(name, span, "the Call")
+		return nil, "", "", diag.Span{}, false
+	}
+	if t.Agent == nil {
+		return who, name, name, span, true
+	}
+	reached := c.reachedAgents(t.Agent, false)
+	if slices.Contains(reached, who) {
+		return who, name, name, span, true
+	}
+	dg := diag.Errorf(CodeAgentNotReached, span, "agent %s does not reach agent %s: it never runs in a test of %s", disp(t.Agent.Name), name, t.Agent.Name)
+	names := agentNamesOf(reached)
+	suggestOrList(&dg, name, span, names, "the agents "+t.Agent.Name+" reaches are ",
+		"list "+name+" among the elements of "+t.Agent.Name+" (or of an agent it uses), or hand off to it: ("+t.Agent.Name+")-[:Handoff]->("+name+")")
+	c.diags.Add(dg)
+	return nil, "", "", diag.Span{}, false
+}
+
+// handoffExpectation compiles a Handoff element, checking that the tested
+// agent, or an agent it hands to, may hand off to the agent named.
+func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpectation {
+	c.checkPropKeys(e, "a Handoff", handoffTestProps)
+	c.noElements(e, HandoffLabel)
+	var pr *parser.Property
+	for i := range e.Subject.Properties {
+		if e.Subject.Properties[i].Key == "to" {
+			pr = &e.Subject.Properties[i]
+		}
+	}
+	if pr == nil {
+		c.missingProp(e, "the Handoff expectation does not name the agent handed to", "add the agent: (:Handoff {to: name})")
+		return nil
+	}
+	name, ok := c.nameValue(pr)
+	if !ok {
+		return nil
+	}
+	h := &HandoffExpectation{To: name, Span: e.Span(), ToSpan: pr.Value.Span()}
+	if t.Agent == nil {
+		return h
+	}
+	if c.lookupAgent(name) == nil {
+		c.unknownAgent(name, h.ToSpan, "the Handoff")
+		return nil
+	}
+	var targets []string
+	for _, a := range append([]*Agent{t.Agent}, c.reachedAgents(t.Agent, true)...) {
+		for _, x := range a.Handoffs {
+			if !slices.Contains(targets, x.Agent) {
+				targets = append(targets, x.Agent)
+			}
+		}
+	}
+	if slices.Contains(targets, name) {
+		return h
+	}
+	dg := diag.Errorf(CodeUnknownHandoff, h.ToSpan, "agent %s never hands off to %s", disp(t.Agent.Name), name)
+	suggestOrList(&dg, name, h.ToSpan, targets, "the agents it hands off to are ",
+		"declare the handoff beside the agents: ("+t.Agent.Name+")-[:Handoff {description: \"...\"}]->("+name+")")
+	c.diags.Add(dg)
+	return nil
+}
+
+// answerFields compiles the elements of an Answer, matchers on the fields
+// of the tested agent's typed answer (see [Agent.Result]).
+func (c *compiler) answerFields(t *Test, e *parser.Pattern) []*AnswerCheck {
+	if len(e.Elements) == 0 {
+		return nil
+	}
+	var result *Type
+	if t.Agent != nil {
+		if result = t.Agent.Result(); result == nil {
+			els := diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End}
+			dg := diag.Errorf(CodeUntypedAnswer, els, "the answer of agent %s is free text, which has no fields", disp(t.Agent.Name))
+			dg.Detail = "give the agent a result type with a signature element, [" + t.Agent.Name +
+				":Agent {...} | (message::String)==>(::MyRecord), ...], or check the text: (:Answer {contains: \"...\"})"
+			c.diags.Add(dg)
+			return nil
+		}
+	}
+	resolve := func(path []string, span diag.Span) (*Type, Object, bool) {
+		if result == nil {
+			return nil, nil, true
+		}
+		return c.walkPath(result, TypeSchema(result, false), path, 0, span.Start-1, CodeUnknownAnswerField)
+	}
+	var out []*AnswerCheck
+	for _, f := range e.Elements {
+		if m := c.fieldMatcher(f, resolve); m != nil {
+			out = append(out, &AnswerCheck{Kind: AnswerField, Field: m, Text: m.Name(), Span: m.Span})
+		}
+	}
+	return out
+}
