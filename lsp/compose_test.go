@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// composeBilling declares the agent billing, with a signature element and
+// a tool of its own.
+const composeBilling = `[Invoice:Record {description: "An invoice"} |
+  (total::Number)
+]
+[lookupOrder:Tool {description: "Finds an order"} |
+  (orderId::Integer)==>(::String)
+]
+[billing:Agent {description: "Answers billing questions", model: "OpenAI/gpt-4o-mini", instruction: "Bill."} |
+  (question::String {description: "The customer's question"})==>(::Invoice),
+  lookupOrder
+]
+`
+
+// composeTriage lists billing, which billing.gram declares, and hands off
+// to it.
+const composeTriage = `[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Triage."} |
+  billing
+]
+(triage)-[:Handoff {description: "Billing questions"}]->(billing)
+`
+
+// composePackage writes the package of billing.gram and triage.gram and
+// returns a client with triage.gram open, and the two URIs.
+func composePackage(t *testing.T, triage string) (*testClient, protocol.DocumentURI, protocol.DocumentURI) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"billing.gram": composeBilling, "triage.gram": triage} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newTestClient(t, nil)
+	bu, tu := pathURI(filepath.Join(dir, "billing.gram")), pathURI(filepath.Join(dir, "triage.gram"))
+	c.open(tu, triage)
+	c.waitDiagnostics(tu, 1)
+	return c, bu, tu
+}
+
+// references asks for the references at pos of uri, the declaration
+// included, as sorted "file line:col-line:col".
+func references(c *testClient, uri protocol.DocumentURI, pos protocol.Position) []string {
+	var locs []protocol.Location
+	c.mustCall("textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": uri}, "position": pos, "context": map[string]any{"includeDeclaration": true}}, &locs)
+	var out []string
+	for _, l := range locs {
+		out = append(out, locString(l))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestComposedAgentDefinitionAndReferences: the agent of another file that
+// an agent lists and hands off to goes to its declaration from both uses,
+// and its references, asked from either file, are the declaration and
+// both uses.
+func TestComposedAgentDefinitionAndReferences(t *testing.T) {
+	c, bu, tu := composePackage(t, composeTriage)
+	for _, n := range []int{0, 1} {
+		var locs []protocol.Location
+		c.mustCall("textDocument/definition", tdp(tu, docPos(t, composeTriage, "billing", n, 2)), &locs)
+		if len(locs) != 1 || locString(locs[0]) != "billing.gram 6:1-6:8" || locs[0].URI != bu {
+			t.Errorf("definition of billing #%d: %+v", n, locs)
+		}
+	}
+	want := []string{"billing.gram 6:1-6:8", "triage.gram 1:2-1:9", "triage.gram 3:57-3:64"}
+	if got := references(c, tu, docPos(t, composeTriage, "billing", 1, 1)); !slices.Equal(got, want) {
+		t.Errorf("references from the handoff = %v, want %v", got, want)
+	}
+	c.open(bu, composeBilling)
+	c.waitDiagnostics(bu, 1)
+	if got := references(c, bu, docPos(t, composeBilling, "billing:", 0, 1)); !slices.Equal(got, want) {
+		t.Errorf("references from the declaration = %v, want %v", got, want)
+	}
+}
+
+// TestComposedAgentRename renames the agent of another file from a
+// Handoff that names it: its declaration, the element and the handoff are
+// edited.
+func TestComposedAgentRename(t *testing.T) {
+	c, bu, tu := composePackage(t, composeTriage)
+	pos := docPos(t, composeTriage, "billing", 1, 1)
+	var r *protocol.Range
+	c.mustCall("textDocument/prepareRename", tdp(tu, pos), &r)
+	if r == nil || *r != rng(3, 57, 3, 64) {
+		t.Fatalf("prepareRename on the handoff = %+v", r)
+	}
+	var we *protocol.WorkspaceEdit
+	c.mustCall("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": "accounts"}, &we)
+	if we == nil || len(we.Changes) != 2 {
+		t.Fatalf("rename of billing: %+v", we)
+	}
+	if got, want := applyEdits(t, composeTriage, we.Changes[tu]), strings.ReplaceAll(composeTriage, "billing", "accounts"); got != want {
+		t.Errorf("triage.gram after the rename:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := applyEdits(t, composeBilling, we.Changes[bu]), strings.Replace(composeBilling, "[billing:", "[accounts:", 1); got != want {
+		t.Errorf("billing.gram after the rename:\n%s", got)
+	}
+	var err error
+	if err = c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": "lookupOrder"}, &we); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("rename to a tool of the package: %v", err)
+	}
+}
