@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,119 @@ func TestComposedAgentInAnotherFile(t *testing.T) {
 		if o, ok := a.Index().At(a.File.Pos(off)); !ok || o.Resolved() || o.Kind != KindAgent {
 			t.Errorf("billing #%d is indexed as %+v", n, o)
 		}
+	}
+}
+
+// completeAt completes text at the marker §, taken out.
+func completeAt(t *testing.T, a func(text string) *Analysis, text string) Completions {
+	t.Helper()
+	i := strings.Index(text, "§")
+	if i < 0 {
+		t.Fatalf("no marker in %q", text)
+	}
+	text = text[:i] + text[i+len("§"):]
+	return a(text).Complete(i)
+}
+
+// itemOf returns the completion labelled label, or nil.
+func itemOf(c Completions, label string) *Completion {
+	for i := range c.Items {
+		if c.Items[i].Label == label {
+			return &c.Items[i]
+		}
+	}
+	return nil
+}
+
+// composeAgents are two agents without signature elements and a tool.
+const composeAgents = `[lookupOrder:Tool {description: "Finds an order"} |
+  (orderId::Integer)==>(::String)
+]
+[billing:Agent {description: "Answers billing questions", model: "OpenAI/gpt-4o-mini", instruction: "Bill."} |
+  lookupOrder
+]
+[support:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Support."} |
+  lookupOrder
+]
+`
+
+// TestCompleteAgentsAsElements: an agent's element list offers the other
+// agents, of the text and of its package, after the tools, with the
+// signature their callers see; never the agent itself nor one it lists.
+func TestCompleteAgentsAsElements(t *testing.T) {
+	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
+	c := completeAt(t, alone, composeAgents+"[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  support, §\n]\n")
+	b := itemOf(c, "billing")
+	if b == nil || b.Kind != "agent" || b.Detail != "agent "+DefaultAgentSignature || b.Doc != "Answers billing questions" || b.Insert != "billing" {
+		t.Fatalf("billing among %+v", c.Items)
+	}
+	if itemOf(c, "triage") != nil || itemOf(c, "support") != nil {
+		t.Errorf("the agent itself or one it lists is offered: %v", labels(c))
+	}
+	got := labels(c)
+	if i, j := slices.Index(got, "lookupOrder"), slices.Index(got, "billing"); i < 0 || i > j || got[len(got)-1] != "tool" {
+		t.Errorf("order of the items: %v", got)
+	}
+	// In a package: another file's agents, with their file.
+	pkg := func(text string) *Analysis {
+		return analyzePackage(t, []string{"d/triage.gram", "d/agents.gram"}, text, composeAgents)
+	}
+	c = completeAt(t, pkg, "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  bi§\n]\n")
+	if b := itemOf(c, "billing"); b == nil || b.Kind != "agent" || b.Detail != "agents.gram: agent "+DefaultAgentSignature {
+		t.Errorf("billing of another file among %+v", c.Items)
+	}
+}
+
+// TestCompleteHandoffTarget: the node a Handoff leads to offers the
+// agents of the text and its package, but the one it leaves; the node of
+// another relationship does not.
+func TestCompleteHandoffTarget(t *testing.T) {
+	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
+	for _, arrow := range []string{`-[:Handoff {description: "Billing"}]->(§`, `<-[:Handoff]-(§`} {
+		c := completeAt(t, alone, composeAgents+"(support)"+arrow+")\n")
+		if got := labels(c); !slices.Equal(got, []string{"billing"}) || c.Items[0].Kind != "agent" {
+			t.Errorf("after (support)%s: %+v", arrow, c.Items)
+		}
+	}
+	if c := completeAt(t, alone, composeAgents+"(support)-[:KNOWS]->(§)\n"); len(c.Items) != 0 {
+		t.Errorf("after another relationship: %v", labels(c))
+	}
+	pkg := func(text string) *Analysis {
+		return analyzePackage(t, []string{"d/triage.gram", "d/agents.gram"}, text, composeAgents)
+	}
+	c := completeAt(t, pkg, "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} | billing]\n(triage)-[:Handoff]->(§)\n")
+	if got := labels(c); !slices.Equal(got, []string{"billing", "support"}) {
+		t.Errorf("handoff in a package: %v", got)
+	}
+}
+
+// TestHoverComposition: an agent listed as an element is shown as the
+// tool the calling model sees; a Handoff's label and arrow as the tool
+// that hands off.
+func TestHoverComposition(t *testing.T) {
+	text := composeAgents + "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  billing\n]\n" +
+		"(triage)-[:Handoff {description: \"Billing questions\"}]->(billing)\n"
+	a := Analyze("t.gram", []byte(text))
+	h, ok := a.Hover(offset(t, text, "billing", 2, 1))
+	for _, want := range []string{"**agent** `billing` as a tool", "Answers billing questions", "```gram\n(message::String)==>(::String)\n```", `"message"`, "The answer is text."} {
+		if !ok || !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover of billing as an element: no %q in\n%s", want, h.Markdown)
+		}
+	}
+	if h, _ := a.Hover(offset(t, text, "billing:", 0, 1)); !strings.HasPrefix(h.Markdown, "**agent** `billing`\n") {
+		t.Errorf("hover of billing's name:\n%s", h.Markdown)
+	}
+	for _, at := range []string{"Handoff", "]->"} {
+		h, ok := a.Hover(offset(t, text, at, 0, 1))
+		if !ok || !strings.Contains(h.Markdown, "`transfer_to_billing`") || !strings.Contains(h.Markdown, "Billing questions") || !strings.Contains(h.Markdown, "from `triage` to `billing`") {
+			t.Errorf("hover of the handoff at %q: %+v", at, h)
+		}
+	}
+	// In a package: the agent of another file, and where it is declared.
+	triage := "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  billing\n]\n"
+	a = analyzePackage(t, []string{"d/triage.gram", "d/agents.gram"}, triage, composeAgents)
+	h, ok = a.Hover(offset(t, triage, "billing", 0, 1))
+	if !ok || !strings.HasPrefix(h.Markdown, "**agent** `billing` as a tool") || !strings.HasSuffix(h.Markdown, "Declared in `agents.gram`.") {
+		t.Errorf("hover of another file's agent as an element:\n%s", h.Markdown)
 	}
 }

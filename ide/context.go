@@ -35,6 +35,7 @@ const (
 	SlotReference             // an element of another group: a top-level identity
 	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)
 	SlotTestTool              // the tool of a test's call or no-call expectation: a tool of the file (and of its package)
+	SlotHandoff               // the node a Handoff relationship leads to: an agent of the file (and of its package)
 )
 
 // Context is what the text before a cursor says may be typed there.
@@ -54,6 +55,9 @@ type Context struct {
 	// values offered at [SlotValue], and the identifiers the agent lists
 	// at [SlotTool].
 	Names []string
+	// Agent is, at [SlotTool], the name of the agent whose element list
+	// it is, and at [SlotHandoff] that of the agent the Handoff leaves.
+	Agent string
 	// Quoted is set at [SlotTestAgent] and [SlotTestTool] when the name
 	// is written as a string: Span is then the string's text before the
 	// cursor, and a completion inserts the name without quotes.
@@ -107,11 +111,13 @@ func ContextAt(f *diag.File, start, off int) Context {
 		case "optional", "injected", "parallelToolCalls":
 			out.Slot, out.Names = SlotValue, []string{"true", "false"}
 		}
+	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):
+		out.Slot, out.Agent = SlotHandoff, *fr.handoff
 	case (fr.open == '[' || fr.open == '(' || fr.open == 'a') && !fr.bar && c.prevIs(":", "::"):
 		out.Slot, out.Group = SlotType, fr.open == '['
 	case fr.open == '[' && fr.bar && c.prevIs("|", ","):
 		if fr.hasLabel(schema.AgentLabel) {
-			out.Slot, out.Names = SlotTool, fr.elems
+			out.Slot, out.Names, out.Agent = SlotTool, fr.elems, fr.ident
 		} else {
 			out.Slot = SlotReference
 		}
@@ -138,6 +144,9 @@ type frame struct {
 	keys     []string
 	key      string
 	afterSep bool
+	// handoff is set on a node that a Handoff relationship leads to: the
+	// identity of the node it leaves.
+	handoff *string
 }
 
 // hasLabel reports whether the frame's subject has the label.
@@ -153,6 +162,11 @@ type cursor struct {
 	// quoted is set when the cursor is in a string (the word is then its
 	// text before the cursor).
 	quoted bool
+	// node is the identity of the last node closed at this depth, and
+	// handoff, once a Handoff relationship after it is closed, the same
+	// until the node the relationship leads to opens.
+	node    string
+	handoff *string
 }
 
 // top returns the innermost open frame, or nil at the top level.
@@ -235,10 +249,19 @@ func inString(text []byte) bool {
 func (c *cursor) feed(t *grammar.Tok, afterArrow bool) {
 	wasSep := c.labelSep
 	c.labelSep = false
-	if t.Type == grammar.Punct {
-		c.feedPunct(t.Value, afterArrow)
-	} else {
+	handoff := c.handoff
+	c.handoff = nil
+	if t.Type != grammar.Punct {
 		c.feedWord(t, wasSep)
+		return
+	}
+	c.feedPunct(t.Value, afterArrow)
+	switch {
+	case handoff == nil:
+	case grammar.ClosesArrow(t.Value):
+		c.handoff = handoff // the arrow's closing half
+	case t.Value == "(":
+		c.top().handoff = handoff
 	}
 }
 
@@ -265,6 +288,7 @@ func (c *cursor) feedPunct(p string, afterArrow bool) {
 			top := c.stack[len(c.stack)-1]
 			c.stack = c.stack[:len(c.stack)-1]
 			if strings.IndexByte(want, top.open) >= 0 {
+				c.closed(top)
 				break
 			}
 		}
@@ -284,6 +308,18 @@ func (c *cursor) feedPunct(p string, afterArrow bool) {
 			f.afterSep = true
 		}
 		c.labelSep = !inRecord
+	}
+}
+
+// closed notes the frame f just closed: a node's identity, and a Handoff
+// relationship after it.
+func (c *cursor) closed(f *frame) {
+	switch {
+	case f.open == '(':
+		c.node = f.ident
+	case f.open == 'a' && f.hasLabel(schema.HandoffLabel):
+		from := c.node
+		c.handoff = &from
 	}
 }
 

@@ -285,7 +285,10 @@ func PropertyKeys(k Kind) []string {
 	return nil
 }
 
-// AgentDoc describes an agent in Markdown.
+// AgentDoc describes an agent in Markdown: its description, model, tools
+// (the agents it lists among them), its signature as another agent's tool
+// when it has a signature element, its handoffs, settings and the first
+// lines of its instruction.
 func AgentDoc(ag *schema.Agent) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
@@ -295,12 +298,19 @@ func AgentDoc(ag *schema.Agent) string {
 	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
+		if t.Agent != "" {
+			names = append(names, "`"+t.Name+"` (agent)")
+			continue
+		}
 		names = append(names, "`"+t.Name+"`")
 	}
 	if len(names) == 0 {
 		names = append(names, "(none)")
 	}
 	fmt.Fprintf(&b, "- tools: %s\n", strings.Join(names, ", "))
+	if c := compositionDoc(ag); c != "" {
+		b.WriteString(c + "\n")
+	}
 	st := ag.Settings
 	fmt.Fprintf(&b, "- maxIterations: %d", st.MaxIterations)
 	if st.Temperature != nil {

@@ -13,6 +13,8 @@
 package ide
 
 import (
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -54,4 +56,51 @@ func (ix *Index) namesAgentElsewhere(pt *parser.Pattern) bool {
 		return false
 	}
 	return ix.handoffs()[def]
+}
+
+// handoffDoc describes the Handoff relationship whose label or arrow is
+// the item it: the tool the model of the agent it leaves calls; "" when
+// the item is not of a Handoff.
+func (a *Analysis) handoffDoc(it SyntaxItem) string {
+	rel := a.handoffAt(it.Owner)
+	if rel == nil || len(rel.Elements) != 2 {
+		return ""
+	}
+	from, to := rel.Elements[0].Subject.Identity, rel.Elements[1].Subject.Identity
+	h := schema.Handoff{Agent: to}
+	if p := rel.Subject.Prop("description"); p != nil && p.Value != nil && p.Value.Kind() == grammar.ScalarValue {
+		h.Description = p.Value.Tok.Text()
+	}
+	// The compiler's reading of it, when the agent it leaves is the
+	// text's.
+	if ag := a.Prog.Agent(from); ag != nil {
+		for _, c := range ag.Handoffs {
+			if c.Span == rel.Span() {
+				h = c
+			}
+		}
+	}
+	return HandoffDoc(from, h)
+}
+
+// handoffAt returns the Handoff relationship, a top-level pattern or one of
+// a top-level walk, whose arrow is at the span arrow; nil when there is
+// none.
+func (a *Analysis) handoffAt(arrow diag.Span) *parser.Pattern {
+	tops := a.Doc.Lowered()
+	i := unitAt(a.File, tops, arrow.Start)
+	if i < 0 {
+		return nil
+	}
+	rels := []*parser.Pattern{tops[i]}
+	if tops[i].Kind == parser.WalkKind {
+		rels = tops[i].Elements
+	}
+	for _, r := range rels {
+		sp := r.Span()
+		if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && sp.Start <= arrow.Start && arrow.End <= sp.End {
+			return r
+		}
+	}
+	return nil
 }

@@ -50,6 +50,9 @@ type Occurrence struct {
 	Kind Kind
 	// TypeRef is set for a record named as a type (a label or items:).
 	TypeRef bool
+	// Element is set for a reference written among an agent's elements:
+	// a tool it lists, or an agent it calls as one.
+	Element bool
 }
 
 // Resolved reports whether the occurrence has a definition in the text.
@@ -265,14 +268,14 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 // pattern); in tells whether a span lies in this unit.
 func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.Span) bool) {
 	seen := map[*parser.Pattern]bool{}
-	var walk func(pt *parser.Pattern)
-	walk = func(pt *parser.Pattern) {
+	var walk func(pt *parser.Pattern, element bool)
+	walk = func(pt *parser.Pattern, element bool) {
 		if seen[pt] {
 			return
 		}
 		seen[pt] = true
 		if id := pt.Subject.Identity; id != "" && pt.IdentSpan().Len() > 0 {
-			o := Occurrence{Span: pt.IdentSpan(), Name: id}
+			o := Occurrence{Span: pt.IdentSpan(), Name: id, Element: element && pt.IsReference()}
 			switch {
 			case ix.namesAgentElsewhere(pt):
 				// An agent a Handoff names that the file does not declare:
@@ -296,11 +299,12 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.S
 			}
 			u.occs = append(u.occs, o)
 		}
+		agent := pt.Kind == parser.GroupKind && pt.Subject.HasLabel(schema.AgentLabel)
 		for _, e := range pt.Elements {
-			walk(e)
+			walk(e, agent)
 		}
 	}
-	walk(top)
+	walk(top, false)
 }
 
 // addTypeRef adds an occurrence for every record the type t names; a

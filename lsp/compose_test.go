@@ -114,3 +114,47 @@ func TestComposedAgentRename(t *testing.T) {
 		t.Errorf("rename to a tool of the package: %v", err)
 	}
 }
+
+// TestComposedAgentCompletion completes, in a file of the package, an
+// agent's element list (the agent of the other file, with its file and
+// signature, after the tools; never the agent itself) and the node a
+// Handoff leads to (the agents but the one it leaves).
+func TestComposedAgentCompletion(t *testing.T) {
+	c, _, tu := composePackage(t, composeTriage)
+	elems := composeTriage + "[other:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"O.\"} |\n  lookupOrder,\n  §\n]\n"
+	got := itemsByLabel(completeMarked(t, c, tu, 2, elems))
+	if len(got) != 3 || got[0] != "triage | agent (message::String)==>(::String)" || !strings.HasPrefix(got[1], "billing | billing.gram: agent (") || !strings.HasPrefix(got[2], "tool |") {
+		t.Errorf("the element list = %q", got)
+	}
+	items := completeMarked(t, c, tu, 3, strings.Replace(composeTriage, "->(billing)", "->(§)", 1))
+	if len(items) != 1 || items[0].Label != "billing" || items[0].Kind != protocol.CompletionItemKindClass || items[0].Documentation == nil {
+		t.Errorf("the handoff's target = %+v", items)
+	}
+}
+
+// TestComposedAgentHover hovers over the agent of another file listed as
+// an element (the tool the calling model sees, and the file) and over a
+// Handoff's label (the tool that hands off).
+func TestComposedAgentHover(t *testing.T) {
+	c, _, tu := composePackage(t, composeTriage)
+	for _, tc := range []struct {
+		needle string
+		want   []string
+		rng    protocol.Range
+	}{
+		{"billing", []string{"**agent** `billing` as a tool", "Answers billing questions", "JSON Schema of the arguments", "Declared in `billing.gram`"}, rng(1, 2, 1, 9)},
+		{"Handoff", []string{"**handoff** from `triage` to `billing`", "`transfer_to_billing`", "Billing questions"}, rng(3, 11, 3, 18)},
+	} {
+		var h *protocol.Hover
+		c.mustCall("textDocument/hover", tdp(tu, docPos(t, composeTriage, tc.needle, 0, 1)), &h)
+		if h == nil || h.Range == nil || *h.Range != tc.rng {
+			t.Errorf("hover on %s: %+v", tc.needle, h)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(h.Contents.Value, w) {
+				t.Errorf("hover on %s: no %q in\n%s", tc.needle, w, h.Contents.Value)
+			}
+		}
+	}
+}

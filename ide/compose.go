@@ -1,0 +1,128 @@
+// Agents composed: an agent listed among another's elements, which the
+// calling model sees as a tool, and the Handoff relationships that let an
+// agent pass the conversation on (see handoff.go for how their names are
+// read).
+//
+//   - completion offers, in an agent's element list, the agents of the
+//     text and of its package beside the tools (never the agent itself),
+//     each with the signature its callers see; in the node a Handoff leads
+//     to, the agents;
+//   - hover over an agent listed as an element shows what the calling
+//     model sees ([AgentToolDoc]): the tool's name, description, the JSON
+//     Schema of its arguments and that of the agent's answer; over a
+//     Handoff, the tool the model calls to hand off ([HandoffDoc]).
+
+package ide
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// DefaultAgentSignature is the signature of an agent without a signature
+// element, as its callers see it.
+const DefaultAgentSignature = "(message::String)==>(::String)"
+
+// AgentSignature writes the signature an agent has as another agent's
+// tool: its signature element's, else [DefaultAgentSignature].
+func AgentSignature(ag *schema.Agent) string {
+	if ag.AsTool != nil && (ag.Signature || len(ag.AsTool.Params) > 0) {
+		return Signature(ag.AsTool)
+	}
+	return DefaultAgentSignature
+}
+
+// agentCompletion offers the agent ag as an element of another agent,
+// inserting insert; where names the file of another file's agent ("" for
+// the text's own).
+func agentCompletion(ag *schema.Agent, insert, where string) Completion {
+	detail := "agent " + AgentSignature(ag)
+	if where != "" {
+		detail = where + ": " + detail
+	}
+	return Completion{Label: ag.Name, Kind: "agent", Detail: detail, Doc: ag.Description, Insert: insert}
+}
+
+// agentItems completes the agents whose names start with word, other than
+// those skip holds: the text's, then those of the other files of its
+// package.
+func (a *Analysis) agentItems(skip map[string]bool, word string) ([]Completion, bool) {
+	var out []Completion
+	agents, more := a.ownNames().agents.table().pick(word)
+	for _, e := range agents {
+		if ag := a.Prog.AgentAt(e.at); !skip[ag.Name] {
+			out = append(out, agentCompletion(ag, parser.GramIdent(ag.Name), ""))
+		}
+	}
+	if pn := a.packageNames(); pn != nil {
+		others, omore := pick(pn.agentTable(), word)
+		for _, e := range others {
+			if !skip[e.name] {
+				out = append(out, agentCompletion(e.v.agent, parser.GramIdent(e.name), e.v.where()))
+			}
+		}
+		more = more || omore
+	}
+	return out, more
+}
+
+// handoffItems completes the agent a Handoff leads to: the agents of the
+// text and of its package that start with word, but from, the agent it
+// leaves.
+func (a *Analysis) handoffItems(from, word string) ([]Completion, bool) {
+	return a.agentItems(map[string]bool{from: true}, word)
+}
+
+// AgentToolDoc describes, in Markdown, an agent listed among another
+// agent's elements as the calling model sees it: a tool named after the
+// agent, with its description, signature and the JSON Schema of its
+// arguments, whose result is the agent's answer (with the JSON Schema of
+// its type when the agent's signature gives one).
+func AgentToolDoc(ag *schema.Agent) string {
+	t := ag.AsTool
+	if t == nil {
+		t = &schema.Tool{Name: ag.Name, Description: ag.Description, Params: []*schema.Param{{Name: "message", Type: &schema.Type{Kind: schema.StringType, Name: "String"}}}, Returns: &schema.Type{Kind: schema.StringType, Name: "String"}}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**agent** `%s` as a tool: the calling model calls `%s`, and the agent runs with its own model, instruction and tools; its answer is the result.\n\n", ag.Name, t.Name)
+	b.WriteString(strings.TrimPrefix(ToolDoc(t), "**tool** `"+t.Name+"`\n\n"))
+	if res := ag.Result(); res != nil {
+		if data, err := schema.MarshalIndent(schema.OutputSchema(t)); err == nil {
+			fmt.Fprintf(&b, "\n\nJSON Schema of the answer (`%s`):\n\n```json\n%s\n```", TypeText(res), strings.TrimRight(string(data), "\n"))
+		}
+	} else {
+		b.WriteString("\n\nThe answer is text.")
+	}
+	return b.String()
+}
+
+// HandoffDoc describes, in Markdown, a Handoff relationship from the agent
+// from: the tool its model calls to pass the conversation on.
+func HandoffDoc(from string, h schema.Handoff) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.", from, h.Agent, from, h.ToolName(), h.Agent)
+	if h.Description != "" {
+		b.WriteString("\n\nTool description: " + h.Description)
+	}
+	return b.String()
+}
+
+// compositionDoc is what [AgentDoc] says of an agent's signature and
+// handoffs: nothing for an agent with neither.
+func compositionDoc(ag *schema.Agent) string {
+	var lines []string
+	if ag.Signature {
+		lines = append(lines, "- as a tool: `"+AgentSignature(ag)+"`")
+	}
+	for _, h := range ag.Handoffs {
+		l := "- hands off to `" + h.Agent + "` (tool `" + h.ToolName() + "`)"
+		if h.Description != "" {
+			l += ": " + h.Description
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
