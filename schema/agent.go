@@ -26,7 +26,7 @@ func (c *compiler) agent(d decl) {
 		c.unnamed(d, "agent", "[my_agent:Agent {...} | tools]")
 	}
 	c.agentSettings(a, d)
-	c.agentTools(a, p)
+	c.asTool(a, c.agentTools(a, p))
 }
 
 // isLocalAgent reports whether a is one of the file's agents (rather than
@@ -101,8 +101,9 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 
 // agentTools compiles the elements of an agent declaration, its tools: the
 // tools written inline and the references to tools defined at the top
-// level, each once.
-func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
+// level, each once, and the agents it lists (see agentElement); it returns
+// the tool its signature element makes, or nil.
+func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 	// Inline tools first, so that a reference may come before the tool.
 	for _, e := range p.Elements {
 		if e.Kind == parser.GroupKind && isToolPattern(e) {
@@ -121,6 +122,11 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 		var t *Tool
 		var ti int
 		switch {
+		case signaturePath(e) != nil:
+			c.agentSignature(a, e, signaturePath(e), &sig)
+			continue
+		case e.Kind == parser.ReferenceKind && c.agentElement(a, e, len(tools)):
+			continue
 		case e.Kind == parser.GroupKind && isToolPattern(e):
 			i, ok := c.toolIndex(e)
 			if !ok {
@@ -174,6 +180,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) {
 	if len(tools) > 0 {
 		a.Tools, a.toolIdx = tools, idx
 	}
+	return sig
 }
 
 // indexTools returns byName, the index by name of tools but the last, with
@@ -224,12 +231,13 @@ func toolIndex(tools []*Tool, byName map[string]int, name string) int {
 // notTools says, for each label of an element an agent cannot hold, what
 // is wrong and the remedy.
 var notTools = map[string][2]string{
-	AgentLabel:  {"an agent cannot contain another agent", "define each agent at the top level of the file"},
+	AgentLabel: {"an agent cannot be written inside another agent",
+		"define the agent at the top level, [name:Agent {...} | ...], and list it here by name: the calling model sees it as a tool"},
 	TestLabel:   {"an agent cannot contain a test", "define the test at the top level of the file, or in a *_test.gram file beside it, with {agent: name}"},
 	RecordLabel: {"an agent cannot contain a record", "define the record at the top level of the file, where every tool can use it"},
 	ToolLabel:   {"an inline tool is written in brackets", "write [name:Tool {description: \"...\"} | (param::String)==>(::String)]"},
-	"": {"an agent's elements must be tools",
-		"write an inline [name:Tool {description: \"...\"} | signature], or the name of a tool defined at the top level"},
+	"": {"an agent's elements must be tools, agents or its signature",
+		"write an inline [name:Tool {description: \"...\"} | signature], the name of a tool or an agent defined at the top level, or the agent's signature (param::String)==>(::String)"},
 }
 
 // notATool reports an agent element that is not a tool.

@@ -23,6 +23,12 @@ const (
 	CodeMissingName          = "missing-name"
 	CodeConflictingLabels    = "conflicting-labels"
 	CodeInvalidAgentElement  = "invalid-agent-element"
+	CodeDuplicateSignature   = "duplicate-signature"
+	CodeInjectedAgentParam   = "injected-agent-param"
+	CodeAgentToolDescription = "agent-tool-description"
+	CodeAgentCycle           = "agent-cycle"
+	CodeInvalidHandoff       = "invalid-handoff"
+	CodeDuplicateHandoff     = "duplicate-handoff"
 	CodeInvalidToolName      = "invalid-tool-name"
 	CodeDuplicateTool        = "duplicate-tool"
 	CodeMissingDescription   = "missing-description"
@@ -108,6 +114,12 @@ var Codes = []CodeInfo{
 	{Code: CodeInvalidRecordField, Severity: diag.Error, Summary: "A record's elements must be field nodes, such as (id::Integer)."},
 	{Code: CodeDuplicateField, Severity: diag.Error, Summary: "Two fields of a record have the same name."},
 	{Code: CodeRecordCycle, Severity: diag.Error, Summary: "A record contains itself, directly or through other records."},
+	{Code: CodeDuplicateSignature, Severity: diag.Error, Summary: "An agent with more than one signature element."},
+	{Code: CodeInjectedAgentParam, Severity: diag.Error, Summary: "An injected parameter in an agent's signature: the calling model cannot supply it."},
+	{Code: CodeAgentToolDescription, Severity: diag.Warning, Summary: "An agent listed as another agent's tool without a description for the calling model."},
+	{Code: CodeAgentCycle, Severity: diag.Error, Summary: "Agents that list each other as tools, directly or through others."},
+	{Code: CodeInvalidHandoff, Severity: diag.Error, Summary: "A Handoff relationship that is not from an agent to another agent, pointing one way, or whose tool name an agent's tool already has."},
+	{Code: CodeDuplicateHandoff, Severity: diag.Warning, Summary: "The same handoff declared twice."},
 	{Code: CodeUnusedTool, Severity: diag.Warning, Summary: "A top-level tool that no agent uses."},
 	{Code: CodeLegacyToolLabel, Severity: diag.Info, Summary: "The older label ToolSpecification, read as Tool."},
 	{Code: CodeLegacyParameter, Severity: diag.Info, Summary: "A parameter in the older notation, (::Text {paramName: \"name\"}) or with a fields list, read as its canonical form (name::Text) or a record."},

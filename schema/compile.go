@@ -125,6 +125,13 @@ type compiler struct {
 	// steps are the compiles of the tools and agents of a file of a
 	// package (see pkgCompile).
 	steps []step
+	// agentRefs are the references to agents among the elements of the
+	// file's agents, in order, and agentRefPats their patterns (see
+	// agentElement); composes tells that the file lists agents or declares
+	// handoffs (see setComposes).
+	agentRefs    []agentRef
+	agentRefPats map[*parser.Pattern]bool
+	composes     bool
 }
 
 // decl is a top-level declaration.
@@ -189,6 +196,7 @@ func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, dia
 	steps := make([]step, 0, stepCount(decls))
 	c.compileTools(decls, &steps)
 	c.compileAgents(decls, &steps)
+	composeFiles([]*compiler{c})
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
@@ -198,7 +206,7 @@ func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, dia
 			tests = true
 		}
 	}
-	if memo && len(env) == 0 && !tests && !c.legacyNamed {
+	if memo && len(env) == 0 && !tests && !c.legacyNamed && !c.composes {
 		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
 	}
 	return c.finish()

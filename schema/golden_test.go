@@ -181,8 +181,25 @@ func describe(b *bytes.Buffer, p *Program) {
 		b.WriteString("\n  tools:")
 		for _, t := range a.Tools {
 			b.WriteString(" " + t.Name)
+			if t.Agent != "" {
+				b.WriteString(" (agent)")
+			}
 		}
 		b.WriteString("\n")
+		if a.Signature {
+			b.WriteString("  signature:\n")
+			for _, pa := range a.AsTool.Params {
+				describeParam(b, pa, text)
+			}
+			if r := a.Result(); r != nil {
+				fmt.Fprintf(b, "  result %s\n", r)
+			} else {
+				b.WriteString("  result free text\n")
+			}
+		}
+		for _, h := range a.Handoffs {
+			fmt.Fprintf(b, "  handoff %s (%s) %q at %s\n", h.Agent, h.ToolName(), h.Description, text(h.Span))
+		}
 	}
 	for _, t := range p.Tools() {
 		where := "inline"

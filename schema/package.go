@@ -42,6 +42,9 @@ type pkgScope struct {
 	// in full, by file; nil once the compile is done, and in a compile
 	// from an earlier one.
 	cs []*compiler
+	// composes tells that a file lists agents or declares handoffs (see
+	// setComposes): the package is then compiled in full every time.
+	composes bool
 }
 
 // recordDecl returns the package's record name and the file that
@@ -266,7 +269,7 @@ func samePaths(a, b []*parser.Document) bool {
 // recompilePackage is RecompilePackage's compile from prev, or nil when
 // the whole package must be compiled again.
 func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if prev.scope == nil || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
+	if prev.scope == nil || prev.scope.composes || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
 		return nil
 	}
 	ps := prev.scope
@@ -312,7 +315,10 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			return nil
 		}
 	}
-	return prev.next(docs, tests, scope, touched, again)
+	if pc := prev.next(docs, tests, scope, touched, again); pc != nil && !scope.composes {
+		return pc
+	}
+	return nil
 }
 
 // startFile starts compiling the member file i of scope's package again

@@ -70,6 +70,7 @@ func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCo
 	pc.records()
 	pc.tools()
 	hasAgents := pc.agents()
+	composeFiles(pc.cs[:len(docs)])
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
 	pc.progs = make([]*Program, len(docs))
 	for i, c := range pc.cs[:len(docs)] {
@@ -369,7 +370,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 		dupDiags, unresolved := slices.Clip(c.diags[pc.marks[i][2]:pc.marks[i][3]]), slices.Clip(c.diags[pc.marks[i][3]:])
 		dups, unused := c.fileChecks(hasAgents)
 		var m *compileMemo
-		if !c.legacyNamed && (pc.keep || !pc.full) {
+		if !c.legacyNamed && (pc.keep || !pc.full) && !pc.pkg.composes {
 			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
 		}
 		if m == nil {

@@ -24,6 +24,10 @@ import (
 func (c *compiler) pkgUnresolved() {
 	for _, u := range c.doc.Unresolved() {
 		name := u.Ref.Subject.Identity
+		if c.agentRefPats[u.Ref] {
+			c.usePkg(name) // an agent of another file listed as a tool (see agentElement)
+			continue
+		}
 		if _, ok := c.pkg.tools[name]; ok {
 			c.usePkg(name)
 			continue

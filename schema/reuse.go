@@ -14,6 +14,13 @@
 // the declarations compiled again changed it; it compiles in full when a
 // record changed, a declaration was added, removed, renamed or relabelled,
 // when the file has tests, or uses the older notation's record parameters.
+// A file that composes agents, one whose agents list agents or that has a
+// Handoff relationship, keeps nothing for the next compile, and a package
+// with one such file is compiled in full (see setComposes): an agent's
+// AsTool is read by the agents of any file that list it, and a handoff by
+// the agents at both its ends, so they are never taken from before; a
+// declaration compiled again that lists an agent, or a changed top-level
+// pattern that is a handoff, makes the compile one in full too.
 // Either way the result is what [Compile] gives.
 //
 // What a compile finds is kept with its program (compileMemo) in lists the
@@ -123,7 +130,7 @@ type typeNames struct {
 // the top of this file); prev must be the program of a [Compile] or a
 // Recompile.
 func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
-	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && a.end(a.c.prog.NumAgents() > 0, false) {
+	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && !a.c.composes && a.end(a.c.prog.NumAgents() > 0, false) {
 		return a.c.finish()
 	}
 	return Compile(doc)
@@ -304,6 +311,9 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 			return nil, false
 		}
 		if !found {
+			if isHandoff(p) {
+				return nil, false // a handoff: compiled in full (see composeFiles)
+			}
 			continue
 		}
 		d.tp, d.top = top, top.Span()

@@ -51,6 +51,15 @@ func rightArrow(a *grammar.Arrow) string {
 	return f + f + ">"
 }
 
+// toolKind says what a signature is of in messages: "agent" for an
+// agent's signature element (see agentSignature), else "tool".
+func toolKind(t *Tool) string {
+	if t.Agent != "" {
+		return "agent"
+	}
+	return "tool"
+}
+
 // signature reads the parameters and return type of t from its path.
 func (c *compiler) signature(t *Tool, path *grammar.Path) {
 	var buf [8]*grammar.NodePattern
@@ -87,7 +96,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 	}
 	if len(nodes) == 1 {
 		n := nodes[0]
-		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the signature of tool %s has no return type", disp(t.Name))
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the signature of %s %s has no return type", toolKind(t), disp(t.Name))
 		switch s := n.Subject; {
 		case s != nil && s.Ident.Valid():
 			dg.Detail = "add the return type after the parameters: " + c.text(n.Span()) + "==>(::String)"
@@ -110,7 +119,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 	seen := c.newParamList(len(params))
 	for _, n := range params {
 		if p := c.param(n, false); p != nil {
-			c.unique(&seen, p, "tool", disp(t.Name), false)
+			c.unique(&seen, p, toolKind(t), disp(t.Name), false)
 		}
 	}
 	t.Params = seen.params()
@@ -148,7 +157,7 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 	t.ReturnSpan = n.Span()
 	s := n.Subject
 	if s == nil || len(s.Labels) == 0 {
-		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the return node of tool %s has no type", disp(t.Name))
+		dg := diag.Errorf(CodeMissingReturnType, n.Span(), "the return node of %s %s has no type", toolKind(t), disp(t.Name))
 		dg.Detail = "the last node of a signature is the return type: write it as (::String), or the name of a record"
 		if s != nil && s.Ident.Valid() {
 			dg.Detail = "the last node of a signature is the return type; if " + s.Ident.Value + " is a parameter, give it a type and add the return type after it: ==>(::String)"
@@ -163,7 +172,7 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 		dg.Fixes = []diag.Fix{{Title: "Remove the name " + name, Edits: []diag.Edit{{Span: s.Ident.Span(), NewText: ""}}}}
 		c.diags.Add(dg)
 	}
-	c.multipleTypes(s, "the return type of tool", t.Name)
+	c.multipleTypes(s, "the return type of "+toolKind(t), t.Name)
 	t.Returns = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	prs := c.subjectProps(s.Record)
 	for i := range prs {

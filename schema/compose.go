@@ -1,0 +1,230 @@
+// Agents as tools: an agent's signature element, the tool every named agent
+// is to the agents that list it (Agent.AsTool), and the references to agents
+// among an agent's elements, resolved once every agent of the file or the
+// package is compiled (see composeFiles).
+
+package schema
+
+import (
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
+)
+
+// agentRef is a reference to an agent among the elements of the agent
+// from: at is the place among from's tools where the agent's AsTool goes
+// (before the tool listed at that place), span the reference.
+type agentRef struct {
+	from *Agent
+	at   int
+	name string
+	span diag.Span
+}
+
+// agentEdge is an agent listing another, for the cycles among agents: the
+// reference is at span in the file of c.
+type agentEdge struct {
+	from, to *Agent
+	span     diag.Span
+	c        *compiler
+}
+
+// DefaultAgentParam is the parameter of an agent without a signature
+// element: the request the calling model writes to it.
+const DefaultAgentParam = "message"
+
+// signaturePath returns the path of an agent's element written as a
+// signature, (p::T)==>(::R), or nil for any other element.
+func signaturePath(e *parser.Pattern) *grammar.Path {
+	if e.Kind != parser.RelationshipKind && e.Kind != parser.WalkKind {
+		return nil
+	}
+	if path, ok := e.Syntax().(*grammar.Path); ok && path.Arrow != nil {
+		return path
+	}
+	return nil
+}
+
+// agentSignature compiles the signature element e of agent a into sig,
+// the first, or reports a second one (first is set once there is one).
+func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Path, sig **Tool) {
+	if *sig != nil {
+		dg := diag.Errorf(CodeDuplicateSignature, path.Span(), "agent %s has more than one signature", disp(a.Name))
+		dg.Detail = "an agent has one signature element, (param::Type)==>(::Result): chain the parameters in one path and remove this one"
+		dg.Related = []diag.Related{{Span: (*sig).SignatureSpan, Message: "first signature of " + disp(a.Name)}}
+		c.diags.Add(dg)
+		return
+	}
+	t := c.slabs.tools.new()
+	t.Name, t.Agent, t.Span, t.NameSpan, t.SignatureSpan = a.Name, a.Name, a.Span, a.NameSpan, path.Span()
+	c.signature(t, path)
+	for _, p := range t.Params {
+		if p.Injected {
+			dg := diag.Errorf(CodeInjectedAgentParam, p.nameOrNode(), "parameter %s of agent %s is injected", p.Name, disp(a.Name))
+			dg.Detail = "remove injected: the calling model supplies every parameter of an agent; the agent's own tools get injected values from the run"
+			c.diags.Add(dg)
+		}
+	}
+	*sig = t
+}
+
+// asTool makes the agent's AsTool, from its signature element sig, or
+// (message::String)==>(::String) when it has none.
+func (c *compiler) asTool(a *Agent, sig *Tool) {
+	if a.Name == "" {
+		return
+	}
+	if sig != nil {
+		sig.Description = a.Description
+		a.AsTool, a.Signature = sig, true
+		return
+	}
+	t := c.slabs.tools.new()
+	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
+	t.Params = []*Param{{Name: DefaultAgentParam, Type: &Type{Kind: StringType, Name: "String"}, Description: "The request for the agent"}}
+	t.Returns = &Type{Kind: StringType, Name: "String"}
+	a.AsTool = t
+}
+
+// agentElement reports whether the reference e among the elements of
+// agent a names an agent (of the file, or of another file of the package)
+// and then records it, to be listed at the place at among a's tools.
+func (c *compiler) agentElement(a *Agent, e *parser.Pattern, at int) bool {
+	name := e.Subject.Identity
+	d, found := decl{}, declLabels{}
+	if e.Def != nil {
+		d, found = c.declOfQuiet(e.Def)
+	}
+	switch {
+	case d.label == AgentLabel:
+	case e.Def == nil && name != "" && name == a.Name:
+		// The agent itself, the smallest cycle (see agentCycles); the
+		// parser reports the pattern's self-reference too.
+	case found.n > 0 || e.Def != nil && e.Def.Kind != parser.NodeKind:
+		return false
+	case !c.pkgAgent(name):
+		// Undefined, or a plain node of the file, such as an end of a
+		// handoff: an agent of another file of the package, or not one.
+		return false
+	}
+	c.setComposes()
+	c.agentRefs = append(c.agentRefs, agentRef{from: a, at: at, name: name, span: e.Span()})
+	if c.agentRefPats == nil {
+		c.agentRefPats = map[*parser.Pattern]bool{}
+	}
+	c.agentRefPats[e] = true
+	return true
+}
+
+// setComposes records that the file composes agents: a compile from an
+// earlier one compiles it in full (see reuse.go).
+func (c *compiler) setComposes() {
+	c.composes = true
+	if c.pkg != nil {
+		c.pkg.composes = true
+	}
+}
+
+// pkgAgent reports whether name is an agent of another file of the
+// package.
+func (c *compiler) pkgAgent(name string) bool {
+	if c.pkg == nil {
+		return false
+	}
+	_, _, what, ok := c.pkg.lookupName(name)
+	return ok && what == "agent"
+}
+
+// resolveAgent returns the agent name of the file, or else of the package,
+// and the file that declares it (nil for c's own).
+func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
+	if a := c.prog.Agent(name); a != nil {
+		return a, nil
+	}
+	if c.pkg == nil {
+		return nil, nil
+	}
+	if _, _, what, ok := c.pkg.lookupName(name); !ok || what != "agent" {
+		return nil, nil
+	}
+	ref := c.pkg.names[name]
+	if c.pkg.docs[ref.file] == c.doc {
+		return nil, nil
+	}
+	return c.pkg.progs[ref.file].Agent(name), c.pkg.docs[ref.file].File
+}
+
+// listAgents puts the AsTool of each agent the file's agents list among
+// their tools, at its place, and records the edges between agents.
+func (c *compiler) listAgents(edges *[]agentEdge) {
+	refs := c.agentRefs
+	for i := 0; i < len(refs); {
+		j := i
+		for j < len(refs) && refs[j].from == refs[i].from {
+			j++
+		}
+		c.insertAgentTools(refs[i].from, refs[i:j], edges)
+		i = j
+	}
+}
+
+// insertAgentTools inserts into a's tools the AsTools of the agents refs
+// name, each at its place.
+func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdge) {
+	tools := make([]*Tool, 0, len(a.Tools)+len(refs))
+	idx := make([]int, 0, len(a.Tools)+len(refs))
+	seen := map[string]diag.Span{}
+	k := 0
+	for i := 0; i <= len(a.Tools); i++ {
+		for ; k < len(refs) && refs[k].at == i; k++ {
+			r := refs[k]
+			to, file := c.resolveAgent(r.name)
+			if to == nil || to.AsTool == nil {
+				continue
+			}
+			*edges = append(*edges, agentEdge{from: a, to: to, span: r.span, c: c})
+			if first, ok := seen[r.name]; ok {
+				dg := diag.Errorf(CodeDuplicateTool, r.span, "agent %s lists the agent %s twice", disp(a.Name), r.name)
+				dg.Detail = "tool names are unique within an agent: remove this one"
+				dg.Related = []diag.Related{{Span: first, Message: "first use of " + r.name}}
+				c.diags.Add(dg)
+				continue
+			}
+			seen[r.name] = r.span
+			if to.Description == "" {
+				dg := diag.Warningf(CodeAgentToolDescription, r.span, "agent %s is listed as a tool but has no description", r.name)
+				dg.Detail = "add description: \"What the agent does\" to agent " + r.name + ": the calling model reads it to decide when to call the agent"
+				dg.Related = []diag.Related{{File: file, Span: to.NameSpan, Message: "agent " + r.name + " is declared here"}}
+				c.diags.Add(dg)
+			}
+			tools, idx = append(tools, to.AsTool), append(idx, -1)
+		}
+		if i < len(a.Tools) {
+			tools, idx = append(tools, a.Tools[i]), append(idx, a.toolIdx[i])
+		}
+	}
+	if len(tools) > 0 {
+		a.Tools, a.toolIdx = tools, idx
+	}
+}
+
+// composeFiles resolves the agents the agents of the files of cs list,
+// compiles the files' handoffs and reports the cycles among agents, once
+// every agent of the files is compiled. It reports whether any file
+// composes agents.
+func composeFiles(cs []*compiler) bool {
+	var edges []agentEdge
+	for _, c := range cs {
+		c.listAgents(&edges)
+	}
+	seen := map[[2]*Agent]handoffAt{}
+	for _, c := range cs {
+		c.handoffs(seen)
+	}
+	agentCycles(edges)
+	composes := false
+	for _, c := range cs {
+		composes = composes || c.composes
+	}
+	return composes
+}

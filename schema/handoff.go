@@ -1,0 +1,268 @@
+// Handoffs, the relationships (from)-[:Handoff {description: "..."}]->(to)
+// at the top level of the files of a package, and the cycles among agents
+// that list each other as tools.
+
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/parser"
+)
+
+// handoffProps are the known properties of a handoff.
+var handoffProps = []string{"description"}
+
+// handoffAt is where a handoff was first declared: its span, in the file
+// of c.
+type handoffAt struct {
+	span diag.Span
+	c    *compiler
+}
+
+// HandoffTool returns the tool the model of an agent calls to hand the
+// conversation to h's agent: named [Handoff.ToolName], described by the
+// handoff's description or "Hand the conversation to agent NAME", without
+// parameters, and with no Agent (it is not a call of the agent).
+func HandoffTool(h Handoff) *Tool {
+	desc := h.Description
+	if desc == "" {
+		desc = "Hand the conversation to agent " + h.Agent
+	}
+	return &Tool{Name: h.ToolName(), Description: desc, Span: h.Span, NameSpan: h.Span}
+}
+
+// isHandoff reports whether a top-level pattern is, or holds in its walk,
+// a Handoff relationship.
+func isHandoff(p *parser.Pattern) bool {
+	switch p.Kind {
+	case parser.RelationshipKind:
+		return p.Subject.HasLabel(HandoffLabel)
+	case parser.WalkKind:
+		for _, r := range p.Elements {
+			if r.Subject.HasLabel(HandoffLabel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handoffs compiles the Handoff relationships at the top level of the
+// file into the Handoffs of their agents; seen holds the handoffs
+// compiled so far in the package.
+func (c *compiler) handoffs(seen map[[2]*Agent]handoffAt) {
+	for _, p := range c.doc.AllLowered() {
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
+		}
+		if !isHandoff(p) {
+			continue
+		}
+		c.setComposes()
+		if p.Kind == parser.RelationshipKind {
+			c.handoff(p, seen)
+			continue
+		}
+		for _, r := range p.Elements {
+			if r.Subject.HasLabel(HandoffLabel) {
+				c.handoff(r, seen)
+			}
+		}
+	}
+}
+
+// handoff compiles one Handoff relationship r.
+func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
+	path, _ := r.Syntax().(*grammar.Path)
+	if path == nil || len(r.Elements) != 2 {
+		return
+	}
+	if k := path.Arrow.Kind(); k == grammar.Undirected || k == grammar.Bidirectional {
+		dg := diag.Errorf(CodeInvalidHandoff, path.Arrow.Span(), "a handoff points one way, from the agent that hands off to the agent that takes over")
+		dg.Detail = "write (from)-[:Handoff]->(to); for handoffs both ways, write one relationship each way"
+		c.diags.Add(dg)
+		return
+	}
+	h := Handoff{Span: r.Span()}
+	for i := range r.Subject.Properties {
+		pr := &r.Subject.Properties[i]
+		if pr.Key == "description" {
+			h.Description, _ = c.str(pr)
+		} else {
+			c.unknownProp(pr, "a handoff", handoffProps)
+		}
+	}
+	from, to := c.handoffEnd(r.Elements[0]), c.handoffEnd(r.Elements[1])
+	if from == nil || to == nil {
+		return
+	}
+	h.Agent = to.Name
+	if from == to {
+		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s hands off to itself", from.Name)
+		dg.Detail = "a handoff passes the conversation to another agent: name another agent, or remove the relationship"
+		c.diags.Add(dg)
+		return
+	}
+	if first, ok := seen[[2]*Agent{from, to}]; ok {
+		dg := diag.Warningf(CodeDuplicateHandoff, h.Span, "agent %s hands off to %s twice", from.Name, to.Name)
+		dg.Detail = "remove this relationship: the first one is enough"
+		dg.Related = []diag.Related{{File: c.otherFile(first.c), Span: first.span, Message: "first handoff from " + from.Name + " to " + to.Name}}
+		c.diags.Add(dg)
+		return
+	}
+	if t := from.Tool(h.ToolName()); t != nil {
+		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s has a tool named %s, the name of this handoff's tool", from.Name, h.ToolName())
+		dg.Detail = "rename the tool: the model of " + from.Name + " calls " + h.ToolName() + " to hand the conversation to " + to.Name
+		c.diags.Add(dg)
+		return
+	}
+	seen[[2]*Agent{from, to}] = handoffAt{h.Span, c}
+	from.Handoffs = append(from.Handoffs, h)
+}
+
+// otherFile returns the file of o when it is not c's, else nil.
+func (c *compiler) otherFile(o *compiler) *diag.File {
+	if o == c {
+		return nil
+	}
+	return o.doc.File
+}
+
+// handoffEnd returns the agent an end of a handoff names, reporting an end
+// that names no agent.
+func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
+	name := e.Subject.Identity
+	if name == "" {
+		dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "each end of a handoff names an agent")
+		dg.Detail = "write the agents' names: (triage)-[:Handoff]->(billing)"
+		c.diags.Add(dg)
+		return nil
+	}
+	if a, _ := c.resolveAgent(name); a != nil {
+		return a
+	}
+	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
+	switch {
+	case e.Def != nil:
+		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
+		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
+	case c.pkg != nil && c.pkgDeclared(name):
+		file, ident, what, _ := c.pkg.lookupName(name)
+		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
+		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
+	default:
+		dg.Message = fmt.Sprintf("undefined agent %s", name)
+		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
+		if s := suggest.Closest(name, c.agentNamesInScope()); s != "" && s != name {
+			dg.Detail = "did you mean " + s + "?"
+			dg.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: e.IdentSpan(), NewText: s}}}}
+		}
+	}
+	c.diags.Add(dg)
+	return nil
+}
+
+// pkgDeclared reports whether a file of the package declares name.
+func (c *compiler) pkgDeclared(name string) bool {
+	_, _, _, ok := c.pkg.lookupName(name)
+	return ok
+}
+
+// agentNamesInScope returns the names of the agents of the file and of
+// the package.
+func (c *compiler) agentNamesInScope() []string {
+	var out []string
+	for _, a := range c.prog.AllAgents() {
+		out = append(out, a.Name)
+	}
+	if c.pkg != nil {
+		if c.pkg.names == nil {
+			c.pkg.indexNames()
+		}
+		for _, n := range c.pkg.nameList {
+			if _, _, what, _ := c.pkg.lookupName(n); what == "agent" {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// agentCycles reports each cycle of agents that list each other, once, at
+// a reference of the cycle, with the other references as related
+// locations.
+func agentCycles(edges []agentEdge) {
+	if len(edges) == 0 {
+		return
+	}
+	out := map[*Agent][]int{}
+	var order []*Agent
+	for i, e := range edges {
+		if _, ok := out[e.from]; !ok {
+			order = append(order, e.from)
+		}
+		out[e.from] = append(out[e.from], i)
+	}
+	reported := map[*Agent]bool{}
+	for _, a := range order {
+		if reported[a] {
+			continue
+		}
+		cyc := shortestCycle(a, edges, out)
+		if cyc == nil {
+			continue
+		}
+		for _, i := range cyc {
+			reported[edges[i].from] = true
+		}
+		reportCycle(cyc, edges)
+	}
+}
+
+// shortestCycle returns the edges of a shortest cycle from a back to a, or
+// nil when a is in none.
+func shortestCycle(a *Agent, edges []agentEdge, out map[*Agent][]int) []int {
+	via := map[*Agent]int{a: -1}
+	queue := []*Agent{a}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, i := range out[x] {
+			to := edges[i].to
+			if to == a {
+				cyc := []int{i}
+				for y := x; via[y] >= 0; y = edges[via[y]].from {
+					cyc = append([]int{via[y]}, cyc...)
+				}
+				return cyc
+			}
+			if _, ok := via[to]; !ok {
+				via[to] = i
+				queue = append(queue, to)
+			}
+		}
+	}
+	return nil
+}
+
+// reportCycle reports the cycle of the edges cyc at its first reference.
+func reportCycle(cyc []int, edges []agentEdge) {
+	first := edges[cyc[0]]
+	names := []string{first.from.Name}
+	for _, i := range cyc {
+		names = append(names, edges[i].to.Name)
+	}
+	text := strings.Join(names, " → ")
+	dg := diag.Errorf(CodeAgentCycle, first.span, "agents call each other in a cycle: %s", text)
+	dg.Detail = "an agent cannot reach itself through the agents it lists: remove one of the references, or pass the conversation on with a (from)-[:Handoff]->(to) relationship instead"
+	for _, i := range cyc[1:] {
+		e := edges[i]
+		dg.Related = append(dg.Related, diag.Related{File: first.c.otherFile(e.c), Span: e.span, Message: e.from.Name + " lists " + e.to.Name})
+	}
+	first.c.diags.Add(dg)
+}
