@@ -29,7 +29,7 @@ const DefaultAgentSignature = "(message::String)==>(::String)"
 // AgentSignature writes the signature an agent has as another agent's
 // tool: its signature element's, else [DefaultAgentSignature].
 func AgentSignature(ag *schema.Agent) string {
-	if ag.AsTool != nil && (ag.Signature || len(ag.AsTool.Params) > 0) {
+	if ag.AsTool != nil {
 		return Signature(ag.AsTool)
 	}
 	return DefaultAgentSignature
@@ -84,7 +84,7 @@ func (a *Analysis) handoffItems(from, word string) ([]Completion, bool) {
 func AgentToolDoc(ag *schema.Agent) string {
 	t := ag.AsTool
 	if t == nil {
-		t = &schema.Tool{Name: ag.Name, Description: ag.Description, Params: []*schema.Param{{Name: "message", Type: &schema.Type{Kind: schema.StringType, Name: "String"}}}, Returns: &schema.Type{Kind: schema.StringType, Name: "String"}}
+		t = &schema.Tool{Name: ag.Name, Description: ag.Description, Params: []*schema.Param{{Name: schema.DefaultAgentParam, Type: &schema.Type{Kind: schema.StringType, Name: "String"}}}, Returns: &schema.Type{Kind: schema.StringType, Name: "String"}}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**agent** `%s` as a tool: the calling model calls `%s`, and the agent runs with its own model, instruction and tools; its answer is the result.\n\n", ag.Name, t.Name)
@@ -104,9 +104,7 @@ func AgentToolDoc(ag *schema.Agent) string {
 func HandoffDoc(from string, h schema.Handoff) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.", from, h.Agent, from, h.ToolName(), h.Agent)
-	if h.Description != "" {
-		b.WriteString("\n\nTool description: " + h.Description)
-	}
+	b.WriteString("\n\nTool description: " + schema.HandoffTool(h).Description)
 	return b.String()
 }
 
@@ -125,4 +123,11 @@ func compositionDoc(ag *schema.Agent) string {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// SignatureParamDoc describes a parameter of the signature element of the
+// agent ag: what its callers pass.
+func SignatureParamDoc(p *schema.Param, ag *schema.Agent) string {
+	md := ParamDoc(p, KindParam, ag.Name)
+	return strings.Replace(md, " of tool `", " of agent `", 1)
 }

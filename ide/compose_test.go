@@ -179,3 +179,50 @@ func TestHoverComposition(t *testing.T) {
 		t.Errorf("hover of another file's agent as an element:\n%s", h.Markdown)
 	}
 }
+
+// TestComposedSignature: an agent's signature element gives what hover
+// and completion say of it as a tool (its parameters, the JSON Schema of
+// its answer), and its parameters are described; an agent's hover names
+// the agents it lists and its handoffs.
+func TestComposedSignature(t *testing.T) {
+	a := analyzePackage(t, []string{"d/triage.gram", "d/billing.gram"}, composeTriage, composeBilling)
+	if len(a.Diags) != 0 {
+		t.Fatalf("diagnostics: %v", a.Diags)
+	}
+	h, _ := a.Hover(offset(t, composeTriage, "billing", 0, 1))
+	for _, want := range []string{"```gram\n(question::String)==>(::Invoice)\n```", `"question": {`, "JSON Schema of the answer (`Invoice`)", `"total": {`, `"description": "An invoice"`} {
+		if !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover of billing as an element: no %q in\n%s", want, h.Markdown)
+		}
+	}
+	h, _ = a.Hover(offset(t, composeTriage, "triage", 0, 1))
+	for _, want := range []string{"- tools: `billing` (agent)", "- hands off to `billing` (tool `transfer_to_billing`): Billing questions"} {
+		if !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover of triage: no %q in\n%s", want, h.Markdown)
+		}
+	}
+	text := composeTriage + "[other:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"O.\"} | bi]\n"
+	a = analyzePackage(t, []string{"d/triage.gram", "d/billing.gram"}, text, composeBilling)
+	c := a.Complete(strings.Index(text, "bi]") + 2)
+	if b := itemOf(c, "billing"); b == nil || b.Detail != "billing.gram: agent (question::String)==>(::Invoice)" {
+		t.Errorf("billing among %+v", c.Items)
+	}
+
+	b := analyzePackage(t, []string{"d/billing.gram", "d/triage.gram"}, composeBilling, composeTriage)
+	h, _ = b.Hover(offset(t, composeBilling, "(question", 0, 1))
+	if !strings.HasPrefix(h.Markdown, "**parameter** `question` of agent `billing`") || !strings.Contains(h.Markdown, "The customer's question") {
+		t.Errorf("hover of the signature's parameter:\n%s", h.Markdown)
+	}
+	h, _ = b.Hover(offset(t, composeBilling, "billing:", 0, 1))
+	if !strings.Contains(h.Markdown, "- as a tool: `(question::String)==>(::Invoice)`") {
+		t.Errorf("hover of billing:\n%s", h.Markdown)
+	}
+	if loc, ok := b.Definition(offset(t, composeBilling, "Invoice)", 0, 1)); !ok || loc.Span.Start != 1 {
+		t.Errorf("definition of the signature's return type: %+v", loc)
+	}
+	keyed := strings.Replace(composeBilling, `{description: "The customer's question"}`, `{description: "The customer's question", §}`, 1)
+	c = completeAt(t, func(text string) *Analysis { return Analyze("b.gram", []byte(text)) }, keyed)
+	if itemOf(c, "minLength") == nil || itemOf(c, "description") != nil {
+		t.Errorf("keys of the signature's parameter: %v", labels(c))
+	}
+}

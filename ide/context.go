@@ -384,10 +384,12 @@ func (c *cursor) recordOwner() Kind {
 			if g.open != '[' {
 				continue
 			}
+			// A tool's signature, or an agent's signature element.
+			sig := g.hasLabel(schema.ToolLabel) || g.hasLabel(schema.AgentLabel)
 			switch {
-			case g.hasLabel(schema.ToolLabel) && b.ident != "":
+			case sig && b.ident != "":
 				return KindParam
-			case g.hasLabel(schema.ToolLabel):
+			case sig:
 				return KindReturn
 			case g.hasLabel(schema.RecordLabel):
 				return KindField

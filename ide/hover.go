@@ -131,6 +131,9 @@ func declDoc(d *Decl) string {
 	case KindTool:
 		return ToolDoc(d.Tool)
 	case KindParam:
+		if d.Agent != nil {
+			return SignatureParamDoc(d.Param, d.Agent)
+		}
 		return ParamDoc(d.Param, d.Kind, d.Tool.Name)
 	case KindField:
 		return ParamDoc(d.Param, d.Kind, d.Record.Name)

@@ -60,7 +60,9 @@ func (o *Occurrence) Resolved() bool { return o.IsDef || o.Def.Len() > 0 }
 
 // Decl is a declaration of the agent language.
 type Decl struct {
-	Kind   Kind // what it declares
+	Kind Kind // what it declares
+	// Agent is the agent, or the agent of a parameter or return node of
+	// its signature element.
 	Agent  *schema.Agent
 	Tool   *schema.Tool   // the tool, or the tool of a parameter or return node
 	Param  *schema.Param  // a parameter or field
@@ -100,9 +102,11 @@ type unitDecls struct {
 	// a declaration's whole pattern span.
 	byName map[diag.Span]*Decl
 	bySpan map[diag.Span]*Decl
-	// tools and records are those compiled from the unit.
+	// tools and records are those compiled from the unit, sigs the agents'
+	// signature elements.
 	tools   []*schema.Tool
 	records []*schema.Record
+	sigs    []*schema.Tool
 }
 
 // newIndex returns the (empty) index of an analysis.
@@ -157,7 +161,7 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	// name (see [Analysis.Others]).
 	p := ix.a.Prog
 	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
-	for _, t := range u.tools {
+	for _, t := range slices.Concat(u.tools, u.sigs) {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type, own)
 		}
@@ -216,6 +220,11 @@ func (ix *Index) findDecls(i int) *unitDecls {
 	record := func(i int) *schema.Record { return p.Records[i] }
 	d.records = within(0, len(p.Records), record, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
 	d.addDecls(agents, d.tools, d.records)
+	for _, ag := range agents {
+		if ag.Signature && ag.AsTool != nil {
+			d.sigs = append(d.sigs, ag.AsTool)
+		}
+	}
 	return d
 }
 
@@ -245,6 +254,18 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 	}
 	for _, ag := range agents {
 		add(ag.NameSpan, ag.Span, &Decl{Kind: KindAgent, Agent: ag})
+	}
+	for _, ag := range agents {
+		// The signature element: the parameters and return type of the
+		// agent as a tool.
+		if t := ag.AsTool; ag.Signature && t != nil {
+			for _, prm := range t.Params {
+				add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
+			}
+			if t.ReturnSpan.Len() > 0 {
+				add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
+			}
+		}
 	}
 	for _, t := range tools {
 		add(t.NameSpan, t.Span, &Decl{Kind: KindTool, Tool: t})

@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 )
 
 // composeBilling declares the agent billing, with a signature element and
@@ -45,7 +49,9 @@ func composePackage(t *testing.T, triage string) (*testClient, protocol.Document
 	c := newTestClient(t, nil)
 	bu, tu := pathURI(filepath.Join(dir, "billing.gram")), pathURI(filepath.Join(dir, "triage.gram"))
 	c.open(tu, triage)
-	c.waitDiagnostics(tu, 1)
+	if ds := c.waitDiagnostics(tu, 1).Diagnostics; len(ds) != 0 {
+		t.Fatalf("triage.gram: %v", diagCodes(ds))
+	}
 	return c, bu, tu
 }
 
@@ -109,6 +115,19 @@ func TestComposedAgentRename(t *testing.T) {
 	if got, want := applyEdits(t, composeBilling, we.Changes[bu]), strings.Replace(composeBilling, "[billing:", "[accounts:", 1); got != want {
 		t.Errorf("billing.gram after the rename:\n%s", got)
 	}
+	// The package checks clean after the rename.
+	var srcs []project.Source
+	for _, u := range []protocol.DocumentURI{bu, tu} {
+		text := applyEdits(t, map[protocol.DocumentURI]string{bu: composeBilling, tu: composeTriage}[u], we.Changes[u])
+		f := diag.NewFile(uriPath(u), []byte(text))
+		doc, parsed := parser.Parse(f)
+		srcs = append(srcs, project.Source{File: f, Doc: doc, Diags: parsed})
+	}
+	for _, f := range project.Compile(filepath.Dir(uriPath(tu)), srcs).Files {
+		if !f.Member || len(f.Diags) > 0 {
+			t.Errorf("%s after the rename: member %v, %v", f.File.Path, f.Member, f.Diags)
+		}
+	}
 	var err error
 	if err = c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": "lookupOrder"}, &we); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Errorf("rename to a tool of the package: %v", err)
@@ -123,7 +142,7 @@ func TestComposedAgentCompletion(t *testing.T) {
 	c, _, tu := composePackage(t, composeTriage)
 	elems := composeTriage + "[other:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"O.\"} |\n  lookupOrder,\n  §\n]\n"
 	got := itemsByLabel(completeMarked(t, c, tu, 2, elems))
-	if len(got) != 3 || got[0] != "triage | agent (message::String)==>(::String)" || !strings.HasPrefix(got[1], "billing | billing.gram: agent (") || !strings.HasPrefix(got[2], "tool |") {
+	if len(got) != 3 || got[0] != "triage | agent (message::String)==>(::String)" || got[1] != "billing | billing.gram: agent (question::String)==>(::Invoice)" || !strings.HasPrefix(got[2], "tool |") {
 		t.Errorf("the element list = %q", got)
 	}
 	items := completeMarked(t, c, tu, 3, strings.Replace(composeTriage, "->(billing)", "->(§)", 1))
@@ -142,7 +161,7 @@ func TestComposedAgentHover(t *testing.T) {
 		want   []string
 		rng    protocol.Range
 	}{
-		{"billing", []string{"**agent** `billing` as a tool", "Answers billing questions", "JSON Schema of the arguments", "Declared in `billing.gram`"}, rng(1, 2, 1, 9)},
+		{"billing", []string{"**agent** `billing` as a tool", "Answers billing questions", "(question::String)==>(::Invoice)", `"question": {`, "JSON Schema of the answer (`Invoice`)", `"total": {`, "Declared in `billing.gram`"}, rng(1, 2, 1, 9)},
 		{"Handoff", []string{"**handoff** from `triage` to `billing`", "`transfer_to_billing`", "Billing questions"}, rng(3, 11, 3, 18)},
 	} {
 		var h *protocol.Hover
