@@ -95,6 +95,9 @@ func (a *Analysis) Complete(off int) Completions {
 		}
 	case SlotType:
 		out.Items, out.Incomplete = a.typeItems(c.Group, word)
+		if c.Arrow {
+			out.Items = append([]Completion{HandoffLabelCompletion()}, out.Items...)
+		}
 	case SlotTool:
 		out.Items, out.Incomplete = a.toolItems(c.Agent, c.Names, word)
 	case SlotReference:

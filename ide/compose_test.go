@@ -226,3 +226,16 @@ func TestComposedSignature(t *testing.T) {
 		t.Errorf("keys of the signature's parameter: %v", labels(c))
 	}
 }
+
+// TestCompleteHandoffLabel: the label of a relationship's arrow offers
+// Handoff first.
+func TestCompleteHandoffLabel(t *testing.T) {
+	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
+	c := completeAt(t, alone, composeAgents+"(support)-[:§]->(billing)\n")
+	if len(c.Items) == 0 || c.Items[0].Label != "Handoff" || c.Items[0].Kind != "keyword" || !strings.Contains(c.Items[0].Doc, "transfer_to_") {
+		t.Errorf("labels of an arrow: %+v", c.Items)
+	}
+	if c := completeAt(t, alone, composeAgents+"(x:§)\n"); itemOf(c, "Handoff") != nil {
+		t.Errorf("a node's labels offer Handoff: %v", labels(c))
+	}
+}

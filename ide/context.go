@@ -51,6 +51,9 @@ type Context struct {
 	// Group is, at [SlotType], set in a subject pattern, where the labels
 	// of the agent language come first.
 	Group bool
+	// Arrow is set, at [SlotType], in a relationship's arrow, where the
+	// label Handoff comes first.
+	Arrow bool
 	// Names are the keys written before the cursor at [SlotKey], the
 	// values offered at [SlotValue], and the identifiers the agent lists
 	// at [SlotTool].
@@ -114,7 +117,7 @@ func ContextAt(f *diag.File, start, off int) Context {
 	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):
 		out.Slot, out.Agent = SlotHandoff, *fr.handoff
 	case (fr.open == '[' || fr.open == '(' || fr.open == 'a') && !fr.bar && c.prevIs(":", "::"):
-		out.Slot, out.Group = SlotType, fr.open == '['
+		out.Slot, out.Group, out.Arrow = SlotType, fr.open == '[', fr.open == 'a'
 	case fr.open == '[' && fr.bar && c.prevIs("|", ","):
 		if fr.hasLabel(schema.AgentLabel) {
 			out.Slot, out.Names, out.Agent = SlotTool, fr.elems, fr.ident

@@ -177,3 +177,23 @@ func TestComposedAgentHover(t *testing.T) {
 		}
 	}
 }
+
+// TestComposedAgentTokens colours the agents a Handoff and an agent's
+// elements name, declared in another file, as agents, and the label
+// Handoff as a keyword.
+func TestComposedAgentTokens(t *testing.T) {
+	c, _, tu := composePackage(t, composeTriage)
+	var st protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": tu}}, &st)
+	toks := decodeTokens(st.Data)
+	for _, want := range [][5]uint32{
+		{1, 2, 7, tokAgent, 0},    // billing among triage's elements
+		{3, 1, 6, tokAgent, 0},    // (triage)
+		{3, 11, 7, tokKeyword, 0}, // Handoff
+		{3, 57, 7, tokAgent, 0},   // (billing)
+	} {
+		if !slices.Contains(toks, want) {
+			t.Errorf("no token %v among %v", want, toks)
+		}
+	}
+}
