@@ -461,11 +461,38 @@ func (d *differ) agents() {
 					Old: d.at(false, o.NameSpan), New: d.at(true, n.NameSpan)})
 			}
 		}
+		d.signatureChanges(o, n)
 		if what := agentDifferences(o, n); len(what) > 0 {
 			d.add(Change{Kind: AgentChanged, Subject: subject, Message: strings.Join(what, ", ") + " changed",
 				Old: d.at(false, o.NameSpan), New: d.at(true, n.NameSpan)})
 		}
 	}
+}
+
+// signatureChanges compares what two versions of an agent take and
+// return as another agent's tool (see schema.Agent.AsTool): the
+// parameters of its signature, (message::String) without one, and the
+// type of its answer, as a tool's are compared.
+func (d *differ) signatureChanges(o, n *schema.Agent) {
+	if o.AsTool == nil || n.AsTool == nil {
+		return
+	}
+	ot, nt := o.AsTool, n.AsTool
+	subject := "agent " + n.Name
+	d.tool, d.seen = n.Name, map[recordPair]bool{}
+	defer func() { d.tool, d.seen = "", nil }()
+	d.params(scope{subject: subject, what: "parameter", dir: sent, oldSpan: sigSpan(o), newSpan: sigSpan(n)}, ot.Params, nt.Params)
+	if ot.Returns != nil && nt.Returns != nil {
+		d.typeChanges(scope{subject: subject + ", result type", dir: received, isReturn: true}, nil, nil, ot.Returns, nt.Returns)
+	}
+}
+
+// sigSpan returns where an agent's signature is, its name without one.
+func sigSpan(a *schema.Agent) diag.Span {
+	if a.Signature && a.AsTool.SignatureSpan.Len() > 0 {
+		return a.AsTool.SignatureSpan
+	}
+	return a.NameSpan
 }
 
 // agentDifferences names what differs between two versions of an agent

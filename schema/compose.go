@@ -81,8 +81,9 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 	}
 	t := c.slabs.tools.new()
 	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
-	t.Params = []*Param{{Name: DefaultAgentParam, Type: &Type{Kind: StringType, Name: "String"}, Description: "The request for the agent"}}
-	t.Returns = &Type{Kind: StringType, Name: "String"}
+	// Not written: the places are the agent's name.
+	t.Params = []*Param{{Name: DefaultAgentParam, Type: &Type{Kind: StringType, Name: "String", Span: a.NameSpan}, Description: "The request for the agent", Span: a.NameSpan}}
+	t.Returns = &Type{Kind: StringType, Name: "String", Span: a.NameSpan}
 	a.AsTool = t
 }
 

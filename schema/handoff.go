@@ -36,6 +36,13 @@ func HandoffTool(h Handoff) *Tool {
 	return &Tool{Name: h.ToolName(), Description: desc, Span: h.Span, NameSpan: h.Span}
 }
 
+// HandoffParameters returns the schema of the parameters of a handoff's
+// tool (see [HandoffTool]), as every target takes it: an object without
+// properties, {"type":"object","properties":{},"additionalProperties":false}.
+func HandoffParameters() Object {
+	return Object{{"type", "object"}, {"properties", Object{}}, {"additionalProperties", false}}
+}
+
 // isHandoff reports whether a top-level pattern is, or holds in its walk,
 // a Handoff relationship.
 func isHandoff(p *parser.Pattern) bool {
@@ -47,6 +54,19 @@ func isHandoff(p *parser.Pattern) bool {
 			if r.Subject.HasLabel(HandoffLabel) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasHandoff reports whether a top-level pattern of doc is a handoff.
+func hasHandoff(doc *parser.Document) bool {
+	for _, p := range doc.AllLowered() {
+		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+			p = p.Elements[0]
+		}
+		if isHandoff(p) {
+			return true
 		}
 	}
 	return false

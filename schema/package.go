@@ -288,6 +288,9 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			}
 			continue
 		}
+		if hasHandoff(doc) {
+			return nil // compiled in full (see composeFiles)
+		}
 		for _, n := range scope.files[i].names {
 			if prev.dups[n.name] {
 				return nil

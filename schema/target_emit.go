@@ -115,16 +115,49 @@ func CheckTarget(tg *Target, prog *Program) diag.List {
 	for _, t := range prog.AllTools() {
 		TargetTool(tg, t, &diags)
 	}
+	for _, a := range prog.AllAgents() {
+		checkAgentTarget(tg, a, &diags)
+	}
 	if n := tg.Limits.Tools; n > 0 {
 		for _, a := range prog.AllAgents() {
-			if len(a.Tools) > n {
-				d := diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, len(a.Tools))
+			if k := len(a.Tools) + len(a.Handoffs); k > n {
+				d := diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, k)
 				d.Detail = "split the agent's tools between agents that hand work to each other"
 				diags.Add(d)
 			}
 		}
 	}
 	return diags.Dedup()
+}
+
+// checkAgentTarget adds to diags what tg cannot express of an agent: of
+// its signature element, the tool the agents that list it send, and of
+// its result type, the structured output asked of the model.
+func checkAgentTarget(tg *Target, a *Agent, diags *diag.List) {
+	if !a.Signature || a.AsTool == nil {
+		return
+	}
+	TargetTool(tg, a.AsTool, diags)
+	if r := a.Result(); r != nil {
+		ResultSchema(tg, a, diags)
+	}
+}
+
+// ResultSchema returns the schema of the agent's result type (see
+// [Agent.Result]) written for tg, the structured output its model is asked
+// for, or nil when its answer is free text; what tg cannot express or
+// loses is added to diags, at the constructs that cause it.
+func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
+	r := a.Result()
+	if r == nil {
+		return nil
+	}
+	e := newTargetEmitter(tg, diags, r)
+	o := e.typeSchema(r)
+	if d := a.AsTool.ReturnDescription; d != "" {
+		o.Set("description", d)
+	}
+	return e.root(o)
 }
 
 // CheckTargets returns the diagnostics of prog for every target of tgs,

@@ -16,8 +16,9 @@ func runSchema(e *env, args []string) error {
 	format := fs.String("format", string(schema.FormatOpenAI), "output format: openai, mcp, jsonschema or toolspec")
 	strict := fs.Bool("strict", false, "emit the OpenAI strict-mode variant")
 	targetName := fs.String("target", "", "write the tools array a provider's API takes: "+strings.Join(schema.TargetNames(), ", "))
-	agentName := fs.String("agent", "", "print only the tools of this agent")
+	agentName := fs.String("agent", "", "print only the tools of this agent, the agents it lists and its handoffs among them")
 	toolName := fs.String("tool", "", "print only this tool")
+	result := fs.Bool("result", false, "with --agent, print the schema of the agent's result (null for free text) instead of its tools")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
 	if err := parseFlags(e, fs, args); err != nil {
@@ -42,7 +43,10 @@ func runSchema(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
-	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, maxDiags: *maxDiags}
+	if *result && (*agentName == "" || *toolName != "") {
+		return usageError("gramc schema", "--result prints an agent's result: give it with --agent, without --tool")
+	}
+	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, result: *result, maxDiags: *maxDiags}
 	var out any
 	var err error
 	if root, tree := treeArg(fs.Arg(0)); tree {
@@ -72,7 +76,9 @@ type schemaOptions struct {
 	strict      bool
 	target      *schema.Target // nil: format and strict apply
 	agent, tool string
-	maxDiags    int
+	// result prints the agent's result schema (see resultOutput).
+	result   bool
+	maxDiags int
 }
 
 // output returns what gramc schema prints for a program: the tools the
@@ -80,14 +86,21 @@ type schemaOptions struct {
 // diagnostics are written on standard error; its errors end the command
 // with exit code 1.
 func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
+	if o.result {
+		return o.resultOutput(e, prog)
+	}
 	tools, err := selectTools(prog, o.agent, o.tool)
 	if err != nil {
 		return nil, err
 	}
+	var handoffs []*schema.Tool
+	if o.tool == "" {
+		handoffs = handoffTools(prog, o.agent)
+	}
 	var out any
 	if o.target != nil {
 		var tdiags diag.List
-		out, tdiags = schema.EmitTarget(o.target, tools)
+		out, tdiags = schema.EmitTarget(o.target, append(slices.Clip(tools), handoffs...))
 		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
 			writeDiags(e, prog.File, tdiags, o.maxDiags)
 		}
@@ -95,7 +108,12 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 			return nil, exitWith(exitError)
 		}
 	} else {
-		out = schema.Emit(o.format, tools, o.strict)
+		out = schema.Emit(o.format, append(slices.Clip(tools), handoffs...), o.strict)
+	}
+	if objs, ok := out.([]schema.Object); ok && len(handoffs) > 0 && len(objs) >= len(handoffs) {
+		for i := len(objs) - len(handoffs); i < len(objs); i++ {
+			objs[i] = withHandoffParams(objs[i])
+		}
 	}
 	if o.tool != "" && (o.target == nil && o.format == schema.FormatJSONSchema || o.target != nil && o.target.Shape == schema.ShapeJSONSchema) {
 		out = out.([]schema.Object)[0]

@@ -1,0 +1,123 @@
+package schema
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// composePackage compiles the files of a package given by path and text.
+func composePackage(t *testing.T, files ...string) ([]*Program, []diag.List, []*diag.File) {
+	t.Helper()
+	var docs []*parser.Document
+	var fs []*diag.File
+	for i := 0; i < len(files); i += 2 {
+		f := diag.NewFile(files[i], []byte(files[i+1]))
+		doc, _ := parser.Parse(f)
+		docs, fs = append(docs, doc), append(fs, f)
+	}
+	progs, diags := CompilePackage(docs, nil)
+	return progs, diags, fs
+}
+
+// TestPackageAgentsCompose: an agent of another file listed among an
+// agent's elements is its AsTool, the same pointer, with the signature's
+// parameters and result; the reference is not undefined; a handoff in a
+// third file reaches the agents of the others.
+func TestPackageAgentsCompose(t *testing.T) {
+	progs, diags, _ := composePackage(t,
+		"p/billing.gram", `[Invoice:Record | (id::String)]
+[billing:Agent {description: "Bills", instruction: "B.", model: "OpenAI/gpt-4o"} | (question::String)==>(::Invoice)]
+`,
+		"p/triage.gram", `[triage:Agent {instruction: "T.", model: "OpenAI/gpt-4o"} | billing]
+`,
+		"p/flow.gram", `(triage)-[:Handoff {description: "Bills"}]->(billing)
+`)
+	for i, d := range diags {
+		if len(d) != 0 {
+			t.Errorf("file %d: %v", i, d)
+		}
+	}
+	billing, triage := progs[0].Agent("billing"), progs[1].Agent("triage")
+	if len(triage.Tools) != 1 || triage.Tools[0] != billing.AsTool || billing.AsTool.Agent != "billing" {
+		t.Fatalf("triage's tools: %+v", triage.Tools)
+	}
+	if p := billing.AsTool.Params; len(p) != 1 || p[0].Name != "question" || !p[0].Required() {
+		t.Errorf("billing's parameters: %+v", p)
+	}
+	if r := billing.Result(); r == nil || r.Kind != RecordType || r.Record.Name != "Invoice" {
+		t.Errorf("billing's result: %v", r)
+	}
+	if p := triage.AsTool.Params; triage.Signature || len(p) != 1 || p[0].Name != DefaultAgentParam || triage.AsTool.Returns.Kind != StringType || triage.Result() != nil {
+		t.Errorf("triage's default AsTool: %+v", triage.AsTool)
+	}
+	want := []Handoff{{Agent: "billing", Description: "Bills", Span: triage.Handoffs[0].Span}}
+	if !reflect.DeepEqual(triage.Handoffs, want) {
+		t.Errorf("triage's handoffs: %+v", triage.Handoffs)
+	}
+}
+
+// TestPackageAgentCycle: agents of two files that list each other are one
+// agent-cycle error, in the file of the first reference, naming the cycle,
+// with the other reference, in the other file, as its related location.
+func TestPackageAgentCycle(t *testing.T) {
+	_, diags, fs := composePackage(t,
+		"p/a.gram", `[a:Agent {description: "A", instruction: "A.", model: "OpenAI/gpt-4o"} | b]
+`,
+		"p/b.gram", `[b:Agent {description: "B", instruction: "B.", model: "OpenAI/gpt-4o"} | a]
+`)
+	if len(diags[0]) != 1 || len(diags[1]) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	d := diags[0][0]
+	if d.Code != CodeAgentCycle || !strings.Contains(d.Message, "a → b → a") {
+		t.Errorf("got %v", d)
+	}
+	if len(d.Related) != 1 || d.Related[0].File != fs[1] || string(fs[1].Slice(d.Related[0].Span)) != "a" {
+		t.Errorf("related %+v", d.Related)
+	}
+}
+
+// TestRecompileComposedAsTool: after an edit of billing's signature or
+// description, triage's tools show the new AsTool, as a compile in full.
+func TestRecompileComposedAsTool(t *testing.T) {
+	text := `[billing:Agent {description: "Bills", instruction: "B.", model: "OpenAI/gpt-4o"} | (question::String)==>(::String)]
+[triage:Agent {instruction: "T.", model: "OpenAI/gpt-4o"} | billing]
+`
+	doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+	prog, _ := Compile(doc)
+	for _, step := range [][2]string{{"question::String", "question::Integer"}, {"Bills", "Pays"}} {
+		old := string(doc.File.Bytes())
+		at := strings.Index(old, step[0])
+		edited := old[:at] + step[1] + old[at+len(step[0]):]
+		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(step[0])}, len(step[1]))
+		got, gotDiags := Recompile(prog, ndoc)
+		want, wantDiags := Compile(ndoc)
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+			t.Fatalf("%v: differs from a compile in full", step)
+		}
+		bt := got.Agent("triage").Tools[0]
+		if bt != got.Agent("billing").AsTool || bt.Params[0].Type.Kind == StringType && step[1] == "question::Integer" || step[1] == "Pays" && bt.Description != "Pays" {
+			t.Fatalf("%v: stale AsTool %+v", step, bt)
+		}
+		doc, prog = ndoc, got
+	}
+}
+
+// TestHandoffTool: the tool a handoff offers the model.
+func TestHandoffTool(t *testing.T) {
+	got := HandoffTool(Handoff{Agent: "billing"})
+	if got.Name != "transfer_to_billing" || got.Description != "Hand the conversation to agent billing" || len(got.Params) != 0 || got.Agent != "" {
+		t.Errorf("got %+v", got)
+	}
+	if d := HandoffTool(Handoff{Agent: "b", Description: "Bills"}).Description; d != "Bills" {
+		t.Errorf("description %q", d)
+	}
+	want := `{"type":"object","properties":{},"additionalProperties":false}`
+	if b, _ := HandoffParameters().MarshalJSON(); string(b) != want {
+		t.Errorf("parameters %s, want %s", b, want)
+	}
+}
