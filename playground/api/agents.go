@@ -37,13 +37,14 @@ func (s *Session) Agents(text string) []AgentInfo {
 			continue
 		}
 		info := AgentInfo{Name: ag.Name, Signature: ide.AgentSignature(ag), Tools: []string{}}
-		for _, t := range agentTools(ag) {
+		for _, t := range ag.Tools {
 			info.Tools = append(info.Tools, t.Name)
 			if t.Agent != "" && t.Agent != ag.Name {
 				info.Agents = append(info.Agents, t.Agent)
 			}
 		}
 		for _, h := range ag.Handoffs {
+			info.Tools = append(info.Tools, h.ToolName())
 			info.Handoffs = append(info.Handoffs, h.Agent)
 		}
 		out = append(out, info)
@@ -51,20 +52,11 @@ func (s *Session) Agents(text string) []AgentInfo {
 	return out
 }
 
-// agentTools returns the tools the model of the agent ag is sent: its
-// tools, the agents it lists as theirs, then a tool for each handoff.
-func agentTools(ag *schema.Agent) []*schema.Tool {
-	tools := append([]*schema.Tool(nil), ag.Tools...)
-	for _, h := range ag.Handoffs {
-		tools = append(tools, schema.HandoffTool(h))
-	}
-	return tools
-}
-
 // AgentSchema returns, for the agent called name, the JSON Schemas of the
 // tools its model is sent, for target (one of [Targets]), strict or not,
-// as `gramc schema --agent NAME` prints each, and the JSON Schema of its
-// answer when its signature element gives it a type:
+// as `gramc schema --agent NAME` prints them (its handoffs' tools among
+// them), and the JSON Schema of its answer when its signature element
+// gives it a type, as `gramc schema --agent NAME --result` prints it:
 //
 //	{"agent": NAME, "tools": [...], "result": {...}}
 //
@@ -81,9 +73,9 @@ func (s *Session) AgentSchema(text, name, target string, strict bool) Output {
 	if ag == nil {
 		return Output{Error: fmt.Sprintf("no agent %q in the text", name)}
 	}
-	out := schema.Object{{Key: "agent", Value: ag.Name}, {Key: "tools", Value: schema.Emit(schema.Format(target), agentTools(ag), strict)}}
-	if ag.Result() != nil {
-		out = append(out, schema.Member{Key: "result", Value: schema.OutputSchema(ag.AsTool)})
+	out := schema.Object{{Key: "agent", Value: ag.Name}, {Key: "tools", Value: schema.EmitAgent(schema.Format(target), ag, strict)}}
+	if r := ag.Result(); r != nil {
+		out = append(out, schema.Member{Key: "result", Value: schema.TypeSchema(r, strict)})
 	}
 	b, err := schema.MarshalIndent(out)
 	if err != nil {

@@ -76,7 +76,7 @@ func TestAgentSchema(t *testing.T) {
 	if out := b["outputSchema"].(map[string]any); out["description"] != "An invoice" {
 		t.Errorf("billing's output schema: %v", out)
 	}
-	if h := tr.Tools[2]; h["description"] != "Billing questions" {
+	if h := tr.Tools[2]; h["description"] != "Billing questions" || h["inputSchema"].(map[string]any)["required"] != nil {
 		t.Errorf("the handoff's tool: %v", h)
 	}
 	// billing's answer is an Invoice.
