@@ -239,3 +239,19 @@ func TestCompleteHandoffLabel(t *testing.T) {
 		t.Errorf("a node's labels offer Handoff: %v", labels(c))
 	}
 }
+
+// TestHandoffBeforeItsAgents: a Handoff written before the agents it
+// names is to them: definition and hover reach the agents declared after.
+func TestHandoffBeforeItsAgents(t *testing.T) {
+	text := "(triage)-[:Handoff]->(billing)\n" + strings.Replace(composeAgents, "[support:", "[triage:", 1)
+	a := Analyze("t.gram", []byte(text))
+	for _, name := range []string{"triage", "billing"} {
+		loc, ok := a.Definition(offset(t, text, name, 0, 1))
+		if !ok || loc.Span.Start != strings.Index(text, "["+name+":")+1 {
+			t.Errorf("definition of %s in the handoff: %+v", name, loc)
+		}
+		if h, _ := a.Hover(offset(t, text, name, 0, 1)); !strings.HasPrefix(h.Markdown, "**agent** `"+name+"`") {
+			t.Errorf("hover of %s in the handoff:\n%s", name, h.Markdown)
+		}
+	}
+}

@@ -3,9 +3,10 @@
 // A handoff is a top-level relationship, (from)-[:Handoff]->(to), whose
 // ends are agents. An end written as a bare node, (billing), is a
 // reference to the agent, also when no agent of the file has that name
-// (the agent of another file of the package): gram reads a bare node whose
-// identity is defined nowhere else as a node of its own, which the index
-// reads as that agent's name instead, left unresolved in the file as a
+// (the agent of another file of the package) or only after the Handoff:
+// gram reads a bare node whose identity is not defined before it as a node
+// of its own, which the index reads as the agent's name instead, resolved
+// to the file's agent of that name, else left unresolved in the file as a
 // reference to another file's name is. An element of an agent that names
 // such a node (the parser resolves a bare element to it) is a reference
 // to the agent too.

@@ -299,9 +299,12 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.S
 			o := Occurrence{Span: pt.IdentSpan(), Name: id, Element: element && pt.IsReference()}
 			switch {
 			case ix.namesAgentElsewhere(pt):
-				// An agent a Handoff names that the file does not declare:
-				// a reference to another file's, resolved there.
+				// An agent a Handoff names before the file declares it, or
+				// that another file declares (resolved there).
 				o.Kind = KindAgent
+				if ag := ix.a.Prog.Agent(id); ag != nil && ag.NameSpan.Len() > 0 {
+					o.Def = ag.NameSpan
+				}
 			case pt.IsReference():
 				if pt.Def != nil {
 					o.Def = pt.Def.IdentSpan()

@@ -197,3 +197,52 @@ func TestComposedAgentTokens(t *testing.T) {
 		}
 	}
 }
+
+// composeOne has both agents and the handoff in one file.
+const composeOne = composeBilling + composeTriage
+
+// TestComposedAgentsInOneFile: in one file, an agent listed as an element
+// and named by a Handoff has its uses as references, hover over the
+// element shows it as a tool, and its rename edits them all; the file
+// checks clean after it.
+func TestComposedAgentsInOneFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "agents.gram")
+	if err := os.WriteFile(path, []byte(composeOne), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := pathURI(path)
+	c := newTestClient(t, nil)
+	c.open(u, composeOne)
+	if ds := c.waitDiagnostics(u, 1).Diagnostics; len(ds) != 0 {
+		t.Fatalf("agents.gram: %v", diagCodes(ds))
+	}
+	// Sorted as text: the declaration on line 6 last.
+	want := []string{"agents.gram 11:2-11:9", "agents.gram 13:57-13:64", "agents.gram 6:1-6:8"}
+	if got := references(c, u, docPos(t, composeOne, "billing", 2, 1)); !slices.Equal(got, want) {
+		t.Errorf("references of billing = %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", tdp(u, docPos(t, composeOne, "(billing)", 0, 1)), &locs)
+	if len(locs) != 1 || locString(locs[0]) != want[2] {
+		t.Errorf("definition from the handoff: %+v", locs)
+	}
+	var h *protocol.Hover
+	c.mustCall("textDocument/hover", tdp(u, docPos(t, composeOne, "billing", 2, 1)), &h)
+	if h == nil || !strings.HasPrefix(h.Contents.Value, "**agent** `billing` as a tool") || !strings.Contains(h.Contents.Value, "JSON Schema of the answer (`Invoice`)") {
+		t.Errorf("hover of billing as an element: %+v", h)
+	}
+	var we *protocol.WorkspaceEdit
+	c.mustCall("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": u}, "position": docPos(t, composeOne, "billing:", 0, 1), "newName": "accounts"}, &we)
+	got := applyEdits(t, composeOne, we.Changes[u])
+	if want := strings.ReplaceAll(composeOne, "billing", "accounts"); got != strings.Replace(want, "Answers accounts questions", "Answers billing questions", 1) || len(we.Changes) != 1 {
+		t.Errorf("after the rename:\n%s", got)
+	}
+	f := diag.NewFile(path, []byte(got))
+	doc, parsed := parser.Parse(f)
+	for _, pf := range project.Compile(dir, []project.Source{{File: f, Doc: doc, Diags: parsed}}).Files {
+		if len(pf.Diags) > 0 {
+			t.Errorf("after the rename: %v", pf.Diags)
+		}
+	}
+}
