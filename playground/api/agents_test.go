@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,5 +94,30 @@ func TestAgentSchema(t *testing.T) {
 	broken := strings.Replace(composed, "(::Invoice)", "(::Invoce)", 1)
 	if out := s.AgentSchema(broken, "billing", "openai", false); out.Text != "" || !strings.HasPrefix(out.Error, "no schemas: the text has 1 error") {
 		t.Errorf("a text with an error: %+v", out)
+	}
+}
+
+// TestComposedHoverAndComplete: the page's hover over an agent listed as
+// an element shows the tool its caller sees and the schema of its answer;
+// completion in an element list offers the agents.
+func TestComposedHoverAndComplete(t *testing.T) {
+	var s Session
+	lines := strings.Split(composed, "\n")
+	line := 11 // "  billing, lookupOrder" in triage
+	if !strings.HasPrefix(lines[line], "  billing,") {
+		t.Fatalf("line %d is %q", line, lines[line])
+	}
+	h := s.Hover(composed, Position{Line: line, Character: 3})
+	if h == nil || !strings.HasPrefix(h.Markdown, "**agent** `billing` as a tool") || !strings.Contains(h.Markdown, "JSON Schema of the answer (`Invoice`)") || slice(composed, h.Range) != "billing" {
+		t.Errorf("hover: %+v", h)
+	}
+	text := strings.Replace(composed, "  billing, lookupOrder", "  lookupOrder, ", 1)
+	c := s.Complete(text, Position{Line: line, Character: len("  lookupOrder, ")})
+	var got []string
+	for _, it := range c.Items {
+		got = append(got, it.Label+" "+it.Kind+" "+it.Detail)
+	}
+	if !slices.Contains(got, "billing agent agent (question::String)==>(::Invoice)") || slices.Contains(got, "triage agent agent (message::String)==>(::String)") {
+		t.Errorf("completion: %q", got)
 	}
 }
