@@ -1,6 +1,12 @@
 // Handoffs, the relationships (from)-[:Handoff {description: "..."}]->(to)
 // at the top level of the files of a package, and the cycles among agents
 // that list each other as tools.
+//
+// The lowered relationship holds its two ends in the order of the handoff
+// (the parser reverses a left arrow, so (to)<-[:Handoff]-(from) is the
+// same pattern), and keeps its syntax, the path, whose arrow tells an
+// undirected or a bidirectional one: those are refused, since a handoff
+// goes one way. A walk is a handoff per hop.
 
 package schema
 
