@@ -128,6 +128,13 @@ func TestComposedAgentRename(t *testing.T) {
 			t.Errorf("%s after the rename: member %v, %v", f.File.Path, f.Member, f.Diags)
 		}
 	}
+	// The model of triage calls billing by its name and hands off to it by
+	// transfer_to_ and its name: both must be valid tool names.
+	for _, bad := range []string{"bill.ing", strings.Repeat("b", 60)} {
+		if err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": bad}, &we); err == nil || !strings.Contains(err.Error(), "not a valid tool name, and agent triage would call agent "+bad) {
+			t.Errorf("rename to %s: %v", bad, err)
+		}
+	}
 	var err error
 	if err = c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": tu}, "position": pos, "newName": "lookupOrder"}, &we); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Errorf("rename to a tool of the package: %v", err)
