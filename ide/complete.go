@@ -18,7 +18,8 @@
 //     the text's, then those of the other files of its package, then the
 //     agents but itself (see compose.go), then an inline tool; in another
 //     group's, the text's top-level identities;
-//   - in the node a Handoff relationship leads to: the agents;
+//   - in the node after a Handoff relationship's arrow: the agents but the
+//     one at its other end;
 //   - at the top level: snippets for a new agent, tool and record.
 //
 // The items come in the order to show them. The names of the text (and of

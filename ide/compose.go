@@ -6,7 +6,7 @@
 //   - completion offers, in an agent's element list, the agents of the
 //     text and of its package beside the tools (never the agent itself),
 //     each with the signature its callers see; in the node a Handoff leads
-//     to, the agents;
+//     to (or, with a left arrow, comes from), the other agents;
 //   - hover over an agent listed as an element shows what the calling
 //     model sees ([AgentToolDoc]): the tool's name, description, the JSON
 //     Schema of its arguments and that of the agent's answer; over a
@@ -69,11 +69,11 @@ func (a *Analysis) agentItems(skip map[string]bool, word string) ([]Completion, 
 	return out, more
 }
 
-// handoffItems completes the agent a Handoff leads to: the agents of the
-// text and of its package that start with word, but from, the agent it
-// leaves.
-func (a *Analysis) handoffItems(from, word string) ([]Completion, bool) {
-	return a.agentItems(map[string]bool{from: true}, word)
+// handoffItems completes the agent at an end of a Handoff: the agents of
+// the text and of its package that start with word, but other, the agent
+// at its other end.
+func (a *Analysis) handoffItems(other, word string) ([]Completion, bool) {
+	return a.agentItems(map[string]bool{other: true}, word)
 }
 
 // AgentToolDoc describes, in Markdown, an agent listed among another

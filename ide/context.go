@@ -35,7 +35,7 @@ const (
 	SlotReference             // an element of another group: a top-level identity
 	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)
 	SlotTestTool              // the tool of a test's call or no-call expectation: a tool of the file (and of its package)
-	SlotHandoff               // the node a Handoff relationship leads to: an agent of the file (and of its package)
+	SlotHandoff               // the node after a Handoff relationship's arrow: an agent of the file (and of its package)
 )
 
 // Context is what the text before a cursor says may be typed there.
@@ -59,7 +59,8 @@ type Context struct {
 	// at [SlotTool].
 	Names []string
 	// Agent is, at [SlotTool], the name of the agent whose element list
-	// it is, and at [SlotHandoff] that of the agent the Handoff leaves.
+	// it is, and at [SlotHandoff] that of the agent at the Handoff's other
+	// end.
 	Agent string
 	// Quoted is set at [SlotTestAgent] and [SlotTestTool] when the name
 	// is written as a string: Span is then the string's text before the
@@ -147,8 +148,8 @@ type frame struct {
 	keys     []string
 	key      string
 	afterSep bool
-	// handoff is set on a node that a Handoff relationship leads to: the
-	// identity of the node it leaves.
+	// handoff is set on the node after a Handoff relationship's arrow:
+	// the identity of the node before it.
 	handoff *string
 }
 
