@@ -45,10 +45,10 @@ func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
 	return out
 }
 
-// namesAgentElsewhere reports whether the pattern pt, or the pattern it
+// namesHandoffAgent reports whether the pattern pt, or the pattern it
 // refers to, is a bare node at the end of a Handoff that defines its
-// identity: the name of an agent the file does not declare.
-func (ix *Index) namesAgentElsewhere(pt *parser.Pattern) bool {
+// identity: the name of an agent, which gram alone reads as a node.
+func (ix *Index) namesHandoffAgent(pt *parser.Pattern) bool {
 	def := pt
 	if pt.Def != nil {
 		def = pt.Def

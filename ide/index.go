@@ -150,12 +150,7 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 // identities its lowered pattern writes and the records its types name.
 func (ix *Index) makeUnit(i int) *unitIndex {
 	u := &unitIndex{unitDecls: ix.unitDecls(i), defs: map[diag.Span]*parser.Pattern{}}
-	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
-	in := func(sp diag.Span) bool {
-		o := ix.a.File.Offset(sp.Start)
-		return span.Start <= o && o < span.End
-	}
-	u.addIdentities(ix, ix.a.Doc.Lowered()[i], in)
+	u.addIdentities(ix, ix.a.Doc.Lowered()[i])
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
 	// name (see [Analysis.Others]).
@@ -286,8 +281,8 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 
 // addIdentities adds an occurrence for every identity the lowered pattern
 // top writes, each pattern once (a reference shares its definition's
-// pattern); in tells whether a span lies in this unit.
-func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.Span) bool) {
+// pattern).
+func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern) {
 	seen := map[*parser.Pattern]bool{}
 	var walk func(pt *parser.Pattern, element bool)
 	walk = func(pt *parser.Pattern, element bool) {
@@ -298,7 +293,7 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.S
 		if id := pt.Subject.Identity; id != "" && pt.IdentSpan().Len() > 0 {
 			o := Occurrence{Span: pt.IdentSpan(), Name: id, Element: element && pt.IsReference()}
 			switch {
-			case ix.namesAgentElsewhere(pt):
+			case ix.namesHandoffAgent(pt):
 				// An agent a Handoff names before the file declares it, or
 				// that another file declares (resolved there).
 				o.Kind = KindAgent
@@ -308,11 +303,7 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.S
 			case pt.IsReference():
 				if pt.Def != nil {
 					o.Def = pt.Def.IdentSpan()
-					if in(o.Def) {
-						o.Kind = u.kindOf(pt.Def)
-					} else {
-						o.Kind = ix.kindOf(pt.Def)
-					}
+					o.Kind = ix.kindOf(pt.Def)
 				}
 			default:
 				o.Def, o.IsDef = pt.IdentSpan(), true
@@ -353,9 +344,9 @@ func (u *unitDecls) kindOf(pt *parser.Pattern) Kind {
 	return PatternKind(pt)
 }
 
-// kindOf returns the kind of a defining pattern, in whichever unit it is:
-// from the unit's declarations only, so that two units whose identities
-// refer to each other are made one at a time.
+// kindOf returns the kind of a defining pattern, in whichever unit it is
+// (the one being made too): from the unit's declarations only, so that
+// two units whose identities refer to each other are made one at a time.
 func (ix *Index) kindOf(pt *parser.Pattern) Kind {
 	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pt.IdentSpan().Start); i >= 0 {
 		return ix.unitDecls(i).kindOf(pt)
