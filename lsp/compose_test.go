@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -251,5 +252,22 @@ func TestComposedAgentsInOneFile(t *testing.T) {
 		if len(pf.Diags) > 0 {
 			t.Errorf("after the rename: %v", pf.Diags)
 		}
+	}
+}
+
+// TestComposedAgentInlayHints: the parameters of an agent's signature
+// element have the hint of a tool's parameters.
+func TestComposedAgentInlayHints(t *testing.T) {
+	c, bu, _ := composePackage(t, composeTriage)
+	c.open(bu, composeBilling)
+	c.waitDiagnostics(bu, 1)
+	var hints []inlayHint
+	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": bu}, "range": rng(0, 0, 20, 0)}, &hints)
+	var got []string
+	for _, h := range hints {
+		got = append(got, fmt.Sprintf("%d:%d %s", h.Position.Line, h.Position.Character, h.Label))
+	}
+	if want := []string{"4:20 integer", "7:61 string"}; !slices.Equal(got, want) {
+		t.Errorf("hints = %v, want %v", got, want)
 	}
 }
