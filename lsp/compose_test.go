@@ -271,3 +271,34 @@ func TestComposedAgentInlayHints(t *testing.T) {
 		t.Errorf("hints = %v, want %v", got, want)
 	}
 }
+
+// TestComposedAgentSymbols: the outline shows an agent's signature element
+// with its parameters, and an agent another lists as an agent reference.
+func TestComposedAgentSymbols(t *testing.T) {
+	c, bu, tu := composePackage(t, composeTriage)
+	c.open(bu, composeBilling)
+	c.waitDiagnostics(bu, 1)
+	outline := func(u protocol.DocumentURI) []string {
+		var syms []protocol.DocumentSymbol
+		c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+		var out []string
+		var walk func(prefix string, ss []protocol.DocumentSymbol)
+		walk = func(prefix string, ss []protocol.DocumentSymbol) {
+			for _, s := range ss {
+				out = append(out, prefix+s.Name+" | "+s.Detail)
+				walk(prefix+s.Name+"/", s.Children)
+			}
+		}
+		walk("", syms)
+		return out
+	}
+	got := outline(bu)
+	for _, want := range []string{"billing/signature | (question::String)==>(::Invoice)", "billing/signature/question | String", "billing/lookupOrder | tool reference"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no %q in the outline of billing.gram: %q", want, got)
+		}
+	}
+	if got := outline(tu); !slices.Contains(got, "triage/billing | agent reference") {
+		t.Errorf("the outline of triage.gram: %q", got)
+	}
+}
