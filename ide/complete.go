@@ -16,8 +16,8 @@
 //     other files of its package;
 //   - in an agent's element list: the top-level tools it does not list yet,
 //     the text's, then those of the other files of its package, then the
-//     agents but itself (see compose.go), then an inline tool; in another
-//     group's, the text's top-level identities;
+//     agents but itself and those that call it (see compose.go), then an
+//     inline tool; in another group's, the text's top-level identities;
 //   - in the node after a Handoff relationship's arrow: the agents but the
 //     one at its other end;
 //   - at the top level: snippets for a new agent, tool and record.
@@ -172,7 +172,7 @@ func (a *Analysis) toolItems(self string, listed []string, word string) ([]Compl
 		more = more || omore
 	}
 	in[self] = true
-	agents, amore := a.agentItems(in, word)
+	agents, amore := a.agentItems(in, self, word)
 	out = append(out, agents...)
 	return append(out, SnippetCompletions(true)...), more || amore
 }

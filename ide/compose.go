@@ -4,7 +4,8 @@
 // read).
 //
 //   - completion offers, in an agent's element list, the agents of the
-//     text and of its package beside the tools (never the agent itself),
+//     text and of its package beside the tools (never the agent itself,
+//     nor an agent that calls it, which would make a cycle),
 //     each with the signature its callers see; in the node a Handoff leads
 //     to (or, with a left arrow, comes from), the other agents;
 //   - hover over an agent listed as an element shows what the calling
@@ -47,20 +48,24 @@ func agentCompletion(ag *schema.Agent, insert, where string) Completion {
 }
 
 // agentItems completes the agents whose names start with word, other than
-// those skip holds: the text's, then those of the other files of its
-// package.
-func (a *Analysis) agentItems(skip map[string]bool, word string) ([]Completion, bool) {
+// those skip holds and those the agent caller is called by, directly or
+// through other agents (listing one would make a cycle; caller "" for
+// none): the text's, then those of the other files of its package.
+func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Completion, bool) {
+	offered := func(ag *schema.Agent) bool {
+		return !skip[ag.Name] && (caller == "" || !a.calls(ag, caller, map[string]bool{}))
+	}
 	var out []Completion
 	agents, more := a.ownNames().agents.table().pick(word)
 	for _, e := range agents {
-		if ag := a.Prog.AgentAt(e.at); !skip[ag.Name] {
+		if ag := a.Prog.AgentAt(e.at); offered(ag) {
 			out = append(out, agentCompletion(ag, parser.GramIdent(ag.Name), ""))
 		}
 	}
 	if pn := a.packageNames(); pn != nil {
 		others, omore := pick(pn.agentTable(), word)
 		for _, e := range others {
-			if !skip[e.name] {
+			if offered(e.v.agent) {
 				out = append(out, agentCompletion(e.v.agent, parser.GramIdent(e.name), e.v.where()))
 			}
 		}
@@ -69,11 +74,45 @@ func (a *Analysis) agentItems(skip map[string]bool, word string) ([]Completion, 
 	return out, more
 }
 
+// calls reports whether the agent ag calls the agent called name as a
+// tool, directly or through the agents it calls, in the text and its
+// package; seen holds the agents looked at already.
+func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bool {
+	if seen[ag.Name] {
+		return false
+	}
+	seen[ag.Name] = true
+	for _, t := range ag.Tools {
+		if t.Agent == "" || t.Agent == ag.Name {
+			continue
+		}
+		if t.Agent == name {
+			return true
+		}
+		if next := a.agentNamed(t.Agent); next != nil && a.calls(next, name, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentNamed returns the agent called name of the text, else of another
+// file of its package, or nil.
+func (a *Analysis) agentNamed(name string) *schema.Agent {
+	if ag := a.Prog.Agent(name); ag != nil {
+		return ag
+	}
+	if d, ok := a.packageNames().declared(name); ok {
+		return d.agent
+	}
+	return nil
+}
+
 // handoffItems completes the agent at an end of a Handoff: the agents of
 // the text and of its package that start with word, but other, the agent
 // at its other end.
 func (a *Analysis) handoffItems(other, word string) ([]Completion, bool) {
-	return a.agentItems(map[string]bool{other: true}, word)
+	return a.agentItems(map[string]bool{other: true}, "", word)
 }
 
 // AgentToolDoc describes, in Markdown, an agent listed among another

@@ -255,3 +255,28 @@ func TestHandoffBeforeItsAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteAgentsWithoutCycles: an agent's element list leaves out the
+// agents that call it, directly or through another agent, in the text or
+// in its package: listing one would make a cycle.
+func TestCompleteAgentsWithoutCycles(t *testing.T) {
+	agent := func(name, elems string) string {
+		return "[" + name + ":Agent {description: \"" + name + "\", model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | " + elems + "]\n"
+	}
+	tools := "[lookupOrder:Tool {description: \"Finds an order\"} | (orderId::Integer)==>(::String)]\n"
+	typing := agent("support", "lookupOrder, x§") + agent("billing", "lookupOrder")
+	callers := agent("front", "support") + agent("lobby", "front")
+	check := func(what string, c Completions) {
+		t.Helper()
+		got := labels(c)
+		if !slices.Contains(got, "billing") || slices.Contains(got, "front") || slices.Contains(got, "lobby") || slices.Contains(got, "support") {
+			t.Errorf("%s: %v, want billing and not support, front nor lobby", what, got)
+		}
+	}
+	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
+	check("in one file", completeAt(t, alone, tools+typing+callers))
+	pkg := func(text string) *Analysis {
+		return analyzePackage(t, []string{"d/support.gram", "d/callers.gram"}, text, tools+callers)
+	}
+	check("in a package", completeAt(t, pkg, typing))
+}
