@@ -107,7 +107,7 @@ func TestCrossFile(t *testing.T) {
 			`a.gram: undefined-reference: "getOrder" is not defined`,
 		}, "did you mean"},
 		{"not a tool", []string{"t.gram", tools, "a.gram", agent("Order")}, []string{
-			`a.gram: undefined-reference: "Order" is not defined | Order is declared in another file of the package, but it is not a tool: an agent's elements are tools → t.gram:1:2: record Order is declared here`,
+			`a.gram: undefined-reference: "Order" is not defined | Order is declared in another file of the package, but it is not a tool or an agent: an agent's elements are tools and agents → t.gram:1:2: record Order is declared here`,
 		}, ""},
 		{"unused across files", []string{"t.gram", tools, "a.gram", agent(`[x:Tool {description: "X"} | ()==>(::String)]`)}, []string{
 			"t.gram: unused-tool: tool getOrder is not used by any agent",

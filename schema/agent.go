@@ -148,7 +148,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			i, ok := c.toolIndex(e.Def)
 			if !ok {
 				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
-				dg.Detail = "an agent's elements are tools: refer to a [name:Tool {...} | signature] defined at the top level, or write one here"
+				dg.Detail = "an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here"
 				dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}}
 				c.diags.Add(dg)
 				continue

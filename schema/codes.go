@@ -152,8 +152,9 @@ func CodeSummary(code string) string {
 // restates lists the compiler codes that restate a deferred
 // duplicate-definition error (see [parser.Document.Deferred]) at the same
 // span: the compiler's diagnostic says the same thing in the agent
-// language's terms.
-var restates = map[string]bool{CodeDuplicateParameter: true, CodeDuplicateField: true, CodeDuplicateTool: true}
+// language's terms (an agent declared after a handoff that names it, for
+// invalid-handoff).
+var restates = map[string]bool{CodeDuplicateParameter: true, CodeDuplicateField: true, CodeDuplicateTool: true, CodeInvalidHandoff: true}
 
 // reads lists the compiler codes whose related spans are fields lists of
 // the older notation that the compiler reads, maps and all: a map inside

@@ -192,6 +192,11 @@ func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdg
 				continue
 			}
 			seen[r.name] = r.span
+			if !ValidToolName(to.Name) {
+				dg := diag.Errorf(CodeInvalidToolName, r.span, "agent %s cannot be a tool: its name is not a valid tool name", r.name)
+				dg.Detail = "rename the agent: as a tool it is called by its name, 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$)"
+				c.diags.Add(dg)
+			}
 			if to.Description == "" {
 				dg := diag.Warningf(CodeAgentToolDescription, r.span, "agent %s is listed as a tool but has no description", r.name)
 				dg.Detail = "add description: \"What the agent does\" to agent " + r.name + ": the calling model reads it to decide when to call the agent"
@@ -228,4 +233,15 @@ func composeFiles(cs []*compiler) bool {
 		composes = composes || c.composes
 	}
 	return composes
+}
+
+// composeTests resolves the agents the agents of the files of tests cs
+// list, and reports their cycles. The handoffs of a package are its member
+// files' own: those of files of tests are not read.
+func composeTests(cs []*compiler) {
+	var edges []agentEdge
+	for _, c := range cs {
+		c.listAgents(&edges)
+	}
+	agentCycles(edges)
 }

@@ -141,6 +141,12 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		c.diags.Add(dg)
 		return
 	}
+	if !ValidToolName(h.ToolName()) {
+		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName())
+		dg.Detail = "give agent " + to.Name + " a shorter name: the model calls transfer_to_" + to.Name + " to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"
+		c.diags.Add(dg)
+		return
+	}
 	if t := from.Tool(h.ToolName()); t != nil {
 		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s has a tool named %s, the name of this handoff's tool", from.Name, h.ToolName())
 		dg.Detail = "rename the tool: the model of " + from.Name + " calls " + h.ToolName() + " to hand the conversation to " + to.Name
@@ -169,7 +175,10 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 		c.diags.Add(dg)
 		return nil
 	}
-	if a, _ := c.resolveAgent(name); a != nil {
+	if a, file := c.resolveAgent(name); a != nil {
+		if file == nil && e.Kind == parser.NodeKind && e.Def == nil && e.Span().Start < a.NameSpan.Start {
+			c.declaredAfter(a, e)
+		}
 		return a
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
@@ -191,6 +200,22 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 	}
 	c.diags.Add(dg)
 	return nil
+}
+
+// declaredAfter reports the agent a, declared after the end e of a
+// handoff that names it: the bare node is the first definition of the
+// name, and the declaration a second one, which this restates (see
+// restates).
+func (c *compiler) declaredAfter(a *Agent, e *parser.Pattern) {
+	for _, d := range c.diags {
+		if d.Code == CodeInvalidHandoff && d.Span == a.NameSpan {
+			return // once per agent
+		}
+	}
+	dg := diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name)
+	dg.Detail = "move the handoff below the declaration of " + a.Name + ": a bare (" + a.Name + ") before it is the first definition of the name, and the declaration a second one"
+	dg.Related = []diag.Related{{Span: e.Span(), Message: "the handoff names " + a.Name + " here"}}
+	c.diags.Add(dg)
 }
 
 // pkgDeclared reports whether a file of the package declares name.

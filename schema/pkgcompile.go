@@ -71,6 +71,7 @@ func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCo
 	pc.tools()
 	hasAgents := pc.agents()
 	composeFiles(pc.cs[:len(docs)])
+	composeTests(pc.cs[len(docs):])
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
 	pc.progs = make([]*Program, len(docs))
 	for i, c := range pc.cs[:len(docs)] {
@@ -97,6 +98,7 @@ func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Prog
 	pc.records()
 	pc.tools()
 	pc.agents()
+	composeTests(pc.cs)
 	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
 	marks := pc.finish(false, out)
 	return out.Programs, out.Diags, marks

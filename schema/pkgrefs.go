@@ -35,7 +35,7 @@ func (c *compiler) pkgUnresolved() {
 		d := u.Diagnostic()
 		if file, ident, what, ok := c.pkg.lookupName(name); ok {
 			c.usePkg(name)
-			d.Detail = name + " is declared in another file of the package, but it is not a tool: an agent's elements are tools"
+			d.Detail = name + " is declared in another file of the package, but it is not a tool or an agent: an agent's elements are tools and agents"
 			d.Fixes = nil
 			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
 		} else if s := c.pkg.closest(name, u.Closest); s != "" {

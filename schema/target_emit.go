@@ -130,10 +130,14 @@ func CheckTarget(tg *Target, prog *Program) diag.List {
 	return diags.Dedup()
 }
 
-// checkAgentTarget adds to diags what tg cannot express of an agent: of
-// its signature element, the tool the agents that list it send, and of
-// its result type, the structured output asked of the model.
+// checkAgentTarget adds to diags what tg cannot express of an agent: the
+// names of its handoffs' tools, of its signature element the tool the
+// agents that list it send, and of its result type the structured output
+// asked of the model (checked for every target asked for, as tools are).
 func checkAgentTarget(tg *Target, a *Agent, diags *diag.List) {
+	for _, h := range a.Handoffs {
+		checkToolName(tg, HandoffTool(h), diags)
+	}
 	if !a.Signature || a.AsTool == nil {
 		return
 	}
