@@ -171,6 +171,11 @@ func TestHoverComposition(t *testing.T) {
 			t.Errorf("hover of the handoff at %q: %+v", at, h)
 		}
 	}
+	// A handoff without names says nothing more than its label.
+	anon := composeAgents + "()-[:Handoff]->(billing)\n"
+	if h, _ := Analyze("t.gram", []byte(anon)).Hover(offset(t, anon, "Handoff", 0, 1)); strings.Contains(h.Markdown, "transfer_to_") {
+		t.Errorf("hover of a handoff from no agent:\n%s", h.Markdown)
+	}
 	// In a package: the agent of another file, and where it is declared.
 	triage := "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  billing\n]\n"
 	a = analyzePackage(t, []string{"d/triage.gram", "d/agents.gram"}, triage, composeAgents)

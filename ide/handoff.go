@@ -61,13 +61,16 @@ func (ix *Index) namesHandoffAgent(pt *parser.Pattern) bool {
 
 // handoffDoc describes the Handoff relationship whose label or arrow is
 // the item it: the tool the model of the agent it leaves calls; "" when
-// the item is not of a Handoff.
+// the item is not of a Handoff between two named nodes.
 func (a *Analysis) handoffDoc(it SyntaxItem) string {
 	rel := a.handoffAt(it.Owner)
 	if rel == nil || len(rel.Elements) != 2 {
 		return ""
 	}
 	from, to := rel.Elements[0].Subject.Identity, rel.Elements[1].Subject.Identity
+	if from == "" || to == "" {
+		return "" // not from an agent to an agent: the compiler says so
+	}
 	h := schema.Handoff{Agent: to}
 	if p := rel.Subject.Prop("description"); p != nil && p.Value != nil && p.Value.Kind() == grammar.ScalarValue {
 		h.Description = p.Value.Tok.Text()
