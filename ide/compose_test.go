@@ -171,9 +171,9 @@ func TestHoverComposition(t *testing.T) {
 			t.Errorf("hover of the handoff at %q: %+v", at, h)
 		}
 	}
-	// A handoff without names says nothing more than its label.
+	// A handoff without names says what the label does.
 	anon := composeAgents + "()-[:Handoff]->(billing)\n"
-	if h, _ := Analyze("t.gram", []byte(anon)).Hover(offset(t, anon, "Handoff", 0, 1)); strings.Contains(h.Markdown, "transfer_to_") {
+	if h, _ := Analyze("t.gram", []byte(anon)).Hover(offset(t, anon, "Handoff", 0, 1)); h.Markdown != LabelDoc("Handoff") {
 		t.Errorf("hover of a handoff from no agent:\n%s", h.Markdown)
 	}
 	// In a package: the agent of another file, and where it is declared.
@@ -227,7 +227,7 @@ func TestComposedSignature(t *testing.T) {
 	}
 	keyed := strings.Replace(composeBilling, `{description: "The customer's question"}`, `{description: "The customer's question", §}`, 1)
 	c = completeAt(t, func(text string) *Analysis { return Analyze("b.gram", []byte(text)) }, keyed)
-	if itemOf(c, "minLength") == nil || itemOf(c, "description") != nil {
+	if itemOf(c, "minLength") == nil || itemOf(c, "description") != nil || itemOf(c, "injected") != nil {
 		t.Errorf("keys of the signature's parameter: %v", labels(c))
 	}
 }
@@ -237,7 +237,7 @@ func TestComposedSignature(t *testing.T) {
 func TestCompleteHandoffLabel(t *testing.T) {
 	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
 	c := completeAt(t, alone, composeAgents+"(support)-[:§]->(billing)\n")
-	if len(c.Items) == 0 || c.Items[0].Label != "Handoff" || c.Items[0].Kind != "keyword" || !strings.Contains(c.Items[0].Doc, "transfer_to_") {
+	if len(c.Items) == 0 || c.Items[0].Label != "Handoff" || c.Items[0].Kind != "keyword" || !strings.Contains(c.Items[0].Doc, "transfer_to_") || !strings.Contains(c.Items[0].Doc, "#agents-compose") {
 		t.Errorf("labels of an arrow: %+v", c.Items)
 	}
 	if c := completeAt(t, alone, composeAgents+"(x:§)\n"); itemOf(c, "Handoff") != nil {

@@ -94,8 +94,13 @@ func ContextAt(f *diag.File, start, off int) Context {
 		if c.prev != nil && !c.prevIs("{", ",") {
 			break
 		}
-		if k := c.recordOwner(); k != KindOther {
+		if k, agentSig := c.recordOwner(); k != KindOther {
 			out.Slot, out.Kind, out.Names = SlotKey, k, fr.keys
+			if agentSig && k == KindParam {
+				// Callers pass every parameter of an agent's signature:
+				// none is injected, as if the key were written.
+				out.Names = append(slices.Clip(out.Names), "injected")
+			}
 		}
 	case fr.open == '{' && fr.afterSep:
 		if !c.prevIs(":", "::") {
@@ -365,21 +370,21 @@ func (c *cursor) feedWord(t *grammar.Tok, wasSep bool) {
 }
 
 // recordOwner returns the kind of the declaration whose record the cursor
-// is in.
-func (c *cursor) recordOwner() Kind {
+// is in, and whether it is a node of an agent's signature element.
+func (c *cursor) recordOwner() (Kind, bool) {
 	b := c.below()
 	if b == nil {
-		return KindOther
+		return KindOther, false
 	}
 	switch b.open {
 	case '[':
 		switch {
 		case b.hasLabel(schema.AgentLabel):
-			return KindAgent
+			return KindAgent, false
 		case b.hasLabel(schema.ToolLabel):
-			return KindTool
+			return KindTool, false
 		case b.hasLabel(schema.RecordLabel):
-			return KindRecord
+			return KindRecord, false
 		}
 	case '(':
 		// The node's group: the innermost '[' below it.
@@ -392,16 +397,16 @@ func (c *cursor) recordOwner() Kind {
 			sig := g.hasLabel(schema.ToolLabel) || g.hasLabel(schema.AgentLabel)
 			switch {
 			case sig && b.ident != "":
-				return KindParam
+				return KindParam, g.hasLabel(schema.AgentLabel)
 			case sig:
-				return KindReturn
+				return KindReturn, g.hasLabel(schema.AgentLabel)
 			case g.hasLabel(schema.RecordLabel):
-				return KindField
+				return KindField, false
 			}
 			break
 		}
 	}
-	return KindOther
+	return KindOther, false
 }
 
 // regionStart returns where the top-level unit containing or preceding

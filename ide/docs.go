@@ -63,13 +63,15 @@ func (k Kind) String() string {
 // labelSections maps the labels of the agent language to their section of
 // the language reference.
 var labelSections = map[string]string{
-	schema.AgentLabel:  "agents",
-	schema.ToolLabel:   "tools",
-	schema.RecordLabel: "records",
+	schema.AgentLabel:   "agents",
+	schema.ToolLabel:    "tools",
+	schema.RecordLabel:  "records",
+	schema.HandoffLabel: "agents-compose",
 }
 
 // LabelDoc documents a label of the agent language (Agent, Tool, Record,
-// ToolSpecification) with a link to the language reference, or returns "".
+// ToolSpecification, Handoff) with a link to the language reference, or
+// returns "".
 func LabelDoc(name string) string {
 	doc := labelText(name)
 	if doc == "" {
@@ -91,6 +93,8 @@ func labelText(name string) string {
 		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
 	case schema.RecordLabel:
 		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
+	case schema.HandoffLabel:
+		return handoffLabelText
 	}
 	return ""
 }
