@@ -25,7 +25,7 @@ import (
 
 // DefaultAgentSignature is the signature of an agent without a signature
 // element, as its callers see it.
-const DefaultAgentSignature = "(message::String)==>(::String)"
+const DefaultAgentSignature = "(" + schema.DefaultAgentParam + "::String)==>(::String)"
 
 // AgentSignature writes the signature an agent has as another agent's
 // tool: its signature element's, else [DefaultAgentSignature].
