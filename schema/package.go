@@ -288,9 +288,6 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			}
 			continue
 		}
-		if hasHandoff(doc) {
-			return nil // compiled in full (see composeFiles)
-		}
 		for _, n := range scope.files[i].names {
 			if prev.dups[n.name] {
 				return nil
@@ -300,6 +297,9 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		// Declaration by declaration, else the file in full, with the
 		// files whose records read its names.
 		if again[i] = startFile(prev, scope, i); again[i] == nil || readByRecords(scope.files, i, touched) {
+			if hasHandoff(doc) { // in full (startFile finds one that changed)
+				return nil
+			}
 			again[i], whole = nil, append(whole, i)
 		} else {
 			changedNames(again[i], names, &scope.files[i])

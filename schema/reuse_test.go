@@ -19,7 +19,9 @@ var recompileEdits = []string{"x", "", "", "\"", "]", "[", "(", ")", ",", " ", "
 	// A declaration split in two, one added, an agent added that lists a
 	// tool, a string left open.
 	"]\n[split:Tool {description: \"s\"} | ", "\n[added:Tool {description: \"a\"} | (a::String)==>(::String)]\n",
-	"\n[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} | lookup1]\n", "\"open"}
+	"\n[helper:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} | lookup1]\n", "\"open",
+	// Composition: an agent listed, a signature element, a handoff.
+	", helper", "(q::String)==>(::String), ", "\n(helper)-[:Handoff]->(helper)\n"}
 
 // typingSpan returns the bytes of text a random edit replaces: inside a
 // string (where typing happens) but one time in inString, anywhere then; a
