@@ -15,8 +15,11 @@
 //     inside a string: the agents and tools of the text, then those of the
 //     other files of its package;
 //   - in an agent's element list: the top-level tools it does not list yet,
-//     the text's, then those of the other files of its package, then an
+//     the text's, then those of the other files of its package, then the
+//     agents but itself and those that call it (see compose.go), then an
 //     inline tool; in another group's, the text's top-level identities;
+//   - in the node after a Handoff relationship's arrow: the agents but the
+//     one at its other end;
 //   - at the top level: snippets for a new agent, tool and record.
 //
 // The items come in the order to show them. The names of the text (and of
@@ -93,14 +96,19 @@ func (a *Analysis) Complete(off int) Completions {
 		}
 	case SlotType:
 		out.Items, out.Incomplete = a.typeItems(c.Group, word)
+		if c.Arrow {
+			out.Items = append([]Completion{HandoffLabelCompletion()}, out.Items...)
+		}
 	case SlotTool:
-		out.Items, out.Incomplete = a.toolItems(c.Names, word)
+		out.Items, out.Incomplete = a.toolItems(c.Agent, c.Names, word)
 	case SlotReference:
 		out.Items, out.Incomplete = a.referenceItems(word)
 	case SlotTestAgent:
 		out.Items, out.Incomplete = a.testAgentItems(word, c.Quoted)
 	case SlotTestTool:
 		out.Items, out.Incomplete = a.testToolItems(word, c.Quoted)
+	case SlotHandoff:
+		out.Items, out.Incomplete = a.handoffItems(c.Agent, word)
 	}
 	return out
 }
@@ -127,14 +135,15 @@ func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 	return out, more
 }
 
-// toolItems completes the tools an agent may list: the top-level tools
-// whose names start with word that are not among the agent's elements
-// listed yet, the text's, then those of the other files of its package,
+// toolItems completes the tools the agent self may list: the top-level
+// tools whose names start with word that are not among the agent's
+// elements listed yet, the text's, then those of the other files of its
+// package; then the agents, but self, not listed yet (see agentItems);
 // then a snippet for an inline tool. In a list cut short, a tool's
 // signature and description are left for [Analysis.ResolveTool].
-func (a *Analysis) toolItems(listed []string, word string) ([]Completion, bool) {
+func (a *Analysis) toolItems(self string, listed []string, word string) ([]Completion, bool) {
 	var out []Completion
-	in := make(map[string]bool, len(listed))
+	in := make(map[string]bool, len(listed)+1)
 	for _, e := range listed {
 		in[e] = true
 	}
@@ -162,7 +171,10 @@ func (a *Analysis) toolItems(listed []string, word string) ([]Completion, bool) 
 		}
 		more = more || omore
 	}
-	return append(out, SnippetCompletions(true)...), more
+	in[self] = true
+	agents, amore := a.agentItems(in, self, word)
+	out = append(out, agents...)
+	return append(out, SnippetCompletions(true)...), more || amore
 }
 
 // toolCompletion offers the tool t, inserting insert: with its signature

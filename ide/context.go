@@ -35,6 +35,7 @@ const (
 	SlotReference             // an element of another group: a top-level identity
 	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)
 	SlotTestTool              // the tool of a test's call or no-call expectation: a tool of the file (and of its package)
+	SlotHandoff               // the node after a Handoff relationship's arrow: an agent of the file (and of its package)
 )
 
 // Context is what the text before a cursor says may be typed there.
@@ -50,10 +51,17 @@ type Context struct {
 	// Group is, at [SlotType], set in a subject pattern, where the labels
 	// of the agent language come first.
 	Group bool
+	// Arrow is set, at [SlotType], in a relationship's arrow, where the
+	// label Handoff comes first.
+	Arrow bool
 	// Names are the keys written before the cursor at [SlotKey], the
 	// values offered at [SlotValue], and the identifiers the agent lists
 	// at [SlotTool].
 	Names []string
+	// Agent is, at [SlotTool], the name of the agent whose element list
+	// it is, and at [SlotHandoff] that of the agent at the Handoff's other
+	// end.
+	Agent string
 	// Quoted is set at [SlotTestAgent] and [SlotTestTool] when the name
 	// is written as a string: Span is then the string's text before the
 	// cursor, and a completion inserts the name without quotes.
@@ -86,8 +94,13 @@ func ContextAt(f *diag.File, start, off int) Context {
 		if c.prev != nil && !c.prevIs("{", ",") {
 			break
 		}
-		if k := c.recordOwner(); k != KindOther {
+		if k, agentSig := c.recordOwner(); k != KindOther {
 			out.Slot, out.Kind, out.Names = SlotKey, k, fr.keys
+			if agentSig && k == KindParam {
+				// Callers pass every parameter of an agent's signature:
+				// none is injected, as if the key were written.
+				out.Names = append(slices.Clip(out.Names), "injected")
+			}
 		}
 	case fr.open == '{' && fr.afterSep:
 		if !c.prevIs(":", "::") {
@@ -107,11 +120,13 @@ func ContextAt(f *diag.File, start, off int) Context {
 		case "optional", "injected", "parallelToolCalls":
 			out.Slot, out.Names = SlotValue, []string{"true", "false"}
 		}
+	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):
+		out.Slot, out.Agent = SlotHandoff, *fr.handoff
 	case (fr.open == '[' || fr.open == '(' || fr.open == 'a') && !fr.bar && c.prevIs(":", "::"):
-		out.Slot, out.Group = SlotType, fr.open == '['
+		out.Slot, out.Group, out.Arrow = SlotType, fr.open == '[', fr.open == 'a'
 	case fr.open == '[' && fr.bar && c.prevIs("|", ","):
 		if fr.hasLabel(schema.AgentLabel) {
-			out.Slot, out.Names = SlotTool, fr.elems
+			out.Slot, out.Names, out.Agent = SlotTool, fr.elems, fr.ident
 		} else {
 			out.Slot = SlotReference
 		}
@@ -138,6 +153,9 @@ type frame struct {
 	keys     []string
 	key      string
 	afterSep bool
+	// handoff is set on the node after a Handoff relationship's arrow:
+	// the identity of the node before it.
+	handoff *string
 }
 
 // hasLabel reports whether the frame's subject has the label.
@@ -153,6 +171,11 @@ type cursor struct {
 	// quoted is set when the cursor is in a string (the word is then its
 	// text before the cursor).
 	quoted bool
+	// node is the identity of the last node closed at this depth, and
+	// handoff, once a Handoff relationship after it is closed, the same
+	// until the node the relationship leads to opens.
+	node    string
+	handoff *string
 }
 
 // top returns the innermost open frame, or nil at the top level.
@@ -235,10 +258,19 @@ func inString(text []byte) bool {
 func (c *cursor) feed(t *grammar.Tok, afterArrow bool) {
 	wasSep := c.labelSep
 	c.labelSep = false
-	if t.Type == grammar.Punct {
-		c.feedPunct(t.Value, afterArrow)
-	} else {
+	handoff := c.handoff
+	c.handoff = nil
+	if t.Type != grammar.Punct {
 		c.feedWord(t, wasSep)
+		return
+	}
+	c.feedPunct(t.Value, afterArrow)
+	switch {
+	case handoff == nil:
+	case grammar.ClosesArrow(t.Value):
+		c.handoff = handoff // the arrow's closing half
+	case t.Value == "(":
+		c.top().handoff = handoff
 	}
 }
 
@@ -265,6 +297,7 @@ func (c *cursor) feedPunct(p string, afterArrow bool) {
 			top := c.stack[len(c.stack)-1]
 			c.stack = c.stack[:len(c.stack)-1]
 			if strings.IndexByte(want, top.open) >= 0 {
+				c.closed(top)
 				break
 			}
 		}
@@ -284,6 +317,18 @@ func (c *cursor) feedPunct(p string, afterArrow bool) {
 			f.afterSep = true
 		}
 		c.labelSep = !inRecord
+	}
+}
+
+// closed notes the frame f just closed: a node's identity, and a Handoff
+// relationship after it.
+func (c *cursor) closed(f *frame) {
+	switch {
+	case f.open == '(':
+		c.node = f.ident
+	case f.open == 'a' && f.hasLabel(schema.HandoffLabel):
+		from := c.node
+		c.handoff = &from
 	}
 }
 
@@ -325,21 +370,21 @@ func (c *cursor) feedWord(t *grammar.Tok, wasSep bool) {
 }
 
 // recordOwner returns the kind of the declaration whose record the cursor
-// is in.
-func (c *cursor) recordOwner() Kind {
+// is in, and whether it is a node of an agent's signature element.
+func (c *cursor) recordOwner() (Kind, bool) {
 	b := c.below()
 	if b == nil {
-		return KindOther
+		return KindOther, false
 	}
 	switch b.open {
 	case '[':
 		switch {
 		case b.hasLabel(schema.AgentLabel):
-			return KindAgent
+			return KindAgent, false
 		case b.hasLabel(schema.ToolLabel):
-			return KindTool
+			return KindTool, false
 		case b.hasLabel(schema.RecordLabel):
-			return KindRecord
+			return KindRecord, false
 		}
 	case '(':
 		// The node's group: the innermost '[' below it.
@@ -348,18 +393,20 @@ func (c *cursor) recordOwner() Kind {
 			if g.open != '[' {
 				continue
 			}
+			// A tool's signature, or an agent's signature element.
+			sig := g.hasLabel(schema.ToolLabel) || g.hasLabel(schema.AgentLabel)
 			switch {
-			case g.hasLabel(schema.ToolLabel) && b.ident != "":
-				return KindParam
-			case g.hasLabel(schema.ToolLabel):
-				return KindReturn
+			case sig && b.ident != "":
+				return KindParam, g.hasLabel(schema.AgentLabel)
+			case sig:
+				return KindReturn, g.hasLabel(schema.AgentLabel)
 			case g.hasLabel(schema.RecordLabel):
-				return KindField
+				return KindField, false
 			}
 			break
 		}
 	}
-	return KindOther
+	return KindOther, false
 }
 
 // regionStart returns where the top-level unit containing or preceding

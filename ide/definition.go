@@ -1,8 +1,9 @@
-// Definition: from any occurrence of an identity (a tool listed in an
-// agent, an element reference, a repeated path node, a record named as a
-// type, the agent of a test or the tool of a call expectation, see
-// testvalues.go) to the identity where it is defined, in the text or in
-// another file of its package.
+// Definition: from any occurrence of an identity (a tool or an agent
+// listed in an agent, an element reference, a repeated path node, an agent
+// at an end of a Handoff (see handoff.go), a record named as a type, the
+// agent of a test or the tool of a call expectation, see testvalues.go) to
+// the identity where it is defined, in the text or in another file of its
+// package.
 
 package ide
 

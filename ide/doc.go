@@ -35,8 +35,11 @@
 //
 // The documentation shown for labels, types, property keys and models is
 // given by [LabelDoc], [TypeDoc], [PropertyDoc] and [ModelDoc]; for
-// declarations by [AgentDoc], [ToolDoc], [ParamDoc] and [RecordDoc]; for the
-// patterns of plain gram by [PatternDoc]. [Kind] is what an identity names.
+// declarations by [AgentDoc], [ToolDoc], [ParamDoc] and [RecordDoc]; for
+// agents composed (an agent as another's tool, a Handoff) by
+// [AgentToolDoc], [HandoffDoc], [SignatureParamDoc] and [AgentSignature];
+// for the patterns of plain gram by [PatternDoc]. [Kind] is what an
+// identity names.
 //
 // [ContextAt] reads what may be typed at a cursor from the tokens before
 // it; [KeyCompletions], [TypeCompletions], [RecordCompletion],

@@ -63,13 +63,15 @@ func (k Kind) String() string {
 // labelSections maps the labels of the agent language to their section of
 // the language reference.
 var labelSections = map[string]string{
-	schema.AgentLabel:  "agents",
-	schema.ToolLabel:   "tools",
-	schema.RecordLabel: "records",
+	schema.AgentLabel:   "agents",
+	schema.ToolLabel:    "tools",
+	schema.RecordLabel:  "records",
+	schema.HandoffLabel: "agents-compose",
 }
 
 // LabelDoc documents a label of the agent language (Agent, Tool, Record,
-// ToolSpecification) with a link to the language reference, or returns "".
+// ToolSpecification, Handoff) with a link to the language reference, or
+// returns "".
 func LabelDoc(name string) string {
 	doc := labelText(name)
 	if doc == "" {
@@ -91,6 +93,8 @@ func labelText(name string) string {
 		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
 	case schema.RecordLabel:
 		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
+	case schema.HandoffLabel:
+		return handoffLabelText
 	}
 	return ""
 }
@@ -285,7 +289,10 @@ func PropertyKeys(k Kind) []string {
 	return nil
 }
 
-// AgentDoc describes an agent in Markdown.
+// AgentDoc describes an agent in Markdown: its description, model, tools
+// (the agents it lists among them), its signature as another agent's tool
+// when it has a signature element, its handoffs, settings and the first
+// lines of its instruction.
 func AgentDoc(ag *schema.Agent) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
@@ -295,12 +302,19 @@ func AgentDoc(ag *schema.Agent) string {
 	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
+		if t.Agent != "" {
+			names = append(names, "`"+t.Name+"` (agent)")
+			continue
+		}
 		names = append(names, "`"+t.Name+"`")
 	}
 	if len(names) == 0 {
 		names = append(names, "(none)")
 	}
 	fmt.Fprintf(&b, "- tools: %s\n", strings.Join(names, ", "))
+	if c := compositionDoc(ag); c != "" {
+		b.WriteString(c + "\n")
+	}
 	st := ag.Settings
 	fmt.Fprintf(&b, "- maxIterations: %d", st.MaxIterations)
 	if st.Temperature != nil {

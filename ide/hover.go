@@ -4,8 +4,12 @@
 //     parameters and the generated JSON Schema of its arguments;
 //   - a parameter or field: type, JSON type, default, description and whether
 //     it is required;
-//   - an agent: description, model, tools, settings and the first lines of its
-//     instruction;
+//   - an agent: description, model, tools, signature, handoffs, settings
+//     and the first lines of its instruction; an agent listed among another
+//     agent's elements: the tool the calling model sees, with the JSON
+//     Schemas of its arguments and of the agent's answer (see compose.go);
+//   - a Handoff relationship (its label or arrow): the tool the model calls
+//     to hand off;
 //   - a record (its name or a type naming it) and a built-in type: the
 //     definition;
 //   - the labels Agent, Tool and Record, and the known property keys: a short
@@ -58,11 +62,17 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
 			if d, ok := a.packageNames().declared(o.Name); ok {
+				if o.Element && d.agent != nil {
+					return d.agentToolDoc(), o.Span, true
+				}
 				return d.doc(), o.Span, true
 			}
 			return UndefinedDoc(o.Name), o.Span, true
 		}
 		if d := ix.NameDecl(o.Def); d != nil {
+			if o.Element && d.Kind == KindAgent {
+				return AgentToolDoc(d.Agent), o.Span, true
+			}
 			return declDoc(d), o.Span, true
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
@@ -83,7 +93,12 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 	ix := a.Index()
 	switch it.Kind {
 	case SynLabel:
+		if md := a.handoffDoc(it); md != "" {
+			return md
+		}
 		return LabelUseDoc(a.Prog, it.Tok.Text())
+	case SynArrow:
+		return a.handoffDoc(it)
 	case SynKey:
 		if it.Nested {
 			return ""
@@ -116,6 +131,9 @@ func declDoc(d *Decl) string {
 	case KindTool:
 		return ToolDoc(d.Tool)
 	case KindParam:
+		if d.Agent != nil {
+			return SignatureParamDoc(d.Param, d.Agent)
+		}
 		return ParamDoc(d.Param, d.Kind, d.Tool.Name)
 	case KindField:
 		return ParamDoc(d.Param, d.Kind, d.Record.Name)

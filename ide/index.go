@@ -50,6 +50,9 @@ type Occurrence struct {
 	Kind Kind
 	// TypeRef is set for a record named as a type (a label or items:).
 	TypeRef bool
+	// Element is set for a reference written among an agent's elements:
+	// a tool it lists, or an agent it calls as one.
+	Element bool
 }
 
 // Resolved reports whether the occurrence has a definition in the text.
@@ -57,7 +60,9 @@ func (o *Occurrence) Resolved() bool { return o.IsDef || o.Def.Len() > 0 }
 
 // Decl is a declaration of the agent language.
 type Decl struct {
-	Kind   Kind // what it declares
+	Kind Kind // what it declares
+	// Agent is the agent, or the agent of a parameter or return node of
+	// its signature element.
 	Agent  *schema.Agent
 	Tool   *schema.Tool   // the tool, or the tool of a parameter or return node
 	Param  *schema.Param  // a parameter or field
@@ -69,6 +74,13 @@ type Index struct {
 	a     *Analysis
 	mu    sync.Mutex
 	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered()
+	// decls are the declarations of the units, by the same key: what
+	// another unit asks of a unit being made (the kind of an identity),
+	// which never needs the unit's identities.
+	decls map[int]*unitDecls
+	// handoffs are the nodes written at the ends of Handoff relationships
+	// (see handoff.go), found when first needed.
+	handoffs func() map[*parser.Pattern]bool
 	// split is where the tools written inside agents start in the
 	// program's tools.
 	split    int
@@ -78,19 +90,31 @@ type Index struct {
 
 // unitIndex is what the index knows of one top-level pattern.
 type unitIndex struct {
+	*unitDecls
 	occs []Occurrence // sorted by span (positions in order within a unit)
-	// byName maps an identity's defining span to its declaration, bySpan a
-	// declaration's whole pattern span, defs a defining span to its lowered
-	// pattern.
+	// defs maps a defining span to its lowered pattern.
+	defs map[diag.Span]*parser.Pattern
+}
+
+// unitDecls are the declarations compiled from one top-level pattern.
+type unitDecls struct {
+	// byName maps an identity's defining span to its declaration, bySpan
+	// a declaration's whole pattern span.
 	byName map[diag.Span]*Decl
 	bySpan map[diag.Span]*Decl
-	defs   map[diag.Span]*parser.Pattern
+	// tools and records are those compiled from the unit, sigs the agents'
+	// signature elements.
+	tools   []*schema.Tool
+	records []*schema.Record
+	sigs    []*schema.Tool
 }
 
 // newIndex returns the (empty) index of an analysis.
 func newIndex(a *Analysis) *Index {
 	split := sort.Search(a.Prog.NumTools(), func(i int) bool { return !a.Prog.ToolAt(i).TopLevel })
-	return &Index{a: a, units: map[int]*unitIndex{}, split: split}
+	ix := &Index{a: a, units: map[int]*unitIndex{}, decls: map[int]*unitDecls{}, split: split}
+	ix.handoffs = sync.OnceValue(func() map[*parser.Pattern]bool { return handoffNodes(a.Doc.Lowered()) })
+	return ix
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
@@ -125,34 +149,20 @@ func (ix *Index) unitAt(pos int) *unitIndex {
 // makeUnit indexes the unit i: the declarations compiled from it, then the
 // identities its lowered pattern writes and the records its types name.
 func (ix *Index) makeUnit(i int) *unitIndex {
-	u := &unitIndex{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}, defs: map[diag.Span]*parser.Pattern{}}
-	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
-	lo, hi, split := span.Start, span.End, ix.split
-	p := ix.a.Prog
-	in := func(sp diag.Span) bool {
-		o := ix.a.File.Offset(sp.Start)
-		return lo <= o && o < hi
-	}
-	agentSpan := func(a *schema.Agent) diag.Span { return a.Span }
-	toolSpan := func(t *schema.Tool) diag.Span { return t.Span }
-	agents := within(0, p.NumAgents(), p.AgentAt, in, agentSpan, ix.a.File, lo)
-	tools := within(0, split, p.ToolAt, in, toolSpan, ix.a.File, lo)
-	tools = append(tools, within(split, p.NumTools(), p.ToolAt, in, toolSpan, ix.a.File, lo)...)
-	record := func(i int) *schema.Record { return p.Records[i] }
-	records := within(0, len(p.Records), record, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
-	u.addDecls(agents, tools, records)
-	u.addIdentities(ix, ix.a.Doc.Lowered()[i], in)
+	u := &unitIndex{unitDecls: ix.unitDecls(i), defs: map[diag.Span]*parser.Pattern{}}
+	u.addIdentities(ix, ix.a.Doc.Lowered()[i])
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
 	// name (see [Analysis.Others]).
+	p := ix.a.Prog
 	own := func(r *schema.Record) bool { return ix.a.Others == nil || slices.Contains(p.Records, r) }
-	for _, t := range tools {
+	for _, t := range slices.Concat(u.tools, u.sigs) {
 		for _, prm := range t.Params {
 			u.addTypeRef(prm.Type, own)
 		}
 		u.addTypeRef(t.Returns, own)
 	}
-	for _, r := range records {
+	for _, r := range u.records {
 		for _, f := range r.Fields {
 			u.addTypeRef(f.Type, own)
 		}
@@ -164,6 +174,53 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	// A span is indexed once (a type written twice would be the same span).
 	u.occs = slices.CompactFunc(u.occs, func(x, y Occurrence) bool { return x.Span == y.Span })
 	return u
+}
+
+// unitDecls returns the declarations compiled from the unit i, finding
+// them on first use.
+func (ix *Index) unitDecls(i int) *unitDecls {
+	ix.mu.Lock()
+	d := ix.decls[i]
+	ix.mu.Unlock()
+	if d != nil {
+		return d
+	}
+	d = ix.findDecls(i)
+	ix.mu.Lock()
+	if w := ix.decls[i]; w != nil {
+		d = w
+	} else {
+		ix.decls[i] = d
+	}
+	ix.mu.Unlock()
+	return d
+}
+
+// findDecls finds the declarations compiled from the unit i in the
+// program's lists.
+func (ix *Index) findDecls(i int) *unitDecls {
+	d := &unitDecls{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}}
+	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
+	lo, hi, split := span.Start, span.End, ix.split
+	p := ix.a.Prog
+	in := func(sp diag.Span) bool {
+		o := ix.a.File.Offset(sp.Start)
+		return lo <= o && o < hi
+	}
+	agentSpan := func(a *schema.Agent) diag.Span { return a.Span }
+	toolSpan := func(t *schema.Tool) diag.Span { return t.Span }
+	agents := within(0, p.NumAgents(), p.AgentAt, in, agentSpan, ix.a.File, lo)
+	d.tools = within(0, split, p.ToolAt, in, toolSpan, ix.a.File, lo)
+	d.tools = append(d.tools, within(split, p.NumTools(), p.ToolAt, in, toolSpan, ix.a.File, lo)...)
+	record := func(i int) *schema.Record { return p.Records[i] }
+	d.records = within(0, len(p.Records), record, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
+	d.addDecls(agents, d.tools, d.records)
+	for _, ag := range agents {
+		if ag.Signature && ag.AsTool != nil {
+			d.sigs = append(d.sigs, ag.AsTool)
+		}
+	}
+	return d
 }
 
 // within returns the elements at(from) to at(to-1) of a list, which are in
@@ -181,7 +238,7 @@ func within[T any](from, to int, at func(int) *T, in func(diag.Span) bool, span 
 
 // addDecls maps the declarations of the agent language by the spans of
 // their identities and of their patterns.
-func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, records []*schema.Record) {
+func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, records []*schema.Record) {
 	add := func(name, whole diag.Span, d *Decl) {
 		if name.Len() > 0 && u.byName[name] == nil {
 			u.byName[name] = d
@@ -192,6 +249,18 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 	}
 	for _, ag := range agents {
 		add(ag.NameSpan, ag.Span, &Decl{Kind: KindAgent, Agent: ag})
+	}
+	for _, ag := range agents {
+		// The signature element: the parameters and return type of the
+		// agent as a tool.
+		if t := ag.AsTool; ag.Signature && t != nil {
+			for _, prm := range t.Params {
+				add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
+			}
+			if t.ReturnSpan.Len() > 0 {
+				add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
+			}
+		}
 	}
 	for _, t := range tools {
 		add(t.NameSpan, t.Span, &Decl{Kind: KindTool, Tool: t})
@@ -212,29 +281,31 @@ func (u *unitIndex) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 
 // addIdentities adds an occurrence for every identity the lowered pattern
 // top writes, each pattern once (a reference shares its definition's
-// pattern); in tells whether a span lies in this unit.
-func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.Span) bool) {
+// pattern).
+func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern) {
 	seen := map[*parser.Pattern]bool{}
-	var walk func(pt *parser.Pattern)
-	walk = func(pt *parser.Pattern) {
+	var walk func(pt *parser.Pattern, element bool)
+	walk = func(pt *parser.Pattern, element bool) {
 		if seen[pt] {
 			return
 		}
 		seen[pt] = true
 		if id := pt.Subject.Identity; id != "" && pt.IdentSpan().Len() > 0 {
-			o := Occurrence{Span: pt.IdentSpan(), Name: id}
-			if pt.IsReference() {
+			o := Occurrence{Span: pt.IdentSpan(), Name: id, Element: element && pt.IsReference()}
+			switch {
+			case ix.namesHandoffAgent(pt):
+				// An agent a Handoff names before the file declares it, or
+				// that another file declares (resolved there).
+				o.Kind = KindAgent
+				if ag := ix.a.Prog.Agent(id); ag != nil && ag.NameSpan.Len() > 0 {
+					o.Def = ag.NameSpan
+				}
+			case pt.IsReference():
 				if pt.Def != nil {
 					o.Def = pt.Def.IdentSpan()
-					if in(o.Def) {
-						// Defined in this unit, which is being made: asking
-						// the index would make it again, without end.
-						o.Kind = u.kindOf(pt.Def)
-					} else {
-						o.Kind = ix.kindOf(pt.Def)
-					}
+					o.Kind = ix.kindOf(pt.Def)
 				}
-			} else {
+			default:
 				o.Def, o.IsDef = pt.IdentSpan(), true
 				o.Kind = u.kindOf(pt)
 				if u.defs[pt.IdentSpan()] == nil {
@@ -243,11 +314,12 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern, in func(diag.S
 			}
 			u.occs = append(u.occs, o)
 		}
+		agent := pt.Kind == parser.GroupKind && pt.Subject.HasLabel(schema.AgentLabel)
 		for _, e := range pt.Elements {
-			walk(e)
+			walk(e, agent)
 		}
 	}
-	walk(top)
+	walk(top, false)
 }
 
 // addTypeRef adds an occurrence for every record the type t names; a
@@ -265,17 +337,19 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 }
 
 // kindOf returns the kind of a defining pattern of the unit.
-func (u *unitIndex) kindOf(pt *parser.Pattern) Kind {
+func (u *unitDecls) kindOf(pt *parser.Pattern) Kind {
 	if d := u.byName[pt.IdentSpan()]; d != nil {
 		return d.Kind
 	}
 	return PatternKind(pt)
 }
 
-// kindOf returns the kind of a defining pattern, in whichever unit it is.
+// kindOf returns the kind of a defining pattern, in whichever unit it is
+// (the one being made too): from the unit's declarations only, so that
+// two units whose identities refer to each other are made one at a time.
 func (ix *Index) kindOf(pt *parser.Pattern) Kind {
-	if u := ix.unitAt(pt.IdentSpan().Start); u != nil {
-		return u.kindOf(pt)
+	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pt.IdentSpan().Start); i >= 0 {
+		return ix.unitDecls(i).kindOf(pt)
 	}
 	return KindOther
 }

@@ -66,6 +66,13 @@ func (d pkgDecl) doc() string {
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
 }
 
+// agentToolDoc is the hover text of the agent d as another agent's
+// element: what the calling model sees ([AgentToolDoc]), and the file it
+// is declared in.
+func (d pkgDecl) agentToolDoc() string {
+	return AgentToolDoc(d.agent) + "\n\nDeclared in `" + d.where() + "`."
+}
+
 // packageNames returns the names the other files of the text's package
 // declare; nil when the text is not compiled with a package.
 func (a *Analysis) packageNames() *pkgNames { return a.pkg }

@@ -1,6 +1,7 @@
 // Inlay hints (textDocument/inlayHint, LSP 3.17; routed here as the protocol
-// package predates it): after each tool parameter, the JSON type the model
-// sees and whether the parameter is optional or injected.
+// package predates it): after each tool parameter, and each parameter of an
+// agent's signature element (what a calling model passes it), the JSON type
+// the model sees and whether the parameter is optional or injected.
 
 package lsp
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
+	"github.com/gramlang/gram/schema"
 )
 
 // inlayHintParams are the parameters of textDocument/inlayHint.
@@ -47,7 +49,16 @@ func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req json
 func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 	var hs []inlayHint
 	f := a.File
+	var tools []*schema.Tool
 	for _, t := range a.Prog.AllTools() {
+		tools = append(tools, t)
+	}
+	for _, ag := range a.Prog.AllAgents() {
+		if ag.Signature && ag.AsTool != nil {
+			tools = append(tools, ag.AsTool)
+		}
+	}
+	for _, t := range tools {
 		if ts := f.Resolve(t.Span); ts.End < span.Start || ts.Start > span.End {
 			continue
 		}

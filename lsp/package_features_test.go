@@ -105,9 +105,11 @@ func TestPackageCompletion(t *testing.T) {
 		"cancelOrder | a.gram: (orderId::Integer)==>(::String)",
 	}
 	// lookupOrder is not listed by the new agent: it is offered; refundOrder
-	// is, and is not; the snippet of an inline tool comes last.
-	if len(got) != 3 || !slices.Contains(got[:2], want[0]) || !slices.Contains(got[:2], want[1]) || !strings.HasPrefix(got[2], "tool |") {
-		t.Errorf("tool list of a new agent = %q, want %q then the snippet", got, want)
+	// is, and is not; then the agent desk; the snippet of an inline tool
+	// comes last.
+	desk := "desk | agent (message::String)==>(::String)"
+	if len(got) != 4 || !slices.Contains(got[:2], want[0]) || !slices.Contains(got[:2], want[1]) || got[2] != desk || !strings.HasPrefix(got[3], "tool |") {
+		t.Errorf("tool list of a new agent = %q, want %q, %q then the snippet", got, want, desk)
 	}
 	for _, g := range got {
 		if strings.HasPrefix(g, "fakeClock") {
@@ -128,7 +130,8 @@ func TestPackageCompletion(t *testing.T) {
 		"cancelOrder | (orderId::Integer)==>(::String)",
 		"refundOrder | (orderId::Integer)==>(::String)",
 		"lookupOrder | a.gram: (orderId::Integer)==>(::String)",
-	}; len(got) != 4 || !slices.Equal(got[:3], want) {
+		desk,
+	}; len(got) != 5 || !slices.Equal(got[:4], want) {
 		t.Errorf("tool list with a tool of the document's own = %q, want %q then the snippet", got, want)
 	}
 

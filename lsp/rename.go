@@ -4,7 +4,9 @@
 // prepareRename says what will be renamed, or why nothing can be: the labels
 // and type names of the agent language are keywords, not identities. The new
 // name must be a valid name for what it names (a tool name matches
-// ^[a-zA-Z0-9_-]{1,64}$, a record is not named like a built-in type), must
+// ^[a-zA-Z0-9_-]{1,64}$, and so does the name by which another agent's
+// model calls an agent, its own as a tool, transfer_to_ and its own for a
+// handoff; a record is not named like a built-in type), must
 // not be a keyword, and must not be taken by another top-level identity.
 
 package lsp
@@ -46,10 +48,18 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		// xref.go).
 		files := an.occurrencesOf(snap.URI, o)
 		var text string
+		progs := []*schema.Program{an.Prog}
 		if an.isPackageName(o) {
 			text, err = packageNewName(files, o.Name, p.NewName)
+			progs = progs[:0]
+			for _, pf := range an.packageFiles(snap.URI) {
+				progs = append(progs, pf.an.Prog)
+			}
 		} else {
 			text, err = an.checkNewName(o, p.NewName)
+		}
+		if err == nil {
+			err = checkComposedName(progs, o.Name, text)
 		}
 		if err != nil {
 			return nil, err
@@ -131,6 +141,32 @@ func (a *analysis) checkNewName(o *ide.Occurrence, name string) (string, error) 
 		return bad("%s %s already exists", d.Kind, name)
 	}
 	return name, nil
+}
+
+// checkComposedName checks the new name text of the agent called name
+// when an agent of the programs progs calls it as a tool (the model calls
+// it by that name) or hands off to it (by its handoff's tool name): the
+// name it is called by must be a valid tool name.
+func checkComposedName(progs []*schema.Program, name, text string) error {
+	handoff := schema.Handoff{Agent: text}.ToolName()
+	if schema.ValidToolName(text) && schema.ValidToolName(handoff) {
+		return nil
+	}
+	for _, p := range progs {
+		for _, ag := range p.AllAgents() {
+			called := ""
+			switch {
+			case !schema.ValidToolName(text) && slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name }):
+				called = text
+			case slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }):
+				called = handoff
+			default:
+				continue
+			}
+			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+		}
+	}
+	return nil
 }
 
 // topNames returns where each identity of a top-level pattern (or of the

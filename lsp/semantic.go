@@ -304,7 +304,7 @@ func (a *analysis) lexSpan(s diag.Span, inRecord bool, out *[]semToken) {
 // isLanguageLabel reports whether a label is one of the agent language,
 // coloured as a keyword.
 func isLanguageLabel(name string) bool {
-	return name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel
+	return name == schema.AgentLabel || name == schema.ToolLabel || name == schema.RecordLabel || name == schema.LegacyToolLabel || name == schema.HandoffLabel
 }
 
 // encodeTokens encodes tokens, in source order, as the protocol's relative

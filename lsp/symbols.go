@@ -1,9 +1,10 @@
 // Document and workspace symbols.
 //
 // The outline of a document is hierarchical: agents hold their tools (inline
-// tools with their parameters, and references to shared tools), tools hold
-// their parameters, records their fields, and other named patterns of plain
-// gram appear under their identity. The outline is the document's alone,
+// tools with their parameters, references to shared tools and to the agents
+// they call as tools) and their signature element with its parameters,
+// tools hold their parameters, records their fields, and other named
+// patterns of plain gram appear under their identity. The outline is the document's alone,
 // in a package too. Workspace symbols search the open documents, the other
 // `.gram` files of their directories (the files of their packages, found
 // with no workspace folder too), and the `.gram` files of the workspace
@@ -134,13 +135,23 @@ func (a *analysis) symbol(name, detail string, kind protocol.SymbolKind, whole, 
 	return protocol.DocumentSymbol{Name: cmp.Or(name, "(unnamed)"), Detail: detail, Kind: kind, Range: rangeOf(a.File, whole), SelectionRange: rangeOf(a.File, sel)}
 }
 
-// agentSymbol returns an agent with its tools.
+// agentSymbol returns an agent with its tools: the agents it lists among
+// them, and its signature element with its parameters.
 func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Pattern) protocol.DocumentSymbol {
 	sym := a.symbol(ag.Name, ag.Model.String(), protocol.SymbolKindClass, ag.Span, ag.NameSpan)
 	for _, e := range p.Elements {
 		switch {
 		case e.Kind == parser.ReferenceKind:
-			sym.Children = append(sym.Children, a.symbol(e.Subject.Identity, "tool reference", protocol.SymbolKindFunction, e.Span(), e.Span()))
+			name := e.Subject.Identity
+			if t := ag.Tool(name); t != nil && t.Agent != "" {
+				sym.Children = append(sym.Children, a.symbol(name, "agent reference", protocol.SymbolKindClass, e.Span(), e.Span()))
+				continue
+			}
+			sym.Children = append(sym.Children, a.symbol(name, "tool reference", protocol.SymbolKindFunction, e.Span(), e.Span()))
+		case ag.Signature && ag.AsTool != nil && e.Span() == ag.AsTool.SignatureSpan:
+			sig := a.symbol("signature", ide.Signature(ag.AsTool), protocol.SymbolKindInterface, e.Span(), e.Span())
+			sig.Children = a.paramSymbols(ag.AsTool.Params, protocol.SymbolKindVariable)
+			sym.Children = append(sym.Children, sig)
 		default:
 			if d := ix.SpanDecl(e.Span()); d != nil && d.Kind == ide.KindTool {
 				sym.Children = append(sym.Children, a.toolSymbol(d.Tool))

@@ -1,6 +1,7 @@
 // Package api is what the browser playground asks of the toolchain: check
 // a text (diagnostics with their quick fixes), its tools' JSON Schemas for a
-// target, its formatted text, its syntax tree, hover and completion. The
+// target (all of them, or one agent's with the schema of its answer), its
+// formatted text, its syntax tree, hover and completion. The
 // WebAssembly module (playground/wasm) exposes a [Session] to the page's
 // JavaScript; every answer is a value that encodes to JSON as the page
 // reads it.
@@ -14,8 +15,10 @@
 // # Entry points
 //
 // [Session.Check], [Session.Schema], [Session.Format], [Session.Tree],
-// [Session.Hover] and [Session.Complete]; [Targets] lists the schema
-// targets.
+// [Session.Hover] and [Session.Complete]; [Session.Agents] lists the
+// agents and [Session.AgentSchema] gives one agent's tools (the agents it
+// calls as tools and its handoffs among them) and the schema of its
+// answer; [Targets] lists the schema targets.
 package api
 
 import (
@@ -167,11 +170,14 @@ func Targets() []string {
 	return out
 }
 
+// validTarget reports whether target is one of [Targets].
+func validTarget(target string) bool { return slices.Contains(Targets(), target) }
+
 // Schema returns the JSON Schemas of every tool of text for target (one of
 // [Targets]), strict or not, as `gramc schema --format TARGET [--strict]`
 // prints them; a text with errors has none.
 func (s *Session) Schema(text, target string, strict bool) Output {
-	if !slices.Contains(Targets(), target) {
+	if !validTarget(target) {
 		return Output{Error: fmt.Sprintf("unknown target %q (want one of %v)", target, Targets())}
 	}
 	a := s.analysis(text)

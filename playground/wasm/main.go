@@ -7,6 +7,11 @@
 //
 //	check(text)                    diagnostics with quick fixes
 //	schema(text, target, strict)   the tools' JSON Schemas, or why none
+//	agents(text)                   the agents: their signatures and tools
+//	agentSchema(text, agent, target, strict)
+//	                               one agent's tools' JSON Schemas (the
+//	                               agents it calls and its handoffs among
+//	                               them) and its answer's, or why none
 //	format(text)                   the formatted text, or why none
 //	tree(text)                     the syntax tree as an S-expression
 //	hover(text, line, character)   Markdown about the thing there, or null
@@ -60,6 +65,10 @@ func main() {
 	})
 	gram.Set("check", fn(1, func(a []js.Value) any { return s.Check(a[0].String()) }))
 	gram.Set("schema", fn(3, func(a []js.Value) any { return s.Schema(a[0].String(), a[1].String(), a[2].Truthy()) }))
+	gram.Set("agents", fn(1, func(a []js.Value) any { return s.Agents(a[0].String()) }))
+	gram.Set("agentSchema", fn(4, func(a []js.Value) any {
+		return s.AgentSchema(a[0].String(), a[1].String(), a[2].String(), a[3].Truthy())
+	}))
 	gram.Set("format", fn(1, func(a []js.Value) any { return s.Format(a[0].String()) }))
 	gram.Set("tree", fn(1, func(a []js.Value) any { return s.Tree(a[0].String()) }))
 	gram.Set("hover", fn(3, func(a []js.Value) any { return s.Hover(a[0].String(), position(a, 1)) }))

@@ -27,6 +27,8 @@ export async function loadGram(url = "gram.wasm") {
     targets: [...g.targets],
     check: call("check"),
     schema: call("schema"),
+    agents: call("agents"),
+    agentSchema: call("agentSchema"),
     format: call("format"),
     tree: call("tree"),
     hover: call("hover"),

@@ -153,7 +153,10 @@ function updatePane() {
   const text = view.state.doc.toString();
   let out;
   if (pane === "schema") {
-    out = gram.schema(text, $("target").value, $("strict").checked);
+    const agent = updateAgents(text);
+    out = agent
+      ? gram.agentSchema(text, agent, $("target").value, $("strict").checked)
+      : gram.schema(text, $("target").value, $("strict").checked);
   } else if (pane === "format") {
     out = gram.format(text);
   } else {
@@ -165,6 +168,31 @@ function updatePane() {
   err.textContent = out.error ?? "";
   err.hidden = !out.error;
   pre.dataset.ready = String(playground.checks);
+}
+
+// updateAgents fills the agent menu of the schema pane with the agents of
+// text, each with the signature its callers see, and returns the agent
+// chosen ("" for every tool), kept while the text has it.
+function updateAgents(text) {
+  const menu = $("agent");
+  const chosen = menu.value;
+  const agents = gram.agents(text);
+  const options = [["", "every tool"], ...agents.map((a) => [a.name, `${a.name} ${a.signature}`])];
+  const same =
+    menu.options.length === options.length &&
+    options.every(([value, label], i) => menu.options[i].value === value && menu.options[i].textContent === label);
+  if (!same) {
+    menu.replaceChildren(
+      ...options.map(([value, label]) => {
+        const o = document.createElement("option");
+        o.value = value;
+        o.textContent = label;
+        return o;
+      }),
+    );
+    menu.value = agents.some((a) => a.name === chosen) ? chosen : "";
+  }
+  return menu.value;
 }
 
 function schedulePane(delay = 120) {
@@ -337,6 +365,7 @@ async function main() {
     b.addEventListener("click", () => showPane(b.dataset.pane));
   }
   $("target").addEventListener("change", () => schedulePane(0));
+  $("agent").addEventListener("change", () => schedulePane(0));
   $("strict").addEventListener("change", () => schedulePane(0));
   $("share").addEventListener("click", share);
   $("apply-format").addEventListener("click", () => {

@@ -8,8 +8,9 @@
 //   (c) a mistake typed in shows an error squiggle and its message, and its
 //       quick fix clears it;
 //   (d) hover and completion answer;
-//   (e) the schema pane switches targets (openai, mcp, strict), and the
-//       formatted text and tree panes fill;
+//   (e) the schema pane switches targets (openai, mcp, strict) and shows
+//       one agent's tools (an agent it calls, its handoff) and its answer's
+//       schema, and the formatted text and tree panes fill;
 //   (f) a share link opened in a new page gives the same text back;
 //   (g) keystrokes in a 500-line file: diagnostics within 50 ms (median);
 //   (h) with the server stopped, the page still loads and checks (offline).
@@ -31,6 +32,20 @@ const shots = join(build, "screenshots");
 const dist = join(here, "..", "..", "dist");
 const chromium = process.env.CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
 const step = Number(process.env.GRAM_PLAYGROUND_TIMEOUT ?? 30000);
+
+// composed has an agent with a signature element that another lists
+// among its tools and hands off to.
+const composed = `[Invoice:Record {description: "An invoice"} |
+  (total::Number)
+]
+[billing:Agent {description: "Answers billing questions", model: "OpenAI/gpt-4o-mini", instruction: "Bill."} |
+  (question::String)==>(::Invoice)
+]
+[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Triage."} |
+  billing
+]
+(triage)-[:Handoff {description: "Billing questions"}]->(billing)
+`;
 
 const budgets = { wasmGzipBytes: 4 * 1024 * 1024, firstDiagnosticsMs: 1500, keystrokeMs: 50 };
 const results = { loadavg: loadavg(), cores: (await import("node:os")).cpus().length };
@@ -320,6 +335,33 @@ async function main() {
   await schemaFor("openai", true, '"strict": true');
   log("(e) schema pane: openai, mcp, jsonschema and strict openai");
   await shot(page, "e-schema-strict.png");
+  // The Tools of menu: an agent's tools, the agent it calls and its
+  // handoff's tool among them; the schema of an agent's typed answer.
+  await schemaFor("openai", false, '"type": "function"');
+  await page.evaluate((t) => {
+    const v = window.gramPlayground.view;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
+  }, composed);
+  await waitStatus(page, /^no problems/, "the composed agents");
+  const agentSchema = async (agent, wants) => {
+    await page
+      .waitForFunction((a) => [...document.getElementById("agent").options].some((o) => o.value === a), { timeout: step }, agent)
+      .catch(() => fail(`the agent menu has no ${agent}`));
+    await page.select("#agent", agent);
+    await page
+      .waitForFunction((ws) => ws.every((w) => document.getElementById("out-schema").textContent.includes(w)), { timeout: step }, wants)
+      .catch(async () => fail(`the schema of agent ${agent} has not ${wants}: ${await page.$eval("#out-schema", (p) => p.textContent.slice(0, 300))}`));
+  };
+  await agentSchema("triage", ['"agent": "triage"', '"name": "billing"', '"name": "transfer_to_billing"']);
+  await agentSchema("billing", ['"agent": "billing"', '"result": {', '"total"']);
+  log("(e) schema pane: an agent's tools, the agent it calls and its handoff, an agent's answer");
+  await shot(page, "e-schema-agent.png");
+  await page.select("#agent", "");
+  await page.evaluate((t) => {
+    const v = window.gramPlayground.view;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
+  }, orders);
+  await waitStatus(page, /^no problems/, "orders.gram after the composed agents");
   await page.click("#tab-format");
   await page.waitForFunction(() => document.getElementById("out-format").textContent.includes(":Tool"), { timeout: step });
   await page.click("#tab-tree");

@@ -1,0 +1,182 @@
+// Agents composed: an agent listed among another's elements, which the
+// calling model sees as a tool, and the Handoff relationships that let an
+// agent pass the conversation on (see handoff.go for how their names are
+// read).
+//
+//   - completion offers, in an agent's element list, the agents of the
+//     text and of its package beside the tools (never the agent itself,
+//     nor an agent that calls it, which would make a cycle),
+//     each with the signature its callers see; in the node a Handoff leads
+//     to (or, with a left arrow, comes from), the other agents;
+//   - hover over an agent listed as an element shows what the calling
+//     model sees ([AgentToolDoc]): the tool's name, description, the JSON
+//     Schema of its arguments and that of the agent's answer; over a
+//     Handoff, the tool the model calls to hand off ([HandoffDoc]).
+
+package ide
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/schema"
+)
+
+// DefaultAgentSignature is the signature of an agent without a signature
+// element, as its callers see it.
+const DefaultAgentSignature = "(" + schema.DefaultAgentParam + "::String)==>(::String)"
+
+// AgentSignature writes the signature an agent has as another agent's
+// tool: its signature element's, else [DefaultAgentSignature].
+func AgentSignature(ag *schema.Agent) string {
+	if ag.AsTool != nil {
+		return Signature(ag.AsTool)
+	}
+	return DefaultAgentSignature
+}
+
+// agentCompletion offers the agent ag as an element of another agent,
+// inserting insert; where names the file of another file's agent ("" for
+// the text's own).
+func agentCompletion(ag *schema.Agent, insert, where string) Completion {
+	detail := "agent " + AgentSignature(ag)
+	if where != "" {
+		detail = where + ": " + detail
+	}
+	return Completion{Label: ag.Name, Kind: "agent", Detail: detail, Doc: ag.Description, Insert: insert}
+}
+
+// agentItems completes the agents whose names start with word, other than
+// those skip holds and those the agent caller is called by, directly or
+// through other agents (listing one would make a cycle; caller "" for
+// none): the text's, then those of the other files of its package.
+func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Completion, bool) {
+	offered := func(ag *schema.Agent) bool {
+		return !skip[ag.Name] && (caller == "" || !a.calls(ag, caller, map[string]bool{}))
+	}
+	var out []Completion
+	agents, more := a.ownNames().agents.table().pick(word)
+	for _, e := range agents {
+		if ag := a.Prog.AgentAt(e.at); offered(ag) {
+			out = append(out, agentCompletion(ag, parser.GramIdent(ag.Name), ""))
+		}
+	}
+	if pn := a.packageNames(); pn != nil {
+		others, omore := pick(pn.agentTable(), word)
+		for _, e := range others {
+			if offered(e.v.agent) {
+				out = append(out, agentCompletion(e.v.agent, parser.GramIdent(e.name), e.v.where()))
+			}
+		}
+		more = more || omore
+	}
+	return out, more
+}
+
+// calls reports whether the agent ag calls the agent called name as a
+// tool, directly or through the agents it calls, in the text and its
+// package; seen holds the agents looked at already.
+func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bool {
+	if seen[ag.Name] {
+		return false
+	}
+	seen[ag.Name] = true
+	for _, t := range ag.Tools {
+		if t.Agent == "" || t.Agent == ag.Name {
+			continue
+		}
+		if t.Agent == name {
+			return true
+		}
+		if next := a.agentNamed(t.Agent); next != nil && a.calls(next, name, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentNamed returns the agent called name of the text, else of another
+// file of its package, or nil.
+func (a *Analysis) agentNamed(name string) *schema.Agent {
+	if ag := a.Prog.Agent(name); ag != nil {
+		return ag
+	}
+	if d, ok := a.packageNames().declared(name); ok {
+		return d.agent
+	}
+	return nil
+}
+
+// handoffItems completes the agent at an end of a Handoff: the agents of
+// the text and of its package that start with word, but other, the agent
+// at its other end.
+func (a *Analysis) handoffItems(other, word string) ([]Completion, bool) {
+	return a.agentItems(map[string]bool{other: true}, "", word)
+}
+
+// AgentToolDoc describes, in Markdown, an agent listed among another
+// agent's elements as the calling model sees it: a tool named after the
+// agent, with its description, signature and the JSON Schema of its
+// arguments, whose result is the agent's answer (with the JSON Schema of
+// its type when the agent's signature gives one).
+func AgentToolDoc(ag *schema.Agent) string {
+	t := ag.AsTool
+	if t == nil {
+		t = &schema.Tool{Name: ag.Name, Description: ag.Description, Params: []*schema.Param{{Name: schema.DefaultAgentParam, Type: &schema.Type{Kind: schema.StringType, Name: "String"}}}, Returns: &schema.Type{Kind: schema.StringType, Name: "String"}}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**agent** `%s` as a tool: the calling model calls `%s`, and the agent runs with its own model, instruction and tools; its answer is the result.\n\n", ag.Name, t.Name)
+	b.WriteString(strings.TrimPrefix(ToolDoc(t), "**tool** `"+t.Name+"`\n\n"))
+	if res := ag.Result(); res != nil {
+		if data, err := schema.MarshalIndent(schema.OutputSchema(t)); err == nil {
+			fmt.Fprintf(&b, "\n\nJSON Schema of the answer (`%s`):\n\n```json\n%s\n```", TypeText(res), strings.TrimRight(string(data), "\n"))
+		}
+	} else {
+		b.WriteString("\n\nThe answer is text.")
+	}
+	return b.String()
+}
+
+// HandoffDoc describes, in Markdown, a Handoff relationship from the agent
+// from: the tool its model calls to pass the conversation on.
+func HandoffDoc(from string, h schema.Handoff) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.", from, h.Agent, from, h.ToolName(), h.Agent)
+	b.WriteString("\n\nTool description: " + schema.HandoffTool(h).Description)
+	return b.String()
+}
+
+// compositionDoc is what [AgentDoc] says of an agent's signature and
+// handoffs: nothing for an agent with neither.
+func compositionDoc(ag *schema.Agent) string {
+	var lines []string
+	if ag.Signature {
+		lines = append(lines, "- as a tool: `"+AgentSignature(ag)+"`")
+	}
+	for _, h := range ag.Handoffs {
+		l := "- hands off to `" + h.Agent + "` (tool `" + h.ToolName() + "`)"
+		if h.Description != "" {
+			l += ": " + h.Description
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// SignatureParamDoc describes a parameter of the signature element of the
+// agent ag: what its callers pass.
+func SignatureParamDoc(p *schema.Param, ag *schema.Agent) string {
+	md := ParamDoc(p, KindParam, ag.Name)
+	return strings.Replace(md, " of tool `", " of agent `", 1)
+}
+
+// HandoffLabelCompletion offers the label Handoff, in a relationship's
+// arrow.
+func HandoffLabelCompletion() Completion {
+	return Completion{Label: schema.HandoffLabel, Kind: "keyword", Detail: "label", Doc: LabelDoc(schema.HandoffLabel), Insert: schema.HandoffLabel}
+}
+
+// handoffLabelText is the text of [LabelDoc] for the label Handoff.
+const handoffLabelText = "**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
+	"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there."
