@@ -108,6 +108,9 @@ func exampleModel(req *fakeopenai.Request) fakeopenai.Response {
 	}
 	text := func(s string) fakeopenai.Response { return fakeopenai.Text(s)(req) }
 	result := last.Text()
+	if r, ok := supportModel(system, user, last.Role, result, call, text); ok {
+		return r
+	}
 	if last.Role == "user" {
 		switch {
 		case strings.HasPrefix(user, "Judge "):
@@ -151,4 +154,28 @@ func exampleModel(req *fakeopenai.Request) fakeopenai.Response {
 		return text(strings.TrimSpace(result))
 	}
 	return fakeopenai.Error(400, "the example model has no answer after "+result)(req)
+}
+
+// supportModel plays the model of the support desk (examples/support.gram),
+// told apart by the agents' instructions: triage asks billing or hands a
+// delivery over to shipping, billing answers with the invoice it looked up,
+// shipping looks the order up. It reports false for the other agents.
+func supportModel(system, user, role, result string, call func(name, args string) fakeopenai.Response, text func(string) fakeopenai.Response) (fakeopenai.Response, bool) {
+	switch {
+	case strings.HasPrefix(system, "You are the front desk") && role == "user" && strings.Contains(user, "owe"):
+		return call("billing", `{"question":"How much is still owed for order 1042?"}`), true
+	case strings.HasPrefix(system, "You are the front desk") && role == "user":
+		return call("transfer_to_shipping", `{}`), true
+	case strings.HasPrefix(system, "You are the front desk"):
+		return text("You still owe 19 EUR for order 1042, due by 15 December 2026."), true
+	case strings.HasPrefix(system, "You answer billing questions") && role == "user":
+		return call("getInvoice", `{"orderId":1042}`), true
+	case strings.HasPrefix(system, "You answer billing questions"):
+		return text(strings.TrimSpace(result)), true
+	case strings.HasPrefix(system, "You help the customer with a delivery") && (role == "user" || strings.HasPrefix(result, "Transferred to")):
+		return call("getOrder", `{"orderId":1042}`), true
+	case strings.HasPrefix(system, "You help the customer with a delivery"):
+		return text("Order 1042 is still open: it has not left our warehouse yet. I have asked for it to be sent today; you will get a tracking link by email."), true
+	}
+	return fakeopenai.Response{}, false
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# A canned order desk for the example tests (orders_test.gram): the
-# examples' bindings.gram binds each tool NAME to it as
-# sh tools/orders.sh NAME, run in the examples directory. It reads
+# A canned order desk for the example tests (orders_test.gram and
+# support_test.gram): the examples' bindings.gram binds each tool NAME to it
+# as sh tools/orders.sh NAME, run in the examples directory. It reads
 # the tool's arguments as JSON on standard input and prints a fixed result,
 # so that recorded cassettes replay exactly.
 args=$(cat)
@@ -16,6 +16,14 @@ getOrder)
 		printf '%s\n' "$order"
 	else
 		echo "no order $id for this customer" >&2
+		exit 1
+	fi
+	;;
+getInvoice)
+	if [ "$id" = 1042 ]; then
+		printf '{"orderId":1042,"amount":19,"status":"due","dueDate":"2026-12-15"}\n'
+	else
+		echo "no invoice for order $id of this customer" >&2
 		exit 1
 	fi
 	;;
