@@ -159,7 +159,7 @@ func exampleModel(req *fakeopenai.Request) fakeopenai.Response {
 // supportModel plays the model of the support desk (examples/support.gram),
 // told apart by the agents' instructions: triage asks billing or hands a
 // delivery over to shipping, billing answers with the invoice it looked up,
-// shipping looks the order up. It reports false for the other agents.
+// shipping tracks the parcel. It reports false for the other agents.
 func supportModel(system, user, role, result string, call func(name, args string) fakeopenai.Response, text func(string) fakeopenai.Response) (fakeopenai.Response, bool) {
 	switch {
 	case strings.HasPrefix(system, "You are the front desk") && role == "user" && strings.Contains(user, "owe"):
@@ -173,9 +173,9 @@ func supportModel(system, user, role, result string, call func(name, args string
 	case strings.HasPrefix(system, "You answer billing questions"):
 		return text(strings.TrimSpace(result)), true
 	case strings.HasPrefix(system, "You help the customer with a delivery") && (role == "user" || strings.HasPrefix(result, "Transferred to")):
-		return call("getOrder", `{"orderId":1042}`), true
+		return call("trackParcel", `{"orderId":1042}`), true
 	case strings.HasPrefix(system, "You help the customer with a delivery"):
-		return text("Order 1042 is still open: it has not left our warehouse yet. I have asked for it to be sent today; you will get a tracking link by email."), true
+		return text("The parcel of order 1042 was last seen at DHL's Leipzig hub on 24 November and is now reported lost. I have asked for a replacement to be sent today; you will get its tracking link by email."), true
 	}
 	return fakeopenai.Response{}, false
 }

@@ -27,6 +27,14 @@ getInvoice)
 		exit 1
 	fi
 	;;
+trackParcel)
+	if [ "$id" = 1042 ]; then
+		printf '{"orderId":1042,"carrier":"DHL","status":"lost","lastSeen":"2026-11-24, Leipzig hub"}\n'
+	else
+		echo "no parcel for order $id of this customer" >&2
+		exit 1
+	fi
+	;;
 cancelOrder)
 	if [ "$id" = 1042 ]; then
 		printf '%s\n' "$order" | sed 's/"status":"open"/"status":"cancelled"/'
