@@ -350,20 +350,7 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
 			return resp, nil
 		}
-		results := r.execute(ctx, iter, msg.ToolCalls)
-		uses := make([]ToolUse, len(results))
-		for i, res := range results {
-			uses[i] = res.use
-			resp.ToolsUsed = append(resp.ToolsUsed, res.use)
-			resp.Conversation = append(resp.Conversation, Message{
-				Role: RoleTool, Content: res.content, ToolCallID: res.use.CallID, Name: res.use.Name,
-			})
-		}
-		// Tool messages carry text only: images follow them in a user
-		// message.
-		if m, ok := imagesMessage(uses); ok {
-			resp.Conversation = append(resp.Conversation, m)
-		}
+		r.addResults(r.execute(ctx, iter, msg.ToolCalls))
 		if r.handoff.to != nil {
 			// The agent handed to has its own limit of iterations.
 			if err := r.switchAgent(); err != nil {
@@ -396,6 +383,25 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	}
 	resp.Warnings = append(resp.Warnings, msg)
 	return resp, nil
+}
+
+// addResults adds the results of a reply's tool calls to the turn: to its
+// tool uses, and as tool messages in call order to the conversation,
+// followed by a user message with their images, if any (tool messages
+// carry text only).
+func (r *runner) addResults(results []callResult) {
+	resp := r.resp
+	uses := make([]ToolUse, len(results))
+	for i, res := range results {
+		uses[i] = res.use
+		resp.ToolsUsed = append(resp.ToolsUsed, res.use)
+		resp.Conversation = append(resp.Conversation, Message{
+			Role: RoleTool, Content: res.content, ToolCallID: res.use.CallID, Name: res.use.Name,
+		})
+	}
+	if m, ok := imagesMessage(uses); ok {
+		resp.Conversation = append(resp.Conversation, m)
+	}
 }
 
 // uniqueCallIDs returns calls with ids that no call of conv and no other
