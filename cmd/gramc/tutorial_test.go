@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +22,10 @@ var tutorialTools = []string{
 	"--tool", "saveHomeCity=sh tools/weather.sh saveHomeCity",
 }
 
+// tripMessage is the user's message of the tutorial's recorded run of the
+// trip planner.
+const tripMessage = "I'm spending today in Bergen. What should I pack?"
+
 // tutorialModel plays the model of docs/tutorial.md: it answers from the
 // conversation's last user message and last message, as a well-behaved
 // model would.
@@ -33,12 +39,16 @@ func tutorialModelWith(forecastArgs string) fakeopenai.Step {
 	return func(req *fakeopenai.Request) fakeopenai.Response { return tutorialAnswer(req, forecastArgs) }
 }
 
-// tutorialAnswer is the answer of tutorialModelWith(forecastArgs) to req.
+// tutorialAnswer is the answer of tutorialModelWith(forecastArgs) to req:
+// the trip agents' of step 6 (tripAnswer), else the weather agent's.
 func tutorialAnswer(req *fakeopenai.Request, forecastArgs string) fakeopenai.Response {
 	msgs := req.Body.Messages
-	user, last := "", msgs[len(msgs)-1]
+	system, user, last := "", "", msgs[len(msgs)-1]
 	for _, m := range msgs {
-		if m.Role == "user" {
+		switch m.Role {
+		case "system":
+			system = m.Text()
+		case "user":
 			user = m.Text()
 		}
 	}
@@ -48,7 +58,13 @@ func tutorialAnswer(req *fakeopenai.Request, forecastArgs string) fakeopenai.Res
 	text := func(s string) fakeopenai.Response { return fakeopenai.Text(s)(req) }
 	forecast := func() fakeopenai.Response { return call("getForecast", forecastArgs) }
 	result := last.Text()
+	if r, ok := tripAnswer(system, user, last.Role, result, call, text); ok {
+		return r
+	}
 	switch {
+	case strings.HasPrefix(result, "Transferred to weather_agent"):
+		// Handed the conversation by the trip planner.
+		return forecast()
 	case last.Role == "user" && strings.HasPrefix(user, "I live in Oslo"):
 		return call("saveHomeCity", `{"city":"Oslo"}`)
 	case last.Role == "user" && strings.HasPrefix(user, "Will it snow in Oslo"):
@@ -63,6 +79,32 @@ func tutorialAnswer(req *fakeopenai.Request, forecastArgs string) fakeopenai.Res
 		return text("Yes: light snow in Oslo today, with a high of -2 °C.")
 	}
 	return fakeopenai.Error(400, "the tutorial's model has no answer after "+result)(req)
+}
+
+// tripAnswer plays the agents of the tutorial's step 6 (trip.gram), told
+// apart by their instructions: the trip planner asks the forecaster about
+// a trip and hands weather questions to the weather agent; the forecaster
+// looks the city up and answers with its first day, a Forecast. It reports
+// false for the weather agent.
+func tripAnswer(system, user, role, result string, call func(name, args string) fakeopenai.Response, text func(string) fakeopenai.Response) (fakeopenai.Response, bool) {
+	switch {
+	case strings.HasPrefix(system, "You help the user plan") && role == "user" && strings.Contains(user, "pack"):
+		return call("forecaster", `{"city":"Bergen"}`), true
+	case strings.HasPrefix(system, "You help the user plan") && role == "user":
+		return call("transfer_to_weather_agent", `{}`), true
+	case strings.HasPrefix(system, "You help the user plan"):
+		return text("Pack for the cold: light snow in Bergen today, with a high of -2 °C. Take a warm coat, gloves and boots."), true
+	case strings.HasPrefix(system, "You give today's forecast") && role == "user":
+		city := user
+		if m := regexp.MustCompile(`"city":"([^"]*)"`).FindStringSubmatch(user); m != nil {
+			city = m[1]
+		}
+		return call("getForecast", fmt.Sprintf(`{"city":%q}`, strings.TrimSpace(city))), true
+	case strings.HasPrefix(system, "You give today's forecast"):
+		// The first day of the array getForecast returns.
+		return text(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(result), "["), "]")), true
+	}
+	return fakeopenai.Response{}, false
 }
 
 // TestTutorial runs docs/tutorial.md as a reader who types it into a
@@ -163,6 +205,8 @@ func recordTutorial(t *testing.T, src string, live func(bool)) {
 	for _, args := range [][]string{
 		slices.Concat([]string{"run", "weather.gram", "--record", "weather.replay.json", "--force"}, tutorialTools, []string{"-m", "I live in Oslo. Will it snow today?"}),
 		slices.Concat([]string{"test", "--record", "--parallel", "1"}, tutorialTools, []string{"weather_test.gram"}),
+		slices.Concat([]string{"run", "trip.gram", "--agent", "trip_planner", "--record", "trip.replay.json", "--force"}, tutorialTools, []string{"-m", tripMessage}),
+		slices.Concat([]string{"test", "--record", "--parallel", "1"}, tutorialTools, []string{"trip_test.gram"}),
 	} {
 		var out, errOut bytes.Buffer
 		if code := Main(args, nil, &out, &errOut); code != exitOK {
