@@ -172,10 +172,11 @@ func (s *session) turn(ctx context.Context, input string) error {
 		ModelStart: func(int) { s.spin.start() },
 		ModelDone:  func(int, error) { s.spin.stop() },
 	}
+	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
 	if !s.o.json && !s.live {
-		hooks.ToolDone = func(u runtime.ToolUse) { s.printTool(u) }
+		opts = append(opts, runtime.WithEvents(s.printEvent))
 	}
-	opts, live := s.liveTurn(append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks)))
+	opts, live := s.liveTurn(opts)
 	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
 	s.spin.stop()
 	if resp != nil && err == nil {
@@ -253,11 +254,24 @@ func answerText(resp *runtime.Response) string {
 	return resp.Content
 }
 
-// printTool prints a finished tool call: `name {"arg":1} → result`.
-func (s *session) printTool(u runtime.ToolUse) {
+// printEvent prints what a turn does as it does it, when its output is
+// not live: each finished tool call, `name {"arg":1} → result`, a
+// sub-agent's under its name (`  billing › name ...`), and a handoff,
+// `→ agent`.
+func (s *session) printEvent(e runtime.Event) {
+	var line string
+	switch {
+	case e.Type == runtime.EventToolCallFinished && e.Tool != nil && e.ParentRunID != "":
+		line = "  " + e.Agent + " › " + toolLine(*e.Tool)
+	case e.Type == runtime.EventToolCallFinished && e.Tool != nil:
+		line = toolLine(*e.Tool)
+	case e.Type == runtime.EventHandoff && e.ParentRunID == "":
+		line = "→ " + e.To
+	default:
+		return
+	}
 	s.spin.pause()
 	defer s.spin.resume()
-	line := toolLine(u)
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
 	s.mu.Unlock()

@@ -250,6 +250,9 @@ func toolLine(u runtime.ToolUse) string {
 	res, err := json.Marshal(u.Result)
 	if raw, ok := u.Result.(json.RawMessage); ok {
 		res, err = raw, nil
+	} else if u.Run != nil && len(u.Run.Output) > 0 {
+		// A sub-agent's typed answer, as the JSON value it is.
+		res, err = u.Run.Output, nil
 	}
 	if err != nil {
 		res = []byte(fmt.Sprint(u.Result))
