@@ -335,14 +335,21 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // Replayer is an http.RoundTripper that answers from a [Recording], with
 // no network: the n-th request must match the n-th recorded one (method,
 // path and JSON body, compared as JSON values), and gets its recorded
-// response. A request that differs fails with a [*Error] saying where; an
-// interaction no session could have recorded fails with a
-// [*MalformedError]. It is safe for concurrent use.
+// response. Requests made at the same time (the sub-agents a model called
+// in one reply) may come in another order than they were recorded in: a
+// request that differs from the next recorded one takes the first later
+// one not replayed yet that it matches. A request that matches none fails
+// with a [*Error] saying where it differs from the next; an interaction no
+// session could have recorded fails with a [*MalformedError]. It is safe
+// for concurrent use.
 type Replayer struct {
 	mu   sync.Mutex
 	file string
 	rec  Recording
+	// next is the first interaction not replayed; used marks those after
+	// it replayed out of order.
 	next int
+	used map[int]bool
 }
 
 // NewReplayer returns a replayer for the recording in the file at path,
@@ -362,7 +369,7 @@ func NewReplayerFrom(rec Recording) *Replayer { return &Replayer{rec: rec} }
 func (r *Replayer) Remaining() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.rec.Interactions) - r.next
+	return len(r.rec.Interactions) - r.next - len(r.used)
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -384,27 +391,64 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		rerr.Detail = fmt.Sprintf("is not in the recording, which has only %d requests", len(r.rec.Interactions))
 		return nil, rerr
 	}
+	// What every recording masks (key-like tokens, URL credentials) is
+	// masked in the request too, so that a tool's output holding some
+	// matches its recording.
+	masked := Redactor{}.Bytes(body)
 	it := r.rec.Interactions[r.next]
 	if it.Request.Method != req.Method || it.Request.Path != req.URL.RequestURI() {
+		if i, ok := r.later(req, masked); ok {
+			return r.replay(req, i)
+		}
 		if err := r.unretried(req, body); err != nil {
 			return nil, err
 		}
 		rerr.Detail = fmt.Sprintf("differs from the recording, which has %s %s", it.Request.Method, it.Request.Path)
 		return nil, rerr
 	}
-	// What every recording masks (key-like tokens, URL credentials) is
-	// masked in the request too, so that a tool's output holding some
-	// matches its recording.
-	if ptr, detail, ok := diffBodies(bodyBytes(it.Request.Body, it.Request.BodyText), Redactor{}.Bytes(body)); !ok {
+	if ptr, detail, ok := diffBodies(bodyBytes(it.Request.Body, it.Request.BodyText), masked); !ok {
+		if i, ok := r.later(req, masked); ok {
+			return r.replay(req, i)
+		}
 		if err := r.unretried(req, body); err != nil {
 			return nil, err
 		}
 		rerr.Pointer, rerr.Detail = ptr, detail
 		return nil, rerr
 	}
-	r.next++
+	return r.replay(req, r.next)
+}
+
+// later returns the first interaction after the next one, not replayed
+// yet, whose request is req with the body masked.
+func (r *Replayer) later(req *http.Request, masked []byte) (int, bool) {
+	for i := r.next + 1; i < len(r.rec.Interactions); i++ {
+		it := r.rec.Interactions[i]
+		if r.used[i] || it.Request.Method != req.Method || it.Request.Path != req.URL.RequestURI() {
+			continue
+		}
+		if _, _, ok := diffBodies(bodyBytes(it.Request.Body, it.Request.BodyText), masked); ok {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// replay answers req with interaction i, which it marks replayed.
+func (r *Replayer) replay(req *http.Request, i int) (*http.Response, error) {
+	it := r.rec.Interactions[i]
+	if i == r.next {
+		for r.next++; r.used[r.next]; r.next++ {
+			delete(r.used, r.next)
+		}
+	} else {
+		if r.used == nil {
+			r.used = map[int]bool{}
+		}
+		r.used[i] = true
+	}
 	if detail := malformed(it); detail != "" {
-		return nil, &MalformedError{File: r.file, Interaction: r.next, Detail: detail}
+		return nil, &MalformedError{File: r.file, Interaction: i + 1, Detail: detail}
 	}
 	if it.Response == nil {
 		return nil, errors.New("replayed transport error: " + it.Error)
