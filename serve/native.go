@@ -37,7 +37,10 @@ type envelope struct {
 	ToolsUsed     []toolUsed       `json:"tools_used"`
 	Usage         usage            `json:"usage"`
 	Agent         string           `json:"agent"`
-	RequestID     string           `json:"request_id"`
+	// AnsweredBy is the agent that answered when the conversation was
+	// handed to another than Agent.
+	AnsweredBy string `json:"answered_by,omitempty"`
+	RequestID  string `json:"request_id"`
 }
 
 // historyMessage is a message of the contract's history.
@@ -217,6 +220,9 @@ func newEnvelope(a *served, id string, conv runtime.Conversation, resp *runtime.
 		env.Messages = append(env.Messages, historyMessage{Role: string(m.Role), Content: m.Content})
 	}
 	if resp != nil {
+		if resp.Agent != "" && resp.Agent != a.agent.Name {
+			env.AnsweredBy = resp.Agent
+		}
 		env.Iterations = resp.Iterations
 		env.Usage = usageOf(resp.Usage)
 		for _, u := range resp.ToolsUsed {
