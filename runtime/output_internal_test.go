@@ -104,7 +104,7 @@ func TestCheckWrappedAnswer(t *testing.T) {
 		`{"result": [1, 2]} {}`:          `is not JSON (there is text after the JSON value)`,
 	} {
 		out, problems := s.check(in)
-		got := answerProblems(problems)
+		got := schema.ProblemsText(problems)
 		if want == "" {
 			if problems != nil || string(out) != `[1,2]` {
 				t.Errorf("check(%s) = %s, %s", in, out, got)

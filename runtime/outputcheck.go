@@ -46,7 +46,7 @@ func (e *OutputError) UserMessage() string {
 // mismatch says what was wrong, without the agent's name.
 func (e *OutputError) mismatch() string {
 	return fmt.Sprintf("after %d %s, the answer does not match the result type %s: %s",
-		e.Attempts, plural(e.Attempts, "answer", "answers"), e.Returns, answerProblems(e.Problems))
+		e.Attempts, plural(e.Attempts, "answer", "answers"), e.Returns, schema.ProblemsText(e.Problems))
 }
 
 // plural returns one when n is 1, else many.
@@ -57,27 +57,10 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// answerProblems returns "POINTER: MESSAGE" for each problem, separated by
-// "; " (no pointer for the answer itself).
-func answerProblems(problems []schema.Problem) string {
-	var b strings.Builder
-	for i, p := range problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if p.Pointer != "" {
-			b.WriteString(p.Pointer)
-			b.WriteString(": ")
-		}
-		b.WriteString(p.Message)
-	}
-	return b.String()
-}
-
 // outputFeedback is the user message that tells the model its answer does
 // not match: the problems, with where they are and what was expected.
 func outputFeedback(problems []schema.Problem) string {
-	return "Your answer does not match the required JSON Schema: " + answerProblems(problems) +
+	return "Your answer does not match the required JSON Schema: " + schema.ProblemsText(problems) +
 		". Answer again with JSON only."
 }
 
@@ -202,7 +185,7 @@ func (r *runner) checkOutput(msg Message) (again bool, err error) {
 	if r.cfg.outputRetries != nil {
 		retries = *r.cfg.outputRetries
 	}
-	r.log.Warn("answer does not match the result type", "attempt", r.outputAttempts, "problems", answerProblems(problems))
+	r.log.Warn("answer does not match the result type", "attempt", r.outputAttempts, "problems", schema.ProblemsText(problems))
 	if r.outputAttempts > retries {
 		return false, &OutputError{Agent: r.agent.Name, Returns: r.output.tool.Returns.String(),
 			Attempts: r.outputAttempts, Problems: problems}

@@ -43,8 +43,15 @@ type ArgsError struct {
 	Problems []Problem
 }
 
-// writeProblems writes "POINTER: MESSAGE" for each problem, separated by
+// ProblemsText returns "POINTER: MESSAGE" for each problem, separated by
 // "; " (no pointer for the value itself).
+func ProblemsText(problems []Problem) string {
+	var b strings.Builder
+	writeProblems(&b, problems)
+	return b.String()
+}
+
+// writeProblems writes [ProblemsText] to b.
 func writeProblems(b *strings.Builder, problems []Problem) {
 	for i, p := range problems {
 		if i > 0 {
