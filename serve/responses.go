@@ -25,7 +25,7 @@ import (
 var responsesRefused = []refusal{
 	{"previous_response_id", "this server stores no responses: send the whole conversation in \"input\"", nil},
 	{"conversation", "this server stores no conversations: send the whole conversation in \"input\"", nil},
-	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
+	{"tools", "an agent has its own tools, declared in its gram file; a request's tools, which the client runs, are taken by /v1/chat/completions only", emptyList},
 	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"background", "an agent's response is given in the request's answer", isOneOf(`false`)},
 	{"prompt", "an agent's instruction is in its gram file: there are no stored prompts", nil},
@@ -226,7 +226,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	st.agent = a.agent.Name
 	var z runtime.Sanitizer
-	conv, fromInput, aerr := s.chatConversation("input", req.messages, &z)
+	conv, fromInput, aerr := s.chatConversation("input", req.messages, &z, nil)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
