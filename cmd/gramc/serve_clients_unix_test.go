@@ -156,3 +156,95 @@ func TestServeFrameworkClients(t *testing.T) {
 		})
 	}
 }
+
+// weatherModel is a model that calls the agent's sayHello and the client's
+// getWeather in one reply, then answers with the tool result the client
+// sent back.
+func weatherModel(req *fakeopenai.Request) fakeopenai.Response {
+	msgs := req.Body.Messages
+	if last := msgs[len(msgs)-1]; last.Role == "tool" {
+		return fakeopenai.Text("The agent says: " + last.Text())(req)
+	}
+	return fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`},
+		fakeopenai.Call{Name: "getWeather", Arguments: `{"city":"Paris"}`})(req)
+}
+
+// TestServeClientTools: the official OpenAI JavaScript library passes a
+// tool of its own, gets the agent's call of it (finish_reason tool_calls,
+// plain and streamed), sends the result back and gets the agent's answer;
+// its runTools helper does the same by itself, and so does LangChain's
+// ChatOpenAI with bindTools. The agent's own call of the same reply runs in
+// the server.
+func TestServeClientTools(t *testing.T) {
+	dir := serveNode(t)
+	model := fakeopenai.New(t, repeatStep(weatherModel, 100)...)
+	p := startHTTPServe(t, nil, helloFile(t, ""), "--base-url", model.URL)
+	cmd := exec.Command("node", filepath.Join(dir, "client-tools-client.mjs"), p.url+"/v1", "hello", "Hi, I'm Bob. Weather in Paris?")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the client failed: %v\n%s\n%s", err, stderr.String(), p.stderr.String())
+	}
+	var got struct {
+		Plain struct {
+			Finish, Name, Arguments, Answer, AnswerFinish string
+			Calls                                         int
+		}
+		Streamed struct{ Finish, Name, Arguments, Answer string }
+		Runner   struct{ Answer string }
+		Langchain struct {
+			Name   string
+			Args   map[string]string
+			Answer string
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "The agent says: sunny in Paris"
+	if g := got.Plain; g.Finish != "tool_calls" || g.Calls != 1 || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want || g.AnswerFinish != "stop" {
+		t.Errorf("plain: %+v", g)
+	}
+	if g := got.Streamed; g.Finish != "tool_calls" || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want {
+		t.Errorf("streamed: %+v", g)
+	}
+	if got.Runner.Answer != want {
+		t.Errorf("runTools: %+v", got.Runner)
+	}
+	if g := got.Langchain; g.Name != "getWeather" || g.Args["city"] != "Paris" || g.Answer != want {
+		t.Errorf("langchain: %+v", g)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 8 {
+		t.Fatalf("%d model requests, want 2 per exchange", len(reqs))
+	}
+	for i := 0; i < len(reqs); i += 2 {
+		var offered []string
+		for _, tool := range reqs[i].Body.Tools {
+			offered = append(offered, tool.Function.Name)
+		}
+		if strings.Join(offered, ",") != "sayHello,getWeather" {
+			t.Errorf("model request %d offered %v", i, offered)
+		}
+		if roles := rolesOf(reqs[i+1].Body.Messages); roles != "system,user,assistant,tool" {
+			t.Errorf("model request %d: roles %s, want the client's call and its result after the user's message", i+1, roles)
+		}
+	}
+	p.signal(t, syscall.SIGTERM)
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if n := strings.Count(p.stderr.String(), "route=/v1/chat/completions status=200"); n != 8 {
+		t.Errorf("%d chat completions answered, want 8:\n%s", n, p.stderr.String())
+	}
+}
+
+// rolesOf returns the roles of messages, joined by commas.
+func rolesOf(msgs []fakeopenai.Message) string {
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role)
+	}
+	return strings.Join(roles, ",")
+}
