@@ -191,8 +191,8 @@ func TestServeClientTools(t *testing.T) {
 			Finish, Name, Arguments, Answer, AnswerFinish string
 			Calls                                         int
 		}
-		Streamed struct{ Finish, Name, Arguments, Answer string }
-		Runner   struct{ Answer string }
+		Streamed  struct{ Finish, Name, Arguments, Answer string }
+		Runner    struct{ Answer string }
 		Langchain struct {
 			Name   string
 			Args   map[string]string
