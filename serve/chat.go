@@ -276,6 +276,10 @@ func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtim
 			instructions = append(instructions, m.Content)
 			continue
 		}
+		if n := len(conv); n > 0 && moreCalls(conv[n-1], m) {
+			conv[n-1].ToolCalls = append(conv[n-1].ToolCalls, m.ToolCalls...)
+			continue
+		}
 		conv = append(conv, m)
 		params = append(params, param)
 	}

@@ -53,7 +53,7 @@ func parseClientTools(raw json.RawMessage) (clientTools, *apiError) {
 			Function json.RawMessage `json:"function"`
 		}
 		if json.Unmarshal(item, &t) != nil || t.Type != "function" {
-			return nil, invalid(param+".type", "unsupported_tool", "%s must be a function tool ({\"type\": \"function\", \"function\": {...}}): the agent's model is offered functions only.", param)
+			return nil, invalid(param+".type", "unsupported_tool", "%s must be a function tool (\"type\": \"function\"): the agent's model is offered functions only.", param)
 		}
 		var fn struct {
 			Name        string          `json:"name"`
@@ -233,4 +233,13 @@ func wireCalls(resp *runtime.Response, indexed bool) []completionToolCall {
 // without tools.
 func toolMessageRefusal(param, code, what string) *apiError {
 	return invalid(param, code, "%s %s: the agent makes its own tool calls inside each run, so a conversation holds only user and assistant text, unless the request's \"tools\" defines the tools whose calls it holds. Send the assistant's answers as text, or those tools in \"tools\".", param, what)
+}
+
+// moreCalls reports whether m, an assistant message with tool calls and
+// no text, adds calls to prev, an assistant message with calls (as the
+// Responses API's function_call items of one reply do): they are one
+// message.
+func moreCalls(prev, m runtime.Message) bool {
+	return m.Role == runtime.RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0 &&
+		prev.Role == runtime.RoleAssistant && len(prev.ToolCalls) > 0
 }
