@@ -236,10 +236,9 @@ func toolMessageRefusal(param, code, what string) *apiError {
 }
 
 // moreCalls reports whether m, an assistant message with tool calls and
-// no text, adds calls to prev, an assistant message with calls (as the
-// Responses API's function_call items of one reply do): they are one
-// message.
+// no text, adds calls to prev, the assistant message right before it (as
+// the Responses API's message and function_call items of one reply do):
+// they are one message, prev's text and all the calls.
 func moreCalls(prev, m runtime.Message) bool {
-	return m.Role == runtime.RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0 &&
-		prev.Role == runtime.RoleAssistant && len(prev.ToolCalls) > 0
+	return m.Role == runtime.RoleAssistant && m.Content == "" && len(m.ToolCalls) > 0 && prev.Role == runtime.RoleAssistant
 }

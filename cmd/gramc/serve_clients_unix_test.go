@@ -173,8 +173,11 @@ func weatherModel(req *fakeopenai.Request) fakeopenai.Response {
 // tool of its own, gets the agent's call of it (finish_reason tool_calls,
 // plain and streamed), sends the result back and gets the agent's answer;
 // its runTools helper does the same by itself, and so does LangChain's
-// ChatOpenAI with bindTools. The agent's own call of the same reply runs in
-// the server.
+// ChatOpenAI with bindTools; on the Responses API, the library's
+// responses.create and responses.stream get the function_call item and
+// send a function_call_output back, and LangChain's bindTools does the
+// same with useResponsesApi. The agent's own call of the same reply runs
+// in the server.
 func TestServeClientTools(t *testing.T) {
 	dir := serveNode(t)
 	model := fakeopenai.New(t, repeatStep(weatherModel, 100)...)
@@ -191,12 +194,12 @@ func TestServeClientTools(t *testing.T) {
 			Finish, Name, Arguments, Answer, AnswerFinish string
 			Calls                                         int
 		}
-		Streamed  struct{ Finish, Name, Arguments, Answer string }
-		Runner    struct{ Answer string }
-		Langchain struct {
-			Name   string
-			Args   map[string]string
-			Answer string
+		Streamed           struct{ Finish, Name, Arguments, Answer string }
+		Runner             struct{ Answer string }
+		Langchain          lcExchange
+		LangchainResponses lcExchange `json:"langchainResponses"`
+		Responses          struct {
+			Plain, Streamed struct{ Status, Name, Arguments, Answer string }
 		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
@@ -212,11 +215,18 @@ func TestServeClientTools(t *testing.T) {
 	if got.Runner.Answer != want {
 		t.Errorf("runTools: %+v", got.Runner)
 	}
-	if g := got.Langchain; g.Name != "getWeather" || g.Args["city"] != "Paris" || g.Answer != want {
-		t.Errorf("langchain: %+v", g)
+	for _, g := range []lcExchange{got.Langchain, got.LangchainResponses} {
+		if g.Name != "getWeather" || g.Args["city"] != "Paris" || g.Answer != want {
+			t.Errorf("langchain: %+v", g)
+		}
+	}
+	for _, g := range []struct{ Status, Name, Arguments, Answer string }{got.Responses.Plain, got.Responses.Streamed} {
+		if g.Status != "completed" || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want {
+			t.Errorf("responses: %+v", g)
+		}
 	}
 	reqs := model.Requests()
-	if len(reqs) != 8 {
+	if len(reqs) != 14 {
 		t.Fatalf("%d model requests, want 2 per exchange", len(reqs))
 	}
 	for i := 0; i < len(reqs); i += 2 {
@@ -235,9 +245,18 @@ func TestServeClientTools(t *testing.T) {
 	if code := p.wait(t); code != 0 {
 		t.Errorf("exit %d", code)
 	}
-	if n := strings.Count(p.stderr.String(), "route=/v1/chat/completions status=200"); n != 8 {
-		t.Errorf("%d chat completions answered, want 8:\n%s", n, p.stderr.String())
+	log := p.stderr.String()
+	if n, m := strings.Count(log, "route=/v1/chat/completions status=200"), strings.Count(log, "route=/v1/responses status=200"); n != 8 || m != 6 {
+		t.Errorf("%d chat completions and %d responses answered, want 8 and 6:\n%s", n, m, log)
 	}
+}
+
+// lcExchange is what the client prints of a LangChain exchange: the call
+// of the tool and the answer to its result.
+type lcExchange struct {
+	Name   string
+	Args   map[string]string
+	Answer string
 }
 
 // rolesOf returns the roles of messages, joined by commas.

@@ -5,12 +5,14 @@
 // runs it itself and sends the result back for the agent's answer. It
 // prints one JSON object on standard output:
 //
-//   {"plain": {...}, "streamed": {...}, "runner": {...}, "langchain": {...}}
+//   {"plain": {...}, "streamed": {...}, "runner": {...}, "langchain": {...},
+//    "responses": {"plain": {...}, "streamed": {...}}, "langchainResponses": {...}}
 //
 // plain and streamed have the call the first answer asked for (name,
 // arguments, finish reason) and the answer to the result; runner is the
 // library's runTools helper, which runs the tool and sends the result by
-// itself; langchain the same exchange through bindTools.
+// itself; langchain the same exchange through bindTools; responses and
+// langchainResponses the same on the Responses API.
 //
 // Usage: node client-tools-client.mjs BASE_URL MODEL MESSAGE
 // The API key is $GRAM_KEY.
@@ -89,4 +91,33 @@ const lcCall = ai.tool_calls[0];
 lcHistory.push(ai, new ToolMessage({ tool_call_id: lcCall.id, content: weather(lcCall.args) }));
 const langchain = { name: lcCall.name, args: lcCall.args, answer: (await lc.invoke(lcHistory)).text };
 
-process.stdout.write(JSON.stringify({ plain, streamed, runner: runnerResult, langchain }) + "\n");
+// responses: the Responses API's function_call item and a
+// function_call_output item back, plain and with the responses.stream
+// helper.
+const responseTools = [{ type: "function", name: "getWeather", description: "The weather in a city", parameters, strict: false }];
+const exchange = async (streamed) => {
+  const input = [{ role: "user", content: message }];
+  let first;
+  if (streamed) {
+    const s = client.responses.stream({ model, input, tools: responseTools });
+    for await (const _ of s);
+    first = await s.finalResponse();
+  } else {
+    first = await client.responses.create({ model, input, tools: responseTools });
+  }
+  const fc = first.output.find((o) => o.type === "function_call");
+  input.push(...first.output, { type: "function_call_output", call_id: fc.call_id, output: weather(JSON.parse(fc.arguments)) });
+  const answer = await client.responses.create({ model, input, tools: responseTools });
+  return { status: first.status, name: fc.name, arguments: fc.arguments, answer: answer.output_text };
+};
+const responses = { plain: await exchange(false), streamed: await exchange(true) };
+
+// langchainResponses: bindTools on LangChain's Responses API model.
+const lcr = new ChatOpenAI({ model, apiKey, maxRetries: 0, configuration: { baseURL }, useResponsesApi: true }).bindTools(tools);
+const lcrHistory = [new HumanMessage(message)];
+const lcrAI = await lcr.invoke(lcrHistory);
+const lcrCall = lcrAI.tool_calls[0];
+lcrHistory.push(lcrAI, new ToolMessage({ tool_call_id: lcrCall.id, content: weather(lcrCall.args) }));
+const langchainResponses = { name: lcrCall.name, args: lcrCall.args, answer: (await lcr.invoke(lcrHistory)).text };
+
+process.stdout.write(JSON.stringify({ plain, streamed, runner: runnerResult, langchain, responses, langchainResponses }) + "\n");
