@@ -2,9 +2,10 @@
 // names an agent. The messages are the conversation (user and assistant
 // text; the agent's instruction is the first system message, a request's
 // system and developer messages follow it, and its tool calls happen
-// inside the run); the answer is the agent's, as a chat completion or,
+// inside the run; the calls of the request's own tools and their results,
+// see clienttools.go); the answer is the agent's, as a chat completion or,
 // with "stream": true, as server-sent events in OpenAI's chunk format
-// ending with [DONE]. What makes no sense for an agent (tools, a forced
+// ending with [DONE]. What makes no sense for an agent (a forced
 // tool_choice, n > 1, ...) is refused with a 400 error; tool_choice
 // "none" offers the model no tools; the sampling parameters are the
 // agent's own, so the request's are ignored and a warning says so.

@@ -6,7 +6,8 @@
 // whose one output item is the assistant's message, or, with "stream":
 // true, with the Responses API's named server-sent events. The server
 // stores nothing, so previous_response_id is refused, and so is what an
-// agent cannot honour, as on /v1/chat/completions.
+// agent cannot honour, as on /v1/chat/completions. The request's own tools
+// are read as a chat completion's (see responsetools.go).
 
 package serve
 
