@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
@@ -232,7 +233,7 @@ func wireCalls(resp *runtime.Response, indexed bool) []completionToolCall {
 // message's tool calls (unsupported_parameter) are refused in a request
 // without tools.
 func toolMessageRefusal(param, code, what string) *apiError {
-	return invalid(param, code, "%s %s: the agent makes its own tool calls inside each run, so a conversation holds only user and assistant text, unless the request's \"tools\" defines the tools whose calls it holds. Send the assistant's answers as text, or those tools in \"tools\".", param, what)
+	return invalid(param, code, "%s %s: the agent makes its own tool calls inside each run, so a conversation holds only user and assistant text, unless the request's \"tools\" defines the tools whose calls it holds. Send the assistant's answers as text, or those tools in \"tools\".", strings.TrimSuffix(param, ".role"), what)
 }
 
 // moreCalls reports whether m, an assistant message with tool calls and
