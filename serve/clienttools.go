@@ -231,9 +231,9 @@ func wireCalls(resp *runtime.Response, indexed bool) []completionToolCall {
 
 // toolMessageRefusal is why a tool message (code unsupported_role) or a
 // message's tool calls (unsupported_parameter) are refused in a request
-// without tools.
+// without tools; param names a field of a message (messages[1].role).
 func toolMessageRefusal(param, code, what string) *apiError {
-	return invalid(param, code, "%s %s: the agent makes its own tool calls inside each run, so a conversation holds only user and assistant text, unless the request's \"tools\" defines the tools whose calls it holds. Send the assistant's answers as text, or those tools in \"tools\".", strings.TrimSuffix(param, ".role"), what)
+	return invalid(param, code, "%s %s: the agent makes its own tool calls inside each run, so a conversation holds only user and assistant text, unless the request's \"tools\" defines the tools whose calls it holds. Send the assistant's answers as text, or those tools in \"tools\".", param[:strings.LastIndex(param, "]")+1], what)
 }
 
 // moreCalls reports whether m, an assistant message with tool calls and
