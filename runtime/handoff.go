@@ -36,7 +36,8 @@ type handoffState struct {
 }
 
 // definitions returns the tool definitions offered to the model: the
-// agent's tools, then its handoffs; none with [WithoutTools].
+// agent's tools, then its handoffs, then the client's (see
+// [WithClientTools]); none with [WithoutTools].
 func (r *runner) definitions() []ToolDefinition {
 	if r.cfg.noTools {
 		return nil
@@ -49,7 +50,7 @@ func (r *runner) definitions() []ToolDefinition {
 		spec := schema.HandoffTool(h)
 		defs = append(defs, ToolDefinition{Name: spec.Name, Description: spec.Description, Parameters: schema.HandoffParameters(), Spec: spec})
 	}
-	return defs
+	return r.withClientTools(defs)
 }
 
 // maxIterations returns the current agent's limit of model calls.

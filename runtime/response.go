@@ -83,6 +83,12 @@ type Response struct {
 	// Agent is the agent that answered: the agent handed to, after a
 	// handoff.
 	Agent string `json:"agent"`
+	// ClientCalls are the calls of client tools (see [WithClientTools])
+	// the run stopped at, with [StatusToolCalls], in the order the model
+	// made them; the caller answers each with a tool message. The
+	// conversation ends with the assistant message that made them (and
+	// the results of the reply's other calls).
+	ClientCalls []ToolCall `json:"clientCalls,omitempty"`
 }
 
 // ToolUse is one tool call and its outcome.

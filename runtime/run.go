@@ -53,12 +53,13 @@ type runConfig struct {
 	hooks         Hooks
 	events        func(Event) // see event.go
 	streaming     *bool
-	toolTrace     io.Writer  // see WithToolTrace
-	instructions  []string   // see WithInstructions
-	noTools       bool       // see WithoutTools
-	fallbacks     []Fallback // see WithFallbacks
-	outputRetries *int       // see WithOutputRetries
-	tree          treeConfig // see subrun.go
+	toolTrace     io.Writer        // see WithToolTrace
+	instructions  []string         // see WithInstructions
+	noTools       bool             // see WithoutTools
+	fallbacks     []Fallback       // see WithFallbacks
+	outputRetries *int             // see WithOutputRetries
+	tree          treeConfig       // see subrun.go
+	clientTools   []ToolDefinition // see WithClientTools
 }
 
 // Hooks are called as a run progresses, for progress displays, and as the
@@ -141,7 +142,9 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // the conversation so far (nil for a new one). With an empty input, a
 // conversation that ends with a user message is answered as it is (the
 // agent service contract's message history, whose last message is the new
-// one). Tools are bound from lib by name before anything is sent.
+// one), and so is one that ends with the tool messages answering the last
+// assistant message's calls (the results of client tools, see
+// [WithClientTools]): the model is called with them. Tools are bound from lib by name before anything is sent.
 //
 // User messages are sanitised before they are sent (see [Sanitizer]):
 // control characters other than newline and tab and the bidirectional
@@ -194,7 +197,7 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	switch n := len(resp.Conversation); {
 	case strings.TrimSpace(input) != "":
 		resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
-	case n == 0 || resp.Conversation[n-1].Role != RoleUser:
+	case n == 0 || resp.Conversation[n-1].Role != RoleUser && resp.Conversation[n-1].Role != RoleTool:
 		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
 	}
 	if err := resp.Conversation.Validate(); err != nil {
@@ -349,6 +352,9 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			r.log.Info("run completed", "iterations", iter, "toolCalls", len(resp.ToolsUsed),
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
 			return resp, nil
+		}
+		if r.hasClientCall(defs, msg.ToolCalls) {
+			return r.stopAtClientCalls(ctx, iter, defs, msg), nil
 		}
 		r.addResults(r.execute(ctx, iter, msg.ToolCalls))
 		if r.handoff.to != nil {

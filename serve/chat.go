@@ -2,9 +2,10 @@
 // names an agent. The messages are the conversation (user and assistant
 // text; the agent's instruction is the first system message, a request's
 // system and developer messages follow it, and its tool calls happen
-// inside the run); the answer is the agent's, as a chat completion or,
+// inside the run; the calls of the request's own tools and their results,
+// see clienttools.go); the answer is the agent's, as a chat completion or,
 // with "stream": true, as server-sent events in OpenAI's chunk format
-// ending with [DONE]. What makes no sense for an agent (tools, a forced
+// ending with [DONE]. What makes no sense for an agent (a forced
 // tool_choice, n > 1, ...) is refused with a 400 error; tool_choice
 // "none" offers the model no tools; the sampling parameters are the
 // agent's own, so the request's are ignored and a warning says so.
@@ -34,6 +35,9 @@ type chatRequest struct {
 	fields       map[string]json.RawMessage
 	// opts are the run's options the request asks for (tool_choice).
 	opts []runtime.Option
+	// tools are the request's own tools, which the client runs (see
+	// clienttools.go).
+	tools clientTools
 }
 
 // refusal is a request field that makes no sense for an agent, with why;
@@ -58,8 +62,7 @@ func refuse(fields map[string]json.RawMessage, refusals []refusal) *apiError {
 
 // refusedFields are the chat completion request's refusals.
 var refusedFields = []refusal{
-	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
-	{"functions", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
+	{"functions", "a request's own tools are sent in \"tools\", as function tools", emptyList},
 	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"n", "an agent gives one answer: n must be 1", isOneOf(`1`)},
 	{"response_format", "an agent answers with text: response_format must be {\"type\": \"text\"}", isOneOf(`{"type":"text"}`)},
@@ -162,6 +165,9 @@ func parseChatRequest(body []byte) (*chatRequest, *apiError) {
 	if req.opts, aerr = toolChoice(fields); aerr != nil {
 		return nil, aerr
 	}
+	if req.tools, aerr = parseClientTools(fields["tools"]); aerr != nil {
+		return nil, aerr
+	}
 	if raw := fields["stream"]; present(raw) && json.Unmarshal(raw, &req.stream) != nil {
 		return nil, invalid("stream", "invalid_type", "\"stream\" must be true or false.")
 	}
@@ -245,10 +251,12 @@ func injectedFieldWarnings(a *served, fields map[string]json.RawMessage) []strin
 
 // chatConversation converts the messages of the request's field (messages,
 // or a response's input) into the conversation the agent continues: user
-// and assistant text, ending with a user message, sanitised by z. The text
+// and assistant text, ending with a user message (or, with client tools,
+// the tool messages answering the calls of the assistant message before
+// them), sanitised by z. The text
 // of its system and developer messages is returned apart, as instructions
 // to send after the agent's own, unless the server refuses them.
-func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtime.Sanitizer) (runtime.Conversation, []string, *apiError) {
+func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtime.Sanitizer, tools clientTools) (runtime.Conversation, []string, *apiError) {
 	if len(raw) == 0 {
 		return nil, nil, invalid(field, "empty_messages", "%q is empty: send the conversation, ending with the user's message.", field)
 	}
@@ -258,11 +266,10 @@ func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtim
 		return nil, nil, e
 	}
 	conv := make(runtime.Conversation, 0, len(raw))
-	var instructions []string
-	last := ""
+	var instructions, params []string
 	for i, r := range raw {
 		param := fmt.Sprintf("%s[%d]", field, i)
-		m, aerr := chatMessage(r, param, z, s.refuseSystem)
+		m, aerr := chatMessage(r, param, z, s.refuseSystem, tools)
 		if aerr != nil {
 			return nil, nil, aerr
 		}
@@ -270,14 +277,21 @@ func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtim
 			instructions = append(instructions, m.Content)
 			continue
 		}
+		if n := len(conv); n > 0 && moreCalls(conv[n-1], m) {
+			conv[n-1].ToolCalls = append(conv[n-1].ToolCalls, m.ToolCalls...)
+			continue
+		}
 		conv = append(conv, m)
-		last = param
+		params = append(params, param)
 	}
 	if len(conv) == 0 {
 		return nil, nil, invalid(field, "last_message_not_user", "%q has no user message: send the conversation, ending with the user's message.", field)
 	}
-	if m := conv[len(conv)-1]; m.Role != runtime.RoleUser {
-		return nil, nil, invalid(last, "last_message_not_user", "The last message must be the user's, for the agent to answer it; it is an %s message.", m.Role)
+	if aerr := checkToolAnswers(conv, params); aerr != nil {
+		return nil, nil, aerr
+	}
+	if m := conv[len(conv)-1]; m.Role != runtime.RoleUser && m.Role != runtime.RoleTool {
+		return nil, nil, invalid(params[len(params)-1], "last_message_not_user", "The last message must be the user's (or the tool results of the assistant's calls), for the agent to answer it; it is an %s message.", m.Role)
 	}
 	return conv, instructions, nil
 }
@@ -285,10 +299,11 @@ func (s *Server) chatConversation(field string, raw []json.RawMessage, z *runtim
 // chatMessage reads the message param of a chat completion request: a
 // user or assistant message with text content, the user's sanitised by z,
 // or a system or developer message, returned with the system role (and
-// sanitised as the user's), or refused when refuseSystem is set. Content
-// may be null only in an assistant message with tool calls, which are
+// sanitised as the user's), or refused when refuseSystem is set. With
+// client tools, an assistant message may call them (its content then may
+// be null) and a tool message answer such a call; without, both are
 // refused.
-func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer, refuseSystem bool) (runtime.Message, *apiError) {
+func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer, refuseSystem bool, tools clientTools) (runtime.Message, *apiError) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return runtime.Message{}, invalid(param, "invalid_message", "%s must be an object with \"role\" and \"content\", not %s.", param, kindOf(raw))
@@ -303,19 +318,35 @@ func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer, refuse
 		if refuseSystem {
 			return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent's instruction (in its gram file) is its system message, and this server does not let a request add one (gramc serve --refuse-system). Remove it.", param, role)
 		}
-	case "tool", "function":
-		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s is a %s message: the agent runs its own tools inside each run, so a conversation sent to it has only user and assistant messages.", param, role)
+	case "tool":
+		if len(tools) > 0 {
+			return toolResult(m, param, z)
+		}
+		return runtime.Message{}, toolMessageRefusal(param+".role", "unsupported_role", "is a tool message")
+	case "function":
+		return runtime.Message{}, toolMessageRefusal(param+".role", "unsupported_role", "is a function message (send tool messages)")
 	case "":
 		return runtime.Message{}, invalid(param+".role", "invalid_message", "%s has no \"role\" (user or assistant).", param)
 	default:
 		return runtime.Message{}, invalid(param+".role", "unsupported_role", "%s has the role %q; the roles are user and assistant.", param, role)
 	}
-	for _, f := range []string{"tool_calls", "function_call"} {
-		if v := m[f]; present(v) && string(compact(v)) != "[]" {
-			return runtime.Message{}, invalid(param+"."+f, "unsupported_parameter", "%s has tool calls: the agent makes its own tool calls inside each run; send the assistant's answers as text.", param)
+	if v := m["function_call"]; present(v) {
+		return runtime.Message{}, toolMessageRefusal(param+".function_call", "unsupported_parameter", "has tool calls (send them as tool_calls)")
+	}
+	var calls []runtime.ToolCall
+	if v := m["tool_calls"]; present(v) && string(compact(v)) != "[]" {
+		if len(tools) == 0 || role != "assistant" {
+			return runtime.Message{}, toolMessageRefusal(param+".tool_calls", "unsupported_parameter", "has tool calls")
+		}
+		var aerr *apiError
+		if calls, aerr = clientToolCalls(v, param+".tool_calls", tools); aerr != nil {
+			return runtime.Message{}, aerr
 		}
 	}
 	content, ok := m["content"]
+	if len(calls) > 0 && !present(content) {
+		return runtime.Message{Role: runtime.RoleAssistant, ToolCalls: calls}, nil
+	}
 	if !ok {
 		return runtime.Message{}, invalid(param+".content", "invalid_message", "%s.content is missing: it must be a string or a list of text parts ({\"type\": \"text\", \"text\": \"...\"}).", param)
 	}
@@ -330,7 +361,7 @@ func chatMessage(raw json.RawMessage, param string, z *runtime.Sanitizer, refuse
 	if role == "system" || role == "developer" {
 		return runtime.Message{Role: runtime.RoleSystem, Content: text}, nil
 	}
-	return runtime.Message{Role: runtime.Role(role), Content: text}, nil
+	return runtime.Message{Role: runtime.Role(role), Content: text, ToolCalls: calls}, nil
 }
 
 // messageText returns the text of the content param of a message: a
@@ -424,9 +455,10 @@ type completionChoice struct {
 
 // completionMessage is the answer's message.
 type completionMessage struct {
-	Role    string  `json:"role"`
-	Content string  `json:"content"`
-	Refusal *string `json:"refusal"`
+	Role      string               `json:"role"`
+	Content   string               `json:"content"`
+	Refusal   *string              `json:"refusal"`
+	ToolCalls []completionToolCall `json:"tool_calls,omitempty"`
 }
 
 // usage is OpenAI's token usage.
@@ -463,6 +495,8 @@ func finishReason(st runtime.Status) string {
 		return "length"
 	case runtime.StatusFiltered:
 		return "content_filter"
+	case runtime.StatusToolCalls:
+		return "tool_calls"
 	}
 	return "stop"
 }
@@ -487,12 +521,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	st.agent = a.agent.Name
 	var z runtime.Sanitizer
-	conv, instructions, aerr := s.chatConversation("messages", req.messages, &z)
+	conv, instructions, aerr := s.chatConversation("messages", req.messages, &z, req.tools)
+	if aerr == nil {
+		aerr = checkClientTools(a, req.tools)
+	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	req.opts = append(req.opts, runtime.WithInstructions(instructions...))
+	req.opts = append(req.opts, runtime.WithInstructions(instructions...), runtime.WithClientTools(req.tools))
 	warnings := append(req.warnings(a), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
@@ -513,7 +550,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := out.resp
-	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: answerText(resp)}, FinishReason: finishReason(resp.Status)}}
+	c.Choices = []completionChoice{{Message: completionMessage{Role: "assistant", Content: answerText(resp), ToolCalls: wireCalls(resp, false)}, FinishReason: finishReason(resp.Status)}}
 	c.Usage = usageOf(resp.Usage)
 	c.Gram = info(resp, warnings)
 	out.serverTiming(w.Header())

@@ -6,7 +6,8 @@
 // whose one output item is the assistant's message, or, with "stream":
 // true, with the Responses API's named server-sent events. The server
 // stores nothing, so previous_response_id is refused, and so is what an
-// agent cannot honour, as on /v1/chat/completions.
+// agent cannot honour, as on /v1/chat/completions. The request's own tools
+// are read as a chat completion's (see responsetools.go).
 
 package serve
 
@@ -25,7 +26,6 @@ import (
 var responsesRefused = []refusal{
 	{"previous_response_id", "this server stores no responses: send the whole conversation in \"input\"", nil},
 	{"conversation", "this server stores no conversations: send the whole conversation in \"input\"", nil},
-	{"tools", "an agent has its own tools, declared in its gram file: a request cannot add any", emptyList},
 	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"background", "an agent's response is given in the request's answer", isOneOf(`false`)},
 	{"prompt", "an agent's instruction is in its gram file: there are no stored prompts", nil},
@@ -57,10 +57,13 @@ func parseResponsesRequest(body []byte) (*chatRequest, *apiError) {
 	if req.opts, aerr = toolChoice(map[string]json.RawMessage{"tool_choice": fields["tool_choice"]}); aerr != nil {
 		return nil, aerr
 	}
+	if req.tools, aerr = parseResponseTools(fields["tools"]); aerr != nil {
+		return nil, aerr
+	}
 	if raw := fields["stream"]; present(raw) && json.Unmarshal(raw, &req.stream) != nil {
 		return nil, invalid("stream", "invalid_type", "\"stream\" must be true or false.")
 	}
-	if req.messages, aerr = responsesInput(fields["input"]); aerr != nil {
+	if req.messages, aerr = responsesInput(fields["input"], len(req.tools) > 0); aerr != nil {
 		return nil, aerr
 	}
 	return req, nil
@@ -70,9 +73,11 @@ func parseResponsesRequest(body []byte) (*chatRequest, *apiError) {
 // messages: a string is the user's message; a list holds message items
 // ({"role", "content"}, with "type": "message" or none), whose content is
 // a string or a list of input_text or output_text parts, read as text
-// parts. Other items (function calls and their outputs, reasoning, item
-// references) are refused: the agent makes its own tool calls.
-func responsesInput(raw json.RawMessage) ([]json.RawMessage, *apiError) {
+// parts; with client tools (tools), function_call and
+// function_call_output items are read as the assistant's calls of them
+// and their tool messages (see responsetools.go). Other items (reasoning, item references) are
+// refused.
+func responsesInput(raw json.RawMessage, tools bool) ([]json.RawMessage, *apiError) {
 	var text string
 	if json.Unmarshal(raw, &text) == nil && present(raw) {
 		m, _ := json.Marshal(map[string]json.RawMessage{"role": json.RawMessage(`"user"`), "content": raw})
@@ -90,18 +95,16 @@ func responsesInput(raw json.RawMessage) ([]json.RawMessage, *apiError) {
 			return nil, invalid(param, "invalid_message", "%s must be a message item with \"role\" and \"content\", not %s.", param, kindOf(item))
 		}
 		var typ string
-		if t := m["type"]; present(t) && (json.Unmarshal(t, &typ) != nil || typ != "message") {
-			return nil, invalid(param+".type", "unsupported_item", "%s is an item of type %s: the input here holds messages only (user, assistant, system or developer text), as the agent makes its own tool calls inside each run.", param, t)
+		t := m["type"]
+		if present(t) && json.Unmarshal(t, &typ) == nil && tools && (typ == "function_call" || typ == "function_call_output") {
+			out[i] = responseCallItem(typ, m)
+			continue
 		}
-		var parts []map[string]json.RawMessage
-		if c := m["content"]; len(c) > 0 && c[0] == '[' && json.Unmarshal(c, &parts) == nil {
-			for _, p := range parts {
-				var pt string
-				if json.Unmarshal(p["type"], &pt) == nil && (pt == "input_text" || pt == "output_text") {
-					p["type"] = json.RawMessage(`"text"`)
-				}
-			}
-			m["content"], _ = json.Marshal(parts)
+		if present(t) && typ != "message" {
+			return nil, invalid(param+".type", "unsupported_item", "%s is an item of type %s: the input here holds messages (user, assistant, system or developer text), and function_call and function_call_output items only for the tools the request defines in \"tools\" (the agent makes its own tool calls inside each run).", param, t)
+		}
+		if c := m["content"]; len(c) > 0 {
+			m["content"] = textParts(c)
 		}
 		out[i], _ = json.Marshal(m)
 	}
@@ -128,19 +131,19 @@ func (s *Server) instructions(req *chatRequest, fromInput []string) ([]string, *
 
 // response is a Responses API response object.
 type response struct {
-	ID                string           `json:"id"`
-	Object            string           `json:"object"`
-	CreatedAt         int64            `json:"created_at"`
-	Status            string           `json:"status"`
-	Error             *errorObject     `json:"error"`
-	IncompleteDetails *incomplete      `json:"incomplete_details"`
-	Model             string           `json:"model"`
-	Output            []responseOutput `json:"output"`
-	ToolChoice        string           `json:"tool_choice"`
-	Tools             []struct{}       `json:"tools"`
-	ParallelToolCalls bool             `json:"parallel_tool_calls"`
-	Usage             *responseUsage   `json:"usage"`
-	Gram              *gramInfo        `json:"gram,omitempty"`
+	ID                string         `json:"id"`
+	Object            string         `json:"object"`
+	CreatedAt         int64          `json:"created_at"`
+	Status            string         `json:"status"`
+	Error             *errorObject   `json:"error"`
+	IncompleteDetails *incomplete    `json:"incomplete_details"`
+	Model             string         `json:"model"`
+	Output            []any          `json:"output"`
+	ToolChoice        string         `json:"tool_choice"`
+	Tools             []struct{}     `json:"tools"`
+	ParallelToolCalls bool           `json:"parallel_tool_calls"`
+	Usage             *responseUsage `json:"usage"`
+	Gram              *gramInfo      `json:"gram,omitempty"`
 }
 
 // incomplete says why a response is incomplete.
@@ -183,7 +186,7 @@ func responseUsageOf(u runtime.Usage) *responseUsage {
 // progress, its message empty.
 func newResponse(agent string, parallel bool) response {
 	return response{ID: newID("resp_"), Object: "response", CreatedAt: time.Now().Unix(), Status: "in_progress",
-		Model: agent, Output: []responseOutput{}, ToolChoice: "auto", Tools: []struct{}{}, ParallelToolCalls: parallel}
+		Model: agent, Output: []any{}, ToolChoice: "auto", Tools: []struct{}{}, ParallelToolCalls: parallel}
 }
 
 // message returns the output item of the answer text, with status.
@@ -201,7 +204,13 @@ func (rs *response) complete(msgID string, resp *runtime.Response, warnings []st
 	case runtime.StatusFiltered:
 		rs.Status, rs.IncompleteDetails = "incomplete", &incomplete{Reason: "content_filter"}
 	}
-	rs.Output = []responseOutput{rs.message(msgID, rs.Status, answerText(resp))}
+	rs.Output = []any{rs.message(msgID, rs.Status, answerText(resp))}
+	if resp.Status == runtime.StatusToolCalls && answerText(resp) == "" {
+		rs.Output = []any{}
+	}
+	for _, fc := range functionCalls(resp) {
+		rs.Output = append(rs.Output, fc)
+	}
 	rs.Usage = responseUsageOf(resp.Usage)
 	rs.Gram = info(resp, warnings)
 }
@@ -226,7 +235,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	st.agent = a.agent.Name
 	var z runtime.Sanitizer
-	conv, fromInput, aerr := s.chatConversation("input", req.messages, &z)
+	conv, fromInput, aerr := s.chatConversation("input", req.messages, &z, req.tools)
+	if aerr == nil {
+		aerr = flatToolError(checkClientTools(a, req.tools))
+	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
@@ -236,7 +248,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, aerr)
 		return
 	}
-	req.opts = append(req.opts, runtime.WithInstructions(instructions...))
+	req.opts = append(req.opts, runtime.WithInstructions(instructions...), runtime.WithClientTools(req.tools))
 	warnings := append(ignoredWarnings(a, req.fields, responsesIgnored), z.Warnings()...)
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
@@ -308,13 +320,13 @@ func (f *responseEvents) delta(es *eventStream, text string) {
 // completed response.
 func (f *responseEvents) closing(es *eventStream, resp *runtime.Response, warnings []string) {
 	f.rs.complete(f.msgID, resp, warnings)
-	item := f.rs.Output[0]
 	text := string(f.text)
-	item.Content[0].Text = text
-	f.rs.Output[0] = item
+	item := f.rs.message(f.msgID, f.rs.Status, text)
 	f.event(es, "response.output_text.done", f.part(map[string]any{"text": text, "logprobs": []struct{}{}}))
 	f.event(es, "response.content_part.done", f.part(map[string]any{"part": item.Content[0]}))
 	f.event(es, "response.output_item.done", map[string]any{"output_index": 0, "item": item})
+	f.rs.Output = []any{item}
+	f.closeCalls(es, resp)
 	done := "response.completed"
 	if f.rs.Status == "incomplete" {
 		done = "response.incomplete"

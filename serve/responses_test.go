@@ -178,7 +178,8 @@ func TestResponsesRefused(t *testing.T) {
 	h := newHarness(t, nil)
 	cases := []struct{ name, body, param, code, says string }{
 		{"previous response", `{"model":"hello","input":"hi","previous_response_id":"resp_1"}`, "previous_response_id", "unsupported_parameter", "stores no responses"},
-		{"tools", `{"model":"hello","input":"hi","tools":[{"type":"web_search"}]}`, "tools", "unsupported_parameter", "its own tools"},
+		{"tool not a function", `{"model":"hello","input":"hi","tools":[{"type":"web_search"}]}`, "tools[0].type", "unsupported_tool", "function tool"},
+		{"tool named as the agent's", `{"model":"hello","input":"hi","tools":[{"type":"function","name":"sayHello"}]}`, "tools[0].name", "tool_name_taken", `"sayHello", which is a tool of the agent hello`},
 		{"tool_choice", `{"model":"hello","input":"hi","tool_choice":"required"}`, "tool_choice", "unsupported_parameter", `"required"`},
 		{"function call item", `{"model":"hello","input":[{"type":"function_call_output","call_id":"c","output":"x"},{"role":"user","content":"hi"}]}`, "input[0].type", "unsupported_item", "function_call_output"},
 		{"image", `{"model":"hello","input":[{"role":"user","content":[{"type":"input_image","image_url":"x"}]}]}`, "input[0].content[0]", "unsupported_content", ""},

@@ -4,7 +4,9 @@
 // status; from then on text is sent as the model writes it, each model
 // call's text after the previous one's separated by a blank line, and the
 // stream ends with a chunk carrying the finish reason, a usage chunk when
-// stream_options.include_usage asks for one, and "data: [DONE]". A run
+// stream_options.include_usage asks for one, and "data: [DONE]"; a run
+// that stopped at the client's tool calls sends them in a chunk before
+// the one with the finish reason "tool_calls". A run
 // that fails after the headers went out ends the stream with an error
 // event, {"error": {...}}, as OpenAI's own streams do. The Server-Timing
 // of the run (its model and tool time) comes as a trailer.
@@ -41,8 +43,9 @@ type chunkChoice struct {
 
 // chunkDelta is what a chunk adds to the message.
 type chunkDelta struct {
-	Role    string  `json:"role,omitempty"`
-	Content *string `json:"content,omitempty"`
+	Role      string               `json:"role,omitempty"`
+	Content   *string              `json:"content,omitempty"`
+	ToolCalls []completionToolCall `json:"tool_calls,omitempty"`
 }
 
 // streamFormat is the shape of a streamed answer's events: a chat
@@ -175,6 +178,9 @@ func (s *Server) chatStream(ctx context.Context, w http.ResponseWriter, r *http.
 	if resp == nil {
 		return
 	}
+	if calls := wireCalls(resp, true); len(calls) > 0 {
+		es.send(f.chunk(chunkDelta{ToolCalls: calls}, nil))
+	}
 	finish := finishReason(resp.Status)
 	last := f.chunk(chunkDelta{}, &finish)
 	last.Gram = info(resp, warnings)
@@ -227,7 +233,7 @@ func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.R
 	}
 	resp := out.resp
 	es.start()
-	if es.typed {
+	if es.typed && resp.Status != runtime.StatusToolCalls {
 		es.text(0, answerText(resp))
 	} else if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls {
 		// No summary was streamed: the answer is the fixed message.

@@ -156,3 +156,114 @@ func TestServeFrameworkClients(t *testing.T) {
 		})
 	}
 }
+
+// weatherModel is a model that calls the agent's sayHello and the client's
+// getWeather in one reply, then answers with the tool result the client
+// sent back.
+func weatherModel(req *fakeopenai.Request) fakeopenai.Response {
+	msgs := req.Body.Messages
+	if last := msgs[len(msgs)-1]; last.Role == "tool" {
+		return fakeopenai.Text("The agent says: " + last.Text())(req)
+	}
+	return fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Bob"}`},
+		fakeopenai.Call{Name: "getWeather", Arguments: `{"city":"Paris"}`})(req)
+}
+
+// TestServeClientTools: the official OpenAI JavaScript library passes a
+// tool of its own, gets the agent's call of it (finish_reason tool_calls,
+// plain and streamed), sends the result back and gets the agent's answer;
+// its runTools helper does the same by itself, and so does LangChain's
+// ChatOpenAI with bindTools; on the Responses API, the library's
+// responses.create and responses.stream get the function_call item and
+// send a function_call_output back, and LangChain's bindTools does the
+// same with useResponsesApi. The agent's own call of the same reply runs
+// in the server.
+func TestServeClientTools(t *testing.T) {
+	dir := serveNode(t)
+	model := fakeopenai.New(t, repeatStep(weatherModel, 100)...)
+	p := startHTTPServe(t, nil, helloFile(t, ""), "--base-url", model.URL)
+	cmd := exec.Command("node", filepath.Join(dir, "client-tools-client.mjs"), p.url+"/v1", "hello", "Hi, I'm Bob. Weather in Paris?")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the client failed: %v\n%s\n%s", err, stderr.String(), p.stderr.String())
+	}
+	var got struct {
+		Plain struct {
+			Finish, Name, Arguments, Answer, AnswerFinish string
+			Calls                                         int
+		}
+		Streamed           struct{ Finish, Name, Arguments, Answer string }
+		Runner             struct{ Answer string }
+		Langchain          lcExchange
+		LangchainResponses lcExchange `json:"langchainResponses"`
+		Responses          struct {
+			Plain, Streamed struct{ Status, Name, Arguments, Answer string }
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "The agent says: sunny in Paris"
+	if g := got.Plain; g.Finish != "tool_calls" || g.Calls != 1 || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want || g.AnswerFinish != "stop" {
+		t.Errorf("plain: %+v", g)
+	}
+	if g := got.Streamed; g.Finish != "tool_calls" || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want {
+		t.Errorf("streamed: %+v", g)
+	}
+	if got.Runner.Answer != want {
+		t.Errorf("runTools: %+v", got.Runner)
+	}
+	for _, g := range []lcExchange{got.Langchain, got.LangchainResponses} {
+		if g.Name != "getWeather" || g.Args["city"] != "Paris" || g.Answer != want {
+			t.Errorf("langchain: %+v", g)
+		}
+	}
+	for _, g := range []struct{ Status, Name, Arguments, Answer string }{got.Responses.Plain, got.Responses.Streamed} {
+		if g.Status != "completed" || g.Name != "getWeather" || g.Arguments != `{"city":"Paris"}` || g.Answer != want {
+			t.Errorf("responses: %+v", g)
+		}
+	}
+	reqs := model.Requests()
+	if len(reqs) != 14 {
+		t.Fatalf("%d model requests, want 2 per exchange", len(reqs))
+	}
+	for i := 0; i < len(reqs); i += 2 {
+		var offered []string
+		for _, tool := range reqs[i].Body.Tools {
+			offered = append(offered, tool.Function.Name)
+		}
+		if strings.Join(offered, ",") != "sayHello,getWeather" {
+			t.Errorf("model request %d offered %v", i, offered)
+		}
+		if roles := rolesOf(reqs[i+1].Body.Messages); roles != "system,user,assistant,tool" {
+			t.Errorf("model request %d: roles %s, want the client's call and its result after the user's message", i+1, roles)
+		}
+	}
+	p.signal(t, syscall.SIGTERM)
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	log := p.stderr.String()
+	if n, m := strings.Count(log, "route=/v1/chat/completions status=200"), strings.Count(log, "route=/v1/responses status=200"); n != 8 || m != 6 {
+		t.Errorf("%d chat completions and %d responses answered, want 8 and 6:\n%s", n, m, log)
+	}
+}
+
+// lcExchange is what the client prints of a LangChain exchange: the call
+// of the tool and the answer to its result.
+type lcExchange struct {
+	Name   string
+	Args   map[string]string
+	Answer string
+}
+
+// rolesOf returns the roles of messages, joined by commas.
+func rolesOf(msgs []fakeopenai.Message) string {
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role)
+	}
+	return strings.Join(roles, ",")
+}

@@ -182,7 +182,7 @@ func TestServeOpenAIClient(t *testing.T) {
 	if got.Streamed.Content != want || got.Streamed.Finish != "stop" || got.Streamed.Chunks < 3 || got.Streamed.Usage.TotalTokens != 60 {
 		t.Errorf("streamed: %+v", got.Streamed)
 	}
-	if got.Refused.Status != 400 || got.Refused.Code != "unsupported_parameter" || got.Refused.Param != "tools" ||
+	if got.Refused.Status != 400 || got.Refused.Code != "tool_name_taken" || got.Refused.Param != "tools[0].function.name" ||
 		got.Refused.Type != "invalid_request_error" || got.Refused.Name != "BadRequestError" {
 		t.Errorf("refused: %+v", got.Refused)
 	}

@@ -8,7 +8,8 @@
 //
 // plain and streamed have the answer's text and finish reason; streamed
 // also the number of chunks and the usage; refused is the error the
-// library raised for a request with "tools" (status, code, message).
+// library raised for a request with a tool named as one of the agent's
+// (status, code, message).
 //
 // Usage: node chat-client.mjs BASE_URL MODEL MESSAGE
 // The API key is $GRAM_KEY.
@@ -54,7 +55,7 @@ try {
   await client.chat.completions.create({
     model,
     messages: history,
-    tools: [{ type: "function", function: { name: "steal", parameters: { type: "object" } } }],
+    tools: [{ type: "function", function: { name: "sayHello", parameters: { type: "object" } } }],
   });
 } catch (err) {
   refused = { status: err.status, code: err.code, type: err.type, param: err.param, message: err.message, name: err.constructor.name };
