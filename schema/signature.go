@@ -343,7 +343,7 @@ func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
 	constraints := 0
 	for i := range prs {
 		pr := &prs[i]
-		p.Props[i] = newProp(pr.Key, pr.KeySpan(), pr.Value.Span())
+		p.Props[i] = *pr
 		switch {
 		case pr.Key == "items":
 			c.items(p.Type, pr) // first: defaults and enums are checked against the element type
