@@ -57,6 +57,7 @@ func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Pat
 	}
 	t := c.slabs.tools.new()
 	t.Name, t.Agent, t.Span, t.NameSpan, t.SignatureSpan = a.Name, a.Name, a.Span, a.NameSpan, path.Span()
+	c.lowered(e, 2)
 	c.signature(t, path)
 	for _, p := range t.Params {
 		if p.Injected {
