@@ -19,6 +19,7 @@ package parser
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -132,6 +133,9 @@ type lowerer struct {
 	propSlab  []Property
 	labelSlab []string
 	pairSlab  []*Pattern
+	// labels are the lists of one label given out so far, by the label,
+	// shared by the subjects that have that label alone (see oneLabel).
+	labels map[string][]string
 	// deferred bare references, resolved after all definitions are known.
 	refs []pendingRef
 	// unresolved are the bare references that name nothing in the file.
@@ -355,7 +359,9 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 	if s.Ident.Valid() {
 		out.Identity = s.Ident.Text()
 	}
-	if len(s.Labels) > 0 {
+	if len(s.Labels) == 1 {
+		out.Labels = l.oneLabel(s.Labels[0].Name.Text())
+	} else if len(s.Labels) > 0 {
 		out.Labels = carve(&l.labelSlab, len(s.Labels), l.perUnit)
 		var seen map[string]bool // for many labels, where comparing each with each is slow
 		if len(s.Labels) > smallRecord {
@@ -375,6 +381,29 @@ func (l *lowerer) subject(out *Subject, s *grammar.Subject) {
 		}
 	}
 	out.Properties = l.record(s.Record)
+}
+
+// maxSharedLabels is how many distinct labels a lowerer keeps lists of one
+// label for (see oneLabel); beyond them, a list is cut from the slab.
+const maxSharedLabels = 1024
+
+// oneLabel returns the labels of a subject that has the one label name: a
+// list shared by the subjects of the document that have it alone, its
+// capacity 1 (an append to it copies it), and its string a copy of its
+// own, so that it keeps no unit's text alive.
+func (l *lowerer) oneLabel(name string) []string {
+	if ls, ok := l.labels[name]; ok {
+		return ls
+	}
+	if len(l.labels) >= maxSharedLabels {
+		return append(carve(&l.labelSlab, 1, l.perUnit), name)
+	}
+	if l.labels == nil {
+		l.labels = make(map[string][]string)
+	}
+	ls := []string{strings.Clone(name)}
+	l.labels[ls[0]] = ls
+	return ls
 }
 
 func hasDefinition(s *grammar.Subject) bool {

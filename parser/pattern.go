@@ -50,6 +50,15 @@ func NewProperty(key string, keySpan diag.Span, v *grammar.Value) Property {
 // KeySpan returns where the property's key is written.
 func (p *Property) KeySpan() diag.Span { return diag.Span{Start: int(p.keyStart), End: int(p.keyEnd)} }
 
+// ValueSpan returns where the property's value is written; it is empty when
+// the property has no value.
+func (p *Property) ValueSpan() diag.Span {
+	if p.Value == nil {
+		return diag.Span{}
+	}
+	return p.Value.Span()
+}
+
 // Prop returns the property with the given key, or nil.
 func (s *Subject) Prop(key string) *Property {
 	for i := range s.Properties {

@@ -83,14 +83,14 @@ func (c *compiler) newType(kind TypeKind, name string, span diag.Span) *Type {
 	return t
 }
 
-// props records the properties of a subject as written.
+// props returns the properties of a subject as written: the subject's own
+// list, its capacity cut at its length, so that an append to a program's
+// list copies it rather than writing into the document.
 func (c *compiler) props(s *parser.Subject) []Prop {
-	out := c.slabs.props.make(len(s.Properties))
-	for i := range s.Properties {
-		p := &s.Properties[i]
-		out[i] = newProp(p.Key, p.KeySpan(), p.Value.Span())
+	if s.Properties == nil {
+		return []Prop{}
 	}
-	return out
+	return s.Properties[:len(s.Properties):len(s.Properties)]
 }
 
 // linearNames is how many names a paramList searches one by one before it

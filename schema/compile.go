@@ -69,6 +69,11 @@ type compiler struct {
 	// properties for the properties of a node's record (see subjectProps).
 	spans      []diag.Span
 	properties []parser.Property
+	// nodes are the node patterns of the declaration being compiled, whose
+	// properties its parameters may share; nodeAt is where the next is
+	// looked for (see loweredProps).
+	nodes  []*parser.Pattern
+	nodeAt int
 	// propAnswers and typeAnswers are the did-you-mean answers given so far
 	// about unknown properties and types (see closestProp, resolveType).
 	propAnswers map[propQuestion]string
@@ -481,6 +486,7 @@ func (c *compiler) tool(d decl, top bool) {
 		return
 	}
 	t.SignatureSpan = e.Path.Span()
+	c.lowered(p, 3)
 	c.signature(t, e.Path)
 }
 
@@ -549,6 +555,7 @@ func (c *compiler) declareRecord(d decl) {
 // recordFields compiles a record's fields.
 func (c *compiler) recordFields(r *Record, d decl) {
 	els := elements(d.p)
+	c.lowered(d.p, 3)
 	seen := c.newParamList(len(els))
 	for _, e := range els {
 		if e.Path == nil || e.Path.Arrow != nil {

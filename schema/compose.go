@@ -57,6 +57,7 @@ func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Pat
 	}
 	t := c.slabs.tools.new()
 	t.Name, t.Agent, t.Span, t.NameSpan, t.SignatureSpan = a.Name, a.Name, a.Span, a.NameSpan, path.Span()
+	c.lowered(e, 2)
 	c.signature(t, path)
 	for _, p := range t.Params {
 		if p.Injected {
@@ -81,9 +82,14 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 	}
 	t := c.slabs.tools.new()
 	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
-	// Not written: the places are the agent's name.
-	t.Params = []*Param{{Name: DefaultAgentParam, Type: &Type{Kind: StringType, Name: "String", Span: a.NameSpan}, Description: "The request for the agent", Span: a.NameSpan}}
-	t.Returns = &Type{Kind: StringType, Name: "String", Span: a.NameSpan}
+	// Not written: the places are the agent's name. The parameter's type
+	// and the return type are the same String, allocated once.
+	str := c.newType(StringType, "String", a.NameSpan)
+	p := c.slabs.params.new()
+	p.Name, p.Type, p.Description, p.Span = DefaultAgentParam, str, "The request for the agent", a.NameSpan
+	t.Params = c.slabs.paramPtr.make(1)
+	t.Params[0] = p
+	t.Returns = str
 	a.AsTool = t
 }
 

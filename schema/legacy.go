@@ -130,7 +130,7 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 		ln.restText = append(ln.restText, c.text(diag.Span{Start: pr.KeySpan().Start, End: pr.Value.Span().End}))
 	}
 	c.legacyType(ln, p, fe)
-	c.paramProps(p, rest, field)
+	c.paramProps(p, rest, nil, field)
 	c.reportLegacy(ln)
 	return p, true
 }

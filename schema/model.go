@@ -5,9 +5,11 @@
 package schema
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
 )
 
 // Program is a compiled gram agent file: its agents ([Program.Agents]),
@@ -159,30 +161,11 @@ func (a *Agent) Tool(name string) *Tool {
 	return named(a.Tools, name, toolName)
 }
 
-// Prop is a property as written in the source: its key and where the key and
-// the value are (see [Prop.KeySpan], [Prop.ValueSpan]), kept as 32-bit offsets,
-// which makes a property 32 bytes.
-type Prop struct {
-	Key                  string
-	keyStart, keyEnd     int32
-	valueStart, valueEnd int32
-}
-
-// newProp returns the property key whose key and value are at keySpan and
-// valueSpan.
-func newProp(key string, keySpan, valueSpan diag.Span) Prop {
-	return Prop{Key: key,
-		keyStart: int32(keySpan.Start), keyEnd: int32(keySpan.End),
-		valueStart: int32(valueSpan.Start), valueEnd: int32(valueSpan.End)}
-}
-
-// KeySpan returns where the property's key is written.
-func (p *Prop) KeySpan() diag.Span { return diag.Span{Start: int(p.keyStart), End: int(p.keyEnd)} }
-
-// ValueSpan returns where the property's value is written.
-func (p *Prop) ValueSpan() diag.Span {
-	return diag.Span{Start: int(p.valueStart), End: int(p.valueEnd)}
-}
+// Prop is a property as written in the source: its key, its value and where
+// the key and the value are (see [parser.Property.KeySpan],
+// [parser.Property.ValueSpan]). A declaration's properties are its lowered
+// subject's, shared with the document rather than copied.
+type Prop = parser.Property
 
 // PropSpan returns the span of the key of the property named key in props, and
 // whether there is one.
@@ -294,7 +277,7 @@ type Tool struct {
 	// [Agent.AsTool]; empty for a tool bound from the tool library.
 	Agent string
 
-	validators validators
+	validators atomic.Pointer[validators]
 }
 
 // Param returns the parameter with the given name, or nil.

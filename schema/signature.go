@@ -278,7 +278,8 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		c.multipleTypes(s, what, p.Name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	}
-	c.paramProps(p, c.subjectProps(s.Record), field)
+	prs := c.subjectProps(s.Record)
+	c.paramProps(p, prs, c.loweredProps(n, prs), field)
 	return p
 }
 
@@ -330,20 +331,24 @@ func missedMeaning(p *Param, what, meant string, hasDefault bool) string {
 	return ""
 }
 
-// paramProps reads the properties of a parameter or field.
-func (c *compiler) paramProps(p *Param, prs []parser.Property, field bool) {
+// paramProps reads the properties of a parameter or field, prs; shared,
+// when not nil, are the same properties as the document holds them, which
+// p keeps instead of a copy.
+func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field bool) {
 	what := "parameter"
 	where := "a parameter"
 	if field {
 		what, where = "field", "a record field"
 	}
-	p.Props = c.slabs.props.make(len(prs))
+	if p.Props = shared; shared == nil {
+		p.Props = c.slabs.props.make(len(prs))
+		copy(p.Props, prs)
+	}
 	var dflt, enum *parser.Property
 	var misspelt []*parser.Property // unknown keys, reported once the others are read
 	constraints := 0
 	for i := range prs {
 		pr := &prs[i]
-		p.Props[i] = newProp(pr.Key, pr.KeySpan(), pr.Value.Span())
 		switch {
 		case pr.Key == "items":
 			c.items(p.Type, pr) // first: defaults and enums are checked against the element type

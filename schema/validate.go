@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -29,7 +28,6 @@ import (
 
 // validators holds a tool's compiled schemas.
 type validators struct {
-	once        sync.Once
 	model, full *jsonschema.Schema
 	err         error
 }
@@ -84,18 +82,25 @@ func (e *ArgsError) Error() string {
 }
 
 // compiled returns the tool's compiled schemas, compiling them on first use.
+// They are allocated then, not with the tool: most tools of a program are
+// never validated against. Two first uses at once may both compile; one
+// result is kept.
 func (t *Tool) compiled() *validators {
-	v := &t.validators
-	v.once.Do(func() {
-		base := "gram:///tools/" + url.PathEscape(t.Name)
-		v.model, v.err = compileSchema(base+"/parameters.json", ParametersSchema(t, false))
-		if v.err == nil {
-			v.full, v.err = compileSchema(base+"/full.json", FullParametersSchema(t))
-		}
-		if v.err != nil {
-			v.err = fmt.Errorf("schema: compiling the schema of tool %q: %w", t.Name, v.err)
-		}
-	})
+	if v := t.validators.Load(); v != nil {
+		return v
+	}
+	v := &validators{}
+	base := "gram:///tools/" + url.PathEscape(t.Name)
+	v.model, v.err = compileSchema(base+"/parameters.json", ParametersSchema(t, false))
+	if v.err == nil {
+		v.full, v.err = compileSchema(base+"/full.json", FullParametersSchema(t))
+	}
+	if v.err != nil {
+		v.err = fmt.Errorf("schema: compiling the schema of tool %q: %w", t.Name, v.err)
+	}
+	if !t.validators.CompareAndSwap(nil, v) {
+		return t.validators.Load()
+	}
 	return v
 }
 
