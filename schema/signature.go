@@ -346,19 +346,7 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 	}
 	var dflt, enum *parser.Property
 	var misspelt []*parser.Property // unknown keys, reported once the others are read
-	constraints := 0
-	for i := range prs {
-		pr := &prs[i]
-		switch {
-		case pr.Key == "items":
-			c.items(p.Type, pr) // first: defaults and enums are checked against the element type
-		case isConstraint(pr.Key):
-			constraints++
-		}
-	}
-	if constraints > 0 {
-		p.Constraints = c.slabs.members.make(constraints)[:0]
-	}
+	c.itemsFirst(p, prs)
 	for i := range prs {
 		switch pr := &prs[i]; pr.Key {
 		case "items":
@@ -414,6 +402,25 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 		}
 	}
 	c.checkBounds(p, dflt, what)
+}
+
+// itemsFirst reads the element type of p from `items: T` among prs,
+// before its other properties, whose defaults and enums are checked
+// against it, and makes room for p's constraints.
+func (c *compiler) itemsFirst(p *Param, prs []parser.Property) {
+	constraints := 0
+	for i := range prs {
+		pr := &prs[i]
+		switch {
+		case pr.Key == "items":
+			c.items(p.Type, pr)
+		case isConstraint(pr.Key):
+			constraints++
+		}
+	}
+	if constraints > 0 {
+		p.Constraints = c.slabs.members.make(constraints)[:0]
+	}
 }
 
 // items sets the element type of an Array from `items: T`.
