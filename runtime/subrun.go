@@ -3,10 +3,10 @@
 // and model, on a fresh conversation whose one user message is the call's
 // arguments; its answer is the tool's result. The runs of one tree share
 // the tool library, the injected values, the logger, the hooks and event
-// sink, the model configuration, the context (cancelling the top run
-// cancels every child) and two limits: how deep runs nest
-// ([WithMaxDepth]) and how many model calls the whole tree makes
-// ([WithMaxModelCalls]).
+// sink, the model configuration or the source of each agent's model
+// ([WithModelSource]), the context (cancelling the top run cancels every
+// child) and two limits: how deep runs nest ([WithMaxDepth]) and how many
+// model calls the whole tree makes ([WithMaxModelCalls]).
 
 package runtime
 
