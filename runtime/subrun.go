@@ -146,7 +146,7 @@ func newRunID() string {
 // checkAgents returns a [*ConfigError] when an agent that agent calls as a
 // tool or hands off to cannot be found in the run's program.
 func (t *treeConfig) checkAgents(agent *schema.Agent) error {
-	for _, name := range usedAgents(agent) {
+	for _, name := range agent.UsedAgents() {
 		if t.program == nil {
 			return &ConfigError{Message: fmt.Sprintf("agent %s uses agent %s, but the run has no program to find it in", agent.Name, name),
 				Hint: "give the run the agent's package (runtime.WithProgram)"}
@@ -313,7 +313,7 @@ func (t *treeConfig) reachable(agent *schema.Agent) ([]*schema.Agent, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		for _, name := range usedAgents(a) {
+		for _, name := range a.UsedAgents() {
 			if sub := t.program.Agent(name); !slices.Contains(out, sub) {
 				out = append(out, sub)
 			}
@@ -321,7 +321,3 @@ func (t *treeConfig) reachable(agent *schema.Agent) ([]*schema.Agent, []error) {
 	}
 	return out, errs
 }
-
-// usedAgents returns the names of the agents that a calls as tools or
-// hands off to.
-func usedAgents(a *schema.Agent) []string { return a.UsedAgents() }
