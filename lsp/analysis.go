@@ -138,11 +138,6 @@ type analysis struct {
 	// checked is the check the analysis was made of, nil for a failed one:
 	// the next version's check takes what it can of it.
 	checked *project.Text
-	// otherFiles are the analyses of the other member files of the
-	// package (Others, see package.go), made once when a request
-	// looks across the package (see xref.go).
-	othersOnce sync.Once
-	otherFiles []pkgFile
 	// named are the files a bindings document names, as its check read
 	// them (see bindingsfile.go).
 	named []string

@@ -396,7 +396,7 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 					check("completion", it.TextEdit.Range)
 				}
 			}
-			an.renameTarget(off)
+			_, _ = an.PrepareRename(off)
 			an.toolAt(off)
 			sr := an.selectionRange(off)
 			for r := &sr; r != nil; r = r.Parent {
