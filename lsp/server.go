@@ -156,10 +156,11 @@ type route struct {
 }
 
 // routes lists every method the server handles; anything else is
-// MethodNotFound. Most are the server's methods of the protocol package's
-// types, decoded and answered by request and notification; the others
-// (LSP 3.17 methods it predates, and those whose parameters it cannot
-// decode faithfully) decode their own parameters.
+// MethodNotFound. Most are methods of the server, decoded and answered by
+// request and notification (the parameters of the LSP 3.17 methods the
+// protocol package predates are types of this package); initialize,
+// shutdown and didChange (whose parameters the protocol package cannot
+// decode faithfully) read theirs themselves.
 func (s *server) routes() map[string]route {
 	ignore := func(context.Context, *struct{}) error { return nil }
 	return map[string]route{
@@ -183,7 +184,7 @@ func (s *server) routes() map[string]route {
 		"textDocument/documentSymbol":         {h: request(s.DocumentSymbol)},
 		"workspace/symbol":                    {h: request(s.Symbols)},
 		"textDocument/foldingRange":           {h: request(s.FoldingRanges)},
-		"textDocument/selectionRange":         {h: s.selectionRange},
+		"textDocument/selectionRange":         {h: request(s.selectionRange)},
 		"textDocument/prepareRename":          {h: request(s.PrepareRename)},
 		"textDocument/rename":                 {h: request(s.Rename)},
 		"textDocument/formatting":             {h: request(s.Formatting)},
@@ -192,7 +193,7 @@ func (s *server) routes() map[string]route {
 		"workspace/executeCommand":            {h: request(s.ExecuteCommand)},
 		"textDocument/codeLens":               {h: request(s.CodeLens)},
 		"textDocument/semanticTokens/full":    {h: request(s.SemanticTokensFull)},
-		"textDocument/inlayHint":              {h: s.inlayHint},
+		"textDocument/inlayHint":              {h: request(s.inlayHint)},
 	}
 }
 
