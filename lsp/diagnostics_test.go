@@ -397,7 +397,7 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 				}
 			}
 			_, _ = an.PrepareRename(off)
-			an.toolAt(off)
+			an.ToolAt(off)
 			sr := an.selectionRange(off)
 			for r := &sr; r != nil; r = r.Parent {
 				check("selection", r.Range)
