@@ -20,9 +20,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
-	"github.com/gramlang/gram/schema"
 )
 
 // snapshot is one version of an open document.
@@ -146,17 +144,6 @@ type analysis struct {
 	targets atomic.Pointer[targetDiags]
 }
 
-// newAnalysis returns the analysis of a document compiled with the other
-// member files others (nil: alone); prev is the analysis of an earlier
-// version, or nil.
-func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *analysis) *analysis {
-	var prevIDE *ide.Analysis
-	if prev != nil {
-		prevIDE = prev.Analysis
-	}
-	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, others, prevIDE)}
-}
-
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
 // block.
 // It is read by the workers of every server of the process, so it is set
@@ -179,8 +166,9 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 		}
 	}()
 	var prevText *project.Text
+	var prevIDE *ide.Analysis
 	if prev != nil {
-		prevText = prev.checked
+		prevText, prevIDE = prev.checked, prev.Analysis
 	}
 	var named []string
 	t := project.Check(f, project.Request{
@@ -196,7 +184,5 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 	if t == nil {
 		return nil
 	}
-	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
-	an.checked, an.named = t, named
-	return an
+	return &analysis{Analysis: ide.NewAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prevIDE), checked: t, named: named}
 }
