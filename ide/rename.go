@@ -36,6 +36,7 @@ import (
 
 // Change is an edit of the text or of another member file of its package.
 type Change struct {
+	// File is the file the edit changes.
 	File *diag.File
 	// Edit's span is a span of byte offsets of File's text.
 	diag.Edit
@@ -46,7 +47,8 @@ type RenameError struct {
 	// Place is set when nothing at the cursor can be renamed; else the
 	// new name cannot be given.
 	Place bool
-	Msg   string
+	// Msg says why.
+	Msg string
 }
 
 // Error returns the message.
