@@ -173,15 +173,13 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 	return nil
 }
 
-// packageProgram returns the program of the agents of the document and of
-// the other member files of its package, which a test's agent may call as
-// tools or hand off to.
+// packageProgram returns the program of the agents a test of the
+// document may reach, as `gramc test` makes it (see
+// [agenttest.PackageProgram]): those of the files of its package and its
+// own; the document's alone when it is compiled alone.
 func (a *analysis) packageProgram() *schema.Program {
-	agents := append([]*schema.Agent(nil), a.Prog.Agents()...)
-	for _, o := range a.Others {
-		if o.Program != nil && !o.Test {
-			agents = append(agents, o.Program.Agents()...)
-		}
+	if t := a.checked; t != nil && t.Package != nil {
+		return agenttest.PackageProgram(t.Package, t.Package.Lookup(a.File.Path))
 	}
-	return schema.NewProgram(nil, agents, nil, nil)
+	return a.Prog
 }
