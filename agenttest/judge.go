@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -64,16 +65,7 @@ func ParseScore(reply string) (float64, string, error) {
 		f, _ := strconv.ParseFloat(m[1], 64)
 		return f, "", nil
 	}
-	return 0, "", fmt.Errorf("the judge's reply has no score: %q", clip(reply, 200))
-}
-
-// clip shortens s to n runes.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return 0, "", fmt.Errorf("the judge's reply has no score: %q", clip.Text(reply, 200))
 }
 
 // judge asks the rubric's judge to score the conversation so far; it

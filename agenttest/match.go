@@ -5,13 +5,13 @@
 package agenttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -89,15 +89,7 @@ func callOf(u runtime.ToolUse) Call {
 
 // compactJSON writes a value as compact JSON with sorted keys and no HTML
 // escaping.
-func compactJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(schema.ToAny(v)); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSpace(b.String())
-}
+func compactJSON(v any) string { return jsonvalue.Compact(schema.ToAny(v)) }
 
 // Evaluate checks the response of one turn (number n, from 1) against the
 // turn's expectations and the test's trajectory mode. Rubrics are not

@@ -350,7 +350,7 @@ func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
 		if !r.Live(j) {
 			continue
 		}
-		agents := treeAgents(j.Program, j.Test.Agent)
+		agents := j.Program.Reachable(j.Test.Agent)
 		for _, turn := range j.Test.Turns {
 			for _, rb := range turn.Rubrics {
 				agents = append(agents, rb.Judge)

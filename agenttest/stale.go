@@ -85,7 +85,7 @@ func testAgents(t *schema.Test, old, new *schema.Program) []string {
 	}
 	for _, p := range []*schema.Program{old, new} {
 		if a := p.Agent(t.AgentName); a != nil {
-			for _, b := range treeAgents(p, a)[1:] {
+			for _, b := range p.Reachable(a)[1:] {
 				add(b.Name)
 			}
 		}

@@ -4,8 +4,6 @@
 package agenttest
 
 import (
-	"slices"
-
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -52,29 +50,4 @@ func (r *Runner) modelSource(model func(*schema.Agent) (runtime.Model, error)) r
 		}
 		return m, fbs, nil
 	}
-}
-
-// treeAgents returns a and the agents of prog it calls as tools or hands
-// off to, and theirs, each once, a first; only a without a program.
-func treeAgents(prog *schema.Program, a *schema.Agent) []*schema.Agent {
-	out := []*schema.Agent{a}
-	if prog == nil || a == nil {
-		return out
-	}
-	add := func(name string) {
-		if b := prog.Agent(name); b != nil && !slices.Contains(out, b) {
-			out = append(out, b)
-		}
-	}
-	for i := 0; i < len(out); i++ {
-		for _, t := range out[i].Tools {
-			if t.Agent != "" {
-				add(t.Agent)
-			}
-		}
-		for _, h := range out[i].Handoffs {
-			add(h.Agent)
-		}
-	}
-	return out
 }

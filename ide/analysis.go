@@ -52,6 +52,12 @@ type Analysis struct {
 	// analysis's own once made, else an earlier version's, which fit
 	// while the other files and the text's own names are the same.
 	pkgKnown atomic.Pointer[pkgTables]
+
+	// otherFiles are the analyses of the other member files (Others),
+	// made once when references or a rename look across the package
+	// (see rename.go).
+	othersOnce sync.Once
+	otherFiles []*Analysis
 }
 
 // Analyze parses and compiles text, named path in diagnostics, alone: as

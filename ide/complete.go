@@ -124,11 +124,11 @@ func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 		out = append(out, RecordCompletion(a.Prog.Records[r.at]))
 	}
 	if pn := a.packageNames(); pn != nil {
-		others, omore := pick(pn.recordTable(), word)
+		others, omore := pn.recordTable().pick(word)
 		more = more || omore
-		for _, e := range others {
-			c := RecordCompletion(e.v.record)
-			c.Detail = "record in " + e.v.where()
+		for _, d := range others {
+			c := RecordCompletion(d.record)
+			c.Detail = "record in " + d.where()
 			out = append(out, c)
 		}
 	}
@@ -159,14 +159,14 @@ func (a *Analysis) toolItems(self string, listed []string, word string) ([]Compl
 		}
 	}
 	if pn := a.packageNames(); pn != nil {
-		others, omore := pick(pn.toolTable(), word)
-		for _, e := range others {
+		others, omore := pn.toolTable().pick(word)
+		for _, d := range others {
 			switch {
-			case in[e.name]:
+			case in[d.name]:
 			case omore:
-				out = append(out, Completion{Label: e.name, Kind: "function", Detail: e.v.where(), Insert: e.name, Resolve: e.name})
+				out = append(out, Completion{Label: d.name, Kind: "function", Detail: d.where(), Insert: d.name, Resolve: d.name})
 			default:
-				out = append(out, pkgToolCompletion(e.v, e.name))
+				out = append(out, pkgToolCompletion(d, d.name))
 			}
 		}
 		more = more || omore
@@ -200,7 +200,7 @@ func (a *Analysis) ResolveTool(name string) (Completion, bool) {
 		return toolCompletion(a.Prog.ToolAt(i), name), true
 	}
 	if pn := a.packageNames(); pn != nil {
-		if d, ok := lookup(pn.toolTable(), name); ok {
+		if d, ok := pn.toolTable().lookup(name); ok {
 			return pkgToolCompletion(d, name), true
 		}
 	}
@@ -230,10 +230,10 @@ func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool)
 	sortByLabel(out)
 	var more bool
 	if pn := a.packageNames(); pn != nil {
-		var agents []namedEntry[pkgDecl]
-		agents, more = pick(pn.agentTable(), word)
-		for _, e := range agents {
-			out = append(out, Completion{Label: e.name, Kind: "agent", Detail: "agent in " + e.v.where(), Insert: valueText(e.name, quoted)})
+		var agents []pkgDecl
+		agents, more = pn.agentTable().pick(word)
+		for _, d := range agents {
+			out = append(out, Completion{Label: d.name, Kind: "agent", Detail: "agent in " + d.where(), Insert: valueText(d.name, quoted)})
 		}
 	}
 	return out, more
@@ -251,10 +251,10 @@ func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) 
 	sortByLabel(out)
 	var more bool
 	if pn := a.packageNames(); pn != nil {
-		var tools []namedEntry[pkgDecl]
-		tools, more = pick(pn.callTable(), word)
-		for _, e := range tools {
-			out = append(out, pkgToolCompletion(e.v, valueText(e.name, quoted)))
+		var tools []pkgDecl
+		tools, more = pn.callTable().pick(word)
+		for _, d := range tools {
+			out = append(out, pkgToolCompletion(d, valueText(d.name, quoted)))
 		}
 	}
 	return out, more

@@ -63,10 +63,10 @@ func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Comp
 		}
 	}
 	if pn := a.packageNames(); pn != nil {
-		others, omore := pick(pn.agentTable(), word)
-		for _, e := range others {
-			if offered(e.v.agent) {
-				out = append(out, agentCompletion(e.v.agent, parser.GramIdent(e.name), e.v.where()))
+		others, omore := pn.agentTable().pick(word)
+		for _, d := range others {
+			if offered(d.agent) {
+				out = append(out, agentCompletion(d.agent, parser.GramIdent(d.name), d.where()))
 			}
 		}
 		more = more || omore

@@ -7,7 +7,10 @@
 
 package ide
 
-import "github.com/gramlang/gram/diag"
+import (
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
+)
 
 // Location is a place in the text or in another member file of its
 // package.
@@ -36,4 +39,26 @@ func (a *Analysis) Definition(off int) (Location, bool) {
 		return a.DeclaredElsewhere(o.Name)
 	}
 	return Location{File: a.File, Span: a.File.Resolve(o.Def)}, true
+}
+
+// ToolAt returns the tool named under the cursor at the byte offset off,
+// or else the innermost tool whose pattern holds it; nil when there is
+// none.
+func (a *Analysis) ToolAt(off int) *schema.Tool {
+	pos := a.File.Pos(off)
+	ix := a.Index()
+	if o, ok := ix.At(pos); ok && o.Resolved() {
+		if d := ix.NameDecl(o.Def); d != nil && d.Kind == KindTool {
+			return d.Tool
+		}
+	}
+	var best *schema.Tool
+	if u := ix.unitAt(pos); u != nil {
+		for _, t := range u.tools {
+			if t.Span.Start <= pos && pos <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
+				best = t
+			}
+		}
+	}
+	return best
 }

@@ -21,16 +21,19 @@
 // in Markdown, [Analysis.Definition] says where the name there is defined
 // (in the text or in another member file), and [Analysis.Complete] lists
 // what may be typed there ([Analysis.ResolveTool] fills in a tool that a
-// long list leaves bare). Their offsets and the spans they return are
-// byte offsets of the text; converting them to a client's positions is
+// long list leaves bare); [Analysis.References] lists every place the name
+// is written and [Analysis.Rename] the edits that rename it, in every
+// member file for a name of the package ([Analysis.PrepareRename] says
+// what would be renamed, a [RenameError] why nothing can be). Their
+// offsets and the spans they return are byte offsets of the text; converting them to a client's positions is
 // the caller's business (see [diag.File]).
 //
 // Below them, [Analysis.Index] is the index of the text's identities
 // (every definition and reference, and the declarations of the agent
 // language, made one top-level unit at a time) and [Analysis.Locate] the
 // token of the syntax under the cursor, which a [SyntaxWalker] visits in
-// order; the language server's references, rename, highlights, outline
-// and semantic tokens read them. They take and give positions (see
+// order; the language server's highlights, outline and semantic tokens
+// read them. They take and give positions (see
 // [diag.Positions]), which are byte offsets in a text parsed whole.
 //
 // The documentation shown for labels, types, property keys and models is

@@ -118,22 +118,26 @@ func newIndex(a *Analysis) *Index {
 }
 
 // unit returns what the index knows of the unit i, making it on first use.
-func (ix *Index) unit(i int) *unitIndex {
-	ix.mu.Lock()
-	u := ix.units[i]
-	ix.mu.Unlock()
-	if u != nil {
-		return u
+func (ix *Index) unit(i int) *unitIndex { return memo(&ix.mu, ix.units, i, ix.makeUnit) }
+
+// memo returns m[i], made by build(i) on first use; mu guards m, and is
+// not held while build works (two callers may both make it: the first
+// stored is kept).
+func memo[V any](mu *sync.Mutex, m map[int]*V, i int, build func(int) *V) *V {
+	mu.Lock()
+	v := m[i]
+	mu.Unlock()
+	if v != nil {
+		return v
 	}
-	u = ix.makeUnit(i)
-	ix.mu.Lock()
-	if w := ix.units[i]; w != nil {
-		u = w
-	} else {
-		ix.units[i] = u
+	v = build(i)
+	mu.Lock()
+	defer mu.Unlock()
+	if w := m[i]; w != nil {
+		return w
 	}
-	ix.mu.Unlock()
-	return u
+	m[i] = v
+	return v
 }
 
 // unitAt returns what the index knows of the unit holding the position pos,
@@ -178,23 +182,7 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 
 // unitDecls returns the declarations compiled from the unit i, finding
 // them on first use.
-func (ix *Index) unitDecls(i int) *unitDecls {
-	ix.mu.Lock()
-	d := ix.decls[i]
-	ix.mu.Unlock()
-	if d != nil {
-		return d
-	}
-	d = ix.findDecls(i)
-	ix.mu.Lock()
-	if w := ix.decls[i]; w != nil {
-		d = w
-	} else {
-		ix.decls[i] = d
-	}
-	ix.mu.Unlock()
-	return d
-}
+func (ix *Index) unitDecls(i int) *unitDecls { return memo(&ix.mu, ix.decls, i, ix.findDecls) }
 
 // findDecls finds the declarations compiled from the unit i in the
 // program's lists.

@@ -340,13 +340,13 @@ func (t *nameTable) pick(word string) ([]placed, bool) {
 	if t.count <= MaxCompletions {
 		return t.offered(t.es, len(t.es)), false
 	}
-	return t.offered(withPrefix(t.es, func(e placed) string { return e.key }, word), MaxCompletions), true
+	return t.offered(t.withPrefix(word), MaxCompletions), true
 }
 
 // starting returns every name offered whose name starts with word,
 // ignoring case.
 func (t *nameTable) starting(word string) []placed {
-	es := withPrefix(t.es, func(e placed) string { return e.key }, word)
+	es := t.withPrefix(word)
 	return t.offered(es, len(es))
 }
 
@@ -375,44 +375,12 @@ func (t *nameTable) offered(es []placed, limit int) []placed {
 	return out
 }
 
-// sortEntries sorts a table by key, then name, keeping the source order of
-// equal names (by seq: a stable sort of a large table costs n log² n).
-func sortEntries[T any](es []namedEntry[T]) {
-	slices.SortFunc(es, func(x, y namedEntry[T]) int {
-		if c := strings.Compare(x.key, y.key); c != 0 {
-			return c
-		}
-		if c := strings.Compare(x.name, y.name); c != 0 {
-			return c
-		}
-		return x.seq - y.seq
-	})
-}
-
-// namedEntry is a name of another file of the package, its key (the name
-// in lower case) and what it names; seq is its place in source order.
-type namedEntry[T any] struct {
-	key, name string
-	v         T
-	seq       int
-}
-
-// pick returns the entries of a table of the package's names to offer for
-// the word being typed, as [nameTable.pick] does.
-func pick[T any](es []namedEntry[T], word string) ([]namedEntry[T], bool) {
-	if len(es) <= MaxCompletions {
-		return es, false
-	}
-	es = withPrefix(es, func(e namedEntry[T]) string { return e.key }, word)
-	return es[:min(len(es), MaxCompletions)], true
-}
-
-// withPrefix returns the entries, sorted by key, whose names start with
-// prefix, ignoring case.
-func withPrefix[E any](es []E, key func(E) string, prefix string) []E {
-	p := strings.ToLower(prefix)
-	i := sort.Search(len(es), func(i int) bool { return key(es[i]) >= p })
-	j := i + sort.Search(len(es)-i, func(k int) bool { return !strings.HasPrefix(key(es[i+k]), p) })
+// withPrefix returns the run of entries whose names start with prefix,
+// ignoring case.
+func (t *nameTable) withPrefix(prefix string) []placed {
+	p, es := strings.ToLower(prefix), t.es
+	i := sort.Search(len(es), func(i int) bool { return es[i].key >= p })
+	j := i + sort.Search(len(es)-i, func(k int) bool { return !strings.HasPrefix(es[i+k].key, p) })
 	return es[i:j]
 }
 

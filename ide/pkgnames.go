@@ -18,7 +18,6 @@ import (
 	"iter"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -29,15 +28,43 @@ import (
 
 // pkgNames are the names the other files of a package declare that the
 // text does not, each kind's table made when first asked for and sorted
-// by name without case (see sortEntries).
+// by name without case (see pkgTable).
 type pkgNames struct {
 	a      *Analysis
 	once   [pkgKinds]sync.Once
-	tables [pkgKinds][]namedEntry[pkgDecl]
+	tables [pkgKinds]*pkgTable
 }
 
-// pkgDecl is a declaration of another file of the package.
+// pkgTable is a table of the package's names of one kind: their
+// declarations in source order, and the sorted table of their names
+// (see names.go), whose places are indexes of decls.
+type pkgTable struct {
+	decls []pkgDecl
+	names *nameTable
+}
+
+// pick returns the declarations to offer for the word being typed, as
+// [nameTable.pick] does.
+func (t *pkgTable) pick(word string) ([]pkgDecl, bool) {
+	es, more := t.names.pick(word)
+	out := make([]pkgDecl, len(es))
+	for i, e := range es {
+		out[i] = t.decls[e.at]
+	}
+	return out, more
+}
+
+// lookup returns the declaration of name in the table, if it has one.
+func (t *pkgTable) lookup(name string) (pkgDecl, bool) {
+	if i, ok := t.names.first(name); ok {
+		return t.decls[i], true
+	}
+	return pkgDecl{}, false
+}
+
+// pkgDecl is a declaration of another file of the package, and its name.
 type pkgDecl struct {
+	name   string
 	file   *project.File
 	tool   *schema.Tool
 	agent  *schema.Agent
@@ -90,25 +117,25 @@ const (
 
 // declsOf returns the declarations of one kind of the table of pkgNames
 // in the program of the file o, in source order.
-func declsOf(kind int, o *project.File) iter.Seq2[string, pkgDecl] {
-	return func(yield func(string, pkgDecl) bool) {
+func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
+	return func(yield func(pkgDecl) bool) {
 		p := o.Program
 		switch kind {
 		case pkgTools, pkgCalls:
 			for _, t := range p.AllTools() {
-				if (t.TopLevel || kind == pkgCalls) && !yield(t.Name, pkgDecl{file: o, tool: t}) {
+				if (t.TopLevel || kind == pkgCalls) && !yield(pkgDecl{name: t.Name, file: o, tool: t}) {
 					return
 				}
 			}
 		case pkgAgents:
 			for _, ag := range p.AllAgents() {
-				if !yield(ag.Name, pkgDecl{file: o, agent: ag}) {
+				if !yield(pkgDecl{name: ag.Name, file: o, agent: ag}) {
 					return
 				}
 			}
 		case pkgRecords:
 			for _, r := range p.Records {
-				if !yield(r.Name, pkgDecl{file: o, record: r}) {
+				if !yield(pkgDecl{name: r.Name, file: o, record: r}) {
 					return
 				}
 			}
@@ -127,20 +154,20 @@ type pkgTables struct {
 	others []*project.File
 	made   [pkgKinds]bool
 	mine   [pkgKinds]*nameTable
-	tables [pkgKinds][]namedEntry[pkgDecl]
+	tables [pkgKinds]*pkgTable
 }
 
 // table returns the table of the names of one kind that the other member
 // files (not test files) declare and the text does not, made once. The
 // first declaration of a name, in path order, is kept.
-func (pn *pkgNames) table(kind int) []namedEntry[pkgDecl] {
+func (pn *pkgNames) table(kind int) *pkgTable {
 	pn.once[kind].Do(func() { pn.tables[kind] = pn.makeTable(kind) })
 	return pn.tables[kind]
 }
 
 // makeTable makes the table of one kind, or takes the one an earlier
 // version made when it fits.
-func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
+func (pn *pkgNames) makeTable(kind int) *pkgTable {
 	own := pn.a.ownNames()
 	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
 	known := pn.a.pkgKnown.Load()
@@ -152,19 +179,19 @@ func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
 		return known.tables[kind]
 	}
 	taken := map[string]bool{}
-	var es []namedEntry[pkgDecl]
+	var decls []pkgDecl
 	for _, o := range others {
 		if o.Test || o.Program == nil {
 			continue
 		}
-		for name, d := range declsOf(kind, o) {
-			if name != "" && !taken[name] && !mine.holds(name) {
-				taken[name] = true
-				es = append(es, namedEntry[pkgDecl]{key: strings.ToLower(name), name: name, v: d, seq: len(es)})
+		for d := range declsOf(kind, o) {
+			if d.name != "" && !taken[d.name] && !mine.holds(d.name) {
+				taken[d.name] = true
+				decls = append(decls, d)
 			}
 		}
 	}
-	sortEntries(es)
+	es := &pkgTable{decls: decls, names: buildTable(decls, func(d pkgDecl) string { return d.name }, false)}
 	// Known from now on, with the tables of the other kinds that fit.
 	next := &pkgTables{others: others}
 	if known != nil {
@@ -176,28 +203,17 @@ func (pn *pkgNames) makeTable(kind int) []namedEntry[pkgDecl] {
 }
 
 // toolTable returns the top-level tools of the other files.
-func (pn *pkgNames) toolTable() []namedEntry[pkgDecl] { return pn.table(pkgTools) }
+func (pn *pkgNames) toolTable() *pkgTable { return pn.table(pkgTools) }
 
 // callTable returns every tool of the other files, top-level and inline,
 // that no tool of the text hides.
-func (pn *pkgNames) callTable() []namedEntry[pkgDecl] { return pn.table(pkgCalls) }
+func (pn *pkgNames) callTable() *pkgTable { return pn.table(pkgCalls) }
 
 // agentTable returns the agents of the other files.
-func (pn *pkgNames) agentTable() []namedEntry[pkgDecl] { return pn.table(pkgAgents) }
+func (pn *pkgNames) agentTable() *pkgTable { return pn.table(pkgAgents) }
 
 // recordTable returns the records of the other files.
-func (pn *pkgNames) recordTable() []namedEntry[pkgDecl] { return pn.table(pkgRecords) }
-
-// lookup returns the declaration of name in a table, if it has one.
-func lookup(es []namedEntry[pkgDecl], name string) (pkgDecl, bool) {
-	key := strings.ToLower(name)
-	for i := sort.Search(len(es), func(i int) bool { return es[i].key >= key }); i < len(es) && es[i].key == key; i++ {
-		if es[i].name == name {
-			return es[i].v, true
-		}
-	}
-	return pkgDecl{}, false
-}
+func (pn *pkgNames) recordTable() *pkgTable { return pn.table(pkgRecords) }
 
 // declared returns the declaration another file of the package makes of
 // name, which a reference of the text that resolves in no declaration
@@ -213,8 +229,8 @@ func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
 			continue
 		}
 		for _, kind := range []int{pkgTools, pkgAgents, pkgRecords} {
-			for n, d := range declsOf(kind, o) {
-				if n == name {
+			for d := range declsOf(kind, o) {
+				if d.name == name {
 					return d, true
 				}
 			}

@@ -107,7 +107,7 @@ func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
 		}
 	}
 	if pn := a.packageNames(); pn != nil {
-		if d, ok := lookup(pn.callTable(), v.name); ok {
+		if d, ok := pn.callTable().lookup(v.name); ok {
 			return d, nil, true
 		}
 	}

@@ -20,9 +20,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/ide"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
-	"github.com/gramlang/gram/schema"
 )
 
 // snapshot is one version of an open document.
@@ -138,28 +136,12 @@ type analysis struct {
 	// checked is the check the analysis was made of, nil for a failed one:
 	// the next version's check takes what it can of it.
 	checked *project.Text
-	// otherFiles are the analyses of the other member files of the
-	// package (Others, see package.go), made once when a request
-	// looks across the package (see xref.go).
-	othersOnce sync.Once
-	otherFiles []pkgFile
 	// named are the files a bindings document names, as its check read
 	// them (see bindingsfile.go).
 	named []string
 	// targets are the diagnostics of the client's targets (see
 	// targets.go), with the analysis's own.
 	targets atomic.Pointer[targetDiags]
-}
-
-// newAnalysis returns the analysis of a document compiled with the other
-// member files others (nil: alone); prev is the analysis of an earlier
-// version, or nil.
-func newAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *analysis) *analysis {
-	var prevIDE *ide.Analysis
-	if prev != nil {
-		prevIDE = prev.Analysis
-	}
-	return &analysis{Analysis: ide.NewAnalysis(f, doc, prog, diags, others, prevIDE)}
 }
 
 // analyzeHook, when set (by tests), runs as an analysis of f starts; it may
@@ -184,8 +166,9 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 		}
 	}()
 	var prevText *project.Text
+	var prevIDE *ide.Analysis
 	if prev != nil {
-		prevText = prev.checked
+		prevText, prevIDE = prev.checked, prev.Analysis
 	}
 	var named []string
 	t := project.Check(f, project.Request{
@@ -201,7 +184,5 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 	if t == nil {
 		return nil
 	}
-	an = newAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
-	an.checked, an.named = t, named
-	return an
+	return &analysis{Analysis: ide.NewAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prevIDE), checked: t, named: named}
 }

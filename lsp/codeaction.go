@@ -49,7 +49,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 			}
 		}
 		if want(protocol.Source) {
-			if t := an.toolAt(an.File.Pos(span.Start)); t != nil && t.Name != "" {
+			if t := an.ToolAt(span.Start); t != nil && t.Name != "" {
 				out = append(out, protocol.CodeAction{
 					Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
 					Kind:  protocol.Source,
@@ -189,24 +189,6 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 	return diag.Edit{Span: posSpan(a.File, diag.Span{Start: start, End: end})}
 }
 
-// toolAt returns the innermost tool whose pattern contains off, or the tool
-// named under the cursor.
-func (a *analysis) toolAt(off int) *schema.Tool {
-	ix := a.Index()
-	if o, ok := ix.At(off); ok && o.Resolved() {
-		if d := ix.NameDecl(o.Def); d != nil && d.Kind == ide.KindTool {
-			return d.Tool
-		}
-	}
-	var best *schema.Tool
-	for _, t := range a.Prog.AllTools() {
-		if t.Span.Start <= off && off <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
-			best = t
-		}
-	}
-	return best
-}
-
 // ExecuteCommand answers workspace/executeCommand. The tool schema command
 // takes the document URI, then a position ({line, character}) or a tool or
 // agent name, then optionally a format (jsonschema, openai or mcp) and
@@ -284,12 +266,12 @@ func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent,
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)
-		off := posOf(a.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
-		if t := a.toolAt(off); t != nil {
+		off := offsetOf(a.File, protocol.Position{Line: uint32(line), Character: uint32(char)})
+		if t := a.ToolAt(off); t != nil {
 			return t, nil, nil
 		}
 		for _, ag := range a.Prog.AllAgents() {
-			if ag.Span.Start <= off && off <= ag.Span.End {
+			if pos := a.File.Pos(off); ag.Span.Start <= pos && pos <= ag.Span.End {
 				return nil, ag, nil
 			}
 		}

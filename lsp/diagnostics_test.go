@@ -396,8 +396,8 @@ func TestFeaturesOnBrokenText(t *testing.T) {
 					check("completion", it.TextEdit.Range)
 				}
 			}
-			an.renameTarget(off)
-			an.toolAt(off)
+			_, _ = an.PrepareRename(off)
+			an.ToolAt(off)
 			sr := an.selectionRange(off)
 			for r := &sr; r != nil; r = r.Parent {
 				check("selection", r.Range)

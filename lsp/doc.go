@@ -11,17 +11,17 @@
 //
 // # How it is built
 //
-// The protocol types and the standard request dispatch come from
-// go.lsp.dev/protocol, the framing and JSON-RPC from go.lsp.dev/jsonrpc2.
-// Around them, server.go reads every message in order on one goroutine:
+// The protocol types come from go.lsp.dev/protocol, JSON-RPC from
+// go.lsp.dev/jsonrpc2. Around them, server.go reads every message in order on one goroutine:
 // notifications (open, change, close, save) are applied there, in order, and
 // only record a new immutable [snapshot] of the document; each request takes
 // the snapshots as they are when it arrives and runs on its own goroutine, so
 // a slow request never holds up the next message, and $/cancelRequest can stop
 // it. A panic in a handler is recovered, logged and answered with an error;
-// the server keeps serving. Unknown methods get MethodNotFound; the LSP 3.17
-// methods the protocol package predates (inlay hints, selection ranges) are
-// routed before its dispatcher.
+// the server keeps serving. Each method the server handles has a route,
+// which decodes its parameters (those of the LSP 3.17 methods the protocol
+// package predates, inlay hints and selection ranges, into types of its
+// own); unknown methods get MethodNotFound.
 //
 // A snapshot is analysed at most once, on first use ([snapshot.Analysis]):
 // the front door, package project, checks it ([project.Check], what `gramc
@@ -50,8 +50,7 @@
 // completion.go (with resolve.go), symbols.go, folding.go, selection.go,
 // rename.go, format.go, codeaction.go (with the "show tool schema" command),
 // semantic.go, inlay.go, package.go (a document compiled with the other files
-// of its package, open buffers over files on disk), xref.go (references and
-// rename of a name of the package across its files), bindingsfile.go (a
+// of its package, open buffers over files on disk), bindingsfile.go (a
 // bindings file checked by its rules, checked again when the mcp.json it
 // names changes), tests.go (agent tests: a NAME_test.gram document compiled
 // with NAME.gram, tests in the outline, a code lens and command that run one,
@@ -63,8 +62,9 @@
 // and what may be typed there are package ide's, which the browser
 // playground is built on: the analysis of a document is an ide.Analysis,
 // with the other member files of its package (ide.Analysis.Others), and hover,
-// definition and completion here turn the client's positions into its
-// byte offsets and its answers into protocol types. References, rename,
-// highlights, symbols, code actions and semantic tokens read its index of
-// identities (ide.Index) and its walk over the syntax.
+// definition, completion, references and rename (across the files of a
+// package) here turn the client's positions into its byte offsets and its
+// answers into protocol types. Highlights, symbols, code actions and
+// semantic tokens read its index of identities (ide.Index) and its walk
+// over the syntax.
 package lsp

@@ -1,5 +1,5 @@
-// Inlay hints (textDocument/inlayHint, LSP 3.17; routed here as the protocol
-// package predates it): after each tool parameter, and each parameter of an
+// Inlay hints (textDocument/inlayHint, LSP 3.17; its types are this
+// package's, as the protocol package predates it): after each tool parameter, and each parameter of an
 // agent's signature element (what a calling model passes it), the JSON type
 // the model sees and whether the parameter is optional or injected.
 
@@ -8,7 +8,6 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -35,13 +34,10 @@ type inlayHint struct {
 const inlayHintKindType = 1
 
 // inlayHint answers textDocument/inlayHint.
-func (s *server) inlayHint(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	var p inlayHintParams
-	an, err := s.rawAnalysis(ctx, req, &p, &p.TextDocument)
-	if err != nil {
-		return reply(ctx, nil, err)
-	}
-	return reply(ctx, an.inlayHints(spanOf(an.File, p.Range)), nil)
+func (s *server) inlayHint(ctx context.Context, p *inlayHintParams) ([]inlayHint, error) {
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]inlayHint, error) {
+		return an.inlayHints(spanOf(an.File, p.Range)), nil
+	})
 }
 
 // inlayHints returns the hints of the parameters whose node ends in span (of

@@ -7,7 +7,6 @@ package lsp
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -151,17 +150,4 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 	// The packages of open documents (see package.go).
 	s.docs.filesChanged(paths)
 	return nil
-}
-
-// rawAnalysis decodes into p the raw parameters of a request the protocol
-// package does not know, and returns the analysis of the document doc
-// they name.
-func (s *server) rawAnalysis(ctx context.Context, req jsonrpc2.Request, p any, doc *protocol.TextDocumentIdentifier) (*analysis, error) {
-	if len(req.Params()) == 0 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing parameters")
-	}
-	if err := json.Unmarshal(req.Params(), p); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid parameters: %v", err)
-	}
-	return withAnalysis(ctx, s, doc.URI, func(_ *snapshot, an *analysis) (*analysis, error) { return an, nil })
 }

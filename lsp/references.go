@@ -12,23 +12,15 @@ import (
 
 // References answers textDocument/references: for a name of the package
 // (a top-level tool, an agent or a record), in every member file of the
-// package (see xref.go).
+// package, as package ide finds them (see ide.Analysis.References).
 func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.Location, error) {
-		o, ok := an.Index().At(posOf(an.File, p.Position))
-		if !ok {
-			return nil, nil
-		}
 		var out []protocol.Location
-		for _, pf := range an.occurrencesOf(snap.URI, o) {
-			for i, r := range pf.occs {
-				if i%256 == 0 && ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				if !r.IsDef || p.Context.IncludeDeclaration {
-					out = append(out, protocol.Location{URI: pf.uri, Range: rangeOf(pf.an.File, r.Span)})
-				}
+		for i, loc := range an.References(offsetOf(an.File, p.Position), p.Context.IncludeDeclaration) {
+			if i%256 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
+			out = append(out, locationOf(snap.URI, an, loc))
 		}
 		return out, nil
 	})

@@ -1,8 +1,8 @@
-// Selection ranges (textDocument/selectionRange, LSP 3.15; routed here as
-// the protocol package does not dispatch it): for each position, the nested
-// syntax around it, from the token out to the whole document: token, entry,
-// record, subject, node or subject pattern, path, enclosing patterns,
-// top-level pattern, file.
+// Selection ranges (textDocument/selectionRange, LSP 3.15; its parameters
+// are a type of this package, as the protocol package has none): for each
+// position, the nested syntax around it, from the token out to the whole
+// document: token, entry, record, subject, node or subject pattern, path,
+// enclosing patterns, top-level pattern, file.
 
 package lsp
 
@@ -10,7 +10,6 @@ import (
 	"context"
 	"sort"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -24,17 +23,14 @@ type selectionRangeParams struct {
 }
 
 // selectionRange answers textDocument/selectionRange.
-func (s *server) selectionRange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	var p selectionRangeParams
-	an, err := s.rawAnalysis(ctx, req, &p, &p.TextDocument)
-	if err != nil {
-		return reply(ctx, nil, err)
-	}
-	out := make([]protocol.SelectionRange, 0, len(p.Positions))
-	for _, pos := range p.Positions {
-		out = append(out, an.selectionRange(posOf(an.File, pos)))
-	}
-	return reply(ctx, out, nil)
+func (s *server) selectionRange(ctx context.Context, p *selectionRangeParams) ([]protocol.SelectionRange, error) {
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.SelectionRange, error) {
+		out := make([]protocol.SelectionRange, 0, len(p.Positions))
+		for _, pos := range p.Positions {
+			out = append(out, an.selectionRange(posOf(an.File, pos)))
+		}
+		return out, nil
+	})
 }
 
 // maxSelectionDepth is the most ranges a selection chain holds.

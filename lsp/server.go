@@ -27,7 +27,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,18 +60,13 @@ const (
 	stateShutdown              // after shutdown
 )
 
-// server is a gram language server for one client connection. It implements
-// [protocol.Server]; the methods it does not implement come from
-// [unimplemented]. Use [Serve] to run one.
+// server is a gram language server for one client connection; its
+// methods named after those of [protocol.Server] answer them (see routes).
+// Use [Serve] to run one.
 type server struct {
-	unimplemented
-
 	opts Options
 	log  *slog.Logger
 	conn jsonrpc2.Conn
-	// lib dispatches the methods the protocol package knows to the server's
-	// methods.
-	lib jsonrpc2.Handler
 	// table is routes(), built once.
 	table map[string]route
 
@@ -144,7 +138,6 @@ func newServer(opts Options) *server {
 		ws:     &workspace{},
 	}
 	s.docs = newStore(s)
-	s.lib = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
 	s.table = s.routes()
 	return s
 }
@@ -155,51 +148,76 @@ type handler func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Requ
 
 // route says how a method is handled.
 type route struct {
-	// h handles the method; nil means the protocol package's dispatcher.
+	// h handles the method.
 	h handler
 	// inline handlers run on the reading goroutine, in message order; the
 	// others run on a goroutine of their own.
 	inline bool
 }
 
-// routes lists every method the server handles. Methods the protocol
-// package dispatches to the server's methods have a nil handler; the others
-// (LSP 3.17 methods it predates, and those whose parameters it cannot
-// decode faithfully) are handled here, before its dispatcher. Anything else
-// is MethodNotFound.
+// routes lists every method the server handles; anything else is
+// MethodNotFound. Most are methods of the server, decoded and answered by
+// request and notification (the parameters of the LSP 3.17 methods the
+// protocol package predates are types of this package); initialize,
+// shutdown and didChange (whose parameters the protocol package cannot
+// decode faithfully) read theirs themselves.
 func (s *server) routes() map[string]route {
+	ignore := func(context.Context, *struct{}) error { return nil }
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
-		"initialized":                         {inline: true},
+		"initialized":                         {h: notification(ignore), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
-		"textDocument/didOpen":                {inline: true},
+		"textDocument/didOpen":                {h: notification(s.DidOpen), inline: true},
 		"textDocument/didChange":              {h: s.didChange, inline: true},
-		"textDocument/didClose":               {inline: true},
-		"textDocument/didSave":                {inline: true},
-		"workspace/didChangeWatchedFiles":     {inline: true},
-		"workspace/didChangeWorkspaceFolders": {inline: true},
-		"workspace/didChangeConfiguration":    {inline: true},
-		"$/setTrace":                          {inline: true},
-		"textDocument/hover":                  {},
-		"textDocument/definition":             {},
-		"textDocument/references":             {},
-		"textDocument/documentHighlight":      {},
-		"textDocument/completion":             {},
-		"completionItem/resolve":              {},
-		"textDocument/documentSymbol":         {},
-		"workspace/symbol":                    {},
-		"textDocument/foldingRange":           {},
-		"textDocument/selectionRange":         {h: s.selectionRange},
-		"textDocument/prepareRename":          {},
-		"textDocument/rename":                 {},
-		"textDocument/formatting":             {},
-		"textDocument/rangeFormatting":        {},
-		"textDocument/codeAction":             {},
-		"workspace/executeCommand":            {},
-		"textDocument/codeLens":               {},
-		"textDocument/semanticTokens/full":    {},
-		"textDocument/inlayHint":              {h: s.inlayHint},
+		"textDocument/didClose":               {h: notification(s.DidClose), inline: true},
+		"textDocument/didSave":                {h: notification(s.DidSave), inline: true},
+		"workspace/didChangeWatchedFiles":     {h: notification(s.DidChangeWatchedFiles), inline: true},
+		"workspace/didChangeWorkspaceFolders": {h: notification(s.DidChangeWorkspaceFolders), inline: true},
+		"workspace/didChangeConfiguration":    {h: notification(s.DidChangeConfiguration), inline: true},
+		"$/setTrace":                          {h: notification(ignore), inline: true},
+		"textDocument/hover":                  {h: request(s.Hover)},
+		"textDocument/definition":             {h: request(s.Definition)},
+		"textDocument/references":             {h: request(s.References)},
+		"textDocument/documentHighlight":      {h: request(s.DocumentHighlight)},
+		"textDocument/completion":             {h: request(s.Completion)},
+		"completionItem/resolve":              {h: request(s.CompletionResolve)},
+		"textDocument/documentSymbol":         {h: request(s.DocumentSymbol)},
+		"workspace/symbol":                    {h: request(s.Symbols)},
+		"textDocument/foldingRange":           {h: request(s.FoldingRanges)},
+		"textDocument/selectionRange":         {h: request(s.selectionRange)},
+		"textDocument/prepareRename":          {h: request(s.PrepareRename)},
+		"textDocument/rename":                 {h: request(s.Rename)},
+		"textDocument/formatting":             {h: request(s.Formatting)},
+		"textDocument/rangeFormatting":        {h: request(s.RangeFormatting)},
+		"textDocument/codeAction":             {h: request(s.CodeAction)},
+		"workspace/executeCommand":            {h: request(s.ExecuteCommand)},
+		"textDocument/codeLens":               {h: request(s.CodeLens)},
+		"textDocument/semanticTokens/full":    {h: request(s.SemanticTokensFull)},
+		"textDocument/inlayHint":              {h: request(s.inlayHint)},
 	}
+}
+
+// request returns the handler of a request answered by f: its parameters
+// decoded into a P (InvalidParams when they do not decode), f's answer or
+// error the reply.
+func request[P, R any](f func(context.Context, *P) (R, error)) handler {
+	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		var p P
+		if ctx.Err() != nil {
+			return reply(ctx, nil, protocol.ErrRequestCancelled)
+		}
+		if !decode(ctx, reply, req, &p) {
+			return nil
+		}
+		r, err := f(ctx, &p)
+		return reply(ctx, r, err)
+	}
+}
+
+// notification returns the handler of a notification handled by f, as
+// request does.
+func notification[P any](f func(context.Context, *P) error) handler {
+	return request(func(ctx context.Context, p *P) (any, error) { return nil, f(ctx, p) })
 }
 
 // handle is the connection's handler; it always returns nil, since an error
@@ -225,9 +243,6 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 	h := r.h
-	if h == nil {
-		h = handler(s.lib)
-	}
 	if r.inline || !isCall {
 		s.protect(ctx, method, reply, func() { _ = h(ctx, reply, req) })
 		return nil
@@ -306,10 +321,6 @@ func rpcError(err error) error {
 	switch {
 	case errors.As(err, &re):
 		return re
-	case strings.HasPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "):
-		// The protocol package's dispatcher could not decode the
-		// parameters (it wraps the message of ErrParse, not ErrParse).
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid parameters: "+strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return protocol.ErrRequestCancelled
 	}
@@ -358,9 +369,4 @@ func decode(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, v
 // errNoDocument is the error of a request about a document that is not open.
 func errNoDocument(uri protocol.DocumentURI) error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", uri)
-}
-
-// notFound is the error of a method the server does not implement.
-func notFound(method string) error {
-	return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not implemented: %s", method)
 }

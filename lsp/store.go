@@ -288,16 +288,6 @@ func (s *server) didChange(ctx context.Context, reply jsonrpc2.Replier, req json
 	return nil
 }
 
-// DidChange implements [protocol.Server]; changes arrive through didChange.
-func (s *server) DidChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
-	changes := make([]changeEvent, len(p.ContentChanges))
-	for i, c := range p.ContentChanges {
-		r := c.Range
-		changes[i] = changeEvent{Range: &r, Text: c.Text}
-	}
-	return s.docs.change(p.TextDocument.URI, p.TextDocument.Version, changes)
-}
-
 // DidClose forgets a document and clears its diagnostics.
 func (s *server) DidClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	s.docs.close(p.TextDocument.URI)

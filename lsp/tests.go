@@ -27,6 +27,7 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
@@ -59,19 +60,10 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 		if len(turn.Rubrics) > 0 {
 			parts = append(parts, fmt.Sprintf("%d rubrics", len(turn.Rubrics)))
 		}
-		name := fmt.Sprintf("turn %d: %s", i+1, clipText(turn.Input, 60))
+		name := fmt.Sprintf("turn %d: %s", i+1, clip.Text(strings.Join(strings.Fields(turn.Input), " "), 60))
 		sym.Children = append(sym.Children, a.symbol(name, strings.Join(parts, ", "), protocol.SymbolKindEvent, turn.Span, turn.Span))
 	}
 	return sym, true
-}
-
-// clipText shortens s to n runes, on one line.
-func clipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // CodeLens answers textDocument/codeLens: "Run test" above every test.
@@ -181,15 +173,13 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 	return nil
 }
 
-// packageProgram returns the program of the agents of the document and of
-// the other member files of its package, which a test's agent may call as
-// tools or hand off to.
+// packageProgram returns the program of the agents a test of the
+// document may reach, as `gramc test` makes it (see
+// [agenttest.PackageProgram]): those of the files of its package and its
+// own; the document's alone when it is compiled alone.
 func (a *analysis) packageProgram() *schema.Program {
-	agents := append([]*schema.Agent(nil), a.Prog.Agents()...)
-	for _, o := range a.Others {
-		if o.Program != nil && !o.Test {
-			agents = append(agents, o.Program.Agents()...)
-		}
+	if t := a.checked; t != nil && t.Package != nil {
+		return agenttest.PackageProgram(t.Package, t.Package.Lookup(a.File.Path))
 	}
-	return schema.NewProgram(nil, agents, nil, nil)
+	return a.Prog
 }

@@ -5,6 +5,7 @@ package project
 // the commands that run agents.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -257,7 +258,7 @@ func value(s *parser.Subject, span diag.Span, errf func(diag.Span, string, ...an
 	lit, env := s.Prop("value"), s.Prop("env")
 	switch {
 	case lit != nil && env != nil, lit == nil && env == nil:
-		errf(span, "%s: give {value: ...} or {env: \"VARIABLE\"}, one of them", nameOr(s.Identity, "value"))
+		errf(span, "%s: give {value: ...} or {env: \"VARIABLE\"}, one of them", cmp.Or(s.Identity, "value"))
 		return v, false
 	case lit != nil:
 		if lit.Value.Kind() == grammar.ScalarValue {
@@ -415,22 +416,6 @@ func LoadBindings(path string, found bool, limit int64) (*Bindings, *diag.File, 
 		return b, f, all, errors.New("the bindings file has errors")
 	}
 	return b, f, all, nil
-}
-
-// nameOr returns name, or else or.
-func nameOr(name, or string) string {
-	if name != "" {
-		return name
-	}
-	return or
-}
-
-// orEmpty returns s, or "(no label)".
-func orEmpty(s string) string {
-	if s == "" {
-		return "(no label)"
-	}
-	return s
 }
 
 // envVarName returns the environment variable name for an identity:

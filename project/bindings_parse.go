@@ -5,6 +5,7 @@
 package project
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -111,7 +112,7 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	case "Cassettes":
 		e.cassettes()
 	default:
-		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", orEmpty(strings.Join(e.s.Labels, ":")))
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", cmp.Or(strings.Join(e.s.Labels, ":"), "(no label)"))
 	}
 }
 
@@ -121,12 +122,12 @@ func (e binding) str(key string, need bool) string {
 	pr := e.s.Prop(key)
 	if pr == nil || pr.Value == nil {
 		if need {
-			e.errf(e.span, "%s: the %s binding needs %s", nameOr(e.s.Identity, e.label), e.label, key)
+			e.errf(e.span, "%s: the %s binding needs %s", cmp.Or(e.s.Identity, e.label), e.label, key)
 		}
 		return ""
 	}
 	if pr.Value.Kind() != grammar.ScalarValue {
-		e.errf(pr.Value.Span(), "%s: %s must be a string", nameOr(e.s.Identity, e.label), key)
+		e.errf(pr.Value.Span(), "%s: %s must be a string", cmp.Or(e.s.Identity, e.label), key)
 		return ""
 	}
 	return pr.Value.Tok.Text()

@@ -1,0 +1,363 @@
+// References and rename: every occurrence of the identity under the
+// cursor, its definition included, and the edits that give it a new name.
+//
+// A tool declared at the top level, an agent and a record are names of the
+// package: another member file may refer to them (see [Analysis.Others]).
+// When the identity under the cursor is one of them, references and rename
+// look at every member file of the package, the text's and the others' as
+// the text's compile made them. In each file, the occurrences are those of
+// its own declaration of the name, if it has one, its references that
+// resolve to no declaration of the file (those name the other file's), and
+// the agent and tool names its tests write as property values. Each file's
+// spans are positions of that file, made byte offsets of its own text.
+//
+// A rename rewrites every occurrence (the definition, the references, and
+// for a record the types that name it). The labels and type names of the
+// agent language are keywords, not identities. The new name must be a
+// valid name for what it names (a tool name matches ^[a-zA-Z0-9_-]{1,64}$,
+// and so does the name by which another agent's model calls an agent, its
+// own as a tool, transfer_to_ and its own for a handoff; a record is not
+// named like a built-in type), must not be a keyword, and must not be
+// taken by another top-level identity.
+
+package ide
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/schema"
+)
+
+// Change is an edit of the text or of another member file of its package.
+type Change struct {
+	// File is the file the edit changes.
+	File *diag.File
+	// Edit's span is a span of byte offsets of File's text.
+	diag.Edit
+}
+
+// RenameError says why a rename cannot be made.
+type RenameError struct {
+	// Place is set when nothing at the cursor can be renamed; else the
+	// new name cannot be given.
+	Place bool
+	// Msg says why.
+	Msg string
+}
+
+// Error returns the message.
+func (e *RenameError) Error() string { return e.Msg }
+
+// placeError is a [RenameError] of the place.
+func placeError(format string, args ...any) error {
+	return &RenameError{Place: true, Msg: fmt.Sprintf(format, args...)}
+}
+
+// nameError is a [RenameError] of the new name.
+func nameError(format string, args ...any) error {
+	return &RenameError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// References returns every place where the identity under the cursor at
+// the byte offset off is written, its definition only with decl: for a
+// name of the package, in every member file (the text's first), else in
+// the text; none for a reference that resolves nowhere.
+func (a *Analysis) References(off int, decl bool) []Location {
+	o, ok := a.Index().At(a.File.Pos(off))
+	if !ok {
+		return nil
+	}
+	var out []Location
+	for _, pf := range a.occurrencesOf(o) {
+		for _, r := range pf.occs {
+			if !r.IsDef || decl {
+				out = append(out, Location{File: pf.an.File, Span: pf.an.File.Resolve(r.Span)})
+			}
+		}
+	}
+	return out
+}
+
+// PrepareRename returns the span of byte offsets of the identity a rename
+// at the byte offset off renames, or a [*RenameError] saying why there is
+// none.
+func (a *Analysis) PrepareRename(off int) (diag.Span, error) {
+	o, err := a.renameTarget(a.File.Pos(off))
+	if err != nil {
+		return diag.Span{}, err
+	}
+	return a.File.Resolve(o.Span), nil
+}
+
+// Rename returns the edits that rename the identity at the byte offset
+// off to newName, in every file it is written in, or a [*RenameError].
+func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
+	o, err := a.renameTarget(a.File.Pos(off))
+	if err != nil {
+		return nil, err
+	}
+	files := a.occurrencesOf(o)
+	var text string
+	progs := []*schema.Program{a.Prog}
+	if a.isPackageName(o) {
+		text, err = packageNewName(files, o.Name, newName)
+		progs = progs[:0]
+		for _, pf := range a.packageFiles() {
+			progs = append(progs, pf.an.Prog)
+		}
+	} else {
+		text, err = a.checkNewName(o, newName)
+	}
+	if err == nil {
+		err = checkComposedName(progs, o.Name, text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Change
+	for _, pf := range files {
+		f := pf.an.File
+		for _, r := range pf.occs {
+			out = append(out, Change{File: f, Edit: diag.Edit{Span: f.Resolve(r.Span), NewText: renamed(string(f.Slice(r.Span)), text)}})
+		}
+	}
+	return out, nil
+}
+
+// pkgFile is one member file of the text's package with its analysis,
+// and the occurrences in it of the name a request is about.
+type pkgFile struct {
+	an   *Analysis
+	occs []*Occurrence
+}
+
+// packageFiles returns the text's analysis and those of the other member
+// files of its package, the text first. The others' analyses are made
+// once, from what the text's compile made of them.
+func (a *Analysis) packageFiles() []pkgFile {
+	a.othersOnce.Do(func() {
+		for _, o := range a.Others {
+			// Others not nil: a record another file declares is left
+			// unresolved in this one's index, as in the text's.
+			a.otherFiles = append(a.otherFiles, NewAnalysis(o.File, o.Doc, o.Program, o.Diags, []*project.File{}, nil))
+		}
+	})
+	files := []pkgFile{{an: a}}
+	for _, an := range a.otherFiles {
+		files = append(files, pkgFile{an: an})
+	}
+	return files
+}
+
+// occurrencesOf returns, file by file, every occurrence of the identity
+// of the occurrence o of the text: of a name of the package, in every
+// member file (see occurrencesNamed), else in the text; none for a
+// reference that resolves nowhere.
+func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
+	if a.isPackageName(o) {
+		files := a.packageFiles()
+		for i := range files {
+			files[i].occs = files[i].an.occurrencesNamed(o.Name)
+		}
+		return files
+	}
+	if !o.Resolved() {
+		return nil
+	}
+	return []pkgFile{{an: a, occs: a.Index().OccurrencesOf(o.Def)}}
+}
+
+// isPackageName reports whether the occurrence o names a name of the
+// package: a top-level tool, an agent or a record of the text, or a name
+// another member file declares; not when the text is not compiled with a
+// package or o names something of its own file only.
+func (a *Analysis) isPackageName(o *Occurrence) bool {
+	if a.Others == nil || o.Name == "" {
+		return false
+	}
+	if !o.Resolved() {
+		_, ok := a.DeclaredElsewhere(o.Name)
+		return ok
+	}
+	return a.declaresName(o.Def)
+}
+
+// declaresName reports whether the identity defined at def is a name of
+// the package: a top-level tool, an agent or a record; a test file's
+// declarations are its own.
+func (a *Analysis) declaresName(def diag.Span) bool {
+	d := a.Index().NameDecl(def)
+	return d != nil && !schema.IsTestFile(a.File.Path) && (d.Kind == KindAgent || d.Kind == KindRecord || d.Kind == KindTool && d.Tool.TopLevel)
+}
+
+// topDecl returns the span of the identity of the file's own top-level
+// declaration of name (a tool at the top level, an agent or a record), or
+// a zero span.
+func (a *Analysis) topDecl(name string) diag.Span {
+	if at, ok := a.topNames()[name]; ok && a.declaresName(at) {
+		return at
+	}
+	return diag.Span{}
+}
+
+// occurrencesNamed returns the occurrences in the file of the package's
+// name: those of its own declaration of it, and its references to another
+// file's (references that resolve in no declaration of the file), in
+// source order.
+func (a *Analysis) occurrencesNamed(name string) []*Occurrence {
+	ix := a.Index()
+	var out []*Occurrence
+	if def := a.topDecl(name); def.Len() > 0 {
+		out = append(out, ix.OccurrencesOf(def)...)
+	}
+	out = append(out, ix.Unresolved(name)...)
+	out = append(out, a.TestReferences(name)...)
+	slices.SortStableFunc(out, func(x, y *Occurrence) int { return x.Span.Start - y.Span.Start })
+	return out
+}
+
+// renamed returns the new text of an occurrence: the new name, quoted when
+// the occurrence is a string.
+func renamed(written, name string) string {
+	if strings.HasPrefix(written, `"`) {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
+// packageNewName checks the new name of the package's name in its member
+// files and returns how to write it, or an error saying why it cannot be:
+// the new name is not valid for what the name is (as a rename in the file
+// that declares it would check it), or it is taken at the top level of a
+// file of the package.
+func packageNewName(files []pkgFile, name, newName string) (string, error) {
+	i := slices.IndexFunc(files, func(pf pkgFile) bool { return pf.an.topDecl(name).Len() > 0 })
+	if i < 0 {
+		return "", placeError("%q is not declared in a file of the package, so it cannot be renamed", name)
+	}
+	declared := files[i].an
+	text, err := declared.checkNewName(declared.Index().Exact(declared.topDecl(name)), newName)
+	if err != nil || text == name {
+		return text, err
+	}
+	for _, pf := range files {
+		if at, taken := pf.an.topNames()[text]; taken {
+			return "", nameError("%s is already defined in %s at line %d", text, pf.an.File.Path, pf.an.File.OffsetPosition(pf.an.File.Offset(at.Start)).Line)
+		}
+	}
+	return text, nil
+}
+
+// isKeyword reports whether a user cannot give an identity the name by
+// renaming: the labels of the agent language, the built-in types, and the
+// literals.
+func isKeyword(name string) bool {
+	switch name {
+	case schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, "true", "false", "null":
+		return true
+	}
+	return schema.IsBuiltinType(name)
+}
+
+// renameTarget returns the occurrence to rename at the position pos, or an
+// error saying why there is none.
+func (a *Analysis) renameTarget(pos int) (*Occurrence, error) {
+	if o, ok := a.Index().At(pos); ok {
+		if !o.Resolved() && !a.isPackageName(o) {
+			return nil, placeError("%q is not defined in this file, so it cannot be renamed", o.Name)
+		}
+		return o, nil
+	}
+	if it, ok := a.Locate(pos); ok && it.Kind == SynLabel {
+		name := it.Tok.Text()
+		if isKeyword(name) {
+			return nil, placeError("%s is a keyword of the agent language, not a name that can be renamed", name)
+		}
+		return nil, placeError("the label %s is not an identity; only identities can be renamed", name)
+	}
+	return nil, placeError("there is no identity to rename here")
+}
+
+// checkNewName validates a new name for o and returns how to write it.
+func (a *Analysis) checkNewName(o *Occurrence, name string) (string, error) {
+	switch {
+	case name == "":
+		return "", nameError("the new name is empty")
+	case isKeyword(name):
+		return "", nameError("%s is a keyword of the agent language: choose another name", name)
+	case o.Kind == KindTool && !schema.ValidToolName(name):
+		return "", nameError("%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
+	case o.Kind == KindRecord && !parser.IsSymbol(name):
+		return "", nameError("%q is not a valid type name: use letters, digits and '_', starting with a letter", name)
+	case !parser.IsSymbol(name):
+		return "", nameError("%q is not a valid name: use letters, digits, '_', '-' and '.', starting with a letter or '_'", name)
+	}
+	if name == o.Name {
+		return name, nil
+	}
+	ix := a.Index()
+	if o.Kind == KindTool && a.Prog.Tool(name) != nil {
+		return "", nameError("a tool named %s already exists", name)
+	}
+	// Top-level identities share one scope; parameters share their tool's.
+	if d := ix.DefPattern(o.Def); d != nil && slices.Contains(a.Doc.Lowered(), d) || o.Kind == KindRecord || o.Kind == KindTool || o.Kind == KindAgent {
+		if at, taken := a.topNames()[name]; taken {
+			return "", nameError("%s is already defined at line %d", name, a.File.OffsetPosition(a.File.Offset(at.Start)).Line)
+		}
+	}
+	if d := ix.NameDecl(o.Def); d != nil && (d.Kind == KindParam && d.Tool.Param(name) != nil || d.Kind == KindField && d.Record.Field(name) != nil) {
+		return "", nameError("%s %s already exists", d.Kind, name)
+	}
+	return name, nil
+}
+
+// checkComposedName checks the new name text of the agent called name
+// when an agent of the programs progs calls it as a tool (the model calls
+// it by that name) or hands off to it (by its handoff's tool name): the
+// name it is called by must be a valid tool name.
+func checkComposedName(progs []*schema.Program, name, text string) error {
+	handoff := schema.Handoff{Agent: text}.ToolName()
+	if schema.ValidToolName(text) && schema.ValidToolName(handoff) {
+		return nil
+	}
+	for _, p := range progs {
+		for _, ag := range p.AllAgents() {
+			called := ""
+			switch {
+			case !schema.ValidToolName(text) && slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name }):
+				called = text
+			case slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }):
+				called = handoff
+			default:
+				continue
+			}
+			return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+		}
+	}
+	return nil
+}
+
+// topNames returns where each identity of a top-level pattern (or of the
+// pattern an annotation wraps) is first named: rename checks a new name
+// against them.
+func (a *Analysis) topNames() map[string]diag.Span {
+	idents := make(map[string]diag.Span, len(a.Doc.Lowered()))
+	for _, p := range a.Doc.Lowered() {
+		q := p
+		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
+			q = q.Elements[0]
+		}
+		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
+			if _, ok := idents[id]; id != "" && !ok {
+				idents[id] = q.IdentSpan()
+			}
+		}
+	}
+	return idents
+}
