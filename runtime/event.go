@@ -46,6 +46,13 @@ const (
 	// follow, in the same sink, with its RunID, and end with its
 	// run_finished. The top run has none.
 	EventRunStarted EventType = "run_started"
+	// EventApprovalRequested: a reply called approval tools; Pending
+	// lists the calls, before the approver is asked (or the run stops
+	// with [StatusAwaitingApproval]).
+	EventApprovalRequested EventType = "approval_requested"
+	// EventApprovalDecided: a decision was taken on one pending call
+	// (CallID, Name); Decision has it, its arguments the ones applied.
+	EventApprovalDecided EventType = "approval_decided"
 )
 
 // Event is one step of a run. Which fields are set depends on Type.
@@ -84,6 +91,10 @@ type Event struct {
 	Fallback string `json:"fallback,omitempty"`
 	// Duration is how long a model call or tool call took.
 	Duration time.Duration `json:"-"`
+	// Pending are the calls of an approval_requested.
+	Pending []PendingCall `json:"pending,omitempty"`
+	// Decision is the decision of an approval_decided.
+	Decision *Decision `json:"decision,omitempty"`
 	// Response is the response of a finished run.
 	Response *Response `json:"response,omitempty"`
 	// Err is the error of a failed model call or run; Error its text.

@@ -89,6 +89,10 @@ type Response struct {
 	// conversation ends with the assistant message that made them (and
 	// the results of the reply's other calls).
 	ClientCalls []ToolCall `json:"clientCalls,omitempty"`
+	// Pending are the calls of approval tools the run stopped at, with
+	// [StatusAwaitingApproval], in the order the model made them (those of
+	// sub-agents name their agent and run); see [WithDecisions].
+	Pending []PendingCall `json:"pending,omitempty"`
 }
 
 // ToolUse is one tool call and its outcome.
@@ -119,6 +123,9 @@ type ToolUse struct {
 	Duration time.Duration `json:"-"`
 	// Run is the nested run's response, for a tool that runs an agent.
 	Run *Response `json:"run,omitempty"`
+	// Denied is set for a call of an approval tool that a person denied;
+	// Error then says so, with the reason.
+	Denied bool `json:"denied,omitempty"`
 }
 
 // MarshalJSON writes the tool use with its duration in milliseconds as

@@ -60,6 +60,10 @@ type runConfig struct {
 	outputRetries *int             // see WithOutputRetries
 	tree          treeConfig       // see subrun.go
 	clientTools   []ToolDefinition // see WithClientTools
+	approver      Approver         // see WithApprover
+	decisions     []Decision       // see WithDecisions
+	resume        bool             // WithDecisions was given
+	checkpointer  Checkpointer     // see WithCheckpointer
 }
 
 // Hooks are called as a run progresses, for progress displays, and as the

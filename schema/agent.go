@@ -25,8 +25,11 @@ func (c *compiler) agent(d decl) {
 	if a.Name == "" {
 		c.unnamed(d, "agent", "[my_agent:Agent {...} | tools]")
 	}
-	c.agentSettings(a, d)
+	approval := c.agentSettings(a, d)
 	c.asTool(a, c.agentTools(a, p))
+	if a.AsTool != nil {
+		a.AsTool.Approval = approval
+	}
 }
 
 // isLocalAgent reports whether a is one of the file's agents (rather than
@@ -42,8 +45,9 @@ func (c *compiler) isLocalAgent(a *Agent) bool {
 }
 
 // agentSettings compiles the properties of an agent declaration: its
-// instruction, model and settings.
-func (c *compiler) agentSettings(a *Agent, d decl) {
+// instruction, model and settings. It returns the value of its approval
+// property, which its [Agent.AsTool] takes.
+func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 	p := d.p
 	where := "an agent"
 	var hasModel, hasInstruction bool
@@ -83,6 +87,8 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 			if b, ok := c.boolean(pr); ok {
 				a.Settings.ParallelToolCalls = b
 			}
+		case "approval":
+			approval = c.approval(pr)
 		default:
 			c.unknownProp(pr, where, agentProps)
 		}
@@ -97,6 +103,7 @@ func (c *compiler) agentSettings(a *Agent, d decl) {
 		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
 		c.diags.Add(dg)
 	}
+	return approval
 }
 
 // agentTools compiles the elements of an agent declaration, its tools: the

@@ -26,8 +26,8 @@ const (
 // The known properties of each kind of declaration, in the order they are
 // suggested.
 var (
-	agentProps  = []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls"}
-	toolProps   = []string{"description"}
+	agentProps  = []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval"}
+	toolProps   = []string{"description", "approval"}
 	recordProps = []string{"description"}
 	returnProps = []string{"description", "items"}
 )
@@ -456,6 +456,8 @@ func (c *compiler) tool(d decl, top bool) {
 				"say what the tool does: the model reads it to decide when to call the tool"); ok {
 				t.Description = s
 			}
+		case "approval":
+			t.Approval = c.approval(pr)
 		default:
 			c.unknownProp(pr, "a tool", toolProps)
 		}

@@ -117,9 +117,14 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 	h := Handoff{Span: r.Span()}
 	for i := range r.Subject.Properties {
 		pr := &r.Subject.Properties[i]
-		if pr.Key == "description" {
+		switch pr.Key {
+		case "description":
 			h.Description, _ = c.str(pr)
-		} else {
+		case "approval":
+			dg := diag.Errorf(CodeInvalidApproval, pr.KeySpan(), "a handoff cannot ask for approval")
+			dg.Detail = "remove approval here; to have a person decide, put approval: true on the tools of the agent handed to"
+			c.diags.Add(dg)
+		default:
 			c.unknownProp(pr, "a handoff", handoffProps)
 		}
 	}

@@ -276,6 +276,11 @@ type Tool struct {
 	// Agent is the name of the agent the tool runs, for an agent's
 	// [Agent.AsTool]; empty for a tool bound from the tool library.
 	Agent string
+	// Approval is set by the property approval: true (on a tool, or on an
+	// agent for its [Agent.AsTool]): a run stops before calling the tool
+	// and waits for a person's decision. It is not part of the schema the
+	// model sees.
+	Approval bool
 
 	validators atomic.Pointer[validators]
 }

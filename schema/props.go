@@ -126,6 +126,19 @@ func (c *compiler) boolean(p *parser.Property) (bool, bool) {
 	return false, false
 }
 
+// approval decodes the approval property of a tool or an agent: true or
+// false, anything else an invalid-approval error.
+func (c *compiler) approval(p *parser.Property) bool {
+	v := p.Value
+	if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
+		return v.Tok.Value == "true"
+	}
+	d := diag.Errorf(CodeInvalidApproval, v.Span(), "approval must be true or false, not %s", describeValue(v))
+	d.Detail = "write approval: true to have a person approve each call before it runs (without quotes), or remove the property"
+	c.diags.Add(d)
+	return false
+}
+
 // integer decodes an integer property that must be at least min; eg is an
 // example value for messages.
 func (c *compiler) integer(p *parser.Property, min, eg int) (int, bool) {
