@@ -148,7 +148,7 @@ func formFields(raw json.RawMessage) ([]field, error) {
 	}
 	var s struct {
 		Properties map[string]fieldSchema `json:"properties"`
-		Required   []string              `json:"required"`
+		Required   []string               `json:"required"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("the requested schema is not an object of fields: %v", err)
