@@ -42,6 +42,7 @@ func runRun(e *env, args []string) error {
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	o.elicitor = terminalElicitor(e)
 	lib, injected, closeTools, err := o.bind(ctx, e, []*schema.Agent{agent}, logger, injected, false)
 	if err != nil {
 		return err

@@ -3,7 +3,20 @@ package main
 import (
 	"io"
 	"os"
+
+	"github.com/gramlang/gram/runtime/mcp"
 )
+
+// terminalElicitor returns what answers the MCP servers' elicitation
+// requests: on a terminal (standard input and standard error), a prompt
+// there; otherwise nil, so that the servers are told the client cannot be
+// asked (no elicitation capability), and a request sent anyway is refused.
+func terminalElicitor(e *env) mcp.Elicitor {
+	if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
+		return nil
+	}
+	return mcp.TerminalElicitor(e.stdin, e.stderr)
+}
 
 // isTerminal reports whether x is a terminal (a character device other
 // than the null device).

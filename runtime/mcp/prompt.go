@@ -19,22 +19,24 @@ import (
 )
 
 // TerminalElicitor returns an [Elicitor] that asks a person at a terminal:
-// it writes to out and reads lines from in. Requests are asked one at a
-// time. The end of in, or ctx ending, cancels the request; a URL-mode
-// request is shown and declined (the terminal opens no pages).
+// it writes to out and reads lines from in, only while a request waits
+// for an answer (in may be shared with a conversation that reads it
+// between requests). Requests are asked one at a time. The end of in, or
+// ctx ending, cancels the request; a URL-mode request is shown and
+// declined (the terminal opens no pages).
 func TerminalElicitor(in io.Reader, out io.Writer) Elicitor {
-	t := &terminal{lines: make(chan lineOrErr), out: out}
-	go t.read(bufio.NewReader(in))
+	t := &terminal{in: bufio.NewReader(in), out: out}
 	return t.ask
 }
 
-// terminal is the state of a [TerminalElicitor]: its reader runs in its
-// own goroutine, so that a request whose context ends does not wait for a
-// line.
+// terminal is the state of a [TerminalElicitor].
 type terminal struct {
-	mu    sync.Mutex // one request at a time
-	lines chan lineOrErr
-	out   io.Writer
+	mu  sync.Mutex // one request at a time
+	in  *bufio.Reader
+	out io.Writer
+	// pending is the line being read, when a request's context ended
+	// before it came: the next request takes it.
+	pending chan lineOrErr
 }
 
 // lineOrErr is a line read, without its end, or the error that ended the
@@ -44,27 +46,29 @@ type lineOrErr struct {
 	err  error
 }
 
-// read sends the lines of in, then the error that ended it, forever.
-func (t *terminal) read(in *bufio.Reader) {
-	for {
-		line, err := in.ReadString('\n')
-		if err != nil && line == "" {
-			for {
-				t.lines <- lineOrErr{err: err}
-			}
-		}
-		t.lines <- lineOrErr{line: strings.TrimRight(line, "\r\n")}
-	}
-}
-
 // errNoAnswer is the end of the input or of the request's context: the
 // request is cancelled.
 var errNoAnswer = errors.New("no answer")
 
-// readLine returns the next line, or errNoAnswer.
+// readLine returns the next line, trimmed, or errNoAnswer. The line is
+// read in a goroutine of its own, so that a request whose context ends
+// does not wait for it.
 func (t *terminal) readLine(ctx context.Context) (string, error) {
+	if t.pending == nil {
+		ch := make(chan lineOrErr, 1)
+		t.pending = ch
+		go func() {
+			line, err := t.in.ReadString('\n')
+			if err != nil && line == "" {
+				ch <- lineOrErr{err: err}
+				return
+			}
+			ch <- lineOrErr{line: strings.TrimRight(line, "\r\n")}
+		}()
+	}
 	select {
-	case l := <-t.lines:
+	case l := <-t.pending:
+		t.pending = nil
 		if l.err != nil {
 			return "", errNoAnswer
 		}

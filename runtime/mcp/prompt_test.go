@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -117,5 +118,24 @@ func TestClientElicitation(t *testing.T) {
 	}
 	if got := call(nil); got != "no elicitation" {
 		t.Errorf("without an elicitor: %s", got)
+	}
+}
+
+// TestTerminalElicitorContext cancels a request whose context ends while
+// it waits for a line; the line, once typed, answers the next request.
+func TestTerminalElicitorContext(t *testing.T) {
+	pr, pw := io.Pipe()
+	var out strings.Builder
+	ask := mcp.TerminalElicitor(pr, &out)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e := mcp.Elicitation{Server: "s", Message: "Run it?", Schema: json.RawMessage(approvalForm)}
+	if got, err := ask(ctx, e); err != nil || got.Action != "cancel" {
+		t.Fatalf("ended context: %v %+v", err, got)
+	}
+	go func() { _, _ = io.WriteString(pw, "y\n\n\n") }()
+	got, err := ask(context.Background(), e)
+	if err != nil || got.Action != "accept" || got.Content["approve"] != true {
+		t.Errorf("next request: %v %+v\n%s", err, got, out.String())
 	}
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramlang/gram/runtime/fakeopenai"
+)
+
+// guardedSrc is an agent served with approval: true.
+const guardedSrc = `[guarded:Agent {description: "Deletes things", model: "OpenAI/gpt-4o-mini", instruction: "Delete what you are asked to.", approval: true}]
+`
+
+// TestMCPServeApproval drives gramc mcp serve with go-sdk clients: the call
+// of an agent with approval: true asks the client's person through
+// elicitation, runs when approved, is an error naming the reason when
+// denied, and an error naming the capability for a client without it.
+func TestMCPServeApproval(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	file := writeAgents(t, guardedSrc)
+	model := fakeopenai.New(t, fakeopenai.Text("Deleted."))
+	var asked []string
+	answers := []*mcp.ElicitResult{
+		{Action: "accept", Content: map[string]any{"approve": true}},
+		{Action: "accept", Content: map[string]any{"approve": false, "reason": "keep it"}},
+	}
+	handler := func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		a := answers[0]
+		answers = answers[1:]
+		return a, nil
+	}
+	h := startServeWith(t, &mcp.ClientOptions{ElicitationHandler: handler}, io.Discard, file, "--base-url", model.URL)
+	call := func(s *mcp.ClientSession) (string, bool) {
+		t.Helper()
+		res, err := s.CallTool(h.ctx, &mcp.CallToolParams{Name: "guarded", Arguments: map[string]any{"message": "Delete report.txt"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	if text, isErr := call(h.session); isErr || text != "Deleted." {
+		t.Errorf("approved: %q (error %v)", text, isErr)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], "The MCP client calls the agent guarded with these arguments:\n{\n  \"message\": \"Delete report.txt\"\n}") {
+		t.Errorf("elicitation messages: %q", asked)
+	}
+	if text, isErr := call(h.session); !isErr || text != "a person denied this call: the call of guarded did not run (keep it)" {
+		t.Errorf("denied: %q (error %v)", text, isErr)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1 (the denied call never reaches the model)", n)
+	}
+	if code := h.close(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, h.stderr.String())
+	}
+
+	h = startServe(t, io.Discard, file, "--base-url", model.URL)
+	text, isErr := call(h.session)
+	if !isErr || !strings.Contains(text, "the tool guarded needs a person's approval before running, which this MCP client cannot give: it did not declare the elicitation capability (capabilities.elicitation)") {
+		t.Errorf("no capability: %q (error %v)", text, isErr)
+	}
+	if code := h.close(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, h.stderr.String())
+	}
+}
