@@ -1,21 +1,29 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/gramlang/gram/runtime/mcp"
 )
 
 // terminalElicitor returns what answers the MCP servers' elicitation
 // requests: on a terminal (standard input and standard error), a prompt
-// there; otherwise nil, so that the servers are told the client cannot be
-// asked (no elicitation capability), and a request sent anyway is refused.
-func terminalElicitor(e *env) mcp.Elicitor {
+// there, each counted in shown (the live output then leaves the lines
+// above it as they are); otherwise nil, so that the servers are told the
+// client cannot be asked (no elicitation capability), and a request sent
+// anyway is refused.
+func terminalElicitor(e *env, shown *atomic.Int64) mcp.Elicitor {
 	if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
 		return nil
 	}
-	return mcp.TerminalElicitor(e.stdin, e.stderr)
+	ask := mcp.TerminalElicitor(e.stdin, e.stderr)
+	return func(ctx context.Context, el mcp.Elicitation) (mcp.ElicitAnswer, error) {
+		shown.Add(1)
+		return ask(ctx, el)
+	}
 }
 
 // isTerminal reports whether x is a terminal (a character device other
@@ -40,4 +48,13 @@ func isTerminal(x any) bool {
 		return false
 	}
 	return true
+}
+
+// promptCount returns how many elicitation prompts the terminal has shown
+// (0 when there is none to show them).
+func (o *runOptions) promptCount() int64 {
+	if o.prompts == nil {
+		return 0
+	}
+	return o.prompts.Load()
 }
