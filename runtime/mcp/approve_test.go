@@ -39,13 +39,12 @@ func (e *elicitations) handle(_ context.Context, req *sdk.ElicitRequest) (*sdk.E
 	return a, nil
 }
 
-// serveApproval serves the agent name of approvalSrc, its model answering
-// with replies, to an in-process client with the elicitation handler h
-// (none when nil); it returns the client session.
-func serveApproval(t *testing.T, name string, h func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error), replies ...*runtime.Reply) *sdk.ClientSession {
+// serveApproval serves the agent name of approvalSrc, run by model, to an
+// in-process client with the elicitation handler h (none when nil); it
+// returns the client session.
+func serveApproval(t *testing.T, name string, h func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error), model runtime.Model) *sdk.ClientSession {
 	t.Helper()
 	prog := compile(t, approvalSrc)
-	model := runtime.NewScripted(replies...)
 	opts := []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog), runtime.WithProgram(prog)}
 	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
 		[]mcp.ServedAgent{{Agent: prog.Agent(name), Library: runtime.Builtins(), Options: opts, Program: prog}}, quietLog)
@@ -93,7 +92,7 @@ func TestServeApprovalAgent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &elicitations{answers: []*sdk.ElicitResult{tc.answer}}
-			cs := serveApproval(t, "guarded", e.handle, runtime.TextReply("Hello!"))
+			cs := serveApproval(t, "guarded", e.handle, runtime.NewScripted(runtime.TextReply("Hello!")))
 			got, isErr := callText(t, cs, "guarded")
 			if !strings.Contains(got, tc.want) || isErr != tc.isErr {
 				t.Errorf("result %q (error %v), want %q (error %v)", got, isErr, tc.want, tc.isErr)
@@ -104,7 +103,7 @@ func TestServeApprovalAgent(t *testing.T) {
 		})
 	}
 	t.Run("no capability", func(t *testing.T) {
-		cs := serveApproval(t, "guarded", nil, runtime.TextReply("Hello!"))
+		cs := serveApproval(t, "guarded", nil, runtime.NewScripted(runtime.TextReply("Hello!")))
 		got, isErr := callText(t, cs, "guarded")
 		if !isErr || !strings.Contains(got, "the tool guarded needs a person's approval before running, which this MCP client cannot give: it did not declare the elicitation capability") {
 			t.Errorf("result %q (error %v)", got, isErr)
