@@ -68,3 +68,37 @@ func TestMCPServeApproval(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, h.stderr.String())
 	}
 }
+
+// TestMCPServeApprovalTool: a served agent whose model calls a tool with
+// approval: true asks the client's person in the middle of its run; the
+// tool runs once approved.
+func TestMCPServeApprovalTool(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	file := writeAgents(t, `[greeter:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Greet the user."} | sayHello]
+
+[sayHello:Tool {description: "Returns a greeting", approval: true} | (personName::String {default: "world"})==>(::String)]
+`)
+	model := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "sayHello", Arguments: `{"personName":"Ann"}`}),
+		withResult("Said: %s"),
+	)
+	var asked []string
+	handler := func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	}
+	h := startServeWith(t, &mcp.ClientOptions{ElicitationHandler: handler}, io.Discard, file, "--base-url", model.URL)
+	res, err := h.session.CallTool(h.ctx, &mcp.CallToolParams{Name: "greeter", Arguments: map[string]any{"message": "Greet Ann"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.HasPrefix(text, "Said: Hello, Ann") {
+		t.Errorf("result (isError %v): %s", res.IsError, text)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], "The agent greeter calls the tool sayHello with these arguments:\n{\n  \"personName\": \"Ann\"\n}") {
+		t.Errorf("elicitation messages: %q", asked)
+	}
+	if code := h.close(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, h.stderr.String())
+	}
+}

@@ -20,6 +20,7 @@ const approvalSrc = `
 ]
 [guarded:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Answer.", approval: true}]
 [greeter:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Greet the user with sayHello."} | sayHello]
+[boss:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Ask greeter."} | greeter]
 `
 
 // elicitations records the requests an in-process client's handler gets

@@ -46,6 +46,26 @@ func TestServeApprovalTool(t *testing.T) {
 	}
 }
 
+// TestServeApprovalSubAgent: the sub-agent of a served agent calls a tool
+// with approval: true; the server, which knows the agent's program, asks
+// the client during the call.
+func TestServeApprovalSubAgent(t *testing.T) {
+	m := runtime.NewScripted(
+		runtime.CallReply(runtime.Call("greeter", `{"message":"Greet Ann"}`)),
+		runtime.CallReply(runtime.Call("sayHello", `{"personName":"Ann"}`)),
+		runtime.TextReply("Hello, Ann!"),
+		runtime.TextReply("Greeted."),
+	)
+	e := &elicitations{answers: []*sdk.ElicitResult{{Action: "accept", Content: map[string]any{"approve": true}}}}
+	cs := serveApproval(t, "boss", e.handle, m)
+	if got, isErr := callText(t, cs, "boss"); isErr || got != "Greeted." {
+		t.Errorf("result %q (error %v)", got, isErr)
+	}
+	if len(e.messages) != 1 || !strings.Contains(e.messages[0], "The agent greeter calls the tool sayHello") {
+		t.Errorf("elicitation messages %q", e.messages)
+	}
+}
+
 // lastContent returns the content of the last message of a model request.
 func lastContent(r *runtime.Request) string {
 	return r.Messages[len(r.Messages)-1].Content
