@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // TerminalElicitor returns an [Elicitor] that asks a person at a terminal:
@@ -24,9 +26,26 @@ import (
 // between requests). Requests are asked one at a time. The end of in, or
 // ctx ending, cancels the request; a URL-mode request is shown and
 // declined (the terminal opens no pages).
+//
+// What the server sent (its message, the fields' titles, descriptions and
+// choices) is written with its control characters made visible, so that
+// it cannot move the cursor, set the title or clear the screen.
 func TerminalElicitor(in io.Reader, out io.Writer) Elicitor {
-	t := &terminal{in: bufio.NewReader(in), out: out}
+	t := &terminal{in: bufio.NewReader(in), out: visibleWriter{out}}
 	return t.ask
+}
+
+// visibleWriter writes what it is given with the control characters other
+// than tab and newline made visible (see [diag.Visible]); each write is
+// whole lines or a whole prompt.
+type visibleWriter struct{ w io.Writer }
+
+// Write implements io.Writer.
+func (v visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(v.w, diag.Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // terminal is the state of a [TerminalElicitor].

@@ -66,6 +66,20 @@ func TestTerminalElicitor(t *testing.T) {
 	}
 }
 
+// TestTerminalElicitorEscapes shows the control characters of what the
+// server sent as visible characters.
+func TestTerminalElicitorEscapes(t *testing.T) {
+	var out strings.Builder
+	schema := `{"type":"object","properties":{"x":{"type":"string","description":"\u001b[2J","enum":["\u001b]0;pwned\u0007"]}}}`
+	_, err := mcp.TerminalElicitor(strings.NewReader("1\n\n"), &out)(context.Background(), mcp.Elicitation{Server: "s", Message: "Hi\x1b[2J\x1b]0;title\x07", Schema: json.RawMessage(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") {
+		t.Errorf("the terminal got control characters:\n%q", out.String())
+	}
+}
+
 // TestTerminalElicitorURL declines a request to open a page.
 func TestTerminalElicitorURL(t *testing.T) {
 	var out strings.Builder
