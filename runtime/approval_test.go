@@ -268,8 +268,14 @@ func TestApproverSubAgent(t *testing.T) {
 		runtime.TextReply("The clerk could not refund it."),
 	)
 	var asked []runtime.PendingCall
+	var decided []runtime.Event
 	resp, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), nil, "Refund order 7",
-		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()),
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()), runtime.WithStreaming(false),
+		runtime.WithEvents(func(e runtime.Event) {
+			if e.Type == runtime.EventApprovalDecided {
+				decided = append(decided, e)
+			}
+		}),
 		runtime.WithApprover(func(_ context.Context, calls []runtime.PendingCall) ([]runtime.Decision, error) {
 			asked = append(asked, calls...)
 			return []runtime.Decision{{CallID: "k1", Reason: "not today"}}, nil
@@ -282,6 +288,9 @@ func TestApproverSubAgent(t *testing.T) {
 	}
 	if len(c.refunds) != 0 {
 		t.Errorf("refunds %v", c.refunds)
+	}
+	if len(decided) != 1 || decided[0].CallID != "k1" || decided[0].Agent != "clerk" || decided[0].Decision == nil || decided[0].Decision.Reason != "not today" {
+		t.Errorf("approval_decided events %+v", decided)
 	}
 	sub := m.Requests()[2].Messages
 	if last := sub[len(sub)-1]; !strings.Contains(last.Content, "not today") {
