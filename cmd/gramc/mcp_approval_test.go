@@ -3,16 +3,25 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
 // guardedSrc is an agent served with approval: true.
 const guardedSrc = `[guarded:Agent {description: "Deletes things", model: "OpenAI/gpt-4o-mini", instruction: "Delete what you are asked to.", approval: true}]
+`
+
+// guardedClientSrc declares the agent of guardedSrc as a tool of an agent
+// run with gramc mcp serve as its MCP server.
+const guardedClientSrc = `[guarded:Tool {description: "Deletes things"} | (message::String {minLength: 1})==>(::String)]
+[boss:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Use guarded."} | guarded]
 `
 
 // TestMCPServeApproval drives gramc mcp serve with go-sdk clients: the call
@@ -100,5 +109,37 @@ func TestMCPServeApprovalTool(t *testing.T) {
 	}
 	if code := h.close(); code != exitOK {
 		t.Errorf("exit %d\n%s", code, h.stderr.String())
+	}
+}
+
+// TestRunMCPElicitationNoTerminal: gramc run without a terminal declines
+// a server's question, and says so on standard error; gramc mcp serve
+// then tells the model that the call was denied.
+func TestRunMCPElicitationNoTerminal(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the MCP server")
+	}
+	quickExit(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	served := writeAgents(t, guardedSrc)
+	client := filepath.Join(t.TempDir(), "client.gram")
+	if err := os.WriteFile(client, []byte(guardedClientSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inner := fakeopenai.New(t, fakeopenai.Text("Deleted report.txt."))
+	outer := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "guarded", Arguments: `{"message":"Delete report.txt"}`}),
+		withResult("The server says: %s"),
+	)
+	server := "GRAMC_TEST_AS_GRAMC=1 " + shellquote.Quote(os.Args[0]) + " mcp serve " + shellquote.Quote(served) + " --base-url " + inner.URL
+	code, out, errOut := gramc(t, "", "run", client, "--base-url", outer.URL, "--mcp", server, "-m", "Delete report.txt")
+	if code != exitOK || !strings.Contains(out, "The server says: ") || !strings.Contains(out, "a person denied this call: the call of guarded did not run (declined)") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "asks a question, declined: it can only be answered on a terminal (standard input and standard error); its message: The MCP client calls the agent guarded with these arguments: {") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if n := len(inner.Requests()); n != 0 {
+		t.Errorf("the served agent ran (%d model requests)", n)
 	}
 }

@@ -27,10 +27,7 @@ func TestRunMCPElicitationTerminal(t *testing.T) {
 	quickExit(t)
 	served := filepath.Join(t.TempDir(), "served.gram")
 	client := filepath.Join(t.TempDir(), "client.gram")
-	clientSrc := `[guarded:Tool {description: "Deletes things"} | (message::String {minLength: 1})==>(::String)]
-[boss:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Use guarded."} | guarded]
-`
-	for f, src := range map[string]string{served: guardedSrc, client: clientSrc} {
+	for f, src := range map[string]string{served: guardedSrc, client: guardedClientSrc} {
 		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
