@@ -357,6 +357,9 @@ func ToolDoc(t *schema.Tool) string {
 		b.WriteString(t.Description + "\n\n")
 	}
 	b.WriteString("```gram\n" + Signature(t) + "\n```\n")
+	if t.Approval {
+		b.WriteString("\nEach call waits for a person's approval (`approval: true`).\n")
+	}
 	if len(t.Params) > 0 {
 		b.WriteString("\n")
 		for _, p := range t.Params {

@@ -171,3 +171,20 @@ func TestSnippetFields(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverApproval: the hover of an approval tool says that each call
+// waits for a person, and the approval key has its own hover.
+func TestHoverApproval(t *testing.T) {
+	src := `[refund:Tool {description: "Refunds", approval: true} | (orderId::Integer)==>(::String)]
+[a:Agent {model: "OpenAI/gpt-4o-mini", instruction: "i"} | refund]
+`
+	a := Analyze("t.gram", []byte(src))
+	for off, want := range map[int]string{
+		strings.Index(src, "refund") + 1:   "waits for a person's approval",
+		strings.Index(src, "approval") + 1: "**approval** (tool property)",
+	} {
+		if h, ok := a.Hover(off); !ok || !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover at %d: %q, want %q", off, h.Markdown, want)
+		}
+	}
+}

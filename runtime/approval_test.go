@@ -341,6 +341,7 @@ func TestCheckDecisions(t *testing.T) {
 		{"undecided", []runtime.Decision{{CallID: "a", Approve: true}}, `the call "b" (refund) has no decision`},
 		{"twice", []runtime.Decision{{CallID: "a"}, {CallID: "a"}, {CallID: "b"}}, `a second decision for the call "a"`},
 		{"bad edit", []runtime.Decision{{CallID: "a", Approve: true, Arguments: json.RawMessage(`{"orderId":"one"}`)}, {CallID: "b"}}, `edited arguments of the call "a" (refund): /orderId`},
+		{"edit for all", []runtime.Decision{{CallID: runtime.DecideAll, Approve: true, Arguments: json.RawMessage(`{"orderId":3}`)}}, `edited arguments are given for "all"`},
 		{"edit with denial", []runtime.Decision{{CallID: "a", Arguments: json.RawMessage(`{"orderId":3}`)}, {CallID: "b"}}, "arguments are given with a denial"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
