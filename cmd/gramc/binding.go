@@ -172,7 +172,7 @@ func (o *runOptions) toolLibrary(ctx context.Context, e *env, logger *slog.Logge
 		return nil, nil, err
 	}
 	a := mcp.Assembly{Tools: tools, Servers: o.mcp, Need: need, Headers: o.headers,
-		Logger: logger, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout)}
+		Logger: logger, CallTimeout: o.toolTimeout, StartTimeout: mcpStartTimeout(o.mcpTimeout), Elicitor: o.elicitor}
 	for _, p := range o.bound.Programs {
 		a.Programs = append(a.Programs, mcp.Program{Name: p.Name, Command: p.Command})
 	}

@@ -125,11 +125,11 @@ type liveOutput struct {
 	typed bool
 
 	mu      sync.Mutex
-	midLine bool            // text was printed without its final newline
-	iter    int             // the model call whose text was printed last
-	text    strings.Builder // that text
-	pending map[string]int  // the calls started whose line may be rewritten: its number
-	lines   int             // lines printed
+	midLine bool                // text was printed without its final newline
+	iter    int                 // the model call whose text was printed last
+	text    strings.Builder     // that text
+	pending map[string]heldLine // the calls started whose line may be rewritten
+	lines   int                 // lines printed
 }
 
 // event prints one event.
@@ -177,19 +177,19 @@ func (l *liveOutput) event(e runtime.Event) {
 		fmt.Fprintln(l.w, line)
 		l.lines++
 		if l.pending == nil {
-			l.pending = map[string]int{}
+			l.pending = map[string]heldLine{}
 		}
 		if utf8.RuneCountInString(line) < narrowTerminal {
 			// Short enough to hold on one row of any terminal: it can be
 			// rewritten in place when the call ends.
-			l.pending[e.CallID] = l.lines
+			l.pending[e.CallID] = heldLine{l.lines, l.s.o.promptCount()}
 		}
 	case runtime.EventToolCallFinished:
 		l.endLine()
 		line := diag.Visible(toolLine(*e.Tool))
-		if at, ok := l.pending[e.CallID]; ok && at == l.lines {
-			// Nothing was printed since the call started: its line is
-			// replaced.
+		if at, ok := l.pending[e.CallID]; ok && at.line == l.lines && at.prompts == l.s.o.promptCount() {
+			// Nothing was printed since the call started (no line, no
+			// prompt of an MCP server's question): its line is replaced.
 			fmt.Fprint(l.w, "\033[1A\r\033[K")
 			l.lines--
 		}
@@ -197,6 +197,13 @@ func (l *liveOutput) event(e runtime.Event) {
 		fmt.Fprintln(l.w, line)
 		l.lines++
 	}
+}
+
+// heldLine is the line of a tool call that started: its number, and how
+// many prompts the terminal had shown then (see terminalElicitor).
+type heldLine struct {
+	line    int
+	prompts int64
 }
 
 // narrowTerminal is the width of the narrowest terminal a line is taken

@@ -198,7 +198,7 @@ func runMCPServe(e *env, args []string) error {
 	}
 	var list []mcp.ServedAgent
 	for i, a := range served {
-		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: opts[i]})
+		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: opts[i], Program: o.tree})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: buildinfo.Version()}
 	server := mcp.NewServer(impl, list, logger)

@@ -257,6 +257,12 @@ type serveHost struct {
 // copied to stdout, and connects the go-sdk client to it.
 func startServe(t *testing.T, stdout io.Writer, args ...string) *serveHost {
 	t.Helper()
+	return startServeWith(t, nil, stdout, args...)
+}
+
+// startServeWith is startServe with a client made with opts.
+func startServeWith(t *testing.T, opts *mcp.ClientOptions, stdout io.Writer, args ...string) *serveHost {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &serveHost{t: t, stderr: &logSink{}, in: inW, done: make(chan int, 1)}
@@ -265,7 +271,7 @@ func startServe(t *testing.T, stdout io.Writer, args ...string) *serveHost {
 		outW.Close()
 		h.done <- code
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	h.ctx = ctx

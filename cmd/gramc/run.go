@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
@@ -42,6 +43,8 @@ func runRun(e *env, args []string) error {
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	o.prompts = new(atomic.Int64)
+	o.elicitor = terminalElicitor(e, o.prompts)
 	lib, injected, closeTools, err := o.bind(ctx, e, []*schema.Agent{agent}, logger, injected, false)
 	if err != nil {
 		return err

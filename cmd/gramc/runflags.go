@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gramlang/gram/internal/gramtext"
@@ -54,14 +55,16 @@ type runOptions struct {
 	toolTimeout    time.Duration
 	mcpTimeout     time.Duration // each step of starting an MCP session
 	resultLimit    int
-	outputRetries  int         // --output-retries: the answers asked again of a typed agent
-	headers        http.Header // --header, sent to the --mcp-url servers
-	headerCount    int         // the --header values given
-	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
-	refusedHeader  string      // the first --header name that cannot be set (see unsentHeaders)
-	secrets        []string    // every secret the process holds
-	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
-	maxFileSize    int64       // the size limit of the files read (--max-file-size)
+	outputRetries  int           // --output-retries: the answers asked again of a typed agent
+	headers        http.Header   // --header, sent to the --mcp-url servers
+	elicitor       mcp.Elicitor  // answers the MCP servers' elicitation requests (gramc run on a terminal); nil: none
+	prompts        *atomic.Int64 // the elicitation prompts shown on the terminal (gramc run)
+	headerCount    int           // the --header values given
+	badHeader      int           // the number of the first --header value that is not NAME: VALUE, from 1
+	refusedHeader  string        // the first --header name that cannot be set (see unsentHeaders)
+	secrets        []string      // every secret the process holds
+	traceOut       io.Writer     // where --trace writes the --tool programs' standard error (masked)
+	maxFileSize    int64         // the size limit of the files read (--max-file-size)
 	// perRequest are the injected parameters whose values come with each
 	// request (gramc serve: from the caller's identity), so none is needed
 	// before the start.

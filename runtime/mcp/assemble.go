@@ -55,6 +55,9 @@ type Assembly struct {
 	Logger       *slog.Logger
 	CallTimeout  time.Duration
 	StartTimeout time.Duration
+	// Elicitor answers the servers' elicitation requests; nil declares no
+	// elicitation capability (see [Config.Elicitor]).
+	Elicitor Elicitor
 }
 
 // Program binds the tool Name to the shell command Command.
@@ -127,7 +130,7 @@ func Assemble(ctx context.Context, a Assembly) (*runtime.Library, func(), error)
 			client = &http.Client{Transport: NewHeaderTransport(src.Headers, http.DefaultTransport, src.URL)}
 		}
 		c, err := Connect(ctx, Config{Command: src.Command, URL: src.URL, Name: src.Name, Env: src.Env,
-			Stderr: a.Stderr, CallTimeout: a.CallTimeout, StartTimeout: a.StartTimeout, Logger: a.Logger, HTTPClient: client})
+			Stderr: a.Stderr, CallTimeout: a.CallTimeout, StartTimeout: a.StartTimeout, Logger: a.Logger, HTTPClient: client, Elicitor: a.Elicitor})
 		if err != nil {
 			closeAll()
 			return nil, nil, err

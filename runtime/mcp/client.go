@@ -76,6 +76,10 @@ type Config struct {
 	StartTimeout time.Duration
 	// Logger logs the session; nil means slog.Default().
 	Logger *slog.Logger
+	// Elicitor answers the server's elicitation requests (see
+	// [TerminalElicitor]); with one the client declares the elicitation
+	// capability, without one it does not, and servers do not ask.
+	Elicitor Elicitor
 }
 
 // name returns the server's name for messages.

@@ -45,7 +45,12 @@ func Connect(ctx context.Context, srv Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, &mcp.ClientOptions{Logger: c.log})
+	opts := &mcp.ClientOptions{Logger: c.log}
+	if srv.Elicitor != nil {
+		// The capability is declared only with a handler behind it.
+		opts.ElicitationHandler = elicitationHandler(c.name, srv.Elicitor)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "gram", Version: "1"}, opts)
 	hctx, cancel := c.step(ctx)
 	session, err := client.Connect(hctx, transport, nil)
 	if err != nil {

@@ -22,6 +22,11 @@
 //     agent's reply, one turn of a new conversation run by [runtime.Run].
 //     [Serve] runs it over standard input and output, answering lines that
 //     are not JSON-RPC messages with an error instead of ending the session.
+//     A call that needs a person's approval (an agent or a tool with
+//     approval: true) asks the client through elicitation.
+//   - [Config.Elicitor] answers a server's elicitation requests (and
+//     declares the capability); [TerminalElicitor] asks a person at a
+//     terminal, field by field.
 //
 // The tool schemas a server lists are read with their key order and local
 // references inlined ([runtime.ToolSchema]); package

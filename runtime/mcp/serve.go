@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +38,10 @@ type ServedAgent struct {
 	Library *runtime.Library
 	// Options configure each run (the model, injected values, logger, ...).
 	Options []runtime.Option
+	// Program holds the agents the agent may call or hand off to (the
+	// program of [runtime.WithProgram]); it tells whether a call may need
+	// a person's approval (see approve.go). nil: the agent alone.
+	Program *schema.Program
 }
 
 // NewServer returns an MCP server, named by impl, exposing each agent
@@ -52,11 +57,24 @@ type ServedAgent struct {
 // result flagged isError whose text is the error, which never contains an
 // API key. Connect the server to a transport with its Run or Connect
 // method.
+//
+// A call that needs a person's approval (an agent with approval: true, or
+// a tool with approval: true its run reaches) asks the client through
+// elicitation, a form {approve, reason} naming the tool and its arguments;
+// a denial is an error result saying a person denied the call, with the
+// reason, and a client without the elicitation capability gets an error
+// result saying it cannot give the approval. A server with such agents
+// offers the protocol versions up to 2025-11-25 only, in which a server
+// may ask during a call.
 func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	s := mcp.NewServer(impl, &mcp.ServerOptions{Logger: logger})
+	opts := &mcp.ServerOptions{Logger: logger}
+	if slices.ContainsFunc(agents, ServedAgent.asksApproval) {
+		opts.SupportedProtocolVersions = legacyProtocols()
+	}
+	s := mcp.NewServer(impl, opts)
 	for _, a := range agents {
 		s.AddTool(agentTool(a.Agent), agentHandler(a, logger))
 	}
@@ -101,9 +119,20 @@ func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
 			return fail(`invalid arguments: ` + problem)
 		}
 		logger.Info("agent called over MCP", "agent", a.Agent.Name)
-		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, withProgress(ctx, req, a.Options, logger)...)
+		if denied := approveCall(ctx, a.Agent, req); denied != "" {
+			return fail(denied)
+		}
+		opts := withProgress(ctx, req, a.Options, logger)
+		if canElicit(req) {
+			opts = append(slices.Clip(opts), runtime.WithApprover(sessionApprover(req.Session)))
+		}
+		resp, err := runtime.Run(ctx, a.Agent, a.Library, nil, message, opts...)
 		if err != nil {
 			return fail(err.Error())
+		}
+		if resp.Status == runtime.StatusAwaitingApproval {
+			// No approver: the client cannot be asked.
+			return fail(noElicitationText(pendingTools(resp.Pending)...))
 		}
 		text := resp.Content
 		if resp.Status != runtime.StatusCompleted {
