@@ -10,7 +10,6 @@
 package runtime
 
 import (
-	"context"
 	"slices"
 )
 
@@ -50,21 +49,10 @@ func (r *runner) isClientCall(defs []ToolDefinition, c ToolCall) bool {
 	})
 }
 
-// stopAtClientCalls ends the turn at a reply msg that calls client tools:
-// the reply's other calls run first, their results added to the
-// conversation, which then ends with the client's calls unanswered.
-func (r *runner) stopAtClientCalls(ctx context.Context, iter int, defs []ToolDefinition, msg Message) *Response {
-	var own, client []ToolCall
-	for _, c := range msg.ToolCalls {
-		if r.isClientCall(defs, c) {
-			client = append(client, c)
-		} else {
-			own = append(own, c)
-		}
-	}
-	if len(own) > 0 {
-		r.addResults(r.execute(ctx, iter, own))
-	}
+// stopAtClientCalls ends the turn at a reply msg that calls client tools,
+// once the reply's other calls have run (see [runner.runCalls]): the
+// conversation ends with the client's calls unanswered.
+func (r *runner) stopAtClientCalls(iter int, msg Message, client []ToolCall) *Response {
 	resp := r.resp
 	resp.Status = StatusToolCalls
 	resp.Content = msg.Content

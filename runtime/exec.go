@@ -42,7 +42,8 @@ const maxExecStderr = 64 << 10
 // error (or, for a program killed by a signal, names the signal). A run
 // longer than timeout (0 means [DefaultExecTimeout]) is killed and fails.
 // The program inherits the environment without OPENAI_API_KEY, plus
-// GRAM_TOOL set to the tool's name. What a program that succeeds writes on
+// GRAM_TOOL set to the tool's name, and in a checkpointed step
+// GRAM_IDEMPOTENCY_KEY set to the call's key (see [IdempotencyKey]). What a program that succeeds writes on
 // standard error is logged at debug level on the run's logger (see
 // [WithLogger]). A program that exits leaving a child process that holds its
 // standard output open succeeds with what it wrote within a second after it
@@ -77,6 +78,9 @@ func ExecTool(name, command string, timeout time.Duration) Tool {
 		cmd.Stdout = stdout
 		cmd.Stderr = stderr
 		cmd.Env = append(ToolEnv(), "GRAM_TOOL="+name)
+		if key := IdempotencyKey(ctx); key != "" {
+			cmd.Env = append(cmd.Env, "GRAM_IDEMPOTENCY_KEY="+key)
+		}
 		cmd.WaitDelay = time.Second
 		killGroup(cmd)
 		err = cmd.Run()

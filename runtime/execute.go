@@ -47,7 +47,7 @@ func (r *runner) execute(ctx context.Context, iter int, calls []ToolCall) []call
 		blocked[i] = r.seen[key] > RepeatLimit
 	}
 	results := make([]callResult, len(calls))
-	if r.agent.Settings.ParallelToolCalls && len(calls) > 1 {
+	if r.agent.Settings.ParallelToolCalls && len(calls) > 1 && r.cfg.checkpointer == nil {
 		var wg sync.WaitGroup
 		for i := range calls {
 			wg.Add(1)
@@ -70,17 +70,11 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 	r.emitToolStarted(iter, call)
 	start := time.Now()
 	use := ToolUse{Iteration: iter, CallID: call.ID, Name: call.Name, RawArguments: call.Arguments}
-	result, err := r.invoke(ctx, call, blocked, &use)
 	var content string
-	if err == nil {
-		use.Result = result
-		content, err = resultContent(call.Name, result)
-	}
-	if err != nil {
-		use.Result = nil
-		use.Images = nil
-		use.Error = err.Error()
-		content = errorContent(use.Error)
+	if r.isStep(call) {
+		content = r.checkpointedOutcome(ctx, call, blocked, &use)
+	} else {
+		content = r.outcome(ctx, call, blocked, &use)
 	}
 	if limit := r.cfg.resultLimit; limit > 0 && len(content) > limit {
 		content = truncate(content, limit)
@@ -88,7 +82,7 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 		r.log.Warn("tool result truncated", "tool", call.Name, "iteration", iter, "limit", limit)
 	}
 	use.Duration = time.Since(start)
-	if err != nil {
+	if use.Error != "" {
 		r.log.Error("tool call failed", "tool", call.Name, "iteration", iter, "callId", call.ID, "duration", use.Duration, "error", use.Error)
 	} else if r.log.Enabled(ctx, slog.LevelInfo) {
 		r.log.Info("tool call", "tool", call.Name, "iteration", iter, "callId", call.ID, "duration", use.Duration)
@@ -101,6 +95,24 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 	}
 	r.emitToolFinished(use)
 	return callResult{use: use, content: content}
+}
+
+// outcome runs one call and returns the content sent to the model; use
+// gets the arguments, the result or the error.
+func (r *runner) outcome(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) string {
+	result, err := r.invoke(ctx, call, blocked, use)
+	var content string
+	if err == nil {
+		use.Result = result
+		content, err = resultContent(call.Name, result)
+	}
+	if err != nil {
+		use.Result = nil
+		use.Images = nil
+		use.Error = err.Error()
+		content = errorContent(use.Error)
+	}
+	return content
 }
 
 // invoke checks and runs one call.

@@ -199,12 +199,16 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	}
 	input = z.Text("the new message", input)
 	switch n := len(resp.Conversation); {
+	case cfg.resume:
+		if err := checkResume(resp.Conversation, input); err != nil {
+			return r.fail(err)
+		}
 	case strings.TrimSpace(input) != "":
 		resp.Conversation = append(resp.Conversation, Message{Role: RoleUser, Content: input})
 	case n == 0 || resp.Conversation[n-1].Role != RoleUser && resp.Conversation[n-1].Role != RoleTool:
 		return r.fail(&ValidationError{Field: "input", Message: "the message is empty"})
 	}
-	if err := resp.Conversation.Validate(); err != nil {
+	if err := resp.Conversation.Validate(); err != nil && !cfg.resume {
 		return r.fail(err)
 	}
 	for _, w := range z.Warnings() {
@@ -329,6 +333,11 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	r.seen = map[string]int{}
 	r.output = newOutputSpec(r.agent)
 	start := time.Now()
+	if r.cfg.resume {
+		if resp, err, stop := r.resumeCalls(ctx); stop {
+			return resp, err
+		}
+	}
 	for iter := 1; iter <= maxIter; iter++ {
 		if !r.cfg.tree.takeModelCall() {
 			return r.stopAtModelCalls(), nil
@@ -357,10 +366,9 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 				"duration", time.Since(start), "totalTokens", resp.Usage.TotalTokens)
 			return resp, nil
 		}
-		if r.hasClientCall(defs, msg.ToolCalls) {
-			return r.stopAtClientCalls(ctx, iter, defs, msg), nil
+		if resp, err, stop := r.runCalls(ctx, iter, defs, msg); stop {
+			return resp, err
 		}
-		r.addResults(r.execute(ctx, iter, msg.ToolCalls))
 		if r.handoff.to != nil {
 			// The agent handed to has its own limit of iterations.
 			if err := r.switchAgent(); err != nil {
@@ -496,7 +504,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
-	reply, err := r.completeFrom(r.cfg.tree.traceContext(ctx), iter, req)
+	reply, err := r.completeStep(ctx, iter, req)
 	d := time.Since(start)
 	if err == nil && reply == nil {
 		err = &LLMError{Kind: LLMBadResponse, Attempts: 1, Err: errors.New("the model returned no reply")}

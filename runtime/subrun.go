@@ -3,7 +3,7 @@
 // and model, on a fresh conversation whose one user message is the call's
 // arguments; its answer is the tool's result. The runs of one tree share
 // the tool library, the injected values, the logger, the hooks and event
-// sink, the model configuration or the source of each agent's model
+// sink, the approver and the checkpointer, the model configuration or the source of each agent's model
 // ([WithModelSource]), the context (cancelling the top run cancels every
 // child) and two limits: how deep runs nest ([WithMaxDepth]) and how many
 // model calls the whole tree makes ([WithMaxModelCalls]).
@@ -259,6 +259,8 @@ func (r *runner) childOptions(sub *schema.Agent, callID string) Option {
 		c.events = parent.events
 		c.streaming = parent.streaming
 		c.toolTrace = parent.toolTrace
+		c.approver = parent.approver
+		c.checkpointer = parent.checkpointer
 		c.model = parent.tree.given
 		if sub.Model == r.agent.Model {
 			c.fallbacks = parent.fallbacks

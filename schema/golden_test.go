@@ -197,6 +197,9 @@ func describe(b *bytes.Buffer, p *Program) {
 				b.WriteString("  result free text\n")
 			}
 		}
+		if a.AsTool != nil && a.AsTool.Approval {
+			b.WriteString("  approval as a tool\n")
+		}
 		for _, h := range a.Handoffs {
 			fmt.Fprintf(b, "  handoff %s (%s) %q at %s\n", h.Agent, h.ToolName(), h.Description, text(h.Span))
 		}
@@ -205,6 +208,9 @@ func describe(b *bytes.Buffer, p *Program) {
 		where := "inline"
 		if t.TopLevel {
 			where = "top-level"
+		}
+		if t.Approval {
+			where += ", approval"
 		}
 		fmt.Fprintf(b, "tool %s (%s) at %s\n", t.Name, where, text(t.NameSpan))
 		for _, pa := range t.Params {

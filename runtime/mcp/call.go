@@ -21,6 +21,10 @@ import (
 	"github.com/gramlang/gram/runtime"
 )
 
+// IdempotencyMetaKey is the key of a tool call's _meta that carries the
+// idempotency key of a checkpointed call (see [runtime.IdempotencyKey]).
+const IdempotencyMetaKey = "io.gram/idempotency-key"
+
 // Call calls the server's tool name with args and returns its result in
 // every form it has (see [runtime.ToolResult]): the text of the content, where
 // parts other than text are described by kind, MIME type and size; the
@@ -30,7 +34,9 @@ import (
 // result flagged isError is an error whose message is its text. A part of
 // a content type this client does not know becomes a text part naming its
 // type, the other parts kept. Protocol
-// errors, a timeout and a server that stopped are errors too.
+// errors, a timeout and a server that stopped are errors too. The
+// idempotency key of a checkpointed call goes in the request's _meta
+// ([IdempotencyMetaKey]).
 func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*runtime.ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -40,7 +46,11 @@ func (c *Client) Call(ctx context.Context, name string, args map[string]any) (*r
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if key := runtime.IdempotencyKey(ctx); key != "" {
+		params.Meta = mcp.Meta{IdempotencyMetaKey: key}
+	}
+	res, err := c.session.CallTool(ctx, params)
 	if err != nil {
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
