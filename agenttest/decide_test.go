@@ -142,3 +142,55 @@ func TestDecisionDiagnostics(t *testing.T) {
 		}
 	}
 }
+
+// composedDecideSrc: desk hands off to billing, whose refund needs
+// approval, and calls clerk as a tool, whose refund needs it too.
+const composedDecideSrc = `[refund:Tool {description: "Refunds an order", approval: true} | (orderId::Integer)==>(::String)]
+[billing:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Bill."} | refund]
+[clerk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Refund.", description: "Refunds orders"} | refund]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Route."} | clerk]
+(desk)-[:Handoff]->(billing)
+[handed:Test {agent: desk} |
+  (:User {says: "Refund order 7"}),
+  (:Decision {tool: refund, approve: true}),
+  (:Handoff {to: billing}),
+  (:Call {tool: refund, agent: billing, args: {orderId: 7}})
+]
+[nested:Test {agent: desk} |
+  (:User {says: "Refund order 8"}),
+  (:Decision {tool: refund, approve: true})
+]
+`
+
+// TestDecisionsInComposedAgents: a call that waits for approval after a
+// handoff is decided and goes on with the agent handed to; one in a nested
+// run (an agent called as a tool) fails the test, naming that agent.
+func TestDecisionsInComposedAgents(t *testing.T) {
+	checked := project.CheckText(diag.NewFile("desk_test.gram", []byte(composedDecideSrc)))
+	if checked.Diags.HasErrors() {
+		t.Fatalf("diagnostics: %v", checked.Diags)
+	}
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "transfer_to_billing", Arguments: `{}`}),
+		fakeopenai.Calls(fakeopenai.Call{Name: "refund", Arguments: `{"orderId":7}`}),
+		fakeopenai.Textf(func(req *fakeopenai.Request) string { return "Billing: " + fakeopenai.LastToolResult(req) }),
+		fakeopenai.Calls(fakeopenai.Call{Name: "clerk", Arguments: `{"message":"refund 8"}`}),
+		fakeopenai.Calls(fakeopenai.Call{Name: "refund", Arguments: `{"orderId":8}`}),
+	)
+	var refunds atomic.Int32
+	dir := t.TempDir()
+	r := &Runner{Mode: ModeRecord, BaseURL: srv.URL, APIKey: "sk-test", Library: refundLib(&refunds),
+		Options: []runtime.Option{runtime.WithStreaming(false)}}
+	var jobs []Job
+	for _, test := range checked.Program.Tests {
+		jobs = append(jobs, Job{Path: filepath.Join(dir, "desk_test.gram"), Test: test, Program: checked.Program})
+	}
+	results := r.RunAll(context.Background(), jobs)
+	if res := results[0]; res.Status != Pass || refunds.Load() != 1 {
+		t.Errorf("handed: %s, %d refunds: %s %+v", res.Status, refunds.Load(), res.Error, res.Failures)
+	}
+	fs := results[1].Failures
+	if results[1].Status != Fail || len(fs) != 1 || !strings.Contains(fs[0].Message, "agent clerk, run as a tool, called refund") {
+		t.Errorf("nested: %s %+v, want a failure naming clerk", results[1].Status, fs)
+	}
+}
