@@ -35,7 +35,7 @@ func (r *Runner) runTurn(ctx context.Context, j Job, turn *schema.Turn, conv run
 			f = &Failure{Kind: "approval", Message: fmt.Sprintf("the turn stopped to wait for approval %d times: the model calls approval tools again after every decision", n+1)}
 		}
 		if f != nil {
-			resp.ToolsUsed = append(used, resp.ToolsUsed...)
+			resp.ToolsUsed = undenied(append(used, resp.ToolsUsed...))
 			return resp, f, nil
 		}
 		used = append(used, resp.ToolsUsed...)
