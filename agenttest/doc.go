@@ -49,6 +49,13 @@
 //     judge agent, declared like any agent, to score the turn from 0 to 1
 //     against the criterion; the turn passes when the score reaches the
 //     threshold (default [schema.DefaultThreshold]).
+//   - (:Decision {tool: t, approve: false, reason: "..."}) is not an
+//     expectation but a person's answer: the runner gives no approver, so
+//     a run that calls the approval tool t stops awaiting approval; the
+//     turn's decisions are applied to the conversation it stopped with
+//     ([runtime.WithDecisions]) and the run goes on. The expectations see
+//     an approved call once and no denied one; a pending call of a tool
+//     with no decision fails the test.
 //
 // The compiler checks tests like agents, as package project asks it to
 // ([project.CheckText] with the programs a file's tests may use): the

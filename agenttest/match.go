@@ -21,7 +21,7 @@ type Failure struct {
 	// Turn is the turn's number, from 1 (0 for the whole run).
 	Turn int `json:"turn"`
 	// Kind is "trajectory", "no-call", "answer", "handoff", "rubric",
-	// "status" or "error".
+	// "approval", "status" or "error".
 	Kind string `json:"kind"`
 	// Message says what failed in one line.
 	Message string `json:"message"`

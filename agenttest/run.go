@@ -471,7 +471,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	}
 	for i, turn := range t.Turns {
 		opts := append(append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...), tree...)
-		resp, err := runtime.Run(ctx, t.Agent, r.Library, conv, turn.Input, opts...)
+		resp, halt, err := r.runTurn(ctx, j, turn, conv, opts)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
 			rec.Calls, rec.Answer, rec.Status = callsOf(resp), resp.Content, string(resp.Status)
@@ -482,6 +482,11 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 		out.turns = append(out.turns, rec)
 		if err != nil {
 			out.turnError(i+1, err)
+			return out
+		}
+		if halt != nil {
+			halt.Turn = i + 1
+			out.failures = append(out.failures, *halt)
 			return out
 		}
 		conv = resp.Conversation

@@ -114,11 +114,15 @@ func ContextAt(f *diag.File, start, off int) Context {
 				out.Slot = SlotTestAgent
 			}
 		case "tool":
-			if b := c.below(); b != nil && b.open == '(' && (b.hasLabel(schema.CallLabel) || b.hasLabel(schema.NoCallLabel)) {
+			if b := c.below(); b != nil && b.open == '(' && (b.hasLabel(schema.CallLabel) || b.hasLabel(schema.NoCallLabel) || b.hasLabel(schema.DecisionLabel)) {
 				out.Slot = SlotTestTool
 			}
 		case "optional", "injected", "parallelToolCalls", "approval":
 			out.Slot, out.Names = SlotValue, []string{"true", "false"}
+		case "approve":
+			if b := c.below(); b != nil && b.open == '(' && b.hasLabel(schema.DecisionLabel) {
+				out.Slot, out.Names = SlotValue, []string{"true", "false"}
+			}
 		}
 	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):
 		out.Slot, out.Agent = SlotHandoff, *fr.handoff

@@ -130,6 +130,8 @@ func TestComplete(t *testing.T) {
 		{"agent of a test", "[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[t:Tool {description: \"d\"} | (::String)]\n[x:Test {agent: ^", []string{"a"}, []string{"t", "agent"}, ""},
 		{"tool of a call", "[t:Tool {description: \"d\"} | (::String)]\n[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[x:Test {agent: a} | (:User {says: \"hi\"}), (:Call {tool: ^", []string{"t"}, []string{"a"}, ""},
 		{"tool of a no-call", "[t:Tool {description: \"d\"} | (::String)]\n[x:Test {agent: a} | (:NoCall {tool: t^", []string{"t"}, nil, "t"},
+		{"tool of a decision", "[t:Tool {description: \"d\", approval: true} | (::String)]\n[x:Test {agent: a} | (:Decision {tool: t^", []string{"t"}, nil, "t"},
+		{"approve value", "[x:Test {agent: a} | (:Decision {tool: t, approve: ^", []string{"true", "false"}, nil, ""},
 		{"agent of a non-test", "[t:Tool {description: \"d\"} | (::String)]\n[x:Thing {agent: ^", nil, []string{"t"}, ""},
 		{"in a string", "[a:Agent {instruction: \"he^", nil, []string{"agent"}, ""},
 		{"in a comment", "// ag^", nil, []string{"agent"}, ""},

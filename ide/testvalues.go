@@ -49,6 +49,11 @@ func (a *Analysis) testValues() iter.Seq[testValue] {
 						return
 					}
 				}
+				for _, d := range turn.Decisions {
+					if !yield(testValue{name: d.Tool, span: d.ToolSpan}) {
+						return
+					}
+				}
 			}
 		}
 	}

@@ -73,6 +73,7 @@ const (
 	CodeUnknownHandoff       = "unknown-handoff"
 	CodeUntypedAnswer        = "untyped-answer"
 	CodeUnknownAnswerField   = "unknown-answer-field"
+	CodeDecisionNoApproval   = "decision-without-approval"
 
 	// Codes of targets (see [Targets]): what a provider's API cannot
 	// express, or loses, of a tool declaration.
@@ -141,6 +142,7 @@ var Codes = []CodeInfo{
 	{Code: CodeEmptyTest, Severity: diag.Error, Summary: "A test has no user turn."},
 	{Code: CodeAgentNotReached, Severity: diag.Error, Summary: "A test expects a call of an agent that the tested agent does not reach, as a tool, through others or by a handoff."},
 	{Code: CodeUnknownHandoff, Severity: diag.Error, Summary: "A test expects a handoff that neither the tested agent nor an agent it hands to declares."},
+	{Code: CodeDecisionNoApproval, Severity: diag.Error, Summary: "A test decides on calls of a tool that runs without approval, so no call of it ever waits for a decision."},
 	{Code: CodeUntypedAnswer, Severity: diag.Error, Summary: "A test matches fields of the answer of an agent whose answer is free text."},
 	{Code: CodeUnknownAnswerField, Severity: diag.Error, Summary: "A test matches a field that the result type of the agent's answer does not have."},
 	{Code: CodeTargetUnsupported, Severity: diag.Error, Summary: "A construct the target's API cannot express, such as an Object of any shape where objects must list their properties (reported with --target)."},

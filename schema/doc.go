@@ -48,7 +48,9 @@
 // (:User {says: "..."}), expectations...]` whose expectations are
 // `(:Call {tool: t, args: {...}})` (or argsInclude, or argument matcher nodes
 // in a group), `(:NoCall {tool: t})`, `(:Answer {contains: "..."})` and
-// `(:Rubric {judge: j, criterion: "..."})`; [CompileWith] compiles a test file
+// `(:Rubric {judge: j, criterion: "..."})`, beside the decisions on calls of
+// approval tools, `(:Decision {tool: t, approve: true})` ([DecisionScript]);
+// [CompileWith] compiles a test file
 // with the program of the agent file it tests. Tests are checked against the
 // agent's tools and their schemas; package agenttest runs them.
 //

@@ -257,6 +257,10 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 			if r := c.rubric(e); r != nil {
 				turn.Rubrics = append(turn.Rubrics, r)
 			}
+		case DecisionLabel:
+			if d := c.decision(t, turn, e); d != nil {
+				turn.Decisions = append(turn.Decisions, d)
+			}
 		}
 	}
 }
@@ -317,7 +321,7 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
 		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
-		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) or (:Handoff {to: agent})"
+		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}), (:Handoff {to: agent}) or (:Decision {tool: name, approve: true})"
 		c.diags.Add(dg)
 		return "", false
 	}
@@ -334,7 +338,7 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 			return "", false
 		}
 	}
-	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations"
+	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations; (:Decision {tool: name, approve: true}) decides on calls of an approval tool"
 	c.diags.Add(dg)
 	return "", false
 }

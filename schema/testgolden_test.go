@@ -50,6 +50,9 @@ func describeTest(b *bytes.Buffer, t *Test, text func(diag.Span) string) {
 		for _, r := range turn.Rubrics {
 			fmt.Fprintf(b, "    rubric by %s, threshold %g: %q\n", r.JudgeName, r.Threshold, r.Criterion)
 		}
+		for _, d := range turn.Decisions {
+			fmt.Fprintf(b, "    decision on %s at %s: approve %v, reason %q\n", d.Tool, text(d.ToolSpan), d.Approve, d.Reason)
+		}
 	}
 }
 

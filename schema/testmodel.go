@@ -20,10 +20,13 @@ const (
 	NoCallLabel = "NoCall"
 	AnswerLabel = "Answer"
 	RubricLabel = "Rubric"
+	// DecisionLabel labels a test's scripted decision on the calls of an
+	// approval tool (see [DecisionScript]).
+	DecisionLabel = "Decision"
 )
 
 // TestElementLabels lists the labels a test's elements may have.
-var TestElementLabels = []string{UserLabel, CallLabel, NoCallLabel, AnswerLabel, RubricLabel, HandoffLabel}
+var TestElementLabels = []string{UserLabel, CallLabel, NoCallLabel, AnswerLabel, RubricLabel, HandoffLabel, DecisionLabel}
 
 // Trajectory says how a turn's expected tool calls are compared with the
 // calls the agent made.
@@ -80,6 +83,9 @@ type Turn struct {
 	Rubrics []*Rubric
 	// Handoffs name the agents the turn must be handed to.
 	Handoffs []*HandoffExpectation
+	// Decisions are the decisions on the calls of approval tools the turn
+	// makes, one per tool.
+	Decisions []*DecisionScript
 	// Span is the User element.
 	Span diag.Span
 }

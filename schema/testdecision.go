@@ -1,0 +1,97 @@
+package schema
+
+// Compiling a test's scripted decisions: (:Decision {tool: refund,
+// approve: false, reason: "over the limit"}) decides on every call of an
+// approval tool (see [Tool.Approval]) that the turn it follows makes.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// decisionProps are the properties of a Decision element.
+var decisionProps = []string{"tool", "approve", "reason"}
+
+// DecisionScript is a test's decision on the calls of an approval tool in
+// one turn: every call of Tool that waits for approval gets it.
+type DecisionScript struct {
+	// Tool is the approval tool's name.
+	Tool string
+	// Approve runs the calls; false denies them, telling the model Reason.
+	Approve bool
+	// Reason is what a denial tells the model ("" for none).
+	Reason string
+	// Span is the element, ToolSpan the tool property's value.
+	Span, ToolSpan diag.Span
+}
+
+// decision compiles a Decision element of turn, checking that its tool is
+// one the tested agent or an agent it reaches may call, that it asks for
+// approval, and that the turn has no other decision for it.
+func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScript {
+	c.noElements(e, DecisionLabel)
+	d := &DecisionScript{Span: e.Span()}
+	var hasTool, hasApprove, okTool, okApprove bool
+	for i := range e.Subject.Properties {
+		pr := &e.Subject.Properties[i]
+		switch pr.Key {
+		case "tool":
+			hasTool = true
+			d.Tool, okTool = c.nameValue(pr)
+			d.ToolSpan = pr.Value.Span()
+		case "approve":
+			hasApprove = true
+			d.Approve, okApprove = c.boolean(pr)
+		case "reason":
+			d.Reason, _ = c.str(pr)
+		default:
+			c.unknownTestProp(pr, "a Decision", decisionProps)
+		}
+	}
+	if !hasTool {
+		c.missingProp(e, "the Decision does not name the tool it decides on", "add the tool: (:Decision {tool: name, approve: true})")
+	}
+	if !hasApprove {
+		c.missingProp(e, "the Decision does not say whether it approves the calls",
+			"add approve: true to run the calls, or approve: false (with a reason: \"...\" told to the model) to deny them")
+	}
+	if !okTool || !okApprove {
+		return nil
+	}
+	if t.Agent == nil {
+		return d
+	}
+	tool := c.decisionTool(t.Agent, d.Tool)
+	switch {
+	case tool == nil:
+		c.unknownTool(d.Tool, d.ToolSpan, t.Agent)
+		return nil
+	case !tool.Approval:
+		dg := diag.Errorf(CodeDecisionNoApproval, d.ToolSpan, "tool %s runs without approval: no call of it waits for this decision", d.Tool)
+		dg.Detail = fmt.Sprintf("declare the tool with approval: true ([%s:Tool {description: \"...\", approval: true} | ...]), or remove the Decision", d.Tool)
+		c.diags.Add(dg)
+		return nil
+	}
+	if slices.ContainsFunc(turn.Decisions, func(o *DecisionScript) bool { return o.Tool == d.Tool }) {
+		dg := diag.Errorf(CodeInvalidTestElement, d.Span, "a second decision on %s in this turn", d.Tool)
+		dg.Detail = "every call of the tool in the turn gets the one decision: keep one"
+		c.diags.Add(dg)
+		return nil
+	}
+	return d
+}
+
+// decisionTool returns the tool called name of agent a or of an agent it
+// reaches (as a tool, through others, or by a handoff), nil when none has
+// one.
+func (c *compiler) decisionTool(a *Agent, name string) *Tool {
+	for _, x := range append([]*Agent{a}, c.reachedAgents(a, false)...) {
+		if tool := x.Tool(name); tool != nil {
+			return tool
+		}
+	}
+	return nil
+}
