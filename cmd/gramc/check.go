@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/inputfile"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -154,7 +155,7 @@ func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput) check
 				err = u.Err
 			}
 		}
-		return checkResult{err: inputHint(err, "give a .gram file")}
+		return checkResult{err: inputfile.Hint(err, inputfile.GiveGram)}
 	}
 	diags := withTargets(f.Diags, in.targets, f.Program)
 	return checkResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}

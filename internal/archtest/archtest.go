@@ -90,7 +90,9 @@ var Layers = map[string]int{
 	"playground/api": 6,
 	"runtime/mcp":    6,
 	// Built on the runtime.
-	"mcpimport":         7,
+	"mcpimport": 7,
+	// A run's setup from a command line and the bindings file.
+	"binding":           7,
 	"agenttest":         7,
 	"internal/gramtest": 7,
 	"serve":             7,
