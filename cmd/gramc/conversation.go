@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
 	"io"
 	"strings"
 	"sync"
@@ -201,7 +202,7 @@ func (s *session) turn(ctx context.Context, input string) error {
 		case errors.As(err, &we):
 			return exitWith(exitUsage) // an I/O error
 		case errors.As(err, &ce):
-			if hint := configHint(ce); hint != "" {
+			if hint := binding.ConfigHint(ce); hint != "" {
 				fmt.Fprintln(s.e.stderr, hint)
 			}
 			return exitWith(exitConfig)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/unidiff"
 	"os"
 	"os/signal"
 	"slices"
@@ -106,7 +108,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		_, err = fmt.Fprintln(e.stdout, path)
 	}
 	if changed && o.diff && err == nil {
-		err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Bytes(), r.out)
+		err = unidiff.Write(e.stdout, path+".orig", path, r.file.Bytes(), r.out)
 	}
 	if err != nil {
 		return 0, usageError("gramc fmt", "writing output: %v", err)
@@ -117,9 +119,9 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		code = exitError
 	}
 	if changed && o.write {
-		if err := rewriteFile(path, r.file.Bytes(), r.out); err != nil {
+		if err := inplace.Rewrite(path, r.file.Bytes(), r.out); err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) || errors.Is(err, errBackupLeft) {
+			if errors.Is(err, inplace.ErrReadOnly) || errors.Is(err, inplace.ErrChanged) || errors.Is(err, inplace.ErrBackupLeft) {
 				code = max(code, exitError)
 			} else {
 				code = max(code, exitUsage)
@@ -151,7 +153,7 @@ func formatOne(in checkInput, legacy bool) fmtResult {
 	}
 	out, diags := formatter(text)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, text, in.limit), diags...)
+		diags = append(inplace.Diags(nil, in.path, text, in.limit), diags...)
 	}
 	return fmtResult{file: f, out: out, diags: diags}
 }

@@ -7,18 +7,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
+	"github.com/gramlang/gram/binding"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
-	"github.com/gramlang/gram/schema"
 )
 
 // listFlag collects a repeatable string flag.
@@ -45,7 +42,6 @@ type runOptions struct {
 	force          bool   // --force: --record may replace a file that is not a recording (never an input)
 	history        string // --history FILE (gramc run)
 	baseURL        string
-	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
 	maxDepth       int // --max-depth: how deep runs of sub-agents nest (0: the runtime's default)
 	maxModelCalls  int // --max-model-calls: the model calls of a whole tree of runs (0: the runtime's default)
@@ -59,22 +55,11 @@ type runOptions struct {
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
 	refusedHeader  string      // the first --header name that cannot be set (see unsentHeaders)
-	secrets        []string    // every secret the process holds
-	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
-	maxFileSize    int64       // the size limit of the files read (--max-file-size)
-	// perRequest are the injected parameters whose values come with each
-	// request (gramc serve: from the caller's identity), so none is needed
-	// before the start.
-	perRequest []string
-	// baseTransport, when set, makes the model requests instead of
-	// http.DefaultTransport (gramc serve keeps more connections open).
-	baseTransport http.RoundTripper
-	// bound is what the project's bindings file gives (see loadBindings).
+	// bound says which bindings file is used (see setup).
 	bound bindingsState
-	// tree is the program in which the agents run find the agents they
-	// call or hand off to, with the models the bindings give them (see
-	// loadProgram).
-	tree *schema.Program
+	// set is the setup of the runs from the flags and the bindings file
+	// (see setup).
+	set *binding.Setup
 }
 
 // mcpFlag collects --mcp and --mcp-url values in one list, in the order
@@ -265,69 +250,4 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 	o.file = files[0]
 	o.bound.from = []string{o.file}
 	return nil
-}
-
-// setup checks the shared flags and returns the logger and the injected
-// values. From here on, what the command writes has its secrets masked.
-func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
-	if err := o.headerError(); err != nil {
-		return nil, nil, err
-	}
-	o.loadBindings(e)
-	o.secrets = o.protect(e)
-	if err := o.checkBindings(e); err != nil {
-		return nil, nil, err
-	}
-	if o.trace {
-		o.traceOut = e.stderr
-	}
-	o.maxFileSize = e.maxFileSize
-	if o.record != "" && o.replay != "" {
-		return nil, nil, o.usageErr("--record and --replay cannot be used together")
-	}
-	for _, spec := range o.tools {
-		name, command, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
-		}
-	}
-	for _, spec := range o.toolSchemas {
-		name, file, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
-			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
-		}
-		if !slices.Contains(specNames(o.tools), strings.TrimSpace(name)) {
-			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
-		}
-	}
-	logger, err := newLogger(e.stderr, o.logLevel)
-	if err != nil {
-		return nil, nil, o.usageErr("%v", err)
-	}
-	injected, err := parseInjects(o.injects)
-	if err != nil {
-		return nil, nil, o.usageErr("%v", err)
-	}
-	return logger, injected, nil
-}
-
-// newLogger returns a text logger on w at the named level, or a logger that
-// drops everything for "off".
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
-	var l slog.Level
-	switch strings.ToLower(level) {
-	case "off", "":
-		return slog.New(slog.DiscardHandler), nil
-	case "debug":
-		l = slog.LevelDebug
-	case "info":
-		l = slog.LevelInfo
-	case "warn", "warning":
-		l = slog.LevelWarn
-	case "error":
-		l = slog.LevelError
-	default:
-		return nil, fmt.Errorf("unknown log level %q (want debug, info, warn, error or off)", level)
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }

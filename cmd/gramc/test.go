@@ -7,9 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/inputfile"
 	"io"
 	"log/slog"
-	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -21,7 +22,6 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -79,8 +79,8 @@ func runTest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cassettes == "" && o.bound.Bindings != nil {
-		o.cassettes = o.bound.Bindings.Cassettes
+	if o.cassettes == "" && o.set.Bound.Bindings != nil {
+		o.cassettes = o.set.Bound.Bindings.Cassettes
 	}
 
 	// The tests.
@@ -93,10 +93,10 @@ func runTest(e *env, args []string) error {
 	}
 	agents := make([]*schema.Agent, len(jobs))
 	for i, j := range jobs {
-		jobs[i].Test = o.bound.Test(j.Test)
+		jobs[i].Test = o.set.Bound.Test(j.Test)
 		agents[i] = jobs[i].Test.Agent
 	}
-	injected = o.testInjects(agents)
+	injected = o.set.TestInjects(agents)
 	if err := o.modelCheck(e, jobs); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runTest(e *env, args []string) error {
 	// The tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, err := o.toolLibrary(ctx, e, logger, nil)
+	lib, closeTools, err := o.set.ToolLibrary(ctx, logger, nil)
 	if err != nil {
 		return err
 	}
@@ -117,19 +117,6 @@ func runTest(e *env, args []string) error {
 	return o.exitCode(e, results)
 }
 
-// testInjects returns the injected values of the tests' agents: those of
-// the bindings file and of --inject (which wins), each fitted to the type
-// its tools declare (see [project.InjectedValues]).
-func (o *testOptions) testInjects(agents []*schema.Agent) map[string]any {
-	texts := map[string]string{}
-	maps.Copy(texts, o.bound.Injects)
-	for _, spec := range o.injects {
-		name, v, _ := strings.Cut(spec, "=")
-		texts[strings.TrimSpace(name)] = v
-	}
-	return project.InjectedValues(agents, texts)
-}
-
 // modelCheck reports what keeps the tests that run against the model
 // from having one (the bindings file's key variable, OPENAI_API_KEY not
 // set), once, before any test runs and before any cassette directory is
@@ -139,15 +126,15 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if !slices.ContainsFunc(jobs, probe.Live) {
 		return nil
 	}
-	if m := o.missingKey(); m != "" && !o.record {
-		return o.keyError(m) // with --record, setup has reported it
+	if m := o.set.MissingKey(); m != "" && !o.record {
+		return o.set.KeyError(m) // with --record, setup has reported it
 	}
 	agent, err := probe.ModelError(jobs)
 	if err == nil {
 		return nil
 	}
 	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
-	lines = append(lines, bindHints(err)...)
+	lines = append(lines, binding.BindHints(err)...)
 	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		hint := "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
 		if o.record {
@@ -167,17 +154,17 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
 		Library:     lib,
-		Options:     append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Options:     append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
 		Cassettes:   o.cassettes,
 		MaxFileSize: e.maxFileSize,
-		BaseURL:     o.baseURL,
-		APIKey:      o.apiKey,
-		KeyVar:      o.keyVar,
+		BaseURL:     o.set.BaseURL,
+		APIKey:      o.set.APIKey,
+		KeyVar:      o.set.KeyVar,
 		Repeat:      o.repeat,
 		// The providers' endpoints of the bindings file.
-		Endpoints: runtime.Endpoints(o.bound.Endpoints),
-		Fallbacks: o.bound.Fallbacks,
-		Retries:   o.bound.Retries,
+		Endpoints: runtime.Endpoints(o.set.Bound.Endpoints),
+		Fallbacks: o.set.Bound.Fallbacks,
+		Retries:   o.set.Bound.Retries,
 		PassRate:  o.passRate,
 		Parallel:  o.parallel,
 		Logger:    logger,
@@ -189,10 +176,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), o.apiKey}, o.secrets...)
-		for _, ep := range o.bound.Endpoints {
-			secrets = append(secrets, ep.APIKey)
-		}
+		secrets := o.set.TraceSecrets()
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
@@ -281,7 +265,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		e.warnSkipped("test", err)
 	}
 	if err != nil {
-		return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
+		return nil, usageError("gramc test", "%v", inputfile.Hint(err, inputfile.GiveGram))
 	}
 	for _, in := range inputs {
 		pkg := pkgs[filepath.Dir(in.path)]
@@ -348,7 +332,7 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 
 // printTestHint follows a configuration error with how to fix it.
 func printTestHint(e *env, r agenttest.Result) {
-	for _, h := range bindHints(r.Cause) {
+	for _, h := range binding.BindHints(r.Cause) {
 		fmt.Fprintln(e.stderr, h)
 	}
 	if strings.Contains(r.Error, "OPENAI_API_KEY") {
