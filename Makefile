@@ -32,7 +32,7 @@ test: test-notice fmt-check vet race fuzz differential vscode nvim workbench pla
 
 .PHONY: test-notice
 test-notice:
-	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev; and npm packages (the extension's, code-server, the MCP servers, the playground's, the OpenAI client library). The quick loop without them: make test-go"
+	@echo "make test: may install Debian packages with apt-get (as root or through sudo) when missing: neovim, chromium, ripgrep, python3, g++, make, libkrb5-dev, postgresql; and npm packages (the extension's, code-server, the MCP servers, the playground's, the OpenAI client library). The quick loop without them: make test-go"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -175,7 +175,18 @@ SERVENODE = serve/testdata/node
 serve-deps:
 	cd $(SERVENODE) && npm ci --no-audit --no-fund
 
-race: mcp-deps serve-deps
+# PostgreSQL (Debian's postgresql package) for the tests of durable runs
+# that start a server of their own (internal/pgtest), installed with apt-get
+# when initdb is missing. Without it those tests skip (outside CI) or fail
+# (CI=true).
+.PHONY: postgres-deps
+postgres-deps:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	$$sudo apt-get update && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql
+
+race: mcp-deps serve-deps postgres-deps
 
 # gramc serve under load: 200 conversations of 3 turns with tool calls at
 # once, against the in-process fake model with a fixed delay; prints the

@@ -13,7 +13,8 @@
 //   - [Owners] names, for each third-party library that shapes an API, the
 //     packages allowed to import it (go.lsp.dev only in lsp, openai-go only
 //     in runtime, the MCP SDK only in the MCP packages, the Prometheus
-//     client, OpenTelemetry and the JWT library only in serve).
+//     client, OpenTelemetry and the JWT library only in serve, DBOS,
+//     SQLite and pgx only in durable).
 //   - [Check] returns every import of a package graph that breaks a rule.
 //   - [CheckDoor] returns every call of the parser or the compiler
 //     ([Door]) outside the core ([Core]): the rest of the module asks
@@ -51,6 +52,8 @@ var Layers = map[string]int{
 	"internal/shellquote": 0,
 	"internal/loadavg":    0,
 	"internal/unidiff":    0,
+	// A throwaway PostgreSQL server for tests.
+	"internal/pgtest": 0,
 	// The browser playground's files, embedded: it imports nothing of the
 	// module.
 	"playground": 0,
@@ -89,6 +92,9 @@ var Layers = map[string]int{
 	"format/inplace": 5,
 	"playground/api": 6,
 	"runtime/mcp":    6,
+	// Durable runs: the runtime's runs as DBOS workflows, in SQLite or
+	// PostgreSQL.
+	"durable": 6,
 	// Built on the runtime.
 	"mcpimport": 7,
 	// A run's setup from a command line and the bindings file.
@@ -111,12 +117,15 @@ var Layers = map[string]int{
 // Owners lists, for each library (by import path prefix), the packages of
 // the module that may import it.
 var Owners = map[string][]string{
-	"go.lsp.dev/":                            {"lsp"},
-	"github.com/openai/openai-go":            {"runtime"},
-	"github.com/modelcontextprotocol/go-sdk": {"runtime/mcp", "mcpimport", "internal/mcptest"},
-	"github.com/prometheus/client_golang":    {"serve"},
-	"go.opentelemetry.io/otel":               {"serve"},
-	"github.com/golang-jwt/jwt":              {"serve"},
+	"go.lsp.dev/":                              {"lsp"},
+	"github.com/openai/openai-go":              {"runtime"},
+	"github.com/modelcontextprotocol/go-sdk":   {"runtime/mcp", "mcpimport", "internal/mcptest"},
+	"github.com/prometheus/client_golang":      {"serve"},
+	"go.opentelemetry.io/otel":                 {"serve"},
+	"github.com/golang-jwt/jwt":                {"serve"},
+	"github.com/dbos-inc/dbos-transact-golang": {"durable"},
+	"modernc.org/sqlite":                       {"durable"},
+	"github.com/jackc/pgx":                     {"durable"},
 }
 
 // Forbidden lists imports the layers allow but the design does not: the

@@ -1,0 +1,294 @@
+// Opening and closing a store: the URL, the DBOS context, the workflow
+// registered under its fixed name.
+
+package durable
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbos-inc/dbos-transact-golang/dbos"
+	// The SQLite driver of DBOS, on modernc.org/sqlite (registered with
+	// database/sql as "sqlite").
+	_ "github.com/dbos-inc/dbos-transact-golang/dbos/driver/sqlite"
+)
+
+// AppName is the DBOS application name of gram's runs.
+const AppName = "gram"
+
+// ApplicationVersion is the DBOS application version every build of gram
+// writes and recovers runs under, so that any build finishes the runs
+// another left. It changes only when the workflow's steps change in a way
+// an older run cannot be replayed by.
+const ApplicationVersion = "gram-durable-1"
+
+// workflowName is the name the run workflow is registered under.
+const workflowName = "gram.run"
+
+// closeTimeout bounds how long [Store.Close] waits for the runs of this
+// process to stop at their next step.
+const closeTimeout = 5 * time.Second
+
+// startupTimeout bounds how long [Open] tries to reach the database.
+const startupTimeout = 30 * time.Second
+
+// Options configure a [Store].
+type Options struct {
+	// ExecutorID is this process's name in the store: runs it leaves
+	// unfinished are recovered by a process of the same name when it opens
+	// the store. Empty means a fresh id ("gram-" and 16 hex digits), for a
+	// process that recovers runs only through [Store.Resume] (see the
+	// package documentation).
+	ExecutorID string
+	// Bind builds a run from its [Spec]; required.
+	Bind Binder
+	// Logger receives the store's and DBOS's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Store is an open run store. Its methods are safe for concurrent use.
+type Store struct {
+	binder   Binder
+	dctx     dbos.Context
+	db       *sql.DB // the SQLite handle, closed after DBOS; nil for PostgreSQL
+	executor string
+	logger   *slog.Logger
+
+	mu      sync.Mutex
+	decided map[string]int    // run id -> the last round decided through this store
+	bound   map[string]*Bound // runs started here, bound by Start, not yet run
+	running map[string]int    // run id -> its executions in this process
+	changed chan struct{}     // closed and replaced when a run of this process changes
+	closed  bool
+}
+
+// Open opens (creating it if need be) the run store at url: a PATH or
+// sqlite:PATH (a SQLite file; its directory is created) or
+// postgres://USER:PASSWORD@HOST:PORT/DATABASE (PostgreSQL; the database is
+// created if it does not exist). Runs this process's executor left
+// unfinished start again.
+func Open(ctx context.Context, url string, o Options) (*Store, error) {
+	if o.Bind == nil {
+		return nil, errors.New("durable: Options.Bind is nil; a store needs a Binder to build runs")
+	}
+	loc, err := parseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	executor := o.ExecutorID
+	if executor == "" {
+		executor = "gram-" + randomHex(8)
+	}
+	s := &Store{
+		binder:   o.Bind,
+		executor: executor,
+		logger:   logger,
+		decided:  map[string]int{},
+		bound:    map[string]*Bound{},
+		running:  map[string]int{},
+		changed:  make(chan struct{}),
+	}
+	cfg := dbos.Config{
+		AppName:                AppName,
+		ApplicationVersion:     ApplicationVersion,
+		ExecutorID:             executor,
+		Logger:                 logger,
+		SystemDBStartupTimeout: startupTimeout,
+	}
+	if loc.sqlite != "" {
+		if s.db, err = openSQLite(ctx, loc.sqlite); err != nil {
+			return nil, err
+		}
+		cfg.SQLiteSystemDB = s.db
+	} else {
+		cfg.DatabaseURL = loc.postgres
+	}
+	if err := s.launch(ctx, cfg, loc); err != nil {
+		if s.db != nil {
+			_ = s.db.Close()
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// launch creates the DBOS context, registers the workflow and launches it.
+func (s *Store) launch(ctx context.Context, cfg dbos.Config, loc location) error {
+	dctx, err := dbos.NewContext(context.WithoutCancel(ctx), cfg)
+	if err != nil {
+		return fmt.Errorf("durable: opening the store %s: %s", loc.shown, loc.scrub(err.Error()))
+	}
+	dbos.RegisterWorkflow(dctx, s.workflow, dbos.WithWorkflowName(workflowName))
+	if err := dctx.Launch(); err != nil {
+		return fmt.Errorf("durable: starting the store %s: %s", loc.shown, loc.scrub(err.Error()))
+	}
+	s.dctx = dctx
+	return nil
+}
+
+// Close stops the runs of this process at their next step (they stay
+// unfinished in the store, for a process of the same executor id or
+// [Store.Resume]) and closes the store.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := dbos.Shutdown(s.dctx, closeTimeout)
+	if s.db != nil {
+		err = errors.Join(err, s.db.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("durable: closing the store: %w", err)
+	}
+	return nil
+}
+
+// ExecutorID is the executor id this store was opened under.
+func (s *Store) ExecutorID() string { return s.executor }
+
+// location is a parsed store URL.
+type location struct {
+	sqlite   string // the SQLite file's absolute path
+	postgres string // the PostgreSQL URL
+	shown    string // the URL for messages, its password masked
+	secret   string // the password, to mask in the messages of others
+}
+
+// scrub masks the password in msg.
+func (l location) scrub(msg string) string {
+	if l.secret == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, l.secret, "xxxxx")
+	return strings.ReplaceAll(msg, url.QueryEscape(l.secret), "xxxxx")
+}
+
+// parseURL reads a store URL.
+func parseURL(raw string) (location, error) {
+	const forms = "give a file path, sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+	lower := strings.ToLower(raw)
+	switch {
+	case strings.TrimSpace(raw) == "":
+		return location{}, fmt.Errorf("durable: no store given; %s", forms)
+	case strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://"):
+		return parsePostgres(raw)
+	case strings.HasPrefix(lower, "sqlite:"):
+		path := raw[len("sqlite:"):]
+		if strings.HasPrefix(path, "//") {
+			if !strings.HasPrefix(path, "///") {
+				return location{}, fmt.Errorf("durable: the store %q names a host; SQLite takes a file: sqlite:/PATH/runs.db or sqlite:runs.db", raw)
+			}
+			path = path[2:]
+		}
+		return sqliteLocation(raw, path)
+	}
+	if i := strings.Index(raw, "://"); i > 0 && !strings.ContainsAny(raw[:i], `/\.`) {
+		return location{}, fmt.Errorf("durable: the store's scheme %q is not supported; %s", raw[:i], forms)
+	}
+	return sqliteLocation(raw, raw)
+}
+
+// parsePostgres reads a postgres:// URL.
+func parsePostgres(raw string) (location, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		loc := location{secret: passwordIn(raw)}
+		return location{}, fmt.Errorf("durable: the PostgreSQL URL cannot be read: %s; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE, with special characters in the password percent-encoded", loc.scrub(err.Error()))
+	}
+	loc := location{postgres: raw, shown: u.Redacted()}
+	if p, ok := u.User.Password(); ok {
+		loc.secret = p
+	}
+	if u.Host == "" && u.Query().Get("host") == "" {
+		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s names no host; write postgres://USER:PASSWORD@HOST:PORT/DATABASE", loc.shown)
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s names no database; add it after the host: postgres://USER@HOST:PORT/DATABASE", loc.shown)
+	}
+	return loc, nil
+}
+
+// passwordIn is the password of a URL that url.Parse rejects: what lies
+// between the user's colon and the last @ of the authority.
+func passwordIn(raw string) string {
+	rest := raw[strings.Index(raw, "://")+3:]
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return ""
+	}
+	if _, pw, ok := strings.Cut(rest[:at], ":"); ok {
+		return pw
+	}
+	return ""
+}
+
+// sqliteLocation checks a SQLite path and makes it absolute.
+func sqliteLocation(raw, path string) (location, error) {
+	switch {
+	case path == "":
+		return location{}, fmt.Errorf("durable: the store %q has no file path; write sqlite:PATH, e.g. sqlite:.gram/runs.db", raw)
+	case path == ":memory:" || strings.HasPrefix(path, "file:"):
+		return location{}, fmt.Errorf("durable: the store %q is not a file path; a store must be a file (sqlite:PATH) to outlive the process", raw)
+	case strings.ContainsAny(path, "?#"):
+		return location{}, fmt.Errorf("durable: the store path %q contains ? or #, which SQLite would read as options; choose a path without them", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return location{}, fmt.Errorf("durable: the store path %q: %v", path, err)
+	}
+	return location{sqlite: abs, shown: abs}, nil
+}
+
+// openSQLite opens the SQLite file at path, creating its directory, with
+// the settings DBOS uses for its own handles.
+func openSQLite(ctx context.Context, path string) (*sql.DB, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("durable: the store %s is a directory; name a file in it, e.g. %s", path, filepath.Join(path, "runs.db"))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("durable: cannot create the directory of the store %s: %v", path, err)
+	}
+	dsn := path + "?_txlock=immediate&_pragma=busy_timeout(5000)&_pragma=foreign_keys(ON)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("durable: opening the store %s: %v", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("durable: opening the store %s: %v; check that it is an SQLite file and that its directory is writable", path, err)
+	}
+	return db, nil
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,226 @@
+// The run workflow: the runtime's run with the store's checkpointer and
+// approver; and the decisions that answer its waits.
+
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbos-inc/dbos-transact-golang/dbos"
+	"github.com/gramlang/gram/runtime"
+)
+
+// stateKey is the DBOS event a run publishes its state under.
+const stateKey = "gram.state"
+
+// decisionsTopic is the DBOS topic of the decisions a run waits for.
+const decisionsTopic = "gram.decisions"
+
+// recvTimeout is how long one durable wait for decisions lasts before it
+// is started again (a run waits for as long as it takes).
+const recvTimeout = 24 * time.Hour
+
+// runState is the "gram.state" event: whether the run waits for decisions,
+// and for which calls. Round counts the waits of the run, from 1.
+type runState struct {
+	Status  string                `json:"status"`
+	Pending []runtime.PendingCall `json:"pending,omitempty"`
+	Round   int                   `json:"round"`
+}
+
+// decisionMessage is what [Store.Decide] and [Store.Cancel] send a run.
+type decisionMessage struct {
+	Round     int                `json:"round"`
+	Decisions []runtime.Decision `json:"decisions,omitempty"`
+	Cancel    bool               `json:"cancel,omitempty"`
+}
+
+// errCancelled ends a run cancelled while it waited for decisions.
+var errCancelled = errors.New("durable: the run was cancelled")
+
+// workflow is the run workflow: input is the Spec as JSON, the output the
+// final Response as JSON.
+func (s *Store) workflow(ctx dbos.Context, input string) (string, error) {
+	id, err := dbos.GetWorkflowID(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.enter(id, 1)
+	defer s.enter(id, -1)
+	defer s.notify()
+	var spec Spec
+	if err := json.Unmarshal([]byte(input), &spec); err != nil {
+		return "", fmt.Errorf("durable: the spec of the run %s cannot be read: %w", id, err)
+	}
+	b := s.takeBound(id)
+	if b == nil {
+		if b, err = s.bind(ctx, spec); err != nil {
+			return "", err
+		}
+	}
+	e := &execution{s: s, dctx: ctx, id: id}
+	opts := append(slices.Clone(b.Options), runtime.WithCheckpointer(e.checkpoint), runtime.WithApprover(e.approve))
+	resp, err := runtime.Run(ctx, b.Agent, b.Library, spec.Conversation, spec.Input, opts...)
+	switch {
+	case ctx.Err() != nil:
+		// The store is closing: the run stays unfinished, to be recovered.
+		return "", context.Cause(ctx)
+	case e.cancelled():
+		return "", errCancelled
+	case resp == nil:
+		if err == nil {
+			err = errors.New("the runtime returned no response")
+		}
+		return "", err
+	}
+	out, err := json.Marshal(resp)
+	if err != nil {
+		return "", fmt.Errorf("durable: the response of the run %s cannot be stored: %w", id, err)
+	}
+	return string(out), nil
+}
+
+// enter counts the executions of the run id in this process.
+func (s *Store) enter(id string, d int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running[id] += d
+	if s.running[id] <= 0 {
+		delete(s.running, id)
+	}
+}
+
+// active reports whether the run id runs in this process.
+func (s *Store) active(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running[id] > 0
+}
+
+// execution is one execution of a run's workflow.
+type execution struct {
+	s    *Store
+	dctx dbos.Context
+	id   string
+
+	mu     sync.Mutex // one wait for decisions at a time
+	round  int
+	cancel bool
+}
+
+func (e *execution) cancelled() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cancel
+}
+
+// checkpoint is the run's [runtime.Checkpointer]: fn as a DBOS step named
+// step; a tool step's context carries the key RUN_ID/STEP_NUMBER.
+func (e *execution) checkpoint(ctx context.Context, step string, fn func(context.Context) ([]byte, error)) ([]byte, error) {
+	tool := strings.HasPrefix(step, "tool:")
+	return dbos.RunAsStep(dbos.From(e.dctx, ctx), func(sctx context.Context) ([]byte, error) {
+		if tool {
+			sctx = runtime.WithIdempotencyKey(sctx, e.id+"/"+strconv.Itoa(stepNumber(sctx)))
+		}
+		return fn(sctx)
+	}, dbos.WithStepName(step))
+}
+
+// stepNumber is the DBOS step id of the step ctx runs.
+func stepNumber(ctx context.Context) int {
+	if dc, ok := ctx.(dbos.Context); ok {
+		if n, err := dbos.GetStepID(dc); err == nil {
+			return n
+		}
+	}
+	return -1
+}
+
+// approve is the run's [runtime.Approver]: it publishes the pending calls,
+// waits durably for the decisions of this round, and publishes that the
+// run goes on.
+func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([]runtime.Decision, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.round++
+	round := e.round
+	dctx := dbos.From(e.dctx, ctx)
+	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusAwaitingApproval, Pending: calls, Round: round}); err != nil {
+		return nil, err
+	}
+	e.s.notify()
+	var msg decisionMessage
+	for {
+		var err error
+		msg, err = dbos.Recv[decisionMessage](dctx, decisionsTopic, recvTimeout)
+		switch {
+		case errors.Is(err, dbos.ErrTimeout) && ctx.Err() == nil:
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if msg.Cancel {
+			e.cancel = true
+			return nil, errCancelled
+		}
+		if msg.Round == round {
+			break
+		}
+	}
+	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusRunning, Round: round}); err != nil {
+		return nil, err
+	}
+	e.s.notify()
+	return msg.Decisions, nil
+}
+
+// Decide answers the calls the run id waits for: ds are checked against
+// them and the run's agent ([runtime.CheckDecisions]) and sent to the run,
+// which goes on in the process that runs it. A run that does not await
+// approval is an error, and so is a second decision for the same wait.
+func (s *Store) Decide(ctx context.Context, id string, ds []runtime.Decision) error {
+	ws, err := s.status(ctx, id)
+	if err != nil {
+		return err
+	}
+	r, err := s.run(ctx, ws)
+	if err != nil {
+		return err
+	}
+	if r.Status != StatusAwaitingApproval {
+		return fmt.Errorf("durable: the run %s is not awaiting approval (it is %s); decide only a run that waits, see gramc runs", id, r.Status)
+	}
+	st, err := s.state(ctx, id)
+	if err != nil {
+		return err
+	}
+	var spec Spec
+	if err := json.Unmarshal([]byte(listed(ws.Input)), &spec); err != nil {
+		return fmt.Errorf("durable: the spec of the run %s cannot be read: %w", id, err)
+	}
+	b, err := s.bind(ctx, spec)
+	if err != nil {
+		return err
+	}
+	if err := runtime.CheckDecisions(b.Agent, st.Pending, ds); err != nil {
+		return fmt.Errorf("durable: the decisions for the run %s: %w", id, err)
+	}
+	msg := decisionMessage{Round: st.Round, Decisions: ds}
+	key := "round-" + strconv.Itoa(st.Round)
+	if err := dbos.Send(dbos.From(s.dctx, ctx), id, msg, decisionsTopic, dbos.WithIdempotencyKey(key)); err != nil {
+		return fmt.Errorf("durable: sending the decisions to the run %s: %w", id, err)
+	}
+	s.mu.Lock()
+	s.decided[id] = max(s.decided[id], st.Round)
+	s.mu.Unlock()
+	s.notify()
+	return nil
+}
