@@ -33,6 +33,8 @@ type session struct {
 	conv  runtime.Conversation
 	mu    sync.Mutex // serializes output from tool hooks
 	live  bool       // the turns are shown as they happen (live.go)
+	// durable runs the turns in a run store (durablerun.go); nil: none.
+	durable *durableTurns
 }
 
 // errIncomplete is the error of a turn whose answer did not complete (it
@@ -92,7 +94,7 @@ func (s *session) converse(ctx context.Context) error {
 		if line := strings.TrimSpace(text); line != "" {
 			err := s.turn(ctx, line)
 			worst = max(worst, codeOf(err))
-			if ctx.Err() != nil || codeOf(err) == exitConfig || failed(err) && !interactive {
+			if ctx.Err() != nil || codeOf(err) == exitConfig || codeOf(err) == exitAwaiting || failed(err) && !interactive {
 				return exitWith(worst)
 			}
 		}
@@ -175,10 +177,10 @@ func (s *session) turn(ctx context.Context, input string) error {
 	}
 	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
 	if !s.o.json && !s.live {
-		opts = append(opts, runtime.WithEvents(s.printEvent))
+		opts = append(opts, runtime.WithEvents(s.shows(s.printEvent)))
 	}
 	opts, live := s.liveTurn(opts)
-	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
+	resp, err := s.execute(ctx, input, opts)
 	s.spin.stop()
 	if resp != nil && err == nil {
 		s.conv = resp.Conversation
@@ -189,9 +191,9 @@ func (s *session) turn(ctx context.Context, input string) error {
 	}
 	if err != nil {
 		if resp != nil && resp.Status == runtime.StatusInvalidOutput {
-			fmt.Fprintf(s.e.stderr, "gramc run: %v (status %s)\n", err, resp.Status)
+			fmt.Fprintf(s.e.stderr, "%s: %v (status %s)\n", s.o.cmd, err, resp.Status)
 		} else {
-			fmt.Fprintf(s.e.stderr, "gramc run: %v\n", err)
+			fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
 		}
 		var (
 			ce *runtime.ConfigError
@@ -211,6 +213,10 @@ func (s *session) turn(ctx context.Context, input string) error {
 		}
 		return exitWith(exitError)
 	}
+	if resp.Status == runtime.StatusAwaitingApproval {
+		s.awaiting(resp)
+		return errAwaiting
+	}
 	if resp.Status != runtime.StatusCompleted {
 		return errIncomplete
 	}
@@ -227,13 +233,13 @@ func (s *session) printResponse(resp *runtime.Response, err error, live *liveOut
 		enc := json.NewEncoder(s.e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(resp)
+		_ = enc.Encode(s.finalJSON(resp))
 	} else if text := answerText(resp); text != "" {
 		fmt.Fprintln(s.e.stdout, text)
 	}
 	if resp != nil {
 		for _, w := range resp.Warnings {
-			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
+			fmt.Fprintf(s.e.stderr, "%s: warning: %s\n", s.o.cmd, w)
 		}
 	}
 }

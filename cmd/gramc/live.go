@@ -81,7 +81,7 @@ func (s *session) liveTurn(opts []runtime.Option) ([]runtime.Option, *liveOutput
 		l.enc = json.NewEncoder(s.e.stdout)
 		l.enc.SetEscapeHTML(false)
 	}
-	return append(opts, runtime.WithEvents(l.event)), l
+	return append(opts, runtime.WithEvents(s.shows(l.event))), l
 }
 
 // liveOutput prints the events of one turn as they come.

@@ -80,6 +80,7 @@ func commands() []command {
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
 		{"playground", "serve the browser playground: edit, check and share gram in a page", runPlayground},
 		{"serve", "serve agents over HTTP to any OpenAI client, with keys, limits and traces", runServe},
+		{"runs", "list, show, cancel and resume durable runs, such as those awaiting approval", runRuns},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }

@@ -24,6 +24,7 @@ func runRun(e *env, args []string) error {
 	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
 	fs.StringVar(&o.history, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
+	store := addStoreFlag(fs)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, true, "give exactly one agent file (see gramc run --help)"); err != nil {
 		return err
@@ -60,6 +61,10 @@ func runRun(e *env, args []string) error {
 	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
+	if err := s.storeTurns(ctx, fs, *store, injected, logger); err != nil {
+		return err
+	}
+	defer s.closeStore()
 	s.liveMode()
 	err = s.converse(ctx)
 	if ctx.Err() != nil {

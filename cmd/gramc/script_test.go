@@ -101,6 +101,7 @@ func TestScript(t *testing.T) {
 			"free-port":          cmdFreePort,
 			"wait-http":          cmdWaitHTTP,
 			"jwt":                cmdJWT,
+			"json-env":           cmdJSONEnv,
 		},
 	})
 }
