@@ -96,13 +96,13 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 	return st, rest, err
 }
 
-// runError is the error of cmd about a run the store could not give.
-func runError(cmd string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "durable: ")
+// runError is the error of cmd about the run id, which the store could
+// not give or change.
+func runError(cmd, id string, err error) error {
 	if errors.Is(err, durable.ErrNotFound) {
-		return usageError(cmd, "%s", msg)
+		return usageError(cmd, "the store holds no run %q; gramc runs list lists its runs (--store names another store)", id)
 	}
-	return fail(exitError, "%s: %s", cmd, msg)
+	return fail(exitError, "%s: %s", cmd, strings.TrimPrefix(err.Error(), "durable: "))
 }
 
 func runRunsList(e *env, args []string) error {
@@ -118,7 +118,7 @@ func runRunsList(e *env, args []string) error {
 	defer st.Close()
 	runs, err := st.List(context.Background(), durable.Filter{Status: *status, Limit: max(*limit, 0)})
 	if err != nil {
-		return runError(cmd, err)
+		return runError(cmd, "", err)
 	}
 	if *asJSON {
 		views := make([]runView, 0, len(runs))
@@ -146,7 +146,7 @@ func runRunsShow(e *env, args []string) error {
 	defer st.Close()
 	r, err := st.Get(context.Background(), rest[0])
 	if err != nil {
-		return runError(cmd, err)
+		return runError(cmd, rest[0], err)
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, viewOf(r, true))
@@ -175,7 +175,7 @@ func runRunsCancel(e *env, args []string) error {
 	}
 	defer st.Close()
 	if err := st.Cancel(context.Background(), rest[0]); err != nil {
-		return runError(cmd, err)
+		return runError(cmd, rest[0], err)
 	}
 	fmt.Fprintf(e.stderr, "%s: the run %s is cancelled\n", cmd, rest[0])
 	return nil
@@ -235,7 +235,7 @@ func runRunsResume(e *env, args []string) error {
 func resumable(ctx context.Context, st *durable.Store, cmd, id string) (*durable.Run, durable.Spec, error) {
 	r, err := st.Get(ctx, id)
 	if err != nil {
-		return nil, durable.Spec{}, runError(cmd, err)
+		return nil, durable.Spec{}, runError(cmd, id, err)
 	}
 	switch r.Status {
 	case durable.StatusAwaitingApproval:
@@ -246,7 +246,7 @@ func resumable(ctx context.Context, st *durable.Store, cmd, id string) (*durable
 	}
 	spec, err := st.SpecOf(ctx, id)
 	if err != nil {
-		return nil, durable.Spec{}, runError(cmd, err)
+		return nil, durable.Spec{}, runError(cmd, id, err)
 	}
 	return r, spec, nil
 }
