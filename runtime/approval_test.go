@@ -268,8 +268,14 @@ func TestApproverSubAgent(t *testing.T) {
 		runtime.TextReply("The clerk could not refund it."),
 	)
 	var asked []runtime.PendingCall
+	var decided []runtime.Event
 	resp, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), nil, "Refund order 7",
-		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()),
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()), runtime.WithStreaming(false),
+		runtime.WithEvents(func(e runtime.Event) {
+			if e.Type == runtime.EventApprovalDecided {
+				decided = append(decided, e)
+			}
+		}),
 		runtime.WithApprover(func(_ context.Context, calls []runtime.PendingCall) ([]runtime.Decision, error) {
 			asked = append(asked, calls...)
 			return []runtime.Decision{{CallID: "k1", Reason: "not today"}}, nil
@@ -282,6 +288,9 @@ func TestApproverSubAgent(t *testing.T) {
 	}
 	if len(c.refunds) != 0 {
 		t.Errorf("refunds %v", c.refunds)
+	}
+	if len(decided) != 1 || decided[0].CallID != "k1" || decided[0].Agent != "clerk" || decided[0].Decision == nil || decided[0].Decision.Reason != "not today" {
+		t.Errorf("approval_decided events %+v", decided)
 	}
 	sub := m.Requests()[2].Messages
 	if last := sub[len(sub)-1]; !strings.Contains(last.Content, "not today") {
@@ -332,6 +341,7 @@ func TestCheckDecisions(t *testing.T) {
 		{"undecided", []runtime.Decision{{CallID: "a", Approve: true}}, `the call "b" (refund) has no decision`},
 		{"twice", []runtime.Decision{{CallID: "a"}, {CallID: "a"}, {CallID: "b"}}, `a second decision for the call "a"`},
 		{"bad edit", []runtime.Decision{{CallID: "a", Approve: true, Arguments: json.RawMessage(`{"orderId":"one"}`)}, {CallID: "b"}}, `edited arguments of the call "a" (refund): /orderId`},
+		{"edit for all", []runtime.Decision{{CallID: runtime.DecideAll, Approve: true, Arguments: json.RawMessage(`{"orderId":3}`)}}, `edited arguments are given for "all"`},
 		{"edit with denial", []runtime.Decision{{CallID: "a", Arguments: json.RawMessage(`{"orderId":3}`)}, {CallID: "b"}}, "arguments are given with a denial"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

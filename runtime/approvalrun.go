@@ -154,6 +154,7 @@ func (r *runner) denied(iter int, c ToolCall, reason string) callResult {
 		use.Error += ": " + reason
 	}
 	b, _ := json.Marshal(msg)
+	r.emitToolStarted(iter, c)
 	if h := r.cfg.hooks.ToolDone; h != nil {
 		r.hook(func() { h(use) })
 	}
