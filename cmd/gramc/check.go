@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -136,7 +137,7 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 		}
 	}
 	var resolved inplace.Dirs // directories resolved once for the backups of their files
-	return parallelMap(inputs, func(in checkInput) checkResult {
+	return parallel.Map(inputs, func(in checkInput) checkResult {
 		if alone(in) {
 			return checkOne(in)
 		}

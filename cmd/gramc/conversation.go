@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/diag"
 	"io"
 	"strings"
 	"sync"
@@ -67,7 +68,7 @@ func (s *session) converse(ctx context.Context) error {
 		}
 		return exitWith(worst)
 	}
-	interactive := isTerminal(s.e.stdin)
+	interactive := diag.IsTerminal(s.e.stdin)
 	if interactive {
 		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
 	}

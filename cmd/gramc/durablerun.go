@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime"
@@ -88,7 +89,7 @@ func (s *session) useStore(ctx context.Context, storeArg string, sources []durab
 	}
 	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources,
 		settings: settings, injected: injected}
-	if isTerminal(s.e.stdin) && isTerminal(s.e.stderr) {
+	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
 		s.durable.prompt = newApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
 	}
 	return nil

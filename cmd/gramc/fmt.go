@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/internal/unidiff"
 	"os"
 	"os/signal"
@@ -134,7 +135,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 // formatAll formats the inputs on all cores; results are in input order.
 // With legacy set, the older notation of tools is rewritten too.
 func formatAll(inputs []checkInput, legacy bool) []fmtResult {
-	return parallelMap(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
+	return parallel.Map(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
 }
 
 // formatOne reads and formats one input.

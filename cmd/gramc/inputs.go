@@ -7,11 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
@@ -177,30 +175,6 @@ func distinctFiles(inputs []checkInput) []checkInput {
 		out = append(out, in)
 	}
 	return out
-}
-
-// parallelMap applies f to every input on all cores and returns the results in
-// input order.
-func parallelMap[T, R any](inputs []T, f func(T) R) []R {
-	results := make([]R, len(inputs))
-	workers := min(runtime.GOMAXPROCS(0), len(inputs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = f(inputs[i])
-			}
-		}()
-	}
-	for i := range inputs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return results
 }
 
 // read returns the text of an input: what was read from standard input, or

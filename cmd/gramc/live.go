@@ -64,7 +64,7 @@ func (f jsonFlag) Set(v string) error {
 // with --json (events), with the model's answers streamed (with --replay,
 // as the recording was), at the end of each turn otherwise.
 func (s *session) liveMode() {
-	s.live = s.o.jsonEvents || (!s.o.json && isTerminal(s.e.stdout))
+	s.live = s.o.jsonEvents || (!s.o.json && diag.IsTerminal(s.e.stdout))
 	if s.o.replay == "" {
 		s.opts = append(s.opts, runtime.WithStreaming(s.live))
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/internal/suggest"
 	"io"
 	"os"
@@ -102,9 +103,9 @@ func runMCPImport(e *env, args []string) error {
 	defer client.Close()
 
 	name := client.Name()
-	how := "--mcp " + shellQuote(src.Command)
+	how := "--mcp " + shellquote.Quote(src.Command)
 	if src.URL != "" {
-		how = "--mcp-url " + shellQuote(src.URL)
+		how = "--mcp-url " + shellquote.Quote(src.URL)
 	}
 	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
 	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{
@@ -129,16 +130,6 @@ func runMCPImport(e *env, args []string) error {
 
 // mcpTimeoutUsage describes the --mcp-timeout flag.
 const mcpTimeoutUsage = "time limit (`DURATION`) of each step of starting an MCP session: the handshake, the tool list with all its pages (0: none)"
-
-// shellQuote quotes s for sh when it has characters sh would read.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // quoteString returns s in double quotes, on one line.
 func quoteString(s string) string {

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"os/signal"
@@ -58,7 +59,7 @@ func runRun(e *env, args []string) error {
 
 	// The conversation.
 	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
+	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
 	if err := s.storeTurns(ctx, fs, *store, injected, logger); err != nil {

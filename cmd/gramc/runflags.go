@@ -54,7 +54,7 @@ type runOptions struct {
 	headers        http.Header // --header, sent to the --mcp-url servers
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
-	refusedHeader  string      // the first --header name that cannot be set (see unsentHeaders)
+	refusedHeader  string      // the first --header name that cannot be set (see [mcp.UnsentHeader])
 	// bound says which bindings file is used (see setup).
 	bound bindingsState
 	// set is the setup of the runs from the flags and the bindings file
@@ -94,27 +94,7 @@ type headerFlag struct {
 	h       *http.Header
 	n       *int    // the --header values seen
 	bad     *int    // the number of the first that is not NAME: VALUE (from 1), or 0
-	refused *string // the name of the first header of unsentHeaders given, or ""
-}
-
-// unsentHeaders are the headers --header refuses, by canonical name, with
-// why: Go's HTTP client ignores or overrides the caller's value, or the
-// MCP client sets them for each request.
-var unsentHeaders = map[string]string{
-	"Host":                 "the host of the --mcp-url URL is sent as Host; give the server's name in the URL",
-	"Content-Length":       "the HTTP client sets it from each request's body",
-	"Transfer-Encoding":    "the HTTP client sets it from each request's body",
-	"Trailer":              "the HTTP client sets it from each request's body",
-	"Connection":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Keep-Alive":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Proxy-Connection":     "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Te":                   "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Upgrade":              "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Content-Type":         "the MCP client sets it for each request, as the protocol requires",
-	"Accept":               "the MCP client sets it for each request, as the protocol requires",
-	"Mcp-Session-Id":       "the MCP client sets it for each request, as the protocol requires",
-	"Mcp-Protocol-Version": "the MCP client sets it for each request, as the protocol requires",
-	"Last-Event-Id":        "the MCP client sets it for each request, as the protocol requires",
+	refused *string // the name of the first header given that mcp.UnsentHeader refuses, or ""
 }
 
 // String implements flag.Value.
@@ -123,14 +103,14 @@ func (f headerFlag) String() string { return "" }
 // Set implements flag.Value.
 func (f headerFlag) Set(v string) error {
 	*f.n++
-	name, value, ok := cutHeader(v)
+	name, value, ok := mcp.CutHeader(v)
 	if !ok {
 		if *f.bad == 0 {
 			*f.bad = *f.n
 		}
 		return nil
 	}
-	if _, unsent := unsentHeaders[http.CanonicalHeaderKey(name)]; unsent {
+	if mcp.UnsentHeader(name) != "" {
 		if *f.refused == "" {
 			*f.refused = http.CanonicalHeaderKey(name)
 		}
@@ -143,33 +123,13 @@ func (f headerFlag) Set(v string) error {
 	return nil
 }
 
-// cutHeader splits "NAME: VALUE" or "NAME=VALUE" at the first ':' or '='
-// (neither can be part of a header's name), trimming blanks, and reports
-// whether the name is a valid header name.
-func cutHeader(v string) (name, value string, ok bool) {
-	i := strings.IndexAny(v, ":=")
-	if i < 0 {
-		return "", "", false
-	}
-	name, value = strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])
-	if name == "" {
-		return "", "", false
-	}
-	for _, c := range []byte(name) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return "", "", false
-		}
-	}
-	return name, value, true
-}
-
 // headerError returns the usage error of a --header value that is not
 // NAME: VALUE, which says which one it is without repeating it, or of a
-// header that is not sent as given (see unsentHeaders), naming it.
+// header that is not sent as given (see [mcp.UnsentHeader]), naming it.
 func (o *runOptions) headerError() error {
 	if o.badHeader == 0 {
 		if o.refusedHeader != "" {
-			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, unsentHeaders[o.refusedHeader])
+			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, mcp.UnsentHeader(o.refusedHeader))
 		}
 		return nil
 	}

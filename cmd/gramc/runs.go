@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -225,7 +226,7 @@ func runRunsResume(e *env, args []string) error {
 	}
 	defer closeTools()
 	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
-	if isTerminal(e.stdin) && isTerminal(e.stderr) {
+	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
 		s.durable.prompt = newApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
 	}
 	return s.resume(ctx, r, ds, dec.given())
@@ -287,7 +288,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 		return nil, nil, err
 	}
 	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: spec.Conversation}
-	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
+	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
 	return s, closeTools, nil

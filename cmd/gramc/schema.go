@@ -93,8 +93,8 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 		return nil, err
 	}
 	var handoffs []*schema.Tool
-	if o.tool == "" {
-		handoffs = handoffTools(prog, o.agent)
+	if a := prog.Agent(o.agent); a != nil && o.tool == "" {
+		handoffs = a.HandoffTools()
 	}
 	var out any
 	if o.target != nil {
@@ -111,7 +111,7 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 	}
 	if objs, ok := out.([]schema.Object); ok && len(handoffs) > 0 && len(objs) >= len(handoffs) {
 		for i := len(objs) - len(handoffs); i < len(objs); i++ {
-			objs[i] = withHandoffParams(objs[i])
+			objs[i] = schema.WithHandoffParameters(objs[i])
 		}
 	}
 	if o.tool != "" && (o.target == nil && o.format == schema.FormatJSONSchema || o.target != nil && o.target.Shape == schema.ShapeJSONSchema) {

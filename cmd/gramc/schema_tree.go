@@ -3,6 +3,7 @@ package main
 // gramc schema DIR/...: the schemas of every package of a tree.
 
 import (
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		pkg *project.Package
 		err error
 	}
-	pkgs := parallelMap(dirs, func(dir string) loaded {
+	pkgs := parallel.Map(dirs, func(dir string) loaded {
 		pkg, err := readPackage(e, cmd, dir, "")
 		return loaded{pkg, err}
 	})

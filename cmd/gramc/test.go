@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"slices"
@@ -202,7 +201,7 @@ func (o *testOptions) report(e *env, results []agenttest.Result) error {
 	}
 	if err == nil {
 		report := b.String()
-		if o.format != "json" && isTerminal(e.stdout) {
+		if o.format != "json" && diag.IsTerminal(e.stdout) {
 			// The answers quoted show their control characters.
 			report = diag.Visible(report)
 		}
@@ -246,16 +245,6 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	if ioErr {
 		return nil, exitWith(exitUsage)
 	}
-	var jobs []agenttest.Job
-	bad, files := false, 0
-	reported := map[string]bool{}
-	report := func(f *diag.File, diags diag.List) {
-		if len(diags) == 0 || reported[f.Path] {
-			return
-		}
-		reported[f.Path] = true
-		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
-	}
 	given := make([]string, len(inputs))
 	for i, in := range inputs {
 		given[i] = in.path
@@ -267,34 +256,13 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	if err != nil {
 		return nil, usageError("gramc test", "%v", inputfile.Hint(err, inputfile.GiveGram))
 	}
-	for _, in := range inputs {
-		pkg := pkgs[filepath.Dir(in.path)]
-		f := pkg.Lookup(in.path)
-		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
-			continue
-		}
-		files++
-		// The tests use the package: its files' problems are theirs.
-		broken := false
-		for _, o := range pkg.Files {
-			if o.Member && !o.Test && o != f && o.Diags.HasErrors() {
-				report(o.File, o.Diags)
-				broken = true
-			}
-		}
-		report(f.File, f.Diags)
-		if broken || f.Diags.HasErrors() {
-			bad = true
-			continue
-		}
-		prog := agenttest.PackageProgram(pkg, f)
-		for _, t := range f.Program.Tests {
-			if runRE != nil && !runRE.MatchString(t.Name) && !runRE.MatchString(in.path+":"+t.Name) {
-				continue
-			}
-			jobs = append(jobs, agenttest.Job{Path: in.path, Test: t, Program: prog})
-		}
+	c := agenttest.Collect(pkgs, given, func(path, name string) bool {
+		return runRE == nil || runRE.MatchString(name) || runRE.MatchString(path+":"+name)
+	})
+	for _, r := range c.Reports {
+		_ = diag.WriteText(e.stderr, r.File, r.Diagnostics, e.useColor(e.stderr))
 	}
+	jobs, bad, files := c.Jobs, c.Broken, c.Files
 	if bad {
 		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}

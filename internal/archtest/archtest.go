@@ -52,6 +52,7 @@ var Layers = map[string]int{
 	"internal/shellquote": 0,
 	"internal/loadavg":    0,
 	"internal/unidiff":    0,
+	"internal/parallel":   0,
 	// A throwaway PostgreSQL server for tests.
 	"internal/pgtest": 0,
 	// The browser playground's files, embedded: it imports nothing of the
