@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,5 +115,73 @@ func TestRunApprovalPrompt(t *testing.T) {
 	}
 	if body := string(reqs[1].Raw); !strings.Contains(body, "a person denied this call") || !strings.Contains(body, "C3 was refunded last week") {
 		t.Errorf("the second request does not tell the model the call was denied and why:\n%s", body)
+	}
+}
+
+// TestRunsResumePrompt: gramc runs resume without decisions, on a
+// terminal, asks for them, then finishes the run that gramc run left
+// awaiting approval.
+func TestRunsResumePrompt(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, text := range map[string]string{
+		"support.gram": refundAgent,
+		"refund.sh":    "cat >> refund.log; echo '\"refunded\"'\n",
+	} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := fakeopenai.New(t,
+		fakeopenai.Calls(fakeopenai.Call{Name: "refund", Arguments: `{"order":"A1"}`}),
+		fakeopenai.Text("Refunded."),
+	)
+	store := filepath.Join(dir, "runs.db")
+	flags := []string{"--base-url", srv.URL, "--tool", "refund=sh refund.sh", "--store", store}
+	var stdout, stderr strings.Builder
+	code := Main(append([]string{"run", "support.gram", "--json=final", "-m", "Refund A1"}, flags...), strings.NewReader(""), &stdout, &stderr)
+	if code != exitAwaiting {
+		t.Fatalf("gramc run: exit %d, want %d\n%s%s", code, exitAwaiting, stdout.String(), stderr.String())
+	}
+	var resp struct {
+		RunID string `json:"run_id"`
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &resp); err != nil || resp.RunID == "" {
+		t.Fatalf("no run_id in %s (%v)", stdout.String(), err)
+	}
+
+	cmd := exec.Command(os.Args[0], append([]string{"runs", "resume", resp.RunID}, flags...)...)
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "OPENAI_API_KEY=", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	out := readPTY(tty)
+	out.waitFor(t, `refund {"order":"A1"} (call call_1_1)`, 30*time.Second)
+	out.waitFor(t, "Approve? [y]es, [n]o (deny), [e]dit the arguments: ", 10*time.Second)
+	if _, err := tty.WriteString("y\n"); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("gramc runs resume: %v\n%q", err, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("gramc runs resume did not end:\n%q", out.String())
+	}
+	select {
+	case <-out.done:
+	case <-time.After(5 * time.Second):
+	}
+	if !strings.Contains(out.String(), "Refunded.") {
+		t.Errorf("the answer is not shown:\n%q", out.String())
+	}
+	if log, err := os.ReadFile("refund.log"); err != nil || strings.TrimSpace(string(log)) != `{"order":"A1"}` {
+		t.Errorf("refund.log = %q (%v), want one call of refund", log, err)
 	}
 }
