@@ -12,6 +12,7 @@
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
 //	gramc mcp serve FILE|DIR [flags]
 //	gramc serve FILE|DIR [--addr HOST:PORT] [flags]
+//	gramc runs list|show RUN_ID|cancel RUN_ID|resume RUN_ID [flags]
 //	gramc completion bash|zsh|fish
 //	gramc help [COMMAND]
 //	gramc version [--json]
@@ -25,7 +26,8 @@
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
 // agent or model error and 3 on a configuration error (such as a missing API
-// key); `gramc test` exits 1 when a test fails and 3 on a configuration error.
+// key) and 4 when a run awaits a person's approval; `gramc test` exits 1 when
+// a test fails and 3 on a configuration error.
 package main
 
 import (
