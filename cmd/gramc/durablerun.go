@@ -36,7 +36,6 @@ type durableTurns struct {
 	binder   *runBinder
 	sources  []durable.Source
 	settings map[string]string
-	injected map[string]any
 	prompt   *approvalPrompt // asks at a decision; nil without a terminal
 
 	// resume is the run the next turn resumes (gramc runs resume), with
@@ -63,7 +62,7 @@ func needsApproval(agent *schema.Agent, tree *schema.Program) bool {
 // approval tool, or --store given): it opens the store, and keeps what a
 // run needs to be built again (the package's sources, the settings of fs).
 // The caller closes the store with closeStore.
-func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg string, injected map[string]any, logger *slog.Logger) error {
+func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg string, logger *slog.Logger) error {
 	if storeArg == "" && !needsApproval(s.agent, s.o.set.Tree) {
 		return nil
 	}
@@ -76,19 +75,21 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
-	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), injected, logger)
+	// The injected values are not kept: they may be secrets (a bindings
+	// file's environment variables), and the command that resumes the run
+	// gives them again, with the other binding flags.
+	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), logger)
 }
 
 // useStore opens the store of the session's turns; the caller closes it
 // with closeStore.
-func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, injected map[string]any, logger *slog.Logger) error {
+func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, logger *slog.Logger) error {
 	rb := &runBinder{}
 	st, _, err := openStore(ctx, s.o.cmd, storeArg, rb.bind, logger)
 	if err != nil {
 		return err
 	}
-	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources,
-		settings: settings, injected: injected}
+	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
 	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
 		s.durable.prompt = newApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
 	}
@@ -126,7 +127,7 @@ func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts 
 		}
 	} else {
 		spec := durable.Spec{Agent: s.agent.Name, Sources: d.sources, Input: input,
-			Conversation: s.conv, Injected: d.injected, Settings: d.settings}
+			Conversation: s.conv, Settings: d.settings}
 		var err error
 		if id, err = d.store.Start(ctx, spec); err != nil {
 			return nil, err

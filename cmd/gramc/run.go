@@ -62,7 +62,7 @@ func runRun(e *env, args []string) error {
 	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
-	if err := s.storeTurns(ctx, fs, *store, injected, logger); err != nil {
+	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
 		return err
 	}
 	defer s.closeStore()
