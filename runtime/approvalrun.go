@@ -191,6 +191,23 @@ func (r *runner) stopAwaiting(iter int, content string, pending []PendingCall) *
 	return resp
 }
 
+// resumeTurn begins a turn given [WithDecisions]: the calls are answered
+// (see [runner.resumeCalls]), then a handoff of the reply takes effect;
+// stop is set when the run ends there.
+func (r *runner) resumeTurn(ctx context.Context) (resp *Response, err error, stop bool) {
+	if resp, err, stop := r.resumeCalls(ctx); stop {
+		return resp, err, true
+	}
+	if r.handoff.to != nil {
+		if err := r.switchAgent(); err != nil {
+			resp, err := r.fail(err)
+			return resp, err, true
+		}
+		r.output = newOutputSpec(r.agent)
+	}
+	return nil, nil, false
+}
+
 // resumeCalls answers the unanswered calls of the conversation's last
 // assistant message, given [WithDecisions]: the calls of approval tools by
 // the decisions, the others by running them; stop is set when the run
@@ -198,10 +215,20 @@ func (r *runner) stopAwaiting(iter int, content string, pending []PendingCall) *
 func (r *runner) resumeCalls(ctx context.Context) (resp *Response, err error, stop bool) {
 	conv := r.resp.Conversation
 	k := lastAssistant(conv)
+	if n := len(conv) - 1; n > k && isImagesMessage(conv[n]) {
+		// The images of the calls answered before the stop follow the
+		// results of all the calls.
+		img := conv[n]
+		r.resp.Conversation = slices.Clip(conv[:n])
+		defer func() { r.resp.Conversation = append(r.resp.Conversation, img) }()
+	}
 	answered := map[string]bool{}
 	for _, m := range conv[k+1:] {
 		answered[m.ToolCallID] = true
 	}
+	// A handoff of the reply, answered before the stop, takes effect once
+	// the calls are answered (see [runner.run]).
+	r.planHandoffs(conv[k].ToolCalls)
 	var gated, other []ToolCall
 	for _, c := range conv[k].ToolCalls {
 		switch {
@@ -257,6 +284,9 @@ func checkResume(conv Conversation, input string) error {
 		return &ValidationError{Field: "conversation", Message: "it does not end with tool calls waiting for decisions; pass the conversation of the response that stopped awaiting approval"}
 	}
 	answered := map[string]bool{}
+	if n := len(conv) - 1; n > k && isImagesMessage(conv[n]) {
+		conv = conv[:n] // see resumeCalls
+	}
 	for i, m := range conv[k+1:] {
 		if m.Role != RoleTool {
 			return &ValidationError{Field: fmt.Sprintf("conversation[%d]", k+1+i), Message: "a " + string(m.Role) + " message follows the calls waiting for decisions; pass the conversation of the response that stopped awaiting approval"}
@@ -274,3 +304,7 @@ func checkResume(conv Conversation, input string) error {
 	}
 	return filled.Validate()
 }
+
+// isImagesMessage reports whether m is the user message with the images
+// of a reply's tool results, which follows their tool messages.
+func isImagesMessage(m Message) bool { return m.Role == RoleUser && len(m.Images) > 0 }
