@@ -89,7 +89,9 @@ var Layers = map[string]int{
 	// Rewriting a formatted file in place, behind a backup.
 	"format/inplace": 5,
 	"playground/api": 6,
-	"runtime/mcp":    6,
+	// The terminal presentation of runs.
+	"console":     6,
+	"runtime/mcp": 6,
 	// Built on the runtime.
 	"mcpimport": 7,
 	// A run's setup from a command line and the bindings file.
