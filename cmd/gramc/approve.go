@@ -14,6 +14,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -92,7 +93,7 @@ func (p *approvalPrompt) askOne(ctx context.Context, c runtime.PendingCall) (run
 	if p.agent == nil || c.Agent != p.agent.Name {
 		who = ", by " + c.Agent
 	}
-	fmt.Fprintf(p.out, "  %s %s (call %s%s)\n", c.Tool, compactArgs(string(c.Arguments)), c.CallID, who)
+	fmt.Fprintf(p.out, "  %s %s (call %s%s)\n", c.Tool, console.CompactArgs(string(c.Arguments)), c.CallID, who)
 	for {
 		fmt.Fprint(p.out, "Approve? [y]es, [n]o (deny), [e]dit the arguments: ")
 		line, err := p.readLine(ctx)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/shellquote"
@@ -149,9 +150,9 @@ func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtim
 		switch r.Status {
 		case durable.StatusAwaitingApproval:
 			if d.prompt != nil {
-				s.spin.pause()
+				s.spin.Pause()
 				ds, err := d.prompt.ask(ctx, r.Pending)
-				s.spin.resume()
+				s.spin.Resume()
 				if err == nil {
 					if err := d.store.Decide(ctx, id, ds); err != nil {
 						fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
@@ -188,7 +189,7 @@ func (s *session) awaiting(resp *runtime.Response) {
 	}
 	fmt.Fprintf(w, "%s: the run %s awaits approval of:\n", s.o.cmd, d.runID)
 	for _, p := range resp.Pending {
-		fmt.Fprintf(w, "  %s %s (call %s)\n", p.Tool, clip(compactArgs(string(p.Arguments)), 200), p.CallID)
+		fmt.Fprintf(w, "  %s %s (call %s)\n", p.Tool, console.Clip(console.CompactArgs(string(p.Arguments)), 200), p.CallID)
 	}
 	store := ""
 	if d.storeArg != "" {
@@ -249,7 +250,7 @@ func (s *session) shows(f func(runtime.Event)) func(runtime.Event) {
 func pendingLines(pending []runtime.PendingCall) string {
 	var b strings.Builder
 	for _, p := range pending {
-		fmt.Fprintf(&b, "\n  %s %s (call %s, agent %s)", p.Tool, clip(compactArgs(string(p.Arguments)), 200), p.CallID, p.Agent)
+		fmt.Fprintf(&b, "\n  %s %s (call %s, agent %s)", p.Tool, console.Clip(console.CompactArgs(string(p.Arguments)), 200), p.CallID, p.Agent)
 	}
 	return b.String()
 }

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
@@ -161,7 +162,7 @@ func runRunsShow(e *env, args []string) error {
 	if r.Error != "" {
 		fmt.Fprintf(w, "error:    %s\n", r.Error)
 	}
-	if text := answerText(r.Response); text != "" && r.Error == "" {
+	if text := console.AnswerText(r.Response); text != "" && r.Error == "" {
 		fmt.Fprintf(w, "answer:   %s\n", text)
 	}
 	return nil
@@ -289,7 +290,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 	}
 	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: spec.Conversation}
 	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = newSpinner(e.stderr)
+		s.spin = console.NewSpinner(e.stderr)
 	}
 	return s, closeTools, nil
 }
