@@ -26,10 +26,12 @@ package binding
 import (
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/internal/suggest"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -269,6 +271,51 @@ func (s *Setup) Agent(agent *schema.Agent) *schema.Agent {
 		}
 	}
 	return s.Bound.Agent(agent)
+}
+
+// Served returns the agents of prog, the program of the file at path,
+// that a server serves: those names names, or all of them, each with the
+// model the bindings give it (see [Setup.Agent]).
+func (s *Setup) Served(prog *schema.Program, path string, names []string) ([]*schema.Agent, error) {
+	served := slices.Clone(prog.Agents())
+	if len(names) > 0 {
+		served = nil
+		for _, name := range names {
+			a := prog.Agent(name)
+			if a == nil {
+				return nil, s.usageErr("no agent %q in %s; %s", name, path, suggest.Available("agents", name, prog.AgentNames()))
+			}
+			if !slices.Contains(served, a) {
+				served = append(served, a)
+			}
+		}
+	}
+	if len(served) == 0 {
+		return nil, s.usageErr("%s has no agent to serve", path)
+	}
+	for i, a := range served {
+		served[i] = s.Agent(a)
+	}
+	return served, nil
+}
+
+// Pick returns the agent of prog, the program of the file at path, that a
+// run talks to: the one called name, or the file's only agent, with the
+// model the bindings give it (see [Setup.Agent]).
+func (s *Setup) Pick(prog *schema.Program, name, path string) (*schema.Agent, error) {
+	names := prog.AgentNames()
+	switch {
+	case name != "":
+		if a := prog.Agent(name); a != nil {
+			return s.Agent(a), nil
+		}
+		return nil, s.usageErr("no agent %q in %s; %s", name, path, suggest.Available("agents", name, names))
+	case prog.NumAgents() == 1:
+		return s.Agent(prog.Agents()[0]), nil
+	case prog.NumAgents() == 0:
+		return nil, s.usageErr("%s has no agent", path)
+	}
+	return nil, s.usageErr("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))
 }
 
 // SpecNames returns the names of NAME=VALUE flag values.

@@ -44,7 +44,7 @@ func printAgentNames(e *env, path string) {
 	if err != nil {
 		return
 	}
-	for _, name := range agentNames(project.CheckText(f).Program) {
+	for _, name := range project.CheckText(f).Program.AgentNames() {
 		fmt.Fprintln(e.stdout, name)
 	}
 }

@@ -6,10 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
@@ -19,93 +17,34 @@ import (
 // given.
 const defaultMaxFileSize = inputfile.DefaultLimit
 
-// collectInputs expands the arguments of command cmd into inputs: files as
-// given, directories (DIR, or DIR/... which also skips the directories
-// [project.SkippedInTree] names) walked for the files of their packages
-// (see [project.Walk]; a directory without any is reported with a warning
-// that says what was skipped), - as standard input.
-// With trees set, every directory is walked as the tree DIR/... (gramc
-// test DIR, as go test). Paths are cleaned and listed once. It reports
-// whether an argument could not be read.
+// collectInputs expands the arguments of command cmd into inputs (see
+// [project.ArgFiles]), - as standard input, read once, and reports the
+// arguments that cannot be read, and whether there was one.
 func collectInputs(e *env, cmd string, args []string, trees bool) ([]checkInput, bool) {
-	var inputs []checkInput
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			inputs = append(inputs, checkInput{path: p, limit: e.maxFileSize})
-		}
-	}
 	bad := false
-	stdinRead := false
-	for _, arg := range args {
-		if arg == "-" {
-			if stdinRead {
-				continue
-			}
-			stdinRead = true
-			b, err := readStdin(e)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
-				bad = true
-				continue
-			}
-			inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
+	paths := project.ArgFiles(args, trees, e.maxFileSize, e.skipIrregular(cmd), func(err error, warn bool) {
+		if warn {
+			fmt.Fprintf(e.stderr, "gramc %s: warning: %v\n", cmd, err)
+			return
+		}
+		fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
+		bad = true
+	})
+	var inputs []checkInput
+	for _, p := range paths {
+		if p != "-" {
+			inputs = append(inputs, checkInput{path: p, limit: e.maxFileSize})
 			continue
 		}
-		// DIR/... names the tree below DIR, as the Go tools write it; a
-		// directory is walked whole either way.
-		arg, tree := treeArg(arg)
-		p := filepath.Clean(arg)
-		info, err := os.Stat(p)
+		b, err := readStdin(e)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
 			continue
 		}
-		if !info.IsDir() {
-			if err := checkRegular(p, info, e.maxFileSize); err != nil {
-				fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
-				bad = true
-				continue
-			}
-			add(p)
-			continue
-		}
-		depth := project.Below
-		if tree || trees {
-			depth = project.Tree
-		}
-		found := false
-		skips, err := project.Walk(p, depth, func(path string) error {
-			found = true
-			add(path)
-			return nil
-		}, e.skipIrregular(cmd))
-		if err != nil {
-			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
-			bad = true
-		} else if !found {
-			// Silence would look like success on files that are not there.
-			fmt.Fprintf(e.stderr, "gramc %s: warning: no .gram files in %s%s\n", cmd, p, skips)
-		}
+		inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
 	}
 	return inputs, bad
-}
-
-// treeArg returns the directory of a DIR/... argument ("..." alone is
-// ".", "/..." is "/") and true, or arg as it is and false.
-func treeArg(arg string) (string, bool) {
-	if arg == "..." {
-		return ".", true
-	}
-	if rest, ok := strings.CutSuffix(arg, "/..."); ok {
-		if rest == "" {
-			rest = "/"
-		}
-		return rest, true
-	}
-	return arg, false
 }
 
 // skipIrregular returns the irregular function of a walk by cmd (see
@@ -210,12 +149,6 @@ func readFile(path string, limit int64) ([]byte, error) {
 func readOther(e *env, path string) ([]byte, error) {
 	b, err := inputfile.Read(path, e.maxFileSize)
 	return b, inputfile.Hint(err, "give a regular file")
-}
-
-// checkRegular says why the file described by info cannot be read as an
-// input, or returns nil.
-func checkRegular(path string, info fs.FileInfo, limit int64) error {
-	return inputfile.Hint(inputfile.Check(path, info, limit), inputfile.GiveGram)
 }
 
 // byteSize is the value of --max-file-size: a number of bytes, optionally

@@ -10,12 +10,10 @@ import (
 	"fmt"
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/shellquote"
-	"github.com/gramlang/gram/internal/suggest"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -185,31 +183,11 @@ func runMCPServe(e *env, args []string) error {
 }
 
 // servedAgents loads the program of o's file and returns the agents that
-// gramc mcp serve and gramc serve serve: those named with --agent, or all
-// of them, with the models the bindings file gives them.
+// gramc mcp serve and gramc serve serve (see [binding.Setup.Served]).
 func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, error) {
 	prog, err := o.loadProgram(e, o.file)
 	if err != nil {
 		return nil, err
 	}
-	served := slices.Clone(prog.Agents())
-	if len(names) > 0 {
-		served = nil
-		for _, name := range names {
-			a := prog.Agent(name)
-			if a == nil {
-				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, suggest.Available("agents", name, agentNames(prog)))
-			}
-			if !slices.Contains(served, a) {
-				served = append(served, a)
-			}
-		}
-	}
-	if len(served) == 0 {
-		return nil, o.usageErr("%s has no agent to serve", o.file)
-	}
-	for i, a := range served {
-		served[i] = o.set.Agent(a)
-	}
-	return served, nil
+	return o.set.Served(prog, o.file, names)
 }

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
@@ -87,11 +85,10 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if err != nil {
 		return nil, nil, err
 	}
-	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
-	if agent == nil {
-		return nil, nil, o.usageErr("%s", msg)
+	agent, err := o.set.Pick(prog, o.agent, prog.File.Path)
+	if err != nil {
+		return nil, nil, err
 	}
-	agent = o.set.Agent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)
@@ -106,22 +103,4 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 		}
 	}
 	return agent, conv, nil
-}
-
-// pickAgent returns the named agent, or the file's only agent; otherwise nil
-// and what is wrong.
-func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) {
-	names := agentNames(prog)
-	switch {
-	case name != "":
-		if a := prog.Agent(name); a != nil {
-			return a, ""
-		}
-		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, suggest.Available("agents", name, names))
-	case prog.NumAgents() == 1:
-		return prog.Agents()[0], ""
-	case prog.NumAgents() == 0:
-		return nil, fmt.Sprintf("%s has no agent", path)
-	}
-	return nil, fmt.Sprintf("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))
 }

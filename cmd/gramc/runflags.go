@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/project"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -200,7 +201,7 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 	if len(files) != 1 || !stdin && files[0] == "-" {
 		return o.usageErr("%s", why)
 	}
-	if dir, tree := treeArg(files[0]); tree {
+	if dir, tree := project.TreeArg(files[0]); tree {
 		verb := "serves"
 		if o.cmd == "gramc run" {
 			verb = "runs"

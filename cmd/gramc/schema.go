@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"github.com/gramlang/gram/project"
 	"slices"
 	"strings"
 
@@ -48,7 +49,7 @@ func runSchema(e *env, args []string) error {
 	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, result: *result, maxDiags: *maxDiags}
 	var out any
 	var err error
-	if root, tree := treeArg(fs.Arg(0)); tree {
+	if root, tree := project.TreeArg(fs.Arg(0)); tree {
 		out, err = o.tree(e, root)
 	} else {
 		var prog *schema.Program
@@ -139,7 +140,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 	if agentName != "" {
 		a := prog.Agent(agentName)
 		if a == nil {
-			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, suggest.Available("agents", agentName, agentNames(prog)))
+			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, suggest.Available("agents", agentName, prog.AgentNames()))
 		}
 		tools = a.Tools
 		scope = "agent " + a.Name
@@ -157,13 +158,4 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 		}
 	}
 	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, suggest.Available("tools", toolName, all))
-}
-
-// agentNames returns the names of the program's agents.
-func agentNames(prog *schema.Program) []string {
-	var names []string
-	for _, a := range prog.Agents() {
-		names = append(names, a.Name)
-	}
-	return names
 }

@@ -130,7 +130,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 		var found bool
 		if o.agent != "" {
 			found = p.prog.Agent(o.agent) != nil
-			names = append(names, agentNames(p.prog)...)
+			names = append(names, p.prog.AgentNames()...)
 		} else {
 			for _, t := range p.prog.Tools() {
 				found = found || t.Name == o.tool
