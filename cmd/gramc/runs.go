@@ -274,11 +274,10 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 		return nil, nil, fail(exitError, "%s: the run cannot be built again: %v", o.cmd, err)
 	}
 	o.set.SetProgram(tree)
-	agent, msg := pickAgent(prog, spec.Agent, o.file)
-	if agent == nil {
-		return nil, nil, fail(exitError, "%s: the run cannot be built again: %s", o.cmd, msg)
+	agent, err := o.set.Pick(prog, spec.Agent, o.file)
+	if err != nil {
+		return nil, nil, fail(exitError, "%s: the run cannot be built again: %s", o.cmd, strings.TrimPrefix(err.Error(), o.cmd+": "))
 	}
-	agent = o.set.Agent(agent)
 	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
 	if err != nil {
 		return nil, nil, err
