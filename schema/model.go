@@ -44,6 +44,9 @@ func (p *Program) Agent(name string) *Agent {
 	return nil
 }
 
+// AgentNames returns the names of the program's agents, in order.
+func (p *Program) AgentNames() []string { return agentNamesOf(p.Agents()) }
+
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {
 	for _, t := range p.AllTools() {

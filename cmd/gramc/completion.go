@@ -44,7 +44,7 @@ func printAgentNames(e *env, path string) {
 	if err != nil {
 		return
 	}
-	for _, name := range agentNames(project.CheckText(f).Program) {
+	for _, name := range project.CheckText(f).Program.AgentNames() {
 		fmt.Fprintln(e.stdout, name)
 	}
 }
@@ -89,6 +89,11 @@ func completionCommands() []compCommand {
 		case "mcp":
 			add("mcp import", "print an MCP server's tools as gram declarations", c.run, "import")
 			add("mcp serve", "serve a file's agents and tools over MCP", c.run, "serve")
+		case "runs":
+			add("runs list", "list the runs of the store", c.run, "list")
+			add("runs show", "show a run: its status, pending calls and answer", c.run, "show")
+			add("runs cancel", "cancel a run that has not ended", c.run, "cancel")
+			add("runs resume", "decide the calls a run waits for and finish it", c.run, "resume")
 		default:
 			add(c.name, c.summary, c.run)
 		}
@@ -125,11 +130,18 @@ func describeFlag(f *flag.Flag) compFlag {
 var completionScripts embed.FS
 
 // compScript is what a script template is given: the commands, the words
-// that may follow "gramc" (the commands and help) and the top-level
-// command names.
+// that may follow "gramc" (the commands and help), the top-level command
+// names and the commands that have subcommands.
 type compScript struct {
 	Commands   []compCommand
 	Top, Names []string
+	Parents    []compParent
+}
+
+// compParent is a command with subcommands: "mcp" (import, serve).
+type compParent struct {
+	Name, Summary string
+	Subs          []string
 }
 
 // writeCompletion writes the completion script of shell for the commands
@@ -142,17 +154,37 @@ func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
 		"q":    func(parts ...string) string { return strconv.Quote(cat(parts...)) },
 		"zq":   func(parts ...string) string { return "'" + strings.ReplaceAll(cat(parts...), "'", "''") + "'" },
 		"fq":   func(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" },
+		"subs": func(word string) string { return strings.Join(subcommands(cmds, word), " ") },
 	}).ParseFS(completionScripts, "completion/"+shell+".tmpl")
 	if err != nil {
 		return err
 	}
 	var names []string
+	var parents []compParent
 	for _, c := range cmds {
 		if !slices.Contains(names, c.Word()) {
 			names = append(names, c.Word())
 		}
+		if c.Sub() == "" {
+			continue
+		}
+		if len(parents) == 0 || parents[len(parents)-1].Name != c.Word() {
+			parents = append(parents, compParent{Name: c.Word(), Summary: commandSummary(c.Word())})
+		}
+		p := &parents[len(parents)-1]
+		p.Subs = append(p.Subs, c.Sub())
 	}
-	return t.Execute(w, compScript{Commands: cmds, Top: append(slices.Clone(names), "help"), Names: names})
+	return t.Execute(w, compScript{Commands: cmds, Top: append(slices.Clone(names), "help"), Names: names, Parents: parents})
+}
+
+// commandSummary returns the summary of the command name.
+func commandSummary(name string) string {
+	for _, c := range commands() {
+		if c.name == name {
+			return c.summary
+		}
+	}
+	return ""
 }
 
 // Word is the command's first word: "mcp" of "mcp import".
@@ -182,4 +214,15 @@ func dash(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// subcommands returns the subcommands of the command word among cmds.
+func subcommands(cmds []compCommand, word string) []string {
+	var out []string
+	for _, c := range cmds {
+		if c.Word() == word && c.Sub() != "" {
+			out = append(out, c.Sub())
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@
 //	gramc mcp import (--mcp COMMAND | --mcp-url URL) [flags]
 //	gramc mcp serve FILE|DIR [flags]
 //	gramc serve FILE|DIR [--addr HOST:PORT] [flags]
+//	gramc runs list|show RUN_ID|cancel RUN_ID|resume RUN_ID [flags]
 //	gramc completion bash|zsh|fish
 //	gramc help [COMMAND]
 //	gramc version [--json]
@@ -25,7 +26,8 @@
 // Run `gramc help` or `gramc COMMAND --help` for details. Exit codes: 0 clean, 1
 // errors in the input, 2 usage or I/O errors; `gramc run` also exits 1 on an
 // agent or model error and 3 on a configuration error (such as a missing API
-// key); `gramc test` exits 1 when a test fails and 3 on a configuration error.
+// key) and 4 when a run awaits a person's approval; `gramc test` exits 1 when
+// a test fails and 3 on a configuration error.
 package main
 
 import (
@@ -34,7 +36,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
@@ -80,6 +81,7 @@ func commands() []command {
 		{"mcp", "import an MCP server's tools as gram; serve agents over MCP", runMCP},
 		{"playground", "serve the browser playground: edit, check and share gram in a page", runPlayground},
 		{"serve", "serve agents over HTTP to any OpenAI client, with keys, limits and traces", runServe},
+		{"runs", "list, show, cancel and resume durable runs, such as those awaiting approval", runRuns},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }
@@ -163,7 +165,7 @@ Run 'gramc help' for the list of commands.
 // chekc; did you mean check?".
 func unknownCommand(w io.Writer, prog, name string, names []string) {
 	msg := fmt.Sprintf("%s: unknown command %s", prog, quoteWord(name))
-	if s := closestName(name, names); s != "" {
+	if s := suggest.ClosestOrSwapped(name, names); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	fmt.Fprintln(w, msg)
@@ -178,24 +180,6 @@ func quoteWord(s string) string {
 		return fmt.Sprintf("%q", s)
 	}
 	return s
-}
-
-// closestName returns the name of names closest to s (see
-// suggest.Closest), or the one s is with two neighbouring letters swapped
-// ("chekc" for check), or "".
-func closestName(s string, names []string) string {
-	if c := suggest.Closest(s, names); c != "" {
-		return c
-	}
-	b := []byte(s)
-	for i := 0; i+1 < len(b); i++ {
-		b[i], b[i+1] = b[i+1], b[i]
-		if slices.Contains(names, string(b)) {
-			return string(b)
-		}
-		b[i], b[i+1] = b[i+1], b[i]
-	}
-	return ""
 }
 
 // printVersion prints the program's version line (see [buildinfo.Line]).

@@ -5,9 +5,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gramlang/gram/console"
+	"github.com/gramlang/gram/diag"
 	"os"
 	"os/signal"
-	"strings"
 	"sync/atomic"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
@@ -24,6 +25,7 @@ func runRun(e *env, args []string) error {
 	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
 	fs.StringVar(&o.history, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
+	store := addStoreFlag(fs)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, true, "give exactly one agent file (see gramc run --help)"); err != nil {
 		return err
@@ -44,24 +46,28 @@ func runRun(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	o.prompts = new(atomic.Int64)
-	o.elicitor = terminalElicitor(e, o.prompts)
-	lib, injected, closeTools, err := o.bind(ctx, e, []*schema.Agent{agent}, logger, injected, false)
+	o.set.Elicitor = terminalElicitor(e, o.prompts)
+	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
 
 	// The model.
-	opts, replayer, err := makeModel(e, agent, &o, logger, injected)
+	opts, replayer, err := o.makeModel(agent, logger, injected)
 	if err != nil {
 		return err
 	}
 
 	// The conversation.
 	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
-		s.spin = newSpinner(e.stderr)
+	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
+		s.spin = console.NewSpinner(e.stderr)
 	}
+	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
+		return err
+	}
+	defer s.closeStore()
 	s.liveMode()
 	err = s.converse(ctx)
 	if ctx.Err() != nil {
@@ -82,11 +88,10 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if err != nil {
 		return nil, nil, err
 	}
-	agent, msg := pickAgent(prog, o.agent, prog.File.Path)
-	if agent == nil {
-		return nil, nil, o.usageErr("%s", msg)
+	agent, err := o.set.Pick(prog, o.agent, prog.File.Path)
+	if err != nil {
+		return nil, nil, err
 	}
-	agent = o.boundAgent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)
@@ -101,22 +106,4 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 		}
 	}
 	return agent, conv, nil
-}
-
-// pickAgent returns the named agent, or the file's only agent; otherwise nil
-// and what is wrong.
-func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) {
-	names := agentNames(prog)
-	switch {
-	case name != "":
-		if a := prog.Agent(name); a != nil {
-			return a, ""
-		}
-		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", name, names))
-	case prog.NumAgents() == 1:
-		return prog.Agents()[0], ""
-	case prog.NumAgents() == 0:
-		return nil, fmt.Sprintf("%s has no agent", path)
-	}
-	return nil, fmt.Sprintf("%s has several agents: choose one with --agent (%s)", path, strings.Join(names, ", "))
 }

@@ -3,6 +3,8 @@ package main
 // gramc schema DIR/...: the schemas of every package of a tree.
 
 import (
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,9 +58,17 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		pkg *project.Package
 		err error
 	}
-	pkgs := parallelMap(dirs, func(dir string) loaded {
-		pkg, err := readPackage(e, cmd, dir, "")
-		return loaded{pkg, err}
+	pkgs := parallel.Map(dirs, func(dir string) loaded {
+		l, err := project.LoadPath(dir, e.maxFileSize)
+		if l != nil {
+			for _, err := range l.Irregular {
+				e.warnSkipped("schema", err)
+			}
+		}
+		if err != nil {
+			return loaded{nil, usageError(cmd, "%v", err)}
+		}
+		return loaded{l.Package, nil}
 	})
 	var list []treePackage
 	bad := false
@@ -120,7 +130,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 		var found bool
 		if o.agent != "" {
 			found = p.prog.Agent(o.agent) != nil
-			names = append(names, agentNames(p.prog)...)
+			names = append(names, p.prog.AgentNames()...)
 		} else {
 			for _, t := range p.prog.Tools() {
 				found = found || t.Name == o.tool
@@ -136,7 +146,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 		return has[0], nil
 	case 0:
 		slices.Sort(names)
-		return treePackage{}, usageError("gramc schema", "no %s %q in the packages of %s; %s", what, name, given, available(what+"s", name, slices.Compact(names)))
+		return treePackage{}, usageError("gramc schema", "no %s %q in the packages of %s; %s", what, name, given, suggest.Available(what+"s", name, slices.Compact(names)))
 	}
 	var keys []string
 	for _, p := range has {

@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime/mcp"
 )
@@ -19,10 +18,10 @@ import (
 // otherwise a refusal, a decline noted on standard error, as no person can
 // be asked.
 func terminalElicitor(e *env, shown *atomic.Int64) mcp.Elicitor {
-	if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
+	if !diag.IsTerminal(e.stdin) || !diag.IsTerminal(e.stderr) {
 		return func(_ context.Context, el mcp.Elicitation) (mcp.ElicitAnswer, error) {
 			fmt.Fprintf(e.stderr, "gramc run: the MCP server %s asks a question, declined: it can only be answered on a terminal (standard input and standard error); its message: %s\n",
-				el.Server, diag.Visible(clip(strings.Join(strings.Fields(el.Message), " "), 300)))
+				el.Server, diag.Visible(console.Clip(strings.Join(strings.Fields(el.Message), " "), 300)))
 			return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, nil
 		}
 	}
@@ -31,37 +30,4 @@ func terminalElicitor(e *env, shown *atomic.Int64) mcp.Elicitor {
 		shown.Add(1)
 		return ask(ctx, el)
 	}
-}
-
-// isTerminal reports whether x is a terminal (a character device other
-// than the null device).
-func isTerminal(x any) bool {
-	for {
-		u, ok := x.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		x = u.Unwrap()
-	}
-	f, ok := x.(*os.File)
-	if !ok || f == nil {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
-		return false
-	}
-	return true
-}
-
-// promptCount returns how many elicitation prompts the terminal has shown
-// (0 when there is none to show them).
-func (o *runOptions) promptCount() int64 {
-	if o.prompts == nil {
-		return 0
-	}
-	return o.prompts.Load()
 }

@@ -1,0 +1,257 @@
+package main
+
+// Durable turns: gramc run keeps a turn in the run store when its agent,
+// or an agent it uses, has an approval tool, or when --store is given.
+// The turn is a run of the store; at a decision, a terminal asks, and
+// without one the command stops (exit 4) and gramc runs resume goes on.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/gramlang/gram/console"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/durable"
+	"github.com/gramlang/gram/internal/shellquote"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// exitAwaiting is the exit code of a run that stopped to wait for a
+// person's decision (gramc run, gramc runs resume).
+const exitAwaiting = 4
+
+// errAwaiting ends a turn that awaits approval; what to do was said.
+var errAwaiting = exitWith(exitAwaiting)
+
+// durableTurns runs the turns of a session as runs of a store.
+type durableTurns struct {
+	store    *durable.Store
+	storeArg string // the --store given ("" for the default store), for the commands printed
+	binder   *runBinder
+	sources  []durable.Source
+	settings map[string]string
+	prompt   *approvalPrompt // asks at a decision; nil without a terminal
+
+	// resume is the run the next turn resumes (gramc runs resume), with
+	// its decisions; mute hides the events of its steps replayed.
+	resume    string
+	decisions []runtime.Decision
+	mute      *replayMute
+
+	runID string // the run of the last turn
+}
+
+// needsApproval reports whether agent, or an agent it may come to in
+// tree, has a tool that needs a person's approval.
+func needsApproval(agent *schema.Agent, tree *schema.Program) bool {
+	for _, a := range tree.Reachable(agent) {
+		if slices.ContainsFunc(a.Tools, func(t *schema.Tool) bool { return t != nil && t.Approval }) {
+			return true
+		}
+	}
+	return false
+}
+
+// storeTurns makes the session's turns durable when they need to be (an
+// approval tool, or --store given): it opens the store, and keeps what a
+// run needs to be built again (the package's sources, the settings of fs).
+// The caller closes the store with closeStore.
+func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg string, logger *slog.Logger) error {
+	if storeArg == "" && !needsApproval(s.agent, s.o.set.Tree) {
+		return nil
+	}
+	maskStore(s.e, storeArg)
+	var prog *schema.Program
+	if s.o.file == "-" {
+		prog = s.o.set.Tree
+	}
+	sources, err := runSources(s.e, s.o.file, prog)
+	if err != nil {
+		return s.o.usageErr("reading the package to keep with the run: %v", err)
+	}
+	// The injected values are not kept: they may be secrets (a bindings
+	// file's environment variables), and the command that resumes the run
+	// gives them again, with the other binding flags.
+	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), logger)
+}
+
+// useStore opens the store of the session's turns; the caller closes it
+// with closeStore.
+func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, logger *slog.Logger) error {
+	rb := &runBinder{}
+	st, _, err := openStore(ctx, s.o.cmd, storeArg, rb.bind, logger)
+	if err != nil {
+		return err
+	}
+	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
+	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
+		s.durable.prompt = newApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
+		s.durable.prompt.shown = s.o.prompts
+	}
+	return nil
+}
+
+// closeStore closes the session's store, if it has one.
+func (s *session) closeStore() {
+	if s.durable != nil {
+		if err := s.durable.store.Close(); err != nil {
+			fmt.Fprintf(s.e.stderr, "%s: warning: %v\n", s.o.cmd, err)
+		}
+	}
+}
+
+// execute runs one turn: with runtime.Run, or as a run of the store.
+func (s *session) execute(ctx context.Context, input string, opts []runtime.Option) (*runtime.Response, error) {
+	if s.durable == nil {
+		return runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
+	}
+	return s.durable.turn(ctx, s, input, opts)
+}
+
+// turn starts (or resumes) the run of a turn and waits for its end.
+func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts []runtime.Option) (*runtime.Response, error) {
+	d.binder.set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
+	id := d.resume
+	if id != "" {
+		d.resume = ""
+		if err := d.store.Decide(ctx, id, d.decisions); err != nil {
+			return nil, err
+		}
+		if err := d.store.Resume(ctx, id); err != nil {
+			return nil, err
+		}
+	} else {
+		spec := durable.Spec{Agent: s.agent.Name, Sources: d.sources, Input: input,
+			Conversation: s.conv, Settings: d.settings}
+		var err error
+		if id, err = d.store.Start(ctx, spec); err != nil {
+			return nil, err
+		}
+	}
+	d.runID = id
+	return d.wait(ctx, s, id)
+}
+
+// wait waits for the run id to end, asking on the terminal at each
+// decision; without a terminal (or when the terminal gives no answer) it
+// returns at the first, with the status awaiting_approval.
+func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtime.Response, error) {
+	for {
+		r, err := d.store.Wait(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		switch r.Status {
+		case durable.StatusAwaitingApproval:
+			if d.prompt != nil {
+				s.spin.Pause()
+				ds, err := d.prompt.ask(ctx, r.Pending)
+				s.spin.Resume()
+				if err == nil {
+					if err := d.store.Decide(ctx, id, ds); err != nil {
+						fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
+					}
+					continue
+				}
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+			}
+			return &runtime.Response{Status: runtime.StatusAwaitingApproval, Agent: r.Agent, Pending: r.Pending}, nil
+		case durable.StatusCancelled:
+			return nil, fmt.Errorf("the run %s was cancelled", id)
+		case durable.StatusError:
+			return r.Response, fmt.Errorf("the run %s failed: %s", id, r.Error)
+		}
+		if r.Response == nil {
+			return nil, fmt.Errorf("the run %s ended (%s) without a response", id, r.Status)
+		}
+		if r.Response.Error != "" && r.Response.Status != runtime.StatusCompleted {
+			return r.Response, errors.New(r.Response.Error)
+		}
+		return r.Response, nil
+	}
+}
+
+// awaiting says, once the turn's output is printed, that the run waits
+// for a decision and how to give it.
+func (s *session) awaiting(resp *runtime.Response) {
+	w, d := s.e.stderr, s.durable
+	if d == nil {
+		fmt.Fprintf(w, "%s: the run stopped at calls that need approval; run it in a store (--store) to decide them%s\n", s.o.cmd, pendingLines(resp.Pending))
+		return
+	}
+	fmt.Fprintf(w, "%s: the run %s awaits approval of:\n", s.o.cmd, d.runID)
+	for _, p := range resp.Pending {
+		fmt.Fprintf(w, "  %s %s (call %s)\n", p.Tool, console.Clip(console.CompactArgs(string(p.Arguments)), 200), p.CallID)
+	}
+	store := ""
+	if d.storeArg != "" {
+		store = " --store " + shellquote.Quote(d.storeArg)
+	}
+	fmt.Fprintf(w, "  go on with: gramc runs resume %s --approve all%s (or --deny all --reason TEXT, --approve CALL_ID, --edit CALL_ID=JSON), with the binding flags of this run (--tool, --mcp, --base-url, ...)\n", d.runID, store)
+}
+
+// finalJSON is what --json=final prints of a turn's response: with a
+// durable run, the response and the run's id, or, for a run that awaits
+// approval, its status, id, agent and pending calls.
+func (s *session) finalJSON(resp *runtime.Response) any {
+	if s.durable == nil || resp == nil {
+		return resp
+	}
+	if resp.Status == runtime.StatusAwaitingApproval {
+		return struct {
+			Status  runtime.Status        `json:"status"`
+			RunID   string                `json:"run_id"`
+			Agent   string                `json:"agent"`
+			Pending []runtime.PendingCall `json:"pending"`
+		}{resp.Status, s.durable.runID, resp.Agent, resp.Pending}
+	}
+	return struct {
+		*runtime.Response
+		DurableRunID string `json:"run_id"`
+	}{resp, s.durable.runID}
+}
+
+// replayMute hides the events of the steps a resumed run replays: every
+// event until the approval_requested of the calls it waited for.
+type replayMute struct {
+	pending []string // the ids of those calls
+	done    atomic.Bool
+}
+
+// shows wraps an event printer so that it skips what the session's mute
+// hides.
+func (s *session) shows(f func(runtime.Event)) func(runtime.Event) {
+	if s.durable == nil || s.durable.mute == nil {
+		return f
+	}
+	m := s.durable.mute
+	return func(e runtime.Event) {
+		if m.done.Load() {
+			f(e)
+			return
+		}
+		if e.Type == runtime.EventApprovalRequested && len(e.Pending) == len(m.pending) &&
+			!slices.ContainsFunc(e.Pending, func(p runtime.PendingCall) bool { return !slices.Contains(m.pending, p.CallID) }) {
+			m.done.Store(true)
+		}
+	}
+}
+
+// pendingLines writes the pending calls of a run, one a line, for
+// messages.
+func pendingLines(pending []runtime.PendingCall) string {
+	var b strings.Builder
+	for _, p := range pending {
+		fmt.Fprintf(&b, "\n  %s %s (call %s, agent %s)", p.Tool, console.Clip(console.CompactArgs(string(p.Arguments)), 200), p.CallID, p.Agent)
+	}
+	return b.String()
+}

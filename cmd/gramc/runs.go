@@ -1,0 +1,327 @@
+package main
+
+// gramc runs: the durable runs of a store. list and show report them,
+// cancel stops one, resume decides the calls a run waits for and finishes
+// it in this process, from its checkpoints.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gramlang/gram/console"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/durable"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// runsCommands are the subcommands of gramc runs.
+var runsCommands = []string{"list", "show", "cancel", "resume"}
+
+func runRuns(e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, helpText("runs"))
+		return exitWith(exitUsage)
+	}
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprint(e.stdout, helpText("runs"))
+		return nil
+	case "list":
+		return runRunsList(e, args[1:])
+	case "show":
+		return runRunsShow(e, args[1:])
+	case "cancel":
+		return runRunsCancel(e, args[1:])
+	case "resume":
+		return runRunsResume(e, args[1:])
+	}
+	unknownCommand(e.stderr, "gramc runs", args[0], runsCommands)
+	fmt.Fprint(e.stderr, "Usage: gramc runs list|show|cancel|resume [flags] [RUN_ID]\nRun 'gramc runs --help' for what each does.\n")
+	return exitWith(exitUsage)
+}
+
+// runView is a run as gramc runs prints it in JSON.
+type runView struct {
+	RunID    string                `json:"run_id"`
+	Agent    string                `json:"agent"`
+	Owner    string                `json:"owner,omitempty"`
+	Status   string                `json:"status"`
+	Pending  []runtime.PendingCall `json:"pending,omitempty"`
+	Error    string                `json:"error,omitempty"`
+	Created  time.Time             `json:"created"`
+	Updated  time.Time             `json:"updated"`
+	Response *runtime.Response     `json:"response,omitempty"`
+}
+
+// viewOf returns the view of r, with its response when full is set.
+func viewOf(r *durable.Run, full bool) runView {
+	v := runView{RunID: r.ID, Agent: r.Agent, Owner: r.Owner, Status: r.Status, Pending: r.Pending,
+		Error: r.Error, Created: r.Created.UTC(), Updated: r.Updated.UTC()}
+	if full {
+		v.Response = r.Response
+	}
+	return v
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// runsStore parses the command line of a runs subcommand that reads the
+// store (list, show, cancel), opens the store and returns it with the
+// arguments; the caller closes it.
+func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, what string) (*durable.Store, []string, error) {
+	store := addStoreFlag(fs)
+	rest, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rest) != nargs {
+		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
+	}
+	maskStore(e, *store)
+	st, _, err := openStore(context.Background(), cmd, *store, nil, nil)
+	return st, rest, err
+}
+
+// runError is the error of cmd about the run id, which the store could
+// not give or change.
+func runError(cmd, id string, err error) error {
+	if errors.Is(err, durable.ErrNotFound) {
+		return usageError(cmd, "the store holds no run %q; gramc runs list lists its runs (--store names another store)", id)
+	}
+	return fail(exitError, "%s: %s", cmd, strings.TrimPrefix(err.Error(), "durable: "))
+}
+
+func runRunsList(e *env, args []string) error {
+	const cmd = "gramc runs list"
+	fs := newFlags(e, "runs list")
+	status := fs.String("status", "", "list only the runs of `STATUS`: running, awaiting_approval, completed, error, cancelled, ...")
+	limit := fs.Int("limit", 0, "list at most `N` runs, the newest (0: all)")
+	asJSON := fs.Bool("json", false, "print the runs as a JSON array")
+	st, _, err := runsStore(e, fs, cmd, args, 0, "takes no arguments")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := st.List(context.Background(), durable.Filter{Status: *status, Limit: max(*limit, 0)})
+	if err != nil {
+		return runError(cmd, "", err)
+	}
+	if *asJSON {
+		views := make([]runView, 0, len(runs))
+		for i := range runs {
+			views = append(views, viewOf(&runs[i], false))
+		}
+		return writeJSON(e.stdout, views)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tUPDATED\tPENDING")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", r.ID, r.Status, r.Agent, r.Updated.UTC().Format(time.DateTime), len(r.Pending))
+	}
+	return tw.Flush()
+}
+
+func runRunsShow(e *env, args []string) error {
+	const cmd = "gramc runs show"
+	fs := newFlags(e, "runs show")
+	asJSON := fs.Bool("json", false, "print the run, its response included, as JSON")
+	st, rest, err := runsStore(e, fs, cmd, args, 1, "give the id of one run")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := st.Get(context.Background(), rest[0])
+	if err != nil {
+		return runError(cmd, rest[0], err)
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, viewOf(r, true))
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, r.Agent, r.Status)
+	fmt.Fprintf(w, "created:  %s\nupdated:  %s\n", r.Created.UTC().Format(time.DateTime), r.Updated.UTC().Format(time.DateTime))
+	if len(r.Pending) > 0 {
+		fmt.Fprintf(w, "pending:%s\n", pendingLines(r.Pending))
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, "error:    %s\n", r.Error)
+	}
+	if text := console.AnswerText(r.Response); text != "" && r.Error == "" {
+		fmt.Fprintf(w, "answer:   %s\n", text)
+	}
+	return nil
+}
+
+func runRunsCancel(e *env, args []string) error {
+	const cmd = "gramc runs cancel"
+	fs := newFlags(e, "runs cancel")
+	st, rest, err := runsStore(e, fs, cmd, args, 1, "give the id of one run")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Cancel(context.Background(), rest[0]); err != nil {
+		return runError(cmd, rest[0], err)
+	}
+	fmt.Fprintf(e.stderr, "%s: the run %s is cancelled\n", cmd, rest[0])
+	return nil
+}
+
+func runRunsResume(e *env, args []string) error {
+	fs := newFlags(e, "runs resume")
+	o := runOptions{cmd: "gramc runs resume"}
+	var dec decisionFlags
+	dec.register(fs)
+	fs.Var(jsonFlag{&o}, "json", "print the events as JSON, one per line; --json=final prints the response")
+	o.addSharedFlags(fs)
+	store := addStoreFlag(fs)
+	colorFlag(e, fs)
+	ids, err := parseInterleaved(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(ids) != 1 {
+		return o.usageErr("give the id of one run (gramc runs list lists them); the run's agent and sources are in the store")
+	}
+	maskStore(e, *store)
+	ds, err := dec.decisions()
+	if err != nil {
+		return o.usageErr("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rb := &runBinder{}
+	st, _, err := openStore(ctx, o.cmd, *store, rb.bind, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, spec, err := resumable(ctx, st, o.cmd, ids[0])
+	if err != nil {
+		return err
+	}
+	o.file = spec.Settings[settingPath]
+	o.bound.from = []string{o.file}
+	if err := applySettings(fs, spec.Settings); err != nil {
+		return o.usageErr("%v", err)
+	}
+	s, closeTools, err := resumeSession(ctx, e, &o, spec)
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
+	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
+		s.durable.prompt = newApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
+	}
+	return s.resume(ctx, r, ds, dec.given())
+}
+
+// resumable returns the run id and its spec, when it awaits approval.
+func resumable(ctx context.Context, st *durable.Store, cmd, id string) (*durable.Run, durable.Spec, error) {
+	r, err := st.Get(ctx, id)
+	if err != nil {
+		return nil, durable.Spec{}, runError(cmd, id, err)
+	}
+	switch r.Status {
+	case durable.StatusAwaitingApproval:
+	case durable.StatusRunning:
+		return nil, durable.Spec{}, usageError(cmd, "the run %s is running, not awaiting approval: only a run that waits for decisions is resumed (gramc runs cancel %s stops it)", id, id)
+	default:
+		return nil, durable.Spec{}, usageError(cmd, "the run %s is %s: there is nothing to resume; gramc runs show %s shows it", id, r.Status, id)
+	}
+	spec, err := st.SpecOf(ctx, id)
+	if err != nil {
+		return nil, durable.Spec{}, runError(cmd, id, err)
+	}
+	return r, spec, nil
+}
+
+// resumeSession builds the session of a run from its spec and the
+// command line: the program of its sources, the agent with its tools and
+// model. The caller calls the function returned to close the tools.
+func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec) (*session, func(), error) {
+	logger, injected, err := o.setup(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, v := range spec.Injected {
+		if _, given := injected[k]; !given {
+			if injected == nil {
+				injected = map[string]any{}
+			}
+			injected[k] = v
+		}
+	}
+	prog, tree, err := specProgram(spec)
+	if err != nil {
+		return nil, nil, fail(exitError, "%s: the run cannot be built again: %v", o.cmd, err)
+	}
+	o.set.SetProgram(tree)
+	agent, err := o.set.Pick(prog, spec.Agent, o.file)
+	if err != nil {
+		return nil, nil, fail(exitError, "%s: the run cannot be built again: %s", o.cmd, strings.TrimPrefix(err.Error(), o.cmd+": "))
+	}
+	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, _, err := o.makeModel(agent, logger, injected)
+	if err != nil {
+		closeTools()
+		return nil, nil, err
+	}
+	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: spec.Conversation}
+	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
+		s.spin = console.NewSpinner(e.stderr)
+	}
+	return s, closeTools, nil
+}
+
+// resume decides the calls the run r waits for (ds, or, when none is
+// given, the answers of the terminal) and finishes the run.
+func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decision, given bool) error {
+	d := s.durable
+	if !given {
+		if d.prompt == nil {
+			return s.o.usageErr("the run %s waits for decisions on:%s\n  give them with --approve CALL_ID|all, --deny CALL_ID|all [--reason TEXT] or --edit CALL_ID=JSON", r.ID, pendingLines(r.Pending))
+		}
+		var err error
+		if ds, err = d.prompt.ask(ctx, r.Pending); err != nil {
+			if ctx.Err() != nil {
+				return fail(exitInterrupted, "%s: interrupted", s.o.cmd)
+			}
+			s.awaiting(&runtime.Response{Status: runtime.StatusAwaitingApproval, Agent: r.Agent, Pending: r.Pending})
+			return errAwaiting
+		}
+	} else if err := runtime.CheckDecisions(s.agent, r.Pending, ds); err != nil {
+		return s.o.usageErr("%v", err)
+	}
+	d.resume, d.decisions = r.ID, ds
+	d.mute = &replayMute{}
+	for _, p := range r.Pending {
+		d.mute.pending = append(d.mute.pending, p.CallID)
+	}
+	s.liveMode()
+	err := s.turn(ctx, "")
+	if ctx.Err() != nil {
+		return fail(exitInterrupted, "%s", joinLines(message(err), s.o.cmd+": interrupted"))
+	}
+	return err
+}
