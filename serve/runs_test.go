@@ -93,7 +93,7 @@ func TestRunsDecide(t *testing.T) {
 		t.Errorf("bob's runs: %d %v", code, out)
 	}
 	for body, want := range map[string]string{
-		`{"decisions":[{"call_id":"nope","approve":true}]}`:           `no pending call has the id \"nope\"`,
+		`{"decisions":[{"call_id":"nope","approve":true}]}`:            `no pending call has the id \"nope\"`,
 		`{"decisions":[{"call_id":"` + callID + `","approve":"yes"}]}`: "decisions[0].approve must be true or false",
 		`{"decisions":[{"call_id":"all","approve":true,"color":1}]}`:   "decisions[0].color is not a field",
 		`{"decisions":[]}`: "no list of decisions",
