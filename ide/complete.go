@@ -295,7 +295,7 @@ func keySnippet(k string) string {
 		return k + `: "${1}"`
 	case "model":
 		return k + `: "${1:OpenAI/gpt-4o-mini}"`
-	case "optional", "injected":
+	case "optional", "injected", "approval":
 		return k + ": ${1:true}"
 	case "parallelToolCalls":
 		return k + ": ${1:false}"

@@ -117,7 +117,7 @@ func ContextAt(f *diag.File, start, off int) Context {
 			if b := c.below(); b != nil && b.open == '(' && (b.hasLabel(schema.CallLabel) || b.hasLabel(schema.NoCallLabel)) {
 				out.Slot = SlotTestTool
 			}
-		case "optional", "injected", "parallelToolCalls":
+		case "optional", "injected", "parallelToolCalls", "approval":
 			out.Slot, out.Names = SlotValue, []string{"true", "false"}
 		}
 	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):

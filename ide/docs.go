@@ -211,9 +211,11 @@ var propDocs = map[Kind]map[string]string{
 		"maxTokens":         "Token limit passed to the model (integer ≥ 1).",
 		"timeout":           "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`).",
 		"parallelToolCalls": "Run the tool calls of one response concurrently (boolean, default true).",
+		"approval":          "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false).",
 	},
 	KindTool: {
 		"description": "What the tool does (required, non-empty): the model reads it to decide when to call the tool.",
+		"approval":    "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false).",
 	},
 	KindRecord: {
 		"description": "Documents the type; it becomes the object schema's description.",
@@ -276,8 +278,10 @@ func PropertyDoc(k Kind, key string) string {
 func PropertyKeys(k Kind) []string {
 	switch k {
 	case KindAgent:
-		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls"}
-	case KindTool, KindRecord:
+		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval"}
+	case KindTool:
+		return []string{"description", "approval"}
+	case KindRecord:
 		return []string{"description"}
 	case KindReturn:
 		return []string{"description", "items"}
@@ -353,6 +357,9 @@ func ToolDoc(t *schema.Tool) string {
 		b.WriteString(t.Description + "\n\n")
 	}
 	b.WriteString("```gram\n" + Signature(t) + "\n```\n")
+	if t.Approval {
+		b.WriteString("\nEach call waits for a person's approval (`approval: true`).\n")
+	}
 	if len(t.Params) > 0 {
 		b.WriteString("\n")
 		for _, p := range t.Params {

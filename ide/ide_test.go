@@ -122,6 +122,9 @@ func TestComplete(t *testing.T) {
 		{"field keys", "[R:Record | (f::String {^", []string{"description", "default"}, []string{"injected"}, ""},
 		{"items value", "[t:Tool {description: \"d\"} | (a::Array {items: ^", []string{"String", "Boolean"}, nil, ""},
 		{"boolean value", "[t:Tool {description: \"d\"} | (a::String {optional: ^", []string{"true", "false"}, nil, ""},
+		{"tool keys", "[t:Tool {description: \"d\", ^", []string{"approval"}, []string{"description", "injected"}, ""},
+		{"approval value", "[t:Tool {description: \"d\", approval: ^", []string{"true", "false"}, nil, ""},
+		{"record keys", "[R:Record {^", []string{"description"}, []string{"approval"}, ""},
 		{"model", "[a:Agent {model: \"Oll^", []string{"Ollama/", "Ollama/llama3.2", "OpenAI/gpt-4o"}, nil, "Oll"},
 		{"agent tools", "[t:Tool {description: \"d\"} | (::String)]\n[u:Tool {description: \"d\"} | (::String)]\n[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | u, ^", []string{"t", "tool"}, []string{"u"}, ""},
 		{"agent of a test", "[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | t]\n[t:Tool {description: \"d\"} | (::String)]\n[x:Test {agent: ^", []string{"a"}, []string{"t", "agent"}, ""},
@@ -165,6 +168,23 @@ func TestSnippetFields(t *testing.T) {
 		// editor reads; a bare $N would be inserted as it is.
 		if strings.Contains(strings.ReplaceAll(it.Insert, "${", ""), "$") {
 			t.Errorf("%s: a field is not written ${N...}: %q", it.Label, it.Insert)
+		}
+	}
+}
+
+// TestHoverApproval: the hover of an approval tool says that each call
+// waits for a person, and the approval key has its own hover.
+func TestHoverApproval(t *testing.T) {
+	src := `[refund:Tool {description: "Refunds", approval: true} | (orderId::Integer)==>(::String)]
+[a:Agent {model: "OpenAI/gpt-4o-mini", instruction: "i"} | refund]
+`
+	a := Analyze("t.gram", []byte(src))
+	for off, want := range map[int]string{
+		strings.Index(src, "refund") + 1:   "waits for a person's approval",
+		strings.Index(src, "approval") + 1: "**approval** (tool property)",
+	} {
+		if h, ok := a.Hover(off); !ok || !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover at %d: %q, want %q", off, h.Markdown, want)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func TestCompletion(t *testing.T) {
 
 	t.Run("agent keys not yet present", func(t *testing.T) {
 		items := complete(strings.Replace(base, "  model: \"OpenAI/gpt-4o-mini\",\n", "  model: \"OpenAI/gpt-4o-mini\",\n  ma§\n", 1), "§")
-		want := []string{"maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls"}
+		want := []string{"maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval"}
 		if diff := cmp.Diff(want, labels(items)); diff != "" {
 			t.Errorf("keys (-want +got):\n%s", diff)
 		}
@@ -80,8 +80,8 @@ func TestCompletion(t *testing.T) {
 	})
 	t.Run("keys after the cursor count", func(t *testing.T) {
 		items := complete(strings.Replace(base, "[findOrders:Tool {description: \"Lists orders\"}", "[findOrders:Tool {§ description: \"Lists orders\"}", 1), "§")
-		if len(items) != 0 {
-			t.Errorf("tool keys = %v", labels(items))
+		if got := labels(items); !slices.Equal(got, []string{"approval"}) {
+			t.Errorf("tool keys = %v, want only approval (description is written after the cursor)", got)
 		}
 	})
 	t.Run("record keys", func(t *testing.T) {

@@ -125,8 +125,11 @@ func CheckDecisions(agent *schema.Agent, pending []PendingCall, ds []Decision) e
 		default:
 			named[d.CallID] = true
 		}
-		if len(d.Arguments) > 0 && !d.Approve {
+		switch {
+		case len(d.Arguments) > 0 && !d.Approve:
 			problems = append(problems, fmt.Sprintf("decisions[%d]: arguments are given with a denial; edited arguments go with approve: true", i))
+		case len(d.Arguments) > 0 && d.CallID == DecideAll:
+			problems = append(problems, fmt.Sprintf("decisions[%d]: edited arguments are given for %q; give them in a decision that names the call", i, DecideAll))
 		}
 	}
 	for _, p := range pending {

@@ -268,8 +268,14 @@ func TestApproverSubAgent(t *testing.T) {
 		runtime.TextReply("The clerk could not refund it."),
 	)
 	var asked []runtime.PendingCall
+	var decided []runtime.Event
 	resp, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), nil, "Refund order 7",
-		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()),
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()), runtime.WithStreaming(false),
+		runtime.WithEvents(func(e runtime.Event) {
+			if e.Type == runtime.EventApprovalDecided {
+				decided = append(decided, e)
+			}
+		}),
 		runtime.WithApprover(func(_ context.Context, calls []runtime.PendingCall) ([]runtime.Decision, error) {
 			asked = append(asked, calls...)
 			return []runtime.Decision{{CallID: "k1", Reason: "not today"}}, nil
@@ -282,6 +288,9 @@ func TestApproverSubAgent(t *testing.T) {
 	}
 	if len(c.refunds) != 0 {
 		t.Errorf("refunds %v", c.refunds)
+	}
+	if len(decided) != 1 || decided[0].CallID != "k1" || decided[0].Agent != "clerk" || decided[0].Decision == nil || decided[0].Decision.Reason != "not today" {
+		t.Errorf("approval_decided events %+v", decided)
 	}
 	sub := m.Requests()[2].Messages
 	if last := sub[len(sub)-1]; !strings.Contains(last.Content, "not today") {
@@ -332,6 +341,7 @@ func TestCheckDecisions(t *testing.T) {
 		{"undecided", []runtime.Decision{{CallID: "a", Approve: true}}, `the call "b" (refund) has no decision`},
 		{"twice", []runtime.Decision{{CallID: "a"}, {CallID: "a"}, {CallID: "b"}}, `a second decision for the call "a"`},
 		{"bad edit", []runtime.Decision{{CallID: "a", Approve: true, Arguments: json.RawMessage(`{"orderId":"one"}`)}, {CallID: "b"}}, `edited arguments of the call "a" (refund): /orderId`},
+		{"edit for all", []runtime.Decision{{CallID: runtime.DecideAll, Approve: true, Arguments: json.RawMessage(`{"orderId":3}`)}}, `edited arguments are given for "all"`},
 		{"edit with denial", []runtime.Decision{{CallID: "a", Arguments: json.RawMessage(`{"orderId":3}`)}, {CallID: "b"}}, "arguments are given with a denial"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -343,5 +353,34 @@ func TestCheckDecisions(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestDecisionsAfterHandoff: a reply that hands off and calls an approval
+// tool stops; applying the decisions hands off, and the agent handed to
+// answers.
+func TestDecisionsAfterHandoff(t *testing.T) {
+	prog := compile(t, shopSrc+`[billing:Agent {model: "OpenAI/gpt-4o-mini", instruction: "You are billing."} | lookup]
+(shop)-[:Handoff]->(billing)
+`)
+	c := &counter{}
+	m := runtime.NewScripted(runtime.CallReply(
+		runtime.ToolCall{ID: "h1", Name: "transfer_to_billing", Arguments: `{}`},
+		runtime.ToolCall{ID: "c2", Name: "refund", Arguments: `{"orderId":7}`},
+	))
+	resp, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), nil, "Refund order 7",
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()))
+	if err != nil || resp.Status != runtime.StatusAwaitingApproval {
+		t.Fatalf("%v, status %q", err, resp.Status)
+	}
+	m2 := runtime.NewScripted(runtime.TextReply("Billing here."))
+	out, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), resp.Conversation, "",
+		runtime.WithModel(m2), runtime.WithProgram(prog), runtime.WithLogger(discard()),
+		runtime.WithDecisions([]runtime.Decision{{CallID: "c2", Approve: true}}))
+	if err != nil || out.Status != runtime.StatusCompleted || out.Agent != "billing" || len(c.refunds) != 1 {
+		t.Fatalf("%v, status %q, agent %q, refunds %v", err, out.Status, out.Agent, c.refunds)
+	}
+	if s := system(m2.Requests()[0]); s != "You are billing." {
+		t.Errorf("the model was told %q", s)
 	}
 }

@@ -154,6 +154,7 @@ func (r *runner) denied(iter int, c ToolCall, reason string) callResult {
 		use.Error += ": " + reason
 	}
 	b, _ := json.Marshal(msg)
+	r.emitToolStarted(iter, c)
 	if h := r.cfg.hooks.ToolDone; h != nil {
 		r.hook(func() { h(use) })
 	}
@@ -190,6 +191,23 @@ func (r *runner) stopAwaiting(iter int, content string, pending []PendingCall) *
 	return resp
 }
 
+// resumeTurn begins a turn given [WithDecisions]: the calls are answered
+// (see [runner.resumeCalls]), then a handoff of the reply takes effect;
+// stop is set when the run ends there.
+func (r *runner) resumeTurn(ctx context.Context) (resp *Response, err error, stop bool) {
+	if resp, err, stop := r.resumeCalls(ctx); stop {
+		return resp, err, true
+	}
+	if r.handoff.to != nil {
+		if err := r.switchAgent(); err != nil {
+			resp, err := r.fail(err)
+			return resp, err, true
+		}
+		r.output = newOutputSpec(r.agent)
+	}
+	return nil, nil, false
+}
+
 // resumeCalls answers the unanswered calls of the conversation's last
 // assistant message, given [WithDecisions]: the calls of approval tools by
 // the decisions, the others by running them; stop is set when the run
@@ -201,6 +219,9 @@ func (r *runner) resumeCalls(ctx context.Context) (resp *Response, err error, st
 	for _, m := range conv[k+1:] {
 		answered[m.ToolCallID] = true
 	}
+	// A handoff of the reply, answered before the stop, takes effect once
+	// the calls are answered (see [runner.run]).
+	r.planHandoffs(conv[k].ToolCalls)
 	var gated, other []ToolCall
 	for _, c := range conv[k].ToolCalls {
 		switch {

@@ -45,6 +45,17 @@
 //     [LLMStreamCut], its text kept in the conversation; one that breaks
 //     before is retried. The transports below pass event streams through
 //     as they arrive, recording, replaying, tracing and masking them.
+//   - Approvals (approval.go): a call of a tool declared with approval:
+//     true ([schema.Tool.Approval]) waits for a person's [Decision]: the
+//     [Approver] of [WithApprover] is asked, once per reply, after the
+//     reply's other calls ran; without one the run stops with
+//     [StatusAwaitingApproval] and [Response.Pending], and
+//     [WithDecisions] goes on from its conversation. A denied call tells
+//     the model so, with the reason; an approval may edit the arguments.
+//   - Checkpoints (checkpoint.go): with [WithCheckpointer], every model
+//     call and tool call is a step a durable store records and returns on
+//     a replay, so a run that a process left unfinished is finished by
+//     another from its steps; tools read the step's [IdempotencyKey].
 //   - [Prepare] makes, without a model call, every check of a run's setup
 //     and reports all problems at once ([*PrepareError]): tools that do not
 //     bind, injected parameters without a value of their type and format,

@@ -148,7 +148,9 @@ func WithHooks(h Hooks) Option { return func(c *runConfig) { c.hooks = h } }
 // agent service contract's message history, whose last message is the new
 // one), and so is one that ends with the tool messages answering the last
 // assistant message's calls (the results of client tools, see
-// [WithClientTools]): the model is called with them. Tools are bound from lib by name before anything is sent.
+// [WithClientTools]): the model is called with them. A conversation that
+// stopped at [StatusAwaitingApproval] goes on with an empty input and
+// [WithDecisions]. Tools are bound from lib by name before anything is sent.
 //
 // User messages are sanitised before they are sent (see [Sanitizer]):
 // control characters other than newline and tab and the bidirectional
@@ -334,9 +336,10 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 	r.output = newOutputSpec(r.agent)
 	start := time.Now()
 	if r.cfg.resume {
-		if resp, err, stop := r.resumeCalls(ctx); stop {
+		if resp, err, stop := r.resumeTurn(ctx); stop {
 			return resp, err
 		}
+		defs, maxIter = r.definitions(), r.maxIterations()
 	}
 	for iter := 1; iter <= maxIter; iter++ {
 		if !r.cfg.tree.takeModelCall() {

@@ -118,7 +118,7 @@ var Codes = []CodeInfo{
 	{Code: CodeInvalidRecordName, Severity: diag.Error, Summary: "A record cannot be named like a built-in type."},
 	{Code: CodeInvalidRecordField, Severity: diag.Error, Summary: "A record's elements must be field nodes, such as (id::Integer)."},
 	{Code: CodeDuplicateField, Severity: diag.Error, Summary: "Two fields of a record have the same name."},
-	{Code: CodeInvalidApproval, Severity: diag.Error, Summary: "approval is true or false, on a tool or an agent; a handoff cannot ask for approval."},
+	{Code: CodeInvalidApproval, Severity: diag.Error, Summary: "The approval of a tool or an agent is true or false; a handoff cannot ask for approval."},
 	{Code: CodeRecordCycle, Severity: diag.Error, Summary: "A record contains itself, directly or through other records."},
 	{Code: CodeDuplicateSignature, Severity: diag.Error, Summary: "An agent with more than one signature element."},
 	{Code: CodeInjectedAgentParam, Severity: diag.Error, Summary: "An injected parameter in an agent's signature: the calling model cannot supply it."},
