@@ -40,7 +40,8 @@ const workflowName = "gram.run"
 // process to stop at their next step.
 const closeTimeout = 5 * time.Second
 
-// startupTimeout bounds how long [Open] tries to reach the database.
+// startupTimeout bounds how long [Open] tries to reach the database (or
+// the deadline of its context, when sooner).
 const startupTimeout = 30 * time.Second
 
 // Options configure a [Store].
@@ -103,12 +104,16 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		running:  map[string]int{},
 		changed:  make(chan struct{}),
 	}
+	timeout := startupTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = max(min(timeout, time.Until(d)), time.Millisecond)
+	}
 	cfg := dbos.Config{
 		AppName:                AppName,
 		ApplicationVersion:     ApplicationVersion,
 		ExecutorID:             executor,
 		Logger:                 logger,
-		SystemDBStartupTimeout: startupTimeout,
+		SystemDBStartupTimeout: timeout,
 	}
 	if loc.sqlite != "" {
 		if s.db, err = openSQLite(ctx, loc.sqlite); err != nil {
@@ -131,7 +136,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 func (s *Store) launch(ctx context.Context, cfg dbos.Config, loc location) error {
 	dctx, err := dbos.NewContext(context.WithoutCancel(ctx), cfg)
 	if err != nil {
-		return fmt.Errorf("durable: opening the store %s: %s", loc.shown, loc.scrub(err.Error()))
+		return fmt.Errorf("durable: opening the store %s: %s; check the URL, and that the database server runs and accepts this user", loc.shown, loc.scrub(err.Error()))
 	}
 	dbos.RegisterWorkflow(dctx, s.workflow, dbos.WithWorkflowName(workflowName))
 	if err := dctx.Launch(); err != nil {
