@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
@@ -56,4 +57,62 @@ func Load(paths []string, limit int64) (map[string]*project.Package, []error, er
 		pkgs[l.Dir] = l.Package
 	}
 	return pkgs, irregular, nil
+}
+
+// Collected are the tests of the files given (see [Collect]).
+type Collected struct {
+	// Jobs are the tests to run, in file order.
+	Jobs []Job
+	// Files counts the files given that declare tests.
+	Files int
+	// Reports are the diagnostics to report, once a file: those of each
+	// file that declares tests, preceded by those of the other files of
+	// its package that have errors (the tests use the package: its files'
+	// problems are theirs).
+	Reports []diag.FileReport
+	// Broken says that a file with tests, or a file of its package, has
+	// errors: no test is run.
+	Broken bool
+}
+
+// Collect returns the tests of the files at paths, in the packages [Load]
+// loaded, that match says to run (nil: all); match is given the file's
+// path and the test's name.
+func Collect(pkgs map[string]*project.Package, paths []string, match func(path, name string) bool) Collected {
+	var c Collected
+	reported := map[string]bool{}
+	report := func(f *diag.File, diags diag.List) {
+		if len(diags) == 0 || reported[f.Path] {
+			return
+		}
+		reported[f.Path] = true
+		c.Reports = append(c.Reports, diag.FileReport{File: f, Diagnostics: diags})
+	}
+	for _, path := range paths {
+		pkg := pkgs[filepath.Dir(path)]
+		f := pkg.Lookup(path)
+		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
+			continue
+		}
+		c.Files++
+		broken := false
+		for _, o := range pkg.Files {
+			if o.Member && !o.Test && o != f && o.Diags.HasErrors() {
+				report(o.File, o.Diags)
+				broken = true
+			}
+		}
+		report(f.File, f.Diags)
+		if broken || f.Diags.HasErrors() {
+			c.Broken = true
+			continue
+		}
+		prog := PackageProgram(pkg, f)
+		for _, t := range f.Program.Tests {
+			if match == nil || match(path, t.Name) {
+				c.Jobs = append(c.Jobs, Job{Path: path, Test: t, Program: prog})
+			}
+		}
+	}
+	return c
 }

@@ -9,6 +9,7 @@
 package agenttest
 
 import (
+	"github.com/gramlang/gram/contract"
 	"os"
 	"slices"
 	"strings"
@@ -19,15 +20,7 @@ import (
 
 // StaleCassette is a recorded test whose cassette a change of its agent
 // file invalidates.
-type StaleCassette struct {
-	// Test is the test's name; File the file that declares it.
-	Test, File string
-	// Cassette is the cassette's path.
-	Cassette string
-	// Why says which agents' requests changed, and how: "agent desk:
-	// instruction, tools".
-	Why string
-}
+type StaleCassette = contract.Stale
 
 // StaleCassettes returns the recorded tests of the agent file at path
 // whose cassettes the change from old to new invalidates: the tests

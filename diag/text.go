@@ -53,27 +53,43 @@ type TextOptions struct {
 // environment variable NO_COLOR must be unset or empty, and TERM must not be
 // "dumb".
 func UseColor(w io.Writer) bool {
-	// See through writers that filter what they pass on (such as one that
-	// masks secrets) to the file they write to.
-	for {
-		u, ok := w.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	if !ok || f == nil {
-		return false
-	}
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
-	fi, err := f.Stat()
-	if err != nil {
+	fi, ok := fileInfo(w)
+	return ok && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// IsTerminal reports whether x (a reader or a writer, or one whose
+// Unwrap() io.Writer method leads to one) is a terminal: a character
+// device other than the null device.
+func IsTerminal(x any) bool {
+	fi, ok := fileInfo(x)
+	if !ok || fi.Mode()&os.ModeCharDevice == 0 {
 		return false
 	}
-	return fi.Mode()&os.ModeCharDevice != 0
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
+}
+
+// fileInfo describes the file x is, seen through writers that filter what
+// they pass on (such as one that masks secrets) to the file they write to.
+func fileInfo(x any) (os.FileInfo, bool) {
+	for {
+		u, ok := x.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
+	f, ok := x.(*os.File)
+	if !ok || f == nil {
+		return nil, false
+	}
+	fi, err := f.Stat()
+	return fi, err == nil
 }
 
 // WriteText writes the diagnostics in l, which belong to f, to w in the

@@ -3,9 +3,9 @@
 package project
 
 import (
+	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/gramlang/gram/diag"
@@ -162,7 +162,7 @@ func (c *Cache) read(paths []string, open map[string]*diag.File, need func(strin
 			todo[i] = i
 		}
 	}
-	parallel(len(todo), func(k int) {
+	parallel.For(len(todo), func(k int) {
 		i := todo[k]
 		out[i] = c.source(paths[i], open[paths[i]], need != nil && need(paths[i]), limit)
 	})
@@ -185,35 +185,12 @@ func LoadFiles(paths []string, o LoadOptions) []*Loaded {
 		byDir[dir] = append(byDir[dir], p)
 	}
 	out := make([]*Loaded, len(dirs))
-	parallel(len(dirs), func(i int) {
+	parallel.For(len(dirs), func(i int) {
 		do := o
 		do.Files, do.Prev = byDir[dirs[i]], nil
 		out[i], _ = Load(dirs[i], do)
 	})
 	return out
-}
-
-// parallel calls f with each of 0 to n-1 on all cores, and returns once
-// every call has.
-func parallel(n int, f func(i int)) {
-	if n == 1 {
-		f(0)
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // ProgramOf returns the program in which the agents of f find the agents

@@ -8,27 +8,35 @@ package schema
 func EmitAgent(f Format, a *Agent, strict bool) []Object {
 	tools := make([]*Tool, 0, len(a.Tools)+len(a.Handoffs))
 	tools = append(tools, a.Tools...)
-	for _, h := range a.Handoffs {
-		tools = append(tools, HandoffTool(h))
-	}
-	out := Emit(f, tools, strict)
+	out := Emit(f, append(tools, a.HandoffTools()...), strict)
 	for i := len(a.Tools); i < len(out); i++ {
-		out[i] = withHandoffParameters(out[i])
+		out[i] = WithHandoffParameters(out[i])
 	}
 	return out
 }
 
-// withHandoffParameters returns the emitted tool o with the schema of its
+// HandoffTools returns the tools the model of the agent is offered to hand
+// the conversation on (see [HandoffTool]), in the order its handoffs are
+// declared.
+func (a *Agent) HandoffTools() []*Tool {
+	out := make([]*Tool, 0, len(a.Handoffs))
+	for _, h := range a.Handoffs {
+		out = append(out, HandoffTool(h))
+	}
+	return out
+}
+
+// WithHandoffParameters returns the emitted tool o with the schema of its
 // parameters, under the key its format gives them (and inside OpenAI's
 // "function"), that of a handoff's tool.
-func withHandoffParameters(o Object) Object {
+func WithHandoffParameters(o Object) Object {
 	out := make(Object, 0, len(o))
 	for _, m := range o {
 		switch inner, ok := m.Value.(Object); {
 		case m.Key == "parameters" || m.Key == "inputSchema" || m.Key == "input_schema":
 			m.Value = HandoffParameters()
 		case ok && m.Key == "function":
-			m.Value = withHandoffParameters(inner)
+			m.Value = WithHandoffParameters(inner)
 		}
 		out = append(out, m)
 	}

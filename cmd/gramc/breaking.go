@@ -5,11 +5,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/contract"
@@ -55,7 +52,7 @@ func runDiff(e *env, args []string) error {
 		return fail(exitError, "gramc diff: a version has errors; fix them to compare the versions")
 	}
 	report := contract.Diff(oldProg, newProg)
-	var stale []agenttest.StaleCassette
+	var stale []contract.Stale
 	if newSide.disk != "" {
 		if stale, err = agenttest.StaleCassettes(newSide.disk, oldProg, newProg, nil, e.maxFileSize); err != nil {
 			return usageError("gramc diff", "%v", err)
@@ -63,9 +60,11 @@ func runDiff(e *env, args []string) error {
 	}
 	switch *format {
 	case "text":
-		err = writeDiffText(e, report, stale)
+		if err = report.WriteText(e.stdout, stale); err == nil {
+			fmt.Fprintf(e.stderr, "gramc diff: %s\n", report.Summary(len(stale)))
+		}
 	case "json":
-		err = writeDiffJSON(e.stdout, report, stale, oldSide.absent)
+		err = report.WriteJSON(e.stdout, "gramc/"+buildinfo.Version(), stale, oldSide.absent)
 	case "sarif":
 		err = report.WriteSARIF(e.stdout, sarifTool())
 	}
@@ -129,114 +128,4 @@ func compileSide(e *env, s diffSide, max int) (*schema.Program, bool) {
 		writeDiags(e, s.file, t.Diags, max)
 	}
 	return t.Program, t.Diags.HasErrors()
-}
-
-// placeText writes a place as PATH:LINE:COLUMN.
-func placeText(p contract.Place) string {
-	return p.File.Path + ":" + p.File.OffsetPosition(p.Span.Start).String()
-}
-
-// verdict returns "breaking" or "safe".
-func verdict(c contract.Change) string {
-	if c.Breaking {
-		return "breaking"
-	}
-	return "safe"
-}
-
-// writeDiffText writes one line per change, at its place in the new
-// version (in the old one for what is gone) with the other place after
-// it, the stale cassettes, and the summary on standard error.
-func writeDiffText(e *env, r *contract.Report, stale []agenttest.StaleCassette) error {
-	var b strings.Builder
-	for _, c := range r.Changes {
-		at, other, side := c.New, c.Old, "was"
-		if at.IsZero() {
-			at, other, side = c.Old, c.New, "now"
-		}
-		fmt.Fprintf(&b, "%s: %s[%s]: %s: %s", placeText(at), verdict(c), c.Kind, c.Subject, c.Message)
-		if !other.IsZero() {
-			fmt.Fprintf(&b, " (%s %s)", side, placeText(other))
-		}
-		b.WriteByte('\n')
-	}
-	if len(stale) > 0 {
-		b.WriteString("Recorded tests whose cassettes no longer match (record them again):\n")
-		for _, s := range stale {
-			fmt.Fprintf(&b, "  %s: %s (%s): %s\n", s.File, s.Test, s.Cassette, s.Why)
-		}
-	}
-	if _, err := io.WriteString(e.stdout, b.String()); err != nil {
-		return err
-	}
-	n := r.Breaking()
-	fmt.Fprintf(e.stderr, "gramc diff: %s, %s", plural(n, "breaking change"), plural(len(r.Changes)-n, "safe change"))
-	if len(stale) > 0 {
-		fmt.Fprintf(e.stderr, ", %s to record again", plural(len(stale), "test"))
-	}
-	fmt.Fprintln(e.stderr)
-	return nil
-}
-
-// diffJSON is the JSON output of gramc diff.
-type diffJSON struct {
-	SchemaVersion int          `json:"schema_version"`
-	Tool          string       `json:"tool"`
-	Old           string       `json:"old"`
-	New           string       `json:"new"`
-	OldAbsent     bool         `json:"oldAbsent,omitempty"`
-	Breaking      int          `json:"breaking"`
-	Changes       []changeJSON `json:"changes"`
-	Stale         []staleJSON  `json:"staleCassettes"`
-}
-
-// changeJSON is one change: old and new are its places, absent on the
-// side that lacks it; ranges have 0-based lines and UTF-16 columns, as
-// in gramc check --format json.
-type changeJSON struct {
-	Kind     contract.Kind `json:"kind"`
-	Breaking bool          `json:"breaking"`
-	Subject  string        `json:"subject"`
-	Message  string        `json:"message"`
-	Tools    []string      `json:"tools,omitempty"`
-	Old      *placeJSON    `json:"old,omitempty"`
-	New      *placeJSON    `json:"new,omitempty"`
-}
-
-type placeJSON struct {
-	Path  string         `json:"path"`
-	Range diag.JSONRange `json:"range"`
-}
-
-type staleJSON struct {
-	Test     string `json:"test"`
-	File     string `json:"file"`
-	Cassette string `json:"cassette"`
-	Why      string `json:"why"`
-}
-
-// placeJSONOf converts a place, nil when absent.
-func placeJSONOf(p contract.Place) *placeJSON {
-	if p.IsZero() {
-		return nil
-	}
-	return &placeJSON{Path: p.File.Path, Range: diag.ToJSONRange(p.File, p.Span)}
-}
-
-// writeDiffJSON writes the report as one JSON object; oldAbsent says the
-// old version is a file the revision of --against lacks.
-func writeDiffJSON(w io.Writer, r *contract.Report, stale []agenttest.StaleCassette, oldAbsent bool) error {
-	out := diffJSON{SchemaVersion: 1, Tool: "gramc/" + buildinfo.Version(), Old: r.Old.File.Path, New: r.New.File.Path,
-		OldAbsent: oldAbsent, Breaking: r.Breaking(), Changes: []changeJSON{}, Stale: []staleJSON{}}
-	for _, c := range r.Changes {
-		out.Changes = append(out.Changes, changeJSON{Kind: c.Kind, Breaking: c.Breaking, Subject: c.Subject, Message: c.Message,
-			Tools: c.Tools, Old: placeJSONOf(c.Old), New: placeJSONOf(c.New)})
-	}
-	for _, s := range stale {
-		out.Stale = append(out.Stale, staleJSON{Test: s.Test, File: s.File, Cassette: s.Cassette, Why: s.Why})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

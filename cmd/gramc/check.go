@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -133,8 +136,8 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 			e.warnSkipped("check", err)
 		}
 	}
-	var resolved realDirs // directories resolved once for the backups of their files
-	return parallelMap(inputs, func(in checkInput) checkResult {
+	var resolved inplace.Dirs // directories resolved once for the backups of their files
+	return parallel.Map(inputs, func(in checkInput) checkResult {
 		if alone(in) {
 			return checkOne(in)
 		}
@@ -144,7 +147,7 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 
 // checkLoaded returns the check of the input in as a file of its package,
 // loaded in l.
-func checkLoaded(resolved *realDirs, l *project.Loaded, in checkInput) checkResult {
+func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput) checkResult {
 	f := l.Lookup(in.path)
 	if f == nil {
 		var err error
@@ -153,10 +156,10 @@ func checkLoaded(resolved *realDirs, l *project.Loaded, in checkInput) checkResu
 				err = u.Err
 			}
 		}
-		return checkResult{err: inputHint(err, "give a .gram file")}
+		return checkResult{err: inputfile.Hint(err, inputfile.GiveGram)}
 	}
 	diags := withTargets(f.Diags, in.targets, f.Program)
-	return checkResult{file: f.File, diags: append(backupDiagsIn(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
+	return checkResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 }
 
 // checkOne reads, parses and compiles one input alone.
@@ -168,7 +171,7 @@ func checkOne(in checkInput) checkResult {
 	t := project.CheckText(diag.NewFile(in.path, b))
 	diags := withTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, b, in.limit), diags...)
+		diags = append(inplace.Diags(nil, in.path, b, in.limit), diags...)
 	}
 	return checkResult{file: t.File, diags: diags}
 }

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/diag"
 	"io"
 	"strings"
 	"sync"
@@ -64,7 +66,7 @@ func (s *session) converse(ctx context.Context) error {
 		}
 		return exitWith(worst)
 	}
-	interactive := isTerminal(s.e.stdin)
+	interactive := diag.IsTerminal(s.e.stdin)
 	if interactive {
 		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
 	}
@@ -201,7 +203,7 @@ func (s *session) turn(ctx context.Context, input string) error {
 		case errors.As(err, &we):
 			return exitWith(exitUsage) // an I/O error
 		case errors.As(err, &ce):
-			if hint := configHint(ce); hint != "" {
+			if hint := binding.ConfigHint(ce); hint != "" {
 				fmt.Fprintln(s.e.stderr, hint)
 			}
 			return exitWith(exitConfig)

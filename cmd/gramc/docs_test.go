@@ -47,6 +47,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -226,7 +227,7 @@ var exampleExempt = map[string]string{
 	diag.CodeTooManyDiagnostics: "it closes a list of diagnostics that was cut short, which gramc check on one example does not do",
 	"invalid-utf8":              "a Markdown document is UTF-8 text and cannot hold the bytes",
 	"binary-file":               "a Markdown document is text and cannot hold binary data",
-	codeLeftoverBackup:          "a Markdown example is not a file beside which gramc fmt -w was interrupted",
+	inplace.CodeLeftoverBackup:  "a Markdown example is not a file beside which gramc fmt -w was interrupted",
 }
 
 // docCatalogue returns every diagnostic code that needs an example: the

@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
 	"io"
 	"strings"
 )
@@ -64,7 +65,8 @@ func usageError(cmd, format string, a ...any) error {
 }
 
 // codeOf returns the exit code of err: 0 for nil, the code of a
-// [cmdError], 2 for any other error (an I/O error nobody wrapped).
+// [cmdError], the kind of a [binding.Error], 2 for any other error (an
+// I/O error nobody wrapped).
 func codeOf(err error) int {
 	if err == nil {
 		return exitOK
@@ -72,6 +74,10 @@ func codeOf(err error) int {
 	var ee *cmdError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	var be *binding.Error
+	if errors.As(err, &be) {
+		return int(be.Kind)
 	}
 	return exitUsage
 }
@@ -90,6 +96,10 @@ func message(err error) string {
 	var ee *cmdError
 	if errors.As(err, &ee) {
 		return ee.msg
+	}
+	var be *binding.Error
+	if errors.As(err, &be) {
+		return be.Msg
 	}
 	if err == nil {
 		return ""

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/unidiff"
 	"os"
 	"os/signal"
 	"slices"
@@ -106,7 +109,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		_, err = fmt.Fprintln(e.stdout, path)
 	}
 	if changed && o.diff && err == nil {
-		err = writeUnifiedDiff(e.stdout, path+".orig", path, r.file.Bytes(), r.out)
+		err = unidiff.Write(e.stdout, path+".orig", path, r.file.Bytes(), r.out)
 	}
 	if err != nil {
 		return 0, usageError("gramc fmt", "writing output: %v", err)
@@ -117,9 +120,9 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		code = exitError
 	}
 	if changed && o.write {
-		if err := rewriteFile(path, r.file.Bytes(), r.out); err != nil {
+		if err := inplace.Rewrite(path, r.file.Bytes(), r.out); err != nil {
 			fmt.Fprintf(e.stderr, "gramc fmt: %v\n", err)
-			if errors.Is(err, errReadOnly) || errors.Is(err, errChanged) || errors.Is(err, errBackupLeft) {
+			if errors.Is(err, inplace.ErrReadOnly) || errors.Is(err, inplace.ErrChanged) || errors.Is(err, inplace.ErrBackupLeft) {
 				code = max(code, exitError)
 			} else {
 				code = max(code, exitUsage)
@@ -132,7 +135,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 // formatAll formats the inputs on all cores; results are in input order.
 // With legacy set, the older notation of tools is rewritten too.
 func formatAll(inputs []checkInput, legacy bool) []fmtResult {
-	return parallelMap(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
+	return parallel.Map(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
 }
 
 // formatOne reads and formats one input.
@@ -151,7 +154,7 @@ func formatOne(in checkInput, legacy bool) fmtResult {
 	}
 	out, diags := formatter(text)
 	if !in.isStd {
-		diags = append(backupDiags(in.path, text, in.limit), diags...)
+		diags = append(inplace.Diags(nil, in.path, text, in.limit), diags...)
 	}
 	return fmtResult{file: f, out: out, diags: diags}
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,7 +188,7 @@ func TestLeftoverBackupInTempDir(t *testing.T) {
 	if err := os.WriteFile(path, []byte("(a)-->(b)\n(c"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	backup := backupPaths(path)[1]
+	backup := inplace.BackupPaths(path)[1]
 	if !strings.HasPrefix(backup, os.Getenv("TMPDIR")) {
 		t.Fatalf("the second backup path %s is not in the temporary directory", backup)
 	}
@@ -221,7 +222,7 @@ func TestFmtWriteSIGKILLDuringBackup(t *testing.T) {
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, old.Bytes()) {
 		t.Fatal("the file was changed before its backup was written")
 	}
-	for _, b := range backupPaths(path) {
+	for _, b := range inplace.BackupPaths(path) {
 		if _, err := os.Lstat(b); err == nil {
 			t.Errorf("a backup cut short was left at %s", b)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,8 @@ func TestRewriteRefusesChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, changed, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := rewriteFile(path, old, []byte("(a)-->(b)\n"))
-	if !errors.Is(err, errChanged) || !strings.Contains(err.Error(), "changed while formatting; nothing written") {
+	err := inplace.Rewrite(path, old, []byte("(a)-->(b)\n"))
+	if !errors.Is(err, inplace.ErrChanged) || !strings.Contains(err.Error(), "changed while formatting; nothing written") {
 		t.Fatalf("got error %v, want a refusal", err)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, changed) {
@@ -34,7 +35,7 @@ func TestRewriteRefusesChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, old[:5], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := rewriteFile(path, old, []byte("(a)-->(b)\n")); !errors.Is(err, errChanged) {
+	if err := inplace.Rewrite(path, old, []byte("(a)-->(b)\n")); !errors.Is(err, inplace.ErrChanged) {
 		t.Fatalf("a truncated file: got %v", err)
 	}
 }
@@ -58,8 +59,8 @@ func TestFmtWriteChangedExitCode(t *testing.T) {
 	}
 	f.WriteString("(c)\n")
 	f.Close()
-	err = rewriteFile(path, r.file.Bytes(), r.out)
-	if !errors.Is(err, errChanged) {
+	err = inplace.Rewrite(path, r.file.Bytes(), r.out)
+	if !errors.Is(err, inplace.ErrChanged) {
 		t.Fatalf("got %v", err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "(a)- ->(b)\n(c)\n" {

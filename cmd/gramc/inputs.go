@@ -7,11 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
@@ -179,30 +177,6 @@ func distinctFiles(inputs []checkInput) []checkInput {
 	return out
 }
 
-// parallelMap applies f to every input on all cores and returns the results in
-// input order.
-func parallelMap[T, R any](inputs []T, f func(T) R) []R {
-	results := make([]R, len(inputs))
-	workers := min(runtime.GOMAXPROCS(0), len(inputs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = f(inputs[i])
-			}
-		}()
-	}
-	for i := range inputs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return results
-}
-
 // read returns the text of an input: what was read from standard input, or
 // the file, refused when it is not a regular file or over the size limit.
 func (in checkInput) read() ([]byte, error) {
@@ -228,40 +202,24 @@ func readStdin(e *env) ([]byte, error) {
 // that is not read says what to give instead.
 func readFile(path string, limit int64) ([]byte, error) {
 	b, err := inputfile.Read(path, limit)
-	return b, inputHint(err, "give a .gram file")
+	return b, inputfile.Hint(err, inputfile.GiveGram)
 }
 
 // readOther reads a file other than a gram file (a recording, a history, a
 // schema) within the size limit of inputs, as readFile does.
 func readOther(e *env, path string) ([]byte, error) {
 	b, err := inputfile.Read(path, e.maxFileSize)
-	return b, inputHint(err, "give a regular file")
+	return b, inputfile.Hint(err, "give a regular file")
 }
 
 // checkRegular says why the file described by info cannot be read as an
 // input, or returns nil.
 func checkRegular(path string, info fs.FileInfo, limit int64) error {
-	return inputHint(inputfile.Check(path, info, limit), "give a .gram file")
-}
-
-// inputHint adds to an [*inputfile.Error] what to do: give a larger
-// --max-file-size for a file too large, otherwise what give says (and,
-// for a gram file that is not a directory, - to read standard input).
-func inputHint(err error, give string) error {
-	var ie *inputfile.Error
-	switch {
-	case !errors.As(err, &ie):
-		return err
-	case ie.TooLarge():
-		return fmt.Errorf("%w; give a larger --max-file-size to read it", err)
-	case give == "give a .gram file" && ie.Kind != "a directory":
-		return fmt.Errorf("%w; %s, or - to read standard input", err, give)
-	}
-	return fmt.Errorf("%w; %s", err, give)
+	return inputfile.Hint(inputfile.Check(path, info, limit), inputfile.GiveGram)
 }
 
 // byteSize is the value of --max-file-size: a number of bytes, optionally
-// with a unit (KB, MB, GB and KiB, MiB, GiB; B for bytes).
+// with a unit (see [inputfile.ParseSize]).
 type byteSize int64
 
 // String implements flag.Value.
@@ -274,21 +232,10 @@ func (b *byteSize) String() string {
 
 // Set implements flag.Value.
 func (b *byteSize) Set(s string) error {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
+	n, err := inputfile.ParseSize(s)
+	if err != nil {
+		return err
 	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return errors.New("want a positive size such as 1000000, 64MB or 1GiB")
-	}
-	*b = byteSize(n * mult)
+	*b = byteSize(n)
 	return nil
 }

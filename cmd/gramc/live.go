@@ -19,7 +19,6 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/runtime/replay"
 )
 
 // The values of --json.
@@ -61,40 +60,11 @@ func (f jsonFlag) Set(v string) error {
 	return nil
 }
 
-// streamingOptions returns the options that fix whether model answers are
-// streamed when that is not for gramc to choose: a replayed session
-// streams if and only if the recording did, so that its requests match.
-func (o *runOptions) streamingOptions() []runtime.Option {
-	if o.replay == "" {
-		return nil
-	}
-	if on, ok := recordingStreams(o.replay, o.maxFileSize); ok {
-		return []runtime.Option{runtime.WithStreaming(on)}
-	}
-	return nil
-}
-
-// recordingStreams reports whether the first request of a recording asked
-// for a stream (and whether the recording could be read within limit).
-func recordingStreams(path string, limit int64) (bool, bool) {
-	rec, err := replay.ReadRecording(path, limit)
-	if err != nil || len(rec.Interactions) == 0 {
-		return false, false
-	}
-	var body struct {
-		Stream bool `json:"stream"`
-	}
-	if json.Unmarshal(rec.Interactions[0].Request.Body, &body) != nil {
-		return false, false
-	}
-	return body.Stream, true
-}
-
 // liveMode decides how a session shows its turns: live on a terminal and
 // with --json (events), with the model's answers streamed (with --replay,
 // as the recording was), at the end of each turn otherwise.
 func (s *session) liveMode() {
-	s.live = s.o.jsonEvents || (!s.o.json && isTerminal(s.e.stdout))
+	s.live = s.o.jsonEvents || (!s.o.json && diag.IsTerminal(s.e.stdout))
 	if s.o.replay == "" {
 		s.opts = append(s.opts, runtime.WithStreaming(s.live))
 	}

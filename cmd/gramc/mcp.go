@@ -8,6 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/shellquote"
+	"github.com/gramlang/gram/internal/suggest"
 	"io"
 	"os"
 	"os/signal"
@@ -79,7 +82,7 @@ func runMCPImport(e *env, args []string) error {
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
 	}
-	logger, err := newLogger(e.stderr, logLevel)
+	logger, err := binding.NewLogger(e.stderr, logLevel)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -90,19 +93,19 @@ func runMCPImport(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := mcp.Connect(ctx, mcp.Config{Command: src.Command, URL: src.URL, Stderr: serverStderr, Logger: logger, StartTimeout: mcpStartTimeout(timeout)})
+	client, err := mcp.Connect(ctx, mcp.Config{Command: src.Command, URL: src.URL, Stderr: serverStderr, Logger: logger, StartTimeout: binding.StartTimeout(timeout)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitInterrupted, "gramc mcp import: interrupted")
 		}
-		return fail(exitError, "gramc mcp import: %v%s", err, mcpTimeoutHint(err))
+		return fail(exitError, "gramc mcp import: %v%s", err, binding.TimeoutHint(err))
 	}
 	defer client.Close()
 
 	name := client.Name()
-	how := "--mcp " + shellQuote(src.Command)
+	how := "--mcp " + shellquote.Quote(src.Command)
 	if src.URL != "" {
-		how = "--mcp-url " + shellQuote(src.URL)
+		how = "--mcp-url " + shellquote.Quote(src.URL)
 	}
 	comment := fmt.Sprintf("The tools of the MCP server %s, imported by gramc mcp import.\nBind them at run time with: gramc run FILE %s", quoteString(name), how)
 	imp, err := mcpimport.Import(client.Tools(), mcpimport.Options{
@@ -127,35 +130,6 @@ func runMCPImport(e *env, args []string) error {
 
 // mcpTimeoutUsage describes the --mcp-timeout flag.
 const mcpTimeoutUsage = "time limit (`DURATION`) of each step of starting an MCP session: the handshake, the tool list with all its pages (0: none)"
-
-// mcpTimeoutHint returns, for an MCP server that did not answer a step of
-// the start of its session in time, a line saying how to allow it more.
-func mcpTimeoutHint(err error) string {
-	var te *mcp.StartTimeoutError
-	if !errors.As(err, &te) {
-		return ""
-	}
-	return "\n  hint: a server that is slow to start can be given longer with --mcp-timeout DURATION (e.g. --mcp-timeout 2m)"
-}
-
-// mcpStartTimeout returns the [mcp.Config.StartTimeout] of an --mcp-timeout
-// value, where 0 means no limit.
-func mcpStartTimeout(d time.Duration) time.Duration {
-	if d <= 0 {
-		return -1
-	}
-	return d
-}
-
-// shellQuote quotes s for sh when it has characters sh would read.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // quoteString returns s in double quotes, on one line.
 func quoteString(s string) string {
@@ -183,16 +157,16 @@ func runMCPServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	lib, injected, closeTools, err := o.bind(ctx, e, served, logger, injected, true)
+	lib, injected, closeTools, err := o.set.Bind(ctx, served, logger, injected, true)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
-	transport, _, err := modelTransport(e, o)
+	transport, _, err := o.set.Transport()
 	if err != nil {
 		return err
 	}
-	opts, err := o.agentOptions(served, transport, o.replay != "", logger, injected)
+	opts, err := o.set.AgentOptions(served, transport, o.replay != "", logger, injected)
 	if err != nil {
 		return err
 	}
@@ -224,7 +198,7 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 		for _, name := range names {
 			a := prog.Agent(name)
 			if a == nil {
-				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, available("agents", name, agentNames(prog)))
+				return nil, o.usageErr("no agent %q in %s; %s", name, o.file, suggest.Available("agents", name, agentNames(prog)))
 			}
 			if !slices.Contains(served, a) {
 				served = append(served, a)
@@ -235,7 +209,7 @@ func (o *runOptions) servedAgents(e *env, names []string) ([]*schema.Agent, erro
 		return nil, o.usageErr("%s has no agent to serve", o.file)
 	}
 	for i, a := range served {
-		served[i] = o.boundAgent(a)
+		served[i] = o.set.Agent(a)
 	}
 	return served, nil
 }

@@ -10,6 +10,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/gramlang/gram/internal/shellquote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,9 +62,9 @@ func interop(t *testing.T) string {
 // serverCommand is the --mcp command that starts one of the reference
 // servers with the given arguments.
 func serverCommand(dir, bin string, args ...string) string {
-	parts := []string{shellQuote(filepath.Join(dir, "node_modules", ".bin", bin))}
+	parts := []string{shellquote.Quote(filepath.Join(dir, "node_modules", ".bin", bin))}
 	for _, a := range args {
-		parts = append(parts, shellQuote(a))
+		parts = append(parts, shellquote.Quote(a))
 	}
 	return strings.Join(parts, " ")
 }

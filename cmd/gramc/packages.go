@@ -4,6 +4,7 @@ package main
 // or describe agents (run, schema, mcp serve).
 
 import (
+	"github.com/gramlang/gram/internal/inputfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schem
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, usageError(cmd, "%v", inputHint(err, "give a .gram file"))
+		return nil, nil, usageError(cmd, "%v", inputfile.Hint(err, inputfile.GiveGram))
 	}
 	dir, file := path, ""
 	if !info.IsDir() {
@@ -93,7 +94,7 @@ func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
 	}
 	for _, u := range l.Unread {
 		if file == "" || u.Needed {
-			return nil, usageError(cmd, "%v", inputHint(u.Err, "give a .gram file"))
+			return nil, usageError(cmd, "%v", inputfile.Hint(u.Err, inputfile.GiveGram))
 		}
 	}
 	return l.Package, nil

@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"os/signal"
 	"strings"
@@ -42,21 +44,21 @@ func runRun(e *env, args []string) error {
 	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, injected, closeTools, err := o.bind(ctx, e, []*schema.Agent{agent}, logger, injected, false)
+	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
 
 	// The model.
-	opts, replayer, err := makeModel(e, agent, &o, logger, injected)
+	opts, replayer, err := o.makeModel(agent, logger, injected)
 	if err != nil {
 		return err
 	}
 
 	// The conversation.
 	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && isTerminal(e.stderr) {
+	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
 		s.spin = newSpinner(e.stderr)
 	}
 	s.liveMode()
@@ -83,7 +85,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	if agent == nil {
 		return nil, nil, o.usageErr("%s", msg)
 	}
-	agent = o.boundAgent(agent)
+	agent = o.set.Agent(agent)
 	var conv runtime.Conversation
 	if history != "" {
 		data, err := readOther(e, history)
@@ -109,7 +111,7 @@ func pickAgent(prog *schema.Program, name, path string) (*schema.Agent, string) 
 		if a := prog.Agent(name); a != nil {
 			return a, ""
 		}
-		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, available("agents", name, names))
+		return nil, fmt.Sprintf("no agent %q in %s; %s", name, path, suggest.Available("agents", name, names))
 	case prog.NumAgents() == 1:
 		return prog.Agents()[0], ""
 	case prog.NumAgents() == 0:

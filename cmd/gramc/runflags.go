@@ -7,18 +7,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
+	"github.com/gramlang/gram/binding"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
-	"github.com/gramlang/gram/schema"
 )
 
 // listFlag collects a repeatable string flag.
@@ -45,7 +42,6 @@ type runOptions struct {
 	force          bool   // --force: --record may replace a file that is not a recording (never an input)
 	history        string // --history FILE (gramc run)
 	baseURL        string
-	apiKey, keyVar string // the model endpoint's key and its variable, from the bindings file (else OPENAI_API_KEY)
 	maxIterations  int
 	maxDepth       int // --max-depth: how deep runs of sub-agents nest (0: the runtime's default)
 	maxModelCalls  int // --max-model-calls: the model calls of a whole tree of runs (0: the runtime's default)
@@ -58,23 +54,12 @@ type runOptions struct {
 	headers        http.Header // --header, sent to the --mcp-url servers
 	headerCount    int         // the --header values given
 	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
-	refusedHeader  string      // the first --header name that cannot be set (see unsentHeaders)
-	secrets        []string    // every secret the process holds
-	traceOut       io.Writer   // where --trace writes the --tool programs' standard error (masked)
-	maxFileSize    int64       // the size limit of the files read (--max-file-size)
-	// perRequest are the injected parameters whose values come with each
-	// request (gramc serve: from the caller's identity), so none is needed
-	// before the start.
-	perRequest []string
-	// baseTransport, when set, makes the model requests instead of
-	// http.DefaultTransport (gramc serve keeps more connections open).
-	baseTransport http.RoundTripper
-	// bound is what the project's bindings file gives (see loadBindings).
+	refusedHeader  string      // the first --header name that cannot be set (see [mcp.UnsentHeader])
+	// bound says which bindings file is used (see setup).
 	bound bindingsState
-	// tree is the program in which the agents run find the agents they
-	// call or hand off to, with the models the bindings give them (see
-	// loadProgram).
-	tree *schema.Program
+	// set is the setup of the runs from the flags and the bindings file
+	// (see setup).
+	set *binding.Setup
 }
 
 // mcpFlag collects --mcp and --mcp-url values in one list, in the order
@@ -109,27 +94,7 @@ type headerFlag struct {
 	h       *http.Header
 	n       *int    // the --header values seen
 	bad     *int    // the number of the first that is not NAME: VALUE (from 1), or 0
-	refused *string // the name of the first header of unsentHeaders given, or ""
-}
-
-// unsentHeaders are the headers --header refuses, by canonical name, with
-// why: Go's HTTP client ignores or overrides the caller's value, or the
-// MCP client sets them for each request.
-var unsentHeaders = map[string]string{
-	"Host":                 "the host of the --mcp-url URL is sent as Host; give the server's name in the URL",
-	"Content-Length":       "the HTTP client sets it from each request's body",
-	"Transfer-Encoding":    "the HTTP client sets it from each request's body",
-	"Trailer":              "the HTTP client sets it from each request's body",
-	"Connection":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Keep-Alive":           "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Proxy-Connection":     "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Te":                   "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Upgrade":              "it is a hop-by-hop header, which the HTTP client manages for each connection",
-	"Content-Type":         "the MCP client sets it for each request, as the protocol requires",
-	"Accept":               "the MCP client sets it for each request, as the protocol requires",
-	"Mcp-Session-Id":       "the MCP client sets it for each request, as the protocol requires",
-	"Mcp-Protocol-Version": "the MCP client sets it for each request, as the protocol requires",
-	"Last-Event-Id":        "the MCP client sets it for each request, as the protocol requires",
+	refused *string // the name of the first header given that mcp.UnsentHeader refuses, or ""
 }
 
 // String implements flag.Value.
@@ -138,14 +103,14 @@ func (f headerFlag) String() string { return "" }
 // Set implements flag.Value.
 func (f headerFlag) Set(v string) error {
 	*f.n++
-	name, value, ok := cutHeader(v)
+	name, value, ok := mcp.CutHeader(v)
 	if !ok {
 		if *f.bad == 0 {
 			*f.bad = *f.n
 		}
 		return nil
 	}
-	if _, unsent := unsentHeaders[http.CanonicalHeaderKey(name)]; unsent {
+	if mcp.UnsentHeader(name) != "" {
 		if *f.refused == "" {
 			*f.refused = http.CanonicalHeaderKey(name)
 		}
@@ -158,33 +123,13 @@ func (f headerFlag) Set(v string) error {
 	return nil
 }
 
-// cutHeader splits "NAME: VALUE" or "NAME=VALUE" at the first ':' or '='
-// (neither can be part of a header's name), trimming blanks, and reports
-// whether the name is a valid header name.
-func cutHeader(v string) (name, value string, ok bool) {
-	i := strings.IndexAny(v, ":=")
-	if i < 0 {
-		return "", "", false
-	}
-	name, value = strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:])
-	if name == "" {
-		return "", "", false
-	}
-	for _, c := range []byte(name) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return "", "", false
-		}
-	}
-	return name, value, true
-}
-
 // headerError returns the usage error of a --header value that is not
 // NAME: VALUE, which says which one it is without repeating it, or of a
-// header that is not sent as given (see unsentHeaders), naming it.
+// header that is not sent as given (see [mcp.UnsentHeader]), naming it.
 func (o *runOptions) headerError() error {
 	if o.badHeader == 0 {
 		if o.refusedHeader != "" {
-			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, unsentHeaders[o.refusedHeader])
+			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, mcp.UnsentHeader(o.refusedHeader))
 		}
 		return nil
 	}
@@ -265,69 +210,4 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 	o.file = files[0]
 	o.bound.from = []string{o.file}
 	return nil
-}
-
-// setup checks the shared flags and returns the logger and the injected
-// values. From here on, what the command writes has its secrets masked.
-func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
-	if err := o.headerError(); err != nil {
-		return nil, nil, err
-	}
-	o.loadBindings(e)
-	o.secrets = o.protect(e)
-	if err := o.checkBindings(e); err != nil {
-		return nil, nil, err
-	}
-	if o.trace {
-		o.traceOut = e.stderr
-	}
-	o.maxFileSize = e.maxFileSize
-	if o.record != "" && o.replay != "" {
-		return nil, nil, o.usageErr("--record and --replay cannot be used together")
-	}
-	for _, spec := range o.tools {
-		name, command, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
-		}
-	}
-	for _, spec := range o.toolSchemas {
-		name, file, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
-			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
-		}
-		if !slices.Contains(specNames(o.tools), strings.TrimSpace(name)) {
-			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
-		}
-	}
-	logger, err := newLogger(e.stderr, o.logLevel)
-	if err != nil {
-		return nil, nil, o.usageErr("%v", err)
-	}
-	injected, err := parseInjects(o.injects)
-	if err != nil {
-		return nil, nil, o.usageErr("%v", err)
-	}
-	return logger, injected, nil
-}
-
-// newLogger returns a text logger on w at the named level, or a logger that
-// drops everything for "off".
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
-	var l slog.Level
-	switch strings.ToLower(level) {
-	case "off", "":
-		return slog.New(slog.DiscardHandler), nil
-	case "debug":
-		l = slog.LevelDebug
-	case "info":
-		l = slog.LevelInfo
-	case "warn", "warning":
-		l = slog.LevelWarn
-	case "error":
-		l = slog.LevelError
-	default:
-		return nil, fmt.Errorf("unknown log level %q (want debug, info, warn, error or off)", level)
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }

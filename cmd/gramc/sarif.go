@@ -5,6 +5,7 @@ package main
 // report the codes, in a fixed order, so rule indexes are stable.
 
 import (
+	"github.com/gramlang/gram/format/inplace"
 	"io"
 	"slices"
 
@@ -16,10 +17,9 @@ import (
 )
 
 // gramcCodes describes the codes gramc reports of a file as a whole.
-var gramcCodes = []diag.CodeInfo{
+var gramcCodes = append([]diag.CodeInfo{
 	{Code: project.CodeBinaryFile, Severity: diag.Error, Summary: "The file holds binary data, not gram text."},
-	{Code: codeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
-}
+}, inplace.Codes...)
 
 // sarifCatalogue returns every code a check reports, each described by the
 // package that reports it, in a fixed order so that rule indexes are

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -94,8 +93,8 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 		return nil, err
 	}
 	var handoffs []*schema.Tool
-	if o.tool == "" {
-		handoffs = handoffTools(prog, o.agent)
+	if a := prog.Agent(o.agent); a != nil && o.tool == "" {
+		handoffs = a.HandoffTools()
 	}
 	var out any
 	if o.target != nil {
@@ -112,7 +111,7 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 	}
 	if objs, ok := out.([]schema.Object); ok && len(handoffs) > 0 && len(objs) >= len(handoffs) {
 		for i := len(objs) - len(handoffs); i < len(objs); i++ {
-			objs[i] = withHandoffParams(objs[i])
+			objs[i] = schema.WithHandoffParameters(objs[i])
 		}
 	}
 	if o.tool != "" && (o.target == nil && o.format == schema.FormatJSONSchema || o.target != nil && o.target.Shape == schema.ShapeJSONSchema) {
@@ -140,7 +139,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 	if agentName != "" {
 		a := prog.Agent(agentName)
 		if a == nil {
-			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, available("agents", agentName, agentNames(prog)))
+			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, suggest.Available("agents", agentName, agentNames(prog)))
 		}
 		tools = a.Tools
 		scope = "agent " + a.Name
@@ -157,7 +156,7 @@ func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.To
 			return []*schema.Tool{t}, nil
 		}
 	}
-	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, available("tools", toolName, all))
+	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, suggest.Available("tools", toolName, all))
 }
 
 // agentNames returns the names of the program's agents.
@@ -167,18 +166,4 @@ func agentNames(prog *schema.Program) []string {
 		names = append(names, a.Name)
 	}
 	return names
-}
-
-// available lists names for an error message about the unknown name asked
-// for: "the agents are: a, b", and "; did you mean "a"?" when one of them is
-// close to it.
-func available(what, asked string, names []string) string {
-	if len(names) == 0 {
-		return "there are no " + what
-	}
-	list := "the " + what + " are: " + strings.Join(names, ", ")
-	if s := suggest.Closest(asked, names); s != "" {
-		list += fmt.Sprintf("; did you mean %q?", s)
-	}
-	return list
 }

@@ -3,6 +3,8 @@ package main
 // gramc schema DIR/...: the schemas of every package of a tree.
 
 import (
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,7 +58,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		pkg *project.Package
 		err error
 	}
-	pkgs := parallelMap(dirs, func(dir string) loaded {
+	pkgs := parallel.Map(dirs, func(dir string) loaded {
 		pkg, err := readPackage(e, cmd, dir, "")
 		return loaded{pkg, err}
 	})
@@ -136,7 +138,7 @@ func (o schemaOptions) pick(list []treePackage, given string) (treePackage, erro
 		return has[0], nil
 	case 0:
 		slices.Sort(names)
-		return treePackage{}, usageError("gramc schema", "no %s %q in the packages of %s; %s", what, name, given, available(what+"s", name, slices.Compact(names)))
+		return treePackage{}, usageError("gramc schema", "no %s %q in the packages of %s; %s", what, name, given, suggest.Available(what+"s", name, slices.Compact(names)))
 	}
 	var keys []string
 	for _, p := range has {

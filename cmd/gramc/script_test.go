@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gramlang/gram/format/inplace"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -39,9 +40,9 @@ func TestMain(m *testing.M) {
 		}
 		switch os.Getenv("GRAMC_TEST_PAUSE_MID_WRITE") {
 		case "1":
-			midWrite = pause
+			inplace.MidWrite = pause
 		case "backup":
-			midBackup = pause
+			inplace.MidBackup = pause
 		}
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

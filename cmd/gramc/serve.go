@@ -109,13 +109,13 @@ func runServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	lib, injected, closeTools, err := o.bind(ctx, e, served, logger, injected, true)
+	lib, injected, closeTools, err := o.set.Bind(ctx, served, logger, injected, true)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
 	for _, k := range docs {
-		if d := serve.CheckClaims(k.Entries, o.tree.Reachable(served...), f.cfg.Auth.Claims, injected); len(d) > 0 {
+		if d := serve.CheckClaims(k.Entries, o.set.Tree.Reachable(served...), f.cfg.Auth.Claims, injected); len(d) > 0 {
 			writeDiags(e, k.File, d, 0)
 			return fail(exitConfig, "gramc serve: %s: every identity needs a valid value for each injected parameter", k.File.Path)
 		}
@@ -172,7 +172,7 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 	if err != nil {
 		return nil, nil, err
 	}
-	claims, err := serve.ParseClaims(f.claims, o.tree.Reachable(served...))
+	claims, err := serve.ParseClaims(f.claims, o.set.Tree.Reachable(served...))
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
@@ -200,7 +200,7 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 		}
 	}
 	if auth.Enabled() {
-		o.perRequest = serve.InjectedNames(o.tree.Reachable(served...))
+		o.set.PerRequest = serve.InjectedNames(o.set.Tree.Reachable(served...))
 	}
 	return served, docs, nil
 }
@@ -213,18 +213,18 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 	// most model calls.
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.MaxIdleConnsPerHost = f.cfg.Limits.MaxConcurrent
-	o.baseTransport = base
+	o.set.BaseTransport = base
 	f.cfg.Injected, f.cfg.Logger, f.cfg.Version = injected, logger, buildinfo.Version()
-	transport, _, err := modelTransport(e, *o)
+	transport, _, err := o.set.Transport()
 	if err != nil {
 		return err
 	}
-	opts, err := o.agentOptions(agents, transport, false, logger, injected)
+	opts, err := o.set.AgentOptions(agents, transport, false, logger, injected)
 	if err != nil {
 		return err
 	}
 	for i, a := range agents {
-		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: opts[i], Program: o.tree})
+		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})
 	}
 	return nil
 }

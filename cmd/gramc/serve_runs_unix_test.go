@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/internal/pgtest"
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 	"github.com/gramlang/gram/serve"
 )
@@ -65,8 +66,8 @@ func runsSetup(t *testing.T, model *fakeopenai.Server) (args []string, starts, n
 		}
 	}
 	return []string{file, "--base-url", model.URL, "--keys", keys,
-		"--tool", "slowCheck=echo started >> " + shellQuote(starts) + "; sleep 2; echo order 42 is fine",
-		"--tool", "note=cat >/dev/null; echo called >> " + shellQuote(notes) + "; echo noted"}, starts, notes
+		"--tool", "slowCheck=echo started >> " + shellquote.Quote(starts) + "; sleep 2; echo order 42 is fine",
+		"--tool", "note=cat >/dev/null; echo called >> " + shellquote.Quote(notes) + "; echo noted"}, starts, notes
 }
 
 // call sends a request with key and returns the status and the JSON

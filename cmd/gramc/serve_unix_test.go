@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gramlang/gram/internal/shellquote"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -327,7 +328,7 @@ func TestServeDisconnectKillsTool(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	model := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "hang", Arguments: `{}`}))
 	p := startHTTPServe(t, nil, helloFile(t, hangTool), "--base-url", model.URL, "--tool-timeout", "5m",
-		"--tool", "hang=echo $$ > "+shellQuote(pidFile)+"; exec sleep 60")
+		"--tool", "hang=echo $$ > "+shellquote.Quote(pidFile)+"; exec sleep 60")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, p.url+"/v1/chat/completions",
@@ -359,7 +360,7 @@ func TestServeDeadlineKillsTool(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	model := fakeopenai.New(t, fakeopenai.Calls(fakeopenai.Call{Name: "hang", Arguments: `{}`}))
 	p := startHTTPServe(t, nil, helloFile(t, hangTool), "--base-url", model.URL, "--timeout", "1s", "--tool-timeout", "5m",
-		"--tool", "hang=echo $$ > "+shellQuote(pidFile)+"; exec sleep 60")
+		"--tool", "hang=echo $$ > "+shellquote.Quote(pidFile)+"; exec sleep 60")
 	start := time.Now()
 	resp, err := http.Post(p.url+"/v1/agents/hanger/run", "application/json", strings.NewReader(`{"message_history":[{"role":"user","content":"hang"}]}`))
 	if err != nil {

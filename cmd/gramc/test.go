@@ -7,13 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/inputfile"
 	"io"
 	"log/slog"
-	"maps"
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"slices"
@@ -21,7 +21,6 @@ import (
 
 	"github.com/gramlang/gram/agenttest"
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -79,8 +78,8 @@ func runTest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cassettes == "" && o.bound.Bindings != nil {
-		o.cassettes = o.bound.Bindings.Cassettes
+	if o.cassettes == "" && o.set.Bound.Bindings != nil {
+		o.cassettes = o.set.Bound.Bindings.Cassettes
 	}
 
 	// The tests.
@@ -93,10 +92,10 @@ func runTest(e *env, args []string) error {
 	}
 	agents := make([]*schema.Agent, len(jobs))
 	for i, j := range jobs {
-		jobs[i].Test = o.bound.Test(j.Test)
+		jobs[i].Test = o.set.Bound.Test(j.Test)
 		agents[i] = jobs[i].Test.Agent
 	}
-	injected = o.testInjects(agents)
+	injected = o.set.TestInjects(agents)
 	if err := o.modelCheck(e, jobs); err != nil {
 		return err
 	}
@@ -104,7 +103,7 @@ func runTest(e *env, args []string) error {
 	// The tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, err := o.toolLibrary(ctx, e, logger, nil)
+	lib, closeTools, err := o.set.ToolLibrary(ctx, logger, nil)
 	if err != nil {
 		return err
 	}
@@ -117,19 +116,6 @@ func runTest(e *env, args []string) error {
 	return o.exitCode(e, results)
 }
 
-// testInjects returns the injected values of the tests' agents: those of
-// the bindings file and of --inject (which wins), each fitted to the type
-// its tools declare (see [project.InjectedValues]).
-func (o *testOptions) testInjects(agents []*schema.Agent) map[string]any {
-	texts := map[string]string{}
-	maps.Copy(texts, o.bound.Injects)
-	for _, spec := range o.injects {
-		name, v, _ := strings.Cut(spec, "=")
-		texts[strings.TrimSpace(name)] = v
-	}
-	return project.InjectedValues(agents, texts)
-}
-
 // modelCheck reports what keeps the tests that run against the model
 // from having one (the bindings file's key variable, OPENAI_API_KEY not
 // set), once, before any test runs and before any cassette directory is
@@ -139,15 +125,15 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if !slices.ContainsFunc(jobs, probe.Live) {
 		return nil
 	}
-	if m := o.missingKey(); m != "" && !o.record {
-		return o.keyError(m) // with --record, setup has reported it
+	if m := o.set.MissingKey(); m != "" && !o.record {
+		return o.set.KeyError(m) // with --record, setup has reported it
 	}
 	agent, err := probe.ModelError(jobs)
 	if err == nil {
 		return nil
 	}
 	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
-	lines = append(lines, bindHints(err)...)
+	lines = append(lines, binding.BindHints(err)...)
 	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		hint := "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
 		if o.record {
@@ -167,17 +153,17 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
 		Library:     lib,
-		Options:     append(o.runtimeOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Options:     append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
 		Cassettes:   o.cassettes,
 		MaxFileSize: e.maxFileSize,
-		BaseURL:     o.baseURL,
-		APIKey:      o.apiKey,
-		KeyVar:      o.keyVar,
+		BaseURL:     o.set.BaseURL,
+		APIKey:      o.set.APIKey,
+		KeyVar:      o.set.KeyVar,
 		Repeat:      o.repeat,
 		// The providers' endpoints of the bindings file.
-		Endpoints: runtime.Endpoints(o.bound.Endpoints),
-		Fallbacks: o.bound.Fallbacks,
-		Retries:   o.bound.Retries,
+		Endpoints: runtime.Endpoints(o.set.Bound.Endpoints),
+		Fallbacks: o.set.Bound.Fallbacks,
+		Retries:   o.set.Bound.Retries,
 		PassRate:  o.passRate,
 		Parallel:  o.parallel,
 		Logger:    logger,
@@ -189,10 +175,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		r.Mode = agenttest.ModeReplay
 	}
 	if o.trace {
-		secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), o.apiKey}, o.secrets...)
-		for _, ep := range o.bound.Endpoints {
-			secrets = append(secrets, ep.APIKey)
-		}
+		secrets := o.set.TraceSecrets()
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
@@ -218,7 +201,7 @@ func (o *testOptions) report(e *env, results []agenttest.Result) error {
 	}
 	if err == nil {
 		report := b.String()
-		if o.format != "json" && isTerminal(e.stdout) {
+		if o.format != "json" && diag.IsTerminal(e.stdout) {
 			// The answers quoted show their control characters.
 			report = diag.Visible(report)
 		}
@@ -262,16 +245,6 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	if ioErr {
 		return nil, exitWith(exitUsage)
 	}
-	var jobs []agenttest.Job
-	bad, files := false, 0
-	reported := map[string]bool{}
-	report := func(f *diag.File, diags diag.List) {
-		if len(diags) == 0 || reported[f.Path] {
-			return
-		}
-		reported[f.Path] = true
-		_ = diag.WriteText(e.stderr, f, diags, e.useColor(e.stderr))
-	}
 	given := make([]string, len(inputs))
 	for i, in := range inputs {
 		given[i] = in.path
@@ -281,36 +254,15 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 		e.warnSkipped("test", err)
 	}
 	if err != nil {
-		return nil, usageError("gramc test", "%v", inputHint(err, "give a .gram file"))
+		return nil, usageError("gramc test", "%v", inputfile.Hint(err, inputfile.GiveGram))
 	}
-	for _, in := range inputs {
-		pkg := pkgs[filepath.Dir(in.path)]
-		f := pkg.Lookup(in.path)
-		if f == nil || f.Program == nil || len(f.Program.Tests) == 0 {
-			continue
-		}
-		files++
-		// The tests use the package: its files' problems are theirs.
-		broken := false
-		for _, o := range pkg.Files {
-			if o.Member && !o.Test && o != f && o.Diags.HasErrors() {
-				report(o.File, o.Diags)
-				broken = true
-			}
-		}
-		report(f.File, f.Diags)
-		if broken || f.Diags.HasErrors() {
-			bad = true
-			continue
-		}
-		prog := agenttest.PackageProgram(pkg, f)
-		for _, t := range f.Program.Tests {
-			if runRE != nil && !runRE.MatchString(t.Name) && !runRE.MatchString(in.path+":"+t.Name) {
-				continue
-			}
-			jobs = append(jobs, agenttest.Job{Path: in.path, Test: t, Program: prog})
-		}
+	c := agenttest.Collect(pkgs, given, func(path, name string) bool {
+		return runRE == nil || runRE.MatchString(name) || runRE.MatchString(path+":"+name)
+	})
+	for _, r := range c.Reports {
+		_ = diag.WriteText(e.stderr, r.File, r.Diagnostics, e.useColor(e.stderr))
 	}
+	jobs, bad, files := c.Jobs, c.Broken, c.Files
 	if bad {
 		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}
@@ -348,7 +300,7 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 
 // printTestHint follows a configuration error with how to fix it.
 func printTestHint(e *env, r agenttest.Result) {
-	for _, h := range bindHints(r.Cause) {
+	for _, h := range binding.BindHints(r.Cause) {
 		fmt.Fprintln(e.stderr, h)
 	}
 	if strings.Contains(r.Error, "OPENAI_API_KEY") {

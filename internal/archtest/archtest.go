@@ -51,6 +51,8 @@ var Layers = map[string]int{
 	"internal/inputfile":  0,
 	"internal/shellquote": 0,
 	"internal/loadavg":    0,
+	"internal/unidiff":    0,
+	"internal/parallel":   0,
 	// A throwaway PostgreSQL server for tests.
 	"internal/pgtest": 0,
 	// The browser playground's files, embedded: it imports nothing of the
@@ -85,15 +87,19 @@ var Layers = map[string]int{
 	// none of it, the editor features of one text (ide), which ask the
 	// front door, and what the browser playground asks of the toolchain,
 	// which answers with ide.
-	"runtime":        5,
-	"ide":            5,
+	"runtime": 5,
+	"ide":     5,
+	// Rewriting a formatted file in place, behind a backup.
+	"format/inplace": 5,
 	"playground/api": 6,
 	"runtime/mcp":    6,
 	// Durable runs: the runtime's runs as DBOS workflows, in SQLite or
 	// PostgreSQL.
 	"durable": 6,
 	// Built on the runtime.
-	"mcpimport":         7,
+	"mcpimport": 7,
+	// A run's setup from a command line and the bindings file.
+	"binding":           7,
 	"agenttest":         7,
 	"internal/gramtest": 7,
 	"serve":             7,

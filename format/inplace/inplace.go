@@ -1,21 +1,25 @@
-package main
-
-// Rewriting a file in place for gramc fmt -w, keeping what makes it the same
-// file: its inode, and so its hard links, owner, group, mode, extended
-// attributes and ACLs (writing a new file and renaming it over the old one
-// would lose them). The new text is written over the old one behind a
-// backup copy (as gofmt -w does), after checking that the caller may write
-// the file and that it still holds the text that was formatted. Signals that
-// would end the process are held off while a file is written, so an
-// interrupted run leaves each file with either its old or its new text and
-// no backup behind.
+// Package inplace rewrites a file in place for gramc fmt -w, keeping
+// what makes it the same file: its inode, and so its hard links, owner,
+// group, mode, extended attributes and ACLs (writing a new file and
+// renaming it over the old one would lose them). The new text is written
+// over the old one behind a backup copy (as gofmt -w does), after checking
+// that the caller may write the file and that it still holds the text that
+// was formatted.
 //
 // What cannot be held off (SIGKILL, a crash, a power cut) can leave a file
 // half-written. Its backup, written whole before it takes its name, is
 // then left where every later gramc fmt and gramc check of the file looks
-// for it (see [backupPaths]): they report it, say which copy is whole (the
-// file's old text, its new text, half of each) and what to do; gramc fmt
-// -w does not write the file while the backup is there.
+// for it (see [BackupPaths]): [Diags] reports it, says which copy is whole
+// (the file's old text, its new text, half of each) and what to do; [Rewrite]
+// does not write the file while the backup is there.
+//
+// # Entry points
+//
+//   - [Rewrite] replaces a file's text, refusing with [ErrReadOnly],
+//     [ErrChanged] or [ErrBackupLeft].
+//   - [Diags] is the diagnostic of a backup left beside a file.
+//   - [Dirs] resolves the directories of many files once.
+package inplace
 
 import (
 	"bytes"
@@ -30,27 +34,33 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/internal/inputfile"
 )
 
-// errReadOnly, errChanged and errBackupLeft are the refusals of
-// rewriteFile: the file is left as it was.
+// ErrReadOnly, ErrChanged and ErrBackupLeft are the refusals of
+// Rewrite: the file is left as it was.
 var (
-	errReadOnly   = errors.New("read-only")
-	errChanged    = errors.New("changed while formatting")
-	errBackupLeft = errors.New("has a backup left by an interrupted gramc fmt -w")
+	ErrReadOnly   = errors.New("read-only")
+	ErrChanged    = errors.New("changed while formatting")
+	ErrBackupLeft = errors.New("has a backup left by an interrupted gramc fmt -w")
 )
 
-// codeLeftoverBackup is the code of the diagnostic given for a file beside
+// CodeLeftoverBackup is the code of the diagnostic given for a file beside
 // which an interrupted gramc fmt -w left its backup.
-const codeLeftoverBackup = "leftover-backup"
+const CodeLeftoverBackup = "leftover-backup"
 
-// rewriteFile replaces the text of the file at path (the file a symbolic link
+// Codes describes the code [Diags] reports.
+var Codes = []diag.CodeInfo{
+	{Code: CodeLeftoverBackup, Severity: diag.Error, Summary: "An interrupted gramc fmt -w left a backup of the file, which may be half-written."},
+}
+
+// Rewrite replaces the text of the file at path (the file a symbolic link
 // points to, for a link), which held old when it was read, with data. It
-// fails with an error wrapping errReadOnly when the caller may not write the
+// fails with an error wrapping ErrReadOnly when the caller may not write the
 // file (judged from its permission bits and owner, also for root, who could
-// write anyway) and with errChanged when the file no longer holds old; in
+// write anyway) and with ErrChanged when the file no longer holds old; in
 // both cases nothing is written.
-func rewriteFile(path string, old, data []byte) error {
+func Rewrite(path string, old, data []byte) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
@@ -63,12 +73,12 @@ func rewriteFile(path string, old, data []byte) error {
 		return fmt.Errorf("%s: not a regular file; nothing written", path)
 	}
 	if !mayWrite(info) {
-		return fmt.Errorf("%s is %w (mode %v); nothing written: make it writable (chmod u+w) to format it", path, errReadOnly, info.Mode().Perm())
+		return fmt.Errorf("%s is %w (mode %v); nothing written: make it writable (chmod u+w) to format it", path, ErrReadOnly, info.Mode().Perm())
 	}
 	f, err := os.OpenFile(real, os.O_RDWR, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrPermission) {
-			return fmt.Errorf("%s is %w: %v; nothing written", path, errReadOnly, err)
+			return fmt.Errorf("%s is %w: %v; nothing written", path, ErrReadOnly, err)
 		}
 		return err
 	}
@@ -78,11 +88,11 @@ func rewriteFile(path string, old, data []byte) error {
 		return err
 	}
 	if !bytes.Equal(cur, old) {
-		return fmt.Errorf("%s %w; nothing written: run gramc fmt again", path, errChanged)
+		return fmt.Errorf("%s %w; nothing written: run gramc fmt again", path, ErrChanged)
 	}
 	backup, err := writeBackup(real, old)
 	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("%s %w (%s); nothing written: gramc check %s says what to do with it", path, errBackupLeft, backup, path)
+		return fmt.Errorf("%s %w (%s); nothing written: gramc check %s says what to do with it", path, ErrBackupLeft, backup, path)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: making a backup before writing: %v; nothing written", path, err)
@@ -98,8 +108,8 @@ func rewriteFile(path string, old, data []byte) error {
 	return os.Remove(backup)
 }
 
-// midWrite runs when half of a file is written (tests pause there).
-var midWrite = func() {}
+// MidWrite runs when half of a file is written (tests pause there).
+var MidWrite = func() {}
 
 // overwrite writes data over the whole of f, truncating what follows, and
 // flushes it to disk.
@@ -108,7 +118,7 @@ func overwrite(f *os.File, data []byte) error {
 	if _, err := f.WriteAt(data[:half], 0); err != nil {
 		return err
 	}
-	midWrite()
+	MidWrite()
 	if _, err := f.WriteAt(data[half:], int64(half)); err != nil {
 		return err
 	}
@@ -118,12 +128,12 @@ func overwrite(f *os.File, data []byte) error {
 	return f.Sync()
 }
 
-// midBackup runs when half of a backup is written (tests pause there).
-var midBackup = func() {}
+// MidBackup runs when half of a backup is written (tests pause there).
+var MidBackup = func() {}
 
 // writeBackup saves text, the old content of the file at path (a path
 // without symbolic links), readable only by the caller, at the first of
-// [backupPaths] whose directory can be written, and returns its name. The
+// [BackupPaths] whose directory can be written, and returns its name. The
 // backup is written whole to a temporary file in that directory, flushed
 // to disk and only then linked under its name, so that a backup found
 // there is always whole: a run killed while writing it leaves the file
@@ -131,14 +141,14 @@ var midBackup = func() {}
 // is never taken for a backup. When a backup is already there, it returns
 // its name and an error wrapping os.ErrExist.
 func writeBackup(path string, text []byte) (string, error) {
-	switch b, err := findBackup(path); {
+	switch b, err := findBackupIn(nil, path); {
 	case err != nil:
 		return "", err
 	case b != "":
 		return b, os.ErrExist
 	}
 	var err error
-	for _, p := range backupPaths(path) {
+	for _, p := range BackupPaths(path) {
 		var tmp string
 		if tmp, err = writeTemp(p, text); err != nil {
 			continue
@@ -166,7 +176,7 @@ func writeTemp(name string, text []byte) (string, error) {
 	half := len(text) / 2
 	_, err = f.Write(text[:half])
 	if err == nil {
-		midBackup()
+		MidBackup()
 		_, err = f.Write(text[half:])
 	}
 	if err == nil {
@@ -196,12 +206,12 @@ func linkNew(tmp, name string) error {
 	return os.Rename(tmp, name)
 }
 
-// backupPaths returns where gramc fmt -w keeps the backup of the file at
+// BackupPaths returns where gramc fmt -w keeps the backup of the file at
 // path (a path without symbolic links) while it writes it: a hidden file
 // beside it, or, when its directory cannot be written, a file in the
 // temporary directory named after the file's absolute path. The names are
 // fixed so that a backup left by an interrupted run is found again.
-func backupPaths(path string) []string {
+func BackupPaths(path string) []string {
 	dir, base := filepath.Split(path)
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -214,13 +224,9 @@ func backupPaths(path string) []string {
 	}
 }
 
-// findBackup returns the backup an interrupted gramc fmt -w left of the
-// file at path (symbolic links are followed), or "".
-func findBackup(path string) (string, error) { return findBackupIn(nil, path) }
-
-// realDirs are the directories whose symbolic links one run has resolved,
+// Dirs are the directories whose symbolic links one run has resolved,
 // so that the files of a directory resolve it once, not once each.
-type realDirs struct {
+type Dirs struct {
 	mu   sync.Mutex
 	dirs map[string]realDir
 }
@@ -232,10 +238,10 @@ type realDir struct {
 	err  error
 }
 
-// evalSymlinks returns what filepath.EvalSymlinks returns for path, with
+// EvalSymlinks returns what filepath.EvalSymlinks returns for path, with
 // the directory of path resolved once for all the files of r; r may be
 // nil.
-func (r *realDirs) evalSymlinks(path string) (string, error) {
+func (r *Dirs) EvalSymlinks(path string) (string, error) {
 	if r == nil {
 		return filepath.EvalSymlinks(path)
 	}
@@ -268,14 +274,15 @@ func (r *realDirs) evalSymlinks(path string) (string, error) {
 	return filepath.Join(d.path, base), nil
 }
 
-// findBackupIn is findBackup with the directories of dirs (which may be
-// nil) resolved once.
-func findBackupIn(dirs *realDirs, path string) (string, error) {
-	real, err := dirs.evalSymlinks(path)
+// findBackupIn returns the backup an interrupted gramc fmt -w left of the
+// file at path (symbolic links are followed), or "", with the directories
+// of dirs (which may be nil) resolved once.
+func findBackupIn(dirs *Dirs, path string) (string, error) {
+	real, err := dirs.EvalSymlinks(path)
 	if err != nil {
 		return "", nil // reported by whoever reads the file
 	}
-	for _, p := range backupPaths(real) {
+	for _, p := range BackupPaths(real) {
 		switch _, err := os.Lstat(p); {
 		case err == nil:
 			return p, nil
@@ -286,38 +293,33 @@ func findBackupIn(dirs *realDirs, path string) (string, error) {
 	return "", nil
 }
 
-// backupDiags returns the diagnostic of a backup an interrupted gramc fmt
-// -w left of the file at path, whose text is now text: an error when the
-// file holds neither the text of the backup nor that text formatted (it may
-// be half-written), a warning when it holds one of them, whole; none when
-// there is no backup.
-func backupDiags(path string, text []byte, limit int64) diag.List {
-	return backupDiagsIn(nil, path, text, limit)
-}
-
-// backupDiagsIn is backupDiags with the directories of dirs (which may be
-// nil) resolved once.
-func backupDiagsIn(dirs *realDirs, path string, text []byte, limit int64) diag.List {
+// Diags returns the diagnostic of a backup an interrupted gramc fmt -w
+// left of the file at path, whose text is now text: an error when the file
+// holds neither the text of the backup nor that text formatted (it may be
+// half-written), a warning when it holds one of them, whole; none when
+// there is no backup. The directories of dirs (which may be nil) are
+// resolved once; limit is the size limit of the backup read.
+func Diags(dirs *Dirs, path string, text []byte, limit int64) diag.List {
 	backup, err := findBackupIn(dirs, path)
 	if backup == "" && err == nil {
 		return nil
 	}
 	at := diag.Span{}
 	if err != nil {
-		d := diag.Errorf(codeLeftoverBackup, at, "cannot tell whether an interrupted gramc fmt -w left a backup of this file: %v", err)
+		d := diag.Errorf(CodeLeftoverBackup, at, "cannot tell whether an interrupted gramc fmt -w left a backup of this file: %v", err)
 		return diag.List{d}
 	}
-	old, err := readFile(backup, limit)
+	old, err := inputfile.Read(backup, limit)
 	var d diag.Diagnostic
 	switch {
 	case err != nil:
-		d = diag.Errorf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s, which cannot be read: %v", backup, err)
+		d = diag.Errorf(CodeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s, which cannot be read: %v", backup, err)
 		d.Detail = fmt.Sprintf("the file may be half-written: see what the backup holds, put it back if need be (mv %s %s) or remove it", backup, path)
 	case bytes.Equal(text, old):
-		d = diag.Warningf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
+		d = diag.Warningf(CodeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
 		d.Detail = fmt.Sprintf("the file holds its text from before that run, whole: remove the backup (rm %s)", backup)
 	case formatsTo(old, text):
-		d = diag.Warningf(codeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
+		d = diag.Warningf(CodeLeftoverBackup, at, "an interrupted gramc fmt -w left a backup of this file at %s", backup)
 		d.Detail = fmt.Sprintf("the file holds its formatted text, whole: remove the backup (rm %s)", backup)
 	default:
 		d = wholeCopy(backup, path, old, text)
@@ -340,22 +342,22 @@ func wholeCopy(backup, path string, old, text []byte) diag.Diagnostic {
 	var d diag.Diagnostic
 	switch {
 	case len(old) < len(text) && bytes.HasPrefix(text, old):
-		d = diag.Warningf(codeLeftoverBackup, at, left+", cut short", backup)
+		d = diag.Warningf(CodeLeftoverBackup, at, left+", cut short", backup)
 		d.Detail = fmt.Sprintf("the backup holds only the start of the file, which is whole and was not written: remove the backup (rm %s)", backup)
 	case backupWhole && halfWritten(old, text):
-		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file is half-written", backup)
+		d = diag.Errorf(CodeLeftoverBackup, at, left+", and the file is half-written", backup)
 		d.Detail = fmt.Sprintf("the file holds the start of the formatted text and the rest of the old one; the backup is whole: put it back (mv %s %s)", backup, path)
 	case backupWhole && !fileWhole:
-		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file does not parse", backup)
+		d = diag.Errorf(CodeLeftoverBackup, at, left+", and the file does not parse", backup)
 		d.Detail = fmt.Sprintf("the backup is whole (it parses): compare them (diff %s %s), then put the backup back (mv %s %s) unless the file was edited since", backup, path, backup, path)
 	case fileWhole && !backupWhole:
-		d = diag.Errorf(codeLeftoverBackup, at, left+", which is not whole", backup)
+		d = diag.Errorf(CodeLeftoverBackup, at, left+", which is not whole", backup)
 		d.Detail = fmt.Sprintf("the file parses and the backup does not: keep the file; compare them (diff %s %s) and remove the backup (rm %s)", backup, path, backup)
 	case fileWhole:
-		d = diag.Errorf(codeLeftoverBackup, at, left+", and the file was changed since", backup)
+		d = diag.Errorf(CodeLeftoverBackup, at, left+", and the file was changed since", backup)
 		d.Detail = fmt.Sprintf("both parse, so the file was probably edited after that run: compare them (diff %s %s), keep the text you want in the file, then remove the backup (rm %s)", backup, path, backup)
 	default:
-		d = diag.Errorf(codeLeftoverBackup, at, left+", and neither it nor the file is whole", backup)
+		d = diag.Errorf(CodeLeftoverBackup, at, left+", and neither it nor the file is whole", backup)
 		d.Detail = fmt.Sprintf("neither parses: compare them (diff %s %s) and mend the file by hand before removing the backup", backup, path)
 	}
 	return d

@@ -1,10 +1,11 @@
-package main
+package binding
 
-// --inject: reading the values and fitting them to the declared types of
-// the injected parameters.
+// The injected values: the --inject values and the bindings file's, read
+// and fitted to the declared types of the injected parameters.
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,10 +14,10 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// parseInjects reads NAME=VALUE pairs; each VALUE is read by
+// ParseInjects reads NAME=VALUE pairs; each VALUE is read by
 // [project.ParseInjected]: the JSON value when it is one, otherwise the
 // text.
-func parseInjects(list []string) (map[string]any, error) {
+func ParseInjects(list []string) (map[string]any, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -90,4 +91,39 @@ func coerceInjects(agents []*schema.Agent, list []string, values map[string]any)
 		}
 	}
 	return out, problems, strays
+}
+
+// boundInjects returns the --inject values with those of the bindings file
+// added, for the names a tool of the agents injects and no --inject gives:
+// the list of NAME=VALUE and the values.
+func (s *Setup) boundInjects(agents []*schema.Agent, injected map[string]any) ([]string, map[string]any) {
+	if len(s.Bound.Injects) == 0 {
+		return s.Injects, injected
+	}
+	list := slices.Clone(s.Injects)
+	decls, _ := project.Injections(agents)
+	for _, n := range slices.Sorted(maps.Keys(s.Bound.Injects)) {
+		if decls[n] == nil || slices.Contains(s.PerRequest, n) {
+			continue // not injected, or each request's own (gramc serve)
+		}
+		if injected == nil {
+			injected = map[string]any{}
+		}
+		injected[n] = project.ParseInjected(s.Bound.Injects[n])
+		list = append(list, n+"="+s.Bound.Injects[n])
+	}
+	return list, injected
+}
+
+// TestInjects returns the injected values of the agents of tests: those
+// of the bindings file and of --inject (which wins), each fitted to the
+// type its tools declare (see [project.InjectedValues]).
+func (s *Setup) TestInjects(agents []*schema.Agent) map[string]any {
+	texts := map[string]string{}
+	maps.Copy(texts, s.Bound.Injects)
+	for _, spec := range s.Injects {
+		name, v, _ := strings.Cut(spec, "=")
+		texts[strings.TrimSpace(name)] = v
+	}
+	return project.InjectedValues(agents, texts)
 }

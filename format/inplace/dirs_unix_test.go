@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package inplace
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestRealDirs: realDirs.evalSymlinks resolves what filepath.EvalSymlinks
+// TestRealDirs: Dirs.EvalSymlinks resolves what filepath.EvalSymlinks
 // resolves, for a file, a file in a linked directory, a link to a file, a
 // link in a linked directory, a relative path and a missing file, the
 // second time too (from what it kept of the directory).
@@ -35,13 +35,13 @@ func TestRealDirs(t *testing.T) {
 		"real/../link/a.gram",
 		filepath.Join(dir, "link", "missing.gram"),
 	}
-	var r realDirs
+	var r Dirs
 	for range 2 {
 		for _, p := range paths {
 			want, wantErr := filepath.EvalSymlinks(p)
-			got, err := r.evalSymlinks(p)
+			got, err := r.EvalSymlinks(p)
 			if got != want || (err == nil) != (wantErr == nil) {
-				t.Errorf("evalSymlinks(%s) = %q, %v; want %q, %v", p, got, err, want, wantErr)
+				t.Errorf("EvalSymlinks(%s) = %q, %v; want %q, %v", p, got, err, want, wantErr)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package unidiff
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func TestUnifiedDiffOrder(t *testing.T) {
 			"--- a\n+++ b\n@@ -1,4 +1,2 @@\n a\n-\n-\n-b\n+B\n"},
 	} {
 		var out bytes.Buffer
-		if err := writeUnifiedDiff(&out, "a", "b", []byte(tc.a), []byte(tc.b)); err != nil {
+		if err := Write(&out, "a", "b", []byte(tc.a), []byte(tc.b)); err != nil {
 			t.Fatal(err)
 		}
 		if out.String() != tc.want {

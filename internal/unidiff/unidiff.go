@@ -1,8 +1,8 @@
-// A line diff in unified format, for `gramc fmt -d`. Lines are compared with
-// Myers' O((N+M)D) algorithm in its linear-space form: find the middle snake of
-// the shortest edit script, then solve the two halves on either side of it.
-
-package main
+// Package unidiff writes line diffs in unified format, for `gramc fmt -d`:
+// [Write]. Lines are compared with Myers' O((N+M)D) algorithm in its
+// linear-space form: find the middle snake of the shortest edit script,
+// then solve the two halves on either side of it.
+package unidiff
 
 import (
 	"bytes"
@@ -170,10 +170,10 @@ func (d *differ) middleSnake(alo, ahi, blo, bhi int) (x, y, u, v int) {
 	return alo, blo, ahi, bhi
 }
 
-// writeUnifiedDiff writes the differences between a and b as a unified diff
+// Write writes the differences between a and b as a unified diff
 // with three lines of context, under the names aName and bName. It writes
 // nothing when they are equal.
-func writeUnifiedDiff(w io.Writer, aName, bName string, a, b []byte) error {
+func Write(w io.Writer, aName, bName string, a, b []byte) error {
 	if bytes.Equal(a, b) {
 		return nil
 	}

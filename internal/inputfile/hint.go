@@ -1,0 +1,50 @@
+package inputfile
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// GiveGram is the remedy [Hint] gives for a gram file that cannot be read.
+const GiveGram = "give a .gram file"
+
+// Hint adds to an [*Error] what to do: give a larger --max-file-size for a
+// file too large, otherwise what give says (and, for a gram file, give
+// being [GiveGram], that is not a directory, - to read standard input).
+// Any other error is returned as it is.
+func Hint(err error, give string) error {
+	var ie *Error
+	switch {
+	case !errors.As(err, &ie):
+		return err
+	case ie.TooLarge():
+		return fmt.Errorf("%w; give a larger --max-file-size to read it", err)
+	case give == GiveGram && ie.Kind != "a directory":
+		return fmt.Errorf("%w; %s, or - to read standard input", err, give)
+	}
+	return fmt.Errorf("%w; %s", err, give)
+}
+
+// ParseSize reads a size limit: a number of bytes, optionally with a unit
+// (KB, MB, GB and KiB, MiB, GiB, or K, M, G for the binary ones; B for
+// bytes), more than 0.
+func ParseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, errors.New("want a positive size such as 1000000, 64MB or 1GiB")
+	}
+	return n * mult, nil
+}
