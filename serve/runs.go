@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"slices"
@@ -119,7 +120,7 @@ func (s *Server) openStore(ctx context.Context, cfg RunsConfig) error {
 		temp, url = dir, "sqlite:"+dir+"/runs.db"
 	}
 	st, err := durable.Open(ctx, url, durable.Options{ExecutorID: cfg.ExecutorID, Bind: s.bindRun,
-		Logger: s.log.With("component", "runs")})
+		Logger: slog.New(quieter{s.log.Handler()}).With("component", "runs")})
 	if err != nil {
 		if temp != "" {
 			os.RemoveAll(temp)
@@ -161,6 +162,35 @@ func (s *Server) closeStore() error {
 	}
 	s.durable.store = nil
 	return err
+}
+
+// quieter is a log handler that writes the store's informational lines
+// (DBOS's start and stop) at debug level; its warnings and errors stay.
+type quieter struct{ slog.Handler }
+
+// Enabled implements slog.Handler.
+func (q quieter) Enabled(ctx context.Context, l slog.Level) bool {
+	return q.Handler.Enabled(ctx, q.level(l))
+}
+
+// Handle implements slog.Handler.
+func (q quieter) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = q.level(r.Level)
+	return q.Handler.Handle(ctx, r)
+}
+
+// WithAttrs implements slog.Handler.
+func (q quieter) WithAttrs(as []slog.Attr) slog.Handler { return quieter{q.Handler.WithAttrs(as)} }
+
+// WithGroup implements slog.Handler.
+func (q quieter) WithGroup(name string) slog.Handler { return quieter{q.Handler.WithGroup(name)} }
+
+// level lowers info to debug.
+func (quieter) level(l slog.Level) slog.Level {
+	if l == slog.LevelInfo {
+		return slog.LevelDebug
+	}
+	return l
 }
 
 // Settings of a run's spec.
