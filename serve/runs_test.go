@@ -200,3 +200,40 @@ func TestRunsCancel(t *testing.T) {
 		t.Error("note ran")
 	}
 }
+
+// TestRunsInjected: a durable run calls its tools with the injected
+// values of the identity that started it.
+func TestRunsInjected(t *testing.T) {
+	h := newHarness(t, []fakeopenai.Step{callOrder(`{"orderId": 7}`), fakeopenai.Text("It shipped.")}, withKeys)
+	code, run := h.as(testKey, http.MethodPost, "/v1/agents/orders/runs", `{"message_history":[{"role":"user","content":"where is order 7?"}]}`)
+	if code != http.StatusAccepted {
+		t.Fatalf("%d %v", code, run)
+	}
+	_, run = h.as(testKey, http.MethodGet, "/v1/runs/"+run["run_id"].(string)+"?wait=10s", "")
+	if run["status"] != "completed" {
+		t.Fatalf("%v", run)
+	}
+	if args := <-h.orders; args["userId"] != "u-alice" {
+		t.Errorf("lookupOrder got %v", args)
+	}
+}
+
+// TestRunsRefusals: an unknown run is 404, a wait that is no duration
+// 400, and a credential without a subject cannot start a run (403).
+func TestRunsRefusals(t *testing.T) {
+	var notes atomic.Int32
+	noSubject := func(c *Config) {
+		c.Auth.Keys = append(c.Auth.Keys, KeyEntry{Hash: hashOf(canaryKey), Identity: ""})
+	}
+	h := newHarnessOf(t, clerkSrc, clerkSteps, withRunKeys(&notes), noSubject)
+	if code, out := h.as(testKey, http.MethodGet, "/v1/runs/run-nope", ""); code != 404 || !strings.Contains(out["error"].(map[string]any)["message"].(string), `"run-nope"`) {
+		t.Errorf("an unknown run: %d %v", code, out)
+	}
+	_, run := h.as(testKey, http.MethodPost, "/v1/agents/clerk/runs", historyBody)
+	if code, out := h.as(testKey, http.MethodGet, "/v1/runs/"+run["run_id"].(string)+"?wait=soon", ""); code != 400 {
+		t.Errorf("wait=soon: %d %v", code, out)
+	}
+	if code, out := h.as(canaryKey, http.MethodPost, "/v1/agents/clerk/runs", historyBody); code != 403 {
+		t.Errorf("no subject: %d %v", code, out)
+	}
+}

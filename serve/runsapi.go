@@ -266,12 +266,15 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, aerr)
 		return
 	}
-	if raw := r.URL.Query().Get("wait"); raw != "" && run.Status == durable.StatusRunning {
-		d, err := parseWait(raw)
-		if err != nil {
+	var d time.Duration
+	if raw := r.URL.Query().Get("wait"); raw != "" {
+		var err error
+		if d, err = parseWait(raw); err != nil {
 			s.fail(w, r, invalid("wait", "invalid_wait", "wait=%s: %v; give a duration such as 30s (at most %v)", raw, err, s.limits.Timeout))
 			return
 		}
+	}
+	if d > 0 && run.Status == durable.StatusRunning {
 		ctx, cancel := context.WithTimeout(r.Context(), min(d, s.limits.Timeout))
 		waited, err := store.Wait(ctx, run.ID)
 		cancel()
