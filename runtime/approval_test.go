@@ -384,3 +384,40 @@ func TestDecisionsAfterHandoff(t *testing.T) {
 		t.Errorf("the model was told %q", s)
 	}
 }
+
+// TestDecisionsAfterImages: a stop after a call that returned images
+// (whose user message ends the conversation) goes on with the decisions:
+// the images follow the results of every call.
+func TestDecisionsAfterImages(t *testing.T) {
+	prog := compile(t, shopSrc)
+	c := &counter{}
+	lib := c.lib()
+	if err := lib.Register(runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) {
+		return &runtime.ToolResult{Text: "a photo of order 7", Images: []runtime.Image{{MIMEType: "image/png", Data: []byte{1, 2, 3}}}}, nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	m := runtime.NewScripted(runtime.CallReply(
+		runtime.ToolCall{ID: "c1", Name: "lookup", Arguments: `{"q":"7"}`},
+		runtime.ToolCall{ID: "c2", Name: "refund", Arguments: `{"orderId":7}`},
+	))
+	resp, err := runtime.Run(context.Background(), prog.Agent("shop"), lib, nil, "Refund order 7",
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()))
+	if err != nil || resp.Status != runtime.StatusAwaitingApproval {
+		t.Fatalf("%v, status %q", err, resp.Status)
+	}
+	m2 := runtime.NewScripted(runtime.TextReply("Done."))
+	out, err := runtime.Run(context.Background(), prog.Agent("shop"), lib, resp.Conversation, "",
+		runtime.WithModel(m2), runtime.WithProgram(prog), runtime.WithLogger(discard()),
+		runtime.WithDecisions([]runtime.Decision{{CallID: "c2", Approve: true}}))
+	if err != nil || out.Status != runtime.StatusCompleted {
+		t.Fatalf("%v, status %q", err, out.Status)
+	}
+	var roles []string
+	for _, msg := range m2.Requests()[0].Messages[1:] {
+		roles = append(roles, string(msg.Role)+":"+msg.ToolCallID)
+	}
+	if want := "user: assistant: tool:c1 tool:c2 user:"; strings.Join(roles, " ") != want {
+		t.Errorf("the model saw %v, want %s", roles, want)
+	}
+}

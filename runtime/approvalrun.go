@@ -215,6 +215,13 @@ func (r *runner) resumeTurn(ctx context.Context) (resp *Response, err error, sto
 func (r *runner) resumeCalls(ctx context.Context) (resp *Response, err error, stop bool) {
 	conv := r.resp.Conversation
 	k := lastAssistant(conv)
+	if n := len(conv) - 1; n > k && isImagesMessage(conv[n]) {
+		// The images of the calls answered before the stop follow the
+		// results of all the calls.
+		img := conv[n]
+		r.resp.Conversation = slices.Clip(conv[:n])
+		defer func() { r.resp.Conversation = append(r.resp.Conversation, img) }()
+	}
 	answered := map[string]bool{}
 	for _, m := range conv[k+1:] {
 		answered[m.ToolCallID] = true
@@ -277,6 +284,9 @@ func checkResume(conv Conversation, input string) error {
 		return &ValidationError{Field: "conversation", Message: "it does not end with tool calls waiting for decisions; pass the conversation of the response that stopped awaiting approval"}
 	}
 	answered := map[string]bool{}
+	if n := len(conv) - 1; n > k && isImagesMessage(conv[n]) {
+		conv = conv[:n] // see resumeCalls
+	}
 	for i, m := range conv[k+1:] {
 		if m.Role != RoleTool {
 			return &ValidationError{Field: fmt.Sprintf("conversation[%d]", k+1+i), Message: "a " + string(m.Role) + " message follows the calls waiting for decisions; pass the conversation of the response that stopped awaiting approval"}
@@ -294,3 +304,7 @@ func checkResume(conv Conversation, input string) error {
 	}
 	return filled.Validate()
 }
+
+// isImagesMessage reports whether m is the user message with the images
+// of a reply's tool results, which follows their tool messages.
+func isImagesMessage(m Message) bool { return m.Role == RoleUser && len(m.Images) > 0 }
