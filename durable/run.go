@@ -39,28 +39,29 @@ type Spec struct {
 
 // Source is a file of a run's package.
 type Source struct {
-	Path string `json:"path"`
-	Text string `json:"text"`
+	Path string `json:"path"` // the file's path, as the package names it
+	Text string `json:"text"` // the file's text
 }
 
 // Binder builds the agent, its tool library and the run options from a
 // Spec; the store adds its checkpointer and approver. It is called when a
 // run starts and again in every process that runs it from its checkpoints,
-// and must build the same run each time.
+// and must build the same run each time. An error there fails the run
+// (status error).
 type Binder func(ctx context.Context, spec Spec) (*Bound, error)
 
 // Bound is a run built from its [Spec].
 type Bound struct {
-	Agent   *schema.Agent
-	Library *runtime.Library
-	Options []runtime.Option
+	Agent   *schema.Agent    // the agent to run
+	Library *runtime.Library // the tools it binds
+	Options []runtime.Option // the run's options (model, limits, ...), without a checkpointer or an approver
 }
 
 // Run is a run as the store reports it.
 type Run struct {
-	ID    string
-	Agent string
-	Owner string
+	ID    string // the run's id
+	Agent string // the agent of its Spec
+	Owner string // the owner of its Spec
 	// Status is running, awaiting_approval, error, cancelled, or, once
 	// the run has ended, its [runtime.Response]'s status (completed, ...).
 	Status string
@@ -69,7 +70,9 @@ type Run struct {
 	// Response is the run's response, once it has ended.
 	Response *runtime.Response
 	// Error says what went wrong, with the status error.
-	Error            string
+	Error string
+	// Created is when the run started, Updated when its workflow last
+	// changed status.
 	Created, Updated time.Time
 }
 
