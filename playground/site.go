@@ -16,11 +16,15 @@
 package playground
 
 import (
+	"context"
 	"embed"
+	"errors"
 	"io/fs"
+	"net"
 	"net/http"
 	"path"
 	"strings"
+	"time"
 )
 
 //go:embed all:dist
@@ -98,3 +102,23 @@ clone, run <code>make playground</code> (it needs Node.js 20 and npm): it builds
 the page into <code>playground/dist</code> and <code>bin/gramc</code> with it embedded.
 Then run <code>bin/gramc playground</code>. See docs/playground.md.</p>
 `
+
+// Serve serves the site fsys (see [NewHandler]) on ln until ctx is done,
+// then shuts the server down, letting the requests in progress finish for
+// up to 5 seconds.
+func Serve(ctx context.Context, fsys fs.FS, ln net.Listener) error {
+	srv := &http.Server{Handler: NewHandler(fsys), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}

@@ -5,17 +5,15 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
-	"io"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
@@ -30,7 +28,7 @@ type session struct {
 	agent *schema.Agent
 	lib   *runtime.Library
 	opts  []runtime.Option
-	spin  *spinner
+	spin  *console.Spinner
 	conv  runtime.Conversation
 	mu    sync.Mutex // serializes output from tool hooks
 	live  bool       // the turns are shown as they happen (live.go)
@@ -70,7 +68,7 @@ func (s *session) converse(ctx context.Context) error {
 	if interactive {
 		fmt.Fprintf(s.e.stderr, "Talking to %s (%s). Type a message; Ctrl-D ends the conversation.\n", s.agent.Name, s.agent.Model)
 	}
-	in := readLines(ctx, s.e.stdin)
+	in := console.ReadLines(ctx, s.e.stdin, maxTurnSize)
 	for {
 		if interactive {
 			fmt.Fprint(s.e.stderr, "> ")
@@ -80,7 +78,7 @@ func (s *session) converse(ctx context.Context) error {
 			ok   bool
 		)
 		select {
-		case text, ok = <-in.lines:
+		case text, ok = <-in.Lines:
 		case <-ctx.Done():
 			if interactive {
 				fmt.Fprintln(s.e.stderr)
@@ -97,15 +95,18 @@ func (s *session) converse(ctx context.Context) error {
 				return exitWith(worst)
 			}
 		}
-		if !in.more(ctx) {
+		if !in.More(ctx) {
 			return exitWith(worst)
 		}
 	}
 	if interactive {
 		fmt.Fprintln(s.e.stderr)
 	}
-	if in.err != nil {
-		return fail(max(worst, exitUsage), "gramc run: reading standard input: %v", in.err)
+	if err := in.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("a line is longer than the limit of %s: a turn is one line; give a longer message with -m", inputfile.SizeString(maxTurnSize))
+		}
+		return fail(max(worst, exitUsage), "gramc run: reading standard input: %v", err)
 	}
 	return exitWith(worst)
 }
@@ -117,62 +118,13 @@ func failed(err error) bool { return err != nil && err != errIncomplete }
 // maxTurnSize is the size limit of a line of standard input, a turn.
 const maxTurnSize = 4 << 20
 
-// lineReader reads lines in the background, one when asked for, so that
-// Ctrl-C at the prompt ends the session (and shuts the MCP servers down)
-// at once.
-type lineReader struct {
-	// lines gives the lines; it is closed at the end of the input.
-	lines chan string
-	ready chan struct{}
-	// err is the read error, set when lines is closed.
-	err error
-}
-
-// readLines starts reading the lines of r until ctx is done.
-func readLines(ctx context.Context, r io.Reader) *lineReader {
-	lr := &lineReader{lines: make(chan string), ready: make(chan struct{})}
-	go func() {
-		defer close(lr.lines)
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), maxTurnSize)
-		for sc.Scan() {
-			select {
-			case lr.lines <- sc.Text():
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case <-lr.ready:
-			case <-ctx.Done():
-				return
-			}
-		}
-		lr.err = sc.Err()
-		if errors.Is(lr.err, bufio.ErrTooLong) {
-			lr.err = fmt.Errorf("a line is longer than the limit of %s: a turn is one line; give a longer message with -m", inputfile.SizeString(maxTurnSize))
-		}
-	}()
-	return lr
-}
-
-// more asks for the next line, now that the last one is dealt with; it
-// returns false when ctx is done.
-func (lr *lineReader) more(ctx context.Context) bool {
-	select {
-	case lr.ready <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // turn runs one user turn and prints it. Its error is nil when the answer
 // is complete, errIncomplete when it is not, and otherwise the error of
 // the failure (already reported), with its exit code.
 func (s *session) turn(ctx context.Context, input string) error {
 	hooks := runtime.Hooks{
-		ModelStart: func(int) { s.spin.start() },
-		ModelDone:  func(int, error) { s.spin.stop() },
+		ModelStart: func(int) { s.spin.Start() },
+		ModelDone:  func(int, error) { s.spin.Stop() },
 	}
 	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
 	if !s.o.json && !s.live {
@@ -180,7 +132,7 @@ func (s *session) turn(ctx context.Context, input string) error {
 	}
 	opts, live := s.liveTurn(opts)
 	resp, err := runtime.Run(ctx, s.agent, s.lib, s.conv, input, opts...)
-	s.spin.stop()
+	s.spin.Stop()
 	if resp != nil && err == nil {
 		s.conv = resp.Conversation
 	}
@@ -221,15 +173,15 @@ func (s *session) turn(ctx context.Context, input string) error {
 // printResponse prints the end of a turn whose run gave resp and err: the
 // rest of its live output, or the response as JSON with --json=final, or
 // else its answer; then its warnings.
-func (s *session) printResponse(resp *runtime.Response, err error, live *liveOutput) {
+func (s *session) printResponse(resp *runtime.Response, err error, live *console.Live) {
 	if live != nil {
-		live.finish(resp, err)
+		live.Finish(resp, err)
 	} else if s.o.json {
 		enc := json.NewEncoder(s.e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(resp)
-	} else if text := answerText(resp); text != "" {
+	} else if text := console.AnswerText(resp); text != "" {
 		fmt.Fprintln(s.e.stdout, text)
 	}
 	if resp != nil {
@@ -237,23 +189,6 @@ func (s *session) printResponse(resp *runtime.Response, err error, live *liveOut
 			fmt.Fprintf(s.e.stderr, "gramc run: warning: %s\n", w)
 		}
 	}
-}
-
-// answerText returns the answer of a turn as gramc run prints it: the
-// typed answer of an agent with a result type as indented JSON, the text
-// of any other; nothing for an answer that did not match the result type
-// (the error says what was wrong).
-func answerText(resp *runtime.Response) string {
-	if resp == nil || resp.Status == runtime.StatusInvalidOutput {
-		return ""
-	}
-	if resp.Output != nil {
-		var b bytes.Buffer
-		if json.Indent(&b, resp.Output, "", "  ") == nil {
-			return b.String()
-		}
-	}
-	return resp.Content
 }
 
 // printEvent prints what a turn does as it does it, when its output is
@@ -264,26 +199,17 @@ func (s *session) printEvent(e runtime.Event) {
 	var line string
 	switch {
 	case e.Type == runtime.EventToolCallFinished && e.Tool != nil && e.ParentRunID != "":
-		line = "  " + e.Agent + " › " + toolLine(*e.Tool)
+		line = "  " + e.Agent + " › " + console.ToolLine(*e.Tool)
 	case e.Type == runtime.EventToolCallFinished && e.Tool != nil:
-		line = toolLine(*e.Tool)
+		line = console.ToolLine(*e.Tool)
 	case e.Type == runtime.EventHandoff && e.ParentRunID == "":
 		line = "→ " + e.To
 	default:
 		return
 	}
-	s.spin.pause()
-	defer s.spin.resume()
+	s.spin.Pause()
+	defer s.spin.Resume()
 	s.mu.Lock()
 	fmt.Fprintln(s.e.stdout, line)
 	s.mu.Unlock()
-}
-
-// clip shortens s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
@@ -163,7 +162,7 @@ Run 'gramc help' for the list of commands.
 // chekc; did you mean check?".
 func unknownCommand(w io.Writer, prog, name string, names []string) {
 	msg := fmt.Sprintf("%s: unknown command %s", prog, quoteWord(name))
-	if s := closestName(name, names); s != "" {
+	if s := suggest.ClosestOrSwapped(name, names); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	fmt.Fprintln(w, msg)
@@ -178,24 +177,6 @@ func quoteWord(s string) string {
 		return fmt.Sprintf("%q", s)
 	}
 	return s
-}
-
-// closestName returns the name of names closest to s (see
-// suggest.Closest), or the one s is with two neighbouring letters swapped
-// ("chekc" for check), or "".
-func closestName(s string, names []string) string {
-	if c := suggest.Closest(s, names); c != "" {
-		return c
-	}
-	b := []byte(s)
-	for i := 0; i+1 < len(b); i++ {
-		b[i], b[i+1] = b[i+1], b[i]
-		if slices.Contains(names, string(b)) {
-			return string(b)
-		}
-		b[i], b[i+1] = b[i+1], b[i]
-	}
-	return ""
 }
 
 // printVersion prints the program's version line (see [buildinfo.Line]).

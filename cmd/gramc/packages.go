@@ -4,12 +4,8 @@ package main
 // or describe agents (run, schema, mcp serve).
 
 import (
-	"github.com/gramlang/gram/internal/inputfile"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -44,95 +40,32 @@ func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schem
 		}
 		return t.Program, t.Program, nil
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, usageError(cmd, "%v", inputfile.Hint(err, inputfile.GiveGram))
-	}
-	dir, file := path, ""
-	if !info.IsDir() {
-		if err := checkRegular(path, info, e.maxFileSize); err != nil {
-			return nil, nil, usageError(cmd, "%v", err)
+	l, err := project.LoadPath(path, e.maxFileSize)
+	if l != nil {
+		for _, err := range l.Irregular {
+			e.warnSkipped(strings.TrimPrefix(cmd, "gramc "), err)
 		}
-		dir, file = filepath.Dir(path), filepath.Clean(path)
 	}
-	pkg, err := readPackage(e, cmd, dir, file)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, usageError(cmd, "%v", err)
 	}
-	var self *project.File
-	if file != "" {
-		self = pkg.Lookup(file)
-	}
-	if reportPackage(e, pkg, self, max) {
+	if reportPackage(e, l.Package, l.Self, max) {
 		return nil, nil, exitWith(exitError)
 	}
-	if self != nil {
-		return self.Program, pkg.ProgramOf(self), nil
-	}
-	prog := pkg.Program()
-	return prog, prog, nil
+	prog, tree := l.Programs()
+	return prog, tree, nil
 }
 
-// readPackage reads and compiles the package of the directory dir, with
-// file (a cleaned path, or "") added when it is not one of the package's
-// files. A file of the package that cannot be read is left out, but for
-// file (or, when file is "", any): that is a usage error of cmd. A .gram
-// entry that is not a regular file is skipped with a warning; a data file
-// (but file) is told from its header, and left out unread (see
-// [project.Load]).
-func readPackage(e *env, cmd, dir, file string) (*project.Package, error) {
-	var files []string
-	if file != "" {
-		files = []string{file}
-	}
-	l, err := project.Load(dir, project.LoadOptions{Files: files, Limit: e.maxFileSize})
-	if err != nil {
-		return nil, usageError(cmd, "%v", err)
-	}
-	for _, err := range l.Irregular {
-		e.warnSkipped(strings.TrimPrefix(cmd, "gramc "), err)
-	}
-	for _, u := range l.Unread {
-		if file == "" || u.Needed {
-			return nil, usageError(cmd, "%v", inputfile.Hint(u.Err, inputfile.GiveGram))
-		}
-	}
-	return l.Package, nil
-}
-
-// reportPackage writes the diagnostics (at most max each) of self, or,
-// when self is nil, of every file of the package but its tests and data
-// files, and reports whether there were errors. With self, a name that two
-// other files of the package declare is an error too, written in theirs:
-// which of them self means is not for the order of the files to decide,
-// and gramc check reports it.
+// reportPackage writes the diagnostics (at most max each) that a command
+// using the package of self reports (see [project.Package.Reports]), and
+// reports whether there were errors.
 func reportPackage(e *env, pkg *project.Package, self *project.File, max int) bool {
 	bad := false
-	for _, f := range pkg.Files {
-		diags := f.Diags
-		switch {
-		case self == nil && f.Member && !f.Test, f == self:
-		case self != nil && f.Member && !f.Test:
-			diags = packageDuplicates(f.Diags)
-		default:
-			continue
+	for _, r := range pkg.Reports(self) {
+		if len(r.Diagnostics) > 0 {
+			writeDiags(e, r.File, r.Diagnostics, max)
 		}
-		if len(diags) > 0 {
-			writeDiags(e, f.File, diags, max)
-		}
-		bad = bad || diags.HasErrors()
+		bad = bad || r.Diagnostics.HasErrors()
 	}
 	return bad
-}
-
-// packageDuplicates returns the diagnostics of names that another file of
-// the package declares too.
-func packageDuplicates(l diag.List) diag.List {
-	var out diag.List
-	for _, d := range l {
-		if schema.IsPackageDuplicate(d) {
-			out = append(out, d)
-		}
-	}
-	return out
 }

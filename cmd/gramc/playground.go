@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/gramlang/gram/playground"
 )
@@ -44,18 +41,8 @@ func servePlayground(ctx context.Context, e *env, site fs.FS, addr string) error
 	if err != nil {
 		return usageError("gramc playground", "%v", err)
 	}
-	srv := &http.Server{Handler: playground.NewHandler(site), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.stdout, "gramc playground: serving http://%s/ (Ctrl-C to stop)\n", ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return usageError("gramc playground", "%v", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := playground.Serve(ctx, site, ln); err != nil {
 		return usageError("gramc playground", "%v", err)
 	}
 	return nil

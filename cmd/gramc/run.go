@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/suggest"
 	"os"
@@ -59,7 +60,7 @@ func runRun(e *env, args []string) error {
 	// The conversation.
 	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
 	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = newSpinner(e.stderr)
+		s.spin = console.NewSpinner(e.stderr)
 	}
 	s.liveMode()
 	err = s.converse(ctx)

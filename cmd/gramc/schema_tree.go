@@ -59,8 +59,16 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		err error
 	}
 	pkgs := parallel.Map(dirs, func(dir string) loaded {
-		pkg, err := readPackage(e, cmd, dir, "")
-		return loaded{pkg, err}
+		l, err := project.LoadPath(dir, e.maxFileSize)
+		if l != nil {
+			for _, err := range l.Irregular {
+				e.warnSkipped("schema", err)
+			}
+		}
+		if err != nil {
+			return loaded{nil, usageError(cmd, "%v", err)}
+		}
+		return loaded{l.Package, nil}
 	})
 	var list []treePackage
 	bad := false

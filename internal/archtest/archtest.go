@@ -92,7 +92,9 @@ var Layers = map[string]int{
 	// Rewriting a formatted file in place, behind a backup.
 	"format/inplace": 5,
 	"playground/api": 6,
-	"runtime/mcp":    6,
+	// The terminal presentation of runs.
+	"console":     6,
+	"runtime/mcp": 6,
 	// Durable runs: the runtime's runs as DBOS workflows, in SQLite or
 	// PostgreSQL.
 	"durable": 6,

@@ -2,6 +2,7 @@ package suggest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,4 +19,22 @@ func Available(what, asked string, names []string) string {
 		list += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return list
+}
+
+// ClosestOrSwapped returns the candidate closest to s (see [Closest]), or
+// the one s is with two neighbouring letters swapped ("chekc" for check),
+// or "".
+func ClosestOrSwapped(s string, candidates []string) string {
+	if c := Closest(s, candidates); c != "" {
+		return c
+	}
+	b := []byte(s)
+	for i := 0; i+1 < len(b); i++ {
+		b[i], b[i+1] = b[i+1], b[i]
+		if slices.Contains(candidates, string(b)) {
+			return string(b)
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+	}
+	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package console
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// spinner shows activity on a terminal while the model thinks. A nil
-// spinner does nothing.
-type spinner struct {
+// Spinner shows activity on a terminal while the model thinks. A nil
+// Spinner does nothing.
+type Spinner struct {
 	w       io.Writer
 	mu      sync.Mutex
 	running bool
@@ -18,12 +18,13 @@ type spinner struct {
 	wg      sync.WaitGroup
 }
 
-func newSpinner(w io.Writer) *spinner { return &spinner{w: w} }
+// NewSpinner returns a spinner that writes on w.
+func NewSpinner(w io.Writer) *Spinner { return &Spinner{w: w} }
 
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// start shows the spinner until stop.
-func (sp *spinner) start() {
+// Start shows the spinner until Stop.
+func (sp *Spinner) Start() {
 	if sp == nil {
 		return
 	}
@@ -38,7 +39,8 @@ func (sp *spinner) start() {
 	go sp.loop(sp.done)
 }
 
-func (sp *spinner) loop(done chan struct{}) {
+// loop draws the spinner until done is closed.
+func (sp *Spinner) loop(done chan struct{}) {
 	defer sp.wg.Done()
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
@@ -56,8 +58,8 @@ func (sp *spinner) loop(done chan struct{}) {
 	}
 }
 
-// stop hides the spinner.
-func (sp *spinner) stop() {
+// Stop hides the spinner.
+func (sp *Spinner) Stop() {
 	if sp == nil {
 		return
 	}
@@ -75,8 +77,9 @@ func (sp *spinner) stop() {
 	sp.mu.Unlock()
 }
 
-// pause and resume keep the spinner off the screen while a line is printed.
-func (sp *spinner) pause() {
+// Pause keeps the spinner off the screen while a line is printed, until
+// Resume.
+func (sp *Spinner) Pause() {
 	if sp == nil {
 		return
 	}
@@ -88,7 +91,8 @@ func (sp *spinner) pause() {
 	sp.mu.Unlock()
 }
 
-func (sp *spinner) resume() {
+// Resume shows the spinner again after Pause.
+func (sp *Spinner) Resume() {
 	if sp == nil {
 		return
 	}
