@@ -191,9 +191,11 @@ race: mcp-deps serve-deps postgres-deps
 # gramc serve under load: 200 conversations of 3 turns with tool calls at
 # once, against the in-process fake model with a fixed delay; prints the
 # latency the server adds, its errors, the peak RSS and the machine's load.
+# Then 200 durable runs at once in a SQLite run store (BenchmarkServeRuns):
+# the latency the store and the server add, and the peak RSS.
 .PHONY: bench-serve
 bench-serve:
-	$(GO) test ./serve -run '^$$' -bench '^BenchmarkServeLoad$$' -benchtime 1x
+	$(GO) test ./serve -run '^$$' -bench '^BenchmarkServe(Load|Runs)$$' -benchtime 1x
 
 # The language server's scaling rows (n to 8n, clean and error-heavy; fails when
 # a growth ratio exceeds 10) and its targets on 50,000 lines and 10 MB.

@@ -13,8 +13,10 @@
 //     server-sent events with "stream": true), POST /v1/responses
 //     (OpenAI's Responses API, without stored responses), GET /v1/models, POST
 //     /v1/agents/{agent}/run (the contract's run_agent, answered with its
-//     response envelope), GET /openapi.json (OpenAPI 3.1), GET /metrics
-//     (Prometheus), GET /healthz and /readyz.
+//     response envelope), durable runs (POST /v1/agents/{agent}/runs, GET
+//     /v1/runs and /v1/runs/{id}, POST /v1/runs/{id}/decisions and
+//     /v1/runs/{id}/cancel; see [RunsConfig]), GET /openapi.json (OpenAPI
+//     3.1), GET /metrics (Prometheus), GET /healthz and /readyz.
 //   - [Server.Serve] answers a listener's connections, at most
 //     [Limits].MaxConnections at once and each request's headers and body
 //     within [Limits].ReadTimeout, until its context is done; then /readyz
@@ -40,7 +42,12 @@
 //
 // The server keeps nothing between requests: the conversation travels with
 // each one. Replicas behind any load balancer answer alike; the limits
-// ([Limits]) hold per replica.
+// ([Limits]) hold per replica. Durable runs are the exception, and they
+// live in the run store ([RunsConfig].Store), which replicas share: a run
+// started by one is read, decided and cancelled through any, and executed
+// by the process that started it or took it over (package durable). Only
+// the identity that started a run, or one with the [ApproverClaim], sees
+// it.
 //
 // # What is never written
 //

@@ -155,14 +155,17 @@ func waitGroup(wg *sync.WaitGroup, d time.Duration) bool {
 // Draining reports whether the server is stopping.
 func (s *Server) Draining() bool { return s.draining.Load() }
 
-// Close cancels the runs still going and flushes the traces. Calls after
-// the first do nothing.
+// Close cancels the runs still going, closes the run store (its runs in
+// this process stop at their next step, for the next process of the same
+// executor id to finish) and flushes the traces. Calls after the first do
+// nothing.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.stopRuns(errShutdown)
+		err := s.closeStore()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		s.closeErr = s.trace.shutdown(ctx)
+		s.closeErr = errors.Join(err, s.trace.shutdown(ctx))
 	})
 	return s.closeErr
 }

@@ -27,6 +27,12 @@ type metrics struct {
 	active       prometheus.Gauge
 	queued       prometheus.Gauge
 	inFlightReqs prometheus.Gauge
+	// durableRuns counts durable runs by agent and status (started,
+	// awaiting_approval, completed, max_iterations_reached, error,
+	// cancelled); durableActive holds those this process runs or that
+	// wait in it, by status (running, awaiting_approval).
+	durableRuns   *prometheus.CounterVec
+	durableActive *prometheus.GaugeVec
 }
 
 // latencyBuckets are the buckets of the duration histograms, in seconds:
@@ -68,8 +74,12 @@ func newMetrics() *metrics {
 	m.active = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_active", Help: "Runs in progress."})
 	m.queued = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_runs_queued", Help: "Runs waiting for a free slot (see --max-concurrent)."})
 	m.inFlightReqs = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gram_serve_requests_in_flight", Help: "Requests being answered."})
+	m.durableRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_durable_runs_total",
+		Help: "Durable runs (kept in the run store), by agent and status: started (here), awaiting_approval (each wait), and how they ended in this process (completed, max_iterations_reached, error, cancelled)."}, []string{"agent", "status"})
+	m.durableActive = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "gram_serve_durable_runs_active",
+		Help: "Durable runs this process executes (running) or that wait for a decision in it (awaiting_approval)."}, []string{"status"})
 	for _, c := range []prometheus.Collector{m.requests, m.latency, m.overhead, m.runs, m.runLatency, m.modelCalls, m.tokens,
-		m.toolCalls, m.toolLatency, m.errors, m.evicted, m.active, m.queued, m.inFlightReqs} {
+		m.toolCalls, m.toolLatency, m.errors, m.evicted, m.active, m.queued, m.inFlightReqs, m.durableRuns, m.durableActive} {
 		f(c)
 	}
 	return m

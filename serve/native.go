@@ -41,6 +41,11 @@ type envelope struct {
 	// handed to another than Agent.
 	AnsweredBy string `json:"answered_by,omitempty"`
 	RequestID  string `json:"request_id"`
+	// RunID is the durable run's id, for a run kept in the run store
+	// (see runs.go); Pending its calls that wait for a decision, with
+	// the status awaiting_approval.
+	RunID   string        `json:"run_id,omitempty"`
+	Pending []pendingCall `json:"pending,omitempty"`
 }
 
 // historyMessage is a message of the contract's history.
@@ -175,6 +180,10 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	st.run = true
+	if a.approval {
+		s.runDurable(w, r.WithContext(ctx), a, conv, warnings)
+		return
+	}
 	out := s.runAgent(ctx, st, a, conv, false, nil)
 	st.busy = out.busy()
 	env := newEnvelope(a, st.id, conv, out.resp, warnings)
@@ -196,19 +205,26 @@ func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", fmt.Sprint(int(aerr.RetryAfter.Seconds())))
 		}
 	} else {
-		content := answerText(out.resp)
-		env.FinalResponse = content
-		if out.resp.Output != nil {
-			env.FinalResponse = out.resp.Output
-		}
-		env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
-		env.Status, env.FinishReason = envCompleted, string(out.resp.Status)
-		if out.resp.Status == runtime.StatusMaxIterations || out.resp.Status == runtime.StatusMaxModelCalls {
-			env.Status = envMaxIter
-		}
+		answered(&env, out.resp)
 	}
 	out.serverTiming(w.Header())
 	writeJSON(w, status, env)
+}
+
+// answered fills env with the answer of a run that ended without an
+// error: its final response, the answer added to the messages, and the
+// status.
+func answered(env *envelope, resp *runtime.Response) {
+	content := answerText(resp)
+	env.FinalResponse = content
+	if resp.Output != nil {
+		env.FinalResponse = resp.Output
+	}
+	env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
+	env.Status, env.FinishReason = envCompleted, string(resp.Status)
+	if resp.Status == runtime.StatusMaxIterations || resp.Status == runtime.StatusMaxModelCalls {
+		env.Status = envMaxIter
+	}
 }
 
 // newEnvelope returns the envelope of a run of a for the request id: the

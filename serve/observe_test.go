@@ -201,7 +201,7 @@ func TestOpenAPI(t *testing.T) {
 		if doc.OpenAPI != "3.1.0" || doc.Info.Version != "test" {
 			t.Errorf("openapi %q version %q", doc.OpenAPI, doc.Info.Version)
 		}
-		for _, p := range []string{"/v1/chat/completions", "/v1/responses", "/v1/models", "/v1/models/{model}", "/v1/agents/{agent}/run", "/openapi.json", "/metrics", "/healthz", "/readyz"} {
+		for _, p := range []string{"/v1/chat/completions", "/v1/responses", "/v1/models", "/v1/models/{model}", "/v1/agents/{agent}/run", "/v1/agents/{agent}/runs", "/v1/runs", "/v1/runs/{id}", "/v1/runs/{id}/decisions", "/v1/runs/{id}/cancel", "/openapi.json", "/metrics", "/healthz", "/readyz"} {
 			if doc.Paths[p] == nil {
 				t.Errorf("no path %s", p)
 			}

@@ -71,6 +71,9 @@ type Config struct {
 	// Version is the server's version, in /v1/models, /openapi.json and the
 	// traces' resource.
 	Version string
+	// Runs configures durable runs: the run store and this process's name
+	// in it.
+	Runs RunsConfig
 }
 
 // Server serves agents over HTTP. Create it with [New], mount
@@ -106,6 +109,9 @@ type Server struct {
 	drainMu  sync.Mutex
 	runs     sync.WaitGroup
 
+	// durable is the store of durable runs (runs.go).
+	durable runStore
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -117,13 +123,17 @@ type served struct {
 	options []runtime.Option
 	params  []injectedParam
 	tools   map[string]*schema.Tool
+	// approval: a run of the agent may come to a tool that asks for
+	// approval; the synchronous endpoint runs it as a durable run.
+	approval bool
 }
 
 // newServed returns the served agent of a: its options with the program
 // it finds the agents it uses in, the injected parameters of its tools and
 // of the tools of every agent it may come to, and its tools by name.
 func newServed(a Agent) *served {
-	sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams(a.Program.Reachable(a.Agent)), tools: map[string]*schema.Tool{}}
+	sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams(a.Program.Reachable(a.Agent)), tools: map[string]*schema.Tool{},
+		approval: reachesApproval(a)}
 	if a.Program != nil {
 		sv.options = append(slices.Clone(a.Options), runtime.WithProgram(a.Program))
 	}
@@ -214,6 +224,14 @@ func New(cfg Config) (*Server, error) {
 	if s.openapi, err = s.openAPI(); err != nil {
 		return nil, err
 	}
+	if cfg.Runs.Store != "" {
+		// Last: the store finishes at once the runs this process's
+		// executor left, with the agents above.
+		if err := s.openStore(context.Background(), cfg.Runs); err != nil {
+			s.trace.shutdown(context.Background())
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -231,6 +249,11 @@ const (
 	routeModels    = "/v1/models"
 	routeModel     = "/v1/models/{model}"
 	routeRun       = "/v1/agents/{agent}/run"
+	routeRunStart  = "/v1/agents/{agent}/runs"
+	routeRuns      = "/v1/runs"
+	routeRunGet    = "/v1/runs/{id}"
+	routeDecisions = "/v1/runs/{id}/decisions"
+	routeCancel    = "/v1/runs/{id}/cancel"
 	routeOpenAPI   = "/openapi.json"
 	routeMetrics   = "/metrics"
 	routeHealth    = "/healthz"
@@ -245,6 +268,10 @@ const (
 //	GET  /v1/models                the agents, as OpenAI's model list
 //	GET  /v1/models/{model}        one agent
 //	POST /v1/agents/{agent}/run    the agent service contract's run_agent
+//	POST /v1/agents/{agent}/runs   start a durable run (202)
+//	GET  /v1/runs, /v1/runs/{id}   durable runs: the caller's, one
+//	POST /v1/runs/{id}/decisions   decide a run's pending calls
+//	POST /v1/runs/{id}/cancel      cancel a run
 //	GET  /openapi.json             the OpenAPI 3.1 document of these routes
 //	GET  /metrics                  Prometheus metrics
 //	GET  /healthz, /readyz         liveness and readiness (no credentials)
@@ -258,6 +285,11 @@ func (s *Server) Handler() http.Handler {
 	handle("/v1/models", routeModels, http.MethodGet, accessRead, s.models)
 	handle("/v1/models/{model}", routeModel, http.MethodGet, accessRead, s.model)
 	handle("/v1/agents/{agent}/run", routeRun, http.MethodPost, accessRun, s.runNative)
+	handle("/v1/agents/{agent}/runs", routeRunStart, http.MethodPost, accessRun, s.startDurable)
+	handle("/v1/runs", routeRuns, http.MethodGet, accessRead, s.listRuns)
+	handle("/v1/runs/{id}", routeRunGet, http.MethodGet, accessRead, s.getRun)
+	handle("/v1/runs/{id}/decisions", routeDecisions, http.MethodPost, accessRun, s.decideRun)
+	handle("/v1/runs/{id}/cancel", routeCancel, http.MethodPost, accessRun, s.cancelRun)
 	handle("/openapi.json", routeOpenAPI, http.MethodGet, accessRead, s.serveOpenAPI)
 	handle("/metrics", routeMetrics, http.MethodGet, accessRead,
 		promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelError)}).ServeHTTP)
@@ -265,8 +297,9 @@ func (s *Server) Handler() http.Handler {
 	handle("/readyz", routeReady, http.MethodGet, accessOpen, s.readyz)
 	handle("/", routeOther, "", accessRead, func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{Status: http.StatusNotFound, Type: typeNotFound, Code: "unknown_route", Kind: kindNotFound,
-			Message: fmt.Sprintf("There is no route %s %s. The routes are POST %s, POST %s, GET %s, POST %s, GET %s, GET %s, GET %s and GET %s.",
-				r.Method, r.URL.Path, routeChat, routeResponses, routeModels, routeRun, routeOpenAPI, routeMetrics, routeHealth, routeReady)})
+			Message: fmt.Sprintf("There is no route %s %s. The routes are POST %s, POST %s, GET %s, POST %s, POST %s, GET %s, GET %s, POST %s, POST %s, GET %s, GET %s, GET %s and GET %s.",
+				r.Method, r.URL.Path, routeChat, routeResponses, routeModels, routeRun, routeRunStart, routeRuns, routeRunGet, routeDecisions, routeCancel,
+				routeOpenAPI, routeMetrics, routeHealth, routeReady)})
 	})
 	return mux
 }

@@ -30,6 +30,7 @@ import (
 type serveFlags struct {
 	addr           string
 	agents, claims listFlag
+	storeEnv       string
 	auth           serve.AuthSources
 	cfg            serve.Config
 }
@@ -64,6 +65,9 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(positiveDuration{&l.Grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
 	fs.Var(positiveDuration{&l.ReadTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
 	fs.Var(minInt{p: &l.MaxConnections, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
+	fs.StringVar(&f.cfg.Runs.Store, "store", "", "keep durable runs in the run store `URL`: PATH or sqlite:PATH (a SQLite file) or postgres://... (shared by replicas); without it, runs last as long as the process")
+	fs.StringVar(&f.storeEnv, "store-env", "", "read the run store's URL from the environment variable `VAR` (keeps a password off the command line)")
+	fs.StringVar(&f.cfg.Runs.ExecutorID, "executor-id", "", "this process's `NAME` in the run store: a process of the same name finishes the runs it left (default: the host's name and --addr)")
 	fs.StringVar(&f.cfg.Tracing.Endpoint, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
 }
 
@@ -77,6 +81,14 @@ func runServe(e *env, args []string) error {
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
+	}
+	if err := f.runStore(&o); err != nil {
+		return err
+	}
+	if pw := serve.StorePassword(f.cfg.Runs.Store); pw != "" {
+		// Masked in everything written, the log included.
+		e.stdout = replay.NewRedactor(pw).Writer(e.stdout)
+		e.stderr = replay.NewRedactor(pw).Writer(e.stderr)
 	}
 	if secret := os.Getenv(f.auth.JWTSecretEnv); f.auth.JWTSecretEnv != "" && secret != "" {
 		// Masked in everything written, the log included.
@@ -125,7 +137,30 @@ func runServe(e *env, args []string) error {
 		return o.usageErr("cannot listen on %s: %v; give another --addr (port 0 takes any free port)", f.addr, why)
 	}
 	announce(e, srv, f.cfg.Auth, "http://"+ln.Addr().String())
+	if f.cfg.Runs.Store != "" {
+		fmt.Fprintf(e.stderr, "gramc serve: durable runs kept in %s as %s\n", serve.RedactStore(f.cfg.Runs.Store), f.cfg.Runs.ExecutorID)
+	}
 	return serveUntilStopped(ctx, stop, e, srv, ln, f.cfg.Limits.Grace, logger)
+}
+
+// runStore reads --store-env and gives --executor-id its default when
+// runs are kept in a store: the host's name and the address, so that a
+// restart with the same flags finishes the runs the process before left
+// (see [serve.DefaultExecutorID]).
+func (f *serveFlags) runStore(o *runOptions) error {
+	if f.storeEnv != "" {
+		if f.cfg.Runs.Store != "" {
+			return o.usageErr("give the run store with --store or with --store-env, not both")
+		}
+		f.cfg.Runs.Store = strings.TrimSpace(os.Getenv(f.storeEnv))
+		if f.cfg.Runs.Store == "" {
+			return o.usageErr("--store-env %s: the variable is not set or empty; set it to the run store's URL (PATH, sqlite:PATH or postgres://...)", f.storeEnv)
+		}
+	}
+	if f.cfg.Runs.Store != "" && f.cfg.Runs.ExecutorID == "" {
+		f.cfg.Runs.ExecutorID = serve.DefaultExecutorID(f.addr)
+	}
+	return nil
 }
 
 // prepare loads the program of o's file and picks the agents to serve,

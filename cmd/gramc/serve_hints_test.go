@@ -74,6 +74,9 @@ func TestServeMessagesNameItsFlags(t *testing.T) {
 		{true, []string{"hello.gram", "--timeout", "0s"}},
 		{true, []string{"hello.gram", "--mcp-url", "http://127.0.0.1:1/mcp", "--mcp-timeout", "2s"}},
 		{true, []string{"hello.gram", "--addr", taken}},
+		{true, []string{"hello.gram", "--store", "ftp://runs"}},
+		{true, []string{"hello.gram", "--store-env", "GRAM_TEST_NO_SUCH_VAR"}},
+		{true, []string{"hello.gram", "--store", "runs.db", "--store-env", "GRAM_TEST_NO_SUCH_VAR"}},
 	}
 	named := 0
 	for _, c := range cases {
@@ -123,6 +126,33 @@ func TestServeInjectHint(t *testing.T) {
 	for _, want := range []string{"--keys FILE", "--keys-env VAR", "--jwt-secret-env VAR", "--jwt-key FILE", "--claim PARAM=CLAIM", "--inject NAME=VALUE", "bindings.gram"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("the hint does not name %s:\n%s", want, errOut.String())
+		}
+	}
+}
+
+// TestServeStoreSecret: the password of a PostgreSQL run store, given with
+// --store or --store-env, is not in what gramc serve writes when the store
+// cannot be used.
+func TestServeStoreSecret(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("hello.gram", []byte("[hello:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Greet.\"}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test-key-0123456789")
+	const secret = "pw-Store-Secret-4711"
+	t.Setenv("GRAM_TEST_STORE", "postgres://gram:"+secret+"@127.0.0.1:5432")
+	for _, args := range [][]string{
+		{"--store", "postgres://gram:" + secret + "@/runs"},
+		{"--store-env", "GRAM_TEST_STORE"},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(slices.Concat([]string{"serve", "hello.gram", "--addr", "127.0.0.1:0"}, args), strings.NewReader(""), &out, &errOut)
+		msg := out.String() + errOut.String()
+		if code == exitOK || !strings.Contains(msg, "the run store") || !strings.Contains(msg, "names no") {
+			t.Errorf("%v: exit %d\n%s", args, code, msg)
+		}
+		if strings.Contains(msg, secret) {
+			t.Errorf("%v: the password is in the output:\n%s", args, msg)
 		}
 	}
 }
