@@ -60,7 +60,17 @@ func runFmt(e *env, args []string) error {
 		code = exitUsage
 	}
 	if o.write {
-		inputs = distinctFiles(inputs)
+		// Each file written once, whatever links name it (no standard
+		// input with -w).
+		paths := make([]string, len(inputs))
+		for i, in := range inputs {
+			paths[i] = in.path
+		}
+		kept := inputs[:0]
+		for _, i := range inplace.Distinct(paths) {
+			kept = append(kept, inputs[i])
+		}
+		inputs = kept
 	}
 	var signals chan os.Signal
 	if o.write {
