@@ -6,11 +6,11 @@ package schema
 
 import (
 	"fmt"
-	"github.com/gramlang/gram/internal/suggest"
 	"sync/atomic"
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 

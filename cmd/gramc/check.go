@@ -2,14 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
-	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
-	"github.com/gramlang/gram/internal/parallel"
-	"github.com/gramlang/gram/internal/unidiff"
 	"os"
 	"os/signal"
 	"slices"
@@ -14,6 +11,9 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/unidiff"
 	"github.com/gramlang/gram/project"
 )
 

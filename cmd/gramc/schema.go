@@ -2,11 +2,11 @@ package main
 
 import (
 	"flag"
-	"github.com/gramlang/gram/project"
 	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 

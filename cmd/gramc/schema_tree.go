@@ -3,13 +3,13 @@ package main
 // gramc schema DIR/...: the schemas of every package of a tree.
 
 import (
-	"github.com/gramlang/gram/internal/parallel"
-	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )

@@ -7,8 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/internal/inputfile"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,7 +18,9 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
