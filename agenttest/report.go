@@ -258,3 +258,20 @@ func yamlString(s string) string {
 	q, _ := json.Marshal(s)
 	return string(q)
 }
+
+// Formats are the report formats [Write] writes.
+var Formats = []string{"text", "json", "junit", "tap"}
+
+// Write writes the results in the format named, one of [Formats]: see
+// [WriteJSON], [WriteJUnit], [WriteTAP] and, for any other, [WriteText].
+func Write(w io.Writer, format string, results []Result) error {
+	switch format {
+	case "json":
+		return WriteJSON(w, results)
+	case "junit":
+		return WriteJUnit(w, results)
+	case "tap":
+		return WriteTAP(w, results)
+	}
+	return WriteText(w, results)
+}

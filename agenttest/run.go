@@ -585,7 +585,10 @@ func (r *Runner) secrets() []string {
 		getenv = os.Getenv
 	}
 	var out []string
-	keys := []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY"), getenv("GEMINI_API_KEY"), getenv("GOOGLE_API_KEY"), r.APIKey}
+	keys := []string{r.APIKey}
+	for _, v := range runtime.KeyVars {
+		keys = append(keys, getenv(v))
+	}
 	for _, ep := range r.Endpoints {
 		keys = append(keys, ep.APIKey)
 	}

@@ -9,11 +9,11 @@
 package agenttest
 
 import (
-	"github.com/gramlang/gram/contract"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/contract"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )

@@ -56,7 +56,10 @@ func (s *Setup) Transport() (http.RoundTripper, *replay.Replayer, error) {
 // providers' keys of the environment, the bindings file's and the
 // process's.
 func (s *Setup) TraceSecrets() []string {
-	secrets := append([]string{os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY"), s.APIKey}, s.Secrets...)
+	secrets := append([]string{s.APIKey}, s.Secrets...)
+	for _, v := range runtime.KeyVars {
+		secrets = append(secrets, os.Getenv(v))
+	}
 	for _, ep := range s.Bound.Endpoints {
 		secrets = append(secrets, ep.APIKey)
 	}

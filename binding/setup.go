@@ -4,8 +4,7 @@
 // the checks before the first model call, the models with their fallbacks,
 // retries and HTTP transports (replay, recording, tracing), the injected
 // values fitted to their declared types, and the options of every run.
-// gramc run, gramc mcp serve, gramc serve and gramc test set up here, and
-// the editor's test runs resolve their bindings here too.
+// gramc run, gramc mcp serve, gramc serve and gramc test set up here.
 //
 // # Entry points
 //
@@ -26,7 +25,6 @@ package binding
 import (
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/internal/suggest"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,6 +34,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/runtime/replay"

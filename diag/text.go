@@ -12,6 +12,7 @@
 package diag
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -45,6 +46,11 @@ type TextOptions struct {
 	// Context prints, after each diagnostic's header, the source line where
 	// its span starts with a caret underline.
 	Context bool
+	// Max, when more than 0, writes at most Max diagnostics, then one line
+	// that says how many more there are, followed by MoreHint in
+	// parentheses when it is set (how to see them all).
+	Max      int
+	MoreHint string
 }
 
 // UseColor reports whether diagnostics written to w should be coloured: w
@@ -121,8 +127,23 @@ func WriteTextOptions(w io.Writer, f *File, l List, opts TextOptions) error {
 		f = &File{}
 	}
 	p := textPrinter{f: f, color: opts.Color, path: displayPath(f.Path)}
-	for _, d := range l {
+	shown := l
+	if opts.Max > 0 && len(l) > opts.Max {
+		shown = l[:opts.Max]
+	}
+	for _, d := range shown {
 		p.diagnostic(f.ResolveDiagnostic(d), opts.Context)
+	}
+	if more := len(l) - len(shown); more > 0 {
+		what := "diagnostics"
+		if more == 1 {
+			what = "diagnostic"
+		}
+		fmt.Fprintf(&p.b, "%s: %d more %s not shown", p.path, more, what)
+		if opts.MoreHint != "" {
+			fmt.Fprintf(&p.b, " (%s)", opts.MoreHint)
+		}
+		p.b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, p.b.String())
 	return err

@@ -3,12 +3,12 @@
 package project
 
 import (
-	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/schema"
 )
 

@@ -318,3 +318,7 @@ func sameHost(a, b string) bool {
 	ub, err2 := url.Parse(b)
 	return err1 == nil && err2 == nil && strings.EqualFold(ua.Host, ub.Host)
 }
+
+// KeyVars are the environment variables that hold the providers' API
+// keys, which every command masks.
+var KeyVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}

@@ -5,10 +5,12 @@
 package schema
 
 import (
+	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -46,6 +48,33 @@ func (p *Program) Agent(name string) *Agent {
 
 // AgentNames returns the names of the program's agents, in order.
 func (p *Program) AgentNames() []string { return agentNamesOf(p.Agents()) }
+
+// SelectTools returns the tools of the program, of its agent called
+// agent (when not ""), or the one called tool (when not "") among them;
+// the error names what there is when either is not found.
+func (p *Program) SelectTools(agent, tool string) ([]*Tool, error) {
+	tools := p.Tools()
+	scope := "the file"
+	if agent != "" {
+		a := p.Agent(agent)
+		if a == nil {
+			return nil, fmt.Errorf("no agent %q in %s; %s", agent, p.File.Path, suggest.Available("agents", agent, p.AgentNames()))
+		}
+		tools = a.Tools
+		scope = "agent " + a.Name
+	}
+	if tool == "" {
+		return tools, nil
+	}
+	var all []string
+	for _, t := range tools {
+		if t.Name == tool {
+			return []*Tool{t}, nil
+		}
+		all = append(all, t.Name)
+	}
+	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, all))
+}
 
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {

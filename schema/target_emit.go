@@ -8,6 +8,7 @@ package schema
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -162,6 +163,16 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 		o.Set("description", d)
 	}
 	return e.root(o)
+}
+
+// WithTargets returns diags with the diagnostics of prog for every target
+// of tgs (see [CheckTargets]) added, without duplicates; diags itself when
+// there is no target or no program.
+func WithTargets(diags diag.List, tgs []*Target, prog *Program) diag.List {
+	if len(tgs) == 0 || prog == nil {
+		return diags
+	}
+	return append(slices.Clone(diags), CheckTargets(tgs, prog)...).Dedup()
 }
 
 // CheckTargets returns the diagnostics of prog for every target of tgs,

@@ -2,15 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
-	"github.com/gramlang/gram/internal/inputfile"
-	"github.com/gramlang/gram/internal/parallel"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -158,7 +157,7 @@ func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput) check
 		}
 		return checkResult{err: inputfile.Hint(err, inputfile.GiveGram)}
 	}
-	diags := withTargets(f.Diags, in.targets, f.Program)
+	diags := schema.WithTargets(f.Diags, in.targets, f.Program)
 	return checkResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 }
 
@@ -169,17 +168,9 @@ func checkOne(in checkInput) checkResult {
 		return checkResult{err: err}
 	}
 	t := project.CheckText(diag.NewFile(in.path, b))
-	diags := withTargets(t.Diags, in.targets, t.Program)
+	diags := schema.WithTargets(t.Diags, in.targets, t.Program)
 	if !in.isStd {
 		diags = append(inplace.Diags(nil, in.path, b, in.limit), diags...)
 	}
 	return checkResult{file: t.File, diags: diags}
-}
-
-// withTargets returns diags and the diagnostics of the targets for prog.
-func withTargets(diags diag.List, targets []*schema.Target, prog *schema.Program) diag.List {
-	if len(targets) == 0 || prog == nil {
-		return diags
-	}
-	return append(slices.Clone(diags), schema.CheckTargets(targets, prog)...).Dedup()
 }

@@ -24,26 +24,7 @@ func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
 // is 0, else the first max followed by one line saying how many more there are
 // and how to see them. The caller's exit code does not depend on max.
 func writeText(w io.Writer, f *diag.File, l diag.List, color bool, max int) error {
-	shown := l
-	if max > 0 && len(l) > max {
-		shown = l[:max]
-	}
-	if err := diag.WriteText(w, f, shown, color); err != nil {
-		return err
-	}
-	if more := len(l) - len(shown); more > 0 {
-		path := f.Path
-		if path == "" {
-			path = "<input>"
-		}
-		what := "diagnostics"
-		if more == 1 {
-			what = "diagnostic"
-		}
-		_, err := fmt.Fprintf(w, "%s: %d more %s not shown (--max-diagnostics 0 shows all)\n", path, more, what)
-		return err
-	}
-	return nil
+	return diag.WriteTextOptions(w, f, l, diag.TextOptions{Color: color, Context: true, Max: max, MoreHint: "--max-diagnostics 0 shows all"})
 }
 
 // writeDiags prints diagnostics as text on stderr, at most max of them (0 for

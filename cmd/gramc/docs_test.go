@@ -47,7 +47,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,8 +56,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/schema"
 )
 

@@ -6,9 +6,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/binding"
 	"io"
 	"strings"
+
+	"github.com/gramlang/gram/binding"
 )
 
 // Exit codes.

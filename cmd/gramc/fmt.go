@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
-	"github.com/gramlang/gram/internal/parallel"
-	"github.com/gramlang/gram/internal/unidiff"
 	"os"
 	"os/signal"
 	"slices"
@@ -14,6 +11,9 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format"
+	"github.com/gramlang/gram/format/inplace"
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/unidiff"
 	"github.com/gramlang/gram/project"
 )
 
@@ -60,7 +60,17 @@ func runFmt(e *env, args []string) error {
 		code = exitUsage
 	}
 	if o.write {
-		inputs = distinctFiles(inputs)
+		// Each file written once, whatever links name it (no standard
+		// input with -w).
+		paths := make([]string, len(inputs))
+		for i, in := range inputs {
+			paths[i] = in.path
+		}
+		kept := inputs[:0]
+		for _, i := range inplace.Distinct(paths) {
+			kept = append(kept, inputs[i])
+		}
+		inputs = kept
 	}
 	var signals chan os.Signal
 	if o.write {

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/gramlang/gram/format/inplace"
 )
 
 // TestFmtWriteKilled signals gramc fmt -w while it writes a file (paused

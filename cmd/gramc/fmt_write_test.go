@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/gramlang/gram/format/inplace"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/format/inplace"
 )
 
 // TestRewriteRefusesChangedFile: a file whose text is no longer the text

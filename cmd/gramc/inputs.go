@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"strconv"
 
 	"github.com/gramlang/gram/internal/inputfile"
@@ -89,31 +88,6 @@ func (e *env) warnSkipped(cmd string, err error) {
 	}
 	e.skipped[path] = true
 	fmt.Fprintf(e.stderr, "gramc %s: warning: skipped %s: %s; only regular files (and links to them) are read from a directory\n", cmd, path, why)
-}
-
-// distinctFiles returns the inputs without those that name a file an
-// earlier input names too (by another hard link or a symbolic link), so
-// that each file is written once.
-func distinctFiles(inputs []checkInput) []checkInput {
-	var out []checkInput
-	// The files seen, by size and modification time (one file has one of
-	// each): a file is compared with those that share them only.
-	type sizeTime struct{ size, mod int64 }
-	seen := map[sizeTime][]fs.FileInfo{}
-	for _, in := range inputs {
-		if !in.isStd {
-			info, err := os.Stat(in.path)
-			if err == nil {
-				k := sizeTime{info.Size(), info.ModTime().UnixNano()}
-				if slices.ContainsFunc(seen[k], func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
-					continue
-				}
-				seen[k] = append(seen[k], info)
-			}
-		}
-		out = append(out, in)
-	}
-	return out
 }
 
 // read returns the text of an input: what was read from standard input, or

@@ -9,9 +9,9 @@ package main
 
 import (
 	"errors"
-	"github.com/gramlang/gram/console"
 	"strings"
 
+	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
 )

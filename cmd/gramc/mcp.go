@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/internal/shellquote"
 	"io"
 	"os"
 	"os/signal"
@@ -20,8 +18,10 @@ import (
 
 	"github.com/gramlang/gram/runtime/mcp"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/mcpimport"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"

@@ -10,7 +10,6 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/gramlang/gram/internal/shellquote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 

@@ -40,6 +40,20 @@ func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schem
 		}
 		return t.Program, t.Program, nil
 	}
+	l, err := loadPath(e, cmd, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if reportPackage(e, l.Package, l.Self, max) {
+		return nil, nil, exitWith(exitError)
+	}
+	prog, tree := l.Programs()
+	return prog, tree, nil
+}
+
+// loadPath loads the package of path (see [project.LoadPath]), with a
+// warning for each entry it skips; its error is a usage error of cmd.
+func loadPath(e *env, cmd, path string) (*project.PathPackage, error) {
 	l, err := project.LoadPath(path, e.maxFileSize)
 	if l != nil {
 		for _, err := range l.Irregular {
@@ -47,13 +61,9 @@ func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schem
 		}
 	}
 	if err != nil {
-		return nil, nil, usageError(cmd, "%v", err)
+		return nil, usageError(cmd, "%v", err)
 	}
-	if reportPackage(e, l.Package, l.Self, max) {
-		return nil, nil, exitWith(exitError)
-	}
-	prog, tree := l.Programs()
-	return prog, tree, nil
+	return l, nil
 }
 
 // reportPackage writes the diagnostics (at most max each) that a command

@@ -5,12 +5,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/gramlang/gram/console"
-	"github.com/gramlang/gram/diag"
 	"os"
 	"os/signal"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/console"
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"

@@ -7,15 +7,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/project"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 )

@@ -5,11 +5,11 @@ package main
 // report the codes, in a fixed order, so rule indexes are stable.
 
 import (
-	"github.com/gramlang/gram/format/inplace"
 	"io"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"

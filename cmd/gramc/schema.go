@@ -2,12 +2,11 @@ package main
 
 import (
 	"flag"
-	"github.com/gramlang/gram/project"
 	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -89,9 +88,9 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 	if o.result {
 		return o.resultOutput(e, prog)
 	}
-	tools, err := selectTools(prog, o.agent, o.tool)
+	tools, err := prog.SelectTools(o.agent, o.tool)
 	if err != nil {
-		return nil, err
+		return nil, usageError("gramc schema", "%v", err)
 	}
 	var handoffs []*schema.Tool
 	if a := prog.Agent(o.agent); a != nil && o.tool == "" {
@@ -130,32 +129,4 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-// selectTools returns the tools gramc schema prints: those of the file, of
-// the agent called agentName, or the one called toolName among them.
-func selectTools(prog *schema.Program, agentName, toolName string) ([]*schema.Tool, error) {
-	tools := prog.Tools()
-	scope := "the file"
-	if agentName != "" {
-		a := prog.Agent(agentName)
-		if a == nil {
-			return nil, usageError("gramc schema", "no agent %q in %s; %s", agentName, prog.File.Path, suggest.Available("agents", agentName, prog.AgentNames()))
-		}
-		tools = a.Tools
-		scope = "agent " + a.Name
-	}
-	if toolName == "" {
-		return tools, nil
-	}
-	var all []string
-	for _, t := range tools {
-		all = append(all, t.Name)
-	}
-	for _, t := range tools {
-		if t.Name == toolName {
-			return []*schema.Tool{t}, nil
-		}
-	}
-	return nil, usageError("gramc schema", "no tool %q in %s; %s", toolName, scope, suggest.Available("tools", toolName, all))
 }

@@ -13,8 +13,8 @@ import (
 func (o schemaOptions) resultOutput(e *env, prog *schema.Program) (any, error) {
 	a := prog.Agent(o.agent)
 	if a == nil {
-		_, err := selectTools(prog, o.agent, "")
-		return nil, err
+		_, err := prog.SelectTools(o.agent, "")
+		return nil, usageError("gramc schema", "%v", err)
 	}
 	if a.Result() == nil {
 		return nil, nil

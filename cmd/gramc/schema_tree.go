@@ -3,13 +3,13 @@ package main
 // gramc schema DIR/...: the schemas of every package of a tree.
 
 import (
-	"github.com/gramlang/gram/internal/parallel"
-	"github.com/gramlang/gram/internal/suggest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/internal/parallel"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -34,39 +34,18 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		given = "./..."
 	}
 	root = filepath.Clean(root)
-	info, err := os.Stat(root)
+	dirs, err := treeDirs(e, root)
 	if err != nil {
-		return nil, usageError(cmd, "%v", err)
-	}
-	if !info.IsDir() {
-		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
-	}
-	var dirs []string
-	skips, err := project.Walk(root, project.Tree, func(path string) error {
-		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
-			dirs = append(dirs, dir)
-		}
-		return nil
-	}, e.skipIrregular("schema"))
-	if err != nil {
-		return nil, usageError(cmd, "%v", err)
-	}
-	if len(dirs) == 0 {
-		return nil, usageError(cmd, "no .gram files under %s%s", root, skips)
+		return nil, err
 	}
 	type loaded struct {
 		pkg *project.Package
 		err error
 	}
 	pkgs := parallel.Map(dirs, func(dir string) loaded {
-		l, err := project.LoadPath(dir, e.maxFileSize)
-		if l != nil {
-			for _, err := range l.Irregular {
-				e.warnSkipped("schema", err)
-			}
-		}
+		l, err := loadPath(e, cmd, dir)
 		if err != nil {
-			return loaded{nil, usageError(cmd, "%v", err)}
+			return loaded{nil, err}
 		}
 		return loaded{l.Package, nil}
 	})
@@ -114,6 +93,33 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return nil, exitWith(code)
 	}
 	return out, nil
+}
+
+// treeDirs returns the directories of the tree below root that hold .gram
+// files (see [project.Walk]).
+func treeDirs(e *env, root string) ([]string, error) {
+	const cmd = "gramc schema"
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, usageError(cmd, "%v", err)
+	}
+	if !info.IsDir() {
+		return nil, usageError(cmd, "%s is not a directory; give DIR/... for the packages of a tree, or the file alone", root)
+	}
+	var dirs []string
+	skips, err := project.Walk(root, project.Tree, func(path string) error {
+		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+		return nil
+	}, e.skipIrregular("schema"))
+	if err != nil {
+		return nil, usageError(cmd, "%v", err)
+	}
+	if len(dirs) == 0 {
+		return nil, usageError(cmd, "no .gram files under %s%s", root, skips)
+	}
+	return dirs, nil
 }
 
 // pick returns the one package of the list that has the agent asked for

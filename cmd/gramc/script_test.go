@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gramlang/gram/format/inplace"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -19,12 +18,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/testscript"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/mcptest"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files of the scripts")

@@ -15,7 +15,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/runtime"
@@ -140,7 +139,15 @@ func runServe(e *env, args []string) error {
 	if f.cfg.Runs.Store != "" {
 		fmt.Fprintf(e.stderr, "gramc serve: durable runs kept in %s as %s\n", serve.RedactStore(f.cfg.Runs.Store), f.cfg.Runs.ExecutorID)
 	}
-	return serveUntilStopped(ctx, stop, e, srv, ln, f.cfg.Limits.Grace, logger)
+	err = srv.ServeUntil(ctx, ln, func() {
+		stop() // a second signal ends the process at once
+		fmt.Fprintf(e.stderr, "gramc serve: stopping: /readyz and new runs answer 503; the runs in progress have %v to finish\n", f.cfg.Limits.Grace)
+	})
+	if err != nil {
+		return fail(exitError, "gramc serve: %v", err)
+	}
+	fmt.Fprintln(e.stderr, "gramc serve: stopped")
+	return nil
 }
 
 // runStore reads --store-env and gives --executor-id its default when
@@ -252,30 +259,4 @@ func announce(e *env, srv *serve.Server, auth serve.AuthConfig, url string) {
 	if ep := srv.TraceEndpoint(); ep != "" {
 		fmt.Fprintf(e.stderr, "gramc serve: exporting traces over OTLP to %s\n", ep)
 	}
-}
-
-// serveUntilStopped serves ln until ctx reports a signal, then drains the
-// server for up to grace and closes it; stop stops the signals' report,
-// so that a second signal ends the process at once.
-func serveUntilStopped(ctx context.Context, stop func(), e *env, srv *serve.Server, ln net.Listener, grace time.Duration, logger *slog.Logger) error {
-	// The server drains once the signal has been reported.
-	drain, startDrain := context.WithCancel(context.Background())
-	defer startDrain()
-	go func() {
-		select {
-		case <-ctx.Done():
-			stop() // a second signal ends the process at once
-			fmt.Fprintf(e.stderr, "gramc serve: stopping: /readyz and new runs answer 503; the runs in progress have %v to finish\n", grace)
-			startDrain()
-		case <-drain.Done():
-		}
-	}()
-	if err := srv.Serve(drain, ln); err != nil {
-		return fail(exitError, "gramc serve: %v", err)
-	}
-	if err := srv.Close(); err != nil {
-		logger.Warn("flushing the traces", "error", err)
-	}
-	fmt.Fprintln(e.stderr, "gramc serve: stopped")
-	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/gramlang/gram/internal/shellquote"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 	"github.com/gramlang/gram/serve"
 )

@@ -7,8 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/internal/inputfile"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,7 +18,9 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -185,20 +185,8 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 // terminal, the control characters of the text, TAP and JUnit reports are
 // shown as visible characters.
 func (o *testOptions) report(e *env, results []agenttest.Result) error {
-	var (
-		b   bytes.Buffer
-		err error
-	)
-	switch o.format {
-	case "json":
-		err = agenttest.WriteJSON(&b, results)
-	case "junit":
-		err = agenttest.WriteJUnit(&b, results)
-	case "tap":
-		err = agenttest.WriteTAP(&b, results)
-	default:
-		err = agenttest.WriteText(&b, results)
-	}
+	var b bytes.Buffer
+	err := agenttest.Write(&b, o.format, results)
 	if err == nil {
 		report := b.String()
 		if o.format != "json" && diag.IsTerminal(e.stdout) {
@@ -215,7 +203,7 @@ func (o *testOptions) report(e *env, results []agenttest.Result) error {
 
 // check validates the flags of gramc test.
 func (o *testOptions) check() error {
-	if err := checkFormat(o.cmd, o.format, "text", "json", "junit", "tap"); err != nil {
+	if err := checkFormat(o.cmd, o.format, agenttest.Formats...); err != nil {
 		return err
 	}
 	switch {

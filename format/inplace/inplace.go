@@ -30,6 +30,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -419,4 +420,26 @@ func formatsTo(old, text []byte) bool {
 		}
 	}
 	return false
+}
+
+// Distinct returns the indexes of the paths that name a file no earlier
+// path names (by another hard link or a symbolic link), so that each file
+// is written once; a path that cannot be read is kept.
+func Distinct(paths []string) []int {
+	var out []int
+	// The files seen, by size and modification time (one file has one of
+	// each): a file is compared with those that share them only.
+	type sizeTime struct{ size, mod int64 }
+	seen := map[sizeTime][]fs.FileInfo{}
+	for i, p := range paths {
+		if info, err := os.Stat(p); err == nil {
+			k := sizeTime{info.Size(), info.ModTime().UnixNano()}
+			if slices.ContainsFunc(seen[k], func(s fs.FileInfo) bool { return os.SameFile(s, info) }) {
+				continue
+			}
+			seen[k] = append(seen[k], info)
+		}
+		out = append(out, i)
+	}
+	return out
 }

@@ -104,3 +104,17 @@ func TestReadAll(t *testing.T) {
 		t.Errorf("readAll of a failing reader: %v, want %v", err, boom)
 	}
 }
+
+// TestParseSize: a number of bytes, with or without a unit; nothing else.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1000": 1000, "64MB": 64e6, "1GiB": 1 << 30, " 2 k ": 2 << 10, "5b": 5} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "1TB", "x"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q): no error", in)
+		}
+	}
+}
