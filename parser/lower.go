@@ -133,6 +133,10 @@ type lowerer struct {
 	propSlab  []Property
 	labelSlab []string
 	pairSlab  []*Pattern
+	// scopeSlab is where the scopes of element lists are allocated, and
+	// fewSlab where their lists of definitions are cut from (see newScope).
+	scopeSlab []scope
+	fewSlab   []*Pattern
 	// labels are the lists of one label given out so far, by the label,
 	// shared by the subjects that have that label alone (see oneLabel).
 	labels map[string][]string
@@ -187,6 +191,37 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 	}
 	l.slab = append(l.slab, newPattern(k, syntax))
 	return &l.slab[len(l.slab)-1]
+}
+
+// scopeSlabSize is how many scopes of element lists are allocated at once.
+const scopeSlabSize = 64
+
+// newScope returns the scope of the elements els of owner, inside parent.
+// Scopes are needed until the bare references are resolved, when a whole
+// document is lowered, and are then garbage: allocated many at a time,
+// with room for the definitions of the elements that may define (see
+// scope.set), they leave whole blocks to the allocator rather than holes
+// among the subject patterns, which are of their size, and the syntax. A
+// unit lowered on its own (see perUnit) keeps its scopes with its
+// lowering, and allocates them one by one.
+func (l *lowerer) newScope(parent *scope, owner *Pattern, els []*grammar.Element) *scope {
+	if l.perUnit {
+		return &scope{parent: parent, owner: owner}
+	}
+	if len(l.scopeSlab) == cap(l.scopeSlab) {
+		l.scopeSlab = make([]scope, 0, scopeSlabSize)
+	}
+	n := len(l.scopeSlab)
+	l.scopeSlab = l.scopeSlab[:n+1]
+	s := &l.scopeSlab[n]
+	s.parent, s.owner = parent, owner
+	for _, e := range els {
+		if e.Ref == nil {
+			s.few = carve(&l.fewSlab, fewDefs, false)
+			break
+		}
+	}
+	return s
 }
 
 // pairSlabSize is the most pairs of patterns allocated at once.
@@ -437,7 +472,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if sc.parent == nil {
 		parent = outermost
 	}
-	inner := &scope{parent: parent, owner: p}
+	inner := l.newScope(parent, p, sp.Elements)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
