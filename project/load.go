@@ -63,7 +63,7 @@ type LoadOptions struct {
 	// DiagnosticsOnly tells that the caller reads the files' diagnostics
 	// and nothing of their programs (`gramc check` without targets): the
 	// member files are compiled for their diagnostics alone (see
-	// [schema.PackageDiagnostics]), which holds less, and their Program is
+	// [schema.CompileDiagnostics]), which holds less, and their Program is
 	// nil. It is not used with a Cache.
 	DiagnosticsOnly bool
 }

@@ -160,7 +160,7 @@ func Recompile(prev *Package, dir string, srcs []Source) *Package {
 // later Recompile takes from it, and the member files are compiled by
 // [schema.RecompilePackage], from prev's compile when there is one;
 // without it, by [schema.CompilePackage], which keeps nothing, or with
-// lean (and without keep) by [schema.PackageDiagnostics], which leaves
+// lean (and without keep) by [schema.CompileDiagnostics], which leaves
 // the member files without a program.
 func compile(prev *Package, dir string, srcs []Source, keep, lean bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
@@ -206,7 +206,7 @@ func compile(prev *Package, dir string, srcs []Source, keep, lean bool) *Package
 		pc = schema.RecompilePackage(state, docs, tests)
 		pkg.state = pc
 	} else if lean {
-		diags := schema.PackageDiagnostics(docs, tests)
+		diags := schema.CompileDiagnostics(docs, tests)
 		pc = &schema.PackageCompile{Programs: make([]*schema.Program, len(diags)), Diags: diags, Reused: make([]bool, len(diags))}
 	} else {
 		progs, diags := schema.CompilePackage(docs, tests)

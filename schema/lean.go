@@ -19,13 +19,13 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// PackageDiagnostics returns the diagnostics [CompilePackage] returns for
+// CompileDiagnostics returns the diagnostics [CompilePackage] returns for
 // docs and tests, in the same order, without the programs: the compile
 // holds less, as it makes the parts of the programs nothing of its own
 // reads only for as long as it reads them (see lean.go). A package with
 // tests, whose calls are checked against the tools' signatures, is
 // compiled as CompilePackage compiles it.
-func PackageDiagnostics(docs, tests []*parser.Document) []diag.List {
+func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
 	if len(docs)+len(tests) == 1 {
 		var doc *parser.Document
 		if len(docs) == 1 {

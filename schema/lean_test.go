@@ -13,12 +13,12 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// sameAsCompilePackage fails t unless PackageDiagnostics gives for docs and
+// sameAsCompilePackage fails t unless CompileDiagnostics gives for docs and
 // tests exactly the diagnostics CompilePackage gives.
 func sameAsCompilePackage(t *testing.T, what string, docs, tests []*parser.Document) {
 	t.Helper()
 	_, want := CompilePackage(docs, tests)
-	got := PackageDiagnostics(docs, tests)
+	got := CompileDiagnostics(docs, tests)
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d lists of diagnostics, want %d", what, len(got), len(want))
 	}
@@ -34,12 +34,12 @@ func parseText(path, text string) *parser.Document {
 	return doc
 }
 
-// TestPackageDiagnosticsMatchCompile: the diagnostics of a compile for the
+// TestCompileDiagnosticsMatchCompile: the diagnostics of a compile for the
 // diagnostics alone are CompilePackage's, on the schema's golden inputs and
 // the examples (each alone), generated agent files, clean and broken, random
 // documents, and the files of a package after random edits, with and
 // without its tests.
-func TestPackageDiagnosticsMatchCompile(t *testing.T) {
+func TestCompileDiagnosticsMatchCompile(t *testing.T) {
 	var files []string
 	for _, glob := range []string{"../testdata/schema/*.gram", "../examples/*.gram"} {
 		m, err := filepath.Glob(glob)
