@@ -342,6 +342,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if sc.parent == nil {
 		parent = outermost
 	}
+	refs, at := len(l.refs), l.markScopes()
 	inner := l.newScope(parent, p, sp.Elements)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
@@ -357,6 +358,9 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
 		p.Elements = append(p.Elements, ep)
+	}
+	if len(l.refs) == refs {
+		l.releaseScopes(at) // no bare reference waits in them
 	}
 	return p
 }
