@@ -43,7 +43,6 @@ func (a *Arrow) parse(lex tokens) error {
 		return participle.NextMatch
 	}
 	a.Open = tok(lex.Next())
-	a.Start = a.Open.Off
 	t := lex.Peek()
 	if isPunct(t, "[") {
 		lex.Next()
@@ -72,6 +71,5 @@ func (a *Arrow) parse(lex tokens) error {
 			"an arrow has two halves, such as -->, <--, --, <-->, ==>, ~~> or -[r]->")
 	}
 	a.Close = tok(lex.Next())
-	a.End = int32(a.Close.End())
 	return nil
 }

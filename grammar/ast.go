@@ -136,16 +136,17 @@ func (n *NodePattern) Span() diag.Span { return diag.Span{Start: int(n.Start), E
 
 // Arrow is an opening half, an optional bracketed subject and a closing half
 // (parsed by hand, see arrow.go). Which halves may pair is checked after parsing
-// (see [Arrow.Kind]).
+// (see [Arrow.Kind]). Its span is its halves' (see [Arrow.Span]), which
+// keeps an arrow 64 bytes.
 type Arrow struct {
 	Open, Close Tok
-	Bracket     bool // the arrow has brackets, possibly empty: -[]->
 	Subject     *Subject
-	Start, End  int32
+	Bracket     bool // the arrow has brackets, possibly empty: -[]->
 }
 
-// Span returns the arrow's byte span.
-func (a *Arrow) Span() diag.Span { return diag.Span{Start: int(a.Start), End: int(a.End)} }
+// Span returns the arrow's byte span: from its opening half to the end of
+// its closing half.
+func (a *Arrow) Span() diag.Span { return diag.Span{Start: int(a.Open.Off), End: a.Close.End()} }
 
 // OpenSpan returns the span of the opening half.
 func (a *Arrow) OpenSpan() diag.Span { return a.Open.Span() }

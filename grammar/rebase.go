@@ -126,7 +126,6 @@ func (s shifter) path(p *Path) *Path {
 		}
 		if p.Arrow != nil {
 			a := *p.Arrow
-			a.Start, a.End = s.i32(a.Start), s.i32(a.End)
 			a.Open, a.Close = s.tok(a.Open), s.tok(a.Close)
 			a.Subject = s.subject(a.Subject)
 			c.Arrow = &a

@@ -31,3 +31,11 @@ func TestLabelSize(t *testing.T) {
 		t.Errorf("Label is %d bytes, want 32", n)
 	}
 }
+
+// TestArrowSize: an arrow is its two halves' tokens, its subject and
+// whether it has brackets; its span is read from the halves.
+func TestArrowSize(t *testing.T) {
+	if n := unsafe.Sizeof(Arrow{}); n != 64 {
+		t.Errorf("Arrow is %d bytes, want 64", n)
+	}
+}

@@ -20,109 +20,10 @@ package parser
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
-	"github.com/gramlang/gram/internal/suggest"
 )
-
-type scope struct {
-	parent *scope
-	// defs are the definitions of a nested scope by identity, once it has
-	// more than fewDefs; few holds them until then. The top-level scope
-	// keeps its definitions in link, shared by the units of a document.
-	defs  map[string]*Pattern
-	few   []*Pattern
-	owner *Pattern // the subject pattern whose elements this scope holds
-	link  *linker  // for the top-level scope
-	// index holds defs' names for suggestions, built when first needed (after
-	// every definition is known); for the top-level scope, top does, and
-	// prevTop is the previous version's (see suggestionsFor).
-	index        *suggest.NameIndex
-	indexOnce    sync.Once
-	top, prevTop *topSuggestions
-	// touched are the top-level names whose definitions changed since the
-	// previous version (see suggestionsFor).
-	touched map[string]bool
-}
-
-// fewDefs is how many definitions a nested scope lists before it makes a
-// table of them: most element lists define a handful of names, for which a
-// list is a fraction of the size of a map and as quick to search.
-const fewDefs = 8
-
-// set defines id, p's identity, in the scope (an element list of references
-// alone defines nothing and allocates nothing).
-func (s *scope) set(id string, p *Pattern) {
-	switch {
-	case s.link != nil:
-		s.link.define(id, p)
-	case s.defs != nil:
-		s.defs[id] = p
-	case len(s.few) < fewDefs:
-		s.few = append(s.few, p)
-	default:
-		s.defs = make(map[string]*Pattern, 2*fewDefs)
-		for _, q := range s.few {
-			s.defs[q.Subject.Identity] = q
-		}
-		s.defs[id] = p
-		s.few = nil
-	}
-}
-
-// outermost is what the scopes of a top-level pattern's elements lead up
-// to in place of the top-level scope, which is the lowerer's (see
-// lookupIn): versions of a document that share a unit's lowering share its
-// scopes, and each has a top-level scope of its own.
-var outermost = &scope{}
-
-// lookupIn returns the definition of id visible in s, from the innermost
-// scope outwards, with top as the top-level scope.
-func (s *scope) lookupIn(id string, top *scope) *Pattern {
-	for ; s.parent != nil; s = s.parent {
-		if p, ok := s.def(id); ok {
-			return p
-		}
-	}
-	return top.link.lookup(id)
-}
-
-// def returns the definition of id in the scope itself.
-func (s *scope) def(id string) (*Pattern, bool) {
-	switch {
-	case s.link != nil:
-		p := s.link.lookup(id)
-		return p, p != nil
-	case s.defs != nil:
-		p, ok := s.defs[id]
-		return p, ok
-	}
-	for _, p := range s.few {
-		if p.Subject.Identity == id {
-			return p, true
-		}
-	}
-	return nil, false
-}
-
-// names returns the identities the scope defines, in no order.
-func (s *scope) names() []string {
-	if s.link != nil {
-		var names []string
-		s.link.names(func(k string) { names = append(names, k) })
-		return names
-	}
-	names := make([]string, 0, len(s.defs)+len(s.few))
-	for k := range s.defs {
-		names = append(names, k)
-	}
-	for _, p := range s.few {
-		names = append(names, p.Subject.Identity)
-	}
-	return names
-}
 
 type lowerer struct {
 	diags diag.List
@@ -133,6 +34,10 @@ type lowerer struct {
 	propSlab  []Property
 	labelSlab []string
 	pairSlab  []*Pattern
+	// scopeSlab is where the scopes of element lists are allocated, and
+	// fewSlab where their lists of definitions are cut from (see newScope).
+	scopeSlab []scope
+	fewSlab   []*Pattern
 	// labels are the lists of one label given out so far, by the label,
 	// shared by the subjects that have that label alone (see oneLabel).
 	labels map[string][]string
@@ -437,7 +342,8 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if sc.parent == nil {
 		parent = outermost
 	}
-	inner := &scope{parent: parent, owner: p}
+	refs, at := len(l.refs), l.markScopes()
+	inner := l.newScope(parent, p, sp.Elements)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
 		var ep *Pattern
@@ -452,6 +358,9 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
 		p.Elements = append(p.Elements, ep)
+	}
+	if len(l.refs) == refs {
+		l.releaseScopes(at) // no bare reference waits in them
 	}
 	return p
 }

@@ -60,6 +60,12 @@ type LoadOptions struct {
 	// files whose parse is the same, and which use nothing of a file that
 	// changed, are taken from it (see [Recompile]).
 	Prev *Package
+	// DiagnosticsOnly tells that the caller reads the files' diagnostics
+	// and nothing of their programs (`gramc check` without targets): the
+	// member files are compiled for their diagnostics alone (see
+	// [schema.CompileDiagnostics]), which holds less, and their Program is
+	// nil. It is not used with a Cache.
+	DiagnosticsOnly bool
 }
 
 // Loaded is the package of a directory as [Load] read and checked it.
@@ -118,7 +124,7 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 		// What parsing let go is collected before compiling starts.
 		runtime.GC()
 	}
-	l.Package = compile(o.Prev, dir, srcs, o.Cache != nil)
+	l.Package = compile(o.Prev, dir, srcs, o.Cache != nil, o.DiagnosticsOnly && o.Cache == nil)
 	return l, err
 }
 

@@ -143,7 +143,7 @@ func (p *Package) HasErrors() bool {
 // every file), the others alone. A package of one file compiles as
 // [schema.Compile] compiles it.
 func Compile(dir string, srcs []Source) *Package {
-	return compile(nil, dir, srcs, false)
+	return compile(nil, dir, srcs, false, false)
 }
 
 // Recompile is [Compile] for a package compiled before by Recompile as
@@ -153,14 +153,16 @@ func Compile(dir string, srcs []Source) *Package {
 // [schema.RecompilePackage]), so that an edit costs the declarations it
 // touches and those that use their names, not the package.
 func Recompile(prev *Package, dir string, srcs []Source) *Package {
-	return compile(prev, dir, srcs, true)
+	return compile(prev, dir, srcs, true, false)
 }
 
 // compile is Compile, and with keep Recompile: the package keeps what a
 // later Recompile takes from it, and the member files are compiled by
 // [schema.RecompilePackage], from prev's compile when there is one;
-// without it, by [schema.CompilePackage], which keeps nothing.
-func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
+// without it, by [schema.CompilePackage], which keeps nothing, or with
+// lean (and without keep) by [schema.CompileDiagnostics], which leaves
+// the member files without a program.
+func compile(prev *Package, dir string, srcs []Source, keep, lean bool) *Package {
 	pkg := &Package{Dir: dir, Files: make([]*File, len(srcs))}
 	alone := Request{once: !keep} // how a file is compiled alone
 	old := prev.byDoc()
@@ -203,6 +205,9 @@ func compile(prev *Package, dir string, srcs []Source, keep bool) *Package {
 		}
 		pc = schema.RecompilePackage(state, docs, tests)
 		pkg.state = pc
+	} else if lean {
+		diags := schema.CompileDiagnostics(docs, tests)
+		pc = &schema.PackageCompile{Programs: make([]*schema.Program, len(diags)), Diags: diags, Reused: make([]bool, len(diags))}
 	} else {
 		progs, diags := schema.CompilePackage(docs, tests)
 		pc = &schema.PackageCompile{Programs: progs, Diags: diags, Reused: make([]bool, len(progs))}

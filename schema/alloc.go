@@ -16,6 +16,7 @@ import (
 // out belongs to one program, which keeps its blocks alive as a whole.
 type slab[T any] struct {
 	free  []T
+	block []T // the block free is cut from (see rewind)
 	total int // values handed out so far
 }
 
@@ -57,7 +58,38 @@ func (s *slab[T]) make(n int) []T {
 // are.
 func (s *slab[T]) grow(n int) {
 	size := min(s.total, maxSlabBlock)
-	s.free = make([]T, max(size, n))
+	s.block = make([]T, max(size, n))
+	s.free = s.block
+}
+
+// slabMark is where a slab was: the block it cut from and how much of it
+// was left (see slab.mark).
+type slabMark[T any] struct {
+	block *T
+	free  int
+}
+
+// mark returns where the slab is, for rewind.
+func (s *slab[T]) mark() slabMark[T] {
+	if len(s.block) == 0 {
+		return slabMark[T]{}
+	}
+	return slabMark[T]{&s.block[0], len(s.free)}
+}
+
+// rewind hands out again, zeroed, the values of the slab's current block
+// handed out since m: nothing may use them any more. The values of an
+// earlier block handed out since m are not handed out again.
+func (s *slab[T]) rewind(m slabMark[T]) {
+	if len(s.block) == 0 {
+		return
+	}
+	from := 0
+	if m.block == &s.block[0] {
+		from = len(s.block) - m.free
+	}
+	clear(s.block[from : len(s.block)-len(s.free)])
+	s.free = s.block[from:]
 }
 
 // slabs are the slabs of one compile.
@@ -74,6 +106,39 @@ type slabs struct {
 	values   slab[any]
 	floats   slab[float64]
 	ints     slab[int]
+}
+
+// scratchMark is where the slabs of what a tool's signature makes (its
+// parameters, their types, properties, constraints and values) were, for
+// a compile of the diagnostics alone to hand them out again once the
+// tool is compiled (see lean.go).
+type scratchMark struct {
+	params   slabMark[Param]
+	types    slabMark[Type]
+	props    slabMark[Prop]
+	members  slabMark[Member]
+	paramPtr slabMark[*Param]
+	values   slabMark[any]
+	floats   slabMark[float64]
+	ints     slabMark[int]
+}
+
+// markScratch returns where the slabs of a signature's parts are.
+func (s *slabs) markScratch() scratchMark {
+	return scratchMark{s.params.mark(), s.types.mark(), s.props.mark(), s.members.mark(),
+		s.paramPtr.mark(), s.values.mark(), s.floats.mark(), s.ints.mark()}
+}
+
+// rewindScratch hands out again the signature's parts made since m.
+func (s *slabs) rewindScratch(m scratchMark) {
+	s.params.rewind(m.params)
+	s.types.rewind(m.types)
+	s.props.rewind(m.props)
+	s.members.rewind(m.members)
+	s.paramPtr.rewind(m.paramPtr)
+	s.values.rewind(m.values)
+	s.floats.rewind(m.floats)
+	s.ints.rewind(m.ints)
 }
 
 // newType returns a type of a kind, named as written at span.

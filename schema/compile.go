@@ -137,6 +137,8 @@ type compiler struct {
 	agentRefs    []agentRef
 	agentRefPats map[*parser.Pattern]bool
 	composes     bool
+	// lean is set for a compile of the diagnostics alone (see lean.go).
+	lean bool
 }
 
 // decl is a top-level declaration.
@@ -166,7 +168,7 @@ func Compile(doc *parser.Document) (*Program, diag.List) {
 // is compiled with the program of greeter.gram beside it. Declarations of
 // the file come first; the other programs are searched in order.
 func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
-	return compileWith(doc, env, true)
+	return compileWith(doc, env, true, false)
 }
 
 // CompileOnce is [Compile] for a program that no later compile starts
@@ -174,13 +176,15 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 // compiles the document in full from such a program), and so holds less,
 // a compile of a large file at its end most of all.
 func CompileOnce(doc *parser.Document) (*Program, diag.List) {
-	return compileWith(doc, nil, false)
+	return compileWith(doc, nil, false, false)
 }
 
 // compileWith is [CompileWith]; memo tells whether the program keeps what
-// a Recompile takes from it.
-func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, diag.List) {
+// a Recompile takes from it, and lean that the diagnostics alone are
+// wanted (see lean.go).
+func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
+	c.lean = lean && len(env) == 0 && !hasTests(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
 	for _, d := range decls {
@@ -198,9 +202,15 @@ func compileWith(doc *parser.Document, env []*Program, memo bool) (*Program, dia
 	}
 	c.checkCycles()
 	recorded := len(c.diags)
-	steps := make([]step, 0, stepCount(decls))
-	c.compileTools(decls, &steps)
-	c.compileAgents(decls, &steps)
+	var steps []step
+	keep := &steps // what each step made, for the memo
+	if memo {
+		steps = make([]step, 0, stepCount(decls))
+	} else {
+		keep = nil
+	}
+	c.compileTools(decls, keep)
+	c.compileAgents(decls, keep)
 	composeFiles([]*compiler{c})
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.

@@ -80,8 +80,12 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 		a.AsTool, a.Signature = sig, true
 		return
 	}
+	if c.lean {
+		return // made when another agent lists it (see leanAsTool)
+	}
 	t := c.slabs.tools.new()
 	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
+	a.AsTool = t
 	// Not written: the places are the agent's name. The parameter's type
 	// and the return type are the same String, allocated once.
 	str := c.newType(StringType, "String", a.NameSpan)
@@ -90,7 +94,6 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 	t.Params = c.slabs.paramPtr.make(1)
 	t.Params[0] = p
 	t.Returns = str
-	a.AsTool = t
 }
 
 // agentElement reports whether the reference e among the elements of
@@ -186,6 +189,9 @@ func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdg
 		for ; k < len(refs) && refs[k].at == i; k++ {
 			r := refs[k]
 			to, file := c.resolveAgent(r.name)
+			if to != nil && to.AsTool == nil && c.lean {
+				c.leanAsTool(to)
+			}
 			if to == nil || to.AsTool == nil {
 				continue
 			}

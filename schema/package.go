@@ -137,7 +137,7 @@ func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
 		prog, diags := CompileOnce(append(slices.Clip(docs), tests...)[0])
 		return []*Program{prog}, []diag.List{diags}
 	}
-	pc := compilePackage(docs, tests, true, false)
+	pc := compilePackage(docs, tests, true, false, false)
 	return pc.Programs, pc.Diags
 }
 
@@ -241,7 +241,7 @@ func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			return pc
 		}
 	}
-	return compilePackage(docs, tests, prev == nil, true)
+	return compilePackage(docs, tests, prev == nil, true, false)
 }
 
 // alone compiles the one file of docs and tests as a file alone, from

@@ -56,7 +56,7 @@ type pkgCompile struct {
 // first compile of a package shares, and what its blocks keep is at most
 // that compile. With keep, the member files' programs keep what a later
 // compile of the package takes (see newMemo).
-func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCompile {
+func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
 	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
@@ -67,6 +67,7 @@ func compilePackage(docs, tests []*parser.Document, share, keep bool) *PackageCo
 		}
 	}
 	pc.start(share)
+	pc.setLean(lean && len(tests) == 0)
 	pc.records()
 	pc.tools()
 	hasAgents := pc.agents()

@@ -44,22 +44,36 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 }
 
 // compileTools compiles the top-level tools, adding what each step made to
-// steps.
+// steps, unless steps is nil (nothing reads them).
 func (c *compiler) compileTools(decls []decl, steps *[]step) {
 	tool := func(s *compiler, d decl) { s.tool(d, true) }
 	for k, d := range decls {
-		if d.label == ToolLabel {
-			*steps = append(*steps, c.step(k, d, tool))
+		if d.label != ToolLabel {
+			continue
+		}
+		var m scratchMark
+		if c.lean {
+			m = c.slabs.markScratch()
+		}
+		st := c.step(k, d, tool)
+		if steps != nil {
+			*steps = append(*steps, st)
+		}
+		if c.lean {
+			c.forgetSignatures(st, m)
 		}
 	}
 }
 
 // compileAgents compiles the agents (and the tools written inside them),
-// adding what each step made to steps.
+// adding what each step made to steps, unless steps is nil.
 func (c *compiler) compileAgents(decls []decl, steps *[]step) {
 	for k, d := range decls {
-		if d.label == AgentLabel {
-			*steps = append(*steps, c.step(k, d, (*compiler).agent))
+		if d.label != AgentLabel {
+			continue
+		}
+		if st := c.step(k, d, (*compiler).agent); steps != nil {
+			*steps = append(*steps, st)
 		}
 	}
 }

@@ -129,7 +129,9 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 		}
 	}
 	loaded := map[string]*project.Loaded{}
-	for _, l := range project.LoadFiles(paths, project.LoadOptions{Limit: e.maxFileSize}) {
+	// Without targets, only the diagnostics of the files are read.
+	lean := len(inputs) > 0 && len(inputs[0].targets) == 0
+	for _, l := range project.LoadFiles(paths, project.LoadOptions{Limit: e.maxFileSize, DiagnosticsOnly: lean}) {
 		loaded[l.Dir] = l
 		for _, err := range l.Irregular {
 			e.warnSkipped("check", err)
