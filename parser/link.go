@@ -167,7 +167,7 @@ func (doc *Document) link(prev *Document) diag.List {
 				}
 			}
 		}
-		sc = newTopScope(true, 0)
+		sc = newTopScope(true, doc.File.Len())
 	} else {
 		sc = prev.scope.edit()
 	}

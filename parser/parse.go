@@ -128,7 +128,7 @@ type unitResult struct {
 // definitions and maps inside arrays are recorded too, for the language read
 // on top of gram to report ([Document.Deferred]).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(f, newTopScope(false, f.Len()/bytesPerTopName), f.Len())
+	lw := newUnitLowerer(f, newTopScope(false, f.Len()), f.Len())
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	if ps := doc.Lowered(); cap(ps) > len(ps)+len(ps)/4 {
