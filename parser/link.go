@@ -338,7 +338,7 @@ func (r *relink) finish() diag.List {
 		}
 		m := units.info(k)
 		n += int(m.outs)
-		if m.lowDiags > 0 {
+		if m.hasLowDiags {
 			s.l.diags = append(s.l.diags, units.summary(k).lowDiags...)
 		}
 	}

@@ -20,6 +20,7 @@ package parser
 
 import (
 	"iter"
+	"math"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -71,9 +72,19 @@ type chunkSummary struct {
 // chunkMeta is what a unit list knows of one of its chunks: whether the
 // version made it (own, until the version is done), and, once the chunk
 // is summarised (done), the sizes of its summary's lists and its flags.
+// A chunk holds at most unitChunk units, so the counts fit in 16 bits
+// (see checkUnitChunk).
 type chunkMeta struct {
-	special, patterns, outs, open, lowDiags int32
-	own, done, reach                        bool
+	special, patterns, outs, open uint16
+	own, done, reach, hasLowDiags bool
+}
+
+// checkUnitChunk panics unless the counts of a chunk of unitChunk units
+// fit a chunkMeta.
+func checkUnitChunk() {
+	if unitChunk > math.MaxUint16 {
+		panic("parser: unitChunk too large")
+	}
 }
 
 // lastGen numbers the versions of unit lists.
@@ -255,8 +266,9 @@ func (l *unitList) summary(k int) *chunkSummary {
 	}
 	if m := &l.meta[k]; !m.done {
 		s := c.sum
-		m.special, m.patterns, m.outs = int32(s.special), int32(len(s.patterns)), int32(len(s.outs))
-		m.open, m.lowDiags, m.reach, m.done = int32(s.open), int32(len(s.lowDiags)), s.reach, true
+		checkUnitChunk()
+		m.special, m.patterns, m.outs = uint16(s.special), uint16(len(s.patterns)), uint16(len(s.outs))
+		m.open, m.hasLowDiags, m.reach, m.done = uint16(s.open), len(s.lowDiags) > 0, s.reach, true
 	}
 	return c.sum
 }
