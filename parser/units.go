@@ -93,7 +93,7 @@ var lastGen atomic.Uint64
 // newUnitList returns a list of a copy of units, the version's own.
 func newUnitList(units []unitResult) unitList {
 	l := unitList{gen: lastGen.Add(1)}
-	l.chunked(units, 0)
+	l.chunked(units, 0, false)
 	return l
 }
 
@@ -142,12 +142,16 @@ func (b *unitBuilder) list() unitList {
 }
 
 // chunked appends to l the units cut into chunks of about unitChunk units
-// each, the first starting at index from.
-func (l *unitList) chunked(units []unitResult, from int) {
+// each, the first starting at index from: copies of them, or, with own
+// (units the caller made for l and lets go of), parts of units.
+func (l *unitList) chunked(units []unitResult, from int, own bool) {
 	n := (len(units) + unitChunk - 1) / unitChunk
 	for k := 0; k < n; k++ {
-		part := units[len(units)*k/n : len(units)*(k+1)/n]
-		l.chunks = append(l.chunks, &chunk{units: slices.Clone(part), gen: l.gen})
+		part := units[len(units)*k/n : len(units)*(k+1)/n : len(units)*(k+1)/n]
+		if !own {
+			part = slices.Clone(part)
+		}
+		l.chunks = append(l.chunks, &chunk{units: part, gen: l.gen})
 		from += len(part)
 		l.ends = append(l.ends, from)
 		l.meta = append(l.meta, chunkMeta{own: true})
@@ -225,7 +229,7 @@ func (l *unitList) search(f func(*unitResult) bool) int {
 func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	out := unitList{gen: lastGen.Add(1)}
 	if len(l.chunks) == 0 {
-		out.chunked(xs, 0)
+		out.chunked(xs, 0, false)
 		return out
 	}
 	n := l.len()
@@ -248,7 +252,7 @@ func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	out.meta = make([]chunkMeta, 0, cap(out.chunks))
 	out.chunks, out.ends = append(out.chunks, l.chunks[:ka]...), append(out.ends, l.ends[:ka]...)
 	out.meta = append(out.meta, l.meta[:ka]...)
-	out.chunked(mid, l.start(ka))
+	out.chunked(mid, l.start(ka), true)
 	delta := len(xs) - (j - i)
 	out.chunks, out.meta = append(out.chunks, l.chunks[kb+1:]...), append(out.meta, l.meta[kb+1:]...)
 	for k := kb + 1; k < len(l.chunks); k++ {
