@@ -14,6 +14,7 @@
 package diag
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -140,10 +141,13 @@ func (c *chunk) markLine(j, end int) {
 	c.marks[j] = ms
 }
 
-// table is a text as chunks, with where each starts.
+// table is a text as chunks, with where each starts. The chunks are kept
+// in groups of about groupSize, behind a table of the groups, so that an
+// edit makes again the group of the chunks it touches and the table of
+// groups, whose length grows with the text a group in groupSize chunks.
 type table struct {
-	chunks []*chunk
-	// offs[i] is the offset at which chunk i starts, and lineN[i] the
+	groups []*group
+	// offs[g] is the offset at which group g starts, and lineN[g] the
 	// number of lines that start before it; both have one more entry,
 	// for the end of the text.
 	offs, lineN []int
@@ -152,22 +156,63 @@ type table struct {
 	tail bool
 }
 
+// group is a run of chunks, with where each starts relative to the group.
+type group struct {
+	chunks []*chunk
+	// offs[j] is the offset at which chunk j starts in the group, and
+	// lineN[j] the number of lines of the group before it; both have one
+	// more entry, for the end of the group.
+	offs, lineN []int
+}
+
+// groupSize is about how many chunks a group holds: a variable, so that
+// tests can make groups of a few chunks.
+var groupSize = 64
+
+// newGroup returns the group of the chunks cs.
+func newGroup(cs []*chunk) *group {
+	g := &group{chunks: cs, offs: make([]int, len(cs)+1), lineN: make([]int, len(cs)+1)}
+	for j, c := range cs {
+		g.offs[j+1] = g.offs[j] + len(c.text)
+		g.lineN[j+1] = g.lineN[j] + len(c.lines)
+	}
+	return g
+}
+
 // newTable returns the table of the chunks cs.
 func newTable(cs []*chunk) *table {
-	t := &table{chunks: cs, offs: make([]int, len(cs)+1), lineN: make([]int, len(cs)+1)}
-	for i, c := range cs {
-		t.offs[i+1] = t.offs[i] + len(c.text)
-		t.lineN[i+1] = t.lineN[i] + len(c.lines)
+	t := &table{}
+	for len(cs) > 0 {
+		k := min(len(cs), groupSize)
+		t.groups = append(t.groups, newGroup(slices.Clip(cs[:k])))
+		cs = cs[k:]
 	}
+	t.sum(0)
 	t.setTail()
 	return t
+}
+
+// sum sets offs and lineN from group g on, those before it being set.
+func (t *table) sum(g int) {
+	if len(t.offs) != len(t.groups)+1 {
+		offs, lineN := make([]int, len(t.groups)+1), make([]int, len(t.groups)+1)
+		copy(offs, t.offs[:min(g+1, len(t.offs))])
+		copy(lineN, t.lineN[:min(g+1, len(t.lineN))])
+		t.offs, t.lineN = offs, lineN
+	}
+	for ; g < len(t.groups); g++ {
+		gr := t.groups[g]
+		t.offs[g+1] = t.offs[g] + gr.offs[len(gr.chunks)]
+		t.lineN[g+1] = t.lineN[g] + gr.lineN[len(gr.chunks)]
+	}
 }
 
 // setTail sets t.tail from the end of the text.
 func (t *table) setTail() {
 	t.tail = true
-	if n := len(t.chunks); n > 0 {
-		s := t.chunks[n-1].text
+	if n := len(t.groups); n > 0 {
+		cs := t.groups[n-1].chunks
+		s := cs[len(cs)-1].text
 		last := s[len(s)-1]
 		t.tail = last == '\n' || last == '\r'
 	}
@@ -196,105 +241,142 @@ func appendChunks(cs []*chunk, s string, own bool) []*chunk {
 }
 
 // size returns the length of the text.
-func (t *table) size() int { return t.offs[len(t.chunks)] }
+func (t *table) size() int { return t.offs[len(t.groups)] }
 
 // lineCount returns the number of lines of the text.
 func (t *table) lineCount() int {
-	n := t.lineN[len(t.chunks)]
+	n := t.lineN[len(t.groups)]
 	if t.tail {
 		n++
 	}
 	return n
 }
 
-// chunkAt returns the index of the chunk that holds the offset off, or
-// len(t.chunks) when off is at or past the end of the text.
-func (t *table) chunkAt(off int) int {
-	return sort.Search(len(t.chunks), func(i int) bool { return t.offs[i+1] > off })
+// chunkAt returns the group g and the index j in it of the chunk that
+// holds the offset off, or len(t.groups) and 0 when off is at or past the
+// end of the text.
+func (t *table) chunkAt(off int) (g, j int) {
+	g = sort.Search(len(t.groups), func(g int) bool { return t.offs[g+1] > off })
+	if g == len(t.groups) {
+		return g, 0
+	}
+	gr, rel := t.groups[g], off-t.offs[g]
+	return g, sort.Search(len(gr.chunks), func(j int) bool { return gr.offs[j+1] > rel })
+}
+
+// at returns the chunk j of group g, its offset and the number of lines
+// before it.
+func (t *table) at(g, j int) (c *chunk, base, lines int) {
+	gr := t.groups[g]
+	return gr.chunks[j], t.offs[g] + gr.offs[j], t.lineN[g] + gr.lineN[j]
+}
+
+// next returns the place of the chunk after the chunk j of group g:
+// len(t.groups) and 0 after the last.
+func (t *table) next(g, j int) (int, int) {
+	if j+1 < len(t.groups[g].chunks) {
+		return g, j + 1
+	}
+	return g + 1, 0
 }
 
 // line returns the chunk of the line line0, which must exist, its offset
 // and the line's index in it; c is nil for the empty line at the end of the
 // text (see tail), which starts at base.
 func (t *table) line(line0 int) (c *chunk, base, j int) {
-	i := sort.Search(len(t.chunks), func(i int) bool { return t.lineN[i+1] > line0 })
-	if i == len(t.chunks) {
+	g := sort.Search(len(t.groups), func(g int) bool { return t.lineN[g+1] > line0 })
+	if g == len(t.groups) {
 		return nil, t.size(), 0
 	}
-	return t.chunks[i], t.offs[i], line0 - t.lineN[i]
+	gr, rel := t.groups[g], line0-t.lineN[g]
+	i := sort.Search(len(gr.chunks), func(i int) bool { return gr.lineN[i+1] > rel })
+	return gr.chunks[i], t.offs[g] + gr.offs[i], rel - gr.lineN[i]
 }
 
 // lineOf returns the 0-based line that holds the offset off, which must be
 // in [0, size].
 func (t *table) lineOf(off int) int {
-	i := t.chunkAt(off)
-	if i == len(t.chunks) {
-		if t.tail || i == 0 {
-			return t.lineN[i]
+	g, j := t.chunkAt(off)
+	if g == len(t.groups) {
+		if t.tail || g == 0 {
+			return t.lineN[g]
 		}
-		i-- // the end of a last line with no terminator
+		g, j = g-1, len(t.groups[g-1].chunks)-1 // the end of a last line with no terminator
 	}
-	c, rel := t.chunks[i], int32(off-t.offs[i])
-	j := sort.Search(len(c.lines), func(k int) bool { return c.lines[k] > rel }) - 1
-	return t.lineN[i] + j
+	c, base, lines := t.at(g, j)
+	rel := int32(off - base)
+	k := sort.Search(len(c.lines), func(k int) bool { return c.lines[k] > rel }) - 1
+	return lines + k
 }
 
 // edited returns the table of the text after the bytes [start, end) are
 // replaced by s: the chunks from the one that holds start to the one that
 // holds end are made again, joined with the next when they would not end a
-// line or would be short, and the others are shared.
+// line or would be short, and their groups with them; the other groups
+// and chunks are shared.
 func (t *table) edited(start, end int, s string) *table {
-	n := len(t.chunks)
-	a := t.chunkAt(start)
-	if a == n && n > 0 {
-		a--
+	n := len(t.groups)
+	ga, ja := t.chunkAt(start)
+	if ga == n && n > 0 {
+		ga, ja = n-1, len(t.groups[n-1].chunks)-1
 	}
-	b := a
+	gb, jb := ga, ja
 	if end > start {
-		b = t.chunkAt(end - 1)
+		gb, jb = t.chunkAt(end - 1)
 	}
 	var region strings.Builder
-	if a < n {
-		region.WriteString(t.chunks[a].text[:start-t.offs[a]])
+	if ga < n {
+		c, base, _ := t.at(ga, ja)
+		region.WriteString(c.text[:start-base])
 	}
 	region.WriteString(s)
-	if b < n {
-		region.WriteString(t.chunks[b].text[end-t.offs[b]:])
+	if gb < n {
+		c, base, _ := t.at(gb, jb)
+		region.WriteString(c.text[end-base:])
+		gb, jb = t.next(gb, jb) // the chunks before (gb, jb) are replaced
 	}
 	text := region.String()
-	if b < n {
-		b++ // the chunks [a, b) are replaced
+	for gb < n && (len(text) < chunkMin || text == "" || text[len(text)-1] != '\n') {
+		text += t.groups[gb].chunks[jb].text
+		gb, jb = t.next(gb, jb)
 	}
-	for b < n && (len(text) < chunkMin || text == "" || text[len(text)-1] != '\n') {
-		text += t.chunks[b].text
-		b++
+	var cs []*chunk
+	if ga < n {
+		cs = append(cs, t.groups[ga].chunks[:ja]...)
 	}
-	cs := make([]*chunk, 0, n-(b-a)+len(text)/chunkSize+1)
-	cs = append(cs, t.chunks[:a]...)
 	cs = appendChunks(cs, text, false)
-	mid := len(cs)
-	cs = append(cs, t.chunks[b:]...)
-	out := &table{chunks: cs, offs: make([]int, len(cs)+1), lineN: make([]int, len(cs)+1)}
-	copy(out.offs, t.offs[:a+1])
-	copy(out.lineN, t.lineN[:a+1])
-	for i := a; i < mid; i++ {
-		out.offs[i+1] = out.offs[i] + len(cs[i].text)
-		out.lineN[i+1] = out.lineN[i] + len(cs[i].lines)
+	gEnd := gb // the groups [ga, gEnd) are replaced
+	if gb < n && jb > 0 {
+		cs = append(cs, t.groups[gb].chunks[jb:]...)
+		gEnd++
 	}
-	dOff, dLines := out.offs[mid]-t.offs[b], out.lineN[mid]-t.lineN[b]
-	for i := mid; i < len(cs); i++ {
-		k := i - mid + b + 1
-		out.offs[i+1], out.lineN[i+1] = t.offs[k]+dOff, t.lineN[k]+dLines
+	out := &table{groups: make([]*group, 0, n+len(cs)/groupSize+1)}
+	out.groups = append(out.groups, t.groups[:ga]...)
+	for len(cs) > 0 {
+		k := len(cs)
+		if k > 2*groupSize {
+			k = groupSize
+		}
+		out.groups = append(out.groups, newGroup(slices.Clip(cs[:k])))
+		cs = cs[k:]
 	}
+	out.groups = append(out.groups, t.groups[gEnd:]...)
+	out.offs, out.lineN = make([]int, len(out.groups)+1), make([]int, len(out.groups)+1)
+	copy(out.offs, t.offs[:ga+1])
+	copy(out.lineN, t.lineN[:ga+1])
+	out.sum(ga)
 	out.setTail()
 	return out
 }
 
 // appendText appends the bytes [start, end) of the text to dst.
 func (t *table) appendText(dst []byte, start, end int) []byte {
-	for i := t.chunkAt(start); i < len(t.chunks) && t.offs[i] < end; i++ {
-		c, base := t.chunks[i].text, t.offs[i]
-		dst = append(dst, c[max(0, start-base):min(len(c), end-base)]...)
+	for g, j := t.chunkAt(start); g < len(t.groups); g, j = t.next(g, j) {
+		c, base, _ := t.at(g, j)
+		if base >= end {
+			break
+		}
+		dst = append(dst, c.text[max(0, start-base):min(len(c.text), end-base)]...)
 	}
 	return dst
 }

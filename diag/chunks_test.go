@@ -15,6 +15,17 @@ import (
 // text, the lines and the positions of a File made from the text afresh,
 // and that its chunks end lines.
 func TestEdited(t *testing.T) {
+	for _, size := range []int{64, 2} {
+		t.Run(fmt.Sprintf("groups of %d", size), func(t *testing.T) {
+			defer func(g int) { groupSize = g }(groupSize)
+			groupSize = size
+			testEdited(t)
+		})
+	}
+}
+
+// testEdited is TestEdited at the current groupSize.
+func testEdited(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	long := strings.Repeat("é-x ", 400) // a long line with marks
 	pieces := []string{"\n", "\n\n", "a", "abc", "é", "😀", "\r\n", long, "(a)-->(b)\n", "", "\r", "x\r", "\ry",
@@ -83,14 +94,36 @@ func checkChunks(t *testing.T, step int, f *File) {
 	t.Helper()
 	f.index()
 	tab := f.tab
-	for i, c := range tab.chunks {
-		if c.text == "" || i < len(tab.chunks)-1 && c.text[len(c.text)-1] != '\n' {
-			t.Fatalf("step %d: chunk %d of %d is %q", step, i, len(tab.chunks), c.text)
-		}
-		if tab.offs[i+1]-tab.offs[i] != len(c.text) || tab.lineN[i+1]-tab.lineN[i] != len(c.lines) {
-			t.Fatalf("step %d: the table is wrong at chunk %d", step, i)
+	cs := chunksOf(tab)
+	for i, c := range cs {
+		if c.text == "" || i < len(cs)-1 && c.text[len(c.text)-1] != '\n' {
+			t.Fatalf("step %d: chunk %d of %d is %q", step, i, len(cs), c.text)
 		}
 	}
+	off, lines := 0, 0
+	for g, gr := range tab.groups {
+		if len(gr.chunks) == 0 || tab.offs[g] != off || tab.lineN[g] != lines {
+			t.Fatalf("step %d: the table is wrong at group %d", step, g)
+		}
+		for j, c := range gr.chunks {
+			if gr.offs[j+1]-gr.offs[j] != len(c.text) || gr.lineN[j+1]-gr.lineN[j] != len(c.lines) {
+				t.Fatalf("step %d: the table is wrong at chunk %d of group %d", step, j, g)
+			}
+			off, lines = off+len(c.text), lines+len(c.lines)
+		}
+	}
+	if n := len(tab.groups); tab.offs[n] != off || tab.lineN[n] != lines {
+		t.Fatalf("step %d: the table's end is wrong", step)
+	}
+}
+
+// chunksOf returns the chunks of tab in order.
+func chunksOf(tab *table) []*chunk {
+	var cs []*chunk
+	for _, g := range tab.groups {
+		cs = append(cs, g.chunks...)
+	}
+	return cs
 }
 
 // TestEditedShares: an edit makes again the chunk it touches and shares
@@ -101,13 +134,23 @@ func TestEditedShares(t *testing.T) {
 	g := f.Edited(Span{Start: len(text) / 2, End: len(text)/2 + 1}, "b")
 	f.index()
 	fresh := 0
-	for i, c := range g.tab.chunks {
-		if c != f.tab.chunks[i] {
+	gs, fs := chunksOf(g.tab), chunksOf(f.tab)
+	for i, c := range gs {
+		if c != fs[i] {
 			fresh++
 		}
 	}
-	if fresh != 1 || len(g.tab.chunks) != len(f.tab.chunks) {
-		t.Errorf("%d chunks of %d made again (of %d before)", fresh, len(g.tab.chunks), len(f.tab.chunks))
+	if fresh != 1 || len(gs) != len(fs) {
+		t.Errorf("%d chunks of %d made again (of %d before)", fresh, len(gs), len(fs))
+	}
+	shared := 0
+	for i, gr := range g.tab.groups {
+		if gr == f.tab.groups[i] {
+			shared++
+		}
+	}
+	if shared != len(f.tab.groups)-1 || len(g.tab.groups) != len(f.tab.groups) {
+		t.Errorf("%d groups of %d shared (of %d before)", shared, len(g.tab.groups), len(f.tab.groups))
 	}
 }
 

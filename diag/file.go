@@ -92,8 +92,10 @@ func (f *File) Bytes() []byte {
 		if f.n > 0 {
 			var b strings.Builder // its buffer is not cleared first
 			b.Grow(f.n)
-			for _, c := range f.tab.chunks {
-				b.WriteString(c.text)
+			for _, g := range f.tab.groups {
+				for _, c := range g.chunks {
+					b.WriteString(c.text)
+				}
 			}
 			f.text = stringBytes(b.String())
 		}
@@ -123,8 +125,10 @@ func (f *File) ByteRange(start, end int) []byte {
 	}
 	f.index()
 	t := f.tab
-	if i := t.chunkAt(start); i < len(t.chunks) && end <= t.offs[i+1] {
-		return stringBytes(t.chunks[i].text[start-t.offs[i] : end-t.offs[i]])
+	if g, j := t.chunkAt(start); g < len(t.groups) {
+		if c, base, _ := t.at(g, j); end <= base+len(c.text) {
+			return stringBytes(c.text[start-base : end-base])
+		}
 	}
 	return t.appendText(make([]byte, 0, end-start), start, end)
 }

@@ -167,7 +167,7 @@ func (doc *Document) link(prev *Document) diag.List {
 				}
 			}
 		}
-		sc = newTopScope(true, 0)
+		sc = newTopScope(true, doc.File.Len())
 	} else {
 		sc = prev.scope.edit()
 	}
@@ -313,7 +313,7 @@ func (r *relink) finish() diag.List {
 	for k, c := range units.chunks {
 		// The version's own chunks are summarised once their units are
 		// resolved; the others say whether they have open units.
-		if c.gen != units.gen && units.summary(k).open == 0 {
+		if !units.meta[k].own && units.info(k).open == 0 {
 			continue
 		}
 		for j := range c.units {
@@ -332,13 +332,15 @@ func (r *relink) finish() diag.List {
 		}
 	}
 	n := 0
-	for k, c := range units.chunks {
-		if c.gen == units.gen {
-			c.sum = nil
+	for k := range units.chunks {
+		if units.meta[k].own {
+			units.unsummarise(k)
 		}
-		sum := units.summary(k)
-		n += len(sum.outs)
-		s.l.diags = append(s.l.diags, sum.lowDiags...)
+		m := units.info(k)
+		n += int(m.outs)
+		if m.hasLowDiags {
+			s.l.diags = append(s.l.diags, units.summary(k).lowDiags...)
+		}
 	}
 	r.doc.lists.byUnits, r.doc.lists.nLowered = true, n
 	r.doc.scope = r.sc.frozen()

@@ -135,20 +135,21 @@ func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 		kb, bAt := 0, 0 // prev's chunk kb holds the lowered patterns from bAt on
 		at := 0
 		for ka, c := range a.chunks {
-			run := a.summary(ka).outs
+			na := int(a.info(ka).outs)
 			// prev's chunks that end by at are passed, but for this one.
-			for kb < len(b.chunks) && b.chunks[kb] != c && bAt+len(b.summary(kb).outs) <= at {
-				bAt += len(b.summary(kb).outs)
+			for kb < len(b.chunks) && b.chunks[kb] != c && bAt+int(b.info(kb).outs) <= at {
+				bAt += int(b.info(kb).outs)
 				kb++
 			}
 			if kb < len(b.chunks) && bAt == at && b.chunks[kb] == c {
-				at += len(run)
+				at += na
 				continue // the same chunk
 			}
+			run := a.summary(ka).outs
 			for j, p := range run {
 				i := at + j
-				for kb < len(b.chunks) && bAt+len(b.summary(kb).outs) <= i {
-					bAt += len(b.summary(kb).outs)
+				for kb < len(b.chunks) && bAt+int(b.info(kb).outs) <= i {
+					bAt += int(b.info(kb).outs)
 					kb++
 				}
 				if kb == len(b.chunks) || b.summary(kb).outs[i-bAt] != p {

@@ -128,7 +128,7 @@ type unitResult struct {
 // definitions and maps inside arrays are recorded too, for the language read
 // on top of gram to report ([Document.Deferred]).
 func Parse(f *diag.File) (*Document, diag.List) {
-	lw := newUnitLowerer(f, newTopScope(false, f.Len()/bytesPerTopName), f.Len())
+	lw := newUnitLowerer(f, newTopScope(false, f.Len()), f.Len())
 	doc, diags := parseSyntax(f, lw)
 	diags = append(diags, lw.finish(doc)...)
 	if ps := doc.Lowered(); cap(ps) > len(ps)+len(ps)/4 {
@@ -146,13 +146,13 @@ func Parse(f *diag.File) (*Document, diag.List) {
 func ParseForEdits(f *diag.File) (*Document, diag.List) {
 	doc, diags := parseSyntax(f, nil)
 	src := f.Source()
-	for _, c := range doc.units.chunks {
+	for k, c := range doc.units.chunks {
 		for i := range c.units {
 			if u := c.units[i].unit; u != nil {
 				c.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
 			}
 		}
-		c.sum = nil
+		doc.units.unsummarise(k)
 	}
 	diags = append(diags, doc.link(nil)...)
 	doc.units.freeze()
@@ -193,7 +193,7 @@ func (doc *Document) assemble() diag.List {
 	units := &doc.units
 	n := 0
 	for k := range units.chunks {
-		n += len(units.summary(k).patterns)
+		n += int(units.info(k).patterns)
 	}
 	doc.Header, doc.Bad = nil, nil
 	doc.lists.nPatterns = n
@@ -204,7 +204,7 @@ func (doc *Document) assemble() diag.List {
 	}
 	lastErrLine := -1
 	for k, c := range units.chunks {
-		if units.summary(k).special == 0 {
+		if units.info(k).special == 0 {
 			continue
 		}
 		for j := range c.units {

@@ -440,7 +440,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// them, only a unit whose parse looked past its end can.
 	near := min(i0, old.search(endsFrom(from-reachMargin)))
 	for k := 0; k < len(old.chunks) && old.start(k) < near; k++ {
-		if !old.summary(k).reach {
+		if !old.info(k).reach {
 			continue
 		}
 		for i := old.start(k); i < min(old.ends[k], near); i++ {

@@ -3,9 +3,9 @@
 // about each name. A document parsed once and a document meant to be edited
 // use the same scope and the same code; they differ in how it is stored and
 // in what is recorded. Versions of a document meant to be edited share it: a
-// version copies only the parts an edit changes (a table of 256 shards, each
-// a small map, copied when first written), so keeping it costs an edit what
-// the edit touches. A document parsed once has no later version: its scope
+// version copies only the parts an edit changes (groups of shards, each a
+// small map, as many as the file needs to keep them small, copied when first
+// written), so keeping it costs an edit what the edit touches. A document parsed once has no later version: its scope
 // is one shard, sized for the file, and nothing is recorded in it.
 
 package parser
@@ -18,29 +18,68 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// shardCount is the number of shards of a shardMap that versions share.
-const shardCount = 256
+// shardGroup is how many shards a group of a shardMap holds, and
+// minShards the fewest shards of a shardMap that versions share.
+// bytesPerShard is the bytes of source per shard such a map is made with
+// (a multiple of minShards): a shard holds the names of about that much
+// text, a dozen in a file of agents, whatever the size of the file, so
+// that copying one costs an edit what it touches.
+const (
+	shardGroup    = 64
+	minShards     = 4 * shardGroup
+	bytesPerShard = 1600
+)
 
 // shardMap is a map from names that versions share: a version writes only
-// into the shards it owns, copying the others' on first write.
+// into the shards it owns, copying the others' on first write. The shards
+// are kept in groups of shardGroup, behind a table of the groups, which a
+// version copies too before it first writes into one: a new version
+// copies the table, a group and a shard.
 type shardMap[V any] struct {
-	// shards are one map, or shardCount maps picked by the name's hash.
-	shards []map[string]V
-	// owned marks the shards this version may write in place; nil for none.
+	// groups hold one shard, or count shards picked by the name's hash,
+	// shardGroup a group.
+	groups []*shardRun[V]
+	count  int
+	// owned marks the groups this version may write in place; nil for none.
 	owned []bool
 }
 
-// newShardMap returns an empty map of n shards (1 or shardCount) that owns
-// every shard; a single shard is made with room for size names.
+// shardRun is a group of the shards of a shardMap.
+type shardRun[V any] struct {
+	maps []map[string]V
+	// owned marks the shards the version that owns the group may write in
+	// place.
+	owned []bool
+}
+
+// newShardMap returns an empty map of n shards (1 or a multiple of
+// shardGroup) that owns every shard; a single shard is made with room for
+// size names.
 func newShardMap[V any](n, size int) shardMap[V] {
-	m := shardMap[V]{shards: make([]map[string]V, n), owned: make([]bool, n)}
-	for i := range m.owned {
-		m.owned[i] = true
+	m := shardMap[V]{count: n}
+	for i := 0; i < n; i += shardGroup {
+		k := min(n-i, shardGroup)
+		g := &shardRun[V]{maps: make([]map[string]V, k), owned: make([]bool, k)}
+		for j := range g.owned {
+			g.owned[j] = true
+		}
+		m.groups = append(m.groups, g)
+		m.owned = append(m.owned, true)
 	}
 	if n == 1 {
-		m.shards[0] = make(map[string]V, size)
+		m.groups[0].maps[0] = make(map[string]V, size)
 	}
 	return m
+}
+
+// shardsFor returns the number of shards of a map that versions share for
+// a text of size bytes.
+func shardsFor(size int) int {
+	n := minShards
+	for n < size/bytesPerShard {
+		n *= 2
+	}
+	return n
 }
 
 // shardSeed seeds the hashes that pick shards (one per process).
@@ -48,41 +87,51 @@ var shardSeed = maphash.MakeSeed()
 
 // shardOf returns the index of the shard of k.
 func (m *shardMap[V]) shardOf(k string) int {
-	if len(m.shards) == 1 {
+	if m.count == 1 {
 		return 0
 	}
-	return int(maphash.String(shardSeed, k) % shardCount)
+	return int(maphash.String(shardSeed, k) % uint64(m.count))
 }
 
 func (m *shardMap[V]) get(k string) (V, bool) {
-	v, ok := m.shards[m.shardOf(k)][k]
+	i := m.shardOf(k)
+	v, ok := m.groups[i/shardGroup].maps[i%shardGroup][k]
 	return v, ok
 }
 
 // writable returns the shard of k, owned by this version.
 func (m *shardMap[V]) writable(k string) map[string]V {
 	i := m.shardOf(k)
+	gi, j := i/shardGroup, i%shardGroup
 	if m.owned == nil {
-		m.shards, m.owned = slices.Clone(m.shards), make([]bool, len(m.shards))
+		m.groups, m.owned = slices.Clone(m.groups), make([]bool, len(m.groups))
 	}
-	if !m.owned[i] {
-		m.shards[i] = maps.Clone(m.shards[i])
-		m.owned[i] = true
+	if !m.owned[gi] {
+		old := m.groups[gi]
+		m.groups[gi] = &shardRun[V]{maps: slices.Clone(old.maps), owned: make([]bool, len(old.maps))}
+		m.owned[gi] = true
 	}
-	if m.shards[i] == nil {
-		m.shards[i] = map[string]V{}
+	g := m.groups[gi]
+	if !g.owned[j] {
+		g.maps[j] = maps.Clone(g.maps[j])
+		g.owned[j] = true
 	}
-	return m.shards[i]
+	if g.maps[j] == nil {
+		g.maps[j] = map[string]V{}
+	}
+	return g.maps[j]
 }
 
 // frozen returns the map as later versions take it: owning nothing.
-func (m shardMap[V]) frozen() shardMap[V] { return shardMap[V]{shards: m.shards} }
+func (m shardMap[V]) frozen() shardMap[V] { return shardMap[V]{groups: m.groups, count: m.count} }
 
 // keys calls yield with every name of the map.
 func (m *shardMap[V]) keys(yield func(string)) {
-	for _, sh := range m.shards {
-		for k := range sh {
-			yield(k)
+	for _, g := range m.groups {
+		for _, sh := range g.maps {
+			for k := range sh {
+				yield(k)
+			}
 		}
 	}
 }
@@ -109,16 +158,17 @@ type defEntry struct {
 	start int
 }
 
-// newTopScope returns an empty scope, owned by the version that makes it:
-// shared by later versions when edits is set, else one shard with room for
-// size names.
+// newTopScope returns an empty scope for a text of size bytes, owned by
+// the version that makes it: shared by later versions when edits is set
+// (in shards for the size, see shardsFor), else one shard with room for
+// the names of the size.
 func newTopScope(edits bool, size int) *topScope {
-	n := 1
+	n, names := 1, size/bytesPerTopName
 	if edits {
-		n, size = shardCount, 0
+		n, names = shardsFor(size), 0
 	}
 	return &topScope{
-		firsts: newShardMap[defEntry](n, size),
+		firsts: newShardMap[defEntry](n, names),
 		later:  newShardMap[[]defEntry](n, 0),
 		users:  newShardMap[[]*unitLowering](n, 0),
 	}

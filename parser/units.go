@@ -20,6 +20,7 @@ package parser
 
 import (
 	"iter"
+	"math"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -37,6 +38,10 @@ type unitList struct {
 	chunks []*chunk
 	// ends[k] is how many units chunks[:k+1] hold.
 	ends []int
+	// meta is what the list knows of each chunk without reading it (see
+	// chunkMeta): the questions asked of every chunk on each edit read
+	// this one array, not every chunk.
+	meta []chunkMeta
 	// gen marks the chunks this version may write (0 once it is done).
 	gen uint64
 }
@@ -64,13 +69,31 @@ type chunkSummary struct {
 	open     int
 }
 
+// chunkMeta is what a unit list knows of one of its chunks: whether the
+// version made it (own, until the version is done), and, once the chunk
+// is summarised (done), the sizes of its summary's lists and its flags.
+// A chunk holds at most unitChunk units, so the counts fit in 16 bits
+// (see checkUnitChunk).
+type chunkMeta struct {
+	special, patterns, outs, open uint16
+	own, done, reach, hasLowDiags bool
+}
+
+// checkUnitChunk panics unless the counts of a chunk of unitChunk units
+// fit a chunkMeta.
+func checkUnitChunk() {
+	if unitChunk > math.MaxUint16 {
+		panic("parser: unitChunk too large")
+	}
+}
+
 // lastGen numbers the versions of unit lists.
 var lastGen atomic.Uint64
 
 // newUnitList returns a list of a copy of units, the version's own.
 func newUnitList(units []unitResult) unitList {
 	l := unitList{gen: lastGen.Add(1)}
-	l.chunks, l.ends = l.chunked(units, 0, nil, nil)
+	l.chunked(units, 0, false)
 	return l
 }
 
@@ -108,6 +131,7 @@ func (b *unitBuilder) flush() {
 	}
 	b.l.ends = append(b.l.ends, b.l.len()+len(b.cur))
 	b.l.chunks = append(b.l.chunks, &chunk{units: b.cur, gen: b.l.gen})
+	b.l.meta = append(b.l.meta, chunkMeta{own: true})
 	b.cur = nil
 }
 
@@ -117,17 +141,21 @@ func (b *unitBuilder) list() unitList {
 	return b.l
 }
 
-// chunked appends to chunks and ends the units cut into chunks of about
-// unitChunk units each, the first starting at index from.
-func (l *unitList) chunked(units []unitResult, from int, chunks []*chunk, ends []int) ([]*chunk, []int) {
+// chunked appends to l the units cut into chunks of about unitChunk units
+// each, the first starting at index from: copies of them, or, with own
+// (units the caller made for l and lets go of), parts of units.
+func (l *unitList) chunked(units []unitResult, from int, own bool) {
 	n := (len(units) + unitChunk - 1) / unitChunk
 	for k := 0; k < n; k++ {
-		part := units[len(units)*k/n : len(units)*(k+1)/n]
-		chunks = append(chunks, &chunk{units: slices.Clone(part), gen: l.gen})
+		part := units[len(units)*k/n : len(units)*(k+1)/n : len(units)*(k+1)/n]
+		if !own {
+			part = slices.Clone(part)
+		}
+		l.chunks = append(l.chunks, &chunk{units: part, gen: l.gen})
 		from += len(part)
-		ends = append(ends, from)
+		l.ends = append(l.ends, from)
+		l.meta = append(l.meta, chunkMeta{own: true})
 	}
-	return chunks, ends
 }
 
 // len returns how many units there are.
@@ -177,7 +205,8 @@ func (l *unitList) mut(i int) *unitResult {
 		c = &chunk{units: slices.Clone(c.units), gen: l.gen}
 		l.chunks[k] = c
 	}
-	c.sum = nil
+	l.unsummarise(k)
+	l.meta[k].own = true
 	return &c.units[i-l.start(k)]
 }
 
@@ -200,7 +229,7 @@ func (l *unitList) search(f func(*unitResult) bool) int {
 func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	out := unitList{gen: lastGen.Add(1)}
 	if len(l.chunks) == 0 {
-		out.chunks, out.ends = out.chunked(xs, 0, nil, nil)
+		out.chunked(xs, 0, false)
 		return out
 	}
 	n := l.len()
@@ -220,11 +249,14 @@ func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	}
 	out.chunks = make([]*chunk, 0, len(l.chunks)+len(mid)/unitChunk+1)
 	out.ends = make([]int, 0, cap(out.chunks))
+	out.meta = make([]chunkMeta, 0, cap(out.chunks))
 	out.chunks, out.ends = append(out.chunks, l.chunks[:ka]...), append(out.ends, l.ends[:ka]...)
-	out.chunks, out.ends = out.chunked(mid, l.start(ka), out.chunks, out.ends)
+	out.meta = append(out.meta, l.meta[:ka]...)
+	out.chunked(mid, l.start(ka), true)
 	delta := len(xs) - (j - i)
+	out.chunks, out.meta = append(out.chunks, l.chunks[kb+1:]...), append(out.meta, l.meta[kb+1:]...)
 	for k := kb + 1; k < len(l.chunks); k++ {
-		out.chunks, out.ends = append(out.chunks, l.chunks[k]), append(out.ends, l.ends[k]+delta)
+		out.ends = append(out.ends, l.ends[k]+delta)
 	}
 	return out
 }
@@ -236,15 +268,38 @@ func (l *unitList) summary(k int) *chunkSummary {
 	if c.sum == nil {
 		c.sum = summarise(c.units)
 	}
+	if m := &l.meta[k]; !m.done {
+		s := c.sum
+		checkUnitChunk()
+		m.special, m.patterns, m.outs = uint16(s.special), uint16(len(s.patterns)), uint16(len(s.outs))
+		m.open, m.hasLowDiags, m.reach, m.done = uint16(s.open), len(s.lowDiags) > 0, s.reach, true
+	}
 	return c.sum
+}
+
+// info returns what the list knows of chunk k, summarising it first if it
+// is the version's own and not summarised yet.
+func (l *unitList) info(k int) *chunkMeta {
+	if !l.meta[k].done {
+		l.summary(k)
+	}
+	return &l.meta[k]
+}
+
+// unsummarise forgets the summary of chunk k, the version's own, whose
+// units change.
+func (l *unitList) unsummarise(k int) {
+	l.chunks[k].sum = nil
+	l.meta[k].done = false
 }
 
 // freeze summarises the chunks of the version and makes it done: none of
 // its chunks is written again.
 func (l *unitList) freeze() {
-	for k, c := range l.chunks {
-		if c.gen == l.gen {
+	for k := range l.meta {
+		if l.meta[k].own {
 			l.summary(k)
+			l.meta[k].own = false
 		}
 	}
 	l.gen = 0

@@ -12,7 +12,6 @@ package schema
 
 import (
 	"iter"
-	"slices"
 	"sync/atomic"
 
 	"github.com/gramlang/gram/diag"
@@ -74,7 +73,7 @@ func (l *list[T]) next() *list[T] {
 // orPrev returns l, the next version of prev, or prev when l changed none
 // of its values: the versions then share the list and its flat list.
 func (l *list[T]) orPrev(prev *list[T]) *list[T] {
-	if l.v.len() == prev.v.len() && !slices.Contains(l.v.owned, true) {
+	if l.v.len() == prev.v.len() && !l.v.changed() {
 		return prev
 	}
 	return l

@@ -40,7 +40,7 @@ func TestRecompileSharesLists(t *testing.T) {
 	if got.tools.flat.Load() != nil || got.agents.flat.Load() != nil {
 		t.Error("the Recompile put a list in one piece")
 	}
-	chunks := len(prog.tools.v.chunks)
+	chunks := prog.tools.v.numChunks()
 	if chunks < 5 {
 		t.Fatalf("%d chunks: too few to tell", chunks)
 	}
@@ -48,8 +48,8 @@ func TestRecompileSharesLists(t *testing.T) {
 		t.Errorf("%d of %d chunks of tools shared, want all but one", n, chunks)
 	}
 	// The agent that lists the tool is compiled again with it.
-	if n := sharedChunks(&got.agents.v, &prog.agents.v); n != len(prog.agents.v.chunks)-1 {
-		t.Errorf("%d of %d chunks of agents shared, want all but one", n, len(prog.agents.v.chunks))
+	if n := sharedChunks(&got.agents.v, &prog.agents.v); n != prog.agents.v.numChunks()-1 {
+		t.Errorf("%d of %d chunks of agents shared, want all but one", n, prog.agents.v.numChunks())
 	}
 	if !slices.Equal(prog.Tools(), before) || !slices.Equal(prog.Agents(), beforeAgents) {
 		t.Error("the previous program's lists changed")

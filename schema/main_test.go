@@ -13,7 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		vecChunk = 3
+		vecChunk, vecGroup = 3, 2
 	}
 	os.Exit(m.Run())
 }

@@ -266,11 +266,11 @@ func TestRecompilePackageSharesLists(t *testing.T) {
 	if p.tools.flat.Load() != nil || p.agents.flat.Load() != nil {
 		t.Error("the recompile put a list in one piece")
 	}
-	if n := sharedChunks(&p.tools.v, &q.tools.v); n != len(q.tools.v.chunks)-1 {
-		t.Errorf("%d of %d chunks of tools shared, want all but one", n, len(q.tools.v.chunks))
+	if n := sharedChunks(&p.tools.v, &q.tools.v); n != q.tools.v.numChunks()-1 {
+		t.Errorf("%d of %d chunks of tools shared, want all but one", n, q.tools.v.numChunks())
 	}
-	if n := sharedChunks(&p.agents.v, &q.agents.v); n != len(q.agents.v.chunks)-1 {
-		t.Errorf("%d of %d chunks of agents shared, want all but one", n, len(q.agents.v.chunks))
+	if n := sharedChunks(&p.agents.v, &q.agents.v); n != q.agents.v.numChunks()-1 {
+		t.Errorf("%d of %d chunks of agents shared, want all but one", n, q.agents.v.numChunks())
 	}
 	if h := got.Programs[1]; h != prev.Programs[1] && (h.tools != prev.Programs[1].tools || h.agents != prev.Programs[1].agents) {
 		t.Error("the other file's lists were made again")

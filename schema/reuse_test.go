@@ -164,8 +164,8 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		// The declarations the edit left are taken by pointer, and the
 		// chunks of the list of tools, which the edit did not change, are
 		// the previous program's; the agent edited is compiled again.
-		if n := sharedChunks(&got.tools.v, &prog.tools.v); n != len(prog.tools.v.chunks) {
-			t.Errorf("typing %q: %d of %d chunks of the list of tools shared", ins, n, len(prog.tools.v.chunks))
+		if n := sharedChunks(&got.tools.v, &prog.tools.v); n != prog.tools.v.numChunks() {
+			t.Errorf("typing %q: %d of %d chunks of the list of tools shared", ins, n, prog.tools.v.numChunks())
 		}
 		for i, tool := range got.AllTools() {
 			if tool != prog.ToolAt(i) {

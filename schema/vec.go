@@ -7,32 +7,53 @@ import (
 	"slices"
 )
 
-// vecChunk is how many values a chunk of a vec holds: a variable, so that
-// tests can make chunks of a few values.
-var vecChunk = 64
+// vecChunk is how many values a chunk of a vec holds, and vecGroup how
+// many chunks a group holds: variables, so that tests can make chunks and
+// groups of a few.
+var (
+	vecChunk = 64
+	vecGroup = 64
+)
 
 // vec is a list whose versions share what they did not change: the values
-// are kept in chunks of vecChunk (all full but the last) behind a table,
-// and a version copies a chunk before it first changes it. The value of a
-// vec is a version: edit makes the next one, which may be changed; a
-// version that has been edited is not changed again.
+// are kept in chunks of vecChunk (all full but the last), the chunks in
+// groups of vecGroup (all full but the last) behind a table of groups, and
+// a version copies a group, then a chunk, before it first changes it. So a
+// new version copies the table of groups, a group and a chunk: what an
+// edit costs grows with the list a value in vecChunk*vecGroup, not a value
+// in vecChunk. The value of a vec is a version: edit makes the next one,
+// which may be changed; a version that has been edited is not changed
+// again.
 //
 // A compile adds to a vec with push; a Recompile makes the next version
 // and sets the values of the declarations it compiles again, or truncates
 // it and pushes them again in their places (see compiler.stepAgain).
 type vec[T any] struct {
-	chunks [][]T
-	// owned marks the chunks this version made or copied (shorter than
-	// chunks: the others are not).
+	groups []*vecGroupOf[T]
+	// owned marks the groups this version made or copied (shorter than
+	// groups: the others are not).
 	owned []bool
 	n     int
+}
+
+// vecGroupOf is a run of chunks of a vec.
+type vecGroupOf[T any] struct {
+	chunks [][]T
+	// owned marks the chunks the version that owns the group made or
+	// copied.
+	owned []bool
 }
 
 // vecOf returns a vec of a copy of xs.
 func vecOf[T any](xs []T) vec[T] {
 	v := vec[T]{n: len(xs)}
 	for i := 0; i < len(xs); i += vecChunk {
-		v.chunks = append(v.chunks, slices.Clone(xs[i:min(i+vecChunk, len(xs))]))
+		c := slices.Clone(xs[i:min(i+vecChunk, len(xs))])
+		if len(v.groups) == 0 || len(v.groups[len(v.groups)-1].chunks) == vecGroup {
+			v.groups = append(v.groups, &vecGroupOf[T]{chunks: make([][]T, 0, min(vecGroup, (len(xs)-i+vecChunk-1)/vecChunk))})
+		}
+		g := v.groups[len(v.groups)-1]
+		g.chunks = append(g.chunks, c)
 	}
 	return v
 }
@@ -40,24 +61,50 @@ func vecOf[T any](xs []T) vec[T] {
 // len returns the number of values.
 func (v *vec[T]) len() int { return v.n }
 
-// at returns value i.
-func (v *vec[T]) at(i int) T { return v.chunks[i/vecChunk][i%vecChunk] }
+// numChunks returns the number of chunks.
+func (v *vec[T]) numChunks() int {
+	if len(v.groups) == 0 {
+		return 0
+	}
+	return (len(v.groups)-1)*vecGroup + len(v.groups[len(v.groups)-1].chunks)
+}
 
-// edit returns the next version of v, which shares every chunk with it.
+// chunk returns chunk k.
+func (v *vec[T]) chunk(k int) []T { return v.groups[k/vecGroup].chunks[k%vecGroup] }
+
+// at returns value i.
+func (v *vec[T]) at(i int) T { return v.chunk(i / vecChunk)[i%vecChunk] }
+
+// edit returns the next version of v, which shares every group with it.
 func (v *vec[T]) edit() vec[T] {
-	return vec[T]{chunks: slices.Clone(v.chunks), n: v.n}
+	return vec[T]{groups: slices.Clone(v.groups), n: v.n}
+}
+
+// changed reports whether this version made or copied any group.
+func (v *vec[T]) changed() bool { return slices.Contains(v.owned, true) }
+
+// group returns group g, copied first unless this version made or copied
+// it.
+func (v *vec[T]) group(g int) *vecGroupOf[T] {
+	if g >= len(v.owned) {
+		v.owned = append(v.owned, make([]bool, len(v.groups)-len(v.owned))...)
+	}
+	if !v.owned[g] {
+		old := v.groups[g]
+		v.groups[g] = &vecGroupOf[T]{chunks: slices.Clone(old.chunks), owned: make([]bool, len(old.chunks))}
+		v.owned[g] = true
+	}
+	return v.groups[g]
 }
 
 // own copies chunk k unless this version made or copied it, and returns it.
 func (v *vec[T]) own(k int) []T {
-	if k >= len(v.owned) {
-		v.owned = append(v.owned, make([]bool, len(v.chunks)-len(v.owned))...)
+	g, j := v.group(k/vecGroup), k%vecGroup
+	if !g.owned[j] {
+		g.chunks[j] = slices.Clone(g.chunks[j])
+		g.owned[j] = true
 	}
-	if !v.owned[k] {
-		v.chunks[k] = slices.Clone(v.chunks[k])
-		v.owned[k] = true
-	}
-	return v.chunks[k]
+	return g.chunks[j]
 }
 
 // set makes x value i, copying its chunk first if another version shares it.
@@ -68,10 +115,11 @@ func (v *vec[T]) set(i int, x T) {
 // stored returns how many values the chunks hold: v.len(), or more after
 // truncate.
 func (v *vec[T]) stored() int {
-	if len(v.chunks) == 0 {
+	k := v.numChunks()
+	if k == 0 {
 		return 0
 	}
-	return (len(v.chunks)-1)*vecChunk + len(v.chunks[len(v.chunks)-1])
+	return (k-1)*vecChunk + len(v.chunk(k-1))
 }
 
 // push adds x after the last value: in the place of a value truncate left
@@ -84,26 +132,37 @@ func (v *vec[T]) push(x T) {
 		v.n++
 		return
 	}
-	k := len(v.chunks) - 1
-	if k < 0 || len(v.chunks[k]) == vecChunk {
+	k := v.numChunks() - 1
+	if k < 0 || len(v.chunk(k)) == vecChunk {
 		var c []T
 		if k >= 0 {
 			c = make([]T, 0, vecChunk)
 		}
-		v.chunks = append(v.chunks, c)
+		v.addChunk(c)
 		k++
-		v.owned = append(v.owned, make([]bool, len(v.chunks)-len(v.owned))...)
-		v.owned[k] = true
 	}
-	v.chunks[k] = append(v.own(k), x)
+	c := append(v.own(k), x)
+	v.groups[k/vecGroup].chunks[k%vecGroup] = c
 	v.n++
+}
+
+// addChunk adds c, this version's own, after the last chunk.
+func (v *vec[T]) addChunk(c []T) {
+	if n := len(v.groups); n == 0 || len(v.groups[n-1].chunks) == vecGroup {
+		v.groups = append(v.groups, &vecGroupOf[T]{})
+		v.owned = append(v.owned, make([]bool, len(v.groups)-len(v.owned))...)
+		v.owned[n] = true
+	}
+	g := v.group(len(v.groups) - 1)
+	g.chunks = append(g.chunks, c)
+	g.owned = append(g.owned, true)
 }
 
 // reserve makes room for n values (at most a chunk's) in the first chunk
 // of an empty vec, so that a short list is made in one allocation.
 func (v *vec[T]) reserve(n int) {
-	if len(v.chunks) == 0 && n > 0 {
-		v.chunks, v.owned = [][]T{make([]T, 0, min(n, vecChunk))}, []bool{true}
+	if len(v.groups) == 0 && n > 0 {
+		v.addChunk(make([]T, 0, min(n, vecChunk)))
 	}
 }
 
@@ -115,12 +174,14 @@ func (v *vec[T]) truncate(n int) { v.n = n }
 func (v *vec[T]) all() iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		i := 0
-		for _, c := range v.chunks {
-			for _, x := range c {
-				if i == v.n || !yield(i, x) {
-					return
+		for _, g := range v.groups {
+			for _, c := range g.chunks {
+				for _, x := range c {
+					if i == v.n || !yield(i, x) {
+						return
+					}
+					i++
 				}
-				i++
 			}
 		}
 	}
@@ -128,11 +189,15 @@ func (v *vec[T]) all() iter.Seq2[int, T] {
 
 // appendTo appends the values to out, chunk by chunk.
 func (v *vec[T]) appendTo(out []T) []T {
-	for k, c := range v.chunks {
-		if rest := v.n - k*vecChunk; rest < len(c) {
-			return append(out, c[:max(rest, 0)]...)
+	rest := v.n
+	for _, g := range v.groups {
+		for _, c := range g.chunks {
+			if rest < len(c) {
+				return append(out, c[:rest]...)
+			}
+			out = append(out, c...)
+			rest -= len(c)
 		}
-		out = append(out, c...)
 	}
 	return out
 }

@@ -10,8 +10,8 @@ import (
 // memory) as b's at the same places.
 func sharedChunks[T any](a, b *vec[T]) int {
 	n := 0
-	for k := range min(len(a.chunks), len(b.chunks)) {
-		if len(a.chunks[k]) > 0 && len(b.chunks[k]) > 0 && &a.chunks[k][0] == &b.chunks[k][0] {
+	for k := range min(a.numChunks(), b.numChunks()) {
+		if ca, cb := a.chunk(k), b.chunk(k); len(ca) > 0 && len(cb) > 0 && &ca[0] == &cb[0] {
 			n++
 		}
 	}
