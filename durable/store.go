@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -172,19 +173,79 @@ func (s *Store) ExecutorID() string { return s.executor }
 
 // location is a parsed store URL.
 type location struct {
-	sqlite   string // the SQLite file's absolute path
-	postgres string // the PostgreSQL URL
-	shown    string // the URL for messages, its password masked
-	secret   string // the password, to mask in the messages of others
+	sqlite   string   // the SQLite file's absolute path
+	postgres string   // the PostgreSQL URL
+	shown    string   // the URL for messages, its passwords masked
+	secrets  []string // the passwords, to mask in the messages of others
 }
 
 // scrub masks the password in msg.
 func (l location) scrub(msg string) string {
-	if l.secret == "" {
-		return msg
+	for _, secret := range l.secrets {
+		if secret != "" {
+			msg = strings.ReplaceAll(msg, secret, "xxxxx")
+			msg = strings.ReplaceAll(msg, url.QueryEscape(secret), "xxxxx")
+		}
 	}
-	msg = strings.ReplaceAll(msg, l.secret, "xxxxx")
-	return strings.ReplaceAll(msg, url.QueryEscape(l.secret), "xxxxx")
+	return msg
+}
+
+// passwordParams are the query parameters of a PostgreSQL URL that hold a
+// password.
+var passwordParams = []string{"password", "sslpassword"}
+
+// StoreSecrets returns the passwords a store URL holds, in its user
+// information or its password query parameters, for the caller to mask
+// in what it writes; none for a file store.
+func StoreSecrets(store string) []string {
+	if !strings.Contains(store, "://") {
+		return nil
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		if pw := passwordIn(store); pw != "" {
+			return []string{pw}
+		}
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for k, vs := range u.Query() {
+		if slices.ContainsFunc(passwordParams, func(p string) bool { return strings.EqualFold(p, k) }) {
+			for _, v := range vs {
+				if v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// RedactStore returns a store URL as it may be shown: its passwords
+// masked as xxxxx.
+func RedactStore(store string) string {
+	if !strings.Contains(store, "://") {
+		return store
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		return location{secrets: StoreSecrets(store)}.scrub(store)
+	}
+	q := u.Query()
+	masked := false
+	for k := range q {
+		if slices.ContainsFunc(passwordParams, func(p string) bool { return strings.EqualFold(p, k) }) {
+			q.Set(k, "xxxxx")
+			masked = true
+		}
+	}
+	if masked {
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // parseURL reads a store URL.
@@ -220,13 +281,10 @@ func parsePostgres(raw string) (location, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		loc := location{secret: passwordIn(raw)}
+		loc := location{secrets: StoreSecrets(raw)}
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL cannot be read: %s; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE, with special characters in the password percent-encoded", loc.scrub(err.Error()))
 	}
-	loc := location{postgres: raw, shown: u.Redacted()}
-	if p, ok := u.User.Password(); ok {
-		loc.secret = p
-	}
+	loc := location{postgres: raw, shown: RedactStore(raw), secrets: StoreSecrets(raw)}
 	if u.Host == "" && u.Query().Get("host") == "" {
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s names no host; write postgres://USER:PASSWORD@HOST:PORT/DATABASE", loc.shown)
 	}

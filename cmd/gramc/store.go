@@ -49,7 +49,7 @@ func defaultStore() (string, error) {
 // maskStore masks the credentials of a store's URL in what the command
 // writes from here on.
 func maskStore(e *env, url string) {
-	r := replay.NewRedactor(replay.ProcessSecrets(nil, nil, url)...)
+	r := replay.NewRedactor(durable.StoreSecrets(url)...)
 	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
 }
 
