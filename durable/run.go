@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbos-inc/dbos-transact-golang/dbos"
@@ -83,6 +85,23 @@ const (
 	StatusError            = "error"
 	StatusCancelled        = "cancelled"
 )
+
+// Statuses are the statuses a run may have: the store's, and those of
+// the runtime a run ends with.
+var Statuses = []string{StatusRunning, StatusAwaitingApproval, StatusCancelled, StatusError,
+	string(runtime.StatusCompleted), string(runtime.StatusMaxIterations), string(runtime.StatusMaxDepth),
+	string(runtime.StatusMaxModelCalls), string(runtime.StatusTruncated), string(runtime.StatusFiltered),
+	string(runtime.StatusNoMessage), string(runtime.StatusEmpty), string(runtime.StatusInvalidOutput),
+	string(runtime.StatusToolCalls)}
+
+// CheckStatus reports a status that no run can have, as a filter of
+// [Store.List] would select nothing, naming the statuses.
+func CheckStatus(status string) error {
+	if status == "" || slices.Contains(Statuses, status) {
+		return nil
+	}
+	return fmt.Errorf("no run has the status %q; the statuses are %s", status, strings.Join(Statuses, ", "))
+}
 
 // Ended reports whether the run has ended.
 func (r *Run) Ended() bool {

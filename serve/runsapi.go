@@ -310,6 +310,10 @@ func parseWait(raw string) (time.Duration, error) {
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	st, q := state(r), r.URL.Query()
 	f := durable.Filter{Status: q.Get("status"), Limit: 100}
+	if err := durable.CheckStatus(f.Status); err != nil {
+		s.fail(w, r, invalid("status", "invalid_status", "status=%s: %v", f.Status, err))
+		return
+	}
 	if raw := q.Get("limit"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > 1000 {

@@ -117,15 +117,20 @@ func runRunsList(e *env, args []string) error {
 	limit := fs.Int("limit", 0, "list at most `N` runs, the newest (0: all)")
 	asJSON := fs.Bool("json", false, "print the runs as a JSON array")
 	st, _, err := runsStore(e, fs, cmd, args, 0, "takes no arguments")
-	var runs []durable.Run
-	switch {
-	case st != nil:
+	if st != nil {
 		defer st.Close()
+	}
+	if err != nil && !errors.Is(err, errNoStore) {
+		return err
+	}
+	if err := durable.CheckStatus(*status); err != nil {
+		return usageError(cmd, "--status: %v", err)
+	}
+	var runs []durable.Run
+	if st != nil {
 		if runs, err = st.List(context.Background(), durable.Filter{Status: *status, Limit: max(*limit, 0)}); err != nil {
 			return runError(cmd, "", err)
 		}
-	case !errors.Is(err, errNoStore):
-		return err
 	}
 	if *asJSON {
 		views := make([]runView, 0, len(runs))
