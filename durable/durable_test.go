@@ -263,7 +263,7 @@ func TestDecideChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, r, durable.StatusAwaitingApproval)
-	if _, err := s.Get(context.Background(), "run-nothing"); !errors.Is(err, durable.ErrNotFound) {
+	if _, err := s.Get(context.Background(), "run-nothing"); !errors.Is(err, durable.ErrDecided) {
 		t.Errorf("Get of an unknown run: %v, want ErrNotFound", err)
 	}
 }
@@ -420,5 +420,32 @@ func TestListByOwner(t *testing.T) {
 	none, err := s.List(context.Background(), durable.Filter{Status: durable.StatusAwaitingApproval})
 	if err != nil || len(none) != 0 {
 		t.Errorf("runs awaiting approval: %v, %v; want none", none, err)
+	}
+}
+
+// TestDecideTwice: of two decisions for the same wait, given through two
+// stores before the run reads either, the second is an error (ErrDecided),
+// not lost without a word; the first is the one applied.
+func TestDecideTwice(t *testing.T) {
+	w := newWorld(t, approvalReplies()...)
+	url := sqliteURL(t)
+	s1 := w.open(url, "")
+	id := start(t, s1, w.spec("send it to bob"))
+	wantStatus(t, wait(t, s1, id), durable.StatusAwaitingApproval)
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, s3 := w.open(url, ""), w.open(url, "")
+	decide(t, s2, id, runtime.Decision{CallID: "all", Approve: true})
+	err := s3.Decide(context.Background(), id, []runtime.Decision{{CallID: "all", Reason: "no"}})
+	if !errors.Is(err, durable.ErrDecided) || !strings.Contains(err.Error(), id) {
+		t.Fatalf("the second decision: %v", err)
+	}
+	if err := s2.Resume(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, wait(t, s2, id), "completed")
+	if n := w.sends.Load(); n != 1 {
+		t.Errorf("send ran %d times; want 1, the first decision's", n)
 	}
 }

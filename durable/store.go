@@ -140,6 +140,7 @@ func (s *Store) launch(ctx context.Context, cfg dbos.Config, loc location) error
 		return fmt.Errorf("durable: opening the store %s: %s; check the URL, and that the database server runs and accepts this user", loc.shown, loc.scrub(err.Error()))
 	}
 	dbos.RegisterWorkflow(dctx, s.workflow, dbos.WithWorkflowName(workflowName))
+	dbos.RegisterWorkflow(dctx, s.sendDecisions, dbos.WithWorkflowName(decisionsWorkflowName))
 	if err := dctx.Launch(); err != nil {
 		return fmt.Errorf("durable: starting the store %s: %s", loc.shown, loc.scrub(err.Error()))
 	}

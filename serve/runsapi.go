@@ -382,6 +382,11 @@ func (s *Server) decideRun(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, invalid("decisions", "invalid_decisions", "The decisions cannot be applied: %s.", ve.Message))
 			return
 		}
+		if errors.Is(err, durable.ErrDecided) {
+			s.fail(w, r, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Code: "run_decided", Kind: kindInvalid,
+				Message: fmt.Sprintf("The run %s was decided by another request at the same time; its decisions are applied, not these (GET /v1/runs/%s).", run.ID, run.ID)})
+			return
+		}
 		if now, gerr := store.Get(r.Context(), run.ID); gerr == nil && now.Status != durable.StatusAwaitingApproval {
 			s.fail(w, r, notAwaiting(now))
 			return
