@@ -263,7 +263,7 @@ func TestDecideChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, r, durable.StatusAwaitingApproval)
-	if _, err := s.Get(context.Background(), "run-nothing"); !errors.Is(err, durable.ErrDecided) {
+	if _, err := s.Get(context.Background(), "run-nothing"); !errors.Is(err, durable.ErrNotFound) {
 		t.Errorf("Get of an unknown run: %v, want ErrNotFound", err)
 	}
 }
@@ -447,5 +447,43 @@ func TestDecideTwice(t *testing.T) {
 	wantStatus(t, wait(t, s2, id), "completed")
 	if n := w.sends.Load(); n != 1 {
 		t.Errorf("send ran %d times; want 1, the first decision's", n)
+	}
+}
+
+// TestResumeNotTakenOver: runs resumed by one store are run by it, not by
+// another store open on the same file whose Binder cannot build them (a
+// command running something else), which would fail them.
+func TestResumeNotTakenOver(t *testing.T) {
+	w := newWorld(t, approvalReplies()...)
+	url := sqliteURL(t)
+	s1 := w.open(url, "")
+	var ids []string
+	for range 8 {
+		id := start(t, s1, w.spec("send it to bob"))
+		wantStatus(t, wait(t, s1, id), durable.StatusAwaitingApproval)
+		ids = append(ids, id)
+	}
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := w.open(url, "")
+	for _, id := range ids {
+		decide(t, s2, id, runtime.Decision{CallID: "all", Approve: true})
+		if err := s2.Resume(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A store opened now serves the queues at once.
+	bystander, err := durable.Open(context.Background(), url, durable.Options{Bind: func(context.Context, durable.Spec) (*durable.Bound, error) {
+		return nil, errors.New("this store runs no resumed run")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bystander.Close()
+	for _, id := range ids {
+		if r := wait(t, s2, id); r.Status != "completed" {
+			t.Errorf("run %s: %s %s", id, r.Status, r.Error)
+		}
 	}
 }

@@ -376,12 +376,11 @@ func (s *Store) Cancel(ctx context.Context, id string) error {
 
 // Resume makes this process run id again from its checkpoints: a run left
 // unfinished by a process that ended (a command that stopped while the run
-// awaited approval, a crash). It recovers the run's executor, so every
-// unfinished run of that executor starts again (see the package
-// documentation): a run still running in a live process of that executor
-// would run twice, which is why a command line uses an executor id per run.
-// A run already running in this store is left alone; a run that has ended
-// is an error.
+// awaited approval, a crash). The run alone is resumed, on a queue only
+// this store serves, so that no other process takes it over: a run still
+// running in a live process would run twice, which is why a command line
+// uses an executor id per run. A run already running in this store is
+// left alone; a run that has ended is an error.
 func (s *Store) Resume(ctx context.Context, id string) error {
 	ws, err := s.status(ctx, id)
 	if err != nil {
@@ -401,13 +400,13 @@ func (s *Store) Resume(ctx context.Context, id string) error {
 	if s.active(id) {
 		return nil
 	}
-	rt, ok := s.dctx.(interface {
-		RecoverPendingWorkflows([]string) ([]dbos.WorkflowHandle[any], error)
-	})
-	if !ok {
-		return errors.New("durable: this version of DBOS cannot recover workflows on request")
+	// The run is put on this store's own queue, which no other process
+	// serves: one whose Binder cannot build the run would fail it.
+	dctx := dbos.From(s.dctx, ctx)
+	if _, err := dbos.RegisterQueue(dctx, s.queueName()); err != nil {
+		return fmt.Errorf("durable: resuming the run %s: %w", id, err)
 	}
-	if _, err := rt.RecoverPendingWorkflows([]string{ws.ExecutorID}); err != nil {
+	if _, err := dbos.ResumeWorkflow[string](dctx, id, dbos.WithResumeQueue(s.queueName())); err != nil {
 		return fmt.Errorf("durable: resuming the run %s: %w", id, err)
 	}
 	return nil

@@ -141,12 +141,19 @@ func (s *Store) launch(ctx context.Context, cfg dbos.Config, loc location) error
 	}
 	dbos.RegisterWorkflow(dctx, s.workflow, dbos.WithWorkflowName(workflowName))
 	dbos.RegisterWorkflow(dctx, s.sendDecisions, dbos.WithWorkflowName(decisionsWorkflowName))
+	// The queues of the database are served by every process that does
+	// not choose: this one serves its own (see Store.Resume) and DBOS's.
+	dbos.ListenQueues(dctx, s.queueName())
 	if err := dctx.Launch(); err != nil {
 		return fmt.Errorf("durable: starting the store %s: %s", loc.shown, loc.scrub(err.Error()))
 	}
 	s.dctx = dctx
 	return nil
 }
+
+// queueName is the name of the queue this store alone serves: the runs
+// that Store.Resume resumes in this process.
+func (s *Store) queueName() string { return "gram-resume-" + s.executor }
 
 // Close stops the runs of this process at their next step (they stay
 // unfinished in the store, for a process of the same executor id or
