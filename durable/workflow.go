@@ -185,7 +185,7 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 
 // ErrDecided is the error of [Store.Decide] for a wait that other
 // decisions answered first.
-var ErrDecided = errors.New("durable: the run is decided already")
+var ErrDecided = errors.New("was decided")
 
 // decisionsWorkflowName is the name of the workflow that sends the
 // decisions of one wait of a run.
@@ -239,7 +239,7 @@ func (s *Store) Decide(ctx context.Context, id string, ds []runtime.Decision) er
 	}
 	switch {
 	case errors.Is(err, dbos.ErrWorkflowIDInUse):
-		return fmt.Errorf("%w: the run %s was decided by someone else at the same time; see what it does with gramc runs show %s", ErrDecided, id, id)
+		return fmt.Errorf("durable: the run %s %w by someone else at the same time, whose decisions it goes on with; see what it does with gramc runs show %s", id, ErrDecided, id)
 	case err != nil:
 		return fmt.Errorf("durable: sending the decisions to the run %s: %w", id, err)
 	}
