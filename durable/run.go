@@ -360,7 +360,7 @@ func (s *Store) Cancel(ctx context.Context, id string) error {
 		return err
 	}
 	if r.Ended() {
-		return fmt.Errorf("durable: the run %s has ended (%s); only a running run can be cancelled", id, r.Status)
+		return fmt.Errorf("durable: the run %s has ended (%s); only a run that runs or waits for decisions can be cancelled", id, r.Status)
 	}
 	dctx := dbos.From(s.dctx, ctx)
 	if err := dbos.CancelWorkflow(dctx, id); err != nil {

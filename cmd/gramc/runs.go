@@ -126,9 +126,12 @@ func runRunsList(e *env, args []string) error {
 	if err := durable.CheckStatus(*status); err != nil {
 		return usageError(cmd, "--status: %v", err)
 	}
+	if *limit < 0 {
+		return usageError(cmd, "--limit %d: give a number of runs, or 0 for all", *limit)
+	}
 	var runs []durable.Run
 	if st != nil {
-		if runs, err = st.List(context.Background(), durable.Filter{Status: *status, Limit: max(*limit, 0)}); err != nil {
+		if runs, err = st.List(context.Background(), durable.Filter{Status: *status, Limit: *limit}); err != nil {
 			return runError(cmd, "", err)
 		}
 	}
