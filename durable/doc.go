@@ -50,9 +50,9 @@
 // A store is opened under an executor id ([Options.ExecutorID]). When it
 // opens, DBOS recovers the runs that a process of the same executor id left
 // unfinished (status PENDING): they are queued and run again from their
-// checkpoints. [Store.Resume] recovers the executor of one run the same
-// way, and so recovers every unfinished run of that executor, not only
-// the one named. Hence the choice of executor id:
+// checkpoints. [Store.Resume] resumes one run, whatever its executor, on
+// a queue that only the store resuming it serves. Hence the choice of
+// executor id:
 //
 //   - a command-line process uses an executor id of its own per run (the
 //     default: a fresh id each time a store is opened), so that resuming
@@ -61,7 +61,8 @@
 //   - a server uses a stable id (its name among the replicas), so that when
 //     it restarts it finishes the runs it left.
 //
-// Recovered runs are put on DBOS's internal queue, which every open store
-// of the same application version serves: in a PostgreSQL store shared by
-// replicas, any of them may pick a recovered run up.
+// The runs recovered when a store opens are put on DBOS's internal queue,
+// which every open store of the same application version serves: in a
+// PostgreSQL store shared by replicas, any of them may pick a recovered run
+// up. A store serves no other queue but its own.
 package durable

@@ -422,3 +422,68 @@ func TestListByOwner(t *testing.T) {
 		t.Errorf("runs awaiting approval: %v, %v; want none", none, err)
 	}
 }
+
+// TestDecideTwice: of two decisions for the same wait, given through two
+// stores before the run reads either, the second is an error (ErrDecided),
+// not lost without a word; the first is the one applied.
+func TestDecideTwice(t *testing.T) {
+	w := newWorld(t, approvalReplies()...)
+	url := sqliteURL(t)
+	s1 := w.open(url, "")
+	id := start(t, s1, w.spec("send it to bob"))
+	wantStatus(t, wait(t, s1, id), durable.StatusAwaitingApproval)
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, s3 := w.open(url, ""), w.open(url, "")
+	decide(t, s2, id, runtime.Decision{CallID: "all", Approve: true})
+	err := s3.Decide(context.Background(), id, []runtime.Decision{{CallID: "all", Reason: "no"}})
+	if !errors.Is(err, durable.ErrDecided) || !strings.Contains(err.Error(), id) {
+		t.Fatalf("the second decision: %v", err)
+	}
+	if err := s2.Resume(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, wait(t, s2, id), "completed")
+	if n := w.sends.Load(); n != 1 {
+		t.Errorf("send ran %d times; want 1, the first decision's", n)
+	}
+}
+
+// TestResumeNotTakenOver: runs resumed by one store are run by it, not by
+// another store open on the same file whose Binder cannot build them (a
+// command running something else), which would fail them.
+func TestResumeNotTakenOver(t *testing.T) {
+	w := newWorld(t, approvalReplies()...)
+	url := sqliteURL(t)
+	s1 := w.open(url, "")
+	var ids []string
+	for range 8 {
+		id := start(t, s1, w.spec("send it to bob"))
+		wantStatus(t, wait(t, s1, id), durable.StatusAwaitingApproval)
+		ids = append(ids, id)
+	}
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := w.open(url, "")
+	for _, id := range ids {
+		decide(t, s2, id, runtime.Decision{CallID: "all", Approve: true})
+		if err := s2.Resume(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A store opened now serves the queues at once.
+	bystander, err := durable.Open(context.Background(), url, durable.Options{Bind: func(context.Context, durable.Spec) (*durable.Bound, error) {
+		return nil, errors.New("this store runs no resumed run")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bystander.Close()
+	for _, id := range ids {
+		if r := wait(t, s2, id); r.Status != "completed" {
+			t.Errorf("run %s: %s %s", id, r.Status, r.Error)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,9 @@ func TestOpenErrors(t *testing.T) {
 		{"postgres://u:s3cret@db.example", "names no database"},
 		{"postgres://u:s3cret%zz@db/runs", "cannot be read"},
 		{"postgres://u:s3cret@127.0.0.1:1/runs?sslmode=disable&connect_timeout=1", "127.0.0.1:1"},
+		{"postgres://127.0.0.1:99999/runs?user=u&password=s3cret", "invalid port"},
+		{"postgres://127.0.0.1:1/runs?user=u&password=s3cret&sslmode=disable&connect_timeout=1", "127.0.0.1:1"},
+		{"postgres://u:pw@127.0.0.1:1/runs?sslpassword=s3cret&sslmode=disable&connect_timeout=1", "127.0.0.1:1"},
 	}
 	for _, c := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -68,5 +72,27 @@ func TestOpenCreatesDirectories(t *testing.T) {
 	s2 := w.open("sqlite:"+path, "")
 	if _, err := s2.Get(context.Background(), id); err != nil {
 		t.Errorf("the run is not found through sqlite:PATH: %v", err)
+	}
+}
+
+// TestRedactStore: a store URL is shown with every password masked, in its
+// user information or its query; a file path is shown as it is.
+func TestRedactStore(t *testing.T) {
+	cases := []struct{ url, want string }{
+		{"/var/lib/gram/runs.db", "/var/lib/gram/runs.db"},
+		{"postgres://u:pw@db:5432/runs", "postgres://u:xxxxx@db:5432/runs"},
+		{"postgres://db/runs?password=pw&user=u", "postgres://db/runs?password=xxxxx&user=u"},
+		{"postgres://db/runs?PassWord=pw", "postgres://db/runs?PassWord=xxxxx"},
+		{"postgres://u:s3%zz@db/runs", "postgres://u:xxxxx@db/runs"},
+	}
+	for _, c := range cases {
+		if got := durable.RedactStore(c.url); got != c.want {
+			t.Errorf("RedactStore(%q) = %q, want %q", c.url, got, c.want)
+		}
+	}
+	got := durable.StoreSecrets("postgres://u:one@db/runs?password=two&sslpassword=three")
+	slices.Sort(got)
+	if strings.Join(got, ",") != "one,three,two" {
+		t.Errorf("StoreSecrets: %q", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbos-inc/dbos-transact-golang/dbos"
@@ -83,6 +85,23 @@ const (
 	StatusError            = "error"
 	StatusCancelled        = "cancelled"
 )
+
+// Statuses are the statuses a run may have: the store's, and those of
+// the runtime a run ends with.
+var Statuses = []string{StatusRunning, StatusAwaitingApproval, StatusCancelled, StatusError,
+	string(runtime.StatusCompleted), string(runtime.StatusMaxIterations), string(runtime.StatusMaxDepth),
+	string(runtime.StatusMaxModelCalls), string(runtime.StatusTruncated), string(runtime.StatusFiltered),
+	string(runtime.StatusNoMessage), string(runtime.StatusEmpty), string(runtime.StatusInvalidOutput),
+	string(runtime.StatusToolCalls)}
+
+// CheckStatus reports a status that no run can have, as a filter of
+// [Store.List] would select nothing, naming the statuses.
+func CheckStatus(status string) error {
+	if status == "" || slices.Contains(Statuses, status) {
+		return nil
+	}
+	return fmt.Errorf("no run has the status %q; the statuses are %s", status, strings.Join(Statuses, ", "))
+}
 
 // Ended reports whether the run has ended.
 func (r *Run) Ended() bool {
@@ -341,7 +360,7 @@ func (s *Store) Cancel(ctx context.Context, id string) error {
 		return err
 	}
 	if r.Ended() {
-		return fmt.Errorf("durable: the run %s has ended (%s); only a running run can be cancelled", id, r.Status)
+		return fmt.Errorf("durable: the run %s has ended (%s); only a run that runs or waits for decisions can be cancelled", id, r.Status)
 	}
 	dctx := dbos.From(s.dctx, ctx)
 	if err := dbos.CancelWorkflow(dctx, id); err != nil {
@@ -357,12 +376,11 @@ func (s *Store) Cancel(ctx context.Context, id string) error {
 
 // Resume makes this process run id again from its checkpoints: a run left
 // unfinished by a process that ended (a command that stopped while the run
-// awaited approval, a crash). It recovers the run's executor, so every
-// unfinished run of that executor starts again (see the package
-// documentation): a run still running in a live process of that executor
-// would run twice, which is why a command line uses an executor id per run.
-// A run already running in this store is left alone; a run that has ended
-// is an error.
+// awaited approval, a crash). The run alone is resumed, on a queue only
+// this store serves, so that no other process takes it over: a run still
+// running in a live process would run twice, which is why a command line
+// uses an executor id per run. A run already running in this store is
+// left alone; a run that has ended is an error.
 func (s *Store) Resume(ctx context.Context, id string) error {
 	ws, err := s.status(ctx, id)
 	if err != nil {
@@ -382,13 +400,13 @@ func (s *Store) Resume(ctx context.Context, id string) error {
 	if s.active(id) {
 		return nil
 	}
-	rt, ok := s.dctx.(interface {
-		RecoverPendingWorkflows([]string) ([]dbos.WorkflowHandle[any], error)
-	})
-	if !ok {
-		return errors.New("durable: this version of DBOS cannot recover workflows on request")
+	// The run is put on this store's own queue, which no other process
+	// serves: one whose Binder cannot build the run would fail it.
+	dctx := dbos.From(s.dctx, ctx)
+	if _, err := dbos.RegisterQueue(dctx, s.queueName()); err != nil {
+		return fmt.Errorf("durable: resuming the run %s: %w", id, err)
 	}
-	if _, err := rt.RecoverPendingWorkflows([]string{ws.ExecutorID}); err != nil {
+	if _, err := dbos.ResumeWorkflow[string](dctx, id, dbos.WithResumeQueue(s.queueName())); err != nil {
 		return fmt.Errorf("durable: resuming the run %s: %w", id, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -139,12 +140,20 @@ func (s *Store) launch(ctx context.Context, cfg dbos.Config, loc location) error
 		return fmt.Errorf("durable: opening the store %s: %s; check the URL, and that the database server runs and accepts this user", loc.shown, loc.scrub(err.Error()))
 	}
 	dbos.RegisterWorkflow(dctx, s.workflow, dbos.WithWorkflowName(workflowName))
+	dbos.RegisterWorkflow(dctx, s.sendDecisions, dbos.WithWorkflowName(decisionsWorkflowName))
+	// The queues of the database are served by every process that does
+	// not choose: this one serves its own (see Store.Resume) and DBOS's.
+	dbos.ListenQueues(dctx, s.queueName())
 	if err := dctx.Launch(); err != nil {
 		return fmt.Errorf("durable: starting the store %s: %s", loc.shown, loc.scrub(err.Error()))
 	}
 	s.dctx = dctx
 	return nil
 }
+
+// queueName is the name of the queue this store alone serves: the runs
+// that Store.Resume resumes in this process.
+func (s *Store) queueName() string { return "gram-resume-" + s.executor }
 
 // Close stops the runs of this process at their next step (they stay
 // unfinished in the store, for a process of the same executor id or
@@ -172,19 +181,79 @@ func (s *Store) ExecutorID() string { return s.executor }
 
 // location is a parsed store URL.
 type location struct {
-	sqlite   string // the SQLite file's absolute path
-	postgres string // the PostgreSQL URL
-	shown    string // the URL for messages, its password masked
-	secret   string // the password, to mask in the messages of others
+	sqlite   string   // the SQLite file's absolute path
+	postgres string   // the PostgreSQL URL
+	shown    string   // the URL for messages, its passwords masked
+	secrets  []string // the passwords, to mask in the messages of others
 }
 
 // scrub masks the password in msg.
 func (l location) scrub(msg string) string {
-	if l.secret == "" {
-		return msg
+	for _, secret := range l.secrets {
+		if secret != "" {
+			msg = strings.ReplaceAll(msg, secret, "xxxxx")
+			msg = strings.ReplaceAll(msg, url.QueryEscape(secret), "xxxxx")
+		}
 	}
-	msg = strings.ReplaceAll(msg, l.secret, "xxxxx")
-	return strings.ReplaceAll(msg, url.QueryEscape(l.secret), "xxxxx")
+	return msg
+}
+
+// passwordParams are the query parameters of a PostgreSQL URL that hold a
+// password.
+var passwordParams = []string{"password", "sslpassword"}
+
+// StoreSecrets returns the passwords a store URL holds, in its user
+// information or its password query parameters, for the caller to mask
+// in what it writes; none for a file store.
+func StoreSecrets(store string) []string {
+	if !strings.Contains(store, "://") {
+		return nil
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		if pw := passwordIn(store); pw != "" {
+			return []string{pw}
+		}
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for k, vs := range u.Query() {
+		if slices.ContainsFunc(passwordParams, func(p string) bool { return strings.EqualFold(p, k) }) {
+			for _, v := range vs {
+				if v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// RedactStore returns a store URL as it may be shown: its passwords
+// masked as xxxxx.
+func RedactStore(store string) string {
+	if !strings.Contains(store, "://") {
+		return store
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		return location{secrets: StoreSecrets(store)}.scrub(store)
+	}
+	q := u.Query()
+	masked := false
+	for k := range q {
+		if slices.ContainsFunc(passwordParams, func(p string) bool { return strings.EqualFold(p, k) }) {
+			q.Set(k, "xxxxx")
+			masked = true
+		}
+	}
+	if masked {
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // parseURL reads a store URL.
@@ -220,13 +289,10 @@ func parsePostgres(raw string) (location, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		loc := location{secret: passwordIn(raw)}
+		loc := location{secrets: StoreSecrets(raw)}
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL cannot be read: %s; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE, with special characters in the password percent-encoded", loc.scrub(err.Error()))
 	}
-	loc := location{postgres: raw, shown: u.Redacted()}
-	if p, ok := u.User.Password(); ok {
-		loc.secret = p
-	}
+	loc := location{postgres: raw, shown: RedactStore(raw), secrets: StoreSecrets(raw)}
 	if u.Host == "" && u.Query().Get("host") == "" {
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s names no host; write postgres://USER:PASSWORD@HOST:PORT/DATABASE", loc.shown)
 	}

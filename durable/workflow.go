@@ -38,6 +38,7 @@ type runState struct {
 
 // decisionMessage is what [Store.Decide] and [Store.Cancel] send a run.
 type decisionMessage struct {
+	Run       string             `json:"run,omitempty"`
 	Round     int                `json:"round"`
 	Decisions []runtime.Decision `json:"decisions,omitempty"`
 	Cancel    bool               `json:"cancel,omitempty"`
@@ -182,6 +183,19 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 	return msg.Decisions, nil
 }
 
+// ErrDecided is the error of [Store.Decide] for a wait that other
+// decisions answered first.
+var ErrDecided = errors.New("was decided")
+
+// decisionsWorkflowName is the name of the workflow that sends the
+// decisions of one wait of a run.
+const decisionsWorkflowName = "gram.decisions"
+
+// sendDecisions is the workflow that sends msg to its run.
+func (s *Store) sendDecisions(ctx dbos.Context, msg decisionMessage) (string, error) {
+	return "", dbos.Send(ctx, msg.Run, msg, decisionsTopic)
+}
+
 // Decide answers the calls the run id waits for: ds are checked against
 // them and the run's agent ([runtime.CheckDecisions]) and sent to the run,
 // which goes on in the process that runs it. A run that does not await
@@ -213,9 +227,20 @@ func (s *Store) Decide(ctx context.Context, id string, ds []runtime.Decision) er
 	if err := runtime.CheckDecisions(b.Agent, st.Pending, ds); err != nil {
 		return fmt.Errorf("durable: the decisions for the run %s: %w", id, err)
 	}
-	msg := decisionMessage{Round: st.Round, Decisions: ds}
-	key := "round-" + strconv.Itoa(st.Round)
-	if err := dbos.Send(dbos.From(s.dctx, ctx), id, msg, decisionsTopic, dbos.WithIdempotencyKey(key)); err != nil {
+	// The decisions of a wait are sent by a workflow whose id is the
+	// wait's: the store lets one start, so that of two deciders at the
+	// same time, in any processes, the second is told.
+	msg := decisionMessage{Round: st.Round, Decisions: ds, Run: id}
+	wid := id + "/decisions-" + strconv.Itoa(st.Round)
+	h, err := dbos.RunWorkflow(dbos.From(s.dctx, ctx), s.sendDecisions, msg,
+		dbos.WithWorkflowID(wid), dbos.WithWorkflowIDReusePolicy(dbos.WorkflowIDReusePolicyReject))
+	if err == nil {
+		_, err = h.GetResult()
+	}
+	switch {
+	case errors.Is(err, dbos.ErrWorkflowIDInUse):
+		return fmt.Errorf("durable: the run %s %w by someone else at the same time, whose decisions it goes on with; see what it does with gramc runs show %s", id, ErrDecided, id)
+	case err != nil:
 		return fmt.Errorf("durable: sending the decisions to the run %s: %w", id, err)
 	}
 	s.mu.Lock()

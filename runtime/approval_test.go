@@ -177,6 +177,74 @@ func TestDecisionsEdited(t *testing.T) {
 	}
 }
 
+// TestDecisionsEditedConversation: the conversation the model gets next
+// holds the call with the arguments it ran with, not the model's, so that
+// the model does not report what did not happen; the conversation the run
+// stopped with is left as it was.
+func TestDecisionsEditedConversation(t *testing.T) {
+	prog, c, resp := pauseAtRefund(t)
+	m, out, err := continueWith(t, prog, c, resp, runtime.Decision{CallID: "c2", Approve: true, Arguments: json.RawMessage(`{"orderId":8}`)})
+	if err != nil || out.Status != runtime.StatusCompleted {
+		t.Fatalf("%v, status %q", err, out.Status)
+	}
+	argsOf := func(msgs []runtime.Message) string {
+		for _, msg := range msgs {
+			for _, tc := range msg.ToolCalls {
+				if tc.ID == "c2" {
+					return tc.Arguments
+				}
+			}
+		}
+		return ""
+	}
+	reqs := m.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := argsOf(reqs[0].Messages); got != `{"orderId":8}` {
+		t.Errorf("the model is told the call had the arguments %s", got)
+	}
+	if got := argsOf(out.Conversation); got != `{"orderId":8}` {
+		t.Errorf("the conversation has the arguments %s", got)
+	}
+	if got := argsOf(resp.Conversation); got != `{"orderId":7}` {
+		t.Errorf("the stopped run's conversation was changed: %s", got)
+	}
+}
+
+// TestApproverEditedConversation: an approver's edited arguments are
+// what the model is told the call had, as with WithDecisions.
+func TestApproverEditedConversation(t *testing.T) {
+	prog := compile(t, shopSrc)
+	c := &counter{}
+	m := runtime.NewScripted(runtime.CallReply(
+		runtime.ToolCall{ID: "c2", Name: "refund", Arguments: `{"orderId":7}`},
+	), runtime.TextReply("Refunded."))
+	approver := func(context.Context, []runtime.PendingCall) ([]runtime.Decision, error) {
+		return []runtime.Decision{{CallID: "c2", Approve: true, Arguments: json.RawMessage(`{"orderId":9}`)}}, nil
+	}
+	out, err := runtime.Run(context.Background(), prog.Agent("shop"), c.lib(), nil, "Refund 7",
+		runtime.WithModel(m), runtime.WithProgram(prog), runtime.WithLogger(discard()), runtime.WithApprover(approver))
+	if err != nil || len(c.refunds) != 1 || c.refunds[0] != 9 {
+		t.Fatalf("%v, refunds %v", err, c.refunds)
+	}
+	reqs := m.Requests()
+	if len(reqs) != 2 || !strings.Contains(fmtCalls(reqs[1].Messages), `c2 {"orderId":9}`) || !strings.Contains(fmtCalls(out.Conversation), `c2 {"orderId":9}`) {
+		t.Errorf("the model is told %s", fmtCalls(reqs[len(reqs)-1].Messages))
+	}
+}
+
+// fmtCalls lists the tool calls of msgs, "ID ARGUMENTS" each.
+func fmtCalls(msgs []runtime.Message) string {
+	var b strings.Builder
+	for _, msg := range msgs {
+		for _, tc := range msg.ToolCalls {
+			b.WriteString(tc.ID + " " + tc.Arguments + "\n")
+		}
+	}
+	return b.String()
+}
+
 // TestDecisionsAll: a decision for "all" covers the calls no other names.
 func TestDecisionsAll(t *testing.T) {
 	prog := compile(t, shopSrc)

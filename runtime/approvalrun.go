@@ -127,6 +127,7 @@ func (r *runner) decide(ctx context.Context, iter int, calls []ToolCall, ds []De
 				return nil, &ValidationError{Field: "decisions", Message: fmt.Sprintf("the edited arguments of the call %q (%s): %s", c.ID, c.Name, err.Error())}
 			}
 			c.Arguments = string(d.Arguments)
+			r.editCall(c)
 		}
 		dc := d
 		dc.CallID = c.ID
@@ -142,6 +143,25 @@ func (r *runner) decide(ctx context.Context, iter int, calls []ToolCall, ds []De
 		results[at[k]] = res
 	}
 	return results, nil
+}
+
+// editCall puts the arguments of c, edited by a person, in the call of
+// the conversation's assistant message that asked for it, so that the
+// model is told what ran. The messages are copied first: the conversation
+// may share them with the caller's history.
+func (r *runner) editCall(c ToolCall) {
+	conv := r.resp.Conversation
+	for i := len(conv) - 1; i >= 0; i-- {
+		j := slices.IndexFunc(conv[i].ToolCalls, func(tc ToolCall) bool { return tc.ID == c.ID })
+		if conv[i].Role != RoleAssistant || j < 0 {
+			continue
+		}
+		conv = slices.Clone(conv)
+		conv[i].ToolCalls = slices.Clone(conv[i].ToolCalls)
+		conv[i].ToolCalls[j].Arguments = c.Arguments
+		r.resp.Conversation = conv
+		return
+	}
 }
 
 // denied is the result of a call a person denied: the model is told so,

@@ -25,10 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -75,29 +73,6 @@ func DefaultExecutorID(addr string) string {
 		host = "localhost"
 	}
 	return "gramc-serve@" + host + "/" + addr
-}
-
-// RedactStore returns a store URL fit for messages: a PostgreSQL URL's
-// password masked.
-func RedactStore(store string) string {
-	if !strings.Contains(store, "://") {
-		return store
-	}
-	u, err := url.Parse(store)
-	if err != nil {
-		return "the PostgreSQL store (its URL cannot be read)"
-	}
-	return u.Redacted()
-}
-
-// StorePassword returns the password of a PostgreSQL store URL, "" when it
-// has none, for the caller to mask in what it writes.
-func StorePassword(store string) string {
-	if u, err := url.Parse(store); err == nil && u.User != nil {
-		p, _ := u.User.Password()
-		return p
-	}
-	return ""
 }
 
 // runStore is the server's run store, opened by New or when first needed.

@@ -233,6 +233,9 @@ func TestRunsRefusals(t *testing.T) {
 	if code, out := h.as(testKey, http.MethodGet, "/v1/runs/"+run["run_id"].(string)+"?wait=soon", ""); code != 400 {
 		t.Errorf("wait=soon: %d %v", code, out)
 	}
+	if code, out := h.as(testKey, http.MethodGet, "/v1/runs?status=waiting", ""); code != 400 || !strings.Contains(out["error"].(map[string]any)["message"].(string), "awaiting_approval") {
+		t.Errorf("status=waiting: %d %v", code, out)
+	}
 	if code, out := h.as(canaryKey, http.MethodPost, "/v1/agents/clerk/runs", historyBody); code != 403 {
 		t.Errorf("no subject: %d %v", code, out)
 	}

@@ -310,6 +310,10 @@ func parseWait(raw string) (time.Duration, error) {
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	st, q := state(r), r.URL.Query()
 	f := durable.Filter{Status: q.Get("status"), Limit: 100}
+	if err := durable.CheckStatus(f.Status); err != nil {
+		s.fail(w, r, invalid("status", "invalid_status", "status=%s: %v", f.Status, err))
+		return
+	}
 	if raw := q.Get("limit"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > 1000 {
@@ -376,6 +380,11 @@ func (s *Server) decideRun(w http.ResponseWriter, r *http.Request) {
 		var ve *runtime.ValidationError
 		if errors.As(err, &ve) {
 			s.fail(w, r, invalid("decisions", "invalid_decisions", "The decisions cannot be applied: %s.", ve.Message))
+			return
+		}
+		if errors.Is(err, durable.ErrDecided) {
+			s.fail(w, r, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Code: "run_decided", Kind: kindInvalid,
+				Message: fmt.Sprintf("The run %s was decided by another request at the same time; its decisions are applied, not these (GET /v1/runs/%s).", run.ID, run.ID)})
 			return
 		}
 		if now, gerr := store.Get(r.Context(), run.ID); gerr == nil && now.Status != durable.StatusAwaitingApproval {

@@ -94,6 +94,9 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
 	maskStore(e, *store)
+	if path, missing := missingStore(*store); missing {
+		return nil, rest, noStoreError(cmd, path)
+	}
 	st, _, err := openStore(context.Background(), cmd, *store, nil, nil)
 	return st, rest, err
 }
@@ -114,13 +117,23 @@ func runRunsList(e *env, args []string) error {
 	limit := fs.Int("limit", 0, "list at most `N` runs, the newest (0: all)")
 	asJSON := fs.Bool("json", false, "print the runs as a JSON array")
 	st, _, err := runsStore(e, fs, cmd, args, 0, "takes no arguments")
-	if err != nil {
+	if st != nil {
+		defer st.Close()
+	}
+	if err != nil && !errors.Is(err, errNoStore) {
 		return err
 	}
-	defer st.Close()
-	runs, err := st.List(context.Background(), durable.Filter{Status: *status, Limit: max(*limit, 0)})
-	if err != nil {
-		return runError(cmd, "", err)
+	if err := durable.CheckStatus(*status); err != nil {
+		return usageError(cmd, "--status: %v", err)
+	}
+	if *limit < 0 {
+		return usageError(cmd, "--limit %d: give a number of runs, or 0 for all", *limit)
+	}
+	var runs []durable.Run
+	if st != nil {
+		if runs, err = st.List(context.Background(), durable.Filter{Status: *status, Limit: *limit}); err != nil {
+			return runError(cmd, "", err)
+		}
 	}
 	if *asJSON {
 		views := make([]runView, 0, len(runs))
@@ -206,6 +219,9 @@ func runRunsResume(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if path, missing := missingStore(*store); missing {
+		return noStoreError(o.cmd, path)
+	}
 	rb := &runBinder{}
 	st, _, err := openStore(ctx, o.cmd, *store, rb.bind, nil)
 	if err != nil {

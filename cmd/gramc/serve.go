@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
@@ -84,10 +85,10 @@ func runServe(e *env, args []string) error {
 	if err := f.runStore(&o); err != nil {
 		return err
 	}
-	if pw := serve.StorePassword(f.cfg.Runs.Store); pw != "" {
+	if pws := durable.StoreSecrets(f.cfg.Runs.Store); len(pws) > 0 {
 		// Masked in everything written, the log included.
-		e.stdout = replay.NewRedactor(pw).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(pw).Writer(e.stderr)
+		e.stdout = replay.NewRedactor(pws...).Writer(e.stdout)
+		e.stderr = replay.NewRedactor(pws...).Writer(e.stderr)
 	}
 	if secret := os.Getenv(f.auth.JWTSecretEnv); f.auth.JWTSecretEnv != "" && secret != "" {
 		// Masked in everything written, the log included.
@@ -137,7 +138,7 @@ func runServe(e *env, args []string) error {
 	}
 	announce(e, srv, f.cfg.Auth, "http://"+ln.Addr().String())
 	if f.cfg.Runs.Store != "" {
-		fmt.Fprintf(e.stderr, "gramc serve: durable runs kept in %s as %s\n", serve.RedactStore(f.cfg.Runs.Store), f.cfg.Runs.ExecutorID)
+		fmt.Fprintf(e.stderr, "gramc serve: durable runs kept in %s as %s\n", durable.RedactStore(f.cfg.Runs.Store), f.cfg.Runs.ExecutorID)
 	}
 	err = srv.ServeUntil(ctx, ln, func() {
 		stop() // a second signal ends the process at once

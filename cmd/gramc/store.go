@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -49,7 +50,7 @@ func defaultStore() (string, error) {
 // maskStore masks the credentials of a store's URL in what the command
 // writes from here on.
 func maskStore(e *env, url string) {
-	r := replay.NewRedactor(replay.ProcessSecrets(nil, nil, url)...)
+	r := replay.NewRedactor(durable.StoreSecrets(url)...)
 	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
 }
 
@@ -77,6 +78,43 @@ func (rb *runBinder) bind(_ context.Context, spec durable.Spec) (*durable.Bound,
 		return nil, fmt.Errorf("this command runs no run of the agent %q; resume it with gramc runs resume RUN_ID", spec.Agent)
 	}
 	return rb.bound, nil
+}
+
+// missingStore returns the path of the SQLite file that the store flag
+// names (the default store when it is empty), when that file does not
+// exist: a command that only reads or changes runs says so rather than
+// create an empty store, at a path that may be mistyped.
+func missingStore(flagValue string) (string, bool) {
+	path := flagValue
+	if path == "" {
+		var err error
+		if path, err = defaultStore(); err != nil {
+			return "", false
+		}
+	}
+	if rest, ok := strings.CutPrefix(path, "sqlite:"); ok {
+		path = rest
+		if strings.HasPrefix(path, "///") {
+			path = path[2:]
+		}
+	}
+	if path == "" || strings.Contains(path, "://") {
+		return "", false
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return path, true
+	}
+	return "", false
+}
+
+// errNoStore is in the error of a command whose store file does not
+// exist (see [noStoreError]).
+var errNoStore = errors.New("no store")
+
+// noStoreError is the error of cmd about a store file that does not
+// exist: a usage error that wraps errNoStore.
+func noStoreError(cmd, path string) error {
+	return fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
 }
 
 // openStore opens the store that flag names (the default store when it
