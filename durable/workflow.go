@@ -68,7 +68,7 @@ func (s *Store) workflow(ctx dbos.Context, input string) (string, error) {
 		}
 	}
 	e := &execution{s: s, dctx: ctx, id: id}
-	opts := append(slices.Clone(b.Options), runtime.WithCheckpointer(e.checkpoint), runtime.WithApprover(e.approve))
+	opts := append(slices.Clone(b.Options), runtime.WithCheckpointer(e.checkpoint), runtime.WithApprover(e.approve), runtime.WithRunID(e.id))
 	resp, err := runtime.Run(ctx, b.Agent, b.Library, spec.Conversation, spec.Input, opts...)
 	switch {
 	case ctx.Err() != nil:

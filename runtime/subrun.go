@@ -65,6 +65,11 @@ func WithProgram(p *schema.Program) Option { return func(c *runConfig) { c.tree.
 // has [StatusMaxDepth].
 func WithMaxDepth(n int) Option { return func(c *runConfig) { c.tree.maxDepth = n } }
 
+// WithRunID gives the top run the id id instead of a random one: a
+// store's run keeps its id across the parts of a run that waits (see
+// [WithDecisions]) and across replays. Nested runs get ids of their own.
+func WithRunID(id string) Option { return func(c *runConfig) { c.tree.givenID = id } }
+
 // WithMaxModelCalls sets the number of model calls the whole tree of runs
 // (the top run, its sub-agents and theirs) may make (default
 // [DefaultMaxModelCalls]). The run that would make one more stops with
@@ -90,8 +95,8 @@ type treeConfig struct {
 	// parentCall the run and the tool call that started a nested run.
 	depth                 int
 	parentRun, parentCall string
-	// runID is the run's id.
-	runID string
+	// runID is the run's id; givenID the top run's, from [WithRunID].
+	runID, givenID string
 	// label names the chain of agents down to this run ("a > b"), for
 	// the traces; "" for the top run.
 	label string
@@ -120,6 +125,9 @@ func (t *treeConfig) start() {
 		t.maxHandoffs = DefaultMaxHandoffs
 	}
 	t.runID = newRunID()
+	if t.givenID != "" && t.depth == 0 {
+		t.runID = t.givenID
+	}
 }
 
 // takeModelCall reports whether the tree may make one more model call,

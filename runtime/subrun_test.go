@@ -405,3 +405,35 @@ func TestModelSource(t *testing.T) {
 		t.Errorf("the source was asked for %v; the answer is %q by %s", asked, resp.Content, resp.Agent)
 	}
 }
+
+// TestGivenRunID: WithRunID names the top run; its sub-agents' runs get
+// ids of their own, whose parent is the given one.
+func TestGivenRunID(t *testing.T) {
+	billing := treeAgent("billing", "You answer billing questions.")
+	support := treeAgent("support", "You help customers.", billing.AsTool)
+	m := runtime.NewScripted(
+		runtime.CallReply(runtime.Call("billing", `{"message":"Is invoice 7 paid?"}`)),
+		runtime.TextReply("Invoice 7 is paid."),
+		runtime.TextReply("Yes, it is paid."),
+	)
+	var parents []string
+	resp, err := runtime.Run(context.Background(), support, nil, nil, "invoice 7?",
+		runtime.WithModel(m), runtime.WithProgram(program(support, billing)), runtime.WithLogger(discard()),
+		runtime.WithRunID("run-store-1"), runtime.WithEvents(func(e runtime.Event) {
+			if e.ParentRunID != "" {
+				parents = append(parents, e.ParentRunID)
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.RunID != "run-store-1" {
+		t.Errorf("the top run's id is %q, want the given run-store-1", resp.RunID)
+	}
+	if sub := resp.ToolsUsed[0].Run; sub == nil || sub.RunID == "run-store-1" || !strings.HasPrefix(sub.RunID, "run_") {
+		t.Errorf("the sub-agent's run is %+v; want an id of its own", sub)
+	}
+	if len(parents) == 0 || parents[0] != "run-store-1" {
+		t.Errorf("the nested run's events name the parents %v; want run-store-1", parents)
+	}
+}
