@@ -195,6 +195,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		PassRate:  o.passRate,
 		Parallel:  o.parallel,
 		Logger:    logger,
+		Prices:    o.set.Bound.Bindings.PriceTable(), // the bindings file's prices over the embedded table
 	}
 	switch {
 	case o.record:
