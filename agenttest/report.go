@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,7 +130,10 @@ func Explain(r Result) string {
 
 // WriteText writes one line per test (ok, FAIL or ERROR with the file, the
 // test, the source of the answers and the time), the failures of each
-// failed test with their diffs, and a closing line "N passed, N failed".
+// failed test with their diffs, a closing line "N passed, N failed" and,
+// when a test ran against the model (live or recorded), a line with the
+// suite's usage and cost: what the run spent. (A replayed test spent
+// nothing; the other reports give the usage its cassette recorded.)
 func WriteText(w io.Writer, results []Result) error {
 	var b strings.Builder
 	for _, r := range results {
@@ -144,8 +148,11 @@ func WriteText(w io.Writer, results []Result) error {
 	if s.Errors > 0 {
 		fmt.Fprintf(&b, " (%d could not run)", s.Errors)
 	}
-	u := s.Usage
-	fmt.Fprintf(&b, "\nusage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(s))
+	b.WriteString("\n")
+	if slices.ContainsFunc(results, func(r Result) bool { return r.Source == "live" || r.Source == "record" }) {
+		u := s.Usage
+		fmt.Fprintf(&b, "usage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(s))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -88,12 +88,13 @@ func TestUsageAndCost(t *testing.T) {
 
 // TestReportsUsage: the reports give each test's usage and cost and the
 // suite's sums; a cost unknown is null (JSON), "unknown" (JUnit) or left
-// out of an "at least" sum (text).
+// out of an "at least" sum (text). The text report says what the run
+// spent: nothing when every test was replayed.
 func TestReportsUsage(t *testing.T) {
 	cost := 0.25
 	no := false
 	results := []Result{
-		{File: "a.gram", Test: "priced", Status: Pass, Source: "replay", Runs: 2, Passed: 1, PassRate: 0.5, PassAll: &no,
+		{File: "a.gram", Test: "priced", Status: Pass, Source: "record", Runs: 2, Passed: 1, PassRate: 0.5, PassAll: &no,
 			Usage: runtime.Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30}, CostUSD: &cost},
 		{File: "a.gram", Test: "unpriced", Status: Fail, Source: "replay", Runs: 1, Passed: 0, PassRate: 1,
 			Usage: runtime.Usage{PromptTokens: 4, CompletionTokens: 2, TotalTokens: 6}, Failures: []Failure{{Turn: 1, Kind: "answer", Message: "m"}}},
@@ -137,6 +138,10 @@ func TestReportsUsage(t *testing.T) {
 		{"tap", func(b *bytes.Buffer, r []Result) error { return WriteTAP(b, r) },
 			[]string{"  usage: {promptTokens: 4, completionTokens: 2, totalTokens: 6}\n  costUSD: null\n",
 				"# usage: 36 tokens (24 prompt, 12 completion), cost at least $0.25 (1 test of unknown price)\n"}},
+	}
+	var replayed bytes.Buffer
+	if err := WriteText(&replayed, results[1:]); err != nil || strings.Contains(replayed.String(), "usage:") {
+		t.Errorf("the text report of replayed tests has a usage line (%v):\n%s", err, replayed.String())
 	}
 	for _, c := range checks {
 		var b bytes.Buffer
