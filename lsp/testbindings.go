@@ -87,7 +87,7 @@ func (tb *testBinding) runner(s *server) *agenttest.Runner {
 		BaseURL: tb.BaseURL, APIKey: tb.APIKey, KeyVar: tb.KeyVar,
 		Endpoints: runtime.Endpoints(tb.Endpoints),
 		Fallbacks: tb.Fallbacks, Retries: tb.Retries,
-		Options: append([]runtime.Option{runtime.WithLogger(s.log)}, tb.options...)}
+		Options: append([]runtime.Option{runtime.WithLogger(s.log), runtime.WithPrices(tb.Bindings.PriceTable())}, tb.options...)}
 	if tb.Bindings != nil {
 		r.Cassettes = tb.Bindings.Cassettes
 	}

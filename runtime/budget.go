@@ -149,7 +149,7 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 		return nil, nil, false
 	}
 	if t.budget.MaxCostUSD > 0 {
-		m := r.agent.Model
+		m := r.modelInUse()
 		if _, ok := t.prices.Lookup(string(m.Provider), m.ID); !ok {
 			resp, err := r.fail(&ConfigError{
 				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", t.budget.MaxCostUSD, m.String()),
@@ -161,6 +161,15 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 		return r.stopAtBudget(name), nil, true
 	}
 	return nil, nil, false
+}
+
+// modelInUse is the model the run's calls go to: the agent's, or the
+// fallback moved to.
+func (r *runner) modelInUse() schema.Model {
+	if r.fallback > 0 && r.fallback <= len(r.cfg.fallbacks) {
+		return r.cfg.fallbacks[r.fallback-1].Model
+	}
+	return r.agent.Model
 }
 
 // stopAtBudget ends the run at the budget name.

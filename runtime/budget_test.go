@@ -166,3 +166,27 @@ func TestBudgetGiven(t *testing.T) {
 		t.Fatalf("status %s, spent %+v; want completed and no Spent", resp.Status, resp.Spent)
 	}
 }
+
+// TestBudgetCostOfFallback: the calls a fallback model answers cost its
+// price, not the agent's model's.
+func TestBudgetCostOfFallback(t *testing.T) {
+	a := budgetAgent(schema.Budget{MaxCostUSD: 100})
+	a.Model = schema.Model{Provider: schema.OpenAI, ID: "main"}
+	prices := pricing.Default().With(map[string]pricing.Price{
+		"OpenAI/main":   {Input: 1, Output: 1},
+		"OpenAI/backup": {Input: 1000, Output: 1000},
+	})
+	down := runtime.NewScripted()
+	down.PushError(&runtime.LLMError{Kind: runtime.LLMNetwork, Attempts: 1, Err: errors.New("down")})
+	backup := runtime.NewScripted(&runtime.Reply{Message: runtime.Message{Role: runtime.RoleAssistant, Content: "hi"},
+		Usage: runtime.Usage{PromptTokens: 500, CompletionTokens: 500, TotalTokens: 1000}})
+	var ran atomic.Int64
+	resp, err := runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go", runtime.WithModel(down), runtime.WithPrices(prices),
+		runtime.WithFallbacks(runtime.Fallback{Model: schema.Model{Provider: schema.OpenAI, ID: "backup"}, Client: backup}), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Spent == nil || resp.Spent.CostUSD < 0.999 || resp.Spent.CostUSD > 1.001 {
+		t.Fatalf("spent %+v; want $1, the backup's price of 1000 tokens", resp.Spent)
+	}
+}

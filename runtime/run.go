@@ -534,7 +534,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		return nil, err
 	}
 	r.resp.Usage.Add(reply.Usage)
-	r.cfg.tree.spend(r.agent.Model, reply.Usage)
+	r.cfg.tree.spend(r.modelInUse(), reply.Usage)
 	r.resp.FinishReason = reply.FinishReason
 	if info {
 		r.log.Info("model answered", "iteration", iter, "duration", d, "toolCalls", len(reply.Message.ToolCalls),

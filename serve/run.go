@@ -84,6 +84,9 @@ func answerText(resp *runtime.Response) string {
 	if resp.Output != nil {
 		return string(resp.Output)
 	}
+	if resp.Status == runtime.StatusBudgetExceeded && resp.Spent != nil {
+		return resp.Content + " (" + runtime.BudgetMessage(resp.Spent) + ")"
+	}
 	return resp.Content
 }
 

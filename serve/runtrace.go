@@ -155,6 +155,8 @@ func runStatus(st runtime.Status) string {
 	switch st {
 	case runtime.StatusMaxIterations, runtime.StatusMaxModelCalls:
 		return envMaxIter
+	case runtime.StatusBudgetExceeded:
+		return envBudget
 	case runtime.StatusError, runtime.StatusInvalidOutput:
 		return envError
 	case runtime.StatusAwaitingApproval:
