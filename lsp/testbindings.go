@@ -86,7 +86,7 @@ func (tb *testBinding) runner(s *server) *agenttest.Runner {
 	r := &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
 		BaseURL: tb.BaseURL, APIKey: tb.APIKey, KeyVar: tb.KeyVar,
 		Endpoints: runtime.Endpoints(tb.Endpoints),
-		Fallbacks: tb.Fallbacks, Retries: tb.Retries,
+		Fallbacks: tb.Fallbacks, Retries: tb.Retries, Prices: tb.Bindings.PriceTable(),
 		Options: append([]runtime.Option{runtime.WithLogger(s.log), runtime.WithPrices(tb.Bindings.PriceTable())}, tb.options...)}
 	if tb.Bindings != nil {
 		r.Cassettes = tb.Bindings.Cassettes
