@@ -113,7 +113,12 @@ func runTest(e *env, args []string) error {
 	}
 	defer closeTools()
 
-	results := o.runner(e, lib, logger, injected).RunAll(ctx, jobs)
+	return o.finish(e, o.runner(e, lib, logger, injected).RunAll(ctx, jobs))
+}
+
+// finish reports the results and returns the command's error: a test
+// that did not pass, or the suite's cost over --max-cost.
+func (o *testOptions) finish(e *env, results []agenttest.Result) error {
 	if err := o.report(e, results); err != nil {
 		return err
 	}
