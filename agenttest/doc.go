@@ -71,7 +71,10 @@
 //     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.
 //   - [Evaluate] checks one turn's [runtime.Response] against a
 //     [schema.Turn]'s expectations, without a model.
-//   - [WriteText], [WriteJSON], [WriteJUnit] and [WriteTAP] report results.
+//   - [WriteText], [WriteJSON], [WriteJUnit] and [WriteTAP] report results,
+//     each test's usage and cost ([Result.Usage], [Result.CostUSD]: every
+//     model call of its runs, judges and sub-agents included, priced by
+//     [Runner.Prices]) and the suite's sums ([Summarize]).
 //
 // # Cassettes
 //

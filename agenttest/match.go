@@ -5,6 +5,7 @@
 package agenttest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -99,10 +100,16 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 	if resp == nil {
 		return []Failure{{Turn: n, Kind: "error", Message: "the turn gave no response"}}
 	}
-	if resp.Status != runtime.StatusCompleted {
+	if want := runtime.Status(cmp.Or(turn.Status, string(runtime.StatusCompleted))); resp.Status != want {
 		msg := "the agent did not finish the turn: " + string(resp.Status)
+		if want != runtime.StatusCompleted {
+			msg = fmt.Sprintf("the turn ended with status %s, but the test expects %s", resp.Status, want)
+		}
 		if resp.Error != "" {
 			msg += ": " + resp.Error
+		}
+		if resp.Spent != nil && resp.Status == runtime.StatusBudgetExceeded {
+			msg += ": " + runtime.BudgetMessage(resp.Spent)
 		}
 		out = append(out, Failure{Turn: n, Kind: "status", Message: msg})
 	}

@@ -8,19 +8,36 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gramlang/gram/runtime"
 )
 
-// Summary counts results.
+// Summary counts results and sums their usage and cost.
 type Summary struct {
 	Passed, Failed, Errors int
+	// Usage is the tokens of all the tests' model calls.
+	Usage runtime.Usage
+	// CostUSD is their cost in US dollars, nil when a test's is unknown;
+	// KnownUSD is the sum of the costs that are known, and Unpriced the
+	// number of tests whose cost is unknown.
+	CostUSD  *float64
+	KnownUSD float64
+	Unpriced int
 }
 
-// Summarize counts the results by status.
+// Summarize counts the results by status and sums their usage and cost.
 func Summarize(results []Result) Summary {
 	var s Summary
 	for _, r := range results {
+		s.Usage.Add(r.Usage)
+		if r.CostUSD != nil {
+			s.KnownUSD += *r.CostUSD
+		} else {
+			s.Unpriced++
+		}
 		switch r.Status {
 		case Pass:
 			s.Passed++
@@ -30,7 +47,47 @@ func Summarize(results []Result) Summary {
 			s.Errors++
 		}
 	}
+	s.KnownUSD = *roundUSD(&s.KnownUSD)
+	if s.Unpriced == 0 {
+		c := s.KnownUSD
+		s.CostUSD = &c
+	}
 	return s
+}
+
+// usageText writes the tokens of usage and their cost: "60 tokens (40
+// prompt, 20 completion), $0.000018", the cost "unknown" when it is nil.
+func usageText(u runtime.Usage, cost *float64) string {
+	c := "cost unknown"
+	if cost != nil {
+		c = dollars(*cost)
+	}
+	return fmt.Sprintf("%d tokens (%d prompt, %d completion), %s", u.TotalTokens, u.PromptTokens, u.CompletionTokens, c)
+}
+
+// dollars writes a cost in US dollars, as precisely as it is known.
+func dollars(usd float64) string {
+	return "$" + strconv.FormatFloat(usd, 'f', -1, 64)
+}
+
+// costText writes the cost of a summary, "unknown" or an "at least" sum
+// when some tests' prices are unknown.
+func costText(s Summary) string {
+	switch {
+	case s.CostUSD != nil:
+		return dollars(*s.CostUSD)
+	case s.KnownUSD > 0:
+		return fmt.Sprintf("at least %s (%d %s of unknown price)", dollars(s.KnownUSD), s.Unpriced, plural(s.Unpriced, "test", "tests"))
+	}
+	return "cost unknown"
+}
+
+// plural returns one or many as n is 1 or not.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // runsText says how many runs passed, when there were several.
@@ -73,7 +130,10 @@ func Explain(r Result) string {
 
 // WriteText writes one line per test (ok, FAIL or ERROR with the file, the
 // test, the source of the answers and the time), the failures of each
-// failed test with their diffs, and a closing line "N passed, N failed".
+// failed test with their diffs, a closing line "N passed, N failed" and,
+// when a test ran against the model (live or recorded), a line with the
+// suite's usage and cost: what the run spent. (A replayed test spent
+// nothing; the other reports give the usage its cassette recorded.)
 func WriteText(w io.Writer, results []Result) error {
 	var b strings.Builder
 	for _, r := range results {
@@ -89,20 +149,27 @@ func WriteText(w io.Writer, results []Result) error {
 		fmt.Fprintf(&b, " (%d could not run)", s.Errors)
 	}
 	b.WriteString("\n")
+	if slices.ContainsFunc(results, func(r Result) bool { return r.Source == "live" || r.Source == "record" }) {
+		u := s.Usage
+		fmt.Fprintf(&b, "usage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(s))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // jsonReport is the JSON report's shape.
 type jsonReport struct {
-	Tests  []Result `json:"tests"`
-	Passed int      `json:"passed"`
-	Failed int      `json:"failed"`
-	Errors int      `json:"errors"`
+	Tests   []Result      `json:"tests"`
+	Passed  int           `json:"passed"`
+	Failed  int           `json:"failed"`
+	Errors  int           `json:"errors"`
+	Usage   runtime.Usage `json:"usage"`
+	CostUSD *float64      `json:"costUSD"`
 }
 
 // WriteJSON writes the results as one JSON object: "tests" (each a
-// [Result]), and the counts "passed", "failed" and "errors".
+// [Result]), the counts "passed", "failed" and "errors", and the sums of
+// the tests' "usage" and "costUSD" (null when a test's is unknown).
 func WriteJSON(w io.Writer, results []Result) error {
 	s := Summarize(results)
 	if results == nil {
@@ -111,7 +178,8 @@ func WriteJSON(w io.Writer, results []Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{Tests: results, Passed: s.Passed, Failed: s.Failed, Errors: s.Errors})
+	return enc.Encode(jsonReport{Tests: results, Passed: s.Passed, Failed: s.Failed, Errors: s.Errors,
+		Usage: s.Usage, CostUSD: s.CostUSD})
 }
 
 // JUnit XML, in the shape of the JUnit schema that CI servers read:
@@ -128,13 +196,22 @@ type (
 		Suites   []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name     string      `xml:"name,attr"`
-		Tests    int         `xml:"tests,attr"`
-		Failures int         `xml:"failures,attr"`
-		Errors   int         `xml:"errors,attr"`
-		Skipped  int         `xml:"skipped,attr"`
-		Time     string      `xml:"time,attr"`
-		Cases    []junitCase `xml:"testcase"`
+		Name       string         `xml:"name,attr"`
+		Tests      int            `xml:"tests,attr"`
+		Failures   int            `xml:"failures,attr"`
+		Errors     int            `xml:"errors,attr"`
+		Skipped    int            `xml:"skipped,attr"`
+		Time       string         `xml:"time,attr"`
+		Properties *junitPropList `xml:"properties,omitempty"`
+		Cases      []junitCase    `xml:"testcase"`
+		results    []Result       // the suite's, for its properties
+	}
+	junitPropList struct {
+		Props []junitProperty `xml:"property"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
 	}
 	junitCase struct {
 		Name      string        `xml:"name,attr"`
@@ -187,8 +264,10 @@ func WriteJUnit(w io.Writer, results []Result) error {
 			root.Errors++
 		}
 		if r.Source != "" {
-			c.SystemOut = "answers from: " + r.Source + runsText(r)
+			c.SystemOut = "answers from: " + r.Source + runsText(r) + "; "
 		}
+		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
+		s.results = append(s.results, r)
 		var st float64
 		for _, x := range s.Cases {
 			st += parseSeconds(x.Time)
@@ -198,6 +277,9 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		s.Cases = append(s.Cases, c)
 	}
 	root.Time = seconds(total)
+	for i := range root.Suites {
+		root.Suites[i].Properties = junitUsage(Summarize(root.Suites[i].results))
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -210,6 +292,24 @@ func WriteJUnit(w io.Writer, results []Result) error {
 	return err
 }
 
+// junitUsage is the properties of a suite: the sums of its tests' usage
+// (gram.usage.promptTokens, completionTokens, totalTokens) and cost
+// (gram.costUSD, "unknown" when a test's is).
+func junitUsage(s Summary) *junitPropList {
+	cost := "unknown"
+	if s.CostUSD != nil {
+		cost = strconv.FormatFloat(*s.CostUSD, 'f', -1, 64)
+	}
+	n := func(v int64) string { return strconv.FormatInt(v, 10) }
+	return &junitPropList{Props: []junitProperty{
+		{"gram.usage.promptTokens", n(s.Usage.PromptTokens)},
+		{"gram.usage.completionTokens", n(s.Usage.CompletionTokens)},
+		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
+		{"gram.costUSD", cost},
+	}}
+}
+
+// parseSeconds reads a duration JUnit's way, in seconds.
 func parseSeconds(s string) float64 {
 	f, _ := strconv.ParseFloat(s, 64)
 	return f
@@ -233,6 +333,8 @@ func WriteTAP(w io.Writer, results []Result) error {
 		if r.Runs > 1 {
 			fmt.Fprintf(&b, "  runs: %d\n  passed: %d\n", r.Runs, r.Passed)
 		}
+		fmt.Fprintf(&b, "  usage: {promptTokens: %d, completionTokens: %d, totalTokens: %d}\n  costUSD: %s\n",
+			r.Usage.PromptTokens, r.Usage.CompletionTokens, r.Usage.TotalTokens, yamlCost(r.CostUSD))
 		if r.Error != "" {
 			fmt.Fprintf(&b, "  message: %s\n", yamlString(r.Error))
 		}
@@ -249,8 +351,19 @@ func WriteTAP(w io.Writer, results []Result) error {
 		}
 		b.WriteString("  ...\n")
 	}
+	sum := Summarize(results)
+	u := sum.Usage
+	fmt.Fprintf(&b, "# usage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(sum))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// yamlCost writes a cost for YAML: a number, or null when unknown.
+func yamlCost(c *float64) string {
+	if c == nil {
+		return "null"
+	}
+	return strconv.FormatFloat(*c, 'f', -1, 64)
 }
 
 // yamlString quotes a string for YAML as a JSON string, which YAML reads.

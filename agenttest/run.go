@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
@@ -93,71 +93,9 @@ type Runner struct {
 	// Logger receives what the model clients log (retried calls); nil
 	// logs nothing. The runs' own logger is set in Options.
 	Logger *slog.Logger
-}
-
-// Status is the outcome of a test.
-type Status string
-
-// The outcomes.
-const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	// Error: the test could not run (configuration, a missing cassette, a
-	// tool that cannot be bound, a model or network failure).
-	Error Status = "error"
-)
-
-// Result is the outcome of one test over its runs.
-type Result struct {
-	// File is the test file's path, Test the test's name, Agent the agent's.
-	File  string `json:"file"`
-	Test  string `json:"test"`
-	Agent string `json:"agent"`
-	// Status is the outcome.
-	Status Status `json:"status"`
-	// Source says where the model's answers came from: "replay", "record"
-	// or "live".
-	Source string `json:"source"`
-	// Runs is the number of runs, Passed how many passed, and PassRate the
-	// share that had to.
-	Runs     int     `json:"runs"`
-	Passed   int     `json:"passed"`
-	PassRate float64 `json:"passRate"`
-	// Failures are those of the first run that did not pass.
-	Failures []Failure `json:"failures,omitempty"`
-	// Error says why the test could not run (Status Error).
-	Error string `json:"error,omitempty"`
-	// Cause is the error Error says, for callers that act on its type
-	// (such as the kind of a [runtime.ToolError]).
-	Cause error `json:"-"`
-	// Config is set when the error is one of configuration: a missing API
-	// key or cassette, a tool that cannot be bound.
-	Config bool `json:"-"`
-	// Turns are the turns of the first failing run (or of the first run),
-	// as the agent played them.
-	Turns []TurnRecord `json:"turns,omitempty"`
-	// Cassette is the cassette's path.
-	Cassette string `json:"cassette,omitempty"`
-	// CassetteNote says what the cassette of a recorded test that ran
-	// several times holds when no run passed.
-	CassetteNote string `json:"cassetteNote,omitempty"`
-	// Duration is the time of all runs.
-	Duration time.Duration `json:"-"`
-	// Seconds is Duration in seconds, for the JSON report.
-	Seconds float64 `json:"seconds"`
-}
-
-// TurnRecord is what the agent did in a turn.
-type TurnRecord struct {
-	User   string `json:"user"`
-	Calls  []Call `json:"calls"`
-	Answer string `json:"answer"`
-	// AnsweredBy is the agent that answered when the turn was handed to
-	// another than the tested agent.
-	AnsweredBy string `json:"answeredBy,omitempty"`
-	Status     string `json:"status"`
-	// Scores are the rubric scores given by the judges.
-	Scores []float64 `json:"scores,omitempty"`
+	// Prices price the tests' model calls ([Result.CostUSD]); nil means
+	// the embedded table ([pricing.Default]).
+	Prices *pricing.Table
 }
 
 // runOutcome is one run of a test.
@@ -165,6 +103,10 @@ type runOutcome struct {
 	failures []Failure
 	turns    []TurnRecord
 	err      error
+	// usage and cost are those of the run's model calls (cost nil when a
+	// price is unknown).
+	usage runtime.Usage
+	cost  *float64
 }
 
 // CassettePath returns the cassette of a test of the file at path.
@@ -345,7 +287,7 @@ func (r *Runner) Live(j Job) bool {
 // is written, so a caller can report the problem once, before any test
 // runs, rather than once per test.
 func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
-	models := r.models(&http.Client{}, false)
+	models := r.models(&http.Client{}, false, nil)
 	for _, j := range jobs {
 		if !r.Live(j) {
 			continue
@@ -390,52 +332,20 @@ func (r *Runner) passRate() float64 {
 	return r.PassRate
 }
 
-// result sums the runs of a test up.
-func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration) Result {
-	res := Result{File: j.Path, Test: j.Test.Name, Agent: j.Test.AgentName, Source: source, Runs: len(runs),
-		PassRate: r.passRate(), Duration: d, Seconds: math.Round(d.Seconds()*1000) / 1000}
-	if source != "live" {
-		res.Cassette = r.CassettePath(j.Path, j.Test.Name)
-	}
-	var firstBad *runOutcome
-	for i := range runs {
-		o := &runs[i]
-		if o.err != nil {
-			res.Status, res.Error, res.Cause = Error, o.err.Error(), o.err
-			var ce *runtime.ConfigError
-			var te *runtime.ToolError
-			res.Config = errors.As(o.err, &ce) || errors.As(o.err, &te) || errors.Is(o.err, errNoCassette)
-			res.Turns = o.turns
-			return res
-		}
-		if len(o.failures) == 0 {
-			res.Passed++
-		} else if firstBad == nil {
-			firstBad = o
-		}
-	}
-	if len(runs) > 0 {
-		res.Turns = runs[0].turns
-	}
-	if firstBad != nil {
-		res.Failures, res.Turns = firstBad.failures, firstBad.turns
-	}
-	// A small tolerance keeps 0.8 of 5 runs (4/5) from failing on
-	// rounding.
-	if float64(res.Passed)/float64(max(len(runs), 1))+1e-9 >= res.PassRate {
-		res.Status = Pass
-	} else {
-		res.Status = Fail
-	}
-	return res
-}
-
 // errNoCassette marks a missing cassette in replay mode.
 var errNoCassette = errors.New("no cassette")
 
 // runOnce runs a test once (run number rep, from 0), recording it in
-// record mode (see runCassette).
+// record mode (see runCassette), and counts its usage and cost.
 func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) runOutcome {
+	mt := &meter{prices: r.Prices}
+	o := r.play(ctx, j, source, rep, mt)
+	o.usage, o.cost = mt.read()
+	return o
+}
+
+// play runs a test once, its model calls counted by mt.
+func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *meter) runOutcome {
 	t := j.Test
 	if t.Agent == nil {
 		return runOutcome{err: fmt.Errorf("test %s: agent %q is not defined", t.Name, t.AgentName)}
@@ -444,7 +354,7 @@ func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) run
 	if err != nil {
 		return runOutcome{err: err}
 	}
-	model := r.models(&http.Client{Transport: transport}, replayer != nil)
+	model := r.models(&http.Client{Transport: transport}, replayer != nil, mt)
 	m, err := model(t.Agent)
 	if err != nil {
 		return runOutcome{err: err}

@@ -217,6 +217,7 @@ func (s *Setup) RunOptions(model runtime.Model, logger *slog.Logger, injected ma
 		runtime.WithResultLimit(s.ResultLimit),
 		runtime.WithSummary(!s.NoSummary),
 		runtime.WithOutputRetries(s.OutputRetries),
+		runtime.WithPrices(s.Bound.Bindings.PriceTable()),
 	}
 	if s.MaxIterations > 0 {
 		opts = append(opts, runtime.WithMaxIterations(s.MaxIterations))

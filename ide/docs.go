@@ -212,6 +212,9 @@ var propDocs = map[Kind]map[string]string{
 		"timeout":           "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`).",
 		"parallelToolCalls": "Run the tool calls of one response concurrently (boolean, default true).",
 		"approval":          "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false).",
+		"maxToolCalls":      "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`.",
+		"maxTotalTokens":    "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent.",
+		"maxCostUSD":        "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0).",
 	},
 	KindTool: {
 		"description": "What the tool does (required, non-empty): the model reads it to decide when to call the tool.",
@@ -278,7 +281,7 @@ func PropertyDoc(k Kind, key string) string {
 func PropertyKeys(k Kind) []string {
 	switch k {
 	case KindAgent:
-		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval"}
+		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
 	case KindTool:
 		return []string{"description", "approval"}
 	case KindRecord:

@@ -86,8 +86,8 @@ func (tb *testBinding) runner(s *server) *agenttest.Runner {
 	r := &agenttest.Runner{Library: tb.lib, Repeat: 1, Parallel: 1,
 		BaseURL: tb.BaseURL, APIKey: tb.APIKey, KeyVar: tb.KeyVar,
 		Endpoints: runtime.Endpoints(tb.Endpoints),
-		Fallbacks: tb.Fallbacks, Retries: tb.Retries,
-		Options: append([]runtime.Option{runtime.WithLogger(s.log)}, tb.options...)}
+		Fallbacks: tb.Fallbacks, Retries: tb.Retries, Prices: tb.Bindings.PriceTable(),
+		Options: append([]runtime.Option{runtime.WithLogger(s.log), runtime.WithPrices(tb.Bindings.PriceTable())}, tb.options...)}
 	if tb.Bindings != nil {
 		r.Cassettes = tb.Bindings.Cassettes
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -75,6 +76,10 @@ type Bindings struct {
 	Models []ModelOverride
 	// Cassettes is the cassette directory (absolute), or "".
 	Cassettes string
+	// Prices are the prices of models the file gives, by model string
+	// ("OpenAI/gpt-4o-mini"), over the embedded table (see
+	// [Bindings.PriceTable]).
+	Prices map[string]pricing.Price
 }
 
 // Program binds the tool Name to a program: Command runs with sh -c in the

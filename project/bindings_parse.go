@@ -111,8 +111,10 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 		e.model()
 	case "Cassettes":
 		e.cassettes()
+	case "Price":
+		e.price()
 	default:
-		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}) and (:Cassettes {dir})", cmp.Or(strings.Join(e.s.Labels, ":"), "(no label)"))
+		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}), (:Cassettes {dir}) and (:Price {model, input, output}) (US dollars per million tokens)", cmp.Or(strings.Join(e.s.Labels, ":"), "(no label)"))
 	}
 }
 

@@ -93,6 +93,10 @@ type Response struct {
 	// [StatusAwaitingApproval], in the order the model made them (those of
 	// sub-agents name their agent and run); see [WithDecisions].
 	Pending []PendingCall `json:"pending,omitempty"`
+	// Spent is what the whole tree of runs of the turn spent (tool calls,
+	// tokens, cost) against its budget, when it has one (see [WithBudget]);
+	// with [StatusBudgetExceeded], it names the budget reached.
+	Spent *Spent `json:"spent,omitempty"`
 }
 
 // ToolUse is one tool call and its outcome.

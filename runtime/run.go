@@ -172,10 +172,16 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		o(&cfg)
 	}
 	cfg.tree.start()
+	cfg.tree.takeBudget(agent)
 	if cfg.tree.source == nil {
 		cfg.tree.given = cfg.model
 	}
-	defer func() { cfg.emitRunFinished(out, err) }()
+	defer func() {
+		if out != nil && !cfg.tree.budget.IsZero() {
+			out.Spent = cfg.tree.spent()
+		}
+		cfg.emitRunFinished(out, err)
+	}()
 	base := cfg.logger
 	if base == nil {
 		base = slog.Default()
@@ -342,6 +348,9 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		defs, maxIter = r.definitions(), r.maxIterations()
 	}
 	for iter := 1; iter <= maxIter; iter++ {
+		if resp, err, stop := r.checkBudget(); stop {
+			return resp, err
+		}
 		if !r.cfg.tree.takeModelCall() {
 			return r.stopAtModelCalls(), nil
 		}
@@ -380,6 +389,9 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 			defs, maxIter = r.definitions(), iter+r.maxIterations()
 			r.output = newOutputSpec(r.agent)
 		}
+	}
+	if resp, err, stop := r.checkBudget(); stop {
+		return resp, err
 	}
 	resp.Status = StatusMaxIterations
 	resp.Content = MaxIterationsMessage
@@ -522,6 +534,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 		return nil, err
 	}
 	r.resp.Usage.Add(reply.Usage)
+	r.cfg.tree.spend(r.modelInUse(), reply.Usage)
 	r.resp.FinishReason = reply.FinishReason
 	if info {
 		r.log.Info("model answered", "iteration", iter, "duration", d, "toolCalls", len(reply.Message.ToolCalls),

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
@@ -82,6 +83,11 @@ type treeConfig struct {
 	maxDepth      int
 	maxModelCalls int
 	maxHandoffs   int
+	// budget is the turn's budget, given or the top agent's (budgetGiven
+	// once set), and prices the table its cost is reckoned from.
+	budget      schema.Budget
+	budgetGiven bool
+	prices      *pricing.Table
 	// shared is the state of the whole tree; nil until [Run] starts the
 	// top run.
 	shared *treeState
@@ -108,6 +114,8 @@ type treeState struct {
 	mu sync.Mutex
 	// calls counts the model calls made.
 	calls atomic.Int64
+	// spend is what the tree spent against its budget (see budget.go).
+	spend spending
 }
 
 // start fills in the defaults of a run's tree settings, and gives it an id.

@@ -89,6 +89,8 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 			}
 		case "approval":
 			approval = c.approval(pr)
+		case "maxToolCalls", "maxTotalTokens", "maxCostUSD":
+			c.budget(a, pr)
 		default:
 			c.unknownProp(pr, where, agentProps)
 		}

@@ -53,6 +53,7 @@ const (
 	CodeRecordCycle          = "record-cycle"
 	CodeUnusedTool           = "unused-tool"
 	CodeInvalidApproval      = "invalid-approval"
+	CodeInvalidBudget        = "invalid-budget"
 
 	// Codes of the older notation of tools (see [LegacyCodes]).
 	CodeLegacyToolLabel     = "legacy-tool-label"
@@ -120,6 +121,7 @@ var Codes = []CodeInfo{
 	{Code: CodeInvalidRecordField, Severity: diag.Error, Summary: "A record's elements must be field nodes, such as (id::Integer)."},
 	{Code: CodeDuplicateField, Severity: diag.Error, Summary: "Two fields of a record have the same name."},
 	{Code: CodeInvalidApproval, Severity: diag.Error, Summary: "The approval of a tool or an agent is true or false; a handoff cannot ask for approval."},
+	{Code: CodeInvalidBudget, Severity: diag.Error, Summary: "A budget of an agent (maxToolCalls, maxTotalTokens, maxCostUSD) is not a positive number of its kind."},
 	{Code: CodeRecordCycle, Severity: diag.Error, Summary: "A record contains itself, directly or through other records."},
 	{Code: CodeDuplicateSignature, Severity: diag.Error, Summary: "An agent with more than one signature element."},
 	{Code: CodeInjectedAgentParam, Severity: diag.Error, Summary: "An injected parameter in an agent's signature: the calling model cannot supply it."},

@@ -274,6 +274,9 @@ type Settings struct {
 	// ParallelToolCalls runs the tool calls of one response concurrently
 	// (default true).
 	ParallelToolCalls bool
+	// Budget is what one user turn of the agent, its sub-agents included,
+	// may spend; zero values are no limit.
+	Budget Budget
 }
 
 // DefaultSettings returns the settings of an agent that sets none.

@@ -27,6 +27,8 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
 				turn.Input = s
 			}
+		case "status":
+			c.turnStatus(turn, pr)
 		default:
 			c.unknownTestProp(pr, "a user turn", userProps)
 		}
@@ -36,6 +38,23 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 	}
 	c.noElements(e, UserLabel)
 	return turn
+}
+
+// TurnStatuses are the statuses a test's turn may expect to end with
+// ((:User {says, status})), the runtime's names.
+var TurnStatuses = []string{"completed", "budget_exceeded", "max_iterations_reached", "max_model_calls_reached", "truncated"}
+
+// turnStatus reads the status a user turn expects, one of [TurnStatuses].
+func (c *compiler) turnStatus(turn *Turn, pr *parser.Property) {
+	s, ok := c.str(pr)
+	if !ok {
+		return
+	}
+	if !slices.Contains(TurnStatuses, s) {
+		c.invalidValue(pr, fmt.Sprintf("unknown status %q of a turn", s), "write one of "+strings.Join(TurnStatuses, ", ")+", e.g. status: \"budget_exceeded\"")
+		return
+	}
+	turn.Status = s
 }
 
 // toolOf resolves the tool property of a Call or NoCall element against

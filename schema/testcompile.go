@@ -22,7 +22,7 @@ import (
 // suggested.
 var (
 	testProps    = []string{"agent", "trajectory", "description"}
-	userProps    = []string{"says"}
+	userProps    = []string{"says", "status"}
 	callProps    = []string{"tool", "agent", "args", "argsInclude"}
 	noCallProps  = []string{"tool"}
 	answerProps  = []string{"contains", "matches", "equals", "json"}

@@ -73,6 +73,9 @@ type Test struct {
 type Turn struct {
 	// Input is what the user says.
 	Input string
+	// Status is the status the turn must end with, one of
+	// [TurnStatuses]; "" is "completed".
+	Status string
 	// Calls are the expected tool calls, in the order written.
 	Calls []*CallExpectation
 	// NoCalls name tools the agent must not call in this turn.

@@ -491,7 +491,7 @@ func info(resp *runtime.Response, warnings []string) *gramInfo {
 // finishReason returns the OpenAI finish_reason of a run's status.
 func finishReason(st runtime.Status) string {
 	switch st {
-	case runtime.StatusTruncated:
+	case runtime.StatusTruncated, runtime.StatusBudgetExceeded:
 		return "length"
 	case runtime.StatusFiltered:
 		return "content_filter"

@@ -19,7 +19,9 @@ type metrics struct {
 	runs         *prometheus.CounterVec   // by agent and status
 	runLatency   *prometheus.HistogramVec // by agent
 	modelCalls   *prometheus.HistogramVec // by agent and outcome
-	tokens       *prometheus.CounterVec   // by agent and token type (input, output)
+	tokens       *prometheus.CounterVec   // by agent, model and token type (input, output)
+	cost         *prometheus.CounterVec   // US dollars, by agent and model
+	unpriced     *prometheus.CounterVec   // model calls of unknown price, by agent and model
 	toolCalls    *prometheus.CounterVec   // by agent, tool and outcome
 	toolLatency  *prometheus.HistogramVec // by agent and tool
 	errors       *prometheus.CounterVec   // by kind
@@ -62,7 +64,11 @@ func newMetrics() *metrics {
 	m.modelCalls = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_model_call_duration_seconds",
 		Help: "Duration of model calls, retries included, by agent and outcome (ok, error).", Buckets: latencyBuckets}, []string{"agent", "outcome"})
 	m.tokens = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_tokens_total",
-		Help: "Tokens used by model calls, by agent and type (input, output)."}, []string{"agent", "type"})
+		Help: "Tokens used by model calls, by agent, model (Provider/model-id) and type (input, output)."}, []string{"agent", "model", "type"})
+	m.cost = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_cost_usd_total",
+		Help: "What model calls cost in US dollars by the price table, by agent and model; calls of a model of unknown price are not counted (see gram_serve_unpriced_model_calls_total)."}, []string{"agent", "model"})
+	m.unpriced = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_unpriced_model_calls_total",
+		Help: "Model calls that used tokens of a model whose price is unknown, so left out of gram_serve_cost_usd_total, by agent and model."}, []string{"agent", "model"})
 	m.toolCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gram_serve_tool_calls_total",
 		Help: "Tool calls, by agent, tool (\"unknown\" for a name the agent does not have) and outcome (ok, error)."}, []string{"agent", "tool", "outcome"})
 	m.toolLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "gram_serve_tool_call_duration_seconds",
@@ -78,7 +84,7 @@ func newMetrics() *metrics {
 		Help: "Durable runs (kept in the run store), by agent and status: started (here), awaiting_approval (each wait), and how they ended in this process (completed, max_iterations_reached, error, cancelled)."}, []string{"agent", "status"})
 	m.durableActive = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "gram_serve_durable_runs_active",
 		Help: "Durable runs this process executes (running) or that wait for a decision in it (awaiting_approval)."}, []string{"status"})
-	for _, c := range []prometheus.Collector{m.requests, m.latency, m.overhead, m.runs, m.runLatency, m.modelCalls, m.tokens,
+	for _, c := range []prometheus.Collector{m.requests, m.latency, m.overhead, m.runs, m.runLatency, m.modelCalls, m.tokens, m.cost, m.unpriced,
 		m.toolCalls, m.toolLatency, m.errors, m.evicted, m.active, m.queued, m.inFlightReqs, m.durableRuns, m.durableActive} {
 		f(c)
 	}

@@ -68,6 +68,7 @@ type toolUsed struct {
 const (
 	envCompleted = "completed"
 	envMaxIter   = "max_iterations_reached"
+	envBudget    = string(runtime.StatusBudgetExceeded)
 	envError     = "error"
 )
 
@@ -222,8 +223,11 @@ func answered(env *envelope, resp *runtime.Response) {
 	}
 	env.Messages = append(env.Messages, historyMessage{Role: "assistant", Content: content})
 	env.Status, env.FinishReason = envCompleted, string(resp.Status)
-	if resp.Status == runtime.StatusMaxIterations || resp.Status == runtime.StatusMaxModelCalls {
+	switch resp.Status {
+	case runtime.StatusMaxIterations, runtime.StatusMaxModelCalls:
 		env.Status = envMaxIter
+	case runtime.StatusBudgetExceeded:
+		env.Status = envBudget
 	}
 }
 

@@ -53,13 +53,14 @@ func (o *observer) nestedFinished(rs *runSpans, e runtime.Event, now time.Time) 
 	delete(o.nested, e.RunID)
 	o.mu.Unlock()
 	span := trace.SpanFromContext(rs.ctx)
+	o.mu.Lock()
+	spent := rs.spent
+	o.mu.Unlock()
+	spent.setOn(span)
 	status := "error"
 	if resp := e.Response; resp != nil {
 		status = string(resp.Status)
-		span.SetAttributes(
-			semconv.GenAIUsageInputTokens(int(resp.Usage.PromptTokens)),
-			semconv.GenAIUsageOutputTokens(int(resp.Usage.CompletionTokens)),
-			attrStatus.String(status), attrIterations.Int(resp.Iterations))
+		span.SetAttributes(attrStatus.String(status), attrIterations.Int(resp.Iterations))
 		if resp.FinishReason != "" {
 			span.SetAttributes(semconv.GenAIResponseFinishReasons(resp.FinishReason))
 		}

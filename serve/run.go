@@ -84,6 +84,9 @@ func answerText(resp *runtime.Response) string {
 	if resp.Output != nil {
 		return string(resp.Output)
 	}
+	if resp.Status == runtime.StatusBudgetExceeded && resp.Spent != nil {
+		return resp.Content + " (" + runtime.BudgetMessage(resp.Spent) + ")"
+	}
 	return resp.Content
 }
 
@@ -127,11 +130,11 @@ func (s *Server) runAgent(ctx context.Context, r *requestState, a *served, conv 
 	}
 	s.metrics.runs.WithLabelValues(a.agent.Name, status).Inc()
 	s.metrics.runLatency.WithLabelValues(a.agent.Name).Observe(d.Seconds())
+	obs.mu.Lock()
+	spent := obs.top.spent
+	obs.mu.Unlock()
+	spent.setOn(span)
 	if resp != nil {
-		span.SetAttributes(
-			semconv.GenAIUsageInputTokens(int(resp.Usage.PromptTokens)),
-			semconv.GenAIUsageOutputTokens(int(resp.Usage.CompletionTokens)),
-		)
 		if resp.FinishReason != "" {
 			span.SetAttributes(semconv.GenAIResponseFinishReasons(resp.FinishReason))
 		}
@@ -190,6 +193,9 @@ type runSpans struct {
 	// fallback is the fallback model in use since a model_fallback event,
 	// "" before: the model of the chat spans that follow.
 	fallback string
+	// spent is the usage and cost of the run's own model calls (of the
+	// current segment, for a durable run).
+	spent spend
 }
 
 // event handles one event of the run.
@@ -248,9 +254,12 @@ func (o *observer) modelTurnFinished(rs *runSpans, e runtime.Event, now time.Tim
 	_, span := o.s.trace.tracer.Start(rs.ctx, "chat "+agent.Model.ID, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(now.Add(-e.Duration)), trace.WithAttributes(chatAttributes(agent, o.stream)...))
 	if u := e.Usage; u != nil {
-		m.tokens.WithLabelValues(name, "input").Add(float64(u.PromptTokens))
-		m.tokens.WithLabelValues(name, "output").Add(float64(u.CompletionTokens))
+		usd, known := o.s.countUsage(agent, *u)
+		o.mu.Lock()
+		rs.spent.add(*u, usd, known)
+		o.mu.Unlock()
 		span.SetAttributes(semconv.GenAIUsageInputTokens(int(u.PromptTokens)), semconv.GenAIUsageOutputTokens(int(u.CompletionTokens)))
+		span.SetAttributes(costAttrs(usd, known)...)
 	}
 	if e.FinishReason != "" {
 		span.SetAttributes(semconv.GenAIResponseFinishReasons(e.FinishReason))

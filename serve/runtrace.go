@@ -63,6 +63,7 @@ func (d *runObserver) event(e runtime.Event) {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		d.span.SetAttributes(attrStatus.String(durable.StatusAwaitingApproval))
+		d.endSpend()
 		d.span.End()
 		d.span = nil
 		d.setState(durable.StatusAwaitingApproval)
@@ -118,10 +119,21 @@ func (d *runObserver) finished(e runtime.Event) {
 		if status == durable.StatusError {
 			failSpan(d.span, "run_error", "the run failed")
 		}
+		d.endSpend()
 		d.span.End()
 		d.span = nil
 	}
 	d.setState("")
+}
+
+// endSpend sets the usage and cost of the segment's model calls on its
+// span, and starts the next segment's from nothing. Called with mu held.
+func (d *runObserver) endSpend() {
+	d.obs.mu.Lock()
+	spent := d.obs.top.spent
+	d.obs.top.spent = spend{}
+	d.obs.mu.Unlock()
+	spent.setOn(d.span)
 }
 
 // setState moves the run to state in the gauge of active runs. Called
@@ -143,6 +155,8 @@ func runStatus(st runtime.Status) string {
 	switch st {
 	case runtime.StatusMaxIterations, runtime.StatusMaxModelCalls:
 		return envMaxIter
+	case runtime.StatusBudgetExceeded:
+		return envBudget
 	case runtime.StatusError, runtime.StatusInvalidOutput:
 		return envError
 	case runtime.StatusAwaitingApproval:

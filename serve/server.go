@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -74,6 +75,9 @@ type Config struct {
 	// Runs configures durable runs: the run store and this process's name
 	// in it.
 	Runs RunsConfig
+	// Prices price the model calls in the metrics and on the spans; nil
+	// means the embedded table ([pricing.Default]).
+	Prices *pricing.Table
 }
 
 // Server serves agents over HTTP. Create it with [New], mount
@@ -95,6 +99,7 @@ type Server struct {
 	created      int64
 
 	metrics   *metrics
+	prices    *pricing.Table
 	admission *admission
 	trace     *tracing
 	openapi   []byte
@@ -175,8 +180,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("no agent to serve")
 	}
 	s := &Server{agents: map[string]*served{}, static: cfg.Injected, limits: cfg.Limits.withDefaults(), log: cfg.Logger,
-		refuseSystem: cfg.RefuseSystem,
-		version:      cfg.Version, created: time.Now().Unix()}
+		refuseSystem: cfg.RefuseSystem, prices: cfg.Prices,
+		version: cfg.Version, created: time.Now().Unix()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -235,9 +235,9 @@ func (s *Server) streamRun(ctx context.Context, w http.ResponseWriter, r *http.R
 	es.start()
 	if es.typed && resp.Status != runtime.StatusToolCalls {
 		es.text(0, answerText(resp))
-	} else if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls {
+	} else if resp.Status == runtime.StatusMaxIterations && !es.final || resp.Status == runtime.StatusMaxModelCalls || resp.Status == runtime.StatusBudgetExceeded {
 		// No summary was streamed: the answer is the fixed message.
-		es.text(0, resp.Content)
+		es.text(0, answerText(resp))
 	}
 	return resp
 }

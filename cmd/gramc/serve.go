@@ -223,6 +223,7 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 	base.MaxIdleConnsPerHost = f.cfg.Limits.MaxConcurrent
 	o.set.BaseTransport = base
 	f.cfg.Injected, f.cfg.Logger, f.cfg.Version = injected, logger, buildinfo.Version()
+	f.cfg.Prices = o.set.Bound.Bindings.PriceTable() // the bindings file's prices over the embedded table
 	transport, _, err := o.set.Transport()
 	if err != nil {
 		return err

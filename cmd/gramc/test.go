@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"os/signal"
 	"regexp"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gramlang/gram/agenttest"
@@ -37,6 +39,7 @@ type testOptions struct {
 	format         string
 	cassettes      string
 	stream         bool
+	maxCost        float64
 }
 
 func runTest(e *env, args []string) error {
@@ -53,6 +56,7 @@ func runTest(e *env, args []string) error {
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, junit or tap")
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
 	fs.BoolVar(&o.stream, "stream", false, "ask the model for streamed answers (cassettes hold the streams)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "fail the suite when its model calls cost more than `USD` US dollars")
 	paths, err := parseInterleaved(e, fs, args)
 	if err != nil {
 		return err
@@ -109,11 +113,40 @@ func runTest(e *env, args []string) error {
 	}
 	defer closeTools()
 
-	results := o.runner(e, lib, logger, injected).RunAll(ctx, jobs)
+	return o.finish(e, o.runner(e, lib, logger, injected).RunAll(ctx, jobs))
+}
+
+// finish reports the results and returns the command's error: a test
+// that did not pass, or the suite's cost over --max-cost.
+func (o *testOptions) finish(e *env, results []agenttest.Result) error {
 	if err := o.report(e, results); err != nil {
 		return err
 	}
-	return o.exitCode(e, results)
+	over := o.costCheck(e, results)
+	if err := o.exitCode(e, results); err != nil || !over {
+		return err
+	}
+	return exitWith(exitError)
+}
+
+// costCheck reports on standard error, and returns true, when the suite's
+// model calls cost more than --max-cost; the tests whose models have no
+// known price are left out of the sum, and said to be.
+func (o *testOptions) costCheck(e *env, results []agenttest.Result) bool {
+	if o.maxCost <= 0 {
+		return false
+	}
+	s := agenttest.Summarize(results)
+	if s.Unpriced > 0 {
+		fmt.Fprintf(e.stderr, "gramc test: warning: --max-cost: %d of %d tests used models of unknown price, not counted (give their prices in the bindings file)\n",
+			s.Unpriced, len(results))
+	}
+	if s.KnownUSD <= o.maxCost {
+		return false
+	}
+	fmt.Fprintf(e.stderr, "gramc test: the suite cost $%s, more than --max-cost $%s\n",
+		strconv.FormatFloat(s.KnownUSD, 'f', -1, 64), strconv.FormatFloat(o.maxCost, 'f', -1, 64))
+	return true
 }
 
 // modelCheck reports what keeps the tests that run against the model
@@ -167,6 +200,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 		PassRate:  o.passRate,
 		Parallel:  o.parallel,
 		Logger:    logger,
+		Prices:    o.set.Bound.Bindings.PriceTable(), // the bindings file's prices over the embedded table
 	}
 	switch {
 	case o.record:
@@ -215,6 +249,8 @@ func (o *testOptions) check() error {
 		return o.usageErr("--pass-rate must be more than 0 and at most 1, e.g. 0.8")
 	case o.parallel < 1:
 		return o.usageErr("--parallel must be at least 1")
+	case !(o.maxCost >= 0) || math.IsInf(o.maxCost, 1): // NaN too
+		return o.usageErr("--max-cost must be a number of US dollars, 0 or more (0: no limit), e.g. 0.50")
 	}
 	return nil
 }

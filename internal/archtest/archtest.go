@@ -53,6 +53,8 @@ var Layers = map[string]int{
 	"internal/loadavg":    0,
 	"internal/unidiff":    0,
 	"internal/parallel":   0,
+	// The price table of the models, embedded data.
+	"pricing": 0,
 	// A throwaway PostgreSQL server for tests.
 	"internal/pgtest": 0,
 	// The browser playground's files, embedded: it imports nothing of the

@@ -1,0 +1,116 @@
+// Usage and cost: every model call of a test's runs (the tested agent's,
+// its sub-agents' and handoffs', the fallbacks' and the judges') goes
+// through a meter that adds up its tokens and prices them by model. A
+// replayed call counts the usage its cassette recorded.
+
+package agenttest
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/gramlang/gram/pricing"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// meter adds up the usage and cost of the model calls of one run of a
+// test. It is safe for concurrent use (sub-agents called in one reply run
+// at once).
+type meter struct {
+	prices *pricing.Table
+
+	mu    sync.Mutex
+	usage runtime.Usage
+	cost  float64
+	// unknown is set once a call of a model whose price is unknown used
+	// tokens.
+	unknown bool
+}
+
+// add counts the usage of one call of model m.
+func (mt *meter) add(m schema.Model, u runtime.Usage) {
+	usd, known := mt.prices.Cost(string(m.Provider), m.ID,
+		pricing.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens})
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	mt.usage.Add(u)
+	if known {
+		mt.cost += usd
+	} else if u.PromptTokens+u.CompletionTokens+u.TotalTokens > 0 {
+		mt.unknown = true
+	}
+}
+
+// read returns the usage and the cost counted, the cost nil when a price
+// was unknown.
+func (mt *meter) read() (runtime.Usage, *float64) {
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	if mt.unknown {
+		return mt.usage, nil
+	}
+	c := mt.cost
+	return mt.usage, &c
+}
+
+// metered is a model client whose calls a meter counts.
+type metered struct {
+	inner runtime.Model
+	model schema.Model
+	meter *meter
+}
+
+// Complete implements [runtime.Model].
+func (m *metered) Complete(ctx context.Context, req *runtime.Request) (*runtime.Reply, error) {
+	reply, err := m.inner.Complete(ctx, req)
+	if reply != nil {
+		m.meter.add(m.model, reply.Usage)
+	}
+	return reply, err
+}
+
+// meteredStream is a metered model that streams, as its inner model does.
+type meteredStream struct{ metered }
+
+// Stream implements [runtime.StreamingModel].
+func (m *meteredStream) Stream(ctx context.Context, req *runtime.Request, onText func(string)) (*runtime.Reply, error) {
+	reply, err := m.inner.(runtime.StreamingModel).Stream(ctx, req, onText)
+	if reply != nil {
+		m.meter.add(m.model, reply.Usage)
+	}
+	return reply, err
+}
+
+// metering returns the client of model mm whose calls mt counts (the
+// client itself when mt is nil), streaming when the client does.
+func metering(c runtime.Model, mm schema.Model, mt *meter) runtime.Model {
+	if mt == nil {
+		return c
+	}
+	m := metered{inner: c, model: mm, meter: mt}
+	if _, ok := c.(runtime.StreamingModel); ok {
+		return &meteredStream{m}
+	}
+	return &m
+}
+
+// addCost adds the cost b to a, either nil when unknown.
+func addCost(a, b *float64) *float64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	c := *a + *b
+	return &c
+}
+
+// roundUSD rounds a cost to a billionth of a dollar, so that sums print
+// without floating-point noise.
+func roundUSD(c *float64) *float64 {
+	if c == nil {
+		return nil
+	}
+	r := math.Round(*c*1e9) / 1e9
+	return &r
+}

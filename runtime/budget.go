@@ -1,0 +1,221 @@
+// Budgets: what one user turn may spend, the whole tree of runs counted
+// together. The top run takes the budget of [WithBudget], or by default
+// its agent's (maxToolCalls, maxTotalTokens, maxCostUSD); nested runs and
+// handoffs count against it. The call that would go over a budget is not
+// made: a tool call past maxToolCalls gets an error result instead of
+// running, and no model call is made once the tokens or the cost spent
+// reach their budget. The run then ends with [StatusBudgetExceeded], and
+// [Response.Spent] says what was spent.
+
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gramlang/gram/pricing"
+	"github.com/gramlang/gram/schema"
+)
+
+// StatusBudgetExceeded: the turn reached one of its budgets (see
+// [WithBudget]) and the call that would have gone over it was not made.
+// Everything produced so far is kept; the content is
+// [BudgetExceededMessage] and [Response.Spent] names the budget.
+const StatusBudgetExceeded Status = "budget_exceeded"
+
+// BudgetExceededMessage is the content of a run stopped at its budget.
+const BudgetExceededMessage = "I reached the budget for this request before finishing it."
+
+// The names of the budgets, as [Spent.Exceeded] gives them.
+const (
+	BudgetToolCalls   = "maxToolCalls"
+	BudgetTotalTokens = "maxTotalTokens"
+	BudgetCostUSD     = "maxCostUSD"
+)
+
+// Spent is what the tree of runs of a turn spent, against its budget.
+type Spent struct {
+	// ToolCalls are the tool calls run (a call refused by the budget is
+	// not counted; handoffs are not tool calls).
+	ToolCalls int `json:"toolCalls"`
+	// Usage is the tokens of every model call of the tree.
+	Usage Usage `json:"usage"`
+	// CostUSD is what the model calls cost, in US dollars, by the price
+	// table (see [WithPrices]); the calls of a model without a known
+	// price are not in it.
+	CostUSD float64 `json:"costUSD"`
+	// CostKnown is false when a model call's price was unknown.
+	CostKnown bool `json:"costKnown"`
+	// Budget is the budget spent against.
+	Budget schema.Budget `json:"budget"`
+	// Exceeded names the budget the turn stopped at (maxToolCalls,
+	// maxTotalTokens or maxCostUSD); "" when it did not.
+	Exceeded string `json:"exceeded,omitempty"`
+}
+
+// WithBudget sets the budget of a turn, for the whole tree of runs,
+// instead of the agent's own (its properties maxToolCalls, maxTotalTokens
+// and maxCostUSD); a zero Budget is no limit.
+func WithBudget(b schema.Budget) Option {
+	return func(c *runConfig) { c.tree.budget, c.tree.budgetGiven = b, true }
+}
+
+// WithPrices sets the price table the cost of the model calls is reckoned
+// from (by default [pricing.Default]): the bindings file's prices over the
+// embedded table.
+func WithPrices(t *pricing.Table) Option { return func(c *runConfig) { c.tree.prices = t } }
+
+// spending is the budget state the runs of a tree share.
+type spending struct {
+	mu        sync.Mutex
+	toolCalls int
+	usage     Usage
+	cost      float64
+	unknown   bool
+	exceeded  string
+}
+
+// takeBudget sets the tree's budget from agent's when none was given; a
+// nested run has its tree's.
+func (t *treeConfig) takeBudget(agent *schema.Agent) {
+	if !t.budgetGiven && agent != nil {
+		t.budget, t.budgetGiven = agent.Settings.Budget, true
+	}
+}
+
+// takeToolCall reports whether the tree may run one more tool call, and
+// counts it when it may; when it may not, the tree is over its budget.
+func (t *treeConfig) takeToolCall() bool {
+	s := &t.shared.spend
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if max := t.budget.MaxToolCalls; max > 0 && s.toolCalls >= max {
+		if s.exceeded == "" {
+			s.exceeded = BudgetToolCalls
+		}
+		return false
+	}
+	s.toolCalls++
+	return true
+}
+
+// spend counts a model call's usage and its cost at the price of model.
+func (t *treeConfig) spend(model schema.Model, u Usage) {
+	total := u.TotalTokens
+	if total == 0 {
+		total = u.PromptTokens + u.CompletionTokens
+	}
+	usd, known := t.prices.Cost(string(model.Provider), model.ID, pricing.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens})
+	s := &t.shared.spend
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.usage.Add(Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: total})
+	s.cost += usd
+	s.unknown = s.unknown || !known
+}
+
+// overBudget returns the budget the tree is over or has reached (so that
+// no model call may be made), "" when none.
+func (t *treeConfig) overBudget() string {
+	s := &t.shared.spend
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := t.budget
+	switch {
+	case s.exceeded != "":
+	case b.MaxTotalTokens > 0 && s.usage.TotalTokens >= b.MaxTotalTokens:
+		s.exceeded = BudgetTotalTokens
+	case b.MaxCostUSD > 0 && s.cost >= b.MaxCostUSD:
+		s.exceeded = BudgetCostUSD
+	}
+	return s.exceeded
+}
+
+// spent is what the tree spent so far.
+func (t *treeConfig) spent() *Spent {
+	s := &t.shared.spend
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &Spent{ToolCalls: s.toolCalls, Usage: s.usage, CostUSD: s.cost, CostKnown: !s.unknown, Budget: t.budget, Exceeded: s.exceeded}
+}
+
+// checkBudget is called before each model call: it ends the run at its
+// budget (stop), or fails it when the budget has a cost and the price of
+// the agent's model is unknown.
+func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
+	t := &r.cfg.tree
+	if t.budget.IsZero() {
+		return nil, nil, false
+	}
+	if t.budget.MaxCostUSD > 0 {
+		m := r.modelInUse()
+		if _, ok := t.prices.Lookup(string(m.Provider), m.ID); !ok {
+			resp, err := r.fail(&ConfigError{
+				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", t.budget.MaxCostUSD, m.String()),
+				Hint:    fmt.Sprintf("give its price in the bindings file, e.g. (:Price {model: %q, input: 0.15, output: 0.6}) in US dollars per million tokens, or remove maxCostUSD", m.String())})
+			return resp, err, true
+		}
+	}
+	if name := t.overBudget(); name != "" {
+		return r.stopAtBudget(name), nil, true
+	}
+	return nil, nil, false
+}
+
+// modelInUse is the model the run's calls go to: the agent's, or the
+// fallback moved to.
+func (r *runner) modelInUse() schema.Model {
+	if r.fallback > 0 && r.fallback <= len(r.cfg.fallbacks) {
+		return r.cfg.fallbacks[r.fallback-1].Model
+	}
+	return r.agent.Model
+}
+
+// stopAtBudget ends the run at the budget name.
+func (r *runner) stopAtBudget(name string) *Response {
+	resp := r.resp
+	resp.Status = StatusBudgetExceeded
+	resp.Content = BudgetExceededMessage
+	sp := r.cfg.tree.spent()
+	r.log.Warn("budget exceeded", "budget", name, "toolCalls", sp.ToolCalls, "totalTokens", sp.Usage.TotalTokens, "costUSD", sp.CostUSD)
+	resp.Warnings = append(resp.Warnings, BudgetMessage(sp))
+	return resp
+}
+
+// BudgetMessage says which budget a turn stopped at and what it spent,
+// for the commands' messages: "the turn stopped at its budget
+// maxToolCalls: 1 (spent: 1 tool call, 420 tokens, $0.0001)".
+func BudgetMessage(sp *Spent) string {
+	limit := ""
+	switch sp.Exceeded {
+	case BudgetToolCalls:
+		limit = fmt.Sprint(sp.Budget.MaxToolCalls)
+	case BudgetTotalTokens:
+		limit = fmt.Sprint(sp.Budget.MaxTotalTokens)
+	case BudgetCostUSD:
+		limit = fmt.Sprintf("%g", sp.Budget.MaxCostUSD)
+	}
+	return fmt.Sprintf("the turn stopped at its budget %s: %s (spent: %s); the call that would have gone over it was not made",
+		sp.Exceeded, limit, SpentText(sp))
+}
+
+// SpentText is what a turn spent, in words: "2 tool calls, 1234 tokens,
+// $0.0012".
+func SpentText(sp *Spent) string {
+	var b strings.Builder
+	calls := "tool calls"
+	if sp.ToolCalls == 1 {
+		calls = "tool call"
+	}
+	fmt.Fprintf(&b, "%d %s, %d tokens", sp.ToolCalls, calls, sp.Usage.TotalTokens)
+	switch {
+	case sp.CostKnown:
+		fmt.Fprintf(&b, ", $%.4f", sp.CostUSD)
+	case sp.CostUSD > 0:
+		fmt.Fprintf(&b, ", at least $%.4f (a model's price is unknown)", sp.CostUSD)
+	default:
+		b.WriteString(", cost unknown")
+	}
+	return b.String()
+}

@@ -1,0 +1,192 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gramlang/gram/pricing"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/schema"
+)
+
+// loopingModel is a scripted model that asks for tool every time, each
+// reply using tokens tokens (half prompt, half completion).
+func loopingModel(tool string, tokens int64) *runtime.Scripted {
+	m := runtime.NewScripted()
+	m.Respond = func(*runtime.Request) (*runtime.Reply, error) {
+		r := runtime.CallReply(runtime.Call(tool, `{"q":"again"}`))
+		r.Usage = runtime.Usage{PromptTokens: tokens / 2, CompletionTokens: tokens / 2, TotalTokens: tokens}
+		return r, nil
+	}
+	return m
+}
+
+// countingLib is a library of the tool name that counts its calls.
+func countingLib(name string, n *atomic.Int64) *runtime.Library {
+	return runtime.NewLibrary(runtime.Tool{Name: name, Invoke: func(context.Context, map[string]any) (any, error) {
+		n.Add(1)
+		return "more", nil
+	}})
+}
+
+// budgetAgent is an agent of the tool lookup with budget b.
+func budgetAgent(b schema.Budget) *schema.Agent {
+	a := treeAgent("looper", "Look things up.", libTool("lookup"))
+	a.Settings.MaxIterations = 20
+	a.Settings.Budget = b
+	return a
+}
+
+// TestBudgetToolCalls: with maxToolCalls 1 and a model that keeps calling
+// its tool, the tool runs once, the second call is refused, and the run
+// ends budget_exceeded with what it spent.
+func TestBudgetToolCalls(t *testing.T) {
+	var ran atomic.Int64
+	m := loopingModel("lookup", 10)
+	resp, err := runtime.Run(context.Background(), budgetAgent(schema.Budget{MaxToolCalls: 1}), countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 1 {
+		t.Errorf("the tool ran %d times; want 1", ran.Load())
+	}
+	if resp.Status != runtime.StatusBudgetExceeded || resp.Spent == nil || resp.Spent.Exceeded != runtime.BudgetToolCalls {
+		t.Fatalf("status %s, spent %+v; want budget_exceeded at maxToolCalls", resp.Status, resp.Spent)
+	}
+	if resp.Spent.ToolCalls != 1 || resp.Spent.Usage.TotalTokens != 20 || len(m.Requests()) != 2 {
+		t.Errorf("spent %+v after %d model calls; want 1 tool call, 20 tokens, 2 model calls", resp.Spent, len(m.Requests()))
+	}
+	if n := len(resp.ToolsUsed); n != 2 || !strings.Contains(resp.ToolsUsed[1].Error, "maxToolCalls") {
+		t.Errorf("tool uses %+v; want the second refused naming maxToolCalls", resp.ToolsUsed)
+	}
+	if len(resp.Warnings) == 0 || !strings.Contains(resp.Warnings[len(resp.Warnings)-1], "maxToolCalls: 1") {
+		t.Errorf("warnings %q; want the budget named", resp.Warnings)
+	}
+}
+
+// TestBudgetTokens: no model call is made once the tokens spent reach
+// maxTotalTokens.
+func TestBudgetTokens(t *testing.T) {
+	var ran atomic.Int64
+	m := loopingModel("lookup", 100)
+	resp, err := runtime.Run(context.Background(), budgetAgent(schema.Budget{MaxTotalTokens: 250}), countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Requests()) != 3 || resp.Status != runtime.StatusBudgetExceeded || resp.Spent.Exceeded != runtime.BudgetTotalTokens {
+		t.Fatalf("%d model calls, status %s, spent %+v; want 3 calls (300 tokens), then budget_exceeded at maxTotalTokens",
+			len(m.Requests()), resp.Status, resp.Spent)
+	}
+}
+
+// TestBudgetCost: the cost of the calls is reckoned at the price of the
+// agent's model, and no model call is made once it reaches maxCostUSD; a
+// model without a price fails the run before its first call.
+func TestBudgetCost(t *testing.T) {
+	a := budgetAgent(schema.Budget{MaxCostUSD: 0.25})
+	a.Model = schema.Model{Provider: schema.OpenAI, ID: "priced"}
+	// 100 tokens at $1000 per million tokens: $0.10 a call.
+	prices := pricing.Default().With(map[string]pricing.Price{"OpenAI/priced": {Input: 1000, Output: 1000}})
+	var ran atomic.Int64
+	m := loopingModel("lookup", 100)
+	resp, err := runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithPrices(prices), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Requests()) != 3 || resp.Status != runtime.StatusBudgetExceeded || resp.Spent.Exceeded != runtime.BudgetCostUSD {
+		t.Fatalf("%d model calls, status %s, spent %+v; want 3 calls ($0.30), then budget_exceeded at maxCostUSD",
+			len(m.Requests()), resp.Status, resp.Spent)
+	}
+	if !resp.Spent.CostKnown || resp.Spent.CostUSD < 0.299 || resp.Spent.CostUSD > 0.301 {
+		t.Errorf("spent %+v; want a known cost of $0.30", resp.Spent)
+	}
+
+	m = loopingModel("lookup", 100)
+	resp, err = runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go", runtime.WithModel(m), runtime.WithLogger(discard()))
+	var ce *runtime.ConfigError
+	if !errors.As(err, &ce) || len(m.Requests()) != 0 || !strings.Contains(err.Error(), "OpenAI/priced") {
+		t.Fatalf("a cost budget without a price: %v (status %s, %d model calls); want a ConfigError naming the model before any call",
+			err, resp.Status, len(m.Requests()))
+	}
+}
+
+// TestBudgetSubAgent: the calls of a sub-agent count against the top
+// agent's budget, and the whole tree stops there.
+func TestBudgetSubAgent(t *testing.T) {
+	worker := treeAgent("worker", "Work.", libTool("lookup"))
+	worker.Settings.MaxIterations = 20
+	boss := treeAgent("boss", "Delegate.", worker.AsTool)
+	boss.Settings.Budget = schema.Budget{MaxToolCalls: 3}
+	m := runtime.NewScripted()
+	m.Respond = func(req *runtime.Request) (*runtime.Reply, error) {
+		if system(req) == "Delegate." {
+			return runtime.CallReply(runtime.Call("worker", `{"message":"work"}`)), nil
+		}
+		return runtime.CallReply(runtime.Call("lookup", `{"q":"x"}`)), nil
+	}
+	var ran atomic.Int64
+	resp, err := runtime.Run(context.Background(), boss, countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithProgram(program(boss, worker)), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The worker call is one, then two lookups, then the third lookup is
+	// refused.
+	if ran.Load() != 2 {
+		t.Errorf("the sub-agent's tool ran %d times; want 2", ran.Load())
+	}
+	if resp.Status != runtime.StatusBudgetExceeded || resp.Spent.ToolCalls != 3 || resp.Spent.Exceeded != runtime.BudgetToolCalls {
+		t.Fatalf("status %s, spent %+v; want budget_exceeded after 3 tool calls", resp.Status, resp.Spent)
+	}
+	if sub := resp.ToolsUsed[0].Run; sub == nil || sub.Status != runtime.StatusBudgetExceeded {
+		t.Errorf("the sub-agent's run: %+v; want budget_exceeded", sub)
+	}
+}
+
+// TestBudgetGiven: WithBudget replaces the agent's budget, and an agent
+// without one spends freely, with no Spent in its response.
+func TestBudgetGiven(t *testing.T) {
+	var ran atomic.Int64
+	a := budgetAgent(schema.Budget{MaxToolCalls: 100})
+	resp, _ := runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(loopingModel("lookup", 1)), runtime.WithBudget(schema.Budget{MaxToolCalls: 2}), runtime.WithLogger(discard()))
+	if ran.Load() != 2 || resp.Status != runtime.StatusBudgetExceeded {
+		t.Fatalf("ran %d, status %s; want 2 and budget_exceeded", ran.Load(), resp.Status)
+	}
+	m := runtime.NewScripted(runtime.CallReply(runtime.Call("lookup", `{"q":"x"}`)), runtime.TextReply("done"))
+	resp, _ = runtime.Run(context.Background(), budgetAgent(schema.Budget{}), countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithLogger(discard()))
+	if resp.Status != runtime.StatusCompleted || resp.Spent != nil {
+		t.Fatalf("status %s, spent %+v; want completed and no Spent", resp.Status, resp.Spent)
+	}
+}
+
+// TestBudgetCostOfFallback: the calls a fallback model answers cost its
+// price, not the agent's model's.
+func TestBudgetCostOfFallback(t *testing.T) {
+	a := budgetAgent(schema.Budget{MaxCostUSD: 100})
+	a.Model = schema.Model{Provider: schema.OpenAI, ID: "main"}
+	prices := pricing.Default().With(map[string]pricing.Price{
+		"OpenAI/main":   {Input: 1, Output: 1},
+		"OpenAI/backup": {Input: 1000, Output: 1000},
+	})
+	down := runtime.NewScripted()
+	down.PushError(&runtime.LLMError{Kind: runtime.LLMNetwork, Attempts: 1, Err: errors.New("down")})
+	backup := runtime.NewScripted(&runtime.Reply{Message: runtime.Message{Role: runtime.RoleAssistant, Content: "hi"},
+		Usage: runtime.Usage{PromptTokens: 500, CompletionTokens: 500, TotalTokens: 1000}})
+	var ran atomic.Int64
+	resp, err := runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go", runtime.WithModel(down), runtime.WithPrices(prices),
+		runtime.WithFallbacks(runtime.Fallback{Model: schema.Model{Provider: schema.OpenAI, ID: "backup"}, Client: backup}), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Spent == nil || resp.Spent.CostUSD < 0.999 || resp.Spent.CostUSD > 1.001 {
+		t.Fatalf("spent %+v; want $1, the backup's price of 1000 tokens", resp.Spent)
+	}
+}
