@@ -67,10 +67,11 @@ type Store struct {
 	logger   *slog.Logger
 
 	mu      sync.Mutex
-	decided map[string]int    // run id -> the last round decided through this store
-	bound   map[string]*Bound // runs started here, bound by Start, not yet run
-	running map[string]int    // run id -> its executions in this process
-	changed chan struct{}     // closed and replaced when a run of this process changes
+	decided map[string]int           // run id -> the last round decided through this store
+	bound   map[string]*Bound        // runs started here, bound by Start, not yet run
+	running map[string]int           // run id -> its executions in this process
+	changed map[string]chan struct{} // run id -> the channel its next change closes
+	waiters map[string]int           // run id -> its calls of Wait
 	closed  bool
 }
 
@@ -102,7 +103,8 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		decided:  map[string]int{},
 		bound:    map[string]*Bound{},
 		running:  map[string]int{},
-		changed:  make(chan struct{}),
+		changed:  map[string]chan struct{}{},
+		waiters:  map[string]int{},
 	}
 	timeout := startupTimeout
 	if d, ok := ctx.Deadline(); ok {

@@ -54,8 +54,12 @@ func (s *Store) workflow(ctx dbos.Context, input string) (string, error) {
 		return "", err
 	}
 	s.enter(id, 1)
-	defer s.enter(id, -1)
-	defer s.notify()
+	defer func() {
+		// Not active any more before the waits wake, so that they poll
+		// for the outcome DBOS commits after this returns.
+		s.enter(id, -1)
+		s.notify(id)
+	}()
 	var spec Spec
 	if err := json.Unmarshal([]byte(input), &spec); err != nil {
 		return "", fmt.Errorf("durable: the spec of the run %s cannot be read: %w", id, err)
@@ -156,7 +160,7 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusAwaitingApproval, Pending: calls, Round: round}); err != nil {
 		return nil, err
 	}
-	e.s.notify()
+	e.s.notify(e.id)
 	var msg decisionMessage
 	for {
 		var err error
@@ -178,7 +182,7 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusRunning, Round: round}); err != nil {
 		return nil, err
 	}
-	e.s.notify()
+	e.s.notify(e.id)
 	return msg.Decisions, nil
 }
 
@@ -221,6 +225,6 @@ func (s *Store) Decide(ctx context.Context, id string, ds []runtime.Decision) er
 	s.mu.Lock()
 	s.decided[id] = max(s.decided[id], st.Round)
 	s.mu.Unlock()
-	s.notify()
+	s.notify(id)
 	return nil
 }

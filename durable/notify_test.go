@@ -1,0 +1,32 @@
+package durable
+
+import "testing"
+
+// TestNotifyWakesOneRun: a change of one run wakes the waits of that run
+// only, so that many runs waiting at once do not all read the store again
+// whenever one of them changes.
+func TestNotifyWakesOneRun(t *testing.T) {
+	s := &Store{changed: map[string]chan struct{}{}, waiters: map[string]int{}}
+	a, b := s.changes("run-a"), s.changes("run-b")
+	if s.changes("run-a") != a {
+		t.Fatal("a second wait for run-a got another channel")
+	}
+	s.notify("run-b")
+	select {
+	case <-a:
+		t.Fatal("a change of run-b woke the waits of run-a")
+	default:
+	}
+	select {
+	case <-b:
+	default:
+		t.Fatal("a change of run-b did not wake its waits")
+	}
+	if s.changes("run-b") == b {
+		t.Fatal("the next change of run-b has the closed channel")
+	}
+	s.forget("run-a", a)
+	if len(s.changed) != 1 {
+		t.Fatalf("channels kept: %d, want 1 (run-b's)", len(s.changed))
+	}
+}
