@@ -30,3 +30,21 @@ func TestNotifyWakesOneRun(t *testing.T) {
 		t.Fatalf("channels kept: %d, want 1 (run-b's)", len(s.changed))
 	}
 }
+
+// TestSQLiteOneConnection: the SQLite store's handle has one connection,
+// on which the store's writers queue in turn rather than contend for
+// SQLite's lock.
+func TestSQLiteOneConnection(t *testing.T) {
+	db, err := openSQLite(t.Context(), t.TempDir()+"/runs.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n := db.Stats().MaxOpenConnections; n != 1 {
+		t.Fatalf("MaxOpenConnections = %d, want 1", n)
+	}
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode %q, %v; want wal", mode, err)
+	}
+}

@@ -284,8 +284,11 @@ func openSQLite(ctx context.Context, path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: opening the store %s: %v", path, err)
 	}
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(4)
+	// One connection: SQLite takes one writer at a time, and writers that
+	// contend for its lock wait in its busy handler, which sleeps in
+	// growing steps; queued for the one connection, they go in turn.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("durable: opening the store %s: %v; check that it is an SQLite file and that its directory is writable", path, err)
