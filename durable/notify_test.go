@@ -7,6 +7,7 @@ import "testing"
 // whenever one of them changes.
 func TestNotifyWakesOneRun(t *testing.T) {
 	s := &Store{changed: map[string]chan struct{}{}, waiters: map[string]int{}}
+	done := s.watch("run-a")
 	a, b := s.changes("run-a"), s.changes("run-b")
 	if s.changes("run-a") != a {
 		t.Fatal("a second wait for run-a got another channel")
@@ -25,9 +26,9 @@ func TestNotifyWakesOneRun(t *testing.T) {
 	if s.changes("run-b") == b {
 		t.Fatal("the next change of run-b has the closed channel")
 	}
-	s.forget("run-a", a)
-	if len(s.changed) != 1 {
-		t.Fatalf("channels kept: %d, want 1 (run-b's)", len(s.changed))
+	done()
+	if _, ok := s.changed["run-a"]; ok || len(s.waiters) != 0 {
+		t.Fatal("the channel of run-a is kept after its last wait")
 	}
 }
 

@@ -189,13 +189,19 @@ func (s *Store) changes(id string) <-chan struct{} {
 	return ch
 }
 
-// forget drops the channel of the run id's changes when nobody else waits
-// for it (only the wait that ends holds it).
-func (s *Store) forget(id string, ch <-chan struct{}) {
+// watch counts a wait for the changes of the run id; the function it
+// returns ends it, and drops the run's channel when no wait is left.
+func (s *Store) watch(id string) func() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.changed[id] == ch && s.waiters[id] <= 1 {
-		delete(s.changed, id)
+	s.waiters[id]++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.waiters[id]--; s.waiters[id] <= 0 {
+			delete(s.waiters, id)
+			delete(s.changed, id)
+		}
 	}
 }
 
@@ -334,22 +340,12 @@ func (s *Store) state(ctx context.Context, id string) (runState, error) {
 // of another process is polled, every pollMin at first, then less often up
 // to every pollMax.
 func (s *Store) Wait(ctx context.Context, id string) (*Run, error) {
-	s.mu.Lock()
-	s.waiters[id]++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		if s.waiters[id]--; s.waiters[id] <= 0 {
-			delete(s.waiters, id)
-		}
-		s.mu.Unlock()
-	}()
+	defer s.watch(id)()
 	delay := pollMin
 	for {
 		changed := s.changes(id)
 		r, err := s.Get(ctx, id)
 		if err != nil || r.Status != StatusRunning {
-			s.forget(id, changed)
 			return r, err
 		}
 		wait := delay
@@ -360,7 +356,6 @@ func (s *Store) Wait(ctx context.Context, id string) (*Run, error) {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			s.forget(id, changed)
 			return nil, ctx.Err()
 		case <-changed:
 			delay = pollMin

@@ -163,6 +163,9 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 	e.s.notify(e.id)
 	var msg decisionMessage
 	for {
+		if err := e.s.awaitMessage(ctx, dctx, e.id); err != nil {
+			return nil, err
+		}
 		var err error
 		msg, err = dbos.Recv[decisionMessage](dctx, decisionsTopic, recvTimeout)
 		switch {
