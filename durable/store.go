@@ -280,10 +280,12 @@ func openSQLite(ctx context.Context, path string) (*sql.DB, error) {
 	}
 	dsn := path + "?_txlock=immediate&_pragma=busy_timeout(5000)&_pragma=foreign_keys(ON)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)"
-	db, err := sql.Open("sqlite", dsn)
+	drv, err := sql.Open("sqlite", "")
 	if err != nil {
 		return nil, fmt.Errorf("durable: opening the store %s: %v", path, err)
 	}
+	db := sql.OpenDB(cachingConnector{drv: drv.Driver(), dsn: dsn})
+	_ = drv.Close()
 	// One connection: SQLite takes one writer at a time, and writers that
 	// contend for its lock wait in its busy handler, which sleeps in
 	// growing steps; queued for the one connection, they go in turn.
