@@ -293,9 +293,12 @@ func (s *Store) run(ctx context.Context, ws dbos.WorkflowStatus) (*Run, error) {
 			r.Error = "the run failed " + string(ws.Status)
 		}
 	default:
-		st, err := s.state(ctx, ws.ID)
-		if err != nil {
-			return nil, err
+		st, ok := s.keptState(ws.ID)
+		if !ok {
+			var err error
+			if st, err = s.state(ctx, ws.ID); err != nil {
+				return nil, err
+			}
 		}
 		r.Status = StatusRunning
 		s.mu.Lock()

@@ -72,6 +72,7 @@ type Store struct {
 	running map[string]int           // run id -> its executions in this process
 	changed map[string]chan struct{} // run id -> the channel its next change closes
 	waiters map[string]int           // run id -> its calls of Wait
+	states  map[string]runState      // run id -> its state, for runs started here and running
 	closed  bool
 }
 
@@ -105,6 +106,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		running:  map[string]int{},
 		changed:  map[string]chan struct{}{},
 		waiters:  map[string]int{},
+		states:   map[string]runState{},
 	}
 	timeout := startupTimeout
 	if d, ok := ctx.Deadline(); ok {
