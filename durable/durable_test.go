@@ -487,3 +487,36 @@ func TestResumeNotTakenOver(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideWakesAtOnce: a decision made through the store of the process
+// that runs the run wakes it at once, not at DBOS's next poll for messages
+// (once a second on SQLite).
+func TestDecideWakesAtOnce(t *testing.T) {
+	var replies []*runtime.Reply
+	const rounds = 3
+	for range rounds {
+		replies = append(replies, runtime.CallReply(runtime.Call("send", `{"to":"bob"}`)))
+	}
+	w := newWorld(t, append(replies, runtime.TextReply("done"))...)
+	s := w.open(sqliteURL(t), "")
+	id := start(t, s, w.spec("send it to bob, three times"))
+	var took []time.Duration
+	for range rounds {
+		r := wait(t, s, id)
+		wantStatus(t, r, durable.StatusAwaitingApproval)
+		begin := time.Now()
+		decide(t, s, id, runtime.Decision{CallID: r.Pending[0].CallID, Approve: true})
+		r = wait(t, s, id)
+		took = append(took, time.Since(begin))
+	}
+	wantStatus(t, wait(t, s, id), "completed")
+	slow := 0
+	for _, d := range took {
+		if d > 400*time.Millisecond {
+			slow++
+		}
+	}
+	if slow == rounds {
+		t.Errorf("every decision took over 400ms to reach the run: %v", took)
+	}
+}

@@ -149,8 +149,9 @@ func (s *Store) Start(ctx context.Context, spec Spec) (string, error) {
 		return "", fmt.Errorf("durable: starting the run: %w", err)
 	}
 	go func() {
+		// The handle's result comes once the run's outcome is committed.
 		_, _ = h.GetResult()
-		s.notify()
+		s.notify(id)
 	}()
 	return id, nil
 }
@@ -184,19 +185,43 @@ func (s *Store) takeBound(id string) *Bound {
 	return b
 }
 
-// notify wakes the waits of this store.
-func (s *Store) notify() {
+// notify wakes the waits of this store for the run id, after a change of
+// the run committed to the store.
+func (s *Store) notify(id string) {
 	s.mu.Lock()
-	close(s.changed)
-	s.changed = make(chan struct{})
+	if ch, ok := s.changed[id]; ok {
+		close(ch)
+		delete(s.changed, id)
+	}
 	s.mu.Unlock()
 }
 
-// changes returns the channel the next change closes.
-func (s *Store) changes() <-chan struct{} {
+// changes returns the channel the next change of the run id closes.
+func (s *Store) changes(id string) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.changed
+	ch, ok := s.changed[id]
+	if !ok {
+		ch = make(chan struct{})
+		s.changed[id] = ch
+	}
+	return ch
+}
+
+// watch counts a wait for the changes of the run id; the function it
+// returns ends it, and drops the run's channel when no wait is left.
+func (s *Store) watch(id string) func() {
+	s.mu.Lock()
+	s.waiters[id]++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.waiters[id]--; s.waiters[id] <= 0 {
+			delete(s.waiters, id)
+			delete(s.changed, id)
+		}
+	}
 }
 
 // Get returns the run id; the error wraps [ErrNotFound] when there is none.
@@ -287,9 +312,12 @@ func (s *Store) run(ctx context.Context, ws dbos.WorkflowStatus) (*Run, error) {
 			r.Error = "the run failed " + string(ws.Status)
 		}
 	default:
-		st, err := s.state(ctx, ws.ID)
-		if err != nil {
-			return nil, err
+		st, ok := s.keptState(ws.ID)
+		if !ok {
+			var err error
+			if st, err = s.state(ctx, ws.ID); err != nil {
+				return nil, err
+			}
 		}
 		r.Status = StatusRunning
 		s.mu.Lock()
@@ -328,29 +356,44 @@ func (s *Store) state(ctx context.Context, id string) (runState, error) {
 // this store is waited for again; one decided through another process may
 // be returned still awaiting approval until its process takes the
 // decisions.
+//
+// A run that runs in this process wakes its waits when it changes, so they
+// read the store only then (and once every localRecheck, in case); a run
+// of another process is polled, every pollMin at first, then less often up
+// to every pollMax.
 func (s *Store) Wait(ctx context.Context, id string) (*Run, error) {
-	delay := 5 * time.Millisecond
+	defer s.watch(id)()
+	delay := pollMin
 	for {
-		changed := s.changes()
+		changed := s.changes(id)
 		r, err := s.Get(ctx, id)
-		if err != nil {
-			return nil, err
+		if err != nil || r.Status != StatusRunning {
+			return r, err
 		}
-		if r.Status != StatusRunning {
-			return r, nil
+		wait := delay
+		if s.active(id) {
+			wait = localRecheck
 		}
-		t := time.NewTimer(delay)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return nil, ctx.Err()
 		case <-changed:
+			delay = pollMin
 		case <-t.C:
+			delay = min(2*delay, pollMax)
 		}
 		t.Stop()
-		delay = min(2*delay, 200*time.Millisecond)
 	}
 }
+
+// The intervals at which [Store.Wait] reads a run again.
+const (
+	pollMin      = 5 * time.Millisecond
+	pollMax      = 200 * time.Millisecond
+	localRecheck = time.Second
+)
 
 // Cancel cancels the run id: it stops at its next step, or at once when
 // it waits for a decision. A run that has ended is an error.
@@ -370,7 +413,7 @@ func (s *Store) Cancel(ctx context.Context, id string) error {
 	if err := dbos.Send(dctx, id, decisionMessage{Cancel: true}, decisionsTopic, dbos.WithIdempotencyKey("cancel")); err != nil {
 		return fmt.Errorf("durable: cancelling the run %s: %w", id, err)
 	}
-	s.notify()
+	s.notify(id)
 	return nil
 }
 

@@ -68,10 +68,12 @@ type Store struct {
 	logger   *slog.Logger
 
 	mu      sync.Mutex
-	decided map[string]int    // run id -> the last round decided through this store
-	bound   map[string]*Bound // runs started here, bound by Start, not yet run
-	running map[string]int    // run id -> its executions in this process
-	changed chan struct{}     // closed and replaced when a run of this process changes
+	decided map[string]int           // run id -> the last round decided through this store
+	bound   map[string]*Bound        // runs started here, bound by Start, not yet run
+	running map[string]int           // run id -> its executions in this process
+	changed map[string]chan struct{} // run id -> the channel its next change closes
+	waiters map[string]int           // run id -> its calls of Wait
+	states  map[string]runState      // run id -> its state, for runs started here and running
 	closed  bool
 }
 
@@ -103,7 +105,9 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		decided:  map[string]int{},
 		bound:    map[string]*Bound{},
 		running:  map[string]int{},
-		changed:  make(chan struct{}),
+		changed:  map[string]chan struct{}{},
+		waiters:  map[string]int{},
+		states:   map[string]runState{},
 	}
 	timeout := startupTimeout
 	if d, ok := ctx.Deadline(); ok {
@@ -344,12 +348,17 @@ func openSQLite(ctx context.Context, path string) (*sql.DB, error) {
 	}
 	dsn := path + "?_txlock=immediate&_pragma=busy_timeout(5000)&_pragma=foreign_keys(ON)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)"
-	db, err := sql.Open("sqlite", dsn)
+	drv, err := sql.Open("sqlite", "")
 	if err != nil {
 		return nil, fmt.Errorf("durable: opening the store %s: %v", path, err)
 	}
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(4)
+	db := sql.OpenDB(cachingConnector{drv: drv.Driver(), dsn: dsn})
+	_ = drv.Close()
+	// One connection: SQLite takes one writer at a time, and writers that
+	// contend for its lock wait in its busy handler, which sleeps in
+	// growing steps; queued for the one connection, they go in turn.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("durable: opening the store %s: %v; check that it is an SQLite file and that its directory is writable", path, err)

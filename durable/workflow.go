@@ -55,19 +55,30 @@ func (s *Store) workflow(ctx dbos.Context, input string) (string, error) {
 		return "", err
 	}
 	s.enter(id, 1)
-	defer s.enter(id, -1)
-	defer s.notify()
+	defer func() {
+		// Not active any more before the waits wake, so that they poll
+		// for the outcome DBOS commits after this returns.
+		s.enter(id, -1)
+		s.notify(id)
+	}()
 	var spec Spec
 	if err := json.Unmarshal([]byte(input), &spec); err != nil {
 		return "", fmt.Errorf("durable: the spec of the run %s cannot be read: %w", id, err)
 	}
 	b := s.takeBound(id)
+	// A run bound by Start runs here from its start, not replayed: its
+	// state is the one it last published, kept in memory too.
+	fresh := b != nil
 	if b == nil {
 		if b, err = s.bind(ctx, spec); err != nil {
 			return "", err
 		}
 	}
-	e := &execution{s: s, dctx: ctx, id: id}
+	e := &execution{s: s, dctx: ctx, id: id, fresh: fresh}
+	if fresh {
+		s.keepState(id, runState{})
+		defer s.dropState(id)
+	}
 	opts := append(slices.Clone(b.Options), runtime.WithCheckpointer(e.checkpoint), runtime.WithApprover(e.approve), runtime.WithRunID(e.id))
 	resp, err := runtime.Run(ctx, b.Agent, b.Library, spec.Conversation, spec.Input, opts...)
 	switch {
@@ -111,6 +122,8 @@ type execution struct {
 	s    *Store
 	dctx dbos.Context
 	id   string
+	// fresh is whether the run started in this execution (not recovered).
+	fresh bool
 
 	mu     sync.Mutex // one wait for decisions at a time
 	round  int
@@ -154,12 +167,14 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 	e.round++
 	round := e.round
 	dctx := dbos.From(e.dctx, ctx)
-	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusAwaitingApproval, Pending: calls, Round: round}); err != nil {
+	if err := e.publish(dctx, runState{Status: StatusAwaitingApproval, Pending: calls, Round: round}); err != nil {
 		return nil, err
 	}
-	e.s.notify()
 	var msg decisionMessage
 	for {
+		if err := e.s.awaitMessage(ctx, dctx, e.id); err != nil {
+			return nil, err
+		}
 		var err error
 		msg, err = dbos.Recv[decisionMessage](dctx, decisionsTopic, recvTimeout)
 		switch {
@@ -176,10 +191,9 @@ func (e *execution) approve(ctx context.Context, calls []runtime.PendingCall) ([
 			break
 		}
 	}
-	if err := dbos.SetEvent(dctx, stateKey, runState{Status: StatusRunning, Round: round}); err != nil {
+	if err := e.publish(dctx, runState{Status: StatusRunning, Round: round}); err != nil {
 		return nil, err
 	}
-	e.s.notify()
 	return msg.Decisions, nil
 }
 
@@ -194,6 +208,41 @@ const decisionsWorkflowName = "gram.decisions"
 // sendDecisions is the workflow that sends msg to its run.
 func (s *Store) sendDecisions(ctx dbos.Context, msg decisionMessage) (string, error) {
 	return "", dbos.Send(ctx, msg.Run, msg, decisionsTopic)
+}
+
+// publish sets the run's state event and, once it is committed, keeps it
+// in memory (for a fresh run) and wakes the run's waits.
+func (e *execution) publish(dctx dbos.Context, st runState) error {
+	if err := dbos.SetEvent(dctx, stateKey, st); err != nil {
+		return err
+	}
+	if e.fresh {
+		e.s.keepState(e.id, st)
+	}
+	e.s.notify(e.id)
+	return nil
+}
+
+// keepState keeps the state of the run id, which runs here from its start.
+func (s *Store) keepState(id string, st runState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.states[id] = st
+}
+
+// dropState forgets the state of the run id.
+func (s *Store) dropState(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.states, id)
+}
+
+// keptState is the state of the run id if it runs here from its start.
+func (s *Store) keptState(id string) (runState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.states[id]
+	return st, ok
 }
 
 // Decide answers the calls the run id waits for: ds are checked against
@@ -246,6 +295,6 @@ func (s *Store) Decide(ctx context.Context, id string, ds []runtime.Decision) er
 	s.mu.Lock()
 	s.decided[id] = max(s.decided[id], st.Round)
 	s.mu.Unlock()
-	s.notify()
+	s.notify(id)
 	return nil
 }
