@@ -48,7 +48,8 @@ const (
 
 // ForModel returns the counter of a model, named by provider ("OpenAI",
 // "Anthropic", "Gemini", "Ollama", "OpenAICompatible") and model id.
-// OpenAI's models count exactly: o200k_base for gpt-4o, gpt-4.1, gpt-4.5,
+// Where the rank tables are not embedded ([Embedded]), every count is an
+// estimate. OpenAI's models count exactly: o200k_base for gpt-4o, gpt-4.1, gpt-4.5,
 // the o-series, gpt-5 and models it does not know (newer ones), cl100k_base
 // for gpt-4, gpt-3.5 and the embeddings. Every other provider's count is
 // an estimate on o200k_base: Anthropic's and Gemini's read the definitions'
@@ -56,6 +57,15 @@ const (
 // OpenAI-compatible servers' run models of their own, counted as OpenAI
 // renders tools.
 func ForModel(provider, model string) *Counter {
+	c := forModel(provider, model)
+	if !Embedded() && !c.Estimate {
+		c.Name, c.Estimate = "estimate", true
+	}
+	return c
+}
+
+// forModel is ForModel with the rank tables embedded.
+func forModel(provider, model string) *Counter {
 	switch strings.ToLower(provider) {
 	case "openai":
 		enc := O200kBase()

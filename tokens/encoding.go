@@ -21,15 +21,11 @@ package tokens
 import (
 	"bytes"
 	"compress/flate"
-	"embed"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"sync"
 )
-
-//go:embed data/*.bpe
-var data embed.FS
 
 // Encoding is a byte-pair encoding: a rank for each token, and the
 // pre-tokenizer that cuts a text into the pieces merged separately.
@@ -89,8 +85,15 @@ func readRanks(name string) (map[string]int, error) {
 }
 
 // Count returns the number of tokens of s, special tokens read as text.
-// It panics if the embedded table is damaged, a fault of the build.
+// Where the tables are not embedded ([Embedded] false) it returns the
+// number of the pre-tokenizer's pieces, each at least one token: a lower
+// bound. It panics if the embedded table is damaged, a fault of the build.
 func (e *Encoding) Count(s string) int {
+	if !Embedded() {
+		n := 0
+		e.split(s, func(string) { n++ })
+		return n
+	}
 	e.load()
 	if e.err != nil {
 		panic(e.err)
