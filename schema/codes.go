@@ -81,8 +81,9 @@ const (
 	CodeTargetLossy       = "target-lossy"
 	CodeTargetName        = "target-name"
 	CodeTargetLimit       = "target-limit"
-	// CodeToolTokenBudget is reported by package project, which counts
-	// tokens: an agent's tool definitions over its maxToolTokens.
+	// CodeToolTokenBudget is reported by [CheckToolTokens], which package
+	// project runs after every compile: an agent's tool definitions over
+	// its maxToolTokens.
 	CodeToolTokenBudget = "tool-token-budget"
 )
 
