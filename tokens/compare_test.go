@@ -33,8 +33,9 @@ var compareCases = []struct {
 	}},
 }
 
-// estimates runs openai-chat-tokens' functionsTokensEstimate on each case.
-func estimates(t *testing.T) []int {
+// needEstimator skips the test, or fails it in CI, when openai-chat-tokens
+// is not installed.
+func needEstimator(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(estimatorDir, "node_modules/openai-chat-tokens/package.json")); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -42,6 +43,62 @@ func estimates(t *testing.T) []int {
 		}
 		t.Skipf("openai-chat-tokens is not installed in tokens/%s (make tokens-deps)", estimatorDir)
 	}
+}
+
+// node runs script in the estimator's directory with in as its standard
+// input, and decodes what it prints into out.
+func node(t *testing.T, script string, in, out any) {
+	t.Helper()
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script)
+	cmd.Dir = estimatorDir
+	cmd.Stdin = bytes.NewReader(body)
+	cmd.Stderr = os.Stderr
+	printed, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v", script, err)
+	}
+	if err := json.Unmarshal(printed, out); err != nil {
+		t.Fatalf("node %s printed %q: %v", script, printed, err)
+	}
+}
+
+// TestEncodingMatchesJSTiktoken counts the repository's documentation
+// and examples, one file at a time, as js-tiktoken does.
+func TestEncodingMatchesJSTiktoken(t *testing.T) {
+	needEstimator(t)
+	paths, _ := filepath.Glob("../docs/*.md")
+	more, _ := filepath.Glob("../examples/*.gram")
+	var texts []string
+	for _, p := range append(paths, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	var want map[string][]int
+	node(t, "count.mjs", texts, &want)
+	for _, enc := range []*Encoding{O200kBase(), Cl100kBase()} {
+		total := 0
+		for i, text := range texts {
+			got := enc.Count(text)
+			total += got
+			if i < len(want[enc.Name]) && got != want[enc.Name][i] {
+				t.Errorf("%s: %s counts %d, js-tiktoken %d", append(paths, more...)[i], enc.Name, got, want[enc.Name][i])
+			}
+		}
+		t.Logf("%s: %d files, %d tokens", enc.Name, len(texts), total)
+	}
+}
+
+// estimates runs openai-chat-tokens' functionsTokensEstimate on each case.
+func estimates(t *testing.T) []int {
+	t.Helper()
+	needEstimator(t)
 	var in [][]json.RawMessage
 	for _, c := range compareCases {
 		var defs []json.RawMessage
@@ -50,21 +107,10 @@ func estimates(t *testing.T) []int {
 		}
 		in = append(in, defs)
 	}
-	body, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", "estimate.mjs")
-	cmd.Dir = estimatorDir
-	cmd.Stdin = bytes.NewReader(body)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node estimate.mjs: %v", err)
-	}
 	var est []int
-	if err := json.Unmarshal(out, &est); err != nil || len(est) != len(compareCases) {
-		t.Fatalf("node estimate.mjs printed %q, want one number per case", out)
+	node(t, "estimate.mjs", in, &est)
+	if len(est) != len(compareCases) {
+		t.Fatalf("node estimate.mjs printed %d numbers for %d cases", len(est), len(compareCases))
 	}
 	return est
 }
