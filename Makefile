@@ -175,6 +175,15 @@ SERVENODE = serve/testdata/node
 serve-deps:
 	cd $(SERVENODE) && npm ci --no-audit --no-fund
 
+# openai-chat-tokens, the npm estimator of OpenAI prompts with functions,
+# which the tests of package tokens compare gram's counts with, at the
+# version pinned in tokens/testdata/node/package-lock.json. Without it those
+# tests skip (outside CI) or fail (CI=true).
+TOKENSNODE = tokens/testdata/node
+.PHONY: tokens-deps
+tokens-deps:
+	cd $(TOKENSNODE) && npm ci --no-audit --no-fund
+
 # PostgreSQL (Debian's postgresql package) for the tests of durable runs
 # that start a server of their own (internal/pgtest), installed with apt-get
 # when initdb is missing. Without it those tests skip (outside CI) or fail
@@ -186,7 +195,7 @@ postgres-deps:
 	$$sudo apt-get update && \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql
 
-race: mcp-deps serve-deps postgres-deps
+race: mcp-deps serve-deps tokens-deps postgres-deps
 
 # gramc serve under load: 200 conversations of 3 turns with tool calls at
 # once, against the in-process fake model with a fixed delay; prints the

@@ -18,6 +18,9 @@
 //   - a model string and an annotation's key;
 //   - any other identity: what it is and its labels.
 //
+// A tool's and an agent's hover end with the tokens their definitions
+// take (tokens.go).
+//
 // A reference to a name another file of the package declares (a tool an
 // agent lists, a record named as a type, the agent of a test or the tool
 // of a call expectation, bare or as a string, see testvalues.go) shows
@@ -73,7 +76,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 			if o.Element && d.Kind == KindAgent {
 				return AgentToolDoc(d.Agent), o.Span, true
 			}
-			return declDoc(d), o.Span, true
+			return a.withTokens(declDoc(d), d), o.Span, true
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}

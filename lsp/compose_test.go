@@ -265,6 +265,9 @@ func TestComposedAgentInlayHints(t *testing.T) {
 	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": bu}, "range": rng(0, 0, 20, 0)}, &hints)
 	var got []string
 	for _, h := range hints {
+		if strings.Contains(h.Label, "tokens") {
+			continue // the token counts of the tool and the agent (tokens_test.go)
+		}
 		got = append(got, fmt.Sprintf("%d:%d %s", h.Position.Line, h.Position.Character, h.Label))
 	}
 	if want := []string{"4:20 integer", "7:61 string"}; !slices.Equal(got, want) {

@@ -433,15 +433,20 @@ func TestInlayHints(t *testing.T) {
 		var got []h
 		for _, x := range hints {
 			got = append(got, h{x.Position, x.Label})
-			if x.Kind != inlayHintKindType || !x.PaddingLeft || x.Tooltip == nil {
+			tokenHint := strings.Contains(x.Label, "tokens")
+			if tokenHint != (x.Kind == 0) || !x.PaddingLeft || x.Tooltip == nil {
 				t.Errorf("hint %+v", x)
 			}
 		}
 		want := []h{
+			{protocol.Position{Line: 14, Character: 9}, "30 tokens"},
 			{protocol.Position{Line: 15, Character: 64}, "integer"},
 			{protocol.Position{Line: 16, Character: 39}, "string, injected"},
+			{protocol.Position{Line: 20, Character: 11}, "23 tokens"},
 			{protocol.Position{Line: 21, Character: 32}, "integer, optional"},
 			{protocol.Position{Line: 21, Character: 68}, "string, optional"},
+			{protocol.Position{Line: 24, Character: 5}, "101 tokens (tools 83)"},
+			{protocol.Position{Line: 34, Character: 9}, "21 tokens"},
 			{protocol.Position{Line: 35, Character: 22}, "integer"},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {

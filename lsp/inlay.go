@@ -1,7 +1,9 @@
 // Inlay hints (textDocument/inlayHint, LSP 3.17; its types are this
 // package's, as the protocol package predates it): after each tool parameter, and each parameter of an
 // agent's signature element (what a calling model passes it), the JSON type
-// the model sees and whether the parameter is optional or injected.
+// the model sees and whether the parameter is optional or injected; after
+// each tool's and agent's name, the tokens its definitions add to a request
+// of its model (ide.TokenCounts), the breakdown in the tooltip.
 
 package lsp
 
@@ -79,6 +81,22 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 			})
 		}
 	}
+	hs = append(hs, a.tokenHints(span)...)
 	sortStableBy(hs, func(h *inlayHint) int { return int(h.Position.Line)<<32 | int(h.Position.Character) })
+	return hs
+}
+
+// tokenHints returns the hints of the token counts of the tools and agents
+// whose name ends in span.
+func (a *analysis) tokenHints(span diag.Span) []inlayHint {
+	var hs []inlayHint
+	for _, c := range a.Analysis.TokenCountsIn(span) {
+		hs = append(hs, inlayHint{
+			Position:    positionOf(a.File, a.File.Pos(c.Span.End)),
+			Label:       c.Label,
+			Tooltip:     &protocol.MarkupContent{Kind: protocol.Markdown, Value: c.Markdown},
+			PaddingLeft: true,
+		})
+	}
 	return hs
 }

@@ -79,6 +79,10 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 			if n, ok := c.integer(pr, 1, 1024); ok {
 				a.Settings.MaxTokens = n
 			}
+		case "maxToolTokens":
+			if n, ok := c.integer(pr, 1, 2000); ok {
+				a.Settings.MaxToolTokens = n
+			}
 		case "timeout":
 			if t, ok := c.duration(pr); ok {
 				a.Settings.Timeout = t

@@ -82,6 +82,10 @@ const (
 	CodeTargetLossy       = "target-lossy"
 	CodeTargetName        = "target-name"
 	CodeTargetLimit       = "target-limit"
+	// CodeToolTokenBudget is reported by [CheckToolTokens], which package
+	// project runs after every compile: an agent's tool definitions over
+	// its maxToolTokens.
+	CodeToolTokenBudget = "tool-token-budget"
 )
 
 // CodeInfo describes a diagnostic code.
@@ -151,6 +155,7 @@ var Codes = []CodeInfo{
 	{Code: CodeTargetLossy, Severity: diag.Warning, Summary: "A keyword the target's API does not know, dropped from its schema and said in the description instead: the model is no longer held to it (reported with --target)."},
 	{Code: CodeTargetName, Severity: diag.Error, Summary: "A tool or parameter name the target's API refuses (reported with --target)."},
 	{Code: CodeTargetLimit, Severity: diag.Error, Summary: "More tools, nesting, properties or enum values than the target's API allows in a request (reported with --target)."},
+	{Code: CodeToolTokenBudget, Severity: diag.Error, Summary: "An agent's tool definitions take more tokens for its model than its maxToolTokens (gramc cost gives the counts)."},
 }
 
 // CodeSummary returns the summary of a code from [Codes], or "".

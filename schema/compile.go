@@ -26,7 +26,7 @@ const (
 // The known properties of each kind of declaration, in the order they are
 // suggested.
 var (
-	agentProps  = []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
+	agentProps  = []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "maxToolTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
 	toolProps   = []string{"description", "approval"}
 	recordProps = []string{"description"}
 	returnProps = []string{"description", "items"}

@@ -269,6 +269,10 @@ type Settings struct {
 	Temperature *float64
 	// MaxTokens is passed to the model when non-zero.
 	MaxTokens int
+	// MaxToolTokens, when non-zero, is the most tokens the agent's tool
+	// definitions may take for its model ([Cost]); over it is the
+	// tool-token-budget diagnostic.
+	MaxToolTokens int
 	// Timeout limits each LLM call (default 60s).
 	Timeout time.Duration
 	// ParallelToolCalls runs the tool calls of one response concurrently

@@ -5,6 +5,7 @@
 //	gramc parse  [flags] FILE...|-
 //	gramc check  [flags] PATH...|-
 //	gramc schema [flags] FILE|DIR|DIR/...|-
+//	gramc cost   [flags] FILE|DIR|-
 //	gramc diff   [flags] OLD NEW | --against GIT NEW
 //	gramc fmt    [flags] PATH...|-
 //	gramc run    FILE|DIR|- [flags]
@@ -74,6 +75,7 @@ func commands() []command {
 		{"parse", "parse gram files and print their syntax tree or patterns", runParse},
 		{"check", "check gram agent files and report their diagnostics", runCheck},
 		{"schema", "print the JSON Schemas of an agent file's tools", runSchema},
+		{"cost", "count the tokens each agent's instruction and tools add to a request", runCost},
 		{"diff", "compare two versions of an agent file's contracts: breaking or safe", runDiff},
 		{"fmt", "format gram files in the canonical style", runFmt},
 		{"run", "run an agent: a conversation with a model and its tools", runRun},

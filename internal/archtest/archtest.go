@@ -55,6 +55,11 @@ var Layers = map[string]int{
 	"internal/parallel":   0,
 	// The price table of the models, embedded data.
 	"pricing": 0,
+	// Token counts: the embedded byte-pair encodings, and tool
+	// definitions rendered as the model reads them (from their JSON); the
+	// generator of its embedded tables.
+	"tokens":             0,
+	"internal/tokensgen": 0,
 	// A throwaway PostgreSQL server for tests.
 	"internal/pgtest": 0,
 	// The browser playground's files, embedded: it imports nothing of the

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/schema"
+	"github.com/gramlang/gram/tokens"
+)
+
+// costReport is what gramc cost prints as JSON.
+type costReport struct {
+	Target   string      `json:"target"`
+	Encoding string      `json:"encoding"`
+	Estimate bool        `json:"estimate,omitempty"`
+	Agents   []costAgent `json:"agents"`
+}
+
+// costAgent is one agent's figures.
+type costAgent struct {
+	Agent       string     `json:"agent"`
+	Model       string     `json:"model,omitempty"`
+	Encoding    string     `json:"encoding,omitempty"`
+	Estimate    bool       `json:"estimate,omitempty"`
+	Instruction int        `json:"instruction_tokens"`
+	Tools       int        `json:"tools_tokens"`
+	Total       int        `json:"total_tokens"`
+	ToolCosts   []costTool `json:"tools"`
+}
+
+// costTool is one tool's figure.
+type costTool struct {
+	Tool   string `json:"tool"`
+	Tokens int    `json:"tokens"`
+}
+
+func runCost(e *env, args []string) error {
+	fs := newFlags(e, "cost")
+	target := fs.String("target", "", "count for this target instead of each agent's model: "+strings.Join(schema.CostTargets, ", ")+" or a model, Provider/model-id")
+	format := fs.String("format", "text", "output format: text or json")
+	maxDiags := maxDiagnosticsFlag(fs)
+	colorFlag(e, fs)
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" {
+		return usageError("gramc cost", "unknown format %q (want text or json)", *format)
+	}
+	var counter *tokens.Counter
+	var tg *schema.Target
+	if *target != "" {
+		if counter, tg = schema.CounterForTarget(*target); counter == nil {
+			return usageError("gramc cost", "unknown target %q: give one of %s, or a model as Provider/model-id (OpenAI/gpt-4o)", *target, strings.Join(schema.CostTargets, ", "))
+		}
+	}
+	if fs.NArg() != 1 {
+		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
+	}
+	prog, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
+	if err != nil {
+		return err
+	}
+	rep := costReport{Target: *target, Agents: []costAgent{}}
+	if *target == "" {
+		rep.Target = "model"
+	} else {
+		rep.Encoding, rep.Estimate = counter.Name, counter.Estimate
+	}
+	for _, a := range prog.Agents() {
+		c, t := counter, tg
+		ca := costAgent{}
+		if c == nil {
+			c, t = schema.CounterFor(a.Model)
+			ca.Model, ca.Encoding, ca.Estimate = a.Model.String(), c.Name, c.Estimate
+		}
+		cost := schema.Cost(c, t, a)
+		ca.Agent, ca.Instruction, ca.Tools, ca.Total = a.Name, cost.Instruction, cost.Tools, cost.Total
+		ca.ToolCosts = []costTool{}
+		for _, tc := range cost.ToolCosts {
+			ca.ToolCosts = append(ca.ToolCosts, costTool{tc.Name, tc.Tokens})
+		}
+		rep.Agents = append(rep.Agents, ca)
+	}
+	if *format == "json" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return usageError("gramc cost", "%v", err)
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+		return err
+	}
+	return writeCostText(e, rep)
+}
+
+// writeCostText prints the report as text: a line for each agent, then
+// one for each of its tools.
+func writeCostText(e *env, rep costReport) error {
+	var b strings.Builder
+	if rep.Encoding != "" {
+		fmt.Fprintf(&b, "target %s, %s\n", rep.Target, encodingText(rep.Encoding, rep.Estimate))
+	}
+	for _, a := range rep.Agents {
+		fmt.Fprintf(&b, "agent %s: %d tokens (instruction %d, tools %d)", a.Agent, a.Total, a.Instruction, a.Tools)
+		if a.Model != "" {
+			fmt.Fprintf(&b, ", %s, %s", a.Model, encodingText(a.Encoding, a.Estimate))
+		}
+		b.WriteString("\n")
+		for _, t := range a.ToolCosts {
+			fmt.Fprintf(&b, "  %-24s %6d\n", t.Tool, t.Tokens)
+		}
+	}
+	_, err := e.stdout.Write([]byte(b.String()))
+	return err
+}
+
+// encodingText names the encoding in the text output, or says the counts
+// are an estimate.
+func encodingText(enc string, estimate bool) string {
+	if estimate {
+		return "an estimate, not the provider's count"
+	}
+	return "encoding " + enc
+}

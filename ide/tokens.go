@@ -1,0 +1,168 @@
+// Token counts in the editor: what each tool's and each agent's
+// definitions add to a request of its model (schema.Cost, package tokens),
+// as a short label after its name and a breakdown in its hover. A tool is
+// counted for the model of the first agent of the file that lists it, or
+// for OpenAI's gpt-4o when none does.
+
+package ide
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
+	"github.com/gramlang/gram/tokens"
+)
+
+// TokenCount is the tokens of one tool's or agent's definitions.
+type TokenCount struct {
+	// Name is the tool's or agent's name; Agent says which it is.
+	Name  string
+	Agent bool
+	// Span is its name, in byte offsets of the text.
+	Span diag.Span
+	// Tokens is the count: the tool's definition, or the agent's
+	// instruction and tools together.
+	Tokens int
+	// Label is the count for an inlay hint: "45 tokens", "~45 tokens" for
+	// an estimate; an agent's adds its tools' share.
+	Label string
+	// Markdown is the breakdown a hover shows.
+	Markdown string
+}
+
+// defaultModel counts a tool no agent of the file lists.
+var defaultModel = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}
+
+// TokenCounts returns the counts of the file's tools and agents, in the
+// order of the program, tools first.
+func (a *Analysis) TokenCounts() []TokenCount {
+	var out []TokenCount
+	for i := range a.Prog.NumTools() {
+		t := a.Prog.ToolAt(i)
+		out = append(out, a.toolCount(t))
+	}
+	for i := range a.Prog.NumAgents() {
+		out = append(out, a.agentCount(a.Prog.AgentAt(i)))
+	}
+	return out
+}
+
+// TokenCountsIn returns the counts of the tools and agents whose name ends
+// in span (of byte offsets), tools first: what an editor shows of a range.
+func (a *Analysis) TokenCountsIn(span diag.Span) []TokenCount {
+	in := func(name diag.Span) bool {
+		end := a.File.Offset(name.End)
+		return end >= span.Start && end <= span.End
+	}
+	var out []TokenCount
+	for i := range a.Prog.NumTools() {
+		if t := a.Prog.ToolAt(i); in(t.NameSpan) {
+			out = append(out, a.toolCount(t))
+		}
+	}
+	for i := range a.Prog.NumAgents() {
+		if ag := a.Prog.AgentAt(i); in(ag.NameSpan) {
+			out = append(out, a.agentCount(ag))
+		}
+	}
+	return out
+}
+
+// modelOf returns the model a tool is counted for.
+func (a *Analysis) modelOf(t *schema.Tool) schema.Model {
+	for i := range a.Prog.NumAgents() {
+		ag := a.Prog.AgentAt(i)
+		for _, x := range ag.Tools {
+			if x == t && ag.Model.Provider != "" {
+				return ag.Model
+			}
+		}
+	}
+	return defaultModel
+}
+
+// toolCount counts one tool.
+func (a *Analysis) toolCount(t *schema.Tool) TokenCount {
+	m := a.modelOf(t)
+	c, tg := schema.CounterFor(m)
+	cost := schema.ToolCost(c, tg, t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Tokens, c), m, how(c))
+	fmt.Fprintf(&b, "- description: %s\n", count(cost.Description, c))
+	for _, p := range cost.Params {
+		fmt.Fprintf(&b, "- `%s`: %s\n", p.Name, count(p.Tokens, c))
+	}
+	return TokenCount{Name: t.Name, Span: a.File.Resolve(t.NameSpan), Tokens: cost.Tokens, Label: count(cost.Tokens, c), Markdown: b.String()}
+}
+
+// agentCount counts one agent.
+func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
+	m := ag.Model
+	if m.Provider == "" {
+		m = defaultModel
+	}
+	c, tg := schema.CounterFor(m)
+	cost := schema.Cost(c, tg, ag)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Total, c), m, how(c))
+	fmt.Fprintf(&b, "- instruction: %s\n- tools: %s\n", count(cost.Instruction, c), count(cost.Tools, c))
+	for _, t := range cost.ToolCosts {
+		fmt.Fprintf(&b, "  - `%s`: %s\n", t.Name, count(t.Tokens, c))
+	}
+	if n := ag.Settings.MaxToolTokens; n > 0 {
+		fmt.Fprintf(&b, "\nmaxToolTokens: %d\n", n)
+	}
+	label := fmt.Sprintf("%s (tools %d)", count(cost.Total, c), cost.Tools)
+	return TokenCount{Name: ag.Name, Agent: true, Span: a.File.Resolve(ag.NameSpan), Tokens: cost.Total, Label: label, Markdown: b.String()}
+}
+
+// TokensDoc returns the token breakdown of the tool or agent called name
+// (agent true) of the file, "" when there is none.
+func (a *Analysis) TokensDoc(name string, agent bool) string {
+	if agent {
+		if ag := a.Prog.Agent(name); ag != nil {
+			return a.agentCount(ag).Markdown
+		}
+		return ""
+	}
+	for i := range a.Prog.NumTools() {
+		if t := a.Prog.ToolAt(i); t.Name == name {
+			return a.toolCount(t).Markdown
+		}
+	}
+	return ""
+}
+
+// withTokens adds to md, the hover of the declaration d, the token
+// breakdown of a tool or an agent.
+func (a *Analysis) withTokens(md string, d *Decl) string {
+	var t string
+	switch {
+	case d.Kind == KindTool && d.Tool != nil:
+		t = a.TokensDoc(d.Tool.Name, false)
+	case d.Kind == KindAgent && d.Agent != nil:
+		t = a.TokensDoc(d.Agent.Name, true)
+	}
+	if t == "" {
+		return md
+	}
+	return md + "\n\n" + t
+}
+
+// count writes n tokens, "~" before an estimate.
+func count(n int, c *tokens.Counter) string {
+	if c.Estimate {
+		return fmt.Sprintf("~%d tokens", n)
+	}
+	return fmt.Sprintf("%d tokens", n)
+}
+
+// how says how a counter counts.
+func how(c *tokens.Counter) string {
+	if c.Estimate {
+		return "an estimate"
+	}
+	return "encoding " + c.Name
+}
