@@ -184,7 +184,7 @@ func CompileOnce(doc *parser.Document) (*Program, diag.List) {
 // wanted (see lean.go).
 func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
-	c.lean = lean && len(env) == 0 && !hasTests(decls)
+	c.lean = lean && len(env) == 0 && !hasTests(decls) && !hasToolBudget(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
 	for _, d := range decls {

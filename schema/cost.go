@@ -114,7 +114,8 @@ func AgentDefinitions(tg *Target, a *Agent) [][]byte {
 // each agent whose tool definitions take more tokens for its model
 // ([Cost]) than its maxToolTokens, at the agent, naming its largest tools.
 // The compile does not report them: package project adds them to every
-// compile's diagnostics, as counts of the whole agent.
+// compile's diagnostics, as counts of the whole agent ([CompileDiagnostics],
+// which keeps no program, adds them itself).
 func CheckToolTokens(prog *Program) diag.List {
 	if prog == nil {
 		return nil

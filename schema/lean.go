@@ -23,8 +23,11 @@ import (
 // docs and tests, in the same order, without the programs: the compile
 // holds less, as it makes the parts of the programs nothing of its own
 // reads only for as long as it reads them (see lean.go). A package with
-// tests, whose calls are checked against the tools' signatures, is
-// compiled as CompilePackage compiles it.
+// tests, whose calls are checked against the tools' signatures, or with
+// an agent's maxToolTokens, whose check counts them, is compiled as
+// CompilePackage compiles it; the diagnostics include the
+// tool-token-budget ones ([CheckToolTokens]), which the other compiles
+// leave to their caller.
 func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
 	if len(docs)+len(tests) == 1 {
 		var doc *parser.Document
@@ -33,10 +36,14 @@ func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
 		} else {
 			doc = tests[0]
 		}
-		_, diags := compileWith(doc, nil, false, true)
-		return []diag.List{diags}
+		prog, diags := compileWith(doc, nil, false, true)
+		return []diag.List{Merge(diags, CheckToolTokens(prog))}
 	}
-	return compilePackage(docs, tests, true, false, true).Diags
+	pc := compilePackage(docs, tests, true, false, true)
+	for i, prog := range pc.Programs {
+		pc.Diags[i] = Merge(pc.Diags[i], CheckToolTokens(prog))
+	}
+	return pc.Diags
 }
 
 // hasTests reports whether decls declare a test.
@@ -49,11 +56,28 @@ func hasTests(decls []decl) bool {
 	return false
 }
 
+// hasToolBudget reports whether an agent of decls declares
+// maxToolTokens, whose check counts its tools' signatures after the
+// compile ([CheckToolTokens]): such a file or package is compiled in full.
+func hasToolBudget(decls []decl) bool {
+	for _, d := range decls {
+		if d.label != AgentLabel || d.s == nil || d.s.Record == nil {
+			continue
+		}
+		for i := range d.s.Record.Entries {
+			if d.s.Record.Entries[i].KeyName() == "maxToolTokens" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // setLean makes the compile of the package one of the diagnostics alone
 // when lean is set and no file declares a test.
 func (pc *pkgCompile) setLean(lean bool) {
 	for _, ds := range pc.ds {
-		if hasTests(ds) {
+		if hasTests(ds) || hasToolBudget(ds) {
 			lean = false
 		}
 	}
