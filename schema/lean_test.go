@@ -17,7 +17,11 @@ import (
 // tests exactly the diagnostics CompilePackage gives.
 func sameAsCompilePackage(t *testing.T, what string, docs, tests []*parser.Document) {
 	t.Helper()
-	_, want := CompilePackage(docs, tests)
+	progs, want := CompilePackage(docs, tests)
+	for i, prog := range progs {
+		// What every caller of CompilePackage adds (see project).
+		want[i] = withToolBudgets(prog, want[i])
+	}
 	got := CompileDiagnostics(docs, tests)
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d lists of diagnostics, want %d", what, len(got), len(want))
@@ -35,7 +39,8 @@ func parseText(path, text string) *parser.Document {
 }
 
 // TestCompileDiagnosticsMatchCompile: the diagnostics of a compile for the
-// diagnostics alone are CompilePackage's, on the schema's golden inputs and
+// diagnostics alone are CompilePackage's with the tool-token-budget ones
+// added, on the schema's golden inputs and
 // the examples (each alone), generated agent files, clean and broken, random
 // documents, and the files of a package after random edits, with and
 // without its tests.
