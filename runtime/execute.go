@@ -122,7 +122,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 	}
 	if !r.cfg.tree.takeToolCall() {
 		return nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf(
-			"not run: the turn's budget of %d tool calls (maxToolCalls) is spent; the run stops", r.cfg.tree.budget.MaxToolCalls)}
+			"not run: the turn's budget maxToolCalls: %d is spent, and the run stops here", r.cfg.tree.budget.MaxToolCalls)}
 	}
 	b, ok := r.tools.Lookup(call.Name)
 	if !ok {
