@@ -177,7 +177,7 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		cfg.tree.given = cfg.model
 	}
 	defer func() {
-		if out != nil && !cfg.tree.budget.IsZero() {
+		if out != nil && cfg.tree.hasBudget() {
 			out.Spent = cfg.tree.spent()
 		}
 		cfg.emitRunFinished(out, err)
