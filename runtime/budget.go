@@ -217,6 +217,19 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 	return nil, nil, false
 }
 
+// beforeCall is called before each model call of the loop: it ends the
+// run at its budget or at the tree's limit of model calls (stop), and
+// counts the call otherwise.
+func (r *runner) beforeCall() (resp *Response, err error, stop bool) {
+	if resp, err, stop := r.checkBudget(); stop {
+		return resp, err, true
+	}
+	if !r.cfg.tree.takeModelCall() {
+		return r.stopAtModelCalls(), nil, true
+	}
+	return nil, nil, false
+}
+
 // modelInUse is the model the run's calls go to: the agent's, or the
 // fallback moved to.
 func (r *runner) modelInUse() schema.Model {

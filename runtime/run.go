@@ -348,11 +348,8 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		defs, maxIter = r.definitions(), r.maxIterations()
 	}
 	for iter := 1; iter <= maxIter; iter++ {
-		if resp, err, stop := r.checkBudget(); stop {
+		if resp, err, stop := r.beforeCall(); stop {
 			return resp, err
-		}
-		if !r.cfg.tree.takeModelCall() {
-			return r.stopAtModelCalls(), nil
 		}
 		resp.Iterations = iter
 		reply, err := r.call(ctx, iter, defs, "", nil)
