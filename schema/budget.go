@@ -18,13 +18,13 @@ import (
 // maxCostUSD). A zero field is no limit.
 type Budget struct {
 	// MaxToolCalls is the most tool calls of the turn.
-	MaxToolCalls int
+	MaxToolCalls int `json:"maxToolCalls,omitempty"`
 	// MaxTotalTokens is the most tokens (input and output) of the turn's
 	// model calls.
-	MaxTotalTokens int64
+	MaxTotalTokens int64 `json:"maxTotalTokens,omitempty"`
 	// MaxCostUSD is the most the turn's model calls may cost, in US
 	// dollars, by the price table and the bindings file's prices.
-	MaxCostUSD float64
+	MaxCostUSD float64 `json:"maxCostUSD,omitempty"`
 }
 
 // IsZero reports whether b sets no limit.
