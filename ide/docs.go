@@ -331,6 +331,9 @@ func AgentDoc(ag *schema.Agent) string {
 		fmt.Fprintf(&b, " · maxTokens: %d", st.MaxTokens)
 	}
 	fmt.Fprintf(&b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
+	if bd := budgetDoc(st.Budget); bd != "" {
+		b.WriteString(bd + "\n")
+	}
 	if ag.Instruction != "" {
 		lines := strings.Split(ag.Instruction, "\n")
 		const shown = 6
@@ -528,4 +531,23 @@ func RecordDoc(r *schema.Record) string {
 	}
 	b.WriteString("\nJSON: an object")
 	return b.String()
+}
+
+// budgetDoc is the line of an agent's hover that gives its budgets, ""
+// when it has none.
+func budgetDoc(bd schema.Budget) string {
+	var parts []string
+	if bd.MaxToolCalls > 0 {
+		parts = append(parts, fmt.Sprintf("maxToolCalls: %d", bd.MaxToolCalls))
+	}
+	if bd.MaxTotalTokens > 0 {
+		parts = append(parts, fmt.Sprintf("maxTotalTokens: %d", bd.MaxTotalTokens))
+	}
+	if bd.MaxCostUSD > 0 {
+		parts = append(parts, fmt.Sprintf("maxCostUSD: %g", bd.MaxCostUSD))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "- budget per user turn: " + strings.Join(parts, " · ")
 }

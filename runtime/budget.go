@@ -1,7 +1,8 @@
 // Budgets: what one user turn may spend, the whole tree of runs counted
 // together. The top run takes the budget of [WithBudget], or by default
 // its agent's (maxToolCalls, maxTotalTokens, maxCostUSD); nested runs and
-// handoffs count against it. The call that would go over a budget is not
+// handoffs count against it, and a nested run whose agent has a budget of
+// its own counts against that one too. The call that would go over a budget is not
 // made: a tool call past maxToolCalls gets an error result instead of
 // running, and no model call is made once the tokens or the cost spent
 // reach their budget. The run then ends with [StatusBudgetExceeded], and
@@ -12,7 +13,6 @@ package runtime
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/schema"
@@ -66,9 +66,14 @@ func WithBudget(b schema.Budget) Option {
 // embedded table.
 func WithPrices(t *pricing.Table) Option { return func(c *runConfig) { c.tree.prices = t } }
 
-// spending is the budget state the runs of a tree share.
+// spending is an account of a tree of runs against one budget: the top
+// run's (its agent's budget, or the one given), and one more under it for
+// each nested run whose agent has a budget of its own, so that a
+// sub-agent's calls count against its budget and every budget above it.
+// The accounts of a tree are guarded by its treeState's spendMu.
 type spending struct {
-	mu        sync.Mutex
+	parent    *spending
+	budget    schema.Budget
 	toolCalls int
 	usage     Usage
 	cost      float64
@@ -76,28 +81,59 @@ type spending struct {
 	exceeded  string
 }
 
-// takeBudget sets the tree's budget from agent's when none was given; a
-// nested run has its tree's.
+// takeBudget opens the run's account: the top run's, with the budget
+// given or its agent's, and for a nested run whose agent has a budget, an
+// account under its parent's (otherwise it shares its parent's).
 func (t *treeConfig) takeBudget(agent *schema.Agent) {
-	if !t.budgetGiven && agent != nil {
-		t.budget, t.budgetGiven = agent.Settings.Budget, true
+	switch {
+	case agent == nil:
+	case t.account == nil && t.budgetGiven:
+		t.account = &spending{budget: t.budget}
+	case t.account == nil:
+		t.account = &spending{budget: agent.Settings.Budget}
+	case !agent.Settings.Budget.IsZero():
+		t.account = &spending{parent: t.account, budget: agent.Settings.Budget}
 	}
 }
 
-// takeToolCall reports whether the tree may run one more tool call, and
-// counts it when it may; when it may not, the tree is over its budget.
-func (t *treeConfig) takeToolCall() bool {
-	s := &t.shared.spend
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if max := t.budget.MaxToolCalls; max > 0 && s.toolCalls >= max {
-		if s.exceeded == "" {
-			s.exceeded = BudgetToolCalls
-		}
-		return false
+// accounts calls f with the run's account and those above it, in order,
+// with the tree's accounts locked, until f returns false.
+func (t *treeConfig) accounts(f func(s *spending) bool) {
+	t.shared.spendMu.Lock()
+	defer t.shared.spendMu.Unlock()
+	for s := t.account; s != nil && f(s); s = s.parent {
 	}
-	s.toolCalls++
-	return true
+}
+
+// hasBudget reports whether the run's account or one above it has a
+// budget.
+func (t *treeConfig) hasBudget() bool {
+	has := false
+	t.accounts(func(s *spending) bool {
+		has = !s.budget.IsZero()
+		return !has
+	})
+	return has
+}
+
+// takeToolCall reports whether the run may make one more tool call, and
+// counts it when it may; when it may not, it returns the budget of tool
+// calls that is spent, whose account is then over its budget.
+func (t *treeConfig) takeToolCall() (int, bool) {
+	t.shared.spendMu.Lock()
+	defer t.shared.spendMu.Unlock()
+	for s := t.account; s != nil; s = s.parent {
+		if max := s.budget.MaxToolCalls; max > 0 && s.toolCalls >= max {
+			if s.exceeded == "" {
+				s.exceeded = BudgetToolCalls
+			}
+			return max, false
+		}
+	}
+	for s := t.account; s != nil; s = s.parent {
+		s.toolCalls++
+	}
+	return 0, true
 }
 
 // spend counts a model call's usage and its cost at the price of model.
@@ -107,37 +143,55 @@ func (t *treeConfig) spend(model schema.Model, u Usage) {
 		total = u.PromptTokens + u.CompletionTokens
 	}
 	usd, known := t.prices.Cost(string(model.Provider), model.ID, pricing.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens})
-	s := &t.shared.spend
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.usage.Add(Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: total})
-	s.cost += usd
-	s.unknown = s.unknown || !known
+	t.accounts(func(s *spending) bool {
+		s.usage.Add(Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: total})
+		s.cost += usd
+		s.unknown = s.unknown || !known
+		return true
+	})
 }
 
-// overBudget returns the budget the tree is over or has reached (so that
-// no model call may be made), "" when none.
+// overBudget returns the budget the run's account, or one above it, is
+// over or has reached (so that no model call may be made), "" when none.
 func (t *treeConfig) overBudget() string {
-	s := &t.shared.spend
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := t.budget
-	switch {
-	case s.exceeded != "":
-	case b.MaxTotalTokens > 0 && s.usage.TotalTokens >= b.MaxTotalTokens:
-		s.exceeded = BudgetTotalTokens
-	case b.MaxCostUSD > 0 && s.cost >= b.MaxCostUSD:
-		s.exceeded = BudgetCostUSD
-	}
-	return s.exceeded
+	name := ""
+	t.accounts(func(s *spending) bool {
+		b := s.budget
+		switch {
+		case s.exceeded != "":
+		case b.MaxTotalTokens > 0 && s.usage.TotalTokens >= b.MaxTotalTokens:
+			s.exceeded = BudgetTotalTokens
+		case b.MaxCostUSD > 0 && s.cost >= b.MaxCostUSD:
+			s.exceeded = BudgetCostUSD
+		}
+		name = s.exceeded
+		return name == ""
+	})
+	return name
 }
 
-// spent is what the tree spent so far.
+// spent is what the run's account spent so far, or the account above it
+// that is over its budget.
 func (t *treeConfig) spent() *Spent {
-	s := &t.shared.spend
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return &Spent{ToolCalls: s.toolCalls, Usage: s.usage, CostUSD: s.cost, CostKnown: !s.unknown, Budget: t.budget, Exceeded: s.exceeded}
+	var at *spending
+	t.accounts(func(s *spending) bool {
+		if at == nil || s.exceeded != "" {
+			at = s
+		}
+		return s.exceeded == ""
+	})
+	return &Spent{ToolCalls: at.toolCalls, Usage: at.usage, CostUSD: at.cost, CostKnown: !at.unknown, Budget: at.budget, Exceeded: at.exceeded}
+}
+
+// costBudget is the first cost budget of the run's account and those
+// above it, 0 when none.
+func (t *treeConfig) costBudget() float64 {
+	usd := 0.0
+	t.accounts(func(s *spending) bool {
+		usd = s.budget.MaxCostUSD
+		return usd == 0
+	})
+	return usd
 }
 
 // checkBudget is called before each model call: it ends the run at its
@@ -145,20 +199,33 @@ func (t *treeConfig) spent() *Spent {
 // the agent's model is unknown.
 func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 	t := &r.cfg.tree
-	if t.budget.IsZero() {
+	if !t.hasBudget() {
 		return nil, nil, false
 	}
-	if t.budget.MaxCostUSD > 0 {
+	if usd := t.costBudget(); usd > 0 {
 		m := r.modelInUse()
 		if _, ok := t.prices.Lookup(string(m.Provider), m.ID); !ok {
 			resp, err := r.fail(&ConfigError{
-				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", t.budget.MaxCostUSD, m.String()),
+				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", usd, m.String()),
 				Hint:    fmt.Sprintf("give its price in the bindings file, e.g. (:Price {model: %q, input: 0.15, output: 0.6}) in US dollars per million tokens, or remove maxCostUSD", m.String())})
 			return resp, err, true
 		}
 	}
 	if name := t.overBudget(); name != "" {
 		return r.stopAtBudget(name), nil, true
+	}
+	return nil, nil, false
+}
+
+// beforeCall is called before each model call of the loop: it ends the
+// run at its budget or at the tree's limit of model calls (stop), and
+// counts the call otherwise.
+func (r *runner) beforeCall() (resp *Response, err error, stop bool) {
+	if resp, err, stop := r.checkBudget(); stop {
+		return resp, err, true
+	}
+	if !r.cfg.tree.takeModelCall() {
+		return r.stopAtModelCalls(), nil, true
 	}
 	return nil, nil, false
 }

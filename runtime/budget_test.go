@@ -190,3 +190,37 @@ func TestBudgetCostOfFallback(t *testing.T) {
 		t.Fatalf("spent %+v; want $1, the backup's price of 1000 tokens", resp.Spent)
 	}
 }
+
+// TestBudgetOfSubAgent: a sub-agent's own budget bounds its run, which
+// stops budget_exceeded; the calling run, with no budget of its own, goes
+// on and answers.
+func TestBudgetOfSubAgent(t *testing.T) {
+	worker := treeAgent("worker", "Work.", libTool("lookup"))
+	worker.Settings.MaxIterations = 20
+	worker.Settings.Budget = schema.Budget{MaxToolCalls: 2}
+	boss := treeAgent("boss", "Delegate.", worker.AsTool)
+	bossCalls := 0
+	m := runtime.NewScripted()
+	m.Respond = func(req *runtime.Request) (*runtime.Reply, error) {
+		if system(req) == "Delegate." {
+			if bossCalls++; bossCalls > 1 {
+				return runtime.TextReply("The worker ran out of budget."), nil
+			}
+			return runtime.CallReply(runtime.Call("worker", `{"message":"work"}`)), nil
+		}
+		return runtime.CallReply(runtime.Call("lookup", `{"q":"x"}`)), nil
+	}
+	var ran atomic.Int64
+	resp, err := runtime.Run(context.Background(), boss, countingLib("lookup", &ran), nil, "go",
+		runtime.WithModel(m), runtime.WithProgram(program(boss, worker)), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 2 || resp.Status != runtime.StatusCompleted || resp.Spent != nil {
+		t.Fatalf("ran %d, status %s, spent %+v; want 2 lookups, then the boss completing with no budget of its own", ran.Load(), resp.Status, resp.Spent)
+	}
+	sub := resp.ToolsUsed[0].Run
+	if sub == nil || sub.Status != runtime.StatusBudgetExceeded || sub.Spent == nil || sub.Spent.ToolCalls != 2 || sub.Spent.Budget.MaxToolCalls != 2 {
+		t.Fatalf("the worker's run: %+v; want budget_exceeded after its 2 tool calls", sub)
+	}
+}

@@ -120,9 +120,9 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 	if result, err, ok := r.handoffCall(call); ok {
 		return result, err
 	}
-	if !r.cfg.tree.takeToolCall() {
+	if max, ok := r.cfg.tree.takeToolCall(); !ok {
 		return nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf(
-			"not run: the turn's budget of %d tool calls (maxToolCalls) is spent; the run stops", r.cfg.tree.budget.MaxToolCalls)}
+			"not run: the turn's budget maxToolCalls: %d is spent, and the run stops here", max)}
 	}
 	b, ok := r.tools.Lookup(call.Name)
 	if !ok {

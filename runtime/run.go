@@ -177,7 +177,7 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		cfg.tree.given = cfg.model
 	}
 	defer func() {
-		if out != nil && !cfg.tree.budget.IsZero() {
+		if out != nil && cfg.tree.hasBudget() {
 			out.Spent = cfg.tree.spent()
 		}
 		cfg.emitRunFinished(out, err)
@@ -348,11 +348,8 @@ func (r *runner) run(ctx context.Context) (*Response, error) {
 		defs, maxIter = r.definitions(), r.maxIterations()
 	}
 	for iter := 1; iter <= maxIter; iter++ {
-		if resp, err, stop := r.checkBudget(); stop {
+		if resp, err, stop := r.beforeCall(); stop {
 			return resp, err
-		}
-		if !r.cfg.tree.takeModelCall() {
-			return r.stopAtModelCalls(), nil
 		}
 		resp.Iterations = iter
 		reply, err := r.call(ctx, iter, defs, "", nil)

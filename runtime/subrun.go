@@ -83,10 +83,12 @@ type treeConfig struct {
 	maxDepth      int
 	maxModelCalls int
 	maxHandoffs   int
-	// budget is the turn's budget, given or the top agent's (budgetGiven
-	// once set), and prices the table its cost is reckoned from.
+	// budget is the turn's budget of [WithBudget] (budgetGiven when
+	// given), account the run's account against it (see budget.go), and
+	// prices the table the cost is reckoned from.
 	budget      schema.Budget
 	budgetGiven bool
+	account     *spending
 	prices      *pricing.Table
 	// shared is the state of the whole tree; nil until [Run] starts the
 	// top run.
@@ -114,8 +116,8 @@ type treeState struct {
 	mu sync.Mutex
 	// calls counts the model calls made.
 	calls atomic.Int64
-	// spend is what the tree spent against its budget (see budget.go).
-	spend spending
+	// spendMu guards the accounts of the tree's budgets (see budget.go).
+	spendMu sync.Mutex
 }
 
 // start fills in the defaults of a run's tree settings, and gives it an id.

@@ -18,13 +18,13 @@ import (
 // maxCostUSD). A zero field is no limit.
 type Budget struct {
 	// MaxToolCalls is the most tool calls of the turn.
-	MaxToolCalls int
+	MaxToolCalls int `json:"maxToolCalls,omitempty"`
 	// MaxTotalTokens is the most tokens (input and output) of the turn's
 	// model calls.
-	MaxTotalTokens int64
+	MaxTotalTokens int64 `json:"maxTotalTokens,omitempty"`
 	// MaxCostUSD is the most the turn's model calls may cost, in US
 	// dollars, by the price table and the bindings file's prices.
-	MaxCostUSD float64
+	MaxCostUSD float64 `json:"maxCostUSD,omitempty"`
 }
 
 // IsZero reports whether b sets no limit.
@@ -47,9 +47,14 @@ func (c *compiler) budget(a *Agent, p *parser.Property) {
 		c.invalidBudget(p, "a number of US dollars above 0", "maxCostUSD: 0.05")
 		return
 	}
+	most := int64(math.MaxInt64)
+	if p.Key == "maxToolCalls" {
+		most = math.MaxInt32
+	}
+	what := fmt.Sprintf("an integer from 1 to %d", most)
 	if isNum && isIntegerTok(v.Tok) {
 		n, err := strconv.ParseInt(string(numberJSON(v.Tok)), 10, 64)
-		if err == nil && n >= 1 && (p.Key == "maxTotalTokens" || n <= math.MaxInt32) {
+		if err == nil && n >= 1 && n <= most {
 			if p.Key == "maxToolCalls" {
 				a.Settings.Budget.MaxToolCalls = int(n)
 			} else {
@@ -62,7 +67,7 @@ func (c *compiler) budget(a *Agent, p *parser.Property) {
 	if p.Key == "maxTotalTokens" {
 		eg = "maxTotalTokens: 50000"
 	}
-	c.invalidBudget(p, "an integer of 1 or more", eg)
+	c.invalidBudget(p, what, eg)
 }
 
 // invalidBudget reports a budget property whose value is not what, with

@@ -31,10 +31,11 @@ func TestBudgetProperties(t *testing.T) {
 // kind is an invalid-budget error at the value.
 func TestBudgetDiagnostics(t *testing.T) {
 	for _, tc := range []struct{ prop, at, msg string }{
-		{`maxToolCalls: 0`, `0`, "maxToolCalls must be an integer of 1 or more, not 0"},
-		{`maxToolCalls: 2.5`, `2.5`, "maxToolCalls must be an integer of 1 or more, not 2.5"},
-		{`maxTotalTokens: "1000"`, `"1000"`, "maxTotalTokens must be an integer of 1 or more, not a string"},
-		{`maxTotalTokens: -5`, `-5`, "maxTotalTokens must be an integer of 1 or more, not -5"},
+		{`maxToolCalls: 0`, `0`, "maxToolCalls must be an integer from 1 to 2147483647, not 0"},
+		{`maxToolCalls: 2.5`, `2.5`, "maxToolCalls must be an integer from 1 to 2147483647, not 2.5"},
+		{`maxTotalTokens: "1000"`, `"1000"`, "maxTotalTokens must be an integer from 1 to 9223372036854775807, not a string"},
+		{`maxTotalTokens: -5`, `-5`, "maxTotalTokens must be an integer from 1 to 9223372036854775807, not -5"},
+		{`maxToolCalls: 3000000000`, `3000000000`, "maxToolCalls must be an integer from 1 to 2147483647, not 3000000000"},
 		{`maxCostUSD: 0`, `0`, "maxCostUSD must be a number of US dollars above 0, not 0"},
 		{`maxCostUSD: [1]`, `[1]`, "maxCostUSD must be a number of US dollars above 0, not an array"},
 	} {

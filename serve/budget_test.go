@@ -54,3 +54,15 @@ func TestChatBudgetExceeded(t *testing.T) {
 		t.Errorf("%s", body)
 	}
 }
+
+// TestChatStreamBudgetExceeded: a streamed chat completion stopped at its
+// budget streams the reason and ends with finish_reason "length".
+func TestChatStreamBudgetExceeded(t *testing.T) {
+	h := newHarnessOf(t, budgetSrc, greetings())
+	resp, body := h.post("/v1/chat/completions", chatBody("frugal", true, "greet everyone"))
+	s := string(body)
+	if resp.StatusCode != 200 || !strings.Contains(s, `"finish_reason":"length"`) || !strings.Contains(s, "I reached the budget for this request") ||
+		!strings.Contains(s, `"status":"budget_exceeded"`) {
+		t.Errorf("%d %s", resp.StatusCode, s)
+	}
+}
