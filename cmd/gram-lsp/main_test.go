@@ -173,8 +173,14 @@ func TestEndToEnd(t *testing.T) {
 	}
 	var hints []map[string]any
 	call("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": protocol.Range{End: protocol.Position{Line: 9}}}, &hints)
-	if len(hints) != 1 || hints[0]["label"] != "string" {
-		t.Errorf("inlay hints = %v", hints)
+	// The tool's and the agent's token counts, and the JSON type of the
+	// parameter.
+	var labels []any
+	for _, h := range hints {
+		labels = append(labels, h["label"])
+	}
+	if len(labels) != 3 || labels[0] != "26 tokens" || labels[1] != "string" || labels[2] != "43 tokens (tools 37)" {
+		t.Errorf("inlay hints = %v", labels)
 	}
 	var actions []protocol.CodeAction
 	call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": ds[0].Range, "context": map[string]any{"diagnostics": ds}}, &actions)
