@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -109,7 +110,7 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 	}
 	value := strings.Trim(c.text(dflt.ValueSpan()), "\"")
 	lower := strings.ToLower(p.Description)
-	if value == "" || !strings.Contains(lower, "default") || !strings.Contains(lower, strings.ToLower(value)) {
+	if value == "" || !strings.Contains(lower, "default") || !containsWord(lower, strings.ToLower(value)) {
 		return
 	}
 	dg := diag.Warningf(CodeDefaultInDescription, pr.ValueSpan(), "the description of %s %s restates its default, %s", what, p.Name, value)
@@ -164,7 +165,7 @@ func cutDefaultClause(description, value string) (string, bool) {
 	s := strings.TrimRight(description, " ")
 	states := func(clause string) bool {
 		l := strings.ToLower(clause)
-		return strings.Contains(l, "default") && strings.Contains(l, strings.ToLower(value))
+		return strings.Contains(l, "default") && containsWord(l, strings.ToLower(value))
 	}
 	keep := func(rest, end string) (string, bool) {
 		rest = strings.TrimRight(rest, " ,;")
@@ -187,6 +188,26 @@ func cutDefaultClause(description, value string) (string, bool) {
 		return keep(body[:comma], s[len(body):])
 	}
 	return "", false
+}
+
+// containsWord reports whether s holds w not as part of a longer word or
+// number: "0" is in "default 0" but not in "100".
+func containsWord(s, w string) bool {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; i <= len(s)-len(w); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWord(before)) && (end == len(s) || !isWord(after)) {
+			return true
+		}
+		i = start + 1
+	}
+	return false
 }
 
 // shapeOf returns the shape of a record: its fields' names, types and

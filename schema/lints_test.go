@@ -55,6 +55,7 @@ func TestCutDefaultClause(t *testing.T) {
 		{"Default is 5 unless asked", "5", "", false},
 		{"(default 5)", "5", "", false},
 		{"How many (at most 10)", "10", "", false},
+		{"Pages to skip (100 by default)", "0", "", false},
 	}
 	for _, tc := range tests {
 		got, ok := cutDefaultClause(tc.description, tc.value)
@@ -103,13 +104,31 @@ func TestTokenLintFixes(t *testing.T) {
 	}
 }
 
+func TestContainsWord(t *testing.T) {
+	tests := []struct {
+		s, w string
+		want bool
+	}{
+		{"how many, default 10", "10", true},
+		{"up to 100 by default", "0", false},
+		{"up to 100 by default; 0 skips none", "0", true},
+		{"sort order, default asc.", "asc", true},
+		{"ascending by default", "asc", false},
+	}
+	for _, tc := range tests {
+		if got := containsWord(tc.s, tc.w); got != tc.want {
+			t.Errorf("containsWord(%q, %q) = %v, want %v", tc.s, tc.w, got, tc.want)
+		}
+	}
+}
+
 func TestTokenLintsQuiet(t *testing.T) {
 	// A tool description of its own, a parameter with only its name as
 	// description (no fix: the only property), and two records that
 	// differ in optionality.
 	src := `[Customer:Record | (name::String), (email::String)]
 [Contact:Record | (name::String), (email::String {optional: true})]
-[getOrder:Tool {description: "Returns the order with this number"} | (orderId::String {description: "orderId"})==>(::Customer)]`
+[getOrder:Tool {description: "Returns the order with this number"} | (orderId::String {description: "orderId"})==>(skip::Integer {default: 0, description: "Orders to skip, 100 by default"})==>(::Customer)]`
 	_, _, ds := compileSource(t, "quiet.gram", src)
 	var codes []string
 	for _, d := range ds {
