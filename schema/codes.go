@@ -55,6 +55,11 @@ const (
 	CodeInvalidApproval      = "invalid-approval"
 	CodeInvalidBudget        = "invalid-budget"
 
+	// Codes of text that costs tokens and tells the model nothing new.
+	CodeDescriptionRepeatsName = "description-repeats-name"
+	CodeDefaultInDescription   = "default-in-description"
+	CodeDuplicateRecordShape   = "duplicate-record-shape"
+
 	// Codes of the older notation of tools (see [LegacyCodes]).
 	CodeLegacyToolLabel     = "legacy-tool-label"
 	CodeLegacyParameter     = "legacy-parameter"
@@ -134,6 +139,9 @@ var Codes = []CodeInfo{
 	{Code: CodeInvalidHandoff, Severity: diag.Error, Summary: "A Handoff relationship that is not from an agent to another agent, pointing one way, or whose tool name an agent's tool already has."},
 	{Code: CodeDuplicateHandoff, Severity: diag.Warning, Summary: "The same handoff declared twice."},
 	{Code: CodeUnusedTool, Severity: diag.Warning, Summary: "A top-level tool that no agent uses."},
+	{Code: CodeDescriptionRepeatsName, Severity: diag.Warning, Summary: "A tool's or parameter's description that only repeats its name: tokens that tell the model nothing."},
+	{Code: CodeDefaultInDescription, Severity: diag.Warning, Summary: "A parameter's description that restates its default, which the schema sends already."},
+	{Code: CodeDuplicateRecordShape, Severity: diag.Warning, Summary: "Two records with the same fields (names, types and optionality): one record can serve both."},
 	{Code: CodeLegacyToolLabel, Severity: diag.Info, Summary: "The older label ToolSpecification, read as Tool."},
 	{Code: CodeLegacyParameter, Severity: diag.Info, Summary: "A parameter in the older notation, (::Text {paramName: \"name\"}) or with a fields list, read as its canonical form (name::Text) or a record."},
 	{Code: CodeMixedParameterForms, Severity: diag.Error, Summary: "A parameter named both before its type and by paramName."},

@@ -293,6 +293,7 @@ func (c *compiler) finish() (*Program, diag.List) {
 	if len(c.prog.Records) == 0 {
 		c.prog.Records = nil
 	}
+	c.recordShapeLints()
 	diags := c.diags
 	if c.pkg == nil && len(c.doc.Unresolved()) > 0 {
 		// A file alone: its references to nothing are undefined (those of
@@ -456,12 +457,12 @@ func (c *compiler) tool(d decl, top bool) {
 		}
 		c.diags.Add(dg)
 	}
-	hasDesc := false
+	var desc *parser.Property
 	for i := range p.Subject.Properties {
 		pr := &p.Subject.Properties[i]
 		switch pr.Key {
 		case "description":
-			hasDesc = true
+			desc = pr
 			if s, ok := c.nonBlank(pr, CodeMissingDescription, func() string { return fmt.Sprintf("the description of tool %s is empty", disp(t.Name)) },
 				"say what the tool does: the model reads it to decide when to call the tool"); ok {
 				t.Description = s
@@ -472,7 +473,8 @@ func (c *compiler) tool(d decl, top bool) {
 			c.unknownProp(pr, "a tool", toolProps)
 		}
 	}
-	if !hasDesc {
+	c.toolDescriptionLint(t, desc)
+	if desc == nil {
 		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name))
 		dg.Detail = "add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool"
 		c.diags.Add(dg)

@@ -372,6 +372,7 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 			misspelt = append(misspelt, pr)
 		}
 	}
+	c.paramDescriptionLints(p, prs, dflt, what)
 	for _, pr := range misspelt {
 		c.unknownPropNote(pr, where, paramProps, func(meant string) string {
 			return missedMeaning(p, what, meant, dflt != nil)

@@ -140,7 +140,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	const uri = "file:///e2e/emoji.gram"
-	text := "// 👋 CRLF and emoji\r\n[greet:Tool {description: \"Says hi 👋 to 🌍\"} |\r\n  (who::String {description: \"😀 who\"})==>(::Strng)\r\n]\r\n[hi:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Be nice\"} | greet]\r\n"
+	text := "// 👋 CRLF and emoji\r\n[greet:Tool {description: \"Says hi 👋 to 🌍\"} |\r\n  (who::String {description: \"😀 one\"})==>(::Strng)\r\n]\r\n[hi:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Be nice\"} | greet]\r\n"
 	if err := conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "gram", "version": 1, "text": text}}); err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func writeBlock(b *strings.Builder, i int) {
 	}
 	b.WriteString("\n")
 	if i%4 == 0 {
-		fmt.Fprintf(b, "[tool%d:Tool {description: \"Looks up item %d by id\"} |\n  (id%d::Integer {description: \"The id\"})==>(limit::Integer {default: 10, minimum: 1})==>(::String)\n]\n\n", i, i, i)
+		fmt.Fprintf(b, "[tool%d:Tool {description: \"Looks up item %d by id\"} |\n  (id%d::Integer {description: \"The item's number in the store\"})==>(limit::Integer {default: 10, minimum: 1})==>(::String)\n]\n\n", i, i, i)
 		fmt.Fprintf(b, "[agent%d:Agent {\n  description: \"Agent number %d\",\n  model: \"OpenAI/gpt-4o-mini\",\n  maxIterations: 5,\n  instruction: ```\n    You are agent %d. Answer the user's questions about items, briefly and politely.\n    When the user asks about an item, call the tool%d tool with the item's id,\n    then summarise what it returns in one or two sentences.\n    ```\n} |\n  tool%d\n]\n\n", i, i, i, i, i)
 	}
 }
@@ -98,7 +98,7 @@ func Agents(size int) string {
 // writeTool writes tool n of [Agents]: a curried signature of three
 // parameters, two of them with defaults.
 func writeTool(b *strings.Builder, n int) {
-	fmt.Fprintf(b, "[tool%[1]d:Tool {description: \"Looks up item %[1]d by id\"} |\n  (id::Integer {description: \"The id\", minimum: 1})==>(limit::Integer {default: %[2]d, minimum: 1})==>(verbose::Boolean {default: false})==>(::String)\n]\n", n, n%50+1)
+	fmt.Fprintf(b, "[tool%[1]d:Tool {description: \"Looks up item %[1]d by id\"} |\n  (id::Integer {description: \"The item's number in the store\", minimum: 1})==>(limit::Integer {default: %[2]d, minimum: 1})==>(verbose::Boolean {default: false})==>(::String)\n]\n", n, n%50+1)
 }
 
 // AgentFile returns an agent file of about n lines: agents with inline and shared
@@ -110,11 +110,11 @@ func AgentFile(lines int) string {
 	for i := 0; count < lines; i++ {
 		block := fmt.Sprintf(`// Tools and agent %[1]d
 [lookup%[1]d:Tool {description: "Finds record %[1]d by its id and returns the fields the caller asks for, or all of them"} |
-  (id::Integer {description: "The id", minimum: 1})==>(fields::Array {items: String, optional: true})==>(::Item%[1]d)
+  (id::Integer {description: "The item's number in the store", minimum: 1})==>(fields::Array {items: String, optional: true})==>(::Item%[1]d)
 ]
 
 [Item%[1]d:Record {description: "An item"} |
-  (id::Integer), (status::String {enum: ["open", "closed"]}), (total::Number)
+  (id::Integer), (status::String {enum: ["open", "closed"]}), (total%[1]d::Number)
 ]
 
 [agent%[1]d:Agent {
@@ -170,7 +170,7 @@ func SharedRecords(n int) string {
 		}
 		fmt.Fprintf(&b, "[R%d:Record | (a::%s), (b::%s)]\n", i, next, next)
 	}
-	b.WriteString("[deep:Tool {description: \"Deep\"} | (r::R0)==>(::Array {items: R0})]\n")
+	b.WriteString("[deep:Tool {description: \"Returns the nested records below r\"} | (r::R0)==>(::Array {items: R0})]\n")
 	b.WriteString("[ag:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Use deep.\"} | deep]\n")
 	return b.String()
 }

@@ -125,8 +125,8 @@ func scaleBlock(b *strings.Builder, i int, r *rand.Rand) {
 	}
 	line(9, "[t%d:Team | %s, (x%d)-->(y%d)]", i, ref(fmt.Sprintf("g%d", i)), i, i)
 	if i%40 == 0 {
-		fmt.Fprintf(b, "\n[Item%[1]d:Record {description: \"An item\"} |\n  (id::Integer), (status::String {enum: [\"open\", \"closed\"]}), (total::Number)\n]\n", i)
-		fmt.Fprintf(b, "[lookup%[1]d:Tool {description: \"Finds item %[1]d by its id\"} |\n  (id::Integer {description: \"The id\", minimum: 1})==>(::Item%[1]d)\n]\n", i)
+		fmt.Fprintf(b, "\n[Item%[1]d:Record {description: \"An item\"} |\n  (id::Integer), (status::String {enum: [\"open\", \"closed\"]}), (total%[1]d::Number)\n]\n", i)
+		fmt.Fprintf(b, "[lookup%[1]d:Tool {description: \"Finds item %[1]d by its id\"} |\n  (id::Integer {description: \"The item's number in the store\", minimum: 1})==>(::Item%[1]d)\n]\n", i)
 		fmt.Fprintf(b, "[agent%[1]d:Agent {\n  description: \"Answers questions about items\",\n  model: \"OpenAI/gpt-4o-mini\",\n  instruction: \"Use lookup%[1]d to find an item by its id.\"\n} |\n  lookup%[1]d\n]\n", i)
 	}
 	b.WriteString("\n")

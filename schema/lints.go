@@ -1,0 +1,247 @@
+// Lints that save tokens: descriptions that only repeat a name or restate
+// a default, and records of the same shape. Every token of a tool
+// definition is sent to the model with each request, so text that tells
+// the model nothing new costs on every call.
+
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
+)
+
+// nameWords splits an identifier into its lower-case words, at '_', '-'
+// and the changes of case of camelCase: "getOrder" and "get_order" are
+// both "get order".
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(cur) > 0:
+			prevLower := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if prevLower || (unicode.IsUpper(rs[i-1]) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// articles are the words a description may add to a name and still say
+// nothing more.
+var articles = map[string]bool{"a": true, "an": true, "the": true}
+
+// proseWords returns the lower-case words of prose, without articles.
+func proseWords(s string) []string {
+	var words []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w = strings.ToLower(w); !articles[w] {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// repeatsName reports whether a description says no more than the name it
+// describes: the same words, case and articles aside ("Get order" or "Get
+// the order" for getOrder). A name of one character is a placeholder, as
+// in examples, and is left alone.
+func repeatsName(name, description string) bool {
+	words := proseWords(description)
+	if len(words) == 0 || len([]rune(name)) < 2 {
+		return false
+	}
+	joined := strings.Join(nameWords(name), "")
+	return joined != "" && strings.Join(words, "") == joined
+}
+
+// toolDescriptionLint reports the description of tool t, written by pr,
+// when it only repeats the tool's name. The description cannot go (a tool
+// needs one), so there is no fix.
+func (c *compiler) toolDescriptionLint(t *Tool, pr *parser.Property) {
+	if pr == nil || !repeatsName(t.Name, t.Description) {
+		return
+	}
+	dg := diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of tool %s only repeats its name", disp(t.Name))
+	dg.Detail = "the model already reads the name; say when to call the tool, what it needs and what it returns, or what it changes"
+	c.diags.Add(dg)
+}
+
+// paramDescriptionLints reports the description of parameter or field p
+// (what) when it only repeats p's name or restates its default, dflt;
+// prs are p's properties as written.
+func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *parser.Property, what string) {
+	i := slices.IndexFunc(prs, func(pr parser.Property) bool { return pr.Key == "description" })
+	if i < 0 || p.Description == "" {
+		return
+	}
+	pr := &prs[i]
+	if repeatsName(p.Name, p.Description) {
+		dg := diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of %s %s only repeats its name", what, p.Name)
+		dg.Detail = "the model already reads the name; say what the value means, its unit or format, or where it comes from, or remove the description"
+		if span, ok := c.propRemoval(prs, i); ok {
+			dg.Fixes = []diag.Fix{{Title: "Remove the description", Edits: []diag.Edit{{Span: span, NewText: ""}}}}
+		}
+		c.diags.Add(dg)
+		return
+	}
+	if dflt == nil || dflt.Value == nil {
+		return
+	}
+	value := strings.Trim(c.text(dflt.ValueSpan()), "\"")
+	lower := strings.ToLower(p.Description)
+	if value == "" || !strings.Contains(lower, "default") || !containsWord(lower, strings.ToLower(value)) {
+		return
+	}
+	dg := diag.Warningf(CodeDefaultInDescription, pr.ValueSpan(), "the description of %s %s restates its default, %s", what, p.Name, value)
+	dg.Detail = "the schema sends the default to the model already: remove it from the description"
+	if cut, ok := cutDefaultClause(p.Description, value); ok && c.text(pr.ValueSpan()) == "\""+p.Description+"\"" {
+		dg.Fixes = []diag.Fix{{Title: "Remove the default from the description", Edits: []diag.Edit{{Span: pr.ValueSpan(), NewText: "\"" + cut + "\""}}}}
+	}
+	c.diags.Add(dg)
+}
+
+// propRemoval returns the span that removes property i of prs, with the
+// comma that separates it from a neighbour; false when it is the only
+// property, or the text between it and its neighbour is more than a comma
+// and spaces.
+func (c *compiler) propRemoval(prs []parser.Property, i int) (diag.Span, bool) {
+	var span diag.Span
+	switch {
+	case i+1 < len(prs):
+		span = diag.Span{Start: prs[i].KeySpan().Start, End: prs[i+1].KeySpan().Start}
+		if !c.onlySeparator(diag.Span{Start: prs[i].ValueSpan().End, End: span.End}) {
+			return diag.Span{}, false
+		}
+	case i > 0:
+		span = diag.Span{Start: prs[i-1].ValueSpan().End, End: prs[i].ValueSpan().End}
+		if !c.onlySeparator(diag.Span{Start: span.Start, End: prs[i].KeySpan().Start}) {
+			return diag.Span{}, false
+		}
+	default:
+		return diag.Span{}, false
+	}
+	if prs[i].Value == nil || span.Start >= span.End {
+		return diag.Span{}, false
+	}
+	return span, true
+}
+
+// onlySeparator reports whether the text of span is one comma between
+// spaces.
+func (c *compiler) onlySeparator(span diag.Span) bool {
+	if span.Start > span.End {
+		return false
+	}
+	return strings.TrimSpace(c.text(span)) == ","
+}
+
+// cutDefaultClause returns description without its last clause when that
+// clause states the default, value: a trailing parenthesis ("How many
+// (default 10)"), sentence ("How many. Defaults to 10.") or comma clause
+// ("How many, default 10"); false when there is no such clause or nothing
+// would be left.
+func cutDefaultClause(description, value string) (string, bool) {
+	s := strings.TrimRight(description, " ")
+	states := func(clause string) bool {
+		l := strings.ToLower(clause)
+		return strings.Contains(l, "default") && containsWord(l, strings.ToLower(value))
+	}
+	keep := func(rest, end string) (string, bool) {
+		rest = strings.TrimRight(rest, " ,;")
+		if strings.TrimSpace(rest) == "" || !strings.ContainsFunc(rest, unicode.IsLetter) {
+			return "", false
+		}
+		return rest + end, true
+	}
+	body := strings.TrimSuffix(s, ".")
+	if strings.HasSuffix(body, ")") {
+		if open := strings.LastIndex(body, "("); open >= 0 && states(body[open:]) {
+			return keep(body[:open], s[len(body):])
+		}
+		return "", false
+	}
+	if dot := strings.LastIndex(body, ". "); dot >= 0 && states(body[dot+2:]) {
+		return keep(body[:dot+1], "")
+	}
+	if comma := strings.LastIndex(body, ", "); comma >= 0 && states(body[comma+2:]) && !strings.Contains(body[comma:], ". ") {
+		return keep(body[:comma], s[len(body):])
+	}
+	return "", false
+}
+
+// containsWord reports whether s holds w not as part of a longer word or
+// number: "0" is in "default 0" but not in "100".
+func containsWord(s, w string) bool {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; i <= len(s)-len(w); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWord(before)) && (end == len(s) || !isWord(after)) {
+			return true
+		}
+		i = start + 1
+	}
+	return false
+}
+
+// shapeOf returns the shape of a record: its fields' names, types and
+// optionality, in the order of their names; "" for a record without
+// fields.
+func shapeOf(r *Record) string {
+	if len(r.Fields) == 0 {
+		return ""
+	}
+	fields := make([]string, len(r.Fields))
+	for i, f := range r.Fields {
+		fields[i] = fmt.Sprintf("%s::%s/%t", f.Name, f.Type, f.Optional)
+	}
+	slices.Sort(fields)
+	return strings.Join(fields, ",")
+}
+
+// recordShapeLints reports each record of the file with the shape of an
+// earlier one: one record can serve both.
+func (c *compiler) recordShapeLints() {
+	first := map[string]*Record{}
+	for _, r := range c.prog.Records {
+		shape := shapeOf(r)
+		if shape == "" || r.Name == "" {
+			continue
+		}
+		f, ok := first[shape]
+		if !ok {
+			first[shape] = r
+			continue
+		}
+		dg := diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name)
+		dg.Detail = "use one record for both: each record's schema is sent to the model wherever it is used"
+		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "record " + f.Name}}
+		c.diags.Add(dg)
+	}
+}
