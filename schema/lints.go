@@ -67,12 +67,45 @@ func proseWords(s string) []string {
 // the order" for getOrder). A name of one character is a placeholder, as
 // in examples, and is left alone.
 func repeatsName(name, description string) bool {
+	if wordRunes(description, true) != wordRunes(name, false) {
+		// Most descriptions say more than the name: told without
+		// allocating.
+		return false
+	}
 	words := proseWords(description)
 	if len(words) == 0 || len([]rune(name)) < 2 {
 		return false
 	}
 	joined := strings.Join(nameWords(name), "")
 	return joined != "" && strings.Join(words, "") == joined
+}
+
+// wordRunes counts the letters and digits of s, leaving out, with
+// articles, those of the words "a", "an" and "the": the count a
+// description that only repeats a name shares with the name.
+func wordRunes(s string, articles bool) int {
+	n, start := 0, -1
+	word := func(end int) {
+		w := s[start:end]
+		if !articles || !(strings.EqualFold(w, "a") || strings.EqualFold(w, "an") || strings.EqualFold(w, "the")) {
+			n += utf8.RuneCountInString(w)
+		}
+		start = -1
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			word(i)
+		}
+	}
+	if start >= 0 {
+		word(len(s))
+	}
+	return n
 }
 
 // toolDescriptionLint reports the description of tool t, written by pr,
@@ -226,17 +259,33 @@ func shapeOf(r *Record) string {
 }
 
 // recordShapeLints reports each record of the file with the shape of an
-// earlier one: one record can serve both.
+// earlier one: one record can serve both. Records are grouped by a key
+// made without allocating (the number of fields and a sum of hashes of
+// their names and types); shapes are written out only within a group.
 func (c *compiler) recordShapeLints() {
-	first := map[string]*Record{}
+	type key struct {
+		n int
+		h uint64
+	}
+	groups := map[key][]*Record{}
 	for _, r := range c.prog.Records {
-		shape := shapeOf(r)
-		if shape == "" || r.Name == "" {
+		if len(r.Fields) == 0 || r.Name == "" {
 			continue
 		}
-		f, ok := first[shape]
-		if !ok {
-			first[shape] = r
+		k := key{n: len(r.Fields)}
+		for _, f := range r.Fields {
+			h := nameHash(f.Name)
+			if f.Type != nil {
+				h ^= nameHash(f.Type.Name) * 31
+			}
+			if f.Optional {
+				h++
+			}
+			k.h += h
+		}
+		f := firstOfShape(groups[k], r)
+		groups[k] = append(groups[k], r)
+		if f == nil {
 			continue
 		}
 		dg := diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name)
@@ -244,4 +293,29 @@ func (c *compiler) recordShapeLints() {
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "record " + f.Name}}
 		c.diags.Add(dg)
 	}
+}
+
+// firstOfShape returns the first record of group with the shape of r, or
+// nil.
+func firstOfShape(group []*Record, r *Record) *Record {
+	if len(group) == 0 {
+		return nil
+	}
+	shape := shapeOf(r)
+	for _, g := range group {
+		if shapeOf(g) == shape {
+			return g
+		}
+	}
+	return nil
+}
+
+// nameHash is the FNV-1a hash of name.
+func nameHash(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return h
 }
