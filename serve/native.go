@@ -148,27 +148,35 @@ func fieldWarnings(a *served, fields map[string]json.RawMessage) []string {
 	return out
 }
 
-// runNative answers POST /v1/agents/{agent}/run.
-func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
-	st := state(r)
+// runRequest reads the request of a run of the agent the path names (the
+// synchronous and the durable endpoints'): the served agent, the body's
+// fields and its conversation, z noting what was changed in it.
+func (s *Server) runRequest(w http.ResponseWriter, r *http.Request, z *runtime.Sanitizer) (*served, map[string]json.RawMessage, runtime.Conversation, *apiError) {
 	a, aerr := s.lookup(r.PathValue("agent"), "agent")
 	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
+		return nil, nil, nil, aerr
 	}
-	st.agent = a.agent.Name
+	state(r).agent = a.agent.Name
 	body, aerr := s.readBody(w, r)
 	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
+		return nil, nil, nil, aerr
 	}
 	fields, aerr := decodeObject(body)
 	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
+		return nil, nil, nil, aerr
 	}
+	conv, aerr := s.parseHistory(fields, z)
+	if aerr != nil {
+		return nil, nil, nil, aerr
+	}
+	return a, fields, conv, nil
+}
+
+// runNative answers POST /v1/agents/{agent}/run.
+func (s *Server) runNative(w http.ResponseWriter, r *http.Request) {
+	st := state(r)
 	var z runtime.Sanitizer
-	conv, aerr := s.parseHistory(fields, &z)
+	a, fields, conv, aerr := s.runRequest(w, r, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return

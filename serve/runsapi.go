@@ -158,24 +158,8 @@ func (s *Server) ownerCheck(ctx context.Context) *apiError {
 // goes on in the background.
 func (s *Server) startDurable(w http.ResponseWriter, r *http.Request) {
 	st := state(r)
-	a, aerr := s.lookup(r.PathValue("agent"), "agent")
-	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
-	}
-	st.agent = a.agent.Name
-	body, aerr := s.readBody(w, r)
-	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
-	}
-	fields, aerr := decodeObject(body)
-	if aerr != nil {
-		s.fail(w, r, aerr)
-		return
-	}
 	var z runtime.Sanitizer
-	conv, aerr := s.parseHistory(fields, &z)
+	a, fields, conv, aerr := s.runRequest(w, r, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
