@@ -80,22 +80,7 @@ func TestRunApprovalPrompt(t *testing.T) {
 	out.waitFor(t, "Reason, told to the model (Enter for none): ", 10*time.Second)
 	answer("C3 was refunded last week")
 
-	errc := make(chan error, 1)
-	go func() { errc <- cmd.Wait() }()
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatalf("gramc run: %v\n%q", err, out.String())
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("gramc run did not end:\n%q", out.String())
-	}
-	select {
-	case <-out.done:
-	case <-time.After(5 * time.Second):
-	}
-	screen := out.String()
+	screen := out.waitExit(t, cmd, "gramc run", 30*time.Second)
 	if n := strings.Count(screen, "Approve? [y]es"); n != 3 {
 		t.Errorf("the question was asked %d times, want 3 (once again after a word that is no answer):\n%q", n, screen)
 	}

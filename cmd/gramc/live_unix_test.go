@@ -49,6 +49,28 @@ func (o *ptyOutput) String() string {
 }
 
 // waitFor waits until the output holds s.
+// waitExit waits, at most within, for cmd (named name in failures) to end
+// well and for the terminal's last output, and returns the screen.
+func (o *ptyOutput) waitExit(t *testing.T, cmd *exec.Cmd, name string, within time.Duration) string {
+	t.Helper()
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("%s: %v\n%q", name, err, o.String())
+		}
+	case <-time.After(within):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%s did not end:\n%q", name, o.String())
+	}
+	select {
+	case <-o.done:
+	case <-time.After(5 * time.Second):
+	}
+	return o.String()
+}
+
 func (o *ptyOutput) waitFor(t *testing.T, s string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -96,22 +118,7 @@ func TestRunLiveTerminal(t *testing.T) {
 	close(gate)
 	released = true
 
-	errc := make(chan error, 1)
-	go func() { errc <- cmd.Wait() }()
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatalf("gramc run: %v\n%q", err, out.String())
-		}
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("gramc run did not end:\n%q", out.String())
-	}
-	select {
-	case <-out.done:
-	case <-time.After(5 * time.Second):
-	}
-	screen := out.String()
+	screen := out.waitExit(t, cmd, "gramc run", 20*time.Second)
 	for _, want := range []string{
 		"sayHello {\"personName\":\"Bob\"} …\r\n",
 		"\x1b[1A\r\x1b[KsayHello {\"personName\":\"Bob\"} → \"Hello, Bob! Nice to meet you.\"\r\n",
@@ -149,22 +156,7 @@ func TestRunLiveTerminalTyped(t *testing.T) {
 	}
 	defer tty.Close()
 	out := readPTY(tty)
-	errc := make(chan error, 1)
-	go func() { errc <- cmd.Wait() }()
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatalf("gramc run: %v\n%q", err, out.String())
-		}
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("gramc run did not end:\n%q", out.String())
-	}
-	select {
-	case <-out.done:
-	case <-time.After(5 * time.Second):
-	}
-	screen := out.String()
+	screen := out.waitExit(t, cmd, "gramc run", 20*time.Second)
 	if want := "{\r\n  \"number\": \"INV-7\",\r\n  \"total\": 12.5\r\n}\r\n"; !strings.Contains(screen, want) || strings.Count(screen, "INV-7") != 1 {
 		t.Errorf("the terminal shows %q, want the answer once as indented JSON", screen)
 	}

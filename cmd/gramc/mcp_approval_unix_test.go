@@ -58,22 +58,7 @@ func TestRunMCPElicitationTerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- cmd.Wait() }()
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatalf("gramc run: %v\n%q", err, out.String())
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("gramc run did not end:\n%q", out.String())
-	}
-	select {
-	case <-out.done:
-	case <-time.After(5 * time.Second):
-	}
-	screen := out.String()
+	screen := out.waitExit(t, cmd, "gramc run", 30*time.Second)
 	for _, want := range []string{
 		"The MCP server " + server + " asks:\r\n  The MCP client calls the agent guarded with these arguments:",
 		"approve: Let the call run\r\n> [y/n] ",
