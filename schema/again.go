@@ -181,6 +181,36 @@ func (c *compiler) unusedAfter(unused, affected []int32, m *compileMemo) []int32
 	return out
 }
 
+// budgetedAfter returns the agents that set maxToolTokens, in order:
+// those of budgeted, with the agents of the declarations changed looked at
+// again.
+func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *compileMemo) []int32 {
+	out := budgeted
+	cloned := false
+	for _, ch := range changed {
+		if ch.d.label != AgentLabel {
+			continue
+		}
+		st := m.steps[m.stepOf[ch.k]]
+		for i := st.a0; i < st.a1; i++ {
+			want := c.prog.AgentAt(int(i)).Settings.MaxToolTokens != 0
+			at, has := slices.BinarySearch(out, i)
+			if want == has {
+				continue
+			}
+			if !cloned {
+				out, cloned = slices.Clone(out), true
+			}
+			if want {
+				out = slices.Insert(out, at, i)
+			} else {
+				out = slices.Delete(out, at, at+1)
+			}
+		}
+	}
+	return out
+}
+
 // newMemo returns what the compile of c, whose declarations are decls and
 // steps steps, keeps for a Recompile of the next version; collected and
 // recorded end the diagnostics of finding the declarations and of the
@@ -219,6 +249,11 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 		}
 	}
 	m.uses = vecOf(uses)
+	for i, a := range c.prog.AllAgents() {
+		if a.Settings.MaxToolTokens != 0 {
+			m.budgeted = append(m.budgeted, int32(i))
+		}
+	}
 	pats := make([]*parser.Pattern, c.prog.NumTools())
 	for p, i := range c.tools {
 		pats[i] = p

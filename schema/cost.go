@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -121,8 +122,7 @@ func CheckToolTokens(prog *Program) diag.List {
 		return nil
 	}
 	var out diag.List
-	for i := range prog.NumAgents() {
-		a := prog.AgentAt(i)
+	for a := range budgetedAgents(prog) {
 		limit := a.Settings.MaxToolTokens
 		if limit == 0 || a.Model.Provider == "" {
 			continue
@@ -142,6 +142,27 @@ func CheckToolTokens(prog *Program) diag.List {
 		out.Add(d)
 	}
 	return out
+}
+
+// budgetedAgents yields the agents of prog that may set maxToolTokens:
+// those its compile found (see compileMemo), or every agent of a program
+// compiled with no memo.
+func budgetedAgents(prog *Program) iter.Seq[*Agent] {
+	return func(yield func(*Agent) bool) {
+		if m := prog.memo; m != nil {
+			for _, i := range m.budgeted {
+				if !yield(prog.AgentAt(int(i))) {
+					return
+				}
+			}
+			return
+		}
+		for _, a := range prog.AllAgents() {
+			if !yield(a) {
+				return
+			}
+		}
+	}
 }
 
 // largest names the n tools of cost that take the most tokens, with their

@@ -71,6 +71,9 @@ type compileMemo struct {
 	// top-level tools no agent lists, in order (see fileChecks).
 	dups   []dupTool
 	unused []int32
+	// budgeted are the agents that set maxToolTokens, in order, whose
+	// tools [CheckToolTokens] counts.
+	budgeted []int32
 	// records are the records by name; types the index of their names for
 	// suggestions, once made.
 	records map[string]*Record
@@ -235,6 +238,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	m.reused = len(m.steps) - len(a.changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
 	m.unused = c.unusedAfter(pm.unused, a.affected, m)
+	m.budgeted = c.budgetedAfter(pm.budgeted, a.changed, m)
 	c.diags = m.recDiags
 	for _, sd := range m.stepDiags {
 		c.diags = append(c.diags, sd.diags...)
