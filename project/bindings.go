@@ -406,7 +406,7 @@ func LoadBindings(path string, found bool, limit int64) (*Bindings, *diag.File, 
 	f := diag.NewFile(path, data)
 	doc, parsed := Parse(f)
 	var untrusted error
-	b, diags := ParseBindingsWith(f, doc, func(named string) ([]byte, error) {
+	b, diags := ParseBindings(f, doc, func(named string) ([]byte, error) {
 		data, err := readTrusted(named, path, mcpJSONLimit)
 		if ue := (*UntrustedError)(nil); errors.As(err, &ue) && untrusted == nil {
 			untrusted = err

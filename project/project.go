@@ -24,9 +24,9 @@
 // # Entry points
 //
 //   - [CheckText] checks a text alone (standard input, the playground's
-//     text, a generated file), [EditText] a new version of it from the
-//     one before, [ReadText] a file alone; [Check] is all of them, with
-//     the rest of the text's package ([Sources]: other files on disk, open
+//     text, a generated file), [ReadText] a file alone; [Check] is all of
+//     them, a new version of a text from the one before too, with the rest
+//     of the text's package ([Sources]: other files on disk, open
 //     buffers, a [Cache] of their parse) and a way to stop.
 //   - [Load] reads and checks the package of a directory, with files
 //     given besides, open buffers, a size limit and the previous package.
