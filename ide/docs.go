@@ -200,59 +200,59 @@ func ModelDoc(m schema.Model) string {
 	return s
 }
 
-// propDocs documents the known properties of each kind of declaration.
-var propDocs = map[Kind]map[string]string{
+// propDoc is a property key and its documentation.
+type propDoc struct{ key, doc string }
+
+// propDocs documents the known properties of each kind of declaration, in
+// the order they are suggested.
+var propDocs = map[Kind][]propDoc{
 	KindAgent: {
-		"instruction":       "The system prompt (required, non-empty string). A fenced string is dedented.",
-		"model":             "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini.",
-		"description":       "Shown in hovers and listings; never sent to the model.",
-		"maxIterations":     "LLM calls per user turn (integer ≥ 1, default 10).",
-		"temperature":       "Sampling temperature passed to the model (number 0..2).",
-		"maxTokens":         "Token limit passed to the model (integer ≥ 1).",
-		"timeout":           "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`).",
-		"parallelToolCalls": "Run the tool calls of one response concurrently (boolean, default true).",
-		"approval":          "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false).",
-		"maxToolCalls":      "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`.",
-		"maxTotalTokens":    "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent.",
-		"maxCostUSD":        "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0).",
+		{"instruction", "The system prompt (required, non-empty string). A fenced string is dedented."},
+		{"model", "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
+		{"description", "Shown in hovers and listings; never sent to the model."},
+		{"maxIterations", "LLM calls per user turn (integer ≥ 1, default 10)."},
+		{"temperature", "Sampling temperature passed to the model (number 0..2)."},
+		{"maxTokens", "Token limit passed to the model (integer ≥ 1)."},
+		{"timeout", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
+		{"parallelToolCalls", "Run the tool calls of one response concurrently (boolean, default true)."},
+		{"approval", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
+		{"maxToolCalls", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
+		{"maxTotalTokens", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
+		{"maxCostUSD", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
 	},
 	KindTool: {
-		"description": "What the tool does (required, non-empty): the model reads it to decide when to call the tool.",
-		"approval":    "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false).",
+		{"description", "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
+		{"approval", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
 	},
 	KindRecord: {
-		"description": "Documents the type; it becomes the object schema's description.",
+		{"description", "Documents the type; it becomes the object schema's description."},
 	},
 	KindReturn: {
-		"description": "Describes the return value (the output schema's description).",
-		"items":       "The element type of an Array return type, a type name: `items: String`.",
+		{"description", "Describes the return value (the output schema's description)."},
+		{"items", "The element type of an Array return type, a type name: `items: String`."},
 	},
 	KindParam: {
-		"description": "Tells the model what to pass (`description` in the JSON Schema).",
-		"default":     "Makes the parameter optional with this value; it must match the type.",
-		"optional":    "`optional: true` makes the parameter optional without a default.",
-		"enum":        "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`.",
-		"items":       "The element type of an Array, a type name: `items: String`.",
-		"minimum":     "The smallest allowed value (Integer and Number).",
-		"maximum":     "The largest allowed value (Integer and Number).",
-		"minLength":   "The shortest allowed string (String).",
-		"maxLength":   "The longest allowed string (String).",
-		"pattern":     "A regular expression the string must match (String).",
-		"format":      "A JSON Schema format, such as `date-time` or `email` (String).",
-		"minItems":    "The fewest allowed elements (Array).",
-		"maxItems":    "The most allowed elements (Array).",
-		"injected":    "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it.",
+		{"description", "Tells the model what to pass (`description` in the JSON Schema)."},
+		{"default", "Makes the parameter optional with this value; it must match the type."},
+		{"optional", "`optional: true` makes the parameter optional without a default."},
+		{"enum", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
+		{"items", "The element type of an Array, a type name: `items: String`."},
+		{"minimum", "The smallest allowed value (Integer and Number)."},
+		{"maximum", "The largest allowed value (Integer and Number)."},
+		{"minLength", "The shortest allowed string (String)."},
+		{"maxLength", "The longest allowed string (String)."},
+		{"pattern", "A regular expression the string must match (String)."},
+		{"format", "A JSON Schema format, such as `date-time` or `email` (String)."},
+		{"minItems", "The fewest allowed elements (Array)."},
+		{"maxItems", "The most allowed elements (Array)."},
+		{"injected", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
 	},
 }
 
 func init() {
-	fields := map[string]string{}
-	for k, v := range propDocs[KindParam] {
-		if k != "injected" {
-			fields[k] = v
-		}
-	}
-	propDocs[KindField] = fields
+	// A field has the properties of a parameter but injected, the last.
+	params := propDocs[KindParam]
+	propDocs[KindField] = params[:len(params)-1]
 }
 
 // propSections maps each kind of declaration to the section of the language
@@ -269,31 +269,22 @@ var propSections = map[Kind]string{
 // PropertyDoc documents a property key of a declaration of kind k, with a
 // link to the language reference, or returns "" for an unknown key.
 func PropertyDoc(k Kind, key string) string {
-	doc := propDocs[k][key]
+	doc := propText(k, key)
 	if doc == "" {
 		return ""
 	}
 	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propSections[k])
 }
 
-// PropertyKeys lists the known property keys of a declaration of kind k, in
-// the order they are suggested.
-func PropertyKeys(k Kind) []string {
-	switch k {
-	case KindAgent:
-		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
-	case KindTool:
-		return []string{"description", "approval"}
-	case KindRecord:
-		return []string{"description"}
-	case KindReturn:
-		return []string{"description", "items"}
-	case KindParam:
-		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
-	case KindField:
-		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
+// propText is the documentation of a property key of a declaration of
+// kind k, "" for an unknown key.
+func propText(k Kind, key string) string {
+	for _, d := range propDocs[k] {
+		if d.key == key {
+			return d.doc
+		}
 	}
-	return nil
+	return ""
 }
 
 // AgentDoc describes an agent in Markdown: its description, model, tools

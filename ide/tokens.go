@@ -38,15 +38,7 @@ var defaultModel = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}
 // TokenCounts returns the counts of the file's tools and agents, in the
 // order of the program, tools first.
 func (a *Analysis) TokenCounts() []TokenCount {
-	var out []TokenCount
-	for i := range a.Prog.NumTools() {
-		t := a.Prog.ToolAt(i)
-		out = append(out, a.toolCount(t))
-	}
-	for i := range a.Prog.NumAgents() {
-		out = append(out, a.agentCount(a.Prog.AgentAt(i)))
-	}
-	return out
+	return a.TokenCountsIn(diag.Span{End: a.File.Len()})
 }
 
 // TokenCountsIn returns the counts of the tools and agents whose name ends

@@ -104,23 +104,19 @@ func (p *Package) Lookup(path string) *File {
 
 // Agents returns the agents of the package's files, tests excluded, in
 // file order.
-func (p *Package) Agents() []*schema.Agent {
-	var out []*schema.Agent
-	for _, f := range p.Files {
-		if f.Member && !f.Test {
-			out = append(out, f.Program.Agents()...)
-		}
-	}
-	return out
-}
+func (p *Package) Agents() []*schema.Agent { return members(p, (*schema.Program).Agents) }
 
 // Tools returns the tools of the package's files, tests excluded, in file
 // order.
-func (p *Package) Tools() []*schema.Tool {
-	var out []*schema.Tool
+func (p *Package) Tools() []*schema.Tool { return members(p, (*schema.Program).Tools) }
+
+// members returns the list of each member file of p but the tests, as of
+// returns it from the file's program, in file order.
+func members[T any](p *Package, of func(*schema.Program) []T) []T {
+	var out []T
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Tools()...)
+			out = append(out, of(f.Program)...)
 		}
 	}
 	return out
