@@ -319,7 +319,8 @@ func TypeCompletions(group bool) []Completion {
 		}
 	}
 	for _, t := range schema.BuiltinTypes {
-		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + builtinJSON[t], Doc: TypeDoc(t), Insert: t})
+		k, _ := schema.BuiltinKind(t)
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
 	}
 	return out
 }

@@ -99,24 +99,14 @@ func labelText(name string) string {
 	return ""
 }
 
-// builtinJSON maps the built-in types to their JSON Schema type.
-var builtinJSON = map[string]string{
-	"String": "string", "Text": "string", "Integer": "integer", "Int": "integer",
-	"Number": "number", "Double": "number", "Boolean": "boolean", "Bool": "boolean",
-	"Object": "object", "Array": "array",
-}
-
-// aliasOf maps the type aliases to the type they stand for.
-var aliasOf = map[string]string{"Text": "String", "Int": "Integer", "Double": "Number", "Bool": "Boolean"}
-
 // TypeDoc documents a built-in type, or returns "".
 func TypeDoc(name string) string {
-	j, ok := builtinJSON[name]
+	k, ok := schema.BuiltinKind(name)
 	if !ok {
 		return ""
 	}
-	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, j)
-	if base := aliasOf[name]; base != "" {
+	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, JSONType(&schema.Type{Kind: k}))
+	if base := k.String(); base != name {
 		s += fmt.Sprintf(" (an alias of `%s`)", base)
 	}
 	if name == "Array" {
