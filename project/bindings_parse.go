@@ -237,12 +237,7 @@ func (e binding) model() {
 	case slices.Contains(EndpointProviders, prov):
 		ep = e.b.Endpoints[prov]
 		endpoint, key, kind = &ep.BaseURL, &ep.APIKey, string(prov)+" endpoint"
-		defer func() {
-			if e.b.Endpoints == nil {
-				e.b.Endpoints = map[schema.Provider]Endpoint{}
-			}
-			e.b.Endpoints[prov] = ep
-		}()
+		defer func() { put(&e.b.Endpoints, prov, ep) }()
 	default:
 		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic or Gemini is written without provider", string(prov))
 	}
