@@ -282,36 +282,32 @@ func propText(k Kind, key string) string {
 // when it has a signature element, its handoffs, settings and the first
 // lines of its instruction.
 func AgentDoc(ag *schema.Agent) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
-	if ag.Description != "" {
-		b.WriteString(ag.Description + "\n\n")
-	}
-	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
+	b := heading("agent", ag.Name, ag.Description)
+	fmt.Fprintf(b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
+		name := "`" + t.Name + "`"
 		if t.Agent != "" {
-			names = append(names, "`"+t.Name+"` (agent)")
-			continue
+			name += " (agent)"
 		}
-		names = append(names, "`"+t.Name+"`")
+		names = append(names, name)
 	}
 	if len(names) == 0 {
 		names = append(names, "(none)")
 	}
-	fmt.Fprintf(&b, "- tools: %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(b, "- tools: %s\n", strings.Join(names, ", "))
 	if c := compositionDoc(ag); c != "" {
 		b.WriteString(c + "\n")
 	}
 	st := ag.Settings
-	fmt.Fprintf(&b, "- maxIterations: %d", st.MaxIterations)
+	fmt.Fprintf(b, "- maxIterations: %d", st.MaxIterations)
 	if st.Temperature != nil {
-		fmt.Fprintf(&b, " · temperature: %g", *st.Temperature)
+		fmt.Fprintf(b, " · temperature: %g", *st.Temperature)
 	}
 	if st.MaxTokens > 0 {
-		fmt.Fprintf(&b, " · maxTokens: %d", st.MaxTokens)
+		fmt.Fprintf(b, " · maxTokens: %d", st.MaxTokens)
 	}
-	fmt.Fprintf(&b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
+	fmt.Fprintf(b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
 	if bd := budgetDoc(st.Budget); bd != "" {
 		b.WriteString(bd + "\n")
 	}
@@ -331,6 +327,17 @@ func AgentDoc(ag *schema.Agent) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// heading starts the description of a declaration: its kind and name,
+// then its description when it has one.
+func heading(kind, name, description string) *strings.Builder {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "**%s** `%s`\n\n", kind, name)
+	if description != "" {
+		b.WriteString(description + "\n\n")
+	}
+	return b
+}
+
 // maxHoverDefs is the number of shared records ("$defs") a tool's
 // description shows with its schema; with more, they are left out.
 const maxHoverDefs = 8
@@ -338,11 +345,7 @@ const maxHoverDefs = 8
 // ToolDoc describes a tool in Markdown: description, signature, parameters
 // and the JSON Schema of its arguments.
 func ToolDoc(t *schema.Tool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**tool** `%s`\n\n", t.Name)
-	if t.Description != "" {
-		b.WriteString(t.Description + "\n\n")
-	}
+	b := heading("tool", t.Name, t.Description)
 	b.WriteString("```gram\n" + Signature(t) + "\n```\n")
 	if t.Approval {
 		b.WriteString("\nEach call waits for a person's approval (`approval: true`).\n")
@@ -350,14 +353,14 @@ func ToolDoc(t *schema.Tool) string {
 	if len(t.Params) > 0 {
 		b.WriteString("\n")
 		for _, p := range t.Params {
-			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, ParamSummary(p))
+			fmt.Fprintf(b, "- `%s` %s\n", p.Name, ParamSummary(p))
 		}
 	}
 	sch, left := withoutDefs(schema.ParametersSchema(t, false))
 	if data, err := schema.MarshalIndent(sch); err == nil {
 		b.WriteString("\nJSON Schema of the arguments:\n\n```json\n" + strings.TrimRight(string(data), "\n") + "\n```")
 		if left > 0 {
-			fmt.Fprintf(&b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
+			fmt.Fprintf(b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -440,23 +443,27 @@ func JSONType(t *schema.Type) string {
 // ParamSummary describes a parameter or a field on one line: its type,
 // whether it is optional or injected, and its description.
 func ParamSummary(p *schema.Param) string {
-	var parts []string
-	parts = append(parts, "`"+TypeText(p.Type)+"`")
-	switch {
-	case p.Injected:
-		parts = append(parts, "injected by the host")
-	case p.HasDefault:
-		parts = append(parts, "optional, default `"+jsonvalue.Compact(p.Default)+"`")
-	case p.Optional:
-		parts = append(parts, "optional")
-	default:
-		parts = append(parts, "required")
+	given := presence(p)
+	if p.Injected {
+		given = "injected by the host"
 	}
-	s := strings.Join(parts, " · ")
+	s := "`" + TypeText(p.Type) + "` · " + given
 	if p.Description != "" {
 		s += " — " + p.Description
 	}
 	return s
+}
+
+// presence says whether a parameter or a field must be given: "required",
+// "optional", or optional with its default.
+func presence(p *schema.Param) string {
+	switch {
+	case p.HasDefault:
+		return "optional, default `" + jsonvalue.Compact(p.Default) + "`"
+	case p.Optional:
+		return "optional"
+	}
+	return "required"
 }
 
 // ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
@@ -468,15 +475,7 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` of %s `%s`\n\n", what, p.Name, ownerKind, owner)
-	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), JSONType(p.Type))
-	switch {
-	case p.HasDefault:
-		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonvalue.Compact(p.Default))
-	case p.Optional:
-		b.WriteString("- optional\n")
-	default:
-		b.WriteString("- required\n")
-	}
+	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n- %s\n", TypeText(p.Type), JSONType(p.Type), presence(p))
 	if p.Injected {
 		b.WriteString("- injected: supplied by the host at run time, never by the model\n")
 	}
@@ -494,20 +493,16 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 
 // RecordDoc describes a record type with its definition.
 func RecordDoc(r *schema.Record) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**record** `%s`\n\n", r.Name)
-	if r.Description != "" {
-		b.WriteString(r.Description + "\n\n")
-	}
+	b := heading("record", r.Name, r.Description)
 	fields := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
 		fields = append(fields, "("+parser.GramIdent(f.Name)+"::"+TypeText(f.Type)+")")
 	}
-	fmt.Fprintf(&b, "```gram\n[%s:Record | %s]\n```\n", parser.GramIdent(r.Name), strings.Join(fields, ", "))
+	fmt.Fprintf(b, "```gram\n[%s:Record | %s]\n```\n", parser.GramIdent(r.Name), strings.Join(fields, ", "))
 	if len(r.Fields) > 0 {
 		b.WriteString("\n")
 		for _, f := range r.Fields {
-			fmt.Fprintf(&b, "- `%s` %s\n", f.Name, ParamSummary(f))
+			fmt.Fprintf(b, "- `%s` %s\n", f.Name, ParamSummary(f))
 		}
 	}
 	b.WriteString("\nJSON: an object")
