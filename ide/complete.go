@@ -119,12 +119,12 @@ func (a *Analysis) Complete(off int) Completions {
 // package.
 func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 	out := TypeCompletions(group)
-	recs, more := a.ownNames().records.table().pick(word)
+	recs, more := a.names.records.table().pick(word)
 	for _, r := range recs {
 		out = append(out, RecordCompletion(a.Prog.Records[r.at]))
 	}
-	if pn := a.packageNames(); pn != nil {
-		others, omore := pn.recordTable().pick(word)
+	if pn := a.pkg; pn != nil {
+		others, omore := pn.table(pkgRecords).pick(word)
 		more = more || omore
 		for _, d := range others {
 			c := RecordCompletion(d.record)
@@ -147,7 +147,7 @@ func (a *Analysis) toolItems(self string, listed []string, word string) ([]Compl
 	for _, e := range listed {
 		in[e] = true
 	}
-	tools, more := a.ownNames().tools.table().pick(word)
+	tools, more := a.names.tools.table().pick(word)
 	for _, e := range tools {
 		t := a.Prog.ToolAt(e.at)
 		switch {
@@ -158,8 +158,8 @@ func (a *Analysis) toolItems(self string, listed []string, word string) ([]Compl
 			out = append(out, toolCompletion(t, t.Name))
 		}
 	}
-	if pn := a.packageNames(); pn != nil {
-		others, omore := pn.toolTable().pick(word)
+	if pn := a.pkg; pn != nil {
+		others, omore := pn.table(pkgTools).pick(word)
 		for _, d := range others {
 			switch {
 			case in[d.name]:
@@ -196,11 +196,11 @@ func pkgToolCompletion(d pkgDecl, insert string) Completion {
 // [Completion.Resolve]): the text's tool, else that of another file of its
 // package.
 func (a *Analysis) ResolveTool(name string) (Completion, bool) {
-	if i, ok := a.ownNames().tools.table().first(name); ok {
+	if i, ok := a.names.tools.table().first(name); ok {
 		return toolCompletion(a.Prog.ToolAt(i), name), true
 	}
-	if pn := a.packageNames(); pn != nil {
-		if d, ok := pn.toolTable().lookup(name); ok {
+	if pn := a.pkg; pn != nil {
+		if d, ok := pn.table(pkgTools).lookup(name); ok {
 			return pkgToolCompletion(d, name), true
 		}
 	}
@@ -210,7 +210,7 @@ func (a *Analysis) ResolveTool(name string) (Completion, bool) {
 // referenceItems completes references to the text's top-level identities
 // that start with word.
 func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
-	ids, more := a.ownNames().idents.table().pick(word)
+	ids, more := a.names.idents.table().pick(word)
 	out := make([]Completion, 0, len(ids))
 	for _, e := range ids {
 		out = append(out, Completion{Label: e.name, Kind: "reference", Insert: parser.GramIdent(e.name)})
@@ -223,15 +223,15 @@ func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
 // when the agent is written as a string, whose text the name replaces.
 func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	for _, e := range a.ownNames().agents.table().starting(word) {
+	for _, e := range a.names.agents.table().starting(word) {
 		ag := a.Prog.AgentAt(e.at)
 		out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: "agent", Insert: valueText(ag.Name, quoted)})
 	}
 	sortByLabel(out)
 	var more bool
-	if pn := a.packageNames(); pn != nil {
+	if pn := a.pkg; pn != nil {
 		var agents []pkgDecl
-		agents, more = pn.agentTable().pick(word)
+		agents, more = pn.table(pkgAgents).pick(word)
 		for _, d := range agents {
 			out = append(out, Completion{Label: d.name, Kind: "agent", Detail: "agent in " + d.where(), Insert: valueText(d.name, quoted)})
 		}
@@ -244,15 +244,15 @@ func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool)
 // package, that start with word; quoted as for testAgentItems.
 func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	for _, e := range a.ownNames().calls.table().starting(word) {
+	for _, e := range a.names.calls.table().starting(word) {
 		t := a.Prog.ToolAt(e.at)
 		out = append(out, toolCompletion(t, valueText(t.Name, quoted)))
 	}
 	sortByLabel(out)
 	var more bool
-	if pn := a.packageNames(); pn != nil {
+	if pn := a.pkg; pn != nil {
 		var tools []pkgDecl
-		tools, more = pn.callTable().pick(word)
+		tools, more = pn.table(pkgCalls).pick(word)
 		for _, d := range tools {
 			out = append(out, pkgToolCompletion(d, valueText(d.name, quoted)))
 		}
@@ -276,14 +276,14 @@ func valueText(name string, quoted bool) string {
 }
 
 // KeyCompletions lists the property keys of a declaration of kind k that
-// are not present yet, in the order of [PropertyKeys].
+// are not present yet, in the order they are suggested.
 func KeyCompletions(k Kind, present []string) []Completion {
 	var out []Completion
-	for _, key := range PropertyKeys(k) {
-		if slices.Contains(present, key) {
+	for _, d := range propDocs[k] {
+		if slices.Contains(present, d.key) {
 			continue
 		}
-		out = append(out, Completion{Label: key, Kind: "property", Detail: k.String() + " property", Doc: propDocs[k][key], Insert: keySnippet(key), Snippet: true})
+		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: keySnippet(d.key), Snippet: true})
 	}
 	return out
 }
@@ -319,7 +319,8 @@ func TypeCompletions(group bool) []Completion {
 		}
 	}
 	for _, t := range schema.BuiltinTypes {
-		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + builtinJSON[t], Doc: TypeDoc(t), Insert: t})
+		k, _ := schema.BuiltinKind(t)
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
 	}
 	return out
 }

@@ -56,14 +56,14 @@ func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Comp
 		return !skip[ag.Name] && (caller == "" || !a.calls(ag, caller, map[string]bool{}))
 	}
 	var out []Completion
-	agents, more := a.ownNames().agents.table().pick(word)
+	agents, more := a.names.agents.table().pick(word)
 	for _, e := range agents {
 		if ag := a.Prog.AgentAt(e.at); offered(ag) {
 			out = append(out, agentCompletion(ag, parser.GramIdent(ag.Name), ""))
 		}
 	}
-	if pn := a.packageNames(); pn != nil {
-		others, omore := pn.agentTable().pick(word)
+	if pn := a.pkg; pn != nil {
+		others, omore := pn.table(pkgAgents).pick(word)
 		for _, d := range others {
 			if offered(d.agent) {
 				out = append(out, agentCompletion(d.agent, parser.GramIdent(d.name), d.where()))
@@ -102,7 +102,7 @@ func (a *Analysis) agentNamed(name string) *schema.Agent {
 	if ag := a.Prog.Agent(name); ag != nil {
 		return ag
 	}
-	if d, ok := a.packageNames().declared(name); ok {
+	if d, ok := a.pkg.declared(name); ok {
 		return d.agent
 	}
 	return nil

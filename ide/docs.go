@@ -99,24 +99,14 @@ func labelText(name string) string {
 	return ""
 }
 
-// builtinJSON maps the built-in types to their JSON Schema type.
-var builtinJSON = map[string]string{
-	"String": "string", "Text": "string", "Integer": "integer", "Int": "integer",
-	"Number": "number", "Double": "number", "Boolean": "boolean", "Bool": "boolean",
-	"Object": "object", "Array": "array",
-}
-
-// aliasOf maps the type aliases to the type they stand for.
-var aliasOf = map[string]string{"Text": "String", "Int": "Integer", "Double": "Number", "Bool": "Boolean"}
-
 // TypeDoc documents a built-in type, or returns "".
 func TypeDoc(name string) string {
-	j, ok := builtinJSON[name]
+	k, ok := schema.BuiltinKind(name)
 	if !ok {
 		return ""
 	}
-	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, j)
-	if base := aliasOf[name]; base != "" {
+	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, JSONType(&schema.Type{Kind: k}))
+	if base := k.String(); base != name {
 		s += fmt.Sprintf(" (an alias of `%s`)", base)
 	}
 	if name == "Array" {
@@ -200,59 +190,59 @@ func ModelDoc(m schema.Model) string {
 	return s
 }
 
-// propDocs documents the known properties of each kind of declaration.
-var propDocs = map[Kind]map[string]string{
+// propDoc is a property key and its documentation.
+type propDoc struct{ key, doc string }
+
+// propDocs documents the known properties of each kind of declaration, in
+// the order they are suggested.
+var propDocs = map[Kind][]propDoc{
 	KindAgent: {
-		"instruction":       "The system prompt (required, non-empty string). A fenced string is dedented.",
-		"model":             "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini.",
-		"description":       "Shown in hovers and listings; never sent to the model.",
-		"maxIterations":     "LLM calls per user turn (integer ≥ 1, default 10).",
-		"temperature":       "Sampling temperature passed to the model (number 0..2).",
-		"maxTokens":         "Token limit passed to the model (integer ≥ 1).",
-		"timeout":           "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`).",
-		"parallelToolCalls": "Run the tool calls of one response concurrently (boolean, default true).",
-		"approval":          "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false).",
-		"maxToolCalls":      "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`.",
-		"maxTotalTokens":    "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent.",
-		"maxCostUSD":        "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0).",
+		{"instruction", "The system prompt (required, non-empty string). A fenced string is dedented."},
+		{"model", "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
+		{"description", "Shown in hovers and listings; never sent to the model."},
+		{"maxIterations", "LLM calls per user turn (integer ≥ 1, default 10)."},
+		{"temperature", "Sampling temperature passed to the model (number 0..2)."},
+		{"maxTokens", "Token limit passed to the model (integer ≥ 1)."},
+		{"timeout", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
+		{"parallelToolCalls", "Run the tool calls of one response concurrently (boolean, default true)."},
+		{"approval", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
+		{"maxToolCalls", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
+		{"maxTotalTokens", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
+		{"maxCostUSD", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
 	},
 	KindTool: {
-		"description": "What the tool does (required, non-empty): the model reads it to decide when to call the tool.",
-		"approval":    "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false).",
+		{"description", "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
+		{"approval", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
 	},
 	KindRecord: {
-		"description": "Documents the type; it becomes the object schema's description.",
+		{"description", "Documents the type; it becomes the object schema's description."},
 	},
 	KindReturn: {
-		"description": "Describes the return value (the output schema's description).",
-		"items":       "The element type of an Array return type, a type name: `items: String`.",
+		{"description", "Describes the return value (the output schema's description)."},
+		{"items", "The element type of an Array return type, a type name: `items: String`."},
 	},
 	KindParam: {
-		"description": "Tells the model what to pass (`description` in the JSON Schema).",
-		"default":     "Makes the parameter optional with this value; it must match the type.",
-		"optional":    "`optional: true` makes the parameter optional without a default.",
-		"enum":        "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`.",
-		"items":       "The element type of an Array, a type name: `items: String`.",
-		"minimum":     "The smallest allowed value (Integer and Number).",
-		"maximum":     "The largest allowed value (Integer and Number).",
-		"minLength":   "The shortest allowed string (String).",
-		"maxLength":   "The longest allowed string (String).",
-		"pattern":     "A regular expression the string must match (String).",
-		"format":      "A JSON Schema format, such as `date-time` or `email` (String).",
-		"minItems":    "The fewest allowed elements (Array).",
-		"maxItems":    "The most allowed elements (Array).",
-		"injected":    "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it.",
+		{"description", "Tells the model what to pass (`description` in the JSON Schema)."},
+		{"default", "Makes the parameter optional with this value; it must match the type."},
+		{"optional", "`optional: true` makes the parameter optional without a default."},
+		{"enum", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
+		{"items", "The element type of an Array, a type name: `items: String`."},
+		{"minimum", "The smallest allowed value (Integer and Number)."},
+		{"maximum", "The largest allowed value (Integer and Number)."},
+		{"minLength", "The shortest allowed string (String)."},
+		{"maxLength", "The longest allowed string (String)."},
+		{"pattern", "A regular expression the string must match (String)."},
+		{"format", "A JSON Schema format, such as `date-time` or `email` (String)."},
+		{"minItems", "The fewest allowed elements (Array)."},
+		{"maxItems", "The most allowed elements (Array)."},
+		{"injected", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
 	},
 }
 
 func init() {
-	fields := map[string]string{}
-	for k, v := range propDocs[KindParam] {
-		if k != "injected" {
-			fields[k] = v
-		}
-	}
-	propDocs[KindField] = fields
+	// A field has the properties of a parameter but injected, the last.
+	params := propDocs[KindParam]
+	propDocs[KindField] = params[:len(params)-1]
 }
 
 // propSections maps each kind of declaration to the section of the language
@@ -269,31 +259,22 @@ var propSections = map[Kind]string{
 // PropertyDoc documents a property key of a declaration of kind k, with a
 // link to the language reference, or returns "" for an unknown key.
 func PropertyDoc(k Kind, key string) string {
-	doc := propDocs[k][key]
+	doc := propText(k, key)
 	if doc == "" {
 		return ""
 	}
 	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propSections[k])
 }
 
-// PropertyKeys lists the known property keys of a declaration of kind k, in
-// the order they are suggested.
-func PropertyKeys(k Kind) []string {
-	switch k {
-	case KindAgent:
-		return []string{"instruction", "model", "description", "maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
-	case KindTool:
-		return []string{"description", "approval"}
-	case KindRecord:
-		return []string{"description"}
-	case KindReturn:
-		return []string{"description", "items"}
-	case KindParam:
-		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
-	case KindField:
-		return []string{"description", "default", "optional", "enum", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
+// propText is the documentation of a property key of a declaration of
+// kind k, "" for an unknown key.
+func propText(k Kind, key string) string {
+	for _, d := range propDocs[k] {
+		if d.key == key {
+			return d.doc
+		}
 	}
-	return nil
+	return ""
 }
 
 // AgentDoc describes an agent in Markdown: its description, model, tools
@@ -301,36 +282,32 @@ func PropertyKeys(k Kind) []string {
 // when it has a signature element, its handoffs, settings and the first
 // lines of its instruction.
 func AgentDoc(ag *schema.Agent) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**agent** `%s`\n\n", ag.Name)
-	if ag.Description != "" {
-		b.WriteString(ag.Description + "\n\n")
-	}
-	fmt.Fprintf(&b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
+	b := heading("agent", ag.Name, ag.Description)
+	fmt.Fprintf(b, "- model: `%s`\n", cmp.Or(ag.Model.String(), "(none)"))
 	names := make([]string, 0, len(ag.Tools))
 	for _, t := range ag.Tools {
+		name := "`" + t.Name + "`"
 		if t.Agent != "" {
-			names = append(names, "`"+t.Name+"` (agent)")
-			continue
+			name += " (agent)"
 		}
-		names = append(names, "`"+t.Name+"`")
+		names = append(names, name)
 	}
 	if len(names) == 0 {
 		names = append(names, "(none)")
 	}
-	fmt.Fprintf(&b, "- tools: %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(b, "- tools: %s\n", strings.Join(names, ", "))
 	if c := compositionDoc(ag); c != "" {
 		b.WriteString(c + "\n")
 	}
 	st := ag.Settings
-	fmt.Fprintf(&b, "- maxIterations: %d", st.MaxIterations)
+	fmt.Fprintf(b, "- maxIterations: %d", st.MaxIterations)
 	if st.Temperature != nil {
-		fmt.Fprintf(&b, " · temperature: %g", *st.Temperature)
+		fmt.Fprintf(b, " · temperature: %g", *st.Temperature)
 	}
 	if st.MaxTokens > 0 {
-		fmt.Fprintf(&b, " · maxTokens: %d", st.MaxTokens)
+		fmt.Fprintf(b, " · maxTokens: %d", st.MaxTokens)
 	}
-	fmt.Fprintf(&b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
+	fmt.Fprintf(b, " · timeout: %s · parallelToolCalls: %t\n", st.Timeout, st.ParallelToolCalls)
 	if bd := budgetDoc(st.Budget); bd != "" {
 		b.WriteString(bd + "\n")
 	}
@@ -350,6 +327,17 @@ func AgentDoc(ag *schema.Agent) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// heading starts the description of a declaration: its kind and name,
+// then its description when it has one.
+func heading(kind, name, description string) *strings.Builder {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "**%s** `%s`\n\n", kind, name)
+	if description != "" {
+		b.WriteString(description + "\n\n")
+	}
+	return b
+}
+
 // maxHoverDefs is the number of shared records ("$defs") a tool's
 // description shows with its schema; with more, they are left out.
 const maxHoverDefs = 8
@@ -357,11 +345,7 @@ const maxHoverDefs = 8
 // ToolDoc describes a tool in Markdown: description, signature, parameters
 // and the JSON Schema of its arguments.
 func ToolDoc(t *schema.Tool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**tool** `%s`\n\n", t.Name)
-	if t.Description != "" {
-		b.WriteString(t.Description + "\n\n")
-	}
+	b := heading("tool", t.Name, t.Description)
 	b.WriteString("```gram\n" + Signature(t) + "\n```\n")
 	if t.Approval {
 		b.WriteString("\nEach call waits for a person's approval (`approval: true`).\n")
@@ -369,14 +353,14 @@ func ToolDoc(t *schema.Tool) string {
 	if len(t.Params) > 0 {
 		b.WriteString("\n")
 		for _, p := range t.Params {
-			fmt.Fprintf(&b, "- `%s` %s\n", p.Name, ParamSummary(p))
+			fmt.Fprintf(b, "- `%s` %s\n", p.Name, ParamSummary(p))
 		}
 	}
 	sch, left := withoutDefs(schema.ParametersSchema(t, false))
 	if data, err := schema.MarshalIndent(sch); err == nil {
 		b.WriteString("\nJSON Schema of the arguments:\n\n```json\n" + strings.TrimRight(string(data), "\n") + "\n```")
 		if left > 0 {
-			fmt.Fprintf(&b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
+			fmt.Fprintf(b, "\n\nThe %d records it refers to (`$defs`) are left out: hover one to see it.", left)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -459,23 +443,27 @@ func JSONType(t *schema.Type) string {
 // ParamSummary describes a parameter or a field on one line: its type,
 // whether it is optional or injected, and its description.
 func ParamSummary(p *schema.Param) string {
-	var parts []string
-	parts = append(parts, "`"+TypeText(p.Type)+"`")
-	switch {
-	case p.Injected:
-		parts = append(parts, "injected by the host")
-	case p.HasDefault:
-		parts = append(parts, "optional, default `"+jsonvalue.Compact(p.Default)+"`")
-	case p.Optional:
-		parts = append(parts, "optional")
-	default:
-		parts = append(parts, "required")
+	given := presence(p)
+	if p.Injected {
+		given = "injected by the host"
 	}
-	s := strings.Join(parts, " · ")
+	s := "`" + TypeText(p.Type) + "` · " + given
 	if p.Description != "" {
 		s += " — " + p.Description
 	}
 	return s
+}
+
+// presence says whether a parameter or a field must be given: "required",
+// "optional", or optional with its default.
+func presence(p *schema.Param) string {
+	switch {
+	case p.HasDefault:
+		return "optional, default `" + jsonvalue.Compact(p.Default) + "`"
+	case p.Optional:
+		return "optional"
+	}
+	return "required"
 }
 
 // ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
@@ -487,15 +475,7 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` of %s `%s`\n\n", what, p.Name, ownerKind, owner)
-	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n", TypeText(p.Type), JSONType(p.Type))
-	switch {
-	case p.HasDefault:
-		fmt.Fprintf(&b, "- optional, default `%s`\n", jsonvalue.Compact(p.Default))
-	case p.Optional:
-		b.WriteString("- optional\n")
-	default:
-		b.WriteString("- required\n")
-	}
+	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n- %s\n", TypeText(p.Type), JSONType(p.Type), presence(p))
 	if p.Injected {
 		b.WriteString("- injected: supplied by the host at run time, never by the model\n")
 	}
@@ -513,20 +493,16 @@ func ParamDoc(p *schema.Param, k Kind, owner string) string {
 
 // RecordDoc describes a record type with its definition.
 func RecordDoc(r *schema.Record) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**record** `%s`\n\n", r.Name)
-	if r.Description != "" {
-		b.WriteString(r.Description + "\n\n")
-	}
+	b := heading("record", r.Name, r.Description)
 	fields := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
 		fields = append(fields, "("+parser.GramIdent(f.Name)+"::"+TypeText(f.Type)+")")
 	}
-	fmt.Fprintf(&b, "```gram\n[%s:Record | %s]\n```\n", parser.GramIdent(r.Name), strings.Join(fields, ", "))
+	fmt.Fprintf(b, "```gram\n[%s:Record | %s]\n```\n", parser.GramIdent(r.Name), strings.Join(fields, ", "))
 	if len(r.Fields) > 0 {
 		b.WriteString("\n")
 		for _, f := range r.Fields {
-			fmt.Fprintf(&b, "- `%s` %s\n", f.Name, ParamSummary(f))
+			fmt.Fprintf(b, "- `%s` %s\n", f.Name, ParamSummary(f))
 		}
 	}
 	b.WriteString("\nJSON: an object")

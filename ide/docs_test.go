@@ -33,7 +33,8 @@ func TestPropertyDocLinks(t *testing.T) {
 		if !anchors[sec] {
 			t.Errorf("%s properties link to #%s, which is no heading of docs/language.md", r, sec)
 		}
-		for key := range docs {
+		for _, d := range docs {
+			key := d.key
 			if doc := PropertyDoc(r, key); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
 				t.Errorf("the hover of %s property %s has no link to the language reference:\n%s", r, key, doc)
 			}

@@ -64,7 +64,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	ix := a.Index()
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
-			if d, ok := a.packageNames().declared(o.Name); ok {
+			if d, ok := a.pkg.declared(o.Name); ok {
 				if o.Element && d.agent != nil {
 					return d.agentToolDoc(), o.Span, true
 				}

@@ -188,20 +188,14 @@ func (ix *Index) unitDecls(i int) *unitDecls { return memo(&ix.mu, ix.decls, i, 
 // program's lists.
 func (ix *Index) findDecls(i int) *unitDecls {
 	d := &unitDecls{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}}
-	span := ix.a.File.Resolve(ix.a.Doc.Lowered()[i].Span())
-	lo, hi, split := span.Start, span.End, ix.split
-	p := ix.a.Prog
-	in := func(sp diag.Span) bool {
-		o := ix.a.File.Offset(sp.Start)
-		return lo <= o && o < hi
-	}
-	agentSpan := func(a *schema.Agent) diag.Span { return a.Span }
+	f, p := ix.a.File, ix.a.Prog
+	unit := f.Resolve(ix.a.Doc.Lowered()[i].Span())
+	agents := within(f, unit, 0, p.NumAgents(), p.AgentAt, func(a *schema.Agent) diag.Span { return a.Span })
 	toolSpan := func(t *schema.Tool) diag.Span { return t.Span }
-	agents := within(0, p.NumAgents(), p.AgentAt, in, agentSpan, ix.a.File, lo)
-	d.tools = within(0, split, p.ToolAt, in, toolSpan, ix.a.File, lo)
-	d.tools = append(d.tools, within(split, p.NumTools(), p.ToolAt, in, toolSpan, ix.a.File, lo)...)
+	d.tools = within(f, unit, 0, ix.split, p.ToolAt, toolSpan)
+	d.tools = append(d.tools, within(f, unit, ix.split, p.NumTools(), p.ToolAt, toolSpan)...)
 	record := func(i int) *schema.Record { return p.Records[i] }
-	d.records = within(0, len(p.Records), record, in, func(r *schema.Record) diag.Span { return r.Span }, ix.a.File, lo)
+	d.records = within(f, unit, 0, len(p.Records), record, func(r *schema.Record) diag.Span { return r.Span })
 	d.addDecls(agents, d.tools, d.records)
 	for _, ag := range agents {
 		if ag.Signature && ag.AsTool != nil {
@@ -212,13 +206,13 @@ func (ix *Index) findDecls(i int) *unitDecls {
 }
 
 // within returns the elements at(from) to at(to-1) of a list, which are in
-// source order, whose spans start in a unit (as in reports), the unit
-// starting at the offset lo: found by a binary search, so that the list is
-// not gone through (nor put in one piece, see [schema.Program.ToolAt]).
-func within[T any](from, to int, at func(int) *T, in func(diag.Span) bool, span func(*T) diag.Span, f *diag.File, lo int) []*T {
-	k := from + sort.Search(to-from, func(i int) bool { return f.Offset(span(at(from+i)).Start) >= lo })
+// source order, whose spans start in the unit of f at the byte offsets
+// unit: found by a binary search, so that the list is not gone through
+// (nor put in one piece, see [schema.Program.ToolAt]).
+func within[T any](f *diag.File, unit diag.Span, from, to int, at func(int) *T, span func(*T) diag.Span) []*T {
+	k := from + sort.Search(to-from, func(i int) bool { return f.Offset(span(at(from+i)).Start) >= unit.Start })
 	var out []*T
-	for ; k < to && in(span(at(k))); k++ {
+	for ; k < to && f.Offset(span(at(k)).Start) < unit.End; k++ {
 		out = append(out, at(k))
 	}
 	return out

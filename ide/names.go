@@ -119,9 +119,6 @@ func recordName(r *schema.Record) string { return r.Name }
 // agentName is what the table of agents takes of an agent: its name.
 func agentName(ag *schema.Agent) string { return ag.Name }
 
-// ownNames returns the analysis's name tables.
-func (a *Analysis) ownNames() *nameTables { return a.names }
-
 // newNames returns the name tables of the lists of doc and prog, which
 // follow those of an earlier version of the document, prev, when it is
 // not nil.

@@ -123,7 +123,7 @@ func textEdit(prev, next string) project.Edit {
 // analysis of the same check without an earlier version.
 func checkNames(t *testing.T, step string, a *Analysis) {
 	t.Helper()
-	got, want := a.ownNames(), newNames(a.Doc, a.Prog, nil)
+	got, want := a.names, newNames(a.Doc, a.Prog, nil)
 	for _, k := range []struct {
 		kind      string
 		got, want *nameTable
@@ -210,7 +210,7 @@ func TestNamesFollowEdits(t *testing.T) {
 
 // tablesOf returns the name tables of a, of every kind.
 func tablesOf(a *Analysis) []*nameTable {
-	n := a.ownNames()
+	n := a.names
 	return []*nameTable{n.idents.table(), n.tools.table(), n.calls.table(), n.records.table(), n.agents.table()}
 }
 

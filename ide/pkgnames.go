@@ -100,10 +100,6 @@ func (d pkgDecl) agentToolDoc() string {
 	return AgentToolDoc(d.agent) + "\n\nDeclared in `" + d.where() + "`."
 }
 
-// packageNames returns the names the other files of the text's package
-// declare; nil when the text is not compiled with a package.
-func (a *Analysis) packageNames() *pkgNames { return a.pkg }
-
 // The kinds of the tables of pkgNames: the top-level tools, which an
 // agent may list; every tool, inline ones too, which a test may expect
 // called; the agents; the records.
@@ -168,7 +164,7 @@ func (pn *pkgNames) table(kind int) *pkgTable {
 // makeTable makes the table of one kind, or takes the one an earlier
 // version made when it fits.
 func (pn *pkgNames) makeTable(kind int) *pkgTable {
-	own := pn.a.ownNames()
+	own := pn.a.names
 	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
 	known := pn.a.pkgKnown.Load()
 	others := pn.a.Others
@@ -201,19 +197,6 @@ func (pn *pkgNames) makeTable(kind int) *pkgTable {
 	pn.a.pkgKnown.Store(next)
 	return es
 }
-
-// toolTable returns the top-level tools of the other files.
-func (pn *pkgNames) toolTable() *pkgTable { return pn.table(pkgTools) }
-
-// callTable returns every tool of the other files, top-level and inline,
-// that no tool of the text hides.
-func (pn *pkgNames) callTable() *pkgTable { return pn.table(pkgCalls) }
-
-// agentTable returns the agents of the other files.
-func (pn *pkgNames) agentTable() *pkgTable { return pn.table(pkgAgents) }
-
-// recordTable returns the records of the other files.
-func (pn *pkgNames) recordTable() *pkgTable { return pn.table(pkgRecords) }
 
 // declared returns the declaration another file of the package makes of
 // name, which a reference of the text that resolves in no declaration
@@ -265,7 +248,7 @@ func (d pkgDecl) location(f *diag.File) (Location, bool) {
 // declares name: a tool at the top level, an agent or a record of the
 // first file, in path order, that declares one and is not a test file.
 func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
-	if d, ok := a.packageNames().declared(name); ok {
+	if d, ok := a.pkg.declared(name); ok {
 		return d.location(nil)
 	}
 	return Location{}, false

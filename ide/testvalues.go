@@ -101,7 +101,7 @@ func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
 		if ag := a.Prog.Agent(v.name); ag != nil {
 			return pkgDecl{agent: ag}, a.File, true
 		}
-		if d, ok := a.packageNames().declared(v.name); ok && d.agent != nil {
+		if d, ok := a.pkg.declared(v.name); ok && d.agent != nil {
 			return d, nil, true
 		}
 		return pkgDecl{agent: v.resolvedAgent}, nil, v.resolvedAgent != nil
@@ -111,8 +111,8 @@ func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
 			return pkgDecl{tool: t}, a.File, true
 		}
 	}
-	if pn := a.packageNames(); pn != nil {
-		if d, ok := pn.callTable().lookup(v.name); ok {
+	if pn := a.pkg; pn != nil {
+		if d, ok := pn.table(pkgCalls).lookup(v.name); ok {
 			return d, nil, true
 		}
 	}

@@ -38,15 +38,7 @@ var defaultModel = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}
 // TokenCounts returns the counts of the file's tools and agents, in the
 // order of the program, tools first.
 func (a *Analysis) TokenCounts() []TokenCount {
-	var out []TokenCount
-	for i := range a.Prog.NumTools() {
-		t := a.Prog.ToolAt(i)
-		out = append(out, a.toolCount(t))
-	}
-	for i := range a.Prog.NumAgents() {
-		out = append(out, a.agentCount(a.Prog.AgentAt(i)))
-	}
-	return out
+	return a.TokenCountsIn(diag.Span{End: a.File.Len()})
 }
 
 // TokenCountsIn returns the counts of the tools and agents whose name ends
@@ -118,37 +110,22 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 	return TokenCount{Name: ag.Name, Agent: true, Span: a.File.Resolve(ag.NameSpan), Tokens: cost.Total, Label: label, Markdown: b.String()}
 }
 
-// TokensDoc returns the token breakdown of the tool or agent called name
-// (agent true) of the file, "" when there is none.
-func (a *Analysis) TokensDoc(name string, agent bool) string {
-	if agent {
-		if ag := a.Prog.Agent(name); ag != nil {
-			return a.agentCount(ag).Markdown
-		}
-		return ""
-	}
-	for i := range a.Prog.NumTools() {
-		if t := a.Prog.ToolAt(i); t.Name == name {
-			return a.toolCount(t).Markdown
-		}
-	}
-	return ""
-}
-
 // withTokens adds to md, the hover of the declaration d, the token
-// breakdown of a tool or an agent.
+// breakdown of a tool or an agent: that of the file's first of its name.
 func (a *Analysis) withTokens(md string, d *Decl) string {
-	var t string
 	switch {
 	case d.Kind == KindTool && d.Tool != nil:
-		t = a.TokensDoc(d.Tool.Name, false)
+		for i := range a.Prog.NumTools() {
+			if t := a.Prog.ToolAt(i); t.Name == d.Tool.Name {
+				return md + "\n\n" + a.toolCount(t).Markdown
+			}
+		}
 	case d.Kind == KindAgent && d.Agent != nil:
-		t = a.TokensDoc(d.Agent.Name, true)
+		if ag := a.Prog.Agent(d.Agent.Name); ag != nil {
+			return md + "\n\n" + a.agentCount(ag).Markdown
+		}
 	}
-	if t == "" {
-		return md
-	}
-	return md + "\n\n" + t
+	return md
 }
 
 // count writes n tokens, "~" before an estimate.

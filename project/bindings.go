@@ -152,16 +152,9 @@ func (v Value) Get(getenv func(string) (string, bool)) (string, bool) {
 func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []string {
 	var out []string
 	check := func(what, fix string, v Value) {
-		if v.Env == "" {
-			return
+		if state := unset(getenv, v); state != "" {
+			out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix))
 		}
-		state := "is not set"
-		if s, ok := getenv(v.Env); ok && s != "" {
-			return
-		} else if ok {
-			state = "is empty"
-		}
-		out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix))
 	}
 	for _, s := range b.Injects {
 		check("binding "+s.Name, "set it, or give the value with --inject "+s.Name+"=VALUE", s.Value)
@@ -214,16 +207,26 @@ func (b *Bindings) MissingEndpointKey(f *diag.File, getenv func(string) (string,
 // missingKey returns a line when the key v of the endpoint what is read
 // from a variable that is not set or empty, or "".
 func missingKey(f *diag.File, getenv func(string) (string, bool), v Value, what string) string {
+	state := unset(getenv, v)
+	if state == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%s: %s, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state)
+}
+
+// unset says how the environment variable v is read from is missing ("is
+// not set", "is empty"), or "" when it is set or v is a literal.
+func unset(getenv func(string) (string, bool), v Value) string {
 	if v.Env == "" {
 		return ""
 	}
-	state := "is not set"
-	if s, ok := getenv(v.Env); ok && s != "" {
-		return ""
-	} else if ok {
-		state = "is empty"
+	switch s, ok := getenv(v.Env); {
+	case !ok:
+		return "is not set"
+	case s == "":
+		return "is empty"
 	}
-	return fmt.Sprintf("%s:%s: %s, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state)
+	return ""
 }
 
 // FindBindings returns the bindings file of the directory dir: the
@@ -406,7 +409,7 @@ func LoadBindings(path string, found bool, limit int64) (*Bindings, *diag.File, 
 	f := diag.NewFile(path, data)
 	doc, parsed := Parse(f)
 	var untrusted error
-	b, diags := ParseBindingsWith(f, doc, func(named string) ([]byte, error) {
+	b, diags := ParseBindings(f, doc, func(named string) ([]byte, error) {
 		data, err := readTrusted(named, path, mcpJSONLimit)
 		if ue := (*UntrustedError)(nil); errors.As(err, &ue) && untrusted == nil {
 			untrusted = err

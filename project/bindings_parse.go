@@ -21,16 +21,10 @@ import (
 
 // ParseBindings reads the bindings of a parsed bindings file; its
 // diagnostics are the problems, and a warning for each literal that looks
-// like a key or a token. The files it names (an mcp.json file) are read
-// from disk.
-func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
-	return ParseBindingsWith(f, doc, nil)
-}
-
-// ParseBindingsWith is [ParseBindings] reading the files the bindings
-// file names (an mcp.json file, by its absolute path) with read, or with
-// [ReadNamedFile] when read is nil.
-func ParseBindingsWith(f *diag.File, doc *parser.Document, read func(path string) ([]byte, error)) (*Bindings, diag.List) {
+// like a key or a token. The files it names (an mcp.json file, by its
+// absolute path) are read with read, or from disk with [ReadNamedFile]
+// when read is nil.
+func ParseBindings(f *diag.File, doc *parser.Document, read func(path string) ([]byte, error)) (*Bindings, diag.List) {
 	if read == nil {
 		read = ReadNamedFile
 	}
@@ -243,12 +237,7 @@ func (e binding) model() {
 	case slices.Contains(EndpointProviders, prov):
 		ep = e.b.Endpoints[prov]
 		endpoint, key, kind = &ep.BaseURL, &ep.APIKey, string(prov)+" endpoint"
-		defer func() {
-			if e.b.Endpoints == nil {
-				e.b.Endpoints = map[schema.Provider]Endpoint{}
-			}
-			e.b.Endpoints[prov] = ep
-		}()
+		defer func() { put(&e.b.Endpoints, prov, ep) }()
 	default:
 		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic or Gemini is written without provider", string(prov))
 	}

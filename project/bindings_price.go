@@ -62,8 +62,5 @@ func (e binding) price() {
 	}
 	key := string(model.Provider) + "/" + model.ID
 	e.bound("price of", key, e.span)
-	if e.b.Prices == nil {
-		e.b.Prices = map[string]pricing.Price{}
-	}
-	e.b.Prices[key] = p
+	put(&e.b.Prices, key, p)
 }

@@ -148,10 +148,7 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			r.Secrets = append(r.Secrets, v)
 			re.APIKey, re.KeyVar = v, ep.APIKey.Env
 		}
-		if r.Endpoints == nil {
-			r.Endpoints = map[schema.Provider]ResolvedEndpoint{}
-		}
-		r.Endpoints[p] = re
+		put(&r.Endpoints, p, re)
 	}
 	r.models(b)
 	return r
@@ -161,22 +158,13 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 func (r *ResolvedBindings) models(b *Bindings) {
 	for _, m := range b.Models {
 		if m.Model.Provider != "" {
-			if r.Models == nil {
-				r.Models = map[string]schema.Model{}
-			}
-			r.Models[m.Agent] = m.Model
+			put(&r.Models, m.Agent, m.Model)
 		}
 		if !m.Retry.IsZero() {
-			if r.Retries == nil {
-				r.Retries = map[string]Retry{}
-			}
-			r.Retries[m.Agent] = m.Retry
+			put(&r.Retries, m.Agent, m.Retry)
 		}
 		if len(m.Fallbacks) > 0 {
-			if r.Fallbacks == nil {
-				r.Fallbacks = map[string][]schema.Model{}
-			}
-			r.Fallbacks[m.Agent] = m.Fallbacks
+			put(&r.Fallbacks, m.Agent, m.Fallbacks)
 		}
 	}
 }
@@ -217,10 +205,7 @@ func (r *ResolvedBindings) injects(b *Bindings, flags []string, getenv func(stri
 		}
 		kept = append(kept, s)
 		if v, ok := s.Value.Get(getenv); ok {
-			if r.Injects == nil {
-				r.Injects = map[string]string{}
-			}
-			r.Injects[s.Name] = v
+			put(&r.Injects, s.Name, v)
 			if s.Value.Env != "" {
 				r.Secrets = append(r.Secrets, v)
 			}
@@ -253,6 +238,14 @@ func (r *ResolvedBindings) server(dir string, sv Server, getenv func(string) (st
 		}
 	}
 	return out
+}
+
+// put sets (*m)[k] to v, making the map first when there is none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // inDir returns the shell command that runs command in the directory dir.

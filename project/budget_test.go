@@ -33,12 +33,12 @@ func TestToolTokenBudget(t *testing.T) {
 		t.Fatalf("within the budget: %q", got)
 	}
 	long := strings.Replace(budgetSrc, "Finds an order", "Finds an order by its id, with its lines, its status, its total, its customer and the address it ships to", 1)
-	over := EditText(first, diag.NewFile("a.gram", []byte(long)))
+	over := editText(first, diag.NewFile("a.gram", []byte(long)))
 	got := budgetCodes(over.Diags)
 	if len(got) != 1 || !strings.Contains(got[0], "agent desk") || !strings.Contains(got[0], "over its maxToolTokens of 40") || !strings.Contains(got[0], "find (") {
 		t.Fatalf("over the budget: %q", got)
 	}
-	back := EditText(over, diag.NewFile("a.gram", []byte(budgetSrc)))
+	back := editText(over, diag.NewFile("a.gram", []byte(budgetSrc)))
 	if got := budgetCodes(back.Diags); len(got) != 0 {
 		t.Fatalf("back within the budget: %q", got)
 	}

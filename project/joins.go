@@ -101,14 +101,7 @@ var declLabels = []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabe
 // escape in a name spells a letter), and it builds no tree: a file for
 // which it is false is plain gram data.
 func mayDeclare(text []byte) bool {
-	found := false
-	for _, l := range declLabels {
-		if bytes.Contains(text, []byte(l)) {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if !slices.ContainsFunc(declLabels, func(l string) bool { return bytes.Contains(text, []byte(l)) }) {
 		return false
 	}
 	sc := grammar.NewScanner(string(text))
@@ -179,11 +172,8 @@ func declares(doc *parser.Document) bool {
 		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 			p = p.Elements[0]
 		}
-		for _, l := range p.Subject.Labels {
-			switch l {
-			case schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, schema.TestLabel, schema.LegacyToolLabel:
-				return true
-			}
+		if slices.ContainsFunc(p.Subject.Labels, func(l string) bool { return slices.Contains(declLabels, l) }) {
+			return true
 		}
 	}
 	return false

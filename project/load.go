@@ -213,11 +213,6 @@ func (p *Package) ProgramOf(f *File) *schema.Program {
 // (tests and data files aside) as one program named after its directory:
 // what a command that runs or describes the agents of a directory uses.
 func (p *Package) Program() *schema.Program {
-	var records []*schema.Record
-	for _, f := range p.Files {
-		if f.Member && !f.Test {
-			records = append(records, f.Program.Records...)
-		}
-	}
+	records := members(p, func(prog *schema.Program) []*schema.Record { return prog.Records })
 	return schema.NewProgram(diag.NewFile(p.Dir, nil), p.Agents(), p.Tools(), records)
 }

@@ -24,9 +24,9 @@
 // # Entry points
 //
 //   - [CheckText] checks a text alone (standard input, the playground's
-//     text, a generated file), [EditText] a new version of it from the
-//     one before, [ReadText] a file alone; [Check] is all of them, with
-//     the rest of the text's package ([Sources]: other files on disk, open
+//     text, a generated file), [ReadText] a file alone; [Check] is all of
+//     them, a new version of a text from the one before too, with the rest
+//     of the text's package ([Sources]: other files on disk, open
 //     buffers, a [Cache] of their parse) and a way to stop.
 //   - [Load] reads and checks the package of a directory, with files
 //     given besides, open buffers, a size limit and the previous package.
@@ -104,23 +104,19 @@ func (p *Package) Lookup(path string) *File {
 
 // Agents returns the agents of the package's files, tests excluded, in
 // file order.
-func (p *Package) Agents() []*schema.Agent {
-	var out []*schema.Agent
-	for _, f := range p.Files {
-		if f.Member && !f.Test {
-			out = append(out, f.Program.Agents()...)
-		}
-	}
-	return out
-}
+func (p *Package) Agents() []*schema.Agent { return members(p, (*schema.Program).Agents) }
 
 // Tools returns the tools of the package's files, tests excluded, in file
 // order.
-func (p *Package) Tools() []*schema.Tool {
-	var out []*schema.Tool
+func (p *Package) Tools() []*schema.Tool { return members(p, (*schema.Program).Tools) }
+
+// members returns the list of each member file of p but the tests, as of
+// returns it from the file's program, in file order.
+func members[T any](p *Package, of func(*schema.Program) []T) []T {
+	var out []T
 	for _, f := range p.Files {
 		if f.Member && !f.Test {
-			out = append(out, f.Program.Tools()...)
+			out = append(out, of(f.Program)...)
 		}
 	}
 	return out

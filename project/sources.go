@@ -153,10 +153,7 @@ func (c *Cache) store(path string, e cached) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]cached{}
-	}
-	c.m[path] = e
+	put(&c.m, path, e)
 }
 
 // source is a file of a package as read: ok is false when it could not be

@@ -100,12 +100,6 @@ func CheckText(f *diag.File, env ...*schema.Program) *Text {
 	return Check(f, Request{Env: env})
 }
 
-// EditText checks the text of f, a new version of prev's (nil: none),
-// alone, taking from prev what the change leaves as it was.
-func EditText(prev *Text, f *diag.File) *Text {
-	return Check(f, Request{Prev: prev, Editing: true})
-}
-
 // ReadText reads the file at path (see [inputfile.Read]: limit 0 is the
 // default) and checks it alone. The error is for I/O.
 func ReadText(path string, limit int64, env ...*schema.Program) (*Text, error) {
@@ -200,7 +194,7 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 		// Bindings, not declarations: only their own rules apply. Read
 		// alone as gram notation, as it is not compiled: its references to
 		// nothing are undefined, and its deferred errors are reported.
-		_, diags := ParseBindingsWith(f, doc, r.ReadNamed)
+		_, diags := ParseBindings(f, doc, r.ReadNamed)
 		notation := append(slices.Clip(doc.Undefined()), doc.Deferred()...)
 		return &schema.Program{File: f}, schema.Merge(parsed, append(notation, diags...)), nil
 	}

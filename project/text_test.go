@@ -63,8 +63,8 @@ func TestCheckTextBinary(t *testing.T) {
 	if len(got.Diags) != 1 || got.Diags[0].Code != CodeBinaryFile || got.Diags[0].Span.Start != 9 {
 		t.Errorf("diagnostics:\n%s", codes(got.Diags))
 	}
-	prev := EditText(nil, diag.NewFile("x.gram", text))
-	fixed := EditText(prev, diag.NewFile("x.gram", []byte("[a:Tool {description: \"x\"} | ()==>(::String)]\n")))
+	prev := editText(nil, diag.NewFile("x.gram", text))
+	fixed := editText(prev, diag.NewFile("x.gram", []byte("[a:Tool {description: \"x\"} | ()==>(::String)]\n")))
 	if len(fixed.Diags) > 0 || fixed.Program.NumTools() != 1 {
 		t.Errorf("fixed:\n%s", codes(fixed.Diags))
 	}
@@ -87,6 +87,12 @@ func TestCheckTextBindings(t *testing.T) {
 	}
 }
 
+// editText checks the text of f, a new version of prev's (nil: none),
+// alone, taking from prev what the change leaves as it was.
+func editText(prev *Text, f *diag.File) *Text {
+	return Check(f, Request{Prev: prev, Editing: true})
+}
+
 // TestEditText: each version checked from the one before gives what a
 // check afresh gives, and takes from it what the change leaves.
 func TestEditText(t *testing.T) {
@@ -101,7 +107,7 @@ func TestEditText(t *testing.T) {
 	}
 	var prev *Text
 	for i, text := range texts {
-		got := EditText(prev, diag.NewFile("x.gram", []byte(text)))
+		got := editText(prev, diag.NewFile("x.gram", []byte(text)))
 		want := CheckText(diag.NewFile("x.gram", []byte(text)))
 		if g, w := codes(got.Diags), codes(want.Diags); g != w {
 			t.Fatalf("version %d: diagnostics\n%s\nwant\n%s", i, g, w)
@@ -261,7 +267,7 @@ func TestEditTextBinaryRandom(t *testing.T) {
 			next = []byte("(a)\n") // back to text
 		}
 		// A file is parsed once: its positions are its parse's.
-		got, want := EditText(prev, diag.NewFile("x.gram", next)), CheckText(diag.NewFile("x.gram", next))
+		got, want := editText(prev, diag.NewFile("x.gram", next)), CheckText(diag.NewFile("x.gram", next))
 		// (The parse of the rest, again from the version before, is the
 		// parser's tests' business.)
 		binary := func(l diag.List) bool { return len(l) == 1 && l[0].Code == CodeBinaryFile }

@@ -52,6 +52,13 @@ func IsBuiltinType(name string) bool {
 	return ok
 }
 
+// BuiltinKind returns the kind of the built-in type or alias name; false
+// when name is neither. An alias is the name its kind is not called.
+func BuiltinKind(name string) (TypeKind, bool) {
+	k, ok := builtinTypes[name]
+	return k, ok
+}
+
 // typeNames returns the type names visible in the program, for did-you-mean
 // suggestions: the built-ins, then the records in source order.
 func (c *compiler) typeNames() []string {
