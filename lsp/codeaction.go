@@ -248,21 +248,14 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent, error) {
 	switch arg := arg.(type) {
 	case string:
-		if t := a.Prog.Tool(arg); t != nil {
-			return t, nil, nil
-		}
-		if ag := a.Prog.Agent(arg); ag != nil {
+		if ag := a.Prog.Agent(arg); ag != nil && a.Prog.Tool(arg) == nil {
 			return nil, ag, nil
 		}
-		known := "the document declares no tool"
-		if a.Prog.NumTools() > 0 {
-			names := make([]string, a.Prog.NumTools())
-			for i, t := range a.Prog.AllTools() {
-				names[i] = t.Name
-			}
-			known = "the tools are: " + strings.Join(names, ", ")
+		ts, err := a.Prog.SelectTools("", arg)
+		if err != nil {
+			return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v (nor an agent of that name)", err)
 		}
-		return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
+		return ts[0], nil, nil
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)
