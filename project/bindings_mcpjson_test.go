@@ -18,7 +18,7 @@ func parseBindingsIn(t *testing.T, dir, src string) (*Bindings, diag.List) {
 	if diags.HasErrors() {
 		t.Fatalf("parse: %v", diags)
 	}
-	return ParseBindings(f, doc)
+	return ParseBindingsWith(f, doc, nil)
 }
 
 func TestMCPJSONServers(t *testing.T) {

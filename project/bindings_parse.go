@@ -19,16 +19,10 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// ParseBindings reads the bindings of a parsed bindings file; its
+// ParseBindingsWith reads the bindings of a parsed bindings file; its
 // diagnostics are the problems, and a warning for each literal that looks
-// like a key or a token. The files it names (an mcp.json file) are read
-// from disk.
-func ParseBindings(f *diag.File, doc *parser.Document) (*Bindings, diag.List) {
-	return ParseBindingsWith(f, doc, nil)
-}
-
-// ParseBindingsWith is [ParseBindings] reading the files the bindings
-// file names (an mcp.json file, by its absolute path) with read, or with
+// like a key or a token. It reads the files the bindings file names (an
+// mcp.json file, by its absolute path) with read, or with
 // [ReadNamedFile] when read is nil.
 func ParseBindingsWith(f *diag.File, doc *parser.Document, read func(path string) ([]byte, error)) (*Bindings, diag.List) {
 	if read == nil {

@@ -17,7 +17,7 @@ func parseBindings(t *testing.T, src string) (*Bindings, diag.List) {
 	if diags.HasErrors() {
 		t.Fatalf("parse: %v", diags)
 	}
-	return ParseBindings(f, doc)
+	return ParseBindingsWith(f, doc, nil)
 }
 
 func TestParseBindings(t *testing.T) {

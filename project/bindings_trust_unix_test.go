@@ -240,7 +240,7 @@ func TestLoadBindingsTrust(t *testing.T) {
 	}
 	f := diag.NewFile(bindings, text)
 	doc, _ := Parse(f)
-	if b, diags := ParseBindings(f, doc); len(diags) != 0 || len(b.Servers) != 1 {
+	if b, diags := ParseBindingsWith(f, doc, nil); len(diags) != 0 || len(b.Servers) != 1 {
 		t.Errorf("ParseBindings = %v, %v; want the server of the mcp.json file", b.Servers, diags)
 	}
 

@@ -24,10 +24,10 @@
 // # Entry points
 //
 //   - [CheckText] checks a text alone (standard input, the playground's
-//     text, a generated file), [EditText] a new version of it from the
-//     one before, [ReadText] a file alone; [Check] is all of them, with
-//     the rest of the text's package ([Sources]: other files on disk, open
-//     buffers, a [Cache] of their parse) and a way to stop.
+//     text, a generated file), [ReadText] a file alone; [Check] is both,
+//     and a new version of a text from the one before, with the rest of
+//     the text's package ([Sources]: other files on disk, open buffers, a
+//     [Cache] of their parse) and a way to stop.
 //   - [Load] reads and checks the package of a directory, with files
 //     given besides, open buffers, a size limit and the previous package.
 //   - [Parse] and [ParseSyntax] parse a text as every surface does (a text

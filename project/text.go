@@ -100,12 +100,6 @@ func CheckText(f *diag.File, env ...*schema.Program) *Text {
 	return Check(f, Request{Env: env})
 }
 
-// EditText checks the text of f, a new version of prev's (nil: none),
-// alone, taking from prev what the change leaves as it was.
-func EditText(prev *Text, f *diag.File) *Text {
-	return Check(f, Request{Prev: prev, Editing: true})
-}
-
 // ReadText reads the file at path (see [inputfile.Read]: limit 0 is the
 // default) and checks it alone. The error is for I/O.
 func ReadText(path string, limit int64, env ...*schema.Program) (*Text, error) {

@@ -309,3 +309,9 @@ func TestDeferredOnce(t *testing.T) {
 		t.Errorf("bindings:\n%s", codes(got.Diags))
 	}
 }
+
+// EditText checks the text of f, a new version of prev's (nil: none),
+// alone, taking from prev what the change leaves as it was.
+func EditText(prev *Text, f *diag.File) *Text {
+	return Check(f, Request{Prev: prev, Editing: true})
+}
