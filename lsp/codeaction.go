@@ -143,10 +143,9 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	}
 	first := r.Entries[0].Key.Start()
 	f := a.File
-	if at := f.Offset(first); f.OffsetLSP(at).Line != f.OffsetLSP(f.Offset(r.Span().Start)).Line {
+	if line := positionOf(f, first).Line; line != positionOf(f, r.Span().Start).Line {
 		// One entry per line: add a line like the first entry's.
-		ls := f.LineStart(f.OffsetLSP(at).Line)
-		indent := string(f.ByteRange(ls, at))
+		indent := string(f.ByteRange(f.LineStart(int(line)), f.Offset(first)))
 		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Bytes()) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
