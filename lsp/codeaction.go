@@ -11,7 +11,6 @@
 package lsp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
@@ -146,17 +146,9 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	if line := positionOf(f, first).Line; line != positionOf(f, r.Span().Start).Line {
 		// One entry per line: add a line like the first entry's.
 		indent := string(f.ByteRange(f.LineStart(int(line)), f.Offset(first)))
-		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Bytes()) + indent}, true
+		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + format.LineEnding(f.Bytes()) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
-}
-
-// lineEnding returns the line ending of text's first line.
-func lineEnding(text []byte) string {
-	if i := bytes.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }
 
 // removal returns an edit deleting a top-level pattern with its line, and
