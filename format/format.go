@@ -16,7 +16,7 @@ func Format(src []byte) ([]byte, diag.List) {
 	if diags.HasErrors() {
 		return src, diags
 	}
-	p := newPrinter(lineEnding(src), len(src)+len(src)/8+16)
+	p := newPrinter(LineEnding(src), len(src)+len(src)/8+16)
 	b.document(items, len(src), p)
 	p.finish()
 	if bytes.HasPrefix(src, utf8BOM) && !bytes.HasPrefix(p.out, utf8BOM) {
@@ -76,7 +76,7 @@ func FormatRange(src []byte, r diag.Span) ([]diag.Edit, diag.List) {
 	for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
 		from--
 	}
-	nl := lineEnding(src)
+	nl := LineEnding(src)
 	var out bytes.Buffer
 	if from > 0 && src[from-1] != '\n' {
 		out.WriteString(nl)
@@ -159,8 +159,8 @@ func skipBlanks(src []byte, off int) int {
 	return off
 }
 
-// lineEnding returns the line ending of src's first line: "\r\n" or "\n".
-func lineEnding(src []byte) string {
+// LineEnding returns the line ending of src's first line: "\r\n" or "\n".
+func LineEnding(src []byte) string {
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		return "\r\n"
 	}

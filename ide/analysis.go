@@ -37,6 +37,10 @@ type Analysis struct {
 	// a reference to one of them. A test file's declarations are its own:
 	// no other file sees them.
 	Others []*project.File
+	// Checked is the check the analysis was made of (see [Check]), nil
+	// for one made otherwise: the next version's check takes what it can
+	// of it.
+	Checked *project.Text
 
 	// index makes the index of the identities once.
 	index func() *Index
@@ -64,21 +68,38 @@ type Analysis struct {
 // `gramc check -` checks standard input, with no other file of a package.
 // A panic inside the toolchain becomes a diagnostic with the code
 // [CodeInternalError].
-func Analyze(path string, text []byte) (a *Analysis) {
-	f := diag.NewFile(path, text)
-	defer func() {
-		if r := recover(); r != nil {
-			a = Failed(f, r, debug.Stack())
-		}
-	}()
-	t := project.CheckText(f)
-	return NewAnalysis(f, t.Doc, t.Program, t.Diags, nil, nil)
+func Analyze(path string, text []byte) *Analysis {
+	return Check(diag.NewFile(path, text), project.Request{}, nil)
 }
 
-// Failed returns the analysis of a text the toolchain failed on with the
+// Check checks the text of f as r asks ([project.Check]) and returns its
+// analysis. With prev, the analysis of an earlier version of the same
+// document, the check starts from prev's (r.Prev) and the analysis takes
+// prev's tables of names. When r.Stop gives up, Check returns nil. A
+// panic inside the toolchain becomes a diagnostic with the code
+// [CodeInternalError] (see failed).
+func Check(f *diag.File, r project.Request, prev *Analysis) (a *Analysis) {
+	defer func() {
+		if p := recover(); p != nil {
+			a = failed(f, p, debug.Stack())
+		}
+	}()
+	if prev != nil {
+		r.Prev = prev.Checked
+	}
+	t := project.Check(f, r)
+	if t == nil {
+		return nil
+	}
+	a = NewAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
+	a.Checked = t
+	return a
+}
+
+// failed returns the analysis of a text the toolchain failed on with the
 // panic value r: no syntax, no program, and one diagnostic with the code
 // [CodeInternalError] whose detail holds the stack.
-func Failed(f *diag.File, r any, stack []byte) *Analysis {
+func failed(f *diag.File, r any, stack []byte) *Analysis {
 	d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this text: %v", r)
 	d.Detail = "please report it with the text; stack: " + string(stack)
 	return NewAnalysis(f, &parser.Document{File: f}, &schema.Program{File: f}, diag.List{d}, nil, nil)

@@ -10,12 +10,12 @@
 //
 // An [Analysis] is a text parsed and compiled. [Analyze] makes one of a
 // text alone: it asks the front door, package project, to check it as
-// `gramc check -` checks standard input ([project.CheckText]). A file named
-// to `gramc check` is compiled with the other files of its directory's
-// package; [NewAnalysis] makes the analysis of a text its caller had
-// checked so (by [project.Check]), with the other member files
-// ([Analysis.Others]), and lets a new version of a document take the name
-// tables of the one before.
+// `gramc check -` checks standard input ([project.CheckText]). [Check]
+// makes one as a [project.Request] asks: with the other files of its
+// package ([Analysis.Others]), from the analysis of the version before,
+// whose check and name tables the new version takes; a panic in the
+// toolchain becomes a diagnostic. [NewAnalysis] makes the analysis of a
+// text its caller parsed and compiled.
 //
 // On an analysis, [Analysis.Hover] describes the thing at a byte offset
 // in Markdown, [Analysis.Definition] says where the name there is defined

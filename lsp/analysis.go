@@ -5,14 +5,13 @@
 // the check of package project, the front door `gramc check` goes through
 // too ([project.Check], from the check of the version before and with the
 // rest of the document's package), so the diagnostics an editor shows are
-// those the command line reports. A panic in the toolchain is caught here
-// and becomes an internal-error diagnostic rather than a dead server.
+// those the command line reports. A panic in the toolchain becomes an
+// internal-error diagnostic ([ide.Check]) rather than a dead server.
 
 package lsp
 
 import (
 	"context"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -133,9 +132,6 @@ func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
 // are the server's. It is immutable.
 type analysis struct {
 	*ide.Analysis
-	// checked is the check the analysis was made of, nil for a failed one:
-	// the next version's check takes what it can of it.
-	checked *project.Text
 	// named are the files a bindings document names, as its check read
 	// them (see bindingsfile.go).
 	named []string
@@ -156,23 +152,17 @@ var analyzeHook atomic.Pointer[func(f *diag.File)]
 // Its package is the rest of pkg (nil: none). When stop is set and reports
 // true between the stages (parsing the syntax, lowering, compiling), it
 // gives up and returns nil.
-func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.Sources, stop func() bool) (an *analysis) {
+func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.Sources, stop func() bool) *analysis {
 	if hook := analyzeHook.Load(); hook != nil {
 		(*hook)(f)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			an = &analysis{Analysis: ide.Failed(f, r, debug.Stack())}
-		}
-	}()
-	var prevText *project.Text
 	var prevIDE *ide.Analysis
 	if prev != nil {
-		prevText, prevIDE = prev.checked, prev.Analysis
+		prevIDE = prev.Analysis
 	}
 	var named []string
-	t := project.Check(f, project.Request{
-		Prev: prevText, Edit: edit, Editing: true,
+	a := ide.Check(f, project.Request{
+		Edit: edit, Editing: true,
 		// A _test.gram document alone sees the agent file beside it; the
 		// files a bindings document names are read through namedFiles.
 		Subject: true, Package: pkg, Stop: stop,
@@ -180,9 +170,9 @@ func analyzeEdit(f *diag.File, prev *analysis, edit *project.Edit, pkg *project.
 			named = append(named, path)
 			return readNamed(path)
 		},
-	})
-	if t == nil {
+	}, prevIDE)
+	if a == nil {
 		return nil
 	}
-	return &analysis{Analysis: ide.NewAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prevIDE), checked: t, named: named}
+	return &analysis{Analysis: a, named: named}
 }

@@ -11,7 +11,6 @@
 package lsp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/format"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/ide"
 	"github.com/gramlang/gram/schema"
@@ -143,21 +143,12 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 	}
 	first := r.Entries[0].Key.Start()
 	f := a.File
-	if at := f.Offset(first); f.OffsetLSP(at).Line != f.OffsetLSP(f.Offset(r.Span().Start)).Line {
+	if line := positionOf(f, first).Line; line != positionOf(f, r.Span().Start).Line {
 		// One entry per line: add a line like the first entry's.
-		ls := f.LineStart(f.OffsetLSP(at).Line)
-		indent := string(f.ByteRange(ls, at))
-		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + lineEnding(f.Bytes()) + indent}, true
+		indent := string(f.ByteRange(f.LineStart(int(line)), f.Offset(first)))
+		return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + "," + format.LineEnding(f.Bytes()) + indent}, true
 	}
 	return diag.Edit{Span: diag.Span{Start: first, End: first}, NewText: entry + ", "}, true
-}
-
-// lineEnding returns the line ending of text's first line.
-func lineEnding(text []byte) string {
-	if i := bytes.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }
 
 // removal returns an edit deleting a top-level pattern with its line, and
@@ -248,21 +239,14 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 func (a *analysis) schemaTarget(arg any, u string) (*schema.Tool, *schema.Agent, error) {
 	switch arg := arg.(type) {
 	case string:
-		if t := a.Prog.Tool(arg); t != nil {
-			return t, nil, nil
-		}
-		if ag := a.Prog.Agent(arg); ag != nil {
+		if ag := a.Prog.Agent(arg); ag != nil && a.Prog.Tool(arg) == nil {
 			return nil, ag, nil
 		}
-		known := "the document declares no tool"
-		if a.Prog.NumTools() > 0 {
-			names := make([]string, a.Prog.NumTools())
-			for i, t := range a.Prog.AllTools() {
-				names[i] = t.Name
-			}
-			known = "the tools are: " + strings.Join(names, ", ")
+		ts, err := a.Prog.SelectTools("", arg)
+		if err != nil {
+			return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v (nor an agent of that name)", err)
 		}
-		return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no tool %q in %s, nor an agent of that name; %s", arg, u, known)
+		return ts[0], nil, nil
 	case map[string]any:
 		line, _ := arg["line"].(float64)
 		char, _ := arg["character"].(float64)

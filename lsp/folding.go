@@ -48,7 +48,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 	cs := a.Doc.Comments
 	for i := 0; i < len(cs); {
 		j := i
-		for j+1 < len(cs) && f.OffsetLSP(f.Offset(cs[j+1].Span.Start)).Line == f.OffsetLSP(f.Offset(cs[j].Span.Start)).Line+1 {
+		for j+1 < len(cs) && positionOf(f, cs[j+1].Span.Start).Line == positionOf(f, cs[j].Span.Start).Line+1 {
 			j++
 		}
 		if j > i {

@@ -8,7 +8,9 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -82,7 +84,9 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 		}
 	}
 	hs = append(hs, a.tokenHints(span)...)
-	sortStableBy(hs, func(h *inlayHint) int { return int(h.Position.Line)<<32 | int(h.Position.Character) })
+	slices.SortStableFunc(hs, func(x, y inlayHint) int {
+		return cmp.Or(cmp.Compare(x.Position.Line, y.Position.Line), cmp.Compare(x.Position.Character, y.Position.Character))
+	})
 	return hs
 }
 

@@ -197,7 +197,7 @@ func mergeTokens(lists ...[]semToken) []semToken {
 		for _, l := range lists {
 			all = append(all, l...)
 		}
-		sortStableBy(all, func(t *semToken) int { return t.span.Start })
+		slices.SortStableFunc(all, func(x, y semToken) int { return x.span.Start - y.span.Start })
 		return all
 	}
 	out := make([]semToken, 0, n)

@@ -24,6 +24,8 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/gramlang/gram/internal/clip"
 )
 
 // maxMessage is the largest message accepted (256 MiB).
@@ -250,10 +252,6 @@ func (s *stream) write(data []byte) error {
 // Close closes the underlying connection.
 func (s *stream) Close() error { return s.c.Close() }
 
-// abbreviate returns the start of a message for the log.
-func abbreviate(b []byte) string {
-	if len(b) > 200 {
-		return string(b[:200]) + "…"
-	}
-	return string(b)
-}
+// abbreviate returns the start of a message for the log, cut on a rune
+// boundary.
+func abbreviate(b []byte) string { return clip.Text(string(b[:min(len(b), 201)]), 200) }

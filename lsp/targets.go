@@ -119,7 +119,7 @@ func (s *server) diagnosticsOf(an *analysis) diag.List {
 	if td := an.targets.Load(); td != nil && td.key == key {
 		return td.diags
 	}
-	all := append(append(diag.List(nil), an.Diags...), schema.CheckTargets(*p, an.Prog)...).Dedup()
+	all := schema.WithTargets(an.Diags, *p, an.Prog)
 	an.targets.Store(&targetDiags{key: key, diags: all})
 	return all
 }

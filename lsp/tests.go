@@ -178,7 +178,7 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 // [agenttest.PackageProgram]): those of the files of its package and its
 // own; the document's alone when it is compiled alone.
 func (a *analysis) packageProgram() *schema.Program {
-	if t := a.checked; t != nil && t.Package != nil {
+	if t := a.Checked; t != nil && t.Package != nil {
 		return agenttest.PackageProgram(t.Package, t.Package.Lookup(a.File.Path))
 	}
 	return a.Prog
