@@ -48,23 +48,12 @@ type durableTurns struct {
 	runID string // the run of the last turn
 }
 
-// needsApproval reports whether agent, or an agent it may come to in
-// tree, has a tool that needs a person's approval.
-func needsApproval(agent *schema.Agent, tree *schema.Program) bool {
-	for _, a := range tree.Reachable(agent) {
-		if slices.ContainsFunc(a.Tools, func(t *schema.Tool) bool { return t != nil && t.Approval }) {
-			return true
-		}
-	}
-	return false
-}
-
 // storeTurns makes the session's turns durable when they need to be (an
 // approval tool, or --store given): it opens the store, and keeps what a
 // run needs to be built again (the package's sources, the settings of fs).
 // The caller closes the store with closeStore.
 func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg string, logger *slog.Logger) error {
-	if storeArg == "" && !needsApproval(s.agent, s.o.set.Tree) {
+	if storeArg == "" && !s.o.set.Tree.ReachesApproval(s.agent) {
 		return nil
 	}
 	maskStore(s.e, storeArg)
