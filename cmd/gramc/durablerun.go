@@ -20,7 +20,6 @@ import (
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/schema"
 )
 
 // exitAwaiting is the exit code of a run that stopped to wait for a
@@ -34,7 +33,7 @@ var errAwaiting = exitWith(exitAwaiting)
 type durableTurns struct {
 	store    *durable.Store
 	storeArg string // the --store given ("" for the default store), for the commands printed
-	binder   *runBinder
+	binder   *durable.Handover
 	sources  []durable.Source
 	settings map[string]string
 	prompt   *approvalPrompt // asks at a decision; nil without a terminal
@@ -57,11 +56,7 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 		return nil
 	}
 	maskStore(s.e, storeArg)
-	var prog *schema.Program
-	if s.o.file == "-" {
-		prog = s.o.set.Tree
-	}
-	sources, err := runSources(s.e, s.o.file, prog)
+	sources, err := s.runSources()
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
@@ -71,11 +66,22 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), logger)
 }
 
+// runSources returns the files of the package of the session's agent
+// file or directory (see [durable.PackageSources]), or standard input's
+// text.
+func (s *session) runSources() ([]durable.Source, error) {
+	if s.o.file == "-" {
+		f := s.o.set.Tree.File
+		return []durable.Source{{Path: f.Path, Text: string(f.Bytes())}}, nil
+	}
+	return durable.PackageSources(s.o.file, s.e.maxFileSize)
+}
+
 // useStore opens the store of the session's turns; the caller closes it
 // with closeStore.
 func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, logger *slog.Logger) error {
-	rb := &runBinder{}
-	st, _, err := openStore(ctx, s.o.cmd, storeArg, rb.bind, logger)
+	rb := &durable.Handover{}
+	st, err := openStore(ctx, s.o.cmd, storeArg, rb.Bind, logger)
 	if err != nil {
 		return err
 	}
@@ -106,7 +112,7 @@ func (s *session) execute(ctx context.Context, input string, opts []runtime.Opti
 
 // turn starts (or resumes) the run of a turn and waits for its end.
 func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts []runtime.Option) (*runtime.Response, error) {
-	d.binder.set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
+	d.binder.Set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
 	id := d.resume
 	if id != "" {
 		d.resume = ""

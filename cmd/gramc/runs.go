@@ -94,10 +94,10 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
 	maskStore(e, *store)
-	if path, missing := missingStore(*store); missing {
+	if path, missing := durable.MissingStore(*store); missing {
 		return nil, rest, noStoreError(cmd, path)
 	}
-	st, _, err := openStore(context.Background(), cmd, *store, nil, nil)
+	st, err := openStore(context.Background(), cmd, *store, nil, nil)
 	return st, rest, err
 }
 
@@ -219,11 +219,11 @@ func runRunsResume(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if path, missing := missingStore(*store); missing {
+	if path, missing := durable.MissingStore(*store); missing {
 		return noStoreError(o.cmd, path)
 	}
-	rb := &runBinder{}
-	st, _, err := openStore(ctx, o.cmd, *store, rb.bind, nil)
+	rb := &durable.Handover{}
+	st, err := openStore(ctx, o.cmd, *store, rb.Bind, nil)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func runRunsResume(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o.file = spec.Settings[settingPath]
+	o.file = spec.Settings[durable.SettingPath]
 	o.bound.from = []string{o.file}
 	if err := applySettings(fs, spec.Settings); err != nil {
 		return o.usageErr("%v", err)
@@ -285,7 +285,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 			injected[k] = v
 		}
 	}
-	prog, tree, err := specProgram(spec)
+	prog, tree, err := spec.Programs()
 	if err != nil {
 		return nil, nil, fail(exitError, "%s: the run cannot be built again: %v", o.cmd, err)
 	}
