@@ -36,7 +36,7 @@ type durableTurns struct {
 	binder   *durable.Handover
 	sources  []durable.Source
 	settings map[string]string
-	prompt   *approvalPrompt // asks at a decision; nil without a terminal
+	prompt   *console.ApprovalPrompt // asks at a decision; nil without a terminal
 
 	// resume is the run the next turn resumes (gramc runs resume), with
 	// its decisions; mute hides the events of its steps replayed.
@@ -87,8 +87,8 @@ func (s *session) useStore(ctx context.Context, storeArg string, sources []durab
 	}
 	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
 	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
-		s.durable.prompt = newApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
-		s.durable.prompt.shown = s.o.prompts
+		s.durable.prompt = console.NewApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
+		s.durable.prompt.Shown = s.o.prompts
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtim
 		case durable.StatusAwaitingApproval:
 			if d.prompt != nil {
 				s.spin.Pause()
-				ds, err := d.prompt.ask(ctx, r.Pending)
+				ds, err := d.prompt.Ask(ctx, r.Pending)
 				s.spin.Resume()
 				if err == nil {
 					if err := d.store.Decide(ctx, id, ds); err != nil {

@@ -244,7 +244,7 @@ func runRunsResume(e *env, args []string) error {
 	defer closeTools()
 	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
 	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
-		s.durable.prompt = newApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
+		s.durable.prompt = console.NewApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
 	}
 	return s.resume(ctx, r, ds, dec.given())
 }
@@ -319,7 +319,7 @@ func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decis
 			return s.o.usageErr("the run %s waits for decisions on:%s\n  give them with --approve CALL_ID|all, --deny CALL_ID|all [--reason TEXT] or --edit CALL_ID=JSON", r.ID, pendingLines(r.Pending))
 		}
 		var err error
-		if ds, err = d.prompt.ask(ctx, r.Pending); err != nil {
+		if ds, err = d.prompt.Ask(ctx, r.Pending); err != nil {
 			if ctx.Err() != nil {
 				return fail(exitInterrupted, "%s: interrupted", s.o.cmd)
 			}
