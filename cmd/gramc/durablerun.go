@@ -55,7 +55,7 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	if storeArg == "" && !s.o.set.Tree.ReachesApproval(s.agent) {
 		return nil
 	}
-	maskStore(s.e, storeArg)
+	s.e.mask(durable.StoreSecrets(storeArg)...)
 	sources, err := s.runSources()
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)

@@ -42,6 +42,7 @@ import (
 
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 func main() {
@@ -68,6 +69,13 @@ type env struct {
 	// once each (see warnSkipped).
 	skipped   map[string]bool
 	skippedMu sync.Mutex
+}
+
+// mask masks secrets in what the command writes from here on, the log
+// included.
+func (e *env) mask(secrets ...string) {
+	r := replay.NewRedactor(secrets...)
+	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
 }
 
 func commands() []command {

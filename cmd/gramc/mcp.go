@@ -75,8 +75,7 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := replay.NewRedactor(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
-	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
+	e.mask(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
 	}
@@ -160,11 +159,7 @@ func runMCPServe(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	transport, _, err := o.set.Transport()
-	if err != nil {
-		return err
-	}
-	opts, err := o.set.AgentOptions(served, transport, o.replay != "", logger, injected)
+	opts, _, err := o.set.AgentOptions(served, logger, injected)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 	if len(rest) != nargs {
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
-	maskStore(e, *store)
+	e.mask(durable.StoreSecrets(*store)...)
 	if path, missing := durable.MissingStore(*store); missing {
 		return nil, rest, noStoreError(cmd, path)
 	}
@@ -212,7 +212,7 @@ func runRunsResume(e *env, args []string) error {
 	if len(ids) != 1 {
 		return o.usageErr("give the id of one run (gramc runs list lists them); the run's agent and sources are in the store")
 	}
-	maskStore(e, *store)
+	e.mask(durable.StoreSecrets(*store)...)
 	ds, err := dec.decisions()
 	if err != nil {
 		return o.usageErr("%v", err)

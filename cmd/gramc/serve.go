@@ -19,7 +19,6 @@ import (
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
 )
@@ -85,16 +84,8 @@ func runServe(e *env, args []string) error {
 	if err := f.runStore(&o); err != nil {
 		return err
 	}
-	if pws := durable.StoreSecrets(f.cfg.Runs.Store); len(pws) > 0 {
-		// Masked in everything written, the log included.
-		e.stdout = replay.NewRedactor(pws...).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(pws...).Writer(e.stderr)
-	}
-	if secret := os.Getenv(f.auth.JWTSecretEnv); f.auth.JWTSecretEnv != "" && secret != "" {
-		// Masked in everything written, the log included.
-		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
-	}
+	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...)
+	e.mask(os.Getenv(f.auth.JWTSecretEnv)) // "" without --jwt-secret-env: nothing masked
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -224,11 +215,7 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 	o.set.BaseTransport = base
 	f.cfg.Injected, f.cfg.Logger, f.cfg.Version = injected, logger, buildinfo.Version()
 	f.cfg.Prices = o.set.Bound.Bindings.PriceTable() // the bindings file's prices over the embedded table
-	transport, _, err := o.set.Transport()
-	if err != nil {
-		return err
-	}
-	opts, err := o.set.AgentOptions(agents, transport, false, logger, injected)
+	opts, _, err := o.set.AgentOptions(agents, logger, injected)
 	if err != nil {
 		return err
 	}

@@ -44,8 +44,7 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 		return nil, nil, err
 	}
 	o.set = binding.Resolve(o.options(e))
-	r := replay.NewRedactor(o.set.Protect()...)
-	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
+	e.mask(o.set.Protect()...)
 	o.set.Stderr = e.stderr
 	diags, err := o.set.Check()
 	if len(diags) > 0 {
@@ -103,11 +102,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // flags, its fallback models and the models of the agents it calls or
 // hands off to, which share them; and the replayer of --replay.
 func (o *runOptions) makeModel(agent *schema.Agent, logger *slog.Logger, injected map[string]any) ([]runtime.Option, *replay.Replayer, error) {
-	transport, replayer, err := o.set.Transport()
-	if err != nil {
-		return nil, nil, err
-	}
-	opts, err := o.set.AgentOptions([]*schema.Agent{agent}, transport, replayer != nil, logger, injected)
+	opts, replayer, err := o.set.AgentOptions([]*schema.Agent{agent}, logger, injected)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,7 +17,6 @@ import (
 	"strconv"
 
 	"github.com/gramlang/gram/durable"
-	"github.com/gramlang/gram/runtime/replay"
 )
 
 // storeUsage is the usage of --store.
@@ -26,13 +25,6 @@ const storeUsage = "keep durable runs in `STORE`: a file path, sqlite:PATH or po
 // addStoreFlag registers --store on fs.
 func addStoreFlag(fs *flag.FlagSet) *string {
 	return fs.String("store", "", storeUsage)
-}
-
-// maskStore masks the credentials of a store's URL in what the command
-// writes from here on.
-func maskStore(e *env, url string) {
-	r := replay.NewRedactor(durable.StoreSecrets(url)...)
-	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
 }
 
 // errNoStore is in the error of a command whose store file does not
