@@ -7,8 +7,6 @@ package main
 
 import (
 	"log/slog"
-	"slices"
-	"strings"
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/runtime"
@@ -52,24 +50,6 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if o.record != "" && o.replay != "" {
-		return nil, nil, o.usageErr("--record and --replay cannot be used together")
-	}
-	for _, spec := range o.tools {
-		name, command, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
-		}
-	}
-	for _, spec := range o.toolSchemas {
-		name, file, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
-			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
-		}
-		if !slices.Contains(binding.SpecNames(o.tools), strings.TrimSpace(name)) {
-			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
-		}
 	}
 	logger, err := binding.NewLogger(e.stderr, o.logLevel)
 	if err != nil {
