@@ -27,23 +27,14 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
+// mcpCommands are the subcommands of gramc mcp.
+var mcpCommands = []subcommand{
+	{"import", "print an MCP server's tools as gram declarations", runMCPImport},
+	{"serve", "serve a file's agents and tools over MCP", runMCPServe},
+}
+
 func runMCP(e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, helpText("mcp"))
-		return exitWith(exitUsage)
-	}
-	switch args[0] {
-	case "-h", "--help", "-help", "help":
-		fmt.Fprint(e.stdout, helpText("mcp"))
-		return nil
-	case "import":
-		return runMCPImport(e, args[1:])
-	case "serve":
-		return runMCPServe(e, args[1:])
-	}
-	unknownCommand(e.stderr, "gramc mcp", args[0], []string{"import", "serve"})
-	fmt.Fprint(e.stderr, "Usage: gramc mcp import|serve [flags] [arguments]\nRun 'gramc mcp --help' for what each does.\n")
-	return exitWith(exitUsage)
+	return runSubcommand(e, "mcp", "[arguments]", mcpCommands, args)
 }
 
 func runMCPImport(e *env, args []string) error {

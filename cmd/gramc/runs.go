@@ -25,29 +25,15 @@ import (
 )
 
 // runsCommands are the subcommands of gramc runs.
-var runsCommands = []string{"list", "show", "cancel", "resume"}
+var runsCommands = []subcommand{
+	{"list", "list the runs of the store", runRunsList},
+	{"show", "show a run: its status, pending calls and answer", runRunsShow},
+	{"cancel", "cancel a run that has not ended", runRunsCancel},
+	{"resume", "decide the calls a run waits for and finish it", runRunsResume},
+}
 
 func runRuns(e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, helpText("runs"))
-		return exitWith(exitUsage)
-	}
-	switch args[0] {
-	case "-h", "--help", "-help", "help":
-		fmt.Fprint(e.stdout, helpText("runs"))
-		return nil
-	case "list":
-		return runRunsList(e, args[1:])
-	case "show":
-		return runRunsShow(e, args[1:])
-	case "cancel":
-		return runRunsCancel(e, args[1:])
-	case "resume":
-		return runRunsResume(e, args[1:])
-	}
-	unknownCommand(e.stderr, "gramc runs", args[0], runsCommands)
-	fmt.Fprint(e.stderr, "Usage: gramc runs list|show|cancel|resume [flags] [RUN_ID]\nRun 'gramc runs --help' for what each does.\n")
-	return exitWith(exitUsage)
+	return runSubcommand(e, "runs", "[RUN_ID]", runsCommands, args)
 }
 
 // runView is a run as gramc runs prints it in JSON.
