@@ -9,8 +9,6 @@ import (
 	"os/signal"
 	"sync/atomic"
 
-	"github.com/gramlang/gram/console"
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -60,10 +58,7 @@ func runRun(e *env, args []string) error {
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = console.NewSpinner(e.stderr)
-	}
+	s := newSession(e, &o, agent, lib, opts, conv)
 	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
 		return err
 	}

@@ -289,11 +289,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 		closeTools()
 		return nil, nil, err
 	}
-	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: spec.Conversation}
-	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = console.NewSpinner(e.stderr)
-	}
-	return s, closeTools, nil
+	return newSession(e, o, agent, lib, opts, spec.Conversation), closeTools, nil
 }
 
 // resume decides the calls the run r waits for (ds, or, when none is

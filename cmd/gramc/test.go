@@ -168,7 +168,7 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
 	lines = append(lines, binding.BindHints(err)...)
 	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
-		hint := "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
+		hint := keyHint
 		if o.record {
 			hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
 		}
@@ -322,12 +322,15 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 	return exitWith(code)
 }
 
+// keyHint follows an error about the model endpoint's key.
+const keyHint = "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
+
 // printTestHint follows a configuration error with how to fix it.
 func printTestHint(e *env, r agenttest.Result) {
 	for _, h := range binding.BindHints(r.Cause) {
 		fmt.Fprintln(e.stderr, h)
 	}
 	if strings.Contains(r.Error, "OPENAI_API_KEY") {
-		fmt.Fprintln(e.stderr, "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay")
+		fmt.Fprintln(e.stderr, keyHint)
 	}
 }
