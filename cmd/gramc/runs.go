@@ -36,29 +36,6 @@ func runRuns(e *env, args []string) error {
 	return runSubcommand(e, "runs", "[RUN_ID]", runsCommands, args)
 }
 
-// runView is a run as gramc runs prints it in JSON.
-type runView struct {
-	RunID    string                `json:"run_id"`
-	Agent    string                `json:"agent"`
-	Owner    string                `json:"owner,omitempty"`
-	Status   string                `json:"status"`
-	Pending  []runtime.PendingCall `json:"pending,omitempty"`
-	Error    string                `json:"error,omitempty"`
-	Created  time.Time             `json:"created"`
-	Updated  time.Time             `json:"updated"`
-	Response *runtime.Response     `json:"response,omitempty"`
-}
-
-// viewOf returns the view of r, with its response when full is set.
-func viewOf(r *durable.Run, full bool) runView {
-	v := runView{RunID: r.ID, Agent: r.Agent, Owner: r.Owner, Status: r.Status, Pending: r.Pending,
-		Error: r.Error, Created: r.Created.UTC(), Updated: r.Updated.UTC()}
-	if full {
-		v.Response = r.Response
-	}
-	return v
-}
-
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -122,11 +99,10 @@ func runRunsList(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		views := make([]runView, 0, len(runs))
 		for i := range runs {
-			views = append(views, viewOf(&runs[i], false))
+			runs[i].Response = nil // the list leaves the responses out
 		}
-		return writeJSON(e.stdout, views)
+		return writeJSON(e.stdout, append([]durable.Run{}, runs...)) // [] when there are none
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tUPDATED\tPENDING")
@@ -150,7 +126,7 @@ func runRunsShow(e *env, args []string) error {
 		return runError(cmd, rest[0], err)
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, viewOf(r, true))
+		return writeJSON(e.stdout, r)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, r.Agent, r.Status)
