@@ -40,7 +40,7 @@ type session struct {
 // output (--json, --trace, a log) goes there.
 func newSession(e *env, o *runOptions, agent *schema.Agent, lib *runtime.Library, opts []runtime.Option, conv runtime.Conversation) *session {
 	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
+	if !o.json && !o.b.Trace && o.b.LogLevel == "off" && diag.IsTerminal(e.stderr) {
 		s.spin = console.NewSpinner(e.stderr)
 	}
 	return s

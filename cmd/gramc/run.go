@@ -21,7 +21,7 @@ func runRun(e *env, args []string) error {
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
 	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
-	fs.StringVar(&o.history, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
+	fs.StringVar(&o.b.History, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)
 	colorFlag(e, fs)
@@ -35,7 +35,7 @@ func runRun(e *env, args []string) error {
 	if o.file == "-" && len(o.messages) == 0 {
 		return o.usageErr("with the agent file on standard input, give the messages with -m")
 	}
-	agent, conv, err := o.loadAgent(e, o.history)
+	agent, conv, err := o.loadAgent(e, o.b.History)
 	if err != nil {
 		return err
 	}

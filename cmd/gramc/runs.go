@@ -195,7 +195,7 @@ func runRunsResume(e *env, args []string) error {
 		return err
 	}
 	o.file = spec.Settings[durable.SettingPath]
-	o.bound.from = []string{o.file}
+	o.b.From = []string{o.file}
 	if err := applySettings(fs, spec.Settings); err != nil {
 		return o.usageErr("%v", err)
 	}

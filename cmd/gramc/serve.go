@@ -44,7 +44,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
-	o.logLevel = "info"
+	o.b.LogLevel = "info"
 	fs.Lookup("log-level").DefValue = "info"
 	fs.StringVar(&f.auth.KeysFile, "keys", "", "accept the API keys of the keys document `FILE` (hashes, identities, claims)")
 	fs.StringVar(&f.auth.KeysEnv, "keys-env", "", "accept the API keys of the keys document in the environment variable `VAR`")

@@ -14,26 +14,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// bindingsState is which bindings file the flags name.
-type bindingsState struct {
-	from     []string // the paths given, whose bindings file is used
-	noFile   bool     // --bindings none
-	explicit string   // --bindings FILE
-	noModel  bool     // every answer is replayed: the endpoint's key is not needed
-}
-
-// options returns the flags as package binding takes them.
-func (o *runOptions) options(e *env) binding.Options {
-	return binding.Options{Cmd: o.cmd, File: o.file, History: o.history,
-		Tools: o.tools, ToolSchemas: o.toolSchemas, Injects: o.injects, MCP: o.mcp, Headers: o.headers,
-		BaseURL: o.baseURL, Record: o.record, Replay: o.replay, Force: o.force,
-		Trace: o.trace, LogLevel: o.logLevel, Stderr: e.stderr,
-		MaxIterations: o.maxIterations, MaxDepth: o.maxDepth, MaxModelCalls: o.maxModelCalls,
-		ResultLimit: o.resultLimit, OutputRetries: o.outputRetries, NoSummary: o.noSummary,
-		ToolTimeout: o.toolTimeout, MCPTimeout: o.mcpTimeout, MaxFileSize: e.maxFileSize,
-		From: o.bound.from, BindingsFile: o.bound.explicit, NoBindings: o.bound.noFile, NoModel: o.bound.noModel}
-}
-
 // setup checks the shared flags, resolves the bindings (o.set) and
 // returns the logger and the injected values. From here on, what the
 // command writes has its secrets masked.
@@ -41,7 +21,8 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	if err := o.headerError(); err != nil {
 		return nil, nil, err
 	}
-	o.set = binding.Resolve(o.options(e))
+	o.b.Cmd, o.b.File, o.b.Stderr, o.b.MaxFileSize = o.cmd, o.file, e.stderr, e.maxFileSize
+	o.set = binding.Resolve(o.b)
 	e.mask(o.set.Protect()...)
 	o.set.Stderr = e.stderr
 	diags, err := o.set.Check()
@@ -51,11 +32,11 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	logger, err := binding.NewLogger(e.stderr, o.logLevel)
+	logger, err := binding.NewLogger(e.stderr, o.b.LogLevel)
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
-	injected, err := binding.ParseInjects(o.injects)
+	injected, err := binding.ParseInjects(o.b.Injects)
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}

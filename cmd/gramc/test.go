@@ -73,11 +73,11 @@ func runTest(e *env, args []string) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	o.bound.from = paths
+	o.b.From = paths
 	// The model endpoint's key is needed by the tests run against the
 	// model: all of them with --record, those without a cassette by
 	// default (checked once they are known), none with --replay.
-	o.bound.noModel = !o.record
+	o.b.NoModel = !o.record
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 	case o.replay:
 		r.Mode = agenttest.ModeReplay
 	}
-	if o.trace {
+	if o.b.Trace {
 		secrets := o.set.TraceSecrets()
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
