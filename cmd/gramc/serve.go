@@ -38,9 +38,7 @@ type serveFlags struct {
 // the binding flags of o among them.
 func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	l := &f.cfg.Limits
-	*l = serve.Limits{MaxBodyBytes: serve.DefaultMaxBodyBytes, MaxHistory: serve.DefaultMaxHistory, MaxConcurrent: serve.DefaultMaxConcurrent,
-		MaxQueue: serve.DefaultMaxQueue, QueueTimeout: serve.DefaultQueueTimeout, Timeout: serve.DefaultTimeout, Grace: serve.DefaultGrace,
-		ReadTimeout: serve.DefaultReadTimeout, MaxConnections: serve.DefaultMaxConnections}
+	*l = serve.DefaultLimits()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
