@@ -78,3 +78,35 @@ func TestSetupError(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFlags: the flags of the tools and of the recording are
+// checked after the bindings file, each problem a usage error naming the
+// flag.
+func TestCheckFlags(t *testing.T) {
+	cases := []struct {
+		o    Options
+		want string
+	}{
+		{Options{}, ""},
+		{Options{Tools: []string{"a=echo"}, ToolSchemas: []string{"a=a.json"}}, ""},
+		{Options{Record: "r.json", Replay: "p.json"}, "--record and --replay cannot be used together"},
+		{Options{Tools: []string{"a"}}, `--tool "a": write NAME=COMMAND`},
+		{Options{Tools: []string{" =echo"}}, `--tool " =echo": write NAME=COMMAND`},
+		{Options{Tools: []string{"a=echo"}, ToolSchemas: []string{"a="}}, `--tool-schema "a=": write NAME=FILE`},
+		{Options{Tools: []string{"a=echo"}, ToolSchemas: []string{"b=b.json"}}, `--tool-schema "b=b.json": there is no --tool b=COMMAND`},
+	}
+	for _, c := range cases {
+		c.o.Cmd, c.o.NoBindings = "gramc run", true
+		_, err := Resolve(c.o).Check()
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", c.o, err)
+			}
+			continue
+		}
+		var be *Error
+		if !errors.As(err, &be) || be.Kind != Usage || !strings.HasPrefix(be.Msg, "gramc run: "+c.want) {
+			t.Errorf("%+v: %v; want a usage error %q", c.o, err, c.want)
+		}
+	}
+}

@@ -99,23 +99,27 @@ func (s *Setup) inputFiles() []replay.Input {
 	return out
 }
 
-// AgentOptions returns the run options of each of agents, on transport:
-// those of every run (see [Setup.RunOptions]), its model and fallbacks,
-// and the tree of runs it starts: Tree, in which it finds the agents it
-// calls or hands off to, and the source of their models (see
-// modelSource), which makes its own model too, so that every agent of the
-// tree has its model made alike. replay says the transport replays a
-// recording.
-func (s *Setup) AgentOptions(agents []*schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger, injected map[string]any) ([][]runtime.Option, error) {
-	src, err := s.modelSource(s.Tree.Reachable(agents...), transport, replay, logger)
+// AgentOptions returns the run options of each of agents, on the
+// transport of the model clients (see [Setup.Transport]; its replayer of
+// --replay is returned too): those of every run (see [Setup.RunOptions]),
+// its model and fallbacks, and the tree of runs it starts: Tree, in which
+// it finds the agents it calls or hands off to, and the source of their
+// models (see modelSource), which makes its own model too, so that every
+// agent of the tree has its model made alike.
+func (s *Setup) AgentOptions(agents []*schema.Agent, logger *slog.Logger, injected map[string]any) ([][]runtime.Option, *replay.Replayer, error) {
+	transport, replayer, err := s.Transport()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	src, err := s.modelSource(s.Tree.Reachable(agents...), transport, replayer != nil, logger)
+	if err != nil {
+		return nil, nil, err
 	}
 	out := make([][]runtime.Option, len(agents))
 	for i, a := range agents {
 		model, fbs, err := src(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts := s.RunOptions(model, logger, injected)
 		if len(fbs) > 0 {
@@ -123,7 +127,7 @@ func (s *Setup) AgentOptions(agents []*schema.Agent, transport http.RoundTripper
 		}
 		out[i] = append(opts, runtime.WithProgram(s.Tree), runtime.WithModelSource(src))
 	}
-	return out, nil
+	return out, replayer, nil
 }
 
 // modelSource returns the source of the models of the agents of nested

@@ -199,12 +199,46 @@ func (s *Setup) Protect() []string {
 	return secrets
 }
 
-// Check returns the problems of the bindings file, to report once what is
-// written is masked: the error diagnostics of the file to print, and the
-// error that reports its problem or the environment variables it reads
-// that are not set (the model endpoint's key only when a model is called:
-// not with --replay, and not when --base-url replaces the endpoint).
+// Check returns the problems of the bindings file and of the flags, to
+// report once what is written is masked: the error diagnostics of the file
+// to print, and the error that reports its problem or the environment
+// variables it reads that are not set (the model endpoint's key only when
+// a model is called: not with --replay, and not when --base-url replaces
+// the endpoint), or else the first problem of the flags.
 func (s *Setup) Check() (diag.List, error) {
+	errs, err := s.checkFile()
+	if err == nil {
+		err = s.checkFlags()
+	}
+	return errs, err
+}
+
+// checkFlags returns the first problem of the flags of the tools and of
+// the model's recording.
+func (s *Setup) checkFlags() error {
+	if s.Record != "" && s.Replay != "" {
+		return s.usageErr("--record and --replay cannot be used together")
+	}
+	for _, spec := range s.Tools {
+		name, command, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
+			return s.usageErr("--tool %q: write NAME=COMMAND", spec)
+		}
+	}
+	for _, spec := range s.ToolSchemas {
+		name, file, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
+			return s.usageErr("--tool-schema %q: write NAME=FILE", spec)
+		}
+		if !slices.Contains(SpecNames(s.Tools), strings.TrimSpace(name)) {
+			return s.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
+		}
+	}
+	return nil
+}
+
+// checkFile returns the problems of the bindings file (see [Setup.Check]).
+func (s *Setup) checkFile() (diag.List, error) {
 	st := &s.Bound
 	var errs diag.List
 	if len(st.Diags) > 0 && st.File != nil {

@@ -15,6 +15,10 @@
 //     checked with [runtime.CheckDecisions]; [Store.Cancel] cancels a run;
 //     [Store.Resume] makes this process run again a run left by a process
 //     that ended.
+//   - [DefaultStore] and [MissingStore]: the store of a user's own runs;
+//     [Handover]: the [Binder] of a process that builds its run itself;
+//     [PackageSources] and [Spec.Programs]: the package a run keeps, and
+//     its programs compiled again from the spec alone.
 //
 // # How a run is kept
 //

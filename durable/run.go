@@ -59,23 +59,24 @@ type Bound struct {
 	Options []runtime.Option // the run's options (model, limits, ...), without a checkpointer or an approver
 }
 
-// Run is a run as the store reports it.
+// Run is a run as the store reports it, and its JSON form.
 type Run struct {
-	ID    string // the run's id
-	Agent string // the agent of its Spec
-	Owner string // the owner of its Spec
+	ID    string `json:"run_id"`          // the run's id
+	Agent string `json:"agent"`           // the agent of its Spec
+	Owner string `json:"owner,omitempty"` // the owner of its Spec
 	// Status is running, awaiting_approval, error, cancelled, or, once
 	// the run has ended, its [runtime.Response]'s status (completed, ...).
-	Status string
+	Status string `json:"status"`
 	// Pending are the calls that wait for a decision, with awaiting_approval.
-	Pending []runtime.PendingCall
-	// Response is the run's response, once it has ended.
-	Response *runtime.Response
+	Pending []runtime.PendingCall `json:"pending,omitempty"`
 	// Error says what went wrong, with the status error.
-	Error string
+	Error string `json:"error,omitempty"`
 	// Created is when the run started, Updated when its workflow last
-	// changed status.
-	Created, Updated time.Time
+	// changed status, in UTC.
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Response is the run's response, once it has ended.
+	Response *runtime.Response `json:"response,omitempty"`
 }
 
 // The statuses of a run besides the runtime's.
@@ -290,7 +291,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Run, error) {
 
 // run reports a workflow as a Run.
 func (s *Store) run(ctx context.Context, ws dbos.WorkflowStatus) (*Run, error) {
-	r := &Run{ID: ws.ID, Created: ws.CreatedAt, Updated: ws.UpdatedAt}
+	r := &Run{ID: ws.ID, Created: ws.CreatedAt.UTC(), Updated: ws.UpdatedAt.UTC()}
 	var spec Spec
 	if err := json.Unmarshal([]byte(listed(ws.Input)), &spec); err == nil {
 		r.Agent, r.Owner = spec.Agent, spec.Owner

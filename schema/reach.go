@@ -38,3 +38,15 @@ func (p *Program) Reachable(from ...*Agent) []*Agent {
 	}
 	return out
 }
+
+// ReachesApproval reports whether a run of agent may come to a tool that
+// needs a person's approval: its own, or that of an agent it may come to
+// in p.
+func (p *Program) ReachesApproval(agent *Agent) bool {
+	for _, a := range p.Reachable(agent) {
+		if slices.ContainsFunc(a.Tools, func(t *Tool) bool { return t != nil && t.Approval }) {
+			return true
+		}
+	}
+	return false
+}

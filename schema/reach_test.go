@@ -36,3 +36,18 @@ func TestReachable(t *testing.T) {
 		t.Errorf("without a program: %v", got)
 	}
 }
+
+// TestReachesApproval: an approval tool of the agent, or of an agent it
+// may come to, and no other, makes its runs reach an approval.
+func TestReachesApproval(t *testing.T) {
+	c := &Agent{Name: "c", Tools: []*Tool{{Name: "pay", Approval: true}}}
+	b := &Agent{Name: "b", Handoffs: []Handoff{{Agent: "c"}}}
+	a := &Agent{Name: "a", Tools: []*Tool{{Name: "lookup"}}}
+	p := NewProgram(nil, []*Agent{a, b, c}, nil, nil)
+	if p.ReachesApproval(a) {
+		t.Error("a reaches an approval")
+	}
+	if !p.ReachesApproval(b) || !p.ReachesApproval(c) {
+		t.Error("b or c reaches no approval")
+	}
+}

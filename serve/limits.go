@@ -69,6 +69,9 @@ const (
 	DefaultMaxConnections = 2048
 )
 
+// DefaultLimits returns the limits a server has when none is given.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
 // withDefaults fills in the defaults.
 func (l Limits) withDefaults() Limits {
 	if l.MaxBodyBytes <= 0 {

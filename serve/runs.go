@@ -239,19 +239,6 @@ func isApprover(id *Identity) bool {
 	return v
 }
 
-// reachesApproval reports whether a run of the agent may come to a tool
-// that asks for approval (its own, or a sub-agent's).
-func reachesApproval(a Agent) bool {
-	for _, ag := range a.Program.Reachable(a.Agent) {
-		for _, t := range ag.Tools {
-			if t.Approval {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // storeError returns the error answered when the run store fails.
 func (s *Server) storeError(r *requestState, err error) *apiError {
 	if errors.Is(err, errShutdown) {

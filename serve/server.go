@@ -138,7 +138,7 @@ type served struct {
 // of the tools of every agent it may come to, and its tools by name.
 func newServed(a Agent) *served {
 	sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams(a.Program.Reachable(a.Agent)), tools: map[string]*schema.Tool{},
-		approval: reachesApproval(a)}
+		approval: a.Program.ReachesApproval(a.Agent)}
 	if a.Program != nil {
 		sv.options = append(slices.Clone(a.Options), runtime.WithProgram(a.Program))
 	}

@@ -84,18 +84,13 @@ func completionCommands() []compCommand {
 		}
 		out = append(out, c)
 	}
+	subs := map[string][]subcommand{"mcp": mcpCommands, "runs": runsCommands}
 	for _, c := range append(commands(), versionCommand) {
-		switch c.name {
-		case "mcp":
-			add("mcp import", "print an MCP server's tools as gram declarations", c.run, "import")
-			add("mcp serve", "serve a file's agents and tools over MCP", c.run, "serve")
-		case "runs":
-			add("runs list", "list the runs of the store", c.run, "list")
-			add("runs show", "show a run: its status, pending calls and answer", c.run, "show")
-			add("runs cancel", "cancel a run that has not ended", c.run, "cancel")
-			add("runs resume", "decide the calls a run waits for and finish it", c.run, "resume")
-		default:
+		if len(subs[c.name]) == 0 {
 			add(c.name, c.summary, c.run)
+		}
+		for _, sub := range subs[c.name] {
+			add(c.name+" "+sub.name, sub.summary, sub.run)
 		}
 	}
 	return out

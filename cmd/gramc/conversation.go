@@ -6,7 +6,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,6 +33,17 @@ type session struct {
 	live  bool       // the turns are shown as they happen (live.go)
 	// durable runs the turns in a run store (durablerun.go); nil: none.
 	durable *durableTurns
+}
+
+// newSession returns the session of a conversation with agent, on conv,
+// with a spinner on a terminal while the model answers, unless other
+// output (--json, --trace, a log) goes there.
+func newSession(e *env, o *runOptions, agent *schema.Agent, lib *runtime.Library, opts []runtime.Option, conv runtime.Conversation) *session {
+	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: conv}
+	if !o.json && !o.b.Trace && o.b.LogLevel == "off" && diag.IsTerminal(e.stderr) {
+		s.spin = console.NewSpinner(e.stderr)
+	}
+	return s
 }
 
 // errIncomplete is the error of a turn whose answer did not complete (it
@@ -183,10 +193,7 @@ func (s *session) printResponse(resp *runtime.Response, err error, live *console
 	if live != nil {
 		live.Finish(resp, err)
 	} else if s.o.json {
-		enc := json.NewEncoder(s.e.stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(s.finalJSON(resp))
+		_ = writeJSON(s.e.stdout, s.finalJSON(resp))
 	} else if text := console.AnswerText(resp); text != "" {
 		fmt.Fprintln(s.e.stdout, text)
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/schema"
 )
 
 // exitAwaiting is the exit code of a run that stopped to wait for a
@@ -34,10 +33,10 @@ var errAwaiting = exitWith(exitAwaiting)
 type durableTurns struct {
 	store    *durable.Store
 	storeArg string // the --store given ("" for the default store), for the commands printed
-	binder   *runBinder
+	binder   *durable.Handover
 	sources  []durable.Source
 	settings map[string]string
-	prompt   *approvalPrompt // asks at a decision; nil without a terminal
+	prompt   *console.ApprovalPrompt // asks at a decision; nil without a terminal
 
 	// resume is the run the next turn resumes (gramc runs resume), with
 	// its decisions; mute hides the events of its steps replayed.
@@ -48,31 +47,16 @@ type durableTurns struct {
 	runID string // the run of the last turn
 }
 
-// needsApproval reports whether agent, or an agent it may come to in
-// tree, has a tool that needs a person's approval.
-func needsApproval(agent *schema.Agent, tree *schema.Program) bool {
-	for _, a := range tree.Reachable(agent) {
-		if slices.ContainsFunc(a.Tools, func(t *schema.Tool) bool { return t != nil && t.Approval }) {
-			return true
-		}
-	}
-	return false
-}
-
 // storeTurns makes the session's turns durable when they need to be (an
 // approval tool, or --store given): it opens the store, and keeps what a
 // run needs to be built again (the package's sources, the settings of fs).
 // The caller closes the store with closeStore.
 func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg string, logger *slog.Logger) error {
-	if storeArg == "" && !needsApproval(s.agent, s.o.set.Tree) {
+	if storeArg == "" && !s.o.set.Tree.ReachesApproval(s.agent) {
 		return nil
 	}
-	maskStore(s.e, storeArg)
-	var prog *schema.Program
-	if s.o.file == "-" {
-		prog = s.o.set.Tree
-	}
-	sources, err := runSources(s.e, s.o.file, prog)
+	s.e.mask(durable.StoreSecrets(storeArg)...)
+	sources, err := s.runSources()
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
@@ -82,18 +66,29 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), logger)
 }
 
+// runSources returns the files of the package of the session's agent
+// file or directory (see [durable.PackageSources]), or standard input's
+// text.
+func (s *session) runSources() ([]durable.Source, error) {
+	if s.o.file == "-" {
+		f := s.o.set.Tree.File
+		return []durable.Source{{Path: f.Path, Text: string(f.Bytes())}}, nil
+	}
+	return durable.PackageSources(s.o.file, s.e.maxFileSize)
+}
+
 // useStore opens the store of the session's turns; the caller closes it
 // with closeStore.
 func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, logger *slog.Logger) error {
-	rb := &runBinder{}
-	st, _, err := openStore(ctx, s.o.cmd, storeArg, rb.bind, logger)
+	rb := &durable.Handover{}
+	st, err := openStore(ctx, s.o.cmd, storeArg, rb.Bind, logger)
 	if err != nil {
 		return err
 	}
 	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
 	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
-		s.durable.prompt = newApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
-		s.durable.prompt.shown = s.o.prompts
+		s.durable.prompt = console.NewApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
+		s.durable.prompt.Shown = s.o.prompts
 	}
 	return nil
 }
@@ -117,7 +112,7 @@ func (s *session) execute(ctx context.Context, input string, opts []runtime.Opti
 
 // turn starts (or resumes) the run of a turn and waits for its end.
 func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts []runtime.Option) (*runtime.Response, error) {
-	d.binder.set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
+	d.binder.Set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
 	id := d.resume
 	if id != "" {
 		d.resume = ""
@@ -152,7 +147,7 @@ func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtim
 		case durable.StatusAwaitingApproval:
 			if d.prompt != nil {
 				s.spin.Pause()
-				ds, err := d.prompt.ask(ctx, r.Pending)
+				ds, err := d.prompt.Ask(ctx, r.Pending)
 				s.spin.Resume()
 				if err == nil {
 					if err := d.store.Decide(ctx, id, ds); err != nil {

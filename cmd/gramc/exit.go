@@ -83,15 +83,6 @@ func codeOf(err error) int {
 	return exitUsage
 }
 
-// also returns the error that reports err and then more, with err's exit
-// code; more (its code ignored) may be nil.
-func also(err, more error) error {
-	if more == nil {
-		return err
-	}
-	return &cmdError{code: codeOf(err), msg: joinLines(message(err), message(more))}
-}
-
 // message returns what Main prints for err, or "".
 func message(err error) string {
 	var ee *cmdError

@@ -21,8 +21,6 @@ func TestExitCode(t *testing.T) {
 		{"reported already", exitWith(exitError), exitError, ""},
 		{"usage", usageError("gramc x", "bad %q", "y"), exitUsage, "gramc x: bad \"y\"\n"},
 		{"wrapped", fmt.Errorf("context: %w", fail(exitConfig, "no key")), exitConfig, "no key\n"},
-		{"then more", also(fail(exitError, "first"), fail(exitConfig, "second")), exitError, "first\nsecond\n"},
-		{"nothing more", also(fail(exitInterrupted, "stopped"), nil), exitInterrupted, "stopped\n"},
 		{"unexpected", errors.New("boom"), exitUsage, "gramc: boom\n"},
 	}
 	for _, c := range cases {

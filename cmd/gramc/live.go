@@ -60,7 +60,7 @@ func (f jsonFlag) Set(v string) error {
 // as the recording was), at the end of each turn otherwise.
 func (s *session) liveMode() {
 	s.live = s.o.jsonEvents || (!s.o.json && diag.IsTerminal(s.e.stdout))
-	if s.o.replay == "" {
+	if s.o.b.Replay == "" {
 		s.opts = append(s.opts, runtime.WithStreaming(s.live))
 	}
 }

@@ -37,11 +37,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
+	"github.com/gramlang/gram/runtime/replay"
 )
 
 func main() {
@@ -68,6 +70,13 @@ type env struct {
 	// once each (see warnSkipped).
 	skipped   map[string]bool
 	skippedMu sync.Mutex
+}
+
+// mask masks secrets in what the command writes from here on, the log
+// included.
+func (e *env) mask(secrets ...string) {
+	r := replay.NewRedactor(secrets...)
+	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
 }
 
 func commands() []command {
@@ -137,6 +146,36 @@ func (e *env) main(args []string) error {
 	if c, ok := findCommand(e, args[0]); ok {
 		return c.run(e, args[1:])
 	}
+	return exitWith(exitUsage)
+}
+
+// subcommand is a subcommand of a command: import of gramc mcp.
+type subcommand struct {
+	name, summary string
+	run           func(env *env, args []string) error
+}
+
+// runSubcommand runs the subcommand of gramc parent that args name, or
+// prints parent's help; an unknown subcommand is reported with the
+// usage, the subcommands followed by what they take (takes).
+func runSubcommand(e *env, parent, takes string, subs []subcommand, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, helpText(parent))
+		return exitWith(exitUsage)
+	}
+	if slices.Contains([]string{"-h", "--help", "-help", "help"}, args[0]) {
+		fmt.Fprint(e.stdout, helpText(parent))
+		return nil
+	}
+	var names []string
+	for _, c := range subs {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+		names = append(names, c.name)
+	}
+	unknownCommand(e.stderr, "gramc "+parent, args[0], names)
+	fmt.Fprintf(e.stderr, "Usage: gramc %s %s [flags] %s\nRun 'gramc %s --help' for what each does.\n", parent, strings.Join(names, "|"), takes, parent)
 	return exitWith(exitUsage)
 }
 

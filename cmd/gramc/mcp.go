@@ -27,23 +27,14 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
+// mcpCommands are the subcommands of gramc mcp.
+var mcpCommands = []subcommand{
+	{"import", "print an MCP server's tools as gram declarations", runMCPImport},
+	{"serve", "serve a file's agents and tools over MCP", runMCPServe},
+}
+
 func runMCP(e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, helpText("mcp"))
-		return exitWith(exitUsage)
-	}
-	switch args[0] {
-	case "-h", "--help", "-help", "help":
-		fmt.Fprint(e.stdout, helpText("mcp"))
-		return nil
-	case "import":
-		return runMCPImport(e, args[1:])
-	case "serve":
-		return runMCPServe(e, args[1:])
-	}
-	unknownCommand(e.stderr, "gramc mcp", args[0], []string{"import", "serve"})
-	fmt.Fprint(e.stderr, "Usage: gramc mcp import|serve [flags] [arguments]\nRun 'gramc mcp --help' for what each does.\n")
-	return exitWith(exitUsage)
+	return runSubcommand(e, "mcp", "[arguments]", mcpCommands, args)
 }
 
 func runMCPImport(e *env, args []string) error {
@@ -75,8 +66,7 @@ func runMCPImport(e *env, args []string) error {
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")
 	}
-	red := replay.NewRedactor(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
-	e.stdout, e.stderr = red.Writer(e.stdout), red.Writer(e.stderr)
+	e.mask(replay.ProcessSecrets(os.Environ(), nil, sources[0].URL)...)
 	if agent != "" && !gramtext.IsSymbol(agent) {
 		return usageErr("--agent %q: write a name of letters, digits and _, starting with a letter or _, other than true and false", agent)
 	}
@@ -160,11 +150,7 @@ func runMCPServe(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	transport, _, err := o.set.Transport()
-	if err != nil {
-		return err
-	}
-	opts, err := o.set.AgentOptions(served, transport, o.replay != "", logger, injected)
+	opts, _, err := o.set.AgentOptions(served, logger, injected)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,6 @@ import (
 	"os/signal"
 	"sync/atomic"
 
-	"github.com/gramlang/gram/console"
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -23,7 +21,7 @@ func runRun(e *env, args []string) error {
 	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
 	fs.Var(&o.messages, "message", "same as -m")
 	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
-	fs.StringVar(&o.history, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
+	fs.StringVar(&o.b.History, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)
 	colorFlag(e, fs)
@@ -37,7 +35,7 @@ func runRun(e *env, args []string) error {
 	if o.file == "-" && len(o.messages) == 0 {
 		return o.usageErr("with the agent file on standard input, give the messages with -m")
 	}
-	agent, conv, err := o.loadAgent(e, o.history)
+	agent, conv, err := o.loadAgent(e, o.b.History)
 	if err != nil {
 		return err
 	}
@@ -60,10 +58,7 @@ func runRun(e *env, args []string) error {
 	}
 
 	// The conversation.
-	s := &session{e: e, o: o, agent: agent, lib: lib, opts: opts, conv: conv}
-	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = console.NewSpinner(e.stderr)
-	}
+	s := newSession(e, &o, agent, lib, opts, conv)
 	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/gramtext"
@@ -31,34 +30,16 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // runOptions are the parsed flags of gramc run and gramc mcp serve.
 type runOptions struct {
-	cmd            string // the command, for messages: "gramc run"
-	file, agent    string
-	messages       listFlag
-	tools          listFlag
-	toolSchemas    listFlag
-	mcp            []mcp.Source
-	injects        listFlag
-	json, trace    bool
-	jsonEvents     bool // --json (not --json=final): events, one per line
-	record, replay string
-	force          bool   // --force: --record may replace a file that is not a recording (never an input)
-	history        string // --history FILE (gramc run)
-	baseURL        string
-	maxIterations  int
-	maxDepth       int // --max-depth: how deep runs of sub-agents nest (0: the runtime's default)
-	maxModelCalls  int // --max-model-calls: the model calls of a whole tree of runs (0: the runtime's default)
-	noSummary      bool
-	logLevel       string
-	toolTimeout    time.Duration
-	mcpTimeout     time.Duration // each step of starting an MCP session
-	resultLimit    int
-	outputRetries  int         // --output-retries: the answers asked again of a typed agent
-	headers        http.Header // --header, sent to the --mcp-url servers
-	headerCount    int         // the --header values given
-	badHeader      int         // the number of the first --header value that is not NAME: VALUE, from 1
-	refusedHeader  string      // the first --header name that cannot be set (see [mcp.UnsentHeader])
-	// bound says which bindings file is used (see setup).
-	bound bindingsState
+	cmd         string // the command, for messages: "gramc run"
+	file, agent string
+	messages    listFlag
+	json        bool
+	jsonEvents  bool // --json (not --json=final): events, one per line
+	// b are the flags package binding takes (see setup).
+	b             binding.Options
+	headerCount   int    // the --header values given
+	badHeader     int    // the number of the first --header value that is not NAME: VALUE, from 1
+	refusedHeader string // the first --header name that cannot be set (see [mcp.UnsentHeader])
 	// set is the setup of the runs from the flags and the bindings file
 	// (see setup).
 	set *binding.Setup
@@ -150,9 +131,9 @@ func (o *runOptions) headerError() error {
 // the tool library, the model, recording and the runs.
 func (o *runOptions) addSharedFlags(fs *flag.FlagSet) {
 	o.addBindingFlags(fs)
-	fs.StringVar(&o.record, "record", "", "save the model requests and responses to `FILE`")
-	fs.StringVar(&o.replay, "replay", "", "answer from a recording `FILE` instead of a model")
-	fs.BoolVar(&o.force, "force", false, "let --record replace a file that is not a recording (never a file the command reads)")
+	fs.StringVar(&o.b.Record, "record", "", "save the model requests and responses to `FILE`")
+	fs.StringVar(&o.b.Replay, "replay", "", "answer from a recording `FILE` instead of a model")
+	fs.BoolVar(&o.b.Force, "force", false, "let --record replace a file that is not a recording (never a file the command reads)")
 }
 
 // addBindingFlags registers the flags of the tool library, the model and
@@ -162,32 +143,32 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 		if strings.TrimSpace(v) == "" {
 			return errors.New("give a file, or none")
 		}
-		o.bound.noFile, o.bound.explicit = v == "none", v
+		o.b.NoBindings, o.b.BindingsFile = v == "none", v
 		if v == "none" {
-			o.bound.explicit = ""
+			o.b.BindingsFile = ""
 		}
 		return nil
 	})
-	fs.Var(&o.tools, "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
-	fs.Var(&o.toolSchemas, "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
-	fs.Var(mcpFlag{list: &o.mcp}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
-	fs.Var(mcpFlag{list: &o.mcp, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{&o.headers, &o.headerCount, &o.badHeader, &o.refusedHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
-	fs.Var(&o.injects, "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
-	fs.BoolVar(&o.trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
-	fs.StringVar(&o.baseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-	fs.Var(minInt{p: &o.maxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
-	fs.Var(minInt{p: &o.maxDepth, min: 1}, "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
-	fs.Var(minInt{p: &o.maxModelCalls, min: 1}, "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
-	fs.BoolVar(&o.noSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
-	fs.StringVar(&o.logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
-	o.toolTimeout = runtime.DefaultExecTimeout
-	fs.Var(positiveDuration{&o.toolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
-	fs.DurationVar(&o.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
-	o.resultLimit = runtime.DefaultResultLimit
-	fs.Var(minInt{p: &o.resultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
-	o.outputRetries = runtime.DefaultOutputRetries
-	fs.Var(minInt{p: &o.outputRetries, note: "0: never"}, "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
+	fs.Var((*listFlag)(&o.b.Tools), "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
+	fs.Var((*listFlag)(&o.b.ToolSchemas), "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
+	fs.Var(mcpFlag{list: &o.b.MCP}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
+	fs.Var(mcpFlag{list: &o.b.MCP, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
+	fs.Var(headerFlag{&o.b.Headers, &o.headerCount, &o.badHeader, &o.refusedHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
+	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
+	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
+	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+	fs.Var(minInt{p: &o.b.MaxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
+	fs.Var(minInt{p: &o.b.MaxDepth, min: 1}, "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
+	fs.Var(minInt{p: &o.b.MaxModelCalls, min: 1}, "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
+	fs.BoolVar(&o.b.NoSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
+	fs.StringVar(&o.b.LogLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
+	o.b.ToolTimeout = runtime.DefaultExecTimeout
+	fs.Var(positiveDuration{&o.b.ToolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
+	fs.DurationVar(&o.b.MCPTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
+	o.b.ResultLimit = runtime.DefaultResultLimit
+	fs.Var(minInt{p: &o.b.ResultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
+	o.b.OutputRetries = runtime.DefaultOutputRetries
+	fs.Var(minInt{p: &o.b.OutputRetries, note: "0: never"}, "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
 }
 
 // usageErr returns a usage error of the command.
@@ -214,6 +195,6 @@ func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bo
 		return o.usageErr("%s names the packages of a tree, but %s %s the agents of one package or file: give its directory or the file, e.g. %s %s --agent NAME", files[0], o.cmd, verb, o.cmd, filepath.Clean(dir))
 	}
 	o.file = files[0]
-	o.bound.from = []string{o.file}
+	o.b.From = []string{o.file}
 	return nil
 }

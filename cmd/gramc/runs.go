@@ -25,52 +25,15 @@ import (
 )
 
 // runsCommands are the subcommands of gramc runs.
-var runsCommands = []string{"list", "show", "cancel", "resume"}
+var runsCommands = []subcommand{
+	{"list", "list the runs of the store", runRunsList},
+	{"show", "show a run: its status, pending calls and answer", runRunsShow},
+	{"cancel", "cancel a run that has not ended", runRunsCancel},
+	{"resume", "decide the calls a run waits for and finish it", runRunsResume},
+}
 
 func runRuns(e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, helpText("runs"))
-		return exitWith(exitUsage)
-	}
-	switch args[0] {
-	case "-h", "--help", "-help", "help":
-		fmt.Fprint(e.stdout, helpText("runs"))
-		return nil
-	case "list":
-		return runRunsList(e, args[1:])
-	case "show":
-		return runRunsShow(e, args[1:])
-	case "cancel":
-		return runRunsCancel(e, args[1:])
-	case "resume":
-		return runRunsResume(e, args[1:])
-	}
-	unknownCommand(e.stderr, "gramc runs", args[0], runsCommands)
-	fmt.Fprint(e.stderr, "Usage: gramc runs list|show|cancel|resume [flags] [RUN_ID]\nRun 'gramc runs --help' for what each does.\n")
-	return exitWith(exitUsage)
-}
-
-// runView is a run as gramc runs prints it in JSON.
-type runView struct {
-	RunID    string                `json:"run_id"`
-	Agent    string                `json:"agent"`
-	Owner    string                `json:"owner,omitempty"`
-	Status   string                `json:"status"`
-	Pending  []runtime.PendingCall `json:"pending,omitempty"`
-	Error    string                `json:"error,omitempty"`
-	Created  time.Time             `json:"created"`
-	Updated  time.Time             `json:"updated"`
-	Response *runtime.Response     `json:"response,omitempty"`
-}
-
-// viewOf returns the view of r, with its response when full is set.
-func viewOf(r *durable.Run, full bool) runView {
-	v := runView{RunID: r.ID, Agent: r.Agent, Owner: r.Owner, Status: r.Status, Pending: r.Pending,
-		Error: r.Error, Created: r.Created.UTC(), Updated: r.Updated.UTC()}
-	if full {
-		v.Response = r.Response
-	}
-	return v
+	return runSubcommand(e, "runs", "[RUN_ID]", runsCommands, args)
 }
 
 // writeJSON writes v as indented JSON.
@@ -93,11 +56,11 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 	if len(rest) != nargs {
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
-	maskStore(e, *store)
-	if path, missing := missingStore(*store); missing {
+	e.mask(durable.StoreSecrets(*store)...)
+	if path, missing := durable.MissingStore(*store); missing {
 		return nil, rest, noStoreError(cmd, path)
 	}
-	st, _, err := openStore(context.Background(), cmd, *store, nil, nil)
+	st, err := openStore(context.Background(), cmd, *store, nil, nil)
 	return st, rest, err
 }
 
@@ -136,11 +99,10 @@ func runRunsList(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		views := make([]runView, 0, len(runs))
 		for i := range runs {
-			views = append(views, viewOf(&runs[i], false))
+			runs[i].Response = nil // the list leaves the responses out
 		}
-		return writeJSON(e.stdout, views)
+		return writeJSON(e.stdout, append([]durable.Run{}, runs...)) // [] when there are none
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tUPDATED\tPENDING")
@@ -164,7 +126,7 @@ func runRunsShow(e *env, args []string) error {
 		return runError(cmd, rest[0], err)
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, viewOf(r, true))
+		return writeJSON(e.stdout, r)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, r.Agent, r.Status)
@@ -212,18 +174,18 @@ func runRunsResume(e *env, args []string) error {
 	if len(ids) != 1 {
 		return o.usageErr("give the id of one run (gramc runs list lists them); the run's agent and sources are in the store")
 	}
-	maskStore(e, *store)
+	e.mask(durable.StoreSecrets(*store)...)
 	ds, err := dec.decisions()
 	if err != nil {
 		return o.usageErr("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if path, missing := missingStore(*store); missing {
+	if path, missing := durable.MissingStore(*store); missing {
 		return noStoreError(o.cmd, path)
 	}
-	rb := &runBinder{}
-	st, _, err := openStore(ctx, o.cmd, *store, rb.bind, nil)
+	rb := &durable.Handover{}
+	st, err := openStore(ctx, o.cmd, *store, rb.Bind, nil)
 	if err != nil {
 		return err
 	}
@@ -232,8 +194,8 @@ func runRunsResume(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o.file = spec.Settings[settingPath]
-	o.bound.from = []string{o.file}
+	o.file = spec.Settings[durable.SettingPath]
+	o.b.From = []string{o.file}
 	if err := applySettings(fs, spec.Settings); err != nil {
 		return o.usageErr("%v", err)
 	}
@@ -244,7 +206,7 @@ func runRunsResume(e *env, args []string) error {
 	defer closeTools()
 	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
 	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
-		s.durable.prompt = newApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
+		s.durable.prompt = console.NewApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
 	}
 	return s.resume(ctx, r, ds, dec.given())
 }
@@ -285,7 +247,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 			injected[k] = v
 		}
 	}
-	prog, tree, err := specProgram(spec)
+	prog, tree, err := spec.Programs()
 	if err != nil {
 		return nil, nil, fail(exitError, "%s: the run cannot be built again: %v", o.cmd, err)
 	}
@@ -303,11 +265,7 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 		closeTools()
 		return nil, nil, err
 	}
-	s := &session{e: e, o: *o, agent: agent, lib: lib, opts: opts, conv: spec.Conversation}
-	if !o.json && !o.trace && o.logLevel == "off" && diag.IsTerminal(e.stderr) {
-		s.spin = console.NewSpinner(e.stderr)
-	}
-	return s, closeTools, nil
+	return newSession(e, o, agent, lib, opts, spec.Conversation), closeTools, nil
 }
 
 // resume decides the calls the run r waits for (ds, or, when none is
@@ -319,7 +277,7 @@ func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decis
 			return s.o.usageErr("the run %s waits for decisions on:%s\n  give them with --approve CALL_ID|all, --deny CALL_ID|all [--reason TEXT] or --edit CALL_ID=JSON", r.ID, pendingLines(r.Pending))
 		}
 		var err error
-		if ds, err = d.prompt.ask(ctx, r.Pending); err != nil {
+		if ds, err = d.prompt.Ask(ctx, r.Pending); err != nil {
 			if ctx.Err() != nil {
 				return fail(exitInterrupted, "%s: interrupted", s.o.cmd)
 			}

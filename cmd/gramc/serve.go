@@ -19,7 +19,6 @@ import (
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
 )
@@ -39,13 +38,11 @@ type serveFlags struct {
 // the binding flags of o among them.
 func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	l := &f.cfg.Limits
-	*l = serve.Limits{MaxBodyBytes: serve.DefaultMaxBodyBytes, MaxHistory: serve.DefaultMaxHistory, MaxConcurrent: serve.DefaultMaxConcurrent,
-		MaxQueue: serve.DefaultMaxQueue, QueueTimeout: serve.DefaultQueueTimeout, Timeout: serve.DefaultTimeout, Grace: serve.DefaultGrace,
-		ReadTimeout: serve.DefaultReadTimeout, MaxConnections: serve.DefaultMaxConnections}
+	*l = serve.DefaultLimits()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
 	o.addBindingFlags(fs)
-	o.logLevel = "info"
+	o.b.LogLevel = "info"
 	fs.Lookup("log-level").DefValue = "info"
 	fs.StringVar(&f.auth.KeysFile, "keys", "", "accept the API keys of the keys document `FILE` (hashes, identities, claims)")
 	fs.StringVar(&f.auth.KeysEnv, "keys-env", "", "accept the API keys of the keys document in the environment variable `VAR`")
@@ -85,16 +82,8 @@ func runServe(e *env, args []string) error {
 	if err := f.runStore(&o); err != nil {
 		return err
 	}
-	if pws := durable.StoreSecrets(f.cfg.Runs.Store); len(pws) > 0 {
-		// Masked in everything written, the log included.
-		e.stdout = replay.NewRedactor(pws...).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(pws...).Writer(e.stderr)
-	}
-	if secret := os.Getenv(f.auth.JWTSecretEnv); f.auth.JWTSecretEnv != "" && secret != "" {
-		// Masked in everything written, the log included.
-		e.stdout = replay.NewRedactor(secret).Writer(e.stdout)
-		e.stderr = replay.NewRedactor(secret).Writer(e.stderr)
-	}
+	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...)
+	e.mask(os.Getenv(f.auth.JWTSecretEnv)) // "" without --jwt-secret-env: nothing masked
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -224,11 +213,7 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 	o.set.BaseTransport = base
 	f.cfg.Injected, f.cfg.Logger, f.cfg.Version = injected, logger, buildinfo.Version()
 	f.cfg.Prices = o.set.Bound.Bindings.PriceTable() // the bindings file's prices over the embedded table
-	transport, _, err := o.set.Transport()
-	if err != nil {
-		return err
-	}
-	opts, err := o.set.AgentOptions(agents, transport, false, logger, injected)
+	opts, _, err := o.set.AgentOptions(agents, logger, injected)
 	if err != nil {
 		return err
 	}

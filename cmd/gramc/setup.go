@@ -7,34 +7,12 @@ package main
 
 import (
 	"log/slog"
-	"slices"
-	"strings"
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
-
-// bindingsState is which bindings file the flags name.
-type bindingsState struct {
-	from     []string // the paths given, whose bindings file is used
-	noFile   bool     // --bindings none
-	explicit string   // --bindings FILE
-	noModel  bool     // every answer is replayed: the endpoint's key is not needed
-}
-
-// options returns the flags as package binding takes them.
-func (o *runOptions) options(e *env) binding.Options {
-	return binding.Options{Cmd: o.cmd, File: o.file, History: o.history,
-		Tools: o.tools, ToolSchemas: o.toolSchemas, Injects: o.injects, MCP: o.mcp, Headers: o.headers,
-		BaseURL: o.baseURL, Record: o.record, Replay: o.replay, Force: o.force,
-		Trace: o.trace, LogLevel: o.logLevel, Stderr: e.stderr,
-		MaxIterations: o.maxIterations, MaxDepth: o.maxDepth, MaxModelCalls: o.maxModelCalls,
-		ResultLimit: o.resultLimit, OutputRetries: o.outputRetries, NoSummary: o.noSummary,
-		ToolTimeout: o.toolTimeout, MCPTimeout: o.mcpTimeout, MaxFileSize: e.maxFileSize,
-		From: o.bound.from, BindingsFile: o.bound.explicit, NoBindings: o.bound.noFile, NoModel: o.bound.noModel}
-}
 
 // setup checks the shared flags, resolves the bindings (o.set) and
 // returns the logger and the injected values. From here on, what the
@@ -43,9 +21,9 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	if err := o.headerError(); err != nil {
 		return nil, nil, err
 	}
-	o.set = binding.Resolve(o.options(e))
-	r := replay.NewRedactor(o.set.Protect()...)
-	e.stdout, e.stderr = r.Writer(e.stdout), r.Writer(e.stderr)
+	o.b.Cmd, o.b.File, o.b.Stderr, o.b.MaxFileSize = o.cmd, o.file, e.stderr, e.maxFileSize
+	o.set = binding.Resolve(o.b)
+	e.mask(o.set.Protect()...)
 	o.set.Stderr = e.stderr
 	diags, err := o.set.Check()
 	if len(diags) > 0 {
@@ -54,29 +32,11 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if o.record != "" && o.replay != "" {
-		return nil, nil, o.usageErr("--record and --replay cannot be used together")
-	}
-	for _, spec := range o.tools {
-		name, command, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, nil, o.usageErr("--tool %q: write NAME=COMMAND", spec)
-		}
-	}
-	for _, spec := range o.toolSchemas {
-		name, file, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
-			return nil, nil, o.usageErr("--tool-schema %q: write NAME=FILE", spec)
-		}
-		if !slices.Contains(binding.SpecNames(o.tools), strings.TrimSpace(name)) {
-			return nil, nil, o.usageErr("--tool-schema %q: there is no --tool %s=COMMAND to give a schema to", spec, strings.TrimSpace(name))
-		}
-	}
-	logger, err := binding.NewLogger(e.stderr, o.logLevel)
+	logger, err := binding.NewLogger(e.stderr, o.b.LogLevel)
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
-	injected, err := binding.ParseInjects(o.injects)
+	injected, err := binding.ParseInjects(o.b.Injects)
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
@@ -103,11 +63,7 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 // flags, its fallback models and the models of the agents it calls or
 // hands off to, which share them; and the replayer of --replay.
 func (o *runOptions) makeModel(agent *schema.Agent, logger *slog.Logger, injected map[string]any) ([]runtime.Option, *replay.Replayer, error) {
-	transport, replayer, err := o.set.Transport()
-	if err != nil {
-		return nil, nil, err
-	}
-	opts, err := o.set.AgentOptions([]*schema.Agent{agent}, transport, replayer != nil, logger, injected)
+	opts, replayer, err := o.set.AgentOptions([]*schema.Agent{agent}, logger, injected)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -73,11 +73,11 @@ func runTest(e *env, args []string) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	o.bound.from = paths
+	o.b.From = paths
 	// The model endpoint's key is needed by the tests run against the
 	// model: all of them with --record, those without a cassette by
 	// default (checked once they are known), none with --replay.
-	o.bound.noModel = !o.record
+	o.b.NoModel = !o.record
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
@@ -168,7 +168,7 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
 	lines = append(lines, binding.BindHints(err)...)
 	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
-		hint := "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
+		hint := keyHint
 		if o.record {
 			hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
 		}
@@ -208,7 +208,7 @@ func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, 
 	case o.replay:
 		r.Mode = agenttest.ModeReplay
 	}
-	if o.trace {
+	if o.b.Trace {
 		secrets := o.set.TraceSecrets()
 		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
@@ -322,12 +322,15 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 	return exitWith(code)
 }
 
+// keyHint follows an error about the model endpoint's key.
+const keyHint = "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
+
 // printTestHint follows a configuration error with how to fix it.
 func printTestHint(e *env, r agenttest.Result) {
 	for _, h := range binding.BindHints(r.Cause) {
 		fmt.Fprintln(e.stderr, h)
 	}
 	if strings.Contains(r.Error, "OPENAI_API_KEY") {
-		fmt.Fprintln(e.stderr, "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay")
+		fmt.Fprintln(e.stderr, keyHint)
 	}
 }

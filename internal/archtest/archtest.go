@@ -53,6 +53,7 @@ var Layers = map[string]int{
 	"internal/loadavg":    0,
 	"internal/unidiff":    0,
 	"internal/parallel":   0,
+	"internal/promptline": 0,
 	// The price table of the models, embedded data.
 	"pricing": 0,
 	// Token counts: the embedded byte-pair encodings, and tool

@@ -7,10 +7,8 @@
 package mcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -18,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/promptline"
 )
 
 // TerminalElicitor returns an [Elicitor] that asks a person at a terminal:
@@ -31,7 +30,7 @@ import (
 // choices) is written with its control characters made visible, so that
 // it cannot move the cursor, set the title or clear the screen.
 func TerminalElicitor(in io.Reader, out io.Writer) Elicitor {
-	t := &terminal{in: bufio.NewReader(in), out: visibleWriter{out}}
+	t := &terminal{in: promptline.New(in), out: visibleWriter{out}}
 	return t.ask
 }
 
@@ -51,50 +50,8 @@ func (v visibleWriter) Write(p []byte) (int, error) {
 // terminal is the state of a [TerminalElicitor].
 type terminal struct {
 	mu  sync.Mutex // one request at a time
-	in  *bufio.Reader
+	in  *promptline.Reader
 	out io.Writer
-	// pending is the line being read, when a request's context ended
-	// before it came: the next request takes it.
-	pending chan lineOrErr
-}
-
-// lineOrErr is a line read, without its end, or the error that ended the
-// input.
-type lineOrErr struct {
-	line string
-	err  error
-}
-
-// errNoAnswer is the end of the input or of the request's context: the
-// request is cancelled.
-var errNoAnswer = errors.New("no answer")
-
-// readLine returns the next line, trimmed, or errNoAnswer. The line is
-// read in a goroutine of its own, so that a request whose context ends
-// does not wait for it.
-func (t *terminal) readLine(ctx context.Context) (string, error) {
-	if t.pending == nil {
-		ch := make(chan lineOrErr, 1)
-		t.pending = ch
-		go func() {
-			line, err := t.in.ReadString('\n')
-			if err != nil && line == "" {
-				ch <- lineOrErr{err: err}
-				return
-			}
-			ch <- lineOrErr{line: strings.TrimRight(line, "\r\n")}
-		}()
-	}
-	select {
-	case l := <-t.pending:
-		t.pending = nil
-		if l.err != nil {
-			return "", errNoAnswer
-		}
-		return strings.TrimSpace(l.line), nil
-	case <-ctx.Done():
-		return "", errNoAnswer
-	}
 }
 
 // ask answers one request.
@@ -124,7 +81,7 @@ func (t *terminal) ask(ctx context.Context, e Elicitation) (ElicitAnswer, error)
 	}
 	for {
 		fmt.Fprint(t.out, "Send this answer? [a]ccept, [d]ecline, [c]ancel (a): ")
-		line, err := t.readLine(ctx)
+		line, err := t.in.Line(ctx)
 		if err != nil {
 			fmt.Fprintln(t.out, "(no answer: cancelled)")
 			return ElicitAnswer{Action: ElicitCancel}, nil
@@ -146,7 +103,7 @@ func (t *terminal) ask(ctx context.Context, e Elicitation) (ElicitAnswer, error)
 func (t *terminal) askField(ctx context.Context, f field) (any, bool, error) {
 	for {
 		fmt.Fprint(t.out, f.prompt())
-		line, err := t.readLine(ctx)
+		line, err := t.in.Line(ctx)
 		if err != nil {
 			return nil, false, err
 		}
