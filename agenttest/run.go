@@ -268,11 +268,6 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	return out
 }
 
-// Run runs one test Repeat times and returns its result.
-func (r *Runner) Run(ctx context.Context, path string, t *schema.Test) Result {
-	return r.RunAll(ctx, []Job{{Path: path, Test: t}})[0]
-}
-
 // Live reports whether the test of job j runs against the model: it is
 // recorded, or it has no cassette to replay (and the mode is not replay).
 func (r *Runner) Live(j Job) bool {
