@@ -70,7 +70,7 @@ type Runner struct {
 	// provider's variables); their keys are redacted from recordings.
 	Endpoints map[schema.Provider]runtime.Endpoint
 	// Fallbacks are the models tried after an agent's own when a call
-	// fails (see runtime.FallbackOptions), by agent name: the bindings
+	// fails (see runtime.Fallbacks), by agent name: the bindings
 	// file's.
 	Fallbacks map[string][]schema.Model
 	// Retries are the retry policies of the agents' model calls, by agent
@@ -350,15 +350,8 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 		return runOutcome{err: err}
 	}
 	model := r.models(&http.Client{Transport: transport}, replayer != nil, mt)
-	m, err := model(t.Agent)
-	if err != nil {
-		return runOutcome{err: err}
-	}
-	fbs, err := runtime.FallbackOptions(r.Fallbacks[t.Agent.Name], func(fm schema.Model) (runtime.Model, error) {
-		a := *t.Agent
-		a.Model = fm
-		return model(&a)
-	})
+	models := r.modelSource(model)
+	m, fbs, err := models(t.Agent)
 	if err != nil {
 		return runOutcome{err: err}
 	}
@@ -370,12 +363,16 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 	}
 	var out runOutcome
 	var conv runtime.Conversation
-	tree := []runtime.Option{runtime.WithModelSource(r.modelSource(model))}
-	if j.Program != nil {
-		tree = append(tree, runtime.WithProgram(j.Program))
+	opts := append(slices.Clone(r.Options), runtime.WithModel(m))
+	if len(fbs) > 0 {
+		opts = append(opts, runtime.WithFallbacks(fbs...))
 	}
+	opts = append(opts, runtime.WithModelSource(models))
+	if j.Program != nil {
+		opts = append(opts, runtime.WithProgram(j.Program))
+	}
+	opts = slices.Clip(opts)
 	for i, turn := range t.Turns {
-		opts := append(append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...), tree...)
 		resp, halt, err := r.runTurn(ctx, j, turn, conv, opts)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {
