@@ -337,7 +337,6 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	doc.next = base + newEnd - restart + 1
 	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), prev.File.Len(), restart, oldResume, delta,
 		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
-	doc.reparsed = len(out)
 	fresh := make([]unitResult, len(out))
 	for i, u := range out {
 		fresh[i] = u.rebased(r.src, r.base, d)

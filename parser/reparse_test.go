@@ -145,7 +145,7 @@ func TestReparseAfterBrokenUnitIsLocal(t *testing.T) {
 				if !ok {
 					t.Fatal("reparseSyntax refused a valid edit")
 				}
-				if n := got.reparsed; n > 40 {
+				if n := got.fresh[1] - got.fresh[0]; n > 40 {
 					t.Errorf("an edit at %d of %d bytes parsed %d units again", at, len(text), n)
 				}
 				gotDoc, gotDiags := reparse(doc, f, edit, 2)
