@@ -237,10 +237,8 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	work := make(chan unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for w := 0; w < max(r.Parallel, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range max(r.Parallel, 1) {
+		wg.Go(func() {
 			for u := range work {
 				start := time.Now()
 				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep)
@@ -249,7 +247,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 				durations[u.job] += time.Since(start)
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	for i := range jobs {
 		for k := 0; k < n && clashes[i] == nil; k++ {
