@@ -17,8 +17,8 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-// jsonChunk is how much JSON is buffered before it is written out.
-const jsonChunk = 64 << 10
+// flushSize is how much printed output is gathered before it is written.
+const flushSize = 64 << 10
 
 // WriteJSON writes the lowered patterns as canonical JSON: an array with one
 // object per pattern, `{"subject": {"identity", "labels", "properties"},

@@ -10,9 +10,6 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-// flushSize is how much printed output is gathered before it is written.
-const flushSize = 64 << 10
-
 // WriteSexp writes the syntax tree as the reference grammar (tree-sitter-gram)
 // prints it: node kinds from its node-types table, with field names and comments.
 // It streams: each node is printed as the tree is walked, and the output is
