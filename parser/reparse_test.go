@@ -313,9 +313,9 @@ func FuzzReparse(f *testing.F) {
 	})
 }
 
-// TestReparseUnlessStale: told to stop, a re-parse returns nothing once the
-// syntax is parsed; not told, it gives what Reparse gives.
-func TestReparseUnlessStale(t *testing.T) {
+// TestReparseStops: told to stop, a re-parse returns nothing once the
+// syntax is parsed; told to go on, it gives what a full parse gives.
+func TestReparseStops(t *testing.T) {
 	text := "(a)\n[g | a, b]\n(b {k: 1})\n"
 	doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
 	next := "(a)\n[g | a, bb]\n(b {k: 1})\n"
