@@ -66,9 +66,9 @@
 //
 //   - [Load] reads and checks the packages of test files, with the agent
 //     file a _test.gram file is named after ([schema.SubjectPath]).
-//   - [Runner] runs tests: [Runner.Run] runs one test (repeated
-//     [Runner.Repeat] times, passing when at least [Runner.PassRate] of the
-//     runs pass) and [Runner.RunAll] many in parallel, giving [Result]s.
+//   - [Runner] runs tests: [Runner.RunAll] runs them in parallel, each
+//     repeated [Runner.Repeat] times and passing when at least
+//     [Runner.PassRate] of its runs pass, giving [Result]s.
 //   - [Evaluate] checks one turn's [runtime.Response] against a
 //     [schema.Turn]'s expectations, without a model.
 //   - [WriteText], [WriteJSON], [WriteJUnit] and [WriteTAP] report results,

@@ -205,6 +205,7 @@ type (
 		Properties *junitPropList `xml:"properties,omitempty"`
 		Cases      []junitCase    `xml:"testcase"`
 		results    []Result       // the suite's, for its properties
+		seconds    float64        // the sum of its cases' times, as written
 	}
 	junitPropList struct {
 		Props []junitProperty `xml:"property"`
@@ -268,11 +269,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		var st float64
-		for _, x := range s.Cases {
-			st += parseSeconds(x.Time)
-		}
-		s.Time = seconds(st + r.Seconds)
+		s.Time = seconds(s.seconds + r.Seconds)
+		s.seconds += parseSeconds(c.Time)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
 	}

@@ -70,7 +70,7 @@ type Runner struct {
 	// provider's variables); their keys are redacted from recordings.
 	Endpoints map[schema.Provider]runtime.Endpoint
 	// Fallbacks are the models tried after an agent's own when a call
-	// fails (see runtime.FallbackOptions), by agent name: the bindings
+	// fails (see runtime.Fallbacks), by agent name: the bindings
 	// file's.
 	Fallbacks map[string][]schema.Model
 	// Retries are the retry policies of the agents' model calls, by agent
@@ -237,10 +237,8 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	work := make(chan unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for w := 0; w < max(r.Parallel, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range max(r.Parallel, 1) {
+		wg.Go(func() {
 			for u := range work {
 				start := time.Now()
 				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep)
@@ -249,7 +247,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 				durations[u.job] += time.Since(start)
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	for i := range jobs {
 		for k := 0; k < n && clashes[i] == nil; k++ {
@@ -266,11 +264,6 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 		}
 	}
 	return out
-}
-
-// Run runs one test Repeat times and returns its result.
-func (r *Runner) Run(ctx context.Context, path string, t *schema.Test) Result {
-	return r.RunAll(ctx, []Job{{Path: path, Test: t}})[0]
 }
 
 // Live reports whether the test of job j runs against the model: it is
@@ -355,15 +348,8 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 		return runOutcome{err: err}
 	}
 	model := r.models(&http.Client{Transport: transport}, replayer != nil, mt)
-	m, err := model(t.Agent)
-	if err != nil {
-		return runOutcome{err: err}
-	}
-	fbs, err := runtime.FallbackOptions(r.Fallbacks[t.Agent.Name], func(fm schema.Model) (runtime.Model, error) {
-		a := *t.Agent
-		a.Model = fm
-		return model(&a)
-	})
+	models := r.modelSource(model)
+	m, fbs, err := models(t.Agent)
 	if err != nil {
 		return runOutcome{err: err}
 	}
@@ -375,12 +361,16 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 	}
 	var out runOutcome
 	var conv runtime.Conversation
-	tree := []runtime.Option{runtime.WithModelSource(r.modelSource(model))}
-	if j.Program != nil {
-		tree = append(tree, runtime.WithProgram(j.Program))
+	opts := append(slices.Clone(r.Options), runtime.WithModel(m))
+	if len(fbs) > 0 {
+		opts = append(opts, runtime.WithFallbacks(fbs...))
 	}
+	opts = append(opts, runtime.WithModelSource(models))
+	if j.Program != nil {
+		opts = append(opts, runtime.WithProgram(j.Program))
+	}
+	opts = slices.Clip(opts)
 	for i, turn := range t.Turns {
-		opts := append(append(append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m)), fbs...), tree...)
 		resp, halt, err := r.runTurn(ctx, j, turn, conv, opts)
 		rec := TurnRecord{User: turn.Input}
 		if resp != nil {

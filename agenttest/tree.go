@@ -29,24 +29,22 @@ func PackageProgram(pkg *project.Package, f *project.File) *schema.Program {
 }
 
 // modelSource returns the source of the models of the agents of a test's
-// nested runs and handoffs: each made by model, as the tested agent's, so
-// that their calls go through the same recording or replaying transport,
-// with the agent's fallbacks of the bindings file.
+// runs, the tested agent's and those of its nested runs and handoffs:
+// each made by model, so that their calls go through the same recording
+// or replaying transport, with the agent's fallbacks of the bindings file.
 func (r *Runner) modelSource(model func(*schema.Agent) (runtime.Model, error)) runtime.ModelSource {
 	return func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
 		m, err := model(a)
 		if err != nil {
 			return nil, nil, err
 		}
-		var fbs []runtime.Fallback
-		for _, fm := range r.Fallbacks[a.Name] {
+		fbs, err := runtime.Fallbacks(r.Fallbacks[a.Name], func(fm schema.Model) (runtime.Model, error) {
 			b := *a
 			b.Model = fm
-			client, err := model(&b)
-			if err != nil {
-				return nil, nil, err
-			}
-			fbs = append(fbs, runtime.Fallback{Model: fm, Client: client})
+			return model(&b)
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 		return m, fbs, nil
 	}

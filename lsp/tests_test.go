@@ -137,7 +137,7 @@ func TestAgentTests(t *testing.T) {
 	}
 	rec := &agenttest.Runner{Library: runtime.Builtins(), Mode: agenttest.ModeRecord, BaseURL: srv.URL,
 		Options: []runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}}
-	if r := rec.Run(context.Background(), path, s.Program.Tests[0]); r.Status != agenttest.Pass {
+	if r := rec.RunAll(context.Background(), []agenttest.Job{{Path: path, Test: s.Program.Tests[0]}})[0]; r.Status != agenttest.Pass {
 		t.Fatalf("recording: %+v", r)
 	}
 	var res json.RawMessage

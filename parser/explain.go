@@ -36,7 +36,7 @@ func neverClosed(toks []lexer.Token, more string) *grammar.SyntaxError {
 	if len(open) == 0 {
 		return nil
 	}
-	t := toks[open[0]]
+	t := toks[open[0].at]
 	closer := map[string]string{"(": ")", "[": "]", "{": "}"}[t.Value]
 	detail := fmt.Sprintf("close it with '%s'", closer)
 	if n := len(open) - 1; n == 1 {
@@ -105,7 +105,7 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.Syn
 	if i > 0 {
 		prev = &toks[i-1]
 	}
-	depth := bracketDepth(toks[:i])
+	depth := len(openBrackets(toks[:i]))
 	if isPunct(t, "|") && depth == 0 {
 		// A bar outside brackets: most often a ']' typed before it.
 		if isPunct(prev, "]") {
@@ -179,23 +179,34 @@ func innermostOpen(toks []lexer.Token) *lexer.Token {
 	if len(open) == 0 {
 		return nil
 	}
-	return &toks[open[len(open)-1]]
+	return &toks[open[len(open)-1].at]
 }
 
-// openBrackets returns the indexes in toks of the brackets toks leave open,
-// outermost first (a closer without an opener is passed over).
-func openBrackets(toks []lexer.Token) []int {
-	var open []int
+// openBracket is a bracket left open: its index in the tokens, and whether
+// a '|' of its own follows it.
+type openBracket struct {
+	at  int
+	bar bool
+}
+
+// openBrackets returns the brackets toks leave open, outermost first (a
+// closer without an opener is passed over).
+func openBrackets(toks []lexer.Token) []openBracket {
+	var open []openBracket
 	for k, t := range toks {
 		if t.Type != grammar.Punct {
 			continue
 		}
 		switch t.Value {
 		case "(", "[", "{":
-			open = append(open, k)
+			open = append(open, openBracket{at: k})
 		case ")", "]", "}":
 			if len(open) > 0 {
 				open = open[:len(open)-1]
+			}
+		case "|":
+			if len(open) > 0 {
+				open[len(open)-1].bar = true
 			}
 		}
 	}
@@ -219,30 +230,8 @@ func nodeHasTypedParameter(toks []lexer.Token) bool {
 // inElements reports whether toks end inside the elements of a subject
 // pattern: the innermost open bracket is '[' and a '|' of its own follows it.
 func inElements(toks []lexer.Token) bool {
-	type frame struct {
-		bracket string
-		bar     bool
-	}
-	var open []frame
-	for k := range toks {
-		x := &toks[k]
-		if x.Type != grammar.Punct {
-			continue
-		}
-		switch x.Value {
-		case "(", "[", "{":
-			open = append(open, frame{bracket: x.Value})
-		case ")", "]", "}":
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-		case "|":
-			if len(open) > 0 {
-				open[len(open)-1].bar = true
-			}
-		}
-	}
-	return len(open) > 0 && open[len(open)-1].bracket == "[" && open[len(open)-1].bar
+	open := openBrackets(toks)
+	return len(open) > 0 && toks[open[len(open)-1].at].Value == "[" && open[len(open)-1].bar
 }
 
 // startsElement reports whether t can begin an element of a subject
@@ -256,22 +245,6 @@ func startsElement(t *lexer.Token) bool {
 func endsElement(t *lexer.Token) bool {
 	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
 		isPunct(t, ")") || isPunct(t, "]"))
-}
-
-// bracketDepth returns how many brackets toks leave open.
-func bracketDepth(toks []lexer.Token) int {
-	depth := 0
-	for _, x := range toks {
-		if x.Type == grammar.Punct {
-			switch x.Value {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
-		}
-	}
-	return depth
 }
 
 // isPunct reports whether t is the punctuation s.

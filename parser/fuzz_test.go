@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,27 +57,25 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// sexpTree builds the whole printed tree, with each node's comments merged
-// into its children as printing places them.
-func (doc *Document) sexpTree() *sx {
-	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: doc.File.Len()}}
-	doc.eachSexp(false, func(n *sx) { root.kids = append(root.kids, mergeNotes(n)) })
-	return root
+// sx is a node of the printed tree.
+type sx struct {
+	kind string
+	span diag.Span
+	kids []*sx
 }
 
-func mergeNotes(n *sx) *sx {
-	var kids []*sx
-	k, c := 0, 0
-	for k < len(n.kids) || c < len(n.notes) {
-		if c == len(n.notes) || k < len(n.kids) && n.kids[k].span.Start <= n.notes[c].span.Start {
-			kids = append(kids, mergeNotes(n.kids[k]))
-			k++
-		} else {
-			kids = append(kids, n.notes[c])
-			c++
-		}
-	}
-	return &sx{kind: n.kind, field: n.field, span: n.span, kids: kids}
+// sexpTree builds the whole printed tree, comments where printing places
+// them.
+func (doc *Document) sexpTree() *sx {
+	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: doc.File.Len()}}
+	path := []*sx{root}
+	p := sxPrinter{w: io.Discard, opened: func(depth int, kind string, span diag.Span) {
+		n := &sx{kind: kind, span: span}
+		path = append(path[:depth], n)
+		path[depth-1].kids = append(path[depth-1].kids, n)
+	}}
+	doc.walkSexp(&p)
+	return root
 }
 
 func checkNesting(t *testing.T, n *sx, size int) {

@@ -16,7 +16,7 @@ import (
 // re-parse of it from prev.
 func edited(prev *Document, text string, start, end int, ins string) (string, *Document, diag.List) {
 	next := text[:start] + ins + text[end:]
-	doc, diags := Reparse(prev, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
+	doc, diags := reparse(prev, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
 	return next, doc, diags
 }
 

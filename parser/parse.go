@@ -65,8 +65,6 @@ type Document struct {
 	// fineFrom is the offset where the lexer switched to lexing records
 	// token by token, or -1 (see grammar.Scanner.FineFrom).
 	fineFrom int
-	// reparsed is how many units Reparse parsed afresh (for tests).
-	reparsed int
 	// next is the first position no span of the document uses: where
 	// the positions of the next version's new units start.
 	next int

@@ -287,6 +287,6 @@ func TestDeferred(t *testing.T) {
 	syn, diags := ParseSyntax(f)
 	check("ParseSyntax", syn, diags, want[1:])
 	g := diag.NewFile("t.gram", []byte(src+"(c)\n"))
-	doc, diags = Reparse(doc, g, diag.Span{Start: len(src), End: len(src)}, 4)
+	doc, diags = reparse(doc, g, diag.Span{Start: len(src), End: len(src)}, 4)
 	check("Reparse", doc, diags, want)
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-// jsonChunk is how much JSON is buffered before it is written out.
-const jsonChunk = 64 << 10
+// flushSize is how much printed output is gathered before it is written.
+const flushSize = 64 << 10
 
 // WriteJSON writes the lowered patterns as canonical JSON: an array with one
 // object per pattern, `{"subject": {"identity", "labels", "properties"},
@@ -306,7 +306,7 @@ func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
 		sep = " "
 	}
 	for _, l := range s.Labels {
-		b.WriteString(":" + GramName(l))
+		b.WriteString(":" + gramtext.Name(l))
 		sep = " "
 	}
 	if len(s.Properties) > 0 {
@@ -331,7 +331,7 @@ func writeRecordGram(b *bytes.Buffer, props []Property) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(GramKey(p.Key))
+		b.WriteString(gramtext.Name(p.Key))
 		b.WriteString(": ")
 		writeValueGram(b, p.Value)
 	}
@@ -369,7 +369,7 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(GramKey(entries[i].KeyName()))
+			b.WriteString(gramtext.Name(entries[i].KeyName()))
 			b.WriteString(": ")
 			writeValueGram(b, &entries[i].Value)
 		}
@@ -377,7 +377,7 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 	default:
 		switch v.Tok.Type {
 		case grammar.String, grammar.Backtick, grammar.Fenced:
-			b.WriteString(GramString(v.Tok.Text()))
+			b.WriteString(gramString(v.Tok.Text()))
 		case grammar.Tagged, grammar.TaggedFenced:
 			c, tag := v.Tok.Text(), grammar.Tag(v.Tok)
 			fence := tag == "true" || tag == "false" || strings.ContainsAny(c, "`\n\\")
@@ -395,9 +395,9 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 	}
 }
 
-// GramString quotes s as a double-quoted gram string, or as a fenced string when it
+// gramString quotes s as a double-quoted gram string, or as a fenced string when it
 // spans lines.
-func GramString(s string) string {
+func gramString(s string) string {
 	if strings.Contains(s, "\n") && !strings.Contains(s, "```") && !strings.HasSuffix(s, "`") {
 		return "```\n" + s + "```"
 	}
@@ -406,12 +406,6 @@ func GramString(s string) string {
 
 // IsSymbol reports whether s is a valid bare symbol.
 func IsSymbol(s string) bool { return gramtext.IsSymbol(s) }
-
-// GramName writes a label or key name: bare when it is a symbol, else backticked.
-func GramName(s string) string { return gramtext.Name(s) }
-
-// GramKey writes a record key.
-func GramKey(s string) string { return GramName(s) }
 
 // GramIdent writes an identity: a symbol, an integer, or a backticked name.
 func GramIdent(s string) string {

@@ -37,8 +37,8 @@ func TestWriteJSONStreams(t *testing.T) {
 	if err := doc.WriteJSON(&w); err != nil {
 		t.Fatal(err)
 	}
-	if w.writes < len(w.data)/(2*jsonChunk) || w.largest > 2*jsonChunk {
-		t.Errorf("%d bytes written in %d writes, the largest %d bytes: want chunks of about %d", len(w.data), w.writes, w.largest, jsonChunk)
+	if w.writes < len(w.data)/(2*flushSize) || w.largest > 2*flushSize {
+		t.Errorf("%d bytes written in %d writes, the largest %d bytes: want chunks of about %d", len(w.data), w.writes, w.largest, flushSize)
 	}
 	var v []any
 	if err := json.Unmarshal(w.data, &v); err != nil {

@@ -17,9 +17,10 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramlang/gram/internal/parallel"
 )
 
 // parallelRecovery is the number of tokens from which a broken unit is
@@ -43,22 +44,7 @@ type chunkRun struct {
 func (b *batch) parseUnitParallel(src string, toks []lexer.Token, eof int) {
 	workers := runtime.GOMAXPROCS(0)
 	runs := chunkRuns(src, toks, len(toks)/(4*workers))
-	var wg sync.WaitGroup
-	work := make(chan *chunkRun, len(runs))
-	for i := range runs {
-		work <- &runs[i]
-	}
-	close(work)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range work {
-				r.run(src, toks, eof)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(runs), func(i int) { runs[i].run(src, toks, eof) })
 	// Room for every chunk's results at once: the unit may hold most of
 	// the file's units, and growing their table by doubling would copy it
 	// again and again.

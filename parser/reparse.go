@@ -21,8 +21,8 @@ import (
 // the top-level units before the edit, parses again from the unit before the
 // edit until the unit boundaries line up with prev's again, reuses the units
 // after that (moved by the change in length), and lowers and checks the whole
-// document. The result is the same as Parse(f)'s; Reparse falls back to Parse
-// when prev does not match the edit.
+// document. The result is the same as Parse(f)'s; Reparse falls back to
+// parsing f in full when prev does not match the edit.
 //
 // Every unit start is a place parsing can restart from, also one that
 // recovery found inside a broken unit: what a full parse makes of the text
@@ -32,16 +32,11 @@ import (
 // the file one unit that recovery splits at lines, costs an edit after it no
 // more than any other unit does. What a unit is depends on the text up to its
 // reach (recovery looks ahead), which decides where parsing restarts.
-func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, diag.List) {
-	doc, diags, _ := ReparseUnlessStale(prev, f, edit, newLen, nil)
-	return doc, diags
-}
-
-// ReparseUnlessStale is [Reparse] for a text that a newer one may replace
-// while it is parsed: when stop is set and reports true once the syntax is
-// parsed, it returns without lowering the document (nil and true). When prev
-// does not match the edit, it parses f in full.
-func ReparseUnlessStale(prev *Document, f *diag.File, edit diag.Span, newLen int, stop func() bool) (*Document, diag.List, bool) {
+//
+// For a text that a newer one may replace while it is parsed: when stop is
+// set and reports true once the syntax is parsed, Reparse returns without
+// lowering the document (nil and true).
+func Reparse(prev *Document, f *diag.File, edit diag.Span, newLen int, stop func() bool) (*Document, diag.List, bool) {
 	doc, ok := reparseSyntax(prev, f, edit, newLen)
 	if !ok {
 		doc, diags := ParseForEdits(f)
@@ -342,7 +337,6 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	doc.next = base + newEnd - restart + 1
 	f.SetPositions(diag.NewPositions(splitSegments(prev.File.Positions().Segments(), prev.File.Len(), restart, oldResume, delta,
 		diag.Segment{Pos: base, Off: restart, Len: newEnd - restart})))
-	doc.reparsed = len(out)
 	fresh := make([]unitResult, len(out))
 	for i, u := range out {
 		fresh[i] = u.rebased(r.src, r.base, d)

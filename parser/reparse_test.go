@@ -145,10 +145,10 @@ func TestReparseAfterBrokenUnitIsLocal(t *testing.T) {
 				if !ok {
 					t.Fatal("reparseSyntax refused a valid edit")
 				}
-				if n := got.reparsed; n > 40 {
+				if n := got.fresh[1] - got.fresh[0]; n > 40 {
 					t.Errorf("an edit at %d of %d bytes parsed %d units again", at, len(text), n)
 				}
-				gotDoc, gotDiags := Reparse(doc, f, edit, 2)
+				gotDoc, gotDiags := reparse(doc, f, edit, 2)
 				want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 				if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, gotDoc, gotDiags)); diff != "" {
 					t.Fatalf("Reparse differs from Parse (-want +got):\n%s", diff)
@@ -174,7 +174,7 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 				// The text in chunks, shared with the version before.
 				f = doc.File.Edited(diag.Span{Start: start, End: end}, ins)
 			}
-			got, gotDiags := Reparse(doc, f, diag.Span{Start: start, End: end}, len(ins))
+			got, gotDiags := reparse(doc, f, diag.Span{Start: start, End: end}, len(ins))
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: Reparse differs from Parse (-want +got):\n%s\ntext before:\n%q",
@@ -190,7 +190,7 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 				// what a full parse gives (the first changed nothing of it).
 				at := rng.Intn(len(text) + 1)
 				other := text[:at] + "(q)" + text[at:]
-				again, againDiags := Reparse(doc, diag.NewFile("t.gram", []byte(other)), diag.Span{Start: at, End: at}, 3)
+				again, againDiags := reparse(doc, diag.NewFile("t.gram", []byte(other)), diag.Span{Start: at, End: at}, 3)
 				want, wantDiags := Parse(diag.NewFile("t.gram", []byte(other)))
 				if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, again, againDiags)); diff != "" {
 					t.Fatalf("text %d step %d: a second edit of the same version, (q) at %d of %q, differs from Parse (-want +got):\n%s", n, step, at, text, diff)
@@ -222,9 +222,9 @@ func TestReparseReadsAWindow(t *testing.T) {
 		before := ms.TotalAlloc
 		for i := range 20 {
 			if i%2 == 0 {
-				doc, _ = Reparse(doc, doc.File.Edited(ins, tc.word), ins, len(tc.word))
+				doc, _ = reparse(doc, doc.File.Edited(ins, tc.word), ins, len(tc.word))
 			} else {
-				doc, _ = Reparse(doc, doc.File.Edited(del, ""), del, 0)
+				doc, _ = reparse(doc, doc.File.Edited(del, ""), del, 0)
 			}
 		}
 		runtime.ReadMemStats(&ms)
@@ -257,7 +257,7 @@ func TestReparseUnitsOwnTheirText(t *testing.T) {
 		at += strings.IndexByte(text[at:], '(') + 1
 		next := text[:at] + "z" + text[at:]
 		f := diag.NewFile("t.gram", []byte(next))
-		got, _ := Reparse(doc, f, diag.Span{Start: at, End: at}, 1)
+		got, _ := reparse(doc, f, diag.Span{Start: at, End: at}, 1)
 		src := f.Source()
 		texts = append(texts, src)
 		for _, p := range got.Patterns() {
@@ -305,7 +305,7 @@ func FuzzReparse(f *testing.F) {
 		end := start + int(n)%(len(text)-start+1)
 		doc, _ := ParseForEdits(diag.NewFile("t.gram", []byte(text)))
 		next := text[:start] + ins + text[end:]
-		got, gotDiags := Reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
+		got, gotDiags := reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: start, End: end}, len(ins))
 		want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 		if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 			t.Fatalf("replacing [%d,%d) of %q with %q: Reparse differs from Parse (-want +got):\n%s", start, end, text, ins, diff)
@@ -313,19 +313,19 @@ func FuzzReparse(f *testing.F) {
 	})
 }
 
-// TestReparseUnlessStale: told to stop, a re-parse returns nothing once the
-// syntax is parsed; not told, it gives what Reparse gives.
-func TestReparseUnlessStale(t *testing.T) {
+// TestReparseStops: told to stop, a re-parse returns nothing once the
+// syntax is parsed; told to go on, it gives what a full parse gives.
+func TestReparseStops(t *testing.T) {
 	text := "(a)\n[g | a, b]\n(b {k: 1})\n"
 	doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
 	next := "(a)\n[g | a, bb]\n(b {k: 1})\n"
 	edit := diag.Span{Start: 13, End: 13}
 	asked := 0
-	got, diags, stopped := ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { asked++; return true })
+	got, diags, stopped := Reparse(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { asked++; return true })
 	if !stopped || got != nil || diags != nil || asked != 1 {
 		t.Errorf("told to stop: doc %v, %d diagnostics, stopped %v, asked %d times", got, len(diags), stopped, asked)
 	}
-	got, diags, stopped = ReparseUnlessStale(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { return false })
+	got, diags, stopped = Reparse(doc, diag.NewFile("t.gram", []byte(next)), edit, 1, func() bool { return false })
 	want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 	if stopped || cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, diags)) != "" {
 		t.Errorf("not told to stop: stopped %v, or the result differs from Parse", stopped)
@@ -347,7 +347,7 @@ func TestReparseTooDeep(t *testing.T) {
 		doc, _ := Parse(diag.NewFile("t.gram", []byte(text)))
 		for _, at := range []int{1, len(text) - 1} {
 			next := text[:at] + " " + text[at:]
-			got, gotDiags := Reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: at, End: at}, 1)
+			got, gotDiags := reparse(doc, diag.NewFile("t.gram", []byte(next)), diag.Span{Start: at, End: at}, 1)
 			want, wantDiags := Parse(diag.NewFile("t.gram", []byte(next)))
 			if diff := cmp.Diff(outcome(t, want, wantDiags), outcome(t, got, gotDiags)); diff != "" {
 				t.Errorf("a space inserted at %d: Reparse differs from Parse (-want +got):\n%s", at, diff)
@@ -373,7 +373,7 @@ func TestChangedLowered(t *testing.T) {
 		at := rng.Intn(len(text) - 20)
 		at += strings.IndexByte(text[at:], '(') + 1
 		next := text[:at] + "z" + text[at:]
-		got, _ := Reparse(doc, doc.File.Edited(diag.Span{Start: at, End: at}, "z"), diag.Span{Start: at, End: at}, 1)
+		got, _ := reparse(doc, doc.File.Edited(diag.Span{Start: at, End: at}, "z"), diag.Span{Start: at, End: at}, 1)
 		if got.lists.lowered.Load() != nil || got.lists.patterns.Load() != nil {
 			t.Fatalf("step %d: a re-parse made a whole list", step)
 		}
@@ -399,4 +399,10 @@ func TestChangedLowered(t *testing.T) {
 		}
 		text, doc = next, got
 	}
+}
+
+// reparse is Reparse told never to stop.
+func reparse(prev *Document, f *diag.File, edit diag.Span, newLen int) (*Document, diag.List) {
+	doc, diags, _ := Reparse(prev, f, edit, newLen, nil)
+	return doc, diags
 }

@@ -5,12 +5,11 @@
 package parser
 
 import (
-	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/internal/suggest"
 )
 
@@ -150,26 +149,17 @@ func (l *lowerer) suggestAll(all []pendingRef, refs []int) []string {
 	if len(refs) > 0 {
 		l.topScope.buildIndex()
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if len(refs) < parallelSuggestions || workers < 2 {
-		for k, i := range refs {
-			r := all[i]
-			out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
+	find := func(k int) {
+		r := all[refs[k]]
+		out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
+	}
+	if len(refs) < parallelSuggestions {
+		for k := range refs {
+			find(k)
 		}
-		return out
+	} else {
+		parallel.For(len(refs), find)
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := w; k < len(refs); k += workers {
-				r := all[refs[k]]
-				out[k] = closestVisible(r.p.Subject.Identity, r.sc, l.topScope)
-			}
-		}()
-	}
-	wg.Wait()
 	return out
 }
 

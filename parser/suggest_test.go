@@ -80,7 +80,7 @@ func TestSuggestionsFollowEdits(t *testing.T) {
 			edit.End = at + strings.IndexByte(old[at:], ':')
 		}
 		next := old[:edit.Start] + ins + old[edit.End:]
-		got, gotDiags := Reparse(doc, diag.NewFile("s.gram", []byte(next)), edit, len(ins))
+		got, gotDiags := reparse(doc, diag.NewFile("s.gram", []byte(next)), edit, len(ins))
 		_, wantDiags := Parse(diag.NewFile("s.gram", []byte(next)))
 		if g, w := fmt.Sprint(gotDiags.Resolved(got.File)), fmt.Sprint(wantDiags); g != w {
 			t.Fatalf("edit %d (%q): diagnostics\n%s\nwant\n%s", i, ins, g, w)

@@ -19,7 +19,6 @@
 package parser
 
 import (
-	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -89,13 +88,6 @@ func checkUnitChunk() {
 
 // lastGen numbers the versions of unit lists.
 var lastGen atomic.Uint64
-
-// newUnitList returns a list of a copy of units, the version's own.
-func newUnitList(units []unitResult) unitList {
-	l := unitList{gen: lastGen.Add(1)}
-	l.chunked(units, 0, false)
-	return l
-}
 
 // unitBuilder makes the unit list of a new version from runs of units
 // given in source order (a batch's, as each is parsed and lowered): each
@@ -181,19 +173,6 @@ func (l *unitList) chunkOf(i int) int { return sort.SearchInts(l.ends, i+1) }
 func (l *unitList) at(i int) *unitResult {
 	k := l.chunkOf(i)
 	return &l.chunks[k].units[i-l.start(k)]
-}
-
-// all yields every unit, with its index, which the caller must not change.
-func (l *unitList) all() iter.Seq2[int, *unitResult] {
-	return func(yield func(int, *unitResult) bool) {
-		for k, c := range l.chunks {
-			for j := range c.units {
-				if !yield(l.start(k)+j, &c.units[j]) {
-					return
-				}
-			}
-		}
-	}
 }
 
 // mut returns unit i to change, copying its chunk first if another version

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -107,6 +108,26 @@ func TestUnitBuilder(t *testing.T) {
 		for i := 0; i < n; i++ {
 			if got := l.at(i).span.Start; got != i {
 				t.Fatalf("size %d: at(%d) = %d", size, i, got)
+			}
+		}
+	}
+}
+
+// newUnitList returns a list of a copy of units, the version's own.
+func newUnitList(units []unitResult) unitList {
+	l := unitList{gen: lastGen.Add(1)}
+	l.chunked(units, 0, false)
+	return l
+}
+
+// all yields every unit, with its index, which the caller must not change.
+func (l *unitList) all() iter.Seq2[int, *unitResult] {
+	return func(yield func(int, *unitResult) bool) {
+		for k, c := range l.chunks {
+			for j := range c.units {
+				if !yield(l.start(k)+j, &c.units[j]) {
+					return
+				}
 			}
 		}
 	}

@@ -162,7 +162,7 @@ func (r *Request) parse(f *diag.File) (doc *parser.Document, parsed diag.List, c
 		}
 		return doc, parsed, clean, true
 	}
-	doc, parsed, stopped := parser.ReparseUnlessStale(prev.Doc, f, e.Span, e.NewLen, r.Stop)
+	doc, parsed, stopped := parser.Reparse(prev.Doc, f, e.Span, e.NewLen, r.Stop)
 	return doc, parsed, clean, !stopped
 }
 

@@ -45,7 +45,7 @@ func BenchmarkDirectEdit(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		f := diag.NewFile("x.gram", texts[i%2])
 		e := edits[i%2]
-		d, parsed, _ := parser.ReparseUnlessStale(doc, f, e.Span, e.NewLen, nil)
+		d, parsed, _ := parser.Reparse(doc, f, e.Span, e.NewLen, nil)
 		_ = IsBindings(d)
 		_ = schema.SubjectPath(f.Path)
 		p, compiled := schema.Recompile(prog, d)

@@ -128,7 +128,7 @@ func BenchmarkRecompile(b *testing.B) {
 			at := strings.Index(text[len(text)/2:], "Answers questions") + len(text)/2
 			edit := diag.Span{Start: at, End: at}
 			edited := text[:at] + "x" + text[at:]
-			ndoc, _ := parser.Reparse(doc, diag.NewFile("agents.gram", []byte(edited)), edit, 1)
+			ndoc, _ := reparse(doc, diag.NewFile("agents.gram", []byte(edited)), edit, 1)
 			if again, _ := Recompile(prog, ndoc); again.memo.reused == 0 {
 				b.Fatal("the previous program's results were not taken")
 			}

@@ -114,7 +114,7 @@ func TestDeferredReportedOnce(t *testing.T) {
 			before, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(c.src+"\n")))
 			prev, _ := Compile(before)
 			f = diag.NewFile("t.gram", []byte(c.src+"\n// x\n"))
-			doc, parsed = parser.Reparse(before, f, diag.Span{Start: len(c.src) + 1, End: len(c.src) + 1}, 5)
+			doc, parsed = reparse(before, f, diag.Span{Start: len(c.src) + 1, End: len(c.src) + 1}, 5)
 			_, compiled = Recompile(prev, doc)
 			if diff := cmp.Diff(c.check, lines(Merge(parsed, compiled))); diff != "" {
 				t.Errorf("checked again after an edit (-want +got):\n%s", diff)

@@ -93,7 +93,7 @@ func TestRecompileComposedAsTool(t *testing.T) {
 		old := string(doc.File.Bytes())
 		at := strings.Index(old, step[0])
 		edited := old[:at] + step[1] + old[at+len(step[0]):]
-		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(step[0])}, len(step[1]))
+		ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(step[0])}, len(step[1]))
 		got, gotDiags := Recompile(prog, ndoc)
 		want, wantDiags := Compile(ndoc)
 		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {

@@ -34,7 +34,7 @@ func TestRecompileLegacySeeds(t *testing.T) {
 				ins := recompileEdits[rng.IntN(len(recompileEdits))]
 				text := string(old[:at]) + ins + string(old[end:])
 				edit := diag.Span{Start: at, End: end}
-				ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(text)), edit, len(ins))
+				ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(text)), edit, len(ins))
 				got, gotDiags := Recompile(prog, ndoc)
 				want, wantDiags := Compile(ndoc)
 				if !reflect.DeepEqual(gotDiags, wantDiags) {

@@ -32,7 +32,7 @@ func TestRecompileSharesLists(t *testing.T) {
 	needle := "Finds the entry 17"
 	at := strings.Index(text, needle) + len(needle)
 	edited := text[:at] + "x" + text[at:]
-	ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
+	ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
 	got, _ := Recompile(prog, ndoc)
 	if got.memo == nil || got.memo.reused == 0 {
 		t.Fatal("compiled in full")
@@ -68,7 +68,7 @@ func TestRecompileSharesLists(t *testing.T) {
 	needle = "Use tool4."
 	at = strings.Index(edited, needle) + len("Use")
 	again := edited[:at] + "x" + edited[at:]
-	adoc, _ := parser.Reparse(ndoc, diag.NewFile("t.gram", []byte(again)), diag.Span{Start: at, End: at}, 1)
+	adoc, _ := reparse(ndoc, diag.NewFile("t.gram", []byte(again)), diag.Span{Start: at, End: at}, 1)
 	flat := got.Tools()
 	got2, _ := Recompile(got, adoc)
 	if got2.tools != got.tools || &got2.Tools()[0] != &flat[0] {

@@ -110,7 +110,7 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 			for q < min(len(old), len(text))-p && old[len(old)-1-q] == text[len(text)-1-q] {
 				q++
 			}
-			doc, _ := parser.Reparse(prev, f, diag.Span{Start: p, End: len(old) - q}, len(text)-p-q)
+			doc, _ := reparse(prev, f, diag.Span{Start: p, End: len(old) - q}, len(text)-p-q)
 			return doc
 		}
 		for i, f := range packageTexts {
@@ -257,7 +257,7 @@ func TestRecompilePackageSharesLists(t *testing.T) {
 	needle := "Finds the entry 17"
 	at := strings.Index(text, needle) + len(needle)
 	edited := text[:at] + "x" + text[at:]
-	na, _ := parser.Reparse(a, diag.NewFile("a.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
+	na, _ := reparse(a, diag.NewFile("a.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
 	got := RecompilePackage(prev, []*parser.Document{na, o}, nil)
 	p, q := got.Programs[0], prev.Programs[0]
 	if p.memo == nil || p.memo.reused == 0 {

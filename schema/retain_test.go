@@ -54,7 +54,7 @@ func TestRecompileKeepsNoEarlierText(t *testing.T) {
 					text = text[:at] + text[at+1:]
 				}
 				nf := diag.NewFile("t.gram", []byte(text))
-				doc, _ = parser.Reparse(doc, nf, edit, len(ins))
+				doc, _ = reparse(doc, nf, edit, len(ins))
 				prog, _ = Recompile(prog, doc)
 				if prog.memo != nil && prog.memo.reused > 0 {
 					reused++

@@ -68,7 +68,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 			ins := recompileEdits[rng.IntN(len(recompileEdits))]
 			text := string(old[:at]) + ins + string(old[end:])
 			edit := diag.Span{Start: at, End: end}
-			ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(text)), edit, len(ins))
+			ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(text)), edit, len(ins))
 			got, gotDiags := Recompile(prog, ndoc)
 			want, wantDiags := Compile(ndoc)
 			if ti == 0 {
@@ -125,7 +125,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		}
 		edit := diag.Span{Start: p, End: len(text) - q}
 		n := len(edited) - p - q
-		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, n)
+		ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, n)
 		got, gotDiags := Recompile(prog, ndoc)
 		want, wantDiags := Compile(ndoc)
 		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
@@ -152,7 +152,7 @@ func TestRecompileMatchesCompile(t *testing.T) {
 		doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(forward)))
 		prog, _ := Compile(doc)
 		edit := diag.Span{Start: at, End: end}
-		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(ins))
+		ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(ins))
 		got, gotDiags := Recompile(prog, ndoc)
 		want, wantDiags := Compile(ndoc)
 		if got.memo == nil || got.memo.reused == 0 {
@@ -219,7 +219,7 @@ func TestRecompileTypeEdit(t *testing.T) {
 			at := strings.Index(old, step[0])
 			edited := old[:at] + step[1] + old[at+len(step[0]):]
 			edit := diag.Span{Start: at, End: at + len(step[0])}
-			ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(step[1]))
+			ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), edit, len(step[1]))
 			got, gotDiags := Recompile(prog, ndoc)
 			want, wantDiags := Compile(ndoc)
 			if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
@@ -275,4 +275,10 @@ func TestCompileOnce(t *testing.T) {
 	if kept == 0 {
 		t.Fatal("Compile kept nothing for a Recompile of any text: the test shows nothing")
 	}
+}
+
+// reparse is parser.Reparse told never to stop.
+func reparse(prev *parser.Document, f *diag.File, edit diag.Span, newLen int) (*parser.Document, diag.List) {
+	doc, diags, _ := parser.Reparse(prev, f, edit, newLen, nil)
+	return doc, diags
 }

@@ -41,7 +41,7 @@ func TestToolBudgetsAfterEdits(t *testing.T) {
 			t.Fatalf("no %q after %q", e.from, e.needle)
 		}
 		edited := text[:at] + e.to + text[at+len(e.from):]
-		ndoc, _ := parser.Reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(e.from)}, len(e.to))
+		ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(e.from)}, len(e.to))
 		got, _ := Recompile(prog, ndoc)
 		want, _ := Compile(ndoc)
 		if got.memo == nil || got.memo.reused == 0 {
