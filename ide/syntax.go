@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
 )
 
 // SyntaxKind says what a token of the syntax is.
@@ -137,6 +138,48 @@ func tokItem(parent grammar.Node, t *grammar.Tok, fr syntaxFrame) (SyntaxItem, b
 func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
 	if i := unitAt(a.File, a.Doc.Patterns(), pos); i >= 0 {
 		return a.Doc.Patterns()[i]
+	}
+	return nil
+}
+
+// loweredRun is a run of the document's lowered patterns, in source
+// order, and the place of its first among them.
+type loweredRun struct {
+	at int
+	ps []*parser.Pattern
+}
+
+// loweredRuns returns the runs the document keeps its lowered patterns in
+// (see [parser.Document.LoweredRuns]): a table of its chunks, so that a
+// version does not put its patterns in one list.
+func loweredRuns(doc *parser.Document) []loweredRun {
+	n := 0
+	for range doc.LoweredRuns() {
+		n++
+	}
+	runs := make([]loweredRun, 0, n)
+	for at, ps := range doc.LoweredRuns() {
+		if len(ps) > 0 {
+			runs = append(runs, loweredRun{at: at, ps: ps})
+		}
+	}
+	return runs
+}
+
+// loweredAt returns the lowered top-level pattern whose span contains the
+// position pos (its ends included), or nil: found by a binary search of
+// the runs, then of the run.
+func (a *Analysis) loweredAt(pos int) *parser.Pattern {
+	f, runs := a.File, a.runs()
+	off := f.Offset(pos)
+	k := sort.Search(len(runs), func(k int) bool {
+		ps := runs[k].ps
+		return f.Offset(ps[len(ps)-1].Span().End) >= off
+	})
+	if k < len(runs) {
+		if i := unitAt(f, runs[k].ps, pos); i >= 0 {
+			return runs[k].ps[i]
+		}
 	}
 	return nil
 }
