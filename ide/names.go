@@ -13,17 +13,22 @@
 //
 // A version of a document shares with the one before, by pointer, every
 // pattern and compiled declaration the edit did not reach (see
-// docs/architecture.md, "Versions of a document"). A version's tables are
-// the earlier version's with its lists compared to the new ones: from the
-// front and from the back, by pointer, and by name where the pointers
-// differ, to the run of places whose names changed. An edit that changes
-// no name (a description, a type) keeps every table as it was; one that
-// renames, adds or removes declarations takes the old run's names out,
-// puts the new run's in and moves the places after it (a list mostly
-// changed is tabled again). So the first completion after an edit costs
-// a pass over the pointers of one list, not the names of the document;
-// the names are read where the compiler made every declaration anew (a
-// file compiled in full: with tests, or renamed declarations).
+// docs/architecture.md, "Versions of a document"). An edit that changes
+// no name (a description, a type) keeps every table as it was: a version
+// whose list is as long as the one before's, and whose values the edit
+// changed (found by chunk, see parser.Document.ChangedLowered and
+// schema.Program.ChangedTools) have the names they had, takes the table
+// of the version before when that one fits its list; the first completion
+// after such an edit costs the values it changed, not the list. Otherwise
+// a version's tables are the earlier version's with its lists compared to
+// the new ones: from the front and from the back, by pointer, and by name
+// where the pointers differ, to the run of places whose names changed. An
+// edit that renames, adds or removes declarations takes the old run's
+// names out, puts the new run's in and moves the places after it (a list
+// mostly changed is tabled again): a pass over the pointers of one list,
+// not the names of the document; the names are read where the compiler
+// made every declaration anew (a file compiled in full: with tests, or
+// renamed declarations).
 //
 // A text with more than [MaxCompletions] names of a kind gets at most that
 // many, those that start with the word being typed, in a list marked
