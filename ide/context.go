@@ -446,7 +446,7 @@ func (a *Analysis) nextUnitStart(off int) int {
 func (a *Analysis) eachUnitList(off int, yield func(n int, startOf func(int) int)) {
 	f, doc := a.File, a.Doc
 	defer yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
-	if doc.NumLowered() > 0 && doc.NumLowered() == doc.NumPatterns()+b2i(doc.Header != nil) {
+	if a.unitsLowered() {
 		runs := a.runs()
 		start := func(r loweredRun) func(int) int {
 			return func(i int) int { return f.Offset(r.ps[i].Span().Start) }

@@ -29,6 +29,7 @@ type editedDoc struct {
 	t     *project.Text
 	a     *Analysis
 	at    int // where the word goes
+	key   int // on the key of the description
 	ref   int // on the reference to the middle tool, in its agent
 	end   int // at the end of that agent's list
 	typed bool
@@ -40,7 +41,7 @@ func newEditedDoc(n int) *editedDoc {
 	mid := strings.Index(text, fmt.Sprintf("[tool%d:", n/2))
 	at := mid + strings.Index(text[mid:], "Finds the ") + len("Finds the ")
 	ref := mid + strings.Index(text[mid:], "|\n  tool") + len("|\n  ")
-	d := &editedDoc{at: at, ref: ref + 2, end: ref + strings.IndexByte(text[ref:], ']')}
+	d := &editedDoc{at: at, key: at - len(`ription: "Finds the `), ref: ref + 2, end: ref + strings.IndexByte(text[ref:], ']')}
 	f := diag.NewFile("pairs.gram", []byte(text))
 	d.t = project.Check(f, project.Request{Editing: true})
 	d.a = NewAnalysis(f, d.t.Doc, d.t.Program, d.t.Diags, nil, nil)
@@ -63,11 +64,14 @@ func (d *editedDoc) edit() {
 	d.a = NewAnalysis(f, d.t.Doc, d.t.Program, d.t.Diags, nil, d.a)
 }
 
-// requests asks for a hover and a definition on the reference and for
-// completion at the end of the list, checking that each answers.
+// requests asks for a hover and a definition on the reference, a hover on
+// the key, and for completion at the end of the list, checking that each
+// answers.
 func (d *editedDoc) requests(tb testing.TB) {
-	if _, ok := d.a.Hover(d.ref); !ok {
-		tb.Fatalf("no hover at %d", d.ref)
+	for _, at := range []int{d.ref, d.key} {
+		if _, ok := d.a.Hover(at); !ok {
+			tb.Fatalf("no hover at %d", at)
+		}
 	}
 	if _, ok := d.a.Definition(d.ref); !ok {
 		tb.Fatalf("no definition at %d", d.ref)
