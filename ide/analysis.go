@@ -44,11 +44,18 @@ type Analysis struct {
 
 	// index makes the index of the identities once.
 	index func() *Index
+	// runs makes the table of the runs of the lowered patterns once.
+	runs func() []loweredRun
 
 	// names are the tables of the text's names, each made when first
 	// asked for, from an earlier version's when one is known (see
 	// names.go).
 	names *nameTables
+
+	// users are the agents that list each tool, once known: made when a
+	// tool is first counted, or taken from the version before (see
+	// toolUsers).
+	users atomic.Pointer[toolUsers]
 
 	// pkg are the names of the package, nil when the text is alone.
 	pkg *pkgNames
@@ -113,16 +120,16 @@ func failed(f *diag.File, r any, stack []byte) *Analysis {
 // changed where the edits since changed names.
 func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags diag.List, others []*project.File, prev *Analysis) *Analysis {
 	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
-	var names *nameTables
-	if prev != nil {
-		names = prev.names
-	}
-	a.names = newNames(doc, prog, names)
+	a.names = newNames(doc, prog, prev)
 	a.index = sync.OnceValue(func() *Index { return newIndex(a) })
+	a.runs = sync.OnceValue(func() []loweredRun { return loweredRuns(doc) })
 	if len(others) > 0 {
 		a.pkg = &pkgNames{a: a}
 	}
 	if prev != nil {
+		if u := nextUsers(prev, prog); u != nil {
+			a.users.Store(u)
+		}
 		// The package's tables only while they fit: they hold the other
 		// files they were made from, which would be kept.
 		if k := prev.pkgKnown.Load(); k != nil && slices.Equal(k.others, others) {

@@ -417,7 +417,7 @@ func (c *cursor) recordOwner() (Kind, bool) {
 // the offset off starts (0 when none does).
 func (a *Analysis) regionStart(off int) int {
 	start := 0
-	a.eachUnitList(func(n int, startOf func(int) int) {
+	a.eachUnitList(off, func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) >= off }); i > 0 {
 			start = max(start, startOf(i-1))
 		}
@@ -429,7 +429,7 @@ func (a *Analysis) regionStart(off int) int {
 // the offset off starts, or -1.
 func (a *Analysis) nextUnitStart(off int) int {
 	next := -1
-	a.eachUnitList(func(n int, startOf func(int) int) {
+	a.eachUnitList(off, func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) > off }); i < n && (next < 0 || startOf(i) < next) {
 			next = startOf(i)
 		}
@@ -437,15 +437,30 @@ func (a *Analysis) nextUnitStart(off int) int {
 	return next
 }
 
-// eachUnitList calls yield with each list of the file's units, good and
-// bad, (each in source order): its length and the start offset of its i-th.
-func (a *Analysis) eachUnitList(yield func(n int, startOf func(int) int)) {
+// eachUnitList calls yield with lists of the file's units, good and bad,
+// (each in source order): its length and the start offset of its i-th.
+// They hold, with the unit that holds or precedes the offset off, the
+// unit after it. The lowered patterns start where the units do (the
+// header's too): when each unit has one, the runs they are kept in are
+// searched for the few around off rather than made one list.
+func (a *Analysis) eachUnitList(off int, yield func(n int, startOf func(int) int)) {
 	f, doc := a.File, a.Doc
+	defer yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
+	if a.unitsLowered() {
+		runs := a.runs()
+		start := func(r loweredRun) func(int) int {
+			return func(i int) int { return f.Offset(r.ps[i].Span().Start) }
+		}
+		k := sort.Search(len(runs), func(k int) bool { return start(runs[k])(0) > off })
+		for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
+			yield(len(r.ps), start(r))
+		}
+		return
+	}
 	if h := doc.Header; h != nil {
 		yield(1, func(int) int { return f.Offset(h.Span().Start) })
 	}
 	yield(len(doc.Patterns()), func(i int) int { return f.Offset(doc.Patterns()[i].Span().Start) })
-	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
 }
 
 // keysAfter returns the keys of the record the cursor is in that follow the

@@ -91,14 +91,13 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 // a top-level walk, whose arrow is at the span arrow; nil when there is
 // none.
 func (a *Analysis) handoffAt(arrow diag.Span) *parser.Pattern {
-	tops := a.Doc.Lowered()
-	i := unitAt(a.File, tops, arrow.Start)
-	if i < 0 {
+	top := a.loweredAt(arrow.Start)
+	if top == nil {
 		return nil
 	}
-	rels := []*parser.Pattern{tops[i]}
-	if tops[i].Kind == parser.WalkKind {
-		rels = tops[i].Elements
+	rels := []*parser.Pattern{top}
+	if top.Kind == parser.WalkKind {
+		rels = top.Elements
 	}
 	for _, r := range rels {
 		sp := r.Span()

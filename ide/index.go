@@ -73,11 +73,11 @@ type Decl struct {
 type Index struct {
 	a     *Analysis
 	mu    sync.Mutex
-	units map[int]*unitIndex // by the unit's place in a.Doc.Lowered()
+	units map[*parser.Pattern]*unitIndex // by the unit's lowered pattern
 	// decls are the declarations of the units, by the same key: what
 	// another unit asks of a unit being made (the kind of an identity),
 	// which never needs the unit's identities.
-	decls map[int]*unitDecls
+	decls map[*parser.Pattern]*unitDecls
 	// handoffs are the nodes written at the ends of Handoff relationships
 	// (see handoff.go), found when first needed.
 	handoffs func() map[*parser.Pattern]bool
@@ -112,18 +112,21 @@ type unitDecls struct {
 // newIndex returns the (empty) index of an analysis.
 func newIndex(a *Analysis) *Index {
 	split := sort.Search(a.Prog.NumTools(), func(i int) bool { return !a.Prog.ToolAt(i).TopLevel })
-	ix := &Index{a: a, units: map[int]*unitIndex{}, decls: map[int]*unitDecls{}, split: split}
+	ix := &Index{a: a, units: map[*parser.Pattern]*unitIndex{}, decls: map[*parser.Pattern]*unitDecls{}, split: split}
 	ix.handoffs = sync.OnceValue(func() map[*parser.Pattern]bool { return handoffNodes(a.Doc.Lowered()) })
 	return ix
 }
 
-// unit returns what the index knows of the unit i, making it on first use.
-func (ix *Index) unit(i int) *unitIndex { return memo(&ix.mu, ix.units, i, ix.makeUnit) }
+// unit returns what the index knows of the unit whose lowered pattern is
+// top, making it on first use.
+func (ix *Index) unit(top *parser.Pattern) *unitIndex {
+	return memo(&ix.mu, ix.units, top, ix.makeUnit)
+}
 
 // memo returns m[i], made by build(i) on first use; mu guards m, and is
 // not held while build works (two callers may both make it: the first
 // stored is kept).
-func memo[V any](mu *sync.Mutex, m map[int]*V, i int, build func(int) *V) *V {
+func memo[K comparable, V any](mu *sync.Mutex, m map[K]*V, i K, build func(K) *V) *V {
 	mu.Lock()
 	v := m[i]
 	mu.Unlock()
@@ -144,17 +147,18 @@ func memo[V any](mu *sync.Mutex, m map[int]*V, i int, build func(int) *V) *V {
 // or nil: the unit is found by a binary search, so that a request costs the
 // unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
-	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pos); i >= 0 {
-		return ix.unit(i)
+	if top := ix.a.loweredAt(pos); top != nil {
+		return ix.unit(top)
 	}
 	return nil
 }
 
-// makeUnit indexes the unit i: the declarations compiled from it, then the
-// identities its lowered pattern writes and the records its types name.
-func (ix *Index) makeUnit(i int) *unitIndex {
-	u := &unitIndex{unitDecls: ix.unitDecls(i), defs: map[diag.Span]*parser.Pattern{}}
-	u.addIdentities(ix, ix.a.Doc.Lowered()[i])
+// makeUnit indexes the unit whose lowered pattern is top: the declarations
+// compiled from it, then the identities top writes and the records its
+// types name.
+func (ix *Index) makeUnit(top *parser.Pattern) *unitIndex {
+	u := &unitIndex{unitDecls: ix.unitDecls(top), defs: map[diag.Span]*parser.Pattern{}}
+	u.addIdentities(ix, top)
 	// A record of another file of the package is not defined here (its
 	// spans are positions of its file): it is left unresolved, with its
 	// name (see [Analysis.Others]).
@@ -180,16 +184,18 @@ func (ix *Index) makeUnit(i int) *unitIndex {
 	return u
 }
 
-// unitDecls returns the declarations compiled from the unit i, finding
-// them on first use.
-func (ix *Index) unitDecls(i int) *unitDecls { return memo(&ix.mu, ix.decls, i, ix.findDecls) }
+// unitDecls returns the declarations compiled from the unit whose lowered
+// pattern is top, finding them on first use.
+func (ix *Index) unitDecls(top *parser.Pattern) *unitDecls {
+	return memo(&ix.mu, ix.decls, top, ix.findDecls)
+}
 
-// findDecls finds the declarations compiled from the unit i in the
-// program's lists.
-func (ix *Index) findDecls(i int) *unitDecls {
+// findDecls finds the declarations compiled from the unit whose lowered
+// pattern is top in the program's lists.
+func (ix *Index) findDecls(top *parser.Pattern) *unitDecls {
 	d := &unitDecls{byName: map[diag.Span]*Decl{}, bySpan: map[diag.Span]*Decl{}}
 	f, p := ix.a.File, ix.a.Prog
-	unit := f.Resolve(ix.a.Doc.Lowered()[i].Span())
+	unit := f.Resolve(top.Span())
 	agents := within(f, unit, 0, p.NumAgents(), p.AgentAt, func(a *schema.Agent) diag.Span { return a.Span })
 	toolSpan := func(t *schema.Tool) diag.Span { return t.Span }
 	d.tools = within(f, unit, 0, ix.split, p.ToolAt, toolSpan)
@@ -330,8 +336,8 @@ func (u *unitDecls) kindOf(pt *parser.Pattern) Kind {
 // (the one being made too): from the unit's declarations only, so that
 // two units whose identities refer to each other are made one at a time.
 func (ix *Index) kindOf(pt *parser.Pattern) Kind {
-	if i := unitAt(ix.a.File, ix.a.Doc.Lowered(), pt.IdentSpan().Start); i >= 0 {
-		return ix.unitDecls(i).kindOf(pt)
+	if top := ix.a.loweredAt(pt.IdentSpan().Start); top != nil {
+		return ix.unitDecls(top).kindOf(pt)
 	}
 	return KindOther
 }
@@ -402,8 +408,8 @@ func (ix *Index) Exact(s diag.Span) *Occurrence {
 func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 	ix.refsOnce.Do(func() {
 		ix.refs = map[diag.Span][]*Occurrence{}
-		for i := range ix.a.Doc.Lowered() {
-			u := ix.unit(i)
+		for _, top := range ix.a.Doc.AllLowered() {
+			u := ix.unit(top)
 			for k := range u.occs {
 				if o := &u.occs[k]; o.Resolved() {
 					ix.refs[o.Def] = append(ix.refs[o.Def], o)
@@ -418,8 +424,8 @@ func (ix *Index) OccurrencesOf(def diag.Span) []*Occurrence {
 // definition of the text, in source order; it indexes every unit.
 func (ix *Index) Unresolved(name string) []*Occurrence {
 	var out []*Occurrence
-	for i := range ix.a.Doc.Lowered() {
-		u := ix.unit(i)
+	for _, top := range ix.a.Doc.AllLowered() {
+		u := ix.unit(top)
 		for k := range u.occs {
 			if o := &u.occs[k]; !o.Resolved() && o.Name == name {
 				out = append(out, o)

@@ -13,17 +13,22 @@
 //
 // A version of a document shares with the one before, by pointer, every
 // pattern and compiled declaration the edit did not reach (see
-// docs/architecture.md, "Versions of a document"). A version's tables are
-// the earlier version's with its lists compared to the new ones: from the
-// front and from the back, by pointer, and by name where the pointers
-// differ, to the run of places whose names changed. An edit that changes
-// no name (a description, a type) keeps every table as it was; one that
-// renames, adds or removes declarations takes the old run's names out,
-// puts the new run's in and moves the places after it (a list mostly
-// changed is tabled again). So the first completion after an edit costs
-// a pass over the pointers of one list, not the names of the document;
-// the names are read where the compiler made every declaration anew (a
-// file compiled in full: with tests, or renamed declarations).
+// docs/architecture.md, "Versions of a document"). An edit that changes
+// no name (a description, a type) keeps every table as it was: a version
+// whose list is as long as the one before's, and whose values the edit
+// changed (found by chunk, see parser.Document.ChangedLowered and
+// schema.Program.ChangedTools) have the names they had, takes the table
+// of the version before when that one fits its list; the first completion
+// after such an edit costs the values it changed, not the list. Otherwise
+// a version's tables are the earlier version's with its lists compared to
+// the new ones: from the front and from the back, by pointer, and by name
+// where the pointers differ, to the run of places whose names changed. An
+// edit that renames, adds or removes declarations takes the old run's
+// names out, puts the new run's in and moves the places after it (a list
+// mostly changed is tabled again): a pass over the pointers of one list,
+// not the names of the document; the names are read where the compiler
+// made every declaration anew (a file compiled in full: with tests, or
+// renamed declarations).
 //
 // A text with more than [MaxCompletions] names of a kind gets at most that
 // many, those that start with the word being typed, in a list marked
@@ -34,6 +39,7 @@
 package ide
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -73,6 +79,10 @@ type nameList[T comparable] struct {
 	// list of an earlier version known, which the list's follows (nil:
 	// none).
 	src atomic.Pointer[tableOf[T]]
+	// fits is set once src's table is the table of this list: made, or
+	// taken from the version before, whose list had the same names at
+	// the same places. Once set, src no longer changes.
+	fits atomic.Bool
 }
 
 // tableOf is a table and the list it is of.
@@ -120,29 +130,64 @@ func recordName(r *schema.Record) string { return r.Name }
 func agentName(ag *schema.Agent) string { return ag.Name }
 
 // newNames returns the name tables of the lists of doc and prog, which
-// follow those of an earlier version of the document, prev, when it is
-// not nil.
-func newNames(doc *parser.Document, prog *schema.Program, prev *nameTables) *nameTables {
+// follow those of the analysis of an earlier version of the document,
+// prev, when it is not nil.
+func newNames(doc *parser.Document, prog *schema.Program, prev *Analysis) *nameTables {
 	var p nameTables
+	// same tells whether a list of prev has the names of this version's
+	// at the same places: it goes through the values an edit changed (see
+	// parser.Document.ChangedLowered, schema.Program.ChangedTools), not
+	// the list.
+	var same struct{ idents, tools, calls, agents func() bool }
 	if prev != nil {
-		p = *prev
+		p = *prev.names
+		pd, pp := prev.Doc, prev.Prog
+		same.idents = func() bool {
+			return doc.NumLowered() == pd.NumLowered() && sameNames(doc.ChangedLowered(pd), pd.LoweredAt, identName)
+		}
+		tools := func(name func(*schema.Tool) string) func() bool {
+			return func() bool {
+				return prog.NumTools() == pp.NumTools() && sameNames(prog.ChangedTools(pp), pp.ToolAt, name)
+			}
+		}
+		same.tools, same.calls = tools(toolName), tools(callName)
+		same.agents = func() bool {
+			return prog.NumAgents() == pp.NumAgents() && sameNames(prog.ChangedAgents(pp), pp.AgentAt, agentName)
+		}
 	}
 	return &nameTables{
-		idents:  newNameList(doc.Lowered, identName, true, p.idents),
-		tools:   newNameList(prog.Tools, toolName, true, p.tools),
-		calls:   newNameList(prog.Tools, callName, true, p.calls),
-		records: newNameList(func() []*schema.Record { return prog.Records }, recordName, false, p.records),
-		agents:  newNameList(prog.Agents, agentName, false, p.agents),
+		idents:  newNameList(doc.Lowered, identName, true, p.idents, same.idents),
+		tools:   newNameList(prog.Tools, toolName, true, p.tools, same.tools),
+		calls:   newNameList(prog.Tools, callName, true, p.calls, same.calls),
+		records: newNameList(func() []*schema.Record { return prog.Records }, recordName, false, p.records, nil),
+		agents:  newNameList(prog.Agents, agentName, false, p.agents, same.agents),
 	}
+}
+
+// sameNames reports whether the values changed yields, with their places,
+// have the names of the values at the same places of an earlier version
+// of their list (old gives them).
+func sameNames[T any](changed iter.Seq2[int, T], old func(int) T, name func(T) string) bool {
+	for i, x := range changed {
+		if name(x) != name(old(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 // newNameList returns the list, whose table is to follow that of prev
 // (nil: none), an earlier version's: its own if made, else the one it was
-// to follow.
-func newNameList[T comparable](list func() []T, name func(T) string, once bool, prev *nameList[T]) *nameList[T] {
+// to follow. When prev's table fits prev and same (nil: unknown) tells
+// that prev's list has the names of this one at the same places, the
+// table is this list's too.
+func newNameList[T comparable](list func() []T, name func(T) string, once bool, prev *nameList[T], same func() bool) *nameList[T] {
 	l := &nameList[T]{list: list, name: name, once: once}
 	if prev != nil {
+		// fits first: once it is set, prev's src is its table for good.
+		fits := prev.fits.Load()
 		l.src.Store(prev.src.Load())
+		l.fits.Store(fits && same != nil && same())
 	}
 	return l
 }
@@ -151,6 +196,9 @@ func newNameList[T comparable](list func() []T, name func(T) string, once bool, 
 // table it follows, else from nothing.
 func (l *nameList[T]) table() *nameTable {
 	l.made.Do(func() {
+		if l.fits.Load() {
+			return // the table of an earlier version's list of the same names
+		}
 		var t *nameTable
 		list := l.list()
 		if s := l.src.Load(); s != nil {
@@ -159,6 +207,7 @@ func (l *nameList[T]) table() *nameTable {
 			t = buildTable(list, l.name, l.once)
 		}
 		l.src.Store(&tableOf[T]{list: list, table: t})
+		l.fits.Store(true)
 	})
 	return l.src.Load().table
 }

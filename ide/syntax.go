@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/parser"
 )
 
 // SyntaxKind says what a token of the syntax is.
@@ -141,6 +142,48 @@ func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
 	return nil
 }
 
+// loweredRun is a run of the document's lowered patterns, in source
+// order, and the place of its first among them.
+type loweredRun struct {
+	at int
+	ps []*parser.Pattern
+}
+
+// loweredRuns returns the runs the document keeps its lowered patterns in
+// (see [parser.Document.LoweredRuns]): a table of its chunks, so that a
+// version does not put its patterns in one list.
+func loweredRuns(doc *parser.Document) []loweredRun {
+	n := 0
+	for range doc.LoweredRuns() {
+		n++
+	}
+	runs := make([]loweredRun, 0, n)
+	for at, ps := range doc.LoweredRuns() {
+		if len(ps) > 0 {
+			runs = append(runs, loweredRun{at: at, ps: ps})
+		}
+	}
+	return runs
+}
+
+// loweredAt returns the lowered top-level pattern whose span contains the
+// position pos (its ends included), or nil: found by a binary search of
+// the runs, then of the run.
+func (a *Analysis) loweredAt(pos int) *parser.Pattern {
+	f, runs := a.File, a.runs()
+	off := f.Offset(pos)
+	k := sort.Search(len(runs), func(k int) bool {
+		ps := runs[k].ps
+		return f.Offset(ps[len(ps)-1].Span().End) >= off
+	})
+	if k < len(runs) {
+		if i := unitAt(f, runs[k].ps, pos); i >= 0 {
+			return runs[k].ps[i]
+		}
+	}
+	return nil
+}
+
 // unitAt returns the place in units, top-level units of f in source
 // order, of the one whose span contains the position pos (its ends
 // included), or -1. Source order is not the order of the positions after
@@ -174,8 +217,33 @@ func (a *Analysis) Locate(off int) (SyntaxItem, bool) {
 	}
 	if h := a.Doc.Header; h != nil && h.Span().Start <= off && off <= h.Span().End {
 		NewSyntaxWalker(visit).Walk(h, h.Span())
-	} else if tp := a.TopAt(off); tp != nil {
-		NewSyntaxWalker(visit).Walk(tp, tp.Span())
+	} else if n := a.topSyntaxAt(off); n != nil {
+		NewSyntaxWalker(visit).Walk(n, n.Span())
 	}
 	return best, found
+}
+
+// topSyntaxAt returns the syntax of the top-level pattern, not the header,
+// whose span contains the position pos (its end included), or nil. When
+// each unit has a lowered pattern, it is that pattern's syntax (a
+// top-level pattern's tokens are its annotations' and its pattern's),
+// found without making a list of the document's patterns.
+func (a *Analysis) topSyntaxAt(pos int) grammar.Node {
+	if !a.unitsLowered() {
+		if tp := a.TopAt(pos); tp != nil {
+			return tp
+		}
+		return nil
+	}
+	if top := a.loweredAt(pos); top != nil && top.Kind != parser.HeaderKind {
+		return top.Syntax()
+	}
+	return nil
+}
+
+// unitsLowered reports whether each unit that parsed, the header's too,
+// has a lowered pattern, which starts and ends where the unit does.
+func (a *Analysis) unitsLowered() bool {
+	n := a.Doc.NumLowered()
+	return n > 0 && n == a.Doc.NumPatterns()+b2i(a.Doc.Header != nil)
 }

@@ -8,6 +8,8 @@ package ide
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -62,17 +64,86 @@ func (a *Analysis) TokenCountsIn(span diag.Span) []TokenCount {
 	return out
 }
 
-// modelOf returns the model a tool is counted for.
+// modelOf returns the model a tool is counted for: that of the first
+// agent that lists it and names one, found among the agents that list a
+// tool of its name (see toolUsers).
 func (a *Analysis) modelOf(t *schema.Tool) schema.Model {
-	for i := range a.Prog.NumAgents() {
-		ag := a.Prog.AgentAt(i)
-		for _, x := range ag.Tools {
-			if x == t && ag.Model.Provider != "" {
-				return ag.Model
+	u := a.toolUsers()
+	first := -1
+	check := func(i int) {
+		if first >= 0 && i > first {
+			return
+		}
+		if ag := a.Prog.AgentAt(i); ag.Model.Provider != "" && slices.Contains(ag.Tools, t) {
+			first = i
+		}
+	}
+	for _, i := range u.byName[t.Name] {
+		if !u.changed[i] {
+			check(int(i))
+		}
+	}
+	for i := range u.changed {
+		check(int(i))
+	}
+	if first < 0 {
+		return defaultModel
+	}
+	return a.Prog.AgentAt(first).Model
+}
+
+// toolUsers are the places of the agents that list each tool, by the
+// tool's name, in an earlier version of the program with as many agents
+// (byName, in order), and the places of the agents changed since (see
+// [schema.Program.ChangedAgents]): an agent that lists a tool now is
+// under its name, or changed. A version takes the one before's, with the
+// agents the edit changed, so that what the first count after an edit
+// costs does not grow with the file.
+type toolUsers struct {
+	byName  map[string][]int32
+	changed map[int32]bool
+}
+
+// maxChanged is how many agents toolUsers may know as changed before it
+// is made again.
+const maxChanged = 64
+
+// toolUsers returns the agents that list each tool, made on first use.
+func (a *Analysis) toolUsers() *toolUsers {
+	if u := a.users.Load(); u != nil {
+		return u
+	}
+	u := &toolUsers{byName: map[string][]int32{}}
+	for i, ag := range a.Prog.AllAgents() {
+		for _, t := range ag.Tools {
+			if at := u.byName[t.Name]; len(at) == 0 || at[len(at)-1] != int32(i) {
+				u.byName[t.Name] = append(at, int32(i))
 			}
 		}
 	}
-	return defaultModel
+	a.users.CompareAndSwap(nil, u)
+	return a.users.Load()
+}
+
+// nextUsers returns the toolUsers of prog, a later version of prev's
+// program, from prev's when it knows them: nil when it does not, when the
+// number of agents changed, or when too many have.
+func nextUsers(prev *Analysis, prog *schema.Program) *toolUsers {
+	u := prev.users.Load()
+	if u == nil || prog.NumAgents() != prev.Prog.NumAgents() {
+		return nil
+	}
+	next := &toolUsers{byName: u.byName, changed: maps.Clone(u.changed)}
+	for i := range prog.ChangedAgents(prev.Prog) {
+		if next.changed == nil {
+			next.changed = map[int32]bool{}
+		}
+		next.changed[int32(i)] = true
+		if len(next.changed) > maxChanged {
+			return nil
+		}
+	}
+	return next
 }
 
 // toolCount counts one tool.
@@ -115,14 +186,12 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 func (a *Analysis) withTokens(md string, d *Decl) string {
 	switch {
 	case d.Kind == KindTool && d.Tool != nil:
-		for i := range a.Prog.NumTools() {
-			if t := a.Prog.ToolAt(i); t.Name == d.Tool.Name {
-				return md + "\n\n" + a.toolCount(t).Markdown
-			}
+		if i, ok := a.names.calls.table().first(d.Tool.Name); ok {
+			return md + "\n\n" + a.toolCount(a.Prog.ToolAt(i)).Markdown
 		}
 	case d.Kind == KindAgent && d.Agent != nil:
-		if ag := a.Prog.Agent(d.Agent.Name); ag != nil {
-			return md + "\n\n" + a.agentCount(ag).Markdown
+		if i, ok := a.names.agents.table().first(d.Agent.Name); ok {
+			return md + "\n\n" + a.agentCount(a.Prog.AgentAt(i)).Markdown
 		}
 	}
 	return md

@@ -50,8 +50,8 @@ var editKinds = []editKind{
 // tool's description (typed, then deleted) and of its parameter's type
 // (`String` → `Strng`, which makes a diagnostic, then back). It reports the
 // median of 41 edits for each kind, place and size, the 50k/5k ratio of
-// each, and the medians of hover, definition and completion on the
-// 50,000-line file between edits (see measureRequests). The garbage of opening a document is
+// each, and the medians of hover, definition and completion at each size
+// between edits and right after them (see measureRequests). The garbage of opening a document is
 // collected before its edits, and 42 edits not measured grow the heap to
 // what typing takes (the first edits after opening a large document
 // otherwise pay for the pages the heap grows by). The collector's target is set as the
@@ -100,8 +100,8 @@ func BenchmarkEditKinds(b *testing.B) {
 				medians[fmt.Sprintf("%s-%d", key, lines)] = medianMS(ds)
 				b.ReportMetric(medianMS(ds), fmt.Sprintf("%s-%dk-ms", key, lines/1000))
 				fmt.Printf("%-20s %6d lines  %7.2f ms\n", key, lines, medianMS(ds))
-				if lines == 50000 && kind.name == "description" {
-					measureRequests(b, c, uri, f, text, at[place], requests)
+				if kind.name == "description" {
+					measureRequests(b, c, uri, f, text, at[place], pos, kind, &v, requests)
 				}
 			}
 		}
@@ -154,18 +154,26 @@ func editWords(b testing.TB, c *testClient, uri protocol.DocumentURI, pos protoc
 }
 
 // measureRequests asks for a hover and a definition on the tool the agent
-// after off lists, and for completion at the end of that agent's list, 11
-// times each, adding their times to requests: the first, right after an
-// edit's diagnostics, under the method's name with "-after-edit".
-func measureRequests(b *testing.B, c *testClient, uri protocol.DocumentURI, f *diag.File, text string, off int, requests map[string][]time.Duration) {
+// after off lists, and for completion at the end of that agent's list,
+// adding their times to requests: right after each of 8 edits of kind at
+// pos (versions from *v on; the document is as it was after them), under
+// the method's name with "-after-edit", then 10 times more.
+func measureRequests(b *testing.B, c *testClient, uri protocol.DocumentURI, f *diag.File, text string, off int, pos protocol.Position, kind editKind, v *int32, requests map[string][]time.Duration) {
 	ref := off + strings.Index(text[off:], "|\n  tool") + len("|\n  ")
 	refPos := positionOf(f, ref+2)
 	listEnd := positionOf(f, ref+strings.IndexByte(text[ref:], ']'))
-	for i := 0; i < 11; i++ {
-		suffix := ""
-		if i == 0 {
-			suffix = "-after-edit"
+	for i := 0; i < 8; i++ {
+		*v++
+		r, ins := protocol.Range{Start: pos, End: pos}, kind.word
+		if i%2 == 1 {
+			r.End.Character += uint32(len(kind.word))
+			ins = ""
 		}
-		timeRequests(b, c, uri, refPos, listEnd, suffix, requests)
+		c.edit(uri, *v, r, ins)
+		c.waitDiagnostics(uri, *v)
+		timeRequests(b, c, uri, refPos, listEnd, "-after-edit", requests)
+	}
+	for i := 0; i < 10; i++ {
+		timeRequests(b, c, uri, refPos, listEnd, "", requests)
 	}
 }

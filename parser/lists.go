@@ -86,6 +86,9 @@ func (doc *Document) runs() iter.Seq2[int, []*Pattern] {
 	}
 }
 
+// LoweredRuns yields doc.Lowered() in runs, each with its first pattern's index, without making the list.
+func (doc *Document) LoweredRuns() iter.Seq2[int, []*Pattern] { return doc.runs() }
+
 // LoweredAt returns doc.Lowered()[i] without making the list.
 func (doc *Document) LoweredAt(i int) *Pattern {
 	if p := doc.lists.lowered.Load(); p != nil || !doc.lists.byUnits {

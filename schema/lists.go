@@ -79,6 +79,30 @@ func (l *list[T]) orPrev(prev *list[T]) *list[T] {
 	return l
 }
 
+// changed yields the values of l that are not prev's at the same index,
+// with their indexes; l and prev must be as long. The chunks two versions
+// share are passed over whole: after an edit it costs about the chunks
+// the edit touched.
+func changed[T comparable](l, prev *list[T]) iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		if l == prev || l.len() == 0 {
+			return
+		}
+		n := l.len()
+		for k := range l.v.numChunks() {
+			a, b := l.v.chunk(k), prev.v.chunk(k)
+			if len(a) == len(b) && &a[0] == &b[0] {
+				continue
+			}
+			for j := 0; j < len(a) && k*vecChunk+j < n; j++ {
+				if a[j] != b[j] && !yield(k*vecChunk+j, a[j]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // listOf returns a list of a copy of xs.
 func listOf[T any](xs []T) *list[T] {
 	return &list[T]{v: vecOf(xs)}
@@ -107,6 +131,13 @@ func (p *Program) ToolAt(i int) *Tool { return p.tools.at(i) }
 // without making the list.
 func (p *Program) AllTools() iter.Seq2[int, *Tool] { return p.tools.seq() }
 
+// ChangedTools yields the tools of p that are not those of prev, an
+// earlier version's program with as many tools, at the same places, with
+// their places: it costs about what the edits between them changed.
+func (p *Program) ChangedTools(prev *Program) iter.Seq2[int, *Tool] {
+	return changed(p.tools, prev.tools)
+}
+
 // Agents returns the file's agents in source order. The list is made on
 // the first call, nil when there are none; the caller must not change it.
 func (p *Program) Agents() []*Agent { return p.agents.all() }
@@ -120,3 +151,10 @@ func (p *Program) AgentAt(i int) *Agent { return p.agents.at(i) }
 // AllAgents yields the agents with their indexes, as p.Agents() holds
 // them, without making the list.
 func (p *Program) AllAgents() iter.Seq2[int, *Agent] { return p.agents.seq() }
+
+// ChangedAgents yields the agents of p that are not those of prev, an
+// earlier version's program with as many agents, at the same places, with
+// their places: it costs about what the edits between them changed.
+func (p *Program) ChangedAgents(prev *Program) iter.Seq2[int, *Agent] {
+	return changed(p.agents, prev.agents)
+}

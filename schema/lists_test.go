@@ -51,6 +51,20 @@ func TestRecompileSharesLists(t *testing.T) {
 	if n := sharedChunks(&got.agents.v, &prog.agents.v); n != prog.agents.v.numChunks()-1 {
 		t.Errorf("%d of %d chunks of agents shared, want all but one", n, prog.agents.v.numChunks())
 	}
+	// The tool and the agent that lists it are all that changed.
+	var changedNames []string
+	for i, tool := range got.ChangedTools(prog) {
+		changedNames = append(changedNames, fmt.Sprint(i, tool.Name))
+	}
+	for i, ag := range got.ChangedAgents(prog) {
+		changedNames = append(changedNames, fmt.Sprint(i, ag.Name))
+	}
+	if want := []string{"17tool17", "17agent17"}; !slices.Equal(changedNames, want) {
+		t.Errorf("changed: %v, want %v", changedNames, want)
+	}
+	if got.tools.flat.Load() != nil || got.agents.flat.Load() != nil {
+		t.Error("ChangedTools or ChangedAgents put a list in one piece")
+	}
 	if !slices.Equal(prog.Tools(), before) || !slices.Equal(prog.Agents(), beforeAgents) {
 		t.Error("the previous program's lists changed")
 	}
