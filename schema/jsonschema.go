@@ -75,15 +75,27 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 // chat completion request. With strict set, the parameters are the strict
 // variant and the function is marked "strict": true.
 func OpenAITool(t *Tool, strict bool) Object {
-	fn := Object{{"name", t.Name}}
-	if t.Description != "" {
-		fn = append(fn, Member{"description", t.Description})
-	}
-	fn = append(fn, Member{"parameters", ParametersSchema(t, strict)})
+	return openAIFunction(t, ParametersSchema(t, strict), strict)
+}
+
+// openAIFunction returns the entry of OpenAI's "tools" array of the tool
+// t whose parameters' schema is params.
+func openAIFunction(t *Tool, params Object, strict bool) Object {
+	fn := append(nameAndDescription(t), Member{"parameters", params})
 	if strict {
 		fn = append(fn, Member{"strict", true})
 	}
 	return Object{{"type", "function"}, {"function", fn}}
+}
+
+// nameAndDescription returns an object with the tool's name and, when it
+// has one, its description.
+func nameAndDescription(t *Tool) Object {
+	o := Object{{"name", t.Name}}
+	if t.Description != "" {
+		o = append(o, Member{"description", t.Description})
+	}
+	return o
 }
 
 // MCPTool returns the tool as a Model Context Protocol tool definition. The
@@ -94,11 +106,7 @@ func OpenAITool(t *Tool, strict bool) Object {
 // answer is free text (a String result, see [Agent.Result]): served over
 // MCP, it answers with text alone.
 func MCPTool(t *Tool, strict bool) Object {
-	o := Object{{"name", t.Name}}
-	if t.Description != "" {
-		o = append(o, Member{"description", t.Description})
-	}
-	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
+	o := append(nameAndDescription(t), Member{"inputSchema", ParametersSchema(t, strict)})
 	if out := OutputSchema(t); out != nil && (t.Agent == "" || t.Returns.Kind != StringType) {
 		if MCPResultWrapped(t) {
 			defs, hasDefs := out.Get("$defs")
