@@ -47,7 +47,7 @@ func (p *Program) Agent(name string) *Agent {
 }
 
 // AgentNames returns the names of the program's agents, in order.
-func (p *Program) AgentNames() []string { return agentNamesOf(p.Agents()) }
+func (p *Program) AgentNames() []string { return namesOf(p.Agents(), agentName) }
 
 // SelectTools returns the tools of the program, of its agent called
 // agent (when not ""), or the one called tool (when not "") among them;
@@ -102,8 +102,20 @@ func named[T any](list []*T, name string, nameOf func(*T) string) *T {
 	return nil
 }
 
-// toolName returns t's name.
-func toolName(t *Tool) string { return t.Name }
+// namesOf returns the names of list, as nameOf gives them, in order.
+func namesOf[T any](list []T, nameOf func(T) string) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = nameOf(x)
+	}
+	return out
+}
+
+// toolName, paramName and agentName return the name of a tool, a
+// parameter or field, and an agent.
+func toolName(t *Tool) string   { return t.Name }
+func paramName(p *Param) string { return p.Name }
+func agentName(a *Agent) string { return a.Name }
 
 // Agent is an LLM agent: a model, a system instruction, run settings and the
 // tools it may call.

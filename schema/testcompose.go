@@ -45,15 +45,6 @@ func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
 	return out
 }
 
-// agentNamesOf returns the names of agents.
-func agentNamesOf(agents []*Agent) []string {
-	out := make([]string, len(agents))
-	for i, a := range agents {
-		out[i] = a.Name
-	}
-	return out
-}
-
 // callAgent resolves the agent property of a Call: the agent whose calls
 // are expected (the tested agent without one), the name its tools are
 // looked up under, and the property's name and span ("" without one). It
@@ -90,7 +81,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 		return who, name, name, span, true
 	}
 	dg := diag.Errorf(CodeAgentNotReached, span, "agent %s does not reach agent %s: it never runs in a test of %s", disp(t.Agent.Name), name, t.Agent.Name)
-	names := agentNamesOf(reached)
+	names := namesOf(reached, agentName)
 	suggestOrList(&dg, name, span, names, "the agents "+t.Agent.Name+" reaches are ",
 		"list "+name+" among the elements of "+t.Agent.Name+" (or of an agent it uses), or hand off to it: ("+t.Agent.Name+")-[:Handoff]->("+name+")")
 	c.diags.Add(dg)

@@ -332,10 +332,7 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 		seen[k] = true
 		f := r.Field(k)
 		if f == nil {
-			names := make([]string, 0, len(r.Fields))
-			for _, f := range r.Fields {
-				names = append(names, f.Name)
-			}
+			names := namesOf(r.Fields, paramName)
 			m := &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
 				detail: "the fields of " + r.Name + " are " + strings.Join(names, ", ")}
 			return nil, m
