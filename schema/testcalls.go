@@ -61,12 +61,7 @@ func (c *compiler) turnStatus(turn *Turn, pr *parser.Property) {
 // agent a (nil: unknown), named agentName. forCall reports a tool the agent
 // cannot call.
 func (c *compiler) toolOf(a *Agent, agentName string, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "tool" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("tool")
 	if pr == nil {
 		c.missingProp(e, fmt.Sprintf("the %s expectation does not name its tool", label), "add the tool: (:"+label+" {tool: name})")
 		return "", diag.Span{}, nil, false

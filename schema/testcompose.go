@@ -51,12 +51,7 @@ func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
 // reports an agent that is not defined or that the tested agent does not
 // reach; ok is false when the Call cannot be compiled further.
 func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, name string, span diag.Span, ok bool) {
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "agent" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("agent")
 	if pr == nil {
 		return t.Agent, t.AgentName, "", diag.Span{}, true
 	}
@@ -93,12 +88,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpectation {
 	c.checkPropKeys(e, "a Handoff", handoffTestProps)
 	c.noElements(e, HandoffLabel)
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "to" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("to")
 	if pr == nil {
 		c.missingProp(e, "the Handoff expectation does not name the agent handed to", "add the agent: (:Handoff {to: name})")
 		return nil
