@@ -380,7 +380,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 			continue // compiled in full every time (see recompilePackage)
 		}
 		m.dupDiags, m.unresolved, m.ext = dupDiags, unresolved, c.ext
-		m.tests = slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel })
+		m.tests = hasTests(pc.ds[i])
 		c.prog.memo = m
 		if pc.full {
 			index(out.users, f, m.pkgMarks)
@@ -405,7 +405,7 @@ func index(byName map[string][]stepAt, f int, uses map[int32][]string) {
 func (pc *pkgCompile) compileTests() {
 	index := programIndex()
 	for i, c := range pc.cs {
-		if slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel }) {
+		if hasTests(pc.ds[i]) {
 			c.packageTests(pc.ds[i], pc.at[i] < 0, pc.docs, pc.progs, index)
 		}
 	}
