@@ -287,14 +287,8 @@ func (e *emitter) typeSchema(t *Type) Object {
 		return Object{}
 	}
 	switch t.Kind {
-	case StringType:
-		return Object{{"type", "string"}}
-	case IntegerType:
-		return Object{{"type", "integer"}}
-	case NumberType:
-		return Object{{"type", "number"}}
-	case BooleanType:
-		return Object{{"type", "boolean"}}
+	case StringType, IntegerType, NumberType, BooleanType:
+		return Object{{"type", jsonType(t)}}
 	case ObjectType:
 		if e.tg != nil && (e.tg.ClosedObjects || e.tg.NonEmptyObjects) {
 			e.anyObject(t)
@@ -401,6 +395,15 @@ func (e *emitter) objectSchema(params []*Param) Object {
 	return o
 }
 
+// enumOf returns the enum of p, with null when nullable.
+func enumOf(p *Param, nullable bool) []any {
+	enum := append([]any(nil), p.Enum...)
+	if nullable {
+		enum = append(enum, nil)
+	}
+	return enum
+}
+
 // paramSchema returns the schema of one parameter or field; nullable adds
 // "null" to its type (and enum), or, for a reference, makes it one of two
 // alternatives with {"type": "null"}.
@@ -417,11 +420,7 @@ func (e *emitter) paramSchema(p *Param, nullable bool) Object {
 		return e.targetParam(o, p, nullable)
 	}
 	if p.Enum != nil {
-		enum := append([]any(nil), p.Enum...)
-		if nullable {
-			enum = append(enum, nil)
-		}
-		o = append(o, Member{"enum", enum})
+		o = append(o, Member{"enum", enumOf(p, nullable)})
 	}
 	if p.HasDefault {
 		o = append(o, Member{"default", p.Default})

@@ -203,11 +203,7 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
-			enum := append([]any(nil), p.Enum...)
-			if nullable {
-				enum = append(enum, nil)
-			}
-			o = append(o, Member{"enum", enum})
+			o = append(o, Member{"enum", enumOf(p, nullable)})
 		} else {
 			notes = append(notes, "one of "+valuesText(p.Enum))
 			e.lossy(p, "enum", fmt.Sprintf("the enum %s", compactJSON(p.Enum)),
