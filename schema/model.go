@@ -66,14 +66,10 @@ func (p *Program) SelectTools(agent, tool string) ([]*Tool, error) {
 	if tool == "" {
 		return tools, nil
 	}
-	var all []string
-	for _, t := range tools {
-		if t.Name == tool {
-			return []*Tool{t}, nil
-		}
-		all = append(all, t.Name)
+	if t := named(tools, tool, toolName); t != nil {
+		return []*Tool{t}, nil
 	}
-	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, all))
+	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, namesOf(tools, toolName)))
 }
 
 // Tool returns the first tool definition with the given name, or nil.
