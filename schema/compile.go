@@ -211,7 +211,7 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	}
 	c.compileTools(decls, keep)
 	c.compileAgents(decls, keep)
-	composeFiles([]*compiler{c})
+	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false

@@ -71,8 +71,8 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 	pc.records()
 	pc.tools()
 	hasAgents := pc.agents()
-	composeFiles(pc.cs[:len(docs)])
-	composeTests(pc.cs[len(docs):])
+	compose(pc.cs[:len(docs)], true)
+	compose(pc.cs[len(docs):], false)
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
 	pc.progs = make([]*Program, len(docs))
 	for i, c := range pc.cs[:len(docs)] {
@@ -99,7 +99,7 @@ func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Prog
 	pc.records()
 	pc.tools()
 	pc.agents()
-	composeTests(pc.cs)
+	compose(pc.cs, false)
 	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
 	marks := pc.finish(false, out)
 	return out.Programs, out.Diags, marks

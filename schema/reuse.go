@@ -305,7 +305,7 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 		}
 		if !found {
 			if isHandoff(p) {
-				return nil, false // a handoff: compiled in full (see composeFiles)
+				return nil, false // a handoff: compiled in full (see compose)
 			}
 			continue
 		}
