@@ -6,6 +6,8 @@ package schema
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -38,12 +40,7 @@ type Program struct {
 
 // Agent returns the agent with the given name, or nil.
 func (p *Program) Agent(name string) *Agent {
-	for _, a := range p.AllAgents() {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
+	return named(p.AllAgents(), name, agentName)
 }
 
 // AgentNames returns the names of the program's agents, in order.
@@ -66,7 +63,7 @@ func (p *Program) SelectTools(agent, tool string) ([]*Tool, error) {
 	if tool == "" {
 		return tools, nil
 	}
-	if t := named(tools, tool, toolName); t != nil {
+	if t := named(slices.All(tools), tool, toolName); t != nil {
 		return []*Tool{t}, nil
 	}
 	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, namesOf(tools, toolName)))
@@ -74,22 +71,17 @@ func (p *Program) SelectTools(agent, tool string) ([]*Tool, error) {
 
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {
-	for _, t := range p.AllTools() {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
+	return named(p.AllTools(), name, toolName)
 }
 
 // Record returns the record type with the given name, or nil.
 func (p *Program) Record(name string) *Record {
-	return named(p.Records, name, func(r *Record) string { return r.Name })
+	return named(slices.All(p.Records), name, func(r *Record) string { return r.Name })
 }
 
 // named returns the first of list whose name (as nameOf gives it) is
 // name, or nil.
-func named[T any](list []*T, name string, nameOf func(*T) string) *T {
+func named[T any](list iter.Seq2[int, *T], name string, nameOf func(*T) string) *T {
 	for _, x := range list {
 		if nameOf(x) == name {
 			return x
@@ -198,7 +190,7 @@ func (a *Agent) AddToolEdit(name string) (diag.Edit, bool) {
 
 // Tool returns the agent's tool with the given name, or nil.
 func (a *Agent) Tool(name string) *Tool {
-	return named(a.Tools, name, toolName)
+	return named(slices.All(a.Tools), name, toolName)
 }
 
 // Prop is a property as written in the source: its key, its value and where
