@@ -326,12 +326,7 @@ type Tool struct {
 
 // Param returns the parameter with the given name, or nil.
 func (t *Tool) Param(name string) *Param {
-	for _, p := range t.Params {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
+	return named(slices.All(t.Params), name, paramName)
 }
 
 // ModelParams returns the parameters the model supplies: all but the
@@ -407,12 +402,7 @@ type Record struct {
 
 // Field returns the field with the given name, or nil.
 func (r *Record) Field(name string) *Param {
-	for _, f := range r.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
+	return named(slices.All(r.Fields), name, paramName)
 }
 
 // TypeKind classifies a [Type].
