@@ -15,31 +15,22 @@ import (
 var handoffTestProps = []string{"to"}
 
 // reachedAgents returns the agents a reaches, as tools, through others or
-// by handoffs, each once, a left out unless it reaches itself; handoffsOnly
-// follows handoffs alone.
+// by handoffs (see [Agent.UsedAgents]), each once, a left out;
+// handoffsOnly follows handoffs alone.
 func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
 	var out []*Agent
-	queue := []*Agent{a}
 	seen := map[*Agent]bool{a: true}
-	add := func(name string) {
-		if b := c.lookupAgent(name); b != nil && !seen[b] {
-			seen[b] = true
-			out = append(out, b)
-			queue = append(queue, b)
+	for queue := []*Agent{a}; len(queue) > 0; queue = queue[1:] {
+		names := queue[0].UsedAgents()
+		if handoffsOnly {
+			names = names[len(names)-len(queue[0].Handoffs):]
 		}
-	}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		if !handoffsOnly {
-			for _, t := range x.Tools {
-				if t.Agent != "" {
-					add(t.Agent)
-				}
+		for _, name := range names {
+			if b := c.lookupAgent(name); b != nil && !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+				queue = append(queue, b)
 			}
-		}
-		for _, h := range x.Handoffs {
-			add(h.Agent)
 		}
 	}
 	return out
