@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/url"
 	"slices"
@@ -150,12 +151,7 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 		return v.err
 	}
 	var problems []Problem
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if p := t.Param(k); p == nil || !p.Injected {
 			problems = append(problems, Problem{Pointer: jsonvalue.JoinPointer("", k), Message: "is not an injected parameter of the tool"})
 			continue
