@@ -227,10 +227,7 @@ func (c *compiler) pkgDeclared(name string) bool {
 // agentNamesInScope returns the names of the agents of the file and of
 // the package.
 func (c *compiler) agentNamesInScope() []string {
-	var out []string
-	for _, a := range c.prog.AllAgents() {
-		out = append(out, a.Name)
-	}
+	out := namesOf(c.prog.Agents(), agentName)
 	if c.pkg != nil {
 		if c.pkg.names == nil {
 			c.pkg.indexNames()

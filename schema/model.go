@@ -76,7 +76,7 @@ func (p *Program) Tool(name string) *Tool {
 
 // Record returns the record type with the given name, or nil.
 func (p *Program) Record(name string) *Record {
-	return named(slices.All(p.Records), name, func(r *Record) string { return r.Name })
+	return named(slices.All(p.Records), name, recordName)
 }
 
 // named returns the first of list whose name (as nameOf gives it) is
@@ -99,11 +99,12 @@ func namesOf[T any](list []T, nameOf func(T) string) []string {
 	return out
 }
 
-// toolName, paramName and agentName return the name of a tool, a
-// parameter or field, and an agent.
-func toolName(t *Tool) string   { return t.Name }
-func paramName(p *Param) string { return p.Name }
-func agentName(a *Agent) string { return a.Name }
+// toolName, paramName, agentName and recordName return the name of a
+// tool, a parameter or field, an agent and a record.
+func toolName(t *Tool) string     { return t.Name }
+func paramName(p *Param) string   { return p.Name }
+func agentName(a *Agent) string   { return a.Name }
+func recordName(r *Record) string { return r.Name }
 
 // Agent is an LLM agent: a model, a system instruction, run settings and the
 // tools it may call.

@@ -66,9 +66,9 @@ func indexNames(p *Program) programNames {
 		tools:   make(map[string]*Tool, p.NumTools()),
 		records: make(map[string]*Record, len(p.Records)),
 	}
-	firstByName(n.agents, p.AllAgents(), func(a *Agent) string { return a.Name })
+	firstByName(n.agents, p.AllAgents(), agentName)
 	firstByName(n.tools, p.AllTools(), toolName)
-	firstByName(n.records, slices.All(p.Records), func(r *Record) string { return r.Name })
+	firstByName(n.records, slices.All(p.Records), recordName)
 	return n
 }
 
