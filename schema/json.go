@@ -125,18 +125,11 @@ func writeJSON(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte('}')
 	case map[string]any:
-		b.WriteByte('{')
-		for i, k := range slices.Sorted(maps.Keys(v)) {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, k)
-			b.WriteByte(':')
-			if err := writeJSON(b, v[k]); err != nil {
-				return err
-			}
+		o := make(Object, 0, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			o = append(o, Member{k, v[k]})
 		}
-		b.WriteByte('}')
+		return writeJSON(b, o)
 	case []any:
 		return writeArray(b, v)
 	case []Object:
