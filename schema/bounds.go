@@ -24,8 +24,8 @@ var boundPairs = [][2]string{{"minimum", "maximum"}, {"minLength", "maxLength"},
 // "parameter" or "field".
 func (c *compiler) checkBounds(p *Param, dflt *parser.Property, what string) {
 	for _, pair := range boundPairs {
-		lo, okLo := p.constraint(pair[0])
-		hi, okHi := p.constraint(pair[1])
+		lo, okLo := Object(p.Constraints).Get(pair[0])
+		hi, okHi := Object(p.Constraints).Get(pair[1])
 		if !okLo || !okHi || numberOf(lo) <= numberOf(hi) {
 			continue
 		}
@@ -49,16 +49,6 @@ func (c *compiler) checkBounds(p *Param, dflt *parser.Property, what string) {
 			return
 		}
 	}
-}
-
-// constraint returns the value of the validation keyword key of p.
-func (p *Param) constraint(key string) (any, bool) {
-	for _, m := range p.Constraints {
-		if m.Key == key {
-			return m.Value, true
-		}
-	}
-	return nil, false
 }
 
 // numberOf returns a constraint's or a value's number: a JSON number, an

@@ -166,16 +166,6 @@ var Codes = []CodeInfo{
 	{Code: CodeToolTokenBudget, Severity: diag.Error, Summary: "An agent's tool definitions take more tokens for its model than its maxToolTokens (gramc cost gives the counts)."},
 }
 
-// CodeSummary returns the summary of a code from [Codes], or "".
-func CodeSummary(code string) string {
-	for _, c := range Codes {
-		if c.Code == code {
-			return c.Summary
-		}
-	}
-	return ""
-}
-
 // restates lists the compiler codes that restate a deferred
 // duplicate-definition error (see [parser.Document.Deferred]) at the same
 // span: the compiler's diagnostic says the same thing in the agent

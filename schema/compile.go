@@ -211,7 +211,7 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	}
 	c.compileTools(decls, keep)
 	c.compileAgents(decls, keep)
-	composeFiles([]*compiler{c})
+	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
 	tests := false
@@ -262,11 +262,7 @@ func (c *compiler) findDecls(n int) []decl {
 	c.declAt = make([]int32, c.doc.NumLowered())
 	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
-		p := top
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
-		if d, ok := c.declOf(p); ok {
+		if d, ok := c.declOf(innermost(top)); ok {
 			d.tp, d.top = top, top.Span() // only for declarations: the syntax is not read for the rest
 			c.declAt[i] = int32(len(decls))
 			decls = append(decls, d)
@@ -321,10 +317,8 @@ type declCounts struct {
 // references (most are: the names of top-level tools).
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
-	for _, p := range doc.AllLowered() {
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
+	for _, top := range doc.AllLowered() {
+		p := innermost(top)
 		if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
 			continue
 		}
@@ -346,6 +340,14 @@ func countDecls(doc *parser.Document) declCounts {
 		n.decls++
 	}
 	return n
+}
+
+// innermost returns the pattern inside the annotations of p, or p.
+func innermost(p *parser.Pattern) *parser.Pattern {
+	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
+		p = p.Elements[0]
+	}
+	return p
 }
 
 // subjectOf returns the syntax of a group's or node's subject, or nil.

@@ -1,7 +1,7 @@
 // Agents as tools: an agent's signature element, the tool every named agent
 // is to the agents that list it (Agent.AsTool), and the references to agents
 // among an agent's elements, resolved once every agent of the file or the
-// package is compiled (see composeFiles).
+// package is compiled (see compose).
 
 package schema
 
@@ -226,34 +226,21 @@ func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdg
 	}
 }
 
-// composeFiles resolves the agents the agents of the files of cs list,
-// compiles the files' handoffs and reports the cycles among agents, once
-// every agent of the files is compiled. It reports whether any file
-// composes agents.
-func composeFiles(cs []*compiler) bool {
+// compose resolves the agents the agents of the files of cs list,
+// compiles the files' handoffs when handoffs is set and reports the cycles
+// among agents, once every agent of the files is compiled. The handoffs of
+// a package are its member files' own: those of files of tests are not
+// read.
+func compose(cs []*compiler, handoffs bool) {
 	var edges []agentEdge
 	for _, c := range cs {
 		c.listAgents(&edges)
 	}
-	seen := map[[2]*Agent]handoffAt{}
-	for _, c := range cs {
-		c.handoffs(seen)
-	}
-	agentCycles(edges)
-	composes := false
-	for _, c := range cs {
-		composes = composes || c.composes
-	}
-	return composes
-}
-
-// composeTests resolves the agents the agents of the files of tests cs
-// list, and reports their cycles. The handoffs of a package are its member
-// files' own: those of files of tests are not read.
-func composeTests(cs []*compiler) {
-	var edges []agentEdge
-	for _, c := range cs {
-		c.listAgents(&edges)
+	if handoffs {
+		seen := map[[2]*Agent]handoffAt{}
+		for _, c := range cs {
+			c.handoffs(seen)
+		}
 	}
 	agentCycles(edges)
 }

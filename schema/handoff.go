@@ -68,10 +68,7 @@ func isHandoff(p *parser.Pattern) bool {
 // hasHandoff reports whether a top-level pattern of doc is a handoff.
 func hasHandoff(doc *parser.Document) bool {
 	for _, p := range doc.AllLowered() {
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
-		if isHandoff(p) {
+		if isHandoff(innermost(p)) {
 			return true
 		}
 	}
@@ -82,10 +79,8 @@ func hasHandoff(doc *parser.Document) bool {
 // file into the Handoffs of their agents; seen holds the handoffs
 // compiled so far in the package.
 func (c *compiler) handoffs(seen map[[2]*Agent]handoffAt) {
-	for _, p := range c.doc.AllLowered() {
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
+	for _, top := range c.doc.AllLowered() {
+		p := innermost(top)
 		if !isHandoff(p) {
 			continue
 		}
@@ -232,10 +227,7 @@ func (c *compiler) pkgDeclared(name string) bool {
 // agentNamesInScope returns the names of the agents of the file and of
 // the package.
 func (c *compiler) agentNamesInScope() []string {
-	var out []string
-	for _, a := range c.prog.AllAgents() {
-		out = append(out, a.Name)
-	}
+	out := namesOf(c.prog.Agents(), agentName)
 	if c.pkg != nil {
 		if c.pkg.names == nil {
 			c.pkg.indexNames()

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -124,23 +125,11 @@ func writeJSON(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte('}')
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		o := make(Object, 0, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			o = append(o, Member{k, v[k]})
 		}
-		slices.Sort(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, k)
-			b.WriteByte(':')
-			if err := writeJSON(b, v[k]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return writeJSON(b, o)
 	case []any:
 		return writeArray(b, v)
 	case []Object:
@@ -171,29 +160,26 @@ func ToAny(v any) any {
 		}
 		return m
 	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = ToAny(x)
-		}
-		return out
+		return anyItems(v)
 	case []Object:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = ToAny(x)
-		}
-		return out
+		return anyItems(v)
 	case []string:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = x
-		}
-		return out
+		return anyItems(v)
 	case int:
 		return json.Number(strconv.Itoa(v))
 	case float64:
 		return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
 	}
 	return v
+}
+
+// anyItems returns the items of a JSON array as ToAny converts them.
+func anyItems[T any](items []T) []any {
+	out := make([]any, len(items))
+	for i, x := range items {
+		out[i] = ToAny(x)
+	}
+	return out
 }
 
 // writeArray writes a JSON array of values writeJSON can write.

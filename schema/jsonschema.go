@@ -75,15 +75,27 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 // chat completion request. With strict set, the parameters are the strict
 // variant and the function is marked "strict": true.
 func OpenAITool(t *Tool, strict bool) Object {
-	fn := Object{{"name", t.Name}}
-	if t.Description != "" {
-		fn = append(fn, Member{"description", t.Description})
-	}
-	fn = append(fn, Member{"parameters", ParametersSchema(t, strict)})
+	return openAIFunction(t, ParametersSchema(t, strict), strict)
+}
+
+// openAIFunction returns the entry of OpenAI's "tools" array of the tool
+// t whose parameters' schema is params.
+func openAIFunction(t *Tool, params Object, strict bool) Object {
+	fn := append(nameAndDescription(t), Member{"parameters", params})
 	if strict {
 		fn = append(fn, Member{"strict", true})
 	}
 	return Object{{"type", "function"}, {"function", fn}}
+}
+
+// nameAndDescription returns an object with the tool's name and, when it
+// has one, its description.
+func nameAndDescription(t *Tool) Object {
+	o := Object{{"name", t.Name}}
+	if t.Description != "" {
+		o = append(o, Member{"description", t.Description})
+	}
+	return o
 }
 
 // MCPTool returns the tool as a Model Context Protocol tool definition. The
@@ -94,11 +106,7 @@ func OpenAITool(t *Tool, strict bool) Object {
 // answer is free text (a String result, see [Agent.Result]): served over
 // MCP, it answers with text alone.
 func MCPTool(t *Tool, strict bool) Object {
-	o := Object{{"name", t.Name}}
-	if t.Description != "" {
-		o = append(o, Member{"description", t.Description})
-	}
-	o = append(o, Member{"inputSchema", ParametersSchema(t, strict)})
+	o := append(nameAndDescription(t), Member{"inputSchema", ParametersSchema(t, strict)})
 	if out := OutputSchema(t); out != nil && (t.Agent == "" || t.Returns.Kind != StringType) {
 		if MCPResultWrapped(t) {
 			defs, hasDefs := out.Get("$defs")
@@ -279,14 +287,8 @@ func (e *emitter) typeSchema(t *Type) Object {
 		return Object{}
 	}
 	switch t.Kind {
-	case StringType:
-		return Object{{"type", "string"}}
-	case IntegerType:
-		return Object{{"type", "integer"}}
-	case NumberType:
-		return Object{{"type", "number"}}
-	case BooleanType:
-		return Object{{"type", "boolean"}}
+	case StringType, IntegerType, NumberType, BooleanType:
+		return Object{{"type", jsonType(t)}}
 	case ObjectType:
 		if e.tg != nil && (e.tg.ClosedObjects || e.tg.NonEmptyObjects) {
 			e.anyObject(t)
@@ -393,6 +395,15 @@ func (e *emitter) objectSchema(params []*Param) Object {
 	return o
 }
 
+// enumOf returns the enum of p, with null when nullable.
+func enumOf(p *Param, nullable bool) []any {
+	enum := append([]any(nil), p.Enum...)
+	if nullable {
+		enum = append(enum, nil)
+	}
+	return enum
+}
+
 // paramSchema returns the schema of one parameter or field; nullable adds
 // "null" to its type (and enum), or, for a reference, makes it one of two
 // alternatives with {"type": "null"}.
@@ -409,11 +420,7 @@ func (e *emitter) paramSchema(p *Param, nullable bool) Object {
 		return e.targetParam(o, p, nullable)
 	}
 	if p.Enum != nil {
-		enum := append([]any(nil), p.Enum...)
-		if nullable {
-			enum = append(enum, nil)
-		}
-		o = append(o, Member{"enum", enum})
+		o = append(o, Member{"enum", enumOf(p, nullable)})
 	}
 	if p.HasDefault {
 		o = append(o, Member{"default", p.Default})

@@ -15,6 +15,8 @@
 package schema
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
@@ -30,13 +32,7 @@ import (
 // leave to their caller.
 func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
 	if len(docs)+len(tests) == 1 {
-		var doc *parser.Document
-		if len(docs) == 1 {
-			doc = docs[0]
-		} else {
-			doc = tests[0]
-		}
-		prog, diags := compileWith(doc, nil, false, true)
+		prog, diags := compileWith(append(slices.Clip(docs), tests...)[0], nil, false, true)
 		return []diag.List{withToolBudgets(prog, diags)}
 	}
 	pc := compilePackage(docs, tests, true, false, true)

@@ -6,6 +6,8 @@ package schema
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -38,16 +40,11 @@ type Program struct {
 
 // Agent returns the agent with the given name, or nil.
 func (p *Program) Agent(name string) *Agent {
-	for _, a := range p.AllAgents() {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
+	return named(p.AllAgents(), name, agentName)
 }
 
 // AgentNames returns the names of the program's agents, in order.
-func (p *Program) AgentNames() []string { return agentNamesOf(p.Agents()) }
+func (p *Program) AgentNames() []string { return namesOf(p.Agents(), agentName) }
 
 // SelectTools returns the tools of the program, of its agent called
 // agent (when not ""), or the one called tool (when not "") among them;
@@ -66,34 +63,25 @@ func (p *Program) SelectTools(agent, tool string) ([]*Tool, error) {
 	if tool == "" {
 		return tools, nil
 	}
-	var all []string
-	for _, t := range tools {
-		if t.Name == tool {
-			return []*Tool{t}, nil
-		}
-		all = append(all, t.Name)
+	if t := named(slices.All(tools), tool, toolName); t != nil {
+		return []*Tool{t}, nil
 	}
-	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, all))
+	return nil, fmt.Errorf("no tool %q in %s; %s", tool, scope, suggest.Available("tools", tool, namesOf(tools, toolName)))
 }
 
 // Tool returns the first tool definition with the given name, or nil.
 func (p *Program) Tool(name string) *Tool {
-	for _, t := range p.AllTools() {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
+	return named(p.AllTools(), name, toolName)
 }
 
 // Record returns the record type with the given name, or nil.
 func (p *Program) Record(name string) *Record {
-	return named(p.Records, name, func(r *Record) string { return r.Name })
+	return named(slices.All(p.Records), name, recordName)
 }
 
 // named returns the first of list whose name (as nameOf gives it) is
 // name, or nil.
-func named[T any](list []*T, name string, nameOf func(*T) string) *T {
+func named[T any](list iter.Seq2[int, *T], name string, nameOf func(*T) string) *T {
 	for _, x := range list {
 		if nameOf(x) == name {
 			return x
@@ -102,8 +90,21 @@ func named[T any](list []*T, name string, nameOf func(*T) string) *T {
 	return nil
 }
 
-// toolName returns t's name.
-func toolName(t *Tool) string { return t.Name }
+// namesOf returns the names of list, as nameOf gives them, in order.
+func namesOf[T any](list []T, nameOf func(T) string) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = nameOf(x)
+	}
+	return out
+}
+
+// toolName, paramName, agentName and recordName return the name of a
+// tool, a parameter or field, an agent and a record.
+func toolName(t *Tool) string     { return t.Name }
+func paramName(p *Param) string   { return p.Name }
+func agentName(a *Agent) string   { return a.Name }
+func recordName(r *Record) string { return r.Name }
 
 // Agent is an LLM agent: a model, a system instruction, run settings and the
 // tools it may call.
@@ -190,7 +191,7 @@ func (a *Agent) AddToolEdit(name string) (diag.Edit, bool) {
 
 // Tool returns the agent's tool with the given name, or nil.
 func (a *Agent) Tool(name string) *Tool {
-	return named(a.Tools, name, toolName)
+	return named(slices.All(a.Tools), name, toolName)
 }
 
 // Prop is a property as written in the source: its key, its value and where
@@ -326,12 +327,7 @@ type Tool struct {
 
 // Param returns the parameter with the given name, or nil.
 func (t *Tool) Param(name string) *Param {
-	for _, p := range t.Params {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
+	return named(slices.All(t.Params), name, paramName)
 }
 
 // ModelParams returns the parameters the model supplies: all but the
@@ -407,12 +403,7 @@ type Record struct {
 
 // Field returns the field with the given name, or nil.
 func (r *Record) Field(name string) *Param {
-	for _, f := range r.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
+	return named(slices.All(r.Fields), name, paramName)
 }
 
 // TypeKind classifies a [Type].

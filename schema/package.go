@@ -502,32 +502,19 @@ func packageCycles(cs []*compiler, owner map[*Record]*compiler) {
 	})
 }
 
-// declared is a name a file of a package declares at its top level.
-type declared struct {
-	c    *compiler
-	what string
-	span diag.Span
-}
-
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
 // with the other place as its related location, and returns them. When two files declare most
 // of the same names, which a copy of a file does, the detail says so.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
-	// The first declaration of each name, by file and declaration index:
-	// what and where are worked out for duplicates only.
+	// The first declaration of each name, by file and declaration index.
 	type at struct{ file, decl int }
 	n := 0
 	for _, d := range ds {
 		n += len(d)
 	}
 	first := make(map[string]at, n)
-	of := func(a at) declared {
-		d := ds[a.file][a.decl]
-		return declared{cs[a.file], strings.ToLower(d.label), d.p.IdentSpan()}
-	}
-	type dup struct{ here, there at }
-	var found []dup
+	var found [][2]at          // a declaration, and the first of its name
 	shared := map[[2]int]int{} // by the two files' indexes, the first's first
 	dups := map[string]bool{}
 	for i := range cs {
@@ -536,28 +523,25 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 			if name == "" || d.label == TestLabel {
 				continue
 			}
-			f, ok := first[name]
-			if !ok {
+			switch f, ok := first[name]; {
+			case !ok:
 				first[name] = at{i, j}
-				continue
+			case f.file != i: // twice in one file is the parser's to report
+				found = append(found, [2]at{{i, j}, f})
+				shared[[2]int{f.file, i}]++
+				dups[name] = true
 			}
-			if f.file == i {
-				continue // in one file: reported by the parser
-			}
-			found = append(found, dup{at{i, j}, f})
-			shared[[2]int{f.file, i}]++
-			dups[name] = true
 		}
 	}
 	for _, d := range found {
-		here, there := of(d.here), of(d.there)
-		copied := shared[[2]int{d.there.file, d.here.file}]
-		if !nearCopies(copied, ds[d.here.file], ds[d.there.file]) {
+		here, there := d[0], d[1]
+		copied := shared[[2]int{there.file, here.file}]
+		if !nearCopies(copied, ds[here.file], ds[there.file]) {
 			copied = 0
 		}
-		name := ds[d.here.file][d.here.decl].p.Subject.Identity
-		here.c.diags.Add(duplicateDiag(name, here, there, copied))
-		there.c.diags.Add(duplicateDiag(name, there, here, copied))
+		h, t := ds[here.file][here.decl], ds[there.file][there.decl]
+		cs[here.file].diags.Add(duplicateDiag(h, t, cs[there.file].doc.File, copied))
+		cs[there.file].diags.Add(duplicateDiag(t, h, cs[here.file].doc.File, copied))
 	}
 	return dups
 }
@@ -578,13 +562,14 @@ func nearCopies(n int, a, b []decl) bool {
 	return n >= 2 && 2*n > named(a) && 2*n > named(b)
 }
 
-// duplicateDiag is the diagnostic at here of a name also declared at
-// other, in another file of the package, which it gives as its related
-// location; copied, when not 0, is the number of names the two files, near
-// copies of each other, both declare.
-func duplicateDiag(name string, here, other declared, copied int) diag.Diagnostic {
-	d := diag.Errorf(parser.CodeDuplicateDefinition, here.span, "%s %s is also declared in another file of the package", here.what, name)
-	d.Related = []diag.Related{{File: other.c.doc.File, Span: other.span, Message: fmt.Sprintf("%s %s is declared here", other.what, name)}}
+// duplicateDiag is the diagnostic at the declaration here of a name also
+// declared by other, in the file otherFile of the package, which it gives
+// as its related location; copied, when not 0, is the number of names the
+// two files, near copies of each other, both declare.
+func duplicateDiag(here, other decl, otherFile *diag.File, copied int) diag.Diagnostic {
+	name := here.p.Subject.Identity
+	d := diag.Errorf(parser.CodeDuplicateDefinition, here.p.IdentSpan(), "%s %s is also declared in another file of the package", strings.ToLower(here.label), name)
+	d.Related = []diag.Related{{File: otherFile, Span: other.p.IdentSpan(), Message: fmt.Sprintf("%s %s is declared here", strings.ToLower(other.label), name)}}
 	d.Detail = "the files of a directory form one package with one namespace: rename one of them, or remove one"
 	if copied > 0 {
 		d.Detail = fmt.Sprintf("the two files declare the same %d names: every .gram file of a directory is one package; name a scratch copy with a leading _ to keep it out", copied)

@@ -71,8 +71,8 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 	pc.records()
 	pc.tools()
 	hasAgents := pc.agents()
-	composeFiles(pc.cs[:len(docs)])
-	composeTests(pc.cs[len(docs):])
+	compose(pc.cs[:len(docs)], true)
+	compose(pc.cs[len(docs):], false)
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
 	pc.progs = make([]*Program, len(docs))
 	for i, c := range pc.cs[:len(docs)] {
@@ -99,7 +99,7 @@ func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Prog
 	pc.records()
 	pc.tools()
 	pc.agents()
-	composeTests(pc.cs)
+	compose(pc.cs, false)
 	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
 	marks := pc.finish(false, out)
 	return out.Programs, out.Diags, marks
@@ -380,7 +380,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 			continue // compiled in full every time (see recompilePackage)
 		}
 		m.dupDiags, m.unresolved, m.ext = dupDiags, unresolved, c.ext
-		m.tests = slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel })
+		m.tests = hasTests(pc.ds[i])
 		c.prog.memo = m
 		if pc.full {
 			index(out.users, f, m.pkgMarks)
@@ -405,7 +405,7 @@ func index(byName map[string][]stepAt, f int, uses map[int32][]string) {
 func (pc *pkgCompile) compileTests() {
 	index := programIndex()
 	for i, c := range pc.cs {
-		if slices.ContainsFunc(pc.ds[i], func(d decl) bool { return d.label == TestLabel }) {
+		if hasTests(pc.ds[i]) {
 			c.packageTests(pc.ds[i], pc.at[i] < 0, pc.docs, pc.progs, index)
 		}
 	}

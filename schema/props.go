@@ -51,11 +51,7 @@ func (c *compiler) unknownProp(p *parser.Property, where string, known []string)
 // it.
 func (c *compiler) unknownTestProp(p *parser.Property, where string, known []string) {
 	d := diag.Errorf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s: in a test this is an error, as ignoring it would let the test pass unchecked", p.Key, where)
-	if s := c.closestProp(p.Key, known); s != "" {
-		suggestFix(&d, s, p.KeySpan())
-	} else {
-		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
-	}
+	suggestedOrList(&d, c.closestProp(p.Key, known), p.KeySpan(), known, "the properties of "+where+" are ", "")
 	c.diags.Add(d)
 }
 
@@ -64,15 +60,12 @@ func (c *compiler) unknownTestProp(p *parser.Property, where string, known []str
 // ("so parameter x is required"), if note is set and that is not "".
 func (c *compiler) unknownPropNote(p *parser.Property, where string, known []string, note func(meant string) string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s; it is ignored", p.Key, where)
-	if s := c.closestProp(p.Key, known); s != "" {
-		suggestFix(&d, s, p.KeySpan())
-		if note != nil {
-			if n := note(s); n != "" {
-				d.Message += ", " + n
-			}
+	s := c.closestProp(p.Key, known)
+	suggestedOrList(&d, s, p.KeySpan(), known, "the properties of "+where+" are ", "")
+	if s != "" && note != nil {
+		if n := note(s); n != "" {
+			d.Message += ", " + n
 		}
-	} else {
-		d.Detail = "the properties of " + where + " are " + strings.Join(known, ", ")
 	}
 	c.diags.Add(d)
 }

@@ -66,13 +66,8 @@ func ValidateResult(t *Tool, v any) error {
 		return nil
 	}
 	var ae *ArgsError
-	if !errors.As(argsError(t.Name, err), &ae) {
+	if !errors.As(argsError(t.Name, err, "is not a field of the record"), &ae) {
 		return err
-	}
-	for i, p := range ae.Problems {
-		if p.Message == "is not a parameter of the tool" {
-			ae.Problems[i].Message = "is not a field of the record"
-		}
 	}
 	return &ResultError{Tool: t.Name, Returns: t.Returns.String(), Problems: ae.Problems}
 }

@@ -262,7 +262,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 // hasTests reports whether the file compiled again declares tests.
 func (a *fileAgain) hasTests() bool {
 	if w := a.whole; w != nil {
-		return slices.ContainsFunc(a.decls(), func(d decl) bool { return d.label == TestLabel })
+		return hasTests(a.decls())
 	}
 	return a.c.again.memo.tests
 }
@@ -273,11 +273,7 @@ func (a *fileAgain) decls() []decl {
 		return w.ds[slices.Index(w.cs, a.c)]
 	}
 	m := a.c.again.memo
-	out := make([]decl, m.decls.len())
-	for i := range out {
-		out[i] = m.decls.at(i)
-	}
-	return out
+	return m.decls.appendTo(make([]decl, 0, m.decls.len()))
 }
 
 // next returns the memo of the next version of the program, for the
@@ -305,10 +301,7 @@ func (m *compileMemo) keepTypes(c *compiler) {
 func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 	var out []changedDecl
 	for i, top := range c.doc.ChangedLowered(pm.doc) {
-		p := top
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
+		p := innermost(top)
 		d, found := c.declOf(p)
 		k := int(pm.declAt[i])
 		if len(c.diags) > 0 || found != (k >= 0) {
@@ -316,7 +309,7 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 		}
 		if !found {
 			if isHandoff(p) {
-				return nil, false // a handoff: compiled in full (see composeFiles)
+				return nil, false // a handoff: compiled in full (see compose)
 			}
 			continue
 		}

@@ -69,16 +69,9 @@ func TargetTool(tg *Target, t *Tool, diags *diag.List) Object {
 	params := targetParameters(tg, t, diags)
 	switch tg.Shape {
 	case ShapeAnthropic:
-		o := Object{{"name", t.Name}}
-		if t.Description != "" {
-			o = append(o, Member{"description", t.Description})
-		}
-		return append(o, Member{"input_schema", params})
+		return append(nameAndDescription(t), Member{"input_schema", params})
 	case ShapeGemini:
-		o := Object{{"name", t.Name}}
-		if t.Description != "" {
-			o = append(o, Member{"description", t.Description})
-		}
+		o := nameAndDescription(t)
 		if len(t.ModelParams()) > 0 {
 			// "For function with no parameters, this can be left
 			// unset" (FunctionDeclaration.parameters): an empty OBJECT
@@ -87,15 +80,7 @@ func TargetTool(tg *Target, t *Tool, diags *diag.List) Object {
 		}
 		return o
 	}
-	fn := Object{{"name", t.Name}}
-	if t.Description != "" {
-		fn = append(fn, Member{"description", t.Description})
-	}
-	fn = append(fn, Member{"parameters", params})
-	if tg.Strict {
-		fn = append(fn, Member{"strict", true})
-	}
-	return Object{{"type", "function"}, {"function", fn}}
+	return openAIFunction(t, params, tg.Strict)
 }
 
 // targetParameters returns the schema of the arguments the model passes to
@@ -218,11 +203,7 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
-			enum := append([]any(nil), p.Enum...)
-			if nullable {
-				enum = append(enum, nil)
-			}
-			o = append(o, Member{"enum", enum})
+			o = append(o, Member{"enum", enumOf(p, nullable)})
 		} else {
 			notes = append(notes, "one of "+valuesText(p.Enum))
 			e.lossy(p, "enum", fmt.Sprintf("the enum %s", compactJSON(p.Enum)),

@@ -336,12 +336,7 @@ func TargetNames() []string {
 
 // TargetByName returns the target called name, or nil.
 func TargetByName(name string) *Target {
-	for _, t := range Targets {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
+	return named(slices.All(Targets), name, func(t *Target) string { return t.Name })
 }
 
 // ParseTargets reads a comma-separated list of target names ("gemini",

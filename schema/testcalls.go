@@ -61,12 +61,7 @@ func (c *compiler) turnStatus(turn *Turn, pr *parser.Property) {
 // agent a (nil: unknown), named agentName. forCall reports a tool the agent
 // cannot call.
 func (c *compiler) toolOf(a *Agent, agentName string, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "tool" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("tool")
 	if pr == nil {
 		c.missingProp(e, fmt.Sprintf("the %s expectation does not name its tool", label), "add the tool: (:"+label+" {tool: name})")
 		return "", diag.Span{}, nil, false
@@ -95,21 +90,12 @@ func (c *compiler) toolOf(a *Agent, agentName string, e *parser.Pattern, label s
 	return name, span, nil, true
 }
 
-// toolNames returns the names of an agent's tools.
-func toolNames(a *Agent) []string {
-	out := make([]string, 0, len(a.Tools))
-	for _, t := range a.Tools {
-		out = append(out, t.Name)
-	}
-	return out
-}
-
 // unknownTool reports a tool name that nothing declares.
 func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
 	dg := diag.Errorf(CodeUnknownTool, span, "no tool is named %s", name)
 	var names []string
 	if a != nil {
-		names = toolNames(a)
+		names = namesOf(a.Tools, toolName)
 		dg.Message = fmt.Sprintf("agent %s has no tool named %s", disp(a.Name), name)
 	} else {
 		for _, p := range append([]*Program{c.prog}, c.env...) {
@@ -128,13 +114,13 @@ func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
 // the agent is in this file and the tool can be referred to.
 func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	dg := diag.Errorf(CodeToolNotAvailable, span, "agent %s cannot call %s: it is not one of its tools", disp(a.Name), tool.Name)
-	dg.Detail = "the model only sees the agent's tools (" + strings.Join(toolNames(a), ", ") + "); add " + tool.Name +
+	dg.Detail = "the model only sees the agent's tools (" + strings.Join(namesOf(a.Tools, toolName), ", ") + "); add " + tool.Name +
 		" to the agent's elements, or expect another tool"
 	local := c.isLocalAgent(a)
 	if edit, ok := a.AddToolEdit(tool.Name); ok && local && tool.TopLevel {
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: fmt.Sprintf("Add %s to agent %s", tool.Name, a.Name), Edits: []diag.Edit{edit}})
 	}
-	if s := suggest.Closest(tool.Name, toolNames(a)); s != "" {
+	if s := suggest.Closest(tool.Name, namesOf(a.Tools, toolName)); s != "" {
 		dg.Detail += fmt.Sprintf("; did you mean %q?", s)
 		dg.Fixes = append(dg.Fixes, diag.Fix{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}})
 	}
@@ -226,15 +212,6 @@ func (c *compiler) checkPropKeys(e *parser.Pattern, where string, known []string
 	}
 }
 
-// modelParamNames returns the names of the parameters the model supplies.
-func modelParamNames(t *Tool) []string {
-	var out []string
-	for _, p := range t.ModelParams() {
-		out = append(out, p.Name)
-	}
-	return out
-}
-
 // argParam resolves an argument name of a tool, reporting unknown and
 // injected ones at span. With no tool (unknown), it returns nil, true.
 func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bool) {
@@ -252,7 +229,7 @@ func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bo
 		return nil, false
 	}
 	dg := diag.Errorf(CodeUnknownArgument, span, "tool %s has no parameter %s", tool.Name, name)
-	names := modelParamNames(tool)
+	names := namesOf(tool.ModelParams(), paramName)
 	suggestOrList(&dg, name, span, names, "the parameters of "+tool.Name+" are ",
 		"tool "+tool.Name+" takes no arguments from the model")
 	c.diags.Add(dg)

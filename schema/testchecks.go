@@ -107,10 +107,7 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 			}
 			f := typ.Record.Field(seg)
 			if f == nil {
-				names := make([]string, 0, len(typ.Record.Fields))
-				for _, f := range typ.Record.Fields {
-					names = append(names, f.Name)
-				}
+				names := namesOf(typ.Record.Fields, paramName)
 				dg := diag.Errorf(code, segSpan, "record %s has no field %s", typ.Record.Name, seg)
 				if s := suggest.Closest(seg, names); s != "" {
 					suggestFix(&dg, s, segSpan)

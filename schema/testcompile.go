@@ -66,18 +66,24 @@ func indexNames(p *Program) programNames {
 		tools:   make(map[string]*Tool, p.NumTools()),
 		records: make(map[string]*Record, len(p.Records)),
 	}
-	firstByName(n.agents, p.AllAgents(), func(a *Agent) string { return a.Name })
+	firstByName(n.agents, p.AllAgents(), agentName)
 	firstByName(n.tools, p.AllTools(), toolName)
-	firstByName(n.records, slices.All(p.Records), func(r *Record) string { return r.Name })
+	firstByName(n.records, slices.All(p.Records), recordName)
 	return n
 }
 
 // lookupAgent returns the agent of a name in the file or, failing that, in
 // the programs the file is compiled with.
 func (c *compiler) lookupAgent(name string) *Agent {
-	for _, n := range c.programNames() {
-		if a := n.agents[name]; a != nil {
-			return a
+	return lookup(c.programNames(), func(n programNames) *Agent { return n.agents[name] })
+}
+
+// lookup returns the first of the programs of names that find declares,
+// or nil.
+func lookup[T any](names []programNames, find func(programNames) *T) *T {
+	for _, n := range names {
+		if x := find(n); x != nil {
+			return x
 		}
 	}
 	return nil
@@ -103,12 +109,7 @@ func (c *compiler) agentNames() []string {
 // lookupTool returns a tool of the name declared in the file or the
 // programs it is compiled with.
 func (c *compiler) lookupTool(name string) *Tool {
-	for _, n := range c.programNames() {
-		if t := n.tools[name]; t != nil {
-			return t
-		}
-	}
-	return nil
+	return lookup(c.programNames(), func(n programNames) *Tool { return n.tools[name] })
 }
 
 // lookupRecord returns a record type of the file or of the programs it is
@@ -117,12 +118,7 @@ func (c *compiler) lookupRecord(name string) *Record {
 	if r := c.records[name]; r != nil {
 		return r
 	}
-	for _, n := range c.programNames()[1:] {
-		if r := n.records[name]; r != nil {
-			return r
-		}
-	}
-	return nil
+	return lookup(c.programNames()[1:], func(n programNames) *Record { return n.records[name] })
 }
 
 // nameValue decodes a property naming something: a symbol or a string.

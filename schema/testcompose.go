@@ -15,41 +15,23 @@ import (
 var handoffTestProps = []string{"to"}
 
 // reachedAgents returns the agents a reaches, as tools, through others or
-// by handoffs, each once, a left out unless it reaches itself; handoffsOnly
-// follows handoffs alone.
+// by handoffs (see [Agent.UsedAgents]), each once, a left out;
+// handoffsOnly follows handoffs alone.
 func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
 	var out []*Agent
-	queue := []*Agent{a}
 	seen := map[*Agent]bool{a: true}
-	add := func(name string) {
-		if b := c.lookupAgent(name); b != nil && !seen[b] {
-			seen[b] = true
-			out = append(out, b)
-			queue = append(queue, b)
+	for queue := []*Agent{a}; len(queue) > 0; queue = queue[1:] {
+		names := queue[0].UsedAgents()
+		if handoffsOnly {
+			names = names[len(names)-len(queue[0].Handoffs):]
 		}
-	}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		if !handoffsOnly {
-			for _, t := range x.Tools {
-				if t.Agent != "" {
-					add(t.Agent)
-				}
+		for _, name := range names {
+			if b := c.lookupAgent(name); b != nil && !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+				queue = append(queue, b)
 			}
 		}
-		for _, h := range x.Handoffs {
-			add(h.Agent)
-		}
-	}
-	return out
-}
-
-// agentNamesOf returns the names of agents.
-func agentNamesOf(agents []*Agent) []string {
-	out := make([]string, len(agents))
-	for i, a := range agents {
-		out[i] = a.Name
 	}
 	return out
 }
@@ -60,12 +42,7 @@ func agentNamesOf(agents []*Agent) []string {
 // reports an agent that is not defined or that the tested agent does not
 // reach; ok is false when the Call cannot be compiled further.
 func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, name string, span diag.Span, ok bool) {
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "agent" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("agent")
 	if pr == nil {
 		return t.Agent, t.AgentName, "", diag.Span{}, true
 	}
@@ -90,7 +67,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 		return who, name, name, span, true
 	}
 	dg := diag.Errorf(CodeAgentNotReached, span, "agent %s does not reach agent %s: it never runs in a test of %s", disp(t.Agent.Name), name, t.Agent.Name)
-	names := agentNamesOf(reached)
+	names := namesOf(reached, agentName)
 	suggestOrList(&dg, name, span, names, "the agents "+t.Agent.Name+" reaches are ",
 		"list "+name+" among the elements of "+t.Agent.Name+" (or of an agent it uses), or hand off to it: ("+t.Agent.Name+")-[:Handoff]->("+name+")")
 	c.diags.Add(dg)
@@ -102,12 +79,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpectation {
 	c.checkPropKeys(e, "a Handoff", handoffTestProps)
 	c.noElements(e, HandoffLabel)
-	var pr *parser.Property
-	for i := range e.Subject.Properties {
-		if e.Subject.Properties[i].Key == "to" {
-			pr = &e.Subject.Properties[i]
-		}
-	}
+	pr := e.Subject.Prop("to")
 	if pr == nil {
 		c.missingProp(e, "the Handoff expectation does not name the agent handed to", "add the agent: (:Handoff {to: name})")
 		return nil

@@ -7,6 +7,7 @@ package schema
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -281,5 +282,5 @@ var ValueFormats = []string{"date-time", "date", "time", "email", "uri", "uuid",
 
 // Test returns the test with the given name, or nil.
 func (p *Program) Test(name string) *Test {
-	return named(p.Tests, name, func(t *Test) string { return t.Name })
+	return named(slices.All(p.Tests), name, func(t *Test) string { return t.Name })
 }

@@ -36,13 +36,7 @@ func validateValue(s *jsonschema.Schema, err error, v any) []Problem {
 		return []Problem{{Message: "cannot be checked: " + err.Error()}}
 	}
 	if err := s.Validate(ToAny(v)); err != nil {
-		if ae, ok := argsError("", err).(*ArgsError); ok {
-			// The value is not a tool's arguments object.
-			for i := range ae.Problems {
-				if ae.Problems[i].Message == "is not a parameter of the tool" {
-					ae.Problems[i].Message = "is not a field of this object"
-				}
-			}
+		if ae, ok := argsError("", err, "is not a field of this object").(*ArgsError); ok {
 			return ae.Problems
 		}
 		return []Problem{{Message: err.Error()}}

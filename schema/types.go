@@ -339,10 +339,7 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 		seen[k] = true
 		f := r.Field(k)
 		if f == nil {
-			names := make([]string, 0, len(r.Fields))
-			for _, f := range r.Fields {
-				names = append(names, f.Name)
-			}
+			names := namesOf(r.Fields, paramName)
 			m := &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
 				detail: "the fields of " + r.Name + " are " + strings.Join(names, ", ")}
 			return nil, m
@@ -499,11 +496,7 @@ func findRecordCycles(records []*Record, found func(r *Record, e *Type, cyc []*R
 // cycleDiag returns the diagnostic of the cycle cyc that the field type e
 // closes, naming the records of it that related tells.
 func cycleDiag(e *Type, cyc []*Record, related func(*Record) bool) diag.Diagnostic {
-	names := make([]string, 0, len(cyc)+1)
-	for _, x := range cyc {
-		names = append(names, x.Name)
-	}
-	names = append(names, e.Record.Name)
+	names := append(namesOf(cyc, recordName), e.Record.Name)
 	d := diag.Errorf(CodeRecordCycle, e.Span, "record %s contains itself: %s", e.Record.Name, strings.Join(names, " → "))
 	d.Detail = "a record cannot contain itself, even through other records or arrays: give this field another type, such as Object, or refer to the other record by an id"
 	for _, x := range cyc {

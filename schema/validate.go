@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/url"
 	"slices"
@@ -135,7 +136,7 @@ func ValidateArgs(t *Tool, data []byte) (map[string]any, error) {
 	}
 	normalize(args, t.ModelParams())
 	if err := v.model.Validate(args); err != nil {
-		return nil, argsError(t.Name, err)
+		return nil, argsError(t.Name, err, notAParameter)
 	}
 	return args, nil
 }
@@ -150,12 +151,7 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 		return v.err
 	}
 	var problems []Problem
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if p := t.Param(k); p == nil || !p.Injected {
 			problems = append(problems, Problem{Pointer: jsonvalue.JoinPointer("", k), Message: "is not an injected parameter of the tool"})
 			continue
@@ -173,7 +169,7 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 	}
 	normalize(args, injected)
 	if err := v.full.Validate(args); err != nil {
-		return argsError(t.Name, err)
+		return argsError(t.Name, err, notAParameter)
 	}
 	return nil
 }
@@ -265,8 +261,14 @@ func normalizeValue(x any, t *Type) {
 	}
 }
 
-// argsError converts a validation error into an *ArgsError.
-func argsError(tool string, err error) error {
+// notAParameter is the problem of an argument the tool has no parameter
+// for.
+const notAParameter = "is not a parameter of the tool"
+
+// argsError converts a validation error into an *ArgsError; extra is the
+// problem of a key of the value itself (not of an object inside it) that
+// the schema does not allow.
+func argsError(tool string, err error, extra string) error {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("tool %q: validating arguments: %w", tool, err)
@@ -280,7 +282,7 @@ func argsError(tool string, err error) error {
 			}
 			return
 		}
-		problems = append(problems, problemsOf(e)...)
+		problems = append(problems, problemsOf(e, extra)...)
 	}
 	walk(ve)
 	slices.SortFunc(problems, func(a, b Problem) int {
@@ -293,8 +295,9 @@ func argsError(tool string, err error) error {
 	return &ArgsError{Tool: tool, Problems: problems}
 }
 
-// problemsOf describes a leaf validation error without its value.
-func problemsOf(e *jsonschema.ValidationError) []Problem {
+// problemsOf describes a leaf validation error without its value; extra
+// is that of a key of the value itself the schema does not allow.
+func problemsOf(e *jsonschema.ValidationError, extra string) []Problem {
 	at := jsonvalue.JoinPointer("", e.InstanceLocation...)
 	one := func(msg string) []Problem { return []Problem{{Pointer: at, Message: msg}} }
 	switch k := e.ErrorKind.(type) {
@@ -307,7 +310,7 @@ func problemsOf(e *jsonschema.ValidationError) []Problem {
 	case *kind.AdditionalProperties:
 		out := make([]Problem, 0, len(k.Properties))
 		for _, p := range k.Properties {
-			msg := "is not a parameter of the tool"
+			msg := extra
 			if len(e.InstanceLocation) > 0 {
 				msg = "is not a field of this object"
 			}
