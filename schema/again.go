@@ -165,20 +165,25 @@ func (c *compiler) unusedAfter(unused, affected []int32, m *compileMemo) []int32
 	cloned := false
 	for _, i := range affected {
 		want := c.prog.ToolAt(int(i)).TopLevel && m.uses.at(int(i)) == 0 && !m.ext[i]
-		at, has := slices.BinarySearch(out, i)
-		if want == has {
-			continue
-		}
-		if !cloned {
-			out, cloned = slices.Clone(out), true
-		}
-		if want {
-			out = slices.Insert(out, at, i)
-		} else {
-			out = slices.Delete(out, at, at+1)
-		}
+		out = setMember(out, &cloned, i, want)
 	}
 	return out
+}
+
+// setMember returns the sorted set out with i in it or not, as want says;
+// out is cloned before its first change (cloned tells whether it was).
+func setMember(out []int32, cloned *bool, i int32, want bool) []int32 {
+	at, has := slices.BinarySearch(out, i)
+	if want == has {
+		return out
+	}
+	if !*cloned {
+		out, *cloned = slices.Clone(out), true
+	}
+	if want {
+		return slices.Insert(out, at, i)
+	}
+	return slices.Delete(out, at, at+1)
 }
 
 // budgetedAfter returns the agents that set maxToolTokens, in order:
@@ -194,18 +199,7 @@ func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *com
 		st := m.steps[m.stepOf[ch.k]]
 		for i := st.a0; i < st.a1; i++ {
 			want := c.prog.AgentAt(int(i)).Settings.MaxToolTokens != 0
-			at, has := slices.BinarySearch(out, i)
-			if want == has {
-				continue
-			}
-			if !cloned {
-				out, cloned = slices.Clone(out), true
-			}
-			if want {
-				out = slices.Insert(out, at, i)
-			} else {
-				out = slices.Delete(out, at, at+1)
-			}
+			out = setMember(out, &cloned, i, want)
 		}
 	}
 	return out
