@@ -124,9 +124,13 @@ func toInt32s(xs []int) []int32 {
 	return out
 }
 
-// useTool records that an agent lists the tool of index i.
+// useTool records that an agent lists the tool of index i; for a later
+// [Recompile] in c.marks, which a compile for the diagnostics alone has
+// none of.
 func (c *compiler) useTool(i int) {
-	c.marks = append(c.marks, int32(i))
+	if !c.lean {
+		c.marks = append(c.marks, int32(i))
+	}
 	if c.again == nil {
 		c.used[i] = true
 	}
