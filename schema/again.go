@@ -4,9 +4,11 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -36,7 +38,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	nt, na := tools.len(), agents.len()
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
-	c.top = d.top
+	c.top = d.top()
 	marks, pkgMarks, pkgReads := len(c.marks), len(c.pkgMarks), len(c.pkgReads)
 	if d.label == ToolLabel {
 		c.tool(d, true)
@@ -122,9 +124,13 @@ func toInt32s(xs []int) []int32 {
 	return out
 }
 
-// useTool records that an agent lists the tool of index i.
+// useTool records that an agent lists the tool of index i; for a later
+// [Recompile] in c.marks, which a compile for the diagnostics alone has
+// none of.
 func (c *compiler) useTool(i int) {
-	c.marks = append(c.marks, int32(i))
+	if !c.lean {
+		c.marks = append(c.marks, int32(i))
+	}
 	if c.again == nil {
 		c.used[i] = true
 	}
@@ -271,20 +277,29 @@ func (c *compiler) fileChecks(hasAgents bool) ([]dupTool, []int32) {
 	return dups, unused
 }
 
-// duplicateTools returns the tools whose names an earlier tool has.
+// duplicateTools returns the tools whose names an earlier tool has, in
+// order. It sorts the indexes of the named tools by name, rather than
+// make a map of every name: on a file of tens of thousands of tools that
+// map was most of what the end of the compile allocated.
 func (c *compiler) duplicateTools() []dupTool {
-	var dups []dupTool
-	first := make(map[string]int32, c.prog.NumTools())
+	named := make([]int32, 0, c.prog.NumTools())
 	for i, t := range c.prog.AllTools() {
-		if t.Name == "" {
-			continue
-		}
-		if f, ok := first[t.Name]; ok {
-			dups = append(dups, dupTool{int32(i), f})
-		} else {
-			first[t.Name] = int32(i)
+		if t.Name != "" {
+			named = append(named, int32(i))
 		}
 	}
+	name := func(i int32) string { return c.prog.ToolAt(int(i)).Name }
+	slices.SortFunc(named, func(a, b int32) int { return cmp.Or(strings.Compare(name(a), name(b)), cmp.Compare(a, b)) })
+	var dups []dupTool
+	for k := 1; k < len(named); k++ {
+		if f := named[k-1]; name(f) == name(named[k]) {
+			if len(dups) > 0 && dups[len(dups)-1].tool == f {
+				f = dups[len(dups)-1].first
+			}
+			dups = append(dups, dupTool{named[k], f})
+		}
+	}
+	slices.SortFunc(dups, func(a, b dupTool) int { return cmp.Compare(a.tool, b.tool) })
 	return dups
 }
 

@@ -32,6 +32,22 @@ func (c *compiler) agent(d decl) {
 	}
 }
 
+// instruction reads the instruction of the agent a from p, reporting one
+// that says nothing. A compile of the diagnostics alone (see lean.go) reads
+// only whether it is blank, which its text as written tells as well as its
+// text undented ([Dedent] takes out white space only): it leaves
+// a.Instruction empty rather than make an undented copy of every agent's
+// instruction.
+func (c *compiler) instruction(a *Agent, p *parser.Property) {
+	msg := func() string { return fmt.Sprintf("the instruction of agent %s is empty", disp(a.Name)) }
+	detail := "write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""
+	if c.lean {
+		c.nonBlankText(p, CodeMissingInstruction, msg, detail)
+	} else if s, ok := c.nonBlank(p, CodeMissingInstruction, msg, detail); ok {
+		a.Instruction = s
+	}
+}
+
 // isLocalAgent reports whether a is one of the file's agents (rather than
 // one of the programs the file is compiled with).
 func (c *compiler) isLocalAgent(a *Agent) bool {
@@ -58,10 +74,7 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 			a.Description, _ = c.str(pr)
 		case "instruction":
 			hasInstruction = true
-			if s, ok := c.nonBlank(pr, CodeMissingInstruction, func() string { return fmt.Sprintf("the instruction of agent %s is empty", disp(a.Name)) },
-				"write the system prompt the model receives, e.g. instruction: \"You are a helpful assistant.\""); ok {
-				a.Instruction = s
-			}
+			c.instruction(a, pr)
 		case "model":
 			hasModel = true
 			c.model(a, pr)

@@ -6,6 +6,8 @@
 package schema
 
 import (
+	"unsafe"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
@@ -20,8 +22,17 @@ type slab[T any] struct {
 	total int // values handed out so far
 }
 
-// maxSlabBlock is the largest block a slab allocates, in values.
-const maxSlabBlock = 128
+// maxSlabBlock is the largest block a slab allocates, in values, and
+// slabBlockBytes in bytes (a block of at least one value): a page of the
+// heap. A compile that `gramc check` runs on a large file allocates its
+// blocks right after the parse's garbage is collected, which leaves free
+// pages among the syntax, one here and one there: blocks of a page fit in
+// them, where larger ones (a block of 128 agents is six pages) made the
+// heap grow by another 4 MB.
+const (
+	maxSlabBlock   = 128
+	slabBlockBytes = 8 << 10
+)
 
 // new returns a pointer to a zero T.
 func (s *slab[T]) new() *T {
@@ -57,7 +68,8 @@ func (s *slab[T]) make(n int) []T {
 // than what they need would stay alive, mostly unused, for as long as they
 // are.
 func (s *slab[T]) grow(n int) {
-	size := min(s.total, maxSlabBlock)
+	var zero T
+	size := min(s.total, maxSlabBlock, max(1, slabBlockBytes/int(unsafe.Sizeof(zero))))
 	s.block = make([]T, max(size, n))
 	s.free = s.block
 }

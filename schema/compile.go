@@ -146,10 +146,16 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
-	// tp is the top-level pattern, p or the annotations around it, and top
-	// its span.
-	tp  *parser.Pattern
-	top diag.Span
+	// tp is the top-level pattern, p or the annotations around it.
+	tp *parser.Pattern
+}
+
+// top returns the span of the top-level pattern of d.
+func (d decl) top() diag.Span {
+	if d.tp == nil {
+		return diag.Span{}
+	}
+	return d.tp.Span()
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
@@ -195,7 +201,7 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	i := 0
 	for _, d := range decls {
 		if d.label == RecordLabel {
-			c.top = d.top
+			c.top = d.top()
 			c.recordFields(c.prog.Records[i], d)
 			i++
 		}
@@ -263,7 +269,7 @@ func (c *compiler) findDecls(n int) []decl {
 	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
 		if d, ok := c.declOf(innermost(top)); ok {
-			d.tp, d.top = top, top.Span() // only for declarations: the syntax is not read for the rest
+			d.tp = top
 			c.declAt[i] = int32(len(decls))
 			decls = append(decls, d)
 		}

@@ -70,7 +70,14 @@ func TestCompileDiagnosticsMatchCompile(t *testing.T) {
 [c:Tool {description: "C"} | (z::Integer {minimum: 1, maximum: 0})==>(w::Integer)==>(::Integer)]
 [d:Tool {description: "D"} | (v::Integer {default: 0})==>(::Integer)]
 `
-	gen := []string{reuse, gramgen.AgentFile(300), gramgen.Agents(64 << 10), gramgen.Mixed(32 << 10), gramgen.Broken(32<<10, 1), gramgen.Broken(32<<10, 2)}
+	// Instructions blank in every form (fenced and undented, quoted, not a
+	// string) and tools defined twice and three times.
+	blanks := "[b:Tool {description: \"B\"} | (x::String)==>(::String)]\n[a:Tool {description: \"A\"} | (x::String)==>(::String)]\n" +
+		"[b:Tool {description: \"B2\"} | (x::String)==>(::String)]\n[a:Tool {description: \"A2\"} | (x::String)==>(::String)]\n[b:Tool {description: \"B3\"} | (x::String)==>(::String)]\n" +
+		"[p:Agent {model: \"OpenAI/gpt-4o\", instruction: ```\n      \n   ```} | a, b, [b:Tool {description: \"inline\"} | (y::String)==>(::String)]]\n" +
+		"[q:Agent {model: \"OpenAI/gpt-4o\", instruction: 42} | a]\n[r:Agent {model: \"OpenAI/gpt-4o\", instruction: \" \\t \"} | b]\n" +
+		"[s:Agent {model: \"OpenAI/gpt-4o\", instruction: ```\n   x\n   ```} | b]\n"
+	gen := []string{reuse, blanks, gramgen.AgentFile(300), gramgen.Agents(64 << 10), gramgen.Mixed(32 << 10), gramgen.Broken(32<<10, 1), gramgen.Broken(32<<10, 2)}
 	for i, text := range gen {
 		sameAsCompilePackage(t, "generated", []*parser.Document{parseText("g.gram", text)}, nil)
 		pkg := []*parser.Document{parseText("p/a.gram", text), parseText("p/b.gram", gen[(i+1)%len(gen)])}

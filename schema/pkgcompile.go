@@ -281,7 +281,7 @@ func (pc *pkgCompile) records() {
 		j := 0
 		for _, d := range pc.ds[i] {
 			if d.label == RecordLabel {
-				c.top = d.top
+				c.top = d.top()
 				c.recordFields(c.prog.Records[j], d)
 				owner[c.prog.Records[j]] = c
 				j++

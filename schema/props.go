@@ -32,11 +32,29 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, detail string) (string, bool) {
 	s, ok := c.str(p)
 	if ok && strings.TrimSpace(s) == "" {
-		d := diag.Errorf(code, p.Value.Span(), "%s", msg())
-		d.Detail = detail
-		c.diags.Add(d)
+		c.blank(p, code, msg, detail)
 	}
 	return s, ok
+}
+
+// nonBlankText is nonBlank for a caller that wants only the diagnostics:
+// it reads a string as written, which is blank when its text undented is
+// (see [Dedent]), without making the undented text.
+func (c *compiler) nonBlankText(p *parser.Property, code string, msg func() string, detail string) {
+	if v := p.Value; v.Kind() == grammar.ScalarValue && isStringTok(v.Tok) {
+		if strings.TrimSpace(v.Tok.Text()) == "" {
+			c.blank(p, code, msg, detail)
+		}
+		return
+	}
+	c.str(p) // reports the value that is not a string
+}
+
+// blank reports the string property p, which is blank (see nonBlank).
+func (c *compiler) blank(p *parser.Property, code string, msg func() string, detail string) {
+	d := diag.Errorf(code, p.Value.Span(), "%s", msg())
+	d.Detail = detail
+	c.diags.Add(d)
 }
 
 // unknownProp reports a property that is not one of known, which describes

@@ -313,7 +313,7 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 			}
 			continue
 		}
-		d.tp, d.top = top, top.Span()
+		d.tp = top
 		if !sameDecl(d, pm.decls.at(k)) {
 			return nil, false
 		}

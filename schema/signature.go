@@ -172,7 +172,9 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 		dg.Fixes = []diag.Fix{{Title: "Remove the name " + name, Edits: []diag.Edit{{Span: s.Ident.Span(), NewText: ""}}}}
 		c.diags.Add(dg)
 	}
-	c.multipleTypes(s, "the return type of "+toolKind(t), t.Name)
+	if len(s.Labels) > 1 { // the words are put together only for the diagnostic
+		c.multipleTypes(s, "the return type of "+toolKind(t), t.Name)
+	}
 	t.Returns = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	prs := c.subjectProps(s.Record)
 	for i := range prs {

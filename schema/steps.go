@@ -23,7 +23,7 @@ type step struct {
 func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
 	st := step{decl: int32(k), d0: int32(len(c.diags)), t0: int32(c.prog.NumTools()), a0: int32(c.prog.NumAgents()), m0: int32(len(c.marks)),
 		p0: int32(len(c.pkgMarks)), q0: int32(len(c.pkgReads))}
-	c.top = d.top
+	c.top = d.top()
 	compile(c, d)
 	st.d1, st.t1, st.a1, st.m1 = int32(len(c.diags)), int32(c.prog.NumTools()), int32(c.prog.NumAgents()), int32(len(c.marks))
 	st.p1, st.q1 = int32(len(c.pkgMarks)), int32(len(c.pkgReads))
