@@ -39,8 +39,8 @@ func (doc *Document) Patterns() []*grammar.TopPattern {
 		return *p
 	}
 	ps := make([]*grammar.TopPattern, 0, doc.lists.nPatterns)
-	for k := range doc.units.chunks {
-		ps = append(ps, doc.units.summary(k).patterns...)
+	for p := range doc.units.all() {
+		ps = append(ps, doc.units.summary(p).patterns...)
 	}
 	doc.lists.patterns.Store(&ps)
 	return ps
@@ -59,8 +59,8 @@ func (doc *Document) Lowered() []*Pattern {
 	}
 	ps := make([]*Pattern, 0, doc.lists.nLowered)
 	if doc.lists.byUnits {
-		for k := range doc.units.chunks {
-			ps = append(ps, doc.units.summary(k).outs...)
+		for p := range doc.units.all() {
+			ps = append(ps, doc.units.summary(p).outs...)
 		}
 	}
 	doc.lists.lowered.Store(&ps)
@@ -79,8 +79,8 @@ func (doc *Document) runs() iter.Seq2[int, []*Pattern] {
 			return
 		}
 		at := 0
-		for k := range doc.units.chunks {
-			outs := doc.units.summary(k).outs
+		for p := range doc.units.all() {
+			outs := doc.units.summary(p).outs
 			if len(outs) > 0 && !yield(at, outs) {
 				return
 			}
@@ -135,27 +135,32 @@ func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 			return
 		}
 		a, b := &doc.units, &prev.units
-		kb, bAt := 0, 0 // prev's chunk kb holds the lowered patterns from bAt on
+		pb, okb := b.first()
+		bAt := 0 // prev's chunk at pb holds the lowered patterns from bAt on
+		// pass moves pb past prev's chunk, to the next.
+		pass := func() {
+			bAt += int(b.info(pb).outs)
+			pb, okb = b.next(pb)
+		}
 		at := 0
-		for ka, c := range a.chunks {
-			na := int(a.info(ka).outs)
+		for pa := range a.all() {
+			c := a.chunk(pa)
+			na := int(a.info(pa).outs)
 			// prev's chunks that end by at are passed, but for this one.
-			for kb < len(b.chunks) && b.chunks[kb] != c && bAt+int(b.info(kb).outs) <= at {
-				bAt += int(b.info(kb).outs)
-				kb++
+			for okb && b.chunk(pb) != c && bAt+int(b.info(pb).outs) <= at {
+				pass()
 			}
-			if kb < len(b.chunks) && bAt == at && b.chunks[kb] == c {
+			if okb && bAt == at && b.chunk(pb) == c {
 				at += na
 				continue // the same chunk
 			}
-			run := a.summary(ka).outs
+			run := a.summary(pa).outs
 			for j, p := range run {
 				i := at + j
-				for kb < len(b.chunks) && bAt+int(b.info(kb).outs) <= i {
-					bAt += int(b.info(kb).outs)
-					kb++
+				for okb && bAt+int(b.info(pb).outs) <= i {
+					pass()
 				}
-				if kb == len(b.chunks) || b.summary(kb).outs[i-bAt] != p {
+				if !okb || b.summary(pb).outs[i-bAt] != p {
 					if !yield(i, p) {
 						return
 					}
