@@ -311,7 +311,8 @@ func (r *relink) finish() diag.List {
 	for i := range r.fresh {
 		todo = append(todo, i)
 	}
-	for p := range units.all() {
+	noOpen := func(s *groupSum) bool { return s.open == 0 }
+	for p := range units.chunksBut(noOpen) {
 		// The version's own chunks are summarised once their units are
 		// resolved; the others say whether they have open units.
 		if !units.metaOf(p).own && units.info(p).open == 0 {
@@ -334,7 +335,15 @@ func (r *relink) finish() diag.List {
 		}
 	}
 	n := 0
-	for p := range units.all() {
+	// A group of an earlier version adds its lowered patterns, and its
+	// diagnostics of lowering when it has any.
+	counted := func(s *groupSum) bool {
+		if !s.hasLowDiags {
+			n += s.outs
+		}
+		return !s.hasLowDiags
+	}
+	for p := range units.chunksBut(counted) {
 		if units.metaOf(p).own {
 			units.unsummarise(p)
 		}

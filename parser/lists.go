@@ -121,8 +121,9 @@ func (doc *Document) AllLowered() iter.Seq2[int, *Pattern] {
 
 // ChangedLowered yields the lowered patterns of doc that are not prev's at
 // the same index, with their indexes; doc and prev must have as many. The
-// chunks of units two versions share are passed over whole, so that after
-// an edit it costs about the chunks the edit touched.
+// chunks and groups of units two versions share are passed over whole, so
+// that after an edit it costs about the chunks the edit touched and the
+// table of groups.
 func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 	return func(yield func(int, *Pattern) bool) {
 		if !doc.lists.byUnits || !prev.lists.byUnits {
@@ -137,36 +138,51 @@ func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 		a, b := &doc.units, &prev.units
 		pb, okb := b.first()
 		bAt := 0 // prev's chunk at pb holds the lowered patterns from bAt on
-		// pass moves pb past prev's chunk, to the next.
-		pass := func() {
-			bAt += int(b.info(pb).outs)
-			pb, okb = b.next(pb)
+		// advance moves pb past prev's groups and chunks whose lowered
+		// patterns end by upTo, but for the group gr and the chunk c: a
+		// group of a done version whole when pb is at its first chunk.
+		advance := func(upTo int, gr *unitGroup, c *chunk) {
+			for okb {
+				if s := b.doneSum(pb.g); s != nil && pb.j == 0 && b.groups[pb.g] != gr && bAt+s.outs <= upTo {
+					bAt += s.outs
+					pb, okb = b.nextGroup(pb)
+				} else if n := int(b.info(pb).outs); b.chunk(pb) != c && bAt+n <= upTo {
+					bAt += n
+					pb, okb = b.next(pb)
+				} else {
+					return
+				}
+			}
 		}
 		at := 0
-		for pa := range a.all() {
-			c := a.chunk(pa)
-			na := int(a.info(pa).outs)
-			// prev's chunks that end by at are passed, but for this one.
-			for okb && b.chunk(pb) != c && bAt+int(b.info(pb).outs) <= at {
-				pass()
-			}
-			if okb && bAt == at && b.chunk(pb) == c {
-				at += na
-				continue // the same chunk
-			}
-			run := a.summary(pa).outs
-			for j, p := range run {
-				i := at + j
-				for okb && bAt+int(b.info(pb).outs) <= i {
-					pass()
+		for g, gr := range a.groups {
+			if s := a.doneSum(g); s != nil {
+				advance(at, gr, gr.chunks[0])
+				if okb && pb.j == 0 && bAt == at && b.groups[pb.g] == gr {
+					at, bAt = at+s.outs, bAt+s.outs
+					pb, okb = b.nextGroup(pb)
+					continue // the same group
 				}
-				if !okb || b.summary(pb).outs[i-bAt] != p {
-					if !yield(i, p) {
-						return
+			}
+			for j, c := range gr.chunks {
+				pa := chunkPos{g: g, j: j}
+				advance(at, nil, c)
+				if okb && bAt == at && b.chunk(pb) == c {
+					at += int(a.info(pa).outs)
+					continue // the same chunk
+				}
+				run := a.summary(pa).outs
+				for j, p := range run {
+					i := at + j
+					advance(i, nil, nil)
+					if !okb || b.summary(pb).outs[i-bAt] != p {
+						if !yield(i, p) {
+							return
+						}
 					}
 				}
+				at += len(run)
 			}
-			at += len(run)
 		}
 	}
 }

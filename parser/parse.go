@@ -191,7 +191,8 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 func (doc *Document) assemble() diag.List {
 	units := &doc.units
 	n := 0
-	for p := range units.all() {
+	counted := func(s *groupSum) bool { n += s.patterns; return true }
+	for p := range units.chunksBut(counted) {
 		n += int(units.info(p).patterns)
 	}
 	doc.Header, doc.Bad = nil, nil
@@ -202,7 +203,7 @@ func (doc *Document) assemble() diag.List {
 		lexDiags = lexDiags.Sorted()
 	}
 	lastErrLine := -1
-	for p := range units.all() {
+	for p := range units.chunksBut(func(s *groupSum) bool { return s.special == 0 }) {
 		if units.info(p).special == 0 {
 			continue
 		}

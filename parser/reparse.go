@@ -433,7 +433,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// The units that end within reachMargin of the line reach it; before
 	// them, only a unit whose parse looked past its end can.
 	near := min(i0, old.search(endsFrom(from-reachMargin)))
-	for p := range old.all() {
+	for p := range old.chunksBut(func(s *groupSum) bool { return !s.reach }) {
 		if p.start >= near {
 			break
 		}

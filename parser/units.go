@@ -63,6 +63,17 @@ type unitGroup struct {
 	meta []chunkMeta
 	// gen is the gen of the version that made or copied the group.
 	gen uint64
+	// sum is what the chunks' meta add up to, set when the version that
+	// made the group is done (see freeze): the questions asked of every
+	// chunk pass over a group of a done version whole when its sum
+	// answers them.
+	sum *groupSum
+}
+
+// groupSum is what the meta of a group's chunks add up to.
+type groupSum struct {
+	special, patterns, outs, open int
+	reach, hasLowDiags            bool
 }
 
 // chunkPos is where a chunk is in a unit list: chunk j of group g, whose
@@ -263,6 +274,42 @@ func (l *unitList) all() iter.Seq[chunkPos] {
 // metaOf returns what the list knows of the chunk at p, as it is.
 func (l *unitList) metaOf(p chunkPos) *chunkMeta { return &l.groups[p.g].meta[p.j] }
 
+// doneSum returns the sum of group g when the group is of a done version,
+// or nil.
+func (l *unitList) doneSum(g int) *groupSum {
+	if gr := l.groups[g]; gr.gen != l.gen {
+		return gr.sum
+	}
+	return nil
+}
+
+// nextGroup returns where the first chunk of the group after p's is, with
+// ok false after the last group.
+func (l *unitList) nextGroup(p chunkPos) (chunkPos, bool) {
+	return chunkPos{g: p.g + 1, start: p.start - l.groups[p.g].start(p.j) + l.groups[p.g].len()}, p.g+1 < len(l.groups)
+}
+
+// chunksBut yields where each chunk is, in order, but for the chunks of
+// the groups of done versions for which pass, given the group's sum, is
+// true (pass may add up what the sums answer).
+func (l *unitList) chunksBut(pass func(*groupSum) bool) iter.Seq[chunkPos] {
+	return func(yield func(chunkPos) bool) {
+		start := 0
+		for g, gr := range l.groups {
+			if s := l.doneSum(g); s != nil && pass(s) {
+				start += gr.len()
+				continue
+			}
+			for j, c := range gr.chunks {
+				if !yield(chunkPos{g, j, start}) {
+					return
+				}
+				start += len(c.units)
+			}
+		}
+	}
+}
+
 // chunk returns the chunk at p.
 func (l *unitList) chunk(p chunkPos) *chunk { return l.groups[p.g].chunks[p.j] }
 
@@ -438,12 +485,17 @@ func (l *unitList) freeze() {
 		if gr.gen != l.gen {
 			continue // a group of an earlier version: none of its chunks is the version's
 		}
+		sum := &groupSum{}
 		for j := range gr.meta {
-			if gr.meta[j].own {
+			m := &gr.meta[j]
+			if m.own {
 				l.summary(chunkPos{g: g, j: j})
-				gr.meta[j].own = false
+				m.own = false
 			}
+			sum.special, sum.patterns, sum.outs = sum.special+int(m.special), sum.patterns+int(m.patterns), sum.outs+int(m.outs)
+			sum.open, sum.reach, sum.hasLowDiags = sum.open+int(m.open), sum.reach || m.reach, sum.hasLowDiags || m.hasLowDiags
 		}
+		gr.sum = sum
 	}
 	l.gen = 0
 }
