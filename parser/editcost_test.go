@@ -22,18 +22,18 @@ func toolAgentText(pairs int) string {
 	return b.String()
 }
 
-// editAlloc returns the bytes and the allocations of an edit of a text of
-// tool + agent declarations of the given lines, on average: a word typed
-// into the description of the middle tool and deleted again, each as
-// [diag.File.Edited] and [Reparse].
-func editAlloc(t *testing.T, lines int) (bytes, allocs float64) {
+// editLoop returns a function that makes edit k of a text of tool + agent
+// declarations of the given lines: a word typed into the description of
+// the middle tool (k even) or deleted again (k odd), as [diag.File.Edited]
+// and [Reparse].
+func editLoop(t testing.TB, lines int) func(k int) {
 	text := toolAgentText(lines / 4)
 	f := diag.NewFile("t.gram", []byte(text))
 	doc, _ := ParseForEdits(f)
 	needle := fmt.Sprintf("[tool%d:Tool {description: \"Finds the ", lines/8)
 	at := strings.Index(text, needle) + len(needle)
 	const word = "word "
-	edit := func(k int) {
+	return func(k int) {
 		span, s := diag.Span{Start: at, End: at}, word
 		if k%2 == 1 {
 			span, s = diag.Span{Start: at, End: at + len(word)}, ""
@@ -45,6 +45,12 @@ func editAlloc(t *testing.T, lines int) (bytes, allocs float64) {
 		}
 		doc = next
 	}
+}
+
+// editAlloc returns the bytes and the allocations of an edit of a text of
+// tool + agent declarations of the given lines, on average (see editLoop).
+func editAlloc(t *testing.T, lines int) (bytes, allocs float64) {
+	edit := editLoop(t, lines)
 	for k := range 20 { // the heap and the tables settle
 		edit(k)
 	}
@@ -57,6 +63,26 @@ func editAlloc(t *testing.T, lines int) (bytes, allocs float64) {
 	}
 	runtime.ReadMemStats(&after)
 	return float64(after.TotalAlloc-before.TotalAlloc) / n, float64(after.Mallocs-before.Mallocs) / n
+}
+
+// BenchmarkEditSizes measures an edit (see editLoop) of texts of 5,000 to
+// 40,000 lines, which should cost about the same at each size.
+//
+//	go test ./parser -run '^$' -bench BenchmarkEditSizes -benchmem
+func BenchmarkEditSizes(b *testing.B) {
+	for _, lines := range []int{5000, 10000, 20000, 40000} {
+		b.Run(fmt.Sprint(lines), func(b *testing.B) {
+			edit := editLoop(b, lines)
+			for k := range 20 {
+				edit(k)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for k := range b.N {
+				edit(k)
+			}
+		})
+	}
 }
 
 // TestEditAllocFlat: what an edit allocates in the text's line index and
