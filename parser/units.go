@@ -258,17 +258,7 @@ func (l *unitList) next(p chunkPos) (chunkPos, bool) {
 
 // all yields where each chunk is, in order.
 func (l *unitList) all() iter.Seq[chunkPos] {
-	return func(yield func(chunkPos) bool) {
-		start := 0
-		for g, gr := range l.groups {
-			for j, c := range gr.chunks {
-				if !yield(chunkPos{g, j, start}) {
-					return
-				}
-				start += len(c.units)
-			}
-		}
-	}
+	return l.chunksBut(func(*groupSum) bool { return false })
 }
 
 // metaOf returns what the list knows of the chunk at p, as it is.
