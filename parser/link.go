@@ -160,10 +160,11 @@ func (doc *Document) link(prev *Document) diag.List {
 	full := prev == nil || prev.scope == nil
 	if full {
 		units := &doc.units
-		for k, c := range units.chunks {
+		for p := range units.all() {
+			c := units.chunk(p)
 			for j := range c.units {
 				if c.units[j].low != nil {
-					units.mut(units.start(k) + j).low = nil
+					units.mut(p.start + j).low = nil
 				}
 			}
 		}
@@ -310,15 +311,17 @@ func (r *relink) finish() diag.List {
 	for i := range r.fresh {
 		todo = append(todo, i)
 	}
-	for k, c := range units.chunks {
+	noOpen := func(s *groupSum) bool { return s.open == 0 }
+	for p := range units.chunksBut(noOpen) {
 		// The version's own chunks are summarised once their units are
 		// resolved; the others say whether they have open units.
-		if !units.meta[k].own && units.info(k).open == 0 {
+		if !units.metaOf(p).own && units.info(p).open == 0 {
 			continue
 		}
+		c := units.chunk(p)
 		for j := range c.units {
-			if m := c.units[j].low; m != nil && m.open && !r.fresh[units.start(k)+j] {
-				todo = append(todo, units.start(k)+j)
+			if m := c.units[j].low; m != nil && m.open && !r.fresh[p.start+j] {
+				todo = append(todo, p.start+j)
 			}
 		}
 	}
@@ -332,14 +335,22 @@ func (r *relink) finish() diag.List {
 		}
 	}
 	n := 0
-	for k := range units.chunks {
-		if units.meta[k].own {
-			units.unsummarise(k)
+	// A group of an earlier version adds its lowered patterns, and its
+	// diagnostics of lowering when it has any.
+	counted := func(s *groupSum) bool {
+		if !s.hasLowDiags {
+			n += s.outs
 		}
-		m := units.info(k)
+		return !s.hasLowDiags
+	}
+	for p := range units.chunksBut(counted) {
+		if units.metaOf(p).own {
+			units.unsummarise(p)
+		}
+		m := units.info(p)
 		n += int(m.outs)
 		if m.hasLowDiags {
-			s.l.diags = append(s.l.diags, units.summary(k).lowDiags...)
+			s.l.diags = append(s.l.diags, units.summary(p).lowDiags...)
 		}
 	}
 	r.doc.lists.byUnits, r.doc.lists.nLowered = true, n

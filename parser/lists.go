@@ -39,8 +39,8 @@ func (doc *Document) Patterns() []*grammar.TopPattern {
 		return *p
 	}
 	ps := make([]*grammar.TopPattern, 0, doc.lists.nPatterns)
-	for k := range doc.units.chunks {
-		ps = append(ps, doc.units.summary(k).patterns...)
+	for p := range doc.units.all() {
+		ps = append(ps, doc.units.summary(p).patterns...)
 	}
 	doc.lists.patterns.Store(&ps)
 	return ps
@@ -59,8 +59,8 @@ func (doc *Document) Lowered() []*Pattern {
 	}
 	ps := make([]*Pattern, 0, doc.lists.nLowered)
 	if doc.lists.byUnits {
-		for k := range doc.units.chunks {
-			ps = append(ps, doc.units.summary(k).outs...)
+		for p := range doc.units.all() {
+			ps = append(ps, doc.units.summary(p).outs...)
 		}
 	}
 	doc.lists.lowered.Store(&ps)
@@ -79,8 +79,8 @@ func (doc *Document) runs() iter.Seq2[int, []*Pattern] {
 			return
 		}
 		at := 0
-		for k := range doc.units.chunks {
-			outs := doc.units.summary(k).outs
+		for p := range doc.units.all() {
+			outs := doc.units.summary(p).outs
 			if len(outs) > 0 && !yield(at, outs) {
 				return
 			}
@@ -121,8 +121,9 @@ func (doc *Document) AllLowered() iter.Seq2[int, *Pattern] {
 
 // ChangedLowered yields the lowered patterns of doc that are not prev's at
 // the same index, with their indexes; doc and prev must have as many. The
-// chunks of units two versions share are passed over whole, so that after
-// an edit it costs about the chunks the edit touched.
+// chunks and groups of units two versions share are passed over whole, so
+// that after an edit it costs about the chunks the edit touched and the
+// table of groups.
 func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 	return func(yield func(int, *Pattern) bool) {
 		if !doc.lists.byUnits || !prev.lists.byUnits {
@@ -135,33 +136,53 @@ func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 			return
 		}
 		a, b := &doc.units, &prev.units
-		kb, bAt := 0, 0 // prev's chunk kb holds the lowered patterns from bAt on
-		at := 0
-		for ka, c := range a.chunks {
-			na := int(a.info(ka).outs)
-			// prev's chunks that end by at are passed, but for this one.
-			for kb < len(b.chunks) && b.chunks[kb] != c && bAt+int(b.info(kb).outs) <= at {
-				bAt += int(b.info(kb).outs)
-				kb++
-			}
-			if kb < len(b.chunks) && bAt == at && b.chunks[kb] == c {
-				at += na
-				continue // the same chunk
-			}
-			run := a.summary(ka).outs
-			for j, p := range run {
-				i := at + j
-				for kb < len(b.chunks) && bAt+int(b.info(kb).outs) <= i {
-					bAt += int(b.info(kb).outs)
-					kb++
+		pb, okb := b.first()
+		bAt := 0 // prev's chunk at pb holds the lowered patterns from bAt on
+		// advance moves pb past prev's groups and chunks whose lowered
+		// patterns end by upTo, but for the group gr and the chunk c: a
+		// group of a done version whole when pb is at its first chunk.
+		advance := func(upTo int, gr *unitGroup, c *chunk) {
+			for okb {
+				if s := b.doneSum(pb.g); s != nil && pb.j == 0 && b.groups[pb.g] != gr && bAt+s.outs <= upTo {
+					bAt += s.outs
+					pb, okb = b.nextGroup(pb)
+				} else if n := int(b.info(pb).outs); b.chunk(pb) != c && bAt+n <= upTo {
+					bAt += n
+					pb, okb = b.next(pb)
+				} else {
+					return
 				}
-				if kb == len(b.chunks) || b.summary(kb).outs[i-bAt] != p {
-					if !yield(i, p) {
-						return
+			}
+		}
+		at := 0
+		for g, gr := range a.groups {
+			if s := a.doneSum(g); s != nil {
+				advance(at, gr, gr.chunks[0])
+				if okb && pb.j == 0 && bAt == at && b.groups[pb.g] == gr {
+					at, bAt = at+s.outs, bAt+s.outs
+					pb, okb = b.nextGroup(pb)
+					continue // the same group
+				}
+			}
+			for j, c := range gr.chunks {
+				pa := chunkPos{g: g, j: j}
+				advance(at, nil, c)
+				if okb && bAt == at && b.chunk(pb) == c {
+					at += int(a.info(pa).outs)
+					continue // the same chunk
+				}
+				run := a.summary(pa).outs
+				for j, p := range run {
+					i := at + j
+					advance(i, nil, nil)
+					if !okb || b.summary(pb).outs[i-bAt] != p {
+						if !yield(i, p) {
+							return
+						}
 					}
 				}
+				at += len(run)
 			}
-			at += len(run)
 		}
 	}
 }

@@ -144,13 +144,14 @@ func Parse(f *diag.File) (*Document, diag.List) {
 func ParseForEdits(f *diag.File) (*Document, diag.List) {
 	doc, diags := parseSyntax(f, nil)
 	src := f.Source()
-	for k, c := range doc.units.chunks {
+	for p := range doc.units.all() {
+		c := doc.units.chunk(p)
 		for i := range c.units {
 			if u := c.units[i].unit; u != nil {
 				c.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
 			}
 		}
-		doc.units.unsummarise(k)
+		doc.units.unsummarise(p)
 	}
 	diags = append(diags, doc.link(nil)...)
 	doc.units.freeze()
@@ -190,8 +191,9 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 func (doc *Document) assemble() diag.List {
 	units := &doc.units
 	n := 0
-	for k := range units.chunks {
-		n += int(units.info(k).patterns)
+	counted := func(s *groupSum) bool { n += s.patterns; return true }
+	for p := range units.chunksBut(counted) {
+		n += int(units.info(p).patterns)
 	}
 	doc.Header, doc.Bad = nil, nil
 	doc.lists.nPatterns = n
@@ -201,12 +203,13 @@ func (doc *Document) assemble() diag.List {
 		lexDiags = lexDiags.Sorted()
 	}
 	lastErrLine := -1
-	for k, c := range units.chunks {
-		if units.info(k).special == 0 {
+	for p := range units.chunksBut(func(s *groupSum) bool { return s.special == 0 }) {
+		if units.info(p).special == 0 {
 			continue
 		}
+		c := units.chunk(p)
 		for j := range c.units {
-			diags = doc.checkUnit(&c.units[j], units.start(k)+j == 0, lexDiags, &lastErrLine, diags)
+			diags = doc.checkUnit(&c.units[j], p.start+j == 0, lexDiags, &lastErrLine, diags)
 		}
 	}
 	return diags

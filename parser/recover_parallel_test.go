@@ -63,7 +63,7 @@ func groups(n int) string {
 // unitsOf describes what a re-parse reads of a document's units.
 func unitsOf(doc *Document) []string {
 	var out []string
-	for _, u := range doc.units.all() {
+	for _, u := range doc.units.eachUnit() {
 		s := fmt.Sprintf("%v split=%v past=%d/%v at=%+v parsed=%v", u.span, u.split, u.past, u.reachEnd, u.at, u.unit != nil)
 		if u.err != nil {
 			s += " " + u.err.Span.String() + " " + u.err.Msg

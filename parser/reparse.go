@@ -433,11 +433,14 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// The units that end within reachMargin of the line reach it; before
 	// them, only a unit whose parse looked past its end can.
 	near := min(i0, old.search(endsFrom(from-reachMargin)))
-	for k := 0; k < len(old.chunks) && old.start(k) < near; k++ {
-		if !old.info(k).reach {
+	for p := range old.chunksBut(func(s *groupSum) bool { return !s.reach }) {
+		if p.start >= near {
+			break
+		}
+		if !old.info(p).reach {
 			continue
 		}
-		for i := old.start(k); i < min(old.ends[k], near); i++ {
+		for i := p.start; i < min(p.start+len(old.chunk(p).units), near); i++ {
 			if reachOf(prev, old.at(i))+reachMargin >= from {
 				return i
 			}

@@ -1,9 +1,10 @@
 // The units of a document, in a list that its versions share.
 //
-// A document's units are kept in chunks of about unitChunk units, behind a
-// table of the chunks. A version made by Reparse shares every chunk of the
-// version before that the edit leaves as it was, and copies (or makes) the
-// others: an edit costs what it touches and the table, not the document.
+// A document's units are kept in chunks of about unitChunk units, the
+// chunks in groups of about groupChunks chunks, behind a table of the groups.
+// A version made by Reparse shares every chunk and group of the version
+// before that the edit leaves as it was, and copies (or makes) the others:
+// an edit costs what it touches and the table of groups, not the document.
 // A chunk is the version's own while the version is made (its gen is the
 // list's), and may be written then; once the version is done (freeze), no
 // chunk of it is written again, and a later version that writes one
@@ -19,6 +20,7 @@
 package parser
 
 import (
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -28,22 +30,55 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-// unitChunk is how many units a chunk holds, about: a variable, so that
-// tests can make chunks of a few units.
-var unitChunk = 64
+// unitChunk is how many units a chunk holds, about, and groupChunks how many
+// chunks a group holds, about: variables, so that tests can make chunks of
+// a few units and groups of a few chunks.
+var (
+	unitChunk   = 64
+	groupChunks = 32
+)
 
-// unitList is the units of a version of a document, in source order.
+// unitList is the units of a version of a document, in source order. The
+// chunks are kept in groups behind a table of the groups, so that a
+// version makes again (or copies) the groups of the chunks it changes and
+// the table of groups, whose length grows with the document a group in
+// about groupChunks chunks, and shares every other group.
 type unitList struct {
+	groups []*unitGroup
+	// ends[g] is how many units groups[:g+1] hold.
+	ends []int
+	// gen marks the chunks and groups this version may write (0 once it
+	// is done).
+	gen uint64
+}
+
+// unitGroup is a run of chunks of a unit list.
+type unitGroup struct {
 	chunks []*chunk
-	// ends[k] is how many units chunks[:k+1] hold.
+	// ends[j] is how many units chunks[:j+1] hold.
 	ends []int
 	// meta is what the list knows of each chunk without reading it (see
 	// chunkMeta): the questions asked of every chunk on each edit read
-	// this one array, not every chunk.
+	// these arrays, not every chunk.
 	meta []chunkMeta
-	// gen marks the chunks this version may write (0 once it is done).
+	// gen is the gen of the version that made or copied the group.
 	gen uint64
+	// sum is what the chunks' meta add up to, set when the version that
+	// made the group is done (see freeze): the questions asked of every
+	// chunk pass over a group of a done version whole when its sum
+	// answers them.
+	sum *groupSum
 }
+
+// groupSum is what the meta of a group's chunks add up to.
+type groupSum struct {
+	special, patterns, outs, open int
+	reach, hasLowDiags            bool
+}
+
+// chunkPos is where a chunk is in a unit list: chunk j of group g, whose
+// first unit is the list's unit start.
+type chunkPos struct{ g, j, start int }
 
 // chunk is a run of units and, once summarised, their summary.
 type chunk struct {
@@ -121,9 +156,7 @@ func (b *unitBuilder) flush() {
 	if len(b.cur) == 0 {
 		return
 	}
-	b.l.ends = append(b.l.ends, b.l.len()+len(b.cur))
-	b.l.chunks = append(b.l.chunks, &chunk{units: b.cur, gen: b.l.gen})
-	b.l.meta = append(b.l.meta, chunkMeta{own: true})
+	b.l.appendChunk(&chunk{units: b.cur, gen: b.l.gen}, chunkMeta{own: true})
 	b.cur = nil
 }
 
@@ -133,21 +166,58 @@ func (b *unitBuilder) list() unitList {
 	return b.l
 }
 
+// appendChunk adds c, with what the list knows of it, after the last
+// chunk, in the last group unless that one is full or not the version's.
+func (l *unitList) appendChunk(c *chunk, m chunkMeta) {
+	n := len(l.groups)
+	if n == 0 || len(l.groups[n-1].chunks) >= groupChunks || l.groups[n-1].gen != l.gen {
+		l.groups = append(l.groups, &unitGroup{gen: l.gen})
+		l.ends = append(l.ends, l.len())
+		n++
+	}
+	gr := l.groups[n-1]
+	gr.chunks = append(gr.chunks, c)
+	gr.ends = append(gr.ends, gr.len()+len(c.units))
+	gr.meta = append(gr.meta, m)
+	l.ends[n-1] += len(c.units)
+}
+
 // chunked appends to l the units cut into chunks of about unitChunk units
-// each, the first starting at index from: copies of them, or, with own
-// (units the caller made for l and lets go of), parts of units.
-func (l *unitList) chunked(units []unitResult, from int, own bool) {
-	n := (len(units) + unitChunk - 1) / unitChunk
-	for k := 0; k < n; k++ {
-		part := units[len(units)*k/n : len(units)*(k+1)/n : len(units)*(k+1)/n]
+// each: copies of them, or, with own (units the caller made for l and lets
+// go of), parts of units.
+func (l *unitList) chunked(units []unitResult, own bool) {
+	for _, part := range chunkParts(units) {
 		if !own {
 			part = slices.Clone(part)
 		}
-		l.chunks = append(l.chunks, &chunk{units: part, gen: l.gen})
-		from += len(part)
-		l.ends = append(l.ends, from)
-		l.meta = append(l.meta, chunkMeta{own: true})
+		l.appendChunk(&chunk{units: part, gen: l.gen}, chunkMeta{own: true})
 	}
+}
+
+// chunkParts cuts units into runs of about unitChunk units each.
+func chunkParts(units []unitResult) [][]unitResult {
+	n := (len(units) + unitChunk - 1) / unitChunk
+	parts := make([][]unitResult, n)
+	for k := range parts {
+		parts[k] = units[len(units)*k/n : len(units)*(k+1)/n : len(units)*(k+1)/n]
+	}
+	return parts
+}
+
+// len returns how many units the group holds.
+func (gr *unitGroup) len() int {
+	if len(gr.ends) == 0 {
+		return 0
+	}
+	return gr.ends[len(gr.ends)-1]
+}
+
+// start returns the index in the group of the first unit of chunk j.
+func (gr *unitGroup) start(j int) int {
+	if j == 0 {
+		return 0
+	}
+	return gr.ends[j-1]
 }
 
 // len returns how many units there are.
@@ -158,96 +228,222 @@ func (l *unitList) len() int {
 	return l.ends[len(l.ends)-1]
 }
 
-// start returns the index of the first unit of chunk k.
-func (l *unitList) start(k int) int {
-	if k == 0 {
+// groupStart returns the index of the first unit of group g.
+func (l *unitList) groupStart(g int) int {
+	if g == 0 {
 		return 0
 	}
-	return l.ends[k-1]
+	return l.ends[g-1]
 }
 
-// chunkOf returns the chunk that holds unit i.
-func (l *unitList) chunkOf(i int) int { return sort.SearchInts(l.ends, i+1) }
+// find returns where the chunk that holds unit i is.
+func (l *unitList) find(i int) chunkPos {
+	g := sort.SearchInts(l.ends, i+1)
+	gr, base := l.groups[g], l.groupStart(g)
+	j := sort.SearchInts(gr.ends, i-base+1)
+	return chunkPos{g, j, base + gr.start(j)}
+}
+
+// first returns where the first chunk is, with ok false when there is none.
+func (l *unitList) first() (p chunkPos, ok bool) { return p, len(l.groups) > 0 }
+
+// next returns where the chunk after p is, with ok false after the last.
+func (l *unitList) next(p chunkPos) (chunkPos, bool) {
+	start := p.start + len(l.chunk(p).units)
+	if p.j+1 < len(l.groups[p.g].chunks) {
+		return chunkPos{p.g, p.j + 1, start}, true
+	}
+	return chunkPos{p.g + 1, 0, start}, p.g+1 < len(l.groups)
+}
+
+// all yields where each chunk is, in order.
+func (l *unitList) all() iter.Seq[chunkPos] {
+	return l.chunksBut(func(*groupSum) bool { return false })
+}
+
+// metaOf returns what the list knows of the chunk at p, as it is.
+func (l *unitList) metaOf(p chunkPos) *chunkMeta { return &l.groups[p.g].meta[p.j] }
+
+// doneSum returns the sum of group g when the group is of a done version,
+// or nil.
+func (l *unitList) doneSum(g int) *groupSum {
+	if gr := l.groups[g]; gr.gen != l.gen {
+		return gr.sum
+	}
+	return nil
+}
+
+// nextGroup returns where the first chunk of the group after p's is, with
+// ok false after the last group.
+func (l *unitList) nextGroup(p chunkPos) (chunkPos, bool) {
+	return chunkPos{g: p.g + 1, start: p.start - l.groups[p.g].start(p.j) + l.groups[p.g].len()}, p.g+1 < len(l.groups)
+}
+
+// chunksBut yields where each chunk is, in order, but for the chunks of
+// the groups of done versions for which pass, given the group's sum, is
+// true (pass may add up what the sums answer).
+func (l *unitList) chunksBut(pass func(*groupSum) bool) iter.Seq[chunkPos] {
+	return func(yield func(chunkPos) bool) {
+		start := 0
+		for g, gr := range l.groups {
+			if s := l.doneSum(g); s != nil && pass(s) {
+				start += gr.len()
+				continue
+			}
+			for j, c := range gr.chunks {
+				if !yield(chunkPos{g, j, start}) {
+					return
+				}
+				start += len(c.units)
+			}
+		}
+	}
+}
+
+// chunk returns the chunk at p.
+func (l *unitList) chunk(p chunkPos) *chunk { return l.groups[p.g].chunks[p.j] }
+
+// own returns group g, copied first unless the version made or copied it.
+func (l *unitList) own(g int) *unitGroup {
+	gr := l.groups[g]
+	if gr.gen != l.gen {
+		gr = &unitGroup{chunks: slices.Clone(gr.chunks), ends: slices.Clone(gr.ends), meta: slices.Clone(gr.meta), gen: l.gen}
+		l.groups[g] = gr
+	}
+	return gr
+}
 
 // at returns unit i, which the caller must not change.
 func (l *unitList) at(i int) *unitResult {
-	k := l.chunkOf(i)
-	return &l.chunks[k].units[i-l.start(k)]
+	p := l.find(i)
+	return &l.chunk(p).units[i-p.start]
 }
 
-// mut returns unit i to change, copying its chunk first if another version
-// shares it.
+// mut returns unit i to change, copying its chunk (and group) first if
+// another version shares it.
 func (l *unitList) mut(i int) *unitResult {
-	k := l.chunkOf(i)
-	c := l.chunks[k]
+	p := l.find(i)
+	gr := l.own(p.g)
+	c := gr.chunks[p.j]
 	if c.gen != l.gen {
 		c = &chunk{units: slices.Clone(c.units), gen: l.gen}
-		l.chunks[k] = c
+		gr.chunks[p.j] = c
 	}
-	l.unsummarise(k)
-	l.meta[k].own = true
-	return &c.units[i-l.start(k)]
+	l.unsummarise(p)
+	gr.meta[p.j].own = true
+	return &c.units[i-p.start]
 }
 
 // search returns the first index of a unit for which f is true, or len():
 // f is false for the units before it and true from it on.
 func (l *unitList) search(f func(*unitResult) bool) int {
-	k := sort.Search(len(l.chunks), func(k int) bool {
-		c := l.chunks[k].units
-		return f(&c[len(c)-1])
+	last := func(c *chunk) *unitResult { return &c.units[len(c.units)-1] }
+	g := sort.Search(len(l.groups), func(g int) bool {
+		cs := l.groups[g].chunks
+		return f(last(cs[len(cs)-1]))
 	})
-	if k == len(l.chunks) {
+	if g == len(l.groups) {
 		return l.len()
 	}
-	c := l.chunks[k].units
-	return l.start(k) + sort.Search(len(c), func(i int) bool { return f(&c[i]) })
+	gr := l.groups[g]
+	j := sort.Search(len(gr.chunks), func(j int) bool { return f(last(gr.chunks[j])) })
+	c := gr.chunks[j].units
+	return l.groupStart(g) + gr.start(j) + sort.Search(len(c), func(i int) bool { return f(&c[i]) })
 }
 
 // splice returns a new version of the list: units [0, i), then xs, then
-// units [j, len()), sharing the chunks of l that hold neither.
+// units [j, len()), sharing the chunks of l that hold neither and the
+// groups of l that hold none of those chunks.
 func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	out := unitList{gen: lastGen.Add(1)}
-	if len(l.chunks) == 0 {
-		out.chunked(xs, 0, false)
+	if len(l.groups) == 0 {
+		out.chunked(xs, false)
 		return out
 	}
 	n := l.len()
-	ka, kb := l.chunkOf(min(i, n-1)), l.chunkOf(min(j, n-1))
+	pa, pj := l.find(min(i, n-1)), l.find(min(j, n-1))
+	pb, endB := pj, pj.start+len(l.chunk(pj).units)
 	// A run of few units takes in the chunk after it, so that chunks do not
 	// get ever smaller.
-	for kb+1 < len(l.chunks) && (i-l.start(ka))+len(xs)+(l.ends[kb]-j) < unitChunk/2 {
-		kb++
+	for (i-pa.start)+len(xs)+(endB-j) < unitChunk/2 {
+		q, ok := l.next(pb)
+		if !ok {
+			break
+		}
+		pb, endB = q, q.start+len(l.chunk(q).units)
 	}
-	mid := make([]unitResult, 0, i-l.start(ka)+len(xs)+max(0, l.ends[kb]-j))
-	mid = append(mid, l.chunks[ka].units[:i-l.start(ka)]...)
+	mid := make([]unitResult, 0, i-pa.start+len(xs)+max(0, endB-j))
+	mid = append(mid, l.chunk(pa).units[:i-pa.start]...)
 	mid = append(mid, xs...)
-	for k := l.chunkOf(min(j, n-1)); k <= kb; k++ {
-		if from := max(j, l.start(k)); from < l.ends[k] {
-			mid = append(mid, l.chunks[k].units[from-l.start(k):]...)
+	for p := pj; ; p, _ = l.next(p) {
+		if c := l.chunk(p).units; j < p.start+len(c) {
+			mid = append(mid, c[max(0, j-p.start):]...)
+		}
+		if p == pb {
+			break
 		}
 	}
-	out.chunks = make([]*chunk, 0, len(l.chunks)+len(mid)/unitChunk+1)
-	out.ends = make([]int, 0, cap(out.chunks))
-	out.meta = make([]chunkMeta, 0, cap(out.chunks))
-	out.chunks, out.ends = append(out.chunks, l.chunks[:ka]...), append(out.ends, l.ends[:ka]...)
-	out.meta = append(out.meta, l.meta[:ka]...)
-	out.chunked(mid, l.start(ka), true)
+	out.groups = make([]*unitGroup, 0, len(l.groups)+2)
+	out.ends = make([]int, 0, cap(out.groups))
+	out.groups, out.ends = append(out.groups, l.groups[:pa.g]...), append(out.ends, l.ends[:pa.g]...)
 	delta := len(xs) - (j - i)
-	out.chunks, out.meta = append(out.chunks, l.chunks[kb+1:]...), append(out.meta, l.meta[kb+1:]...)
-	for k := kb + 1; k < len(l.chunks); k++ {
-		out.ends = append(out.ends, l.ends[k]+delta)
+	for g := out.regroup(l, pa, pb, mid); g < len(l.groups); g++ {
+		out.groups = append(out.groups, l.groups[g])
+		out.ends = append(out.ends, l.ends[g]+delta)
 	}
 	return out
 }
 
-// summary returns the summary of chunk k, summarising it first if it is
-// the version's own (the others are summarised).
-func (l *unitList) summary(k int) *chunkSummary {
-	c := l.chunks[k]
+// regroup appends to out, a new version of l, groups of the chunks of l's
+// group pa.g before pa, the chunks of mid (the version's own units), and
+// the chunks of l's group pb.g after pb, taking in the groups after it
+// while the chunks are fewer than groupChunks/2, so that groups do not get
+// ever smaller; it returns the first group of l after those.
+func (out *unitList) regroup(l *unitList, pa, pb chunkPos, mid []unitResult) int {
+	type entry struct {
+		c *chunk
+		m chunkMeta
+	}
+	ga, gb := l.groups[pa.g], l.groups[pb.g]
+	parts := chunkParts(mid)
+	es := make([]entry, 0, pa.j+len(parts)+len(gb.chunks)-pb.j-1)
+	for j := range pa.j {
+		es = append(es, entry{ga.chunks[j], ga.meta[j]})
+	}
+	for _, part := range parts {
+		es = append(es, entry{&chunk{units: part, gen: out.gen}, chunkMeta{own: true}})
+	}
+	g, from := pb.g, pb.j+1
+	for ; g < len(l.groups) && (g == pb.g || len(es) < groupChunks/2); g, from = g+1, 0 {
+		gr := l.groups[g]
+		for j := from; j < len(gr.chunks); j++ {
+			es = append(es, entry{gr.chunks[j], gr.meta[j]})
+		}
+	}
+	n := (len(es) + groupChunks - 1) / groupChunks
+	for k := range n {
+		run := es[len(es)*k/n : len(es)*(k+1)/n]
+		gr := &unitGroup{chunks: make([]*chunk, len(run)), ends: make([]int, len(run)), meta: make([]chunkMeta, len(run)), gen: out.gen}
+		units := 0
+		for j, e := range run {
+			units += len(e.c.units)
+			gr.chunks[j], gr.ends[j], gr.meta[j] = e.c, units, e.m
+		}
+		out.groups = append(out.groups, gr)
+		out.ends = append(out.ends, out.len()+units)
+	}
+	return g
+}
+
+// summary returns the summary of the chunk at p, summarising it first if it
+// is the version's own (the others are summarised).
+func (l *unitList) summary(p chunkPos) *chunkSummary {
+	c := l.chunk(p)
 	if c.sum == nil {
 		c.sum = summarise(c.units)
 	}
-	if m := &l.meta[k]; !m.done {
+	if m := &l.groups[p.g].meta[p.j]; !m.done {
+		m = &l.own(p.g).meta[p.j]
 		s := c.sum
 		checkUnitChunk()
 		m.special, m.patterns, m.outs = uint16(s.special), uint16(len(s.patterns)), uint16(len(s.outs))
@@ -256,30 +452,40 @@ func (l *unitList) summary(k int) *chunkSummary {
 	return c.sum
 }
 
-// info returns what the list knows of chunk k, summarising it first if it
-// is the version's own and not summarised yet.
-func (l *unitList) info(k int) *chunkMeta {
-	if !l.meta[k].done {
-		l.summary(k)
+// info returns what the list knows of the chunk at p, summarising it first
+// if it is the version's own and not summarised yet.
+func (l *unitList) info(p chunkPos) *chunkMeta {
+	if !l.groups[p.g].meta[p.j].done {
+		l.summary(p)
 	}
-	return &l.meta[k]
+	return &l.groups[p.g].meta[p.j]
 }
 
-// unsummarise forgets the summary of chunk k, the version's own, whose
-// units change.
-func (l *unitList) unsummarise(k int) {
-	l.chunks[k].sum = nil
-	l.meta[k].done = false
+// unsummarise forgets the summary of the chunk at p, the version's own,
+// whose units change.
+func (l *unitList) unsummarise(p chunkPos) {
+	l.chunk(p).sum = nil
+	l.own(p.g).meta[p.j].done = false
 }
 
 // freeze summarises the chunks of the version and makes it done: none of
 // its chunks is written again.
 func (l *unitList) freeze() {
-	for k := range l.meta {
-		if l.meta[k].own {
-			l.summary(k)
-			l.meta[k].own = false
+	for g, gr := range l.groups {
+		if gr.gen != l.gen {
+			continue // a group of an earlier version: none of its chunks is the version's
 		}
+		sum := &groupSum{}
+		for j := range gr.meta {
+			m := &gr.meta[j]
+			if m.own {
+				l.summary(chunkPos{g: g, j: j})
+				m.own = false
+			}
+			sum.special, sum.patterns, sum.outs = sum.special+int(m.special), sum.patterns+int(m.patterns), sum.outs+int(m.outs)
+			sum.open, sum.reach, sum.hasLowDiags = sum.open+int(m.open), sum.reach || m.reach, sum.hasLowDiags || m.hasLowDiags
+		}
+		gr.sum = sum
 	}
 	l.gen = 0
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/gramlang/gram/grammar"
 )
 
-// TestUnitListSplice: random splices of a list of units, at chunks of a
-// few sizes, give the units a flat list gives, leave the version spliced as
-// it was, and keep chunks neither empty nor much larger than a chunk.
+// TestUnitListSplice: random splices of a list of units, at chunks and
+// groups of a few sizes, give the units a flat list gives, leave the
+// version spliced as it was, keep chunks neither empty nor much larger than
+// a chunk, and groups neither empty nor much larger than a group.
 func TestUnitListSplice(t *testing.T) {
-	defer func(n int) { unitChunk = n }(unitChunk)
+	defer func(n, g int) { unitChunk, groupChunks = n, g }(unitChunk, groupChunks)
 	rng := rand.New(rand.NewPCG(3, 5))
 	next := 0
 	unit := func() unitResult {
@@ -31,13 +32,13 @@ func TestUnitListSplice(t *testing.T) {
 	}
 	flat := func(l *unitList) []int {
 		var out []int
-		for _, u := range l.all() {
+		for _, u := range l.eachUnit() {
 			out = append(out, u.span.Start)
 		}
 		return out
 	}
-	for _, size := range []int{1, 2, 3, 8, 64} {
-		unitChunk = size
+	for c, size := range []int{1, 2, 3, 8, 64} {
+		unitChunk, groupChunks = size, []int{1, 2, 3, 4, 32}[c]
 		want := units(rng.IntN(300))
 		l := newUnitList(want)
 		for step := 0; step < 400; step++ {
@@ -58,11 +59,15 @@ func TestUnitListSplice(t *testing.T) {
 			if g := flat(&got); !slices.Equal(g, ws) || got.len() != len(ws) {
 				t.Fatalf("size %d, step %d: splice(%d, %d, %d units) gives %v, want %v", size, step, i, j, len(xs), g, ws)
 			}
-			for k, c := range got.chunks {
-				if len(c.units) == 0 || len(c.units) > 3*size+2 || got.ends[k] != got.start(k)+len(c.units) {
-					t.Fatalf("size %d, step %d: chunk %d of %d units, ends %v", size, step, k, len(c.units), got.ends)
+			checkChunks(t, &got, func(p chunkPos, c *chunk) string {
+				if len(c.units) == 0 || len(c.units) > 3*size+2 {
+					return "empty or too large"
 				}
-			}
+				if n := len(got.groups[p.g].chunks); n > groupChunks || n < groupChunks/2 && p.g < len(got.groups)-1 {
+					return "in a group too large or too small"
+				}
+				return ""
+			})
 			for k := 0; k < got.len(); k++ {
 				if got.at(k).span.Start != ws[k] {
 					t.Fatalf("size %d, step %d: at(%d) = %d, want %d", size, step, k, got.at(k).span.Start, ws[k])
@@ -97,14 +102,15 @@ func TestUnitBuilder(t *testing.T) {
 		if l.len() != n {
 			t.Fatalf("size %d: %d units, want %d", size, l.len(), n)
 		}
-		for k, c := range l.chunks {
-			if len(c.units) == 0 || len(c.units) > size || k < len(l.chunks)-1 && len(c.units) != size || cap(c.units) > size {
-				t.Fatalf("size %d: chunk %d of %d of %d units (capacity %d)", size, k, len(l.chunks), len(c.units), cap(c.units))
+		checkChunks(t, &l, func(p chunkPos, c *chunk) string {
+			if _, more := l.next(p); len(c.units) == 0 || len(c.units) > size || more && len(c.units) != size || cap(c.units) > size {
+				return "not a full chunk"
 			}
-			if c.gen != l.gen || l.ends[k] != l.start(k)+len(c.units) {
-				t.Fatalf("size %d: chunk %d: gen %d of %d, ends %v", size, k, c.gen, l.gen, l.ends)
+			if c.gen != l.gen {
+				return "not the version's own"
 			}
-		}
+			return ""
+		})
 		for i := 0; i < n; i++ {
 			if got := l.at(i).span.Start; got != i {
 				t.Fatalf("size %d: at(%d) = %d", size, i, got)
@@ -116,19 +122,48 @@ func TestUnitBuilder(t *testing.T) {
 // newUnitList returns a list of a copy of units, the version's own.
 func newUnitList(units []unitResult) unitList {
 	l := unitList{gen: lastGen.Add(1)}
-	l.chunked(units, 0, false)
+	l.chunked(units, false)
 	return l
 }
 
-// all yields every unit, with its index, which the caller must not change.
-func (l *unitList) all() iter.Seq2[int, *unitResult] {
+// eachUnit yields every unit, with its index, which the caller must not
+// change.
+func (l *unitList) eachUnit() iter.Seq2[int, *unitResult] {
 	return func(yield func(int, *unitResult) bool) {
-		for k, c := range l.chunks {
+		for p := range l.all() {
+			c := l.chunk(p)
 			for j := range c.units {
-				if !yield(l.start(k)+j, &c.units[j]) {
+				if !yield(p.start+j, &c.units[j]) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// checkChunks fails t unless the table of l's groups and every group's
+// table of its chunks count the units of the chunks, no group is empty,
+// and bad, given each chunk, returns "".
+func checkChunks(t *testing.T, l *unitList, bad func(chunkPos, *chunk) string) {
+	t.Helper()
+	n := 0
+	for g, gr := range l.groups {
+		if len(gr.chunks) == 0 || len(gr.ends) != len(gr.chunks) || len(gr.meta) != len(gr.chunks) {
+			t.Fatalf("group %d of %d: %d chunks, %d ends, %d meta", g, len(l.groups), len(gr.chunks), len(gr.ends), len(gr.meta))
+		}
+		m := 0
+		for j, c := range gr.chunks {
+			m += len(c.units)
+			if gr.ends[j] != m {
+				t.Fatalf("group %d, chunk %d: ends %v", g, j, gr.ends)
+			}
+			if why := bad(chunkPos{g, j, n + m - len(c.units)}, c); why != "" {
+				t.Fatalf("group %d, chunk %d of %d units: %s", g, j, len(c.units), why)
+			}
+		}
+		n += m
+		if l.ends[g] != n {
+			t.Fatalf("group %d: list ends %v", g, l.ends)
 		}
 	}
 }
