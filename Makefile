@@ -28,7 +28,7 @@ build:
 # the differential run against the reference parser, and the editor tests (VS Code
 # and Neovim), which install system and npm packages on first use; test-notice
 # says so before anything is installed.
-test: test-notice fmt-check vet race fuzz differential vscode nvim workbench playground-test
+test: test-notice fmt-check vet race alloc fuzz differential vscode nvim workbench playground-test
 
 .PHONY: test-notice
 test-notice:
@@ -43,6 +43,12 @@ vet:
 
 race:
 	$(GO) test -race ./...
+
+# What an edit and the requests after it allocate, checked against the size of
+# the document; counted without the race detector, whose build allocates at random.
+.PHONY: alloc
+alloc:
+	$(GO) test ./ide ./parser -count 1 -run '^(TestRequestsAfterEditCostTheUnit|TestEditAllocFlat)$$'
 
 # The quick Go-only loop, for every change while you work: formatting, vet and the
 # Go tests, without the race detector, the fuzz run, npm or system packages.
