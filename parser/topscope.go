@@ -5,8 +5,9 @@
 // in what is recorded. Versions of a document meant to be edited share it: a
 // version copies only the parts an edit changes (groups of shards, each a
 // small map, as many as the file needs to keep them small, copied when first
-// written), so keeping it costs an edit what the edit touches. A document parsed once has no later version: its scope
-// is one shard, sized for the file, and nothing is recorded in it.
+// written), so keeping it costs an edit what the edit touches. A document
+// parsed once has no later version: its first definitions are a compact
+// table sized for the file (see defTable), and nothing is recorded in it.
 
 package parser
 
@@ -144,6 +145,9 @@ type topScope struct {
 	// edited keeps (see define).
 	firsts shardMap[defEntry]
 	later  shardMap[[]defEntry]
+	// flat, in a document parsed once, holds the first definitions in
+	// place of firsts. Such a scope is never edited.
+	flat *defTable
 	// users are the units whose lowering asked about each name, recorded
 	// in a document meant to be edited.
 	users shardMap[[]*unitLowering]
@@ -160,17 +164,18 @@ type defEntry struct {
 
 // newTopScope returns an empty scope for a text of size bytes, owned by
 // the version that makes it: shared by later versions when edits is set
-// (in shards for the size, see shardsFor), else one shard with room for
-// the names of the size.
+// (in shards for the size, see shardsFor), else one shard, with the first
+// definitions in a table with room for the names of the size.
 func newTopScope(edits bool, size int) *topScope {
-	n, names := 1, size/bytesPerTopName
+	n, flat := 1, newDefTable(size/bytesPerTopName)
 	if edits {
-		n, names = shardsFor(size), 0
+		n, flat = shardsFor(size), nil
 	}
 	return &topScope{
-		firsts: newShardMap[defEntry](n, names),
+		firsts: newShardMap[defEntry](n, 0),
 		later:  newShardMap[[]defEntry](n, 0),
 		users:  newShardMap[[]*unitLowering](n, 0),
+		flat:   flat,
 	}
 }
 
@@ -186,8 +191,26 @@ func (s *topScope) frozen() *topScope { return s.edit() }
 // first returns the definition of id visible to everything after it, or
 // the zero entry.
 func (s *topScope) first(id string) defEntry {
-	e, _ := s.firsts.get(id)
+	e, _ := s.get(id)
 	return e
+}
+
+// get returns the definition of id visible to everything after it, and
+// whether there is one.
+func (s *topScope) get(id string) (defEntry, bool) {
+	if s.flat != nil {
+		return s.flat.get(id)
+	}
+	return s.firsts.get(id)
+}
+
+// keys calls yield with every name defined.
+func (s *topScope) keys(yield func(string)) {
+	if s.flat == nil {
+		s.firsts.keys(yield)
+		return
+	}
+	s.flat.all(func(e defEntry) { yield(e.p.Subject.Identity) })
 }
 
 // define adds a definition of id, in source order (f resolves the
@@ -196,10 +219,9 @@ func (s *topScope) first(id string) defEntry {
 // order, defines each name once; a unit lowered again after an edit may
 // define a name that units after it define too.
 func (s *topScope) define(f *diag.File, id string, e defEntry) {
-	sh := s.firsts.writable(id)
-	old, ok := sh[id]
+	old, ok := s.get(id)
 	if !ok {
-		sh[id] = e
+		s.setFirst(id, e)
 		s.names.add(id)
 		return
 	}
@@ -214,13 +236,13 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 }
 
 // setAll makes l the definitions of id, in source order (none: id is not
-// defined).
+// defined, which only a document meant to be edited asks).
 func (s *topScope) setAll(id string, l []defEntry) {
 	if len(l) == 0 {
 		delete(s.firsts.writable(id), id)
 		s.names.remove(id)
 	} else {
-		s.firsts.writable(id)[id] = l[0]
+		s.setFirst(id, l[0])
 	}
 	if _, ok := s.later.get(id); !ok && len(l) < 2 {
 		return
@@ -229,6 +251,15 @@ func (s *topScope) setAll(id string, l []defEntry) {
 		delete(sh, id)
 	} else {
 		sh[id] = slices.Clip(l[1:])
+	}
+}
+
+// setFirst makes e the first definition of id.
+func (s *topScope) setFirst(id string, e defEntry) {
+	if s.flat != nil {
+		s.flat.put(e)
+	} else {
+		s.firsts.writable(id)[id] = e
 	}
 }
 
@@ -269,7 +300,7 @@ func (s *topScope) remove(m *unitLowering, changed map[string]bool) {
 
 // undefine takes out the definition of id whose pattern is p.
 func (s *topScope) undefine(id string, p *Pattern) {
-	first, ok := s.firsts.get(id)
+	first, ok := s.get(id)
 	if !ok {
 		return
 	}

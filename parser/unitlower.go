@@ -28,8 +28,7 @@ const bytesPerTopDef = 64
 
 // bytesPerTopName is the bytes of source per top-level name the scope of a
 // document parsed once is sized for: about what a file of agents and data
-// has (a denser file grows the scope, a table of at most a thousand names
-// at a time). Sized for the densest file instead, the scope of a 10 MB file
+// has (a denser file grows the scope's table). Sized for the densest file instead, the scope of a 10 MB file
 // of agents held twice the room its names took, all the time it was
 // lowered.
 const bytesPerTopName = 160
