@@ -93,6 +93,9 @@ func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affecte
 	_, wasOdd := m.odd[si]
 	if isOdd := !slices.Equal(marks, toInt32s(toolIdx)); isOdd || wasOdd {
 		m.odd = maps.Clone(m.odd)
+		if m.odd == nil {
+			m.odd = map[int32][]int32{}
+		}
 		if isOdd {
 			m.odd[si] = slices.Clone(marks)
 		} else {

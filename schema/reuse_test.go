@@ -282,3 +282,24 @@ func reparse(prev *parser.Document, f *diag.File, edit diag.Span, newLen int) (*
 	doc, diags, _ := parser.Reparse(prev, f, edit, newLen, nil)
 	return doc, diags
 }
+
+// TestRecompileAgentListsToolTwice: an edit that makes an agent list a
+// tool twice, in a file where no agent did before, is compiled again as a
+// compile afresh compiles it (the agents whose marks differ from their
+// tools were none, and are one after the edit).
+func TestRecompileAgentListsToolTwice(t *testing.T) {
+	const text = `[t1:Tool {description: "d"} | (x::String)==>(::String)]
+[t2:Tool {description: "d"} | (x::String)==>(::String)]
+[A:Agent {instruction: "i", model: "OpenAI/gpt-4o-mini"} | t1, t2]
+`
+	doc, _ := parser.ParseForEdits(diag.NewFile("t.gram", []byte(text)))
+	prog, _ := Compile(doc)
+	at := strings.LastIndex(text, "t2")
+	edited := text[:at] + "t1" + text[at+2:]
+	ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + 2}, 2)
+	got, gotDiags := Recompile(prog, ndoc)
+	want, wantDiags := Compile(ndoc)
+	if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
+		t.Fatalf("diagnostics\n%v\nwant\n%v", gotDiags, wantDiags)
+	}
+}
