@@ -218,7 +218,11 @@ func (a *Analysis) occurrencesNamed(name string) []*Occurrence {
 	}
 	out = append(out, ix.Unresolved(name)...)
 	out = append(out, a.TestReferences(name)...)
-	slices.SortStableFunc(out, func(x, y *Occurrence) int { return x.Span.Start - y.Span.Start })
+	// Spans are positions, which an edit leaves in place where it did not
+	// touch: their order is that of the offsets they resolve to.
+	slices.SortStableFunc(out, func(x, y *Occurrence) int {
+		return a.File.Resolve(x.Span).Start - a.File.Resolve(y.Span).Start
+	})
 	return out
 }
 
