@@ -8,22 +8,12 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
 
-// pairsText returns n pairs of a tool and an agent that lists it, as the
-// language server's edit benchmarks write them.
-func pairsText(n int) string {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d of the catalogue by its title\"} |\n  (title::String)==>(::String)]\n", i, i)
-		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Answer with tool%d.\"} |\n  tool%d]\n", i, i, i)
-	}
-	return b.String()
-}
-
-// editedDoc is a document of pairsText being edited: a word typed into
+// editedDoc is a document of gramgen.ToolAgentPairs being edited: a word typed into
 // the description of its middle tool and deleted again, in turns.
 type editedDoc struct {
 	t     *project.Text
@@ -35,9 +25,9 @@ type editedDoc struct {
 	typed bool
 }
 
-// newEditedDoc checks pairsText(n) as the language server does.
+// newEditedDoc checks gramgen.ToolAgentPairs(n) as the language server does.
 func newEditedDoc(n int) *editedDoc {
-	text := pairsText(n)
+	text := gramgen.ToolAgentPairs(n)
 	mid := strings.Index(text, fmt.Sprintf("[tool%d:", n/2))
 	at := mid + strings.Index(text[mid:], "Finds the ") + len("Finds the ")
 	ref := mid + strings.Index(text[mid:], "|\n  tool") + len("|\n  ")

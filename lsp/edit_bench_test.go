@@ -11,20 +11,9 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
 	"github.com/gramlang/gram/internal/loadavg"
 )
-
-// toolAgentFile returns a file of pairs of declarations, a tool and an
-// agent that lists it, two lines each: 2n declarations in 4n lines. It
-// compiles without diagnostics.
-func toolAgentFile(pairs int) string {
-	var b strings.Builder
-	for i := range pairs {
-		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d of the catalogue by its title\"} |\n  (title::String)==>(::String)]\n", i, i)
-		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Answer with tool%d.\"} |\n  tool%d]\n", i, i, i)
-	}
-	return b.String()
-}
 
 // editKind is a kind of one-word edit, made and undone in turns.
 type editKind struct {
@@ -45,7 +34,7 @@ var editKinds = []editKind{
 
 // BenchmarkEditKinds measures a one-word edit → published diagnostics on
 // files of repeated tool + agent declarations (an agent per tool; see
-// toolAgentFile) of 5,000 and 50,000 lines, over a JSON-RPC connection:
+// gramgen.ToolAgentPairs) of 5,000 and 50,000 lines, over a JSON-RPC connection:
 // edits in the first, the middle and the last tool, of a word of the
 // tool's description (typed, then deleted) and of its parameter's type
 // (`String` → `Strng`, which makes a diagnostic, then back). It reports the
@@ -69,7 +58,7 @@ func BenchmarkEditKinds(b *testing.B) {
 	places := []string{"first", "middle", "last"}
 	medians := map[string]float64{}
 	for _, lines := range []int{5000, 50000} {
-		text := toolAgentFile(lines / 4)
+		text := gramgen.ToolAgentPairs(lines / 4)
 		// Not patient: the client keeps the diagnostics, which the
 		// edits check (there are none or one).
 		c := newTestClient(b, nil)

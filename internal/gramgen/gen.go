@@ -101,6 +101,18 @@ func writeTool(b *strings.Builder, n int) {
 	fmt.Fprintf(b, "[tool%[1]d:Tool {description: \"Looks up item %[1]d by id\"} |\n  (id::Integer {description: \"The item's number in the store\", minimum: 1})==>(limit::Integer {default: %[2]d, minimum: 1})==>(verbose::Boolean {default: false})==>(::String)\n]\n", n, n%50+1)
 }
 
+// ToolAgentPairs returns n pairs of declarations, a tool and an agent that
+// lists it, two lines each: 2n declarations in 4n lines, which compile
+// without diagnostics.
+func ToolAgentPairs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d of the catalogue by its title\"} |\n  (title::String)==>(::String)]\n", i, i)
+		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Answer with tool%d.\"} |\n  tool%d]\n", i, i, i)
+	}
+	return b.String()
+}
+
 // AgentFile returns an agent file of about n lines: agents with inline and shared
 // tools, records and comments, the shape of what people edit.
 func AgentFile(lines int) string {
