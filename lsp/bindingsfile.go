@@ -11,7 +11,7 @@
 // The VS Code extension watches the files named mcp.json; a client that
 // registers watchers dynamically is asked to watch each file an open
 // bindings file names, once, when the bindings file is checked. A "Run test"
-// reads the bindings from disk when it runs (see testbindings.go).
+// reads the bindings from disk when it runs (see testRunner).
 
 package lsp
 
