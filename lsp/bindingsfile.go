@@ -40,13 +40,9 @@ func (st *store) namedFilesChanged(paths []string) {
 		namedFiles.forget(p)
 		changed[filepath.Clean(p)] = true
 	}
-	st.mu.Lock()
-	renewed := st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
-	if len(renewed) > 0 {
-		st.publishView()
-	}
-	st.mu.Unlock()
-	st.scheduleAll(renewed)
+	st.update(func() []*document {
+		return st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
+	})
 }
 
 // names reports whether the text of snap is a bindings file that names a
