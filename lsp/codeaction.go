@@ -188,17 +188,10 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 // on an agent outside its tools, or null when there is neither. The run
 // test command is described at [CommandRunTest].
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	switch p.Command {
-	case CommandRunTest:
-		return s.runTestCommand(ctx, p)
-	case CommandToolSchema, CommandShowToolSchema:
-	default:
+	if p.Command != CommandRunTest && p.Command != CommandToolSchema && p.Command != CommandShowToolSchema {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}
-	if len(p.Arguments) < 2 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command takes a document URI and a position or a tool name")
-	}
-	args := slices.Concat(p.Arguments, make([]any, 2)) // the optional ones nil when absent
+	args := slices.Concat(p.Arguments, make([]any, 3)) // those absent nil
 	u, ok := args[0].(string)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
@@ -206,6 +199,9 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
 	if err != nil {
 		return nil, err
+	}
+	if p.Command == CommandRunTest {
+		return s.runTestCommand(ctx, snap, args[1])
 	}
 	t, ag, err := snap.Analysis().schemaTarget(args[1], u)
 	if t == nil && ag == nil {

@@ -90,19 +90,12 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	})
 }
 
-// runTestCommand runs gram.runTest.
-func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	if len(p.Arguments) < 2 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name")
-	}
-	u, ok1 := p.Arguments[0].(string)
-	name, ok2 := p.Arguments[1].(string)
-	if !ok1 || !ok2 {
+// runTestCommand runs gram.runTest on the document's snapshot snap; arg
+// is the test's name.
+func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (any, error) {
+	name, ok := arg.(string)
+	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name, as strings")
-	}
-	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
-	if err != nil {
-		return nil, err
 	}
 	an := snap.Analysis()
 	t := an.Prog.Test(name)
