@@ -70,17 +70,7 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	var out []protocol.CodeAction
 	ld := toLSPDiagnostic(a.File, u, d)
 	fix := func(title string, edits []diag.Edit, preferred bool) {
-		tes := make([]protocol.TextEdit, 0, len(edits))
-		for _, e := range edits {
-			tes = append(tes, protocol.TextEdit{Range: rangeOf(a.File, e.Span), NewText: e.NewText})
-		}
-		out = append(out, protocol.CodeAction{
-			Title:       title,
-			Kind:        protocol.QuickFix,
-			Diagnostics: []protocol.Diagnostic{ld},
-			IsPreferred: preferred,
-			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: tes}},
-		})
+		out = append(out, quickFix(title, ld, u, a.File, edits, preferred))
 	}
 	for _, f := range d.Fixes {
 		fix(f.Title, f.Edits, len(d.Fixes) == 1)
@@ -99,6 +89,22 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 		}
 	}
 	return out
+}
+
+// quickFix returns the quick fix of the diagnostic ld titled title that
+// makes edits (of positions) in the file f at u.
+func quickFix(title string, ld protocol.Diagnostic, u protocol.DocumentURI, f *diag.File, edits []diag.Edit, preferred bool) protocol.CodeAction {
+	tes := make([]protocol.TextEdit, 0, len(edits))
+	for _, e := range edits {
+		tes = append(tes, protocol.TextEdit{Range: rangeOf(f, e.Span), NewText: e.NewText})
+	}
+	return protocol.CodeAction{
+		Title:       title,
+		Kind:        protocol.QuickFix,
+		Diagnostics: []protocol.Diagnostic{ld},
+		IsPreferred: preferred,
+		Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: tes}},
+	}
 }
 
 // missingProperties are the quick fixes of the diagnostics of a missing

@@ -189,14 +189,8 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 				if !ok || edit.Span.End > f.Len() {
 					return nil
 				}
-				return []protocol.CodeAction{{
-					Title:       fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp)),
-					Kind:        protocol.QuickFix,
-					Diagnostics: []protocol.Diagnostic{toLSPDiagnostic(a.File, u, d)},
-					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
-						pathURI(sp): {{Range: rangeOf(f, edit.Span), NewText: edit.NewText}},
-					}},
-				}}
+				title := fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp))
+				return []protocol.CodeAction{quickFix(title, toLSPDiagnostic(a.File, u, d), pathURI(sp), f, []diag.Edit{edit}, false)}
 			}
 		}
 	}
