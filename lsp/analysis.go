@@ -123,8 +123,16 @@ type textEdit struct {
 	edit project.Edit
 }
 
-// analyzed reports whether the snapshot's analysis is computed.
-func (s *snapshot) analyzed() bool { return s.an.Load() != nil }
+// analysedBase returns the snapshot a newer version of the document is
+// analysed from: s when its analysis is done, or, when edits come faster
+// than analyses, the one s was to be analysed from (so no chain of old
+// texts builds up).
+func (s *snapshot) analysedBase() *snapshot {
+	if b := s.base.Load(); b != nil && s.an.Load() == nil {
+		return b
+	}
+	return s
+}
 
 // analysis is what the toolchain makes of a text, with what the language
 // server knows of it besides: the editor features of package ide answer on

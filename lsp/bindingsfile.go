@@ -11,7 +11,7 @@
 // The VS Code extension watches the files named mcp.json; a client that
 // registers watchers dynamically is asked to watch each file an open
 // bindings file names, once, when the bindings file is checked. A "Run test"
-// reads the bindings from disk when it runs (see testbindings.go).
+// reads the bindings from disk when it runs (see testRunner).
 
 package lsp
 
@@ -40,13 +40,9 @@ func (st *store) namedFilesChanged(paths []string) {
 		namedFiles.forget(p)
 		changed[filepath.Clean(p)] = true
 	}
-	st.mu.Lock()
-	renewed := st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
-	if len(renewed) > 0 {
-		st.publishView()
-	}
-	st.mu.Unlock()
-	st.scheduleAll(renewed)
+	st.update(func() []*document {
+		return st.renewWhere(func(_ protocol.DocumentURI, d *document) bool { return names(d.snap, changed) })
+	})
 }
 
 // names reports whether the text of snap is a bindings file that names a

@@ -70,17 +70,7 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 	var out []protocol.CodeAction
 	ld := toLSPDiagnostic(a.File, u, d)
 	fix := func(title string, edits []diag.Edit, preferred bool) {
-		tes := make([]protocol.TextEdit, 0, len(edits))
-		for _, e := range edits {
-			tes = append(tes, protocol.TextEdit{Range: rangeOf(a.File, e.Span), NewText: e.NewText})
-		}
-		out = append(out, protocol.CodeAction{
-			Title:       title,
-			Kind:        protocol.QuickFix,
-			Diagnostics: []protocol.Diagnostic{ld},
-			IsPreferred: preferred,
-			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: tes}},
-		})
+		out = append(out, quickFix(title, ld, u, a.File, edits, preferred))
 	}
 	for _, f := range d.Fixes {
 		fix(f.Title, f.Edits, len(d.Fixes) == 1)
@@ -99,6 +89,22 @@ func (a *analysis) quickFixes(u protocol.DocumentURI, d diag.Diagnostic) []proto
 		}
 	}
 	return out
+}
+
+// quickFix returns the quick fix of the diagnostic ld titled title that
+// makes edits (of positions) in the file f at u.
+func quickFix(title string, ld protocol.Diagnostic, u protocol.DocumentURI, f *diag.File, edits []diag.Edit, preferred bool) protocol.CodeAction {
+	tes := make([]protocol.TextEdit, 0, len(edits))
+	for _, e := range edits {
+		tes = append(tes, protocol.TextEdit{Range: rangeOf(f, e.Span), NewText: e.NewText})
+	}
+	return protocol.CodeAction{
+		Title:       title,
+		Kind:        protocol.QuickFix,
+		Diagnostics: []protocol.Diagnostic{ld},
+		IsPreferred: preferred,
+		Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: tes}},
+	}
 }
 
 // missingProperties are the quick fixes of the diagnostics of a missing
@@ -188,17 +194,10 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 // on an agent outside its tools, or null when there is neither. The run
 // test command is described at [CommandRunTest].
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	switch p.Command {
-	case CommandRunTest:
-		return s.runTestCommand(ctx, p)
-	case CommandToolSchema, CommandShowToolSchema:
-	default:
+	if p.Command != CommandRunTest && p.Command != CommandToolSchema && p.Command != CommandShowToolSchema {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}
-	if len(p.Arguments) < 2 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command takes a document URI and a position or a tool name")
-	}
-	args := slices.Concat(p.Arguments, make([]any, 2)) // the optional ones nil when absent
+	args := slices.Concat(p.Arguments, make([]any, 3)) // those absent nil
 	u, ok := args[0].(string)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
@@ -206,6 +205,9 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
 	if err != nil {
 		return nil, err
+	}
+	if p.Command == CommandRunTest {
+		return s.runTestCommand(ctx, snap, args[1])
 	}
 	t, ag, err := snap.Analysis().schemaTarget(args[1], u)
 	if t == nil && ag == nil {

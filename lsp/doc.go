@@ -54,7 +54,7 @@
 // bindings file checked by its rules, checked again when the mcp.json it
 // names changes), tests.go (agent tests: a NAME_test.gram document compiled
 // with NAME.gram, tests in the outline, a code lens and command that run one,
-// bound by the project's bindings file as testbindings.go does) and
+// bound by the project's bindings file as `gramc test` binds it) and
 // targets.go (the providers the client chooses, whose target diagnostics and
 // quick fixes join the document's).
 //

@@ -124,13 +124,7 @@ func (st *store) renewWhere(match func(protocol.DocumentURI, *document) bool) []
 func (st *store) renew(u protocol.DocumentURI, d *document) {
 	old := d.snap
 	ns := &snapshot{URI: u, Version: old.Version, File: old.File, pkg: st.inputs(u)}
-	base := old
-	if !old.analyzed() {
-		if b := old.base.Load(); b != nil {
-			base = b
-		}
-	}
-	ns.base.Store(base)
+	ns.base.Store(old.analysedBase())
 	old.superseded.Store(true)
 	d.snap = ns
 }
@@ -164,15 +158,12 @@ func (st *store) filesChanged(paths []string) {
 	for dir := range dirs {
 		list, _ := project.Files(dir)
 		st.sources.Forget(dir)
-		st.mu.Lock()
-		_, known := st.dirs[dir]
-		var renewed []*document
-		if known {
+		st.update(func() []*document {
+			if _, known := st.dirs[dir]; !known {
+				return nil
+			}
 			st.setListing(dir, list)
-			renewed = st.renewDir(dir, "")
-			st.publishView()
-		}
-		st.mu.Unlock()
-		st.scheduleAll(renewed)
+			return st.renewDir(dir, "")
+		})
 	}
 }

@@ -23,26 +23,47 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// Semantic token types, by index in the legend.
+// Semantic token types, by index in the legend (see tokenTypes).
 const (
-	tokAgent        = iota // class
-	tokTool                // function
-	tokParameter           // parameter
-	tokField               // property (a record field)
-	tokRecord              // struct
-	tokNode                // variable
-	tokRelationship        // event
-	tokPattern             // namespace (another named pattern)
-	tokLabel               // type
-	tokKeyword             // keyword
-	tokKey                 // property (a record key)
-	tokString              // string
-	tokNumber              // number
-	tokComment             // comment
-	tokArrow               // operator
-	tokAnnotation          // decorator
-	tokSymbol              // enumMember (a symbol value)
+	tokAgent = iota
+	tokTool
+	tokParameter
+	tokField
+	tokRecord
+	tokNode
+	tokRelationship
+	tokPattern
+	tokLabel
+	tokKeyword
+	tokKey
+	tokString
+	tokNumber
+	tokComment
+	tokArrow
+	tokAnnotation
+	tokSymbol
 )
+
+// tokenTypes are the protocol's names of the semantic token types.
+var tokenTypes = []protocol.SemanticTokenTypes{
+	tokAgent:        protocol.SemanticTokenClass,
+	tokTool:         protocol.SemanticTokenFunction,
+	tokParameter:    protocol.SemanticTokenParameter,
+	tokField:        protocol.SemanticTokenProperty, // a record field
+	tokRecord:       protocol.SemanticTokenStruct,
+	tokNode:         protocol.SemanticTokenVariable,
+	tokRelationship: protocol.SemanticTokenEvent,
+	tokPattern:      protocol.SemanticTokenNamespace, // another named pattern
+	tokLabel:        protocol.SemanticTokenType,
+	tokKeyword:      protocol.SemanticTokenKeyword,
+	tokKey:          protocol.SemanticTokenProperty, // a record key
+	tokString:       protocol.SemanticTokenString,
+	tokNumber:       protocol.SemanticTokenNumber,
+	tokComment:      protocol.SemanticTokenComment,
+	tokArrow:        protocol.SemanticTokenOperator,
+	tokAnnotation:   "decorator",
+	tokSymbol:       protocol.SemanticTokenEnumMember, // a symbol value
+}
 
 // Semantic token modifiers, as bits.
 const (
@@ -54,25 +75,7 @@ const (
 // semanticLegend is the legend announced in the capabilities.
 func semanticLegend() protocol.SemanticTokensLegend {
 	return protocol.SemanticTokensLegend{
-		TokenTypes: []protocol.SemanticTokenTypes{
-			protocol.SemanticTokenClass,
-			protocol.SemanticTokenFunction,
-			protocol.SemanticTokenParameter,
-			protocol.SemanticTokenProperty,
-			protocol.SemanticTokenStruct,
-			protocol.SemanticTokenVariable,
-			protocol.SemanticTokenEvent,
-			protocol.SemanticTokenNamespace,
-			protocol.SemanticTokenType,
-			protocol.SemanticTokenKeyword,
-			protocol.SemanticTokenProperty,
-			protocol.SemanticTokenString,
-			protocol.SemanticTokenNumber,
-			protocol.SemanticTokenComment,
-			protocol.SemanticTokenOperator,
-			"decorator",
-			protocol.SemanticTokenEnumMember,
-		},
+		TokenTypes: tokenTypes,
 		TokenModifiers: []protocol.SemanticTokenModifiers{
 			protocol.SemanticTokenModifierDeclaration,
 			protocol.SemanticTokenModifierDefaultLibrary,

@@ -330,16 +330,12 @@ func rpcError(err error) error {
 // cancelRequest cancels the context of a request in progress.
 func (s *server) cancelRequest(params json.RawMessage) {
 	var p struct {
-		ID json.RawMessage `json:"id"`
+		ID *jsonrpc2.ID `json:"id"`
 	}
-	if json.Unmarshal(params, &p) != nil || len(p.ID) == 0 {
+	if json.Unmarshal(params, &p) != nil || p.ID == nil {
 		return
 	}
-	var id jsonrpc2.ID
-	if id.UnmarshalJSON(p.ID) != nil {
-		return
-	}
-	if cancel, ok := s.running.Load(id); ok {
+	if cancel, ok := s.running.Load(*p.ID); ok {
 		cancel.(context.CancelFunc)()
 	}
 }

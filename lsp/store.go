@@ -91,81 +91,72 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 	return nil, errNoDocument(u)
 }
 
+// update runs f with st.mu held and publishes the view it leaves; then it
+// asks for the diagnostics of the documents f returns, at their newest
+// snapshots.
+func (st *store) update(f func() []*document) {
+	st.mu.Lock()
+	docs := f()
+	st.publishView()
+	st.mu.Unlock()
+	st.scheduleAll(docs)
+}
+
 // open records a newly opened document.
 func (st *store) open(u protocol.DocumentURI, version int32, text []byte) {
 	dir, list := listDir(u)
-	st.mu.Lock()
-	if old := st.docs[u]; old != nil {
-		old.close()
-	}
-	st.setListing(dir, list)
-	d := &document{uri: u, snap: newSnapshot(u, version, text)}
-	st.docs[u] = d
-	d.snap.pkg = st.inputs(u)
-	renewed := st.renewDir(dir, u)
-	st.publishView()
-	snap := d.snap
-	st.mu.Unlock()
-	st.srv.schedule(d, snap)
-	st.scheduleAll(renewed)
+	st.update(func() []*document {
+		if old := st.docs[u]; old != nil {
+			old.close()
+		}
+		st.setListing(dir, list)
+		d := &document{uri: u, snap: newSnapshot(u, version, text)}
+		st.docs[u] = d
+		d.snap.pkg = st.inputs(u)
+		return append([]*document{d}, st.renewDir(dir, u)...)
+	})
 }
 
 // change applies changes to a document.
-func (st *store) change(u protocol.DocumentURI, version int32, changes []changeEvent) error {
-	st.mu.Lock()
-	d := st.docs[u]
-	if d == nil {
-		st.mu.Unlock()
-		return errNoDocument(u)
-	}
-	old := d.snap
-	file, edit, n := applyChanges(old.File, changes)
-	// The new text shares its chunks and line index with the old one's
-	// but where the changes are.
-	d.snap = &snapshot{URI: u, Version: version, File: file,
-		edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
-	old.superseded.Store(true)
-	if n == 0 && edit.Len() == 0 {
-		d.snap.File, d.snap.same = old.File, old
-	} else {
-		// Re-parse from the latest analysed snapshot: the previous one,
-		// or, when edits come faster than analyses, the one it was to be
-		// re-parsed from (so no chain of old texts builds up).
-		base := old
-		if !old.analyzed() {
-			if b := old.base.Load(); b != nil {
-				base = b
-			}
+func (st *store) change(u protocol.DocumentURI, version int32, changes []changeEvent) (err error) {
+	st.update(func() []*document {
+		d := st.docs[u]
+		if d == nil {
+			err = errNoDocument(u)
+			return nil
 		}
-		d.snap.base.Store(base)
-	}
-	d.snap.pkg = st.inputs(u)
-	renewed := st.renewDir(dirOf(u), u)
-	st.publishView()
-	snap := d.snap
-	st.mu.Unlock()
-	st.srv.schedule(d, snap)
-	st.scheduleAll(renewed)
-	return nil
+		old := d.snap
+		file, edit, n := applyChanges(old.File, changes)
+		// The new text shares its chunks and line index with the old one's
+		// but where the changes are.
+		d.snap = &snapshot{URI: u, Version: version, File: file,
+			edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
+		old.superseded.Store(true)
+		if n == 0 && edit.Len() == 0 {
+			d.snap.File, d.snap.same = old.File, old
+		} else {
+			d.snap.base.Store(old.analysedBase())
+		}
+		d.snap.pkg = st.inputs(u)
+		return append([]*document{d}, st.renewDir(dirOf(u), u)...)
+	})
+	return err
 }
 
 // save re-publishes a document's diagnostics, and those of the other open
 // documents of its directory when the save added a file to it.
 func (st *store) save(u protocol.DocumentURI) {
 	dir, list := listDir(u)
-	st.mu.Lock()
-	d := st.docs[u]
-	var renewed []*document
-	if d != nil && dir != "" && st.setListing(dir, list) {
-		renewed = st.renewDir(dir, "")
-		st.publishView()
-	}
-	st.mu.Unlock()
-	if renewed != nil {
-		st.scheduleAll(renewed)
-	} else if d != nil {
-		st.srv.schedule(d, d.currentSnapshot(st))
-	}
+	st.update(func() []*document {
+		switch d := st.docs[u]; {
+		case d == nil:
+			return nil
+		case dir != "" && st.setListing(dir, list):
+			return st.renewDir(dir, "")
+		default:
+			return []*document{d}
+		}
+	})
 }
 
 // currentSnapshot returns d's latest snapshot.
@@ -177,16 +168,15 @@ func (d *document) currentSnapshot(st *store) *snapshot {
 
 // close forgets a document and clears its diagnostics.
 func (st *store) close(u protocol.DocumentURI) {
-	st.mu.Lock()
-	d := st.docs[u]
-	delete(st.docs, u)
-	var renewed []*document
-	if d != nil {
-		renewed = st.renewDir(dirOf(u), u)
-	}
-	st.publishView()
-	st.mu.Unlock()
-	st.scheduleAll(renewed)
+	var d *document
+	st.update(func() []*document {
+		d = st.docs[u]
+		delete(st.docs, u)
+		if d == nil {
+			return nil
+		}
+		return st.renewDir(dirOf(u), u)
+	})
 	if d == nil {
 		return
 	}

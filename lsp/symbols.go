@@ -36,21 +36,16 @@ import (
 
 // DocumentSymbol answers textDocument/documentSymbol with the document's
 // outline.
-func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]any, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]any, error) {
-		syms := an.documentSymbols()
-		out := make([]any, len(syms))
-		for i := range syms {
-			out[i] = syms[i]
-		}
-		return out, nil
+func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
+	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.DocumentSymbol, error) {
+		return an.documentSymbols(), nil
 	})
 }
 
-// documentSymbols returns the outline.
+// documentSymbols returns the outline (empty, not nil, when there is none).
 func (a *analysis) documentSymbols() []protocol.DocumentSymbol {
 	ix := a.Index()
-	var out []protocol.DocumentSymbol
+	out := []protocol.DocumentSymbol{}
 	for _, p := range a.Doc.Lowered() {
 		if p.Kind == parser.HeaderKind {
 			continue

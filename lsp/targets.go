@@ -135,8 +135,5 @@ func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChange
 
 // republish schedules the diagnostics of every open document again.
 func (st *store) republish() {
-	st.mu.Lock()
-	all := slices.Collect(maps.Values(st.docs))
-	st.mu.Unlock()
-	st.scheduleAll(all)
+	st.update(func() []*document { return slices.Collect(maps.Values(st.docs)) })
 }

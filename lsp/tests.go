@@ -9,8 +9,8 @@
 // Tests appear in the outline with their
 // turns. Above each test a code lens runs it: the gram.runTest command runs
 // the test with the built-in tools and the project's bindings (see
-// testbindings.go), replaying its cassette when there is one (as `gramc
-// test` does with no flags), answers with the result, and shows the
+// testRunner), replaying its cassette when there is one (as `gramc test`
+// does with no flags), answers with the result, and shows the
 // outcome to the user (a failure with its diff).
 
 package lsp
@@ -26,10 +26,13 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/runtime"
+	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -87,19 +90,12 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	})
 }
 
-// runTestCommand runs gram.runTest.
-func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	if len(p.Arguments) < 2 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name")
-	}
-	u, ok1 := p.Arguments[0].(string)
-	name, ok2 := p.Arguments[1].(string)
-	if !ok1 || !ok2 {
+// runTestCommand runs gram.runTest on the document's snapshot snap; arg
+// is the test's name.
+func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (any, error) {
+	name, ok := arg.(string)
+	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "gram.runTest takes a document URI and a test name, as strings")
-	}
-	snap, err := s.snapshot(ctx, protocol.DocumentURI(u))
-	if err != nil {
-		return nil, err
 	}
 	an := snap.Analysis()
 	t := an.Prog.Test(name)
@@ -109,16 +105,13 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if an.Diags.HasErrors() {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s has errors: fix them before running test %s", an.File.Path, name)
 	}
-	tb, err := bindTest(ctx, s, an.File.Path, t.Agent)
+	job := agenttest.Job{Path: an.File.Path, Program: an.packageProgram()}
+	r, closeTools, err := s.testRunner(ctx, &job, t)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: %v", name, err)
 	}
-	defer tb.close()
-	r := tb.runner(s)
-	if err := tb.keyError(r, an.File.Path, t); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: bindings: %v", name, err)
-	}
-	res := r.RunAll(ctx, []agenttest.Job{{Path: an.File.Path, Test: tb.Test(t), Program: an.packageProgram()}})[0]
+	defer closeTools()
+	res := r.RunAll(ctx, []agenttest.Job{job})[0]
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {
@@ -128,6 +121,43 @@ func (s *server) runTestCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		_ = s.conn.Notify(ctx, protocol.MethodWindowShowMessage, msg)
 	}
 	return res, nil
+}
+
+// testRunner returns the runner of test t of the file at job.Path, run
+// once as `gramc test` runs it with no flags (see package binding): the
+// built-in tools, then what the project's bindings file gives (the nearest
+// bindings.gram, in the file's directory or a parent up to the repository
+// root), replaying the test's cassette when there is one; it sets job.Test
+// to t as the bindings give it. A bindings file with errors, or one that
+// reads an environment variable that is not set, stops the run before any
+// model call, with the reason (the endpoint's key only when the test runs
+// against the model: a test with a cassette replays it without a key).
+// Call the returned function when the run is done.
+func (s *server) testRunner(ctx context.Context, job *agenttest.Job, t *schema.Test) (*agenttest.Runner, func(), error) {
+	set := binding.Resolve(binding.Options{Cmd: CommandRunTest, From: []string{filepath.Dir(job.Path)},
+		MaxFileSize: inputfile.DefaultLimit, NoModel: true, // the key is checked below, if the test needs it
+		ResultLimit: runtime.DefaultResultLimit, OutputRetries: runtime.DefaultOutputRetries, MCPTimeout: mcp.DefaultStartTimeout})
+	if _, err := set.Check(); err != nil {
+		return nil, nil, err
+	}
+	job.Test = set.Bound.Test(t)
+	injected := set.TestInjects([]*schema.Agent{job.Test.Agent})
+	r := &agenttest.Runner{Repeat: 1, Parallel: 1,
+		BaseURL: set.BaseURL, APIKey: set.APIKey, KeyVar: set.KeyVar,
+		Endpoints: runtime.Endpoints(set.Bound.Endpoints), Fallbacks: set.Bound.Fallbacks, Retries: set.Bound.Retries,
+		Prices: set.Bound.Bindings.PriceTable(), Options: set.RunOptions(nil, s.log, injected)}
+	if set.Bound.Bindings != nil {
+		r.Cassettes = set.Bound.Bindings.Cassettes
+	}
+	if m := set.MissingKey(); m != "" && r.Live(*job) {
+		return nil, nil, fmt.Errorf("%s: %s", CommandRunTest, m)
+	}
+	lib, closeTools, err := set.ToolLibrary(ctx, s.log, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Library = lib
+	return r, closeTools, nil
 }
 
 // subjectFixes returns the quick fixes of a diagnostic that edit the agent
@@ -159,14 +189,8 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 				if !ok || edit.Span.End > f.Len() {
 					return nil
 				}
-				return []protocol.CodeAction{{
-					Title:       fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp)),
-					Kind:        protocol.QuickFix,
-					Diagnostics: []protocol.Diagnostic{toLSPDiagnostic(a.File, u, d)},
-					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
-						pathURI(sp): {{Range: rangeOf(f, edit.Span), NewText: edit.NewText}},
-					}},
-				}}
+				title := fmt.Sprintf("Add %s to agent %s in %s", c.Tool, t.Agent.Name, filepath.Base(sp))
+				return []protocol.CodeAction{quickFix(title, toLSPDiagnostic(a.File, u, d), pathURI(sp), f, []diag.Edit{edit}, false)}
 			}
 		}
 	}
