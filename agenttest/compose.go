@@ -5,11 +5,10 @@ package agenttest
 // a typed answer.
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -140,10 +139,8 @@ func checkAnswerField(m *schema.FieldMatcher, resp *runtime.Response) (Failure, 
 		f.Diff = "- " + m.Name() + " " + describeMatcher(m) + "\n" + prefixLines("+ ", resp.Content)
 		return f, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(resp.Output))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode(resp.Output)
+	if err != nil {
 		f.Message = "the typed answer is not JSON: " + err.Error()
 		return f, false
 	}

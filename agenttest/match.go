@@ -74,16 +74,10 @@ func callsOf(resp *runtime.Response) []Call {
 // run.
 func callOf(u runtime.ToolUse) Call {
 	c := Call{Name: u.Name, Raw: u.RawArguments}
-	raw := strings.TrimSpace(u.RawArguments)
-	if raw == "" {
+	if strings.TrimSpace(u.RawArguments) == "" {
 		c.Args = map[string]any{}
-	} else {
-		dec := json.NewDecoder(strings.NewReader(raw))
-		dec.UseNumber()
-		var m map[string]any
-		if dec.Decode(&m) == nil && !dec.More() && m != nil {
-			c.Args = m
-		}
+	} else if v, err := jsonvalue.Decode([]byte(u.RawArguments)); err == nil {
+		c.Args, _ = v.(map[string]any)
 	}
 	return c
 }
@@ -222,29 +216,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 		return "its arguments are not a JSON object"
 	}
-	switch w.Mode {
-	case schema.ArgsExact:
-		want := schema.ToAny(w.Args).(map[string]any)
-		for k, v := range want {
-			g, ok := c.Args[k]
-			if !ok {
-				return k + " is not sent"
-			}
-			if !runtime.JSONEqual(v, g) {
-				return fmt.Sprintf("%s is %s, not %s", k, compactJSON(g), compactJSON(v))
-			}
-		}
-		keys := make([]string, 0, len(c.Args))
-		for k := range c.Args {
-			if _, ok := want[k]; !ok && !fieldNamed(w, k) {
-				keys = append(keys, k)
-			}
-		}
-		if len(keys) > 0 {
-			sort.Strings(keys)
-			return "it also sends " + strings.Join(keys, ", ")
-		}
-	case schema.ArgsSubset:
+	if w.Mode != schema.ArgsAny {
 		for _, m := range w.Args {
 			g, ok := c.Args[m.Key]
 			if !ok {
@@ -255,8 +227,20 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 			}
 		}
 	}
+	if w.Mode == schema.ArgsExact {
+		var extra []string
+		for k := range c.Args {
+			if _, ok := w.Args.Get(k); !ok && !fieldNamed(w, k) {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			sort.Strings(extra)
+			return "it also sends " + strings.Join(extra, ", ")
+		}
+	}
 	for _, m := range w.Fields {
-		if why := matchField(m, c.Args); why != "" {
+		if why := matchValue(m, c.Args, "is not sent"); why != "" {
 			return why
 		}
 	}
@@ -295,11 +279,6 @@ func lookupPath(root any, path []string) (any, bool) {
 		}
 	}
 	return cur, true
-}
-
-// matchField returns "" when the argument meets the matcher, else why not.
-func matchField(m *schema.FieldMatcher, args map[string]any) string {
-	return matchValue(m, args, "is not sent")
 }
 
 // matchValue returns "" when the value at the matcher's path in root meets

@@ -430,7 +430,6 @@ func (r *Runner) secrets() []string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	var out []string
 	keys := []string{r.APIKey}
 	for _, v := range runtime.KeyVars {
 		keys = append(keys, getenv(v))
@@ -438,10 +437,5 @@ func (r *Runner) secrets() []string {
 	for _, ep := range r.Endpoints {
 		keys = append(keys, ep.APIKey)
 	}
-	for _, k := range keys {
-		if k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
+	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
