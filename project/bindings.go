@@ -243,7 +243,7 @@ func FindBindings(dir string) (string, error) {
 	for {
 		p := filepath.Join(abs, BindingsFile)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			if err := checkTrusted(p); err != nil {
+			if _, err := trusted(p, ""); err != nil {
 				return "", err
 			}
 			return p, nil
@@ -348,19 +348,19 @@ func LooksLikeKey(s string) bool {
 // {env: "NAME"}.
 func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 	var out diag.List
-	var walk func(s *parser.Subject)
-	walk = func(s *parser.Subject) {
+	subjects := []*parser.Subject{s}
+	for _, e := range elems {
+		subjects = append(subjects, &e.Subject)
+	}
+	for _, s := range subjects {
 		for i := range s.Properties {
 			pr := &s.Properties[i]
-			if pr.Value == nil {
-				continue
+			if pr.Value == nil || pr.Key == "apiKey" {
+				continue // an apiKey is never a literal: an error (see apiKey)
 			}
 			vals := []grammar.Value{*pr.Value}
 			if pr.Value.Kind() == grammar.ArrayValue {
 				vals = pr.Value.Items()
-			}
-			if pr.Key == "apiKey" {
-				continue // never a literal: an error (see apiKey)
 			}
 			for _, v := range vals {
 				if v.Kind() != grammar.ScalarValue || !LooksLikeKey(v.Tok.Text()) {
@@ -369,20 +369,13 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 				d := diag.Warningf(CodeLiteralSecret, v.Span(), "this looks like a key or a token written in the bindings file: anyone who reads the file or its history can use it")
 				d.Detail = "keep it in an environment variable and refer to it: {env: \"NAME\"}"
 				if pr.Key == "value" {
-					name := envVarName(s.Identity)
-					if name == "" {
-						name = "API_TOKEN"
-					}
+					name := cmp.Or(envVarName(s.Identity), "API_TOKEN")
 					d.Fixes = []diag.Fix{{Title: "Read it from the environment variable " + name,
 						Edits: []diag.Edit{{Span: diag.Span{Start: pr.KeySpan().Start, End: v.Span().End}, NewText: "env: \"" + name + "\""}}}}
 				}
 				out = append(out, d)
 			}
 		}
-	}
-	walk(s)
-	for _, e := range elems {
-		walk(&e.Subject)
 	}
 	return out
 }

@@ -12,14 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/shellquote"
 )
 
@@ -217,16 +216,6 @@ func mcpJSONEntries(data []byte) ([]string, []json.RawMessage, error) {
 }
 
 // ReadNamedFile reads a file a bindings file names (an mcp.json file) at
-// path, refusing one larger than the limit of such files (1 MiB).
-func ReadNamedFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, mcpJSONLimit+1))
-	if err == nil && len(data) > mcpJSONLimit {
-		err = fmt.Errorf("larger than %d bytes", mcpJSONLimit)
-	}
-	return data, err
-}
+// path: a regular file, refused when larger than the limit of such files
+// (1 MiB; see [inputfile.Read]).
+func ReadNamedFile(path string) ([]byte, error) { return inputfile.Read(path, mcpJSONLimit) }
