@@ -105,13 +105,10 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		if resp.Spent != nil && resp.Status == runtime.StatusBudgetExceeded {
 			msg += ": " + runtime.BudgetMessage(resp.Spent)
 		}
-		out = append(out, Failure{Turn: n, Kind: "status", Message: msg})
+		out = append(out, Failure{Kind: "status", Message: msg})
 	}
 	calls := callsOf(resp)
-	for _, f := range checkAgentTrajectories(t, turn, resp, calls) {
-		f.Turn = n
-		out = append(out, f)
-	}
+	out = append(out, checkAgentTrajectories(t, turn, resp, calls)...)
 	for _, nc := range turn.NoCalls {
 		var made []string
 		for i, c := range calls {
@@ -120,22 +117,23 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 			}
 		}
 		if len(made) > 0 {
-			out = append(out, Failure{Turn: n, Kind: "no-call",
+			out = append(out, Failure{Kind: "no-call",
 				Message: fmt.Sprintf("%s was called %s, but the test expects no call of it", nc.Tool, times(len(made))),
 				Diff:    strings.Join(made, "\n")})
 		}
 	}
 	for _, a := range turn.Answers {
 		if f, ok := checkTurnAnswer(a, resp); !ok {
-			f.Turn = n
 			out = append(out, f)
 		}
 	}
 	for _, h := range turn.Handoffs {
 		if f, ok := checkHandoff(h, resp); !ok {
-			f.Turn = n
 			out = append(out, f)
 		}
+	}
+	for i := range out {
+		out[i].Turn = n
 	}
 	return out
 }

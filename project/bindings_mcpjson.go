@@ -65,8 +65,7 @@ func readMCPJSON(read func(string) ([]byte, error), path, rel string, span diag.
 	var out []Server
 	for i, name := range names {
 		var js mcpJSONServer
-		dec := json.NewDecoder(bytes.NewReader(raw[i]))
-		if err := dec.Decode(&js); err != nil {
+		if err := json.Unmarshal(raw[i], &js); err != nil {
 			errf("server %s: %v", name, err)
 			continue
 		}
