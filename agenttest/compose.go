@@ -6,6 +6,7 @@ package agenttest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
@@ -93,13 +94,8 @@ func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, resp *runtime.Res
 // agent that answered, or one the top run handed the conversation to.
 func checkHandoff(h *schema.HandoffExpectation, resp *runtime.Response) (Failure, bool) {
 	tree := treeOf(resp, "")
-	if resp.Agent == h.To {
+	if resp.Agent == h.To || slices.Contains(tree.handoffs, h.To) {
 		return Failure{}, true
-	}
-	for _, to := range tree.handoffs {
-		if to == h.To {
-			return Failure{}, true
-		}
 	}
 	f := Failure{Kind: "handoff", Message: "the turn was not handed to " + h.To}
 	lines := []string{"- handed to " + h.To}

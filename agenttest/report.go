@@ -120,11 +120,10 @@ func percent(f float64) string {
 // Explain writes the failures of a result (or its error) as indented text:
 // each failure's message and diff, then what the agent did.
 func Explain(r Result) string {
-	var b strings.Builder
 	if r.Error != "" {
-		fmt.Fprintf(&b, "    error: %s\n", r.Error)
-		return b.String()
+		return fmt.Sprintf("    error: %s\n", r.Error)
 	}
+	var b strings.Builder
 	for _, f := range r.Failures {
 		where := ""
 		if f.Turn > 0 {
