@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,9 +227,11 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 	}
 	if w.Mode == schema.ArgsExact {
+		// The arguments sent that neither Args nor a field matcher names.
 		var extra []string
 		for k := range c.Args {
-			if _, ok := w.Args.Get(k); !ok && !fieldNamed(w, k) {
+			named := func(m *schema.FieldMatcher) bool { return m.Path[0] == k }
+			if _, ok := w.Args.Get(k); !ok && !slices.ContainsFunc(w.Fields, named) {
 				extra = append(extra, k)
 			}
 		}
@@ -243,16 +246,6 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 	}
 	return ""
-}
-
-// fieldNamed reports whether a field matcher of w is about argument k.
-func fieldNamed(w *schema.CallExpectation, k string) bool {
-	for _, m := range w.Fields {
-		if m.Path[0] == k {
-			return true
-		}
-	}
-	return false
 }
 
 // lookupPath returns the value at a path in root, and whether there is one.
