@@ -133,21 +133,14 @@ func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, g
 			missing++
 		}
 	}
+	made := strconv.Itoa(len(got)) + " " + plural(len(got), "tool call", "tool calls")
 	switch {
 	case missing > 0:
-		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, calls(len(got)))
+		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, made)
 	case mode == schema.TrajectoryExact && len(got) > len(want):
-		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", calls(len(got)), len(want))
+		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", made, len(want))
 	}
 	return fmt.Sprintf("the tool calls differ from the expected ones (trajectory %s)", mode)
-}
-
-// calls returns "1 tool call", "2 tool calls".
-func calls(n int) string {
-	if n == 1 {
-		return "1 tool call"
-	}
-	return strconv.Itoa(n) + " tool calls"
 }
 
 // trajectoryDiff lists the expected and actual calls: matched ones once,
