@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,12 +78,10 @@ func HasFormat(format, s string) bool {
 		_, err := time.Parse("2006-01-02", s)
 		return err == nil
 	case "time":
-		for _, layout := range []string{"15:04:05Z07:00", "15:04:05.999999999Z07:00", "15:04:05", "15:04"} {
-			if _, err := time.Parse(layout, s); err == nil {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc([]string{"15:04:05Z07:00", "15:04:05.999999999Z07:00", "15:04:05", "15:04"}, func(layout string) bool {
+			_, err := time.Parse(layout, s)
+			return err == nil
+		})
 	case "email":
 		a, err := mail.ParseAddress(s)
 		return err == nil && a.Address == s && a.Name == ""

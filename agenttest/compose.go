@@ -5,11 +5,11 @@ package agenttest
 // a typed answer.
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -94,13 +94,8 @@ func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, resp *runtime.Res
 // agent that answered, or one the top run handed the conversation to.
 func checkHandoff(h *schema.HandoffExpectation, resp *runtime.Response) (Failure, bool) {
 	tree := treeOf(resp, "")
-	if resp.Agent == h.To {
+	if resp.Agent == h.To || slices.Contains(tree.handoffs, h.To) {
 		return Failure{}, true
-	}
-	for _, to := range tree.handoffs {
-		if to == h.To {
-			return Failure{}, true
-		}
 	}
 	f := Failure{Kind: "handoff", Message: "the turn was not handed to " + h.To}
 	lines := []string{"- handed to " + h.To}
@@ -140,10 +135,8 @@ func checkAnswerField(m *schema.FieldMatcher, resp *runtime.Response) (Failure, 
 		f.Diff = "- " + m.Name() + " " + describeMatcher(m) + "\n" + prefixLines("+ ", resp.Content)
 		return f, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(resp.Output))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode(resp.Output)
+	if err != nil {
 		f.Message = "the typed answer is not JSON: " + err.Error()
 		return f, false
 	}

@@ -10,6 +10,7 @@ package agenttest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/runtime"
@@ -78,13 +79,8 @@ func decisionsFor(turn *schema.Turn, resp *runtime.Response) ([]runtime.Decision
 	return ds, nil
 }
 
-// undenied returns the tool uses but the denied calls, which never ran.
+// undenied returns the tool uses but the denied calls, which never ran,
+// in uses itself.
 func undenied(uses []runtime.ToolUse) []runtime.ToolUse {
-	out := make([]runtime.ToolUse, 0, len(uses))
-	for _, u := range uses {
-		if !u.Denied {
-			out = append(out, u)
-		}
-	}
-	return out
+	return slices.DeleteFunc(uses, func(u runtime.ToolUse) bool { return u.Denied })
 }

@@ -94,8 +94,7 @@ func (r *Runner) judge(ctx context.Context, model func(*schema.Agent) (runtime.M
 	if score+1e-9 < rb.Threshold {
 		f := fail(fmt.Sprintf("judge %s scored %g, under the threshold %g", rb.JudgeName, score, rb.Threshold))
 		if reason != "" {
-			f.Diff = "- score ≥ " + strconv.FormatFloat(rb.Threshold, 'g', -1, 64) + "\n+ score " +
-				strconv.FormatFloat(score, 'g', -1, 64) + ": " + reason
+			f.Diff = fmt.Sprintf("- score ≥ %g\n+ score %g: %s", rb.Threshold, score, reason)
 		}
 		return score, f
 	}

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,16 +75,10 @@ func callsOf(resp *runtime.Response) []Call {
 // run.
 func callOf(u runtime.ToolUse) Call {
 	c := Call{Name: u.Name, Raw: u.RawArguments}
-	raw := strings.TrimSpace(u.RawArguments)
-	if raw == "" {
+	if strings.TrimSpace(u.RawArguments) == "" {
 		c.Args = map[string]any{}
-	} else {
-		dec := json.NewDecoder(strings.NewReader(raw))
-		dec.UseNumber()
-		var m map[string]any
-		if dec.Decode(&m) == nil && !dec.More() && m != nil {
-			c.Args = m
-		}
+	} else if v, err := jsonvalue.Decode([]byte(u.RawArguments)); err == nil {
+		c.Args, _ = v.(map[string]any)
 	}
 	return c
 }
@@ -111,13 +106,10 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		if resp.Spent != nil && resp.Status == runtime.StatusBudgetExceeded {
 			msg += ": " + runtime.BudgetMessage(resp.Spent)
 		}
-		out = append(out, Failure{Turn: n, Kind: "status", Message: msg})
+		out = append(out, Failure{Kind: "status", Message: msg})
 	}
 	calls := callsOf(resp)
-	for _, f := range checkAgentTrajectories(t, turn, resp, calls) {
-		f.Turn = n
-		out = append(out, f)
-	}
+	out = append(out, checkAgentTrajectories(t, turn, resp, calls)...)
 	for _, nc := range turn.NoCalls {
 		var made []string
 		for i, c := range calls {
@@ -126,22 +118,23 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 			}
 		}
 		if len(made) > 0 {
-			out = append(out, Failure{Turn: n, Kind: "no-call",
+			out = append(out, Failure{Kind: "no-call",
 				Message: fmt.Sprintf("%s was called %s, but the test expects no call of it", nc.Tool, times(len(made))),
 				Diff:    strings.Join(made, "\n")})
 		}
 	}
 	for _, a := range turn.Answers {
 		if f, ok := checkTurnAnswer(a, resp); !ok {
-			f.Turn = n
 			out = append(out, f)
 		}
 	}
 	for _, h := range turn.Handoffs {
 		if f, ok := checkHandoff(h, resp); !ok {
-			f.Turn = n
 			out = append(out, f)
 		}
+	}
+	for i := range out {
+		out[i].Turn = n
 	}
 	return out
 }
@@ -222,29 +215,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		}
 		return "its arguments are not a JSON object"
 	}
-	switch w.Mode {
-	case schema.ArgsExact:
-		want := schema.ToAny(w.Args).(map[string]any)
-		for k, v := range want {
-			g, ok := c.Args[k]
-			if !ok {
-				return k + " is not sent"
-			}
-			if !runtime.JSONEqual(v, g) {
-				return fmt.Sprintf("%s is %s, not %s", k, compactJSON(g), compactJSON(v))
-			}
-		}
-		keys := make([]string, 0, len(c.Args))
-		for k := range c.Args {
-			if _, ok := want[k]; !ok && !fieldNamed(w, k) {
-				keys = append(keys, k)
-			}
-		}
-		if len(keys) > 0 {
-			sort.Strings(keys)
-			return "it also sends " + strings.Join(keys, ", ")
-		}
-	case schema.ArgsSubset:
+	if w.Mode != schema.ArgsAny {
 		for _, m := range w.Args {
 			g, ok := c.Args[m.Key]
 			if !ok {
@@ -255,22 +226,26 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 			}
 		}
 	}
+	if w.Mode == schema.ArgsExact {
+		// The arguments sent that neither Args nor a field matcher names.
+		var extra []string
+		for k := range c.Args {
+			named := func(m *schema.FieldMatcher) bool { return m.Path[0] == k }
+			if _, ok := w.Args.Get(k); !ok && !slices.ContainsFunc(w.Fields, named) {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			sort.Strings(extra)
+			return "it also sends " + strings.Join(extra, ", ")
+		}
+	}
 	for _, m := range w.Fields {
-		if why := matchField(m, c.Args); why != "" {
+		if why := matchValue(m, c.Args, "is not sent"); why != "" {
 			return why
 		}
 	}
 	return ""
-}
-
-// fieldNamed reports whether a field matcher of w is about argument k.
-func fieldNamed(w *schema.CallExpectation, k string) bool {
-	for _, m := range w.Fields {
-		if m.Path[0] == k {
-			return true
-		}
-	}
-	return false
 }
 
 // lookupPath returns the value at a path in root, and whether there is one.
@@ -295,11 +270,6 @@ func lookupPath(root any, path []string) (any, bool) {
 		}
 	}
 	return cur, true
-}
-
-// matchField returns "" when the argument meets the matcher, else why not.
-func matchField(m *schema.FieldMatcher, args map[string]any) string {
-	return matchValue(m, args, "is not sent")
 }
 
 // matchValue returns "" when the value at the matcher's path in root meets

@@ -16,16 +16,19 @@ import (
 )
 
 // Summary counts results and sums their usage and cost.
+// Its exported counts, usage and cost are the sums of the JSON report.
 type Summary struct {
-	Passed, Failed, Errors int
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	Errors int `json:"errors"`
 	// Usage is the tokens of all the tests' model calls.
-	Usage runtime.Usage
+	Usage runtime.Usage `json:"usage"`
 	// CostUSD is their cost in US dollars, nil when a test's is unknown;
 	// KnownUSD is the sum of the costs that are known, and Unpriced the
 	// number of tests whose cost is unknown.
-	CostUSD  *float64
-	KnownUSD float64
-	Unpriced int
+	CostUSD  *float64 `json:"costUSD"`
+	KnownUSD float64  `json:"-"`
+	Unpriced int      `json:"-"`
 }
 
 // Summarize counts the results by status and sums their usage and cost.
@@ -62,7 +65,18 @@ func usageText(u runtime.Usage, cost *float64) string {
 	if cost != nil {
 		c = dollars(*cost)
 	}
-	return fmt.Sprintf("%d tokens (%d prompt, %d completion), %s", u.TotalTokens, u.PromptTokens, u.CompletionTokens, c)
+	return tokensText(u) + ", " + c
+}
+
+// tokensText writes the tokens of usage: "60 tokens (40 prompt, 20
+// completion)".
+func tokensText(u runtime.Usage) string {
+	return fmt.Sprintf("%d tokens (%d prompt, %d completion)", u.TotalTokens, u.PromptTokens, u.CompletionTokens)
+}
+
+// suiteUsage writes the line of a summary's usage and cost.
+func suiteUsage(s Summary) string {
+	return "usage: " + tokensText(s.Usage) + ", cost " + costText(s) + "\n"
 }
 
 // dollars writes a cost in US dollars, as precisely as it is known.
@@ -106,11 +120,10 @@ func percent(f float64) string {
 // Explain writes the failures of a result (or its error) as indented text:
 // each failure's message and diff, then what the agent did.
 func Explain(r Result) string {
-	var b strings.Builder
 	if r.Error != "" {
-		fmt.Fprintf(&b, "    error: %s\n", r.Error)
-		return b.String()
+		return fmt.Sprintf("    error: %s\n", r.Error)
 	}
+	var b strings.Builder
 	for _, f := range r.Failures {
 		where := ""
 		if f.Turn > 0 {
@@ -150,21 +163,10 @@ func WriteText(w io.Writer, results []Result) error {
 	}
 	b.WriteString("\n")
 	if slices.ContainsFunc(results, func(r Result) bool { return r.Source == "live" || r.Source == "record" }) {
-		u := s.Usage
-		fmt.Fprintf(&b, "usage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(s))
+		b.WriteString(suiteUsage(s))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// jsonReport is the JSON report's shape.
-type jsonReport struct {
-	Tests   []Result      `json:"tests"`
-	Passed  int           `json:"passed"`
-	Failed  int           `json:"failed"`
-	Errors  int           `json:"errors"`
-	Usage   runtime.Usage `json:"usage"`
-	CostUSD *float64      `json:"costUSD"`
 }
 
 // WriteJSON writes the results as one JSON object: "tests" (each a
@@ -178,8 +180,10 @@ func WriteJSON(w io.Writer, results []Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{Tests: results, Passed: s.Passed, Failed: s.Failed, Errors: s.Errors,
-		Usage: s.Usage, CostUSD: s.CostUSD})
+	return enc.Encode(struct {
+		Tests []Result `json:"tests"`
+		Summary
+	}{results, s})
 }
 
 // JUnit XML, in the shape of the JUnit schema that CI servers read:
@@ -196,19 +200,16 @@ type (
 		Suites   []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name       string         `xml:"name,attr"`
-		Tests      int            `xml:"tests,attr"`
-		Failures   int            `xml:"failures,attr"`
-		Errors     int            `xml:"errors,attr"`
-		Skipped    int            `xml:"skipped,attr"`
-		Time       string         `xml:"time,attr"`
-		Properties *junitPropList `xml:"properties,omitempty"`
-		Cases      []junitCase    `xml:"testcase"`
-		results    []Result       // the suite's, for its properties
-		seconds    float64        // the sum of its cases' times, as written
-	}
-	junitPropList struct {
-		Props []junitProperty `xml:"property"`
+		Name       string          `xml:"name,attr"`
+		Tests      int             `xml:"tests,attr"`
+		Failures   int             `xml:"failures,attr"`
+		Errors     int             `xml:"errors,attr"`
+		Skipped    int             `xml:"skipped,attr"`
+		Time       string          `xml:"time,attr"`
+		Properties []junitProperty `xml:"properties>property"`
+		Cases      []junitCase     `xml:"testcase"`
+		results    []Result        // the suite's, for its properties
+		seconds    float64         // the sum of its cases' times
 	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
@@ -269,8 +270,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		s.Time = seconds(s.seconds + r.Seconds)
-		s.seconds += parseSeconds(c.Time)
+		s.seconds += r.Seconds
+		s.Time = seconds(s.seconds)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
 	}
@@ -293,24 +294,18 @@ func WriteJUnit(w io.Writer, results []Result) error {
 // junitUsage is the properties of a suite: the sums of its tests' usage
 // (gram.usage.promptTokens, completionTokens, totalTokens) and cost
 // (gram.costUSD, "unknown" when a test's is).
-func junitUsage(s Summary) *junitPropList {
-	cost := "unknown"
-	if s.CostUSD != nil {
-		cost = strconv.FormatFloat(*s.CostUSD, 'f', -1, 64)
+func junitUsage(s Summary) []junitProperty {
+	cost := yamlCost(s.CostUSD)
+	if s.CostUSD == nil {
+		cost = "unknown"
 	}
 	n := func(v int64) string { return strconv.FormatInt(v, 10) }
-	return &junitPropList{Props: []junitProperty{
+	return []junitProperty{
 		{"gram.usage.promptTokens", n(s.Usage.PromptTokens)},
 		{"gram.usage.completionTokens", n(s.Usage.CompletionTokens)},
 		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
 		{"gram.costUSD", cost},
-	}}
-}
-
-// parseSeconds reads a duration JUnit's way, in seconds.
-func parseSeconds(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
+	}
 }
 
 // WriteTAP writes the results in the Test Anything Protocol, version 14: a
@@ -349,9 +344,7 @@ func WriteTAP(w io.Writer, results []Result) error {
 		}
 		b.WriteString("  ...\n")
 	}
-	sum := Summarize(results)
-	u := sum.Usage
-	fmt.Fprintf(&b, "# usage: %d tokens (%d prompt, %d completion), cost %s\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens, costText(sum))
+	b.WriteString("# " + suiteUsage(Summarize(results)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -361,15 +361,8 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 	}
 	var out runOutcome
 	var conv runtime.Conversation
-	opts := append(slices.Clone(r.Options), runtime.WithModel(m))
-	if len(fbs) > 0 {
-		opts = append(opts, runtime.WithFallbacks(fbs...))
-	}
-	opts = append(opts, runtime.WithModelSource(models))
-	if j.Program != nil {
-		opts = append(opts, runtime.WithProgram(j.Program))
-	}
-	opts = slices.Clip(opts)
+	opts := slices.Clip(slices.Concat(r.Options, []runtime.Option{runtime.WithModel(m), runtime.WithFallbacks(fbs...),
+		runtime.WithModelSource(models), runtime.WithProgram(j.Program)}))
 	for i, turn := range t.Turns {
 		resp, halt, err := r.runTurn(ctx, j, turn, conv, opts)
 		rec := TurnRecord{User: turn.Input}
@@ -430,7 +423,6 @@ func (r *Runner) secrets() []string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	var out []string
 	keys := []string{r.APIKey}
 	for _, v := range runtime.KeyVars {
 		keys = append(keys, getenv(v))
@@ -438,10 +430,5 @@ func (r *Runner) secrets() []string {
 	for _, ep := range r.Endpoints {
 		keys = append(keys, ep.APIKey)
 	}
-	for _, k := range keys {
-		if k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
+	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }

@@ -6,6 +6,7 @@ package agenttest
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,22 +17,13 @@ import (
 // checkTrajectory compares the expected calls with the actual ones.
 func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got []Call) (Failure, bool) {
 	// match[i] is the actual call matched to expectation i, or -1.
-	match := make([]int, len(want))
-	for i := range match {
-		match[i] = -1
-	}
+	match := slices.Repeat([]int{-1}, len(want))
 	ok := true
 	switch mode {
 	case schema.TrajectoryExact:
-		for i := range want {
-			if i < len(got) && matchCall(want[i], got[i]) == "" {
-				match[i] = i
-			} else {
-				ok = false
-			}
-		}
-		if len(got) != len(want) {
-			ok = false
+		ok = len(got) == len(want)
+		for i := 0; ok && i < len(want); i++ {
+			ok = matchCall(want[i], got[i]) == ""
 		}
 		if !ok {
 			// The diff aligns the longest run of calls that match in order.
@@ -39,11 +31,7 @@ func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got
 		}
 	case schema.TrajectoryAnyOrder:
 		match = bipartite(want, got)
-		for _, m := range match {
-			if m < 0 {
-				ok = false
-			}
-		}
+		ok = !slices.Contains(match, -1)
 	default: // in order
 		j := 0
 		for i := range want {
@@ -68,10 +56,7 @@ func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got
 // bipartite matches expectations to distinct calls (any order), maximising
 // the number matched; it returns the call of each expectation or -1.
 func bipartite(want []*schema.CallExpectation, got []Call) []int {
-	owner := make([]int, len(got)) // expectation matched to each call
-	for j := range owner {
-		owner[j] = -1
-	}
+	owner := slices.Repeat([]int{-1}, len(got)) // expectation matched to each call
 	ok := make([][]bool, len(want))
 	for i := range want {
 		ok[i] = make([]bool, len(got))
@@ -95,10 +80,7 @@ func bipartite(want []*schema.CallExpectation, got []Call) []int {
 	for i := range want {
 		try(i, make([]bool, len(got)))
 	}
-	match := make([]int, len(want))
-	for i := range match {
-		match[i] = -1
-	}
+	match := slices.Repeat([]int{-1}, len(want))
 	for j, i := range owner {
 		if i >= 0 {
 			match[i] = j
@@ -151,34 +133,20 @@ func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, g
 			missing++
 		}
 	}
+	made := strconv.Itoa(len(got)) + " " + plural(len(got), "tool call", "tool calls")
 	switch {
 	case missing > 0:
-		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, calls(len(got)))
+		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, made)
 	case mode == schema.TrajectoryExact && len(got) > len(want):
-		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", calls(len(got)), len(want))
+		return fmt.Sprintf("the agent made %s, the test expects exactly %d (trajectory exact)", made, len(want))
 	}
 	return fmt.Sprintf("the tool calls differ from the expected ones (trajectory %s)", mode)
-}
-
-// calls returns "1 tool call", "2 tool calls".
-func calls(n int) string {
-	if n == 1 {
-		return "1 tool call"
-	}
-	return strconv.Itoa(n) + " tool calls"
 }
 
 // trajectoryDiff lists the expected and actual calls: matched ones once,
 // missing expectations with "-" and the reason the closest call of the
 // same tool does not match, unmatched calls with "+".
 func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got []Call, match []int) string {
-	var lines []string
-	matched := make([]bool, len(got))
-	for _, m := range match {
-		if m >= 0 {
-			matched[m] = true
-		}
-	}
 	// Walk the actual calls in order, placing each expectation at its
 	// matched call, and unmatched expectations where they were expected.
 	type row struct {
@@ -189,7 +157,7 @@ func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got 
 	for j, c := range got {
 		mark := "+ "
 		note := ""
-		if matched[j] {
+		if slices.Contains(match, j) {
 			mark = "  "
 		} else if mode != schema.TrajectoryExact {
 			note = "   (an extra call, allowed)"
@@ -223,12 +191,13 @@ func trajectoryDiff(mode schema.Trajectory, want []*schema.CallExpectation, got 
 		rows = append(rows, row{pos, fmt.Sprintf("- %s   (%s)", DescribeCall(w), reason)})
 		last = pos
 	}
-	sort.SliceStable(rows, func(a, b int) bool { return rows[a].pos < rows[b].pos })
-	for _, r := range rows {
-		lines = append(lines, r.text)
-	}
-	if len(lines) == 0 {
+	if len(rows) == 0 {
 		return "  (no calls)"
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].pos < rows[b].pos })
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		lines[i] = r.text
 	}
 	return strings.Join(lines, "\n")
 }

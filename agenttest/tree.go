@@ -4,6 +4,8 @@
 package agenttest
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -13,19 +15,12 @@ import (
 // may reach: those of the package's files and of f itself (a file of tests
 // may declare agents that list the package's).
 func PackageProgram(pkg *project.Package, f *project.File) *schema.Program {
-	agents, tools := pkg.Agents(), pkg.Tools()
-	var records []*schema.Record
-	for _, o := range pkg.Files {
-		if o.Member && !o.Test && o.Program != nil {
-			records = append(records, o.Program.Records...)
-		}
+	p := pkg.Program()
+	if f == nil || f.Program == nil || !f.Test {
+		return p
 	}
-	if f != nil && f.Program != nil && f.Test {
-		agents = append(agents, f.Program.Agents()...)
-		tools = append(tools, f.Program.Tools()...)
-		records = append(records, f.Program.Records...)
-	}
-	return schema.NewProgram(nil, agents, tools, records)
+	t := f.Program
+	return schema.NewProgram(p.File, slices.Concat(p.Agents(), t.Agents()), slices.Concat(p.Tools(), t.Tools()), slices.Concat(p.Records, t.Records))
 }
 
 // modelSource returns the source of the models of the agents of a test's

@@ -152,8 +152,8 @@ func (v Value) Get(getenv func(string) (string, bool)) (string, bool) {
 func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []string {
 	var out []string
 	check := func(what, fix string, v Value) {
-		if state := unset(getenv, v); state != "" {
-			out = append(out, fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix))
+		if m := missing(f, getenv, what, fix, v); m != "" {
+			out = append(out, m)
 		}
 	}
 	for _, s := range b.Injects {
@@ -178,7 +178,7 @@ func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []s
 // environment variable that getenv does not find or finds empty: the place,
 // the binding and the variable; "" otherwise.
 func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) string {
-	return missingKey(f, getenv, b.APIKey, "model endpoint")
+	return missing(f, getenv, "model endpoint, apiKey", keyFix, b.APIKey)
 }
 
 // Endpoint is a provider's endpoint: its base URL ("" for the
@@ -197,36 +197,31 @@ var EndpointProviders = []schema.Provider{schema.Anthropic, schema.Gemini}
 // providers' endpoints: the line of the first that is missing, or "".
 func (b *Bindings) MissingEndpointKey(f *diag.File, getenv func(string) (string, bool)) string {
 	for _, p := range EndpointProviders {
-		if m := missingKey(f, getenv, b.Endpoints[p].APIKey, string(p)+" endpoint"); m != "" {
+		if m := missing(f, getenv, string(p)+" endpoint, apiKey", keyFix, b.Endpoints[p].APIKey); m != "" {
 			return m
 		}
 	}
 	return ""
 }
 
-// missingKey returns a line when the key v of the endpoint what is read
-// from a variable that is not set or empty, or "".
-func missingKey(f *diag.File, getenv func(string) (string, bool), v Value, what string) string {
-	state := unset(getenv, v)
-	if state == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%s: %s, apiKey: the environment variable %s %s; set it to the endpoint's API key", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state)
-}
+// keyFix is what the line of a missing key of an endpoint says to do.
+const keyFix = "set it to the endpoint's API key"
 
-// unset says how the environment variable v is read from is missing ("is
-// not set", "is empty"), or "" when it is set or v is a literal.
-func unset(getenv func(string) (string, bool), v Value) string {
+// missing returns a line when the value v is read from an environment
+// variable that getenv does not find or finds empty: the place, what the
+// value is, the variable and the fix; "" otherwise.
+func missing(f *diag.File, getenv func(string) (string, bool), what, fix string, v Value) string {
 	if v.Env == "" {
 		return ""
 	}
+	state := "is not set"
 	switch s, ok := getenv(v.Env); {
-	case !ok:
-		return "is not set"
-	case s == "":
-		return "is empty"
+	case ok && s != "":
+		return ""
+	case ok:
+		state = "is empty"
 	}
-	return ""
+	return fmt.Sprintf("%s:%s: %s: the environment variable %s %s; %s", f.Path, f.OffsetPosition(v.Span.Start), what, v.Env, state, fix)
 }
 
 // FindBindings returns the bindings file of the directory dir: the
@@ -243,7 +238,7 @@ func FindBindings(dir string) (string, error) {
 	for {
 		p := filepath.Join(abs, BindingsFile)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			if err := checkTrusted(p); err != nil {
+			if _, err := trusted(p, ""); err != nil {
 				return "", err
 			}
 			return p, nil
@@ -348,19 +343,19 @@ func LooksLikeKey(s string) bool {
 // {env: "NAME"}.
 func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 	var out diag.List
-	var walk func(s *parser.Subject)
-	walk = func(s *parser.Subject) {
+	subjects := []*parser.Subject{s}
+	for _, e := range elems {
+		subjects = append(subjects, &e.Subject)
+	}
+	for _, s := range subjects {
 		for i := range s.Properties {
 			pr := &s.Properties[i]
-			if pr.Value == nil {
-				continue
+			if pr.Value == nil || pr.Key == "apiKey" {
+				continue // an apiKey is never a literal: an error (see apiKey)
 			}
 			vals := []grammar.Value{*pr.Value}
 			if pr.Value.Kind() == grammar.ArrayValue {
 				vals = pr.Value.Items()
-			}
-			if pr.Key == "apiKey" {
-				continue // never a literal: an error (see apiKey)
 			}
 			for _, v := range vals {
 				if v.Kind() != grammar.ScalarValue || !LooksLikeKey(v.Tok.Text()) {
@@ -369,20 +364,13 @@ func literalSecrets(s *parser.Subject, elems []*parser.Pattern) diag.List {
 				d := diag.Warningf(CodeLiteralSecret, v.Span(), "this looks like a key or a token written in the bindings file: anyone who reads the file or its history can use it")
 				d.Detail = "keep it in an environment variable and refer to it: {env: \"NAME\"}"
 				if pr.Key == "value" {
-					name := envVarName(s.Identity)
-					if name == "" {
-						name = "API_TOKEN"
-					}
+					name := cmp.Or(envVarName(s.Identity), "API_TOKEN")
 					d.Fixes = []diag.Fix{{Title: "Read it from the environment variable " + name,
 						Edits: []diag.Edit{{Span: diag.Span{Start: pr.KeySpan().Start, End: v.Span().End}, NewText: "env: \"" + name + "\""}}}}
 				}
 				out = append(out, d)
 			}
 		}
-	}
-	walk(s)
-	for _, e := range elems {
-		walk(&e.Subject)
 	}
 	return out
 }

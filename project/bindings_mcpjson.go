@@ -12,14 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/shellquote"
 )
 
@@ -66,8 +65,7 @@ func readMCPJSON(read func(string) ([]byte, error), path, rel string, span diag.
 	var out []Server
 	for i, name := range names {
 		var js mcpJSONServer
-		dec := json.NewDecoder(bytes.NewReader(raw[i]))
-		if err := dec.Decode(&js); err != nil {
+		if err := json.Unmarshal(raw[i], &js); err != nil {
 			errf("server %s: %v", name, err)
 			continue
 		}
@@ -217,16 +215,6 @@ func mcpJSONEntries(data []byte) ([]string, []json.RawMessage, error) {
 }
 
 // ReadNamedFile reads a file a bindings file names (an mcp.json file) at
-// path, refusing one larger than the limit of such files (1 MiB).
-func ReadNamedFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, mcpJSONLimit+1))
-	if err == nil && len(data) > mcpJSONLimit {
-		err = fmt.Errorf("larger than %d bytes", mcpJSONLimit)
-	}
-	return data, err
-}
+// path: a regular file, refused when larger than the limit of such files
+// (1 MiB; see [inputfile.Read]).
+func ReadNamedFile(path string) ([]byte, error) { return inputfile.Read(path, mcpJSONLimit) }

@@ -143,18 +143,25 @@ func (e binding) program() {
 	if !e.named() {
 		return
 	}
-	s := e.s
-	cmd := e.str("command", true)
-	if args := s.Prop("args"); args != nil && args.Value != nil {
-		if args.Value.Kind() != grammar.ArrayValue {
-			e.errf(args.Value.Span(), "%s: args must be an array of strings", s.Identity)
-		}
-		for _, it := range args.Value.Items() {
-			cmd += " " + shellquote.Quote(it.Tok.Text())
-		}
+	cmd := e.withArgs(e.str("command", true))
+	e.bound("tool", e.s.Identity, e.span)
+	e.b.Programs = append(e.b.Programs, Program{Name: e.s.Identity, Command: cmd, Span: e.span})
+}
+
+// withArgs returns cmd followed by the strings of the args property, each
+// quoted for sh, with an error when args is not an array.
+func (e binding) withArgs(cmd string) string {
+	args := e.s.Prop("args")
+	if args == nil || args.Value == nil {
+		return cmd
 	}
-	e.bound("tool", s.Identity, e.span)
-	e.b.Programs = append(e.b.Programs, Program{Name: s.Identity, Command: cmd, Span: e.span})
+	if args.Value.Kind() != grammar.ArrayValue {
+		e.errf(args.Value.Span(), "%s: args must be an array of strings", e.s.Identity)
+	}
+	for _, it := range args.Value.Items() {
+		cmd += " " + shellquote.Quote(it.Tok.Text())
+	}
+	return cmd
 }
 
 // mcpServer reads [NAME:MCPServer {command, args} | (NAME:Env {...})] or
@@ -168,11 +175,7 @@ func (e binding) mcpServer() {
 	if (sv.Command == "") == (sv.URL == "") {
 		e.errf(e.span, "MCP server %s: give a command or a url, not both", s.Identity)
 	}
-	if args := s.Prop("args"); args != nil && args.Value != nil {
-		for _, it := range args.Value.Items() {
-			sv.Command += " " + shellquote.Quote(it.Tok.Text())
-		}
-	}
+	sv.Command = e.withArgs(sv.Command)
 	for _, el := range e.p.Elements {
 		v, ok := value(&el.Subject, el.Span(), e.errf)
 		name := el.Subject.Identity

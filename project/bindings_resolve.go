@@ -131,12 +131,9 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 	for _, sv := range b.Servers {
 		r.Servers = append(r.Servers, r.server(b.Dir, sv, req.Getenv))
 	}
-	if v, ok := b.APIKey.Get(req.Getenv); ok && b.APIKey.Env != "" {
-		r.Secrets = append(r.Secrets, v)
-	}
+	key, _ := r.read(b.APIKey, req.Getenv) // a secret even when not sent
 	if req.BaseURL == "" {
-		r.BaseURL, r.KeyVar = b.BaseURL, b.APIKey.Env
-		r.APIKey, _ = b.APIKey.Get(req.Getenv)
+		r.BaseURL, r.KeyVar, r.APIKey = b.BaseURL, b.APIKey.Env, key
 	}
 	for _, p := range EndpointProviders {
 		ep, ok := b.Endpoints[p]
@@ -144,8 +141,7 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			continue
 		}
 		re := ResolvedEndpoint{BaseURL: ep.BaseURL}
-		if v, ok := ep.APIKey.Get(req.Getenv); ok && ep.APIKey.Env != "" {
-			r.Secrets = append(r.Secrets, v)
+		if v, ok := r.read(ep.APIKey, req.Getenv); ok && ep.APIKey.Env != "" {
 			re.APIKey, re.KeyVar = v, ep.APIKey.Env
 		}
 		put(&r.Endpoints, p, re)
@@ -204,14 +200,21 @@ func (r *ResolvedBindings) injects(b *Bindings, flags []string, getenv func(stri
 			continue
 		}
 		kept = append(kept, s)
-		if v, ok := s.Value.Get(getenv); ok {
+		if v, ok := r.read(s.Value, getenv); ok {
 			put(&r.Injects, s.Name, v)
-			if s.Value.Env != "" {
-				r.Secrets = append(r.Secrets, v)
-			}
 		}
 	}
 	b.Injects = kept
+}
+
+// read returns the value v, reading its variable with getenv (ok is false
+// when it is not set), and keeps the value of a variable as a secret.
+func (r *ResolvedBindings) read(v Value, getenv func(string) (string, bool)) (string, bool) {
+	s, ok := v.Get(getenv)
+	if ok && v.Env != "" {
+		r.Secrets = append(r.Secrets, s)
+	}
+	return s, ok
 }
 
 // server returns the MCP server sv of the bindings file of the directory

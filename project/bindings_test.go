@@ -204,3 +204,29 @@ func TestParseBindingsAPIKeyProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBindingsArgs checks that the args of a program and of an MCP
+// server are read the same way: an array of strings, quoted after the
+// command, and an error for anything else.
+func TestParseBindingsArgs(t *testing.T) {
+	b, diags := parseBindings(t, `{kind: "bindings"}
+(p:Program {command: "run", args: ["a b"]})
+(s:MCPServer {command: "serve", args: ["-y", "x y"]})
+(q:Program {command: "run", args: "a"})
+(r:MCPServer {command: "serve", args: "-y"})
+`)
+	if got := b.Programs[0].Command; got != "run 'a b'" {
+		t.Errorf("program command %q", got)
+	}
+	if got := b.Servers[0].Command; got != "serve -y 'x y'" {
+		t.Errorf("server command %q", got)
+	}
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.Message)
+	}
+	want := "q: args must be an array of strings; r: args must be an array of strings"
+	if got := strings.Join(msgs, "; "); got != want {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+}

@@ -61,14 +61,6 @@ func (e *UntrustedError) Error() string {
 		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellquote.Quote(e.Path), shellquote.Quote(e.Path))
 }
 
-// checkTrusted returns an [*UntrustedError] when the bindings file at path
-// may have been written by another user and TrustEnv does not list it, or
-// nil.
-func checkTrusted(path string) error {
-	_, err := trusted(path, "")
-	return err
-}
-
 // readTrusted reads the file at path, within limit, when TrustEnv lists
 // it or nobody but the user (or root) could have written it (see
 // [filetrust.Check]), only if the file read is the file checked; otherwise

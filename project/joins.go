@@ -157,10 +157,8 @@ func HeaderKind(doc *parser.Document) string {
 	if doc == nil || doc.Header == nil || doc.NumLowered() == 0 {
 		return ""
 	}
-	for _, pr := range doc.LoweredAt(0).Subject.Properties {
-		if pr.Key == "kind" && pr.Value != nil && pr.Value.Kind() == grammar.ScalarValue {
-			return pr.Value.Tok.Text()
-		}
+	if pr := doc.LoweredAt(0).Subject.Prop("kind"); pr != nil && pr.Value != nil && pr.Value.Kind() == grammar.ScalarValue {
+		return pr.Value.Tok.Text()
 	}
 	return ""
 }

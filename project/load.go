@@ -153,19 +153,12 @@ func textBytes(srcs []Source) int {
 func (c *Cache) read(paths []string, open map[string]*diag.File, need func(string) bool, limit int64) []source {
 	out := make([]source, len(paths))
 	var todo []int
-	if c != nil {
-		now := time.Now()
-		for i, p := range paths {
-			if e, ok := c.lookup(p, open[p], nil, now); ok {
-				out[i] = source{src: e.src, joins: e.joins, ok: true}
-			} else {
-				todo = append(todo, i)
-			}
-		}
-	} else {
-		todo = make([]int, len(paths))
-		for i := range todo {
-			todo[i] = i
+	now := time.Now()
+	for i, p := range paths {
+		if e, ok := c.lookup(p, open[p], nil, now); ok {
+			out[i] = e.source()
+		} else {
+			todo = append(todo, i)
 		}
 	}
 	parallel.For(len(todo), func(k int) {

@@ -32,16 +32,13 @@ func LoadPath(path string, limit int64) (*PathPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, file := path, ""
+	dir, file, files := path, "", []string(nil)
 	if !info.IsDir() {
 		if err := inputfile.Hint(inputfile.Check(path, info, limit), inputfile.GiveGram); err != nil {
 			return nil, err
 		}
-		dir, file = filepath.Dir(path), filepath.Clean(path)
-	}
-	var files []string
-	if file != "" {
-		files = []string{file}
+		file = filepath.Clean(path)
+		dir, files = filepath.Dir(path), []string{file}
 	}
 	l, err := Load(dir, LoadOptions{Files: files, Limit: limit})
 	if err != nil {

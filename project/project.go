@@ -42,6 +42,7 @@ package project
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gramlang/gram/diag"
@@ -124,12 +125,7 @@ func members[T any](p *Package, of func(*schema.Program) []T) []T {
 
 // HasErrors reports whether a member file of the package has errors.
 func (p *Package) HasErrors() bool {
-	for _, f := range p.Files {
-		if f.Member && f.Diags.HasErrors() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Files, func(f *File) bool { return f.Member && f.Diags.HasErrors() })
 }
 
 // Compile compiles the parsed files of the directory dir as a package: the

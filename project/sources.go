@@ -156,6 +156,9 @@ func (c *Cache) store(path string, e cached) {
 	put(&c.m, path, e)
 }
 
+// source returns the file kept as read.
+func (e cached) source() source { return source{src: e.src, joins: e.joins, ok: true} }
+
 // source is a file of a package as read: ok is false when it could not be
 // read (err says why), joins tells whether it joins its package.
 type source struct {
@@ -172,7 +175,7 @@ type source struct {
 func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) source {
 	now := time.Now()
 	if e, ok := c.lookup(path, buf, nil, now); ok {
-		return source{src: e.src, joins: e.joins, ok: true}
+		return e.source()
 	}
 	var info os.FileInfo
 	text := []byte(nil)
@@ -184,7 +187,7 @@ func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) sour
 			// either, and reading it says why.
 			info, _ = os.Stat(path)
 			if e, ok := c.lookup(path, nil, info, now); info != nil && ok {
-				return source{src: e.src, joins: e.joins, ok: true}
+				return e.source()
 			}
 		}
 		if !need && NeverJoins(path) {
@@ -208,5 +211,5 @@ func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) sour
 		e.size, e.mod, e.seen = info.Size(), info.ModTime(), now
 	}
 	c.store(path, e)
-	return source{src: e.src, joins: e.joins, ok: true}
+	return e.source()
 }
