@@ -87,13 +87,9 @@ func pastTheEnd(e grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 		e.Msg = "unexpected end of the pattern"
 	}
 	e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
-	// Point at the unit's last token rather than at white space (at the
-	// closing brace of a record lexed whole, as when lexed token by token).
+	// Point at the unit's last token rather than at white space.
 	if len(toks) > 0 {
-		e.Span = grammar.TokenSpan(toks[len(toks)-1])
-		if toks[len(toks)-1].Type == grammar.RecordText {
-			e.Span.Start = e.Span.End - 1
-		}
+		e.Span = lastTokenSpan(toks)
 	}
 	return &e
 }
@@ -298,17 +294,20 @@ func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
 // empty line after it; on a record lexed whole, onto its closing brace, as when
 // lexed token by token.
 func atLastToken(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
-	if len(toks) == 0 {
-		return err
-	}
-	last := grammar.TokenSpan(toks[len(toks)-1])
-	if err.Span.Start < last.End {
+	if len(toks) == 0 || err.Span.Start < grammar.TokenSpan(toks[len(toks)-1]).End {
 		return err
 	}
 	e := *err
-	e.Span = last
-	if toks[len(toks)-1].Type == grammar.RecordText {
-		e.Span.Start = e.Span.End - 1
-	}
+	e.Span = lastTokenSpan(toks)
 	return &e
+}
+
+// lastTokenSpan returns the span of the last of toks: of its closing brace,
+// for a record lexed whole, as when lexed token by token.
+func lastTokenSpan(toks []lexer.Token) diag.Span {
+	sp := grammar.TokenSpan(toks[len(toks)-1])
+	if toks[len(toks)-1].Type == grammar.RecordText {
+		sp.Start = sp.End - 1
+	}
+	return sp
 }

@@ -205,28 +205,22 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 		}
 		b.WriteString("]")
 	case grammar.MapValue:
+		// Keys sorted, each with the value of its first entry.
 		entries := v.Entries()
-		idx := make([]int, len(entries))
-		for i := range idx {
-			idx[i] = i
+		sorted := make([]*grammar.Entry, len(entries))
+		for i := range entries {
+			sorted[i] = &entries[i]
 		}
-		sort.SliceStable(idx, func(i, j int) bool { return entries[idx[i]].KeyName() < entries[idx[j]].KeyName() })
+		slices.SortStableFunc(sorted, func(x, y *grammar.Entry) int { return strings.Compare(x.KeyName(), y.KeyName()) })
+		sorted = slices.CompactFunc(sorted, func(x, y *grammar.Entry) bool { return x.KeyName() == y.KeyName() })
 		b.WriteString("{")
-		seen := map[string]bool{}
-		first := true
-		for _, i := range idx {
-			k := entries[i].KeyName()
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if !first {
+		for i, e := range sorted {
+			if i > 0 {
 				b.WriteString(", ")
 			}
-			first = false
-			writeString(b, k)
+			writeString(b, e.KeyName())
 			b.WriteString(": ")
-			writeValueJSON(b, &entries[i].Value)
+			writeValueJSON(b, &e.Value)
 		}
 		b.WriteString("}")
 	default:
