@@ -19,6 +19,7 @@ package parser
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -318,13 +319,23 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.def(id); ok {
-		d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
-		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
-		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-		l.diags.Add(d)
+		l.dupDef(p, first, "", "an identity is defined once per scope: rename one of them, or refer to the first with a bare "+id)
 		return
 	}
 	sc.set(id, p)
+}
+
+// dupDef reports that p defines again the identity that first defines:
+// msg is the message, "" for the usual one.
+func (l *lowerer) dupDef(p, first *Pattern, msg, detail string) {
+	id := p.Subject.Identity
+	if msg == "" {
+		msg = strconv.Quote(id) + " is already defined"
+	}
+	d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%s", msg)
+	d.Detail = detail
+	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
+	l.diags.Add(d)
 }
 
 // group lowers a subject pattern [s | elements].
@@ -422,25 +433,21 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf(CodeDuplicateDefinition, r.IdentSpan(), "%q is already defined", id)
+	msg := ""
 	if !hasDefinition(s) {
-		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
+		msg = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
-	d.Detail = "a relationship identity is reused only between the same two nodes; rename this one"
-	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-	l.diags.Add(d)
+	l.dupDef(r, first, msg, "a relationship identity is reused only between the same two nodes; rename this one")
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
-
-func endpointID(p *Pattern) string { return p.Subject.Identity }
 
 func sameEndpoints(a, b *Pattern) bool {
 	if len(a.Elements) != 2 || len(b.Elements) != 2 {
 		return false
 	}
 	for i := 0; i < 2; i++ {
-		x, y := endpointID(a.Elements[i]), endpointID(b.Elements[i])
+		x, y := a.Elements[i].Subject.Identity, b.Elements[i].Subject.Identity
 		if x == "" || x != y {
 			return false
 		}
@@ -458,10 +465,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.def(id); ok {
-				d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
-				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
-				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-				l.diags.Add(d)
+				l.dupDef(p, first, "", "labels and a record go on the first occurrence only; later ones are written bare: ("+id+")")
 			} else {
 				sc.set(id, p)
 			}
