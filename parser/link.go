@@ -59,7 +59,7 @@ func (k *linker) lookup(id string) *Pattern {
 // visible returns the top-level definition of id visible to the current
 // unit, and whether the unit made it itself.
 func (k *linker) visible(id string) (*Pattern, bool) {
-	e := k.sc.first(id)
+	e, _ := k.sc.get(id)
 	switch {
 	case e.p == nil:
 		return nil, false
@@ -354,7 +354,7 @@ func (r *relink) finish() diag.List {
 		}
 	}
 	r.doc.lists.byUnits, r.doc.lists.nLowered = true, n
-	r.doc.scope = r.sc.frozen()
+	r.doc.scope = r.sc.edit()
 	return s.done(r.doc)
 }
 

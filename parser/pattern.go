@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/gramlang/gram/diag"
@@ -70,14 +71,7 @@ func (s *Subject) Prop(key string) *Property {
 }
 
 // HasLabel reports whether the subject has the label.
-func (s *Subject) HasLabel(l string) bool {
-	for _, x := range s.Labels {
-		if x == l {
-			return true
-		}
-	}
-	return false
-}
+func (s *Subject) HasLabel(l string) bool { return slices.Contains(s.Labels, l) }
 
 // Pattern is a lowered Pattern<Subject>.
 //

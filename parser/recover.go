@@ -174,9 +174,6 @@ func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxErro
 	return grammar.ParseUnit(toks, eof)
 }
 
-// startsLine reports whether off is at the start of a line of src.
-func startsLine(src string, off int) bool { return startsLineIn(src, 0, off) }
-
 // startsLineIn reports whether the offset off, after base, is at the start
 // of a line of a text of which src holds the bytes from base on.
 func startsLineIn(src string, base, off int) bool {

@@ -180,19 +180,9 @@ func newTopScope(edits bool, size int) *topScope {
 }
 
 // edit returns a copy of s for a new version, which shares every shard
-// until it writes into it.
+// until it writes into it: s as later versions take it.
 func (s *topScope) edit() *topScope {
 	return &topScope{firsts: s.firsts.frozen(), later: s.later.frozen(), users: s.users.frozen(), names: s.names}
-}
-
-// frozen returns s as later versions take it.
-func (s *topScope) frozen() *topScope { return s.edit() }
-
-// first returns the definition of id visible to everything after it, or
-// the zero entry.
-func (s *topScope) first(id string) defEntry {
-	e, _ := s.get(id)
-	return e
 }
 
 // get returns the definition of id visible to everything after it, and
@@ -222,7 +212,7 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 	old, ok := s.get(id)
 	if !ok {
 		s.setFirst(id, e)
-		s.names.add(id)
+		s.names.toggle(id, true)
 		return
 	}
 	more, _ := s.later.get(id)
@@ -240,7 +230,7 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 func (s *topScope) setAll(id string, l []defEntry) {
 	if len(l) == 0 {
 		delete(s.firsts.writable(id), id)
-		s.names.remove(id)
+		s.names.toggle(id, false)
 	} else {
 		s.setFirst(id, l[0])
 	}
