@@ -190,21 +190,6 @@ func (doc *Document) link(prev *Document) diag.List {
 	return r.finish()
 }
 
-// roleOf returns how the unit r lowers, first when it is the document's
-// first unit: the header only stands first (as unitLowerer.role finds,
-// going through the units in order).
-func roleOf(r *unitResult, first bool) unitRole {
-	switch {
-	case r.err != nil:
-		return notLowered
-	case r.unit.Header != nil && first:
-		return asHeader
-	case r.unit.Header != nil:
-		return notLowered
-	}
-	return asPattern
-}
-
 // assignRoles sets the role of the units whose role may have changed, in
 // order, and returns the units to lower again, in order: those without a
 // lowering (parsed again), or whose role changed. A unit's role depends on
