@@ -232,15 +232,14 @@ func inElements(toks []lexer.Token) bool {
 
 // startsElement reports whether t can begin an element of a subject
 // pattern: a name, a node or path, or a subject pattern.
-func startsElement(t *lexer.Token) bool {
-	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
-		isPunct(t, "(") || isPunct(t, "["))
-}
+func startsElement(t *lexer.Token) bool { return isName(t) || isPunct(t, "(") || isPunct(t, "[") }
 
 // endsElement reports whether t can end an element of a subject pattern.
-func endsElement(t *lexer.Token) bool {
-	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
-		isPunct(t, ")") || isPunct(t, "]"))
+func endsElement(t *lexer.Token) bool { return isName(t) || isPunct(t, ")") || isPunct(t, "]") }
+
+// isName reports whether t is a name: a symbol, a boolean or a quoted name.
+func isName(t *lexer.Token) bool {
+	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick)
 }
 
 // isPunct reports whether t is the punctuation s.

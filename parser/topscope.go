@@ -209,20 +209,28 @@ func (s *topScope) keys(yield func(string)) {
 // order, defines each name once; a unit lowered again after an edit may
 // define a name that units after it define too.
 func (s *topScope) define(f *diag.File, id string, e defEntry) {
-	old, ok := s.get(id)
-	if !ok {
+	l := s.all(id)
+	if len(l) == 0 {
 		s.setFirst(id, e)
 		s.names.toggle(id, true)
 		return
 	}
-	more, _ := s.later.get(id)
-	l := append([]defEntry{old}, more...)
 	at := f.Offset(e.start)
 	i := len(l)
 	for i > 0 && f.Offset(l[i-1].start) > at {
 		i--
 	}
 	s.setAll(id, slices.Insert(l, i, e))
+}
+
+// all returns the definitions of id, in source order, in a list of its own.
+func (s *topScope) all(id string) []defEntry {
+	first, ok := s.get(id)
+	if !ok {
+		return nil
+	}
+	more, _ := s.later.get(id)
+	return append([]defEntry{first}, more...)
 }
 
 // setAll makes l the definitions of id, in source order (none: id is not
@@ -290,13 +298,9 @@ func (s *topScope) remove(m *unitLowering, changed map[string]bool) {
 
 // undefine takes out the definition of id whose pattern is p.
 func (s *topScope) undefine(id string, p *Pattern) {
-	first, ok := s.get(id)
-	if !ok {
-		return
+	if l := s.all(id); len(l) > 0 {
+		s.setAll(id, slices.DeleteFunc(l, func(d defEntry) bool { return d.p == p }))
 	}
-	more, _ := s.later.get(id)
-	l := append([]defEntry{first}, more...)
-	s.setAll(id, slices.DeleteFunc(l, func(d defEntry) bool { return d.p == p }))
 }
 
 // unuse forgets that m asked about id.
