@@ -254,13 +254,10 @@ const recoverChunk = 256
 // prev's units were taken up again inside it.
 func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 	b := &r.b
-	if !recovering && u.sp.tooDeep < 0 {
-		unit := r.toks[:u.e]
-		if pu, ok := grammar.ParseFast(unit, r.offsetAt(u.e)); ok {
-			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: pu, span: s, at: start.state(), split: true})
-			return false
-		}
+	if !recovering && u.sp.tooDeep < 0 && b.parseFast(r.toks[:u.e], r.offsetAt(u.e)) {
+		last := &b.out[len(b.out)-1]
+		last.at, last.split = start.state(), true
+		return false
 	}
 	// Recover step by step, as batch.parseUnit does, and go on with prev's
 	// units where a step ends at one of their starts with the splitter in the
