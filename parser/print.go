@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/big"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,12 +101,7 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString(",")
 	indent(b, d+2)
 	b.WriteString(`"labels": [`)
-	labels := p.Subject.Labels
-	if !sort.StringsAreSorted(labels) {
-		labels = append([]string(nil), labels...)
-		sort.Strings(labels)
-	}
-	for i, l := range labels {
+	for i, l := range sortedBy(p.Subject.Labels, strings.Compare) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -116,12 +110,7 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("],")
 	indent(b, d+2)
 	b.WriteString(`"properties": {`)
-	props := p.Subject.Properties
-	byKey := func(x, y Property) int { return strings.Compare(x.Key, y.Key) }
-	if !slices.IsSortedFunc(props, byKey) {
-		props = slices.Clone(props)
-		slices.SortFunc(props, byKey)
-	}
+	props := sortedBy(p.Subject.Properties, func(x, y Property) int { return strings.Compare(x.Key, y.Key) })
 	for i := range props {
 		if i > 0 {
 			b.WriteString(",")
@@ -152,6 +141,15 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("]")
 	indent(b, d)
 	b.WriteString("}")
+}
+
+// sortedBy returns xs if it is sorted by cmp, else a sorted copy.
+func sortedBy[T any](xs []T, cmp func(x, y T) int) []T {
+	if !slices.IsSortedFunc(xs, cmp) {
+		xs = slices.Clone(xs)
+		slices.SortFunc(xs, cmp)
+	}
+	return xs
 }
 
 // NumberJSON returns the JSON number a numeric token denotes (hexadecimal and
