@@ -198,20 +198,16 @@ func (doc *Document) link(prev *Document) diag.List {
 func (r *relink) assignRoles(full bool) []int {
 	units := &r.doc.units
 	n := units.len()
-	var look []int
-	if full {
-		look = make([]int, n)
-		for i := range look {
-			look[i] = i
-		}
-	} else {
-		from, to := r.doc.fresh[0], min(r.doc.fresh[1], n-1)
-		if from > 0 && n > 0 {
-			look = append(look, 0)
-		}
-		for i := from; i <= to; i++ {
-			look = append(look, i)
-		}
+	from, to := 0, n-1
+	if !full {
+		from, to = r.doc.fresh[0], min(r.doc.fresh[1], n-1)
+	}
+	look := make([]int, 0, max(0, to-from+2))
+	if from > 0 && n > 0 {
+		look = append(look, 0)
+	}
+	for i := from; i <= to; i++ {
+		look = append(look, i)
 	}
 	var again []int
 	for _, i := range look {
