@@ -185,24 +185,16 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		k := e.KeyName()
-		first := -1
-		if index != nil {
-			if j, ok := index[k]; ok {
-				first = j
-			}
-		} else {
-			for j, p := range props {
-				if p.Key == k {
-					first = j
-					break
-				}
-			}
+		first, dup := index[k]
+		if index == nil {
+			first = slices.IndexFunc(props, func(p Property) bool { return p.Key == k })
+			dup = first >= 0
 		}
-		if first >= 0 {
+		if dup {
 			l.dupKey(k, e.Key.Span(), props[first].KeySpan())
 		}
 		l.nested(&e.Value)
-		if first < 0 {
+		if !dup {
 			if index != nil {
 				index[k] = len(props)
 			}
