@@ -81,8 +81,8 @@ const slabSize = 128
 // would leave an eighth of every slab unused).
 const patternSlab = 146
 
-// pattern returns a new pattern of the kind, from the syntax node.
-func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
+// pattern returns p, allocated in the slab.
+func (l *lowerer) pattern(p Pattern) *Pattern {
 	if len(l.slab) == cap(l.slab) {
 		n := patternSlab
 		if l.perUnit {
@@ -91,7 +91,7 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 		l.slab = make([]Pattern, 0, n)
 		l.pairSlab = nil // see slabSize
 	}
-	l.slab = append(l.slab, newPattern(k, syntax))
+	l.slab = append(l.slab, p)
 	return &l.slab[len(l.slab)-1]
 }
 
@@ -138,7 +138,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	if a == nil {
 		return inner
 	}
-	w := l.pattern(AnnotatedKind, tp)
+	w := l.pattern(newPattern(AnnotatedKind, tp))
 	w.Elements = []*Pattern{inner}
 	if id := a.Identified; id != nil {
 		l.subject(&w.Subject, id.Subject)
@@ -356,7 +356,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 		case e.Path != nil:
 			ep = l.path(e.Path, inner)
 		default:
-			ep = l.pattern(ReferenceKind, e.Ref)
+			ep = l.pattern(newPattern(ReferenceKind, e.Ref))
 			ep.Subject.Identity = e.Ref.Text()
 			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
@@ -385,7 +385,7 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 	var r *Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
 		right := l.node(p.Right.Left, sc)
-		r = l.pattern(RelationshipKind, p)
+		r = l.pattern(newPattern(RelationshipKind, p))
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
 			r.Elements = l.pair(right, left)
@@ -403,7 +403,7 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 	if rels == nil {
 		return r // a relationship
 	}
-	w := l.pattern(WalkKind, pt)
+	w := l.pattern(newPattern(WalkKind, pt))
 	w.Elements = rels
 	w.Subject.Labels = walkLabels[:1:1]
 	return w
@@ -449,7 +449,7 @@ func sameEndpoints(a, b *Pattern) bool {
 
 // node lowers a node pattern; identities are resolved later (see resolve).
 func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
-	p := l.pattern(NodeKind, n)
+	p := l.pattern(newPattern(NodeKind, n))
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
 		id := p.Subject.Identity

@@ -89,7 +89,7 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 	}
 	var p *Pattern
 	if role == asHeader {
-		p = s.l.pattern(HeaderKind, r.unit.Header)
+		p = s.l.pattern(newPattern(HeaderKind, r.unit.Header))
 		p.Subject.Properties = s.l.record(r.unit.Header)
 	} else {
 		p = s.l.top(r.unit.Pattern, s.top)
