@@ -79,9 +79,6 @@ func (k *linker) define(id string, p *Pattern) {
 	}
 }
 
-// names calls yield with every top-level name.
-func (k *linker) names(yield func(string)) { k.sc.keys(yield) }
-
 // defined reports whether id is a top-level name.
 func (k *linker) defined(id string) bool {
 	_, ok := k.sc.get(id)

@@ -79,7 +79,7 @@ func (s *unitLowerer) unit(r *unitResult) {
 
 // lowerUnit lowers the unit r in the given role, which is not notLowered,
 // with the linker at its start.
-func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
+func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) {
 	var m *unitLowering
 	if s.record {
 		m = &unitLowering{header: role == asHeader}
@@ -101,7 +101,6 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 		s.link.rec = nil
 		r.low = m
 	}
-	return p
 }
 
 // finish resolves the references once every unit is lowered, sets
