@@ -87,13 +87,9 @@ func pastTheEnd(e grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 		e.Msg = "unexpected end of the pattern"
 	}
 	e.Detail = "a bracket is not closed: check that every ( [ { has its ) ] }"
-	// Point at the unit's last token rather than at white space (at the
-	// closing brace of a record lexed whole, as when lexed token by token).
+	// Point at the unit's last token rather than at white space.
 	if len(toks) > 0 {
-		e.Span = grammar.TokenSpan(toks[len(toks)-1])
-		if toks[len(toks)-1].Type == grammar.RecordText {
-			e.Span.Start = e.Span.End - 1
-		}
+		e.Span = lastTokenSpan(toks)
 	}
 	return &e
 }
@@ -236,15 +232,14 @@ func inElements(toks []lexer.Token) bool {
 
 // startsElement reports whether t can begin an element of a subject
 // pattern: a name, a node or path, or a subject pattern.
-func startsElement(t *lexer.Token) bool {
-	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
-		isPunct(t, "(") || isPunct(t, "["))
-}
+func startsElement(t *lexer.Token) bool { return isName(t) || isPunct(t, "(") || isPunct(t, "[") }
 
 // endsElement reports whether t can end an element of a subject pattern.
-func endsElement(t *lexer.Token) bool {
-	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick ||
-		isPunct(t, ")") || isPunct(t, "]"))
+func endsElement(t *lexer.Token) bool { return isName(t) || isPunct(t, ")") || isPunct(t, "]") }
+
+// isName reports whether t is a name: a symbol, a boolean or a quoted name.
+func isName(t *lexer.Token) bool {
+	return t != nil && (t.Type == grammar.Symbol || t.Type == grammar.Bool || t.Type == grammar.Backtick)
 }
 
 // isPunct reports whether t is the punctuation s.
@@ -298,17 +293,20 @@ func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
 // empty line after it; on a record lexed whole, onto its closing brace, as when
 // lexed token by token.
 func atLastToken(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
-	if len(toks) == 0 {
-		return err
-	}
-	last := grammar.TokenSpan(toks[len(toks)-1])
-	if err.Span.Start < last.End {
+	if len(toks) == 0 || err.Span.Start < grammar.TokenSpan(toks[len(toks)-1]).End {
 		return err
 	}
 	e := *err
-	e.Span = last
-	if toks[len(toks)-1].Type == grammar.RecordText {
-		e.Span.Start = e.Span.End - 1
-	}
+	e.Span = lastTokenSpan(toks)
 	return &e
+}
+
+// lastTokenSpan returns the span of the last of toks: of its closing brace,
+// for a record lexed whole, as when lexed token by token.
+func lastTokenSpan(toks []lexer.Token) diag.Span {
+	sp := grammar.TokenSpan(toks[len(toks)-1])
+	if toks[len(toks)-1].Type == grammar.RecordText {
+		sp.Start = sp.End - 1
+	}
+	return sp
 }

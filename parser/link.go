@@ -59,7 +59,7 @@ func (k *linker) lookup(id string) *Pattern {
 // visible returns the top-level definition of id visible to the current
 // unit, and whether the unit made it itself.
 func (k *linker) visible(id string) (*Pattern, bool) {
-	e := k.sc.first(id)
+	e, _ := k.sc.get(id)
 	switch {
 	case e.p == nil:
 		return nil, false
@@ -78,9 +78,6 @@ func (k *linker) define(id string, p *Pattern) {
 		k.rec.events = append(k.rec.events, topEvent{id: id, p: p, def: true})
 	}
 }
-
-// names calls yield with every top-level name.
-func (k *linker) names(yield func(string)) { k.sc.keys(yield) }
 
 // defined reports whether id is a top-level name.
 func (k *linker) defined(id string) bool {
@@ -190,21 +187,6 @@ func (doc *Document) link(prev *Document) diag.List {
 	return r.finish()
 }
 
-// roleOf returns how the unit r lowers, first when it is the document's
-// first unit: the header only stands first (as unitLowerer.role finds,
-// going through the units in order).
-func roleOf(r *unitResult, first bool) unitRole {
-	switch {
-	case r.err != nil:
-		return notLowered
-	case r.unit.Header != nil && first:
-		return asHeader
-	case r.unit.Header != nil:
-		return notLowered
-	}
-	return asPattern
-}
-
 // assignRoles sets the role of the units whose role may have changed, in
 // order, and returns the units to lower again, in order: those without a
 // lowering (parsed again), or whose role changed. A unit's role depends on
@@ -213,20 +195,16 @@ func roleOf(r *unitResult, first bool) unitRole {
 func (r *relink) assignRoles(full bool) []int {
 	units := &r.doc.units
 	n := units.len()
-	var look []int
-	if full {
-		look = make([]int, n)
-		for i := range look {
-			look[i] = i
-		}
-	} else {
-		from, to := r.doc.fresh[0], min(r.doc.fresh[1], n-1)
-		if from > 0 && n > 0 {
-			look = append(look, 0)
-		}
-		for i := from; i <= to; i++ {
-			look = append(look, i)
-		}
+	from, to := 0, n-1
+	if !full {
+		from, to = r.doc.fresh[0], min(r.doc.fresh[1], n-1)
+	}
+	look := make([]int, 0, max(0, to-from+2))
+	if from > 0 && n > 0 {
+		look = append(look, 0)
+	}
+	for i := from; i <= to; i++ {
+		look = append(look, i)
 	}
 	var again []int
 	for _, i := range look {
@@ -354,7 +332,7 @@ func (r *relink) finish() diag.List {
 		}
 	}
 	r.doc.lists.byUnits, r.doc.lists.nLowered = true, n
-	r.doc.scope = r.sc.frozen()
+	r.doc.scope = r.sc.edit()
 	return s.done(r.doc)
 }
 

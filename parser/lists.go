@@ -70,9 +70,9 @@ func (doc *Document) Lowered() []*Pattern {
 // NumLowered returns len(doc.Lowered()) without making the list.
 func (doc *Document) NumLowered() int { return doc.lists.nLowered }
 
-// runs yields the lowered patterns in runs, each with the index of its
-// first pattern: a chunk's, or the whole list.
-func (doc *Document) runs() iter.Seq2[int, []*Pattern] {
+// LoweredRuns yields doc.Lowered() in runs, each with the index of its
+// first pattern (a chunk's, or the whole list), without making the list.
+func (doc *Document) LoweredRuns() iter.Seq2[int, []*Pattern] {
 	return func(yield func(int, []*Pattern) bool) {
 		if !doc.lists.byUnits {
 			yield(0, doc.Lowered())
@@ -89,15 +89,12 @@ func (doc *Document) runs() iter.Seq2[int, []*Pattern] {
 	}
 }
 
-// LoweredRuns yields doc.Lowered() in runs, each with its first pattern's index, without making the list.
-func (doc *Document) LoweredRuns() iter.Seq2[int, []*Pattern] { return doc.runs() }
-
 // LoweredAt returns doc.Lowered()[i] without making the list.
 func (doc *Document) LoweredAt(i int) *Pattern {
 	if p := doc.lists.lowered.Load(); p != nil || !doc.lists.byUnits {
 		return doc.Lowered()[i]
 	}
-	for at, run := range doc.runs() {
+	for at, run := range doc.LoweredRuns() {
 		if i < at+len(run) {
 			return run[i-at]
 		}
@@ -109,7 +106,7 @@ func (doc *Document) LoweredAt(i int) *Pattern {
 // doc.Lowered() holds them, without making the list.
 func (doc *Document) AllLowered() iter.Seq2[int, *Pattern] {
 	return func(yield func(int, *Pattern) bool) {
-		for at, run := range doc.runs() {
+		for at, run := range doc.LoweredRuns() {
 			for j, p := range run {
 				if !yield(at+j, p) {
 					return
@@ -136,7 +133,7 @@ func (doc *Document) ChangedLowered(prev *Document) iter.Seq2[int, *Pattern] {
 			return
 		}
 		a, b := &doc.units, &prev.units
-		pb, okb := b.first()
+		pb, okb := chunkPos{}, len(b.groups) > 0
 		bAt := 0 // prev's chunk at pb holds the lowered patterns from bAt on
 		// advance moves pb past prev's groups and chunks whose lowered
 		// patterns end by upTo, but for the group gr and the chunk c: a

@@ -19,6 +19,7 @@ package parser
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -80,8 +81,8 @@ const slabSize = 128
 // would leave an eighth of every slab unused).
 const patternSlab = 146
 
-// pattern returns a new pattern of the kind, from the syntax node.
-func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
+// pattern returns p, allocated in the slab.
+func (l *lowerer) pattern(p Pattern) *Pattern {
 	if len(l.slab) == cap(l.slab) {
 		n := patternSlab
 		if l.perUnit {
@@ -90,7 +91,7 @@ func (l *lowerer) pattern(k Kind, syntax grammar.Node) *Pattern {
 		l.slab = make([]Pattern, 0, n)
 		l.pairSlab = nil // see slabSize
 	}
-	l.slab = append(l.slab, newPattern(k, syntax))
+	l.slab = append(l.slab, p)
 	return &l.slab[len(l.slab)-1]
 }
 
@@ -137,7 +138,7 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 	if a == nil {
 		return inner
 	}
-	w := l.pattern(AnnotatedKind, tp)
+	w := l.pattern(newPattern(AnnotatedKind, tp))
 	w.Elements = []*Pattern{inner}
 	if id := a.Identified; id != nil {
 		l.subject(&w.Subject, id.Subject)
@@ -184,24 +185,16 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		k := e.KeyName()
-		first := -1
-		if index != nil {
-			if j, ok := index[k]; ok {
-				first = j
-			}
-		} else {
-			for j, p := range props {
-				if p.Key == k {
-					first = j
-					break
-				}
-			}
+		first, dup := index[k]
+		if index == nil {
+			first = slices.IndexFunc(props, func(p Property) bool { return p.Key == k })
+			dup = first >= 0
 		}
-		if first >= 0 {
+		if dup {
 			l.dupKey(k, e.Key.Span(), props[first].KeySpan())
 		}
 		l.nested(&e.Value)
-		if first < 0 {
+		if !dup {
 			if index != nil {
 				index[k] = len(props)
 			}
@@ -318,13 +311,23 @@ func hasDefinition(s *grammar.Subject) bool {
 func (l *lowerer) define(sc *scope, p *Pattern) {
 	id := p.Subject.Identity
 	if first, ok := sc.def(id); ok {
-		d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
-		d.Detail = "an identity is defined once per scope: rename one of them, or refer to the first with a bare " + id
-		d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-		l.diags.Add(d)
+		l.dupDef(p, first, "", "an identity is defined once per scope: rename one of them, or refer to the first with a bare "+id)
 		return
 	}
 	sc.set(id, p)
+}
+
+// dupDef reports that p defines again the identity that first defines:
+// msg is the message, "" for the usual one.
+func (l *lowerer) dupDef(p, first *Pattern, msg, detail string) {
+	id := p.Subject.Identity
+	if msg == "" {
+		msg = strconv.Quote(id) + " is already defined"
+	}
+	d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%s", msg)
+	d.Detail = detail
+	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
+	l.diags.Add(d)
 }
 
 // group lowers a subject pattern [s | elements].
@@ -353,7 +356,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 		case e.Path != nil:
 			ep = l.path(e.Path, inner)
 		default:
-			ep = l.pattern(ReferenceKind, e.Ref)
+			ep = l.pattern(newPattern(ReferenceKind, e.Ref))
 			ep.Subject.Identity = e.Ref.Text()
 			l.refs = append(l.refs, pendingRef{p: ep, sc: inner})
 		}
@@ -382,7 +385,7 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 	var r *Pattern
 	for p := pt; p.Arrow != nil; p = p.Right {
 		right := l.node(p.Right.Left, sc)
-		r = l.pattern(RelationshipKind, p)
+		r = l.pattern(newPattern(RelationshipKind, p))
 		l.subject(&r.Subject, p.Arrow.Subject)
 		if p.Arrow.Kind() == grammar.Left {
 			r.Elements = l.pair(right, left)
@@ -400,7 +403,7 @@ func (l *lowerer) path(pt *grammar.Path, sc *scope) *Pattern {
 	if rels == nil {
 		return r // a relationship
 	}
-	w := l.pattern(WalkKind, pt)
+	w := l.pattern(newPattern(WalkKind, pt))
 	w.Elements = rels
 	w.Subject.Labels = walkLabels[:1:1]
 	return w
@@ -422,25 +425,21 @@ func (l *lowerer) relationship(sc *scope, r *Pattern, s *grammar.Subject) {
 		r.Def = first
 		return
 	}
-	d := diag.Errorf(CodeDuplicateDefinition, r.IdentSpan(), "%q is already defined", id)
+	msg := ""
 	if !hasDefinition(s) {
-		d.Message = "relationship " + quote(id) + " is already defined with other endpoints"
+		msg = "relationship " + quote(id) + " is already defined with other endpoints"
 	}
-	d.Detail = "a relationship identity is reused only between the same two nodes; rename this one"
-	d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-	l.diags.Add(d)
+	l.dupDef(r, first, msg, "a relationship identity is reused only between the same two nodes; rename this one")
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
-
-func endpointID(p *Pattern) string { return p.Subject.Identity }
 
 func sameEndpoints(a, b *Pattern) bool {
 	if len(a.Elements) != 2 || len(b.Elements) != 2 {
 		return false
 	}
 	for i := 0; i < 2; i++ {
-		x, y := endpointID(a.Elements[i]), endpointID(b.Elements[i])
+		x, y := a.Elements[i].Subject.Identity, b.Elements[i].Subject.Identity
 		if x == "" || x != y {
 			return false
 		}
@@ -450,7 +449,7 @@ func sameEndpoints(a, b *Pattern) bool {
 
 // node lowers a node pattern; identities are resolved later (see resolve).
 func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
-	p := l.pattern(NodeKind, n)
+	p := l.pattern(newPattern(NodeKind, n))
 	l.subject(&p.Subject, n.Subject)
 	if n.Subject != nil && n.Subject.Ident.Valid() {
 		id := p.Subject.Identity
@@ -458,10 +457,7 @@ func (l *lowerer) node(n *grammar.NodePattern, sc *scope) *Pattern {
 			// Labels or a record define the identity in this scope; it clashes
 			// only with a definition in the same scope.
 			if first, ok := sc.def(id); ok {
-				d := diag.Errorf(CodeDuplicateDefinition, p.IdentSpan(), "%q is already defined", id)
-				d.Detail = "labels and a record go on the first occurrence only; later ones are written bare: (" + id + ")"
-				d.Related = []diag.Related{{Span: first.IdentSpan(), Message: "first definition of " + id}}
-				l.diags.Add(d)
+				l.dupDef(p, first, "", "labels and a record go on the first occurrence only; later ones are written bare: ("+id+")")
 			} else {
 				sc.set(id, p)
 			}

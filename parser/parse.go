@@ -267,14 +267,7 @@ func errorTokenAt(off int, lexDiags diag.List) bool {
 // the splitter's state before the unit's first token.
 func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at splitState) {
 	first := len(b.out)
-	if tooDeep < 0 {
-		if u, ok := grammar.ParseFast(toks, eof); ok {
-			sp := tokSpan(toks)
-			b.out = append(b.out, unitResult{unit: u, span: sp})
-		} else {
-			b.parseUnit(src, toks, eof)
-		}
-	} else {
+	if tooDeep >= 0 || !b.parseFast(toks, eof) {
 		b.parseUnit(src, toks, eof)
 	}
 	if first < len(b.out) {
@@ -284,6 +277,16 @@ func (b *batch) parseSplit(src string, toks []lexer.Token, eof, tooDeep int, at 
 	for k := first; k < len(b.out); k++ {
 		b.out[k].at = w.at(b.out[k].span.Start)
 	}
+}
+
+// parseFast adds the unit toks, followed by eof, when the hand-written
+// fast path parses it, and reports whether it did.
+func (b *batch) parseFast(toks []lexer.Token, eof int) bool {
+	u, ok := grammar.ParseFast(toks, eof)
+	if ok {
+		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks)})
+	}
+	return ok
 }
 
 func tokSpan(toks []lexer.Token) diag.Span {

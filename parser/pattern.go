@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/gramlang/gram/diag"
@@ -70,14 +71,7 @@ func (s *Subject) Prop(key string) *Property {
 }
 
 // HasLabel reports whether the subject has the label.
-func (s *Subject) HasLabel(l string) bool {
-	for _, x := range s.Labels {
-		if x == l {
-			return true
-		}
-	}
-	return false
-}
+func (s *Subject) HasLabel(l string) bool { return slices.Contains(s.Labels, l) }
 
 // Pattern is a lowered Pattern<Subject>.
 //
@@ -100,30 +94,12 @@ type Pattern struct {
 
 // newPattern returns a pattern of kind k from the syntax node n, which must
 // be of the type the kind tells (see [Pattern.Syntax]).
-func newPattern(k Kind, n grammar.Node) Pattern {
-	var want Kind
-	var ptr unsafe.Pointer
-	switch x := n.(type) {
-	case *grammar.Record:
-		want, ptr = HeaderKind, unsafe.Pointer(x)
-	case *grammar.NodePattern:
-		want, ptr = NodeKind, unsafe.Pointer(x)
-	case *grammar.Path:
-		want, ptr = RelationshipKind, unsafe.Pointer(x)
-		if k == WalkKind {
-			want = WalkKind
-		}
-	case *grammar.SubjectPattern:
-		want, ptr = GroupKind, unsafe.Pointer(x)
-	case *grammar.TopPattern:
-		want, ptr = AnnotatedKind, unsafe.Pointer(x)
-	case *grammar.Ref:
-		want, ptr = ReferenceKind, unsafe.Pointer(x)
-	}
-	if ptr == nil || want != k {
+func newPattern[N any](k Kind, n *N) Pattern {
+	p := Pattern{Kind: k, syntax: unsafe.Pointer(n)}
+	if n == nil || any(p.Syntax()) != any(n) {
 		panic("parser: a pattern's syntax node does not match its kind")
 	}
-	return Pattern{Kind: k, syntax: ptr}
+	return p
 }
 
 // Syntax returns the syntax node the pattern came from: *grammar.Record for

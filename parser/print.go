@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/big"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,12 +101,7 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString(",")
 	indent(b, d+2)
 	b.WriteString(`"labels": [`)
-	labels := p.Subject.Labels
-	if !sort.StringsAreSorted(labels) {
-		labels = append([]string(nil), labels...)
-		sort.Strings(labels)
-	}
-	for i, l := range labels {
+	for i, l := range sortedBy(p.Subject.Labels, strings.Compare) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -116,12 +110,7 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("],")
 	indent(b, d+2)
 	b.WriteString(`"properties": {`)
-	props := p.Subject.Properties
-	byKey := func(x, y Property) int { return strings.Compare(x.Key, y.Key) }
-	if !slices.IsSortedFunc(props, byKey) {
-		props = slices.Clone(props)
-		slices.SortFunc(props, byKey)
-	}
+	props := sortedBy(p.Subject.Properties, func(x, y Property) int { return strings.Compare(x.Key, y.Key) })
 	for i := range props {
 		if i > 0 {
 			b.WriteString(",")
@@ -152,6 +141,15 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("]")
 	indent(b, d)
 	b.WriteString("}")
+}
+
+// sortedBy returns xs if it is sorted by cmp, else a sorted copy.
+func sortedBy[T any](xs []T, cmp func(x, y T) int) []T {
+	if !slices.IsSortedFunc(xs, cmp) {
+		xs = slices.Clone(xs)
+		slices.SortFunc(xs, cmp)
+	}
+	return xs
 }
 
 // NumberJSON returns the JSON number a numeric token denotes (hexadecimal and
@@ -205,28 +203,22 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 		}
 		b.WriteString("]")
 	case grammar.MapValue:
+		// Keys sorted, each with the value of its first entry.
 		entries := v.Entries()
-		idx := make([]int, len(entries))
-		for i := range idx {
-			idx[i] = i
+		sorted := make([]*grammar.Entry, len(entries))
+		for i := range entries {
+			sorted[i] = &entries[i]
 		}
-		sort.SliceStable(idx, func(i, j int) bool { return entries[idx[i]].KeyName() < entries[idx[j]].KeyName() })
+		slices.SortStableFunc(sorted, func(x, y *grammar.Entry) int { return strings.Compare(x.KeyName(), y.KeyName()) })
+		sorted = slices.CompactFunc(sorted, func(x, y *grammar.Entry) bool { return x.KeyName() == y.KeyName() })
 		b.WriteString("{")
-		seen := map[string]bool{}
-		first := true
-		for _, i := range idx {
-			k := entries[i].KeyName()
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if !first {
+		for i, e := range sorted {
+			if i > 0 {
 				b.WriteString(", ")
 			}
-			first = false
-			writeString(b, k)
+			writeString(b, e.KeyName())
 			b.WriteString(": ")
-			writeValueJSON(b, &entries[i].Value)
+			writeValueJSON(b, &e.Value)
 		}
 		b.WriteString("}")
 	default:

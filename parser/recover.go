@@ -62,12 +62,6 @@ func (b *batch) recoverStep(src string, base int, toks []lexer.Token, p, eof int
 func (b *batch) recoverUnit(src string, base int, ls *lazyUnit, eof int) int {
 	toks, p := ls.toks, ls.start
 	u, err := ls.parse(eof)
-	offAt := func(i int) int {
-		if i < len(toks) {
-			return toks[i].Pos.Offset
-		}
-		return eof
-	}
 	if err == nil {
 		b.out = append(b.out, unitResult{unit: u, span: tokSpan(toks[p:ls.end])})
 		return ls.end
@@ -79,7 +73,7 @@ func (b *batch) recoverUnit(src string, base int, ls *lazyUnit, eof int) int {
 			head := toks[p:i]
 			if off := ls.sp.tooDeep; off >= 0 && off < toks[i].Pos.Offset {
 				b.out = append(b.out, unitResult{span: tokSpan(head), err: deepError(off, head)})
-			} else if hu, herr := grammar.ParseUnit(head, offAt(i)); herr == nil {
+			} else if hu, herr := grammar.ParseUnit(head, toks[i].Pos.Offset); herr == nil {
 				// The head is fine on its own.
 				b.out = append(b.out, unitResult{unit: hu, span: tokSpan(head)})
 			} else {
@@ -173,9 +167,6 @@ func parseWhole(toks []lexer.Token, eof int) (*grammar.Unit, *grammar.SyntaxErro
 	}
 	return grammar.ParseUnit(toks, eof)
 }
-
-// startsLine reports whether off is at the start of a line of src.
-func startsLine(src string, off int) bool { return startsLineIn(src, 0, off) }
 
 // startsLineIn reports whether the offset off, after base, is at the start
 // of a line of a text of which src holds the bytes from base on.

@@ -68,7 +68,7 @@ func chunkRuns(src string, toks []lexer.Token, size int) []chunkRun {
 	size = max(size, 1)
 	runs := []chunkRun{{from: 0}}
 	for i := size; i < len(toks); i++ {
-		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
+		if startsLineIn(src, 0, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
 			runs[len(runs)-1].to = i
 			runs = append(runs, chunkRun{from: i})
 			i += size - 1
@@ -85,7 +85,7 @@ func (r *chunkRun) run(src string, toks []lexer.Token, eof int) {
 	// table by doubling.
 	n := 1
 	for i := r.from + 1; i < r.to; i++ {
-		if startsLine(src, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
+		if startsLineIn(src, 0, toks[i].Pos.Offset) && opensPattern(&toks[i]) {
 			n++
 		}
 	}

@@ -68,7 +68,7 @@ func reparseSyntax(prev *Document, f *diag.File, edit diag.Span, newLen int) (*D
 	i0 := restartUnit(prev, edit)
 	restart := 0
 	if i0 > 0 {
-		restart = prev.offset(prev.units.at(i0).span.Start)
+		restart = prev.File.Offset(prev.units.at(i0).span.Start)
 	}
 	r := rescanWindow(prev, f, edit, newLen, i0, restart)
 	return r.document(f, i0, restart), true
@@ -111,9 +111,6 @@ func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, rest
 // starts the positions again from the offsets.
 const maxPos = 1 << 30
 
-// offset returns the offset in the document's text of a position.
-func (d *Document) offset(pos int) int { return d.File.Offset(pos) }
-
 // fineAt reports whether a lexer that switched to lexing records token by
 // token at from (-1 for never) does so at off.
 func fineAt(from, off int) bool { return from >= 0 && off >= from }
@@ -148,11 +145,11 @@ func (r *rescan) canResume(off int, at splitState, split bool) bool {
 	if was < r.editEnd || was <= r.restart {
 		return false
 	}
-	j := old.search(func(u *unitResult) bool { return r.prev.offset(u.span.Start) >= was })
+	j := old.search(func(u *unitResult) bool { return r.prev.File.Offset(u.span.Start) >= was })
 	if j == old.len() {
 		return false
 	}
-	if u := old.at(j); r.prev.offset(u.span.Start) != was ||
+	if u := old.at(j); r.prev.File.Offset(u.span.Start) != was ||
 		fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
 		split != u.split || !split && at != u.at {
 		return false
@@ -257,13 +254,10 @@ const recoverChunk = 256
 // prev's units were taken up again inside it.
 func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 	b := &r.b
-	if !recovering && u.sp.tooDeep < 0 {
-		unit := r.toks[:u.e]
-		if pu, ok := grammar.ParseFast(unit, r.offsetAt(u.e)); ok {
-			s := tokSpan(unit)
-			b.out = append(b.out, unitResult{unit: pu, span: s, at: start.state(), split: true})
-			return false
-		}
+	if !recovering && u.sp.tooDeep < 0 && b.parseFast(r.toks[:u.e], r.offsetAt(u.e)) {
+		last := &b.out[len(b.out)-1]
+		last.at, last.split = start.state(), true
+		return false
 	}
 	// Recover step by step, as batch.parseUnit does, and go on with prev's
 	// units where a step ends at one of their starts with the splitter in the
@@ -350,7 +344,7 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	}
 	// Comments and lexical errors: before the restart from prev, then the new
 	// scan's up to where prev's units resume, then prev's after that.
-	cut := func(sp diag.Span) int { return prev.offset(sp.Start) }
+	cut := func(sp diag.Span) int { return prev.File.Offset(sp.Start) }
 	scanEnd := newEnd
 	if resume < 0 {
 		scanEnd++ // what is at the end of the text
@@ -419,7 +413,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	// line.
 	from := lineStartBefore(prev.File, edit.Start)
 	endsFrom := func(off int) func(*unitResult) bool {
-		return func(u *unitResult) bool { return prev.offset(u.span.End) >= off }
+		return func(u *unitResult) bool { return prev.File.Offset(u.span.End) >= off }
 	}
 	i0 := old.search(endsFrom(from))
 	if i0 > 0 {
@@ -466,11 +460,11 @@ func lineStartBefore(f *diag.File, off int) int {
 // unit r looked.
 func reachOf(prev *Document, r *unitResult) int {
 	old := &prev.units
-	reach := prev.offset(r.span.End) + int(r.past)
+	reach := prev.File.Offset(r.span.End) + int(r.past)
 	if r.reachEnd {
 		// The token that ended the unit around r: the start of a unit.
-		if n := old.search(func(u *unitResult) bool { return prev.offset(u.span.Start) >= reach }); n < old.len() {
-			reach = prev.offset(old.at(n).span.End)
+		if n := old.search(func(u *unitResult) bool { return prev.File.Offset(u.span.Start) >= reach }); n < old.len() {
+			reach = prev.File.Offset(old.at(n).span.End)
 		} else {
 			reach = prev.File.Len()
 		}

@@ -26,20 +26,17 @@ func (l *lowerer) resolve(refs []pendingRef, set bool) {
 			continue
 		}
 		id := r.p.Subject.Identity
-		if a := r.self(l.topScope); a != nil {
+		switch def, self := r.target(l.topScope); {
+		case self:
 			d := diag.Errorf(CodeSelfReference, r.p.Span(), "%q refers to itself: a pattern cannot contain itself", id)
 			d.Detail = "remove the reference, or refer to another pattern"
-			d.Related = []diag.Related{{Span: a.IdentSpan(), Message: "the pattern " + id}}
+			d.Related = []diag.Related{{Span: def.IdentSpan(), Message: "the pattern " + id}}
 			l.diags.Add(d)
-			continue
+		case def != nil && set:
+			r.p.Def = def
+		case def == nil:
+			undefined = append(undefined, i)
 		}
-		if def := r.sc.lookupIn(id, l.topScope); def != nil {
-			if set {
-				r.p.Def = def
-			}
-			continue
-		}
-		undefined = append(undefined, i)
 	}
 	if len(undefined) == 0 {
 		return
@@ -108,27 +105,24 @@ func (doc *Document) Undefined() diag.List {
 // set, resolves to another definition now.
 func (l *lowerer) stale(refs []pendingRef) bool {
 	for _, r := range refs {
-		var def *Pattern
-		if r.self(l.topScope) == nil {
-			def = r.sc.lookupIn(r.p.Subject.Identity, l.topScope)
-		}
-		if def != r.p.Def {
+		if def, self := r.target(l.topScope); self && r.p.Def != nil || !self && def != r.p.Def {
 			return true
 		}
 	}
 	return false
 }
 
-// self returns the pattern around the reference that the reference names
-// (a pattern cannot contain itself), or nil; top is the top-level scope.
-func (r pendingRef) self(top *scope) *Pattern {
-	id := r.p.Subject.Identity
-	for s := r.sc; s.owner != nil; s = s.parent {
-		if a := s.owner; a.Subject.Identity == id && r.sc.lookupIn(id, top) == a {
-			return a
+// target returns the definition the reference names, and whether it is a
+// pattern around the reference (a pattern cannot contain itself); top is
+// the top-level scope.
+func (r pendingRef) target(top *scope) (def *Pattern, self bool) {
+	def = r.sc.lookupIn(r.p.Subject.Identity, top)
+	for s := r.sc; def != nil && s.owner != nil; s = s.parent {
+		if s.owner == def {
+			return def, true
 		}
 	}
-	return nil
+	return def, false
 }
 
 // parallelSuggestions is the number of undefined references from which

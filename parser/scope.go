@@ -95,7 +95,7 @@ func (s *scope) def(id string) (*Pattern, bool) {
 func (s *scope) names() []string {
 	if s.link != nil {
 		var names []string
-		s.link.names(func(k string) { names = append(names, k) })
+		s.link.sc.keys(func(k string) { names = append(names, k) })
 		return names
 	}
 	names := make([]string, 0, len(s.defs)+len(s.few))

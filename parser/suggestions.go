@@ -61,19 +61,15 @@ type nameSet struct {
 // compared within it).
 var nameSeed = maphash.MakeSeed()
 
-// add adds k, which the set does not hold, to the set.
-func (s *nameSet) add(k string) {
+// toggle adds k, which the set does not hold, to the set when in is set,
+// else takes k, which the set holds, out of it.
+func (s *nameSet) toggle(k string, in bool) {
 	h := maphash.String(nameSeed, k)
-	s.n++
-	s.sum += h
-	s.xor ^= h*0x9e3779b97f4a7c15 + 1
-}
-
-// remove takes k, which the set holds, out of the set.
-func (s *nameSet) remove(k string) {
-	h := maphash.String(nameSeed, k)
-	s.n--
-	s.sum -= h
+	if in {
+		s.n, s.sum = s.n+1, s.sum+h
+	} else {
+		s.n, s.sum = s.n-1, s.sum-h
+	}
 	s.xor ^= h*0x9e3779b97f4a7c15 + 1
 }
 
@@ -118,12 +114,7 @@ func (t *topSuggestions) derive(set nameSet, touched map[string]bool, defined fu
 				n.dead = map[int32]bool{}
 			}
 		}
-		switch {
-		case now:
-			n.set.add(name)
-		default:
-			n.set.remove(name)
-		}
+		n.set.toggle(name, now)
 		switch {
 		case inBase && now:
 			delete(n.dead, int32(rank))

@@ -180,19 +180,9 @@ func newTopScope(edits bool, size int) *topScope {
 }
 
 // edit returns a copy of s for a new version, which shares every shard
-// until it writes into it.
+// until it writes into it: s as later versions take it.
 func (s *topScope) edit() *topScope {
 	return &topScope{firsts: s.firsts.frozen(), later: s.later.frozen(), users: s.users.frozen(), names: s.names}
-}
-
-// frozen returns s as later versions take it.
-func (s *topScope) frozen() *topScope { return s.edit() }
-
-// first returns the definition of id visible to everything after it, or
-// the zero entry.
-func (s *topScope) first(id string) defEntry {
-	e, _ := s.get(id)
-	return e
 }
 
 // get returns the definition of id visible to everything after it, and
@@ -219,14 +209,12 @@ func (s *topScope) keys(yield func(string)) {
 // order, defines each name once; a unit lowered again after an edit may
 // define a name that units after it define too.
 func (s *topScope) define(f *diag.File, id string, e defEntry) {
-	old, ok := s.get(id)
-	if !ok {
+	l := s.all(id)
+	if len(l) == 0 {
 		s.setFirst(id, e)
-		s.names.add(id)
+		s.names.toggle(id, true)
 		return
 	}
-	more, _ := s.later.get(id)
-	l := append([]defEntry{old}, more...)
 	at := f.Offset(e.start)
 	i := len(l)
 	for i > 0 && f.Offset(l[i-1].start) > at {
@@ -235,12 +223,22 @@ func (s *topScope) define(f *diag.File, id string, e defEntry) {
 	s.setAll(id, slices.Insert(l, i, e))
 }
 
+// all returns the definitions of id, in source order, in a list of its own.
+func (s *topScope) all(id string) []defEntry {
+	first, ok := s.get(id)
+	if !ok {
+		return nil
+	}
+	more, _ := s.later.get(id)
+	return append([]defEntry{first}, more...)
+}
+
 // setAll makes l the definitions of id, in source order (none: id is not
 // defined, which only a document meant to be edited asks).
 func (s *topScope) setAll(id string, l []defEntry) {
 	if len(l) == 0 {
 		delete(s.firsts.writable(id), id)
-		s.names.remove(id)
+		s.names.toggle(id, false)
 	} else {
 		s.setFirst(id, l[0])
 	}
@@ -300,13 +298,9 @@ func (s *topScope) remove(m *unitLowering, changed map[string]bool) {
 
 // undefine takes out the definition of id whose pattern is p.
 func (s *topScope) undefine(id string, p *Pattern) {
-	first, ok := s.get(id)
-	if !ok {
-		return
+	if l := s.all(id); len(l) > 0 {
+		s.setAll(id, slices.DeleteFunc(l, func(d defEntry) bool { return d.p == p }))
 	}
-	more, _ := s.later.get(id)
-	l := append([]defEntry{first}, more...)
-	s.setAll(id, slices.DeleteFunc(l, func(d defEntry) bool { return d.p == p }))
 }
 
 // unuse forgets that m asked about id.

@@ -6,17 +6,16 @@ package parser
 import "github.com/gramlang/gram/diag"
 
 // unitLowerer lowers the units of a document one at a time, in source order,
-// as they are parsed: which unit is the header is decided as
-// Document.assemble decides it. With record set, each unit's lowering is
+// as they are parsed. With record set, each unit's lowering is
 // kept with it, for the next version's (see link.go).
 type unitLowerer struct {
-	l          lowerer
-	link       linker
-	top        *scope
-	out        []*Pattern
-	sawPattern bool
-	header     bool
-	record     bool
+	l    lowerer
+	link linker
+	top  *scope
+	out  []*Pattern
+	// started is set once the first unit is lowered (or not).
+	started bool
+	record  bool
 }
 
 // bytesPerTopDef is the fewest bytes of source per top-level definition
@@ -52,27 +51,26 @@ const (
 	asPattern
 )
 
-// role returns how the unit r lowers after the units before it, and
-// records that it did.
-func (s *unitLowerer) role(r *unitResult) unitRole {
-	switch u := r.unit; {
+// roleOf returns how the unit r lowers, first when it is the document's
+// first unit: the header only stands first (as Document.assemble decides).
+func roleOf(r *unitResult, first bool) unitRole {
+	switch {
 	case r.err != nil:
-		s.sawPattern = true
 		return notLowered
-	case u.Header != nil && !s.sawPattern && !s.header:
-		s.header = true
+	case r.unit.Header != nil && first:
 		return asHeader
-	case u.Header != nil:
+	case r.unit.Header != nil:
 		return notLowered
 	}
-	s.sawPattern = true
 	return asPattern
 }
 
 // unit lowers the next unit.
 func (s *unitLowerer) unit(r *unitResult) {
 	s.link.enter(r.span.Start)
-	if role := s.role(r); role != notLowered {
+	role := roleOf(r, !s.started)
+	s.started = true
+	if role != notLowered {
 		s.lowerUnit(r, role)
 	} else {
 		r.low = nil
@@ -81,7 +79,7 @@ func (s *unitLowerer) unit(r *unitResult) {
 
 // lowerUnit lowers the unit r in the given role, which is not notLowered,
 // with the linker at its start.
-func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
+func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) {
 	var m *unitLowering
 	if s.record {
 		m = &unitLowering{header: role == asHeader}
@@ -91,7 +89,7 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 	}
 	var p *Pattern
 	if role == asHeader {
-		p = s.l.pattern(HeaderKind, r.unit.Header)
+		p = s.l.pattern(newPattern(HeaderKind, r.unit.Header))
 		p.Subject.Properties = s.l.record(r.unit.Header)
 	} else {
 		p = s.l.top(r.unit.Pattern, s.top)
@@ -103,7 +101,6 @@ func (s *unitLowerer) lowerUnit(r *unitResult, role unitRole) *Pattern {
 		s.link.rec = nil
 		r.low = m
 	}
-	return p
 }
 
 // finish resolves the references once every unit is lowered, sets

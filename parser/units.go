@@ -182,18 +182,6 @@ func (l *unitList) appendChunk(c *chunk, m chunkMeta) {
 	l.ends[n-1] += len(c.units)
 }
 
-// chunked appends to l the units cut into chunks of about unitChunk units
-// each: copies of them, or, with own (units the caller made for l and lets
-// go of), parts of units.
-func (l *unitList) chunked(units []unitResult, own bool) {
-	for _, part := range chunkParts(units) {
-		if !own {
-			part = slices.Clone(part)
-		}
-		l.appendChunk(&chunk{units: part, gen: l.gen}, chunkMeta{own: true})
-	}
-}
-
 // chunkParts cuts units into runs of about unitChunk units each.
 func chunkParts(units []unitResult) [][]unitResult {
 	n := (len(units) + unitChunk - 1) / unitChunk
@@ -204,37 +192,26 @@ func chunkParts(units []unitResult) [][]unitResult {
 	return parts
 }
 
-// len returns how many units the group holds.
-func (gr *unitGroup) len() int {
-	if len(gr.ends) == 0 {
+// runsBefore returns how many units the runs before run k hold, of runs whose
+// running totals are ends.
+func runsBefore(ends []int, k int) int {
+	if k == 0 {
 		return 0
 	}
-	return gr.ends[len(gr.ends)-1]
+	return ends[k-1]
 }
+
+// len returns how many units the group holds.
+func (gr *unitGroup) len() int { return runsBefore(gr.ends, len(gr.ends)) }
 
 // start returns the index in the group of the first unit of chunk j.
-func (gr *unitGroup) start(j int) int {
-	if j == 0 {
-		return 0
-	}
-	return gr.ends[j-1]
-}
+func (gr *unitGroup) start(j int) int { return runsBefore(gr.ends, j) }
 
 // len returns how many units there are.
-func (l *unitList) len() int {
-	if len(l.ends) == 0 {
-		return 0
-	}
-	return l.ends[len(l.ends)-1]
-}
+func (l *unitList) len() int { return runsBefore(l.ends, len(l.ends)) }
 
 // groupStart returns the index of the first unit of group g.
-func (l *unitList) groupStart(g int) int {
-	if g == 0 {
-		return 0
-	}
-	return l.ends[g-1]
-}
+func (l *unitList) groupStart(g int) int { return runsBefore(l.ends, g) }
 
 // find returns where the chunk that holds unit i is.
 func (l *unitList) find(i int) chunkPos {
@@ -243,9 +220,6 @@ func (l *unitList) find(i int) chunkPos {
 	j := sort.SearchInts(gr.ends, i-base+1)
 	return chunkPos{g, j, base + gr.start(j)}
 }
-
-// first returns where the first chunk is, with ok false when there is none.
-func (l *unitList) first() (p chunkPos, ok bool) { return p, len(l.groups) > 0 }
 
 // next returns where the chunk after p is, with ok false after the last.
 func (l *unitList) next(p chunkPos) (chunkPos, bool) {
@@ -357,7 +331,9 @@ func (l *unitList) search(f func(*unitResult) bool) int {
 func (l *unitList) splice(i, j int, xs []unitResult) unitList {
 	out := unitList{gen: lastGen.Add(1)}
 	if len(l.groups) == 0 {
-		out.chunked(xs, false)
+		for _, part := range chunkParts(xs) {
+			out.appendChunk(&chunk{units: slices.Clone(part), gen: out.gen}, chunkMeta{own: true})
+		}
 		return out
 	}
 	n := l.len()

@@ -121,9 +121,8 @@ func TestUnitBuilder(t *testing.T) {
 
 // newUnitList returns a list of a copy of units, the version's own.
 func newUnitList(units []unitResult) unitList {
-	l := unitList{gen: lastGen.Add(1)}
-	l.chunked(units, false)
-	return l
+	var empty unitList
+	return empty.splice(0, 0, units)
 }
 
 // eachUnit yields every unit, with its index, which the caller must not
