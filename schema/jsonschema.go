@@ -51,17 +51,8 @@ const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
 // Emit returns the schema of each tool in the given format, in order. It
 // returns nil for an unknown format.
 func Emit(f Format, tools []*Tool, strict bool) []Object {
-	var one func(*Tool, bool) Object
-	switch f {
-	case FormatOpenAI:
-		one = OpenAITool
-	case FormatMCP:
-		one = MCPTool
-	case FormatJSONSchema:
-		one = JSONSchema
-	case FormatToolSpec:
-		one = ToolSpec
-	default:
+	one, ok := emitters[f]
+	if !ok {
 		return nil
 	}
 	out := make([]Object, 0, len(tools))
@@ -69,6 +60,11 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 		out = append(out, one(t, strict))
 	}
 	return out
+}
+
+// emitters are the writers of one tool in each format.
+var emitters = map[Format]func(*Tool, bool) Object{
+	FormatOpenAI: OpenAITool, FormatMCP: MCPTool, FormatJSONSchema: JSONSchema, FormatToolSpec: ToolSpec,
 }
 
 // OpenAITool returns the tool as an entry of the "tools" array of an OpenAI
@@ -147,17 +143,16 @@ func JSONSchema(t *Tool, strict bool) Object {
 
 // ParametersSchema returns the object schema of the arguments a model passes
 // to the tool: its parameters except the injected ones.
-func ParametersSchema(t *Tool, strict bool) Object {
-	params := t.ModelParams()
-	e := newEmitter(strict, paramTypes(params)...)
-	return e.root(e.objectSchema(params))
-}
+func ParametersSchema(t *Tool, strict bool) Object { return paramsSchema(t.ModelParams(), strict) }
 
 // FullParametersSchema returns the object schema of all of the tool's
 // parameters, injected ones included: what the implementation receives.
-func FullParametersSchema(t *Tool) Object {
-	e := newEmitter(false, paramTypes(t.Params)...)
-	return e.root(e.objectSchema(t.Params))
+func FullParametersSchema(t *Tool) Object { return paramsSchema(t.Params, false) }
+
+// paramsSchema returns the object schema of params as a document.
+func paramsSchema(params []*Param, strict bool) Object {
+	e := newEmitter(strict, paramTypes(params)...)
+	return e.root(e.objectSchema(params))
 }
 
 // OutputSchema returns the schema of the tool's return type, with the
