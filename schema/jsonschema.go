@@ -199,6 +199,10 @@ func paramTypes(params []*Param) []*Type {
 	return out
 }
 
+// plainSchema is the target of plain JSON Schema: every keyword kept as
+// written, records shared by reference.
+var plainSchema = &Target{Refs: true}
+
 // defsPrefix starts a reference to a definition of the schema's "$defs".
 const defsPrefix = "#/$defs/"
 
@@ -216,8 +220,8 @@ const maxInlineDepth = 16
 // of paths through its records.
 type emitter struct {
 	strict bool
-	// tg is the target written for, nil for plain JSON Schema; what it
-	// cannot express or loses is added to diags (see targets.go).
+	// tg is the target written for, [plainSchema] for plain JSON Schema;
+	// what it cannot express or loses is added to diags (see targets.go).
 	tg    *Target
 	diags *diag.List
 	// inlining are the records being written out where the target has no
@@ -238,7 +242,7 @@ type emitter struct {
 // newEmitter returns the emitter of a document whose schemas are those of
 // the types roots.
 func newEmitter(strict bool, roots ...*Type) *emitter {
-	e := &emitter{strict: strict}
+	e := &emitter{strict: strict, tg: plainSchema}
 	uses := map[*Record]int{}
 	var visit func(t *Type)
 	visit = func(t *Type) {
@@ -285,7 +289,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 	case StringType, IntegerType, NumberType, BooleanType:
 		return Object{{"type", jsonType(t)}}
 	case ObjectType:
-		if e.tg != nil && (e.tg.ClosedObjects || e.tg.NonEmptyObjects) {
+		if e.tg.ClosedObjects || e.tg.NonEmptyObjects {
 			e.anyObject(t)
 		}
 		return Object{{"type", "object"}}
@@ -293,7 +297,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		o := Object{{"type", "array"}}
 		if t.Items != nil {
 			o = append(o, Member{"items", e.typeSchema(t.Items)})
-		} else if e.tg != nil && e.tg.ArrayItems {
+		} else if e.tg.ArrayItems {
 			e.anyArray(t)
 		}
 		return o
@@ -301,7 +305,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		if t.Record == nil {
 			return Object{{"type", "object"}}
 		}
-		if e.tg != nil && !e.tg.Refs {
+		if !e.tg.Refs {
 			return e.inlineRecord(t)
 		}
 		if e.shared[t.Record] || e.depth >= maxInlineDepth {
@@ -317,7 +321,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 
 // recordSchema returns the object schema of a record's fields.
 func (e *emitter) recordSchema(r *Record) Object {
-	if e.tg != nil && e.tg.NonEmptyObjects && len(r.Fields) == 0 {
+	if e.tg.NonEmptyObjects && len(r.Fields) == 0 {
 		e.emptyRecord(r)
 	}
 	o := e.objectSchema(r.Fields)
@@ -384,7 +388,7 @@ func (e *emitter) objectSchema(params []*Param) Object {
 		{"properties", props},
 		{"required", required},
 	}
-	if e.tg == nil || e.tg.accepts("additionalProperties") {
+	if e.tg.accepts("additionalProperties") {
 		o = append(o, Member{"additionalProperties", false})
 	}
 	return o
@@ -411,17 +415,5 @@ func (e *emitter) paramSchema(p *Param, nullable bool) Object {
 			o = Object{{"anyOf", []any{o, Object{{"type", "null"}}}}}
 		}
 	}
-	if e.tg != nil {
-		return e.targetParam(o, p, nullable)
-	}
-	if p.Enum != nil {
-		o = append(o, Member{"enum", enumOf(p, nullable)})
-	}
-	if p.HasDefault {
-		o = append(o, Member{"default", p.Default})
-	}
-	if p.Description != "" {
-		o.Set("description", p.Description)
-	}
-	return append(o, p.Constraints...)
+	return e.targetParam(o, p, nullable)
 }

@@ -220,13 +220,16 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 // the target lacks is said in notes and reported as lost.
 func (e *emitter) targetConstraints(p *Param, typ string, notes *[]string) []Member {
 	tg := e.tg
+	if tg.Keywords == nil && tg.Formats == nil {
+		return p.Constraints // every one kept
+	}
 	out := make([]Member, 0, len(p.Constraints))
 	_, hasPattern := Object(p.Constraints).Get("pattern")
 	var minLen, maxLen any
 	lengthAt := -1
 	for _, m := range p.Constraints {
 		switch {
-		case m.Key == "format" && tg.accepts("format") && tg.acceptsFormat(typ, fmt.Sprint(m.Value)):
+		case m.Key == "format" && tg.accepts("format") && tg.acceptsFormat(typ, m.Value):
 			out = append(out, m)
 		case m.Key == "format":
 			*notes = append(*notes, "in the format "+fmt.Sprint(m.Value))
