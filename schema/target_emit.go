@@ -102,13 +102,9 @@ func CheckTarget(tg *Target, prog *Program) diag.List {
 	}
 	for _, a := range prog.AllAgents() {
 		checkAgentTarget(tg, a, &diags)
-	}
-	if n := tg.Limits.Tools; n > 0 {
-		for _, a := range prog.AllAgents() {
-			if k := len(a.Tools) + len(a.Handoffs); k > n {
-				diags.Add(detailed(diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, k),
-					"split the agent's tools between agents that hand work to each other"))
-			}
+		if n, k := tg.Limits.Tools, len(a.Tools)+len(a.Handoffs); n > 0 && k > n {
+			diags.Add(detailed(diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, k),
+				"split the agent's tools between agents that hand work to each other"))
 		}
 	}
 	return diags.Dedup()
@@ -281,26 +277,21 @@ func formatWhy(tg *Target, typ string) string {
 	return fmt.Sprintf("%s takes no format on a %s", tg.Title, typ)
 }
 
+// constraintWords say constraints in words: the text before and after
+// the value.
+var constraintWords = map[string][2]string{
+	"minimum": {"at least ", ""}, "maximum": {"at most ", ""},
+	"minLength": {"at least ", " characters"}, "maxLength": {"at most ", " characters"},
+	"minItems": {"at least ", " items"}, "maxItems": {"at most ", " items"},
+	"pattern": {"matching ", ""},
+}
+
 // constraintNote says a constraint in words, for a description.
 func constraintNote(m Member) string {
-	v := compactJSON(m.Value)
-	switch m.Key {
-	case "minimum":
-		return "at least " + v
-	case "maximum":
-		return "at most " + v
-	case "minLength":
-		return "at least " + v + " characters"
-	case "maxLength":
-		return "at most " + v + " characters"
-	case "minItems":
-		return "at least " + v + " items"
-	case "maxItems":
-		return "at most " + v + " items"
-	case "pattern":
-		return "matching " + v
+	if w, ok := constraintWords[m.Key]; ok {
+		return w[0] + compactJSON(m.Value) + w[1]
 	}
-	return m.Key + " " + v
+	return m.Key + " " + compactJSON(m.Value)
 }
 
 // describeWith returns a description followed by notes in parentheses, or the

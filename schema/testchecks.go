@@ -105,11 +105,8 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 			if f == nil {
 				names := namesOf(typ.Record.Fields, paramName)
 				dg := diag.Errorf(code, segSpan, "record %s has no field %s", typ.Record.Name, seg)
-				if s := suggest.Closest(seg, names); s != "" {
-					suggestFix(&dg, s, segSpan)
-				} else {
-					dg.Detail = "the fields of " + typ.Record.Name + " are " + strings.Join(names, ", ")
-				}
+				are := "the fields of " + typ.Record.Name + " are "
+				suggestOrList(&dg, seg, segSpan, names, are, are)
 				c.diags.Add(dg)
 				return nil, nil, false
 			}
