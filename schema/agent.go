@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -286,17 +287,12 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 	}
 	prov, id := s[:i], s[i+1:]
 	a.Model.Provider, a.Model.ID = Provider(prov), id
-	for _, p := range Providers {
-		if string(p) == prov {
-			return
-		}
+	if slices.Contains(Providers, Provider(prov)) {
+		return
 	}
 	span := stringSpan(pr.Value, 0, i)
 	dg := diag.Errorf(CodeUnknownProvider, span, "unknown model provider %q", prov)
-	names := make([]string, len(Providers))
-	for i, p := range Providers {
-		names[i] = string(p)
-	}
+	names := namesOf(Providers, func(p Provider) string { return string(p) })
 	if sug := suggest.Closest(prov, names); sug != "" && span != pr.Value.Span() {
 		suggestFix(&dg, sug, span)
 		dg.Detail += " The providers are " + strings.Join(names, ", ")

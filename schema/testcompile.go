@@ -292,13 +292,10 @@ func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 
 // trajectory decodes a trajectory mode.
 func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
-	names := make([]string, len(Trajectories))
-	for i, m := range Trajectories {
-		names[i] = string(m)
-		if string(m) == name {
-			return m
-		}
+	if slices.Contains(Trajectories, Trajectory(name)) {
+		return Trajectory(name)
 	}
+	names := namesOf(Trajectories, func(m Trajectory) string { return string(m) })
 	dg := diag.Errorf(CodeInvalidPropertyValue, pr.Value.Span(), "unknown trajectory mode %q", name)
 	if s := suggest.Closest(name, names); s != "" {
 		suggestFix(&dg, s, pr.Value.Span())
