@@ -161,22 +161,14 @@ func OutputSchema(t *Tool) Object {
 	if t.Returns == nil {
 		return nil
 	}
-	e := newEmitter(false, t.Returns)
-	o := e.typeSchema(t.Returns)
-	if t.ReturnDescription != "" {
-		o.Set("description", t.ReturnDescription)
-	}
-	return e.root(o)
+	return newEmitter(false, t.Returns).document(t.Returns, t.ReturnDescription)
 }
 
 // TypeSchema returns the schema of a type: {"type": ...} with "items" for an
 // array and the fields of a record as a nested object. An invalid type gives
 // the empty schema, which accepts anything. A record used at more than one
 // place is written once under "$defs" (see [Emit]).
-func TypeSchema(t *Type, strict bool) Object {
-	e := newEmitter(strict, t)
-	return e.root(e.typeSchema(t))
-}
+func TypeSchema(t *Type, strict bool) Object { return newEmitter(strict, t).document(t, "") }
 
 // ParamSchema returns the schema of one parameter or record field as a
 // document of its own: its type (a record written out, or under "$defs"
@@ -278,6 +270,16 @@ func (e *emitter) root(o Object) Object {
 		o = append(o, Member{"$defs", e.defs})
 	}
 	return o
+}
+
+// document returns the schema of the type t as the whole document, with
+// the description desc unless it is "".
+func (e *emitter) document(t *Type, desc string) Object {
+	o := e.typeSchema(t)
+	if desc != "" {
+		o.Set("description", desc)
+	}
+	return e.root(o)
 }
 
 // typeSchema returns the schema of a type.

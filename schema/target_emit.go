@@ -136,12 +136,7 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 	if r == nil {
 		return nil
 	}
-	e := newTargetEmitter(tg, diags, r)
-	o := e.typeSchema(r)
-	if d := a.AsTool.ReturnDescription; d != "" {
-		o.Set("description", d)
-	}
-	return e.root(o)
+	return newTargetEmitter(tg, diags, r).document(r, a.AsTool.ReturnDescription)
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
