@@ -81,9 +81,8 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 	if c.lean {
 		return // made when another agent lists it (see leanAsTool)
 	}
-	t := c.slabs.tools.new()
-	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
-	a.AsTool = t
+	c.leanAsTool(a) // the tool a lean compile makes, given its parameter here
+	t := a.AsTool
 	// Not written: the places are the agent's name. The parameter's type
 	// and the return type are the same String, allocated once.
 	str := c.newType(StringType, "String", a.NameSpan)
