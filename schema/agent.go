@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -113,14 +114,12 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 		}
 	}
 	if !hasInstruction {
-		dg := diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", disp(a.Name))
-		dg.Detail = "add the system prompt to its record: {instruction: \"You are a helpful assistant.\", ...}"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeMissingInstruction, headSpan(d), "agent %s has no instruction", disp(a.Name)),
+			"add the system prompt to its record: {instruction: \"You are a helpful assistant.\", ...}"))
 	}
 	if !hasModel {
-		dg := diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", disp(a.Name))
-		dg.Detail = "add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeMissingModel, headSpan(d), "agent %s has no model", disp(a.Name)),
+			"add one to its record, written Provider/model-id: {model: \"OpenAI/gpt-4o-mini\", ...}"))
 	}
 	return approval
 }
@@ -173,10 +172,9 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			}
 			i, ok := c.toolIndex(e.Def)
 			if !ok {
-				dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity)
-				dg.Detail = "an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here"
-				dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}}
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity),
+					"an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here",
+					diag.Related{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}))
 				continue
 			}
 			t, ti = c.prog.ToolAt(i), i
@@ -231,10 +229,9 @@ func (c *compiler) listedTwice(a *Agent, t, first *Tool, span, firstSpan diag.Sp
 	if first != t {
 		return
 	}
-	dg := diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name))
-	dg.Detail = "tool names are unique within an agent: remove this one"
-	dg.Related = []diag.Related{{Span: firstSpan, Message: "first use of " + t.Name}}
-	c.diags.Add(dg)
+	c.diags.Add(detailed(diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name)),
+		"tool names are unique within an agent: remove this one",
+		diag.Related{Span: firstSpan, Message: "first use of " + t.Name}))
 }
 
 // toolIndex returns the index of the tool named name in tools, indexed by
@@ -272,9 +269,7 @@ func (c *compiler) notATool(e *parser.Pattern, label string) {
 	if !ok {
 		why = notTools[""]
 	}
-	dg := diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s", why[0])
-	dg.Detail = why[1]
-	c.diags.Add(dg)
+	c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s", why[0]), why[1]))
 }
 
 // model decodes an agent's model, "Provider/model-id".
@@ -286,24 +281,18 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 	a.Model.Span = pr.Value.Span()
 	i := strings.IndexByte(s, '/')
 	if i <= 0 || i == len(s)-1 {
-		dg := diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s)
-		dg.Detail = "write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama, OpenAICompatible, Anthropic and Gemini"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s),
+			"write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama, OpenAICompatible, Anthropic and Gemini"))
 		return
 	}
 	prov, id := s[:i], s[i+1:]
 	a.Model.Provider, a.Model.ID = Provider(prov), id
-	for _, p := range Providers {
-		if string(p) == prov {
-			return
-		}
+	if slices.Contains(Providers, Provider(prov)) {
+		return
 	}
 	span := stringSpan(pr.Value, 0, i)
 	dg := diag.Errorf(CodeUnknownProvider, span, "unknown model provider %q", prov)
-	names := make([]string, len(Providers))
-	for i, p := range Providers {
-		names[i] = string(p)
-	}
+	names := namesOf(Providers, func(p Provider) string { return string(p) })
 	if sug := suggest.Closest(prov, names); sug != "" && span != pr.Value.Span() {
 		suggestFix(&dg, sug, span)
 		dg.Detail += " The providers are " + strings.Join(names, ", ")

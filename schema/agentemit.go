@@ -6,11 +6,23 @@ package schema
 // ([HandoffTool]), whose parameters are [HandoffParameters] wherever the
 // format puts a tool's parameters.
 func EmitAgent(f Format, a *Agent, strict bool) []Object {
-	tools := make([]*Tool, 0, len(a.Tools)+len(a.Handoffs))
-	tools = append(tools, a.Tools...)
-	out := Emit(f, append(tools, a.HandoffTools()...), strict)
-	for i := len(a.Tools); i < len(out); i++ {
-		out[i] = WithHandoffParameters(out[i])
+	one, ok := emitters[f]
+	if !ok {
+		return nil
+	}
+	return agentTools(a, func(t *Tool) Object { return one(t, strict) })
+}
+
+// agentTools returns each tool the model of a is sent, written by one: its
+// tools in order, then the tool of each of its handoffs, with
+// [HandoffParameters].
+func agentTools(a *Agent, one func(*Tool) Object) []Object {
+	out := make([]Object, 0, len(a.Tools)+len(a.Handoffs))
+	for _, t := range a.Tools {
+		out = append(out, one(t))
+	}
+	for _, t := range a.HandoffTools() {
+		out = append(out, WithHandoffParameters(one(t)))
 	}
 	return out
 }

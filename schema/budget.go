@@ -78,7 +78,6 @@ func (c *compiler) invalidBudget(p *parser.Property, what, eg string) {
 	if v.Kind() == grammar.ScalarValue && (isIntegerTok(v.Tok) || v.Tok.Type == grammar.Decimal) {
 		got = string(numberJSON(v.Tok))
 	}
-	d := diag.Errorf(CodeInvalidBudget, v.Span(), "%s must be %s, not %s", p.Key, what, got)
-	d.Detail = fmt.Sprintf("write a limit for one user turn, e.g. %s, or remove the property for no limit", eg)
-	c.diags.Add(d)
+	c.diags.Add(detailed(diag.Errorf(CodeInvalidBudget, v.Span(), "%s must be %s, not %s", p.Key, what, got),
+		fmt.Sprintf("write a limit for one user turn, e.g. %s, or remove the property for no limit", eg)))
 }

@@ -220,3 +220,11 @@ func deferred(doc *parser.Document, compiled diag.List) diag.List {
 func Merge(parsed, compiled diag.List) diag.List {
 	return append(append(make(diag.List, 0, len(parsed)+len(compiled)), parsed...), compiled...).Dedup()
 }
+
+// detailed returns d with detail as its Detail and related as its related
+// locations: the remedy and the other places of a diagnostic made in one
+// expression.
+func detailed(d diag.Diagnostic, detail string, related ...diag.Related) diag.Diagnostic {
+	d.Detail, d.Related = detail, related
+	return d
+}

@@ -49,10 +49,9 @@ func signaturePath(e *parser.Pattern) *grammar.Path {
 // the first, or reports a second one (first is set once there is one).
 func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Path, sig **Tool) {
 	if *sig != nil {
-		dg := diag.Errorf(CodeDuplicateSignature, path.Span(), "agent %s has more than one signature", disp(a.Name))
-		dg.Detail = "an agent has one signature element, (param::Type)==>(::Result): chain the parameters in one path and remove this one"
-		dg.Related = []diag.Related{{Span: (*sig).SignatureSpan, Message: "first signature of " + disp(a.Name)}}
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeDuplicateSignature, path.Span(), "agent %s has more than one signature", disp(a.Name)),
+			"an agent has one signature element, (param::Type)==>(::Result): chain the parameters in one path and remove this one",
+			diag.Related{Span: (*sig).SignatureSpan, Message: "first signature of " + disp(a.Name)}))
 		return
 	}
 	t := c.slabs.tools.new()
@@ -61,9 +60,8 @@ func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Pat
 	c.signature(t, path)
 	for _, p := range t.Params {
 		if p.Injected {
-			dg := diag.Errorf(CodeInjectedAgentParam, p.nameOrNode(), "parameter %s of agent %s is injected", p.Name, disp(a.Name))
-			dg.Detail = "remove injected: the calling model supplies every parameter of an agent; the agent's own tools get injected values from the run"
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(CodeInjectedAgentParam, p.nameOrNode(), "parameter %s of agent %s is injected", p.Name, disp(a.Name)),
+				"remove injected: the calling model supplies every parameter of an agent; the agent's own tools get injected values from the run"))
 		}
 	}
 	*sig = t
@@ -83,9 +81,8 @@ func (c *compiler) asTool(a *Agent, sig *Tool) {
 	if c.lean {
 		return // made when another agent lists it (see leanAsTool)
 	}
-	t := c.slabs.tools.new()
-	t.Name, t.Agent, t.Description, t.Span, t.NameSpan = a.Name, a.Name, a.Description, a.Span, a.NameSpan
-	a.AsTool = t
+	c.leanAsTool(a) // the tool a lean compile makes, given its parameter here
+	t := a.AsTool
 	// Not written: the places are the agent's name. The parameter's type
 	// and the return type are the same String, allocated once.
 	str := c.newType(StringType, "String", a.NameSpan)
@@ -197,23 +194,20 @@ func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdg
 			}
 			*edges = append(*edges, agentEdge{from: a, to: to, span: r.span, c: c})
 			if first, ok := seen[r.name]; ok {
-				dg := diag.Errorf(CodeDuplicateTool, r.span, "agent %s lists the agent %s twice", disp(a.Name), r.name)
-				dg.Detail = "tool names are unique within an agent: remove this one"
-				dg.Related = []diag.Related{{Span: first, Message: "first use of " + r.name}}
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(CodeDuplicateTool, r.span, "agent %s lists the agent %s twice", disp(a.Name), r.name),
+					"tool names are unique within an agent: remove this one",
+					diag.Related{Span: first, Message: "first use of " + r.name}))
 				continue
 			}
 			seen[r.name] = r.span
 			if !ValidToolName(to.Name) {
-				dg := diag.Errorf(CodeInvalidToolName, r.span, "agent %s cannot be a tool: its name is not a valid tool name", r.name)
-				dg.Detail = "rename the agent: as a tool it is called by its name, 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$)"
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(CodeInvalidToolName, r.span, "agent %s cannot be a tool: its name is not a valid tool name", r.name),
+					"rename the agent: as a tool it is called by its name, 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$)"))
 			}
 			if to.Description == "" {
-				dg := diag.Warningf(CodeAgentToolDescription, r.span, "agent %s is listed as a tool but has no description", r.name)
-				dg.Detail = "add description: \"What the agent does\" to agent " + r.name + ": the calling model reads it to decide when to call the agent"
-				dg.Related = []diag.Related{{File: file, Span: to.NameSpan, Message: "agent " + r.name + " is declared here"}}
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Warningf(CodeAgentToolDescription, r.span, "agent %s is listed as a tool but has no description", r.name),
+					"add description: \"What the agent does\" to agent "+r.name+": the calling model reads it to decide when to call the agent",
+					diag.Related{File: file, Span: to.NameSpan, Message: "agent " + r.name + " is declared here"}))
 			}
 			tools, idx = append(tools, to.AsTool), append(idx, -1)
 		}

@@ -100,12 +100,8 @@ func ToolCost(c *tokens.Counter, tg *Target, t *Tool) tokens.Cost {
 func AgentDefinitions(tg *Target, a *Agent) [][]byte {
 	var diags diag.List
 	var defs [][]byte
-	for _, t := range a.Tools {
-		d, _ := json.Marshal(TargetTool(tg, t, &diags))
-		defs = append(defs, d)
-	}
-	for _, t := range a.HandoffTools() {
-		d, _ := json.Marshal(WithHandoffParameters(TargetTool(tg, t, &diags)))
+	for _, o := range agentTools(a, func(t *Tool) Object { return TargetTool(tg, t, &diags) }) {
+		d, _ := json.Marshal(o)
 		defs = append(defs, d)
 	}
 	return defs

@@ -104,9 +104,8 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		return
 	}
 	if k := path.Arrow.Kind(); k == grammar.Undirected || k == grammar.Bidirectional {
-		dg := diag.Errorf(CodeInvalidHandoff, path.Arrow.Span(), "a handoff points one way, from the agent that hands off to the agent that takes over")
-		dg.Detail = "write (from)-[:Handoff]->(to); for handoffs both ways, write one relationship each way"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, path.Arrow.Span(), "a handoff points one way, from the agent that hands off to the agent that takes over"),
+			"write (from)-[:Handoff]->(to); for handoffs both ways, write one relationship each way"))
 		return
 	}
 	h := Handoff{Span: r.Span()}
@@ -116,9 +115,8 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		case "description":
 			h.Description, _ = c.str(pr)
 		case "approval":
-			dg := diag.Errorf(CodeInvalidApproval, pr.KeySpan(), "a handoff cannot ask for approval")
-			dg.Detail = "remove approval here; to have a person decide, put approval: true on the tools of the agent handed to"
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidApproval, pr.KeySpan(), "a handoff cannot ask for approval"),
+				"remove approval here; to have a person decide, put approval: true on the tools of the agent handed to"))
 		default:
 			c.unknownProp(pr, "a handoff", handoffProps)
 		}
@@ -129,28 +127,24 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 	}
 	h.Agent = to.Name
 	if from == to {
-		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s hands off to itself", from.Name)
-		dg.Detail = "a handoff passes the conversation to another agent: name another agent, or remove the relationship"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s hands off to itself", from.Name),
+			"a handoff passes the conversation to another agent: name another agent, or remove the relationship"))
 		return
 	}
 	if first, ok := seen[[2]*Agent{from, to}]; ok {
-		dg := diag.Warningf(CodeDuplicateHandoff, h.Span, "agent %s hands off to %s twice", from.Name, to.Name)
-		dg.Detail = "remove this relationship: the first one is enough"
-		dg.Related = []diag.Related{{File: c.otherFile(first.c), Span: first.span, Message: "first handoff from " + from.Name + " to " + to.Name}}
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Warningf(CodeDuplicateHandoff, h.Span, "agent %s hands off to %s twice", from.Name, to.Name),
+			"remove this relationship: the first one is enough",
+			diag.Related{File: c.otherFile(first.c), Span: first.span, Message: "first handoff from " + from.Name + " to " + to.Name}))
 		return
 	}
 	if !ValidToolName(h.ToolName()) {
-		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName())
-		dg.Detail = "give agent " + to.Name + " a shorter name: the model calls transfer_to_" + to.Name + " to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName()),
+			"give agent "+to.Name+" a shorter name: the model calls transfer_to_"+to.Name+" to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"))
 		return
 	}
 	if t := from.Tool(h.ToolName()); t != nil {
-		dg := diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s has a tool named %s, the name of this handoff's tool", from.Name, h.ToolName())
-		dg.Detail = "rename the tool: the model of " + from.Name + " calls " + h.ToolName() + " to hand the conversation to " + to.Name
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, h.Span, "agent %s has a tool named %s, the name of this handoff's tool", from.Name, h.ToolName()),
+			"rename the tool: the model of "+from.Name+" calls "+h.ToolName()+" to hand the conversation to "+to.Name))
 		return
 	}
 	seen[[2]*Agent{from, to}] = handoffAt{h.Span, c}
@@ -170,9 +164,8 @@ func (c *compiler) otherFile(o *compiler) *diag.File {
 func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 	name := e.Subject.Identity
 	if name == "" {
-		dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "each end of a handoff names an agent")
-		dg.Detail = "write the agents' names: (triage)-[:Handoff]->(billing)"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, e.Span(), "each end of a handoff names an agent"),
+			"write the agents' names: (triage)-[:Handoff]->(billing)"))
 		return nil
 	}
 	if a, file := c.resolveAgent(name); a != nil {
@@ -212,10 +205,9 @@ func (c *compiler) declaredAfter(a *Agent, e *parser.Pattern) {
 			return // once per agent
 		}
 	}
-	dg := diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name)
-	dg.Detail = "move the handoff below the declaration of " + a.Name + ": a bare (" + a.Name + ") before it is the first definition of the name, and the declaration a second one"
-	dg.Related = []diag.Related{{Span: e.Span(), Message: "the handoff names " + a.Name + " here"}}
-	c.diags.Add(dg)
+	c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name),
+		"move the handoff below the declaration of "+a.Name+": a bare ("+a.Name+") before it is the first definition of the name, and the declaration a second one",
+		diag.Related{Span: e.Span(), Message: "the handoff names " + a.Name + " here"}))
 }
 
 // pkgDeclared reports whether a file of the package declares name.

@@ -51,17 +51,8 @@ const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
 // Emit returns the schema of each tool in the given format, in order. It
 // returns nil for an unknown format.
 func Emit(f Format, tools []*Tool, strict bool) []Object {
-	var one func(*Tool, bool) Object
-	switch f {
-	case FormatOpenAI:
-		one = OpenAITool
-	case FormatMCP:
-		one = MCPTool
-	case FormatJSONSchema:
-		one = JSONSchema
-	case FormatToolSpec:
-		one = ToolSpec
-	default:
+	one, ok := emitters[f]
+	if !ok {
 		return nil
 	}
 	out := make([]Object, 0, len(tools))
@@ -69,6 +60,11 @@ func Emit(f Format, tools []*Tool, strict bool) []Object {
 		out = append(out, one(t, strict))
 	}
 	return out
+}
+
+// emitters are the writers of one tool in each format.
+var emitters = map[Format]func(*Tool, bool) Object{
+	FormatOpenAI: OpenAITool, FormatMCP: MCPTool, FormatJSONSchema: JSONSchema, FormatToolSpec: ToolSpec,
 }
 
 // OpenAITool returns the tool as an entry of the "tools" array of an OpenAI
@@ -147,17 +143,16 @@ func JSONSchema(t *Tool, strict bool) Object {
 
 // ParametersSchema returns the object schema of the arguments a model passes
 // to the tool: its parameters except the injected ones.
-func ParametersSchema(t *Tool, strict bool) Object {
-	params := t.ModelParams()
-	e := newEmitter(strict, paramTypes(params)...)
-	return e.root(e.objectSchema(params))
-}
+func ParametersSchema(t *Tool, strict bool) Object { return paramsSchema(t.ModelParams(), strict) }
 
 // FullParametersSchema returns the object schema of all of the tool's
 // parameters, injected ones included: what the implementation receives.
-func FullParametersSchema(t *Tool) Object {
-	e := newEmitter(false, paramTypes(t.Params)...)
-	return e.root(e.objectSchema(t.Params))
+func FullParametersSchema(t *Tool) Object { return paramsSchema(t.Params, false) }
+
+// paramsSchema returns the object schema of params as a document.
+func paramsSchema(params []*Param, strict bool) Object {
+	e := newEmitter(strict, paramTypes(params)...)
+	return e.root(e.objectSchema(params))
 }
 
 // OutputSchema returns the schema of the tool's return type, with the
@@ -166,22 +161,14 @@ func OutputSchema(t *Tool) Object {
 	if t.Returns == nil {
 		return nil
 	}
-	e := newEmitter(false, t.Returns)
-	o := e.typeSchema(t.Returns)
-	if t.ReturnDescription != "" {
-		o.Set("description", t.ReturnDescription)
-	}
-	return e.root(o)
+	return newEmitter(false, t.Returns).document(t.Returns, t.ReturnDescription)
 }
 
 // TypeSchema returns the schema of a type: {"type": ...} with "items" for an
 // array and the fields of a record as a nested object. An invalid type gives
 // the empty schema, which accepts anything. A record used at more than one
 // place is written once under "$defs" (see [Emit]).
-func TypeSchema(t *Type, strict bool) Object {
-	e := newEmitter(strict, t)
-	return e.root(e.typeSchema(t))
-}
+func TypeSchema(t *Type, strict bool) Object { return newEmitter(strict, t).document(t, "") }
 
 // ParamSchema returns the schema of one parameter or record field as a
 // document of its own: its type (a record written out, or under "$defs"
@@ -204,6 +191,10 @@ func paramTypes(params []*Param) []*Type {
 	return out
 }
 
+// plainSchema is the target of plain JSON Schema: every keyword kept as
+// written, records shared by reference.
+var plainSchema = &Target{Refs: true}
+
 // defsPrefix starts a reference to a definition of the schema's "$defs".
 const defsPrefix = "#/$defs/"
 
@@ -221,8 +212,8 @@ const maxInlineDepth = 16
 // of paths through its records.
 type emitter struct {
 	strict bool
-	// tg is the target written for, nil for plain JSON Schema; what it
-	// cannot express or loses is added to diags (see targets.go).
+	// tg is the target written for, [plainSchema] for plain JSON Schema;
+	// what it cannot express or loses is added to diags (see targets.go).
 	tg    *Target
 	diags *diag.List
 	// inlining are the records being written out where the target has no
@@ -243,7 +234,7 @@ type emitter struct {
 // newEmitter returns the emitter of a document whose schemas are those of
 // the types roots.
 func newEmitter(strict bool, roots ...*Type) *emitter {
-	e := &emitter{strict: strict}
+	e := &emitter{strict: strict, tg: plainSchema}
 	uses := map[*Record]int{}
 	var visit func(t *Type)
 	visit = func(t *Type) {
@@ -281,6 +272,16 @@ func (e *emitter) root(o Object) Object {
 	return o
 }
 
+// document returns the schema of the type t as the whole document, with
+// the description desc unless it is "".
+func (e *emitter) document(t *Type, desc string) Object {
+	o := e.typeSchema(t)
+	if desc != "" {
+		o.Set("description", desc)
+	}
+	return e.root(o)
+}
+
 // typeSchema returns the schema of a type.
 func (e *emitter) typeSchema(t *Type) Object {
 	if t == nil {
@@ -290,7 +291,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 	case StringType, IntegerType, NumberType, BooleanType:
 		return Object{{"type", jsonType(t)}}
 	case ObjectType:
-		if e.tg != nil && (e.tg.ClosedObjects || e.tg.NonEmptyObjects) {
+		if e.tg.ClosedObjects || e.tg.NonEmptyObjects {
 			e.anyObject(t)
 		}
 		return Object{{"type", "object"}}
@@ -298,7 +299,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		o := Object{{"type", "array"}}
 		if t.Items != nil {
 			o = append(o, Member{"items", e.typeSchema(t.Items)})
-		} else if e.tg != nil && e.tg.ArrayItems {
+		} else if e.tg.ArrayItems {
 			e.anyArray(t)
 		}
 		return o
@@ -306,7 +307,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		if t.Record == nil {
 			return Object{{"type", "object"}}
 		}
-		if e.tg != nil && !e.tg.Refs {
+		if !e.tg.Refs {
 			return e.inlineRecord(t)
 		}
 		if e.shared[t.Record] || e.depth >= maxInlineDepth {
@@ -322,7 +323,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 
 // recordSchema returns the object schema of a record's fields.
 func (e *emitter) recordSchema(r *Record) Object {
-	if e.tg != nil && e.tg.NonEmptyObjects && len(r.Fields) == 0 {
+	if e.tg.NonEmptyObjects && len(r.Fields) == 0 {
 		e.emptyRecord(r)
 	}
 	o := e.objectSchema(r.Fields)
@@ -389,7 +390,7 @@ func (e *emitter) objectSchema(params []*Param) Object {
 		{"properties", props},
 		{"required", required},
 	}
-	if e.tg == nil || e.tg.accepts("additionalProperties") {
+	if e.tg.accepts("additionalProperties") {
 		o = append(o, Member{"additionalProperties", false})
 	}
 	return o
@@ -416,17 +417,5 @@ func (e *emitter) paramSchema(p *Param, nullable bool) Object {
 			o = Object{{"anyOf", []any{o, Object{{"type", "null"}}}}}
 		}
 	}
-	if e.tg != nil {
-		return e.targetParam(o, p, nullable)
-	}
-	if p.Enum != nil {
-		o = append(o, Member{"enum", enumOf(p, nullable)})
-	}
-	if p.HasDefault {
-		o = append(o, Member{"default", p.Default})
-	}
-	if p.Description != "" {
-		o.Set("description", p.Description)
-	}
-	return append(o, p.Constraints...)
+	return e.targetParam(o, p, nullable)
 }

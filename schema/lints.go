@@ -115,9 +115,8 @@ func (c *compiler) toolDescriptionLint(t *Tool, pr *parser.Property) {
 	if pr == nil || !repeatsName(t.Name, t.Description) {
 		return
 	}
-	dg := diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of tool %s only repeats its name", disp(t.Name))
-	dg.Detail = "the model already reads the name; say when to call the tool, what it needs and what it returns, or what it changes"
-	c.diags.Add(dg)
+	c.diags.Add(detailed(diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of tool %s only repeats its name", disp(t.Name)),
+		"the model already reads the name; say when to call the tool, what it needs and what it returns, or what it changes"))
 }
 
 // paramDescriptionLints reports the description of parameter or field p
@@ -288,10 +287,9 @@ func (c *compiler) recordShapeLints() {
 		if f == nil {
 			continue
 		}
-		dg := diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name)
-		dg.Detail = "use one record for both: each record's schema is sent to the model wherever it is used"
-		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "record " + f.Name}}
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name),
+			"use one record for both: each record's schema is sent to the model wherever it is used",
+			diag.Related{Span: f.NameSpan, Message: "record " + f.Name}))
 	}
 }
 

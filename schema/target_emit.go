@@ -41,9 +41,8 @@ func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
 	}
 	if n := tg.Limits.Tools; n > 0 && len(tools) > n {
 		t := tools[n]
-		d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools))
-		d.Detail = "declare fewer tools, or give each agent its own (gramc schema --agent NAME)"
-		diags.Add(d)
+		diags.Add(detailed(diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools)),
+			"declare fewer tools, or give each agent its own (gramc schema --agent NAME)"))
 	}
 	if tg.Shape == ShapeGemini {
 		if len(out) == 0 {
@@ -103,14 +102,9 @@ func CheckTarget(tg *Target, prog *Program) diag.List {
 	}
 	for _, a := range prog.AllAgents() {
 		checkAgentTarget(tg, a, &diags)
-	}
-	if n := tg.Limits.Tools; n > 0 {
-		for _, a := range prog.AllAgents() {
-			if k := len(a.Tools) + len(a.Handoffs); k > n {
-				d := diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, k)
-				d.Detail = "split the agent's tools between agents that hand work to each other"
-				diags.Add(d)
-			}
+		if n, k := tg.Limits.Tools, len(a.Tools)+len(a.Handoffs); n > 0 && k > n {
+			diags.Add(detailed(diag.Errorf(CodeTargetLimit, a.NameSpan, "%s takes at most %d tools in a request; agent %s has %d", tg.Name, n, a.Name, k),
+				"split the agent's tools between agents that hand work to each other"))
 		}
 	}
 	return diags.Dedup()
@@ -142,12 +136,7 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 	if r == nil {
 		return nil
 	}
-	e := newTargetEmitter(tg, diags, r)
-	o := e.typeSchema(r)
-	if d := a.AsTool.ReturnDescription; d != "" {
-		o.Set("description", d)
-	}
-	return e.root(o)
+	return newTargetEmitter(tg, diags, r).document(r, a.AsTool.ReturnDescription)
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
@@ -170,27 +159,17 @@ func CheckTargets(tgs []*Target, prog *Program) diag.List {
 	return out.Dedup()
 }
 
+// jsonTypes are the JSON Schema types of the values of each kind of type.
+var jsonTypes = [...]string{StringType: "string", IntegerType: "integer", NumberType: "number",
+	BooleanType: "boolean", ObjectType: "object", ArrayType: "array", RecordType: "object"}
+
 // jsonType returns the JSON Schema type of values of a type, "" for an
 // invalid one.
 func jsonType(t *Type) string {
-	if t == nil {
+	if t == nil || t.Kind < 0 || int(t.Kind) >= len(jsonTypes) {
 		return ""
 	}
-	switch t.Kind {
-	case StringType:
-		return "string"
-	case IntegerType:
-		return "integer"
-	case NumberType:
-		return "number"
-	case BooleanType:
-		return "boolean"
-	case ObjectType, RecordType:
-		return "object"
-	case ArrayType:
-		return "array"
-	}
-	return ""
+	return jsonTypes[t.Kind]
 }
 
 // targetParam finishes the schema o of one parameter or field for the
@@ -232,13 +211,16 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 // the target lacks is said in notes and reported as lost.
 func (e *emitter) targetConstraints(p *Param, typ string, notes *[]string) []Member {
 	tg := e.tg
+	if tg.Keywords == nil && tg.Formats == nil {
+		return p.Constraints // every one kept
+	}
 	out := make([]Member, 0, len(p.Constraints))
 	_, hasPattern := Object(p.Constraints).Get("pattern")
 	var minLen, maxLen any
 	lengthAt := -1
 	for _, m := range p.Constraints {
 		switch {
-		case m.Key == "format" && tg.accepts("format") && tg.acceptsFormat(typ, fmt.Sprint(m.Value)):
+		case m.Key == "format" && tg.accepts("format") && tg.acceptsFormat(typ, m.Value):
 			out = append(out, m)
 		case m.Key == "format":
 			*notes = append(*notes, "in the format "+fmt.Sprint(m.Value))
@@ -290,26 +272,21 @@ func formatWhy(tg *Target, typ string) string {
 	return fmt.Sprintf("%s takes no format on a %s", tg.Title, typ)
 }
 
+// constraintWords say constraints in words: the text before and after
+// the value.
+var constraintWords = map[string][2]string{
+	"minimum": {"at least ", ""}, "maximum": {"at most ", ""},
+	"minLength": {"at least ", " characters"}, "maxLength": {"at most ", " characters"},
+	"minItems": {"at least ", " items"}, "maxItems": {"at most ", " items"},
+	"pattern": {"matching ", ""},
+}
+
 // constraintNote says a constraint in words, for a description.
 func constraintNote(m Member) string {
-	v := compactJSON(m.Value)
-	switch m.Key {
-	case "minimum":
-		return "at least " + v
-	case "maximum":
-		return "at most " + v
-	case "minLength":
-		return "at least " + v + " characters"
-	case "maxLength":
-		return "at most " + v + " characters"
-	case "minItems":
-		return "at least " + v + " items"
-	case "maxItems":
-		return "at most " + v + " items"
-	case "pattern":
-		return "matching " + v
+	if w, ok := constraintWords[m.Key]; ok {
+		return w[0] + compactJSON(m.Value) + w[1]
 	}
-	return m.Key + " " + v
+	return m.Key + " " + compactJSON(m.Value)
 }
 
 // describeWith returns a description followed by notes in parentheses, or the
@@ -350,15 +327,14 @@ func (e *emitter) lossy(p *Param, key, what, why string) {
 	if !ok {
 		span = p.nameOrNode()
 	}
-	d := diag.Warningf(CodeTargetLossy, span, "%s drops %s of %s: %s, so the model is not held to it", e.tg.Name, what, p.Name, why)
-	d.Detail = "the description tells the model instead, and gram still checks every call's arguments against it"
-	e.diags.Add(d)
+	e.diags.Add(detailed(diag.Warningf(CodeTargetLossy, span, "%s drops %s of %s: %s, so the model is not held to it", e.tg.Name, what, p.Name, why),
+		"the description tells the model instead, and gram still checks every call's arguments against it"))
 }
 
-// cannot reports a construct the target cannot express.
-func (e *emitter) cannot(span diag.Span, format string, args ...any) *diag.Diagnostic {
-	e.diags.Add(diag.Errorf(CodeTargetUnsupported, span, "%s cannot express %s", e.tg.Name, fmt.Sprintf(format, args...)))
-	return &(*e.diags)[len(*e.diags)-1]
+// cannot reports a construct the target cannot express, with detail, the
+// remedy ("" for none).
+func (e *emitter) cannot(span diag.Span, detail, format string, args ...any) {
+	e.diags.Add(detailed(diag.Errorf(CodeTargetUnsupported, span, "%s cannot express %s", e.tg.Name, fmt.Sprintf(format, args...)), detail))
 }
 
 // anyObject reports an Object type (an object of any shape) the target
@@ -368,20 +344,17 @@ func (e *emitter) anyObject(t *Type) {
 	if !e.tg.ClosedObjects {
 		why = "its objects need at least one property"
 	}
-	d := e.cannot(t.Span, "an Object of any shape: %s", why)
-	d.Detail = "declare a Record with the fields it takes and use it as the type"
+	e.cannot(t.Span, "declare a Record with the fields it takes and use it as the type", "an Object of any shape: %s", why)
 }
 
 // anyArray reports an Array without an element type.
 func (e *emitter) anyArray(t *Type) {
-	d := e.cannot(t.Span, "an Array without an element type: its arrays give their items")
-	d.Detail = "give the element type with items, e.g. {items: String}"
+	e.cannot(t.Span, "give the element type with items, e.g. {items: String}", "an Array without an element type: its arrays give their items")
 }
 
 // emptyRecord reports a record without fields.
 func (e *emitter) emptyRecord(r *Record) {
-	d := e.cannot(r.NameSpan, "the record %s, which has no fields: its objects need at least one property", r.Name)
-	d.Detail = "give the record a field"
+	e.cannot(r.NameSpan, "give the record a field", "the record %s, which has no fields: its objects need at least one property", r.Name)
 }
 
 // inlineRecord writes a record in place, for a target without references.
@@ -391,7 +364,7 @@ func (e *emitter) inlineRecord(t *Type) Object {
 		return Object{{"type", "object"}} // a cycle, reported by Compile
 	}
 	if e.inlined >= maxInlinedRecords {
-		e.cannot(t.Span, "%s here: written out without references, the schema would hold more than %d records", r.Name, maxInlinedRecords)
+		e.cannot(t.Span, "", "%s here: written out without references, the schema would hold more than %d records", r.Name, maxInlinedRecords)
 		return Object{{"type", "object"}}
 	}
 	if e.inlining == nil {
@@ -410,9 +383,8 @@ func checkToolName(tg *Target, t *Tool, diags *diag.List) {
 	if t.Name == "" || tg.ToolNames.Accepts(t.Name) {
 		return
 	}
-	d := diag.Errorf(CodeTargetName, t.NameSpan, "%s does not accept the tool name %q: %s", tg.Name, t.Name, tg.ToolNames.Says)
-	d.Detail = "rename the tool (an editor's rename changes every reference to it)"
-	diags.Add(d)
+	diags.Add(detailed(diag.Errorf(CodeTargetName, t.NameSpan, "%s does not accept the tool name %q: %s", tg.Name, t.Name, tg.ToolNames.Says),
+		"rename the tool (an editor's rename changes every reference to it)"))
 }
 
 // checkParamNames reports the names of t's parameters the target refuses,
@@ -487,9 +459,8 @@ func checkSizes(tg *Target, t *Tool, o Object, diags *diag.List) {
 	}
 	over := func(what string, have, limit int) {
 		if limit > 0 && have > limit {
-			d := diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d %s in a tool's schema; tool %s has %d", tg.Name, limit, what, t.Name, have)
-			d.Detail = "split the tool, or give its records fewer fields or levels"
-			diags.Add(d)
+			diags.Add(detailed(diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d %s in a tool's schema; tool %s has %d", tg.Name, limit, what, t.Name, have),
+				"split the tool, or give its records fewer fields or levels"))
 		}
 	}
 	over("levels of nested objects", 1+depth, l.Depth)

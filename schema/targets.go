@@ -22,6 +22,7 @@
 package schema
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -129,11 +130,8 @@ func (t *Target) accepts(k string) bool { return t.Keywords == nil || slices.Con
 
 // acceptsFormat reports whether the target accepts the format f on values
 // of JSON type typ.
-func (t *Target) acceptsFormat(typ, f string) bool {
-	if t.Formats == nil {
-		return true
-	}
-	return slices.Contains(t.Formats[typ], f)
+func (t *Target) acceptsFormat(typ string, f any) bool {
+	return t.Formats == nil || slices.Contains(t.Formats[typ], fmt.Sprint(f))
 }
 
 // acceptsEnum reports whether the target accepts an enum on values of JSON

@@ -157,10 +157,9 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 				mode = ArgsSubset
 			}
 			if ce.Mode != ArgsAny {
-				dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both")
-				dg.Detail = "args lists every argument of the call; argsInclude lists some of them: keep one"
-				dg.Related = []diag.Related{{Span: argsSpan, Message: "the other"}}
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both"),
+					"args lists every argument of the call; argsInclude lists some of them: keep one",
+					diag.Related{Span: argsSpan, Message: "the other"}))
 				continue
 			}
 			if pr.Value.Kind() != grammar.MapValue {
@@ -223,9 +222,8 @@ func (c *compiler) argParam(tool *Tool, name string, span diag.Span) (*Param, bo
 		return p, true
 	}
 	if p != nil {
-		dg := diag.Errorf(CodeUnknownArgument, span, "%s is injected by the host; the model never sends it", name)
-		dg.Detail = "remove it: injected parameters are set by the host (gramc test --inject " + name + "=VALUE), so no call the model makes has it"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeUnknownArgument, span, "%s is injected by the host; the model never sends it", name),
+			"remove it: injected parameters are set by the host (gramc test --inject "+name+"=VALUE), so no call the model makes has it"))
 		return nil, false
 	}
 	dg := diag.Errorf(CodeUnknownArgument, span, "tool %s has no parameter %s", tool.Name, name)
@@ -271,9 +269,8 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 	if exact && tool != nil {
 		for _, p := range tool.ModelParams() {
 			if p.Required() && !seen[p.Name] && !matched[p.Name] {
-				dg := diag.Errorf(CodeInvalidArgumentValue, pr.Value.Span(), "args lists every argument of the call, but not %s, which %s requires", p.Name, tool.Name)
-				dg.Detail = fmt.Sprintf("add %s: %s (or a matcher node (%s {any: true}) to the Call), or write argsInclude to list only some arguments", p.Name, example(p.Type), p.Name)
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, pr.Value.Span(), "args lists every argument of the call, but not %s, which %s requires", p.Name, tool.Name),
+					fmt.Sprintf("add %s: %s (or a matcher node (%s {any: true}) to the Call), or write argsInclude to list only some arguments", p.Name, example(p.Type), p.Name)))
 			}
 		}
 	}
@@ -298,8 +295,7 @@ func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Sp
 func (c *compiler) reportProblems(name string, probs []Problem, span diag.Span) {
 	for _, pb := range probs {
 		where := name + pb.Pointer
-		dg := diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message)
-		dg.Detail = "a model sending this value would get an error back from the tool's validation: expect a value the schema allows"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message),
+			"a model sending this value would get an error back from the tool's validation: expect a value the schema allows"))
 	}
 }

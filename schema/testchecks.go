@@ -31,9 +31,8 @@ func (c *compiler) argResolver(tool *Tool) pathResolver {
 // "^B"}) inside a Call or an Answer, its path resolved by resolve.
 func (c *compiler) fieldMatcher(e *parser.Pattern, resolve pathResolver) *FieldMatcher {
 	if e.Kind != parser.NodeKind || e.Subject.Identity == "" {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a Call's elements are argument matchers")
-		dg.Detail = "write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidTestElement, e.Span(), "a Call's elements are argument matchers"),
+			"write a node named after the argument with one matcher: (name {equals: \"Bob\"}), (name {any: true}), (name {matches: \"^B\"}), (count {range: 1..5}), (when {format: \"date-time\"}) or (name {absent: true})"))
 		return nil
 	}
 	m := &FieldMatcher{Path: strings.Split(e.Subject.Identity, "."), Span: e.Span()}
@@ -50,9 +49,8 @@ func (c *compiler) fieldMatcher(e *parser.Pattern, resolve pathResolver) *FieldM
 			continue
 		}
 		if matcher != nil {
-			dg := diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "an argument matcher has one matcher; this one has %s and %s", matcher.Key, pr.Key)
-			dg.Detail = "keep one, or match the argument twice with two nodes in two Calls"
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "an argument matcher has one matcher; this one has %s and %s", matcher.Key, pr.Key),
+				"keep one, or match the argument twice with two nodes in two Calls"))
 			continue
 		}
 		matcher = pr
@@ -92,9 +90,7 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 		switch typ.Kind {
 		case ArrayType:
 			if _, err := strconv.Atoi(seg); err != nil {
-				dg := diag.Errorf(code, segSpan, "%q is not an index of an array", seg)
-				dg.Detail = "an array's items are numbered from 0: items.0.sku"
-				c.diags.Add(dg)
+				c.diags.Add(detailed(diag.Errorf(code, segSpan, "%q is not an index of an array", seg), "an array's items are numbered from 0: items.0.sku"))
 				return nil, nil, false
 			}
 			if typ.Items == nil {
@@ -109,11 +105,8 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 			if f == nil {
 				names := namesOf(typ.Record.Fields, paramName)
 				dg := diag.Errorf(code, segSpan, "record %s has no field %s", typ.Record.Name, seg)
-				if s := suggest.Closest(seg, names); s != "" {
-					suggestFix(&dg, s, segSpan)
-				} else {
-					dg.Detail = "the fields of " + typ.Record.Name + " are " + strings.Join(names, ", ")
-				}
+				are := "the fields of " + typ.Record.Name + " are "
+				suggestOrList(&dg, seg, segSpan, names, are, are)
 				c.diags.Add(dg)
 				return nil, nil, false
 			}
@@ -125,9 +118,7 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 			if what == "" {
 				what = "the answer"
 			}
-			dg := diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg)
-			dg.Detail = "match the value itself: drop ." + seg
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg), "match the value itself: drop ."+seg))
 			return nil, nil, false
 		}
 	}

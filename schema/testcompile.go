@@ -21,13 +21,12 @@ import (
 // The known properties of tests and their elements, in the order they are
 // suggested.
 var (
-	testProps    = []string{"agent", "trajectory", "description"}
-	userProps    = []string{"says", "status"}
-	callProps    = []string{"tool", "agent", "args", "argsInclude"}
-	noCallProps  = []string{"tool"}
-	answerProps  = []string{"contains", "matches", "equals", "json"}
-	rubricProps  = []string{"judge", "criterion", "threshold"}
-	matcherProps = []string{"equals", "any", "matches", "range", "format", "absent"}
+	testProps   = []string{"agent", "trajectory", "description"}
+	userProps   = []string{"says", "status"}
+	callProps   = []string{"tool", "agent", "args", "argsInclude"}
+	noCallProps = []string{"tool"}
+	answerProps = answerKinds[:AnswerField]
+	rubricProps = []string{"judge", "criterion", "threshold"}
 )
 
 // programNames indexes the agents, tools and records of one program by
@@ -228,9 +227,8 @@ func (c *compiler) testElements(t *Test, p *parser.Pattern) {
 			continue
 		}
 		if turn == nil {
-			dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "the %s expectation comes before any user turn", label)
-			dg.Detail = "start the test with what the user says, (:User {says: \"...\"}); the expectations after it are about the agent's reply"
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidTestElement, e.Span(), "the %s expectation comes before any user turn", label),
+				"start the test with what the user says, (:User {says: \"...\"}); the expectations after it are about the agent's reply"))
 			turn = &Turn{} // check the expectation anyway
 		}
 		switch label {
@@ -294,13 +292,10 @@ func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 
 // trajectory decodes a trajectory mode.
 func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
-	names := make([]string, len(Trajectories))
-	for i, m := range Trajectories {
-		names[i] = string(m)
-		if string(m) == name {
-			return m
-		}
+	if slices.Contains(Trajectories, Trajectory(name)) {
+		return Trajectory(name)
 	}
+	names := namesOf(Trajectories, func(m Trajectory) string { return string(m) })
 	dg := diag.Errorf(CodeInvalidPropertyValue, pr.Value.Span(), "unknown trajectory mode %q", name)
 	if s := suggest.Closest(name, names); s != "" {
 		suggestFix(&dg, s, pr.Value.Span())
@@ -316,9 +311,8 @@ func (c *compiler) trajectory(pr *parser.Property, name string) Trajectory {
 // that are not test elements.
 func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 	if e.Kind != parser.NodeKind && e.Kind != parser.GroupKind {
-		dg := diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations")
-		dg.Detail = "write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}), (:Handoff {to: agent}) or (:Decision {tool: name, approve: true})"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidTestElement, e.Span(), "a test's elements are user turns and expectations"),
+			"write (:User {says: \"...\"}), then expectations such as (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}), (:Handoff {to: agent}) or (:Decision {tool: name, approve: true})"))
 		return "", false
 	}
 	for _, l := range e.Subject.Labels {
@@ -341,9 +335,7 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 
 // missingProp reports a test element without a property it needs.
 func (c *compiler) missingProp(e *parser.Pattern, msg, detail string) {
-	dg := diag.Errorf(CodeMissingTestProperty, labelSpan(e), "%s", msg)
-	dg.Detail = detail
-	c.diags.Add(dg)
+	c.diags.Add(detailed(diag.Errorf(CodeMissingTestProperty, labelSpan(e), "%s", msg), detail))
 }
 
 // noElements reports elements of a test element that takes none.

@@ -124,10 +124,9 @@ func (c *compiler) answerFields(t *Test, e *parser.Pattern) []*AnswerCheck {
 	if t.Agent != nil {
 		if result = t.Agent.Result(); result == nil {
 			els := diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End}
-			dg := diag.Errorf(CodeUntypedAnswer, els, "the answer of agent %s is free text, which has no fields", disp(t.Agent.Name))
-			dg.Detail = "give the agent a result type with a signature element, [" + t.Agent.Name +
-				":Agent {...} | (message::String)==>(::MyRecord), ...], or check the text: (:Answer {contains: \"...\"})"
-			c.diags.Add(dg)
+			c.diags.Add(detailed(diag.Errorf(CodeUntypedAnswer, els, "the answer of agent %s is free text, which has no fields", disp(t.Agent.Name)),
+				"give the agent a result type with a signature element, ["+t.Agent.Name+
+					":Agent {...} | (message::String)==>(::MyRecord), ...], or check the text: (:Answer {contains: \"...\"})"))
 			return nil
 		}
 	}

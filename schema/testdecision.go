@@ -70,15 +70,13 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 		c.unknownTool(d.Tool, d.ToolSpan, t.Agent)
 		return nil
 	case !tool.Approval:
-		dg := diag.Errorf(CodeDecisionNoApproval, d.ToolSpan, "tool %s runs without approval: no call of it waits for this decision", d.Tool)
-		dg.Detail = fmt.Sprintf("declare the tool with approval: true ([%s:Tool {description: \"...\", approval: true} | ...]), or remove the Decision", d.Tool)
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeDecisionNoApproval, d.ToolSpan, "tool %s runs without approval: no call of it waits for this decision", d.Tool),
+			fmt.Sprintf("declare the tool with approval: true ([%s:Tool {description: \"...\", approval: true} | ...]), or remove the Decision", d.Tool)))
 		return nil
 	}
 	if slices.ContainsFunc(turn.Decisions, func(o *DecisionScript) bool { return o.Tool == d.Tool }) {
-		dg := diag.Errorf(CodeInvalidTestElement, d.Span, "a second decision on %s in this turn", d.Tool)
-		dg.Detail = "every call of the tool in the turn gets the one decision: keep one"
-		c.diags.Add(dg)
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidTestElement, d.Span, "a second decision on %s in this turn", d.Tool),
+			"every call of the tool in the turn gets the one decision: keep one"))
 		return nil
 	}
 	return d

@@ -154,22 +154,21 @@ const (
 	MatchAbsent
 )
 
+// matcherProps are the matcher kinds as written, by kind: the properties
+// of an argument matcher, in the order they are suggested.
+var matcherProps = []string{"equals", "any", "matches", "range", "format", "absent"}
+
 // String names the matcher kind as written: "equals", "any", "matches",
 // "range", "format", "absent".
-func (k MatcherKind) String() string {
-	switch k {
-	case MatchAny:
-		return "any"
-	case MatchRegex:
-		return "matches"
-	case MatchRange:
-		return "range"
-	case MatchFormat:
-		return "format"
-	case MatchAbsent:
-		return "absent"
+func (k MatcherKind) String() string { return nameOfKind(matcherProps, int(k)) }
+
+// nameOfKind returns the name of kind k among names, the first for a kind
+// out of range.
+func nameOfKind(names []string, k int) string {
+	if k < 0 || k >= len(names) {
+		k = 0
 	}
-	return "equals"
+	return names[k]
 }
 
 // FieldMatcher constrains one argument of a call, or a value inside it.
@@ -230,21 +229,13 @@ const (
 	AnswerField
 )
 
+// answerKinds are the answer checks as written, by kind; all but the last
+// are the properties of an Answer, in the order they are suggested.
+var answerKinds = []string{"contains", "matches", "equals", "json", "field"}
+
 // String names the check as written: "contains", "matches", "equals",
-// "json".
-func (k AnswerKind) String() string {
-	switch k {
-	case AnswerMatches:
-		return "matches"
-	case AnswerEquals:
-		return "equals"
-	case AnswerJSON:
-		return "json"
-	case AnswerField:
-		return "field"
-	}
-	return "contains"
-}
+// "json", "field".
+func (k AnswerKind) String() string { return nameOfKind(answerKinds, int(k)) }
 
 // AnswerCheck is one check of the agent's final answer.
 type AnswerCheck struct {

@@ -484,11 +484,11 @@ func typesCompatible(dm, im map[string]any, ptr string) (kept []string, out []In
 		}
 	}
 	if len(refused) > 0 {
+		what := strings.Join(refused, ", ")
 		if dt == nil {
-			out = append(out, incompat(jsonvalue.JoinPointer(ptr, "type"), "it accepts any type, the implementation only %s", strings.Join(it, ", ")))
-		} else {
-			out = append(out, incompat(jsonvalue.JoinPointer(ptr, "type"), "it accepts %s, the implementation only %s", strings.Join(refused, ", "), strings.Join(it, ", ")))
+			what = "any type"
 		}
+		out = append(out, incompat(jsonvalue.JoinPointer(ptr, "type"), "it accepts %s, the implementation only %s", what, strings.Join(it, ", ")))
 	}
 	return kept, out
 }

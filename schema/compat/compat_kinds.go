@@ -86,7 +86,7 @@ func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibi
 			continue // not a value the declaration accepts
 		}
 		if err := iv.Validate(v); err != nil {
-			out = append(out, Incompatibility{Pointer: at, Message: fmt.Sprintf("it allows %s, which the implementation refuses (%s)", jsonvalue.Compact(v), validationReason(err))})
+			out = append(out, incompat(at, "it allows %s, which the implementation refuses (%s)", jsonvalue.Compact(v), validationReason(err)))
 		}
 	}
 	return out
@@ -224,8 +224,8 @@ func boundCompatible(dm, im map[string]any, ptr string, onlyInt, lower bool) []I
 		case !lower:
 			op = "≤"
 		}
-		out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, kw), Message: fmt.Sprintf(
-			"it has %s and accepts numbers %s what the implementation allows (%s %s)", limit, what, op, ratText(ib.v))})
+		out = append(out, incompat(jsonvalue.JoinPointer(ptr, kw),
+			"it has %s and accepts numbers %s what the implementation allows (%s %s)", limit, what, op, ratText(ib.v)))
 	}
 	return out
 }
@@ -253,8 +253,8 @@ func sizeCompatible(dm, im map[string]any, ptr, minKw, maxKw, unit string) []Inc
 			if dok {
 				have = ratText(dv)
 			}
-			out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, minKw), Message: fmt.Sprintf(
-				"it accepts %s %s, the implementation at least %s", have, unit, ratText(iv))})
+			out = append(out, incompat(jsonvalue.JoinPointer(ptr, minKw),
+				"it accepts %s %s, the implementation at least %s", have, unit, ratText(iv)))
 		}
 	}
 	if iv, ok := number(im[maxKw]); ok {
@@ -264,8 +264,8 @@ func sizeCompatible(dm, im map[string]any, ptr, minKw, maxKw, unit string) []Inc
 			if dok {
 				have = "up to " + ratText(dv)
 			}
-			out = append(out, Incompatibility{Pointer: jsonvalue.JoinPointer(ptr, maxKw), Message: fmt.Sprintf(
-				"it accepts %s %s, the implementation at most %s", have, unit, ratText(iv))})
+			out = append(out, incompat(jsonvalue.JoinPointer(ptr, maxKw),
+				"it accepts %s %s, the implementation at most %s", have, unit, ratText(iv)))
 		}
 	}
 	return out
@@ -464,7 +464,7 @@ func (o *objectPair) namesCompatible() []Incompatibility {
 		for _, key := range jsonvalue.UnionKeys(deps, nil) {
 			need := stringSet(deps[key])
 			_, declared := o.dProps[key]
-			if o.closed && !declared || subset(need, o.dReq) || subset(need, stringSet(dDeps[key])) {
+			if o.closed && !declared || len(minus(need, o.dReq)) == 0 || len(minus(need, stringSet(dDeps[key]))) == 0 {
 				continue
 			}
 			out = append(out, incompat(jsonvalue.JoinPointer(o.ptr, "dependentRequired", key), "it accepts %q without %s, which the implementation requires with it", key, strings.Join(need, ", ")))
@@ -483,14 +483,4 @@ func stringSet(v any) []string {
 		}
 	}
 	return out
-}
-
-// subset reports whether every member of a is in b.
-func subset(a, b []string) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
 }

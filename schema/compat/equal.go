@@ -184,16 +184,15 @@ func asSet(v any) []string {
 }
 
 // setDiff returns the members of a missing from b and of b missing from a.
-func setDiff(a, b []string) (missing, extra []string) {
+func setDiff(a, b []string) (missing, extra []string) { return minus(a, b), minus(b, a) }
+
+// minus returns the members of a that are not in b.
+func minus(a, b []string) []string {
+	var out []string
 	for _, x := range a {
 		if !slices.Contains(b, x) {
-			missing = append(missing, x)
+			out = append(out, x)
 		}
 	}
-	for _, x := range b {
-		if !slices.Contains(a, x) {
-			extra = append(extra, x)
-		}
-	}
-	return missing, extra
+	return out
 }
