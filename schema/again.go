@@ -312,9 +312,8 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 	for _, d := range dups {
 		t, f := c.prog.ToolAt(int(d.tool)), c.prog.ToolAt(int(d.first))
 		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
-		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
-		c.diags.Add(dg)
+		c.explain(dg, "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent")
 	}
 	if !hasAgents {
 		return
@@ -325,9 +324,8 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 		if span.Len() == 0 {
 			span = t.Span
 		}
-		dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name))
-		dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
-		c.diags.Add(dg)
+		c.explain(diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name)),
+			fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name")))
 	}
 }
 

@@ -372,9 +372,8 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 	d, found := c.declOfQuiet(p)
 	if found.n > 1 {
-		dg := diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1])
-		dg.Detail = "keep one of the labels " + strings.Join(found.names[:found.n], ", ") + "; it is read as " + found.names[0] + " for now"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1]),
+			"keep one of the labels "+strings.Join(found.names[:found.n], ", ")+"; it is read as "+found.names[0]+" for now")
 	}
 	return d, found.n > 0
 }
@@ -417,9 +416,22 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, declLabels) {
 // unnamed reports a declaration (an agent, a test, a record) without a
 // name; example shows one named, with what the name is for.
 func (c *compiler) unnamed(d decl, what, example string) {
-	dg := diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what)
-	dg.Detail = "name it before its label: " + example
+	c.explain(diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what), "name it before its label: "+example)
+}
+
+// explain adds dg to the diagnostics with the detail, the remedy it says,
+// and the fixes.
+func (c *compiler) explain(dg diag.Diagnostic, detail string, fixes ...diag.Fix) {
+	dg.Detail = detail
+	if len(fixes) > 0 {
+		dg.Fixes = fixes
+	}
 	c.diags.Add(dg)
+}
+
+// replaceFix returns the fix titled title that writes text over span.
+func replaceFix(title string, span diag.Span, text string) diag.Fix {
+	return diag.Fix{Title: title, Edits: []diag.Edit{{Span: span, NewText: text}}}
 }
 
 // headSpan is where a diagnostic about a declaration as a whole goes: its
@@ -483,28 +495,23 @@ func (c *compiler) tool(d decl, top bool) {
 	}
 	c.toolDescriptionLint(t, desc)
 	if desc == nil {
-		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name))
-		dg.Detail = "add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name)),
+			"add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool")
 	}
 	els := elements(p)
 	if len(els) == 0 {
-		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name))
-		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name)),
+			"add it after a bar: ["+orName(t.Name, "name")+":Tool {...} | (param::String)==>(::String)]")
 		return
 	}
 	if len(els) > 1 {
-		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
-			"tool %s has more than one element", disp(t.Name))
-		dg.Detail = "a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End}, "tool %s has more than one element", disp(t.Name)),
+			"a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)")
 	}
 	e := els[0]
 	if e.Path == nil {
-		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name))
-		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name)),
+			"write the parameters and the return type as a path of nodes: (param::String)==>(::String)")
 		return
 	}
 	t.SignatureSpan = e.Path.Span()
@@ -557,9 +564,8 @@ func (c *compiler) declareRecord(d decl) {
 	case r.Name == "":
 		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
 	case IsBuiltinType(r.Name):
-		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name)
-		dg.Detail = "give the record another name"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name),
+			"give the record another name")
 	case c.records[r.Name] == nil:
 		c.records[r.Name] = r
 	}
@@ -581,9 +587,8 @@ func (c *compiler) recordFields(r *Record, d decl) {
 	seen := c.newParamList(len(els))
 	for _, e := range els {
 		if e.Path == nil || e.Path.Arrow != nil {
-			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name))
-			dg.Detail = "write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})"
-			c.diags.Add(dg)
+			c.explain(diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name)),
+				"write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})")
 			continue
 		}
 		f := c.param(e.Path.Left, true)

@@ -20,9 +20,7 @@ import (
 
 // invalidValue reports a property value of the wrong form.
 func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
-	d := diag.Errorf(CodeInvalidPropertyValue, p.Value.Span(), "%s", msg)
-	d.Detail = detail
-	c.diags.Add(d)
+	c.explain(diag.Errorf(CodeInvalidPropertyValue, p.Value.Span(), "%s", msg), detail)
 }
 
 // nonBlank reads a string property that must say something: a value that
@@ -52,9 +50,7 @@ func (c *compiler) nonBlankText(p *parser.Property, code string, msg func() stri
 
 // blank reports the string property p, which is blank (see nonBlank).
 func (c *compiler) blank(p *parser.Property, code string, msg func() string, detail string) {
-	d := diag.Errorf(code, p.Value.Span(), "%s", msg())
-	d.Detail = detail
-	c.diags.Add(d)
+	c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 }
 
 // unknownProp reports a property that is not one of known, which describes
@@ -144,9 +140,8 @@ func (c *compiler) approval(p *parser.Property) bool {
 	if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
 		return v.Tok.Value == "true"
 	}
-	d := diag.Errorf(CodeInvalidApproval, v.Span(), "approval must be true or false, not %s", describeValue(v))
-	d.Detail = "write approval: true to have a person approve each call before it runs (without quotes), or remove the property"
-	c.diags.Add(d)
+	c.explain(diag.Errorf(CodeInvalidApproval, v.Span(), "approval must be true or false, not %s", describeValue(v)),
+		"write approval: true to have a person approve each call before it runs (without quotes), or remove the property")
 	return false
 }
 

@@ -143,7 +143,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 // suggestFix sets a did-you-mean detail on d and a fix replacing span by s.
 func suggestFix(d *diag.Diagnostic, s string, span diag.Span) {
 	d.Detail = fmt.Sprintf("did you mean %q?", s)
-	d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}}}
+	d.Fixes = []diag.Fix{replaceFix("Change to "+s, span, s)}
 }
 
 // mismatch describes a value that does not fit a type.
@@ -151,18 +151,13 @@ type mismatch struct {
 	span   diag.Span
 	msg    string // completes "... is <msg>"
 	detail string
-	fix    *diag.Fix
+	fixes  []diag.Fix
 }
 
 // report reports the mismatch: code, and a message that what (such as "the
 // default of parameter p") "is" the mismatch's message.
 func (m *mismatch) report(c *compiler, code, what string) {
-	dg := diag.Errorf(code, m.span, "%s is %s", what, m.msg)
-	dg.Detail = m.detail
-	if m.fix != nil {
-		dg.Fixes = []diag.Fix{*m.fix}
-	}
-	c.diags.Add(dg)
+	c.explain(diag.Errorf(code, m.span, "%s is %s", what, m.msg), m.detail, m.fixes...)
 }
 
 func isStringTok(t grammar.Tok) bool {
@@ -274,7 +269,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if t.Kind == StringType && v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Symbol {
 			q := `"` + v.Tok.Value + `"`
 			m.detail = "strings are quoted: write " + q
-			m.fix = &diag.Fix{Title: "Quote " + v.Tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}
+			m.fixes = []diag.Fix{replaceFix("Quote "+v.Tok.Value, v.Span(), q)}
 		}
 		return m
 	}
@@ -408,7 +403,7 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 		q := `"` + tok.Value + `"`
 		return nil, &mismatch{span: v.Span(), msg: "the symbol " + tok.Value + ", which has no JSON value",
 			detail: "write a string instead: " + q,
-			fix:    &diag.Fix{Title: "Quote " + tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}}
+			fixes:  []diag.Fix{replaceFix("Quote "+tok.Value, v.Span(), q)}}
 	}
 	return nil, &mismatch{span: v.Span(), msg: describeValue(v) + ", which has no JSON value", detail: "write a number without a unit"}
 }
