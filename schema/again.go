@@ -225,10 +225,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
 	m.steps = make([]shape, len(steps))
-	m.stepOf = make([]int32, len(decls))
-	for i := range m.stepOf {
-		m.stepOf[i] = -1
-	}
+	m.stepOf = slices.Repeat([]int32{-1}, len(decls))
 	uses := make([]int32, c.prog.NumTools())
 	for i, st := range steps {
 		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}

@@ -193,19 +193,8 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	c.lean = lean && len(env) == 0 && !hasTests(decls) && !hasToolBudget(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.declareRecord(d)
-		}
-	}
-	i := 0
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.top = d.top()
-			c.recordFields(c.prog.Records[i], d)
-			i++
-		}
-	}
+	c.declareRecords(decls)
+	c.recordsFields(decls, nil)
 	c.checkCycles()
 	recorded := len(c.diags)
 	var steps []step
@@ -552,6 +541,31 @@ func fixToolName(name string) string {
 		return s
 	}
 	return ""
+}
+
+// declareRecords declares the records of decls (see declareRecord).
+func (c *compiler) declareRecords(decls []decl) {
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.declareRecord(d)
+		}
+	}
+}
+
+// recordsFields compiles the fields of the records of decls, declared by
+// declareRecords, and sets c as their owner in owner, when not nil.
+func (c *compiler) recordsFields(decls []decl, owner map[*Record]*compiler) {
+	i := 0
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.top = d.top()
+			c.recordFields(c.prog.Records[i], d)
+			if owner != nil {
+				owner[c.prog.Records[i]] = c
+			}
+			i++
+		}
+	}
 }
 
 // declareRecord creates a record and makes its name a type.

@@ -207,7 +207,7 @@ func (c *compiler) reportLegacy(ln *legacyNode) {
 	if ln.mixed != nil {
 		// The error's fix keeps the name before the type.
 		if canonical {
-			text := c.canonicalNode(name, ln.typeText, ln.restText)
+			text := canonicalNode(name, ln.typeText, ln.restText)
 			ln.mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, ln.recordDecl)}}
 		}
 		if ln.fieldsSpan.Len() > 0 {
@@ -222,7 +222,7 @@ func (c *compiler) reportLegacy(ln *legacyNode) {
 		}
 		return
 	}
-	text := c.canonicalNode(name, ln.typeText, ln.restText)
+	text := canonicalNode(name, ln.typeText, ln.restText)
 	edits := c.legacyEdits(n, text, ln.recordDecl)
 	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", ln.what, name, text)
 	dg.Detail = "it is read as " + text
@@ -243,11 +243,11 @@ func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic 
 	dg := diag.Infof(CodeLegacyParameter, ln.n.Span(), "%s %s is written in the older notation", ln.what, name)
 	switch {
 	case commented && ln.recordDecl != "":
-		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
+		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
 	case commented && ln.fieldsSpan.Len() > 0:
 		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
 	case commented:
-		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
+		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
 	default:
 		dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
 	}
@@ -271,7 +271,7 @@ func (c *compiler) hasComment(span diag.Span) bool {
 }
 
 // canonicalNode writes a parameter node in the canonical form.
-func (c *compiler) canonicalNode(name, typeText string, props []string) string {
+func canonicalNode(name, typeText string, props []string) string {
 	text := "(" + identText(name) + "::" + typeText
 	if len(props) > 0 {
 		text += " {" + strings.Join(props, ", ") + "}"
@@ -430,11 +430,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 	if base == "" || unknown {
 		return f, ""
 	}
-	text := "(" + identText(f.Name) + "::" + base
-	if len(props) > 0 {
-		text += " {" + strings.Join(props, ", ") + "}"
-	}
-	return f, text + ")"
+	return f, canonicalNode(f.Name, base, props)
 }
 
 // typeWord reads the type of a field map: a type name, `Maybe T` or `[T]`.

@@ -198,22 +198,14 @@ type pkgFileState struct {
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
 
-// declIdents returns the spans of the names of decls.
-func declIdents(ds []decl) vec[diag.Span] {
-	out := make([]diag.Span, len(ds))
+// declNames returns the names and labels of decls, and the spans of the
+// names.
+func declNames(ds []decl) ([]declName, vec[diag.Span]) {
+	names, idents := make([]declName, len(ds)), make([]diag.Span, len(ds))
 	for i, d := range ds {
-		out[i] = d.p.IdentSpan()
+		names[i], idents[i] = declName{d.p.Subject.Identity, d.label}, d.p.IdentSpan()
 	}
-	return vecOf(out)
-}
-
-// declNames returns the names and labels of decls.
-func declNames(ds []decl) []declName {
-	out := make([]declName, len(ds))
-	for i, d := range ds {
-		out[i] = declName{d.p.Subject.Identity, d.label}
-	}
-	return out
+	return names, vecOf(idents)
 }
 
 // RecompilePackage compiles a package as [CompilePackage] does, from prev

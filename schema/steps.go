@@ -47,20 +47,20 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 // steps, unless steps is nil (nothing reads them).
 func (c *compiler) compileTools(decls []decl, steps *[]step) {
 	tool := func(s *compiler, d decl) { s.tool(d, true) }
+	var was scratch // the scratch slabs before the step, in a lean compile
 	for k, d := range decls {
 		if d.label != ToolLabel {
 			continue
 		}
-		var m scratchMark
 		if c.lean {
-			m = c.slabs.markScratch()
+			was = c.slabs.scratch
 		}
 		st := c.step(k, d, tool)
 		if steps != nil {
 			*steps = append(*steps, st)
 		}
 		if c.lean {
-			c.forgetSignatures(st, m)
+			c.forgetSignatures(st, was)
 		}
 	}
 }
