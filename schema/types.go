@@ -294,35 +294,33 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if v.Kind() != grammar.ArrayValue {
 			return nil, bad()
 		}
-		out := make([]any, 0, len(v.Items()))
-		for i := range v.Items() {
-			x, m := valueFor(&v.Items()[i], t.Items)
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, x)
-		}
-		return out, nil
-	case ObjectType:
+		return arrayJSON(v, t.Items)
+	case ObjectType, RecordType:
 		if v.Kind() != grammar.MapValue {
 			return nil, bad()
 		}
-		return untypedJSONValue(v)
-	case RecordType:
-		if v.Kind() != grammar.MapValue {
-			return nil, bad()
-		}
-		return recordJSON(v, t)
+		return mapJSON(v, t.Record) // an Object has no record
 	}
 	return nil, bad()
 }
 
-// recordJSON checks a map against a record's fields.
-func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
-	r := t.Record
-	if r == nil {
-		return untypedJSONValue(v)
+// arrayJSON returns the JSON value of the array v, its items checked
+// against t (nil: any type).
+func arrayJSON(v *grammar.Value, t *Type) (any, *mismatch) {
+	out := make([]any, 0, len(v.Items()))
+	for i := range v.Items() {
+		x, m := valueFor(&v.Items()[i], t)
+		if m != nil {
+			return nil, m
+		}
+		out = append(out, x)
 	}
+	return out, nil
+}
+
+// mapJSON returns the JSON value of the map v, checked against the fields
+// of r (nil: any keys and values).
+func mapJSON(v *grammar.Value, r *Record) (any, *mismatch) {
 	var out Object
 	seen := map[string]bool{}
 	for i := range v.Entries() {
@@ -332,18 +330,26 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 			continue // reported by the parser as a duplicate key
 		}
 		seen[k] = true
-		f := r.Field(k)
-		if f == nil {
-			names := namesOf(r.Fields, paramName)
-			m := &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
-				detail: "the fields of " + r.Name + " are " + strings.Join(names, ", ")}
-			return nil, m
+		var ft *Type
+		if r != nil {
+			f := r.Field(k)
+			if f == nil {
+				return nil, &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
+					detail: "the fields of " + r.Name + " are " + strings.Join(namesOf(r.Fields, paramName), ", ")}
+			}
+			ft = f.Type
 		}
-		x, m := valueFor(&e.Value, f.Type)
+		x, m := valueFor(&e.Value, ft)
 		if m != nil {
 			return nil, m
 		}
 		out = append(out, Member{k, x})
+	}
+	if r == nil {
+		if out == nil {
+			out = Object{}
+		}
+		return out, nil
 	}
 	for _, f := range r.Fields {
 		if f.Required() && !seen[f.Name] {
@@ -362,34 +368,9 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 	case grammar.RangeValue:
 		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
 	case grammar.ArrayValue:
-		out := make([]any, 0, len(v.Items()))
-		for i := range v.Items() {
-			x, m := untypedJSONValue(&v.Items()[i])
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, x)
-		}
-		return out, nil
+		return arrayJSON(v, nil)
 	case grammar.MapValue:
-		var out Object
-		seen := map[string]bool{}
-		for i := range v.Entries() {
-			e := &v.Entries()[i]
-			if seen[e.KeyName()] {
-				continue
-			}
-			seen[e.KeyName()] = true
-			x, m := untypedJSONValue(&e.Value)
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, Member{e.KeyName(), x})
-		}
-		if out == nil {
-			out = Object{}
-		}
-		return out, nil
+		return mapJSON(v, nil)
 	}
 	tok := v.Tok
 	switch {
