@@ -38,17 +38,13 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	nt, na := tools.len(), agents.len()
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
-	c.top = d.top()
-	marks, pkgMarks, pkgReads := len(c.marks), len(c.pkgMarks), len(c.pkgReads)
-	if d.label == ToolLabel {
-		c.tool(d, true)
-	} else {
+	if d.label == AgentLabel {
 		c.again.hint = prev.AgentAt(int(st.a0)).toolIdx
-		c.agent(d)
-		c.again.hint = nil
 	}
-	ok := tools.len() == int(st.t1) && agents.len() == int(st.a1) &&
-		slices.Equal(c.pkgMarks[pkgMarks:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[pkgReads:], m.pkgReads[si])
+	ns := c.step(int(st.decl), d)
+	c.again.hint = nil
+	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
+		slices.Equal(c.pkgMarks[ns.p0:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[ns.q0:], m.pkgReads[si])
 	tools.truncate(nt)
 	agents.truncate(na)
 	if !ok {
@@ -72,7 +68,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 		if !ok {
 			old = toInt32s(prev.AgentAt(int(st.a0)).toolIdx)
 		}
-		c.moveUses(si, old, c.marks[marks:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
+		c.moveUses(si, old, c.marks[ns.m0:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
 	}
 	return true
 }

@@ -105,7 +105,7 @@ type compiler struct {
 	legacyNames map[string]bool
 	tops        map[string]bool
 	// legacyNamed is set once a record of the older notation is named (see
-	// compileTools).
+	// legacyRecordName).
 	legacyNamed bool
 	// again is what a Recompile reads of the previous compile (see
 	// reuse.go), nil for a compile in full; marks are the indexes of the
@@ -204,8 +204,8 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	} else {
 		keep = nil
 	}
-	c.compileTools(decls, keep)
-	c.compileAgents(decls, keep)
+	c.compileSteps(decls, ToolLabel, keep)
+	c.compileSteps(decls, AgentLabel, keep)
 	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
@@ -266,7 +266,7 @@ func (c *compiler) findDecls(n int) []decl {
 	return decls
 }
 
-// stepCount returns how many steps compileTools and compileAgents make of
+// stepCount returns how many steps compileSteps makes of
 // decls: one for each tool and agent.
 func stepCount(decls []decl) int {
 	n := 0

@@ -290,7 +290,7 @@ func (pc *pkgCompile) records() {
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
-		c.compileTools(pc.ds[i], &c.steps)
+		c.compileSteps(pc.ds[i], ToolLabel, &c.steps)
 		n += c.prog.NumTools()
 	}
 	if pc.full {
@@ -331,7 +331,7 @@ func (pc *pkgCompile) agents() bool {
 	pc.compiled = true
 	hasAgents := false
 	for i, c := range pc.cs {
-		c.compileAgents(pc.ds[i], &c.steps)
+		c.compileSteps(pc.ds[i], AgentLabel, &c.steps)
 		pc.marks[i][2] = len(c.diags)
 		if pc.at[i] >= 0 {
 			hasAgents = hasAgents || c.prog.NumAgents() > 0
