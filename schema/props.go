@@ -30,7 +30,7 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, detail string) (string, bool) {
 	s, ok := c.str(p)
 	if ok && strings.TrimSpace(s) == "" {
-		c.blank(p, code, msg, detail)
+		c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 	}
 	return s, ok
 }
@@ -41,16 +41,11 @@ func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, 
 func (c *compiler) nonBlankText(p *parser.Property, code string, msg func() string, detail string) {
 	if v := p.Value; v.Kind() == grammar.ScalarValue && isStringTok(v.Tok) {
 		if strings.TrimSpace(v.Tok.Text()) == "" {
-			c.blank(p, code, msg, detail)
+			c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 		}
 		return
 	}
 	c.str(p) // reports the value that is not a string
-}
-
-// blank reports the string property p, which is blank (see nonBlank).
-func (c *compiler) blank(p *parser.Property, code string, msg func() string, detail string) {
-	c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 }
 
 // unknownProp reports a property that is not one of known, which describes
