@@ -416,16 +416,14 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	for i, doc := range docs {
 		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
 		a := again[i]
-		if a == nil && (lookup || pc.Programs[i].memo.tests) {
-			a = startFile(pc, scope, i)
-		}
-		switch {
-		case a == nil && (lookup || pc.Programs[i].memo.tests):
-			return nil
-		case a == nil:
+		if a == nil && !lookup && !pc.Programs[i].memo.tests {
 			out.Programs[i], out.Diags[i], out.Reused[i] = pc.Programs[i], pc.Diags[i], true
 			continue
-		case !a.compile("") || !a.end(pc.hasAgents, lookup):
+		}
+		if a == nil {
+			a = startFile(pc, scope, i)
+		}
+		if a == nil || !a.compile("") || !a.end(pc.hasAgents, lookup) {
 			return nil
 		}
 		if a.whole == nil {
