@@ -89,11 +89,8 @@ func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affecte
 	_, wasOdd := m.odd[si]
 	if isOdd := !slices.Equal(marks, toInt32s(toolIdx)); isOdd || wasOdd {
 		m.odd = maps.Clone(m.odd)
-		if m.odd == nil {
-			m.odd = map[int32][]int32{}
-		}
 		if isOdd {
-			m.odd[si] = slices.Clone(marks)
+			put(&m.odd, si, slices.Clone(marks))
 		} else {
 			delete(m.odd, si)
 		}
@@ -237,10 +234,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 				uses[t]++
 			}
 			if !slices.Equal(mine, toInt32s(c.prog.AgentAt(int(st.a0)).toolIdx)) {
-				if m.odd == nil {
-					m.odd = map[int32][]int32{}
-				}
-				m.odd[int32(i)] = mine
+				put(&m.odd, int32(i), mine)
 			}
 		}
 	}
@@ -324,12 +318,8 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 
 // byStep returns m with names, when there are any, those of step si.
 func byStep(m map[int32][]string, si int32, names []string) map[int32][]string {
-	if len(names) == 0 {
-		return m
+	if len(names) > 0 {
+		put(&m, si, slices.Clip(names))
 	}
-	if m == nil {
-		m = map[int32][]string{}
-	}
-	m[si] = slices.Clip(names)
 	return m
 }

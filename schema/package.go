@@ -89,10 +89,7 @@ func (c *compiler) pkgTool(e *parser.Pattern) *Tool {
 	if c.pkg.cs != nil {
 		oc := c.pkg.cs[ref.file]
 		oc.used[pt.i] = true
-		if oc.ext == nil {
-			oc.ext = map[int32]bool{}
-		}
-		oc.ext[pt.i] = true
+		put(&oc.ext, pt.i, true)
 	}
 	return c.pkg.progs[ref.file].ToolAt(int(pt.i))
 }
@@ -107,10 +104,15 @@ func (c *compiler) readPkg(name string) {
 // usePkg records that the file uses the name of another file of the
 // package, a tool's or a record's.
 func (c *compiler) usePkg(name string) {
-	if c.pkgDeps == nil {
-		c.pkgDeps = map[string]bool{}
+	put(&c.pkgDeps, name, true)
+}
+
+// put sets *m's value of k to v, making the map first when there is none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	c.pkgDeps[name] = true
+	(*m)[k] = v
 }
 
 // CompilePackage compiles the files of one package together, as Go

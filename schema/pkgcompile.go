@@ -183,10 +183,7 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 			continue
 		}
 		if len(pc.users[name]) > 0 || slices.ContainsFunc(pc.testMarks, func(m []string) bool { return slices.Contains(m, name) }) {
-			if ext == nil {
-				ext = map[int32]bool{}
-			}
-			ext[pt.i] = true
+			put(&ext, pt.i, true)
 		}
 	}
 	return ext

@@ -99,10 +99,7 @@ func (c *compiler) closestProp(key string, known []string) string {
 		return s
 	}
 	s := suggest.Closest(key, known)
-	if c.propAnswers == nil {
-		c.propAnswers = map[propQuestion]string{}
-	}
-	c.propAnswers[q] = s
+	put(&c.propAnswers, q, s)
 	return s
 }
 
