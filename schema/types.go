@@ -1,5 +1,6 @@
-// Types: the built-in types and their aliases, record types, and the type
-// checking of property values (defaults and enum members) against them.
+// Types: the built-in types and their aliases, record types (their
+// declarations, fields and cycles), and the type checking of property
+// values (defaults and enum members) against them.
 
 package schema
 
@@ -419,6 +420,78 @@ func recordEdges(t *Type, out []*Type) []*Type {
 		out = recordEdges(t.Items, out)
 	}
 	return out
+}
+
+// declareRecords declares the records of decls (see declareRecord).
+func (c *compiler) declareRecords(decls []decl) {
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.declareRecord(d)
+		}
+	}
+}
+
+// recordsFields compiles the fields of the records of decls, declared by
+// declareRecords, and sets c as their owner in owner, when not nil.
+func (c *compiler) recordsFields(decls []decl, owner map[*Record]*compiler) {
+	i := 0
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.top = d.top()
+			c.recordFields(c.prog.Records[i], d)
+			if owner != nil {
+				owner[c.prog.Records[i]] = c
+			}
+			i++
+		}
+	}
+}
+
+// declareRecord creates a record and makes its name a type.
+func (c *compiler) declareRecord(d decl) {
+	p := d.p
+	r := c.slabs.records.new()
+	r.Name, r.Span, r.NameSpan, r.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), c.props(&p.Subject)
+	c.prog.Records = append(c.prog.Records, r)
+	switch {
+	case r.Name == "":
+		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
+	case IsBuiltinType(r.Name):
+		c.explain(diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name),
+			"give the record another name")
+	case c.records[r.Name] == nil:
+		c.records[r.Name] = r
+	}
+	for i := range p.Subject.Properties {
+		pr := &p.Subject.Properties[i]
+		switch pr.Key {
+		case "description":
+			r.Description, _ = c.str(pr)
+		default:
+			c.unknownProp(pr, "a record", recordProps)
+		}
+	}
+}
+
+// recordFields compiles a record's fields.
+func (c *compiler) recordFields(r *Record, d decl) {
+	els := elements(d.p)
+	c.lowered(d.p, 3)
+	seen := c.newParamList(len(els))
+	for _, e := range els {
+		if e.Path == nil || e.Path.Arrow != nil {
+			c.explain(diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name)),
+				"write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})")
+			continue
+		}
+		f := c.param(e.Path.Left, true)
+		if f == nil {
+			continue
+		}
+		if c.unique(&seen, f, "record", disp(r.Name), true) {
+			r.Fields = seen.list // seen as they are added: a default may be of the record's own type
+		}
+	}
 }
 
 // checkCycles reports every record that contains itself and breaks the cycle
