@@ -38,17 +38,13 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	nt, na := tools.len(), agents.len()
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
-	c.top = d.top()
-	marks, pkgMarks, pkgReads := len(c.marks), len(c.pkgMarks), len(c.pkgReads)
-	if d.label == ToolLabel {
-		c.tool(d, true)
-	} else {
+	if d.label == AgentLabel {
 		c.again.hint = prev.AgentAt(int(st.a0)).toolIdx
-		c.agent(d)
-		c.again.hint = nil
 	}
-	ok := tools.len() == int(st.t1) && agents.len() == int(st.a1) &&
-		slices.Equal(c.pkgMarks[pkgMarks:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[pkgReads:], m.pkgReads[si])
+	ns := c.step(int(st.decl), d)
+	c.again.hint = nil
+	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
+		slices.Equal(c.pkgMarks[ns.p0:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[ns.q0:], m.pkgReads[si])
 	tools.truncate(nt)
 	agents.truncate(na)
 	if !ok {
@@ -72,7 +68,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 		if !ok {
 			old = toInt32s(prev.AgentAt(int(st.a0)).toolIdx)
 		}
-		c.moveUses(si, old, c.marks[marks:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
+		c.moveUses(si, old, c.marks[ns.m0:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
 	}
 	return true
 }
@@ -93,11 +89,8 @@ func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affecte
 	_, wasOdd := m.odd[si]
 	if isOdd := !slices.Equal(marks, toInt32s(toolIdx)); isOdd || wasOdd {
 		m.odd = maps.Clone(m.odd)
-		if m.odd == nil {
-			m.odd = map[int32][]int32{}
-		}
 		if isOdd {
-			m.odd[si] = slices.Clone(marks)
+			put(&m.odd, si, slices.Clone(marks))
 		} else {
 			delete(m.odd, si)
 		}
@@ -225,10 +218,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
 	m.steps = make([]shape, len(steps))
-	m.stepOf = make([]int32, len(decls))
-	for i := range m.stepOf {
-		m.stepOf[i] = -1
-	}
+	m.stepOf = slices.Repeat([]int32{-1}, len(decls))
 	uses := make([]int32, c.prog.NumTools())
 	for i, st := range steps {
 		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}
@@ -244,10 +234,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 				uses[t]++
 			}
 			if !slices.Equal(mine, toInt32s(c.prog.AgentAt(int(st.a0)).toolIdx)) {
-				if m.odd == nil {
-					m.odd = map[int32][]int32{}
-				}
-				m.odd[int32(i)] = mine
+				put(&m.odd, int32(i), mine)
 			}
 		}
 	}
@@ -312,9 +299,8 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 	for _, d := range dups {
 		t, f := c.prog.ToolAt(int(d.tool)), c.prog.ToolAt(int(d.first))
 		dg := diag.Errorf(CodeDuplicateTool, t.NameSpan, "tool %s is defined twice in this file", disp(t.Name))
-		dg.Detail = "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent"
 		dg.Related = []diag.Related{{Span: f.NameSpan, Message: "first definition of " + t.Name}}
-		c.diags.Add(dg)
+		c.explain(dg, "a tool is bound to its implementation by name, so a name has one definition: rename one, or define the tool once at the top level and list it by name in each agent")
 	}
 	if !hasAgents {
 		return
@@ -325,20 +311,15 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 		if span.Len() == 0 {
 			span = t.Span
 		}
-		dg := diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name))
-		dg.Detail = fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name"))
-		c.diags.Add(dg)
+		c.explain(diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name)),
+			fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name")))
 	}
 }
 
 // byStep returns m with names, when there are any, those of step si.
 func byStep(m map[int32][]string, si int32, names []string) map[int32][]string {
-	if len(names) == 0 {
-		return m
+	if len(names) > 0 {
+		put(&m, si, slices.Clip(names))
 	}
-	if m == nil {
-		m = map[int32][]string{}
-	}
-	m[si] = slices.Clip(names)
 	return m
 }

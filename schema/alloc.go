@@ -74,31 +74,17 @@ func (s *slab[T]) grow(n int) {
 	s.free = s.block
 }
 
-// slabMark is where a slab was: the block it cut from and how much of it
-// was left (see slab.mark).
-type slabMark[T any] struct {
-	block *T
-	free  int
-}
-
-// mark returns where the slab is, for rewind.
-func (s *slab[T]) mark() slabMark[T] {
-	if len(s.block) == 0 {
-		return slabMark[T]{}
-	}
-	return slabMark[T]{&s.block[0], len(s.free)}
-}
-
 // rewind hands out again, zeroed, the values of the slab's current block
-// handed out since m: nothing may use them any more. The values of an
-// earlier block handed out since m are not handed out again.
-func (s *slab[T]) rewind(m slabMark[T]) {
+// handed out since it was was (a copy of it made then): nothing may use
+// them any more. The values of an earlier block handed out since then are
+// not handed out again.
+func (s *slab[T]) rewind(was slab[T]) {
 	if len(s.block) == 0 {
 		return
 	}
 	from := 0
-	if m.block == &s.block[0] {
-		from = len(s.block) - m.free
+	if len(was.block) > 0 && &was.block[0] == &s.block[0] {
+		from = len(s.block) - len(was.free)
 	}
 	clear(s.block[from : len(s.block)-len(s.free)])
 	s.free = s.block[from:]
@@ -106,51 +92,39 @@ func (s *slab[T]) rewind(m slabMark[T]) {
 
 // slabs are the slabs of one compile.
 type slabs struct {
-	tools    slab[Tool]
+	tools   slab[Tool]
+	records slab[Record]
+	agents  slab[Agent]
+	toolPtr slab[*Tool]
+	scratch
+}
+
+// scratch are the slabs of what a tool's signature makes (its parameters,
+// their types, properties, constraints and values), which a compile of the
+// diagnostics alone hands out again once the tool is compiled (see
+// lean.go): a copy of them is where they were.
+type scratch struct {
 	params   slab[Param]
 	types    slab[Type]
-	records  slab[Record]
-	agents   slab[Agent]
 	props    slab[Prop]
 	members  slab[Member]
 	paramPtr slab[*Param]
-	toolPtr  slab[*Tool]
 	values   slab[any]
 	floats   slab[float64]
 	ints     slab[int]
 }
 
-// scratchMark is where the slabs of what a tool's signature makes (its
-// parameters, their types, properties, constraints and values) were, for
-// a compile of the diagnostics alone to hand them out again once the
-// tool is compiled (see lean.go).
-type scratchMark struct {
-	params   slabMark[Param]
-	types    slabMark[Type]
-	props    slabMark[Prop]
-	members  slabMark[Member]
-	paramPtr slabMark[*Param]
-	values   slabMark[any]
-	floats   slabMark[float64]
-	ints     slabMark[int]
-}
-
-// markScratch returns where the slabs of a signature's parts are.
-func (s *slabs) markScratch() scratchMark {
-	return scratchMark{s.params.mark(), s.types.mark(), s.props.mark(), s.members.mark(),
-		s.paramPtr.mark(), s.values.mark(), s.floats.mark(), s.ints.mark()}
-}
-
-// rewindScratch hands out again the signature's parts made since m.
-func (s *slabs) rewindScratch(m scratchMark) {
-	s.params.rewind(m.params)
-	s.types.rewind(m.types)
-	s.props.rewind(m.props)
-	s.members.rewind(m.members)
-	s.paramPtr.rewind(m.paramPtr)
-	s.values.rewind(m.values)
-	s.floats.rewind(m.floats)
-	s.ints.rewind(m.ints)
+// rewindScratch hands out again the signature's parts made since the
+// scratch slabs were was.
+func (s *slabs) rewindScratch(was scratch) {
+	s.params.rewind(was.params)
+	s.types.rewind(was.types)
+	s.props.rewind(was.props)
+	s.members.rewind(was.members)
+	s.paramPtr.rewind(was.paramPtr)
+	s.values.rewind(was.values)
+	s.floats.rewind(was.floats)
+	s.ints.rewind(was.ints)
 }
 
 // newType returns a type of a kind, named as written at span.

@@ -32,9 +32,8 @@ func (c *compiler) checkBounds(p *Param, dflt *parser.Property, what string) {
 		loSpan, _ := PropSpan(p.Props, pair[0])
 		hiSpan, _ := PropSpan(p.Props, pair[1])
 		dg := diag.Errorf(CodeContradictoryBounds, hiSpan, "%s %s has %s %v above its %s %v: no value is allowed", what, p.Name, pair[0], lo, pair[1], hi)
-		dg.Detail = fmt.Sprintf("make %s at most %s (were they swapped?)", pair[0], pair[1])
 		dg.Related = []diag.Related{{Span: loSpan, Message: pair[0] + " of " + p.Name}}
-		c.diags.Add(dg)
+		c.explain(dg, fmt.Sprintf("make %s at most %s (were they swapped?)", pair[0], pair[1]))
 	}
 	if dflt == nil || !p.HasDefault {
 		return
@@ -43,9 +42,8 @@ func (c *compiler) checkBounds(p *Param, dflt *parser.Property, what string) {
 		if why := refuses(m, p.Default); why != "" {
 			key, _ := PropSpan(p.Props, m.Key)
 			dg := diag.Errorf(CodeDefaultOutOfBounds, dflt.Value.Span(), "the default of %s %s %s", what, p.Name, why)
-			dg.Detail = "change the default to a value its " + m.Key + " allows, or change the " + m.Key
 			dg.Related = []diag.Related{{Span: key, Message: m.Key + " of " + p.Name}}
-			c.diags.Add(dg)
+			c.explain(dg, "change the default to a value its "+m.Key+" allows, or change the "+m.Key)
 			return
 		}
 	}

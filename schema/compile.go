@@ -105,7 +105,7 @@ type compiler struct {
 	legacyNames map[string]bool
 	tops        map[string]bool
 	// legacyNamed is set once a record of the older notation is named (see
-	// compileTools).
+	// legacyRecordName).
 	legacyNamed bool
 	// again is what a Recompile reads of the previous compile (see
 	// reuse.go), nil for a compile in full; marks are the indexes of the
@@ -193,19 +193,8 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	c.lean = lean && len(env) == 0 && !hasTests(decls) && !hasToolBudget(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.declareRecord(d)
-		}
-	}
-	i := 0
-	for _, d := range decls {
-		if d.label == RecordLabel {
-			c.top = d.top()
-			c.recordFields(c.prog.Records[i], d)
-			i++
-		}
-	}
+	c.declareRecords(decls)
+	c.recordsFields(decls, nil)
 	c.checkCycles()
 	recorded := len(c.diags)
 	var steps []step
@@ -215,8 +204,8 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	} else {
 		keep = nil
 	}
-	c.compileTools(decls, keep)
-	c.compileAgents(decls, keep)
+	c.compileSteps(decls, ToolLabel, keep)
+	c.compileSteps(decls, AgentLabel, keep)
 	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
@@ -277,7 +266,7 @@ func (c *compiler) findDecls(n int) []decl {
 	return decls
 }
 
-// stepCount returns how many steps compileTools and compileAgents make of
+// stepCount returns how many steps compileSteps makes of
 // decls: one for each tool and agent.
 func stepCount(decls []decl) int {
 	n := 0
@@ -372,9 +361,8 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 	d, found := c.declOfQuiet(p)
 	if found.n > 1 {
-		dg := diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1])
-		dg.Detail = "keep one of the labels " + strings.Join(found.names[:found.n], ", ") + "; it is read as " + found.names[0] + " for now"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1]),
+			"keep one of the labels "+strings.Join(found.names[:found.n], ", ")+"; it is read as "+found.names[0]+" for now")
 	}
 	return d, found.n > 0
 }
@@ -417,9 +405,22 @@ func (c *compiler) declOfQuiet(p *parser.Pattern) (decl, declLabels) {
 // unnamed reports a declaration (an agent, a test, a record) without a
 // name; example shows one named, with what the name is for.
 func (c *compiler) unnamed(d decl, what, example string) {
-	dg := diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what)
-	dg.Detail = "name it before its label: " + example
+	c.explain(diag.Errorf(CodeMissingName, headSpan(d), "the %s has no name", what), "name it before its label: "+example)
+}
+
+// explain adds dg to the diagnostics with the detail, the remedy it says,
+// and the fixes.
+func (c *compiler) explain(dg diag.Diagnostic, detail string, fixes ...diag.Fix) {
+	dg.Detail = detail
+	if len(fixes) > 0 {
+		dg.Fixes = fixes
+	}
 	c.diags.Add(dg)
+}
+
+// replaceFix returns the fix titled title that writes text over span.
+func replaceFix(title string, span diag.Span, text string) diag.Fix {
+	return diag.Fix{Title: title, Edits: []diag.Edit{{Span: span, NewText: text}}}
 }
 
 // headSpan is where a diagnostic about a declaration as a whole goes: its
@@ -483,28 +484,23 @@ func (c *compiler) tool(d decl, top bool) {
 	}
 	c.toolDescriptionLint(t, desc)
 	if desc == nil {
-		dg := diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name))
-		dg.Detail = "add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingDescription, headSpan(d), "tool %s has no description", disp(t.Name)),
+			"add one: {description: \"What the tool does\"}; the model reads it to decide when to call the tool")
 	}
 	els := elements(p)
 	if len(els) == 0 {
-		dg := diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name))
-		dg.Detail = "add it after a bar: [" + orName(t.Name, "name") + ":Tool {...} | (param::String)==>(::String)]"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name)),
+			"add it after a bar: ["+orName(t.Name, "name")+":Tool {...} | (param::String)==>(::String)]")
 		return
 	}
 	if len(els) > 1 {
-		dg := diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End},
-			"tool %s has more than one element", disp(t.Name))
-		dg.Detail = "a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidSignature, diag.Span{Start: els[1].Span().Start, End: els[len(els)-1].Span().End}, "tool %s has more than one element", disp(t.Name)),
+			"a tool has exactly one element, its signature: chain the parameters in one path, (a::String)==>(b::Integer)==>(::String)")
 	}
 	e := els[0]
 	if e.Path == nil {
-		dg := diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name))
-		dg.Detail = "write the parameters and the return type as a path of nodes: (param::String)==>(::String)"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidSignature, e.Span(), "the signature of tool %s must be a path", disp(t.Name)),
+			"write the parameters and the return type as a path of nodes: (param::String)==>(::String)")
 		return
 	}
 	t.SignatureSpan = e.Path.Span()
@@ -545,53 +541,4 @@ func fixToolName(name string) string {
 		return s
 	}
 	return ""
-}
-
-// declareRecord creates a record and makes its name a type.
-func (c *compiler) declareRecord(d decl) {
-	p := d.p
-	r := c.slabs.records.new()
-	r.Name, r.Span, r.NameSpan, r.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), c.props(&p.Subject)
-	c.prog.Records = append(c.prog.Records, r)
-	switch {
-	case r.Name == "":
-		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
-	case IsBuiltinType(r.Name):
-		dg := diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name)
-		dg.Detail = "give the record another name"
-		c.diags.Add(dg)
-	case c.records[r.Name] == nil:
-		c.records[r.Name] = r
-	}
-	for i := range p.Subject.Properties {
-		pr := &p.Subject.Properties[i]
-		switch pr.Key {
-		case "description":
-			r.Description, _ = c.str(pr)
-		default:
-			c.unknownProp(pr, "a record", recordProps)
-		}
-	}
-}
-
-// recordFields compiles a record's fields.
-func (c *compiler) recordFields(r *Record, d decl) {
-	els := elements(d.p)
-	c.lowered(d.p, 3)
-	seen := c.newParamList(len(els))
-	for _, e := range els {
-		if e.Path == nil || e.Path.Arrow != nil {
-			dg := diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name))
-			dg.Detail = "write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})"
-			c.diags.Add(dg)
-			continue
-		}
-		f := c.param(e.Path.Left, true)
-		if f == nil {
-			continue
-		}
-		if c.unique(&seen, f, "record", disp(r.Name), true) {
-			r.Fields = seen.list // seen as they are added: a default may be of the record's own type
-		}
-	}
 }

@@ -92,13 +92,14 @@ func (pc *pkgCompile) setLean(lean bool) {
 }
 
 // forgetSignatures lets go of the signatures of the tools the step st
-// made, and hands their room, made since m, out again.
-func (c *compiler) forgetSignatures(st step, m scratchMark) {
+// made, and hands their room, made since the scratch slabs were was, out
+// again.
+func (c *compiler) forgetSignatures(st step, was scratch) {
 	for i := st.t0; i < st.t1; i++ {
 		t := c.prog.ToolAt(int(i))
 		t.Params, t.Returns = nil, nil
 	}
-	c.slabs.rewindScratch(m)
+	c.slabs.rewindScratch(was)
 }
 
 // leanAsTool makes the AsTool of a, which has no signature element, for

@@ -40,10 +40,8 @@ func (c *compiler) legacyToolLabel(d decl) {
 			continue
 		}
 		span := l.Name.Span()
-		dg := diag.Infof(CodeLegacyToolLabel, span, "ToolSpecification is the older label of tools; the canonical label is Tool")
-		dg.Detail = "it is read as Tool; `gramc fmt --rewrite-legacy` rewrites the file"
-		dg.Fixes = []diag.Fix{{Title: "Write Tool", Edits: []diag.Edit{{Span: span, NewText: ToolLabel}}}}
-		c.diags.Add(dg)
+		c.explain(diag.Infof(CodeLegacyToolLabel, span, "ToolSpecification is the older label of tools; the canonical label is Tool"),
+			"it is read as Tool; `gramc fmt --rewrite-legacy` rewrites the file", replaceFix("Write Tool", span, ToolLabel))
 	}
 }
 
@@ -143,9 +141,8 @@ func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
 	if pn != nil {
 		v := &pn.Value
 		if v.Kind() != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
-			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", ln.what, describeValue(v))
-			dg.Detail = "write the name before the type instead: (name::Type)"
-			c.diags.Add(dg)
+			c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", ln.what, describeValue(v)),
+				"write the name before the type instead: (name::Type)")
 			ln.canonical = false
 		} else {
 			// The span of the name inside the quotes, so that a rename
@@ -171,9 +168,8 @@ func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *grammar.Entry) {
 	s, n := ln.n.Subject, ln.n
 	if len(s.Labels) == 0 {
 		p.Type = &Type{Kind: InvalidType, Span: n.Span()}
-		dg := diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", ln.what, ln.name)
-		dg.Detail = "write its type: (" + identText(ln.name) + "::String)"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", ln.what, ln.name),
+			"write its type: ("+identText(ln.name)+"::String)")
 		ln.canonical = false
 	} else {
 		c.multipleTypes(s, ln.what, ln.name)
@@ -195,9 +191,8 @@ func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *grammar.Entry) {
 	case InvalidType:
 		ln.canonical = false
 	default:
-		dg := diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String())
-		dg.Detail = "declare a record, [Name:Record | (field::Type), ...], and make it the type"
-		c.diags.Add(dg)
+		c.explain(diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String()),
+			"declare a record, [Name:Record | (field::Type), ...], and make it the type")
 		ln.canonical = false
 	}
 }
@@ -212,7 +207,7 @@ func (c *compiler) reportLegacy(ln *legacyNode) {
 	if ln.mixed != nil {
 		// The error's fix keeps the name before the type.
 		if canonical {
-			text := c.canonicalNode(name, ln.typeText, ln.restText)
+			text := canonicalNode(name, ln.typeText, ln.restText)
 			ln.mixed.Fixes = []diag.Fix{{Title: "Keep the name " + name + ": " + text, Edits: c.legacyEdits(n, text, ln.recordDecl)}}
 		}
 		if ln.fieldsSpan.Len() > 0 {
@@ -227,7 +222,7 @@ func (c *compiler) reportLegacy(ln *legacyNode) {
 		}
 		return
 	}
-	text := c.canonicalNode(name, ln.typeText, ln.restText)
+	text := canonicalNode(name, ln.typeText, ln.restText)
 	edits := c.legacyEdits(n, text, ln.recordDecl)
 	dg := diag.Infof(CodeLegacyParameter, n.Span(), "%s %s is written in the older notation; the canonical form is %s", ln.what, name, text)
 	dg.Detail = "it is read as " + text
@@ -248,11 +243,11 @@ func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic 
 	dg := diag.Infof(CodeLegacyParameter, ln.n.Span(), "%s %s is written in the older notation", ln.what, name)
 	switch {
 	case commented && ln.recordDecl != "":
-		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
+		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
 	case commented && ln.fieldsSpan.Len() > 0:
 		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
 	case commented:
-		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + c.canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
+		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
 	default:
 		dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
 	}
@@ -276,7 +271,7 @@ func (c *compiler) hasComment(span diag.Span) bool {
 }
 
 // canonicalNode writes a parameter node in the canonical form.
-func (c *compiler) canonicalNode(name, typeText string, props []string) string {
+func canonicalNode(name, typeText string, props []string) string {
 	text := "(" + identText(name) + "::" + typeText
 	if len(props) > 0 {
 		text += " {" + strings.Join(props, ", ") + "}"
@@ -343,9 +338,8 @@ func unwrap(p *parser.Pattern) *parser.Pattern {
 func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, string, bool) {
 	v := &fe.Value
 	if v.Kind() != grammar.ArrayValue {
-		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "fields must be a list of field maps, not %s", describeValue(v))
-		dg.Detail = `write fields: [{name: "id", type: "Int"}, ...], or declare a record: [Name:Record | (id::Int), ...]`
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "fields must be a list of field maps, not %s", describeValue(v)),
+			`write fields: [{name: "id", type: "Int"}, ...], or declare a record: [Name:Record | (id::Int), ...]`)
 		return nil, "", false
 	}
 	// The record has no name in the source (NameSpan is empty) until the
@@ -380,9 +374,8 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 // cannot be written), or nil when the map has no name.
 func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 	if v.Kind() != grammar.MapValue {
-		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "a field of fields is a map, not %s", describeValue(v))
-		dg.Detail = `write {name: "id", type: "Int"}`
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "a field of fields is a map, not %s", describeValue(v)),
+			`write {name: "id", type: "Int"}`)
 		return nil, ""
 	}
 	var nameV, typeV, descV *grammar.Value
@@ -409,9 +402,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		if nameV != nil {
 			span = nameV.Span()
 		}
-		dg := diag.Errorf(CodeInvalidRecordField, span, "a field needs a name, as a non-empty string")
-		dg.Detail = `write {name: "id", type: "Int"}`
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidRecordField, span, "a field needs a name, as a non-empty string"), `write {name: "id", type: "Int"}`)
 		return nil, ""
 	}
 	fname := stringText(nameV.Tok)
@@ -424,9 +415,8 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 		if typeV != nil {
 			span = typeV.Span()
 		}
-		dg := diag.Errorf(CodeMissingType, span, "field %s has no type", f.Name)
-		dg.Detail = `give it a type as a string: {name: "` + f.Name + `", type: "Text"}; "Maybe Text" is optional, "[Text]" an array`
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingType, span, "field %s has no type", f.Name),
+			`give it a type as a string: {name: "`+f.Name+`", type: "Text"}; "Maybe Text" is optional, "[Text]" an array`)
 	} else {
 		f.Type, base, props = c.typeWord(typeV, f)
 	}
@@ -440,11 +430,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 	if base == "" || unknown {
 		return f, ""
 	}
-	text := "(" + identText(f.Name) + "::" + base
-	if len(props) > 0 {
-		text += " {" + strings.Join(props, ", ") + "}"
-	}
-	return f, text + ")"
+	return f, canonicalNode(f.Name, base, props)
 }
 
 // typeWord reads the type of a field map: a type name, `Maybe T` or `[T]`.
@@ -461,9 +447,8 @@ func (c *compiler) typeWord(v *grammar.Value, f *Param) (*Type, string, []string
 		array, word = true, strings.TrimSpace(word[1:len(word)-1])
 	}
 	if word == "" || !plainIdent.MatchString(word) {
-		dg := diag.Errorf(CodeUnknownType, v.Span(), "field %s has the type %q, which is not a type name, Maybe T or [T]", f.Name, text)
-		dg.Detail = `write a type name ("Text", "Int", "Double", "Bool" or a record), "Maybe T" for an optional field or "[T]" for a list`
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeUnknownType, v.Span(), "field %s has the type %q, which is not a type name, Maybe T or [T]", f.Name, text),
+			`write a type name ("Text", "Int", "Double", "Bool" or a record), "Maybe T" for an optional field or "[T]" for a list`)
 		return &Type{Kind: InvalidType, Span: v.Span()}, "", nil
 	}
 	i := strings.LastIndex(text, word)

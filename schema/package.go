@@ -89,10 +89,7 @@ func (c *compiler) pkgTool(e *parser.Pattern) *Tool {
 	if c.pkg.cs != nil {
 		oc := c.pkg.cs[ref.file]
 		oc.used[pt.i] = true
-		if oc.ext == nil {
-			oc.ext = map[int32]bool{}
-		}
-		oc.ext[pt.i] = true
+		put(&oc.ext, pt.i, true)
 	}
 	return c.pkg.progs[ref.file].ToolAt(int(pt.i))
 }
@@ -107,10 +104,15 @@ func (c *compiler) readPkg(name string) {
 // usePkg records that the file uses the name of another file of the
 // package, a tool's or a record's.
 func (c *compiler) usePkg(name string) {
-	if c.pkgDeps == nil {
-		c.pkgDeps = map[string]bool{}
+	put(&c.pkgDeps, name, true)
+}
+
+// put sets *m's value of k to v, making the map first when there is none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	c.pkgDeps[name] = true
+	(*m)[k] = v
 }
 
 // CompilePackage compiles the files of one package together, as Go
@@ -198,22 +200,14 @@ type pkgFileState struct {
 // declName is a declaration's name and label.
 type declName struct{ name, label string }
 
-// declIdents returns the spans of the names of decls.
-func declIdents(ds []decl) vec[diag.Span] {
-	out := make([]diag.Span, len(ds))
+// declNames returns the names and labels of decls, and the spans of the
+// names.
+func declNames(ds []decl) ([]declName, vec[diag.Span]) {
+	names, idents := make([]declName, len(ds)), make([]diag.Span, len(ds))
 	for i, d := range ds {
-		out[i] = d.p.IdentSpan()
+		names[i], idents[i] = declName{d.p.Subject.Identity, d.label}, d.p.IdentSpan()
 	}
-	return vecOf(out)
-}
-
-// declNames returns the names and labels of decls.
-func declNames(ds []decl) []declName {
-	out := make([]declName, len(ds))
-	for i, d := range ds {
-		out[i] = declName{d.p.Subject.Identity, d.label}
-	}
-	return out
+	return names, vecOf(idents)
 }
 
 // RecompilePackage compiles a package as [CompilePackage] does, from prev
@@ -424,16 +418,14 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	for i, doc := range docs {
 		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
 		a := again[i]
-		if a == nil && (lookup || pc.Programs[i].memo.tests) {
-			a = startFile(pc, scope, i)
-		}
-		switch {
-		case a == nil && (lookup || pc.Programs[i].memo.tests):
-			return nil
-		case a == nil:
+		if a == nil && !lookup && !pc.Programs[i].memo.tests {
 			out.Programs[i], out.Diags[i], out.Reused[i] = pc.Programs[i], pc.Diags[i], true
 			continue
-		case !a.compile("") || !a.end(pc.hasAgents, lookup):
+		}
+		if a == nil {
+			a = startFile(pc, scope, i)
+		}
+		if a == nil || !a.compile("") || !a.end(pc.hasAgents, lookup) {
 			return nil
 		}
 		if a.whole == nil {

@@ -153,10 +153,7 @@ func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 		return pc.ended > 0
 	}
 	pc.ended = -1
-	for k, c := range pc.cs {
-		pc.marks[k][3] = len(c.diags)
-		c.pkgUnresolved()
-	}
+	pc.unresolved()
 	pc.checks(hasAgents, nil)
 	for k, c := range pc.cs {
 		f, m, pm := pc.at[k], c.prog.memo, pc.prev.Programs[pc.at[k]].memo
@@ -186,10 +183,7 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 			continue
 		}
 		if len(pc.users[name]) > 0 || slices.ContainsFunc(pc.testMarks, func(m []string) bool { return slices.Contains(m, name) }) {
-			if ext == nil {
-				ext = map[int32]bool{}
-			}
-			ext[pt.i] = true
+			put(&ext, pt.i, true)
 		}
 	}
 	return ext
@@ -200,10 +194,7 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 // their diagnostics, in that order, in out; it returns the tools of
 // other files each file of tests lists.
 func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
-	for i, c := range pc.cs {
-		pc.marks[i][3] = len(c.diags)
-		c.pkgUnresolved()
-	}
+	pc.unresolved()
 	marks := pc.checks(hasAgents, out)
 	pc.compileTests()
 	pc.pkg.cs = nil
@@ -211,6 +202,15 @@ func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
 		out.Programs[i], out.Diags[i] = c.finish()
 	}
 	return marks
+}
+
+// unresolved looks up the references of the files compiled that name
+// nothing in their own file (see pkgUnresolved).
+func (pc *pkgCompile) unresolved() {
+	for i, c := range pc.cs {
+		pc.marks[i][3] = len(c.diags)
+		c.pkgUnresolved()
+	}
 }
 
 // start makes the compilers of the files compiled.
@@ -234,7 +234,7 @@ func (pc *pkgCompile) start(share bool) {
 		pc.cs[i], pc.ds[i], pc.marks[i][0] = c, ds, len(c.diags)
 		if f := pc.at[i]; f >= 0 {
 			pc.pkg.progs[f] = c.prog
-			pc.pkg.files[f].names, pc.pkg.files[f].idents = declNames(ds), declIdents(ds)
+			pc.pkg.files[f].names, pc.pkg.files[f].idents = declNames(ds)
 		}
 	}
 }
@@ -245,11 +245,7 @@ func (pc *pkgCompile) start(share bool) {
 func (pc *pkgCompile) records() {
 	n := 0
 	for i, c := range pc.cs {
-		for _, d := range pc.ds[i] {
-			if d.label == RecordLabel {
-				c.declareRecord(d)
-			}
-		}
+		c.declareRecords(pc.ds[i])
 		n += len(c.prog.Records)
 	}
 	if pc.full {
@@ -278,15 +274,7 @@ func (pc *pkgCompile) records() {
 	}
 	owner := make(map[*Record]*compiler, n)
 	for i, c := range pc.cs {
-		j := 0
-		for _, d := range pc.ds[i] {
-			if d.label == RecordLabel {
-				c.top = d.top()
-				c.recordFields(c.prog.Records[j], d)
-				owner[c.prog.Records[j]] = c
-				j++
-			}
-		}
+		c.recordsFields(pc.ds[i], owner)
 	}
 	packageCycles(pc.cs, owner)
 	for i, c := range pc.cs {
@@ -299,7 +287,7 @@ func (pc *pkgCompile) records() {
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
-		c.compileTools(pc.ds[i], &c.steps)
+		c.compileSteps(pc.ds[i], ToolLabel, &c.steps)
 		n += c.prog.NumTools()
 	}
 	if pc.full {
@@ -340,7 +328,7 @@ func (pc *pkgCompile) agents() bool {
 	pc.compiled = true
 	hasAgents := false
 	for i, c := range pc.cs {
-		c.compileAgents(pc.ds[i], &c.steps)
+		c.compileSteps(pc.ds[i], AgentLabel, &c.steps)
 		pc.marks[i][2] = len(c.diags)
 		if pc.at[i] >= 0 {
 			hasAgents = hasAgents || c.prog.NumAgents() > 0

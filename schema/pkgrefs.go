@@ -42,7 +42,7 @@ func (c *compiler) pkgUnresolved() {
 			file, ident, what, _ := c.pkg.lookupName(s)
 			c.usePkg(s)
 			d.Detail = "did you mean " + strconv.Quote(s) + "?"
-			d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: u.Ref.Span(), NewText: s}}}}
+			d.Fixes = []diag.Fix{replaceFix("Change to "+s, u.Ref.Span(), s)}
 			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + s + " is declared here"}}
 		}
 		c.diags.Add(d)

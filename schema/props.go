@@ -20,9 +20,7 @@ import (
 
 // invalidValue reports a property value of the wrong form.
 func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
-	d := diag.Errorf(CodeInvalidPropertyValue, p.Value.Span(), "%s", msg)
-	d.Detail = detail
-	c.diags.Add(d)
+	c.explain(diag.Errorf(CodeInvalidPropertyValue, p.Value.Span(), "%s", msg), detail)
 }
 
 // nonBlank reads a string property that must say something: a value that
@@ -32,7 +30,7 @@ func (c *compiler) invalidValue(p *parser.Property, msg, detail string) {
 func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, detail string) (string, bool) {
 	s, ok := c.str(p)
 	if ok && strings.TrimSpace(s) == "" {
-		c.blank(p, code, msg, detail)
+		c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 	}
 	return s, ok
 }
@@ -43,18 +41,11 @@ func (c *compiler) nonBlank(p *parser.Property, code string, msg func() string, 
 func (c *compiler) nonBlankText(p *parser.Property, code string, msg func() string, detail string) {
 	if v := p.Value; v.Kind() == grammar.ScalarValue && isStringTok(v.Tok) {
 		if strings.TrimSpace(v.Tok.Text()) == "" {
-			c.blank(p, code, msg, detail)
+			c.explain(diag.Errorf(code, p.Value.Span(), "%s", msg()), detail)
 		}
 		return
 	}
 	c.str(p) // reports the value that is not a string
-}
-
-// blank reports the string property p, which is blank (see nonBlank).
-func (c *compiler) blank(p *parser.Property, code string, msg func() string, detail string) {
-	d := diag.Errorf(code, p.Value.Span(), "%s", msg())
-	d.Detail = detail
-	c.diags.Add(d)
 }
 
 // unknownProp reports a property that is not one of known, which describes
@@ -108,10 +99,7 @@ func (c *compiler) closestProp(key string, known []string) string {
 		return s
 	}
 	s := suggest.Closest(key, known)
-	if c.propAnswers == nil {
-		c.propAnswers = map[propQuestion]string{}
-	}
-	c.propAnswers[q] = s
+	put(&c.propAnswers, q, s)
 	return s
 }
 
@@ -144,9 +132,8 @@ func (c *compiler) approval(p *parser.Property) bool {
 	if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Bool {
 		return v.Tok.Value == "true"
 	}
-	d := diag.Errorf(CodeInvalidApproval, v.Span(), "approval must be true or false, not %s", describeValue(v))
-	d.Detail = "write approval: true to have a person approve each call before it runs (without quotes), or remove the property"
-	c.diags.Add(d)
+	c.explain(diag.Errorf(CodeInvalidApproval, v.Span(), "approval must be true or false, not %s", describeValue(v)),
+		"write approval: true to have a person approve each call before it runs (without quotes), or remove the property")
 	return false
 }
 

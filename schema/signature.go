@@ -73,10 +73,8 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 		switch a.Kind() {
 		case grammar.Right:
 			if a.Bracket {
-				dg := diag.Errorf(CodeInvalidSignature, a.Span(), "the arrows of a signature have no names, labels or properties")
-				dg.Detail = "write a plain arrow, " + rightArrow(a) + "; describe the tool in its record and the parameters in theirs"
-				dg.Fixes = []diag.Fix{{Title: "Write " + rightArrow(a), Edits: []diag.Edit{{Span: a.Span(), NewText: rightArrow(a)}}}}
-				c.diags.Add(dg)
+				c.explain(diag.Errorf(CodeInvalidSignature, a.Span(), "the arrows of a signature have no names, labels or properties"),
+					"write a plain arrow, "+rightArrow(a)+"; describe the tool in its record and the parameters in theirs", replaceFix("Write "+rightArrow(a), a.Span(), rightArrow(a)))
 			}
 		case grammar.BadArrow:
 			// A syntax error, reported by the parser.
@@ -167,10 +165,8 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 	}
 	if s.Ident.Valid() {
 		name := s.Ident.Value
-		dg := diag.Errorf(CodeMissingReturnType, s.Ident.Span(), "the last node of a signature is the return type, which has no name, but this one is named %s", name)
-		dg.Detail = "if " + name + " is a parameter, add the return type after it: ==>(::String); otherwise remove the name"
-		dg.Fixes = []diag.Fix{{Title: "Remove the name " + name, Edits: []diag.Edit{{Span: s.Ident.Span(), NewText: ""}}}}
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingReturnType, s.Ident.Span(), "the last node of a signature is the return type, which has no name, but this one is named %s", name),
+			"if "+name+" is a parameter, add the return type after it: ==>(::String); otherwise remove the name", replaceFix("Remove the name "+name, s.Ident.Span(), ""))
 	}
 	if len(s.Labels) > 1 { // the words are put together only for the diagnostic
 		c.multipleTypes(s, "the return type of "+toolKind(t), t.Name)
@@ -225,10 +221,8 @@ func (c *compiler) multipleTypes(s *grammar.Subject, what, name string) {
 		return
 	}
 	span := diag.Span{Start: s.Labels[1].Span().Start, End: s.LabelsSpan().End}
-	dg := diag.Errorf(CodeMultipleTypes, span, "%s %s has more than one type", what, name)
-	dg.Detail = "keep one type label; for a list of values use Array {items: " + s.Labels[0].Name.Value + "}"
-	dg.Fixes = []diag.Fix{{Title: "Remove the extra types", Edits: []diag.Edit{{Span: span, NewText: ""}}}}
-	c.diags.Add(dg)
+	c.explain(diag.Errorf(CodeMultipleTypes, span, "%s %s has more than one type", what, name),
+		"keep one type label; for a list of values use Array {items: "+s.Labels[0].Name.Value+"}", replaceFix("Remove the extra types", span, ""))
 }
 
 // param reads a parameter (or, with field set, a record field) from its
@@ -273,9 +267,8 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 	}
 	if !typed {
 		p.Type = c.newType(InvalidType, "", p.NameSpan)
-		dg := diag.Errorf(CodeMissingType, p.NameSpan, "%s %s has no type", what, p.Name)
-		dg.Detail = "add a type label after the name, e.g. (" + s.Ident.Value + "::String); the types are String, Integer, Number, Boolean, Object, Array and the records of the file"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeMissingType, p.NameSpan, "%s %s has no type", what, p.Name),
+			"add a type label after the name, e.g. ("+s.Ident.Value+"::String); the types are String, Integer, Number, Boolean, Object, Array and the records of the file")
 	} else {
 		c.multipleTypes(s, what, p.Name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
@@ -293,10 +286,8 @@ func (c *compiler) unnamedParam(p *Param, s *grammar.Subject) {
 	p.Name = unnamedParamName(typ)
 	at := s.Span().Start
 	p.NameSpan = diag.Span{Start: at, End: at}
-	dg := diag.Warningf(CodeUnnamedParameter, diag.Span{Start: at, End: s.LabelsSpan().End}, "this parameter has no name; it is named %s after its type", p.Name)
-	dg.Detail = "the name is what the model sees: name the parameter for what it holds, (name::" + s.Labels[0].Name.Value + ")"
-	dg.Fixes = []diag.Fix{{Title: "Name it " + p.Name, Edits: []diag.Edit{{Span: p.NameSpan, NewText: parser.GramIdent(p.Name)}}}}
-	c.diags.Add(dg)
+	c.explain(diag.Warningf(CodeUnnamedParameter, diag.Span{Start: at, End: s.LabelsSpan().End}, "this parameter has no name; it is named %s after its type", p.Name),
+		"the name is what the model sees: name the parameter for what it holds, (name::"+s.Labels[0].Name.Value+")", replaceFix("Name it "+p.Name, p.NameSpan, parser.GramIdent(p.Name)))
 }
 
 // unnamedParamName returns the name of a tool parameter written with the
@@ -358,9 +349,8 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 			p.Optional, _ = c.boolean(pr)
 		case "injected":
 			if field {
-				dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "injected applies to tool parameters, not to record fields; it is ignored")
-				dg.Detail = "remove it, or make the value a parameter of the tool: (name::Type {injected: true})"
-				c.diags.Add(dg)
+				c.explain(diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "injected applies to tool parameters, not to record fields; it is ignored"),
+					"remove it, or make the value a parameter of the tool: (name::Type {injected: true})")
 				continue
 			}
 			p.Injected, _ = c.boolean(pr)
@@ -399,9 +389,8 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 		p.Default, p.HasDefault = v, true
 		if p.Enum != nil && !slices.ContainsFunc(p.Enum, func(x any) bool { return sameJSONText(x, v) }) {
 			dg := diag.Errorf(CodeInvalidDefault, dflt.Value.Span(), "the default of %s %s is not one of its enum members", what, p.Name)
-			dg.Detail = "use one of the enum's members as the default, or add the default to the enum"
 			dg.Related = []diag.Related{{Span: enum.Value.Span(), Message: "the enum of " + p.Name}}
-			c.diags.Add(dg)
+			c.explain(dg, "use one of the enum's members as the default, or add the default to the enum")
 		}
 	}
 	c.checkBounds(p, dflt, what)
@@ -445,9 +434,8 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 		t.Items = it
 	case InvalidType:
 	default:
-		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "items applies to Array types, not to %s; it is ignored", t.String())
-		dg.Detail = "make the type Array, (name::Array {items: " + v.Tok.Value + "}), or remove items"
-		c.diags.Add(dg)
+		c.explain(diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "items applies to Array types, not to %s; it is ignored", t.String()),
+			"make the type Array, (name::Array {items: "+v.Tok.Value+"}), or remove items")
 	}
 }
 
@@ -455,9 +443,8 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 func (c *compiler) enum(p *Param, pr *parser.Property, what string) {
 	v := pr.Value
 	if v.Kind() != grammar.ArrayValue {
-		dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "enum must be an array of the allowed values, not %s", describeValue(v))
-		dg.Detail = "write enum: [" + example(p.Type) + ", ...]"
-		c.diags.Add(dg)
+		c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "enum must be an array of the allowed values, not %s", describeValue(v)),
+			"write enum: ["+example(p.Type)+", ...]")
 		return
 	}
 	out := c.slabs.values.make(len(v.Items()))[:0]
@@ -511,9 +498,8 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 		val = s
 	}
 	if k := p.Type.Kind; k != InvalidType && !constraintApplies(pr.Key, k) {
-		dg := diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String())
-		dg.Detail = "minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array"
-		c.diags.Add(dg)
+		c.explain(diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String()),
+			"minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array")
 		return
 	}
 	p.Constraints = append(p.Constraints, Member{pr.Key, val})

@@ -18,13 +18,17 @@ type step struct {
 	decl, d0, d1, t0, t1, a0, a1, m0, m1, p0, p1, q0, q1 int32
 }
 
-// step compiles the declaration d, the k-th of the document, with compile
-// and returns what it made.
-func (c *compiler) step(k int, d decl, compile func(*compiler, decl)) step {
+// step compiles the declaration d, the k-th of the document, a tool or an
+// agent, and returns what it made.
+func (c *compiler) step(k int, d decl) step {
 	st := step{decl: int32(k), d0: int32(len(c.diags)), t0: int32(c.prog.NumTools()), a0: int32(c.prog.NumAgents()), m0: int32(len(c.marks)),
 		p0: int32(len(c.pkgMarks)), q0: int32(len(c.pkgReads))}
 	c.top = d.top()
-	compile(c, d)
+	if d.label == ToolLabel {
+		c.tool(d, true)
+	} else {
+		c.agent(d)
+	}
 	st.d1, st.t1, st.a1, st.m1 = int32(len(c.diags)), int32(c.prog.NumTools()), int32(c.prog.NumAgents()), int32(len(c.marks))
 	st.p1, st.q1 = int32(len(c.pkgMarks)), int32(len(c.pkgReads))
 	return st
@@ -43,37 +47,25 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 	return 0, false
 }
 
-// compileTools compiles the top-level tools, adding what each step made to
-// steps, unless steps is nil (nothing reads them).
-func (c *compiler) compileTools(decls []decl, steps *[]step) {
-	tool := func(s *compiler, d decl) { s.tool(d, true) }
+// compileSteps compiles the declarations of label, the top-level tools or
+// the agents (and the tools written inside them), adding what each step
+// made to steps, unless steps is nil (nothing reads them).
+func (c *compiler) compileSteps(decls []decl, label string, steps *[]step) {
+	lean := c.lean && label == ToolLabel
+	var was scratch // the scratch slabs before a tool's step, in a lean compile
 	for k, d := range decls {
-		if d.label != ToolLabel {
+		if d.label != label {
 			continue
 		}
-		var m scratchMark
-		if c.lean {
-			m = c.slabs.markScratch()
+		if lean {
+			was = c.slabs.scratch
 		}
-		st := c.step(k, d, tool)
+		st := c.step(k, d)
 		if steps != nil {
 			*steps = append(*steps, st)
 		}
-		if c.lean {
-			c.forgetSignatures(st, m)
-		}
-	}
-}
-
-// compileAgents compiles the agents (and the tools written inside them),
-// adding what each step made to steps, unless steps is nil.
-func (c *compiler) compileAgents(decls []decl, steps *[]step) {
-	for k, d := range decls {
-		if d.label != AgentLabel {
-			continue
-		}
-		if st := c.step(k, d, (*compiler).agent); steps != nil {
-			*steps = append(*steps, st)
+		if lean {
+			c.forgetSignatures(st, was)
 		}
 	}
 }

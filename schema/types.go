@@ -1,5 +1,6 @@
-// Types: the built-in types and their aliases, record types, and the type
-// checking of property values (defaults and enum members) against them.
+// Types: the built-in types and their aliases, record types (their
+// declarations, fields and cycles), and the type checking of property
+// values (defaults and enum members) against them.
 
 package schema
 
@@ -143,7 +144,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 // suggestFix sets a did-you-mean detail on d and a fix replacing span by s.
 func suggestFix(d *diag.Diagnostic, s string, span diag.Span) {
 	d.Detail = fmt.Sprintf("did you mean %q?", s)
-	d.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: span, NewText: s}}}}
+	d.Fixes = []diag.Fix{replaceFix("Change to "+s, span, s)}
 }
 
 // mismatch describes a value that does not fit a type.
@@ -151,18 +152,13 @@ type mismatch struct {
 	span   diag.Span
 	msg    string // completes "... is <msg>"
 	detail string
-	fix    *diag.Fix
+	fixes  []diag.Fix
 }
 
 // report reports the mismatch: code, and a message that what (such as "the
 // default of parameter p") "is" the mismatch's message.
 func (m *mismatch) report(c *compiler, code, what string) {
-	dg := diag.Errorf(code, m.span, "%s is %s", what, m.msg)
-	dg.Detail = m.detail
-	if m.fix != nil {
-		dg.Fixes = []diag.Fix{*m.fix}
-	}
-	c.diags.Add(dg)
+	c.explain(diag.Errorf(code, m.span, "%s is %s", what, m.msg), m.detail, m.fixes...)
 }
 
 func isStringTok(t grammar.Tok) bool {
@@ -274,7 +270,7 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if t.Kind == StringType && v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.Symbol {
 			q := `"` + v.Tok.Value + `"`
 			m.detail = "strings are quoted: write " + q
-			m.fix = &diag.Fix{Title: "Quote " + v.Tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}
+			m.fixes = []diag.Fix{replaceFix("Quote "+v.Tok.Value, v.Span(), q)}
 		}
 		return m
 	}
@@ -299,35 +295,33 @@ func valueFor(v *grammar.Value, t *Type) (any, *mismatch) {
 		if v.Kind() != grammar.ArrayValue {
 			return nil, bad()
 		}
-		out := make([]any, 0, len(v.Items()))
-		for i := range v.Items() {
-			x, m := valueFor(&v.Items()[i], t.Items)
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, x)
-		}
-		return out, nil
-	case ObjectType:
+		return arrayJSON(v, t.Items)
+	case ObjectType, RecordType:
 		if v.Kind() != grammar.MapValue {
 			return nil, bad()
 		}
-		return untypedJSONValue(v)
-	case RecordType:
-		if v.Kind() != grammar.MapValue {
-			return nil, bad()
-		}
-		return recordJSON(v, t)
+		return mapJSON(v, t.Record) // an Object has no record
 	}
 	return nil, bad()
 }
 
-// recordJSON checks a map against a record's fields.
-func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
-	r := t.Record
-	if r == nil {
-		return untypedJSONValue(v)
+// arrayJSON returns the JSON value of the array v, its items checked
+// against t (nil: any type).
+func arrayJSON(v *grammar.Value, t *Type) (any, *mismatch) {
+	out := make([]any, 0, len(v.Items()))
+	for i := range v.Items() {
+		x, m := valueFor(&v.Items()[i], t)
+		if m != nil {
+			return nil, m
+		}
+		out = append(out, x)
 	}
+	return out, nil
+}
+
+// mapJSON returns the JSON value of the map v, checked against the fields
+// of r (nil: any keys and values).
+func mapJSON(v *grammar.Value, r *Record) (any, *mismatch) {
 	var out Object
 	seen := map[string]bool{}
 	for i := range v.Entries() {
@@ -337,18 +331,26 @@ func recordJSON(v *grammar.Value, t *Type) (any, *mismatch) {
 			continue // reported by the parser as a duplicate key
 		}
 		seen[k] = true
-		f := r.Field(k)
-		if f == nil {
-			names := namesOf(r.Fields, paramName)
-			m := &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
-				detail: "the fields of " + r.Name + " are " + strings.Join(names, ", ")}
-			return nil, m
+		var ft *Type
+		if r != nil {
+			f := r.Field(k)
+			if f == nil {
+				return nil, &mismatch{span: e.Key.Span(), msg: fmt.Sprintf("a map with the key %q, which %s has no field for", k, r.Name),
+					detail: "the fields of " + r.Name + " are " + strings.Join(namesOf(r.Fields, paramName), ", ")}
+			}
+			ft = f.Type
 		}
-		x, m := valueFor(&e.Value, f.Type)
+		x, m := valueFor(&e.Value, ft)
 		if m != nil {
 			return nil, m
 		}
 		out = append(out, Member{k, x})
+	}
+	if r == nil {
+		if out == nil {
+			out = Object{}
+		}
+		return out, nil
 	}
 	for _, f := range r.Fields {
 		if f.Required() && !seen[f.Name] {
@@ -367,34 +369,9 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 	case grammar.RangeValue:
 		return nil, &mismatch{span: v.Span(), msg: "a range, which has no JSON value", detail: "write a number, a string, a boolean, an array or a map"}
 	case grammar.ArrayValue:
-		out := make([]any, 0, len(v.Items()))
-		for i := range v.Items() {
-			x, m := untypedJSONValue(&v.Items()[i])
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, x)
-		}
-		return out, nil
+		return arrayJSON(v, nil)
 	case grammar.MapValue:
-		var out Object
-		seen := map[string]bool{}
-		for i := range v.Entries() {
-			e := &v.Entries()[i]
-			if seen[e.KeyName()] {
-				continue
-			}
-			seen[e.KeyName()] = true
-			x, m := untypedJSONValue(&e.Value)
-			if m != nil {
-				return nil, m
-			}
-			out = append(out, Member{e.KeyName(), x})
-		}
-		if out == nil {
-			out = Object{}
-		}
-		return out, nil
+		return mapJSON(v, nil)
 	}
 	tok := v.Tok
 	switch {
@@ -408,7 +385,7 @@ func untypedJSONValue(v *grammar.Value) (any, *mismatch) {
 		q := `"` + tok.Value + `"`
 		return nil, &mismatch{span: v.Span(), msg: "the symbol " + tok.Value + ", which has no JSON value",
 			detail: "write a string instead: " + q,
-			fix:    &diag.Fix{Title: "Quote " + tok.Value, Edits: []diag.Edit{{Span: v.Span(), NewText: q}}}}
+			fixes:  []diag.Fix{replaceFix("Quote "+tok.Value, v.Span(), q)}}
 	}
 	return nil, &mismatch{span: v.Span(), msg: describeValue(v) + ", which has no JSON value", detail: "write a number without a unit"}
 }
@@ -443,6 +420,78 @@ func recordEdges(t *Type, out []*Type) []*Type {
 		out = recordEdges(t.Items, out)
 	}
 	return out
+}
+
+// declareRecords declares the records of decls (see declareRecord).
+func (c *compiler) declareRecords(decls []decl) {
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.declareRecord(d)
+		}
+	}
+}
+
+// recordsFields compiles the fields of the records of decls, declared by
+// declareRecords, and sets c as their owner in owner, when not nil.
+func (c *compiler) recordsFields(decls []decl, owner map[*Record]*compiler) {
+	i := 0
+	for _, d := range decls {
+		if d.label == RecordLabel {
+			c.top = d.top()
+			c.recordFields(c.prog.Records[i], d)
+			if owner != nil {
+				owner[c.prog.Records[i]] = c
+			}
+			i++
+		}
+	}
+}
+
+// declareRecord creates a record and makes its name a type.
+func (c *compiler) declareRecord(d decl) {
+	p := d.p
+	r := c.slabs.records.new()
+	r.Name, r.Span, r.NameSpan, r.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), c.props(&p.Subject)
+	c.prog.Records = append(c.prog.Records, r)
+	switch {
+	case r.Name == "":
+		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
+	case IsBuiltinType(r.Name):
+		c.explain(diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name),
+			"give the record another name")
+	case c.records[r.Name] == nil:
+		c.records[r.Name] = r
+	}
+	for i := range p.Subject.Properties {
+		pr := &p.Subject.Properties[i]
+		switch pr.Key {
+		case "description":
+			r.Description, _ = c.str(pr)
+		default:
+			c.unknownProp(pr, "a record", recordProps)
+		}
+	}
+}
+
+// recordFields compiles a record's fields.
+func (c *compiler) recordFields(r *Record, d decl) {
+	els := elements(d.p)
+	c.lowered(d.p, 3)
+	seen := c.newParamList(len(els))
+	for _, e := range els {
+		if e.Path == nil || e.Path.Arrow != nil {
+			c.explain(diag.Errorf(CodeInvalidRecordField, e.Span(), "record %s can only contain field nodes", disp(r.Name)),
+				"write each field as a node with a name and a type: (id::Integer), (name::String {optional: true})")
+			continue
+		}
+		f := c.param(e.Path.Left, true)
+		if f == nil {
+			continue
+		}
+		if c.unique(&seen, f, "record", disp(r.Name), true) {
+			r.Fields = seen.list // seen as they are added: a default may be of the record's own type
+		}
+	}
 }
 
 // checkCycles reports every record that contains itself and breaks the cycle

@@ -11,6 +11,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -286,10 +287,7 @@ func argsError(tool string, err error, extra string) error {
 	}
 	walk(ve)
 	slices.SortFunc(problems, func(a, b Problem) int {
-		if c := strings.Compare(a.Pointer, b.Pointer); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 	})
 	problems = slices.Compact(problems)
 	return &ArgsError{Tool: tool, Problems: problems}
