@@ -62,7 +62,8 @@ func (t *pkgTable) lookup(name string) (pkgDecl, bool) {
 	return pkgDecl{}, false
 }
 
-// pkgDecl is a declaration of another file of the package, and its name.
+// pkgDecl is a declaration of a name of the package, and its name: of
+// another file of the package, or of the text itself (file nil).
 type pkgDecl struct {
 	name   string
 	file   *project.File
@@ -71,9 +72,33 @@ type pkgDecl struct {
 	record *schema.Record
 }
 
-// where names the file of the declaration, for a completion's detail and
-// a hover: its base name (the files of a package share a directory).
-func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
+// where names the file of another file's declaration, for a completion's
+// detail and a hover: its base name (the files of a package share a
+// directory); "" for the text's own.
+func (d pkgDecl) where() string {
+	if d.file == nil {
+		return ""
+	}
+	return filepath.Base(d.file.File.Path)
+}
+
+// ownTable returns the table of the text's own names of a kind of the
+// tables of pkgNames (see names.go), and the declaration at a place of
+// the list it is of.
+func (a *Analysis) ownTable(kind int) (*nameTable, func(int) pkgDecl) {
+	n, p := a.names, a.Prog
+	switch kind {
+	case pkgTools, pkgCalls:
+		l := n.tools
+		if kind == pkgCalls {
+			l = n.calls
+		}
+		return l.table(), func(i int) pkgDecl { t := p.ToolAt(i); return pkgDecl{name: t.Name, tool: t} }
+	case pkgAgents:
+		return n.agents.table(), func(i int) pkgDecl { ag := p.AgentAt(i); return pkgDecl{name: ag.Name, agent: ag} }
+	}
+	return n.records.table(), func(i int) pkgDecl { r := p.Records[i]; return pkgDecl{name: r.Name, record: r} }
+}
 
 // doc is the hover text of the declaration: what hover says of a local
 // one, and the file it is declared in when it is another file's.
@@ -164,8 +189,7 @@ func (pn *pkgNames) table(kind int) *pkgTable {
 // makeTable makes the table of one kind, or takes the one an earlier
 // version made when it fits.
 func (pn *pkgNames) makeTable(kind int) *pkgTable {
-	own := pn.a.names
-	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
+	mine, _ := pn.a.ownTable(kind)
 	known := pn.a.pkgKnown.Load()
 	others := pn.a.Others
 	if known != nil && !slices.Equal(known.others, others) {
