@@ -440,27 +440,20 @@ func (a *Analysis) nextUnitStart(off int) int {
 // eachUnitList calls yield with lists of the file's units, good and bad,
 // (each in source order): its length and the start offset of its i-th.
 // They hold, with the unit that holds or precedes the offset off, the
-// unit after it. The lowered patterns start where the units do (the
-// header's too): when each unit has one, the runs they are kept in are
-// searched for the few around off rather than made one list.
+// unit after it. The lowered patterns start where the units that parsed
+// do, one each (the header's too): the runs they are kept in are searched
+// for the few around off rather than made one list.
 func (a *Analysis) eachUnitList(off int, yield func(n int, startOf func(int) int)) {
 	f, doc := a.File, a.Doc
-	defer yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
-	if a.unitsLowered() {
-		runs := a.runs()
-		start := func(r loweredRun) func(int) int {
-			return func(i int) int { return f.Offset(r.ps[i].Span().Start) }
-		}
-		k := sort.Search(len(runs), func(k int) bool { return start(runs[k])(0) > off })
-		for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
-			yield(len(r.ps), start(r))
-		}
-		return
+	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
+	runs := a.runs()
+	start := func(r loweredRun) func(int) int {
+		return func(i int) int { return f.Offset(r.ps[i].Span().Start) }
 	}
-	if h := doc.Header; h != nil {
-		yield(1, func(int) int { return f.Offset(h.Span().Start) })
+	k := sort.Search(len(runs), func(k int) bool { return start(runs[k])(0) > off })
+	for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
+		yield(len(r.ps), start(r))
 	}
-	yield(len(doc.Patterns()), func(i int) int { return f.Offset(doc.Patterns()[i].Span().Start) })
 }
 
 // keysAfter returns the keys of the record the cursor is in that follow the

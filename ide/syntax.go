@@ -224,26 +224,13 @@ func (a *Analysis) Locate(off int) (SyntaxItem, bool) {
 }
 
 // topSyntaxAt returns the syntax of the top-level pattern, not the header,
-// whose span contains the position pos (its end included), or nil. When
-// each unit has a lowered pattern, it is that pattern's syntax (a
-// top-level pattern's tokens are its annotations' and its pattern's),
-// found without making a list of the document's patterns.
+// whose span contains the position pos (its end included), or nil: that
+// of its lowered pattern (a top-level pattern's tokens are its
+// annotations' and its pattern's), found without making a list of the
+// document's patterns.
 func (a *Analysis) topSyntaxAt(pos int) grammar.Node {
-	if !a.unitsLowered() {
-		if tp := a.TopAt(pos); tp != nil {
-			return tp
-		}
-		return nil
-	}
 	if top := a.loweredAt(pos); top != nil && top.Kind != parser.HeaderKind {
 		return top.Syntax()
 	}
 	return nil
-}
-
-// unitsLowered reports whether each unit that parsed, the header's too,
-// has a lowered pattern, which starts and ends where the unit does.
-func (a *Analysis) unitsLowered() bool {
-	n := a.Doc.NumLowered()
-	return n > 0 && n == a.Doc.NumPatterns()+b2i(a.Doc.Header != nil)
 }
