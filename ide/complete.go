@@ -268,7 +268,7 @@ func valueText(name string, quoted bool) string {
 // are not present yet, in the order they are suggested.
 func KeyCompletions(k Kind, present []string) []Completion {
 	var out []Completion
-	for _, d := range propDocs[k] {
+	for _, d := range propDocs[k].props {
 		if slices.Contains(present, d.key) {
 			continue
 		}

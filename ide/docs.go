@@ -60,43 +60,29 @@ func (k Kind) String() string {
 	return "pattern"
 }
 
-// labelSections maps the labels of the agent language to their section of
-// the language reference.
-var labelSections = map[string]string{
-	schema.AgentLabel:   "agents",
-	schema.ToolLabel:    "tools",
-	schema.RecordLabel:  "records",
-	schema.HandoffLabel: "agents-compose",
+// labelDocs document the labels of the agent language: a short text and
+// the section of the language reference it links to.
+var labelDocs = map[string]struct{ text, section string }{
+	schema.AgentLabel: {"**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
+		"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name.", "agents"},
+	schema.ToolLabel: {"**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
+		"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time.", "tools"},
+	schema.RecordLabel:  {"**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```", "records"},
+	schema.HandoffLabel: {handoffLabelText, "agents-compose"},
 }
 
 // LabelDoc documents a label of the agent language (Agent, Tool, Record,
 // ToolSpecification, Handoff) with a link to the language reference, or
 // returns "".
 func LabelDoc(name string) string {
-	doc := labelText(name)
-	if doc == "" {
+	l, ok := labelDocs[name]
+	if name == schema.LegacyToolLabel {
+		l.text, ok = "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n"+LabelDoc(schema.ToolLabel), true
+	}
+	if !ok {
 		return ""
 	}
-	return doc + "\n\n[Language reference](" + LanguageDocURL + "#" + labelSections[name] + ")"
-}
-
-// labelText is the text of LabelDoc.
-func labelText(name string) string {
-	switch name {
-	case schema.AgentLabel:
-		return "**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
-			"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name."
-	case schema.ToolLabel:
-		return "**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
-			"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time."
-	case schema.LegacyToolLabel:
-		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
-	case schema.RecordLabel:
-		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
-	case schema.HandoffLabel:
-		return handoffLabelText
-	}
-	return ""
+	return l.text + "\n\n[Language reference](" + LanguageDocURL + "#" + l.section + ")"
 }
 
 // TypeDoc documents a built-in type, or returns "".
@@ -193,10 +179,17 @@ func ModelDoc(m schema.Model) string {
 // propDoc is a property key and its documentation.
 type propDoc struct{ key, doc string }
 
-// propDocs documents the known properties of each kind of declaration, in
-// the order they are suggested.
-var propDocs = map[Kind][]propDoc{
-	KindAgent: {
+// kindProps are the known properties of a kind of declaration, in the
+// order they are suggested, and the section of the language reference
+// that lists them.
+type kindProps struct {
+	props   []propDoc
+	section string
+}
+
+// propDocs documents the known properties of each kind of declaration.
+var propDocs = map[Kind]kindProps{
+	KindAgent: {section: "agent-properties", props: []propDoc{
 		{"instruction", "The system prompt (required, non-empty string). A fenced string is dedented."},
 		{"model", "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
 		{"description", "Shown in hovers and listings; never sent to the model."},
@@ -209,19 +202,19 @@ var propDocs = map[Kind][]propDoc{
 		{"maxToolCalls", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
 		{"maxTotalTokens", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
 		{"maxCostUSD", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
-	},
-	KindTool: {
+	}},
+	KindTool: {section: "tools", props: []propDoc{
 		{"description", "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
 		{"approval", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
-	},
-	KindRecord: {
+	}},
+	KindRecord: {section: "records", props: []propDoc{
 		{"description", "Documents the type; it becomes the object schema's description."},
-	},
-	KindReturn: {
+	}},
+	KindReturn: {section: "signatures", props: []propDoc{
 		{"description", "Describes the return value (the output schema's description)."},
 		{"items", "The element type of an Array return type, a type name: `items: String`."},
-	},
-	KindParam: {
+	}},
+	KindParam: {section: "parameter-properties", props: []propDoc{
 		{"description", "Tells the model what to pass (`description` in the JSON Schema)."},
 		{"default", "Makes the parameter optional with this value; it must match the type."},
 		{"optional", "`optional: true` makes the parameter optional without a default."},
@@ -236,24 +229,14 @@ var propDocs = map[Kind][]propDoc{
 		{"minItems", "The fewest allowed elements (Array)."},
 		{"maxItems", "The most allowed elements (Array)."},
 		{"injected", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
-	},
+	}},
 }
 
 func init() {
 	// A field has the properties of a parameter but injected, the last.
 	params := propDocs[KindParam]
-	propDocs[KindField] = params[:len(params)-1]
-}
-
-// propSections maps each kind of declaration to the section of the language
-// reference that lists its properties.
-var propSections = map[Kind]string{
-	KindAgent:  "agent-properties",
-	KindTool:   "tools",
-	KindRecord: "records",
-	KindReturn: "signatures",
-	KindParam:  "parameter-properties",
-	KindField:  "parameter-properties",
+	params.props = params.props[:len(params.props)-1]
+	propDocs[KindField] = params
 }
 
 // PropertyDoc documents a property key of a declaration of kind k, with a
@@ -263,13 +246,13 @@ func PropertyDoc(k Kind, key string) string {
 	if doc == "" {
 		return ""
 	}
-	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propSections[k])
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propDocs[k].section)
 }
 
 // propText is the documentation of a property key of a declaration of
 // kind k, "" for an unknown key.
 func propText(k Kind, key string) string {
-	for _, d := range propDocs[k] {
+	for _, d := range propDocs[k].props {
 		if d.key == key {
 			return d.doc
 		}
@@ -415,29 +398,12 @@ func TypeText(t *schema.Type) string {
 }
 
 // JSONType names the JSON type of a type: "string", "array of integer",
-// "object" (a record too).
+// "object" (a record too), "any" when it has none.
 func JSONType(t *schema.Type) string {
-	if t == nil {
-		return "any"
+	if t != nil && t.Kind == schema.ArrayType && t.Items != nil {
+		return "array of " + JSONType(t.Items)
 	}
-	switch t.Kind {
-	case schema.StringType:
-		return "string"
-	case schema.IntegerType:
-		return "integer"
-	case schema.NumberType:
-		return "number"
-	case schema.BooleanType:
-		return "boolean"
-	case schema.ObjectType, schema.RecordType:
-		return "object"
-	case schema.ArrayType:
-		if t.Items != nil {
-			return "array of " + JSONType(t.Items)
-		}
-		return "array"
-	}
-	return "any"
+	return cmp.Or(schema.JSONType(t), "any")
 }
 
 // ParamSummary describes a parameter or a field on one line: its type,

@@ -170,9 +170,9 @@ func CheckTargets(tgs []*Target, prog *Program) diag.List {
 	return out.Dedup()
 }
 
-// jsonType returns the JSON Schema type of values of a type, "" for an
+// JSONType returns the JSON Schema type of values of a type, "" for an
 // invalid one.
-func jsonType(t *Type) string {
+func JSONType(t *Type) string {
 	if t == nil {
 		return ""
 	}
@@ -199,7 +199,7 @@ func jsonType(t *Type) string {
 // with a warning.
 func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	tg := e.tg
-	typ := jsonType(p.Type)
+	typ := JSONType(p.Type)
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
