@@ -235,29 +235,27 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 			u.bySpan[whole] = d
 		}
 	}
+	// A signature's parameters and return type: a tool's, or the agent's
+	// as a tool (its signature element).
+	signature := func(ag *schema.Agent, t *schema.Tool) {
+		for _, prm := range t.Params {
+			add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
+		}
+		if t.ReturnSpan.Len() > 0 {
+			add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
+		}
+	}
 	for _, ag := range agents {
 		add(ag.NameSpan, ag.Span, &Decl{Kind: KindAgent, Agent: ag})
 	}
 	for _, ag := range agents {
-		// The signature element: the parameters and return type of the
-		// agent as a tool.
-		if t := ag.AsTool; ag.Signature && t != nil {
-			for _, prm := range t.Params {
-				add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
-			}
-			if t.ReturnSpan.Len() > 0 {
-				add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
-			}
+		if ag.Signature && ag.AsTool != nil {
+			signature(ag, ag.AsTool)
 		}
 	}
 	for _, t := range tools {
 		add(t.NameSpan, t.Span, &Decl{Kind: KindTool, Tool: t})
-		for _, prm := range t.Params {
-			add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Tool: t, Param: prm})
-		}
-		if t.ReturnSpan.Len() > 0 {
-			add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Tool: t})
-		}
+		signature(nil, t)
 	}
 	for _, r := range records {
 		add(r.NameSpan, r.Span, &Decl{Kind: KindRecord, Record: r})
