@@ -80,7 +80,8 @@ type Completions struct {
 // Complete lists what may be typed at the byte offset off.
 func (a *Analysis) Complete(off int) Completions {
 	off = max(0, min(off, a.File.Len()))
-	c := ContextAt(a.File, a.regionStart(off), off)
+	start, next := a.unitBounds(off)
+	c := ContextAt(a.File, start, off)
 	word := string(a.File.ByteRange(c.Span.Start, c.Span.End))
 	out := Completions{Span: c.Span}
 	switch c.Slot {
@@ -89,7 +90,7 @@ func (a *Analysis) Complete(off int) Completions {
 	case SlotDecl:
 		out.Items = SnippetCompletions(false)
 	case SlotKey:
-		out.Items = KeyCompletions(c.Kind, append(slices.Clone(c.Names), a.keysAfter(off)...))
+		out.Items = KeyCompletions(c.Kind, append(slices.Clone(c.Names), a.keysAfter(off, next)...))
 	case SlotValue:
 		for _, v := range c.Names {
 			out.Items = append(out.Items, Completion{Label: v, Kind: "value", Insert: v})

@@ -413,54 +413,38 @@ func (c *cursor) recordOwner() (Kind, bool) {
 	return KindOther, false
 }
 
-// regionStart returns where the top-level unit containing or preceding
-// the offset off starts (0 when none does).
-func (a *Analysis) regionStart(off int) int {
-	start := 0
-	a.eachUnitList(off, func(n int, startOf func(int) int) {
+// unitBounds returns where the top-level unit, good or bad, containing or
+// preceding the offset off starts (0 when none does), and where the first
+// that starts after off starts (-1 when none does). The lowered patterns
+// start where the units that parsed do, one each (the header's too): the
+// runs they are kept in are searched for the few around off rather than
+// made one list.
+func (a *Analysis) unitBounds(off int) (start, next int) {
+	next = -1
+	search := func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) >= off }); i > 0 {
 			start = max(start, startOf(i-1))
 		}
-	})
-	return start
-}
-
-// nextUnitStart returns where the first top-level unit that starts after
-// the offset off starts, or -1.
-func (a *Analysis) nextUnitStart(off int) int {
-	next := -1
-	a.eachUnitList(off, func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) > off }); i < n && (next < 0 || startOf(i) < next) {
 			next = startOf(i)
 		}
-	})
-	return next
-}
-
-// eachUnitList calls yield with lists of the file's units, good and bad,
-// (each in source order): its length and the start offset of its i-th.
-// They hold, with the unit that holds or precedes the offset off, the
-// unit after it. The lowered patterns start where the units that parsed
-// do, one each (the header's too): the runs they are kept in are searched
-// for the few around off rather than made one list.
-func (a *Analysis) eachUnitList(off int, yield func(n int, startOf func(int) int)) {
-	f, doc := a.File, a.Doc
-	yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
-	runs := a.runs()
-	start := func(r loweredRun) func(int) int {
-		return func(i int) int { return f.Offset(r.ps[i].Span().Start) }
 	}
-	k := sort.Search(len(runs), func(k int) bool { return start(runs[k])(0) > off })
+	f, doc, runs := a.File, a.Doc, a.runs()
+	search(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
+	first := func(k int) int { return f.Offset(runs[k].ps[0].Span().Start) }
+	k := sort.Search(len(runs), func(k int) bool { return first(k) > off })
 	for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
-		yield(len(r.ps), start(r))
+		search(len(r.ps), func(i int) int { return f.Offset(r.ps[i].Span().Start) })
 	}
+	return start, next
 }
 
 // keysAfter returns the keys of the record the cursor is in that follow the
-// cursor (the word under the cursor excluded).
-func (a *Analysis) keysAfter(off int) []string {
+// cursor (the word under the cursor excluded), up to the start of the next
+// unit, next (-1: none).
+func (a *Analysis) keysAfter(off, next int) []string {
 	end := a.File.Len()
-	if next := a.nextUnitStart(off); next >= 0 {
+	if next >= 0 {
 		end = next
 	}
 	end = min(end, off+64<<10)
