@@ -109,7 +109,8 @@ func (a *Analysis) Complete(off int) Completions {
 	case SlotTestTool:
 		out.Items, out.Incomplete = a.testToolItems(word, c.Quoted)
 	case SlotHandoff:
-		out.Items, out.Incomplete = a.handoffItems(c.Agent, word)
+		// The agents but the one at the Handoff's other end.
+		out.Items, out.Incomplete = a.agentItems(map[string]bool{c.Agent: true}, "", word)
 	}
 	return out
 }

@@ -79,13 +79,6 @@ func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bo
 	return false
 }
 
-// handoffItems completes the agent at an end of a Handoff: the agents of
-// the text and of its package that start with word, but other, the agent
-// at its other end.
-func (a *Analysis) handoffItems(other, word string) ([]Completion, bool) {
-	return a.agentItems(map[string]bool{other: true}, "", word)
-}
-
 // AgentToolDoc describes, in Markdown, an agent listed among another
 // agent's elements as the calling model sees it: a tool named after the
 // agent, with its description, signature and the JSON Schema of its
