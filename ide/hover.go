@@ -57,7 +57,7 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
 		if d, _, ok := a.target(v); ok {
-			return d.doc(), v.span, true
+			return d.doc(false), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true
 	}
@@ -65,10 +65,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
 			if d, ok := a.pkg.declared(o.Name); ok {
-				if o.Element && d.agent != nil {
-					return d.agentToolDoc(), o.Span, true
-				}
-				return d.doc(), o.Span, true
+				return d.doc(o.Element), o.Span, true
 			}
 			return UndefinedDoc(o.Name), o.Span, true
 		}

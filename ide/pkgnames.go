@@ -101,10 +101,14 @@ func (a *Analysis) ownTable(kind int) (*nameTable, func(int) pkgDecl) {
 }
 
 // doc is the hover text of the declaration: what hover says of a local
-// one, and the file it is declared in when it is another file's.
-func (d pkgDecl) doc() string {
+// one (of an agent as another agent's element, with element set: what the
+// calling model sees, [AgentToolDoc]), and the file it is declared in
+// when it is another file's.
+func (d pkgDecl) doc(element bool) string {
 	var md string
 	switch {
+	case d.agent != nil && element:
+		md = AgentToolDoc(d.agent)
 	case d.tool != nil:
 		md = ToolDoc(d.tool)
 	case d.agent != nil:
@@ -116,13 +120,6 @@ func (d pkgDecl) doc() string {
 		return md
 	}
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
-}
-
-// agentToolDoc is the hover text of the agent d as another agent's
-// element: what the calling model sees ([AgentToolDoc]), and the file it
-// is declared in.
-func (d pkgDecl) agentToolDoc() string {
-	return AgentToolDoc(d.agent) + "\n\nDeclared in `" + d.where() + "`."
 }
 
 // The kinds of the tables of pkgNames: the top-level tools, which an
