@@ -274,30 +274,9 @@ func KeyCompletions(k Kind, present []string) []Completion {
 		if slices.Contains(present, d.key) {
 			continue
 		}
-		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: keySnippet(d.key), Snippet: true})
+		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: d.key + ": " + d.value, Snippet: true})
 	}
 	return out
-}
-
-// keySnippet is what completing a key inserts.
-func keySnippet(k string) string {
-	switch k {
-	case "instruction", "description", "pattern", "format":
-		return k + `: "${1}"`
-	case "model":
-		return k + `: "${1:OpenAI/gpt-4o-mini}"`
-	case "optional", "injected", "approval":
-		return k + ": ${1:true}"
-	case "parallelToolCalls":
-		return k + ": ${1:false}"
-	case "enum":
-		return k + ": [${1}]"
-	case "items":
-		return k + ": ${1:String}"
-	case "timeout":
-		return k + ": ${1:30s}"
-	}
-	return k + ": ${1}"
 }
 
 // TypeCompletions lists the built-in types, after the labels of the agent

@@ -176,8 +176,9 @@ func ModelDoc(m schema.Model) string {
 	return s
 }
 
-// propDoc is a property key and its documentation.
-type propDoc struct{ key, doc string }
+// propDoc is a property key, the value completing it inserts (a snippet,
+// see [Completion.Snippet]) and its documentation.
+type propDoc struct{ key, value, doc string }
 
 // kindProps are the known properties of a kind of declaration, in the
 // order they are suggested, and the section of the language reference
@@ -190,45 +191,45 @@ type kindProps struct {
 // propDocs documents the known properties of each kind of declaration.
 var propDocs = map[Kind]kindProps{
 	KindAgent: {section: "agent-properties", props: []propDoc{
-		{"instruction", "The system prompt (required, non-empty string). A fenced string is dedented."},
-		{"model", "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
-		{"description", "Shown in hovers and listings; never sent to the model."},
-		{"maxIterations", "LLM calls per user turn (integer ≥ 1, default 10)."},
-		{"temperature", "Sampling temperature passed to the model (number 0..2)."},
-		{"maxTokens", "Token limit passed to the model (integer ≥ 1)."},
-		{"timeout", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
-		{"parallelToolCalls", "Run the tool calls of one response concurrently (boolean, default true)."},
-		{"approval", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
-		{"maxToolCalls", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
-		{"maxTotalTokens", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
-		{"maxCostUSD", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
+		{"instruction", `"${1}"`, "The system prompt (required, non-empty string). A fenced string is dedented."},
+		{"model", `"${1:OpenAI/gpt-4o-mini}"`, "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
+		{"description", `"${1}"`, "Shown in hovers and listings; never sent to the model."},
+		{"maxIterations", "${1}", "LLM calls per user turn (integer ≥ 1, default 10)."},
+		{"temperature", "${1}", "Sampling temperature passed to the model (number 0..2)."},
+		{"maxTokens", "${1}", "Token limit passed to the model (integer ≥ 1)."},
+		{"timeout", "${1:30s}", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
+		{"parallelToolCalls", "${1:false}", "Run the tool calls of one response concurrently (boolean, default true)."},
+		{"approval", "${1:true}", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
+		{"maxToolCalls", "${1}", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
+		{"maxTotalTokens", "${1}", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
+		{"maxCostUSD", "${1}", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
 	}},
 	KindTool: {section: "tools", props: []propDoc{
-		{"description", "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
-		{"approval", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
+		{"description", `"${1}"`, "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
+		{"approval", "${1:true}", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
 	}},
 	KindRecord: {section: "records", props: []propDoc{
-		{"description", "Documents the type; it becomes the object schema's description."},
+		{"description", `"${1}"`, "Documents the type; it becomes the object schema's description."},
 	}},
 	KindReturn: {section: "signatures", props: []propDoc{
-		{"description", "Describes the return value (the output schema's description)."},
-		{"items", "The element type of an Array return type, a type name: `items: String`."},
+		{"description", `"${1}"`, "Describes the return value (the output schema's description)."},
+		{"items", "${1:String}", "The element type of an Array return type, a type name: `items: String`."},
 	}},
 	KindParam: {section: "parameter-properties", props: []propDoc{
-		{"description", "Tells the model what to pass (`description` in the JSON Schema)."},
-		{"default", "Makes the parameter optional with this value; it must match the type."},
-		{"optional", "`optional: true` makes the parameter optional without a default."},
-		{"enum", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
-		{"items", "The element type of an Array, a type name: `items: String`."},
-		{"minimum", "The smallest allowed value (Integer and Number)."},
-		{"maximum", "The largest allowed value (Integer and Number)."},
-		{"minLength", "The shortest allowed string (String)."},
-		{"maxLength", "The longest allowed string (String)."},
-		{"pattern", "A regular expression the string must match (String)."},
-		{"format", "A JSON Schema format, such as `date-time` or `email` (String)."},
-		{"minItems", "The fewest allowed elements (Array)."},
-		{"maxItems", "The most allowed elements (Array)."},
-		{"injected", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
+		{"description", `"${1}"`, "Tells the model what to pass (`description` in the JSON Schema)."},
+		{"default", "${1}", "Makes the parameter optional with this value; it must match the type."},
+		{"optional", "${1:true}", "`optional: true` makes the parameter optional without a default."},
+		{"enum", "[${1}]", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
+		{"items", "${1:String}", "The element type of an Array, a type name: `items: String`."},
+		{"minimum", "${1}", "The smallest allowed value (Integer and Number)."},
+		{"maximum", "${1}", "The largest allowed value (Integer and Number)."},
+		{"minLength", "${1}", "The shortest allowed string (String)."},
+		{"maxLength", "${1}", "The longest allowed string (String)."},
+		{"pattern", `"${1}"`, "A regular expression the string must match (String)."},
+		{"format", `"${1}"`, "A JSON Schema format, such as `date-time` or `email` (String)."},
+		{"minItems", "${1}", "The fewest allowed elements (Array)."},
+		{"maxItems", "${1}", "The most allowed elements (Array)."},
+		{"injected", "${1:true}", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
 	}},
 }
 
