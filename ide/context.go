@@ -451,23 +451,12 @@ func (a *Analysis) keysAfter(off, next int) []string {
 	var keys []string
 	depth := 0
 	var prev grammar.Tok
-	first, afterWord := true, false
 	grammar.InspectTokensIn(string(a.File.ByteRange(off, end)), off, func(t grammar.Tok) bool {
-		isSep := t.Type == grammar.Punct && (t.Value == ":" || t.Value == "::")
-		switch {
-		case afterWord:
-			// The rest of the word being typed: its separator does not
-			// make it a key already present.
-			afterWord = false
-			if isSep {
-				return true
-			}
-		case first && t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool):
-			first, afterWord = false, true
-			prev = grammar.Tok{Type: grammar.Punct, Value: ","}
+		if t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool) {
+			// The rest of the word being typed: left out of prev, so that
+			// its separator does not make it a key already present.
 			return true
 		}
-		first = false
 		if t.Type == grammar.Punct {
 			switch t.Value {
 			case "[", "(", "{":
