@@ -17,7 +17,6 @@ package ide
 import (
 	"iter"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -170,7 +169,6 @@ func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
 // before while its names are the same). It holds nothing of the text.
 type pkgTables struct {
 	others []*project.File
-	made   [pkgKinds]bool
 	mine   [pkgKinds]*nameTable
 	tables [pkgKinds]*pkgTable
 }
@@ -187,12 +185,9 @@ func (pn *pkgNames) table(kind int) *pkgTable {
 // version made when it fits.
 func (pn *pkgNames) makeTable(kind int) *pkgTable {
 	mine, _ := pn.a.ownTable(kind)
-	known := pn.a.pkgKnown.Load()
-	others := pn.a.Others
-	if known != nil && !slices.Equal(known.others, others) {
-		known = nil
-	}
-	if known != nil && known.made[kind] && known.mine[kind] == mine {
+	// Known tables are of the same other files (see NewAnalysis).
+	known, others := pn.a.pkgKnown.Load(), pn.a.Others
+	if known != nil && known.tables[kind] != nil && known.mine[kind] == mine {
 		return known.tables[kind]
 	}
 	taken := map[string]bool{}
@@ -214,7 +209,7 @@ func (pn *pkgNames) makeTable(kind int) *pkgTable {
 	if known != nil {
 		*next = *known
 	}
-	next.made[kind], next.tables[kind], next.mine[kind] = true, es, mine
+	next.tables[kind], next.mine[kind] = es, mine
 	pn.a.pkgKnown.Store(next)
 	return es
 }
