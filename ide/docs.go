@@ -296,17 +296,13 @@ func AgentDoc(ag *schema.Agent) string {
 		b.WriteString(bd + "\n")
 	}
 	if ag.Instruction != "" {
-		lines := strings.Split(ag.Instruction, "\n")
+		// Its first lines, and an ellipsis for the rest.
 		const shown = 6
-		more := len(lines) > shown
-		if more {
-			lines = lines[:shown]
+		lines := strings.SplitN(ag.Instruction, "\n", shown+1)
+		if len(lines) > shown {
+			lines[shown] = "…"
 		}
-		b.WriteString("\ninstruction:\n\n```text\n" + strings.Join(lines, "\n"))
-		if more {
-			b.WriteString("\n…")
-		}
-		b.WriteString("\n```")
+		b.WriteString("\ninstruction:\n\n```text\n" + strings.Join(lines, "\n") + "\n```")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
