@@ -215,22 +215,12 @@ func (a *Analysis) Locate(off int) (SyntaxItem, bool) {
 			best, found = it, true
 		}
 	}
-	if h := a.Doc.Header; h != nil && h.Span().Start <= off && off <= h.Span().End {
-		NewSyntaxWalker(visit).Walk(h, h.Span())
-	} else if n := a.topSyntaxAt(off); n != nil {
+	// The unit's syntax, found from its lowered pattern without making a
+	// list of the document's patterns: the header's record, or a top-level
+	// pattern's (whose tokens are its annotations' and its pattern's).
+	if top := a.loweredAt(off); top != nil {
+		n := top.Syntax()
 		NewSyntaxWalker(visit).Walk(n, n.Span())
 	}
 	return best, found
-}
-
-// topSyntaxAt returns the syntax of the top-level pattern, not the header,
-// whose span contains the position pos (its end included), or nil: that
-// of its lowered pattern (a top-level pattern's tokens are its
-// annotations' and its pattern's), found without making a list of the
-// document's patterns.
-func (a *Analysis) topSyntaxAt(pos int) grammar.Node {
-	if top := a.loweredAt(pos); top != nil && top.Kind != parser.HeaderKind {
-		return top.Syntax()
-	}
-	return nil
 }
