@@ -105,9 +105,9 @@ func (a *Analysis) Complete(off int) Completions {
 	case SlotReference:
 		out.Items, out.Incomplete = a.referenceItems(word)
 	case SlotTestAgent:
-		out.Items, out.Incomplete = a.testAgentItems(word, c.Quoted)
+		out.Items, out.Incomplete = a.testValueItems(pkgAgents, word, c.Quoted)
 	case SlotTestTool:
-		out.Items, out.Incomplete = a.testToolItems(word, c.Quoted)
+		out.Items, out.Incomplete = a.testValueItems(pkgCalls, word, c.Quoted)
 	case SlotHandoff:
 		// The agents but the one at the Handoff's other end.
 		out.Items, out.Incomplete = a.agentItems(map[string]bool{c.Agent: true}, "", word)
@@ -231,39 +231,28 @@ func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
 	return out, more
 }
 
-// testAgentItems completes the agent of a test: the text's agents, then
+// testValueItems completes the agent of a test (kind pkgAgents) or the
+// tool of a call or no-call expectation (pkgCalls): the text's, then
 // those of the other files of its package, that start with word; quoted
-// when the agent is written as a string, whose text the name replaces.
-func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool) {
+// when the name is written as a string, whose text the name replaces.
+func (a *Analysis) testValueItems(kind int, word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	more := a.offered(pkgAgents, word, true, func(d pkgDecl, _ bool) {
+	more := a.offered(kind, word, true, func(d pkgDecl, _ bool) {
+		insert := d.name
+		if !quoted {
+			insert = parser.GramIdent(d.name)
+		}
+		if kind == pkgCalls {
+			out = append(out, d.toolCompletion(insert))
+			return
+		}
 		detail := "agent"
 		if d.file != nil {
 			detail += " in " + d.where()
 		}
-		out = append(out, Completion{Label: d.name, Kind: "agent", Detail: detail, Insert: valueText(d.name, quoted)})
+		out = append(out, Completion{Label: d.name, Kind: "agent", Detail: detail, Insert: insert})
 	})
 	return out, more
-}
-
-// testToolItems completes the tool of a test's call or no-call
-// expectation: the text's tools, then those of the other files of its
-// package, that start with word; quoted as for testAgentItems.
-func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) {
-	var out []Completion
-	more := a.offered(pkgCalls, word, true, func(d pkgDecl, _ bool) {
-		out = append(out, d.toolCompletion(valueText(d.name, quoted)))
-	})
-	return out, more
-}
-
-// valueText is what completing a test's agent or tool inserts: the name
-// as an identifier, or its text in a string when quoted.
-func valueText(name string, quoted bool) string {
-	if quoted {
-		return name
-	}
-	return parser.GramIdent(name)
 }
 
 // KeyCompletions lists the property keys of a declaration of kind k that
