@@ -77,14 +77,10 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
-	it, ok := a.Locate(pos)
-	if !ok {
-		return "", diag.Span{}, false
-	}
-	if md := a.syntaxDoc(it); md != "" {
-		return md, it.Tok.Span(), true
-	}
-	return "", diag.Span{}, false
+	// A token of the syntax, or none (a zero item, which has no doc).
+	it, _ := a.Locate(pos)
+	md := a.syntaxDoc(it)
+	return md, it.Tok.Span(), md != ""
 }
 
 // syntaxDoc documents a token of the syntax that is no identity: a label,
