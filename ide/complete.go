@@ -289,14 +289,16 @@ func RecordCompletion(r *schema.Record) Completion {
 	return Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 }
 
-// models are the model suggestions for each provider.
+// models are the model suggestions for each provider, and what
+// [ModelDoc] says of it.
 var models = []struct {
 	provider schema.Provider
 	ids      []string
+	doc      string
 }{
-	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}},
-	{schema.Ollama, []string{"llama3.2", "qwen2.5"}},
-	{schema.OpenAICompatible, nil},
+	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}, "OpenAI API: key `OPENAI_API_KEY`, base URL `OPENAI_BASE_URL`."},
+	{schema.Ollama, []string{"llama3.2", "qwen2.5"}, "A local Ollama server: no key; `OLLAMA_HOST`, by default `http://localhost:11434/v1`."},
+	{schema.OpenAICompatible, nil, "Any server speaking the OpenAI API; its base URL is required at run time."},
 }
 
 // ModelCompletions lists the providers and some of their models, for the

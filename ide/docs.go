@@ -165,13 +165,10 @@ func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
 // ModelDoc documents an agent's model.
 func ModelDoc(m schema.Model) string {
 	s := fmt.Sprintf("**model** `%s`", m.String())
-	switch m.Provider {
-	case schema.OpenAI:
-		s += "\n\nOpenAI API: key `OPENAI_API_KEY`, base URL `OPENAI_BASE_URL`."
-	case schema.Ollama:
-		s += "\n\nA local Ollama server: no key; `OLLAMA_HOST`, by default `http://localhost:11434/v1`."
-	case schema.OpenAICompatible:
-		s += "\n\nAny server speaking the OpenAI API; its base URL is required at run time."
+	for _, p := range models {
+		if p.provider == m.Provider {
+			s += "\n\n" + p.doc
+		}
 	}
 	return s
 }
