@@ -431,10 +431,10 @@ func (a *Analysis) unitBounds(off int) (start, next int) {
 	}
 	f, doc, runs := a.File, a.Doc, a.runs()
 	search(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
-	first := func(k int) int { return f.Offset(runs[k].ps[0].Span().Start) }
+	first := func(k int) int { return f.Offset(runs[k][0].Span().Start) }
 	k := sort.Search(len(runs), func(k int) bool { return first(k) > off })
 	for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
-		search(len(r.ps), func(i int) int { return f.Offset(r.ps[i].Span().Start) })
+		search(len(r), func(i int) int { return f.Offset(r[i].Span().Start) })
 	}
 	return start, next
 }

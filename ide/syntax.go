@@ -142,25 +142,18 @@ func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
 	return nil
 }
 
-// loweredRun is a run of the document's lowered patterns, in source
-// order, and the place of its first among them.
-type loweredRun struct {
-	at int
-	ps []*parser.Pattern
-}
-
 // loweredRuns returns the runs the document keeps its lowered patterns in
-// (see [parser.Document.LoweredRuns]): a table of its chunks, so that a
-// version does not put its patterns in one list.
-func loweredRuns(doc *parser.Document) []loweredRun {
+// (see [parser.Document.LoweredRuns]), in source order: a table of its
+// chunks, so that a version does not put its patterns in one list.
+func loweredRuns(doc *parser.Document) [][]*parser.Pattern {
 	n := 0
 	for range doc.LoweredRuns() {
 		n++
 	}
-	runs := make([]loweredRun, 0, n)
-	for at, ps := range doc.LoweredRuns() {
+	runs := make([][]*parser.Pattern, 0, n)
+	for _, ps := range doc.LoweredRuns() {
 		if len(ps) > 0 {
-			runs = append(runs, loweredRun{at: at, ps: ps})
+			runs = append(runs, ps)
 		}
 	}
 	return runs
@@ -173,12 +166,12 @@ func (a *Analysis) loweredAt(pos int) *parser.Pattern {
 	f, runs := a.File, a.runs()
 	off := f.Offset(pos)
 	k := sort.Search(len(runs), func(k int) bool {
-		ps := runs[k].ps
+		ps := runs[k]
 		return f.Offset(ps[len(ps)-1].Span().End) >= off
 	})
 	if k < len(runs) {
-		if i := unitAt(f, runs[k].ps, pos); i >= 0 {
-			return runs[k].ps[i]
+		if i := unitAt(f, runs[k], pos); i >= 0 {
+			return runs[k][i]
 		}
 	}
 	return nil
