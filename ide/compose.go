@@ -105,10 +105,8 @@ func AgentToolDoc(ag *schema.Agent) string {
 // HandoffDoc describes, in Markdown, a Handoff relationship from the agent
 // from: the tool its model calls to pass the conversation on.
 func HandoffDoc(from string, h schema.Handoff) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.", from, h.Agent, from, h.ToolName(), h.Agent)
-	b.WriteString("\n\nTool description: " + schema.HandoffTool(h).Description)
-	return b.String()
+	return fmt.Sprintf("**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.\n\nTool description: %s",
+		from, h.Agent, from, h.ToolName(), h.Agent, schema.HandoffTool(h).Description)
 }
 
 // compositionDoc is what [AgentDoc] says of an agent's signature and
