@@ -45,7 +45,7 @@ type Analysis struct {
 	// index makes the index of the identities once.
 	index func() *Index
 	// runs makes the table of the runs of the lowered patterns once.
-	runs func() []loweredRun
+	runs func() [][]*parser.Pattern
 
 	// names are the tables of the text's names, each made when first
 	// asked for, from an earlier version's when one is known (see
@@ -122,7 +122,7 @@ func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 	a := &Analysis{File: f, Doc: doc, Prog: prog, Diags: diags, Others: others}
 	a.names = newNames(doc, prog, prev)
 	a.index = sync.OnceValue(func() *Index { return newIndex(a) })
-	a.runs = sync.OnceValue(func() []loweredRun { return loweredRuns(doc) })
+	a.runs = sync.OnceValue(func() [][]*parser.Pattern { return loweredRuns(doc) })
 	if len(others) > 0 {
 		a.pkg = &pkgNames{a: a}
 	}

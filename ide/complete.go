@@ -80,7 +80,8 @@ type Completions struct {
 // Complete lists what may be typed at the byte offset off.
 func (a *Analysis) Complete(off int) Completions {
 	off = max(0, min(off, a.File.Len()))
-	c := ContextAt(a.File, a.regionStart(off), off)
+	start, next := a.unitBounds(off)
+	c := ContextAt(a.File, start, off)
 	word := string(a.File.ByteRange(c.Span.Start, c.Span.End))
 	out := Completions{Span: c.Span}
 	switch c.Slot {
@@ -89,7 +90,7 @@ func (a *Analysis) Complete(off int) Completions {
 	case SlotDecl:
 		out.Items = SnippetCompletions(false)
 	case SlotKey:
-		out.Items = KeyCompletions(c.Kind, append(slices.Clone(c.Names), a.keysAfter(off)...))
+		out.Items = KeyCompletions(c.Kind, append(slices.Clone(c.Names), a.keysAfter(off, next)...))
 	case SlotValue:
 		for _, v := range c.Names {
 			out.Items = append(out.Items, Completion{Label: v, Kind: "value", Insert: v})
@@ -104,13 +105,55 @@ func (a *Analysis) Complete(off int) Completions {
 	case SlotReference:
 		out.Items, out.Incomplete = a.referenceItems(word)
 	case SlotTestAgent:
-		out.Items, out.Incomplete = a.testAgentItems(word, c.Quoted)
+		out.Items, out.Incomplete = a.testValueItems(pkgAgents, word, c.Quoted)
 	case SlotTestTool:
-		out.Items, out.Incomplete = a.testToolItems(word, c.Quoted)
+		out.Items, out.Incomplete = a.testValueItems(pkgCalls, word, c.Quoted)
 	case SlotHandoff:
-		out.Items, out.Incomplete = a.handoffItems(c.Agent, word)
+		// The agents but the one at the Handoff's other end.
+		out.Items, out.Incomplete = a.agentItems(map[string]bool{c.Agent: true}, "", word)
 	}
 	return out
+}
+
+// offered calls add with each declaration of a kind of the tables of
+// pkgNames to offer for the word being typed, the text's, then those of
+// the other files of its package, and with whether the list it was picked
+// from was cut short (see [nameTable.pick]); it returns whether either
+// was. With starting, the text's are every one whose name starts with
+// word, in the order of their names.
+func (a *Analysis) offered(kind int, word string, starting bool, add func(d pkgDecl, cut bool)) bool {
+	t, at := a.ownTable(kind)
+	var es []placed
+	var more bool
+	if starting {
+		es = slices.SortedStableFunc(slices.Values(t.starting(word)), func(x, y placed) int { return strings.Compare(x.name, y.name) })
+	} else {
+		es, more = t.pick(word)
+	}
+	for _, e := range es {
+		add(at(e.at), more)
+	}
+	if pn := a.pkg; pn != nil {
+		others, omore := pn.table(kind).pick(word)
+		for _, d := range others {
+			add(d, omore)
+		}
+		more = more || omore
+	}
+	return more
+}
+
+// lookup returns the declaration of name of a kind of the tables of
+// pkgNames: the text's first, else that of another file of its package.
+func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
+	t, at := a.ownTable(kind)
+	if i, ok := t.first(name); ok {
+		return at(i), true
+	}
+	if pn := a.pkg; pn != nil {
+		return pn.table(kind).lookup(name)
+	}
+	return pkgDecl{}, false
 }
 
 // typeItems completes type names (and, for a subject pattern, the labels
@@ -119,19 +162,13 @@ func (a *Analysis) Complete(off int) Completions {
 // package.
 func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
 	out := TypeCompletions(group)
-	recs, more := a.names.records.table().pick(word)
-	for _, r := range recs {
-		out = append(out, RecordCompletion(a.Prog.Records[r.at]))
-	}
-	if pn := a.pkg; pn != nil {
-		others, omore := pn.table(pkgRecords).pick(word)
-		more = more || omore
-		for _, d := range others {
-			c := RecordCompletion(d.record)
+	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
+		c := RecordCompletion(d.record)
+		if d.file != nil {
 			c.Detail = "record in " + d.where()
-			out = append(out, c)
 		}
-	}
+		out = append(out, c)
+	})
 	return out, more
 }
 
@@ -147,47 +184,28 @@ func (a *Analysis) toolItems(self string, listed []string, word string) ([]Compl
 	for _, e := range listed {
 		in[e] = true
 	}
-	tools, more := a.names.tools.table().pick(word)
-	for _, e := range tools {
-		t := a.Prog.ToolAt(e.at)
+	more := a.offered(pkgTools, word, false, func(d pkgDecl, cut bool) {
 		switch {
-		case in[t.Name]:
-		case more:
-			out = append(out, Completion{Label: t.Name, Kind: "function", Insert: t.Name, Resolve: t.Name})
+		case in[d.name]:
+		case cut:
+			out = append(out, Completion{Label: d.name, Kind: "function", Detail: d.where(), Insert: d.name, Resolve: d.name})
 		default:
-			out = append(out, toolCompletion(t, t.Name))
+			out = append(out, d.toolCompletion(d.name))
 		}
-	}
-	if pn := a.pkg; pn != nil {
-		others, omore := pn.table(pkgTools).pick(word)
-		for _, d := range others {
-			switch {
-			case in[d.name]:
-			case omore:
-				out = append(out, Completion{Label: d.name, Kind: "function", Detail: d.where(), Insert: d.name, Resolve: d.name})
-			default:
-				out = append(out, pkgToolCompletion(d, d.name))
-			}
-		}
-		more = more || omore
-	}
+	})
 	in[self] = true
 	agents, amore := a.agentItems(in, self, word)
 	out = append(out, agents...)
 	return append(out, SnippetCompletions(true)...), more || amore
 }
 
-// toolCompletion offers the tool t, inserting insert: with its signature
-// and description.
-func toolCompletion(t *schema.Tool, insert string) Completion {
-	return Completion{Label: t.Name, Kind: "function", Detail: Signature(t), Doc: t.Description, Insert: insert}
-}
-
-// pkgToolCompletion offers the tool d another file of the package
-// declares, inserting insert: with its file, signature and description.
-func pkgToolCompletion(d pkgDecl, insert string) Completion {
-	c := toolCompletion(d.tool, insert)
-	c.Detail = d.where() + ": " + c.Detail
+// toolCompletion offers the tool d, inserting insert: with its signature
+// and description, after its file when another file declares it.
+func (d pkgDecl) toolCompletion(insert string) Completion {
+	c := Completion{Label: d.tool.Name, Kind: "function", Detail: Signature(d.tool), Doc: d.tool.Description, Insert: insert}
+	if d.file != nil {
+		c.Detail = d.where() + ": " + c.Detail
+	}
 	return c
 }
 
@@ -196,13 +214,8 @@ func pkgToolCompletion(d pkgDecl, insert string) Completion {
 // [Completion.Resolve]): the text's tool, else that of another file of its
 // package.
 func (a *Analysis) ResolveTool(name string) (Completion, bool) {
-	if i, ok := a.names.tools.table().first(name); ok {
-		return toolCompletion(a.Prog.ToolAt(i), name), true
-	}
-	if pn := a.pkg; pn != nil {
-		if d, ok := pn.table(pkgTools).lookup(name); ok {
-			return pkgToolCompletion(d, name), true
-		}
+	if d, ok := a.lookup(pkgTools, name); ok {
+		return d.toolCompletion(name), true
 	}
 	return Completion{}, false
 }
@@ -218,95 +231,41 @@ func (a *Analysis) referenceItems(word string) ([]Completion, bool) {
 	return out, more
 }
 
-// testAgentItems completes the agent of a test: the text's agents, then
+// testValueItems completes the agent of a test (kind pkgAgents) or the
+// tool of a call or no-call expectation (pkgCalls): the text's, then
 // those of the other files of its package, that start with word; quoted
-// when the agent is written as a string, whose text the name replaces.
-func (a *Analysis) testAgentItems(word string, quoted bool) ([]Completion, bool) {
+// when the name is written as a string, whose text the name replaces.
+func (a *Analysis) testValueItems(kind int, word string, quoted bool) ([]Completion, bool) {
 	var out []Completion
-	for _, e := range a.names.agents.table().starting(word) {
-		ag := a.Prog.AgentAt(e.at)
-		out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: "agent", Insert: valueText(ag.Name, quoted)})
-	}
-	sortByLabel(out)
-	var more bool
-	if pn := a.pkg; pn != nil {
-		var agents []pkgDecl
-		agents, more = pn.table(pkgAgents).pick(word)
-		for _, d := range agents {
-			out = append(out, Completion{Label: d.name, Kind: "agent", Detail: "agent in " + d.where(), Insert: valueText(d.name, quoted)})
+	more := a.offered(kind, word, true, func(d pkgDecl, _ bool) {
+		insert := d.name
+		if !quoted {
+			insert = parser.GramIdent(d.name)
 		}
-	}
-	return out, more
-}
-
-// testToolItems completes the tool of a test's call or no-call
-// expectation: the text's tools, then those of the other files of its
-// package, that start with word; quoted as for testAgentItems.
-func (a *Analysis) testToolItems(word string, quoted bool) ([]Completion, bool) {
-	var out []Completion
-	for _, e := range a.names.calls.table().starting(word) {
-		t := a.Prog.ToolAt(e.at)
-		out = append(out, toolCompletion(t, valueText(t.Name, quoted)))
-	}
-	sortByLabel(out)
-	var more bool
-	if pn := a.pkg; pn != nil {
-		var tools []pkgDecl
-		tools, more = pn.table(pkgCalls).pick(word)
-		for _, d := range tools {
-			out = append(out, pkgToolCompletion(d, valueText(d.name, quoted)))
+		if kind == pkgCalls {
+			out = append(out, d.toolCompletion(insert))
+			return
 		}
-	}
+		detail := "agent"
+		if d.file != nil {
+			detail += " in " + d.where()
+		}
+		out = append(out, Completion{Label: d.name, Kind: "agent", Detail: detail, Insert: insert})
+	})
 	return out, more
-}
-
-// sortByLabel sorts completions by label, keeping the source order of
-// equal ones.
-func sortByLabel(cs []Completion) {
-	slices.SortStableFunc(cs, func(x, y Completion) int { return strings.Compare(x.Label, y.Label) })
-}
-
-// valueText is what completing a test's agent or tool inserts: the name
-// as an identifier, or its text in a string when quoted.
-func valueText(name string, quoted bool) string {
-	if quoted {
-		return name
-	}
-	return parser.GramIdent(name)
 }
 
 // KeyCompletions lists the property keys of a declaration of kind k that
 // are not present yet, in the order they are suggested.
 func KeyCompletions(k Kind, present []string) []Completion {
 	var out []Completion
-	for _, d := range propDocs[k] {
+	for _, d := range propDocs[k].props {
 		if slices.Contains(present, d.key) {
 			continue
 		}
-		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: keySnippet(d.key), Snippet: true})
+		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: d.key + ": " + d.value, Snippet: true})
 	}
 	return out
-}
-
-// keySnippet is what completing a key inserts.
-func keySnippet(k string) string {
-	switch k {
-	case "instruction", "description", "pattern", "format":
-		return k + `: "${1}"`
-	case "model":
-		return k + `: "${1:OpenAI/gpt-4o-mini}"`
-	case "optional", "injected", "approval":
-		return k + ": ${1:true}"
-	case "parallelToolCalls":
-		return k + ": ${1:false}"
-	case "enum":
-		return k + ": [${1}]"
-	case "items":
-		return k + ": ${1:String}"
-	case "timeout":
-		return k + ": ${1:30s}"
-	}
-	return k + ": ${1}"
 }
 
 // TypeCompletions lists the built-in types, after the labels of the agent
@@ -330,14 +289,16 @@ func RecordCompletion(r *schema.Record) Completion {
 	return Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 }
 
-// models are the model suggestions for each provider.
+// models are the model suggestions for each provider, and what
+// [ModelDoc] says of it.
 var models = []struct {
 	provider schema.Provider
 	ids      []string
+	doc      string
 }{
-	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}},
-	{schema.Ollama, []string{"llama3.2", "qwen2.5"}},
-	{schema.OpenAICompatible, nil},
+	{schema.OpenAI, []string{"gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-4.1"}, "OpenAI API: key `OPENAI_API_KEY`, base URL `OPENAI_BASE_URL`."},
+	{schema.Ollama, []string{"llama3.2", "qwen2.5"}, "A local Ollama server: no key; `OLLAMA_HOST`, by default `http://localhost:11434/v1`."},
+	{schema.OpenAICompatible, nil, "Any server speaking the OpenAI API; its base URL is required at run time."},
 }
 
 // ModelCompletions lists the providers and some of their models, for the

@@ -36,41 +36,24 @@ func AgentSignature(ag *schema.Agent) string {
 	return DefaultAgentSignature
 }
 
-// agentCompletion offers the agent ag as an element of another agent,
-// inserting insert; where names the file of another file's agent ("" for
-// the text's own).
-func agentCompletion(ag *schema.Agent, insert, where string) Completion {
-	detail := "agent " + AgentSignature(ag)
-	if where != "" {
-		detail = where + ": " + detail
-	}
-	return Completion{Label: ag.Name, Kind: "agent", Detail: detail, Doc: ag.Description, Insert: insert}
-}
-
 // agentItems completes the agents whose names start with word, other than
 // those skip holds and those the agent caller is called by, directly or
 // through other agents (listing one would make a cycle; caller "" for
-// none): the text's, then those of the other files of its package.
+// none): the text's, then those of the other files of its package, each
+// with the signature its callers see.
 func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Completion, bool) {
-	offered := func(ag *schema.Agent) bool {
-		return !skip[ag.Name] && (caller == "" || !a.calls(ag, caller, map[string]bool{}))
-	}
 	var out []Completion
-	agents, more := a.names.agents.table().pick(word)
-	for _, e := range agents {
-		if ag := a.Prog.AgentAt(e.at); offered(ag) {
-			out = append(out, agentCompletion(ag, parser.GramIdent(ag.Name), ""))
+	more := a.offered(pkgAgents, word, false, func(d pkgDecl, _ bool) {
+		ag := d.agent
+		if skip[ag.Name] || caller != "" && a.calls(ag, caller, map[string]bool{}) {
+			return
 		}
-	}
-	if pn := a.pkg; pn != nil {
-		others, omore := pn.table(pkgAgents).pick(word)
-		for _, d := range others {
-			if offered(d.agent) {
-				out = append(out, agentCompletion(d.agent, parser.GramIdent(d.name), d.where()))
-			}
+		detail := "agent " + AgentSignature(ag)
+		if d.file != nil {
+			detail = d.where() + ": " + detail
 		}
-		more = more || omore
-	}
+		out = append(out, Completion{Label: ag.Name, Kind: "agent", Detail: detail, Doc: ag.Description, Insert: parser.GramIdent(d.name)})
+	})
 	return out, more
 }
 
@@ -89,30 +72,11 @@ func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bo
 		if t.Agent == name {
 			return true
 		}
-		if next := a.agentNamed(t.Agent); next != nil && a.calls(next, name, seen) {
+		if next, ok := a.lookup(pkgAgents, t.Agent); ok && a.calls(next.agent, name, seen) {
 			return true
 		}
 	}
 	return false
-}
-
-// agentNamed returns the agent called name of the text, else of another
-// file of its package, or nil.
-func (a *Analysis) agentNamed(name string) *schema.Agent {
-	if ag := a.Prog.Agent(name); ag != nil {
-		return ag
-	}
-	if d, ok := a.pkg.declared(name); ok {
-		return d.agent
-	}
-	return nil
-}
-
-// handoffItems completes the agent at an end of a Handoff: the agents of
-// the text and of its package that start with word, but other, the agent
-// at its other end.
-func (a *Analysis) handoffItems(other, word string) ([]Completion, bool) {
-	return a.agentItems(map[string]bool{other: true}, "", word)
 }
 
 // AgentToolDoc describes, in Markdown, an agent listed among another
@@ -141,10 +105,8 @@ func AgentToolDoc(ag *schema.Agent) string {
 // HandoffDoc describes, in Markdown, a Handoff relationship from the agent
 // from: the tool its model calls to pass the conversation on.
 func HandoffDoc(from string, h schema.Handoff) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.", from, h.Agent, from, h.ToolName(), h.Agent)
-	b.WriteString("\n\nTool description: " + schema.HandoffTool(h).Description)
-	return b.String()
+	return fmt.Sprintf("**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.\n\nTool description: %s",
+		from, h.Agent, from, h.ToolName(), h.Agent, schema.HandoffTool(h).Description)
 }
 
 // compositionDoc is what [AgentDoc] says of an agent's signature and

@@ -413,84 +413,50 @@ func (c *cursor) recordOwner() (Kind, bool) {
 	return KindOther, false
 }
 
-// regionStart returns where the top-level unit containing or preceding
-// the offset off starts (0 when none does).
-func (a *Analysis) regionStart(off int) int {
-	start := 0
-	a.eachUnitList(off, func(n int, startOf func(int) int) {
+// unitBounds returns where the top-level unit, good or bad, containing or
+// preceding the offset off starts (0 when none does), and where the first
+// that starts after off starts (-1 when none does). The lowered patterns
+// start where the units that parsed do, one each (the header's too): the
+// runs they are kept in are searched for the few around off rather than
+// made one list.
+func (a *Analysis) unitBounds(off int) (start, next int) {
+	next = -1
+	search := func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) >= off }); i > 0 {
 			start = max(start, startOf(i-1))
 		}
-	})
-	return start
-}
-
-// nextUnitStart returns where the first top-level unit that starts after
-// the offset off starts, or -1.
-func (a *Analysis) nextUnitStart(off int) int {
-	next := -1
-	a.eachUnitList(off, func(n int, startOf func(int) int) {
 		if i := sort.Search(n, func(i int) bool { return startOf(i) > off }); i < n && (next < 0 || startOf(i) < next) {
 			next = startOf(i)
 		}
-	})
-	return next
-}
-
-// eachUnitList calls yield with lists of the file's units, good and bad,
-// (each in source order): its length and the start offset of its i-th.
-// They hold, with the unit that holds or precedes the offset off, the
-// unit after it. The lowered patterns start where the units do (the
-// header's too): when each unit has one, the runs they are kept in are
-// searched for the few around off rather than made one list.
-func (a *Analysis) eachUnitList(off int, yield func(n int, startOf func(int) int)) {
-	f, doc := a.File, a.Doc
-	defer yield(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
-	if a.unitsLowered() {
-		runs := a.runs()
-		start := func(r loweredRun) func(int) int {
-			return func(i int) int { return f.Offset(r.ps[i].Span().Start) }
-		}
-		k := sort.Search(len(runs), func(k int) bool { return start(runs[k])(0) > off })
-		for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
-			yield(len(r.ps), start(r))
-		}
-		return
 	}
-	if h := doc.Header; h != nil {
-		yield(1, func(int) int { return f.Offset(h.Span().Start) })
+	f, doc, runs := a.File, a.Doc, a.runs()
+	search(len(doc.Bad), func(i int) int { return f.Offset(doc.Bad[i].Start) })
+	first := func(k int) int { return f.Offset(runs[k][0].Span().Start) }
+	k := sort.Search(len(runs), func(k int) bool { return first(k) > off })
+	for _, r := range runs[max(0, k-2):min(len(runs), k+1)] {
+		search(len(r), func(i int) int { return f.Offset(r[i].Span().Start) })
 	}
-	yield(len(doc.Patterns()), func(i int) int { return f.Offset(doc.Patterns()[i].Span().Start) })
+	return start, next
 }
 
 // keysAfter returns the keys of the record the cursor is in that follow the
-// cursor (the word under the cursor excluded).
-func (a *Analysis) keysAfter(off int) []string {
+// cursor (the word under the cursor excluded), up to the start of the next
+// unit, next (-1: none).
+func (a *Analysis) keysAfter(off, next int) []string {
 	end := a.File.Len()
-	if next := a.nextUnitStart(off); next >= 0 {
+	if next >= 0 {
 		end = next
 	}
 	end = min(end, off+64<<10)
 	var keys []string
 	depth := 0
 	var prev grammar.Tok
-	first, afterWord := true, false
 	grammar.InspectTokensIn(string(a.File.ByteRange(off, end)), off, func(t grammar.Tok) bool {
-		isSep := t.Type == grammar.Punct && (t.Value == ":" || t.Value == "::")
-		switch {
-		case afterWord:
-			// The rest of the word being typed: its separator does not
-			// make it a key already present.
-			afterWord = false
-			if isSep {
-				return true
-			}
-		case first && t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool):
-			first, afterWord = false, true
-			prev = grammar.Tok{Type: grammar.Punct, Value: ","}
+		if t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool) {
+			// The rest of the word being typed: left out of prev, so that
+			// its separator does not make it a key already present.
 			return true
 		}
-		first = false
 		if t.Type == grammar.Punct {
 			switch t.Value {
 			case "[", "(", "{":

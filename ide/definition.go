@@ -53,11 +53,9 @@ func (a *Analysis) ToolAt(off int) *schema.Tool {
 		}
 	}
 	var best *schema.Tool
-	if u := ix.unitAt(pos); u != nil {
-		for _, t := range u.tools {
-			if t.Span.Start <= pos && pos <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
-				best = t
-			}
+	for _, t := range ix.unitAt(pos).tools {
+		if t.Span.Start <= pos && pos <= t.Span.End && (best == nil || t.Span.Len() < best.Span.Len()) {
+			best = t
 		}
 	}
 	return best

@@ -60,43 +60,29 @@ func (k Kind) String() string {
 	return "pattern"
 }
 
-// labelSections maps the labels of the agent language to their section of
-// the language reference.
-var labelSections = map[string]string{
-	schema.AgentLabel:   "agents",
-	schema.ToolLabel:    "tools",
-	schema.RecordLabel:  "records",
-	schema.HandoffLabel: "agents-compose",
+// labelDocs document the labels of the agent language: a short text and
+// the section of the language reference it links to.
+var labelDocs = map[string]struct{ text, section string }{
+	schema.AgentLabel: {"**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
+		"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name.", "agents"},
+	schema.ToolLabel: {"**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
+		"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time.", "tools"},
+	schema.RecordLabel:  {"**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```", "records"},
+	schema.HandoffLabel: {handoffLabelText, "agents-compose"},
 }
 
 // LabelDoc documents a label of the agent language (Agent, Tool, Record,
 // ToolSpecification, Handoff) with a link to the language reference, or
 // returns "".
 func LabelDoc(name string) string {
-	doc := labelText(name)
-	if doc == "" {
+	l, ok := labelDocs[name]
+	if name == schema.LegacyToolLabel {
+		l.text, ok = "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n"+LabelDoc(schema.ToolLabel), true
+	}
+	if !ok {
 		return ""
 	}
-	return doc + "\n\n[Language reference](" + LanguageDocURL + "#" + labelSections[name] + ")"
-}
-
-// labelText is the text of LabelDoc.
-func labelText(name string) string {
-	switch name {
-	case schema.AgentLabel:
-		return "**Agent**: an LLM agent.\n\n```gram\n[name:Agent {instruction: \"...\", model: \"OpenAI/gpt-4o-mini\"} | tool, ...]\n```\n\n" +
-			"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name."
-	case schema.ToolLabel:
-		return "**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
-			"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time."
-	case schema.LegacyToolLabel:
-		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
-	case schema.RecordLabel:
-		return "**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```"
-	case schema.HandoffLabel:
-		return handoffLabelText
-	}
-	return ""
+	return l.text + "\n\n[Language reference](" + LanguageDocURL + "#" + l.section + ")"
 }
 
 // TypeDoc documents a built-in type, or returns "".
@@ -179,81 +165,76 @@ func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
 // ModelDoc documents an agent's model.
 func ModelDoc(m schema.Model) string {
 	s := fmt.Sprintf("**model** `%s`", m.String())
-	switch m.Provider {
-	case schema.OpenAI:
-		s += "\n\nOpenAI API: key `OPENAI_API_KEY`, base URL `OPENAI_BASE_URL`."
-	case schema.Ollama:
-		s += "\n\nA local Ollama server: no key; `OLLAMA_HOST`, by default `http://localhost:11434/v1`."
-	case schema.OpenAICompatible:
-		s += "\n\nAny server speaking the OpenAI API; its base URL is required at run time."
+	for _, p := range models {
+		if p.provider == m.Provider {
+			s += "\n\n" + p.doc
+		}
 	}
 	return s
 }
 
-// propDoc is a property key and its documentation.
-type propDoc struct{ key, doc string }
+// propDoc is a property key, the value completing it inserts (a snippet,
+// see [Completion.Snippet]) and its documentation.
+type propDoc struct{ key, value, doc string }
 
-// propDocs documents the known properties of each kind of declaration, in
-// the order they are suggested.
-var propDocs = map[Kind][]propDoc{
-	KindAgent: {
-		{"instruction", "The system prompt (required, non-empty string). A fenced string is dedented."},
-		{"model", "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
-		{"description", "Shown in hovers and listings; never sent to the model."},
-		{"maxIterations", "LLM calls per user turn (integer ≥ 1, default 10)."},
-		{"temperature", "Sampling temperature passed to the model (number 0..2)."},
-		{"maxTokens", "Token limit passed to the model (integer ≥ 1)."},
-		{"timeout", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
-		{"parallelToolCalls", "Run the tool calls of one response concurrently (boolean, default true)."},
-		{"approval", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
-		{"maxToolCalls", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
-		{"maxTotalTokens", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
-		{"maxCostUSD", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
-	},
-	KindTool: {
-		{"description", "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
-		{"approval", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
-	},
-	KindRecord: {
-		{"description", "Documents the type; it becomes the object schema's description."},
-	},
-	KindReturn: {
-		{"description", "Describes the return value (the output schema's description)."},
-		{"items", "The element type of an Array return type, a type name: `items: String`."},
-	},
-	KindParam: {
-		{"description", "Tells the model what to pass (`description` in the JSON Schema)."},
-		{"default", "Makes the parameter optional with this value; it must match the type."},
-		{"optional", "`optional: true` makes the parameter optional without a default."},
-		{"enum", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
-		{"items", "The element type of an Array, a type name: `items: String`."},
-		{"minimum", "The smallest allowed value (Integer and Number)."},
-		{"maximum", "The largest allowed value (Integer and Number)."},
-		{"minLength", "The shortest allowed string (String)."},
-		{"maxLength", "The longest allowed string (String)."},
-		{"pattern", "A regular expression the string must match (String)."},
-		{"format", "A JSON Schema format, such as `date-time` or `email` (String)."},
-		{"minItems", "The fewest allowed elements (Array)."},
-		{"maxItems", "The most allowed elements (Array)."},
-		{"injected", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
-	},
+// kindProps are the known properties of a kind of declaration, in the
+// order they are suggested, and the section of the language reference
+// that lists them.
+type kindProps struct {
+	props   []propDoc
+	section string
+}
+
+// propDocs documents the known properties of each kind of declaration.
+var propDocs = map[Kind]kindProps{
+	KindAgent: {section: "agent-properties", props: []propDoc{
+		{"instruction", `"${1}"`, "The system prompt (required, non-empty string). A fenced string is dedented."},
+		{"model", `"${1:OpenAI/gpt-4o-mini}"`, "The model, written `Provider/model-id` (required), e.g. `\"OpenAI/gpt-4o-mini\"`. Providers: OpenAI, Ollama, OpenAICompatible, Anthropic, Gemini."},
+		{"description", `"${1}"`, "Shown in hovers and listings; never sent to the model."},
+		{"maxIterations", "${1}", "LLM calls per user turn (integer ≥ 1, default 10)."},
+		{"temperature", "${1}", "Sampling temperature passed to the model (number 0..2)."},
+		{"maxTokens", "${1}", "Token limit passed to the model (integer ≥ 1)."},
+		{"timeout", "${1:30s}", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
+		{"parallelToolCalls", "${1:false}", "Run the tool calls of one response concurrently (boolean, default true)."},
+		{"approval", "${1:true}", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},
+		{"maxToolCalls", "${1}", "Budget: the most tool calls of one user turn, sub-agents' included (integer ≥ 1); the call past it is not run and the run ends `budget_exceeded`."},
+		{"maxTotalTokens", "${1}", "Budget: the most tokens of one user turn's model calls, sub-agents' included (integer ≥ 1); no model call is made once they are spent."},
+		{"maxCostUSD", "${1}", "Budget: the most one user turn's model calls may cost, in US dollars, by the price table and the bindings file's prices (number > 0)."},
+	}},
+	KindTool: {section: "tools", props: []propDoc{
+		{"description", `"${1}"`, "What the tool does (required, non-empty): the model reads it to decide when to call the tool."},
+		{"approval", "${1:true}", "`approval: true`: the run stops before each call of the tool and waits for a person to approve or deny it (boolean, default false)."},
+	}},
+	KindRecord: {section: "records", props: []propDoc{
+		{"description", `"${1}"`, "Documents the type; it becomes the object schema's description."},
+	}},
+	KindReturn: {section: "signatures", props: []propDoc{
+		{"description", `"${1}"`, "Describes the return value (the output schema's description)."},
+		{"items", "${1:String}", "The element type of an Array return type, a type name: `items: String`."},
+	}},
+	KindParam: {section: "parameter-properties", props: []propDoc{
+		{"description", `"${1}"`, "Tells the model what to pass (`description` in the JSON Schema)."},
+		{"default", "${1}", "Makes the parameter optional with this value; it must match the type."},
+		{"optional", "${1:true}", "`optional: true` makes the parameter optional without a default."},
+		{"enum", "[${1}]", "The allowed values, each matching the type: `enum: [\"a\", \"b\"]`."},
+		{"items", "${1:String}", "The element type of an Array, a type name: `items: String`."},
+		{"minimum", "${1}", "The smallest allowed value (Integer and Number)."},
+		{"maximum", "${1}", "The largest allowed value (Integer and Number)."},
+		{"minLength", "${1}", "The shortest allowed string (String)."},
+		{"maxLength", "${1}", "The longest allowed string (String)."},
+		{"pattern", `"${1}"`, "A regular expression the string must match (String)."},
+		{"format", `"${1}"`, "A JSON Schema format, such as `date-time` or `email` (String)."},
+		{"minItems", "${1}", "The fewest allowed elements (Array)."},
+		{"maxItems", "${1}", "The most allowed elements (Array)."},
+		{"injected", "${1:true}", "`injected: true`: supplied by the host at run time (e.g. the user id), never by the model; left out of the schema sent to it."},
+	}},
 }
 
 func init() {
 	// A field has the properties of a parameter but injected, the last.
 	params := propDocs[KindParam]
-	propDocs[KindField] = params[:len(params)-1]
-}
-
-// propSections maps each kind of declaration to the section of the language
-// reference that lists its properties.
-var propSections = map[Kind]string{
-	KindAgent:  "agent-properties",
-	KindTool:   "tools",
-	KindRecord: "records",
-	KindReturn: "signatures",
-	KindParam:  "parameter-properties",
-	KindField:  "parameter-properties",
+	params.props = params.props[:len(params.props)-1]
+	propDocs[KindField] = params
 }
 
 // PropertyDoc documents a property key of a declaration of kind k, with a
@@ -263,13 +244,13 @@ func PropertyDoc(k Kind, key string) string {
 	if doc == "" {
 		return ""
 	}
-	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propSections[k])
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propDocs[k].section)
 }
 
 // propText is the documentation of a property key of a declaration of
 // kind k, "" for an unknown key.
 func propText(k Kind, key string) string {
-	for _, d := range propDocs[k] {
+	for _, d := range propDocs[k].props {
 		if d.key == key {
 			return d.doc
 		}
@@ -312,17 +293,13 @@ func AgentDoc(ag *schema.Agent) string {
 		b.WriteString(bd + "\n")
 	}
 	if ag.Instruction != "" {
-		lines := strings.Split(ag.Instruction, "\n")
+		// Its first lines, and an ellipsis for the rest.
 		const shown = 6
-		more := len(lines) > shown
-		if more {
-			lines = lines[:shown]
+		lines := strings.SplitN(ag.Instruction, "\n", shown+1)
+		if len(lines) > shown {
+			lines[shown] = "…"
 		}
-		b.WriteString("\ninstruction:\n\n```text\n" + strings.Join(lines, "\n"))
-		if more {
-			b.WriteString("\n…")
-		}
-		b.WriteString("\n```")
+		b.WriteString("\ninstruction:\n\n```text\n" + strings.Join(lines, "\n") + "\n```")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -415,29 +392,12 @@ func TypeText(t *schema.Type) string {
 }
 
 // JSONType names the JSON type of a type: "string", "array of integer",
-// "object" (a record too).
+// "object" (a record too), "any" when it has none.
 func JSONType(t *schema.Type) string {
-	if t == nil {
-		return "any"
+	if t != nil && t.Kind == schema.ArrayType && t.Items != nil {
+		return "array of " + JSONType(t.Items)
 	}
-	switch t.Kind {
-	case schema.StringType:
-		return "string"
-	case schema.IntegerType:
-		return "integer"
-	case schema.NumberType:
-		return "number"
-	case schema.BooleanType:
-		return "boolean"
-	case schema.ObjectType, schema.RecordType:
-		return "object"
-	case schema.ArrayType:
-		if t.Items != nil {
-			return "array of " + JSONType(t.Items)
-		}
-		return "array"
-	}
-	return "any"
+	return cmp.Or(schema.JSONType(t), "any")
 }
 
 // ParamSummary describes a parameter or a field on one line: its type,

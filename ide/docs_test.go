@@ -20,7 +20,8 @@ func TestPropertyDocLinks(t *testing.T) {
 			anchors[strings.ReplaceAll(strings.ToLower(h), " ", "-")] = true
 		}
 	}
-	for label, sec := range labelSections {
+	for label, l := range labelDocs {
+		sec := l.section
 		if !anchors[sec] {
 			t.Errorf("label %s links to #%s, which is no heading of docs/language.md", label, sec)
 		}
@@ -29,11 +30,11 @@ func TestPropertyDocLinks(t *testing.T) {
 		}
 	}
 	for r, docs := range propDocs {
-		sec := propSections[r]
+		sec := docs.section
 		if !anchors[sec] {
 			t.Errorf("%s properties link to #%s, which is no heading of docs/language.md", r, sec)
 		}
-		for _, d := range docs {
+		for _, d := range docs.props {
 			key := d.key
 			if doc := PropertyDoc(r, key); !strings.Contains(doc, LanguageDocURL+"#"+sec) {
 				t.Errorf("the hover of %s property %s has no link to the language reference:\n%s", r, key, doc)

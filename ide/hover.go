@@ -57,7 +57,7 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
 		if d, _, ok := a.target(v); ok {
-			return d.doc(), v.span, true
+			return d.doc(false), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true
 	}
@@ -65,10 +65,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
 			if d, ok := a.pkg.declared(o.Name); ok {
-				if o.Element && d.agent != nil {
-					return d.agentToolDoc(), o.Span, true
-				}
-				return d.doc(), o.Span, true
+				return d.doc(o.Element), o.Span, true
 			}
 			return UndefinedDoc(o.Name), o.Span, true
 		}
@@ -80,14 +77,10 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
-	it, ok := a.Locate(pos)
-	if !ok {
-		return "", diag.Span{}, false
-	}
-	if md := a.syntaxDoc(it); md != "" {
-		return md, it.Tok.Span(), true
-	}
-	return "", diag.Span{}, false
+	// A token of the syntax, or none (a zero item, which has no doc).
+	it, _ := a.Locate(pos)
+	md := a.syntaxDoc(it)
+	return md, it.Tok.Span(), md != ""
 }
 
 // syntaxDoc documents a token of the syntax that is no identity: a label,

@@ -143,14 +143,17 @@ func memo[K comparable, V any](mu *sync.Mutex, m map[K]*V, i K, build func(K) *V
 	return v
 }
 
+// noUnit is what the index knows of a position in no unit: nothing.
+var noUnit = &unitIndex{unitDecls: &unitDecls{}}
+
 // unitAt returns what the index knows of the unit holding the position pos,
-// or nil: the unit is found by a binary search, so that a request costs the
-// unit it is about.
+// or noUnit: the unit is found by a binary search, so that a request costs
+// the unit it is about.
 func (ix *Index) unitAt(pos int) *unitIndex {
 	if top := ix.a.loweredAt(pos); top != nil {
 		return ix.unit(top)
 	}
-	return nil
+	return noUnit
 }
 
 // makeUnit indexes the unit whose lowered pattern is top: the declarations
@@ -235,29 +238,27 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 			u.bySpan[whole] = d
 		}
 	}
+	// A signature's parameters and return type: a tool's, or the agent's
+	// as a tool (its signature element).
+	signature := func(ag *schema.Agent, t *schema.Tool) {
+		for _, prm := range t.Params {
+			add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
+		}
+		if t.ReturnSpan.Len() > 0 {
+			add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
+		}
+	}
 	for _, ag := range agents {
 		add(ag.NameSpan, ag.Span, &Decl{Kind: KindAgent, Agent: ag})
 	}
 	for _, ag := range agents {
-		// The signature element: the parameters and return type of the
-		// agent as a tool.
-		if t := ag.AsTool; ag.Signature && t != nil {
-			for _, prm := range t.Params {
-				add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Agent: ag, Tool: t, Param: prm})
-			}
-			if t.ReturnSpan.Len() > 0 {
-				add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Agent: ag, Tool: t})
-			}
+		if ag.Signature && ag.AsTool != nil {
+			signature(ag, ag.AsTool)
 		}
 	}
 	for _, t := range tools {
 		add(t.NameSpan, t.Span, &Decl{Kind: KindTool, Tool: t})
-		for _, prm := range t.Params {
-			add(prm.NameSpan, prm.Span, &Decl{Kind: KindParam, Tool: t, Param: prm})
-		}
-		if t.ReturnSpan.Len() > 0 {
-			add(diag.Span{}, t.ReturnSpan, &Decl{Kind: KindReturn, Tool: t})
-		}
+		signature(nil, t)
 	}
 	for _, r := range records {
 		add(r.NameSpan, r.Span, &Decl{Kind: KindRecord, Record: r})
@@ -345,37 +346,25 @@ func (ix *Index) kindOf(pt *parser.Pattern) Kind {
 // NameDecl returns the declaration whose identity is written at the span
 // name, or nil.
 func (ix *Index) NameDecl(name diag.Span) *Decl {
-	if u := ix.unitAt(name.Start); u != nil {
-		return u.byName[name]
-	}
-	return nil
+	return ix.unitAt(name.Start).byName[name]
 }
 
 // SpanDecl returns the declaration whose whole pattern is the span whole,
 // or nil.
 func (ix *Index) SpanDecl(whole diag.Span) *Decl {
-	if u := ix.unitAt(whole.Start); u != nil {
-		return u.bySpan[whole]
-	}
-	return nil
+	return ix.unitAt(whole.Start).bySpan[whole]
 }
 
 // DefPattern returns the lowered pattern that defines the identity written
 // at the span def, or nil.
 func (ix *Index) DefPattern(def diag.Span) *parser.Pattern {
-	if u := ix.unitAt(def.Start); u != nil {
-		return u.defs[def]
-	}
-	return nil
+	return ix.unitAt(def.Start).defs[def]
 }
 
 // At returns the occurrence under the cursor at the position off: the one
 // containing off, or else one ending at off.
 func (ix *Index) At(off int) (*Occurrence, bool) {
 	u := ix.unitAt(off)
-	if u == nil {
-		return nil, false
-	}
 	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].Span.End >= off })
 	var end *Occurrence
 	for ; i < len(u.occs) && u.occs[i].Span.Start <= off; i++ {
@@ -393,9 +382,6 @@ func (ix *Index) At(off int) (*Occurrence, bool) {
 // Exact returns the occurrence whose span is s, or nil.
 func (ix *Index) Exact(s diag.Span) *Occurrence {
 	u := ix.unitAt(s.Start)
-	if u == nil {
-		return nil
-	}
 	i := sort.Search(len(u.occs), func(i int) bool { return u.occs[i].Span.Start >= s.Start })
 	if i < len(u.occs) && u.occs[i].Span == s {
 		return &u.occs[i]

@@ -297,42 +297,25 @@ func followTable[T comparable](t *nameTable, old, cur []T, name func(T) string) 
 	if changed := oldEnd - lo + curEnd - lo; changed > len(cur)/4 {
 		return buildTable(cur, name, t.once)
 	}
-	var gone, come []placed
-	for i := lo; i < oldEnd; i++ {
-		if nm := name(old[i]); nm != "" {
-			gone = append(gone, placed{key: strings.ToLower(nm), name: nm, at: i})
-		}
-	}
+	var come []placed
 	for i := lo; i < curEnd; i++ {
 		if nm := name(cur[i]); nm != "" {
 			come = append(come, newPlaced(nm, i))
 		}
 	}
-	if next := t.patch(gone, come, oldEnd, curEnd-oldEnd); next != nil {
-		return next
-	}
-	return buildTable(cur, name, t.once)
+	return t.patch(lo, oldEnd, curEnd-oldEnd, come)
 }
 
-// patch returns the table t with the entries gone taken out and come put
-// in, and the places from the place end on moved by shift; nil when t
-// does not hold an entry of gone.
-func (t *nameTable) patch(gone, come []placed, end, shift int) *nameTable {
+// patch returns the table t with the entries of the places lo to end-1
+// taken out and come put in, and the places from end on moved by shift.
+func (t *nameTable) patch(lo, end, shift int, come []placed) *nameTable {
 	slices.SortFunc(come, cmpPlaced)
-	drop := make([]int, 0, len(gone))
-	for _, g := range gone {
-		i, ok := slices.BinarySearchFunc(t.es, g, cmpPlaced)
-		if !ok {
-			return nil // not the table of the list: made again
-		}
-		drop = append(drop, i)
-	}
-	slices.Sort(drop)
-	out := &nameTable{once: t.once, es: make([]placed, 0, len(t.es)-len(drop)+len(come))}
+	out := &nameTable{once: t.once, es: make([]placed, 0, len(t.es)+len(come))}
+	var gone []placed
 	k := 0
-	for i, e := range t.es {
-		if len(drop) > 0 && drop[0] == i {
-			drop = drop[1:]
+	for _, e := range t.es {
+		if lo <= e.at && e.at < end {
+			gone = append(gone, e)
 			continue
 		}
 		if e.at >= end {

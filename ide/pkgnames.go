@@ -17,7 +17,6 @@ package ide
 import (
 	"iter"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -62,7 +61,8 @@ func (t *pkgTable) lookup(name string) (pkgDecl, bool) {
 	return pkgDecl{}, false
 }
 
-// pkgDecl is a declaration of another file of the package, and its name.
+// pkgDecl is a declaration of a name of the package, and its name: of
+// another file of the package, or of the text itself (file nil).
 type pkgDecl struct {
 	name   string
 	file   *project.File
@@ -71,15 +71,43 @@ type pkgDecl struct {
 	record *schema.Record
 }
 
-// where names the file of the declaration, for a completion's detail and
-// a hover: its base name (the files of a package share a directory).
-func (d pkgDecl) where() string { return filepath.Base(d.file.File.Path) }
+// where names the file of another file's declaration, for a completion's
+// detail and a hover: its base name (the files of a package share a
+// directory); "" for the text's own.
+func (d pkgDecl) where() string {
+	if d.file == nil {
+		return ""
+	}
+	return filepath.Base(d.file.File.Path)
+}
+
+// ownTable returns the table of the text's own names of a kind of the
+// tables of pkgNames (see names.go), and the declaration at a place of
+// the list it is of.
+func (a *Analysis) ownTable(kind int) (*nameTable, func(int) pkgDecl) {
+	n, p := a.names, a.Prog
+	switch kind {
+	case pkgTools, pkgCalls:
+		l := n.tools
+		if kind == pkgCalls {
+			l = n.calls
+		}
+		return l.table(), func(i int) pkgDecl { t := p.ToolAt(i); return pkgDecl{name: t.Name, tool: t} }
+	case pkgAgents:
+		return n.agents.table(), func(i int) pkgDecl { ag := p.AgentAt(i); return pkgDecl{name: ag.Name, agent: ag} }
+	}
+	return n.records.table(), func(i int) pkgDecl { r := p.Records[i]; return pkgDecl{name: r.Name, record: r} }
+}
 
 // doc is the hover text of the declaration: what hover says of a local
-// one, and the file it is declared in when it is another file's.
-func (d pkgDecl) doc() string {
+// one (of an agent as another agent's element, with element set: what the
+// calling model sees, [AgentToolDoc]), and the file it is declared in
+// when it is another file's.
+func (d pkgDecl) doc(element bool) string {
 	var md string
 	switch {
+	case d.agent != nil && element:
+		md = AgentToolDoc(d.agent)
 	case d.tool != nil:
 		md = ToolDoc(d.tool)
 	case d.agent != nil:
@@ -91,13 +119,6 @@ func (d pkgDecl) doc() string {
 		return md
 	}
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
-}
-
-// agentToolDoc is the hover text of the agent d as another agent's
-// element: what the calling model sees ([AgentToolDoc]), and the file it
-// is declared in.
-func (d pkgDecl) agentToolDoc() string {
-	return AgentToolDoc(d.agent) + "\n\nDeclared in `" + d.where() + "`."
 }
 
 // The kinds of the tables of pkgNames: the top-level tools, which an
@@ -148,7 +169,6 @@ func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
 // before while its names are the same). It holds nothing of the text.
 type pkgTables struct {
 	others []*project.File
-	made   [pkgKinds]bool
 	mine   [pkgKinds]*nameTable
 	tables [pkgKinds]*pkgTable
 }
@@ -164,14 +184,10 @@ func (pn *pkgNames) table(kind int) *pkgTable {
 // makeTable makes the table of one kind, or takes the one an earlier
 // version made when it fits.
 func (pn *pkgNames) makeTable(kind int) *pkgTable {
-	own := pn.a.names
-	mine := [pkgKinds]func() *nameTable{own.tools.table, own.calls.table, own.agents.table, own.records.table}[kind]()
-	known := pn.a.pkgKnown.Load()
-	others := pn.a.Others
-	if known != nil && !slices.Equal(known.others, others) {
-		known = nil
-	}
-	if known != nil && known.made[kind] && known.mine[kind] == mine {
+	mine, _ := pn.a.ownTable(kind)
+	// Known tables are of the same other files (see NewAnalysis).
+	known, others := pn.a.pkgKnown.Load(), pn.a.Others
+	if known != nil && known.tables[kind] != nil && known.mine[kind] == mine {
 		return known.tables[kind]
 	}
 	taken := map[string]bool{}
@@ -193,7 +209,7 @@ func (pn *pkgNames) makeTable(kind int) *pkgTable {
 	if known != nil {
 		*next = *known
 	}
-	next.made[kind], next.tables[kind], next.mine[kind] = true, es, mine
+	next.tables[kind], next.mine[kind] = es, mine
 	pn.a.pkgKnown.Store(next)
 	return es
 }

@@ -104,18 +104,13 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 	}
 	files := a.occurrencesOf(o)
 	var text string
-	progs := []*schema.Program{a.Prog}
 	if a.isPackageName(o) {
 		text, err = packageNewName(files, o.Name, newName)
-		progs = progs[:0]
-		for _, pf := range a.packageFiles() {
-			progs = append(progs, pf.an.Prog)
-		}
 	} else {
 		text, err = a.checkNewName(o, newName)
 	}
 	if err == nil {
-		err = checkComposedName(progs, o.Name, text)
+		err = checkComposedName(files, o.Name, text)
 	}
 	if err != nil {
 		return nil, err
@@ -322,16 +317,16 @@ func (a *Analysis) checkNewName(o *Occurrence, name string) (string, error) {
 }
 
 // checkComposedName checks the new name text of the agent called name
-// when an agent of the programs progs calls it as a tool (the model calls
-// it by that name) or hands off to it (by its handoff's tool name): the
-// name it is called by must be a valid tool name.
-func checkComposedName(progs []*schema.Program, name, text string) error {
+// when an agent of the files it is renamed in calls it as a tool (the
+// model calls it by that name) or hands off to it (by its handoff's tool
+// name): the name it is called by must be a valid tool name.
+func checkComposedName(files []pkgFile, name, text string) error {
 	handoff := schema.Handoff{Agent: text}.ToolName()
 	if schema.ValidToolName(text) && schema.ValidToolName(handoff) {
 		return nil
 	}
-	for _, p := range progs {
-		for _, ag := range p.AllAgents() {
+	for _, pf := range files {
+		for _, ag := range pf.an.Prog.AllAgents() {
 			called := ""
 			switch {
 			case !schema.ValidToolName(text) && slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name }):

@@ -142,25 +142,18 @@ func (a *Analysis) TopAt(pos int) *grammar.TopPattern {
 	return nil
 }
 
-// loweredRun is a run of the document's lowered patterns, in source
-// order, and the place of its first among them.
-type loweredRun struct {
-	at int
-	ps []*parser.Pattern
-}
-
 // loweredRuns returns the runs the document keeps its lowered patterns in
-// (see [parser.Document.LoweredRuns]): a table of its chunks, so that a
-// version does not put its patterns in one list.
-func loweredRuns(doc *parser.Document) []loweredRun {
+// (see [parser.Document.LoweredRuns]), in source order: a table of its
+// chunks, so that a version does not put its patterns in one list.
+func loweredRuns(doc *parser.Document) [][]*parser.Pattern {
 	n := 0
 	for range doc.LoweredRuns() {
 		n++
 	}
-	runs := make([]loweredRun, 0, n)
-	for at, ps := range doc.LoweredRuns() {
+	runs := make([][]*parser.Pattern, 0, n)
+	for _, ps := range doc.LoweredRuns() {
 		if len(ps) > 0 {
-			runs = append(runs, loweredRun{at: at, ps: ps})
+			runs = append(runs, ps)
 		}
 	}
 	return runs
@@ -173,12 +166,12 @@ func (a *Analysis) loweredAt(pos int) *parser.Pattern {
 	f, runs := a.File, a.runs()
 	off := f.Offset(pos)
 	k := sort.Search(len(runs), func(k int) bool {
-		ps := runs[k].ps
+		ps := runs[k]
 		return f.Offset(ps[len(ps)-1].Span().End) >= off
 	})
 	if k < len(runs) {
-		if i := unitAt(f, runs[k].ps, pos); i >= 0 {
-			return runs[k].ps[i]
+		if i := unitAt(f, runs[k], pos); i >= 0 {
+			return runs[k][i]
 		}
 	}
 	return nil
@@ -215,35 +208,12 @@ func (a *Analysis) Locate(off int) (SyntaxItem, bool) {
 			best, found = it, true
 		}
 	}
-	if h := a.Doc.Header; h != nil && h.Span().Start <= off && off <= h.Span().End {
-		NewSyntaxWalker(visit).Walk(h, h.Span())
-	} else if n := a.topSyntaxAt(off); n != nil {
+	// The unit's syntax, found from its lowered pattern without making a
+	// list of the document's patterns: the header's record, or a top-level
+	// pattern's (whose tokens are its annotations' and its pattern's).
+	if top := a.loweredAt(off); top != nil {
+		n := top.Syntax()
 		NewSyntaxWalker(visit).Walk(n, n.Span())
 	}
 	return best, found
-}
-
-// topSyntaxAt returns the syntax of the top-level pattern, not the header,
-// whose span contains the position pos (its end included), or nil. When
-// each unit has a lowered pattern, it is that pattern's syntax (a
-// top-level pattern's tokens are its annotations' and its pattern's),
-// found without making a list of the document's patterns.
-func (a *Analysis) topSyntaxAt(pos int) grammar.Node {
-	if !a.unitsLowered() {
-		if tp := a.TopAt(pos); tp != nil {
-			return tp
-		}
-		return nil
-	}
-	if top := a.loweredAt(pos); top != nil && top.Kind != parser.HeaderKind {
-		return top.Syntax()
-	}
-	return nil
-}
-
-// unitsLowered reports whether each unit that parsed, the header's too,
-// has a lowered pattern, which starts and ends where the unit does.
-func (a *Analysis) unitsLowered() bool {
-	n := a.Doc.NumLowered()
-	return n > 0 && n == a.Doc.NumPatterns()+b2i(a.Doc.Header != nil)
 }

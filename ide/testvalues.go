@@ -97,24 +97,15 @@ func (a *Analysis) TestReferences(name string) []*Occurrence {
 // expect), else what the compiler resolved it to (the subject file of a
 // test file outside a package, which the analysis does not hold).
 func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
+	kind, resolved := pkgCalls, pkgDecl{tool: v.resolvedTool}
 	if v.agent {
-		if ag := a.Prog.Agent(v.name); ag != nil {
-			return pkgDecl{agent: ag}, a.File, true
-		}
-		if d, ok := a.pkg.declared(v.name); ok && d.agent != nil {
-			return d, nil, true
-		}
-		return pkgDecl{agent: v.resolvedAgent}, nil, v.resolvedAgent != nil
+		kind, resolved = pkgAgents, pkgDecl{agent: v.resolvedAgent}
 	}
-	for _, t := range a.Prog.AllTools() {
-		if t.Name == v.name {
-			return pkgDecl{tool: t}, a.File, true
-		}
+	switch d, ok := a.lookup(kind, v.name); {
+	case ok && d.file == nil:
+		return d, a.File, true
+	case ok:
+		return d, nil, true
 	}
-	if pn := a.pkg; pn != nil {
-		if d, ok := pn.table(pkgCalls).lookup(v.name); ok {
-			return d, nil, true
-		}
-	}
-	return pkgDecl{tool: v.resolvedTool}, nil, v.resolvedTool != nil
+	return resolved, nil, resolved.tool != nil || resolved.agent != nil
 }

@@ -289,7 +289,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 	}
 	switch t.Kind {
 	case StringType, IntegerType, NumberType, BooleanType:
-		return Object{{"type", jsonType(t)}}
+		return Object{{"type", JSONType(t)}}
 	case ObjectType:
 		if e.tg.ClosedObjects || e.tg.NonEmptyObjects {
 			e.anyObject(t)

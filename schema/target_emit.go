@@ -163,9 +163,9 @@ func CheckTargets(tgs []*Target, prog *Program) diag.List {
 var jsonTypes = [...]string{StringType: "string", IntegerType: "integer", NumberType: "number",
 	BooleanType: "boolean", ObjectType: "object", ArrayType: "array", RecordType: "object"}
 
-// jsonType returns the JSON Schema type of values of a type, "" for an
+// JSONType returns the JSON Schema type of values of a type, "" for an
 // invalid one.
-func jsonType(t *Type) string {
+func JSONType(t *Type) string {
 	if t == nil || t.Kind < 0 || int(t.Kind) >= len(jsonTypes) {
 		return ""
 	}
@@ -178,7 +178,7 @@ func jsonType(t *Type) string {
 // with a warning.
 func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	tg := e.tg
-	typ := jsonType(p.Type)
+	typ := JSONType(p.Type)
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
