@@ -75,10 +75,10 @@ var labelDocs = map[string]struct{ text, section string }{
 // ToolSpecification, Handoff) with a link to the language reference, or
 // returns "".
 func LabelDoc(name string) string {
-	l, ok := labelDocs[name]
 	if name == schema.LegacyToolLabel {
-		l.text, ok = "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n"+LabelDoc(schema.ToolLabel), true
+		return "**ToolSpecification**: the older label of tools, read as `Tool`; `gramc fmt --rewrite-legacy` rewrites it.\n\n" + LabelDoc(schema.ToolLabel)
 	}
+	l, ok := labelDocs[name]
 	if !ok {
 		return ""
 	}

@@ -29,6 +29,15 @@ func TestPropertyDocLinks(t *testing.T) {
 			t.Errorf("the hover of label %s has no link to the language reference:\n%s", label, doc)
 		}
 	}
+	for _, label := range []string{"Agent", "Tool", "Record", "Handoff", "ToolSpecification"} {
+		doc := LabelDoc(label)
+		if n := strings.Count(doc, "[Language reference]("); n != 1 {
+			t.Errorf("the hover of label %s has %d links to the language reference, want 1:\n%s", label, n, doc)
+		}
+		if _, anchor, _ := strings.Cut(doc, LanguageDocURL+"#"); !anchors[strings.TrimSuffix(anchor, ")")] {
+			t.Errorf("the hover of label %s links to no heading of docs/language.md:\n%s", label, doc)
+		}
+	}
 	for r, docs := range propDocs {
 		sec := docs.section
 		if !anchors[sec] {
