@@ -58,8 +58,10 @@ const (
 	Interrupted Kind = 130
 )
 
-// Error is a problem found while setting up a run: its message, a line or
-// lines each starting with the command's name, and its kind.
+// Error is a problem found while setting up a run, or any other that ends
+// a command: its message, a line or lines each starting with the
+// command's name ("" when the problem was reported already), and its
+// kind, the exit code.
 type Error struct {
 	Kind Kind
 	Msg  string

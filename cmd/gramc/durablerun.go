@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -135,44 +134,17 @@ func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts 
 }
 
 // wait waits for the run id to end, asking on the terminal at each
-// decision; without a terminal (or when the terminal gives no answer) it
-// returns at the first, with the status awaiting_approval.
+// decision (see [durable.Store.Finish]).
 func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtime.Response, error) {
-	for {
-		r, err := d.store.Wait(ctx, id)
-		if err != nil {
-			return nil, err
+	var ask durable.Asker
+	if d.prompt != nil {
+		ask = func(ctx context.Context, pending []runtime.PendingCall) ([]runtime.Decision, error) {
+			s.spin.Pause()
+			defer s.spin.Resume()
+			return d.prompt.Ask(ctx, pending)
 		}
-		switch r.Status {
-		case durable.StatusAwaitingApproval:
-			if d.prompt != nil {
-				s.spin.Pause()
-				ds, err := d.prompt.Ask(ctx, r.Pending)
-				s.spin.Resume()
-				if err == nil {
-					if err := d.store.Decide(ctx, id, ds); err != nil {
-						fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
-					}
-					continue
-				}
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-			}
-			return &runtime.Response{Status: runtime.StatusAwaitingApproval, Agent: r.Agent, Pending: r.Pending}, nil
-		case durable.StatusCancelled:
-			return nil, fmt.Errorf("the run %s was cancelled", id)
-		case durable.StatusError:
-			return r.Response, fmt.Errorf("the run %s failed: %s", id, r.Error)
-		}
-		if r.Response == nil {
-			return nil, fmt.Errorf("the run %s ended (%s) without a response", id, r.Status)
-		}
-		if r.Response.Error != "" && r.Response.Status != runtime.StatusCompleted {
-			return r.Response, errors.New(r.Response.Error)
-		}
-		return r.Response, nil
 	}
+	return d.store.Finish(ctx, id, ask, func(err error) { fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err) })
 }
 
 // awaiting says, once the turn's output is printed, that the run waits

@@ -11,8 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -69,15 +67,7 @@ var storedFlags = []string{"max-iterations", "max-depth", "max-model-calls", "re
 // runSettings returns the settings of a run that path and the flags of
 // fs given on the command line give.
 func runSettings(fs *flag.FlagSet, path string) map[string]string {
-	out := map[string]string{durable.SettingPath: path}
-	if path != "-" {
-		if abs, err := filepath.Abs(path); err == nil {
-			out[durable.SettingPath] = abs
-		}
-		if info, err := os.Stat(path); err == nil && info.IsDir() {
-			out[durable.SettingDir] = "true"
-		}
-	}
+	out := durable.PathSettings(path)
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains(storedFlags, f.Name) {
 			out[f.Name] = f.Value.String()
