@@ -40,25 +40,19 @@ func runRun(e *env, args []string) error {
 		return err
 	}
 
-	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
+	// The tools and the model. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	o.prompts = new(atomic.Int64)
 	o.set.Elicitor = terminalElicitor(e, o.prompts)
-	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
+	lib, opts, replayer, closeTools, err := o.bind(ctx, []*schema.Agent{agent}, false, logger, injected)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
 
-	// The model.
-	opts, replayer, err := o.makeModel(agent, logger, injected)
-	if err != nil {
-		return err
-	}
-
 	// The conversation.
-	s := newSession(e, &o, agent, lib, opts, conv)
+	s := newSession(e, &o, agent, lib, opts[0], conv)
 	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
 		return err
 	}

@@ -256,16 +256,11 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 	if err != nil {
 		return nil, nil, fail(exitError, "%s: the run cannot be built again: %s", o.cmd, strings.TrimPrefix(err.Error(), o.cmd+": "))
 	}
-	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
+	lib, opts, _, closeTools, err := o.bind(ctx, []*schema.Agent{agent}, false, logger, injected)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts, _, err := o.makeModel(agent, logger, injected)
-	if err != nil {
-		closeTools()
-		return nil, nil, err
-	}
-	return newSession(e, o, agent, lib, opts, spec.Conversation), closeTools, nil
+	return newSession(e, o, agent, lib, opts[0], spec.Conversation), closeTools, nil
 }
 
 // resume decides the calls the run r waits for (ds, or, when none is

@@ -52,7 +52,7 @@ func runSchema(e *env, args []string) error {
 		out, err = o.tree(e, root)
 	} else {
 		var prog *schema.Program
-		if prog, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+		if prog, _, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
 			out, err = o.output(e, prog)
 		}
 	}
