@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 
 	"github.com/gramlang/gram/runtime"
 )
@@ -75,4 +77,26 @@ func PathSettings(path string) map[string]string {
 		}
 	}
 	return out
+}
+
+// AfterReplay returns f for the events of a run resumed at the decisions
+// on the calls pending, from its checkpoints: the run replays the steps it
+// took, and their events, up to the approval_requested of those calls,
+// which are not passed on (that one included), as the process that
+// started the run has shown them.
+func AfterReplay(pending []runtime.PendingCall, f func(runtime.Event)) func(runtime.Event) {
+	var done atomic.Bool
+	waited := func(p runtime.PendingCall) bool {
+		return slices.ContainsFunc(pending, func(q runtime.PendingCall) bool { return q.CallID == p.CallID })
+	}
+	return func(e runtime.Event) {
+		if done.Load() {
+			f(e)
+			return
+		}
+		if e.Type == runtime.EventApprovalRequested && len(e.Pending) == len(pending) &&
+			!slices.ContainsFunc(e.Pending, func(p runtime.PendingCall) bool { return !waited(p) }) {
+			done.Store(true)
+		}
+	}
 }

@@ -10,9 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
@@ -38,10 +36,11 @@ type durableTurns struct {
 	prompt   *console.ApprovalPrompt // asks at a decision; nil without a terminal
 
 	// resume is the run the next turn resumes (gramc runs resume), with
-	// its decisions; mute hides the events of its steps replayed.
+	// its decisions; the events of its steps replayed, until those of the
+	// calls waited, are not shown (see [durable.AfterReplay]).
 	resume    string
 	decisions []runtime.Decision
-	mute      *replayMute
+	waited    []runtime.PendingCall
 
 	runID string // the run of the last turn
 }
@@ -187,30 +186,13 @@ func (s *session) finalJSON(resp *runtime.Response) any {
 	}{resp, s.durable.runID}
 }
 
-// replayMute hides the events of the steps a resumed run replays: every
-// event until the approval_requested of the calls it waited for.
-type replayMute struct {
-	pending []string // the ids of those calls
-	done    atomic.Bool
-}
-
-// shows wraps an event printer so that it skips what the session's mute
-// hides.
+// shows wraps an event printer so that it skips the events of the steps
+// a resumed run replays.
 func (s *session) shows(f func(runtime.Event)) func(runtime.Event) {
-	if s.durable == nil || s.durable.mute == nil {
+	if s.durable == nil || s.durable.waited == nil {
 		return f
 	}
-	m := s.durable.mute
-	return func(e runtime.Event) {
-		if m.done.Load() {
-			f(e)
-			return
-		}
-		if e.Type == runtime.EventApprovalRequested && len(e.Pending) == len(m.pending) &&
-			!slices.ContainsFunc(e.Pending, func(p runtime.PendingCall) bool { return !slices.Contains(m.pending, p.CallID) }) {
-			m.done.Store(true)
-		}
-	}
+	return durable.AfterReplay(s.durable.waited, f)
 }
 
 // pendingLines writes the pending calls of a run, one a line, for

@@ -283,10 +283,7 @@ func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decis
 		return s.o.usageErr("%v", err)
 	}
 	d.resume, d.decisions = r.ID, ds
-	d.mute = &replayMute{}
-	for _, p := range r.Pending {
-		d.mute.pending = append(d.mute.pending, p.CallID)
-	}
+	d.waited = r.Pending
 	s.liveMode()
 	err := s.turn(ctx, "")
 	if ctx.Err() != nil {
