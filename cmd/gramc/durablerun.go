@@ -83,12 +83,19 @@ func (s *session) useStore(ctx context.Context, storeArg string, sources []durab
 	if err != nil {
 		return err
 	}
-	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
+	s.useDurable(st, storeArg, rb)
+	s.durable.sources, s.durable.settings = sources, settings
+	return nil
+}
+
+// useDurable makes the session's turns runs of the store st (opened with
+// the binder rb), asking for decisions on a terminal.
+func (s *session) useDurable(st *durable.Store, storeArg string, rb *durable.Handover) {
+	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb}
 	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
 		s.durable.prompt = console.NewApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
 		s.durable.prompt.Shown = s.o.prompts
 	}
-	return nil
 }
 
 // closeStore closes the session's store, if it has one.

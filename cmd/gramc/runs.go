@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/console"
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -204,10 +203,8 @@ func runRunsResume(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
-	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
-		s.durable.prompt = console.NewApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
-	}
+	s.useDurable(st, *store, rb)
+	s.durable.runID = r.ID
 	return s.resume(ctx, r, ds, dec.given())
 }
 
