@@ -115,6 +115,14 @@ func definedFlags(fs *flag.FlagSet) []string {
 	return names
 }
 
+// givenFlags returns the names of the flags of fs given on the command
+// line.
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+}
+
 // checkFormat returns the usage error of command cmd when format is not one
 // of formats: "unknown format "x" (want a, b or c)".
 func checkFormat(cmd, format string, formats ...string) error {

@@ -32,7 +32,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -223,11 +222,6 @@ func quoteWord(s string) string {
 	return s
 }
 
-// printVersion prints the program's version line (see [buildinfo.Line]).
-func printVersion(w io.Writer, prog string) {
-	fmt.Fprintln(w, buildinfo.Line(prog))
-}
-
 func runVersion(e *env, args []string) error {
 	fs := newFlags(e, "version")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
@@ -238,16 +232,11 @@ func runVersion(e *env, args []string) error {
 		return usageError("gramc version", "takes no arguments, got %q", fs.Arg(0))
 	}
 	if !*asJSON {
-		printVersion(e.stdout, "gramc")
+		fmt.Fprintln(e.stdout, buildinfo.Line("gramc"))
 		return nil
 	}
-	b, err := json.MarshalIndent(struct {
+	return writeJSON(e.stdout, struct {
 		Name string `json:"name"`
 		buildinfo.Info
-	}{"gramc", buildinfo.Read()}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-	return err
+	}{"gramc", buildinfo.Read()})
 }

@@ -79,8 +79,7 @@ func runSettings(fs *flag.FlagSet, path string) map[string]string {
 // applySettings sets the flags of fs that the command line did not give
 // to the values the run's settings keep.
 func applySettings(fs *flag.FlagSet, settings map[string]string) error {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := givenFlags(fs)
 	for _, name := range storedFlags {
 		v, ok := settings[name]
 		if !ok || given[name] || fs.Lookup(name) == nil {
