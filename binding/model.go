@@ -212,6 +212,27 @@ func ConfigHint(ce *runtime.ConfigError) string {
 	return "  hint: " + ce.Hint
 }
 
+// RunErrorKind returns the kind of the error of a run, and the hint line
+// that follows it, if any: an input the agent refuses, or a recording that
+// cannot be written, is [Usage]; a configuration error is [Config], with
+// its hint (see [ConfigHint]); any other is [Failed].
+func RunErrorKind(err error) (Kind, string) {
+	var (
+		ce *runtime.ConfigError
+		ve *runtime.ValidationError
+		we *replay.WriteError
+	)
+	switch {
+	case errors.As(err, &we):
+		return Usage, ""
+	case errors.As(err, &ce):
+		return Config, ConfigHint(ce)
+	case errors.As(err, &ve):
+		return Usage, ""
+	}
+	return Failed, ""
+}
+
 // RunOptions returns the options of every run, with model (nil: the
 // caller sets it).
 func (s *Setup) RunOptions(model runtime.Model, logger *slog.Logger, injected map[string]any) []runtime.Option {
