@@ -49,6 +49,8 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// command is a command of gramc, or a subcommand of one: import of gramc
+// mcp.
 type command struct {
 	name, summary string
 	run           func(env *env, args []string) error
@@ -148,16 +150,10 @@ func (e *env) main(args []string) error {
 	return exitWith(exitUsage)
 }
 
-// subcommand is a subcommand of a command: import of gramc mcp.
-type subcommand struct {
-	name, summary string
-	run           func(env *env, args []string) error
-}
-
 // runSubcommand runs the subcommand of gramc parent that args name, or
 // prints parent's help; an unknown subcommand is reported with the
 // usage, the subcommands followed by what they take (takes).
-func runSubcommand(e *env, parent, takes string, subs []subcommand, args []string) error {
+func runSubcommand(e *env, parent, takes string, subs []command, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, helpText(parent))
 		return exitWith(exitUsage)

@@ -28,7 +28,7 @@ import (
 )
 
 // mcpCommands are the subcommands of gramc mcp.
-var mcpCommands = []subcommand{
+var mcpCommands = []command{
 	{"import", "print an MCP server's tools as gram declarations", runMCPImport},
 	{"serve", "serve a file's agents and tools over MCP", runMCPServe},
 }

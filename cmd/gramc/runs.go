@@ -24,7 +24,7 @@ import (
 )
 
 // runsCommands are the subcommands of gramc runs.
-var runsCommands = []subcommand{
+var runsCommands = []command{
 	{"list", "list the runs of the store", runRunsList},
 	{"show", "show a run: its status, pending calls and answer", runRunsShow},
 	{"cancel", "cancel a run that has not ended", runRunsCancel},
