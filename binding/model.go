@@ -198,10 +198,10 @@ func (s *Setup) newModel(agent *schema.Agent, transport http.RoundTripper, repla
 	}
 	if s.Cmd == "gramc serve" {
 		// serve has no --replay: each request needs a model.
-		return nil, fail(Config, "%s", joinLines(msg, ConfigHint(ce), local))
+		return nil, Lines(Config, msg, ConfigHint(ce), local)
 	}
-	return nil, fail(Config, "%s", joinLines(msg, ConfigHint(ce), local+";",
-		"        to try the agent without a model, replay a recording with --replay FILE"))
+	return nil, Lines(Config, msg, ConfigHint(ce), local+";",
+		"        to try the agent without a model, replay a recording with --replay FILE")
 }
 
 // ConfigHint returns the hint line of a configuration error, or "".

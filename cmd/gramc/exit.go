@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gramlang/gram/binding"
 )
@@ -77,17 +76,6 @@ func message(err error) string {
 		return ""
 	}
 	return "gramc: " + err.Error()
-}
-
-// joinLines joins the lines that are not empty.
-func joinLines(lines ...string) string {
-	var out []string
-	for _, l := range lines {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // exitCode prints the message of err, if it has one, on w and returns its

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/suggest"
 )
 
@@ -103,8 +104,8 @@ func parseOnce(e *env, fs *flag.FlagSet, args []string) error {
 			didYouMean = fmt.Sprintf("Did you mean --%s?", s)
 		}
 	}
-	return fail(exitUsage, "%s", joinLines(fmt.Sprintf("gramc %s: %v", fs.Name(), err), didYouMean,
-		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name())))
+	return binding.Lines(exitUsage, fmt.Sprintf("gramc %s: %v", fs.Name(), err), didYouMean,
+		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name()))
 }
 
 // definedFlags lists the names of a flag set's flags, sorted.

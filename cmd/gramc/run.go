@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -60,7 +61,7 @@ func runRun(e *env, args []string) error {
 	s.liveMode()
 	err = s.converse(ctx)
 	if ctx.Err() != nil {
-		return fail(exitInterrupted, "%s", joinLines(message(err), "gramc run: interrupted"))
+		return binding.Lines(exitInterrupted, message(err), "gramc run: interrupted")
 	}
 	if replayer != nil && err == nil {
 		if n := replayer.Remaining(); n > 0 {

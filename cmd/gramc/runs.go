@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
@@ -284,7 +285,7 @@ func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decis
 	s.liveMode()
 	err := s.turn(ctx, "")
 	if ctx.Err() != nil {
-		return fail(exitInterrupted, "%s", joinLines(message(err), s.o.cmd+": interrupted"))
+		return binding.Lines(exitInterrupted, message(err), s.o.cmd+": interrupted")
 	}
 	return err
 }
