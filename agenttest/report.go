@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 )
 
@@ -91,17 +92,9 @@ func costText(s Summary) string {
 	case s.CostUSD != nil:
 		return dollars(*s.CostUSD)
 	case s.KnownUSD > 0:
-		return fmt.Sprintf("at least %s (%d %s of unknown price)", dollars(s.KnownUSD), s.Unpriced, plural(s.Unpriced, "test", "tests"))
+		return fmt.Sprintf("at least %s (%d %s of unknown price)", dollars(s.KnownUSD), s.Unpriced, gramtext.Plural(s.Unpriced, "test", "tests"))
 	}
 	return "cost unknown"
-}
-
-// plural returns one or many as n is 1 or not.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // runsText says how many runs passed, when there were several.

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -133,7 +133,7 @@ func trajectoryMessage(mode schema.Trajectory, want []*schema.CallExpectation, g
 			missing++
 		}
 	}
-	made := strconv.Itoa(len(got)) + " " + plural(len(got), "tool call", "tool calls")
+	made := gramtext.Count(len(got), "tool call")
 	switch {
 	case missing > 0:
 		return fmt.Sprintf("%d of %d expected tool calls not made (trajectory %s; the agent made %s)", missing, len(want), mode, made)

@@ -198,10 +198,10 @@ func (s *Setup) newModel(agent *schema.Agent, transport http.RoundTripper, repla
 	}
 	if s.Cmd == "gramc serve" {
 		// serve has no --replay: each request needs a model.
-		return nil, fail(Config, "%s", joinLines(msg, ConfigHint(ce), local))
+		return nil, Lines(Config, msg, ConfigHint(ce), local)
 	}
-	return nil, fail(Config, "%s", joinLines(msg, ConfigHint(ce), local+";",
-		"        to try the agent without a model, replay a recording with --replay FILE"))
+	return nil, Lines(Config, msg, ConfigHint(ce), local+";",
+		"        to try the agent without a model, replay a recording with --replay FILE")
 }
 
 // ConfigHint returns the hint line of a configuration error, or "".
@@ -210,6 +210,27 @@ func ConfigHint(ce *runtime.ConfigError) string {
 		return ""
 	}
 	return "  hint: " + ce.Hint
+}
+
+// RunErrorKind returns the kind of the error of a run, and the hint line
+// that follows it, if any: an input the agent refuses, or a recording that
+// cannot be written, is [Usage]; a configuration error is [Config], with
+// its hint (see [ConfigHint]); any other is [Failed].
+func RunErrorKind(err error) (Kind, string) {
+	var (
+		ce *runtime.ConfigError
+		ve *runtime.ValidationError
+		we *replay.WriteError
+	)
+	switch {
+	case errors.As(err, &we):
+		return Usage, ""
+	case errors.As(err, &ce):
+		return Config, ConfigHint(ce)
+	case errors.As(err, &ve):
+		return Usage, ""
+	}
+	return Failed, ""
 }
 
 // RunOptions returns the options of every run, with model (nil: the

@@ -58,8 +58,10 @@ const (
 	Interrupted Kind = 130
 )
 
-// Error is a problem found while setting up a run: its message, a line or
-// lines each starting with the command's name, and its kind.
+// Error is a problem found while setting up a run, or any other that ends
+// a command: its message, a line or lines each starting with the
+// command's name ("" when the problem was reported already), and its
+// kind, the exit code.
 type Error struct {
 	Kind Kind
 	Msg  string
@@ -73,15 +75,16 @@ func fail(kind Kind, format string, a ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, a...)}
 }
 
-// joinLines joins the lines that are not empty.
-func joinLines(lines ...string) string {
+// Lines returns the [*Error] of kind whose message is the lines that are
+// not empty.
+func Lines(kind Kind, lines ...string) *Error {
 	var out []string
 	for _, l := range lines {
 		if l != "" {
 			out = append(out, l)
 		}
 	}
-	return strings.Join(out, "\n")
+	return &Error{Kind: kind, Msg: strings.Join(out, "\n")}
 }
 
 // Options are what the command line gives.
@@ -264,8 +267,8 @@ func (s *Setup) checkFile() (diag.List, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return errs, fail(Config, "%s", joinLines(s.Cmd+": "+strings.Join(missing, "\n"+s.Cmd+": "),
-			"  hint: the bindings file refers to environment variables and never holds their values: export each one before the command"))
+		return errs, Lines(Config, s.Cmd+": "+strings.Join(missing, "\n"+s.Cmd+": "),
+			"  hint: the bindings file refers to environment variables and never holds their values: export each one before the command")
 	}
 	return errs, nil
 }
@@ -287,8 +290,8 @@ func (s *Setup) MissingKey() string {
 
 // KeyError is the configuration error of [Setup.MissingKey]'s answer.
 func (s *Setup) KeyError(missing string) error {
-	return fail(Config, "%s", joinLines(s.Cmd+": "+missing,
-		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay"))
+	return Lines(Config, s.Cmd+": "+missing,
+		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay")
 }
 
 // SetProgram sets Tree: tree, the program in which the agents run find the

@@ -43,7 +43,7 @@ func also(err, more error) error {
 	if errors.As(err, &be) {
 		kind = be.Kind
 	}
-	return &Error{Kind: kind, Msg: joinLines(err.Error(), more.Error())}
+	return Lines(kind, err.Error(), more.Error())
 }
 
 // Bind builds the tool library of agents (see [Setup.ToolLibrary]) and

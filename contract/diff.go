@@ -250,7 +250,7 @@ func (d *differ) params(s scope, olds, news []*schema.Param) {
 		case !op.Injected && np.Injected:
 			d.add(Change{Kind: ParameterRemoved, Breaking: true, Subject: s.subject + ", parameter " + np.Name,
 				Message: "now injected: the host sets it, and calls that send it are refused",
-				Old:     d.at(false, nameOrNode(op)), New: d.at(true, injectedSpan(np))})
+				Old:     d.at(false, op.NameOrNode()), New: d.at(true, injectedSpan(np))})
 		case op.Injected && !np.Injected:
 			d.addedParam(s, np, "no longer injected")
 		default:
@@ -267,7 +267,7 @@ func byName(list []*schema.Param) map[string]*schema.Param {
 // removedParam records a parameter or field of the old version that the
 // new one lacks.
 func (d *differ) removedParam(s scope, op *schema.Param) {
-	c := Change{Subject: s.subject + ", " + s.what + " " + op.Name, Old: d.at(false, nameOrNode(op)), New: d.at(true, s.newSpan)}
+	c := Change{Subject: s.subject + ", " + s.what + " " + op.Name, Old: d.at(false, op.NameOrNode()), New: d.at(true, s.newSpan)}
 	switch {
 	case op.Injected:
 		c.Kind, c.Message = InjectedParameterChanged, "injected parameter removed: callers never sent it"
@@ -284,7 +284,7 @@ func (d *differ) removedParam(s scope, op *schema.Param) {
 // addedParam records a parameter or field of the new version that the
 // old one lacks (how: "added", or "no longer injected").
 func (d *differ) addedParam(s scope, np *schema.Param, how string) {
-	c := Change{Subject: s.subject + ", " + s.what + " " + np.Name, Old: d.at(false, s.oldSpan), New: d.at(true, nameOrNode(np))}
+	c := Change{Subject: s.subject + ", " + s.what + " " + np.Name, Old: d.at(false, s.oldSpan), New: d.at(true, np.NameOrNode())}
 	req := np.Required()
 	switch {
 	case np.Injected:
@@ -305,21 +305,13 @@ func (d *differ) addedParam(s scope, np *schema.Param, how string) {
 	d.add(c)
 }
 
-// nameOrNode returns the span of a parameter's name, or of its node.
-func nameOrNode(p *schema.Param) diag.Span {
-	if p.NameSpan.Len() > 0 {
-		return p.NameSpan
-	}
-	return p.Span
-}
-
 // injectedSpan returns the span of a parameter's injected property, or
 // of its name.
 func injectedSpan(p *schema.Param) diag.Span {
 	if s, ok := schema.PropSpan(p.Props, "injected"); ok {
 		return s
 	}
-	return nameOrNode(p)
+	return p.NameOrNode()
 }
 
 // sameParam reports whether two parameters are the same but for their
@@ -335,7 +327,7 @@ func sameParam(a, b *schema.Param) bool {
 // paramChanges compares two versions of a parameter or field.
 func (d *differ) paramChanges(s scope, op, np *schema.Param) {
 	subject := s.subject + ", " + s.what + " " + np.Name
-	oldAt, newAt := d.at(false, nameOrNode(op)), d.at(true, nameOrNode(np))
+	oldAt, newAt := d.at(false, op.NameOrNode()), d.at(true, np.NameOrNode())
 	switch {
 	case op.Required() && !np.Required():
 		kind, breaking, msg := ParameterMadeOptional, false, "now optional: every call that was valid still is"
@@ -365,7 +357,7 @@ func (d *differ) paramChanges(s scope, op, np *schema.Param) {
 	}
 	if op.Description != np.Description {
 		d.add(Change{Kind: DescriptionChanged, Subject: subject, Message: "description changed",
-			Old: d.at(false, descSpan(op.Props, nameOrNode(op))), New: d.at(true, descSpan(np.Props, nameOrNode(np)))})
+			Old: d.at(false, descSpan(op.Props, op.NameOrNode())), New: d.at(true, descSpan(np.Props, np.NameOrNode()))})
 	}
 	d.typeChanges(scope{subject: subject, dir: s.dir}, op, np, op.Type, np.Type)
 }
@@ -394,7 +386,7 @@ func propOr(p *schema.Param, keys ...string) diag.Span {
 			return s
 		}
 	}
-	return nameOrNode(p)
+	return p.NameOrNode()
 }
 
 // merge returns the changes with those that are the same change seen from

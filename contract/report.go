@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 )
 
 // Stale is a recorded test whose cassette a change leaves stale.
@@ -66,16 +67,11 @@ func (r *Report) WriteText(w io.Writer, stale []Stale) error {
 // record again: "1 breaking change, 2 safe changes".
 func (r *Report) Summary(stale int) string {
 	n := r.Breaking()
-	out := count(n, "breaking change") + ", " + count(len(r.Changes)-n, "safe change")
+	out := gramtext.Count(n, "breaking change") + ", " + gramtext.Count(len(r.Changes)-n, "safe change")
 	if stale > 0 {
-		out += ", " + count(stale, "test") + " to record again"
+		out += ", " + gramtext.Count(stale, "test") + " to record again"
 	}
 	return out
-}
-
-// count returns "1 test", "2 tests".
-func count(n int, what string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, what))
 }
 
 // diffJSON is the JSON form of a report (see [Report.WriteJSON]).

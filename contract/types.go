@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/schema/compat"
@@ -167,11 +168,11 @@ func (d *differ) enumChanges(s scope, op, np *schema.Param) {
 	oldAt, newAt := d.at(false, propOr(op, "enum")), d.at(true, propOr(np, "enum"))
 	if len(removed) > 0 {
 		d.add(Change{Kind: EnumValueRemoved, Breaking: s.dir == sent, Subject: s.subject, Old: oldAt, New: newAt,
-			Message: plural(len(removed), "enum value") + " " + valuesText(removed) + " removed: " + consequence(s.dir, true)})
+			Message: gramtext.Plural(len(removed), "enum value", "enum values") + " " + valuesText(removed) + " removed: " + consequence(s.dir, true)})
 	}
 	if len(added) > 0 {
 		d.add(Change{Kind: EnumValueAdded, Breaking: s.dir == received, Subject: s.subject, Old: oldAt, New: newAt,
-			Message: plural(len(added), "enum value") + " " + valuesText(added) + " added: " + consequence(s.dir, false)})
+			Message: gramtext.Plural(len(added), "enum value", "enum values") + " " + valuesText(added) + " added: " + consequence(s.dir, false)})
 	}
 }
 
@@ -184,14 +185,6 @@ func missing(a, b []any) []any {
 		}
 	}
 	return out
-}
-
-// plural returns "enum value" or "enum values".
-func plural(n int, what string) string {
-	if n == 1 {
-		return what
-	}
-	return what + "s"
 }
 
 // valuesText writes values: "a", "b".

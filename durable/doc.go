@@ -18,7 +18,11 @@
 //   - [DefaultStore] and [MissingStore]: the store of a user's own runs;
 //     [Handover]: the [Binder] of a process that builds its run itself;
 //     [PackageSources] and [Spec.Programs]: the package a run keeps, and
-//     its programs compiled again from the spec alone.
+//     its programs compiled again from the spec alone; [PathSettings]:
+//     what it runs.
+//   - [Store.Finish] waits for a run as one turn of a conversation,
+//     asking for the decisions it awaits; [AfterReplay] drops the events
+//     a resumed run replays.
 //
 // # How a run is kept
 //

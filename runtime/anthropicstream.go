@@ -46,7 +46,7 @@ func (m *AnthropicModel) Stream(ctx context.Context, req *Request, text func(str
 		case err == nil:
 			mask.Flush()
 			cancel()
-			return m.redactReply(anthropicReply(msg)), nil
+			return redactReply(m.redact, anthropicReply(msg)), nil
 		case errors.As(err, &unsaved):
 			cancel()
 			return m.partialReply(mask, msg), unsaved
@@ -130,13 +130,4 @@ func (m *AnthropicModel) partialReply(mask *replay.StreamMasker, msg *anthropic.
 		}
 	}
 	return &Reply{Message: Message{Role: RoleAssistant, Content: m.redact.String(text)}}
-}
-
-// redactReply masks the secrets in a reply's text and tool arguments.
-func (m *AnthropicModel) redactReply(r *Reply) *Reply {
-	r.Message.Content = m.redact.String(r.Message.Content)
-	for i := range r.Message.ToolCalls {
-		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)
-	}
-	return r
 }

@@ -46,7 +46,7 @@ func (m *GeminiModel) Stream(ctx context.Context, req *Request, text func(string
 		if err == nil {
 			mask.Flush()
 			cancel()
-			return m.redactReply(reply), nil
+			return redactReply(m.redact, reply), nil
 		}
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -124,13 +124,4 @@ func (m *GeminiModel) readStream(ctx context.Context, model string, contents []*
 		return r, errGeminiUnfinished
 	}
 	return r, nil
-}
-
-// redactReply masks the secrets in a reply's text and tool arguments.
-func (m *GeminiModel) redactReply(r *Reply) *Reply {
-	r.Message.Content = m.redact.String(r.Message.Content)
-	for i := range r.Message.ToolCalls {
-		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)
-	}
-	return r
 }

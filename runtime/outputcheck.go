@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -46,15 +47,7 @@ func (e *OutputError) UserMessage() string {
 // mismatch says what was wrong, without the agent's name.
 func (e *OutputError) mismatch() string {
 	return fmt.Sprintf("after %d %s, the answer does not match the result type %s: %s",
-		e.Attempts, plural(e.Attempts, "answer", "answers"), e.Returns, schema.ProblemsText(e.Problems))
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		e.Attempts, gramtext.Plural(e.Attempts, "answer", "answers"), e.Returns, schema.ProblemsText(e.Problems))
 }
 
 // outputFeedback is the user message that tells the model its answer does

@@ -441,11 +441,17 @@ func (m *OpenAIModel) streamReply(comp *openai.ChatCompletion, attempts int, noM
 		return nil, err
 	}
 	r.NoMessage = noMessage
-	r.Message.Content = m.redact.String(r.Message.Content)
+	return redactReply(m.redact, r), nil
+}
+
+// redactReply masks the secrets of redact in a reply's text and tool
+// arguments, which a stream assembled from pieces.
+func redactReply(redact replay.Redactor, r *Reply) *Reply {
+	r.Message.Content = redact.String(r.Message.Content)
 	for i := range r.Message.ToolCalls {
-		r.Message.ToolCalls[i].Arguments = m.redact.String(r.Message.ToolCalls[i].Arguments)
+		r.Message.ToolCalls[i].Arguments = redact.String(r.Message.ToolCalls[i].Arguments)
 	}
-	return r, nil
+	return r
 }
 
 // streamKey marks the context of a streamed request, for the transports.

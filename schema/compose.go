@@ -60,7 +60,7 @@ func (c *compiler) agentSignature(a *Agent, e *parser.Pattern, path *grammar.Pat
 	c.signature(t, path)
 	for _, p := range t.Params {
 		if p.Injected {
-			c.diags.Add(detailed(diag.Errorf(CodeInjectedAgentParam, p.nameOrNode(), "parameter %s of agent %s is injected", p.Name, disp(a.Name)),
+			c.diags.Add(detailed(diag.Errorf(CodeInjectedAgentParam, p.NameOrNode(), "parameter %s of agent %s is injected", p.Name, disp(a.Name)),
 				"remove injected: the calling model supplies every parameter of an agent; the agent's own tools get injected values from the run"))
 		}
 	}

@@ -373,9 +373,9 @@ type Param struct {
 	Props []Prop
 }
 
-// nameOrNode returns the span of the parameter's name, or of its node
+// NameOrNode returns the span of the parameter's name, or of its node
 // when the name is not written.
-func (p *Param) nameOrNode() diag.Span {
+func (p *Param) NameOrNode() diag.Span {
 	if p.NameSpan.Len() > 0 {
 		return p.NameSpan
 	}

@@ -138,9 +138,9 @@ func (c *compiler) unique(seen *paramList, p *Param, owner, name string, field b
 	owner += " " + name
 	var dg diag.Diagnostic
 	if !field {
-		dg = diag.Errorf(CodeDuplicateParameter, p.nameOrNode(), "%s has two parameters named %s", owner, p.Name)
+		dg = diag.Errorf(CodeDuplicateParameter, p.NameOrNode(), "%s has two parameters named %s", owner, p.Name)
 		dg.Detail = "parameter names are unique within a tool: rename one of them"
-		dg.Related = []diag.Related{{Span: first.nameOrNode(), Message: "first parameter " + p.Name}}
+		dg.Related = []diag.Related{{Span: first.NameOrNode(), Message: "first parameter " + p.Name}}
 	} else {
 		dg = diag.Errorf(CodeDuplicateField, p.NameSpan, "%s has two fields named %s", owner, p.Name)
 		dg.Detail = "field names are unique within a record: rename or remove one"

@@ -325,7 +325,7 @@ func compactJSON(v any) string {
 func (e *emitter) lossy(p *Param, key, what, why string) {
 	span, ok := PropSpan(p.Props, key)
 	if !ok {
-		span = p.nameOrNode()
+		span = p.NameOrNode()
 	}
 	e.diags.Add(detailed(diag.Warningf(CodeTargetLossy, span, "%s drops %s of %s: %s, so the model is not held to it", e.tg.Name, what, p.Name, why),
 		"the description tells the model instead, and gram still checks every call's arguments against it"))
@@ -401,7 +401,7 @@ func checkParamNames(tg *Target, t *Tool, diags *diag.List) {
 		if tg.ParamNames.Accepts(p.Name) {
 			continue
 		}
-		d := diag.Errorf(CodeTargetName, p.nameOrNode(), "%s does not accept the parameter name %q: %s", tg.Name, p.Name, tg.ParamNames.Says)
+		d := diag.Errorf(CodeTargetName, p.NameOrNode(), "%s does not accept the parameter name %q: %s", tg.Name, p.Name, tg.ParamNames.Says)
 		d.Detail = "rename the parameter; callers and tests that pass it by name change with it"
 		if p.NameSpan.Len() > 0 {
 			if name := acceptedName(tg.ParamNames, p.Name, taken); name != "" {

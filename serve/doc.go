@@ -35,8 +35,9 @@
 //   - Set-up from a command line (gramc serve): [LoadAuth] reads the
 //     credentials' configuration from files and environment variables
 //     ([AuthSources]), [ParseClaims] the claims that fill injected
-//     parameters ([InjectedNames]), and [CheckAddr] refuses to listen
-//     beyond loopback without credentials.
+//     parameters ([InjectedNames]), [CheckAddr] refuses to listen
+//     beyond loopback without credentials, and [RunsConfig.Complete]
+//     reads the run store's URL from the environment.
 //
 // # Statelessness
 //

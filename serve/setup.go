@@ -6,6 +6,7 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -180,4 +181,26 @@ func CheckAddr(addr string, auth bool) error {
 		where = "every interface"
 	}
 	return fmt.Errorf("--addr %s: no keys are configured, so the server listens on loopback addresses only (%s is not one); require keys with --keys FILE, --keys-env VAR or a JWT flag, or listen on 127.0.0.1", addr, where)
+}
+
+// Complete completes the runs' configuration the command line gives: the
+// store's URL read from the environment variable storeEnv (--store-env)
+// when it is given, as --store then must not be; and, when runs are kept
+// in a store, ExecutorID's default, the [DefaultExecutorID] of addr, so
+// that a restart with the same flags finishes the runs the process before
+// left.
+func (r *RunsConfig) Complete(storeEnv, addr string) error {
+	if storeEnv != "" {
+		if r.Store != "" {
+			return errors.New("give the run store with --store or with --store-env, not both")
+		}
+		r.Store = strings.TrimSpace(os.Getenv(storeEnv))
+		if r.Store == "" {
+			return fmt.Errorf("--store-env %s: the variable is not set or empty; set it to the run store's URL (PATH, sqlite:PATH or postgres://...)", storeEnv)
+		}
+	}
+	if r.Store != "" && r.ExecutorID == "" {
+		r.ExecutorID = DefaultExecutorID(addr)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/format/inplace"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/project"
@@ -88,7 +89,7 @@ func runCheck(e *env, args []string) error {
 		}
 		if errs+warns > 0 {
 			fmt.Fprintf(e.stderr, "gramc check: %s and %s in %d of %s\n",
-				plural(errs, "error"), plural(warns, "warning"), dirty, plural(len(reports), "file"))
+				gramtext.Count(errs, "error"), gramtext.Count(warns, "warning"), dirty, gramtext.Count(len(reports), "file"))
 		}
 	case "json":
 		err = diag.WriteJSON(e.stdout, "gramc/"+buildinfo.Version(), reports)
@@ -102,14 +103,6 @@ func runCheck(e *env, args []string) error {
 		code = exitError
 	}
 	return exitWith(code)
-}
-
-// plural returns "1 error", "2 errors".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // checkAll checks the inputs on all cores; results are in input order. A

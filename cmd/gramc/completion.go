@@ -84,7 +84,7 @@ func completionCommands() []compCommand {
 		}
 		out = append(out, c)
 	}
-	subs := map[string][]subcommand{"mcp": mcpCommands, "runs": runsCommands}
+	subs := map[string][]command{"mcp": mcpCommands, "runs": runsCommands}
 	for _, c := range append(commands(), versionCommand) {
 		if len(subs[c.name]) == 0 {
 			add(c.name, c.summary, c.run)

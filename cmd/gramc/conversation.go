@@ -16,7 +16,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -158,23 +157,11 @@ func (s *session) turn(ctx context.Context, input string) error {
 		} else {
 			fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
 		}
-		var (
-			ce *runtime.ConfigError
-			ve *runtime.ValidationError
-			we *replay.WriteError
-		)
-		switch {
-		case errors.As(err, &we):
-			return exitWith(exitUsage) // an I/O error
-		case errors.As(err, &ce):
-			if hint := binding.ConfigHint(ce); hint != "" {
-				fmt.Fprintln(s.e.stderr, hint)
-			}
-			return exitWith(exitConfig)
-		case errors.As(err, &ve):
-			return exitWith(exitUsage)
+		kind, hint := binding.RunErrorKind(err)
+		if hint != "" {
+			fmt.Fprintln(s.e.stderr, hint)
 		}
-		return exitWith(exitError)
+		return exitWith(int(kind))
 	}
 	if resp.Status == runtime.StatusAwaitingApproval {
 		s.awaiting(resp)

@@ -44,8 +44,8 @@ func runCost(e *env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return usageError("gramc cost", "unknown format %q (want text or json)", *format)
+	if err := checkFormat("gramc cost", *format, "text", "json"); err != nil {
+		return err
 	}
 	var counter *tokens.Counter
 	var tg *schema.Target
@@ -57,7 +57,7 @@ func runCost(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
 	}
-	prog, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
+	prog, _, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
 	if err != nil {
 		return err
 	}

@@ -7,13 +7,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
@@ -39,10 +36,11 @@ type durableTurns struct {
 	prompt   *console.ApprovalPrompt // asks at a decision; nil without a terminal
 
 	// resume is the run the next turn resumes (gramc runs resume), with
-	// its decisions; mute hides the events of its steps replayed.
+	// its decisions; the events of its steps replayed, until those of the
+	// calls waited, are not shown (see [durable.AfterReplay]).
 	resume    string
 	decisions []runtime.Decision
-	mute      *replayMute
+	waited    []runtime.PendingCall
 
 	runID string // the run of the last turn
 }
@@ -85,12 +83,19 @@ func (s *session) useStore(ctx context.Context, storeArg string, sources []durab
 	if err != nil {
 		return err
 	}
-	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb, sources: sources, settings: settings}
+	s.useDurable(st, storeArg, rb)
+	s.durable.sources, s.durable.settings = sources, settings
+	return nil
+}
+
+// useDurable makes the session's turns runs of the store st (opened with
+// the binder rb), asking for decisions on a terminal.
+func (s *session) useDurable(st *durable.Store, storeArg string, rb *durable.Handover) {
+	s.durable = &durableTurns{store: st, storeArg: storeArg, binder: rb}
 	if diag.IsTerminal(s.e.stdin) && diag.IsTerminal(s.e.stderr) {
 		s.durable.prompt = console.NewApprovalPrompt(s.e.stdin, s.e.stderr, s.agent, s.o.set.Tree)
 		s.durable.prompt.Shown = s.o.prompts
 	}
-	return nil
 }
 
 // closeStore closes the session's store, if it has one.
@@ -135,44 +140,17 @@ func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts 
 }
 
 // wait waits for the run id to end, asking on the terminal at each
-// decision; without a terminal (or when the terminal gives no answer) it
-// returns at the first, with the status awaiting_approval.
+// decision (see [durable.Store.Finish]).
 func (d *durableTurns) wait(ctx context.Context, s *session, id string) (*runtime.Response, error) {
-	for {
-		r, err := d.store.Wait(ctx, id)
-		if err != nil {
-			return nil, err
+	var ask durable.Asker
+	if d.prompt != nil {
+		ask = func(ctx context.Context, pending []runtime.PendingCall) ([]runtime.Decision, error) {
+			s.spin.Pause()
+			defer s.spin.Resume()
+			return d.prompt.Ask(ctx, pending)
 		}
-		switch r.Status {
-		case durable.StatusAwaitingApproval:
-			if d.prompt != nil {
-				s.spin.Pause()
-				ds, err := d.prompt.Ask(ctx, r.Pending)
-				s.spin.Resume()
-				if err == nil {
-					if err := d.store.Decide(ctx, id, ds); err != nil {
-						fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err)
-					}
-					continue
-				}
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-			}
-			return &runtime.Response{Status: runtime.StatusAwaitingApproval, Agent: r.Agent, Pending: r.Pending}, nil
-		case durable.StatusCancelled:
-			return nil, fmt.Errorf("the run %s was cancelled", id)
-		case durable.StatusError:
-			return r.Response, fmt.Errorf("the run %s failed: %s", id, r.Error)
-		}
-		if r.Response == nil {
-			return nil, fmt.Errorf("the run %s ended (%s) without a response", id, r.Status)
-		}
-		if r.Response.Error != "" && r.Response.Status != runtime.StatusCompleted {
-			return r.Response, errors.New(r.Response.Error)
-		}
-		return r.Response, nil
 	}
+	return d.store.Finish(ctx, id, ask, func(err error) { fmt.Fprintf(s.e.stderr, "%s: %v\n", s.o.cmd, err) })
 }
 
 // awaiting says, once the turn's output is printed, that the run waits
@@ -215,30 +193,13 @@ func (s *session) finalJSON(resp *runtime.Response) any {
 	}{resp, s.durable.runID}
 }
 
-// replayMute hides the events of the steps a resumed run replays: every
-// event until the approval_requested of the calls it waited for.
-type replayMute struct {
-	pending []string // the ids of those calls
-	done    atomic.Bool
-}
-
-// shows wraps an event printer so that it skips what the session's mute
-// hides.
+// shows wraps an event printer so that it skips the events of the steps
+// a resumed run replays.
 func (s *session) shows(f func(runtime.Event)) func(runtime.Event) {
-	if s.durable == nil || s.durable.mute == nil {
+	if s.durable == nil || s.durable.waited == nil {
 		return f
 	}
-	m := s.durable.mute
-	return func(e runtime.Event) {
-		if m.done.Load() {
-			f(e)
-			return
-		}
-		if e.Type == runtime.EventApprovalRequested && len(e.Pending) == len(m.pending) &&
-			!slices.ContainsFunc(e.Pending, func(p runtime.PendingCall) bool { return !slices.Contains(m.pending, p.CallID) }) {
-			m.done.Store(true)
-		}
-	}
+	return durable.AfterReplay(s.durable.waited, f)
 }
 
 // pendingLines writes the pending calls of a run, one a line, for

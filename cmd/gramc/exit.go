@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gramlang/gram/binding"
 )
@@ -25,29 +24,18 @@ const (
 	exitInterrupted = 130
 )
 
-// cmdError ends a command with an exit code. Its message, when it has
-// one, is printed on standard error by Main; without one the command has
-// already said what went wrong (diagnostics, a report, a usage text).
-type cmdError struct {
-	code int
-	msg  string
-}
-
-// Error implements error.
-func (e *cmdError) Error() string {
-	if e.msg == "" {
-		return fmt.Sprintf("exit code %d", e.code)
-	}
-	return e.msg
-}
+// A command ends with a [binding.Error], whose kind is the exit code. Its
+// message, when it has one, is printed on standard error by Main; without
+// one the command has already said what went wrong (diagnostics, a report,
+// a usage text).
 
 // errHelp ends a command that printed its help on request: exit code 0.
-var errHelp error = &cmdError{code: exitOK}
+var errHelp error = &binding.Error{Kind: exitOK}
 
 // fail returns the error that prints the message (a line, or lines) and
 // ends the command with code.
 func fail(code int, format string, a ...any) error {
-	return &cmdError{code: code, msg: fmt.Sprintf(format, a...)}
+	return &binding.Error{Kind: binding.Kind(code), Msg: fmt.Sprintf(format, a...)}
 }
 
 // exitWith returns the error that ends the command with code, the problem
@@ -56,7 +44,7 @@ func exitWith(code int) error {
 	if code == exitOK {
 		return nil
 	}
-	return &cmdError{code: code}
+	return &binding.Error{Kind: binding.Kind(code)}
 }
 
 // usageError returns the error of a usage problem of command cmd ("gramc
@@ -65,16 +53,11 @@ func usageError(cmd, format string, a ...any) error {
 	return fail(exitUsage, cmd+": "+format, a...)
 }
 
-// codeOf returns the exit code of err: 0 for nil, the code of a
-// [cmdError], the kind of a [binding.Error], 2 for any other error (an
-// I/O error nobody wrapped).
+// codeOf returns the exit code of err: 0 for nil, the kind of a
+// [binding.Error], 2 for any other error (an I/O error nobody wrapped).
 func codeOf(err error) int {
 	if err == nil {
 		return exitOK
-	}
-	var ee *cmdError
-	if errors.As(err, &ee) {
-		return ee.code
 	}
 	var be *binding.Error
 	if errors.As(err, &be) {
@@ -85,10 +68,6 @@ func codeOf(err error) int {
 
 // message returns what Main prints for err, or "".
 func message(err error) string {
-	var ee *cmdError
-	if errors.As(err, &ee) {
-		return ee.msg
-	}
 	var be *binding.Error
 	if errors.As(err, &be) {
 		return be.Msg
@@ -97,17 +76,6 @@ func message(err error) string {
 		return ""
 	}
 	return "gramc: " + err.Error()
-}
-
-// joinLines joins the lines that are not empty.
-func joinLines(lines ...string) string {
-	var out []string
-	for _, l := range lines {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // exitCode prints the message of err, if it has one, on w and returns its

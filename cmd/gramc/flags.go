@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/suggest"
 )
 
@@ -103,8 +104,8 @@ func parseOnce(e *env, fs *flag.FlagSet, args []string) error {
 			didYouMean = fmt.Sprintf("Did you mean --%s?", s)
 		}
 	}
-	return fail(exitUsage, "%s", joinLines(fmt.Sprintf("gramc %s: %v", fs.Name(), err), didYouMean,
-		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name())))
+	return binding.Lines(exitUsage, fmt.Sprintf("gramc %s: %v", fs.Name(), err), didYouMean,
+		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name()))
 }
 
 // definedFlags lists the names of a flag set's flags, sorted.
@@ -113,6 +114,14 @@ func definedFlags(fs *flag.FlagSet) []string {
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	sort.Strings(names)
 	return names
+}
+
+// givenFlags returns the names of the flags of fs given on the command
+// line.
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
 }
 
 // checkFormat returns the usage error of command cmd when format is not one

@@ -32,7 +32,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,6 +49,8 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// command is a command of gramc, or a subcommand of one: import of gramc
+// mcp.
 type command struct {
 	name, summary string
 	run           func(env *env, args []string) error
@@ -149,16 +150,10 @@ func (e *env) main(args []string) error {
 	return exitWith(exitUsage)
 }
 
-// subcommand is a subcommand of a command: import of gramc mcp.
-type subcommand struct {
-	name, summary string
-	run           func(env *env, args []string) error
-}
-
 // runSubcommand runs the subcommand of gramc parent that args name, or
 // prints parent's help; an unknown subcommand is reported with the
 // usage, the subcommands followed by what they take (takes).
-func runSubcommand(e *env, parent, takes string, subs []subcommand, args []string) error {
+func runSubcommand(e *env, parent, takes string, subs []command, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, helpText(parent))
 		return exitWith(exitUsage)
@@ -223,11 +218,6 @@ func quoteWord(s string) string {
 	return s
 }
 
-// printVersion prints the program's version line (see [buildinfo.Line]).
-func printVersion(w io.Writer, prog string) {
-	fmt.Fprintln(w, buildinfo.Line(prog))
-}
-
 func runVersion(e *env, args []string) error {
 	fs := newFlags(e, "version")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
@@ -238,16 +228,11 @@ func runVersion(e *env, args []string) error {
 		return usageError("gramc version", "takes no arguments, got %q", fs.Arg(0))
 	}
 	if !*asJSON {
-		printVersion(e.stdout, "gramc")
+		fmt.Fprintln(e.stdout, buildinfo.Line("gramc"))
 		return nil
 	}
-	b, err := json.MarshalIndent(struct {
+	return writeJSON(e.stdout, struct {
 		Name string `json:"name"`
 		buildinfo.Info
-	}{"gramc", buildinfo.Read()}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-	return err
+	}{"gramc", buildinfo.Read()})
 }

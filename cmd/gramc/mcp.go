@@ -28,7 +28,7 @@ import (
 )
 
 // mcpCommands are the subcommands of gramc mcp.
-var mcpCommands = []subcommand{
+var mcpCommands = []command{
 	{"import", "print an MCP server's tools as gram declarations", runMCPImport},
 	{"serve", "serve a file's agents and tools over MCP", runMCPServe},
 }
@@ -145,15 +145,11 @@ func runMCPServe(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	lib, injected, closeTools, err := o.set.Bind(ctx, served, logger, injected, true)
+	lib, opts, _, closeTools, err := o.bind(ctx, served, true, logger, injected)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
-	opts, _, err := o.set.AgentOptions(served, logger, injected)
-	if err != nil {
-		return err
-	}
 	var list []mcp.ServedAgent
 	for i, a := range served {
 		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})

@@ -15,17 +15,12 @@ import (
 // directory's package (an agent may list the tools a sibling file
 // declares); for a directory, the agents, tools and records of every file
 // of its package, as one program named after the directory; - reads
-// standard input, compiled alone. The diagnostics of the file (at most max each); errors in any of them give
-// exit code 1, as Go refuses to build a package with a broken file.
-func loadPackage(e *env, cmd, path string, max int) (*schema.Program, error) {
-	prog, _, err := loadPackageTree(e, cmd, path, max)
-	return prog, err
-}
-
-// loadPackageTree is loadPackage, which also returns the program in which
-// the program's agents find the agents they call or hand off to (see
-// [project.Package.ProgramOf]): the whole package's for a file of it.
-func loadPackageTree(e *env, cmd, path string, max int) (*schema.Program, *schema.Program, error) {
+// standard input, compiled alone. The diagnostics of the files are
+// printed (at most max each); errors in any of them give exit code 1, as
+// Go refuses to build a package with a broken file. It also returns the program in which the program's agents find the agents
+// they call or hand off to (see [project.Package.ProgramOf]): the whole
+// package's for a file of it.
+func loadPackage(e *env, cmd, path string, max int) (*schema.Program, *schema.Program, error) {
 	if path == "-" {
 		f, err := readInput(e, path)
 		if err != nil {

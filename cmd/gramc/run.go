@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -40,25 +41,19 @@ func runRun(e *env, args []string) error {
 		return err
 	}
 
-	// The tools. Ctrl-C from here on closes the MCP sessions cleanly.
+	// The tools and the model. Ctrl-C from here on closes the MCP sessions cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	o.prompts = new(atomic.Int64)
 	o.set.Elicitor = terminalElicitor(e, o.prompts)
-	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
+	lib, opts, replayer, closeTools, err := o.bind(ctx, []*schema.Agent{agent}, false, logger, injected)
 	if err != nil {
 		return err
 	}
 	defer closeTools()
 
-	// The model.
-	opts, replayer, err := o.makeModel(agent, logger, injected)
-	if err != nil {
-		return err
-	}
-
 	// The conversation.
-	s := newSession(e, &o, agent, lib, opts, conv)
+	s := newSession(e, &o, agent, lib, opts[0], conv)
 	if err := s.storeTurns(ctx, fs, *store, logger); err != nil {
 		return err
 	}
@@ -66,7 +61,7 @@ func runRun(e *env, args []string) error {
 	s.liveMode()
 	err = s.converse(ctx)
 	if ctx.Err() != nil {
-		return fail(exitInterrupted, "%s", joinLines(message(err), "gramc run: interrupted"))
+		return binding.Lines(exitInterrupted, message(err), "gramc run: interrupted")
 	}
 	if replayer != nil && err == nil {
 		if n := replayer.Remaining(); n > 0 {

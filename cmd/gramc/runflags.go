@@ -72,41 +72,36 @@ func (f mcpFlag) Set(v string) error {
 	return nil
 }
 
-// headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE". A
-// value that is neither is counted in bad, and a header that cannot be
-// sent kept in refused, not returned as an error: the flag package would
-// repeat the value in its message, and it may hold a secret (see
-// [runOptions.headerError]).
-type headerFlag struct {
-	h       *http.Header
-	n       *int    // the --header values seen
-	bad     *int    // the number of the first that is not NAME: VALUE (from 1), or 0
-	refused *string // the name of the first header given that mcp.UnsentHeader refuses, or ""
-}
+// headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE", in
+// the options' headers. A value that is neither is counted in badHeader,
+// and a header that cannot be sent kept in refusedHeader, not returned as
+// an error: the flag package would repeat the value in its message, and
+// it may hold a secret (see [runOptions.headerError]).
+type headerFlag struct{ o *runOptions }
 
 // String implements flag.Value.
 func (f headerFlag) String() string { return "" }
 
 // Set implements flag.Value.
 func (f headerFlag) Set(v string) error {
-	*f.n++
+	o := f.o
+	o.headerCount++
 	name, value, ok := mcp.CutHeader(v)
-	if !ok {
-		if *f.bad == 0 {
-			*f.bad = *f.n
+	switch {
+	case !ok:
+		if o.badHeader == 0 {
+			o.badHeader = o.headerCount
 		}
-		return nil
-	}
-	if mcp.UnsentHeader(name) != "" {
-		if *f.refused == "" {
-			*f.refused = http.CanonicalHeaderKey(name)
+	case mcp.UnsentHeader(name) != "":
+		if o.refusedHeader == "" {
+			o.refusedHeader = http.CanonicalHeaderKey(name)
 		}
-		return nil
+	default:
+		if o.b.Headers == nil {
+			o.b.Headers = http.Header{}
+		}
+		o.b.Headers.Add(name, value)
 	}
-	if *f.h == nil {
-		*f.h = http.Header{}
-	}
-	f.h.Add(name, value)
 	return nil
 }
 
@@ -153,7 +148,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&o.b.ToolSchemas), "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
 	fs.Var(mcpFlag{list: &o.b.MCP}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
 	fs.Var(mcpFlag{list: &o.b.MCP, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{&o.b.Headers, &o.headerCount, &o.badHeader, &o.refusedHeader}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
+	fs.Var(headerFlag{o}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
 	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")

@@ -17,15 +17,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/console"
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
 // runsCommands are the subcommands of gramc runs.
-var runsCommands = []subcommand{
+var runsCommands = []command{
 	{"list", "list the runs of the store", runRunsList},
 	{"show", "show a run: its status, pending calls and answer", runRunsShow},
 	{"cancel", "cancel a run that has not ended", runRunsCancel},
@@ -204,10 +204,8 @@ func runRunsResume(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	s.durable = &durableTurns{store: st, storeArg: *store, binder: rb, runID: r.ID}
-	if diag.IsTerminal(e.stdin) && diag.IsTerminal(e.stderr) {
-		s.durable.prompt = console.NewApprovalPrompt(e.stdin, e.stderr, s.agent, o.set.Tree)
-	}
+	s.useDurable(st, *store, rb)
+	s.durable.runID = r.ID
 	return s.resume(ctx, r, ds, dec.given())
 }
 
@@ -256,16 +254,11 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 	if err != nil {
 		return nil, nil, fail(exitError, "%s: the run cannot be built again: %s", o.cmd, strings.TrimPrefix(err.Error(), o.cmd+": "))
 	}
-	lib, injected, closeTools, err := o.set.Bind(ctx, []*schema.Agent{agent}, logger, injected, false)
+	lib, opts, _, closeTools, err := o.bind(ctx, []*schema.Agent{agent}, false, logger, injected)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts, _, err := o.makeModel(agent, logger, injected)
-	if err != nil {
-		closeTools()
-		return nil, nil, err
-	}
-	return newSession(e, o, agent, lib, opts, spec.Conversation), closeTools, nil
+	return newSession(e, o, agent, lib, opts[0], spec.Conversation), closeTools, nil
 }
 
 // resume decides the calls the run r waits for (ds, or, when none is
@@ -288,14 +281,11 @@ func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decis
 		return s.o.usageErr("%v", err)
 	}
 	d.resume, d.decisions = r.ID, ds
-	d.mute = &replayMute{}
-	for _, p := range r.Pending {
-		d.mute.pending = append(d.mute.pending, p.CallID)
-	}
+	d.waited = r.Pending
 	s.liveMode()
 	err := s.turn(ctx, "")
 	if ctx.Err() != nil {
-		return fail(exitInterrupted, "%s", joinLines(message(err), s.o.cmd+": interrupted"))
+		return binding.Lines(exitInterrupted, message(err), s.o.cmd+": interrupted")
 	}
 	return err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"slices"
 	"strings"
 
@@ -35,7 +34,7 @@ func runSchema(e *env, args []string) error {
 		if target = schema.TargetByName(*targetName); target == nil {
 			return usageError("gramc schema", "%v", &schema.UnknownTargetError{Name: *targetName})
 		}
-		if flagSet(fs, "format") || flagSet(fs, "strict") {
+		if given := givenFlags(fs); given["format"] || given["strict"] {
 			return usageError("gramc schema", "--target writes a provider's own shape; give it without --format and --strict")
 		}
 	}
@@ -52,7 +51,7 @@ func runSchema(e *env, args []string) error {
 		out, err = o.tree(e, root)
 	} else {
 		var prog *schema.Program
-		if prog, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+		if prog, _, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
 			out, err = o.output(e, prog)
 		}
 	}
@@ -118,15 +117,4 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 		out = out.([]schema.Object)[0]
 	}
 	return out, nil
-}
-
-// flagSet reports whether the flag called name was given.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			set = true
-		}
-	})
-	return set
 }

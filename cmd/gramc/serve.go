@@ -79,8 +79,8 @@ func runServe(e *env, args []string) error {
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
 	}
-	if err := f.runStore(&o); err != nil {
-		return err
+	if err := f.cfg.Runs.Complete(f.storeEnv, f.addr); err != nil {
+		return o.usageErr("%v", err)
 	}
 	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...)
 	e.mask(os.Getenv(f.auth.JWTSecretEnv)) // "" without --jwt-secret-env: nothing masked
@@ -137,26 +137,6 @@ func runServe(e *env, args []string) error {
 		return fail(exitError, "gramc serve: %v", err)
 	}
 	fmt.Fprintln(e.stderr, "gramc serve: stopped")
-	return nil
-}
-
-// runStore reads --store-env and gives --executor-id its default when
-// runs are kept in a store: the host's name and the address, so that a
-// restart with the same flags finishes the runs the process before left
-// (see [serve.DefaultExecutorID]).
-func (f *serveFlags) runStore(o *runOptions) error {
-	if f.storeEnv != "" {
-		if f.cfg.Runs.Store != "" {
-			return o.usageErr("give the run store with --store or with --store-env, not both")
-		}
-		f.cfg.Runs.Store = strings.TrimSpace(os.Getenv(f.storeEnv))
-		if f.cfg.Runs.Store == "" {
-			return o.usageErr("--store-env %s: the variable is not set or empty; set it to the run store's URL (PATH, sqlite:PATH or postgres://...)", f.storeEnv)
-		}
-	}
-	if f.cfg.Runs.Store != "" && f.cfg.Runs.ExecutorID == "" {
-		f.cfg.Runs.ExecutorID = serve.DefaultExecutorID(f.addr)
-	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ package main
 // its problems after.
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/gramlang/gram/binding"
@@ -44,13 +45,13 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 }
 
 // loadProgram reads and compiles an agent file with its package, or the
-// package of a directory (see loadPackageTree); on errors it prints the
+// package of a directory (see loadPackage); on errors it prints the
 // diagnostics. It returns the program whose agents the command runs, and
 // sets the program in which they find the agents they call or hand off
 // to, every agent with the model the bindings give it (see
 // [binding.Setup.SetProgram]).
 func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
-	prog, tree, err := loadPackageTree(e, o.cmd, path, 0)
+	prog, tree, err := loadPackage(e, o.cmd, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -58,14 +59,21 @@ func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
 	return prog, nil
 }
 
-// makeModel returns the run options of agent (see
-// [binding.Setup.AgentOptions]): its model client on the transports of the
-// flags, its fallback models and the models of the agents it calls or
-// hands off to, which share them; and the replayer of --replay.
-func (o *runOptions) makeModel(agent *schema.Agent, logger *slog.Logger, injected map[string]any) ([]runtime.Option, *replay.Replayer, error) {
-	opts, replayer, err := o.set.AgentOptions([]*schema.Agent{agent}, logger, injected)
+// bind binds the tools of agents (see [binding.Setup.Bind]; serving names
+// the agents in the tools' messages) and returns their library, the run
+// options of each agent (see [binding.Setup.AgentOptions]: its model
+// client on the transports of the flags, its fallback models and the
+// models of the agents it calls or hands off to, which share them), the
+// replayer of --replay and the function that closes the tools.
+func (o *runOptions) bind(ctx context.Context, agents []*schema.Agent, serving bool, logger *slog.Logger, injected map[string]any) (*runtime.Library, [][]runtime.Option, *replay.Replayer, func(), error) {
+	lib, injected, closeTools, err := o.set.Bind(ctx, agents, logger, injected, serving)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return opts[0], replayer, nil
+	opts, replayer, err := o.set.AgentOptions(agents, logger, injected)
+	if err != nil {
+		closeTools()
+		return nil, nil, nil, nil, err
+	}
+	return lib, opts, replayer, closeTools, nil
 }

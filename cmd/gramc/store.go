@@ -11,8 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -69,15 +67,7 @@ var storedFlags = []string{"max-iterations", "max-depth", "max-model-calls", "re
 // runSettings returns the settings of a run that path and the flags of
 // fs given on the command line give.
 func runSettings(fs *flag.FlagSet, path string) map[string]string {
-	out := map[string]string{durable.SettingPath: path}
-	if path != "-" {
-		if abs, err := filepath.Abs(path); err == nil {
-			out[durable.SettingPath] = abs
-		}
-		if info, err := os.Stat(path); err == nil && info.IsDir() {
-			out[durable.SettingDir] = "true"
-		}
-	}
+	out := durable.PathSettings(path)
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains(storedFlags, f.Name) {
 			out[f.Name] = f.Value.String()
@@ -89,8 +79,7 @@ func runSettings(fs *flag.FlagSet, path string) map[string]string {
 // applySettings sets the flags of fs that the command line did not give
 // to the values the run's settings keep.
 func applySettings(fs *flag.FlagSet, settings map[string]string) error {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := givenFlags(fs)
 	for _, name := range storedFlags {
 		v, ok := settings[name]
 		if !ok || given[name] || fs.Lookup(name) == nil {

@@ -165,15 +165,11 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if err == nil {
 		return nil
 	}
-	lines := []string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}
-	lines = append(lines, binding.BindHints(err)...)
-	if strings.Contains(err.Error(), "OPENAI_API_KEY") {
-		hint := keyHint
-		if o.record {
-			hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
-		}
-		lines = append(lines, hint)
+	hint := keyHint
+	if o.record {
+		hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
 	}
+	lines := append([]string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}, testHints(err, err.Error(), hint)...)
 	code := exitError
 	var ce *runtime.ConfigError
 	if errors.As(err, &ce) {
@@ -312,8 +308,8 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 			code = exitConfig
 			if !hinted[r.Error] {
 				hinted[r.Error] = true
-				fmt.Fprintf(e.stderr, "gramc test: %s: %s\n", r.Test, r.Error)
-				printTestHint(e, r)
+				lines := append([]string{fmt.Sprintf("gramc test: %s: %s", r.Test, r.Error)}, testHints(r.Cause, r.Error, keyHint)...)
+				fmt.Fprintln(e.stderr, strings.Join(lines, "\n"))
 			}
 		case r.Status != agenttest.Pass && code == exitOK:
 			code = exitError
@@ -325,12 +321,13 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 // keyHint follows an error about the model endpoint's key.
 const keyHint = "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
 
-// printTestHint follows a configuration error with how to fix it.
-func printTestHint(e *env, r agenttest.Result) {
-	for _, h := range binding.BindHints(r.Cause) {
-		fmt.Fprintln(e.stderr, h)
+// testHints returns the hints that follow a configuration error err of
+// the tests, whose message is text: how to bind what is missing and, when
+// it is the model's key, hint.
+func testHints(err error, text, hint string) []string {
+	lines := binding.BindHints(err)
+	if strings.Contains(text, "OPENAI_API_KEY") {
+		lines = append(lines, hint)
 	}
-	if strings.Contains(r.Error, "OPENAI_API_KEY") {
-		fmt.Fprintln(e.stderr, keyHint)
-	}
+	return lines
 }

@@ -8,7 +8,8 @@
 //     [Name] writes a name bare or in backticks ([Backtick]).
 //   - [Quote] writes a double-quoted string; [Escape] escapes for any quote.
 //   - [Number] writes a JSON number as a gram integer or decimal.
-//   - [Ordinal] writes a position in English: "1st", "2nd", "129th".
+//   - [Ordinal] writes a position in English: "1st", "2nd", "129th";
+//     [Plural] and [Count] write a number of things: "1 test", "2 tests".
 package gramtext
 
 import (
@@ -132,4 +133,18 @@ func Ordinal(n int) string {
 		suffix = "rd"
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// Plural returns one when n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Count writes n things called what (an s added for more than one):
+// "1 error", "2 errors", "0 errors".
+func Count(n int, what string) string {
+	return fmt.Sprintf("%d %s", n, Plural(n, what, what+"s"))
 }

@@ -63,3 +63,14 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 errors", 1: "1 error", 2: "2 errors"} {
+		if got := Count(n, "error"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Plural(1, "enum value", "enum values"); got != "enum value" {
+		t.Errorf("Plural(1) = %q", got)
+	}
+}
