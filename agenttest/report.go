@@ -202,7 +202,7 @@ type (
 		Properties []junitProperty `xml:"properties>property"`
 		Cases      []junitCase     `xml:"testcase"`
 		results    []Result        // the suite's, for its properties
-		seconds    float64         // the sum of its cases' times
+		seconds    float64         // the sum of its cases' times, as written
 	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
@@ -263,8 +263,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		s.seconds += r.Seconds
-		s.Time = seconds(s.seconds)
+		s.Time = seconds(s.seconds + r.Seconds)
+		s.seconds += parseSeconds(c.Time)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
 	}
@@ -299,6 +299,12 @@ func junitUsage(s Summary) []junitProperty {
 		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
 		{"gram.costUSD", cost},
 	}
+}
+
+// parseSeconds reads a duration JUnit's way, in seconds.
+func parseSeconds(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }
 
 // WriteTAP writes the results in the Test Anything Protocol, version 14: a

@@ -195,4 +195,16 @@ func TestExecuteCommand(t *testing.T) {
 	if err := c.call("workspace/executeCommand", map[string]any{"command": "gram.nope"}, &raw); err == nil {
 		t.Error("an unknown command was accepted")
 	}
+	// Too few arguments: what the command takes.
+	for cmd, want := range map[string]string{
+		CommandToolSchema: "the command takes a document URI and a position or a tool name",
+		CommandRunTest:    "gram.runTest takes a document URI and a test name",
+	} {
+		for _, args := range [][]any{nil, {string(deskURI)}} {
+			err := c.call("workspace/executeCommand", map[string]any{"command": cmd, "arguments": args}, &raw)
+			if err == nil || !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("%s with the arguments %v: error %v, want %q", cmd, args, err, want)
+			}
+		}
+	}
 }

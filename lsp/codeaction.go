@@ -197,7 +197,14 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if p.Command != CommandRunTest && p.Command != CommandToolSchema && p.Command != CommandShowToolSchema {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}
-	args := slices.Concat(p.Arguments, make([]any, 3)) // those absent nil
+	if len(p.Arguments) < 2 {
+		msg := "the command takes a document URI and a position or a tool name"
+		if p.Command == CommandRunTest {
+			msg = "gram.runTest takes a document URI and a test name"
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
+	}
+	args := slices.Concat(p.Arguments, make([]any, 2)) // the optional ones nil when absent
 	u, ok := args[0].(string)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the first argument is the document URI")
