@@ -62,10 +62,20 @@ func Decode(data []byte) (any, error) {
 		return nil, err
 	}
 	if dec.More() {
-		return nil, &json.SyntaxError{Offset: dec.InputOffset()}
+		return nil, extraText(dec.InputOffset())
 	}
 	return v, nil
 }
+
+// extraText is the error of text after a JSON value, at a byte offset; it
+// unwraps to a [json.SyntaxError] at that offset.
+type extraText int64
+
+func (e extraText) Error() string {
+	return fmt.Sprintf("text after the JSON value at byte %d", int64(e))
+}
+
+func (e extraText) Unwrap() error { return &json.SyntaxError{Offset: int64(e)} }
 
 // Text returns the JSON text of a value given as JSON text
 // (json.RawMessage, []byte or string) or as a Go value (through its JSON

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,12 @@ func TestDecode(t *testing.T) {
 		if _, err := Decode([]byte(bad)); err == nil {
 			t.Errorf("Decode(%q) accepted", bad)
 		}
+	}
+	// Text after the value is said, with where it starts.
+	_, err := Decode([]byte(`{"a": 1} tail`))
+	var se *json.SyntaxError
+	if err == nil || err.Error() != "text after the JSON value at byte 9" || !errors.As(err, &se) || se.Offset != 9 {
+		t.Errorf("Decode of a value with text after it: %v", err)
 	}
 }
 
