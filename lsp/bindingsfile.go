@@ -20,6 +20,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,15 +59,8 @@ func names(snap *snapshot, changed map[string]bool) bool {
 			an = b.an.Load()
 		}
 	}
-	if an == nil || an.File.Bytes() == nil || !bytes.Equal(an.File.Bytes(), snap.File.Bytes()) {
-		return true
-	}
-	for _, p := range an.named {
-		if changed[p] {
-			return true
-		}
-	}
-	return false
+	return an == nil || !bytes.Equal(an.File.Bytes(), snap.File.Bytes()) ||
+		slices.ContainsFunc(an.named, func(p string) bool { return changed[p] })
 }
 
 // namedFiles holds the texts of the files bindings files name, for every

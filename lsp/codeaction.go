@@ -11,6 +11,7 @@
 package lsp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -138,10 +139,8 @@ func (a *analysis) addProperty(name diag.Span, key, value string) (diag.Edit, bo
 		}
 		return diag.Edit{Span: diag.Span{Start: at, End: at}, NewText: " {" + entry + "}"}, true
 	}
-	for i := range r.Entries {
-		if r.Entries[i].KeyName() == key {
-			return diag.Edit{}, false
-		}
+	if slices.ContainsFunc(r.Entries, func(e grammar.Entry) bool { return e.KeyName() == key }) {
+		return diag.Edit{}, false
 	}
 	if len(r.Entries) == 0 {
 		at := r.Span().Start + 1
@@ -163,19 +162,12 @@ func (a *analysis) removal(s diag.Span) diag.Edit {
 	t := a.File.Bytes()
 	s = a.File.Resolve(s)
 	start, end := s.Start, s.End
-	ls := start
-	for ls > 0 && (t[ls-1] == ' ' || t[ls-1] == '\t') {
-		ls--
-	}
+	ls := len(bytes.TrimRight(t[:start], " \t"))
 	if ls == 0 || t[ls-1] == '\n' {
 		start = ls
 	}
-	blanksFrom := func(i int) int {
-		for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
-			i++
-		}
-		return i
-	}
+	// blanksFrom returns the end of the blanks from i.
+	blanksFrom := func(i int) int { return len(t) - len(bytes.TrimLeft(t[i:], " \t\r")) }
 	if e := blanksFrom(end); e < len(t) && t[e] == '\n' && start == ls {
 		end = e + 1
 		// And one blank line after it.

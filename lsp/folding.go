@@ -6,6 +6,7 @@
 package lsp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"slices"
@@ -68,12 +69,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 // for none).
 func onlySpaceBefore(f *diag.File, off int) bool {
 	start := f.LineStart(f.OffsetLSP(off).Line)
-	for _, c := range f.ByteRange(start, off) {
-		if c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
+	return len(bytes.TrimLeft(f.ByteRange(start, off), " \t")) == 0
 }
 
 // foldTop adds the ranges of a top-level pattern: the pattern, its subject

@@ -45,7 +45,8 @@ func (s *server) inlayHint(ctx context.Context, p *inlayHintParams) ([]inlayHint
 }
 
 // inlayHints returns the hints of the parameters whose node ends in span (of
-// byte offsets), in source order.
+// byte offsets), and of the tools and agents whose name ends there, in
+// source order.
 func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 	var hs []inlayHint
 	f := a.File
@@ -83,18 +84,8 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 			})
 		}
 	}
-	hs = append(hs, a.tokenHints(span)...)
-	slices.SortStableFunc(hs, func(x, y inlayHint) int {
-		return cmp.Or(cmp.Compare(x.Position.Line, y.Position.Line), cmp.Compare(x.Position.Character, y.Position.Character))
-	})
-	return hs
-}
-
-// tokenHints returns the hints of the token counts of the tools and agents
-// whose name ends in span.
-func (a *analysis) tokenHints(span diag.Span) []inlayHint {
-	var hs []inlayHint
-	for _, c := range a.Analysis.TokenCountsIn(span) {
+	// The token counts of the tools and agents whose name ends in span.
+	for _, c := range a.TokenCountsIn(span) {
 		hs = append(hs, inlayHint{
 			Position:    positionOf(a.File, a.File.Pos(c.Span.End)),
 			Label:       c.Label,
@@ -102,5 +93,8 @@ func (a *analysis) tokenHints(span diag.Span) []inlayHint {
 			PaddingLeft: true,
 		})
 	}
+	slices.SortStableFunc(hs, func(x, y inlayHint) int {
+		return cmp.Or(cmp.Compare(x.Position.Line, y.Position.Line), cmp.Compare(x.Position.Character, y.Position.Character))
+	})
 	return hs
 }

@@ -90,12 +90,8 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 		return nil
 	}
 	folders := folderPaths(p.WorkspaceFolders)
-	if len(folders) == 0 {
-		if path := uriPath(p.RootURI); path != "" {
-			folders = append(folders, path)
-		} else if p.RootPath != "" {
-			folders = append(folders, p.RootPath)
-		}
+	if root := cmp.Or(uriPath(p.RootURI), p.RootPath); len(folders) == 0 && root != "" {
+		folders = append(folders, root)
 	}
 	s.ws.updateFolders(folders, nil)
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {

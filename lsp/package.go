@@ -70,12 +70,7 @@ func (st *store) inputs(u protocol.DocumentURI) *project.Sources {
 		return nil
 	}
 	dir := filepath.Dir(path)
-	var paths []string
-	for _, p := range st.dirs[dir] {
-		if p != path {
-			paths = append(paths, p)
-		}
-	}
+	paths := slices.DeleteFunc(slices.Clone(st.dirs[dir]), func(p string) bool { return p == path })
 	open := map[string]*diag.File{}
 	for ou, d := range st.docs {
 		op := uriPath(ou)

@@ -56,10 +56,7 @@ func posSpan(f *diag.File, s diag.Span) diag.Span {
 // spanOf returns the byte span of an LSP range in f.
 func spanOf(f *diag.File, r protocol.Range) diag.Span {
 	a, b := offsetOf(f, r.Start), offsetOf(f, r.End)
-	if b < a {
-		a, b = b, a
-	}
-	return diag.Span{Start: a, End: b}
+	return diag.Span{Start: min(a, b), End: max(a, b)}
 }
 
 // uriPath returns the file path of a file: URI, or "" for other schemes.

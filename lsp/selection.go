@@ -47,8 +47,8 @@ func (a *analysis) selectionRange(off int) protocol.SelectionRange {
 		}
 		chain = append(chain, s)
 	}
-	if len(chain) == 0 || chain[0].Start > off || chain[0].End < off {
-		chain = append([]diag.Span{{Start: off, End: off}}, chain...)
+	if len(chain) == 0 { // every span around off holds it
+		chain = append(chain, diag.Span{Start: off, End: off})
 	}
 	// The whole text last: the spans around off lie in one unit, whose
 	// positions are in order, and the text's ends may be in other units.

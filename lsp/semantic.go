@@ -330,10 +330,6 @@ func encodeTokens(f *diag.File, toks []semToken) []uint32 {
 	for _, t := range toks {
 		start := f.OffsetLSP(t.span.Start)
 		end := f.OffsetLSP(t.span.End)
-		if start.Line == end.Line {
-			emit(start.Line, start.Character, end.Character-start.Character, t.typ, t.mods)
-			continue
-		}
 		for line := start.Line; line <= end.Line; line++ {
 			from := 0
 			if line == start.Line {

@@ -158,9 +158,9 @@ type route struct {
 // routes lists every method the server handles; anything else is
 // MethodNotFound. Most are methods of the server, decoded and answered by
 // request and notification (the parameters of the LSP 3.17 methods the
-// protocol package predates are types of this package); initialize,
-// shutdown and didChange (whose parameters the protocol package cannot
-// decode faithfully) read theirs themselves.
+// protocol package predates, and of didChange, which it cannot decode
+// faithfully, are types of this package); initialize and shutdown, which
+// may come without parameters, read theirs themselves.
 func (s *server) routes() map[string]route {
 	ignore := func(context.Context, *struct{}) error { return nil }
 	return map[string]route{
@@ -168,7 +168,7 @@ func (s *server) routes() map[string]route {
 		"initialized":                         {h: notification(ignore), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
 		"textDocument/didOpen":                {h: notification(s.DidOpen), inline: true},
-		"textDocument/didChange":              {h: s.didChange, inline: true},
+		"textDocument/didChange":              {h: notification(s.didChange), inline: true},
 		"textDocument/didClose":               {h: notification(s.DidClose), inline: true},
 		"textDocument/didSave":                {h: notification(s.DidSave), inline: true},
 		"workspace/didChangeWatchedFiles":     {h: notification(s.DidChangeWatchedFiles), inline: true},

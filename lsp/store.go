@@ -13,11 +13,9 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"sync/atomic"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -265,13 +263,8 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	return nil
 }
 
-// didChange handles textDocument/didChange (decoded here: see changeEvent).
-func (s *server) didChange(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	var p didChangeParams
-	if err := json.Unmarshal(req.Params(), &p); err != nil {
-		s.log.Warn("invalid didChange parameters", "error", err)
-		return nil
-	}
+// didChange applies a document's changes (see changeEvent).
+func (s *server) didChange(_ context.Context, p *didChangeParams) error {
 	if err := s.docs.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges); err != nil {
 		s.log.Warn("didChange of a document that is not open", "uri", p.TextDocument.URI)
 	}

@@ -138,11 +138,11 @@ func (a *analysis) agentSymbol(ix *ide.Index, ag *schema.Agent, p *parser.Patter
 		switch {
 		case e.Kind == parser.ReferenceKind:
 			name := e.Subject.Identity
+			detail, kind := "tool reference", protocol.SymbolKindFunction
 			if t := ag.Tool(name); t != nil && t.Agent != "" {
-				sym.Children = append(sym.Children, a.symbol(name, "agent reference", protocol.SymbolKindClass, e.Span(), e.Span()))
-				continue
+				detail, kind = "agent reference", protocol.SymbolKindClass
 			}
-			sym.Children = append(sym.Children, a.symbol(name, "tool reference", protocol.SymbolKindFunction, e.Span(), e.Span()))
+			sym.Children = append(sym.Children, a.symbol(name, detail, kind, e.Span(), e.Span()))
 		case ag.Signature && ag.AsTool != nil && e.Span() == ag.AsTool.SignatureSpan:
 			sig := a.symbol("signature", ide.Signature(ag.AsTool), protocol.SymbolKindInterface, e.Span(), e.Span())
 			sig.Children = a.paramSymbols(ag.AsTool.Params, protocol.SymbolKindVariable)

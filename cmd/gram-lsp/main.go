@@ -78,8 +78,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 0
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gram-lsp: unexpected argument %q\n\n", fs.Arg(0))
-		fmt.Fprint(stderr, help)
+		fmt.Fprintf(stderr, "gram-lsp: unexpected argument %q\n\n%s", fs.Arg(0), help)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
