@@ -93,7 +93,7 @@ func costText(s Summary) string {
 	case s.KnownUSD > 0:
 		return fmt.Sprintf("at least %s (%d %s of unknown price)", dollars(s.KnownUSD), s.Unpriced, plural(s.Unpriced, "test", "tests"))
 	}
-	return "cost unknown"
+	return "unknown"
 }
 
 // plural returns one or many as n is 1 or not.
