@@ -5,6 +5,7 @@
 package agenttest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,10 +112,7 @@ type runOutcome struct {
 
 // CassettePath returns the cassette of a test of the file at path.
 func (r *Runner) CassettePath(path, test string) string {
-	dir := r.Cassettes
-	if dir == "" {
-		dir = filepath.Join(filepath.Dir(path), "cassettes")
-	}
+	dir := cmp.Or(r.Cassettes, filepath.Join(filepath.Dir(path), "cassettes"))
 	stem := strings.TrimSuffix(filepath.Base(path), ".gram")
 	return filepath.Join(dir, stem, fileName(test)+".json")
 }
