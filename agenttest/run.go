@@ -228,9 +228,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	}
 	clashes := r.cassetteClashes(jobs, sources)
 	for i, err := range clashes {
-		for k := range outcomes[i] {
-			outcomes[i][k] = runOutcome{err: err}
-		}
+		outcomes[i] = slices.Repeat([]runOutcome{{err: err}}, n)
 	}
 	work := make(chan unit)
 	var wg sync.WaitGroup
