@@ -127,7 +127,7 @@ func fileName(name string) string {
 			b[i] = '_'
 		}
 	}
-	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
+	if s := string(b); strings.Trim(s, ".") != "" {
 		return s
 	}
 	return "_" + string(b)
