@@ -4,6 +4,7 @@ package agenttest
 // the string formats (uuid, email, date-time, ...) of JSON Schema.
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"net/mail"
@@ -46,11 +47,7 @@ func checkAnswer(a *schema.AnswerCheck, answer string) (Failure, bool) {
 		}
 		var msgs []string
 		for _, p := range probs {
-			where := "the answer"
-			if p.Pointer != "" {
-				where = p.Pointer
-			}
-			msgs = append(msgs, where+" "+p.Message)
+			msgs = append(msgs, cmp.Or(p.Pointer, "the answer")+" "+p.Message)
 		}
 		f.Message = fmt.Sprintf("the answer is not JSON of type %s: %s", a.Type, strings.Join(msgs, "; "))
 		f.Diff = "- JSON of type " + a.Type.String() + "\n" + prefixLines("+ ", answer)

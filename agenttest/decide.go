@@ -63,17 +63,13 @@ func decisionsFor(turn *schema.Turn, resp *runtime.Response) ([]runtime.Decision
 				"agent %s, run as a tool, called %s, which waits for approval: a test decides only on the calls of the agent the turn runs (or hands to); test %s on its own to script its decisions",
 				p.Agent, p.Tool, p.Agent)}
 		}
-		var d *schema.DecisionScript
-		for _, x := range turn.Decisions {
-			if x.Tool == p.Tool {
-				d = x
-			}
-		}
-		if d == nil {
+		k := slices.IndexFunc(turn.Decisions, func(d *schema.DecisionScript) bool { return d.Tool == p.Tool })
+		if k < 0 {
 			return nil, &Failure{Kind: "approval", Message: fmt.Sprintf(
 				"the agent called %s %s, which waits for approval, and the turn has no decision for it: add (:Decision {tool: %s, approve: true}) after the turn's User, or approve: false with a reason: \"...\"",
 				p.Tool, strings.TrimSpace(string(p.Arguments)), p.Tool)}
 		}
+		d := turn.Decisions[k] // the one decision on the tool (see schema's compile of a Decision)
 		ds = append(ds, runtime.Decision{CallID: p.CallID, Approve: d.Approve, Reason: d.Reason})
 	}
 	return ds, nil

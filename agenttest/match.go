@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -236,7 +235,7 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 			}
 		}
 		if len(extra) > 0 {
-			sort.Strings(extra)
+			slices.Sort(extra)
 			return "it also sends " + strings.Join(extra, ", ")
 		}
 	}

@@ -153,3 +153,23 @@ func TestCassettePath(t *testing.T) {
 		}
 	}
 }
+
+// TestInOrderMissingCall: in order, a missing expected call leaves the
+// later ones matched where they were made: only the missing one is
+// counted and marked, and the later call is not said to be out of order.
+func TestInOrderMissingCall(t *testing.T) {
+	call := func(tool string) *schema.CallExpectation { return &schema.CallExpectation{Tool: tool} }
+	want := []*schema.CallExpectation{call("a"), call("b"), call("c")}
+	got := []Call{{Name: "a", Args: map[string]any{}}, {Name: "x", Args: map[string]any{}}, {Name: "c", Args: map[string]any{}}}
+	f, ok := checkTrajectory(schema.TrajectoryInOrder, want, got)
+	if ok {
+		t.Fatal("the trajectory matched")
+	}
+	if !strings.HasPrefix(f.Message, "1 of 3 expected tool calls not made") {
+		t.Errorf("message %q, want 1 of 3 not made", f.Message)
+	}
+	wantDiff := "  a {}\n- b (any arguments)   (not called)\n+ x {}   (an extra call, allowed)\n  c {}"
+	if f.Diff != wantDiff {
+		t.Errorf("diff:\n%s\nwant:\n%s", f.Diff, wantDiff)
+	}
+}

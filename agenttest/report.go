@@ -94,7 +94,7 @@ func costText(s Summary) string {
 	case s.KnownUSD > 0:
 		return fmt.Sprintf("at least %s (%d %s of unknown price)", dollars(s.KnownUSD), s.Unpriced, gramtext.Plural(s.Unpriced, "test", "tests"))
 	}
-	return "cost unknown"
+	return "unknown"
 }
 
 // runsText says how many runs passed, when there were several.
@@ -231,13 +231,11 @@ func seconds(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 // their diffs as text.
 func WriteJUnit(w io.Writer, results []Result) error {
 	root := junitSuites{Name: "gramc test"}
-	index := map[string]int{}
 	var total float64
 	for _, r := range results {
-		i, ok := index[r.File]
-		if !ok {
+		i := slices.IndexFunc(root.Suites, func(s junitSuite) bool { return s.Name == r.File })
+		if i < 0 {
 			i = len(root.Suites)
-			index[r.File] = i
 			root.Suites = append(root.Suites, junitSuite{Name: r.File})
 		}
 		s := &root.Suites[i]

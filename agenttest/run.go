@@ -5,6 +5,7 @@
 package agenttest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,10 +112,7 @@ type runOutcome struct {
 
 // CassettePath returns the cassette of a test of the file at path.
 func (r *Runner) CassettePath(path, test string) string {
-	dir := r.Cassettes
-	if dir == "" {
-		dir = filepath.Join(filepath.Dir(path), "cassettes")
-	}
+	dir := cmp.Or(r.Cassettes, filepath.Join(filepath.Dir(path), "cassettes"))
 	stem := strings.TrimSuffix(filepath.Base(path), ".gram")
 	return filepath.Join(dir, stem, fileName(test)+".json")
 }
@@ -129,7 +127,7 @@ func fileName(name string) string {
 			b[i] = '_'
 		}
 	}
-	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
+	if s := string(b); strings.Trim(s, ".") != "" {
 		return s
 	}
 	return "_" + string(b)
@@ -230,9 +228,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	}
 	clashes := r.cassetteClashes(jobs, sources)
 	for i, err := range clashes {
-		for k := range outcomes[i] {
-			outcomes[i][k] = runOutcome{err: err}
-		}
+		outcomes[i] = slices.Repeat([]runOutcome{{err: err}}, n)
 	}
 	work := make(chan unit)
 	var wg sync.WaitGroup

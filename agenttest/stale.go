@@ -32,23 +32,10 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 	if r == nil {
 		r = &Runner{}
 	}
-	type fileTests struct {
-		path  string
-		tests []*schema.Test
-	}
-	files := []fileTests{{path, new.Tests}}
-	if tp := strings.TrimSuffix(path, ".gram") + schema.TestSuffix; tp != path {
-		switch t, err := project.ReadText(tp, limit, new); {
-		case err == nil:
-			files = append(files, fileTests{tp, t.Program.Tests})
-		case !os.IsNotExist(err):
-			return nil, err
-		}
-	}
 	var out []StaleCassette
-	for _, f := range files {
-		for _, t := range f.tests {
-			cassette := r.CassettePath(f.path, t.Name)
+	stale := func(path string, tests []*schema.Test) {
+		for _, t := range tests {
+			cassette := r.CassettePath(path, t.Name)
 			if _, err := os.Stat(cassette); err != nil {
 				continue // not recorded
 			}
@@ -59,8 +46,17 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 				}
 			}
 			if len(why) > 0 {
-				out = append(out, StaleCassette{Test: t.Name, File: f.path, Cassette: cassette, Why: strings.Join(why, "; ")})
+				out = append(out, StaleCassette{Test: t.Name, File: path, Cassette: cassette, Why: strings.Join(why, "; ")})
 			}
+		}
+	}
+	stale(path, new.Tests)
+	if tp := strings.TrimSuffix(path, ".gram") + schema.TestSuffix; tp != path {
+		switch t, err := project.ReadText(tp, limit, new); {
+		case err == nil:
+			stale(tp, t.Program.Tests)
+		case !os.IsNotExist(err):
+			return nil, err
 		}
 	}
 	return out, nil

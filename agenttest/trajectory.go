@@ -16,37 +16,16 @@ import (
 
 // checkTrajectory compares the expected calls with the actual ones.
 func checkTrajectory(mode schema.Trajectory, want []*schema.CallExpectation, got []Call) (Failure, bool) {
-	// match[i] is the actual call matched to expectation i, or -1.
-	match := slices.Repeat([]int{-1}, len(want))
-	ok := true
-	switch mode {
-	case schema.TrajectoryExact:
-		ok = len(got) == len(want)
-		for i := 0; ok && i < len(want); i++ {
-			ok = matchCall(want[i], got[i]) == ""
-		}
-		if !ok {
-			// The diff aligns the longest run of calls that match in order.
-			match = align(want, got)
-		}
-	case schema.TrajectoryAnyOrder:
+	// match[i] is the actual call matched to expectation i, or -1: in any
+	// order, distinct calls; exact and in order, the longest run of calls
+	// that match in order, which exact needs to be all of them.
+	var match []int
+	if mode == schema.TrajectoryAnyOrder {
 		match = bipartite(want, got)
-		ok = !slices.Contains(match, -1)
-	default: // in order
-		j := 0
-		for i := range want {
-			for j < len(got) && matchCall(want[i], got[j]) != "" {
-				j++
-			}
-			if j == len(got) {
-				ok = false
-				break
-			}
-			match[i] = j
-			j++
-		}
+	} else {
+		match = align(want, got)
 	}
-	if ok {
+	if !slices.Contains(match, -1) && (mode != schema.TrajectoryExact || len(got) == len(want)) {
 		return Failure{}, true
 	}
 	return Failure{Kind: "trajectory", Message: trajectoryMessage(mode, want, got, match),

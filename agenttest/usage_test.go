@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,23 @@ func TestReportsUsage(t *testing.T) {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s report lacks %q:\n%s", c.name, w, b.String())
 			}
+		}
+	}
+}
+
+// TestSuiteCostUnknown: the usage line of a suite whose tests all used
+// models of unknown price says the cost is unknown, once.
+func TestSuiteCostUnknown(t *testing.T) {
+	results := []Result{{File: "a.gram", Test: "unpriced", Status: Pass, Source: "live", Runs: 1, Passed: 1, PassRate: 1,
+		Usage: runtime.Usage{PromptTokens: 4, CompletionTokens: 2, TotalTokens: 6}}}
+	want := "usage: 6 tokens (4 prompt, 2 completion), cost unknown\n"
+	for name, write := range map[string]func(io.Writer, []Result) error{"text": WriteText, "tap": WriteTAP} {
+		var b bytes.Buffer
+		if err := write(&b, results); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(b.String(), want) {
+			t.Errorf("%s report ends otherwise than %q:\n%s", name, want, b.String())
 		}
 	}
 }

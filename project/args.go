@@ -3,6 +3,7 @@ package project
 // The files the arguments of a command name.
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,10 +20,7 @@ func TreeArg(arg string) (string, bool) {
 		return ".", true
 	}
 	if rest, ok := strings.CutSuffix(arg, "/..."); ok {
-		if rest == "" {
-			rest = "/"
-		}
-		return rest, true
+		return cmp.Or(rest, "/"), true
 	}
 	return arg, false
 }

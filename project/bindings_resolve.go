@@ -6,6 +6,7 @@ package project
 // runs resolve their bindings here.
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"os"
@@ -181,10 +182,7 @@ func findFrom(from []string) (string, error) {
 			return "", err
 		}
 		if seen != "" && found != seen {
-			if found == "" {
-				found = "none"
-			}
-			return "", fmt.Errorf("the paths given have different bindings files (%s and %s): give the paths of one project, or choose one with --bindings FILE", seen, found)
+			return "", fmt.Errorf("the paths given have different bindings files (%s and %s): give the paths of one project, or choose one with --bindings FILE", seen, cmp.Or(found, "none"))
 		}
 		seen = found
 	}
@@ -194,17 +192,12 @@ func findFrom(from []string) (string, error) {
 // injects keeps the injected values of b whose names the command line does
 // not give (flags), and takes the values of those that are set.
 func (r *ResolvedBindings) injects(b *Bindings, flags []string, getenv func(string) (string, bool)) {
-	kept := b.Injects[:0:0]
+	b.Injects = slices.DeleteFunc(slices.Clone(b.Injects), func(s Setting) bool { return slices.Contains(flags, s.Name) })
 	for _, s := range b.Injects {
-		if slices.Contains(flags, s.Name) {
-			continue
-		}
-		kept = append(kept, s)
 		if v, ok := r.read(s.Value, getenv); ok {
 			put(&r.Injects, s.Name, v)
 		}
 	}
-	b.Injects = kept
 }
 
 // read returns the value v, reading its variable with getenv (ok is false

@@ -38,10 +38,7 @@ func FitInjected(t *schema.Type, v any, text string) (any, bool) {
 		return text, true // 42, true, null: the text as written
 	case schema.IntegerType:
 		n, ok := v.(json.Number)
-		if !ok {
-			return nil, false
-		}
-		if _, err := n.Int64(); err != nil {
+		if _, err := n.Int64(); !ok || err != nil {
 			return nil, false
 		}
 		return n, true

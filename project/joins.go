@@ -111,9 +111,7 @@ func mayDeclare(text []byte) bool {
 			return true
 		}
 		colon = tok.Type == grammar.Punct && (tok.Value == ":" || tok.Value == "::")
-		if len(sc.Comments) > 0 {
-			sc.Comments = sc.Comments[:0]
-		}
+		sc.Comments = sc.Comments[:0] // not kept: only the tokens matter
 	}
 	return false
 }
