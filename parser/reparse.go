@@ -141,16 +141,15 @@ type rescan struct {
 // splitter at a top-level boundary (split) as prev's was, or in the same
 // state.
 func (r *rescan) canResume(off int, at splitState, split bool) bool {
-	old, was := &r.prev.units, off-r.delta
+	was := off - r.delta
 	if was < r.editEnd || was <= r.restart {
 		return false
 	}
-	j := old.search(func(u *unitResult) bool { return r.prev.File.Offset(u.span.Start) >= was })
-	if j == old.len() {
+	j := r.prev.unitAt(was)
+	if j < 0 {
 		return false
 	}
-	if u := old.at(j); r.prev.File.Offset(u.span.Start) != was ||
-		fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
+	if u := r.prev.units.at(j); fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
 		split != u.split || !split && at != u.at {
 		return false
 	}
