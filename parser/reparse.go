@@ -88,10 +88,8 @@ func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, rest
 	// itself was made by the token there, which may have changed.)
 	fine := prev.fineFrom >= 0 && prev.fineFrom < restart
 	for end := min(f.Len(), edit.Start+newLen+windowMin); ; end = f.Len() {
-		var src string
-		if b := f.ByteRange(restart, end); len(b) > 0 {
-			src = unsafe.String(&b[0], len(b)) // the text never changes
-		}
+		b := f.ByteRange(restart, end)
+		src := unsafe.String(unsafe.SliceData(b), len(b)) // the text never changes
 		r := &rescan{prev: prev, src: src, base: restart,
 			delta: newLen - edit.Len(), eof: -1, resume: -1, suffix: prev.units.len(),
 			restart: restart, editStart: edit.Start, editEnd: edit.End,
@@ -478,10 +476,8 @@ func reachOf(prev *Document, r *unitResult) int {
 func recordLookahead(f *diag.File, off int) int {
 	for w := windowMin; ; w *= 4 {
 		end := min(f.Len(), off+1+w)
-		var src string
-		if b := f.ByteRange(off+1, end); len(b) > 0 {
-			src = unsafe.String(&b[0], len(b))
-		}
+		b := f.ByteRange(off+1, end)
+		src := unsafe.String(unsafe.SliceData(b), len(b))
 		sc := grammar.NewScannerIn(src, off+1, true)
 		depth := 1
 		for {
