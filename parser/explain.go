@@ -53,7 +53,7 @@ func neverClosed(toks []lexer.Token, more string) *grammar.SyntaxError {
 
 // explain rewrites a parse error into a message that says what is wrong and how
 // to fix it, for the mistakes people make most.
-func explain(err *grammar.SyntaxError, toks []lexer.Token, src string) *grammar.SyntaxError {
+func explain(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError {
 	if n := len(toks); n > 0 && err.Span.Start >= toks[n-1].Pos.Offset+len(toks[n-1].Value) {
 		// The pattern ended while the parser still wanted more: name the
 		// bracket that was left open, where it opens.

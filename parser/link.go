@@ -22,6 +22,7 @@
 package parser
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -210,16 +211,12 @@ func (r *relink) assignRoles(full bool) []int {
 	for _, i := range look {
 		u := units.at(i)
 		role := roleOf(u, i == 0)
-		if role != notLowered && u.low != nil && u.low.header != (role == asHeader) {
+		if u.low != nil && (role == notLowered || u.low.header != (role == asHeader)) {
 			r.sc.remove(u.low, r.changed)
 			u = units.mut(i)
 			u.low = nil
 		}
-		if role == notLowered {
-			if u.low != nil {
-				units.mut(i).low = nil
-			}
-		} else if u.low == nil {
+		if role != notLowered && u.low == nil {
 			again = append(again, i)
 		}
 	}
@@ -254,7 +251,7 @@ func (r *relink) settle() {
 			r.touched[id] = true
 			users, _ := r.sc.users.get(id)
 			for _, m := range users {
-				if i := r.doc.unitAt(m.start); i >= 0 && !r.fresh[i] && units.at(i).low == m && !slices.Contains(look, i) {
+				if i := r.doc.unitAt(r.doc.File.Offset(m.start)); i >= 0 && !r.fresh[i] && units.at(i).low == m && !slices.Contains(look, i) {
 					look = append(look, i)
 				}
 			}
@@ -285,10 +282,7 @@ func (r *relink) settle() {
 func (r *relink) finish() diag.List {
 	s, units := r.s, &r.doc.units
 	s.link.final = true
-	var todo []int
-	for i := range r.fresh {
-		todo = append(todo, i)
-	}
+	todo := slices.Collect(maps.Keys(r.fresh))
 	noOpen := func(s *groupSum) bool { return s.open == 0 }
 	for p := range units.chunksBut(noOpen) {
 		// The version's own chunks are summarised once their units are
@@ -336,10 +330,8 @@ func (r *relink) finish() diag.List {
 	return s.done(r.doc)
 }
 
-// unitAt returns the index of the unit that starts at the position pos, or
-// -1.
-func (doc *Document) unitAt(pos int) int {
-	at := doc.File.Offset(pos)
+// unitAt returns the index of the unit that starts at the offset at, or -1.
+func (doc *Document) unitAt(at int) int {
 	i := doc.units.search(func(u *unitResult) bool { return doc.File.Offset(u.span.Start) >= at })
 	if i == doc.units.len() || doc.File.Offset(doc.units.at(i).span.Start) != at {
 		return -1

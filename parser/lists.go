@@ -46,9 +46,6 @@ func (doc *Document) Patterns() []*grammar.TopPattern {
 	return ps
 }
 
-// NumPatterns returns len(doc.Patterns()) without making the list.
-func (doc *Document) NumPatterns() int { return doc.lists.nPatterns }
-
 // Lowered returns the Pattern<Subject> values: the header (as an anonymous
 // pattern with its properties) first if there is one, then one per
 // top-level pattern; none for a document of [ParseSyntax]. The list is made

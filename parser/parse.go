@@ -25,7 +25,6 @@ package parser
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -147,9 +146,7 @@ func ParseForEdits(f *diag.File) (*Document, diag.List) {
 	for p := range doc.units.all() {
 		c := doc.units.chunk(p)
 		for i := range c.units {
-			if u := c.units[i].unit; u != nil {
-				c.units[i].unit = u.Rebased(strings.Clone(src[u.Start:u.End]), int(u.Start), 0)
-			}
+			c.units[i] = c.units[i].rebased(src, 0, 0)
 		}
 		doc.units.unsummarise(p)
 	}

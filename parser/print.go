@@ -54,9 +54,10 @@ func flush(w io.Writer, b *bytes.Buffer, err *error) {
 	}
 }
 
+// indent starts a new line, indented by depth levels of two spaces.
 func indent(b *bytes.Buffer, depth int) {
 	b.WriteByte('\n')
-	for i := 0; i < depth; i++ {
+	for range depth {
 		b.WriteString("  ")
 	}
 }

@@ -77,13 +77,13 @@ func (b *batch) recoverUnit(src string, base int, ls *lazyUnit, eof int) int {
 				// The head is fine on its own.
 				b.out = append(b.out, unitResult{unit: hu, span: tokSpan(head)})
 			} else {
-				b.out = append(b.out, unitResult{span: tokSpan(head), err: explain(herr, head, src)})
+				b.out = append(b.out, unitResult{span: tokSpan(head), err: explain(herr, head)})
 			}
 			return i
 		}
 	}
 	unit := toks[p:ls.end]
-	b.out = append(b.out, unitResult{span: tokSpan(unit), err: explain(err, unit, src)})
+	b.out = append(b.out, unitResult{span: tokSpan(unit), err: explain(err, unit)})
 	return ls.end
 }
 

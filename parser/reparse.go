@@ -88,10 +88,8 @@ func rescanWindow(prev *Document, f *diag.File, edit diag.Span, newLen, i0, rest
 	// itself was made by the token there, which may have changed.)
 	fine := prev.fineFrom >= 0 && prev.fineFrom < restart
 	for end := min(f.Len(), edit.Start+newLen+windowMin); ; end = f.Len() {
-		var src string
-		if b := f.ByteRange(restart, end); len(b) > 0 {
-			src = unsafe.String(&b[0], len(b)) // the text never changes
-		}
+		b := f.ByteRange(restart, end)
+		src := unsafe.String(unsafe.SliceData(b), len(b)) // the text never changes
 		r := &rescan{prev: prev, src: src, base: restart,
 			delta: newLen - edit.Len(), eof: -1, resume: -1, suffix: prev.units.len(),
 			restart: restart, editStart: edit.Start, editEnd: edit.End,
@@ -141,16 +139,15 @@ type rescan struct {
 // splitter at a top-level boundary (split) as prev's was, or in the same
 // state.
 func (r *rescan) canResume(off int, at splitState, split bool) bool {
-	old, was := &r.prev.units, off-r.delta
+	was := off - r.delta
 	if was < r.editEnd || was <= r.restart {
 		return false
 	}
-	j := old.search(func(u *unitResult) bool { return r.prev.File.Offset(u.span.Start) >= was })
-	if j == old.len() {
+	j := r.prev.unitAt(was)
+	if j < 0 {
 		return false
 	}
-	if u := old.at(j); r.prev.File.Offset(u.span.Start) != was ||
-		fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
+	if u := r.prev.units.at(j); fineAt(r.sc.FineFrom(), off) != fineAt(r.prev.fineFrom, was) ||
 		split != u.split || !split && at != u.at {
 		return false
 	}
@@ -479,10 +476,8 @@ func reachOf(prev *Document, r *unitResult) int {
 func recordLookahead(f *diag.File, off int) int {
 	for w := windowMin; ; w *= 4 {
 		end := min(f.Len(), off+1+w)
-		var src string
-		if b := f.ByteRange(off+1, end); len(b) > 0 {
-			src = unsafe.String(&b[0], len(b))
-		}
+		b := f.ByteRange(off+1, end)
+		src := unsafe.String(unsafe.SliceData(b), len(b))
 		sc := grammar.NewScannerIn(src, off+1, true)
 		depth := 1
 		for {

@@ -4,6 +4,8 @@
 package parser
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -98,10 +100,7 @@ func (s *scope) names() []string {
 		s.link.sc.keys(func(k string) { names = append(names, k) })
 		return names
 	}
-	names := make([]string, 0, len(s.defs)+len(s.few))
-	for k := range s.defs {
-		names = append(names, k)
-	}
+	names := slices.AppendSeq(make([]string, 0, len(s.defs)+len(s.few)), maps.Keys(s.defs))
 	for _, p := range s.few {
 		names = append(names, p.Subject.Identity)
 	}

@@ -102,10 +102,7 @@ func (p *sxPrinter) open(field, kind string, span diag.Span) {
 	if depth > maxSexpIndent {
 		b.WriteByte(' ')
 	} else {
-		b.WriteByte('\n')
-		for i := 0; i < depth; i++ {
-			b.WriteString("  ")
-		}
+		indent(b, depth)
 	}
 	if field != "" {
 		b.WriteString(field)
@@ -233,10 +230,9 @@ func sxSubject(p *sxPrinter, s *grammar.Subject) {
 }
 
 func sxIdent(p *sxPrinter, t grammar.Tok) {
-	switch t.Type {
-	case grammar.Integer:
+	if t.Type == grammar.Integer {
 		p.leaf("identifier", "integer", t.Span())
-	default:
+	} else {
 		sxName(p, "identifier", t)
 	}
 }

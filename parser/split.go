@@ -4,6 +4,8 @@
 package parser
 
 import (
+	"slices"
+
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/grammar"
@@ -37,13 +39,8 @@ var splitPrevs = [...]string{"", ")", "]", "}", "{}", ","}
 
 // state returns the splitter's state.
 func (s *splitter) state() splitState {
-	st := splitState{depth: int32(s.depth), annDepth: int32(s.annDepth), annot: int8(s.annot), started: s.started}
-	for i, p := range splitPrevs {
-		if p == s.prev {
-			st.prev = uint8(i)
-		}
-	}
-	return st
+	prev := max(0, slices.Index(splitPrevs[:], s.prev))
+	return splitState{depth: int32(s.depth), annDepth: int32(s.annDepth), annot: int8(s.annot), prev: uint8(prev), started: s.started}
 }
 
 // splitter returns a splitter in the state.

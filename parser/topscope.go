@@ -54,9 +54,8 @@ type shardRun[V any] struct {
 }
 
 // newShardMap returns an empty map of n shards (1 or a multiple of
-// shardGroup) that owns every shard; a single shard is made with room for
-// size names.
-func newShardMap[V any](n, size int) shardMap[V] {
+// shardGroup) that owns every shard; a shard is made on its first write.
+func newShardMap[V any](n int) shardMap[V] {
 	m := shardMap[V]{count: n}
 	for i := 0; i < n; i += shardGroup {
 		k := min(n-i, shardGroup)
@@ -66,9 +65,6 @@ func newShardMap[V any](n, size int) shardMap[V] {
 		}
 		m.groups = append(m.groups, g)
 		m.owned = append(m.owned, true)
-	}
-	if n == 1 {
-		m.groups[0].maps[0] = make(map[string]V, size)
 	}
 	return m
 }
@@ -172,9 +168,9 @@ func newTopScope(edits bool, size int) *topScope {
 		n, flat = shardsFor(size), nil
 	}
 	return &topScope{
-		firsts: newShardMap[defEntry](n, 0),
-		later:  newShardMap[[]defEntry](n, 0),
-		users:  newShardMap[[]*unitLowering](n, 0),
+		firsts: newShardMap[defEntry](n),
+		later:  newShardMap[[]defEntry](n),
+		users:  newShardMap[[]*unitLowering](n),
 		flat:   flat,
 	}
 }

@@ -107,18 +107,10 @@ type chunkSummary struct {
 // version made it (own, until the version is done), and, once the chunk
 // is summarised (done), the sizes of its summary's lists and its flags.
 // A chunk holds at most unitChunk units, so the counts fit in 16 bits
-// (see checkUnitChunk).
+// (summary checks it).
 type chunkMeta struct {
 	special, patterns, outs, open uint16
 	own, done, reach, hasLowDiags bool
-}
-
-// checkUnitChunk panics unless the counts of a chunk of unitChunk units
-// fit a chunkMeta.
-func checkUnitChunk() {
-	if unitChunk > math.MaxUint16 {
-		panic("parser: unitChunk too large")
-	}
 }
 
 // lastGen numbers the versions of unit lists.
@@ -421,7 +413,9 @@ func (l *unitList) summary(p chunkPos) *chunkSummary {
 	if m := &l.groups[p.g].meta[p.j]; !m.done {
 		m = &l.own(p.g).meta[p.j]
 		s := c.sum
-		checkUnitChunk()
+		if unitChunk > math.MaxUint16 {
+			panic("parser: unitChunk too large")
+		}
 		m.special, m.patterns, m.outs = uint16(s.special), uint16(len(s.patterns)), uint16(len(s.outs))
 		m.open, m.hasLowDiags, m.reach, m.done = uint16(s.open), len(s.lowDiags) > 0, s.reach, true
 	}
