@@ -7,6 +7,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -151,7 +152,7 @@ func (c *compiler) test(d decl) {
 	c.testElements(t, p)
 	if len(t.Turns) == 0 {
 		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
-		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
+		dg.Detail = "add what the user says and what the agent should do: [" + cmp.Or(t.Name, "name") +
 			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
 		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span().Len() > 0 {
 			at := p.Span().End - 1 // the closing bracket
