@@ -188,7 +188,7 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
 		if s := suggest.Closest(name, c.agentNamesInScope()); s != "" && s != name {
 			dg.Detail = "did you mean " + s + "?"
-			dg.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: e.IdentSpan(), NewText: s}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Change to "+s, e.IdentSpan(), s)}
 		}
 	}
 	c.diags.Add(dg)

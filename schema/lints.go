@@ -132,7 +132,7 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 		dg := diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of %s %s only repeats its name", what, p.Name)
 		dg.Detail = "the model already reads the name; say what the value means, its unit or format, or where it comes from, or remove the description"
 		if span, ok := c.propRemoval(prs, i); ok {
-			dg.Fixes = []diag.Fix{{Title: "Remove the description", Edits: []diag.Edit{{Span: span, NewText: ""}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Remove the description", span, "")}
 		}
 		c.diags.Add(dg)
 		return
@@ -148,7 +148,7 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 	dg := diag.Warningf(CodeDefaultInDescription, pr.ValueSpan(), "the description of %s %s restates its default, %s", what, p.Name, value)
 	dg.Detail = "the schema sends the default to the model already: remove it from the description"
 	if cut, ok := cutDefaultClause(p.Description, value); ok && c.text(pr.ValueSpan()) == "\""+p.Description+"\"" {
-		dg.Fixes = []diag.Fix{{Title: "Remove the default from the description", Edits: []diag.Edit{{Span: pr.ValueSpan(), NewText: "\"" + cut + "\""}}}}
+		dg.Fixes = []diag.Fix{replaceFix("Remove the default from the description", pr.ValueSpan(), "\""+cut+"\"")}
 	}
 	c.diags.Add(dg)
 }

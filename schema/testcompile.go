@@ -156,8 +156,7 @@ func (c *compiler) test(d decl) {
 			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
 		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span().Len() > 0 {
 			at := p.Span().End - 1 // the closing bracket
-			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
-				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Add a user turn", diag.Span{Start: at, End: at}, " |\n  (:User {says: \"Hello\"})\n")}
 		}
 		c.diags.Add(dg)
 	}
