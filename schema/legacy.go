@@ -352,17 +352,11 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 	items := v.Items()
 	for i := range items {
 		f, text := c.legacyField(&items[i])
-		if f == nil {
+		if f == nil || !c.unique(&seen, f, "parameter", param, true) {
 			ok = false
 			continue
 		}
-		if !c.unique(&seen, f, "parameter", param, true) {
-			ok = false
-			continue
-		}
-		if text == "" {
-			ok = false
-		}
+		ok = ok && text != ""
 		texts = append(texts, text)
 	}
 	rec.Fields = seen.params()
