@@ -11,6 +11,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -35,10 +36,7 @@ type handoffAt struct {
 // handoff's description or "Hand the conversation to agent NAME", without
 // parameters, and with no Agent (it is not a call of the agent).
 func HandoffTool(h Handoff) *Tool {
-	desc := h.Description
-	if desc == "" {
-		desc = "Hand the conversation to agent " + h.Agent
-	}
+	desc := cmp.Or(h.Description, "Hand the conversation to agent "+h.Agent)
 	return &Tool{Name: h.ToolName(), Description: desc, Span: h.Span, NameSpan: h.Span}
 }
 
