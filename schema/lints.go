@@ -182,10 +182,7 @@ func (c *compiler) propRemoval(prs []parser.Property, i int) (diag.Span, bool) {
 // onlySeparator reports whether the text of span is one comma between
 // spaces.
 func (c *compiler) onlySeparator(span diag.Span) bool {
-	if span.Start > span.End {
-		return false
-	}
-	return strings.TrimSpace(c.text(span)) == ","
+	return span.Start <= span.End && strings.TrimSpace(c.text(span)) == ","
 }
 
 // cutDefaultClause returns description without its last clause when that
@@ -243,12 +240,8 @@ func containsWord(s, w string) bool {
 }
 
 // shapeOf returns the shape of a record: its fields' names, types and
-// optionality, in the order of their names; "" for a record without
-// fields.
+// optionality, in the order of their names.
 func shapeOf(r *Record) string {
-	if len(r.Fields) == 0 {
-		return ""
-	}
 	fields := make([]string, len(r.Fields))
 	for i, f := range r.Fields {
 		fields[i] = fmt.Sprintf("%s::%s/%t", f.Name, f.Type, f.Optional)
