@@ -199,13 +199,11 @@ func (c *compiler) testProps(t *Test, d decl) {
 			dg.Detail = "add the agent to its record: {agent: " + names[0] + "}"
 			if len(names) == 1 && d.s != nil {
 				// The only agent there is: add it.
-				var edit diag.Edit
+				at, text := int(d.s.End), " {agent: "+names[0]+"}"
 				if r := d.s.Record; r != nil {
-					edit = diag.Edit{Span: diag.Span{Start: int(r.Start) + 1, End: int(r.Start) + 1}, NewText: "agent: " + names[0] + ", "}
-				} else {
-					edit = diag.Edit{Span: diag.Span{Start: int(d.s.End), End: int(d.s.End)}, NewText: " {agent: " + names[0] + "}"}
+					at, text = int(r.Start)+1, "agent: "+names[0]+", "
 				}
-				dg.Fixes = []diag.Fix{{Title: "Test agent " + names[0], Edits: []diag.Edit{edit}}}
+				dg.Fixes = []diag.Fix{replaceFix("Test agent "+names[0], diag.Span{Start: at, End: at}, text)}
 			}
 		}
 		c.diags.Add(dg)
