@@ -13,6 +13,7 @@ package schema
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -54,11 +55,7 @@ func isHandoff(p *parser.Pattern) bool {
 	case parser.RelationshipKind:
 		return p.Subject.HasLabel(HandoffLabel)
 	case parser.WalkKind:
-		for _, r := range p.Elements {
-			if r.Subject.HasLabel(HandoffLabel) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(p.Elements, func(r *parser.Pattern) bool { return r.Subject.HasLabel(HandoffLabel) })
 	}
 	return false
 }
