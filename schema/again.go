@@ -312,7 +312,7 @@ func (c *compiler) reportTools(dups []dupTool, unused []int32, hasAgents bool) {
 			span = t.Span
 		}
 		c.explain(diag.Warningf(CodeUnusedTool, span, "tool %s is not used by any agent", disp(t.Name)),
-			fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", orName(t.Name, "name")))
+			fmt.Sprintf("list it in an agent's tools, [my_agent:Agent {...} | %s], or remove it", cmp.Or(t.Name, "name")))
 	}
 }
 

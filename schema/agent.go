@@ -243,12 +243,7 @@ func toolIndex(tools []*Tool, byName map[string]int, name string) int {
 		}
 		return -1
 	}
-	for i, t := range tools {
-		if t.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(tools, func(t *Tool) bool { return t.Name == name })
 }
 
 // notTools says, for each label of an element an agent cannot hold, what
@@ -263,12 +258,10 @@ var notTools = map[string][2]string{
 		"write an inline [name:Tool {description: \"...\"} | signature], the name of a tool or an agent defined at the top level, or the agent's signature (param::String)==>(::String)"},
 }
 
-// notATool reports an agent element that is not a tool.
+// notATool reports an agent element that is not a tool; label is its
+// label of the agent language (see declLabelsOf), or "".
 func (c *compiler) notATool(e *parser.Pattern, label string) {
-	why, ok := notTools[label]
-	if !ok {
-		why = notTools[""]
-	}
+	why := notTools[label]
 	c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s", why[0]), why[1]))
 }
 
@@ -279,18 +272,17 @@ func (c *compiler) model(a *Agent, pr *parser.Property) {
 		return
 	}
 	a.Model.Span = pr.Value.Span()
-	i := strings.IndexByte(s, '/')
-	if i <= 0 || i == len(s)-1 {
+	prov, id, _ := strings.Cut(s, "/")
+	if prov == "" || id == "" {
 		c.diags.Add(detailed(diag.Errorf(CodeInvalidModel, pr.Value.Span(), "model %q is not written Provider/model-id", s),
 			"write e.g. model: \"OpenAI/gpt-4o-mini\" or \"Ollama/llama3.2\"; the providers are OpenAI, Ollama, OpenAICompatible, Anthropic and Gemini"))
 		return
 	}
-	prov, id := s[:i], s[i+1:]
 	a.Model.Provider, a.Model.ID = Provider(prov), id
 	if slices.Contains(Providers, Provider(prov)) {
 		return
 	}
-	span := stringSpan(pr.Value, 0, i)
+	span := stringSpan(pr.Value, 0, len(prov))
 	dg := diag.Errorf(CodeUnknownProvider, span, "unknown model provider %q", prov)
 	names := namesOf(Providers, func(p Provider) string { return string(p) })
 	if sug := suggest.Closest(prov, names); sug != "" && span != pr.Value.Span() {

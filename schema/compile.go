@@ -6,6 +6,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,13 +39,17 @@ func ValidToolName(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false
 	}
-	for i := 0; i < len(name); i++ {
-		ch := name[i]
-		if !(ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z') {
+	for i := range len(name) {
+		if !toolNameByte(name[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// toolNameByte reports whether ch may be in a tool name.
+func toolNameByte(ch byte) bool {
+	return ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
 }
 
 type compiler struct {
@@ -460,9 +465,8 @@ func (c *compiler) tool(d decl, top bool) {
 		} else {
 			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name)
 			dg.Detail = "a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
-			if fixed := fixToolName(t.Name); fixed != "" {
-				dg.Fixes = []diag.Fix{{Title: "Rename to " + fixed, Edits: []diag.Edit{{Span: p.IdentSpan(), NewText: fixed}}}}
-			}
+			fixed := fixToolName(t.Name)
+			dg.Fixes = []diag.Fix{replaceFix("Rename to "+fixed, p.IdentSpan(), fixed)}
 		}
 		c.diags.Add(dg)
 	}
@@ -490,7 +494,7 @@ func (c *compiler) tool(d decl, top bool) {
 	els := elements(p)
 	if len(els) == 0 {
 		c.explain(diag.Errorf(CodeMissingSignature, headSpan(d), "tool %s has no signature", disp(t.Name)),
-			"add it after a bar: ["+orName(t.Name, "name")+":Tool {...} | (param::String)==>(::String)]")
+			"add it after a bar: ["+cmp.Or(t.Name, "name")+":Tool {...} | (param::String)==>(::String)]")
 		return
 	}
 	if len(els) > 1 {
@@ -515,30 +519,16 @@ func (c *compiler) text(s diag.Span) string {
 }
 
 // disp returns a declaration's name for messages.
-func disp(name string) string { return orName(name, "(unnamed)") }
+func disp(name string) string { return cmp.Or(name, "(unnamed)") }
 
-// orName returns s, or def when s is empty.
-func orName(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// fixToolName returns name with invalid characters replaced by '_' and cut to
-// 64 bytes, or "" if that does not give a valid name.
+// fixToolName returns a name that is not empty with invalid characters
+// replaced by '_' and cut to 64 bytes: a valid tool name.
 func fixToolName(name string) string {
-	b := []byte(name)
+	b := []byte(name[:min(len(name), 64)])
 	for i, ch := range b {
-		if !(ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z') {
+		if !toolNameByte(ch) {
 			b[i] = '_'
 		}
 	}
-	if len(b) > 64 {
-		b = b[:64]
-	}
-	if s := string(b); ValidToolName(s) {
-		return s
-	}
-	return ""
+	return string(b)
 }

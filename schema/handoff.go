@@ -11,7 +11,9 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -35,10 +37,7 @@ type handoffAt struct {
 // handoff's description or "Hand the conversation to agent NAME", without
 // parameters, and with no Agent (it is not a call of the agent).
 func HandoffTool(h Handoff) *Tool {
-	desc := h.Description
-	if desc == "" {
-		desc = "Hand the conversation to agent " + h.Agent
-	}
+	desc := cmp.Or(h.Description, "Hand the conversation to agent "+h.Agent)
 	return &Tool{Name: h.ToolName(), Description: desc, Span: h.Span, NameSpan: h.Span}
 }
 
@@ -56,11 +55,7 @@ func isHandoff(p *parser.Pattern) bool {
 	case parser.RelationshipKind:
 		return p.Subject.HasLabel(HandoffLabel)
 	case parser.WalkKind:
-		for _, r := range p.Elements {
-			if r.Subject.HasLabel(HandoffLabel) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(p.Elements, func(r *parser.Pattern) bool { return r.Subject.HasLabel(HandoffLabel) })
 	}
 	return false
 }
@@ -188,7 +183,7 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
 		if s := suggest.Closest(name, c.agentNamesInScope()); s != "" && s != name {
 			dg.Detail = "did you mean " + s + "?"
-			dg.Fixes = []diag.Fix{{Title: "Change to " + s, Edits: []diag.Edit{{Span: e.IdentSpan(), NewText: s}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Change to "+s, e.IdentSpan(), s)}
 		}
 	}
 	c.diags.Add(dg)

@@ -53,12 +53,7 @@ func withToolBudgets(prog *Program, diags diag.List) diag.List {
 
 // hasTests reports whether decls declare a test.
 func hasTests(decls []decl) bool {
-	for _, d := range decls {
-		if d.label == TestLabel {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(decls, func(d decl) bool { return d.label == TestLabel })
 }
 
 // hasToolBudget reports whether an agent of decls declares

@@ -8,6 +8,7 @@
 package schema
 
 import (
+	"cmp"
 	"regexp"
 	"sort"
 	"strconv"
@@ -247,7 +248,7 @@ func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic 
 	case commented && ln.fieldsSpan.Len() > 0:
 		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
 	case commented:
-		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, orName(ln.typeText, "Type"), ln.restText)
+		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, cmp.Or(ln.typeText, "Type"), ln.restText)
 	default:
 		dg.Detail = "its fields are read as a record; once the problems reported in it are fixed, `gramc fmt --rewrite-legacy` rewrites it"
 	}
@@ -351,17 +352,11 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 	items := v.Items()
 	for i := range items {
 		f, text := c.legacyField(&items[i])
-		if f == nil {
+		if f == nil || !c.unique(&seen, f, "parameter", param, true) {
 			ok = false
 			continue
 		}
-		if !c.unique(&seen, f, "parameter", param, true) {
-			ok = false
-			continue
-		}
-		if text == "" {
-			ok = false
-		}
+		ok = ok && text != ""
 		texts = append(texts, text)
 	}
 	rec.Fields = seen.params()

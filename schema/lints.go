@@ -132,7 +132,7 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 		dg := diag.Warningf(CodeDescriptionRepeatsName, pr.ValueSpan(), "the description of %s %s only repeats its name", what, p.Name)
 		dg.Detail = "the model already reads the name; say what the value means, its unit or format, or where it comes from, or remove the description"
 		if span, ok := c.propRemoval(prs, i); ok {
-			dg.Fixes = []diag.Fix{{Title: "Remove the description", Edits: []diag.Edit{{Span: span, NewText: ""}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Remove the description", span, "")}
 		}
 		c.diags.Add(dg)
 		return
@@ -148,7 +148,7 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 	dg := diag.Warningf(CodeDefaultInDescription, pr.ValueSpan(), "the description of %s %s restates its default, %s", what, p.Name, value)
 	dg.Detail = "the schema sends the default to the model already: remove it from the description"
 	if cut, ok := cutDefaultClause(p.Description, value); ok && c.text(pr.ValueSpan()) == "\""+p.Description+"\"" {
-		dg.Fixes = []diag.Fix{{Title: "Remove the default from the description", Edits: []diag.Edit{{Span: pr.ValueSpan(), NewText: "\"" + cut + "\""}}}}
+		dg.Fixes = []diag.Fix{replaceFix("Remove the default from the description", pr.ValueSpan(), "\""+cut+"\"")}
 	}
 	c.diags.Add(dg)
 }
@@ -182,10 +182,7 @@ func (c *compiler) propRemoval(prs []parser.Property, i int) (diag.Span, bool) {
 // onlySeparator reports whether the text of span is one comma between
 // spaces.
 func (c *compiler) onlySeparator(span diag.Span) bool {
-	if span.Start > span.End {
-		return false
-	}
-	return strings.TrimSpace(c.text(span)) == ","
+	return span.Start <= span.End && strings.TrimSpace(c.text(span)) == ","
 }
 
 // cutDefaultClause returns description without its last clause when that
@@ -243,12 +240,8 @@ func containsWord(s, w string) bool {
 }
 
 // shapeOf returns the shape of a record: its fields' names, types and
-// optionality, in the order of their names; "" for a record without
-// fields.
+// optionality, in the order of their names.
 func shapeOf(r *Record) string {
-	if len(r.Fields) == 0 {
-		return ""
-	}
 	fields := make([]string, len(r.Fields))
 	for i, f := range r.Fields {
 		fields[i] = fmt.Sprintf("%s::%s/%t", f.Name, f.Type, f.Optional)

@@ -5,6 +5,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -425,24 +426,15 @@ const (
 // String returns the canonical type name ("String", "Integer", ..., "Record"
 // for record types, "invalid").
 func (k TypeKind) String() string {
-	switch k {
-	case StringType:
-		return "String"
-	case IntegerType:
-		return "Integer"
-	case NumberType:
-		return "Number"
-	case BooleanType:
-		return "Boolean"
-	case ObjectType:
-		return "Object"
-	case ArrayType:
-		return "Array"
-	case RecordType:
-		return "Record"
+	if k <= InvalidType || int(k) >= len(kindNames) {
+		return "invalid"
 	}
-	return "invalid"
+	return kindNames[k]
 }
+
+// kindNames are the canonical names of the type kinds.
+var kindNames = [...]string{StringType: "String", IntegerType: "Integer", NumberType: "Number",
+	BooleanType: "Boolean", ObjectType: "Object", ArrayType: "Array", RecordType: "Record"}
 
 // Type is a parameter, field or return type.
 type Type struct {
@@ -464,10 +456,7 @@ func (t *Type) String() string {
 	if t == nil {
 		return "invalid"
 	}
-	name := t.Name
-	if name == "" {
-		name = t.Kind.String()
-	}
+	name := cmp.Or(t.Name, t.Kind.String())
 	if t.Kind == ArrayType && t.Items != nil {
 		return name + "<" + t.Items.String() + ">"
 	}

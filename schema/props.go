@@ -185,15 +185,8 @@ func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 	}
 	num, unit := parser.NumberJSON(v.Tok)
 	n, err := strconv.ParseInt(string(num), 10, 64)
-	var u time.Duration
-	switch unit {
-	case "ms":
-		u = time.Millisecond
-	case "s":
-		u = time.Second
-	case "m":
-		u = time.Minute
-	default:
+	u, ok := durationUnits[unit]
+	if !ok {
 		c.invalidValue(p, fmt.Sprintf("unknown unit %q for %s", unit, p.Key), detail)
 		return 0, false
 	}
@@ -208,6 +201,9 @@ func (c *compiler) duration(p *parser.Property) (time.Duration, bool) {
 	}
 	return time.Duration(n) * u, true
 }
+
+// durationUnits are the units of durations.
+var durationUnits = map[string]time.Duration{"ms": time.Millisecond, "s": time.Second, "m": time.Minute}
 
 // stringSpan returns the span of the text s[i:j] inside a quoted string
 // token, or the whole value's span when offsets inside it are not exact

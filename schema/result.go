@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -33,10 +32,7 @@ func (e *ResultError) Error() string {
 // does not match the declared return type Integer: must be integer, not
 // string`.
 func (e *ResultError) Mismatch() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "the result does not match the declared return type %s: ", e.Returns)
-	writeProblems(&b, e.Problems)
-	return b.String()
+	return fmt.Sprintf("the result does not match the declared return type %s: %s", e.Returns, ProblemsText(e.Problems))
 }
 
 // resultSchemas caches the compiled schemas of return types, by tool.

@@ -24,13 +24,7 @@ var paramProps = []string{"description", "default", "optional", "enum", "items",
 	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
 
 // isConstraint reports whether key is one of [ConstraintKeywords].
-func isConstraint(key string) bool {
-	switch key {
-	case "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems":
-		return true
-	}
-	return false
-}
+func isConstraint(key string) bool { return slices.Contains(ConstraintKeywords, key) }
 
 // constraintApplies tells which type kinds a constraint keyword applies to.
 func constraintApplies(key string, k TypeKind) bool {
@@ -87,7 +81,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 			dg := diag.Errorf(CodeReversedArrow, a.Span(), "this arrow %s, but every arrow of a signature points right", what)
 			dg.Detail = "write " + rightArrow(a) + ": the parameters come first, in order, and the return type last"
 			if !a.Bracket {
-				dg.Fixes = []diag.Fix{{Title: "Write " + rightArrow(a), Edits: []diag.Edit{{Span: a.Span(), NewText: rightArrow(a)}}}}
+				dg.Fixes = []diag.Fix{replaceFix("Write "+rightArrow(a), a.Span(), rightArrow(a))}
 			}
 			c.diags.Add(dg)
 		}
@@ -103,7 +97,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 			}
 		case s != nil && len(s.Labels) > 0:
 			dg.Detail = "a tool without parameters is written ()==>(::" + s.Labels[0].Name.Value + ")"
-			dg.Fixes = []diag.Fix{{Title: "Make it a tool without parameters", Edits: []diag.Edit{{Span: diag.Span{Start: n.Span().Start, End: n.Span().Start}, NewText: "()==>"}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Make it a tool without parameters", diag.Span{Start: n.Span().Start, End: n.Span().Start}, "()==>")}
 		default:
 			dg.Detail = "write the parameters and the return type, e.g. (name::String)==>(::String), or ()==>(::String) without parameters"
 		}
@@ -423,7 +417,7 @@ func (c *compiler) items(t *Type, pr *parser.Property) {
 		dg.Detail = "write the element type without quotes, e.g. items: String"
 		if v.Kind() == grammar.ScalarValue && v.Tok.Type == grammar.String {
 			name := v.Tok.Text()
-			dg.Fixes = []diag.Fix{{Title: "Write " + name, Edits: []diag.Edit{{Span: v.Span(), NewText: name}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Write "+name, v.Span(), name)}
 		}
 		c.diags.Add(dg)
 		return
@@ -480,20 +474,16 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 			return
 		}
 		val = n
-	case "pattern":
+	case "pattern", "format":
 		s, ok := c.str(pr)
 		if !ok {
 			return
 		}
-		if _, err := regexp.Compile(s); err != nil {
-			c.invalidValue(pr, "pattern is not a valid regular expression: "+err.Error(), "write a regular expression, e.g. pattern: \"^[a-z]+$\"")
-			return
-		}
-		val = s
-	case "format":
-		s, ok := c.str(pr)
-		if !ok {
-			return
+		if pr.Key == "pattern" {
+			if _, err := regexp.Compile(s); err != nil {
+				c.invalidValue(pr, "pattern is not a valid regular expression: "+err.Error(), "write a regular expression, e.g. pattern: \"^[a-z]+$\"")
+				return
+			}
 		}
 		val = s
 	}

@@ -44,10 +44,7 @@ func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
 		diags.Add(detailed(diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools)),
 			"declare fewer tools, or give each agent its own (gramc schema --agent NAME)"))
 	}
-	if tg.Shape == ShapeGemini {
-		if len(out) == 0 {
-			return []Object{}, diags.Dedup()
-		}
+	if tg.Shape == ShapeGemini && len(out) > 0 {
 		out = []Object{{{"functionDeclarations", out}}}
 	}
 	return out, diags.Dedup()
@@ -253,15 +250,14 @@ func (e *emitter) targetConstraints(p *Param, typ string, notes *[]string) []Mem
 // lengthPattern returns the pattern of the strings of at least lo and at
 // most hi characters (either may be nil: no bound).
 func lengthPattern(lo, hi any) string {
-	min := "0"
+	from, to := "0", ""
 	if lo != nil {
-		min = fmt.Sprint(lo)
+		from = fmt.Sprint(lo)
 	}
-	max := ""
 	if hi != nil {
-		max = fmt.Sprint(hi)
+		to = fmt.Sprint(hi)
 	}
-	return `^[\s\S]{` + min + "," + max + `}$`
+	return `^[\s\S]{` + from + "," + to + `}$`
 }
 
 // formatWhy says which formats a target takes on values of type typ.
@@ -304,11 +300,7 @@ func describeWith(desc string, notes []string) string {
 
 // valuesText writes enum members for a description: "a", "b" or "c".
 func valuesText(vals []any) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = compactJSON(v)
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(namesOf(vals, compactJSON), ", ")
 }
 
 // compactJSON writes a JSON value on one line.
@@ -405,7 +397,7 @@ func checkParamNames(tg *Target, t *Tool, diags *diag.List) {
 		d.Detail = "rename the parameter; callers and tests that pass it by name change with it"
 		if p.NameSpan.Len() > 0 {
 			if name := acceptedName(tg.ParamNames, p.Name, taken); name != "" {
-				d.Fixes = []diag.Fix{{Title: "Rename the parameter to " + name, Edits: []diag.Edit{{Span: p.NameSpan, NewText: name}}}}
+				d.Fixes = []diag.Fix{replaceFix("Rename the parameter to "+name, p.NameSpan, name)}
 			}
 		}
 		diags.Add(d)
@@ -504,37 +496,32 @@ type sizes struct {
 
 // walk adds the sizes of the schema v.
 func (s *sizes) walk(v any) {
-	switch x := v.(type) {
-	case Object:
-		for _, m := range x {
-			switch m.Key {
-			case "properties", "$defs":
-				if props, ok := m.Value.(Object); ok {
-					if m.Key == "properties" {
-						s.properties += len(props)
-					}
-					for _, p := range props {
-						s.strings += len(p.Key)
-						s.walk(p.Value)
-					}
+	x, _ := v.(Object)
+	for _, m := range x {
+		switch m.Key {
+		case "properties", "$defs":
+			props, _ := m.Value.(Object)
+			if m.Key == "properties" {
+				s.properties += len(props)
+			}
+			for _, p := range props {
+				s.strings += len(p.Key)
+				s.walk(p.Value)
+			}
+		case "enum":
+			list, _ := m.Value.([]any)
+			s.enumValues += len(list)
+			for _, e := range list {
+				if str, ok := e.(string); ok {
+					s.strings += len(str)
 				}
-			case "enum":
-				if list, ok := m.Value.([]any); ok {
-					s.enumValues += len(list)
-					for _, e := range list {
-						if str, ok := e.(string); ok {
-							s.strings += len(str)
-						}
-					}
-				}
-			case "items":
-				s.walk(m.Value)
-			case "anyOf":
-				if list, ok := m.Value.([]any); ok {
-					for _, a := range list {
-						s.walk(a)
-					}
-				}
+			}
+		case "items":
+			s.walk(m.Value)
+		case "anyOf":
+			list, _ := m.Value.([]any)
+			for _, a := range list {
+				s.walk(a)
 			}
 		}
 	}

@@ -324,18 +324,13 @@ var Targets = []*Target{
 }
 
 // TargetNames returns the names of [Targets], in order.
-func TargetNames() []string {
-	out := make([]string, len(Targets))
-	for i, t := range Targets {
-		out[i] = t.Name
-	}
-	return out
-}
+func TargetNames() []string { return namesOf(Targets, targetName) }
 
 // TargetByName returns the target called name, or nil.
-func TargetByName(name string) *Target {
-	return named(slices.All(Targets), name, func(t *Target) string { return t.Name })
-}
+func TargetByName(name string) *Target { return named(slices.All(Targets), name, targetName) }
+
+// targetName returns the name of a target.
+func targetName(t *Target) string { return t.Name }
 
 // ParseTargets reads a comma-separated list of target names ("gemini",
 // "openai-strict,anthropic"); the error names the first unknown one and the

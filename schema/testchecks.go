@@ -4,6 +4,7 @@ package schema
 // arguments' types), the checks of its answer and its rubrics.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -114,10 +115,7 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 		case ObjectType, InvalidType:
 			return nil, nil, true
 		default:
-			what := strings.Join(path[:i+k], ".")
-			if what == "" {
-				what = "the answer"
-			}
+			what := cmp.Or(strings.Join(path[:i+k], "."), "the answer")
 			c.diags.Add(detailed(diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg), "match the value itself: drop ."+seg))
 			return nil, nil, false
 		}

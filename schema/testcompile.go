@@ -7,6 +7,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -151,12 +152,11 @@ func (c *compiler) test(d decl) {
 	c.testElements(t, p)
 	if len(t.Turns) == 0 {
 		dg := diag.Errorf(CodeEmptyTest, headSpan(d), "test %s has no user turn", disp(t.Name))
-		dg.Detail = "add what the user says and what the agent should do: [" + orName(t.Name, "name") +
+		dg.Detail = "add what the user says and what the agent should do: [" + cmp.Or(t.Name, "name") +
 			":Test {agent: ...} | (:User {says: \"Hi, I'm Bob\"}), (:Answer {contains: \"Bob\"})]"
 		if len(elements(p)) == 0 && p.Kind == parser.GroupKind && p.Span().Len() > 0 {
 			at := p.Span().End - 1 // the closing bracket
-			dg.Fixes = []diag.Fix{{Title: "Add a user turn", Edits: []diag.Edit{{Span: diag.Span{Start: at, End: at},
-				NewText: " |\n  (:User {says: \"Hello\"})\n"}}}}
+			dg.Fixes = []diag.Fix{replaceFix("Add a user turn", diag.Span{Start: at, End: at}, " |\n  (:User {says: \"Hello\"})\n")}
 		}
 		c.diags.Add(dg)
 	}
@@ -199,13 +199,11 @@ func (c *compiler) testProps(t *Test, d decl) {
 			dg.Detail = "add the agent to its record: {agent: " + names[0] + "}"
 			if len(names) == 1 && d.s != nil {
 				// The only agent there is: add it.
-				var edit diag.Edit
+				at, text := int(d.s.End), " {agent: "+names[0]+"}"
 				if r := d.s.Record; r != nil {
-					edit = diag.Edit{Span: diag.Span{Start: int(r.Start) + 1, End: int(r.Start) + 1}, NewText: "agent: " + names[0] + ", "}
-				} else {
-					edit = diag.Edit{Span: diag.Span{Start: int(d.s.End), End: int(d.s.End)}, NewText: " {agent: " + names[0] + "}"}
+					at, text = int(r.Start)+1, "agent: "+names[0]+", "
 				}
-				dg.Fixes = []diag.Fix{{Title: "Test agent " + names[0], Edits: []diag.Edit{edit}}}
+				dg.Fixes = []diag.Fix{replaceFix("Test agent "+names[0], diag.Span{Start: at, End: at}, text)}
 			}
 		}
 		c.diags.Add(dg)

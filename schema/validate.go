@@ -46,23 +46,14 @@ type ArgsError struct {
 // ProblemsText returns "POINTER: MESSAGE" for each problem, separated by
 // "; " (no pointer for the value itself).
 func ProblemsText(problems []Problem) string {
-	var b strings.Builder
-	writeProblems(&b, problems)
-	return b.String()
-}
-
-// writeProblems writes [ProblemsText] to b.
-func writeProblems(b *strings.Builder, problems []Problem) {
+	parts := make([]string, len(problems))
 	for i, p := range problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
+		parts[i] = p.Message
 		if p.Pointer != "" {
-			b.WriteString(p.Pointer)
-			b.WriteString(": ")
+			parts[i] = p.Pointer + ": " + p.Message
 		}
-		b.WriteString(p.Message)
 	}
+	return strings.Join(parts, "; ")
 }
 
 // Problem is one invalid argument.
@@ -77,10 +68,7 @@ type Problem struct {
 // Error returns e.g. `tool "lookupOrder": invalid arguments: /orderId: must
 // be integer, not string; /extra: is not a parameter of the tool`.
 func (e *ArgsError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "tool %q: invalid arguments: ", e.Tool)
-	writeProblems(&b, e.Problems)
-	return b.String()
+	return fmt.Sprintf("tool %q: invalid arguments: %s", e.Tool, ProblemsText(e.Problems))
 }
 
 // compiled returns the tool's compiled schemas, compiling them on first use.
@@ -162,13 +150,7 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 	if problems != nil {
 		return &ArgsError{Tool: t.Name, Problems: problems}
 	}
-	var injected []*Param
-	for _, p := range t.Params {
-		if p.Injected {
-			injected = append(injected, p)
-		}
-	}
-	normalize(args, injected)
+	normalize(args, slices.DeleteFunc(slices.Clone(t.Params), func(p *Param) bool { return !p.Injected }))
 	if err := v.full.Validate(args); err != nil {
 		return argsError(t.Name, err, notAParameter)
 	}
@@ -306,12 +288,12 @@ func problemsOf(e *jsonschema.ValidationError, extra string) []Problem {
 		}
 		return out
 	case *kind.AdditionalProperties:
+		msg := extra
+		if len(e.InstanceLocation) > 0 {
+			msg = "is not a field of this object"
+		}
 		out := make([]Problem, 0, len(k.Properties))
 		for _, p := range k.Properties {
-			msg := extra
-			if len(e.InstanceLocation) > 0 {
-				msg = "is not a field of this object"
-			}
 			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, p), Message: msg})
 		}
 		return out

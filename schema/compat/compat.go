@@ -436,11 +436,7 @@ func alternativesCompatible(d any, dm map[string]any, k string, alts []any, ptr 
 			best = c
 		}
 	}
-	msgs := make([]string, len(best))
-	for n, c := range best {
-		msgs[n] = c.String()
-	}
-	return []Incompatibility{incompat(ptr, "no alternative of the implementation's %s accepts everything it accepts (the closest: %s)", k, strings.Join(msgs, "; "))}
+	return []Incompatibility{incompat(ptr, "no alternative of the implementation's %s accepts everything it accepts (the closest: %s)", k, Text(best))}
 }
 
 // uncomparedCompatible requires the keywords the check does not reason
@@ -497,12 +493,7 @@ func typesCompatible(dm, im map[string]any, ptr string) (kept []string, out []In
 // accept (kept): numbers, strings, arrays and objects.
 func kindsCompatible(dm, im map[string]any, ptr string, kept []string) []Incompatibility {
 	has := func(ts ...string) bool {
-		for _, t := range ts {
-			if slices.Contains(kept, t) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(kept, t) })
 	}
 	var out []Incompatibility
 	if has("number", "integer") {

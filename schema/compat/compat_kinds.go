@@ -30,11 +30,7 @@ func numberCompatible(dm, im map[string]any, ptr string, onlyInt bool) []Incompa
 	out = append(out, boundCompatible(dm, im, ptr, onlyInt, false)...)
 	if m, ok := number(im["multipleOf"]); ok {
 		dmul, dok := number(dm["multipleOf"])
-		okMul := dok && new(big.Rat).Quo(dmul, m).IsInt()
-		if !okMul && onlyInt && new(big.Rat).Quo(big.NewRat(1, 1), m).IsInt() {
-			okMul = true
-		}
-		if !okMul {
+		if !(dok && new(big.Rat).Quo(dmul, m).IsInt() || onlyInt && new(big.Rat).Quo(big.NewRat(1, 1), m).IsInt()) {
 			out = append(out, incompat(jsonvalue.JoinPointer(ptr, "multipleOf"), "it accepts numbers that are not multiples of %s", ratText(m)))
 		}
 	}
@@ -195,13 +191,7 @@ func boundCompatible(dm, im map[string]any, ptr string, onlyInt, lower bool) []I
 	var out []Incompatibility
 	ds := bounds(dm, lower, onlyInt)
 	for _, ib := range bounds(im, lower, onlyInt) {
-		ok := false
-		for _, db := range ds {
-			if db.implies(ib, lower) {
-				ok = true
-			}
-		}
-		if ok {
+		if slices.ContainsFunc(ds, func(db bound) bool { return db.implies(ib, lower) }) {
 			continue
 		}
 		kw, what := "maximum", "above"

@@ -140,7 +140,8 @@ func diffProperties(sp, ip map[string]any, at string) []string {
 // diffSet compares a keyword whose value is read as a set (required, type,
 // enum).
 func diffSet(k string, sv, iv any, at string) []string {
-	missing, extra := setDiff(asSet(sv), asSet(iv))
+	ss, is := asSet(sv), asSet(iv)
+	missing, extra := minus(ss, is), minus(is, ss)
 	if len(missing)+len(extra) == 0 {
 		return nil
 	}
@@ -183,16 +184,7 @@ func asSet(v any) []string {
 	return slices.Compact(out)
 }
 
-// setDiff returns the members of a missing from b and of b missing from a.
-func setDiff(a, b []string) (missing, extra []string) { return minus(a, b), minus(b, a) }
-
 // minus returns the members of a that are not in b.
 func minus(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
 }
