@@ -261,8 +261,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		s.Time = seconds(s.seconds + r.Seconds)
 		s.seconds += parseSeconds(c.Time)
+		s.Time = seconds(s.seconds)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
 	}

@@ -25,3 +25,25 @@ func TestJUnitSuiteTimeIsSumOfCases(t *testing.T) {
 		t.Errorf("the suite's time is not the sum of its cases' times, 0.003:\n%s", out)
 	}
 }
+
+// TestJUnitSuiteTimeAddsWrittenTimes checks a suite whose last case's time
+// rounds up: 0.002 and 0.0035 s are written 0.002 and 0.004, so the
+// suite's time is 0.006, not 0.0055 rounded (0.005 or 0.006 as the float
+// falls).
+func TestJUnitSuiteTimeAddsWrittenTimes(t *testing.T) {
+	results := []Result{
+		{File: "f_test.gram", Test: "a", Status: Pass, Seconds: 0.002},
+		{File: "f_test.gram", Test: "b", Status: Pass, Seconds: 0.0035},
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, `time="0.002"`) || !strings.Contains(out, `name="b" classname="f_test.gram" time="0.004"`) {
+		t.Fatalf("the cases' times are not 0.002 and 0.004:\n%s", out)
+	}
+	if !strings.Contains(out, `<testsuite name="f_test.gram" tests="2" failures="0" errors="0" skipped="0" time="0.006"`) {
+		t.Errorf("the suite's time is not the sum of its cases' times, 0.006:\n%s", out)
+	}
+}
