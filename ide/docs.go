@@ -8,6 +8,7 @@ package ide
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
@@ -240,22 +241,12 @@ func init() {
 // PropertyDoc documents a property key of a declaration of kind k, with a
 // link to the language reference, or returns "" for an unknown key.
 func PropertyDoc(k Kind, key string) string {
-	doc := propText(k, key)
-	if doc == "" {
+	props := propDocs[k].props
+	i := slices.IndexFunc(props, func(d propDoc) bool { return d.key == key })
+	if i < 0 {
 		return ""
 	}
-	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, doc, LanguageDocURL, propDocs[k].section)
-}
-
-// propText is the documentation of a property key of a declaration of
-// kind k, "" for an unknown key.
-func propText(k Kind, key string) string {
-	for _, d := range propDocs[k].props {
-		if d.key == key {
-			return d.doc
-		}
-	}
-	return ""
+	return fmt.Sprintf("**%s** (%s property)\n\n%s\n\n[Language reference](%s#%s)", key, k, props[i].doc, LanguageDocURL, propDocs[k].section)
 }
 
 // AgentDoc describes an agent in Markdown: its description, model, tools
@@ -351,12 +342,7 @@ func withoutDefs(sch schema.Object) (schema.Object, int) {
 	if !ok || len(d) <= maxHoverDefs {
 		return sch, 0
 	}
-	out := make(schema.Object, 0, len(sch)-1)
-	for _, m := range sch {
-		if m.Key != "$defs" {
-			out = append(out, m)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(sch), func(m schema.Member) bool { return m.Key == "$defs" })
 	return out, len(d)
 }
 

@@ -14,6 +14,8 @@
 package ide
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
@@ -78,10 +80,8 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 	// The compiler's reading of it, when the agent it leaves is the
 	// text's.
 	if ag := a.Prog.Agent(from); ag != nil {
-		for _, c := range ag.Handoffs {
-			if c.Span == rel.Span() {
-				h = c
-			}
+		if i := slices.IndexFunc(ag.Handoffs, func(c schema.Handoff) bool { return c.Span == rel.Span() }); i >= 0 {
+			h = ag.Handoffs[i]
 		}
 	}
 	return HandoffDoc(from, h)

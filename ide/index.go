@@ -206,11 +206,6 @@ func (ix *Index) findDecls(top *parser.Pattern) *unitDecls {
 	record := func(i int) *schema.Record { return p.Records[i] }
 	d.records = within(f, unit, 0, len(p.Records), record, func(r *schema.Record) diag.Span { return r.Span })
 	d.addDecls(agents, d.tools, d.records)
-	for _, ag := range agents {
-		if ag.Signature && ag.AsTool != nil {
-			d.sigs = append(d.sigs, ag.AsTool)
-		}
-	}
 	return d
 }
 
@@ -228,7 +223,8 @@ func within[T any](f *diag.File, unit diag.Span, from, to int, at func(int) *T, 
 }
 
 // addDecls maps the declarations of the agent language by the spans of
-// their identities and of their patterns.
+// their identities and of their patterns, and lists the agents' signature
+// elements as tools (sigs).
 func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, records []*schema.Record) {
 	add := func(name, whole diag.Span, d *Decl) {
 		if name.Len() > 0 && u.byName[name] == nil {
@@ -253,6 +249,7 @@ func (u *unitDecls) addDecls(agents []*schema.Agent, tools []*schema.Tool, recor
 	}
 	for _, ag := range agents {
 		if ag.Signature && ag.AsTool != nil {
+			u.sigs = append(u.sigs, ag.AsTool)
 			signature(ag, ag.AsTool)
 		}
 	}
