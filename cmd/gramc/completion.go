@@ -142,6 +142,8 @@ type compParent struct {
 // writeCompletion writes the completion script of shell for the commands
 // cmds to w.
 func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
+	var names []string
+	var parents []compParent
 	cat := func(parts ...string) string { return strings.Join(parts, "") }
 	t, err := template.New(shell+".tmpl").Funcs(template.FuncMap{
 		"join": strings.Join,
@@ -149,13 +151,13 @@ func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
 		"q":    func(parts ...string) string { return strconv.Quote(cat(parts...)) },
 		"zq":   func(parts ...string) string { return "'" + strings.ReplaceAll(cat(parts...), "'", "''") + "'" },
 		"fq":   func(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" },
-		"subs": func(word string) string { return strings.Join(subcommands(cmds, word), " ") },
+		"subs": func(word string) string {
+			return strings.Join(parents[slices.IndexFunc(parents, func(p compParent) bool { return p.Name == word })].Subs, " ")
+		},
 	}).ParseFS(completionScripts, "completion/"+shell+".tmpl")
 	if err != nil {
 		return err
 	}
-	var names []string
-	var parents []compParent
 	for _, c := range cmds {
 		if !slices.Contains(names, c.Word()) {
 			names = append(names, c.Word())
@@ -209,15 +211,4 @@ func dash(name string) string {
 		return "-" + name
 	}
 	return "--" + name
-}
-
-// subcommands returns the subcommands of the command word among cmds.
-func subcommands(cmds []compCommand, word string) []string {
-	var out []string
-	for _, c := range cmds {
-		if c.Word() == word && c.Sub() != "" {
-			out = append(out, c.Sub())
-		}
-	}
-	return out
 }

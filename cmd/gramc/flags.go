@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -68,10 +67,8 @@ func flagValue(fs *flag.FlagSet, args []string) bool {
 	if f == nil {
 		return false
 	}
-	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-		return false
-	}
-	return true
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // parseOnce parses flags up to the first positional argument. After -h it
@@ -108,11 +105,11 @@ func parseOnce(e *env, fs *flag.FlagSet, args []string) error {
 		fmt.Sprintf("Run 'gramc %s --help' for usage.", fs.Name()))
 }
 
-// definedFlags lists the names of a flag set's flags, sorted.
+// definedFlags lists the names of a flag set's flags, sorted (VisitAll
+// visits them in that order).
 func definedFlags(fs *flag.FlagSet) []string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	sort.Strings(names)
 	return names
 }
 

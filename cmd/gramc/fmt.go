@@ -59,6 +59,7 @@ func runFmt(e *env, args []string) error {
 	if ioErr {
 		code = exitUsage
 	}
+	var signals chan os.Signal
 	if o.write {
 		// Each file written once, whatever links name it (no standard
 		// input with -w).
@@ -71,9 +72,6 @@ func runFmt(e *env, args []string) error {
 			kept = append(kept, inputs[i])
 		}
 		inputs = kept
-	}
-	var signals chan os.Signal
-	if o.write {
 		// A signal while a file is written takes effect once it is
 		// written, so no file is left half-written.
 		signals = make(chan os.Signal, 1)

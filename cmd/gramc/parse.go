@@ -116,9 +116,7 @@ func runParse(e *env, args []string) error {
 			writeDiags(e, f, diags, *maxDiags)
 		}
 		if diags.HasErrors() {
-			if code == exitOK {
-				code = exitError
-			}
+			code = max(code, exitError)
 			if *format == "sexp" {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"strings"
@@ -237,13 +238,11 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 	if err != nil {
 		return nil, nil, err
 	}
-	for k, v := range spec.Injected {
-		if _, given := injected[k]; !given {
-			if injected == nil {
-				injected = map[string]any{}
-			}
-			injected[k] = v
-		}
+	if len(spec.Injected) > 0 {
+		// The values given again on the command line win.
+		merged := maps.Clone(spec.Injected)
+		maps.Copy(merged, injected)
+		injected = merged
 	}
 	prog, tree, err := spec.Programs()
 	if err != nil {

@@ -76,7 +76,6 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return o.output(e, p.prog)
 	}
 	var out schema.Object
-	code := exitOK
 	for _, p := range list {
 		v, err := o.output(e, p.prog)
 		if err != nil {
@@ -84,13 +83,13 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 			if codeOf(err) != exitError {
 				return nil, err
 			}
-			code = exitError
+			bad = true
 			continue
 		}
 		out = append(out, schema.Member{Key: p.key, Value: v})
 	}
-	if code != exitOK {
-		return nil, exitWith(code)
+	if bad {
+		return nil, exitWith(exitError)
 	}
 	return out, nil
 }

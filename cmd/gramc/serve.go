@@ -18,6 +18,7 @@ import (
 
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
@@ -211,12 +212,8 @@ func announce(e *env, srv *serve.Server, auth serve.AuthConfig, url string) {
 		fmt.Fprintf(e.stderr, "gramc serve: no keys configured: listening on loopback only, and anyone on this machine can call the agents (--keys FILE or --keys-env VAR asks for keys)\n")
 	} else {
 		var what []string
-		switch n := len(auth.Keys); n {
-		case 0:
-		case 1:
-			what = append(what, "1 API key")
-		default:
-			what = append(what, fmt.Sprintf("%d API keys", n))
+		if n := len(auth.Keys); n > 0 {
+			what = append(what, gramtext.Count(n, "API key"))
 		}
 		if auth.JWT != nil {
 			what = append(what, "JWTs")

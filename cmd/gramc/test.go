@@ -256,10 +256,8 @@ func (o *testOptions) check() error {
 // exit code 1, as do paths without tests; when tests exist but --run
 // matches none, it warns and returns no jobs.
 func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]agenttest.Job, error) {
-	for _, p := range paths {
-		if p == "-" {
-			return nil, o.usageErr("tests are read from files, not standard input")
-		}
+	if slices.Contains(paths, "-") {
+		return nil, o.usageErr("tests are read from files, not standard input")
 	}
 	inputs, ioErr := collectInputs(e, "test", paths, true)
 	if ioErr {
@@ -282,18 +280,17 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	for _, r := range c.Reports {
 		_ = diag.WriteText(e.stderr, r.File, r.Diagnostics, e.useColor(e.stderr))
 	}
-	jobs, bad, files := c.Jobs, c.Broken, c.Files
-	if bad {
+	if c.Broken {
 		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}
-	if len(jobs) == 0 {
-		if files == 0 {
+	if len(c.Jobs) == 0 {
+		if c.Files == 0 {
 			return nil, fail(exitError, "gramc test: no tests in %s; declare one with [name:Test {agent: ...} | (:User {says: \"...\"}), ...]", strings.Join(paths, ", "))
 		}
 		// As go test -run: nothing to run is not a failure, but say so.
 		fmt.Fprintf(e.stderr, "gramc test: warning: no test matches --run %q; no test was run\n", o.run)
 	}
-	return jobs, nil
+	return c.Jobs, nil
 }
 
 // exitCode prints the hints of configuration errors and returns the error
