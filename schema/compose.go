@@ -148,10 +148,7 @@ func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
 	if a := c.prog.Agent(name); a != nil {
 		return a, nil
 	}
-	if c.pkg == nil {
-		return nil, nil
-	}
-	if _, _, what, ok := c.pkg.lookupName(name); !ok || what != "agent" {
+	if !c.pkgAgent(name) {
 		return nil, nil
 	}
 	ref := c.pkg.names[name]

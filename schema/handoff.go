@@ -170,14 +170,13 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 		return a
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
+	dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	switch {
 	case e.Def != nil:
 		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
-		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	case c.pkg != nil && c.pkgDeclared(name):
 		file, ident, what, _ := c.pkg.lookupName(name)
 		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
-		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	default:
 		dg.Message = fmt.Sprintf("undefined agent %s", name)
 		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
