@@ -116,10 +116,7 @@ func (c *compiler) agentElement(a *Agent, e *parser.Pattern, at int) bool {
 	}
 	c.setComposes()
 	c.agentRefs = append(c.agentRefs, agentRef{from: a, at: at, name: name, span: e.Span()})
-	if c.agentRefPats == nil {
-		c.agentRefPats = map[*parser.Pattern]bool{}
-	}
-	c.agentRefPats[e] = true
+	put(&c.agentRefPats, e, true)
 	return true
 }
 
