@@ -23,9 +23,19 @@ import (
 // unknown (anything goes).
 type pathResolver func(path []string, span diag.Span) (*Type, Object, bool)
 
-// argResolver resolves the paths of the arguments of tool (nil: unknown).
+// argResolver resolves the paths of the arguments of tool (nil: unknown),
+// reporting names that are not parameters or fields.
 func (c *compiler) argResolver(tool *Tool) pathResolver {
-	return func(path []string, span diag.Span) (*Type, Object, bool) { return c.resolvePath(tool, path, span) }
+	return func(path []string, span diag.Span) (*Type, Object, bool) {
+		p, ok := c.argParam(tool, path[0], diag.Span{Start: span.Start, End: span.Start + len(path[0])})
+		if !ok {
+			return nil, nil, false
+		}
+		if p == nil {
+			return nil, nil, true
+		}
+		return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
+	}
 }
 
 // fieldMatcher compiles one matcher, a node such as (personName {matches:
@@ -65,20 +75,6 @@ func (c *compiler) fieldMatcher(e *parser.Pattern, resolve pathResolver) *FieldM
 		return nil
 	}
 	return m
-}
-
-// resolvePath finds the declared type and schema of the value an argument
-// path names, reporting names that are not parameters or fields. A nil type
-// means unknown (anything goes).
-func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type, Object, bool) {
-	p, ok := c.argParam(tool, path[0], diag.Span{Start: span.Start, End: span.Start + len(path[0])})
-	if !ok {
-		return nil, nil, false
-	}
-	if p == nil {
-		return nil, nil, true
-	}
-	return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
 }
 
 // walkPath follows path from its segment i, at offset off in the source
