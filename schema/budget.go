@@ -47,11 +47,10 @@ func (c *compiler) budget(a *Agent, p *parser.Property) {
 		c.invalidBudget(p, "a number of US dollars above 0", "maxCostUSD: 0.05")
 		return
 	}
-	most := int64(math.MaxInt64)
+	most, eg := int64(math.MaxInt64), "maxTotalTokens: 50000"
 	if p.Key == "maxToolCalls" {
-		most = math.MaxInt32
+		most, eg = math.MaxInt32, "maxToolCalls: 20"
 	}
-	what := fmt.Sprintf("an integer from 1 to %d", most)
 	if isNum && isIntegerTok(v.Tok) {
 		n, err := strconv.ParseInt(string(numberJSON(v.Tok)), 10, 64)
 		if err == nil && n >= 1 && n <= most {
@@ -63,11 +62,7 @@ func (c *compiler) budget(a *Agent, p *parser.Property) {
 			return
 		}
 	}
-	eg := "maxToolCalls: 20"
-	if p.Key == "maxTotalTokens" {
-		eg = "maxTotalTokens: 50000"
-	}
-	c.invalidBudget(p, what, eg)
+	c.invalidBudget(p, fmt.Sprintf("an integer from 1 to %d", most), eg)
 }
 
 // invalidBudget reports a budget property whose value is not what, with

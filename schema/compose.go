@@ -116,10 +116,7 @@ func (c *compiler) agentElement(a *Agent, e *parser.Pattern, at int) bool {
 	}
 	c.setComposes()
 	c.agentRefs = append(c.agentRefs, agentRef{from: a, at: at, name: name, span: e.Span()})
-	if c.agentRefPats == nil {
-		c.agentRefPats = map[*parser.Pattern]bool{}
-	}
-	c.agentRefPats[e] = true
+	put(&c.agentRefPats, e, true)
 	return true
 }
 
@@ -148,10 +145,7 @@ func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
 	if a := c.prog.Agent(name); a != nil {
 		return a, nil
 	}
-	if c.pkg == nil {
-		return nil, nil
-	}
-	if _, _, what, ok := c.pkg.lookupName(name); !ok || what != "agent" {
+	if !c.pkgAgent(name) {
 		return nil, nil
 	}
 	ref := c.pkg.names[name]

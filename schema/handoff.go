@@ -170,14 +170,13 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 		return a
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
+	dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	switch {
 	case e.Def != nil:
 		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
-		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	case c.pkg != nil && c.pkgDeclared(name):
 		file, ident, what, _ := c.pkg.lookupName(name)
 		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
-		dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
 	default:
 		dg.Message = fmt.Sprintf("undefined agent %s", name)
 		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
@@ -195,10 +194,8 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 // name, and the declaration a second one, which this restates (see
 // restates).
 func (c *compiler) declaredAfter(a *Agent, e *parser.Pattern) {
-	for _, d := range c.diags {
-		if d.Code == CodeInvalidHandoff && d.Span == a.NameSpan {
-			return // once per agent
-		}
+	if slices.ContainsFunc(c.diags, func(d diag.Diagnostic) bool { return d.Code == CodeInvalidHandoff && d.Span == a.NameSpan }) {
+		return // once per agent
 	}
 	c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name),
 		"move the handoff below the declaration of "+a.Name+": a bare ("+a.Name+") before it is the first definition of the name, and the declaration a second one",
@@ -272,8 +269,9 @@ func shortestCycle(a *Agent, edges []agentEdge, out map[*Agent][]int) []int {
 			if to == a {
 				cyc := []int{i}
 				for y := x; via[y] >= 0; y = edges[via[y]].from {
-					cyc = append([]int{via[y]}, cyc...)
+					cyc = append(cyc, via[y])
 				}
+				slices.Reverse(cyc)
 				return cyc
 			}
 			if _, ok := via[to]; !ok {

@@ -25,21 +25,18 @@ type Member struct {
 
 // Get returns the value of key, and whether o has it.
 func (o Object) Get(key string) (any, bool) {
-	for _, m := range o {
-		if m.Key == key {
-			return m.Value, true
-		}
+	i := slices.IndexFunc(o, func(m Member) bool { return m.Key == key })
+	if i < 0 {
+		return nil, false
 	}
-	return nil, false
+	return o[i].Value, true
 }
 
 // Set replaces the value of key, or appends the member if o has no key.
 func (o *Object) Set(key string, v any) {
-	for i := range *o {
-		if (*o)[i].Key == key {
-			(*o)[i].Value = v
-			return
-		}
+	if i := slices.IndexFunc(*o, func(m Member) bool { return m.Key == key }); i >= 0 {
+		(*o)[i].Value = v
+		return
 	}
 	*o = append(*o, Member{key, v})
 }

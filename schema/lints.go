@@ -76,8 +76,7 @@ func repeatsName(name, description string) bool {
 	if len(words) == 0 || len([]rune(name)) < 2 {
 		return false
 	}
-	joined := strings.Join(nameWords(name), "")
-	return joined != "" && strings.Join(words, "") == joined
+	return strings.Join(words, "") == strings.Join(nameWords(name), "")
 }
 
 // wordRunes counts the letters and digits of s, leaving out, with
@@ -198,7 +197,7 @@ func cutDefaultClause(description, value string) (string, bool) {
 	}
 	keep := func(rest, end string) (string, bool) {
 		rest = strings.TrimRight(rest, " ,;")
-		if strings.TrimSpace(rest) == "" || !strings.ContainsFunc(rest, unicode.IsLetter) {
+		if !strings.ContainsFunc(rest, unicode.IsLetter) {
 			return "", false
 		}
 		return rest + end, true

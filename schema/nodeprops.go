@@ -7,6 +7,8 @@
 package schema
 
 import (
+	"slices"
+
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
 )
@@ -48,13 +50,8 @@ func (c *compiler) loweredProps(n *grammar.NodePattern, prs []parser.Property) [
 		}
 		c.nodeAt = i + 1
 		lp := c.nodes[i].Subject.Properties
-		if len(lp) != len(prs) {
+		if !slices.Equal(lp, prs) {
 			return nil
-		}
-		for j := range lp {
-			if lp[j] != prs[j] {
-				return nil
-			}
 		}
 		return lp[:len(lp):len(lp)]
 	}

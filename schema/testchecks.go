@@ -23,9 +23,19 @@ import (
 // unknown (anything goes).
 type pathResolver func(path []string, span diag.Span) (*Type, Object, bool)
 
-// argResolver resolves the paths of the arguments of tool (nil: unknown).
+// argResolver resolves the paths of the arguments of tool (nil: unknown),
+// reporting names that are not parameters or fields.
 func (c *compiler) argResolver(tool *Tool) pathResolver {
-	return func(path []string, span diag.Span) (*Type, Object, bool) { return c.resolvePath(tool, path, span) }
+	return func(path []string, span diag.Span) (*Type, Object, bool) {
+		p, ok := c.argParam(tool, path[0], diag.Span{Start: span.Start, End: span.Start + len(path[0])})
+		if !ok {
+			return nil, nil, false
+		}
+		if p == nil {
+			return nil, nil, true
+		}
+		return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
+	}
 }
 
 // fieldMatcher compiles one matcher, a node such as (personName {matches:
@@ -65,20 +75,6 @@ func (c *compiler) fieldMatcher(e *parser.Pattern, resolve pathResolver) *FieldM
 		return nil
 	}
 	return m
-}
-
-// resolvePath finds the declared type and schema of the value an argument
-// path names, reporting names that are not parameters or fields. A nil type
-// means unknown (anything goes).
-func (c *compiler) resolvePath(tool *Tool, path []string, span diag.Span) (*Type, Object, bool) {
-	p, ok := c.argParam(tool, path[0], diag.Span{Start: span.Start, End: span.Start + len(path[0])})
-	if !ok {
-		return nil, nil, false
-	}
-	if p == nil {
-		return nil, nil, true
-	}
-	return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
 }
 
 // walkPath follows path from its segment i, at offset off in the source
@@ -123,13 +119,13 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 	return typ, sch, true
 }
 
-// matcher decodes the matcher property of an argument matcher, checking it
-// fits the argument's type.
+// matcher decodes the matcher property of an argument matcher, one of
+// matcherProps, checking it fits the argument's type.
 func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) bool {
 	v := pr.Value
+	m.Kind = MatcherKind(slices.Index(matcherProps, pr.Key))
 	switch pr.Key {
 	case "equals":
-		m.Kind = MatchEquals
 		x, mm := valueFor(v, m.Type)
 		if mm != nil {
 			if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
@@ -147,10 +143,6 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 		}
 		m.Value = x
 	case "any", "absent":
-		m.Kind = MatchAny
-		if pr.Key == "absent" {
-			m.Kind = MatchAbsent
-		}
 		if b, ok := c.boolean(pr); !ok {
 			return false
 		} else if !b {
@@ -166,7 +158,6 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 			return false
 		}
 		if pr.Key == "matches" {
-			m.Kind = MatchRegex
 			re, err := regexp.Compile(s)
 			if err != nil {
 				c.invalidValue(pr, fmt.Sprintf("invalid regular expression: %v", err), "write a Go (RE2) regular expression, e.g. matches: \"^B\"")
@@ -175,7 +166,7 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 			m.Regex = re
 			return true
 		}
-		m.Kind, m.Format = MatchFormat, s
+		m.Format = s
 		if !slices.Contains(ValueFormats, s) {
 			dg := diag.Errorf(CodeInvalidPropertyValue, v.Span(), "unknown format %q", s)
 			if sug := suggest.Closest(s, ValueFormats); sug != "" && v.Tok.Type == grammar.String {
@@ -191,7 +182,6 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 		if !c.matcherFits(m, pr, NumberType) {
 			return false
 		}
-		m.Kind = MatchRange
 		lo, hi, ok := c.rangeBounds(pr)
 		if !ok {
 			return false
@@ -264,10 +254,7 @@ func (c *compiler) answerChecks(e *parser.Pattern) []*AnswerCheck {
 		switch pr.Key {
 		case "contains", "equals":
 			if s, ok := c.str(pr); ok {
-				k := AnswerContains
-				if pr.Key == "equals" {
-					k = AnswerEquals
-				}
+				k := AnswerKind(slices.Index(answerKinds, pr.Key))
 				out = append(out, &AnswerCheck{Kind: k, Text: s, Span: span})
 			}
 		case "matches":

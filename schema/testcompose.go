@@ -11,7 +11,7 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// handoffProps are the properties of a Handoff expectation.
+// handoffTestProps are the properties of a Handoff expectation.
 var handoffTestProps = []string{"to"}
 
 // reachedAgents returns the agents a reaches, as tools, through others or

@@ -77,10 +77,7 @@ func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
 		return v.s, v.err
 	}
 	s, err := compileValueSchema(sch)
-	if c.valueSchemas == nil {
-		c.valueSchemas = map[string]compiledValueSchema{}
-	}
-	c.valueSchemas[key.String()] = compiledValueSchema{s, err}
+	put(&c.valueSchemas, key.String(), compiledValueSchema{s, err})
 	return s, err
 }
 
@@ -91,9 +88,6 @@ func (c *compiler) paramValueSchema(p *Param) (*jsonschema.Schema, error) {
 		return v.s, v.err
 	}
 	s, err := c.valueSchema(paramSchema(p, false, false))
-	if c.paramSchemas == nil {
-		c.paramSchemas = map[*Param]compiledValueSchema{}
-	}
-	c.paramSchemas[p] = compiledValueSchema{s, err}
+	put(&c.paramSchemas, p, compiledValueSchema{s, err})
 	return s, err
 }
