@@ -503,12 +503,16 @@ func recordLookahead(f *diag.File, off int) int {
 
 // rebased returns the unit result, parsed from src, the text from the
 // offset base on, with a text of its own and its offsets moved by d to its
-// positions.
+// positions. Its diagnostics are copies only when they move: the result
+// owns those it was parsed with.
 func (r unitResult) rebased(src string, base, d int) unitResult {
 	out := r
 	out.span = move(r.span, d)
 	if u := r.unit; u != nil {
 		out.unit = u.Rebased(strings.Clone(src[int(u.Start)-base:int(u.End)-base]), int(u.Start), d)
+	}
+	if d == 0 {
+		return out
 	}
 	if r.nested != nil {
 		nested := make(diag.List, len(*r.nested))
