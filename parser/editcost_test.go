@@ -9,25 +9,15 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramgen"
 )
-
-// toolAgentText returns a text of pairs of declarations, a tool and an
-// agent that lists it, two lines each: 4n lines.
-func toolAgentText(pairs int) string {
-	var b strings.Builder
-	for i := range pairs {
-		fmt.Fprintf(&b, "[tool%d:Tool {description: \"Finds the entry %d of the catalogue by its title\"} |\n  (title::String)==>(::String)]\n", i, i)
-		fmt.Fprintf(&b, "[agent%d:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Answer with tool%d.\"} |\n  tool%d]\n", i, i, i)
-	}
-	return b.String()
-}
 
 // editLoop returns a function that makes edit k of a text of tool + agent
 // declarations of the given lines: a word typed into the description of
 // the middle tool (k even) or deleted again (k odd), as [diag.File.Edited]
 // and [Reparse].
 func editLoop(t testing.TB, lines int) func(k int) {
-	text := toolAgentText(lines / 4)
+	text := gramgen.ToolAgentPairs(lines / 4)
 	f := diag.NewFile("t.gram", []byte(text))
 	doc, _ := ParseForEdits(f)
 	needle := fmt.Sprintf("[tool%d:Tool {description: \"Finds the ", lines/8)
