@@ -64,7 +64,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	ix := a.Index()
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
-			if d, ok := a.pkg.declared(o.Name); ok {
+			if d, ok := a.declared(o.Name); ok {
 				return d.doc(o.Element), o.Span, true
 			}
 			return UndefinedDoc(o.Name), o.Span, true
