@@ -126,13 +126,8 @@ func declDoc(d *Decl) string {
 		return AgentDoc(d.Agent)
 	case KindTool:
 		return ToolDoc(d.Tool)
-	case KindParam:
-		if d.Agent != nil {
-			return SignatureParamDoc(d.Param, d.Agent)
-		}
-		return ParamDoc(d.Param, d.Kind, d.Tool.Name)
-	case KindField:
-		return ParamDoc(d.Param, d.Kind, d.Record.Name)
+	case KindParam, KindField:
+		return ParamDoc(d)
 	case KindRecord:
 		return RecordDoc(d.Record)
 	}
