@@ -134,9 +134,10 @@ func (a *Analysis) offered(kind int, word string, starting bool, add func(d pkgD
 		add(at(e.at), more)
 	}
 	if len(a.Others) > 0 {
-		others, omore := a.pkgTable(kind, t).pick(word)
-		for _, d := range others {
-			add(d, omore)
+		p := a.pkgTable(kind, t)
+		others, omore := p.names.pick(word)
+		for _, e := range others {
+			add(p.decls[e.at], omore)
 		}
 		more = more || omore
 	}
@@ -151,7 +152,10 @@ func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 		return at(i), true
 	}
 	if len(a.Others) > 0 {
-		return a.pkgTable(kind, t).lookup(name)
+		p := a.pkgTable(kind, t)
+		if i, ok := p.names.first(name); ok {
+			return p.decls[i], true
+		}
 	}
 	return pkgDecl{}, false
 }

@@ -32,25 +32,6 @@ type pkgTable struct {
 	names *nameTable
 }
 
-// pick returns the declarations to offer for the word being typed, as
-// [nameTable.pick] does.
-func (t *pkgTable) pick(word string) ([]pkgDecl, bool) {
-	es, more := t.names.pick(word)
-	out := make([]pkgDecl, len(es))
-	for i, e := range es {
-		out[i] = t.decls[e.at]
-	}
-	return out, more
-}
-
-// lookup returns the declaration of name in the table, if it has one.
-func (t *pkgTable) lookup(name string) (pkgDecl, bool) {
-	if i, ok := t.names.first(name); ok {
-		return t.decls[i], true
-	}
-	return pkgDecl{}, false
-}
-
 // pkgDecl is a declaration of a name of the package, and its name: of
 // another file of the package, or of the text itself (file nil).
 type pkgDecl struct {
