@@ -57,8 +57,6 @@ type Analysis struct {
 	// toolUsers).
 	users atomic.Pointer[toolUsers]
 
-	// pkg are the names of the package, nil when the text is alone.
-	pkg *pkgNames
 	// pkgKnown are the newest tables of the package's names known: the
 	// analysis's own once made, else an earlier version's, which fit
 	// while the other files and the text's own names are the same.
@@ -123,9 +121,6 @@ func NewAnalysis(f *diag.File, doc *parser.Document, prog *schema.Program, diags
 	a.names = newNames(doc, prog, prev)
 	a.index = sync.OnceValue(func() *Index { return newIndex(a) })
 	a.runs = sync.OnceValue(func() [][]*parser.Pattern { return loweredRuns(doc) })
-	if len(others) > 0 {
-		a.pkg = &pkgNames{a: a}
-	}
 	if prev != nil {
 		if u := nextUsers(prev, prog); u != nil {
 			a.users.Store(u)

@@ -115,8 +115,8 @@ func (a *Analysis) Complete(off int) Completions {
 	return out
 }
 
-// offered calls add with each declaration of a kind of the tables of
-// pkgNames to offer for the word being typed, the text's, then those of
+// offered calls add with each declaration of a kind of the package's
+// tables to offer for the word being typed, the text's, then those of
 // the other files of its package, and with whether the list it was picked
 // from was cut short (see [nameTable.pick]); it returns whether either
 // was. With starting, the text's are every one whose name starts with
@@ -133,25 +133,29 @@ func (a *Analysis) offered(kind int, word string, starting bool, add func(d pkgD
 	for _, e := range es {
 		add(at(e.at), more)
 	}
-	if pn := a.pkg; pn != nil {
-		others, omore := pn.table(kind).pick(word)
-		for _, d := range others {
-			add(d, omore)
+	if len(a.Others) > 0 {
+		p := a.pkgTable(kind, t)
+		others, omore := p.names.pick(word)
+		for _, e := range others {
+			add(p.decls[e.at], omore)
 		}
 		more = more || omore
 	}
 	return more
 }
 
-// lookup returns the declaration of name of a kind of the tables of
-// pkgNames: the text's first, else that of another file of its package.
+// lookup returns the declaration of name of a kind of the package's
+// tables: the text's first, else that of another file of its package.
 func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 	t, at := a.ownTable(kind)
 	if i, ok := t.first(name); ok {
 		return at(i), true
 	}
-	if pn := a.pkg; pn != nil {
-		return pn.table(kind).lookup(name)
+	if len(a.Others) > 0 {
+		p := a.pkgTable(kind, t)
+		if i, ok := p.names.first(name); ok {
+			return p.decls[i], true
+		}
 	}
 	return pkgDecl{}, false
 }

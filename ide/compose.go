@@ -126,13 +126,6 @@ func compositionDoc(ag *schema.Agent) string {
 	return strings.Join(lines, "\n")
 }
 
-// SignatureParamDoc describes a parameter of the signature element of the
-// agent ag: what its callers pass.
-func SignatureParamDoc(p *schema.Param, ag *schema.Agent) string {
-	md := ParamDoc(p, KindParam, ag.Name)
-	return strings.Replace(md, " of tool `", " of agent `", 1)
-}
-
 // HandoffLabelCompletion offers the label Handoff, in a relationship's
 // arrow.
 func HandoffLabelCompletion() Completion {

@@ -40,7 +40,7 @@
 // given by [LabelDoc], [TypeDoc], [PropertyDoc] and [ModelDoc]; for
 // declarations by [AgentDoc], [ToolDoc], [ParamDoc] and [RecordDoc]; for
 // agents composed (an agent as another's tool, a Handoff) by
-// [AgentToolDoc], [HandoffDoc], [SignatureParamDoc] and [AgentSignature];
+// [AgentToolDoc], [HandoffDoc] and [AgentSignature];
 // for the patterns of plain gram by [PatternDoc]. [Kind] is what an
 // identity names.
 //

@@ -412,15 +412,20 @@ func presence(p *schema.Param) string {
 	return "required"
 }
 
-// ParamDoc describes a parameter of a tool (k is [KindParam]) or a field of
-// a record ([KindField]), owner naming the tool or record.
-func ParamDoc(p *schema.Param, k Kind, owner string) string {
-	what, ownerKind := "parameter", "tool"
-	if k == KindField {
-		what, ownerKind = "field", "record"
-	}
+// ParamDoc describes the parameter or field d declares ([KindParam] or
+// [KindField]): of a tool, of an agent's signature element (what its
+// callers pass) or of a record.
+func ParamDoc(d *Decl) string {
+	p := d.Param
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** `%s` of %s `%s`\n\n", what, p.Name, ownerKind, owner)
+	switch {
+	case d.Kind == KindField:
+		fmt.Fprintf(&b, "**field** `%s` of record `%s`\n\n", p.Name, d.Record.Name)
+	case d.Agent != nil:
+		fmt.Fprintf(&b, "**parameter** `%s` of agent `%s`\n\n", p.Name, d.Agent.Name)
+	default:
+		fmt.Fprintf(&b, "**parameter** `%s` of tool `%s`\n\n", p.Name, d.Tool.Name)
+	}
 	fmt.Fprintf(&b, "- type: `%s` (JSON %s)\n- %s\n", TypeText(p.Type), JSONType(p.Type), presence(p))
 	if p.Injected {
 		b.WriteString("- injected: supplied by the host at run time, never by the model\n")

@@ -64,7 +64,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	ix := a.Index()
 	if o, ok := ix.At(pos); ok {
 		if !o.Resolved() {
-			if d, ok := a.pkg.declared(o.Name); ok {
+			if d, ok := a.declared(o.Name); ok {
 				return d.doc(o.Element), o.Span, true
 			}
 			return UndefinedDoc(o.Name), o.Span, true
@@ -126,13 +126,8 @@ func declDoc(d *Decl) string {
 		return AgentDoc(d.Agent)
 	case KindTool:
 		return ToolDoc(d.Tool)
-	case KindParam:
-		if d.Agent != nil {
-			return SignatureParamDoc(d.Param, d.Agent)
-		}
-		return ParamDoc(d.Param, d.Kind, d.Tool.Name)
-	case KindField:
-		return ParamDoc(d.Param, d.Kind, d.Record.Name)
+	case KindParam, KindField:
+		return ParamDoc(d)
 	case KindRecord:
 		return RecordDoc(d.Record)
 	}

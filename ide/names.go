@@ -311,11 +311,9 @@ func followTable[T comparable](t *nameTable, old, cur []T, name func(T) string) 
 func (t *nameTable) patch(lo, end, shift int, come []placed) *nameTable {
 	slices.SortFunc(come, cmpPlaced)
 	out := &nameTable{once: t.once, es: make([]placed, 0, len(t.es)+len(come))}
-	var gone []placed
 	k := 0
 	for _, e := range t.es {
 		if lo <= e.at && e.at < end {
-			gone = append(gone, e)
 			continue
 		}
 		if e.at >= end {
@@ -327,21 +325,7 @@ func (t *nameTable) patch(lo, end, shift int, come []placed) *nameTable {
 		out.es = append(out.es, e)
 	}
 	out.es = append(out.es, come[k:]...)
-	out.count = t.count
-	if !out.once {
-		out.count = len(out.es)
-		return out
-	}
-	// The names offered: those of the run, counted before and after.
-	touched := map[string]bool{}
-	for _, es := range [][]placed{gone, come} {
-		for _, e := range es {
-			if !touched[e.name] {
-				touched[e.name] = true
-				out.count += b2i(out.holds(e.name)) - b2i(t.holds(e.name))
-			}
-		}
-	}
+	out.count = out.countNames()
 	return out
 }
 
@@ -349,14 +333,6 @@ func (t *nameTable) patch(lo, end, shift int, come []placed) *nameTable {
 func (t *nameTable) holds(name string) bool {
 	_, ok := t.first(name)
 	return ok
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // pick returns the entries to offer for the word being typed: all of them

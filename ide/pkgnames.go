@@ -3,8 +3,8 @@
 // Completion, hover and definition look at the names the other member
 // files of a text's package declare (see [Analysis.Others]): their top-level
 // tools, agents and records (a test file's declarations are its own, and
-// never offered to another file). Each table is made once per analysis,
-// when a feature first needs it, from the compiled programs' lists of
+// never offered to another file). Each table is made when a feature
+// first needs it (see pkgTable), from the compiled programs' lists of
 // tools, agents and records, which are small: never from the files'
 // syntax; or taken from an earlier version's while the other files are
 // the same and the text declares the same names (see pkgTables). Each
@@ -18,21 +18,11 @@ import (
 	"iter"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
-
-// pkgNames are the names the other files of a package declare that the
-// text does not, each kind's table made when first asked for and sorted
-// by name without case (see pkgTable).
-type pkgNames struct {
-	a      *Analysis
-	once   [pkgKinds]sync.Once
-	tables [pkgKinds]*pkgTable
-}
 
 // pkgTable is a table of the package's names of one kind: their
 // declarations in source order, and the sorted table of their names
@@ -40,25 +30,6 @@ type pkgNames struct {
 type pkgTable struct {
 	decls []pkgDecl
 	names *nameTable
-}
-
-// pick returns the declarations to offer for the word being typed, as
-// [nameTable.pick] does.
-func (t *pkgTable) pick(word string) ([]pkgDecl, bool) {
-	es, more := t.names.pick(word)
-	out := make([]pkgDecl, len(es))
-	for i, e := range es {
-		out[i] = t.decls[e.at]
-	}
-	return out, more
-}
-
-// lookup returns the declaration of name in the table, if it has one.
-func (t *pkgTable) lookup(name string) (pkgDecl, bool) {
-	if i, ok := t.names.first(name); ok {
-		return t.decls[i], true
-	}
-	return pkgDecl{}, false
 }
 
 // pkgDecl is a declaration of a name of the package, and its name: of
@@ -82,7 +53,7 @@ func (d pkgDecl) where() string {
 }
 
 // ownTable returns the table of the text's own names of a kind of the
-// tables of pkgNames (see names.go), and the declaration at a place of
+// package's tables (see names.go), and the declaration at a place of
 // the list it is of.
 func (a *Analysis) ownTable(kind int) (*nameTable, func(int) pkgDecl) {
 	n, p := a.names, a.Prog
@@ -121,7 +92,7 @@ func (d pkgDecl) doc(element bool) string {
 	return strings.TrimRight(md, "\n") + "\n\nDeclared in `" + d.where() + "`."
 }
 
-// The kinds of the tables of pkgNames: the top-level tools, which an
+// The kinds of the package's tables: the top-level tools, which an
 // agent may list; every tool, inline ones too, which a test may expect
 // called; the agents; the records.
 const (
@@ -132,7 +103,7 @@ const (
 	pkgKinds
 )
 
-// declsOf returns the declarations of one kind of the table of pkgNames
+// declsOf returns the declarations of one kind of the package's tables
 // in the program of the file o, in source order.
 func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
 	return func(yield func(pkgDecl) bool) {
@@ -160,7 +131,7 @@ func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
 	}
 }
 
-// pkgTables are tables of pkgNames made for one set of other files: each
+// pkgTables are the package's tables made for one set of other files: each
 // kind's, once made, with the table of the text's own names of that kind
 // whose names it left out. A version of the text takes an earlier
 // version's table while the other files are the same objects (files
@@ -173,20 +144,14 @@ type pkgTables struct {
 	tables [pkgKinds]*pkgTable
 }
 
-// table returns the table of the names of one kind that the other member
-// files (not test files) declare and the text does not, made once. The
+// pkgTable returns the table of the names of one kind that the other
+// member files (not test files) declare and the text does not, mine being
+// the text's own table of that kind: the known one when it fits, made
+// once by this analysis or taken from an earlier version's, else made. The
 // first declaration of a name, in path order, is kept.
-func (pn *pkgNames) table(kind int) *pkgTable {
-	pn.once[kind].Do(func() { pn.tables[kind] = pn.makeTable(kind) })
-	return pn.tables[kind]
-}
-
-// makeTable makes the table of one kind, or takes the one an earlier
-// version made when it fits.
-func (pn *pkgNames) makeTable(kind int) *pkgTable {
-	mine, _ := pn.a.ownTable(kind)
+func (a *Analysis) pkgTable(kind int, mine *nameTable) *pkgTable {
 	// Known tables are of the same other files (see NewAnalysis).
-	known, others := pn.a.pkgKnown.Load(), pn.a.Others
+	known, others := a.pkgKnown.Load(), a.Others
 	if known != nil && known.tables[kind] != nil && known.mine[kind] == mine {
 		return known.tables[kind]
 	}
@@ -210,7 +175,7 @@ func (pn *pkgNames) makeTable(kind int) *pkgTable {
 		*next = *known
 	}
 	next.tables[kind], next.mine[kind] = es, mine
-	pn.a.pkgKnown.Store(next)
+	a.pkgKnown.Store(next)
 	return es
 }
 
@@ -219,11 +184,11 @@ func (pn *pkgNames) makeTable(kind int) *pkgTable {
 // of its own names: a top-level tool, an agent or a record of the first
 // file, in path order, that declares one. It looks through the programs'
 // lists, without making a table: a hover asks for one name.
-func (pn *pkgNames) declared(name string) (pkgDecl, bool) {
-	if pn == nil || name == "" {
+func (a *Analysis) declared(name string) (pkgDecl, bool) {
+	if name == "" {
 		return pkgDecl{}, false
 	}
-	for _, o := range pn.a.Others {
+	for _, o := range a.Others {
 		if o.Test || o.Program == nil {
 			continue
 		}
@@ -264,7 +229,7 @@ func (d pkgDecl) location(f *diag.File) (Location, bool) {
 // declares name: a tool at the top level, an agent or a record of the
 // first file, in path order, that declares one and is not a test file.
 func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
-	if d, ok := a.pkg.declared(name); ok {
+	if d, ok := a.declared(name); ok {
 		return d.location(nil)
 	}
 	return Location{}, false

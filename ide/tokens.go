@@ -37,15 +37,10 @@ type TokenCount struct {
 // defaultModel counts a tool no agent of the file lists.
 var defaultModel = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}
 
-// TokenCounts returns the counts of the file's tools and agents, in the
-// order of the program, tools first.
-func (a *Analysis) TokenCounts() []TokenCount {
-	return a.TokenCountsIn(diag.Span{End: a.File.Len()})
-}
-
-// TokenCountsIn returns the counts of the tools and agents whose name ends
-// in span (of byte offsets), tools first: what an editor shows of a range.
-func (a *Analysis) TokenCountsIn(span diag.Span) []TokenCount {
+// TokenCounts returns the counts of the tools and agents whose name ends
+// in span (of byte offsets), in the order of the program, tools first:
+// what an editor shows of a range.
+func (a *Analysis) TokenCounts(span diag.Span) []TokenCount {
 	in := func(name diag.Span) bool {
 		end := a.File.Offset(name.End)
 		return end >= span.Start && end <= span.End

@@ -85,7 +85,7 @@ func (a *analysis) inlayHints(span diag.Span) []inlayHint {
 		}
 	}
 	// The token counts of the tools and agents whose name ends in span.
-	for _, c := range a.TokenCountsIn(span) {
+	for _, c := range a.TokenCounts(span) {
 		hs = append(hs, inlayHint{
 			Position:    positionOf(a.File, a.File.Pos(c.Span.End)),
 			Label:       c.Label,
