@@ -195,6 +195,7 @@ var propDocs = map[Kind]kindProps{
 		{"maxIterations", "${1}", "LLM calls per user turn (integer ≥ 1, default 10)."},
 		{"temperature", "${1}", "Sampling temperature passed to the model (number 0..2)."},
 		{"maxTokens", "${1}", "Token limit passed to the model (integer ≥ 1)."},
+		{"maxToolTokens", "${1}", "The most tokens the agent's tool definitions may take in each request to its model (integer ≥ 1); over it is the `tool-token-budget` error."},
 		{"timeout", "${1:30s}", "Limit of each LLM call: a measurement in `ms`, `s` or `m` (default `60s`)."},
 		{"parallelToolCalls", "${1:false}", "Run the tool calls of one response concurrently (boolean, default true)."},
 		{"approval", "${1:true}", "`approval: true`: when another agent calls this one as a tool, a person approves each call before it runs (boolean, default false)."},

@@ -51,3 +51,40 @@ func TestPropertyDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyDocsCoverReference checks that every property the language
+// reference lists for agents and for parameters has a hover text (and so is
+// offered by completion).
+func TestPropertyDocsCoverReference(t *testing.T) {
+	b, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for heading, k := range map[string]Kind{"### Agent properties": KindAgent, "## Parameter properties": KindParam} {
+		_, table, ok := strings.Cut(string(b), "\n"+heading+"\n")
+		if !ok {
+			t.Fatalf("docs/language.md has no heading %q", heading)
+		}
+		keys := 0
+		for _, line := range strings.Split(table, "\n") {
+			if strings.HasPrefix(line, "#") {
+				break
+			}
+			cell, ok := strings.CutPrefix(line, "| `")
+			if !ok {
+				continue
+			}
+			cell, _, _ = strings.Cut(cell, " |")
+			for _, key := range strings.Split(cell, ", ") {
+				key = strings.Trim(key, "`")
+				keys++
+				if PropertyDoc(k, key) == "" {
+					t.Errorf("%s property %s is in the language reference but has no hover text", k, key)
+				}
+			}
+		}
+		if keys < 10 {
+			t.Errorf("read %d properties under %q, want the whole table", keys, heading)
+		}
+	}
+}

@@ -55,7 +55,7 @@ func TestCompletion(t *testing.T) {
 
 	t.Run("agent keys not yet present", func(t *testing.T) {
 		items := complete(strings.Replace(base, "  model: \"OpenAI/gpt-4o-mini\",\n", "  model: \"OpenAI/gpt-4o-mini\",\n  ma§\n", 1), "§")
-		want := []string{"maxIterations", "temperature", "maxTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
+		want := []string{"maxIterations", "temperature", "maxTokens", "maxToolTokens", "timeout", "parallelToolCalls", "approval", "maxToolCalls", "maxTotalTokens", "maxCostUSD"}
 		if diff := cmp.Diff(want, labels(items)); diff != "" {
 			t.Errorf("keys (-want +got):\n%s", diff)
 		}
