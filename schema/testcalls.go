@@ -18,23 +18,14 @@ import (
 // userTurn compiles a User element.
 func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 	turn := &Turn{Span: e.Span()}
-	has := false
-	for i := range e.Subject.Properties {
-		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "says":
-			has = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
-				turn.Input = s
-			}
-		case "status":
-			c.turnStatus(turn, pr)
-		default:
-			c.unknownTestProp(pr, "a user turn", userProps)
-		}
-	}
-	if !has {
+	c.checkPropKeys(e, "a user turn", userProps)
+	if pr := e.Subject.Prop("says"); pr == nil {
 		c.missingProp(e, "the user turn does not say what the user says", "add the message: (:User {says: \"Hi, I'm Bob\"})")
+	} else if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
+		turn.Input = s
+	}
+	if pr := e.Subject.Prop("status"); pr != nil {
+		c.turnStatus(turn, pr)
 	}
 	c.noElements(e, UserLabel)
 	return turn
@@ -130,16 +121,18 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	c.diags.Add(dg)
 }
 
+// argsModes are the properties of a Call that list arguments, by mode.
+var argsModes = map[string]ArgsMode{"args": ArgsExact, "argsInclude": ArgsSubset}
+
 // callExpectation compiles a Call element.
 func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation {
+	c.checkPropKeys(e, "a Call", callProps)
 	who, whoName, agentName, agentSpan, ok := c.callAgent(t, e)
 	if !ok {
-		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
 	name, span, tool, ok := c.toolOf(who, whoName, e, CallLabel, true)
 	if !ok {
-		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
 	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span, Agent: agentName, AgentSpan: agentSpan}
@@ -149,37 +142,30 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "tool", "agent":
-		case "args", "argsInclude":
-			mode := ArgsExact
-			if pr.Key == "argsInclude" {
-				mode = ArgsSubset
-			}
-			if ce.Mode != ArgsAny {
-				c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both"),
-					"args lists every argument of the call; argsInclude lists some of them: keep one",
-					diag.Related{Span: argsSpan, Message: "the other"}))
-				continue
-			}
-			if pr.Value.Kind() != grammar.MapValue {
-				c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
-					fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
-				continue
-			}
-			ce.Mode, argsSpan = mode, pr.KeySpan()
-			// Arguments with a matcher of their own need not be in args.
-			matched := map[string]bool{}
-			for _, f := range e.Elements {
-				if f.Kind == parser.NodeKind {
-					top, _, _ := strings.Cut(f.Subject.Identity, ".")
-					matched[top] = true
-				}
-			}
-			ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
-		default:
-			c.unknownTestProp(pr, "a Call", callProps)
+		mode := argsModes[pr.Key]
+		switch {
+		case mode == ArgsAny:
+			continue
+		case ce.Mode != ArgsAny:
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both"),
+				"args lists every argument of the call; argsInclude lists some of them: keep one",
+				diag.Related{Span: argsSpan, Message: "the other"}))
+			continue
+		case pr.Value.Kind() != grammar.MapValue:
+			c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
+				fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
+			continue
 		}
+		ce.Mode, argsSpan = mode, pr.KeySpan()
+		// Arguments with a matcher of their own need not be in args.
+		matched := map[string]bool{}
+		for _, f := range e.Elements {
+			if f.Kind == parser.NodeKind {
+				top, _, _ := strings.Cut(f.Subject.Identity, ".")
+				matched[top] = true
+			}
+		}
+		ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
 	}
 	for _, f := range e.Elements {
 		if m := c.fieldMatcher(f, c.argResolver(tool)); m != nil {
