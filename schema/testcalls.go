@@ -238,19 +238,13 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 			continue
 		}
 		var typ *Type
+		var sch Object
 		if p != nil {
-			typ = p.Type
+			typ, sch = p.Type, paramSchema(p, false, false)
 		}
-		x, m := valueFor(&en.Value, typ)
-		if m != nil {
-			c.badArgValue(k, m)
-			continue
+		if x, ok := c.argValue(k, &en.Value, typ, sch); ok {
+			out = append(out, Member{k, x})
 		}
-		if p != nil {
-			s, err := c.paramValueSchema(p)
-			c.reportProblems(k, validateValue(s, err, x), en.Value.Span())
-		}
-		out = append(out, Member{k, x})
 	}
 	if exact && tool != nil {
 		for _, p := range tool.ModelParams() {
@@ -263,25 +257,23 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 	return out
 }
 
-// badArgValue reports a value of the wrong type for an argument.
-func (c *compiler) badArgValue(name string, m *mismatch) {
-	m.report(c, CodeInvalidArgumentValue, "the value of "+name)
-}
-
-// checkConstraints validates a value against the schema of its parameter
-// (enum, bounds, lengths, pattern, format, record fields) and reports what
-// it violates at span.
-func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
+// argValue decodes the value v a test expects of the argument name, of
+// type typ (nil: unknown), and checks it against the argument's schema sch
+// (nil: none), reporting what does not fit; false when v is not of the
+// type.
+func (c *compiler) argValue(name string, v *grammar.Value, typ *Type, sch Object) (any, bool) {
+	x, m := valueFor(v, typ)
+	if m != nil {
+		m.report(c, CodeInvalidArgumentValue, "the value of "+name)
+		return nil, false
+	}
+	if sch == nil {
+		return x, true
+	}
 	s, err := c.valueSchema(sch)
-	c.reportProblems(name, validateValue(s, err, x), span)
-}
-
-// reportProblems reports what a value of name, at span, violates of its
-// schema.
-func (c *compiler) reportProblems(name string, probs []Problem, span diag.Span) {
-	for _, pb := range probs {
-		where := name + pb.Pointer
-		c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message),
+	for _, pb := range validateValue(s, err, x) {
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, v.Span(), "the value of %s %s, as the tool's schema says", name+pb.Pointer, pb.Message),
 			"a model sending this value would get an error back from the tool's validation: expect a value the schema allows"))
 	}
+	return x, true
 }

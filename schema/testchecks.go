@@ -126,20 +126,16 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 	m.Kind = MatcherKind(slices.Index(matcherProps, pr.Key))
 	switch pr.Key {
 	case "equals":
-		x, mm := valueFor(v, m.Type)
-		if mm != nil {
-			if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
-				dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
-				suggestFix(&dg, "range", pr.KeySpan())
-				dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
-				c.diags.Add(dg)
-				return false
-			}
-			c.badArgValue(m.Name(), mm)
+		if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
+			dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
+			suggestFix(&dg, "range", pr.KeySpan())
+			dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
+			c.diags.Add(dg)
 			return false
 		}
-		if sch != nil {
-			c.checkConstraints(m.Name(), sch, x, v.Span())
+		x, ok := c.argValue(m.Name(), v, m.Type, sch)
+		if !ok {
+			return false
 		}
 		m.Value = x
 	case "any", "absent":
