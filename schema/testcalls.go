@@ -186,8 +186,8 @@ func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
 	return &NoCall{Tool: name, Span: e.Span(), ToolSpan: span}
 }
 
-// checkPropKeys reports unknown properties of an element that could not be
-// compiled further.
+// checkPropKeys reports the properties of a test or one of its elements
+// (where) that are not among known; the known ones are then read by key.
 func (c *compiler) checkPropKeys(e *parser.Pattern, where string, known []string) {
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
