@@ -91,10 +91,8 @@ type compiler struct {
 	agentNamesMade bool
 	agentIndex     *suggest.NameIndex
 	// valueSchemas are the schemas compiled to check the values tests
-	// expect, by their JSON text, and paramSchemas those of parameters (see
-	// valueSchema, paramValueSchema).
+	// expect, by their JSON text (see valueSchema).
 	valueSchemas map[string]compiledValueSchema
-	paramSchemas map[*Param]compiledValueSchema
 	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
 	// is how many records they hold (both are rebuilt when records were added
 	// since).

@@ -10,8 +10,9 @@
 //     the names a file's tests use in other programs.
 //   - [ValidateValue] and [ValidateJSON] check one value against a schema or
 //     a type (the expected arguments and the JSON answers of tests).
-//   - [Merge] combines the parser's diagnostics with the compiler's, dropping
-//     generic ones that a more specific compiler diagnostic replaces.
+//   - [Merge] combines the parser's diagnostics with the compiler's in one
+//     sorted list; the parser's errors that the compiler restates in its own
+//     terms are the compiler's to report (see [parser.Document.Deferred]).
 //   - [Emit], [OpenAITool], [MCPTool], [JSONSchema] and [ParametersSchema]
 //     write a tool's signature as JSON Schema draft 2020-12, in the shapes the
 //     OpenAI chat completions API, the Model Context Protocol and plain JSON

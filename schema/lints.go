@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -16,95 +17,42 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// nameWords splits an identifier into its lower-case words, at '_', '-'
-// and the changes of case of camelCase: "getOrder" and "get_order" are
-// both "get order".
-func nameWords(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && len(cur) > 0:
-			prevLower := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if prevLower || (unicode.IsUpper(rs[i-1]) && nextLower) {
-				flush()
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
-	return words
-}
-
-// articles are the words a description may add to a name and still say
-// nothing more.
-var articles = map[string]bool{"a": true, "an": true, "the": true}
-
-// proseWords returns the lower-case words of prose, without articles.
-func proseWords(s string) []string {
-	var words []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if w = strings.ToLower(w); !articles[w] {
-			words = append(words, w)
-		}
-	}
-	return words
-}
-
 // repeatsName reports whether a description says no more than the name it
-// describes: the same words, case and articles aside ("Get order" or "Get
-// the order" for getOrder). A name of one character is a placeholder, as
-// in examples, and is left alone.
+// describes: the same letters and digits, case, articles and the breaks
+// between words aside ("Get order" or "Get the order" for getOrder). A
+// name of one character is a placeholder, as in examples, and is left
+// alone. Told without allocating for a name of up to 64 characters.
 func repeatsName(name, description string) bool {
-	if wordRunes(description, true) != wordRunes(name, false) {
-		// Most descriptions say more than the name: told without
-		// allocating.
+	if utf8.RuneCountInString(name) < 2 {
 		return false
 	}
-	words := proseWords(description)
-	if len(words) == 0 || len([]rune(name)) < 2 {
-		return false
+	var buf [64]rune
+	want := slices.AppendSeq(buf[:0], wordLetters(name, false))
+	i := 0
+	for r := range wordLetters(description, true) {
+		if i == len(want) || r != want[i] {
+			return false
+		}
+		i++
 	}
-	return strings.Join(words, "") == strings.Join(nameWords(name), "")
+	return i > 0 && i == len(want)
 }
 
-// wordRunes counts the letters and digits of s, leaving out, with
-// articles, those of the words "a", "an" and "the": the count a
-// description that only repeats a name shares with the name.
-func wordRunes(s string, articles bool) int {
-	n, start := 0, -1
-	word := func(end int) {
-		w := s[start:end]
-		if !articles || !(strings.EqualFold(w, "a") || strings.EqualFold(w, "an") || strings.EqualFold(w, "the")) {
-			n += utf8.RuneCountInString(w)
-		}
-		start = -1
-	}
-	for i, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if start < 0 {
-				start = i
+// wordLetters returns the letters and digits of s in lower case, leaving
+// out, with articles, those of the words "a", "an" and "the".
+func wordLetters(s string, articles bool) iter.Seq[rune] {
+	return func(yield func(rune) bool) {
+		for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if articles && (strings.EqualFold(w, "a") || strings.EqualFold(w, "an") || strings.EqualFold(w, "the")) {
+				continue
 			}
-		case start >= 0:
-			word(i)
+			for _, r := range w {
+				if !yield(unicode.ToLower(r)) {
+					return
+				}
+			}
 		}
 	}
-	if start >= 0 {
-		word(len(s))
-	}
-	return n
 }
 
 // toolDescriptionLint reports the description of tool t, written by pr,

@@ -8,21 +8,6 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-func TestNameWords(t *testing.T) {
-	tests := map[string][]string{
-		"getOrder":     {"get", "order"},
-		"get_order":    {"get", "order"},
-		"HTTPRequest":  {"http", "request"},
-		"orderID":      {"order", "id"},
-		"list-items2x": {"list", "items2x"},
-	}
-	for name, want := range tests {
-		if got := nameWords(name); !slices.Equal(got, want) {
-			t.Errorf("nameWords(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 func TestRepeatsName(t *testing.T) {
 	tests := []struct {
 		name, description string
@@ -36,6 +21,13 @@ func TestRepeatsName(t *testing.T) {
 		{"lookup", "Looks up", false},
 		{"t", "T", false},
 		{"getOrder", "", false},
+		{"get_order", "Get order", true},
+		{"HTTPRequest", "HTTP request", true},
+		{"orderID", "Order ID.", true},
+		{"list-items2x", "List items 2x", true},
+		{"getOrder", "Get order now", false},
+		{"getOrderNow", "Get order", false},
+		{"--", "a", false},
 	}
 	for _, tc := range tests {
 		if got := repeatsName(tc.name, tc.description); got != tc.want {

@@ -18,23 +18,14 @@ import (
 // userTurn compiles a User element.
 func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 	turn := &Turn{Span: e.Span()}
-	has := false
-	for i := range e.Subject.Properties {
-		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "says":
-			has = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
-				turn.Input = s
-			}
-		case "status":
-			c.turnStatus(turn, pr)
-		default:
-			c.unknownTestProp(pr, "a user turn", userProps)
-		}
-	}
-	if !has {
+	c.checkPropKeys(e, "a user turn", userProps)
+	if pr := e.Subject.Prop("says"); pr == nil {
 		c.missingProp(e, "the user turn does not say what the user says", "add the message: (:User {says: \"Hi, I'm Bob\"})")
+	} else if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the user's message is empty" }, "write what the user says: (:User {says: \"Hi, I'm Bob\"})"); ok {
+		turn.Input = s
+	}
+	if pr := e.Subject.Prop("status"); pr != nil {
+		c.turnStatus(turn, pr)
 	}
 	c.noElements(e, UserLabel)
 	return turn
@@ -130,16 +121,18 @@ func (c *compiler) unavailableTool(a *Agent, tool *Tool, span diag.Span) {
 	c.diags.Add(dg)
 }
 
+// argsModes are the properties of a Call that list arguments, by mode.
+var argsModes = map[string]ArgsMode{"args": ArgsExact, "argsInclude": ArgsSubset}
+
 // callExpectation compiles a Call element.
 func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation {
+	c.checkPropKeys(e, "a Call", callProps)
 	who, whoName, agentName, agentSpan, ok := c.callAgent(t, e)
 	if !ok {
-		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
 	name, span, tool, ok := c.toolOf(who, whoName, e, CallLabel, true)
 	if !ok {
-		c.checkPropKeys(e, "a Call", callProps)
 		return nil
 	}
 	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span, Agent: agentName, AgentSpan: agentSpan}
@@ -149,37 +142,30 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "tool", "agent":
-		case "args", "argsInclude":
-			mode := ArgsExact
-			if pr.Key == "argsInclude" {
-				mode = ArgsSubset
-			}
-			if ce.Mode != ArgsAny {
-				c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both"),
-					"args lists every argument of the call; argsInclude lists some of them: keep one",
-					diag.Related{Span: argsSpan, Message: "the other"}))
-				continue
-			}
-			if pr.Value.Kind() != grammar.MapValue {
-				c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
-					fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
-				continue
-			}
-			ce.Mode, argsSpan = mode, pr.KeySpan()
-			// Arguments with a matcher of their own need not be in args.
-			matched := map[string]bool{}
-			for _, f := range e.Elements {
-				if f.Kind == parser.NodeKind {
-					top, _, _ := strings.Cut(f.Subject.Identity, ".")
-					matched[top] = true
-				}
-			}
-			ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
-		default:
-			c.unknownTestProp(pr, "a Call", callProps)
+		mode := argsModes[pr.Key]
+		switch {
+		case mode == ArgsAny:
+			continue
+		case ce.Mode != ArgsAny:
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidPropertyValue, pr.KeySpan(), "a Call has either args or argsInclude, not both"),
+				"args lists every argument of the call; argsInclude lists some of them: keep one",
+				diag.Related{Span: argsSpan, Message: "the other"}))
+			continue
+		case pr.Value.Kind() != grammar.MapValue:
+			c.invalidValue(pr, fmt.Sprintf("%s must be a map of arguments, not %s", pr.Key, describeValue(pr.Value)),
+				fmt.Sprintf("write %s: {name: \"value\", ...}", pr.Key))
+			continue
 		}
+		ce.Mode, argsSpan = mode, pr.KeySpan()
+		// Arguments with a matcher of their own need not be in args.
+		matched := map[string]bool{}
+		for _, f := range e.Elements {
+			if f.Kind == parser.NodeKind {
+				top, _, _ := strings.Cut(f.Subject.Identity, ".")
+				matched[top] = true
+			}
+		}
+		ce.Args = c.argValues(tool, pr, mode == ArgsExact, matched)
 	}
 	for _, f := range e.Elements {
 		if m := c.fieldMatcher(f, c.argResolver(tool)); m != nil {
@@ -200,8 +186,8 @@ func (c *compiler) noCall(t *Test, e *parser.Pattern) *NoCall {
 	return &NoCall{Tool: name, Span: e.Span(), ToolSpan: span}
 }
 
-// checkPropKeys reports unknown properties of an element that could not be
-// compiled further.
+// checkPropKeys reports the properties of a test or one of its elements
+// (where) that are not among known; the known ones are then read by key.
 func (c *compiler) checkPropKeys(e *parser.Pattern, where string, known []string) {
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]
@@ -252,19 +238,13 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 			continue
 		}
 		var typ *Type
+		var sch Object
 		if p != nil {
-			typ = p.Type
+			typ, sch = p.Type, paramSchema(p, false, false)
 		}
-		x, m := valueFor(&en.Value, typ)
-		if m != nil {
-			c.badArgValue(k, m)
-			continue
+		if x, ok := c.argValue(k, &en.Value, typ, sch); ok {
+			out = append(out, Member{k, x})
 		}
-		if p != nil {
-			s, err := c.paramValueSchema(p)
-			c.reportProblems(k, validateValue(s, err, x), en.Value.Span())
-		}
-		out = append(out, Member{k, x})
 	}
 	if exact && tool != nil {
 		for _, p := range tool.ModelParams() {
@@ -277,25 +257,23 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 	return out
 }
 
-// badArgValue reports a value of the wrong type for an argument.
-func (c *compiler) badArgValue(name string, m *mismatch) {
-	m.report(c, CodeInvalidArgumentValue, "the value of "+name)
-}
-
-// checkConstraints validates a value against the schema of its parameter
-// (enum, bounds, lengths, pattern, format, record fields) and reports what
-// it violates at span.
-func (c *compiler) checkConstraints(name string, sch Object, x any, span diag.Span) {
+// argValue decodes the value v a test expects of the argument name, of
+// type typ (nil: unknown), and checks it against the argument's schema sch
+// (nil: none), reporting what does not fit; false when v is not of the
+// type.
+func (c *compiler) argValue(name string, v *grammar.Value, typ *Type, sch Object) (any, bool) {
+	x, m := valueFor(v, typ)
+	if m != nil {
+		m.report(c, CodeInvalidArgumentValue, "the value of "+name)
+		return nil, false
+	}
+	if sch == nil {
+		return x, true
+	}
 	s, err := c.valueSchema(sch)
-	c.reportProblems(name, validateValue(s, err, x), span)
-}
-
-// reportProblems reports what a value of name, at span, violates of its
-// schema.
-func (c *compiler) reportProblems(name string, probs []Problem, span diag.Span) {
-	for _, pb := range probs {
-		where := name + pb.Pointer
-		c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, span, "the value of %s %s, as the tool's schema says", where, pb.Message),
+	for _, pb := range validateValue(s, err, x) {
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidArgumentValue, v.Span(), "the value of %s %s, as the tool's schema says", name+pb.Pointer, pb.Message),
 			"a model sending this value would get an error back from the tool's validation: expect a value the schema allows"))
 	}
+	return x, true
 }

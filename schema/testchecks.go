@@ -126,20 +126,16 @@ func (c *compiler) matcher(m *FieldMatcher, pr *parser.Property, sch Object) boo
 	m.Kind = MatcherKind(slices.Index(matcherProps, pr.Key))
 	switch pr.Key {
 	case "equals":
-		x, mm := valueFor(v, m.Type)
-		if mm != nil {
-			if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
-				dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
-				suggestFix(&dg, "range", pr.KeySpan())
-				dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
-				c.diags.Add(dg)
-				return false
-			}
-			c.badArgValue(m.Name(), mm)
+		if v.Kind() == grammar.RangeValue && m.Type != nil && (m.Type.Kind == IntegerType || m.Type.Kind == NumberType) {
+			dg := diag.Errorf(CodeInvalidArgumentValue, v.Span(), "equals compares with one value; %s is a range", c.text(v.Span()))
+			suggestFix(&dg, "range", pr.KeySpan())
+			dg.Detail = "to accept any number in the range, write range: " + c.text(v.Span())
+			c.diags.Add(dg)
 			return false
 		}
-		if sch != nil {
-			c.checkConstraints(m.Name(), sch, x, v.Span())
+		x, ok := c.argValue(m.Name(), v, m.Type, sch)
+		if !ok {
+			return false
 		}
 		m.Value = x
 	case "any", "absent":
@@ -315,40 +311,29 @@ func (c *compiler) answerType(name string, span diag.Span) *Type {
 
 // rubric compiles a Rubric element.
 func (c *compiler) rubric(e *parser.Pattern) *Rubric {
+	c.checkPropKeys(e, "a Rubric", rubricProps)
 	r := &Rubric{Threshold: DefaultThreshold, Span: e.Span()}
-	var hasJudge, hasCriterion bool
-	for i := range e.Subject.Properties {
-		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "judge":
-			hasJudge = true
-			if name, ok := c.nameValue(pr); ok {
-				r.JudgeName, r.JudgeSpan = name, pr.Value.Span()
-				if r.Judge = c.lookupAgent(name); r.Judge == nil {
-					c.unknownAgent(name, pr.Value.Span(), "the rubric")
-				}
-			}
-		case "criterion":
-			hasCriterion = true
-			if s, ok := c.nonBlank(pr, CodeInvalidPropertyValue, func() string { return "the criterion is empty" }, "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
-				r.Criterion = s
-			}
-		case "threshold":
-			if f, ok := c.number(pr, 0, 1); ok {
-				r.Threshold = f
-			}
-		default:
-			c.unknownTestProp(pr, "a Rubric", rubricProps)
+	judge, criterion := e.Subject.Prop("judge"), e.Subject.Prop("criterion")
+	if judge == nil {
+		c.missingProp(e, "the rubric does not name its judge", "add the agent that scores the reply: (:Rubric {judge: my_judge, criterion: \"...\"})")
+	} else if name, ok := c.nameValue(judge); ok {
+		r.JudgeName, r.JudgeSpan = name, judge.Value.Span()
+		if r.Judge = c.lookupAgent(name); r.Judge == nil {
+			c.unknownAgent(name, judge.Value.Span(), "the rubric")
 		}
 	}
-	if !hasJudge {
-		c.missingProp(e, "the rubric does not name its judge", "add the agent that scores the reply: (:Rubric {judge: my_judge, criterion: \"...\"})")
-	}
-	if !hasCriterion {
+	if criterion == nil {
 		c.missingProp(e, "the rubric has no criterion", "say what the judge checks: (:Rubric {judge: ..., criterion: \"The answer greets the user by name\"})")
+	} else if s, ok := c.nonBlank(criterion, CodeInvalidPropertyValue, func() string { return "the criterion is empty" }, "say what the judge checks: criterion: \"The answer greets the user by name\""); ok {
+		r.Criterion = s
+	}
+	if pr := e.Subject.Prop("threshold"); pr != nil {
+		if f, ok := c.number(pr, 0, 1); ok {
+			r.Threshold = f
+		}
 	}
 	c.noElements(e, RubricLabel)
-	if !hasJudge || !hasCriterion {
+	if judge == nil || criterion == nil {
 		return nil
 	}
 	return r

@@ -167,32 +167,17 @@ func (c *compiler) test(d decl) {
 // mode and description.
 func (c *compiler) testProps(t *Test, d decl) {
 	p := d.p
-	hasAgent := false
-	for i := range p.Subject.Properties {
-		pr := &p.Subject.Properties[i]
-		switch pr.Key {
-		case "agent":
-			hasAgent = true
-			name, ok := c.nameValue(pr)
-			if !ok {
-				continue
-			}
-			t.AgentName, t.AgentSpan = name, pr.Value.Span()
-			t.Agent = c.lookupAgent(name)
-			if t.Agent == nil {
-				c.unknownAgent(name, pr.Value.Span(), "test "+disp(t.Name))
-			}
-		case "trajectory":
-			if name, ok := c.nameValue(pr); ok {
-				t.Trajectory = c.trajectory(pr, name)
-			}
-		case "description":
-			t.Description, _ = c.str(pr)
-		default:
-			c.unknownTestProp(pr, "a test", testProps)
+	c.checkPropKeys(p, "a test", testProps)
+	if pr := p.Subject.Prop("trajectory"); pr != nil {
+		if name, ok := c.nameValue(pr); ok {
+			t.Trajectory = c.trajectory(pr, name)
 		}
 	}
-	if !hasAgent {
+	if pr := p.Subject.Prop("description"); pr != nil {
+		t.Description, _ = c.str(pr)
+	}
+	pr := p.Subject.Prop("agent")
+	if pr == nil {
 		dg := diag.Errorf(CodeMissingTestProperty, headSpan(d), "test %s does not say which agent it tests", disp(t.Name))
 		dg.Detail = "add the agent to its record: {agent: my_agent}"
 		if names := c.agentNames(); len(names) > 0 {
@@ -207,6 +192,13 @@ func (c *compiler) testProps(t *Test, d decl) {
 			}
 		}
 		c.diags.Add(dg)
+		return
+	}
+	if name, ok := c.nameValue(pr); ok {
+		t.AgentName, t.AgentSpan = name, pr.Value.Span()
+		if t.Agent = c.lookupAgent(name); t.Agent == nil {
+			c.unknownAgent(name, pr.Value.Span(), "test "+disp(t.Name))
+		}
 	}
 }
 

@@ -33,30 +33,23 @@ type DecisionScript struct {
 // approval, and that the turn has no other decision for it.
 func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScript {
 	c.noElements(e, DecisionLabel)
+	c.checkPropKeys(e, "a Decision", decisionProps)
 	d := &DecisionScript{Span: e.Span()}
-	var hasTool, hasApprove, okTool, okApprove bool
-	for i := range e.Subject.Properties {
-		pr := &e.Subject.Properties[i]
-		switch pr.Key {
-		case "tool":
-			hasTool = true
-			d.Tool, okTool = c.nameValue(pr)
-			d.ToolSpan = pr.Value.Span()
-		case "approve":
-			hasApprove = true
-			d.Approve, okApprove = c.boolean(pr)
-		case "reason":
-			d.Reason, _ = c.str(pr)
-		default:
-			c.unknownTestProp(pr, "a Decision", decisionProps)
-		}
-	}
-	if !hasTool {
+	var okTool, okApprove bool
+	if pr := e.Subject.Prop("tool"); pr == nil {
 		c.missingProp(e, "the Decision does not name the tool it decides on", "add the tool: (:Decision {tool: name, approve: true})")
+	} else {
+		d.Tool, okTool = c.nameValue(pr)
+		d.ToolSpan = pr.Value.Span()
 	}
-	if !hasApprove {
+	if pr := e.Subject.Prop("approve"); pr == nil {
 		c.missingProp(e, "the Decision does not say whether it approves the calls",
 			"add approve: true to run the calls, or approve: false (with a reason: \"...\" told to the model) to deny them")
+	} else {
+		d.Approve, okApprove = c.boolean(pr)
+	}
+	if pr := e.Subject.Prop("reason"); pr != nil {
+		d.Reason, _ = c.str(pr)
 	}
 	if !okTool || !okApprove {
 		return nil

@@ -80,14 +80,3 @@ func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
 	put(&c.valueSchemas, key.String(), compiledValueSchema{s, err})
 	return s, err
 }
-
-// paramValueSchema returns the schema of a parameter's values compiled for
-// [validateValue], made once per compile for each parameter.
-func (c *compiler) paramValueSchema(p *Param) (*jsonschema.Schema, error) {
-	if v, ok := c.paramSchemas[p]; ok {
-		return v.s, v.err
-	}
-	s, err := c.valueSchema(paramSchema(p, false, false))
-	put(&c.paramSchemas, p, compiledValueSchema{s, err})
-	return s, err
-}
