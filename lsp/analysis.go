@@ -42,7 +42,7 @@ type snapshot struct {
 	// this one's is computed from it (see [project.Request.Prev]).
 	base atomic.Pointer[snapshot]
 	// edit is how the text differs from the one before it, when it was
-	// made by an edit (see store.change).
+	// made by an edit (see store.didChange).
 	edit *textEdit
 	// pkg is the rest of the document's package, or nil when its
 	// directory holds no other .gram file (see package.go).

@@ -156,7 +156,8 @@ type route struct {
 }
 
 // routes lists every method the server handles; anything else is
-// MethodNotFound. Most are methods of the server, decoded and answered by
+// MethodNotFound. Most are methods of the server (the document
+// notifications, of its store), decoded and answered by
 // request and notification (the parameters of the LSP 3.17 methods the
 // protocol package predates, and of didChange, which it cannot decode
 // faithfully, are types of this package); initialize and shutdown, which
@@ -167,10 +168,10 @@ func (s *server) routes() map[string]route {
 		"initialize":                          {h: s.initialize, inline: true},
 		"initialized":                         {h: notification(ignore), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
-		"textDocument/didOpen":                {h: notification(s.DidOpen), inline: true},
-		"textDocument/didChange":              {h: notification(s.didChange), inline: true},
-		"textDocument/didClose":               {h: notification(s.DidClose), inline: true},
-		"textDocument/didSave":                {h: notification(s.DidSave), inline: true},
+		"textDocument/didOpen":                {h: notification(s.docs.didOpen), inline: true},
+		"textDocument/didChange":              {h: notification(s.docs.didChange), inline: true},
+		"textDocument/didClose":               {h: notification(s.docs.didClose), inline: true},
+		"textDocument/didSave":                {h: notification(s.docs.didSave), inline: true},
 		"workspace/didChangeWatchedFiles":     {h: notification(s.DidChangeWatchedFiles), inline: true},
 		"workspace/didChangeWorkspaceFolders": {h: notification(s.DidChangeWorkspaceFolders), inline: true},
 		"workspace/didChangeConfiguration":    {h: notification(s.DidChangeConfiguration), inline: true},
