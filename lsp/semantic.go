@@ -159,20 +159,15 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		}
 		w.Walk(tp, tp.Span())
 	}
-	comments := make([]semToken, 0, len(a.Doc.Comments))
 	for _, c := range a.Doc.Comments {
-		if c.Span.Len() > 0 {
-			comments = append(comments, semToken{f.Resolve(c.Span), tokComment, 0})
-		}
+		add(c.Span, tokComment, 0)
 	}
-	var bad []semToken
 	for _, b := range a.Doc.Bad {
-		a.lexSpan(f.Resolve(b), false, &bad)
+		a.lexSpan(f.Resolve(b), false, &out)
 	}
 	// In source order, the walk's first where two start at the same
 	// offset, then the comments'; overlaps dropped (a comment inside text
 	// that did not parse, say).
-	out = slices.Concat(out, comments, bad)
 	slices.SortStableFunc(out, func(x, y semToken) int { return x.span.Start - y.span.Start })
 	kept := out[:0]
 	end := -1
