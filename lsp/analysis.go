@@ -11,7 +11,6 @@
 package lsp
 
 import (
-	"context"
 	"sync"
 	"sync/atomic"
 
@@ -104,17 +103,6 @@ func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
 	s.same, s.edit = nil, nil
 	s.base.Store(nil)
-}
-
-// withAnalysis answers a request about the document u with f, given the
-// snapshot of the document the request sees and its analysis.
-func withAnalysis[R any](ctx context.Context, s *server, u protocol.DocumentURI, f func(*snapshot, *analysis) (R, error)) (R, error) {
-	snap, err := s.snapshot(ctx, u)
-	if err != nil {
-		var none R
-		return none, err
-	}
-	return f(snap, snap.Analysis())
 }
 
 // textEdit is how a text differs from the text of from.

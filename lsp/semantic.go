@@ -85,14 +85,12 @@ func semanticLegend() protocol.SemanticTokensLegend {
 }
 
 // SemanticTokensFull answers textDocument/semanticTokens/full.
-func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.SemanticTokens, error) {
-		toks, err := an.semanticTokens(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
-	})
+func (s *server) SemanticTokensFull(ctx context.Context, an *analysis, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	toks, err := an.semanticTokens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
 }
 
 // semToken is a token before encoding.
