@@ -163,9 +163,9 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 	for _, b := range a.Doc.Bad {
 		a.lexSpan(f.Resolve(b), false, &out)
 	}
-	// In source order, the walk's first where two start at the same
-	// offset, then the comments'; overlaps dropped (a comment inside text
-	// that did not parse, say).
+	// In source order, where two start at the same offset the walk's
+	// first, then the comments', then those of text that did not parse;
+	// overlaps dropped (a comment inside text that did not parse, say).
 	slices.SortStableFunc(out, func(x, y semToken) int { return x.span.Start - y.span.Start })
 	kept := out[:0]
 	end := -1

@@ -382,8 +382,3 @@ func decode(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, v
 	}
 	return true
 }
-
-// errNoDocument is the error of a request about a document that is not open.
-func errNoDocument(uri protocol.DocumentURI) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", uri)
-}

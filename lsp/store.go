@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -86,7 +87,7 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 	if snap := v[u]; snap != nil {
 		return snap, nil
 	}
-	return nil, errNoDocument(u)
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", u)
 }
 
 // update runs f with st.mu held and publishes the view it leaves; then it
