@@ -11,7 +11,6 @@
 package lsp
 
 import (
-	"context"
 	"sync"
 	"sync/atomic"
 
@@ -42,7 +41,7 @@ type snapshot struct {
 	// this one's is computed from it (see [project.Request.Prev]).
 	base atomic.Pointer[snapshot]
 	// edit is how the text differs from the one before it, when it was
-	// made by an edit (see store.change).
+	// made by an edit (see store.didChange).
 	edit *textEdit
 	// pkg is the rest of the document's package, or nil when its
 	// directory holds no other .gram file (see package.go).
@@ -104,17 +103,6 @@ func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
 	s.same, s.edit = nil, nil
 	s.base.Store(nil)
-}
-
-// withAnalysis answers a request about the document u with f, given the
-// snapshot of the document the request sees and its analysis.
-func withAnalysis[R any](ctx context.Context, s *server, u protocol.DocumentURI, f func(*snapshot, *analysis) (R, error)) (R, error) {
-	snap, err := s.snapshot(ctx, u)
-	if err != nil {
-		var none R
-		return none, err
-	}
-	return f(snap, snap.Analysis())
 }
 
 // textEdit is how a text differs from the text of from.

@@ -29,41 +29,39 @@ import (
 )
 
 // CodeAction answers textDocument/codeAction.
-func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeAction, error) {
-		span := spanOf(an.File, p.Range)
-		// want reports whether the client asks for the kind k: it or a
-		// kind k is a sub-kind of (quickfix.x of quickfix).
-		want := func(k protocol.CodeActionKind) bool {
-			return len(p.Context.Only) == 0 || slices.ContainsFunc(p.Context.Only, func(o protocol.CodeActionKind) bool {
-				return k == o || strings.HasPrefix(string(k), string(o)+".")
+func (s *server) CodeAction(ctx context.Context, an *analysis, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	span := spanOf(an.File, p.Range)
+	// want reports whether the client asks for the kind k: it or a
+	// kind k is a sub-kind of (quickfix.x of quickfix).
+	want := func(k protocol.CodeActionKind) bool {
+		return len(p.Context.Only) == 0 || slices.ContainsFunc(p.Context.Only, func(o protocol.CodeActionKind) bool {
+			return k == o || strings.HasPrefix(string(k), string(o)+".")
+		})
+	}
+	out := []protocol.CodeAction{}
+	if want(protocol.QuickFix) {
+		for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
+			if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
+				continue
+			}
+			out = append(out, an.quickFixes(p.TextDocument.URI, d)...)
+			out = append(out, an.subjectFixes(p.TextDocument.URI, d)...)
+		}
+	}
+	if want(protocol.Source) {
+		if t := an.ToolAt(span.Start); t != nil && t.Name != "" {
+			out = append(out, protocol.CodeAction{
+				Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
+				Kind:  protocol.Source,
+				Command: &protocol.Command{
+					Title:     "Show JSON Schema",
+					Command:   CommandToolSchema,
+					Arguments: []any{string(p.TextDocument.URI), t.Name},
+				},
 			})
 		}
-		out := []protocol.CodeAction{}
-		if want(protocol.QuickFix) {
-			for _, d := range s.diagnosticsOf(an).InOrder(an.File) {
-				if ds := an.File.Resolve(d.Span); ds.Start > span.End || ds.End < span.Start {
-					continue
-				}
-				out = append(out, an.quickFixes(snap.URI, d)...)
-				out = append(out, an.subjectFixes(snap.URI, d)...)
-			}
-		}
-		if want(protocol.Source) {
-			if t := an.ToolAt(span.Start); t != nil && t.Name != "" {
-				out = append(out, protocol.CodeAction{
-					Title: fmt.Sprintf("Show the JSON Schema of tool %s", t.Name),
-					Kind:  protocol.Source,
-					Command: &protocol.Command{
-						Title:     "Show JSON Schema",
-						Command:   CommandToolSchema,
-						Arguments: []any{string(snap.URI), t.Name},
-					},
-				})
-			}
-		}
-		return out, nil
-	})
+	}
+	return out, nil
 }
 
 // quickFixes returns the quick fixes of a diagnostic.

@@ -19,11 +19,9 @@ import (
 )
 
 // Completion answers textDocument/completion.
-func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.CompletionList, error) {
-		items, more := an.completeAt(offsetOf(an.File, p.Position), p.TextDocument.URI)
-		return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
-	})
+func (s *server) Completion(ctx context.Context, an *analysis, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	items, more := an.completeAt(offsetOf(an.File, p.Position), p.TextDocument.URI)
+	return &protocol.CompletionList{Items: items, IsIncomplete: more}, nil
 }
 
 // completeAt returns the completion items at the byte offset off of the

@@ -13,14 +13,12 @@ import (
 )
 
 // Definition answers textDocument/definition.
-func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) ([]protocol.Location, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.Location, error) {
-		loc, ok := an.Definition(offsetOf(an.File, p.Position))
-		if !ok {
-			return nil, nil
-		}
-		return []protocol.Location{locationOf(snap.URI, an, loc)}, nil
-	})
+func (s *server) Definition(ctx context.Context, an *analysis, p *protocol.DefinitionParams) ([]protocol.Location, error) {
+	loc, ok := an.Definition(offsetOf(an.File, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	return []protocol.Location{locationOf(p.TextDocument.URI, an, loc)}, nil
 }
 
 // locationOf returns the protocol location of a place package ide gives:

@@ -18,10 +18,8 @@ import (
 )
 
 // FoldingRanges answers textDocument/foldingRange.
-func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.FoldingRange, error) {
-		return an.foldingRanges(), nil
-	})
+func (s *server) FoldingRanges(ctx context.Context, an *analysis, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	return an.foldingRanges(), nil
 }
 
 // foldingRanges returns the document's folding ranges, sorted.

@@ -12,13 +12,11 @@ import (
 )
 
 // Hover answers textDocument/hover.
-func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.Hover, error) {
-		h, ok := an.Hover(offsetOf(an.File, p.Position))
-		if !ok {
-			return nil, nil
-		}
-		r := byteRangeOf(an.File, h.Span)
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
-	})
+func (s *server) Hover(ctx context.Context, an *analysis, p *protocol.HoverParams) (*protocol.Hover, error) {
+	h, ok := an.Hover(offsetOf(an.File, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	r := byteRangeOf(an.File, h.Span)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
 }

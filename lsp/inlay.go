@@ -38,10 +38,8 @@ type inlayHint struct {
 const inlayHintKindType = 1
 
 // inlayHint answers textDocument/inlayHint.
-func (s *server) inlayHint(ctx context.Context, p *inlayHintParams) ([]inlayHint, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]inlayHint, error) {
-		return an.inlayHints(spanOf(an.File, p.Range)), nil
-	})
+func (s *server) inlayHint(ctx context.Context, an *analysis, p *inlayHintParams) ([]inlayHint, error) {
+	return an.inlayHints(spanOf(an.File, p.Range)), nil
 }
 
 // inlayHints returns the hints of the parameters whose node ends in span (of

@@ -13,37 +13,33 @@ import (
 // References answers textDocument/references: for a name of the package
 // (a top-level tool, an agent or a record), in every member file of the
 // package, as package ide finds them (see ide.Analysis.References).
-func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.Location, error) {
-		var out []protocol.Location
-		for i, loc := range an.References(offsetOf(an.File, p.Position), p.Context.IncludeDeclaration) {
-			if i%256 == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			out = append(out, locationOf(snap.URI, an, loc))
+func (s *server) References(ctx context.Context, an *analysis, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	var out []protocol.Location
+	for i, loc := range an.References(offsetOf(an.File, p.Position), p.Context.IncludeDeclaration) {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		return out, nil
-	})
+		out = append(out, locationOf(p.TextDocument.URI, an, loc))
+	}
+	return out, nil
 }
 
 // DocumentHighlight answers textDocument/documentHighlight: every
 // occurrence of the identity under the cursor in the document; the
 // definition is a write, the references are reads.
-func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.DocumentHighlight, error) {
-		ix := an.Index()
-		o, ok := ix.At(posOf(an.File, p.Position))
-		if !ok || !o.Resolved() {
-			return nil, nil
+func (s *server) DocumentHighlight(ctx context.Context, an *analysis, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	ix := an.Index()
+	o, ok := ix.At(posOf(an.File, p.Position))
+	if !ok || !o.Resolved() {
+		return nil, nil
+	}
+	var out []protocol.DocumentHighlight
+	for _, r := range ix.OccurrencesOf(o.Def) {
+		kind := protocol.DocumentHighlightKindRead
+		if r.IsDef {
+			kind = protocol.DocumentHighlightKindWrite
 		}
-		var out []protocol.DocumentHighlight
-		for _, r := range ix.OccurrencesOf(o.Def) {
-			kind := protocol.DocumentHighlightKindRead
-			if r.IsDef {
-				kind = protocol.DocumentHighlightKindWrite
-			}
-			out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
-		}
-		return out, nil
-	})
+		out = append(out, protocol.DocumentHighlight{Range: rangeOf(an.File, r.Span), Kind: kind})
+	}
+	return out, nil
 }

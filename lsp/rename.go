@@ -16,31 +16,27 @@ import (
 
 // PrepareRename answers textDocument/prepareRename with the range of the
 // identity under the cursor.
-func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.Range, error) {
-		span, err := an.PrepareRename(offsetOf(an.File, p.Position))
-		if err != nil {
-			return nil, renameError(err)
-		}
-		r := byteRangeOf(an.File, span)
-		return &r, nil
-	})
+func (s *server) PrepareRename(ctx context.Context, an *analysis, p *protocol.PrepareRenameParams) (*protocol.Range, error) {
+	span, err := an.PrepareRename(offsetOf(an.File, p.Position))
+	if err != nil {
+		return nil, renameError(err)
+	}
+	r := byteRangeOf(an.File, span)
+	return &r, nil
 }
 
 // Rename answers textDocument/rename.
-func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) (*protocol.WorkspaceEdit, error) {
-		changes, err := an.Rename(offsetOf(an.File, p.Position), p.NewName)
-		if err != nil {
-			return nil, renameError(err)
-		}
-		out := map[protocol.DocumentURI][]protocol.TextEdit{}
-		for _, c := range changes {
-			loc := locationOf(snap.URI, an, ide.Location{File: c.File, Span: c.Span})
-			out[loc.URI] = append(out[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: c.NewText})
-		}
-		return &protocol.WorkspaceEdit{Changes: out}, nil
-	})
+func (s *server) Rename(ctx context.Context, an *analysis, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	changes, err := an.Rename(offsetOf(an.File, p.Position), p.NewName)
+	if err != nil {
+		return nil, renameError(err)
+	}
+	out := map[protocol.DocumentURI][]protocol.TextEdit{}
+	for _, c := range changes {
+		loc := locationOf(p.TextDocument.URI, an, ide.Location{File: c.File, Span: c.Span})
+		out[loc.URI] = append(out[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: c.NewText})
+	}
+	return &protocol.WorkspaceEdit{Changes: out}, nil
 }
 
 // renameError gives the error of a rename its code: InvalidRequest where

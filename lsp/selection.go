@@ -23,14 +23,12 @@ type selectionRangeParams struct {
 }
 
 // selectionRange answers textDocument/selectionRange.
-func (s *server) selectionRange(ctx context.Context, p *selectionRangeParams) ([]protocol.SelectionRange, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.SelectionRange, error) {
-		out := make([]protocol.SelectionRange, 0, len(p.Positions))
-		for _, pos := range p.Positions {
-			out = append(out, an.selectionRange(posOf(an.File, pos)))
-		}
-		return out, nil
-	})
+func (s *server) selectionRange(ctx context.Context, an *analysis, p *selectionRangeParams) ([]protocol.SelectionRange, error) {
+	out := make([]protocol.SelectionRange, 0, len(p.Positions))
+	for _, pos := range p.Positions {
+		out = append(out, an.selectionRange(posOf(an.File, pos)))
+	}
+	return out, nil
 }
 
 // maxSelectionDepth is the most ranges a selection chain holds.

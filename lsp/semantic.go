@@ -85,14 +85,12 @@ func semanticLegend() protocol.SemanticTokensLegend {
 }
 
 // SemanticTokensFull answers textDocument/semanticTokens/full.
-func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) (*protocol.SemanticTokens, error) {
-		toks, err := an.semanticTokens(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
-	})
+func (s *server) SemanticTokensFull(ctx context.Context, an *analysis, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	toks, err := an.semanticTokens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.SemanticTokens{Data: encodeTokens(an.File, toks)}, nil
 }
 
 // semToken is a token before encoding.
@@ -159,18 +157,16 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		}
 		w.Walk(tp, tp.Span())
 	}
-	comments := make([]semToken, 0, len(a.Doc.Comments))
 	for _, c := range a.Doc.Comments {
-		if c.Span.Len() > 0 {
-			comments = append(comments, semToken{f.Resolve(c.Span), tokComment, 0})
-		}
+		add(c.Span, tokComment, 0)
 	}
-	var bad []semToken
 	for _, b := range a.Doc.Bad {
-		a.lexSpan(f.Resolve(b), false, &bad)
+		a.lexSpan(f.Resolve(b), false, &out)
 	}
-	out = mergeTokens(out, comments, bad)
-	// Drop overlaps (a comment inside text that did not parse, say).
+	// In source order, where two start at the same offset the walk's
+	// first, then the comments', then those of text that did not parse;
+	// overlaps dropped (a comment inside text that did not parse, say).
+	slices.SortStableFunc(out, func(x, y semToken) int { return x.span.Start - y.span.Start })
 	kept := out[:0]
 	end := -1
 	for _, t := range out {
@@ -181,43 +177,6 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 		end = t.span.End
 	}
 	return kept, nil
-}
-
-// mergeTokens returns the tokens of the three lists in source order, those
-// of an earlier list first where two start at the same offset: a merge when
-// each list is in order (as the walk, the comments and the text that did
-// not parse each give them), else a stable sort of all of them.
-func mergeTokens(lists ...[]semToken) []semToken {
-	n, sorted := 0, true
-	for _, l := range lists {
-		n += len(l)
-		for i := 1; i < len(l) && sorted; i++ {
-			sorted = l[i-1].span.Start <= l[i].span.Start
-		}
-	}
-	if !sorted {
-		var all []semToken
-		for _, l := range lists {
-			all = append(all, l...)
-		}
-		slices.SortStableFunc(all, func(x, y semToken) int { return x.span.Start - y.span.Start })
-		return all
-	}
-	out := make([]semToken, 0, n)
-	for {
-		// The list whose next token starts first; the earliest list on a tie.
-		best := -1
-		for i, l := range lists {
-			if len(l) > 0 && (best < 0 || l[0].span.Start < lists[best][0].span.Start) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return out
-		}
-		out = append(out, lists[best][0])
-		lists[best] = lists[best][1:]
-	}
 }
 
 // kindTokens are the token types of the kinds of identities.

@@ -156,8 +156,9 @@ type route struct {
 }
 
 // routes lists every method the server handles; anything else is
-// MethodNotFound. Most are methods of the server, decoded and answered by
-// request and notification (the parameters of the LSP 3.17 methods the
+// MethodNotFound. Most are methods of the server (the document
+// notifications, of its store), decoded and answered by request,
+// docRequest and notification (the parameters of the LSP 3.17 methods the
 // protocol package predates, and of didChange, which it cannot decode
 // faithfully, are types of this package); initialize and shutdown, which
 // may come without parameters, read theirs themselves.
@@ -167,33 +168,33 @@ func (s *server) routes() map[string]route {
 		"initialize":                          {h: s.initialize, inline: true},
 		"initialized":                         {h: notification(ignore), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
-		"textDocument/didOpen":                {h: notification(s.DidOpen), inline: true},
-		"textDocument/didChange":              {h: notification(s.didChange), inline: true},
-		"textDocument/didClose":               {h: notification(s.DidClose), inline: true},
-		"textDocument/didSave":                {h: notification(s.DidSave), inline: true},
+		"textDocument/didOpen":                {h: notification(s.docs.didOpen), inline: true},
+		"textDocument/didChange":              {h: notification(s.docs.didChange), inline: true},
+		"textDocument/didClose":               {h: notification(s.docs.didClose), inline: true},
+		"textDocument/didSave":                {h: notification(s.docs.didSave), inline: true},
 		"workspace/didChangeWatchedFiles":     {h: notification(s.DidChangeWatchedFiles), inline: true},
 		"workspace/didChangeWorkspaceFolders": {h: notification(s.DidChangeWorkspaceFolders), inline: true},
 		"workspace/didChangeConfiguration":    {h: notification(s.DidChangeConfiguration), inline: true},
 		"$/setTrace":                          {h: notification(ignore), inline: true},
-		"textDocument/hover":                  {h: request(s.Hover)},
-		"textDocument/definition":             {h: request(s.Definition)},
-		"textDocument/references":             {h: request(s.References)},
-		"textDocument/documentHighlight":      {h: request(s.DocumentHighlight)},
-		"textDocument/completion":             {h: request(s.Completion)},
+		"textDocument/hover":                  {h: docRequest(s, s.Hover)},
+		"textDocument/definition":             {h: docRequest(s, s.Definition)},
+		"textDocument/references":             {h: docRequest(s, s.References)},
+		"textDocument/documentHighlight":      {h: docRequest(s, s.DocumentHighlight)},
+		"textDocument/completion":             {h: docRequest(s, s.Completion)},
 		"completionItem/resolve":              {h: request(s.CompletionResolve)},
-		"textDocument/documentSymbol":         {h: request(s.DocumentSymbol)},
+		"textDocument/documentSymbol":         {h: docRequest(s, s.DocumentSymbol)},
 		"workspace/symbol":                    {h: request(s.Symbols)},
-		"textDocument/foldingRange":           {h: request(s.FoldingRanges)},
-		"textDocument/selectionRange":         {h: request(s.selectionRange)},
-		"textDocument/prepareRename":          {h: request(s.PrepareRename)},
-		"textDocument/rename":                 {h: request(s.Rename)},
+		"textDocument/foldingRange":           {h: docRequest(s, s.FoldingRanges)},
+		"textDocument/selectionRange":         {h: docRequest(s, s.selectionRange)},
+		"textDocument/prepareRename":          {h: docRequest(s, s.PrepareRename)},
+		"textDocument/rename":                 {h: docRequest(s, s.Rename)},
 		"textDocument/formatting":             {h: request(s.Formatting)},
 		"textDocument/rangeFormatting":        {h: request(s.RangeFormatting)},
-		"textDocument/codeAction":             {h: request(s.CodeAction)},
+		"textDocument/codeAction":             {h: docRequest(s, s.CodeAction)},
 		"workspace/executeCommand":            {h: request(s.ExecuteCommand)},
-		"textDocument/codeLens":               {h: request(s.CodeLens)},
-		"textDocument/semanticTokens/full":    {h: request(s.SemanticTokensFull)},
-		"textDocument/inlayHint":              {h: request(s.inlayHint)},
+		"textDocument/codeLens":               {h: docRequest(s, s.CodeLens)},
+		"textDocument/semanticTokens/full":    {h: docRequest(s, s.SemanticTokensFull)},
+		"textDocument/inlayHint":              {h: docRequest(s, s.inlayHint)},
 	}
 }
 
@@ -211,6 +212,26 @@ func request[P, R any](f func(context.Context, *P) (R, error)) handler {
 		}
 		r, err := f(ctx, &p)
 		return reply(ctx, r, err)
+	}
+}
+
+// docRequest returns the handler of a request about the open document its
+// parameters name (textDocument.uri), answered by f from the document's
+// analysis as the request sees it, as request answers.
+func docRequest[P, R any](s *server, f func(context.Context, *analysis, *P) (R, error)) handler {
+	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		var doc struct {
+			TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+		}
+		_ = json.Unmarshal(req.Params(), &doc) // parameters that do not decode are P's to refuse
+		return request(func(ctx context.Context, p *P) (R, error) {
+			snap, err := s.snapshot(ctx, doc.TextDocument.URI)
+			if err != nil {
+				var none R
+				return none, err
+			}
+			return f(ctx, snap.Analysis(), p)
+		})(ctx, reply, req)
 	}
 }
 
@@ -360,9 +381,4 @@ func decode(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, v
 		return false
 	}
 	return true
-}
-
-// errNoDocument is the error of a request about a document that is not open.
-func errNoDocument(uri protocol.DocumentURI) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", uri)
 }

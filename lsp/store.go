@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/diag"
@@ -86,7 +87,7 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 	if snap := v[u]; snap != nil {
 		return snap, nil
 	}
-	return nil, errNoDocument(u)
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", u)
 }
 
 // update runs f with st.mu held and publishes the view it leaves; then it
@@ -100,31 +101,34 @@ func (st *store) update(f func() []*document) {
 	st.scheduleAll(docs)
 }
 
-// open records a newly opened document.
-func (st *store) open(u protocol.DocumentURI, version int32, text []byte) {
+// didOpen records a newly opened document and schedules its diagnostics.
+func (st *store) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	u := p.TextDocument.URI
 	dir, list := listDir(u)
 	st.update(func() []*document {
 		if old := st.docs[u]; old != nil {
 			old.close()
 		}
 		st.setListing(dir, list)
-		d := &document{uri: u, snap: newSnapshot(u, version, text)}
+		d := &document{uri: u, snap: newSnapshot(u, p.TextDocument.Version, []byte(p.TextDocument.Text))}
 		st.docs[u] = d
 		d.snap.pkg = st.inputs(u)
 		return append([]*document{d}, st.renewDir(dir, u)...)
 	})
+	return nil
 }
 
-// change applies changes to a document.
-func (st *store) change(u protocol.DocumentURI, version int32, changes []changeEvent) (err error) {
+// didChange applies a document's changes (see changeEvent).
+func (st *store) didChange(_ context.Context, p *didChangeParams) error {
+	u, version := p.TextDocument.URI, p.TextDocument.Version
 	st.update(func() []*document {
 		d := st.docs[u]
 		if d == nil {
-			err = errNoDocument(u)
+			st.srv.log.Warn("didChange of a document that is not open", "uri", u)
 			return nil
 		}
 		old := d.snap
-		file, edit, n := applyChanges(old.File, changes)
+		file, edit, n := applyChanges(old.File, p.ContentChanges)
 		// The new text shares its chunks and line index with the old one's
 		// but where the changes are.
 		d.snap = &snapshot{URI: u, Version: version, File: file,
@@ -138,12 +142,13 @@ func (st *store) change(u protocol.DocumentURI, version int32, changes []changeE
 		d.snap.pkg = st.inputs(u)
 		return append([]*document{d}, st.renewDir(dirOf(u), u)...)
 	})
-	return err
+	return nil
 }
 
-// save re-publishes a document's diagnostics, and those of the other open
-// documents of its directory when the save added a file to it.
-func (st *store) save(u protocol.DocumentURI) {
+// didSave re-publishes a document's diagnostics, and those of the other
+// open documents of its directory when the save added a file to it.
+func (st *store) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	u := p.TextDocument.URI
 	dir, list := listDir(u)
 	st.update(func() []*document {
 		switch d := st.docs[u]; {
@@ -155,6 +160,7 @@ func (st *store) save(u protocol.DocumentURI) {
 			return []*document{d}
 		}
 	})
+	return nil
 }
 
 // currentSnapshot returns d's latest snapshot.
@@ -164,8 +170,9 @@ func (d *document) currentSnapshot(st *store) *snapshot {
 	return d.snap
 }
 
-// close forgets a document and clears its diagnostics.
-func (st *store) close(u protocol.DocumentURI) {
+// didClose forgets a document and clears its diagnostics.
+func (st *store) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	u := p.TextDocument.URI
 	var d *document
 	st.update(func() []*document {
 		d = st.docs[u]
@@ -176,12 +183,13 @@ func (st *store) close(u protocol.DocumentURI) {
 		return st.renewDir(dirOf(u), u)
 	})
 	if d == nil {
-		return
+		return nil
 	}
 	d.close()
 	d.pubMu.Lock()
 	st.srv.notify("textDocument/publishDiagnostics", publishParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	d.pubMu.Unlock()
+	return nil
 }
 
 // closeAll stops every document's diagnostics worker.
@@ -255,30 +263,4 @@ func joinEdits(a diag.Span, an int, b diag.Span, bn int) (diag.Span, int) {
 	start := min(a.Start, b.Start)
 	end := max(a.Start+an, b.End) // in the text after the first edit
 	return diag.Span{Start: start, End: end - an + a.Len()}, end - start - b.Len() + bn
-}
-
-// DidOpen records an opened document and schedules its diagnostics.
-func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
-	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
-	return nil
-}
-
-// didChange applies a document's changes (see changeEvent).
-func (s *server) didChange(_ context.Context, p *didChangeParams) error {
-	if err := s.docs.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges); err != nil {
-		s.log.Warn("didChange of a document that is not open", "uri", p.TextDocument.URI)
-	}
-	return nil
-}
-
-// DidClose forgets a document and clears its diagnostics.
-func (s *server) DidClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
-	s.docs.close(p.TextDocument.URI)
-	return nil
-}
-
-// DidSave re-publishes a document's diagnostics.
-func (s *server) DidSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
-	s.docs.save(p.TextDocument.URI)
-	return nil
 }

@@ -36,10 +36,8 @@ import (
 
 // DocumentSymbol answers textDocument/documentSymbol with the document's
 // outline.
-func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(_ *snapshot, an *analysis) ([]protocol.DocumentSymbol, error) {
-		return an.documentSymbols(), nil
-	})
+func (s *server) DocumentSymbol(ctx context.Context, an *analysis, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
+	return an.documentSymbols(), nil
 }
 
 // documentSymbols returns the outline (empty, not nil, when there is none).

@@ -70,24 +70,22 @@ func (a *analysis) testSymbol(p *parser.Pattern) (protocol.DocumentSymbol, bool)
 }
 
 // CodeLens answers textDocument/codeLens: "Run test" above every test.
-func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	return withAnalysis(ctx, s, p.TextDocument.URI, func(snap *snapshot, an *analysis) ([]protocol.CodeLens, error) {
-		out := []protocol.CodeLens{}
-		for _, t := range an.Prog.Tests {
-			if t.Name == "" {
-				continue
-			}
-			out = append(out, protocol.CodeLens{
-				Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
-				Command: &protocol.Command{
-					Title:     "▶ Run test " + t.Name,
-					Command:   CommandRunTest,
-					Arguments: []any{string(snap.URI), t.Name},
-				},
-			})
+func (s *server) CodeLens(ctx context.Context, an *analysis, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	out := []protocol.CodeLens{}
+	for _, t := range an.Prog.Tests {
+		if t.Name == "" {
+			continue
 		}
-		return out, nil
-	})
+		out = append(out, protocol.CodeLens{
+			Range: an.symbol(t.Name, "", 0, t.Span, t.NameSpan).SelectionRange,
+			Command: &protocol.Command{
+				Title:     "▶ Run test " + t.Name,
+				Command:   CommandRunTest,
+				Arguments: []any{string(p.TextDocument.URI), t.Name},
+			},
+		})
+	}
+	return out, nil
 }
 
 // runTestCommand runs gram.runTest on the document's snapshot snap; arg
