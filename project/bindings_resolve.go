@@ -77,13 +77,9 @@ type ResolvedBindings struct {
 	// endpoint (Anthropic, Gemini), by provider; a field is "" when the
 	// file gives none (the environment's is used).
 	Endpoints map[schema.Provider]ResolvedEndpoint
-	// Models are the model overrides, by agent name.
-	Models map[string]schema.Model
-	// Fallbacks are the models tried after an agent's own, in order, by
-	// agent name.
-	Fallbacks map[string][]schema.Model
-	// Retries are the retry policies, by agent name.
-	Retries map[string]Retry
+	// AgentModels are the file's models, fallbacks and retry policies of
+	// agents.
+	AgentModels
 }
 
 // ResolvedServer is an MCP server of the bindings file, ready to start: a
@@ -147,23 +143,8 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 		}
 		put(&r.Endpoints, p, re)
 	}
-	r.models(b)
+	r.AgentModels = b.AgentModels
 	return r
-}
-
-// models sets the model overrides and fallbacks of b's agents.
-func (r *ResolvedBindings) models(b *Bindings) {
-	for _, m := range b.Models {
-		if m.Model.Provider != "" {
-			put(&r.Models, m.Agent, m.Model)
-		}
-		if !m.Retry.IsZero() {
-			put(&r.Retries, m.Agent, m.Retry)
-		}
-		if len(m.Fallbacks) > 0 {
-			put(&r.Fallbacks, m.Agent, m.Fallbacks)
-		}
-	}
 }
 
 // findFrom returns the bindings file of the paths (see [FindBindings]),

@@ -17,7 +17,7 @@ func TestResolveBindings(t *testing.T) {
 (token:Inject {env: "API_TOKEN"})
 [docs:MCPServer {url: "https://example.com/mcp"} | (:Header {name: "Authorization", env: "DOCS_TOKEN", prefix: "Bearer "})]
 (:Model {baseURL: "http://localhost:11434/v1", apiKey: {env: "MY_KEY"}})
-(:Model {agent: "helper", model: "Ollama/llama3.2"})
+(:Model {agent: "helper", model: "Ollama/llama3.2", fallback: ["OpenAI/gpt-4o"], retries: 2})
 `), 0o600)
 	file := filepath.Join(root, "agent.gram")
 	os.WriteFile(file, []byte(`{kind: "agents"}`), 0o600)
@@ -45,8 +45,9 @@ func TestResolveBindings(t *testing.T) {
 			t.Errorf("secret %q not in %q", s, r.Secrets)
 		}
 	}
-	if r.BaseURL != "http://localhost:11434/v1" || r.APIKey != "the-key" || r.KeyVar != "MY_KEY" || r.Models["helper"].ID != "llama3.2" {
-		t.Errorf("model: %q %q %q %v", r.BaseURL, r.APIKey, r.KeyVar, r.Models)
+	if r.BaseURL != "http://localhost:11434/v1" || r.APIKey != "the-key" || r.KeyVar != "MY_KEY" || r.Models["helper"].ID != "llama3.2" ||
+		len(r.Fallbacks["helper"]) != 1 || *r.Retries["helper"].Retries != 2 {
+		t.Errorf("model: %q %q %q %+v", r.BaseURL, r.APIKey, r.KeyVar, r.AgentModels)
 	}
 
 	// --base-url replaces the endpoint and its key; --bindings none, the file.
