@@ -94,7 +94,7 @@ func runCheck(e *env, args []string) error {
 	case "json":
 		err = diag.WriteJSON(e.stdout, "gramc/"+buildinfo.Version(), reports)
 	case "sarif":
-		err = writeSARIF(e.stdout, reports)
+		err = diag.WriteSARIF(e.stdout, sarifTool(), sarifCatalogue(), reports)
 	}
 	if err != nil {
 		return usageError("gramc check", "writing output: %v", err)
