@@ -15,7 +15,7 @@ const defaultMaxDiagnostics = 100
 // maxDiagnosticsFlag adds --max-diagnostics to a command's flags.
 func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
 	n := defaultMaxDiagnostics
-	fs.Var(minInt{p: &n, note: "0 shows all"}, "max-diagnostics",
+	fs.Var(minInt(&n, 0, "0 shows all"), "max-diagnostics",
 		"show at most `N` diagnostics per file as text, then how many more there are (0 shows all)")
 	return &n
 }

@@ -152,18 +152,18 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-	fs.Var(minInt{p: &o.b.MaxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
-	fs.Var(minInt{p: &o.b.MaxDepth, min: 1}, "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
-	fs.Var(minInt{p: &o.b.MaxModelCalls, min: 1}, "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
+	fs.Var(minInt(&o.b.MaxIterations, 1, ""), "max-iterations", "override the agent's maxIterations with `N`, at least 1")
+	fs.Var(minInt(&o.b.MaxDepth, 1, ""), "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
+	fs.Var(minInt(&o.b.MaxModelCalls, 1, ""), "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
 	fs.BoolVar(&o.b.NoSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.b.LogLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	o.b.ToolTimeout = runtime.DefaultExecTimeout
-	fs.Var(positiveDuration{&o.b.ToolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
+	fs.Var(positiveDuration(&o.b.ToolTimeout), "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
 	fs.DurationVar(&o.b.MCPTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	o.b.ResultLimit = runtime.DefaultResultLimit
-	fs.Var(minInt{p: &o.b.ResultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
+	fs.Var(minInt(&o.b.ResultLimit, 0, "0: none"), "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
 	o.b.OutputRetries = runtime.DefaultOutputRetries
-	fs.Var(minInt{p: &o.b.OutputRetries, note: "0: never"}, "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
+	fs.Var(minInt(&o.b.OutputRetries, 0, "0: never"), "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
 }
 
 // usageErr returns a usage error of the command.
