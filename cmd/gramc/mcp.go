@@ -46,8 +46,8 @@ func runMCPImport(e *env, args []string) error {
 		logLevel         string
 		timeout          time.Duration
 	)
-	fs.Var(mcpFlag{list: &sources}, "mcp", "the `COMMAND` that starts the MCP server (stdio)")
-	fs.Var(mcpFlag{list: &sources, url: true}, "mcp-url", "the `URL` of the MCP server (streamable HTTP)")
+	fs.Func("mcp", "the `COMMAND` that starts the MCP server (stdio)", mcpSources(&sources, false))
+	fs.Func("mcp-url", "the `URL` of the MCP server (streamable HTTP)", mcpSources(&sources, true))
 	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
 	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")

@@ -49,42 +49,29 @@ type runOptions struct {
 	prompts *atomic.Int64
 }
 
-// mcpFlag collects --mcp and --mcp-url values in one list, in the order
-// given.
-type mcpFlag struct {
-	list *[]mcp.Source
-	url  bool
+// mcpSources returns the function that adds a --mcp value (or, with url,
+// a --mcp-url value) to list: the two flags collect one list, in the
+// order given.
+func mcpSources(list *[]mcp.Source, url bool) func(string) error {
+	return func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("empty value")
+		}
+		src := mcp.Source{Command: v}
+		if url {
+			src = mcp.Source{URL: v}
+		}
+		*list = append(*list, src)
+		return nil
+	}
 }
 
-// String implements flag.Value.
-func (f mcpFlag) String() string { return "" }
-
-// Set implements flag.Value.
-func (f mcpFlag) Set(v string) error {
-	if strings.TrimSpace(v) == "" {
-		return errors.New("empty value")
-	}
-	if f.url {
-		*f.list = append(*f.list, mcp.Source{URL: v})
-	} else {
-		*f.list = append(*f.list, mcp.Source{Command: v})
-	}
-	return nil
-}
-
-// headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE", in
-// the options' headers. A value that is neither is counted in badHeader,
-// and a header that cannot be sent kept in refusedHeader, not returned as
-// an error: the flag package would repeat the value in its message, and
-// it may hold a secret (see [runOptions.headerError]).
-type headerFlag struct{ o *runOptions }
-
-// String implements flag.Value.
-func (f headerFlag) String() string { return "" }
-
-// Set implements flag.Value.
-func (f headerFlag) Set(v string) error {
-	o := f.o
+// addHeader adds a --header value, "NAME: VALUE" or "NAME=VALUE", to the
+// options' headers. A value that is neither is counted in badHeader, and
+// a header that cannot be sent kept in refusedHeader, not returned as an
+// error: the flag package would repeat the value in its message, and it
+// may hold a secret (see [runOptions.headerError]).
+func (o *runOptions) addHeader(v string) error {
 	o.headerCount++
 	name, value, ok := mcp.CutHeader(v)
 	switch {
@@ -146,9 +133,9 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	})
 	fs.Var((*listFlag)(&o.b.Tools), "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
 	fs.Var((*listFlag)(&o.b.ToolSchemas), "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
-	fs.Var(mcpFlag{list: &o.b.MCP}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
-	fs.Var(mcpFlag{list: &o.b.MCP, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{o}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
+	fs.Func("mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)", mcpSources(&o.b.MCP, false))
+	fs.Func("mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)", mcpSources(&o.b.MCP, true))
+	fs.Func("header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)", o.addHeader)
 	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
