@@ -164,7 +164,7 @@ func runRunsResume(e *env, args []string) error {
 	o := runOptions{cmd: "gramc runs resume"}
 	var dec decisionFlags
 	dec.register(fs)
-	fs.Var(jsonFlag{&o}, "json", "print the events as JSON, one per line; --json=final prints the response")
+	fs.BoolFunc("json", "print the events as JSON, one per line; --json=final prints the response", o.setJSON)
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)
 	colorFlag(e, fs)
