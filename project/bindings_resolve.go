@@ -40,8 +40,6 @@ type BindingsRequest struct {
 	BaseURL string
 	// Limit is the size limit of the bindings file.
 	Limit int64
-	// Getenv reads the environment variables; nil means os.LookupEnv.
-	Getenv func(string) (string, bool)
 }
 
 // ResolvedBindings are the bindings of a run: what the bindings file gives
@@ -100,9 +98,6 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 	if req.None {
 		return r
 	}
-	if req.Getenv == nil {
-		req.Getenv = os.LookupEnv
-	}
 	path := req.File
 	if path == "" {
 		path, r.Err = findFrom(req.From)
@@ -124,11 +119,11 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			r.Programs = append(r.Programs, p)
 		}
 	}
-	r.injects(b, req.Injects, req.Getenv)
+	r.injects(b, req.Injects, os.LookupEnv)
 	for _, sv := range b.Servers {
-		r.Servers = append(r.Servers, r.server(b.Dir, sv, req.Getenv))
+		r.Servers = append(r.Servers, r.server(b.Dir, sv, os.LookupEnv))
 	}
-	key, _ := r.read(b.APIKey, req.Getenv) // a secret even when not sent
+	key, _ := r.read(b.APIKey, os.LookupEnv) // a secret even when not sent
 	if req.BaseURL == "" {
 		r.BaseURL, r.KeyVar, r.APIKey = b.BaseURL, b.APIKey.Env, key
 	}
@@ -138,7 +133,7 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			continue
 		}
 		re := ResolvedEndpoint{BaseURL: ep.BaseURL}
-		if v, ok := r.read(ep.APIKey, req.Getenv); ok && ep.APIKey.Env != "" {
+		if v, ok := r.read(ep.APIKey, os.LookupEnv); ok && ep.APIKey.Env != "" {
 			re.APIKey, re.KeyVar = v, ep.APIKey.Env
 		}
 		put(&r.Endpoints, p, re)

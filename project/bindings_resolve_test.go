@@ -21,10 +21,11 @@ func TestResolveBindings(t *testing.T) {
 `), 0o600)
 	file := filepath.Join(root, "agent.gram")
 	os.WriteFile(file, []byte(`{kind: "agents"}`), 0o600)
-	env := map[string]string{"API_TOKEN": "token-value", "DOCS_TOKEN": "docs-secret", "MY_KEY": "the-key"}
-	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	t.Setenv("API_TOKEN", "token-value")
+	t.Setenv("DOCS_TOKEN", "docs-secret")
+	t.Setenv("MY_KEY", "the-key")
 
-	r := ResolveBindings(BindingsRequest{From: []string{file}, Tools: []string{"lookup"}, Injects: []string{"customerId"}, Limit: 1 << 20, Getenv: getenv})
+	r := ResolveBindings(BindingsRequest{From: []string{file}, Tools: []string{"lookup"}, Injects: []string{"customerId"}, Limit: 1 << 20})
 	if r.Err != nil {
 		t.Fatalf("err: %v %v", r.Err, r.Diags)
 	}
@@ -51,7 +52,7 @@ func TestResolveBindings(t *testing.T) {
 	}
 
 	// --base-url replaces the endpoint and its key; --bindings none, the file.
-	if r := ResolveBindings(BindingsRequest{From: []string{file}, BaseURL: "http://other", Limit: 1 << 20, Getenv: getenv}); r.BaseURL != "" || r.APIKey != "" || r.KeyVar != "" {
+	if r := ResolveBindings(BindingsRequest{From: []string{file}, BaseURL: "http://other", Limit: 1 << 20}); r.BaseURL != "" || r.APIKey != "" || r.KeyVar != "" {
 		t.Errorf("--base-url: %q %q %q", r.BaseURL, r.APIKey, r.KeyVar)
 	}
 	if r := ResolveBindings(BindingsRequest{From: []string{file}, None: true}); r.Path != "" || r.Bindings != nil || r.Err != nil {
