@@ -59,7 +59,7 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
 	rb := &durable.Handover{}
-	st, err := openStore(ctx, s.o.cmd, storeArg, rb.Bind, logger)
+	st, err := openStore(ctx, s.o.cmd, storeArg, false, rb.Bind, logger)
 	if err != nil {
 		return err
 	}
