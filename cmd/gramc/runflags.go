@@ -19,20 +19,17 @@ import (
 	"github.com/gramlang/gram/runtime/mcp"
 )
 
-// listFlag collects a repeatable string flag.
-type listFlag []string
-
-// String implements flag.Value.
-func (l *listFlag) String() string { return strings.Join(*l, ", ") }
-
-// Set implements flag.Value: each use of the flag adds a value.
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+// appendTo returns the function of a repeatable flag (see
+// [flag.FlagSet.Func]): each use of the flag adds its value to list.
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error { *list = append(*list, v); return nil }
+}
 
 // runOptions are the parsed flags of gramc run and gramc mcp serve.
 type runOptions struct {
 	cmd         string // the command, for messages: "gramc run"
 	file, agent string
-	messages    listFlag
+	messages    []string
 	json        bool
 	jsonEvents  bool // --json (not --json=final): events, one per line
 	// b are the flags package binding takes (see setup).
@@ -131,12 +128,12 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 		}
 		return nil
 	})
-	fs.Var((*listFlag)(&o.b.Tools), "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
-	fs.Var((*listFlag)(&o.b.ToolSchemas), "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
+	fs.Func("tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)", appendTo(&o.b.Tools))
+	fs.Func("tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)", appendTo(&o.b.ToolSchemas))
 	fs.Func("mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)", mcpSources(&o.b.MCP, false))
 	fs.Func("mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)", mcpSources(&o.b.MCP, true))
 	fs.Func("header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)", o.addHeader)
-	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
+	fs.Func("inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)", appendTo(&o.b.Injects))
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
 	fs.Var(minInt(&o.b.MaxIterations, 1, ""), "max-iterations", "override the agent's maxIterations with `N`, at least 1")

@@ -29,7 +29,7 @@ import (
 // server's configuration (origins, limits, traces).
 type serveFlags struct {
 	addr           string
-	agents, claims listFlag
+	agents, claims []string
 	storeEnv       string
 	auth           serve.AuthSources
 	cfg            serve.Config
@@ -41,7 +41,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	l := &f.cfg.Limits
 	*l = serve.DefaultLimits()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
-	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
+	fs.Func("agent", "serve only the agent `NAME` (repeatable)", appendTo(&f.agents))
 	o.addBindingFlags(fs)
 	o.b.LogLevel = "info"
 	fs.Lookup("log-level").DefValue = "info"
@@ -51,8 +51,8 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&f.auth.JWTKeyFile, "jwt-key", "", "accept JWTs signed with the private key of the PEM public key `FILE` (RSA, ECDSA, Ed25519)")
 	fs.StringVar(&f.auth.JWTIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
 	fs.StringVar(&f.auth.JWTAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
-	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
-	fs.Var((*listFlag)(&f.cfg.AllowedOrigins), "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
+	fs.Func("claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)", appendTo(&f.claims))
+	fs.Func("allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)", appendTo(&f.cfg.AllowedOrigins))
 	fs.BoolVar(&f.cfg.RefuseSystem, "refuse-system", false, "refuse a request's system and developer messages (and a response's instructions) with 400, instead of adding them after the agent's instruction")
 	fs.Var(byteSize(&l.MaxBodyBytes), "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
 	fs.Var(minInt(&l.MaxHistory, 1, ""), "max-history", "refuse conversations of more than `N` messages")
