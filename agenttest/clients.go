@@ -58,7 +58,7 @@ func (r *Runner) models(client *http.Client, replay bool, mt *meter) func(*schem
 		if logger == nil {
 			logger = slog.New(slog.DiscardHandler)
 		}
-		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar, Getenv: r.Getenv,
+		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar,
 			Endpoints:  r.Endpoints,
 			HTTPClient: client, Logger: logger, Replay: replay,
 			Retry: runtime.NewRetryPolicy(r.Retries[a.Name].Retries, r.Retries[a.Name].Backoff)})

@@ -138,8 +138,9 @@ func TestModelErrorOfSubAgent(t *testing.T) {
 	if checked.Diags.HasErrors() {
 		t.Fatalf("diagnostics: %v", checked.Diags)
 	}
-	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
-	r := &Runner{Mode: ModeRecord, Cassettes: t.TempDir(), Getenv: func(k string) string { return env[k] }}
+	clearModelEnv(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	r := &Runner{Mode: ModeRecord, Cassettes: t.TempDir()}
 	job := Job{Path: "t_test.gram", Test: checked.Program.Tests[0], Program: checked.Program}
 	agent, err := r.ModelError([]Job{job})
 	if agent == nil || agent.Name != "billing" || err == nil {

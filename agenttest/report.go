@@ -201,7 +201,7 @@ type (
 		Time       string          `xml:"time,attr"`
 		Properties []junitProperty `xml:"properties>property"`
 		Cases      []junitCase     `xml:"testcase"`
-		results    []Result        // the suite's, for its properties
+		results    []Result        // the suite's, for its counts and properties
 		seconds    float64         // the sum of its cases' times, as written
 	}
 	junitProperty struct {
@@ -230,7 +230,8 @@ func seconds(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 // testcase per test (classname the file, name the test), failures with
 // their diffs as text.
 func WriteJUnit(w io.Writer, results []Result) error {
-	root := junitSuites{Name: "gramc test"}
+	all := Summarize(results)
+	root := junitSuites{Name: "gramc test", Tests: len(results), Failures: all.Failed, Errors: all.Errors}
 	var total float64
 	for _, r := range results {
 		i := slices.IndexFunc(root.Suites, func(s junitSuite) bool { return s.Name == r.File })
@@ -240,8 +241,6 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		s := &root.Suites[i]
 		c := junitCase{Name: r.Test, ClassName: r.File, Time: seconds(r.Seconds)}
-		s.Tests++
-		root.Tests++
 		switch r.Status {
 		case Fail:
 			msg := "failed"
@@ -249,12 +248,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 				msg = r.Failures[0].Message
 			}
 			c.Failure = &junitProblem{Message: msg + runsText(r), Type: "failure", Text: Explain(r)}
-			s.Failures++
-			root.Failures++
 		case Error:
 			c.Error = &junitProblem{Message: r.Error, Type: "error", Text: Explain(r)}
-			s.Errors++
-			root.Errors++
 		}
 		if r.Source != "" {
 			c.SystemOut = "answers from: " + r.Source + runsText(r) + "; "
@@ -268,7 +263,9 @@ func WriteJUnit(w io.Writer, results []Result) error {
 	}
 	root.Time = seconds(total)
 	for i := range root.Suites {
-		root.Suites[i].Properties = junitUsage(Summarize(root.Suites[i].results))
+		s := &root.Suites[i]
+		sum := Summarize(s.results)
+		s.Tests, s.Failures, s.Errors, s.Properties = len(s.results), sum.Failed, sum.Errors, junitUsage(sum)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

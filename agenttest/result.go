@@ -68,9 +68,7 @@ type Result struct {
 	// CassetteNote says what the cassette of a recorded test that ran
 	// several times holds when no run passed.
 	CassetteNote string `json:"cassetteNote,omitempty"`
-	// Duration is the time of all runs.
-	Duration time.Duration `json:"-"`
-	// Seconds is Duration in seconds, for the JSON report.
+	// Seconds is the time of all runs, in seconds.
 	Seconds float64 `json:"seconds"`
 }
 
@@ -90,7 +88,7 @@ type TurnRecord struct {
 // result sums the runs of a test up.
 func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration) Result {
 	res := Result{File: j.Path, Test: j.Test.Name, Agent: j.Test.AgentName, Source: source, Runs: len(runs),
-		PassRate: r.passRate(), Duration: d, Seconds: math.Round(d.Seconds()*1000) / 1000}
+		PassRate: r.passRate(), Seconds: math.Round(d.Seconds()*1000) / 1000}
 	if source != "live" {
 		res.Cassette = r.CassettePath(j.Path, j.Test.Name)
 	}

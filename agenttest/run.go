@@ -78,9 +78,6 @@ type Runner struct {
 	// name: the bindings file's (see project.Retry); an agent not in it
 	// has the default.
 	Retries map[string]project.Retry
-	// Getenv reads the environment (API keys, base URLs); nil means
-	// os.Getenv.
-	Getenv func(string) string
 	// Transport wraps the HTTP transport of each run (e.g. a tracer); nil
 	// leaves it alone.
 	Transport func(http.RoundTripper) http.RoundTripper
@@ -415,13 +412,9 @@ func (o *runOutcome) turnError(n int, err error) {
 
 // secrets returns the API keys to redact from recordings.
 func (r *Runner) secrets() []string {
-	getenv := r.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	keys := []string{r.APIKey}
 	for _, v := range runtime.KeyVars {
-		keys = append(keys, getenv(v))
+		keys = append(keys, os.Getenv(v))
 	}
 	for _, ep := range r.Endpoints {
 		keys = append(keys, ep.APIKey)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gramlang/gram/runtime"
@@ -17,7 +18,8 @@ import (
 func TestRecordWithoutModel(t *testing.T) {
 	test := compileTest(t, `[greets:Test {agent: a} | (:User {says: "Hi"}), (:Answer {contains: "Hi"})]`)
 	dir := t.TempDir()
-	r := &Runner{Mode: ModeRecord, Cassettes: filepath.Join(dir, "cassettes"), Getenv: func(string) string { return "" }}
+	clearModelEnv(t)
+	r := &Runner{Mode: ModeRecord, Cassettes: filepath.Join(dir, "cassettes")}
 	jobs := []Job{{Path: filepath.Join(dir, "a_test.gram"), Test: test}}
 
 	agent, err := r.ModelError(jobs)
@@ -37,5 +39,13 @@ func TestRecordWithoutModel(t *testing.T) {
 	r.Mode = ModeReplay
 	if agent, err := r.ModelError(jobs); agent != nil || err != nil {
 		t.Errorf("ModelError in replay mode = %v, %v", agent, err)
+	}
+}
+
+// clearModelEnv empties, for the test, the environment variables of the
+// models' keys and servers, so that no model client can be made from them.
+func clearModelEnv(t *testing.T) {
+	for _, v := range append(slices.Clone(runtime.KeyVars), "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GEMINI_BASE_URL", "OLLAMA_HOST") {
+		t.Setenv(v, "")
 	}
 }

@@ -18,21 +18,15 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// StaleCassette is a recorded test whose cassette a change of its agent
-// file invalidates.
-type StaleCassette = contract.Stale
-
 // StaleCassettes returns the recorded tests of the agent file at path
 // whose cassettes the change from old to new invalidates: the tests
 // declared in the file (as new has them) and in the NAME_test.gram file
-// beside it, whose cassette exists (where r looks for it; nil: beside the
-// file), and whose agent or judges send other requests in new than in old.
-// Only regular files of at most limit bytes are read (0: 256 MB).
-func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int64) ([]StaleCassette, error) {
-	if r == nil {
-		r = &Runner{}
-	}
-	var out []StaleCassette
+// beside it, whose cassette exists (in the directory "cassettes" beside
+// the file), and whose agent or judges send other requests in new than in
+// old. Only regular files of at most limit bytes are read (0: 256 MB).
+func StaleCassettes(path string, old, new *schema.Program, limit int64) ([]contract.Stale, error) {
+	r := &Runner{}
+	var out []contract.Stale
 	stale := func(path string, tests []*schema.Test) {
 		for _, t := range tests {
 			cassette := r.CassettePath(path, t.Name)
@@ -46,7 +40,7 @@ func StaleCassettes(path string, old, new *schema.Program, r *Runner, limit int6
 				}
 			}
 			if len(why) > 0 {
-				out = append(out, StaleCassette{Test: t.Name, File: path, Cassette: cassette, Why: strings.Join(why, "; ")})
+				out = append(out, contract.Stale{Test: t.Name, File: path, Cassette: cassette, Why: strings.Join(why, "; ")})
 			}
 		}
 	}

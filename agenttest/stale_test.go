@@ -52,7 +52,7 @@ func TestStaleCassettes(t *testing.T) {
 [bye`, 1)
 	changed = strings.Replace(changed, `instruction: "Judge."`, `instruction: "Judge fairly."`, 1)
 	new := gramtest.Compile(t, changed+`[inline_greets:Test {agent: greeter} | (:User {says: "Hey"})]`)
-	got, err := agenttest.StaleCassettes(path, old, new, nil, 0)
+	got, err := agenttest.StaleCassettes(path, old, new, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestStaleCassettes(t *testing.T) {
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("stale cassettes (-want +got):\n%s", diff)
 	}
-	if got, _ := agenttest.StaleCassettes(path, old, old, nil, 0); len(got) != 0 {
+	if got, _ := agenttest.StaleCassettes(path, old, old, 0); len(got) != 0 {
 		t.Errorf("no change, yet %v", got)
 	}
 }
@@ -125,7 +125,7 @@ func TestStaleCassettesOfSubAgents(t *testing.T) {
 	changed := strings.Replace(agents, `(amount::Number)]`, `(amount::Number), (due::String)]`, 1)
 	changed = strings.Replace(changed, `instruction: "Ship."}]`, `instruction: "Ship it."}]`, 1)
 	changed += "(shipping)-[:Handoff]->(returns)\n"
-	got, err := agenttest.StaleCassettes(path, old, gramtest.Compile(t, changed), nil, 0)
+	got, err := agenttest.StaleCassettes(path, old, gramtest.Compile(t, changed), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

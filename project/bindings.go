@@ -72,8 +72,9 @@ type Bindings struct {
 	// ((:Model {provider: "Anthropic", ...}) and the same for Gemini), by
 	// provider.
 	Endpoints map[schema.Provider]Endpoint
-	// Models are the model overrides of agents.
-	Models []ModelOverride
+	// AgentModels are the models, fallbacks and retry policies the file
+	// gives agents.
+	AgentModels
 	// Cassettes is the cassette directory (absolute), or "".
 	Cassettes string
 	// Prices are the prices of models the file gives, by model string
@@ -111,15 +112,16 @@ type Value struct {
 	Span                 diag.Span
 }
 
-// ModelOverride replaces the model of the agent Agent (when Model is
-// set) and gives the models tried after it, in order, when a call fails
-// (Fallbacks).
-type ModelOverride struct {
-	Agent     string
-	Model     schema.Model
-	Fallbacks []schema.Model
-	// Retry is the agent's retry policy (retries, backoff).
-	Retry Retry
+// AgentModels are what a bindings file gives agents, (:Model {agent,
+// model, fallback, retries, backoff}), by agent name.
+type AgentModels struct {
+	// Models replace the agents' own.
+	Models map[string]schema.Model
+	// Fallbacks are the models tried after an agent's own, in order, when
+	// a call fails.
+	Fallbacks map[string][]schema.Model
+	// Retries are the agents' retry policies.
+	Retries map[string]Retry
 }
 
 // Retry is an agent's retry policy of the bindings file, (:Model {agent,

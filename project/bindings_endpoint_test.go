@@ -79,13 +79,8 @@ func TestResolveBindingsGeminiEndpoint(t *testing.T) {
 `), 0o600)
 	file := filepath.Join(root, "agent.gram")
 	os.WriteFile(file, []byte(`{kind: "agents"}`), 0o600)
-	getenv := func(k string) (string, bool) {
-		if k == "MY_GEMINI_KEY" {
-			return "gemini-secret", true
-		}
-		return "", false
-	}
-	r := ResolveBindings(BindingsRequest{From: []string{file}, Limit: 1 << 20, Getenv: getenv})
+	t.Setenv("MY_GEMINI_KEY", "gemini-secret")
+	r := ResolveBindings(BindingsRequest{From: []string{file}, Limit: 1 << 20})
 	if r.Err != nil {
 		t.Fatalf("err: %v %v", r.Err, r.Diags)
 	}

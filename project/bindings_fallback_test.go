@@ -1,6 +1,7 @@
 package project
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,29 +22,20 @@ func TestParseBindingsFallbacks(t *testing.T) {
 		b.Endpoints[schema.Anthropic].BaseURL != "https://claude.example" || b.Endpoints[schema.Anthropic].APIKey.Env != "ANT_KEY" {
 		t.Errorf("endpoints: %+v", b)
 	}
-	want := []ModelOverride{
-		{Agent: "helper", Fallbacks: []schema.Model{{Provider: schema.Anthropic, ID: "claude-sonnet-4-5"}, {Provider: schema.Ollama, ID: "llama3.2"}}},
-		{Agent: "writer", Model: schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}, Fallbacks: []schema.Model{{Provider: schema.Anthropic, ID: "claude-haiku-4-5"}}},
+	wantFallbacks := map[string][]schema.Model{
+		"helper": {{Provider: schema.Anthropic, ID: "claude-sonnet-4-5"}, {Provider: schema.Ollama, ID: "llama3.2"}},
+		"writer": {{Provider: schema.Anthropic, ID: "claude-haiku-4-5"}},
 	}
-	if len(b.Models) != len(want) {
-		t.Fatalf("models: %+v", b.Models)
+	if len(b.Models) != 1 || b.Models["writer"] != (schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}) {
+		t.Errorf("models: %+v", b.Models)
 	}
-	for i, m := range b.Models {
-		w := want[i]
-		if m.Agent != w.Agent || m.Model != w.Model || len(m.Fallbacks) != len(w.Fallbacks) {
-			t.Errorf("model %d: %+v, want %+v", i, m, w)
-			continue
+	if len(b.Fallbacks) != len(wantFallbacks) {
+		t.Fatalf("fallbacks: %+v", b.Fallbacks)
+	}
+	for agent, w := range wantFallbacks {
+		if !slices.Equal(b.Fallbacks[agent], w) {
+			t.Errorf("fallbacks of %s: %+v, want %+v", agent, b.Fallbacks[agent], w)
 		}
-		for j := range m.Fallbacks {
-			if m.Fallbacks[j] != w.Fallbacks[j] {
-				t.Errorf("model %d fallback %d: %+v, want %+v", i, j, m.Fallbacks[j], w.Fallbacks[j])
-			}
-		}
-	}
-	r := &ResolvedBindings{}
-	r.models(b)
-	if _, ok := r.Models["helper"]; ok || r.Models["writer"].ID != "gpt-4o" || len(r.Fallbacks["helper"]) != 2 {
-		t.Errorf("resolved: models %+v, fallbacks %+v", r.Models, r.Fallbacks)
 	}
 }
 

@@ -272,14 +272,14 @@ func (e binding) agentModel() {
 		return
 	}
 	agent := e.str("agent", true)
-	o := ModelOverride{Agent: agent}
 	retry, ok := e.retry()
-	o.Retry = retry
+	var model schema.Model
 	if m != "" {
 		var good bool
-		o.Model, good = e.modelName(s.Prop("model").Value.Span(), m)
+		model, good = e.modelName(s.Prop("model").Value.Span(), m)
 		ok = ok && good
 	}
+	var fallbacks []schema.Model
 	if fb != nil && fb.Value != nil {
 		if fb.Value.Kind() != grammar.ArrayValue {
 			e.errf(fb.Value.Span(), "fallback must be an array of models: fallback: [\"Provider/model-id\", ...]")
@@ -288,12 +288,22 @@ func (e binding) agentModel() {
 		for _, it := range fb.Value.Items() {
 			fm, good := e.modelName(it.Span(), it.Tok.Text())
 			ok = ok && good
-			o.Fallbacks = append(o.Fallbacks, fm)
+			fallbacks = append(fallbacks, fm)
 		}
 	}
-	if ok && agent != "" {
-		e.bound("model of agent", agent, e.span)
-		e.b.Models = append(e.b.Models, o)
+	if !ok || agent == "" {
+		return
+	}
+	e.bound("model of agent", agent, e.span)
+	ms := &e.b.AgentModels
+	if m != "" {
+		put(&ms.Models, agent, model)
+	}
+	if len(fallbacks) > 0 {
+		put(&ms.Fallbacks, agent, fallbacks)
+	}
+	if !retry.IsZero() {
+		put(&ms.Retries, agent, retry)
 	}
 }
 

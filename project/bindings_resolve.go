@@ -40,8 +40,6 @@ type BindingsRequest struct {
 	BaseURL string
 	// Limit is the size limit of the bindings file.
 	Limit int64
-	// Getenv reads the environment variables; nil means os.LookupEnv.
-	Getenv func(string) (string, bool)
 }
 
 // ResolvedBindings are the bindings of a run: what the bindings file gives
@@ -77,13 +75,9 @@ type ResolvedBindings struct {
 	// endpoint (Anthropic, Gemini), by provider; a field is "" when the
 	// file gives none (the environment's is used).
 	Endpoints map[schema.Provider]ResolvedEndpoint
-	// Models are the model overrides, by agent name.
-	Models map[string]schema.Model
-	// Fallbacks are the models tried after an agent's own, in order, by
-	// agent name.
-	Fallbacks map[string][]schema.Model
-	// Retries are the retry policies, by agent name.
-	Retries map[string]Retry
+	// AgentModels are the file's models, fallbacks and retry policies of
+	// agents.
+	AgentModels
 }
 
 // ResolvedServer is an MCP server of the bindings file, ready to start: a
@@ -103,9 +97,6 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 	r := &ResolvedBindings{}
 	if req.None {
 		return r
-	}
-	if req.Getenv == nil {
-		req.Getenv = os.LookupEnv
 	}
 	path := req.File
 	if path == "" {
@@ -128,11 +119,11 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			r.Programs = append(r.Programs, p)
 		}
 	}
-	r.injects(b, req.Injects, req.Getenv)
+	r.injects(b, req.Injects, os.LookupEnv)
 	for _, sv := range b.Servers {
-		r.Servers = append(r.Servers, r.server(b.Dir, sv, req.Getenv))
+		r.Servers = append(r.Servers, r.server(b.Dir, sv, os.LookupEnv))
 	}
-	key, _ := r.read(b.APIKey, req.Getenv) // a secret even when not sent
+	key, _ := r.read(b.APIKey, os.LookupEnv) // a secret even when not sent
 	if req.BaseURL == "" {
 		r.BaseURL, r.KeyVar, r.APIKey = b.BaseURL, b.APIKey.Env, key
 	}
@@ -142,28 +133,13 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			continue
 		}
 		re := ResolvedEndpoint{BaseURL: ep.BaseURL}
-		if v, ok := r.read(ep.APIKey, req.Getenv); ok && ep.APIKey.Env != "" {
+		if v, ok := r.read(ep.APIKey, os.LookupEnv); ok && ep.APIKey.Env != "" {
 			re.APIKey, re.KeyVar = v, ep.APIKey.Env
 		}
 		put(&r.Endpoints, p, re)
 	}
-	r.models(b)
+	r.AgentModels = b.AgentModels
 	return r
-}
-
-// models sets the model overrides and fallbacks of b's agents.
-func (r *ResolvedBindings) models(b *Bindings) {
-	for _, m := range b.Models {
-		if m.Model.Provider != "" {
-			put(&r.Models, m.Agent, m.Model)
-		}
-		if !m.Retry.IsZero() {
-			put(&r.Retries, m.Agent, m.Retry)
-		}
-		if len(m.Fallbacks) > 0 {
-			put(&r.Fallbacks, m.Agent, m.Fallbacks)
-		}
-	}
 }
 
 // findFrom returns the bindings file of the paths (see [FindBindings]),

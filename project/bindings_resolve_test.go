@@ -17,14 +17,15 @@ func TestResolveBindings(t *testing.T) {
 (token:Inject {env: "API_TOKEN"})
 [docs:MCPServer {url: "https://example.com/mcp"} | (:Header {name: "Authorization", env: "DOCS_TOKEN", prefix: "Bearer "})]
 (:Model {baseURL: "http://localhost:11434/v1", apiKey: {env: "MY_KEY"}})
-(:Model {agent: "helper", model: "Ollama/llama3.2"})
+(:Model {agent: "helper", model: "Ollama/llama3.2", fallback: ["OpenAI/gpt-4o"], retries: 2})
 `), 0o600)
 	file := filepath.Join(root, "agent.gram")
 	os.WriteFile(file, []byte(`{kind: "agents"}`), 0o600)
-	env := map[string]string{"API_TOKEN": "token-value", "DOCS_TOKEN": "docs-secret", "MY_KEY": "the-key"}
-	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	t.Setenv("API_TOKEN", "token-value")
+	t.Setenv("DOCS_TOKEN", "docs-secret")
+	t.Setenv("MY_KEY", "the-key")
 
-	r := ResolveBindings(BindingsRequest{From: []string{file}, Tools: []string{"lookup"}, Injects: []string{"customerId"}, Limit: 1 << 20, Getenv: getenv})
+	r := ResolveBindings(BindingsRequest{From: []string{file}, Tools: []string{"lookup"}, Injects: []string{"customerId"}, Limit: 1 << 20})
 	if r.Err != nil {
 		t.Fatalf("err: %v %v", r.Err, r.Diags)
 	}
@@ -45,12 +46,13 @@ func TestResolveBindings(t *testing.T) {
 			t.Errorf("secret %q not in %q", s, r.Secrets)
 		}
 	}
-	if r.BaseURL != "http://localhost:11434/v1" || r.APIKey != "the-key" || r.KeyVar != "MY_KEY" || r.Models["helper"].ID != "llama3.2" {
-		t.Errorf("model: %q %q %q %v", r.BaseURL, r.APIKey, r.KeyVar, r.Models)
+	if r.BaseURL != "http://localhost:11434/v1" || r.APIKey != "the-key" || r.KeyVar != "MY_KEY" || r.Models["helper"].ID != "llama3.2" ||
+		len(r.Fallbacks["helper"]) != 1 || *r.Retries["helper"].Retries != 2 {
+		t.Errorf("model: %q %q %q %+v", r.BaseURL, r.APIKey, r.KeyVar, r.AgentModels)
 	}
 
 	// --base-url replaces the endpoint and its key; --bindings none, the file.
-	if r := ResolveBindings(BindingsRequest{From: []string{file}, BaseURL: "http://other", Limit: 1 << 20, Getenv: getenv}); r.BaseURL != "" || r.APIKey != "" || r.KeyVar != "" {
+	if r := ResolveBindings(BindingsRequest{From: []string{file}, BaseURL: "http://other", Limit: 1 << 20}); r.BaseURL != "" || r.APIKey != "" || r.KeyVar != "" {
 		t.Errorf("--base-url: %q %q %q", r.BaseURL, r.APIKey, r.KeyVar)
 	}
 	if r := ResolveBindings(BindingsRequest{From: []string{file}, None: true}); r.Path != "" || r.Bindings != nil || r.Err != nil {

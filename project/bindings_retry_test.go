@@ -15,10 +15,7 @@ func TestParseBindingsRetry(t *testing.T) {
 	if len(diags) != 0 {
 		t.Fatalf("diagnostics: %v", diags)
 	}
-	got := map[string]Retry{}
-	for _, m := range b.Models {
-		got[m.Agent] = m.Retry
-	}
+	got := b.Retries
 	if r := got["helper"]; r.Retries == nil || *r.Retries != 3 || r.Backoff != 250*time.Millisecond {
 		t.Errorf("helper: %+v", r)
 	}
@@ -28,10 +25,8 @@ func TestParseBindingsRetry(t *testing.T) {
 	if r := got["slow"]; r.Retries != nil || r.Backoff != 2*time.Second {
 		t.Errorf("slow: %+v", r)
 	}
-	res := &ResolvedBindings{}
-	res.models(b)
-	if len(res.Retries) != 3 || *res.Retries["helper"].Retries != 3 || len(res.Fallbacks["writer"]) != 1 {
-		t.Errorf("resolved: retries %+v, fallbacks %+v", res.Retries, res.Fallbacks)
+	if len(got) != 3 || len(b.Fallbacks["writer"]) != 1 || len(b.Models) != 0 {
+		t.Errorf("retries %+v, fallbacks %+v, models %+v", got, b.Fallbacks, b.Models)
 	}
 }
 
@@ -46,8 +41,8 @@ func TestParseBindingsRetryProblems(t *testing.T) {
 (:Model {retries: 2})
 `
 	b, diags := parseBindings(t, src)
-	if len(b.Models) != 0 {
-		t.Errorf("models kept: %+v", b.Models)
+	if len(b.Models)+len(b.Fallbacks)+len(b.Retries) != 0 {
+		t.Errorf("models kept: %+v", b.AgentModels)
 	}
 	var got []string
 	for _, d := range diags {

@@ -43,7 +43,7 @@ func TestParseBindings(t *testing.T) {
 	if len(b.Servers) != 2 || b.Servers[0].Env[0].Name != "GITHUB_TOKEN" || b.Servers[1].Headers[0].Value.Prefix != "Bearer " {
 		t.Errorf("servers: %+v", b.Servers)
 	}
-	if b.BaseURL == "" || len(b.Models) != 1 || b.Models[0].Model.ID != "llama3.2" || !strings.HasSuffix(b.Cassettes, "cassettes") {
+	if b.BaseURL == "" || len(b.Models) != 1 || b.Models["helper"].ID != "llama3.2" || !strings.HasSuffix(b.Cassettes, "cassettes") {
 		t.Errorf("model, cassettes: %+v", b)
 	}
 	env := map[string]string{"API_TOKEN": "t", "GH_TOKEN": ""}

@@ -16,16 +16,16 @@ import (
 
 // decisionFlags are the decisions of gramc runs resume's command line.
 type decisionFlags struct {
-	approve, deny, edit listFlag
+	approve, deny, edit []string
 	reason              string
 }
 
 // register adds the flags to fs.
 func (f *decisionFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.approve, "approve", "approve the pending call `CALL_ID`, or all of them (all) (repeatable)")
-	fs.Var(&f.deny, "deny", "deny the pending call `CALL_ID`, or all of them (all) (repeatable)")
+	fs.Func("approve", "approve the pending call `CALL_ID`, or all of them (all) (repeatable)", appendTo(&f.approve))
+	fs.Func("deny", "deny the pending call `CALL_ID`, or all of them (all) (repeatable)", appendTo(&f.deny))
 	fs.StringVar(&f.reason, "reason", "", "the reason of the denials, told to the model: `TEXT`")
-	fs.Var(&f.edit, "edit", "approve a pending call with other arguments: `CALL_ID=JSON` (repeatable)")
+	fs.Func("edit", "approve a pending call with other arguments: `CALL_ID=JSON` (repeatable)", appendTo(&f.edit))
 }
 
 // given reports whether any decision is given.

@@ -54,7 +54,7 @@ func runDiff(e *env, args []string) error {
 	report := contract.Diff(oldProg, newProg)
 	var stale []contract.Stale
 	if newSide.disk != "" {
-		if stale, err = agenttest.StaleCassettes(newSide.disk, oldProg, newProg, nil, e.maxFileSize); err != nil {
+		if stale, err = agenttest.StaleCassettes(newSide.disk, oldProg, newProg, e.maxFileSize); err != nil {
 			return usageError("gramc diff", "%v", err)
 		}
 	}

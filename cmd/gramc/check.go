@@ -21,8 +21,6 @@ type checkInput struct {
 	stdin []byte
 	isStd bool
 	limit int64 // the size limit of a file
-	// targets are the targets whose diagnostics are reported too.
-	targets []*schema.Target
 }
 
 // checkResult is what checking one input gives.
@@ -57,10 +55,7 @@ func runCheck(e *env, args []string) error {
 	if ioErr {
 		code = exitUsage
 	}
-	for i := range inputs {
-		inputs[i].targets = targets
-	}
-	results := checkAll(e, inputs)
+	results := checkAll(e, inputs, targets)
 
 	var reports []diag.FileReport
 	var errs, warns, dirty int
@@ -94,7 +89,7 @@ func runCheck(e *env, args []string) error {
 	case "json":
 		err = diag.WriteJSON(e.stdout, "gramc/"+buildinfo.Version(), reports)
 	case "sarif":
-		err = writeSARIF(e.stdout, reports)
+		err = diag.WriteSARIF(e.stdout, sarifTool(), sarifCatalogue(), reports)
 	}
 	if err != nil {
 		return usageError("gramc check", "writing output: %v", err)
@@ -112,8 +107,8 @@ func runCheck(e *env, args []string) error {
 // package (data files, left unread), and only the inputs are reported.
 // Standard input, and a file set aside by its name, are checked alone. A
 // .gram entry of a directory that is not a regular file is skipped with a
-// warning.
-func checkAll(e *env, inputs []checkInput) []checkResult {
+// warning. The diagnostics of targets are reported too.
+func checkAll(e *env, inputs []checkInput, targets []*schema.Target) []checkResult {
 	alone := func(in checkInput) bool { return in.isStd || project.SetAside(in.path) }
 	var paths []string
 	for _, in := range inputs {
@@ -123,7 +118,7 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 	}
 	loaded := map[string]*project.Loaded{}
 	// Without targets, only the diagnostics of the files are read.
-	lean := len(inputs) > 0 && len(inputs[0].targets) == 0
+	lean := len(targets) == 0
 	for _, l := range project.LoadFiles(paths, project.LoadOptions{Limit: e.maxFileSize, DiagnosticsOnly: lean}) {
 		loaded[l.Dir] = l
 		for _, err := range l.Irregular {
@@ -133,15 +128,15 @@ func checkAll(e *env, inputs []checkInput) []checkResult {
 	var resolved inplace.Dirs // directories resolved once for the backups of their files
 	return parallel.Map(inputs, func(in checkInput) checkResult {
 		if alone(in) {
-			return checkOne(in)
+			return checkOne(in, targets)
 		}
-		return checkLoaded(&resolved, loaded[filepath.Dir(in.path)], in)
+		return checkLoaded(&resolved, loaded[filepath.Dir(in.path)], in, targets)
 	})
 }
 
 // checkLoaded returns the check of the input in as a file of its package,
-// loaded in l.
-func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput) checkResult {
+// loaded in l, with the diagnostics of targets.
+func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput, targets []*schema.Target) checkResult {
 	f := l.Lookup(in.path)
 	if f == nil {
 		var err error
@@ -152,18 +147,19 @@ func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput) check
 		}
 		return checkResult{err: inputfile.Hint(err, inputfile.GiveGram)}
 	}
-	diags := schema.WithTargets(f.Diags, in.targets, f.Program)
+	diags := schema.WithTargets(f.Diags, targets, f.Program)
 	return checkResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 }
 
-// checkOne reads, parses and compiles one input alone.
-func checkOne(in checkInput) checkResult {
+// checkOne reads, parses and compiles one input alone, with the
+// diagnostics of targets.
+func checkOne(in checkInput, targets []*schema.Target) checkResult {
 	b, err := in.read()
 	if err != nil {
 		return checkResult{err: err}
 	}
 	t := project.CheckText(diag.NewFile(in.path, b))
-	diags := schema.WithTargets(t.Diags, in.targets, t.Program)
+	diags := schema.WithTargets(t.Diags, targets, t.Program)
 	if !in.isStd {
 		diags = append(inplace.Diags(nil, in.path, b, in.limit), diags...)
 	}

@@ -31,7 +31,7 @@ func runCompletion(e *env, args []string) error {
 	if shell := fs.Arg(0); shell != "bash" && shell != "zsh" && shell != "fish" {
 		return usageError("gramc completion", "unknown shell %q (want bash, zsh or fish)", shell)
 	}
-	if err := writeCompletion(e.stdout, fs.Arg(0), completionCommands()); err != nil {
+	if err := writeCompletion(e.stdout, fs.Arg(0), completionScript()); err != nil {
 		return usageError("gramc completion", "%v", err)
 	}
 	return nil
@@ -51,9 +51,12 @@ func printAgentNames(e *env, path string) {
 
 // compCommand is a command as completion sees it.
 type compCommand struct {
-	Name    string // "check", "mcp import"
-	Summary string
-	Flags   []compFlag
+	Name string // "check", "mcp import"
+	// Word is the command's first word ("mcp" of "mcp import") and Sub
+	// its subcommand ("import"; "" of "check").
+	Word, Sub string
+	Summary   string
+	Flags     []compFlag
 }
 
 // compFlag is a flag as completion sees it.
@@ -69,31 +72,38 @@ type compFlag struct {
 // valueList finds the values a flag's usage lists: "text, json or sarif".
 var valueList = regexp.MustCompile(`\b((?:[a-z][a-z0-9-]*, )+[a-z][a-z0-9-]* or [a-z][a-z0-9-]*)\b`)
 
-// completionCommands describes every command with the flags it defines: each
-// command is run with --help (which has no other effect) to see its flag set.
-func completionCommands() []compCommand {
-	var out []compCommand
-	add := func(name, summary string, run func(*env, []string) error, args ...string) {
+// completionScript describes every command with the flags it defines: each
+// command is run with --help (which has no other effect) to see its flag
+// set.
+func completionScript() compScript {
+	var sc compScript
+	add := func(word, sub, summary string, run func(*env, []string) error) {
 		var fs *flag.FlagSet
 		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 			onFlags: func(f *flag.FlagSet) { fs = f }}
-		run(e, append(args, "--help"))
-		c := compCommand{Name: name, Summary: summary}
+		run(e, []string{"--help"})
+		c := compCommand{Name: strings.TrimSpace(word + " " + sub), Word: word, Sub: sub, Summary: summary}
 		if fs != nil {
 			fs.VisitAll(func(f *flag.Flag) { c.Flags = append(c.Flags, describeFlag(f)) })
 		}
-		out = append(out, c)
+		sc.Commands = append(sc.Commands, c)
 	}
 	subs := map[string][]command{"mcp": mcpCommands, "runs": runsCommands}
 	for _, c := range append(commands(), versionCommand) {
+		sc.Names = append(sc.Names, c.name)
 		if len(subs[c.name]) == 0 {
-			add(c.name, c.summary, c.run)
+			add(c.name, "", c.summary, c.run)
+			continue
 		}
+		p := compParent{Name: c.name, Summary: c.summary}
 		for _, sub := range subs[c.name] {
-			add(c.name+" "+sub.name, sub.summary, sub.run)
+			add(c.name, sub.name, sub.summary, sub.run)
+			p.Subs = append(p.Subs, sub.name)
 		}
+		sc.Parents = append(sc.Parents, p)
 	}
-	return out
+	sc.Top = append(slices.Clone(sc.Names), "help")
+	return sc
 }
 
 // describeFlag says what f takes, from its type and usage.
@@ -140,10 +150,8 @@ type compParent struct {
 }
 
 // writeCompletion writes the completion script of shell for the commands
-// cmds to w.
-func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
-	var names []string
-	var parents []compParent
+// of sc to w.
+func writeCompletion(w io.Writer, shell string, sc compScript) error {
 	cat := func(parts ...string) string { return strings.Join(parts, "") }
 	t, err := template.New(shell+".tmpl").Funcs(template.FuncMap{
 		"join": strings.Join,
@@ -152,48 +160,13 @@ func writeCompletion(w io.Writer, shell string, cmds []compCommand) error {
 		"zq":   func(parts ...string) string { return "'" + strings.ReplaceAll(cat(parts...), "'", "''") + "'" },
 		"fq":   func(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" },
 		"subs": func(word string) string {
-			return strings.Join(parents[slices.IndexFunc(parents, func(p compParent) bool { return p.Name == word })].Subs, " ")
+			return strings.Join(sc.Parents[slices.IndexFunc(sc.Parents, func(p compParent) bool { return p.Name == word })].Subs, " ")
 		},
 	}).ParseFS(completionScripts, "completion/"+shell+".tmpl")
 	if err != nil {
 		return err
 	}
-	for _, c := range cmds {
-		if !slices.Contains(names, c.Word()) {
-			names = append(names, c.Word())
-		}
-		if c.Sub() == "" {
-			continue
-		}
-		if len(parents) == 0 || parents[len(parents)-1].Name != c.Word() {
-			parents = append(parents, compParent{Name: c.Word(), Summary: commandSummary(c.Word())})
-		}
-		p := &parents[len(parents)-1]
-		p.Subs = append(p.Subs, c.Sub())
-	}
-	return t.Execute(w, compScript{Commands: cmds, Top: append(slices.Clone(names), "help"), Names: names, Parents: parents})
-}
-
-// commandSummary returns the summary of the command name.
-func commandSummary(name string) string {
-	for _, c := range commands() {
-		if c.name == name {
-			return c.summary
-		}
-	}
-	return ""
-}
-
-// Word is the command's first word: "mcp" of "mcp import".
-func (c compCommand) Word() string {
-	w, _, _ := strings.Cut(c.Name, " ")
-	return w
-}
-
-// Sub is the subcommand: "import" of "mcp import", "" of "check".
-func (c compCommand) Sub() string {
-	_, sub, _ := strings.Cut(c.Name, " ")
-	return sub
+	return t.Execute(w, sc)
 }
 
 // Dashed are the command's flags as users write them (see dash).

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/gramlang/gram/diag"
@@ -15,7 +15,7 @@ const defaultMaxDiagnostics = 100
 // maxDiagnosticsFlag adds --max-diagnostics to a command's flags.
 func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
 	n := defaultMaxDiagnostics
-	fs.Var(minInt{p: &n, note: "0 shows all"}, "max-diagnostics",
+	fs.Var(minInt(&n, 0, "0 shows all"), "max-diagnostics",
 		"show at most `N` diagnostics per file as text, then how many more there are (0 shows all)")
 	return &n
 }
@@ -33,31 +33,16 @@ func writeDiags(e *env, f *diag.File, l diag.List, max int) {
 	_ = writeText(e.stderr, f, l, e.useColor(e.stderr), max)
 }
 
-// colorMode is when to colour text output: auto (the default: on a
-// terminal, unless NO_COLOR is set or TERM is dumb), always or never.
-type colorMode string
-
-// colorFlag adds --color to a command's flags.
+// colorFlag adds --color to a command's flags: when to colour text
+// output, auto (the default: on a terminal, unless NO_COLOR is set or TERM
+// is dumb), always or never.
 func colorFlag(e *env, fs *flag.FlagSet) {
-	fs.Var(&e.color, "color", "colour diagnostics `WHEN`: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
-}
-
-// String implements flag.Value.
-func (c *colorMode) String() string {
-	if *c == "" {
-		return "auto"
-	}
-	return string(*c)
-}
-
-// Set implements flag.Value.
-func (c *colorMode) Set(s string) error {
-	switch s {
-	case "auto", "always", "never":
-		*c = colorMode(s)
-		return nil
-	}
-	return fmt.Errorf("want auto, always or never")
+	fs.Var(checkedFlag[string]{&e.color, func(s string) (string, error) {
+		if s != "auto" && s != "always" && s != "never" {
+			return "", errors.New("want auto, always or never")
+		}
+		return s, nil
+	}}, "color", "colour diagnostics `WHEN`: auto, always or never (auto: on a terminal, unless NO_COLOR is set)")
 }
 
 // useColor reports whether text written to w is coloured.

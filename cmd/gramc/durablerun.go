@@ -58,10 +58,17 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
+	rb := &durable.Handover{}
+	st, err := openStore(ctx, s.o.cmd, storeArg, false, rb.Bind, logger)
+	if err != nil {
+		return err
+	}
+	s.useDurable(st, storeArg, rb)
 	// The injected values are not kept: they may be secrets (a bindings
 	// file's environment variables), and the command that resumes the run
 	// gives them again, with the other binding flags.
-	return s.useStore(ctx, storeArg, sources, runSettings(fs, s.o.file), logger)
+	s.durable.sources, s.durable.settings = sources, runSettings(fs, s.o.file)
+	return nil
 }
 
 // runSources returns the files of the package of the session's agent
@@ -73,19 +80,6 @@ func (s *session) runSources() ([]durable.Source, error) {
 		return []durable.Source{{Path: f.Path, Text: string(f.Bytes())}}, nil
 	}
 	return durable.PackageSources(s.o.file, s.e.maxFileSize)
-}
-
-// useStore opens the store of the session's turns; the caller closes it
-// with closeStore.
-func (s *session) useStore(ctx context.Context, storeArg string, sources []durable.Source, settings map[string]string, logger *slog.Logger) error {
-	rb := &durable.Handover{}
-	st, err := openStore(ctx, s.o.cmd, storeArg, rb.Bind, logger)
-	if err != nil {
-		return err
-	}
-	s.useDurable(st, storeArg, rb)
-	s.durable.sources, s.durable.settings = sources, settings
-	return nil
 }
 
 // useDurable makes the session's turns runs of the store st (opened with

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/suggest"
 )
 
@@ -131,53 +132,58 @@ func checkFormat(cmd, format string, formats ...string) error {
 	return usageError(cmd, "unknown format %q (want %s or %s)", format, strings.Join(formats[:last], ", "), formats[last])
 }
 
-// minInt is an integer flag that refuses values below min, so that a value
-// out of range is a usage error rather than silently ignored; note, if
-// set, says what a value means (e.g. "0 shows all").
-type minInt struct {
-	p    *int
-	min  int
-	note string
+// checkedFlag is a flag whose text read turns into its value, refusing
+// what it does not accept, so that a value out of range is a usage error
+// rather than silently ignored (see minInt, positiveDuration, byteSize).
+type checkedFlag[T any] struct {
+	p    *T
+	read func(string) (T, error)
 }
 
 // String implements flag.Value.
-func (f minInt) String() string {
+func (f checkedFlag[T]) String() string {
 	if f.p == nil {
-		return "0"
+		var zero T
+		return fmt.Sprint(zero)
 	}
-	return strconv.Itoa(*f.p)
+	return fmt.Sprint(*f.p)
 }
 
 // Set implements flag.Value.
-func (f minInt) Set(s string) error {
-	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
-	if err != nil || int(n) < f.min {
-		if f.note != "" {
-			return fmt.Errorf("want a whole number, at least %d (%s)", f.min, f.note)
-		}
-		return fmt.Errorf("want a whole number, at least %d", f.min)
+func (f checkedFlag[T]) Set(s string) error {
+	v, err := f.read(s)
+	if err == nil {
+		*f.p = v
 	}
-	*f.p = int(n)
-	return nil
+	return err
+}
+
+// minInt is an integer flag that refuses values below min; note, if set,
+// says what a value means (e.g. "0 shows all").
+func minInt(p *int, min int, note string) checkedFlag[int] {
+	return checkedFlag[int]{p, func(s string) (int, error) {
+		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		switch {
+		case err == nil && int(n) >= min:
+			return int(n), nil
+		case note != "":
+			return 0, fmt.Errorf("want a whole number, at least %d (%s)", min, note)
+		}
+		return 0, fmt.Errorf("want a whole number, at least %d", min)
+	}}
 }
 
 // positiveDuration is a duration flag that refuses 0 and negative values.
-type positiveDuration struct{ p *time.Duration }
-
-// String implements flag.Value.
-func (f positiveDuration) String() string {
-	if f.p == nil {
-		return "0s"
-	}
-	return f.p.String()
+func positiveDuration(p *time.Duration) checkedFlag[time.Duration] {
+	return checkedFlag[time.Duration]{p, func(s string) (time.Duration, error) {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return 0, errors.New("want a duration of more than 0, such as 30s or 2m")
+		}
+		return d, nil
+	}}
 }
 
-// Set implements flag.Value.
-func (f positiveDuration) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return errors.New("want a duration of more than 0, such as 30s or 2m")
-	}
-	*f.p = d
-	return nil
-}
+// byteSize is a flag of a number of bytes, optionally with a unit (see
+// [inputfile.ParseSize]): --max-file-size, --max-body.
+func byteSize(p *int64) checkedFlag[int64] { return checkedFlag[int64]{p, inputfile.ParseSize} }

@@ -78,7 +78,8 @@ func runFmt(e *env, args []string) error {
 		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(signals)
 	}
-	for _, r := range formatAll(inputs, o.legacy) {
+	results := parallel.Map(inputs, func(in checkInput) fmtResult { return formatOne(in, o.legacy) })
+	for _, r := range results {
 		c, err := o.output(e, r)
 		if err != nil {
 			return err
@@ -140,13 +141,8 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 	return code, nil
 }
 
-// formatAll formats the inputs on all cores; results are in input order.
-// With legacy set, the older notation of tools is rewritten too.
-func formatAll(inputs []checkInput, legacy bool) []fmtResult {
-	return parallel.Map(inputs, func(in checkInput) fmtResult { return formatOne(in, legacy) })
-}
-
-// formatOne reads and formats one input.
+// formatOne reads and formats one input (the inputs are formatted on all
+// cores); with legacy set, the older notation of tools is rewritten too.
 func formatOne(in checkInput, legacy bool) fmtResult {
 	text, err := in.read()
 	if err != nil {

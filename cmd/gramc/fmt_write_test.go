@@ -50,7 +50,7 @@ func TestFmtWriteChangedExitCode(t *testing.T) {
 	if err := os.WriteFile(path, []byte("(a)- ->(b)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Append once the file has been read: formatAll runs before any write,
+	// Append once the file has been read: every input is formatted before any write,
 	// so the hook that appends is the first write's check.
 	in := checkInput{path: path, limit: defaultMaxFileSize}
 	r := formatOne(in, false)

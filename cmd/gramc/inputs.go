@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
 
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
@@ -123,26 +122,4 @@ func readFile(path string, limit int64) ([]byte, error) {
 func readOther(e *env, path string) ([]byte, error) {
 	b, err := inputfile.Read(path, e.maxFileSize)
 	return b, inputfile.Hint(err, "give a regular file")
-}
-
-// byteSize is the value of --max-file-size: a number of bytes, optionally
-// with a unit (see [inputfile.ParseSize]).
-type byteSize int64
-
-// String implements flag.Value.
-func (b *byteSize) String() string {
-	if b == nil {
-		return ""
-	}
-	return strconv.FormatInt(int64(*b), 10)
-}
-
-// Set implements flag.Value.
-func (b *byteSize) Set(s string) error {
-	n, err := inputfile.ParseSize(s)
-	if err != nil {
-		return err
-	}
-	*b = byteSize(n)
-	return nil
 }

@@ -16,39 +16,16 @@ import (
 	"github.com/gramlang/gram/runtime"
 )
 
-// The values of --json.
-const (
-	jsonEvents = "events"
-	jsonFinal  = "final"
-)
-
-// jsonFlag is --json: alone (or =events) the events of each turn, one JSON
-// object per line; =final each turn's response.
-type jsonFlag struct{ o *runOptions }
-
-// String implements flag.Value.
-func (f jsonFlag) String() string {
-	if f.o == nil || !f.o.json {
-		return ""
-	}
-	if f.o.jsonEvents {
-		return jsonEvents
-	}
-	return jsonFinal
-}
-
-// IsBoolFlag lets --json stand alone.
-func (f jsonFlag) IsBoolFlag() bool { return true }
-
-// Set implements flag.Value.
-func (f jsonFlag) Set(v string) error {
+// setJSON sets --json: alone (or =events) the events of each turn, one
+// JSON object per line; =final each turn's response.
+func (o *runOptions) setJSON(v string) error {
 	switch strings.ToLower(v) {
-	case "true", jsonEvents:
-		f.o.json, f.o.jsonEvents = true, true
-	case jsonFinal:
-		f.o.json, f.o.jsonEvents = true, false
+	case "true", "events":
+		o.json, o.jsonEvents = true, true
+	case "final":
+		o.json, o.jsonEvents = true, false
 	case "false":
-		f.o.json, f.o.jsonEvents = false, false
+		o.json, o.jsonEvents = false, false
 	default:
 		return errors.New("write --json (the events, one per line) or --json=final (each turn's response)")
 	}

@@ -62,8 +62,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// maxFileSize is the size limit of an input (--max-file-size).
 	maxFileSize int64
-	// color says when diagnostics are coloured (--color).
-	color colorMode
+	// color says when diagnostics are coloured (--color): "auto" or "",
+	// "always" or "never".
+	color string
 	// onFlags, if set, sees each command's flag set as it is made (the
 	// completion scripts are generated from them).
 	onFlags func(*flag.FlagSet)

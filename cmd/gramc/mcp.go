@@ -41,15 +41,15 @@ func runMCPImport(e *env, args []string) error {
 	fs := newFlags(e, "mcp import")
 	var (
 		sources          []mcp.Source
-		tools, injected  listFlag
+		tools, injected  []string
 		agent, modelName string
 		logLevel         string
 		timeout          time.Duration
 	)
-	fs.Var(mcpFlag{list: &sources}, "mcp", "the `COMMAND` that starts the MCP server (stdio)")
-	fs.Var(mcpFlag{list: &sources, url: true}, "mcp-url", "the `URL` of the MCP server (streamable HTTP)")
-	fs.Var(&tools, "tool", "import only the tool `NAME` (repeatable)")
-	fs.Var(&injected, "injected", "declare the parameters called `NAME` injected (repeatable)")
+	fs.Func("mcp", "the `COMMAND` that starts the MCP server (stdio)", mcpSources(&sources, false))
+	fs.Func("mcp-url", "the `URL` of the MCP server (streamable HTTP)", mcpSources(&sources, true))
+	fs.Func("tool", "import only the tool `NAME` (repeatable)", appendTo(&tools))
+	fs.Func("injected", "declare the parameters called `NAME` injected (repeatable)", appendTo(&injected))
 	fs.StringVar(&agent, "agent", "", "add an agent called `NAME` that lists the imported tools")
 	fs.StringVar(&modelName, "model", mcpimport.DefaultModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
@@ -127,8 +127,8 @@ func quoteString(s string) string {
 func runMCPServe(e *env, args []string) error {
 	fs := newFlags(e, "mcp serve")
 	o := runOptions{cmd: "gramc mcp serve"}
-	var agents listFlag
-	fs.Var(&agents, "agent", "serve only the agent `NAME` (repeatable)")
+	var agents []string
+	fs.Func("agent", "serve only the agent `NAME` (repeatable)", appendTo(&agents))
 	o.addSharedFlags(fs)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (standard input carries the protocol)"); err != nil {

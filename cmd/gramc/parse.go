@@ -32,7 +32,7 @@ func helpText(name string) string {
 func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Var((*byteSize)(&e.maxFileSize), "max-file-size", "refuse input files larger than `SIZE` (bytes, or with a unit: 64MB, 1GiB)")
+	fs.Var(byteSize(&e.maxFileSize), "max-file-size", "refuse input files larger than `SIZE` (bytes, or with a unit: 64MB, 1GiB)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), helpText(name))
 		printDefaults(fs)

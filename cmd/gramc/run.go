@@ -19,9 +19,9 @@ func runRun(e *env, args []string) error {
 	fs := newFlags(e, "run")
 	o := runOptions{cmd: "gramc run"}
 	fs.StringVar(&o.agent, "agent", "", "the agent to run (needed when the file has several)")
-	fs.Var(&o.messages, "m", "a user message; repeat for several turns")
-	fs.Var(&o.messages, "message", "same as -m")
-	fs.Var(jsonFlag{&o}, "json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response")
+	fs.Func("m", "a user message; repeat for several turns", appendTo(&o.messages))
+	fs.Func("message", "same as -m", appendTo(&o.messages))
+	fs.BoolFunc("json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response", o.setJSON)
 	fs.StringVar(&o.b.History, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)

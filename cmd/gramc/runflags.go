@@ -19,20 +19,17 @@ import (
 	"github.com/gramlang/gram/runtime/mcp"
 )
 
-// listFlag collects a repeatable string flag.
-type listFlag []string
-
-// String implements flag.Value.
-func (l *listFlag) String() string { return strings.Join(*l, ", ") }
-
-// Set implements flag.Value: each use of the flag adds a value.
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+// appendTo returns the function of a repeatable flag (see
+// [flag.FlagSet.Func]): each use of the flag adds its value to list.
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error { *list = append(*list, v); return nil }
+}
 
 // runOptions are the parsed flags of gramc run and gramc mcp serve.
 type runOptions struct {
 	cmd         string // the command, for messages: "gramc run"
 	file, agent string
-	messages    listFlag
+	messages    []string
 	json        bool
 	jsonEvents  bool // --json (not --json=final): events, one per line
 	// b are the flags package binding takes (see setup).
@@ -49,42 +46,29 @@ type runOptions struct {
 	prompts *atomic.Int64
 }
 
-// mcpFlag collects --mcp and --mcp-url values in one list, in the order
-// given.
-type mcpFlag struct {
-	list *[]mcp.Source
-	url  bool
+// mcpSources returns the function that adds a --mcp value (or, with url,
+// a --mcp-url value) to list: the two flags collect one list, in the
+// order given.
+func mcpSources(list *[]mcp.Source, url bool) func(string) error {
+	return func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("empty value")
+		}
+		src := mcp.Source{Command: v}
+		if url {
+			src = mcp.Source{URL: v}
+		}
+		*list = append(*list, src)
+		return nil
+	}
 }
 
-// String implements flag.Value.
-func (f mcpFlag) String() string { return "" }
-
-// Set implements flag.Value.
-func (f mcpFlag) Set(v string) error {
-	if strings.TrimSpace(v) == "" {
-		return errors.New("empty value")
-	}
-	if f.url {
-		*f.list = append(*f.list, mcp.Source{URL: v})
-	} else {
-		*f.list = append(*f.list, mcp.Source{Command: v})
-	}
-	return nil
-}
-
-// headerFlag collects --header values, "NAME: VALUE" or "NAME=VALUE", in
-// the options' headers. A value that is neither is counted in badHeader,
-// and a header that cannot be sent kept in refusedHeader, not returned as
-// an error: the flag package would repeat the value in its message, and
-// it may hold a secret (see [runOptions.headerError]).
-type headerFlag struct{ o *runOptions }
-
-// String implements flag.Value.
-func (f headerFlag) String() string { return "" }
-
-// Set implements flag.Value.
-func (f headerFlag) Set(v string) error {
-	o := f.o
+// addHeader adds a --header value, "NAME: VALUE" or "NAME=VALUE", to the
+// options' headers. A value that is neither is counted in badHeader, and
+// a header that cannot be sent kept in refusedHeader, not returned as an
+// error: the flag package would repeat the value in its message, and it
+// may hold a secret (see [runOptions.headerError]).
+func (o *runOptions) addHeader(v string) error {
 	o.headerCount++
 	name, value, ok := mcp.CutHeader(v)
 	switch {
@@ -144,26 +128,26 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 		}
 		return nil
 	})
-	fs.Var((*listFlag)(&o.b.Tools), "tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)")
-	fs.Var((*listFlag)(&o.b.ToolSchemas), "tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)")
-	fs.Var(mcpFlag{list: &o.b.MCP}, "mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)")
-	fs.Var(mcpFlag{list: &o.b.MCP, url: true}, "mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)")
-	fs.Var(headerFlag{o}, "header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)")
-	fs.Var((*listFlag)(&o.b.Injects), "inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)")
+	fs.Func("tool", "bind tool NAME to a program: NAME=COMMAND (repeatable)", appendTo(&o.b.Tools))
+	fs.Func("tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)", appendTo(&o.b.ToolSchemas))
+	fs.Func("mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)", mcpSources(&o.b.MCP, false))
+	fs.Func("mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)", mcpSources(&o.b.MCP, true))
+	fs.Func("header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)", o.addHeader)
+	fs.Func("inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)", appendTo(&o.b.Injects))
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-	fs.Var(minInt{p: &o.b.MaxIterations, min: 1}, "max-iterations", "override the agent's maxIterations with `N`, at least 1")
-	fs.Var(minInt{p: &o.b.MaxDepth, min: 1}, "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
-	fs.Var(minInt{p: &o.b.MaxModelCalls, min: 1}, "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
+	fs.Var(minInt(&o.b.MaxIterations, 1, ""), "max-iterations", "override the agent's maxIterations with `N`, at least 1")
+	fs.Var(minInt(&o.b.MaxDepth, 1, ""), "max-depth", fmt.Sprintf("let the runs of sub-agents nest at most `N` deep, at least 1 (default %d)", runtime.DefaultMaxDepth))
+	fs.Var(minInt(&o.b.MaxModelCalls, 1, ""), "max-model-calls", fmt.Sprintf("stop a run after `N` model calls, its sub-agents' and handoffs' included, at least 1 (default %d)", runtime.DefaultMaxModelCalls))
 	fs.BoolVar(&o.b.NoSummary, "no-summary", false, "at the iteration limit, do not ask the model for a summary")
 	fs.StringVar(&o.b.LogLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	o.b.ToolTimeout = runtime.DefaultExecTimeout
-	fs.Var(positiveDuration{&o.b.ToolTimeout}, "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
+	fs.Var(positiveDuration(&o.b.ToolTimeout), "tool-timeout", "time limit of each --tool program run and MCP tool call: a `DURATION` of more than 0, e.g. 30s or 2m")
 	fs.DurationVar(&o.b.MCPTimeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
 	o.b.ResultLimit = runtime.DefaultResultLimit
-	fs.Var(minInt{p: &o.b.ResultLimit, note: "0: none"}, "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
+	fs.Var(minInt(&o.b.ResultLimit, 0, "0: none"), "result-limit", "size limit in `bytes` of a tool result sent to the model (0: none)")
 	o.b.OutputRetries = runtime.DefaultOutputRetries
-	fs.Var(minInt{p: &o.b.OutputRetries, note: "0: never"}, "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
+	fs.Var(minInt(&o.b.OutputRetries, 0, "0: never"), "output-retries", "ask the model again up to `N` times when the answer of an agent with a result type does not match it (0: never)")
 }
 
 // usageErr returns a usage error of the command.

@@ -58,10 +58,7 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
 	e.mask(durable.StoreSecrets(*store)...)
-	if path, missing := durable.MissingStore(*store); missing {
-		return nil, rest, noStoreError(cmd, path)
-	}
-	st, err := openStore(context.Background(), cmd, *store, nil, nil)
+	st, err := openStore(context.Background(), cmd, *store, true, nil, nil)
 	return st, rest, err
 }
 
@@ -164,7 +161,7 @@ func runRunsResume(e *env, args []string) error {
 	o := runOptions{cmd: "gramc runs resume"}
 	var dec decisionFlags
 	dec.register(fs)
-	fs.Var(jsonFlag{&o}, "json", "print the events as JSON, one per line; --json=final prints the response")
+	fs.BoolFunc("json", "print the events as JSON, one per line; --json=final prints the response", o.setJSON)
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)
 	colorFlag(e, fs)
@@ -182,11 +179,8 @@ func runRunsResume(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if path, missing := durable.MissingStore(*store); missing {
-		return noStoreError(o.cmd, path)
-	}
 	rb := &durable.Handover{}
-	st, err := openStore(ctx, o.cmd, *store, rb.Bind, nil)
+	st, err := openStore(ctx, o.cmd, *store, true, rb.Bind, nil)
 	if err != nil {
 		return err
 	}

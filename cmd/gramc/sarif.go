@@ -5,7 +5,6 @@ package main
 // report the codes, in a fixed order, so rule indexes are stable.
 
 import (
-	"io"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -32,10 +31,4 @@ func sarifCatalogue() []diag.CodeInfo {
 // sarifTool names gramc in SARIF logs.
 func sarifTool() diag.SARIFTool {
 	return diag.SARIFTool{Name: "gramc", Version: buildinfo.Version(), InformationURI: "https://github.com/gramlang/gram"}
-}
-
-// writeSARIF writes the reports as a SARIF 2.1.0 log (see [diag.WriteSARIF])
-// with the rules of [sarifCatalogue].
-func writeSARIF(w io.Writer, reports []diag.FileReport) error {
-	return diag.WriteSARIF(w, sarifTool(), sarifCatalogue(), reports)
 }

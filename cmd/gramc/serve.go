@@ -29,7 +29,7 @@ import (
 // server's configuration (origins, limits, traces).
 type serveFlags struct {
 	addr           string
-	agents, claims listFlag
+	agents, claims []string
 	storeEnv       string
 	auth           serve.AuthSources
 	cfg            serve.Config
@@ -41,7 +41,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	l := &f.cfg.Limits
 	*l = serve.DefaultLimits()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
-	fs.Var(&f.agents, "agent", "serve only the agent `NAME` (repeatable)")
+	fs.Func("agent", "serve only the agent `NAME` (repeatable)", appendTo(&f.agents))
 	o.addBindingFlags(fs)
 	o.b.LogLevel = "info"
 	fs.Lookup("log-level").DefValue = "info"
@@ -51,18 +51,18 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&f.auth.JWTKeyFile, "jwt-key", "", "accept JWTs signed with the private key of the PEM public key `FILE` (RSA, ECDSA, Ed25519)")
 	fs.StringVar(&f.auth.JWTIssuer, "jwt-issuer", "", "accept only JWTs whose iss is `ISSUER`")
 	fs.StringVar(&f.auth.JWTAudience, "jwt-audience", "", "accept only JWTs whose aud has `AUDIENCE`")
-	fs.Var(&f.claims, "claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)")
-	fs.Var((*listFlag)(&f.cfg.AllowedOrigins), "allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)")
+	fs.Func("claim", "fill the injected parameter PARAM from the identity's claim CLAIM: `PARAM=CLAIM` (repeatable)", appendTo(&f.claims))
+	fs.Func("allow-origin", "let the web pages of `ORIGIN` (e.g. https://chat.example.com) call the server from a browser (repeatable)", appendTo(&f.cfg.AllowedOrigins))
 	fs.BoolVar(&f.cfg.RefuseSystem, "refuse-system", false, "refuse a request's system and developer messages (and a response's instructions) with 400, instead of adding them after the agent's instruction")
-	fs.Var((*byteSize)(&l.MaxBodyBytes), "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
-	fs.Var(minInt{p: &l.MaxHistory, min: 1}, "max-history", "refuse conversations of more than `N` messages")
-	fs.Var(minInt{p: &l.MaxConcurrent, min: 1}, "max-concurrent", "run at most `N` agents at once")
-	fs.Var(minInt{p: &l.MaxQueue, min: 0}, "max-queue", "let at most `N` runs wait for a free slot; more get 429")
-	fs.Var(positiveDuration{&l.QueueTimeout}, "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
-	fs.Var(positiveDuration{&l.Timeout}, "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
-	fs.Var(positiveDuration{&l.Grace}, "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
-	fs.Var(positiveDuration{&l.ReadTimeout}, "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
-	fs.Var(minInt{p: &l.MaxConnections, min: 1}, "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
+	fs.Var(byteSize(&l.MaxBodyBytes), "max-body", "refuse request bodies larger than `SIZE` with 413 (bytes, or 1MB, 4MiB)")
+	fs.Var(minInt(&l.MaxHistory, 1, ""), "max-history", "refuse conversations of more than `N` messages")
+	fs.Var(minInt(&l.MaxConcurrent, 1, ""), "max-concurrent", "run at most `N` agents at once")
+	fs.Var(minInt(&l.MaxQueue, 0, ""), "max-queue", "let at most `N` runs wait for a free slot; more get 429")
+	fs.Var(positiveDuration(&l.QueueTimeout), "queue-timeout", "refuse with 429 a run that waited `DURATION` for a slot")
+	fs.Var(positiveDuration(&l.Timeout), "timeout", "cancel a request after `DURATION`, queueing included, and answer 504")
+	fs.Var(positiveDuration(&l.Grace), "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
+	fs.Var(positiveDuration(&l.ReadTimeout), "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
+	fs.Var(minInt(&l.MaxConnections, 1, ""), "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
 	fs.StringVar(&f.cfg.Runs.Store, "store", "", "keep durable runs in the run store `URL`: PATH or sqlite:PATH (a SQLite file) or postgres://... (shared by replicas); without it, runs last as long as the process")
 	fs.StringVar(&f.storeEnv, "store-env", "", "read the run store's URL from the environment variable `VAR` (keeps a password off the command line)")
 	fs.StringVar(&f.cfg.Runs.ExecutorID, "executor-id", "", "this process's `NAME` in the run store: a process of the same name finishes the runs it left (default: the host's name and --addr)")

@@ -26,19 +26,17 @@ func addStoreFlag(fs *flag.FlagSet) *string {
 }
 
 // errNoStore is in the error of a command whose store file does not
-// exist (see [noStoreError]).
+// exist (see openStore).
 var errNoStore = errors.New("no store")
-
-// noStoreError is the error of cmd about a store file that does not
-// exist: a usage error that wraps errNoStore.
-func noStoreError(cmd, path string) error {
-	return fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
-}
 
 // openStore opens the store that flag names (the default store when it
 // is empty) for cmd, with bind as its binder (nil for a command that runs
-// nothing). The error is a usage error of cmd.
-func openStore(ctx context.Context, cmd, flagValue string, bind durable.Binder, logger *slog.Logger) (*durable.Store, error) {
+// nothing). The error is a usage error of cmd; with existing, one that
+// wraps errNoStore when the store is a file that does not exist, not made.
+func openStore(ctx context.Context, cmd, flagValue string, existing bool, bind durable.Binder, logger *slog.Logger) (*durable.Store, error) {
+	if path, missing := durable.MissingStore(flagValue); existing && missing {
+		return nil, fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
+	}
 	url := flagValue
 	if url == "" {
 		var err error
