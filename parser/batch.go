@@ -154,7 +154,7 @@ func (c *cutter) next() *batch {
 			}
 			break
 		}
-		before := c.sp.state()
+		before := c.sp.splitState
 		if c.sp.boundary(&t) && len(b.toks) > 0 {
 			b.cut(&c.sp, c.at)
 			c.at = before

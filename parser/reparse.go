@@ -198,7 +198,7 @@ func (r *rescan) run(i0 int) {
 			outer = u.before
 		}
 		r.toks = r.toks[u.e:]
-		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.state(), true) {
+		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.splitState, true) {
 			return
 		}
 	}
@@ -253,7 +253,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 	b := &r.b
 	if !recovering && u.sp.tooDeep < 0 && b.parseFast(r.toks[:u.e], r.offsetAt(u.e)) {
 		last := &b.out[len(b.out)-1]
-		last.at, last.split = start.state(), true
+		last.at, last.split = start.splitState, true
 		return false
 	}
 	// Recover step by step, as batch.parseUnit does, and go on with prev's
