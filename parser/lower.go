@@ -146,15 +146,14 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 			l.define(sc, w)
 		}
 	}
-	seen := map[string]diag.Span{}
 	for _, pa := range a.Properties {
 		k := pa.Key.Value
 		ks := pa.Key.Span()
-		if first, dup := seen[k]; dup {
-			l.dupKey(k, ks, first)
+		if first := w.Subject.Prop(k); first != nil {
+			// The properties are the first of each key (annotations are few).
+			l.dupKey(k, ks, first.KeySpan())
 			continue
 		}
-		seen[k] = ks
 		if pa.Value != nil {
 			l.nested(pa.Value)
 		}
