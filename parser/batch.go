@@ -28,8 +28,9 @@ type batch struct {
 	// starts holds, per unit, the splitter's state before its first token.
 	starts []splitState
 	out    []unitResult
-	// done, when set, is closed once the batch is parsed.
-	done chan struct{}
+	// parsed is done once the batch is parsed, when it is parsed in
+	// parallel.
+	parsed sync.WaitGroup
 }
 
 // lower gives the batch's units to lw.
@@ -87,9 +88,6 @@ func (b *batch) parse(src string) {
 		tokenBuffers.Put(&buf)
 	} else if cap(buf) >= collectTokens {
 		runtime.GC()
-	}
-	if b.done != nil {
-		close(b.done)
 	}
 }
 
@@ -154,7 +152,7 @@ func (c *cutter) next() *batch {
 			}
 			break
 		}
-		before := c.sp.state()
+		before := c.sp.splitState
 		if c.sp.boundary(&t) && len(b.toks) > 0 {
 			b.cut(&c.sp, c.at)
 			c.at = before
@@ -182,15 +180,12 @@ type pipeline struct {
 	parallel bool
 	work     chan *batch
 	workers  sync.WaitGroup
-	// lowered holds the parallel batches, in order, for the goroutine that
-	// lowers each once it is parsed.
-	lowered  chan *batch
-	lowering sync.WaitGroup
-	// units are the units of the batches parsed (and lowered), in order;
-	// pending the batches parsed in parallel with no lowerer, whose units
-	// are taken in order once all are parsed.
-	units   *unitBuilder
-	pending []*batch
+	// ordered holds the parallel batches, in order, for the goroutine that
+	// lowers each and takes its units once it is parsed.
+	ordered chan *batch
+	taking  sync.WaitGroup
+	// units are the units of the batches parsed (and lowered), in order.
+	units *unitBuilder
 }
 
 func startPipeline(src string, lw *unitLowerer) *pipeline {
@@ -205,46 +200,40 @@ func startPipeline(src string, lw *unitLowerer) *pipeline {
 			defer p.workers.Done()
 			for b := range p.work {
 				b.parse(src)
+				b.parsed.Done()
 			}
 		}()
 	}
-	if lw != nil {
-		p.lowered = make(chan *batch, 64)
-		p.lowering.Add(1)
-		go func() {
-			defer p.lowering.Done()
-			for b := range p.lowered {
-				<-b.done
-				b.lower(lw)
-				p.take(b)
-			}
-		}()
-	}
+	p.ordered = make(chan *batch, 64)
+	p.taking.Add(1)
+	go func() {
+		defer p.taking.Done()
+		for b := range p.ordered {
+			b.parsed.Wait()
+			p.lowerAndTake(b)
+		}
+	}()
 	return p
 }
 
 // add parses b (and lowers it), or hands it to the goroutines that do.
 func (p *pipeline) add(b *batch) {
-	switch {
-	case p.lowered != nil:
-		b.done = make(chan struct{})
+	if p.parallel {
+		b.parsed.Add(1)
 		p.work <- b
-		p.lowered <- b
-	case p.parallel:
-		p.pending = append(p.pending, b)
-		p.work <- b
-	default:
-		b.parse(p.src)
-		if p.lw != nil {
-			b.lower(p.lw)
-		}
-		p.take(b)
+		p.ordered <- b
+		return
 	}
+	b.parse(p.src)
+	p.lowerAndTake(b)
 }
 
-// take adds the units of b, parsed and lowered, to the list, and gives
-// the batch back for reuse.
-func (p *pipeline) take(b *batch) {
+// lowerAndTake gives the units of b, parsed, to the lowerer, if any, adds
+// them to the list, and gives the batch back for reuse.
+func (p *pipeline) lowerAndTake(b *batch) {
+	if p.lw != nil {
+		b.lower(p.lw)
+	}
 	p.units.add(b.out)
 	b.recycle()
 }
@@ -276,13 +265,8 @@ func (p *pipeline) wait() unitList {
 	if p.parallel {
 		close(p.work)
 		p.workers.Wait()
-		if p.lowered != nil {
-			close(p.lowered)
-			p.lowering.Wait()
-		}
-		for _, b := range p.pending {
-			p.take(b)
-		}
+		close(p.ordered)
+		p.taking.Wait()
 	}
 	return p.units.list()
 }

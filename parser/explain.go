@@ -66,9 +66,10 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
 		i++
 	}
+	open := openBrackets(toks[:i])
 	if err.Detail != "" {
 		if i < len(toks) {
-			if e := explainGrammarError(*err, toks, i); e != nil {
+			if e := explainGrammarError(*err, toks, i, open); e != nil {
 				return e
 			}
 		}
@@ -77,7 +78,7 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 	if i == len(toks) {
 		return pastTheEnd(*err, toks)
 	}
-	return explainToken(*err, toks, i)
+	return explainToken(*err, toks, i, open)
 }
 
 // pastTheEnd explains an error after the unit's last token: a bracket is
@@ -94,14 +95,15 @@ func pastTheEnd(e grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 	return &e
 }
 
-// explainToken explains an error at toks[i].
-func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+// explainToken explains an error at toks[i], after which the brackets open
+// are left open.
+func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int, open []openBracket) *grammar.SyntaxError {
 	t := &toks[i]
 	var prev *lexer.Token
 	if i > 0 {
 		prev = &toks[i-1]
 	}
-	depth := len(openBrackets(toks[:i]))
+	depth := len(open)
 	if isPunct(t, "|") && depth == 0 {
 		// A bar outside brackets: most often a ']' typed before it.
 		if isPunct(prev, "]") {
@@ -124,7 +126,9 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.Syn
 			return &e
 		}
 	}
-	if endsElement(prev) && startsElement(t) && inElements(toks[:i]) {
+	// Inside the elements of a subject pattern: the innermost open bracket is
+	// '[' and a '|' of its own follows it.
+	if endsElement(prev) && startsElement(t) && isPunct(innermost(toks, open), "[") && open[depth-1].bar {
 		e.Msg = "elements must be separated by commas"
 		e.Detail = "add ',' between the elements"
 		if prev.Type != grammar.Punct && t.Type != grammar.Punct {
@@ -137,9 +141,9 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.Syn
 }
 
 // explainGrammarError rewrites an error the grammar already explained, at
-// toks[i], when the context shows a likelier mistake; it returns nil to keep
-// the grammar's message.
-func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int) *grammar.SyntaxError {
+// toks[i], after which the brackets open are left open, when the context
+// shows a likelier mistake; it returns nil to keep the grammar's message.
+func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int, open []openBracket) *grammar.SyntaxError {
 	t := &toks[i]
 	var prev, next *lexer.Token
 	if i > 0 {
@@ -148,15 +152,15 @@ func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int) *gram
 	if i+1 < len(toks) {
 		next = &toks[i+1]
 	}
-	open := innermostOpen(toks[:i])
+	inner := innermost(toks, open)
 	switch {
-	case strings.HasPrefix(e.Msg, "the identifier must come first") && isPunct(open, "[") &&
+	case strings.HasPrefix(e.Msg, "the identifier must come first") && isPunct(inner, "[") &&
 		(prev != nil && (prev.Type == grammar.RecordText || isPunct(prev, "}")) || isPunct(next, ",") || isPunct(next, "]")):
 		// [a:Label {k: v} b, c]: the subject is complete and names follow.
 		e.Msg = "expected '|' between the subject and its elements"
 		e.Detail = "a subject pattern lists its elements after '|': [a:Label {k: v} | b, c]"
 		return &e
-	case isPunct(t, ",") && isPunct(open, "("):
+	case isPunct(t, ",") && isPunct(inner, "("):
 		// (a::String, b::Integer): two subjects in one node.
 		e.Msg = "a node holds one subject; ',' cannot separate two inside '( )'"
 		e.Detail = "give each its own node: (a)-->(b), or in a tool's signature one node per parameter: (name::String)==>(age::Integer)==>(::String)"
@@ -169,9 +173,8 @@ func explainGrammarError(e grammar.SyntaxError, toks []lexer.Token, i int) *gram
 	return nil
 }
 
-// innermostOpen returns the innermost bracket toks leave open, or nil.
-func innermostOpen(toks []lexer.Token) *lexer.Token {
-	open := openBrackets(toks)
+// innermost returns the innermost of the brackets of toks left open, or nil.
+func innermost(toks []lexer.Token, open []openBracket) *lexer.Token {
 	if len(open) == 0 {
 		return nil
 	}
@@ -221,13 +224,6 @@ func nodeHasTypedParameter(toks []lexer.Token) bool {
 		}
 	}
 	return false
-}
-
-// inElements reports whether toks end inside the elements of a subject
-// pattern: the innermost open bracket is '[' and a '|' of its own follows it.
-func inElements(toks []lexer.Token) bool {
-	open := openBrackets(toks)
-	return len(open) > 0 && toks[open[len(open)-1].at].Value == "[" && open[len(open)-1].bar
 }
 
 // startsElement reports whether t can begin an element of a subject

@@ -152,20 +152,12 @@ type relink struct {
 
 // link lowers doc, whose units may keep their lowering from prev, and
 // returns the gram-level diagnostics (see the top of this file). Without
-// prev's scope, every unit is lowered afresh.
+// prev's scope, every unit is lowered afresh: a document without a scope
+// (of Parse or ParseSyntax) keeps no lowering with its units.
 func (doc *Document) link(prev *Document) diag.List {
 	var sc *topScope
 	full := prev == nil || prev.scope == nil
 	if full {
-		units := &doc.units
-		for p := range units.all() {
-			c := units.chunk(p)
-			for j := range c.units {
-				if c.units[j].low != nil {
-					units.mut(p.start + j).low = nil
-				}
-			}
-		}
 		sc = newTopScope(true, doc.File.Len())
 	} else {
 		sc = prev.scope.edit()

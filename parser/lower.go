@@ -146,15 +146,14 @@ func (l *lowerer) top(tp *grammar.TopPattern, sc *scope) *Pattern {
 			l.define(sc, w)
 		}
 	}
-	seen := map[string]diag.Span{}
 	for _, pa := range a.Properties {
 		k := pa.Key.Value
 		ks := pa.Key.Span()
-		if first, dup := seen[k]; dup {
-			l.dupKey(k, ks, first)
+		if first := w.Subject.Prop(k); first != nil {
+			// The properties are the first of each key (annotations are few).
+			l.dupKey(k, ks, first.KeySpan())
 			continue
 		}
-		seen[k] = ks
 		if pa.Value != nil {
 			l.nested(pa.Value)
 		}
@@ -177,30 +176,7 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 		return nil
 	}
 	props := carve(&l.propSlab, len(r.Entries), l.perUnit)
-	// Short records are searched; long ones (data) get an index of their keys.
-	var index map[string]int
-	if len(r.Entries) > smallRecord {
-		index = make(map[string]int, len(r.Entries))
-	}
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		k := e.KeyName()
-		first, dup := index[k]
-		if index == nil {
-			first = slices.IndexFunc(props, func(p Property) bool { return p.Key == k })
-			dup = first >= 0
-		}
-		if dup {
-			l.dupKey(k, e.Key.Span(), props[first].KeySpan())
-		}
-		l.nested(&e.Value)
-		if !dup {
-			if index != nil {
-				index[k] = len(props)
-			}
-			props = append(props, NewProperty(k, e.Key.Span(), &e.Value))
-		}
-	}
+	l.entries(r.Entries, &props)
 	return props
 }
 
@@ -208,42 +184,46 @@ func (l *lowerer) record(r *grammar.Record) []Property {
 // keys to be found by comparing every pair.
 const smallRecord = 16
 
+// entries reports the keys of a record's or a map's entries written again
+// (quoted and bare keys with the same text collide), and those of the maps
+// of their values, and appends to props, if set, the first entry of each
+// key.
+func (l *lowerer) entries(entries []grammar.Entry, props *[]Property) {
+	// Short lists are searched; long ones (data) get an index of their keys.
+	var keys [smallRecord]string
+	var index map[string]int
+	if len(entries) > smallRecord {
+		index = make(map[string]int, len(entries))
+	}
+	for i := range entries {
+		e := &entries[i]
+		k := e.KeyName()
+		first, dup := index[k]
+		if index == nil {
+			first = slices.Index(keys[:i], k)
+			dup, keys[i] = first >= 0, k
+		} else if !dup {
+			index[k] = i
+		}
+		if dup {
+			l.dupKey(k, e.Key.Span(), entries[first].Key.Span())
+		} else if props != nil {
+			*props = append(*props, NewProperty(k, e.Key.Span(), &e.Value))
+		}
+		l.nested(&e.Value)
+	}
+}
+
 // nested checks the maps of a property value for duplicate keys, also the
 // maps inside arrays (which ParseSyntax reports as nested-map errors).
 func (l *lowerer) nested(v *grammar.Value) {
 	switch v.Kind() {
 	case grammar.MapValue:
-		l.mapKeys(v)
+		l.entries(v.Entries(), nil)
 	case grammar.ArrayValue:
 		items := v.Items()
 		for i := range items {
-			if items[i].Kind() == grammar.MapValue {
-				l.mapKeys(&items[i])
-			}
-		}
-	}
-}
-
-func (l *lowerer) mapKeys(v *grammar.Value) {
-	entries := v.Entries()
-	if len(entries) > smallRecord {
-		first := make(map[string]int, len(entries))
-		for i := range entries {
-			k := entries[i].KeyName()
-			if j, dup := first[k]; dup {
-				l.dupKey(k, entries[i].Key.Span(), entries[j].Key.Span())
-			} else {
-				first[k] = i
-			}
-		}
-		return
-	}
-	for i := range entries {
-		for j := 0; j < i; j++ {
-			if entries[i].KeyName() == entries[j].KeyName() {
-				l.dupKey(entries[i].KeyName(), entries[i].Key.Span(), entries[j].Key.Span())
-				break
-			}
+			l.nested(&items[i])
 		}
 	}
 }

@@ -87,9 +87,11 @@ func (b *batch) recoverUnit(src string, base int, ls *lazyUnit, eof int) int {
 	return ls.end
 }
 
-// lazyUnit is a unit that starts at toks[start] and ends at the first boundary a
-// fresh splitter finds after it (or at the end of toks), found no further than
-// asked for.
+// lazyUnit is a unit that starts at toks[start] and ends at the first boundary
+// its splitter finds after it (or at the end of the tokens), found no further
+// than asked for: a unit recovery finds afresh inside a broken one, or, with
+// r set, the top-level unit a re-parse finds, whose tokens are r's, lexed as
+// they are needed.
 type lazyUnit struct {
 	toks  []lexer.Token
 	start int
@@ -99,6 +101,11 @@ type lazyUnit struct {
 	// seen is one past the last token looked at: fed to the splitter, or
 	// given to a parse as the offset of what follows a prefix.
 	seen int
+	// boundary is set when the unit ends where the next one starts, and
+	// before is then the splitter just before the next one's first token.
+	boundary bool
+	before   splitter
+	r        *rescan
 }
 
 // within reports whether toks[i] belongs to the unit, finding its end up to i.
@@ -109,18 +116,32 @@ func (u *lazyUnit) within(i int) bool {
 
 // scan feeds the splitter up to toks[n-1], stopping at the unit's end.
 func (u *lazyUnit) scan(n int) {
-	n = min(n, len(u.toks))
 	for u.end == 0 && u.next < n {
-		u.seen = max(u.seen, u.next+1)
-		if u.sp.boundary(&u.toks[u.next]) && u.next > u.start {
+		if u.next == len(u.toks) && !u.more() {
 			u.end = u.next
+			return
+		}
+		u.seen = max(u.seen, u.next+1)
+		before := u.sp
+		if u.sp.boundary(&u.toks[u.next]) && u.next > u.start {
+			u.end, u.boundary, u.before = u.next, true, before
 			return
 		}
 		u.next++
 	}
-	if u.end == 0 && u.next == len(u.toks) {
-		u.end = len(u.toks)
+	if u.end == 0 && u.next == len(u.toks) && !u.more() {
+		u.end = u.next
 	}
+}
+
+// more takes in the token after toks, lexed by r (if need be and if r is
+// set), and reports whether there is one.
+func (u *lazyUnit) more() bool {
+	if u.r == nil || len(u.toks) == len(u.r.toks) && !u.r.lex() {
+		return false
+	}
+	u.toks = u.r.toks
+	return true
 }
 
 // lazyMargin is how far before the end of a prefix a parse error must be for

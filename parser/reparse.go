@@ -186,9 +186,9 @@ func (r *rescan) run(i0 int) {
 		// next boundary: found at once for a unit parsed whole, and as far
 		// as recovery needs it for a unit recovery goes on splitting (the
 		// rest of the text, after an unclosed bracket).
-		u := outerUnit{sp: outer}
+		u := lazyUnit{toks: r.toks, sp: outer, r: r}
 		if !recovering {
-			u.feed(r, math.MaxInt)
+			u.scan(math.MaxInt)
 		}
 		if r.unit(&u, outer, recovering) {
 			return
@@ -197,39 +197,10 @@ func (r *rescan) run(i0 int) {
 		if u.boundary {
 			outer = u.before
 		}
-		r.toks = r.toks[u.e:]
-		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.state(), true) {
+		r.toks = r.toks[u.end:]
+		if len(r.toks) > 0 && r.canResume(r.toks[0].Pos.Offset, outer.splitState, true) {
 			return
 		}
-	}
-}
-
-// outerUnit is the top-level unit that starts at r.toks[0], lexed and fed to
-// the splitter no further than asked for.
-type outerUnit struct {
-	sp splitter // after the tokens fed
-	e  int      // how many tokens of the unit are fed
-	// done is set once the unit's end is found: at a boundary (the token
-	// r.toks[e] starts the next unit, and before is the splitter's state
-	// just before it) or at the end of the text.
-	done, boundary bool
-	before         splitter
-}
-
-// feed lexes and feeds the unit's tokens until n of them are fed or its end
-// is found.
-func (u *outerUnit) feed(r *rescan, n int) {
-	for !u.done && u.e < n {
-		if u.e >= len(r.toks) && !r.lex() {
-			u.done = true
-			return
-		}
-		before := u.sp
-		if u.sp.boundary(&r.toks[u.e]) && u.e > 0 {
-			u.done, u.boundary, u.before = true, true, before
-			return
-		}
-		u.e++
 	}
 }
 
@@ -249,11 +220,11 @@ const recoverChunk = 256
 // unit parses the top-level unit u, which the splitter entered in state
 // start; recovering says it starts inside a broken unit. It reports whether
 // prev's units were taken up again inside it.
-func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
+func (r *rescan) unit(u *lazyUnit, start splitter, recovering bool) bool {
 	b := &r.b
-	if !recovering && u.sp.tooDeep < 0 && b.parseFast(r.toks[:u.e], r.offsetAt(u.e)) {
+	if !recovering && u.sp.tooDeep < 0 && b.parseFast(r.toks[:u.end], r.offsetAt(u.end)) {
 		last := &b.out[len(b.out)-1]
-		last.at, last.split = start.state(), true
+		last.at, last.split = start.splitState, true
 		return false
 	}
 	// Recover step by step, as batch.parseUnit does, and go on with prev's
@@ -265,12 +236,12 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 	first := len(b.out)
 	w := stateWalk{st: start}
 	want := recoverChunk
-	for p := 0; !u.done || p < u.e; {
-		u.feed(r, p+want)
-		unit := r.toks[:u.e]
+	for p := 0; u.end == 0 || p < u.next; {
+		u.scan(p + want)
+		unit := r.toks[:u.next]
 		k := len(b.out)
-		next, all := b.recoverStep(r.src, r.base, unit, p, r.offsetAt(u.e))
-		if all && !u.done {
+		next, all := b.recoverStep(r.src, r.base, unit, p, r.offsetAt(u.next))
+		if all && u.end == 0 {
 			b.out = b.out[:k]
 			want *= 2
 			continue
@@ -279,7 +250,7 @@ func (r *rescan) unit(u *outerUnit, start splitter, recovering bool) bool {
 		for ; k < len(b.out); k++ {
 			b.out[k].at = w.at(b.out[k].span.Start)
 		}
-		if p < u.e && r.canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
+		if p < u.next && r.canResume(unit[p].Pos.Offset, w.at(unit[p].Pos.Offset), false) {
 			break
 		}
 	}

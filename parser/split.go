@@ -4,49 +4,34 @@
 package parser
 
 import (
-	"slices"
-
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramlang/gram/grammar"
 )
 
-// splitter finds top-level unit boundaries in a token stream.
+// splitter finds top-level unit boundaries in a token stream: its state
+// between two tokens, and what concerns the unit before.
 type splitter struct {
-	depth int
-	prev  string // text of the previous punctuation token at depth zero ("" if none)
+	splitState
+	tooDeep int // offset of the first bracket deeper than MaxDepth, or -1
+}
+
+// splitState is a splitter's state between two tokens: what decides the
+// boundaries after them.
+type splitState struct {
+	depth int32
 	// annot is set while the tokens of a property annotation are seen at depth
 	// zero: 1 after '@', 2 after its key, 3 inside its parentheses.
-	annot    int
-	annDepth int
-	started  bool
-	tooDeep  int // offset of the first bracket deeper than MaxDepth, or -1
-}
-
-// splitState is a splitter's state between two tokens, without what
-// concerns the unit before (tooDeep) and with the previous punctuation only
-// as far as it decides a boundary.
-type splitState struct {
-	depth, annDepth int32
-	annot           int8
-	prev            uint8 // an index in splitPrevs, 0 for any other
-	started         bool
-}
-
-// splitPrevs are the previous punctuation tokens after which a pattern
-// starts a new unit.
-var splitPrevs = [...]string{"", ")", "]", "}", "{}", ","}
-
-// state returns the splitter's state.
-func (s *splitter) state() splitState {
-	prev := max(0, slices.Index(splitPrevs[:], s.prev))
-	return splitState{depth: int32(s.depth), annDepth: int32(s.annDepth), annot: int8(s.annot), prev: uint8(prev), started: s.started}
+	annot int8
+	// closed is set after a ')', ']', '}', a record or a ',' at depth zero
+	// (but for the parentheses of an annotation): a pattern there starts a
+	// new unit.
+	closed  bool
+	started bool
 }
 
 // splitter returns a splitter in the state.
-func (st splitState) splitter() splitter {
-	return splitter{depth: int(st.depth), annDepth: int(st.annDepth), annot: int(st.annot), prev: splitPrevs[st.prev], started: st.started, tooDeep: -1}
-}
+func (st splitState) splitter() splitter { return splitter{splitState: st, tooDeep: -1} }
 
 // stateWalk follows a splitter along tokens, to tell its state before each.
 type stateWalk struct {
@@ -62,7 +47,7 @@ func (w *stateWalk) at(off int) splitState {
 		w.st.boundary(&w.toks[w.i])
 		w.i++
 	}
-	return w.st.state()
+	return w.st.splitState
 }
 
 // boundary feeds t and reports whether t starts a new unit.
@@ -77,10 +62,7 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 	if s.depth == 0 && s.started && isP {
 		switch v {
 		case "(", "[", "{", "{}", "@", "@@":
-			switch s.prev {
-			case ")", "]", "}", "{}", ",":
-				split = true
-			}
+			split = s.closed
 		}
 	}
 	s.started = true
@@ -95,7 +77,6 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 		s.annot = 2
 	case s.annot == 2 && isP && v == "(":
 		s.annot = 3
-		s.annDepth = s.depth
 	case s.annot == 3:
 	default:
 		if s.depth == 0 {
@@ -116,15 +97,16 @@ func (s *splitter) boundary(t *lexer.Token) bool {
 		}
 	}
 	if s.depth == 0 {
-		if isP {
-			s.prev = v
-			if s.annot == 3 && v == ")" {
-				// The annotation's parentheses closed: what follows belongs to it.
-				s.prev = "@)"
-				s.annot = 0
+		s.closed = false
+		switch {
+		case isP && s.annot == 3 && v == ")":
+			// The annotation's parentheses closed: what follows belongs to it.
+			s.annot = 0
+		case isP:
+			switch v {
+			case ")", "]", "}", "{}", ",":
+				s.closed = true
 			}
-		} else {
-			s.prev = ""
 		}
 	}
 	return split
