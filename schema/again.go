@@ -14,15 +14,6 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// againState is what a Recompile's compiler reads of the previous compile.
-type againState struct {
-	// memo is the memo of the program being made, from the previous one.
-	memo *compileMemo
-	// hint are the tools the agent being compiled again listed before:
-	// where the tools it lists are looked for first.
-	hint []int
-}
-
 // stepAgain compiles the changed declaration d again, in place of prev's
 // step si, into c.prog's tools and agents (the next versions of prev's,
 // see vec), keeping the memo's patterns of tools and uses of tools up to
@@ -30,7 +21,7 @@ type againState struct {
 // false when the declaration makes other numbers of tools or agents, or
 // lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
-	m, st := c.again.memo, c.again.memo.steps[si]
+	m, st := c.again, c.again.steps[si]
 	// The lists are cut back to the step's first tool and agent, which
 	// the step pushes again in their places (a chunk the previous program
 	// shares is copied first), and given back their lengths after.
@@ -39,10 +30,10 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
 	if d.label == AgentLabel {
-		c.again.hint = prev.AgentAt(int(st.a0)).toolIdx
+		c.hint = prev.AgentAt(int(st.a0)).toolIdx
 	}
 	ns := c.step(int(st.decl), d)
-	c.again.hint = nil
+	c.hint = nil
 	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
 		slices.Equal(c.pkgMarks[ns.p0:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[ns.q0:], m.pkgReads[si])
 	tools.truncate(nt)
@@ -77,7 +68,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 // before old, now marks (the agent's tools now toolIdx); it adds the tools
 // whose counts changed to affected.
 func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affected *[]int32) {
-	m := c.again.memo
+	m := c.again
 	for _, i := range old {
 		m.uses.set(int(i), m.uses.at(int(i))-1)
 	}
@@ -135,9 +126,9 @@ func (c *compiler) useTool(i int) {
 // toolIndexAgain returns the index of the tool whose pattern is p among
 // the tools a Recompile takes, looked for among the tools the agent being
 // compiled listed before, then among those of p's name.
-func (a *againState) toolIndexAgain(p *parser.Pattern) (int, bool) {
-	m := a.memo
-	for _, i := range a.hint {
+func (c *compiler) toolIndexAgain(p *parser.Pattern) (int, bool) {
+	m := c.again
+	for _, i := range c.hint {
 		if i >= 0 && m.pats.at(i) == p { // -1: a tool of another file
 			return i, true
 		}

@@ -112,11 +112,15 @@ type compiler struct {
 	// legacyNamed is set once a record of the older notation is named (see
 	// legacyRecordName).
 	legacyNamed bool
-	// again is what a Recompile reads of the previous compile (see
-	// reuse.go), nil for a compile in full; marks are the indexes of the
-	// tools agents listed, in order (see useTool), and declAt the index of
-	// the declaration of each lowered pattern of the document, or -1.
-	again  *againState
+	// again, in a Recompile, is the memo of the program being made, from
+	// the previous one (see reuse.go), nil for a compile in full; hint are
+	// the tools the agent being compiled again listed before, where the
+	// tools it lists are looked for first (see toolIndexAgain). marks are
+	// the indexes of the tools agents listed, in order (see useTool), and
+	// declAt the index of the declaration of each lowered pattern of the
+	// document, or -1.
+	again  *compileMemo
+	hint   []int
 	marks  []int32
 	declAt []int32
 	// pkg is what the files of a package share when the file is compiled

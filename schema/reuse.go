@@ -177,7 +177,7 @@ func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain
 		return nil
 	}
 	c.records, c.prog.Records = pm.records, prev.Records
-	c.again = &againState{memo: pm.next(doc)}
+	c.again = pm.next(doc)
 	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
 	if t := pm.types; t != nil {
 		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
@@ -192,7 +192,7 @@ func (a *fileAgain) add(k int) bool {
 	if slices.ContainsFunc(a.changed, func(ch changedDecl) bool { return ch.k == k }) {
 		return false
 	}
-	a.changed = append(a.changed, changedDecl{k, a.c.again.memo.decls.at(k)})
+	a.changed = append(a.changed, changedDecl{k, a.c.again.decls.at(k)})
 	return true
 }
 
@@ -206,7 +206,7 @@ func (a *fileAgain) compile(label string) bool {
 		}
 		return true
 	}
-	c, m := a.c, a.c.again.memo
+	c, m := a.c, a.c.again
 	rest := a.changed[a.done:]
 	slices.SortFunc(rest, func(x, y changedDecl) int { return int(m.stepOf[x.k] - m.stepOf[y.k]) })
 	for ; a.done < len(a.changed) && (label == "" || a.changed[a.done].d.label == label); a.done++ {
@@ -233,7 +233,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	if a.whole != nil {
 		return a.whole.endWhole(hasAgents)
 	}
-	c, m, pm := a.c, a.c.again.memo, a.prev.memo
+	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
 	m.reused = len(m.steps) - len(a.changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
@@ -264,7 +264,7 @@ func (a *fileAgain) hasTests() bool {
 	if w := a.whole; w != nil {
 		return hasTests(a.decls())
 	}
-	return a.c.again.memo.tests
+	return a.c.again.tests
 }
 
 // decls returns the declarations of the file compiled again.
@@ -272,7 +272,7 @@ func (a *fileAgain) decls() []decl {
 	if w := a.whole; w != nil {
 		return w.ds[slices.Index(w.cs, a.c)]
 	}
-	m := a.c.again.memo
+	m := a.c.again
 	return m.decls.appendTo(make([]decl, 0, m.decls.len()))
 }
 

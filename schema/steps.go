@@ -42,7 +42,7 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 		return i, true
 	}
 	if c.again != nil {
-		return c.again.toolIndexAgain(p)
+		return c.toolIndexAgain(p)
 	}
 	return 0, false
 }
