@@ -135,10 +135,6 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 // means, and any other is an undefined-reference error, whose did-you-mean
 // looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
-	if len(docs)+len(tests) == 1 {
-		prog, diags := CompileOnce(append(slices.Clip(docs), tests...)[0])
-		return []*Program{prog}, []diag.List{diags}
-	}
 	pc := compilePackage(docs, tests, true, false, false)
 	return pc.Programs, pc.Diags
 }
@@ -227,9 +223,6 @@ func declNames(ds []decl) ([]declName, vec[diag.Span]) {
 // one file is compiled as [Recompile] compiles it. The result is what
 // [CompilePackage] returns for docs and tests.
 func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if len(docs)+len(tests) == 1 {
-		return alone(prev, docs, tests)
-	}
 	if prev != nil {
 		if pc := recompilePackage(prev, docs, tests); pc != nil {
 			return pc
@@ -238,18 +231,22 @@ func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	return compilePackage(docs, tests, prev == nil, true, false)
 }
 
-// alone compiles the one file of docs and tests as a file alone, from
-// prev when it is the compile of a file alone.
+// newPackageCompile returns the compile of docs and tests with room for
+// their programs and diagnostics.
+func newPackageCompile(docs, tests []*parser.Document) *PackageCompile {
+	n := len(docs) + len(tests)
+	return &PackageCompile{Programs: make([]*Program, n), Diags: make([]diag.List, n), Reused: make([]bool, n),
+		docs: slices.Clone(docs), tests: slices.Clone(tests)}
+}
+
+// alone compiles the one file of docs and tests again from prev, the
+// compile of the same file alone (see [Recompile]).
 func alone(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
 	doc := append(slices.Clip(docs), tests...)[0]
-	out := &PackageCompile{Programs: make([]*Program, 1), Diags: make([]diag.List, 1), Reused: make([]bool, 1),
-		docs: slices.Clone(docs), tests: slices.Clone(tests)}
-	switch {
-	case prev == nil || prev.scope != nil || len(prev.Programs) != 1:
-		out.Programs[0], out.Diags[0] = Compile(doc)
-	case append(slices.Clip(prev.docs), prev.tests...)[0] == doc:
+	out := newPackageCompile(docs, tests)
+	if append(slices.Clip(prev.docs), prev.tests...)[0] == doc {
 		out.Programs[0], out.Diags[0], out.Reused[0] = prev.Programs[0], prev.Diags[0], true
-	default:
+	} else {
 		out.Programs[0], out.Diags[0] = Recompile(prev.Programs[0], doc)
 	}
 	return out
@@ -263,7 +260,12 @@ func samePaths(a, b []*parser.Document) bool {
 // recompilePackage is RecompilePackage's compile from prev, or nil when
 // the whole package must be compiled again.
 func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if prev.scope == nil || prev.scope.composes || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
+	switch {
+	case !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests):
+		return nil
+	case prev.scope == nil: // a file alone, as a package of one file is
+		return alone(prev, docs, tests)
+	case prev.scope.composes:
 		return nil
 	}
 	ps := prev.scope

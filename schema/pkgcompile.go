@@ -55,9 +55,15 @@ type pkgCompile struct {
 // one would keep the objects of the other files it holds, so only the
 // first compile of a package shares, and what its blocks keep is at most
 // that compile. With keep, the member files' programs keep what a later
-// compile of the package takes (see newMemo).
+// compile of the package takes (see newMemo). A package of one file is
+// compiled as a file alone (see compileWith).
 func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
+	if len(all) == 1 {
+		out := newPackageCompile(docs, tests)
+		out.Programs[0], out.Diags[0] = compileWith(all[0], nil, keep, lean)
+		return out
+	}
 	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
 	for i := range all {
@@ -78,11 +84,8 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 	for i, c := range pc.cs[:len(docs)] {
 		pc.progs[i] = c.prog
 	}
-	out := &PackageCompile{
-		Programs: make([]*Program, len(all)), Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
-		docs: slices.Clone(docs), tests: slices.Clone(tests), hasAgents: hasAgents, dups: dups,
-		users: map[string][]stepAt{}, readers: map[string][]stepAt{}, scope: pc.pkg,
-	}
+	out := newPackageCompile(docs, tests)
+	out.hasAgents, out.dups, out.users, out.readers, out.scope = hasAgents, dups, map[string][]stepAt{}, map[string][]stepAt{}, pc.pkg
 	out.testMarks = pc.finish(hasAgents, out)
 	return out
 }
