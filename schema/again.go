@@ -32,6 +32,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if d.label == AgentLabel {
 		c.hint = prev.AgentAt(int(st.a0)).toolIdx
 	}
+	k0 := len(c.pats)
 	ns := c.step(int(st.decl), d)
 	c.hint = nil
 	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
@@ -41,16 +42,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if !ok {
 		return false
 	}
-	var pats []*parser.Pattern
-	if d.label == ToolLabel {
-		pats = []*parser.Pattern{d.p}
-	} else {
-		pats = inlineTools(c, d.p)
-	}
-	if len(pats) != int(st.t1-st.t0) {
-		return false
-	}
-	for i, p := range pats {
+	for i, p := range c.pats[k0:] { // the tools the step made, as many as before
 		m.pats.set(int(st.t0)+i, p)
 		*affected = append(*affected, st.t0+int32(i))
 	}
@@ -86,20 +78,6 @@ func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affecte
 			delete(m.odd, si)
 		}
 	}
-}
-
-// inlineTools returns the tools written inside the agent p, in the order
-// agentTools compiles them.
-func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
-	var out []*parser.Pattern
-	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && isToolPattern(e) {
-			if ed, _ := c.declOfQuiet(e); ed.label == ToolLabel {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
 }
 
 // toInt32s returns xs as int32s.
