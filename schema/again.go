@@ -217,8 +217,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	for p, i := range c.tools {
 		pats[i] = p
 	}
-	m.pats = vecOf(pats)
-	m.keepTypes(c)
+	m.pats, m.types = vecOf(pats), c.types
 	return m
 }
 

@@ -95,12 +95,9 @@ type compiler struct {
 	// valueSchema, paramValueSchema).
 	valueSchemas map[string]compiledValueSchema
 	paramSchemas map[*Param]compiledValueSchema
-	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
-	// is how many records they hold (both are rebuilt when records were added
-	// since).
-	typeIndex    *suggest.NameIndex
-	typeNameList []string
-	typeIndexed  int
+	// types indexes the type names for suggestions, made again when
+	// records were added since (see resolveType).
+	types *typeNames
 	// top is the span of the top-level pattern being compiled (with its
 	// annotations): the older notation's record parameters are rewritten
 	// as record declarations before it.

@@ -119,8 +119,9 @@ type toolsByName struct {
 	byName map[string][]int32
 }
 
-// typeNames is the index of the type names for suggestions (see
-// resolveType), shared by the compiles of the same records.
+// typeNames is the index of the type names list (see compiler.typeNames)
+// for suggestions, made when a file's records numbered records, and
+// shared by the compiles of the same records (see resolveType).
 type typeNames struct {
 	index   *suggest.NameIndex
 	list    []string
@@ -179,9 +180,7 @@ func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain
 	c.records, c.prog.Records = pm.records, prev.Records
 	c.again = pm.next(doc)
 	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
-	if t := pm.types; t != nil {
-		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
-	}
+	c.types = pm.types
 	return &fileAgain{c: c, prev: prev, changed: changed}
 }
 
@@ -254,7 +253,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 		}
 	}
 	c.reportTools(m.dups, m.unused, hasAgents)
-	m.keepTypes(c)
+	m.types = c.types
 	c.prog.memo = m
 	return true
 }
@@ -284,13 +283,6 @@ func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
 	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
-}
-
-// keepTypes keeps with m the index of type names c made or was given.
-func (m *compileMemo) keepTypes(c *compiler) {
-	if c.typeIndex != nil {
-		m.types = &typeNames{index: c.typeIndex, list: c.typeNameList, records: c.typeIndexed}
-	}
 }
 
 // changedDecls returns the declarations of c's document whose patterns are
