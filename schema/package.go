@@ -301,7 +301,7 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			changedNames(again[i], names, &scope.files[i])
 		}
 	}
-	if len(whole) > 0 && !startWhole(prev, scope, whole, docs, names, again) {
+	if len(whole) > 0 && !startWhole(prev, scope, whole, names, again) {
 		return nil
 	}
 	if !addUsers(prev, scope, names, touched, again) {
@@ -443,10 +443,10 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	index := programIndex()
 	for _, i := range withTests {
 		c := again[i].c
-		c.packageTests(again[i].decls(), false, docs, out.Programs, index)
+		c.packageTests(again[i].decls(), false, index)
 		out.Programs[i], out.Diags[i] = c.finish()
 	}
-	progs, diags, marks := compileTests(scope, docs, tests, out.Programs)
+	progs, diags, marks := compileTests(scope, tests)
 	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
 		return nil
 	}

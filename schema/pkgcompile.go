@@ -20,14 +20,13 @@ import (
 // the whole package, or in a package compiled before, its tests alone
 // (see compileTests) or one member file (see startWhole).
 type pkgCompile struct {
-	// docs are the package's member files, progs their programs, and own
-	// the files compiled; at gives, by file of own, its index in docs, or
-	// -1 for a file of tests. With full, own are docs then tests and the
+	// own are the files compiled; at gives, by file of own, its index
+	// among the package's member files (pkg.docs), or -1 for a file of
+	// tests. With full, own are the member files then the tests and the
 	// tables of the package's scope are made.
-	docs, own []*parser.Document
-	progs     []*Program
-	at        []int
-	full      bool
+	own  []*parser.Document
+	at   []int
+	full bool
 	// keep tells that the member files' programs keep what a later
 	// compile takes (a compile of some files from a previous one does).
 	keep bool
@@ -64,7 +63,7 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 		out.Programs[0], out.Diags[0] = compileWith(all[0], nil, keep, lean)
 		return out
 	}
-	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
+	pc := &pkgCompile{own: all, at: make([]int, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
 	for i := range all {
 		pc.at[i] = -1
@@ -80,21 +79,17 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 	compose(pc.cs[:len(docs)], true)
 	compose(pc.cs[len(docs):], false)
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
-	pc.progs = make([]*Program, len(docs))
-	for i, c := range pc.cs[:len(docs)] {
-		pc.progs[i] = c.prog
-	}
 	out := newPackageCompile(docs, tests)
 	out.hasAgents, out.dups, out.users, out.readers, out.scope = hasAgents, dups, map[string][]stepAt{}, map[string][]stepAt{}, pc.pkg
 	out.testMarks = pc.finish(hasAgents, out)
 	return out
 }
 
-// compileTests compiles the tests of a package whose member files docs
-// were compiled into progs, with the package's scope: it returns their
-// programs and diagnostics, and the tools of other files each lists.
-func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Program) ([]*Program, []diag.List, [][]string) {
-	pc := &pkgCompile{docs: docs, own: tests, progs: progs, at: make([]int, len(tests)), pkg: scope}
+// compileTests compiles the tests of a package whose member files were
+// compiled, with the package's scope: it returns their programs and
+// diagnostics, and the tools of other files each lists.
+func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag.List, [][]string) {
+	pc := &pkgCompile{own: tests, at: make([]int, len(tests)), pkg: scope}
 	for i := range pc.at {
 		pc.at[i] = -1
 	}
@@ -109,13 +104,13 @@ func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Prog
 }
 
 // startWhole starts compiling the member files set of the package of
-// scope in full, docs from the version prev compiled: their records and
+// scope in full, from the version prev compiled: their records and
 // their tools (see fileAgain), and with them the files whose records read
 // one of their names. It adds their names to names and their compiles to
 // again; it reports false when a file declares other names than before,
 // or one that another file declares too.
-func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser.Document, names map[string]bool, again []*fileAgain) bool {
-	pc := &pkgCompile{docs: docs, pkg: scope, prev: prev}
+func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[string]bool, again []*fileAgain) bool {
+	pc := &pkgCompile{pkg: scope, prev: prev}
 	for k := 0; k < len(set); k++ {
 		for _, n := range scope.files[set[k]].names {
 			if prev.dups[n.name] {
@@ -131,7 +126,7 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser
 	}
 	slices.Sort(set) // in file order, as the package's records are compiled
 	for _, f := range set {
-		pc.own, pc.at = append(pc.own, docs[f]), append(pc.at, f)
+		pc.own, pc.at = append(pc.own, scope.docs[f]), append(pc.at, f)
 	}
 	pc.start(false)
 	for _, f := range set {
@@ -392,12 +387,12 @@ func index(byName map[string][]stepAt, f int, uses map[int32][]string) {
 }
 
 // compileTests compiles the tests of the files, last: they may use the
-// agents, tools and records of the package, whose programs are pc.progs.
+// agents, tools and records of the package.
 func (pc *pkgCompile) compileTests() {
 	index := programIndex()
 	for i, c := range pc.cs {
 		if hasTests(pc.ds[i]) {
-			c.packageTests(pc.ds[i], pc.at[i] < 0, pc.docs, pc.progs, index)
+			c.packageTests(pc.ds[i], pc.at[i] < 0, index)
 		}
 	}
 }
@@ -417,9 +412,10 @@ func programIndex() func(*Program) programNames {
 }
 
 // packageTests compiles the tests among ds, the declarations of c's file
-// (with test, a file of tests), with the programs progs of the package's
-// member files docs, whose names index gives.
-func (c *compiler) packageTests(ds []decl, test bool, docs []*parser.Document, progs []*Program, index func(*Program) programNames) {
+// (with test, a file of tests), with the programs of the package's member
+// files, whose names index gives.
+func (c *compiler) packageTests(ds []decl, test bool, index func(*Program) programNames) {
+	docs, progs := c.pkg.docs, c.pkg.progs
 	// A NAME_test.gram file looks in NAME.gram first.
 	subject := ""
 	if test {
