@@ -301,8 +301,11 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			changedNames(again[i], names, &scope.files[i])
 		}
 	}
-	if len(whole) > 0 && !startWhole(prev, scope, whole, names, again) {
-		return nil
+	var w *pkgCompile
+	if len(whole) > 0 {
+		if w = startWhole(prev, scope, whole, names, again); w == nil {
+			return nil
+		}
 	}
 	if !addUsers(prev, scope, names, touched, again) {
 		return nil
@@ -313,6 +316,9 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		if a != nil && !a.compile(ToolLabel) {
 			return nil
 		}
+	}
+	if w != nil && !w.endWhole(prev.hasAgents) {
+		return nil
 	}
 	if pc := prev.next(docs, tests, scope, touched, again); pc != nil && !scope.composes {
 		return pc

@@ -39,11 +39,8 @@ type pkgCompile struct {
 	marks [][5]int
 	pkg   *pkgScope
 	// prev is the compile a compile of some member files follows (see
-	// startWhole); compiled tells that their agents are compiled, and ended
-	// whether the compile ended well (1) or not (-1).
-	prev     *PackageCompile
-	compiled bool
-	ended    int
+	// startWhole).
+	prev *PackageCompile
 }
 
 // compilePackage compiles the docs and tests of a package in full. With
@@ -107,14 +104,14 @@ func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag
 // scope in full, from the version prev compiled: their records and
 // their tools (see fileAgain), and with them the files whose records read
 // one of their names. It adds their names to names and their compiles to
-// again; it reports false when a file declares other names than before,
-// or one that another file declares too.
-func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[string]bool, again []*fileAgain) bool {
+// again, and returns the compile; it returns nil when a file declares
+// other names than before, or one that another file declares too.
+func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[string]bool, again []*fileAgain) *pkgCompile {
 	pc := &pkgCompile{pkg: scope, prev: prev}
 	for k := 0; k < len(set); k++ {
 		for _, n := range scope.files[set[k]].names {
 			if prev.dups[n.name] {
-				return false
+				return nil
 			}
 			names[n.name] = true
 		}
@@ -131,7 +128,7 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[stri
 	pc.start(false)
 	for _, f := range set {
 		if !slices.Equal(scope.files[f].names, prev.scope.files[f].names) {
-			return false
+			return nil
 		}
 	}
 	pc.records()
@@ -139,18 +136,16 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[stri
 	for k, f := range set {
 		again[f] = &fileAgain{c: pc.cs[k], whole: pc}
 	}
-	return true
+	return pc
 }
 
-// endWhole ends the compile begun by startWhole, once for its files: it
-// reports false when what a file uses of the others is not what it used
-// before, or when it keeps something for the next compile and did not
-// before, or the other way round.
+// endWhole ends the compile begun by startWhole, once the tools of every
+// file are compiled: the agents, the references that name nothing in
+// their own file and the checks. It reports false when what a file uses
+// of the others is not what it used before, or when it keeps something
+// for the next compile and did not before, or the other way round.
 func (pc *pkgCompile) endWhole(hasAgents bool) bool {
-	if pc.ended != 0 {
-		return pc.ended > 0
-	}
-	pc.ended = -1
+	pc.agents()
 	pc.unresolved()
 	pc.checks(hasAgents, nil)
 	for k, c := range pc.cs {
@@ -167,7 +162,6 @@ func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 			return false
 		}
 	}
-	pc.ended = 1
 	return true
 }
 
@@ -323,7 +317,6 @@ func fileTools(prog *Program) []pkgTool {
 // agents compiles the agents of every file, and reports whether the
 // package (tests aside) has any.
 func (pc *pkgCompile) agents() bool {
-	pc.compiled = true
 	hasAgents := false
 	for i, c := range pc.cs {
 		c.compileSteps(pc.ds[i], AgentLabel, &c.steps)

@@ -199,11 +199,8 @@ func (a *fileAgain) add(k int) bool {
 // of their steps, those of label or every one (""); it reports false when
 // prev's results cannot be taken.
 func (a *fileAgain) compile(label string) bool {
-	if w := a.whole; w != nil {
-		if label == "" && !w.compiled {
-			w.agents()
-		}
-		return true
+	if a.whole != nil {
+		return true // compiled with the other files compiled in full (see endWhole)
 	}
 	c, m := a.c, a.c.again
 	rest := a.changed[a.done:]
@@ -230,7 +227,7 @@ func (a *fileAgain) compile(label string) bool {
 // reports false when the compile keeps nothing for the next.
 func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	if a.whole != nil {
-		return a.whole.endWhole(hasAgents)
+		return true
 	}
 	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
