@@ -417,11 +417,8 @@ func addUsers(prev *PackageCompile, scope *pkgScope, names, touched map[string]b
 // anew; the files whose references name one of them look them up again,
 // and the tests are compiled. It is nil when pc's results cannot be taken.
 func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, names map[string]bool, again []*fileAgain) *PackageCompile {
-	out := &PackageCompile{
-		Programs: make([]*Program, len(docs), len(docs)+len(tests)), Diags: make([]diag.List, len(docs), len(docs)+len(tests)),
-		Reused: make([]bool, len(docs)+len(tests)), docs: slices.Clone(docs), tests: slices.Clone(tests),
-		hasAgents: pc.hasAgents, dups: pc.dups, users: pc.users, readers: pc.readers, testMarks: pc.testMarks, scope: scope,
-	}
+	out := newPackageCompile(docs, tests)
+	out.hasAgents, out.dups, out.users, out.readers, out.testMarks, out.scope = pc.hasAgents, pc.dups, pc.users, pc.readers, pc.testMarks, scope
 	var withTests []int
 	for i, doc := range docs {
 		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
@@ -439,7 +436,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		if a.whole == nil {
 			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
 		}
-		again[i], out.Programs[i] = a, a.c.prog
+		again[i] = a
 		if !a.hasTests() {
 			out.Programs[i], out.Diags[i] = a.c.finish()
 		} else {
@@ -456,7 +453,8 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
 		return nil
 	}
-	out.Programs, out.Diags = append(out.Programs, progs...), append(out.Diags, diags...)
+	copy(out.Programs[len(docs):], progs)
+	copy(out.Diags[len(docs):], diags)
 	return out
 }
 
