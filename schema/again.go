@@ -177,19 +177,19 @@ func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *com
 }
 
 // newMemo returns what the compile of c, whose declarations are decls and
-// steps steps, keeps for a Recompile of the next version; collected and
+// steps c.steps, keeps for a Recompile of the next version; collected and
 // recorded end the diagnostics of finding the declarations and of the
 // records. It is nil when finding the declarations reported something.
-func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, dups []dupTool, unused []int32) *compileMemo {
+func (c *compiler) newMemo(decls []decl, collected, recorded int, dups []dupTool, unused []int32) *compileMemo {
 	if collected > 0 {
 		return nil
 	}
 	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
-	m.steps = make([]shape, len(steps))
+	m.steps = make([]shape, len(c.steps))
 	m.stepOf = slices.Repeat([]int32{-1}, len(decls))
 	uses := make([]int32, c.prog.NumTools())
-	for i, st := range steps {
+	for i, st := range c.steps {
 		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}
 		m.stepOf[st.decl] = int32(i)
 		if st.d1 > st.d0 {

@@ -135,8 +135,8 @@ type compiler struct {
 	// pkgReads are the records of other files it reads, in order (see
 	// readPkg).
 	pkgReads []string
-	// steps are the compiles of the tools and agents of a file of a
-	// package (see pkgCompile).
+	// steps are the compiles of the tools and agents of the file, kept for
+	// the memo when not nil (see compileSteps, newMemo).
 	steps []step
 	// agentRefs are the references to agents among the elements of the
 	// file's agents, in order, and agentRefPats their patterns (see
@@ -205,15 +205,11 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	c.recordsFields(decls, nil)
 	c.checkCycles()
 	recorded := len(c.diags)
-	var steps []step
-	keep := &steps // what each step made, for the memo
 	if memo {
-		steps = make([]step, 0, stepCount(decls))
-	} else {
-		keep = nil
+		c.steps = make([]step, 0, stepCount(decls))
 	}
-	c.compileSteps(decls, ToolLabel, keep)
-	c.compileSteps(decls, AgentLabel, keep)
+	c.compileSteps(decls, ToolLabel)
+	c.compileSteps(decls, AgentLabel)
 	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
@@ -225,7 +221,7 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 		}
 	}
 	if memo && len(env) == 0 && !tests && !c.legacyNamed && !c.composes {
-		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
+		c.prog.memo = c.newMemo(decls, collected, recorded, dups, unused)
 	}
 	return c.finish()
 }

@@ -219,7 +219,7 @@ func (pc *pkgCompile) start(share bool) {
 	}
 	for i, doc := range pc.own {
 		c, ds := newCompiler(doc, nil)
-		c.pkg = pc.pkg
+		c.pkg, c.steps = pc.pkg, make([]step, 0, stepCount(ds))
 		if shared != nil {
 			c.slabs = shared
 		}
@@ -279,7 +279,7 @@ func (pc *pkgCompile) records() {
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
-		c.compileSteps(pc.ds[i], ToolLabel, &c.steps)
+		c.compileSteps(pc.ds[i], ToolLabel)
 		n += c.prog.NumTools()
 	}
 	if pc.full {
@@ -319,7 +319,7 @@ func fileTools(prog *Program) []pkgTool {
 func (pc *pkgCompile) agents() bool {
 	hasAgents := false
 	for i, c := range pc.cs {
-		c.compileSteps(pc.ds[i], AgentLabel, &c.steps)
+		c.compileSteps(pc.ds[i], AgentLabel)
 		pc.marks[i][2] = len(c.diags)
 		if pc.at[i] >= 0 {
 			hasAgents = hasAgents || c.prog.NumAgents() > 0
@@ -353,7 +353,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 		dups, unused := c.fileChecks(hasAgents)
 		var m *compileMemo
 		if !c.legacyNamed && (pc.keep || !pc.full) && !pc.pkg.composes {
-			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
+			m = c.newMemo(pc.ds[i], pc.marks[i][0], pc.marks[i][1], dups, unused)
 		}
 		if m == nil {
 			continue // compiled in full every time (see recompilePackage)
