@@ -198,7 +198,8 @@ func CompileOnce(doc *parser.Document) (*Program, diag.List) {
 // wanted (see lean.go).
 func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
-	c.lean = lean && len(env) == 0 && !hasTests(decls) && !hasToolBudget(decls)
+	tests := hasTests(decls)
+	c.lean = lean && len(env) == 0 && !tests && !hasToolBudget(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
 	c.declareRecords(decls)
@@ -213,11 +214,9 @@ func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Progra
 	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
-	tests := false
 	for _, d := range decls {
 		if d.label == TestLabel {
 			c.test(d)
-			tests = true
 		}
 	}
 	if memo && len(env) == 0 && !tests && !c.legacyNamed && !c.composes {
