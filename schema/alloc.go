@@ -149,10 +149,11 @@ func (c *compiler) props(s *parser.Subject) []Prop {
 // indexes them.
 const linearNames = 16
 
-// nameList holds values met so far, one of each name (the empty name,
-// which is not looked for, aside): the parameters of a tool, the fields of
-// a record or the tools an agent lists. It finds them by name: by
-// comparing names while there are few, by an index once there are many.
+// nameList holds values met so far, one of each name (an agent's tools
+// may have several without a name, which it does not look for): the
+// parameters of a tool, the fields of a record or the tools an agent
+// lists. It finds them by name: by comparing names while there are few,
+// by an index once there are many.
 type nameList[T interface{ *Param | *Tool }] struct {
 	list   []T
 	byName map[string]int
