@@ -14,15 +14,6 @@ import (
 	"github.com/gramlang/gram/parser"
 )
 
-// againState is what a Recompile's compiler reads of the previous compile.
-type againState struct {
-	// memo is the memo of the program being made, from the previous one.
-	memo *compileMemo
-	// hint are the tools the agent being compiled again listed before:
-	// where the tools it lists are looked for first.
-	hint []int
-}
-
 // stepAgain compiles the changed declaration d again, in place of prev's
 // step si, into c.prog's tools and agents (the next versions of prev's,
 // see vec), keeping the memo's patterns of tools and uses of tools up to
@@ -30,7 +21,7 @@ type againState struct {
 // false when the declaration makes other numbers of tools or agents, or
 // lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
-	m, st := c.again.memo, c.again.memo.steps[si]
+	m, st := c.again, c.again.steps[si]
 	// The lists are cut back to the step's first tool and agent, which
 	// the step pushes again in their places (a chunk the previous program
 	// shares is copied first), and given back their lengths after.
@@ -39,10 +30,11 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	tools.truncate(int(st.t0))
 	agents.truncate(int(st.a0))
 	if d.label == AgentLabel {
-		c.again.hint = prev.AgentAt(int(st.a0)).toolIdx
+		c.hint = prev.AgentAt(int(st.a0)).toolIdx
 	}
+	k0 := len(c.pats)
 	ns := c.step(int(st.decl), d)
-	c.again.hint = nil
+	c.hint = nil
 	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
 		slices.Equal(c.pkgMarks[ns.p0:], m.pkgMarks[si]) && slices.Equal(c.pkgReads[ns.q0:], m.pkgReads[si])
 	tools.truncate(nt)
@@ -50,16 +42,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if !ok {
 		return false
 	}
-	var pats []*parser.Pattern
-	if d.label == ToolLabel {
-		pats = []*parser.Pattern{d.p}
-	} else {
-		pats = inlineTools(c, d.p)
-	}
-	if len(pats) != int(st.t1-st.t0) {
-		return false
-	}
-	for i, p := range pats {
+	for i, p := range c.pats[k0:] { // the tools the step made, as many as before
 		m.pats.set(int(st.t0)+i, p)
 		*affected = append(*affected, st.t0+int32(i))
 	}
@@ -77,7 +60,7 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 // before old, now marks (the agent's tools now toolIdx); it adds the tools
 // whose counts changed to affected.
 func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affected *[]int32) {
-	m := c.again.memo
+	m := c.again
 	for _, i := range old {
 		m.uses.set(int(i), m.uses.at(int(i))-1)
 	}
@@ -95,20 +78,6 @@ func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affecte
 			delete(m.odd, si)
 		}
 	}
-}
-
-// inlineTools returns the tools written inside the agent p, in the order
-// agentTools compiles them.
-func inlineTools(c *compiler, p *parser.Pattern) []*parser.Pattern {
-	var out []*parser.Pattern
-	for _, e := range p.Elements {
-		if e.Kind == parser.GroupKind && isToolPattern(e) {
-			if ed, _ := c.declOfQuiet(e); ed.label == ToolLabel {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
 }
 
 // toInt32s returns xs as int32s.
@@ -135,9 +104,9 @@ func (c *compiler) useTool(i int) {
 // toolIndexAgain returns the index of the tool whose pattern is p among
 // the tools a Recompile takes, looked for among the tools the agent being
 // compiled listed before, then among those of p's name.
-func (a *againState) toolIndexAgain(p *parser.Pattern) (int, bool) {
-	m := a.memo
-	for _, i := range a.hint {
+func (c *compiler) toolIndexAgain(p *parser.Pattern) (int, bool) {
+	m := c.again
+	for _, i := range c.hint {
 		if i >= 0 && m.pats.at(i) == p { // -1: a tool of another file
 			return i, true
 		}
@@ -208,19 +177,19 @@ func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *com
 }
 
 // newMemo returns what the compile of c, whose declarations are decls and
-// steps steps, keeps for a Recompile of the next version; collected and
+// steps c.steps, keeps for a Recompile of the next version; collected and
 // recorded end the diagnostics of finding the declarations and of the
 // records. It is nil when finding the declarations reported something.
-func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, dups []dupTool, unused []int32) *compileMemo {
+func (c *compiler) newMemo(decls []decl, collected, recorded int, dups []dupTool, unused []int32) *compileMemo {
 	if collected > 0 {
 		return nil
 	}
 	m := &compileMemo{doc: c.doc, declAt: c.declAt, decls: vecOf(decls), names: &toolsByName{},
 		recDiags: slices.Clip(c.diags[:recorded]), dups: dups, unused: unused, records: c.records}
-	m.steps = make([]shape, len(steps))
+	m.steps = make([]shape, len(c.steps))
 	m.stepOf = slices.Repeat([]int32{-1}, len(decls))
 	uses := make([]int32, c.prog.NumTools())
-	for i, st := range steps {
+	for i, st := range c.steps {
 		m.steps[i] = shape{st.decl, st.t0, st.t1, st.a0, st.a1}
 		m.stepOf[st.decl] = int32(i)
 		if st.d1 > st.d0 {
@@ -248,8 +217,7 @@ func (c *compiler) newMemo(decls []decl, steps []step, collected, recorded int, 
 	for p, i := range c.tools {
 		pats[i] = p
 	}
-	m.pats = vecOf(pats)
-	m.keepTypes(c)
+	m.pats, m.types = vecOf(pats), c.types
 	return m
 }
 

@@ -137,12 +137,11 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			}
 		}
 	}
-	// The tools listed so far, each name once, where each was listed, and
-	// once there are many an index of them by name.
-	tools := c.slabs.toolPtr.make(len(p.Elements))[:0]
+	// The tools listed so far, each name once, their indexes and where
+	// each was listed.
+	tools := nameList[*Tool]{list: c.slabs.toolPtr.make(len(p.Elements))[:0]}
 	idx := c.slabs.ints.make(len(p.Elements))[:0]
 	spans := c.spans[:0]
-	var byName map[string]int
 	for _, e := range p.Elements {
 		var t *Tool
 		var ti int
@@ -150,7 +149,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 		case signaturePath(e) != nil:
 			c.agentSignature(a, e, signaturePath(e), &sig)
 			continue
-		case e.Kind == parser.ReferenceKind && c.agentElement(a, e, len(tools)):
+		case e.Kind == parser.ReferenceKind && c.agentElement(a, e, len(tools.list)):
 			continue
 		case e.Kind == parser.GroupKind && isToolPattern(e):
 			i, ok := c.toolIndex(e)
@@ -192,34 +191,19 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			span = e.Span()
 		}
 		if t.Name != "" {
-			if i := toolIndex(tools, byName, t.Name); i >= 0 {
-				c.listedTwice(a, t, tools[i], span, spans[i])
+			if i := tools.index(t.Name); i >= 0 {
+				c.listedTwice(a, t, tools.list[i], span, spans[i])
 				continue
 			}
 		}
-		tools, idx, spans = append(tools, t), append(idx, ti), append(spans, span)
-		byName = indexTools(byName, tools)
+		tools.add(t)
+		idx, spans = append(idx, ti), append(spans, span)
 	}
 	c.spans = spans
-	if len(tools) > 0 {
-		a.Tools, a.toolIdx = tools, idx
+	if len(tools.list) > 0 {
+		a.Tools, a.toolIdx = tools.list, idx
 	}
 	return sig
-}
-
-// indexTools returns byName, the index by name of tools but the last, with
-// the last added: nil while the tools are few enough to be looked through.
-func indexTools(byName map[string]int, tools []*Tool) map[string]int {
-	switch t := tools[len(tools)-1]; {
-	case byName != nil:
-		byName[t.Name] = len(tools) - 1
-	case len(tools) > linearNames:
-		byName = make(map[string]int, 2*len(tools))
-		for i := len(tools) - 1; i >= 0; i-- { // the first of a name wins
-			byName[tools[i].Name] = i
-		}
-	}
-	return byName
 }
 
 // listedTwice reports the tool t, which the agent a lists at span after
@@ -232,18 +216,6 @@ func (c *compiler) listedTwice(a *Agent, t, first *Tool, span, firstSpan diag.Sp
 	c.diags.Add(detailed(diag.Errorf(CodeDuplicateTool, span, "agent %s lists the tool %s twice", disp(a.Name), disp(t.Name)),
 		"tool names are unique within an agent: remove this one",
 		diag.Related{Span: firstSpan, Message: "first use of " + t.Name}))
-}
-
-// toolIndex returns the index of the tool named name in tools, indexed by
-// byName if that is not nil, or -1.
-func toolIndex(tools []*Tool, byName map[string]int, name string) int {
-	if byName != nil {
-		if i, ok := byName[name]; ok {
-			return i
-		}
-		return -1
-	}
-	return slices.IndexFunc(tools, func(t *Tool) bool { return t.Name == name })
 }
 
 // notTools says, for each label of an element an agent cannot hold, what

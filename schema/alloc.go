@@ -6,6 +6,7 @@
 package schema
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/gramlang/gram/diag"
@@ -144,52 +145,72 @@ func (c *compiler) props(s *parser.Subject) []Prop {
 	return s.Properties[:len(s.Properties):len(s.Properties)]
 }
 
-// linearNames is how many names a paramList searches one by one before it
+// linearNames is how many names a nameList searches one by one before it
 // indexes them.
 const linearNames = 16
 
-// paramList holds the parameters of a tool, or the fields of a record, met
-// so far, one of each name, and finds them by name: by comparing names
-// while there are few, by an index once there are many.
-type paramList struct {
-	list   []*Param
-	byName map[string]*Param
+// nameList holds values met so far, one of each name (an agent's tools
+// may have several without a name, which it does not look for): the
+// parameters of a tool, the fields of a record or the tools an agent
+// lists. It finds them by name: by comparing names while there are few,
+// by an index once there are many.
+type nameList[T interface{ *Param | *Tool }] struct {
+	list   []T
+	byName map[string]int
 }
+
+// paramList is the nameList of the parameters or the fields met so far,
+// one of each name.
+type paramList = nameList[*Param]
 
 // newParamList returns a list with room for n parameters.
 func (c *compiler) newParamList(n int) paramList {
 	return paramList{list: c.slabs.paramPtr.make(n)[:0]}
 }
 
-// first returns the parameter named name, or nil.
-func (l *paramList) first(name string) *Param {
-	if l.byName != nil {
-		return l.byName[name]
+// nameOf returns the name of a parameter or a tool.
+func nameOf[T interface{ *Param | *Tool }](x T) string {
+	if p, ok := any(x).(*Param); ok {
+		return p.Name
 	}
-	for _, p := range l.list {
-		if p.Name == name {
-			return p
-		}
+	return any(x).(*Tool).Name
+}
+
+// index returns the index of the first value named name, or -1.
+func (l *nameList[T]) index(name string) int {
+	if l.byName == nil {
+		return slices.IndexFunc(l.list, func(x T) bool { return nameOf(x) == name })
+	}
+	if i, ok := l.byName[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// first returns the first value named name, or nil.
+func (l *nameList[T]) first(name string) T {
+	if i := l.index(name); i >= 0 {
+		return l.list[i]
 	}
 	return nil
 }
 
-// add adds p, whose name is not in the list yet.
-func (l *paramList) add(p *Param) {
-	l.list = append(l.list, p)
+// add adds x after the values met so far.
+func (l *nameList[T]) add(x T) {
+	l.list = append(l.list, x)
 	switch {
 	case l.byName != nil:
-		l.byName[p.Name] = p
+		l.byName[nameOf(x)] = len(l.list) - 1
 	case len(l.list) > linearNames:
-		l.byName = make(map[string]*Param, 2*len(l.list))
-		for _, q := range l.list {
-			l.byName[q.Name] = q
+		l.byName = make(map[string]int, 2*len(l.list))
+		for i, y := range l.list {
+			l.byName[nameOf(y)] = i
 		}
 	}
 }
 
-// params returns the parameters in the order they were added, nil for none.
-func (l *paramList) params() []*Param {
+// all returns the values in the order they were added, nil for none.
+func (l *nameList[T]) all() []T {
 	if len(l.list) == 0 {
 		return nil
 	}

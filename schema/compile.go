@@ -93,12 +93,9 @@ type compiler struct {
 	// valueSchemas are the schemas compiled to check the values tests
 	// expect, by their JSON text (see valueSchema).
 	valueSchemas map[string]compiledValueSchema
-	// typeIndex indexes typeNameList (typeNames) for suggestions; typeIndexed
-	// is how many records they hold (both are rebuilt when records were added
-	// since).
-	typeIndex    *suggest.NameIndex
-	typeNameList []string
-	typeIndexed  int
+	// types indexes the type names for suggestions, made again when
+	// records were added since (see resolveType).
+	types *typeNames
 	// top is the span of the top-level pattern being compiled (with its
 	// annotations): the older notation's record parameters are rewritten
 	// as record declarations before it.
@@ -110,11 +107,17 @@ type compiler struct {
 	// legacyNamed is set once a record of the older notation is named (see
 	// legacyRecordName).
 	legacyNamed bool
-	// again is what a Recompile reads of the previous compile (see
-	// reuse.go), nil for a compile in full; marks are the indexes of the
-	// tools agents listed, in order (see useTool), and declAt the index of
-	// the declaration of each lowered pattern of the document, or -1.
-	again  *againState
+	// again, in a Recompile, is the memo of the program being made, from
+	// the previous one (see reuse.go), nil for a compile in full; hint are
+	// the tools the agent being compiled again listed before, where the
+	// tools it lists are looked for first (see toolIndexAgain), and pats
+	// the patterns of the tools it compiled, in order. marks are the
+	// indexes of the tools agents listed, in order (see useTool), and
+	// declAt the index of the declaration of each lowered pattern of the
+	// document, or -1.
+	again  *compileMemo
+	hint   []int
+	pats   []*parser.Pattern
 	marks  []int32
 	declAt []int32
 	// pkg is what the files of a package share when the file is compiled
@@ -130,8 +133,8 @@ type compiler struct {
 	// pkgReads are the records of other files it reads, in order (see
 	// readPkg).
 	pkgReads []string
-	// steps are the compiles of the tools and agents of a file of a
-	// package (see pkgCompile).
+	// steps are the compiles of the tools and agents of the file, kept for
+	// the memo when not nil (see compileSteps, newMemo).
 	steps []step
 	// agentRefs are the references to agents among the elements of the
 	// file's agents, in order, and agentRefPats their patterns (see
@@ -193,34 +196,29 @@ func CompileOnce(doc *parser.Document) (*Program, diag.List) {
 // wanted (see lean.go).
 func compileWith(doc *parser.Document, env []*Program, memo, lean bool) (*Program, diag.List) {
 	c, decls := newCompiler(doc, env)
-	c.lean = lean && len(env) == 0 && !hasTests(decls) && !hasToolBudget(decls)
+	tests := hasTests(decls)
+	c.lean = lean && len(env) == 0 && !tests && !hasToolBudget(decls)
 	collected := len(c.diags)
 	// Records first: parameter types refer to them.
 	c.declareRecords(decls)
 	c.recordsFields(decls, nil)
 	c.checkCycles()
 	recorded := len(c.diags)
-	var steps []step
-	keep := &steps // what each step made, for the memo
 	if memo {
-		steps = make([]step, 0, stepCount(decls))
-	} else {
-		keep = nil
+		c.steps = make([]step, 0, stepCount(decls))
 	}
-	c.compileSteps(decls, ToolLabel, keep)
-	c.compileSteps(decls, AgentLabel, keep)
+	c.compileSteps(decls, ToolLabel)
+	c.compileSteps(decls, AgentLabel)
 	compose([]*compiler{c}, true)
 	dups, unused := c.fileChecks(c.prog.NumAgents() > 0)
 	// Tests last: they refer to agents, tools and records.
-	tests := false
 	for _, d := range decls {
 		if d.label == TestLabel {
 			c.test(d)
-			tests = true
 		}
 	}
 	if memo && len(env) == 0 && !tests && !c.legacyNamed && !c.composes {
-		c.prog.memo = c.newMemo(decls, steps, collected, recorded, dups, unused)
+		c.prog.memo = c.newMemo(decls, collected, recorded, dups, unused)
 	}
 	return c.finish()
 }
@@ -453,6 +451,9 @@ func (c *compiler) tool(d decl, top bool) {
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
 	c.tools[p] = c.prog.NumTools()
 	c.prog.tools.v.push(t)
+	if c.again != nil {
+		c.pats = append(c.pats, p)
+	}
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if !ValidToolName(t.Name) {

@@ -31,10 +31,6 @@ import (
 // tool-token-budget ones ([CheckToolTokens]), which the other compiles
 // leave to their caller.
 func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
-	if len(docs)+len(tests) == 1 {
-		prog, diags := compileWith(append(slices.Clip(docs), tests...)[0], nil, false, true)
-		return []diag.List{withToolBudgets(prog, diags)}
-	}
 	pc := compilePackage(docs, tests, true, false, true)
 	for i, prog := range pc.Programs {
 		pc.Diags[i] = withToolBudgets(prog, pc.Diags[i])

@@ -359,7 +359,7 @@ func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, strin
 		ok = ok && text != ""
 		texts = append(texts, text)
 	}
-	rec.Fields = seen.params()
+	rec.Fields = seen.all()
 	return rec, "[" + rec.Name + ":Record | " + strings.Join(texts, ", ") + "]", ok
 }
 

@@ -135,10 +135,6 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 // means, and any other is an undefined-reference error, whose did-you-mean
 // looks at the names of every file.
 func CompilePackage(docs, tests []*parser.Document) ([]*Program, []diag.List) {
-	if len(docs)+len(tests) == 1 {
-		prog, diags := CompileOnce(append(slices.Clip(docs), tests...)[0])
-		return []*Program{prog}, []diag.List{diags}
-	}
 	pc := compilePackage(docs, tests, true, false, false)
 	return pc.Programs, pc.Diags
 }
@@ -227,9 +223,6 @@ func declNames(ds []decl) ([]declName, vec[diag.Span]) {
 // one file is compiled as [Recompile] compiles it. The result is what
 // [CompilePackage] returns for docs and tests.
 func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if len(docs)+len(tests) == 1 {
-		return alone(prev, docs, tests)
-	}
 	if prev != nil {
 		if pc := recompilePackage(prev, docs, tests); pc != nil {
 			return pc
@@ -238,18 +231,22 @@ func RecompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 	return compilePackage(docs, tests, prev == nil, true, false)
 }
 
-// alone compiles the one file of docs and tests as a file alone, from
-// prev when it is the compile of a file alone.
+// newPackageCompile returns the compile of docs and tests with room for
+// their programs and diagnostics.
+func newPackageCompile(docs, tests []*parser.Document) *PackageCompile {
+	n := len(docs) + len(tests)
+	return &PackageCompile{Programs: make([]*Program, n), Diags: make([]diag.List, n), Reused: make([]bool, n),
+		docs: slices.Clone(docs), tests: slices.Clone(tests)}
+}
+
+// alone compiles the one file of docs and tests again from prev, the
+// compile of the same file alone (see [Recompile]).
 func alone(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
 	doc := append(slices.Clip(docs), tests...)[0]
-	out := &PackageCompile{Programs: make([]*Program, 1), Diags: make([]diag.List, 1), Reused: make([]bool, 1),
-		docs: slices.Clone(docs), tests: slices.Clone(tests)}
-	switch {
-	case prev == nil || prev.scope != nil || len(prev.Programs) != 1:
-		out.Programs[0], out.Diags[0] = Compile(doc)
-	case append(slices.Clip(prev.docs), prev.tests...)[0] == doc:
+	out := newPackageCompile(docs, tests)
+	if append(slices.Clip(prev.docs), prev.tests...)[0] == doc {
 		out.Programs[0], out.Diags[0], out.Reused[0] = prev.Programs[0], prev.Diags[0], true
-	default:
+	} else {
 		out.Programs[0], out.Diags[0] = Recompile(prev.Programs[0], doc)
 	}
 	return out
@@ -263,7 +260,12 @@ func samePaths(a, b []*parser.Document) bool {
 // recompilePackage is RecompilePackage's compile from prev, or nil when
 // the whole package must be compiled again.
 func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *PackageCompile {
-	if prev.scope == nil || prev.scope.composes || !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests) {
+	switch {
+	case !samePaths(docs, prev.docs) || !samePaths(tests, prev.tests):
+		return nil
+	case prev.scope == nil: // a file alone, as a package of one file is
+		return alone(prev, docs, tests)
+	case prev.scope.composes:
 		return nil
 	}
 	ps := prev.scope
@@ -299,8 +301,11 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 			changedNames(again[i], names, &scope.files[i])
 		}
 	}
-	if len(whole) > 0 && !startWhole(prev, scope, whole, docs, names, again) {
-		return nil
+	var w *pkgCompile
+	if len(whole) > 0 {
+		if w = startWhole(prev, scope, whole, names, again); w == nil {
+			return nil
+		}
 	}
 	if !addUsers(prev, scope, names, touched, again) {
 		return nil
@@ -311,6 +316,9 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		if a != nil && !a.compile(ToolLabel) {
 			return nil
 		}
+	}
+	if w != nil && !w.endWhole(prev.hasAgents) {
+		return nil
 	}
 	if pc := prev.next(docs, tests, scope, touched, again); pc != nil && !scope.composes {
 		return pc
@@ -409,11 +417,8 @@ func addUsers(prev *PackageCompile, scope *pkgScope, names, touched map[string]b
 // anew; the files whose references name one of them look them up again,
 // and the tests are compiled. It is nil when pc's results cannot be taken.
 func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, names map[string]bool, again []*fileAgain) *PackageCompile {
-	out := &PackageCompile{
-		Programs: make([]*Program, len(docs), len(docs)+len(tests)), Diags: make([]diag.List, len(docs), len(docs)+len(tests)),
-		Reused: make([]bool, len(docs)+len(tests)), docs: slices.Clone(docs), tests: slices.Clone(tests),
-		hasAgents: pc.hasAgents, dups: pc.dups, users: pc.users, readers: pc.readers, testMarks: pc.testMarks, scope: scope,
-	}
+	out := newPackageCompile(docs, tests)
+	out.hasAgents, out.dups, out.users, out.readers, out.testMarks, out.scope = pc.hasAgents, pc.dups, pc.users, pc.readers, pc.testMarks, scope
 	var withTests []int
 	for i, doc := range docs {
 		lookup := doc != pc.docs[i] || meets(scope.files[i].deps, names)
@@ -431,7 +436,7 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		if a.whole == nil {
 			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
 		}
-		again[i], out.Programs[i] = a, a.c.prog
+		again[i] = a
 		if !a.hasTests() {
 			out.Programs[i], out.Diags[i] = a.c.finish()
 		} else {
@@ -441,14 +446,15 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 	index := programIndex()
 	for _, i := range withTests {
 		c := again[i].c
-		c.packageTests(again[i].decls(), false, docs, out.Programs, index)
+		c.packageTests(again[i].decls(), false, index)
 		out.Programs[i], out.Diags[i] = c.finish()
 	}
-	progs, diags, marks := compileTests(scope, docs, tests, out.Programs)
+	progs, diags, marks := compileTests(scope, tests)
 	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
 		return nil
 	}
-	out.Programs, out.Diags = append(out.Programs, progs...), append(out.Diags, diags...)
+	copy(out.Programs[len(docs):], progs)
+	copy(out.Diags[len(docs):], diags)
 	return out
 }
 

@@ -20,14 +20,13 @@ import (
 // the whole package, or in a package compiled before, its tests alone
 // (see compileTests) or one member file (see startWhole).
 type pkgCompile struct {
-	// docs are the package's member files, progs their programs, and own
-	// the files compiled; at gives, by file of own, its index in docs, or
-	// -1 for a file of tests. With full, own are docs then tests and the
+	// own are the files compiled; at gives, by file of own, its index
+	// among the package's member files (pkg.docs), or -1 for a file of
+	// tests. With full, own are the member files then the tests and the
 	// tables of the package's scope are made.
-	docs, own []*parser.Document
-	progs     []*Program
-	at        []int
-	full      bool
+	own  []*parser.Document
+	at   []int
+	full bool
 	// keep tells that the member files' programs keep what a later
 	// compile takes (a compile of some files from a previous one does).
 	keep bool
@@ -40,11 +39,8 @@ type pkgCompile struct {
 	marks [][5]int
 	pkg   *pkgScope
 	// prev is the compile a compile of some member files follows (see
-	// startWhole); compiled tells that their agents are compiled, and ended
-	// whether the compile ended well (1) or not (-1).
-	prev     *PackageCompile
-	compiled bool
-	ended    int
+	// startWhole).
+	prev *PackageCompile
 }
 
 // compilePackage compiles the docs and tests of a package in full. With
@@ -55,10 +51,16 @@ type pkgCompile struct {
 // one would keep the objects of the other files it holds, so only the
 // first compile of a package shares, and what its blocks keep is at most
 // that compile. With keep, the member files' programs keep what a later
-// compile of the package takes (see newMemo).
+// compile of the package takes (see newMemo). A package of one file is
+// compiled as a file alone (see compileWith).
 func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *PackageCompile {
 	all := append(slices.Clip(docs), tests...)
-	pc := &pkgCompile{docs: docs, own: all, at: make([]int, len(all)), full: true, keep: keep}
+	if len(all) == 1 {
+		out := newPackageCompile(docs, tests)
+		out.Programs[0], out.Diags[0] = compileWith(all[0], nil, keep, lean)
+		return out
+	}
+	pc := &pkgCompile{own: all, at: make([]int, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
 	for i := range all {
 		pc.at[i] = -1
@@ -74,24 +76,17 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 	compose(pc.cs[:len(docs)], true)
 	compose(pc.cs[len(docs):], false)
 	dups := duplicates(pc.cs[:len(docs)], pc.ds[:len(docs)])
-	pc.progs = make([]*Program, len(docs))
-	for i, c := range pc.cs[:len(docs)] {
-		pc.progs[i] = c.prog
-	}
-	out := &PackageCompile{
-		Programs: make([]*Program, len(all)), Diags: make([]diag.List, len(all)), Reused: make([]bool, len(all)),
-		docs: slices.Clone(docs), tests: slices.Clone(tests), hasAgents: hasAgents, dups: dups,
-		users: map[string][]stepAt{}, readers: map[string][]stepAt{}, scope: pc.pkg,
-	}
+	out := newPackageCompile(docs, tests)
+	out.hasAgents, out.dups, out.users, out.readers, out.scope = hasAgents, dups, map[string][]stepAt{}, map[string][]stepAt{}, pc.pkg
 	out.testMarks = pc.finish(hasAgents, out)
 	return out
 }
 
-// compileTests compiles the tests of a package whose member files docs
-// were compiled into progs, with the package's scope: it returns their
-// programs and diagnostics, and the tools of other files each lists.
-func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Program) ([]*Program, []diag.List, [][]string) {
-	pc := &pkgCompile{docs: docs, own: tests, progs: progs, at: make([]int, len(tests)), pkg: scope}
+// compileTests compiles the tests of a package whose member files were
+// compiled, with the package's scope: it returns their programs and
+// diagnostics, and the tools of other files each lists.
+func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag.List, [][]string) {
+	pc := &pkgCompile{own: tests, at: make([]int, len(tests)), pkg: scope}
 	for i := range pc.at {
 		pc.at[i] = -1
 	}
@@ -106,17 +101,17 @@ func compileTests(scope *pkgScope, docs, tests []*parser.Document, progs []*Prog
 }
 
 // startWhole starts compiling the member files set of the package of
-// scope in full, docs from the version prev compiled: their records and
+// scope in full, from the version prev compiled: their records and
 // their tools (see fileAgain), and with them the files whose records read
 // one of their names. It adds their names to names and their compiles to
-// again; it reports false when a file declares other names than before,
-// or one that another file declares too.
-func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser.Document, names map[string]bool, again []*fileAgain) bool {
-	pc := &pkgCompile{docs: docs, pkg: scope, prev: prev}
+// again, and returns the compile; it returns nil when a file declares
+// other names than before, or one that another file declares too.
+func startWhole(prev *PackageCompile, scope *pkgScope, set []int, names map[string]bool, again []*fileAgain) *pkgCompile {
+	pc := &pkgCompile{pkg: scope, prev: prev}
 	for k := 0; k < len(set); k++ {
 		for _, n := range scope.files[set[k]].names {
 			if prev.dups[n.name] {
-				return false
+				return nil
 			}
 			names[n.name] = true
 		}
@@ -128,12 +123,12 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser
 	}
 	slices.Sort(set) // in file order, as the package's records are compiled
 	for _, f := range set {
-		pc.own, pc.at = append(pc.own, docs[f]), append(pc.at, f)
+		pc.own, pc.at = append(pc.own, scope.docs[f]), append(pc.at, f)
 	}
 	pc.start(false)
 	for _, f := range set {
 		if !slices.Equal(scope.files[f].names, prev.scope.files[f].names) {
-			return false
+			return nil
 		}
 	}
 	pc.records()
@@ -141,18 +136,16 @@ func startWhole(prev *PackageCompile, scope *pkgScope, set []int, docs []*parser
 	for k, f := range set {
 		again[f] = &fileAgain{c: pc.cs[k], whole: pc}
 	}
-	return true
+	return pc
 }
 
-// endWhole ends the compile begun by startWhole, once for its files: it
-// reports false when what a file uses of the others is not what it used
-// before, or when it keeps something for the next compile and did not
-// before, or the other way round.
+// endWhole ends the compile begun by startWhole, once the tools of every
+// file are compiled: the agents, the references that name nothing in
+// their own file and the checks. It reports false when what a file uses
+// of the others is not what it used before, or when it keeps something
+// for the next compile and did not before, or the other way round.
 func (pc *pkgCompile) endWhole(hasAgents bool) bool {
-	if pc.ended != 0 {
-		return pc.ended > 0
-	}
-	pc.ended = -1
+	pc.agents()
 	pc.unresolved()
 	pc.checks(hasAgents, nil)
 	for k, c := range pc.cs {
@@ -169,7 +162,6 @@ func (pc *pkgCompile) endWhole(hasAgents bool) bool {
 			return false
 		}
 	}
-	pc.ended = 1
 	return true
 }
 
@@ -227,7 +219,7 @@ func (pc *pkgCompile) start(share bool) {
 	}
 	for i, doc := range pc.own {
 		c, ds := newCompiler(doc, nil)
-		c.pkg = pc.pkg
+		c.pkg, c.steps = pc.pkg, make([]step, 0, stepCount(ds))
 		if shared != nil {
 			c.slabs = shared
 		}
@@ -287,7 +279,7 @@ func (pc *pkgCompile) records() {
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
-		c.compileSteps(pc.ds[i], ToolLabel, &c.steps)
+		c.compileSteps(pc.ds[i], ToolLabel)
 		n += c.prog.NumTools()
 	}
 	if pc.full {
@@ -325,10 +317,9 @@ func fileTools(prog *Program) []pkgTool {
 // agents compiles the agents of every file, and reports whether the
 // package (tests aside) has any.
 func (pc *pkgCompile) agents() bool {
-	pc.compiled = true
 	hasAgents := false
 	for i, c := range pc.cs {
-		c.compileSteps(pc.ds[i], AgentLabel, &c.steps)
+		c.compileSteps(pc.ds[i], AgentLabel)
 		pc.marks[i][2] = len(c.diags)
 		if pc.at[i] >= 0 {
 			hasAgents = hasAgents || c.prog.NumAgents() > 0
@@ -362,7 +353,7 @@ func (pc *pkgCompile) checks(hasAgents bool, out *PackageCompile) (marks [][]str
 		dups, unused := c.fileChecks(hasAgents)
 		var m *compileMemo
 		if !c.legacyNamed && (pc.keep || !pc.full) && !pc.pkg.composes {
-			m = c.newMemo(pc.ds[i], c.steps, pc.marks[i][0], pc.marks[i][1], dups, unused)
+			m = c.newMemo(pc.ds[i], pc.marks[i][0], pc.marks[i][1], dups, unused)
 		}
 		if m == nil {
 			continue // compiled in full every time (see recompilePackage)
@@ -389,12 +380,12 @@ func index(byName map[string][]stepAt, f int, uses map[int32][]string) {
 }
 
 // compileTests compiles the tests of the files, last: they may use the
-// agents, tools and records of the package, whose programs are pc.progs.
+// agents, tools and records of the package.
 func (pc *pkgCompile) compileTests() {
 	index := programIndex()
 	for i, c := range pc.cs {
 		if hasTests(pc.ds[i]) {
-			c.packageTests(pc.ds[i], pc.at[i] < 0, pc.docs, pc.progs, index)
+			c.packageTests(pc.ds[i], pc.at[i] < 0, index)
 		}
 	}
 }
@@ -414,9 +405,10 @@ func programIndex() func(*Program) programNames {
 }
 
 // packageTests compiles the tests among ds, the declarations of c's file
-// (with test, a file of tests), with the programs progs of the package's
-// member files docs, whose names index gives.
-func (c *compiler) packageTests(ds []decl, test bool, docs []*parser.Document, progs []*Program, index func(*Program) programNames) {
+// (with test, a file of tests), with the programs of the package's member
+// files, whose names index gives.
+func (c *compiler) packageTests(ds []decl, test bool, index func(*Program) programNames) {
+	docs, progs := c.pkg.docs, c.pkg.progs
 	// A NAME_test.gram file looks in NAME.gram first.
 	subject := ""
 	if test {

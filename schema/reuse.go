@@ -119,8 +119,9 @@ type toolsByName struct {
 	byName map[string][]int32
 }
 
-// typeNames is the index of the type names for suggestions (see
-// resolveType), shared by the compiles of the same records.
+// typeNames is the index of the type names list (see compiler.typeNames)
+// for suggestions, made when a file's records numbered records, and
+// shared by the compiles of the same records (see resolveType).
 type typeNames struct {
 	index   *suggest.NameIndex
 	list    []string
@@ -177,11 +178,9 @@ func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain
 		return nil
 	}
 	c.records, c.prog.Records = pm.records, prev.Records
-	c.again = &againState{memo: pm.next(doc)}
+	c.again = pm.next(doc)
 	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
-	if t := pm.types; t != nil {
-		c.typeIndex, c.typeNameList, c.typeIndexed, c.typeAnswers = t.index, t.list, t.records, map[string]string{}
-	}
+	c.types = pm.types
 	return &fileAgain{c: c, prev: prev, changed: changed}
 }
 
@@ -192,7 +191,7 @@ func (a *fileAgain) add(k int) bool {
 	if slices.ContainsFunc(a.changed, func(ch changedDecl) bool { return ch.k == k }) {
 		return false
 	}
-	a.changed = append(a.changed, changedDecl{k, a.c.again.memo.decls.at(k)})
+	a.changed = append(a.changed, changedDecl{k, a.c.again.decls.at(k)})
 	return true
 }
 
@@ -200,13 +199,10 @@ func (a *fileAgain) add(k int) bool {
 // of their steps, those of label or every one (""); it reports false when
 // prev's results cannot be taken.
 func (a *fileAgain) compile(label string) bool {
-	if w := a.whole; w != nil {
-		if label == "" && !w.compiled {
-			w.agents()
-		}
-		return true
+	if a.whole != nil {
+		return true // compiled with the other files compiled in full (see endWhole)
 	}
-	c, m := a.c, a.c.again.memo
+	c, m := a.c, a.c.again
 	rest := a.changed[a.done:]
 	slices.SortFunc(rest, func(x, y changedDecl) int { return int(m.stepOf[x.k] - m.stepOf[y.k]) })
 	for ; a.done < len(a.changed) && (label == "" || a.changed[a.done].d.label == label); a.done++ {
@@ -231,9 +227,9 @@ func (a *fileAgain) compile(label string) bool {
 // reports false when the compile keeps nothing for the next.
 func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	if a.whole != nil {
-		return a.whole.endWhole(hasAgents)
+		return true
 	}
-	c, m, pm := a.c, a.c.again.memo, a.prev.memo
+	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
 	m.reused = len(m.steps) - len(a.changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
@@ -254,7 +250,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 		}
 	}
 	c.reportTools(m.dups, m.unused, hasAgents)
-	m.keepTypes(c)
+	m.types = c.types
 	c.prog.memo = m
 	return true
 }
@@ -264,7 +260,7 @@ func (a *fileAgain) hasTests() bool {
 	if w := a.whole; w != nil {
 		return hasTests(a.decls())
 	}
-	return a.c.again.memo.tests
+	return a.c.again.tests
 }
 
 // decls returns the declarations of the file compiled again.
@@ -272,7 +268,7 @@ func (a *fileAgain) decls() []decl {
 	if w := a.whole; w != nil {
 		return w.ds[slices.Index(w.cs, a.c)]
 	}
-	m := a.c.again.memo
+	m := a.c.again
 	return m.decls.appendTo(make([]decl, 0, m.decls.len()))
 }
 
@@ -284,13 +280,6 @@ func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
 	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
-}
-
-// keepTypes keeps with m the index of type names c made or was given.
-func (m *compileMemo) keepTypes(c *compiler) {
-	if c.typeIndex != nil {
-		m.types = &typeNames{index: c.typeIndex, list: c.typeNameList, records: c.typeIndexed}
-	}
 }
 
 // changedDecls returns the declarations of c's document whose patterns are

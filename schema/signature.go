@@ -114,7 +114,7 @@ func (c *compiler) signature(t *Tool, path *grammar.Path) {
 			c.unique(&seen, p, toolKind(t), disp(t.Name), false)
 		}
 	}
-	t.Params = seen.params()
+	t.Params = seen.all()
 	c.returnType(t, ret)
 }
 

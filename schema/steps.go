@@ -42,15 +42,15 @@ func (c *compiler) toolIndex(p *parser.Pattern) (int, bool) {
 		return i, true
 	}
 	if c.again != nil {
-		return c.again.toolIndexAgain(p)
+		return c.toolIndexAgain(p)
 	}
 	return 0, false
 }
 
 // compileSteps compiles the declarations of label, the top-level tools or
 // the agents (and the tools written inside them), adding what each step
-// made to steps, unless steps is nil (nothing reads them).
-func (c *compiler) compileSteps(decls []decl, label string, steps *[]step) {
+// made to c.steps, unless that is nil (nothing reads them).
+func (c *compiler) compileSteps(decls []decl, label string) {
 	lean := c.lean && label == ToolLabel
 	var was scratch // the scratch slabs before a tool's step, in a lean compile
 	for k, d := range decls {
@@ -61,8 +61,8 @@ func (c *compiler) compileSteps(decls []decl, label string, steps *[]step) {
 			was = c.slabs.scratch
 		}
 		st := c.step(k, d)
-		if steps != nil {
-			*steps = append(*steps, st)
+		if c.steps != nil {
+			c.steps = append(c.steps, st)
 		}
 		if lean {
 			c.forgetSignatures(st, was)

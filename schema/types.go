@@ -102,15 +102,14 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		return t
 	}
 	d := diag.Errorf(CodeUnknownType, span, "unknown type %q", name)
-	if c.typeIndex == nil || c.typeIndexed != len(c.prog.Records) {
-		c.typeNameList = c.typeNames()
-		c.typeIndex, c.typeIndexed = suggest.NewNameIndex(c.typeNameList), len(c.prog.Records)
-		c.typeAnswers = map[string]string{}
+	if c.types == nil || c.types.records != len(c.prog.Records) {
+		list := c.typeNames()
+		c.types, c.typeAnswers = &typeNames{suggest.NewNameIndex(list), list, len(c.prog.Records)}, nil
 	}
 	sug, ok := c.typeAnswers[name]
 	if !ok {
-		sug = c.typeIndex.Closest(name)
-		c.typeAnswers[name] = sug
+		sug = c.types.index.Closest(name)
+		put(&c.typeAnswers, name, sug)
 	}
 	if s := sug; s != "" {
 		suggestFix(&d, s, span)
@@ -129,7 +128,7 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		if c.pkg != nil {
 			where = "this package"
 		}
-		if records := c.typeNameList[len(BuiltinTypes):]; len(records) > maxListed {
+		if records := c.types.list[len(BuiltinTypes):]; len(records) > maxListed {
 			d.Detail += fmt.Sprintf(", and the %d records of %s (%s, ...)", len(records), where, strings.Join(records[:maxListed], ", "))
 		} else if len(records) > 0 {
 			d.Detail += ", and the records of " + where + " (" + strings.Join(records, ", ") + ")"
