@@ -229,6 +229,8 @@ type emitter struct {
 	keys   map[*Record]string
 	used   map[string]bool
 	defs   Object
+	// size counts what [Limits] count of the document written so far.
+	size sizes
 }
 
 // newEmitter returns the emitter of a document whose schemas are those of
@@ -349,6 +351,7 @@ func (e *emitter) define(r *Record) string {
 		k = base + strconv.Itoa(n)
 	}
 	e.keys[r], e.used[k] = k, true
+	e.size.strings += len(k)
 	i := len(e.defs)
 	e.defs = append(e.defs, Member{k, nil}) // in the order first referred to
 	depth := e.depth
@@ -378,7 +381,9 @@ func defKey(name string) string {
 func (e *emitter) objectSchema(params []*Param) Object {
 	props := make(Object, 0, len(params))
 	required := []string{}
+	e.size.properties += len(params)
 	for _, p := range params {
+		e.size.strings += len(p.Name)
 		req := p.Required()
 		props = append(props, Member{p.Name, e.paramSchema(p, e.strict && !req)})
 		if req || e.strict {
