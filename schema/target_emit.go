@@ -137,19 +137,13 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
-// of tgs (see [CheckTargets]) added, without duplicates; diags itself when
-// there is no target or no program.
+// of tgs (see [CheckTarget]) added, merged and sorted, without duplicates;
+// diags itself when there is no target or no program.
 func WithTargets(diags diag.List, tgs []*Target, prog *Program) diag.List {
 	if len(tgs) == 0 || prog == nil {
 		return diags
 	}
-	return append(slices.Clone(diags), CheckTargets(tgs, prog)...).Dedup()
-}
-
-// CheckTargets returns the diagnostics of prog for every target of tgs,
-// merged and sorted.
-func CheckTargets(tgs []*Target, prog *Program) diag.List {
-	var out diag.List
+	out := slices.Clone(diags)
 	for _, tg := range tgs {
 		out = append(out, CheckTarget(tg, prog)...)
 	}
