@@ -173,13 +173,9 @@ func TypeSchema(t *Type, strict bool) Object { return newEmitter(strict, t).docu
 // ParamSchema returns the schema of one parameter or record field as a
 // document of its own: its type (a record written out, or under "$defs"
 // when used more than once), enum, default, description and constraints.
-func ParamSchema(p *Param) Object { return paramSchema(p, false, false) }
-
-// paramSchema returns the schema of one parameter or field as a document of
-// its own; nullable adds "null" to its type (and enum).
-func paramSchema(p *Param, strict, nullable bool) Object {
-	e := newEmitter(strict, p.Type)
-	return e.root(e.paramSchema(p, nullable))
+func ParamSchema(p *Param) Object {
+	e := newEmitter(false, p.Type)
+	return e.root(e.paramSchema(p, false))
 }
 
 // paramTypes returns the types of params.

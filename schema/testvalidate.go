@@ -76,7 +76,7 @@ func (c *compiler) paramValueSchema(p *Param) (*jsonschema.Schema, error) {
 	if v, ok := c.paramSchemas[p]; ok {
 		return v.s, v.err
 	}
-	s, err := c.valueSchema(paramSchema(p, false, false))
+	s, err := c.valueSchema(ParamSchema(p))
 	put(&c.paramSchemas, p, compiledValueSchema{s, err})
 	return s, err
 }
