@@ -187,21 +187,18 @@ func decodeArgs(data []byte) (map[string]any, *Problem) {
 	return m, nil
 }
 
-// jsonKind names the kind of a decoded JSON value.
+// jsonKind names the kind of a decoded JSON value, with its article.
 func jsonKind(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
+	switch k := jsonvalue.Kind(x); k {
+	case "null":
+		return k
+	case "integer":
 		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
+	case "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
 	}
-	return "an object"
 }
 
 // normalize drops nulls given for optional parameters and applies defaults,
