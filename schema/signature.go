@@ -26,18 +26,17 @@ var paramProps = []string{"description", "default", "optional", "enum", "items",
 // isConstraint reports whether key is one of [ConstraintKeywords].
 func isConstraint(key string) bool { return slices.Contains(ConstraintKeywords, key) }
 
-// constraintApplies tells which type kinds a constraint keyword applies to.
-func constraintApplies(key string, k TypeKind) bool {
-	switch key {
-	case "minimum", "maximum":
-		return k == IntegerType || k == NumberType
-	case "minLength", "maxLength", "pattern", "format":
-		return k == StringType
-	case "minItems", "maxItems":
-		return k == ArrayType
-	}
-	return false
+// constraintTypes are the JSON types of the values each of
+// [ConstraintKeywords] applies to.
+var constraintTypes = map[string][]string{
+	"minimum": {"integer", "number"}, "maximum": {"integer", "number"},
+	"minLength": {"string"}, "maxLength": {"string"}, "pattern": {"string"}, "format": {"string"},
+	"minItems": {"array"}, "maxItems": {"array"},
 }
+
+// ConstraintApplies reports whether the constraint keyword key applies to
+// values of the JSON type typ (see [JSONType]).
+func ConstraintApplies(key, typ string) bool { return slices.Contains(constraintTypes[key], typ) }
 
 // rightArrow returns the right-pointing arrow of the family of a.
 func rightArrow(a *grammar.Arrow) string {
@@ -487,7 +486,7 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 		}
 		val = s
 	}
-	if k := p.Type.Kind; k != InvalidType && !constraintApplies(pr.Key, k) {
+	if p.Type.Kind != InvalidType && !ConstraintApplies(pr.Key, JSONType(p.Type)) {
 		c.explain(diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String()),
 			"minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array")
 		return
