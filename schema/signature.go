@@ -225,10 +225,14 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 	if field {
 		what = "field"
 	}
-	if p, ok := c.legacyParam(n, field); ok {
+	s := n.Subject
+	var prs []parser.Property
+	if s != nil {
+		prs = c.subjectProps(s.Record)
+	}
+	if p, ok := c.legacyParam(n, prs, field); ok {
 		return p
 	}
-	s := n.Subject
 	typed := s != nil && len(s.Labels) > 0
 	if s == nil || !s.Ident.Valid() && (field || !typed) {
 		code := CodeEmptyParameter
@@ -266,7 +270,6 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		c.multipleTypes(s, what, p.Name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	}
-	prs := c.subjectProps(s.Record)
 	c.paramProps(p, prs, c.loweredProps(n, prs), field)
 	return p
 }
