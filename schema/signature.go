@@ -20,11 +20,7 @@ import (
 var ConstraintKeywords = []string{"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
 
 // paramProps are the known properties of parameters and fields.
-var paramProps = []string{"description", "default", "optional", "enum", "items", "minimum", "maximum",
-	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
-
-// isConstraint reports whether key is one of [ConstraintKeywords].
-func isConstraint(key string) bool { return slices.Contains(ConstraintKeywords, key) }
+var paramProps = slices.Concat([]string{"description", "default", "optional", "enum", "items"}, ConstraintKeywords, []string{"injected"})
 
 // constraintTypes are the JSON types of the values each of
 // [ConstraintKeywords] applies to.
@@ -402,7 +398,7 @@ func (c *compiler) itemsFirst(p *Param, prs []parser.Property) {
 		switch {
 		case pr.Key == "items":
 			c.items(p.Type, pr)
-		case isConstraint(pr.Key):
+		case constraintTypes[pr.Key] != nil:
 			constraints++
 		}
 	}
