@@ -29,16 +29,7 @@ func (g *importer) constraints(s schema.Object, ty gtype, ptr string, used map[s
 		if !ok {
 			continue
 		}
-		applies := false
-		switch k {
-		case "minimum", "maximum":
-			applies = ty.kind == "integer" || ty.kind == "number"
-		case "minLength", "maxLength", "pattern", "format":
-			applies = ty.kind == "string"
-		case "minItems", "maxItems":
-			applies = ty.kind == "array"
-		}
-		if !applies {
+		if !schema.ConstraintApplies(k, ty.kind) {
 			continue // reported by leftOut
 		}
 		used[k] = true

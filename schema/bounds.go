@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -84,14 +85,14 @@ func refuses(m Member, v any) string {
 			return ""
 		}
 		n = float64(utf8.RuneCountInString(s))
-		what = "is " + count(int(n), "character") + " long"
+		what = "is " + gramtext.Count(int(n), "character") + " long"
 	case "minItems", "maxItems":
 		l, ok := v.([]any)
 		if !ok {
 			return ""
 		}
 		n = float64(len(l))
-		what = "has " + count(len(l), "item")
+		what = "has " + gramtext.Count(len(l), "item")
 	case "pattern":
 		s, ok := v.(string)
 		re, err := regexp.Compile(fmt.Sprint(m.Value))
@@ -109,12 +110,4 @@ func refuses(m Member, v any) string {
 		return fmt.Sprintf("%s, over its %s %v", what, m.Key, m.Value)
 	}
 	return ""
-}
-
-// count writes n of the noun, with the noun in the plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

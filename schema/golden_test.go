@@ -53,7 +53,7 @@ func renderGolden(t *testing.T, name, src string) (string, []string) {
 	t.Helper()
 	prog, f, diags := compileSource(t, name, src)
 	targets := goldenTargets(t, src)
-	diags = append(append(diags, CheckTargets(targets, prog)...), CheckToolTokens(prog)...).Dedup()
+	diags = append(WithTargets(diags, targets, prog), CheckToolTokens(prog)...).Dedup()
 	var b bytes.Buffer
 	b.WriteString("-- diagnostics --\n")
 	if err := diag.WriteText(&b, f, diags, false); err != nil {

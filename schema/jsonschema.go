@@ -173,13 +173,9 @@ func TypeSchema(t *Type, strict bool) Object { return newEmitter(strict, t).docu
 // ParamSchema returns the schema of one parameter or record field as a
 // document of its own: its type (a record written out, or under "$defs"
 // when used more than once), enum, default, description and constraints.
-func ParamSchema(p *Param) Object { return paramSchema(p, false, false) }
-
-// paramSchema returns the schema of one parameter or field as a document of
-// its own; nullable adds "null" to its type (and enum).
-func paramSchema(p *Param, strict, nullable bool) Object {
-	e := newEmitter(strict, p.Type)
-	return e.root(e.paramSchema(p, nullable))
+func ParamSchema(p *Param) Object {
+	e := newEmitter(false, p.Type)
+	return e.root(e.paramSchema(p, false))
 }
 
 // paramTypes returns the types of params.
@@ -229,6 +225,8 @@ type emitter struct {
 	keys   map[*Record]string
 	used   map[string]bool
 	defs   Object
+	// size counts what [Limits] count of the document written so far.
+	size sizes
 }
 
 // newEmitter returns the emitter of a document whose schemas are those of
@@ -349,6 +347,7 @@ func (e *emitter) define(r *Record) string {
 		k = base + strconv.Itoa(n)
 	}
 	e.keys[r], e.used[k] = k, true
+	e.size.strings += len(k)
 	i := len(e.defs)
 	e.defs = append(e.defs, Member{k, nil}) // in the order first referred to
 	depth := e.depth
@@ -378,7 +377,9 @@ func defKey(name string) string {
 func (e *emitter) objectSchema(params []*Param) Object {
 	props := make(Object, 0, len(params))
 	required := []string{}
+	e.size.properties += len(params)
 	for _, p := range params {
+		e.size.strings += len(p.Name)
 		req := p.Required()
 		props = append(props, Member{p.Name, e.paramSchema(p, e.strict && !req)})
 		if req || e.strict {

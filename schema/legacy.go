@@ -46,22 +46,17 @@ func (c *compiler) legacyToolLabel(d decl) {
 	}
 }
 
-// legacyEntries returns the first entries of a record with the keys
-// paramName and fields, read in one pass: every parameter is looked at.
-func legacyEntries(r *grammar.Record) (paramName, fields *grammar.Entry) {
-	if r == nil {
-		return nil, nil
-	}
-	for i := range r.Entries {
-		switch e := &r.Entries[i]; e.KeyName() {
+// legacyProps returns copies of the properties paramName and fields
+// among prs, nil for those it lacks.
+func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
+	for i := range prs {
+		switch prs[i].Key {
 		case "paramName":
-			if paramName == nil {
-				paramName = e
-			}
+			pr := prs[i]
+			paramName = &pr
 		case "fields":
-			if fields == nil {
-				fields = e
-			}
+			pr := prs[i]
+			fields = &pr
 		}
 	}
 	return paramName, fields
@@ -97,15 +92,11 @@ type legacyNode struct {
 	mixed *diag.Diagnostic
 }
 
-// legacyParam reads a parameter or field node written in the older notation:
-// named by paramName, or with a fields list. It reports false for a node in
-// the canonical notation.
-func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool) {
-	s := n.Subject
-	if s == nil {
-		return nil, false
-	}
-	pn, fe := legacyEntries(s.Record)
+// legacyParam reads a parameter or field node written in the older notation,
+// whose properties are all: named by paramName, or with a fields list. It
+// reports false for a node in the canonical notation.
+func (c *compiler) legacyParam(n *grammar.NodePattern, all []parser.Property, field bool) (*Param, bool) {
+	pn, fe := legacyProps(all)
 	if pn == nil && fe == nil {
 		return nil, false
 	}
@@ -119,7 +110,6 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 	}
 	p := c.slabs.params.new()
 	p.Name, p.Span, p.NameSpan = ln.name, n.Span(), nameSpan
-	all := c.subjectProps(s.Record)
 	rest := all[:0]
 	for _, pr := range all {
 		if pr.Key == "paramName" || pr.Key == "fields" {
@@ -136,11 +126,11 @@ func (c *compiler) legacyParam(n *grammar.NodePattern, field bool) (*Param, bool
 
 // legacyName reads the name of a node in the older notation: by paramName
 // (pn, if not nil) or before its type. It returns the span of the name.
-func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
+func (c *compiler) legacyName(ln *legacyNode, pn *parser.Property) diag.Span {
 	s := ln.n.Subject
 	var nameSpan diag.Span
 	if pn != nil {
-		v := &pn.Value
+		v := pn.Value
 		if v.Kind() != grammar.ScalarValue || !isStringTok(v.Tok) || strings.TrimSpace(stringText(v.Tok)) == "" {
 			c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "paramName must be the %s's name as a non-empty string, not %s", ln.what, describeValue(v)),
 				"write the name before the type instead: (name::Type)")
@@ -154,7 +144,7 @@ func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
 	}
 	if s.Ident.Valid() {
 		if pn != nil {
-			dg := diag.Errorf(CodeMixedParameterForms, pn.Key.Span(), "%s %s is named twice: before its type and by paramName", ln.what, s.Ident.Value)
+			dg := diag.Errorf(CodeMixedParameterForms, pn.KeySpan(), "%s %s is named twice: before its type and by paramName", ln.what, s.Ident.Value)
 			dg.Detail = "name it once, in the canonical form: (" + s.Ident.Value + "::Type); remove paramName"
 			ln.mixed = &dg
 		}
@@ -165,7 +155,7 @@ func (c *compiler) legacyName(ln *legacyNode, pn *grammar.Entry) diag.Span {
 
 // legacyType reads the type of a node in the older notation and, for an
 // Object with a fields list (fe, if not nil), the record of its fields.
-func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *grammar.Entry) {
+func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *parser.Property) {
 	s, n := ln.n.Subject, ln.n
 	if len(s.Labels) == 0 {
 		p.Type = &Type{Kind: InvalidType, Span: n.Span()}
@@ -192,7 +182,7 @@ func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *grammar.Entry) {
 	case InvalidType:
 		ln.canonical = false
 	default:
-		c.explain(diag.Warningf(CodeInapplicableProperty, fe.Key.Span(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String()),
+		c.explain(diag.Warningf(CodeInapplicableProperty, fe.KeySpan(), "fields applies to Object parameters, not to %s; it is ignored", p.Type.String()),
 			"declare a record, [Name:Record | (field::Type), ...], and make it the type")
 		ln.canonical = false
 	}
@@ -336,8 +326,8 @@ func unwrap(p *parser.Pattern) *parser.Pattern {
 // named after the parameter. It returns the record (nil when the value is
 // not a list of maps), its canonical declaration, and whether every field
 // could be written canonically.
-func (c *compiler) legacyFields(param string, fe *grammar.Entry) (*Record, string, bool) {
-	v := &fe.Value
+func (c *compiler) legacyFields(param string, fe *parser.Property) (*Record, string, bool) {
+	v := fe.Value
 	if v.Kind() != grammar.ArrayValue {
 		c.explain(diag.Errorf(CodeInvalidPropertyValue, v.Span(), "fields must be a list of field maps, not %s", describeValue(v)),
 			`write fields: [{name: "id", type: "Int"}, ...], or declare a record: [Name:Record | (id::Int), ...]`)

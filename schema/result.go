@@ -5,10 +5,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"net/url"
-	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ResultError is a tool result that does not match the tool's declared
@@ -35,9 +31,6 @@ func (e *ResultError) Mismatch() string {
 	return fmt.Sprintf("the result does not match the declared return type %s: %s", e.Returns, ProblemsText(e.Problems))
 }
 
-// resultSchemas caches the compiled schemas of return types, by tool.
-var resultSchemas sync.Map // *Tool -> *jsonschema.Schema
-
 // ValidateResult checks a tool's result v, a decoded JSON value (numbers
 // as json.Number or float64), against the tool's return type. A tool
 // without a return type, or returning String (any text), accepts anything.
@@ -46,18 +39,11 @@ func ValidateResult(t *Tool, v any) error {
 	if t.Returns == nil || t.Returns.Kind == StringType {
 		return nil
 	}
-	var sch *jsonschema.Schema
-	if c, ok := resultSchemas.Load(t); ok {
-		sch = c.(*jsonschema.Schema)
-	} else {
-		var err error
-		sch, err = compileSchema("gram:///tools/"+url.PathEscape(t.Name)+"/result.json", TypeSchema(t.Returns, false))
-		if err != nil {
-			return fmt.Errorf("schema: compiling the return type of tool %q: %w", t.Name, err)
-		}
-		resultSchemas.Store(t, sch)
+	c := t.compiled()
+	if c.err != nil {
+		return c.err
 	}
-	err := sch.Validate(v)
+	err := c.result.Validate(v)
 	if err == nil {
 		return nil
 	}

@@ -20,24 +20,19 @@ import (
 var ConstraintKeywords = []string{"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"}
 
 // paramProps are the known properties of parameters and fields.
-var paramProps = []string{"description", "default", "optional", "enum", "items", "minimum", "maximum",
-	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "injected"}
+var paramProps = slices.Concat([]string{"description", "default", "optional", "enum", "items"}, ConstraintKeywords, []string{"injected"})
 
-// isConstraint reports whether key is one of [ConstraintKeywords].
-func isConstraint(key string) bool { return slices.Contains(ConstraintKeywords, key) }
-
-// constraintApplies tells which type kinds a constraint keyword applies to.
-func constraintApplies(key string, k TypeKind) bool {
-	switch key {
-	case "minimum", "maximum":
-		return k == IntegerType || k == NumberType
-	case "minLength", "maxLength", "pattern", "format":
-		return k == StringType
-	case "minItems", "maxItems":
-		return k == ArrayType
-	}
-	return false
+// constraintTypes are the JSON types of the values each of
+// [ConstraintKeywords] applies to.
+var constraintTypes = map[string][]string{
+	"minimum": {"integer", "number"}, "maximum": {"integer", "number"},
+	"minLength": {"string"}, "maxLength": {"string"}, "pattern": {"string"}, "format": {"string"},
+	"minItems": {"array"}, "maxItems": {"array"},
 }
+
+// ConstraintApplies reports whether the constraint keyword key applies to
+// values of the JSON type typ (see [JSONType]).
+func ConstraintApplies(key, typ string) bool { return slices.Contains(constraintTypes[key], typ) }
 
 // rightArrow returns the right-pointing arrow of the family of a.
 func rightArrow(a *grammar.Arrow) string {
@@ -226,10 +221,14 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 	if field {
 		what = "field"
 	}
-	if p, ok := c.legacyParam(n, field); ok {
+	s := n.Subject
+	var prs []parser.Property
+	if s != nil {
+		prs = c.subjectProps(s.Record)
+	}
+	if p, ok := c.legacyParam(n, prs, field); ok {
 		return p
 	}
-	s := n.Subject
 	typed := s != nil && len(s.Labels) > 0
 	if s == nil || !s.Ident.Valid() && (field || !typed) {
 		code := CodeEmptyParameter
@@ -267,7 +266,6 @@ func (c *compiler) param(n *grammar.NodePattern, field bool) *Param {
 		c.multipleTypes(s, what, p.Name)
 		p.Type = c.resolveType(s.Labels[0].Name.Text(), s.Labels[0].Name.Span())
 	}
-	prs := c.subjectProps(s.Record)
 	c.paramProps(p, prs, c.loweredProps(n, prs), field)
 	return p
 }
@@ -400,7 +398,7 @@ func (c *compiler) itemsFirst(p *Param, prs []parser.Property) {
 		switch {
 		case pr.Key == "items":
 			c.items(p.Type, pr)
-		case isConstraint(pr.Key):
+		case constraintTypes[pr.Key] != nil:
 			constraints++
 		}
 	}
@@ -487,7 +485,7 @@ func (c *compiler) constraint(p *Param, pr *parser.Property, what string) {
 		}
 		val = s
 	}
-	if k := p.Type.Kind; k != InvalidType && !constraintApplies(pr.Key, k) {
+	if p.Type.Kind != InvalidType && !ConstraintApplies(pr.Key, JSONType(p.Type)) {
 		c.explain(diag.Warningf(CodeInapplicableProperty, pr.KeySpan(), "%s does not apply to %s %s of type %s; it is ignored", pr.Key, what, p.Name, p.Type.String()),
 			"minimum and maximum apply to Integer and Number; minLength, maxLength, pattern and format to String; minItems and maxItems to Array")
 		return

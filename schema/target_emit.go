@@ -85,7 +85,7 @@ func targetParameters(tg *Target, t *Tool, diags *diag.List) Object {
 	params := t.ModelParams()
 	e := newTargetEmitter(tg, diags, paramTypes(params)...)
 	o := e.root(e.objectSchema(params))
-	checkSizes(tg, t, o, diags)
+	checkSizes(tg, t, e.size, diags)
 	return o
 }
 
@@ -137,19 +137,13 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
-// of tgs (see [CheckTargets]) added, without duplicates; diags itself when
-// there is no target or no program.
+// of tgs (see [CheckTarget]) added, merged and sorted, without duplicates;
+// diags itself when there is no target or no program.
 func WithTargets(diags diag.List, tgs []*Target, prog *Program) diag.List {
 	if len(tgs) == 0 || prog == nil {
 		return diags
 	}
-	return append(slices.Clone(diags), CheckTargets(tgs, prog)...).Dedup()
-}
-
-// CheckTargets returns the diagnostics of prog for every target of tgs,
-// merged and sorted.
-func CheckTargets(tgs []*Target, prog *Program) diag.List {
-	var out diag.List
+	out := slices.Clone(diags)
 	for _, tg := range tgs {
 		out = append(out, CheckTarget(tg, prog)...)
 	}
@@ -179,7 +173,14 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
-			o = append(o, Member{"enum", enumOf(p, nullable)})
+			enum := enumOf(p, nullable)
+			e.size.enumValues += len(enum)
+			for _, v := range enum {
+				if s, ok := v.(string); ok {
+					e.size.strings += len(s)
+				}
+			}
+			o = append(o, Member{"enum", enum})
 		} else {
 			notes = append(notes, "one of "+valuesText(p.Enum))
 			e.lossy(p, "enum", fmt.Sprintf("the enum %s", compactJSON(p.Enum)),
@@ -436,15 +437,13 @@ func acceptedName(rule NameRule, name string, taken map[string]bool) string {
 	return ""
 }
 
-// checkSizes reports a tool whose parameters schema o exceeds the sizes
-// the target allows.
-func checkSizes(tg *Target, t *Tool, o Object, diags *diag.List) {
+// checkSizes reports a tool whose parameters schema, of the sizes s,
+// exceeds the sizes the target allows.
+func checkSizes(tg *Target, t *Tool, s sizes, diags *diag.List) {
 	l := tg.Limits
 	if l.Depth == 0 && l.Properties == 0 && l.EnumValues == 0 && l.Strings == 0 {
 		return
 	}
-	var s sizes
-	s.walk(o)
 	depth := 0
 	for _, p := range t.ModelParams() {
 		depth = max(depth, objectDepth(p.Type, 0))
@@ -492,37 +491,4 @@ func objectDepth(t *Type, seen int) int {
 // property names, definition names and enum strings.
 type sizes struct {
 	properties, enumValues, strings int
-}
-
-// walk adds the sizes of the schema v.
-func (s *sizes) walk(v any) {
-	x, _ := v.(Object)
-	for _, m := range x {
-		switch m.Key {
-		case "properties", "$defs":
-			props, _ := m.Value.(Object)
-			if m.Key == "properties" {
-				s.properties += len(props)
-			}
-			for _, p := range props {
-				s.strings += len(p.Key)
-				s.walk(p.Value)
-			}
-		case "enum":
-			list, _ := m.Value.([]any)
-			s.enumValues += len(list)
-			for _, e := range list {
-				if str, ok := e.(string); ok {
-					s.strings += len(str)
-				}
-			}
-		case "items":
-			s.walk(m.Value)
-		case "anyOf":
-			list, _ := m.Value.([]any)
-			for _, a := range list {
-				s.walk(a)
-			}
-		}
-	}
 }

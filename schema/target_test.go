@@ -91,3 +91,46 @@ func TestLengthPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetSizes checks the sizes of a tool's schema OpenAI's strict mode
+// counts: object properties (a record written once under "$defs" counted
+// once), enum values (null of an optional one included) and the
+// characters of property names and enum strings.
+func TestTargetSizes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[R:Record |\n")
+	for i := range 2600 {
+		fmt.Fprintf(&b, "  (f%d::String),\n", i)
+	}
+	b.WriteString("  (last::String)]\n[Q:Record |\n")
+	for i := range 2500 {
+		fmt.Fprintf(&b, "  (g%d::String),\n", i)
+	}
+	b.WriteString("  (last::String)]\n[shared:Tool {description: \"S\"} | (a::R)==>(b::R)==>(::String)]\n")
+	b.WriteString("[both:Tool {description: \"B\"} | (a::R)==>(b::Q)==>(::String)]\n")
+	b.WriteString("[enums:Tool {description: \"E\"} | ")
+	for i := range 4 {
+		vals := make([]string, 250)
+		for j := range vals {
+			vals[j] = fmt.Sprintf("%q", fmt.Sprintf("%0120d", i*1000+j))
+		}
+		fmt.Fprintf(&b, "(e%d::String {optional: true, enum: [%s]})==>", i, strings.Join(vals, ", "))
+	}
+	b.WriteString("(::String)]\n")
+	prog, f, diags := compileSource(t, "sizes.gram", b.String())
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags[0])
+	}
+	var got []string
+	for _, d := range CheckTarget(TargetByName("openai-strict"), prog) {
+		got = append(got, string(f.Slice(d.Span))+": "+d.Message)
+	}
+	want := []string{
+		"both: openai-strict takes at most 5000 object properties in a tool's schema; tool both has 5104",
+		"enums: openai-strict takes at most 1000 enum values in a tool's schema; tool enums has 1004",
+		"enums: openai-strict takes at most 120000 characters of property names, definition names and enum values in a tool's schema; tool enums has 120008",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("CheckTarget(openai-strict) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

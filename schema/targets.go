@@ -91,8 +91,6 @@ type Target struct {
 	Title string
 	// Shape is the wire shape of the tools array.
 	Shape Shape
-	// Dialect says which schema language the API reads.
-	Dialect string
 	// Strict writes OpenAI's strict variant: every property listed in
 	// "required", the optional ones nullable, "strict": true.
 	Strict bool
@@ -181,10 +179,9 @@ var (
 // order.
 var Targets = []*Target{
 	{
-		Name:    "openai",
-		Title:   "OpenAI function calling",
-		Shape:   ShapeOpenAI,
-		Dialect: "JSON Schema",
+		Name:  "openai",
+		Title: "OpenAI function calling",
+		Shape: ShapeOpenAI,
 		// Function calling without strict mode takes JSON Schema as it is
 		// (https://platform.openai.com/docs/guides/function-calling), but
 		// refuses an array without items: "Invalid schema for function
@@ -200,10 +197,9 @@ var Targets = []*Target{
 		},
 	},
 	{
-		Name:    "openai-strict",
-		Title:   "OpenAI strict mode",
-		Shape:   ShapeOpenAI,
-		Dialect: "the JSON Schema subset of Structured Outputs",
+		Name:  "openai-strict",
+		Title: "OpenAI strict mode",
+		Shape: ShapeOpenAI,
 		// "All fields must be required", optional ones written as a union
 		// with null, and "additionalProperties: false must always be set
 		// in objects" (structured-outputs, "Supported schemas").
@@ -232,10 +228,9 @@ var Targets = []*Target{
 		},
 	},
 	{
-		Name:    "anthropic",
-		Title:   "Anthropic tool use",
-		Shape:   ShapeAnthropic,
-		Dialect: "JSON Schema",
+		Name:  "anthropic",
+		Title: "Anthropic tool use",
+		Shape: ShapeAnthropic,
 		// input_schema is "a JSON Schema object"
 		// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use);
 		// the API refuses oneOf, allOf and anyOf at its top level
@@ -252,10 +247,9 @@ var Targets = []*Target{
 		},
 	},
 	{
-		Name:    "gemini",
-		Title:   "Gemini function calling",
-		Shape:   ShapeGemini,
-		Dialect: "a subset of the OpenAPI 3.0 Schema object",
+		Name:  "gemini",
+		Title: "Gemini function calling",
+		Shape: ShapeGemini,
 		// https://ai.google.dev/api/caching#Schema; see geminiKeywords.
 		Keywords: geminiKeywords,
 		// "enum: Possible values of the element of Type.STRING with enum
@@ -297,10 +291,9 @@ var Targets = []*Target{
 		},
 	},
 	{
-		Name:    "mcp",
-		Title:   "the Model Context Protocol",
-		Shape:   ShapeMCP,
-		Dialect: "JSON Schema 2020-12",
+		Name:  "mcp",
+		Title: "the Model Context Protocol",
+		Shape: ShapeMCP,
 		// "inputSchema: JSON Schema object defining the expected
 		// parameters"; a schema without $schema is JSON Schema 2020-12,
 		// the default dialect since revision 2025-11-25
@@ -313,10 +306,9 @@ var Targets = []*Target{
 		Refs: true,
 	},
 	{
-		Name:    "jsonschema",
-		Title:   "JSON Schema draft 2020-12",
-		Shape:   ShapeJSONSchema,
-		Dialect: "JSON Schema 2020-12",
+		Name:  "jsonschema",
+		Title: "JSON Schema draft 2020-12",
+		Shape: ShapeJSONSchema,
 		// https://json-schema.org/draft/2020-12: every schema gram writes
 		// is one.
 		Refs: true,

@@ -34,7 +34,7 @@ func (c *compiler) argResolver(tool *Tool) pathResolver {
 		if p == nil {
 			return nil, nil, true
 		}
-		return c.walkPath(p.Type, paramSchema(p, false, false), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
+		return c.walkPath(p.Type, ParamSchema(p), path, 1, span.Start+len(path[0]), CodeUnknownArgument)
 	}
 }
 
@@ -107,7 +107,7 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 				c.diags.Add(dg)
 				return nil, nil, false
 			}
-			typ, sch = f.Type, paramSchema(f, false, false)
+			typ, sch = f.Type, ParamSchema(f)
 		case ObjectType, InvalidType:
 			return nil, nil, true
 		default:

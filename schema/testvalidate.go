@@ -6,27 +6,16 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-// valueSchemas numbers the schemas ValidateValue compiles, so each gets its
-// own location.
-var valueSchemas atomic.Int64
 
 // ValidateValue validates a JSON value (as [Object] or encoding/json holds
 // it; numbers may be json.Number) against a schema and returns what is
 // wrong, sorted by pointer; none when it is valid.
 func ValidateValue(sch Object, v any) []Problem {
-	s, err := compileValueSchema(sch)
+	s, err := compileSchema(sch)
 	return validateValue(s, err, v)
-}
-
-// compileValueSchema compiles a schema for [ValidateValue].
-func compileValueSchema(sch Object) (*jsonschema.Schema, error) {
-	return compileSchema(fmt.Sprintf("gram:///values/%d.json", valueSchemas.Add(1)), sch)
 }
 
 // validateValue is [ValidateValue] with the schema compiled: s, or the
@@ -71,12 +60,12 @@ type compiledValueSchema struct {
 func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
 	var key bytes.Buffer
 	if writeJSON(&key, sch) != nil {
-		return compileValueSchema(sch)
+		return compileSchema(sch)
 	}
 	if v, ok := c.valueSchemas[string(key.Bytes())]; ok {
 		return v.s, v.err
 	}
-	s, err := compileValueSchema(sch)
+	s, err := compileSchema(sch)
 	put(&c.valueSchemas, key.String(), compiledValueSchema{s, err})
 	return s, err
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,12 +25,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/gramlang/gram/internal/jsonvalue"
+	"github.com/gramlang/gram/schema/compat"
 )
 
-// validators holds a tool's compiled schemas.
+// validators holds a tool's compiled schemas: of the arguments the model
+// sends, of all of them, and of its result (nil without a return type).
 type validators struct {
-	model, full *jsonschema.Schema
-	err         error
+	model, full, result *jsonschema.Schema
+	err                 error
 }
 
 // ArgsError is the error of [ValidateArgs] and [InjectArgs]: the arguments of
@@ -80,13 +81,15 @@ func (t *Tool) compiled() *validators {
 		return v
 	}
 	v := &validators{}
-	base := "gram:///tools/" + url.PathEscape(t.Name)
-	v.model, v.err = compileSchema(base+"/parameters.json", ParametersSchema(t, false))
+	v.model, v.err = compileSchema(ParametersSchema(t, false))
 	if v.err == nil {
-		v.full, v.err = compileSchema(base+"/full.json", FullParametersSchema(t))
+		v.full, v.err = compileSchema(FullParametersSchema(t))
+	}
+	if v.err == nil && t.Returns != nil {
+		v.result, v.err = compileSchema(TypeSchema(t.Returns, false))
 	}
 	if v.err != nil {
-		v.err = fmt.Errorf("schema: compiling the schema of tool %q: %w", t.Name, v.err)
+		v.err = fmt.Errorf("schema: compiling the schemas of tool %q: %w", t.Name, v.err)
 	}
 	if !t.validators.CompareAndSwap(nil, v) {
 		return t.validators.Load()
@@ -94,16 +97,8 @@ func (t *Tool) compiled() *validators {
 	return v
 }
 
-// compileSchema compiles one schema document with format assertions on.
-func compileSchema(loc string, doc Object) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(loc, ToAny(doc)); err != nil {
-		return nil, err
-	}
-	return c.Compile(loc)
-}
+// compileSchema compiles one schema document (see [compat.CompileSchema]).
+func compileSchema(doc Object) (*jsonschema.Schema, error) { return compat.CompileSchema(ToAny(doc)) }
 
 // ValidateArgs decodes the JSON arguments a model sent for a call of t,
 // applies the parameters' defaults and validates the result against the
@@ -192,21 +187,18 @@ func decodeArgs(data []byte) (map[string]any, *Problem) {
 	return m, nil
 }
 
-// jsonKind names the kind of a decoded JSON value.
+// jsonKind names the kind of a decoded JSON value, with its article.
 func jsonKind(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
+	switch k := jsonvalue.Kind(x); k {
+	case "null":
+		return k
+	case "integer":
 		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
+	case "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
 	}
-	return "an object"
 }
 
 // normalize drops nulls given for optional parameters and applies defaults,

@@ -79,6 +79,11 @@ func TestValidateArgs(t *testing.T) {
 			problems: []Problem{{"/customer/address", `the key "zip" appears twice (send it once)`}}},
 		{name: "not an object", args: `["SECRET"]`,
 			problems: []Problem{{"", "the arguments must be a JSON object, not an array"}}},
+		{name: "a number", args: `42`, problems: []Problem{{"", "the arguments must be a JSON object, not a number"}}},
+		{name: "a fraction", args: `4.2`, problems: []Problem{{"", "the arguments must be a JSON object, not a number"}}},
+		{name: "a string", args: `"SECRET"`, problems: []Problem{{"", "the arguments must be a JSON object, not a string"}}},
+		{name: "a boolean", args: `true`, problems: []Problem{{"", "the arguments must be a JSON object, not a boolean"}}},
+		{name: "null", args: `null`, problems: []Problem{{"", "the arguments must be a JSON object, not null"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
