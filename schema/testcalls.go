@@ -240,7 +240,7 @@ func (c *compiler) argValues(tool *Tool, pr *parser.Property, exact bool, matche
 		var typ *Type
 		var sch Object
 		if p != nil {
-			typ, sch = p.Type, paramSchema(p, false, false)
+			typ, sch = p.Type, ParamSchema(p)
 		}
 		if x, ok := c.argValue(k, &en.Value, typ, sch); ok {
 			out = append(out, Member{k, x})
