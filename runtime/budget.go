@@ -69,7 +69,8 @@ func WithPrices(t *pricing.Table) Option { return func(c *runConfig) { c.tree.pr
 // WithUsage has f called with the usage of each model call of the tree of
 // runs (its sub-agents', handoffs' and fallbacks' included) and the model
 // that made it, as the reply comes, whether the turn has a budget or not.
-// The runs of one reply's calls of sub-agents call f at once.
+// f may be called from several goroutines at once (the sub-agents one
+// reply calls run at once).
 func WithUsage(f func(model schema.Model, u Usage)) Option {
 	return func(c *runConfig) { c.tree.onUsage = f }
 }
