@@ -43,9 +43,8 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 }
 
 // models returns the function that gives the model client of an agent (the
-// tested agent, or a judge) in one run, made once per agent, its calls
-// counted by mt (when not nil).
-func (r *Runner) models(client *http.Client, replay bool, mt *meter) func(*schema.Agent) (runtime.Model, error) {
+// tested agent, or a judge) in one run, made once per agent.
+func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (runtime.Model, error) {
 	models := map[*schema.Agent]runtime.Model{}
 	var mu sync.Mutex // sub-agents called in one reply run at once
 	return func(a *schema.Agent) (runtime.Model, error) {
@@ -65,8 +64,7 @@ func (r *Runner) models(client *http.Client, replay bool, mt *meter) func(*schem
 		if err != nil {
 			return nil, err
 		}
-		mm := metering(m, a.Model, mt)
-		models[a] = mm
-		return mm, nil
+		models[a] = m
+		return m, nil
 	}
 }

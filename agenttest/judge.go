@@ -70,8 +70,8 @@ func ParseScore(reply string) (float64, string, error) {
 
 // judge asks the rubric's judge to score the conversation so far; it
 // returns the score and a failure when the score is under the threshold or
-// the judge could not score.
-func (r *Runner) judge(ctx context.Context, model func(*schema.Agent) (runtime.Model, error), rb *schema.Rubric, conv runtime.Conversation, turn int) (float64, *Failure) {
+// the judge could not score. Its model calls are counted by mt.
+func (r *Runner) judge(ctx context.Context, model func(*schema.Agent) (runtime.Model, error), mt *meter, rb *schema.Rubric, conv runtime.Conversation, turn int) (float64, *Failure) {
 	fail := func(msg string) *Failure {
 		return &Failure{Turn: turn, Kind: "rubric", Message: fmt.Sprintf("rubric %q: %s", rb.Criterion, msg)}
 	}
@@ -82,7 +82,7 @@ func (r *Runner) judge(ctx context.Context, model func(*schema.Agent) (runtime.M
 	if err != nil {
 		return 0, fail("the judge cannot run: " + err.Error())
 	}
-	opts := append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m))
+	opts := append(append([]runtime.Option(nil), r.Options...), runtime.WithModel(m), runtime.WithUsage(mt.add))
 	resp, err := runtime.Run(ctx, rb.Judge, r.Library, nil, JudgePrompt(rb.Criterion, conv), opts...)
 	if err != nil {
 		return 0, fail("the judge failed: " + err.Error())

@@ -273,7 +273,7 @@ func (r *Runner) Live(j Job) bool {
 // is written, so a caller can report the problem once, before any test
 // runs, rather than once per test.
 func (r *Runner) ModelError(jobs []Job) (*schema.Agent, error) {
-	models := r.models(&http.Client{}, false, nil)
+	models := r.models(&http.Client{}, false)
 	for _, j := range jobs {
 		if !r.Live(j) {
 			continue
@@ -340,7 +340,7 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 	if err != nil {
 		return runOutcome{err: err}
 	}
-	model := r.models(&http.Client{Transport: transport}, replayer != nil, mt)
+	model := r.models(&http.Client{Transport: transport}, replayer != nil)
 	models := r.modelSource(model)
 	m, fbs, err := models(t.Agent)
 	if err != nil {
@@ -355,7 +355,7 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 	var out runOutcome
 	var conv runtime.Conversation
 	opts := slices.Clip(slices.Concat(r.Options, []runtime.Option{runtime.WithModel(m), runtime.WithFallbacks(fbs...),
-		runtime.WithModelSource(models), runtime.WithProgram(j.Program)}))
+		runtime.WithModelSource(models), runtime.WithProgram(j.Program), runtime.WithUsage(mt.add)}))
 	for i, turn := range t.Turns {
 		resp, halt, err := r.runTurn(ctx, j, turn, conv, opts)
 		rec := TurnRecord{User: turn.Input}
@@ -378,7 +378,7 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 		conv = resp.Conversation
 		out.failures = append(out.failures, Evaluate(t, i+1, turn, resp)...)
 		for _, rb := range turn.Rubrics {
-			score, f := r.judge(ctx, model, rb, conv, i+1)
+			score, f := r.judge(ctx, model, mt, rb, conv, i+1)
 			out.turns[i].Scores = append(out.turns[i].Scores, score)
 			if f != nil {
 				out.failures = append(out.failures, *f)

@@ -1,12 +1,12 @@
-// Usage and cost: every model call of a test's runs (the tested agent's,
-// its sub-agents' and handoffs', the fallbacks' and the judges') goes
-// through a meter that adds up its tokens and prices them by model. A
-// replayed call counts the usage its cassette recorded.
+// Usage and cost: the runtime gives the usage of every model call of a
+// test's runs (the tested agent's, its sub-agents' and handoffs', the
+// fallbacks' and the judges'; see runtime.WithUsage) to a meter that adds
+// up its tokens and prices them by model. A replayed call counts the usage
+// its cassette recorded.
 
 package agenttest
 
 import (
-	"context"
 	"math"
 	"sync"
 
@@ -53,47 +53,6 @@ func (mt *meter) read() (runtime.Usage, *float64) {
 	}
 	c := mt.cost
 	return mt.usage, &c
-}
-
-// metered is a model client whose calls a meter counts.
-type metered struct {
-	inner runtime.Model
-	model schema.Model
-	meter *meter
-}
-
-// Complete implements [runtime.Model].
-func (m *metered) Complete(ctx context.Context, req *runtime.Request) (*runtime.Reply, error) {
-	reply, err := m.inner.Complete(ctx, req)
-	if reply != nil {
-		m.meter.add(m.model, reply.Usage)
-	}
-	return reply, err
-}
-
-// meteredStream is a metered model that streams, as its inner model does.
-type meteredStream struct{ metered }
-
-// Stream implements [runtime.StreamingModel].
-func (m *meteredStream) Stream(ctx context.Context, req *runtime.Request, onText func(string)) (*runtime.Reply, error) {
-	reply, err := m.inner.(runtime.StreamingModel).Stream(ctx, req, onText)
-	if reply != nil {
-		m.meter.add(m.model, reply.Usage)
-	}
-	return reply, err
-}
-
-// metering returns the client of model mm whose calls mt counts (the
-// client itself when mt is nil), streaming when the client does.
-func metering(c runtime.Model, mm schema.Model, mt *meter) runtime.Model {
-	if mt == nil {
-		return c
-	}
-	m := metered{inner: c, model: mm, meter: mt}
-	if _, ok := c.(runtime.StreamingModel); ok {
-		return &meteredStream{m}
-	}
-	return &m
 }
 
 // addCost adds the cost b to a, either nil when unknown.

@@ -66,6 +66,15 @@ func WithBudget(b schema.Budget) Option {
 // embedded table.
 func WithPrices(t *pricing.Table) Option { return func(c *runConfig) { c.tree.prices = t } }
 
+// WithUsage has f called with the usage of each model call of the tree of
+// runs (its sub-agents', handoffs' and fallbacks' included) and the model
+// that made it, as the reply comes, whether the turn has a budget or not.
+// f may be called from several goroutines at once (the sub-agents one
+// reply calls run at once).
+func WithUsage(f func(model schema.Model, u Usage)) Option {
+	return func(c *runConfig) { c.tree.onUsage = f }
+}
+
 // spending is an account of a tree of runs against one budget: the top
 // run's (its agent's budget, or the one given), and one more under it for
 // each nested run whose agent has a budget of its own, so that a
@@ -136,8 +145,12 @@ func (t *treeConfig) takeToolCall() (int, bool) {
 	return 0, true
 }
 
-// spend counts a model call's usage and its cost at the price of model.
+// spend counts a model call's usage and its cost at the price of model,
+// and gives the usage to the function of [WithUsage].
 func (t *treeConfig) spend(model schema.Model, u Usage) {
+	if t.onUsage != nil {
+		t.onUsage(model, u)
+	}
 	total := u.TotalTokens
 	if total == 0 {
 		total = u.PromptTokens + u.CompletionTokens

@@ -3,7 +3,10 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -222,5 +225,41 @@ func TestBudgetOfSubAgent(t *testing.T) {
 	sub := resp.ToolsUsed[0].Run
 	if sub == nil || sub.Status != runtime.StatusBudgetExceeded || sub.Spent == nil || sub.Spent.ToolCalls != 2 || sub.Spent.Budget.MaxToolCalls != 2 {
 		t.Fatalf("the worker's run: %+v; want budget_exceeded after its 2 tool calls", sub)
+	}
+}
+
+// TestUsageOfEveryCall: WithUsage is given every model call of the tree,
+// the sub-agent's with its own model, when the turn has no budget.
+func TestUsageOfEveryCall(t *testing.T) {
+	worker := treeAgent("worker", "Work.")
+	boss := treeAgent("boss", "Delegate.", worker.AsTool)
+	used := runtime.Usage{PromptTokens: 3, CompletionTokens: 2}
+	m := runtime.NewScripted()
+	m.Respond = func(req *runtime.Request) (*runtime.Reply, error) {
+		r := runtime.TextReply("done")
+		if system(req) == "Delegate." && len(req.Messages) == 2 {
+			r = runtime.CallReply(runtime.Call("worker", `{"message":"work"}`))
+		}
+		r.Usage = used
+		return r, nil
+	}
+	var mu sync.Mutex
+	var calls []string
+	resp, err := runtime.Run(context.Background(), boss, nil, nil, "go", runtime.WithModel(m),
+		runtime.WithProgram(program(boss, worker)), runtime.WithLogger(discard()),
+		runtime.WithUsage(func(model schema.Model, u runtime.Usage) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls = append(calls, fmt.Sprintf("%s %+v", model, u))
+		}))
+	if err != nil || resp.Status != runtime.StatusCompleted {
+		t.Fatalf("status %s, error %v; want completed", resp.Status, err)
+	}
+	want := []string{"OpenAI/model-boss", "OpenAI/model-worker", "OpenAI/model-boss"}
+	for i := range want {
+		want[i] += fmt.Sprintf(" %+v", used)
+	}
+	if !slices.Equal(calls, want) {
+		t.Errorf("calls counted %q; want %q", calls, want)
 	}
 }

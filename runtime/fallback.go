@@ -118,21 +118,10 @@ func fallbackReason(err error) string {
 	return string(le.Kind)
 }
 
-// FallbackOptions returns the run options that give an agent its fallback
-// models (the bindings' fallbacks of the agent), each client made by
-// newModel; none when models is empty. Every command that runs an agent
-// builds its fallbacks with it, or with [Fallbacks] for a [ModelSource],
-// so that all run them alike.
-func FallbackOptions(models []schema.Model, newModel func(schema.Model) (Model, error)) ([]Option, error) {
-	fbs, err := Fallbacks(models, newModel)
-	if err != nil || len(fbs) == 0 {
-		return nil, err
-	}
-	return []Option{WithFallbacks(fbs...)}, nil
-}
-
-// Fallbacks returns the fallbacks of models, each client made by
-// newModel; nil when models is empty.
+// Fallbacks returns the fallbacks of models (the bindings' fallbacks of
+// an agent), each client made by newModel; nil when models is empty. Every
+// command that runs agents builds their fallbacks with it, for its
+// [ModelSource], so that all run them alike.
 func Fallbacks(models []schema.Model, newModel func(schema.Model) (Model, error)) ([]Fallback, error) {
 	if len(models) == 0 {
 		return nil, nil

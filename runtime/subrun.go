@@ -90,6 +90,8 @@ type treeConfig struct {
 	budgetGiven bool
 	account     *spending
 	prices      *pricing.Table
+	// onUsage is the function of [WithUsage]; nil when none.
+	onUsage func(schema.Model, Usage)
 	// shared is the state of the whole tree; nil until [Run] starts the
 	// top run.
 	shared *treeState
