@@ -15,7 +15,9 @@
 //     tools bind and their injected parameters have values;
 //     [Setup.ToolLibrary] builds the library alone.
 //   - [Setup.Transport], [Setup.AgentOptions] and [Setup.RunOptions]: the
-//     models and the options of the runs.
+//     models and the options of the runs; [Setup.NewModel] and
+//     [Setup.Models]: the model clients and fallbacks of an agent on
+//     another transport (the test runner's cassettes).
 //   - [ParseInjects], [SpecNames], [NewLogger]: the values of the flags.
 //
 // Every problem is an [*Error], whose [Kind] is the exit code of the
