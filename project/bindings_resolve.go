@@ -302,8 +302,8 @@ func (r *ResolvedBindings) Test(t *schema.Test) *schema.Test {
 
 // ResolvedEndpoint is a provider's endpoint as the bindings give it: its
 // base URL, its key and the environment variable the key was read from
-// ("" where the file gives none). runtime.Endpoints turns a map of them
-// into the runtime's.
+// ("" where the file gives none), the fields of the runtime's Endpoint,
+// which converts from it.
 type ResolvedEndpoint struct {
 	BaseURL, APIKey, KeyVar string
 }
