@@ -26,7 +26,7 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 	var replayer *replay.Replayer
 	switch source {
 	case "replay":
-		rp, err := replay.NewReplayer(cassette, r.MaxFileSize)
+		rp, err := replay.NewReplayer(cassette, r.setup().MaxFileSize)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return nil, nil, fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -53,14 +52,13 @@ type Runner struct {
 	// Cassettes is the directory of cassettes; "" means the bindings
 	// file's, else the directory "cassettes" beside each test file.
 	Cassettes string
-	// MaxFileSize is the size limit of a cassette read (0: 256 MB); only
-	// regular files are read.
-	MaxFileSize int64
 	// Setup is what the command line and the bindings file give the
 	// runs (see [binding.Resolve]): the model endpoint and its key, the
 	// providers' endpoints (their keys redacted from recordings), the
 	// agents' fallbacks and retries, the cassettes directory and the prices
-	// of the bindings file, tracing; nil gives none of them (the
+	// of the bindings file (which price [Result.CostUSD], over the
+	// embedded table), tracing, the size limit of a cassette read (0:
+	// 256 MB; only regular files are read); nil gives none of them (the
 	// environment's endpoint and key, OPENAI_API_KEY).
 	Setup *binding.Setup
 	// Repeat is the number of runs of each test (at least 1).
@@ -73,9 +71,6 @@ type Runner struct {
 	// Logger receives what the model clients log (retried calls); nil
 	// logs nothing. The runs' own logger is set in Options.
 	Logger *slog.Logger
-	// Prices price the tests' model calls ([Result.CostUSD]); nil means
-	// the bindings file's prices over the embedded table ([pricing.Default]).
-	Prices *pricing.Table
 }
 
 // runOutcome is one run of a test.
@@ -310,7 +305,7 @@ var errNoCassette = errors.New("no cassette")
 // runOnce runs a test once (run number rep, from 0), recording it in
 // record mode (see runCassette), and counts its usage and cost.
 func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) runOutcome {
-	mt := &meter{prices: cmp.Or(r.Prices, r.setup().Bound.Bindings.PriceTable())}
+	mt := &meter{prices: r.setup().Bound.Bindings.PriceTable()}
 	o := r.play(ctx, j, source, rep, mt)
 	o.usage, o.cost = mt.read()
 	return o

@@ -70,7 +70,7 @@ func TestUsageAndCost(t *testing.T) {
 	srv.Close()
 	judge := pricing.Price{Input: 1, Output: 2}
 	r.Mode, r.Setup.BaseURL, r.Repeat = ModeReplay, "", 2
-	r.Prices = pricing.Default().With(map[string]pricing.Price{"Ollama/house-judge": judge})
+	r.Setup.Bound.Bindings = &project.Bindings{Prices: map[string]pricing.Price{"Ollama/house-judge": judge}}
 	res = r.RunAll(context.Background(), jobs)[0]
 	if res.Status != Pass {
 		t.Fatalf("replay: %s: %s %+v", res.Status, res.Error, res.Failures)

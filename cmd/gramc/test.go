@@ -176,15 +176,14 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 // runner returns the test runner the flags describe.
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
-		Library:     lib,
-		Options:     append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
-		Cassettes:   o.cassettes,
-		MaxFileSize: e.maxFileSize,
-		Setup:       o.set,
-		Repeat:      o.repeat,
-		PassRate:    o.passRate,
-		Parallel:    o.parallel,
-		Logger:      logger,
+		Library:   lib,
+		Options:   append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Cassettes: o.cassettes,
+		Setup:     o.set,
+		Repeat:    o.repeat,
+		PassRate:  o.passRate,
+		Parallel:  o.parallel,
+		Logger:    logger,
 	}
 	switch {
 	case o.record:
