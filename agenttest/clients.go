@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -17,7 +18,7 @@ import (
 
 // transport returns the HTTP transport of run rep of job j's test: the
 // test's cassette replayed or recorded as source says (see runCassette),
-// wrapped by the runner's Transport.
+// traced when the setup says so.
 func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *replay.Replayer, error) {
 	t := j.Test
 	cassette := r.CassettePath(j.Path, t.Name)
@@ -25,7 +26,7 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 	var replayer *replay.Replayer
 	switch source {
 	case "replay":
-		rp, err := replay.NewReplayer(cassette, r.MaxFileSize)
+		rp, err := replay.NewReplayer(cassette, r.setup().MaxFileSize)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return nil, nil, fmt.Errorf("%w for test %s at %s: record one with gramc test --record", errNoCassette, t.Name, cassette)
@@ -34,10 +35,10 @@ func (r *Runner) transport(j Job, source string, rep int) (http.RoundTripper, *r
 		}
 		replayer, transport = rp, rp
 	case "record":
-		transport = replay.NewRecorder(r.runCassette(j, rep), transport, r.secrets()...)
+		transport = replay.NewRecorder(r.runCassette(j, rep), transport, r.setup().ModelKeys()...)
 	}
-	if r.Transport != nil {
-		transport = r.Transport(transport)
+	if s := r.setup(); s.Trace {
+		transport = replay.NewTracer(s.Stderr, transport, append(s.ModelKeys(), s.Secrets...)...)
 	}
 	return transport, replayer, nil
 }
@@ -57,14 +58,19 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		if logger == nil {
 			logger = slog.New(slog.DiscardHandler)
 		}
-		m, err := runtime.NewModel(a.Model, runtime.ModelConfig{BaseURL: r.BaseURL, APIKey: r.APIKey, KeyVar: r.KeyVar,
-			Endpoints:  r.Endpoints,
-			HTTPClient: client, Logger: logger, Replay: replay,
-			Retry: runtime.NewRetryPolicy(r.Retries[a.Name].Retries, r.Retries[a.Name].Backoff)})
+		m, err := r.setup().NewModel(a, client, replay, logger)
 		if err != nil {
 			return nil, err
 		}
 		models[a] = m
 		return m, nil
 	}
+}
+
+// setup returns the runner's Setup, or an empty one.
+func (r *Runner) setup() *binding.Setup {
+	if r.Setup == nil {
+		return &binding.Setup{}
+	}
+	return r.Setup
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
@@ -86,7 +87,7 @@ func TestDecisionsRecordAndReplay(t *testing.T) {
 	dir := t.TempDir()
 	jobs := decideJobs(t, dir)
 	var refunds atomic.Int32
-	r := &Runner{Mode: ModeRecord, BaseURL: srv.URL, APIKey: "sk-test", Library: refundLib(&refunds),
+	r := &Runner{Mode: ModeRecord, Setup: &binding.Setup{Options: binding.Options{BaseURL: srv.URL}, APIKey: "sk-test"}, Library: refundLib(&refunds),
 		Options: []runtime.Option{runtime.WithStreaming(false)}}
 	check := func(mode string, results []Result) {
 		t.Helper()
@@ -119,7 +120,7 @@ func TestDecisionsRecordAndReplay(t *testing.T) {
 	}
 
 	srv.Close()
-	r.Mode, r.BaseURL = ModeReplay, ""
+	r.Mode, r.Setup.BaseURL = ModeReplay, ""
 	check("replay", r.RunAll(context.Background(), jobs))
 }
 
@@ -179,7 +180,7 @@ func TestDecisionsInComposedAgents(t *testing.T) {
 	)
 	var refunds atomic.Int32
 	dir := t.TempDir()
-	r := &Runner{Mode: ModeRecord, BaseURL: srv.URL, APIKey: "sk-test", Library: refundLib(&refunds),
+	r := &Runner{Mode: ModeRecord, Setup: &binding.Setup{Options: binding.Options{BaseURL: srv.URL}, APIKey: "sk-test"}, Library: refundLib(&refunds),
 		Options: []runtime.Option{runtime.WithStreaming(false)}}
 	var jobs []Job
 	for _, test := range checked.Program.Tests {

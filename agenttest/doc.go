@@ -74,7 +74,7 @@
 //   - [WriteText], [WriteJSON], [WriteJUnit] and [WriteTAP] report results,
 //     each test's usage and cost ([Result.Usage], [Result.CostUSD]: every
 //     model call of its runs, judges and sub-agents included, priced by
-//     [Runner.Prices]) and the suite's sums ([Summarize]).
+//     the prices of [Runner.Setup]) and the suite's sums ([Summarize]).
 //
 // # Cassettes
 //
@@ -84,7 +84,7 @@
 // provider's client; see [Job.Program]), API keys redacted. Its path
 // is CASSETTES/STEM/TEST.json, where STEM is the test file's name without
 // .gram and CASSETTES is the cassettes directory beside the file (or
-// [Runner.Cassettes]). [ModeRecord] records them, [ModeReplay] answers from
+// [Runner.Cassettes], or the bindings file's of [Runner.Setup]). [ModeRecord] records them, [ModeReplay] answers from
 // them with no network, and [ModeAuto] replays a test whose cassette exists
 // and runs the others against the model. Two tests whose names give the
 // same path (they differ in characters a file name cannot hold, or in case)

@@ -19,8 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gramlang/gram/pricing"
-	"github.com/gramlang/gram/project"
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
@@ -50,37 +49,18 @@ type Runner struct {
 	Options []runtime.Option
 	// Mode says where answers come from.
 	Mode Mode
-	// Cassettes is the directory of cassettes; "" means the directory
-	// "cassettes" beside each test file.
+	// Cassettes is the directory of cassettes; "" means the bindings
+	// file's, else the directory "cassettes" beside each test file.
 	Cassettes string
-	// MaxFileSize is the size limit of a cassette read (0: 256 MB); only
-	// regular files are read.
-	MaxFileSize int64
-	// BaseURL, when set, points every model at an OpenAI-compatible server
-	// (then no API key is needed).
-	BaseURL string
-	// APIKey, when set, is the key sent to the models instead of the one
-	// the environment gives (OPENAI_API_KEY); it is redacted from
-	// recordings.
-	APIKey string
-	// KeyVar names the environment variable APIKey was read from, for
-	// messages.
-	KeyVar string
-	// Endpoints are the endpoints of the providers that have their own
-	// (Anthropic, Gemini), by provider (a field left "" means the
-	// provider's variables); their keys are redacted from recordings.
-	Endpoints map[schema.Provider]runtime.Endpoint
-	// Fallbacks are the models tried after an agent's own when a call
-	// fails (see runtime.Fallbacks), by agent name: the bindings
-	// file's.
-	Fallbacks map[string][]schema.Model
-	// Retries are the retry policies of the agents' model calls, by agent
-	// name: the bindings file's (see project.Retry); an agent not in it
-	// has the default.
-	Retries map[string]project.Retry
-	// Transport wraps the HTTP transport of each run (e.g. a tracer); nil
-	// leaves it alone.
-	Transport func(http.RoundTripper) http.RoundTripper
+	// Setup is what the command line and the bindings file give the
+	// runs (see [binding.Resolve]): the model endpoint and its key, the
+	// providers' endpoints (their keys redacted from recordings), the
+	// agents' fallbacks and retries, the cassettes directory and the prices
+	// of the bindings file (which price [Result.CostUSD], over the
+	// embedded table), tracing, the size limit of a cassette read (0:
+	// 256 MB; only regular files are read); nil gives none of them (the
+	// environment's endpoint and key, OPENAI_API_KEY).
+	Setup *binding.Setup
 	// Repeat is the number of runs of each test (at least 1).
 	Repeat int
 	// PassRate is the share of runs that must pass, from 0 to 1 (0 means
@@ -91,9 +71,6 @@ type Runner struct {
 	// Logger receives what the model clients log (retried calls); nil
 	// logs nothing. The runs' own logger is set in Options.
 	Logger *slog.Logger
-	// Prices price the tests' model calls ([Result.CostUSD]); nil means
-	// the embedded table ([pricing.Default]).
-	Prices *pricing.Table
 }
 
 // runOutcome is one run of a test.
@@ -109,7 +86,11 @@ type runOutcome struct {
 
 // CassettePath returns the cassette of a test of the file at path.
 func (r *Runner) CassettePath(path, test string) string {
-	dir := cmp.Or(r.Cassettes, filepath.Join(filepath.Dir(path), "cassettes"))
+	dir := r.Cassettes
+	if b := r.setup().Bound.Bindings; dir == "" && b != nil {
+		dir = b.Cassettes
+	}
+	dir = cmp.Or(dir, filepath.Join(filepath.Dir(path), "cassettes"))
 	stem := strings.TrimSuffix(filepath.Base(path), ".gram")
 	return filepath.Join(dir, stem, fileName(test)+".json")
 }
@@ -324,7 +305,7 @@ var errNoCassette = errors.New("no cassette")
 // runOnce runs a test once (run number rep, from 0), recording it in
 // record mode (see runCassette), and counts its usage and cost.
 func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) runOutcome {
-	mt := &meter{prices: r.Prices}
+	mt := &meter{prices: r.setup().Bound.Bindings.PriceTable()}
 	o := r.play(ctx, j, source, rep, mt)
 	o.usage, o.cost = mt.read()
 	return o
@@ -341,7 +322,7 @@ func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *me
 		return runOutcome{err: err}
 	}
 	model := r.models(&http.Client{Transport: transport}, replayer != nil)
-	models := r.modelSource(model)
+	models := r.setup().Models(model)
 	m, fbs, err := models(t.Agent)
 	if err != nil {
 		return runOutcome{err: err}
@@ -408,16 +389,4 @@ func (o *runOutcome) turnError(n int, err error) {
 		msg += " (the agent, its tools or the test changed since the cassette was recorded: record it again with --record)"
 	}
 	o.failures = append(o.failures, Failure{Turn: n, Kind: "error", Message: msg})
-}
-
-// secrets returns the API keys to redact from recordings.
-func (r *Runner) secrets() []string {
-	keys := []string{r.APIKey}
-	for _, v := range runtime.KeyVars {
-		keys = append(keys, os.Getenv(v))
-	}
-	for _, ep := range r.Endpoints {
-		keys = append(keys, ep.APIKey)
-	}
-	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/pricing"
 	"github.com/gramlang/gram/project"
@@ -50,7 +51,7 @@ func TestUsageAndCost(t *testing.T) {
 	dir := t.TempDir()
 	jobs := []Job{{Path: filepath.Join(dir, "desk_test.gram"), Test: checked.Program.Tests[0], Program: checked.Program}}
 	lib := runtime.NewLibrary(runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) { return "it", nil }})
-	r := &Runner{Mode: ModeRecord, BaseURL: srv.URL, APIKey: "sk-test", Library: lib,
+	r := &Runner{Mode: ModeRecord, Setup: &binding.Setup{Options: binding.Options{BaseURL: srv.URL}, APIKey: "sk-test"}, Library: lib,
 		Options: []runtime.Option{runtime.WithStreaming(false)}}
 
 	// Five calls of 20 prompt and 10 completion tokens each.
@@ -68,8 +69,8 @@ func TestUsageAndCost(t *testing.T) {
 
 	srv.Close()
 	judge := pricing.Price{Input: 1, Output: 2}
-	r.Mode, r.BaseURL, r.Repeat = ModeReplay, "", 2
-	r.Prices = pricing.Default().With(map[string]pricing.Price{"Ollama/house-judge": judge})
+	r.Mode, r.Setup.BaseURL, r.Repeat = ModeReplay, "", 2
+	r.Setup.Bound.Bindings = &project.Bindings{Prices: map[string]pricing.Price{"Ollama/house-judge": judge}}
 	res = r.RunAll(context.Background(), jobs)[0]
 	if res.Status != Pass {
 		t.Fatalf("replay: %s: %s %+v", res.Status, res.Error, res.Failures)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gramlang/gram/internal/inputfile"
@@ -52,18 +53,18 @@ func (s *Setup) Transport() (http.RoundTripper, *replay.Replayer, error) {
 	return transport, replayer, nil
 }
 
-// TraceSecrets returns the secrets a trace of test runs masks: the
-// providers' keys of the environment, the bindings file's and the
-// process's.
-func (s *Setup) TraceSecrets() []string {
-	secrets := append([]string{s.APIKey}, s.Secrets...)
+// ModelKeys returns the keys of the model endpoints, which the recordings
+// and traces of test runs mask: the bindings file's, the providers' keys
+// of the environment and those of the bindings file's endpoints.
+func (s *Setup) ModelKeys() []string {
+	keys := []string{s.APIKey}
 	for _, v := range runtime.KeyVars {
-		secrets = append(secrets, os.Getenv(v))
+		keys = append(keys, os.Getenv(v))
 	}
 	for _, ep := range s.Bound.Endpoints {
-		secrets = append(secrets, ep.APIKey)
+		keys = append(keys, ep.APIKey)
 	}
-	return secrets
+	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
 
 // inputFiles returns the files the command reads, which --record never
@@ -132,55 +133,74 @@ func (s *Setup) AgentOptions(agents []*schema.Agent, logger *slog.Logger, inject
 
 // modelSource returns the source of the models of the agents of nested
 // runs and handoffs: each agent's model and fallbacks made as the command
-// makes the top agent's (see newModel and the bindings' fallbacks), on
-// transport. Those of agents are made now, so that a problem with one (a
-// provider without a key) is reported before any run; another is made
-// when asked.
+// makes the top agent's (see newModel and [Setup.Models]), on transport.
+// Those of agents are made now, so that a problem with one (a provider
+// without a key) is reported before any run; another is made when asked.
 func (s *Setup) modelSource(agents []*schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.ModelSource, error) {
 	type made struct {
 		model runtime.Model
 		fbs   []runtime.Fallback
 	}
-	build := func(a *schema.Agent) (made, error) {
-		m, err := s.newModel(a, transport, replay, logger)
-		if err != nil {
-			return made{}, err
-		}
-		fbs, err := runtime.Fallbacks(s.Bound.Fallbacks[a.Name], func(fm schema.Model) (runtime.Model, error) {
-			fa := *a
-			fa.Model = fm
-			return s.newModel(&fa, transport, replay, logger)
-		})
-		return made{m, fbs}, err
-	}
+	build := s.Models(func(a *schema.Agent) (runtime.Model, error) {
+		return s.newModel(a, transport, replay, logger)
+	})
 	models := map[*schema.Agent]made{}
 	for _, a := range agents {
-		m, err := build(a)
+		m, fbs, err := build(a)
 		if err != nil {
 			return nil, err
 		}
-		models[a] = m
+		models[a] = made{m, fbs}
 	}
 	return func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
-		m, ok := models[a]
-		if !ok {
-			var err error
-			if m, err = build(a); err != nil {
-				return nil, nil, err
-			}
+		if m, ok := models[a]; ok {
+			return m.model, m.fbs, nil
 		}
-		return m.model, m.fbs, nil
+		return build(a)
 	}, nil
 }
 
-// newModel returns the model client of agent on transport (replaying a
-// recording when replay is set).
-func (s *Setup) newModel(agent *schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
+// Models returns the source of the models of agents: each agent's model
+// made by model, with the fallbacks the bindings file gives the agent,
+// each made by model from a copy of the agent with the fallback's model.
+func (s *Setup) Models(model func(*schema.Agent) (runtime.Model, error)) runtime.ModelSource {
+	return func(a *schema.Agent) (runtime.Model, []runtime.Fallback, error) {
+		m, err := model(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		fbs, err := runtime.Fallbacks(s.Bound.Fallbacks[a.Name], func(fm schema.Model) (runtime.Model, error) {
+			b := *a
+			b.Model = fm
+			return model(&b)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return m, fbs, nil
+	}
+}
+
+// NewModel returns the model client of agent on client (replaying a
+// recording when replay is set), as the bindings give it: the model
+// endpoint and its key, the providers' endpoints, the agent's retries.
+// Its error is the runtime's; newModel makes the command's of it.
+func (s *Setup) NewModel(agent *schema.Agent, client *http.Client, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	r := s.Bound.Retries[agent.Name]
-	model, err := runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: s.BaseURL, APIKey: s.APIKey, KeyVar: s.KeyVar,
-		Endpoints:  runtime.Endpoints(s.Bound.Endpoints),
-		HTTPClient: &http.Client{Transport: transport}, Logger: logger, Secrets: s.Secrets, Replay: replay,
+	endpoints := map[schema.Provider]runtime.Endpoint{}
+	for p, e := range s.Bound.Endpoints {
+		endpoints[p] = runtime.Endpoint(e)
+	}
+	return runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: s.BaseURL, APIKey: s.APIKey, KeyVar: s.KeyVar,
+		Endpoints:  endpoints,
+		HTTPClient: client, Logger: logger, Secrets: s.Secrets, Replay: replay,
 		Retry: runtime.NewRetryPolicy(r.Retries, r.Backoff)})
+}
+
+// newModel returns the model client of agent on transport (see
+// [Setup.NewModel]), its error the command's, with hints.
+func (s *Setup) newModel(agent *schema.Agent, transport http.RoundTripper, replay bool, logger *slog.Logger) (runtime.Model, error) {
+	model, err := s.NewModel(agent, &http.Client{Transport: transport}, replay, logger)
 	if err == nil {
 		return model, nil
 	}

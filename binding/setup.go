@@ -15,7 +15,9 @@
 //     tools bind and their injected parameters have values;
 //     [Setup.ToolLibrary] builds the library alone.
 //   - [Setup.Transport], [Setup.AgentOptions] and [Setup.RunOptions]: the
-//     models and the options of the runs.
+//     models and the options of the runs; [Setup.NewModel] and
+//     [Setup.Models]: the model clients and fallbacks of an agent on
+//     another transport (the test runner's cassettes).
 //   - [ParseInjects], [SpecNames], [NewLogger]: the values of the flags.
 //
 // Every problem is an [*Error], whose [Kind] is the exit code of the
@@ -262,7 +264,7 @@ func (s *Setup) checkFile() (diag.List, error) {
 	}
 	missing := st.Bindings.Missing(st.File, os.LookupEnv)
 	if !s.NoModel && s.Replay == "" {
-		if m := s.MissingKey(); m != "" {
+		if m := st.MissingKey(os.LookupEnv); m != "" {
 			missing = append(missing, m)
 		}
 	}
@@ -273,22 +275,9 @@ func (s *Setup) checkFile() (diag.List, error) {
 	return errs, nil
 }
 
-// MissingKey returns why the model endpoint's key that the bindings file
-// names cannot be read (its variable not set or empty), or "".
-func (s *Setup) MissingKey() string {
-	b := s.Bound.Bindings
-	if b == nil {
-		return ""
-	}
-	if s.KeyVar != "" {
-		if m := b.MissingKey(s.Bound.File, os.LookupEnv); m != "" {
-			return m
-		}
-	}
-	return b.MissingEndpointKey(s.Bound.File, os.LookupEnv)
-}
-
-// KeyError is the configuration error of [Setup.MissingKey]'s answer.
+// KeyError is the configuration error that reports missing, the line that
+// says why a model endpoint's key cannot be read (see
+// [project.ResolvedBindings.MissingKey]).
 func (s *Setup) KeyError(missing string) error {
 	return Lines(Config, s.Cmd+": "+missing,
 		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay")

@@ -19,6 +19,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -140,14 +141,8 @@ func (s *server) testRunner(ctx context.Context, job *agenttest.Job, t *schema.T
 	}
 	job.Test = set.Bound.Test(t)
 	injected := set.TestInjects([]*schema.Agent{job.Test.Agent})
-	r := &agenttest.Runner{Repeat: 1, Parallel: 1,
-		BaseURL: set.BaseURL, APIKey: set.APIKey, KeyVar: set.KeyVar,
-		Endpoints: runtime.Endpoints(set.Bound.Endpoints), Fallbacks: set.Bound.Fallbacks, Retries: set.Bound.Retries,
-		Prices: set.Bound.Bindings.PriceTable(), Options: set.RunOptions(nil, s.log, injected)}
-	if set.Bound.Bindings != nil {
-		r.Cassettes = set.Bound.Bindings.Cassettes
-	}
-	if m := set.MissingKey(); m != "" && r.Live(*job) {
+	r := &agenttest.Runner{Setup: set, Repeat: 1, Parallel: 1, Options: set.RunOptions(nil, s.log, injected)}
+	if m := set.Bound.MissingKey(os.LookupEnv); m != "" && r.Live(*job) {
 		return nil, nil, fmt.Errorf("%s: %s", CommandRunTest, m)
 	}
 	lib, closeTools, err := set.ToolLibrary(ctx, s.log, nil)

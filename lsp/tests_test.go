@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramlang/gram/agenttest"
+	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
@@ -135,7 +136,7 @@ func TestAgentTests(t *testing.T) {
 	if s == nil || s.Diags.HasErrors() {
 		t.Fatalf("load: %v", s)
 	}
-	rec := &agenttest.Runner{Library: runtime.Builtins(), Mode: agenttest.ModeRecord, BaseURL: srv.URL,
+	rec := &agenttest.Runner{Library: runtime.Builtins(), Mode: agenttest.ModeRecord, Setup: &binding.Setup{Options: binding.Options{BaseURL: srv.URL}},
 		Options: []runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}}
 	if r := rec.RunAll(context.Background(), []agenttest.Job{{Path: path, Test: s.Program.Tests[0]}})[0]; r.Status != agenttest.Pass {
 		t.Fatalf("recording: %+v", r)

@@ -176,13 +176,6 @@ func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []s
 	return out
 }
 
-// MissingKey returns a line when the model endpoint's key is read from an
-// environment variable that getenv does not find or finds empty: the place,
-// the binding and the variable; "" otherwise.
-func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool)) string {
-	return missing(f, getenv, "model endpoint, apiKey", keyFix, b.APIKey)
-}
-
 // Endpoint is a provider's endpoint: its base URL ("" for the
 // provider's default) and its key, always an environment variable.
 type Endpoint struct {
@@ -194,17 +187,6 @@ type Endpoint struct {
 // endpoint of with (:Model {provider, baseURL, apiKey}), in the order
 // their keys are checked.
 var EndpointProviders = []schema.Provider{schema.Anthropic, schema.Gemini}
-
-// MissingEndpointKey is [Bindings.MissingKey] for the keys of the
-// providers' endpoints: the line of the first that is missing, or "".
-func (b *Bindings) MissingEndpointKey(f *diag.File, getenv func(string) (string, bool)) string {
-	for _, p := range EndpointProviders {
-		if m := missing(f, getenv, string(p)+" endpoint, apiKey", keyFix, b.Endpoints[p].APIKey); m != "" {
-			return m
-		}
-	}
-	return ""
-}
 
 // keyFix is what the line of a missing key of an endpoint says to do.
 const keyFix = "set it to the endpoint's API key"

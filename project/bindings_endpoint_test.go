@@ -32,11 +32,11 @@ func TestParseBindingsGeminiEndpoint(t *testing.T) {
 	f := diag.NewFile("bindings.gram", nil)
 	env := map[string]string{"ANT_KEY": "a"}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	if m := b.MissingEndpointKey(f, getenv); !strings.Contains(m, "MY_GEMINI_KEY") || !strings.Contains(m, "Gemini endpoint") {
+	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); !strings.Contains(m, "MY_GEMINI_KEY") || !strings.Contains(m, "Gemini endpoint") {
 		t.Errorf("missing key: %q", m)
 	}
 	env["MY_GEMINI_KEY"] = "g"
-	if m := b.MissingEndpointKey(f, getenv); m != "" {
+	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); m != "" {
 		t.Errorf("missing key with both set: %q", m)
 	}
 }

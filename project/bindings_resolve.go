@@ -142,6 +142,30 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 	return r
 }
 
+// MissingKey returns a line for the first key of a model endpoint that the
+// bindings file reads from an environment variable getenv does not find
+// or finds empty: the place, the binding and the variable. The model
+// endpoint's key comes first, unless the request's BaseURL replaces the
+// endpoint, then the providers' endpoints' in the order of
+// [EndpointProviders]; "" when every key can be read.
+func (r *ResolvedBindings) MissingKey(getenv func(string) (string, bool)) string {
+	b := r.Bindings
+	if b == nil {
+		return ""
+	}
+	if r.KeyVar != "" {
+		if m := missing(r.File, getenv, "model endpoint, apiKey", keyFix, b.APIKey); m != "" {
+			return m
+		}
+	}
+	for _, p := range EndpointProviders {
+		if m := missing(r.File, getenv, string(p)+" endpoint, apiKey", keyFix, b.Endpoints[p].APIKey); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
 // findFrom returns the bindings file of the paths (see [FindBindings]),
 // or "" when there is none; it fails when they have different ones.
 func findFrom(from []string) (string, error) {
@@ -278,8 +302,8 @@ func (r *ResolvedBindings) Test(t *schema.Test) *schema.Test {
 
 // ResolvedEndpoint is a provider's endpoint as the bindings give it: its
 // base URL, its key and the environment variable the key was read from
-// ("" where the file gives none). runtime.Endpoints turns a map of them
-// into the runtime's.
+// ("" where the file gives none), the fields of the runtime's Endpoint,
+// which converts from it.
 type ResolvedEndpoint struct {
 	BaseURL, APIKey, KeyVar string
 }

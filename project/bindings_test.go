@@ -138,7 +138,8 @@ func TestBindingsFileDoesNotJoin(t *testing.T) {
 }
 
 // The model endpoint's key is read from an environment variable, and
-// MissingKey names the binding and the variable when it is not set.
+// MissingKey names the binding and the variable when it is not set, unless
+// the command line replaces the endpoint.
 func TestParseBindingsAPIKey(t *testing.T) {
 	b, diags := parseBindings(t, `{kind: "bindings"}
 (:Model {baseURL: "https://gw.example/v1", apiKey: {env: "GW_KEY"}})
@@ -154,18 +155,22 @@ func TestParseBindingsAPIKey(t *testing.T) {
 `))
 	env := map[string]string{}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	if m := b.MissingKey(f, getenv); m != "bindings.gram:2:52: model endpoint, apiKey: the environment variable GW_KEY is not set; set it to the endpoint's API key" {
+	r := &ResolvedBindings{Bindings: b, File: f, KeyVar: "GW_KEY"}
+	if m := r.MissingKey(getenv); m != "bindings.gram:2:52: model endpoint, apiKey: the environment variable GW_KEY is not set; set it to the endpoint's API key" {
 		t.Errorf("not set: %q", m)
 	}
 	env["GW_KEY"] = ""
-	if m := b.MissingKey(f, getenv); !strings.Contains(m, "GW_KEY is empty") {
+	if m := r.MissingKey(getenv); !strings.Contains(m, "GW_KEY is empty") {
 		t.Errorf("empty: %q", m)
 	}
+	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); m != "" {
+		t.Errorf("endpoint replaced: %q", m)
+	}
 	env["GW_KEY"] = "k"
-	if m := b.MissingKey(f, getenv); m != "" {
+	if m := r.MissingKey(getenv); m != "" {
 		t.Errorf("set: %q", m)
 	}
-	if m := (&Bindings{}).MissingKey(f, getenv); m != "" {
+	if m := (&ResolvedBindings{Bindings: &Bindings{}, File: f}).MissingKey(getenv); m != "" {
 		t.Errorf("no key: %q", m)
 	}
 }

@@ -81,19 +81,6 @@ type Endpoint struct {
 	BaseURL, APIKey, KeyVar string
 }
 
-// Endpoints returns a map of endpoints of another type of the same fields
-// (the bindings' resolved endpoints) as the runtime's.
-func Endpoints[E ~struct{ BaseURL, APIKey, KeyVar string }](m map[schema.Provider]E) map[schema.Provider]Endpoint {
-	if m == nil {
-		return nil
-	}
-	out := make(map[schema.Provider]Endpoint, len(m))
-	for p, e := range m {
-		out[p] = Endpoint(e)
-	}
-	return out
-}
-
 // ReplayBaseURL is the base URL of a model whose answers are replayed
 // ([ModelConfig].Replay); nothing is ever sent to it.
 const ReplayBaseURL = "http://replay.invalid/v1"

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"net/http"
 	"os"
 	"os/signal"
 	"regexp"
@@ -24,7 +23,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -81,9 +79,6 @@ func runTest(e *env, args []string) error {
 	logger, injected, err := o.setup(e)
 	if err != nil {
 		return err
-	}
-	if o.cassettes == "" && o.set.Bound.Bindings != nil {
-		o.cassettes = o.set.Bound.Bindings.Cassettes
 	}
 
 	// The tests.
@@ -158,7 +153,7 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if !slices.ContainsFunc(jobs, probe.Live) {
 		return nil
 	}
-	if m := o.set.MissingKey(); m != "" && !o.record {
+	if m := o.set.Bound.MissingKey(os.LookupEnv); m != "" && !o.record {
 		return o.set.KeyError(m) // with --record, setup has reported it
 	}
 	agent, err := probe.ModelError(jobs)
@@ -181,32 +176,20 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 // runner returns the test runner the flags describe.
 func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
 	r := &agenttest.Runner{
-		Library:     lib,
-		Options:     append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
-		Cassettes:   o.cassettes,
-		MaxFileSize: e.maxFileSize,
-		BaseURL:     o.set.BaseURL,
-		APIKey:      o.set.APIKey,
-		KeyVar:      o.set.KeyVar,
-		Repeat:      o.repeat,
-		// The providers' endpoints of the bindings file.
-		Endpoints: runtime.Endpoints(o.set.Bound.Endpoints),
-		Fallbacks: o.set.Bound.Fallbacks,
-		Retries:   o.set.Bound.Retries,
+		Library:   lib,
+		Options:   append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Cassettes: o.cassettes,
+		Setup:     o.set,
+		Repeat:    o.repeat,
 		PassRate:  o.passRate,
 		Parallel:  o.parallel,
 		Logger:    logger,
-		Prices:    o.set.Bound.Bindings.PriceTable(), // the bindings file's prices over the embedded table
 	}
 	switch {
 	case o.record:
 		r.Mode = agenttest.ModeRecord
 	case o.replay:
 		r.Mode = agenttest.ModeReplay
-	}
-	if o.b.Trace {
-		secrets := o.set.TraceSecrets()
-		r.Transport = func(t http.RoundTripper) http.RoundTripper { return replay.NewTracer(e.stderr, t, secrets...) }
 	}
 	return r
 }

@@ -110,19 +110,20 @@ var Layers = map[string]int{
 	"mcpimport": 7,
 	// A run's setup from a command line and the bindings file.
 	"binding":           7,
-	"agenttest":         7,
 	"internal/gramtest": 7,
 	"serve":             7,
+	// Agent tests, run as the setup of a command line gives them.
+	"agenttest": 8,
 	// The language server.
-	"lsp": 8,
+	"lsp": 9,
 	// Commands and measuring tools.
 	"internal/scale":                       8,
-	"cmd/gramc":                            9,
-	"cmd/gram-lsp":                         9,
-	"playground/wasm":                      9,
-	"internal/refbench":                    9,
-	"internal/scale/bench-scale":           9,
-	"internal/mcptest/cmd/mcp-demo-server": 9,
+	"cmd/gramc":                            10,
+	"cmd/gram-lsp":                         10,
+	"playground/wasm":                      10,
+	"internal/refbench":                    10,
+	"internal/scale/bench-scale":           10,
+	"internal/mcptest/cmd/mcp-demo-server": 10,
 }
 
 // Owners lists, for each library (by import path prefix), the packages of
