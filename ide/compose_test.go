@@ -285,3 +285,15 @@ func TestCompleteAgentsWithoutCycles(t *testing.T) {
 	}
 	check("in a package", completeAt(t, pkg, typing))
 }
+
+// TestHoverSignatureParamNamedLikeOwner checks that the hover of an agent's
+// signature parameter names the parameter as written, even when its name
+// reads like the owner part of the text.
+func TestHoverSignatureParamNamedLikeOwner(t *testing.T) {
+	text := "[ag:Agent {description: \"d\", model: \"OpenAI/gpt-4o\", instruction: \"i\"} |\n  (`a of tool `::String)==>(::String)\n]\n"
+	a := analyzePackage(t, []string{"d/ag.gram"}, text)
+	h, _ := a.Hover(offset(t, text, "`a of", 0, 1))
+	if want := "**parameter** `a of tool ` of agent `ag`"; !strings.HasPrefix(h.Markdown, want) {
+		t.Errorf("hover of the parameter: want %q first, got\n%s", want, h.Markdown)
+	}
+}
