@@ -5,6 +5,7 @@ package project
 // directory.
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 
@@ -93,4 +94,27 @@ func (p *Package) Reports(self *File) []diag.FileReport {
 		out = append(out, diag.FileReport{File: f.File, Diagnostics: diags})
 	}
 	return out
+}
+
+// FileOf returns a function that names the member file of the package
+// declaring a tool or an agent of it (an agent by its tool form, see
+// [schema.Agent.AsTool]), or dir, the package's directory as a file, for
+// one no member file declares (the tool of a handoff): where the
+// diagnostics of emitting the tool are reported.
+func (p *Package) FileOf(dir *diag.File) func(*schema.Tool) *diag.File {
+	files := map[*schema.Tool]*diag.File{}
+	for _, f := range p.Files {
+		if !f.Member || f.Test {
+			continue
+		}
+		for _, t := range f.Program.AllTools() {
+			files[t] = f.File
+		}
+		for _, a := range f.Program.AllAgents() {
+			if a.AsTool != nil {
+				files[a.AsTool] = f.File
+			}
+		}
+	}
+	return func(t *schema.Tool) *diag.File { return cmp.Or(files[t], dir) }
 }

@@ -34,20 +34,43 @@ func newTargetEmitter(tg *Target, diags *diag.List, roots ...*Type) *emitter {
 // diagnostic. The result is a []Object; for a file with errors it is still
 // written, as far as it goes.
 func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
-	var diags diag.List
+	out, reports := EmitTargetReports(tg, tools, func(*Tool) *diag.File { return nil })
+	if len(reports) == 0 {
+		return out, nil
+	}
+	return out, reports[0].Diagnostics
+}
+
+// EmitTargetReports is [EmitTarget] for tools that several files declare:
+// the diagnostics of each tool are in the report of fileOf(t), its file,
+// and the reports come in the order of the tools' files.
+func EmitTargetReports(tg *Target, tools []*Tool, fileOf func(*Tool) *diag.File) ([]Object, []diag.FileReport) {
+	var reports []diag.FileReport
+	diagsOf := func(t *Tool) *diag.List {
+		f := fileOf(t)
+		i := slices.IndexFunc(reports, func(r diag.FileReport) bool { return r.File == f })
+		if i < 0 {
+			i = len(reports)
+			reports = append(reports, diag.FileReport{File: f})
+		}
+		return &reports[i].Diagnostics
+	}
 	out := make([]Object, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, TargetTool(tg, t, &diags))
+		out = append(out, TargetTool(tg, t, diagsOf(t)))
 	}
 	if n := tg.Limits.Tools; n > 0 && len(tools) > n {
 		t := tools[n]
-		diags.Add(detailed(diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools)),
+		diagsOf(t).Add(detailed(diag.Errorf(CodeTargetLimit, t.NameSpan, "%s takes at most %d tools in a request; tool %s is the %s of %d", tg.Name, n, t.Name, gramtext.Ordinal(n+1), len(tools)),
 			"declare fewer tools, or give each agent its own (gramc schema --agent NAME)"))
 	}
 	if tg.Shape == ShapeGemini && len(out) > 0 {
 		out = []Object{{{"functionDeclarations", out}}}
 	}
-	return out, diags.Dedup()
+	for i := range reports {
+		reports[i].Diagnostics = reports[i].Diagnostics.Dedup()
+	}
+	return out, reports
 }
 
 // TargetTool returns one tool as tg's API takes it: an entry of the tools

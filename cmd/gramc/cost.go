@@ -57,10 +57,11 @@ func runCost(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
 	}
-	prog, _, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
+	l, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
 	if err != nil {
 		return err
 	}
+	prog := l.prog
 	rep := costReport{Target: *target, Agents: []costAgent{}}
 	if *target == "" {
 		rep.Target = "model"

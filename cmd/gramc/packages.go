@@ -6,6 +6,7 @@ package main
 import (
 	"strings"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -17,33 +18,41 @@ import (
 // of its package, as one program named after the directory; - reads
 // standard input, compiled alone. The diagnostics of the files are
 // printed (at most max each); errors in any of them give exit code 1, as
-// Go refuses to build a package with a broken file. It also returns the program in which the program's agents find the agents
-// they call or hand off to (see [project.Package.ProgramOf]): the whole
-// package's for a file of it.
-func loadPackage(e *env, cmd, path string, max int) (*schema.Program, *schema.Program, error) {
+// Go refuses to build a package with a broken file.
+func loadPackage(e *env, cmd, path string, max int) (loadedProgram, error) {
 	if path == "-" {
 		f, err := readInput(e, path)
 		if err != nil {
-			return nil, nil, usageError(cmd, "%v", err)
+			return loadedProgram{}, usageError(cmd, "%v", err)
 		}
 		t := project.CheckText(f)
 		if len(t.Diags) > 0 {
 			writeDiags(e, f, t.Diags, max)
 		}
 		if t.Diags.HasErrors() {
-			return nil, nil, exitWith(exitError)
+			return loadedProgram{}, exitWith(exitError)
 		}
-		return t.Program, t.Program, nil
+		return loadedProgram{t.Program, t.Program, func(*schema.Tool) *diag.File { return f }}, nil
 	}
 	l, err := loadPath(e, cmd, path)
 	if err != nil {
-		return nil, nil, err
+		return loadedProgram{}, err
 	}
 	if reportPackage(e, l.Package, l.Self, max) {
-		return nil, nil, exitWith(exitError)
+		return loadedProgram{}, exitWith(exitError)
 	}
 	prog, tree := l.Programs()
-	return prog, tree, nil
+	return loadedProgram{prog, tree, l.FileOf(prog.File)}, nil
+}
+
+// loadedProgram is what [loadPackage] loaded: the program to use, the
+// program in which its agents find the agents they call or hand off to
+// (see [project.Package.ProgramOf]), the whole package's for a file of
+// it, and the file that declares each of its tools (see
+// [project.Package.FileOf]).
+type loadedProgram struct {
+	prog, tree *schema.Program
+	fileOf     func(*schema.Tool) *diag.File
 }
 
 // loadPath loads the package of path (see [project.LoadPath]), with a

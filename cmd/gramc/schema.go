@@ -50,9 +50,9 @@ func runSchema(e *env, args []string) error {
 	if root, tree := project.TreeArg(fs.Arg(0)); tree {
 		out, err = o.tree(e, root)
 	} else {
-		var prog *schema.Program
-		if prog, _, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
-			out, err = o.output(e, prog)
+		var l loadedProgram
+		if l, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+			out, err = o.output(e, l.prog, l.fileOf)
 		}
 	}
 	if err != nil {
@@ -81,11 +81,11 @@ type schemaOptions struct {
 
 // output returns what gramc schema prints for a program: the tools the
 // options select, in the format or target's shape. The target's
-// diagnostics are written on standard error; its errors end the command
-// with exit code 1.
-func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
+// diagnostics are written on standard error, each in the file fileOf
+// gives its tool; its errors end the command with exit code 1.
+func (o schemaOptions) output(e *env, prog *schema.Program, fileOf func(*schema.Tool) *diag.File) (any, error) {
 	if o.result {
-		return o.resultOutput(e, prog)
+		return o.resultOutput(e, prog, fileOf)
 	}
 	tools, err := prog.SelectTools(o.agent, o.tool)
 	if err != nil {
@@ -97,12 +97,16 @@ func (o schemaOptions) output(e *env, prog *schema.Program) (any, error) {
 	}
 	var out any
 	if o.target != nil {
-		var tdiags diag.List
-		out, tdiags = schema.EmitTarget(o.target, append(slices.Clip(tools), handoffs...))
-		if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
-			writeDiags(e, prog.File, tdiags, o.maxDiags)
+		var reports []diag.FileReport
+		out, reports = schema.EmitTargetReports(o.target, append(slices.Clip(tools), handoffs...), fileOf)
+		bad := false
+		for _, r := range reports {
+			if len(r.Diagnostics) > 0 {
+				writeDiags(e, r.File, r.Diagnostics, o.maxDiags)
+			}
+			bad = bad || r.Diagnostics.HasErrors()
 		}
-		if tdiags.HasErrors() {
+		if bad {
 			return nil, exitWith(exitError)
 		}
 	} else {

@@ -10,7 +10,7 @@ import (
 // for the target; nil (JSON null) when the agent answers in free text.
 // The target's diagnostics are written on standard error; its errors end
 // the command with exit code 1.
-func (o schemaOptions) resultOutput(e *env, prog *schema.Program) (any, error) {
+func (o schemaOptions) resultOutput(e *env, prog *schema.Program, fileOf func(*schema.Tool) *diag.File) (any, error) {
 	a := prog.Agent(o.agent)
 	if a == nil {
 		_, err := prog.SelectTools(o.agent, "")
@@ -25,7 +25,7 @@ func (o schemaOptions) resultOutput(e *env, prog *schema.Program) (any, error) {
 	var tdiags diag.List
 	out := schema.ResultSchema(o.target, a, &tdiags)
 	if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
-		writeDiags(e, prog.File, tdiags, o.maxDiags)
+		writeDiags(e, fileOf(a.AsTool), tdiags, o.maxDiags)
 	}
 	if tdiags.HasErrors() {
 		return nil, exitWith(exitError)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
@@ -18,8 +19,9 @@ import (
 // writes it (slash-separated, relative to where the tree was given) and
 // its program.
 type treePackage struct {
-	key  string
-	prog *schema.Program
+	key    string
+	prog   *schema.Program
+	fileOf func(*schema.Tool) *diag.File
 }
 
 // tree returns what gramc schema prints for the tree below root: an
@@ -59,7 +61,8 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 			continue // data files only: no package
 		}
 		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
-		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), l.pkg.Program()})
+		prog := l.pkg.Program()
+		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), prog, l.pkg.FileOf(prog.File)})
 	}
 	if bad {
 		return nil, exitWith(exitError)
@@ -73,11 +76,11 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return o.output(e, p.prog)
+		return o.output(e, p.prog, p.fileOf)
 	}
 	var out schema.Object
 	for _, p := range list {
-		v, err := o.output(e, p.prog)
+		v, err := o.output(e, p.prog, p.fileOf)
 		if err != nil {
 			// A target's errors: those of every package are reported.
 			if codeOf(err) != exitError {

@@ -51,12 +51,12 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 // to, every agent with the model the bindings give it (see
 // [binding.Setup.SetProgram]).
 func (o *runOptions) loadProgram(e *env, path string) (*schema.Program, error) {
-	prog, tree, err := loadPackage(e, o.cmd, path, 0)
+	l, err := loadPackage(e, o.cmd, path, 0)
 	if err != nil {
 		return nil, err
 	}
-	o.set.SetProgram(tree)
-	return prog, nil
+	o.set.SetProgram(l.tree)
+	return l.prog, nil
 }
 
 // bind binds the tools of agents (see [binding.Setup.Bind]; serving names
