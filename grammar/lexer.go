@@ -126,8 +126,9 @@ type Scanner struct {
 	// coarse makes the scanner emit a balanced { ... } as one RecordText token.
 	coarse bool
 	// fineFrom is the offset from which the scanner lexes records token by
-	// token (after a record it could not close), or -1.
-	fineFrom int
+	// token (after a record it could not close), or -1; fineReach is how
+	// far it looked ahead to find that record unclosed.
+	fineFrom, fineReach int
 	// Comments seen so far, in source order.
 	Comments []Comment
 	// Diags holds one diagnostic per lexical error seen so far.
@@ -155,6 +156,11 @@ func NewScannerAt(src string, pos int, fine bool) *Scanner {
 // token rather than as RecordText tokens (it does so after a record it could
 // not close), or -1. Tokens before it are coarse, tokens at or after it fine.
 func (l *Scanner) FineFrom() int { return l.fineFrom }
+
+// FineReach returns, when a record the scanner could not close set
+// [Scanner.FineFrom], the offset after the token that showed the record
+// unclosed, or the end of the scanner's text when none did.
+func (l *Scanner) FineReach() int { return l.fineReach }
 
 // Coarse reports whether the scanner currently lexes records as RecordText.
 func (l *Scanner) Coarse() bool { return l.coarse }
@@ -435,7 +441,7 @@ func (l *Scanner) record(i int) int {
 	}
 	l.Comments, l.Diags = l.Comments[:nc], l.Diags[:nd]
 	if l.fineFrom < 0 {
-		l.fineFrom = l.base + i
+		l.fineFrom, l.fineReach = l.base+i, l.base+j
 	}
 	return 0
 }

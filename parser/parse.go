@@ -62,8 +62,9 @@ type Document struct {
 	fresh    [2]int
 	lexDiags diag.List
 	// fineFrom is the offset where the lexer switched to lexing records
-	// token by token, or -1 (see grammar.Scanner.FineFrom).
-	fineFrom int
+	// token by token, or -1, and fineReach how far it looked ahead from
+	// there (see grammar.Scanner.FineFrom and FineReach).
+	fineFrom, fineReach int
 	// next is the first position no span of the document uses: where
 	// the positions of the next version's new units start.
 	next int
@@ -175,7 +176,8 @@ func parseSyntax(f *diag.File, lw *unitLowerer) (*Document, diag.List) {
 	for b := c.next(); b != nil; b = c.next() {
 		pl.add(b)
 	}
-	doc.units, doc.lexDiags, doc.Comments, doc.fineFrom = pl.wait(), sc.Diags, sc.Comments, sc.FineFrom()
+	doc.units, doc.lexDiags, doc.Comments = pl.wait(), sc.Diags, sc.Comments
+	doc.fineFrom, doc.fineReach = sc.FineFrom(), sc.FineReach()
 	return doc, doc.assemble()
 }
 

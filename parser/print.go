@@ -4,8 +4,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
-	"github.com/gramlang/gram/internal/gramtext"
 	"io"
 	"math/big"
 	"slices"
@@ -14,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramlang/gram/grammar"
+	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // flushSize is how much printed output is gathered before it is written.
@@ -62,34 +62,15 @@ func indent(b *bytes.Buffer, depth int) {
 	}
 }
 
-// writeString writes s as a JSON string. Each invalid UTF-8 byte is replaced by
-// U+FFFD first (as the gram printer does), so the output does not depend on
-// whether the replacement was already made.
+// writeString writes s as a JSON string, escaped as encoding/json escapes it.
+// Each invalid UTF-8 byte is replaced by U+FFFD first (as the gram printer
+// does), so the output does not depend on whether the replacement was already
+// made.
 func writeString(b *bytes.Buffer, s string) {
-	if plainJSON(s) {
-		// What encoding/json writes for it, without its allocations.
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
-	}
 	if !utf8.ValidString(s) {
 		s = strings.Map(func(r rune) rune { return r }, s)
 	}
-	enc, _ := json.Marshal(s)
-	b.Write(enc)
-}
-
-// plainJSON reports whether encoding/json writes s unchanged between quotes:
-// printable ASCII without the characters it escapes (" \ < > &).
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
+	jsonvalue.WriteString(b, s, true)
 }
 
 func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {

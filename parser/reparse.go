@@ -270,15 +270,17 @@ func (r *rescan) document(f *diag.File, i0, restart int) *Document {
 	prev, old, out, delta, resume := r.prev, &r.prev.units, r.b.out, r.delta, r.resume
 	// Where the lexer switched modes: before the restart as before, else in the
 	// new scan, else in the resumed units.
-	doc := &Document{File: f, fineFrom: r.sc.FineFrom()}
+	// (What the lexer looked at to switch ends before the edit in the
+	// first case, see restartUnit, and is moved with the units in the last.)
+	doc := &Document{File: f, fineFrom: r.sc.FineFrom(), fineReach: r.sc.FineReach()}
 	if resume >= 0 && doc.fineFrom > resume {
 		doc.fineFrom = -1 // seen lexing ahead, in the resumed units: they say
 	}
 	switch {
 	case prev.fineFrom >= 0 && prev.fineFrom < restart:
-		doc.fineFrom = prev.fineFrom
+		doc.fineFrom, doc.fineReach = prev.fineFrom, prev.fineReach
 	case doc.fineFrom < 0 && resume >= 0 && prev.fineFrom >= resume-delta:
-		doc.fineFrom = prev.fineFrom + delta
+		doc.fineFrom, doc.fineReach = prev.fineFrom+delta, prev.fineReach+delta
 	}
 	newEnd, oldResume := resume, resume-delta
 	if resume < 0 {
@@ -389,7 +391,7 @@ func restartUnit(prev *Document, edit diag.Span) int {
 	}
 	// The '{' from which the lexer went token by token was looked at up to
 	// the token that showed the record unclosed.
-	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= recordLookahead(prev.File, ff)+reachMargin {
+	if ff := prev.fineFrom; ff >= 0 && ff < edit.Start && edit.Start <= prev.fineReach+reachMargin {
 		i0 = min(i0, old.search(endsFrom(ff+1)))
 	}
 	// The units that end within reachMargin of the line reach it; before
@@ -438,38 +440,6 @@ func reachOf(prev *Document, r *unitResult) int {
 		}
 	}
 	return reach
-}
-
-// recordLookahead returns the end of the token at which the lexer, looking
-// ahead from the '{' at off in f's text, found that the record does not
-// close. It reads the text in windows from off, each longer than the one
-// before, until it finds it.
-func recordLookahead(f *diag.File, off int) int {
-	for w := windowMin; ; w *= 4 {
-		end := min(f.Len(), off+1+w)
-		b := f.ByteRange(off+1, end)
-		src := unsafe.String(unsafe.SliceData(b), len(b))
-		sc := grammar.NewScannerIn(src, off+1, true)
-		depth := 1
-		for {
-			t := sc.Next()
-			if t.Type == grammar.EOF {
-				if end == f.Len() {
-					return end
-				}
-				break // read on
-			}
-			if t.Type != grammar.Punct {
-				continue
-			}
-			if depth = grammar.RecordNesting(depth, t.Value); depth <= 0 {
-				if at := t.Pos.Offset + len(t.Value); end == f.Len() || sc.Offset()+reachMargin < end {
-					return at
-				}
-				break
-			}
-		}
-	}
 }
 
 // rebased returns the unit result, parsed from src, the text from the

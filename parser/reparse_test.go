@@ -180,9 +180,9 @@ func randomEdits(t *testing.T, rng *rand.Rand, texts, fragments []string) {
 				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: Reparse differs from Parse (-want +got):\n%s\ntext before:\n%q",
 					n, step, text[start:end], start, end, ins, diff, text)
 			}
-			if got.fineFrom != want.fineFrom {
-				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: the lexer goes token by token from %d, want %d\nbefore:\n%q\nafter:\n%q",
-					n, step, text[start:end], start, end, ins, got.fineFrom, want.fineFrom, text, next)
+			if got.fineFrom != want.fineFrom || got.fineFrom >= 0 && got.fineReach != want.fineReach {
+				t.Fatalf("text %d step %d: replacing %q at [%d,%d) with %q: the lexer goes token by token from %d, having looked to %d, want %d and %d\nbefore:\n%q\nafter:\n%q",
+					n, step, text[start:end], start, end, ins, got.fineFrom, got.fineReach, want.fineFrom, want.fineReach, text, next)
 			}
 			if step%5 == 0 {
 				// Versions share their units and top-level scope: another

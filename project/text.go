@@ -77,9 +77,9 @@ type Request struct {
 	// ReadNamed reads the files a bindings file names (nil: from disk,
 	// with [ReadNamedFile]).
 	ReadNamed func(path string) ([]byte, error)
-	// once tells that no later check starts from this one's program (see
-	// [schema.CompileOnce]): a package [Compile] makes keeps nothing to
-	// take.
+	// once tells that no later check starts from this one's program: it
+	// is compiled with [schema.CompilePackage], which keeps nothing for a
+	// later compile, as a package [Compile] makes keeps nothing to take.
 	once bool
 	// Stop, when set, is asked between the stages (parsing the syntax,
 	// lowering it, compiling); when it reports true, Check gives up and
@@ -211,8 +211,8 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 		prog, compiled := schema.CompileWith(doc, env...)
 		return prog, withBudgets(prog, schema.Merge(parsed, compiled)), nil
 	case r.once:
-		prog, compiled := schema.CompileOnce(doc)
-		return prog, withBudgets(prog, schema.Merge(parsed, compiled)), nil
+		progs, compiled := schema.CompilePackage([]*parser.Document{doc}, nil)
+		return progs[0], withBudgets(progs[0], schema.Merge(parsed, compiled[0])), nil
 	}
 	var prev *schema.PackageCompile
 	if r.Prev != nil && r.Prev.Package == nil {

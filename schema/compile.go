@@ -183,14 +183,6 @@ func CompileWith(doc *parser.Document, env ...*Program) (*Program, diag.List) {
 	return compileWith(doc, env, true, false)
 }
 
-// CompileOnce is [Compile] for a program that no later compile starts
-// from: it keeps nothing for a [Recompile] of the next version (which
-// compiles the document in full from such a program), and so holds less,
-// a compile of a large file at its end most of all.
-func CompileOnce(doc *parser.Document) (*Program, diag.List) {
-	return compileWith(doc, nil, false, false)
-}
-
 // compileWith is [CompileWith]; memo tells whether the program keeps what
 // a Recompile takes from it, and lean that the diagnostics alone are
 // wanted (see lean.go).

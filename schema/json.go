@@ -10,6 +10,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // Object is a JSON object whose members keep their order. Member values are
@@ -65,32 +67,6 @@ func MarshalIndent(v any) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// writeString writes s as a JSON string, escaped as encoding/json escapes it
-// without HTML escaping.
-func writeString(b *bytes.Buffer, s string) {
-	if plainJSONString(s) {
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
-	}
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // cannot fail for a string
-	b.Truncate(b.Len() - 1)
-}
-
-// plainJSONString reports whether s is written as a JSON string as it is,
-// between quotes: printable ASCII without quotes and backslashes.
-func plainJSONString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
 func writeJSON(b *bytes.Buffer, v any) error {
 	switch v := v.(type) {
 	case nil:
@@ -98,7 +74,7 @@ func writeJSON(b *bytes.Buffer, v any) error {
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 	case string:
-		writeString(b, v)
+		jsonvalue.WriteString(b, v, false)
 	case json.Number:
 		if v == "" {
 			v = "0"
@@ -114,7 +90,7 @@ func writeJSON(b *bytes.Buffer, v any) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeString(b, m.Key)
+			jsonvalue.WriteString(b, m.Key, false)
 			b.WriteByte(':')
 			if err := writeJSON(b, m.Value); err != nil {
 				return err

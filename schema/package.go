@@ -129,7 +129,9 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 // does not see it. It returns the programs and
 // the compiler's diagnostics of docs then tests, in order, each list about
 // its own file; a single document compiles as [Compile] compiles it. The
-// programs keep nothing for a later compile (see [CompileOnce]).
+// programs keep nothing for a [Recompile] of the next version (which
+// compiles the document in full from such a program), and so hold less, a
+// compile of a large file at its end most of all.
 // A reference that names nothing in its own file (see [parser.Unresolved])
 // is looked up in the package: a top-level tool of another file is what it
 // means, and any other is an undefined-reference error, whose did-you-mean

@@ -239,10 +239,11 @@ func TestRecompileTypeEdit(t *testing.T) {
 	}
 }
 
-// TestCompileOnce: CompileOnce gives the program and the diagnostics
-// Compile gives, but keeps nothing for the next compile, and a Recompile
-// from its program gives what a compile afresh of the edited text gives.
-func TestCompileOnce(t *testing.T) {
+// TestCompilePackageOfOne: CompilePackage of one document gives the
+// program and the diagnostics Compile gives, but keeps nothing for the next
+// compile, and a Recompile from its program gives what a compile afresh of
+// the edited text gives.
+func TestCompilePackageOfOne(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/schema/*.gram")
 	texts := []string{gramgen.AgentFile(200)}
 	for _, f := range files {
@@ -254,12 +255,13 @@ func TestCompileOnce(t *testing.T) {
 	for ti, text := range texts {
 		doc, _ := parser.Parse(diag.NewFile("once.gram", []byte(text)))
 		want, wantDiags := Compile(doc)
-		got, gotDiags := CompileOnce(doc)
+		progs, diags := CompilePackage([]*parser.Document{doc}, nil)
+		got, gotDiags := progs[0], diags[0]
 		if !reflect.DeepEqual(gotDiags, wantDiags) || !sameProgram(got, want) {
-			t.Fatalf("text %d: CompileOnce differs from Compile", ti)
+			t.Fatalf("text %d: CompilePackage of one differs from Compile", ti)
 		}
 		if got.memo != nil {
-			t.Fatalf("text %d: CompileOnce kept what a Recompile takes", ti)
+			t.Fatalf("text %d: CompilePackage kept what a Recompile takes", ti)
 		}
 		if want.memo != nil {
 			kept++
@@ -269,7 +271,7 @@ func TestCompileOnce(t *testing.T) {
 		again, againDiags := Recompile(got, doc2)
 		fresh, freshDiags := Compile(doc2)
 		if !reflect.DeepEqual(againDiags, freshDiags) || !sameProgram(again, fresh) {
-			t.Fatalf("text %d: Recompile from CompileOnce's program differs from Compile", ti)
+			t.Fatalf("text %d: Recompile from CompilePackage's program differs from Compile", ti)
 		}
 	}
 	if kept == 0 {

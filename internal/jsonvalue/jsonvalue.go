@@ -8,6 +8,7 @@
 //   - [Decode] reads JSON text (one value, nothing after it); [Generic]
 //     reads a value given as JSON text or as a Go value.
 //   - [Marshal] and [Compact] write compact JSON with sorted keys and no
+//     HTML escaping; [WriteString] writes one string as they do, or with
 //     HTML escaping.
 //   - [Equal] compares two values, numbers by value; [Diff] finds the
 //     first place where two values differ, as a JSON pointer.
@@ -40,6 +41,37 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// WriteString writes s to b as a JSON string, escaped as encoding/json
+// escapes it; < > & are escaped only with escapeHTML.
+func WriteString(b *bytes.Buffer, s string, escapeHTML bool) {
+	if plainString(s, escapeHTML) {
+		// What encoding/json writes for it, without its allocations.
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(s) // cannot fail for a string
+	b.Truncate(b.Len() - 1)
+}
+
+// plainString reports whether encoding/json writes s unchanged between
+// quotes: printable ASCII without quotes and backslashes, nor, with
+// escapeHTML, < > &.
+func plainString(s string, escapeHTML bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\':
+			return false
+		case escapeHTML && (c == '<' || c == '>' || c == '&'):
+			return false
+		}
+	}
+	return true
 }
 
 // Compact returns v as compact JSON (map keys sorted), or as fmt prints it

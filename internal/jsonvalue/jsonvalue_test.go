@@ -1,6 +1,7 @@
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -151,6 +152,28 @@ func TestReplacedText(t *testing.T) {
 	} {
 		if got := ReplacedText(c.bytes, c.escapes); got != c.want {
 			t.Errorf("%d, %d: %q, want %q", c.bytes, c.escapes, got, c.want)
+		}
+	}
+}
+
+// TestWriteString compares WriteString with encoding/json, with and without
+// HTML escaping, on strings with and without characters to escape.
+func TestWriteString(t *testing.T) {
+	for _, s := range []string{"", "plain text", `q"b\`, "<a&b>", "tab\tnl\n\x01\x1f\x7f", "é 日本 😀",
+		"ls\u2028ps\u2029", "bad \xff\xfe \xc3", "\b\f\r"} {
+		for _, html := range []bool{false, true} {
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			got.WriteString("x")
+			WriteString(&got, s, html)
+			if got.String() != "x"+strings.TrimSuffix(want.String(), "\n") {
+				t.Errorf("WriteString(%q, %v) = %s, want %s", s, html, got.String()[1:], want.String())
+			}
 		}
 	}
 }
