@@ -44,8 +44,8 @@ type envelope struct {
 	// RunID is the durable run's id, for a run kept in the run store
 	// (see runs.go); Pending its calls that wait for a decision, with
 	// the status awaiting_approval.
-	RunID   string        `json:"run_id,omitempty"`
-	Pending []pendingCall `json:"pending,omitempty"`
+	RunID   string                `json:"run_id,omitempty"`
+	Pending []runtime.PendingCall `json:"pending,omitempty"`
 }
 
 // historyMessage is a message of the contract's history.

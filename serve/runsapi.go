@@ -27,37 +27,30 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// pendingCall is a call that waits for a decision, as the routes show it.
-type pendingCall struct {
-	CallID    string          `json:"call_id"`
-	Tool      string          `json:"tool"`
-	Agent     string          `json:"agent"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
 // runObject is a durable run as the routes answer it.
 type runObject struct {
-	Object    string        `json:"object"`
-	RunID     string        `json:"run_id"`
-	Agent     string        `json:"agent"`
-	Status    string        `json:"status"`
-	Pending   []pendingCall `json:"pending"`
-	Error     *string       `json:"error"`
-	Response  *envelope     `json:"response"`
-	CreatedAt int64         `json:"created_at"`
-	UpdatedAt int64         `json:"updated_at"`
-	Warnings  []string      `json:"warnings,omitempty"`
+	Object    string                `json:"object"`
+	RunID     string                `json:"run_id"`
+	Agent     string                `json:"agent"`
+	Status    string                `json:"status"`
+	Pending   []runtime.PendingCall `json:"pending"`
+	Error     *string               `json:"error"`
+	Response  *envelope             `json:"response"`
+	CreatedAt int64                 `json:"created_at"`
+	UpdatedAt int64                 `json:"updated_at"`
+	Warnings  []string              `json:"warnings,omitempty"`
 }
 
-// pendingOf returns the pending calls of a run as the routes show them.
-func pendingOf(calls []runtime.PendingCall) []pendingCall {
-	out := make([]pendingCall, 0, len(calls))
+// pendingOf returns the pending calls of a run as the routes show them:
+// arguments {} when the model sent none, and no nested run's id.
+func pendingOf(calls []runtime.PendingCall) []runtime.PendingCall {
+	out := make([]runtime.PendingCall, 0, len(calls))
 	for _, c := range calls {
-		args := c.Arguments
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
+		if len(c.Arguments) == 0 {
+			c.Arguments = json.RawMessage("{}")
 		}
-		out = append(out, pendingCall{CallID: c.CallID, Tool: c.Tool, Agent: c.Agent, Arguments: args})
+		c.RunID = ""
+		out = append(out, c)
 	}
 	return out
 }
@@ -99,21 +92,11 @@ func durableEnvelope(a *served, requestID string, conv runtime.Conversation, r *
 // interrupts goes on in the store.
 func (s *Server) runDurable(w http.ResponseWriter, r *http.Request, a *served, conv runtime.Conversation, warnings []string) {
 	st, ctx := state(r), r.Context()
-	store, err := s.store(ctx)
-	if err != nil {
-		s.fail(w, r, s.storeError(st, err))
-		return
-	}
-	if aerr := s.ownerCheck(ctx); aerr != nil {
+	store, id, aerr := s.startDurableRun(r, a, conv)
+	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	id, err := store.Start(ctx, s.newSpec(ctx, a, conv, st.id))
-	if err != nil {
-		s.fail(w, r, s.storeError(st, err))
-		return
-	}
-	s.metrics.durableRuns.WithLabelValues(a.agent.Name, "started").Inc()
 	w.Header().Set("Gram-Run-Id", id)
 	run, err := store.Wait(ctx, id)
 	if err != nil {
@@ -141,6 +124,25 @@ func (s *Server) runDurable(w http.ResponseWriter, r *http.Request, a *served, c
 	writeJSON(w, status, env)
 }
 
+// startDurableRun starts a run of a on conv for the request r, when its
+// identity may own one, and returns the store and the run's id.
+func (s *Server) startDurableRun(r *http.Request, a *served, conv runtime.Conversation) (*durable.Store, string, *apiError) {
+	st, ctx := state(r), r.Context()
+	if aerr := s.ownerCheck(ctx); aerr != nil {
+		return nil, "", aerr
+	}
+	store, err := s.store(ctx)
+	if err != nil {
+		return nil, "", s.storeError(st, err)
+	}
+	id, err := store.Start(ctx, s.newSpec(ctx, a, conv, st.id))
+	if err != nil {
+		return nil, "", s.storeError(st, err)
+	}
+	s.metrics.durableRuns.WithLabelValues(a.agent.Name, "started").Inc()
+	return store, id, nil
+}
+
 // ownerCheck refuses to start a run for an identity without a subject
 // (a JWT without sub): no one but an approver could read it.
 func (s *Server) ownerCheck(ctx context.Context) *apiError {
@@ -157,32 +159,21 @@ func (s *Server) ownerCheck(ctx context.Context) *apiError {
 // startDurable answers POST /v1/agents/{agent}/runs: 202 and the run, which
 // goes on in the background.
 func (s *Server) startDurable(w http.ResponseWriter, r *http.Request) {
-	st := state(r)
 	var z runtime.Sanitizer
 	a, fields, conv, aerr := s.runRequest(w, r, &z)
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	if aerr := s.ownerCheck(r.Context()); aerr != nil {
+	_, id, aerr := s.startDurableRun(r, a, conv)
+	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
-	store, err := s.store(r.Context())
-	if err != nil {
-		s.fail(w, r, s.storeError(st, err))
-		return
-	}
-	id, err := store.Start(r.Context(), s.newSpec(r.Context(), a, conv, st.id))
-	if err != nil {
-		s.fail(w, r, s.storeError(st, err))
-		return
-	}
-	s.metrics.durableRuns.WithLabelValues(a.agent.Name, "started").Inc()
 	now := time.Now().Unix()
 	w.Header().Set("Location", "/v1/runs/"+id)
 	writeJSON(w, http.StatusAccepted, runObject{Object: "run", RunID: id, Agent: a.agent.Name, Status: durable.StatusRunning,
-		Pending: []pendingCall{}, CreatedAt: now, UpdatedAt: now, Warnings: append(fieldWarnings(a, fields), z.Warnings()...)})
+		Pending: []runtime.PendingCall{}, CreatedAt: now, UpdatedAt: now, Warnings: append(fieldWarnings(a, fields), z.Warnings()...)})
 }
 
 // findRun returns the run of the request's path that its identity may
@@ -379,7 +370,7 @@ func (s *Server) decideRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := s.object(run, state(r).id)
-	o.Status, o.Pending = durable.StatusRunning, []pendingCall{}
+	o.Status, o.Pending = durable.StatusRunning, []runtime.PendingCall{}
 	writeJSON(w, http.StatusAccepted, o)
 }
 
@@ -435,6 +426,12 @@ func parseDecisions(body []byte) ([]runtime.Decision, *apiError) {
 	return ds, nil
 }
 
+// runEnded is the 409 of a cancel of a run that has ended.
+func runEnded(run *durable.Run) *apiError {
+	return &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Code: "run_ended", Kind: kindInvalid,
+		Message: fmt.Sprintf("The run %s has ended (%s): only a run that is running or awaiting approval can be cancelled.", run.ID, run.Status)}
+}
+
 // cancelRun answers POST /v1/runs/{id}/cancel: 202 once the run is
 // cancelled (it stops at its next step); 409 for a run that has ended.
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
@@ -444,14 +441,12 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if run.Ended() {
-		s.fail(w, r, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Code: "run_ended", Kind: kindInvalid,
-			Message: fmt.Sprintf("The run %s has ended (%s): only a run that is running or awaiting approval can be cancelled.", run.ID, run.Status)})
+		s.fail(w, r, runEnded(run))
 		return
 	}
 	if err := store.Cancel(r.Context(), run.ID); err != nil {
 		if now, gerr := store.Get(r.Context(), run.ID); gerr == nil && now.Ended() {
-			s.fail(w, r, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Code: "run_ended", Kind: kindInvalid,
-				Message: fmt.Sprintf("The run %s has ended (%s): only a run that is running or awaiting approval can be cancelled.", run.ID, now.Status)})
+			s.fail(w, r, runEnded(now))
 			return
 		}
 		s.fail(w, r, s.storeError(state(r), err))
@@ -459,6 +454,6 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 	}
 	s.metrics.durableRuns.WithLabelValues(run.Agent, durable.StatusCancelled).Inc()
 	o := s.object(run, state(r).id)
-	o.Status, o.Pending = durable.StatusCancelled, []pendingCall{}
+	o.Status, o.Pending = durable.StatusCancelled, []runtime.PendingCall{}
 	writeJSON(w, http.StatusAccepted, o)
 }

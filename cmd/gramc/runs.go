@@ -58,7 +58,7 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
 	e.mask(durable.StoreSecrets(*store)...)
-	st, err := openStore(context.Background(), cmd, *store, true, nil, nil)
+	st, _, err := openStore(context.Background(), cmd, *store, true, nil)
 	return st, rest, err
 }
 
@@ -179,8 +179,7 @@ func runRunsResume(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rb := &durable.Handover{}
-	st, err := openStore(ctx, o.cmd, *store, true, rb.Bind, nil)
+	st, rb, err := openStore(ctx, o.cmd, *store, true, nil)
 	if err != nil {
 		return err
 	}

@@ -30,30 +30,27 @@ func addStoreFlag(fs *flag.FlagSet) *string {
 var errNoStore = errors.New("no store")
 
 // openStore opens the store that flag names (the default store when it
-// is empty) for cmd, with bind as its binder (nil for a command that runs
-// nothing). The error is a usage error of cmd; with existing, one that
-// wraps errNoStore when the store is a file that does not exist, not made.
-func openStore(ctx context.Context, cmd, flagValue string, existing bool, bind durable.Binder, logger *slog.Logger) (*durable.Store, error) {
+// is empty) for cmd, with the Handover a command that runs a run hands it
+// to (see [durable.Handover]). The error is a usage error of cmd; with
+// existing, one that wraps errNoStore when the store is a file that does
+// not exist, not made.
+func openStore(ctx context.Context, cmd, flagValue string, existing bool, logger *slog.Logger) (*durable.Store, *durable.Handover, error) {
 	if path, missing := durable.MissingStore(flagValue); existing && missing {
-		return nil, fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
+		return nil, nil, fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
 	}
 	url := flagValue
 	if url == "" {
 		var err error
 		if url, err = durable.DefaultStore(); err != nil {
-			return nil, usageError(cmd, "%v", err)
+			return nil, nil, usageError(cmd, "%v", err)
 		}
 	}
-	if bind == nil {
-		bind = func(context.Context, durable.Spec) (*durable.Bound, error) {
-			return nil, fmt.Errorf("%s runs no runs; resume a run with gramc runs resume RUN_ID", cmd)
-		}
-	}
-	st, err := durable.Open(ctx, url, durable.Options{Bind: bind, Logger: logger})
+	rb := &durable.Handover{}
+	st, err := durable.Open(ctx, url, durable.Options{Bind: rb.Bind, Logger: logger})
 	if err != nil {
-		return nil, usageError(cmd, "--store: %v", err)
+		return nil, nil, usageError(cmd, "--store: %v", err)
 	}
-	return st, nil
+	return st, rb, nil
 }
 
 // The settings of a run kept in its spec: the flags whose values a
