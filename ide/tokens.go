@@ -147,7 +147,7 @@ func (a *Analysis) toolCount(t *schema.Tool) TokenCount {
 	c, tg := schema.CounterFor(m)
 	cost := schema.ToolCost(c, tg, t)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Tokens, c), m, how(c))
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Tokens, c), m, c.How())
 	fmt.Fprintf(&b, "- description: %s\n", count(cost.Description, c))
 	for _, p := range cost.Params {
 		fmt.Fprintf(&b, "- `%s`: %s\n", p.Name, count(p.Tokens, c))
@@ -164,7 +164,7 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 	c, tg := schema.CounterFor(m)
 	cost := schema.Cost(c, tg, ag)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Total, c), m, how(c))
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Total, c), m, c.How())
 	fmt.Fprintf(&b, "- instruction: %s\n- tools: %s\n", count(cost.Instruction, c), count(cost.Tools, c))
 	for _, t := range cost.ToolCosts {
 		fmt.Fprintf(&b, "  - `%s`: %s\n", t.Name, count(t.Tokens, c))
@@ -198,12 +198,4 @@ func count(n int, c *tokens.Counter) string {
 		return fmt.Sprintf("~%d tokens", n)
 	}
 	return fmt.Sprintf("%d tokens", n)
-}
-
-// how says how a counter counts.
-func how(c *tokens.Counter) string {
-	if c.Estimate {
-		return "an estimate"
-	}
-	return "encoding " + c.Name
 }
