@@ -19,14 +19,8 @@ import (
 
 // TokenCount is the tokens of one tool's or agent's definitions.
 type TokenCount struct {
-	// Name is the tool's or agent's name; Agent says which it is.
-	Name  string
-	Agent bool
-	// Span is its name, in byte offsets of the text.
+	// Span is the tool's or agent's name, in byte offsets of the text.
 	Span diag.Span
-	// Tokens is the count: the tool's definition, or the agent's
-	// instruction and tools together.
-	Tokens int
 	// Label is the count for an inlay hint: "45 tokens", "~45 tokens" for
 	// an estimate; an agent's adds its tools' share.
 	Label string
@@ -147,12 +141,12 @@ func (a *Analysis) toolCount(t *schema.Tool) TokenCount {
 	c, tg := schema.CounterFor(m)
 	cost := schema.ToolCost(c, tg, t)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Tokens, c), m, how(c))
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Tokens, c), m, c.How())
 	fmt.Fprintf(&b, "- description: %s\n", count(cost.Description, c))
 	for _, p := range cost.Params {
 		fmt.Fprintf(&b, "- `%s`: %s\n", p.Name, count(p.Tokens, c))
 	}
-	return TokenCount{Name: t.Name, Span: a.File.Resolve(t.NameSpan), Tokens: cost.Tokens, Label: count(cost.Tokens, c), Markdown: b.String()}
+	return TokenCount{Span: a.File.Resolve(t.NameSpan), Label: count(cost.Tokens, c), Markdown: b.String()}
 }
 
 // agentCount counts one agent.
@@ -164,7 +158,7 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 	c, tg := schema.CounterFor(m)
 	cost := schema.Cost(c, tg, ag)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Total, c), m, how(c))
+	fmt.Fprintf(&b, "**Tokens**: %s in each request to %s (%s)\n\n", count(cost.Total, c), m, c.How())
 	fmt.Fprintf(&b, "- instruction: %s\n- tools: %s\n", count(cost.Instruction, c), count(cost.Tools, c))
 	for _, t := range cost.ToolCosts {
 		fmt.Fprintf(&b, "  - `%s`: %s\n", t.Name, count(t.Tokens, c))
@@ -173,7 +167,7 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 		fmt.Fprintf(&b, "\nmaxToolTokens: %d\n", n)
 	}
 	label := fmt.Sprintf("%s (tools %d)", count(cost.Total, c), cost.Tools)
-	return TokenCount{Name: ag.Name, Agent: true, Span: a.File.Resolve(ag.NameSpan), Tokens: cost.Total, Label: label, Markdown: b.String()}
+	return TokenCount{Span: a.File.Resolve(ag.NameSpan), Label: label, Markdown: b.String()}
 }
 
 // withTokens adds to md, the hover of the declaration d, the token
@@ -198,12 +192,4 @@ func count(n int, c *tokens.Counter) string {
 		return fmt.Sprintf("~%d tokens", n)
 	}
 	return fmt.Sprintf("%d tokens", n)
-}
-
-// how says how a counter counts.
-func how(c *tokens.Counter) string {
-	if c.Estimate {
-		return "an estimate"
-	}
-	return "encoding " + c.Name
 }

@@ -128,12 +128,8 @@ func CheckToolTokens(prog *Program) diag.List {
 		if cost.Tools <= limit {
 			continue
 		}
-		how := "encoding " + c.Name
-		if c.Estimate {
-			how = "an estimate"
-		}
 		d := diag.Errorf(CodeToolTokenBudget, a.NameSpan, "the tool definitions of agent %s take %d tokens for %s (%s), over its maxToolTokens of %d; the largest: %s",
-			a.Name, cost.Tools, a.Model, how, limit, largest(cost, 3))
+			a.Name, cost.Tools, a.Model, c.How(), limit, largest(cost, 3))
 		d.Detail = "shorten the descriptions of the largest tools, give the agent fewer tools, or raise maxToolTokens; gramc cost lists every tool's count"
 		out.Add(d)
 	}

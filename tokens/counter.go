@@ -106,6 +106,14 @@ func (c *Counter) scale(n int) int {
 	return int(math.Round(float64(n) * c.Factor))
 }
 
+// How says how c counts: "encoding o200k_base", or "an estimate".
+func (c *Counter) How() string {
+	if c.Estimate {
+		return "an estimate"
+	}
+	return "encoding " + c.Name
+}
+
 // Text returns the tokens of s.
 func (c *Counter) Text(s string) int { return c.scale(c.Encoding.Count(s)) }
 
