@@ -46,11 +46,13 @@ func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
 // and the reports come in the order of the tools' files.
 func EmitTargetReports(tg *Target, tools []*Tool, fileOf func(*Tool) *diag.File) ([]Object, []diag.FileReport) {
 	var reports []diag.FileReport
+	index := map[*diag.File]int{}
 	diagsOf := func(t *Tool) *diag.List {
 		f := fileOf(t)
-		i := slices.IndexFunc(reports, func(r diag.FileReport) bool { return r.File == f })
-		if i < 0 {
+		i, ok := index[f]
+		if !ok {
 			i = len(reports)
+			index[f] = i
 			reports = append(reports, diag.FileReport{File: f})
 		}
 		return &reports[i].Diagnostics
