@@ -253,7 +253,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.cancelRequest(req.Params())
 		return nil
 	case "exit":
-		s.exit()
+		s.exitOnce.Do(func() { close(s.exited) })
 		return nil
 	}
 	r, known := s.table[method]
@@ -271,7 +271,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	ctx, cancel := context.WithCancel(ctx)
 	id := call.ID()
 	s.running.Store(id, cancel)
-	ctx = withView(ctx, s.docs.current())
+	ctx = context.WithValue(ctx, viewKey{}, s.docs.current())
 	go func() {
 		defer func() {
 			s.running.Delete(id)
@@ -359,11 +359,6 @@ func (s *server) cancelRequest(params json.RawMessage) {
 	if cancel, ok := s.running.Load(*p.ID); ok {
 		cancel.(context.CancelFunc)()
 	}
-}
-
-// exit ends the server.
-func (s *server) exit() {
-	s.exitOnce.Do(func() { close(s.exited) })
 }
 
 // notify sends a notification to the client.

@@ -26,12 +26,8 @@ import (
 // view is the set of open documents at one moment. It is never modified.
 type view map[protocol.DocumentURI]*snapshot
 
+// viewKey is the context key of the view a request takes (see server.handle).
 type viewKey struct{}
-
-// withView attaches v to ctx.
-func withView(ctx context.Context, v view) context.Context {
-	return context.WithValue(ctx, viewKey{}, v)
-}
 
 // store holds the open documents.
 type store struct {
@@ -98,7 +94,9 @@ func (st *store) update(f func() []*document) {
 	docs := f()
 	st.publishView()
 	st.mu.Unlock()
-	st.scheduleAll(docs)
+	for _, d := range docs {
+		st.srv.schedule(d, d.currentSnapshot(st))
+	}
 }
 
 // didOpen records a newly opened document and schedules its diagnostics.
