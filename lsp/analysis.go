@@ -61,12 +61,6 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 // safe for concurrent use; concurrent callers share one computation.
 func (s *snapshot) Analysis() *analysis { return s.analysis(nil) }
 
-// analysisUnlessStale is analysis for the diagnostics worker: it gives up,
-// returning nil, when a newer version of the document arrives before the
-// analysis is done. The work is then left for whoever needs this version
-// later (a request that still holds it computes it in full).
-func (s *snapshot) analysisUnlessStale() *analysis { return s.analysis(s.superseded.Load) }
-
 // analysis computes the analysis unless stop reports true between its
 // stages (then it returns nil).
 func (s *snapshot) analysis(stop func() bool) *analysis {
