@@ -137,7 +137,8 @@ func newServer(opts Options) *server {
 		exited: make(chan struct{}),
 		ws:     &workspace{},
 	}
-	s.docs = newStore(s)
+	s.docs = &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
+	s.docs.cur.Store(&view{})
 	s.table = s.routes()
 	return s
 }

@@ -56,23 +56,8 @@ type document struct {
 	pubMu sync.Mutex
 }
 
-func newStore(s *server) *store {
-	st := &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
-	st.cur.Store(&view{})
-	return st
-}
-
 // current returns the current view.
 func (st *store) current() view { return *st.cur.Load() }
-
-// publishView stores a new view from docs; st.mu must be held.
-func (st *store) publishView() {
-	v := make(view, len(st.docs))
-	for u, d := range st.docs {
-		v[u] = d.snap
-	}
-	st.cur.Store(&v)
-}
 
 // snapshot returns the snapshot of a document as the request in ctx sees it.
 func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapshot, error) {
@@ -92,10 +77,17 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 func (st *store) update(f func() []*document) {
 	st.mu.Lock()
 	docs := f()
-	st.publishView()
+	v := make(view, len(st.docs))
+	for u, d := range st.docs {
+		v[u] = d.snap
+	}
+	st.cur.Store(&v)
 	st.mu.Unlock()
 	for _, d := range docs {
-		st.srv.schedule(d, d.currentSnapshot(st))
+		st.mu.Lock()
+		snap := d.snap
+		st.mu.Unlock()
+		st.srv.schedule(d, snap)
 	}
 }
 
@@ -159,13 +151,6 @@ func (st *store) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 		}
 	})
 	return nil
-}
-
-// currentSnapshot returns d's latest snapshot.
-func (d *document) currentSnapshot(st *store) *snapshot {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return d.snap
 }
 
 // didClose forgets a document and clears its diagnostics.
