@@ -219,14 +219,9 @@ func packageFiles(uris []protocol.DocumentURI) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, u := range uris {
-		dir := dirOf(u)
-		if dir == "" || seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		paths, _ := project.Files(dir)
-		for _, p := range paths {
-			out = append(out, filepath.Clean(p))
+		if dir, paths := listDir(u); !seen[dir] {
+			seen[dir] = true
+			out = append(out, paths...)
 		}
 	}
 	return out
