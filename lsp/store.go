@@ -122,7 +122,7 @@ func (st *store) didChange(_ context.Context, p *didChangeParams) error {
 		// The new text shares its chunks and line index with the old one's
 		// but where the changes are.
 		d.snap = &snapshot{URI: u, Version: version, File: file,
-			edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
+			editFrom: old.File, edit: project.Edit{Span: edit, NewLen: n}}
 		old.superseded.Store(true)
 		if n == 0 && edit.Len() == 0 {
 			d.snap.File, d.snap.same = old.File, old
