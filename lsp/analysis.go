@@ -40,9 +40,10 @@ type snapshot struct {
 	// base is an earlier snapshot of the document; when its analysis is done,
 	// this one's is computed from it (see [project.Request.Prev]).
 	base atomic.Pointer[snapshot]
-	// edit is how the text differs from the one before it, when it was
-	// made by an edit (see store.didChange).
-	edit *textEdit
+	// editFrom is the text of the version before, when this one was made
+	// by an edit of it (see store.didChange), and edit how they differ.
+	editFrom *diag.File
+	edit     project.Edit
 	// pkg is the rest of the document's package, or nil when its
 	// directory holds no other .gram file (see package.go).
 	pkg *project.Sources
@@ -60,12 +61,6 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 // Analysis returns the snapshot's analysis, computing it on first use. It is
 // safe for concurrent use; concurrent callers share one computation.
 func (s *snapshot) Analysis() *analysis { return s.analysis(nil) }
-
-// analysisUnlessStale is analysis for the diagnostics worker: it gives up,
-// returning nil, when a newer version of the document arrives before the
-// analysis is done. The work is then left for whoever needs this version
-// later (a request that still holds it computes it in full).
-func (s *snapshot) analysisUnlessStale() *analysis { return s.analysis(s.superseded.Load) }
 
 // analysis computes the analysis unless stop reports true between its
 // stages (then it returns nil).
@@ -88,8 +83,9 @@ func (s *snapshot) analysis(stop func() bool) *analysis {
 		prev = b.an.Load()
 	}
 	var edit *project.Edit
-	if e := s.edit; e != nil && prev != nil && e.from == prev.File {
-		edit = &e.edit
+	if prev != nil && s.editFrom == prev.File {
+		e := s.edit
+		edit = &e
 	}
 	an := analyzeEdit(s.File, prev, edit, s.pkg, stop)
 	if an != nil {
@@ -101,14 +97,8 @@ func (s *snapshot) analysis(stop func() bool) *analysis {
 // done records the analysis and lets go of the snapshot it was made from.
 func (s *snapshot) done(an *analysis) {
 	s.an.Store(an)
-	s.same, s.edit = nil, nil
+	s.same, s.editFrom = nil, nil
 	s.base.Store(nil)
-}
-
-// textEdit is how a text differs from the text of from.
-type textEdit struct {
-	from *diag.File
-	edit project.Edit
 }
 
 // analysedBase returns the snapshot a newer version of the document is

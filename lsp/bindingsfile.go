@@ -135,32 +135,20 @@ type namedWatches struct {
 	asked   sync.Map // of paths
 }
 
-// fresh returns the paths the client has not been asked to watch yet,
-// and records them as asked; none when the client does not register
-// watchers dynamically.
-func (w *namedWatches) fresh(paths []string) []string {
-	if !w.dynamic.Load() {
-		return nil
-	}
-	var out []string
-	for _, p := range paths {
-		if _, asked := w.asked.LoadOrStore(p, true); !asked {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // watchNamedFiles asks the client to watch the files the analysed
 // document names, when it is a bindings file, those not asked for
-// before.
+// before, when the client registers watchers dynamically.
 func (s *server) watchNamedFiles(an *analysis) {
-	paths := s.watches.fresh(an.named)
-	if len(paths) == 0 {
+	if !s.watches.dynamic.Load() {
 		return
 	}
+	var paths []string
 	var regs []protocol.Registration
-	for _, p := range paths {
+	for _, p := range an.named {
+		if _, asked := s.watches.asked.LoadOrStore(p, true); asked {
+			continue
+		}
+		paths = append(paths, p)
 		regs = append(regs, protocol.Registration{
 			ID:     "gram-named-file:" + p,
 			Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
@@ -168,6 +156,9 @@ func (s *server) watchNamedFiles(an *analysis) {
 				Watchers: []protocol.FileSystemWatcher{{GlobPattern: filepath.ToSlash(p)}},
 			},
 		})
+	}
+	if len(regs) == 0 {
+		return
 	}
 	go func() {
 		if _, err := s.conn.Call(context.Background(), protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, nil); err != nil {

@@ -66,9 +66,11 @@ func (s *server) diagnose(d *document) {
 		}
 		d.mu.Unlock()
 
-		an := snap.analysisUnlessStale()
+		// Given up when a newer version arrives first: the work is left
+		// for a request that holds this version, which computes it in full.
+		an := snap.analysis(snap.superseded.Load)
 		if an == nil {
-			continue // a newer version arrived: it is pending
+			continue // the newer version is pending
 		}
 		params := publishParams{URI: snap.URI, Version: &snap.Version, Diagnostics: toLSPDiagnostics(an.File, snap.URI, s.diagnosticsOf(an))}
 		s.watchNamedFiles(an)

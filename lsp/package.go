@@ -100,35 +100,22 @@ func (st *store) renewDir(dir string, except protocol.DocumentURI) []*document {
 	return st.renewWhere(func(u protocol.DocumentURI, _ *document) bool { return u != except && dirOf(u) == dir })
 }
 
-// renewWhere renews the open documents match selects (see renew) and
-// returns them; st.mu must be held.
+// renewWhere gives each open document match selects a new snapshot of
+// the same version and text with the package inputs as they are now, to
+// be analysed again, and returns them; st.mu must be held.
 func (st *store) renewWhere(match func(protocol.DocumentURI, *document) bool) []*document {
 	var out []*document
 	for u, d := range st.docs {
-		if match(u, d) {
-			st.renew(u, d)
-			out = append(out, d)
+		if !match(u, d) {
+			continue
 		}
+		old := d.snap
+		d.snap = &snapshot{URI: u, Version: old.Version, File: old.File, pkg: st.inputs(u)}
+		d.snap.base.Store(old.analysedBase())
+		old.superseded.Store(true)
+		out = append(out, d)
 	}
 	return out
-}
-
-// renew gives the open document d (at u) a new snapshot of the same
-// version and text with the package inputs as they are now, to be
-// analysed again; st.mu must be held.
-func (st *store) renew(u protocol.DocumentURI, d *document) {
-	old := d.snap
-	ns := &snapshot{URI: u, Version: old.Version, File: old.File, pkg: st.inputs(u)}
-	ns.base.Store(old.analysedBase())
-	old.superseded.Store(true)
-	d.snap = ns
-}
-
-// scheduleAll asks for the diagnostics of the documents' newest snapshots.
-func (st *store) scheduleAll(docs []*document) {
-	for _, d := range docs {
-		st.srv.schedule(d, d.currentSnapshot(st))
-	}
 }
 
 // dirOf returns the directory of the document u, or "".

@@ -137,7 +137,8 @@ func newServer(opts Options) *server {
 		exited: make(chan struct{}),
 		ws:     &workspace{},
 	}
-	s.docs = newStore(s)
+	s.docs = &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
+	s.docs.cur.Store(&view{})
 	s.table = s.routes()
 	return s
 }
@@ -253,7 +254,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.cancelRequest(req.Params())
 		return nil
 	case "exit":
-		s.exit()
+		s.exitOnce.Do(func() { close(s.exited) })
 		return nil
 	}
 	r, known := s.table[method]
@@ -271,7 +272,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	ctx, cancel := context.WithCancel(ctx)
 	id := call.ID()
 	s.running.Store(id, cancel)
-	ctx = withView(ctx, s.docs.current())
+	ctx = context.WithValue(ctx, viewKey{}, s.docs.current())
 	go func() {
 		defer func() {
 			s.running.Delete(id)
@@ -359,11 +360,6 @@ func (s *server) cancelRequest(params json.RawMessage) {
 	if cancel, ok := s.running.Load(*p.ID); ok {
 		cancel.(context.CancelFunc)()
 	}
-}
-
-// exit ends the server.
-func (s *server) exit() {
-	s.exitOnce.Do(func() { close(s.exited) })
 }
 
 // notify sends a notification to the client.

@@ -26,12 +26,8 @@ import (
 // view is the set of open documents at one moment. It is never modified.
 type view map[protocol.DocumentURI]*snapshot
 
+// viewKey is the context key of the view a request takes (see server.handle).
 type viewKey struct{}
-
-// withView attaches v to ctx.
-func withView(ctx context.Context, v view) context.Context {
-	return context.WithValue(ctx, viewKey{}, v)
-}
 
 // store holds the open documents.
 type store struct {
@@ -60,23 +56,8 @@ type document struct {
 	pubMu sync.Mutex
 }
 
-func newStore(s *server) *store {
-	st := &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
-	st.cur.Store(&view{})
-	return st
-}
-
 // current returns the current view.
 func (st *store) current() view { return *st.cur.Load() }
-
-// publishView stores a new view from docs; st.mu must be held.
-func (st *store) publishView() {
-	v := make(view, len(st.docs))
-	for u, d := range st.docs {
-		v[u] = d.snap
-	}
-	st.cur.Store(&v)
-}
 
 // snapshot returns the snapshot of a document as the request in ctx sees it.
 func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapshot, error) {
@@ -96,9 +77,18 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 func (st *store) update(f func() []*document) {
 	st.mu.Lock()
 	docs := f()
-	st.publishView()
+	v := make(view, len(st.docs))
+	for u, d := range st.docs {
+		v[u] = d.snap
+	}
+	st.cur.Store(&v)
 	st.mu.Unlock()
-	st.scheduleAll(docs)
+	for _, d := range docs {
+		st.mu.Lock()
+		snap := d.snap
+		st.mu.Unlock()
+		st.srv.schedule(d, snap)
+	}
 }
 
 // didOpen records a newly opened document and schedules its diagnostics.
@@ -132,7 +122,7 @@ func (st *store) didChange(_ context.Context, p *didChangeParams) error {
 		// The new text shares its chunks and line index with the old one's
 		// but where the changes are.
 		d.snap = &snapshot{URI: u, Version: version, File: file,
-			edit: &textEdit{from: old.File, edit: project.Edit{Span: edit, NewLen: n}}}
+			editFrom: old.File, edit: project.Edit{Span: edit, NewLen: n}}
 		old.superseded.Store(true)
 		if n == 0 && edit.Len() == 0 {
 			d.snap.File, d.snap.same = old.File, old
@@ -161,13 +151,6 @@ func (st *store) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 		}
 	})
 	return nil
-}
-
-// currentSnapshot returns d's latest snapshot.
-func (d *document) currentSnapshot(st *store) *snapshot {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return d.snap
 }
 
 // didClose forgets a document and clears its diagnostics.

@@ -63,7 +63,8 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, total, err
 		case bad != "":
 			s.log.Error("framing error: skipping to the next Content-Length header", "error", bad)
-			s.rejectFrame(bad)
+			// A ParseError: no id can be known.
+			s.replyError(json.RawMessage("null"), jsonrpc2.ParseError, "framing error: "+bad+"; the message was skipped")
 			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
@@ -182,11 +183,6 @@ func (s *stream) line() (string, int64, error) {
 		keep = append(keep, chunk...)
 		return string(keep), n, err
 	}
-}
-
-// rejectFrame answers a framing error with a ParseError: no id can be known.
-func (s *stream) rejectFrame(msg string) {
-	s.replyError(json.RawMessage("null"), jsonrpc2.ParseError, "framing error: "+msg+"; the message was skipped")
 }
 
 // reject answers a message that is not valid JSON-RPC.

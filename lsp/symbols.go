@@ -22,7 +22,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"go.lsp.dev/protocol"
 
@@ -219,14 +218,9 @@ func packageFiles(uris []protocol.DocumentURI) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, u := range uris {
-		dir := dirOf(u)
-		if dir == "" || seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		paths, _ := project.Files(dir)
-		for _, p := range paths {
-			out = append(out, filepath.Clean(p))
+		if dir, paths := listDir(u); !seen[dir] {
+			seen[dir] = true
+			out = append(out, paths...)
 		}
 	}
 	return out
@@ -255,20 +249,14 @@ func appendMatching(out []protocol.SymbolInformation, query string, u protocol.D
 // fuzzyMatch reports whether the letters of query appear in name in order,
 // ignoring case.
 func fuzzyMatch(query, name string) bool {
-	q := []rune(strings.ToLower(strings.TrimSpace(query)))
-	if len(q) == 0 {
-		return true
-	}
-	i := 0
-	for _, r := range strings.ToLower(name) {
-		if unicode.ToLower(r) == q[i] {
-			i++
-			if i == len(q) {
-				return true
-			}
+	name = strings.ToLower(name)
+	for _, r := range strings.ToLower(strings.TrimSpace(query)) {
+		var found bool
+		if _, name, found = strings.Cut(name, string(r)); !found {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // workspace is what the server knows of the workspace folders.

@@ -128,12 +128,7 @@ func (s *server) diagnosticsOf(an *analysis) diag.List {
 // they changed, publishes every open document's diagnostics again.
 func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChangeConfigurationParams) error {
 	if s.configureTargets(p.Settings) {
-		s.docs.republish()
+		s.docs.update(func() []*document { return slices.Collect(maps.Values(s.docs.docs)) })
 	}
 	return nil
-}
-
-// republish schedules the diagnostics of every open document again.
-func (st *store) republish() {
-	st.update(func() []*document { return slices.Collect(maps.Values(st.docs)) })
 }

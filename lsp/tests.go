@@ -104,7 +104,13 @@ func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (a
 	if an.Diags.HasErrors() {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s has errors: fix them before running test %s", an.File.Path, name)
 	}
-	job := agenttest.Job{Path: an.File.Path, Program: an.packageProgram()}
+	// The agents the test may reach, as `gramc test` makes them: those of
+	// the files of its package and its own (see agenttest.PackageProgram);
+	// the document's alone when it is compiled alone.
+	job := agenttest.Job{Path: an.File.Path, Program: an.Prog}
+	if c := an.Checked; c != nil && c.Package != nil {
+		job.Program = agenttest.PackageProgram(c.Package, c.Package.Lookup(an.File.Path))
+	}
 	r, closeTools, err := s.testRunner(ctx, &job, t)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: %v", name, err)
@@ -188,15 +194,4 @@ func (a *analysis) subjectFixes(u protocol.DocumentURI, d diag.Diagnostic) []pro
 		}
 	}
 	return nil
-}
-
-// packageProgram returns the program of the agents a test of the
-// document may reach, as `gramc test` makes it (see
-// [agenttest.PackageProgram]): those of the files of its package and its
-// own; the document's alone when it is compiled alone.
-func (a *analysis) packageProgram() *schema.Program {
-	if t := a.Checked; t != nil && t.Package != nil {
-		return agenttest.PackageProgram(t.Package, t.Package.Lookup(a.File.Path))
-	}
-	return a.Prog
 }
