@@ -33,13 +33,6 @@ type batch struct {
 	parsed sync.WaitGroup
 }
 
-// lower gives the batch's units to lw.
-func (b *batch) lower(lw *unitLowerer) {
-	for i := range b.out {
-		lw.unit(&b.out[i])
-	}
-}
-
 // tokenBuffers recycles the token buffers of batches: tokens are copied once,
 // from the scanner into a buffer, and the buffer is used again once its
 // batch is parsed.
@@ -232,7 +225,9 @@ func (p *pipeline) add(b *batch) {
 // them to the list, and gives the batch back for reuse.
 func (p *pipeline) lowerAndTake(b *batch) {
 	if p.lw != nil {
-		b.lower(p.lw)
+		for i := range b.out {
+			p.lw.unit(&b.out[i])
+		}
 	}
 	p.units.add(b.out)
 	b.recycle()

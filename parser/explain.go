@@ -5,6 +5,7 @@ package parser
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -62,10 +63,7 @@ func explain(err *grammar.SyntaxError, toks []lexer.Token) *grammar.SyntaxError 
 		}
 	}
 	// Find the token the error is at.
-	i := 0
-	for i < len(toks) && toks[i].Pos.Offset < err.Span.Start {
-		i++
-	}
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos.Offset >= err.Span.Start })
 	open := openBrackets(toks[:i])
 	if err.Detail != "" {
 		if i < len(toks) {

@@ -4,8 +4,9 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
+
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // WriteJSONLine writes the document as one line of JSON Lines, for a file
@@ -15,12 +16,7 @@ import (
 func (doc *Document) WriteJSONLine(w io.Writer, path string) error {
 	var head bytes.Buffer
 	head.WriteString(`{"path":`)
-	enc := json.NewEncoder(&head)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(path); err != nil {
-		return err
-	}
-	head.Truncate(head.Len() - 1) // the encoder's newline
+	jsonvalue.WriteString(&head, path, false)
 	head.WriteString(`,"patterns":`)
 	if _, err := w.Write(head.Bytes()); err != nil {
 		return err

@@ -325,7 +325,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 	if sc.parent == nil {
 		parent = outermost
 	}
-	refs, at := len(l.refs), l.markScopes()
+	refs, scopes, few := len(l.refs), l.scopeSlab, l.fewSlab
 	inner := l.newScope(parent, p, sp.Elements)
 	p.Elements = make([]*Pattern, 0, len(sp.Elements))
 	for _, e := range sp.Elements {
@@ -343,7 +343,7 @@ func (l *lowerer) group(sp *grammar.SubjectPattern, sc *scope) *Pattern {
 		p.Elements = append(p.Elements, ep)
 	}
 	if len(l.refs) == refs {
-		l.releaseScopes(at) // no bare reference waits in them
+		l.releaseScopes(scopes, few) // no bare reference waits in them
 	}
 	return p
 }

@@ -125,11 +125,11 @@ func writePatternJSON(b *bytes.Buffer, p *Pattern, d int) {
 	b.WriteString("}")
 }
 
-// sortedBy returns xs if it is sorted by cmp, else a sorted copy.
+// sortedBy returns xs if it is sorted by cmp, else a copy sorted stably.
 func sortedBy[T any](xs []T, cmp func(x, y T) int) []T {
 	if !slices.IsSortedFunc(xs, cmp) {
 		xs = slices.Clone(xs)
-		slices.SortFunc(xs, cmp)
+		slices.SortStableFunc(xs, cmp)
 	}
 	return xs
 }
@@ -186,15 +186,13 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 		b.WriteString("]")
 	case grammar.MapValue:
 		// Keys sorted, each with the value of its first entry.
-		entries := v.Entries()
-		sorted := make([]*grammar.Entry, len(entries))
-		for i := range entries {
-			sorted[i] = &entries[i]
-		}
-		slices.SortStableFunc(sorted, func(x, y *grammar.Entry) int { return strings.Compare(x.KeyName(), y.KeyName()) })
-		sorted = slices.CompactFunc(sorted, func(x, y *grammar.Entry) bool { return x.KeyName() == y.KeyName() })
+		sorted := sortedBy(v.Entries(), func(x, y grammar.Entry) int { return strings.Compare(x.KeyName(), y.KeyName()) })
 		b.WriteString("{")
-		for i, e := range sorted {
+		for i := range sorted {
+			e := &sorted[i]
+			if i > 0 && sorted[i-1].KeyName() == e.KeyName() {
+				continue
+			}
 			if i > 0 {
 				b.WriteString(", ")
 			}

@@ -197,12 +197,5 @@ func startsLineIn(src string, base, off int) bool {
 
 // opensPattern reports whether t can start a top-level pattern.
 func opensPattern(t *lexer.Token) bool {
-	if t.Type != grammar.Punct {
-		return false
-	}
-	switch t.Value {
-	case "(", "[", "@", "@@":
-		return true
-	}
-	return false
+	return t.Type == grammar.Punct && (t.Value == "(" || t.Value == "[" || t.Value == "@" || t.Value == "@@")
 }

@@ -53,12 +53,10 @@ func (b *batch) parseUnitParallel(src string, toks []lexer.Token, eof int) {
 		n += len(runs[i].out)
 	}
 	b.out = slices.Grow(b.out, n-len(b.out))
+	// The last chunk ends at the end of the unit: its steps settle the rest.
 	p := 0
 	for i := range runs {
 		p = b.takeRun(src, toks, eof, p, &runs[i])
-	}
-	for p < len(toks) {
-		p, _ = b.recoverStep(src, 0, toks, p, eof)
 	}
 }
 

@@ -138,30 +138,21 @@ func (l *lowerer) newScope(parent *scope, owner *Pattern, els []*grammar.Element
 	return s
 }
 
-// scopesMark is where the slabs of scopes and of their lists of
-// definitions were (see markScopes).
-type scopesMark struct {
-	scopes []scope
-	few    []*Pattern
-}
-
-// markScopes returns where the slabs of scopes are, for releaseScopes.
-func (l *lowerer) markScopes() scopesMark { return scopesMark{l.scopeSlab, l.fewSlab} }
-
 // releaseScopes hands out again, for the scopes made next, those made
-// since m and their lists of definitions: the scopes of a subject
-// pattern's elements are looked at while they are lowered, and after that
-// only by the bare references among them that wait for their definitions
-// (see resolve.go). A subject pattern without such a reference, as a
-// tool's signature, lets go of its scopes as soon as it is lowered, and
-// the document's scopes take the room of those that wait. Scopes made
-// one by one (see perUnit) are left to the collector.
-func (l *lowerer) releaseScopes(m scopesMark) {
+// since the slabs of scopes and of their lists of definitions were scopes
+// and few, and their lists: the scopes of a subject pattern's elements are
+// looked at while they are lowered, and after that only by the bare
+// references among them that wait for their definitions (see resolve.go).
+// A subject pattern without such a reference, as a tool's signature, lets
+// go of its scopes as soon as it is lowered, and the document's scopes take
+// the room of those that wait. Scopes made one by one (see perUnit) are
+// left to the collector.
+func (l *lowerer) releaseScopes(scopes []scope, few []*Pattern) {
 	if l.perUnit {
 		return
 	}
-	l.scopeSlab = rewind(l.scopeSlab, m.scopes)
-	l.fewSlab = rewind(l.fewSlab, m.few)
+	l.scopeSlab = rewind(l.scopeSlab, scopes)
+	l.fewSlab = rewind(l.fewSlab, few)
 }
 
 // rewind returns the slab cur cut back to was, an earlier state of it,

@@ -319,17 +319,15 @@ func sxScalar(p *sxPrinter, field string, t grammar.Tok) {
 		p.open(field, "string_literal", sp)
 		sxFencedContent(p, t)
 		p.close()
-	case grammar.Tagged:
-		p.open(field, "tagged_string", sp)
-		tag := grammar.Tag(t)
-		p.leaf("tag", "symbol", diag.Span{Start: t.Start(), End: t.Start() + len(tag)})
-		p.leaf("content", "string_content", diag.Span{Start: t.Start() + grammar.ContentStart(t), End: t.End() - 1})
-		p.close()
-	case grammar.TaggedFenced:
+	case grammar.Tagged, grammar.TaggedFenced:
 		p.open(field, "tagged_string", sp)
 		ts, te := grammar.TagSpan(t)
 		p.leaf("tag", "symbol", diag.Span{Start: t.Start() + ts, End: t.Start() + te})
-		sxFencedContent(p, t)
+		if t.Type == grammar.Tagged {
+			p.leaf("content", "string_content", diag.Span{Start: t.Start() + grammar.ContentStart(t), End: t.End() - 1})
+		} else {
+			sxFencedContent(p, t)
+		}
 		p.close()
 	}
 }

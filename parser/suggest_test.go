@@ -72,7 +72,7 @@ func TestSuggestionsFollowEdits(t *testing.T) {
 	text := b.String()
 	doc, _ := ParseForEdits(diag.NewFile("s.gram", []byte(text)))
 	at := strings.Index(text, "(p19:") + len("(p19")
-	var first *nameIndex
+	var first *suggest.NameIndex
 	for i, ins := range []string{"y", "", "yz", "", "7", "q", ""} {
 		old := string(doc.File.Bytes())
 		edit := diag.Span{Start: at, End: at}
@@ -89,8 +89,8 @@ func TestSuggestionsFollowEdits(t *testing.T) {
 			t.Fatalf("edit %d: no suggestions kept", i)
 		}
 		if first == nil {
-			first = got.suggestions.base
-		} else if got.suggestions.base != first {
+			first = got.suggestions.index
+		} else if got.suggestions.index != first {
 			t.Errorf("edit %d (%q): the index of names was made again", i, ins)
 		}
 		doc = got

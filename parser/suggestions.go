@@ -24,11 +24,13 @@ import (
 )
 
 // topSuggestions answers did-you-mean questions about one set of top-level
-// names: those of base but the dead ones, and added. It is safe for
-// concurrent use: versions of a document with the same names share it.
+// names: those of base (in order, indexed by index, which versions share)
+// but the dead ones, and added. It is safe for concurrent use: versions of
+// a document with the same names share it.
 type topSuggestions struct {
 	set   nameSet
-	base  *nameIndex
+	base  []string
+	index *suggest.NameIndex
 	dead  map[int32]bool
 	added []string // in order
 	// addedIndex indexes added, once asked.
@@ -36,12 +38,6 @@ type topSuggestions struct {
 	addedIndex *suggest.NameIndex
 	mu         sync.Mutex
 	memo       map[string]suggestion
-}
-
-// nameIndex is an index of names, in order, which versions share.
-type nameIndex struct {
-	names []string
-	index *suggest.NameIndex
 }
 
 // suggestion is an answer of [suggest.NameIndex.Nearest].
@@ -83,7 +79,7 @@ func suggestionsFor(top *scope, prev *topSuggestions) *topSuggestions {
 	}
 	names := top.names()
 	sort.Strings(names)
-	return &topSuggestions{set: set, base: &nameIndex{names: names, index: suggest.NewNameIndex(names)}, memo: map[string]suggestion{}}
+	return &topSuggestions{set: set, base: names, index: suggest.NewNameIndex(names), memo: map[string]suggestion{}}
 }
 
 // maxDelta is how many names a version's suggestions may hold apart from
@@ -98,10 +94,10 @@ func (t *topSuggestions) derive(set nameSet, touched map[string]bool, defined fu
 	if t == nil || t.set == set {
 		return t
 	}
-	n := &topSuggestions{set: t.set, base: t.base, dead: t.dead, added: t.added, memo: map[string]suggestion{}}
+	n := &topSuggestions{set: t.set, base: t.base, index: t.index, dead: t.dead, added: t.added, memo: map[string]suggestion{}}
 	copied := false
 	for name := range touched {
-		rank, inBase := slices.BinarySearch(t.base.names, name)
+		rank, inBase := slices.BinarySearch(t.base, name)
 		at, inAdded := slices.BinarySearch(n.added, name)
 		was := inBase && !n.dead[int32(rank)] || inAdded
 		now := defined(name)
@@ -126,7 +122,7 @@ func (t *topSuggestions) derive(set nameSet, touched map[string]bool, defined fu
 			n.added = slices.Delete(n.added, at, at+1)
 		}
 	}
-	if n.set != set || len(n.dead)+len(n.added) > maxDelta(len(t.base.names)) {
+	if n.set != set || len(n.dead)+len(n.added) > maxDelta(len(t.base)) {
 		return nil
 	}
 	return n
@@ -145,7 +141,7 @@ func (t *topSuggestions) nearest(id string) (string, int) {
 	if len(t.dead) > 0 {
 		skip = func(r int) bool { return t.dead[int32(r)] }
 	}
-	name, d := t.base.index.NearestExcept(id, skip)
+	name, d := t.index.NearestExcept(id, skip)
 	if len(t.added) > 0 {
 		t.addedOnce.Do(func() { t.addedIndex = suggest.NewNameIndex(t.added) })
 		// Of equally close names, the first in byte order, as one index
