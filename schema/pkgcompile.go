@@ -250,18 +250,14 @@ func (pc *pkgCompile) records() {
 		st := &pc.pkg.files[pc.at[i]]
 		st.records = nil
 		for _, r := range c.prog.Records {
-			if c.records[r.Name] == r {
-				st.records = append(st.records, r)
+			if c.records[r.Name] != r {
+				continue
 			}
-		}
-		if !pc.full {
-			continue
-		}
-		for k, r := range st.records {
-			if _, ok := pc.pkg.records[r.Name]; !ok {
-				pc.pkg.records[r.Name] = pkgRef{i, k}
+			if _, ok := pc.pkg.records[r.Name]; pc.full && !ok {
+				pc.pkg.records[r.Name] = pkgRef{i, len(st.records)}
 				pc.pkg.recordNames = append(pc.pkg.recordNames, r.Name)
 			}
+			st.records = append(st.records, r)
 		}
 	}
 	owner := make(map[*Record]*compiler, n)
@@ -274,8 +270,9 @@ func (pc *pkgCompile) records() {
 	}
 }
 
-// tools compiles the top-level tools of every file, and makes the
-// package's table of them.
+// tools compiles the top-level tools of every file, lists the named ones
+// of each member file, with their indexes, and makes the package's table
+// of them.
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
@@ -290,28 +287,17 @@ func (pc *pkgCompile) tools() {
 			continue
 		}
 		st := &pc.pkg.files[pc.at[i]]
-		st.tools = fileTools(c.prog)
-		for k, pt := range st.tools {
-			if !pc.full {
-				break
+		st.tools = nil
+		for j, t := range c.prog.AllTools() {
+			if t.Name == "" || !t.TopLevel {
+				continue
 			}
-			if _, ok := pc.pkg.tools[pt.name]; !ok {
-				pc.pkg.tools[pt.name] = pkgRef{i, k}
+			if _, ok := pc.pkg.tools[t.Name]; pc.full && !ok {
+				pc.pkg.tools[t.Name] = pkgRef{i, len(st.tools)}
 			}
+			st.tools = append(st.tools, pkgTool{t.Name, int32(j)})
 		}
 	}
-}
-
-// fileTools returns the named top-level tools of a file's program, with
-// their indexes in it.
-func fileTools(prog *Program) []pkgTool {
-	var out []pkgTool
-	for j, t := range prog.AllTools() {
-		if t.Name != "" && t.TopLevel {
-			out = append(out, pkgTool{t.Name, int32(j)})
-		}
-	}
-	return out
 }
 
 // agents compiles the agents of every file, and reports whether the
