@@ -452,12 +452,9 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		c.packageTests(again[i].decls(), false, index)
 		out.Programs[i], out.Diags[i] = c.finish()
 	}
-	progs, diags, marks := compileTests(scope, tests)
-	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
+	if marks := compileTests(scope, tests, out); !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
 		return nil
 	}
-	copy(out.Programs[len(docs):], progs)
-	copy(out.Diags[len(docs):], diags)
 	return out
 }
 

@@ -12,7 +12,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -83,9 +82,9 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 }
 
 // compileTests compiles the tests of a package whose member files were
-// compiled, with the package's scope: it returns their programs and
-// diagnostics, and the tools of other files each lists.
-func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag.List, [][]string) {
+// compiled, with the package's scope, into the last programs and
+// diagnostics of out; it returns the tools of other files each lists.
+func compileTests(scope *pkgScope, tests []*parser.Document, out *PackageCompile) [][]string {
 	pc := &pkgCompile{own: tests, at: make([]int, len(tests)), pkg: scope}
 	for i := range pc.at {
 		pc.at[i] = -1
@@ -95,9 +94,7 @@ func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag
 	pc.tools()
 	pc.agents()
 	compose(pc.cs, false)
-	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
-	marks := pc.finish(false, out)
-	return out.Programs, out.Diags, marks
+	return pc.finish(false, out)
 }
 
 // startWhole starts compiling the member files set of the package of
@@ -183,15 +180,16 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 
 // finish looks up the references that name nothing in their own file,
 // runs the checks, compiles the tests and puts the programs of own and
-// their diagnostics, in that order, in out; it returns the tools of
+// their diagnostics, in that order, last in out; it returns the tools of
 // other files each file of tests lists.
 func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
 	pc.unresolved()
 	marks := pc.checks(hasAgents, out)
 	pc.compileTests()
 	pc.pkg.cs = nil
+	at := len(out.Programs) - len(pc.cs)
 	for i, c := range pc.cs {
-		out.Programs[i], out.Diags[i] = c.finish()
+		out.Programs[at+i], out.Diags[at+i] = c.finish()
 	}
 	return marks
 }
