@@ -152,16 +152,9 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
-	// tp is the top-level pattern, p or the annotations around it.
+	// tp is the top-level pattern, p or the annotations around it (nil
+	// for an inline tool).
 	tp *parser.Pattern
-}
-
-// top returns the span of the top-level pattern of d.
-func (d decl) top() diag.Span {
-	if d.tp == nil {
-		return diag.Span{}
-	}
-	return d.tp.Span()
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
