@@ -59,13 +59,10 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 		out.Programs[0], out.Diags[0] = compileWith(all[0], nil, keep, lean)
 		return out
 	}
-	pc := &pkgCompile{own: all, at: make([]int, len(all)), full: true, keep: keep}
+	pc := &pkgCompile{own: all, at: slices.Repeat([]int{-1}, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
-	for i := range all {
-		pc.at[i] = -1
-		if i < len(docs) {
-			pc.at[i] = i
-		}
+	for i := range docs {
+		pc.at[i] = i
 	}
 	pc.start(share)
 	pc.setLean(lean && len(tests) == 0)
@@ -85,10 +82,7 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 // compiled, with the package's scope, into the last programs and
 // diagnostics of out; it returns the tools of other files each lists.
 func compileTests(scope *pkgScope, tests []*parser.Document, out *PackageCompile) [][]string {
-	pc := &pkgCompile{own: tests, at: make([]int, len(tests)), pkg: scope}
-	for i := range pc.at {
-		pc.at[i] = -1
-	}
+	pc := &pkgCompile{own: tests, at: slices.Repeat([]int{-1}, len(tests)), pkg: scope}
 	pc.start(false)
 	pc.records()
 	pc.tools()
