@@ -66,7 +66,6 @@ func (c *compiler) isLocalAgent(a *Agent) bool {
 // property, which its [Agent.AsTool] takes.
 func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 	p := d.p
-	where := "an agent"
 	var hasModel, hasInstruction bool
 	for i := range p.Subject.Properties {
 		pr := &p.Subject.Properties[i]
@@ -110,7 +109,7 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 		case "maxToolCalls", "maxTotalTokens", "maxCostUSD":
 			c.budget(a, pr)
 		default:
-			c.unknownProp(pr, where, agentProps)
+			c.unknownProp(pr, "an agent", agentProps)
 		}
 	}
 	if !hasInstruction {

@@ -152,16 +152,9 @@ type decl struct {
 	p     *parser.Pattern
 	s     *grammar.Subject // nil for an anonymous pattern
 	label string
-	// tp is the top-level pattern, p or the annotations around it.
+	// tp is the top-level pattern, p or the annotations around it (nil
+	// for an inline tool).
 	tp *parser.Pattern
-}
-
-// top returns the span of the top-level pattern of d.
-func (d decl) top() diag.Span {
-	if d.tp == nil {
-		return diag.Span{}
-	}
-	return d.tp.Span()
 }
 
 // Compile compiles a parsed document. It returns the program, partial when
@@ -448,18 +441,13 @@ func (c *compiler) tool(d decl, top bool) {
 	}
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
-	if !ValidToolName(t.Name) {
-		var dg diag.Diagnostic
-		if t.Name == "" {
-			dg = diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name")
-			dg.Detail = "name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name"
-		} else {
-			dg = diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name)
-			dg.Detail = "a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
-			fixed := fixToolName(t.Name)
-			dg.Fixes = []diag.Fix{replaceFix("Rename to "+fixed, p.IdentSpan(), fixed)}
-		}
-		c.diags.Add(dg)
+	if t.Name == "" {
+		c.explain(diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name"),
+			"name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name")
+	} else if !ValidToolName(t.Name) {
+		fixed := fixToolName(t.Name)
+		c.explain(diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name),
+			"a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require", replaceFix("Rename to "+fixed, p.IdentSpan(), fixed))
 	}
 	var desc *parser.Property
 	for i := range p.Subject.Properties {

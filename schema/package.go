@@ -432,9 +432,10 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		if a == nil {
 			a = startFile(pc, scope, i)
 		}
-		if a == nil || !a.compile("") || !a.end(pc.hasAgents, lookup) {
+		if a == nil || !a.compile("") {
 			return nil
 		}
+		a.end(pc.hasAgents, lookup)
 		if a.whole == nil {
 			scope.files[i].deps = moreDeps(scope.files[i].deps, a.c.pkgDeps)
 		}
@@ -451,12 +452,9 @@ func (pc *PackageCompile) next(docs, tests []*parser.Document, scope *pkgScope, 
 		c.packageTests(again[i].decls(), false, index)
 		out.Programs[i], out.Diags[i] = c.finish()
 	}
-	progs, diags, marks := compileTests(scope, tests)
-	if !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
+	if marks := compileTests(scope, tests, out); !slices.EqualFunc(marks, pc.testMarks, slices.Equal) {
 		return nil
 	}
-	copy(out.Programs[len(docs):], progs)
-	copy(out.Diags[len(docs):], diags)
 	return out
 }
 
@@ -504,8 +502,10 @@ func packageCycles(cs []*compiler, owner map[*Record]*compiler) {
 
 // duplicates reports the names that two files of a package declare (an
 // agent, a top-level tool or a record of each), in both files, each
-// with the other place as its related location, and returns them. When two files declare most
-// of the same names, which a copy of a file does, the detail says so.
+// with the other place as its related location, and returns them. When two
+// files declare most of the same names, which a copy of a file does, the
+// detail says so: at least two names, and more than half of the names of
+// each.
 func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	// The first declaration of each name, by file and declaration index.
 	type at struct{ file, decl int }
@@ -516,6 +516,7 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	first := make(map[string]at, n)
 	var found [][2]at          // a declaration, and the first of its name
 	shared := map[[2]int]int{} // by the two files' indexes, the first's first
+	named := make([]int, len(cs))
 	dups := map[string]bool{}
 	for i := range cs {
 		for j, d := range ds[i] {
@@ -523,6 +524,7 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 			if name == "" || d.label == TestLabel {
 				continue
 			}
+			named[i]++
 			switch f, ok := first[name]; {
 			case !ok:
 				first[name] = at{i, j}
@@ -536,7 +538,7 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 	for _, d := range found {
 		here, there := d[0], d[1]
 		copied := shared[[2]int{there.file, here.file}]
-		if !nearCopies(copied, ds[here.file], ds[there.file]) {
+		if copied < 2 || 2*copied <= named[here.file] || 2*copied <= named[there.file] {
 			copied = 0
 		}
 		h, t := ds[here.file][here.decl], ds[there.file][there.decl]
@@ -544,22 +546,6 @@ func duplicates(cs []*compiler, ds [][]decl) map[string]bool {
 		cs[there.file].diags.Add(duplicateDiag(t, h, cs[here.file].doc.File, copied))
 	}
 	return dups
-}
-
-// nearCopies reports whether two files that declare n of the same names
-// are near copies of each other: at least two names, and more than half
-// of the names of each.
-func nearCopies(n int, a, b []decl) bool {
-	named := func(ds []decl) int {
-		k := 0
-		for _, d := range ds {
-			if d.p.Subject.Identity != "" && d.label != TestLabel {
-				k++
-			}
-		}
-		return k
-	}
-	return n >= 2 && 2*n > named(a) && 2*n > named(b)
 }
 
 // duplicateDiag is the diagnostic at the declaration here of a name also

@@ -12,7 +12,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
 )
 
@@ -60,13 +59,10 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 		out.Programs[0], out.Diags[0] = compileWith(all[0], nil, keep, lean)
 		return out
 	}
-	pc := &pkgCompile{own: all, at: make([]int, len(all)), full: true, keep: keep}
+	pc := &pkgCompile{own: all, at: slices.Repeat([]int{-1}, len(all)), full: true, keep: keep}
 	pc.pkg = &pkgScope{files: make([]pkgFileState, len(docs)), docs: docs, progs: make([]*Program, len(docs))} // its tables are made below, sized for the package
-	for i := range all {
-		pc.at[i] = -1
-		if i < len(docs) {
-			pc.at[i] = i
-		}
+	for i := range docs {
+		pc.at[i] = i
 	}
 	pc.start(share)
 	pc.setLean(lean && len(tests) == 0)
@@ -83,21 +79,16 @@ func compilePackage(docs, tests []*parser.Document, share, keep, lean bool) *Pac
 }
 
 // compileTests compiles the tests of a package whose member files were
-// compiled, with the package's scope: it returns their programs and
-// diagnostics, and the tools of other files each lists.
-func compileTests(scope *pkgScope, tests []*parser.Document) ([]*Program, []diag.List, [][]string) {
-	pc := &pkgCompile{own: tests, at: make([]int, len(tests)), pkg: scope}
-	for i := range pc.at {
-		pc.at[i] = -1
-	}
+// compiled, with the package's scope, into the last programs and
+// diagnostics of out; it returns the tools of other files each lists.
+func compileTests(scope *pkgScope, tests []*parser.Document, out *PackageCompile) [][]string {
+	pc := &pkgCompile{own: tests, at: slices.Repeat([]int{-1}, len(tests)), pkg: scope}
 	pc.start(false)
 	pc.records()
 	pc.tools()
 	pc.agents()
 	compose(pc.cs, false)
-	out := &PackageCompile{Programs: make([]*Program, len(tests)), Diags: make([]diag.List, len(tests))}
-	marks := pc.finish(false, out)
-	return out.Programs, out.Diags, marks
+	return pc.finish(false, out)
 }
 
 // startWhole starts compiling the member files set of the package of
@@ -183,15 +174,16 @@ func (pc *PackageCompile) extOf(scope *pkgScope, f int) map[int32]bool {
 
 // finish looks up the references that name nothing in their own file,
 // runs the checks, compiles the tests and puts the programs of own and
-// their diagnostics, in that order, in out; it returns the tools of
+// their diagnostics, in that order, last in out; it returns the tools of
 // other files each file of tests lists.
 func (pc *pkgCompile) finish(hasAgents bool, out *PackageCompile) [][]string {
 	pc.unresolved()
 	marks := pc.checks(hasAgents, out)
 	pc.compileTests()
 	pc.pkg.cs = nil
+	at := len(out.Programs) - len(pc.cs)
 	for i, c := range pc.cs {
-		out.Programs[i], out.Diags[i] = c.finish()
+		out.Programs[at+i], out.Diags[at+i] = c.finish()
 	}
 	return marks
 }
@@ -250,18 +242,14 @@ func (pc *pkgCompile) records() {
 		st := &pc.pkg.files[pc.at[i]]
 		st.records = nil
 		for _, r := range c.prog.Records {
-			if c.records[r.Name] == r {
-				st.records = append(st.records, r)
+			if c.records[r.Name] != r {
+				continue
 			}
-		}
-		if !pc.full {
-			continue
-		}
-		for k, r := range st.records {
-			if _, ok := pc.pkg.records[r.Name]; !ok {
-				pc.pkg.records[r.Name] = pkgRef{i, k}
+			if _, ok := pc.pkg.records[r.Name]; pc.full && !ok {
+				pc.pkg.records[r.Name] = pkgRef{i, len(st.records)}
 				pc.pkg.recordNames = append(pc.pkg.recordNames, r.Name)
 			}
+			st.records = append(st.records, r)
 		}
 	}
 	owner := make(map[*Record]*compiler, n)
@@ -274,8 +262,9 @@ func (pc *pkgCompile) records() {
 	}
 }
 
-// tools compiles the top-level tools of every file, and makes the
-// package's table of them.
+// tools compiles the top-level tools of every file, lists the named ones
+// of each member file, with their indexes, and makes the package's table
+// of them.
 func (pc *pkgCompile) tools() {
 	n := 0
 	for i, c := range pc.cs {
@@ -290,28 +279,17 @@ func (pc *pkgCompile) tools() {
 			continue
 		}
 		st := &pc.pkg.files[pc.at[i]]
-		st.tools = fileTools(c.prog)
-		for k, pt := range st.tools {
-			if !pc.full {
-				break
+		st.tools = nil
+		for j, t := range c.prog.AllTools() {
+			if t.Name == "" || !t.TopLevel {
+				continue
 			}
-			if _, ok := pc.pkg.tools[pt.name]; !ok {
-				pc.pkg.tools[pt.name] = pkgRef{i, k}
+			if _, ok := pc.pkg.tools[t.Name]; pc.full && !ok {
+				pc.pkg.tools[t.Name] = pkgRef{i, len(st.tools)}
 			}
+			st.tools = append(st.tools, pkgTool{t.Name, int32(j)})
 		}
 	}
-}
-
-// fileTools returns the named top-level tools of a file's program, with
-// their indexes in it.
-func fileTools(prog *Program) []pkgTool {
-	var out []pkgTool
-	for j, t := range prog.AllTools() {
-		if t.Name != "" && t.TopLevel {
-			out = append(out, pkgTool{t.Name, int32(j)})
-		}
-	}
-	return out
 }
 
 // agents compiles the agents of every file, and reports whether the

@@ -6,7 +6,6 @@
 package schema
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -24,26 +23,23 @@ import (
 func (c *compiler) pkgUnresolved() {
 	for _, u := range c.doc.Unresolved() {
 		name := u.Ref.Subject.Identity
-		if c.agentRefPats[u.Ref] {
-			c.usePkg(name) // an agent of another file listed as a tool (see agentElement)
-			continue
-		}
-		if _, ok := c.pkg.tools[name]; ok {
+		// A tool of another file, or an agent of another file listed as
+		// a tool (see agentElement).
+		if _, ok := c.pkg.tools[name]; ok || c.agentRefPats[u.Ref] {
 			c.usePkg(name)
 			continue
 		}
-		d := u.Diagnostic()
-		if file, ident, what, ok := c.pkg.lookupName(name); ok {
-			c.usePkg(name)
+		// meant: the name, declared but not as a tool, or the closest.
+		d, meant := u.Diagnostic(), name
+		if _, _, _, ok := c.pkg.lookupName(name); ok {
 			d.Detail = name + " is declared in another file of the package, but it is not a tool or an agent: an agent's elements are tools and agents"
 			d.Fixes = nil
-			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
-		} else if s := c.pkg.closest(name, u.Closest); s != "" {
-			file, ident, what, _ := c.pkg.lookupName(s)
-			c.usePkg(s)
-			d.Detail = "did you mean " + strconv.Quote(s) + "?"
-			d.Fixes = []diag.Fix{replaceFix("Change to "+s, u.Ref.Span(), s)}
-			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + s + " is declared here"}}
+		} else if meant = c.pkg.closest(name, u.Closest); meant != "" {
+			suggestFix(&d, meant, u.Ref.Span())
+		}
+		if file, ident, what, ok := c.pkg.lookupName(meant); ok {
+			c.usePkg(meant)
+			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + meant + " is declared here"}}
 		}
 		c.diags.Add(d)
 	}

@@ -134,7 +134,8 @@ type typeNames struct {
 // the top of this file); prev must be the program of a [Compile] or a
 // Recompile.
 func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
-	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && !a.c.composes && a.end(a.c.prog.NumAgents() > 0, false) {
+	if a := startAgain(prev, doc, nil); a != nil && a.compile("") && !a.c.composes {
+		a.end(a.c.prog.NumAgents() > 0, false)
 		return a.c.finish()
 	}
 	return Compile(doc)
@@ -223,11 +224,10 @@ func (a *fileAgain) compile(label string) bool {
 // end makes the program compiled again and its diagnostics, the file's
 // tools checked with hasAgents (whether the package has agents); in a
 // package, the references that name nothing in the file are looked up
-// again with lookup, else taken. The compiler's finish returns them. It
-// reports false when the compile keeps nothing for the next.
-func (a *fileAgain) end(hasAgents, lookup bool) bool {
+// again with lookup, else taken. The compiler's finish returns them.
+func (a *fileAgain) end(hasAgents, lookup bool) {
 	if a.whole != nil {
-		return true
+		return
 	}
 	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
@@ -252,7 +252,6 @@ func (a *fileAgain) end(hasAgents, lookup bool) bool {
 	c.reportTools(m.dups, m.unused, hasAgents)
 	m.types = c.types
 	c.prog.memo = m
-	return true
 }
 
 // hasTests reports whether the file compiled again declares tests.

@@ -125,17 +125,13 @@ func (c *compiler) unique(seen *paramList, p *Param, owner, name string, field b
 		return true
 	}
 	owner += " " + name
-	var dg diag.Diagnostic
 	if !field {
-		dg = diag.Errorf(CodeDuplicateParameter, p.NameOrNode(), "%s has two parameters named %s", owner, p.Name)
-		dg.Detail = "parameter names are unique within a tool: rename one of them"
-		dg.Related = []diag.Related{{Span: first.NameOrNode(), Message: "first parameter " + p.Name}}
+		c.diags.Add(detailed(diag.Errorf(CodeDuplicateParameter, p.NameOrNode(), "%s has two parameters named %s", owner, p.Name),
+			"parameter names are unique within a tool: rename one of them", diag.Related{Span: first.NameOrNode(), Message: "first parameter " + p.Name}))
 	} else {
-		dg = diag.Errorf(CodeDuplicateField, p.NameSpan, "%s has two fields named %s", owner, p.Name)
-		dg.Detail = "field names are unique within a record: rename or remove one"
-		dg.Related = []diag.Related{{Span: first.NameSpan, Message: "first field " + p.Name}}
+		c.diags.Add(detailed(diag.Errorf(CodeDuplicateField, p.NameSpan, "%s has two fields named %s", owner, p.Name),
+			"field names are unique within a record: rename or remove one", diag.Related{Span: first.NameSpan, Message: "first field " + p.Name}))
 	}
-	c.diags.Add(dg)
 	return false
 }
 

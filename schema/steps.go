@@ -23,7 +23,7 @@ type step struct {
 func (c *compiler) step(k int, d decl) step {
 	st := step{decl: int32(k), d0: int32(len(c.diags)), t0: int32(c.prog.NumTools()), a0: int32(c.prog.NumAgents()), m0: int32(len(c.marks)),
 		p0: int32(len(c.pkgMarks)), q0: int32(len(c.pkgReads))}
-	c.top = d.top()
+	c.top = d.tp.Span()
 	if d.label == ToolLabel {
 		c.tool(d, true)
 	} else {

@@ -90,15 +90,14 @@ func (c *compiler) resolveType(name string, span diag.Span) *Type {
 		t.Kind = k
 		return t
 	}
-	if r := c.records[name]; r != nil {
-		t.Kind = RecordType
-		t.Record = r
-		return t
+	r := c.records[name]
+	if r == nil {
+		if r, _ = c.pkg.recordDecl(name); r != nil {
+			c.readPkg(name) // a record of another file of the package
+		}
 	}
-	if r, _ := c.pkg.recordDecl(name); r != nil {
-		c.readPkg(name)
-		t.Kind = RecordType
-		t.Record = r
+	if r != nil {
+		t.Kind, t.Record = RecordType, r
 		return t
 	}
 	d := diag.Errorf(CodeUnknownType, span, "unknown type %q", name)
@@ -436,7 +435,7 @@ func (c *compiler) recordsFields(decls []decl, owner map[*Record]*compiler) {
 	i := 0
 	for _, d := range decls {
 		if d.label == RecordLabel {
-			c.top = d.top()
+			c.top = d.tp.Span()
 			c.recordFields(c.prog.Records[i], d)
 			if owner != nil {
 				owner[c.prog.Records[i]] = c
