@@ -92,24 +92,29 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	if len(e.s.Labels) == 1 {
 		e.label = e.s.Labels[0]
 	}
-	switch e.label {
-	case "Program":
-		e.program()
-	case "MCPServer":
-		e.mcpServer()
-	case "MCPServers":
-		e.mcpServers()
-	case "Inject":
-		e.inject()
-	case "Model":
-		e.model()
-	case "Cassettes":
-		e.cassettes()
-	case "Price":
-		e.price()
-	default:
+	switch rd, ok := bindingReaders[e.label]; {
+	case !ok:
 		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}), (:Cassettes {dir}) and (:Price {model, input, output}) (US dollars per million tokens)", cmp.Or(strings.Join(e.s.Labels, ":"), "(no label)"))
+	case rd.named && e.s.Identity == "":
+		r.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
+	default:
+		rd.read(e)
 	}
+}
+
+// bindingReaders are the readers of the bindings by label; named says
+// that the binding needs a name, (NAME:Label {...}).
+var bindingReaders = map[string]struct {
+	read  func(binding)
+	named bool
+}{
+	"Program":    {binding.program, true},
+	"MCPServer":  {binding.mcpServer, true},
+	"MCPServers": {binding.mcpServers, false},
+	"Inject":     {binding.inject, true},
+	"Model":      {binding.model, false},
+	"Cassettes":  {binding.cassettes, false},
+	"Price":      {binding.price, false},
 }
 
 // str returns the string property key, or "" with an error when it is
@@ -129,20 +134,8 @@ func (e binding) str(key string, need bool) string {
 	return pr.Value.Tok.Text()
 }
 
-// named reports whether the binding has a name, with an error when not.
-func (e binding) named() bool {
-	if e.s.Identity == "" {
-		e.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
-		return false
-	}
-	return true
-}
-
 // program reads (NAME:Program {command, args}).
 func (e binding) program() {
-	if !e.named() {
-		return
-	}
 	cmd := e.withArgs(e.str("command", true))
 	e.bound("tool", e.s.Identity, e.span)
 	e.b.Programs = append(e.b.Programs, Program{Name: e.s.Identity, Command: cmd, Span: e.span})
@@ -167,9 +160,6 @@ func (e binding) withArgs(cmd string) string {
 // mcpServer reads [NAME:MCPServer {command, args} | (NAME:Env {...})] or
 // [NAME:MCPServer {url} | (:Header {...})].
 func (e binding) mcpServer() {
-	if !e.named() {
-		return
-	}
 	s := e.s
 	sv := Server{Name: s.Identity, Command: e.str("command", false), URL: e.str("url", false), Span: e.span}
 	if (sv.Command == "") == (sv.URL == "") {
@@ -218,9 +208,6 @@ func (e binding) mcpServers() {
 
 // inject reads (NAME:Inject {value} or {env}).
 func (e binding) inject() {
-	if !e.named() {
-		return
-	}
 	if v, ok := value(e.s, e.span, e.errf); ok {
 		e.bound("injected parameter", e.s.Identity, e.span)
 		e.b.Injects = append(e.b.Injects, Setting{e.s.Identity, v})
