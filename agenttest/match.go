@@ -215,13 +215,11 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		return "its arguments are not a JSON object"
 	}
 	if w.Mode != schema.ArgsAny {
+		// An expected argument is an equals matcher of its name.
 		for _, m := range w.Args {
-			g, ok := c.Args[m.Key]
-			if !ok {
-				return m.Key + " is not sent"
-			}
-			if v := schema.ToAny(m.Value); !runtime.JSONEqual(v, g) {
-				return fmt.Sprintf("%s is %s, not %s", m.Key, compactJSON(g), compactJSON(v))
+			eq := &schema.FieldMatcher{Path: []string{m.Key}, Kind: schema.MatchEquals, Value: m.Value}
+			if why := matchValue(eq, c.Args, "is not sent"); why != "" {
+				return why
 			}
 		}
 	}
