@@ -256,7 +256,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		s.seconds += parseSeconds(c.Time)
+		written, _ := strconv.ParseFloat(c.Time, 64)
+		s.seconds += written
 		s.Time = seconds(s.seconds)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
@@ -294,12 +295,6 @@ func junitUsage(s Summary) []junitProperty {
 		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
 		{"gram.costUSD", cost},
 	}
-}
-
-// parseSeconds reads a duration JUnit's way, in seconds.
-func parseSeconds(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }
 
 // WriteTAP writes the results in the Test Anything Protocol, version 14: a
