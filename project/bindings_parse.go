@@ -220,14 +220,13 @@ func (e binding) inject() {
 func (e binding) model() {
 	s := e.s
 	prov := schema.Provider(e.str("provider", false))
-	var ep Endpoint
-	endpoint, key, kind := &e.b.BaseURL, &e.b.APIKey, "model endpoint"
+	ep, kind := &e.b.Endpoint, "model endpoint"
 	switch {
 	case prov == "":
 	case slices.Contains(EndpointProviders, prov):
-		ep = e.b.Endpoints[prov]
-		endpoint, key, kind = &ep.BaseURL, &ep.APIKey, string(prov)+" endpoint"
-		defer func() { put(&e.b.Endpoints, prov, ep) }()
+		pe := e.b.Endpoints[prov]
+		ep, kind = &pe, string(prov)+" endpoint"
+		defer func() { put(&e.b.Endpoints, prov, pe) }()
 	default:
 		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic or Gemini is written without provider", string(prov))
 	}
@@ -235,7 +234,7 @@ func (e binding) model() {
 		e.errf(s.Prop("provider").KeySpan(), "provider: an agent's model names its provider: (:Model {agent: \"NAME\", model: \"Provider/model-id\"})")
 	}
 	if u := e.str("baseURL", false); u != "" {
-		*endpoint = u
+		ep.BaseURL = u
 	}
 	if pr := s.Prop("apiKey"); pr != nil && pr.Value != nil {
 		if s.Prop("agent") != nil {
@@ -244,7 +243,7 @@ func (e binding) model() {
 			e.diags = append(e.diags, d...)
 		} else {
 			e.bound(kind, "apiKey", pr.KeySpan())
-			*key = v
+			ep.APIKey = v
 		}
 	}
 	e.agentModel()
