@@ -51,7 +51,7 @@ func Summarize(results []Result) Summary {
 			s.Errors++
 		}
 	}
-	s.KnownUSD = *roundUSD(&s.KnownUSD)
+	s.KnownUSD = roundUSD(s.KnownUSD)
 	if s.Unpriced == 0 {
 		c := s.KnownUSD
 		s.CostUSD = &c
