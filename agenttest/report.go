@@ -102,12 +102,7 @@ func runsText(r Result) string {
 	if r.Runs <= 1 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d/%d runs passed, %s needed)", r.Passed, r.Runs, percent(r.PassRate))
-}
-
-// percent writes a share as a percentage.
-func percent(f float64) string {
-	return strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+	return fmt.Sprintf(" (%d/%d runs passed, %s%% needed)", r.Passed, r.Runs, strconv.FormatFloat(r.PassRate*100, 'f', -1, 64))
 }
 
 // Explain writes the failures of a result (or its error) as indented text:
