@@ -269,8 +269,9 @@ func lookupPath(root any, path []string) (any, bool) {
 	return cur, true
 }
 
-// matchValue returns "" when the value at the matcher's path in root meets
-// it, else why not; missing says that there is no value at the path.
+// matchValue returns "" when the value at the matcher's path in root (as
+// jsonvalue decodes it: numbers are json.Number) meets it, else why not;
+// missing says that there is no value at the path.
 func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 	name := m.Name()
 	v, ok := lookupPath(root, m.Path)
@@ -299,8 +300,9 @@ func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 			return fmt.Sprintf("%s is %s, which does not match %s", name, compactJSON(v), m.Regex)
 		}
 	case schema.MatchRange:
-		f, isNum := number(v)
-		if !isNum {
+		n, isNum := v.(json.Number)
+		f, err := n.Float64()
+		if !isNum || err != nil {
 			return fmt.Sprintf("%s is %s, not a number in %s", name, compactJSON(v), rangeText(m))
 		}
 		if m.Min != nil && f < *m.Min || m.Max != nil && f > *m.Max {
@@ -313,18 +315,4 @@ func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 		}
 	}
 	return ""
-}
-
-// number returns a JSON number as a float64.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
 }
