@@ -30,9 +30,6 @@ func ParseBindings(f *diag.File, doc *parser.Document, read func(path string) ([
 	}
 	abs, _ := filepath.Abs(f.Path)
 	r := &bindingsReader{b: &Bindings{Path: f.Path, Dir: filepath.Dir(abs)}, read: read, seen: map[string]diag.Span{}}
-	if doc == nil {
-		return r.b, nil
-	}
 	if k := HeaderKind(doc); k != BindingsKind {
 		r.errf(diag.Span{}, "%s: the header must be {kind: %q} (found %q)", filepath.Base(f.Path), BindingsKind, k)
 		return r.b, r.diags
