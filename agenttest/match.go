@@ -56,9 +56,6 @@ func (c Call) String() string {
 
 // callsOf returns the calls of a turn's response.
 func callsOf(resp *runtime.Response) []Call {
-	if resp == nil {
-		return nil
-	}
 	out := make([]Call, 0, len(resp.ToolsUsed))
 	for _, u := range resp.ToolsUsed {
 		c := callOf(u)
