@@ -56,13 +56,7 @@ func checkAnswer(a *schema.AnswerCheck, answer string) (Failure, bool) {
 }
 
 // prefixLines puts prefix before every line of s.
-func prefixLines(prefix, s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
-}
+func prefixLines(prefix, s string) string { return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) }
 
 // HasFormat reports whether s is a valid value of a format of
 // [schema.ValueFormats].

@@ -4,6 +4,7 @@
 package agenttest
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -54,11 +55,7 @@ func (r *Runner) models(client *http.Client, replay bool) func(*schema.Agent) (r
 		if m := models[a]; m != nil {
 			return m, nil
 		}
-		logger := r.Logger
-		if logger == nil {
-			logger = slog.New(slog.DiscardHandler)
-		}
-		m, err := r.setup().NewModel(a, client, replay, logger)
+		m, err := r.setup().NewModel(a, client, replay, cmp.Or(r.Logger, slog.New(slog.DiscardHandler)))
 		if err != nil {
 			return nil, err
 		}

@@ -56,9 +56,6 @@ func (c Call) String() string {
 
 // callsOf returns the calls of a turn's response.
 func callsOf(resp *runtime.Response) []Call {
-	if resp == nil {
-		return nil
-	}
 	out := make([]Call, 0, len(resp.ToolsUsed))
 	for _, u := range resp.ToolsUsed {
 		c := callOf(u)
@@ -215,13 +212,11 @@ func matchCall(w *schema.CallExpectation, c Call) string {
 		return "its arguments are not a JSON object"
 	}
 	if w.Mode != schema.ArgsAny {
+		// An expected argument is an equals matcher of its name.
 		for _, m := range w.Args {
-			g, ok := c.Args[m.Key]
-			if !ok {
-				return m.Key + " is not sent"
-			}
-			if v := schema.ToAny(m.Value); !runtime.JSONEqual(v, g) {
-				return fmt.Sprintf("%s is %s, not %s", m.Key, compactJSON(g), compactJSON(v))
+			eq := &schema.FieldMatcher{Path: []string{m.Key}, Kind: schema.MatchEquals, Value: m.Value}
+			if why := matchValue(eq, c.Args, "is not sent"); why != "" {
+				return why
 			}
 		}
 	}
@@ -271,8 +266,9 @@ func lookupPath(root any, path []string) (any, bool) {
 	return cur, true
 }
 
-// matchValue returns "" when the value at the matcher's path in root meets
-// it, else why not; missing says that there is no value at the path.
+// matchValue returns "" when the value at the matcher's path in root (as
+// jsonvalue decodes it: numbers are json.Number) meets it, else why not;
+// missing says that there is no value at the path.
 func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 	name := m.Name()
 	v, ok := lookupPath(root, m.Path)
@@ -301,8 +297,9 @@ func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 			return fmt.Sprintf("%s is %s, which does not match %s", name, compactJSON(v), m.Regex)
 		}
 	case schema.MatchRange:
-		f, isNum := number(v)
-		if !isNum {
+		n, isNum := v.(json.Number)
+		f, err := n.Float64()
+		if !isNum || err != nil {
 			return fmt.Sprintf("%s is %s, not a number in %s", name, compactJSON(v), rangeText(m))
 		}
 		if m.Min != nil && f < *m.Min || m.Max != nil && f > *m.Max {
@@ -315,18 +312,4 @@ func matchValue(m *schema.FieldMatcher, root any, missing string) string {
 		}
 	}
 	return ""
-}
-
-// number returns a JSON number as a float64.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
 }

@@ -51,7 +51,7 @@ func Summarize(results []Result) Summary {
 			s.Errors++
 		}
 	}
-	s.KnownUSD = *roundUSD(&s.KnownUSD)
+	s.KnownUSD = roundUSD(s.KnownUSD)
 	if s.Unpriced == 0 {
 		c := s.KnownUSD
 		s.CostUSD = &c
@@ -102,12 +102,7 @@ func runsText(r Result) string {
 	if r.Runs <= 1 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d/%d runs passed, %s needed)", r.Passed, r.Runs, percent(r.PassRate))
-}
-
-// percent writes a share as a percentage.
-func percent(f float64) string {
-	return strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+	return fmt.Sprintf(" (%d/%d runs passed, %s%% needed)", r.Passed, r.Runs, strconv.FormatFloat(r.PassRate*100, 'f', -1, 64))
 }
 
 // Explain writes the failures of a result (or its error) as indented text:
@@ -256,7 +251,8 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		c.SystemOut += "usage: " + usageText(r.Usage, r.CostUSD)
 		s.results = append(s.results, r)
-		s.seconds += parseSeconds(c.Time)
+		written, _ := strconv.ParseFloat(c.Time, 64)
+		s.seconds += written
 		s.Time = seconds(s.seconds)
 		total += r.Seconds
 		s.Cases = append(s.Cases, c)
@@ -294,12 +290,6 @@ func junitUsage(s Summary) []junitProperty {
 		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
 		{"gram.costUSD", cost},
 	}
-}
-
-// parseSeconds reads a duration JUnit's way, in seconds.
-func parseSeconds(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }
 
 // WriteTAP writes the results in the Test Anything Protocol, version 14: a

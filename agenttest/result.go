@@ -134,13 +134,19 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 // is unknown.
 func runsUsage(runs []runOutcome) (runtime.Usage, *float64) {
 	var u runtime.Usage
-	cost := new(float64)
+	cost, known := 0.0, true
 	for _, o := range runs {
 		u.Add(o.usage)
-		if o.cost == nil && o.usage == (runtime.Usage{}) {
-			continue // no model call: nothing to price
+		switch {
+		case o.cost != nil:
+			cost += *o.cost
+		case o.usage != (runtime.Usage{}):
+			known = false // a model call of unknown price (a run without any is free)
 		}
-		cost = addCost(cost, o.cost)
 	}
-	return u, roundUSD(cost)
+	if !known {
+		return u, nil
+	}
+	cost = roundUSD(cost)
+	return u, &cost
 }

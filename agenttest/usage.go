@@ -55,21 +55,6 @@ func (mt *meter) read() (runtime.Usage, *float64) {
 	return mt.usage, &c
 }
 
-// addCost adds the cost b to a, either nil when unknown.
-func addCost(a, b *float64) *float64 {
-	if a == nil || b == nil {
-		return nil
-	}
-	c := *a + *b
-	return &c
-}
-
 // roundUSD rounds a cost to a billionth of a dollar, so that sums print
 // without floating-point noise.
-func roundUSD(c *float64) *float64 {
-	if c == nil {
-		return nil
-	}
-	r := math.Round(*c*1e9) / 1e9
-	return &r
-}
+func roundUSD(c float64) float64 { return math.Round(c*1e9) / 1e9 }

@@ -63,11 +63,9 @@ type Bindings struct {
 	Servers []Server
 	// Injects are the values of injected parameters.
 	Injects []Setting
-	// BaseURL is the model endpoint, or "".
-	BaseURL string
-	// APIKey is the key of the model endpoint: always an environment
-	// variable (Env), never a literal; zero when the file gives none.
-	APIKey Value
+	// Endpoint is the model endpoint, (:Model {baseURL, apiKey}): its
+	// fields are "" and zero when the file gives none.
+	Endpoint
 	// Endpoints are the endpoints of the providers that have their own
 	// ((:Model {provider: "Anthropic", ...}) and the same for Gemini), by
 	// provider.
@@ -176,8 +174,8 @@ func (b *Bindings) Missing(f *diag.File, getenv func(string) (string, bool)) []s
 	return out
 }
 
-// Endpoint is a provider's endpoint: its base URL ("" for the
-// provider's default) and its key, always an environment variable.
+// Endpoint is a model endpoint: its base URL ("" for the provider's
+// default) and its key, always an environment variable, never a literal.
 type Endpoint struct {
 	BaseURL string
 	APIKey  Value

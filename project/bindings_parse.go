@@ -30,9 +30,6 @@ func ParseBindings(f *diag.File, doc *parser.Document, read func(path string) ([
 	}
 	abs, _ := filepath.Abs(f.Path)
 	r := &bindingsReader{b: &Bindings{Path: f.Path, Dir: filepath.Dir(abs)}, read: read, seen: map[string]diag.Span{}}
-	if doc == nil {
-		return r.b, nil
-	}
 	if k := HeaderKind(doc); k != BindingsKind {
 		r.errf(diag.Span{}, "%s: the header must be {kind: %q} (found %q)", filepath.Base(f.Path), BindingsKind, k)
 		return r.b, r.diags
@@ -92,24 +89,29 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	if len(e.s.Labels) == 1 {
 		e.label = e.s.Labels[0]
 	}
-	switch e.label {
-	case "Program":
-		e.program()
-	case "MCPServer":
-		e.mcpServer()
-	case "MCPServers":
-		e.mcpServers()
-	case "Inject":
-		e.inject()
-	case "Model":
-		e.model()
-	case "Cassettes":
-		e.cassettes()
-	case "Price":
-		e.price()
-	default:
+	switch rd, ok := bindingReaders[e.label]; {
+	case !ok:
 		r.errf(e.span, "unknown binding %s: a bindings file holds (NAME:Program {command}), [NAME:MCPServer {command} | (NAME:Env {env})] or [NAME:MCPServer {url} | (:Header {name, env})], (:MCPServers {file}) (an mcp.json file), (NAME:Inject {value} or {env}), (:Model {baseURL, apiKey: {env}}) (with provider: \"Anthropic\" or \"Gemini\" for that provider's), (:Model {agent, model, fallback, retries, backoff}), (:Cassettes {dir}) and (:Price {model, input, output}) (US dollars per million tokens)", cmp.Or(strings.Join(e.s.Labels, ":"), "(no label)"))
+	case rd.named && e.s.Identity == "":
+		r.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
+	default:
+		rd.read(e)
 	}
+}
+
+// bindingReaders are the readers of the bindings by label; named says
+// that the binding needs a name, (NAME:Label {...}).
+var bindingReaders = map[string]struct {
+	read  func(binding)
+	named bool
+}{
+	"Program":    {binding.program, true},
+	"MCPServer":  {binding.mcpServer, true},
+	"MCPServers": {binding.mcpServers, false},
+	"Inject":     {binding.inject, true},
+	"Model":      {binding.model, false},
+	"Cassettes":  {binding.cassettes, false},
+	"Price":      {binding.price, false},
 }
 
 // str returns the string property key, or "" with an error when it is
@@ -129,20 +131,8 @@ func (e binding) str(key string, need bool) string {
 	return pr.Value.Tok.Text()
 }
 
-// named reports whether the binding has a name, with an error when not.
-func (e binding) named() bool {
-	if e.s.Identity == "" {
-		e.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
-		return false
-	}
-	return true
-}
-
 // program reads (NAME:Program {command, args}).
 func (e binding) program() {
-	if !e.named() {
-		return
-	}
 	cmd := e.withArgs(e.str("command", true))
 	e.bound("tool", e.s.Identity, e.span)
 	e.b.Programs = append(e.b.Programs, Program{Name: e.s.Identity, Command: cmd, Span: e.span})
@@ -167,9 +157,6 @@ func (e binding) withArgs(cmd string) string {
 // mcpServer reads [NAME:MCPServer {command, args} | (NAME:Env {...})] or
 // [NAME:MCPServer {url} | (:Header {...})].
 func (e binding) mcpServer() {
-	if !e.named() {
-		return
-	}
 	s := e.s
 	sv := Server{Name: s.Identity, Command: e.str("command", false), URL: e.str("url", false), Span: e.span}
 	if (sv.Command == "") == (sv.URL == "") {
@@ -218,9 +205,6 @@ func (e binding) mcpServers() {
 
 // inject reads (NAME:Inject {value} or {env}).
 func (e binding) inject() {
-	if !e.named() {
-		return
-	}
 	if v, ok := value(e.s, e.span, e.errf); ok {
 		e.bound("injected parameter", e.s.Identity, e.span)
 		e.b.Injects = append(e.b.Injects, Setting{e.s.Identity, v})
@@ -233,14 +217,13 @@ func (e binding) inject() {
 func (e binding) model() {
 	s := e.s
 	prov := schema.Provider(e.str("provider", false))
-	var ep Endpoint
-	endpoint, key, kind := &e.b.BaseURL, &e.b.APIKey, "model endpoint"
+	ep, kind := &e.b.Endpoint, "model endpoint"
 	switch {
 	case prov == "":
 	case slices.Contains(EndpointProviders, prov):
-		ep = e.b.Endpoints[prov]
-		endpoint, key, kind = &ep.BaseURL, &ep.APIKey, string(prov)+" endpoint"
-		defer func() { put(&e.b.Endpoints, prov, ep) }()
+		pe := e.b.Endpoints[prov]
+		ep, kind = &pe, string(prov)+" endpoint"
+		defer func() { put(&e.b.Endpoints, prov, pe) }()
 	default:
 		e.errf(s.Prop("provider").Value.Span(), "provider %q: the endpoint of a provider other than Anthropic or Gemini is written without provider", string(prov))
 	}
@@ -248,7 +231,7 @@ func (e binding) model() {
 		e.errf(s.Prop("provider").KeySpan(), "provider: an agent's model names its provider: (:Model {agent: \"NAME\", model: \"Provider/model-id\"})")
 	}
 	if u := e.str("baseURL", false); u != "" {
-		*endpoint = u
+		ep.BaseURL = u
 	}
 	if pr := s.Prop("apiKey"); pr != nil && pr.Value != nil {
 		if s.Prop("agent") != nil {
@@ -257,7 +240,7 @@ func (e binding) model() {
 			e.diags = append(e.diags, d...)
 		} else {
 			e.bound(kind, "apiKey", pr.KeySpan())
-			*key = v
+			ep.APIKey = v
 		}
 	}
 	e.agentModel()

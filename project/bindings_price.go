@@ -30,7 +30,7 @@ func (e binding) price() {
 		return
 	}
 	model, ok := e.modelName(e.s.Prop("model").Value.Span(), m)
-	var p pricing.Price
+	prices := map[string]float64{}
 	for _, key := range []string{"input", "output", "cachedInput"} {
 		pr := e.s.Prop(key)
 		if pr == nil || pr.Value == nil {
@@ -48,19 +48,16 @@ func (e binding) price() {
 			ok = false
 			continue
 		}
-		switch key {
-		case "input":
-			p.Input = f
-		case "output":
-			p.Output = f
-		default:
-			p.CachedInput = &f
-		}
+		prices[key] = f
 	}
 	if !ok {
 		return
 	}
-	key := string(model.Provider) + "/" + model.ID
+	p := pricing.Price{Input: prices["input"], Output: prices["output"]}
+	if c, ok := prices["cachedInput"]; ok {
+		p.CachedInput = &c
+	}
+	key := model.String()
 	e.bound("price of", key, e.span)
 	put(&e.b.Prices, key, p)
 }

@@ -119,7 +119,13 @@ func ResolveBindings(req BindingsRequest) *ResolvedBindings {
 			r.Programs = append(r.Programs, p)
 		}
 	}
-	r.injects(b, req.Injects, os.LookupEnv)
+	// The injected values the command line does not give, those set.
+	b.Injects = slices.DeleteFunc(slices.Clone(b.Injects), func(s Setting) bool { return slices.Contains(req.Injects, s.Name) })
+	for _, s := range b.Injects {
+		if v, ok := r.read(s.Value, os.LookupEnv); ok {
+			put(&r.Injects, s.Name, v)
+		}
+	}
 	for _, sv := range b.Servers {
 		r.Servers = append(r.Servers, r.server(b.Dir, sv, os.LookupEnv))
 	}
@@ -187,17 +193,6 @@ func findFrom(from []string) (string, error) {
 		seen = found
 	}
 	return seen, nil
-}
-
-// injects keeps the injected values of b whose names the command line does
-// not give (flags), and takes the values of those that are set.
-func (r *ResolvedBindings) injects(b *Bindings, flags []string, getenv func(string) (string, bool)) {
-	b.Injects = slices.DeleteFunc(slices.Clone(b.Injects), func(s Setting) bool { return slices.Contains(flags, s.Name) })
-	for _, s := range b.Injects {
-		if v, ok := r.read(s.Value, getenv); ok {
-			put(&r.Injects, s.Name, v)
-		}
-	}
 }
 
 // read returns the value v, reading its variable with getenv (ok is false

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
@@ -82,12 +83,7 @@ func (p *Package) Reports(self *File) []diag.FileReport {
 		switch {
 		case self == nil && f.Member && !f.Test, f == self:
 		case self != nil && f.Member && !f.Test:
-			diags = nil
-			for _, d := range f.Diags {
-				if schema.IsPackageDuplicate(d) {
-					diags = append(diags, d)
-				}
-			}
+			diags = slices.DeleteFunc(slices.Clone(f.Diags), func(d diag.Diagnostic) bool { return !schema.IsPackageDuplicate(d) })
 		default:
 			continue
 		}
