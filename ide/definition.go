@@ -36,7 +36,8 @@ func (a *Analysis) Definition(off int) (Location, bool) {
 		return Location{}, false
 	}
 	if !o.Resolved() {
-		return a.DeclaredElsewhere(o.Name)
+		d, _ := a.declared(o.Name) // zero, of no file, when none
+		return d.location(nil)
 	}
 	return Location{File: a.File, Span: a.File.Resolve(o.Def)}, true
 }

@@ -177,7 +177,7 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 		return false
 	}
 	if !o.Resolved() {
-		_, ok := a.DeclaredElsewhere(o.Name)
+		_, ok := a.declared(o.Name)
 		return ok
 	}
 	return a.declaresName(o.Def)
