@@ -96,10 +96,7 @@ func (a *Analysis) Complete(off int) Completions {
 			out.Items = append(out.Items, Completion{Label: v, Kind: "value", Insert: v})
 		}
 	case SlotType:
-		out.Items, out.Incomplete = a.typeItems(c.Group, word)
-		if c.Arrow {
-			out.Items = append([]Completion{HandoffLabelCompletion()}, out.Items...)
-		}
+		out.Items, out.Incomplete = a.typeItems(c.Names, word)
 	case SlotTool:
 		out.Items, out.Incomplete = a.toolItems(c.Agent, c.Names, word)
 	case SlotReference:
@@ -160,12 +157,11 @@ func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 	return pkgDecl{}, false
 }
 
-// typeItems completes type names (and, for a subject pattern, the labels
-// of the agent language first): the built-in types, then the records that
-// start with word, the text's, then those of the other files of its
-// package.
-func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
-	out := TypeCompletions(group)
+// typeItems completes type names, after the labels: the built-in types,
+// then the records that start with word, the text's, then those of the
+// other files of its package.
+func (a *Analysis) typeItems(labels []string, word string) ([]Completion, bool) {
+	out := TypeCompletions(labels)
 	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
 		c := RecordCompletion(d.record)
 		if d.file != nil {
@@ -272,14 +268,12 @@ func KeyCompletions(k Kind, present []string) []Completion {
 	return out
 }
 
-// TypeCompletions lists the built-in types, after the labels of the agent
-// language when group is set (a type written in a subject pattern).
-func TypeCompletions(group bool) []Completion {
+// TypeCompletions lists the built-in types, after the labels given (of
+// the agent language, see [LabelDoc]).
+func TypeCompletions(labels []string) []Completion {
 	var out []Completion
-	if group {
-		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
-			out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
-		}
+	for _, l := range labels {
+		out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
 	}
 	for _, t := range schema.BuiltinTypes {
 		k, _ := schema.BuiltinKind(t)

@@ -126,12 +126,6 @@ func compositionDoc(ag *schema.Agent) string {
 	return strings.Join(lines, "\n")
 }
 
-// HandoffLabelCompletion offers the label Handoff, in a relationship's
-// arrow.
-func HandoffLabelCompletion() Completion {
-	return Completion{Label: schema.HandoffLabel, Kind: "keyword", Detail: "label", Doc: LabelDoc(schema.HandoffLabel), Insert: schema.HandoffLabel}
-}
-
 // handoffLabelText is the text of [LabelDoc] for the label Handoff.
 const handoffLabelText = "**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
 	"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there."
