@@ -111,36 +111,18 @@ func TypeNameDoc(p *schema.Program, name string) string {
 	return TypeDoc(name)
 }
 
-// LabelUseDoc documents a label written on a pattern of a file whose
-// program is p: a label of the agent language ([LabelDoc]), a record or a
-// built-in type ([TypeNameDoc]), or any other label.
-func LabelUseDoc(p *schema.Program, name string) string {
-	if md := LabelDoc(name); md != "" {
-		return md
-	}
-	if md := TypeNameDoc(p, name); md != "" {
-		return md
-	}
-	return fmt.Sprintf("**label** `%s`", name)
-}
-
-// AnnotationDoc documents the key of an annotation, @name.
-func AnnotationDoc(name string) string {
-	return fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", name)
-}
-
 // UndefinedDoc says that a reference names nothing the file defines.
 func UndefinedDoc(name string) string {
 	return fmt.Sprintf("`%s` is not defined in this file", name)
 }
 
-// PatternDoc describes the identity name of plain gram, of kind k, and its
-// definition p: labels, properties, the number of elements of a group and,
-// when line is above 0, the line of the definition. With p nil it gives
-// the kind and the name only.
-func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
+// patternDoc describes the identity of plain gram at the occurrence o and
+// its definition p: labels, properties, the number of elements of a group
+// and the line of the definition. With p nil (not known) it gives the kind
+// and the name only.
+func (a *Analysis) patternDoc(p *parser.Pattern, o *Occurrence) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** `%s`", k, name)
+	fmt.Fprintf(&b, "**%s** `%s`", o.Kind, o.Name)
 	if p == nil {
 		return b.String()
 	}
@@ -157,9 +139,7 @@ func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
 	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
 		fmt.Fprintf(&b, "\n\n%d elements", n)
 	}
-	if line > 0 {
-		fmt.Fprintf(&b, "\n\ndefined at line %d", line)
-	}
+	fmt.Fprintf(&b, "\n\ndefined at line %d", a.File.OffsetPosition(a.File.Offset(p.IdentSpan().Start)).Line)
 	return b.String()
 }
 

@@ -31,8 +31,10 @@
 package ide
 
 import (
+	"cmp"
+	"fmt"
+
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
 )
 
 // Hover is the answer to a hover: Markdown about the span it covers.
@@ -89,10 +91,13 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 	ix := a.Index()
 	switch it.Kind {
 	case SynLabel:
-		if md := a.handoffDoc(it); md != "" {
+		// A Handoff's, a label of the agent language, a record or a
+		// built-in type, or any other label.
+		name := it.Tok.Text()
+		if md := cmp.Or(a.handoffDoc(it), LabelDoc(name), TypeNameDoc(a.Prog, name)); md != "" {
 			return md
 		}
-		return LabelUseDoc(a.Prog, it.Tok.Text())
+		return fmt.Sprintf("**label** `%s`", name)
 	case SynArrow:
 		return a.handoffDoc(it)
 	case SynKey:
@@ -114,7 +119,7 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 			}
 		}
 	case SynAnnotKey:
-		return AnnotationDoc(it.Tok.Value)
+		return fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", it.Tok.Value)
 	}
 	return ""
 }
@@ -132,14 +137,4 @@ func declDoc(d *Decl) string {
 		return RecordDoc(d.Record)
 	}
 	return ""
-}
-
-// patternDoc describes the identity of plain gram at the occurrence o,
-// defined by p (nil when it is not known).
-func (a *Analysis) patternDoc(p *parser.Pattern, o *Occurrence) string {
-	line := 0
-	if p != nil {
-		line = a.File.OffsetPosition(a.File.Offset(p.IdentSpan().Start)).Line
-	}
-	return PatternDoc(p, o.Kind, o.Name, line)
 }
