@@ -48,8 +48,6 @@ type Occurrence struct {
 	IsDef bool
 	// Kind is what the identity names.
 	Kind Kind
-	// TypeRef is set for a record named as a type (a label or items:).
-	TypeRef bool
 	// Element is set for a reference written among an agent's elements:
 	// a tool it lists, or an agent it calls as one.
 	Element bool
@@ -313,7 +311,7 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern) {
 func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			o := Occurrence{Span: t.Span, Name: t.Record.Name, Kind: KindRecord, TypeRef: true}
+			o := Occurrence{Span: t.Span, Name: t.Record.Name, Kind: KindRecord}
 			if own(t.Record) {
 				o.Def = t.Record.NameSpan
 			}
