@@ -28,8 +28,8 @@
 // the word being typed are offered, at most that many, and the list is
 // marked incomplete; in a long list of tools the signatures and
 // descriptions are left for [Analysis.ResolveTool]. What is offered where
-// is given by [KeyCompletions], [TypeCompletions], [RecordCompletion],
-// [ModelCompletions] and [SnippetCompletions].
+// is given by [KeyCompletions], [TypeCompletions], [ModelCompletions] and
+// [SnippetCompletions].
 
 package ide
 
@@ -163,7 +163,8 @@ func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 func (a *Analysis) typeItems(labels []string, word string) ([]Completion, bool) {
 	out := TypeCompletions(labels)
 	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
-		c := RecordCompletion(d.record)
+		r := d.record
+		c := Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 		if d.file != nil {
 			c.Detail = "record in " + d.where()
 		}
@@ -280,11 +281,6 @@ func TypeCompletions(labels []string) []Completion {
 		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
 	}
 	return out
-}
-
-// RecordCompletion offers the record r as a type.
-func RecordCompletion(r *schema.Record) Completion {
-	return Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 }
 
 // models are the model suggestions for each provider, and what

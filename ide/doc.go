@@ -44,6 +44,6 @@
 // identity names.
 //
 // [ContextAt] reads what may be typed at a cursor from the tokens before
-// it; [KeyCompletions], [TypeCompletions], [RecordCompletion],
-// [ModelCompletions] and [SnippetCompletions] list what is offered there.
+// it; [KeyCompletions], [TypeCompletions], [ModelCompletions] and
+// [SnippetCompletions] list what is offered there.
 package ide
