@@ -14,6 +14,7 @@
 package ide
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -22,25 +23,32 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// handoffNodes returns the nodes at the ends of the Handoff relationships
-// among the top-level patterns, and of those in top-level walks.
-func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
-	out := map[*parser.Pattern]bool{}
-	add := func(rel *parser.Pattern) {
-		if rel.Kind != parser.RelationshipKind || !rel.Subject.HasLabel(schema.HandoffLabel) {
-			return
+// handoffsIn returns the Handoff relationships of the lowered top-level
+// pattern top: itself, or those of a walk.
+func handoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
+	return func(yield func(*parser.Pattern) bool) {
+		rels := top.Elements
+		if top.Kind != parser.WalkKind {
+			rels = []*parser.Pattern{top}
 		}
-		for _, e := range rel.Elements {
-			if e.Kind == parser.NodeKind {
-				out[e] = true
+		for _, r := range rels {
+			if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && !yield(r) {
+				return
 			}
 		}
 	}
-	for _, p := range tops {
-		add(p)
-		if p.Kind == parser.WalkKind {
-			for _, e := range p.Elements {
-				add(e)
+}
+
+// handoffNodes returns the nodes at the ends of the Handoff relationships
+// of the top-level patterns (see handoffsIn).
+func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
+	out := map[*parser.Pattern]bool{}
+	for _, top := range tops {
+		for rel := range handoffsIn(top) {
+			for _, e := range rel.Elements {
+				if e.Kind == parser.NodeKind {
+					out[e] = true
+				}
 			}
 		}
 	}
@@ -91,18 +99,11 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 // a top-level walk, whose arrow is at the span arrow; nil when there is
 // none.
 func (a *Analysis) handoffAt(arrow diag.Span) *parser.Pattern {
-	top := a.loweredAt(arrow.Start)
-	if top == nil {
-		return nil
-	}
-	rels := []*parser.Pattern{top}
-	if top.Kind == parser.WalkKind {
-		rels = top.Elements
-	}
-	for _, r := range rels {
-		sp := r.Span()
-		if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && sp.Start <= arrow.Start && arrow.End <= sp.End {
-			return r
+	if top := a.loweredAt(arrow.Start); top != nil {
+		for r := range handoffsIn(top) {
+			if sp := r.Span(); sp.Start <= arrow.Start && arrow.End <= sp.End {
+				return r
+			}
 		}
 	}
 	return nil
