@@ -28,7 +28,7 @@
 // the word being typed are offered, at most that many, and the list is
 // marked incomplete; in a long list of tools the signatures and
 // descriptions are left for [Analysis.ResolveTool]. What is offered where
-// is given by [KeyCompletions], [TypeCompletions], [ModelCompletions] and
+// is given by [KeyCompletions], [ModelCompletions] and
 // [SnippetCompletions].
 
 package ide
@@ -157,11 +157,19 @@ func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 	return pkgDecl{}, false
 }
 
-// typeItems completes type names, after the labels: the built-in types,
-// then the records that start with word, the text's, then those of the
-// other files of its package.
+// typeItems completes type names, after the labels given (of the agent
+// language, see [LabelDoc]): the built-in types, then the records that
+// start with word, the text's, then those of the other files of its
+// package.
 func (a *Analysis) typeItems(labels []string, word string) ([]Completion, bool) {
-	out := TypeCompletions(labels)
+	var out []Completion
+	for _, l := range labels {
+		out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
+	}
+	for _, t := range schema.BuiltinTypes {
+		k, _ := schema.BuiltinKind(t)
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
+	}
 	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
 		r := d.record
 		c := Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
@@ -265,20 +273,6 @@ func KeyCompletions(k Kind, present []string) []Completion {
 			continue
 		}
 		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: d.key + ": " + d.value, Snippet: true})
-	}
-	return out
-}
-
-// TypeCompletions lists the built-in types, after the labels given (of
-// the agent language, see [LabelDoc]).
-func TypeCompletions(labels []string) []Completion {
-	var out []Completion
-	for _, l := range labels {
-		out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
-	}
-	for _, t := range schema.BuiltinTypes {
-		k, _ := schema.BuiltinKind(t)
-		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
 	}
 	return out
 }

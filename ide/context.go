@@ -30,7 +30,7 @@ const (
 	SlotDecl                  // a declaration at the top level: [SnippetCompletions]
 	SlotKey                   // a key of a declaration's record: [KeyCompletions]
 	SlotValue                 // the value of a property: one of [Context.Names]
-	SlotType                  // a type: [TypeCompletions] after the labels in [Context.Names], then the file's records
+	SlotType                  // a type: the labels in [Context.Names], the built-in types, then the file's records
 	SlotTool                  // an element of an agent: a top-level tool it does not list yet, or an inline one
 	SlotReference             // an element of another group: a top-level identity
 	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)

@@ -14,6 +14,7 @@
 package ide
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -69,9 +70,10 @@ func (ix *Index) namesHandoffAgent(pt *parser.Pattern) bool {
 	return ix.handoffs()[def]
 }
 
-// handoffDoc describes the Handoff relationship whose label or arrow is
-// the item it: the tool the model of the agent it leaves calls; "" when
-// the item is not of a Handoff between two named nodes.
+// handoffDoc describes, in Markdown, the Handoff relationship whose label
+// or arrow is the item it: the tool the model of the agent it leaves calls
+// to pass the conversation on; "" when the item is not of a Handoff
+// between two named nodes.
 func (a *Analysis) handoffDoc(it SyntaxItem) string {
 	rel := a.handoffAt(it.Owner)
 	if rel == nil || len(rel.Elements) != 2 {
@@ -92,7 +94,8 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 			h = ag.Handoffs[i]
 		}
 	}
-	return HandoffDoc(from, h)
+	return fmt.Sprintf("**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.\n\nTool description: %s",
+		from, h.Agent, from, h.ToolName(), h.Agent, schema.HandoffTool(h).Description)
 }
 
 // handoffAt returns the Handoff relationship, a top-level pattern or one of
