@@ -58,7 +58,7 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
-		if d, _, ok := a.target(v); ok {
+		if d, ok := a.target(v); ok {
 			return d.doc(false), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true

@@ -90,17 +90,14 @@ func (a *Analysis) TestReferences(name string) []*Occurrence {
 	return out
 }
 
-// target returns the declaration the value names, and the file that
-// holds it when it is the text's: the text's own agent or tool, else
-// another file's (an agent, or any tool, inline ones too, as a call may
-// expect), else what the compiler resolved it to (the subject file of a
-// test file outside a package, which the analysis does not hold).
-func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
-	switch d, ok := a.lookup(v.kind, v.name); {
-	case ok && d.file == nil:
-		return d, a.File, true
-	case ok:
-		return d, nil, true
+// target returns the declaration the value names: the text's own agent
+// or tool, else another file's (an agent, or any tool, inline ones too, as
+// a call may expect), else what the compiler resolved it to (the subject
+// file of a test file outside a package, which the analysis does not
+// hold).
+func (a *Analysis) target(v testValue) (pkgDecl, bool) {
+	if d, ok := a.lookup(v.kind, v.name); ok {
+		return d, true
 	}
-	return v.resolved, nil, v.resolved.tool != nil || v.resolved.agent != nil
+	return v.resolved, v.resolved.tool != nil || v.resolved.agent != nil
 }
