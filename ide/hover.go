@@ -58,7 +58,15 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
-		if d, ok := a.target(v); ok {
+		// The text's own agent or tool, else another file's (an agent, or
+		// any tool, inline ones too, as a call may expect), else what the
+		// compiler resolved it to (the subject file of a test file outside
+		// a package, which the analysis does not hold).
+		d, ok := a.lookup(v.kind, v.name)
+		if !ok {
+			d, ok = v.resolved, v.resolved.tool != nil || v.resolved.agent != nil
+		}
+		if ok {
 			return d.doc(false), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true

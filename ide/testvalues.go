@@ -89,15 +89,3 @@ func (a *Analysis) TestReferences(name string) []*Occurrence {
 	}
 	return out
 }
-
-// target returns the declaration the value names: the text's own agent
-// or tool, else another file's (an agent, or any tool, inline ones too, as
-// a call may expect), else what the compiler resolved it to (the subject
-// file of a test file outside a package, which the analysis does not
-// hold).
-func (a *Analysis) target(v testValue) (pkgDecl, bool) {
-	if d, ok := a.lookup(v.kind, v.name); ok {
-		return d, true
-	}
-	return v.resolved, v.resolved.tool != nil || v.resolved.agent != nil
-}
