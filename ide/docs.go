@@ -38,18 +38,6 @@ const (
 	KindRelationship             // a relationship of plain gram
 )
 
-// PatternKind returns the kind of a pattern of plain gram: [KindNode],
-// [KindRelationship] or [KindOther].
-func PatternKind(p *parser.Pattern) Kind {
-	switch p.Kind {
-	case parser.NodeKind:
-		return KindNode
-	case parser.RelationshipKind:
-		return KindRelationship
-	}
-	return KindOther
-}
-
 // kindNames name the kinds as the docs do.
 var kindNames = [...]string{"pattern", "agent", "tool", "parameter", "field", "record", "return type", "node", "relationship"}
 

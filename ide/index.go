@@ -320,12 +320,18 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	}
 }
 
-// kindOf returns the kind of a defining pattern of the unit.
+// kindOf returns the kind of a defining pattern of the unit: its
+// declaration's, else a node's or a relationship's of plain gram.
 func (u *unitDecls) kindOf(pt *parser.Pattern) Kind {
-	if d := u.byName[pt.IdentSpan()]; d != nil {
+	switch d := u.byName[pt.IdentSpan()]; {
+	case d != nil:
 		return d.Kind
+	case pt.Kind == parser.NodeKind:
+		return KindNode
+	case pt.Kind == parser.RelationshipKind:
+		return KindRelationship
 	}
-	return PatternKind(pt)
+	return KindOther
 }
 
 // kindOf returns the kind of a defining pattern, in whichever unit it is
