@@ -233,10 +233,7 @@ func AgentDoc(ag *schema.Agent) string {
 		}
 		names = append(names, name)
 	}
-	if len(names) == 0 {
-		names = append(names, "(none)")
-	}
-	fmt.Fprintf(b, "- tools: %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(b, "- tools: %s\n", cmp.Or(strings.Join(names, ", "), "(none)"))
 	if c := compositionDoc(ag); c != "" {
 		b.WriteString(c + "\n")
 	}
@@ -336,10 +333,7 @@ func TypeText(t *schema.Type) string {
 	if t == nil {
 		return "?"
 	}
-	name := t.Name
-	if name == "" {
-		name = t.Kind.String()
-	}
+	name := cmp.Or(t.Name, t.Kind.String())
 	if t.Kind == schema.ArrayType && t.Items != nil {
 		return name + " {items: " + TypeText(t.Items) + "}"
 	}
