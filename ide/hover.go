@@ -83,7 +83,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 			if o.Element && d.Kind == KindAgent {
 				return AgentToolDoc(d.Agent), o.Span, true
 			}
-			return a.withTokens(declDoc(d), d), o.Span, true
+			return a.declDoc(d), o.Span, true
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
@@ -132,13 +132,23 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 	return ""
 }
 
-// declDoc describes a declaration of the agent language.
-func declDoc(d *Decl) string {
+// declDoc describes a declaration of the agent language; a tool's and an
+// agent's end with the token breakdown (tokens.go) of the file's first of
+// its name.
+func (a *Analysis) declDoc(d *Decl) string {
 	switch d.Kind {
 	case KindAgent:
-		return AgentDoc(d.Agent)
+		md := AgentDoc(d.Agent)
+		if i, ok := a.names.agents.table().first(d.Agent.Name); ok {
+			md += "\n\n" + a.agentCount(a.Prog.AgentAt(i)).Markdown
+		}
+		return md
 	case KindTool:
-		return ToolDoc(d.Tool)
+		md := ToolDoc(d.Tool)
+		if i, ok := a.names.calls.table().first(d.Tool.Name); ok {
+			md += "\n\n" + a.toolCount(a.Prog.ToolAt(i)).Markdown
+		}
+		return md
 	case KindParam, KindField:
 		return ParamDoc(d)
 	case KindRecord:
