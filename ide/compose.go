@@ -102,23 +102,6 @@ func AgentToolDoc(ag *schema.Agent) string {
 	return b.String()
 }
 
-// compositionDoc is what [AgentDoc] says of an agent's signature and
-// handoffs: nothing for an agent with neither.
-func compositionDoc(ag *schema.Agent) string {
-	var lines []string
-	if ag.Signature {
-		lines = append(lines, "- as a tool: `"+AgentSignature(ag)+"`")
-	}
-	for _, h := range ag.Handoffs {
-		l := "- hands off to `" + h.Agent + "` (tool `" + h.ToolName() + "`)"
-		if h.Description != "" {
-			l += ": " + h.Description
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n")
-}
-
 // handoffLabelText is the text of [LabelDoc] for the label Handoff.
 const handoffLabelText = "**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
 	"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there."

@@ -234,8 +234,15 @@ func AgentDoc(ag *schema.Agent) string {
 		names = append(names, name)
 	}
 	fmt.Fprintf(b, "- tools: %s\n", cmp.Or(strings.Join(names, ", "), "(none)"))
-	if c := compositionDoc(ag); c != "" {
-		b.WriteString(c + "\n")
+	if ag.Signature {
+		fmt.Fprintf(b, "- as a tool: `%s`\n", AgentSignature(ag))
+	}
+	for _, h := range ag.Handoffs {
+		fmt.Fprintf(b, "- hands off to `%s` (tool `%s`)", h.Agent, h.ToolName())
+		if h.Description != "" {
+			b.WriteString(": " + h.Description)
+		}
+		b.WriteString("\n")
 	}
 	st := ag.Settings
 	fmt.Fprintf(b, "- maxIterations: %d", st.MaxIterations)
