@@ -319,7 +319,8 @@ func withoutDefs(sch schema.Object) (schema.Object, int) {
 	return out, len(d)
 }
 
-// Signature writes a tool's signature in the curried form.
+// Signature writes a tool's signature in the curried form; a return type
+// it lacks is written (::?), as [TypeText] writes none.
 func Signature(t *schema.Tool) string {
 	var parts []string
 	if len(t.Params) == 0 {
@@ -328,11 +329,7 @@ func Signature(t *schema.Tool) string {
 	for _, p := range t.Params {
 		parts = append(parts, "("+parser.GramIdent(p.Name)+"::"+TypeText(p.Type)+")")
 	}
-	ret := "(::?)"
-	if t.Returns != nil {
-		ret = "(::" + TypeText(t.Returns) + ")"
-	}
-	return strings.Join(append(parts, ret), "==>")
+	return strings.Join(append(parts, "(::"+TypeText(t.Returns)+")"), "==>")
 }
 
 // TypeText writes a type as in gram: Array {items: String}.
