@@ -102,10 +102,10 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 		// A Handoff's, a label of the agent language, a record or a
 		// built-in type, or any other label.
 		name := it.Tok.Text()
-		if md := cmp.Or(a.handoffDoc(it), LabelDoc(name), TypeNameDoc(a.Prog, name)); md != "" {
-			return md
+		if md := cmp.Or(a.handoffDoc(it), LabelDoc(name)); md != "" {
+			return md // the program's records are not searched
 		}
-		return fmt.Sprintf("**label** `%s`", name)
+		return cmp.Or(TypeNameDoc(a.Prog, name), fmt.Sprintf("**label** `%s`", name))
 	case SynArrow:
 		return a.handoffDoc(it)
 	case SynKey:
