@@ -81,12 +81,15 @@ func Analyze(path string, text []byte) *Analysis {
 // analysis. With prev, the analysis of an earlier version of the same
 // document, the check starts from prev's (r.Prev) and the analysis takes
 // prev's tables of names. When r.Stop gives up, Check returns nil. A
-// panic inside the toolchain becomes a diagnostic with the code
-// [CodeInternalError] (see failed).
+// panic inside the toolchain becomes the analysis of a text with no
+// syntax, no program, and one diagnostic with the code [CodeInternalError]
+// whose detail holds the stack.
 func Check(f *diag.File, r project.Request, prev *Analysis) (a *Analysis) {
 	defer func() {
 		if p := recover(); p != nil {
-			a = failed(f, p, debug.Stack())
+			d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this text: %v", p)
+			d.Detail = "please report it with the text; stack: " + string(debug.Stack())
+			a = NewAnalysis(f, &parser.Document{File: f}, &schema.Program{File: f}, diag.List{d}, nil, nil)
 		}
 	}()
 	if prev != nil {
@@ -99,15 +102,6 @@ func Check(f *diag.File, r project.Request, prev *Analysis) (a *Analysis) {
 	a = NewAnalysis(t.File, t.Doc, t.Program, t.Diags, t.Others, prev)
 	a.Checked = t
 	return a
-}
-
-// failed returns the analysis of a text the toolchain failed on with the
-// panic value r: no syntax, no program, and one diagnostic with the code
-// [CodeInternalError] whose detail holds the stack.
-func failed(f *diag.File, r any, stack []byte) *Analysis {
-	d := diag.Errorf(CodeInternalError, diag.Span{}, "internal error while checking this text: %v", r)
-	d.Detail = "please report it with the text; stack: " + string(stack)
-	return NewAnalysis(f, &parser.Document{File: f}, &schema.Program{File: f}, diag.List{d}, nil, nil)
 }
 
 // NewAnalysis returns the analysis of the text of f, which its caller

@@ -28,8 +28,8 @@
 // the word being typed are offered, at most that many, and the list is
 // marked incomplete; in a long list of tools the signatures and
 // descriptions are left for [Analysis.ResolveTool]. What is offered where
-// is given by [KeyCompletions], [TypeCompletions], [RecordCompletion],
-// [ModelCompletions] and [SnippetCompletions].
+// is given by [KeyCompletions], [ModelCompletions] and
+// [SnippetCompletions].
 
 package ide
 
@@ -96,10 +96,7 @@ func (a *Analysis) Complete(off int) Completions {
 			out.Items = append(out.Items, Completion{Label: v, Kind: "value", Insert: v})
 		}
 	case SlotType:
-		out.Items, out.Incomplete = a.typeItems(c.Group, word)
-		if c.Arrow {
-			out.Items = append([]Completion{HandoffLabelCompletion()}, out.Items...)
-		}
+		out.Items, out.Incomplete = a.typeItems(c.Names, word)
 	case SlotTool:
 		out.Items, out.Incomplete = a.toolItems(c.Agent, c.Names, word)
 	case SlotReference:
@@ -160,14 +157,22 @@ func (a *Analysis) lookup(kind int, name string) (pkgDecl, bool) {
 	return pkgDecl{}, false
 }
 
-// typeItems completes type names (and, for a subject pattern, the labels
-// of the agent language first): the built-in types, then the records that
+// typeItems completes type names, after the labels given (of the agent
+// language, see [LabelDoc]): the built-in types, then the records that
 // start with word, the text's, then those of the other files of its
 // package.
-func (a *Analysis) typeItems(group bool, word string) ([]Completion, bool) {
-	out := TypeCompletions(group)
+func (a *Analysis) typeItems(labels []string, word string) ([]Completion, bool) {
+	var out []Completion
+	for _, l := range labels {
+		out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
+	}
+	for _, t := range schema.BuiltinTypes {
+		k, _ := schema.BuiltinKind(t)
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
+	}
 	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
-		c := RecordCompletion(d.record)
+		r := d.record
+		c := Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 		if d.file != nil {
 			c.Detail = "record in " + d.where()
 		}
@@ -270,27 +275,6 @@ func KeyCompletions(k Kind, present []string) []Completion {
 		out = append(out, Completion{Label: d.key, Kind: "property", Detail: k.String() + " property", Doc: d.doc, Insert: d.key + ": " + d.value, Snippet: true})
 	}
 	return out
-}
-
-// TypeCompletions lists the built-in types, after the labels of the agent
-// language when group is set (a type written in a subject pattern).
-func TypeCompletions(group bool) []Completion {
-	var out []Completion
-	if group {
-		for _, l := range []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel} {
-			out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
-		}
-	}
-	for _, t := range schema.BuiltinTypes {
-		k, _ := schema.BuiltinKind(t)
-		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
-	}
-	return out
-}
-
-// RecordCompletion offers the record r as a type.
-func RecordCompletion(r *schema.Record) Completion {
-	return Completion{Label: r.Name, Kind: "record", Detail: "record", Doc: RecordDoc(r), Insert: r.Name}
 }
 
 // models are the model suggestions for each provider, and what

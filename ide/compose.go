@@ -11,7 +11,7 @@
 //   - hover over an agent listed as an element shows what the calling
 //     model sees ([AgentToolDoc]): the tool's name, description, the JSON
 //     Schema of its arguments and that of the agent's answer; over a
-//     Handoff, the tool the model calls to hand off ([HandoffDoc]).
+//     Handoff, the tool the model calls to hand off (see handoff.go).
 
 package ide
 
@@ -100,36 +100,6 @@ func AgentToolDoc(ag *schema.Agent) string {
 		b.WriteString("\n\nThe answer is text.")
 	}
 	return b.String()
-}
-
-// HandoffDoc describes, in Markdown, a Handoff relationship from the agent
-// from: the tool its model calls to pass the conversation on.
-func HandoffDoc(from string, h schema.Handoff) string {
-	return fmt.Sprintf("**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.\n\nTool description: %s",
-		from, h.Agent, from, h.ToolName(), h.Agent, schema.HandoffTool(h).Description)
-}
-
-// compositionDoc is what [AgentDoc] says of an agent's signature and
-// handoffs: nothing for an agent with neither.
-func compositionDoc(ag *schema.Agent) string {
-	var lines []string
-	if ag.Signature {
-		lines = append(lines, "- as a tool: `"+AgentSignature(ag)+"`")
-	}
-	for _, h := range ag.Handoffs {
-		l := "- hands off to `" + h.Agent + "` (tool `" + h.ToolName() + "`)"
-		if h.Description != "" {
-			l += ": " + h.Description
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// HandoffLabelCompletion offers the label Handoff, in a relationship's
-// arrow.
-func HandoffLabelCompletion() Completion {
-	return Completion{Label: schema.HandoffLabel, Kind: "keyword", Detail: "label", Doc: LabelDoc(schema.HandoffLabel), Insert: schema.HandoffLabel}
 }
 
 // handoffLabelText is the text of [LabelDoc] for the label Handoff.

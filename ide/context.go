@@ -30,7 +30,7 @@ const (
 	SlotDecl                  // a declaration at the top level: [SnippetCompletions]
 	SlotKey                   // a key of a declaration's record: [KeyCompletions]
 	SlotValue                 // the value of a property: one of [Context.Names]
-	SlotType                  // a type: [TypeCompletions], then the file's records
+	SlotType                  // a type: the labels in [Context.Names], the built-in types, then the file's records
 	SlotTool                  // an element of an agent: a top-level tool it does not list yet, or an inline one
 	SlotReference             // an element of another group: a top-level identity
 	SlotTestAgent             // the agent of a test: an agent of the file (and of its package)
@@ -48,14 +48,9 @@ type Context struct {
 	// Kind is, at [SlotKey], the kind of the declaration whose record it
 	// is.
 	Kind Kind
-	// Group is, at [SlotType], set in a subject pattern, where the labels
-	// of the agent language come first.
-	Group bool
-	// Arrow is set, at [SlotType], in a relationship's arrow, where the
-	// label Handoff comes first.
-	Arrow bool
 	// Names are the keys written before the cursor at [SlotKey], the
-	// values offered at [SlotValue], and the identifiers the agent lists
+	// values offered at [SlotValue], the labels offered before the types
+	// at [SlotType] (see typeLabels), and the identifiers the agent lists
 	// at [SlotTool].
 	Names []string
 	// Agent is, at [SlotTool], the name of the agent whose element list
@@ -66,6 +61,14 @@ type Context struct {
 	// is written as a string: Span is then the string's text before the
 	// cursor, and a completion inserts the name without quotes.
 	Quoted bool
+}
+
+// typeLabels are the labels offered before the types after ':' or '::'
+// in a subject, by its frame (see frame.open): those of the agent language
+// in a subject pattern, Handoff in a relationship's arrow, none in a node.
+var typeLabels = map[byte][]string{
+	'[': {schema.AgentLabel, schema.ToolLabel, schema.RecordLabel},
+	'a': {schema.HandoffLabel},
 }
 
 // modelPrefix matches the text before the cursor inside the string of a
@@ -127,7 +130,7 @@ func ContextAt(f *diag.File, start, off int) Context {
 	case fr.open == '(' && fr.handoff != nil && c.prevIs("("):
 		out.Slot, out.Agent = SlotHandoff, *fr.handoff
 	case (fr.open == '[' || fr.open == '(' || fr.open == 'a') && !fr.bar && c.prevIs(":", "::"):
-		out.Slot, out.Group, out.Arrow = SlotType, fr.open == '[', fr.open == 'a'
+		out.Slot, out.Names = SlotType, typeLabels[fr.open]
 	case fr.open == '[' && fr.bar && c.prevIs("|", ","):
 		if fr.hasLabel(schema.AgentLabel) {
 			out.Slot, out.Names, out.Agent = SlotTool, fr.elems, fr.ident

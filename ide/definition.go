@@ -26,17 +26,18 @@ type Location struct {
 func (a *Analysis) Definition(off int) (Location, bool) {
 	pos := a.File.Pos(off)
 	if v, ok := a.testValueAt(pos); ok {
-		if d, f, ok := a.target(v); ok {
-			return d.location(f)
-		}
-		return Location{}, false
+		// The text's declaration or another file's (zero when none): what
+		// else the compiler resolved it to is in no file the analysis holds.
+		d, _ := a.lookup(v.kind, v.name)
+		return d.location(a.File)
 	}
 	o, ok := a.Index().At(pos)
 	if !ok {
 		return Location{}, false
 	}
 	if !o.Resolved() {
-		return a.DeclaredElsewhere(o.Name)
+		d, _ := a.declared(o.Name) // zero, of no file, when none
+		return d.location(nil)
 	}
 	return Location{File: a.File, Span: a.File.Resolve(o.Def)}, true
 }

@@ -40,11 +40,9 @@
 // given by [LabelDoc], [TypeDoc], [PropertyDoc] and [ModelDoc]; for
 // declarations by [AgentDoc], [ToolDoc], [ParamDoc] and [RecordDoc]; for
 // agents composed (an agent as another's tool, a Handoff) by
-// [AgentToolDoc], [HandoffDoc] and [AgentSignature];
-// for the patterns of plain gram by [PatternDoc]. [Kind] is what an
-// identity names.
+// [AgentToolDoc] and [AgentSignature]. [Kind] is what an identity names.
 //
 // [ContextAt] reads what may be typed at a cursor from the tokens before
-// it; [KeyCompletions], [TypeCompletions], [RecordCompletion],
-// [ModelCompletions] and [SnippetCompletions] list what is offered there.
+// it; [KeyCompletions], [ModelCompletions] and [SnippetCompletions] list
+// what is offered there.
 package ide

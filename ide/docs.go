@@ -38,18 +38,6 @@ const (
 	KindRelationship             // a relationship of plain gram
 )
 
-// PatternKind returns the kind of a pattern of plain gram: [KindNode],
-// [KindRelationship] or [KindOther].
-func PatternKind(p *parser.Pattern) Kind {
-	switch p.Kind {
-	case parser.NodeKind:
-		return KindNode
-	case parser.RelationshipKind:
-		return KindRelationship
-	}
-	return KindOther
-}
-
 // kindNames name the kinds as the docs do.
 var kindNames = [...]string{"pattern", "agent", "tool", "parameter", "field", "record", "return type", "node", "relationship"}
 
@@ -111,36 +99,18 @@ func TypeNameDoc(p *schema.Program, name string) string {
 	return TypeDoc(name)
 }
 
-// LabelUseDoc documents a label written on a pattern of a file whose
-// program is p: a label of the agent language ([LabelDoc]), a record or a
-// built-in type ([TypeNameDoc]), or any other label.
-func LabelUseDoc(p *schema.Program, name string) string {
-	if md := LabelDoc(name); md != "" {
-		return md
-	}
-	if md := TypeNameDoc(p, name); md != "" {
-		return md
-	}
-	return fmt.Sprintf("**label** `%s`", name)
-}
-
-// AnnotationDoc documents the key of an annotation, @name.
-func AnnotationDoc(name string) string {
-	return fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", name)
-}
-
 // UndefinedDoc says that a reference names nothing the file defines.
 func UndefinedDoc(name string) string {
 	return fmt.Sprintf("`%s` is not defined in this file", name)
 }
 
-// PatternDoc describes the identity name of plain gram, of kind k, and its
-// definition p: labels, properties, the number of elements of a group and,
-// when line is above 0, the line of the definition. With p nil it gives
-// the kind and the name only.
-func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
+// patternDoc describes the identity of plain gram at the occurrence o and
+// its definition p: labels, properties, the number of elements of a group
+// and the line of the definition. With p nil (not known) it gives the kind
+// and the name only.
+func (a *Analysis) patternDoc(p *parser.Pattern, o *Occurrence) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** `%s`", k, name)
+	fmt.Fprintf(&b, "**%s** `%s`", o.Kind, o.Name)
 	if p == nil {
 		return b.String()
 	}
@@ -157,9 +127,7 @@ func PatternDoc(p *parser.Pattern, k Kind, name string, line int) string {
 	if n := len(p.Elements); n > 0 && p.Kind == parser.GroupKind {
 		fmt.Fprintf(&b, "\n\n%d elements", n)
 	}
-	if line > 0 {
-		fmt.Fprintf(&b, "\n\ndefined at line %d", line)
-	}
+	fmt.Fprintf(&b, "\n\ndefined at line %d", a.File.OffsetPosition(a.File.Offset(p.IdentSpan().Start)).Line)
 	return b.String()
 }
 
@@ -265,12 +233,16 @@ func AgentDoc(ag *schema.Agent) string {
 		}
 		names = append(names, name)
 	}
-	if len(names) == 0 {
-		names = append(names, "(none)")
+	fmt.Fprintf(b, "- tools: %s\n", cmp.Or(strings.Join(names, ", "), "(none)"))
+	if ag.Signature {
+		fmt.Fprintf(b, "- as a tool: `%s`\n", AgentSignature(ag))
 	}
-	fmt.Fprintf(b, "- tools: %s\n", strings.Join(names, ", "))
-	if c := compositionDoc(ag); c != "" {
-		b.WriteString(c + "\n")
+	for _, h := range ag.Handoffs {
+		fmt.Fprintf(b, "- hands off to `%s` (tool `%s`)", h.Agent, h.ToolName())
+		if h.Description != "" {
+			b.WriteString(": " + h.Description)
+		}
+		b.WriteString("\n")
 	}
 	st := ag.Settings
 	fmt.Fprintf(b, "- maxIterations: %d", st.MaxIterations)
@@ -347,7 +319,8 @@ func withoutDefs(sch schema.Object) (schema.Object, int) {
 	return out, len(d)
 }
 
-// Signature writes a tool's signature in the curried form.
+// Signature writes a tool's signature in the curried form; a return type
+// it lacks is written (::?), as [TypeText] writes none.
 func Signature(t *schema.Tool) string {
 	var parts []string
 	if len(t.Params) == 0 {
@@ -356,11 +329,7 @@ func Signature(t *schema.Tool) string {
 	for _, p := range t.Params {
 		parts = append(parts, "("+parser.GramIdent(p.Name)+"::"+TypeText(p.Type)+")")
 	}
-	ret := "(::?)"
-	if t.Returns != nil {
-		ret = "(::" + TypeText(t.Returns) + ")"
-	}
-	return strings.Join(append(parts, ret), "==>")
+	return strings.Join(append(parts, "(::"+TypeText(t.Returns)+")"), "==>")
 }
 
 // TypeText writes a type as in gram: Array {items: String}.
@@ -368,10 +337,7 @@ func TypeText(t *schema.Type) string {
 	if t == nil {
 		return "?"
 	}
-	name := t.Name
-	if name == "" {
-		name = t.Kind.String()
-	}
+	name := cmp.Or(t.Name, t.Kind.String())
 	if t.Kind == schema.ArrayType && t.Items != nil {
 		return name + " {items: " + TypeText(t.Items) + "}"
 	}

@@ -14,6 +14,8 @@
 package ide
 
 import (
+	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -22,25 +24,32 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// handoffNodes returns the nodes at the ends of the Handoff relationships
-// among the top-level patterns, and of those in top-level walks.
-func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
-	out := map[*parser.Pattern]bool{}
-	add := func(rel *parser.Pattern) {
-		if rel.Kind != parser.RelationshipKind || !rel.Subject.HasLabel(schema.HandoffLabel) {
-			return
+// handoffsIn returns the Handoff relationships of the lowered top-level
+// pattern top: itself, or those of a walk.
+func handoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
+	return func(yield func(*parser.Pattern) bool) {
+		rels := top.Elements
+		if top.Kind != parser.WalkKind {
+			rels = []*parser.Pattern{top}
 		}
-		for _, e := range rel.Elements {
-			if e.Kind == parser.NodeKind {
-				out[e] = true
+		for _, r := range rels {
+			if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && !yield(r) {
+				return
 			}
 		}
 	}
-	for _, p := range tops {
-		add(p)
-		if p.Kind == parser.WalkKind {
-			for _, e := range p.Elements {
-				add(e)
+}
+
+// handoffNodes returns the nodes at the ends of the Handoff relationships
+// of the top-level patterns (see handoffsIn).
+func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
+	out := map[*parser.Pattern]bool{}
+	for _, top := range tops {
+		for rel := range handoffsIn(top) {
+			for _, e := range rel.Elements {
+				if e.Kind == parser.NodeKind {
+					out[e] = true
+				}
 			}
 		}
 	}
@@ -61,9 +70,10 @@ func (ix *Index) namesHandoffAgent(pt *parser.Pattern) bool {
 	return ix.handoffs()[def]
 }
 
-// handoffDoc describes the Handoff relationship whose label or arrow is
-// the item it: the tool the model of the agent it leaves calls; "" when
-// the item is not of a Handoff between two named nodes.
+// handoffDoc describes, in Markdown, the Handoff relationship whose label
+// or arrow is the item it: the tool the model of the agent it leaves calls
+// to pass the conversation on; "" when the item is not of a Handoff
+// between two named nodes.
 func (a *Analysis) handoffDoc(it SyntaxItem) string {
 	rel := a.handoffAt(it.Owner)
 	if rel == nil || len(rel.Elements) != 2 {
@@ -84,25 +94,19 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 			h = ag.Handoffs[i]
 		}
 	}
-	return HandoffDoc(from, h)
+	return fmt.Sprintf("**handoff** from `%s` to `%s`\n\nThe model of `%s` sees the tool `%s`; calling it passes the conversation to `%s`, which answers the user from there.\n\nTool description: %s",
+		from, h.Agent, from, h.ToolName(), h.Agent, schema.HandoffTool(h).Description)
 }
 
 // handoffAt returns the Handoff relationship, a top-level pattern or one of
 // a top-level walk, whose arrow is at the span arrow; nil when there is
 // none.
 func (a *Analysis) handoffAt(arrow diag.Span) *parser.Pattern {
-	top := a.loweredAt(arrow.Start)
-	if top == nil {
-		return nil
-	}
-	rels := []*parser.Pattern{top}
-	if top.Kind == parser.WalkKind {
-		rels = top.Elements
-	}
-	for _, r := range rels {
-		sp := r.Span()
-		if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && sp.Start <= arrow.Start && arrow.End <= sp.End {
-			return r
+	if top := a.loweredAt(arrow.Start); top != nil {
+		for r := range handoffsIn(top) {
+			if sp := r.Span(); sp.Start <= arrow.Start && arrow.End <= sp.End {
+				return r
+			}
 		}
 	}
 	return nil

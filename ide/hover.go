@@ -31,8 +31,10 @@
 package ide
 
 import (
+	"cmp"
+	"fmt"
+
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/parser"
 )
 
 // Hover is the answer to a hover: Markdown about the span it covers.
@@ -56,7 +58,15 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
-		if d, _, ok := a.target(v); ok {
+		// The text's own agent or tool, else another file's (an agent, or
+		// any tool, inline ones too, as a call may expect), else what the
+		// compiler resolved it to (the subject file of a test file outside
+		// a package, which the analysis does not hold).
+		d, ok := a.lookup(v.kind, v.name)
+		if !ok {
+			d, ok = v.resolved, v.resolved.tool != nil || v.resolved.agent != nil
+		}
+		if ok {
 			return d.doc(false), v.span, true
 		}
 		return UndefinedDoc(v.name), v.span, true
@@ -73,7 +83,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 			if o.Element && d.Kind == KindAgent {
 				return AgentToolDoc(d.Agent), o.Span, true
 			}
-			return a.withTokens(declDoc(d), d), o.Span, true
+			return a.declDoc(d), o.Span, true
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
@@ -89,10 +99,13 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 	ix := a.Index()
 	switch it.Kind {
 	case SynLabel:
-		if md := a.handoffDoc(it); md != "" {
-			return md
+		// A Handoff's, a label of the agent language, a record or a
+		// built-in type, or any other label.
+		name := it.Tok.Text()
+		if md := cmp.Or(a.handoffDoc(it), LabelDoc(name)); md != "" {
+			return md // the program's records are not searched
 		}
-		return LabelUseDoc(a.Prog, it.Tok.Text())
+		return cmp.Or(TypeNameDoc(a.Prog, name), fmt.Sprintf("**label** `%s`", name))
 	case SynArrow:
 		return a.handoffDoc(it)
 	case SynKey:
@@ -114,32 +127,32 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 			}
 		}
 	case SynAnnotKey:
-		return AnnotationDoc(it.Tok.Value)
+		return fmt.Sprintf("**annotation** `@%s`: a property of the annotated pattern", it.Tok.Value)
 	}
 	return ""
 }
 
-// declDoc describes a declaration of the agent language.
-func declDoc(d *Decl) string {
+// declDoc describes a declaration of the agent language; a tool's and an
+// agent's end with the token breakdown (tokens.go) of the file's first of
+// its name.
+func (a *Analysis) declDoc(d *Decl) string {
 	switch d.Kind {
 	case KindAgent:
-		return AgentDoc(d.Agent)
+		md := AgentDoc(d.Agent)
+		if i, ok := a.names.agents.table().first(d.Agent.Name); ok {
+			md += "\n\n" + a.agentCount(a.Prog.AgentAt(i)).Markdown
+		}
+		return md
 	case KindTool:
-		return ToolDoc(d.Tool)
+		md := ToolDoc(d.Tool)
+		if i, ok := a.names.calls.table().first(d.Tool.Name); ok {
+			md += "\n\n" + a.toolCount(a.Prog.ToolAt(i)).Markdown
+		}
+		return md
 	case KindParam, KindField:
 		return ParamDoc(d)
 	case KindRecord:
 		return RecordDoc(d.Record)
 	}
 	return ""
-}
-
-// patternDoc describes the identity of plain gram at the occurrence o,
-// defined by p (nil when it is not known).
-func (a *Analysis) patternDoc(p *parser.Pattern, o *Occurrence) string {
-	line := 0
-	if p != nil {
-		line = a.File.OffsetPosition(a.File.Offset(p.IdentSpan().Start)).Line
-	}
-	return PatternDoc(p, o.Kind, o.Name, line)
 }

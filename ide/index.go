@@ -48,8 +48,6 @@ type Occurrence struct {
 	IsDef bool
 	// Kind is what the identity names.
 	Kind Kind
-	// TypeRef is set for a record named as a type (a label or items:).
-	TypeRef bool
 	// Element is set for a reference written among an agent's elements:
 	// a tool it lists, or an agent it calls as one.
 	Element bool
@@ -313,7 +311,7 @@ func (u *unitIndex) addIdentities(ix *Index, top *parser.Pattern) {
 func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	for ; t != nil; t = t.Items {
 		if t.Kind == schema.RecordType && t.Record != nil && t.Record.NameSpan.Len() > 0 && t.Span.Len() > 0 {
-			o := Occurrence{Span: t.Span, Name: t.Record.Name, Kind: KindRecord, TypeRef: true}
+			o := Occurrence{Span: t.Span, Name: t.Record.Name, Kind: KindRecord}
 			if own(t.Record) {
 				o.Def = t.Record.NameSpan
 			}
@@ -322,12 +320,18 @@ func (u *unitIndex) addTypeRef(t *schema.Type, own func(*schema.Record) bool) {
 	}
 }
 
-// kindOf returns the kind of a defining pattern of the unit.
+// kindOf returns the kind of a defining pattern of the unit: its
+// declaration's, else a node's or a relationship's of plain gram.
 func (u *unitDecls) kindOf(pt *parser.Pattern) Kind {
-	if d := u.byName[pt.IdentSpan()]; d != nil {
+	switch d := u.byName[pt.IdentSpan()]; {
+	case d != nil:
 		return d.Kind
+	case pt.Kind == parser.NodeKind:
+		return KindNode
+	case pt.Kind == parser.RelationshipKind:
+		return KindRelationship
 	}
-	return PatternKind(pt)
+	return KindOther
 }
 
 // kindOf returns the kind of a defining pattern, in whichever unit it is

@@ -224,13 +224,3 @@ func (d pkgDecl) location(f *diag.File) (Location, bool) {
 	}
 	return Location{File: f, Span: f.Resolve(span)}, true
 }
-
-// DeclaredElsewhere returns where another member file of the package
-// declares name: a tool at the top level, an agent or a record of the
-// first file, in path order, that declares one and is not a test file.
-func (a *Analysis) DeclaredElsewhere(name string) (Location, bool) {
-	if d, ok := a.declared(name); ok {
-		return d.location(nil)
-	}
-	return Location{}, false
-}

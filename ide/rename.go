@@ -132,33 +132,24 @@ type pkgFile struct {
 	occs []*Occurrence
 }
 
-// packageFiles returns the text's analysis and those of the other member
-// files of its package, the text first. The others' analyses are made
-// once, from what the text's compile made of them.
-func (a *Analysis) packageFiles() []pkgFile {
-	a.othersOnce.Do(func() {
-		for _, o := range a.Others {
-			// Others not nil: a record another file declares is left
-			// unresolved in this one's index, as in the text's.
-			a.otherFiles = append(a.otherFiles, NewAnalysis(o.File, o.Doc, o.Program, o.Diags, []*project.File{}, nil))
-		}
-	})
-	files := []pkgFile{{an: a}}
-	for _, an := range a.otherFiles {
-		files = append(files, pkgFile{an: an})
-	}
-	return files
-}
-
 // occurrencesOf returns, file by file, every occurrence of the identity
 // of the occurrence o of the text: of a name of the package, in every
-// member file (see occurrencesNamed), else in the text; none for a
-// reference that resolves nowhere.
+// member file (see occurrencesNamed), the text first, else in the text;
+// none for a reference that resolves nowhere.
 func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	if a.isPackageName(o) {
-		files := a.packageFiles()
-		for i := range files {
-			files[i].occs = files[i].an.occurrencesNamed(o.Name)
+		// The others' analyses are made once, from what the text's
+		// compile made of them.
+		a.othersOnce.Do(func() {
+			for _, f := range a.Others {
+				// Others not nil: a record another file declares is left
+				// unresolved in this one's index, as in the text's.
+				a.otherFiles = append(a.otherFiles, NewAnalysis(f.File, f.Doc, f.Program, f.Diags, []*project.File{}, nil))
+			}
+		})
+		files := []pkgFile{{an: a, occs: a.occurrencesNamed(o.Name)}}
+		for _, an := range a.otherFiles {
+			files = append(files, pkgFile{an: an, occs: an.occurrencesNamed(o.Name)})
 		}
 		return files
 	}
@@ -177,7 +168,7 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 		return false
 	}
 	if !o.Resolved() {
-		_, ok := a.DeclaredElsewhere(o.Name)
+		_, ok := a.declared(o.Name)
 		return ok
 	}
 	return a.declaresName(o.Def)

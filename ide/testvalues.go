@@ -16,18 +16,17 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
-	"github.com/gramlang/gram/schema"
 )
 
 // testValue is a test's agent or a call's tool as written.
 type testValue struct {
 	name string
 	span diag.Span
-	// agent is set for the agent of a test, else the value is a tool.
-	agent bool
-	// resolved are what the compiler resolved the name to, or nil.
-	resolvedAgent *schema.Agent
-	resolvedTool  *schema.Tool
+	// kind is the kind of the package's tables the name is of: pkgAgents
+	// for the agent of a test, else pkgCalls.
+	kind int
+	// resolved is what the compiler resolved the name to, or zero.
+	resolved pkgDecl
 }
 
 // testValues returns the agent and tool values of the text's tests, in
@@ -35,22 +34,22 @@ type testValue struct {
 func (a *Analysis) testValues() iter.Seq[testValue] {
 	return func(yield func(testValue) bool) {
 		for _, t := range a.Prog.Tests {
-			if !yield(testValue{name: t.AgentName, span: t.AgentSpan, agent: true, resolvedAgent: t.Agent}) {
+			if !yield(testValue{name: t.AgentName, span: t.AgentSpan, kind: pkgAgents, resolved: pkgDecl{agent: t.Agent}}) {
 				return
 			}
 			for _, turn := range t.Turns {
 				for _, c := range turn.Calls {
-					if !yield(testValue{name: c.Tool, span: c.ToolSpan, resolvedTool: c.ToolDecl}) {
+					if !yield(testValue{name: c.Tool, span: c.ToolSpan, kind: pkgCalls, resolved: pkgDecl{tool: c.ToolDecl}}) {
 						return
 					}
 				}
 				for _, n := range turn.NoCalls {
-					if !yield(testValue{name: n.Tool, span: n.ToolSpan}) {
+					if !yield(testValue{name: n.Tool, span: n.ToolSpan, kind: pkgCalls}) {
 						return
 					}
 				}
 				for _, d := range turn.Decisions {
-					if !yield(testValue{name: d.Tool, span: d.ToolSpan}) {
+					if !yield(testValue{name: d.Tool, span: d.ToolSpan, kind: pkgCalls}) {
 						return
 					}
 				}
@@ -89,23 +88,4 @@ func (a *Analysis) TestReferences(name string) []*Occurrence {
 		}
 	}
 	return out
-}
-
-// target returns the declaration the value names, and the file that
-// holds it when it is the text's: the text's own agent or tool, else
-// another file's (an agent, or any tool, inline ones too, as a call may
-// expect), else what the compiler resolved it to (the subject file of a
-// test file outside a package, which the analysis does not hold).
-func (a *Analysis) target(v testValue) (pkgDecl, *diag.File, bool) {
-	kind, resolved := pkgCalls, pkgDecl{tool: v.resolvedTool}
-	if v.agent {
-		kind, resolved = pkgAgents, pkgDecl{agent: v.resolvedAgent}
-	}
-	switch d, ok := a.lookup(kind, v.name); {
-	case ok && d.file == nil:
-		return d, a.File, true
-	case ok:
-		return d, nil, true
-	}
-	return resolved, nil, resolved.tool != nil || resolved.agent != nil
 }

@@ -170,22 +170,6 @@ func (a *Analysis) agentCount(ag *schema.Agent) TokenCount {
 	return TokenCount{Span: a.File.Resolve(ag.NameSpan), Label: label, Markdown: b.String()}
 }
 
-// withTokens adds to md, the hover of the declaration d, the token
-// breakdown of a tool or an agent: that of the file's first of its name.
-func (a *Analysis) withTokens(md string, d *Decl) string {
-	switch {
-	case d.Kind == KindTool && d.Tool != nil:
-		if i, ok := a.names.calls.table().first(d.Tool.Name); ok {
-			return md + "\n\n" + a.toolCount(a.Prog.ToolAt(i)).Markdown
-		}
-	case d.Kind == KindAgent && d.Agent != nil:
-		if i, ok := a.names.agents.table().first(d.Agent.Name); ok {
-			return md + "\n\n" + a.agentCount(a.Prog.AgentAt(i)).Markdown
-		}
-	}
-	return md
-}
-
 // count writes n tokens, "~" before an estimate.
 func count(n int, c *tokens.Counter) string {
 	if c.Estimate {
