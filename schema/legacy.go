@@ -49,13 +49,11 @@ func (c *compiler) legacyToolLabel(d decl) {
 // legacyProps returns copies of the properties paramName and fields
 // among prs, nil for those it lacks.
 func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
-	for i := range prs {
-		switch prs[i].Key {
+	for _, pr := range prs {
+		switch pr.Key {
 		case "paramName":
-			pr := prs[i]
 			paramName = &pr
 		case "fields":
-			pr := prs[i]
 			fields = &pr
 		}
 	}
