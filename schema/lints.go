@@ -222,30 +222,21 @@ func (c *compiler) recordShapeLints() {
 			}
 			k.h += h
 		}
-		f := firstOfShape(groups[k], r)
-		groups[k] = append(groups[k], r)
-		if f == nil {
+		group := groups[k]
+		groups[k] = append(group, r)
+		if len(group) == 0 {
 			continue
 		}
+		shape := shapeOf(r)
+		i := slices.IndexFunc(group, func(g *Record) bool { return shapeOf(g) == shape })
+		if i < 0 {
+			continue
+		}
+		f := group[i]
 		c.diags.Add(detailed(diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name),
 			"use one record for both: each record's schema is sent to the model wherever it is used",
 			diag.Related{Span: f.NameSpan, Message: "record " + f.Name}))
 	}
-}
-
-// firstOfShape returns the first record of group with the shape of r, or
-// nil.
-func firstOfShape(group []*Record, r *Record) *Record {
-	if len(group) == 0 {
-		return nil
-	}
-	shape := shapeOf(r)
-	for _, g := range group {
-		if shapeOf(g) == shape {
-			return g
-		}
-	}
-	return nil
 }
 
 // nameHash is the FNV-1a hash of name.
