@@ -79,7 +79,7 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 // reaches (as a tool, through others, or by a handoff), nil when none has
 // one.
 func (c *compiler) decisionTool(a *Agent, name string) *Tool {
-	for _, x := range append([]*Agent{a}, c.reachedAgents(a, false)...) {
+	for _, x := range c.reachedAgents(a, false) {
 		if tool := x.Tool(name); tool != nil {
 			return tool
 		}
