@@ -129,13 +129,18 @@ func (c *compiler) setComposes() {
 	}
 }
 
+// pkgName is the package's lookupName, false for a file alone.
+func (c *compiler) pkgName(name string) (file *diag.File, ident diag.Span, what string, ok bool) {
+	if c.pkg == nil {
+		return nil, diag.Span{}, "", false
+	}
+	return c.pkg.lookupName(name)
+}
+
 // pkgAgent reports whether name is an agent of another file of the
 // package.
 func (c *compiler) pkgAgent(name string) bool {
-	if c.pkg == nil {
-		return false
-	}
-	_, _, what, ok := c.pkg.lookupName(name)
+	_, _, what, ok := c.pkgName(name)
 	return ok && what == "agent"
 }
 

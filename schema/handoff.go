@@ -171,11 +171,10 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
 	dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
-	switch {
+	switch file, ident, what, declared := c.pkgName(name); {
 	case e.Def != nil:
 		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
-	case c.pkg != nil && c.pkgDeclared(name):
-		file, ident, what, _ := c.pkg.lookupName(name)
+	case declared:
 		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
 	default:
 		dg.Message = fmt.Sprintf("undefined agent %s", name)
@@ -200,12 +199,6 @@ func (c *compiler) declaredAfter(a *Agent, e *parser.Pattern) {
 	c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name),
 		"move the handoff below the declaration of "+a.Name+": a bare ("+a.Name+") before it is the first definition of the name, and the declaration a second one",
 		diag.Related{Span: e.Span(), Message: "the handoff names " + a.Name + " here"}))
-}
-
-// pkgDeclared reports whether a file of the package declares name.
-func (c *compiler) pkgDeclared(name string) bool {
-	_, _, _, ok := c.pkg.lookupName(name)
-	return ok
 }
 
 // agentNamesInScope returns the names of the agents of the file and of
