@@ -150,14 +150,11 @@ func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
 	if a := c.prog.Agent(name); a != nil {
 		return a, nil
 	}
-	if !c.pkgAgent(name) {
+	file, _, what, ok := c.pkgName(name)
+	if !ok || what != "agent" || file == c.doc.File {
 		return nil, nil
 	}
-	ref := c.pkg.names[name]
-	if c.pkg.docs[ref.file] == c.doc {
-		return nil, nil
-	}
-	return c.pkg.progs[ref.file].Agent(name), c.pkg.docs[ref.file].File
+	return c.pkg.progs[c.pkg.names[name].file].Agent(name), file
 }
 
 // listAgents puts the AsTool of each agent the file's agents list among
