@@ -102,34 +102,24 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 
 // propRemoval returns the span that removes property i of prs, with the
 // comma that separates it from a neighbour; false when it is the only
-// property, or the text between it and its neighbour is more than a comma
-// and spaces.
+// property, or the text between it and its neighbour, sep, is more than a
+// comma and spaces.
 func (c *compiler) propRemoval(prs []parser.Property, i int) (diag.Span, bool) {
-	var span diag.Span
+	var span, sep diag.Span
 	switch {
 	case i+1 < len(prs):
 		span = diag.Span{Start: prs[i].KeySpan().Start, End: prs[i+1].KeySpan().Start}
-		if !c.onlySeparator(diag.Span{Start: prs[i].ValueSpan().End, End: span.End}) {
-			return diag.Span{}, false
-		}
+		sep = diag.Span{Start: prs[i].ValueSpan().End, End: span.End}
 	case i > 0:
 		span = diag.Span{Start: prs[i-1].ValueSpan().End, End: prs[i].ValueSpan().End}
-		if !c.onlySeparator(diag.Span{Start: span.Start, End: prs[i].KeySpan().Start}) {
-			return diag.Span{}, false
-		}
+		sep = diag.Span{Start: span.Start, End: prs[i].KeySpan().Start}
 	default:
 		return diag.Span{}, false
 	}
-	if prs[i].Value == nil || span.Start >= span.End {
+	if sep.Start > sep.End || strings.TrimSpace(c.text(sep)) != "," || prs[i].Value == nil || span.Start >= span.End {
 		return diag.Span{}, false
 	}
 	return span, true
-}
-
-// onlySeparator reports whether the text of span is one comma between
-// spaces.
-func (c *compiler) onlySeparator(span diag.Span) bool {
-	return span.Start <= span.End && strings.TrimSpace(c.text(span)) == ","
 }
 
 // cutDefaultClause returns description without its last clause when that
