@@ -226,26 +226,24 @@ func agentCycles(edges []agentEdge) {
 		return
 	}
 	out := map[*Agent][]int{}
-	var order []*Agent
 	for i, e := range edges {
-		if _, ok := out[e.from]; !ok {
-			order = append(order, e.from)
-		}
 		out[e.from] = append(out[e.from], i)
 	}
-	reported := map[*Agent]bool{}
-	for _, a := range order {
-		if reported[a] {
+	// Each agent is looked at once, in the order of its first edge, unless
+	// a cycle reported already holds it.
+	done := map[*Agent]bool{}
+	for _, e := range edges {
+		if done[e.from] {
 			continue
 		}
-		cyc := shortestCycle(a, edges, out)
-		if cyc == nil {
-			continue
-		}
+		done[e.from] = true
+		cyc := shortestCycle(e.from, edges, out)
 		for _, i := range cyc {
-			reported[edges[i].from] = true
+			done[edges[i].from] = true
 		}
-		reportCycle(cyc, edges)
+		if cyc != nil {
+			reportCycle(cyc, edges)
+		}
 	}
 }
 
