@@ -49,11 +49,15 @@ func (c *compiler) legacyToolLabel(d decl) {
 // legacyProps returns copies of the properties paramName and fields
 // among prs, nil for those it lacks.
 func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
-	for _, pr := range prs {
-		switch pr.Key {
+	// Copied only when found: a range variable whose address is taken
+	// would be allocated for every property.
+	for i := range prs {
+		switch prs[i].Key {
 		case "paramName":
+			pr := prs[i]
 			paramName = &pr
 		case "fields":
+			pr := prs[i]
 			fields = &pr
 		}
 	}
