@@ -93,11 +93,8 @@ const (
 	CodeToolTokenBudget = "tool-token-budget"
 )
 
-// CodeInfo describes a diagnostic code.
-type CodeInfo = diag.CodeInfo
-
 // Codes lists every code [Compile] reports, with its severity and a summary.
-var Codes = []CodeInfo{
+var Codes = []diag.CodeInfo{
 	{Code: CodeMissingInstruction, Severity: diag.Error, Summary: "An agent needs a non-empty instruction (its system prompt)."},
 	{Code: CodeMissingModel, Severity: diag.Error, Summary: "An agent needs a model, written \"Provider/model-id\"."},
 	{Code: CodeInvalidModel, Severity: diag.Error, Summary: "A model is written \"Provider/model-id\"."},

@@ -129,13 +129,18 @@ func (c *compiler) setComposes() {
 	}
 }
 
+// pkgName is the package's lookupName, false for a file alone.
+func (c *compiler) pkgName(name string) (file *diag.File, ident diag.Span, what string, ok bool) {
+	if c.pkg == nil {
+		return nil, diag.Span{}, "", false
+	}
+	return c.pkg.lookupName(name)
+}
+
 // pkgAgent reports whether name is an agent of another file of the
 // package.
 func (c *compiler) pkgAgent(name string) bool {
-	if c.pkg == nil {
-		return false
-	}
-	_, _, what, ok := c.pkg.lookupName(name)
+	_, _, what, ok := c.pkgName(name)
 	return ok && what == "agent"
 }
 
@@ -145,14 +150,11 @@ func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
 	if a := c.prog.Agent(name); a != nil {
 		return a, nil
 	}
-	if !c.pkgAgent(name) {
+	file, _, what, ok := c.pkgName(name)
+	if !ok || what != "agent" || file == c.doc.File {
 		return nil, nil
 	}
-	ref := c.pkg.names[name]
-	if c.pkg.docs[ref.file] == c.doc {
-		return nil, nil
-	}
-	return c.pkg.progs[ref.file].Agent(name), c.pkg.docs[ref.file].File
+	return c.pkg.progs[c.pkg.names[name].file].Agent(name), file
 }
 
 // listAgents puts the AsTool of each agent the file's agents list among

@@ -134,7 +134,7 @@ func TestFunctionSignatures(t *testing.T) {
 		t.Errorf("agent diagnostics on plain gram: %v", compiled)
 	}
 	for _, d := range Merge(parsed, compiled) {
-		if slices.ContainsFunc(Codes, func(c CodeInfo) bool { return c.Code == d.Code }) {
+		if slices.ContainsFunc(Codes, func(c diag.CodeInfo) bool { return c.Code == d.Code }) {
 			t.Errorf("schema diagnostic %s: %s", d.Code, d.Message)
 		}
 	}

@@ -171,11 +171,10 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
 	dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
-	switch {
+	switch file, ident, what, declared := c.pkgName(name); {
 	case e.Def != nil:
 		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
-	case c.pkg != nil && c.pkgDeclared(name):
-		file, ident, what, _ := c.pkg.lookupName(name)
+	case declared:
 		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
 	default:
 		dg.Message = fmt.Sprintf("undefined agent %s", name)
@@ -200,12 +199,6 @@ func (c *compiler) declaredAfter(a *Agent, e *parser.Pattern) {
 	c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, a.NameSpan, "agent %s is declared after a handoff that names it", a.Name),
 		"move the handoff below the declaration of "+a.Name+": a bare ("+a.Name+") before it is the first definition of the name, and the declaration a second one",
 		diag.Related{Span: e.Span(), Message: "the handoff names " + a.Name + " here"}))
-}
-
-// pkgDeclared reports whether a file of the package declares name.
-func (c *compiler) pkgDeclared(name string) bool {
-	_, _, _, ok := c.pkg.lookupName(name)
-	return ok
 }
 
 // agentNamesInScope returns the names of the agents of the file and of
@@ -233,26 +226,24 @@ func agentCycles(edges []agentEdge) {
 		return
 	}
 	out := map[*Agent][]int{}
-	var order []*Agent
 	for i, e := range edges {
-		if _, ok := out[e.from]; !ok {
-			order = append(order, e.from)
-		}
 		out[e.from] = append(out[e.from], i)
 	}
-	reported := map[*Agent]bool{}
-	for _, a := range order {
-		if reported[a] {
+	// Each agent is looked at once, in the order of its first edge, unless
+	// a cycle reported already holds it.
+	done := map[*Agent]bool{}
+	for _, e := range edges {
+		if done[e.from] {
 			continue
 		}
-		cyc := shortestCycle(a, edges, out)
-		if cyc == nil {
-			continue
-		}
+		done[e.from] = true
+		cyc := shortestCycle(e.from, edges, out)
 		for _, i := range cyc {
-			reported[edges[i].from] = true
+			done[edges[i].from] = true
 		}
-		reportCycle(cyc, edges)
+		if cyc != nil {
+			reportCycle(cyc, edges)
+		}
 	}
 }
 

@@ -49,6 +49,8 @@ func (c *compiler) legacyToolLabel(d decl) {
 // legacyProps returns copies of the properties paramName and fields
 // among prs, nil for those it lacks.
 func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
+	// Copied only when found: a range variable whose address is taken
+	// would be allocated for every property.
 	for i := range prs {
 		switch prs[i].Key {
 		case "paramName":
@@ -63,14 +65,6 @@ func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
 }
 
 var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// identText writes a name as a gram identifier, in backticks when needed.
-func identText(name string) string {
-	if plainIdent.MatchString(name) {
-		return name
-	}
-	return "`" + strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), "`", "\\`") + "`"
-}
 
 // legacyNode is what reading a parameter or field node in the older
 // notation finds: the parameter, and what its canonical form needs.
@@ -160,7 +154,7 @@ func (c *compiler) legacyType(ln *legacyNode, p *Param, fe *parser.Property) {
 	if len(s.Labels) == 0 {
 		p.Type = &Type{Kind: InvalidType, Span: n.Span()}
 		c.explain(diag.Errorf(CodeMissingType, n.Span(), "%s %s has no type", ln.what, ln.name),
-			"write its type: ("+identText(ln.name)+"::String)")
+			"write its type: ("+parser.GramIdent(ln.name)+"::String)")
 		ln.canonical = false
 	} else {
 		c.multipleTypes(s, ln.what, ln.name)
@@ -236,7 +230,7 @@ func (c *compiler) legacyByHand(ln *legacyNode, commented bool) diag.Diagnostic 
 	case commented && ln.recordDecl != "":
 		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, ln.typeText, ln.restText) + " with the record " + ln.recordDecl
 	case commented && ln.fieldsSpan.Len() > 0:
-		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + identText(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
+		dg.Detail = "its fields are read as a record; it has comments inside, which a rewrite would lose: rewrite it by hand as (" + parser.GramIdent(name) + "::Name) with a record [Name:Record | (field::Type), ...]"
 	case commented:
 		dg.Detail = "it has comments inside, which a rewrite would lose: rewrite it by hand as " + canonicalNode(name, cmp.Or(ln.typeText, "Type"), ln.restText)
 	default:
@@ -263,7 +257,7 @@ func (c *compiler) hasComment(span diag.Span) bool {
 
 // canonicalNode writes a parameter node in the canonical form.
 func canonicalNode(name, typeText string, props []string) string {
-	text := "(" + identText(name) + "::" + typeText
+	text := "(" + parser.GramIdent(name) + "::" + typeText
 	if len(props) > 0 {
 		text += " {" + strings.Join(props, ", ") + "}"
 	}

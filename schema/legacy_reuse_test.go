@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gramlang/gram/diag"
@@ -47,6 +48,19 @@ func TestRecompileLegacySeeds(t *testing.T) {
 				}
 				doc, prog = ndoc, got
 			}
+		}
+	}
+}
+
+// TestLegacyNameWrittenAsFormatted checks that the canonical form of a
+// parameter named by paramName writes the name as the formatter does: bare
+// when it is a symbol, in backticks when it is not.
+func TestLegacyNameWrittenAsFormatted(t *testing.T) {
+	for name, want := range map[string]string{"user-id": "(user-id::String)", "user id": "(`user id`::String)"} {
+		_, _, diags := compileSource(t, "t.gram", `[t:Tool {description: "Finds an order"} | (::String {paramName: "`+name+`"})==>(::String)]`)
+		i := slices.IndexFunc(diags, func(d diag.Diagnostic) bool { return d.Code == CodeLegacyParameter })
+		if i < 0 || len(diags[i].Fixes) != 1 || diags[i].Fixes[0].Title != "Rewrite as "+want {
+			t.Errorf("paramName %q: want the fix Rewrite as %s, got %v", name, want, diags)
 		}
 	}
 }

@@ -102,34 +102,24 @@ func (c *compiler) paramDescriptionLints(p *Param, prs []parser.Property, dflt *
 
 // propRemoval returns the span that removes property i of prs, with the
 // comma that separates it from a neighbour; false when it is the only
-// property, or the text between it and its neighbour is more than a comma
-// and spaces.
+// property, or the text between it and its neighbour, sep, is more than a
+// comma and spaces.
 func (c *compiler) propRemoval(prs []parser.Property, i int) (diag.Span, bool) {
-	var span diag.Span
+	var span, sep diag.Span
 	switch {
 	case i+1 < len(prs):
 		span = diag.Span{Start: prs[i].KeySpan().Start, End: prs[i+1].KeySpan().Start}
-		if !c.onlySeparator(diag.Span{Start: prs[i].ValueSpan().End, End: span.End}) {
-			return diag.Span{}, false
-		}
+		sep = diag.Span{Start: prs[i].ValueSpan().End, End: span.End}
 	case i > 0:
 		span = diag.Span{Start: prs[i-1].ValueSpan().End, End: prs[i].ValueSpan().End}
-		if !c.onlySeparator(diag.Span{Start: span.Start, End: prs[i].KeySpan().Start}) {
-			return diag.Span{}, false
-		}
+		sep = diag.Span{Start: span.Start, End: prs[i].KeySpan().Start}
 	default:
 		return diag.Span{}, false
 	}
-	if prs[i].Value == nil || span.Start >= span.End {
+	if sep.Start > sep.End || strings.TrimSpace(c.text(sep)) != "," || prs[i].Value == nil || span.Start >= span.End {
 		return diag.Span{}, false
 	}
 	return span, true
-}
-
-// onlySeparator reports whether the text of span is one comma between
-// spaces.
-func (c *compiler) onlySeparator(span diag.Span) bool {
-	return span.Start <= span.End && strings.TrimSpace(c.text(span)) == ","
 }
 
 // cutDefaultClause returns description without its last clause when that
@@ -222,30 +212,21 @@ func (c *compiler) recordShapeLints() {
 			}
 			k.h += h
 		}
-		f := firstOfShape(groups[k], r)
-		groups[k] = append(groups[k], r)
-		if f == nil {
+		group := groups[k]
+		groups[k] = append(group, r)
+		if len(group) == 0 {
 			continue
 		}
+		shape := shapeOf(r)
+		i := slices.IndexFunc(group, func(g *Record) bool { return shapeOf(g) == shape })
+		if i < 0 {
+			continue
+		}
+		f := group[i]
 		c.diags.Add(detailed(diag.Warningf(CodeDuplicateRecordShape, r.NameSpan, "record %s has the same fields as record %s", r.Name, f.Name),
 			"use one record for both: each record's schema is sent to the model wherever it is used",
 			diag.Related{Span: f.NameSpan, Message: "record " + f.Name}))
 	}
-}
-
-// firstOfShape returns the first record of group with the shape of r, or
-// nil.
-func firstOfShape(group []*Record, r *Record) *Record {
-	if len(group) == 0 {
-		return nil
-	}
-	shape := shapeOf(r)
-	for _, g := range group {
-		if shapeOf(g) == shape {
-			return g
-		}
-	}
-	return nil
 }
 
 // nameHash is the FNV-1a hash of name.

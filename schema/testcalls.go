@@ -25,7 +25,11 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 		turn.Input = s
 	}
 	if pr := e.Subject.Prop("status"); pr != nil {
-		c.turnStatus(turn, pr)
+		if s, ok := c.str(pr); ok && slices.Contains(TurnStatuses, s) {
+			turn.Status = s
+		} else if ok {
+			c.invalidValue(pr, fmt.Sprintf("unknown status %q of a turn", s), "write one of "+strings.Join(TurnStatuses, ", ")+", e.g. status: \"budget_exceeded\"")
+		}
 	}
 	c.noElements(e, UserLabel)
 	return turn
@@ -34,19 +38,6 @@ func (c *compiler) userTurn(e *parser.Pattern) *Turn {
 // TurnStatuses are the statuses a test's turn may expect to end with
 // ((:User {says, status})), the runtime's names.
 var TurnStatuses = []string{"completed", "budget_exceeded", "max_iterations_reached", "max_model_calls_reached", "truncated"}
-
-// turnStatus reads the status a user turn expects, one of [TurnStatuses].
-func (c *compiler) turnStatus(turn *Turn, pr *parser.Property) {
-	s, ok := c.str(pr)
-	if !ok {
-		return
-	}
-	if !slices.Contains(TurnStatuses, s) {
-		c.invalidValue(pr, fmt.Sprintf("unknown status %q of a turn", s), "write one of "+strings.Join(TurnStatuses, ", ")+", e.g. status: \"budget_exceeded\"")
-		return
-	}
-	turn.Status = s
-}
 
 // toolOf resolves the tool property of a Call or NoCall element against
 // agent a (nil: unknown), named agentName. forCall reports a tool the agent

@@ -14,22 +14,20 @@ import (
 // handoffTestProps are the properties of a Handoff expectation.
 var handoffTestProps = []string{"to"}
 
-// reachedAgents returns the agents a reaches, as tools, through others or
-// by handoffs (see [Agent.UsedAgents]), each once, a left out;
+// reachedAgents returns a and the agents it reaches, as tools, through
+// others or by handoffs (see [Agent.UsedAgents]), each once;
 // handoffsOnly follows handoffs alone.
 func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
-	var out []*Agent
-	seen := map[*Agent]bool{a: true}
-	for queue := []*Agent{a}; len(queue) > 0; queue = queue[1:] {
-		names := queue[0].UsedAgents()
+	out, seen := []*Agent{a}, map[*Agent]bool{a: true}
+	for i := 0; i < len(out); i++ {
+		names := out[i].UsedAgents()
 		if handoffsOnly {
-			names = names[len(names)-len(queue[0].Handoffs):]
+			names = names[len(names)-len(out[i].Handoffs):]
 		}
 		for _, name := range names {
 			if b := c.lookupAgent(name); b != nil && !seen[b] {
 				seen[b] = true
 				out = append(out, b)
-				queue = append(queue, b)
 			}
 		}
 	}
@@ -62,7 +60,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 	if t.Agent == nil {
 		return who, name, name, span, true
 	}
-	reached := c.reachedAgents(t.Agent, false)
+	reached := c.reachedAgents(t.Agent, false)[1:]
 	if slices.Contains(reached, who) {
 		return who, name, name, span, true
 	}
@@ -97,7 +95,7 @@ func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpect
 		return nil
 	}
 	var targets []string
-	for _, a := range append([]*Agent{t.Agent}, c.reachedAgents(t.Agent, true)...) {
+	for _, a := range c.reachedAgents(t.Agent, true) {
 		for _, x := range a.Handoffs {
 			if !slices.Contains(targets, x.Agent) {
 				targets = append(targets, x.Agent)

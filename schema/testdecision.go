@@ -57,7 +57,12 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 	if t.Agent == nil {
 		return d
 	}
-	tool := c.decisionTool(t.Agent, d.Tool)
+	var tool *Tool // of the tested agent or of an agent it reaches
+	for _, a := range c.reachedAgents(t.Agent, false) {
+		if tool = a.Tool(d.Tool); tool != nil {
+			break
+		}
+	}
 	switch {
 	case tool == nil:
 		c.unknownTool(d.Tool, d.ToolSpan, t.Agent)
@@ -73,16 +78,4 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 		return nil
 	}
 	return d
-}
-
-// decisionTool returns the tool called name of agent a or of an agent it
-// reaches (as a tool, through others, or by a handoff), nil when none has
-// one.
-func (c *compiler) decisionTool(a *Agent, name string) *Tool {
-	for _, x := range append([]*Agent{a}, c.reachedAgents(a, false)...) {
-		if tool := x.Tool(name); tool != nil {
-			return tool
-		}
-	}
-	return nil
 }

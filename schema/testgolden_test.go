@@ -98,3 +98,11 @@ func writeFixes(b *bytes.Buffer, f *diag.File, diags diag.List) {
 		}
 	}
 }
+
+// String names the matcher kind as written: "equals", "any", "matches",
+// "range", "format", "absent".
+func (k MatcherKind) String() string { return matcherProps[k] }
+
+// String names the check as written: "contains", "matches", "equals",
+// "json", "field".
+func (k AnswerKind) String() string { return answerKinds[k] }

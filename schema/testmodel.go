@@ -158,19 +158,6 @@ const (
 // of an argument matcher, in the order they are suggested.
 var matcherProps = []string{"equals", "any", "matches", "range", "format", "absent"}
 
-// String names the matcher kind as written: "equals", "any", "matches",
-// "range", "format", "absent".
-func (k MatcherKind) String() string { return nameOfKind(matcherProps, int(k)) }
-
-// nameOfKind returns the name of kind k among names, the first for a kind
-// out of range.
-func nameOfKind(names []string, k int) string {
-	if k < 0 || k >= len(names) {
-		k = 0
-	}
-	return names[k]
-}
-
 // FieldMatcher constrains one argument of a call, or a value inside it.
 type FieldMatcher struct {
 	// Path is the argument's name followed by the keys and array indexes
@@ -232,10 +219,6 @@ const (
 // answerKinds are the answer checks as written, by kind; all but the last
 // are the properties of an Answer, in the order they are suggested.
 var answerKinds = []string{"contains", "matches", "equals", "json", "field"}
-
-// String names the check as written: "contains", "matches", "equals",
-// "json", "field".
-func (k AnswerKind) String() string { return nameOfKind(answerKinds, int(k)) }
 
 // AnswerCheck is one check of the agent's final answer.
 type AnswerCheck struct {
