@@ -76,10 +76,8 @@ func runCheck(e *env, args []string) error {
 	case "text":
 		color := e.useColor(e.stdout)
 		for _, r := range reports {
-			if len(r.Diagnostics) > 0 {
-				if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {
-					break
-				}
+			if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {
+				break
 			}
 		}
 		if errs+warns > 0 {

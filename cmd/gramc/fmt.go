@@ -102,9 +102,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
 		return exitUsage, nil
 	}
-	if len(r.diags) > 0 {
-		writeDiags(e, r.file, r.diags, o.maxDiags)
-	}
+	writeDiags(e, r.file, r.diags, o.maxDiags)
 	if r.diags.HasErrors() {
 		return exitError, nil
 	}

@@ -112,9 +112,7 @@ func runParse(e *env, args []string) error {
 			doc, diags = project.Parse(f)
 			diags = append(diags, doc.Undefined()...).Sorted()
 		}
-		if len(diags) > 0 {
-			writeDiags(e, f, diags, *maxDiags)
-		}
+		writeDiags(e, f, diags, *maxDiags)
 		if diags.HasErrors() {
 			code = max(code, exitError)
 			if *format == "sexp" {

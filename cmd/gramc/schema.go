@@ -99,14 +99,7 @@ func (o schemaOptions) output(e *env, prog *schema.Program, fileOf func(*schema.
 	if o.target != nil {
 		var reports []diag.FileReport
 		out, reports = schema.EmitTargetReports(o.target, append(slices.Clip(tools), handoffs...), fileOf)
-		bad := false
-		for _, r := range reports {
-			if len(r.Diagnostics) > 0 {
-				writeDiags(e, r.File, r.Diagnostics, o.maxDiags)
-			}
-			bad = bad || r.Diagnostics.HasErrors()
-		}
-		if bad {
+		if writeReports(e, reports, o.maxDiags) {
 			return nil, exitWith(exitError)
 		}
 	} else {

@@ -60,7 +60,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		if !slices.ContainsFunc(l.pkg.Files, func(f *project.File) bool { return f.Member }) {
 			continue // data files only: no package
 		}
-		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
+		bad = writeReports(e, l.pkg.Reports(nil), o.maxDiags) || bad
 		prog := l.pkg.Program()
 		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), prog, l.pkg.FileOf(prog.File)})
 	}

@@ -157,9 +157,7 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 	f.auth.Read = func(path string) ([]byte, error) { return readOther(e, path) }
 	auth, docs, err := serve.LoadAuth(f.auth)
 	for _, d := range docs {
-		if len(d.Diags) > 0 {
-			writeDiags(e, d.File, d.Diags, 0)
-		}
+		writeDiags(e, d.File, d.Diags, 0)
 	}
 	var ke *serve.KeysError
 	if errors.As(err, &ke) {

@@ -260,9 +260,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	c := agenttest.Collect(pkgs, given, func(path, name string) bool {
 		return runRE == nil || runRE.MatchString(name) || runRE.MatchString(path+":"+name)
 	})
-	for _, r := range c.Reports {
-		_ = diag.WriteText(e.stderr, r.File, r.Diagnostics, e.useColor(e.stderr))
-	}
+	writeReports(e, c.Reports, 0)
 	if c.Broken {
 		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}
