@@ -12,6 +12,7 @@ import (
 	"github.com/gramlang/gram/contract"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -110,7 +111,7 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 func readSide(e *env, arg string) (diffSide, error) {
 	rev, path, isGit := contract.SplitRevPath(arg)
 	if _, err := os.Stat(arg); err == nil || !isGit {
-		b, err := readFile(arg, e.maxFileSize)
+		b, err := inputfile.ReadHinted(arg, e.maxFileSize, inputfile.GiveGram)
 		return diffSide{file: diag.NewFile(arg, b), disk: arg}, err
 	}
 	b, absent, err := contract.ReadAt(".", rev, path, e.maxFileSize)

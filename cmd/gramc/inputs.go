@@ -95,7 +95,7 @@ func (in checkInput) read() ([]byte, error) {
 	if in.isStd {
 		return in.stdin, nil
 	}
-	return readFile(in.path, in.limit)
+	return inputfile.ReadHinted(in.path, in.limit, inputfile.GiveGram)
 }
 
 // readStdin reads standard input, up to the size limit.
@@ -108,18 +108,4 @@ func readStdin(e *env) ([]byte, error) {
 		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", inputfile.SizeString(e.maxFileSize))
 	}
 	return b, nil
-}
-
-// readFile reads a gram file: see [inputfile.Read]; the error of a file
-// that is not read says what to give instead.
-func readFile(path string, limit int64) ([]byte, error) {
-	b, err := inputfile.Read(path, limit)
-	return b, inputfile.Hint(err, inputfile.GiveGram)
-}
-
-// readOther reads a file other than a gram file (a recording, a history, a
-// schema) within the size limit of inputs, as readFile does.
-func readOther(e *env, path string) ([]byte, error) {
-	b, err := inputfile.Read(path, e.maxFileSize)
-	return b, inputfile.Hint(err, "give a regular file")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
@@ -68,7 +69,7 @@ func readInput(e *env, path string) (*diag.File, error) {
 		}
 		return diag.NewFile("<stdin>", b), nil
 	}
-	b, err := readFile(path, e.maxFileSize)
+	b, err := inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveGram)
 	if err != nil {
 		return nil, err
 	}
