@@ -33,13 +33,14 @@ func runDiff(e *env, args []string) error {
 	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc diff", *format, "text", "json", "sarif"); err != nil {
 		return err
 	}
-	oldSide, newSide, err := readSides(e, *against, fs.Args())
+	oldSide, newSide, err := readSides(e, *against, args)
 	if err != nil {
 		return err
 	}

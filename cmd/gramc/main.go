@@ -222,11 +222,12 @@ func quoteWord(s string) string {
 func runVersion(e *env, args []string) error {
 	fs := newFlags(e, "version")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("gramc version", "takes no arguments, got %q", fs.Arg(0))
+	if len(args) > 0 {
+		return usageError("gramc version", "takes no arguments, got %q", args[0])
 	}
 	if !*asJSON {
 		fmt.Fprintln(e.stdout, buildinfo.Line("gramc"))

@@ -81,17 +81,18 @@ func runParse(e *env, args []string) error {
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc parse", *format, "sexp", "json", "gram"); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return usageError("gramc parse", "no input files (use - for standard input)")
 	}
 	code := exitOK
-	for _, path := range fs.Args() {
+	for _, path := range args {
 		f, err := readInput(e, path)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc parse: %v\n", err)
@@ -125,7 +126,7 @@ func runParse(e *env, args []string) error {
 		case "sexp":
 			err = doc.WriteSexp(e.stdout)
 		case "json":
-			if fs.NArg() > 1 {
+			if len(args) > 1 {
 				err = doc.WriteJSONLine(e.stdout, f.Path)
 			} else {
 				err = doc.WriteJSON(e.stdout)

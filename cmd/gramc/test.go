@@ -55,7 +55,7 @@ func runTest(e *env, args []string) error {
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
 	fs.BoolVar(&o.stream, "stream", false, "ask the model for streamed answers (cassettes hold the streams)")
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "fail the suite when its model calls cost more than `USD` US dollars")
-	paths, err := parseInterleaved(e, fs, args)
+	paths, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
