@@ -121,7 +121,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, maxFileSize: defaultMaxFileSize}
 	err := e.main(args)
 	// e.stderr, not stderr: a command may have wrapped it to mask secrets.
-	return exitCode(e.stderr, err)
+	if msg := message(err); msg != "" {
+		fmt.Fprintln(e.stderr, msg)
+	}
+	return codeOf(err)
 }
 
 // main runs the command that args name.
