@@ -4,6 +4,7 @@ import (
 	"embed"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -60,20 +61,24 @@ func printDefaults(fs *flag.FlagSet) {
 	}
 }
 
-// readInput reads a file, or standard input for "-".
+// readInput reads a file, or standard input for "-" (as "<stdin>"), up to
+// the size limit.
 func readInput(e *env, path string) (*diag.File, error) {
-	if path == "-" {
-		b, err := readStdin(e)
+	if path != "-" {
+		b, err := inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveGram)
 		if err != nil {
 			return nil, err
 		}
-		return diag.NewFile("<stdin>", b), nil
+		return diag.NewFile(path, b), nil
 	}
-	b, err := inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveGram)
+	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
-	return diag.NewFile(path, b), nil
+	if int64(len(b)) > e.maxFileSize {
+		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", inputfile.SizeString(e.maxFileSize))
+	}
+	return diag.NewFile("<stdin>", b), nil
 }
 
 func runParse(e *env, args []string) error {
