@@ -24,8 +24,7 @@ func (o schemaOptions) resultOutput(e *env, prog *schema.Program, fileOf func(*s
 	}
 	var tdiags diag.List
 	out := schema.ResultSchema(o.target, a, &tdiags)
-	tdiags = tdiags.Dedup()
-	writeDiags(e, fileOf(a.AsTool), tdiags, o.maxDiags)
+	writeDiags(e, fileOf(a.AsTool), tdiags.Dedup(), o.maxDiags)
 	if tdiags.HasErrors() {
 		return nil, exitWith(exitError)
 	}
