@@ -25,13 +25,6 @@ func (s *Setup) usageErr(format string, a ...any) error {
 	return fail(Usage, s.Cmd+": "+format, a...)
 }
 
-// readOther reads a file other than a gram file (a recording, a history, a
-// schema) within the size limit of inputs.
-func (s *Setup) readOther(path string) ([]byte, error) {
-	b, err := inputfile.Read(path, s.MaxFileSize)
-	return b, inputfile.Hint(err, "give a regular file")
-}
-
 // also returns the error that reports err and then more, with err's kind;
 // more (its kind ignored) may be nil.
 func also(err, more error) error {
@@ -144,7 +137,7 @@ func (s *Setup) flagTools() ([]runtime.Tool, map[string]string, error) {
 		name = strings.TrimSpace(name)
 		tool := runtime.ExecTool(name, command, s.ToolTimeout)
 		if file, ok := schemas[name]; ok {
-			data, err := s.readOther(file)
+			data, err := inputfile.ReadHinted(file, s.MaxFileSize, inputfile.GiveFile)
 			if err != nil {
 				return nil, nil, s.usageErr("--tool-schema %s: %v", name, err)
 			}

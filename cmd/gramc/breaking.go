@@ -12,6 +12,7 @@ import (
 	"github.com/gramlang/gram/contract"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -32,13 +33,14 @@ func runDiff(e *env, args []string) error {
 	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc diff", *format, "text", "json", "sarif"); err != nil {
 		return err
 	}
-	oldSide, newSide, err := readSides(e, *against, fs.Args())
+	oldSide, newSide, err := readSides(e, *against, args)
 	if err != nil {
 		return err
 	}
@@ -110,7 +112,7 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 func readSide(e *env, arg string) (diffSide, error) {
 	rev, path, isGit := contract.SplitRevPath(arg)
 	if _, err := os.Stat(arg); err == nil || !isGit {
-		b, err := readFile(arg, e.maxFileSize)
+		b, err := inputfile.ReadHinted(arg, e.maxFileSize, inputfile.GiveGram)
 		return diffSide{file: diag.NewFile(arg, b), disk: arg}, err
 	}
 	b, absent, err := contract.ReadAt(".", rev, path, e.maxFileSize)

@@ -37,7 +37,8 @@ func runCheck(e *env, args []string) error {
 	targetList := fs.String("target", "", "report what these providers' APIs cannot express: "+strings.Join(schema.TargetNames(), ", ")+" (comma-separated)")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc check", *format, "text", "json", "sarif"); err != nil {
@@ -47,11 +48,11 @@ func runCheck(e *env, args []string) error {
 	if err != nil {
 		return usageError("gramc check", "--target: %v", err)
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "check", fs.Args(), false)
+	inputs, ioErr := collectInputs(e, "check", args, false)
 	if ioErr {
 		code = exitUsage
 	}
@@ -76,10 +77,8 @@ func runCheck(e *env, args []string) error {
 	case "text":
 		color := e.useColor(e.stdout)
 		for _, r := range reports {
-			if len(r.Diagnostics) > 0 {
-				if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {
-					break
-				}
+			if err = writeText(e.stdout, r.File, r.Diagnostics, color, *maxDiags); err != nil {
+				break
 			}
 		}
 		if errs+warns > 0 {

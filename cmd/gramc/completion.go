@@ -18,20 +18,21 @@ import (
 // completion script, and "gramc completion agents FILE".
 func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion")
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 2 && fs.Arg(0) == "agents" {
-		printAgentNames(e, fs.Arg(1))
+	if len(args) == 2 && args[0] == "agents" {
+		printAgentNames(e, args[1])
 		return nil
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return usageError("gramc completion", "name one shell: bash, zsh or fish")
 	}
-	if shell := fs.Arg(0); shell != "bash" && shell != "zsh" && shell != "fish" {
+	if shell := args[0]; shell != "bash" && shell != "zsh" && shell != "fish" {
 		return usageError("gramc completion", "unknown shell %q (want bash, zsh or fish)", shell)
 	}
-	if err := writeCompletion(e.stdout, fs.Arg(0), completionScript()); err != nil {
+	if err := writeCompletion(e.stdout, args[0], completionScript()); err != nil {
 		return usageError("gramc completion", "%v", err)
 	}
 	return nil

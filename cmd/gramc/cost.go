@@ -41,7 +41,8 @@ func runCost(e *env, args []string) error {
 	format := fs.String("format", "text", "output format: text or json")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc cost", *format, "text", "json"); err != nil {
@@ -54,10 +55,10 @@ func runCost(e *env, args []string) error {
 			return usageError("gramc cost", "unknown target %q: give one of %s, or a model as Provider/model-id (OpenAI/gpt-4o)", *target, strings.Join(schema.CostTargets, ", "))
 		}
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
 	}
-	l, err := loadPackage(e, "gramc cost", fs.Arg(0), *maxDiags)
+	l, err := loadPackage(e, "gramc cost", args[0], *maxDiags)
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,12 @@ func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
 
 // writeText writes l, the diagnostics of f, as text to w: all of them when max
 // is 0, else the first max followed by one line saying how many more there are
-// and how to see them. The caller's exit code does not depend on max.
+// and how to see them; nothing when there are none. The caller's exit code
+// does not depend on max.
 func writeText(w io.Writer, f *diag.File, l diag.List, color bool, max int) error {
+	if len(l) == 0 {
+		return nil
+	}
 	return diag.WriteTextOptions(w, f, l, diag.TextOptions{Color: color, Context: true, Max: max, MoreHint: "--max-diagnostics 0 shows all"})
 }
 
@@ -31,6 +35,17 @@ func writeText(w io.Writer, f *diag.File, l diag.List, color bool, max int) erro
 // all; see writeText).
 func writeDiags(e *env, f *diag.File, l diag.List, max int) {
 	_ = writeText(e.stderr, f, l, e.useColor(e.stderr), max)
+}
+
+// writeReports prints the diagnostics of each report on stderr, at most max
+// of each file's (see writeText), and reports whether there were errors.
+func writeReports(e *env, reports []diag.FileReport, max int) bool {
+	bad := false
+	for _, r := range reports {
+		writeDiags(e, r.File, r.Diagnostics, max)
+		bad = bad || r.Diagnostics.HasErrors()
+	}
+	return bad
 }
 
 // colorFlag adds --color to a command's flags: when to colour text

@@ -1,12 +1,12 @@
 package main
 
 // How commands end: a command returns nil when it succeeds, or an error;
-// Main turns the error into the exit code, once (see exitCode).
+// Main prints its message, if it has one, and turns it into the exit
+// code, once (see message and codeOf).
 
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/gramlang/gram/binding"
 )
@@ -76,13 +76,4 @@ func message(err error) string {
 		return ""
 	}
 	return "gramc: " + err.Error()
-}
-
-// exitCode prints the message of err, if it has one, on w and returns its
-// exit code.
-func exitCode(w io.Writer, err error) int {
-	if msg := message(err); msg != "" {
-		fmt.Fprintln(w, msg)
-	}
-	return codeOf(err)
 }

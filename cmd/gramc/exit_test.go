@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -19,14 +18,13 @@ func TestExitCode(t *testing.T) {
 		{"success", nil, exitOK, ""},
 		{"help", errHelp, exitOK, ""},
 		{"reported already", exitWith(exitError), exitError, ""},
-		{"usage", usageError("gramc x", "bad %q", "y"), exitUsage, "gramc x: bad \"y\"\n"},
-		{"wrapped", fmt.Errorf("context: %w", fail(exitConfig, "no key")), exitConfig, "no key\n"},
-		{"unexpected", errors.New("boom"), exitUsage, "gramc: boom\n"},
+		{"usage", usageError("gramc x", "bad %q", "y"), exitUsage, "gramc x: bad \"y\""},
+		{"wrapped", fmt.Errorf("context: %w", fail(exitConfig, "no key")), exitConfig, "no key"},
+		{"unexpected", errors.New("boom"), exitUsage, "gramc: boom"},
 	}
 	for _, c := range cases {
-		var b strings.Builder
-		if code := exitCode(&b, c.err); code != c.code || b.String() != c.out {
-			t.Errorf("%s: exit %d, printed %q; want %d, %q", c.name, code, b.String(), c.code, c.out)
+		if code, msg := codeOf(c.err), message(c.err); code != c.code || msg != c.out {
+			t.Errorf("%s: exit %d, message %q; want %d, %q", c.name, code, msg, c.code, c.out)
 		}
 	}
 	if exitWith(exitOK) != nil {

@@ -14,28 +14,12 @@ import (
 	"github.com/gramlang/gram/internal/suggest"
 )
 
-// parseFlags parses a command's arguments, flags and positional arguments in
-// any order ("FILE --format json" as well as "--format json FILE"); after "--"
-// everything is positional. Afterwards fs.Args() holds the positional
-// arguments. It returns [errHelp] after --help, and an error after a
-// mistake.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
-	pos, err := parseInterleaved(e, fs, args)
-	if err != nil {
-		return err
-	}
-	// Leave the positional arguments in fs.Args(); "--" keeps the flag
-	// package from reading any of them as a flag again.
-	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
-		return exitWith(exitUsage)
-	}
-	return nil
-}
-
-// parseInterleaved parses flags and positional arguments in any order; after
-// "--" everything is positional. It returns the positional arguments, or
-// the error of parseOnce.
-func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+// parseFlags parses a command's arguments, flags and positional arguments
+// in any order ("FILE --format json" as well as "--format json FILE");
+// after "--" everything is positional. It returns the positional
+// arguments, or the error of parseOnce: [errHelp] after --help, and an
+// error after a mistake.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := parseOnce(e, fs, args); err != nil {

@@ -41,21 +41,22 @@ func runFmt(e *env, args []string) error {
 	maxDiags := maxDiagnosticsFlag(fs)
 	fs.BoolVar(&o.legacy, "rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	o.maxDiags = *maxDiags
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return usageError("gramc fmt", "no input (give files, directories, or - for standard input)")
 	}
-	if o.write && slices.Contains(fs.Args(), "-") {
+	if o.write && slices.Contains(args, "-") {
 		return usageError("gramc fmt", "cannot use -w with standard input")
 	}
 	if o.write && o.check {
 		return usageError("gramc fmt", "-w and --check cannot be used together: --check only reports the files that would change")
 	}
 	code := exitOK
-	inputs, ioErr := collectInputs(e, "fmt", fs.Args(), false)
+	inputs, ioErr := collectInputs(e, "fmt", args, false)
 	if ioErr {
 		code = exitUsage
 	}
@@ -102,9 +103,7 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 		fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
 		return exitUsage, nil
 	}
-	if len(r.diags) > 0 {
-		writeDiags(e, r.file, r.diags, o.maxDiags)
-	}
+	writeDiags(e, r.file, r.diags, o.maxDiags)
 	if r.diags.HasErrors() {
 		return exitError, nil
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
@@ -34,13 +33,13 @@ func collectInputs(e *env, cmd string, args []string, trees bool) ([]checkInput,
 			inputs = append(inputs, checkInput{path: p, limit: e.maxFileSize})
 			continue
 		}
-		b, err := readStdin(e)
+		f, err := readInput(e, p)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc %s: %v\n", cmd, err)
 			bad = true
 			continue
 		}
-		inputs = append(inputs, checkInput{path: "<stdin>", stdin: b, isStd: true})
+		inputs = append(inputs, checkInput{path: f.Path, stdin: f.Bytes(), isStd: true})
 	}
 	return inputs, bad
 }
@@ -95,31 +94,5 @@ func (in checkInput) read() ([]byte, error) {
 	if in.isStd {
 		return in.stdin, nil
 	}
-	return readFile(in.path, in.limit)
-}
-
-// readStdin reads standard input, up to the size limit.
-func readStdin(e *env) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading standard input: %w", err)
-	}
-	if int64(len(b)) > e.maxFileSize {
-		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", inputfile.SizeString(e.maxFileSize))
-	}
-	return b, nil
-}
-
-// readFile reads a gram file: see [inputfile.Read]; the error of a file
-// that is not read says what to give instead.
-func readFile(path string, limit int64) ([]byte, error) {
-	b, err := inputfile.Read(path, limit)
-	return b, inputfile.Hint(err, inputfile.GiveGram)
-}
-
-// readOther reads a file other than a gram file (a recording, a history, a
-// schema) within the size limit of inputs, as readFile does.
-func readOther(e *env, path string) ([]byte, error) {
-	b, err := inputfile.Read(path, e.maxFileSize)
-	return b, inputfile.Hint(err, "give a regular file")
+	return inputfile.ReadHinted(in.path, in.limit, inputfile.GiveGram)
 }

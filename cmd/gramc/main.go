@@ -121,7 +121,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, maxFileSize: defaultMaxFileSize}
 	err := e.main(args)
 	// e.stderr, not stderr: a command may have wrapped it to mask secrets.
-	return exitCode(e.stderr, err)
+	if msg := message(err); msg != "" {
+		fmt.Fprintln(e.stderr, msg)
+	}
+	return codeOf(err)
 }
 
 // main runs the command that args name.
@@ -222,11 +225,12 @@ func quoteWord(s string) string {
 func runVersion(e *env, args []string) error {
 	fs := newFlags(e, "version")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the version line")
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("gramc version", "takes no arguments, got %q", fs.Arg(0))
+	if len(args) > 0 {
+		return usageError("gramc version", "takes no arguments, got %q", args[0])
 	}
 	if !*asJSON {
 		fmt.Fprintln(e.stdout, buildinfo.Line("gramc"))

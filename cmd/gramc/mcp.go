@@ -54,14 +54,15 @@ func runMCPImport(e *env, args []string) error {
 	fs.StringVar(&modelName, "model", mcpimport.DefaultModel, "the `MODEL` of the agent added with --agent")
 	fs.StringVar(&logLevel, "log-level", "off", "log on standard error at `LEVEL`: debug, info, warn, error or off")
 	fs.DurationVar(&timeout, "mcp-timeout", mcp.DefaultStartTimeout, mcpTimeoutUsage)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	usageErr := func(format string, a ...any) error {
 		return usageError("gramc mcp import", format, a...)
 	}
-	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q (see gramc mcp import --help)", fs.Arg(0))
+	if len(args) > 0 {
+		return usageErr("unexpected argument %q (see gramc mcp import --help)", args[0])
 	}
 	if len(sources) != 1 {
 		return usageErr("give one MCP server, with --mcp COMMAND or --mcp-url URL")

@@ -26,9 +26,7 @@ func loadPackage(e *env, cmd, path string, max int) (loadedProgram, error) {
 			return loadedProgram{}, usageError(cmd, "%v", err)
 		}
 		t := project.CheckText(f)
-		if len(t.Diags) > 0 {
-			writeDiags(e, f, t.Diags, max)
-		}
+		writeDiags(e, f, t.Diags, max)
 		if t.Diags.HasErrors() {
 			return loadedProgram{}, exitWith(exitError)
 		}
@@ -38,7 +36,7 @@ func loadPackage(e *env, cmd, path string, max int) (loadedProgram, error) {
 	if err != nil {
 		return loadedProgram{}, err
 	}
-	if reportPackage(e, l.Package, l.Self, max) {
+	if writeReports(e, l.Reports(l.Self), max) {
 		return loadedProgram{}, exitWith(exitError)
 	}
 	prog, tree := l.Programs()
@@ -68,18 +66,4 @@ func loadPath(e *env, cmd, path string) (*project.PathPackage, error) {
 		return nil, usageError(cmd, "%v", err)
 	}
 	return l, nil
-}
-
-// reportPackage writes the diagnostics (at most max each) that a command
-// using the package of self reports (see [project.Package.Reports]), and
-// reports whether there were errors.
-func reportPackage(e *env, pkg *project.Package, self *project.File, max int) bool {
-	bad := false
-	for _, r := range pkg.Reports(self) {
-		if len(r.Diagnostics) > 0 {
-			writeDiags(e, r.File, r.Diagnostics, max)
-		}
-		bad = bad || r.Diagnostics.HasErrors()
-	}
-	return bad
 }

@@ -4,9 +4,11 @@ import (
 	"embed"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
@@ -59,20 +61,24 @@ func printDefaults(fs *flag.FlagSet) {
 	}
 }
 
-// readInput reads a file, or standard input for "-".
+// readInput reads a file, or standard input for "-" (as "<stdin>"), up to
+// the size limit.
 func readInput(e *env, path string) (*diag.File, error) {
-	if path == "-" {
-		b, err := readStdin(e)
+	if path != "-" {
+		b, err := inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveGram)
 		if err != nil {
 			return nil, err
 		}
-		return diag.NewFile("<stdin>", b), nil
+		return diag.NewFile(path, b), nil
 	}
-	b, err := readFile(path, e.maxFileSize)
+	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
-	return diag.NewFile(path, b), nil
+	if int64(len(b)) > e.maxFileSize {
+		return nil, fmt.Errorf("standard input is larger than %s; give a larger --max-file-size to read it", inputfile.SizeString(e.maxFileSize))
+	}
+	return diag.NewFile("<stdin>", b), nil
 }
 
 func runParse(e *env, args []string) error {
@@ -80,17 +86,18 @@ func runParse(e *env, args []string) error {
 	format := fs.String("format", "json", "output format: sexp, json or gram")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := checkFormat("gramc parse", *format, "sexp", "json", "gram"); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return usageError("gramc parse", "no input files (use - for standard input)")
 	}
 	code := exitOK
-	for _, path := range fs.Args() {
+	for _, path := range args {
 		f, err := readInput(e, path)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gramc parse: %v\n", err)
@@ -112,9 +119,7 @@ func runParse(e *env, args []string) error {
 			doc, diags = project.Parse(f)
 			diags = append(diags, doc.Undefined()...).Sorted()
 		}
-		if len(diags) > 0 {
-			writeDiags(e, f, diags, *maxDiags)
-		}
+		writeDiags(e, f, diags, *maxDiags)
 		if diags.HasErrors() {
 			code = max(code, exitError)
 			if *format == "sexp" {
@@ -126,7 +131,7 @@ func runParse(e *env, args []string) error {
 		case "sexp":
 			err = doc.WriteSexp(e.stdout)
 		case "json":
-			if fs.NArg() > 1 {
+			if len(args) > 1 {
 				err = doc.WriteJSONLine(e.stdout, f.Path)
 			} else {
 				err = doc.WriteJSON(e.stdout)

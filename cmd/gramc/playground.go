@@ -18,11 +18,12 @@ const defaultPlaygroundAddr = "127.0.0.1:8037"
 func runPlayground(e *env, args []string) error {
 	fs := newFlags(e, "playground")
 	addr := fs.String("addr", defaultPlaygroundAddr, "listen on `HOST:PORT`")
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("gramc playground", "takes no arguments (got %q)", fs.Arg(0))
+	if len(args) > 0 {
+		return usageError("gramc playground", "takes no arguments (got %q)", args[0])
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
 		return usageError("gramc playground", "--addr %q: want HOST:PORT, such as 127.0.0.1:8037", *addr)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gramlang/gram/binding"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -84,7 +85,7 @@ func (o *runOptions) loadAgent(e *env, history string) (*schema.Agent, runtime.C
 	}
 	var conv runtime.Conversation
 	if history != "" {
-		data, err := readOther(e, history)
+		data, err := inputfile.ReadHinted(history, e.maxFileSize, inputfile.GiveFile)
 		if err != nil {
 			return nil, nil, o.usageErr("--history: %v", err)
 		}

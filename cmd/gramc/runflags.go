@@ -159,7 +159,7 @@ func (o *runOptions) usageErr(format string, a ...any) error {
 // (and, with stdin, "-" for standard input), and takes the file as the one
 // bound; why says what to give when the command line has not one file.
 func (o *runOptions) parseFile(e *env, fs *flag.FlagSet, args []string, stdin bool, why string) error {
-	files, err := parseInterleaved(e, fs, args)
+	files, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}

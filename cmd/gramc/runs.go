@@ -50,7 +50,7 @@ func writeJSON(w io.Writer, v any) error {
 // arguments; the caller closes it.
 func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, what string) (*durable.Store, []string, error) {
 	store := addStoreFlag(fs)
-	rest, err := parseInterleaved(e, fs, args)
+	rest, err := parseFlags(e, fs, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -165,7 +165,7 @@ func runRunsResume(e *env, args []string) error {
 	o.addSharedFlags(fs)
 	store := addStoreFlag(fs)
 	colorFlag(e, fs)
-	ids, err := parseInterleaved(e, fs, args)
+	ids, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,8 @@ func runSchema(e *env, args []string) error {
 	result := fs.Bool("result", false, "with --agent, print the schema of the agent's result (null for free text) instead of its tools")
 	maxDiags := maxDiagnosticsFlag(fs)
 	colorFlag(e, fs)
-	if err := parseFlags(e, fs, args); err != nil {
+	args, err := parseFlags(e, fs, args)
+	if err != nil {
 		return err
 	}
 	var names []string
@@ -38,7 +39,7 @@ func runSchema(e *env, args []string) error {
 			return usageError("gramc schema", "--target writes a provider's own shape; give it without --format and --strict")
 		}
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return usageError("gramc schema", "give exactly one file or directory (or - for standard input)")
 	}
 	if *result && (*agentName == "" || *toolName != "") {
@@ -46,12 +47,11 @@ func runSchema(e *env, args []string) error {
 	}
 	o := schemaOptions{format: schema.Format(*format), strict: *strict, target: target, agent: *agentName, tool: *toolName, result: *result, maxDiags: *maxDiags}
 	var out any
-	var err error
-	if root, tree := project.TreeArg(fs.Arg(0)); tree {
+	if root, tree := project.TreeArg(args[0]); tree {
 		out, err = o.tree(e, root)
 	} else {
 		var l loadedProgram
-		if l, err = loadPackage(e, "gramc schema", fs.Arg(0), *maxDiags); err == nil {
+		if l, err = loadPackage(e, "gramc schema", args[0], *maxDiags); err == nil {
 			out, err = o.output(e, l.prog, l.fileOf)
 		}
 	}
@@ -99,14 +99,7 @@ func (o schemaOptions) output(e *env, prog *schema.Program, fileOf func(*schema.
 	if o.target != nil {
 		var reports []diag.FileReport
 		out, reports = schema.EmitTargetReports(o.target, append(slices.Clip(tools), handoffs...), fileOf)
-		bad := false
-		for _, r := range reports {
-			if len(r.Diagnostics) > 0 {
-				writeDiags(e, r.File, r.Diagnostics, o.maxDiags)
-			}
-			bad = bad || r.Diagnostics.HasErrors()
-		}
-		if bad {
+		if writeReports(e, reports, o.maxDiags) {
 			return nil, exitWith(exitError)
 		}
 	} else {

@@ -24,9 +24,7 @@ func (o schemaOptions) resultOutput(e *env, prog *schema.Program, fileOf func(*s
 	}
 	var tdiags diag.List
 	out := schema.ResultSchema(o.target, a, &tdiags)
-	if tdiags = tdiags.Dedup(); len(tdiags) > 0 {
-		writeDiags(e, fileOf(a.AsTool), tdiags, o.maxDiags)
-	}
+	writeDiags(e, fileOf(a.AsTool), tdiags.Dedup(), o.maxDiags)
 	if tdiags.HasErrors() {
 		return nil, exitWith(exitError)
 	}

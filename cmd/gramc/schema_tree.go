@@ -40,29 +40,21 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	type loaded struct {
-		pkg *project.Package
-		err error
-	}
-	pkgs := parallel.Map(dirs, func(dir string) loaded {
-		l, err := loadPath(e, cmd, dir)
-		if err != nil {
-			return loaded{nil, err}
-		}
-		return loaded{l.Package, nil}
-	})
+	pkgs := make([]*project.PathPackage, len(dirs))
+	errs := make([]error, len(dirs))
+	parallel.For(len(dirs), func(i int) { pkgs[i], errs[i] = loadPath(e, cmd, dirs[i]) })
 	var list []treePackage
 	bad := false
-	for _, l := range pkgs {
-		if l.err != nil {
-			return nil, l.err
+	for i, l := range pkgs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if !slices.ContainsFunc(l.pkg.Files, func(f *project.File) bool { return f.Member }) {
+		if !slices.ContainsFunc(l.Files, func(f *project.File) bool { return f.Member }) {
 			continue // data files only: no package
 		}
-		bad = reportPackage(e, l.pkg, nil, o.maxDiags) || bad
-		prog := l.pkg.Program()
-		list = append(list, treePackage{filepath.ToSlash(l.pkg.Dir), prog, l.pkg.FileOf(prog.File)})
+		bad = writeReports(e, l.Reports(nil), o.maxDiags) || bad
+		prog := l.Program()
+		list = append(list, treePackage{filepath.ToSlash(l.Dir), prog, l.FileOf(prog.File)})
 	}
 	if bad {
 		return nil, exitWith(exitError)

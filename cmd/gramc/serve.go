@@ -19,6 +19,7 @@ import (
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/serve"
@@ -154,12 +155,12 @@ func (f *serveFlags) prepare(e *env, o *runOptions) ([]*schema.Agent, []serve.Ke
 	if err != nil {
 		return nil, nil, o.usageErr("%v", err)
 	}
-	f.auth.Read = func(path string) ([]byte, error) { return readOther(e, path) }
+	f.auth.Read = func(path string) ([]byte, error) {
+		return inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveFile)
+	}
 	auth, docs, err := serve.LoadAuth(f.auth)
 	for _, d := range docs {
-		if len(d.Diags) > 0 {
-			writeDiags(e, d.File, d.Diags, 0)
-		}
+		writeDiags(e, d.File, d.Diags, 0)
 	}
 	var ke *serve.KeysError
 	if errors.As(err, &ke) {

@@ -27,9 +27,7 @@ func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
 	e.mask(o.set.Protect()...)
 	o.set.Stderr = e.stderr
 	diags, err := o.set.Check()
-	if len(diags) > 0 {
-		writeDiags(e, o.set.Bound.File, diags, 0)
-	}
+	writeDiags(e, o.set.Bound.File, diags, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -55,7 +55,7 @@ func runTest(e *env, args []string) error {
 	fs.StringVar(&o.cassettes, "cassettes", "", "keep cassettes in `DIR` instead of beside each test file")
 	fs.BoolVar(&o.stream, "stream", false, "ask the model for streamed answers (cassettes hold the streams)")
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "fail the suite when its model calls cost more than `USD` US dollars")
-	paths, err := parseInterleaved(e, fs, args)
+	paths, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
@@ -260,9 +260,7 @@ func (o *testOptions) collect(e *env, paths []string, runRE *regexp.Regexp) ([]a
 	c := agenttest.Collect(pkgs, given, func(path, name string) bool {
 		return runRE == nil || runRE.MatchString(name) || runRE.MatchString(path+":"+name)
 	})
-	for _, r := range c.Reports {
-		_ = diag.WriteText(e.stderr, r.File, r.Diagnostics, e.useColor(e.stderr))
-	}
+	writeReports(e, c.Reports, 0)
 	if c.Broken {
 		return nil, fail(exitError, "gramc test: fix the errors above (gramc check shows them too); no test was run")
 	}

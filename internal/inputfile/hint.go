@@ -7,8 +7,19 @@ import (
 	"strings"
 )
 
-// GiveGram is the remedy [Hint] gives for a gram file that cannot be read.
-const GiveGram = "give a .gram file"
+// The remedies [Hint] gives: GiveGram for a gram file that cannot be
+// read, GiveFile for another file (a recording, a history, a schema).
+const (
+	GiveGram = "give a .gram file"
+	GiveFile = "give a regular file"
+)
+
+// ReadHinted reads the file at path as [Read] does; its error says what
+// to do, as [Hint] words it with give.
+func ReadHinted(path string, limit int64, give string) ([]byte, error) {
+	b, err := Read(path, limit)
+	return b, Hint(err, give)
+}
 
 // Hint adds to an [*Error] what to do: give a larger --max-file-size for a
 // file too large, otherwise what give says (and, for a gram file, give
