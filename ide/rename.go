@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
@@ -283,9 +284,9 @@ func (a *Analysis) checkNewName(o *Occurrence, name string) (string, error) {
 		return "", nameError("%s is a keyword of the agent language: choose another name", name)
 	case o.Kind == KindTool && !schema.ValidToolName(name):
 		return "", nameError("%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
-	case o.Kind == KindRecord && !parser.IsSymbol(name):
+	case o.Kind == KindRecord && !gramtext.IsSymbol(name):
 		return "", nameError("%q is not a valid type name: use letters, digits and '_', starting with a letter", name)
-	case !parser.IsSymbol(name):
+	case !gramtext.IsSymbol(name):
 		return "", nameError("%q is not a valid name: use letters, digits, '_', '-' and '.', starting with a letter or '_'", name)
 	}
 	if name == o.Name {

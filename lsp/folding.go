@@ -51,7 +51,7 @@ func (a *analysis) foldingRanges() []protocol.FoldingRange {
 			j++
 		}
 		if j > i {
-			add(posSpan(f, diag.Span{Start: f.Offset(cs[i].Span.Start), End: f.Offset(cs[j].Span.End)}), 0, protocol.CommentFoldingRange)
+			add(diag.Span{Start: cs[i].Span.Start, End: cs[j].Span.End}, 0, protocol.CommentFoldingRange)
 		}
 		i = j + 1
 	}

@@ -118,13 +118,12 @@ func (st *store) didChange(_ context.Context, p *didChangeParams) error {
 			return nil
 		}
 		old := d.snap
-		file, edit, n := applyChanges(old.File, p.ContentChanges)
+		file, edit := applyChanges(old.File, p.ContentChanges)
 		// The new text shares its chunks and line index with the old one's
 		// but where the changes are.
-		d.snap = &snapshot{URI: u, Version: version, File: file,
-			editFrom: old.File, edit: project.Edit{Span: edit, NewLen: n}}
+		d.snap = &snapshot{URI: u, Version: version, File: file, editFrom: old.File, edit: edit}
 		old.superseded.Store(true)
-		if n == 0 && edit.Len() == 0 {
+		if edit.NewLen == 0 && edit.Span.Len() == 0 {
 			d.snap.File, d.snap.same = old.File, old
 		} else {
 			d.snap.base.Store(old.analysedBase())
@@ -207,13 +206,13 @@ type didChangeParams struct {
 }
 
 // applyChanges returns the File of f's text with the changes applied in
-// order, and how its text differs from f's: the bytes of edit replaced by
-// newLen bytes (empty when the texts are the same). A ranged change makes a
+// order, and how its text differs from f's (an empty edit when the texts
+// are the same). A ranged change makes a
 // File that shares f's text but where it changes (see [diag.File.Edited]),
 // and its range is found with the line index of the text before it, which
 // the previous snapshot has usually built already; only a change of the
 // whole text makes a text afresh.
-func applyChanges(f *diag.File, changes []changeEvent) (g *diag.File, edit diag.Span, newLen int) {
+func applyChanges(f *diag.File, changes []changeEvent) (g *diag.File, e project.Edit) {
 	g = f
 	whole, some := false, false
 	for _, c := range changes {
@@ -227,23 +226,22 @@ func applyChanges(f *diag.File, changes []changeEvent) (g *diag.File, edit diag.
 		}
 		g = g.Edited(sp, c.Text)
 		if !some {
-			edit, newLen, some = sp, len(c.Text), true
+			e, some = project.Edit{Span: sp, NewLen: len(c.Text)}, true
 			continue
 		}
-		edit, newLen = joinEdits(edit, newLen, sp, len(c.Text))
+		e = joinEdits(e, project.Edit{Span: sp, NewLen: len(c.Text)})
 	}
 	if whole {
-		e := project.Changed(f.Bytes(), g.Bytes())
-		return g, e.Span, e.NewLen
+		return g, project.Changed(f.Bytes(), g.Bytes())
 	}
-	return g, edit, newLen
+	return g, e
 }
 
 // joinEdits returns the one edit of a text that two edits in turn make:
-// first the bytes of a (offsets in the text) replaced by an bytes, then
-// the bytes of b (offsets in the text after the first) by bn bytes.
-func joinEdits(a diag.Span, an int, b diag.Span, bn int) (diag.Span, int) {
-	start := min(a.Start, b.Start)
-	end := max(a.Start+an, b.End) // in the text after the first edit
-	return diag.Span{Start: start, End: end - an + a.Len()}, end - start - b.Len() + bn
+// first a (offsets in the text), then b (offsets in the text after the
+// first).
+func joinEdits(a, b project.Edit) project.Edit {
+	start := min(a.Span.Start, b.Span.Start)
+	end := max(a.Span.Start+a.NewLen, b.Span.End) // in the text after the first edit
+	return project.Edit{Span: diag.Span{Start: start, End: end - a.NewLen + a.Span.Len()}, NewLen: end - start - b.Span.Len() + b.NewLen}
 }

@@ -34,7 +34,8 @@ func TestApplyChanges(t *testing.T) {
 			changes = append(changes, changeEvent{Range: &r, Text: ins})
 			next = next[:a] + ins + next[b:]
 		}
-		g, edit, n := applyChanges(f, changes)
+		g, e := applyChanges(f, changes)
+		edit, n := e.Span, e.NewLen
 		if got := string(g.Bytes()); got != next {
 			t.Fatalf("step %d: text %q, want %q", step, got, next)
 		}

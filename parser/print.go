@@ -376,12 +376,9 @@ func gramString(s string) string {
 	return gramtext.Quote(s)
 }
 
-// IsSymbol reports whether s is a valid bare symbol.
-func IsSymbol(s string) bool { return gramtext.IsSymbol(s) }
-
 // GramIdent writes an identity: a symbol, an integer, or a backticked name.
 func GramIdent(s string) string {
-	if IsSymbol(s) {
+	if gramtext.IsSymbol(s) {
 		return s
 	}
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil && (s == "0" || (s[0] != '0' && !strings.HasPrefix(s, "-0") && s[0] != '+')) {
