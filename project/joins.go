@@ -29,7 +29,7 @@ func Joins(path string, doc *parser.Document) bool {
 	case "agents", "tests":
 		return true
 	case "":
-		return declares(doc)
+		return declares(doc) || schema.HasHandoff(doc)
 	}
 	return false
 }
@@ -95,13 +95,17 @@ const scanLimit = 512 << 20
 // (see declares).
 var declLabels = []string{schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, schema.TestLabel, schema.LegacyToolLabel}
 
+// joinLabels are the labels whose use may make a file join its package:
+// those of the declarations and of a handoff (see [schema.HasHandoff]).
+var joinLabels = append(slices.Clip(declLabels), schema.HandoffLabel)
+
 // mayDeclare reports whether text may declare an agent, a tool, a record
-// or a test: whether one of their labels follows a ":" or "::" among its
-// tokens. It never misses a declaration that parsing text would find (no
+// or a test, or hold a handoff: whether one of [joinLabels] follows a ":"
+// or "::" among its tokens. It never misses what parsing text would find (no
 // escape in a name spells a letter), and it builds no tree: a file for
 // which it is false is plain gram data.
 func mayDeclare(text []byte) bool {
-	if !slices.ContainsFunc(declLabels, func(l string) bool { return bytes.Contains(text, []byte(l)) }) {
+	if !slices.ContainsFunc(joinLabels, func(l string) bool { return bytes.Contains(text, []byte(l)) }) {
 		return false
 	}
 	sc := grammar.NewScanner(string(text))
@@ -117,7 +121,7 @@ func mayDeclare(text []byte) bool {
 }
 
 // isDeclLabel reports whether tok, after a ":" or "::", may name one of
-// [declLabels]: a symbol that is one, or a quoted name holding one.
+// [joinLabels]: a symbol that is one, or a quoted name holding one.
 func isDeclLabel(tok lexer.Token) bool {
 	name := tok.Value
 	switch tok.Type {
@@ -130,7 +134,7 @@ func isDeclLabel(tok lexer.Token) bool {
 	default:
 		return false
 	}
-	return slices.Contains(declLabels, name)
+	return slices.Contains(joinLabels, name)
 }
 
 // headerKindOf returns the kind the header record at the start of text

@@ -11,9 +11,9 @@
 // Go compiles the files of a directory. A .gram file of the directory
 // joins its package when its header record's kind is "agents" or "tests",
 // or, without a kind, when it declares an Agent, Tool, Record or Test at
-// its top level. A file whose header gives another kind ("data",
-// "bindings", ...) never joins, nor a file that declares none of them
-// (plain gram data): such a file is checked alone, and its names never
+// its top level or holds a Handoff relationship there. A file whose header
+// gives another kind ("data", "bindings", ...) never joins, nor a file that
+// does none of these (plain gram data): such a file is checked alone, and its names never
 // clash with the package's. A file whose name starts with "_" or "." is
 // set aside: it never joins, as the Go tools set such files aside. A
 // NAME_test.gram file ([schema.TestSuffix]) joins as a test file: it sees

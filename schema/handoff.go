@@ -60,8 +60,10 @@ func isHandoff(p *parser.Pattern) bool {
 	return false
 }
 
-// hasHandoff reports whether a top-level pattern of doc is a handoff.
-func hasHandoff(doc *parser.Document) bool {
+// HasHandoff reports whether a top-level pattern of doc is, or holds in
+// its walk, a Handoff relationship: a file that holds one joins its
+// directory's package, as a file that declares an agent does.
+func HasHandoff(doc *parser.Document) bool {
 	for _, p := range doc.AllLowered() {
 		if isHandoff(innermost(p)) {
 			return true
@@ -103,7 +105,7 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 			"write (from)-[:Handoff]->(to); for handoffs both ways, write one relationship each way"))
 		return
 	}
-	h := Handoff{Span: r.Span()}
+	h := Handoff{Span: r.Span(), File: c.doc.File}
 	for i := range r.Subject.Properties {
 		pr := &r.Subject.Properties[i]
 		switch pr.Key {

@@ -172,8 +172,10 @@ type Handoff struct {
 	// Description tells the model when to hand off; empty when the
 	// relationship has none.
 	Description string
-	// Span is the relationship.
+	// Span is the relationship, in File, the file of the package that
+	// holds it.
 	Span diag.Span
+	File *diag.File
 }
 
 // ToolName is the name of the tool the model calls to hand off:

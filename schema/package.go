@@ -295,7 +295,7 @@ func recompilePackage(prev *PackageCompile, docs, tests []*parser.Document) *Pac
 		// Declaration by declaration, else the file in full, with the
 		// files whose records read its names.
 		if again[i] = startFile(prev, scope, i); again[i] == nil || readByRecords(scope.files, i, touched) {
-			if hasHandoff(doc) { // in full (startFile finds one that changed)
+			if HasHandoff(doc) { // in full (startFile finds one that changed)
 				return nil
 			}
 			again[i], whole = nil, append(whole, i)

@@ -94,6 +94,13 @@ func (o schemaOptions) output(e *env, prog *schema.Program, fileOf func(*schema.
 	var handoffs []*schema.Tool
 	if a := prog.Agent(o.agent); a != nil && o.tool == "" {
 		handoffs = a.HandoffTools()
+		toolFile := fileOf
+		fileOf = func(t *schema.Tool) *diag.File { // a handoff's is the file of its relationship
+			if i := slices.Index(handoffs, t); i >= 0 {
+				return a.Handoffs[i].File
+			}
+			return toolFile(t)
+		}
 	}
 	var out any
 	if o.target != nil {
