@@ -15,8 +15,6 @@ import (
 // AgentCost is what an agent's definitions add to each request of its
 // model: the instruction (the system message) and the tools.
 type AgentCost struct {
-	// Agent is the agent's name.
-	Agent string
 	// Instruction is the system message's tokens.
 	Instruction int
 	// Tools is the tool definitions' tokens together, with the overhead a
@@ -69,17 +67,18 @@ func CounterForTarget(name string) (*tokens.Counter, *Target) {
 // CostTargets are the names [CounterForTarget] takes besides models.
 var CostTargets = []string{"openai", "openai-strict", "anthropic", "gemini"}
 
-// Cost returns what agent a's definitions take, counted by c, its tools
-// written for tg.
+// Cost returns what agent a's definitions take, counted by c: its tools,
+// then its handoffs', written for tg.
 func Cost(c *tokens.Counter, tg *Target, a *Agent) AgentCost {
-	defs := AgentDefinitions(tg, a)
-	out := AgentCost{Agent: a.Name, Instruction: c.Instruction(a.Instruction)}
-	for _, d := range defs {
-		cost, err := c.Function(d)
-		if err != nil {
-			continue
+	out := AgentCost{Instruction: c.Instruction(a.Instruction)}
+	var diags diag.List
+	var defs [][]byte
+	for _, o := range agentTools(a, func(t *Tool) Object { return TargetTool(tg, t, &diags) }) {
+		d, _ := json.Marshal(o)
+		defs = append(defs, d)
+		if cost, err := c.Function(d); err == nil {
+			out.ToolCosts = append(out.ToolCosts, cost)
 		}
-		out.ToolCosts = append(out.ToolCosts, cost)
 	}
 	out.Tools, _ = c.Functions(defs)
 	out.Total = out.Instruction + out.Tools
@@ -93,18 +92,6 @@ func ToolCost(c *tokens.Counter, tg *Target, t *Tool) tokens.Cost {
 	d, _ := json.Marshal(TargetTool(tg, t, &diags))
 	cost, _ := c.Function(d)
 	return cost
-}
-
-// AgentDefinitions returns the JSON of each tool definition a's model is
-// sent, written for tg: its tools, then its handoffs'.
-func AgentDefinitions(tg *Target, a *Agent) [][]byte {
-	var diags diag.List
-	var defs [][]byte
-	for _, o := range agentTools(a, func(t *Tool) Object { return TargetTool(tg, t, &diags) }) {
-		d, _ := json.Marshal(o)
-		defs = append(defs, d)
-	}
-	return defs
 }
 
 // CheckToolTokens returns the tool-token-budget diagnostics of prog's agents:
