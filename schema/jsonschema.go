@@ -397,15 +397,6 @@ func (e *emitter) objectSchema(params []*Param) Object {
 	return o
 }
 
-// enumOf returns the enum of p, with null when nullable.
-func enumOf(p *Param, nullable bool) []any {
-	enum := append([]any(nil), p.Enum...)
-	if nullable {
-		enum = append(enum, nil)
-	}
-	return enum
-}
-
 // paramSchema returns the schema of one parameter or field; nullable adds
 // "null" to its type (and enum), or, for a reference, makes it one of two
 // alternatives with {"type": "null"}.

@@ -144,9 +144,7 @@ func checkAgentTarget(tg *Target, a *Agent, diags *diag.List) {
 		return
 	}
 	TargetTool(tg, a.AsTool, diags)
-	if r := a.Result(); r != nil {
-		ResultSchema(tg, a, diags)
-	}
+	ResultSchema(tg, a, diags)
 }
 
 // ResultSchema returns the schema of the agent's result type (see
@@ -198,7 +196,10 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
-			enum := enumOf(p, nullable)
+			enum := slices.Clone(p.Enum)
+			if nullable {
+				enum = append(enum, nil)
+			}
 			e.size.enumValues += len(enum)
 			for _, v := range enum {
 				if s, ok := v.(string); ok {
