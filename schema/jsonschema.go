@@ -298,7 +298,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		if t.Items != nil {
 			o = append(o, Member{"items", e.typeSchema(t.Items)})
 		} else if e.tg.ArrayItems {
-			e.anyArray(t)
+			e.cannot(t.Span, "give the element type with items, e.g. {items: String}", "an Array without an element type: its arrays give their items")
 		}
 		return o
 	case RecordType:
@@ -322,7 +322,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 // recordSchema returns the object schema of a record's fields.
 func (e *emitter) recordSchema(r *Record) Object {
 	if e.tg.NonEmptyObjects && len(r.Fields) == 0 {
-		e.emptyRecord(r)
+		e.cannot(r.NameSpan, "give the record a field", "the record %s, which has no fields: its objects need at least one property", r.Name)
 	}
 	o := e.objectSchema(r.Fields)
 	if r.Description != "" {
