@@ -28,22 +28,13 @@ func newTargetEmitter(tg *Target, diags *diag.List, roots ...*Type) *emitter {
 	return e
 }
 
-// EmitTarget returns the tools array tg's API takes, for tools, and the
-// diagnostics of what tg cannot express (errors) or loses (warnings), at
-// the constructs that cause them. Lossless rewrites are applied without a
-// diagnostic. The result is a []Object; for a file with errors it is still
-// written, as far as it goes.
-func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
-	out, reports := EmitTargetReports(tg, tools, func(*Tool) *diag.File { return nil })
-	if len(reports) == 0 {
-		return out, nil
-	}
-	return out, reports[0].Diagnostics
-}
-
-// EmitTargetReports is [EmitTarget] for tools that several files declare:
-// the diagnostics of each tool are in the report of fileOf(t), its file,
-// and the reports come in the order of the tools' files.
+// EmitTargetReports returns the tools array tg's API takes, for tools, and
+// the diagnostics of what tg cannot express (errors) or loses (warnings),
+// at the constructs that cause them, in reports by file: those of each
+// tool in the report of fileOf(t), its file, the reports in the order of
+// the tools' files. Lossless rewrites are applied without a diagnostic.
+// The result is a []Object; for a file with errors it is still written,
+// as far as it goes.
 func EmitTargetReports(tg *Target, tools []*Tool, fileOf func(*Tool) *diag.File) ([]Object, []diag.FileReport) {
 	var reports []diag.FileReport
 	index := map[*diag.File]int{}
@@ -364,16 +355,6 @@ func (e *emitter) anyObject(t *Type) {
 		why = "its objects need at least one property"
 	}
 	e.cannot(t.Span, "declare a Record with the fields it takes and use it as the type", "an Object of any shape: %s", why)
-}
-
-// anyArray reports an Array without an element type.
-func (e *emitter) anyArray(t *Type) {
-	e.cannot(t.Span, "give the element type with items, e.g. {items: String}", "an Array without an element type: its arrays give their items")
-}
-
-// emptyRecord reports a record without fields.
-func (e *emitter) emptyRecord(r *Record) {
-	e.cannot(r.NameSpan, "give the record a field", "the record %s, which has no fields: its objects need at least one property", r.Name)
 }
 
 // inlineRecord writes a record in place, for a target without references.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // TestTargetToolCount checks the number of tools one request may declare:
@@ -133,4 +135,14 @@ func TestTargetSizes(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("CheckTarget(openai-strict) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// EmitTarget is [EmitTargetReports] for the tools of one file: the tools
+// array and that file's diagnostics.
+func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
+	out, reports := EmitTargetReports(tg, tools, func(*Tool) *diag.File { return nil })
+	if len(reports) == 0 {
+		return out, nil
+	}
+	return out, reports[0].Diagnostics
 }
