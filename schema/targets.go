@@ -3,7 +3,7 @@
 // schema may use, whether it may refer to definitions, what it needs of
 // objects and arrays, how tools and parameters may be named, and how many
 // tools a request may hold; the emitter (jsonschema.go) reads it to write a
-// tool for that provider, and target_check.go to report what the provider
+// tool for that provider, and target_emit.go to report what the provider
 // cannot express. Each rule names its source in a comment: the provider's
 // documentation, or, where the documentation is silent, the error its API
 // returns.
