@@ -20,14 +20,6 @@ import (
 // chain doubles with each level.
 const maxInlinedRecords = 1 << 12
 
-// newTargetEmitter returns the emitter of a document for tg, whose
-// schemas are those of the types roots; it adds to diags.
-func newTargetEmitter(tg *Target, diags *diag.List, roots ...*Type) *emitter {
-	e := newEmitter(tg.Strict, roots...)
-	e.tg, e.diags = tg, diags
-	return e
-}
-
 // EmitTargetReports returns the tools array tg's API takes, for tools, and
 // the diagnostics of what tg cannot express (errors) or loses (warnings),
 // at the constructs that cause them, in reports by file: those of each
@@ -99,7 +91,8 @@ func TargetTool(tg *Target, t *Tool, diags *diag.List) Object {
 // t, written for tg, and checks its sizes.
 func targetParameters(tg *Target, t *Tool, diags *diag.List) Object {
 	params := t.ModelParams()
-	e := newTargetEmitter(tg, diags, paramTypes(params)...)
+	e := newEmitter(tg.Strict, paramTypes(params)...)
+	e.tg, e.diags = tg, diags
 	o := e.root(e.objectSchema(params))
 	checkSizes(tg, t, e.size, diags)
 	return o
@@ -147,7 +140,9 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 	if r == nil {
 		return nil
 	}
-	return newTargetEmitter(tg, diags, r).document(r, a.AsTool.ReturnDescription)
+	e := newEmitter(tg.Strict, r)
+	e.tg, e.diags = tg, diags
+	return e.document(r, a.AsTool.ReturnDescription)
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
