@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,13 +42,17 @@ func TestTargetToolCount(t *testing.T) {
 
 // TestParseTargets reads lists of target names.
 func TestParseTargets(t *testing.T) {
-	tgs, err := ParseTargets(" gemini, openai-strict,gemini,")
-	if err != nil || len(tgs) != 2 || tgs[0].Name != "gemini" || tgs[1].Name != "openai-strict" {
-		t.Errorf("ParseTargets = %v, %v", tgs, err)
+	tgs, unknown := ParseTargets(strings.Split(" gemini, openai-strict,gemini,", ","))
+	if len(unknown) != 0 || len(tgs) != 2 || tgs[0].Name != "gemini" || tgs[1].Name != "openai-strict" {
+		t.Errorf("ParseTargets = %v, %v", tgs, unknown)
 	}
-	_, err = ParseTargets("gemini,claude")
-	if err == nil || err.Error() != `unknown target "claude" (the targets are openai, openai-strict, anthropic, gemini, mcp, jsonschema)` {
-		t.Errorf("ParseTargets(claude): %v", err)
+	tgs, unknown = ParseTargets([]string{"gemini", "claude", "gpt"})
+	if len(tgs) != 1 || !slices.Equal(unknown, []string{"claude", "gpt"}) {
+		t.Errorf("ParseTargets(claude, gpt) = %v, %v", tgs, unknown)
+	}
+	err := &UnknownTargetError{Name: "claude"}
+	if err.Error() != `unknown target "claude" (the targets are openai, openai-strict, anthropic, gemini, mcp, jsonschema)` {
+		t.Errorf("UnknownTargetError = %v", err)
 	}
 }
 
