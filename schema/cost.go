@@ -97,9 +97,8 @@ func ToolCost(c *tokens.Counter, tg *Target, t *Tool) tokens.Cost {
 // CheckToolTokens returns the tool-token-budget diagnostics of prog's agents:
 // each agent whose tool definitions take more tokens for its model
 // ([Cost]) than its maxToolTokens, at the agent, naming its largest tools.
-// The compile does not report them: package project adds them to every
-// compile's diagnostics, as counts of the whole agent ([CompileDiagnostics],
-// which keeps no program, adds them itself).
+// The compile does not report them: they are counts of the whole agent,
+// which [WithToolBudgets] adds to a compile's diagnostics.
 func CheckToolTokens(prog *Program) diag.List {
 	if prog == nil {
 		return nil
@@ -121,6 +120,17 @@ func CheckToolTokens(prog *Program) diag.List {
 		out.Add(d)
 	}
 	return out
+}
+
+// WithToolBudgets returns diags with the tool-token-budget diagnostics of
+// prog ([CheckToolTokens]) merged in. They are counted after every
+// compile, never kept with a declaration: an edit of a tool changes the
+// count of the agents that list it.
+func WithToolBudgets(prog *Program, diags diag.List) diag.List {
+	if b := CheckToolTokens(prog); len(b) > 0 {
+		return Merge(diags, b)
+	}
+	return diags
 }
 
 // budgetedAgents yields the agents of prog that may set maxToolTokens,
