@@ -67,8 +67,9 @@ func CounterForTarget(name string) (*tokens.Counter, *Target) {
 // CostTargets are the names [CounterForTarget] takes besides models.
 var CostTargets = []string{"openai", "openai-strict", "anthropic", "gemini"}
 
-// Cost returns what agent a's definitions take, counted by c: its tools,
-// then its handoffs', written for tg.
+// Cost returns what agent a's definitions take, counted by c: its
+// instruction, and the tools its model is sent (its tools, then its
+// handoffs'), written for tg.
 func Cost(c *tokens.Counter, tg *Target, a *Agent) AgentCost {
 	out := AgentCost{Instruction: c.Instruction(a.Instruction)}
 	var diags diag.List
