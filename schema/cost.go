@@ -105,7 +105,7 @@ func CheckToolTokens(prog *Program) diag.List {
 		return nil
 	}
 	var out diag.List
-	for _, a := range budgetedAgents(prog) {
+	for a := range budgetedAgents(prog) {
 		limit := a.Settings.MaxToolTokens
 		if limit == 0 || a.Model.Provider == "" {
 			continue
@@ -134,17 +134,21 @@ func WithToolBudgets(prog *Program, diags diag.List) diag.List {
 	return diags
 }
 
-// budgetedAgents yields the agents of prog that may set maxToolTokens,
-// with their indexes: those its compile found (see compileMemo), or every
-// agent of a program compiled with no memo.
-func budgetedAgents(prog *Program) iter.Seq2[int, *Agent] {
-	m := prog.memo
-	if m == nil {
-		return prog.AllAgents()
-	}
-	return func(yield func(int, *Agent) bool) {
-		for _, i := range m.budgeted {
-			if !yield(int(i), prog.AgentAt(int(i))) {
+// budgetedAgents yields the agents of prog that may set maxToolTokens:
+// those its compile found (see compileMemo), or every agent of a program
+// compiled with no memo.
+func budgetedAgents(prog *Program) iter.Seq[*Agent] {
+	return func(yield func(*Agent) bool) {
+		if m := prog.memo; m != nil {
+			for _, i := range m.budgeted {
+				if !yield(prog.AgentAt(int(i))) {
+					return
+				}
+			}
+			return
+		}
+		for _, a := range prog.AllAgents() {
+			if !yield(a) {
 				return
 			}
 		}
