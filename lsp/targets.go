@@ -62,17 +62,7 @@ func targetSettings(v any) (targets []*schema.Target, unknown []string, ok bool)
 			}
 		}
 	}
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		if t := schema.TargetByName(n); t == nil {
-			unknown = append(unknown, n)
-		} else if !slices.Contains(targets, t) {
-			targets = append(targets, t)
-		}
-	}
+	targets, unknown = schema.ParseTargets(names)
 	return targets, unknown, true
 }
 

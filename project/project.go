@@ -213,7 +213,7 @@ func compile(prev *Package, dir string, srcs []Source, keep, lean bool) *Package
 			continue
 		}
 		f.Program = pc.Programs[i]
-		f.Diags = withBudgets(f.Program, schema.Merge(f.Diags, pc.Diags[i]))
+		f.Diags = schema.WithToolBudgets(f.Program, schema.Merge(f.Diags, pc.Diags[i]))
 	}
 	return pkg
 }

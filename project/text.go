@@ -209,17 +209,17 @@ func (r *Request) alone(f *diag.File, doc *parser.Document, parsed diag.List) (*
 	switch {
 	case len(env) > 0:
 		prog, compiled := schema.CompileWith(doc, env...)
-		return prog, withBudgets(prog, schema.Merge(parsed, compiled)), nil
+		return prog, schema.WithToolBudgets(prog, schema.Merge(parsed, compiled)), nil
 	case r.once:
 		progs, compiled := schema.CompilePackage([]*parser.Document{doc}, nil)
-		return progs[0], withBudgets(progs[0], schema.Merge(parsed, compiled[0])), nil
+		return progs[0], schema.WithToolBudgets(progs[0], schema.Merge(parsed, compiled[0])), nil
 	}
 	var prev *schema.PackageCompile
 	if r.Prev != nil && r.Prev.Package == nil {
 		prev = r.Prev.compiled
 	}
 	pc := schema.RecompilePackage(prev, []*parser.Document{doc}, nil)
-	return pc.Programs[0], withBudgets(pc.Programs[0], schema.Merge(parsed, pc.Diags[0])), pc
+	return pc.Programs[0], schema.WithToolBudgets(pc.Programs[0], schema.Merge(parsed, pc.Diags[0])), pc
 }
 
 // Changed returns the part of old that differs from text, as an edit of

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeanthropic"
 	"github.com/gramlang/gram/schema"
@@ -83,7 +84,7 @@ func TestRunAnthropicToolCall(t *testing.T) {
 		t.Errorf("model %q, system %q, max_tokens %d", first.Body.Model, first.Body.SystemText(), first.Body.MaxTokens)
 	}
 	// The tools are exactly what the compiler's anthropic target writes.
-	emitted, _ := schema.EmitTarget(schema.TargetByName("anthropic"), agent.Tools)
+	emitted, _ := schema.EmitTargetReports(schema.TargetByName("anthropic"), agent.Tools, func(*schema.Tool) *diag.File { return nil })
 	wantTools, _ := json.Marshal(emitted)
 	var body struct {
 		Tools json.RawMessage `json:"tools"`

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakegemini"
 	"github.com/gramlang/gram/schema"
@@ -61,7 +62,7 @@ func TestRunGeminiToolCall(t *testing.T) {
 		t.Errorf("system instruction %+v, want the agent's instruction", si)
 	}
 	// The tools are exactly what the compiler's gemini target writes.
-	emitted, _ := schema.EmitTarget(schema.TargetByName("gemini"), agent.Tools)
+	emitted, _ := schema.EmitTargetReports(schema.TargetByName("gemini"), agent.Tools, func(*schema.Tool) *diag.File { return nil })
 	wantTools, _ := json.Marshal(emitted)
 	var body struct {
 		Tools json.RawMessage `json:"tools"`

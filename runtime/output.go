@@ -79,34 +79,10 @@ func newOutputSpec(agent *schema.Agent) *outputSpec {
 	s := &outputSpec{tool: agent.AsTool, wrapped: t.Kind != schema.RecordType || t.Record == nil}
 	sch := schema.OutputSchema(agent.AsTool)
 	if s.wrapped {
-		sch = wrapResult(sch)
+		sch = schema.WrapResult(sch)
 	}
 	s.format = &OutputFormat{Name: formatName(agent.Name), Schema: sch, Strict: strictSchema(sch)}
 	return s
-}
-
-// wrapResult returns the object schema whose one required member,
-// "result", has the schema t; the definitions of t move to the root.
-func wrapResult(t schema.Object) schema.Object {
-	inner := make(schema.Object, 0, len(t))
-	var defs any
-	for _, m := range t {
-		if m.Key == "$defs" {
-			defs = m.Value
-			continue
-		}
-		inner = append(inner, m)
-	}
-	o := schema.Object{
-		{Key: "type", Value: "object"},
-		{Key: "properties", Value: schema.Object{{Key: resultProperty, Value: inner}}},
-		{Key: "required", Value: []string{resultProperty}},
-		{Key: "additionalProperties", Value: false},
-	}
-	if defs != nil {
-		o = append(o, schema.Member{Key: "$defs", Value: defs})
-	}
-	return o
 }
 
 // notName matches the characters a format name may not hold.

@@ -58,7 +58,7 @@ func TestStrictSchema(t *testing.T) {
 		return append(o, extra...)
 	}
 	nested := func(s schema.Object) schema.Object {
-		return wrapResult(schema.Object{{Key: "type", Value: "array"}, {Key: "items", Value: s}})
+		return schema.WrapResult(schema.Object{{Key: "type", Value: "array"}, {Key: "items", Value: s}})
 	}
 	for _, tc := range []struct {
 		name string
@@ -66,7 +66,7 @@ func TestStrictSchema(t *testing.T) {
 		want bool
 	}{
 		{"closed object", obj(), true},
-		{"wrapped integer", wrapResult(schema.Object{{Key: "type", Value: "integer"}}), true},
+		{"wrapped integer", schema.WrapResult(schema.Object{{Key: "type", Value: "integer"}}), true},
 		{"nested closed object", nested(obj()), true},
 		{"optional property", schema.Object{
 			{Key: "type", Value: "object"},
@@ -75,7 +75,7 @@ func TestStrictSchema(t *testing.T) {
 			{Key: "additionalProperties", Value: false},
 		}, false},
 		{"open object inside", nested(schema.Object{{Key: "type", Value: "object"}}), false},
-		{"array without items", wrapResult(schema.Object{{Key: "type", Value: "array"}}), false},
+		{"array without items", schema.WrapResult(schema.Object{{Key: "type", Value: "array"}}), false},
 		{"minLength", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "minLength", Value: 1}}), false},
 		{"default", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "default", Value: "x"}}), false},
 		{"known format", nested(schema.Object{{Key: "type", Value: "string"}, {Key: "format", Value: "date-time"}}), true},

@@ -50,8 +50,9 @@ func (c *compiler) checkBounds(p *Param, dflt *parser.Property, what string) {
 	}
 }
 
-// numberOf returns a constraint's or a value's number: a JSON number, an
-// int, a float64; 0 for anything else.
+// numberOf returns a constraint's or a value's number: a JSON number (a
+// bound, a default) or an int (a length or an item count); 0 for anything
+// else.
 func numberOf(v any) float64 {
 	switch x := v.(type) {
 	case fmt.Stringer: // json.Number
@@ -59,8 +60,6 @@ func numberOf(v any) float64 {
 		return f
 	case int:
 		return float64(x)
-	case float64:
-		return x
 	}
 	return 0
 }

@@ -15,8 +15,6 @@ import (
 // AgentCost is what an agent's definitions add to each request of its
 // model: the instruction (the system message) and the tools.
 type AgentCost struct {
-	// Agent is the agent's name.
-	Agent string
 	// Instruction is the system message's tokens.
 	Instruction int
 	// Tools is the tool definitions' tokens together, with the overhead a
@@ -69,17 +67,19 @@ func CounterForTarget(name string) (*tokens.Counter, *Target) {
 // CostTargets are the names [CounterForTarget] takes besides models.
 var CostTargets = []string{"openai", "openai-strict", "anthropic", "gemini"}
 
-// Cost returns what agent a's definitions take, counted by c, its tools
-// written for tg.
+// Cost returns what agent a's definitions take, counted by c: its
+// instruction, and the tools its model is sent (its tools, then its
+// handoffs'), written for tg.
 func Cost(c *tokens.Counter, tg *Target, a *Agent) AgentCost {
-	defs := AgentDefinitions(tg, a)
-	out := AgentCost{Agent: a.Name, Instruction: c.Instruction(a.Instruction)}
-	for _, d := range defs {
-		cost, err := c.Function(d)
-		if err != nil {
-			continue
+	out := AgentCost{Instruction: c.Instruction(a.Instruction)}
+	var diags diag.List
+	var defs [][]byte
+	for _, o := range agentTools(a, func(t *Tool) Object { return TargetTool(tg, t, &diags) }) {
+		d, _ := json.Marshal(o)
+		defs = append(defs, d)
+		if cost, err := c.Function(d); err == nil {
+			out.ToolCosts = append(out.ToolCosts, cost)
 		}
-		out.ToolCosts = append(out.ToolCosts, cost)
 	}
 	out.Tools, _ = c.Functions(defs)
 	out.Total = out.Instruction + out.Tools
@@ -95,24 +95,11 @@ func ToolCost(c *tokens.Counter, tg *Target, t *Tool) tokens.Cost {
 	return cost
 }
 
-// AgentDefinitions returns the JSON of each tool definition a's model is
-// sent, written for tg: its tools, then its handoffs'.
-func AgentDefinitions(tg *Target, a *Agent) [][]byte {
-	var diags diag.List
-	var defs [][]byte
-	for _, o := range agentTools(a, func(t *Tool) Object { return TargetTool(tg, t, &diags) }) {
-		d, _ := json.Marshal(o)
-		defs = append(defs, d)
-	}
-	return defs
-}
-
 // CheckToolTokens returns the tool-token-budget diagnostics of prog's agents:
 // each agent whose tool definitions take more tokens for its model
 // ([Cost]) than its maxToolTokens, at the agent, naming its largest tools.
-// The compile does not report them: package project adds them to every
-// compile's diagnostics, as counts of the whole agent ([CompileDiagnostics],
-// which keeps no program, adds them itself).
+// The compile does not report them: they are counts of the whole agent,
+// which [WithToolBudgets] adds to a compile's diagnostics.
 func CheckToolTokens(prog *Program) diag.List {
 	if prog == nil {
 		return nil
@@ -134,6 +121,17 @@ func CheckToolTokens(prog *Program) diag.List {
 		out.Add(d)
 	}
 	return out
+}
+
+// WithToolBudgets returns diags with the tool-token-budget diagnostics of
+// prog ([CheckToolTokens]) merged in. They are counted after every
+// compile, never kept with a declaration: an edit of a tool changes the
+// count of the agents that list it.
+func WithToolBudgets(prog *Program, diags diag.List) diag.List {
+	if b := CheckToolTokens(prog); len(b) > 0 {
+		return Merge(diags, b)
+	}
+	return diags
 }
 
 // budgetedAgents yields the agents of prog that may set maxToolTokens:

@@ -20,7 +20,7 @@
 //     members in order, so the same file always gives the same bytes.
 //   - [Targets] state, as data, what each provider's API accepts of JSON
 //     Schema (OpenAI, its strict mode, Anthropic, Gemini, MCP, plain
-//     2020-12), each rule with its source. [EmitTarget] writes a tools
+//     2020-12), each rule with its source. [EmitTargetReports] writes a tools
 //     array in a target's exact wire shape, rewriting without loss what
 //     can be, and [CheckTarget] reports, at the construct that causes it,
 //     what a target cannot express (errors) or loses (warnings).

@@ -17,6 +17,7 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gramlang/gram/diag"
@@ -105,19 +106,7 @@ func MCPTool(t *Tool, strict bool) Object {
 	o := append(nameAndDescription(t), Member{"inputSchema", ParametersSchema(t, strict)})
 	if out := OutputSchema(t); out != nil && (t.Agent == "" || t.Returns.Kind != StringType) {
 		if MCPResultWrapped(t) {
-			defs, hasDefs := out.Get("$defs")
-			if hasDefs {
-				out = out[:len(out)-1] // root keeps "$defs" last
-			}
-			out = Object{
-				{"type", "object"},
-				{"properties", Object{{"result", out}}},
-				{"required", []string{"result"}},
-				{"additionalProperties", false},
-			}
-			if hasDefs {
-				out = append(out, Member{"$defs", defs}) // references start at the document's root
-			}
+			out = WrapResult(out)
 		}
 		o = append(o, Member{"outputSchema", out})
 	}
@@ -129,6 +118,26 @@ func MCPTool(t *Tool, strict bool) Object {
 // that is not an object (neither a record nor Object).
 func MCPResultWrapped(t *Tool) bool {
 	return t.Returns != nil && t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType
+}
+
+// WrapResult returns the schema of an object whose one member, "result",
+// required, has the schema of the document o; the definitions of o move to
+// the root, where references start.
+func WrapResult(o Object) Object {
+	defs, hasDefs := o.Get("$defs")
+	if hasDefs {
+		o = slices.DeleteFunc(slices.Clone(o), func(m Member) bool { return m.Key == "$defs" })
+	}
+	out := Object{
+		{"type", "object"},
+		{"properties", Object{{"result", o}}},
+		{"required", []string{"result"}},
+		{"additionalProperties", false},
+	}
+	if hasDefs {
+		out = append(out, Member{"$defs", defs})
+	}
+	return out
 }
 
 // JSONSchema returns the schema of the tool's arguments as a standalone
@@ -298,7 +307,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 		if t.Items != nil {
 			o = append(o, Member{"items", e.typeSchema(t.Items)})
 		} else if e.tg.ArrayItems {
-			e.anyArray(t)
+			e.cannot(t.Span, "give the element type with items, e.g. {items: String}", "an Array without an element type: its arrays give their items")
 		}
 		return o
 	case RecordType:
@@ -322,7 +331,7 @@ func (e *emitter) typeSchema(t *Type) Object {
 // recordSchema returns the object schema of a record's fields.
 func (e *emitter) recordSchema(r *Record) Object {
 	if e.tg.NonEmptyObjects && len(r.Fields) == 0 {
-		e.emptyRecord(r)
+		e.cannot(r.NameSpan, "give the record a field", "the record %s, which has no fields: its objects need at least one property", r.Name)
 	}
 	o := e.objectSchema(r.Fields)
 	if r.Description != "" {
@@ -395,15 +404,6 @@ func (e *emitter) objectSchema(params []*Param) Object {
 		o = append(o, Member{"additionalProperties", false})
 	}
 	return o
-}
-
-// enumOf returns the enum of p, with null when nullable.
-func enumOf(p *Param, nullable bool) []any {
-	enum := append([]any(nil), p.Enum...)
-	if nullable {
-		enum = append(enum, nil)
-	}
-	return enum
 }
 
 // paramSchema returns the schema of one parameter or field; nullable adds

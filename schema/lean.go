@@ -33,18 +33,9 @@ import (
 func CompileDiagnostics(docs, tests []*parser.Document) []diag.List {
 	pc := compilePackage(docs, tests, true, false, true)
 	for i, prog := range pc.Programs {
-		pc.Diags[i] = withToolBudgets(prog, pc.Diags[i])
+		pc.Diags[i] = WithToolBudgets(prog, pc.Diags[i])
 	}
 	return pc.Diags
-}
-
-// withToolBudgets returns diags with the tool-token-budget diagnostics of
-// prog added, if it has any.
-func withToolBudgets(prog *Program, diags diag.List) diag.List {
-	if b := CheckToolTokens(prog); len(b) > 0 {
-		return Merge(diags, b)
-	}
-	return diags
 }
 
 // hasTests reports whether decls declare a test.

@@ -20,7 +20,7 @@ func sameAsCompilePackage(t *testing.T, what string, docs, tests []*parser.Docum
 	progs, want := CompilePackage(docs, tests)
 	for i, prog := range progs {
 		// What every caller of CompilePackage adds (see project).
-		want[i] = withToolBudgets(prog, want[i])
+		want[i] = WithToolBudgets(prog, want[i])
 	}
 	got := CompileDiagnostics(docs, tests)
 	if len(got) != len(want) {

@@ -5,6 +5,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -57,12 +58,7 @@ func Signature(t *Tool) string {
 }
 
 // typeName returns the name a type is written with.
-func typeName(t *Type) string {
-	if t.Name != "" {
-		return t.Name
-	}
-	return t.Kind.String()
-}
+func typeName(t *Type) string { return cmp.Or(t.Name, t.Kind.String()) }
 
 // writeProps writes a record of properties, " {a: 1, b: 2}", if there are
 // any.

@@ -20,30 +20,13 @@ import (
 // chain doubles with each level.
 const maxInlinedRecords = 1 << 12
 
-// newTargetEmitter returns the emitter of a document for tg, whose
-// schemas are those of the types roots; it adds to diags.
-func newTargetEmitter(tg *Target, diags *diag.List, roots ...*Type) *emitter {
-	e := newEmitter(tg.Strict, roots...)
-	e.tg, e.diags = tg, diags
-	return e
-}
-
-// EmitTarget returns the tools array tg's API takes, for tools, and the
-// diagnostics of what tg cannot express (errors) or loses (warnings), at
-// the constructs that cause them. Lossless rewrites are applied without a
-// diagnostic. The result is a []Object; for a file with errors it is still
-// written, as far as it goes.
-func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
-	out, reports := EmitTargetReports(tg, tools, func(*Tool) *diag.File { return nil })
-	if len(reports) == 0 {
-		return out, nil
-	}
-	return out, reports[0].Diagnostics
-}
-
-// EmitTargetReports is [EmitTarget] for tools that several files declare:
-// the diagnostics of each tool are in the report of fileOf(t), its file,
-// and the reports come in the order of the tools' files.
+// EmitTargetReports returns the tools array tg's API takes, for tools, and
+// the diagnostics of what tg cannot express (errors) or loses (warnings),
+// at the constructs that cause them, in reports by file: those of each
+// tool in the report of fileOf(t), its file, the reports in the order of
+// the tools' files. Lossless rewrites are applied without a diagnostic.
+// The result is a []Object; for a file with errors it is still written,
+// as far as it goes.
 func EmitTargetReports(tg *Target, tools []*Tool, fileOf func(*Tool) *diag.File) ([]Object, []diag.FileReport) {
 	var reports []diag.FileReport
 	index := map[*diag.File]int{}
@@ -108,7 +91,8 @@ func TargetTool(tg *Target, t *Tool, diags *diag.List) Object {
 // t, written for tg, and checks its sizes.
 func targetParameters(tg *Target, t *Tool, diags *diag.List) Object {
 	params := t.ModelParams()
-	e := newTargetEmitter(tg, diags, paramTypes(params)...)
+	e := newEmitter(tg.Strict, paramTypes(params)...)
+	e.tg, e.diags = tg, diags
 	o := e.root(e.objectSchema(params))
 	checkSizes(tg, t, e.size, diags)
 	return o
@@ -144,9 +128,7 @@ func checkAgentTarget(tg *Target, a *Agent, diags *diag.List) {
 		return
 	}
 	TargetTool(tg, a.AsTool, diags)
-	if r := a.Result(); r != nil {
-		ResultSchema(tg, a, diags)
-	}
+	ResultSchema(tg, a, diags)
 }
 
 // ResultSchema returns the schema of the agent's result type (see
@@ -158,7 +140,9 @@ func ResultSchema(tg *Target, a *Agent, diags *diag.List) Object {
 	if r == nil {
 		return nil
 	}
-	return newTargetEmitter(tg, diags, r).document(r, a.AsTool.ReturnDescription)
+	e := newEmitter(tg.Strict, r)
+	e.tg, e.diags = tg, diags
+	return e.document(r, a.AsTool.ReturnDescription)
 }
 
 // WithTargets returns diags with the diagnostics of prog for every target
@@ -198,7 +182,10 @@ func (e *emitter) targetParam(o Object, p *Param, nullable bool) Object {
 	var notes []string
 	if p.Enum != nil {
 		if tg.accepts("enum") && tg.acceptsEnum(typ) {
-			enum := enumOf(p, nullable)
+			enum := slices.Clone(p.Enum)
+			if nullable {
+				enum = append(enum, nil)
+			}
 			e.size.enumValues += len(enum)
 			for _, v := range enum {
 				if s, ok := v.(string); ok {
@@ -363,16 +350,6 @@ func (e *emitter) anyObject(t *Type) {
 		why = "its objects need at least one property"
 	}
 	e.cannot(t.Span, "declare a Record with the fields it takes and use it as the type", "an Object of any shape: %s", why)
-}
-
-// anyArray reports an Array without an element type.
-func (e *emitter) anyArray(t *Type) {
-	e.cannot(t.Span, "give the element type with items, e.g. {items: String}", "an Array without an element type: its arrays give their items")
-}
-
-// emptyRecord reports a record without fields.
-func (e *emitter) emptyRecord(r *Record) {
-	e.cannot(r.NameSpan, "give the record a field", "the record %s, which has no fields: its objects need at least one property", r.Name)
 }
 
 // inlineRecord writes a record in place, for a target without references.

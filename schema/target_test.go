@@ -2,8 +2,11 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gramlang/gram/diag"
 )
 
 // TestTargetToolCount checks the number of tools one request may declare:
@@ -39,13 +42,17 @@ func TestTargetToolCount(t *testing.T) {
 
 // TestParseTargets reads lists of target names.
 func TestParseTargets(t *testing.T) {
-	tgs, err := ParseTargets(" gemini, openai-strict,gemini,")
-	if err != nil || len(tgs) != 2 || tgs[0].Name != "gemini" || tgs[1].Name != "openai-strict" {
-		t.Errorf("ParseTargets = %v, %v", tgs, err)
+	tgs, unknown := ParseTargets(strings.Split(" gemini, openai-strict,gemini,", ","))
+	if len(unknown) != 0 || len(tgs) != 2 || tgs[0].Name != "gemini" || tgs[1].Name != "openai-strict" {
+		t.Errorf("ParseTargets = %v, %v", tgs, unknown)
 	}
-	_, err = ParseTargets("gemini,claude")
-	if err == nil || err.Error() != `unknown target "claude" (the targets are openai, openai-strict, anthropic, gemini, mcp, jsonschema)` {
-		t.Errorf("ParseTargets(claude): %v", err)
+	tgs, unknown = ParseTargets([]string{"gemini", "claude", "gpt"})
+	if len(tgs) != 1 || !slices.Equal(unknown, []string{"claude", "gpt"}) {
+		t.Errorf("ParseTargets(claude, gpt) = %v, %v", tgs, unknown)
+	}
+	err := &UnknownTargetError{Name: "claude"}
+	if err.Error() != `unknown target "claude" (the targets are openai, openai-strict, anthropic, gemini, mcp, jsonschema)` {
+		t.Errorf("UnknownTargetError = %v", err)
 	}
 }
 
@@ -133,4 +140,14 @@ func TestTargetSizes(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("CheckTarget(openai-strict) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// EmitTarget is [EmitTargetReports] for the tools of one file: the tools
+// array and that file's diagnostics.
+func EmitTarget(tg *Target, tools []*Tool) ([]Object, diag.List) {
+	out, reports := EmitTargetReports(tg, tools, func(*Tool) *diag.File { return nil })
+	if len(reports) == 0 {
+		return out, nil
+	}
+	return out, reports[0].Diagnostics
 }

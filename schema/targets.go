@@ -3,7 +3,7 @@
 // schema may use, whether it may refer to definitions, what it needs of
 // objects and arrays, how tools and parameters may be named, and how many
 // tools a request may hold; the emitter (jsonschema.go) reads it to write a
-// tool for that provider, and target_check.go to report what the provider
+// tool for that provider, and target_emit.go to report what the provider
 // cannot express. Each rule names its source in a comment: the provider's
 // documentation, or, where the documentation is silent, the error its API
 // returns.
@@ -324,29 +324,26 @@ func TargetByName(name string) *Target { return named(slices.All(Targets), name,
 // targetName returns the name of a target.
 func targetName(t *Target) string { return t.Name }
 
-// ParseTargets reads a comma-separated list of target names ("gemini",
-// "openai-strict,anthropic"); the error names the first unknown one and the
-// known ones.
-func ParseTargets(list string) ([]*Target, error) {
-	var out []*Target
-	for _, name := range strings.Split(list, ",") {
+// ParseTargets reads target names ("gemini", " openai-strict", ""): the
+// targets named, in order and each once, and the names that are no
+// target's. White space around a name is dropped, and an empty name
+// skipped.
+func ParseTargets(names []string) (targets []*Target, unknown []string) {
+	for _, name := range names {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		t := TargetByName(name)
-		if t == nil {
-			return nil, &UnknownTargetError{Name: name}
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
+		if t := TargetByName(name); t == nil {
+			unknown = append(unknown, name)
+		} else if !slices.Contains(targets, t) {
+			targets = append(targets, t)
 		}
 	}
-	return out, nil
+	return targets, unknown
 }
 
-// UnknownTargetError is the error of [ParseTargets] for a name that is not
-// a target's.
+// UnknownTargetError is the error of a name that is not a target's.
 type UnknownTargetError struct{ Name string }
 
 // Error says which name is unknown and lists the targets.

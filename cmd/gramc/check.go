@@ -44,9 +44,9 @@ func runCheck(e *env, args []string) error {
 	if err := checkFormat("gramc check", *format, "text", "json", "sarif"); err != nil {
 		return err
 	}
-	targets, err := schema.ParseTargets(*targetList)
-	if err != nil {
-		return usageError("gramc check", "--target: %v", err)
+	targets, unknown := schema.ParseTargets(strings.Split(*targetList, ","))
+	if len(unknown) > 0 {
+		return usageError("gramc check", "--target: %v", &schema.UnknownTargetError{Name: unknown[0]})
 	}
 	if len(args) == 0 {
 		return usageError("gramc check", "no input (give files, directories, or - for standard input)")
@@ -73,6 +73,7 @@ func runCheck(e *env, args []string) error {
 			dirty++
 		}
 	}
+	var err error
 	switch *format {
 	case "text":
 		color := e.useColor(e.stdout)

@@ -80,11 +80,7 @@ type Incompatibility struct {
 
 // String returns "at POINTER: the declaration is looser: MESSAGE".
 func (c Incompatibility) String() string {
-	p := c.Pointer
-	if p == "" {
-		p = "/"
-	}
-	return "at " + p + ": the declaration is looser: " + c.Message
+	return difference(c.Pointer, "the declaration is looser: %s", c.Message)
 }
 
 // Check returns the places where the declaration's schema decl accepts

@@ -164,14 +164,12 @@ func bounds(m map[string]any, lower, onlyInt bool) []bound {
 func intBound(b bound, lower bool) bound {
 	q := new(big.Int).Quo(b.v.Num(), b.v.Denom()) // truncated toward zero
 	f := new(big.Rat).SetInt(q)
-	if lower {
-		if f.Cmp(b.v) < 0 || b.excl && f.Cmp(b.v) == 0 { // ceil, or next integer
-			f.Add(f, big.NewRat(1, 1))
-		}
-	} else {
-		if f.Cmp(b.v) > 0 || b.excl && f.Cmp(b.v) == 0 {
-			f.Sub(f, big.NewRat(1, 1))
-		}
+	step := int64(1) // into the allowed range: up from a lower bound, down from an upper one
+	if !lower {
+		step = -1
+	}
+	if c := f.Cmp(b.v) * int(step); c < 0 || b.excl && c == 0 { // ceil (floor), or the next integer
+		f.Add(f, big.NewRat(step, 1))
 	}
 	return bound{v: f}
 }
@@ -194,25 +192,16 @@ func boundCompatible(dm, im map[string]any, ptr string, onlyInt, lower bool) []I
 		if slices.ContainsFunc(ds, func(db bound) bool { return db.implies(ib, lower) }) {
 			continue
 		}
-		kw, what := "maximum", "above"
+		kw, what, op, exclOp := "maximum", "above", "≤", "<"
 		if lower {
-			kw, what = "minimum", "below"
+			kw, what, op, exclOp = "minimum", "below", "≥", ">"
 		}
 		if ib.excl {
-			kw = "exclusive" + strings.ToUpper(kw[:1]) + kw[1:]
+			kw, op = "exclusiveM"+kw[1:], exclOp
 		}
 		limit := "no " + kw
 		if len(ds) > 0 {
 			limit = "a bound of " + ratText(ds[0].v)
-		}
-		op := "≥"
-		switch {
-		case lower && ib.excl:
-			op = ">"
-		case !lower && ib.excl:
-			op = "<"
-		case !lower:
-			op = "≤"
 		}
 		out = append(out, incompat(jsonvalue.JoinPointer(ptr, kw),
 			"it has %s and accepts numbers %s what the implementation allows (%s %s)", limit, what, op, ratText(ib.v)))
