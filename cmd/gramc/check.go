@@ -73,7 +73,6 @@ func runCheck(e *env, args []string) error {
 			dirty++
 		}
 	}
-	var err error
 	switch *format {
 	case "text":
 		color := e.useColor(e.stdout)
