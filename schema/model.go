@@ -204,10 +204,8 @@ type Prop = parser.Property
 // PropSpan returns the span of the key of the property named key in props, and
 // whether there is one.
 func PropSpan(props []Prop, key string) (diag.Span, bool) {
-	for i := range props {
-		if props[i].Key == key {
-			return props[i].KeySpan(), true
-		}
+	if i := slices.IndexFunc(props, func(p Prop) bool { return p.Key == key }); i >= 0 {
+		return props[i].KeySpan(), true
 	}
 	return diag.Span{}, false
 }
@@ -334,13 +332,7 @@ func (t *Tool) Param(name string) *Param {
 // ModelParams returns the parameters the model supplies: all but the
 // injected ones.
 func (t *Tool) ModelParams() []*Param {
-	out := make([]*Param, 0, len(t.Params))
-	for _, p := range t.Params {
-		if !p.Injected {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(t.Params), func(p *Param) bool { return p.Injected })
 }
 
 // Param is a tool parameter or a record field.
