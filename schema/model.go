@@ -332,7 +332,13 @@ func (t *Tool) Param(name string) *Param {
 // ModelParams returns the parameters the model supplies: all but the
 // injected ones.
 func (t *Tool) ModelParams() []*Param {
-	return slices.DeleteFunc(slices.Clone(t.Params), func(p *Param) bool { return p.Injected })
+	out := make([]*Param, 0, len(t.Params))
+	for _, p := range t.Params {
+		if !p.Injected {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Param is a tool parameter or a record field.
