@@ -176,9 +176,13 @@ type Handoff struct {
 	Span diag.Span
 }
 
+// HandoffPrefix begins the name of the tool the model calls to hand off
+// (see [Handoff.ToolName]).
+const HandoffPrefix = "transfer_to_"
+
 // ToolName is the name of the tool the model calls to hand off:
-// transfer_to_ followed by the target agent's name.
-func (h Handoff) ToolName() string { return "transfer_to_" + h.Agent }
+// [HandoffPrefix] followed by the target agent's name.
+func (h Handoff) ToolName() string { return HandoffPrefix + h.Agent }
 
 // AddToolEdit returns the edit of the agent's source that adds a reference
 // to the top-level tool name to its elements, and false for an agent that
