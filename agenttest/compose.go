@@ -14,10 +14,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// handoffPrefix begins the name of the tool that hands the conversation
-// on (see [schema.Handoff.ToolName]).
-const handoffPrefix = "transfer_to_"
-
 // turnTree is what the agents of a turn did: the calls each agent made,
 // in nested runs at any depth or after a handoff, and the agents the
 // conversation was handed to, in order.
@@ -43,7 +39,7 @@ func (t *turnTree) walk(uses []runtime.ToolUse, agent string, top bool) {
 		if u.Run != nil {
 			t.walk(u.Run.ToolsUsed, u.Name, false)
 		}
-		if to, ok := strings.CutPrefix(u.Name, handoffPrefix); ok && u.Error == "" {
+		if to, ok := strings.CutPrefix(u.Name, schema.HandoffPrefix); ok && u.Error == "" {
 			agent = to
 			if top {
 				t.handoffs = append(t.handoffs, to)

@@ -167,8 +167,7 @@ func (a *Analysis) typeItems(labels []string, word string) ([]Completion, bool) 
 		out = append(out, Completion{Label: l, Kind: "keyword", Detail: "label", Doc: LabelDoc(l), Insert: l})
 	}
 	for _, t := range schema.BuiltinTypes {
-		k, _ := schema.BuiltinKind(t)
-		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: k}), Doc: TypeDoc(t), Insert: t})
+		out = append(out, Completion{Label: t, Kind: "type", Detail: "type: JSON " + JSONType(&schema.Type{Kind: schema.BuiltinKind(t)}), Doc: TypeDoc(t), Insert: t})
 	}
 	more := a.offered(pkgRecords, word, false, func(d pkgDecl, _ bool) {
 		r := d.record

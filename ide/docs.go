@@ -76,8 +76,8 @@ func LabelDoc(name string) string {
 
 // TypeDoc documents a built-in type, or returns "".
 func TypeDoc(name string) string {
-	k, ok := schema.BuiltinKind(name)
-	if !ok {
+	k := schema.BuiltinKind(name)
+	if k == schema.InvalidType {
 		return ""
 	}
 	s := fmt.Sprintf("**type** `%s`: JSON `%s`", name, JSONType(&schema.Type{Kind: k}))

@@ -253,7 +253,7 @@ func isKeyword(name string) bool {
 	case schema.AgentLabel, schema.ToolLabel, schema.RecordLabel, "true", "false", "null":
 		return true
 	}
-	return schema.IsBuiltinType(name)
+	return schema.BuiltinKind(name) != schema.InvalidType
 }
 
 // renameTarget returns the occurrence to rename at the position pos, or an

@@ -132,7 +132,7 @@ func (a *analysis) semanticTokens(ctx context.Context) ([]semToken, error) {
 				add(s, tokKeyword, 0)
 			case ix.Exact(s) != nil:
 				add(s, tokRecord, 0)
-			case schema.IsBuiltinType(name):
+			case schema.BuiltinKind(name) != schema.InvalidType:
 				add(s, tokLabel, modDefaultLibrary)
 			default:
 				add(s, tokLabel, 0)

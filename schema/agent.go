@@ -143,7 +143,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 	spans := c.spans[:0]
 	for _, e := range p.Elements {
 		var t *Tool
-		var ti int
+		ti, ok := -1, false // the index of a tool of the file
 		switch {
 		case signaturePath(e) != nil:
 			c.agentSignature(a, e, signaturePath(e), &sig)
@@ -151,32 +151,24 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 		case e.Kind == parser.ReferenceKind && c.agentElement(a, e, len(tools.list)):
 			continue
 		case e.Kind == parser.GroupKind && isToolPattern(e):
-			i, ok := c.toolIndex(e)
-			if !ok {
+			if ti, ok = c.toolIndex(e); !ok {
 				ed, _ := c.declOfQuiet(e)
 				c.notATool(e, ed.label)
 				continue
 			}
-			t, ti = c.prog.ToolAt(i), i
-			c.useTool(i)
-		case e.Kind == parser.ReferenceKind:
-			if e.Def == nil {
-				// Undefined in the file: a tool of another file of the
-				// package, or undefined (see pkgUnresolved and finish).
-				if t, ti = c.pkgTool(e), -1; t == nil {
-					continue
-				}
-				break
+		case e.Kind == parser.ReferenceKind && e.Def == nil:
+			// Undefined in the file: a tool of another file of the
+			// package, or undefined (see pkgUnresolved and finish).
+			if t = c.pkgTool(e); t == nil {
+				continue
 			}
-			i, ok := c.toolIndex(e.Def)
-			if !ok {
+		case e.Kind == parser.ReferenceKind:
+			if ti, ok = c.toolIndex(e.Def); !ok {
 				c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity),
 					"an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here",
 					diag.Related{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}))
 				continue
 			}
-			t, ti = c.prog.ToolAt(i), i
-			c.useTool(i)
 		default:
 			label := ""
 			if ed, ok := c.declOf(e); ok {
@@ -184,6 +176,10 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			}
 			c.notATool(e, label)
 			continue
+		}
+		if ti >= 0 {
+			t = c.prog.ToolAt(ti)
+			c.useTool(ti)
 		}
 		span := e.IdentSpan()
 		if span.Len() == 0 {

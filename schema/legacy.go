@@ -282,7 +282,7 @@ func (c *compiler) legacyRecordName(name string) string {
 		base = "Params"
 	}
 	taken := func(n string) bool {
-		return IsBuiltinType(n) || n == AgentLabel || n == ToolLabel || n == RecordLabel || n == LegacyToolLabel ||
+		return BuiltinKind(n) != InvalidType || n == AgentLabel || n == ToolLabel || n == RecordLabel || n == LegacyToolLabel ||
 			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n]
 	}
 	cand := base

@@ -103,16 +103,11 @@ func changed[T comparable](l, prev *list[T]) iter.Seq2[int, T] {
 	}
 }
 
-// listOf returns a list of a copy of xs.
-func listOf[T any](xs []T) *list[T] {
-	return &list[T]{v: vecOf(xs)}
-}
-
 // NewProgram returns a program of the file file with the given agents,
 // tools and records (lists it copies): one made other than by compiling,
 // such as the union of the programs of a package's files.
 func NewProgram(file *diag.File, agents []*Agent, tools []*Tool, records []*Record) *Program {
-	return &Program{File: file, agents: listOf(agents), tools: listOf(tools), Records: records}
+	return &Program{File: file, agents: &list[*Agent]{v: vecOf(agents)}, tools: &list[*Tool]{v: vecOf(tools)}, Records: records}
 }
 
 // Tools returns all tool definitions of the file in source order:

@@ -178,9 +178,13 @@ type Handoff struct {
 	File *diag.File
 }
 
+// HandoffPrefix begins the name of the tool the model calls to hand off
+// (see [Handoff.ToolName]).
+const HandoffPrefix = "transfer_to_"
+
 // ToolName is the name of the tool the model calls to hand off:
-// transfer_to_ followed by the target agent's name.
-func (h Handoff) ToolName() string { return "transfer_to_" + h.Agent }
+// [HandoffPrefix] followed by the target agent's name.
+func (h Handoff) ToolName() string { return HandoffPrefix + h.Agent }
 
 // AddToolEdit returns the edit of the agent's source that adds a reference
 // to the top-level tool name to its elements, and false for an agent that
@@ -206,10 +210,8 @@ type Prop = parser.Property
 // PropSpan returns the span of the key of the property named key in props, and
 // whether there is one.
 func PropSpan(props []Prop, key string) (diag.Span, bool) {
-	for i := range props {
-		if props[i].Key == key {
-			return props[i].KeySpan(), true
-		}
+	if i := slices.IndexFunc(props, func(p Prop) bool { return p.Key == key }); i >= 0 {
+		return props[i].KeySpan(), true
 	}
 	return diag.Span{}, false
 }

@@ -47,18 +47,10 @@ var foreignTypes = map[string]string{
 // BuiltinTypes lists the built-in type names followed by their aliases.
 var BuiltinTypes = []string{"String", "Integer", "Number", "Boolean", "Object", "Array", "Text", "Int", "Double", "Bool"}
 
-// IsBuiltinType reports whether name is a built-in type or an alias of one.
-func IsBuiltinType(name string) bool {
-	_, ok := builtinTypes[name]
-	return ok
-}
-
-// BuiltinKind returns the kind of the built-in type or alias name; false
-// when name is neither. An alias is the name its kind is not called.
-func BuiltinKind(name string) (TypeKind, bool) {
-	k, ok := builtinTypes[name]
-	return k, ok
-}
+// BuiltinKind returns the kind of the built-in type or alias name, and
+// [InvalidType] when name is neither. An alias is the name its kind is not
+// called.
+func BuiltinKind(name string) TypeKind { return builtinTypes[name] }
 
 // typeNames returns the type names visible in the program, for did-you-mean
 // suggestions: the built-ins, then the records in source order.
@@ -454,7 +446,7 @@ func (c *compiler) declareRecord(d decl) {
 	switch {
 	case r.Name == "":
 		c.unnamed(d, "record", "[MyType:Record {...} | (field::String)]; the name is the type")
-	case IsBuiltinType(r.Name):
+	case BuiltinKind(r.Name) != InvalidType:
 		c.explain(diag.Errorf(CodeInvalidRecordName, p.IdentSpan(), "a record cannot be named %s, a built-in type", r.Name),
 			"give the record another name")
 	case c.records[r.Name] == nil:
