@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,12 +98,14 @@ func costText(s Summary) string {
 	return "unknown"
 }
 
-// runsText says how many runs passed, when there were several.
+// runsText says how many runs passed, when there were several, and the
+// share needed as a percentage rounded to nine decimals, as it was given
+// (--pass-rate 0.333 is 33.3%, not the float product 33.300000000000004%).
 func runsText(r Result) string {
 	if r.Runs <= 1 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d/%d runs passed, %s%% needed)", r.Passed, r.Runs, strconv.FormatFloat(r.PassRate*100, 'f', -1, 64))
+	return fmt.Sprintf(" (%d/%d runs passed, %s%% needed)", r.Passed, r.Runs, strconv.FormatFloat(math.Round(r.PassRate*1e11)/1e9, 'f', -1, 64))
 }
 
 // Explain writes the failures of a result (or its error) as indented text:

@@ -47,3 +47,15 @@ func TestJUnitSuiteTimeAddsWrittenTimes(t *testing.T) {
 		t.Errorf("the suite's time is not the sum of its cases' times, 0.006:\n%s", out)
 	}
 }
+
+// TestRunsTextPercentAsGiven checks that the share of runs a test needs
+// is written as the percentage given, not as the float product of the
+// rate and 100.
+func TestRunsTextPercentAsGiven(t *testing.T) {
+	for rate, want := range map[float64]string{0.333: "33.3%", 0.75: "75%", 0.07: "7%", 1: "100%", 0.123456789: "12.3456789%"} {
+		got := runsText(Result{Runs: 3, Passed: 1, PassRate: rate})
+		if !strings.Contains(got, ", "+want+" needed)") {
+			t.Errorf("pass rate %v: %q, want %s needed", rate, got, want)
+		}
+	}
+}
