@@ -28,7 +28,7 @@ func composePackage(t *testing.T, files ...string) ([]*Program, []diag.List, []*
 // parameters and result; the reference is not undefined; a handoff in a
 // third file reaches the agents of the others.
 func TestPackageAgentsCompose(t *testing.T) {
-	progs, diags, _ := composePackage(t,
+	progs, diags, fs := composePackage(t,
 		"p/billing.gram", `[Invoice:Record | (id::String)]
 [billing:Agent {description: "Bills", instruction: "B.", model: "OpenAI/gpt-4o"} | (question::String)==>(::Invoice)]
 `,
@@ -54,7 +54,7 @@ func TestPackageAgentsCompose(t *testing.T) {
 	if p := triage.AsTool.Params; triage.Signature || len(p) != 1 || p[0].Name != DefaultAgentParam || triage.AsTool.Returns.Kind != StringType || triage.Result() != nil {
 		t.Errorf("triage's default AsTool: %+v", triage.AsTool)
 	}
-	want := []Handoff{{Agent: "billing", Description: "Bills", Span: triage.Handoffs[0].Span}}
+	want := []Handoff{{Agent: "billing", Description: "Bills", Span: triage.Handoffs[0].Span, File: fs[2]}}
 	if !reflect.DeepEqual(triage.Handoffs, want) {
 		t.Errorf("triage's handoffs: %+v", triage.Handoffs)
 	}
