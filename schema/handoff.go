@@ -135,8 +135,12 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 		return
 	}
 	if !ValidToolName(h.ToolName()) {
-		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, is longer than 64 characters", h.ToolName()),
-			"give agent "+to.Name+" a shorter name: the model calls transfer_to_"+to.Name+" to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"))
+		what, fix := "is longer than 64 characters", "a shorter name"
+		if len(h.ToolName()) <= 64 {
+			what, fix = "holds a character other than a letter, a digit, '_' or '-'", "a name of letters, digits, '_' and '-'"
+		}
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, h.Span, "the tool name of this handoff, %s, %s", h.ToolName(), what),
+			"give agent "+to.Name+" "+fix+": the model calls transfer_to_"+to.Name+" to hand off, and a tool name is 1 to 64 letters, digits, '_' or '-'"))
 		return
 	}
 	if t := from.Tool(h.ToolName()); t != nil {
