@@ -539,3 +539,32 @@ func TestLanguageDocProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageDocSeverities checks that the reference of diagnostics marks
+// each code with the severity it is reported at: "(warning)" or
+// "(information)" after the code, and nothing for an error.
+func TestLanguageDocSeverities(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	severity := map[string]diag.Severity{}
+	for _, c := range sarifCatalogue() {
+		severity[c.Code] = c.Severity
+	}
+	entry := regexp.MustCompile("(?m)^\\*\\*`([a-z-]+)`\\*\\*(?: \\((warning|information)\\))? —")
+	entries := entry.FindAllStringSubmatch(string(doc), -1)
+	if len(entries) < 50 {
+		t.Fatalf("%d entries of codes found in docs/language.md; the pattern no longer reads them", len(entries))
+	}
+	for _, m := range entries {
+		want, ok := severity[m[1]]
+		if !ok {
+			continue
+		}
+		marked := map[string]diag.Severity{"": diag.Error, "warning": diag.Warning, "information": diag.Info}[m[2]]
+		if marked != want {
+			t.Errorf("docs/language.md: %s is marked %q, but it is reported as %v", m[1], m[2], want)
+		}
+	}
+}
