@@ -220,16 +220,18 @@ func (c *compiler) insertAgentTools(a *Agent, refs []agentRef, edges *[]agentEdg
 // compiles the files' handoffs when handoffs is set and reports the cycles
 // among agents, once every agent of the files is compiled. The handoffs of
 // a package are its member files' own: those of files of tests are not
-// read.
+// read, and each is reported (see unreadHandoffs).
 func compose(cs []*compiler, handoffs bool) {
 	var edges []agentEdge
 	for _, c := range cs {
 		c.listAgents(&edges)
 	}
-	if handoffs {
-		seen := map[[2]*Agent]handoffAt{}
-		for _, c := range cs {
+	seen := map[[2]*Agent]handoffAt{}
+	for _, c := range cs {
+		if handoffs {
 			c.handoffs(seen)
+		} else {
+			c.unreadHandoffs()
 		}
 	}
 	agentCycles(edges)

@@ -94,6 +94,18 @@ func (c *compiler) handoffs(seen map[[2]*Agent]handoffAt) {
 	}
 }
 
+// unreadHandoffs reports the Handoff relationships at the top level of a
+// file of tests: the package does not read them (its handoffs are its
+// member files'), so each is an error rather than a line without effect.
+func (c *compiler) unreadHandoffs() {
+	for _, top := range c.doc.AllLowered() {
+		if p := innermost(top); isHandoff(p) {
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, p.Span(), "a handoff in a file of tests is not read: the package's handoffs are those of its member files"),
+				"move the relationship to a file of the package; a test expects a handoff with (:Handoff {to: AGENT})"))
+		}
+	}
+}
+
 // handoff compiles one Handoff relationship r.
 func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 	path, _ := r.Syntax().(*grammar.Path)

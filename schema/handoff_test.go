@@ -36,3 +36,28 @@ func TestHandoffToolNameSaysWhatIsWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestHandoffInTestFileReported: a handoff in a file of tests, which the
+// package does not read, is an error there, not a line without effect;
+// the member files' handoffs are read as before.
+func TestHandoffInTestFileReported(t *testing.T) {
+	parse := func(name, text string) *parser.Document {
+		doc, _ := parser.Parse(diag.NewFile(name, []byte(text)))
+		return doc
+	}
+	agents := parse("p/a.gram", "[a:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"A.\"}]\n[b:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"B.\"}]\n(a)-[:Handoff]->(b)\n")
+	tests := parse("p/a_test.gram", "(b)-[:Handoff]->(a)\n[t:Test {agent: a} | (:User {says: \"Hi\"}), (:Handoff {to: b})]\n")
+	progs, diags := CompilePackage([]*parser.Document{agents}, []*parser.Document{tests})
+	if len(diags[0]) != 0 {
+		t.Errorf("the member file: %v", diags[0])
+	}
+	if len(diags[1]) != 1 || diags[1][0].Code != CodeInvalidHandoff || !strings.Contains(diags[1][0].Message, "a handoff in a file of tests is not read") || diags[1][0].Span.Start != 0 {
+		t.Errorf("the file of tests: %v, want one invalid-handoff at its handoff", diags[1])
+	}
+	if b := progs[0].Agent("b"); len(b.Handoffs) != 0 {
+		t.Errorf("b's handoffs: %+v, want none (the test file's is not read)", b.Handoffs)
+	}
+	if a := progs[0].Agent("a"); len(a.Handoffs) != 1 || a.Handoffs[0].Agent != "b" {
+		t.Errorf("a's handoffs: %+v, want the one to b", a.Handoffs)
+	}
+}
