@@ -60,24 +60,57 @@ func TestPackageAgentsCompose(t *testing.T) {
 	}
 }
 
-// TestPackageAgentCycle: agents of two files that list each other are one
-// agent-cycle error, in the file of the first reference, naming the cycle,
-// with the other reference, in the other file, as its related location.
+// TestPackageAgentCycle: agents of files that list each other are an
+// agent-cycle error in each file that holds a reference of the cycle, once,
+// at its first, naming the cycle from there, with the other references, in
+// their files, as its related locations; a recompile after an edit that
+// breaks the cycle, or makes it again, is a compile in full.
 func TestPackageAgentCycle(t *testing.T) {
-	_, diags, fs := composePackage(t,
-		"p/a.gram", `[a:Agent {description: "A", instruction: "A.", model: "OpenAI/gpt-4o"} | b]
-`,
-		"p/b.gram", `[b:Agent {description: "B", instruction: "B.", model: "OpenAI/gpt-4o"} | a]
-`)
-	if len(diags[0]) != 1 || len(diags[1]) != 0 {
+	agent := func(name, lists string) string {
+		return "[" + name + `:Agent {description: "D", instruction: "I.", model: "OpenAI/gpt-4o"} | ` + lists + "]\n"
+	}
+	files := []string{"p/a.gram", agent("a", "b") + agent("b", "c"), "p/c.gram", agent("c", "a"), "p/d.gram", agent("d", "c")}
+	_, diags, fs := composePackage(t, files...)
+	want := []struct {
+		msg, at string
+		related []string // file and text of each related location
+	}{
+		{"a → b → c → a", "b", []string{"", "c", "p/c.gram", "a"}},
+		{"c → a → b → c", "a", []string{"p/a.gram", "b", "p/a.gram", "c"}},
+	}
+	if len(diags[0]) != 1 || len(diags[1]) != 1 || len(diags[2]) != 0 {
 		t.Fatalf("diagnostics %v", diags)
 	}
-	d := diags[0][0]
-	if d.Code != CodeAgentCycle || !strings.Contains(d.Message, "a → b → a") {
-		t.Errorf("got %v", d)
+	for i, w := range want {
+		d := diags[i][0]
+		if d.Code != CodeAgentCycle || !strings.HasSuffix(d.Message, w.msg) || string(fs[i].Slice(d.Span)) != w.at {
+			t.Errorf("file %d: got %v", i, d)
+		}
+		var got []string
+		for _, r := range d.Related {
+			f, path := fs[i], ""
+			if r.File != nil {
+				f, path = r.File, r.File.Path
+			}
+			got = append(got, path, string(f.Slice(r.Span)))
+		}
+		if !reflect.DeepEqual(got, w.related) {
+			t.Errorf("file %d: related %q, want %q", i, got, w.related)
+		}
 	}
-	if len(d.Related) != 1 || d.Related[0].File != fs[1] || string(fs[1].Slice(d.Related[0].Span)) != "a" {
-		t.Errorf("related %+v", d.Related)
+	docs := make([]*parser.Document, len(fs))
+	for i, f := range fs {
+		docs[i], _ = parser.ParseForEdits(f)
+	}
+	prev := RecompilePackage(nil, docs, nil)
+	for _, lists := range []string{"d", "a"} {
+		docs[1], _ = parser.ParseForEdits(diag.NewFile("p/c.gram", []byte(agent("c", lists))))
+		got := RecompilePackage(prev, docs, nil)
+		_, wantDiags := CompilePackage(docs, nil)
+		if !reflect.DeepEqual(got.Diags, wantDiags) {
+			t.Fatalf("c lists %s: recompile %v, compile %v", lists, got.Diags, wantDiags)
+		}
+		prev = got
 	}
 }
 

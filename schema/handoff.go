@@ -236,9 +236,9 @@ func (c *compiler) agentNamesInScope() []string {
 	return out
 }
 
-// agentCycles reports each cycle of agents that list each other, once, at
-// a reference of the cycle, with the other references as related
-// locations.
+// agentCycles reports each cycle of agents that list each other, once in
+// each file that holds a reference of it (see reportCycle), with the other
+// references as related locations.
 func agentCycles(edges []agentEdge) {
 	if len(edges) == 0 {
 		return
@@ -292,8 +292,23 @@ func shortestCycle(a *Agent, edges []agentEdge, out map[*Agent][]int) []int {
 	return nil
 }
 
-// reportCycle reports the cycle of the edges cyc at its first reference.
+// reportCycle reports the cycle of the edges cyc in each file that holds
+// one of its references, at the first of them: a file checked alone
+// reports it too.
 func reportCycle(cyc []int, edges []agentEdge) {
+	for k, i := range cyc {
+		c := edges[i].c
+		if slices.ContainsFunc(cyc[:k], func(j int) bool { return edges[j].c == c }) {
+			continue // reported at the file's first reference
+		}
+		c.diags.Add(cycleFrom(append(slices.Clone(cyc[k:]), cyc[:k]...), edges))
+	}
+}
+
+// cycleFrom is the diagnostic of the cycle of the edges cyc at its first
+// reference, naming the cycle from there, with the other references as
+// related locations.
+func cycleFrom(cyc []int, edges []agentEdge) diag.Diagnostic {
 	first := edges[cyc[0]]
 	names := []string{first.from.Name}
 	for _, i := range cyc {
@@ -306,5 +321,5 @@ func reportCycle(cyc []int, edges []agentEdge) {
 		e := edges[i]
 		dg.Related = append(dg.Related, diag.Related{File: first.c.otherFile(e.c), Span: e.span, Message: e.from.Name + " lists " + e.to.Name})
 	}
-	first.c.diags.Add(dg)
+	return dg
 }
