@@ -56,7 +56,8 @@ func (t *turnTree) walk(uses []runtime.ToolUse, agent string, top bool) {
 // checkAgentTrajectories compares the expected calls of a turn with the
 // calls made: those without an agent with the tested agent's, those of
 // each agent named with the calls that agent made in the turn; each group
-// in the test's trajectory mode.
+// in the test's trajectory mode. The tested agent's calls are checked even
+// when the turn expects none of them: exact then expects that it made none.
 func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, tree *turnTree) []Failure {
 	var order []string
 	groups := map[string][]*schema.CallExpectation{}
@@ -66,8 +67,8 @@ func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, tree *turnTree) [
 		}
 		groups[w.Agent] = append(groups[w.Agent], w)
 	}
-	if len(order) == 0 {
-		order = []string{""} // no expected calls: exact still checks there are none
+	if _, ok := groups[""]; !ok {
+		order = append(order, "")
 	}
 	var out []Failure
 	for _, agent := range order {
