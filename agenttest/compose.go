@@ -5,6 +5,7 @@ package agenttest
 // a typed answer.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,8 +16,9 @@ import (
 )
 
 // turnTree is what the agents of a turn did: the calls each agent made,
-// in nested runs at any depth or after a handoff, and the agents the
-// conversation was handed to, in order.
+// in nested runs at any depth or after a handoff, each with the calls of
+// its nested run, and the agents the conversation was handed to, in order.
+// The call that hands off is not one of the calls: a Handoff expects it.
 type turnTree struct {
 	calls    map[string][]Call
 	handoffs []string
@@ -35,24 +37,28 @@ func treeOf(resp *runtime.Response, agent string) *turnTree {
 // are the turn's.
 func (t *turnTree) walk(uses []runtime.ToolUse, agent string, top bool) {
 	for _, u := range uses {
-		t.calls[agent] = append(t.calls[agent], callOf(u))
-		if u.Run != nil {
-			t.walk(u.Run.ToolsUsed, u.Name, false)
-		}
 		if to, ok := strings.CutPrefix(u.Name, schema.HandoffPrefix); ok && u.Error == "" {
 			agent = to
 			if top {
 				t.handoffs = append(t.handoffs, to)
 			}
+			continue
 		}
+		c := callOf(u)
+		if u.Run != nil {
+			c.Agent, c.Calls = u.Name, callsOf(u.Run)
+			t.walk(u.Run.ToolsUsed, u.Name, false)
+		}
+		t.calls[agent] = append(t.calls[agent], c)
 	}
 }
 
 // checkAgentTrajectories compares the expected calls of a turn with the
-// calls made: those without an agent with the tested agent's (calls),
-// those of each agent named with the calls that agent made in the turn;
-// each group in the test's trajectory mode.
-func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, resp *runtime.Response, calls []Call) []Failure {
+// calls made: those without an agent with the tested agent's, those of
+// each agent named with the calls that agent made in the turn; each group
+// in the test's trajectory mode. The tested agent's calls are checked even
+// when the turn expects none of them: exact then expects that it made none.
+func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, tree *turnTree) []Failure {
 	var order []string
 	groups := map[string][]*schema.CallExpectation{}
 	for _, w := range turn.Calls {
@@ -61,20 +67,12 @@ func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, resp *runtime.Res
 		}
 		groups[w.Agent] = append(groups[w.Agent], w)
 	}
-	if len(order) == 0 {
-		order = []string{""} // no expected calls: exact still checks there are none
+	if _, ok := groups[""]; !ok {
+		order = append(order, "")
 	}
-	var tree *turnTree
 	var out []Failure
 	for _, agent := range order {
-		got := calls
-		if agent != "" {
-			if tree == nil {
-				tree = treeOf(resp, t.AgentName)
-			}
-			got = tree.calls[agent]
-		}
-		f, ok := checkTrajectory(t.Trajectory, groups[agent], got)
+		f, ok := checkTrajectory(t.Trajectory, groups[agent], tree.calls[cmp.Or(agent, t.AgentName)])
 		if ok {
 			continue
 		}
@@ -88,8 +86,7 @@ func checkAgentTrajectories(t *schema.Test, turn *schema.Turn, resp *runtime.Res
 
 // checkHandoff checks that the turn was handed to the agent h names: the
 // agent that answered, or one the top run handed the conversation to.
-func checkHandoff(h *schema.HandoffExpectation, resp *runtime.Response) (Failure, bool) {
-	tree := treeOf(resp, "")
+func checkHandoff(h *schema.HandoffExpectation, resp *runtime.Response, tree *turnTree) (Failure, bool) {
 	if resp.Agent == h.To || slices.Contains(tree.handoffs, h.To) {
 		return Failure{}, true
 	}

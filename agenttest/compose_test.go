@@ -16,7 +16,7 @@ const composeSrc = `[Invoice:Record {description: "An invoice"} | (amount::Numbe
 [track:Tool {description: "Tracks"} | (parcel::String)==>(::String)]
 [billing:Agent {description: "Bills", model: "OpenAI/gpt-4o-mini", instruction: "x"} | (question::String)==>(::Invoice), getInvoice]
 [shipping:Agent {description: "Ships", model: "OpenAI/gpt-4o-mini", instruction: "x"} | track]
-[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "x"} | billing]
+[triage:Agent {model: "OpenAI/gpt-4o-mini", instruction: "x"} | billing, track]
 (triage)-[:Handoff]->(shipping)
 `
 
@@ -75,6 +75,15 @@ func TestEvaluateComposed(t *testing.T) {
 			handedOff(), []string{"trajectory: calls of agent shipping: 1 of 2"}},
 		{"the calls after a handoff are the agent handed to's",
 			`[x:Test {agent: triage} | (:User {says: "q"}), [:Call {tool: track, agent: shipping} | (parcel {matches: "^p-"})]]`,
+			handedOff(), nil},
+		{"exact expects no calls of the tested agent when the Calls name other agents",
+			`[x:Test {agent: triage, trajectory: exact} | (:User {says: "q"}), (:Call {tool: getInvoice, agent: billing})]`,
+			billingRun("1042"), []string{"trajectory: the agent made 1 tool call, the test expects exactly 0"}},
+		{"the calls after a handoff are not the tested agent's",
+			`[x:Test {agent: triage} | (:User {says: "q"}), (:Call {tool: track}), (:NoCall {tool: track})]`,
+			handedOff(), []string{"trajectory: 1 of 1 expected tool calls not made"}},
+		{"the call that hands off is not one of the tested agent's",
+			`[x:Test {agent: triage, trajectory: exact} | (:User {says: "q"}), (:Handoff {to: shipping})]`,
 			handedOff(), nil},
 		{"a handoff",
 			`[x:Test {agent: triage} | (:User {says: "q"}), (:Handoff {to: shipping})]`,

@@ -104,11 +104,11 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		}
 		out = append(out, Failure{Kind: "status", Message: msg})
 	}
-	calls := callsOf(resp)
-	out = append(out, checkAgentTrajectories(t, turn, resp, calls)...)
+	tree := treeOf(resp, t.AgentName)
+	out = append(out, checkAgentTrajectories(t, turn, tree)...)
 	for _, nc := range turn.NoCalls {
 		var made []string
-		for i, c := range calls {
+		for i, c := range tree.calls[t.AgentName] {
 			if c.Name == nc.Tool {
 				made = append(made, fmt.Sprintf("+ %d. %s", i+1, c))
 			}
@@ -125,7 +125,7 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 		}
 	}
 	for _, h := range turn.Handoffs {
-		if f, ok := checkHandoff(h, resp); !ok {
+		if f, ok := checkHandoff(h, resp, tree); !ok {
 			out = append(out, f)
 		}
 	}
