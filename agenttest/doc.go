@@ -35,7 +35,8 @@
 //     agent's: exact (these calls in this order and no others), inOrder (the
 //     default: these calls in this order, others allowed around them) or
 //     anyOrder (each expected call matched by a different actual call).
-//   - (:NoCall {tool: t}) fails the turn if the agent calls t.
+//   - (:NoCall {tool: t}) fails the turn if t is called in it (by the
+//     agent, or after a handoff by the agent handed to).
 //   - (:Answer {...}) checks the final answer: contains: "text", matches:
 //     "regex", equals: "text" (white space at the ends aside), json: Type
 //     (the answer is JSON valid against a record or built-in type).

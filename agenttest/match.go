@@ -106,9 +106,10 @@ func Evaluate(t *schema.Test, n int, turn *schema.Turn, resp *runtime.Response) 
 	}
 	tree := treeOf(resp, t.AgentName)
 	out = append(out, checkAgentTrajectories(t, turn, tree)...)
+	calls := callsOf(resp) // the turn's: the agent's, and after a handoff the agent handed to's
 	for _, nc := range turn.NoCalls {
 		var made []string
-		for i, c := range tree.calls[t.AgentName] {
+		for i, c := range calls {
 			if c.Name == nc.Tool {
 				made = append(made, fmt.Sprintf("+ %d. %s", i+1, c))
 			}
