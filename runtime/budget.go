@@ -81,7 +81,10 @@ func WithUsage(f func(model schema.Model, u Usage)) Option {
 // sub-agent's calls count against its budget and every budget above it.
 // The accounts of a tree are guarded by its treeState's spendMu.
 type spending struct {
-	parent    *spending
+	parent *spending
+	// agent is the nested run's agent whose budget it is; "" for the
+	// top run's, the turn's budget.
+	agent     string
 	budget    schema.Budget
 	toolCalls int
 	usage     Usage
@@ -101,7 +104,7 @@ func (t *treeConfig) takeBudget(agent *schema.Agent) {
 	case t.account == nil:
 		t.account = &spending{budget: agent.Settings.Budget}
 	case !agent.Settings.Budget.IsZero():
-		t.account = &spending{parent: t.account, budget: agent.Settings.Budget}
+		t.account = &spending{parent: t.account, agent: agent.Name, budget: agent.Settings.Budget}
 	}
 }
 
@@ -127,8 +130,9 @@ func (t *treeConfig) hasBudget() bool {
 
 // takeToolCall reports whether the run may make one more tool call, and
 // counts it when it may; when it may not, it returns the budget of tool
-// calls that is spent, whose account is then over its budget.
-func (t *treeConfig) takeToolCall() (int, bool) {
+// calls that is spent and its owner ("the turn's budget", "agent a's
+// budget"), whose account is then over its budget.
+func (t *treeConfig) takeToolCall() (owner string, max int, ok bool) {
 	t.shared.spendMu.Lock()
 	defer t.shared.spendMu.Unlock()
 	for s := t.account; s != nil; s = s.parent {
@@ -136,13 +140,17 @@ func (t *treeConfig) takeToolCall() (int, bool) {
 			if s.exceeded == "" {
 				s.exceeded = BudgetToolCalls
 			}
-			return max, false
+			owner = "the turn's budget"
+			if s.agent != "" {
+				owner = "agent " + s.agent + "'s budget"
+			}
+			return owner, max, false
 		}
 	}
 	for s := t.account; s != nil; s = s.parent {
 		s.toolCalls++
 	}
-	return 0, true
+	return "", 0, true
 }
 
 // spend counts a model call's usage and its cost at the price of model,
