@@ -217,17 +217,16 @@ func (t *treeConfig) costBudget() float64 {
 
 // checkBudget is called before each model call: it ends the run at its
 // budget (stop), or fails it when the budget has a cost and the price of
-// the agent's model is unknown.
+// a model the run may come to is unknown (see [runner.unpriced]).
 func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 	t := &r.cfg.tree
 	if !t.hasBudget() {
 		return nil, nil, false
 	}
 	if usd := t.costBudget(); usd > 0 {
-		m := r.modelInUse()
-		if _, ok := t.prices.Lookup(string(m.Provider), m.ID); !ok {
+		if agent, m, ok := r.unpriced(); ok {
 			resp, err := r.fail(&ConfigError{
-				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", usd, m.String()),
+				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s of agent %s, which the price table does not have", usd, m.String(), agent),
 				Hint:    fmt.Sprintf("give its price in the bindings file, e.g. (:Price {model: %q, input: 0.15, output: 0.6}) in US dollars per million tokens, or remove maxCostUSD", m.String())})
 			return resp, err, true
 		}
@@ -236,6 +235,29 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 		return r.stopAtBudget(name), nil, true
 	}
 	return nil, nil, false
+}
+
+// unpriced returns an agent and a model of it the price table has no
+// price for: the model the run's calls go to, or the model of an agent the
+// run may come to (sub-agents called as tools and agents handed to, and
+// theirs); ok is false when every one has a price.
+func (r *runner) unpriced() (agent string, m schema.Model, ok bool) {
+	t := &r.cfg.tree
+	if m := r.modelInUse(); !t.hasPrice(m) {
+		return r.agent.Name, m, true
+	}
+	for _, a := range t.program.Reachable(r.agent) {
+		if !t.hasPrice(a.Model) {
+			return a.Name, a.Model, true
+		}
+	}
+	return "", schema.Model{}, false
+}
+
+// hasPrice reports whether the price table has the price of model m.
+func (t *treeConfig) hasPrice(m schema.Model) bool {
+	_, ok := t.prices.Lookup(string(m.Provider), m.ID)
+	return ok
 }
 
 // beforeCall is called before each model call of the loop: it ends the

@@ -309,3 +309,30 @@ func TestBudgetToolCallsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetCostOfReachedAgents: a cost budget needs the price of every
+// model the run may come to, a sub-agent's called as a tool (through
+// another) or an agent handed to, and without one the run fails before
+// its first model call, naming the agent and its model.
+func TestBudgetCostOfReachedAgents(t *testing.T) {
+	prices := pricing.Default().With(map[string]pricing.Price{
+		"OpenAI/model-top": {Input: 1, Output: 1}, "OpenAI/model-mid": {Input: 1, Output: 1}})
+	helper := treeAgent("helper", "Help.")
+	mid := treeAgent("mid", "Pass on.", helper.AsTool)
+	top := treeAgent("top", "Delegate.", mid.AsTool)
+	top.Settings.Budget = schema.Budget{MaxCostUSD: 0.01}
+	hand := treeAgent("hand", "Hand over.")
+	hand.Handoffs = []schema.Handoff{{Agent: "helper"}}
+	hand.Settings.Budget = schema.Budget{MaxCostUSD: 0.01}
+	prices = prices.With(map[string]pricing.Price{"OpenAI/model-hand": {Input: 1, Output: 1}})
+	for _, a := range []*schema.Agent{top, hand} {
+		m := runtime.NewScripted(runtime.TextReply("done"))
+		resp, err := runtime.Run(context.Background(), a, nil, nil, "go", runtime.WithModel(m), runtime.WithPrices(prices),
+			runtime.WithProgram(program(top, mid, helper, hand)), runtime.WithLogger(discard()))
+		var ce *runtime.ConfigError
+		if !errors.As(err, &ce) || len(m.Requests()) != 0 || !strings.Contains(err.Error(), "model OpenAI/model-helper of agent helper") {
+			t.Errorf("agent %s: %v (status %s, %d model calls); want a ConfigError naming agent helper and its model before any call",
+				a.Name, err, resp.Status, len(m.Requests()))
+		}
+	}
+}
