@@ -81,7 +81,10 @@ func WithUsage(f func(model schema.Model, u Usage)) Option {
 // sub-agent's calls count against its budget and every budget above it.
 // The accounts of a tree are guarded by its treeState's spendMu.
 type spending struct {
-	parent    *spending
+	parent *spending
+	// agent is the nested run's agent whose budget it is; "" for the
+	// top run's, the turn's budget.
+	agent     string
 	budget    schema.Budget
 	toolCalls int
 	usage     Usage
@@ -101,7 +104,7 @@ func (t *treeConfig) takeBudget(agent *schema.Agent) {
 	case t.account == nil:
 		t.account = &spending{budget: agent.Settings.Budget}
 	case !agent.Settings.Budget.IsZero():
-		t.account = &spending{parent: t.account, budget: agent.Settings.Budget}
+		t.account = &spending{parent: t.account, agent: agent.Name, budget: agent.Settings.Budget}
 	}
 }
 
@@ -127,8 +130,9 @@ func (t *treeConfig) hasBudget() bool {
 
 // takeToolCall reports whether the run may make one more tool call, and
 // counts it when it may; when it may not, it returns the budget of tool
-// calls that is spent, whose account is then over its budget.
-func (t *treeConfig) takeToolCall() (int, bool) {
+// calls that is spent and its owner ("the turn's budget", "agent a's
+// budget"), whose account is then over its budget.
+func (t *treeConfig) takeToolCall() (owner string, max int, ok bool) {
 	t.shared.spendMu.Lock()
 	defer t.shared.spendMu.Unlock()
 	for s := t.account; s != nil; s = s.parent {
@@ -136,13 +140,17 @@ func (t *treeConfig) takeToolCall() (int, bool) {
 			if s.exceeded == "" {
 				s.exceeded = BudgetToolCalls
 			}
-			return max, false
+			owner = "the turn's budget"
+			if s.agent != "" {
+				owner = "agent " + s.agent + "'s budget"
+			}
+			return owner, max, false
 		}
 	}
 	for s := t.account; s != nil; s = s.parent {
 		s.toolCalls++
 	}
-	return 0, true
+	return "", 0, true
 }
 
 // spend counts a model call's usage and its cost at the price of model,
@@ -209,17 +217,16 @@ func (t *treeConfig) costBudget() float64 {
 
 // checkBudget is called before each model call: it ends the run at its
 // budget (stop), or fails it when the budget has a cost and the price of
-// the agent's model is unknown.
+// a model the run may come to is unknown (see [runner.unpriced]).
 func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 	t := &r.cfg.tree
 	if !t.hasBudget() {
 		return nil, nil, false
 	}
 	if usd := t.costBudget(); usd > 0 {
-		m := r.modelInUse()
-		if _, ok := t.prices.Lookup(string(m.Provider), m.ID); !ok {
+		if agent, m, ok := r.unpriced(); ok {
 			resp, err := r.fail(&ConfigError{
-				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s, which the price table does not have", usd, m.String()),
+				Message: fmt.Sprintf("the budget maxCostUSD: %g needs the price of model %s of agent %s, which the price table does not have", usd, m.String(), agent),
 				Hint:    fmt.Sprintf("give its price in the bindings file, e.g. (:Price {model: %q, input: 0.15, output: 0.6}) in US dollars per million tokens, or remove maxCostUSD", m.String())})
 			return resp, err, true
 		}
@@ -228,6 +235,29 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 		return r.stopAtBudget(name), nil, true
 	}
 	return nil, nil, false
+}
+
+// unpriced returns an agent and a model of it the price table has no
+// price for: the model the run's calls go to, or the model of an agent the
+// run may come to (sub-agents called as tools and agents handed to, and
+// theirs); ok is false when every one has a price.
+func (r *runner) unpriced() (agent string, m schema.Model, ok bool) {
+	t := &r.cfg.tree
+	if m := r.modelInUse(); !t.hasPrice(m) {
+		return r.agent.Name, m, true
+	}
+	for _, a := range t.program.Reachable(r.agent) {
+		if !t.hasPrice(a.Model) {
+			return a.Name, a.Model, true
+		}
+	}
+	return "", schema.Model{}, false
+}
+
+// hasPrice reports whether the price table has the price of model m.
+func (t *treeConfig) hasPrice(m schema.Model) bool {
+	_, ok := t.prices.Lookup(string(m.Provider), m.ID)
+	return ok
 }
 
 // beforeCall is called before each model call of the loop: it ends the

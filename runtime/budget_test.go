@@ -263,3 +263,76 @@ func TestUsageOfEveryCall(t *testing.T) {
 		t.Errorf("calls counted %q; want %q", calls, want)
 	}
 }
+
+// TestBudgetToolCallsInOrder: the calls of one reply that run at once are
+// admitted against the budget of tool calls in the order the model gave
+// them: the first runs and the second is refused, every time, and the
+// refusal names the sub-agent whose budget it is.
+func TestBudgetToolCallsInOrder(t *testing.T) {
+	worker := treeAgent("worker", "Work.", libTool("lookup"))
+	worker.Settings.Budget = schema.Budget{MaxToolCalls: 1}
+	boss := treeAgent("boss", "Delegate.", worker.AsTool)
+	for range 20 {
+		m := runtime.NewScripted()
+		m.Respond = func(req *runtime.Request) (*runtime.Reply, error) {
+			switch {
+			case system(req) == "Work.":
+				return runtime.CallReply(runtime.Call("lookup", `{"q":"1"}`), runtime.Call("lookup", `{"q":"2"}`)), nil
+			case len(req.Messages) == 2:
+				return runtime.CallReply(runtime.Call("worker", `{"message":"work"}`)), nil
+			}
+			return runtime.TextReply("done"), nil
+		}
+		var mu sync.Mutex
+		var ran []string
+		lib := runtime.NewLibrary(runtime.Tool{Name: "lookup", Invoke: func(_ context.Context, args map[string]any) (any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			ran = append(ran, fmt.Sprint(args["q"]))
+			return "found", nil
+		}})
+		resp, err := runtime.Run(context.Background(), boss, lib, nil, "go",
+			runtime.WithModel(m), runtime.WithProgram(program(boss, worker)), runtime.WithLogger(discard()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ran, []string{"1"}) {
+			t.Fatalf("the tool ran with q %q; want only the first call, q 1", ran)
+		}
+		sub := resp.ToolsUsed[0].Run
+		if sub == nil || len(sub.ToolsUsed) != 2 {
+			t.Fatalf("the worker's run: %+v; want its two tool uses", sub)
+		}
+		want := "not run: agent worker's budget maxToolCalls: 1 is spent"
+		if got := sub.ToolsUsed[1].Error; !strings.Contains(got, want) {
+			t.Fatalf("the refused call's error %q; want it to say %q", got, want)
+		}
+	}
+}
+
+// TestBudgetCostOfReachedAgents: a cost budget needs the price of every
+// model the run may come to, a sub-agent's called as a tool (through
+// another) or an agent handed to, and without one the run fails before
+// its first model call, naming the agent and its model.
+func TestBudgetCostOfReachedAgents(t *testing.T) {
+	prices := pricing.Default().With(map[string]pricing.Price{
+		"OpenAI/model-top": {Input: 1, Output: 1}, "OpenAI/model-mid": {Input: 1, Output: 1}})
+	helper := treeAgent("helper", "Help.")
+	mid := treeAgent("mid", "Pass on.", helper.AsTool)
+	top := treeAgent("top", "Delegate.", mid.AsTool)
+	top.Settings.Budget = schema.Budget{MaxCostUSD: 0.01}
+	hand := treeAgent("hand", "Hand over.")
+	hand.Handoffs = []schema.Handoff{{Agent: "helper"}}
+	hand.Settings.Budget = schema.Budget{MaxCostUSD: 0.01}
+	prices = prices.With(map[string]pricing.Price{"OpenAI/model-hand": {Input: 1, Output: 1}})
+	for _, a := range []*schema.Agent{top, hand} {
+		m := runtime.NewScripted(runtime.TextReply("done"))
+		resp, err := runtime.Run(context.Background(), a, nil, nil, "go", runtime.WithModel(m), runtime.WithPrices(prices),
+			runtime.WithProgram(program(top, mid, helper, hand)), runtime.WithLogger(discard()))
+		var ce *runtime.ConfigError
+		if !errors.As(err, &ce) || len(m.Requests()) != 0 || !strings.Contains(err.Error(), "model OpenAI/model-helper of agent helper") {
+			t.Errorf("agent %s: %v (status %s, %d model calls); want a ConfigError naming agent helper and its model before any call",
+				a.Name, err, resp.Status, len(m.Requests()))
+		}
+	}
+}

@@ -73,10 +73,10 @@ func (r *runner) isStep(call ToolCall) bool {
 // checkpointedOutcome is [runner.outcome] as the step "tool:NAME": use and
 // the content are read back from the step's bytes, whether the tool ran or
 // the checkpointer returned what it recorded.
-func (r *runner) checkpointedOutcome(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) string {
+func (r *runner) checkpointedOutcome(ctx context.Context, call ToolCall, chk callCheck, use *ToolUse) string {
 	b, err := r.cfg.checkpointer(ctx, "tool:"+call.Name, func(ctx context.Context) ([]byte, error) {
 		var u ToolUse
-		content := r.outcome(ctx, call, blocked, &u)
+		content := r.outcome(ctx, call, chk, &u)
 		if err := ctx.Err(); err != nil {
 			return nil, err // not a result to record
 		}

@@ -37,44 +37,71 @@ type callResult struct {
 	content string
 }
 
-// execute runs the tool calls of one reply.
+// callCheck is what is settled about a call before it runs: blocked when
+// it repeats a call too often; admitted when it was counted against the
+// budget of tool calls ahead of running, with refused the error of a call
+// that budget refused.
+type callCheck struct {
+	blocked, admitted bool
+	refused           error
+}
+
+// execute runs the tool calls of one reply. Calls that run at once are
+// admitted against the budget of tool calls first, in the order the model
+// gave them, so that the first ones run and the later ones are refused.
 func (r *runner) execute(ctx context.Context, iter int, calls []ToolCall) []callResult {
 	r.planHandoffs(calls)
-	blocked := make([]bool, len(calls))
+	checks := make([]callCheck, len(calls))
 	for i, c := range calls {
 		key := c.Name + "\x00" + canonicalJSON([]byte(c.Arguments))
 		r.seen[key]++
-		blocked[i] = r.seen[key] > RepeatLimit
+		checks[i].blocked = r.seen[key] > RepeatLimit
 	}
 	results := make([]callResult, len(calls))
 	if r.agent.Settings.ParallelToolCalls && len(calls) > 1 && r.cfg.checkpointer == nil {
+		for i, c := range calls {
+			if _, handoff := r.handoff.plan[c.ID]; !handoff {
+				checks[i].admitted, checks[i].refused = true, r.admitToolCall(c)
+			}
+		}
 		var wg sync.WaitGroup
 		for i := range calls {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i] = r.callTool(ctx, iter, calls[i], blocked[i])
+				results[i] = r.callTool(ctx, iter, calls[i], checks[i])
 			}()
 		}
 		wg.Wait()
 	} else {
 		for i := range calls {
-			results[i] = r.callTool(ctx, iter, calls[i], blocked[i])
+			results[i] = r.callTool(ctx, iter, calls[i], checks[i])
 		}
 	}
 	return results
 }
 
+// admitToolCall counts call against the budget of tool calls, or returns
+// the error of its refusal when a budget of tool calls is spent.
+func (r *runner) admitToolCall(call ToolCall) error {
+	owner, max, ok := r.cfg.tree.takeToolCall()
+	if ok {
+		return nil
+	}
+	return &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf(
+		"not run: %s maxToolCalls: %d is spent, and the run stops here", owner, max)}
+}
+
 // callTool runs one tool call; every failure becomes an error result.
-func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked bool) callResult {
+func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, chk callCheck) callResult {
 	r.emitToolStarted(iter, call)
 	start := time.Now()
 	use := ToolUse{Iteration: iter, CallID: call.ID, Name: call.Name, RawArguments: call.Arguments}
 	var content string
 	if r.isStep(call) {
-		content = r.checkpointedOutcome(ctx, call, blocked, &use)
+		content = r.checkpointedOutcome(ctx, call, chk, &use)
 	} else {
-		content = r.outcome(ctx, call, blocked, &use)
+		content = r.outcome(ctx, call, chk, &use)
 	}
 	if limit := r.cfg.resultLimit; limit > 0 && len(content) > limit {
 		content = truncate(content, limit)
@@ -99,8 +126,8 @@ func (r *runner) callTool(ctx context.Context, iter int, call ToolCall, blocked 
 
 // outcome runs one call and returns the content sent to the model; use
 // gets the arguments, the result or the error.
-func (r *runner) outcome(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) string {
-	result, err := r.invoke(ctx, call, blocked, use)
+func (r *runner) outcome(ctx context.Context, call ToolCall, chk callCheck, use *ToolUse) string {
+	result, err := r.invoke(ctx, call, chk, use)
 	var content string
 	if err == nil {
 		use.Result = result
@@ -116,13 +143,15 @@ func (r *runner) outcome(ctx context.Context, call ToolCall, blocked bool, use *
 }
 
 // invoke checks and runs one call.
-func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *ToolUse) (result any, err error) {
+func (r *runner) invoke(ctx context.Context, call ToolCall, chk callCheck, use *ToolUse) (result any, err error) {
 	if result, err, ok := r.handoffCall(call); ok {
 		return result, err
 	}
-	if max, ok := r.cfg.tree.takeToolCall(); !ok {
-		return nil, &ToolError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf(
-			"not run: the turn's budget maxToolCalls: %d is spent, and the run stops here", max)}
+	if !chk.admitted {
+		chk.refused = r.admitToolCall(call)
+	}
+	if chk.refused != nil {
+		return nil, chk.refused
 	}
 	b, ok := r.tools.Lookup(call.Name)
 	if !ok {
@@ -132,7 +161,7 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, blocked bool, use *T
 		}
 		return nil, &ToolError{Tool: call.Name, Kind: ToolUnknown, Message: "unknown tool; " + avail}
 	}
-	if blocked {
+	if chk.blocked {
 		r.log.Warn("repeated tool call blocked", "tool", call.Name, "limit", RepeatLimit)
 		return nil, &ToolError{Tool: call.Name, Kind: ToolBlocked, Message: fmt.Sprintf(
 			"blocked: this exact call (same arguments) was already made %d times in this turn; use the earlier results or change the arguments", RepeatLimit)}
