@@ -17,8 +17,11 @@ package ide
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -43,9 +46,13 @@ func AgentSignature(ag *schema.Agent) string {
 // with the signature its callers see.
 func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Completion, bool) {
 	var out []Completion
+	// The caller is the text's. One that does not compile (its list ends
+	// in a comma being typed, say) is left out of the tools of the agents
+	// that list it.
+	_, compiled := a.names.agents.table().first(caller)
 	more := a.offered(pkgAgents, word, false, func(d pkgDecl, _ bool) {
 		ag := d.agent
-		if skip[ag.Name] || caller != "" && a.calls(ag, caller, map[string]bool{}) {
+		if skip[ag.Name] || caller != "" && a.calls(d, caller, compiled, map[string]bool{}) {
 			return
 		}
 		detail := "agent " + AgentSignature(ag)
@@ -57,14 +64,20 @@ func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Comp
 	return out, more
 }
 
-// calls reports whether the agent ag calls the agent called name as a
+// calls reports whether the agent of d calls the agent called name as a
 // tool, directly or through the agents it calls, in the text and its
-// package; seen holds the agents looked at already.
-func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bool {
+// package; seen holds the agents looked at already. Unless compiled, name
+// is no agent of the compiled programs, and an agent's listing of it is
+// read from the agent's text.
+func (a *Analysis) calls(d pkgDecl, name string, compiled bool, seen map[string]bool) bool {
+	ag := d.agent
 	if seen[ag.Name] {
 		return false
 	}
 	seen[ag.Name] = true
+	if !compiled && d.lists(a.File, name) {
+		return true
+	}
 	for _, t := range ag.Tools {
 		if t.Agent == "" || t.Agent == ag.Name {
 			continue
@@ -72,11 +85,32 @@ func (a *Analysis) calls(ag *schema.Agent, name string, seen map[string]bool) bo
 		if t.Agent == name {
 			return true
 		}
-		if next, ok := a.lookup(pkgAgents, t.Agent); ok && a.calls(next.agent, name, seen) {
+		if next, ok := a.lookup(pkgAgents, t.Agent); ok && a.calls(next, name, compiled, seen) {
 			return true
 		}
 	}
 	return false
+}
+
+// lists reports whether the agent of d writes name among its
+// elements, read from the tokens of its pattern in its file (own, that of
+// the text's declarations).
+func (d pkgDecl) lists(own *diag.File, name string) bool {
+	f := own
+	if d.file != nil {
+		f = d.file.File
+	}
+	start, end := f.Offset(d.agent.Span.Start), f.Offset(d.agent.Span.End)
+	c := &cursor{}
+	var agent *frame
+	grammar.InspectTokensIn(string(f.ByteRange(start, end)), start, func(t grammar.Tok) bool {
+		c.feed(&t, false)
+		if agent == nil {
+			agent = c.top()
+		}
+		return true
+	})
+	return agent != nil && slices.Contains(agent.elems, name)
 }
 
 // AgentToolDoc describes, in Markdown, an agent listed among another

@@ -2,6 +2,7 @@ package ide
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -284,6 +285,34 @@ func TestCompleteAgentsWithoutCycles(t *testing.T) {
 		return analyzePackage(t, []string{"d/support.gram", "d/callers.gram"}, text, tools+callers)
 	}
 	check("in a package", completeAt(t, pkg, typing))
+}
+
+// TestCompleteAgentsWithoutCyclesAfterComma: right after a comma, which
+// keeps the agent being edited from compiling, its element list still
+// leaves out the agent itself and the agents that call it, directly or
+// through another agent, in the text or in its package.
+func TestCompleteAgentsWithoutCyclesAfterComma(t *testing.T) {
+	agent := func(name, elems string) string {
+		return "[" + name + ":Agent {description: \"" + name + "\", model: \"OpenAI/gpt-4o-mini\", instruction: \"I.\"} | " + elems + "]\n"
+	}
+	tools := "[lookupOrder:Tool {description: \"Finds an order\"} | (orderId::Integer)==>(::String)]\n"
+	callers := agent("front", "support") + agent("lobby", "front")
+	check := func(what string, c Completions) {
+		t.Helper()
+		got := labels(c)
+		if !slices.Contains(got, "billing") || slices.Contains(got, "front") || slices.Contains(got, "lobby") || slices.Contains(got, "support") {
+			t.Errorf("%s: %v, want billing and not support, front nor lobby", what, got)
+		}
+	}
+	for _, after := range []string{"lookupOrder, §", "lookupOrder,\n  §"} {
+		typing := agent("support", after) + agent("billing", "lookupOrder")
+		alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
+		check("in one file after "+strconv.Quote(after), completeAt(t, alone, tools+typing+callers))
+		pkg := func(text string) *Analysis {
+			return analyzePackage(t, []string{"d/support.gram", "d/callers.gram"}, text, tools+callers)
+		}
+		check("in a package after "+strconv.Quote(after), completeAt(t, pkg, typing))
+	}
 }
 
 // TestHoverSignatureParamNamedLikeOwner checks that the hover of an agent's
