@@ -326,3 +326,19 @@ func TestHoverSignatureParamNamedLikeOwner(t *testing.T) {
 		t.Errorf("hover of the parameter: want %q first, got\n%s", want, h.Markdown)
 	}
 }
+
+// TestAnnotatedHandoffInAnotherFile: the ends of an annotated handoff, in
+// a file of the package's handoffs alone, are the agents another file
+// declares, as the compiler reads them.
+func TestAnnotatedHandoffInAnotherFile(t *testing.T) {
+	routes := "@note(\"route\") (triage)-[:Handoff]->(billing)\n"
+	triage := "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Triage.\"}]\n"
+	a := analyzePackage(t, []string{"d/routes.gram", "d/triage.gram", "d/billing.gram"}, routes, triage, composeBilling)
+	off := offset(t, routes, "triage", 0, 1)
+	if h, _ := a.Hover(off); !strings.HasPrefix(h.Markdown, "**agent** `triage`") {
+		t.Errorf("hover of triage in the annotated handoff:\n%s", h.Markdown)
+	}
+	if loc, ok := a.Definition(off); !ok || loc.File.Path != "d/triage.gram" {
+		t.Errorf("definition of triage in the annotated handoff: %+v", loc)
+	}
+}

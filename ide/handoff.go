@@ -25,8 +25,12 @@ import (
 )
 
 // handoffsIn returns the Handoff relationships of the lowered top-level
-// pattern top: itself, or those of a walk.
+// pattern top, inside its annotations as the compiler reads it: itself, or
+// those of a walk.
 func handoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
+	for top.Kind == parser.AnnotatedKind && len(top.Elements) == 1 {
+		top = top.Elements[0]
+	}
 	return func(yield func(*parser.Pattern) bool) {
 		rels := top.Elements
 		if top.Kind != parser.WalkKind {

@@ -95,8 +95,9 @@ func (p *Package) Reports(self *File) []diag.FileReport {
 // FileOf returns a function that names the member file of the package
 // declaring a tool or an agent of it (an agent by its tool form, see
 // [schema.Agent.AsTool]), or dir, the package's directory as a file, for
-// one no member file declares (the tool of a handoff): where the
-// diagnostics of emitting the tool are reported.
+// one no member file declares: where the diagnostics of emitting the tool
+// are reported. (The tool of a handoff is made when asked for; its file
+// is its relationship's, [schema.Handoff.File].)
 func (p *Package) FileOf(dir *diag.File) func(*schema.Tool) *diag.File {
 	files := map[*schema.Tool]*diag.File{}
 	for _, f := range p.Files {
