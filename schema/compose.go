@@ -137,6 +137,12 @@ func (c *compiler) pkgName(name string) (file *diag.File, ident diag.Span, what 
 	return c.pkg.lookupName(name)
 }
 
+// pkgDeclared reports whether a file of the package declares name.
+func (c *compiler) pkgDeclared(name string) bool {
+	_, _, _, ok := c.pkgName(name)
+	return ok
+}
+
 // pkgAgent reports whether name is an agent of another file of the
 // package.
 func (c *compiler) pkgAgent(name string) bool {

@@ -274,8 +274,8 @@ func (c *compiler) legacyEdits(n *grammar.NodePattern, text, recordDecl string) 
 	return edits
 }
 
-// legacyRecordName returns an unused record name for the fields of the
-// parameter name.
+// legacyRecordName returns a record name for the fields of the parameter
+// name that neither the file nor its package uses.
 func (c *compiler) legacyRecordName(name string) string {
 	base := strings.ToUpper(name[:1]) + name[1:]
 	if !plainIdent.MatchString(base) {
@@ -283,7 +283,7 @@ func (c *compiler) legacyRecordName(name string) string {
 	}
 	taken := func(n string) bool {
 		return BuiltinKind(n) != InvalidType || n == AgentLabel || n == ToolLabel || n == RecordLabel || n == LegacyToolLabel ||
-			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n]
+			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n] || c.pkgDeclared(n)
 	}
 	cand := base
 	for i := 2; taken(cand); i++ {
