@@ -44,3 +44,57 @@ func TestReferencesInOrderAfterEdit(t *testing.T) {
 		t.Errorf("references after the edit start at %v, afresh at %v", got, want)
 	}
 }
+
+// renamePkg is a package whose agent declares a tool that its test file
+// expects called and not called, and names its agent.
+var renamePkg = []string{
+	"{kind: \"agents\"}\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} |\n  [cancel:Tool {description: \"Cancels\"} | (id::Integer)==>(::String)]\n]\n",
+	"{kind: \"tests\"}\n[t1:Test {agent: desk} |\n  (:User {says: \"hi\"}),\n  (:NoCall {tool: cancel}),\n  (:Call {tool: \"cancel\"}),\n  (:Answer {contains: \"x\"})\n]\n",
+}
+
+// renameIn renames, from the file i of the package texts at the n-th
+// (from 0) occurrence of at (its first byte), to newName, and returns
+// the texts edited.
+func renameIn(t *testing.T, texts []string, i int, at string, n int, newName string) []string {
+	t.Helper()
+	paths := []string{"pkg/a.gram", "pkg/a_test.gram"}
+	a := analyzePackage(t, []string{paths[i], paths[1-i]}, texts[i], texts[1-i])
+	off := -1
+	for range n + 1 {
+		off += 1 + strings.Index(texts[i][off+1:], at)
+	}
+	changes, err := a.Rename(off, newName)
+	if err != nil {
+		t.Fatalf("rename at %q: %v", at, err)
+	}
+	if refs := a.References(off, true); len(refs) != len(changes) {
+		t.Errorf("rename at %q: %d references, %d edits", at, len(refs), len(changes))
+	}
+	out := slices.Clone(texts)
+	slices.SortFunc(changes, func(x, y Change) int { return y.Span.Start - x.Span.Start })
+	for _, c := range changes {
+		j := slices.Index(paths, c.File.Path)
+		out[j] = out[j][:c.Span.Start] + c.NewText + out[j][c.Span.End:]
+	}
+	return out
+}
+
+// TestRenameAgentsToolInTests: a tool an agent declares is renamed in the
+// tests that expect it, from its declaration and from a test's value; so
+// is an agent from the test's agent.
+func TestRenameAgentsToolInTests(t *testing.T) {
+	want := []string{strings.Replace(renamePkg[0], "cancel:", "stop:", 1), strings.NewReplacer("tool: cancel", "tool: stop", `"cancel"`, `"stop"`).Replace(renamePkg[1])}
+	for _, tc := range []struct {
+		file int
+		at   string
+		n    int
+	}{{0, "cancel", 0}, {1, "cancel", 0}, {1, "cancel", 1}} {
+		if got := renameIn(t, renamePkg, tc.file, tc.at, tc.n, "stop"); !slices.Equal(got, want) {
+			t.Errorf("rename from file %d at %q %d:\n%s", tc.file, tc.at, tc.n, strings.Join(got, ""))
+		}
+	}
+	got := renameIn(t, renamePkg, 1, "desk", 0, "clerk")
+	if want := []string{strings.Replace(renamePkg[0], "desk", "clerk", 1), strings.Replace(renamePkg[1], "desk", "clerk", 1)}; !slices.Equal(got, want) {
+		t.Errorf("rename of the test's agent:\n%s", strings.Join(got, ""))
+	}
+}

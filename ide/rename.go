@@ -2,7 +2,10 @@
 // cursor, its definition included, and the edits that give it a new name.
 //
 // A tool declared at the top level, an agent and a record are names of the
-// package: another member file may refer to them (see [Analysis.Others]).
+// package: another member file may refer to them (see [Analysis.Others]);
+// so is a tool an agent declares, which the package's tests may name. The
+// agent or tool a test names as a property value (see testvalues.go) is
+// an occurrence of the declaration it names.
 // When the identity under the cursor is one of them, references and rename
 // look at every member file of the package, the text's and the others' as
 // the text's compile made them. In each file, the occurrences are those of
@@ -70,7 +73,7 @@ func nameError(format string, args ...any) error {
 // name of the package, in every member file (the text's first), else in
 // the text; none for a reference that resolves nowhere.
 func (a *Analysis) References(off int, decl bool) []Location {
-	o, ok := a.Index().At(a.File.Pos(off))
+	o, ok := a.occurrenceAt(a.File.Pos(off))
 	if !ok {
 		return nil
 	}
@@ -170,25 +173,56 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 	}
 	if !o.Resolved() {
 		_, ok := a.declared(o.Name)
+		if !ok && o.Kind == KindTool {
+			// A test's tool may be one an agent of another file declares.
+			d, found := a.lookup(pkgCalls, o.Name)
+			ok = found && d.file != nil
+		}
 		return ok
 	}
 	return a.declaresName(o.Def)
 }
 
-// declaresName reports whether the identity defined at def is a name of
-// the package: a top-level tool, an agent or a record; a test file's
-// declarations are its own.
-func (a *Analysis) declaresName(def diag.Span) bool {
-	d := a.Index().NameDecl(def)
-	return d != nil && !schema.IsTestFile(a.File.Path) && (d.Kind == KindAgent || d.Kind == KindRecord || d.Kind == KindTool && d.Tool.TopLevel)
+// occurrenceAt returns the occurrence at the position pos: an identity of
+// the index, or the agent or tool a test names as a property value (of
+// kind KindAgent or KindTool, resolved to the text's own declaration of
+// it when there is one).
+func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
+	v, ok := a.testValueAt(pos)
+	if !ok {
+		return a.Index().At(pos)
+	}
+	if d, ok := a.lookup(v.kind, v.name); ok && d.file == nil {
+		if at, ok := d.location(a.File); ok {
+			return a.Index().At(a.File.Pos(at.Span.Start))
+		}
+	}
+	kind := KindTool
+	if v.kind == pkgAgents {
+		kind = KindAgent
+	}
+	return &Occurrence{Span: v.span, Name: v.name, Kind: kind}, true
 }
 
-// topDecl returns the span of the identity of the file's own top-level
-// declaration of name (a tool at the top level, an agent or a record), or
-// a zero span.
+// declaresName reports whether the identity defined at def is a name of
+// the package: a top-level tool, an agent or a record, or a tool an agent
+// declares (the first of its name), which the package's tests name; a test
+// file's declarations are its own.
+func (a *Analysis) declaresName(def diag.Span) bool {
+	d := a.Index().NameDecl(def)
+	return d != nil && !schema.IsTestFile(a.File.Path) && (d.Kind == KindAgent || d.Kind == KindRecord ||
+		d.Kind == KindTool && (d.Tool.TopLevel || a.Prog.Tool(d.Tool.Name) == d.Tool))
+}
+
+// topDecl returns the span of the identity of the file's own declaration
+// of the package's name (a tool at the top level, an agent, a record, or
+// a tool an agent declares), or a zero span.
 func (a *Analysis) topDecl(name string) diag.Span {
 	if at, ok := a.topNames()[name]; ok && a.declaresName(at) {
 		return at
+	}
+	if t := a.Prog.Tool(name); t != nil && !t.TopLevel && a.declaresName(t.NameSpan) {
+		return t.NameSpan
 	}
 	return diag.Span{}
 }
@@ -259,7 +293,7 @@ func isKeyword(name string) bool {
 // renameTarget returns the occurrence to rename at the position pos, or an
 // error saying why there is none.
 func (a *Analysis) renameTarget(pos int) (*Occurrence, error) {
-	if o, ok := a.Index().At(pos); ok {
+	if o, ok := a.occurrenceAt(pos); ok {
 		if !o.Resolved() && !a.isPackageName(o) {
 			return nil, placeError("%q is not defined in this file, so it cannot be renamed", o.Name)
 		}

@@ -2,11 +2,12 @@
 //
 // A test names its agent ({agent: NAME}) and the tool of each call or
 // no-call expectation ({tool: NAME}) as property values, bare or as
-// strings, which are no identities of the index. Hover and definition
-// find them here: the value under the cursor, and the declaration it
-// names, the text's own (a test file's own tools) or one of another file
-// of its package (see pkgnames.go), else the one the compiler resolved it
-// to (the subject file of a test file outside a package).
+// strings, which are no identities of the index. Hover, definition,
+// references and rename find them here: the value under the cursor, and
+// the declaration it names, the text's own (a test file's own tools) or
+// one of another file of its package (see pkgnames.go), else the one the
+// compiler resolved it to (the subject file of a test file outside a
+// package).
 
 package ide
 
