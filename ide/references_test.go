@@ -46,10 +46,11 @@ func TestReferencesInOrderAfterEdit(t *testing.T) {
 }
 
 // renamePkg is a package whose agent declares a tool that its test file
-// expects called and not called, and names its agent.
+// expects called and not called, and names its agent; the test expects
+// JSON of its record.
 var renamePkg = []string{
-	"{kind: \"agents\"}\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} |\n  [cancel:Tool {description: \"Cancels\"} | (id::Integer)==>(::String)]\n]\n",
-	"{kind: \"tests\"}\n[t1:Test {agent: desk} |\n  (:User {says: \"hi\"}),\n  (:NoCall {tool: cancel}),\n  (:Call {tool: \"cancel\"}),\n  (:Answer {contains: \"x\"})\n]\n",
+	"{kind: \"agents\"}\n[Bill:Record | (n::Integer)]\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} |\n  [cancel:Tool {description: \"Cancels\"} | (id::Integer)==>(::String)]\n]\n",
+	"{kind: \"tests\"}\n[t1:Test {agent: desk} |\n  (:User {says: \"hi\"}),\n  (:NoCall {tool: cancel}),\n  (:Call {tool: \"cancel\"}),\n  (:Answer {contains: \"x\"}),\n  (:Answer {json: Bill})\n]\n",
 }
 
 // renameIn renames, from the file i of the package texts at the n-th
@@ -96,5 +97,24 @@ func TestRenameAgentsToolInTests(t *testing.T) {
 	got := renameIn(t, renamePkg, 1, "desk", 0, "clerk")
 	if want := []string{strings.Replace(renamePkg[0], "desk", "clerk", 1), strings.Replace(renamePkg[1], "desk", "clerk", 1)}; !slices.Equal(got, want) {
 		t.Errorf("rename of the test's agent:\n%s", strings.Join(got, ""))
+	}
+}
+
+// TestRenameRecordInTests: the record of a json answer check is a
+// reference of it: found, described, and renamed from either file.
+func TestRenameRecordInTests(t *testing.T) {
+	want := []string{strings.Replace(renamePkg[0], "Bill", "Invoice", 1), strings.Replace(renamePkg[1], "Bill", "Invoice", 1)}
+	for _, file := range []int{0, 1} {
+		if got := renameIn(t, renamePkg, file, "Bill", 0, "Invoice"); !slices.Equal(got, want) {
+			t.Errorf("rename from file %d:\n%s", file, strings.Join(got, ""))
+		}
+	}
+	a := analyzePackage(t, []string{"pkg/a_test.gram", "pkg/a.gram"}, renamePkg[1], renamePkg[0])
+	off := strings.Index(renamePkg[1], "Bill")
+	if loc, ok := a.Definition(off); !ok || loc.File.Path != "pkg/a.gram" || loc.Span.Start != strings.Index(renamePkg[0], "Bill") {
+		t.Errorf("definition of the answer's record: %+v", loc)
+	}
+	if h, ok := a.Hover(off); !ok || !strings.Contains(h.Markdown, "**record** `Bill`") {
+		t.Errorf("hover over the answer's record: %+v", h)
 	}
 }

@@ -184,9 +184,9 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 }
 
 // occurrenceAt returns the occurrence at the position pos: an identity of
-// the index, or the agent or tool a test names as a property value (of
-// kind KindAgent or KindTool, resolved to the text's own declaration of
-// it when there is one).
+// the index, or the agent, tool or record a test names as a property value
+// (of kind KindAgent, KindTool or KindRecord, resolved to the text's own
+// declaration of it when there is one).
 func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
 	v, ok := a.testValueAt(pos)
 	if !ok {
@@ -198,8 +198,11 @@ func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
 		}
 	}
 	kind := KindTool
-	if v.kind == pkgAgents {
+	switch v.kind {
+	case pkgAgents:
 		kind = KindAgent
+	case pkgRecords:
+		kind = KindRecord
 	}
 	return &Occurrence{Span: v.span, Name: v.name, Kind: kind}, true
 }
