@@ -118,3 +118,28 @@ func TestRenameRecordInTests(t *testing.T) {
 		t.Errorf("hover over the answer's record: %+v", h)
 	}
 }
+
+// TestRenameAgentClashesWithHandoff: an agent is not renamed to a name an
+// agent that calls it would have two tools of: the tool of a handoff, or
+// a tool of its own named as the renamed agent's handoff tool.
+func TestRenameAgentClashesWithHandoff(t *testing.T) {
+	agent := func(name, tools string) string {
+		return "[" + name + ":Agent {description: \"d\", model: \"OpenAI/gpt-4o-mini\", instruction: \"i\"} |\n  " + tools + "\n]\n"
+	}
+	text := "[transfer_to_desk:Tool {description: \"d\"} | (x::String)==>(::String)]\n" +
+		agent("billing", "transfer_to_desk") + agent("shipping", "transfer_to_desk") + agent("triage", "billing, transfer_to_desk") +
+		"(triage)-[:Handoff]->(shipping)\n"
+	a := Analyze("x.gram", []byte(text))
+	if len(a.Diags) != 0 {
+		t.Fatalf("diagnostics: %v", a.Diags)
+	}
+	for _, tc := range []struct{ at, newName string }{{"billing:", "transfer_to_shipping"}, {"shipping:", "desk"}} {
+		_, err := a.Rename(strings.Index(text, tc.at), tc.newName)
+		if re, ok := err.(*RenameError); !ok || re.Place || !strings.Contains(re.Msg, "agent triage") {
+			t.Errorf("rename at %q to %s: %v", tc.at, tc.newName, err)
+		}
+	}
+	if _, err := a.Rename(strings.Index(text, "billing:"), "biller"); err != nil {
+		t.Errorf("rename to biller: %v", err)
+	}
+}

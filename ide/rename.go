@@ -11,8 +11,9 @@
 // the text's compile made them. In each file, the occurrences are those of
 // its own declaration of the name, if it has one, its references that
 // resolve to no declaration of the file (those name the other file's), and
-// the agent and tool names its tests write as property values. Each file's
-// spans are positions of that file, made byte offsets of its own text.
+// the agent, tool and record names its tests write as property values.
+// Each file's spans are positions of that file, made byte offsets of its
+// own text.
 //
 // A rename rewrites every occurrence (the definition, the references, and
 // for a record the types that name it). The labels and type names of the
@@ -21,7 +22,9 @@
 // and so does the name by which another agent's model calls an agent, its
 // own as a tool, transfer_to_ and its own for a handoff; a record is not
 // named like a built-in type), must not be a keyword, and must not be
-// taken by another top-level identity.
+// taken by another top-level identity, nor be the name of another tool of
+// an agent that calls the agent renamed by it (as a tool of its own, or as
+// the tool of a handoff to it).
 
 package ide
 
@@ -115,6 +118,9 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 	}
 	if err == nil {
 		err = checkComposedName(files, o.Name, text)
+	}
+	if err == nil {
+		err = checkHandoffNames(files, o.Name, text)
 	}
 	if err != nil {
 		return nil, err
@@ -366,6 +372,30 @@ func checkComposedName(files []pkgFile, name, text string) error {
 				continue
 			}
 			return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+		}
+	}
+	return nil
+}
+
+// checkHandoffNames checks the new name text of the agent called name
+// against the names of the tools of the agents of the files it is renamed
+// in: an agent that lists it, and so calls it by its name, must not hand
+// off by a tool of that name, and one that hands off to it must not have
+// a tool named as the handoff's tool.
+func checkHandoffNames(files []pkgFile, name, text string) error {
+	if text == name {
+		return nil
+	}
+	handoff := schema.Handoff{Agent: text}.ToolName()
+	for _, pf := range files {
+		for _, ag := range pf.an.Prog.AllAgents() {
+			lists := slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name })
+			if i := slices.IndexFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.ToolName() == text }); lists && i >= 0 {
+				return nameError("agent %s lists agent %s and hands off to %s by a tool named %s, so it would have two tools of that name: choose another name", ag.Name, name, ag.Handoffs[i].Agent, text)
+			}
+			if slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }) && ag.Tool(handoff) != nil {
+				return nameError("agent %s hands off to agent %s by a tool named %s after the rename, and has a tool of that name: choose another name", ag.Name, name, handoff)
+			}
 		}
 	}
 	return nil
