@@ -58,13 +58,13 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 	if v, ok := a.testValueAt(pos); ok {
-		// The text's own agent or tool, else another file's (an agent, or
-		// any tool, inline ones too, as a call may expect), else what the
-		// compiler resolved it to (the subject file of a test file outside
+		// The text's own agent, tool or record, else another file's (an
+		// agent, a record, or any tool, inline ones too, as a call may
+		// expect), else what the compiler resolved it to (the subject file of a test file outside
 		// a package, which the analysis does not hold).
 		d, ok := a.lookup(v.kind, v.name)
 		if !ok {
-			d, ok = v.resolved, v.resolved.tool != nil || v.resolved.agent != nil
+			d, ok = v.resolved, v.resolved.tool != nil || v.resolved.agent != nil || v.resolved.record != nil
 		}
 		if ok {
 			return d.doc(false), v.span, true

@@ -24,7 +24,7 @@ func analyzePackage(t *testing.T, paths []string, texts ...string) *Analysis {
 	progs, diags := schema.CompilePackage(docs, nil)
 	var others []*project.File
 	for i := 1; i < len(files); i++ {
-		others = append(others, &project.File{File: files[i], Program: progs[i]})
+		others = append(others, &project.File{File: files[i], Doc: docs[i], Program: progs[i], Diags: diags[i]})
 	}
 	return NewAnalysis(files[0], docs[0], progs[0], diags[0], others, nil)
 }

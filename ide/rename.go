@@ -2,14 +2,18 @@
 // cursor, its definition included, and the edits that give it a new name.
 //
 // A tool declared at the top level, an agent and a record are names of the
-// package: another member file may refer to them (see [Analysis.Others]).
+// package: another member file may refer to them (see [Analysis.Others]);
+// so is a tool an agent declares, which the package's tests may name. The
+// agent or tool a test names as a property value (see testvalues.go) is
+// an occurrence of the declaration it names.
 // When the identity under the cursor is one of them, references and rename
 // look at every member file of the package, the text's and the others' as
 // the text's compile made them. In each file, the occurrences are those of
 // its own declaration of the name, if it has one, its references that
 // resolve to no declaration of the file (those name the other file's), and
-// the agent and tool names its tests write as property values. Each file's
-// spans are positions of that file, made byte offsets of its own text.
+// the agent, tool and record names its tests write as property values.
+// Each file's spans are positions of that file, made byte offsets of its
+// own text.
 //
 // A rename rewrites every occurrence (the definition, the references, and
 // for a record the types that name it). The labels and type names of the
@@ -18,7 +22,9 @@
 // and so does the name by which another agent's model calls an agent, its
 // own as a tool, transfer_to_ and its own for a handoff; a record is not
 // named like a built-in type), must not be a keyword, and must not be
-// taken by another top-level identity.
+// taken by another top-level identity, nor be the name of another tool of
+// an agent that calls the agent renamed by it (as a tool of its own, or as
+// the tool of a handoff to it).
 
 package ide
 
@@ -70,7 +76,7 @@ func nameError(format string, args ...any) error {
 // name of the package, in every member file (the text's first), else in
 // the text; none for a reference that resolves nowhere.
 func (a *Analysis) References(off int, decl bool) []Location {
-	o, ok := a.Index().At(a.File.Pos(off))
+	o, ok := a.occurrenceAt(a.File.Pos(off))
 	if !ok {
 		return nil
 	}
@@ -112,6 +118,9 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 	}
 	if err == nil {
 		err = checkComposedName(files, o.Name, text)
+	}
+	if err == nil {
+		err = checkHandoffNames(files, o.Name, text)
 	}
 	if err != nil {
 		return nil, err
@@ -170,25 +179,59 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 	}
 	if !o.Resolved() {
 		_, ok := a.declared(o.Name)
+		if !ok && o.Kind == KindTool {
+			// A test's tool may be one an agent of another file declares.
+			d, found := a.lookup(pkgCalls, o.Name)
+			ok = found && d.file != nil
+		}
 		return ok
 	}
 	return a.declaresName(o.Def)
 }
 
-// declaresName reports whether the identity defined at def is a name of
-// the package: a top-level tool, an agent or a record; a test file's
-// declarations are its own.
-func (a *Analysis) declaresName(def diag.Span) bool {
-	d := a.Index().NameDecl(def)
-	return d != nil && !schema.IsTestFile(a.File.Path) && (d.Kind == KindAgent || d.Kind == KindRecord || d.Kind == KindTool && d.Tool.TopLevel)
+// occurrenceAt returns the occurrence at the position pos: an identity of
+// the index, or the agent, tool or record a test names as a property value
+// (of kind KindAgent, KindTool or KindRecord, resolved to the text's own
+// declaration of it when there is one).
+func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
+	v, ok := a.testValueAt(pos)
+	if !ok {
+		return a.Index().At(pos)
+	}
+	if d, ok := a.lookup(v.kind, v.name); ok && d.file == nil {
+		if at, ok := d.location(a.File); ok {
+			return a.Index().At(a.File.Pos(at.Span.Start))
+		}
+	}
+	kind := KindTool
+	switch v.kind {
+	case pkgAgents:
+		kind = KindAgent
+	case pkgRecords:
+		kind = KindRecord
+	}
+	return &Occurrence{Span: v.span, Name: v.name, Kind: kind}, true
 }
 
-// topDecl returns the span of the identity of the file's own top-level
-// declaration of name (a tool at the top level, an agent or a record), or
-// a zero span.
+// declaresName reports whether the identity defined at def is a name of
+// the package: a top-level tool, an agent or a record, or a tool an agent
+// declares (the first of its name), which the package's tests name; a test
+// file's declarations are its own.
+func (a *Analysis) declaresName(def diag.Span) bool {
+	d := a.Index().NameDecl(def)
+	return d != nil && !schema.IsTestFile(a.File.Path) && (d.Kind == KindAgent || d.Kind == KindRecord ||
+		d.Kind == KindTool && (d.Tool.TopLevel || a.Prog.Tool(d.Tool.Name) == d.Tool))
+}
+
+// topDecl returns the span of the identity of the file's own declaration
+// of the package's name (a tool at the top level, an agent, a record, or
+// a tool an agent declares), or a zero span.
 func (a *Analysis) topDecl(name string) diag.Span {
 	if at, ok := a.topNames()[name]; ok && a.declaresName(at) {
 		return at
+	}
+	if t := a.Prog.Tool(name); t != nil && !t.TopLevel && a.declaresName(t.NameSpan) {
+		return t.NameSpan
 	}
 	return diag.Span{}
 }
@@ -259,7 +302,7 @@ func isKeyword(name string) bool {
 // renameTarget returns the occurrence to rename at the position pos, or an
 // error saying why there is none.
 func (a *Analysis) renameTarget(pos int) (*Occurrence, error) {
-	if o, ok := a.Index().At(pos); ok {
+	if o, ok := a.occurrenceAt(pos); ok {
 		if !o.Resolved() && !a.isPackageName(o) {
 			return nil, placeError("%q is not defined in this file, so it cannot be renamed", o.Name)
 		}
@@ -329,6 +372,30 @@ func checkComposedName(files []pkgFile, name, text string) error {
 				continue
 			}
 			return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+		}
+	}
+	return nil
+}
+
+// checkHandoffNames checks the new name text of the agent called name
+// against the names of the tools of the agents of the files it is renamed
+// in: an agent that lists it, and so calls it by its name, must not hand
+// off by a tool of that name, and one that hands off to it must not have
+// a tool named as the handoff's tool.
+func checkHandoffNames(files []pkgFile, name, text string) error {
+	if text == name {
+		return nil
+	}
+	handoff := schema.Handoff{Agent: text}.ToolName()
+	for _, pf := range files {
+		for _, ag := range pf.an.Prog.AllAgents() {
+			lists := slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name })
+			if i := slices.IndexFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.ToolName() == text }); lists && i >= 0 {
+				return nameError("agent %s lists agent %s and hands off to %s by a tool named %s, so it would have two tools of that name: choose another name", ag.Name, name, ag.Handoffs[i].Agent, text)
+			}
+			if slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }) && ag.Tool(handoff) != nil {
+				return nameError("agent %s hands off to agent %s by a tool named %s after the rename, and has a tool of that name: choose another name", ag.Name, name, handoff)
+			}
 		}
 	}
 	return nil
