@@ -17,7 +17,6 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,9 +159,5 @@ func (s *server) watchNamedFiles(an *analysis) {
 	if len(regs) == 0 {
 		return
 	}
-	go func() {
-		if _, err := s.conn.Call(context.Background(), protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, nil); err != nil {
-			s.log.Warn("the client did not register the watchers", "files", paths, "error", err)
-		}
-	}()
+	s.call(protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, "files", paths)
 }
