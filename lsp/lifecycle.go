@@ -130,6 +130,16 @@ func supportedRefreshes(params json.RawMessage) []string {
 	return out
 }
 
+// initialized asks a client that registers file watchers dynamically to
+// watch the .gram files, bindings files among them: a change of one on
+// disk changes the packages of the open documents of its directory (see
+// DidChangeWatchedFiles). A client that also watches them itself may
+// report a change twice; it is handled again, to the same effect.
+func (s *server) initialized(context.Context, *struct{}) error {
+	s.watch([]string{"**/*.gram"})
+	return nil
+}
+
 // shutdown answers the shutdown request: diagnostics stop, and every later
 // request but exit is refused.
 func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {

@@ -83,8 +83,8 @@ type server struct {
 	// targets are the targets the client chose (see targets.go); nil
 	// until it chooses.
 	targets atomic.Pointer[[]*schema.Target]
-	// watches are the files named by bindings files that the client was
-	// asked to watch (see bindingsfile.go).
+	// watches are the files the client was asked to watch (see
+	// bindingsfile.go).
 	watches namedWatches
 	// refreshes are the refresh requests the client supports of the views
 	// a change of another file of the package changes (see refresh).
@@ -175,7 +175,7 @@ func (s *server) routes() map[string]route {
 	ignore := func(context.Context, *struct{}) error { return nil }
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
-		"initialized":                         {h: notification(ignore), inline: true},
+		"initialized":                         {h: notification(s.initialized), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
 		"textDocument/didOpen":                {h: notification(s.docs.didOpen), inline: true},
 		"textDocument/didChange":              {h: notification(s.docs.didChange), inline: true},
