@@ -17,7 +17,6 @@ package lsp
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -127,42 +126,46 @@ func (c *statCache[V]) forget(path string) {
 	c.m.Delete(filepath.Clean(path))
 }
 
-// namedWatches are the files named by bindings files that the client was
-// asked to watch.
+// namedWatches are the files the client was asked to watch: the .gram
+// files, and the files named by bindings files.
 type namedWatches struct {
 	// dynamic is set when the client registers watchers dynamically.
 	dynamic atomic.Bool
-	asked   sync.Map // of paths
+	asked   sync.Map // of glob patterns
 }
 
 // watchNamedFiles asks the client to watch the files the analysed
-// document names, when it is a bindings file, those not asked for
-// before, when the client registers watchers dynamically.
+// document names, when it is a bindings file (see watch).
 func (s *server) watchNamedFiles(an *analysis) {
+	globs := make([]string, len(an.named))
+	for i, p := range an.named {
+		globs[i] = filepath.ToSlash(p)
+	}
+	s.watch(globs)
+}
+
+// watch asks the client to watch the files of the glob patterns not asked
+// for before, when it registers watchers dynamically.
+func (s *server) watch(globs []string) {
 	if !s.watches.dynamic.Load() {
 		return
 	}
-	var paths []string
+	var asked []string
 	var regs []protocol.Registration
-	for _, p := range an.named {
-		if _, asked := s.watches.asked.LoadOrStore(p, true); asked {
+	for _, g := range globs {
+		if _, dup := s.watches.asked.LoadOrStore(g, true); dup {
 			continue
 		}
-		paths = append(paths, p)
+		asked = append(asked, g)
 		regs = append(regs, protocol.Registration{
-			ID:     "gram-named-file:" + p,
+			ID:     "gram-watch:" + g,
 			Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
 			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
-				Watchers: []protocol.FileSystemWatcher{{GlobPattern: filepath.ToSlash(p)}},
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: g}},
 			},
 		})
 	}
-	if len(regs) == 0 {
-		return
+	if len(regs) > 0 {
+		s.call(protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, "files", asked)
 	}
-	go func() {
-		if _, err := s.conn.Call(context.Background(), protocol.MethodClientRegisterCapability, protocol.RegistrationParams{Registrations: regs}, nil); err != nil {
-			s.log.Warn("the client did not register the watchers", "files", paths, "error", err)
-		}
-	}()
 }

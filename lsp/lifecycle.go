@@ -7,6 +7,7 @@ package lsp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -97,6 +98,7 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
 		s.watches.dynamic.Store(w.DidChangeWatchedFiles.DynamicRegistration)
 	}
+	s.refreshes = supportedRefreshes(req.Params())
 	s.configureTargets(p.InitializationOptions)
 	s.state.Store(int32(stateRunning))
 	s.log.Info("initialize", "folders", folders)
@@ -104,6 +106,38 @@ func (s *server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 		Capabilities: serverCapabilities(),
 		ServerInfo:   &protocol.ServerInfo{Name: "gram-lsp", Version: cmp.Or(s.opts.Version, "devel")},
 	}, nil)
+}
+
+// supportedRefreshes returns the refresh requests of inlay hints, semantic
+// tokens and code lenses that the client supports, by the parameters of
+// initialize (the protocol package predates that of inlay hints).
+func supportedRefreshes(params json.RawMessage) []string {
+	var p struct {
+		Capabilities struct {
+			Workspace map[string]json.RawMessage `json:"workspace"`
+		} `json:"capabilities"`
+	}
+	_ = json.Unmarshal(params, &p) // initialize decoded them already
+	var out []string
+	for _, view := range []string{"inlayHint", "semanticTokens", "codeLens"} {
+		var c struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		}
+		if json.Unmarshal(p.Capabilities.Workspace[view], &c) == nil && c.RefreshSupport {
+			out = append(out, "workspace/"+view+"/refresh")
+		}
+	}
+	return out
+}
+
+// initialized asks a client that registers file watchers dynamically to
+// watch the .gram files, bindings files among them: a change of one on
+// disk changes the packages of the open documents of its directory (see
+// DidChangeWatchedFiles). A client that also watches them itself may
+// report a change twice; it is handled again, to the same effect.
+func (s *server) initialized(context.Context, *struct{}) error {
+	s.watch([]string{"**/*.gram"})
+	return nil
 }
 
 // shutdown answers the shutdown request: diagnostics stop, and every later

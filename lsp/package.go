@@ -91,13 +91,15 @@ func (st *store) inputs(u protocol.DocumentURI) *project.Sources {
 
 // renewDir gives every open document of the directory dir but except a new
 // snapshot of the same version and text with the package inputs as they
-// are now, and returns them, to be scheduled once st.mu is released;
-// st.mu must be held.
+// are now, and returns them, to be scheduled once st.mu is released (and
+// their views refreshed, see update); st.mu must be held.
 func (st *store) renewDir(dir string, except protocol.DocumentURI) []*document {
 	if dir == "" {
 		return nil
 	}
-	return st.renewWhere(func(u protocol.DocumentURI, _ *document) bool { return u != except && dirOf(u) == dir })
+	docs := st.renewWhere(func(u protocol.DocumentURI, _ *document) bool { return u != except && dirOf(u) == dir })
+	st.renewed = st.renewed || len(docs) > 0
+	return docs
 }
 
 // renewWhere gives each open document match selects a new snapshot of
@@ -127,25 +129,27 @@ func dirOf(u protocol.DocumentURI) string {
 }
 
 // filesChanged reads the listing of the directories of changed files again
-// and renews the snapshots of their open documents, and of the open
-// bindings files that name a changed file (see bindingsfile.go).
+// and renews the snapshots of their open documents, in one update, and of
+// the open bindings files that name a changed file (see bindingsfile.go).
 func (st *store) filesChanged(paths []string) {
 	st.namedFilesChanged(paths)
-	dirs := map[string]bool{}
+	lists := map[string][]string{}
 	for _, p := range paths {
-		if strings.HasSuffix(p, ".gram") {
-			dirs[filepath.Dir(p)] = true
+		dir := filepath.Dir(p)
+		if _, listed := lists[dir]; listed || !strings.HasSuffix(p, ".gram") {
+			continue
 		}
-	}
-	for dir := range dirs {
-		list, _ := project.Files(dir)
+		lists[dir], _ = project.Files(dir) // none when it cannot be read
 		st.sources.Forget(dir)
-		st.update(func() []*document {
-			if _, known := st.dirs[dir]; !known {
-				return nil
-			}
-			st.setListing(dir, list)
-			return st.renewDir(dir, "")
-		})
 	}
+	st.update(func() []*document {
+		var docs []*document
+		for dir, list := range lists {
+			if _, known := st.dirs[dir]; known {
+				st.setListing(dir, list)
+				docs = append(docs, st.renewDir(dir, "")...)
+			}
+		}
+		return docs
+	})
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -257,5 +258,76 @@ func TestPackageSetAside(t *testing.T) {
 		if !strings.HasPrefix(d, "unused-tool") {
 			t.Errorf("_a.gram, alone: %s", d)
 		}
+	}
+}
+
+// watchedGlobs returns the glob patterns of the watchers c was asked to
+// register, in order.
+func watchedGlobs(t *testing.T, c *testClient) []string {
+	t.Helper()
+	var globs []string
+	for _, raw := range c.received("client/registerCapability") {
+		var p protocol.RegistrationParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Registrations {
+			if r.Method != "workspace/didChangeWatchedFiles" {
+				t.Errorf("registration of %s", r.Method)
+			}
+			b, _ := json.Marshal(r.RegisterOptions)
+			var o protocol.DidChangeWatchedFilesRegistrationOptions
+			if err := json.Unmarshal(b, &o); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range o.Watchers {
+				globs = append(globs, w.GlobPattern)
+			}
+		}
+	}
+	return globs
+}
+
+// TestPackageFilesWatched: a client that registers file watchers
+// dynamically is asked, once initialized, to watch the .gram files, once;
+// a change reported twice (by that watcher and by one of the client's
+// own) has the effect of one.
+func TestPackageFilesWatched(t *testing.T) {
+	dir := t.TempDir()
+	aPath, bPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "b.gram")
+	for path, text := range map[string]string{aPath: pkgToolsText, bPath: pkgAgentText} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startTestClient(t, nil)
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	var res map[string]any
+	c.mustCall("initialize", map[string]any{"capabilities": caps, "rootUri": nil}, &res)
+	c.notify("initialized", map[string]any{})
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(watchedGlobs(t, c)) == 0; {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := watchedGlobs(t, c); !cmp.Equal(got, []string{"**/*.gram"}) {
+		t.Fatalf("watched %q, want **/*.gram", got)
+	}
+
+	b := pathURI(bPath)
+	c.open(b, pkgAgentText)
+	if ds := c.waitDiagnostics(b, 1).Diagnostics; len(ds) != 0 {
+		t.Fatalf("b.gram: %v", diagCodes(ds))
+	}
+	if err := os.WriteFile(aPath, []byte(strings.Replace(pkgToolsText, "lookupOrder", "findOrder", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := map[string]any{"uri": pathURI(aPath), "type": 2}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{changed, changed}})
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{changed}})
+	ds := c.lastDiagnostics(b, "b.gram after a.gram changed", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	if got := diagCodes(ds); len(got) != 1 || !strings.Contains(ds[0].Message, "lookupOrder") {
+		t.Errorf("b.gram after a.gram changed: %v", got)
+	}
+	if got := watchedGlobs(t, c); len(got) != 1 {
+		t.Errorf("watched %q after the change, want **/*.gram alone", got)
 	}
 }

@@ -67,6 +67,9 @@ type server struct {
 	opts Options
 	log  *slog.Logger
 	conn jsonrpc2.Conn
+	// ctx is cancelled when serve returns: it ends the requests the server
+	// sent the client and awaits the answers of.
+	ctx context.Context
 	// table is routes(), built once.
 	table map[string]route
 
@@ -80,9 +83,12 @@ type server struct {
 	// targets are the targets the client chose (see targets.go); nil
 	// until it chooses.
 	targets atomic.Pointer[[]*schema.Target]
-	// watches are the files named by bindings files that the client was
-	// asked to watch (see bindingsfile.go).
+	// watches are the files the client was asked to watch (see
+	// bindingsfile.go).
 	watches namedWatches
+	// refreshes are the refresh requests the client supports of the views
+	// a change of another file of the package changes (see refresh).
+	refreshes []string
 
 	// running are the cancel functions of the requests in progress, by
 	// id.
@@ -104,8 +110,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 
 // serve runs s on rwc; see Serve.
 func (s *server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
-	s.conn = conn
+	s.conn, s.ctx = conn, ctx
 	conn.Go(ctx, s.handle)
 	var readErr error
 	select {
@@ -167,7 +175,7 @@ func (s *server) routes() map[string]route {
 	ignore := func(context.Context, *struct{}) error { return nil }
 	return map[string]route{
 		"initialize":                          {h: s.initialize, inline: true},
-		"initialized":                         {h: notification(ignore), inline: true},
+		"initialized":                         {h: notification(s.initialized), inline: true},
 		"shutdown":                            {h: s.shutdown, inline: true},
 		"textDocument/didOpen":                {h: notification(s.docs.didOpen), inline: true},
 		"textDocument/didChange":              {h: notification(s.docs.didChange), inline: true},
@@ -366,6 +374,24 @@ func (s *server) cancelRequest(params json.RawMessage) {
 func (s *server) notify(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.log.Debug("notification not sent", "method", method, "error", err)
+	}
+}
+
+// call sends a request to the client on a goroutine of its own, and logs
+// what describes it when it fails.
+func (s *server) call(method string, params any, what ...any) {
+	go func() {
+		if _, err := s.conn.Call(s.ctx, method, params, nil); err != nil {
+			s.log.Warn("request to the client failed", append([]any{"method", method, "error", err}, what...)...)
+		}
+	}()
+}
+
+// refresh asks the client to request again the inlay hints, semantic
+// tokens and code lenses of its documents, those it supports refreshing.
+func (s *server) refresh() {
+	for _, m := range s.refreshes {
+		s.call(m, nil)
 	}
 }
 

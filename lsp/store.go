@@ -40,6 +40,10 @@ type store struct {
 	// sources the other files of their packages, parsed (see package.go).
 	dirs    map[string][]string
 	sources project.Cache
+	// renewed is set when a change gave other documents of a package new
+	// snapshots (see renewDir): their views are refreshed once the change
+	// is made.
+	renewed bool
 }
 
 // document is an open document: its latest snapshot and its diagnostics
@@ -72,17 +76,23 @@ func (s *server) snapshot(ctx context.Context, u protocol.DocumentURI) (*snapsho
 }
 
 // update runs f with st.mu held and publishes the view it leaves; then it
-// asks for the diagnostics of the documents f returns, at their newest
-// snapshots.
+// asks the client to refresh its views when f renewed documents of a
+// package, and asks for the diagnostics of the documents f returns, at
+// their newest snapshots.
 func (st *store) update(f func() []*document) {
 	st.mu.Lock()
 	docs := f()
+	renewed := st.renewed
+	st.renewed = false
 	v := make(view, len(st.docs))
 	for u, d := range st.docs {
 		v[u] = d.snap
 	}
 	st.cur.Store(&v)
 	st.mu.Unlock()
+	if renewed {
+		st.srv.refresh()
+	}
 	for _, d := range docs {
 		st.mu.Lock()
 		snap := d.snap
