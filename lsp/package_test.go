@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,7 +263,8 @@ func TestPackageSetAside(t *testing.T) {
 }
 
 // watchedGlobs returns the glob patterns of the watchers c was asked to
-// register, in order.
+// register, sorted (the registrations are sent concurrently), each as
+// often as it was asked for.
 func watchedGlobs(t *testing.T, c *testClient) []string {
 	t.Helper()
 	var globs []string
@@ -285,6 +287,7 @@ func watchedGlobs(t *testing.T, c *testClient) []string {
 			}
 		}
 	}
+	slices.Sort(globs)
 	return globs
 }
 
