@@ -91,6 +91,7 @@ func TestPackageChangeRefreshesViews(t *testing.T) {
 				return strings.Join(labels, " ")
 			}
 			before := hints()
+			time.Sleep(3 * refreshDelay) // the opens' refreshes, sent once they pause
 			want := refreshCounts(c)
 			for _, m := range tc.want {
 				want[m]++
@@ -131,4 +132,32 @@ func mapsEqual(x, y map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// TestRefreshOnceABurst: a burst of edits that each renew another open
+// document of the package asks the client to refresh its views once,
+// when the edits pause.
+func TestRefreshOnceABurst(t *testing.T) {
+	dir := t.TempDir()
+	a, b := pathURI(filepath.Join(dir, "a.gram")), pathURI(filepath.Join(dir, "b.gram"))
+	c := startTestClient(t, nil)
+	var res map[string]any
+	all := map[string]any{"refreshSupport": true}
+	c.mustCall("initialize", map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"inlayHint": all}}, "rootUri": nil}, &res)
+	c.notify("initialized", map[string]any{})
+	c.open(a, pkgToolsText)
+	c.open(b, pkgAgentText)
+	c.waitDiagnostics(b, 1)
+	time.Sleep(3 * refreshDelay)
+	before := len(c.received(refreshMethods[0]))
+	text := pkgToolsText
+	for v := int32(2); v < 12; v++ {
+		text = strings.Replace(text, "Looks an order up", "Looks an order up again", 1)
+		c.change(a, v, text)
+		c.waitDiagnostics(a, v)
+	}
+	time.Sleep(3 * refreshDelay)
+	if n := len(c.received(refreshMethods[0])) - before; n != 1 {
+		t.Errorf("%d inlay hint refreshes after a burst of 10 edits, want 1", n)
+	}
 }

@@ -89,6 +89,9 @@ type server struct {
 	// refreshes are the refresh requests the client supports of the views
 	// a change of another file of the package changes (see refresh).
 	refreshes []string
+	// refreshTimer sends the refreshes when changes pause (see refresh).
+	refreshMu    sync.Mutex
+	refreshTimer *time.Timer
 
 	// running are the cancel functions of the requests in progress, by
 	// id.
@@ -387,12 +390,35 @@ func (s *server) call(method string, params any, what ...any) {
 	}()
 }
 
-// refresh asks the client to request again the inlay hints, semantic
-// tokens and code lenses of its documents, those it supports refreshing.
+// refreshDelay is how long after the last change that renews other
+// documents of a package the client is asked to refresh its views: a
+// burst of typing asks once, when it pauses (a variable for tests).
+var refreshDelay = 150 * time.Millisecond
+
+// refresh asks the client, once changes have paused for refreshDelay, to
+// request again the inlay hints, semantic tokens and code lenses of its
+// documents, those it supports refreshing.
 func (s *server) refresh() {
-	for _, m := range s.refreshes {
-		s.call(m, nil)
+	if len(s.refreshes) == 0 {
+		return
 	}
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	if s.refreshTimer != nil {
+		s.refreshTimer.Reset(refreshDelay)
+		return
+	}
+	s.refreshTimer = time.AfterFunc(refreshDelay, func() {
+		s.refreshMu.Lock()
+		s.refreshTimer = nil
+		s.refreshMu.Unlock()
+		if s.ctx.Err() != nil {
+			return
+		}
+		for _, m := range s.refreshes {
+			s.call(m, nil)
+		}
+	})
 }
 
 // decode unmarshals a request's parameters, answering InvalidParams when
