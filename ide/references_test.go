@@ -100,6 +100,37 @@ func TestRenameAgentsToolInTests(t *testing.T) {
 	}
 }
 
+// TestRenameParamInTests: a parameter of a tool is renamed in the
+// argument keys and matcher nodes of the tests' Calls of the tool, from
+// its declaration and from a test's key; a key of another tool's Call is
+// left as it is.
+func TestRenameParamInTests(t *testing.T) {
+	texts := []string{
+		"{kind: \"agents\"}\n[find:Tool {description: \"Finds\"} | (id::Integer)==>(::String)]\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} |\n  find,\n  [cancel:Tool {description: \"Cancels\"} | (id::Integer)==>(::String)]\n]\n",
+		"{kind: \"tests\"}\n[t1:Test {agent: desk} |\n  (:User {says: \"hi\"}),\n  (:Call {tool: find, args: {id: 1}}),\n  [:Call {tool: cancel, argsInclude: {id: 1}} | (id {any: true})],\n  (:Answer {contains: \"x\"})\n]\n",
+	}
+	want := []string{strings.Replace(texts[0], "(id::", "(oid::", 1), strings.Replace(texts[1], "args: {id", "args: {oid", 1)}
+	for _, tc := range []struct {
+		file int
+		at   string
+		n    int
+	}{{0, "id::", 0}, {1, "id:", 0}} {
+		if got := renameIn(t, texts, tc.file, tc.at, tc.n, "oid"); !slices.Equal(got, want) {
+			t.Errorf("rename from file %d at %q:\n%s", tc.file, tc.at, strings.Join(got, ""))
+		}
+	}
+	wantCancel := []string{strings.Replace(texts[0], "(id::Integer)==>(::String)]\n]", "(oid::Integer)==>(::String)]\n]", 1), strings.NewReplacer("argsInclude: {id", "argsInclude: {oid", "(id {", "(oid {").Replace(texts[1])}
+	for _, tc := range []struct {
+		file int
+		at   string
+		n    int
+	}{{0, "id::", 1}, {1, "id:", 1}, {1, "id {", 0}} {
+		if got := renameIn(t, texts, tc.file, tc.at, tc.n, "oid"); !slices.Equal(got, wantCancel) {
+			t.Errorf("rename of cancel's id from file %d at %q %d:\n%s", tc.file, tc.at, tc.n, strings.Join(got, ""))
+		}
+	}
+}
+
 // TestRenameRecordInTests: the record of a json answer check is a
 // reference of it: found, described, and renamed from either file.
 func TestRenameRecordInTests(t *testing.T) {

@@ -5,7 +5,9 @@
 // package: another member file may refer to them (see [Analysis.Others]);
 // so is a tool an agent declares, which the package's tests may name. The
 // agent or tool a test names as a property value (see testvalues.go) is
-// an occurrence of the declaration it names.
+// an occurrence of the declaration it names; so is an argument a test's
+// Call of a tool of the package names (a key of its args or argsInclude,
+// a matcher node) of the tool's parameter.
 // When the identity under the cursor is one of them, references and rename
 // look at every member file of the package, the text's and the others' as
 // the text's compile made them. In each file, the occurrences are those of
@@ -113,6 +115,8 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 	var text string
 	if a.isPackageName(o) {
 		text, err = packageNewName(files, o.Name, newName)
+	} else if an, def, ok := paramDecl(files); ok {
+		text, err = an.checkNewName(def, newName)
 	} else {
 		text, err = a.checkNewName(o, newName)
 	}
@@ -148,25 +152,73 @@ type pkgFile struct {
 // none for a reference that resolves nowhere.
 func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	if a.isPackageName(o) {
-		// The others' analyses are made once, from what the text's
-		// compile made of them.
-		a.othersOnce.Do(func() {
-			for _, f := range a.Others {
-				// Others not nil: a record another file declares is left
-				// unresolved in this one's index, as in the text's.
-				a.otherFiles = append(a.otherFiles, NewAnalysis(f.File, f.Doc, f.Program, f.Diags, []*project.File{}, nil))
-			}
-		})
-		files := []pkgFile{{an: a, occs: a.occurrencesNamed(o.Name)}}
-		for _, an := range a.otherFiles {
-			files = append(files, pkgFile{an: an, occs: an.occurrencesNamed(o.Name)})
-		}
-		return files
+		return a.eachFile(func(an *Analysis) []*Occurrence { return an.occurrencesNamed(o.Name) })
+	}
+	if tool, ok := a.paramTool(o); ok {
+		return a.eachFile(func(an *Analysis) []*Occurrence { return an.paramOccurrences(tool, o.Name) })
 	}
 	if !o.Resolved() {
 		return nil
 	}
 	return []pkgFile{{an: a, occs: a.Index().OccurrencesOf(o.Def)}}
+}
+
+// eachFile returns the occurrences occs finds in each member file of the
+// package, the text first.
+func (a *Analysis) eachFile(occs func(*Analysis) []*Occurrence) []pkgFile {
+	// The others' analyses are made once, from what the text's compile
+	// made of them.
+	a.othersOnce.Do(func() {
+		for _, f := range a.Others {
+			// Others not nil: a record another file declares is left
+			// unresolved in this one's index, as in the text's.
+			a.otherFiles = append(a.otherFiles, NewAnalysis(f.File, f.Doc, f.Program, f.Diags, []*project.File{}, nil))
+		}
+	})
+	files := []pkgFile{{an: a, occs: occs(a)}}
+	for _, an := range a.otherFiles {
+		files = append(files, pkgFile{an: an, occs: occs(an)})
+	}
+	return files
+}
+
+// paramTool returns the name of the tool of the package whose parameter
+// the occurrence o names: o is the parameter's declaration or reference,
+// or an argument a test's Call of the tool names.
+func (a *Analysis) paramTool(o *Occurrence) (string, bool) {
+	if a.Others == nil {
+		return "", false
+	}
+	if !o.Resolved() {
+		k, ok := a.argKeyAt(o.Span.Start)
+		if !ok || k.span != o.Span {
+			return "", false
+		}
+		_, ok = a.lookup(pkgCalls, k.tool)
+		return k.tool, ok
+	}
+	d := a.Index().NameDecl(o.Def)
+	if d == nil || d.Kind != KindParam || !a.declaresName(d.Tool.NameSpan) {
+		return "", false
+	}
+	return d.Tool.Name, true
+}
+
+// paramOccurrences returns the occurrences in the file of the parameter
+// name of the package's tool: those of its declaration, when the file
+// declares the tool, and the arguments its tests' Calls of the tool name,
+// in source order.
+func (a *Analysis) paramOccurrences(tool, name string) []*Occurrence {
+	out := a.ArgReferences(tool, name)
+	if def := a.topDecl(tool); def.Len() > 0 {
+		if p := a.Prog.Tool(tool).Param(name); p != nil {
+			out = append(out, a.Index().OccurrencesOf(p.NameSpan)...)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y *Occurrence) int {
+		return a.File.Resolve(x.Span).Start - a.File.Resolve(y.Span).Start
+	})
+	return out
 }
 
 // isPackageName reports whether the occurrence o names a name of the
@@ -189,6 +241,19 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 	return a.declaresName(o.Def)
 }
 
+// paramDecl returns the declaration of a parameter among the occurrences
+// of files, and the analysis of its file, when they are a parameter's.
+func paramDecl(files []pkgFile) (*Analysis, *Occurrence, bool) {
+	for _, pf := range files {
+		for _, r := range pf.occs {
+			if r.IsDef && r.Kind == KindParam {
+				return pf.an, r, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
 // occurrenceAt returns the occurrence at the position pos: an identity of
 // the index, or the agent, tool or record a test names as a property value
 // (of kind KindAgent, KindTool or KindRecord, resolved to the text's own
@@ -196,6 +261,9 @@ func (a *Analysis) isPackageName(o *Occurrence) bool {
 func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
 	v, ok := a.testValueAt(pos)
 	if !ok {
+		if k, ok := a.argKeyAt(pos); ok && a.Others != nil {
+			return &Occurrence{Span: k.span, Name: k.name, Kind: KindParam}, true
+		}
 		return a.Index().At(pos)
 	}
 	if d, ok := a.lookup(v.kind, v.name); ok && d.file == nil {
@@ -303,7 +371,7 @@ func isKeyword(name string) bool {
 // error saying why there is none.
 func (a *Analysis) renameTarget(pos int) (*Occurrence, error) {
 	if o, ok := a.occurrenceAt(pos); ok {
-		if !o.Resolved() && !a.isPackageName(o) {
+		if _, param := a.paramTool(o); !o.Resolved() && !a.isPackageName(o) && !param {
 			return nil, placeError("%q is not defined in this file, so it cannot be renamed", o.Name)
 		}
 		return o, nil

@@ -8,7 +8,9 @@
 // the declaration it names, the text's own (a test file's own tools) or
 // one of another file of its package (see pkgnames.go), else the one the
 // compiler resolved it to (the subject file of a test file outside a
-// package).
+// package). The arguments a Call names (the keys of its args or
+// argsInclude, its matcher nodes) are found here too, with the Call's
+// tool.
 
 package ide
 
@@ -18,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
 )
 
 // testValue is a test's agent, a call's tool or an answer's record as
@@ -94,6 +97,86 @@ func (a *Analysis) TestReferences(name string) []*Occurrence {
 		}
 		if text == name {
 			out = append(out, &Occurrence{Span: v.span, Name: name})
+		}
+	}
+	return out
+}
+
+// argKey is an argument a test's Call names: a key of its args or
+// argsInclude, or the (first name of the) identity of a matcher node.
+type argKey struct {
+	tool, name string
+	span       diag.Span
+}
+
+// argKeys returns the arguments the text's tests' Calls name, with the
+// tool of their Call, in source order.
+func (a *Analysis) argKeys() iter.Seq[argKey] {
+	return func(yield func(argKey) bool) {
+		calls := map[diag.Span]string{}
+		for _, t := range a.Prog.Tests {
+			for _, turn := range t.Turns {
+				for _, c := range turn.Calls {
+					calls[c.Span] = c.Tool
+				}
+			}
+		}
+		if len(calls) == 0 {
+			return
+		}
+		for _, top := range a.Doc.Lowered() {
+			for _, e := range top.Elements {
+				tool, ok := calls[e.Span()]
+				if !ok {
+					continue
+				}
+				for _, pr := range e.Subject.Properties {
+					if _, ok := argsModes[pr.Key]; !ok {
+						continue
+					}
+					for i := range pr.Value.Entries() {
+						en := &pr.Value.Entries()[i]
+						if !yield(argKey{tool: tool, name: en.KeyName(), span: en.Key.Span()}) {
+							return
+						}
+					}
+				}
+				for _, f := range e.Elements {
+					if f.Kind != parser.NodeKind || f.Subject.Identity == "" {
+						continue
+					}
+					name, _, _ := strings.Cut(f.Subject.Identity, ".")
+					s := f.IdentSpan()
+					if !yield(argKey{tool: tool, name: name, span: diag.Span{Start: s.Start, End: s.Start + len(name)}}) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// argsModes are the properties of a Call that list its arguments.
+var argsModes = map[string]bool{"args": true, "argsInclude": true}
+
+// argKeyAt returns the argument a Call of a test of the text names at the
+// position off (its end included).
+func (a *Analysis) argKeyAt(off int) (argKey, bool) {
+	for k := range a.argKeys() {
+		if k.span.Start <= off && off <= k.span.End {
+			return k, true
+		}
+	}
+	return argKey{}, false
+}
+
+// ArgReferences returns the places where the text's tests' Calls of tool
+// name its argument name.
+func (a *Analysis) ArgReferences(tool, name string) []*Occurrence {
+	var out []*Occurrence
+	for k := range a.argKeys() {
+		if k.tool == tool && k.name == name {
+			out = append(out, &Occurrence{Span: k.span, Name: name, Kind: KindParam})
 		}
 	}
 	return out
