@@ -39,7 +39,8 @@ func verdict(c Change) string {
 
 // WriteText writes one line per change, at its place in the new version
 // (in the old one for what is gone) with the other place after it, then
-// the stale cassettes.
+// the stale cassettes. The control characters of the names are shown as
+// visible characters.
 func (r *Report) WriteText(w io.Writer, stale []Stale) error {
 	var b strings.Builder
 	for _, c := range r.Changes {
@@ -59,7 +60,7 @@ func (r *Report) WriteText(w io.Writer, stale []Stale) error {
 			fmt.Fprintf(&b, "  %s: %s (%s): %s\n", s.File, s.Test, s.Cassette, s.Why)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, diag.Visible(b.String()))
 	return err
 }
 

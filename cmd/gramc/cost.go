@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/tokens"
 )
@@ -96,7 +98,8 @@ func runCost(e *env, args []string) error {
 }
 
 // writeCostText prints the report as text: a line for each agent, then
-// one for each of its tools.
+// one for each of its tools; the control characters of the names are
+// shown as visible characters.
 func writeCostText(e *env, rep costReport) error {
 	var b strings.Builder
 	if rep.Encoding != "" {
@@ -112,7 +115,7 @@ func writeCostText(e *env, rep costReport) error {
 			fmt.Fprintf(&b, "  %-24s %6d\n", t.Tool, t.Tokens)
 		}
 	}
-	_, err := e.stdout.Write([]byte(b.String()))
+	_, err := io.WriteString(e.stdout, diag.Visible(b.String()))
 	return err
 }
 

@@ -40,6 +40,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/runtime/replay"
@@ -122,7 +123,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := e.main(args)
 	// e.stderr, not stderr: a command may have wrapped it to mask secrets.
 	if msg := message(err); msg != "" {
-		fmt.Fprintln(e.stderr, msg)
+		// A name or path in it shows its control characters.
+		fmt.Fprintln(e.stderr, diag.Visible(msg))
 	}
 	return codeOf(err)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/console"
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
@@ -105,7 +106,7 @@ func runRunsList(e *env, args []string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tUPDATED\tPENDING")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", r.ID, r.Status, r.Agent, r.Updated.UTC().Format(time.DateTime), len(r.Pending))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", r.ID, r.Status, diag.Visible(r.Agent), r.Updated.UTC().Format(time.DateTime), len(r.Pending))
 	}
 	return tw.Flush()
 }
@@ -127,7 +128,7 @@ func runRunsShow(e *env, args []string) error {
 		return writeJSON(e.stdout, r)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, r.Agent, r.Status)
+	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, diag.Visible(r.Agent), r.Status)
 	fmt.Fprintf(w, "created:  %s\nupdated:  %s\n", r.Created.UTC().Format(time.DateTime), r.Updated.UTC().Format(time.DateTime))
 	if len(r.Pending) > 0 {
 		fmt.Fprintf(w, "pending:%s\n", pendingLines(r.Pending))
