@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/console"
@@ -28,8 +27,7 @@ type session struct {
 	opts  []runtime.Option
 	spin  *console.Spinner
 	conv  runtime.Conversation
-	mu    sync.Mutex // serializes output from tool hooks
-	live  bool       // the turns are shown as they happen (live.go)
+	live  bool // the turns are shown as they happen (live.go)
 	// durable runs the turns in a run store (durablerun.go); nil: none.
 	durable *durableTurns
 }
@@ -138,9 +136,6 @@ func (s *session) turn(ctx context.Context, input string) error {
 		ModelDone:  func(int, error) { s.spin.Stop() },
 	}
 	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
-	if !s.o.json && !s.live {
-		opts = append(opts, runtime.WithEvents(s.shows(s.printEvent)))
-	}
 	opts, live := s.liveTurn(opts)
 	resp, err := s.execute(ctx, input, opts)
 	s.spin.Stop()
@@ -174,42 +169,17 @@ func (s *session) turn(ctx context.Context, input string) error {
 }
 
 // printResponse prints the end of a turn whose run gave resp and err: the
-// rest of its live output, or the response as JSON with --json=final, or
-// else its answer; then its warnings.
+// rest of its output (see liveTurn), or the response as JSON with
+// --json=final; then its warnings.
 func (s *session) printResponse(resp *runtime.Response, err error, live *console.Live) {
 	if live != nil {
 		live.Finish(resp, err)
-	} else if s.o.json {
+	} else {
 		_ = writeJSON(s.e.stdout, s.finalJSON(resp))
-	} else if text := console.AnswerText(resp); text != "" {
-		fmt.Fprintln(s.e.stdout, text)
 	}
 	if resp != nil {
 		for _, w := range resp.Warnings {
 			fmt.Fprintf(s.e.stderr, "%s: warning: %s\n", s.o.cmd, w)
 		}
 	}
-}
-
-// printEvent prints what a turn does as it does it, when its output is
-// not live: each finished tool call, `name {"arg":1} → result`, a
-// sub-agent's under its name (`  billing › name ...`), and a handoff,
-// `→ agent`.
-func (s *session) printEvent(e runtime.Event) {
-	var line string
-	switch {
-	case e.Type == runtime.EventToolCallFinished && e.Tool != nil && e.ParentRunID != "":
-		line = "  " + e.Agent + " › " + console.ToolLine(*e.Tool)
-	case e.Type == runtime.EventToolCallFinished && e.Tool != nil:
-		line = console.ToolLine(*e.Tool)
-	case e.Type == runtime.EventHandoff && e.ParentRunID == "":
-		line = "→ " + e.To
-	default:
-		return
-	}
-	s.spin.Pause()
-	defer s.spin.Resume()
-	s.mu.Lock()
-	fmt.Fprintln(s.e.stdout, line)
-	s.mu.Unlock()
 }
