@@ -54,23 +54,20 @@ var errIncomplete = exitWith(exitError)
 // configuration is wrong.
 func (s *session) converse(ctx context.Context) error {
 	worst := exitOK
-	if n := len(s.conv); n > 0 && s.conv[n-1].Role == runtime.RoleUser && len(s.o.messages) == 0 {
+	turns := s.o.messages
+	if n := len(s.conv); n > 0 && s.conv[n-1].Role == runtime.RoleUser && len(turns) == 0 {
 		// A --history that ends with the user's message: it is the first
 		// turn, answered before any other is read.
-		err := s.turn(ctx, "")
-		worst = codeOf(err)
+		turns = []string{""}
+	}
+	for _, m := range turns {
+		err := s.turn(ctx, m)
+		worst = max(worst, codeOf(err))
 		if failed(err) || ctx.Err() != nil {
 			return exitWith(worst)
 		}
 	}
 	if len(s.o.messages) > 0 {
-		for _, m := range s.o.messages {
-			err := s.turn(ctx, m)
-			worst = max(worst, codeOf(err))
-			if failed(err) || ctx.Err() != nil {
-				break
-			}
-		}
 		return exitWith(worst)
 	}
 	interactive := diag.IsTerminal(s.e.stdin)
