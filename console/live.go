@@ -1,6 +1,7 @@
 // Package console shows the runs of agents on a terminal or a stream: the
 // live output of a turn ([Live]: the answer as it is generated, tool calls
-// as they start and finish, or the events as JSON), the line of a finished
+// as they start and finish, or the events as JSON; plainly, the calls as
+// they finish and the answer at the end), the line of a finished
 // tool call ([ToolLine]), the answer of a turn ([AnswerText]), a spinner
 // while the model thinks ([Spinner]), and the lines of a conversation read
 // in the background ([ReadLines]).
