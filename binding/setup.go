@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime/mcp"
@@ -100,9 +101,10 @@ type Options struct {
 	// (NAME=VALUE) are the --tool, --tool-schema and --inject values.
 	Tools, ToolSchemas, Injects []string
 	// MCP are the --mcp and --mcp-url servers, in the order given;
-	// Headers are sent to the URLs among them.
+	// Headers are the --header values, NAME: VALUE or NAME=VALUE (see
+	// [mcp.CutHeader]), sent to the URLs among them (see [Setup.header]).
 	MCP     []mcp.Source
-	Headers http.Header
+	Headers []string
 	// Elicitor answers the MCP servers' elicitation requests (gramc run on
 	// a terminal); nil: none, and the capability is not declared.
 	Elicitor mcp.Elicitor
@@ -194,7 +196,7 @@ func (s *Setup) Protect() []string {
 	for _, m := range s.MCP {
 		urls = append(urls, m.URL)
 	}
-	secrets := replay.ProcessSecrets(os.Environ(), s.Headers, urls...)
+	secrets := replay.ProcessSecrets(os.Environ(), s.header(), urls...)
 	for _, v := range s.Bound.Secrets {
 		if v = strings.TrimSpace(v); len(v) >= 8 {
 			secrets = append(secrets, v)
@@ -211,11 +213,49 @@ func (s *Setup) Protect() []string {
 // a model is called: not with --replay, and not when --base-url replaces
 // the endpoint), or else the first problem of the flags.
 func (s *Setup) Check() (diag.List, error) {
+	if err := s.checkHeaders(); err != nil {
+		return nil, err
+	}
 	errs, err := s.checkFile()
 	if err == nil {
 		err = s.checkFlags()
 	}
 	return errs, err
+}
+
+// header returns the headers of the --header values that are sent: those
+// written NAME: VALUE or NAME=VALUE, but for the headers
+// [mcp.UnsentHeader] refuses (see checkHeaders).
+func (s *Setup) header() http.Header {
+	h := http.Header{}
+	for _, v := range s.Headers {
+		if name, value, ok := mcp.CutHeader(v); ok && mcp.UnsentHeader(name) == "" {
+			h.Add(name, value)
+		}
+	}
+	return h
+}
+
+// checkHeaders returns the usage error of the first --header value that
+// is not NAME: VALUE, which says which one it is without repeating it (it
+// may hold a secret), or else of the first header that is not sent as
+// given (see [mcp.UnsentHeader]), naming it.
+func (s *Setup) checkHeaders() error {
+	for i, v := range s.Headers {
+		if _, _, ok := mcp.CutHeader(v); !ok {
+			which := "--header"
+			if len(s.Headers) > 1 {
+				which = fmt.Sprintf("the %s --header", gramtext.Ordinal(i+1))
+			}
+			return s.usageErr("%s: write NAME: VALUE or NAME=VALUE, e.g. --header 'Authorization: Bearer TOKEN' (what was given is not shown: it may hold a secret)", which)
+		}
+	}
+	for _, v := range s.Headers {
+		if name, _, _ := mcp.CutHeader(v); mcp.UnsentHeader(name) != "" {
+			return s.usageErr("--header %s: this header cannot be set: %s", http.CanonicalHeaderKey(name), mcp.UnsentHeader(name))
+		}
+	}
+	return nil
 }
 
 // checkFlags returns the first problem of the flags of the tools and of

@@ -100,7 +100,7 @@ func (s *Setup) ToolLibrary(ctx context.Context, logger *slog.Logger, need []str
 	if err != nil {
 		return nil, nil, err
 	}
-	a := mcp.Assembly{Tools: tools, Servers: s.MCP, Need: need, Headers: s.Headers,
+	a := mcp.Assembly{Tools: tools, Servers: s.MCP, Need: need, Headers: s.header(),
 		Logger: logger, CallTimeout: s.ToolTimeout, StartTimeout: StartTimeout(s.MCPTimeout), Elicitor: s.Elicitor}
 	for _, p := range s.Bound.Programs {
 		a.Programs = append(a.Programs, mcp.Program{Name: p.Name, Command: p.Command})

@@ -86,3 +86,23 @@ func TestLiveJSON(t *testing.T) {
 		t.Errorf("got %q", b.String())
 	}
 }
+
+// TestLivePlain: plain, the finished calls and handoffs are printed as
+// they are, not the text as it comes nor the calls as they start, and the
+// answer at the end, even after an error.
+func TestLivePlain(t *testing.T) {
+	var b bytes.Buffer
+	l := NewLive(&b, false, false, nil)
+	l.Plain = true
+	use := runtime.ToolUse{Name: "get\x1b", RawArguments: `{}`, Result: "ok"}
+	l.Event(runtime.Event{Type: runtime.EventToolCallStarted, CallID: "c1", Name: "get\x1b", Arguments: `{}`})
+	l.Event(runtime.Event{Type: runtime.EventTextDelta, Text: "thinking"})
+	l.Event(runtime.Event{Type: runtime.EventToolCallFinished, CallID: "c1", Tool: &use})
+	l.Event(runtime.Event{Type: runtime.EventToolCallFinished, ParentRunID: "r1", Agent: "billing", Tool: &use})
+	l.Event(runtime.Event{Type: runtime.EventHandoff, To: "support"})
+	l.Finish(&runtime.Response{Status: runtime.StatusCompleted, Content: "done"}, errors.New("failed"))
+	want := "get\x1b {} → \"ok\"\n  billing › get\x1b {} → \"ok\"\n→ support\ndone\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -1,6 +1,7 @@
 // Package console shows the runs of agents on a terminal or a stream: the
 // live output of a turn ([Live]: the answer as it is generated, tool calls
-// as they start and finish, or the events as JSON), the line of a finished
+// as they start and finish, or the events as JSON; plainly, the calls as
+// they finish and the answer at the end), the line of a finished
 // tool call ([ToolLine]), the answer of a turn ([AnswerText]), a spinner
 // while the model thinks ([Spinner]), and the lines of a conversation read
 // in the background ([ReadLines]).
@@ -31,7 +32,8 @@ func newEncoder(w io.Writer) *json.Encoder {
 // Live prints the events of one turn as they come: on a terminal, the
 // answer as it is generated and tool calls as they start and finish
 // (their control characters shown as visible characters); as JSON, the
-// events, one object per line.
+// events, one object per line; plain (see [Live.Plain]), the tool calls
+// as they finish and the answer at the end.
 type Live struct {
 	spin *Spinner
 	w    io.Writer
@@ -45,6 +47,10 @@ type Live struct {
 	// (an MCP server's, an approval's): a call's line is rewritten in
 	// place only when no question was asked since it started.
 	Prompts *atomic.Int64
+	// Plain, when set, prints for other output than a terminal: the lines
+	// of the tool calls as they finish and of the handoffs, as they are
+	// (the spinner paused), and the answer at the end of the turn.
+	Plain bool
 
 	mu      sync.Mutex
 	midLine bool                // text was printed without its final newline
@@ -89,21 +95,28 @@ func (l *Live) Event(e runtime.Event) {
 		_ = l.enc.Encode(e)
 		return
 	}
-	if e.ParentRunID != "" {
+	switch {
+	case e.ParentRunID != "":
 		// A sub-agent's run: its finished tool calls, under its name.
 		if e.Type == runtime.EventToolCallFinished {
-			l.endLine()
-			fmt.Fprintln(l.w, diag.Visible("  "+e.Agent+" › "+ToolLine(*e.Tool)))
-			l.lines++
+			l.println("  " + e.Agent + " › " + ToolLine(*e.Tool))
 		}
-		return
-	}
-	switch e.Type {
-	case runtime.EventHandoff:
+	case e.Type == runtime.EventHandoff:
+		l.println("→ " + e.To)
+	case e.Type == runtime.EventToolCallFinished:
 		l.endLine()
-		fmt.Fprintln(l.w, diag.Visible("→ "+e.To))
-		l.lines++
-	case runtime.EventTextDelta:
+		if at, ok := l.pending[e.CallID]; ok && at.line == l.lines && at.prompts == l.prompts() {
+			// Nothing was printed since the call started (no line, no
+			// question asked): its line is replaced.
+			fmt.Fprint(l.w, "\033[1A\r\033[K")
+			l.lines--
+		}
+		delete(l.pending, e.CallID)
+		l.println(ToolLine(*e.Tool))
+	case l.Plain:
+		// The text as it comes and the calls as they start are shown on
+		// a terminal only.
+	case e.Type == runtime.EventTextDelta:
 		if l.typed {
 			// A typed answer is shown once checked, as indented JSON.
 			return
@@ -118,9 +131,9 @@ func (l *Live) Event(e runtime.Event) {
 		fmt.Fprint(l.w, diag.Visible(e.Text))
 		l.lines += strings.Count(e.Text, "\n")
 		l.midLine = !strings.HasSuffix(e.Text, "\n")
-	case runtime.EventModelTurnFinished:
+	case e.Type == runtime.EventModelTurnFinished:
 		l.endLine()
-	case runtime.EventToolCallStarted:
+	case e.Type == runtime.EventToolCallStarted:
 		l.endLine()
 		line := diag.Visible(fmt.Sprintf("%s %s …", e.Name, Clip(CompactArgs(e.Arguments), 200)))
 		fmt.Fprintln(l.w, line)
@@ -133,19 +146,22 @@ func (l *Live) Event(e runtime.Event) {
 			// rewritten in place when the call ends.
 			l.pending[e.CallID] = heldLine{l.lines, l.prompts()}
 		}
-	case runtime.EventToolCallFinished:
-		l.endLine()
-		line := diag.Visible(ToolLine(*e.Tool))
-		if at, ok := l.pending[e.CallID]; ok && at.line == l.lines && at.prompts == l.prompts() {
-			// Nothing was printed since the call started (no line, no
-			// question asked): its line is replaced.
-			fmt.Fprint(l.w, "\033[1A\r\033[K")
-			l.lines--
-		}
-		delete(l.pending, e.CallID)
-		fmt.Fprintln(l.w, line)
-		l.lines++
 	}
+}
+
+// println prints a line after the text: on a terminal with its control
+// characters shown as visible characters; plain, as it is, the spinner
+// paused.
+func (l *Live) println(line string) {
+	l.endLine()
+	if l.Plain {
+		l.spin.Pause()
+		defer l.spin.Resume()
+	} else {
+		line = diag.Visible(line)
+	}
+	fmt.Fprintln(l.w, line)
+	l.lines++
 }
 
 // narrowTerminal is the width of the narrowest terminal a line is taken
@@ -163,7 +179,7 @@ func (l *Live) endLine() {
 
 // Finish ends the turn's output on a terminal: the last line of text, and
 // the answer if it was not shown as it came (the iteration limit's
-// message).
+// message); plain, the answer, as it is, even after an error.
 func (l *Live) Finish(resp *runtime.Response, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -171,7 +187,10 @@ func (l *Live) Finish(resp *runtime.Response, err error) {
 		return
 	}
 	l.endLine()
-	if text := AnswerText(resp); text != "" && text != l.text.String() && err == nil {
+	switch text := AnswerText(resp); {
+	case l.Plain && text != "":
+		fmt.Fprintln(l.w, text)
+	case text != "" && text != l.text.String() && err == nil:
 		fmt.Fprintln(l.w, diag.Visible(text))
 	}
 }

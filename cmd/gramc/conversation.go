@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/gramlang/gram/binding"
 	"github.com/gramlang/gram/console"
@@ -28,8 +27,7 @@ type session struct {
 	opts  []runtime.Option
 	spin  *console.Spinner
 	conv  runtime.Conversation
-	mu    sync.Mutex // serializes output from tool hooks
-	live  bool       // the turns are shown as they happen (live.go)
+	live  bool // the turns are shown as they happen (live.go)
 	// durable runs the turns in a run store (durablerun.go); nil: none.
 	durable *durableTurns
 }
@@ -56,23 +54,20 @@ var errIncomplete = exitWith(exitError)
 // configuration is wrong.
 func (s *session) converse(ctx context.Context) error {
 	worst := exitOK
-	if n := len(s.conv); n > 0 && s.conv[n-1].Role == runtime.RoleUser && len(s.o.messages) == 0 {
+	turns := s.o.messages
+	if n := len(s.conv); n > 0 && s.conv[n-1].Role == runtime.RoleUser && len(turns) == 0 {
 		// A --history that ends with the user's message: it is the first
 		// turn, answered before any other is read.
-		err := s.turn(ctx, "")
-		worst = codeOf(err)
+		turns = []string{""}
+	}
+	for _, m := range turns {
+		err := s.turn(ctx, m)
+		worst = max(worst, codeOf(err))
 		if failed(err) || ctx.Err() != nil {
 			return exitWith(worst)
 		}
 	}
 	if len(s.o.messages) > 0 {
-		for _, m := range s.o.messages {
-			err := s.turn(ctx, m)
-			worst = max(worst, codeOf(err))
-			if failed(err) || ctx.Err() != nil {
-				break
-			}
-		}
 		return exitWith(worst)
 	}
 	interactive := diag.IsTerminal(s.e.stdin)
@@ -138,9 +133,6 @@ func (s *session) turn(ctx context.Context, input string) error {
 		ModelDone:  func(int, error) { s.spin.Stop() },
 	}
 	opts := append(append([]runtime.Option(nil), s.opts...), runtime.WithHooks(hooks))
-	if !s.o.json && !s.live {
-		opts = append(opts, runtime.WithEvents(s.shows(s.printEvent)))
-	}
 	opts, live := s.liveTurn(opts)
 	resp, err := s.execute(ctx, input, opts)
 	s.spin.Stop()
@@ -174,42 +166,17 @@ func (s *session) turn(ctx context.Context, input string) error {
 }
 
 // printResponse prints the end of a turn whose run gave resp and err: the
-// rest of its live output, or the response as JSON with --json=final, or
-// else its answer; then its warnings.
+// rest of its output (see liveTurn), or the response as JSON with
+// --json=final; then its warnings.
 func (s *session) printResponse(resp *runtime.Response, err error, live *console.Live) {
 	if live != nil {
 		live.Finish(resp, err)
-	} else if s.o.json {
+	} else {
 		_ = writeJSON(s.e.stdout, s.finalJSON(resp))
-	} else if text := console.AnswerText(resp); text != "" {
-		fmt.Fprintln(s.e.stdout, text)
 	}
 	if resp != nil {
 		for _, w := range resp.Warnings {
 			fmt.Fprintf(s.e.stderr, "%s: warning: %s\n", s.o.cmd, w)
 		}
 	}
-}
-
-// printEvent prints what a turn does as it does it, when its output is
-// not live: each finished tool call, `name {"arg":1} → result`, a
-// sub-agent's under its name (`  billing › name ...`), and a handoff,
-// `→ agent`.
-func (s *session) printEvent(e runtime.Event) {
-	var line string
-	switch {
-	case e.Type == runtime.EventToolCallFinished && e.Tool != nil && e.ParentRunID != "":
-		line = "  " + e.Agent + " › " + console.ToolLine(*e.Tool)
-	case e.Type == runtime.EventToolCallFinished && e.Tool != nil:
-		line = console.ToolLine(*e.Tool)
-	case e.Type == runtime.EventHandoff && e.ParentRunID == "":
-		line = "→ " + e.To
-	default:
-		return
-	}
-	s.spin.Pause()
-	defer s.spin.Resume()
-	s.mu.Lock()
-	fmt.Fprintln(s.e.stdout, line)
-	s.mu.Unlock()
 }

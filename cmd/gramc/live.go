@@ -42,13 +42,15 @@ func (s *session) liveMode() {
 	}
 }
 
-// liveTurn returns the options of one turn with its live output, or nil
-// when the turn's output is printed at its end.
+// liveTurn returns the options of one turn with the output of its events:
+// live, or plain (the tool calls as they finish, the answer at the end)
+// for other output than a terminal; nil with --json=final, which prints
+// the response at the end.
 func (s *session) liveTurn(opts []runtime.Option) ([]runtime.Option, *console.Live) {
-	if !s.live {
+	if !s.live && s.o.json {
 		return opts, nil
 	}
 	l := console.NewLive(s.e.stdout, s.o.jsonEvents, s.agent.Result() != nil, s.spin)
-	l.Prompts = s.o.prompts
+	l.Prompts, l.Plain = s.o.prompts, !s.live
 	return append(opts, runtime.WithEvents(s.shows(l.Event))), l
 }

@@ -7,13 +7,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 
 	"github.com/gramlang/gram/binding"
-	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
@@ -33,10 +31,7 @@ type runOptions struct {
 	json        bool
 	jsonEvents  bool // --json (not --json=final): events, one per line
 	// b are the flags package binding takes (see setup).
-	b             binding.Options
-	headerCount   int    // the --header values given
-	badHeader     int    // the number of the first --header value that is not NAME: VALUE, from 1
-	refusedHeader string // the first --header name that cannot be set (see [mcp.UnsentHeader])
+	b binding.Options
 	// set is the setup of the runs from the flags and the bindings file
 	// (see setup).
 	set *binding.Setup
@@ -61,49 +56,6 @@ func mcpSources(list *[]mcp.Source, url bool) func(string) error {
 		*list = append(*list, src)
 		return nil
 	}
-}
-
-// addHeader adds a --header value, "NAME: VALUE" or "NAME=VALUE", to the
-// options' headers. A value that is neither is counted in badHeader, and
-// a header that cannot be sent kept in refusedHeader, not returned as an
-// error: the flag package would repeat the value in its message, and it
-// may hold a secret (see [runOptions.headerError]).
-func (o *runOptions) addHeader(v string) error {
-	o.headerCount++
-	name, value, ok := mcp.CutHeader(v)
-	switch {
-	case !ok:
-		if o.badHeader == 0 {
-			o.badHeader = o.headerCount
-		}
-	case mcp.UnsentHeader(name) != "":
-		if o.refusedHeader == "" {
-			o.refusedHeader = http.CanonicalHeaderKey(name)
-		}
-	default:
-		if o.b.Headers == nil {
-			o.b.Headers = http.Header{}
-		}
-		o.b.Headers.Add(name, value)
-	}
-	return nil
-}
-
-// headerError returns the usage error of a --header value that is not
-// NAME: VALUE, which says which one it is without repeating it, or of a
-// header that is not sent as given (see [mcp.UnsentHeader]), naming it.
-func (o *runOptions) headerError() error {
-	if o.badHeader == 0 {
-		if o.refusedHeader != "" {
-			return o.usageErr("--header %s: this header cannot be set: %s", o.refusedHeader, mcp.UnsentHeader(o.refusedHeader))
-		}
-		return nil
-	}
-	which := "--header"
-	if o.headerCount > 1 {
-		which = fmt.Sprintf("the %s --header", gramtext.Ordinal(o.badHeader))
-	}
-	return o.usageErr("%s: write NAME: VALUE or NAME=VALUE, e.g. --header 'Authorization: Bearer TOKEN' (what was given is not shown: it may hold a secret)", which)
 }
 
 // addSharedFlags registers the flags gramc run and gramc mcp serve share:
@@ -132,7 +84,7 @@ func (o *runOptions) addBindingFlags(fs *flag.FlagSet) {
 	fs.Func("tool-schema", "the JSON Schema of the arguments the --tool program NAME accepts: NAME=FILE (repeatable)", appendTo(&o.b.ToolSchemas))
 	fs.Func("mcp", "bind tools to the MCP server that `COMMAND` starts (stdio; repeatable)", mcpSources(&o.b.MCP, false))
 	fs.Func("mcp-url", "bind tools to the MCP server at `URL` (streamable HTTP; repeatable)", mcpSources(&o.b.MCP, true))
-	fs.Func("header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)", o.addHeader)
+	fs.Func("header", "send the HTTP header `NAME: VALUE` (or NAME=VALUE) to the --mcp-url servers, not to another server they redirect to (repeatable; the value is masked in all output; Host, Content-Type and the headers the HTTP or MCP client sets are refused)", appendTo(&o.b.Headers))
 	fs.Func("inject", "set an injected parameter: NAME=VALUE, VALUE as JSON or text (repeatable)", appendTo(&o.b.Injects))
 	fs.BoolVar(&o.b.Trace, "trace", false, "print each model request and response, and what --tool programs write on their standard error, on standard error (secrets masked)")
 	fs.StringVar(&o.b.BaseURL, "base-url", "", "the `URL` of an OpenAI-compatible server, e.g. http://localhost:11434/v1")

@@ -58,8 +58,7 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 	if len(rest) != nargs {
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
-	e.mask(durable.StoreSecrets(*store)...)
-	st, _, err := openStore(context.Background(), cmd, *store, true, nil)
+	st, _, err := openStore(context.Background(), e, cmd, *store, true, nil)
 	return st, rest, err
 }
 
@@ -173,14 +172,13 @@ func runRunsResume(e *env, args []string) error {
 	if len(ids) != 1 {
 		return o.usageErr("give the id of one run (gramc runs list lists them); the run's agent and sources are in the store")
 	}
-	e.mask(durable.StoreSecrets(*store)...)
 	ds, err := dec.decisions()
 	if err != nil {
 		return o.usageErr("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	st, rb, err := openStore(ctx, o.cmd, *store, true, nil)
+	st, rb, err := openStore(ctx, e, o.cmd, *store, true, nil)
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,6 @@ import (
 // returns the logger and the injected values. From here on, what the
 // command writes has its secrets masked.
 func (o *runOptions) setup(e *env) (*slog.Logger, map[string]any, error) {
-	if err := o.headerError(); err != nil {
-		return nil, nil, err
-	}
 	o.b.Cmd, o.b.File, o.b.Stderr, o.b.MaxFileSize = o.cmd, o.file, e.stderr, e.maxFileSize
 	o.set = binding.Resolve(o.b)
 	e.mask(o.set.Protect()...)

@@ -31,10 +31,12 @@ var errNoStore = errors.New("no store")
 
 // openStore opens the store that flag names (the default store when it
 // is empty) for cmd, with the Handover a command that runs a run hands it
-// to (see [durable.Handover]). The error is a usage error of cmd; with
-// existing, one that wraps errNoStore when the store is a file that does
-// not exist, not made.
-func openStore(ctx context.Context, cmd, flagValue string, existing bool, logger *slog.Logger) (*durable.Store, *durable.Handover, error) {
+// to (see [durable.Handover]), once its secrets are masked in what e
+// writes. The error is a usage error of cmd; with existing, one that
+// wraps errNoStore when the store is a file that does not exist, not
+// made.
+func openStore(ctx context.Context, e *env, cmd, flagValue string, existing bool, logger *slog.Logger) (*durable.Store, *durable.Handover, error) {
+	e.mask(durable.StoreSecrets(flagValue)...)
 	if path, missing := durable.MissingStore(flagValue); existing && missing {
 		return nil, nil, fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
 	}
