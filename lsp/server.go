@@ -89,8 +89,8 @@ type server struct {
 	// refreshes are the refresh requests the client supports of the views
 	// a change of another file of the package changes (see refresh).
 	refreshes []string
-	// refreshTimer sends the refreshes when changes pause (see refresh).
-	refreshMu    sync.Mutex
+	// refreshTimer sends the refreshes when changes pause (see refresh);
+	// it is stopped until a change starts it.
 	refreshTimer *time.Timer
 
 	// running are the cancel functions of the requests in progress, by
@@ -151,6 +151,14 @@ func newServer(opts Options) *server {
 	s.docs = &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
 	s.docs.cur.Store(&view{})
 	s.table = s.routes()
+	s.refreshTimer = time.AfterFunc(time.Hour, func() {
+		if s.ctx.Err() == nil {
+			for _, m := range s.refreshes {
+				s.call(m, nil)
+			}
+		}
+	})
+	s.refreshTimer.Stop()
 	return s
 }
 
@@ -397,28 +405,12 @@ var refreshDelay = 150 * time.Millisecond
 
 // refresh asks the client, once changes have paused for refreshDelay, to
 // request again the inlay hints, semantic tokens and code lenses of its
-// documents, those it supports refreshing.
+// documents, those it supports refreshing: each change starts the timer
+// again.
 func (s *server) refresh() {
-	if len(s.refreshes) == 0 {
-		return
-	}
-	s.refreshMu.Lock()
-	defer s.refreshMu.Unlock()
-	if s.refreshTimer != nil {
+	if len(s.refreshes) > 0 {
 		s.refreshTimer.Reset(refreshDelay)
-		return
 	}
-	s.refreshTimer = time.AfterFunc(refreshDelay, func() {
-		s.refreshMu.Lock()
-		s.refreshTimer = nil
-		s.refreshMu.Unlock()
-		if s.ctx.Err() != nil {
-			return
-		}
-		for _, m := range s.refreshes {
-			s.call(m, nil)
-		}
-	})
 }
 
 // decode unmarshals a request's parameters, answering InvalidParams when
