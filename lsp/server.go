@@ -96,10 +96,6 @@ type server struct {
 	// running are the cancel functions of the requests in progress, by
 	// id.
 	running sync.Map
-
-	// hook, when set (by tests), runs before every handler with its context
-	// and method name; it may block or panic.
-	hook func(ctx context.Context, method string)
 }
 
 // Serve runs a language server on rwc, which carries LSP messages framed by
@@ -331,9 +327,6 @@ func (s *server) protect(ctx context.Context, method string, reply jsonrpc2.Repl
 			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r))
 		}
 	}()
-	if s.hook != nil {
-		s.hook(ctx, method)
-	}
 	f()
 }
 
