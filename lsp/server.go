@@ -73,10 +73,9 @@ type server struct {
 	// table is routes(), built once.
 	table map[string]route
 
-	state       atomic.Int32
-	sawShutdown atomic.Bool
-	exited      chan struct{}
-	exitOnce    sync.Once
+	state    atomic.Int32
+	exited   chan struct{}
+	exitOnce sync.Once
 
 	docs *store
 	ws   *workspace
@@ -123,7 +122,7 @@ func (s *server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.docs.closeAll()
 	_ = conn.Close()
-	if s.sawShutdown.Load() {
+	if state(s.state.Load()) == stateShutdown {
 		return nil
 	}
 	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrClosedPipe) {
