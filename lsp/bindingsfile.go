@@ -67,21 +67,14 @@ func names(snap *snapshot, changed map[string]bool) bool {
 // modification time changes, or when a client reports it changed.
 var namedFiles statCache[[]byte]
 
-// namedFileReadHook, when set (by tests), is called with the path of
-// every file namedFiles reads from disk.
-var namedFileReadHook func(path string)
+// readNamedFile reads a file a bindings file names from disk (a variable
+// for tests).
+var readNamedFile = project.ReadNamedFile
 
 // readNamed reads the file at path, which a bindings file names, within
 // the limit of project.ReadNamedFile, from the cache when it has not
 // changed.
-func readNamed(path string) ([]byte, error) {
-	return namedFiles.get(path, func(path string) ([]byte, error) {
-		if namedFileReadHook != nil {
-			namedFileReadHook(path)
-		}
-		return project.ReadNamedFile(path)
-	})
-}
+func readNamed(path string) ([]byte, error) { return namedFiles.get(path, readNamedFile) }
 
 // statCache keeps what was made of files, by path, as of their size and
 // modification time.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gramlang/gram/project"
 )
 
 // TestBindingsFileNamedFileChanged checks an open bindings file that names
@@ -34,14 +36,15 @@ func TestBindingsFileNamedFileChanged(t *testing.T) {
 	write(mcpPath, `{"servers": {"orders": {"command": "orders-mcp", "args": ["--stdio"]}}}`)
 	var mu sync.Mutex
 	reads := 0
-	namedFileReadHook = func(path string) {
+	readNamedFile = func(path string) ([]byte, error) {
 		if path == mcpPath {
 			mu.Lock()
 			reads++
 			mu.Unlock()
 		}
+		return project.ReadNamedFile(path)
 	}
-	defer func() { namedFileReadHook = nil }()
+	defer func() { readNamedFile = project.ReadNamedFile }()
 	readCount := func() int {
 		mu.Lock()
 		defer mu.Unlock()

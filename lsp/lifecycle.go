@@ -143,7 +143,6 @@ func (s *server) initialized(context.Context, *struct{}) error {
 // shutdown answers the shutdown request: diagnostics stop, and every later
 // request but exit is refused.
 func (s *server) shutdown(ctx context.Context, reply jsonrpc2.Replier, _ jsonrpc2.Request) error {
-	s.sawShutdown.Store(true)
 	s.state.Store(int32(stateShutdown))
 	s.docs.closeAll()
 	return reply(ctx, nil, nil)

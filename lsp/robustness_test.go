@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -166,11 +167,11 @@ func TestPanicInHandler(t *testing.T) {
 	var armed atomic.Bool
 	armed.Store(true)
 	c := newTestClient(t, func(s *server) {
-		s.hook = func(_ context.Context, method string) {
+		withHook(s, func(_ context.Context, method string) {
 			if armed.Load() && (method == "textDocument/hover" || method == "textDocument/didSave") {
 				panic("forced panic in " + method)
 			}
-		}
+		})
 	})
 	c.open(deskURI, readTestdata(t, "desk.gram"))
 	c.waitDiagnostics(deskURI, 1)
@@ -196,7 +197,7 @@ func TestCancelRequest(t *testing.T) {
 	started := make(chan struct{})
 	stopped := make(chan error, 1)
 	rc := newRawConnWith(t, func(s *server) {
-		s.hook = func(ctx context.Context, method string) {
+		withHook(s, func(ctx context.Context, method string) {
 			if method != "workspace/symbol" {
 				return
 			}
@@ -207,7 +208,7 @@ func TestCancelRequest(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				stopped <- errors.New("not cancelled")
 			}
-		}
+		})
 	})
 	initRaw(rc)
 	rc.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "workspace/symbol", "params": map[string]any{"query": ""}})
@@ -236,4 +237,18 @@ func newRawConnWith(t testing.TB, setup func(*server)) *rawConn {
 	go func() { rc.done <- srv.serve(context.Background(), serverSide) }()
 	t.Cleanup(func() { _ = clientSide.Close(); _ = serverSide.Close() })
 	return rc
+}
+
+// withHook makes every handler of s run hook first, with its context and
+// method name (inside the recovery of panics, on the handler's goroutine):
+// hook may block or panic.
+func withHook(s *server, hook func(ctx context.Context, method string)) {
+	for method, r := range s.table {
+		h := r.h
+		r.h = func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+			hook(ctx, method)
+			return h(ctx, reply, req)
+		}
+		s.table[method] = r
+	}
 }

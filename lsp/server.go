@@ -73,10 +73,9 @@ type server struct {
 	// table is routes(), built once.
 	table map[string]route
 
-	state       atomic.Int32
-	sawShutdown atomic.Bool
-	exited      chan struct{}
-	exitOnce    sync.Once
+	state    atomic.Int32
+	exited   chan struct{}
+	exitOnce sync.Once
 
 	docs *store
 	ws   *workspace
@@ -89,17 +88,13 @@ type server struct {
 	// refreshes are the refresh requests the client supports of the views
 	// a change of another file of the package changes (see refresh).
 	refreshes []string
-	// refreshTimer sends the refreshes when changes pause (see refresh).
-	refreshMu    sync.Mutex
+	// refreshTimer sends the refreshes when changes pause (see refresh);
+	// it is stopped until a change starts it.
 	refreshTimer *time.Timer
 
 	// running are the cancel functions of the requests in progress, by
 	// id.
 	running sync.Map
-
-	// hook, when set (by tests), runs before every handler with its context
-	// and method name; it may block or panic.
-	hook func(ctx context.Context, method string)
 }
 
 // Serve runs a language server on rwc, which carries LSP messages framed by
@@ -127,7 +122,7 @@ func (s *server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.docs.closeAll()
 	_ = conn.Close()
-	if s.sawShutdown.Load() {
+	if state(s.state.Load()) == stateShutdown {
 		return nil
 	}
 	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrClosedPipe) {
@@ -151,6 +146,14 @@ func newServer(opts Options) *server {
 	s.docs = &store{srv: s, docs: map[protocol.DocumentURI]*document{}}
 	s.docs.cur.Store(&view{})
 	s.table = s.routes()
+	s.refreshTimer = time.AfterFunc(time.Hour, func() {
+		if s.ctx.Err() == nil {
+			for _, m := range s.refreshes {
+				s.call(m, nil)
+			}
+		}
+	})
+	s.refreshTimer.Stop()
 	return s
 }
 
@@ -323,9 +326,6 @@ func (s *server) protect(ctx context.Context, method string, reply jsonrpc2.Repl
 			_ = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r))
 		}
 	}()
-	if s.hook != nil {
-		s.hook(ctx, method)
-	}
 	f()
 }
 
@@ -397,28 +397,12 @@ var refreshDelay = 150 * time.Millisecond
 
 // refresh asks the client, once changes have paused for refreshDelay, to
 // request again the inlay hints, semantic tokens and code lenses of its
-// documents, those it supports refreshing.
+// documents, those it supports refreshing: each change starts the timer
+// again.
 func (s *server) refresh() {
-	if len(s.refreshes) == 0 {
-		return
-	}
-	s.refreshMu.Lock()
-	defer s.refreshMu.Unlock()
-	if s.refreshTimer != nil {
+	if len(s.refreshes) > 0 {
 		s.refreshTimer.Reset(refreshDelay)
-		return
 	}
-	s.refreshTimer = time.AfterFunc(refreshDelay, func() {
-		s.refreshMu.Lock()
-		s.refreshTimer = nil
-		s.refreshMu.Unlock()
-		if s.ctx.Err() != nil {
-			return
-		}
-		for _, m := range s.refreshes {
-			s.call(m, nil)
-		}
-	})
 }
 
 // decode unmarshals a request's parameters, answering InvalidParams when
