@@ -24,34 +24,48 @@ const flushSize = 64 << 10
 // "elements": [...]}`, labels sorted, property keys sorted, two-space indent.
 // The output is written in pieces of about 64 KB as it is printed.
 func (doc *Document) WriteJSON(w io.Writer) error {
-	var b bytes.Buffer
-	var err error
-	b.WriteString("[")
+	s := stream{w: w}
+	s.b.WriteString("[")
 	for i, p := range doc.Lowered() {
 		if i > 0 {
-			b.WriteString(",")
+			s.b.WriteString(",")
 		}
-		b.WriteString("\n  ")
-		writePatternJSON(&b, p, 1)
-		flush(w, &b, &err)
+		s.b.WriteString("\n  ")
+		writePatternJSON(&s.b, p, 1)
+		s.flush()
 	}
 	if len(doc.Lowered()) > 0 {
-		b.WriteString("\n")
+		s.b.WriteString("\n")
 	}
-	b.WriteString("]\n")
-	if err == nil {
-		_, err = w.Write(b.Bytes())
-	}
-	return err
+	s.b.WriteString("]\n")
+	return s.end()
 }
 
-// flush writes b to w and empties it once it holds flushSize bytes, unless an
-// earlier write failed (*err is set).
-func flush(w io.Writer, b *bytes.Buffer, err *error) {
-	if b.Len() >= flushSize && *err == nil {
-		_, *err = w.Write(b.Bytes())
-		b.Reset()
+// stream gathers printed output in b and writes it to w in pieces of about
+// flushSize bytes, as it is printed; once a write fails, it writes no
+// more and keeps the error.
+type stream struct {
+	w   io.Writer
+	b   bytes.Buffer
+	err error
+}
+
+// flush writes what is gathered and empties it once it holds flushSize
+// bytes.
+func (s *stream) flush() {
+	if s.b.Len() >= flushSize && s.err == nil {
+		_, s.err = s.w.Write(s.b.Bytes())
+		s.b.Reset()
 	}
+}
+
+// end writes what is left and returns the error of the first write that
+// failed, if any.
+func (s *stream) end() error {
+	if s.err == nil {
+		_, s.err = s.w.Write(s.b.Bytes())
+	}
+	return s.err
 }
 
 // indent starts a new line, indented by depth levels of two spaces.
@@ -246,22 +260,18 @@ func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 // output gives the same canonical JSON. The output is written in pieces of
 // about 64 KB as it is printed.
 func (doc *Document) WriteGram(w io.Writer) error {
-	var b bytes.Buffer
-	var err error
+	s := stream{w: w}
 	for i, p := range doc.Lowered() {
 		if p.Kind == HeaderKind && i == 0 {
-			writeRecordGram(&b, p.Subject.Properties)
-			b.WriteByte('\n')
+			writeRecordGram(&s.b, p.Subject.Properties)
+			s.b.WriteByte('\n')
 			continue
 		}
-		writePatternGram(&b, p, true)
-		b.WriteByte('\n')
-		flush(w, &b, &err)
+		writePatternGram(&s.b, p, true)
+		s.b.WriteByte('\n')
+		s.flush()
 	}
-	if err == nil {
-		_, err = w.Write(b.Bytes())
-	}
-	return err
+	return s.end()
 }
 
 func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
