@@ -263,7 +263,7 @@ func (doc *Document) WriteGram(w io.Writer) error {
 	s := stream{w: w}
 	for i, p := range doc.Lowered() {
 		if p.Kind == HeaderKind && i == 0 {
-			writeRecordGram(&s.b, p.Subject.Properties)
+			writeRecordGram(&s.b, p.Subject.Properties, propertyKV)
 			s.b.WriteByte('\n')
 			continue
 		}
@@ -293,7 +293,7 @@ func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
 	}
 	if len(s.Properties) > 0 {
 		b.WriteString(sep)
-		writeRecordGram(b, s.Properties)
+		writeRecordGram(b, s.Properties, propertyKV)
 	}
 	if len(p.Elements) > 0 {
 		b.WriteString(" | ")
@@ -307,18 +307,24 @@ func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
 	b.WriteByte(']')
 }
 
-func writeRecordGram(b *bytes.Buffer, props []Property) {
+// writeRecordGram writes a record or a map, {k: v, ...}, of the entries
+// xs, whose keys and values kv gives.
+func writeRecordGram[T any](b *bytes.Buffer, xs []T, kv func(*T) (string, *grammar.Value)) {
 	b.WriteByte('{')
-	for i, p := range props {
+	for i := range xs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(gramtext.Name(p.Key))
+		k, v := kv(&xs[i])
+		b.WriteString(gramtext.Name(k))
 		b.WriteString(": ")
-		writeValueGram(b, p.Value)
+		writeValueGram(b, v)
 	}
 	b.WriteByte('}')
 }
+
+// propertyKV is a property's key and value, for writeRecordGram.
+func propertyKV(p *Property) (string, *grammar.Value) { return p.Key, p.Value }
 
 func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 	switch v.Kind() {
@@ -345,17 +351,7 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 		}
 		b.WriteByte(']')
 	case grammar.MapValue:
-		b.WriteByte('{')
-		entries := v.Entries()
-		for i := range entries {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(gramtext.Name(entries[i].KeyName()))
-			b.WriteString(": ")
-			writeValueGram(b, &entries[i].Value)
-		}
-		b.WriteByte('}')
+		writeRecordGram(b, v.Entries(), func(e *grammar.Entry) (string, *grammar.Value) { return e.KeyName(), &e.Value })
 	default:
 		switch v.Tok.Type {
 		case grammar.String, grammar.Backtick, grammar.Fenced:
