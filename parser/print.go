@@ -184,9 +184,9 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 	switch v.Kind() {
 	case grammar.RangeValue:
 		b.WriteString(`{"type": "range", "lower": `)
-		writeBound(b, v.Tok)
+		writeScalarJSON(b, v.Tok)
 		b.WriteString(`, "upper": `)
-		writeBound(b, v.Upper())
+		writeScalarJSON(b, v.Upper())
 		b.WriteString("}")
 	case grammar.ArrayValue:
 		b.WriteString("[")
@@ -220,15 +220,13 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 	}
 }
 
-func writeBound(b *bytes.Buffer, t grammar.Tok) {
+// writeScalarJSON writes the JSON of a scalar's token: null for none (an
+// open end of a range).
+func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 	if !t.Valid() {
 		b.WriteString("null")
 		return
 	}
-	writeScalarJSON(b, t)
-}
-
-func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 	switch t.Type {
 	case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal:
 		n, _ := NumberJSON(t)
@@ -384,11 +382,8 @@ func gramString(s string) string {
 
 // GramIdent writes an identity: a symbol, an integer, or a backticked name.
 func GramIdent(s string) string {
-	if gramtext.IsSymbol(s) {
-		return s
-	}
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil && (s == "0" || (s[0] != '0' && !strings.HasPrefix(s, "-0") && s[0] != '+')) {
 		return s
 	}
-	return gramtext.Backtick(s)
+	return gramtext.Name(s)
 }
