@@ -126,15 +126,8 @@ func explainToken(e grammar.SyntaxError, toks []lexer.Token, i int, open []openB
 	}
 	// Inside the elements of a subject pattern: the innermost open bracket is
 	// '[' and a '|' of its own follows it.
-	if endsElement(prev) && startsElement(t) && isPunct(innermost(toks, open), "[") && open[depth-1].bar {
-		e.Msg = "elements must be separated by commas"
-		e.Detail = "add ',' between the elements"
-		if prev.Type != grammar.Punct && t.Type != grammar.Punct {
-			e.Detail += fmt.Sprintf(": %s, %s", prev.Value, t.Value)
-		}
-		return &e
-	}
-	explainMistake(&e, t, prev, depth)
+	inElements := isPunct(innermost(toks, open), "[") && open[depth-1].bar
+	explainMistake(&e, t, prev, depth, inElements)
 	return &e
 }
 
@@ -242,8 +235,9 @@ func isPunct(t *lexer.Token, s string) bool {
 }
 
 // explainMistake rewrites e, an error at t after prev at bracket depth
-// depth, for the mistake it most likely is.
-func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
+// depth (inside the elements of a subject pattern when inElements is set),
+// for the mistake it most likely is.
+func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int, inElements bool) {
 	p := func(s string) bool { return isPunct(t, s) }
 	pp := func(s string) bool { return isPunct(prev, s) }
 	switch {
@@ -258,9 +252,12 @@ func explainMistake(e *grammar.SyntaxError, t, prev *lexer.Token, depth int) {
 		e.Detail = "remove the trailing comma"
 	case p("|") && pp("|"):
 		e.Msg = "unexpected second '|'"
-	case (p("(") || p("[")) && prev != nil && (pp(")") || pp("]")) && depth > 0:
+	case inElements && endsElement(prev) && startsElement(t) || (p("(") || p("[")) && (pp(")") || pp("]")) && depth > 0:
 		e.Msg = "elements must be separated by commas"
 		e.Detail = "add ',' between the elements"
+		if prev.Type != grammar.Punct && t.Type != grammar.Punct {
+			e.Detail += fmt.Sprintf(": %s, %s", prev.Value, t.Value)
+		}
 	case p("@") || p("@@"):
 		e.Msg = "annotations are only allowed before a top-level pattern"
 		e.Detail = "move the annotation in front of the whole pattern, or use the pattern's record: (a {k: v})"

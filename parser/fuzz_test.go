@@ -69,7 +69,7 @@ type sx struct {
 func (doc *Document) sexpTree() *sx {
 	root := &sx{kind: "gram_pattern", span: diag.Span{Start: 0, End: doc.File.Len()}}
 	path := []*sx{root}
-	p := sxPrinter{w: io.Discard, opened: func(depth int, kind string, span diag.Span) {
+	p := sxPrinter{stream: stream{w: io.Discard}, opened: func(depth int, kind string, span diag.Span) {
 		n := &sx{kind: kind, span: span}
 		path = append(path[:depth], n)
 		path[depth-1].kids = append(path[depth-1].kids, n)

@@ -192,15 +192,9 @@ func (r *relink) assignRoles(full bool) []int {
 	if !full {
 		from, to = r.doc.fresh[0], min(r.doc.fresh[1], n-1)
 	}
-	look := make([]int, 0, max(0, to-from+2))
-	if from > 0 && n > 0 {
-		look = append(look, 0)
-	}
-	for i := from; i <= to; i++ {
-		look = append(look, i)
-	}
 	var again []int
-	for _, i := range look {
+	// The first unit, then those from from on.
+	for i := 0; i <= to; i = max(i+1, from) {
 		u := units.at(i)
 		role := roleOf(u, i == 0)
 		if u.low != nil && (role == notLowered || u.low.header != (role == asHeader)) {

@@ -24,34 +24,48 @@ const flushSize = 64 << 10
 // "elements": [...]}`, labels sorted, property keys sorted, two-space indent.
 // The output is written in pieces of about 64 KB as it is printed.
 func (doc *Document) WriteJSON(w io.Writer) error {
-	var b bytes.Buffer
-	var err error
-	b.WriteString("[")
+	s := stream{w: w}
+	s.b.WriteString("[")
 	for i, p := range doc.Lowered() {
 		if i > 0 {
-			b.WriteString(",")
+			s.b.WriteString(",")
 		}
-		b.WriteString("\n  ")
-		writePatternJSON(&b, p, 1)
-		flush(w, &b, &err)
+		s.b.WriteString("\n  ")
+		writePatternJSON(&s.b, p, 1)
+		s.flush()
 	}
 	if len(doc.Lowered()) > 0 {
-		b.WriteString("\n")
+		s.b.WriteString("\n")
 	}
-	b.WriteString("]\n")
-	if err == nil {
-		_, err = w.Write(b.Bytes())
-	}
-	return err
+	s.b.WriteString("]\n")
+	return s.end()
 }
 
-// flush writes b to w and empties it once it holds flushSize bytes, unless an
-// earlier write failed (*err is set).
-func flush(w io.Writer, b *bytes.Buffer, err *error) {
-	if b.Len() >= flushSize && *err == nil {
-		_, *err = w.Write(b.Bytes())
-		b.Reset()
+// stream gathers printed output in b and writes it to w in pieces of about
+// flushSize bytes, as it is printed; once a write fails, it writes no
+// more and keeps the error.
+type stream struct {
+	w   io.Writer
+	b   bytes.Buffer
+	err error
+}
+
+// flush writes what is gathered and empties it once it holds flushSize
+// bytes.
+func (s *stream) flush() {
+	if s.b.Len() >= flushSize && s.err == nil {
+		_, s.err = s.w.Write(s.b.Bytes())
+		s.b.Reset()
 	}
+}
+
+// end writes what is left and returns the error of the first write that
+// failed, if any.
+func (s *stream) end() error {
+	if s.err == nil {
+		_, s.err = s.w.Write(s.b.Bytes())
+	}
+	return s.err
 }
 
 // indent starts a new line, indented by depth levels of two spaces.
@@ -170,9 +184,9 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 	switch v.Kind() {
 	case grammar.RangeValue:
 		b.WriteString(`{"type": "range", "lower": `)
-		writeBound(b, v.Tok)
+		writeScalarJSON(b, v.Tok)
 		b.WriteString(`, "upper": `)
-		writeBound(b, v.Upper())
+		writeScalarJSON(b, v.Upper())
 		b.WriteString("}")
 	case grammar.ArrayValue:
 		b.WriteString("[")
@@ -206,15 +220,13 @@ func writeValueJSON(b *bytes.Buffer, v *grammar.Value) {
 	}
 }
 
-func writeBound(b *bytes.Buffer, t grammar.Tok) {
+// writeScalarJSON writes the JSON of a scalar's token: null for none (an
+// open end of a range).
+func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 	if !t.Valid() {
 		b.WriteString("null")
 		return
 	}
-	writeScalarJSON(b, t)
-}
-
-func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 	switch t.Type {
 	case grammar.Integer, grammar.Decimal, grammar.Hex, grammar.Octal:
 		n, _ := NumberJSON(t)
@@ -246,22 +258,18 @@ func writeScalarJSON(b *bytes.Buffer, t grammar.Tok) {
 // output gives the same canonical JSON. The output is written in pieces of
 // about 64 KB as it is printed.
 func (doc *Document) WriteGram(w io.Writer) error {
-	var b bytes.Buffer
-	var err error
+	s := stream{w: w}
 	for i, p := range doc.Lowered() {
 		if p.Kind == HeaderKind && i == 0 {
-			writeRecordGram(&b, p.Subject.Properties)
-			b.WriteByte('\n')
+			writeRecordGram(&s.b, p.Subject.Properties, propertyKV)
+			s.b.WriteByte('\n')
 			continue
 		}
-		writePatternGram(&b, p, true)
-		b.WriteByte('\n')
-		flush(w, &b, &err)
+		writePatternGram(&s.b, p, true)
+		s.b.WriteByte('\n')
+		s.flush()
 	}
-	if err == nil {
-		_, err = w.Write(b.Bytes())
-	}
-	return err
+	return s.end()
 }
 
 func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
@@ -283,7 +291,7 @@ func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
 	}
 	if len(s.Properties) > 0 {
 		b.WriteString(sep)
-		writeRecordGram(b, s.Properties)
+		writeRecordGram(b, s.Properties, propertyKV)
 	}
 	if len(p.Elements) > 0 {
 		b.WriteString(" | ")
@@ -297,18 +305,24 @@ func writePatternGram(b *bytes.Buffer, p *Pattern, top bool) {
 	b.WriteByte(']')
 }
 
-func writeRecordGram(b *bytes.Buffer, props []Property) {
+// writeRecordGram writes a record or a map, {k: v, ...}, of the entries
+// xs, whose keys and values kv gives.
+func writeRecordGram[T any](b *bytes.Buffer, xs []T, kv func(*T) (string, *grammar.Value)) {
 	b.WriteByte('{')
-	for i, p := range props {
+	for i := range xs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(gramtext.Name(p.Key))
+		k, v := kv(&xs[i])
+		b.WriteString(gramtext.Name(k))
 		b.WriteString(": ")
-		writeValueGram(b, p.Value)
+		writeValueGram(b, v)
 	}
 	b.WriteByte('}')
 }
+
+// propertyKV is a property's key and value, for writeRecordGram.
+func propertyKV(p *Property) (string, *grammar.Value) { return p.Key, p.Value }
 
 func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 	switch v.Kind() {
@@ -335,17 +349,7 @@ func writeValueGram(b *bytes.Buffer, v *grammar.Value) {
 		}
 		b.WriteByte(']')
 	case grammar.MapValue:
-		b.WriteByte('{')
-		entries := v.Entries()
-		for i := range entries {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(gramtext.Name(entries[i].KeyName()))
-			b.WriteString(": ")
-			writeValueGram(b, &entries[i].Value)
-		}
-		b.WriteByte('}')
+		writeRecordGram(b, v.Entries(), func(e *grammar.Entry) (string, *grammar.Value) { return e.KeyName(), &e.Value })
 	default:
 		switch v.Tok.Type {
 		case grammar.String, grammar.Backtick, grammar.Fenced:
@@ -378,11 +382,8 @@ func gramString(s string) string {
 
 // GramIdent writes an identity: a symbol, an integer, or a backticked name.
 func GramIdent(s string) string {
-	if gramtext.IsSymbol(s) {
-		return s
-	}
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil && (s == "0" || (s[0] != '0' && !strings.HasPrefix(s, "-0") && s[0] != '+')) {
 		return s
 	}
-	return gramtext.Backtick(s)
+	return gramtext.Name(s)
 }

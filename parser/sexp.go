@@ -3,7 +3,6 @@
 package parser
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/gramlang/gram/diag"
@@ -21,28 +20,23 @@ import (
 // tree (a walk of many hops nests a relationship in the next) grows with the
 // tree, not with its size times its depth.
 func (doc *Document) WriteSexp(w io.Writer) error {
-	p := sxPrinter{w: w}
+	p := sxPrinter{stream: stream{w: w}}
 	p.b.WriteString("(gram_pattern")
 	doc.walkSexp(&p)
 	p.b.WriteString(")\n")
-	if p.err == nil {
-		_, p.err = w.Write(p.b.Bytes())
-	}
-	return p.err
+	return p.end()
 }
 
 // maxSexpIndent is the deepest level of the S-expression that gets a line
 // of its own.
 const maxSexpIndent = 64
 
-// sxPrinter prints the S-expression of a syntax tree as it is walked, to w
-// in pieces of about flushSize bytes. A comment is printed in the
+// sxPrinter prints the S-expression of a syntax tree as it is walked, to
+// its stream. A comment is printed in the
 // innermost node whose span holds it, after the children that start at or
 // before it.
 type sxPrinter struct {
-	w   io.Writer
-	b   bytes.Buffer
-	err error
+	stream
 	// ends are the ends of the spans of the nodes open, innermost last.
 	ends []int
 	// comments are those of the top-level item being printed not printed
@@ -122,7 +116,7 @@ func (p *sxPrinter) close() {
 	}
 	p.ends = p.ends[:n]
 	p.b.WriteByte(')')
-	flush(p.w, &p.b, &p.err)
+	p.flush()
 }
 
 // leaf prints a node without children.
