@@ -39,7 +39,7 @@ func TestBindingsModel(t *testing.T) {
 	a := &schema.Agent{Name: "helper", Model: schema.Model{ID: "gpt-4o-mini"}}
 	a.Model.Span.Start = 7
 	test := &schema.Test{Name: "asks", Agent: a}
-	r := &ResolvedBindings{AgentModels: AgentModels{Models: map[string]schema.Model{"helper": {ID: "llama3.2"}}}}
+	r := AgentModels{Models: map[string]schema.Model{"helper": {ID: "llama3.2"}}}
 	got := r.Test(test)
 	if got == test || got.Agent == a || got.Agent.Model.ID != "llama3.2" || got.Agent.Model.Span != a.Model.Span || got.Name != "asks" {
 		t.Errorf("Test = %+v (agent %+v); want a copy with llama3.2 at the agent's span", got, got.Agent)
