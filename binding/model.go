@@ -187,12 +187,8 @@ func (s *Setup) Models(model func(*schema.Agent) (runtime.Model, error)) runtime
 // Its error is the runtime's; newModel makes the command's of it.
 func (s *Setup) NewModel(agent *schema.Agent, client *http.Client, replay bool, logger *slog.Logger) (runtime.Model, error) {
 	r := s.Bound.Retries[agent.Name]
-	endpoints := map[schema.Provider]runtime.Endpoint{}
-	for p, e := range s.Bound.Endpoints {
-		endpoints[p] = runtime.Endpoint(e)
-	}
 	return runtime.NewModel(agent.Model, runtime.ModelConfig{BaseURL: s.BaseURL, APIKey: s.APIKey, KeyVar: s.KeyVar,
-		Endpoints:  endpoints,
+		Endpoints:  s.Bound.Endpoints,
 		HTTPClient: client, Logger: logger, Secrets: s.Secrets, Replay: replay,
 		Retry: runtime.NewRetryPolicy(r.Retries, r.Backoff)})
 }

@@ -154,7 +154,7 @@ type Options struct {
 type Setup struct {
 	Options
 	// Bound is what the project's bindings file gives under the flags.
-	Bound project.ResolvedBindings
+	Bound Bound
 	// APIKey and KeyVar are the model endpoint's key and its variable,
 	// from the bindings file (else OPENAI_API_KEY is read).
 	APIKey, KeyVar string
@@ -164,27 +164,6 @@ type Setup struct {
 	// call or hand off to, with the models the bindings give them (see
 	// [Setup.SetProgram]).
 	Tree *schema.Program
-}
-
-// Resolve finds the bindings file of the paths given (see
-// project.ResolveBindings), reads it and merges it under the flags: its MCP
-// servers come after the flags', and its endpoint and key are used unless
-// --base-url replaces both, so that the key is never sent to another
-// server. Nothing is printed: [Setup.Check] reports the problems.
-func Resolve(o Options) *Setup {
-	s := &Setup{Options: o}
-	s.Bound = *project.ResolveBindings(project.BindingsRequest{
-		From: o.From, File: o.BindingsFile, None: o.NoBindings,
-		Tools: SpecNames(o.Tools), Injects: SpecNames(o.Injects), BaseURL: o.BaseURL,
-		Limit: o.MaxFileSize,
-	})
-	for _, sv := range s.Bound.Servers {
-		s.MCP = append(s.MCP, mcp.Source(sv))
-	}
-	if s.BaseURL == "" {
-		s.BaseURL, s.KeyVar, s.APIKey = s.Bound.BaseURL, s.Bound.KeyVar, s.Bound.APIKey
-	}
-	return s
 }
 
 // Protect returns, and keeps in Secrets, every secret the process holds:
@@ -304,7 +283,7 @@ func (s *Setup) checkFile() (diag.List, error) {
 	}
 	missing := st.Bindings.Missing(st.File, os.LookupEnv)
 	if !s.NoModel && s.Replay == "" {
-		if m := st.MissingKey(os.LookupEnv); m != "" {
+		if m := s.MissingKey(os.LookupEnv); m != "" {
 			missing = append(missing, m)
 		}
 	}
@@ -317,7 +296,7 @@ func (s *Setup) checkFile() (diag.List, error) {
 
 // KeyError is the configuration error that reports missing, the line that
 // says why a model endpoint's key cannot be read (see
-// [project.ResolvedBindings.MissingKey]).
+// [Setup.MissingKey]).
 func (s *Setup) KeyError(missing string) error {
 	return Lines(Config, s.Cmd+": "+missing,
 		"  hint: the bindings file names the variable that holds the model endpoint's key and never holds the key: export it before the command, or replay recorded answers with --replay")

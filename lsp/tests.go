@@ -148,7 +148,7 @@ func (s *server) testRunner(ctx context.Context, job *agenttest.Job, t *schema.T
 	job.Test = set.Bound.Test(t)
 	injected := set.TestInjects([]*schema.Agent{job.Test.Agent})
 	r := &agenttest.Runner{Setup: set, Repeat: 1, Parallel: 1, Options: set.RunOptions(nil, s.log, injected)}
-	if m := set.Bound.MissingKey(os.LookupEnv); m != "" && r.Live(*job) {
+	if m := set.MissingKey(os.LookupEnv); m != "" && r.Live(*job) {
 		return nil, nil, fmt.Errorf("%s: %s", CommandRunTest, m)
 	}
 	lib, closeTools, err := set.ToolLibrary(ctx, s.log, nil)

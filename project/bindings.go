@@ -408,3 +408,78 @@ func envVarName(id string) string {
 	}
 	return strings.ToUpper(envName.FindString(strings.ReplaceAll(b.String(), "-", "_")))
 }
+
+// MissingKey returns a line for the first key of a model endpoint that the
+// bindings read from an environment variable getenv does not find or finds
+// empty: the place in f, the binding and the variable. The model
+// endpoint's key comes first, when own says that it is used (the command
+// line does not replace the endpoint), then the providers' endpoints' in
+// the order of [EndpointProviders]; "" when every key can be read, or b is
+// nil.
+func (b *Bindings) MissingKey(f *diag.File, getenv func(string) (string, bool), own bool) string {
+	if b == nil {
+		return ""
+	}
+	if own {
+		if m := missing(f, getenv, "model endpoint, apiKey", keyFix, b.APIKey); m != "" {
+			return m
+		}
+	}
+	for _, p := range EndpointProviders {
+		if m := missing(f, getenv, string(p)+" endpoint, apiKey", keyFix, b.Endpoints[p].APIKey); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// Agent returns a, or a copy of it with the model the bindings give it in
+// place of its own, at the span of its own: the agent given, shared with
+// its program, is never modified. gramc's runs and the editor's test runs
+// take it.
+func (m AgentModels) Agent(a *schema.Agent) *schema.Agent {
+	if a == nil {
+		return a
+	}
+	model, ok := m.Models[a.Name]
+	if !ok {
+		return a
+	}
+	c := *a
+	model.Span = a.Model.Span
+	c.Model = model
+	return &c
+}
+
+// Program returns p, or a copy of it whose agents have the models the
+// bindings give them (see [AgentModels.Agent]): the program of a run in
+// which the agents it calls or hands off to are found, each with its
+// bound model. p is never modified; nil gives nil.
+func (m AgentModels) Program(p *schema.Program) *schema.Program {
+	if p == nil || len(m.Models) == 0 {
+		return p
+	}
+	agents := make([]*schema.Agent, 0, p.NumAgents())
+	changed := false
+	for _, a := range p.AllAgents() {
+		b := m.Agent(a)
+		changed = changed || b != a
+		agents = append(agents, b)
+	}
+	if !changed {
+		return p
+	}
+	return schema.NewProgram(p.File, agents, p.Tools(), p.Records)
+}
+
+// Test returns t, or a copy of it whose agent has the model the bindings
+// give it (see [AgentModels.Agent]).
+func (m AgentModels) Test(t *schema.Test) *schema.Test {
+	a := m.Agent(t.Agent)
+	if a == t.Agent {
+		return t
+	}
+	c := *t
+	c.Agent = a
+	return &c
+}

@@ -1,8 +1,6 @@
 package project
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -32,11 +30,11 @@ func TestParseBindingsGeminiEndpoint(t *testing.T) {
 	f := diag.NewFile("bindings.gram", nil)
 	env := map[string]string{"ANT_KEY": "a"}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); !strings.Contains(m, "MY_GEMINI_KEY") || !strings.Contains(m, "Gemini endpoint") {
+	if m := b.MissingKey(f, getenv, false); !strings.Contains(m, "MY_GEMINI_KEY") || !strings.Contains(m, "Gemini endpoint") {
 		t.Errorf("missing key: %q", m)
 	}
 	env["MY_GEMINI_KEY"] = "g"
-	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); m != "" {
+	if m := b.MissingKey(f, getenv, false); m != "" {
 		t.Errorf("missing key with both set: %q", m)
 	}
 }
@@ -68,30 +66,5 @@ func TestParseBindingsEndpointProblems(t *testing.T) {
 	}
 	if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, "apiKey") && !strings.Contains(m, "bound twice") }) {
 		t.Errorf("no diagnostic for the literal apiKey in:\n%s", text)
-	}
-}
-
-func TestResolveBindingsGeminiEndpoint(t *testing.T) {
-	root := t.TempDir()
-	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	os.WriteFile(filepath.Join(root, BindingsFile), []byte(`{kind: "bindings"}
-(:Model {provider: "Gemini", baseURL: "https://gemini.example", apiKey: {env: "MY_GEMINI_KEY"}})
-`), 0o600)
-	file := filepath.Join(root, "agent.gram")
-	os.WriteFile(file, []byte(`{kind: "agents"}`), 0o600)
-	t.Setenv("MY_GEMINI_KEY", "gemini-secret")
-	r := ResolveBindings(BindingsRequest{From: []string{file}, Limit: 1 << 20})
-	if r.Err != nil {
-		t.Fatalf("err: %v %v", r.Err, r.Diags)
-	}
-	g := r.Endpoints[schema.Gemini]
-	if g.BaseURL != "https://gemini.example" || g.APIKey != "gemini-secret" || g.KeyVar != "MY_GEMINI_KEY" {
-		t.Errorf("Gemini endpoint: base %q var %q, key set %v", g.BaseURL, g.KeyVar, g.APIKey != "")
-	}
-	if _, ok := r.Endpoints[schema.Anthropic]; ok {
-		t.Errorf("an Anthropic endpoint the file does not give")
-	}
-	if r.APIKey != "" || !slices.Contains(r.Secrets, "gemini-secret") {
-		t.Errorf("the key is the model endpoint's or not among the secrets (model key set %v)", r.APIKey != "")
 	}
 }

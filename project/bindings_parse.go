@@ -342,3 +342,11 @@ func (e binding) cassettes() {
 		e.b.Cassettes = d
 	}
 }
+
+// put sets (*m)[k] to v, making the map first when there is none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+}

@@ -6,14 +6,14 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// TestResolvedBindingsProgram: the program of a run has every agent with
+// TestAgentModelsProgram: the program of a run has every agent with
 // the model the bindings give it, the compiled agents left as they are;
 // without overrides, it is the program itself.
-func TestResolvedBindingsProgram(t *testing.T) {
+func TestAgentModelsProgram(t *testing.T) {
 	a := &schema.Agent{Name: "a", Model: schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}}
 	b := &schema.Agent{Name: "b", Model: schema.Model{Provider: schema.OpenAI, ID: "gpt-4o"}}
 	p := schema.NewProgram(nil, []*schema.Agent{a, b}, nil, nil)
-	var r ResolvedBindings
+	var r AgentModels
 	if got := r.Program(p); got != p {
 		t.Error("without overrides, another program")
 	}

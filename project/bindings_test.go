@@ -155,22 +155,21 @@ func TestParseBindingsAPIKey(t *testing.T) {
 `))
 	env := map[string]string{}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	r := &ResolvedBindings{Bindings: b, File: f, KeyVar: "GW_KEY"}
-	if m := r.MissingKey(getenv); m != "bindings.gram:2:52: model endpoint, apiKey: the environment variable GW_KEY is not set; set it to the endpoint's API key" {
+	if m := b.MissingKey(f, getenv, true); m != "bindings.gram:2:52: model endpoint, apiKey: the environment variable GW_KEY is not set; set it to the endpoint's API key" {
 		t.Errorf("not set: %q", m)
 	}
 	env["GW_KEY"] = ""
-	if m := r.MissingKey(getenv); !strings.Contains(m, "GW_KEY is empty") {
+	if m := b.MissingKey(f, getenv, true); !strings.Contains(m, "GW_KEY is empty") {
 		t.Errorf("empty: %q", m)
 	}
-	if m := (&ResolvedBindings{Bindings: b, File: f}).MissingKey(getenv); m != "" {
+	if m := b.MissingKey(f, getenv, false); m != "" {
 		t.Errorf("endpoint replaced: %q", m)
 	}
 	env["GW_KEY"] = "k"
-	if m := r.MissingKey(getenv); m != "" {
+	if m := b.MissingKey(f, getenv, true); m != "" {
 		t.Errorf("set: %q", m)
 	}
-	if m := (&ResolvedBindings{Bindings: &Bindings{}, File: f}).MissingKey(getenv); m != "" {
+	if m := (&Bindings{}).MissingKey(f, getenv, true); m != "" {
 		t.Errorf("no key: %q", m)
 	}
 }

@@ -153,7 +153,7 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if !slices.ContainsFunc(jobs, probe.Live) {
 		return nil
 	}
-	if m := o.set.Bound.MissingKey(os.LookupEnv); m != "" && !o.record {
+	if m := o.set.MissingKey(os.LookupEnv); m != "" && !o.record {
 		return o.set.KeyError(m) // with --record, setup has reported it
 	}
 	agent, err := probe.ModelError(jobs)

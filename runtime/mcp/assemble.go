@@ -20,8 +20,7 @@ import (
 // Source is an MCP server whose tools join a library: a Command, run with
 // sh -c with Env added to its environment, or a URL, sent Headers. Name
 // names a server of the project's bindings (see [Assembly]); it is "" for
-// one the command line gives. A project.ResolvedServer, the same fields,
-// converts to it.
+// one the command line gives.
 type Source struct {
 	Name, Command, URL string
 	Env                []string
