@@ -190,12 +190,12 @@ func (a *Analysis) paramTool(o *Occurrence) (string, bool) {
 		return "", false
 	}
 	if !o.Resolved() {
-		k, ok := a.argKeyAt(o.Span.Start)
-		if !ok || k.span != o.Span {
+		v, ok := a.testValueAt(o.Span.Start)
+		if !ok || v.kind != KindParam || v.span != o.Span {
 			return "", false
 		}
-		_, ok = a.lookup(pkgCalls, k.tool)
-		return k.tool, ok
+		_, ok = a.lookup(pkgCalls, v.tool)
+		return v.tool, ok
 	}
 	d := a.Index().NameDecl(o.Def)
 	if d == nil || d.Kind != KindParam || !a.declaresName(d.Tool.NameSpan) {
@@ -209,7 +209,7 @@ func (a *Analysis) paramTool(o *Occurrence) (string, bool) {
 // declares the tool, and the arguments its tests' Calls of the tool name,
 // in source order.
 func (a *Analysis) paramOccurrences(tool, name string) []*Occurrence {
-	out := a.ArgReferences(tool, name)
+	out := a.testReferences(tool, name)
 	if def := a.topDecl(tool); def.Len() > 0 {
 		if p := a.Prog.Tool(tool).Param(name); p != nil {
 			out = append(out, a.Index().OccurrencesOf(p.NameSpan)...)
@@ -255,30 +255,22 @@ func paramDecl(files []pkgFile) (*Analysis, *Occurrence, bool) {
 }
 
 // occurrenceAt returns the occurrence at the position pos: an identity of
-// the index, or the agent, tool or record a test names as a property value
-// (of kind KindAgent, KindTool or KindRecord, resolved to the text's own
-// declaration of it when there is one).
+// the index, the agent, tool or record a test names as a property value
+// (resolved to the text's own declaration of it when there is one), or,
+// in a package, an argument a test's Call names (of kind KindParam).
 func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
 	v, ok := a.testValueAt(pos)
-	if !ok {
-		if k, ok := a.argKeyAt(pos); ok && a.Others != nil {
-			return &Occurrence{Span: k.span, Name: k.name, Kind: KindParam}, true
-		}
+	switch {
+	case !ok || v.kind == KindParam && a.Others == nil:
 		return a.Index().At(pos)
-	}
-	if d, ok := a.lookup(v.kind, v.name); ok && d.file == nil {
-		if at, ok := d.location(a.File); ok {
-			return a.Index().At(a.File.Pos(at.Span.Start))
+	case v.kind != KindParam:
+		if d, ok := a.lookup(valueTables[v.kind], v.name); ok && d.file == nil {
+			if at, ok := d.location(a.File); ok {
+				return a.Index().At(a.File.Pos(at.Span.Start))
+			}
 		}
 	}
-	kind := KindTool
-	switch v.kind {
-	case pkgAgents:
-		kind = KindAgent
-	case pkgRecords:
-		kind = KindRecord
-	}
-	return &Occurrence{Span: v.span, Name: v.name, Kind: kind}, true
+	return &Occurrence{Span: v.span, Name: v.name, Kind: v.kind}, true
 }
 
 // declaresName reports whether the identity defined at def is a name of
@@ -315,7 +307,7 @@ func (a *Analysis) occurrencesNamed(name string) []*Occurrence {
 		out = append(out, ix.OccurrencesOf(def)...)
 	}
 	out = append(out, ix.Unresolved(name)...)
-	out = append(out, a.TestReferences(name)...)
+	out = append(out, a.testReferences("", name)...)
 	// Spans are positions, which an edit leaves in place where it did not
 	// touch: their order is that of the offsets they resolve to.
 	slices.SortStableFunc(out, func(x, y *Occurrence) int {
