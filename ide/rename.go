@@ -147,15 +147,16 @@ type pkgFile struct {
 }
 
 // occurrencesOf returns, file by file, every occurrence of the identity
-// of the occurrence o of the text: of a name of the package, in every
-// member file (see occurrencesNamed), the text first, else in the text;
-// none for a reference that resolves nowhere.
+// of the occurrence o of the text: of a name of the package or a
+// parameter of the package's tool, in every member file (see
+// occurrencesNamed), the text first, else in the text; none for a
+// reference that resolves nowhere.
 func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	if a.isPackageName(o) {
-		return a.eachFile(func(an *Analysis) []*Occurrence { return an.occurrencesNamed(o.Name) })
+		return a.eachFile("", o.Name)
 	}
 	if tool, ok := a.paramTool(o); ok {
-		return a.eachFile(func(an *Analysis) []*Occurrence { return an.paramOccurrences(tool, o.Name) })
+		return a.eachFile(tool, o.Name)
 	}
 	if !o.Resolved() {
 		return nil
@@ -163,9 +164,9 @@ func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	return []pkgFile{{an: a, occs: a.Index().OccurrencesOf(o.Def)}}
 }
 
-// eachFile returns the occurrences occs finds in each member file of the
-// package, the text first.
-func (a *Analysis) eachFile(occs func(*Analysis) []*Occurrence) []pkgFile {
+// eachFile returns the occurrences of name (of the parameter of tool, when
+// not "") in each member file of the package, the text first.
+func (a *Analysis) eachFile(tool, name string) []pkgFile {
 	// The others' analyses are made once, from what the text's compile
 	// made of them.
 	a.othersOnce.Do(func() {
@@ -175,9 +176,9 @@ func (a *Analysis) eachFile(occs func(*Analysis) []*Occurrence) []pkgFile {
 			a.otherFiles = append(a.otherFiles, NewAnalysis(f.File, f.Doc, f.Program, f.Diags, []*project.File{}, nil))
 		}
 	})
-	files := []pkgFile{{an: a, occs: occs(a)}}
+	files := []pkgFile{{an: a, occs: a.occurrencesNamed(tool, name)}}
 	for _, an := range a.otherFiles {
-		files = append(files, pkgFile{an: an, occs: occs(an)})
+		files = append(files, pkgFile{an: an, occs: an.occurrencesNamed(tool, name)})
 	}
 	return files
 }
@@ -202,23 +203,6 @@ func (a *Analysis) paramTool(o *Occurrence) (string, bool) {
 		return "", false
 	}
 	return d.Tool.Name, true
-}
-
-// paramOccurrences returns the occurrences in the file of the parameter
-// name of the package's tool: those of its declaration, when the file
-// declares the tool, and the arguments its tests' Calls of the tool name,
-// in source order.
-func (a *Analysis) paramOccurrences(tool, name string) []*Occurrence {
-	out := a.testReferences(tool, name)
-	if def := a.topDecl(tool); def.Len() > 0 {
-		if p := a.Prog.Tool(tool).Param(name); p != nil {
-			out = append(out, a.Index().OccurrencesOf(p.NameSpan)...)
-		}
-	}
-	slices.SortStableFunc(out, func(x, y *Occurrence) int {
-		return a.File.Resolve(x.Span).Start - a.File.Resolve(y.Span).Start
-	})
-	return out
 }
 
 // isPackageName reports whether the occurrence o names a name of the
@@ -296,18 +280,25 @@ func (a *Analysis) topDecl(name string) diag.Span {
 	return diag.Span{}
 }
 
-// occurrencesNamed returns the occurrences in the file of the package's
-// name: those of its own declaration of it, and its references to another
-// file's (references that resolve in no declaration of the file), in
-// source order.
-func (a *Analysis) occurrencesNamed(name string) []*Occurrence {
+// occurrencesNamed returns the occurrences in the file, in source order,
+// of the package's name: those of its own declaration of it, its
+// references to another file's (references that resolve in no declaration
+// of the file) and its tests' values naming it; with tool not "", of the
+// parameter name of the package's tool: those of its declaration, when
+// the file declares the tool, and the arguments its tests' Calls of the
+// tool name.
+func (a *Analysis) occurrencesNamed(tool, name string) []*Occurrence {
 	ix := a.Index()
-	var out []*Occurrence
-	if def := a.topDecl(name); def.Len() > 0 {
-		out = append(out, ix.OccurrencesOf(def)...)
+	out := a.testReferences(tool, name)
+	switch {
+	case tool == "":
+		// The zero span of a name the file does not declare has none.
+		out = append(append(out, ix.OccurrencesOf(a.topDecl(name))...), ix.Unresolved(name)...)
+	case a.topDecl(tool).Len() > 0:
+		if p := a.Prog.Tool(tool).Param(name); p != nil {
+			out = append(out, ix.OccurrencesOf(p.NameSpan)...)
+		}
 	}
-	out = append(out, ix.Unresolved(name)...)
-	out = append(out, a.testReferences("", name)...)
 	// Spans are positions, which an edit leaves in place where it did not
 	// touch: their order is that of the offsets they resolve to.
 	slices.SortStableFunc(out, func(x, y *Occurrence) int {
