@@ -121,10 +121,7 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 		text, err = a.checkNewName(o, newName)
 	}
 	if err == nil {
-		err = checkComposedName(files, o.Name, text)
-	}
-	if err == nil {
-		err = checkHandoffNames(files, o.Name, text)
+		err = checkCallers(files, o.Name, text)
 	}
 	if err != nil {
 		return nil, err
@@ -402,49 +399,34 @@ func (a *Analysis) checkNewName(o *Occurrence, name string) (string, error) {
 	return name, nil
 }
 
-// checkComposedName checks the new name text of the agent called name
-// when an agent of the files it is renamed in calls it as a tool (the
-// model calls it by that name) or hands off to it (by its handoff's tool
-// name): the name it is called by must be a valid tool name.
-func checkComposedName(files []pkgFile, name, text string) error {
-	handoff := schema.Handoff{Agent: text}.ToolName()
-	if schema.ValidToolName(text) && schema.ValidToolName(handoff) {
-		return nil
-	}
-	for _, pf := range files {
-		for _, ag := range pf.an.Prog.AllAgents() {
-			called := ""
-			switch {
-			case !schema.ValidToolName(text) && slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name }):
-				called = text
-			case slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }):
-				called = handoff
-			default:
-				continue
-			}
-			return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
-		}
-	}
-	return nil
-}
-
-// checkHandoffNames checks the new name text of the agent called name
-// against the names of the tools of the agents of the files it is renamed
-// in: an agent that lists it, and so calls it by its name, must not hand
-// off by a tool of that name, and one that hands off to it must not have
-// a tool named as the handoff's tool.
-func checkHandoffNames(files []pkgFile, name, text string) error {
-	if text == name {
-		return nil
-	}
+// checkCallers checks the new name text of the agent called name against
+// the agents of the files it is renamed in that call it: one that lists
+// it (its model calls it by that name) or hands off to it (by its
+// handoff's tool name) must call it by a valid tool name, and must have no
+// other tool of that name (a handoff's, or one of its own).
+func checkCallers(files []pkgFile, name, text string) error {
 	handoff := schema.Handoff{Agent: text}.ToolName()
 	for _, pf := range files {
 		for _, ag := range pf.an.Prog.AllAgents() {
 			lists := slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name })
+			handsOff := slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name })
+			called := ""
+			switch {
+			case lists && !schema.ValidToolName(text):
+				called = text
+			case handsOff && !schema.ValidToolName(handoff):
+				called = handoff
+			}
+			if called != "" {
+				return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+			}
+			if text == name {
+				continue
+			}
 			if i := slices.IndexFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.ToolName() == text }); lists && i >= 0 {
 				return nameError("agent %s lists agent %s and hands off to %s by a tool named %s, so it would have two tools of that name: choose another name", ag.Name, name, ag.Handoffs[i].Agent, text)
 			}
-			if slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }) && ag.Tool(handoff) != nil {
+			if handsOff && ag.Tool(handoff) != nil {
 				return nameError("agent %s hands off to agent %s by a tool named %s after the rename, and has a tool of that name: choose another name", ag.Name, name, handoff)
 			}
 		}
