@@ -444,39 +444,24 @@ func (a *Analysis) unitBounds(off int) (start, next int) {
 
 // keysAfter returns the keys of the record the cursor is in that follow the
 // cursor (the word under the cursor excluded), up to the start of the next
-// unit, next (-1: none).
+// unit, next (-1: none): read from the tokens after it as those before it
+// are (see cursor.feed).
 func (a *Analysis) keysAfter(off, next int) []string {
 	end := a.File.Len()
 	if next >= 0 {
 		end = next
 	}
 	end = min(end, off+64<<10)
-	var keys []string
-	depth := 0
-	var prev grammar.Tok
+	// At the cursor a key is being written, whose separator may follow.
+	rec := &frame{open: '{', key: "?"}
+	c := &cursor{stack: []*frame{rec}}
+	skip := 0
 	grammar.InspectTokensIn(string(a.File.ByteRange(off, end)), off, func(t grammar.Tok) bool {
 		if t.Start() == off && (t.Type == grammar.Symbol || t.Type == grammar.Bool) {
-			// The rest of the word being typed: left out of prev, so that
-			// its separator does not make it a key already present.
-			return true
+			skip = 1 // the rest of the word being typed, the first key read
 		}
-		if t.Type == grammar.Punct {
-			switch t.Value {
-			case "[", "(", "{":
-				depth++
-			case "]", ")", "}":
-				if depth == 0 {
-					return false
-				}
-				depth--
-			case ":", "::":
-				if depth == 0 && (prev.Type == grammar.Symbol || prev.Type == grammar.Bool || prev.Type == grammar.String || prev.Type == grammar.Backtick) {
-					keys = append(keys, prev.Text())
-				}
-			}
-		}
-		prev = t
-		return true
+		c.feed(&t, false)
+		return len(c.stack) > 0
 	})
-	return keys
+	return rec.keys[skip:]
 }

@@ -25,10 +25,10 @@ type Location struct {
 // nowhere the analysis knows.
 func (a *Analysis) Definition(off int) (Location, bool) {
 	pos := a.File.Pos(off)
-	if v, ok := a.testValueAt(pos); ok {
+	if v, ok := a.testValueAt(pos); ok && v.kind != KindParam {
 		// The text's declaration or another file's (zero when none): what
 		// else the compiler resolved it to is in no file the analysis holds.
-		d, _ := a.lookup(v.kind, v.name)
+		d, _ := a.lookup(valueTables[v.kind], v.name)
 		return d.location(a.File)
 	}
 	o, ok := a.Index().At(pos)

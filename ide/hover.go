@@ -57,12 +57,12 @@ func (a *Analysis) Hover(off int) (Hover, bool) {
 // hover returns the Markdown for the cursor at the position pos and the
 // span of positions it is about.
 func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
-	if v, ok := a.testValueAt(pos); ok {
+	if v, ok := a.testValueAt(pos); ok && v.kind != KindParam {
 		// The text's own agent, tool or record, else another file's (an
 		// agent, a record, or any tool, inline ones too, as a call may
 		// expect), else what the compiler resolved it to (the subject file of a test file outside
 		// a package, which the analysis does not hold).
-		d, ok := a.lookup(v.kind, v.name)
+		d, ok := a.lookup(valueTables[v.kind], v.name)
 		if !ok {
 			d, ok = v.resolved, v.resolved.tool != nil || v.resolved.agent != nil || v.resolved.record != nil
 		}

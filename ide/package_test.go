@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,5 +101,22 @@ func TestCompleteLeavesOutKeysAfterTheCursor(t *testing.T) {
 	}
 	if len(got) == 0 {
 		t.Error("no key offered")
+	}
+}
+
+// TestCompleteReadsKeysAfterTheCursorAsBefore: a key written after the
+// cursor without its separator yet is a key written, as it is before the
+// cursor.
+func TestCompleteReadsKeysAfterTheCursorAsBefore(t *testing.T) {
+	for _, text := range []string{
+		"[a:Agent {model: \"OpenAI/x\", §, instruction}]\n",
+		"[a:Agent {instruction, model: \"OpenAI/x\", §}]\n",
+	} {
+		at := strings.Index(text, "§")
+		text = strings.Replace(text, "§", "", 1)
+		got := labels(Analyze("t.gram", []byte(text)).Complete(at))
+		if slices.Contains(got, "instruction") || !slices.Contains(got, "description") {
+			t.Errorf("%q: %v", text, got)
+		}
 	}
 }

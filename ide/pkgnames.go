@@ -15,7 +15,6 @@
 package ide
 
 import (
-	"iter"
 	"path/filepath"
 	"strings"
 
@@ -56,18 +55,16 @@ func (d pkgDecl) where() string {
 // package's tables (see names.go), and the declaration at a place of
 // the list it is of.
 func (a *Analysis) ownTable(kind int) (*nameTable, func(int) pkgDecl) {
-	n, p := a.names, a.Prog
+	_, at := declsOf(kind, a.Prog, nil)
 	switch kind {
-	case pkgTools, pkgCalls:
-		l := n.tools
-		if kind == pkgCalls {
-			l = n.calls
-		}
-		return l.table(), func(i int) pkgDecl { t := p.ToolAt(i); return pkgDecl{name: t.Name, tool: t} }
+	case pkgTools:
+		return a.names.tools.table(), at
+	case pkgCalls:
+		return a.names.calls.table(), at
 	case pkgAgents:
-		return n.agents.table(), func(i int) pkgDecl { ag := p.AgentAt(i); return pkgDecl{name: ag.Name, agent: ag} }
+		return a.names.agents.table(), at
 	}
-	return n.records.table(), func(i int) pkgDecl { r := p.Records[i]; return pkgDecl{name: r.Name, record: r} }
+	return a.names.records.table(), at
 }
 
 // doc is the hover text of the declaration: what hover says of a local
@@ -103,32 +100,22 @@ const (
 	pkgKinds
 )
 
-// declsOf returns the declarations of one kind of the package's tables
-// in the program of the file o, in source order.
-func declsOf(kind int, o *project.File) iter.Seq[pkgDecl] {
-	return func(yield func(pkgDecl) bool) {
-		p := o.Program
-		switch kind {
-		case pkgTools, pkgCalls:
-			for _, t := range p.AllTools() {
-				if (t.TopLevel || kind == pkgCalls) && !yield(pkgDecl{name: t.Name, file: o, tool: t}) {
-					return
-				}
-			}
-		case pkgAgents:
-			for _, ag := range p.AllAgents() {
-				if !yield(pkgDecl{name: ag.Name, file: o, agent: ag}) {
-					return
-				}
-			}
-		case pkgRecords:
-			for _, r := range p.Records {
-				if !yield(pkgDecl{name: r.Name, file: o, record: r}) {
-					return
-				}
-			}
+// declsOf returns the length of the list of one kind of the package's
+// tables in the program p, of the file o (nil: the text), and the
+// declaration at a place of it, in source order: named "" when it is not
+// of the kind's names (an inline tool is no top-level tool).
+func declsOf(kind int, p *schema.Program, o *project.File) (int, func(int) pkgDecl) {
+	switch kind {
+	case pkgTools, pkgCalls:
+		name := callName
+		if kind == pkgTools {
+			name = toolName
 		}
+		return p.NumTools(), func(i int) pkgDecl { t := p.ToolAt(i); return pkgDecl{name: name(t), file: o, tool: t} }
+	case pkgAgents:
+		return p.NumAgents(), func(i int) pkgDecl { ag := p.AgentAt(i); return pkgDecl{name: ag.Name, file: o, agent: ag} }
 	}
+	return len(p.Records), func(i int) pkgDecl { r := p.Records[i]; return pkgDecl{name: r.Name, file: o, record: r} }
 }
 
 // pkgTables are the package's tables made for one set of other files: each
@@ -161,8 +148,9 @@ func (a *Analysis) pkgTable(kind int, mine *nameTable) *pkgTable {
 		if o.Test || o.Program == nil {
 			continue
 		}
-		for d := range declsOf(kind, o) {
-			if d.name != "" && !taken[d.name] && !mine.holds(d.name) {
+		n, at := declsOf(kind, o.Program, o)
+		for i := range n {
+			if d := at(i); d.name != "" && !taken[d.name] && !mine.holds(d.name) {
 				taken[d.name] = true
 				decls = append(decls, d)
 			}
@@ -193,8 +181,9 @@ func (a *Analysis) declared(name string) (pkgDecl, bool) {
 			continue
 		}
 		for _, kind := range []int{pkgTools, pkgAgents, pkgRecords} {
-			for d := range declsOf(kind, o) {
-				if d.name == name {
+			n, at := declsOf(kind, o.Program, o)
+			for i := range n {
+				if d := at(i); d.name == name {
 					return d, true
 				}
 			}

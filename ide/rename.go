@@ -121,10 +121,7 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 		text, err = a.checkNewName(o, newName)
 	}
 	if err == nil {
-		err = checkComposedName(files, o.Name, text)
-	}
-	if err == nil {
-		err = checkHandoffNames(files, o.Name, text)
+		err = checkCallers(files, o.Name, text)
 	}
 	if err != nil {
 		return nil, err
@@ -147,15 +144,16 @@ type pkgFile struct {
 }
 
 // occurrencesOf returns, file by file, every occurrence of the identity
-// of the occurrence o of the text: of a name of the package, in every
-// member file (see occurrencesNamed), the text first, else in the text;
-// none for a reference that resolves nowhere.
+// of the occurrence o of the text: of a name of the package or a
+// parameter of the package's tool, in every member file (see
+// occurrencesNamed), the text first, else in the text; none for a
+// reference that resolves nowhere.
 func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	if a.isPackageName(o) {
-		return a.eachFile(func(an *Analysis) []*Occurrence { return an.occurrencesNamed(o.Name) })
+		return a.eachFile("", o.Name)
 	}
 	if tool, ok := a.paramTool(o); ok {
-		return a.eachFile(func(an *Analysis) []*Occurrence { return an.paramOccurrences(tool, o.Name) })
+		return a.eachFile(tool, o.Name)
 	}
 	if !o.Resolved() {
 		return nil
@@ -163,9 +161,9 @@ func (a *Analysis) occurrencesOf(o *Occurrence) []pkgFile {
 	return []pkgFile{{an: a, occs: a.Index().OccurrencesOf(o.Def)}}
 }
 
-// eachFile returns the occurrences occs finds in each member file of the
-// package, the text first.
-func (a *Analysis) eachFile(occs func(*Analysis) []*Occurrence) []pkgFile {
+// eachFile returns the occurrences of name (of the parameter of tool, when
+// not "") in each member file of the package, the text first.
+func (a *Analysis) eachFile(tool, name string) []pkgFile {
 	// The others' analyses are made once, from what the text's compile
 	// made of them.
 	a.othersOnce.Do(func() {
@@ -175,9 +173,9 @@ func (a *Analysis) eachFile(occs func(*Analysis) []*Occurrence) []pkgFile {
 			a.otherFiles = append(a.otherFiles, NewAnalysis(f.File, f.Doc, f.Program, f.Diags, []*project.File{}, nil))
 		}
 	})
-	files := []pkgFile{{an: a, occs: occs(a)}}
+	files := []pkgFile{{an: a, occs: a.occurrencesNamed(tool, name)}}
 	for _, an := range a.otherFiles {
-		files = append(files, pkgFile{an: an, occs: occs(an)})
+		files = append(files, pkgFile{an: an, occs: an.occurrencesNamed(tool, name)})
 	}
 	return files
 }
@@ -190,35 +188,18 @@ func (a *Analysis) paramTool(o *Occurrence) (string, bool) {
 		return "", false
 	}
 	if !o.Resolved() {
-		k, ok := a.argKeyAt(o.Span.Start)
-		if !ok || k.span != o.Span {
+		v, ok := a.testValueAt(o.Span.Start)
+		if !ok || v.kind != KindParam || v.span != o.Span {
 			return "", false
 		}
-		_, ok = a.lookup(pkgCalls, k.tool)
-		return k.tool, ok
+		_, ok = a.lookup(pkgCalls, v.tool)
+		return v.tool, ok
 	}
 	d := a.Index().NameDecl(o.Def)
 	if d == nil || d.Kind != KindParam || !a.declaresName(d.Tool.NameSpan) {
 		return "", false
 	}
 	return d.Tool.Name, true
-}
-
-// paramOccurrences returns the occurrences in the file of the parameter
-// name of the package's tool: those of its declaration, when the file
-// declares the tool, and the arguments its tests' Calls of the tool name,
-// in source order.
-func (a *Analysis) paramOccurrences(tool, name string) []*Occurrence {
-	out := a.ArgReferences(tool, name)
-	if def := a.topDecl(tool); def.Len() > 0 {
-		if p := a.Prog.Tool(tool).Param(name); p != nil {
-			out = append(out, a.Index().OccurrencesOf(p.NameSpan)...)
-		}
-	}
-	slices.SortStableFunc(out, func(x, y *Occurrence) int {
-		return a.File.Resolve(x.Span).Start - a.File.Resolve(y.Span).Start
-	})
-	return out
 }
 
 // isPackageName reports whether the occurrence o names a name of the
@@ -255,30 +236,22 @@ func paramDecl(files []pkgFile) (*Analysis, *Occurrence, bool) {
 }
 
 // occurrenceAt returns the occurrence at the position pos: an identity of
-// the index, or the agent, tool or record a test names as a property value
-// (of kind KindAgent, KindTool or KindRecord, resolved to the text's own
-// declaration of it when there is one).
+// the index, the agent, tool or record a test names as a property value
+// (resolved to the text's own declaration of it when there is one), or,
+// in a package, an argument a test's Call names (of kind KindParam).
 func (a *Analysis) occurrenceAt(pos int) (*Occurrence, bool) {
 	v, ok := a.testValueAt(pos)
-	if !ok {
-		if k, ok := a.argKeyAt(pos); ok && a.Others != nil {
-			return &Occurrence{Span: k.span, Name: k.name, Kind: KindParam}, true
-		}
+	switch {
+	case !ok || v.kind == KindParam && a.Others == nil:
 		return a.Index().At(pos)
-	}
-	if d, ok := a.lookup(v.kind, v.name); ok && d.file == nil {
-		if at, ok := d.location(a.File); ok {
-			return a.Index().At(a.File.Pos(at.Span.Start))
+	case v.kind != KindParam:
+		if d, ok := a.lookup(valueTables[v.kind], v.name); ok && d.file == nil {
+			if at, ok := d.location(a.File); ok {
+				return a.Index().At(a.File.Pos(at.Span.Start))
+			}
 		}
 	}
-	kind := KindTool
-	switch v.kind {
-	case pkgAgents:
-		kind = KindAgent
-	case pkgRecords:
-		kind = KindRecord
-	}
-	return &Occurrence{Span: v.span, Name: v.name, Kind: kind}, true
+	return &Occurrence{Span: v.span, Name: v.name, Kind: v.kind}, true
 }
 
 // declaresName reports whether the identity defined at def is a name of
@@ -304,18 +277,25 @@ func (a *Analysis) topDecl(name string) diag.Span {
 	return diag.Span{}
 }
 
-// occurrencesNamed returns the occurrences in the file of the package's
-// name: those of its own declaration of it, and its references to another
-// file's (references that resolve in no declaration of the file), in
-// source order.
-func (a *Analysis) occurrencesNamed(name string) []*Occurrence {
+// occurrencesNamed returns the occurrences in the file, in source order,
+// of the package's name: those of its own declaration of it, its
+// references to another file's (references that resolve in no declaration
+// of the file) and its tests' values naming it; with tool not "", of the
+// parameter name of the package's tool: those of its declaration, when
+// the file declares the tool, and the arguments its tests' Calls of the
+// tool name.
+func (a *Analysis) occurrencesNamed(tool, name string) []*Occurrence {
 	ix := a.Index()
-	var out []*Occurrence
-	if def := a.topDecl(name); def.Len() > 0 {
-		out = append(out, ix.OccurrencesOf(def)...)
+	out := a.testReferences(tool, name)
+	switch {
+	case tool == "":
+		// The zero span of a name the file does not declare has none.
+		out = append(append(out, ix.OccurrencesOf(a.topDecl(name))...), ix.Unresolved(name)...)
+	case a.topDecl(tool).Len() > 0:
+		if p := a.Prog.Tool(tool).Param(name); p != nil {
+			out = append(out, ix.OccurrencesOf(p.NameSpan)...)
+		}
 	}
-	out = append(out, ix.Unresolved(name)...)
-	out = append(out, a.TestReferences(name)...)
 	// Spans are positions, which an edit leaves in place where it did not
 	// touch: their order is that of the offsets they resolve to.
 	slices.SortStableFunc(out, func(x, y *Occurrence) int {
@@ -419,49 +399,34 @@ func (a *Analysis) checkNewName(o *Occurrence, name string) (string, error) {
 	return name, nil
 }
 
-// checkComposedName checks the new name text of the agent called name
-// when an agent of the files it is renamed in calls it as a tool (the
-// model calls it by that name) or hands off to it (by its handoff's tool
-// name): the name it is called by must be a valid tool name.
-func checkComposedName(files []pkgFile, name, text string) error {
-	handoff := schema.Handoff{Agent: text}.ToolName()
-	if schema.ValidToolName(text) && schema.ValidToolName(handoff) {
-		return nil
-	}
-	for _, pf := range files {
-		for _, ag := range pf.an.Prog.AllAgents() {
-			called := ""
-			switch {
-			case !schema.ValidToolName(text) && slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name }):
-				called = text
-			case slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }):
-				called = handoff
-			default:
-				continue
-			}
-			return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
-		}
-	}
-	return nil
-}
-
-// checkHandoffNames checks the new name text of the agent called name
-// against the names of the tools of the agents of the files it is renamed
-// in: an agent that lists it, and so calls it by its name, must not hand
-// off by a tool of that name, and one that hands off to it must not have
-// a tool named as the handoff's tool.
-func checkHandoffNames(files []pkgFile, name, text string) error {
-	if text == name {
-		return nil
-	}
+// checkCallers checks the new name text of the agent called name against
+// the agents of the files it is renamed in that call it: one that lists
+// it (its model calls it by that name) or hands off to it (by its
+// handoff's tool name) must call it by a valid tool name, and must have no
+// other tool of that name (a handoff's, or one of its own).
+func checkCallers(files []pkgFile, name, text string) error {
 	handoff := schema.Handoff{Agent: text}.ToolName()
 	for _, pf := range files {
 		for _, ag := range pf.an.Prog.AllAgents() {
 			lists := slices.ContainsFunc(ag.Tools, func(t *schema.Tool) bool { return t.Agent == name })
+			handsOff := slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name })
+			called := ""
+			switch {
+			case lists && !schema.ValidToolName(text):
+				called = text
+			case handsOff && !schema.ValidToolName(handoff):
+				called = handoff
+			}
+			if called != "" {
+				return nameError("%q is not a valid tool name, and agent %s would call agent %s by it: use 1 to 64 letters, digits, '_' or '-'", called, ag.Name, text)
+			}
+			if text == name {
+				continue
+			}
 			if i := slices.IndexFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.ToolName() == text }); lists && i >= 0 {
 				return nameError("agent %s lists agent %s and hands off to %s by a tool named %s, so it would have two tools of that name: choose another name", ag.Name, name, ag.Handoffs[i].Agent, text)
 			}
-			if slices.ContainsFunc(ag.Handoffs, func(h schema.Handoff) bool { return h.Agent == name }) && ag.Tool(handoff) != nil {
+			if handsOff && ag.Tool(handoff) != nil {
 				return nameError("agent %s hands off to agent %s by a tool named %s after the rename, and has a tool of that name: choose another name", ag.Name, name, handoff)
 			}
 		}
