@@ -158,16 +158,13 @@ func setMember(out []int32, cloned *bool, i int32, want bool) []int32 {
 }
 
 // budgetedAfter returns the agents that set maxToolTokens, in order:
-// those of budgeted, with the agents of the declarations changed looked at
-// again.
-func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *compileMemo) []int32 {
+// those of budgeted, with the agents of the steps compiled again looked
+// at again.
+func (c *compiler) budgetedAfter(budgeted, again []int32, m *compileMemo) []int32 {
 	out := budgeted
 	cloned := false
-	for _, ch := range changed {
-		if ch.d.label != AgentLabel {
-			continue
-		}
-		st := m.steps[m.stepOf[ch.k]]
+	for _, si := range again {
+		st := m.steps[si]
 		for i := st.a0; i < st.a1; i++ {
 			want := c.prog.AgentAt(int(i)).Settings.MaxToolTokens != 0
 			out = setMember(out, &cloned, i, want)
