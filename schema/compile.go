@@ -111,14 +111,11 @@ type compiler struct {
 	// the previous one (see reuse.go), nil for a compile in full; hint are
 	// the tools the agent being compiled again listed before, where the
 	// tools it lists are looked for first (see toolIndexAgain), and pats
-	// the patterns of the tools it compiled, in order. marks are the
-	// indexes of the tools agents listed, in order (see useTool), and
-	// declAt the index of the declaration of each lowered pattern of the
-	// document, or -1.
+	// the patterns of the tools it compiled, in order, and declAt the index
+	// of the declaration of each lowered pattern of the document, or -1.
 	again  *compileMemo
 	hint   []int
 	pats   []*parser.Pattern
-	marks  []int32
 	declAt []int32
 	// pkg is what the files of a package share when the file is compiled
 	// as one of them (see [CompilePackage]), nil for a file alone.

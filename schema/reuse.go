@@ -62,11 +62,8 @@ type compileMemo struct {
 	// them by name, made when first needed.
 	pats  vec[*parser.Pattern]
 	names *toolsByName
-	// uses counts, by tool, how many times agents list it (see useTool);
-	// odd holds, by agent step, the tools it marked used when they are not
-	// its agent's tools (a tool listed twice).
+	// uses counts, by tool, how many agents list it (see moveUses).
 	uses vec[int32]
-	odd  map[int32][]int32
 	// dups are the tools whose names an earlier tool has, unused the
 	// top-level tools no agent lists, in order (see fileChecks).
 	dups   []dupTool

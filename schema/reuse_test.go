@@ -287,8 +287,7 @@ func reparse(prev *parser.Document, f *diag.File, edit diag.Span, newLen int) (*
 
 // TestRecompileAgentListsToolTwice: an edit that makes an agent list a
 // tool twice, in a file where no agent did before, is compiled again as a
-// compile afresh compiles it (the agents whose marks differ from their
-// tools were none, and are one after the edit).
+// compile afresh compiles it.
 func TestRecompileAgentListsToolTwice(t *testing.T) {
 	const text = `[t1:Tool {description: "d"} | (x::String)==>(::String)]
 [t2:Tool {description: "d"} | (x::String)==>(::String)]
