@@ -15,8 +15,8 @@ import (
 
 // stepAgain compiles the changed declaration d again, in place of prev's
 // step si, into c.prog's tools and agents (the next versions of prev's,
-// see vec), keeping the memo's patterns of tools and uses of tools up to
-// date, and adds to affected the tools whose uses it changed; it reports
+// see vec), keeping the memo's uses of tools up to date, and adds to
+// affected the tools it made and those whose uses it changed; it reports
 // false when the declaration makes other numbers of tools or agents, or
 // lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
@@ -31,7 +31,6 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if d.label == AgentLabel {
 		c.hint = prev.AgentAt(int(st.a0)).toolIdx
 	}
-	k0 := len(c.pats)
 	ns := c.step(int(st.decl), d)
 	c.hint = nil
 	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
@@ -41,9 +40,8 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if !ok {
 		return false
 	}
-	for i, p := range c.pats[k0:] { // the tools the step made, as many as before
-		m.pats.set(int(st.t0)+i, p)
-		*affected = append(*affected, st.t0+int32(i))
+	for i := st.t0; i < st.t1; i++ { // the tools the step made, as many as before
+		*affected = append(*affected, i)
 	}
 	if d.label == AgentLabel {
 		c.moveUses(prev.AgentAt(int(st.a0)).toolIdx, c.prog.AgentAt(int(st.a0)).toolIdx, affected)

@@ -241,6 +241,9 @@ func (a *fileAgain) end(hasAgents, lookup bool) {
 		}
 	}
 	c.reportTools(m.dups, m.unused, hasAgents)
+	for p, i := range c.tools {
+		m.pats.set(i, p)
+	}
 	m.types = c.types
 	c.prog.memo = m
 }
