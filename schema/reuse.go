@@ -88,9 +88,6 @@ type compileMemo struct {
 	// tests tells that the file declares tests, which see the package:
 	// they are compiled again with every compile of it.
 	tests bool
-	// reused counts the declarations whose results were taken from another
-	// program (for tests).
-	reused int
 }
 
 // shape is a step without its diagnostics: the declaration it compiled,
@@ -222,7 +219,6 @@ func (a *fileAgain) end(hasAgents, lookup bool) {
 	}
 	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
-	m.reused = len(m.steps) - len(a.changed)
 	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed)
 	m.unused = c.unusedAfter(pm.unused, a.affected, m)
 	m.budgeted = c.budgetedAfter(pm.budgeted, a.changed, m)
