@@ -267,7 +267,6 @@ func (a *fileAgain) decls() []decl {
 func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m := *pm
 	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
-	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
 }
 
