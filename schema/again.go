@@ -6,7 +6,6 @@ package schema
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -16,8 +15,8 @@ import (
 
 // stepAgain compiles the changed declaration d again, in place of prev's
 // step si, into c.prog's tools and agents (the next versions of prev's,
-// see vec), keeping the memo's patterns of tools and uses of tools up to
-// date, and adds to affected the tools whose uses it changed; it reports
+// see vec), keeping the memo's uses of tools up to date, and adds to
+// affected the tools it made and those whose uses it changed; it reports
 // false when the declaration makes other numbers of tools or agents, or
 // lists other tools or reads other records of other files.
 func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32) bool {
@@ -32,7 +31,6 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if d.label == AgentLabel {
 		c.hint = prev.AgentAt(int(st.a0)).toolIdx
 	}
-	k0 := len(c.pats)
 	ns := c.step(int(st.decl), d)
 	c.hint = nil
 	ok := ns.t1 == st.t1 && ns.a1 == st.a1 &&
@@ -42,60 +40,39 @@ func (c *compiler) stepAgain(prev *Program, si int32, d decl, affected *[]int32)
 	if !ok {
 		return false
 	}
-	for i, p := range c.pats[k0:] { // the tools the step made, as many as before
-		m.pats.set(int(st.t0)+i, p)
-		*affected = append(*affected, st.t0+int32(i))
+	for i := st.t0; i < st.t1; i++ { // the tools the step made, as many as before
+		*affected = append(*affected, i)
 	}
 	if d.label == AgentLabel {
-		old, ok := m.odd[si]
-		if !ok {
-			old = toInt32s(prev.AgentAt(int(st.a0)).toolIdx)
-		}
-		c.moveUses(si, old, c.marks[ns.m0:], c.prog.AgentAt(int(st.a0)).toolIdx, affected)
+		c.moveUses(prev.AgentAt(int(st.a0)).toolIdx, c.prog.AgentAt(int(st.a0)).toolIdx, affected)
 	}
 	return true
 }
 
-// moveUses counts the uses of tools of the agent step si again: marked
-// before old, now marks (the agent's tools now toolIdx); it adds the tools
-// whose counts changed to affected.
-func (c *compiler) moveUses(si int32, old, marks []int32, toolIdx []int, affected *[]int32) {
+// moveUses counts the uses of tools again for an agent compiled again,
+// whose tools were old and are now tools (their indexes in the program,
+// -1 for a tool of another file); it adds the tools whose counts changed
+// to affected. The uses are counted from the agents' tools: of the tools
+// of the file an agent marks used (see useTool), those it does not hold
+// are inline tools of a name it listed before, whose uses are not read (a
+// reference names the agent's own inline tool of its name, else the first
+// top-level tool of it).
+func (c *compiler) moveUses(old, tools []int, affected *[]int32) {
 	m := c.again
-	for _, i := range old {
-		m.uses.set(int(i), m.uses.at(int(i))-1)
-	}
-	for _, i := range marks {
-		m.uses.set(int(i), m.uses.at(int(i))+1)
-	}
-	*affected = append(*affected, old...)
-	*affected = append(*affected, marks...)
-	_, wasOdd := m.odd[si]
-	if isOdd := !slices.Equal(marks, toInt32s(toolIdx)); isOdd || wasOdd {
-		m.odd = maps.Clone(m.odd)
-		if isOdd {
-			put(&m.odd, si, slices.Clone(marks))
-		} else {
-			delete(m.odd, si)
+	count := func(idx []int, by int32) {
+		for _, i := range idx {
+			if i >= 0 {
+				m.uses.set(i, m.uses.at(i)+by)
+				*affected = append(*affected, int32(i))
+			}
 		}
 	}
+	count(old, -1)
+	count(tools, 1)
 }
 
-// toInt32s returns xs as int32s.
-func toInt32s(xs []int) []int32 {
-	out := make([]int32, len(xs))
-	for i, x := range xs {
-		out[i] = int32(x)
-	}
-	return out
-}
-
-// useTool records that an agent lists the tool of index i; for a later
-// [Recompile] in c.marks, which a compile for the diagnostics alone has
-// none of.
+// useTool records that an agent lists the tool of index i.
 func (c *compiler) useTool(i int) {
-	if !c.lean {
-		c.marks = append(c.marks, int32(i))
-	}
 	if c.again == nil {
 		c.used[i] = true
 	}
@@ -158,16 +135,13 @@ func setMember(out []int32, cloned *bool, i int32, want bool) []int32 {
 }
 
 // budgetedAfter returns the agents that set maxToolTokens, in order:
-// those of budgeted, with the agents of the declarations changed looked at
-// again.
-func (c *compiler) budgetedAfter(budgeted []int32, changed []changedDecl, m *compileMemo) []int32 {
+// those of budgeted, with the agents of the steps compiled again looked
+// at again.
+func (c *compiler) budgetedAfter(budgeted, again []int32, m *compileMemo) []int32 {
 	out := budgeted
 	cloned := false
-	for _, ch := range changed {
-		if ch.d.label != AgentLabel {
-			continue
-		}
-		st := m.steps[m.stepOf[ch.k]]
+	for _, si := range again {
+		st := m.steps[si]
 		for i := st.a0; i < st.a1; i++ {
 			want := c.prog.AgentAt(int(i)).Settings.MaxToolTokens != 0
 			out = setMember(out, &cloned, i, want)
@@ -197,22 +171,18 @@ func (c *compiler) newMemo(decls []decl, collected, recorded int, dups []dupTool
 		}
 		m.pkgMarks = byStep(m.pkgMarks, int32(i), c.pkgMarks[st.p0:st.p1])
 		m.pkgReads = byStep(m.pkgReads, int32(i), c.pkgReads[st.q0:st.q1])
-		if st.a1 > st.a0 {
-			mine := slices.Clip(c.marks[st.m0:st.m1])
-			for _, t := range mine {
+	}
+	for i, a := range c.prog.AllAgents() {
+		for _, t := range a.toolIdx {
+			if t >= 0 {
 				uses[t]++
 			}
-			if !slices.Equal(mine, toInt32s(c.prog.AgentAt(int(st.a0)).toolIdx)) {
-				put(&m.odd, int32(i), mine)
-			}
 		}
-	}
-	m.uses = vecOf(uses)
-	for i, a := range c.prog.AllAgents() {
 		if a.Settings.MaxToolTokens != 0 {
 			m.budgeted = append(m.budgeted, int32(i))
 		}
 	}
+	m.uses = vecOf(uses)
 	pats := make([]*parser.Pattern, c.prog.NumTools())
 	for p, i := range c.tools {
 		pats[i] = p

@@ -110,15 +110,11 @@ type compiler struct {
 	// again, in a Recompile, is the memo of the program being made, from
 	// the previous one (see reuse.go), nil for a compile in full; hint are
 	// the tools the agent being compiled again listed before, where the
-	// tools it lists are looked for first (see toolIndexAgain), and pats
-	// the patterns of the tools it compiled, in order. marks are the
-	// indexes of the tools agents listed, in order (see useTool), and
-	// declAt the index of the declaration of each lowered pattern of the
+	// tools it lists are looked for first (see toolIndexAgain), and declAt
+	// the index of the declaration of each lowered pattern of the
 	// document, or -1.
 	again  *compileMemo
 	hint   []int
-	pats   []*parser.Pattern
-	marks  []int32
 	declAt []int32
 	// pkg is what the files of a package share when the file is compiled
 	// as one of them (see [CompilePackage]), nil for a file alone.
@@ -436,9 +432,6 @@ func (c *compiler) tool(d decl, top bool) {
 	t.Name, t.Span, t.NameSpan, t.TopLevel, t.Props = p.Subject.Identity, p.Span(), p.IdentSpan(), top, c.props(&p.Subject)
 	c.tools[p] = c.prog.NumTools()
 	c.prog.tools.v.push(t)
-	if c.again != nil {
-		c.pats = append(c.pats, p)
-	}
 	c.used = append(c.used, false)
 	c.legacyToolLabel(d)
 	if t.Name == "" {

@@ -34,7 +34,7 @@ func TestRecompileSharesLists(t *testing.T) {
 	edited := text[:at] + "x" + text[at:]
 	ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
 	got, _ := Recompile(prog, ndoc)
-	if got.memo == nil || got.memo.reused == 0 {
+	if !tookSteps(got, prog) {
 		t.Fatal("compiled in full")
 	}
 	if got.tools.flat.Load() != nil || got.agents.flat.Load() != nil {

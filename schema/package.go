@@ -353,10 +353,13 @@ func readByRecords(files []pkgFileState, i int, names map[string]bool) bool {
 // changedNames adds to names those of the declarations a compiles again,
 // and sets their spans in st.
 func changedNames(a *fileAgain, names map[string]bool, st *pkgFileState) {
+	m := a.c.again
 	st.idents = st.idents.edit()
-	for _, ch := range a.changed {
-		names[ch.d.p.Subject.Identity] = true
-		st.idents.set(ch.k, ch.d.p.IdentSpan())
+	for _, si := range a.changed {
+		k := int(m.steps[si].decl)
+		p := m.decls.at(k).p
+		names[p.Subject.Identity] = true
+		st.idents.set(k, p.IdentSpan())
 	}
 }
 
@@ -376,17 +379,17 @@ func addUsers(prev *PackageCompile, scope *pkgScope, names, touched map[string]b
 		}
 		a, p := again[u.file], prev.Programs[u.file]
 		st := p.memo.steps[u.step]
-		if a.whole != nil || !a.add(int(st.decl)) || st.t1 == st.t0 {
+		if a.whole != nil || !a.add(u.step) || st.t1 == st.t0 {
 			return true
 		}
 		// A tool: the agents of its file that list it (if any does) read
 		// it too.
-		for _, o := range p.memo.steps {
+		for si, o := range p.memo.steps {
 			if p.memo.uses.at(int(st.t0)) == 0 {
 				break
 			}
 			if o.a1 > o.a0 && slices.Contains(p.AgentAt(int(o.a0)).toolIdx, int(st.t0)) {
-				a.add(int(o.decl))
+				a.add(int32(si))
 			}
 		}
 		if n := p.ToolAt(int(st.t0)).Name; !names[n] {

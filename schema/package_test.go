@@ -260,7 +260,7 @@ func TestRecompilePackageSharesLists(t *testing.T) {
 	na, _ := reparse(a, diag.NewFile("a.gram", []byte(edited)), diag.Span{Start: at, End: at}, 1)
 	got := RecompilePackage(prev, []*parser.Document{na, o}, nil)
 	p, q := got.Programs[0], prev.Programs[0]
-	if p.memo == nil || p.memo.reused == 0 {
+	if !tookSteps(p, q) {
 		t.Fatal("compiled in full")
 	}
 	if p.tools.flat.Load() != nil || p.agents.flat.Load() != nil {

@@ -62,11 +62,8 @@ type compileMemo struct {
 	// them by name, made when first needed.
 	pats  vec[*parser.Pattern]
 	names *toolsByName
-	// uses counts, by tool, how many times agents list it (see useTool);
-	// odd holds, by agent step, the tools it marked used when they are not
-	// its agent's tools (a tool listed twice).
+	// uses counts, by tool, how many agents list it (see moveUses).
 	uses vec[int32]
-	odd  map[int32][]int32
 	// dups are the tools whose names an earlier tool has, unused the
 	// top-level tools no agent lists, in order (see fileChecks).
 	dups   []dupTool
@@ -91,9 +88,6 @@ type compileMemo struct {
 	// tests tells that the file declares tests, which see the package:
 	// they are compiled again with every compile of it.
 	tests bool
-	// reused counts the declarations whose results were taken from another
-	// program (for tests).
-	reused int
 }
 
 // shape is a step without its diagnostics: the declaration it compiled,
@@ -141,20 +135,14 @@ func Recompile(prev *Program, doc *parser.Document) (*Program, diag.List) {
 	return Compile(doc)
 }
 
-// changedDecl is a declaration whose pattern changed, or which reads one
-// that did: the k-th.
-type changedDecl struct {
-	k int
-	d decl
-}
-
 // fileAgain is a file being compiled again from its previous program: the
-// declarations to compile again, in the order of their steps, of which
-// done were; the diagnostics of those, and the tools whose uses changed.
+// steps of the declarations to compile again, those whose patterns
+// changed or which read one that did, of which done were (in order); the
+// diagnostics of those, and the tools whose uses changed.
 type fileAgain struct {
 	c        *compiler
 	prev     *Program
-	changed  []changedDecl
+	changed  []int32
 	done     int
 	news     []stepDiags
 	affected []int32
@@ -173,26 +161,25 @@ func startAgain(prev *Program, doc *parser.Document, scope *pkgScope) *fileAgain
 	}
 	pm := prev.memo
 	c := makeCompiler(doc, nil, declCounts{})
-	c.pkg = scope
-	changed, ok := c.changedDecls(pm)
+	c.pkg, c.again = scope, pm.next(doc)
+	changed, ok := c.changedSteps(pm)
 	if !ok {
 		return nil
 	}
 	c.records, c.prog.Records = pm.records, prev.Records
-	c.again = pm.next(doc)
 	c.prog.tools, c.prog.agents = prev.tools.next(), prev.agents.next()
 	c.types = pm.types
 	return &fileAgain{c: c, prev: prev, changed: changed}
 }
 
-// add adds the declaration k, whose pattern is as it was, to those
-// compiled again: what it reads of another file changed. It reports
-// whether k was not among them.
-func (a *fileAgain) add(k int) bool {
-	if slices.ContainsFunc(a.changed, func(ch changedDecl) bool { return ch.k == k }) {
+// add adds the step si, whose declaration's pattern is as it was, to
+// those compiled again: what it reads of another file changed. It reports
+// whether si was not among them.
+func (a *fileAgain) add(si int32) bool {
+	if slices.Contains(a.changed, si) {
 		return false
 	}
-	a.changed = append(a.changed, changedDecl{k, a.c.again.decls.at(k)})
+	a.changed = append(a.changed, si)
 	return true
 }
 
@@ -204,16 +191,17 @@ func (a *fileAgain) compile(label string) bool {
 		return true // compiled with the other files compiled in full (see endWhole)
 	}
 	c, m := a.c, a.c.again
-	rest := a.changed[a.done:]
-	slices.SortFunc(rest, func(x, y changedDecl) int { return int(m.stepOf[x.k] - m.stepOf[y.k]) })
-	for ; a.done < len(a.changed) && (label == "" || a.changed[a.done].d.label == label); a.done++ {
-		ch := a.changed[a.done]
-		si := m.stepOf[ch.k]
+	slices.Sort(a.changed[a.done:])
+	for ; a.done < len(a.changed); a.done++ {
+		si := a.changed[a.done]
+		d := m.decls.at(int(m.steps[si].decl))
+		if label != "" && d.label != label {
+			break
+		}
 		d0 := len(c.diags)
-		if si < 0 || !c.stepAgain(a.prev, si, ch.d, &a.affected) {
+		if !c.stepAgain(a.prev, si, d, &a.affected) {
 			return false
 		}
-		m.decls.set(ch.k, ch.d)
 		if d0 < len(c.diags) {
 			a.news = append(a.news, stepDiags{si, slices.Clip(c.diags[d0:])})
 		}
@@ -231,8 +219,7 @@ func (a *fileAgain) end(hasAgents, lookup bool) {
 	}
 	c, m, pm := a.c, a.c.again, a.prev.memo
 	c.prog.tools, c.prog.agents = c.prog.tools.orPrev(a.prev.tools), c.prog.agents.orPrev(a.prev.agents)
-	m.reused = len(m.steps) - len(a.changed)
-	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed, m.stepOf)
+	m.stepDiags = mergeStepDiags(pm.stepDiags, a.news, a.changed)
 	m.unused = c.unusedAfter(pm.unused, a.affected, m)
 	m.budgeted = c.budgetedAfter(pm.budgeted, a.changed, m)
 	c.diags = m.recDiags
@@ -250,6 +237,9 @@ func (a *fileAgain) end(hasAgents, lookup bool) {
 		}
 	}
 	c.reportTools(m.dups, m.unused, hasAgents)
+	for p, i := range c.tools {
+		m.pats.set(i, p)
+	}
 	m.types = c.types
 	c.prog.memo = m
 }
@@ -277,17 +267,17 @@ func (a *fileAgain) decls() []decl {
 func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 	m := *pm
 	m.doc, m.decls, m.pats, m.uses = doc, pm.decls.edit(), pm.pats.edit(), pm.uses.edit()
-	m.recDiags = slices.Clip(pm.recDiags)
 	return &m
 }
 
-// changedDecls returns the declarations of c's document whose patterns are
-// not those of the memo's; ok is false when
-// the declarations are not the memo's with at most the patterns of tools
-// and agents changed: of the same names and labels, at the same places,
-// and with the same declarations inside (see innerDecls).
-func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
-	var out []changedDecl
+// changedSteps returns the steps of the declarations of c's document
+// whose patterns are not those of the memo's, setting those declarations
+// in c.again; ok is false when the declarations are not the memo's with
+// at most the patterns of tools and agents changed: of the same names and
+// labels, at the same places, and with the same declarations inside (see
+// innerDecls).
+func (c *compiler) changedSteps(pm *compileMemo) ([]int32, bool) {
+	var out []int32
 	for i, top := range c.doc.ChangedLowered(pm.doc) {
 		p := innermost(top)
 		d, found := c.declOf(p)
@@ -302,10 +292,11 @@ func (c *compiler) changedDecls(pm *compileMemo) ([]changedDecl, bool) {
 			continue
 		}
 		d.tp = top
-		if !sameDecl(d, pm.decls.at(k)) {
+		if !sameDecl(d, pm.decls.at(k)) || pm.stepOf[k] < 0 {
 			return nil, false
 		}
-		out = append(out, changedDecl{k, d})
+		c.again.decls.set(k, d)
+		out = append(out, pm.stepOf[k])
 	}
 	return out, true
 }
@@ -342,19 +333,15 @@ func innerDecls(p *parser.Pattern, out []string) []string {
 }
 
 // mergeStepDiags returns the diagnostics of the steps: prev's, with those
-// of the steps compiled again (changed, whose steps stepOf gives) replaced
-// by news, in the order of the steps.
-func mergeStepDiags(prev, news []stepDiags, changed []changedDecl, stepOf []int32) []stepDiags {
-	again := make(map[int32]bool, len(changed))
-	for _, ch := range changed {
-		again[stepOf[ch.k]] = true
-	}
+// of the steps compiled again (again, in order) replaced by news, in the
+// order of the steps.
+func mergeStepDiags(prev, news []stepDiags, again []int32) []stepDiags {
 	out := make([]stepDiags, 0, len(prev)+len(news))
 	for _, sd := range prev {
 		for len(news) > 0 && news[0].step < sd.step {
 			out, news = append(out, news[0]), news[1:]
 		}
-		if !again[sd.step] {
+		if _, found := slices.BinarySearch(again, sd.step); !found {
 			out = append(out, sd)
 		}
 	}

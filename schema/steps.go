@@ -9,19 +9,19 @@ import "github.com/gramlang/gram/parser"
 // step is what compiling one tool or agent declaration made: the
 // declaration (its index among the document's), its diagnostics
 // diags[d0:d1], the tools prog.Tools()[t0:t1] (the tool, or an agent's
-// inline tools) and agents prog.Agents()[a0:a1], and the uses of tools
-// marks[m0:m1] (see useTool), of tools of other files pkgMarks[p0:p1]
-// (see pkgTool), and the records of other files it read pkgReads[q0:q1].
+// inline tools) and agents prog.Agents()[a0:a1], and the uses of tools of
+// other files pkgMarks[p0:p1] (see pkgTool) and the records of other
+// files it read pkgReads[q0:q1].
 // The indexes are 32-bit, as a memo's are (see shape): a compile holds a
 // step per tool and agent until it ends.
 type step struct {
-	decl, d0, d1, t0, t1, a0, a1, m0, m1, p0, p1, q0, q1 int32
+	decl, d0, d1, t0, t1, a0, a1, p0, p1, q0, q1 int32
 }
 
 // step compiles the declaration d, the k-th of the document, a tool or an
 // agent, and returns what it made.
 func (c *compiler) step(k int, d decl) step {
-	st := step{decl: int32(k), d0: int32(len(c.diags)), t0: int32(c.prog.NumTools()), a0: int32(c.prog.NumAgents()), m0: int32(len(c.marks)),
+	st := step{decl: int32(k), d0: int32(len(c.diags)), t0: int32(c.prog.NumTools()), a0: int32(c.prog.NumAgents()),
 		p0: int32(len(c.pkgMarks)), q0: int32(len(c.pkgReads))}
 	c.top = d.tp.Span()
 	if d.label == ToolLabel {
@@ -29,7 +29,7 @@ func (c *compiler) step(k int, d decl) step {
 	} else {
 		c.agent(d)
 	}
-	st.d1, st.t1, st.a1, st.m1 = int32(len(c.diags)), int32(c.prog.NumTools()), int32(c.prog.NumAgents()), int32(len(c.marks))
+	st.d1, st.t1, st.a1 = int32(len(c.diags)), int32(c.prog.NumTools()), int32(c.prog.NumAgents())
 	st.p1, st.q1 = int32(len(c.pkgMarks)), int32(len(c.pkgReads))
 	return st
 }

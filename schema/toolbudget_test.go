@@ -44,7 +44,7 @@ func TestToolBudgetsAfterEdits(t *testing.T) {
 		ndoc, _ := reparse(doc, diag.NewFile("t.gram", []byte(edited)), diag.Span{Start: at, End: at + len(e.from)}, len(e.to))
 		got, _ := Recompile(prog, ndoc)
 		want, _ := Compile(ndoc)
-		if got.memo == nil || got.memo.reused == 0 {
+		if !tookSteps(got, prog) {
 			t.Fatalf("%q to %q after %q: compiled in full", e.from, e.to, e.needle)
 		}
 		var budgeted []int32
