@@ -502,10 +502,13 @@ func disp(name string) string { return cmp.Or(name, "(unnamed)") }
 
 // fixToolName returns a name that is not empty with invalid characters
 // replaced by '_' and cut to 64 bytes: a valid tool name.
-func fixToolName(name string) string {
-	b := []byte(name[:min(len(name), 64)])
+func fixToolName(name string) string { return replaceBytes(name[:min(len(name), 64)], toolNameByte) }
+
+// replaceBytes returns s with each byte that keep refuses replaced by '_'.
+func replaceBytes(s string, keep func(byte) bool) string {
+	b := []byte(s)
 	for i, ch := range b {
-		if !toolNameByte(ch) {
+		if !keep(ch) {
 			b[i] = '_'
 		}
 	}
