@@ -438,7 +438,7 @@ func (c *compiler) tool(d decl, top bool) {
 		c.explain(diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name"),
 			"name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name")
 	} else if !ValidToolName(t.Name) {
-		fixed := fixToolName(t.Name)
+		fixed := replaceBytes(t.Name[:min(len(t.Name), 64)], toolNameByte) // a valid tool name
 		c.explain(diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name),
 			"a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require", replaceFix("Rename to "+fixed, p.IdentSpan(), fixed))
 	}
@@ -493,12 +493,11 @@ func (c *compiler) text(s diag.Span) string {
 // disp returns a declaration's name for messages.
 func disp(name string) string { return cmp.Or(name, "(unnamed)") }
 
-// fixToolName returns a name that is not empty with invalid characters
-// replaced by '_' and cut to 64 bytes: a valid tool name.
-func fixToolName(name string) string {
-	b := []byte(name[:min(len(name), 64)])
+// replaceBytes returns s with each byte that keep refuses replaced by '_'.
+func replaceBytes(s string, keep func(byte) bool) string {
+	b := []byte(s)
 	for i, ch := range b {
-		if !toolNameByte(ch) {
+		if !keep(ch) {
 			b[i] = '_'
 		}
 	}

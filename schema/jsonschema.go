@@ -373,13 +373,7 @@ func defKey(name string) string {
 	if name == "" {
 		return "Record"
 	}
-	b := []byte(name)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
+	return replaceBytes(name, func(c byte) bool { return toolNameByte(c) || c == '.' })
 }
 
 // objectSchema returns the object schema of a list of parameters or fields.

@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"slices"
 	"strings"
@@ -203,9 +204,9 @@ func (c *compiler) recordShapeLints() {
 		}
 		k := key{n: len(r.Fields)}
 		for _, f := range r.Fields {
-			h := nameHash(f.Name)
+			h := maphash.String(shapeSeed, f.Name)
 			if f.Type != nil {
-				h ^= nameHash(f.Type.Name) * 31
+				h ^= maphash.String(shapeSeed, f.Type.Name) * 31
 			}
 			if f.Optional {
 				h++
@@ -229,12 +230,5 @@ func (c *compiler) recordShapeLints() {
 	}
 }
 
-// nameHash is the FNV-1a hash of name.
-func nameHash(name string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(name); i++ {
-		h ^= uint64(name[i])
-		h *= 1099511628211
-	}
-	return h
-}
+// shapeSeed seeds the hashes of names that group records by shape.
+var shapeSeed = maphash.MakeSeed()

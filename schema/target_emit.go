@@ -412,13 +412,7 @@ func checkParamNames(tg *Target, t *Tool, diags *diag.List) {
 // leading digit gets a '_' before it, and the name is cut to 64 bytes and
 // numbered if needed; "" when none is found.
 func acceptedName(rule NameRule, name string, taken map[string]bool) string {
-	b := []byte(name)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			b[i] = '_'
-		}
-	}
-	s := string(b)
+	s := replaceBytes(name, func(c byte) bool { return c != '-' && toolNameByte(c) })
 	if s == "" || '0' <= s[0] && s[0] <= '9' {
 		s = "_" + s
 	}
