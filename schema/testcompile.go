@@ -209,9 +209,7 @@ func (c *compiler) testProps(t *Test, d decl) {
 	}
 	if name, ok := c.nameValue(pr); ok {
 		t.AgentName, t.AgentSpan = name, pr.Value.Span()
-		if t.Agent = c.lookupAgent(name); t.Agent == nil {
-			c.unknownAgent(name, pr.Value.Span(), "test "+disp(t.Name))
-		}
+		t.Agent = c.testAgent(name, pr.Value.Span(), "test "+disp(t.Name))
 	}
 }
 
@@ -281,8 +279,12 @@ func suggestedOrList(dg *diag.Diagnostic, s string, span diag.Span, names []stri
 	}
 }
 
-// unknownAgent reports a name that is not an agent.
-func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
+// testAgent returns the agent a test or one of its elements (where) names
+// at span (see lookupAgent), reporting a name that is not an agent.
+func (c *compiler) testAgent(name string, span diag.Span, where string) *Agent {
+	if a := c.lookupAgent(name); a != nil {
+		return a
+	}
 	dg := diag.Errorf(CodeUnknownAgent, span, "%s names agent %s, which is not defined", where, name)
 	names := c.agentNames()
 	if c.agentIndex == nil {
@@ -291,6 +293,7 @@ func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 	suggestedOrList(&dg, c.agentIndex.Closest(name), span, names, "the agents are ",
 		"define the agent in this file, or in the file a *_test.gram file is named after (tests in greeter_test.gram test the agents of greeter.gram)")
 	c.diags.Add(dg)
+	return nil
 }
 
 // trajectory decodes a trajectory mode.

@@ -32,9 +32,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 	if name == t.AgentName {
 		return t.Agent, t.AgentName, "", diag.Span{}, true // the tested agent
 	}
-	who = c.lookupAgent(name)
-	if who == nil {
-		c.unknownAgent(name, span, "the Call")
+	if who = c.testAgent(name, span, "the Call"); who == nil {
 		return nil, "", "", diag.Span{}, false
 	}
 	if t.Agent == nil {
@@ -65,8 +63,7 @@ func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpect
 	if t.Agent == nil {
 		return h
 	}
-	if c.lookupAgent(name) == nil {
-		c.unknownAgent(name, h.ToSpan, "the Handoff")
+	if c.testAgent(name, h.ToSpan, "the Handoff") == nil {
 		return nil
 	}
 	var targets []string
