@@ -43,10 +43,16 @@ var TurnStatuses = []string{"completed", "budget_exceeded", "max_iterations_reac
 // agent a (nil: unknown), named agentName. forCall reports a tool the agent
 // cannot call.
 func (c *compiler) toolOf(a *Agent, agentName string, e *parser.Pattern, label string, forCall bool) (string, diag.Span, *Tool, bool) {
-	name, span, ok := c.nameProp(e, "tool", fmt.Sprintf("the %s expectation does not name its tool", label), "add the tool: (:"+label+" {tool: name})")
+	pr := e.Subject.Prop("tool")
+	if pr == nil {
+		c.missingProp(e, fmt.Sprintf("the %s expectation does not name its tool", label), "add the tool: (:"+label+" {tool: name})")
+		return "", diag.Span{}, nil, false
+	}
+	name, ok := c.nameValue(pr)
 	if !ok {
 		return "", diag.Span{}, nil, false
 	}
+	span := pr.Value.Span()
 	if a == nil {
 		if c.lookupTool(name) == nil && agentName == "" {
 			c.unknownTool(name, span, nil)

@@ -132,19 +132,6 @@ func (c *compiler) nameValue(pr *parser.Property) (string, bool) {
 	return "", false
 }
 
-// nameProp reads the property key of e, which names something (see
-// nameValue), and the span of its value; a missing one is reported with
-// msg and detail (see missingProp).
-func (c *compiler) nameProp(e *parser.Pattern, key, msg, detail string) (string, diag.Span, bool) {
-	pr := e.Subject.Prop(key)
-	if pr == nil {
-		c.missingProp(e, msg, detail)
-		return "", diag.Span{}, false
-	}
-	name, ok := c.nameValue(pr)
-	return name, pr.Value.Span(), ok
-}
-
 // labelSpan returns the span of the first label of a pattern's subject.
 func labelSpan(p *parser.Pattern) diag.Span {
 	if s := subjectOf(p); s != nil && len(s.Labels) > 0 {

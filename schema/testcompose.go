@@ -55,11 +55,16 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpectation {
 	c.checkPropKeys(e, "a Handoff", handoffTestProps)
 	c.noElements(e, HandoffLabel)
-	name, span, ok := c.nameProp(e, "to", "the Handoff expectation does not name the agent handed to", "add the agent: (:Handoff {to: name})")
+	pr := e.Subject.Prop("to")
+	if pr == nil {
+		c.missingProp(e, "the Handoff expectation does not name the agent handed to", "add the agent: (:Handoff {to: name})")
+		return nil
+	}
+	name, ok := c.nameValue(pr)
 	if !ok {
 		return nil
 	}
-	h := &HandoffExpectation{To: name, Span: e.Span(), ToSpan: span}
+	h := &HandoffExpectation{To: name, Span: e.Span(), ToSpan: pr.Value.Span()}
 	if t.Agent == nil {
 		return h
 	}

@@ -36,7 +36,12 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 	c.checkPropKeys(e, "a Decision", decisionProps)
 	d := &DecisionScript{Span: e.Span()}
 	var okTool, okApprove bool
-	d.Tool, d.ToolSpan, okTool = c.nameProp(e, "tool", "the Decision does not name the tool it decides on", "add the tool: (:Decision {tool: name, approve: true})")
+	if pr := e.Subject.Prop("tool"); pr == nil {
+		c.missingProp(e, "the Decision does not name the tool it decides on", "add the tool: (:Decision {tool: name, approve: true})")
+	} else {
+		d.Tool, okTool = c.nameValue(pr)
+		d.ToolSpan = pr.Value.Span()
+	}
 	if pr := e.Subject.Prop("approve"); pr == nil {
 		c.missingProp(e, "the Decision does not say whether it approves the calls",
 			"add approve: true to run the calls, or approve: false (with a reason: \"...\" told to the model) to deny them")
