@@ -318,7 +318,9 @@ func (c *compiler) rubric(e *parser.Pattern) *Rubric {
 		c.missingProp(e, "the rubric does not name its judge", "add the agent that scores the reply: (:Rubric {judge: my_judge, criterion: \"...\"})")
 	} else if name, ok := c.nameValue(judge); ok {
 		r.JudgeName, r.JudgeSpan = name, judge.Value.Span()
-		r.Judge = c.testAgent(name, judge.Value.Span(), "the rubric")
+		if r.Judge = c.lookupAgent(name); r.Judge == nil {
+			c.unknownAgent(name, judge.Value.Span(), "the rubric")
+		}
 	}
 	if criterion == nil {
 		c.missingProp(e, "the rubric has no criterion", "say what the judge checks: (:Rubric {judge: ..., criterion: \"The answer greets the user by name\"})")

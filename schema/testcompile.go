@@ -196,7 +196,9 @@ func (c *compiler) testProps(t *Test, d decl) {
 	}
 	if name, ok := c.nameValue(pr); ok {
 		t.AgentName, t.AgentSpan = name, pr.Value.Span()
-		t.Agent = c.testAgent(name, pr.Value.Span(), "test "+disp(t.Name))
+		if t.Agent = c.lookupAgent(name); t.Agent == nil {
+			c.unknownAgent(name, pr.Value.Span(), "test "+disp(t.Name))
+		}
 	}
 }
 
@@ -266,12 +268,8 @@ func suggestedOrList(dg *diag.Diagnostic, s string, span diag.Span, names []stri
 	}
 }
 
-// testAgent returns the agent a test or one of its elements (where) names
-// at span (see lookupAgent), reporting a name that is not an agent.
-func (c *compiler) testAgent(name string, span diag.Span, where string) *Agent {
-	if a := c.lookupAgent(name); a != nil {
-		return a
-	}
+// unknownAgent reports a name that is not an agent.
+func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 	dg := diag.Errorf(CodeUnknownAgent, span, "%s names agent %s, which is not defined", where, name)
 	names := c.agentNames()
 	if c.agentIndex == nil {
@@ -280,7 +278,6 @@ func (c *compiler) testAgent(name string, span diag.Span, where string) *Agent {
 	suggestedOrList(&dg, c.agentIndex.Closest(name), span, names, "the agents are ",
 		"define the agent in this file, or in the file a *_test.gram file is named after (tests in greeter_test.gram test the agents of greeter.gram)")
 	c.diags.Add(dg)
-	return nil
 }
 
 // trajectory decodes a trajectory mode.

@@ -32,7 +32,9 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 	if name == t.AgentName {
 		return t.Agent, t.AgentName, "", diag.Span{}, true // the tested agent
 	}
-	if who = c.testAgent(name, span, "the Call"); who == nil {
+	who = c.lookupAgent(name)
+	if who == nil {
+		c.unknownAgent(name, span, "the Call")
 		return nil, "", "", diag.Span{}, false
 	}
 	if t.Agent == nil {
@@ -68,7 +70,8 @@ func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpect
 	if t.Agent == nil {
 		return h
 	}
-	if c.testAgent(name, h.ToSpan, "the Handoff") == nil {
+	if c.lookupAgent(name) == nil {
+		c.unknownAgent(name, h.ToSpan, "the Handoff")
 		return nil
 	}
 	var targets []string
