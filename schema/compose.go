@@ -232,7 +232,7 @@ func compose(cs []*compiler, handoffs bool) {
 	for _, c := range cs {
 		c.listAgents(&edges)
 	}
-	seen := map[[2]*Agent]handoffAt{}
+	seen := map[[2]*Agent]Handoff{}
 	for _, c := range cs {
 		if handoffs {
 			c.handoffs(seen)

@@ -8,8 +8,8 @@
 //     records and tests) and the agent-level diagnostics. It always returns a
 //     program, partial when the file has errors. [CompileWith] also resolves
 //     the names a file's tests use in other programs.
-//   - [ValidateValue] and [ValidateJSON] check one value against a schema or
-//     a type (the expected arguments and the JSON answers of tests).
+//   - [ValidateJSON] checks one value against a type (the JSON answers of
+//     tests).
 //   - [Merge] combines the parser's diagnostics with the compiler's in one
 //     sorted list; the parser's errors that the compiler restates in its own
 //     terms are the compiler's to report (see [parser.Document.Deferred]).

@@ -25,13 +25,6 @@ import (
 // handoffProps are the known properties of a handoff.
 var handoffProps = []string{"description"}
 
-// handoffAt is where a handoff was first declared: its span, in the file
-// of c.
-type handoffAt struct {
-	span diag.Span
-	c    *compiler
-}
-
 // HandoffTool returns the tool the model of an agent calls to hand the
 // conversation to h's agent: named [Handoff.ToolName], described by the
 // handoff's description or "Hand the conversation to agent NAME", without
@@ -75,7 +68,7 @@ func HasHandoff(doc *parser.Document) bool {
 // handoffs compiles the Handoff relationships at the top level of the
 // file into the Handoffs of their agents; seen holds the handoffs
 // compiled so far in the package.
-func (c *compiler) handoffs(seen map[[2]*Agent]handoffAt) {
+func (c *compiler) handoffs(seen map[[2]*Agent]Handoff) {
 	for _, top := range c.doc.AllLowered() {
 		p := innermost(top)
 		if !isHandoff(p) {
@@ -107,7 +100,7 @@ func (c *compiler) unreadHandoffs() {
 }
 
 // handoff compiles one Handoff relationship r.
-func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
+func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]Handoff) {
 	path, _ := r.Syntax().(*grammar.Path)
 	if path == nil || len(r.Elements) != 2 {
 		return
@@ -143,7 +136,7 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 	if first, ok := seen[[2]*Agent{from, to}]; ok {
 		c.diags.Add(detailed(diag.Warningf(CodeDuplicateHandoff, h.Span, "agent %s hands off to %s twice", from.Name, to.Name),
 			"remove this relationship: the first one is enough",
-			diag.Related{File: c.otherFile(first.c), Span: first.span, Message: "first handoff from " + from.Name + " to " + to.Name}))
+			diag.Related{File: c.otherFile(first.File), Span: first.Span, Message: "first handoff from " + from.Name + " to " + to.Name}))
 		return
 	}
 	if !ValidToolName(h.ToolName()) {
@@ -160,16 +153,16 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]handoffAt) {
 			"rename the tool: the model of "+from.Name+" calls "+h.ToolName()+" to hand the conversation to "+to.Name))
 		return
 	}
-	seen[[2]*Agent{from, to}] = handoffAt{h.Span, c}
+	seen[[2]*Agent{from, to}] = h
 	from.Handoffs = append(from.Handoffs, h)
 }
 
-// otherFile returns the file of o when it is not c's, else nil.
-func (c *compiler) otherFile(o *compiler) *diag.File {
-	if o == c {
+// otherFile returns f when it is not c's file, else nil.
+func (c *compiler) otherFile(f *diag.File) *diag.File {
+	if f == c.doc.File {
 		return nil
 	}
-	return o.doc.File
+	return f
 }
 
 // handoffEnd returns the agent an end of a handoff names, reporting an end
@@ -319,7 +312,7 @@ func cycleFrom(cyc []int, edges []agentEdge) diag.Diagnostic {
 	dg.Detail = "an agent cannot reach itself through the agents it lists: remove one of the references, or pass the conversation on with a (from)-[:Handoff]->(to) relationship instead"
 	for _, i := range cyc[1:] {
 		e := edges[i]
-		dg.Related = append(dg.Related, diag.Related{File: first.c.otherFile(e.c), Span: e.span, Message: e.from.Name + " lists " + e.to.Name})
+		dg.Related = append(dg.Related, diag.Related{File: first.c.otherFile(e.c.doc.File), Span: e.span, Message: e.from.Name + " lists " + e.to.Name})
 	}
 	return dg
 }

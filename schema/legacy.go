@@ -293,27 +293,20 @@ func (c *compiler) legacyRecordName(name string) string {
 	return cand
 }
 
-// topNames returns the identities of the file's top-level patterns.
+// topNames returns the identities of the file's top-level patterns and
+// of their annotations.
 func (c *compiler) topNames() map[string]bool {
 	if c.tops == nil {
 		c.tops = map[string]bool{}
 		for _, p := range c.doc.AllLowered() {
-			for ; p != nil; p = unwrap(p) {
-				if p.Subject.Identity != "" {
-					c.tops[p.Subject.Identity] = true
+			for _, q := range [...]*parser.Pattern{p, innermost(p)} {
+				if q.Subject.Identity != "" {
+					c.tops[q.Subject.Identity] = true
 				}
 			}
 		}
 	}
 	return c.tops
-}
-
-// unwrap returns the pattern an annotation wraps, or nil.
-func unwrap(p *parser.Pattern) *parser.Pattern {
-	if p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-		return p.Elements[0]
-	}
-	return nil
 }
 
 // legacyFields reads `fields: [{name: "n", type: "T"}, ...]` as a record

@@ -23,17 +23,34 @@ func (a *Agent) UsedAgents() []string {
 // agents a run of one of them may come to. A name p has no agent for is
 // left out; with no program, the agents from alone.
 func (p *Program) Reachable(from ...*Agent) []*Agent {
+	lookup := func(string) *Agent { return nil }
+	if p != nil {
+		lookup = p.Agent
+	}
+	return reach(from, lookup, false)
+}
+
+// reach is [Program.Reachable] with the agents looked up by lookup (nil
+// for a name of none); handoffsOnly follows handoffs alone.
+func reach(from []*Agent, lookup func(string) *Agent, handoffsOnly bool) []*Agent {
 	var out []*Agent
-	for _, a := range from {
-		if a != nil && !slices.Contains(out, a) {
+	seen := map[*Agent]bool{nil: true}
+	add := func(a *Agent) {
+		if !seen[a] {
+			seen[a] = true
 			out = append(out, a)
 		}
 	}
-	for i := 0; p != nil && i < len(out); i++ {
-		for _, name := range out[i].UsedAgents() {
-			if sub := p.Agent(name); sub != nil && !slices.Contains(out, sub) {
-				out = append(out, sub)
-			}
+	for _, a := range from {
+		add(a)
+	}
+	for i := 0; i < len(out); i++ {
+		names := out[i].UsedAgents()
+		if handoffsOnly {
+			names = names[len(names)-len(out[i].Handoffs):]
+		}
+		for _, name := range names {
+			add(lookup(name))
 		}
 	}
 	return out

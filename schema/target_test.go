@@ -92,8 +92,9 @@ func TestLengthPattern(t *testing.T) {
 	if v, _ := ps.(Object).Get("pattern"); v != `^[\s\S]{2,3}$` {
 		t.Errorf("pattern = %v", v)
 	}
+	sch, err := compileSchema(ps.(Object))
 	for value, want := range map[string]bool{"a": false, "ab": true, "héé": true, "abcd": false} {
-		if problems := ValidateValue(ps.(Object), value); (len(problems) == 0) != want {
+		if problems := validateValue(sch, err, value); (len(problems) == 0) != want {
 			t.Errorf("%q: %v", value, problems)
 		}
 	}

@@ -14,26 +14,6 @@ import (
 // handoffTestProps are the properties of a Handoff expectation.
 var handoffTestProps = []string{"to"}
 
-// reachedAgents returns a and the agents it reaches, as tools, through
-// others or by handoffs (see [Agent.UsedAgents]), each once;
-// handoffsOnly follows handoffs alone.
-func (c *compiler) reachedAgents(a *Agent, handoffsOnly bool) []*Agent {
-	out, seen := []*Agent{a}, map[*Agent]bool{a: true}
-	for i := 0; i < len(out); i++ {
-		names := out[i].UsedAgents()
-		if handoffsOnly {
-			names = names[len(names)-len(out[i].Handoffs):]
-		}
-		for _, name := range names {
-			if b := c.lookupAgent(name); b != nil && !seen[b] {
-				seen[b] = true
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
-
 // callAgent resolves the agent property of a Call: the agent whose calls
 // are expected (the tested agent without one), the name its tools are
 // looked up under, and the property's name and span ("" without one). It
@@ -60,7 +40,7 @@ func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, n
 	if t.Agent == nil {
 		return who, name, name, span, true
 	}
-	reached := c.reachedAgents(t.Agent, false)[1:]
+	reached := reach([]*Agent{t.Agent}, c.lookupAgent, false)[1:]
 	if slices.Contains(reached, who) {
 		return who, name, name, span, true
 	}
@@ -95,7 +75,7 @@ func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpect
 		return nil
 	}
 	var targets []string
-	for _, a := range c.reachedAgents(t.Agent, true) {
+	for _, a := range reach([]*Agent{t.Agent}, c.lookupAgent, true) {
 		for _, x := range a.Handoffs {
 			if !slices.Contains(targets, x.Agent) {
 				targets = append(targets, x.Agent)

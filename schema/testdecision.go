@@ -58,7 +58,7 @@ func (c *compiler) decision(t *Test, turn *Turn, e *parser.Pattern) *DecisionScr
 		return d
 	}
 	var tool *Tool // of the tested agent or of an agent it reaches
-	for _, a := range c.reachedAgents(t.Agent, false) {
+	for _, a := range reach([]*Agent{t.Agent}, c.lookupAgent, false) {
 		if tool = a.Tool(d.Tool); tool != nil {
 			break
 		}

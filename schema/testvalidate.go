@@ -10,16 +10,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// ValidateValue validates a JSON value (as [Object] or encoding/json holds
-// it; numbers may be json.Number) against a schema and returns what is
-// wrong, sorted by pointer; none when it is valid.
-func ValidateValue(sch Object, v any) []Problem {
-	s, err := compileSchema(sch)
-	return validateValue(s, err, v)
-}
-
-// validateValue is [ValidateValue] with the schema compiled: s, or the
-// error compiling it.
+// validateValue validates a JSON value (as [Object] or encoding/json holds
+// it; numbers may be json.Number) against a compiled schema, s or the
+// error compiling it, and returns what is wrong, sorted by pointer; none
+// when it is valid.
 func validateValue(s *jsonschema.Schema, err error, v any) []Problem {
 	if err != nil {
 		return []Problem{{Message: "cannot be checked: " + err.Error()}}
@@ -45,7 +39,8 @@ func ValidateJSON(t *Type, text []byte) []Problem {
 	if dec.More() {
 		return []Problem{{Message: "is not one JSON value: there is more text after it"}}
 	}
-	return ValidateValue(TypeSchema(t, false), v)
+	s, err := compileSchema(TypeSchema(t, false))
+	return validateValue(s, err, v)
 }
 
 // compiledValueSchema is a schema compiled for validating values, or the

@@ -321,8 +321,8 @@ func compatible(d, i any, ptr string) []Incompatibility {
 	}
 	// A declaration with an enum or const accepts a finite set of values:
 	// check each against the implementation.
-	if vals, ok := finiteValues(dm); ok {
-		return enumCompatible(dm, im, vals, ptr)
+	if vals, key, ok := finiteValues(dm); ok {
+		return enumCompatible(dm, im, vals, key, ptr)
 	}
 	if out, done := declCombinatorsCompatible(dm, i, ptr); done {
 		return out
@@ -448,11 +448,7 @@ func uncomparedCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 			out = append(out, incompat(jsonvalue.JoinPointer(ptr, k), "the implementation has %s %s, which cannot be compared; the declaration must have the same", k, clip.Text(jsonvalue.Compact(im[k]), 80)))
 		}
 	}
-	if vals, ok := finiteValues(im); ok {
-		key := "enum"
-		if _, c := im["const"]; c {
-			key = "const"
-		}
+	if vals, key, ok := finiteValues(im); ok {
 		out = append(out, incompat(jsonvalue.JoinPointer(ptr, key), "it accepts any value of its type, the implementation only %s", clip.Text(jsonvalue.Compact(vals), 80)))
 	}
 	return out

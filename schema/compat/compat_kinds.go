@@ -52,24 +52,21 @@ func stringCompatible(dm, im map[string]any, ptr string) []Incompatibility {
 	return out
 }
 
-// finiteValues returns the members of a schema's enum or const.
-func finiteValues(m map[string]any) ([]any, bool) {
+// finiteValues returns the members of a schema's enum or const, and
+// which of the two keywords holds them.
+func finiteValues(m map[string]any) (vals []any, key string, ok bool) {
 	if c, ok := m["const"]; ok {
-		return []any{c}, true
+		return []any{c}, "const", true
 	}
 	if e, ok := m["enum"].([]any); ok {
-		return e, true
+		return e, "enum", true
 	}
-	return nil, false
+	return nil, "", false
 }
 
-// enumCompatible checks each value the declaration's enum allows against
-// the implementation's schema.
-func enumCompatible(dm, im map[string]any, vals []any, ptr string) []Incompatibility {
-	key := "enum"
-	if _, ok := dm["const"]; ok {
-		key = "const"
-	}
+// enumCompatible checks each value the declaration's enum (or const, key)
+// allows against the implementation's schema.
+func enumCompatible(dm, im map[string]any, vals []any, key, ptr string) []Incompatibility {
 	at := jsonvalue.JoinPointer(ptr, key)
 	iv, err := CompileSchema(im)
 	if err != nil {
