@@ -146,13 +146,12 @@ func (o *testOptions) modelCheck(r *agenttest.Runner, jobs []agenttest.Job) erro
 	if o.record {
 		hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
 	}
-	lines := append([]string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}, testHints(err, err.Error(), hint)...)
 	code := exitError
 	var ce *runtime.ConfigError
 	if errors.As(err, &ce) {
 		code = exitConfig
 	}
-	return fail(code, "%s", strings.Join(lines, "\n"))
+	return fail(code, "%s", testError(fmt.Sprintf("%s: agent %s", o.cmd, agent.Name), err, err.Error(), hint))
 }
 
 // runner returns the test runner the flags describe (see
@@ -268,8 +267,7 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 			code = exitConfig
 			if !hinted[r.Error] {
 				hinted[r.Error] = true
-				lines := append([]string{fmt.Sprintf("gramc test: %s: %s", r.Test, r.Error)}, testHints(r.Cause, r.Error, keyHint)...)
-				fmt.Fprintln(e.stderr, strings.Join(lines, "\n"))
+				fmt.Fprintln(e.stderr, testError("gramc test: "+r.Test, r.Cause, r.Error, keyHint))
 			}
 		case r.Status != agenttest.Pass && code == exitOK:
 			code = exitError
@@ -281,13 +279,13 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 // keyHint follows an error about the model endpoint's key.
 const keyHint = "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
 
-// testHints returns the hints that follow a configuration error err of
-// the tests, whose message is text: how to bind what is missing and, when
-// it is the model's key, hint.
-func testHints(err error, text, hint string) []string {
-	lines := binding.BindHints(err)
+// testError returns the report of a configuration error err of the
+// tests, whose message is text: "where: text", then the hints of how to
+// bind what is missing and, when it is the model's key, hint.
+func testError(where string, err error, text, hint string) string {
+	lines := append([]string{where + ": " + text}, binding.BindHints(err)...)
 	if strings.Contains(text, "OPENAI_API_KEY") {
 		lines = append(lines, hint)
 	}
-	return lines
+	return strings.Join(lines, "\n")
 }
