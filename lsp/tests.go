@@ -106,11 +106,10 @@ func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (a
 	// The agents the test may reach, as `gramc test` makes them: those of
 	// the files of its package and its own (see agenttest.PackageProgram);
 	// the document's alone when it is compiled alone.
-	job := agenttest.Job{Path: an.File.Path, Test: t, Program: an.Prog}
+	jobs := []agenttest.Job{{Path: an.File.Path, Test: t, Program: an.Prog}}
 	if c := an.Checked; c != nil && c.Package != nil {
-		job.Program = agenttest.PackageProgram(c.Package, c.Package.Lookup(an.File.Path))
+		jobs[0].Program = agenttest.PackageProgram(c.Package, c.Package.Lookup(an.File.Path))
 	}
-	jobs := []agenttest.Job{job}
 	r, closeTools, err := s.testRunner(ctx, jobs)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: %v", name, err)
