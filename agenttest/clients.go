@@ -5,10 +5,12 @@ package agenttest
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/gramlang/gram/binding"
@@ -70,4 +72,35 @@ func (r *Runner) setup() *binding.Setup {
 		return &binding.Setup{}
 	}
 	return r.Setup
+}
+
+// Start readies r for the runs of jobs with its Setup: it sets each job's
+// test as the bindings give it; when a test runs against the model (see
+// [Runner.Live]) and a model endpoint's key the bindings file reads is not
+// set, it returns keyErr of the line that says so; then check's error (nil:
+// none). Else it starts the tools into Library (see
+// [binding.Setup.ToolLibrary]) and puts the setup's run options, with the
+// tests' injected values (see [binding.Setup.TestInjects]), before
+// Options. Call the returned function when the runs are done.
+func (r *Runner) Start(ctx context.Context, jobs []Job, logger *slog.Logger, keyErr func(missing string) error, check func() error) (func(), error) {
+	s := r.Setup
+	agents := make([]*schema.Agent, len(jobs))
+	for i := range jobs {
+		jobs[i].Test = s.Bound.Test(jobs[i].Test)
+		agents[i] = jobs[i].Test.Agent
+	}
+	if m := s.MissingKey(os.LookupEnv); m != "" && slices.ContainsFunc(jobs, r.Live) {
+		return nil, keyErr(m)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	lib, closeTools, err := s.ToolLibrary(ctx, logger, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.Library, r.Options = lib, append(s.RunOptions(nil, logger, s.TestInjects(agents)), r.Options...)
+	return closeTools, nil
 }

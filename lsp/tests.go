@@ -19,7 +19,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -107,16 +106,16 @@ func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (a
 	// The agents the test may reach, as `gramc test` makes them: those of
 	// the files of its package and its own (see agenttest.PackageProgram);
 	// the document's alone when it is compiled alone.
-	job := agenttest.Job{Path: an.File.Path, Program: an.Prog}
+	jobs := []agenttest.Job{{Path: an.File.Path, Test: t, Program: an.Prog}}
 	if c := an.Checked; c != nil && c.Package != nil {
-		job.Program = agenttest.PackageProgram(c.Package, c.Package.Lookup(an.File.Path))
+		jobs[0].Program = agenttest.PackageProgram(c.Package, c.Package.Lookup(an.File.Path))
 	}
-	r, closeTools, err := s.testRunner(ctx, &job, t)
+	r, closeTools, err := s.testRunner(ctx, jobs)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "test %s: %v", name, err)
 	}
 	defer closeTools()
-	res := r.RunAll(ctx, []agenttest.Job{job})[0]
+	res := r.RunAll(ctx, jobs)[0]
 	if s.conn != nil {
 		msg := &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: fmt.Sprintf("Test %s passed (%s).", name, res.Source)}
 		if res.Status != agenttest.Pass {
@@ -128,35 +127,29 @@ func (s *server) runTestCommand(ctx context.Context, snap *snapshot, arg any) (a
 	return res, nil
 }
 
-// testRunner returns the runner of test t of the file at job.Path, run
-// once as `gramc test` runs it with no flags (see package binding): the
-// built-in tools, then what the project's bindings file gives (the nearest
+// testRunner returns the runner of the test of jobs, one, run once as
+// `gramc test` runs it with no flags (see package binding): the built-in
+// tools, then what the project's bindings file gives (the nearest
 // bindings.gram, in the file's directory or a parent up to the repository
-// root), replaying the test's cassette when there is one; it sets job.Test
-// to t as the bindings give it. A bindings file with errors, or one that
-// reads an environment variable that is not set, stops the run before any
-// model call, with the reason (the endpoint's key only when the test runs
-// against the model: a test with a cassette replays it without a key).
-// Call the returned function when the run is done.
-func (s *server) testRunner(ctx context.Context, job *agenttest.Job, t *schema.Test) (*agenttest.Runner, func(), error) {
-	set := binding.Resolve(binding.Options{Cmd: CommandRunTest, From: []string{filepath.Dir(job.Path)},
-		MaxFileSize: inputfile.DefaultLimit, NoModel: true, // the key is checked below, if the test needs it
+// root), replaying the test's cassette when there is one; it sets the
+// job's test as the bindings give it. A bindings file with errors, or one
+// that reads an environment variable that is not set, stops the run before
+// any model call, with the reason (the endpoint's key only when the test
+// runs against the model: a test with a cassette replays it without a key;
+// see [agenttest.Runner.Start]). Call the returned function when the run
+// is done.
+func (s *server) testRunner(ctx context.Context, jobs []agenttest.Job) (*agenttest.Runner, func(), error) {
+	set := binding.Resolve(binding.Options{Cmd: CommandRunTest, From: []string{filepath.Dir(jobs[0].Path)},
+		MaxFileSize: inputfile.DefaultLimit, NoModel: true, // Start checks the key, if the test needs it
 		ResultLimit: runtime.DefaultResultLimit, OutputRetries: runtime.DefaultOutputRetries, MCPTimeout: mcp.DefaultStartTimeout})
 	if _, err := set.Check(); err != nil {
 		return nil, nil, err
 	}
-	job.Test = set.Bound.Test(t)
-	injected := set.TestInjects([]*schema.Agent{job.Test.Agent})
-	r := &agenttest.Runner{Setup: set, Repeat: 1, Parallel: 1, Options: set.RunOptions(nil, s.log, injected)}
-	if m := set.MissingKey(os.LookupEnv); m != "" && r.Live(*job) {
-		return nil, nil, fmt.Errorf("%s: %s", CommandRunTest, m)
-	}
-	lib, closeTools, err := set.ToolLibrary(ctx, s.log, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	r.Library = lib
-	return r, closeTools, nil
+	r := &agenttest.Runner{Setup: set, Repeat: 1, Parallel: 1}
+	closeTools, err := r.Start(ctx, jobs, s.log, func(missing string) error {
+		return fmt.Errorf("%s: %s", CommandRunTest, missing)
+	}, nil)
+	return r, closeTools, err
 }
 
 // subjectFixes returns the quick fixes of a diagnostic that edit the agent

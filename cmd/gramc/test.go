@@ -23,7 +23,6 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/schema"
 )
 
 // testOptions are the flags of gramc test.
@@ -76,7 +75,7 @@ func runTest(e *env, args []string) error {
 	// model: all of them with --record, those without a cassette by
 	// default (checked once they are known), none with --replay.
 	o.b.NoModel = !o.record
-	logger, injected, err := o.setup(e)
+	logger, _, err := o.setup(e)
 	if err != nil {
 		return err
 	}
@@ -89,26 +88,17 @@ func runTest(e *env, args []string) error {
 	if len(jobs) == 0 {
 		return o.report(e, nil)
 	}
-	agents := make([]*schema.Agent, len(jobs))
-	for i, j := range jobs {
-		jobs[i].Test = o.set.Bound.Test(j.Test)
-		agents[i] = jobs[i].Test.Agent
-	}
-	injected = o.set.TestInjects(agents)
-	if err := o.modelCheck(e, jobs); err != nil {
-		return err
-	}
 
-	// The tools.
+	// The tests as the bindings give them, and the tools.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	lib, closeTools, err := o.set.ToolLibrary(ctx, logger, nil)
+	r := o.runner(logger)
+	closeTools, err := r.Start(ctx, jobs, logger, o.set.KeyError, func() error { return o.modelCheck(r, jobs) })
 	if err != nil {
 		return err
 	}
 	defer closeTools()
-
-	return o.finish(e, o.runner(e, lib, logger, injected).RunAll(ctx, jobs))
+	return o.finish(e, r.RunAll(ctx, jobs))
 }
 
 // finish reports the results and returns the command's error: a test
@@ -145,18 +135,10 @@ func (o *testOptions) costCheck(e *env, results []agenttest.Result) bool {
 }
 
 // modelCheck reports what keeps the tests that run against the model
-// from having one (the bindings file's key variable, OPENAI_API_KEY not
-// set), once, before any test runs and before any cassette directory is
-// made.
-func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
-	probe := o.runner(e, nil, nil, nil)
-	if !slices.ContainsFunc(jobs, probe.Live) {
-		return nil
-	}
-	if m := o.set.MissingKey(os.LookupEnv); m != "" && !o.record {
-		return o.set.KeyError(m) // with --record, setup has reported it
-	}
-	agent, err := probe.ModelError(jobs)
+// from having one (OPENAI_API_KEY not set, say), once, before any test
+// runs and before any cassette directory is made.
+func (o *testOptions) modelCheck(r *agenttest.Runner, jobs []agenttest.Job) error {
+	agent, err := r.ModelError(jobs)
 	if err == nil {
 		return nil
 	}
@@ -164,20 +146,19 @@ func (o *testOptions) modelCheck(e *env, jobs []agenttest.Job) error {
 	if o.record {
 		hint = "  hint: --record runs the tests against the model: set OPENAI_API_KEY, or point the agents at a server with --base-url URL"
 	}
-	lines := append([]string{fmt.Sprintf("%s: agent %s: %v", o.cmd, agent.Name, err)}, testHints(err, err.Error(), hint)...)
 	code := exitError
 	var ce *runtime.ConfigError
 	if errors.As(err, &ce) {
 		code = exitConfig
 	}
-	return fail(code, "%s", strings.Join(lines, "\n"))
+	return fail(code, "%s", testError(fmt.Sprintf("%s: agent %s", o.cmd, agent.Name), err, err.Error(), hint))
 }
 
-// runner returns the test runner the flags describe.
-func (o *testOptions) runner(e *env, lib *runtime.Library, logger *slog.Logger, injected map[string]any) *agenttest.Runner {
+// runner returns the test runner the flags describe (see
+// [agenttest.Runner.Start]).
+func (o *testOptions) runner(logger *slog.Logger) *agenttest.Runner {
 	r := &agenttest.Runner{
-		Library:   lib,
-		Options:   append(o.set.RunOptions(nil, logger, injected), runtime.WithStreaming(o.stream)), // the runner sets the model
+		Options:   []runtime.Option{runtime.WithStreaming(o.stream)}, // after the setup's
 		Cassettes: o.cassettes,
 		Setup:     o.set,
 		Repeat:    o.repeat,
@@ -286,8 +267,7 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 			code = exitConfig
 			if !hinted[r.Error] {
 				hinted[r.Error] = true
-				lines := append([]string{fmt.Sprintf("gramc test: %s: %s", r.Test, r.Error)}, testHints(r.Cause, r.Error, keyHint)...)
-				fmt.Fprintln(e.stderr, strings.Join(lines, "\n"))
+				fmt.Fprintln(e.stderr, testError("gramc test: "+r.Test, r.Cause, r.Error, keyHint))
 			}
 		case r.Status != agenttest.Pass && code == exitOK:
 			code = exitError
@@ -299,13 +279,13 @@ func (o *testOptions) exitCode(e *env, results []agenttest.Result) error {
 // keyHint follows an error about the model endpoint's key.
 const keyHint = "  hint: set OPENAI_API_KEY, point the agents at a server with --base-url URL, or replay recorded cassettes with --replay"
 
-// testHints returns the hints that follow a configuration error err of
-// the tests, whose message is text: how to bind what is missing and, when
-// it is the model's key, hint.
-func testHints(err error, text, hint string) []string {
-	lines := binding.BindHints(err)
+// testError returns the report of a configuration error err of the
+// tests, whose message is text: "where: text", then the hints of how to
+// bind what is missing and, when it is the model's key, hint.
+func testError(where string, err error, text, hint string) string {
+	lines := append([]string{where + ": " + text}, binding.BindHints(err)...)
 	if strings.Contains(text, "OPENAI_API_KEY") {
 		lines = append(lines, hint)
 	}
-	return lines
+	return strings.Join(lines, "\n")
 }
