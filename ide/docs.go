@@ -235,7 +235,7 @@ func AgentDoc(ag *schema.Agent) string {
 	}
 	fmt.Fprintf(b, "- tools: %s\n", cmp.Or(strings.Join(names, ", "), "(none)"))
 	if ag.Signature {
-		fmt.Fprintf(b, "- as a tool: `%s`\n", AgentSignature(ag))
+		fmt.Fprintf(b, "- as a tool: `%s`\n", Signature(ag.AsTool))
 	}
 	for _, h := range ag.Handoffs {
 		fmt.Fprintf(b, "- hands off to `%s` (tool `%s`)", h.Agent, h.ToolName())
