@@ -119,7 +119,3 @@ func AgentToolDoc(ag *schema.Agent) string {
 	}
 	return b.String()
 }
-
-// handoffLabelText is the text of [LabelDoc] for the label Handoff.
-const handoffLabelText = "**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
-	"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there."
