@@ -26,19 +26,6 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// DefaultAgentSignature is the signature of an agent without a signature
-// element, as its callers see it.
-const DefaultAgentSignature = "(" + schema.DefaultAgentParam + "::String)==>(::String)"
-
-// AgentSignature writes the signature an agent has as another agent's
-// tool: its signature element's, else [DefaultAgentSignature].
-func AgentSignature(ag *schema.Agent) string {
-	if ag.AsTool != nil {
-		return Signature(ag.AsTool)
-	}
-	return DefaultAgentSignature
-}
-
 // agentItems completes the agents whose names start with word, other than
 // those skip holds and those the agent caller is called by, directly or
 // through other agents (listing one would make a cycle; caller "" for
@@ -55,7 +42,7 @@ func (a *Analysis) agentItems(skip map[string]bool, caller, word string) ([]Comp
 		if skip[ag.Name] || caller != "" && a.calls(d, caller, compiled, map[string]bool{}) {
 			return
 		}
-		detail := "agent " + AgentSignature(ag)
+		detail := "agent " + Signature(ag.AsTool)
 		if d.file != nil {
 			detail = d.where() + ": " + detail
 		}
@@ -120,9 +107,6 @@ func (d pkgDecl) lists(own *diag.File, name string) bool {
 // its type when the agent's signature gives one).
 func AgentToolDoc(ag *schema.Agent) string {
 	t := ag.AsTool
-	if t == nil {
-		t = &schema.Tool{Name: ag.Name, Description: ag.Description, Params: []*schema.Param{{Name: schema.DefaultAgentParam, Type: &schema.Type{Kind: schema.StringType, Name: "String"}}}, Returns: &schema.Type{Kind: schema.StringType, Name: "String"}}
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**agent** `%s` as a tool: the calling model calls `%s`, and the agent runs with its own model, instruction and tools; its answer is the result.\n\n", ag.Name, t.Name)
 	b.WriteString(strings.TrimPrefix(ToolDoc(t), "**tool** `"+t.Name+"`\n\n"))
@@ -135,7 +119,3 @@ func AgentToolDoc(ag *schema.Agent) string {
 	}
 	return b.String()
 }
-
-// handoffLabelText is the text of [LabelDoc] for the label Handoff.
-const handoffLabelText = "**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
-	"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there."

@@ -107,7 +107,7 @@ func TestCompleteAgentsAsElements(t *testing.T) {
 	alone := func(text string) *Analysis { return Analyze("t.gram", []byte(text)) }
 	c := completeAt(t, alone, composeAgents+"[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  support, §\n]\n")
 	b := itemOf(c, "billing")
-	if b == nil || b.Kind != "agent" || b.Detail != "agent "+DefaultAgentSignature || b.Doc != "Answers billing questions" || b.Insert != "billing" {
+	if b == nil || b.Kind != "agent" || b.Detail != "agent (message::String)==>(::String)" || b.Doc != "Answers billing questions" || b.Insert != "billing" {
 		t.Fatalf("billing among %+v", c.Items)
 	}
 	if itemOf(c, "triage") != nil || itemOf(c, "support") != nil {
@@ -122,7 +122,7 @@ func TestCompleteAgentsAsElements(t *testing.T) {
 		return analyzePackage(t, []string{"d/triage.gram", "d/agents.gram"}, text, composeAgents)
 	}
 	c = completeAt(t, pkg, "[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} |\n  bi§\n]\n")
-	if b := itemOf(c, "billing"); b == nil || b.Kind != "agent" || b.Detail != "agents.gram: agent "+DefaultAgentSignature {
+	if b := itemOf(c, "billing"); b == nil || b.Kind != "agent" || b.Detail != "agents.gram: agent (message::String)==>(::String)" {
 		t.Errorf("billing of another file among %+v", c.Items)
 	}
 }

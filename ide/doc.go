@@ -40,7 +40,7 @@
 // given by [LabelDoc], [TypeDoc], [PropertyDoc] and [ModelDoc]; for
 // declarations by [AgentDoc], [ToolDoc], [ParamDoc] and [RecordDoc]; for
 // agents composed (an agent as another's tool, a Handoff) by
-// [AgentToolDoc] and [AgentSignature]. [Kind] is what an identity names.
+// [AgentToolDoc]. [Kind] is what an identity names.
 //
 // [ContextAt] reads what may be typed at a cursor from the tokens before
 // it; [KeyCompletions], [ModelCompletions] and [SnippetCompletions] list

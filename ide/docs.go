@@ -56,8 +56,9 @@ var labelDocs = map[string]struct{ text, section string }{
 		"It needs an `instruction` (the system prompt) and a `model` (`Provider/model-id`); its elements are tools, inline or by name.", "agents"},
 	schema.ToolLabel: {"**Tool**: a tool an agent may call.\n\n```gram\n[name:Tool {description: \"...\"} | (param::String)==>(::String)]\n```\n\n" +
 		"It needs a `description` and exactly one element, its signature: parameters in order, then the return type. The implementation is bound by name at run time.", "tools"},
-	schema.RecordLabel:  {"**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```", "records"},
-	schema.HandoffLabel: {handoffLabelText, "agents-compose"},
+	schema.RecordLabel: {"**Record**: a named object type for parameters and return values.\n\n```gram\n[Name:Record {description: \"...\"} | (field::String), ...]\n```", "records"},
+	schema.HandoffLabel: {"**Handoff**: lets an agent pass the conversation to another.\n\n```gram\n(triage)-[:Handoff {description: \"...\"}]->(billing)\n```\n\n" +
+		"The model of the agent it leaves sees a tool `transfer_to_<agent>`, described by `description`; calling it makes the agent it leads to answer the user from there.", "agents-compose"},
 }
 
 // LabelDoc documents a label of the agent language (Agent, Tool, Record,
@@ -235,7 +236,7 @@ func AgentDoc(ag *schema.Agent) string {
 	}
 	fmt.Fprintf(b, "- tools: %s\n", cmp.Or(strings.Join(names, ", "), "(none)"))
 	if ag.Signature {
-		fmt.Fprintf(b, "- as a tool: `%s`\n", AgentSignature(ag))
+		fmt.Fprintf(b, "- as a tool: `%s`\n", Signature(ag.AsTool))
 	}
 	for _, h := range ag.Handoffs {
 		fmt.Fprintf(b, "- hands off to `%s` (tool `%s`)", h.Agent, h.ToolName())

@@ -36,7 +36,7 @@ func (s *Session) Agents(text string) []AgentInfo {
 		if ag.Name == "" {
 			continue
 		}
-		info := AgentInfo{Name: ag.Name, Signature: ide.AgentSignature(ag), Tools: []string{}}
+		info := AgentInfo{Name: ag.Name, Signature: ide.Signature(ag.AsTool), Tools: []string{}}
 		for _, t := range ag.Tools {
 			info.Tools = append(info.Tools, t.Name)
 			if t.Agent != "" && t.Agent != ag.Name {
