@@ -57,7 +57,7 @@ func (s *session) storeTurns(ctx context.Context, fs *flag.FlagSet, storeArg str
 	if err != nil {
 		return s.o.usageErr("reading the package to keep with the run: %v", err)
 	}
-	st, rb, err := openStore(ctx, s.e, s.o.cmd, storeArg, false, logger)
+	st, rb, err := openStore(ctx, s.o.cmd, storeArg, false, logger)
 	if err != nil {
 		return err
 	}

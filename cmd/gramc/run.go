@@ -25,7 +25,7 @@ func runRun(e *env, args []string) error {
 	fs.BoolFunc("json", "print the events of each turn as JSON, one per line; --json=final prints each turn's response", o.setJSON)
 	fs.StringVar(&o.b.History, "history", "", "continue the conversation in FILE (JSON: messages, a --json response or a recording)")
 	o.addSharedFlags(fs)
-	store := addStoreFlag(fs)
+	store := addStoreFlag(e, fs, nil, storeUsage)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, true, "give exactly one agent file (see gramc run --help)"); err != nil {
 		return err

@@ -50,7 +50,7 @@ func writeJSON(w io.Writer, v any) error {
 // store (list, show, cancel), opens the store and returns it with the
 // arguments; the caller closes it.
 func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, what string) (*durable.Store, []string, error) {
-	store := addStoreFlag(fs)
+	store := addStoreFlag(e, fs, nil, storeUsage)
 	rest, err := parseFlags(e, fs, args)
 	if err != nil {
 		return nil, nil, err
@@ -58,7 +58,7 @@ func runsStore(e *env, fs *flag.FlagSet, cmd string, args []string, nargs int, w
 	if len(rest) != nargs {
 		return nil, nil, usageError(cmd, "%s (see %s --help)", what, cmd)
 	}
-	st, _, err := openStore(context.Background(), e, cmd, *store, true, nil)
+	st, _, err := openStore(context.Background(), cmd, *store, true, nil)
 	return st, rest, err
 }
 
@@ -163,7 +163,7 @@ func runRunsResume(e *env, args []string) error {
 	dec.register(fs)
 	fs.BoolFunc("json", "print the events as JSON, one per line; --json=final prints the response", o.setJSON)
 	o.addSharedFlags(fs)
-	store := addStoreFlag(fs)
+	store := addStoreFlag(e, fs, nil, storeUsage)
 	colorFlag(e, fs)
 	ids, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -178,7 +178,7 @@ func runRunsResume(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	st, rb, err := openStore(ctx, e, o.cmd, *store, true, nil)
+	st, rb, err := openStore(ctx, o.cmd, *store, true, nil)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type serveFlags struct {
 
 // register defines the flags of gramc serve on fs, set to their defaults,
 // the binding flags of o among them.
-func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
+func (f *serveFlags) register(e *env, fs *flag.FlagSet, o *runOptions) {
 	l := &f.cfg.Limits
 	*l = serve.DefaultLimits()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
@@ -64,7 +64,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(positiveDuration(&l.Grace), "grace", "on SIGTERM, let the runs in progress finish for `DURATION`")
 	fs.Var(positiveDuration(&l.ReadTimeout), "read-timeout", "give a client `DURATION` to send a request's headers, and as long for its body (else 408)")
 	fs.Var(minInt(&l.MaxConnections, 1, ""), "max-connections", "hold at most `N` connections open; at the cap, a new one replaces the one idle longest")
-	fs.StringVar(&f.cfg.Runs.Store, "store", "", "keep durable runs in the run store `URL`: PATH or sqlite:PATH (a SQLite file) or postgres://... (shared by replicas); without it, runs last as long as the process")
+	addStoreFlag(e, fs, &f.cfg.Runs.Store, "keep durable runs in the run store `URL`: PATH or sqlite:PATH (a SQLite file) or postgres://... (shared by replicas); without it, runs last as long as the process")
 	fs.StringVar(&f.storeEnv, "store-env", "", "read the run store's URL from the environment variable `VAR` (keeps a password off the command line)")
 	fs.StringVar(&f.cfg.Runs.ExecutorID, "executor-id", "", "this process's `NAME` in the run store: a process of the same name finishes the runs it left (default: the host's name and --addr)")
 	fs.StringVar(&f.cfg.Tracing.Endpoint, "otlp-endpoint", "", "export traces over OTLP/HTTP to the collector at `URL` (e.g. http://localhost:4318)")
@@ -76,7 +76,7 @@ func runServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
 	o := runOptions{cmd: "gramc serve"}
 	var f serveFlags
-	f.register(fs, &o)
+	f.register(e, fs, &o)
 	colorFlag(e, fs)
 	if err := o.parseFile(e, fs, args, false, "give exactly one agent file (see gramc serve --help)"); err != nil {
 		return err
@@ -84,7 +84,7 @@ func runServe(e *env, args []string) error {
 	if err := f.cfg.Runs.Complete(f.storeEnv, f.addr); err != nil {
 		return o.usageErr("%v", err)
 	}
-	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...)
+	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...) // as --store-env gave it
 	e.mask(os.Getenv(f.auth.JWTSecretEnv)) // "" without --jwt-secret-env: nothing masked
 	logger, injected, err := o.setup(e)
 	if err != nil {

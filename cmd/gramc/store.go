@@ -20,9 +20,19 @@ import (
 // storeUsage is the usage of --store.
 const storeUsage = "keep durable runs in `STORE`: a file path, sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: $XDG_STATE_HOME/gram/runs.db, else ~/.local/state/gram/runs.db)"
 
-// addStoreFlag registers --store on fs.
-func addStoreFlag(fs *flag.FlagSet) *string {
-	return fs.String("store", "", storeUsage)
+// addStoreFlag registers --store on fs, with usage, into p (a new string
+// when p is nil). The secrets of the value given are masked in what e
+// writes as the flag is read, before any error can repeat them.
+func addStoreFlag(e *env, fs *flag.FlagSet, p *string, usage string) *string {
+	if p == nil {
+		p = new(string)
+	}
+	fs.Func("store", usage, func(v string) error {
+		e.mask(durable.StoreSecrets(v)...)
+		*p = v
+		return nil
+	})
+	return p
 }
 
 // errNoStore is in the error of a command whose store file does not
@@ -31,12 +41,10 @@ var errNoStore = errors.New("no store")
 
 // openStore opens the store that flag names (the default store when it
 // is empty) for cmd, with the Handover a command that runs a run hands it
-// to (see [durable.Handover]), once its secrets are masked in what e
-// writes. The error is a usage error of cmd; with existing, one that
-// wraps errNoStore when the store is a file that does not exist, not
-// made.
-func openStore(ctx context.Context, e *env, cmd, flagValue string, existing bool, logger *slog.Logger) (*durable.Store, *durable.Handover, error) {
-	e.mask(durable.StoreSecrets(flagValue)...)
+// to (see [durable.Handover]). The error is a usage error of cmd; with
+// existing, one that wraps errNoStore when the store is a file that does
+// not exist, not made.
+func openStore(ctx context.Context, cmd, flagValue string, existing bool, logger *slog.Logger) (*durable.Store, *durable.Handover, error) {
 	if path, missing := durable.MissingStore(flagValue); existing && missing {
 		return nil, nil, fmt.Errorf("%w%.0w", usageError(cmd, "there is no store %s: no run was kept there; --store names the store that gramc run or gramc serve used", path), errNoStore)
 	}
