@@ -84,7 +84,8 @@ func runServe(e *env, args []string) error {
 	if err := f.cfg.Runs.Complete(f.storeEnv, f.addr); err != nil {
 		return o.usageErr("%v", err)
 	}
-	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...) // as --store-env gave it
+	// --store is masked as it is read; --store-env gives it here.
+	e.mask(durable.StoreSecrets(f.cfg.Runs.Store)...)
 	e.mask(os.Getenv(f.auth.JWTSecretEnv)) // "" without --jwt-secret-env: nothing masked
 	logger, injected, err := o.setup(e)
 	if err != nil {
