@@ -92,7 +92,6 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 	if source != "live" {
 		res.Cassette = r.CassettePath(j.Path, j.Test.Name)
 	}
-	res.Usage, res.CostUSD = runsUsage(runs)
 	var firstBad *runOutcome
 	for i := range runs {
 		o := &runs[i]
@@ -128,25 +127,4 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 		res.Status = Fail
 	}
 	return res
-}
-
-// runsUsage sums the usage and the cost of the runs, the cost nil when one
-// is unknown.
-func runsUsage(runs []runOutcome) (runtime.Usage, *float64) {
-	var u runtime.Usage
-	cost, known := 0.0, true
-	for _, o := range runs {
-		u.Add(o.usage)
-		switch {
-		case o.cost != nil:
-			cost += *o.cost
-		case o.usage != (runtime.Usage{}):
-			known = false // a model call of unknown price (a run without any is free)
-		}
-	}
-	if !known {
-		return u, nil
-	}
-	cost = roundUSD(cost)
-	return u, &cost
 }
