@@ -44,12 +44,10 @@ func (t *turnTree) walk(uses []runtime.ToolUse, agent string, top bool) {
 			}
 			continue
 		}
-		c := callOf(u)
 		if u.Run != nil {
-			c.Agent, c.Calls = u.Name, callsOf(u.Run)
 			t.walk(u.Run.ToolsUsed, u.Name, false)
 		}
-		t.calls[agent] = append(t.calls[agent], c)
+		t.calls[agent] = append(t.calls[agent], callOf(u))
 	}
 }
 

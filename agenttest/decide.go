@@ -31,13 +31,12 @@ func (r *Runner) runTurn(ctx context.Context, j Job, turn *schema.Turn, conv run
 	resp, err = runtime.Run(ctx, agent, r.Library, conv, turn.Input, opts...)
 	var used []runtime.ToolUse
 	for n := 0; err == nil && resp != nil && resp.Status == runtime.StatusAwaitingApproval; n++ {
-		ds, f := decisionsFor(turn, resp)
-		if f == nil && n == maxResumes {
-			f = &Failure{Kind: "approval", Message: fmt.Sprintf("the turn stopped to wait for approval %d times: the model calls approval tools again after every decision", n+1)}
+		var ds []runtime.Decision
+		if ds, halt = decisionsFor(turn, resp); halt == nil && n == maxResumes {
+			halt = &Failure{Kind: "approval", Message: fmt.Sprintf("the turn stopped to wait for approval %d times: the model calls approval tools again after every decision", n+1)}
 		}
-		if f != nil {
-			resp.ToolsUsed = undenied(append(used, resp.ToolsUsed...))
-			return resp, f, nil
+		if halt != nil {
+			break
 		}
 		used = append(used, resp.ToolsUsed...)
 		if resp.Agent != "" && resp.Agent != agent.Name && j.Program != nil && j.Program.Agent(resp.Agent) != nil {
@@ -46,9 +45,9 @@ func (r *Runner) runTurn(ctx context.Context, j Job, turn *schema.Turn, conv run
 		resp, err = runtime.Run(ctx, agent, r.Library, resp.Conversation, "", append(opts, runtime.WithDecisions(ds))...)
 	}
 	if resp != nil {
-		resp.ToolsUsed = undenied(append(used, resp.ToolsUsed...))
+		resp.ToolsUsed = slices.DeleteFunc(append(used, resp.ToolsUsed...), func(u runtime.ToolUse) bool { return u.Denied })
 	}
-	return resp, nil, err
+	return resp, halt, err
 }
 
 // decisionsFor returns the decisions of a turn on the pending calls of a
@@ -73,10 +72,4 @@ func decisionsFor(turn *schema.Turn, resp *runtime.Response) ([]runtime.Decision
 		ds = append(ds, runtime.Decision{CallID: p.CallID, Approve: d.Approve, Reason: d.Reason})
 	}
 	return ds, nil
-}
-
-// undenied returns the tool uses but the denied calls, which never ran,
-// in uses itself.
-func undenied(uses []runtime.ToolUse) []runtime.ToolUse {
-	return slices.DeleteFunc(uses, func(u runtime.ToolUse) bool { return u.Denied })
 }

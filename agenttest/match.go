@@ -58,23 +58,21 @@ func (c Call) String() string {
 func callsOf(resp *runtime.Response) []Call {
 	out := make([]Call, 0, len(resp.ToolsUsed))
 	for _, u := range resp.ToolsUsed {
-		c := callOf(u)
-		if u.Run != nil {
-			c.Agent, c.Calls = u.Name, callsOf(u.Run)
-		}
-		out = append(out, c)
+		out = append(out, callOf(u))
 	}
 	return out
 }
 
-// callOf returns a tool use as checked, without the calls of its nested
-// run.
+// callOf returns a tool use as checked, with the calls of its nested run.
 func callOf(u runtime.ToolUse) Call {
 	c := Call{Name: u.Name, Raw: u.RawArguments}
 	if strings.TrimSpace(u.RawArguments) == "" {
 		c.Args = map[string]any{}
 	} else if v, err := jsonvalue.Decode([]byte(u.RawArguments)); err == nil {
 		c.Args, _ = v.(map[string]any)
+	}
+	if u.Run != nil {
+		c.Agent, c.Calls = u.Name, callsOf(u.Run)
 	}
 	return c
 }

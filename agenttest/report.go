@@ -282,16 +282,12 @@ func WriteJUnit(w io.Writer, results []Result) error {
 // (gram.usage.promptTokens, completionTokens, totalTokens) and cost
 // (gram.costUSD, "unknown" when a test's is).
 func junitUsage(s Summary) []junitProperty {
-	cost := yamlCost(s.CostUSD)
-	if s.CostUSD == nil {
-		cost = "unknown"
-	}
 	n := func(v int64) string { return strconv.FormatInt(v, 10) }
 	return []junitProperty{
 		{"gram.usage.promptTokens", n(s.Usage.PromptTokens)},
 		{"gram.usage.completionTokens", n(s.Usage.CompletionTokens)},
 		{"gram.usage.totalTokens", n(s.Usage.TotalTokens)},
-		{"gram.costUSD", cost},
+		{"gram.costUSD", costOr(s.CostUSD, "unknown")},
 	}
 }
 
@@ -314,7 +310,7 @@ func WriteTAP(w io.Writer, results []Result) error {
 			fmt.Fprintf(&b, "  runs: %d\n  passed: %d\n", r.Runs, r.Passed)
 		}
 		fmt.Fprintf(&b, "  usage: {promptTokens: %d, completionTokens: %d, totalTokens: %d}\n  costUSD: %s\n",
-			r.Usage.PromptTokens, r.Usage.CompletionTokens, r.Usage.TotalTokens, yamlCost(r.CostUSD))
+			r.Usage.PromptTokens, r.Usage.CompletionTokens, r.Usage.TotalTokens, costOr(r.CostUSD, "null"))
 		if r.Error != "" {
 			fmt.Fprintf(&b, "  message: %s\n", yamlString(r.Error))
 		}
@@ -336,10 +332,11 @@ func WriteTAP(w io.Writer, results []Result) error {
 	return err
 }
 
-// yamlCost writes a cost for YAML: a number, or null when unknown.
-func yamlCost(c *float64) string {
+// costOr writes a cost in US dollars as a number, or unknown when it is
+// nil.
+func costOr(c *float64, unknown string) string {
 	if c == nil {
-		return "null"
+		return unknown
 	}
 	return strconv.FormatFloat(*c, 'f', -1, 64)
 }

@@ -48,7 +48,7 @@ type Result struct {
 	// recorded.
 	Usage runtime.Usage `json:"usage"`
 	// CostUSD is what those calls cost in US dollars by the price table
-	// ([Runner.Prices]); nil (null) when a model's price is unknown.
+	// (see [Runner.Setup]); nil (null) when a model's price is unknown.
 	CostUSD *float64 `json:"costUSD"`
 	// Failures are those of the first run that did not pass.
 	Failures []Failure `json:"failures,omitempty"`
@@ -92,10 +92,8 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 	if source != "live" {
 		res.Cassette = r.CassettePath(j.Path, j.Test.Name)
 	}
-	res.Usage, res.CostUSD = runsUsage(runs)
-	var firstBad *runOutcome
-	for i := range runs {
-		o := &runs[i]
+	res.Turns = runs[0].turns // a test runs at least once
+	for _, o := range runs {
 		if o.err != nil {
 			res.Status, res.Error, res.Cause = Error, o.err.Error(), o.err
 			var ce *runtime.ConfigError
@@ -106,15 +104,9 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 		}
 		if len(o.failures) == 0 {
 			res.Passed++
-		} else if firstBad == nil {
-			firstBad = o
+		} else if res.Failures == nil {
+			res.Failures, res.Turns = o.failures, o.turns
 		}
-	}
-	if len(runs) > 0 {
-		res.Turns = runs[0].turns
-	}
-	if firstBad != nil {
-		res.Failures, res.Turns = firstBad.failures, firstBad.turns
 	}
 	if len(runs) > 1 {
 		all := res.Passed == len(runs)
@@ -122,31 +114,10 @@ func (r *Runner) result(j Job, source string, runs []runOutcome, d time.Duration
 	}
 	// A small tolerance keeps 0.8 of 5 runs (4/5) from failing on
 	// rounding.
-	if float64(res.Passed)/float64(max(len(runs), 1))+1e-9 >= res.PassRate {
+	if float64(res.Passed)/float64(len(runs))+1e-9 >= res.PassRate {
 		res.Status = Pass
 	} else {
 		res.Status = Fail
 	}
 	return res
-}
-
-// runsUsage sums the usage and the cost of the runs, the cost nil when one
-// is unknown.
-func runsUsage(runs []runOutcome) (runtime.Usage, *float64) {
-	var u runtime.Usage
-	cost, known := 0.0, true
-	for _, o := range runs {
-		u.Add(o.usage)
-		switch {
-		case o.cost != nil:
-			cost += *o.cost
-		case o.usage != (runtime.Usage{}):
-			known = false // a model call of unknown price (a run without any is free)
-		}
-	}
-	if !known {
-		return u, nil
-	}
-	cost = roundUSD(cost)
-	return u, &cost
 }

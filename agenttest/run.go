@@ -78,10 +78,6 @@ type runOutcome struct {
 	failures []Failure
 	turns    []TurnRecord
 	err      error
-	// usage and cost are those of the run's model calls (cost nil when a
-	// price is unknown).
-	usage runtime.Usage
-	cost  *float64
 }
 
 // CassettePath returns the cassette of a test of the file at path.
@@ -200,8 +196,10 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	outcomes := make([][]runOutcome, len(jobs))
 	sources := make([]string, len(jobs))
 	durations := make([]time.Duration, len(jobs))
+	meters := make([]*meter, len(jobs))
 	for i := range jobs {
 		outcomes[i] = make([]runOutcome, n)
+		meters[i] = &meter{prices: r.setup().Bound.Bindings.PriceTable()}
 		sources[i] = r.source(r.CassettePath(jobs[i].Path, jobs[i].Test.Name))
 	}
 	clashes := r.cassetteClashes(jobs, sources)
@@ -215,7 +213,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 		wg.Go(func() {
 			for u := range work {
 				start := time.Now()
-				o := r.runOnce(ctx, jobs[u.job], sources[u.job], u.rep)
+				o := r.play(ctx, jobs[u.job], sources[u.job], u.rep, meters[u.job])
 				mu.Lock()
 				outcomes[u.job][u.rep] = o
 				durations[u.job] += time.Since(start)
@@ -233,6 +231,7 @@ func (r *Runner) RunAll(ctx context.Context, jobs []Job) []Result {
 	out := make([]Result, len(jobs))
 	for i, j := range jobs {
 		out[i] = r.result(j, sources[i], outcomes[i], durations[i])
+		out[i].Usage, out[i].CostUSD = meters[i].read()
 		if sources[i] == "record" && clashes[i] == nil {
 			out[i].CassetteNote = r.keepCassette(j, outcomes[i])
 		}
@@ -302,16 +301,8 @@ func (r *Runner) passRate() float64 {
 // errNoCassette marks a missing cassette in replay mode.
 var errNoCassette = errors.New("no cassette")
 
-// runOnce runs a test once (run number rep, from 0), recording it in
-// record mode (see runCassette), and counts its usage and cost.
-func (r *Runner) runOnce(ctx context.Context, j Job, source string, rep int) runOutcome {
-	mt := &meter{prices: r.setup().Bound.Bindings.PriceTable()}
-	o := r.play(ctx, j, source, rep, mt)
-	o.usage, o.cost = mt.read()
-	return o
-}
-
-// play runs a test once, its model calls counted by mt.
+// play runs a test once (run number rep, from 0), recording it in record
+// mode (see runCassette), its model calls counted by mt.
 func (r *Runner) play(ctx context.Context, j Job, source string, rep int, mt *meter) runOutcome {
 	t := j.Test
 	if t.Agent == nil {

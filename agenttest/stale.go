@@ -67,10 +67,8 @@ func testAgents(t *schema.Test, old, new *schema.Program) []string {
 		}
 	}
 	for _, p := range []*schema.Program{old, new} {
-		if a := p.Agent(t.AgentName); a != nil {
-			for _, b := range p.Reachable(a)[1:] {
-				add(b.Name)
-			}
+		for _, a := range p.Reachable(p.Agent(t.AgentName)) {
+			add(a.Name)
 		}
 	}
 	for _, turn := range t.Turns {

@@ -15,9 +15,9 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// meter adds up the usage and cost of the model calls of one run of a
-// test. It is safe for concurrent use (sub-agents called in one reply run
-// at once).
+// meter adds up the usage and cost of the model calls of the runs of a
+// test. It is safe for concurrent use (runs of a test, and sub-agents
+// called in one reply, run at once).
 type meter struct {
 	prices *pricing.Table
 
@@ -43,15 +43,15 @@ func (mt *meter) add(m schema.Model, u runtime.Usage) {
 	}
 }
 
-// read returns the usage and the cost counted, the cost nil when a price
-// was unknown.
+// read returns the usage and the cost counted, the cost rounded by
+// roundUSD and nil when a price was unknown.
 func (mt *meter) read() (runtime.Usage, *float64) {
 	mt.mu.Lock()
 	defer mt.mu.Unlock()
 	if mt.unknown {
 		return mt.usage, nil
 	}
-	c := mt.cost
+	c := roundUSD(mt.cost)
 	return mt.usage, &c
 }
 
