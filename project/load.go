@@ -183,14 +183,20 @@ func LoadFiles(paths []string, o LoadOptions) []*Loaded {
 	return out
 }
 
-// ProgramOf returns the program in which the agents of f find the agents
-// they call or hand off to: the package's (see [Package.Program]) for a
-// member file, f's own for a file that does not join the package.
-func (p *Package) ProgramOf(f *File) *schema.Program {
-	if f != nil && (!f.Member || f.Test) {
-		return f.Program
+// Programs returns the program whose agents a command runs or describes,
+// the file self's or, when self is nil, the package's (see
+// [Package.Program]), and the program in which they find the agents they
+// call or hand off to: the package's for a member file, self's own for a
+// file that does not join the package or a test file.
+func (p *Package) Programs(self *File) (prog, tree *schema.Program) {
+	switch {
+	case self == nil:
+		prog = p.Program()
+		return prog, prog
+	case !self.Member || self.Test:
+		return self.Program, self.Program
 	}
-	return p.Program()
+	return self.Program, p.Program()
 }
 
 // Program returns the agents, tools and records of the package's files
