@@ -83,13 +83,12 @@ func (s Spec) Programs() (*schema.Program, *schema.Program, error) {
 	if pkg.HasErrors() {
 		return nil, nil, fmt.Errorf("the run's package %s has errors; see gramc check", dir)
 	}
-	if s.Settings[SettingDir] != "" {
-		prog := pkg.Program()
-		return prog, prog, nil
+	var self *project.File // nil: the directory's package
+	if s.Settings[SettingDir] == "" {
+		if self = pkg.Lookup(path); self == nil {
+			return nil, nil, fmt.Errorf("the run's sources do not hold its file %s", path)
+		}
 	}
-	self := pkg.Lookup(path)
-	if self == nil {
-		return nil, nil, fmt.Errorf("the run's sources do not hold its file %s", path)
-	}
-	return self.Program, pkg.ProgramOf(self), nil
+	prog, tree := pkg.Programs(self)
+	return prog, tree, nil
 }

@@ -49,22 +49,13 @@ type LoadOptions struct {
 	// when they are not among them (a file set aside by its name, given
 	// by name), and an error reading one is returned ([Loaded.Unread]).
 	Files []string
-	// Open are the texts to take instead of the files on disk, by path.
-	Open map[string]*diag.File
 	// Limit is the size limit of a file read (0: [inputfile.DefaultLimit]).
 	Limit int64
-	// Cache keeps the files parsed between loads; nil: none. With a
-	// cache, the package keeps what a later Load with it as Prev takes.
-	Cache *Cache
-	// Prev is the package of an earlier Load with a Cache, or nil: the
-	// files whose parse is the same, and which use nothing of a file that
-	// changed, are taken from it (see [Recompile]).
-	Prev *Package
 	// DiagnosticsOnly tells that the caller reads the files' diagnostics
 	// and nothing of their programs (`gramc check` without targets): the
 	// member files are compiled for their diagnostics alone (see
 	// [schema.CompileDiagnostics]), which holds less, and their Program is
-	// nil. It is not used with a Cache.
+	// nil.
 	DiagnosticsOnly bool
 }
 
@@ -110,7 +101,7 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 		need[f] = true
 	}
 	l := &Loaded{Irregular: irregular}
-	read := o.Cache.read(paths, o.Open, func(p string) bool { return need[p] }, o.Limit)
+	read := (*Cache)(nil).read(paths, nil, need, o.Limit)
 	srcs := make([]Source, 0, len(read))
 	for i, r := range read {
 		switch {
@@ -120,15 +111,15 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 			srcs = append(srcs, r.src)
 		}
 	}
-	if o.Cache == nil && textBytes(srcs) >= collectFrom {
+	if textBytes(srcs) >= collectFrom {
 		// What parsing let go is collected before compiling starts.
 		runtime.GC()
 	}
-	l.Package = compile(o.Prev, dir, srcs, o.Cache != nil, o.DiagnosticsOnly && o.Cache == nil)
+	l.Package = compile(nil, dir, srcs, false, o.DiagnosticsOnly)
 	return l, err
 }
 
-// collectFrom is how many bytes of text a package read without a cache (a
+// collectFrom is how many bytes of text a package [Load] reads (a
 // command's, loaded once) has from which [Load] collects the heap between
 // parsing and compiling. Without it, the compile of a large file allocated
 // on top of the parse's garbage as well as its syntax (the collector's last
@@ -147,10 +138,10 @@ func textBytes(srcs []Source) int {
 }
 
 // read returns the files at paths (see [Cache.source]), in order: the
-// texts of open instead of the files on disk; need tells the files read
+// texts of open instead of the files on disk; need holds the files read
 // even when they never join. The files the cache holds are taken first;
 // the others are read and parsed on all cores.
-func (c *Cache) read(paths []string, open map[string]*diag.File, need func(string) bool, limit int64) []source {
+func (c *Cache) read(paths []string, open map[string]*diag.File, need map[string]bool, limit int64) []source {
 	out := make([]source, len(paths))
 	var todo []int
 	now := time.Now()
@@ -163,14 +154,14 @@ func (c *Cache) read(paths []string, open map[string]*diag.File, need func(strin
 	}
 	parallel.For(len(todo), func(k int) {
 		i := todo[k]
-		out[i] = c.source(paths[i], open[paths[i]], need != nil && need(paths[i]), limit)
+		out[i] = c.source(paths[i], open[paths[i]], need[paths[i]], limit)
 	})
 	return out
 }
 
 // LoadFiles loads the packages of the directories of the files at paths
 // on all cores (see [Load]): each with the files of paths in it as
-// [LoadOptions.Files] (o.Files and o.Prev are not used), in the order of
+// [LoadOptions.Files] (o.Files is not used), in the order of
 // each directory's first file. A directory that cannot be listed is
 // loaded with the files given alone.
 func LoadFiles(paths []string, o LoadOptions) []*Loaded {
@@ -186,20 +177,26 @@ func LoadFiles(paths []string, o LoadOptions) []*Loaded {
 	out := make([]*Loaded, len(dirs))
 	parallel.For(len(dirs), func(i int) {
 		do := o
-		do.Files, do.Prev = byDir[dirs[i]], nil
+		do.Files = byDir[dirs[i]]
 		out[i], _ = Load(dirs[i], do)
 	})
 	return out
 }
 
-// ProgramOf returns the program in which the agents of f find the agents
-// they call or hand off to: the package's (see [Package.Program]) for a
-// member file, f's own for a file that does not join the package.
-func (p *Package) ProgramOf(f *File) *schema.Program {
-	if f != nil && (!f.Member || f.Test) {
-		return f.Program
+// Programs returns the program whose agents a command runs or describes,
+// the file self's or, when self is nil, the package's (see
+// [Package.Program]), and the program in which they find the agents they
+// call or hand off to: the package's for a member file, self's own for a
+// file that does not join the package or a test file.
+func (p *Package) Programs(self *File) (prog, tree *schema.Program) {
+	switch {
+	case self == nil:
+		prog = p.Program()
+		return prog, prog
+	case !self.Member || self.Test:
+		return self.Program, self.Program
 	}
-	return p.Program()
+	return self.Program, p.Program()
 }
 
 // Program returns the agents, tools and records of the package's files

@@ -58,18 +58,6 @@ func LoadPath(path string, limit int64) (*PathPackage, error) {
 	return p, nil
 }
 
-// Programs returns the program whose agents a command runs or describes,
-// the file's or, for a directory, the package's (see [Package.Program]),
-// and the program in which they find the agents they call or hand off to
-// (see [Package.ProgramOf]).
-func (p *PathPackage) Programs() (prog, tree *schema.Program) {
-	if p.Self != nil {
-		return p.Self.Program, p.ProgramOf(p.Self)
-	}
-	prog = p.Program()
-	return prog, prog
-}
-
 // Reports returns the diagnostics that a command using the package of
 // self reports, by file: those of self, or, when self is nil, of every
 // file of the package but its tests and data files. With self, a name

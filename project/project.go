@@ -29,7 +29,7 @@
 //     of the text's package ([Sources]: other files on disk, open
 //     buffers, a [Cache] of their parse) and a way to stop.
 //   - [Load] reads and checks the package of a directory, with files
-//     given besides, open buffers, a size limit and the previous package.
+//     given besides and a size limit.
 //   - [Parse] and [ParseSyntax] parse a text as every surface does (a text
 //     of binary data is one diagnostic, [Binary]).
 //   - [Compile] and [Recompile] compile parsed files of one directory as a

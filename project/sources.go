@@ -16,7 +16,8 @@ import (
 )
 
 // Sources are the other files of a text's package, for [Check]: each is
-// the open buffer when there is one, else the file on disk.
+// the open buffer when there is one, else the file on disk (of at most
+// [inputfile.DefaultLimit] bytes).
 type Sources struct {
 	// Dir is the package's directory.
 	Dir string
@@ -28,8 +29,6 @@ type Sources struct {
 	Open map[string]*diag.File
 	// Cache keeps the files parsed from one check to the next; nil: none.
 	Cache *Cache
-	// Limit is the size limit of a file read (0: [inputfile.DefaultLimit]).
-	Limit int64
 }
 
 // inPackage compiles the parsed text of f with the other member files of
@@ -43,7 +42,7 @@ func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List
 		return nil
 	}
 	srcs := []Source{{File: f, Doc: doc, Diags: parsed}}
-	for _, s := range in.Cache.read(in.Paths, in.Open, nil, in.Limit) {
+	for _, s := range in.Cache.read(in.Paths, in.Open, nil, 0) {
 		// A file that does not join is compiled alone, and nothing of it
 		// matters to the text.
 		if s.ok && s.joins {

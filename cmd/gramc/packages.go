@@ -39,13 +39,13 @@ func loadPackage(e *env, cmd, path string, max int) (loadedProgram, error) {
 	if writeReports(e, l.Reports(l.Self), max) {
 		return loadedProgram{}, exitWith(exitError)
 	}
-	prog, tree := l.Programs()
+	prog, tree := l.Programs(l.Self)
 	return loadedProgram{prog, tree, l.FileOf(prog.File)}, nil
 }
 
 // loadedProgram is what [loadPackage] loaded: the program to use, the
 // program in which its agents find the agents they call or hand off to
-// (see [project.Package.ProgramOf]), the whole package's for a file of
+// (see [project.Package.Programs]), the whole package's for a file of
 // it, and the file that declares each of its tools (see
 // [project.Package.FileOf]).
 type loadedProgram struct {
