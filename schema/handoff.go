@@ -47,7 +47,7 @@ func HandoffParameters() Object {
 // itself, or those of a walk.
 func HandoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
 	return func(yield func(*parser.Pattern) bool) {
-		p := innermost(top)
+		p := Innermost(top)
 		rels := p.Elements
 		if p.Kind != parser.WalkKind {
 			rels = []*parser.Pattern{p}
@@ -99,7 +99,7 @@ func (c *compiler) handoffs(seen map[[2]*Agent]Handoff) {
 func (c *compiler) unreadHandoffs() {
 	for _, top := range c.doc.AllLowered() {
 		if isHandoff(top) {
-			c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, innermost(top).Span(), "a handoff in a file of tests is not read: the package's handoffs are those of its member files"),
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, Innermost(top).Span(), "a handoff in a file of tests is not read: the package's handoffs are those of its member files"),
 				"move the relationship to a file of the package; a test expects a handoff with (:Handoff {to: AGENT})"))
 		}
 	}
