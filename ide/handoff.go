@@ -15,7 +15,6 @@ package ide
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -24,32 +23,12 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// handoffsIn returns the Handoff relationships of the lowered top-level
-// pattern top, inside its annotations as the compiler reads it: itself, or
-// those of a walk.
-func handoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
-	for top.Kind == parser.AnnotatedKind && len(top.Elements) == 1 {
-		top = top.Elements[0]
-	}
-	return func(yield func(*parser.Pattern) bool) {
-		rels := top.Elements
-		if top.Kind != parser.WalkKind {
-			rels = []*parser.Pattern{top}
-		}
-		for _, r := range rels {
-			if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(schema.HandoffLabel) && !yield(r) {
-				return
-			}
-		}
-	}
-}
-
 // handoffNodes returns the nodes at the ends of the Handoff relationships
-// of the top-level patterns (see handoffsIn).
+// of the top-level patterns (see schema.HandoffsIn).
 func handoffNodes(tops []*parser.Pattern) map[*parser.Pattern]bool {
 	out := map[*parser.Pattern]bool{}
 	for _, top := range tops {
-		for rel := range handoffsIn(top) {
+		for rel := range schema.HandoffsIn(top) {
 			for _, e := range rel.Elements {
 				if e.Kind == parser.NodeKind {
 					out[e] = true
@@ -107,7 +86,7 @@ func (a *Analysis) handoffDoc(it SyntaxItem) string {
 // none.
 func (a *Analysis) handoffAt(arrow diag.Span) *parser.Pattern {
 	if top := a.loweredAt(arrow.Start); top != nil {
-		for r := range handoffsIn(top) {
+		for r := range schema.HandoffsIn(top) {
 			if sp := r.Span(); sp.Start <= arrow.Start && arrow.End <= sp.End {
 				return r
 			}

@@ -38,7 +38,6 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramtext"
-	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 )
@@ -440,10 +439,7 @@ func checkCallers(files []pkgFile, name, text string) error {
 func (a *Analysis) topNames() map[string]diag.Span {
 	idents := make(map[string]diag.Span, len(a.Doc.Lowered()))
 	for _, p := range a.Doc.Lowered() {
-		q := p
-		for q.Kind == parser.AnnotatedKind && len(q.Elements) == 1 {
-			q = q.Elements[0]
-		}
+		q := schema.Innermost(p)
 		for _, id := range []string{q.Subject.Identity, p.Subject.Identity} {
 			if _, ok := idents[id]; id != "" && !ok {
 				idents[id] = q.IdentSpan()

@@ -239,7 +239,7 @@ func (c *compiler) findDecls(n int) []decl {
 	c.declAt = make([]int32, c.doc.NumLowered())
 	for i, top := range c.doc.AllLowered() {
 		c.declAt[i] = -1
-		if d, ok := c.declOf(innermost(top)); ok {
+		if d, ok := c.declOf(Innermost(top)); ok {
 			d.tp = top
 			c.declAt[i] = int32(len(decls))
 			decls = append(decls, d)
@@ -295,7 +295,7 @@ type declCounts struct {
 func countDecls(doc *parser.Document) declCounts {
 	var n declCounts
 	for _, top := range doc.AllLowered() {
-		p := innermost(top)
+		p := Innermost(top)
 		if p.Kind != parser.GroupKind && p.Kind != parser.NodeKind {
 			continue
 		}
@@ -319,8 +319,9 @@ func countDecls(doc *parser.Document) declCounts {
 	return n
 }
 
-// innermost returns the pattern inside the annotations of p, or p.
-func innermost(p *parser.Pattern) *parser.Pattern {
+// Innermost returns the pattern inside the annotations of p, as the
+// compiler reads a top-level pattern, or p when it is not annotated.
+func Innermost(p *parser.Pattern) *parser.Pattern {
 	for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
 		p = p.Elements[0]
 	}

@@ -13,6 +13,7 @@ package schema
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -41,14 +42,29 @@ func HandoffParameters() Object {
 	return Object{{"type", "object"}, {"properties", Object{}}, {"additionalProperties", false}}
 }
 
-// isHandoff reports whether a top-level pattern is, or holds in its walk,
-// a Handoff relationship.
-func isHandoff(p *parser.Pattern) bool {
-	switch p.Kind {
-	case parser.RelationshipKind:
-		return p.Subject.HasLabel(HandoffLabel)
-	case parser.WalkKind:
-		return slices.ContainsFunc(p.Elements, func(r *parser.Pattern) bool { return r.Subject.HasLabel(HandoffLabel) })
+// HandoffsIn yields the Handoff relationships of the lowered top-level
+// pattern top, inside its annotations as the compiler reads them: top
+// itself, or those of a walk.
+func HandoffsIn(top *parser.Pattern) iter.Seq[*parser.Pattern] {
+	return func(yield func(*parser.Pattern) bool) {
+		p := Innermost(top)
+		rels := p.Elements
+		if p.Kind != parser.WalkKind {
+			rels = []*parser.Pattern{p}
+		}
+		for _, r := range rels {
+			if r.Kind == parser.RelationshipKind && r.Subject.HasLabel(HandoffLabel) && !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// isHandoff reports whether the top-level pattern top is, or holds in its
+// walk, a Handoff relationship.
+func isHandoff(top *parser.Pattern) bool {
+	for range HandoffsIn(top) {
+		return true
 	}
 	return false
 }
@@ -58,7 +74,7 @@ func isHandoff(p *parser.Pattern) bool {
 // directory's package, as a file that declares an agent does.
 func HasHandoff(doc *parser.Document) bool {
 	for _, p := range doc.AllLowered() {
-		if isHandoff(innermost(p)) {
+		if isHandoff(p) {
 			return true
 		}
 	}
@@ -70,19 +86,9 @@ func HasHandoff(doc *parser.Document) bool {
 // compiled so far in the package.
 func (c *compiler) handoffs(seen map[[2]*Agent]Handoff) {
 	for _, top := range c.doc.AllLowered() {
-		p := innermost(top)
-		if !isHandoff(p) {
-			continue
-		}
-		c.setComposes()
-		if p.Kind == parser.RelationshipKind {
-			c.handoff(p, seen)
-			continue
-		}
-		for _, r := range p.Elements {
-			if r.Subject.HasLabel(HandoffLabel) {
-				c.handoff(r, seen)
-			}
+		for r := range HandoffsIn(top) {
+			c.setComposes()
+			c.handoff(r, seen)
 		}
 	}
 }
@@ -92,8 +98,8 @@ func (c *compiler) handoffs(seen map[[2]*Agent]Handoff) {
 // member files'), so each is an error rather than a line without effect.
 func (c *compiler) unreadHandoffs() {
 	for _, top := range c.doc.AllLowered() {
-		if p := innermost(top); isHandoff(p) {
-			c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, p.Span(), "a handoff in a file of tests is not read: the package's handoffs are those of its member files"),
+		if isHandoff(top) {
+			c.diags.Add(detailed(diag.Errorf(CodeInvalidHandoff, Innermost(top).Span(), "a handoff in a file of tests is not read: the package's handoffs are those of its member files"),
 				"move the relationship to a file of the package; a test expects a handoff with (:Handoff {to: AGENT})"))
 		}
 	}

@@ -299,7 +299,7 @@ func (c *compiler) topNames() map[string]bool {
 	if c.tops == nil {
 		c.tops = map[string]bool{}
 		for _, p := range c.doc.AllLowered() {
-			for _, q := range [...]*parser.Pattern{p, innermost(p)} {
+			for _, q := range [...]*parser.Pattern{p, Innermost(p)} {
 				if q.Subject.Identity != "" {
 					c.tops[q.Subject.Identity] = true
 				}

@@ -279,7 +279,7 @@ func (pm *compileMemo) next(doc *parser.Document) *compileMemo {
 func (c *compiler) changedSteps(pm *compileMemo) ([]int32, bool) {
 	var out []int32
 	for i, top := range c.doc.ChangedLowered(pm.doc) {
-		p := innermost(top)
+		p := Innermost(top)
 		d, found := c.declOf(p)
 		k := int(pm.declAt[i])
 		if len(c.diags) > 0 || found != (k >= 0) {
