@@ -169,10 +169,7 @@ func HeaderKind(doc *parser.Document) string {
 // or a test at its top level.
 func declares(doc *parser.Document) bool {
 	for _, p := range doc.AllLowered() {
-		for p.Kind == parser.AnnotatedKind && len(p.Elements) == 1 {
-			p = p.Elements[0]
-		}
-		if slices.ContainsFunc(p.Subject.Labels, func(l string) bool { return slices.Contains(declLabels, l) }) {
+		if slices.ContainsFunc(schema.Innermost(p).Subject.Labels, func(l string) bool { return slices.Contains(declLabels, l) }) {
 			return true
 		}
 	}
