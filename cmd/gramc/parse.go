@@ -84,8 +84,7 @@ func readInput(e *env, path string) (*diag.File, error) {
 func runParse(e *env, args []string) error {
 	fs := newFlags(e, "parse")
 	format := fs.String("format", "json", "output format: sexp, json or gram")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
