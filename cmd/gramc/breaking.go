@@ -31,8 +31,7 @@ func runDiff(e *env, args []string) error {
 	breaking := fs.Bool("breaking", false, "exit 1 when a change breaks callers")
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	against := fs.String("against", "", "compare NEW with the same file at the git revision `GIT`: .git#ref=REF (or #branch=, #tag=), or REV")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

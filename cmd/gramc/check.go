@@ -15,17 +15,20 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// checkInput is one file to check: a path, or standard input's contents.
+// checkInput is one file to check or format: a path, or standard input's
+// contents.
 type checkInput struct {
 	path  string
-	stdin []byte
-	isStd bool
-	limit int64 // the size limit of a file
+	stdin *diag.File // standard input, read once; nil for a file
+	limit int64      // the size limit of a file
 }
 
-// checkResult is what checking one input gives.
-type checkResult struct {
+// inputResult is what checking or formatting one input gives: its file
+// and diagnostics, and the formatted text; or the error that kept it from
+// being read.
+type inputResult struct {
 	file  *diag.File
+	out   []byte
 	diags diag.List
 	err   error
 }
@@ -35,8 +38,7 @@ func runCheck(e *env, args []string) error {
 	format := fs.String("format", "text", "output format: text, json or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	targetList := fs.String("target", "", "report what these providers' APIs cannot express: "+strings.Join(schema.TargetNames(), ", ")+" (comma-separated)")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -107,8 +109,8 @@ func runCheck(e *env, args []string) error {
 // Standard input, and a file set aside by its name, are checked alone. A
 // .gram entry of a directory that is not a regular file is skipped with a
 // warning. The diagnostics of targets are reported too.
-func checkAll(e *env, inputs []checkInput, targets []*schema.Target) []checkResult {
-	alone := func(in checkInput) bool { return in.isStd || project.SetAside(in.path) }
+func checkAll(e *env, inputs []checkInput, targets []*schema.Target) []inputResult {
+	alone := func(in checkInput) bool { return in.stdin != nil || project.SetAside(in.path) }
 	var paths []string
 	for _, in := range inputs {
 		if !alone(in) {
@@ -125,7 +127,7 @@ func checkAll(e *env, inputs []checkInput, targets []*schema.Target) []checkResu
 		}
 	}
 	var resolved inplace.Dirs // directories resolved once for the backups of their files
-	return parallel.Map(inputs, func(in checkInput) checkResult {
+	return parallel.Map(inputs, func(in checkInput) inputResult {
 		if alone(in) {
 			return checkOne(in, targets)
 		}
@@ -135,7 +137,7 @@ func checkAll(e *env, inputs []checkInput, targets []*schema.Target) []checkResu
 
 // checkLoaded returns the check of the input in as a file of its package,
 // loaded in l, with the diagnostics of targets.
-func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput, targets []*schema.Target) checkResult {
+func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput, targets []*schema.Target) inputResult {
 	f := l.Lookup(in.path)
 	if f == nil {
 		var err error
@@ -144,23 +146,23 @@ func checkLoaded(resolved *inplace.Dirs, l *project.Loaded, in checkInput, targe
 				err = u.Err
 			}
 		}
-		return checkResult{err: inputfile.Hint(err, inputfile.GiveGram)}
+		return inputResult{err: inputfile.Hint(err, inputfile.GiveGram)}
 	}
 	diags := schema.WithTargets(f.Diags, targets, f.Program)
-	return checkResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
+	return inputResult{file: f.File, diags: append(inplace.Diags(resolved, in.path, f.File.Bytes(), in.limit), diags...)}
 }
 
 // checkOne reads, parses and compiles one input alone, with the
 // diagnostics of targets.
-func checkOne(in checkInput, targets []*schema.Target) checkResult {
-	b, err := in.read()
+func checkOne(in checkInput, targets []*schema.Target) inputResult {
+	f, err := in.read()
 	if err != nil {
-		return checkResult{err: err}
+		return inputResult{err: err}
 	}
-	t := project.CheckText(diag.NewFile(in.path, b))
+	t := project.CheckText(f)
 	diags := schema.WithTargets(t.Diags, targets, t.Program)
-	if !in.isStd {
-		diags = append(inplace.Diags(nil, in.path, b, in.limit), diags...)
+	if in.stdin == nil {
+		diags = append(inplace.Diags(nil, in.path, f.Bytes(), in.limit), diags...)
 	}
-	return checkResult{file: t.File, diags: diags}
+	return inputResult{file: t.File, diags: diags}
 }

@@ -41,8 +41,7 @@ func runCost(e *env, args []string) error {
 	fs := newFlags(e, "cost")
 	target := fs.String("target", "", "count for this target instead of each agent's model: "+strings.Join(schema.CostTargets, ", ")+" or a model, Provider/model-id")
 	format := fs.String("format", "text", "output format: text or json")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

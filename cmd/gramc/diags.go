@@ -12,8 +12,10 @@ import (
 // unless --max-diagnostics says otherwise.
 const defaultMaxDiagnostics = 100
 
-// maxDiagnosticsFlag adds --max-diagnostics to a command's flags.
-func maxDiagnosticsFlag(fs *flag.FlagSet) *int {
+// diagFlags adds the flags of a command that prints diagnostics to its
+// flags: --max-diagnostics, whose value it returns, and --color.
+func diagFlags(e *env, fs *flag.FlagSet) *int {
+	colorFlag(e, fs)
 	n := defaultMaxDiagnostics
 	fs.Var(minInt(&n, 0, "0 shows all"), "max-diagnostics",
 		"show at most `N` diagnostics per file as text, then how many more there are (0 shows all)")

@@ -17,14 +17,6 @@ import (
 	"github.com/gramlang/gram/project"
 )
 
-// fmtResult is what formatting one input gives.
-type fmtResult struct {
-	file  *diag.File
-	out   []byte
-	diags diag.List
-	err   error
-}
-
 // fmtOptions are the flags of gramc fmt.
 type fmtOptions struct {
 	write, list, diff, check, legacy bool
@@ -38,9 +30,8 @@ func runFmt(e *env, args []string) error {
 	fs.BoolVar(&o.list, "l", false, "list files whose formatting differs")
 	fs.BoolVar(&o.diff, "d", false, "print unified diffs of the changes")
 	fs.BoolVar(&o.check, "check", false, "exit 1 if any file would change")
-	maxDiags := maxDiagnosticsFlag(fs)
+	maxDiags := diagFlags(e, fs)
 	fs.BoolVar(&o.legacy, "rewrite-legacy", false, "rewrite the older notation of tools in the canonical forms")
-	colorFlag(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -79,7 +70,7 @@ func runFmt(e *env, args []string) error {
 		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(signals)
 	}
-	results := parallel.Map(inputs, func(in checkInput) fmtResult { return formatOne(in, o.legacy) })
+	results := parallel.Map(inputs, func(in checkInput) inputResult { return formatOne(in, o.legacy) })
 	for _, r := range results {
 		c, err := o.output(e, r)
 		if err != nil {
@@ -98,7 +89,7 @@ func runFmt(e *env, args []string) error {
 // output reports, prints or rewrites the result of one input, as the flags
 // say, and returns the input's exit code; the error, when output cannot be
 // written, ends the command.
-func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
+func (o *fmtOptions) output(e *env, r inputResult) (int, error) {
 	if r.err != nil {
 		fmt.Fprintf(e.stderr, "gramc fmt: %v\n", r.err)
 		return exitUsage, nil
@@ -142,22 +133,22 @@ func (o *fmtOptions) output(e *env, r fmtResult) (int, error) {
 
 // formatOne reads and formats one input (the inputs are formatted on all
 // cores); with legacy set, the older notation of tools is rewritten too.
-func formatOne(in checkInput, legacy bool) fmtResult {
-	text, err := in.read()
+func formatOne(in checkInput, legacy bool) inputResult {
+	f, err := in.read()
 	if err != nil {
-		return fmtResult{err: err}
+		return inputResult{err: err}
 	}
-	f := diag.NewFile(in.path, text)
+	text := f.Bytes()
 	if d, bin := project.Binary(text); bin {
-		return fmtResult{file: f, diags: diag.List{d}}
+		return inputResult{file: f, diags: diag.List{d}}
 	}
 	formatter := format.Format
 	if legacy {
 		formatter = format.RewriteLegacy
 	}
 	out, diags := formatter(text)
-	if !in.isStd {
+	if in.stdin == nil {
 		diags = append(inplace.Diags(nil, in.path, text, in.limit), diags...)
 	}
-	return fmtResult{file: f, out: out, diags: diags}
+	return inputResult{file: f, out: out, diags: diags}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/project"
 )
@@ -39,7 +40,7 @@ func collectInputs(e *env, cmd string, args []string, trees bool) ([]checkInput,
 			bad = true
 			continue
 		}
-		inputs = append(inputs, checkInput{path: f.Path, stdin: f.Bytes(), isStd: true})
+		inputs = append(inputs, checkInput{path: f.Path, stdin: f})
 	}
 	return inputs, bad
 }
@@ -88,11 +89,12 @@ func (e *env) warnSkipped(cmd string, err error) {
 	fmt.Fprintf(e.stderr, "gramc %s: warning: skipped %s: %s; only regular files (and links to them) are read from a directory\n", cmd, path, why)
 }
 
-// read returns the text of an input: what was read from standard input, or
+// read returns the file of an input: what was read from standard input, or
 // the file, refused when it is not a regular file or over the size limit.
-func (in checkInput) read() ([]byte, error) {
-	if in.isStd {
+func (in checkInput) read() (*diag.File, error) {
+	if in.stdin != nil {
 		return in.stdin, nil
 	}
-	return inputfile.ReadHinted(in.path, in.limit, inputfile.GiveGram)
+	b, err := inputfile.ReadHinted(in.path, in.limit, inputfile.GiveGram)
+	return diag.NewFile(in.path, b), err
 }

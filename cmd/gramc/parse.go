@@ -65,11 +65,7 @@ func printDefaults(fs *flag.FlagSet) {
 // the size limit.
 func readInput(e *env, path string) (*diag.File, error) {
 	if path != "-" {
-		b, err := inputfile.ReadHinted(path, e.maxFileSize, inputfile.GiveGram)
-		if err != nil {
-			return nil, err
-		}
-		return diag.NewFile(path, b), nil
+		return checkInput{path: path, limit: e.maxFileSize}.read()
 	}
 	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
 	if err != nil {
@@ -84,8 +80,7 @@ func readInput(e *env, path string) (*diag.File, error) {
 func runParse(e *env, args []string) error {
 	fs := newFlags(e, "parse")
 	format := fs.String("format", "json", "output format: sexp, json or gram")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

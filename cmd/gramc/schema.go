@@ -17,8 +17,7 @@ func runSchema(e *env, args []string) error {
 	agentName := fs.String("agent", "", "print only the tools of this agent, the agents it lists and its handoffs among them")
 	toolName := fs.String("tool", "", "print only this tool")
 	result := fs.Bool("result", false, "with --agent, print the schema of the agent's result (null for free text) instead of its tools")
-	maxDiags := maxDiagnosticsFlag(fs)
-	colorFlag(e, fs)
+	maxDiags := diagFlags(e, fs)
 	args, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

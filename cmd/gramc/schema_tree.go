@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/parallel"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/project"
@@ -19,9 +18,8 @@ import (
 // writes it (slash-separated, relative to where the tree was given) and
 // its program.
 type treePackage struct {
-	key    string
-	prog   *schema.Program
-	fileOf func(*schema.Tool) *diag.File
+	key string
+	loadedProgram
 }
 
 // tree returns what gramc schema prints for the tree below root: an
@@ -54,7 +52,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		}
 		bad = writeReports(e, l.Reports(nil), o.maxDiags) || bad
 		prog := l.Program()
-		list = append(list, treePackage{filepath.ToSlash(l.Dir), prog, l.FileOf(prog.File)})
+		list = append(list, treePackage{filepath.ToSlash(l.Dir), loadedProgram{prog: prog, fileOf: l.FileOf(prog.File)}})
 	}
 	if bad {
 		return nil, exitWith(exitError)
