@@ -76,7 +76,7 @@ func newOutputSpec(agent *schema.Agent) *outputSpec {
 	if t == nil {
 		return nil
 	}
-	s := &outputSpec{tool: agent.AsTool, wrapped: t.Kind != schema.RecordType || t.Record == nil}
+	s := &outputSpec{tool: agent.AsTool, wrapped: schema.OutputWrapped(t)}
 	sch := schema.OutputSchema(agent.AsTool)
 	if s.wrapped {
 		sch = schema.WrapResult(sch)

@@ -120,6 +120,11 @@ func MCPResultWrapped(t *Tool) bool {
 	return t.Returns != nil && t.Returns.Kind != RecordType && t.Returns.Kind != ObjectType
 }
 
+// OutputWrapped reports whether the structured output asked of a model for
+// an agent's result of type t wraps it under "result" (see [WrapResult]):
+// every result but a record, as a structured output is an object.
+func OutputWrapped(t *Type) bool { return t.Kind != RecordType || t.Record == nil }
+
 // WrapResult returns the schema of an object whose one member, "result",
 // required, has the schema of the document o; the definitions of o move to
 // the root, where references start.
