@@ -32,7 +32,7 @@ func TestReferencesInOrderAfterEdit(t *testing.T) {
 	at := strings.LastIndex(next, "t0")
 	starts := func(a *Analysis) []int {
 		var out []int
-		for _, l := range a.References(at, true) {
+		for _, l := range a.References(at, true, nil) {
 			if l.File == a.File {
 				out = append(out, l.Span.Start)
 			}
@@ -64,11 +64,11 @@ func renameIn(t *testing.T, texts []string, i int, at string, n int, newName str
 	for range n + 1 {
 		off += 1 + strings.Index(texts[i][off+1:], at)
 	}
-	changes, err := a.Rename(off, newName)
+	changes, err := a.Rename(off, newName, nil)
 	if err != nil {
 		t.Fatalf("rename at %q: %v", at, err)
 	}
-	if refs := a.References(off, true); len(refs) != len(changes) {
+	if refs := a.References(off, true, nil); len(refs) != len(changes) {
 		t.Errorf("rename at %q: %d references, %d edits", at, len(refs), len(changes))
 	}
 	out := slices.Clone(texts)
@@ -165,12 +165,43 @@ func TestRenameAgentClashesWithHandoff(t *testing.T) {
 		t.Fatalf("diagnostics: %v", a.Diags)
 	}
 	for _, tc := range []struct{ at, newName string }{{"billing:", "transfer_to_shipping"}, {"shipping:", "desk"}} {
-		_, err := a.Rename(strings.Index(text, tc.at), tc.newName)
+		_, err := a.Rename(strings.Index(text, tc.at), tc.newName, nil)
 		if re, ok := err.(*RenameError); !ok || re.Place || !strings.Contains(re.Msg, "agent triage") {
 			t.Errorf("rename at %q to %s: %v", tc.at, tc.newName, err)
 		}
 	}
-	if _, err := a.Rename(strings.Index(text, "billing:"), "biller"); err != nil {
+	if _, err := a.Rename(strings.Index(text, "billing:"), "biller", nil); err != nil {
 		t.Errorf("rename to biller: %v", err)
+	}
+}
+
+// TestRenameBound: in a text compiled alone, the tool an agent declares
+// and the agent are renamed in the bindings file too, and are among the
+// references, as a tool of another agent of the same name is not.
+func TestRenameBound(t *testing.T) {
+	text := renamePkg[0] + "[other:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"} |\n  [cancel:Tool {description: \"Also\"} | (id::Integer)==>(::String)]\n]\n"
+	bindings := "{kind: \"bindings\"}\n(cancel:Program {command: \"true\"})\n(:Model {agent: \"desk\", model: \"OpenAI/gpt-4o\"})\n"
+	f := diag.NewFile("bindings.gram", []byte(bindings))
+	doc, _ := project.Parse(f)
+	b := &project.Source{File: f, Doc: doc}
+	a := Analyze("a.gram", []byte(text))
+	for _, tc := range []struct{ at, newName, bound string }{
+		{"cancel:", "void", "void:Program"},
+		{"desk:", "counter", `agent: "counter"`},
+		{"cancel:Tool {description: \"Also", "void", ""},
+	} {
+		off := strings.Index(text, tc.at)
+		changes, err := a.Rename(off, tc.newName, b)
+		edited := bindings
+		for _, c := range changes {
+			if c.File == f {
+				edited = edited[:c.Span.Start] + c.NewText + edited[c.Span.End:]
+			}
+		}
+		refs := a.References(off, true, b)
+		inBindings := slices.ContainsFunc(refs, func(l Location) bool { return l.File == f })
+		if err != nil || strings.Contains(edited, tc.newName) != (tc.bound != "") || !strings.Contains(edited, tc.bound) || inBindings != (tc.bound != "") {
+			t.Errorf("rename at %q: %v, the bindings file:\n%s\nreferences there: %v", tc.at, err, edited, inBindings)
+		}
 	}
 }

@@ -75,19 +75,24 @@ func nameError(format string, args ...any) error {
 // References returns every place where the identity under the cursor at
 // the byte offset off is written, its definition only with decl: for a
 // name of the package, in every member file (the text's first), else in
-// the text; none for a reference that resolves nowhere.
-func (a *Analysis) References(off int, decl bool) []Location {
+// the text, then in the bindings file b (nil when there is none) for a
+// tool or an agent it binds; none for a reference that resolves nowhere.
+func (a *Analysis) References(off int, decl bool, b *project.Source) []Location {
 	o, ok := a.occurrenceAt(a.File.Pos(off))
 	if !ok {
 		return nil
 	}
 	var out []Location
-	for _, pf := range a.occurrencesOf(o) {
+	files := a.occurrencesOf(o)
+	for _, pf := range files {
 		for _, r := range pf.occs {
 			if !r.IsDef || decl {
 				out = append(out, Location{File: pf.an.File, Span: pf.an.File.Resolve(r.Span)})
 			}
 		}
+	}
+	for _, span := range bindingsOf(b, files) {
+		out = append(out, Location{File: b.File, Span: b.File.Resolve(span)})
 	}
 	return out
 }
@@ -104,8 +109,9 @@ func (a *Analysis) PrepareRename(off int) (diag.Span, error) {
 }
 
 // Rename returns the edits that rename the identity at the byte offset
-// off to newName, in every file it is written in, or a [*RenameError].
-func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
+// off to newName, in every file it is written in, the bindings file b
+// among them (see References), or a [*RenameError].
+func (a *Analysis) Rename(off int, newName string, b *project.Source) ([]Change, error) {
 	o, err := a.renameTarget(a.File.Pos(off))
 	if err != nil {
 		return nil, err
@@ -122,6 +128,9 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 	if err == nil {
 		err = checkCallers(files, o.Name, text)
 	}
+	if err == nil {
+		err = checkBound(b, files, text)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +140,9 @@ func (a *Analysis) Rename(off int, newName string) ([]Change, error) {
 		for _, r := range pf.occs {
 			out = append(out, Change{File: f, Edit: diag.Edit{Span: f.Resolve(r.Span), NewText: renamed(string(f.Slice(r.Span)), text)}})
 		}
+	}
+	for _, span := range bindingsOf(b, files) {
+		out = append(out, Change{File: b.File, Edit: diag.Edit{Span: b.File.Resolve(span), NewText: renamed(string(b.File.Slice(span)), text)}})
 	}
 	return out, nil
 }

@@ -274,3 +274,69 @@ func TestPackageRenameRecord(t *testing.T) {
 		}
 	}
 }
+
+// xrefBindings binds lookupOrder and the agent desk of the package, and
+// the names bound and boss.
+const xrefBindings = `{kind: "bindings"}
+(lookupOrder:Program {command: "sh", args: ["orders.sh"]})
+(bound:Program {command: "true"})
+(:Model {agent: "desk", model: "OpenAI/gpt-4o", retries: 1})
+(:Model {agent: "boss", model: "OpenAI/gpt-4o"})
+`
+
+// TestBindingsRename renames a tool and an agent that the project's
+// bindings file (in the repository's root, above the package, open with a
+// line more than on disk) binds: the rename edits the binding, and
+// references list it; a new name the file binds is refused; a bindings
+// file of another directory is not the package's.
+func TestBindingsRename(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "shop")
+	for path, text := range map[string]string{
+		".git/HEAD": "", "bindings.gram": xrefBindings, "other/bindings.gram": xrefBindings,
+		"shop/a.gram": pkgToolsText, "shop/b.gram": pkgAgentText,
+	} {
+		path = filepath.Join(root, path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, bu := pathURI(filepath.Join(dir, "b.gram")), pathURI(filepath.Join(root, "bindings.gram"))
+	c := newTestClient(t, nil)
+	c.open(bu, "// The shop's bindings.\n"+xrefBindings)
+	c.open(b, pkgAgentText)
+	c.lastDiagnostics(b, "B", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	rename := func(pos protocol.Position, name string) (*protocol.WorkspaceEdit, error) {
+		var we *protocol.WorkspaceEdit
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": b}, "position": pos, "newName": name}, &we)
+		return we, err
+	}
+	tool, agent := docPos(t, pkgAgentText, "lookupOrder", 0, 3), docPos(t, pkgAgentText, "desk", 0, 1)
+	for _, tc := range []struct {
+		pos   protocol.Position
+		files int // the files edited
+		want  protocol.TextEdit
+	}{
+		{tool, 3, protocol.TextEdit{Range: rng(2, 1, 2, 12), NewText: "findOrder"}},
+		{agent, 2, protocol.TextEdit{Range: rng(4, 16, 4, 22), NewText: `"findOrder"`}},
+	} {
+		we, err := rename(tc.pos, "findOrder")
+		if err != nil || !slices.Equal(we.Changes[bu], []protocol.TextEdit{tc.want}) || len(we.Changes) != tc.files {
+			t.Errorf("rename at %v: %+v, %v; want the bindings edit %+v", tc.pos, we, err, tc.want)
+		}
+	}
+	for pos, clash := range map[protocol.Position]string{tool: "bound", agent: "boss"} {
+		if _, err := rename(pos, clash); err == nil || !strings.Contains(err.Error(), "bindings.gram") {
+			t.Errorf("rename to %s: err = %v, want a clash with the bindings", clash, err)
+		}
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": b}, "position": tool, "context": map[string]any{"includeDeclaration": true}}, &locs)
+	if !slices.ContainsFunc(locs, func(l protocol.Location) bool { return l.URI == bu && l.Range == rng(2, 1, 2, 12) }) || len(locs) != 3 {
+		t.Errorf("references of lookupOrder = %+v, want its binding among them", locs)
+	}
+}
