@@ -19,11 +19,20 @@ import (
 // the fixes of the compiler's information diagnostics [schema.LegacyCodes],
 // so they mean exactly what the compiler reads. A source with errors is not
 // rewritten: RewriteLegacy then returns src itself and the diagnostics.
+// The source is compiled alone: a record it declares is named after its
+// parameter, with a number when the file has the name already (see
+// [RewriteLegacyFixes] for a file of a package).
 func RewriteLegacy(src []byte) ([]byte, diag.List) {
 	f := diag.NewFile("", src)
 	doc, parsed := parser.Parse(f)
 	_, compiled := schema.Compile(doc)
-	diags := schema.Merge(parsed, compiled)
+	return RewriteLegacyFixes(src, schema.Merge(parsed, compiled))
+}
+
+// RewriteLegacyFixes is [RewriteLegacy] with diags, the diagnostics of
+// src compiled: as a file of its package, the names of the records it
+// declares are free in the whole package, as `gramc check` names them.
+func RewriteLegacyFixes(src []byte, diags diag.List) ([]byte, diag.List) {
 	if diags.HasErrors() {
 		return src, diags
 	}

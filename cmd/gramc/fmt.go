@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"syscall"
 
@@ -70,7 +71,7 @@ func runFmt(e *env, args []string) error {
 		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(signals)
 	}
-	results := parallel.Map(inputs, func(in checkInput) inputResult { return formatOne(in, o.legacy) })
+	results := o.formatAll(e, inputs)
 	for _, r := range results {
 		c, err := o.output(e, r)
 		if err != nil {
@@ -131,10 +132,43 @@ func (o *fmtOptions) output(e *env, r inputResult) (int, error) {
 	return code, nil
 }
 
+// formatAll formats the inputs on all cores; results are in input order.
+// With --rewrite-legacy, a file is read as a file of its directory's
+// package, as gramc check reads it, so that the records the rewrite
+// declares have names free in the package; standard input, and a file set
+// aside by its name, are rewritten alone.
+func (o *fmtOptions) formatAll(e *env, inputs []checkInput) []inputResult {
+	alone := func(in checkInput) bool { return !o.legacy || in.stdin != nil || project.SetAside(in.path) }
+	var paths []string
+	for _, in := range inputs {
+		if !alone(in) {
+			paths = append(paths, in.path)
+		}
+	}
+	loaded := map[string]*project.Loaded{}
+	for _, l := range project.LoadFiles(paths, project.LoadOptions{Limit: e.maxFileSize, DiagnosticsOnly: true}) {
+		loaded[l.Dir] = l
+	}
+	return parallel.Map(inputs, func(in checkInput) inputResult {
+		if alone(in) {
+			return formatOne(in, o.legacy, nil)
+		}
+		return formatOne(in, o.legacy, loaded[filepath.Dir(in.path)].Lookup(in.path))
+	})
+}
+
 // formatOne reads and formats one input (the inputs are formatted on all
-// cores); with legacy set, the older notation of tools is rewritten too.
-func formatOne(in checkInput, legacy bool) inputResult {
-	f, err := in.read()
+// cores); with legacy set, the older notation of tools is rewritten too,
+// with the fixes of pf, the input as a file of its package, when it was
+// read (otherwise the input is read and rewritten alone).
+func formatOne(in checkInput, legacy bool, pf *project.File) inputResult {
+	var f *diag.File
+	var err error
+	if pf != nil {
+		f = pf.File
+	} else {
+		f, err = in.read()
+	}
 	if err != nil {
 		return inputResult{err: err}
 	}
@@ -142,11 +176,16 @@ func formatOne(in checkInput, legacy bool) inputResult {
 	if d, bin := project.Binary(text); bin {
 		return inputResult{file: f, diags: diag.List{d}}
 	}
-	formatter := format.Format
-	if legacy {
-		formatter = format.RewriteLegacy
+	var out []byte
+	var diags diag.List
+	switch {
+	case pf != nil:
+		out, diags = format.RewriteLegacyFixes(text, pf.Diags)
+	case legacy:
+		out, diags = format.RewriteLegacy(text)
+	default:
+		out, diags = format.Format(text)
 	}
-	out, diags := formatter(text)
 	if in.stdin == nil {
 		diags = append(inplace.Diags(nil, in.path, text, in.limit), diags...)
 	}

@@ -53,7 +53,7 @@ func TestFmtWriteChangedExitCode(t *testing.T) {
 	// Append once the file has been read: every input is formatted before any write,
 	// so the hook that appends is the first write's check.
 	in := checkInput{path: path, limit: defaultMaxFileSize}
-	r := formatOne(in, false)
+	r := formatOne(in, false, nil)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
