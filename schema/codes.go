@@ -29,6 +29,7 @@ const (
 	CodeAgentCycle           = "agent-cycle"
 	CodeInvalidHandoff       = "invalid-handoff"
 	CodeDuplicateHandoff     = "duplicate-handoff"
+	CodeHandoffTypeMismatch  = "handoff-type-mismatch"
 	CodeInvalidToolName      = "invalid-tool-name"
 	CodeDuplicateTool        = "duplicate-tool"
 	CodeMissingDescription   = "missing-description"
@@ -135,6 +136,7 @@ var Codes = []diag.CodeInfo{
 	{Code: CodeAgentCycle, Severity: diag.Error, Summary: "Agents that list each other as tools, directly or through others."},
 	{Code: CodeInvalidHandoff, Severity: diag.Error, Summary: "A Handoff relationship that is not from an agent to another agent, pointing one way, or whose tool name an agent's tool already has."},
 	{Code: CodeDuplicateHandoff, Severity: diag.Warning, Summary: "The same handoff declared twice."},
+	{Code: CodeHandoffTypeMismatch, Severity: diag.Warning, Summary: "A handoff from an agent with a result type to an agent whose answer is free text or of another type."},
 	{Code: CodeUnusedTool, Severity: diag.Warning, Summary: "A top-level tool that no agent uses."},
 	{Code: CodeDescriptionRepeatsName, Severity: diag.Warning, Summary: "A tool's or parameter's description that only repeats its name: tokens that tell the model nothing."},
 	{Code: CodeDefaultInDescription, Severity: diag.Warning, Summary: "A parameter's description that restates its default, which the schema sends already."},

@@ -161,6 +161,45 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]Handoff) {
 	}
 	seen[[2]*Agent{from, to}] = h
 	from.Handoffs = append(from.Handoffs, h)
+	c.handoffResult(from, to, h.Span)
+}
+
+// handoffResult reports a handoff from an agent with a result type to an
+// agent whose answer is not of that type: the agent handed to gives the
+// final answer, asked in its own form (free text, or its own type), so
+// where from's answer is checked against its type (from called as a
+// tool, a test of its answer's fields) the answer does not hold.
+func (c *compiler) handoffResult(from, to *Agent, span diag.Span) {
+	want, got := from.Result(), to.Result()
+	if want == nil || fitsType(got, want) {
+		return
+	}
+	what, fix := "free text", "give "+to.Name+" a signature that returns "+want.String()+", such as (message::String)==>(::"+want.String()+")"
+	if got != nil {
+		what, fix = got.String(), "make "+to.Name+"'s signature return "+want.String()
+	}
+	c.diags.Add(detailed(diag.Warningf(CodeHandoffTypeMismatch, span, "agent %s answers with %s, but hands off to %s, which answers with %s", from.Name, want, to.Name, what),
+		fix+", or remove the handoff: after it, "+to.Name+"'s answer is "+from.Name+"'s, checked against "+want.String()+" where "+from.Name+" is called as a tool or its answer's fields are tested"))
+}
+
+// fitsType reports whether every value of type got is one of type want: a
+// nil got, free text, fits none.
+func fitsType(got, want *Type) bool {
+	switch {
+	case got == nil:
+		return false
+	case want.Kind == ObjectType:
+		return got.Kind == ObjectType || got.Kind == RecordType
+	case want.Kind == NumberType && got.Kind == IntegerType:
+		return true
+	case got.Kind != want.Kind:
+		return false
+	case want.Kind == RecordType:
+		return got.Record != nil && want.Record != nil && got.Record.Name == want.Record.Name
+	case want.Kind == ArrayType:
+		return want.Items == nil || fitsType(got.Items, want.Items)
+	}
+	return true
 }
 
 // otherFile returns f when it is not c's file, else nil.

@@ -61,3 +61,65 @@ func TestHandoffInTestFileReported(t *testing.T) {
 		t.Errorf("a's handoffs: %+v, want the one to b", a.Handoffs)
 	}
 }
+
+// TestHandoffTypeMismatch: a handoff from an agent with a result type to
+// an agent whose answer cannot be of that type is a warning at the
+// handoff naming both agents and both types; a handoff to an agent whose
+// answer fits, or from an agent whose answer is free text, is not. The
+// agents may be declared in other files of the package.
+func TestHandoffTypeMismatch(t *testing.T) {
+	const records = "[Invoice:Record {description: \"An invoice\"} | (id::String), (total::Number)]\n" +
+		"[Parcel:Record {description: \"A parcel\"} | (id::String)]\n"
+	agent := func(name, sig string) string {
+		if items, ok := strings.CutPrefix(sig, "Array<"); ok {
+			sig = "Array {items: " + strings.TrimSuffix(items, ">") + "}"
+		}
+		if sig != "" {
+			sig = " | (q::String)==>(::" + sig + ")"
+		}
+		return "[" + name + ":Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"X.\"}" + sig + "]\n"
+	}
+	for _, c := range []struct{ from, to, message string }{
+		{"Invoice", "", "agent a answers with Invoice, but hands off to b, which answers with free text"},
+		{"Invoice", "String", "agent a answers with Invoice, but hands off to b, which answers with free text"},
+		{"Invoice", "Parcel", "agent a answers with Invoice, but hands off to b, which answers with Parcel"},
+		{"Number", "String", "agent a answers with Number, but hands off to b, which answers with free text"},
+		{"Integer", "Number", "agent a answers with Integer, but hands off to b, which answers with Number"},
+		{"Array<Invoice>", "Array<Parcel>", "agent a answers with Array<Invoice>, but hands off to b, which answers with Array<Parcel>"},
+		{"Array<Invoice>", "Array", "agent a answers with Array<Invoice>, but hands off to b, which answers with Array"},
+		{"Invoice", "Invoice", ""},
+		{"Number", "Integer", ""},
+		{"Object", "Invoice", ""},
+		{"Array", "Array<Parcel>", ""},
+		{"", "Invoice", ""},
+		{"String", "Invoice", ""},
+	} {
+		parse := func(name, text string) *parser.Document {
+			doc, _ := parser.Parse(diag.NewFile(name, []byte(text)))
+			return doc
+		}
+		docs := []*parser.Document{
+			parse("p/a.gram", records+agent("a", c.from)),
+			parse("p/b.gram", agent("b", c.to)),
+			parse("p/routes.gram", "(a)-[:Handoff]->(b)\n"),
+		}
+		_, diags := CompilePackage(docs, nil)
+		var got []diag.Diagnostic
+		for _, ds := range diags {
+			for _, d := range ds {
+				if d.Severity == diag.Error || d.Code == CodeHandoffTypeMismatch {
+					got = append(got, d)
+				}
+			}
+		}
+		switch {
+		case c.message == "" && len(got) != 0:
+			t.Errorf("%s to %s: %v, want no diagnostic", c.from, c.to, got)
+		case c.message == "":
+		case len(got) != 1 || len(diags[2]) != 1 || got[0].Code != CodeHandoffTypeMismatch || got[0].Severity != diag.Warning || got[0].Message != c.message:
+			t.Errorf("%s to %s: %v, want in routes.gram one handoff-type-mismatch warning %q", c.from, c.to, diags, c.message)
+		case got[0].Span.Start != 0 || !strings.Contains(got[0].Detail, "b's signature") && !strings.Contains(got[0].Detail, "give b a signature"):
+			t.Errorf("%s to %s: at %v, help %q; want it at the handoff, and the fix", c.from, c.to, got[0].Span, got[0].Detail)
+		}
+	}
+}
