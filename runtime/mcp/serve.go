@@ -30,20 +30,6 @@ const agentInputSchema = `{"type":"object","properties":{"message":{"type":"stri
 // SDK's type, so that callers of [NewServer] need not import the SDK).
 type Implementation = mcp.Implementation
 
-// ServedAgent is an agent to serve over MCP with what it runs with.
-type ServedAgent struct {
-	// Agent is the agent; its name is the tool's name.
-	Agent *schema.Agent
-	// Library binds the agent's tools.
-	Library *runtime.Library
-	// Options configure each run (the model, injected values, logger, ...).
-	Options []runtime.Option
-	// Program holds the agents the agent may call or hand off to (the
-	// program of [runtime.WithProgram]); it tells whether a call may need
-	// a person's approval (see approve.go). nil: the agent alone.
-	Program *schema.Program
-}
-
 // NewServer returns an MCP server, named by impl, exposing each agent
 // as a tool (see agentTool): its name is the agent's, its description the
 // agent's (or one naming the agent and its model), its input
@@ -66,12 +52,12 @@ type ServedAgent struct {
 // result saying it cannot give the approval. A server with such agents
 // offers the protocol versions up to 2025-11-25 only, in which a server
 // may ask during a call.
-func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
+func NewServer(impl *mcp.Implementation, agents []runtime.Bound, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	opts := &mcp.ServerOptions{Logger: logger}
-	if slices.ContainsFunc(agents, ServedAgent.asksApproval) {
+	if slices.ContainsFunc(agents, asksApproval) {
 		opts.SupportedProtocolVersions = legacyProtocols()
 	}
 	s := mcp.NewServer(impl, opts)
@@ -109,7 +95,7 @@ func agentTool(a *schema.Agent) *mcp.Tool {
 }
 
 // agentHandler runs the agent for one call.
-func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
+func agentHandler(a runtime.Bound, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		fail := func(msg string) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
