@@ -173,7 +173,7 @@ func callMessage(a *schema.Agent, raw json.RawMessage) (string, string) {
 		if !errors.As(err, &ae) {
 			return "", "the arguments could not be read"
 		}
-		return "", argsProblems(ae.Problems)
+		return "", schema.ProblemsText(ae.Problems)
 	}
 	if p := a.AsTool.ModelParams(); len(p) == 1 && p[0].Name == "message" && p[0].Type != nil && p[0].Type.Kind == schema.StringType {
 		m, _ := args["message"].(string)
@@ -187,19 +187,6 @@ func callMessage(a *schema.Agent, raw json.RawMessage) (string, string) {
 		return "", "the arguments could not be read"
 	}
 	return string(b), ""
-}
-
-// argsProblems returns "POINTER: MESSAGE" for each problem, separated by
-// "; " (no pointer for the arguments object itself).
-func argsProblems(problems []schema.Problem) string {
-	parts := make([]string, len(problems))
-	for i, p := range problems {
-		parts[i] = p.Message
-		if p.Pointer != "" {
-			parts[i] = p.Pointer + ": " + p.Message
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 // agentArgsShape ends every complaint about an agent call's arguments: the
@@ -218,7 +205,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return "", "the arguments are " + jsonKindName(v) + ", not an object"
+		return "", "the arguments are " + jsonvalue.KindName(v) + ", not an object"
 	}
 	for k := range obj {
 		if k != "message" {
@@ -231,24 +218,10 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	}
 	s, ok := m.(string)
 	if !ok {
-		return "", `"message" is ` + jsonKindName(m) + `, not a string`
+		return "", `"message" is ` + jsonvalue.KindName(m) + `, not a string`
 	}
 	if strings.TrimSpace(s) == "" {
 		return "", `"message" is empty`
 	}
 	return s, ""
-}
-
-// jsonKindName names the JSON type of a decoded value, with an article.
-func jsonKindName(v any) string {
-	switch k := jsonvalue.Kind(v); k {
-	case "null":
-		return k
-	case "integer", "number":
-		return "a number"
-	case "array", "object":
-		return "an " + k
-	default:
-		return "a " + k
-	}
 }
