@@ -57,8 +57,8 @@ func BenchmarkCheckpoint(b *testing.B) {
 		}
 		perStep(b)
 	})
-	bind := func(ctx context.Context, spec durable.Spec) (*durable.Bound, error) {
-		return &durable.Bound{Agent: agent, Library: lib, Options: opts()}, nil
+	bind := func(ctx context.Context, spec durable.Spec) (*runtime.Bound, error) {
+		return &runtime.Bound{Agent: agent, Library: lib, Options: opts()}, nil
 	}
 	store := func(b *testing.B, url string) {
 		s, err := durable.Open(context.Background(), url, durable.Options{Bind: bind})

@@ -111,13 +111,13 @@ func (w *world) note(ctx context.Context) {
 
 // binder compiles the spec's source and binds the world's tools and model.
 func (w *world) binder() durable.Binder {
-	return func(ctx context.Context, spec durable.Spec) (*durable.Bound, error) {
+	return func(ctx context.Context, spec durable.Spec) (*runtime.Bound, error) {
 		prog := gramtest.Compile(w.t, spec.Sources[0].Text)
 		a := prog.Agent(spec.Agent)
 		if a == nil {
 			return nil, errors.New("no agent " + spec.Agent)
 		}
-		return &durable.Bound{Agent: a, Library: w.library(), Options: []runtime.Option{
+		return &runtime.Bound{Agent: a, Library: w.library(), Options: []runtime.Option{
 			runtime.WithModel(w.model()), runtime.WithLogger(slog.New(slog.DiscardHandler))}}, nil
 	}
 }
@@ -474,7 +474,7 @@ func TestResumeNotTakenOver(t *testing.T) {
 		}
 	}
 	// A store opened now serves the queues at once.
-	bystander, err := durable.Open(context.Background(), url, durable.Options{Bind: func(context.Context, durable.Spec) (*durable.Bound, error) {
+	bystander, err := durable.Open(context.Background(), url, durable.Options{Bind: func(context.Context, durable.Spec) (*runtime.Bound, error) {
 		return nil, errors.New("this store runs no resumed run")
 	}})
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/gramlang/gram/runtime"
 )
 
 // DefaultStore is the store used when none is given: runs.db in gram's
@@ -60,11 +62,11 @@ func MissingStore(store string) (string, bool) {
 // hands it over before the store asks.
 type Handover struct {
 	mu    sync.Mutex
-	bound *Bound
+	bound *runtime.Bound
 }
 
 // Set makes b the run the store gets.
-func (h *Handover) Set(b *Bound) {
+func (h *Handover) Set(b *runtime.Bound) {
 	h.mu.Lock()
 	h.bound = b
 	h.mu.Unlock()
@@ -72,7 +74,7 @@ func (h *Handover) Set(b *Bound) {
 
 // Bind is the store's [Binder]: the run set, when it is of the spec's
 // agent.
-func (h *Handover) Bind(_ context.Context, spec Spec) (*Bound, error) {
+func (h *Handover) Bind(_ context.Context, spec Spec) (*runtime.Bound, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.bound == nil || h.bound.Agent.Name != spec.Agent {

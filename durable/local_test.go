@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gramlang/gram/durable"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
 
@@ -67,7 +68,7 @@ func TestHandover(t *testing.T) {
 	if _, err := h.Bind(context.Background(), durable.Spec{Agent: "a"}); err == nil {
 		t.Error("a run bound before any was handed over")
 	}
-	b := &durable.Bound{Agent: &schema.Agent{Name: "a"}}
+	b := &runtime.Bound{Agent: &schema.Agent{Name: "a"}}
 	h.Set(b)
 	if got, err := h.Bind(context.Background(), durable.Spec{Agent: "a"}); got != b || err != nil {
 		t.Errorf("the run handed over: %v, %v", got, err)

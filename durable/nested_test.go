@@ -55,9 +55,9 @@ func TestNestedApprovalAfterRestart(t *testing.T) {
 		sends.Add(1)
 		return "sent", nil
 	}})
-	bind := func(ctx context.Context, spec durable.Spec) (*durable.Bound, error) {
+	bind := func(ctx context.Context, spec durable.Spec) (*runtime.Bound, error) {
 		prog := gramtest.Compile(t, spec.Sources[0].Text)
-		return &durable.Bound{Agent: prog.Agent(spec.Agent), Library: lib, Options: []runtime.Option{
+		return &runtime.Bound{Agent: prog.Agent(spec.Agent), Library: lib, Options: []runtime.Option{
 			runtime.WithProgram(prog), runtime.WithModel(model), runtime.WithLogger(slog.New(slog.DiscardHandler))}}, nil
 	}
 	url := sqliteURL(t)

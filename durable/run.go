@@ -13,7 +13,6 @@ import (
 
 	"github.com/dbos-inc/dbos-transact-golang/dbos"
 	"github.com/gramlang/gram/runtime"
-	"github.com/gramlang/gram/schema"
 )
 
 // ErrNotFound is the error (wrapped) of a run id the store does not hold.
@@ -46,18 +45,12 @@ type Source struct {
 }
 
 // Binder builds the agent, its tool library and the run options from a
-// Spec; the store adds its checkpointer and approver. It is called when a
+// Spec (the options give the program; Program is not read); the store
+// adds its checkpointer and approver. It is called when a
 // run starts and again in every process that runs it from its checkpoints,
 // and must build the same run each time. An error there fails the run
 // (status error).
-type Binder func(ctx context.Context, spec Spec) (*Bound, error)
-
-// Bound is a run built from its [Spec].
-type Bound struct {
-	Agent   *schema.Agent    // the agent to run
-	Library *runtime.Library // the tools it binds
-	Options []runtime.Option // the run's options (model, limits, ...), without a checkpointer or an approver
-}
+type Binder func(ctx context.Context, spec Spec) (*runtime.Bound, error)
 
 // Run is a run as the store reports it, and its JSON form.
 type Run struct {
@@ -158,7 +151,7 @@ func (s *Store) Start(ctx context.Context, spec Spec) (string, error) {
 }
 
 // bind calls the Binder and checks what it returns.
-func (s *Store) bind(ctx context.Context, spec Spec) (*Bound, error) {
+func (s *Store) bind(ctx context.Context, spec Spec) (*runtime.Bound, error) {
 	b, err := s.binder(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("durable: building the run of %s: %w", agentName(spec), err)
@@ -178,7 +171,7 @@ func agentName(spec Spec) string {
 }
 
 // takeBound returns and forgets the run Start bound for id, if any.
-func (s *Store) takeBound(id string) *Bound {
+func (s *Store) takeBound(id string) *runtime.Bound {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.bound[id]

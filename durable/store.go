@@ -23,6 +23,8 @@ import (
 	// The SQLite driver of DBOS, on modernc.org/sqlite (registered with
 	// database/sql as "sqlite").
 	_ "github.com/dbos-inc/dbos-transact-golang/dbos/driver/sqlite"
+
+	"github.com/gramlang/gram/runtime"
 )
 
 // AppName is the DBOS application name of gram's runs.
@@ -68,12 +70,12 @@ type Store struct {
 	logger   *slog.Logger
 
 	mu      sync.Mutex
-	decided map[string]int           // run id -> the last round decided through this store
-	bound   map[string]*Bound        // runs started here, bound by Start, not yet run
-	running map[string]int           // run id -> its executions in this process
-	changed map[string]chan struct{} // run id -> the channel its next change closes
-	waiters map[string]int           // run id -> its calls of Wait
-	states  map[string]runState      // run id -> its state, for runs started here and running
+	decided map[string]int            // run id -> the last round decided through this store
+	bound   map[string]*runtime.Bound // runs started here, bound by Start, not yet run
+	running map[string]int            // run id -> its executions in this process
+	changed map[string]chan struct{}  // run id -> the channel its next change closes
+	waiters map[string]int            // run id -> its calls of Wait
+	states  map[string]runState       // run id -> its state, for runs started here and running
 	closed  bool
 }
 
@@ -103,7 +105,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		executor: executor,
 		logger:   logger,
 		decided:  map[string]int{},
-		bound:    map[string]*Bound{},
+		bound:    map[string]*runtime.Bound{},
 		running:  map[string]int{},
 		changed:  map[string]chan struct{}{},
 		waiters:  map[string]int{},

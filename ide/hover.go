@@ -80,10 +80,7 @@ func (a *Analysis) hover(pos int) (string, diag.Span, bool) {
 			return UndefinedDoc(o.Name), o.Span, true
 		}
 		if d := ix.NameDecl(o.Def); d != nil {
-			if o.Element && d.Kind == KindAgent {
-				return AgentToolDoc(d.Agent), o.Span, true
-			}
-			return a.declDoc(d), o.Span, true
+			return a.declDoc(d, o.Element), o.Span, true
 		}
 		return a.patternDoc(ix.DefPattern(o.Def), o), o.Span, true
 	}
@@ -132,27 +129,27 @@ func (a *Analysis) syntaxDoc(it SyntaxItem) string {
 	return ""
 }
 
-// declDoc describes a declaration of the agent language; a tool's and an
-// agent's end with the token breakdown (tokens.go) of the file's first of
-// its name.
-func (a *Analysis) declDoc(d *Decl) string {
+// declDoc describes a declaration of the agent language: a parameter or
+// a field, or else as [pkgDecl.doc] does (an agent as an element with
+// element set); a tool's and an agent's, but an agent's as an element, end
+// with the token breakdown (tokens.go) of the file's first of its name.
+func (a *Analysis) declDoc(d *Decl, element bool) string {
 	switch d.Kind {
-	case KindAgent:
-		md := AgentDoc(d.Agent)
+	case KindParam, KindField:
+		return ParamDoc(d)
+	case KindReturn:
+		return ""
+	}
+	md := pkgDecl{tool: d.Tool, agent: d.Agent, record: d.Record}.doc(element)
+	switch {
+	case d.Kind == KindAgent && !element:
 		if i, ok := a.names.agents.table().first(d.Agent.Name); ok {
 			md += "\n\n" + a.agentCount(a.Prog.AgentAt(i)).Markdown
 		}
-		return md
-	case KindTool:
-		md := ToolDoc(d.Tool)
+	case d.Kind == KindTool:
 		if i, ok := a.names.calls.table().first(d.Tool.Name); ok {
 			md += "\n\n" + a.toolCount(a.Prog.ToolAt(i)).Markdown
 		}
-		return md
-	case KindParam, KindField:
-		return ParamDoc(d)
-	case KindRecord:
-		return RecordDoc(d.Record)
 	}
-	return ""
+	return md
 }

@@ -60,6 +60,23 @@ const MaxModelCallsMessage = "I reached the limit of steps for this request. Ple
 // before any model call with a [*ConfigError].
 func WithProgram(p *schema.Program) Option { return func(c *runConfig) { c.tree.program = p } }
 
+// Bound is an agent with what runs it: the servers and the durable store
+// take their agents so.
+type Bound struct {
+	// Agent is the agent; its name is the one clients ask for.
+	Agent *schema.Agent
+	// Library binds the agent's tools.
+	Library *Library
+	// Options configure each run (the model, limits, the logger, ...).
+	Options []Option
+	// Program, when set, holds the agents the agent may call as tools or
+	// hand the conversation to (the program of [WithProgram]): a server
+	// runs the agent with it, and tells from it which injected parameters
+	// and approvals a run may need. nil: the agent alone, or a program its
+	// Options give.
+	Program *schema.Program
+}
+
 // WithMaxDepth sets how deep runs may nest (default [DefaultMaxDepth]): the
 // top run is at depth 0, the sub-agents it calls at 1, and so on. A call
 // that would go deeper gives the model a tool error, and its refused run

@@ -176,7 +176,7 @@ func decodeArgs(data []byte) (map[string]any, *Problem) {
 	}
 	m, ok := x.(map[string]any)
 	if !ok {
-		return nil, &Problem{Message: "the arguments must be a JSON object, not " + jsonKind(x)}
+		return nil, &Problem{Message: "the arguments must be a JSON object, not " + jsonvalue.KindName(x)}
 	}
 	// encoding/json keeps the last of two equal keys, other readers the
 	// first: the arguments would mean different things to the tool and
@@ -185,20 +185,6 @@ func decodeArgs(data []byte) (map[string]any, *Problem) {
 		return nil, &Problem{Pointer: where.Pointer(), Message: fmt.Sprintf("the key %q appears twice (send it once)", key)}
 	}
 	return m, nil
-}
-
-// jsonKind names the kind of a decoded JSON value, with its article.
-func jsonKind(x any) string {
-	switch k := jsonvalue.Kind(x); k {
-	case "null":
-		return k
-	case "integer":
-		return "a number"
-	case "array", "object":
-		return "an " + k
-	default:
-		return "a " + k
-	}
 }
 
 // normalize drops nulls given for optional parameters and applies defaults,

@@ -53,9 +53,9 @@ func BenchmarkServeRuns(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var agents []Agent
+	var agents []runtime.Bound
 	for _, a := range prog.Agents() {
-		agents = append(agents, Agent{Agent: a, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(m), runtime.WithLogger(logger)}})
+		agents = append(agents, runtime.Bound{Agent: a, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(m), runtime.WithLogger(logger)}})
 	}
 	srv, err := New(Config{Agents: agents, Logger: logger, Limits: Limits{MaxConcurrent: 2 * benchConversations},
 		Runs: RunsConfig{Store: "sqlite:" + filepath.Join(b.TempDir(), "runs.db"), ExecutorID: "bench"}})

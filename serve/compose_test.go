@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 	"github.com/gramlang/gram/schema"
 )
@@ -15,7 +16,7 @@ import (
 // conversation to it.
 func withFront(handoff bool) option {
 	return func(c *Config) {
-		var orders Agent
+		var orders runtime.Bound
 		for _, a := range c.Agents {
 			if a.Agent.Name == "orders" {
 				orders = a
@@ -28,7 +29,7 @@ func withFront(handoff bool) option {
 			front.Tools = []*schema.Tool{orders.Agent.AsTool}
 		}
 		prog := schema.NewProgram(nil, []*schema.Agent{orders.Agent, front}, nil, nil)
-		c.Agents = append(c.Agents, Agent{Agent: front, Library: orders.Library, Options: slices.Clone(orders.Options), Program: prog})
+		c.Agents = append(c.Agents, runtime.Bound{Agent: front, Library: orders.Library, Options: slices.Clone(orders.Options), Program: prog})
 	}
 }
 

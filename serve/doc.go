@@ -3,7 +3,7 @@
 //
 // # Entry points
 //
-//   - [New] makes a [Server] from a [Config]: the agents ([Agent]: a
+//   - [New] makes a [Server] from a [Config]: the agents ([runtime.Bound]: a
 //     compiled agent, the tool library it binds to and the runtime options
 //     of its runs), the credentials requests need ([AuthConfig]), the static
 //     values of injected parameters, the [Limits], and where traces go
@@ -56,7 +56,7 @@
 // traces or metrics. A request's body and the model cannot set an injected
 // parameter: the identity's claims and the static values do, for the tools
 // of the served agent and of every agent it may come to, as a tool or by a
-// handoff ([Agent.Program]). Errors are
+// handoff ([runtime.Bound.Program]). Errors are
 // OpenAI error objects whose messages are for the end user; the technical
 // cause is logged. Spans follow the OpenTelemetry GenAI semantic
 // conventions without recording messages, arguments or results.

@@ -94,7 +94,7 @@ func newHarnessOf(t *testing.T, src string, steps []fakeopenai.Step, opts ...opt
 	}
 	cfg := Config{Logger: logger, Version: "test", Tracing: Tracing{Exporter: h.spans}}
 	for _, a := range prog.Agents() {
-		cfg.Agents = append(cfg.Agents, Agent{Agent: a, Library: lib, Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(logger)}})
+		cfg.Agents = append(cfg.Agents, runtime.Bound{Agent: a, Library: lib, Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(logger)}})
 	}
 	for _, o := range opts {
 		o(&cfg)

@@ -56,7 +56,7 @@ func TestDisconnectCancelsMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Logger: quiet, Agents: []Agent{{Agent: prog.Agents()[0], Library: lib, Options: []runtime.Option{runtime.WithModel(m)}}}})
+	s, err := New(Config{Logger: quiet, Agents: []runtime.Bound{{Agent: prog.Agents()[0], Library: lib, Options: []runtime.Option{runtime.WithModel(m)}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

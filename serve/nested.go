@@ -74,7 +74,7 @@ func (o *observer) nestedFinished(rs *runSpans, e runtime.Event, now time.Time) 
 }
 
 // agentNamed returns the agent called name, served or used by one served
-// (see [Agent.Program]), or else an agent of only its name and its model,
+// (see [runtime.Bound.Program]), or else an agent of only its name and its model,
 // "Provider/model-id"; its tools by name, and no fallback model.
 func (s *Server) agentNamed(name, model string) (*schema.Agent, map[string]*schema.Tool, string) {
 	if sv := s.agents[name]; sv != nil {

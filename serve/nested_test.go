@@ -14,7 +14,7 @@ import (
 
 // withDesk adds the agent desk, which calls the agent hello as a tool.
 func withDesk(c *Config) {
-	var hello Agent
+	var hello runtime.Bound
 	for _, a := range c.Agents {
 		if a.Agent.Name == "hello" {
 			hello = a
@@ -26,7 +26,7 @@ func withDesk(c *Config) {
 	desk := &schema.Agent{Name: "desk", Model: hello.Agent.Model, Instruction: "Delegate.", Settings: schema.DefaultSettings(),
 		Tools: []*schema.Tool{asTool}}
 	prog := schema.NewProgram(nil, []*schema.Agent{hello.Agent, desk}, nil, nil)
-	c.Agents = append(c.Agents, Agent{Agent: desk, Library: hello.Library,
+	c.Agents = append(c.Agents, runtime.Bound{Agent: desk, Library: hello.Library,
 		Options: append(slices.Clone(hello.Options), runtime.WithProgram(prog))})
 }
 
@@ -113,7 +113,7 @@ func TestHandoffSpans(t *testing.T) {
 		front := &schema.Agent{Name: "front", Model: schema.Model{Provider: schema.OpenAI, ID: "front-model"}, Instruction: "Route.",
 			Settings: schema.DefaultSettings(), Handoffs: []schema.Handoff{{Agent: "hello"}}}
 		prog := schema.NewProgram(nil, []*schema.Agent{hello.Agent, front}, nil, nil)
-		c.Agents = append(c.Agents, Agent{Agent: front, Library: hello.Library,
+		c.Agents = append(c.Agents, runtime.Bound{Agent: front, Library: hello.Library,
 			Options: append(slices.Clone(hello.Options), runtime.WithProgram(prog))})
 	}
 	h := newHarness(t, []fakeopenai.Step{

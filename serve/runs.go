@@ -192,7 +192,7 @@ func (s *Server) newSpec(ctx context.Context, a *served, conv runtime.Conversati
 // bindRun is the store's [durable.Binder]: the served agent of the spec,
 // with the spec's injected values and an observer of the run's events
 // (metrics, spans).
-func (s *Server) bindRun(ctx context.Context, spec durable.Spec) (*durable.Bound, error) {
+func (s *Server) bindRun(ctx context.Context, spec durable.Spec) (*runtime.Bound, error) {
 	sv := s.agents[spec.Agent]
 	if sv == nil {
 		return nil, fmt.Errorf("the agent %q is not served by this server; serve its file with it (gramc serve without --agent, or --agent %s)", spec.Agent, spec.Agent)
@@ -207,7 +207,7 @@ func (s *Server) bindRun(ctx context.Context, spec durable.Spec) (*durable.Bound
 		runtime.WithInjected(spec.Injected),
 		runtime.WithStreaming(false),
 		runtime.WithEvents(obs.event))
-	return &durable.Bound{Agent: sv.agent, Library: sv.lib, Options: opts}, nil
+	return &runtime.Bound{Agent: sv.agent, Library: sv.lib, Options: opts}, nil
 }
 
 // startLink returns the span context a run's spec keeps (the span of the

@@ -23,29 +23,10 @@ import (
 	"github.com/gramlang/gram/schema"
 )
 
-// Agent is an agent to serve, with what it runs with.
-type Agent struct {
-	// Agent is the compiled agent; its name is the model name clients ask
-	// for.
-	Agent *schema.Agent
-	// Library binds its tools.
-	Library *runtime.Library
-	// Options configure each run (the model, the logger, limits, ...); the
-	// server adds the injected values, events and streaming of each
-	// request.
-	Options []runtime.Option
-	// Program, when set, is the package in which the agent finds the
-	// agents it calls as tools or hands the conversation to: the server
-	// runs it with [runtime.WithProgram], and fills the injected
-	// parameters of their tools from the request's identity as it fills
-	// the agent's own.
-	Program *schema.Program
-}
-
 // Config configures a [Server].
 type Config struct {
 	// Agents are the agents served, by name.
-	Agents []Agent
+	Agents []runtime.Bound
 	// Auth says which credentials requests need; none when it has no keys
 	// and no JWT configuration.
 	Auth AuthConfig
@@ -136,7 +117,7 @@ type served struct {
 // newServed returns the served agent of a: its options with the program
 // it finds the agents it uses in, the injected parameters of its tools and
 // of the tools of every agent it may come to, and its tools by name.
-func newServed(a Agent) *served {
+func newServed(a runtime.Bound) *served {
 	sv := &served{agent: a.Agent, lib: a.Library, options: a.Options, params: injectedParams(a.Program.Reachable(a.Agent)), tools: map[string]*schema.Tool{},
 		approval: a.Program.ReachesApproval(a.Agent)}
 	if a.Program != nil {
@@ -205,7 +186,7 @@ func New(cfg Config) (*Server, error) {
 	for _, a := range cfg.Agents {
 		for _, sub := range a.Program.Reachable(a.Agent)[1:] {
 			if s.agents[sub.Name] == nil && s.others[sub.Name] == nil {
-				s.others[sub.Name] = newServed(Agent{Agent: sub})
+				s.others[sub.Name] = newServed(runtime.Bound{Agent: sub})
 			}
 		}
 	}

@@ -109,7 +109,7 @@ func (s *session) execute(ctx context.Context, input string, opts []runtime.Opti
 
 // turn starts (or resumes) the run of a turn and waits for its end.
 func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts []runtime.Option) (*runtime.Response, error) {
-	d.binder.Set(&durable.Bound{Agent: s.agent, Library: s.lib, Options: opts})
+	d.binder.Set(&runtime.Bound{Agent: s.agent, Library: s.lib, Options: opts})
 	id := d.resume
 	if id != "" {
 		d.resume = ""

@@ -23,6 +23,7 @@ import (
 	"github.com/gramlang/gram/internal/gramtext"
 	"github.com/gramlang/gram/internal/shellquote"
 	"github.com/gramlang/gram/mcpimport"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/replay"
 	"github.com/gramlang/gram/schema"
 )
@@ -151,9 +152,9 @@ func runMCPServe(e *env, args []string) error {
 		return err
 	}
 	defer closeTools()
-	var list []mcp.ServedAgent
+	var list []runtime.Bound
 	for i, a := range served {
-		list = append(list, mcp.ServedAgent{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})
+		list = append(list, runtime.Bound{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})
 	}
 	impl := &mcp.Implementation{Name: "gramc", Title: "gram agents of " + filepath.Base(o.file), Version: buildinfo.Version()}
 	server := mcp.NewServer(impl, list, logger)

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/gramlang/gram/durable"
+	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/fakeopenai"
 )
 
@@ -61,7 +62,7 @@ func TestRunStoreKeepsNoInjected(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	st, err := durable.Open(ctx, "runs.db", durable.Options{Bind: func(context.Context, durable.Spec) (*durable.Bound, error) {
+	st, err := durable.Open(ctx, "runs.db", durable.Options{Bind: func(context.Context, durable.Spec) (*runtime.Bound, error) {
 		return nil, errors.New("not run here")
 	}})
 	if err != nil {

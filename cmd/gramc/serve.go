@@ -201,7 +201,7 @@ func (f *serveFlags) config(e *env, o *runOptions, agents []*schema.Agent, lib *
 		return err
 	}
 	for i, a := range agents {
-		f.cfg.Agents = append(f.cfg.Agents, serve.Agent{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})
+		f.cfg.Agents = append(f.cfg.Agents, runtime.Bound{Agent: a, Library: lib, Options: opts[i], Program: o.set.Tree})
 	}
 	return nil
 }

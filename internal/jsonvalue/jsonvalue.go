@@ -255,6 +255,22 @@ func Kind(v any) string {
 	return "null"
 }
 
+// KindName names the JSON type of a generic value with its article, as
+// messages say it: "null", "a number" (an integer too), "an array", "a
+// string", ...
+func KindName(v any) string {
+	switch k := Kind(v); k {
+	case "null":
+		return k
+	case "integer":
+		return "a number"
+	case "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
+	}
+}
+
 // EscapePointer escapes a JSON pointer reference token.
 func EscapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")

@@ -51,20 +51,8 @@ func legacyProtocols() []string {
 // asksApproval reports whether a call of a may need a person's approval:
 // the agent is served with approval: true, or it or an agent it may come
 // to (in its Program) has a tool with approval: true.
-func (a ServedAgent) asksApproval() bool {
-	if a.Agent.AsTool != nil && a.Agent.AsTool.Approval {
-		return true
-	}
-	agents := []*schema.Agent{a.Agent}
-	if a.Program != nil {
-		agents = append(agents, a.Program.Reachable(a.Agent)...)
-	}
-	for _, x := range agents {
-		if slices.ContainsFunc(x.Tools, func(t *schema.Tool) bool { return t.Approval }) {
-			return true
-		}
-	}
-	return false
+func asksApproval(a runtime.Bound) bool {
+	return a.Agent.AsTool != nil && a.Agent.AsTool.Approval || a.Program.ReachesApproval(a.Agent)
 }
 
 // canElicit reports whether the client that sent req declared the

@@ -48,7 +48,7 @@ func serveApproval(t *testing.T, name string, h func(context.Context, *sdk.Elici
 	prog := compile(t, approvalSrc)
 	opts := []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog), runtime.WithProgram(prog)}
 	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
-		[]mcp.ServedAgent{{Agent: prog.Agent(name), Library: runtime.Builtins(), Options: opts, Program: prog}}, quietLog)
+		[]runtime.Bound{{Agent: prog.Agent(name), Library: runtime.Builtins(), Options: opts, Program: prog}}, quietLog)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

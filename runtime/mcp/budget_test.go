@@ -20,7 +20,7 @@ func TestMCPServerBudget(t *testing.T) {
 		return runtime.CallReply(runtime.Call("sayHello", `{"personName":"Ann"}`)), nil
 	}
 	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
-		[]mcp.ServedAgent{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
+		[]runtime.Bound{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

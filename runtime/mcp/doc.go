@@ -18,7 +18,7 @@
 //     [*StartTimeoutError]; a tool list is read up to [MaxToolPages] pages
 //     and [MaxTools] tools.
 //   - [NewServer] makes an MCP server whose tools are agents
-//     ([ServedAgent]): each takes {"message": string} and answers with the
+//     ([runtime.Bound]): each takes {"message": string} and answers with the
 //     agent's reply, one turn of a new conversation run by [runtime.Run].
 //     [Serve] runs it over standard input and output, answering lines that
 //     are not JSON-RPC messages with an error instead of ending the session.

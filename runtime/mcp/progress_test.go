@@ -32,7 +32,7 @@ func TestMCPServeProgress(t *testing.T) {
 	}
 	agent := compile(t, greeterSrc).Agent("greeter")
 	server := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
-		[]mcp.ServedAgent{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
+		[]runtime.Bound{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := server.Connect(ctx, st, nil)

@@ -30,20 +30,6 @@ const agentInputSchema = `{"type":"object","properties":{"message":{"type":"stri
 // SDK's type, so that callers of [NewServer] need not import the SDK).
 type Implementation = mcp.Implementation
 
-// ServedAgent is an agent to serve over MCP with what it runs with.
-type ServedAgent struct {
-	// Agent is the agent; its name is the tool's name.
-	Agent *schema.Agent
-	// Library binds the agent's tools.
-	Library *runtime.Library
-	// Options configure each run (the model, injected values, logger, ...).
-	Options []runtime.Option
-	// Program holds the agents the agent may call or hand off to (the
-	// program of [runtime.WithProgram]); it tells whether a call may need
-	// a person's approval (see approve.go). nil: the agent alone.
-	Program *schema.Program
-}
-
 // NewServer returns an MCP server, named by impl, exposing each agent
 // as a tool (see agentTool): its name is the agent's, its description the
 // agent's (or one naming the agent and its model), its input
@@ -66,12 +52,12 @@ type ServedAgent struct {
 // result saying it cannot give the approval. A server with such agents
 // offers the protocol versions up to 2025-11-25 only, in which a server
 // may ask during a call.
-func NewServer(impl *mcp.Implementation, agents []ServedAgent, logger *slog.Logger) *mcp.Server {
+func NewServer(impl *mcp.Implementation, agents []runtime.Bound, logger *slog.Logger) *mcp.Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	opts := &mcp.ServerOptions{Logger: logger}
-	if slices.ContainsFunc(agents, ServedAgent.asksApproval) {
+	if slices.ContainsFunc(agents, asksApproval) {
 		opts.SupportedProtocolVersions = legacyProtocols()
 	}
 	s := mcp.NewServer(impl, opts)
@@ -109,7 +95,7 @@ func agentTool(a *schema.Agent) *mcp.Tool {
 }
 
 // agentHandler runs the agent for one call.
-func agentHandler(a ServedAgent, logger *slog.Logger) mcp.ToolHandler {
+func agentHandler(a runtime.Bound, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		fail := func(msg string) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
@@ -187,7 +173,7 @@ func callMessage(a *schema.Agent, raw json.RawMessage) (string, string) {
 		if !errors.As(err, &ae) {
 			return "", "the arguments could not be read"
 		}
-		return "", argsProblems(ae.Problems)
+		return "", schema.ProblemsText(ae.Problems)
 	}
 	if p := a.AsTool.ModelParams(); len(p) == 1 && p[0].Name == "message" && p[0].Type != nil && p[0].Type.Kind == schema.StringType {
 		m, _ := args["message"].(string)
@@ -201,19 +187,6 @@ func callMessage(a *schema.Agent, raw json.RawMessage) (string, string) {
 		return "", "the arguments could not be read"
 	}
 	return string(b), ""
-}
-
-// argsProblems returns "POINTER: MESSAGE" for each problem, separated by
-// "; " (no pointer for the arguments object itself).
-func argsProblems(problems []schema.Problem) string {
-	parts := make([]string, len(problems))
-	for i, p := range problems {
-		parts[i] = p.Message
-		if p.Pointer != "" {
-			parts[i] = p.Pointer + ": " + p.Message
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 // agentArgsShape ends every complaint about an agent call's arguments: the
@@ -232,7 +205,7 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return "", "the arguments are " + jsonKindName(v) + ", not an object"
+		return "", "the arguments are " + jsonvalue.KindName(v) + ", not an object"
 	}
 	for k := range obj {
 		if k != "message" {
@@ -245,24 +218,10 @@ func agentMessage(raw json.RawMessage) (string, string) {
 	}
 	s, ok := m.(string)
 	if !ok {
-		return "", `"message" is ` + jsonKindName(m) + `, not a string`
+		return "", `"message" is ` + jsonvalue.KindName(m) + `, not a string`
 	}
 	if strings.TrimSpace(s) == "" {
 		return "", `"message" is empty`
 	}
 	return s, ""
-}
-
-// jsonKindName names the JSON type of a decoded value, with an article.
-func jsonKindName(v any) string {
-	switch k := jsonvalue.Kind(v); k {
-	case "null":
-		return k
-	case "integer", "number":
-		return "a number"
-	case "array", "object":
-		return "an " + k
-	default:
-		return "a " + k
-	}
 }

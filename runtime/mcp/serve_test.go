@@ -30,7 +30,7 @@ func TestMCPServer(t *testing.T) {
 	)
 	model.PushError(errors.New("the model is down"))
 	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"},
-		[]mcp.ServedAgent{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
+		[]runtime.Bound{{Agent: agent, Library: runtime.Builtins(), Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}}}, quietLog)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

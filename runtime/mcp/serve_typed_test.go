@@ -29,9 +29,9 @@ const typedSrc = `
 func typedSession(t *testing.T, model runtime.Model) *sdk.ClientSession {
 	t.Helper()
 	prog := compile(t, typedSrc)
-	var agents []mcp.ServedAgent
+	var agents []runtime.Bound
 	for _, name := range []string{"billing", "counter", "writer"} {
-		agents = append(agents, mcp.ServedAgent{Agent: prog.Agent(name), Library: runtime.Builtins(),
+		agents = append(agents, runtime.Bound{Agent: prog.Agent(name), Library: runtime.Builtins(),
 			Options: []runtime.Option{runtime.WithModel(model), runtime.WithLogger(quietLog)}})
 	}
 	srv := mcp.NewServer(&sdk.Implementation{Name: "agents", Version: "1"}, agents, quietLog)
