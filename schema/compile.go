@@ -343,12 +343,40 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 // which, reporting conflicting labels.
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 	d, found := c.declOfQuiet(p)
+	if found.n == 0 {
+		c.miscased(p)
+	}
 	if found.n > 1 {
 		c.explain(diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1]),
 			"keep one of the labels "+strings.Join(found.names[:found.n], ", ")+"; it is read as "+found.names[0]+" for now")
 	}
 	return d, found.n > 0
 }
+
+// miscased reports the first label of p that is a label of the agent
+// language but for case (agent for Agent, handoff on a relationship for
+// Handoff): p is then plain gram, which it was hardly meant to be.
+func (c *compiler) miscased(p *parser.Pattern) {
+	s, known := subjectOf(p), declLabelNames[:]
+	if path, ok := p.Syntax().(*grammar.Path); ok && p.Kind == parser.RelationshipKind && path.Arrow != nil {
+		s, known = path.Arrow.Subject, []string{HandoffLabel}
+	}
+	if s == nil {
+		return
+	}
+	for _, l := range s.Labels {
+		for _, want := range known {
+			if l.Name.Value != want && strings.EqualFold(l.Name.Value, want) {
+				c.explain(diag.Warningf(CodeMiscasedLabel, l.Name.Span(), "label %s is not %s: the pattern is plain gram", l.Name.Value, want),
+					fmt.Sprintf("did you mean %q? labels are case-sensitive", want), replaceFix("Write "+want, l.Name.Span(), want))
+				return
+			}
+		}
+	}
+}
+
+// declLabelNames are the labels that make a group or node a declaration.
+var declLabelNames = [...]string{AgentLabel, ToolLabel, RecordLabel, TestLabel}
 
 // declLabels are the labels of the agent language a pattern has, each
 // once, in the order written (ToolSpecification read as Tool).
