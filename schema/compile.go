@@ -52,6 +52,17 @@ func toolNameByte(ch byte) bool {
 	return ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
 }
 
+// toolNameRule says what a valid tool name is, for the help of a name that
+// is not one.
+const toolNameRule = "1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
+
+// renameFix returns the fix that renames name, written at span, to a valid
+// tool name.
+func renameFix(name string, span diag.Span) diag.Fix {
+	fixed := replaceBytes(name[:min(len(name), 64)], toolNameByte)
+	return replaceFix("Rename to "+fixed, span, fixed)
+}
+
 type compiler struct {
 	doc   *parser.Document
 	prog  *Program
@@ -467,9 +478,8 @@ func (c *compiler) tool(d decl, top bool) {
 		c.explain(diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name"),
 			"name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name")
 	} else if !ValidToolName(t.Name) {
-		fixed := replaceBytes(t.Name[:min(len(t.Name), 64)], toolNameByte) // a valid tool name
 		c.explain(diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name),
-			"a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require", replaceFix("Rename to "+fixed, p.IdentSpan(), fixed))
+			"a tool name is "+toolNameRule, renameFix(t.Name, p.IdentSpan()))
 	}
 	var desc *parser.Property
 	for i := range p.Subject.Properties {
