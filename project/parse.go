@@ -52,9 +52,10 @@ func parseWith(f *diag.File, parse func(*diag.File) (*parser.Document, diag.List
 }
 
 // Binary reports whether text is binary data rather than a text file (it
-// holds a NUL byte, or more than one byte in eight of its start is not
-// UTF-8), and if so returns the one diagnostic given for it, at the first
-// byte that is not text.
+// holds a NUL byte, or more than one byte in eight of its start, and 8 at
+// least, are not UTF-8: a short text with a Latin-1 letter or two is text,
+// each such byte an error where it is), and if so returns the one
+// diagnostic given for it, at the first byte that is not text.
 func Binary(text []byte) (diag.Diagnostic, bool) {
 	at, bin := binaryData(text)
 	if !bin {
@@ -86,7 +87,7 @@ func binaryData(text []byte) (int, bool) {
 		}
 		i += size
 	}
-	if invalid > 0 && invalid*8 > len(sample) {
+	if invalid >= 8 && invalid*8 > len(sample) {
 		return first, true
 	}
 	return 0, false

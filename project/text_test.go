@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,12 @@ func TestCheckTextBinary(t *testing.T) {
 	}
 	if _, bin := Binary([]byte("plain text, é")); bin {
 		t.Error("text taken for binary data")
+	}
+	// A short text in Latin-1: not binary, its byte 0xE9 an error where it is.
+	latin1 := CheckText(diag.NewFile("x.gram", []byte("caf\xe9\n")))
+	if len(latin1.Diags) == 0 || !slices.ContainsFunc(latin1.Diags, func(d diag.Diagnostic) bool { return d.Span.Start == 3 && strings.Contains(d.Message, "UTF-8") }) ||
+		slices.ContainsFunc(latin1.Diags, func(d diag.Diagnostic) bool { return d.Code == CodeBinaryFile }) {
+		t.Errorf("Latin-1 text:\n%s", codes(latin1.Diags))
 	}
 }
 

@@ -25,6 +25,9 @@ func (c *compiler) agent(d decl) {
 	}
 	if a.Name == "" {
 		c.unnamed(d, "agent", "[my_agent:Agent {...} | tools]")
+	} else if !ValidToolName(a.Name) {
+		c.explain(diag.Warningf(CodeInvalidAgentName, a.NameSpan, "agent name %q is not a valid tool name", a.Name),
+			"an agent is a tool named after it when another agent lists it or hands to it, and when gramc mcp serve serves it: its name is "+toolNameRule, renameFix(a.Name, a.NameSpan))
 	}
 	approval := c.agentSettings(a, d)
 	c.asTool(a, c.agentTools(a, p))

@@ -21,7 +21,9 @@ const (
 	CodeInvalidPropertyValue = "invalid-property-value"
 	CodeInapplicableProperty = "inapplicable-property"
 	CodeMissingName          = "missing-name"
+	CodeInvalidAgentName     = "invalid-agent-name"
 	CodeConflictingLabels    = "conflicting-labels"
+	CodeMiscasedLabel        = "miscased-label"
 	CodeInvalidAgentElement  = "invalid-agent-element"
 	CodeDuplicateSignature   = "duplicate-signature"
 	CodeInjectedAgentParam   = "injected-agent-param"
@@ -104,7 +106,9 @@ var Codes = []diag.CodeInfo{
 	{Code: CodeInvalidPropertyValue, Severity: diag.Error, Summary: "A property's value has the wrong type or is out of range."},
 	{Code: CodeInapplicableProperty, Severity: diag.Warning, Summary: "A property that does not apply to this type or place; it is ignored."},
 	{Code: CodeMissingName, Severity: diag.Error, Summary: "An agent or record needs a name."},
+	{Code: CodeInvalidAgentName, Severity: diag.Warning, Summary: "An agent's name is not a valid tool name (^[a-zA-Z0-9_-]{1,64}$), which it is when composed or served by gramc mcp serve."},
 	{Code: CodeConflictingLabels, Severity: diag.Error, Summary: "A pattern can be only one of Agent, Tool and Record."},
+	{Code: CodeMiscasedLabel, Severity: diag.Warning, Summary: "A label that is Agent, Tool, Record, Test or Handoff but for case, so that the pattern is plain gram."},
 	{Code: CodeInvalidAgentElement, Severity: diag.Error, Summary: "An agent's elements must be tools (inline Tool patterns or references to them), agents listed by name, or its signature."},
 	{Code: CodeInvalidToolName, Severity: diag.Error, Summary: "A tool name must match ^[a-zA-Z0-9_-]{1,64}$."},
 	{Code: CodeDuplicateTool, Severity: diag.Error, Summary: "A tool name is used twice in an agent or defined twice in a file."},

@@ -52,6 +52,17 @@ func toolNameByte(ch byte) bool {
 	return ch == '_' || ch == '-' || ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
 }
 
+// toolNameRule says what a valid tool name is, for the help of a name that
+// is not one.
+const toolNameRule = "1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require"
+
+// renameFix returns the fix that renames name, written at span, to a valid
+// tool name.
+func renameFix(name string, span diag.Span) diag.Fix {
+	fixed := replaceBytes(name[:min(len(name), 64)], toolNameByte)
+	return replaceFix("Rename to "+fixed, span, fixed)
+}
+
 type compiler struct {
 	doc   *parser.Document
 	prog  *Program
@@ -343,12 +354,40 @@ func subjectOf(p *parser.Pattern) *grammar.Subject {
 // which, reporting conflicting labels.
 func (c *compiler) declOf(p *parser.Pattern) (decl, bool) {
 	d, found := c.declOfQuiet(p)
+	if found.n == 0 {
+		c.miscased(p)
+	}
 	if found.n > 1 {
 		c.explain(diag.Errorf(CodeConflictingLabels, d.s.LabelsSpan(), "a pattern cannot be both %s and %s", found.names[0], found.names[1]),
 			"keep one of the labels "+strings.Join(found.names[:found.n], ", ")+"; it is read as "+found.names[0]+" for now")
 	}
 	return d, found.n > 0
 }
+
+// miscased reports the first label of p that is a label of the agent
+// language but for case (agent for Agent, handoff on a relationship for
+// Handoff): p is then plain gram, which it was hardly meant to be.
+func (c *compiler) miscased(p *parser.Pattern) {
+	s, known := subjectOf(p), declLabelNames[:]
+	if path, ok := p.Syntax().(*grammar.Path); ok && p.Kind == parser.RelationshipKind && path.Arrow != nil {
+		s, known = path.Arrow.Subject, []string{HandoffLabel}
+	}
+	if s == nil {
+		return
+	}
+	for _, l := range s.Labels {
+		for _, want := range known {
+			if l.Name.Value != want && strings.EqualFold(l.Name.Value, want) {
+				c.explain(diag.Warningf(CodeMiscasedLabel, l.Name.Span(), "label %s is not %s: the pattern is plain gram", l.Name.Value, want),
+					fmt.Sprintf("did you mean %q? labels are case-sensitive", want), replaceFix("Write "+want, l.Name.Span(), want))
+				return
+			}
+		}
+	}
+}
+
+// declLabelNames are the labels that make a group or node a declaration.
+var declLabelNames = [...]string{AgentLabel, ToolLabel, RecordLabel, TestLabel}
 
 // declLabels are the labels of the agent language a pattern has, each
 // once, in the order written (ToolSpecification read as Tool).
@@ -439,9 +478,8 @@ func (c *compiler) tool(d decl, top bool) {
 		c.explain(diag.Errorf(CodeInvalidToolName, headSpan(d), "the tool has no name"),
 			"name it before its label: [my_tool:Tool {...} | signature]; the model calls it by that name")
 	} else if !ValidToolName(t.Name) {
-		fixed := replaceBytes(t.Name[:min(len(t.Name), 64)], toolNameByte) // a valid tool name
 		c.explain(diag.Errorf(CodeInvalidToolName, p.IdentSpan(), "invalid tool name %q", t.Name),
-			"a tool name is 1 to 64 letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$), as model APIs require", replaceFix("Rename to "+fixed, p.IdentSpan(), fixed))
+			"a tool name is "+toolNameRule, renameFix(t.Name, p.IdentSpan()))
 	}
 	var desc *parser.Property
 	for i := range p.Subject.Properties {

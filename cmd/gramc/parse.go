@@ -67,7 +67,7 @@ func readInput(e *env, path string) (*diag.File, error) {
 	if path != "-" {
 		return checkInput{path: path, limit: e.maxFileSize}.read()
 	}
-	b, err := io.ReadAll(io.LimitReader(e.stdin, e.maxFileSize+1))
+	b, err := io.ReadAll(inputfile.Beyond(e.stdin, e.maxFileSize))
 	if err != nil {
 		return nil, fmt.Errorf("reading standard input: %w", err)
 	}

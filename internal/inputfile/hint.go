@@ -3,6 +3,7 @@ package inputfile
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -39,23 +40,26 @@ func Hint(err error, give string) error {
 }
 
 // ParseSize reads a size limit: a number of bytes, optionally with a unit
-// (KB, MB, GB and KiB, MiB, GiB, or K, M, G for the binary ones; B for
-// bytes), more than 0.
+// (KB, MB, GB, TB and KiB, MiB, GiB, TiB, or K, M, G, T for the binary
+// ones; B for bytes), more than 0 and at most [math.MaxInt64] bytes.
 func ParseSize(s string) (int64, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
 	mult := int64(1)
 	for _, u := range []struct {
 		suffix string
 		mult   int64
-	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"TIB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}} {
 		if strings.HasSuffix(t, u.suffix) {
 			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
 			break
 		}
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange) || n <= 0:
 		return 0, errors.New("want a positive size such as 1000000, 64MB or 1GiB")
+	case err != nil || n > math.MaxInt64/mult:
+		return 0, fmt.Errorf("want a size of at most %d bytes (8 EiB)", int64(math.MaxInt64))
 	}
 	return n * mult, nil
 }

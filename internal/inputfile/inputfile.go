@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 )
@@ -98,7 +99,7 @@ func ReadChecked(path string, checked fs.FileInfo, limit int64) ([]byte, error) 
 	if err := Check(path, info, limit); err != nil {
 		return nil, err
 	}
-	b, err := readAll(io.LimitReader(f, limit+1), min(info.Size(), limit))
+	b, err := readAll(Beyond(f, limit), min(info.Size(), limit))
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +161,13 @@ func SizeString(n int64) string {
 		return strconv.FormatFloat(float64(n)/k, 'f', 1, 64) + " KB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// Beyond returns a reader of r that stops one byte past limit bytes, so
+// that reading more than limit bytes from it tells that r is larger; with
+// a limit of [math.MaxInt64] it reads all of r.
+func Beyond(r io.Reader, limit int64) io.Reader {
+	return io.LimitReader(r, min(limit, math.MaxInt64-1)+1)
 }
 
 // readAll reads r to its end, as io.ReadAll does, into a buffer made for

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,8 +25,10 @@ func TestRead(t *testing.T) {
 	if err := os.WriteFile(ok, []byte("0123456789"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := Read(ok, 10); err != nil || string(b) != "0123456789" {
-		t.Fatalf("Read = %q, %v", b, err)
+	for _, limit := range []int64{10, math.MaxInt64} {
+		if b, err := Read(ok, limit); err != nil || string(b) != "0123456789" {
+			t.Fatalf("Read within %d = %q, %v", limit, b, err)
+		}
 	}
 	cases := map[string]string{
 		ok:  ok + " is 10 bytes, larger than the limit of 9 bytes",
@@ -105,16 +108,19 @@ func TestReadAll(t *testing.T) {
 	}
 }
 
-// TestParseSize: a number of bytes, with or without a unit; nothing else.
+// TestParseSize: a number of bytes, with or without a unit, up to
+// math.MaxInt64 bytes; nothing else.
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"1000": 1000, "64MB": 64e6, "1GiB": 1 << 30, " 2 k ": 2 << 10, "5b": 5} {
+	for in, want := range map[string]int64{"1000": 1000, "64MB": 64e6, "1GiB": 1 << 30, " 2 k ": 2 << 10, "5b": 5, "1TB": 1e12, "2TiB": 2 << 40,
+		"9223372036854775807": math.MaxInt64, "8388607TiB": 8388607 << 40} {
 		if got, err := ParseSize(in); err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "1TB", "x"} {
-		if _, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q): no error", in)
+	for in, want := range map[string]string{"": "positive", "0": "positive", "-1": "positive", "x": "positive", "1PB": "positive",
+		"-99999999999999999999": "positive", "9223372036854775808": "at most 9223372036854775807 bytes", "8388608TiB": "at most"} {
+		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSize(%q): %v, want an error saying %q", in, err, want)
 		}
 	}
 }
