@@ -76,7 +76,8 @@ func nameError(format string, args ...any) error {
 // the byte offset off is written, its definition only with decl: for a
 // name of the package, in every member file (the text's first), else in
 // the text, then in the bindings file b (nil when there is none) for a
-// tool or an agent it binds; none for a reference that resolves nowhere.
+// tool, an agent or an injected parameter it binds; none for a reference
+// that resolves nowhere.
 func (a *Analysis) References(off int, decl bool, b *project.Source) []Location {
 	o, ok := a.occurrenceAt(a.File.Pos(off))
 	if !ok {
@@ -128,8 +129,9 @@ func (a *Analysis) Rename(off int, newName string, b *project.Source) ([]Change,
 	if err == nil {
 		err = checkCallers(files, o.Name, text)
 	}
+	var bound []diag.Span
 	if err == nil {
-		err = checkBound(b, files, text)
+		bound, err = renamedBindings(b, files, text)
 	}
 	if err != nil {
 		return nil, err
@@ -141,7 +143,7 @@ func (a *Analysis) Rename(off int, newName string, b *project.Source) ([]Change,
 			out = append(out, Change{File: f, Edit: diag.Edit{Span: f.Resolve(r.Span), NewText: renamed(string(f.Slice(r.Span)), text)}})
 		}
 	}
-	for _, span := range bindingsOf(b, files) {
+	for _, span := range bound {
 		out = append(out, Change{File: b.File, Edit: diag.Edit{Span: b.File.Resolve(span), NewText: renamed(string(b.File.Slice(span)), text)}})
 	}
 	return out, nil

@@ -12,8 +12,8 @@ import (
 
 // References answers textDocument/references: for a name of the package
 // (a top-level tool, an agent or a record), in every member file of the
-// package, and for a tool or an agent in the project's bindings file (see
-// bindingsOf), as package ide finds them (see ide.Analysis.References).
+// package, and for a tool, an agent or an injected parameter in the
+// project's bindings file (see bindingsOf), as package ide finds them (see ide.Analysis.References).
 func (s *server) References(ctx context.Context, an *analysis, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	var out []protocol.Location
 	for i, loc := range an.References(offsetOf(an.File, p.Position), p.Context.IncludeDeclaration, s.bindingsOf(ctx, p.TextDocument.URI)) {

@@ -1,6 +1,6 @@
 // Rename of an identity, in the file or, for a name of the package, in
-// every member file, and in the project's bindings file for a tool or an
-// agent it binds, as package ide makes it (see ide.Analysis.Rename);
+// every member file, and in the project's bindings file for a tool, an
+// agent or an injected parameter it binds, as package ide makes it (see ide.Analysis.Rename);
 // prepareRename says what will be renamed, or why nothing can be.
 
 package lsp

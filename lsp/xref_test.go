@@ -290,20 +290,11 @@ const xrefBindings = `{kind: "bindings"}
 // references list it; a new name the file binds is refused; a bindings
 // file of another directory is not the package's.
 func TestBindingsRename(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "shop")
-	for path, text := range map[string]string{
+	root := writeTree(t, map[string]string{
 		".git/HEAD": "", "bindings.gram": xrefBindings, "other/bindings.gram": xrefBindings,
 		"shop/a.gram": pkgToolsText, "shop/b.gram": pkgAgentText,
-	} {
-		path = filepath.Join(root, path)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
+	dir := filepath.Join(root, "shop")
 	b, bu := pathURI(filepath.Join(dir, "b.gram")), pathURI(filepath.Join(root, "bindings.gram"))
 	c := newTestClient(t, nil)
 	c.open(bu, "// The shop's bindings.\n"+xrefBindings)
@@ -338,5 +329,76 @@ func TestBindingsRename(t *testing.T) {
 		"textDocument": map[string]any{"uri": b}, "position": tool, "context": map[string]any{"includeDeclaration": true}}, &locs)
 	if !slices.ContainsFunc(locs, func(l protocol.Location) bool { return l.URI == bu && l.Range == rng(2, 1, 2, 12) }) || len(locs) != 3 {
 		t.Errorf("references of lookupOrder = %+v, want its binding among them", locs)
+	}
+}
+
+// writeTree writes the files of texts, by their paths in a new directory,
+// and returns the directory.
+func writeTree(t *testing.T, texts map[string]string) string {
+	root := t.TempDir()
+	for path, text := range texts {
+		path = filepath.Join(root, path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// injectTools inject customerId into lookupOrder and tenant into
+// lookupOrder and cancelOrder.
+const injectTools = `[lookupOrder:Tool {description: "Looks an order up"} |
+  (orderId::Integer)==>(customerId::String {injected: true})==>(tenant::String {injected: true})==>(::String)
+]
+[cancelOrder:Tool {description: "Cancels an order"} |
+  (orderId::Integer)==>(tenant::String {injected: true})==>(::String)
+]
+`
+
+// TestBindingsRenameInject renames an injected parameter that the
+// project's bindings file injects: the rename edits the Inject binding,
+// and references list it; a new name the file binds is refused; so is the
+// rename of a parameter whose binding injects another tool's parameter of
+// the name too, unless the new name is bound apart, when the binding is
+// left to that one.
+func TestBindingsRenameInject(t *testing.T) {
+	bindings := "{kind: \"bindings\"}\n(customerId:Inject {value: \"c-7\"})\n(tenant:Inject {env: \"SHOP_TENANT\"})\n(org:Inject {value: \"o\"})\n"
+	root := writeTree(t, map[string]string{
+		".git/HEAD": "", "bindings.gram": bindings, "shop/a.gram": injectTools, "shop/b.gram": pkgAgentText,
+	})
+	a, bu := pathURI(filepath.Join(root, "shop", "a.gram")), pathURI(filepath.Join(root, "bindings.gram"))
+	c := newTestClient(t, nil)
+	c.open(a, injectTools)
+	c.lastDiagnostics(a, "A", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	rename := func(pos protocol.Position, name string) (*protocol.WorkspaceEdit, error) {
+		var we *protocol.WorkspaceEdit
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": a}, "position": pos, "newName": name}, &we)
+		return we, err
+	}
+	customer, tenant := docPos(t, injectTools, "customerId", 0, 1), docPos(t, injectTools, "tenant", 1, 1)
+	we, err := rename(customer, "clientId")
+	if want := []protocol.TextEdit{{Range: rng(1, 1, 1, 11), NewText: "clientId"}}; err != nil || !slices.Equal(we.Changes[bu], want) {
+		t.Errorf("rename of customerId: %+v, %v; want the bindings edit %+v", we, err, want)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/references", map[string]any{
+		"textDocument": map[string]any{"uri": a}, "position": customer, "context": map[string]any{"includeDeclaration": true}}, &locs)
+	if !slices.ContainsFunc(locs, func(l protocol.Location) bool { return l.URI == bu && l.Range == rng(1, 1, 1, 11) }) {
+		t.Errorf("references of customerId = %+v, want its Inject binding among them", locs)
+	}
+	for _, tc := range []struct {
+		pos  protocol.Position
+		name string
+		want string // in the error
+	}{{customer, "org", "already bound"}, {tenant, "account", "tool lookupOrder"}} {
+		if _, err := rename(tc.pos, tc.name); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("rename to %s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if we, err := rename(tenant, "org"); err != nil || len(we.Changes[bu]) != 0 || len(we.Changes) != 1 {
+		t.Errorf("rename of cancelOrder's tenant to org, bound apart: %+v, %v; want the file's edits only", we, err)
 	}
 }
