@@ -89,6 +89,9 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 	default:
 		return old, new, usageError("gramc diff", "give the two versions to compare, OLD and NEW (files or REV:PATH), or --against GIT and NEW")
 	}
+	if len(args) == 2 && args[0] == "-" && args[1] == "-" {
+		return old, new, usageError("gramc diff", "only one version can be read from standard input (-)")
+	}
 	if new, err = readSide(e, args[len(args)-1]); err != nil {
 		return old, new, usageError("gramc diff", "%v", err)
 	}
@@ -106,9 +109,14 @@ func readSides(e *env, against string, args []string) (old, new diffSide, err er
 	return old, new, nil
 }
 
-// readSide reads one version: a file, or REV:PATH from git when no file of
-// that name exists. The file must be there at the revision.
+// readSide reads one version: standard input for -, a file, or REV:PATH
+// from git when no file of that name exists. The file must be there at
+// the revision.
 func readSide(e *env, arg string) (diffSide, error) {
+	if arg == "-" {
+		f, err := readInput(e, arg)
+		return diffSide{file: f}, err
+	}
 	rev, path, isGit := contract.SplitRevPath(arg)
 	if _, err := os.Stat(arg); err == nil || !isGit {
 		b, err := inputfile.ReadHinted(arg, e.maxFileSize, inputfile.GiveGram)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/schema"
 	"github.com/gramlang/gram/tokens"
 )
@@ -59,13 +60,43 @@ func runCost(e *env, args []string) error {
 	if len(args) != 1 {
 		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
 	}
-	l, err := loadPackage(e, "gramc cost", args[0], *maxDiags)
-	if err != nil {
+	var pkgs []treePackage
+	root, tree := project.TreeArg(args[0])
+	if tree {
+		if pkgs, err = loadTree(e, "gramc cost", root, *maxDiags); err != nil {
+			return err
+		}
+	} else {
+		l, err := loadPackage(e, "gramc cost", args[0], *maxDiags)
+		if err != nil {
+			return err
+		}
+		pkgs = []treePackage{{loadedProgram: l}}
+	}
+	reps := make(map[string]costReport, len(pkgs))
+	for _, p := range pkgs {
+		reps[p.key] = newCostReport(p.prog, *target, counter, tg)
+	}
+	if *format == "json" {
+		var v any = reps[""]
+		if tree {
+			v = reps // keyed by directory, in sorted order
+		}
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return usageError("gramc cost", "%v", err)
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 		return err
 	}
-	prog := l.prog
-	rep := costReport{Target: *target, Agents: []costAgent{}}
-	if *target == "" {
+	return writeCostText(e, pkgs, reps)
+}
+
+// newCostReport counts the agents of prog for target, with counter and
+// tg, or, without a target, each for its own model.
+func newCostReport(prog *schema.Program, target string, counter *tokens.Counter, tg *schema.Target) costReport {
+	rep := costReport{Target: target, Agents: []costAgent{}}
+	if target == "" {
 		rep.Target = "model"
 	} else {
 		rep.Encoding, rep.Estimate = counter.Name, counter.Estimate
@@ -85,33 +116,34 @@ func runCost(e *env, args []string) error {
 		}
 		rep.Agents = append(rep.Agents, ca)
 	}
-	if *format == "json" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return usageError("gramc cost", "%v", err)
-		}
-		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-		return err
-	}
-	return writeCostText(e, rep)
+	return rep
 }
 
-// writeCostText prints the report as text: a line for each agent, then
-// one for each of its tools; the control characters of the names are
-// shown as visible characters.
-func writeCostText(e *env, rep costReport) error {
+// writeCostText prints the reports of the packages as text: the target,
+// then a line for each agent and one for each of its tools; a package of
+// a tree is headed by its directory. The control characters of the names
+// are shown as visible characters.
+func writeCostText(e *env, pkgs []treePackage, reps map[string]costReport) error {
 	var b strings.Builder
-	if rep.Encoding != "" {
+	if rep := reps[pkgs[0].key]; rep.Encoding != "" {
 		fmt.Fprintf(&b, "target %s, %s\n", rep.Target, encodingText(rep.Encoding, rep.Estimate))
 	}
-	for _, a := range rep.Agents {
-		fmt.Fprintf(&b, "agent %s: %d tokens (instruction %d, tools %d)", a.Agent, a.Total, a.Instruction, a.Tools)
-		if a.Model != "" {
-			fmt.Fprintf(&b, ", %s, %s", a.Model, encodingText(a.Encoding, a.Estimate))
+	for i, p := range pkgs {
+		if p.key != "" {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%s:\n", p.key)
 		}
-		b.WriteString("\n")
-		for _, t := range a.ToolCosts {
-			fmt.Fprintf(&b, "  %-24s %6d\n", t.Tool, t.Tokens)
+		for _, a := range reps[p.key].Agents {
+			fmt.Fprintf(&b, "agent %s: %d tokens (instruction %d, tools %d)", a.Agent, a.Total, a.Instruction, a.Tools)
+			if a.Model != "" {
+				fmt.Fprintf(&b, ", %s, %s", a.Model, encodingText(a.Encoding, a.Estimate))
+			}
+			b.WriteString("\n")
+			for _, t := range a.ToolCosts {
+				fmt.Fprintf(&b, "  %-24s %6d\n", t.Tool, t.Tokens)
+			}
 		}
 	}
 	_, err := io.WriteString(e.stdout, diag.Visible(b.String()))

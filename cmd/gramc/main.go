@@ -5,7 +5,7 @@
 //	gramc parse  [flags] FILE...|-
 //	gramc check  [flags] PATH...|-
 //	gramc schema [flags] FILE|DIR|DIR/...|-
-//	gramc cost   [flags] FILE|DIR|-
+//	gramc cost   [flags] FILE|DIR|DIR/...|-
 //	gramc diff   [flags] OLD NEW | --against GIT NEW
 //	gramc fmt    [flags] PATH...|-
 //	gramc run    FILE|DIR|- [flags]

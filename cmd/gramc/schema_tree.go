@@ -24,43 +24,18 @@ type treePackage struct {
 
 // tree returns what gramc schema prints for the tree below root: an
 // object of every package's schemas, keyed by directory in sorted order;
-// with --agent or --tool, the output of the one package that has it. The
-// diagnostics of every package are written; errors in any give exit
-// code 1 and no output, as for one package.
+// with --agent or --tool, the output of the one package that has it.
+// Errors in any package give exit code 1 and no output, as for one
+// package (see [loadTree]).
 func (o schemaOptions) tree(e *env, root string) (any, error) {
-	const cmd = "gramc schema"
 	given := strings.TrimSuffix(root, "/") + "/..."
 	if root == "." {
 		given = "./..."
 	}
-	root = filepath.Clean(root)
-	dirs, err := treeDirs(e, root)
+	list, err := loadTree(e, "gramc schema", root, o.maxDiags)
 	if err != nil {
 		return nil, err
 	}
-	pkgs := make([]*project.PathPackage, len(dirs))
-	errs := make([]error, len(dirs))
-	parallel.For(len(dirs), func(i int) { pkgs[i], errs[i] = loadPath(e, cmd, dirs[i]) })
-	var list []treePackage
-	bad := false
-	for i, l := range pkgs {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		if !slices.ContainsFunc(l.Files, func(f *project.File) bool { return f.Member }) {
-			continue // data files only: no package
-		}
-		bad = writeReports(e, l.Reports(nil), o.maxDiags) || bad
-		prog := l.Program()
-		list = append(list, treePackage{filepath.ToSlash(l.Dir), loadedProgram{prog: prog, fileOf: l.FileOf(prog.File)}})
-	}
-	if bad {
-		return nil, exitWith(exitError)
-	}
-	if len(list) == 0 {
-		return nil, usageError(cmd, "no package under %s: its .gram files are all data files (a package's files have the header kind \"agents\" or \"tests\", or declare agents, tools or records)", root)
-	}
-	slices.SortFunc(list, func(a, b treePackage) int { return strings.Compare(a.key, b.key) })
 	if o.agent != "" || o.tool != "" {
 		p, err := o.pick(list, given)
 		if err != nil {
@@ -69,6 +44,7 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 		return o.output(e, p.prog, p.fileOf)
 	}
 	var out schema.Object
+	bad := false
 	for _, p := range list {
 		v, err := o.output(e, p.prog, p.fileOf)
 		if err != nil {
@@ -87,10 +63,45 @@ func (o schemaOptions) tree(e *env, root string) (any, error) {
 	return out, nil
 }
 
+// loadTree loads the packages of the tree below root for cmd, sorted by
+// directory; a directory of data files only is no package. The
+// diagnostics of every package are written; errors in any give exit code
+// 1 and no packages.
+func loadTree(e *env, cmd, root string, maxDiags int) ([]treePackage, error) {
+	root = filepath.Clean(root)
+	dirs, err := treeDirs(e, cmd, root)
+	if err != nil {
+		return nil, err
+	}
+	pkgs := make([]*project.PathPackage, len(dirs))
+	errs := make([]error, len(dirs))
+	parallel.For(len(dirs), func(i int) { pkgs[i], errs[i] = loadPath(e, cmd, dirs[i]) })
+	var list []treePackage
+	bad := false
+	for i, l := range pkgs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if !slices.ContainsFunc(l.Files, func(f *project.File) bool { return f.Member }) {
+			continue // data files only: no package
+		}
+		bad = writeReports(e, l.Reports(nil), maxDiags) || bad
+		prog := l.Program()
+		list = append(list, treePackage{filepath.ToSlash(l.Dir), loadedProgram{prog: prog, fileOf: l.FileOf(prog.File)}})
+	}
+	if bad {
+		return nil, exitWith(exitError)
+	}
+	if len(list) == 0 {
+		return nil, usageError(cmd, "no package under %s: its .gram files are all data files (a package's files have the header kind \"agents\" or \"tests\", or declare agents, tools or records)", root)
+	}
+	slices.SortFunc(list, func(a, b treePackage) int { return strings.Compare(a.key, b.key) })
+	return list, nil
+}
+
 // treeDirs returns the directories of the tree below root that hold .gram
 // files (see [project.Walk]).
-func treeDirs(e *env, root string) ([]string, error) {
-	const cmd = "gramc schema"
+func treeDirs(e *env, cmd, root string) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
@@ -104,7 +115,7 @@ func treeDirs(e *env, root string) ([]string, error) {
 			dirs = append(dirs, dir)
 		}
 		return nil
-	}, e.skipIrregular("schema"))
+	}, e.skipIrregular(strings.TrimPrefix(cmd, "gramc ")))
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
 	}
