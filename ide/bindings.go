@@ -2,8 +2,9 @@
 // a program by the tool's name, (NAME:Program {...}), gives an agent its
 // model by the agent's, (:Model {agent: "NAME", ...}), and a value to
 // every injected parameter of a name, of any tool of the agents run, by
-// the name, (NAME:Inject {...}) (see package project). The bindings file that applies to the text is the caller's to
-// find, as the commands find it ([project.FindBindings]).
+// the name, (NAME:Inject {...}) (see package project). The bindings file
+// that applies to the text is the caller's to find, as the commands find
+// it ([project.FindBindings]).
 
 package ide
 
