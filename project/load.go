@@ -3,8 +3,10 @@
 package project
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/gramlang/gram/diag"
@@ -15,7 +17,9 @@ import (
 // Files returns the paths of the files of a directory that may join its
 // package, in path order: its .gram files (not those of its
 // subdirectories) that are regular files or symbolic links to one, but
-// those set aside by their name (see [SetAside]).
+// those set aside by their name (see [SetAside]). A file reached by more
+// than one of these names (links to it) is listed once, under the name
+// that sorts first.
 func Files(dir string) ([]string, error) {
 	files, _, err := ListFiles(dir)
 	return files, err
@@ -27,8 +31,13 @@ func Files(dir string) ([]string, error) {
 // aside), each as the error that reading it would give, in path order: a
 // [Walk] of the directory alone.
 func ListFiles(dir string) (files []string, irregular []error, err error) {
+	var infos []os.FileInfo
 	_, err = Walk(dir, DirOnly, func(p string) error {
-		files = append(files, p)
+		info, err := os.Stat(p)
+		if err == nil && slices.ContainsFunc(infos, func(i os.FileInfo) bool { return os.SameFile(i, info) }) {
+			return nil // a link to a file listed already
+		}
+		files, infos = append(files, p), append(infos, info)
 		return nil
 	}, func(err error) error {
 		irregular = append(irregular, err)
@@ -38,6 +47,18 @@ func ListFiles(dir string) (files []string, irregular []error, err error) {
 		return nil, nil, err
 	}
 	return files, irregular, nil
+}
+
+// sameFile returns the index of the file of paths that f names too, or -1.
+func sameFile(paths []string, f string) int {
+	info, err := os.Stat(f)
+	if err != nil {
+		return -1
+	}
+	return slices.IndexFunc(paths, func(p string) bool {
+		pi, err := os.Stat(p)
+		return err == nil && os.SameFile(pi, info)
+	})
 }
 
 // LoadOptions say what [Load] reads besides the directory's files, and
@@ -95,8 +116,16 @@ func Load(dir string, o LoadOptions) (*Loaded, error) {
 	}
 	need := make(map[string]bool, len(o.Files))
 	for _, f := range o.Files {
-		if f = filepath.Clean(f); !listed[f] && !need[f] {
-			paths = append(paths, f)
+		f = filepath.Clean(f)
+		if !listed[f] && !need[f] {
+			switch i := sameFile(paths, f); {
+			case i < 0:
+				paths = append(paths, f)
+			case !need[paths[i]]:
+				// Another name of a listed file: read once, under the
+				// name given.
+				paths[i] = f
+			}
 		}
 		need[f] = true
 	}

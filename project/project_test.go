@@ -162,7 +162,7 @@ func TestFiles(t *testing.T) {
 	if err := os.Symlink("d.gram", filepath.Join(dir, "ld.gram")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
-	if err := os.Symlink("a.gram", filepath.Join(dir, "la.gram")); err != nil {
+	if err := os.Symlink("notes.txt", filepath.Join(dir, "la.gram")); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Files(dir)
@@ -224,7 +224,8 @@ func TestNeverJoins(t *testing.T) {
 
 // TestListFiles checks which entries of a directory may join its
 // package: regular .gram files and links to them, not those set aside by
-// their name; the entries that are not regular files are returned apart.
+// their name, a file reached by two names once; the entries that are not
+// regular files are returned apart.
 func TestListFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"a.gram", "b.gram", "_scratch.gram", ".draft.gram", "notes.txt"} {
@@ -235,7 +236,7 @@ func TestListFiles(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub.gram"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	links := map[string]string{"c.gram": "a.gram", "gone.gram": "nowhere.gram"}
+	links := map[string]string{"c.gram": "_scratch.gram", "d.gram": "a.gram", "gone.gram": "nowhere.gram"}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 			t.Skipf("symbolic links: %v", err)

@@ -42,10 +42,12 @@ func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List
 		return nil
 	}
 	srcs := []Source{{File: f, Doc: doc, Diags: parsed}}
+	self, _ := os.Stat(f.Path)
 	for _, s := range in.Cache.read(in.Paths, in.Open, nil, 0) {
 		// A file that does not join is compiled alone, and nothing of it
-		// matters to the text.
-		if s.ok && s.joins {
+		// matters to the text; nor does the text's own file on disk
+		// under another name (a link to it).
+		if s.ok && s.joins && (self == nil || s.info == nil || !os.SameFile(self, s.info)) {
 			srcs = append(srcs, s.src)
 		}
 	}
@@ -103,6 +105,8 @@ type cached struct {
 	src  Source
 	// joins tells whether the file joins its package (see Joins).
 	joins bool
+	// info is the file on disk as last looked at; nil for a buffer.
+	info os.FileInfo
 }
 
 // Forget drops the files of the directory dir, or of every directory when
@@ -156,7 +160,7 @@ func (c *Cache) store(path string, e cached) {
 }
 
 // source returns the file kept as read.
-func (e cached) source() source { return source{src: e.src, joins: e.joins, ok: true} }
+func (e cached) source() source { return source{src: e.src, joins: e.joins, ok: true, info: e.info} }
 
 // source is a file of a package as read: ok is false when it could not be
 // read (err says why), joins tells whether it joins its package.
@@ -164,6 +168,7 @@ type source struct {
 	src       Source
 	joins, ok bool
 	err       error
+	info      os.FileInfo // the file on disk, when looked at
 }
 
 // source returns the file at path parsed: buf's text when it is open (buf
@@ -207,7 +212,7 @@ func (c *Cache) source(path string, buf *diag.File, need bool, limit int64) sour
 	doc, parsed := parseWith(f, parser.Parse)
 	e := cached{buf: buf, src: Source{File: f, Doc: doc, Diags: parsed}, joins: Joins(path, doc)}
 	if info != nil {
-		e.size, e.mod, e.seen = info.Size(), info.ModTime(), now
+		e.size, e.mod, e.seen, e.info = info.Size(), info.ModTime(), now, info
 	}
 	c.store(path, e)
 	return e.source()

@@ -180,6 +180,22 @@ func TestCheckInPackage(t *testing.T) {
 	}
 }
 
+// TestCheckInPackageLink: a text whose file is on disk under another name
+// of its package too (a link beside it) is not compiled with itself.
+func TestCheckInPackageLink(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"agents.gram": doorAgent, "tools.gram": doorTools})
+	link := filepath.Join(dir, "b.gram")
+	if err := os.Symlink("agents.gram", link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	src := &Sources{Dir: dir, Paths: []string{filepath.Join(dir, "agents.gram"), filepath.Join(dir, "tools.gram")}, Cache: &Cache{}}
+	got := Check(diag.NewFile(link, []byte(doorAgent)), Request{Package: src, Editing: true})
+	if len(got.Diags) > 0 || got.Package == nil || len(got.Others) != 1 {
+		t.Fatalf("through the link: %+v\n%s", got, codes(got.Diags))
+	}
+}
+
 // TestCacheDataFileUnread: a data file beside an agent file is judged by
 // its header: neither read whole nor parsed, and the judgement is kept.
 func TestCacheDataFileUnread(t *testing.T) {

@@ -51,7 +51,13 @@ func runSchema(e *env, args []string) error {
 	} else {
 		var l loadedProgram
 		if l, err = loadPackage(e, "gramc schema", args[0], *maxDiags); err == nil {
-			out, err = o.output(e, l.prog, l.fileOf)
+			prog := l.prog
+			if l.tree != prog && len(prog.Agents()) == 0 && len(prog.Tools()) == 0 && len(prog.Records) == 0 {
+				// A member file of handoffs alone is described as the
+				// package it joins, whose agents its handoffs link.
+				prog = l.tree
+			}
+			out, err = o.output(e, prog, l.fileOf)
 		}
 	}
 	if err != nil {
