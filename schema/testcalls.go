@@ -118,7 +118,7 @@ var argsModes = map[string]ArgsMode{"args": ArgsExact, "argsInclude": ArgsSubset
 // callExpectation compiles a Call element.
 func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation {
 	c.checkPropKeys(e, "a Call", callProps)
-	who, whoName, agentName, agentSpan, ok := c.callAgent(t, e)
+	who, whoName, agentName, ok := c.callAgent(t, e)
 	if !ok {
 		return nil
 	}
@@ -126,10 +126,7 @@ func (c *compiler) callExpectation(t *Test, e *parser.Pattern) *CallExpectation 
 	if !ok {
 		return nil
 	}
-	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span, Agent: agentName, AgentSpan: agentSpan}
-	if agentName != "" {
-		ce.AgentDecl = who
-	}
+	ce := &CallExpectation{Tool: name, ToolDecl: tool, Span: e.Span(), ToolSpan: span, Agent: agentName}
 	var argsSpan diag.Span
 	for i := range e.Subject.Properties {
 		pr := &e.Subject.Properties[i]

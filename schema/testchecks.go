@@ -300,11 +300,8 @@ func (c *compiler) answerType(name string, span diag.Span) *Type {
 		}
 	}
 	dg := diag.Errorf(CodeUnknownType, span, "unknown type %q for the answer's JSON", name)
-	if s := suggest.Closest(name, names); s != "" {
-		suggestFix(&dg, s, span)
-	} else {
-		dg.Detail = "name a record of the file, [Name:Record | (field::String)], or a built-in type such as Object"
-	}
+	suggestedOrList(&dg, suggest.Closest(name, names), span, nil, "",
+		"name a record of the file, [Name:Record | (field::String)], or a built-in type such as Object")
 	c.diags.Add(dg)
 	return nil
 }

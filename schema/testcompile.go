@@ -311,14 +311,11 @@ func (c *compiler) testElementLabel(e *parser.Pattern) (string, bool) {
 		}
 	}
 	dg := diag.Errorf(CodeInvalidTestElement, labelSpan(e), "a test's elements are %s", strings.Join(TestElementLabels, ", "))
+	s := ""
 	if len(e.Subject.Labels) > 0 {
-		if s := suggest.Closest(e.Subject.Labels[0], TestElementLabels); s != "" {
-			suggestFix(&dg, s, labelSpan(e))
-			c.diags.Add(dg)
-			return "", false
-		}
+		s = suggest.Closest(e.Subject.Labels[0], TestElementLabels)
 	}
-	dg.Detail = "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations; (:Decision {tool: name, approve: true}) decides on calls of an approval tool"
+	suggestedOrList(&dg, s, labelSpan(e), nil, "", "label the element: (:User {says: \"...\"}) starts a turn; (:Call {tool: name}), (:NoCall {tool: name}), (:Answer {contains: \"...\"}), (:Rubric {judge: agent, criterion: \"...\"}) and (:Handoff {to: agent}) are expectations; (:Decision {tool: name, approve: true}) decides on calls of an approval tool")
 	c.diags.Add(dg)
 	return "", false
 }

@@ -16,40 +16,40 @@ var handoffTestProps = []string{"to"}
 
 // callAgent resolves the agent property of a Call: the agent whose calls
 // are expected (the tested agent without one), the name its tools are
-// looked up under, and the property's name and span ("" without one). It
+// looked up under, and the property's name ("" without one). It
 // reports an agent that is not defined or that the tested agent does not
 // reach; ok is false when the Call cannot be compiled further.
-func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, name string, span diag.Span, ok bool) {
+func (c *compiler) callAgent(t *Test, e *parser.Pattern) (who *Agent, whoName, name string, ok bool) {
 	pr := e.Subject.Prop("agent")
 	if pr == nil {
-		return t.Agent, t.AgentName, "", diag.Span{}, true
+		return t.Agent, t.AgentName, "", true
 	}
 	name, ok = c.nameValue(pr)
 	if !ok {
-		return nil, "", "", diag.Span{}, false
+		return nil, "", "", false
 	}
-	span = pr.Value.Span()
+	span := pr.Value.Span()
 	if name == t.AgentName {
-		return t.Agent, t.AgentName, "", diag.Span{}, true // the tested agent
+		return t.Agent, t.AgentName, "", true // the tested agent
 	}
 	who = c.lookupAgent(name)
 	if who == nil {
 		c.unknownAgent(name, span, "the Call")
-		return nil, "", "", diag.Span{}, false
+		return nil, "", "", false
 	}
 	if t.Agent == nil {
-		return who, name, name, span, true
+		return who, name, name, true
 	}
 	reached := reach([]*Agent{t.Agent}, c.lookupAgent, false)[1:]
 	if slices.Contains(reached, who) {
-		return who, name, name, span, true
+		return who, name, name, true
 	}
 	dg := diag.Errorf(CodeAgentNotReached, span, "agent %s does not reach agent %s: it never runs in a test of %s", disp(t.Agent.Name), name, t.Agent.Name)
 	names := namesOf(reached, agentName)
 	suggestOrList(&dg, name, span, names, "the agents "+t.Agent.Name+" reaches are ",
 		"list "+name+" among the elements of "+t.Agent.Name+" (or of an agent it uses), or hand off to it: ("+t.Agent.Name+")-[:Handoff]->("+name+")")
 	c.diags.Add(dg)
-	return nil, "", "", diag.Span{}, false
+	return nil, "", "", false
 }
 
 // handoffExpectation compiles a Handoff element, checking that the tested

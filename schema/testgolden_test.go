@@ -28,7 +28,7 @@ func describeTest(b *bytes.Buffer, t *Test, text func(diag.Span) string) {
 			args, _ := c.Args.MarshalJSON()
 			by := ""
 			if c.Agent != "" {
-				by = fmt.Sprintf(" by agent %s (%v) at %s", c.Agent, c.AgentDecl != nil, text(c.AgentSpan))
+				by = " by agent " + c.Agent
 			}
 			fmt.Fprintf(b, "    call %s (%s)%s at %s, %s %s\n", c.Tool, decl, by, text(c.ToolSpan), mode, args)
 			for _, m := range c.Fields {

@@ -118,12 +118,9 @@ type CallExpectation struct {
 	ToolDecl *Tool
 	// Agent, when set, names the agent whose calls are expected: one the
 	// tested agent reaches (as a tool, through others, or by a handoff),
-	// whose calls in nested runs count, at any depth; AgentDecl is that
-	// agent. Empty means the tested agent.
-	Agent     string
-	AgentDecl *Agent
-	// AgentSpan is the agent property's value.
-	AgentSpan diag.Span
+	// whose calls in nested runs count, at any depth. Empty means the
+	// tested agent.
+	Agent string
 	// Mode says how Args is compared.
 	Mode ArgsMode
 	// Args are the expected arguments, JSON values as [Object] holds them.

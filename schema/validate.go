@@ -258,23 +258,21 @@ func argsError(tool string, err error, extra string) error {
 func problemsOf(e *jsonschema.ValidationError, extra string) []Problem {
 	at := jsonvalue.JoinPointer("", e.InstanceLocation...)
 	one := func(msg string) []Problem { return []Problem{{Pointer: at, Message: msg}} }
+	each := func(keys []string, msg string) []Problem {
+		out := make([]Problem, 0, len(keys))
+		for _, key := range keys {
+			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, key), Message: msg})
+		}
+		return out
+	}
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
-		out := make([]Problem, 0, len(k.Missing))
-		for _, m := range k.Missing {
-			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, m), Message: "is required but missing"})
-		}
-		return out
+		return each(k.Missing, "is required but missing")
 	case *kind.AdditionalProperties:
-		msg := extra
 		if len(e.InstanceLocation) > 0 {
-			msg = "is not a field of this object"
+			extra = "is not a field of this object"
 		}
-		out := make([]Problem, 0, len(k.Properties))
-		for _, p := range k.Properties {
-			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, p), Message: msg})
-		}
-		return out
+		return each(k.Properties, extra)
 	case *kind.Type:
 		return one(fmt.Sprintf("must be %s, not %s", strings.Join(k.Want, " or "), k.Got))
 	case *kind.Enum:
