@@ -31,13 +31,24 @@ func Files(dir string) ([]string, error) {
 // aside), each as the error that reading it would give, in path order: a
 // [Walk] of the directory alone.
 func ListFiles(dir string) (files []string, irregular []error, err error) {
-	var infos []os.FileInfo
+	// The files listed, by size and time: a file's other names are looked
+	// for among the few of its size and time, not among all.
+	type stamp struct {
+		size int64
+		mod  int64
+	}
+	seen := map[stamp][]os.FileInfo{}
 	_, err = Walk(dir, DirOnly, func(p string) error {
 		info, err := os.Stat(p)
-		if err == nil && slices.ContainsFunc(infos, func(i os.FileInfo) bool { return os.SameFile(i, info) }) {
+		if err != nil {
+			files = append(files, p)
+			return nil
+		}
+		k := stamp{info.Size(), info.ModTime().UnixNano()}
+		if slices.ContainsFunc(seen[k], func(i os.FileInfo) bool { return os.SameFile(i, info) }) {
 			return nil // a link to a file listed already
 		}
-		files, infos = append(files, p), append(infos, info)
+		files, seen[k] = append(files, p), append(seen[k], info)
 		return nil
 	}, func(err error) error {
 		irregular = append(irregular, err)
