@@ -8,6 +8,7 @@ package lsp
 
 import (
 	"context"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -69,20 +70,15 @@ func minimalEdit(a, b []byte) (diag.Edit, bool) {
 		return diag.Edit{}, false
 	}
 	// Back up to a boundary: not inside a rune nor between \r and \n.
-	for p > 0 && (isContinuation(a, p) || a[p-1] == '\r') {
+	for p > 0 && (p < len(a) && !utf8.RuneStart(a[p]) || a[p-1] == '\r') {
 		p--
 	}
 	s := 0
 	for s < n-p && a[len(a)-1-s] == b[len(b)-1-s] {
 		s++
 	}
-	for s > 0 && (isContinuation(a, len(a)-s) || a[len(a)-s] == '\n' && len(a)-s > 0 && a[len(a)-s-1] == '\r') {
+	for s > 0 && (!utf8.RuneStart(a[len(a)-s]) || a[len(a)-s] == '\n' && len(a)-s > 0 && a[len(a)-s-1] == '\r') {
 		s--
 	}
 	return diag.Edit{Span: diag.Span{Start: p, End: len(a) - s}, NewText: string(b[p : len(b)-s])}, true
-}
-
-// isContinuation reports whether b[i] is a UTF-8 continuation byte.
-func isContinuation(b []byte, i int) bool {
-	return i < len(b) && b[i]&0xC0 == 0x80
 }
