@@ -112,7 +112,7 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 		case "maxToolCalls", "maxTotalTokens", "maxCostUSD":
 			c.budget(a, pr)
 		default:
-			c.unknownProp(pr, "an agent", agentProps)
+			c.unknownProp(pr, "an agent", agentProps, nil)
 		}
 	}
 	if !hasInstruction {

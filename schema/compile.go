@@ -494,7 +494,7 @@ func (c *compiler) tool(d decl, top bool) {
 		case "approval":
 			t.Approval = c.approval(pr)
 		default:
-			c.unknownProp(pr, "a tool", toolProps)
+			c.unknownProp(pr, "a tool", toolProps, nil)
 		}
 	}
 	c.toolDescriptionLint(t, desc)

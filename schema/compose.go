@@ -109,7 +109,7 @@ func (c *compiler) agentElement(a *Agent, e *parser.Pattern, at int) bool {
 		// parser reports the pattern's self-reference too.
 	case found.n > 0 || e.Def != nil && e.Def.Kind != parser.NodeKind:
 		return false
-	case !c.pkgAgent(name):
+	case c.pkg.lookupName(name).what != "agent":
 		// Undefined, or a plain node of the file, such as an end of a
 		// handoff: an agent of another file of the package, or not one.
 		return false
@@ -129,38 +129,17 @@ func (c *compiler) setComposes() {
 	}
 }
 
-// pkgName is the package's lookupName, false for a file alone.
-func (c *compiler) pkgName(name string) (file *diag.File, ident diag.Span, what string, ok bool) {
-	if c.pkg == nil {
-		return nil, diag.Span{}, "", false
-	}
-	return c.pkg.lookupName(name)
-}
-
-// pkgDeclared reports whether a file of the package declares name.
-func (c *compiler) pkgDeclared(name string) bool {
-	_, _, _, ok := c.pkgName(name)
-	return ok
-}
-
-// pkgAgent reports whether name is an agent of another file of the
-// package.
-func (c *compiler) pkgAgent(name string) bool {
-	_, _, what, ok := c.pkgName(name)
-	return ok && what == "agent"
-}
-
 // resolveAgent returns the agent name of the file, or else of the package,
 // and the file that declares it (nil for c's own).
 func (c *compiler) resolveAgent(name string) (*Agent, *diag.File) {
 	if a := c.prog.Agent(name); a != nil {
 		return a, nil
 	}
-	file, _, what, ok := c.pkgName(name)
-	if !ok || what != "agent" || file == c.doc.File {
+	decl := c.pkg.lookupName(name)
+	if decl.what != "agent" || decl.file == c.doc.File {
 		return nil, nil
 	}
-	return c.pkg.progs[c.pkg.names[name].file].Agent(name), file
+	return c.pkg.progs[c.pkg.names[name].file].Agent(name), decl.file
 }
 
 // listAgents puts the AsTool of each agent the file's agents list among

@@ -126,7 +126,7 @@ func (c *compiler) handoff(r *parser.Pattern, seen map[[2]*Agent]Handoff) {
 			c.diags.Add(detailed(diag.Errorf(CodeInvalidApproval, pr.KeySpan(), "a handoff cannot ask for approval"),
 				"remove approval here; to have a person decide, put approval: true on the tools of the agent handed to"))
 		default:
-			c.unknownProp(pr, "a handoff", handoffProps)
+			c.unknownProp(pr, "a handoff", handoffProps, nil)
 		}
 	}
 	from, to := c.handoffEnd(r.Elements[0]), c.handoffEnd(r.Elements[1])
@@ -227,11 +227,11 @@ func (c *compiler) handoffEnd(e *parser.Pattern) *Agent {
 	}
 	dg := diag.Errorf(CodeInvalidHandoff, e.Span(), "%s is not an agent", name)
 	dg.Detail = "a handoff goes from an agent to an agent: name a [name:Agent {...}] declared in the package"
-	switch file, ident, what, declared := c.pkgName(name); {
+	switch decl := c.pkg.lookupName(name); {
 	case e.Def != nil:
 		dg.Related = []diag.Related{{Span: e.Def.IdentSpan(), Message: "definition of " + name}}
-	case declared:
-		dg.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + name + " is declared here"}}
+	case decl.what != "":
+		dg.Related = []diag.Related{{File: decl.file, Span: decl.ident, Message: decl.what + " " + name + " is declared here"}}
 	default:
 		dg.Message = fmt.Sprintf("undefined agent %s", name)
 		dg.Detail = "a handoff goes from an agent to an agent: declare [" + name + ":Agent {...}], or name one declared in the package"
@@ -266,7 +266,7 @@ func (c *compiler) agentNamesInScope() []string {
 			c.pkg.indexNames()
 		}
 		for _, n := range c.pkg.nameList {
-			if _, _, what, _ := c.pkg.lookupName(n); what == "agent" {
+			if c.pkg.lookupName(n).what == "agent" {
 				out = append(out, n)
 			}
 		}

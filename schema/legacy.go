@@ -283,7 +283,7 @@ func (c *compiler) legacyRecordName(name string) string {
 	}
 	taken := func(n string) bool {
 		return BuiltinKind(n) != InvalidType || n == AgentLabel || n == ToolLabel || n == RecordLabel || n == LegacyToolLabel ||
-			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n] || c.pkgDeclared(n)
+			c.records[n] != nil || c.legacyNames[n] || c.topNames()[n] || c.pkg.lookupName(n).what != ""
 	}
 	cand := base
 	for i := 2; taken(cand); i++ {
@@ -364,7 +364,7 @@ func (c *compiler) legacyField(v *grammar.Value) (*Param, string) {
 			descV = &e.Value
 		default:
 			pr := parser.NewProperty(e.KeyName(), e.Key.Span(), &e.Value)
-			c.unknownProp(&pr, "a field map", []string{"name", "type", "description"})
+			c.unknownProp(&pr, "a field map", []string{"name", "type", "description"}, nil)
 			unknown = true
 		}
 	}

@@ -31,33 +31,46 @@ func (c *compiler) pkgUnresolved() {
 		}
 		// meant: the name, declared but not as a tool, or the closest.
 		d, meant := u.Diagnostic(), name
-		if _, _, _, ok := c.pkg.lookupName(name); ok {
+		if c.pkg.lookupName(name).what != "" {
 			d.Detail = name + " is declared in another file of the package, but it is not a tool or an agent: an agent's elements are tools and agents"
 			d.Fixes = nil
 		} else if meant = c.pkg.closest(name, u.Closest); meant != "" {
 			suggestFix(&d, meant, u.Ref.Span())
 		}
-		if file, ident, what, ok := c.pkg.lookupName(meant); ok {
+		if decl := c.pkg.lookupName(meant); decl.what != "" {
 			c.usePkg(meant)
-			d.Related = []diag.Related{{File: file, Span: ident, Message: what + " " + meant + " is declared here"}}
+			d.Related = []diag.Related{{File: decl.file, Span: decl.ident, Message: decl.what + " " + meant + " is declared here"}}
 		}
 		c.diags.Add(d)
 	}
 }
 
-// lookupName returns the file that first declares name (tests aside), the
-// span of the name there and what it declares ("tool", "agent",
-// "record"); ok is false when no file declares it.
-func (s *pkgScope) lookupName(name string) (file *diag.File, ident diag.Span, what string, ok bool) {
+// pkgDecl is the first declaration of a name in the files of a package
+// (tests aside): its file, the span of the name there and what it
+// declares ("tool", "agent", "record"); what is "" when no file declares
+// the name.
+type pkgDecl struct {
+	file  *diag.File
+	ident diag.Span
+	what  string
+}
+
+// lookupName returns the first declaration of name in the package, the
+// zero pkgDecl when no file declares it or for a file compiled alone (a
+// nil scope).
+func (s *pkgScope) lookupName(name string) pkgDecl {
+	if s == nil {
+		return pkgDecl{}
+	}
 	if s.names == nil {
 		s.indexNames()
 	}
 	ref, ok := s.names[name]
 	if !ok {
-		return nil, diag.Span{}, "", false
+		return pkgDecl{}
 	}
 	st := s.files[ref.file]
-	return s.docs[ref.file].File, st.idents.at(ref.k), strings.ToLower(st.names[ref.k].label), true
+	return pkgDecl{s.docs[ref.file].File, st.idents.at(ref.k), strings.ToLower(st.names[ref.k].label)}
 }
 
 // closest returns the name of the package closest to name, for a

@@ -48,12 +48,6 @@ func (c *compiler) nonBlankText(p *parser.Property, code string, msg func() stri
 	c.str(p) // reports the value that is not a string
 }
 
-// unknownProp reports a property that is not one of known, which describes
-// where it is ("an agent").
-func (c *compiler) unknownProp(p *parser.Property, where string, known []string) {
-	c.unknownPropNote(p, where, known, nil)
-}
-
 // unknownTestProp reports a property of a test, or of one of its turns and
 // expectations, that is not one of known: an error, not a warning, since a
 // misspelt expectation would be ignored and the test pass without checking
@@ -64,10 +58,11 @@ func (c *compiler) unknownTestProp(p *parser.Property, where string, known []str
 	c.diags.Add(d)
 }
 
-// unknownPropNote is unknownProp whose message, when the property is likely
-// a misspelling of meant, goes on with what ignoring it does: note(meant)
-// ("so parameter x is required"), if note is set and that is not "".
-func (c *compiler) unknownPropNote(p *parser.Property, where string, known []string, note func(meant string) string) {
+// unknownProp reports a property that is not one of known, which describes
+// where it is ("an agent"). When the property is likely a misspelling of
+// meant, the message goes on with what ignoring it does: note(meant) ("so
+// parameter x is required"), if note is set and that is not "".
+func (c *compiler) unknownProp(p *parser.Property, where string, known []string, note func(meant string) string) {
 	d := diag.Warningf(CodeUnknownProperty, p.KeySpan(), "unknown property %q for %s; it is ignored", p.Key, where)
 	s := c.closestProp(p.Key, known)
 	suggestedOrList(&d, s, p.KeySpan(), known, "the properties of "+where+" are ", "")

@@ -165,7 +165,7 @@ func (c *compiler) returnType(t *Tool, n *grammar.NodePattern) {
 		case "items":
 			c.items(t.Returns, pr)
 		default:
-			c.unknownProp(pr, "a return type", returnProps)
+			c.unknownProp(pr, "a return type", returnProps, nil)
 		}
 	}
 }
@@ -354,7 +354,7 @@ func (c *compiler) paramProps(p *Param, prs, shared []parser.Property, field boo
 	}
 	c.paramDescriptionLints(p, prs, dflt, what)
 	for _, pr := range misspelt {
-		c.unknownPropNote(pr, where, paramProps, func(meant string) string {
+		c.unknownProp(pr, where, paramProps, func(meant string) string {
 			return missedMeaning(p, what, meant, dflt != nil)
 		})
 	}

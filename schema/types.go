@@ -458,7 +458,7 @@ func (c *compiler) declareRecord(d decl) {
 		case "description":
 			r.Description, _ = c.str(pr)
 		default:
-			c.unknownProp(pr, "a record", recordProps)
+			c.unknownProp(pr, "a record", recordProps, nil)
 		}
 	}
 }
