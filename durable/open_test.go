@@ -28,6 +28,7 @@ func TestOpenErrors(t *testing.T) {
 		{"postgres://u:s3cret@/runs", "names no host"},
 		{"postgres://u:s3cret@db.example", "names no database"},
 		{"postgres://u:s3cret%zz@db/runs", "cannot be read"},
+		{"postgres://u:s3cret@s3cret@127.0.0.1:1/runs?sslmode=disable&connect_timeout=1", "%40"},
 		{"postgres://u:s3cret@127.0.0.1:1/runs?sslmode=disable&connect_timeout=1", "127.0.0.1:1"},
 		{"postgres://127.0.0.1:99999/runs?user=u&password=s3cret", "invalid port"},
 		{"postgres://127.0.0.1:1/runs?user=u&password=s3cret&sslmode=disable&connect_timeout=1", "127.0.0.1:1"},
