@@ -26,6 +26,7 @@ func TestOpenErrors(t *testing.T) {
 		{filepath.Join(dir, "a?b.db"), "contains ? or #"},
 		{dir, "is a directory"},
 		{"postgres://u:s3cret@/runs", "names no host"},
+		{"host=db user=u password=s3cret dbname=runs", "postgres://USER"},
 		{"postgres://u:s3cret@db.example", "names no database"},
 		{"postgres://u:s3cret%zz@db/runs", "cannot be read"},
 		{"postgres://u:s3cret@s3cret@127.0.0.1:1/runs?sslmode=disable&connect_timeout=1", "%40"},

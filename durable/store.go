@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -281,11 +282,19 @@ func parseURL(raw string) (location, error) {
 		}
 		return sqliteLocation(raw, path)
 	}
+	if keywordDSN.MatchString(raw) {
+		return location{}, fmt.Errorf("durable: the store is a PostgreSQL connection string of keywords and values (host=...), not a path; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+	}
 	if i := strings.Index(raw, "://"); i > 0 && !strings.ContainsAny(raw[:i], `/\.`) {
 		return location{}, fmt.Errorf("durable: the store's scheme %q is not supported; %s", raw[:i], forms)
 	}
 	return sqliteLocation(raw, raw)
 }
+
+// keywordDSN matches a PostgreSQL connection string of keywords and
+// values, which would otherwise be taken for a file path and shown, its
+// password included.
+var keywordDSN = regexp.MustCompile(`(^|\s)(host|hostaddr|port|dbname|user|password)\s*=`)
 
 // parsePostgres reads a postgres:// URL.
 func parsePostgres(raw string) (location, error) {
