@@ -48,7 +48,7 @@ func MissingStore(store string) (string, bool) {
 			path = path[2:]
 		}
 	}
-	if path == "" || strings.Contains(path, "://") {
+	if path == "" || strings.Contains(path, "://") || keywordDSN.MatchString(path) {
 		return "", false
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {

@@ -53,6 +53,7 @@ func TestMissingStore(t *testing.T) {
 		{have, "", false},
 		{"sqlite:" + have, "", false},
 		{"postgres://u:p@db/runs", "", false},
+		{"host=db user=u password=p dbname=runs", "", false},
 	}
 	for _, c := range cases {
 		if path, missing := durable.MissingStore(c.store); path != c.path || missing != c.missing {

@@ -70,6 +70,8 @@ type Run struct {
 	Updated time.Time `json:"updated"`
 	// Response is the run's response, once it has ended.
 	Response *runtime.Response `json:"response,omitempty"`
+	// Executor is the executor id of the process that last ran the run.
+	Executor string `json:"-"`
 }
 
 // The statuses of a run besides the runtime's.
@@ -284,7 +286,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Run, error) {
 
 // run reports a workflow as a Run.
 func (s *Store) run(ctx context.Context, ws dbos.WorkflowStatus) (*Run, error) {
-	r := &Run{ID: ws.ID, Created: ws.CreatedAt.UTC(), Updated: ws.UpdatedAt.UTC()}
+	r := &Run{ID: ws.ID, Created: ws.CreatedAt.UTC(), Updated: ws.UpdatedAt.UTC(), Executor: ws.ExecutorID}
 	var spec Spec
 	if err := json.Unmarshal([]byte(listed(ws.Input)), &spec); err == nil {
 		r.Agent, r.Owner = spec.Agent, spec.Owner

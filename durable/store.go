@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -281,11 +282,19 @@ func parseURL(raw string) (location, error) {
 		}
 		return sqliteLocation(raw, path)
 	}
+	if keywordDSN.MatchString(raw) {
+		return location{}, fmt.Errorf("durable: the store is a PostgreSQL connection string of keywords and values (host=...), not a path; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+	}
 	if i := strings.Index(raw, "://"); i > 0 && !strings.ContainsAny(raw[:i], `/\.`) {
 		return location{}, fmt.Errorf("durable: the store's scheme %q is not supported; %s", raw[:i], forms)
 	}
 	return sqliteLocation(raw, raw)
 }
+
+// keywordDSN matches a PostgreSQL connection string of keywords and
+// values, which would otherwise be taken for a file path and shown, its
+// password included.
+var keywordDSN = regexp.MustCompile(`(^|\s)(host|hostaddr|port|dbname|user|password)\s*=`)
 
 // parsePostgres reads a postgres:// URL.
 func parsePostgres(raw string) (location, error) {
@@ -299,6 +308,15 @@ func parsePostgres(raw string) (location, error) {
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL cannot be read: %s; write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE, with special characters in the password percent-encoded", loc.scrub(err.Error()))
 	}
 	loc := location{postgres: raw, shown: RedactStore(raw), secrets: StoreSecrets(raw)}
+	// The driver splits the authority at its first @, where url.Parse
+	// takes the last: the rest of a password would be shown as the host.
+	authority := raw[strings.Index(raw, "://")+3:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	if strings.Count(authority, "@") > 1 {
+		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s has more than one @ before its host; percent-encode an @ of the user name or password as %%40", loc.shown)
+	}
 	if u.Host == "" && u.Query().Get("host") == "" {
 		return location{}, fmt.Errorf("durable: the PostgreSQL URL %s names no host; write postgres://USER:PASSWORD@HOST:PORT/DATABASE", loc.shown)
 	}

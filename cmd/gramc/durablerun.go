@@ -113,8 +113,10 @@ func (d *durableTurns) turn(ctx context.Context, s *session, input string, opts 
 	id := d.resume
 	if id != "" {
 		d.resume = ""
-		if err := d.store.Decide(ctx, id, d.decisions); err != nil {
-			return nil, err
+		if d.waited != nil { // a run whose process ended mid-run waits for none
+			if err := d.store.Decide(ctx, id, d.decisions); err != nil {
+				return nil, err
+			}
 		}
 		if err := d.store.Resume(ctx, id); err != nil {
 			return nil, err

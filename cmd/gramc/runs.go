@@ -211,7 +211,9 @@ func resumable(ctx context.Context, st *durable.Store, cmd, id string) (*durable
 	switch r.Status {
 	case durable.StatusAwaitingApproval:
 	case durable.StatusRunning:
-		return nil, durable.Spec{}, usageError(cmd, "the run %s is running, not awaiting approval: only a run that waits for decisions is resumed (gramc runs cancel %s stops it)", id, id)
+		if !processEnded(r.Executor) {
+			return nil, durable.Spec{}, usageError(cmd, "the run %s is running, not awaiting approval: only a run that waits for decisions, or whose gramc process ended, is resumed (gramc runs cancel %s stops it)", id, id)
+		}
 	default:
 		return nil, durable.Spec{}, usageError(cmd, "the run %s is %s: there is nothing to resume; gramc runs show %s shows it", id, r.Status, id)
 	}
@@ -256,7 +258,12 @@ func resumeSession(ctx context.Context, e *env, o *runOptions, spec durable.Spec
 // given, the answers of the terminal) and finishes the run.
 func (s *session) resume(ctx context.Context, r *durable.Run, ds []runtime.Decision, given bool) error {
 	d := s.durable
-	if !given {
+	if r.Status == durable.StatusRunning {
+		// Its process ended mid-run: it goes on from its checkpoints.
+		if given {
+			return s.o.usageErr("the run %s waits for no decision: its process ended while it ran; resume it without --approve, --deny or --edit", r.ID)
+		}
+	} else if !given {
 		if d.prompt == nil {
 			return s.o.usageErr("the run %s waits for decisions on:%s\n  give them with --approve CALL_ID|all, --deny CALL_ID|all [--reason TEXT] or --edit CALL_ID=JSON", r.ID, pendingLines(r.Pending))
 		}

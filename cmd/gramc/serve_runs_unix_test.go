@@ -11,7 +11,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -204,5 +206,56 @@ func TestServeRunsReplicas(t *testing.T) {
 		if code := p.wait(t); code != 0 {
 			t.Errorf("exit %d\n%s", code, p.stderr.String())
 		}
+	}
+}
+
+// TestRunResumeAfterKill: gramc run killed (SIGKILL) while slowCheck runs
+// leaves its run running in the store; gramc runs resume, its process
+// having ended, finishes it from its checkpoints: slowCheck runs again,
+// the run stops at the approval of note (exit 4), and the approval
+// completes it with note run once.
+func TestRunResumeAfterKill(t *testing.T) {
+	quickExit(t)
+	t.Setenv("OPENAI_API_KEY", demoKey)
+	model := fakeopenai.New(t)
+	model.Default = refundModel
+	args, starts, notes := runsSetup(t, model)
+	store := filepath.Join(t.TempDir(), "runs.db")
+	args = append(slices.Concat(args[:3], args[5:]), "--store", store) // without --keys
+	cmd := exec.Command(os.Args[0], append([]string{"run", "-m", "Refund order 42"}, args...)...)
+	cmd.Env = append(os.Environ(), "GRAMC_TEST_AS_GRAMC=1", "NO_COLOR=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); lines(starts) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("slowCheck did not start")
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	gramc := func(want int, args ...string) string {
+		t.Helper()
+		var stdout, stderr strings.Builder
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != want {
+			t.Fatalf("gramc %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
+		}
+		return stdout.String()
+	}
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(gramc(0, "runs", "list", "--json", "--store", store)), &runs); err != nil || len(runs) != 1 || runs[0]["status"] != "running" {
+		t.Fatalf("runs: %v %v", runs, err)
+	}
+	id := runs[0]["run_id"].(string)
+	resume := append([]string{"runs", "resume", id}, args[1:]...)
+	gramc(4, resume...)
+	if n := lines(starts); n != 2 || lines(notes) != 0 {
+		t.Errorf("slowCheck started %d times, want 2; note ran %d times, want 0", n, lines(notes))
+	}
+	if out := gramc(0, append(resume, "--approve", "all")...); !strings.Contains(out, "Done: noted") {
+		t.Errorf("the resumed run's answer: %s", out)
+	}
+	if n := lines(notes); n != 1 {
+		t.Errorf("note ran %d times, want once", n)
 	}
 }

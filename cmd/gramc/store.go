@@ -7,12 +7,16 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/gramlang/gram/durable"
 )
@@ -56,11 +60,32 @@ func openStore(ctx context.Context, cmd, flagValue string, existing bool, logger
 		}
 	}
 	rb := &durable.Handover{}
-	st, err := durable.Open(ctx, url, durable.Options{Bind: rb.Bind, Logger: logger})
+	st, err := durable.Open(ctx, url, durable.Options{Bind: rb.Bind, Logger: logger, ExecutorID: runExecutor()})
 	if err != nil {
 		return nil, nil, usageError(cmd, "--store: %v", err)
 	}
 	return st, rb, nil
+}
+
+// runExecutor is the executor id of this process in a store: its host and
+// process id, by which gramc runs resume knows a run whose process ended,
+// and a random part, so that no later process recovers its runs.
+func runExecutor() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("gramc@%s/%d/%s", host, os.Getpid(), rand.Text())
+}
+
+// processEnded reports whether executor is that of a gramc process of
+// this host (see runExecutor) that has ended.
+func processEnded(executor string) bool {
+	host, _ := os.Hostname()
+	rest, ok := strings.CutPrefix(executor, "gramc@"+host+"/")
+	pid, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
+	if !ok || err != nil || pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	return err != nil || errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }
 
 // The settings of a run kept in its spec: the flags whose values a
