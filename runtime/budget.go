@@ -238,13 +238,19 @@ func (r *runner) checkBudget() (resp *Response, err error, stop bool) {
 }
 
 // unpriced returns an agent and a model of it the price table has no
-// price for: the model the run's calls go to, or the model of an agent the
+// price for: the model the run's calls go to or a fallback it may move
+// to, or the model of an agent the
 // run may come to (sub-agents called as tools and agents handed to, and
 // theirs); ok is false when every one has a price.
 func (r *runner) unpriced() (agent string, m schema.Model, ok bool) {
 	t := &r.cfg.tree
 	if m := r.modelInUse(); !t.hasPrice(m) {
 		return r.agent.Name, m, true
+	}
+	for _, fb := range r.cfg.fallbacks[r.fallback:] {
+		if !t.hasPrice(fb.Model) {
+			return r.agent.Name, fb.Model, true
+		}
 	}
 	for _, a := range t.program.Reachable(r.agent) {
 		if !t.hasPrice(a.Model) {

@@ -336,3 +336,22 @@ func TestBudgetCostOfReachedAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetCostOfUnpricedFallback: a cost budget needs the price of the
+// agent's fallbacks too: without one the run fails before its first model
+// call, naming the fallback's model, rather than spending on it uncounted.
+func TestBudgetCostOfUnpricedFallback(t *testing.T) {
+	a := budgetAgent(schema.Budget{MaxCostUSD: 0.01})
+	a.Model = schema.Model{Provider: schema.OpenAI, ID: "main"}
+	prices := pricing.Default().With(map[string]pricing.Price{"OpenAI/main": {Input: 1, Output: 1}})
+	down := runtime.NewScripted()
+	down.PushError(&runtime.LLMError{Kind: runtime.LLMNetwork, Attempts: 1, Err: errors.New("down")})
+	backup := runtime.NewScripted(runtime.TextReply("hi"))
+	var ran atomic.Int64
+	_, err := runtime.Run(context.Background(), a, countingLib("lookup", &ran), nil, "go", runtime.WithModel(down), runtime.WithPrices(prices),
+		runtime.WithFallbacks(runtime.Fallback{Model: schema.Model{Provider: schema.OpenAI, ID: "house"}, Client: backup}), runtime.WithLogger(discard()))
+	var ce *runtime.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "model OpenAI/house of agent looper") || len(down.Requests())+len(backup.Requests()) != 0 {
+		t.Fatalf("%v (%d, %d model calls); want a ConfigError naming the fallback's model before any call", err, len(down.Requests()), len(backup.Requests()))
+	}
+}

@@ -371,10 +371,19 @@ func geminiReply(resp *genai.GenerateContentResponse) *Reply {
 		r.FinishReason = "content_filter"
 	}
 	if u := resp.UsageMetadata; u != nil {
-		in, out := int64(u.PromptTokenCount), int64(u.CandidatesTokenCount)
-		r.Usage = Usage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out}
+		r.Usage = geminiUsage(u)
 	}
 	return r
+}
+
+// geminiUsage is the usage of an answer as it is billed: the thinking
+// tokens (thoughtsTokenCount, which candidatesTokenCount leaves out) are
+// output, and the results of the API's own tools
+// (toolUsePromptTokenCount) input.
+func geminiUsage(u *genai.GenerateContentResponseUsageMetadata) Usage {
+	in := int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount)
+	out := int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount)
+	return Usage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out}
 }
 
 // geminiToolCall converts the i-th part of an answer, a function call.

@@ -161,3 +161,34 @@ func TestGeminiKeyRequired(t *testing.T) {
 		t.Fatalf("error %v, want GEMINI_API_KEY is not set", err)
 	}
 }
+
+// TestGeminiUsageCountsThoughts: a thinking model's thoughtsTokenCount,
+// which candidatesTokenCount leaves out, is billed as output, so it is in
+// the usage (and so the budgets and the cost), streamed or not.
+func TestGeminiUsageCountsThoughts(t *testing.T) {
+	thinking := func(int) (int, any) {
+		return 200, map[string]any{
+			"candidates": []any{map[string]any{
+				"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"text": "Hi"}}},
+				"finishReason": "STOP", "index": 0,
+			}},
+			"usageMetadata": map[string]any{"promptTokenCount": 31, "candidatesTokenCount": 2,
+				"thoughtsTokenCount": 500, "totalTokenCount": 533},
+		}
+	}
+	want := runtime.Usage{PromptTokens: 31, CompletionTokens: 502, TotalTokens: 533}
+	for _, stream := range []bool{false, true} {
+		srv := fakegemini.New(t, thinking)
+		opts := []runtime.Option{runtime.WithModelConfig(runtime.ModelConfig{Getenv: geminiEnv(srv.URL, "GEMINI_API_KEY", "k"), Retry: noWait()}), runtime.WithLogger(discard())}
+		if stream {
+			opts = append(opts, runtime.WithEvents(func(runtime.Event) {}))
+		}
+		resp, err := runtime.Run(context.Background(), compile(t, geminiSrc).Agents()[0], runtime.Builtins(), nil, "hi", opts...)
+		if err != nil {
+			t.Fatalf("stream %v: %v", stream, err)
+		}
+		if resp.Usage != want {
+			t.Errorf("stream %v: usage %+v, want %+v", stream, resp.Usage, want)
+		}
+	}
+}

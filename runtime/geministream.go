@@ -88,8 +88,7 @@ func (m *GeminiModel) readStream(ctx context.Context, model string, contents []*
 			continue
 		}
 		if u := chunk.UsageMetadata; u != nil {
-			in, out := int64(u.PromptTokenCount), int64(u.CandidatesTokenCount)
-			r.Usage = Usage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out}
+			r.Usage = geminiUsage(u)
 		}
 		if chunk.PromptFeedback != nil && chunk.PromptFeedback.BlockReason != "" {
 			blocked = true

@@ -21,6 +21,7 @@ package tokens
 import (
 	"bytes"
 	"compress/flate"
+	"container/heap"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -134,6 +135,14 @@ func (e *Encoding) merge(piece string) []string {
 	if _, ok := e.ranks[piece]; ok {
 		return []string{piece}
 	}
+	if len(piece) > largePiece {
+		return e.mergeLarge(piece)
+	}
+	return e.mergeSmall(piece)
+}
+
+// mergeSmall is merge looking at every pair for each join.
+func (e *Encoding) mergeSmall(piece string) []string {
 	// bounds[i] is where part i starts; the last entry is len(piece).
 	bounds := make([]int, len(piece)+1)
 	for i := range bounds {
@@ -175,4 +184,86 @@ func (e *Encoding) merge(piece string) []string {
 		parts[i] = piece[bounds[i]:bounds[i+1]]
 	}
 	return parts
+}
+
+// largePiece is the length above which a piece is merged by mergeLarge:
+// merge looks at every pair for each join, which takes time in the
+// square of the piece's length (a long run of one letter or of spaces).
+const largePiece = 256
+
+// mergeLarge is merge in time n log n: the candidate joins in a heap,
+// lowest rank and then leftmost first, each checked when taken against the
+// parts as they are then.
+func (e *Encoding) mergeLarge(piece string) []string {
+	n := len(piece)
+	// Part i starts at byte i while alive; next[i] is where the part after
+	// it starts, n for the last.
+	next := make([]int, n)
+	prev := make([]int, n)
+	alive := make([]bool, n)
+	for i := range n {
+		next[i], prev[i], alive[i] = i+1, i-1, true
+	}
+	pairRank := func(i int) (int, bool) {
+		if j := next[i]; j < n {
+			r, ok := e.ranks[piece[i:next[j]]]
+			return r, ok
+		}
+		return 0, false
+	}
+	h := &joinHeap{}
+	for i := range n - 1 {
+		if r, ok := pairRank(i); ok {
+			h.items = append(h.items, join{r, i})
+		}
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		c := heap.Pop(h).(join)
+		if !alive[c.at] {
+			continue
+		}
+		if r, ok := pairRank(c.at); !ok || r != c.rank {
+			continue
+		}
+		j := next[c.at]
+		alive[j] = false
+		next[c.at] = next[j]
+		if next[j] < n {
+			prev[next[j]] = c.at
+		}
+		if r, ok := pairRank(c.at); ok {
+			heap.Push(h, join{r, c.at})
+		}
+		if p := prev[c.at]; p >= 0 {
+			if r, ok := pairRank(p); ok {
+				heap.Push(h, join{r, p})
+			}
+		}
+	}
+	var parts []string
+	for i := 0; i < n; i = next[i] {
+		parts = append(parts, piece[i:next[i]])
+	}
+	return parts
+}
+
+// join is a candidate join of the part at byte at with the next, the
+// rank of the token it makes.
+type join struct{ rank, at int }
+
+// joinHeap orders joins by rank, then position.
+type joinHeap struct{ items []join }
+
+func (h *joinHeap) Len() int { return len(h.items) }
+func (h *joinHeap) Less(i, j int) bool {
+	a, b := h.items[i], h.items[j]
+	return a.rank < b.rank || a.rank == b.rank && a.at < b.at
+}
+func (h *joinHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *joinHeap) Push(x any)    { h.items = append(h.items, x.(join)) }
+func (h *joinHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
 }

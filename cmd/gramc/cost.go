@@ -60,6 +60,8 @@ func runCost(e *env, args []string) error {
 	if len(args) != 1 {
 		return usageError("gramc cost", "give exactly one file or directory (or - for standard input)")
 	}
+	overBudget := false
+	e.overBudget = &overBudget
 	var pkgs []treePackage
 	root, tree := project.TreeArg(args[0])
 	if tree {
@@ -87,9 +89,13 @@ func runCost(e *env, args []string) error {
 			return usageError("gramc cost", "%v", err)
 		}
 		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-		return err
+	} else {
+		err = writeCostText(e, pkgs, reps)
 	}
-	return writeCostText(e, pkgs, reps)
+	if err == nil && overBudget {
+		return exitWith(exitError)
+	}
+	return err
 }
 
 // newCostReport counts the agents of prog for target, with counter and

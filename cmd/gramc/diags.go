@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/schema"
 )
 
 // defaultMaxDiagnostics is how many diagnostics per file text output shows
@@ -45,9 +46,23 @@ func writeReports(e *env, reports []diag.FileReport, max int) bool {
 	bad := false
 	for _, r := range reports {
 		writeDiags(e, r.File, r.Diagnostics, max)
-		bad = bad || r.Diagnostics.HasErrors()
+		bad = e.stops(r.Diagnostics) || bad
 	}
 	return bad
+}
+
+// stops reports whether l has an error that stops the command: any, but a
+// tool-token-budget one when e.overBudget is set.
+func (e *env) stops(l diag.List) bool {
+	stop := false
+	for _, d := range l {
+		budget := e.overBudget != nil && d.Code == schema.CodeToolTokenBudget
+		if budget {
+			*e.overBudget = true
+		}
+		stop = stop || d.Severity == diag.Error && !budget
+	}
+	return stop
 }
 
 // colorFlag adds --color to a command's flags: when to colour text

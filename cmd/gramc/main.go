@@ -73,6 +73,10 @@ type env struct {
 	// once each (see warnSkipped).
 	skipped   map[string]bool
 	skippedMu sync.Mutex
+	// overBudget, when set (by gramc cost, which prints the counts a
+	// tool-token-budget error is about), is set true at such an error
+	// instead of the error stopping the command (see env.stops).
+	overBudget *bool
 }
 
 // mask masks secrets in what the command writes from here on, the log

@@ -27,7 +27,7 @@ func loadPackage(e *env, cmd, path string, max int) (loadedProgram, error) {
 		}
 		t := project.CheckText(f)
 		writeDiags(e, f, t.Diags, max)
-		if t.Diags.HasErrors() {
+		if e.stops(t.Diags) {
 			return loadedProgram{}, exitWith(exitError)
 		}
 		return loadedProgram{t.Program, t.Program, func(*schema.Tool) *diag.File { return f }}, nil
