@@ -211,7 +211,9 @@ func linkNew(tmp, name string) error {
 // path (a path without symbolic links) while it writes it: a hidden file
 // beside it, or, when its directory cannot be written, a file in the
 // temporary directory named after the file's absolute path. The names are
-// fixed so that a backup left by an interrupted run is found again.
+// fixed so that a backup left by an interrupted run is found again; in
+// the temporary directory, which every user can write, only a regular file
+// of the user's (or root's) is taken for one.
 func BackupPaths(path string) []string {
 	dir, base := filepath.Split(path)
 	abs, err := filepath.Abs(path)
@@ -283,8 +285,10 @@ func findBackupIn(dirs *Dirs, path string) (string, error) {
 	if err != nil {
 		return "", nil // reported by whoever reads the file
 	}
-	for _, p := range BackupPaths(real) {
-		switch _, err := os.Lstat(p); {
+	for i, p := range BackupPaths(real) {
+		switch info, err := os.Lstat(p); {
+		case err == nil && i > 0 && !ownFile(info):
+			continue // another user's, in the shared temporary directory: not a backup of this user's
 		case err == nil:
 			return p, nil
 		case !errors.Is(err, os.ErrNotExist):
