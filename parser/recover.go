@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"math"
 	"runtime"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -170,7 +171,8 @@ func (u *lazyUnit) parse(eof int) (*grammar.Unit, *grammar.SyntaxError) {
 		}
 		cut := u.start + k
 		if off := u.sp.tooDeep; off >= 0 && off < u.toks[cut].Pos.Offset {
-			return nil, deepError(off, u.toks[u.start:cut])
+			u.scan(math.MaxInt) // the whole unit: are its brackets closed?
+			return nil, deepError(off, u.toks[u.start:u.end])
 		}
 		u.seen = max(u.seen, cut+1)
 		res, err := grammar.ParseUnit(u.toks[u.start:cut], u.toks[cut].Pos.Offset)

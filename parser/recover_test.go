@@ -123,3 +123,15 @@ func TestRecoveryTooDeepLine(t *testing.T) {
 		t.Errorf("the pattern after the deep line is lost")
 	}
 }
+
+// TestTooDeepLongUnit: a unit longer than the prefixes parsed first, whose
+// brackets are nested too deep and all closed, is reported as nested too
+// deep, not as brackets never closed.
+func TestTooDeepLongUnit(t *testing.T) {
+	const n = 3 * MaxDepth
+	src := strings.Repeat("[g | ", n) + "(z)" + strings.Repeat("]", n) + "\n"
+	_, diags := parseString(src)
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, "brackets nested more than") {
+		t.Errorf("diagnostics %v, want one: brackets nested too deep", diags)
+	}
+}

@@ -134,10 +134,11 @@ func isLoopbackHost(host string) bool {
 
 // jsonBody reports whether the request's body is sent as application/json
 // (a page sends text/plain, a form or no type at all without a
-// pre-flight).
+// pre-flight), in UTF-8, the only encoding of JSON (RFC 8259).
 func jsonBody(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return err == nil && mt == "application/json"
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	cs := params["charset"]
+	return err == nil && mt == "application/json" && (cs == "" || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8"))
 }
 
 // notJSON returns the 415 error of a body not sent as application/json.

@@ -36,6 +36,7 @@ func TestBrowserGuards(t *testing.T) {
 		{"the server's own origin", []string{"Origin", "http://" + self}, 200, ""},
 		{"an allowed origin", []string{"Origin", "https://chat.example.com"}, 200, ""},
 		{"a JSON charset", []string{"Content-Type", "application/json; charset=utf-8"}, 200, ""},
+		{"JSON in another encoding", []string{"Content-Type", "application/json; charset=utf-16"}, 415, "unsupported_media_type"},
 		{"localhost", []string{"Host", "localhost:8080"}, 200, ""},
 		{"IPv6 loopback", []string{"Host", "[::1]:8080"}, 200, ""},
 		{"127.x.y.z", []string{"Host", "127.1.2.3"}, 200, ""},

@@ -134,7 +134,8 @@ var MidBackup = func() {}
 
 // writeBackup saves text, the old content of the file at path (a path
 // without symbolic links), readable only by the caller, at the first of
-// [BackupPaths] whose directory can be written, and returns its name. The
+// [BackupPaths] whose directory can be written and which holds no other
+// user's file, and returns its name. The
 // backup is written whole to a temporary file in that directory, flushed
 // to disk and only then linked under its name, so that a backup found
 // there is always whole: a run killed while writing it leaves the file
@@ -156,6 +157,10 @@ func writeBackup(path string, text []byte) (string, error) {
 		}
 		err = linkNew(tmp, p)
 		os.Remove(tmp)
+		if info, lerr := os.Lstat(p); errors.Is(err, os.ErrExist) && lerr == nil && !ownFile(info) {
+			err = fmt.Errorf("%s, where the backup would go, is another user's file", p)
+			continue
+		}
 		if errors.Is(err, os.ErrExist) {
 			return p, err // written meanwhile by another gramc fmt -w
 		}
@@ -211,7 +216,10 @@ func linkNew(tmp, name string) error {
 // path (a path without symbolic links) while it writes it: a hidden file
 // beside it, or, when its directory cannot be written, a file in the
 // temporary directory named after the file's absolute path. The names are
-// fixed so that a backup left by an interrupted run is found again.
+// fixed so that a backup left by an interrupted run is found again; only
+// a regular file of the user's (or root's) is taken for one, and a path
+// that holds another user's file (planted in a shared directory) is
+// passed over.
 func BackupPaths(path string) []string {
 	dir, base := filepath.Split(path)
 	abs, err := filepath.Abs(path)
@@ -284,7 +292,9 @@ func findBackupIn(dirs *Dirs, path string) (string, error) {
 		return "", nil // reported by whoever reads the file
 	}
 	for _, p := range BackupPaths(real) {
-		switch _, err := os.Lstat(p); {
+		switch info, err := os.Lstat(p); {
+		case err == nil && !ownFile(info):
+			continue // another user's (in a shared directory): not a backup this user's run left
 		case err == nil:
 			return p, nil
 		case !errors.Is(err, os.ErrNotExist):

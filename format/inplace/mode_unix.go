@@ -40,3 +40,11 @@ func inGroup(gid uint32) bool {
 	groups, _ := os.Getgroups()
 	return slices.Contains(groups, int(gid))
 }
+
+// ownFile reports whether the file info describes is a regular file of the
+// caller's (or root's), as the backups gramc fmt -w writes are, and not
+// one another user put under a backup's name in a shared directory.
+func ownFile(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return info.Mode().IsRegular() && (!ok || st.Uid == uint32(os.Geteuid()) || st.Uid == 0)
+}
