@@ -189,3 +189,23 @@ func TestAnthropicKeyRequired(t *testing.T) {
 		t.Fatalf("error %v, want ANTHROPIC_API_KEY is not set", err)
 	}
 }
+
+// TestAnthropicEmptyAssistantMessage: an assistant message without text or
+// calls (an empty answer in the history) is left out, since the Messages
+// API refuses an empty text block.
+func TestAnthropicEmptyAssistantMessage(t *testing.T) {
+	srv := fakeanthropic.New(t, fakeanthropic.Text("Hello again"))
+	m, err := runtime.NewModel(schema.Model{Provider: schema.Anthropic, ID: "claude-sonnet-4-5"},
+		runtime.ModelConfig{Getenv: anthropicEnv(srv.URL, "k"), Retry: noWait()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Complete(context.Background(), &runtime.Request{Model: "claude-sonnet-4-5", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"}, {Role: runtime.RoleAssistant}, {Role: runtime.RoleUser, Content: "again"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(srv.Requests()[0].Raw); strings.Contains(body, `"text":""`) || strings.Contains(body, `"role":"assistant"`) {
+		t.Errorf("the request has an empty assistant turn: %s", body)
+	}
+}
