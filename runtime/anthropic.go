@@ -302,7 +302,9 @@ func appendAnthropicMessage(turns []anthropic.MessageParam, msg Message) []anthr
 			blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, input, c.Name))
 		}
 		if len(blocks) == 0 {
-			blocks = append(blocks, anthropic.NewTextBlock(""))
+			// The API refuses an empty text block; the user turns on
+			// either side are read as one.
+			return turns
 		}
 	case RoleTool:
 		blocks = append(blocks, anthropic.NewToolResultBlock(msg.ToolCallID, msg.Content, false))

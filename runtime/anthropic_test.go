@@ -139,11 +139,12 @@ func TestAnthropicErrors(t *testing.T) {
 		status   int
 		attempts int
 		config   bool
+		says     string // what the error says
 	}{
-		{"overloaded", []fakeanthropic.Step{fakeanthropic.Error(529, "overloaded_error", "Overloaded"), fakeanthropic.Error(529, "overloaded_error", "Overloaded"), fakeanthropic.Error(529, "overloaded_error", "Overloaded")}, runtime.LLMStatus, 529, 3, false},
-		{"rate limit", []fakeanthropic.Step{fakeanthropic.Error(429, "rate_limit_error", "slow down"), fakeanthropic.Error(429, "rate_limit_error", "slow down"), fakeanthropic.Error(429, "rate_limit_error", "slow down")}, runtime.LLMRateLimit, 429, 3, false},
-		{"context length", []fakeanthropic.Step{fakeanthropic.Error(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum")}, runtime.LLMStatus, 400, 1, false},
-		{"auth", []fakeanthropic.Step{fakeanthropic.Error(401, "authentication_error", "invalid x-api-key "+key)}, "", 401, 1, true},
+		{"overloaded", []fakeanthropic.Step{fakeanthropic.Error(529, "overloaded_error", "Overloaded"), fakeanthropic.Error(529, "overloaded_error", "Overloaded"), fakeanthropic.Error(529, "overloaded_error", "Overloaded")}, runtime.LLMStatus, 529, 3, false, "529 Overloaded after 3 attempts: overloaded_error: Overloaded"},
+		{"rate limit", []fakeanthropic.Step{fakeanthropic.Error(429, "rate_limit_error", "slow down"), fakeanthropic.Error(429, "rate_limit_error", "slow down"), fakeanthropic.Error(429, "rate_limit_error", "slow down")}, runtime.LLMRateLimit, 429, 3, false, "rate limited (429 Too Many Requests) after 3 attempts"},
+		{"context length", []fakeanthropic.Step{fakeanthropic.Error(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum")}, runtime.LLMStatus, 400, 1, false, "400 Bad Request: invalid_request_error: prompt is too long"},
+		{"auth", []fakeanthropic.Step{fakeanthropic.Error(401, "authentication_error", "invalid x-api-key "+key)}, "", 401, 1, true, "the API key was rejected"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fakeanthropic.New(t, tc.steps...)
@@ -161,6 +162,9 @@ func TestAnthropicErrors(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), key) {
 				t.Errorf("the key is in the error: %v", err)
+			}
+			if !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %q, want it to say %q", err, tc.says)
 			}
 			if tc.config {
 				var ce *runtime.ConfigError
@@ -183,5 +187,25 @@ func TestAnthropicKeyRequired(t *testing.T) {
 	var ce *runtime.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "ANTHROPIC_API_KEY") {
 		t.Fatalf("error %v, want ANTHROPIC_API_KEY is not set", err)
+	}
+}
+
+// TestAnthropicEmptyAssistantMessage: an assistant message without text or
+// calls (an empty answer in the history) is left out, since the Messages
+// API refuses an empty text block.
+func TestAnthropicEmptyAssistantMessage(t *testing.T) {
+	srv := fakeanthropic.New(t, fakeanthropic.Text("Hello again"))
+	m, err := runtime.NewModel(schema.Model{Provider: schema.Anthropic, ID: "claude-sonnet-4-5"},
+		runtime.ModelConfig{Getenv: anthropicEnv(srv.URL, "k"), Retry: noWait()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Complete(context.Background(), &runtime.Request{Model: "claude-sonnet-4-5", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"}, {Role: runtime.RoleAssistant}, {Role: runtime.RoleUser, Content: "again"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(srv.Requests()[0].Raw); strings.Contains(body, `"text":""`) || strings.Contains(body, `"role":"assistant"`) {
+		t.Errorf("the request has an empty assistant turn: %s", body)
 	}
 }

@@ -139,7 +139,11 @@ func (e *LLMError) Error() string {
 	case LLMRateLimit:
 		b.WriteString(": rate limited (429 Too Many Requests)")
 	case LLMStatus:
-		fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+		text := http.StatusText(e.StatusCode)
+		if e.StatusCode == StatusOverloaded {
+			text = "Overloaded"
+		}
+		fmt.Fprintf(&b, ": %d %s", e.StatusCode, text)
 	case LLMNetwork:
 		b.WriteString(": cannot reach the server")
 	case LLMBadResponse:

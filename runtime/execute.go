@@ -154,9 +154,11 @@ func (r *runner) invoke(ctx context.Context, call ToolCall, chk callCheck, use *
 		return nil, chk.refused
 	}
 	b, ok := r.tools.Lookup(call.Name)
-	if !ok {
+	if !ok || r.cfg.noTools {
 		avail := "this agent has no tools"
-		if names := r.tools.Names(); len(names) > 0 {
+		if names := r.tools.Names(); r.cfg.noTools {
+			avail = "this run offers the model no tools"
+		} else if len(names) > 0 {
 			avail = "the available tools are: " + strings.Join(names, ", ")
 		}
 		return nil, &ToolError{Tool: call.Name, Kind: ToolUnknown, Message: "unknown tool; " + avail}

@@ -115,3 +115,32 @@ func TestFallsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackLogsTheModelInUse: once a call moved to a fallback model,
+// the log's model calls name that model, which serves the rest of the
+// turn.
+func TestFallbackLogsTheModelInUse(t *testing.T) {
+	down := fakeopenai.New(t)
+	down.Default = fakeopenai.Error(http.StatusServiceUnavailable, "down for maintenance")
+	ant := fakeanthropic.New(t,
+		fakeanthropic.ToolUse(fakeanthropic.Call{Name: "sayHello", Input: `{"personName":"Bob"}`}),
+		fakeanthropic.Text("Hello, Bob!"))
+	agent := compile(t, helloSrc).Agents()[0]
+	var log strings.Builder
+	_, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "greet Bob",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: fallbackEnv(down.URL, ant.URL), Retry: noWait()}),
+		runtime.WithLogger(slog.New(slog.NewTextHandler(&log, nil))), runtime.WithFallbacks(claude))
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	var models []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.Contains(line, `msg="model call"`) {
+			models = append(models, line[strings.Index(line, " model="):])
+		}
+	}
+	want := []string{" model=OpenAI/gpt-4o-mini messages=2", " model=Anthropic/claude-sonnet-4-5 messages=4"}
+	if strings.Join(models, "|") != strings.Join(want, "|") {
+		t.Errorf("the model calls logged %q, want %q", models, want)
+	}
+}

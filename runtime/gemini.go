@@ -297,7 +297,9 @@ func appendGeminiContent(turns []*genai.Content, msg Message, names map[string]s
 			parts = append(parts, p)
 		}
 		if len(parts) == 0 {
-			parts = append(parts, genai.NewPartFromText(""))
+			// The API refuses an empty part; the user turns on either
+			// side are read as one.
+			return turns
 		}
 		return append(turns, genai.NewContentFromParts(parts, genai.RoleModel))
 	case RoleTool:

@@ -192,3 +192,23 @@ func TestGeminiUsageCountsThoughts(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiEmptyAssistantMessage: an assistant message without text or
+// calls (an empty answer in the history) is left out, since the API
+// refuses a turn whose part is empty.
+func TestGeminiEmptyAssistantMessage(t *testing.T) {
+	srv := fakegemini.New(t, fakegemini.Text("Hello again"))
+	m, err := runtime.NewModel(schema.Model{Provider: schema.Gemini, ID: "gemini-2.5-flash"},
+		runtime.ModelConfig{Getenv: geminiEnv(srv.URL, "GEMINI_API_KEY", "k"), Retry: noWait()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Complete(context.Background(), &runtime.Request{Model: "gemini-2.5-flash", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"}, {Role: runtime.RoleAssistant}, {Role: runtime.RoleUser, Content: "again"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(srv.Requests()[0].Raw); strings.Contains(body, `[{}]`) || strings.Contains(body, `"role":"model"`) {
+		t.Errorf("the request has an empty model turn: %s", body)
+	}
+}

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,5 +55,23 @@ func TestWithoutTools(t *testing.T) {
 	}
 	if reqs := m.Requests(); len(reqs) != 1 || len(reqs[0].Tools) != 0 {
 		t.Errorf("the model was offered tools: %+v", reqs[0].Tools)
+	}
+}
+
+// TestWithoutToolsRunsNoCall: a model that calls one of the agent's tools
+// although it was offered none gets an error result, and the tool does
+// not run.
+func TestWithoutToolsRunsNoCall(t *testing.T) {
+	agent := compile(t, helloSrc).Agents()[0]
+	m := runtime.NewScripted(
+		&runtime.Reply{Message: runtime.Message{ToolCalls: []runtime.ToolCall{{ID: "c1", Name: "sayHello", Arguments: `{"personName":"Bob"}`}}}, FinishReason: "tool_calls"},
+		&runtime.Reply{Message: runtime.Message{Content: "Hello"}, FinishReason: "stop"},
+	)
+	resp, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "Hi", runtime.WithModel(m), runtime.WithoutTools())
+	if err != nil || resp.Content != "Hello" {
+		t.Fatalf("run: %v, %+v", err, resp)
+	}
+	if len(resp.ToolsUsed) != 1 || resp.ToolsUsed[0].Result != nil || !strings.Contains(resp.ToolsUsed[0].Error, "no tools") {
+		t.Errorf("the call ran, or failed for another reason: %+v", resp.ToolsUsed)
 	}
 }

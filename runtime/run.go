@@ -513,7 +513,7 @@ func (r *runner) call(ctx context.Context, iter int, defs []ToolDefinition, tool
 	}
 	info := r.log.Enabled(ctx, slog.LevelInfo)
 	if info {
-		r.log.Info("model call", "iteration", iter, "model", r.agent.Model.String(), "messages", len(req.Messages))
+		r.log.Info("model call", "iteration", iter, "model", r.modelInUse().String(), "messages", len(req.Messages))
 	}
 	start := time.Now()
 	reply, err := r.completeStep(ctx, iter, req)
