@@ -108,6 +108,17 @@ func (t *treeConfig) takeBudget(agent *schema.Agent) {
 	}
 }
 
+// handOff makes the run's account, after a handoff to agent to, the one
+// the run started with (own), and under it, when to has a budget of its
+// own and is not the run's agent first (whose budget own already is,
+// unless [WithBudget] replaced it), an account of that budget.
+func (t *treeConfig) handOff(own *spending, first, to *schema.Agent) {
+	t.account = own
+	if to != first && !to.Settings.Budget.IsZero() {
+		t.account = &spending{parent: own, agent: to.Name, budget: to.Settings.Budget}
+	}
+}
+
 // accounts calls f with the run's account and those above it, in order,
 // with the tree's accounts locked, until f returns false.
 func (t *treeConfig) accounts(f func(s *spending) bool) {

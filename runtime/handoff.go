@@ -118,16 +118,23 @@ func (r *runner) handoffCall(call ToolCall) (any, error, bool) {
 		return nil, err, true
 	}
 	h, _ := r.handoffOf(call.Name)
-	return "Transferred to " + h.Agent + ".", nil, true
+	return transferred(h.Agent), nil, true
 }
 
 // switchAgent makes the agent handed to the one that answers.
 func (r *runner) switchAgent() error {
-	from, to := r.agent, r.handoff.to
+	to := r.handoff.to
 	r.handoff.to, r.handoff.plan = nil, nil
 	r.emit(Event{Type: EventHandoff, To: to.Name, Model: to.Model.String()})
 	r.log.Info("handoff", "to", to.Name)
-	if to.Model != from.Model {
+	return r.becomeAgent(to)
+}
+
+// becomeAgent makes to the agent that answers, with its own model, tools
+// and limits: its budget, if it has one, counts besides the run's (see
+// [treeConfig.handOff]).
+func (r *runner) becomeAgent(to *schema.Agent) error {
+	if to.Model != r.agent.Model {
 		// The fallbacks are those of the agent's model.
 		r.cfg.fallbacks, r.fallback = nil, 0
 	}
@@ -135,8 +142,53 @@ func (r *runner) switchAgent() error {
 	r.resp.Agent = to.Name
 	r.cfg.tree.label = handoffLabel(r.cfg.tree.label, to.Name)
 	r.log = r.cfg.tree.runLogger(r.baseLog).With("agent", to.Name)
+	r.cfg.tree.handOff(r.own, r.first, to)
 	return r.bind(to, false)
 }
+
+// continueHandoffs makes the agent the conversation was handed to in an
+// earlier turn the one that answers. The conversation carries its
+// handoffs: from the run's agent, each reply's call of a handoff of the
+// agent then answering whose result says the transfer was made (but the
+// reply a run given decisions resumes, whose handoff takes effect once its
+// calls are answered: see [runner.resumeTurn]). Only declared handoffs
+// are followed, so a conversation cannot hand the run to an agent it
+// could not reach.
+func (r *runner) continueHandoffs() error {
+	prog, conv := r.cfg.tree.program, r.resp.Conversation
+	if prog == nil {
+		return nil
+	}
+	if r.cfg.resume {
+		conv = conv[:max(lastAssistant(conv), 0)]
+	}
+	results := map[string]string{}
+	for _, m := range conv {
+		if m.Role == RoleTool {
+			results[m.ToolCallID] = m.Content
+		}
+	}
+	to := r.agent
+	for _, m := range conv {
+	calls:
+		for _, c := range m.ToolCalls {
+			for _, h := range to.Handoffs {
+				if a := prog.Agent(h.Agent); h.ToolName() == c.Name && results[c.ID] == transferred(h.Agent) && a != nil {
+					to = a
+					break calls
+				}
+			}
+		}
+	}
+	if to == r.agent {
+		return nil
+	}
+	r.log.Info("conversation handed to", "to", to.Name)
+	return r.becomeAgent(to)
+}
+
+// transferred is the result of a handoff to agent that took effect.
+func transferred(agent string) string { return "Transferred to " + agent + "." }
 
 // stopAtModelCalls ends the run at the tree's limit of model calls.
 func (r *runner) stopAtModelCalls() *Response {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gramlang/gram/runtime"
@@ -155,5 +156,72 @@ func TestHandoffLimit(t *testing.T) {
 	}
 	if d := reqs[0].Tools[0].Description; d != "Hand the conversation to agent b" {
 		t.Errorf("the default description is %q", d)
+	}
+}
+
+// TestHandoffBudget: the agent handed to runs within its own budget
+// (maxToolCalls 1 here) though the agent that handed off has none.
+func TestHandoffBudget(t *testing.T) {
+	triage, billing := handoffAgents()
+	billing.Settings.MaxIterations = 20
+	billing.Settings.Budget = schema.Budget{MaxToolCalls: 1}
+	m := runtime.NewScripted()
+	m.Respond = func(req *runtime.Request) (*runtime.Reply, error) {
+		if system(req) == triage.Instruction {
+			return runtime.CallReply(runtime.Call("transfer_to_billing", `{}`)), nil
+		}
+		return runtime.CallReply(runtime.Call("lookup", `{"q":"again"}`)), nil
+	}
+	var ran atomic.Int64
+	lib := countingLib("lookup", &ran)
+	if err := lib.Register(runtime.Tool{Name: "faq", Invoke: func(context.Context, map[string]any) (any, error) { return "see faq", nil }}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runtime.Run(context.Background(), triage, lib, nil, "invoice?", runtime.WithModel(m),
+		runtime.WithProgram(program(triage, billing)), runtime.WithLogger(discard()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 1 || resp.Status != runtime.StatusBudgetExceeded || resp.Spent == nil || resp.Spent.Budget.MaxToolCalls != 1 {
+		t.Fatalf("lookup ran %d times, status %s, spent %+v; want billing stopped at its maxToolCalls 1", ran.Load(), resp.Status, resp.Spent)
+	}
+}
+
+// TestHandoffNextTurn: the turn after a handoff is answered by the agent
+// handed to, from the conversation alone; a handoff the agent does not
+// declare, or one refused, is not followed.
+func TestHandoffNextTurn(t *testing.T) {
+	triage, billing := handoffAgents()
+	lib := runtime.NewLibrary(
+		runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) { return "paid", nil }},
+		runtime.Tool{Name: "faq", Invoke: func(context.Context, map[string]any) (any, error) { return "see faq", nil }},
+	)
+	opts := []runtime.Option{runtime.WithProgram(program(triage, billing)), runtime.WithLogger(discard())}
+	m := runtime.NewScripted(runtime.CallReply(runtime.Call("transfer_to_billing", `{}`)), runtime.TextReply("Paid."), runtime.TextReply("Yes."))
+	first, err := runtime.Run(context.Background(), triage, lib, nil, "invoice 7?", append(opts, runtime.WithModel(m))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := runtime.Run(context.Background(), triage, lib, first.Conversation, "and 8?", append(opts, runtime.WithModel(m))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := m.Requests()[2]
+	if next.Agent != "billing" || system(req) != billing.Instruction || !slices.Equal(toolNames(req), []string{"lookup"}) || req.Model != "model-billing" {
+		t.Errorf("the next turn: agent %q, model %q, system %q, tools %v; want billing's", next.Agent, req.Model, system(req), toolNames(req))
+	}
+	for _, result := range []string{"Transferred to shipping.", "the turn's limit of 8 handoffs is reached"} {
+		conv := runtime.Conversation{
+			{Role: runtime.RoleUser, Content: "hi"},
+			{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "c1", Name: "transfer_to_billing", Arguments: "{}"}, {ID: "c2", Name: "transfer_to_shipping", Arguments: "{}"}}},
+			{Role: runtime.RoleTool, ToolCallID: "c1", Name: "transfer_to_billing", Content: result},
+			{Role: runtime.RoleTool, ToolCallID: "c2", Name: "transfer_to_shipping", Content: "Transferred to shipping."},
+			{Role: runtime.RoleAssistant, Content: "Hello."},
+		}
+		m := runtime.NewScripted(runtime.TextReply("Hi again."))
+		resp, err := runtime.Run(context.Background(), triage, lib, conv, "more", append(opts, runtime.WithModel(m))...)
+		if err != nil || resp.Agent != "triage" || system(m.Requests()[0]) != triage.Instruction {
+			t.Errorf("billing's transfer answered %q: agent %q (%v); want triage to stay", result, resp.Agent, err)
+		}
 	}
 }

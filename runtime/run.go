@@ -176,9 +176,12 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	if cfg.tree.source == nil {
 		cfg.tree.given = cfg.model
 	}
+	// tree is the run's, the runner's once it has one: a handoff changes
+	// the account it spends against.
+	tree := &cfg.tree
 	defer func() {
-		if out != nil && cfg.tree.hasBudget() {
-			out.Spent = cfg.tree.spent()
+		if out != nil && tree.hasBudget() {
+			out.Spent = tree.spent()
 		}
 		cfg.emitRunFinished(out, err)
 	}()
@@ -191,7 +194,8 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 	if lib == nil {
 		lib = &Library{}
 	}
-	r := &runner{cfg: cfg, log: log, resp: resp, baseLog: base, lib: lib}
+	r := &runner{cfg: cfg, log: log, resp: resp, baseLog: base, lib: lib, first: agent, own: cfg.tree.account}
+	tree = &r.cfg.tree
 	if agent == nil {
 		return r.fail(&ValidationError{Field: "agent", Message: "no agent given"})
 	}
@@ -223,6 +227,9 @@ func Run(ctx context.Context, agent *schema.Agent, lib *Library, conv Conversati
 		r.warn(w)
 	}
 	if err := r.bind(agent, true); err != nil {
+		return r.fail(err)
+	}
+	if err := r.continueHandoffs(); err != nil {
 		return r.fail(err)
 	}
 	return r.run(ctx)
@@ -291,8 +298,11 @@ type runner struct {
 	seen  map[string]int // canonical call -> times asked, for the repeat guard
 	// baseLog is the logger given to the run, which nested runs share.
 	baseLog *slog.Logger
-	// handoff is the state of the turn's handoffs (see handoff.go).
+	// handoff is the state of the turn's handoffs (see handoff.go); first
+	// is the run's agent, own the account it started with (see budget.go).
 	handoff handoffState
+	first   *schema.Agent
+	own     *spending
 	// fallback is the number of fallbacks moved to (see completeFrom).
 	fallback int
 	// output is the agent's typed result, nil for free text; outputAttempts
