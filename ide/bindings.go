@@ -9,6 +9,8 @@
 package ide
 
 import (
+	"path/filepath"
+
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/project"
@@ -60,16 +62,26 @@ func boundDecl(files []pkgFile) (*Analysis, *Occurrence, bool) {
 }
 
 // injectedElsewhere returns the name of a tool of the member files of
-// files other than the tool of the parameter declared at def in the file
-// of a, that has an injected parameter of its name too, or "": an Inject
-// binding of the name gives its value to both. Another file's tool of the
-// name is that tool as the other file sees it.
-func (a *Analysis) injectedElsewhere(files []pkgFile, def *Occurrence) string {
+// files, or of another package the bindings file b serves (see
+// [project.Served]), other than the tool of the parameter declared at def
+// in the file of a, that has an injected parameter of its name too, or
+// "": an Inject binding of the name gives its value to both. Another
+// file's tool of the name is that tool as the other file sees it.
+func (a *Analysis) injectedElsewhere(b *project.Source, files []pkgFile, def *Occurrence) string {
 	own := a.Index().NameDecl(def.Span).Tool
 	for _, pf := range files {
 		for _, t := range pf.an.Prog.AllTools() {
 			if p := t.Param(def.Name); p != nil && p.Injected && t != own && (pf.an == a || t.Name != own.Name) {
 				return t.Name
+			}
+		}
+	}
+	for _, l := range project.Served(b.File.Path) {
+		for _, f := range l.Files {
+			for _, t := range f.Program.AllTools() {
+				if p := t.Param(def.Name); f.Member && p != nil && p.Injected && l.Dir != filepath.Dir(a.File.Path) {
+					return t.Name
+				}
 			}
 		}
 	}
@@ -100,7 +112,7 @@ func renamedBindings(b *project.Source, files []pkgFile, text string) ([]diag.Sp
 	line := func(at []diag.Span) int { return b.File.OffsetPosition(b.File.Offset(at[0].Start)).Line }
 	old, taken := boundSpans(b, d.Kind, d.Name), boundSpans(b, d.Kind, text)
 	if len(old) > 0 && d.Kind == KindParam {
-		if other := an.injectedElsewhere(files, d); other != "" {
+		if other := an.injectedElsewhere(b, files, d); other != "" {
 			if len(taken) > 0 {
 				return nil, nil // bound apart: the shared binding stays
 			}

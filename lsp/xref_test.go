@@ -402,3 +402,37 @@ func TestBindingsRenameInject(t *testing.T) {
 		t.Errorf("rename of cancelOrder's tenant to org, bound apart: %+v, %v; want the file's edits only", we, err)
 	}
 }
+
+// TestBindingsRenameInjectServed: the rename of an injected parameter is
+// refused when the Inject binding serves another package's tool too (a
+// subdirectory the bindings file is the bindings file of), not when that
+// package has a bindings file of its own.
+func TestBindingsRenameInjectServed(t *testing.T) {
+	tool := "[lookupOrder:Tool {description: \"Looks an order up\"} |\n  (orderId::Integer)==>(customerId::String {injected: true})==>(::String)\n]\n"
+	other := strings.ReplaceAll(tool, "lookupOrder", "chargeCard")
+	root := writeTree(t, map[string]string{
+		".git/HEAD": "", "bindings.gram": "{kind: \"bindings\"}\n(customerId:Inject {value: \"c-7\"})\n", "shop/a.gram": tool,
+		"own/bindings.gram": "{kind: \"bindings\"}\n", "own/c.gram": other,
+	})
+	a, bu := pathURI(filepath.Join(root, "shop", "a.gram")), pathURI(filepath.Join(root, "bindings.gram"))
+	c := newTestClient(t, nil)
+	c.open(a, tool)
+	c.lastDiagnostics(a, "A", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	rename := func() (*protocol.WorkspaceEdit, error) {
+		var we *protocol.WorkspaceEdit
+		err := c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": a}, "position": docPos(t, tool, "customerId", 0, 1), "newName": "clientId"}, &we)
+		return we, err
+	}
+	if we, err := rename(); err != nil || len(we.Changes[bu]) != 1 {
+		t.Errorf("rename with the other tool under its own bindings file: %+v, %v; want the binding renamed", we, err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "billing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "billing", "c.gram"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rename(); err == nil || !strings.Contains(err.Error(), "tool chargeCard") {
+		t.Errorf("rename with billing's chargeCard served too: err = %v, want it refused", err)
+	}
+}

@@ -30,16 +30,18 @@ func TreeArg(arg string) (string, bool) {
 // the directories [SkippedInTree] names) walked for the files of their
 // packages (see [Walk], with irregular), "-" (standard input) as it is,
 // once. With trees set, every directory is walked as the tree DIR/... (as
-// go test DIR does). Paths are cleaned and listed once; only regular
-// files of at most limit bytes are taken. problem is called, as they come,
-// with the error of each argument that cannot be read (warn false) and
-// with the warning of a directory without any .gram file, which says what
-// was skipped (warn true).
+// go test DIR does). Paths are cleaned and listed once, and so is a file
+// reached through two names of its directory (a link to it beside it),
+// under the name that comes first; only regular files of at most limit
+// bytes are taken. problem is called, as they come, with the error of each
+// argument that cannot be read (warn false) and with the warning of a
+// directory without any .gram file, which says what was skipped (warn
+// true).
 func ArgFiles(args []string, trees bool, limit int64, irregular func(error) error, problem func(err error, warn bool)) []string {
 	var out []string
-	seen := map[string]bool{}
+	seen, links := map[string]bool{}, linkSet{}
 	add := func(p string) {
-		if !seen[p] {
+		if !seen[p] && !links.seen(p) {
 			seen[p] = true
 			out = append(out, p)
 		}

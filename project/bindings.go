@@ -236,6 +236,27 @@ func FindBindings(dir string) (string, error) {
 	}
 }
 
+// Served returns the packages, read as they are on disk, of the
+// directories of the tree of the bindings file at path (a [Walk]) whose
+// bindings file it is.
+func Served(path string) []*Loaded {
+	abs, _ := filepath.Abs(path)
+	var files []string
+	serves := map[string]bool{}
+	Walk(filepath.Dir(path), Tree, func(p string) error {
+		dir := filepath.Dir(p)
+		if _, ok := serves[dir]; !ok {
+			found, err := FindBindings(dir)
+			serves[dir] = err == nil && found == abs
+		}
+		if serves[dir] {
+			files = append(files, p)
+		}
+		return nil
+	}, func(error) error { return nil })
+	return LoadFiles(files, LoadOptions{})
+}
+
 // value reads a value: {value: LITERAL} or {env: "VARIABLE"}, with an
 // optional prefix.
 func value(s *parser.Subject, span diag.Span, errf func(diag.Span, string, ...any)) (Value, bool) {

@@ -31,24 +31,11 @@ func Files(dir string) ([]string, error) {
 // aside), each as the error that reading it would give, in path order: a
 // [Walk] of the directory alone.
 func ListFiles(dir string) (files []string, irregular []error, err error) {
-	// The files listed, by size and time: a file's other names are looked
-	// for among the few of its size and time, not among all.
-	type stamp struct {
-		size int64
-		mod  int64
-	}
-	seen := map[stamp][]os.FileInfo{}
+	links := linkSet{}
 	_, err = Walk(dir, DirOnly, func(p string) error {
-		info, err := os.Stat(p)
-		if err != nil {
+		if !links.seen(p) {
 			files = append(files, p)
-			return nil
 		}
-		k := stamp{info.Size(), info.ModTime().UnixNano()}
-		if slices.ContainsFunc(seen[k], func(i os.FileInfo) bool { return os.SameFile(i, info) }) {
-			return nil // a link to a file listed already
-		}
-		files, seen[k] = append(files, p), append(seen[k], info)
 		return nil
 	}, func(err error) error {
 		irregular = append(irregular, err)
@@ -58,6 +45,32 @@ func ListFiles(dir string) (files []string, irregular []error, err error) {
 		return nil, nil, err
 	}
 	return files, irregular, nil
+}
+
+// linkSet holds the files seen by their directory, size and time: a
+// file's other names (links to it) are looked for among the few of its
+// directory, size and time, not among all.
+type linkSet map[stamp][]os.FileInfo
+
+// stamp is a file's directory, size and time.
+type stamp struct {
+	dir       string
+	size, mod int64
+}
+
+// seen returns whether path names a file seen already through another
+// name of its directory, and keeps the file seen otherwise.
+func (s linkSet) seen(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	k := stamp{filepath.Dir(path), info.Size(), info.ModTime().UnixNano()}
+	if slices.ContainsFunc(s[k], func(i os.FileInfo) bool { return os.SameFile(i, info) }) {
+		return true
+	}
+	s[k] = append(s[k], info)
+	return false
 }
 
 // sameFile returns the index of the file of paths that f names too, or -1.
