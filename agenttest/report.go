@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 )
 
@@ -168,10 +169,7 @@ func WriteJSON(w io.Writer, results []Result) error {
 	if results == nil {
 		results = []Result{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
+	return jsonvalue.WriteIndented(w, struct {
 		Tests []Result `json:"tests"`
 		Summary
 	}{results, s})

@@ -4,13 +4,13 @@ package contract
 // cassettes the change leaves stale.
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/gramtext"
+	"github.com/gramlang/gram/internal/jsonvalue"
 )
 
 // Stale is a recorded test whose cassette a change leaves stale.
@@ -135,8 +135,5 @@ func (r *Report) WriteJSON(w io.Writer, tool string, stale []Stale, oldAbsent bo
 	for _, s := range stale {
 		out.Stale = append(out.Stale, staleJSON{Test: s.Test, File: s.File, Cassette: s.Cassette, Why: s.Why})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return jsonvalue.WriteIndented(w, out)
 }

@@ -13,18 +13,19 @@ import (
 )
 
 // AgentCost is what an agent's definitions add to each request of its
-// model: the instruction (the system message) and the tools.
+// model: the instruction (the system message) and the tools. Its JSON is
+// what gramc cost --format json writes of an agent.
 type AgentCost struct {
 	// Instruction is the system message's tokens.
-	Instruction int
+	Instruction int `json:"instruction_tokens"`
 	// Tools is the tool definitions' tokens together, with the overhead a
 	// request with tools pays once; 0 without tools.
-	Tools int
+	Tools int `json:"tools_tokens"`
 	// Total is Instruction and Tools.
-	Total int
+	Total int `json:"total_tokens"`
 	// ToolCosts are each tool's, in the order the model is sent them
 	// (handoffs last).
-	ToolCosts []tokens.Cost
+	ToolCosts []tokens.Cost `json:"tools"`
 }
 
 // CounterFor returns the token counter of a model and the target whose

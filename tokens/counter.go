@@ -174,15 +174,16 @@ func (c *Counter) Functions(defs [][]byte) (int, error) {
 }
 
 // Cost is what one function definition takes: the whole and its parts.
+// As JSON (gramc cost --format json) it is the name and the whole.
 type Cost struct {
 	// Name is the function's name.
-	Name string
+	Name string `json:"tool"`
 	// Tokens is the whole definition's.
-	Tokens int
+	Tokens int `json:"tokens"`
 	// Description is its description's.
-	Description int
+	Description int `json:"-"`
 	// Params are each parameter's (description included), in order.
-	Params []ParamCost
+	Params []ParamCost `json:"-"`
 }
 
 // ParamCost is what one parameter takes.

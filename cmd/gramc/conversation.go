@@ -14,6 +14,7 @@ import (
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -172,7 +173,7 @@ func (s *session) printResponse(resp *runtime.Response, err error, live *console
 	if live != nil {
 		live.Finish(resp, err)
 	} else {
-		_ = writeJSON(s.e.stdout, s.finalJSON(resp))
+		_ = jsonvalue.WriteIndented(s.e.stdout, s.finalJSON(resp))
 	}
 	if resp != nil {
 		for _, w := range resp.Warnings {

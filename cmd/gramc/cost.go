@@ -20,22 +20,14 @@ type costReport struct {
 	Agents   []costAgent `json:"agents"`
 }
 
-// costAgent is one agent's figures.
+// costAgent is one agent's figures: its model and encoding when each
+// agent is counted for its own, then its cost.
 type costAgent struct {
-	Agent       string     `json:"agent"`
-	Model       string     `json:"model,omitempty"`
-	Encoding    string     `json:"encoding,omitempty"`
-	Estimate    bool       `json:"estimate,omitempty"`
-	Instruction int        `json:"instruction_tokens"`
-	Tools       int        `json:"tools_tokens"`
-	Total       int        `json:"total_tokens"`
-	ToolCosts   []costTool `json:"tools"`
-}
-
-// costTool is one tool's figure.
-type costTool struct {
-	Tool   string `json:"tool"`
-	Tokens int    `json:"tokens"`
+	Agent    string `json:"agent"`
+	Model    string `json:"model,omitempty"`
+	Encoding string `json:"encoding,omitempty"`
+	Estimate bool   `json:"estimate,omitempty"`
+	schema.AgentCost
 }
 
 func runCost(e *env, args []string) error {
@@ -109,16 +101,14 @@ func newCostReport(prog *schema.Program, target string, counter *tokens.Counter,
 	}
 	for _, a := range prog.Agents() {
 		c, t := counter, tg
-		ca := costAgent{}
+		ca := costAgent{Agent: a.Name}
 		if c == nil {
 			c, t = schema.CounterFor(a.Model)
 			ca.Model, ca.Encoding, ca.Estimate = a.Model.String(), c.Name, c.Estimate
 		}
-		cost := schema.Cost(c, t, a)
-		ca.Agent, ca.Instruction, ca.Tools, ca.Total = a.Name, cost.Instruction, cost.Tools, cost.Total
-		ca.ToolCosts = []costTool{}
-		for _, tc := range cost.ToolCosts {
-			ca.ToolCosts = append(ca.ToolCosts, costTool{tc.Name, tc.Tokens})
+		ca.AgentCost = schema.Cost(c, t, a)
+		if ca.ToolCosts == nil {
+			ca.ToolCosts = []tokens.Cost{} // "tools": [] for an agent without tools
 		}
 		rep.Agents = append(rep.Agents, ca)
 	}
@@ -148,7 +138,7 @@ func writeCostText(e *env, pkgs []treePackage, reps map[string]costReport) error
 			}
 			b.WriteString("\n")
 			for _, t := range a.ToolCosts {
-				fmt.Fprintf(&b, "  %-24s %6d\n", t.Tool, t.Tokens)
+				fmt.Fprintf(&b, "  %-24s %6d\n", t.Name, t.Tokens)
 			}
 		}
 	}

@@ -42,6 +42,7 @@ import (
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/buildinfo"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/runtime/replay"
 )
@@ -242,7 +243,7 @@ func runVersion(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, buildinfo.Line("gramc"))
 		return nil
 	}
-	return writeJSON(e.stdout, struct {
+	return jsonvalue.WriteIndented(e.stdout, struct {
 		Name string `json:"name"`
 		buildinfo.Info
 	}{"gramc", buildinfo.Read()})

@@ -6,11 +6,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/signal"
@@ -22,6 +20,7 @@ import (
 	"github.com/gramlang/gram/console"
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/durable"
+	"github.com/gramlang/gram/internal/jsonvalue"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/schema"
 )
@@ -36,14 +35,6 @@ var runsCommands = []command{
 
 func runRuns(e *env, args []string) error {
 	return runSubcommand(e, "runs", "[RUN_ID]", runsCommands, args)
-}
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // runsStore parses the command line of a runs subcommand that reads the
@@ -100,7 +91,7 @@ func runRunsList(e *env, args []string) error {
 		for i := range runs {
 			runs[i].Response = nil // the list leaves the responses out
 		}
-		return writeJSON(e.stdout, append([]durable.Run{}, runs...)) // [] when there are none
+		return jsonvalue.WriteIndented(e.stdout, append([]durable.Run{}, runs...)) // [] when there are none
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tUPDATED\tPENDING")
@@ -124,7 +115,7 @@ func runRunsShow(e *env, args []string) error {
 		return runError(cmd, rest[0], err)
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, r)
+		return jsonvalue.WriteIndented(e.stdout, r)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "run:      %s\nagent:    %s\nstatus:   %s\n", r.ID, diag.Visible(r.Agent), r.Status)

@@ -9,7 +9,8 @@
 //     reads a value given as JSON text or as a Go value.
 //   - [Marshal] and [Compact] write compact JSON with sorted keys and no
 //     HTML escaping; [WriteString] writes one string as they do, or with
-//     HTML escaping.
+//     HTML escaping; [WriteIndented] writes a value indented, as reports
+//     and files meant to be read are.
 //   - [Equal] compares two values, numbers by value; [Diff] finds the
 //     first place where two values differ, as a JSON pointer.
 //   - [Kind] names a value's JSON type; [EscapePointer] and [JoinPointer]
@@ -23,6 +24,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"slices"
 	"strconv"
@@ -30,6 +32,15 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 )
+
+// WriteIndented writes v to w as JSON indented by two spaces, without
+// HTML escaping, followed by a newline (see [json.Encoder]).
+func WriteIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
 
 // Marshal encodes v as compact JSON without HTML escaping; map keys are
 // sorted.

@@ -241,10 +241,7 @@ func WriteRecording(path string, rec Recording) error {
 // MarshalRecording returns rec as indented JSON with a final newline.
 func MarshalRecording(rec Recording) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rec); err != nil {
+	if err := jsonvalue.WriteIndented(&b, rec); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
