@@ -15,6 +15,7 @@ import (
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
 	"github.com/gramlang/gram/internal/shellquote"
+	"github.com/gramlang/gram/internal/suggest"
 	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/schema"
 )
@@ -95,24 +96,47 @@ func (r *bindingsReader) pattern(p *parser.Pattern) {
 	case rd.named && e.s.Identity == "":
 		r.errf(e.span, "a %s binding needs a name: (NAME:%s {...})", e.label, e.label)
 	default:
+		r.unknownKeys(e.label, e.s, rd.keys)
 		rd.read(e)
 	}
 }
 
+// unknownKeys adds an error for each property of s that a binding labelled
+// label does not take, such as a misspelt key, which would leave the
+// binding other than written.
+func (r *bindingsReader) unknownKeys(label string, s *parser.Subject, keys []string) {
+	for _, pr := range s.Properties {
+		if slices.Contains(keys, pr.Key) {
+			continue
+		}
+		hint := "the properties it takes are: " + strings.Join(keys, ", ")
+		if c := suggest.ClosestOrSwapped(pr.Key, keys); c != "" {
+			hint += "; did you mean " + strconv.Quote(c) + "?"
+		}
+		r.errf(pr.KeySpan(), "(%s:%s) takes no property %s; %s", s.Identity, label, pr.Key, hint)
+	}
+}
+
 // bindingReaders are the readers of the bindings by label; named says
-// that the binding needs a name, (NAME:Label {...}).
+// that the binding needs a name, (NAME:Label {...}), and keys are the
+// properties it takes.
 var bindingReaders = map[string]struct {
 	read  func(binding)
 	named bool
+	keys  []string
 }{
-	"Program":    {binding.program, true},
-	"MCPServer":  {binding.mcpServer, true},
-	"MCPServers": {binding.mcpServers, false},
-	"Inject":     {binding.inject, true},
-	"Model":      {binding.model, false},
-	"Cassettes":  {binding.cassettes, false},
-	"Price":      {binding.price, false},
+	"Program":    {binding.program, true, []string{"command", "args"}},
+	"MCPServer":  {binding.mcpServer, true, []string{"command", "args", "url"}},
+	"MCPServers": {binding.mcpServers, false, []string{"file"}},
+	"Inject":     {binding.inject, true, valueKeys},
+	"Model":      {binding.model, false, []string{"provider", "baseURL", "apiKey", "agent", "model", "fallback", "retries", "backoff"}},
+	"Cassettes":  {binding.cassettes, false, []string{"dir"}},
+	"Price":      {binding.price, false, []string{"model", "input", "output", "cachedInput"}},
 }
+
+// valueKeys are the properties of a value (see [value]), and of an MCP
+// server's (NAME:Env {...}) and (:Header {name, ...}) with name.
+var valueKeys = []string{"value", "env", "prefix"}
 
 // str returns the string property key, or "" with an error when it is
 // not a string, or missing and needed.
@@ -164,6 +188,7 @@ func (e binding) mcpServer() {
 	}
 	sv.Command = e.withArgs(sv.Command)
 	for _, el := range e.p.Elements {
+		e.unknownKeys(strings.Join(el.Subject.Labels, ":"), &el.Subject, append(valueKeys[:3:3], "name"))
 		v, ok := value(&el.Subject, el.Span(), e.errf)
 		name := el.Subject.Identity
 		if n := el.Subject.Prop("name"); n != nil && n.Value != nil {

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,31 @@ func TestParseBindingsProblems(t *testing.T) {
 	fix := diags[3].Fixes
 	if len(fix) != 1 || fix[0].Edits[0].NewText != `env: "KEY"` {
 		t.Errorf("fix: %+v", fix)
+	}
+}
+
+// TestParseBindingsUnknownKeys: a property a binding does not take, such
+// as a misspelt key that would leave the binding other than written, is
+// an error at the key with the properties it takes.
+func TestParseBindingsUnknownKeys(t *testing.T) {
+	src := `{kind: "bindings"}
+(:Model {agent: "desk", modle: "OpenAI/gpt-4o"})
+(:Price {model: "OpenAI/house", input: 1, output: 2, extra: 2})
+[docs:MCPServer {url: "https://example.com/mcp"} | (:Header {name: "Authorization", env: "DOCS_TOKEN", prefx: "Bearer "})]
+(ok:Inject {env: "T", prefix: "Bearer "})
+`
+	_, diags := parseBindings(t, src)
+	want := []string{
+		`modle: (:Model) takes no property modle; the properties it takes are: provider, baseURL, apiKey, agent, model, fallback, retries, backoff; did you mean "model"?`,
+		`extra: (:Price) takes no property extra; the properties it takes are: model, input, output, cachedInput`,
+		`prefx: (:Header) takes no property prefx; the properties it takes are: value, env, prefix, name; did you mean "prefix"?`,
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s: %s", src[d.Span.Start:d.Span.End], d.Message))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
