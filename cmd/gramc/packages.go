@@ -4,6 +4,7 @@ package main
 // or describe agents (run, schema, mcp serve).
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gramlang/gram/diag"
@@ -64,6 +65,12 @@ func loadPath(e *env, cmd, path string) (*project.PathPackage, error) {
 	}
 	if err != nil {
 		return nil, usageError(cmd, "%v", err)
+	}
+	if l.Self == nil && len(l.Files) == 0 {
+		if files, _ := project.Files(path); len(files) == 0 {
+			// Silence would look like success on files that are not there.
+			fmt.Fprintf(e.stderr, "%s: warning: no .gram files in %s\n", cmd, path)
+		}
 	}
 	return l, nil
 }
