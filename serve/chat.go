@@ -515,6 +515,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, aerr := s.lookup(req.model, "model")
+	if aerr == nil {
+		aerr = waitsForApproval(a)
+	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return
@@ -555,4 +558,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	c.Gram = info(resp, warnings)
 	out.serverTiming(w.Header())
 	writeJSON(w, http.StatusOK, c)
+}
+
+// waitsForApproval refuses, before anything runs, an agent whose runs may
+// come to a tool that waits for a person's approval: the OpenAI-compatible
+// endpoints have no way to answer that a run waits, so the run would end
+// with the call dropped. The run endpoint keeps such a run and answers
+// awaiting_approval with its id.
+func waitsForApproval(a *served) *apiError {
+	if !a.approval {
+		return nil
+	}
+	return invalid("model", "approval_required", "agent %s may call a tool that waits for a person's approval, and this endpoint cannot wait for a decision: run it with POST /v1/agents/%s/run, which answers awaiting_approval with the run's id", a.agent.Name, a.agent.Name)
 }

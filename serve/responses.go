@@ -229,6 +229,9 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, aerr := s.lookup(req.model, "model")
+	if aerr == nil {
+		aerr = waitsForApproval(a)
+	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
 		return

@@ -177,6 +177,29 @@ func TestRunsSyncAwaiting(t *testing.T) {
 	}
 }
 
+// TestApprovalAgentOnOpenAIEndpoints: the OpenAI-compatible endpoints
+// refuse an agent whose runs may wait for an approval before anything
+// runs, naming the run endpoint, rather than end its run with the call
+// dropped.
+func TestApprovalAgentOnOpenAIEndpoints(t *testing.T) {
+	var notes atomic.Int32
+	h := newHarnessOf(t, clerkSrc, clerkSteps, withRunKeys(&notes))
+	for _, c := range []struct{ path, body string }{
+		{"/v1/chat/completions", `{"model":"clerk","messages":[{"role":"user","content":"note milk"}]}`},
+		{"/v1/chat/completions", `{"model":"clerk","stream":true,"messages":[{"role":"user","content":"note milk"}]}`},
+		{"/v1/responses", `{"model":"clerk","input":"note milk"}`},
+	} {
+		code, out := h.as(testKey, http.MethodPost, c.path, c.body)
+		e, _ := out["error"].(map[string]any)
+		if code != 400 || e["code"] != "approval_required" || !strings.Contains(e["message"].(string), "POST /v1/agents/clerk/run") {
+			t.Errorf("%s %s: %d %v", c.path, c.body, code, out)
+		}
+	}
+	if n := notes.Load(); n != 0 || len(h.model.Requests()) != 0 {
+		t.Errorf("note ran %d times, the model was asked %d times", n, len(h.model.Requests()))
+	}
+}
+
 // TestRunsCancel: a run awaiting approval is cancelled by its owner.
 func TestRunsCancel(t *testing.T) {
 	var notes atomic.Int32
