@@ -70,7 +70,9 @@ type Request struct {
 	Env []*schema.Program
 	// Subject tells that a file of tests compiled alone, without Env, is
 	// compiled with the agent file it is named after
-	// ([schema.SubjectPath]), read from disk when it can be.
+	// ([schema.SubjectPath]), read from disk when it can be; not when it
+	// joins Package, whose member files alone it sees (none but itself
+	// when it is compiled alone, as [Compile] compiles it).
 	Subject bool
 	// Package is the rest of the text's package; nil: the text alone.
 	Package *Sources
@@ -117,8 +119,11 @@ func Check(f *diag.File, r Request) *Text {
 	if !ok || r.Stop != nil && r.Stop() {
 		return nil
 	}
-	t := r.inPackage(f, doc, parsed)
+	t, member := r.inPackage(f, doc, parsed)
 	if t == nil {
+		// The one member file of its package is a package of one, as
+		// [Compile] compiles it: its tests see no file that does not join.
+		r.Subject = r.Subject && !member
 		t = &Text{File: f, Doc: doc}
 		t.Program, t.Diags, t.compiled = r.alone(f, doc, parsed)
 	}
