@@ -35,11 +35,11 @@ type Sources struct {
 // its package, taking from the package of r.Prev what the change leaves as
 // it was (see [Recompile]). It returns nil when the text is to be compiled
 // alone: no package given, the text does not join it, or no other file
-// does; member tells that a package is given and the text joins it.
-func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List) (t *Text, member bool) {
+// does.
+func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List) *Text {
 	in := r.Package
 	if in == nil || !Joins(f.Path, doc) {
-		return nil, false
+		return nil
 	}
 	srcs := []Source{{File: f, Doc: doc, Diags: parsed}}
 	self, _ := os.Stat(f.Path)
@@ -52,7 +52,7 @@ func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List
 		}
 	}
 	if len(srcs) == 1 {
-		return nil, true
+		return nil
 	}
 	// In path order, as a directory is compiled: the first declaration of
 	// a name is the one other files use.
@@ -62,22 +62,22 @@ func (r *Request) inPackage(f *diag.File, doc *parser.Document, parsed diag.List
 		prev = r.Prev.Package
 	}
 	pkg := Recompile(prev, in.Dir, srcs)
-	t = &Text{Package: pkg}
+	t := &Text{Package: pkg}
 	for _, pf := range pkg.Files {
 		switch {
 		case pf.File == f:
 			t.File, t.Doc, t.Program, t.Diags = pf.File, pf.Doc, pf.Program, pf.Diags
 			if !pf.Member {
-				return nil, false
+				return nil
 			}
 		case pf.Member:
 			t.Others = append(t.Others, pf)
 		}
 	}
 	if t.File == nil {
-		return nil, true
+		return nil
 	}
-	return t, true
+	return t
 }
 
 // Cache holds the files of packages, parsed: an open buffer's as long as
