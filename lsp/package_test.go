@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
+	"github.com/gramlang/gram/diag"
+	"github.com/gramlang/gram/parser"
 	"github.com/gramlang/gram/project"
 )
 
@@ -228,6 +230,74 @@ func TestPackageFileChangedUnreported(t *testing.T) {
 	p := c.waitDiagnostics(b, 2)
 	if got := diagCodes(p.Diagnostics); len(got) != 1 || !strings.Contains(got[0], "lookupOrder") {
 		t.Fatalf("B after A changed on disk: %v", got)
+	}
+}
+
+// TestPackageTestsWhenOthersLeave: the files of a package, one an unsaved
+// buffer, edited one after the other until none but the file of tests
+// joins: its diagnostics are those `gramc check` gives for the texts, of a
+// package of one file, which does not see the agent file it is named
+// after on disk (whose buffer no longer joins).
+func TestPackageTestsWhenOthersLeave(t *testing.T) {
+	dir := t.TempDir()
+	texts := map[string]string{
+		"a.gram": `{kind: "agents"}
+[lookup:Tool {description: "L"} | (q::Order)==>(::String)]
+[desk:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | lookup, cancel]
+`,
+		"b.gram": `{kind: "agents"}
+[cancel:Tool {description: "C"} | (q::String)==>(::String)]
+[Order:Record | (id::Integer)]
+`,
+		"c.gram": `{kind: "agents"}
+[other:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | cancel]
+`,
+		"a_test.gram": `{kind: "tests"}
+[t1:Test {agent: desk} | (:User {says: "hi"}), (:Answer {contains: "x"})]
+`,
+	}
+	names := []string{"a.gram", "a_test.gram", "b.gram", "c.gram"}
+	for _, n := range names {
+		if n != "c.gram" { // c.gram is an unsaved buffer
+			if err := os.WriteFile(filepath.Join(dir, n), []byte(texts[n]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	uri := func(n string) protocol.DocumentURI { return pathURI(filepath.Join(dir, n)) }
+	c := newTestClient(t, nil)
+	for _, n := range names {
+		c.open(uri(n), texts[n])
+	}
+	for _, n := range names {
+		c.waitDiagnostics(uri(n), 1)
+	}
+	for _, e := range [][2]string{
+		{"b.gram", "{ \"agents\"}\n[cancel:} | (q::String)==>(::Strcancel, ing)]\n[Order:Recorddesk | (id::Integer)]\n"},
+		{"a.gram", "{kind: \"agents\"}\n][lookup:Tool {description: \"L\"} | (q::Order)==>(:ring)]\nOr(de[desk:Agent {modeenAI/gpt-4o-elp.\"} | lookupl]\n"},
+		{"c.gram", "[cancel:Tool {description: \"y\"} | ()=Strng=>(::String)]\n{kind: \"agentsel: \"OpenAI/gpo-mini\", instruction: \"Help.\"} | cancel]\n"},
+	} {
+		texts[e[0]] = e[1]
+		c.change(uri(e[0]), 2, e[1])
+	}
+	var srcs []project.Source
+	for _, n := range names {
+		f := diag.NewFile(filepath.Join(dir, n), []byte(texts[n]))
+		doc, parsed := parser.Parse(f)
+		srcs = append(srcs, project.Source{File: f, Doc: doc, Diags: parsed})
+	}
+	var want []string
+	for _, d := range project.Compile(dir, srcs).Lookup(filepath.Join(dir, "a_test.gram")).Diags {
+		want = append(want, d.Code+" "+strings.SplitN(d.Message, "\n", 2)[0])
+	}
+	if len(want) == 0 {
+		t.Fatal("gramc check finds nothing in a_test.gram")
+	}
+	// The file of tests touched, its text as it was: its diagnostics of
+	// version 2 are of the package as the edits left it.
+	c.change(uri("a_test.gram"), 2, texts["a_test.gram"])
+	if got := diagCodes(c.waitDiagnostics(uri("a_test.gram"), 2).Diagnostics); !slices.Equal(got, want) {
+		t.Errorf("a_test.gram after the edits: %v, want %v", got, want)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 
 // packageFiles are the files of a package whose files use each other's
 // names: records of one in the types of another, tools of one in the
-// agents of another, and a record cycle across two files.
+// agents of another, a record cycle across two files, and a file of tests
+// of an agent.
 var packageFiles = map[string]string{
 	"agents.gram": `[support:Agent {model: "OpenAI/gpt-4o-mini", instruction: "Help."} | getOrder, cancelOrder, local]
 [local:Tool {description: "Local"} | (a::Address)==>(::String)]
@@ -28,7 +29,14 @@ var packageFiles = map[string]string{
 [cancelOrder:Tool {description: "Cancels an order"} | (orderId::Integer)==>(::Order)]
 [spare:Tool {description: "Not listed"} | (x::String)==>(::String)]
 `,
+	"agents_test.gram": `{kind: "tests"}
+[t1:Test {agent: support} | (:User {says: "Where?"}), (:Call {tool: getOrder, args: {orderId: 7}}), (:Answer {contains: "x"})]
+`,
 }
+
+// leaves is the header an edit of TestRandomEditsInPackage puts first in a
+// file now and then: the file leaves the package until an edit breaks it.
+const leaves = "{kind: \"data\"}\n"
 
 // packageFragments are what the random edits of TestRandomEditsInPackage
 // type: names of the other files, syntax, declarations.
@@ -39,7 +47,9 @@ var packageFragments = []string{"", ",", ":", "::", " ", "\n", "x", "x", "e", "e
 // TestRandomEditsInPackage: random edits of the open buffers of a package,
 // one file at a time, each checked from the check of that file's version
 // before (with the other files' buffers as they are now), give the
-// diagnostics of the package compiled afresh from the same texts.
+// diagnostics of the package compiled afresh from the same texts; so does
+// another file checked again after each edit, from its own check before.
+// Now and then a file's header takes it out of the package.
 func TestRandomEditsInPackage(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, packageFiles)
@@ -64,14 +74,17 @@ func TestRandomEditsInPackage(t *testing.T) {
 
 		ins := packageFragments[rng.IntN(len(packageFragments))]
 		text := old[:at] + ins + old[end:]
-		if rng.IntN(8) == 0 {
+		switch rng.IntN(32) {
+		case 0, 1, 2, 3:
 			at, end, ins, text = 0, len(old), packageFiles[filepath.Base(path)], packageFiles[filepath.Base(path)] // back to the start
+		case 4:
+			at, end, ins, text = 0, 0, leaves, leaves+old
 		}
 		texts[path] = text
 		f := diag.NewFile(path, []byte(text))
 		others := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == path })
 		src := &Sources{Dir: dir, Paths: others, Open: open, Cache: cache}
-		r := Request{Prev: prevs[path], Package: src, Editing: true}
+		r := Request{Prev: prevs[path], Package: src, Editing: true, Subject: true}
 		if r.Prev != nil {
 			r.Edit = &Edit{Span: diag.Span{Start: at, End: end}, NewLen: len(ins)}
 		}
@@ -87,9 +100,23 @@ func TestRandomEditsInPackage(t *testing.T) {
 			doc, diags := parser.Parse(pf)
 			srcs[i] = Source{File: pf, Doc: doc, Diags: diags}
 		}
-		want := Compile(dir, srcs).Lookup(path)
+		pkg := Compile(dir, srcs)
+		want := pkg.Lookup(path)
 		if g, w := resolved(got.File, got.Diags), resolved(want.File, want.Diags); g != w {
 			t.Fatalf("step %d, %q at %d-%d of %s: diagnostics\n%s\nwant\n%s\ntext:\n%s", step, ins, at, end, filepath.Base(path), g, w, text)
+		}
+		// Another file checked again, its text as it was, from its own
+		// check before, which may be of an older package: as a language
+		// server checks the other open files of a package edited.
+		o := others[rng.IntN(len(others))]
+		if open[o] != nil {
+			src := &Sources{Dir: dir, Paths: slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == o }), Open: open, Cache: cache}
+			again := Check(open[o], Request{Prev: prevs[o], Package: src, Editing: true, Subject: true})
+			prevs[o] = again
+			want := pkg.Lookup(o)
+			if g, w := resolved(again.File, again.Diags), resolved(want.File, want.Diags); g != w {
+				t.Fatalf("step %d, after %q at %d-%d of %s: diagnostics of %s checked again\n%s\nwant\n%s", step, ins, at, end, filepath.Base(path), filepath.Base(o), g, w)
+			}
 		}
 	}
 	if alone > steps/3 {

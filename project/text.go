@@ -70,7 +70,9 @@ type Request struct {
 	Env []*schema.Program
 	// Subject tells that a file of tests compiled alone, without Env, is
 	// compiled with the agent file it is named after
-	// ([schema.SubjectPath]), read from disk when it can be.
+	// ([schema.SubjectPath]), read from disk when it can be; not when
+	// Package is given, which decides what it sees, as [Compile] does (a
+	// text that does not join it, or joins it alone, sees no other file).
 	Subject bool
 	// Package is the rest of the text's package; nil: the text alone.
 	Package *Sources
@@ -119,6 +121,10 @@ func Check(f *diag.File, r Request) *Text {
 	}
 	t := r.inPackage(f, doc, parsed)
 	if t == nil {
+		// Alone though its package is given (it does not join, or no
+		// other file does): as [Compile] compiles it, its tests see no
+		// file beside it.
+		r.Subject = r.Subject && r.Package == nil
 		t = &Text{File: f, Doc: doc}
 		t.Program, t.Diags, t.compiled = r.alone(f, doc, parsed)
 	}

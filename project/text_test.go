@@ -196,6 +196,36 @@ func TestCheckInPackageLink(t *testing.T) {
 	}
 }
 
+// TestCheckTestsAloneInPackage: a file of tests whose package has no
+// other member (the agent file it is named after does not join, by its
+// open buffer) is checked as a package of one, as Compile checks it: its
+// tests do not see the agent file on disk, though Subject is set.
+func TestCheckTestsAloneInPackage(t *testing.T) {
+	dir := t.TempDir()
+	agents := "{kind: \"agents\"}\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"}]\n"
+	tests := "{kind: \"tests\"}\n[t1:Test {agent: desk} | (:User {says: \"hi\"}), (:Answer {contains: \"x\"})]\n" +
+		"[t2:Test | (:User {says: \"hi\"}), (:Answer {contains: \"x\"})]\n"
+	writeFiles(t, dir, map[string]string{"a.gram": agents, "a_test.gram": tests})
+	aPath, testPath := filepath.Join(dir, "a.gram"), filepath.Join(dir, "a_test.gram")
+	for _, buf := range []string{
+		"{kind: \"agents\"}\n][desk:Agent {modeenAI/gpt-4o-elp.\"} | lookupl]\n",
+		"{kind: \"data\"}\n[desk:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"Help.\"}]\n",
+	} {
+		open := map[string]*diag.File{aPath: diag.NewFile(aPath, []byte(buf))}
+		src := &Sources{Dir: dir, Paths: []string{aPath}, Open: open, Cache: &Cache{}}
+		got := Check(diag.NewFile(testPath, []byte(tests)), Request{Package: src, Editing: true, Subject: true})
+		var srcs []Source
+		for _, f := range []*diag.File{open[aPath], diag.NewFile(testPath, []byte(tests))} {
+			doc, diags := parser.Parse(f)
+			srcs = append(srcs, Source{File: f, Doc: doc, Diags: diags})
+		}
+		want := Compile(dir, srcs).Lookup(testPath)
+		if g, w := resolved(got.File, got.Diags), resolved(want.File, want.Diags); g != w || !strings.Contains(g, "unknown-agent") {
+			t.Errorf("a.gram's buffer %q: diagnostics of a_test.gram\n%s\nwant\n%s", buf, g, w)
+		}
+	}
+}
+
 // TestCacheDataFileUnread: a data file beside an agent file is judged by
 // its header: neither read whole nor parsed, and the judgement is kept.
 func TestCacheDataFileUnread(t *testing.T) {

@@ -42,7 +42,9 @@ var packageTexts = []struct{ path, text string }{
 // that clash with another file's.
 var packageEdits = []string{"getOrder", "Order", "Address", "cancelOrder", "solo", "spare", ", spare", "Loop", ", support", "soloAgent",
 	"\n[dup:Tool {description: \"d\"} | ()==>(::String)]\n", "\n[getOrder:Tool {description: \"again\"} | ()==>(::String)]\n",
-	"\n[Address:Record | (zip::String)]\n", "\n[t2:Test {agent: soloAgent} | (:User {says: \"hi\"}), (:Answer {contains: \"x\"})]\n"}
+	"\n[Address:Record | (zip::String)]\n", "\n[t2:Test {agent: soloAgent} | (:User {says: \"hi\"}), (:Answer {contains: \"x\"})]\n",
+	// Headers, whole and broken.
+	"{kind: \"agents\"}\n", "{ \"agents\"}\n", "{kind: \"agentsel: \""}
 
 // packageChanges are edits whose results reach into other files: an agent
 // that stops or starts listing another file's tool, a record's field type
@@ -69,6 +71,14 @@ var packageChanges = []struct {
 	{4, "| solo]", "| spare]"},
 	{1, "[soloAgent", "[t3:Test {agent: soloAgent} | (:User {says: \"hi\"}), (:Call {tool: getOrder, args: {orderId: 7}}), (:Answer {contains: \"x\"})]\n[soloAgent"},
 	{2, "[Loop:Record", "[Loop:Tool"},
+	// A header added or broken with the declaration after it, the agent a
+	// test names made unparsable, a test naming the agent of another file.
+	{0, "[support:Agent {model", "{kind: \"agents\"}\n][support:Agent {mode"},
+	{0, "[support:Agent {model: \"OpenAI/gpt-4o-mini\", ", "Or(de[support:Agent {modeenAI/"},
+	{1, "[solo:Tool", "{ \"agents\"}\n[solo:}"},
+	{3, "[getOrder:Tool", "{kind: \"agentsel: \"[getOrder:Tool"},
+	{4, "{agent: support}", "{agent: soloAgent}"},
+	{4, "[t1:Test", "{kind: \"tests\"}\n[t1:Test"},
 	// Composition: an agent of another file listed, given a signature
 	// or a description, a cycle of agents across files, handoffs.
 	{1, "| solo]", "| solo, support]"},
@@ -80,7 +90,7 @@ var packageChanges = []struct {
 }
 
 // TestRecompilePackageMatchesCompile: after random edits of one file of a
-// package at a time, recompiling the package from the previous compile
+// package at a time (now and then of a few at once), recompiling the package from the previous compile
 // gives exactly what compiling it afresh gives, every file's program and
 // diagnostics, along chains of edits; and the files an edit does not touch
 // are taken for most edits of a package that does not compose agents. The
@@ -122,11 +132,13 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 		m, ts := split(docs)
 		prev := RecompilePackage(nil, m, ts)
 		taken, steps := 0, 0
-		for step := 0; step < 300; step++ {
-			fi := rng.IntN(len(docs))
+		// edit edits one file of docs at random, and returns which, what
+		// it typed and where.
+		edit := func(docs []*parser.Document) (fi int, ins string, at int) {
+			fi = rng.IntN(len(docs))
 			old := docs[fi].File.Bytes()
 			at, end := typingSpan(rng, old, 3, 15, 200)
-			ins := edits[rng.IntN(len(edits))]
+			ins = edits[rng.IntN(len(edits))]
 			text := string(old[:at]) + ins + string(old[end:])
 			if c := packageChanges[rng.IntN(len(packageChanges))]; rng.IntN(4) == 0 && strings.Contains(string(docs[c.file].File.Bytes()), c.from) {
 				fi, text = c.file, strings.Replace(string(docs[c.file].File.Bytes()), c.from, c.to, 1)
@@ -134,8 +146,18 @@ func TestRecompilePackageMatchesCompile(t *testing.T) {
 			if rng.IntN(10) == 0 {
 				text = packageTexts[fi].text // back to the start
 			}
-			docs = append([]*parser.Document(nil), docs...)
 			docs[fi] = parse(docs[fi], diag.NewFile(packageTexts[fi].path, []byte(text)))
+			return fi, ins, at
+		}
+		for step := 0; step < 300; step++ {
+			docs = append([]*parser.Document(nil), docs...)
+			fi, ins, at := edit(docs)
+			// Now and then more files at once, as a compile from an
+			// older one of the package sees them (a language server's
+			// check of a file whose package was edited meanwhile).
+			for rng.IntN(6) == 0 {
+				edit(docs)
+			}
 			m, ts := split(docs)
 			got := RecompilePackage(prev, m, ts)
 			wantProgs, wantDiags := CompilePackage(m, ts)
