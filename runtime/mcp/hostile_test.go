@@ -36,11 +36,12 @@ func TestMCPUnresponsive(t *testing.T) {
 	}
 	// Servers that never answer are waited for 300ms; those that answer
 	// wrongly get time to start even on a loaded machine (their failure
-	// comes with the answer, not at the limit).
-	const limit, answering = 300 * time.Millisecond, 10 * time.Second
+	// comes with the answer, not at the limit), and so does the one whose
+	// wrong answer the message at the limit names (3s).
+	const limit, wrongID, answering = 300 * time.Millisecond, 3 * time.Second, 10 * time.Second
 	for _, tc := range []struct{ mode, want string }{
 		{mcptest.HostileSilent, `: the handshake: no answer to its initialize request within 300ms`},
-		{mcptest.HostileWrongID, `: the handshake: no answer to its initialize request within 300ms (it sent a response with the id "not-yours", which answers no request)`},
+		{mcptest.HostileWrongID, `: the handshake: no answer to its initialize request within 3s (it sent a response with the id "not-yours", which answers no request)`},
 		{mcptest.HostileInitError, `: the handshake: the server answered initialize with the JSON-RPC error -32603: the database is offline`},
 		{mcptest.HostileInitMalformed, `: the handshake: the server's answer to initialize is malformed: its result is "ready", not the object the MCP specification defines for it`},
 		{mcptest.HostileNoList, `: listing the tools: no answer to its tools/list request within 300ms`},
@@ -48,7 +49,10 @@ func TestMCPUnresponsive(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			timeout := limit
-			if !strings.Contains(tc.want, "within 300ms") {
+			switch {
+			case strings.Contains(tc.want, "within 3s"):
+				timeout = wrongID
+			case !strings.Contains(tc.want, "within 300ms"):
 				timeout = answering
 			}
 			start := time.Now()
