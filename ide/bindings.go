@@ -76,10 +76,14 @@ func (a *Analysis) injectedElsewhere(b *project.Source, files []pkgFile, def *Oc
 			}
 		}
 	}
+	here, _ := filepath.Abs(filepath.Dir(a.File.Path))
 	for _, l := range project.Served(b.File.Path) {
+		if dir, _ := filepath.Abs(l.Dir); dir == here {
+			continue // the files above are this package as the editor sees it
+		}
 		for _, f := range l.Files {
 			for _, t := range f.Program.AllTools() {
-				if p := t.Param(def.Name); f.Member && p != nil && p.Injected && l.Dir != filepath.Dir(a.File.Path) {
+				if p := t.Param(def.Name); f.Member && p != nil && p.Injected {
 					return t.Name
 				}
 			}
