@@ -2,10 +2,7 @@
 
 package schema
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // ResultError is a tool result that does not match the tool's declared
 // return type.
@@ -43,13 +40,9 @@ func ValidateResult(t *Tool, v any) error {
 	if c.err != nil {
 		return c.err
 	}
-	err := c.result.Validate(v)
-	if err == nil {
-		return nil
-	}
-	var ae *ArgsError
-	if !errors.As(argsError(t.Name, err, "is not a field of the record"), &ae) {
+	problems, err := validate(c.result, v, "is not a field of the record")
+	if err != nil || problems == nil {
 		return err
 	}
-	return &ResultError{Tool: t.Name, Returns: t.Returns.String(), Problems: ae.Problems}
+	return &ResultError{Tool: t.Name, Returns: t.Returns.String(), Problems: problems}
 }

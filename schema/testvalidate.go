@@ -6,25 +6,21 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // validateValue validates a JSON value (as [Object] or encoding/json holds
 // it; numbers may be json.Number) against a compiled schema, s or the
 // error compiling it, and returns what is wrong, sorted by pointer; none
 // when it is valid.
-func validateValue(s *jsonschema.Schema, err error, v any) []Problem {
+func validateValue(s *compiledSchema, err error, v any) []Problem {
 	if err != nil {
 		return []Problem{{Message: "cannot be checked: " + err.Error()}}
 	}
-	if err := s.Validate(ToAny(v)); err != nil {
-		if ae, ok := argsError("", err, "is not a field of this object").(*ArgsError); ok {
-			return ae.Problems
-		}
+	problems, err := validate(s, ToAny(v), "is not a field of this object")
+	if err != nil {
 		return []Problem{{Message: err.Error()}}
 	}
-	return nil
+	return problems
 }
 
 // ValidateJSON parses text as JSON and validates it against the schema of t.
@@ -46,13 +42,13 @@ func ValidateJSON(t *Type, text []byte) []Problem {
 // compiledValueSchema is a schema compiled for validating values, or the
 // error compiling it.
 type compiledValueSchema struct {
-	s   *jsonschema.Schema
+	s   *compiledSchema
 	err error
 }
 
 // valueSchema returns sch compiled for [validateValue], compiling each
 // schema once per compile: tests check many arguments of one parameter.
-func (c *compiler) valueSchema(sch Object) (*jsonschema.Schema, error) {
+func (c *compiler) valueSchema(sch Object) (*compiledSchema, error) {
 	var key bytes.Buffer
 	if writeJSON(&key, sch) != nil {
 		return compileSchema(sch)

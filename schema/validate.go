@@ -1,7 +1,7 @@
 // Argument validation for the runtime: the arguments a model sends for a tool
 // call are decoded, defaults are applied, and the result is validated against
-// the tool's schema with github.com/santhosh-tekuri/jsonschema/v6. Each tool's
-// schemas are compiled once, on first use, and cached in the Tool.
+// the tool's schema (see validator.go). Each tool's schemas are compiled
+// once, on first use, and cached in the Tool.
 //
 // Errors name the tool and the JSON pointer of each failing field and say
 // what was expected; they never repeat the values that were sent, which may
@@ -11,27 +11,20 @@ package schema
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-
 	"github.com/gramlang/gram/internal/jsonvalue"
-	"github.com/gramlang/gram/schema/compat"
 )
 
 // validators holds a tool's compiled schemas: of the arguments the model
 // sends, of all of them, and of its result (nil without a return type).
 type validators struct {
-	model, full, result *jsonschema.Schema
+	model, full, result *compiledSchema
 	err                 error
 }
 
@@ -97,9 +90,6 @@ func (t *Tool) compiled() *validators {
 	return v
 }
 
-// compileSchema compiles one schema document (see [compat.CompileSchema]).
-func compileSchema(doc Object) (*jsonschema.Schema, error) { return compat.CompileSchema(ToAny(doc)) }
-
 // ValidateArgs decodes the JSON arguments a model sent for a call of t,
 // applies the parameters' defaults and validates the result against the
 // tool's schema (without its injected parameters, which the model never
@@ -119,8 +109,9 @@ func ValidateArgs(t *Tool, data []byte) (map[string]any, error) {
 		return nil, &ArgsError{Tool: t.Name, Problems: []Problem{*perr}}
 	}
 	normalize(args, t.ModelParams())
-	if err := v.model.Validate(args); err != nil {
-		return nil, argsError(t.Name, err, notAParameter)
+	problems, err := validate(v.model, args, notAParameter)
+	if err := argsError(t.Name, problems, err); err != nil {
+		return nil, err
 	}
 	return args, nil
 }
@@ -146,10 +137,8 @@ func InjectArgs(t *Tool, args, values map[string]any) error {
 		return &ArgsError{Tool: t.Name, Problems: problems}
 	}
 	normalize(args, slices.DeleteFunc(slices.Clone(t.Params), func(p *Param) bool { return !p.Injected }))
-	if err := v.full.Validate(args); err != nil {
-		return argsError(t.Name, err, notAParameter)
-	}
-	return nil
+	problems, err := validate(v.full, args, notAParameter)
+	return argsError(t.Name, problems, err)
 }
 
 // decodeArgs decodes a JSON object, numbers as json.Number.
@@ -226,96 +215,15 @@ func normalizeValue(x any, t *Type) {
 // for.
 const notAParameter = "is not a parameter of the tool"
 
-// argsError converts a validation error into an *ArgsError; extra is the
-// problem of a key of the value itself (not of an object inside it) that
-// the schema does not allow.
-func argsError(tool string, err error, extra string) error {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+// argsError is the error of validating a tool's arguments: nil when
+// there are no problems, an *[ArgsError] when there are, and err, wrapped,
+// when they could not be validated.
+func argsError(tool string, problems []Problem, err error) error {
+	switch {
+	case err != nil:
 		return fmt.Errorf("tool %q: validating arguments: %w", tool, err)
+	case problems != nil:
+		return &ArgsError{Tool: tool, Problems: problems}
 	}
-	var problems []Problem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		problems = append(problems, problemsOf(e, extra)...)
-	}
-	walk(ve)
-	slices.SortFunc(problems, func(a, b Problem) int {
-		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
-	})
-	problems = slices.Compact(problems)
-	return &ArgsError{Tool: tool, Problems: problems}
-}
-
-// problemsOf describes a leaf validation error without its value; extra
-// is that of a key of the value itself the schema does not allow.
-func problemsOf(e *jsonschema.ValidationError, extra string) []Problem {
-	at := jsonvalue.JoinPointer("", e.InstanceLocation...)
-	one := func(msg string) []Problem { return []Problem{{Pointer: at, Message: msg}} }
-	each := func(keys []string, msg string) []Problem {
-		out := make([]Problem, 0, len(keys))
-		for _, key := range keys {
-			out = append(out, Problem{Pointer: jsonvalue.JoinPointer(at, key), Message: msg})
-		}
-		return out
-	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		return each(k.Missing, "is required but missing")
-	case *kind.AdditionalProperties:
-		if len(e.InstanceLocation) > 0 {
-			extra = "is not a field of this object"
-		}
-		return each(k.Properties, extra)
-	case *kind.Type:
-		return one(fmt.Sprintf("must be %s, not %s", strings.Join(k.Want, " or "), k.Got))
-	case *kind.Enum:
-		want := make([]string, 0, len(k.Want))
-		for _, w := range k.Want {
-			b, _ := MarshalIndent(ToAny(w))
-			want = append(want, strings.TrimSpace(string(b)))
-		}
-		return one("must be one of " + strings.Join(want, ", "))
-	case *kind.Const:
-		return one("must be the constant the schema gives")
-	case *kind.Minimum:
-		return one("must be at least " + ratString(k.Want))
-	case *kind.Maximum:
-		return one("must be at most " + ratString(k.Want))
-	case *kind.ExclusiveMinimum:
-		return one("must be greater than " + ratString(k.Want))
-	case *kind.ExclusiveMaximum:
-		return one("must be less than " + ratString(k.Want))
-	case *kind.MinLength:
-		return one(fmt.Sprintf("must be at least %d characters long", k.Want))
-	case *kind.MaxLength:
-		return one(fmt.Sprintf("must be at most %d characters long", k.Want))
-	case *kind.Pattern:
-		return one("must match the pattern " + strconv.Quote(k.Want))
-	case *kind.Format:
-		return one("must be a valid " + k.Want)
-	case *kind.MinItems:
-		return one(fmt.Sprintf("must have at least %d items", k.Want))
-	case *kind.MaxItems:
-		return one(fmt.Sprintf("must have at most %d items", k.Want))
-	}
-	return one("is invalid (" + strings.Join(e.ErrorKind.KeywordPath(), "/") + ")")
-}
-
-// ratString writes a schema bound as a decimal number.
-func ratString(r *big.Rat) string {
-	if r == nil {
-		return "?"
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return nil
 }
