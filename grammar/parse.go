@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -11,15 +12,19 @@ import (
 	"github.com/gramlang/gram/diag"
 )
 
-// unitParser is built once: building a participle parser reflects over the whole
-// grammar.
-var unitParser = participle.MustBuild[Unit](
-	participle.Lexer(lexDefinition),
-	participle.UseLookahead(1),
-)
+// unitParser is built once, on first use: building a participle parser
+// reflects over the whole grammar, and most units never need it (see
+// ParseFast), so a program that starts and checks a clean file (the
+// browser playground's first load) does not wait for it.
+var unitParser = sync.OnceValue(func() *participle.Parser[Unit] {
+	return participle.MustBuild[Unit](
+		participle.Lexer(lexDefinition),
+		participle.UseLookahead(1),
+	)
+})
 
 // EBNF returns the participle grammar of a unit, in EBNF.
-func EBNF() string { return unitParser.String() }
+func EBNF() string { return unitParser().String() }
 
 // ParseUnit parses one top-level unit (the header record or one top-level pattern)
 // from toks, which must not include an EOF token; eof is the byte offset to report
@@ -30,7 +35,7 @@ func ParseUnit(toks []lexer.Token, eof int) (*Unit, *SyntaxError) {
 	if err != nil {
 		return nil, &SyntaxError{Span: diag.Span{Start: eof, End: eof}, Msg: err.Error()}
 	}
-	u, err := unitParser.ParseFromLexer(pl)
+	u, err := unitParser().ParseFromLexer(pl)
 	if err != nil {
 		return u, toSyntaxError(err, toks, eof)
 	}

@@ -37,6 +37,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/parser"
@@ -311,7 +312,7 @@ var snippets = []struct{ label, detail, body string }{
 }
 
 // snippetPlaceholder matches a snippet's field.
-var snippetPlaceholder = regexp.MustCompile(`\$\{\d+:?([^}]*)\}`)
+var snippetPlaceholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\d+:?([^}]*)\}`) })
 
 // SnippetCompletions lists the snippets of a new agent, tool and record;
 // inline (in an agent's element list) offers the tool only, indented.
@@ -325,7 +326,7 @@ func SnippetCompletions(inline bool) []Completion {
 		if inline {
 			body = strings.ReplaceAll(body, "\n", "\n  ")
 		}
-		preview := snippetPlaceholder.ReplaceAllString(s.body, "$1")
+		preview := snippetPlaceholder().ReplaceAllString(s.body, "$1")
 		out = append(out, Completion{Label: s.label, Kind: "snippet", Detail: s.detail, Doc: "```gram\n" + preview + "\n```", Insert: body, Snippet: true})
 	}
 	return out

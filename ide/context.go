@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -73,7 +74,9 @@ var typeLabels = map[byte][]string{
 
 // modelPrefix matches the text before the cursor inside the string of a
 // model property.
-var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
+var modelPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`" + `\\]*)$`)
+})
 
 // ContextAt reads what may be typed at the byte offset off of f: from the
 // text of its line before off, then from the tokens between the byte
@@ -81,7 +84,7 @@ var modelPrefix = regexp.MustCompile(`\bmodel\s*::?\s*["'` + "`" + `]([^"'` + "`
 // starts (0 when none does), and off.
 func ContextAt(f *diag.File, start, off int) Context {
 	lineStart := f.LineStart(f.OffsetLSP(off).Line)
-	if m := modelPrefix.FindSubmatchIndex(f.ByteRange(lineStart, off)); m != nil {
+	if m := modelPrefix().FindSubmatchIndex(f.ByteRange(lineStart, off)); m != nil {
 		return Context{Slot: SlotModel, Span: diag.Span{Start: lineStart + m[2], End: off}}
 	}
 	c, ok := readCursor(f, start, off)

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed prices.json
@@ -93,7 +94,10 @@ type file struct {
 	Providers map[string]*Provider `json:"providers"`
 }
 
-var defaultTable = mustParse(pricesJSON)
+// defaultTable is the embedded table, parsed on first use: a program
+// that never asks for a price (the browser playground) does not pay for it
+// when it starts.
+var defaultTable = sync.OnceValue(func() *Table { return mustParse(pricesJSON) })
 
 func mustParse(data []byte) *Table {
 	t, err := parse(data)
@@ -129,13 +133,13 @@ func Check(p Price) error {
 }
 
 // Default is the embedded table.
-func Default() *Table { return defaultTable }
+func Default() *Table { return defaultTable() }
 
 // Cost is what usage of provider's model cost by the embedded table, in
 // US dollars, and whether the model's price is known (when it is not, the
 // cost is 0 and known is false).
 func Cost(provider, model string, usage Usage) (usd float64, known bool) {
-	return defaultTable.Cost(provider, model, usage)
+	return defaultTable().Cost(provider, model, usage)
 }
 
 // Cost is what usage of provider's model cost by t, in US dollars, and
@@ -153,7 +157,7 @@ func (t *Table) Cost(provider, model string, usage Usage) (usd float64, known bo
 // or followed by a dated suffix.
 func (t *Table) Lookup(provider, model string) (Price, bool) {
 	if t == nil {
-		t = defaultTable
+		t = defaultTable()
 	}
 	if p, ok := t.overrides[provider+"/"+model]; ok {
 		return p, true
@@ -201,7 +205,7 @@ func (t *Table) With(prices map[string]Price) *Table {
 		return t
 	}
 	if t == nil {
-		t = defaultTable
+		t = defaultTable()
 	}
 	over := make(map[string]Price, len(t.overrides)+len(prices))
 	for k, v := range t.overrides {
@@ -216,8 +220,8 @@ func (t *Table) With(prices map[string]Price) *Table {
 // Providers lists the embedded table's providers by name, each with its
 // date, source and prices.
 func Providers() []Provider {
-	out := make([]Provider, 0, len(defaultTable.providers))
-	for _, p := range defaultTable.providers {
+	out := make([]Provider, 0, len(defaultTable().providers))
+	for _, p := range defaultTable().providers {
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

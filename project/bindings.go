@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gramlang/gram/diag"
@@ -274,7 +275,7 @@ func value(s *parser.Subject, span diag.Span, errf func(diag.Span, string, ...an
 		}
 	default:
 		v.Env = env.Value.Tok.Text()
-		if env.Value.Kind() != grammar.ScalarValue || !envName.MatchString(v.Env) {
+		if env.Value.Kind() != grammar.ScalarValue || !envName().MatchString(v.Env) {
 			errf(env.Value.Span(), "env: %q is not the name of an environment variable", v.Env)
 			return v, false
 		}
@@ -310,7 +311,7 @@ func apiKey(pr *parser.Property) (Value, diag.List) {
 		switch e.KeyName() {
 		case "env":
 			v.Env = e.Value.Tok.Text()
-			if e.Value.Kind() != grammar.ScalarValue || !envName.MatchString(v.Env) {
+			if e.Value.Kind() != grammar.ScalarValue || !envName().MatchString(v.Env) {
 				return bad(e.Value.Span(), "apiKey: env: %q is not the name of an environment variable", v.Env)
 			}
 		case "value":
@@ -326,16 +327,18 @@ func apiKey(pr *parser.Property) (Value, diag.List) {
 }
 
 // envName matches the name of an environment variable.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // keyLike matches the literals that look like a key or a token: the
 // prefixes of the common providers' keys, or a long run of letters and
 // digits.
-var keyLike = regexp.MustCompile(`^(?:(?:Bearer|Basic|token)\s+)?(?:(?:sk-|sk_live_|rk_live_|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|hf_)[A-Za-z0-9_\-]{12,}|[A-Za-z0-9_\-+/=]{32,})$`)
+var keyLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:Bearer|Basic|token)\s+)?(?:(?:sk-|sk_live_|rk_live_|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|hf_)[A-Za-z0-9_\-]{12,}|[A-Za-z0-9_\-+/=]{32,})$`)
+})
 
 // LooksLikeKey reports whether a literal looks like a key or a token.
 func LooksLikeKey(s string) bool {
-	if !keyLike.MatchString(s) || strings.Contains(s, "://") || strings.HasPrefix(s, "/") {
+	if !keyLike().MatchString(s) || strings.Contains(s, "://") || strings.HasPrefix(s, "/") {
 		return false
 	}
 	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'z' }) >= 0
@@ -427,7 +430,7 @@ func envVarName(id string) string {
 		}
 		b.WriteRune(r)
 	}
-	return strings.ToUpper(envName.FindString(strings.ReplaceAll(b.String(), "-", "_")))
+	return strings.ToUpper(envName().FindString(strings.ReplaceAll(b.String(), "-", "_")))
 }
 
 // MissingKey returns a line for the first key of a model endpoint that the

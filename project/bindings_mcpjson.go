@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/internal/inputfile"
@@ -40,7 +41,9 @@ type mcpJSONServer struct {
 // mcpJSONVar matches a reference to a variable at the end of a value:
 // "${env:NAME}" or "${NAME}" (group 2), or another kind "${KIND:...}"
 // (group 1).
-var mcpJSONVar = regexp.MustCompile(`\$\{(?:(env|input|config|command|workspaceFolder[^:}]*):)?([^}]*)\}`)
+var mcpJSONVar = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{(?:(env|input|config|command|workspaceFolder[^:}]*):)?([^}]*)\}`)
+})
 
 // readMCPJSON reads, with read, the servers of the mcp.json file at path
 // (as written in the bindings file: rel) in file order. Each problem is an
@@ -147,7 +150,7 @@ func mcpJSONServerOf(js mcpJSONServer, name, rel string, span diag.Span) (Server
 // reference to an environment variable.
 func mcpJSONValue(s string, span diag.Span) (Value, error) {
 	v := Value{Span: span}
-	loc := mcpJSONVar.FindStringSubmatchIndex(s)
+	loc := mcpJSONVar().FindStringSubmatchIndex(s)
 	if loc == nil {
 		if strings.Contains(s, "${") {
 			return v, fmt.Errorf("%q: write a reference to a variable as \"${env:NAME}\"", s)
@@ -164,7 +167,7 @@ func mcpJSONValue(s string, span diag.Span) (Value, error) {
 		return v, fmt.Errorf("%q is an editor prompt, which a command cannot answer: read the value from an environment variable, \"${env:NAME}\"", s)
 	case kind != "" && kind != "env":
 		return v, fmt.Errorf("%q: only environment variables are read, \"${env:NAME}\"", s)
-	case !envName.MatchString(name):
+	case !envName().MatchString(name):
 		return v, fmt.Errorf("%q: %q is not the name of an environment variable", s, name)
 	case loc[1] != len(s) || strings.Contains(s[:loc[0]], "${"):
 		return v, fmt.Errorf("%q: a value is text followed by one variable (\"Bearer ${env:TOKEN}\"), nothing after it", s)

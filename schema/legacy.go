@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gramlang/gram/diag"
 	"github.com/gramlang/gram/grammar"
@@ -64,7 +65,7 @@ func legacyProps(prs []parser.Property) (paramName, fields *parser.Property) {
 	return paramName, fields
 }
 
-var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var plainIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // legacyNode is what reading a parameter or field node in the older
 // notation finds: the parameter, and what its canonical form needs.
@@ -278,7 +279,7 @@ func (c *compiler) legacyEdits(n *grammar.NodePattern, text, recordDecl string) 
 // name that neither the file nor its package uses.
 func (c *compiler) legacyRecordName(name string) string {
 	base := strings.ToUpper(name[:1]) + name[1:]
-	if !plainIdent.MatchString(base) {
+	if !plainIdent().MatchString(base) {
 		base = "Params"
 	}
 	taken := func(n string) bool {
@@ -418,7 +419,7 @@ func (c *compiler) typeWord(v *grammar.Value, f *Param) (*Type, string, []string
 	if strings.HasPrefix(word, "[") && strings.HasSuffix(word, "]") {
 		array, word = true, strings.TrimSpace(word[1:len(word)-1])
 	}
-	if word == "" || !plainIdent.MatchString(word) {
+	if word == "" || !plainIdent().MatchString(word) {
 		c.explain(diag.Errorf(CodeUnknownType, v.Span(), "field %s has the type %q, which is not a type name, Maybe T or [T]", f.Name, text),
 			`write a type name ("Text", "Int", "Double", "Bool" or a record), "Maybe T" for an optional field or "[T]" for a list`)
 		return &Type{Kind: InvalidType, Span: v.Span()}, "", nil
