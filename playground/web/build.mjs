@@ -1,9 +1,11 @@
 // Builds the playground's page into a folder (playground/dist by default),
 // beside the gram.wasm and wasm_exec.js that `make playground` puts there
 // first: app.js (src/main.js bundled with esbuild, the extension's grammar
-// inside), app.css, index.html, examples.json (the repository's examples,
-// test files left out) and sw.js, the service worker, with the list of
-// files and a cache name made of their hash.
+// inside), app.css, index.html, boot.js and worker.js (which run gram.wasm
+// in a worker, started before app.js loads, fetching it as gram.wasm.gz),
+// examples.json (the repository's examples, test files left out) and
+// sw.js, the service worker, with the list of files and a cache name made
+// of their hash.
 //
 // Usage: node build.mjs [OUT]
 import { createHash } from "node:crypto";
@@ -42,6 +44,12 @@ await esbuild.build({
   logLevel: "warning",
 });
 copyFileSync(join(here, "index.html"), join(out, "index.html"));
+copyFileSync(join(here, "src", "boot.js"), join(out, "boot.js"));
+// The worker: Go's loader, then src/worker.js, in one file (one request
+// fewer before the module's download starts).
+writeFileSync(join(out, "worker.js"), readFileSync(join(out, "wasm_exec.js"), "utf8") + "\n" + readFileSync(join(here, "src", "worker.js"), "utf8"));
+// The module as the worker fetches it: gzip -9, inflated in the worker.
+writeFileSync(join(out, "gram.wasm.gz"), gzipSync(readFileSync(join(out, "gram.wasm")), { level: 9 }));
 
 // The examples, hello.gram first; NAME_test.gram files are checked with
 // NAME.gram, which one editor cannot hold, so they are left out.
@@ -51,7 +59,8 @@ const names = readdirSync(examplesDir)
 const examples = names.map((name) => ({ name, text: readFileSync(join(examplesDir, name), "utf8") }));
 writeFileSync(join(out, "examples.json"), JSON.stringify(examples));
 
-const files = ["index.html", "app.js", "app.css", "wasm_exec.js", "gram.wasm", "examples.json"];
+// What the page loads, which the service worker keeps for offline use.
+const files = ["index.html", "app.js", "app.css", "boot.js", "worker.js", "gram.wasm.gz", "examples.json"];
 const hash = createHash("sha256");
 for (const f of files) {
   hash.update(f).update(readFileSync(join(out, f)));

@@ -37,6 +37,12 @@ window.gramPlayground = playground;
 
 let gram = null;
 let view = null;
+// Settles when the first diagnostics are painted, or the first check
+// failed: the offline copy (which downloads every file again) waits for it.
+let firstCheckDone;
+const firstChecked = new Promise((resolve) => {
+  firstCheckDone = resolve;
+});
 let lastKeyAt = null;
 let changedAt = null;
 
@@ -81,15 +87,44 @@ function renderDiagnostic(d) {
   return el;
 }
 
+// One check at a time: a change made while the worker checks is checked
+// when that answer comes, against the text as it is then.
+let checking = false;
+let checkAgain = false;
+
 /** Checks the editor's text and shows its diagnostics. */
-function check() {
+async function check() {
   if (!gram || !view) {
     return;
   }
-  const state = view.state;
-  const text = state.doc.toString();
-  const t0 = performance.now();
-  const result = gram.check(text);
+  if (checking) {
+    checkAgain = true;
+    return;
+  }
+  checking = true;
+  try {
+    const state = view.state;
+    const t0 = performance.now();
+    const result = await gram.check(state.doc.toString());
+    if (view.state.doc !== state.doc) {
+      // The text changed meanwhile: these positions are stale.
+      checkAgain = true;
+      return;
+    }
+    showDiagnostics(state, result, t0);
+  } catch (err) {
+    showFailure(err);
+  } finally {
+    checking = false;
+    if (checkAgain) {
+      checkAgain = false;
+      queueMicrotask(check);
+    }
+  }
+}
+
+/** Hands the diagnostics of a check of state's text, begun at t0, to the editor. */
+function showDiagnostics(state, result, t0) {
   const t1 = performance.now();
   const diagnostics = result.diagnostics.map((d) => {
     const from = offsetOf(state.doc, d.range.start);
@@ -104,28 +139,44 @@ function check() {
       actions: (d.fixes ?? []).map((fix) => ({ name: fix.title, apply: (v) => applyFix(v, fix) })),
     };
   });
-  view.dispatch(setDiagnostics(state, diagnostics));
+  view.dispatch(setDiagnostics(view.state, diagnostics));
   const t2 = performance.now();
   playground.checks++;
-  playground.lastCheck = { errors: result.errors, warnings: result.warnings, checkMs: t1 - t0, totalMs: t2 - t0, lines: state.doc.lines };
-  showStatus(result, t1 - t0);
+  playground.lastCheck = {
+    errors: result.errors,
+    warnings: result.warnings,
+    checkMs: result.checkMs,
+    roundTripMs: t1 - t0,
+    totalMs: t2 - t0,
+    lines: state.doc.lines,
+  };
+  showStatus(result, result.checkMs);
   if (timings.firstDiagnostics === undefined) {
     timings.firstDiagnostics = t2;
     requestAnimationFrame(() => {
       timings.firstDiagnosticsPainted = performance.now();
+      firstCheckDone();
     });
   }
   if (lastKeyAt !== null) {
     // inputMs: from the key to the editor's change; checkMs: the
     // toolchain's check; toDiagnosticsMs: from the key to the diagnostics
     // handed to the editor; toPaintMs (below): to the next frame.
-    const key = { inputMs: changedAt - lastKeyAt, checkMs: t1 - t0, toDiagnosticsMs: t2 - lastKeyAt, lines: state.doc.lines };
+    const key = { inputMs: changedAt - lastKeyAt, checkMs: result.checkMs, toDiagnosticsMs: t2 - lastKeyAt, lines: state.doc.lines };
     lastKeyAt = null;
     timings.keystrokes.push(key);
     requestAnimationFrame(() => {
       key.toPaintMs = performance.now() - (t2 - key.toDiagnosticsMs);
     });
   }
+}
+
+/** Says in the status line that the toolchain failed. */
+function showFailure(err) {
+  firstCheckDone();
+  $("status").textContent = "The toolchain failed: " + err.message;
+  $("status").className = "status error";
+  console.error(err);
 }
 
 function showStatus(result, ms) {
@@ -145,25 +196,40 @@ function showStatus(result, ms) {
 let pane = "schema";
 let paneTimer = null;
 
-function updatePane() {
+// paneRun counts the panes' updates: an answer for an older one is dropped.
+let paneRun = 0;
+
+async function updatePane() {
   paneTimer = null;
   if (!gram || !view) {
     return;
   }
+  const run = ++paneRun;
+  const shown = pane;
   const text = view.state.doc.toString();
   let out;
-  if (pane === "schema") {
-    const agent = updateAgents(text);
-    out = agent
-      ? gram.agentSchema(text, agent, $("target").value, $("strict").checked)
-      : gram.schema(text, $("target").value, $("strict").checked);
-  } else if (pane === "format") {
-    out = gram.format(text);
-  } else {
-    out = gram.tree(text);
+  try {
+    if (shown === "schema") {
+      const agent = await updateAgents(text, run);
+      if (agent === null) {
+        return;
+      }
+      out = agent
+        ? await gram.agentSchema(text, agent, $("target").value, $("strict").checked)
+        : await gram.schema(text, $("target").value, $("strict").checked);
+    } else if (shown === "format") {
+      out = await gram.format(text);
+    } else {
+      out = await gram.tree(text);
+    }
+  } catch (err) {
+    out = { error: "The toolchain failed: " + err.message };
   }
-  const pre = $(`out-${pane}`);
-  const err = $(`err-${pane}`);
+  if (run !== paneRun) {
+    return;
+  }
+  const pre = $(`out-${shown}`);
+  const err = $(`err-${shown}`);
   pre.textContent = out.text ?? "";
   err.textContent = out.error ?? "";
   err.hidden = !out.error;
@@ -172,11 +238,15 @@ function updatePane() {
 
 // updateAgents fills the agent menu of the schema pane with the agents of
 // text, each with the signature its callers see, and returns the agent
-// chosen ("" for every tool), kept while the text has it.
-function updateAgents(text) {
+// chosen ("" for every tool), kept while the text has it; null when a
+// newer update of the panes began meanwhile.
+async function updateAgents(text, run) {
+  const agents = await gram.agents(text);
+  if (run !== paneRun) {
+    return null;
+  }
   const menu = $("agent");
   const chosen = menu.value;
-  const agents = gram.agents(text);
   const options = [["", "every tool"], ...agents.map((a) => [a.name, `${a.name} ${a.signature}`])];
   const same =
     menu.options.length === options.length &&
@@ -211,13 +281,14 @@ function showPane(name) {
 }
 
 // Hover and completion ask the toolchain about the text as it is.
-const gramHover = hoverTooltip((v, pos) => {
+const gramHover = hoverTooltip(async (v, pos) => {
   if (!gram) {
     return null;
   }
   const doc = v.state.doc;
-  const h = gram.hover(doc.toString(), positionOf(doc, pos).line, positionOf(doc, pos).character);
-  if (!h) {
+  const at = positionOf(doc, pos);
+  const h = await gram.hover(doc.toString(), at.line, at.character);
+  if (!h || v.state.doc !== doc) {
     return null;
   }
   return {
@@ -245,7 +316,7 @@ const completionTypes = {
   snippet: "text",
 };
 
-function gramCompletions(context) {
+async function gramCompletions(context) {
   if (!gram) {
     return null;
   }
@@ -256,8 +327,8 @@ function gramCompletions(context) {
   }
   const doc = context.state.doc;
   const p = positionOf(doc, context.pos);
-  const r = gram.complete(doc.toString(), p.line, p.character);
-  if (!r.items.length) {
+  const r = await gram.complete(doc.toString(), p.line, p.character);
+  if (!r.items.length || context.aborted || context.state.doc !== doc) {
     return null;
   }
   const options = r.items.map((it, i) => {
@@ -368,9 +439,11 @@ async function main() {
   $("agent").addEventListener("change", () => schedulePane(0));
   $("strict").addEventListener("change", () => schedulePane(0));
   $("share").addEventListener("click", share);
-  $("apply-format").addEventListener("click", () => {
-    const out = gram?.format(view.state.doc.toString());
-    if (out && !out.error && out.text !== view.state.doc.toString()) {
+  $("apply-format").addEventListener("click", async () => {
+    const text = view.state.doc.toString();
+    const out = await gram?.format(text).catch(showFailure);
+    // Only onto the text it formatted: an edit made meanwhile is kept.
+    if (out && !out.error && out.text !== text && view.state.doc.toString() === text) {
       setText(out.text);
     }
   });
@@ -395,6 +468,7 @@ async function main() {
   document.body.dataset.ready = "true";
 
   if ("serviceWorker" in navigator) {
+    await firstChecked;
     navigator.serviceWorker.register("sw.js").catch((err) => {
       console.warn("gram playground: no offline copy:", err);
     });
