@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gramlang/gram/runtime"
@@ -111,6 +112,26 @@ func responsesInput(raw json.RawMessage, tools bool) ([]json.RawMessage, *apiErr
 	return out, nil
 }
 
+// inResponsesWords rewrites an error about the input's messages, which
+// the chat completions reader made, in the Responses API's words: its
+// text parts are {"type": "input_text", ...}, and a string input (raw) is
+// "input", not the message "input[0]" made of it.
+func inResponsesWords(aerr *apiError, raw json.RawMessage) *apiError {
+	e := *aerr
+	e.Param = stringInputWords(e.Param, raw)
+	e.Message = strings.ReplaceAll(stringInputWords(e.Message, raw), `{"type": "text", "text": "..."}`, `{"type": "input_text", "text": "..."}`)
+	return &e
+}
+
+// stringInputWords says "input" for "input[0].content" and "input[0]" in
+// s when the input (raw) is a string, which is the one message made of it.
+func stringInputWords(s string, raw json.RawMessage) string {
+	if len(raw) == 0 || raw[0] != '"' {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "input[0].content", "input"), "input[0]", "input")
+}
+
 // instructions returns the request's instructions with the system and
 // developer messages of its input, in that order, or refuses them when
 // the server does.
@@ -131,19 +152,19 @@ func (s *Server) instructions(req *chatRequest, fromInput []string) ([]string, *
 
 // response is a Responses API response object.
 type response struct {
-	ID                string         `json:"id"`
-	Object            string         `json:"object"`
-	CreatedAt         int64          `json:"created_at"`
-	Status            string         `json:"status"`
-	Error             *errorObject   `json:"error"`
-	IncompleteDetails *incomplete    `json:"incomplete_details"`
-	Model             string         `json:"model"`
-	Output            []any          `json:"output"`
-	ToolChoice        string         `json:"tool_choice"`
-	Tools             []struct{}     `json:"tools"`
-	ParallelToolCalls bool           `json:"parallel_tool_calls"`
-	Usage             *responseUsage `json:"usage"`
-	Gram              *gramInfo      `json:"gram,omitempty"`
+	ID                string          `json:"id"`
+	Object            string          `json:"object"`
+	CreatedAt         int64           `json:"created_at"`
+	Status            string          `json:"status"`
+	Error             *errorObject    `json:"error"`
+	IncompleteDetails *incomplete     `json:"incomplete_details"`
+	Model             string          `json:"model"`
+	Output            []any           `json:"output"`
+	ToolChoice        json.RawMessage `json:"tool_choice"`
+	Tools             json.RawMessage `json:"tools"`
+	ParallelToolCalls bool            `json:"parallel_tool_calls"`
+	Usage             *responseUsage  `json:"usage"`
+	Gram              *gramInfo       `json:"gram,omitempty"`
 }
 
 // incomplete says why a response is incomplete.
@@ -183,10 +204,19 @@ func responseUsageOf(u runtime.Usage) *responseUsage {
 }
 
 // newResponse returns the response object of a request for agent, in
-// progress, its message empty.
-func newResponse(agent string, parallel bool) response {
+// progress, its message empty. It echoes the request's tool_choice ("auto"
+// when it has none) and tools ([] when it has none), as the Responses API
+// does.
+func newResponse(agent string, parallel bool, fields map[string]json.RawMessage) response {
+	choice, tools := json.RawMessage(`"auto"`), json.RawMessage(`[]`)
+	if raw := fields["tool_choice"]; present(raw) {
+		choice = raw
+	}
+	if raw := fields["tools"]; present(raw) {
+		tools = raw
+	}
 	return response{ID: newID("resp_"), Object: "response", CreatedAt: time.Now().Unix(), Status: "in_progress",
-		Model: agent, Output: []any{}, ToolChoice: "auto", Tools: []struct{}{}, ParallelToolCalls: parallel}
+		Model: agent, Output: []any{}, ToolChoice: choice, Tools: tools, ParallelToolCalls: parallel}
 }
 
 // message returns the output item of the answer text, with status.
@@ -239,10 +269,11 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	st.agent = a.agent.Name
 	var z runtime.Sanitizer
 	conv, fromInput, aerr := s.chatConversation("input", req.messages, &z, req.tools)
-	if aerr == nil {
-		aerr = flatToolError(checkClientTools(a, req.tools))
-	}
 	if aerr != nil {
+		s.fail(w, r, inResponsesWords(aerr, req.fields["input"]))
+		return
+	}
+	if aerr = flatToolError(checkClientTools(a, req.tools)); aerr != nil {
 		s.fail(w, r, aerr)
 		return
 	}
@@ -252,7 +283,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.opts = append(req.opts, runtime.WithInstructions(instructions...), runtime.WithClientTools(req.tools))
-	warnings := append(ignoredWarnings(a, req.fields, responsesIgnored), z.Warnings()...)
+	warnings := ignoredWarnings(a, req.fields, responsesIgnored)
+	for _, warning := range z.Warnings() {
+		warnings = append(warnings, stringInputWords(warning, req.fields["input"]))
+	}
 	ctx, done, aerr := s.admit(r)
 	if aerr != nil {
 		s.fail(w, r, aerr)
@@ -260,7 +294,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	st.run = true
-	rs := newResponse(a.agent.Name, a.agent.Settings.ParallelToolCalls)
+	rs := newResponse(a.agent.Name, a.agent.Settings.ParallelToolCalls, req.fields)
 	if req.stream {
 		s.responsesStream(ctx, w, r, st, a, conv, req, rs, warnings)
 		return

@@ -81,6 +81,34 @@ func TestResponses(t *testing.T) {
 	}
 }
 
+// TestResponsesEchoTools: a response object gives back the request's
+// tool_choice and tools, and "auto" and [] for a request without them.
+func TestResponsesEchoTools(t *testing.T) {
+	h := newHarness(t, []fakeopenai.Step{fakeopenai.Text("Hi."), fakeopenai.Text("Hi again.")})
+	for _, c := range []struct {
+		body          map[string]any
+		choice, tools string
+	}{
+		{map[string]any{"model": "hello", "input": "Hi"}, `"auto"`, `[]`},
+		{map[string]any{"model": "hello", "input": "Hi", "tool_choice": "none", "tools": []any{responseWeatherTool}}, `"none"`, `[{"description":"The weather in a city","name":"getWeather","parameters":{"properties":{"city":{"type":"string"}},"type":"object"},"type":"function"}]`},
+	} {
+		resp, b := h.post("/v1/responses", c.body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%d %s", resp.StatusCode, b)
+		}
+		var r struct {
+			ToolChoice json.RawMessage `json:"tool_choice"`
+			Tools      json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if string(r.ToolChoice) != c.choice || string(r.Tools) != c.tools {
+			t.Errorf("tool_choice %s, tools %s; want %s and %s", r.ToolChoice, r.Tools, c.choice, c.tools)
+		}
+	}
+}
+
 // TestResponsesInput: a list of message items is the conversation, with
 // the request's instructions and its system and developer messages after
 // the agent's instruction.
@@ -182,7 +210,8 @@ func TestResponsesRefused(t *testing.T) {
 		{"tool named as the agent's", `{"model":"hello","input":"hi","tools":[{"type":"function","name":"sayHello"}]}`, "tools[0].name", "tool_name_taken", `"sayHello", which is a tool of the agent hello`},
 		{"tool_choice", `{"model":"hello","input":"hi","tool_choice":"required"}`, "tool_choice", "unsupported_parameter", `"required"`},
 		{"function call item", `{"model":"hello","input":[{"type":"function_call_output","call_id":"c","output":"x"},{"role":"user","content":"hi"}]}`, "input[0].type", "unsupported_item", "function_call_output"},
-		{"image", `{"model":"hello","input":[{"role":"user","content":[{"type":"input_image","image_url":"x"}]}]}`, "input[0].content[0]", "unsupported_content", ""},
+		{"image", `{"model":"hello","input":[{"role":"user","content":[{"type":"input_image","image_url":"x"}]}]}`, "input[0].content[0]", "unsupported_content", `text parts only ({"type": "input_text", "text": "..."})`},
+		{"empty string", `{"model":"hello","input":""}`, "input", "empty_message", "input is a user message without content"},
 		{"no input", `{"model":"hello"}`, "input", "invalid_input", "missing"},
 		{"last is assistant", `{"model":"hello","input":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}`, "input[1]", "last_message_not_user", ""},
 		{"no model", `{"input":"hi"}`, "model", "invalid_model", ""},
