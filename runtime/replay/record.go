@@ -249,12 +249,15 @@ func MarshalRecording(rec Recording) ([]byte, error) {
 
 // ReadRecording reads a recording file. Only a regular file of at most
 // limit bytes is read (256 MB when limit is 0 or less): a device such as
-// /dev/zero, or a link to one, is refused rather than read forever.
+// /dev/zero, or a link to one, is refused rather than read forever. A
+// byte order mark at the start, which some editors write when they save
+// JSON, is skipped.
 func ReadRecording(path string, limit int64) (Recording, error) {
 	b, err := inputfile.Read(path, limit)
 	if err != nil {
 		return Recording{}, err
 	}
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	var rec Recording
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return Recording{}, fmt.Errorf("%s is not a recording: %w", path, err)
