@@ -53,6 +53,9 @@ func TestRunTestUntrustedBindings(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), bindings+" is writable by every user") || !strings.Contains(err.Error(), project.TrustEnv) {
 		t.Errorf("err = %v, res = %s; want the bindings file refused", err, res)
 	}
+	if err != nil && (strings.Contains(err.Error(), "--bindings") || !strings.Contains(err.Error(), "of the editor")) {
+		t.Errorf("err = %v; an editor has no --bindings flag: the refusal should say to set the variable in the editor's environment", err)
+	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the program of the refused bindings file ran")
 	}
@@ -102,6 +105,9 @@ func TestRunTestUntrustedMCPJSON(t *testing.T) {
 	err := c.call("workspace/executeCommand", map[string]any{"command": CommandRunTest, "arguments": []any{string(uri), "looks_up"}}, &res)
 	if err == nil || !strings.Contains(err.Error(), mcpJSON+" (named by "+bindings+") is writable by every user") || !strings.Contains(err.Error(), project.TrustEnv+"="+mcpJSON) {
 		t.Errorf("err = %v, res = %s; want the mcp.json file refused", err, res)
+	}
+	if err != nil && (strings.Contains(err.Error(), "--bindings") || !strings.Contains(err.Error(), "of the editor")) {
+		t.Errorf("err = %v; an editor has no --bindings flag: the refusal should say to set the variable in the editor's environment", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the server of the refused mcp.json file started")

@@ -18,6 +18,7 @@ package lsp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,7 @@ import (
 	"github.com/gramlang/gram/internal/clip"
 	"github.com/gramlang/gram/internal/inputfile"
 	"github.com/gramlang/gram/parser"
+	"github.com/gramlang/gram/project"
 	"github.com/gramlang/gram/runtime"
 	"github.com/gramlang/gram/runtime/mcp"
 	"github.com/gramlang/gram/schema"
@@ -142,6 +144,9 @@ func (s *server) testRunner(ctx context.Context, jobs []agenttest.Job) (*agentte
 	set := binding.Resolve(binding.Options{Cmd: CommandRunTest, From: []string{filepath.Dir(jobs[0].Path)},
 		MaxFileSize: inputfile.DefaultLimit, NoModel: true, // Start checks the key, if the test needs it
 		ResultLimit: runtime.DefaultResultLimit, OutputRetries: runtime.DefaultOutputRetries, MCPTimeout: mcp.DefaultStartTimeout})
+	if ue := (*project.UntrustedError)(nil); errors.As(set.Bound.Err, &ue) {
+		return nil, nil, fmt.Errorf("%s: bindings: %s", CommandRunTest, ue.EditorText())
+	}
 	if _, err := set.Check(); err != nil {
 		return nil, nil, err
 	}

@@ -47,18 +47,39 @@ type UntrustedError struct {
 	NamedBy string
 }
 
-// Error names the file, why it is refused and how to trust it.
-func (e *UntrustedError) Error() string {
+// Error names the file, why it is refused and how to trust it, for a
+// command: with the --bindings flag, which can name it or turn bindings
+// off.
+func (e *UntrustedError) Error() string { return e.text(true) }
+
+// EditorText is [UntrustedError.Error] for an editor, which has no flags:
+// the environment variable is set where the editor starts the language
+// server.
+func (e *UntrustedError) EditorText() string { return e.text(false) }
+
+// text is the refusal, with the command line's flags or not.
+func (e *UntrustedError) text(flags bool) string {
 	fix := ""
 	if e.Fix != "" {
 		fix = e.Fix + "; or, "
 	}
-	if e.NamedBy != "" {
-		return fmt.Sprintf("%s (named by %s) %s: an mcp.json file starts the programs of its servers, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s); --bindings none uses no bindings file",
-			e.Path, e.NamedBy, e.Reason, fix, TrustEnv, TrustEnv, shellquote.Quote(e.Path))
+	trust := fmt.Sprintf("if you trust it, list it in the environment variable %s (%s=%s)", TrustEnv, TrustEnv, shellquote.Quote(e.Path))
+	if !flags {
+		trust += " of the editor"
 	}
-	return fmt.Sprintf("%s %s: a bindings file starts programs, so one that another user could have written is not used; %sif you trust it, list it in the environment variable %s (%s=%s) or name it with --bindings %s; --bindings none uses none",
-		e.Path, e.Reason, fix, TrustEnv, TrustEnv, shellquote.Quote(e.Path), shellquote.Quote(e.Path))
+	if e.NamedBy != "" {
+		s := fmt.Sprintf("%s (named by %s) %s: an mcp.json file starts the programs of its servers, so one that another user could have written is not used; %s%s",
+			e.Path, e.NamedBy, e.Reason, fix, trust)
+		if flags {
+			s += "; --bindings none uses no bindings file"
+		}
+		return s
+	}
+	s := fmt.Sprintf("%s %s: a bindings file starts programs, so one that another user could have written is not used; %s%s", e.Path, e.Reason, fix, trust)
+	if flags {
+		s += fmt.Sprintf(" or name it with --bindings %s; --bindings none uses none", shellquote.Quote(e.Path))
+	}
+	return s
 }
 
 // readTrusted reads the file at path, within limit, when TrustEnv lists
