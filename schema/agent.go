@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -126,6 +127,32 @@ func (c *compiler) agentSettings(a *Agent, d decl) (approval bool) {
 	return approval
 }
 
+// referenceNotATool reports an element of an agent that refers to a
+// pattern that is not a tool. When that pattern is a bare node, (name)
+// alone or in a relationship such as a handoff whose end is misspelt, the
+// name is declared nowhere: the error says so and suggests the tool or
+// agent whose name is closest.
+func (c *compiler) referenceNotATool(e *parser.Pattern) {
+	name, def := e.Subject.Identity, e.Def
+	const help = "an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here"
+	if def.Kind != parser.NodeKind || len(def.Subject.Labels) > 0 || len(def.Subject.Properties) > 0 || len(def.Elements) > 0 {
+		c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", name), help,
+			diag.Related{Span: def.IdentSpan(), Message: "definition of " + name}))
+		return
+	}
+	dg := detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not declared: its only definition is the bare node (%s)", name, name), help,
+		diag.Related{Span: def.IdentSpan(), Message: "the bare node " + name})
+	names := append(c.agentNamesInScope(), namesOf(c.prog.Tools(), toolName)...)
+	if c.pkg != nil {
+		names = append(names, slices.Sorted(maps.Keys(c.pkg.tools))...)
+	}
+	if s := suggest.Closest(name, names); s != "" && s != name {
+		dg.Detail = "did you mean " + s + "? " + help
+		dg.Fixes = []diag.Fix{replaceFix("Change to "+s, e.IdentSpan(), s)}
+	}
+	c.diags.Add(dg)
+}
+
 // agentTools compiles the elements of an agent declaration, its tools: the
 // tools written inline and the references to tools defined at the top
 // level, each once, and the agents it lists (see agentElement); it returns
@@ -167,9 +194,7 @@ func (c *compiler) agentTools(a *Agent, p *parser.Pattern) (sig *Tool) {
 			}
 		case e.Kind == parser.ReferenceKind:
 			if ti, ok = c.toolIndex(e.Def); !ok {
-				c.diags.Add(detailed(diag.Errorf(CodeInvalidAgentElement, e.Span(), "%s is not a tool", e.Subject.Identity),
-					"an agent's elements are tools and agents: refer to a [name:Tool {...} | signature] or an [name:Agent {...}] defined at the top level, or write a tool here",
-					diag.Related{Span: e.Def.IdentSpan(), Message: "definition of " + e.Subject.Identity}))
+				c.referenceNotATool(e)
 				continue
 			}
 		default:

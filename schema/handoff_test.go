@@ -123,3 +123,35 @@ func TestHandoffTypeMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestElementOnlyABareNode: an agent's element whose name only a
+// misspelt handoff end defines, as a bare node, is reported as declared
+// nowhere, with the closest agent's name and its fix; a name declared
+// as something else is still "not a tool", pointing at the declaration.
+func TestElementOnlyABareNode(t *testing.T) {
+	text := "[billing:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"B.\"}]\n" +
+		"[triage:Agent {model: \"OpenAI/gpt-4o-mini\", instruction: \"T.\"} | billng, Item]\n" +
+		"(triage)-[:Handoff]->(billng)\n" +
+		"[Item:Record | (name::String)]\n"
+	doc, _ := parser.Parse(diag.NewFile("h.gram", []byte(text)))
+	_, diags := Compile(doc)
+	var bare, record *diag.Diagnostic
+	for i, d := range diags {
+		if d.Code != CodeInvalidAgentElement {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(d.Message, "billng"):
+			bare = &diags[i]
+		case strings.HasPrefix(d.Message, "Item"):
+			record = &diags[i]
+		}
+	}
+	if bare == nil || bare.Message != "billng is not declared: its only definition is the bare node (billng)" ||
+		!strings.HasPrefix(bare.Detail, "did you mean billing?") || len(bare.Fixes) != 1 || bare.Fixes[0].Title != "Change to billing" {
+		t.Errorf("the element billng: %+v", bare)
+	}
+	if record == nil || record.Message != "Item is not a tool" || len(record.Related) != 1 || record.Related[0].Message != "definition of Item" {
+		t.Errorf("the element Item: %+v", record)
+	}
+}
