@@ -144,3 +144,30 @@ func TestFallbackLogsTheModelInUse(t *testing.T) {
 		t.Errorf("the model calls logged %q, want %q", models, want)
 	}
 }
+
+// TestStreamedTextDoesNotFallBack: a streamed answer that stops after its
+// first text was delivered (here, past the agent's timeout) fails as it
+// would without fallbacks: the fallback's answer would follow the text
+// already shown.
+func TestStreamedTextDoesNotFallBack(t *testing.T) {
+	gate := make(chan struct{})
+	defer close(gate)
+	slow := fakeopenai.New(t, fakeopenai.Paused(3, gate, fakeopenai.Text(strings.Repeat("a long answer that stops ", 5))))
+	ant := fakeanthropic.New(t, fakeanthropic.Text("Hello from the fallback"))
+	agent := compile(t, strings.Replace(helloSrc, "maxIterations: 3,", "maxIterations: 3, timeout: 300ms,", 1)).Agents()[0]
+	var text strings.Builder
+	_, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "greet Bob",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: fallbackEnv(slow.URL, ant.URL), Retry: noWait()}),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)), runtime.WithFallbacks(claude), runtime.WithStreaming(true),
+		runtime.WithEvents(func(e runtime.Event) {
+			if e.Type == runtime.EventTextDelta {
+				text.WriteString(e.Text)
+			}
+		}))
+	if err == nil || text.Len() == 0 {
+		t.Fatalf("err %v, text %q: want the timeout after some text", err, text.String())
+	}
+	if n := len(ant.Requests()); n != 0 || strings.Contains(text.String(), "fallback") {
+		t.Errorf("%d requests to the fallback; text shown %q", n, text.String())
+	}
+}
