@@ -12,6 +12,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +28,6 @@ import (
 var responsesRefused = []refusal{
 	{"previous_response_id", "this server stores no responses: send the whole conversation in \"input\"", nil},
 	{"conversation", "this server stores no conversations: send the whole conversation in \"input\"", nil},
-	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"background", "an agent's response is given in the request's answer", isOneOf(`false`)},
 	{"prompt", "an agent's instruction is in its gram file: there are no stored prompts", nil},
 	{"include", "an agent's response has its text only", emptyList},
@@ -260,7 +260,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	a, aerr := s.lookup(req.model, "model")
 	if aerr == nil {
-		aerr = waitsForApproval(a)
+		aerr = cmp.Or(waitsForApproval(a), parallelCalls(a, req.fields))
 	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
