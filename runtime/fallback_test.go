@@ -171,3 +171,29 @@ func TestStreamedTextDoesNotFallBack(t *testing.T) {
 		t.Errorf("%d requests to the fallback; text shown %q", n, text.String())
 	}
 }
+
+// TestHandoffAfterFallback: after a fallback, a handoff to an agent of the
+// same model starts from that model's own client again, its requests
+// naming its own model, not the fallback's.
+func TestHandoffAfterFallback(t *testing.T) {
+	triage, billing := handoffAgents()
+	triage.Model = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o-mini"}
+	billing.Model = triage.Model
+	lib := runtime.NewLibrary(
+		runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) { return "paid", nil }},
+		runtime.Tool{Name: "faq", Invoke: func(context.Context, map[string]any) (any, error) { return "see faq", nil }})
+	down := fakeopenai.New(t, fakeopenai.Error(503, "down"), fakeopenai.Error(503, "down"), fakeopenai.Error(503, "down"),
+		fakeopenai.Text("Invoice 7 is paid."))
+	ant := fakeanthropic.New(t, fakeanthropic.ToolUse(fakeanthropic.Call{Name: "transfer_to_billing", Input: `{}`}))
+	resp, err := runtime.Run(context.Background(), triage, lib, nil, "invoice 7?",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: fallbackEnv(down.URL, ant.URL), Retry: noWait()}),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)), runtime.WithFallbacks(claude), runtime.WithProgram(program(triage, billing)))
+	if err != nil || resp.Agent != "billing" {
+		t.Fatalf("err %v, response %+v", err, resp)
+	}
+	for _, r := range down.Requests() {
+		if r.Body.Model != "gpt-4o-mini" {
+			t.Errorf("a request to the OpenAI endpoint names the model %q", r.Body.Model)
+		}
+	}
+}
