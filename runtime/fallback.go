@@ -57,8 +57,10 @@ func FallsBack(err error) bool {
 }
 
 // completeFrom makes the call on the model in use and, when it fails with
-// an error [FallsBack] accepts, on each fallback in turn; it reports each
-// move as an event, a log line and a warning of the response.
+// an error [FallsBack] accepts before any of its text was shown, on each
+// fallback in turn (after text, another model's answer would follow it);
+// it reports each move as an event, a log line and a warning of the
+// response.
 func (r *runner) completeFrom(ctx context.Context, iter int, req *Request) (*Reply, error) {
 	if r.fallback > 0 {
 		cur := *req
@@ -66,7 +68,7 @@ func (r *runner) completeFrom(ctx context.Context, iter int, req *Request) (*Rep
 		req = &cur
 	}
 	reply, err := r.complete(ctx, iter, req)
-	for err != nil && FallsBack(asRunError(err)) && r.fallback < len(r.cfg.fallbacks) && ctx.Err() == nil {
+	for err != nil && (reply == nil || reply.Message.Content == "") && FallsBack(asRunError(err)) && r.fallback < len(r.cfg.fallbacks) && ctx.Err() == nil {
 		from := r.agent.Model.String()
 		if r.fallback > 0 {
 			from = r.cfg.fallbacks[r.fallback-1].Model.String()
@@ -94,7 +96,10 @@ func (r *runner) completeFrom(ctx context.Context, iter int, req *Request) (*Rep
 		req = &next
 		reply, err = r.complete(ctx, iter, req)
 	}
-	return reply, err
+	if err != nil {
+		return nil, err
+	}
+	return reply, nil
 }
 
 // fallbackReason says in a few words why a call moved on.

@@ -144,3 +144,56 @@ func TestFallbackLogsTheModelInUse(t *testing.T) {
 		t.Errorf("the model calls logged %q, want %q", models, want)
 	}
 }
+
+// TestStreamedTextDoesNotFallBack: a streamed answer that stops after its
+// first text was delivered (here, past the agent's timeout) fails as it
+// would without fallbacks: the fallback's answer would follow the text
+// already shown.
+func TestStreamedTextDoesNotFallBack(t *testing.T) {
+	gate := make(chan struct{})
+	defer close(gate)
+	slow := fakeopenai.New(t, fakeopenai.Paused(3, gate, fakeopenai.Text(strings.Repeat("a long answer that stops ", 5))))
+	ant := fakeanthropic.New(t, fakeanthropic.Text("Hello from the fallback"))
+	agent := compile(t, strings.Replace(helloSrc, "maxIterations: 3,", "maxIterations: 3, timeout: 300ms,", 1)).Agents()[0]
+	var text strings.Builder
+	_, err := runtime.Run(context.Background(), agent, runtime.Builtins(), nil, "greet Bob",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: fallbackEnv(slow.URL, ant.URL), Retry: noWait()}),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)), runtime.WithFallbacks(claude), runtime.WithStreaming(true),
+		runtime.WithEvents(func(e runtime.Event) {
+			if e.Type == runtime.EventTextDelta {
+				text.WriteString(e.Text)
+			}
+		}))
+	if err == nil || text.Len() == 0 {
+		t.Fatalf("err %v, text %q: want the timeout after some text", err, text.String())
+	}
+	if n := len(ant.Requests()); n != 0 || strings.Contains(text.String(), "fallback") {
+		t.Errorf("%d requests to the fallback; text shown %q", n, text.String())
+	}
+}
+
+// TestHandoffAfterFallback: after a fallback, a handoff to an agent of the
+// same model starts from that model's own client again, its requests
+// naming its own model, not the fallback's.
+func TestHandoffAfterFallback(t *testing.T) {
+	triage, billing := handoffAgents()
+	triage.Model = schema.Model{Provider: schema.OpenAI, ID: "gpt-4o-mini"}
+	billing.Model = triage.Model
+	lib := runtime.NewLibrary(
+		runtime.Tool{Name: "lookup", Invoke: func(context.Context, map[string]any) (any, error) { return "paid", nil }},
+		runtime.Tool{Name: "faq", Invoke: func(context.Context, map[string]any) (any, error) { return "see faq", nil }})
+	down := fakeopenai.New(t, fakeopenai.Error(503, "down"), fakeopenai.Error(503, "down"), fakeopenai.Error(503, "down"),
+		fakeopenai.Text("Invoice 7 is paid."))
+	ant := fakeanthropic.New(t, fakeanthropic.ToolUse(fakeanthropic.Call{Name: "transfer_to_billing", Input: `{}`}))
+	resp, err := runtime.Run(context.Background(), triage, lib, nil, "invoice 7?",
+		runtime.WithModelConfig(runtime.ModelConfig{Getenv: fallbackEnv(down.URL, ant.URL), Retry: noWait()}),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)), runtime.WithFallbacks(claude), runtime.WithProgram(program(triage, billing)))
+	if err != nil || resp.Agent != "billing" {
+		t.Fatalf("err %v, response %+v", err, resp)
+	}
+	for _, r := range down.Requests() {
+		if r.Body.Model != "gpt-4o-mini" {
+			t.Errorf("a request to the OpenAI endpoint names the model %q", r.Body.Model)
+		}
+	}
+}

@@ -249,7 +249,9 @@ func geminiParams(req *Request) ([]*genai.Content, *genai.GenerateContentConfig,
 
 // geminiTools returns the request's tools array: one entry of function
 // declarations, each the gemini target's output for a declared tool, and
-// the same shape around the given parameters otherwise.
+// otherwise the given parameters as parametersJsonSchema, which takes any
+// JSON Schema (the OpenAPI subset of "parameters" refuses keys such as
+// additionalProperties, which a client's or a server's schemas hold).
 func geminiTools(defs []ToolDefinition) (json.RawMessage, error) {
 	decls := make([]schema.Object, 0, len(defs))
 	for _, t := range defs {
@@ -263,7 +265,7 @@ func geminiTools(defs []ToolDefinition) (json.RawMessage, error) {
 			o = append(o, schema.Member{Key: "description", Value: t.Description})
 		}
 		if t.Parameters != nil {
-			o = append(o, schema.Member{Key: "parameters", Value: t.Parameters})
+			o = append(o, schema.Member{Key: "parametersJsonSchema", Value: t.Parameters})
 		}
 		decls = append(decls, o)
 	}

@@ -212,3 +212,26 @@ func TestGeminiEmptyAssistantMessage(t *testing.T) {
 		t.Errorf("the request has an empty model turn: %s", body)
 	}
 }
+
+// TestGeminiClientToolSchema: a tool without a declaration (a client's)
+// goes as parametersJsonSchema, which takes JSON Schema's
+// additionalProperties; the API refuses that key in "parameters".
+func TestGeminiClientToolSchema(t *testing.T) {
+	srv := fakegemini.New(t, fakegemini.Text("ok"))
+	m, err := runtime.NewModel(schema.Model{Provider: schema.Gemini, ID: "gemini-2.5-flash"},
+		runtime.ModelConfig{Getenv: geminiEnv(srv.URL, "GEMINI_API_KEY", "k"), Retry: noWait()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := schema.Object{{Key: "type", Value: "object"}, {Key: "additionalProperties", Value: false}}
+	_, err = m.Complete(context.Background(), &runtime.Request{Model: "gemini-2.5-flash",
+		Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "weather?"}},
+		Tools:    []runtime.ToolDefinition{{Name: "get_weather", Parameters: params}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"functionDeclarations":[{"name":"get_weather","parametersJsonSchema":{"type":"object","additionalProperties":false}}]}]`
+	if got, _ := json.Marshal(srv.Requests()[0].Body.Tools); string(got) != want {
+		t.Errorf("tools sent:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -283,7 +283,8 @@ func (r *runner) takeModel(agent *schema.Agent, first bool) error {
 	if err != nil {
 		return err
 	}
-	r.cfg.model = m
+	// The agent's own model, before any of its fallbacks.
+	r.cfg.model, r.fallback = m, 0
 	return nil
 }
 

@@ -54,7 +54,7 @@ type StreamingModel interface {
 // complete makes the model call of one iteration, streamed when the run
 // streams and the model can, and reports its text and its end as events.
 // A streamed answer cut after some text keeps that text in the
-// conversation.
+// conversation, and is the reply returned with the error.
 func (r *runner) complete(ctx context.Context, iter int, req *Request) (*Reply, error) {
 	if r.cfg.events == nil && !r.cfg.streamed() {
 		return r.cfg.model.Complete(ctx, req)
@@ -81,7 +81,7 @@ func (r *runner) complete(ctx context.Context, iter int, req *Request) (*Reply, 
 			r.resp.Conversation = append(r.resp.Conversation, Message{Role: RoleAssistant, Content: reply.Message.Content})
 		}
 		r.emit(Event{Type: EventModelTurnFinished, Iteration: iter, Duration: time.Since(start), Err: asRunError(err)})
-		return nil, err
+		return reply, err
 	}
 	if reply != nil {
 		u := reply.Usage

@@ -14,11 +14,13 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +65,6 @@ func refuse(fields map[string]json.RawMessage, refusals []refusal) *apiError {
 // refusedFields are the chat completion request's refusals.
 var refusedFields = []refusal{
 	{"functions", "a request's own tools are sent in \"tools\", as function tools", emptyList},
-	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"n", "an agent gives one answer: n must be 1", isOneOf(`1`)},
 	{"response_format", "an agent answers with text: response_format must be {\"type\": \"text\"}", isOneOf(`{"type":"text"}`)},
 	{"logprobs", "an agent's answer has no log probabilities", isOneOf(`false`)},
@@ -516,7 +517,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	a, aerr := s.lookup(req.model, "model")
 	if aerr == nil {
-		aerr = waitsForApproval(a)
+		aerr = cmp.Or(waitsForApproval(a), parallelCalls(a, req.fields))
 	}
 	if aerr != nil {
 		s.fail(w, r, aerr)
@@ -570,4 +571,15 @@ func waitsForApproval(a *served) *apiError {
 		return nil
 	}
 	return invalid("model", "approval_required", "agent %s may call a tool that waits for a person's approval, and this endpoint cannot wait for a decision: run it with POST /v1/agents/%s/run, which answers awaiting_approval with the run's id", a.agent.Name, a.agent.Name)
+}
+
+// parallelCalls refuses a request's parallel_tool_calls unless it is the
+// agent's own setting: the agent's file says whether its calls run in
+// parallel.
+func parallelCalls(a *served, fields map[string]json.RawMessage) *apiError {
+	raw, own := fields["parallel_tool_calls"], a.agent.Settings.ParallelToolCalls
+	if !present(raw) || string(compact(raw)) == strconv.FormatBool(own) {
+		return nil
+	}
+	return invalid("parallel_tool_calls", "unsupported_parameter", "\"parallel_tool_calls\" is %s, which is not supported here: the agent's file says whether its tool calls run in parallel, and for %s they are %t. Send %t or leave it out.", compact(raw), a.agent.Name, own, own)
 }

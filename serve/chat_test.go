@@ -175,6 +175,7 @@ func TestChatRefused(t *testing.T) {
 		{"tool_choice", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"tool_choice":"required"}`, "tool_choice", "unsupported_parameter", `"required"`},
 		{"named tool_choice", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"tool_choice":{"type":"function","function":{"name":"sayHello"}}}`, "tool_choice", "unsupported_parameter", "cannot be forced"},
 		{"n", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"n":2}`, "n", "unsupported_parameter", "n must be 1"},
+		{"parallel_tool_calls", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"parallel_tool_calls":false}`, "parallel_tool_calls", "unsupported_parameter", "for hello they are true. Send true or leave it out"},
 		{"response_format", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_object"}}`, "response_format", "unsupported_parameter", ""},
 		{"tool message", `{"model":"hello","messages":[{"role":"user","content":"hi"},{"role":"tool","content":"x","tool_call_id":"c"}]}`, "messages[1].role", "unsupported_role", ""},
 		{"last is assistant", `{"model":"hello","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}`, "messages[1]", "last_message_not_user", ""},
@@ -223,6 +224,21 @@ func TestChatIgnored(t *testing.T) {
 	}
 	if r := h.model.Requests()[0].Body; r.Temperature != nil || r.MaxTokens != nil {
 		t.Errorf("the request's sampling parameters reached the model: %s", h.model.Requests()[0].Raw)
+	}
+}
+
+// TestParallelToolCallsOwnSetting: a request's parallel_tool_calls that
+// is the agent's own setting is accepted on both endpoints, as the
+// response object gives it back.
+func TestParallelToolCallsOwnSetting(t *testing.T) {
+	h := newHarness(t, []fakeopenai.Step{fakeopenai.Text("ok"), fakeopenai.Text("ok")})
+	for _, c := range []struct{ path, body string }{
+		{"/v1/chat/completions", `{"model":"hello","messages":[{"role":"user","content":"hi"}],"parallel_tool_calls":true}`},
+		{"/v1/responses", `{"model":"hello","input":"hi","parallel_tool_calls":true}`},
+	} {
+		if resp, b := h.do(http.MethodPost, c.path, c.body); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d %s", c.path, resp.StatusCode, b)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +28,6 @@ import (
 var responsesRefused = []refusal{
 	{"previous_response_id", "this server stores no responses: send the whole conversation in \"input\"", nil},
 	{"conversation", "this server stores no conversations: send the whole conversation in \"input\"", nil},
-	{"parallel_tool_calls", "the agent's file says whether its tool calls run in parallel", nil},
 	{"background", "an agent's response is given in the request's answer", isOneOf(`false`)},
 	{"prompt", "an agent's instruction is in its gram file: there are no stored prompts", nil},
 	{"include", "an agent's response has its text only", emptyList},
@@ -39,7 +39,7 @@ var responsesRefused = []refusal{
 // responsesIgnored are the sampling and bookkeeping parameters of a
 // Responses request, ignored with a warning as ignoredFields are.
 var responsesIgnored = []string{"temperature", "top_p", "max_output_tokens", "reasoning", "service_tier", "truncation",
-	"metadata", "store", "prompt_cache_key", "safety_identifier", "stream_options"}
+	"metadata", "store", "prompt_cache_key", "safety_identifier", "stream_options", "text.verbosity"}
 
 // parseResponsesRequest reads a Responses request into a chat request,
 // its input as chat messages (see [responsesInput]).
@@ -52,6 +52,7 @@ func parseResponsesRequest(body []byte) (*chatRequest, *apiError) {
 	if raw := fields["model"]; !present(raw) || json.Unmarshal(raw, &req.model) != nil {
 		return nil, invalid("model", "invalid_model", "\"model\" must be the name of an agent served here, as a string (GET /v1/models lists them).")
 	}
+	splitVerbosity(fields)
 	if aerr := refuse(fields, responsesRefused); aerr != nil {
 		return nil, aerr
 	}
@@ -68,6 +69,18 @@ func parseResponsesRequest(body []byte) (*chatRequest, *apiError) {
 		return nil, aerr
 	}
 	return req, nil
+}
+
+// splitVerbosity takes text.verbosity, a sampling parameter ignored as
+// chat completions' verbosity is, out of the text field into its own.
+func splitVerbosity(fields map[string]json.RawMessage) {
+	var text map[string]json.RawMessage
+	if json.Unmarshal(fields["text"], &text) != nil || text["verbosity"] == nil {
+		return
+	}
+	fields["text.verbosity"] = text["verbosity"]
+	delete(text, "verbosity")
+	fields["text"], _ = json.Marshal(text)
 }
 
 // responsesInput returns the input of a Responses request as chat
@@ -260,7 +273,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	a, aerr := s.lookup(req.model, "model")
 	if aerr == nil {
-		aerr = waitsForApproval(a)
+		aerr = cmp.Or(waitsForApproval(a), parallelCalls(a, req.fields))
 	}
 	if aerr != nil {
 		s.fail(w, r, aerr)

@@ -280,3 +280,16 @@ func TestResponsesFailures(t *testing.T) {
 		t.Error("the technical cause reached the client")
 	}
 }
+
+// TestResponsesVerbosityIgnored: text.verbosity is a sampling parameter,
+// ignored with a warning as chat completions' verbosity is; the text
+// format beside it is still checked.
+func TestResponsesVerbosityIgnored(t *testing.T) {
+	h := newHarness(t, []fakeopenai.Step{fakeopenai.Text("ok")})
+	resp, b := h.do(http.MethodPost, "/v1/responses", `{"model":"hello","input":"hi","text":{"format":{"type":"text"},"verbosity":"low"}}`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "text.verbosity: the agent's own settings") {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
+	resp, b = h.do(http.MethodPost, "/v1/responses", `{"model":"hello","input":"hi","text":{"format":{"type":"json_object"},"verbosity":"low"}}`)
+	wantError(t, resp, b, http.StatusBadRequest, "unsupported_parameter")
+}
