@@ -101,16 +101,14 @@ func checkHandoff(h *schema.HandoffExpectation, resp *runtime.Response, tree *tu
 }
 
 // checkTurnAnswer checks the answer of a turn: its text, or the JSON
-// value of a typed answer (Response.Output) for a json check and the
-// matchers of its fields.
+// value of a typed answer (Response.Output, without the wrapper of a
+// result that is not a record), as gramc run and the chat endpoints give it.
 func checkTurnAnswer(a *schema.AnswerCheck, resp *runtime.Response) (Failure, bool) {
-	switch a.Kind {
-	case schema.AnswerJSON:
-		if len(resp.Output) > 0 {
-			return checkAnswer(a, string(resp.Output))
-		}
-	case schema.AnswerField:
+	if a.Kind == schema.AnswerField {
 		return checkAnswerField(a.Field, resp)
+	}
+	if len(resp.Output) > 0 {
+		return checkAnswer(a, string(resp.Output))
 	}
 	return checkAnswer(a, resp.Content)
 }

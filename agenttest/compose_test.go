@@ -103,6 +103,10 @@ func TestEvaluateComposed(t *testing.T) {
 		{"a typed answer checked as JSON",
 			`[x:Test {agent: billing} | (:User {says: "q"}), (:Answer {json: Invoice})]`,
 			typed(`{"amount":12}`), []string{"answer: the answer is not JSON of type Invoice"}},
+		{"a typed answer that is not a record is checked without its wrapper",
+			"[counter:Agent {description: \"Counts\", model: \"OpenAI/gpt-4o-mini\", instruction: \"x\"} | (what::String)==>(::Integer)]\n" +
+				`[x:Test {agent: counter} | (:User {says: "q"}), (:Answer {equals: "3"}), (:Answer {matches: "^3$"})]`,
+			&runtime.Response{Content: `{"result": 3}`, Output: json.RawMessage(`3`), Agent: "counter", Status: runtime.StatusCompleted}, nil},
 		{"an answer without its typed value",
 			`[x:Test {agent: billing} | (:User {says: "q"}), [:Answer | (amount {any: true})]]`,
 			response("twelve"), []string{"answer: the answer has no typed value"}},

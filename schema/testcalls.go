@@ -88,6 +88,9 @@ func (c *compiler) unknownTool(name string, span diag.Span, a *Agent) {
 	}
 	suggestOrList(&dg, name, span, names, "the tools are ",
 		"declare the tool and list it in the agent: [name:Tool {description: \"...\"} | (param::String)==>(::String)]")
+	if a != nil && slices.ContainsFunc(a.Handoffs, func(h Handoff) bool { return h.ToolName() == name }) {
+		dg.Detail, dg.Fixes = "a handoff is not a call: expect it with (:Handoff {to: "+strings.TrimPrefix(name, HandoffPrefix)+"})", nil
+	}
 	c.diags.Add(dg)
 }
 

@@ -4,7 +4,6 @@ package schema
 // arguments' types), the checks of its answer and its rubrics.
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -111,8 +110,11 @@ func (c *compiler) walkPath(typ *Type, sch Object, path []string, i, off int, co
 		case ObjectType, InvalidType:
 			return nil, nil, true
 		default:
-			what := cmp.Or(strings.Join(path[:i+k], "."), "the answer")
-			c.diags.Add(detailed(diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg), "match the value itself: drop ."+seg))
+			what, help := strings.Join(path[:i+k], "."), "match the value itself: drop ."+seg
+			if what == "" {
+				what, help = "the answer", "check the whole answer, as gramc run prints it: (:Answer {equals: \"...\"})"
+			}
+			c.diags.Add(detailed(diag.Errorf(code, segSpan, "%s is %s, which has no field %s", what, article(typ), seg), help))
 			return nil, nil, false
 		}
 	}

@@ -271,6 +271,11 @@ func suggestedOrList(dg *diag.Diagnostic, s string, span diag.Span, names []stri
 // unknownAgent reports a name that is not an agent.
 func (c *compiler) unknownAgent(name string, span diag.Span, where string) {
 	dg := diag.Errorf(CodeUnknownAgent, span, "%s names agent %s, which is not defined", where, name)
+	for _, p := range append([]*Program{c.prog}, c.env...) {
+		if p.Tool(name) != nil {
+			dg.Message = fmt.Sprintf("%s names agent %s, which is a tool, not an agent", where, name)
+		}
+	}
 	names := c.agentNames()
 	if c.agentIndex == nil {
 		c.agentIndex = suggest.NewNameIndex(names)

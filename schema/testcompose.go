@@ -5,6 +5,7 @@ package schema
 // matchers on the fields of a typed answer.
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gramlang/gram/diag"
@@ -93,17 +94,23 @@ func (c *compiler) handoffExpectation(t *Test, e *parser.Pattern) *HandoffExpect
 }
 
 // answerFields compiles the elements of an Answer, matchers on the fields
-// of the tested agent's typed answer (see [Agent.Result]).
+// of the typed answer (see [Agent.Result]) of the agent that answers: the
+// tested agent, or the one the last Handoff expected so far hands to.
 func (c *compiler) answerFields(t *Test, e *parser.Pattern) []*AnswerCheck {
 	if len(e.Elements) == 0 {
 		return nil
 	}
 	var result *Type
-	if t.Agent != nil {
-		if result = t.Agent.Result(); result == nil {
+	if a := t.Agent; a != nil {
+		for _, turn := range t.Turns {
+			for _, h := range turn.Handoffs {
+				a = cmp.Or(c.lookupAgent(h.To), a)
+			}
+		}
+		if result = a.Result(); result == nil {
 			els := diag.Span{Start: e.Elements[0].Span().Start, End: e.Elements[len(e.Elements)-1].Span().End}
-			c.diags.Add(detailed(diag.Errorf(CodeUntypedAnswer, els, "the answer of agent %s is free text, which has no fields", disp(t.Agent.Name)),
-				"give the agent a result type with a signature element, ["+t.Agent.Name+
+			c.diags.Add(detailed(diag.Errorf(CodeUntypedAnswer, els, "the answer of agent %s is free text, which has no fields", disp(a.Name)),
+				"give the agent a result type with a signature element, ["+a.Name+
 					":Agent {...} | (message::String)==>(::MyRecord), ...], or check the text: (:Answer {contains: \"...\"})"))
 			return nil
 		}
