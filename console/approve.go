@@ -82,6 +82,8 @@ func (p *ApprovalPrompt) askOne(ctx context.Context, c runtime.PendingCall) (run
 			if err != nil || ok {
 				return d, err
 			}
+		default:
+			fmt.Fprintf(p.out, "  %q is not an answer: type y to approve, n to deny or e to edit the arguments\n", line)
 		}
 	}
 }

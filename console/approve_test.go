@@ -12,7 +12,8 @@ import (
 
 // TestApprovalPrompt: y approves, n denies with the reason asked next, e
 // asks for arguments until the tool's parameters accept them (an empty
-// line goes back to the question), and the end of the input is no answer.
+// line goes back to the question), another answer is named and the
+// question asked again, and the end of the input is no answer.
 func TestApprovalPrompt(t *testing.T) {
 	agent := gramtest.Compile(t, `{kind: "agents"}
 [pay:Tool {description: "Pays", approval: true} | (amount::Integer)==>(::String)]
@@ -44,7 +45,8 @@ func TestApprovalPrompt(t *testing.T) {
 		}
 	}
 	text := out.String()
-	for _, s := range []string{"3 call(s) wait for your approval", "are not JSON", "Reason, told to the model"} {
+	for _, s := range []string{"3 call(s) wait for your approval", "are not JSON", "Reason, told to the model",
+		`"what" is not an answer: type y to approve, n to deny or e to edit the arguments`} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the prompt lacks %q:\n%s", s, text)
 		}
